@@ -1,0 +1,2 @@
+export { ConfigError, loadConfig, loadConfigOrExit } from "./loadConfig.js";
+export { vars } from "./vars.js";

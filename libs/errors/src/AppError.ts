@@ -1,0 +1,57 @@
+import { status } from "@grpc/grpc-js";
+import { httpStatusOf } from "./statusMap.js";
+
+/** Extension members of a problem (RFC 9457 §3.2): plain JSON values only, they cross gRPC as JSON. */
+export type ProblemExtras = Record<string, string | number | boolean | null | readonly unknown[] | Record<string, unknown>>;
+
+export interface AppErrorParameters {
+  /** Stable SCREAMING_SNAKE identifier clients may branch on. */
+  code: string;
+  grpcStatus: status;
+  /** This occurrence, for a human fixing the request. Never carries secrets. */
+  detail: string;
+  extras?: ProblemExtras;
+  cause?: unknown;
+}
+
+/**
+ * The one error type services throw on purpose. It carries what the gateway needs to render a
+ * problem+json (code, status, extension members) through gRPC unchanged.
+ */
+export class AppError extends Error {
+  override readonly name = "AppError";
+  readonly code: string;
+  readonly grpcStatus: status;
+  readonly extras: ProblemExtras;
+
+  constructor(parameters: AppErrorParameters) {
+    super(parameters.detail, parameters.cause === undefined ? undefined : { cause: parameters.cause });
+    this.code = parameters.code;
+    this.grpcStatus = parameters.grpcStatus;
+    this.extras = parameters.extras ?? {};
+  }
+
+  get httpStatus(): number {
+    return httpStatusOf(this.grpcStatus);
+  }
+
+  get detail(): string {
+    return this.message;
+  }
+}
+
+type Shortcut = (code: string, detail: string, extras?: ProblemExtras, cause?: unknown) => AppError;
+
+function shortcut(grpcStatus: status): Shortcut {
+  return (code, detail, extras, cause) => new AppError({ code, grpcStatus, detail, extras, cause });
+}
+
+export const invalidArgument = shortcut(status.INVALID_ARGUMENT);
+export const notFound = shortcut(status.NOT_FOUND);
+export const permissionDenied = shortcut(status.PERMISSION_DENIED);
+export const unauthenticated = shortcut(status.UNAUTHENTICATED);
+export const failedPrecondition = shortcut(status.FAILED_PRECONDITION);
+export const alreadyExists = shortcut(status.ALREADY_EXISTS);
+export const resourceExhausted = shortcut(status.RESOURCE_EXHAUSTED);
+export const unavailable = shortcut(status.UNAVAILABLE);
+export const internal = shortcut(status.INTERNAL);

@@ -1,0 +1,16 @@
+export {
+  AppError,
+  alreadyExists,
+  failedPrecondition,
+  internal,
+  invalidArgument,
+  notFound,
+  permissionDenied,
+  resourceExhausted,
+  unauthenticated,
+  unavailable,
+  type AppErrorParameters,
+  type ProblemExtras,
+} from "./AppError.js";
+export { ERROR_CODE_KEY, ERROR_EXTRAS_KEY, fromGrpcError, toGrpcError } from "./grpcTransport.js";
+export { defaultCodeOf, httpStatusOf } from "./statusMap.js";

@@ -1,0 +1,4 @@
+export { callUnary, createGrpcClient, type GrpcClientOptions } from "./createClient.js";
+export { createHealthChecker, type HealthStatus } from "./checkHealth.js";
+export { startGrpcServer, type GrpcServiceRegistration, type RunningGrpcServer, type StartGrpcServerOptions } from "./startGrpcServer.js";
+export { unaryHandler } from "./unaryHandler.js";

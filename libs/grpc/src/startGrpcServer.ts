@@ -1,0 +1,68 @@
+import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { HealthImplementation } from "grpc-health-check";
+
+export interface GrpcServiceRegistration {
+  /** Fully qualified name used for per-service health ("platform.tc.v1.TcService"). */
+  name: string;
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export interface StartGrpcServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  services: GrpcServiceRegistration[];
+}
+
+export interface RunningGrpcServer {
+  port: number;
+  /** Sets the health of the whole server ("") and of every registered service. */
+  setServing(serving: boolean): void;
+  /** Stops taking calls, lets in-flight ones finish within `graceMs`, then forces. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+// Connections are recycled every few minutes so clients re-resolve DNS and spread over new pods.
+const SERVER_OPTIONS = {
+  "grpc.max_connection_age_ms": 5 * 60_000,
+  "grpc.max_connection_age_grace_ms": 30_000,
+  "grpc.keepalive_time_ms": 60_000,
+  "grpc.keepalive_timeout_ms": 20_000,
+  "grpc.http2.min_ping_interval_without_data_ms": 10_000,
+};
+
+/** A grpc-js server with the standard health service; it starts NOT_SERVING until told otherwise. */
+export async function startGrpcServer(options: StartGrpcServerOptions): Promise<RunningGrpcServer> {
+  const server = new Server(SERVER_OPTIONS);
+  const names = ["", ...options.services.map((service) => service.name)];
+  const health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, "NOT_SERVING" as const])));
+  health.addToServer(server);
+  for (const service of options.services) server.addService(service.definition, service.implementation);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, boundPort) =>
+      error ? reject(error) : resolve(boundPort),
+    );
+  });
+
+  return {
+    port,
+    setServing(serving) {
+      for (const name of names) health.setStatus(name, serving ? "SERVING" : "NOT_SERVING");
+    },
+    async shutdown(graceMs = 10_000) {
+      for (const name of names) health.setStatus(name, "NOT_SERVING");
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
+import { AppError, toGrpcError } from "@platform/errors";
+import type { Logger } from "@platform/log";
+
+/**
+ * Adapts an async function to grpc-js's callback style. Thrown AppErrors travel to the caller with
+ * their code and extension members; anything else is logged here and becomes INTERNAL.
+ */
+export function unaryHandler<Request, Response>(
+  log: Logger,
+  method: string,
+  handler: (request: Request, call: ServerUnaryCall<Request, Response>) => Promise<Response>,
+): (call: ServerUnaryCall<Request, Response>, callback: sendUnaryData<Response>) => void {
+  return (call, callback) => {
+    handler(call.request, call).then(
+      (response) => callback(null, response),
+      (error: unknown) => {
+        if (!(error instanceof AppError)) log.error({ err: error, method }, "unexpected error in gRPC handler");
+        callback(toGrpcError(error));
+      },
+    );
+  };
+}

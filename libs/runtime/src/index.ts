@@ -1,0 +1,10 @@
+export { createMetricsRegistry } from "./metrics.js";
+export { startOpsServer, type OpsServer } from "./opsServer.js";
+export {
+  watchDependencies,
+  type DependencyCheck,
+  type DependencyState,
+  type Readiness,
+  type ReadinessSnapshot,
+} from "./readiness.js";
+export { handleShutdown, type ShutdownStep } from "./shutdown.js";
