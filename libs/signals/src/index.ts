@@ -1,0 +1,2 @@
+export { connectSignals, type ConnectSignalsOptions, type Signals } from "./connectSignals.js";
+export { subjects } from "./subjects.js";

@@ -1,0 +1,7 @@
+/** NATS subjects of ARCHITECTURE.md. Signals, never facts: losing one only delays an update. */
+export const subjects = {
+  /** `{chainId, txHash}`: the ingestor fetches that receipt now. */
+  intentsNotified: "intents.notified",
+  /** Published after a projection commits; used to drop caches. */
+  readModelChanged: (projection: string) => `readmodel.changed.${projection}`,
+} as const;

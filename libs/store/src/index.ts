@@ -1,0 +1,1 @@
+export { createRedis, redisReadiness, type CreateRedisOptions, type Redis } from "./createRedis.js";

@@ -1,0 +1,8 @@
+export { findBinary } from "./findBinary.js";
+export { freePort } from "./freePort.js";
+export { startNats, type RunningNats, type StartNatsOptions } from "./nats.js";
+export { isAlive, spawnManaged, stopPid, type ManagedProcess, type SpawnOptions } from "./process.js";
+export { startRedis, type RunningRedis, type StartRedisOptions } from "./redis.js";
+export { isListening } from "./tcp.js";
+export { tempDir } from "./tempDir.js";
+export { waitFor, type WaitForOptions } from "./waitFor.js";

@@ -1,0 +1,46 @@
+import { mkdirSync } from "node:fs";
+import { findBinary } from "./findBinary.js";
+import { freePort } from "./freePort.js";
+import { spawnManaged, type ManagedProcess } from "./process.js";
+import { isListening } from "./tcp.js";
+import { waitFor } from "./waitFor.js";
+
+export interface StartRedisOptions {
+  port?: number;
+  /** Working folder for AOF files. */
+  dir: string;
+  logFile: string;
+  /** The local stack keeps an append-only file; tests don't need one. */
+  appendOnly?: boolean;
+  detached?: boolean;
+}
+
+export interface RunningRedis {
+  url: string;
+  port: number;
+  process: ManagedProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts Debian's redis-server on loopback and waits until it accepts connections. */
+export async function startRedis(options: StartRedisOptions): Promise<RunningRedis> {
+  const port = options.port ?? (await freePort());
+  mkdirSync(options.dir, { recursive: true });
+  const process = spawnManaged({
+    name: "redis",
+    command: findBinary("redis-server", "REDIS_SERVER_BIN"),
+    args: [
+      "--bind", "127.0.0.1",
+      "--port", String(port),
+      "--dir", options.dir,
+      "--save", "",
+      "--appendonly", options.appendOnly ? "yes" : "no",
+      "--daemonize", "no",
+      "--protected-mode", "yes",
+    ],
+    logFile: options.logFile,
+    detached: options.detached,
+  });
+  await waitFor(() => isListening(port), { what: `redis on port ${port}`, timeoutMs: 15_000, intervalMs: 50 });
+  return { url: `redis://127.0.0.1:${port}`, port, process, stop: () => process.stop() };
+}
