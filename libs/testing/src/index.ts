@@ -6,3 +6,4 @@ export { startRedis, type RunningRedis, type StartRedisOptions } from "./redis.j
 export { isListening } from "./tcp.js";
 export { tempDir } from "./tempDir.js";
 export { waitFor, type WaitForOptions } from "./waitFor.js";
+export { startAnvil, type RunningAnvil, type StartAnvilOptions } from "./anvil.js";

@@ -1,0 +1,21 @@
+export {
+  addressSchema,
+  chainConfigSchema,
+  chainContractsSchema,
+  chainRoleSchema,
+  configuredChainSchema,
+  finalitySchema,
+  nativeCurrencySchema,
+  rpcSettingsSchema,
+  type ChainConfig,
+  type ChainConfigInput,
+  type ChainContracts,
+  type ChainRole,
+  type ConfiguredChain,
+  type ConfiguredChainInput,
+  type Finality,
+} from "./chainConfig.js";
+export { ChainConfigError, loadChainConfig } from "./loadChainConfig.js";
+export { toViemChain } from "./toViemChain.js";
+export { createChainClients, type ChainClients } from "./createChainClients.js";
+export { rpcReadiness } from "./rpcReadiness.js";
