@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 // Workspace packages resolve to their TypeScript sources, so tests never need a build first.
-const conditions = ["@platform/source", "import", "node", "default"];
+const conditions = ["@platform/source", "node"];
 
 export default defineConfig({
   resolve: { conditions },
@@ -9,7 +9,6 @@ export default defineConfig({
   test: {
     include: ["{libs,services,deploy,test}/**/src/**/*.test.ts", "test/**/*.test.ts"],
     exclude: ["**/node_modules/**", "**/dist/**"],
-    globalSetup: ["libs/testing/src/globalSetup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

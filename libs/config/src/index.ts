@@ -1,2 +1,2 @@
-export { ConfigError, loadConfig, loadConfigOrExit } from "./loadConfig.js";
+export { ConfigError, loadConfig, loadConfigOrExit, loadFromVariableOrExit } from "./loadConfig.js";
 export { vars } from "./vars.js";

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { openSync, closeSync, mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -85,12 +85,22 @@ export async function stopPid(pid: number, graceMs = 10_000): Promise<boolean> {
   return true;
 }
 
+/**
+ * True while the process runs. A zombie (ended, not yet reaped, as happens to detached stack
+ * processes when the container's init does not reap) counts as ended.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) S ..."; the state follows the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true; // no /proc (not Linux): trust the signal check
   }
 }
 

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what the stack and the tests need and skips what is already there:
+# pnpm, the workspace's node packages (anvil and solc come with them), Redis and NATS from
+# Debian's packages, Maven if missing, and the Kafka broker jars from Maven Central.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source deploy/local/lib.sh
+
+PNPM_VERSION=10.34.9
+
+node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number); console.log(a>20||(a===20&&b>=19)?"yes":"no")' 2>/dev/null || echo no)
+[ "$node_ok" = yes ] || fail "Node.js 20.19 or newer is required (found: $(node --version 2>/dev/null || echo none))"
+command -v java >/dev/null || fail "Java 17 or newer is required for the Kafka broker (apt-get install openjdk-17-jre-headless)"
+
+if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
+  say "installing pnpm $PNPM_VERSION from the npm registry"
+  npm install -g --silent "pnpm@$PNPM_VERSION" 2>/dev/null \
+    || npm install -g --silent --prefix "$PLATFORM_CACHE_DIR/npm-global" "pnpm@$PNPM_VERSION"
+  hash -r
+fi
+
+packages=()
+command -v redis-server >/dev/null || packages+=(redis-server)
+{ command -v nats-server >/dev/null || [ -x /usr/sbin/nats-server ]; } || packages+=(nats-server)
+command -v mvn >/dev/null || packages+=(maven)
+if [ ${#packages[@]} -gt 0 ]; then
+  say "installing Debian packages: ${packages[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+fi
+
+say "installing node packages (pnpm install --frozen-lockfile)"
+pnpm install --frozen-lockfile --reporter=silent
+
+bash deploy/local/kafka/install.sh

@@ -1,0 +1,129 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { isAlive, stopPid } from "@platform/testing";
+import { readDescriptor, type StackDescriptor } from "./descriptor.js";
+import { defaultStateDir } from "./paths.js";
+import { configuredPorts } from "./ports.js";
+import { consoleProgress } from "./progress.js";
+import { startStack, type ExternalInfrastructure } from "./startStack.js";
+import { renderSummary } from "./summary.js";
+
+const [command = "up", ...rest] = process.argv.slice(2);
+const stateDir = process.env.STACK_STATE_DIR ?? defaultStateDir;
+
+try {
+  switch (command) {
+    case "up":
+      await up();
+      break;
+    case "stop":
+      await stop();
+      break;
+    case "status":
+      process.exitCode = await status();
+      break;
+    case "logs":
+      logs(rest[0]);
+      break;
+    default:
+      process.stderr.write(`usage: deploy/local/stack up | stop | status | logs [name]\n`);
+      process.exitCode = 2;
+  }
+} catch (error) {
+  process.stderr.write(`\n${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}
+
+async function up(): Promise<void> {
+  const existing = readDescriptor(stateDir);
+  if (existing && existing.processes.some((entry) => isAlive(entry.pid))) {
+    process.stdout.write("The stack is already running (deploy/local/stack stop ends it).\n\n");
+    process.stdout.write(renderSummary(existing));
+    return;
+  }
+  const progress = consoleProgress();
+  const started = Date.now();
+  const stack = await startStack({
+    stateDir,
+    ports: configuredPorts(),
+    detached: true,
+    runtime: "dist",
+    external: externalFromEnv(),
+    logLevel: process.env.STACK_LOG_LEVEL ?? "info",
+    progress,
+  });
+  progress.done(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  process.stdout.write(`\n${renderSummary(stack.descriptor)}`);
+}
+
+/** `STACK_KAFKA_BROKERS`, `STACK_REDIS_URL`, `STACK_NATS_URL`, `STACK_CHAINS_FILE` point at servers the stack then does not start. */
+function externalFromEnv(): ExternalInfrastructure {
+  const env = process.env;
+  return {
+    kafkaBrokers: env.STACK_KAFKA_BROKERS ? env.STACK_KAFKA_BROKERS.split(",").map((broker) => broker.trim()) : undefined,
+    redisUrl: env.STACK_REDIS_URL || undefined,
+    natsUrl: env.STACK_NATS_URL || undefined,
+    chainsFile: env.STACK_CHAINS_FILE || undefined,
+  };
+}
+
+async function stop(): Promise<void> {
+  const descriptor = readDescriptor(stateDir);
+  if (!descriptor) {
+    process.stdout.write("No stack descriptor found; nothing to stop.\n");
+    return;
+  }
+  for (const entry of [...descriptor.processes].reverse()) {
+    const stopped = await stopPid(entry.pid, entry.name === "kafka" ? 30_000 : 15_000);
+    process.stdout.write(`${stopped ? "stopped" : "not running"}: ${entry.name} (pid ${entry.pid})\n`);
+  }
+}
+
+async function status(): Promise<number> {
+  const descriptor = readDescriptor(stateDir);
+  if (!descriptor) {
+    process.stdout.write("The stack is not running (no .local/stack.json).\n");
+    return 3;
+  }
+  let allUp = true;
+  for (const entry of descriptor.processes) {
+    const alive = isAlive(entry.pid);
+    allUp &&= alive;
+    const readiness = alive && entry.opsUrl ? await readyState(`${entry.opsUrl}/readyz`) : "";
+    process.stdout.write(`${alive ? "up  " : "DOWN"}  ${entry.name.padEnd(20)} pid ${String(entry.pid).padEnd(8)} ${readiness}\n`);
+  }
+  const gateway = await readyState(`${descriptor.gatewayUrl}/readyz`);
+  process.stdout.write(`\ngateway ${descriptor.gatewayUrl}: ${gateway}\n`);
+  return allUp && gateway === "ready" ? 0 : 1;
+}
+
+async function readyState(url: string): Promise<string> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await response.body?.cancel();
+    return response.status === 200 ? "ready" : `not ready (${response.status})`;
+  } catch {
+    return "unreachable";
+  }
+}
+
+function logs(name: string | undefined): void {
+  const descriptor: StackDescriptor | undefined = readDescriptor(stateDir);
+  const folder = join(stateDir, "logs");
+  if (!existsSync(folder)) {
+    process.stdout.write("No logs yet: the stack has not run.\n");
+    return;
+  }
+  const files = name
+    ? [join(folder, `${name}.log`)]
+    : (descriptor?.processes.map((entry) => entry.logFile) ?? []);
+  const missing = files.find((file) => !existsSync(file));
+  if (missing) {
+    process.stderr.write(`No log ${missing}. Names: ${descriptor?.processes.map((entry) => entry.name).join(", ")}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  // -F follows across restarts; Ctrl-C ends it.
+  spawn("tail", ["-n", "50", "-F", ...files], { stdio: "inherit" });
+}

@@ -1,0 +1,48 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+export interface ChainDescriptor {
+  name: string;
+  chainId: number;
+  rpcUrl: string;
+  contracts: Record<string, string>;
+}
+
+export interface ProcessDescriptor {
+  name: string;
+  pid: number;
+  logFile: string;
+  /** Services only: where /readyz and /metrics answer. */
+  opsUrl?: string;
+  grpcTarget?: string;
+}
+
+/** `.local/stack.json`: what tools, tests and people need to talk to a running stack. */
+export interface StackDescriptor {
+  startedAt: string;
+  gatewayUrl: string;
+  chains: ChainDescriptor[];
+  infrastructure: { kafkaBrokers: string[]; redisUrl: string; natsUrl: string };
+  /** The demo API key, once the auth service issues keys. */
+  demoApiKey?: { id: string; secret: string; scopes: string[] };
+  processes: ProcessDescriptor[];
+  stateDir: string;
+}
+
+export function descriptorPath(stateDir: string): string {
+  return join(stateDir, "stack.json");
+}
+
+/** Written atomically (temp file, then rename), so a reader never sees half a descriptor. */
+export function writeDescriptor(stateDir: string, descriptor: StackDescriptor): void {
+  const path = descriptorPath(stateDir);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(descriptor, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${path}.tmp`, path);
+}
+
+export function readDescriptor(stateDir: string): StackDescriptor | undefined {
+  const path = descriptorPath(stateDir);
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(readFileSync(path, "utf8")) as StackDescriptor;
+}

@@ -1,0 +1,82 @@
+import { freePort } from "@platform/testing";
+
+/** Every port the local stack binds on 127.0.0.1. */
+export interface PortPlan {
+  gateway: number;
+  redis: number;
+  nats: number;
+  kafka: number;
+  kafkaController: number;
+  anvilOrigin: number;
+  anvilDestination: number;
+  anvilSubtensor: number;
+  authGrpc: number;
+  tcGrpc: number;
+  intentsGrpc: number;
+  dataQueryGrpc: number;
+  ingestorGrpc: number;
+  projectorGrpc: number;
+  authOps: number;
+  tcOps: number;
+  intentsOps: number;
+  dataQueryOps: number;
+  ingestorOps: number;
+  projectorOps: number;
+}
+
+// Away from the servers' usual ports, so a system Redis, NATS or Kafka on the same machine is left alone.
+export const DEFAULT_PORTS: PortPlan = {
+  gateway: 8080,
+  redis: 16379,
+  nats: 14222,
+  kafka: 19092,
+  kafkaController: 19093,
+  anvilOrigin: 18545,
+  anvilDestination: 18546,
+  anvilSubtensor: 18547,
+  authGrpc: 50051,
+  tcGrpc: 50052,
+  intentsGrpc: 50053,
+  dataQueryGrpc: 50054,
+  ingestorGrpc: 50055,
+  projectorGrpc: 50056,
+  authOps: 9471,
+  tcOps: 9472,
+  intentsOps: 9473,
+  dataQueryOps: 9474,
+  ingestorOps: 9475,
+  projectorOps: 9476,
+};
+
+/** `anvilOrigin` → `STACK_PORT_ANVIL_ORIGIN`. */
+export function portVariable(name: keyof PortPlan): string {
+  return `STACK_PORT_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
+}
+
+/** The default plan with any `STACK_PORT_*` overrides; a malformed override stops the launcher naming it. */
+export function configuredPorts(env: NodeJS.ProcessEnv = process.env): PortPlan {
+  const plan = { ...DEFAULT_PORTS };
+  for (const name of Object.keys(plan) as Array<keyof PortPlan>) {
+    const raw = env[portVariable(name)];
+    if (raw === undefined || raw === "") continue;
+    const port = Number(raw);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new Error(`${portVariable(name)}: must be a TCP port between 1 and 65535 (got ${JSON.stringify(raw)})`);
+    }
+    plan[name] = port;
+  }
+  return plan;
+}
+
+/** A plan of free ports, so tests never collide with a running stack or with each other. */
+export async function freePorts(): Promise<PortPlan> {
+  const plan = { ...DEFAULT_PORTS };
+  const taken = new Set<number>();
+  for (const name of Object.keys(plan) as Array<keyof PortPlan>) {
+    let port = await freePort();
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
+    plan[name] = port;
+  }
+  return plan;
+}

@@ -1,0 +1,87 @@
+import { join } from "node:path";
+import type { PortPlan } from "./ports.js";
+
+export type ServiceName = "auth" | "tc" | "data-query" | "intents-gateway" | "chain-ingestor" | "projector" | "gateway";
+
+/** Start order: backends first, the gateway last (its readiness waits on all of them). */
+export const SERVICE_ORDER: ServiceName[] = ["auth", "tc", "data-query", "intents-gateway", "projector", "chain-ingestor", "gateway"];
+
+export interface ServiceProcessSpec {
+  name: ServiceName;
+  env: Record<string, string>;
+  /** Backends expose /readyz on their ops port; the gateway on its HTTP port. */
+  readyUrl: string;
+  grpcTarget?: string;
+}
+
+export interface Infrastructure {
+  kafkaBrokers: string[];
+  redisUrl: string;
+  natsUrl: string;
+  chainsFile: string;
+}
+
+/** The environment of each service process: exactly the variables its config schema reads. */
+export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logLevel: string): ServiceProcessSpec[] {
+  const kafka = infra.kafkaBrokers.join(",");
+  const backend = (name: ServiceName, grpcPort: number, opsPort: number, env: Record<string, string>): ServiceProcessSpec => ({
+    name,
+    grpcTarget: `127.0.0.1:${grpcPort}`,
+    readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
+    env: {
+      GRPC_HOST: "127.0.0.1",
+      GRPC_PORT: String(grpcPort),
+      OPS_HOST: "127.0.0.1",
+      OPS_PORT: String(opsPort),
+      LOG_LEVEL: logLevel,
+      ...env,
+    },
+  });
+  return [
+    backend("auth", ports.authGrpc, ports.authOps, { REDIS_URL: infra.redisUrl, KAFKA_BROKERS: kafka }),
+    backend("tc", ports.tcGrpc, ports.tcOps, { REDIS_URL: infra.redisUrl, KAFKA_BROKERS: kafka, TC_CURRENT_VERSION: "1" }),
+    backend("data-query", ports.dataQueryGrpc, ports.dataQueryOps, { REDIS_URL: infra.redisUrl, DATA_QUERY_GROUPS: "accounts,market,subnets" }),
+    backend("intents-gateway", ports.intentsGrpc, ports.intentsOps, {
+      REDIS_URL: infra.redisUrl,
+      KAFKA_BROKERS: kafka,
+      NATS_URL: infra.natsUrl,
+      TC_GRPC_TARGET: `127.0.0.1:${ports.tcGrpc}`,
+      CHAINS_FILE: infra.chainsFile,
+    }),
+    backend("projector", ports.projectorGrpc, ports.projectorOps, {
+      REDIS_URL: infra.redisUrl,
+      KAFKA_BROKERS: kafka,
+      NATS_URL: infra.natsUrl,
+      PROJECTIONS: "intents,accounts,market,subnets",
+    }),
+    backend("chain-ingestor", ports.ingestorGrpc, ports.ingestorOps, { KAFKA_BROKERS: kafka, NATS_URL: infra.natsUrl, CHAINS_FILE: infra.chainsFile }),
+    {
+      name: "gateway",
+      readyUrl: `http://127.0.0.1:${ports.gateway}/readyz`,
+      env: {
+        HTTP_HOST: "127.0.0.1",
+        HTTP_PORT: String(ports.gateway),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${ports.gateway}`,
+        REDIS_URL: infra.redisUrl,
+        AUTH_GRPC_TARGET: `127.0.0.1:${ports.authGrpc}`,
+        TC_GRPC_TARGET: `127.0.0.1:${ports.tcGrpc}`,
+        INTENTS_GRPC_TARGET: `127.0.0.1:${ports.intentsGrpc}`,
+        DATA_ACCOUNTS_GRPC_TARGET: `127.0.0.1:${ports.dataQueryGrpc}`,
+        DATA_MARKET_GRPC_TARGET: `127.0.0.1:${ports.dataQueryGrpc}`,
+        DATA_SUBNETS_GRPC_TARGET: `127.0.0.1:${ports.dataQueryGrpc}`,
+        LOG_LEVEL: logLevel,
+      },
+    },
+  ];
+}
+
+/** How a service process is started: built JavaScript (the CLI, like production) or the TypeScript sources (tests). */
+export type ServiceRuntime = "dist" | "source";
+
+export function serviceCommand(repoRoot: string, name: ServiceName, runtime: ServiceRuntime): { command: string; args: string[] } {
+  if (runtime === "dist") return { command: process.execPath, args: [join(repoRoot, "services", name, "dist", "main.js")] };
+  return {
+    command: process.execPath,
+    args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "services", name, "src", "main.ts")],
+  };
+}

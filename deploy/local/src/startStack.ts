@@ -1,0 +1,195 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadChainConfig, type ChainConfig } from "@platform/chain";
+import { deployDevnet } from "@platform/devnet";
+import { spawnManaged, startAnvil, startKafka, startNats, startRedis, type ManagedProcess } from "@platform/testing";
+import type { ChainDescriptor, ProcessDescriptor, StackDescriptor } from "./descriptor.js";
+import { writeDescriptor } from "./descriptor.js";
+import { localChainsTemplate, repoRoot } from "./paths.js";
+import type { PortPlan } from "./ports.js";
+import type { Progress } from "./progress.js";
+import { SERVICE_ORDER, serviceCommand, serviceProcessSpecs, type ServiceName, type ServiceRuntime } from "./serviceProcesses.js";
+import { waitReady } from "./waitReady.js";
+
+export interface ExternalInfrastructure {
+  kafkaBrokers?: string[];
+  redisUrl?: string;
+  natsUrl?: string;
+  /** A chains file with RPC URLs and deployed contract addresses: no anvil is started, nothing is deployed. */
+  chainsFile?: string;
+}
+
+export interface StartStackOptions {
+  stateDir: string;
+  ports: PortPlan;
+  /** Detached processes outlive the caller (the CLI); a test keeps them attached. */
+  detached: boolean;
+  runtime: ServiceRuntime;
+  external?: ExternalInfrastructure;
+  /** Services to start; all of them when omitted. */
+  services?: ServiceName[];
+  logLevel?: string;
+  progress: Progress;
+  readyTimeoutMs?: number;
+}
+
+export interface RunningStack {
+  descriptor: StackDescriptor;
+  /** Handles of the processes this call started, by name (for tests that kill one). */
+  processes: Map<string, ManagedProcess>;
+  /** Stops every started process, services first, then infrastructure. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Brings the whole stack up on loopback: infrastructure in parallel (Kafka, Redis, NATS, one anvil
+ * per configured chain), the devnet contracts, then every service, each waited on until ready.
+ * Data from an earlier run is wiped first: the chains restart empty, so Kafka and Redis must too.
+ */
+export async function startStack(options: StartStackOptions): Promise<RunningStack> {
+  const { stateDir, ports, progress } = options;
+  const logs = join(stateDir, "logs");
+  const data = join(stateDir, "data");
+  rmSync(data, { recursive: true, force: true });
+  mkdirSync(logs, { recursive: true });
+  mkdirSync(data, { recursive: true });
+
+  const started: Array<{ descriptor: ProcessDescriptor; handle: ManagedProcess; stop: () => Promise<void> }> = [];
+  const stopAll = async () => {
+    for (const entry of [...started].reverse()) await entry.stop().catch(() => undefined);
+  };
+  const track = (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>, extra: Partial<ProcessDescriptor> = {}) => {
+    started.push({ descriptor: { name, pid: handle.pid, logFile, ...extra }, handle, stop });
+  };
+
+  try {
+    const external = options.external ?? {};
+    progress.step("starting infrastructure (Kafka, Redis, NATS, chains)");
+    const [kafkaBrokers, redisUrl, natsUrl, chains] = await Promise.all([
+      external.kafkaBrokers ??
+        (async () => {
+          const logFile = join(logs, "kafka.log");
+          const kafka = await startKafka({ port: ports.kafka, controllerPort: ports.kafkaController, dataDir: join(data, "kafka"), logFile, detached: options.detached });
+          track("kafka", kafka.process, logFile, () => kafka.stop());
+          progress.done(`kafka on ${kafka.brokers.join(",")}`);
+          return kafka.brokers;
+        })(),
+      external.redisUrl ??
+        (async () => {
+          const logFile = join(logs, "redis.log");
+          const redis = await startRedis({ port: ports.redis, dir: join(data, "redis"), logFile, appendOnly: true, detached: options.detached });
+          track("redis", redis.process, logFile, () => redis.stop());
+          progress.done(`redis on ${redis.url}`);
+          return redis.url;
+        })(),
+      external.natsUrl ??
+        (async () => {
+          const logFile = join(logs, "nats.log");
+          const nats = await startNats({ port: ports.nats, dir: join(data, "nats"), logFile, detached: options.detached });
+          track("nats", nats.process, logFile, () => nats.stop());
+          progress.done(`nats (JetStream) on ${nats.url}`);
+          return nats.url;
+        })(),
+      external.chainsFile ? describeExternalChains(external.chainsFile) : startDevnetChains(options, logs, track),
+    ]);
+
+    const chainsFile = external.chainsFile ?? join(stateDir, "chains.json");
+    const infra = { kafkaBrokers, redisUrl, natsUrl, chainsFile };
+    const wanted = new Set(options.services ?? SERVICE_ORDER);
+    const specs = serviceProcessSpecs(ports, infra, options.logLevel ?? "info").filter((spec) => wanted.has(spec.name));
+
+    progress.step(`starting services: ${specs.map((spec) => spec.name).join(", ")}`);
+    for (const spec of specs) {
+      const logFile = join(logs, `${spec.name}.log`);
+      const { command, args } = serviceCommand(repoRoot, spec.name, options.runtime);
+      const handle = spawnManaged({
+        name: spec.name,
+        command,
+        args,
+        logFile,
+        cwd: repoRoot,
+        detached: options.detached,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...spec.env },
+      });
+      track(spec.name, handle, logFile, () => handle.stop(), { opsUrl: spec.readyUrl.replace(/\/readyz$/, ""), grpcTarget: spec.grpcTarget });
+    }
+    // Backends become ready independently; the gateway last, since its readiness needs them all.
+    await Promise.all(
+      specs.map(async (spec) => {
+        await waitReady(spec.name, spec.readyUrl, join(logs, `${spec.name}.log`), options.readyTimeoutMs ?? 90_000);
+        progress.done(`${spec.name} ready`);
+      }),
+    );
+
+    const descriptor: StackDescriptor = {
+      startedAt: new Date().toISOString(),
+      gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
+      chains,
+      infrastructure: { kafkaBrokers, redisUrl, natsUrl },
+      processes: started.map((entry) => entry.descriptor),
+      stateDir,
+    };
+    writeDescriptor(stateDir, descriptor);
+    return {
+      descriptor,
+      processes: new Map(started.map((entry) => [entry.descriptor.name, entry.handle])),
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+type Track = (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>) => void;
+
+/** One anvil per chain of the local template, the devnet contracts on each, and the chains file the services read. */
+async function startDevnetChains(options: StartStackOptions, logs: string, track: Track): Promise<ChainDescriptor[]> {
+  const template = await loadChainConfig(localChainsTemplate);
+  const portOf: Record<string, number> = {
+    origin: options.ports.anvilOrigin,
+    destination: options.ports.anvilDestination,
+    subtensor: options.ports.anvilSubtensor,
+  };
+  const running = await Promise.all(
+    template.chains.map(async (chain) => {
+      const logFile = join(logs, `anvil-${chain.name}.log`);
+      const anvil = await startAnvil({
+        port: portOf[chain.name],
+        chainId: chain.chainId,
+        blockTimeSeconds: Math.max(1, Math.round(chain.blockTimeMs / 1000)),
+        logFile,
+        detached: options.detached,
+      });
+      track(`anvil-${chain.name}`, anvil.process, logFile, () => anvil.stop());
+      options.progress.done(`anvil ${chain.name} (chain id ${chain.chainId}) on ${anvil.rpcUrl}`);
+      return { chain, rpcUrl: anvil.rpcUrl };
+    }),
+  );
+  options.progress.step("deploying devnet contracts");
+  const deployment = await deployDevnet({
+    chains: running.map(({ chain, rpcUrl }) => ({ name: chain.name, chainId: chain.chainId, rpcUrl, roles: chain.roles })),
+  });
+  const chains: ChainConfig = {
+    ...template,
+    chains: running.map(({ chain, rpcUrl }) => ({ ...chain, rpcUrl, contracts: { ...chain.contracts, ...deployment[chain.name]!.contracts } })),
+  };
+  writeFileSync(join(options.stateDir, "chains.json"), `${JSON.stringify(chains, null, 2)}\n`);
+  options.progress.done("devnet contracts deployed");
+  return chains.chains.map((chain) => ({
+    name: chain.name,
+    chainId: chain.chainId,
+    rpcUrl: chain.rpcUrl,
+    contracts: Object.fromEntries(Object.entries(chain.contracts).filter((entry): entry is [string, string] => typeof entry[1] === "string")),
+  }));
+}
+
+async function describeExternalChains(file: string): Promise<ChainDescriptor[]> {
+  const config = await loadChainConfig(file);
+  return config.chains.map((chain) => ({
+    name: chain.name,
+    chainId: chain.chainId,
+    rpcUrl: chain.rpcUrl,
+    contracts: Object.fromEntries(Object.entries(chain.contracts).filter((entry): entry is [string, string] => typeof entry[1] === "string")),
+  }));
+}

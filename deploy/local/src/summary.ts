@@ -1,0 +1,31 @@
+import type { StackDescriptor } from "./descriptor.js";
+
+/** The closing summary: where things are and lines to paste. */
+export function renderSummary(descriptor: StackDescriptor): string {
+  const base = descriptor.gatewayUrl;
+  const chainLines = descriptor.chains
+    .map((chain) => {
+      const contracts = Object.entries(chain.contracts).map(([name, address]) => `${name} ${address}`).join(", ");
+      return `  ${chain.name.padEnd(12)} chain id ${String(chain.chainId).padEnd(6)} ${chain.rpcUrl}${contracts ? `  (${contracts})` : ""}`;
+    })
+    .join("\n");
+  const key = descriptor.demoApiKey
+    ? `Demo API key: id ${descriptor.demoApiKey.id} (scopes ${descriptor.demoApiKey.scopes.join(", ")}); the secret is in ${descriptor.stateDir}/stack.json\n`
+    : "";
+  return `Gateway     ${base}
+Reference   ${base}/docs   (OpenAPI: ${base}/openapi.json)
+Descriptor  ${descriptor.stateDir}/stack.json
+Logs        deploy/local/stack logs [name]
+Chains
+${chainLines}
+Infrastructure
+  kafka ${descriptor.infrastructure.kafkaBrokers.join(",")}   redis ${descriptor.infrastructure.redisUrl}   nats ${descriptor.infrastructure.natsUrl}
+${key}
+Try:
+  curl -s ${base}/readyz
+  curl -s '${base}/intents/v1/tc/status?walletAddress=0x52908400098527886e0f7030069857d2e4169ee7'
+  curl -s ${base}/openapi.json | head -c 400
+
+Stop with: deploy/local/stack stop
+`;
+}

@@ -1,0 +1,62 @@
+import type { Request } from "express";
+import type { z } from "zod";
+
+export type HttpMethod = "get" | "post";
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  request: Request;
+}
+
+export interface RouteResult {
+  status: number;
+  body: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDocs {
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** The success status and an example body, shown in the OpenAPI document. */
+  success: { status: number; description: string; contentType: string; example?: unknown };
+  /** Error codes the route can answer besides the protected-route ones, with their statuses. */
+  errors?: Array<{ status: number; code: string }>;
+}
+
+/**
+ * One public route, described once: its inputs as schemas, its documentation and its handler.
+ * The gateway mounts it and the OpenAPI document is generated from the same object, so the
+ * document cannot drift from what the server does.
+ */
+export interface RouteDefinition<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  /** Express-style path, e.g. `/data/v1/subnets/:netuid/validators/latest`. */
+  path: string;
+  operationId: string;
+  /** The scope a bearer token needs; absent for public routes. */
+  scope?: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  docs: RouteDocs;
+  handle(input: RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>): Promise<RouteResult>;
+}
+
+/** Keeps the inferred input types when a route is written as an object literal. */
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  route: RouteDefinition<P, Q, B>,
+): RouteDefinition<P, Q, B> {
+  return route;
+}
+
+// The mounted list is heterogeneous; each route was checked by defineRoute when it was written.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDefinition<any, any, any>;

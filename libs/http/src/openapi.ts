@@ -1,0 +1,114 @@
+import { z } from "zod";
+import type { AnyRoute } from "./defineRoute.js";
+import { problemSlug } from "./problem.js";
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description: string;
+  serverUrl: string;
+}
+
+/** Common answers every protected route may give; documented once per route. */
+const PROTECTED_ERRORS = [
+  { status: 401, code: "UNAUTHENTICATED" },
+  { status: 401, code: "INVALID_TOKEN" },
+  { status: 403, code: "FORBIDDEN" },
+  { status: 429, code: "RATE_LIMITED" },
+  { status: 503, code: "UNAVAILABLE" },
+];
+
+/** `/a/:b/c` → `/a/{b}/c`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+}
+
+function jsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return rest;
+}
+
+function parametersOf(route: AnyRoute): unknown[] {
+  const parameters: unknown[] = [];
+  for (const [location, schema] of [["path", route.params], ["query", route.query]] as const) {
+    if (!schema) continue;
+    const object = jsonSchema(schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+    for (const [name, property] of Object.entries(object.properties ?? {})) {
+      const { description, ...propertySchema } = property;
+      parameters.push({
+        name,
+        in: location,
+        required: location === "path" || (object.required ?? []).includes(name),
+        ...(description === undefined ? {} : { description }),
+        schema: propertySchema,
+      });
+    }
+  }
+  return parameters;
+}
+
+/** The OpenAPI 3.1 document of the mounted routes; JSON Schema comes straight from the zod schemas. */
+export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const problemCodes = new Set<string>();
+  for (const route of routes) {
+    const errors = [...(route.docs.errors ?? []), ...(route.scope ? PROTECTED_ERRORS : [])];
+    const responses: Record<string, unknown> = {
+      [String(route.docs.success.status)]: {
+        description: route.docs.success.description,
+        content: {
+          [route.docs.success.contentType]: route.docs.success.example === undefined ? {} : { example: route.docs.success.example },
+        },
+      },
+    };
+    const byStatus = new Map<number, string[]>();
+    for (const error of errors) {
+      problemCodes.add(error.code);
+      byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error.code]);
+    }
+    for (const [status, codes] of byStatus) {
+      responses[String(status)] = {
+        description: `Problem: ${codes.join(", ")}`,
+        content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+      };
+    }
+    const path = openApiPath(route.path);
+    paths[path] ??= {};
+    paths[path][route.method] = {
+      operationId: route.operationId,
+      summary: route.docs.summary,
+      ...(route.docs.description === undefined ? {} : { description: route.docs.description }),
+      tags: route.docs.tags,
+      ...(route.scope ? { security: [{ bearerAuth: [route.scope] }] } : { security: [] }),
+      parameters: parametersOf(route),
+      ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body) } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: info.title, version: info.version, description: info.description },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Access token from POST /auth" } },
+      schemas: {
+        Problem: {
+          type: "object",
+          description: "RFC 9457 problem details; `code` is stable, extension members depend on the code.",
+          required: ["type", "title", "status", "code"],
+          properties: {
+            type: { type: "string", format: "uri-reference" },
+            title: { type: "string" },
+            status: { type: "integer" },
+            detail: { type: "string" },
+            instance: { type: "string" },
+            code: { type: "string", enum: [...problemCodes].sort() },
+          },
+          additionalProperties: true,
+        },
+      },
+    },
+    "x-problem-types": [...problemCodes].sort().map((code) => ({ code, type: `/problems/${problemSlug(code)}` })),
+  };
+}

@@ -1,0 +1,46 @@
+import { createKafkaClient, kafkaReadiness } from "@platform/bus";
+import type { Logger } from "@platform/log";
+import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
+import { connectSignals, type Signals } from "@platform/signals";
+import { createRedis, redisReadiness, type Redis } from "@platform/store";
+
+/** A connection a service depends on: its readiness check and how to close it on shutdown. */
+export interface Dependency<T> {
+  client: T;
+  check: DependencyCheck;
+  close: ShutdownStep;
+}
+
+export function redisDependency(url: string, service: string): Dependency<Redis> {
+  const redis = createRedis({ url, connectionName: service });
+  return {
+    client: redis,
+    check: { name: "redis", probe: () => redisReadiness(redis) },
+    close: { name: "redis", run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
+  };
+}
+
+export function kafkaDependency(brokers: string[], service: string, log: Logger): Dependency<ReturnType<typeof createKafkaClient>> {
+  const kafka = createKafkaClient({ brokers, clientId: service, logger: log });
+  const admin = kafka.admin();
+  // Connected in the background: a broker that is down at boot makes the service not-ready, not dead.
+  void admin.connect().catch(() => undefined);
+  return {
+    client: kafka,
+    check: { name: "kafka", probe: () => kafkaReadiness(admin, 1_000) },
+    close: { name: "kafka", run: () => admin.disconnect() },
+  };
+}
+
+export function natsDependency(url: string, service: string, log: Logger): Dependency<Signals> {
+  const signals = connectSignals({
+    servers: [url],
+    name: service,
+    onError: (error) => log.debug({ err: error }, "nats connection problem"),
+  });
+  return {
+    client: signals,
+    check: { name: "nats", probe: () => signals.ready(1_000) },
+    close: { name: "nats", run: () => signals.close() },
+  };
+}

@@ -1,0 +1,127 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { notFound } from "@platform/errors";
+import { defineRoute } from "@platform/http";
+import { createLogger } from "@platform/log";
+import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createGatewayApp } from "./app.js";
+
+// The gateway's HTTP behaviour, in process, with routes defined here: problem+json for every
+// failure, 404 and 405, body parsing, and the operations routes. Backends are exercised in test/e2e.
+let server: Server;
+let base: string;
+let backendUp = true;
+
+const echoRoute = defineRoute({
+  method: "post",
+  path: "/intents/v1/echo/:id",
+  operationId: "echo",
+  scope: "intents:read",
+  params: z.object({ id: z.coerce.number().int().positive() }),
+  body: z.object({ text: z.string().max(10) }),
+  docs: { summary: "echo", tags: ["test"], success: { status: 200, description: "echoed", contentType: "application/json", example: { id: 1, text: "hi" } } },
+  async handle({ params, body }) {
+    if (body.text === "missing") throw notFound("THING_NOT_FOUND", "no such thing", { thingId: params.id });
+    if (body.text === "crash") throw new Error("database password hunter2");
+    return { status: 200, body: { id: params.id, text: body.text } };
+  },
+});
+
+beforeAll(async () => {
+  const readiness = watchDependencies([{ name: "grpc:test", probe: async () => backendUp }], 60_000);
+  await readiness.refresh();
+  const app = createGatewayApp({
+    log: createLogger({ service: "gateway-test", level: "silent" }),
+    registry: createMetricsRegistry("gateway-test"),
+    readiness,
+    routes: [echoRoute],
+    publicBaseUrl: "https://api.example",
+    maxBodyBytes: 1024,
+  });
+  server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  Object.assign(globalThis, { __readiness: readiness });
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const post = (path: string, body: string, contentType = "application/json") =>
+  fetch(`${base}${path}`, { method: "POST", headers: { "content-type": contentType }, body });
+
+async function problem(response: Response) {
+  expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+describe("gateway HTTP behaviour", () => {
+  it("validates and answers a route", async () => {
+    const response = await post("/intents/v1/echo/7", JSON.stringify({ text: "hi" }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ id: 7, text: "hi" });
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("names a bad path parameter and a bad body field", async () => {
+    const badPath = await problem(await post("/intents/v1/echo/abc", JSON.stringify({ text: "hi" })));
+    expect(badPath).toMatchObject({ status: 400, code: "INVALID_PARAMETER", parameter: "id", type: "https://api.example/problems/invalid-parameter" });
+    const badBody = await problem(await post("/intents/v1/echo/1", JSON.stringify({ text: 5 })));
+    expect(badBody).toMatchObject({ status: 400, code: "INVALID_REQUEST", parameter: "text" });
+  });
+
+  it("answers 400 for a body that is not JSON or not declared as JSON", async () => {
+    expect(await problem(await post("/intents/v1/echo/1", "{not json"))).toMatchObject({ status: 400, code: "INVALID_REQUEST" });
+    expect(await problem(await post("/intents/v1/echo/1", "text=hi", "application/x-www-form-urlencoded"))).toMatchObject({ status: 400, code: "INVALID_REQUEST" });
+  });
+
+  it("answers 413 for a body over the limit", async () => {
+    expect(await problem(await post("/intents/v1/echo/1", JSON.stringify({ text: "x".repeat(5_000) })))).toMatchObject({ status: 413 });
+  });
+
+  it("keeps a service error's code and extension members", async () => {
+    const body = await problem(await post("/intents/v1/echo/9", JSON.stringify({ text: "missing" })));
+    expect(body).toEqual({
+      type: "https://api.example/problems/thing-not-found",
+      title: "Not Found",
+      status: 404,
+      detail: "no such thing",
+      instance: "/intents/v1/echo/9",
+      code: "THING_NOT_FOUND",
+      thingId: 9,
+    });
+  });
+
+  it("hides unexpected errors behind a 500 without internals", async () => {
+    const response = await post("/intents/v1/echo/1", JSON.stringify({ text: "crash" }));
+    expect(response.status).toBe(500);
+    expect(JSON.stringify(await problem(response))).not.toContain("hunter2");
+  });
+
+  it("answers 404 for unknown paths and 405 with Allow for a known path", async () => {
+    expect(await problem(await fetch(`${base}/nowhere`))).toMatchObject({ status: 404, code: "NOT_FOUND" });
+    const wrongMethod = await fetch(`${base}/intents/v1/echo/1`);
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+    expect(await problem(wrongMethod)).toMatchObject({ code: "METHOD_NOT_ALLOWED" });
+  });
+
+  it("serves health, readiness with each backend listed, and the OpenAPI document", async () => {
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: "ready", checks: { "grpc:test": { ok: true } } });
+
+    backendUp = false;
+    await (globalThis as unknown as { __readiness: { refresh(): Promise<unknown> } }).__readiness.refresh();
+    const notReady = await fetch(`${base}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toMatchObject({ status: "not_ready", checks: { "grpc:test": { ok: false } } });
+
+    const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>> };
+    const operation = openapi.paths["/intents/v1/echo/{id}"]!.post!;
+    expect(operation.security).toEqual([{ bearerAuth: ["intents:read"] }]);
+    expect(operation.parameters).toEqual([{ name: "id", in: "path", required: true, schema: expect.objectContaining({ type: "integer" }) }]);
+  });
+});

@@ -1,0 +1,56 @@
+import { Metadata } from "@grpc/grpc-js";
+import { createGrpcClient, createHealthChecker } from "@platform/grpc";
+import { TcServiceClient } from "@platform/proto/tc/v1/tc";
+import type { DependencyCheck } from "@platform/runtime";
+import type { GatewayConfig } from "./config.js";
+
+export interface Backends {
+  tc: TcServiceClient;
+  /** One readiness check per backend service: its gRPC health must say SERVING. */
+  checks: DependencyCheck[];
+  close(): void;
+}
+
+interface BackendTarget {
+  /** Name in /readyz. */
+  name: string;
+  target: string;
+  /** The gRPC service whose health decides readiness. */
+  healthService: string;
+}
+
+function targetsOf(config: GatewayConfig): BackendTarget[] {
+  return [
+    { name: "auth", target: config.AUTH_GRPC_TARGET, healthService: "" },
+    { name: "tc", target: config.TC_GRPC_TARGET, healthService: "platform.tc.v1.TcService" },
+    { name: "intents", target: config.INTENTS_GRPC_TARGET, healthService: "" },
+    { name: "data-accounts", target: config.DATA_ACCOUNTS_GRPC_TARGET, healthService: "" },
+    { name: "data-market", target: config.DATA_MARKET_GRPC_TARGET, healthService: "" },
+    { name: "data-subnets", target: config.DATA_SUBNETS_GRPC_TARGET, healthService: "" },
+  ];
+}
+
+/** gRPC clients for every backend, with default deadlines, plus their health checks. */
+export function connectBackends(config: GatewayConfig): Backends {
+  const targets = targetsOf(config);
+  const checkers = targets.map((target) => ({ target, checker: createHealthChecker(target.target) }));
+  const tc = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
+  return {
+    tc,
+    checks: checkers.map(({ target, checker }) => ({
+      name: `grpc:${target.name}`,
+      probe: async () => (await checker.check(target.healthService, 1_000)) === "SERVING",
+    })),
+    close() {
+      tc.close();
+      for (const { checker } of checkers) checker.close();
+    },
+  };
+}
+
+/** gRPC metadata for a call made on behalf of an HTTP request. */
+export function callMetadata(requestId: string): Metadata {
+  const metadata = new Metadata();
+  if (requestId) metadata.set("x-request-id", requestId);
+  return metadata;
+}

@@ -1,0 +1,28 @@
+import { loadConfigOrExit, vars } from "@platform/config";
+import { z } from "zod";
+
+export const gatewayConfigSchema = z.object({
+  HTTP_HOST: vars.string().default("127.0.0.1"),
+  HTTP_PORT: vars.port().default(8080),
+  /** Base of absolute links in problem types and the OpenAPI `servers` entry. */
+  PUBLIC_BASE_URL: vars.url(["http", "https"]).default("http://127.0.0.1:8080"),
+  REDIS_URL: vars.url(["redis", "rediss"]),
+  AUTH_GRPC_TARGET: vars.string(),
+  TC_GRPC_TARGET: vars.string(),
+  INTENTS_GRPC_TARGET: vars.string(),
+  DATA_ACCOUNTS_GRPC_TARGET: vars.string(),
+  DATA_MARKET_GRPC_TARGET: vars.string(),
+  DATA_SUBNETS_GRPC_TARGET: vars.string(),
+  /** Deadline of every gRPC call made for a request. */
+  GRPC_DEADLINE_MS: vars.positiveInt().default(2_000),
+  LOG_LEVEL: vars.logLevel().default("info"),
+  READINESS_INTERVAL_MS: vars.positiveInt().default(1_000),
+  SHUTDOWN_TIMEOUT_MS: vars.positiveInt().default(15_000),
+  /** Largest accepted JSON body. */
+  MAX_BODY_BYTES: vars.positiveInt().default(64 * 1024),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig =>
+  loadConfigOrExit("gateway", gatewayConfigSchema, env);

@@ -1,0 +1,65 @@
+import type { Socket } from "node:net";
+import { createLogger } from "@platform/log";
+import { createMetricsRegistry, handleShutdown, watchDependencies } from "@platform/runtime";
+import { createRedis, redisReadiness } from "@platform/store";
+import { createGatewayApp } from "./app.js";
+import { connectBackends } from "./backends.js";
+import { loadGatewayConfig } from "./config.js";
+import { apiRoutes } from "./routes/index.js";
+
+const config = loadGatewayConfig();
+const log = createLogger({ service: "gateway", level: config.LOG_LEVEL });
+const registry = createMetricsRegistry("gateway");
+const redis = createRedis({ url: config.REDIS_URL, connectionName: "gateway" });
+const backends = connectBackends(config);
+const readiness = watchDependencies([{ name: "redis", probe: () => redisReadiness(redis) }, ...backends.checks], config.READINESS_INTERVAL_MS);
+readiness.onChange((snapshot) => {
+  const down = Object.entries(snapshot.checks).filter(([, state]) => !state.ok).map(([name]) => name);
+  if (snapshot.ready) log.info("ready: every backend answers");
+  else log.warn({ down }, "not ready");
+});
+
+const app = createGatewayApp({
+  log,
+  registry,
+  readiness,
+  routes: apiRoutes(backends),
+  publicBaseUrl: config.PUBLIC_BASE_URL,
+  maxBodyBytes: config.MAX_BODY_BYTES,
+});
+
+const server = app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {
+  log.info({ port: config.HTTP_PORT, host: config.HTTP_HOST }, "gateway started");
+});
+server.keepAliveTimeout = 65_000;
+server.on("error", (error) => {
+  log.fatal({ err: error }, "HTTP server failed");
+  process.exit(1);
+});
+const sockets = new Set<Socket>();
+server.on("connection", (socket) => {
+  sockets.add(socket);
+  socket.once("close", () => sockets.delete(socket));
+});
+
+handleShutdown(
+  log,
+  [
+    {
+      name: "http",
+      // Stop accepting, let in-flight requests finish, then close idle keep-alive connections.
+      run: () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          setTimeout(() => {
+            for (const socket of sockets) socket.destroy();
+          }, Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 5_000)).unref();
+        }),
+    },
+    { name: "readiness", run: () => readiness.stop() },
+    { name: "backends", run: () => backends.close() },
+    { name: "redis", run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
+  ],
+  config.SHUTDOWN_TIMEOUT_MS,
+);

@@ -1,0 +1,8 @@
+import type { AnyRoute } from "@platform/http";
+import type { Backends } from "../backends.js";
+import { getTcStatusRoute } from "./tc/getTcStatus.js";
+
+/** Every public API route, in the order the OpenAPI document lists them. */
+export function apiRoutes(backends: Backends): AnyRoute[] {
+  return [getTcStatusRoute(backends.tc)];
+}

@@ -1,0 +1,56 @@
+import { spawnSync } from "node:child_process";
+import { repoRoot, serviceCommand, type ServiceName } from "@platform/local-stack";
+import { describe, expect, it } from "vitest";
+
+/** Runs a service with exactly the given environment and returns how it ended. */
+function runWith(name: ServiceName, env: Record<string, string>) {
+  const { command, args } = serviceCommand(repoRoot, name, "source");
+  const result = spawnSync(command, args, {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  return { status: result.status, stderr: result.stderr.trim(), stdout: result.stdout.trim() };
+}
+
+const valid = {
+  REDIS_URL: "redis://127.0.0.1:1",
+  KAFKA_BROKERS: "127.0.0.1:1",
+  NATS_URL: "nats://127.0.0.1:1",
+};
+
+describe("a service with bad configuration exits at once, naming the variable", () => {
+  it.each<[ServiceName, Record<string, string>, string]>([
+    ["gateway", {}, "REDIS_URL"],
+    ["auth", {}, "REDIS_URL"],
+    ["tc", { ...valid }, "TC_CURRENT_VERSION"],
+    ["data-query", { REDIS_URL: valid.REDIS_URL }, "DATA_QUERY_GROUPS"],
+    ["intents-gateway", { ...valid, TC_GRPC_TARGET: "127.0.0.1:1" }, "CHAINS_FILE"],
+    ["chain-ingestor", { KAFKA_BROKERS: valid.KAFKA_BROKERS }, "NATS_URL"],
+    ["projector", { ...valid }, "PROJECTIONS"],
+  ])("%s without %j set names %s", (name, env, variable) => {
+    const result = runWith(name, env);
+    expect(result.status).toBe(78);
+    const lines = result.stderr.split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(`${name}: configuration error: ${variable}: is required but not set`);
+  });
+
+  it.each<[ServiceName, Record<string, string>, string, RegExp]>([
+    ["tc", { ...valid, TC_CURRENT_VERSION: "1", GRPC_PORT: "eighty" }, "GRPC_PORT", /must be a TCP port/],
+    ["tc", { ...valid, TC_CURRENT_VERSION: "-2" }, "TC_CURRENT_VERSION", /positive whole number/],
+    ["auth", { ...valid, REDIS_URL: "http://127.0.0.1:6379" }, "REDIS_URL", /scheme redis/],
+    ["auth", { ...valid, KAFKA_BROKERS: "localhost" }, "KAFKA_BROKERS", /host:port/],
+    ["data-query", { REDIS_URL: valid.REDIS_URL, DATA_QUERY_GROUPS: "accounts,prices" }, "DATA_QUERY_GROUPS", /among accounts, market, subnets/],
+    ["projector", { ...valid, PROJECTIONS: "intents", LOG_LEVEL: "loud" }, "LOG_LEVEL", /pino level/],
+    ["chain-ingestor", { ...valid, CHAINS_FILE: "/nonexistent/chains.json" }, "CHAINS_FILE", /nonexistent/],
+  ])("%s with a malformed %s names it", (name, env, variable, problem) => {
+    const result = runWith(name, env);
+    expect(result.status).toBe(78);
+    const lines = result.stderr.split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.startsWith(`${name}: configuration error: ${variable}: `)).toBe(true);
+    expect(lines[0]).toMatch(problem);
+  });
+});

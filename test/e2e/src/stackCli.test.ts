@@ -1,0 +1,114 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { freePorts, portVariable, readDescriptor, repoRoot, type PortPlan, type StackDescriptor } from "@platform/local-stack";
+import { createRedis } from "@platform/store";
+import { isAlive, tempDir } from "@platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The README's run command, end to end: the CLI brings every process up detached on free ports in
+// a temporary state folder, the gateway answers through the services, and `stop` ends them all.
+const state = tempDir("stack-cli");
+let ports: PortPlan;
+let descriptor: StackDescriptor;
+
+function cli(command: string, timeout = 240_000) {
+  const env: NodeJS.ProcessEnv = { ...process.env, STACK_STATE_DIR: state.path, STACK_LOG_LEVEL: "info" };
+  for (const [name, port] of Object.entries(ports)) env[portVariable(name as keyof PortPlan)] = String(port);
+  const result = spawnSync(join(repoRoot, "node_modules/.bin/tsx"), ["--conditions=@platform/source", "deploy/local/src/cli.ts", command], {
+    cwd: repoRoot,
+    env,
+    encoding: "utf8",
+    timeout,
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+beforeAll(async () => {
+  ports = await freePorts();
+  const up = cli("up");
+  expect(up.output).toContain("stack ready");
+  expect(up.status).toBe(0);
+  descriptor = readDescriptor(state.path)!;
+}, 300_000);
+
+afterAll(() => {
+  cli("stop", 120_000);
+  state.remove();
+}, 150_000);
+
+describe("deploy/local/stack", () => {
+  it("writes the descriptor with the gateway, every chain and every process", () => {
+    expect(descriptor.gatewayUrl).toBe(`http://127.0.0.1:${ports.gateway}`);
+    expect(descriptor.chains.map((chain) => chain.name).sort()).toEqual(["destination", "origin", "subtensor"]);
+    for (const chain of descriptor.chains) {
+      expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(chain.contracts.multicall3).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    }
+    const names = descriptor.processes.map((entry) => entry.name);
+    for (const name of ["kafka", "redis", "nats", "anvil-origin", "anvil-destination", "anvil-subtensor", "auth", "tc", "data-query", "intents-gateway", "projector", "chain-ingestor", "gateway"]) {
+      expect(names).toContain(name);
+    }
+  });
+
+  it("answers /readyz 200 listing every backend as ready", async () => {
+    const response = await fetch(`${descriptor.gatewayUrl}/readyz`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { status: string; checks: Record<string, { ok: boolean }> };
+    expect(body.status).toBe("ready");
+    expect(Object.keys(body.checks).sort()).toEqual(
+      ["grpc:auth", "grpc:data-accounts", "grpc:data-market", "grpc:data-subnets", "grpc:intents", "grpc:tc", "redis"].sort(),
+    );
+    expect(Object.values(body.checks).every((check) => check.ok)).toBe(true);
+  });
+
+  it("carries a request through the gateway to a service over gRPC, which reads Redis", async () => {
+    const wallet = "0x52908400098527886E0F7030069857D2E4169EE7";
+    const redis = createRedis({ url: descriptor.infrastructure.redisUrl, connectionName: "e2e" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await redis.hset(`tc:wallet:${wallet}`, { acceptedVersion: "1", acceptedAt: "2026-11-20T08:00:00.000Z" });
+    redis.disconnect();
+
+    const response = await fetch(`${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=${wallet.toLowerCase()}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({
+      walletAddress: wallet,
+      currentTcVersion: 1,
+      acceptedVersion: 1,
+      accepted: true,
+      acceptedAt: "2026-11-20T08:00:00.000Z",
+      _links: { self: { href: `/intents/v1/tc/status?walletAddress=${wallet}` } },
+    });
+  });
+
+  it("returns a failing call as problem+json with the mapped status", async () => {
+    const response = await fetch(`${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=0x1234`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await response.json()).toMatchObject({ status: 400, code: "INVALID_ADDRESS", type: expect.stringMatching(/\/problems\/invalid-address$/), title: "Invalid address" });
+
+    const unknown = await fetch(`${descriptor.gatewayUrl}/data/v1/nothing-here`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ status: 404, code: "NOT_FOUND" });
+  });
+
+  it("serves the OpenAPI document and the reference page", async () => {
+    const openapi = (await (await fetch(`${descriptor.gatewayUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(openapi.openapi).toBe("3.1.0");
+    expect(Object.keys(openapi.paths)).toContain("/intents/v1/tc/status");
+    const docs = await fetch(`${descriptor.gatewayUrl}/docs`);
+    expect(docs.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await docs.text()).toContain("/intents/v1/tc/status");
+    const metrics = await (await fetch(`${descriptor.gatewayUrl}/metrics`)).text();
+    expect(metrics).toContain("http_request_duration_seconds");
+  });
+
+  it("reports status, then stop ends every process it started", () => {
+    expect(cli("status").status).toBe(0);
+    const pids = descriptor.processes.map((entry) => entry.pid);
+    const stop = cli("stop", 120_000);
+    expect(stop.status).toBe(0);
+    expect(pids.filter((pid) => isAlive(pid))).toEqual([]);
+    expect(cli("status").status).not.toBe(0);
+  }, 150_000);
+});
