@@ -1,0 +1,208 @@
+/**
+ * The deployables of the platform on Kubernetes, as data. `manifests.ts` turns this table into the
+ * kustomize base (`deploy/k8s/base`); the overlays tune replicas, resources, images, settings and
+ * network ranges on top. One row is one Deployment with its Service, HorizontalPodAutoscaler,
+ * PodDisruptionBudget and NetworkPolicy.
+ */
+
+export const NAMESPACE = "platform";
+export const IMAGE_REGISTRY = "registry.example/platform";
+/** The tag the base uses; overlays set their own through kustomize `images:`. */
+export const BASE_IMAGE_TAG = "0.1.0";
+
+export const GRPC_PORT = 50051;
+export const OPS_PORT = 9464;
+export const HTTP_PORT = 8080;
+/** The uid of the `node` user the Dockerfile's runtime stage switches to. */
+export const RUN_AS_UID = 1000;
+
+/** Seconds a terminating pod keeps serving while endpoint removal reaches clients and DNS. */
+export const PRE_STOP_SLEEP_SECONDS = 5;
+/** What each process gets to drain after SIGTERM (SHUTDOWN_TIMEOUT_MS); it exits by itself then. */
+export const SHUTDOWN_TIMEOUT_MS = 15_000;
+/** preStop + shutdown + margin: the kubelet's SIGKILL never cuts a drain short. */
+export const TERMINATION_GRACE_SECONDS = 30;
+
+export const CONFIG_MAP = "platform-config";
+export const CHAINS_CONFIG_MAP = "platform-chains";
+export const CHAINS_MOUNT_PATH = "/etc/platform/chains";
+export const CHAINS_FILE = `${CHAINS_MOUNT_PATH}/chains.json`;
+export const SERVICE_ACCOUNT = "platform";
+
+/** Folders under services/, and so image names. */
+export type ServiceName = "gateway" | "auth" | "tc" | "intents-gateway" | "data-query" | "projector" | "chain-ingestor";
+
+/**
+ * gateway: the public HTTP entry. backend: serves gRPC to other deployables. worker: serves only
+ * gRPC health and metrics (projector, chain-ingestor).
+ */
+export type Role = "gateway" | "backend" | "worker";
+
+export type EnvValue = string | { configMapKey: string };
+
+export interface Resources {
+  requests: { cpu: string; memory: string };
+  limits: { cpu: string; memory: string };
+}
+
+export interface Autoscaling {
+  minReplicas: number;
+  maxReplicas: number;
+  /** Target average CPU utilisation, percent of requests. */
+  cpuUtilization: number;
+  /** Seconds the HPA waits before removing pods (Kafka consumers prefer few rebalances). */
+  scaleDownStabilizationSeconds: number;
+}
+
+/** A Secret mounted as files; its values are created in the cluster, never in the repository. */
+export interface SecretMount {
+  secretName: string;
+  mountPath: string;
+  /** Variable that tells the process where the files are. */
+  env: { name: string; value: string };
+}
+
+export interface Deployable {
+  name: string;
+  service: ServiceName;
+  role: Role;
+  /** What the pod talks to outside the namespace; drives env and egress NetworkPolicies. */
+  uses: { redis?: boolean; kafka?: boolean; nats?: boolean; chainRpc?: boolean; chainsFile?: boolean };
+  /** Deployables this one calls over gRPC (egress to them, ingress on their side). */
+  calls: string[];
+  /** Variables particular to this deployable, beside the ones derived from its role and `uses`. */
+  env: Record<string, EnvValue>;
+  resources: Resources;
+  /** `singleton`: exactly one replica, replaced with Recreate, no HPA (fenced by its Kafka transactional id). */
+  scaling: Autoscaling | "singleton";
+  secrets?: SecretMount[];
+}
+
+/** `dns:///name.ns.svc.cluster.local:port`: grpc-js resolves every pod of the headless Service and balances round-robin. */
+export function grpcTarget(deployable: string, namespace = NAMESPACE): string {
+  return `dns:///${deployable}.${namespace}.svc.cluster.local:${GRPC_PORT}`;
+}
+
+export function imageOf(service: ServiceName): string {
+  return `${IMAGE_REGISTRY}/${service}`;
+}
+
+const small: Resources = { requests: { cpu: "100m", memory: "128Mi" }, limits: { cpu: "500m", memory: "256Mi" } };
+const medium: Resources = { requests: { cpu: "200m", memory: "192Mi" }, limits: { cpu: "1", memory: "384Mi" } };
+const stateless = (minReplicas: number, maxReplicas: number): Autoscaling => ({
+  minReplicas,
+  maxReplicas,
+  cpuUtilization: 70,
+  scaleDownStabilizationSeconds: 300,
+});
+
+export const DATA_QUERY_GROUPS = ["accounts", "market", "subnets"] as const;
+export const PROJECTIONS = ["intents", "accounts", "market", "subnets"] as const;
+
+export const DEPLOYABLES: Deployable[] = [
+  {
+    name: "gateway",
+    service: "gateway",
+    role: "gateway",
+    uses: { redis: true },
+    calls: ["auth", "tc", "intents-gateway", ...DATA_QUERY_GROUPS.map((group) => `data-query-${group}`)],
+    env: {
+      PUBLIC_BASE_URL: { configMapKey: "PUBLIC_BASE_URL" },
+      AUTH_GRPC_TARGET: grpcTarget("auth"),
+      TC_GRPC_TARGET: grpcTarget("tc"),
+      INTENTS_GRPC_TARGET: grpcTarget("intents-gateway"),
+      DATA_ACCOUNTS_GRPC_TARGET: grpcTarget("data-query-accounts"),
+      DATA_MARKET_GRPC_TARGET: grpcTarget("data-query-market"),
+      DATA_SUBNETS_GRPC_TARGET: grpcTarget("data-query-subnets"),
+    },
+    resources: { requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1", memory: "512Mi" } },
+    scaling: stateless(2, 10),
+  },
+  {
+    name: "auth",
+    service: "auth",
+    role: "backend",
+    uses: { redis: true, kafka: true },
+    calls: [],
+    env: {},
+    resources: small,
+    scaling: stateless(2, 6),
+    secrets: [
+      {
+        secretName: "auth-pepper",
+        mountPath: "/var/run/secrets/platform/auth-pepper",
+        env: { name: "AUTH_PEPPER_FILE", value: "/var/run/secrets/platform/auth-pepper/pepper" },
+      },
+      {
+        secretName: "auth-signing-keys",
+        mountPath: "/var/run/secrets/platform/auth-signing-keys",
+        env: { name: "AUTH_SIGNING_KEYS_DIR", value: "/var/run/secrets/platform/auth-signing-keys" },
+      },
+    ],
+  },
+  {
+    name: "tc",
+    service: "tc",
+    role: "backend",
+    // Contract-wallet acceptance (ERC-1271/6492) reads the chains.
+    uses: { redis: true, kafka: true, chainRpc: true },
+    calls: [],
+    env: { TC_CURRENT_VERSION: { configMapKey: "TC_CURRENT_VERSION" } },
+    resources: small,
+    scaling: stateless(2, 6),
+  },
+  {
+    name: "intents-gateway",
+    service: "intents-gateway",
+    role: "backend",
+    uses: { redis: true, kafka: true, nats: true, chainRpc: true, chainsFile: true },
+    calls: ["tc"],
+    env: { TC_GRPC_TARGET: grpcTarget("tc") },
+    resources: medium,
+    scaling: stateless(2, 10),
+  },
+  ...DATA_QUERY_GROUPS.map(
+    (group): Deployable => ({
+      name: `data-query-${group}`,
+      service: "data-query",
+      role: "backend",
+      uses: { redis: true },
+      calls: [],
+      env: { DATA_QUERY_GROUPS: group },
+      resources: { requests: { cpu: "200m", memory: "128Mi" }, limits: { cpu: "1", memory: "256Mi" } },
+      scaling: stateless(2, 10),
+    }),
+  ),
+  ...PROJECTIONS.map(
+    (projection): Deployable => ({
+      name: `projector-${projection}`,
+      service: "projector",
+      role: "worker",
+      uses: { redis: true, kafka: true, nats: true },
+      calls: [],
+      env: { PROJECTIONS: projection },
+      resources: medium,
+      // One consumer group per projection: more pods than the topic's partitions would idle.
+      scaling: { ...stateless(1, 4), scaleDownStabilizationSeconds: 600 },
+    }),
+  ),
+  {
+    name: "chain-ingestor",
+    service: "chain-ingestor",
+    role: "worker",
+    uses: { kafka: true, nats: true, chainRpc: true, chainsFile: true },
+    calls: [],
+    env: {},
+    resources: { requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1", memory: "512Mi" } },
+    scaling: "singleton",
+  },
+];
+
+/** Services whose images the overlays tag. */
+export const SERVICES: ServiceName[] = ["gateway", "auth", "tc", "intents-gateway", "data-query", "projector", "chain-ingestor"];
+
+/** Secrets the manifests reference; operators create them (README). */
+export const REFERENCED_SECRETS: string[] = DEPLOYABLES.flatMap((deployable) => (deployable.secrets ?? []).map((secret) => secret.secretName));
+
+/** Placeholder ranges the base uses for external dependencies; every overlay must replace them. */
+export const UNCONFIGURED_CIDR = "192.0.2.0/24";

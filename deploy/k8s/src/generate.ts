@@ -1,0 +1,68 @@
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { CHAINS_CONFIG_MAP, CONFIG_MAP, DEPLOYABLES, NAMESPACE, type Deployable } from "./deployables.js";
+import { deployableManifests, namespaceManifest, serviceAccountManifest, sharedNetworkPolicies, type Manifest } from "./manifests.js";
+import { BASE_DIR } from "./paths.js";
+
+const HEADER = [
+  "# Generated from deploy/k8s/src/deployables.ts by `pnpm --filter @platform/k8s gen`.",
+  "# Edit the table there and regenerate; a test fails when this file is stale.",
+].join("\n");
+
+/** Defaults the overlays merge their own values into (configMapGenerator `behavior: merge`). */
+export const BASE_SETTINGS: Record<string, string> = {
+  KAFKA_BROKERS: "kafka-0.kafka.example:9092,kafka-1.kafka.example:9092,kafka-2.kafka.example:9092",
+  REDIS_URL: "redis://redis.example:6379",
+  NATS_URL: "nats://nats.example:4222",
+  TC_CURRENT_VERSION: "1",
+  LOG_LEVEL: "info",
+  PUBLIC_BASE_URL: "https://api.example",
+};
+
+function documents(manifests: Manifest[]): string {
+  return `${HEADER}\n${manifests.map((manifest) => stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false })).join("---\n")}`;
+}
+
+function kustomization(deployables: Deployable[]): string {
+  const body = {
+    apiVersion: "kustomize.config.k8s.io/v1beta1",
+    kind: "Kustomization",
+    namespace: NAMESPACE,
+    labels: [{ pairs: { "app.kubernetes.io/part-of": "platform" }, includeSelectors: false, includeTemplates: true }],
+    resources: ["namespace.yaml", "network-policies.yaml", ...deployables.map((deployable) => `${deployable.name}.yaml`)],
+    configMapGenerator: [
+      { name: CONFIG_MAP, literals: Object.entries(BASE_SETTINGS).map(([key, value]) => `${key}=${value}`) },
+      { name: CHAINS_CONFIG_MAP, files: ["chains.json=config/chains.json"] },
+    ],
+  };
+  return `${HEADER}\n${stringify(body, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+}
+
+/** Every generated file of deploy/k8s/base, by path relative to it. */
+export function generateBase(deployables: Deployable[] = DEPLOYABLES): Map<string, string> {
+  const files = new Map<string, string>();
+  files.set("kustomization.yaml", kustomization(deployables));
+  files.set("namespace.yaml", documents([namespaceManifest(), serviceAccountManifest()]));
+  files.set("network-policies.yaml", documents(sharedNetworkPolicies(deployables)));
+  for (const deployable of deployables) files.set(`${deployable.name}.yaml`, documents(deployableManifests(deployable, deployables)));
+  return files;
+}
+
+export async function writeBase(dir = BASE_DIR): Promise<string[]> {
+  const files = generateBase();
+  for (const [name, content] of files) await writeFile(join(dir, name), content);
+  return [...files.keys()];
+}
+
+/** Generated files whose content on disk differs, and YAML files in base/ the generator does not make. */
+export async function staleBaseFiles(dir = BASE_DIR): Promise<string[]> {
+  const files = generateBase();
+  const stale: string[] = [];
+  for (const [name, content] of files) {
+    const onDisk = await readFile(join(dir, name), "utf8").catch(() => undefined);
+    if (onDisk !== content) stale.push(name);
+  }
+  for (const name of await readdir(dir)) if (name.endsWith(".yaml") && !files.has(name)) stale.push(name);
+  return stale;
+}

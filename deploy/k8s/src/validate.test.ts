@@ -1,0 +1,275 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { DATA_QUERY_GROUPS, DEPLOYABLES, PROJECTIONS, REFERENCED_SECRETS, SERVICES, UNCONFIGURED_CIDR } from "./deployables.js";
+import { staleBaseFiles } from "./generate.js";
+import { parseManifests, renderKustomization, renderOverlay } from "./kustomize.js";
+import type { Manifest } from "./manifests.js";
+import { BASE_DIR, K8S_DIR, OVERLAYS, type OverlayName } from "./paths.js";
+import { checkRules, formatProblems, type RuleProblem } from "./rules.js";
+import { KUBERNETES_VERSION, StrictSchema } from "./schema.js";
+import { PROJECT_RULES, validateManifests } from "./validate.js";
+
+let schema: StrictSchema;
+const rendered = new Map<OverlayName, Manifest[]>();
+
+beforeAll(async () => {
+  schema = await StrictSchema.load();
+  await Promise.all(OVERLAYS.map(async (overlay) => rendered.set(overlay, await renderOverlay(overlay))));
+});
+
+const objects = (overlay: OverlayName) => rendered.get(overlay)!;
+const find = (manifests: Manifest[], kind: string, name: string) => {
+  const found = manifests.find((manifest) => manifest.kind === kind && manifest.metadata.name === name);
+  if (!found) throw new Error(`no ${kind}/${name}`);
+  return found as Manifest & { spec: any; data?: Record<string, string> };
+};
+const ofKind = (manifests: Manifest[], kind: string) => manifests.filter((manifest) => manifest.kind === kind) as Array<Manifest & { spec: any }>;
+const clone = (overlay: OverlayName): Manifest[] => structuredClone(objects(overlay));
+
+const EXPECTED_DEPLOYMENTS = [
+  "gateway",
+  "auth",
+  "tc",
+  "intents-gateway",
+  "data-query-accounts",
+  "data-query-market",
+  "data-query-subnets",
+  "projector-intents",
+  "projector-accounts",
+  "projector-market",
+  "projector-subnets",
+  "chain-ingestor",
+];
+
+test("the generated base is up to date with src/deployables.ts", async () => {
+  expect(await staleBaseFiles()).toEqual([]);
+});
+
+describe.each(OVERLAYS)("overlay %s", (overlay) => {
+  test(`every object is valid against the Kubernetes ${KUBERNETES_VERSION} schema, unknown fields rejected`, () => {
+    const report = validateManifests(objects(overlay), schema);
+    expect(formatProblems(report.schema)).toBe("");
+  });
+
+  test("the project rules hold", () => {
+    expect(formatProblems(checkRules(objects(overlay), PROJECT_RULES))).toBe("");
+  });
+
+  test("one Deployment, Service, PodDisruptionBudget and NetworkPolicy per deployable; an HPA for all but the ingestor", () => {
+    const manifests = objects(overlay);
+    const names = (kind: string) => ofKind(manifests, kind).map((manifest) => manifest.metadata.name).sort();
+    expect(names("Deployment")).toEqual([...EXPECTED_DEPLOYMENTS].sort());
+    expect(names("Service")).toEqual([...EXPECTED_DEPLOYMENTS].sort());
+    expect(names("PodDisruptionBudget")).toEqual([...EXPECTED_DEPLOYMENTS].sort());
+    expect(names("HorizontalPodAutoscaler")).toEqual(EXPECTED_DEPLOYMENTS.filter((name) => name !== "chain-ingestor").sort());
+    for (const name of EXPECTED_DEPLOYMENTS) expect(names("NetworkPolicy")).toContain(name);
+    expect(new Set(manifests.map((manifest) => manifest.metadata.namespace ?? "platform"))).toEqual(new Set(["platform"]));
+  });
+
+  test("the ingestor runs one replica, replaced with Recreate", () => {
+    const ingestor = find(objects(overlay), "Deployment", "chain-ingestor");
+    expect(ingestor.spec.replicas).toBe(1);
+    expect(ingestor.spec.strategy).toEqual({ type: "Recreate" });
+  });
+
+  test("data-query and projector shards select their group and projection", () => {
+    const envOf = (name: string) =>
+      Object.fromEntries((find(objects(overlay), "Deployment", name).spec.template.spec.containers[0].env as Array<{ name: string; value?: string }>).map((v) => [v.name, v.value]));
+    for (const group of DATA_QUERY_GROUPS) expect(envOf(`data-query-${group}`).DATA_QUERY_GROUPS).toBe(group);
+    for (const projection of PROJECTIONS) expect(envOf(`projector-${projection}`).PROJECTIONS).toBe(projection);
+    const gateway = envOf("gateway");
+    expect(gateway.DATA_ACCOUNTS_GRPC_TARGET).toBe("dns:///data-query-accounts.platform.svc.cluster.local:50051");
+    expect(gateway.INTENTS_GRPC_TARGET).toBe("dns:///intents-gateway.platform.svc.cluster.local:50051");
+    expect(envOf("intents-gateway").TC_GRPC_TARGET).toBe("dns:///tc.platform.svc.cluster.local:50051");
+  });
+
+  test("images come from the platform registry with the overlay's tag, one image per service", () => {
+    const images = ofKind(objects(overlay), "Deployment").flatMap((deployment) =>
+      (deployment.spec.template.spec.containers as Array<{ image: string }>).map((container) => container.image),
+    );
+    expect(new Set(images)).toEqual(new Set(SERVICES.map((service) => `registry.example/platform/${service}:0.1.0`)));
+  });
+
+  test("no Secret objects; the referenced Secrets are exactly the documented ones", async () => {
+    const manifests = objects(overlay);
+    expect(ofKind(manifests, "Secret")).toEqual([]);
+    const text = JSON.stringify(manifests);
+    const referenced = new Set([...text.matchAll(/"secretName":"([^"]+)"/g)].map((match) => match[1]));
+    expect(referenced).toEqual(new Set(REFERENCED_SECRETS));
+    const readme = await readFile(join(K8S_DIR, "README.md"), "utf8");
+    for (const secret of REFERENCED_SECRETS) expect(readme).toContain(`\`${secret}\``);
+  });
+
+  test("every backend's gRPC Service is headless", () => {
+    for (const deployable of DEPLOYABLES.filter((candidate) => candidate.role !== "gateway")) {
+      expect(find(objects(overlay), "Service", deployable.name).spec.clusterIP).toBe("None");
+    }
+  });
+});
+
+test("dev: one replica minimum and small requests", () => {
+  for (const hpa of ofKind(objects("dev"), "HorizontalPodAutoscaler")) expect(hpa.spec.minReplicas).toBe(1);
+  for (const deployment of ofKind(objects("dev"), "Deployment")) {
+    expect(deployment.spec.template.spec.containers[0].resources.requests).toEqual({ cpu: "50m", memory: "96Mi" });
+  }
+});
+
+test("prod: the hot endpoints start wider and serving tiers keep half their pods through disruptions", () => {
+  const prod = objects("prod");
+  const dev = objects("dev");
+  for (const name of ["gateway", "data-query-accounts", "data-query-market", "data-query-subnets"]) {
+    expect(find(prod, "HorizontalPodAutoscaler", name).spec.minReplicas).toBeGreaterThanOrEqual(3);
+    expect(find(prod, "HorizontalPodAutoscaler", name).spec.maxReplicas).toBeGreaterThan(find(dev, "HorizontalPodAutoscaler", name).spec.maxReplicas);
+    expect(find(prod, "PodDisruptionBudget", name).spec).toMatchObject({ minAvailable: "50%" });
+    expect(find(prod, "PodDisruptionBudget", name).spec.maxUnavailable).toBeUndefined();
+  }
+  // A singleton's budget must let drains evict it.
+  expect(find(prod, "PodDisruptionBudget", "chain-ingestor").spec).toMatchObject({ maxUnavailable: 1 });
+});
+
+test("the base alone is not deployable: its external ranges are placeholders the overlays replace", async () => {
+  const base = parseManifests(await renderKustomization(BASE_DIR));
+  expect(formatProblems(validateManifests(base, schema).schema)).toBe("");
+  const placeholders = checkRules(base, PROJECT_RULES).filter((problem) => problem.message.includes(UNCONFIGURED_CIDR));
+  expect(placeholders.map((problem) => problem.object).sort()).toEqual([
+    "NetworkPolicy/allow-egress-chain-rpc",
+    "NetworkPolicy/allow-egress-kafka",
+    "NetworkPolicy/allow-egress-nats",
+    "NetworkPolicy/allow-egress-redis",
+  ]);
+});
+
+describe("the checks bite", () => {
+  type Mutation = (manifests: Manifest[]) => void;
+  const deployment = (manifests: Manifest[], name: string) => find(manifests, "Deployment", name);
+  const container = (manifests: Manifest[], name: string) => deployment(manifests, name).spec.template.spec.containers[0];
+  const schemaProblems = (mutate: Mutation) => {
+    const manifests = clone("dev");
+    mutate(manifests);
+    return validateManifests(manifests, schema).schema;
+  };
+  const ruleProblems = (mutate: Mutation, overlay: OverlayName = "dev"): RuleProblem[] => {
+    const manifests = clone(overlay);
+    mutate(manifests);
+    return checkRules(manifests, PROJECT_RULES);
+  };
+
+  test("an unknown field is reported with its path", () => {
+    const problems = schemaProblems((manifests) => {
+      container(manifests, "data-query-market").bogusField = true;
+    });
+    expect(problems).toEqual([
+      {
+        object: "Deployment/data-query-market",
+        path: ".spec.template.spec.containers[0].bogusField",
+        message: 'unknown field "bogusField" (not in V1Container)',
+      },
+    ]);
+  });
+
+  test("a misspelt field anywhere in the tree is reported", () => {
+    const problems = schemaProblems((manifests) => {
+      const hpa = find(manifests, "HorizontalPodAutoscaler", "gateway");
+      hpa.spec.minReplica = hpa.spec.minReplicas;
+      find(manifests, "NetworkPolicy", "gateway").spec.ingress[0].form = [];
+      find(manifests, "Service", "auth").spec.ports[0].targetport = 50051;
+    });
+    expect(problems.map((problem) => `${problem.object}${problem.path}`)).toEqual([
+      "Service/auth.spec.ports[0].targetport",
+      "HorizontalPodAutoscaler/gateway.spec.minReplica",
+      "NetworkPolicy/gateway.spec.ingress[0].form",
+    ]);
+  });
+
+  test("wrong types, missing required fields and unknown kinds are reported", () => {
+    const problems = schemaProblems((manifests) => {
+      deployment(manifests, "chain-ingestor").spec.replicas = "1";
+      delete container(manifests, "tc").name;
+      container(manifests, "auth").readinessProbe.grpc.port = 50051.5;
+      manifests.push({ apiVersion: "apps/v1beta1", kind: "Deployment", metadata: { name: "legacy" } });
+    });
+    expect(problems.map((problem) => `${problem.object}${problem.path}: ${problem.message}`)).toEqual(
+      expect.arrayContaining([
+        'Deployment/chain-ingestor.spec.replicas: must be a number, not string "1"',
+        "Deployment/tc.spec.template.spec.containers[0].name: is required",
+        "Deployment/auth.spec.template.spec.containers[0].readinessProbe.grpc.port: must be an integer (int32)",
+        `Deployment/legacy: no schema for apiVersion apps/v1beta1 kind Deployment in Kubernetes ${KUBERNETES_VERSION}`,
+      ]),
+    );
+  });
+
+  const cases: Array<[string, Mutation, RegExp, OverlayName?]> = [
+    ["a Deployment without a readiness probe", (m) => void delete container(m, "data-query-subnets").readinessProbe, /\[probes\] Deployment\/data-query-subnets container data-query: has no readinessProbe/],
+    ["a liveness probe on gRPC health", (m) => void (container(m, "auth").livenessProbe = { grpc: { port: 50051 } }), /livenessProbe must not use gRPC health/],
+    ["a backend readiness probe that is not gRPC health", (m) => void (container(m, "tc").readinessProbe = { httpGet: { path: "/readyz", port: "metrics" } }), /tc container tc: readinessProbe must be the gRPC health check/],
+    ["a container without a memory limit", (m) => void delete container(m, "gateway").resources.limits.memory, /\[resources\] Deployment\/gateway container gateway: has no memory limit/],
+    ["a container without a preStop hook", (m) => void delete container(m, "projector-market").lifecycle, /projector-market container projector: has no preStop hook/],
+    ["a grace period shorter than the drain", (m) => void (deployment(m, "auth").spec.template.spec.terminationGracePeriodSeconds = 10), /terminationGracePeriodSeconds 10 < preStop 5 s/],
+    ["a container that may run as root", (m) => {
+      delete container(m, "tc").securityContext.runAsNonRoot;
+      delete deployment(m, "tc").spec.template.spec.securityContext.runAsNonRoot;
+    }, /tc container tc: must run with runAsNonRoot: true/],
+    ["a writable root filesystem", (m) => void (container(m, "gateway").securityContext.readOnlyRootFilesystem = false), /gateway: must set readOnlyRootFilesystem: true/],
+    ["an image tagged latest", (m) => void (container(m, "auth").image = "registry.example/platform/auth:latest"), /\[images\].*uses the tag latest/],
+    ["an image without a tag", (m) => void (container(m, "auth").image = "registry.example:5000/platform/auth"), /\[images\].*has no tag or digest/],
+    ["a Service whose selector matches no pods", (m) => void (find(m, "Service", "tc").spec.selector = { "app.kubernetes.io/name": "t-c" }), /\[services\] Service\/tc: selector matches no Deployment's pod labels/],
+    ["a gRPC Service with a cluster IP", (m) => void delete find(m, "Service", "auth").spec.clusterIP, /Service\/auth: serves gRPC and must be headless/],
+    ["an HPA whose target does not exist", (m) => void (find(m, "HorizontalPodAutoscaler", "tc").spec.scaleTargetRef.name = "tcx"), /HorizontalPodAutoscaler\/tc: scaleTargetRef Deployment\/tcx does not exist/],
+    ["a Deployment without a PDB", (m) => void m.splice(m.indexOf(find(m, "PodDisruptionBudget", "auth")), 1), /\[disruption\] Deployment\/auth: must be selected by exactly one PodDisruptionBudget \(found 0\)/],
+    ["a PDB that blocks drains", (m) => {
+      const spec = find(m, "PodDisruptionBudget", "gateway").spec;
+      delete spec.maxUnavailable;
+      spec.minAvailable = "100%";
+    }, /PodDisruptionBudget\/gateway: allows no eviction/],
+    ["a second ingestor", (m) => void (deployment(m, "chain-ingestor").spec.replicas = 2), /chain-ingestor: is a singleton: replicas must be exactly 1/],
+    ["an autoscaled Deployment that pins replicas", (m) => void (deployment(m, "gateway").spec.replicas = 3), /gateway: is autoscaled: leave spec.replicas to the HPA/],
+    ["a Secret with data", (m) => void m.push({ apiVersion: "v1", kind: "Secret", metadata: { name: "auth-pepper" }, data: { pepper: "c2VjcmV0" } }), /\[secrets\] Secret\/auth-pepper: Secret with data/],
+    ["a ConfigMap holding a PEM block", (m) => {
+      find(m, "ConfigMap", ofKind(m, "ConfigMap")[0]!.metadata.name).data!.SIGNING = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEI\n-----END PRIVATE KEY-----";
+    }, /value of SIGNING contains a PEM block/],
+    ["a ConfigMap key named like a secret", (m) => void (ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config"))!.data = { ...(ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config")) as any).data, AUTH_PEPPER: "x" }), /key AUTH_PEPPER looks like a secret/],
+    ["a Redis URL with a password in a ConfigMap", (m) => {
+      const config = ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config")) as any;
+      config.data.REDIS_URL = "redis://:hunter2@redis.dev.internal.example:6379";
+    }, /value of REDIS_URL has a URL with a password/],
+    ["an RPC URL that embeds an API key", (m) => {
+      const chains = ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-chains")) as any;
+      chains.data["chains.json"] = chains.data["chains.json"].replace("https://origin-rpc.dev.example", "https://eth-sepolia.provider.example/v2/Ab3dEf6hIj9kLm2nOp5qRs8tUv");
+    }, /chains\.json has a URL whose path looks like it embeds an API key/],
+    ["a backend listening on loopback", (m) => {
+      (container(m, "auth").env as Array<{ name: string; value?: string }>).find((v) => v.name === "GRPC_HOST")!.value = "127.0.0.1";
+    }, /auth container auth: GRPC_HOST=127\.0\.0\.1 listens on loopback/],
+    ["a gateway target that is not a dns:/// name", (m) => {
+      (container(m, "gateway").env as Array<{ name: string; value?: string }>).find((v) => v.name === "AUTH_GRPC_TARGET")!.value = "auth:50051";
+    }, /AUTH_GRPC_TARGET=auth:50051 must be dns:\/\/\//],
+    ["a gateway target in the wrong namespace", (m) => {
+      (container(m, "gateway").env as Array<{ name: string; value?: string }>).find((v) => v.name === "TC_GRPC_TARGET")!.value = "dns:///tc.default.svc.cluster.local:50051";
+    }, /TC_GRPC_TARGET names Service tc in namespace default, which does not exist/],
+    ["a reference to a missing ConfigMap key", (m) => {
+      (container(m, "tc").env as Array<{ name: string; valueFrom?: any }>).find((v) => v.name === "TC_CURRENT_VERSION")!.valueFrom.configMapKeyRef.key = "TC_VERSION";
+    }, /env TC_CURRENT_VERSION refers to a missing key TC_VERSION/],
+    ["a chains file that is not mounted", (m) => void (container(m, "chain-ingestor").volumeMounts = container(m, "chain-ingestor").volumeMounts.filter((v: { name: string }) => v.name !== "chains")), /CHAINS_FILE=\/etc\/platform\/chains\/chains\.json is not a file of a mounted ConfigMap/],
+    ["a backend whose ingress policy is gone", (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "data-query-accounts")), 1), /gateway: NetworkPolicies block DATA_ACCOUNTS_GRPC_TARGET: gateway cannot reach data-query-accounts on 50051/],
+    ["a gateway without egress to a backend", (m) => {
+      find(m, "NetworkPolicy", "gateway").spec.egress[0].to[0].podSelector.matchExpressions[0].values = ["auth"];
+    }, /gateway cannot reach tc on 50051/],
+    ["a backend open to every pod", (m) => void (find(m, "NetworkPolicy", "auth").spec.ingress = [{ ports: [{ protocol: "TCP", port: "grpc" }] }]), /Deployment\/auth: accepts gRPC on 50051 from outside the namespace/],
+    ["tc reachable from a projector", (m) => {
+      find(m, "NetworkPolicy", "tc").spec.ingress[0].from[0].podSelector.matchExpressions[0].values.push("projector-intents");
+      find(m, "NetworkPolicy", "projector-intents").spec.egress = [{ to: [{ podSelector: {} }] }];
+    }, /Deployment\/tc: accepts gRPC from projector-intents, which is not configured to call it/],
+    ["no DNS egress", (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "allow-egress-dns")), 1), /cannot reach kube-dns on port 53/],
+    ["no default deny", (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "default-deny-all")), 1), /needs a default-deny policy/],
+    ["Redis moved to a port the policy does not open", (m) => {
+      const config = ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config")) as any;
+      config.data.REDIS_URL = "redis://redis.dev.internal.example:6390";
+    }, /no egress policy lets it reach REDIS_URL on port 6390/],
+    ["Prometheus shut out", (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "allow-metrics-scrape")), 1), /Prometheus \(namespace monitoring\) cannot scrape port 9464/],
+  ];
+
+  test.each(cases)("%s is reported", (_name, mutate, expected, overlay) => {
+    const problems = ruleProblems(mutate, overlay);
+    expect(formatProblems(problems)).toMatch(expected);
+  });
+});

@@ -1,0 +1,23 @@
+import { DEPLOYABLES, NAMESPACE, REFERENCED_SECRETS, UNCONFIGURED_CIDR } from "./deployables.js";
+import type { Manifest } from "./manifests.js";
+import { checkRules, type RuleOptions, type RuleProblem } from "./rules.js";
+import type { SchemaProblem, StrictSchema } from "./schema.js";
+
+/** The rules as this project applies them. */
+export const PROJECT_RULES: RuleOptions = {
+  namespace: NAMESPACE,
+  singletons: DEPLOYABLES.filter((deployable) => deployable.scaling === "singleton").map((deployable) => deployable.name),
+  documentedSecrets: REFERENCED_SECRETS,
+  unconfiguredCidrs: [UNCONFIGURED_CIDR],
+  monitoringNamespace: "monitoring",
+};
+
+export interface ValidationReport {
+  schema: SchemaProblem[];
+  rules: RuleProblem[];
+}
+
+/** Strict schema validation of every object, then the project's rules over the whole set. */
+export function validateManifests(manifests: Manifest[], schema: StrictSchema, options: RuleOptions = PROJECT_RULES): ValidationReport {
+  return { schema: manifests.flatMap((manifest) => schema.validate(manifest)), rules: checkRules(manifests, options) };
+}
