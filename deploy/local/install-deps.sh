@@ -23,6 +23,8 @@ packages=()
 command -v redis-server >/dev/null || packages+=(redis-server)
 { command -v nats-server >/dev/null || [ -x /usr/sbin/nats-server ]; } || packages+=(nats-server)
 command -v mvn >/dev/null || packages+=(maven)
+# kubectl renders the Kubernetes overlays in the tests (kustomize is built in)
+command -v kubectl >/dev/null || packages+=(kubernetes-client)
 if [ ${#packages[@]} -gt 0 ]; then
   say "installing Debian packages: ${packages[*]}"
   $SUDO apt-get update -qq

@@ -180,7 +180,7 @@ async function startDevnetChains(options: StartStackOptions, logs: string, track
     name: chain.name,
     chainId: chain.chainId,
     rpcUrl: chain.rpcUrl,
-    contracts: Object.fromEntries(Object.entries(chain.contracts).filter((entry): entry is [string, string] => typeof entry[1] === "string")),
+    contracts: deployedAddresses(chain.contracts),
   }));
 }
 
@@ -190,6 +190,11 @@ async function describeExternalChains(file: string): Promise<ChainDescriptor[]> 
     name: chain.name,
     chainId: chain.chainId,
     rpcUrl: chain.rpcUrl,
-    contracts: Object.fromEntries(Object.entries(chain.contracts).filter((entry): entry is [string, string] => typeof entry[1] === "string")),
+    contracts: deployedAddresses(chain.contracts),
   }));
+}
+
+/** The contracts of a chain that have an address (a configured chain may list some not yet deployed). */
+function deployedAddresses(contracts: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(contracts).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

@@ -7,3 +7,4 @@ export { isListening } from "./tcp.js";
 export { tempDir } from "./tempDir.js";
 export { waitFor, type WaitForOptions } from "./waitFor.js";
 export { startAnvil, type RunningAnvil, type StartAnvilOptions } from "./anvil.js";
+export { ensureKafkaJars, startKafka, type RunningKafka, type StartKafkaOptions } from "./kafka.js";
