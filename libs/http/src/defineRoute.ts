@@ -43,6 +43,8 @@ export interface RouteDefinition<
   operationId: string;
   /** The scope a bearer token needs; absent for public routes. */
   scope?: string;
+  /** Units of the caller's rate budget one call spends (1 when absent); heavier reads cost more. */
+  cost?: number;
   params?: P;
   query?: Q;
   body?: B;

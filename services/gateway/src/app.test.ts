@@ -34,6 +34,8 @@ beforeAll(async () => {
   await readiness.refresh();
   const app = createGatewayApp({
     log: createLogger({ service: "gateway-test", level: "silent" }),
+    // Token checks have their own tests (access/*.test.ts, test/e2e/src/auth.test.ts); here every caller is admitted.
+    guard: async () => ({ keyId: "ak_test", headers: { ratelimit: '"default";r=9;t=1' } }),
     registry: createMetricsRegistry("gateway-test"),
     readiness,
     routes: [echoRoute],
@@ -62,6 +64,7 @@ describe("gateway HTTP behaviour", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: 7, text: "hi" });
     expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get("ratelimit")).toBe('"default";r=9;t=1');
   });
 
   it("names a bad path parameter and a bad body field", async () => {

@@ -1,17 +1,21 @@
-import express, { Router, type Request, type Response } from "express";
+import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { buildOpenApiDocument, sendProblem, type AnyRoute } from "@platform/http";
 import type { Logger } from "@platform/log";
 import type { Readiness } from "@platform/runtime";
 import type { Registry } from "prom-client";
 import { accessLog } from "./http/accessLog.js";
 import { errorHandler } from "./http/errorHandler.js";
-import { mountRoute } from "./http/mountRoute.js";
+import { mountRoute, type AccessGuard } from "./http/mountRoute.js";
 import { PROBLEM_TITLES } from "./http/problemTitles.js";
 import { requestContext } from "./http/requestContext.js";
 import { opsRoutes } from "./ops/opsRoutes.js";
 
 export interface GatewayAppOptions {
   log: Logger;
+  /** Checks token, scope and budget of protected routes. */
+  guard: AccessGuard;
+  /** Proxy hops whose X-Forwarded-For is trusted for the client address. */
+  trustProxyHops?: number;
   registry: Registry;
   readiness: Readiness;
   routes: AnyRoute[];
@@ -24,7 +28,14 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  app.set("trust proxy", options.trustProxyHops ?? 0);
   app.use(requestContext);
+  // RFC 6749 §5.1: anything that may carry credentials is never cached, errors included.
+  app.use("/auth", (_request: Request, response: Response, next: NextFunction) => {
+    response.setHeader("cache-control", "no-store");
+    response.setHeader("pragma", "no-cache");
+    next();
+  });
   app.use(accessLog(options.log, options.registry));
   app.use(
     opsRoutes({
@@ -46,7 +57,7 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
   app.use(express.json({ limit: options.maxBodyBytes, type: "application/json", strict: true }));
 
   const api = Router();
-  for (const route of options.routes) mountRoute(api, route);
+  for (const route of options.routes) mountRoute(api, route, options.guard);
   for (const [path, methods] of methodsByPath(options.routes)) {
     api.all(path, (_request: Request, response: Response) => {
       response.setHeader("allow", methods.join(", "));

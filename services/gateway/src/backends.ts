@@ -1,10 +1,12 @@
 import { Metadata } from "@grpc/grpc-js";
 import { createGrpcClient, createHealthChecker } from "@platform/grpc";
+import { AuthServiceClient } from "@platform/proto/auth/v1/auth";
 import { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import type { DependencyCheck } from "@platform/runtime";
 import type { GatewayConfig } from "./config.js";
 
 export interface Backends {
+  auth: AuthServiceClient;
   tc: TcServiceClient;
   /** One readiness check per backend service: its gRPC health must say SERVING. */
   checks: DependencyCheck[];
@@ -21,7 +23,7 @@ interface BackendTarget {
 
 function targetsOf(config: GatewayConfig): BackendTarget[] {
   return [
-    { name: "auth", target: config.AUTH_GRPC_TARGET, healthService: "" },
+    { name: "auth", target: config.AUTH_GRPC_TARGET, healthService: "platform.auth.v1.AuthService" },
     { name: "tc", target: config.TC_GRPC_TARGET, healthService: "platform.tc.v1.TcService" },
     { name: "intents", target: config.INTENTS_GRPC_TARGET, healthService: "" },
     { name: "data-accounts", target: config.DATA_ACCOUNTS_GRPC_TARGET, healthService: "" },
@@ -34,14 +36,17 @@ function targetsOf(config: GatewayConfig): BackendTarget[] {
 export function connectBackends(config: GatewayConfig): Backends {
   const targets = targetsOf(config);
   const checkers = targets.map((target) => ({ target, checker: createHealthChecker(target.target) }));
+  const auth = createGrpcClient(AuthServiceClient, { target: config.AUTH_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
   const tc = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
   return {
+    auth,
     tc,
     checks: checkers.map(({ target, checker }) => ({
       name: `grpc:${target.name}`,
       probe: async () => (await checker.check(target.healthService, 1_000)) === "SERVING",
     })),
     close() {
+      auth.close();
       tc.close();
       for (const { checker } of checkers) checker.close();
     },

@@ -18,6 +18,16 @@ export const gatewayConfigSchema = z.object({
   LOG_LEVEL: vars.logLevel().default("info"),
   READINESS_INTERVAL_MS: vars.positiveInt().default(1_000),
   SHUTDOWN_TIMEOUT_MS: vars.positiveInt().default(15_000),
+  /**
+   * Rate-limit tiers, `name=rate/burst` (units per second / units at once), comma separated. A
+   * key's tier is in its access token; an unknown tier falls back to RATE_LIMIT_DEFAULT_TIER.
+   */
+  RATE_LIMIT_TIERS: vars.string().default("free=5/10,standard=50/100,unlimited=100000/100000"),
+  RATE_LIMIT_DEFAULT_TIER: vars.string().default("standard"),
+  /** Leeway for token expiry and issue times, seconds. */
+  TOKEN_CLOCK_TOLERANCE_SECONDS: vars.positiveInt().default(30),
+  /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client address (0: none). */
+  TRUST_PROXY_HOPS: vars.port().default(0),
   /** Largest accepted JSON body. */
   MAX_BODY_BYTES: vars.positiveInt().default(64 * 1024),
 });

@@ -1,7 +1,12 @@
 import type { Socket } from "node:net";
+import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry, handleShutdown, watchDependencies } from "@platform/runtime";
 import { createRedis, redisReadiness } from "@platform/store";
+import { createAccessGuard } from "./access/accessGuard.js";
+import { createRateLimiter, parseTiers } from "./access/rateLimiter.js";
+import { cachedSigningKeys } from "./access/signingKeys.js";
+import { createTokenVerifier } from "./access/verifyAccessToken.js";
 import { createGatewayApp } from "./app.js";
 import { connectBackends } from "./backends.js";
 import { loadGatewayConfig } from "./config.js";
@@ -9,6 +14,7 @@ import { apiRoutes } from "./routes/index.js";
 
 const config = loadGatewayConfig();
 const log = createLogger({ service: "gateway", level: config.LOG_LEVEL });
+const tiers = await loadFromVariableOrExit("gateway", "RATE_LIMIT_TIERS", () => parseTiers(config.RATE_LIMIT_TIERS));
 const registry = createMetricsRegistry("gateway");
 const redis = createRedis({ url: config.REDIS_URL, connectionName: "gateway" });
 const backends = connectBackends(config);
@@ -19,8 +25,13 @@ readiness.onChange((snapshot) => {
   else log.warn({ down }, "not ready");
 });
 
+const verifier = createTokenVerifier(cachedSigningKeys(backends.auth), { clockToleranceSeconds: config.TOKEN_CLOCK_TOLERANCE_SECONDS });
+const limiter = await loadFromVariableOrExit("gateway", "RATE_LIMIT_DEFAULT_TIER", () => createRateLimiter(redis, tiers, config.RATE_LIMIT_DEFAULT_TIER));
+
 const app = createGatewayApp({
   log,
+  guard: createAccessGuard(verifier, limiter),
+  trustProxyHops: config.TRUST_PROXY_HOPS,
   registry,
   readiness,
   routes: apiRoutes(backends),

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { AppError } from "@platform/errors";
 import type { Logger } from "@platform/log";
 import { sendProblem, titleFor } from "@platform/http";
+import { HttpProblem } from "./HttpProblem.js";
 import { PROBLEM_TITLES } from "./problemTitles.js";
 
 interface BodyParserError extends Error {
@@ -18,6 +19,7 @@ export function errorHandler(log: Logger, problemTypeBase: string) {
   // express recognises an error handler by its four parameters
   return (error: unknown, request: Request, response: Response, _next: NextFunction): void => {
     const instance = request.originalUrl.split("?")[0];
+    if (error instanceof HttpProblem) for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
     if (error instanceof AppError) {
       if (error.httpStatus >= 500) log.warn({ err: error.cause ?? error, code: error.code, requestId: response.locals.requestId }, "backend failure");
       sendProblem(

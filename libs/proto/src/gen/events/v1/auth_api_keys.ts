@@ -8,10 +8,12 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 
 export interface ApiKeyEvent {
-  event?: { $case: "apiKeyCreated"; value: ApiKeyCreated } | { $case: "apiKeyRevoked"; value: ApiKeyRevoked } | {
-    $case: "apiKeySecretRotated";
-    value: ApiKeySecretRotated;
-  } | undefined;
+  event?:
+    | { $case: "apiKeyCreated"; value: ApiKeyCreated }
+    | { $case: "apiKeyRevoked"; value: ApiKeyRevoked }
+    | { $case: "apiKeySecretRotated"; value: ApiKeySecretRotated }
+    | { $case: "refreshTokenIssued"; value: RefreshTokenIssued }
+    | undefined;
 }
 
 export interface ApiKeyCreated {
@@ -46,6 +48,23 @@ export interface ApiKeySecretRotated {
   rotatedAt: string;
 }
 
+/**
+ * A refresh token was issued to the key in API_KEY mode. Only its peppered HMAC travels, so the
+ * topic can rebuild the refresh-token store without ever holding a usable token.
+ */
+export interface RefreshTokenIssued {
+  keyId: string;
+  /** HMAC-SHA256(pepper, refresh token), lowercase hex. */
+  tokenHmac: string;
+  pepperId: string;
+  /** The key's secret version when issued: a later rotation makes the token unusable. */
+  secretVersion: number;
+  /** RFC 3339. */
+  issuedAt: string;
+  /** RFC 3339. */
+  expiresAt: string;
+}
+
 function createBaseApiKeyEvent(): ApiKeyEvent {
   return { event: undefined };
 }
@@ -61,6 +80,9 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
         break;
       case "apiKeySecretRotated":
         ApiKeySecretRotated.encode(message.event.value, writer.uint32(26).fork()).join();
+        break;
+      case "refreshTokenIssued":
+        RefreshTokenIssued.encode(message.event.value, writer.uint32(34).fork()).join();
         break;
     }
     return writer;
@@ -106,6 +128,14 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
             };
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.event = { $case: "refreshTokenIssued", value: RefreshTokenIssued.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -132,6 +162,10 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
         ? { $case: "apiKeySecretRotated", value: ApiKeySecretRotated.fromJSON(object.apiKeySecretRotated) }
         : isSet(object.api_key_secret_rotated)
         ? { $case: "apiKeySecretRotated", value: ApiKeySecretRotated.fromJSON(object.api_key_secret_rotated) }
+        : isSet(object.refreshTokenIssued)
+        ? { $case: "refreshTokenIssued", value: RefreshTokenIssued.fromJSON(object.refreshTokenIssued) }
+        : isSet(object.refresh_token_issued)
+        ? { $case: "refreshTokenIssued", value: RefreshTokenIssued.fromJSON(object.refresh_token_issued) }
         : undefined,
     };
   },
@@ -144,6 +178,8 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
       obj.apiKeyRevoked = ApiKeyRevoked.toJSON(message.event.value);
     } else if (message.event?.$case === "apiKeySecretRotated") {
       obj.apiKeySecretRotated = ApiKeySecretRotated.toJSON(message.event.value);
+    } else if (message.event?.$case === "refreshTokenIssued") {
+      obj.refreshTokenIssued = RefreshTokenIssued.toJSON(message.event.value);
     }
     return obj;
   },
@@ -169,6 +205,12 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
       case "apiKeySecretRotated": {
         if (object.event?.value !== undefined && object.event?.value !== null) {
           message.event = { $case: "apiKeySecretRotated", value: ApiKeySecretRotated.fromPartial(object.event.value) };
+        }
+        break;
+      }
+      case "refreshTokenIssued": {
+        if (object.event?.value !== undefined && object.event?.value !== null) {
+          message.event = { $case: "refreshTokenIssued", value: RefreshTokenIssued.fromPartial(object.event.value) };
         }
         break;
       }
@@ -596,6 +638,179 @@ export const ApiKeySecretRotated: MessageFns<ApiKeySecretRotated> = {
     message.secretHmac = object.secretHmac ?? "";
     message.pepperId = object.pepperId ?? "";
     message.rotatedAt = object.rotatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseRefreshTokenIssued(): RefreshTokenIssued {
+  return { keyId: "", tokenHmac: "", pepperId: "", secretVersion: 0, issuedAt: "", expiresAt: "" };
+}
+
+export const RefreshTokenIssued: MessageFns<RefreshTokenIssued> = {
+  encode(message: RefreshTokenIssued, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyId !== "") {
+      writer.uint32(10).string(message.keyId);
+    }
+    if (message.tokenHmac !== "") {
+      writer.uint32(18).string(message.tokenHmac);
+    }
+    if (message.pepperId !== "") {
+      writer.uint32(26).string(message.pepperId);
+    }
+    if (message.secretVersion !== 0) {
+      writer.uint32(32).uint32(message.secretVersion);
+    }
+    if (message.issuedAt !== "") {
+      writer.uint32(42).string(message.issuedAt);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(50).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefreshTokenIssued {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefreshTokenIssued();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tokenHmac = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pepperId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.secretVersion = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.issuedAt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefreshTokenIssued {
+    return {
+      keyId: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      tokenHmac: isSet(object.tokenHmac)
+        ? globalThis.String(object.tokenHmac)
+        : isSet(object.token_hmac)
+        ? globalThis.String(object.token_hmac)
+        : "",
+      pepperId: isSet(object.pepperId)
+        ? globalThis.String(object.pepperId)
+        : isSet(object.pepper_id)
+        ? globalThis.String(object.pepper_id)
+        : "",
+      secretVersion: isSet(object.secretVersion)
+        ? globalThis.Number(object.secretVersion)
+        : isSet(object.secret_version)
+        ? globalThis.Number(object.secret_version)
+        : 0,
+      issuedAt: isSet(object.issuedAt)
+        ? globalThis.String(object.issuedAt)
+        : isSet(object.issued_at)
+        ? globalThis.String(object.issued_at)
+        : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: RefreshTokenIssued): unknown {
+    const obj: any = {};
+    if (message.keyId !== "") {
+      obj.keyId = message.keyId;
+    }
+    if (message.tokenHmac !== "") {
+      obj.tokenHmac = message.tokenHmac;
+    }
+    if (message.pepperId !== "") {
+      obj.pepperId = message.pepperId;
+    }
+    if (message.secretVersion !== 0) {
+      obj.secretVersion = Math.round(message.secretVersion);
+    }
+    if (message.issuedAt !== "") {
+      obj.issuedAt = message.issuedAt;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RefreshTokenIssued>): RefreshTokenIssued {
+    return RefreshTokenIssued.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RefreshTokenIssued>): RefreshTokenIssued {
+    const message = createBaseRefreshTokenIssued();
+    message.keyId = object.keyId ?? "";
+    message.tokenHmac = object.tokenHmac ?? "";
+    message.pepperId = object.pepperId ?? "";
+    message.secretVersion = object.secretVersion ?? 0;
+    message.issuedAt = object.issuedAt ?? "";
+    message.expiresAt = object.expiresAt ?? "";
     return message;
   },
 };

@@ -1,0 +1,161 @@
+import { join } from "node:path";
+import type { Request } from "express";
+import { createRedis, redisReadiness, type Redis } from "@platform/store";
+import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from "jose";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { HttpProblem } from "../http/HttpProblem.js";
+import { createAccessGuard } from "./accessGuard.js";
+import { createRateLimiter } from "./rateLimiter.js";
+import type { SigningKeys } from "./signingKeys.js";
+import { createTokenVerifier } from "./verifyAccessToken.js";
+
+// The guard against a real Redis (key registry and GCRA budgets) with tokens signed here by keys
+// generated for this run. The signing-key source is an in-memory stand-in for auth's GetSigningKeys.
+const dir = tempDir("access-guard");
+let server: RunningRedis;
+let redis: Redis;
+let privateKey: CryptoKey;
+let publicKey: CryptoKey;
+const keyId = "ak_0123456789ABCDEFGHIJKL";
+const issuer = "platform-auth";
+const audience = "platform-api";
+
+const keys: SigningKeys = {
+  keyFor: async (kid) => (kid === "k1" ? publicKey : undefined),
+  issuer: async () => issuer,
+  audience: async () => audience,
+};
+
+function request(authorization?: string): Request {
+  return { get: (name: string) => (name.toLowerCase() === "authorization" ? authorization : undefined) } as unknown as Request;
+}
+
+async function token(overrides: { claims?: Record<string, unknown>; kid?: string; expiresIn?: number; key?: CryptoKey; audience?: string } = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ scope: "data:read intents:read", tier: "tiny", kver: 1, client_id: keyId, ...overrides.claims })
+    .setProtectedHeader({ alg: "EdDSA", kid: overrides.kid ?? "k1", typ: "at+jwt" })
+    .setSubject(keyId)
+    .setIssuer(issuer)
+    .setAudience(overrides.audience ?? audience)
+    .setIssuedAt(now - 10)
+    .setExpirationTime(now + (overrides.expiresIn ?? 900))
+    .sign(overrides.key ?? privateKey);
+}
+
+function guard() {
+  const limiter = createRateLimiter(redis, [{ name: "tiny", ratePerSecond: 1, burst: 3 }, { name: "standard", ratePerSecond: 50, burst: 100 }], "standard");
+  return createAccessGuard(createTokenVerifier(keys, { clockToleranceSeconds: 30 }), limiter);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<HttpProblem> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HttpProblem);
+  return error as HttpProblem;
+}
+
+beforeAll(async () => {
+  server = await startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") });
+  redis = createRedis({ url: server.url, connectionName: "guard-test" });
+  await waitFor(() => redisReadiness(redis), { what: "redis" });
+  ({ privateKey, publicKey } = await generateKeyPair("EdDSA", { crv: "Ed25519" }));
+});
+
+beforeEach(async () => {
+  await redis.flushall();
+  await redis.hset(`auth:key:{${keyId}}`, { status: "active", secretVersion: "1", scopes: "data:read intents:read", tier: "tiny" });
+});
+
+afterAll(async () => {
+  redis.disconnect();
+  await server.stop();
+  dir.remove();
+});
+
+const route = { scope: "data:read", cost: 1 };
+
+describe("access guard", () => {
+  it("admits a valid token and reports the remaining budget", async () => {
+    const admission = await guard()(request(`Bearer ${await token()}`), route);
+    expect(admission.keyId).toBe(keyId);
+    expect(admission.headers).toEqual({ "ratelimit-policy": '"default";q=3;w=3', ratelimit: '"default";r=2;t=1' });
+  });
+
+  it("answers 401 UNAUTHENTICATED without a token, with a bare Bearer challenge", async () => {
+    const problem = await rejection(guard()(request(), route));
+    expect([problem.httpStatus, problem.code, problem.headers["www-authenticate"]]).toEqual([401, "UNAUTHENTICATED", 'Bearer realm="api"']);
+  });
+
+  it.each<[string, () => Promise<string>]>([
+    ["a malformed header", async () => `Basic ${Buffer.from("a:b").toString("base64")}`],
+    ["garbage", async () => "Bearer not.a.jwt"],
+    ["alg none", async () => {
+      const header = Buffer.from(JSON.stringify({ alg: "none", typ: "at+jwt", kid: "k1" })).toString("base64url");
+      const body = Buffer.from(JSON.stringify({ sub: keyId, iss: issuer, aud: audience, exp: 9_999_999_999, iat: 1, scope: "data:read", tier: "tiny", kver: 1 })).toString("base64url");
+      return `Bearer ${header}.${body}.`;
+    }],
+    ["HS256 signed with the public key", async () => {
+      const jwk = await exportJWK(publicKey);
+      const secret = new TextEncoder().encode(JSON.stringify(jwk));
+      const forged = await new SignJWT({ scope: "data:read", tier: "tiny", kver: 1 })
+        .setProtectedHeader({ alg: "HS256", kid: "k1", typ: "at+jwt" })
+        .setSubject(keyId).setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime("10m")
+        .sign(secret);
+      return `Bearer ${forged}`;
+    }],
+    ["a tampered payload", async () => {
+      const [header, , signature] = (await token()).split(".");
+      const body = Buffer.from(JSON.stringify({ sub: keyId, iss: issuer, aud: audience, exp: 9_999_999_999, iat: 1, scope: "data:read intents:write", tier: "unlimited", kver: 1 })).toString("base64url");
+      return `Bearer ${header}.${body}.${signature}`;
+    }],
+    ["an unknown kid", async () => `Bearer ${await token({ kid: "k-unknown" })}`],
+    ["a key nobody published", async () => `Bearer ${await token({ key: (await generateKeyPair("EdDSA", { crv: "Ed25519" })).privateKey })}`],
+    ["an expired token beyond the leeway", async () => `Bearer ${await token({ expiresIn: -31 })}`],
+    ["another audience", async () => `Bearer ${await token({ audience: "someone-else" })}`],
+  ])("answers 401 INVALID_TOKEN for %s", async (_case, header) => {
+    const problem = await rejection(guard()(request(await header()), route));
+    expect(problem.httpStatus).toBe(401);
+    expect(problem.code).toBe("INVALID_TOKEN");
+    expect(problem.headers["www-authenticate"]).toMatch(/^Bearer realm="api", error="invalid_token", error_description="[^"]+"$/);
+  });
+
+  it("accepts a token expired within the clock leeway", async () => {
+    await expect(guard()(request(`Bearer ${await token({ expiresIn: -5 })}`), route)).resolves.toMatchObject({ keyId });
+  });
+
+  it("refuses a token of a revoked key, and of a key whose secret was rotated since", async () => {
+    const valid = `Bearer ${await token()}`;
+    const check = guard();
+    await check(request(valid), route);
+    await redis.hset(`auth:key:{${keyId}}`, "status", "revoked");
+    expect((await rejection(check(request(valid), route))).detail).toMatch(/revoked/);
+    await redis.hset(`auth:key:{${keyId}}`, { status: "active", secretVersion: "2" });
+    expect((await rejection(check(request(valid), route))).detail).toMatch(/rotated/);
+  });
+
+  it("answers 403 for a missing scope without spending budget", async () => {
+    const valid = `Bearer ${await token()}`;
+    const problem = await rejection(guard()(request(valid), { scope: "intents:write", cost: 1 }));
+    expect([problem.httpStatus, problem.code]).toEqual([403, "FORBIDDEN"]);
+    expect(problem.headers.ratelimit).toBe('"default";r=3;t=0');
+  });
+
+  it("answers 429 with Retry-After once the budget is spent, shared by two gateways, and admits again after it", async () => {
+    const valid = `Bearer ${await token()}`;
+    const first = guard();
+    const second = guard();
+    await first(request(valid), route);
+    await second(request(valid), route);
+    await first(request(valid), { ...route, cost: 1 });
+    const problem = await rejection(second(request(valid), route));
+    expect([problem.httpStatus, problem.code]).toEqual([429, "RATE_LIMITED"]);
+    const retryAfter = Number(problem.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(problem.headers.ratelimit).toMatch(/^"default";r=0;t=\d+$/);
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+    await expect(first(request(valid), route)).resolves.toMatchObject({ keyId });
+  });
+});

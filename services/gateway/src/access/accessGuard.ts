@@ -1,0 +1,92 @@
+import { status } from "@grpc/grpc-js";
+import type { Request } from "express";
+import { HttpProblem } from "../http/HttpProblem.js";
+import type { AdmitVerdict, RateLimiter, Tier } from "./rateLimiter.js";
+import type { TokenVerifier } from "./verifyAccessToken.js";
+
+export interface GuardedRoute {
+  /** The scope the route needs. */
+  scope: string;
+  /** Units of the rate budget one call spends. */
+  cost: number;
+}
+
+export interface Admission {
+  keyId: string;
+  /** RateLimit-Policy and RateLimit, sent on every protected response. */
+  headers: Record<string, string>;
+}
+
+const REALM = 'Bearer realm="api"';
+
+/**
+ * The protected-route check, in the order the answers must come: no token → 401
+ * UNAUTHENTICATED; a bad, expired, revoked or rotated-away token → 401 INVALID_TOKEN; a token
+ * without the route's scope → 403; an exhausted budget → 429. Key status and budget are one
+ * Redis round trip, and a 403 spends nothing.
+ */
+export function createAccessGuard(verifier: TokenVerifier, limiter: RateLimiter) {
+  return async (request: Request, route: GuardedRoute): Promise<Admission> => {
+    const token = bearerToken(request.get("authorization"));
+    const verdict = await verifier.verify(token);
+    if (!verdict.ok) throw invalidToken(verdict.reason);
+    const { claims } = verdict;
+    const hasScope = claims.scopes.has(route.scope);
+    const admitted = await limiter.admit(claims.keyId, claims.secretVersion, claims.tier, hasScope ? route.cost : 0);
+    if (admitted.kind === "revoked") throw invalidToken("the API key was revoked");
+    if (admitted.kind === "rotated") throw invalidToken("the API key's secret was rotated after this token was issued");
+    const headers = rateLimitHeaders(admitted);
+    if (!hasScope) {
+      throw new HttpProblem({
+        code: "FORBIDDEN",
+        grpcStatus: status.PERMISSION_DENIED,
+        detail: `this API key lacks the scope ${route.scope}`,
+        extras: { requiredScope: route.scope },
+        headers: { ...headers, "www-authenticate": `${REALM}, error="insufficient_scope", scope="${route.scope}"` },
+      });
+    }
+    if (admitted.kind === "limited") {
+      const retryAfter = Math.max(1, Math.ceil(admitted.retryAfterMs / 1000));
+      throw new HttpProblem({
+        code: "RATE_LIMITED",
+        grpcStatus: status.RESOURCE_EXHAUSTED,
+        detail: `the rate budget of tier ${admitted.tier.name} is spent; retry after ${retryAfter} s`,
+        extras: { "violated-policies": ["default"], retryAfterSeconds: retryAfter },
+        headers: { ...headers, "retry-after": String(retryAfter) },
+      });
+    }
+    return { keyId: claims.keyId, headers };
+  };
+}
+
+function bearerToken(header: string | undefined): string {
+  if (header === undefined || header.trim() === "") {
+    throw new HttpProblem({
+      code: "UNAUTHENTICATED",
+      grpcStatus: status.UNAUTHENTICATED,
+      detail: "this route needs an access token: Authorization: Bearer <access_token> (get one from POST /auth)",
+      headers: { "www-authenticate": REALM },
+    });
+  }
+  const match = /^Bearer +([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(header);
+  if (!match) throw invalidToken("the Authorization header is not of the form 'Bearer <access_token>'");
+  return match[1]!;
+}
+
+function invalidToken(reason: string): HttpProblem {
+  return new HttpProblem({
+    code: "INVALID_TOKEN",
+    grpcStatus: status.UNAUTHENTICATED,
+    detail: reason,
+    headers: { "www-authenticate": `${REALM}, error="invalid_token", error_description="${reason.replaceAll('"', "'")}"` },
+  });
+}
+
+/** IETF httpapi RateLimit fields: the policy (quota over the window it refills in) and what is left. */
+export function rateLimitHeaders(verdict: Extract<AdmitVerdict, { tier: Tier }>): Record<string, string> {
+  const window = Math.ceil(verdict.tier.burst / verdict.tier.ratePerSecond);
+  return {
+    "ratelimit-policy": `"default";q=${verdict.tier.burst};w=${window}`,
+    ratelimit: `"default";r=${Math.max(0, verdict.remaining)};t=${Math.ceil(Math.max(0, verdict.resetMs) / 1000)}`,
+  };
+}

@@ -1,0 +1,80 @@
+import { Metadata } from "@grpc/grpc-js";
+import { callUnary } from "@platform/grpc";
+import type { AuthServiceClient } from "@platform/proto/auth/v1/auth";
+import { importJWK, type CryptoKey, type JWK } from "jose";
+
+export interface SigningKeys {
+  /** The public key for a `kid`, fetching auth's key set again (at most once per cooldown) when it is unknown. */
+  keyFor(kid: string): Promise<CryptoKey | undefined>;
+  issuer(): Promise<string>;
+  audience(): Promise<string>;
+}
+
+interface KeySet {
+  keys: Map<string, CryptoKey>;
+  issuer: string;
+  audience: string;
+  fetchedAt: number;
+  maxAgeMs: number;
+}
+
+/**
+ * Auth's published signing keys, cached. A new key is published before auth signs with it, so a
+ * cache refreshed every `cache_max_age` knows it in time; an unknown `kid` triggers one early
+ * refetch, rate limited so a flood of forged kids cannot hammer auth.
+ */
+export function cachedSigningKeys(auth: AuthServiceClient, options: { cooldownMs?: number } = {}): SigningKeys {
+  const cooldownMs = options.cooldownMs ?? 5_000;
+  let current: KeySet | undefined;
+  let inFlight: Promise<KeySet> | undefined;
+  let lastForcedFetch = 0;
+
+  const fetchKeys = (): Promise<KeySet> => {
+    inFlight ??= (async () => {
+      try {
+        const response = await callUnary(auth, auth.getSigningKeys, {}, new Metadata());
+        const keys = new Map<string, CryptoKey>();
+        for (const key of response.keys) {
+          if (key.kty !== "OKP" || key.crv !== "Ed25519" || key.alg !== "EdDSA") continue;
+          const jwk: JWK = { kty: key.kty, crv: key.crv, x: key.x, alg: key.alg, use: key.use };
+          keys.set(key.kid, (await importJWK(jwk, "EdDSA")) as CryptoKey);
+        }
+        current = {
+          keys,
+          issuer: response.issuer,
+          audience: response.audience,
+          fetchedAt: Date.now(),
+          maxAgeMs: Math.max(1, response.cacheMaxAgeSeconds) * 1000,
+        };
+        return current;
+      } finally {
+        inFlight = undefined;
+      }
+    })();
+    return inFlight;
+  };
+
+  const fresh = async (): Promise<KeySet> => {
+    if (current && Date.now() - current.fetchedAt < current.maxAgeMs) return current;
+    try {
+      return await fetchKeys();
+    } catch (error) {
+      // Auth briefly away: keep verifying with the keys we have rather than failing every request.
+      if (current) return current;
+      throw error;
+    }
+  };
+
+  return {
+    async keyFor(kid) {
+      const set = await fresh();
+      const known = set.keys.get(kid);
+      if (known) return known;
+      if (Date.now() - lastForcedFetch < cooldownMs) return undefined;
+      lastForcedFetch = Date.now();
+      return (await fetchKeys()).keys.get(kid);
+    },
+    issuer: async () => (await fresh()).issuer,
+    audience: async () => (await fresh()).audience,
+  };
+}

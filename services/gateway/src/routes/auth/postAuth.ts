@@ -1,0 +1,96 @@
+import { status } from "@grpc/grpc-js";
+import { AppError } from "@platform/errors";
+import { callUnary } from "@platform/grpc";
+import { defineRoute } from "@platform/http";
+import type { AuthServiceClient, IssueTokenRequest } from "@platform/proto/auth/v1/auth";
+import { z } from "zod";
+import { callMetadata } from "../../backends.js";
+import { HttpProblem } from "../../http/HttpProblem.js";
+
+const GRANT_TYPES = ["API_KEY", "REFRESH_TOKEN"] as const;
+
+const authBody = z
+  .object({
+    type: z
+      .string()
+      .refine((value) => (GRANT_TYPES as readonly string[]).includes(value), {
+        error: "must be API_KEY or REFRESH_TOKEN",
+        params: { code: "UNSUPPORTED_GRANT_TYPE" },
+      })
+      .meta({ description: "API_KEY or REFRESH_TOKEN" }),
+    username: z.string().min(1).max(256).meta({ description: "The API key id, in both modes" }),
+    password: z.string().min(1).max(512).optional().meta({ description: "The API key secret (type API_KEY)" }),
+    refresh_token: z.string().min(1).max(512).optional().meta({ description: "A refresh token issued to this key id (type REFRESH_TOKEN)" }),
+  })
+  .superRefine((body, context) => {
+    if (body.type === "API_KEY" && body.password === undefined) {
+      context.addIssue({ code: "custom", path: ["password"], message: "is required when type is API_KEY" });
+    }
+    if (body.type === "REFRESH_TOKEN" && body.refresh_token === undefined) {
+      context.addIssue({ code: "custom", path: ["refresh_token"], message: "is required when type is REFRESH_TOKEN" });
+    }
+  });
+
+/**
+ * `POST /auth`: API-key credentials or a refresh token in, a bearer access token out. Public; it
+ * never answers 403 or 429 (repeated failures are slowed and locked out by auth, still as 401).
+ */
+export function postAuthRoute(auth: AuthServiceClient) {
+  return defineRoute({
+    method: "post",
+    path: "/auth",
+    operationId: "issueToken",
+    body: authBody,
+    docs: {
+      summary: "Exchange an API key or a refresh token for an access token",
+      description:
+        "Tokens are opaque: do not parse them. `expires_in` is a string of digits (seconds). In REFRESH_TOKEN mode no new refresh token is issued and the field is absent. Every answer carries Cache-Control: no-store.",
+      tags: ["Authentication"],
+      success: {
+        status: 200,
+        description: "Tokens issued",
+        contentType: "application/json",
+        example: { access_token: "eyJhbGciOiJFZERTQSIs…", token_type: "Bearer", expires_in: "900", refresh_token: "rt_6Jv…" },
+      },
+      errors: [
+        { status: 400, code: "INVALID_REQUEST" },
+        { status: 400, code: "UNSUPPORTED_GRANT_TYPE" },
+        { status: 401, code: "INVALID_CREDENTIALS" },
+        { status: 401, code: "INVALID_REFRESH_TOKEN" },
+        { status: 404, code: "NOT_FOUND" },
+        { status: 405, code: "METHOD_NOT_ALLOWED" },
+        { status: 503, code: "UNAVAILABLE" },
+      ],
+    },
+    async handle({ body, request }) {
+      const grant: IssueTokenRequest["grant"] =
+        body!.type === "API_KEY"
+          ? { $case: "apiKey", value: { keyId: body!.username, secret: body!.password! } }
+          : { $case: "refreshToken", value: { keyId: body!.username, refreshToken: body!.refresh_token! } };
+      try {
+        const issued = await callUnary(
+          auth,
+          auth.issueToken,
+          { grant, clientAddress: request.ip ?? "" },
+          callMetadata(String(request.res?.locals.requestId ?? "")),
+          // Lockout slows failing attempts by up to a few seconds: give auth the time.
+          { deadline: Date.now() + 10_000 },
+        );
+        return {
+          status: 200,
+          body: {
+            access_token: issued.accessToken,
+            token_type: "Bearer",
+            expires_in: String(issued.expiresInSeconds),
+            ...(issued.refreshToken === undefined ? {} : { refresh_token: issued.refreshToken }),
+          },
+        };
+      } catch (error) {
+        if (error instanceof AppError && error.grpcStatus === status.UNAUTHENTICATED) {
+          throw new HttpProblem({ code: error.code, grpcStatus: error.grpcStatus, detail: error.detail, headers: { "www-authenticate": 'ApiKey realm="auth"' } });
+        }
+        throw error;
+      }
+    },
+  });
+}
