@@ -62,7 +62,8 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
     async stop(graceMs = 10_000) {
       if (ended) return;
       child.kill("SIGTERM");
-      const result = await Promise.race([exited, sleep(graceMs).then(() => "timeout" as const)]);
+      // An unref'd timer: once the process has exited, nothing keeps the caller alive for the grace period.
+      const result = await Promise.race([exited, sleep(graceMs, "timeout" as const, { ref: false })]);
       if (result === "timeout") {
         child.kill("SIGKILL");
         await exited;

@@ -1,0 +1,41 @@
+export { createKafkaClient, defaultRetry, type KafkaClientOptions } from "./client.js";
+export {
+  fromKafkaMessage,
+  headerNames,
+  toKafkaMessage,
+  type ConsumedRecord,
+  type OutgoingRecord,
+} from "./envelope.js";
+export { isProducerFencedError, ProducerFencedError } from "./errors.js";
+export { kafkaLevelToPino, kafkaLogCreator, kafkaLogLevelFor } from "./logCreator.js";
+export {
+  migrateTopics,
+  type ConfigChange,
+  type MigrateTopicsOptions,
+  type TopicDrift,
+  type TopicMigrationReport,
+} from "./migrateTopics.js";
+export {
+  runProjectionConsumer,
+  type ProjectionBatch,
+  type ProjectionConsumer,
+  type ProjectionConsumerOptions,
+} from "./projectionConsumer.js";
+export { createPublisher, type PublishedBatch, type Publisher, type PublisherOptions } from "./publisher.js";
+export { kafkaReadiness } from "./readiness.js";
+export {
+  defaultPartitions,
+  topicCatalog,
+  topicNames,
+  type TopicCatalogOptions,
+  type TopicName,
+  type TopicSpec,
+} from "./topics.js";
+export {
+  createTransactionalPublisher,
+  type TransactionalPublisher,
+  type TransactionalPublisherOptions,
+  type TransactionContext,
+  type TransactionOffsets,
+} from "./transactionalPublisher.js";
+export type { Admin, Kafka } from "kafkajs";

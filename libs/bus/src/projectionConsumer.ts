@@ -1,0 +1,239 @@
+import type { Batch, Consumer, EachBatchPayload, Kafka } from "kafkajs";
+import type { Logger } from "@platform/log";
+import { fromKafkaMessage, type ConsumedRecord } from "./envelope.js";
+
+/*
+ * Exactly-once projections on an at-least-once bus.
+ *
+ * Kafka delivers a record to a consumer group at least once: after a crash, a rebalance or a
+ * failed batch, records are read again. A projection becomes exactly-once by keeping its
+ * position next to its data:
+ *
+ * 1. Only committed facts are read (`read_committed`): records of aborted or still-open
+ *    transactions (an ingestor block that did not finish) are never delivered.
+ * 2. The projection writes each batch's read-model change and the batch's `lastOffset` for
+ *    that partition in one atomic Redis transaction (MULTI/EXEC). Either both are stored or
+ *    neither, so the stored offset is exactly the last record whose effect is in the read model.
+ * 3. The consumer never commits offsets to Kafka. When it is assigned a partition it asks the
+ *    projection for the stored offset (`loadOffsets`) and reads from the record after it;
+ *    records at or below the stored offset that arrive anyway (a fetch already in flight) are
+ *    dropped before `handleBatch`. A crash after the Redis write but before anything else
+ *    therefore replays nothing, and a crash before it replays the whole batch, which was
+ *    never applied.
+ * 4. A member that lost a partition in a rebalance may still be finishing a batch while the
+ *    new owner starts. `handleBatch` gets `previousOffset`, the offset the batch continues
+ *    from; a projection that writes only when the stored offset still equals it (WATCH, or a
+ *    compare in a Lua script) also rules out that overlap.
+ * 5. A rebuild runs the projection into a fresh key generation whose `loadOffsets` answers
+ *    undefined, so it starts from offset zero, and switches over once it has caught up.
+ */
+
+export interface ProjectionBatch {
+  topic: string;
+  partition: number;
+  /** The records to apply, in offset order; never empty. */
+  messages: ConsumedRecord[];
+  /** The offset of the last record in `messages`: store it with the read-model change. */
+  lastOffset: string;
+  /** The stored offset this batch continues from; undefined when nothing was applied before. */
+  previousOffset: string | undefined;
+  /** Tells the group coordinator this member is alive; call it during long batches. */
+  heartbeat(): Promise<void>;
+}
+
+export interface ProjectionConsumerOptions {
+  groupId: string;
+  topics: string[];
+  /** Read only committed transactions. Projections always do; true by default. */
+  readCommitted?: boolean;
+  /** The offset of the last record the projection applied on that partition, or undefined. */
+  loadOffsets(topic: string, partition: number): Promise<string | undefined>;
+  /** Applies the batch and stores `lastOffset` atomically with it; throwing retries the batch. */
+  handleBatch(batch: ProjectionBatch): Promise<void>;
+  logger?: Logger;
+  /**
+   * How long the coordinator waits for a heartbeat before it reassigns the member's partitions;
+   * 10 s by default (kafkajs: 30 s). It is also how long a replaced consumer waits to rejoin after
+   * a broker outage, as the group keeps the old member until its session expires. Long batches
+   * call `heartbeat()`.
+   */
+  sessionTimeoutMs?: number;
+  /** How long a fetch waits for records when there are none; 1 s by default (latency vs. requests). */
+  maxWaitTimeMs?: number;
+}
+
+export interface ProjectionConsumer {
+  /** Leaves the group and disconnects; resolves after the batch in progress, if any. */
+  stop(): Promise<void>;
+}
+
+interface PartitionState {
+  /** The next offset to apply: the stored offset plus one, or 0 when nothing was applied. */
+  next: bigint;
+  /** The offset the next batch continues from, as stored by the projection. */
+  previous: string | undefined;
+  /** Set once this assignment's first batch was checked against `next` (and a seek issued). */
+  aligned: boolean;
+}
+
+/**
+ * Runs a consumer group member for a projection: manual offsets kept by the projection,
+ * read_committed, batches per partition. Resolves once the consumer runs; a failure to start
+ * (no broker, say) rejects. Afterwards it recovers by itself: kafkajs restarts the consumer
+ * after retriable errors, and this function replaces a consumer kafkajs gave up on (it does
+ * for some errors of a broker outage, such as "group coordinator not found"), backing off
+ * from 1 s to 30 s.
+ */
+export async function runProjectionConsumer(kafka: Kafka, options: ProjectionConsumerOptions): Promise<ProjectionConsumer> {
+  const { groupId, logger } = options;
+  const partitions = new Map<string, PartitionState>();
+  const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+  let current: Consumer | undefined;
+  let stopping = false;
+  let failures = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let restarting: Promise<void> | undefined;
+
+  const positionOf = async (topic: string, partition: number): Promise<PartitionState> => {
+    const key = keyOf(topic, partition);
+    let state = partitions.get(key);
+    if (state === undefined) {
+      let stored: string | undefined;
+      try {
+        stored = await options.loadOffsets(topic, partition);
+      } catch (error) {
+        throw new Error(`could not load the stored offset of ${topic}/${partition} for ${groupId}`, { cause: error });
+      }
+      state = { next: stored === undefined ? 0n : BigInt(stored) + 1n, previous: stored, aligned: false };
+      partitions.set(key, state);
+    }
+    return state;
+  };
+
+  const batchHandler = (consumer: Consumer) => async (payload: EachBatchPayload): Promise<void> => {
+    const { batch, resolveOffset, heartbeat } = payload;
+    const { topic, partition } = batch;
+    if (!payload.isRunning() || payload.isStale()) return;
+    const state = await positionOf(topic, partition);
+
+    // First batch of this assignment: kafkajs started wherever it chose (earliest, as nothing
+    // is committed); move to the stored position. Once only: a log whose start moved past the
+    // stored position (retention) would otherwise seek forever.
+    if (!state.aligned) {
+      state.aligned = true;
+      const fetched = fetchedOffsetOf(batch);
+      if (fetched !== null && BigInt(fetched) !== state.next) {
+        consumer.seek({ topic, partition, offset: state.next.toString() });
+        return;
+      }
+    }
+
+    const fresh = batch.messages.filter((message) => BigInt(message.offset) >= state.next);
+    const last = batch.messages.at(-1);
+    if (last === undefined) return;
+    if (fresh.length > 0) {
+      const lastOffset = fresh.at(-1)?.offset ?? last.offset;
+      try {
+        await options.handleBatch({
+          topic,
+          partition,
+          messages: fresh.map((message) => fromKafkaMessage(topic, partition, message)),
+          lastOffset,
+          previousOffset: state.previous,
+          heartbeat,
+        });
+      } catch (error) {
+        // Whether the projection stored anything is unknown: reload its offset before the retry.
+        partitions.delete(keyOf(topic, partition));
+        throw error;
+      }
+      state.previous = lastOffset;
+      state.next = BigInt(lastOffset) + 1n;
+    }
+    // Resolving the last record lets kafkajs step over a trailing transaction marker too.
+    resolveOffset(last.offset);
+    await heartbeat();
+  };
+
+  const start = async (): Promise<Consumer> => {
+    const consumer = kafka.consumer({
+      groupId,
+      readUncommitted: !(options.readCommitted ?? true),
+      sessionTimeout: options.sessionTimeoutMs ?? 10_000,
+      maxWaitTimeInMs: options.maxWaitTimeMs ?? 1_000,
+    });
+    // A new assignment may bring partitions another member advanced: forget every position.
+    consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      partitions.clear();
+      failures = 0;
+      logger?.info({ groupId, assignment: event.payload.memberAssignment }, "projection consumer joined its group");
+    });
+    consumer.on(consumer.events.CRASH, (event) => {
+      partitions.clear();
+      const { error, restart } = event.payload;
+      if (stopping) return;
+      if (restart) {
+        logger?.warn({ groupId, err: error }, "projection consumer crashed; kafkajs restarts it");
+      } else {
+        logger?.warn({ groupId, err: error }, "projection consumer crashed; replacing it");
+        scheduleRestart();
+      }
+    });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: options.topics, fromBeginning: true });
+      await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: batchHandler(consumer) });
+      return consumer;
+    } catch (error) {
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+  };
+
+  const scheduleRestart = (): void => {
+    if (stopping || restartTimer !== undefined) return;
+    const delay = Math.min(30_000, 1_000 * 2 ** failures);
+    failures += 1;
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      restarting = (async () => {
+        await current?.disconnect().catch(() => undefined);
+        current = undefined;
+        if (stopping) return;
+        try {
+          current = await start();
+        } catch (error) {
+          const level = failures >= 5 ? "error" : "warn";
+          logger?.[level]({ groupId, err: error, failures }, "projection consumer could not restart; retrying");
+          scheduleRestart();
+        }
+      })().finally(() => {
+        restarting = undefined;
+      });
+    }, delay);
+    restartTimer.unref();
+  };
+
+  try {
+    current = await start();
+  } catch (error) {
+    throw new Error(`could not start the projection consumer ${groupId}`, { cause: error });
+  }
+
+  return {
+    async stop() {
+      stopping = true;
+      clearTimeout(restartTimer);
+      restartTimer = undefined;
+      await restarting;
+      await current?.disconnect();
+      current = undefined;
+    },
+  };
+}
+
+/** kafkajs' Batch knows the offset it fetched from (missing from its typings); firstOffset() otherwise. */
+function fetchedOffsetOf(batch: Batch): string | null {
+  const fetched = (batch as Batch & { fetchedOffset?: unknown }).fetchedOffset;
+  return typeof fetched === "string" ? fetched : batch.firstOffset();
+}

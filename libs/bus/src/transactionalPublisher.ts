@@ -1,0 +1,164 @@
+import kafkajs, { type Kafka, type Producer, type RetryOptions, type Transaction } from "kafkajs";
+import type { Logger } from "@platform/log";
+import type { OutgoingRecord } from "./envelope.js";
+import { isProducerFencedError, ProducerFencedError } from "./errors.js";
+import { groupByTopic } from "./publisher.js";
+
+/** Consumed offsets committed with the transaction (consume-transform-produce). */
+export interface TransactionOffsets {
+  consumerGroupId: string;
+  topics: { topic: string; partitions: { partition: number; offset: string }[] }[];
+}
+
+/** What the body of `runInTransaction` may do; everything it does commits or aborts together. */
+export interface TransactionContext {
+  /** Adds records to the transaction. The commit waits for every send, awaited or not. */
+  send(records: readonly OutgoingRecord[]): Promise<void>;
+  sendOffsets(offsets: TransactionOffsets): Promise<void>;
+}
+
+export interface TransactionalPublisher {
+  readonly transactionalId: string;
+  /**
+   * Runs `body` in a Kafka transaction: commits when it resolves, aborts when it throws (the
+   * error is rethrown). Calls are queued, one transaction at a time. Throws
+   * `ProducerFencedError` once another publisher took over the transactional id.
+   */
+  runInTransaction<T>(body: (tx: TransactionContext) => Promise<T>): Promise<T>;
+  disconnect(): Promise<void>;
+}
+
+export interface TransactionalPublisherOptions {
+  /** One per source of facts (e.g. per chain the ingestor follows); stable across restarts. */
+  transactionalId: string;
+  logger?: Logger;
+  /** How long the broker lets a transaction stay open before aborting it; 60 s by default. */
+  transactionTimeoutMs?: number;
+  retry?: RetryOptions;
+}
+
+/**
+ * A transactional producer. Creating it registers the transactional id with the broker at once,
+ * which aborts whatever a previous holder of the id left open and fences that holder off: its
+ * next send or commit fails with `ProducerFencedError`. After a failure other than fencing (the
+ * broker went away mid-commit, say), the next transaction starts on a fresh producer, whose
+ * registration settles the unfinished one on the broker; the caller retries the work, which is
+ * safe because an unfinished transaction is never visible to read_committed consumers.
+ */
+export async function createTransactionalPublisher(
+  kafka: Kafka,
+  options: TransactionalPublisherOptions,
+): Promise<TransactionalPublisher> {
+  const { transactionalId, logger } = options;
+  let producer: Producer | undefined = await openProducer(kafka, options);
+  let fenced: ProducerFencedError | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const fail = async (error: unknown): Promise<never> => {
+    if (isProducerFencedError(error)) {
+      fenced ??= new ProducerFencedError(transactionalId, { cause: error });
+      logger?.warn({ transactionalId }, "kafka transactional publisher fenced off by a newer instance");
+    }
+    // kafkajs' transaction state is unknown after a failed commit or abort: start afresh next time.
+    const broken = producer;
+    producer = undefined;
+    await broken?.disconnect().catch(() => undefined);
+    throw fenced ?? error;
+  };
+
+  const run = async <T>(body: (tx: TransactionContext) => Promise<T>): Promise<T> => {
+    if (fenced) throw fenced;
+    producer ??= await openProducer(kafka, options);
+    let transaction: Transaction;
+    try {
+      transaction = await producer.transaction();
+    } catch (error) {
+      return fail(new Error(`could not begin a transaction for ${transactionalId}`, { cause: error }));
+    }
+
+    const pending: Promise<unknown>[] = [];
+    const track = <R>(operation: Promise<R>): Promise<R> => {
+      operation.catch(() => undefined); // observed here, reported by the settle below
+      pending.push(operation);
+      return operation;
+    };
+    const context: TransactionContext = {
+      send: (records) =>
+        track(
+          records.length === 0
+            ? Promise.resolve()
+            : transaction.sendBatch({ acks: -1, topicMessages: groupByTopic(records) }).then(() => undefined),
+        ),
+      sendOffsets: (offsets) => track(transaction.sendOffsets(offsets)),
+    };
+
+    let result: T;
+    try {
+      result = await body(context);
+      // A send the body did not await must still land before the commit, or fail the transaction.
+      await settle(pending);
+    } catch (error) {
+      await Promise.allSettled(pending);
+      try {
+        await transaction.abort();
+      } catch (abortError) {
+        return fail(
+          new Error(`could not abort the transaction of ${transactionalId}`, {
+            cause: new AggregateError([error, abortError], "the transaction failed, then its abort failed"),
+          }),
+        );
+      }
+      if (isProducerFencedError(error)) return fail(error);
+      throw error;
+    }
+    try {
+      await transaction.commit();
+    } catch (error) {
+      return fail(new Error(`could not commit the transaction of ${transactionalId}`, { cause: error }));
+    }
+    return result;
+  };
+
+  return {
+    transactionalId,
+    runInTransaction<T>(body: (tx: TransactionContext) => Promise<T>): Promise<T> {
+      const next = queue.then(() => run(body));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    async disconnect() {
+      await queue;
+      await producer?.disconnect();
+      producer = undefined;
+    },
+  };
+}
+
+/** Waits for every operation; rejects with the first failure. */
+async function settle(operations: Promise<unknown>[]): Promise<void> {
+  const outcomes = await Promise.allSettled(operations);
+  const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+  if (failure) throw failure.reason;
+}
+
+async function openProducer(kafka: Kafka, options: TransactionalPublisherOptions): Promise<Producer> {
+  const producer = kafka.producer({
+    transactionalId: options.transactionalId,
+    idempotent: true,
+    maxInFlightRequests: 1,
+    transactionTimeout: options.transactionTimeoutMs ?? 60_000,
+    createPartitioner: kafkajs.Partitioners.DefaultPartitioner,
+    ...(options.retry ? { retry: options.retry } : {}),
+  });
+  try {
+    await producer.connect();
+    // kafkajs registers the transactional id lazily, at the first transaction; an empty one
+    // (nothing sent, so no request to end it) registers it now, fencing any previous holder.
+    const transaction = await producer.transaction();
+    await transaction.abort();
+    return producer;
+  } catch (error) {
+    await producer.disconnect().catch(() => undefined);
+    throw new Error(`could not start the transactional publisher ${options.transactionalId}`, { cause: error });
+  }
+}
