@@ -4,3 +4,5 @@ export { configuredPorts, DEFAULT_PORTS, freePorts, portVariable, type PortPlan 
 export { consoleProgress, silentProgress, type Progress } from "./progress.js";
 export { SERVICE_ORDER, serviceCommand, serviceProcessSpecs, type ServiceName, type ServiceRuntime } from "./serviceProcesses.js";
 export { startStack, type ExternalInfrastructure, type RunningStack, type StartStackOptions } from "./startStack.js";
+export { authCli } from "./authCli.js";
+export { DEMO_SCOPES, prepareSecrets, seedDemoKey, type DemoKey } from "./secrets.js";

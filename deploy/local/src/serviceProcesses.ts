@@ -19,6 +19,12 @@ export interface Infrastructure {
   redisUrl: string;
   natsUrl: string;
   chainsFile: string;
+  /**
+   * Folder of the stack's secrets, laid out like auth's Kubernetes Secret mounts:
+   * `auth-pepper/pepper` (at least 32 random bytes) and `auth-signing-keys/` (one signing-key file
+   * per key, written by `pnpm --silent cli signing-keys generate --dir <secretsDir>/auth-signing-keys`).
+   */
+  secretsDir: string;
 }
 
 /** The environment of each service process: exactly the variables its config schema reads. */
@@ -38,7 +44,13 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
     },
   });
   return [
-    backend("auth", ports.authGrpc, ports.authOps, { REDIS_URL: infra.redisUrl, KAFKA_BROKERS: kafka }),
+    backend("auth", ports.authGrpc, ports.authOps, {
+      REDIS_URL: infra.redisUrl,
+      KAFKA_BROKERS: kafka,
+      KAFKA_REPLICATION_FACTOR: "1",
+      AUTH_PEPPER_FILE: join(infra.secretsDir, "auth-pepper", "pepper"),
+      AUTH_SIGNING_KEYS_DIR: join(infra.secretsDir, "auth-signing-keys"),
+    }),
     backend("tc", ports.tcGrpc, ports.tcOps, { REDIS_URL: infra.redisUrl, KAFKA_BROKERS: kafka, TC_CURRENT_VERSION: "1" }),
     backend("data-query", ports.dataQueryGrpc, ports.dataQueryOps, { REDIS_URL: infra.redisUrl, DATA_QUERY_GROUPS: "accounts,market,subnets" }),
     backend("intents-gateway", ports.intentsGrpc, ports.intentsOps, {

@@ -6,6 +6,7 @@ import { spawnManaged, startAnvil, startKafka, startNats, startRedis, type Manag
 import type { ChainDescriptor, ProcessDescriptor, StackDescriptor } from "./descriptor.js";
 import { writeDescriptor } from "./descriptor.js";
 import { localChainsTemplate, repoRoot } from "./paths.js";
+import { prepareSecrets, seedDemoKey } from "./secrets.js";
 import type { PortPlan } from "./ports.js";
 import type { Progress } from "./progress.js";
 import { SERVICE_ORDER, serviceCommand, serviceProcessSpecs, type ServiceName, type ServiceRuntime } from "./serviceProcesses.js";
@@ -58,13 +59,26 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
   const stopAll = async () => {
     for (const entry of [...started].reverse()) await entry.stop().catch(() => undefined);
   };
+  // The descriptor is rewritten as each process starts, so `stop` can end a half-started stack
+  // even when the launcher itself was killed before it finished.
+  const partial: StackDescriptor = {
+    startedAt: new Date().toISOString(),
+    gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
+    chains: [],
+    infrastructure: { kafkaBrokers: [], redisUrl: "", natsUrl: "" },
+    processes: [],
+    stateDir,
+  };
   const track = (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>, extra: Partial<ProcessDescriptor> = {}) => {
     started.push({ descriptor: { name, pid: handle.pid, logFile, ...extra }, handle, stop });
+    partial.processes = started.map((entry) => entry.descriptor);
+    writeDescriptor(stateDir, partial);
   };
 
   try {
     const external = options.external ?? {};
-    progress.step("starting infrastructure (Kafka, Redis, NATS, chains)");
+    progress.step("starting infrastructure (Kafka, Redis, NATS, chains) and making the stack's secrets");
+    const secretsDir = join(stateDir, "secrets");
     const [kafkaBrokers, redisUrl, natsUrl, chains] = await Promise.all([
       external.kafkaBrokers ??
         (async () => {
@@ -91,10 +105,11 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
           return nats.url;
         })(),
       external.chainsFile ? describeExternalChains(external.chainsFile) : startDevnetChains(options, logs, track),
+      prepareSecrets(secretsDir, options.runtime),
     ]);
 
     const chainsFile = external.chainsFile ?? join(stateDir, "chains.json");
-    const infra = { kafkaBrokers, redisUrl, natsUrl, chainsFile };
+    const infra = { kafkaBrokers, redisUrl, natsUrl, chainsFile, secretsDir };
     const wanted = new Set(options.services ?? SERVICE_ORDER);
     const specs = serviceProcessSpecs(ports, infra, options.logLevel ?? "info").filter((spec) => wanted.has(spec.name));
 
@@ -121,13 +136,16 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       }),
     );
 
+    const authSpec = specs.find((spec) => spec.name === "auth");
+    const demoApiKey = authSpec?.grpcTarget ? await seedDemoKey(options.runtime, authSpec.grpcTarget) : undefined;
+    if (demoApiKey) progress.done(`demo API key ${demoApiKey.id} created`);
+
     const descriptor: StackDescriptor = {
-      startedAt: new Date().toISOString(),
-      gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
+      ...partial,
+      ...(demoApiKey ? { demoApiKey } : {}),
       chains,
       infrastructure: { kafkaBrokers, redisUrl, natsUrl },
       processes: started.map((entry) => entry.descriptor),
-      stateDir,
     };
     writeDescriptor(stateDir, descriptor);
     return {

@@ -10,8 +10,18 @@ export function renderSummary(descriptor: StackDescriptor): string {
     })
     .join("\n");
   const key = descriptor.demoApiKey
-    ? `Demo API key: id ${descriptor.demoApiKey.id} (scopes ${descriptor.demoApiKey.scopes.join(", ")}); the secret is in ${descriptor.stateDir}/stack.json\n`
+    ? `Demo API key (local only; scopes ${descriptor.demoApiKey.scopes.join(", ")})
+  id      ${descriptor.demoApiKey.id}
+  secret  ${descriptor.demoApiKey.secret}
+`
     : "";
+  const tokenLines = descriptor.demoApiKey
+    ? `  TOKEN=$(curl -s -X POST ${base}/auth -H 'content-type: application/json' \\
+    -d '{"type":"API_KEY","username":"${descriptor.demoApiKey.id}","password":"${descriptor.demoApiKey.secret}"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')
+  curl -s '${base}/intents/v1/tc/status?walletAddress=0x52908400098527886e0f7030069857d2e4169ee7' -H "authorization: Bearer $TOKEN"
+`
+    : `  curl -s '${base}/intents/v1/tc/status?walletAddress=0x52908400098527886e0f7030069857d2e4169ee7'
+`;
   return `Gateway     ${base}
 Reference   ${base}/docs   (OpenAPI: ${base}/openapi.json)
 Descriptor  ${descriptor.stateDir}/stack.json
@@ -23,8 +33,7 @@ Infrastructure
 ${key}
 Try:
   curl -s ${base}/readyz
-  curl -s '${base}/intents/v1/tc/status?walletAddress=0x52908400098527886e0f7030069857d2e4169ee7'
-  curl -s ${base}/openapi.json | head -c 400
+${tokenLines}  curl -s ${base}/openapi.json | head -c 400
 
 Stop with: deploy/local/stack stop
 `;

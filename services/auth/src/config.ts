@@ -2,11 +2,63 @@ import { loadConfigOrExit, vars } from "@platform/config";
 import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
-export const authConfigSchema = z.object({
-  ...serviceVars,
-  REDIS_URL: vars.url(["redis", "rediss"]),
-  KAFKA_BROKERS: vars.hostPortList(),
-});
+/*
+ * Order matters: the first bad variable is the one reported, so the connection settings every
+ * deployment has come first and the auth-specific ones after them.
+ */
+export const authConfigSchema = z
+  .object({
+    ...serviceVars,
+    REDIS_URL: vars.url(["redis", "rediss"]),
+    KAFKA_BROKERS: vars.hostPortList(),
+    /** Replication of auth.api-keys.v1 when the start-up migration creates it; 1 on a single broker. */
+    KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+    /** File holding the HMAC pepper for key secrets and refresh tokens (a Kubernetes Secret). */
+    AUTH_PEPPER_FILE: vars.string(),
+    /** Folder of signing-key files, one JSON file per key (a Kubernetes Secret). */
+    AUTH_SIGNING_KEYS_DIR: vars.string(),
+    /** How often the signing-key folder is read again, so rotation needs no restart. */
+    AUTH_SIGNING_KEYS_RELOAD_MS: vars.positiveInt().default(5_000),
+    AUTH_ISSUER: vars.string().default("platform-auth"),
+    AUTH_AUDIENCE: vars.string().default("platform-api"),
+    ACCESS_TOKEN_TTL_SECONDS: vars.positiveInt().default(900),
+    REFRESH_TOKEN_TTL_SECONDS: vars.positiveInt().default(2_592_000),
+    /** Rate-limit tiers a key may have; the gateway knows each tier's budget. */
+    AUTH_TIERS: vars.list().default(["free", "standard", "unlimited"]),
+    /** The tier of a key created without one. */
+    AUTH_DEFAULT_TIER: vars.string().default("standard"),
+    /** Failures are counted over this window (per key id and per client address). */
+    AUTH_LOCKOUT_WINDOW_SECONDS: vars.positiveInt().default(900),
+    /** From this many failures of one key id on, every answer for it is slowed down. */
+    AUTH_LOCKOUT_KEY_SLOW_AFTER: vars.positiveInt().default(5),
+    /** At this many failures one key id is locked: every attempt fails without a check. */
+    AUTH_LOCKOUT_KEY_LOCK_AFTER: vars.positiveInt().default(10),
+    AUTH_LOCKOUT_ADDRESS_SLOW_AFTER: vars.positiveInt().default(20),
+    AUTH_LOCKOUT_ADDRESS_LOCK_AFTER: vars.positiveInt().default(50),
+    /** How long a lock lasts once reached. */
+    AUTH_LOCKOUT_DURATION_SECONDS: vars.positiveInt().default(900),
+    /** The longest slow-down of one answer. */
+    AUTH_LOCKOUT_MAX_DELAY_MS: vars.positiveInt().default(2_000),
+  })
+  .superRefine((config, context) => {
+    if (!config.AUTH_TIERS.includes(config.AUTH_DEFAULT_TIER)) {
+      context.addIssue({
+        code: "custom",
+        path: ["AUTH_DEFAULT_TIER"],
+        message: `must be one of AUTH_TIERS (${config.AUTH_TIERS.join(", ")})`,
+      });
+    }
+    if (config.AUTH_LOCKOUT_KEY_LOCK_AFTER < config.AUTH_LOCKOUT_KEY_SLOW_AFTER) {
+      context.addIssue({ code: "custom", path: ["AUTH_LOCKOUT_KEY_LOCK_AFTER"], message: "must not be below AUTH_LOCKOUT_KEY_SLOW_AFTER" });
+    }
+    if (config.AUTH_LOCKOUT_ADDRESS_LOCK_AFTER < config.AUTH_LOCKOUT_ADDRESS_SLOW_AFTER) {
+      context.addIssue({
+        code: "custom",
+        path: ["AUTH_LOCKOUT_ADDRESS_LOCK_AFTER"],
+        message: "must not be below AUTH_LOCKOUT_ADDRESS_SLOW_AFTER",
+      });
+    }
+  });
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 

@@ -1,23 +1,28 @@
+import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry } from "@platform/runtime";
-import { kafkaDependency, redisDependency, runBackendService } from "@platform/service";
+import { runBackendService } from "@platform/service";
+import { createAuthComponents } from "./app.js";
 import { loadAuthConfig } from "./config.js";
+import { loadPepper } from "./credentials/pepper.js";
+import { loadSigningKeysForStart } from "./tokens/signingKeyStore.js";
 
-// API keys and token issuance arrive with the auth issue; until then the process runs with its
-// dependencies, health and metrics so the stack and its readiness are complete.
+// Configuration, the pepper and the signing keys are all checked before any connection opens:
+// a bad one exits 78 with one line naming the variable.
 const config = loadAuthConfig();
+const pepper = await loadFromVariableOrExit("auth", "AUTH_PEPPER_FILE", () => loadPepper(config.AUTH_PEPPER_FILE));
+const signingKeys = await loadFromVariableOrExit("auth", "AUTH_SIGNING_KEYS_DIR", () => loadSigningKeysForStart(config.AUTH_SIGNING_KEYS_DIR));
 const log = createLogger({ service: "auth", level: config.LOG_LEVEL });
-const redis = redisDependency(config.REDIS_URL, "auth");
-const kafka = kafkaDependency(config.KAFKA_BROKERS, "auth", log);
+const auth = createAuthComponents(config, { pepper, signingKeys }, log);
 
 await runBackendService({
   name: "auth",
   log,
   registry: createMetricsRegistry("auth"),
-  grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [] },
+  grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [auth.grpc] },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
-  dependencies: [redis.check, kafka.check],
+  dependencies: auth.dependencies,
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  stops: [kafka.close, redis.close],
+  stops: auth.stops,
 });

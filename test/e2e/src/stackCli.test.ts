@@ -11,7 +11,7 @@ const state = tempDir("stack-cli");
 let ports: PortPlan;
 let descriptor: StackDescriptor;
 
-function cli(command: string, timeout = 240_000) {
+function cli(command: string, timeout = 280_000) {
   const env: NodeJS.ProcessEnv = { ...process.env, STACK_STATE_DIR: state.path, STACK_LOG_LEVEL: "info" };
   for (const [name, port] of Object.entries(ports)) env[portVariable(name as keyof PortPlan)] = String(port);
   const result = spawnSync(join(repoRoot, "node_modules/.bin/tsx"), ["--conditions=@platform/source", "deploy/local/src/cli.ts", command], {
@@ -26,6 +26,7 @@ function cli(command: string, timeout = 240_000) {
 beforeAll(async () => {
   ports = await freePorts();
   const up = cli("up");
+  if (up.status !== 0) process.stderr.write(up.output);
   expect(up.output).toContain("stack ready");
   expect(up.status).toBe(0);
   descriptor = readDescriptor(state.path)!;
@@ -61,6 +62,12 @@ describe("deploy/local/stack", () => {
     expect(Object.values(body.checks).every((check) => check.ok)).toBe(true);
   });
 
+  it("seeds a demo key with every scope", () => {
+    expect(descriptor.demoApiKey?.id).toMatch(/^ak_/);
+    expect(descriptor.demoApiKey?.secret).toMatch(/^sk_/);
+    expect(descriptor.demoApiKey?.scopes.sort()).toEqual(["data:read", "intents:read", "intents:write"]);
+  });
+
   it("carries a request through the gateway to a service over gRPC, which reads Redis", async () => {
     const wallet = "0x52908400098527886E0F7030069857D2E4169EE7";
     const redis = createRedis({ url: descriptor.infrastructure.redisUrl, connectionName: "e2e" });
@@ -68,7 +75,17 @@ describe("deploy/local/stack", () => {
     await redis.hset(`tc:wallet:${wallet}`, { acceptedVersion: "1", acceptedAt: "2026-11-20T08:00:00.000Z" });
     redis.disconnect();
 
-    const response = await fetch(`${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=${wallet.toLowerCase()}`);
+    const auth = await fetch(`${descriptor.gatewayUrl}/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "API_KEY", username: descriptor.demoApiKey!.id, password: descriptor.demoApiKey!.secret }),
+    });
+    expect(auth.status).toBe(200);
+    const { access_token: token } = (await auth.json()) as { access_token: string };
+
+    const url = `${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=${wallet.toLowerCase()}`;
+    expect((await fetch(url)).status).toBe(401);
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({
@@ -79,14 +96,14 @@ describe("deploy/local/stack", () => {
       acceptedAt: "2026-11-20T08:00:00.000Z",
       _links: { self: { href: `/intents/v1/tc/status?walletAddress=${wallet}` } },
     });
+
+    const invalid = await fetch(`${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=0x1234`, { headers: { authorization: `Bearer ${token}` } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await invalid.json()).toMatchObject({ status: 400, code: "INVALID_ADDRESS", type: expect.stringMatching(/\/problems\/invalid-address$/), title: "Invalid address" });
   });
 
-  it("returns a failing call as problem+json with the mapped status", async () => {
-    const response = await fetch(`${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=0x1234`);
-    expect(response.status).toBe(400);
-    expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    expect(await response.json()).toMatchObject({ status: 400, code: "INVALID_ADDRESS", type: expect.stringMatching(/\/problems\/invalid-address$/), title: "Invalid address" });
-
+  it("returns unknown paths as problem+json", async () => {
     const unknown = await fetch(`${descriptor.gatewayUrl}/data/v1/nothing-here`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ status: 404, code: "NOT_FOUND" });

@@ -1,0 +1,98 @@
+import type { GrpcServiceRegistration } from "@platform/grpc";
+import type { Logger } from "@platform/log";
+import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
+import { kafkaDependency, redisDependency } from "@platform/service";
+import { createRedis } from "@platform/store";
+import type { AuthConfig } from "./config.js";
+import type { Pepper } from "./credentials/pepper.js";
+import { authServiceRegistration } from "./grpc/authService.js";
+import { tokenIssuer } from "./issue/issueToken.js";
+import { redisLockout } from "./issue/lockout.js";
+import { adminCommands } from "./registry/adminCommands.js";
+import { lazyEventPublisher } from "./registry/eventPublisher.js";
+import { superviseRegistry } from "./registry/registrySupervisor.js";
+import type { SigningKey } from "./tokens/signingKeyFile.js";
+import { watchSigningKeys } from "./tokens/signingKeyStore.js";
+
+/** What start-up read from files before any connection was opened. */
+export interface AuthSecrets {
+  pepper: Pepper;
+  signingKeys: SigningKey[];
+}
+
+export interface AuthComponents {
+  grpc: GrpcServiceRegistration;
+  /** Readiness: Redis, Kafka, and the registry projection running. */
+  dependencies: DependencyCheck[];
+  /** Stopped in order after the gRPC server drained. */
+  stops: ShutdownStep[];
+}
+
+export interface AuthTuning {
+  /** How often the registry marker is checked; 2 s by default. */
+  registryIntervalMs?: number;
+}
+
+/**
+ * Wires the auth service: connections, the registry projection and its supervisor, the lazy
+ * Kafka publisher, the signing-key watcher, and the gRPC service over them. Nothing here
+ * blocks on Kafka or Redis: a dependency that is away shows in readiness and in UNAVAILABLE
+ * answers, and is picked up when it returns.
+ */
+export function createAuthComponents(config: AuthConfig, secrets: AuthSecrets, log: Logger, tuning: AuthTuning = {}): AuthComponents {
+  const redis = redisDependency(config.REDIS_URL, "auth");
+  // The projection's WATCH needs a connection nobody else runs MULTI/EXEC on.
+  const projectionRedis = createRedis({ url: config.REDIS_URL, connectionName: "auth-registry" });
+  const kafka = kafkaDependency(config.KAFKA_BROKERS, "auth", log);
+  const publisher = lazyEventPublisher(kafka.client, log);
+  const registry = superviseRegistry({
+    kafka: kafka.client,
+    redis: redis.client,
+    projectionRedis,
+    log,
+    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    ...(tuning.registryIntervalMs === undefined ? {} : { intervalMs: tuning.registryIntervalMs }),
+  });
+  const signingKeys = watchSigningKeys(config.AUTH_SIGNING_KEYS_DIR, secrets.signingKeys, {
+    intervalMs: config.AUTH_SIGNING_KEYS_RELOAD_MS,
+    log,
+  });
+
+  const issueToken = tokenIssuer({
+    redis: redis.client,
+    publisher,
+    pepper: secrets.pepper,
+    signingKeys,
+    lockout: redisLockout(redis.client, {
+      key: { slowAfter: config.AUTH_LOCKOUT_KEY_SLOW_AFTER, lockAfter: config.AUTH_LOCKOUT_KEY_LOCK_AFTER },
+      address: { slowAfter: config.AUTH_LOCKOUT_ADDRESS_SLOW_AFTER, lockAfter: config.AUTH_LOCKOUT_ADDRESS_LOCK_AFTER },
+      windowMs: config.AUTH_LOCKOUT_WINDOW_SECONDS * 1_000,
+      lockMs: config.AUTH_LOCKOUT_DURATION_SECONDS * 1_000,
+      maxDelayMs: config.AUTH_LOCKOUT_MAX_DELAY_MS,
+    }),
+    registry,
+    accessToken: { issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS },
+    refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
+  });
+  const admin = adminCommands({
+    redis: redis.client,
+    publisher,
+    pepper: secrets.pepper,
+    rules: { tiers: config.AUTH_TIERS, defaultTier: config.AUTH_DEFAULT_TIER },
+    registry,
+    log,
+  });
+
+  return {
+    grpc: authServiceRegistration({ log, issueToken, admin, signingKeys, issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE }),
+    dependencies: [redis.check, kafka.check, registry.check],
+    stops: [
+      { name: "registry", run: () => registry.stop() },
+      { name: "publisher", run: () => publisher.close() },
+      { name: "signing-keys", run: () => signingKeys.stop() },
+      kafka.close,
+      { name: "redis-registry", run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())) },
+      redis.close,
+    ],
+  };
+}

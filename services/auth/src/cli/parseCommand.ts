@@ -1,0 +1,115 @@
+import { parseArgs } from "node:util";
+import { isWellFormed } from "../credentials/credentialFormat.js";
+import { isScope, SCOPES } from "../registry/scopes.js";
+
+export type CliCommand =
+  | { kind: "help" }
+  | { kind: "keys create"; name: string; scopes: string[]; tier: string; json: boolean }
+  | { kind: "keys list"; all: boolean; json: boolean }
+  | { kind: "keys revoke"; id: string; reason: string; json: boolean }
+  | { kind: "keys rotate"; id: string; json: boolean }
+  | { kind: "signing-keys generate"; dir: string; activeFrom: Date; json: boolean };
+
+/** Bad command-line input: the CLI prints the message on one line and exits 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export const USAGE = `Usage: pnpm --silent cli <command>
+
+  keys create --name NAME --scopes S1,S2 [--tier T] [--json]   create a key; prints its secret once
+  keys list [--all] [--json]                                     list keys (--all: revoked ones too)
+  keys revoke ID [--reason R] [--json]                           revoke a key; its tokens stop working
+  keys rotate ID [--json]                                        replace a key's secret; prints it once
+  signing-keys generate --dir DIR [--active-from ISO] [--json]   write a new Ed25519 signing-key file
+
+Scopes: ${SCOPES.join(", ")}. Tiers: as configured on auth (AUTH_TIERS); auth's default when --tier is left out.
+Auth is reached at AUTH_GRPC_TARGET, else at the local stack's (STACK_STATE_DIR, default .local).`;
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Parses the CLI's arguments (after the script name). Throws UsageError with a one-line reason. */
+export function parseCommand(argv: readonly string[], now: Date = new Date()): CliCommand {
+  const [group, action, ...rest] = argv;
+  if (group === undefined || group === "help" || group === "--help" || group === "-h") return { kind: "help" };
+  const command = `${group} ${action ?? ""}`.trim();
+  switch (command) {
+    case "keys create": {
+      const { values } = parse(rest, { name: { type: "string" }, scopes: { type: "string" }, tier: { type: "string" }, json: { type: "boolean" } }, 0);
+      const name = required(values.name, "--name");
+      const scopes = parseScopes(required(values.scopes, "--scopes"));
+      const tier = values.tier === undefined ? "" : nonEmpty(values.tier, "--tier");
+      return { kind: "keys create", name, scopes, tier, json: values.json === true };
+    }
+    case "keys list": {
+      const { values } = parse(rest, { all: { type: "boolean" }, json: { type: "boolean" } }, 0);
+      return { kind: "keys list", all: values.all === true, json: values.json === true };
+    }
+    case "keys revoke": {
+      const { values, positionals } = parse(rest, { reason: { type: "string" }, json: { type: "boolean" } }, 1);
+      return { kind: "keys revoke", id: keyId(positionals[0]), reason: values.reason ?? "", json: values.json === true };
+    }
+    case "keys rotate": {
+      const { values, positionals } = parse(rest, { json: { type: "boolean" } }, 1);
+      return { kind: "keys rotate", id: keyId(positionals[0]), json: values.json === true };
+    }
+    case "signing-keys generate": {
+      const { values } = parse(rest, { dir: { type: "string" }, "active-from": { type: "string" }, json: { type: "boolean" } }, 0);
+      const dir = required(values.dir, "--dir");
+      const activeFromText = values["active-from"];
+      if (activeFromText !== undefined && (!RFC3339.test(activeFromText) || !Number.isFinite(Date.parse(activeFromText)))) {
+        throw new UsageError(`--active-from must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(activeFromText)}`);
+      }
+      return { kind: "signing-keys generate", dir, activeFrom: activeFromText === undefined ? now : new Date(activeFromText), json: values.json === true };
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}; run "pnpm --silent cli help" for the commands`);
+  }
+}
+
+type OptionSpec = Record<string, { type: "string" | "boolean" }>;
+
+function parse<T extends OptionSpec>(args: string[], options: T, positionalCount: number) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    // node's messages are one sentence, sometimes with a hint on a second line: keep the first.
+    const first = (error as Error).message.split("\n")[0] ?? "invalid arguments";
+    throw new UsageError(first.replace(/\. To specify a positional argument.*$/, ""));
+  }
+  if (parsed.positionals.length !== positionalCount) {
+    throw new UsageError(
+      positionalCount === 0
+        ? `unexpected argument ${JSON.stringify(parsed.positionals[0])}`
+        : parsed.positionals.length === 0
+          ? "the key id is missing"
+          : `expected one key id, got ${parsed.positionals.length} arguments`,
+    );
+  }
+  return parsed;
+}
+
+function required(value: string | undefined, option: string): string {
+  if (value === undefined) throw new UsageError(`${option} is required`);
+  return nonEmpty(value, option);
+}
+
+function nonEmpty(value: string, option: string): string {
+  if (value.trim() === "") throw new UsageError(`${option} must not be empty`);
+  return value.trim();
+}
+
+function parseScopes(text: string): string[] {
+  const scopes = text.split(",").map((scope) => scope.trim()).filter((scope) => scope.length > 0);
+  if (scopes.length === 0) throw new UsageError(`--scopes needs at least one of ${SCOPES.join(", ")}`);
+  const unknown = scopes.find((scope) => !isScope(scope));
+  if (unknown !== undefined) throw new UsageError(`unknown scope ${JSON.stringify(unknown)}; valid scopes: ${SCOPES.join(", ")}`);
+  return [...new Set(scopes)];
+}
+
+function keyId(value: string | undefined): string {
+  if (value === undefined) throw new UsageError("the key id is missing");
+  if (!isWellFormed("keyId", value)) throw new UsageError(`${JSON.stringify(value)} is not an API key id (ak_ followed by 22 letters and digits)`);
+  return value;
+}

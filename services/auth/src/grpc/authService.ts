@@ -1,0 +1,58 @@
+import type { Logger } from "@platform/log";
+import { unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
+import {
+  AuthServiceService,
+  type AuthServiceServer,
+  type CreateApiKeyRequest,
+  type CreateApiKeyResponse,
+  type GetSigningKeysRequest,
+  type GetSigningKeysResponse,
+  type IssueTokenRequest,
+  type IssueTokenResponse,
+  type ListApiKeysRequest,
+  type ListApiKeysResponse,
+  type RevokeApiKeyRequest,
+  type RevokeApiKeyResponse,
+  type RotateApiKeySecretRequest,
+  type RotateApiKeySecretResponse,
+} from "@platform/proto/auth/v1/auth";
+import type { TokenIssuer } from "../issue/issueToken.js";
+import type { AdminCommands } from "../registry/adminCommands.js";
+import { signingKeysResponse } from "../tokens/publishedKeys.js";
+import type { SigningKeyStore } from "../tokens/signingKeyStore.js";
+import { deadlineOf } from "./deadline.js";
+
+export const AUTH_SERVICE_NAME = "platform.auth.v1.AuthService";
+
+export interface AuthServiceDependencies {
+  log: Logger;
+  issueToken: TokenIssuer;
+  admin: AdminCommands;
+  signingKeys: SigningKeyStore;
+  issuer: string;
+  audience: string;
+}
+
+/** The gRPC AuthService: thin adapters from calls to the issuer, the admin commands and the key store. */
+export function authServiceRegistration(deps: AuthServiceDependencies): GrpcServiceRegistration {
+  const { log, issueToken, admin } = deps;
+  const implementation: AuthServiceServer = {
+    issueToken: unaryHandler<IssueTokenRequest, IssueTokenResponse>(log, "IssueToken", (request, call) =>
+      issueToken(request, deadlineOf(call)),
+    ),
+    getSigningKeys: unaryHandler<GetSigningKeysRequest, GetSigningKeysResponse>(log, "GetSigningKeys", async () =>
+      signingKeysResponse(deps.signingKeys.keys(), deps.issuer, deps.audience),
+    ),
+    createApiKey: unaryHandler<CreateApiKeyRequest, CreateApiKeyResponse>(log, "CreateApiKey", (request, call) =>
+      admin.create(request, deadlineOf(call)),
+    ),
+    listApiKeys: unaryHandler<ListApiKeysRequest, ListApiKeysResponse>(log, "ListApiKeys", (request) => admin.list(request)),
+    revokeApiKey: unaryHandler<RevokeApiKeyRequest, RevokeApiKeyResponse>(log, "RevokeApiKey", (request, call) =>
+      admin.revoke(request, deadlineOf(call)),
+    ),
+    rotateApiKeySecret: unaryHandler<RotateApiKeySecretRequest, RotateApiKeySecretResponse>(log, "RotateApiKeySecret", (request, call) =>
+      admin.rotate(request, deadlineOf(call)),
+    ),
+  };
+  return { name: AUTH_SERVICE_NAME, definition: AuthServiceService, implementation };
+}

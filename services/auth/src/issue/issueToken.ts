@@ -1,0 +1,145 @@
+import { AppError, invalidArgument, unavailable } from "@platform/errors";
+import type { ApiKeyGrant, IssueTokenRequest, IssueTokenResponse, RefreshTokenGrant } from "@platform/proto/auth/v1/auth";
+import type { Redis } from "@platform/store";
+import { isWellFormed, newCredential } from "../credentials/credentialFormat.js";
+import { matchesStoredDigest } from "../credentials/digestCheck.js";
+import type { Pepper } from "../credentials/pepper.js";
+import type { ApiKeyRecord } from "../registry/apiKeyRecord.js";
+import { decideIssueRefreshToken, invalidCredentials, invalidRefreshToken } from "../registry/decide.js";
+import type { EventPublisher } from "../registry/eventPublisher.js";
+import { lookUpApiKey, lookUpRefreshToken, readApiKey, writeRefreshToken } from "../registry/readRegistry.js";
+import type { RegistryStatus } from "../registry/registrySupervisor.js";
+import { issueAccessToken, type AccessTokenSettings } from "../tokens/accessToken.js";
+import type { SigningKeyStore } from "../tokens/signingKeyStore.js";
+import type { AttemptSource, Lockout } from "./lockout.js";
+
+export interface TokenIssuerOptions {
+  redis: Redis;
+  publisher: EventPublisher;
+  pepper: Pepper;
+  signingKeys: SigningKeyStore;
+  lockout: Lockout;
+  registry: RegistryStatus;
+  accessToken: AccessTokenSettings;
+  refreshTokenTtlSeconds: number;
+  /** Longest wait for Kafka to confirm a refresh token; 5 s by default (and never past the call's deadline). */
+  publishTimeoutMs?: number;
+}
+
+/** IssueToken, for a call that must be answered by `deadline` (epoch ms). */
+export type TokenIssuer = (request: IssueTokenRequest, deadline: number) => Promise<IssueTokenResponse>;
+
+/**
+ * POST /auth behind the gateway. Every credential failure is the same 401 INVALID_CREDENTIALS
+ * (unknown id, wrong or malformed secret, revoked key, locked out), every refresh failure the
+ * same 401 INVALID_REFRESH_TOKEN (unknown, expired, key revoked or rotated since, another key's,
+ * locked out); only a request without a grant or with empty fields is a 400. Never 403 or 429:
+ * brute force is answered by slowing down and, past a threshold, by refusing without a check.
+ * 503 UNAVAILABLE when Redis is away, when Kafka does not take the refresh token in time, and
+ * for a failed attempt while the registry is being rebuilt.
+ */
+export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
+  const { redis, publisher, pepper, signingKeys, lockout, registry } = options;
+  const publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
+
+  /**
+   * A failure while the registry is missing or still replaying may be a key not replayed yet:
+   * it answers 503 and does not count towards a lockout, so a Redis loss cannot lock clients out.
+   */
+  const registryNotTrusted = (registryPresent: boolean): AppError | undefined => {
+    if (!registryPresent) registry.poke();
+    return registryPresent && registry.complete()
+      ? undefined
+      : unavailable("UNAVAILABLE", "the key registry is being rebuilt; try again shortly");
+  };
+
+  const accessTokenFor = async (record: ApiKeyRecord): Promise<string> => {
+    const key = signingKeys.signingKey();
+    // Only after a reload went wrong (start-up insists on an active key); operators see the log.
+    if (key === undefined) throw unavailable("UNAVAILABLE", "no signing key is active; try again shortly");
+    return issueAccessToken(
+      { keyId: record.id, scopes: record.scopes, tier: record.tier, secretVersion: record.secretVersion },
+      options.accessToken,
+      key,
+    );
+  };
+
+  const withApiKey = async (grant: ApiKeyGrant, address: string | undefined, deadline: number): Promise<IssueTokenResponse> => {
+    if (grant.keyId === "" || grant.secret === "") throw invalidArgument("INVALID_REQUEST", "the API key id and secret are both required");
+    const idWellFormed = isWellFormed("keyId", grant.keyId);
+    const source: AttemptSource = { keyId: idWellFormed ? grant.keyId : undefined, address };
+    if ((await lockout.admit(source, deadline)).locked) throw invalidCredentials();
+
+    // Shape and checksum first: garbage never reaches Redis. Past that, a known and an unknown
+    // id take the same path (one lookup, one HMAC, one comparison).
+    const lookup = idWellFormed && isWellFormed("secret", grant.secret) ? await lookUpApiKey(redis, grant.keyId) : undefined;
+    const record = lookup?.value;
+    const secretMatches = lookup !== undefined && matchesStoredDigest(pepper, grant.secret, record && { digest: record.secretHmac, pepperId: record.pepperId });
+    if (!secretMatches || record === undefined || record.status !== "active") {
+      const untrusted = lookup && registryNotTrusted(lookup.registryPresent);
+      if (untrusted) throw untrusted;
+      await lockout.failed(source);
+      throw invalidCredentials();
+    }
+    await lockout.succeeded(record.id);
+
+    const refreshToken = newCredential("refreshToken");
+    const now = new Date();
+    const decision = decideIssueRefreshToken(
+      { keyId: record.id, tokenHmac: pepper.hmac(refreshToken), pepperId: pepper.id, now, ttlSeconds: options.refreshTokenTtlSeconds },
+      record,
+    );
+    if (decision instanceof AppError) throw decision;
+    if (decision.event?.$case !== "refreshTokenIssued") throw new Error("a refresh-token decision gave another event");
+    const issued = decision.event.value;
+    // Kafka first (the token survives a lost Redis), then the record itself so it works at once.
+    await publisher.publish(decision, Math.min(Date.now() + publishTimeoutMs, deadline - 300));
+    await writeRefreshToken(redis, issued.tokenHmac, { keyId: issued.keyId, secretVersion: issued.secretVersion, expiresAt: issued.expiresAt });
+    return {
+      accessToken: await accessTokenFor(record),
+      tokenType: "Bearer",
+      expiresInSeconds: options.accessToken.ttlSeconds,
+      refreshToken,
+    };
+  };
+
+  const withRefreshToken = async (grant: RefreshTokenGrant, address: string | undefined, deadline: number): Promise<IssueTokenResponse> => {
+    if (grant.keyId === "" || grant.refreshToken === "") throw invalidArgument("INVALID_REQUEST", "the API key id and refresh token are both required");
+    const idWellFormed = isWellFormed("keyId", grant.keyId);
+    const source: AttemptSource = { keyId: idWellFormed ? grant.keyId : undefined, address };
+    if ((await lockout.admit(source, deadline)).locked) throw invalidRefreshToken();
+
+    const { record, registryPresent } = await validRefresh(grant, idWellFormed);
+    if (record === undefined) {
+      const untrusted = registryPresent === undefined ? undefined : registryNotTrusted(registryPresent);
+      if (untrusted) throw untrusted;
+      await lockout.failed(source);
+      throw invalidRefreshToken();
+    }
+    await lockout.succeeded(record.id);
+    // No new refresh token: the spec's REFRESH_TOKEN answer has no refresh_token field.
+    return { accessToken: await accessTokenFor(record), tokenType: "Bearer", expiresInSeconds: options.accessToken.ttlSeconds };
+  };
+
+  /**
+   * The key a refresh token still stands for (record undefined when it stands for none), and
+   * whether the registry was there to ask (undefined when the input was refused on its shape).
+   */
+  const validRefresh = async (grant: RefreshTokenGrant, idWellFormed: boolean): Promise<{ record?: ApiKeyRecord; registryPresent?: boolean }> => {
+    if (!idWellFormed || !isWellFormed("refreshToken", grant.refreshToken)) return {};
+    const { value: token, registryPresent } = await lookUpRefreshToken(redis, pepper.hmac(grant.refreshToken));
+    // Bound to the key it was issued to (RFC 6749 §10.4): presenting it for another key fails.
+    if (token === undefined || token.keyId !== grant.keyId || !(Date.parse(token.expiresAt) > Date.now())) return { registryPresent };
+    const record = await readApiKey(redis, grant.keyId);
+    // A revocation or a rotation since issue ends the token.
+    if (record === undefined || record.status !== "active" || record.secretVersion !== token.secretVersion) return { registryPresent };
+    return { record, registryPresent };
+  };
+
+  return async (request, deadline) => {
+    const grant = request.grant;
+    const address = request.clientAddress.trim() === "" ? undefined : request.clientAddress.trim();
+    if (grant === undefined) throw invalidArgument("INVALID_REQUEST", "a grant is required: an API key or a refresh token");
+    return grant.$case === "apiKey" ? withApiKey(grant.value, address, deadline) : withRefreshToken(grant.value, address, deadline);
+  };
+}

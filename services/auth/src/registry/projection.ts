@@ -1,0 +1,120 @@
+import type { ProjectionBatch } from "@platform/bus";
+import type { Logger } from "@platform/log";
+import { ApiKeyEvent } from "@platform/proto/events/v1/auth_api_keys";
+import type { Redis } from "@platform/store";
+import { apiKeyFromHash, apiKeyToHash, refreshTokenToHash, type ApiKeyRecord } from "./apiKeyRecord.js";
+import { evolve, keyIdOf } from "./evolve.js";
+import { authKeys } from "./keys.js";
+
+export interface RegistryProjection {
+  loadOffsets(topic: string, partition: number): Promise<string | undefined>;
+  handleBatch(batch: ProjectionBatch): Promise<void>;
+}
+
+/**
+ * Folds `auth.api-keys.v1` into the Redis registry (registry/keys.ts), exactly once per record:
+ * each batch's record changes and the partition's offset are written in one MULTI/EXEC, and only
+ * if the stored offset still is the one the batch continues from (WATCH). A member that lost the
+ * partition in a rebalance, or a Redis that lost the projection, makes the batch fail and the
+ * consumer reload the offset (libs/bus projectionConsumer).
+ *
+ * `redis` must be a connection of its own: WATCH belongs to the connection, and another caller's
+ * MULTI/EXEC on a shared one would clear it.
+ */
+export function registryProjection(redis: Redis, log: Logger, now: () => number = Date.now): RegistryProjection {
+  return {
+    async loadOffsets(topic, partition) {
+      return (await redis.get(authKeys.offset(topic, partition))) ?? undefined;
+    },
+
+    async handleBatch(batch) {
+      const events = decodeAll(batch, log);
+      const keyIds = [...new Set(events.filter((event) => event.event?.$case !== "refreshTokenIssued").map(keyIdOf))].filter(
+        (keyId): keyId is string => keyId !== undefined && keyId !== "",
+      );
+      const offsetKey = authKeys.offset(batch.topic, batch.partition);
+      await redis.watch(offsetKey, ...keyIds.map(authKeys.apiKey));
+      let executed = false;
+      try {
+        const stored = (await redis.get(offsetKey)) ?? undefined;
+        if (stored !== batch.previousOffset) {
+          throw new Error(
+            `stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`,
+          );
+        }
+        const before = await readRecords(redis, keyIds);
+        const after = new Map(before);
+        const refreshWrites: { key: string; hash: Record<string, string>; expiresAtMs: number }[] = [];
+        for (const payload of events) {
+          const event = payload.event;
+          if (event?.$case === "refreshTokenIssued") {
+            const expiresAtMs = Date.parse(event.value.expiresAt);
+            // Replaying old tokens must not bring back expired ones (PEXPIREAT in the past deletes).
+            if (!Number.isFinite(expiresAtMs) || expiresAtMs <= now()) continue;
+            refreshWrites.push({
+              key: authKeys.refreshToken(event.value.tokenHmac),
+              hash: refreshTokenToHash({ keyId: event.value.keyId, secretVersion: event.value.secretVersion, expiresAt: event.value.expiresAt }),
+              expiresAtMs,
+            });
+            continue;
+          }
+          const keyId = keyIdOf(payload);
+          if (keyId === undefined || keyId === "") continue;
+          after.set(keyId, evolve(after.get(keyId), payload));
+        }
+
+        const multi = redis.multi();
+        for (const keyId of keyIds) {
+          const record = after.get(keyId);
+          if (record === undefined || JSON.stringify(record) === JSON.stringify(before.get(keyId))) continue;
+          // DEL first: a field the new record lacks must not survive from an older one.
+          multi.del(authKeys.apiKey(keyId));
+          multi.hset(authKeys.apiKey(keyId), apiKeyToHash(record));
+          multi.sadd(authKeys.keySet, keyId);
+        }
+        for (const write of refreshWrites) {
+          multi.hset(write.key, write.hash);
+          multi.pexpireat(write.key, write.expiresAtMs);
+        }
+        multi.set(offsetKey, batch.lastOffset);
+        const results = await multi.exec();
+        executed = true;
+        if (results === null) throw new Error(`the offset of ${batch.topic}/${batch.partition} changed during the batch`);
+        const failed = results.find(([error]) => error !== null);
+        if (failed) throw new Error(`registry write failed for ${batch.topic}/${batch.partition}`, { cause: failed[0] });
+      } finally {
+        if (!executed) await redis.unwatch().catch(() => undefined);
+      }
+    },
+  };
+}
+
+function decodeAll(batch: ProjectionBatch, log: Logger): ApiKeyEvent[] {
+  const events: ApiKeyEvent[] = [];
+  for (const message of batch.messages) {
+    if (message.value === null) continue;
+    try {
+      const payload = ApiKeyEvent.decode(message.value);
+      if (payload.event !== undefined) events.push(payload);
+      else log.error({ topic: batch.topic, partition: batch.partition, offset: message.offset }, "api-key record without an event; skipped");
+    } catch (error) {
+      // A record that can never be decoded would stop the registry for good if it were retried.
+      log.error({ err: error, topic: batch.topic, partition: batch.partition, offset: message.offset }, "undecodable api-key record; skipped");
+    }
+  }
+  return events;
+}
+
+async function readRecords(redis: Redis, keyIds: readonly string[]): Promise<Map<string, ApiKeyRecord | undefined>> {
+  const records = new Map<string, ApiKeyRecord | undefined>();
+  if (keyIds.length === 0) return records;
+  const pipeline = redis.pipeline();
+  for (const keyId of keyIds) pipeline.hgetall(authKeys.apiKey(keyId));
+  const results = (await pipeline.exec()) ?? [];
+  keyIds.forEach((keyId, index) => {
+    const [error, hash] = results[index] ?? [new Error("no reply"), undefined];
+    if (error) throw error;
+    records.set(keyId, apiKeyFromHash(keyId, hash as Record<string, string>));
+  });
+  return records;
+}

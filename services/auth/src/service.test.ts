@@ -1,0 +1,455 @@
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { Metadata, status } from "@grpc/grpc-js";
+import { createKafkaClient } from "@platform/bus";
+import { loadConfig } from "@platform/config";
+import { AppError } from "@platform/errors";
+import { callUnary, createGrpcClient, startGrpcServer, type RunningGrpcServer } from "@platform/grpc";
+import { createLogger, type Logger } from "@platform/log";
+import {
+  ApiKeyStatus,
+  AuthServiceClient,
+  type ApiKey,
+  type IssueTokenRequest,
+  type IssueTokenResponse,
+} from "@platform/proto/auth/v1/auth";
+import { TOPICS } from "@platform/proto/topics";
+import { createRedis, type Redis } from "@platform/store";
+import { freePort, startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuthComponents, type AuthComponents } from "./app.js";
+import { authConfigSchema } from "./config.js";
+import { newCredential } from "./credentials/credentialFormat.js";
+import { loadPepper } from "./credentials/pepper.js";
+import { authKeys } from "./registry/keys.js";
+import { generateSigningKeyFile, writeSigningKeyFile } from "./tokens/signingKeyFile.js";
+import { loadSigningKeysForStart } from "./tokens/signingKeyStore.js";
+
+/*
+ * The auth service in process over real gRPC, a real Redis and one real Kafka broker: keys,
+ * both grant types, rotation, revocation, lockout, signing-key rotation, and the registry
+ * rebuilt from Kafka after Redis loses it or auth restarts.
+ */
+
+const dir = tempDir("auth-service");
+const pepperFile = join(dir.path, "pepper");
+const keysDir = join(dir.path, "signing-keys");
+// Every log line of every instance: at the end none may hold a secret or a token.
+const logLines: string[] = [];
+const log: Logger = createLogger({
+  service: "auth-test",
+  level: "debug",
+  destination: new Writable({
+    write(chunk, _encoding, callback) {
+      logLines.push(String(chunk));
+      callback();
+    },
+  }),
+});
+const issuedSecrets: string[] = [];
+
+let redisServer: RunningRedis;
+let kafka: RunningKafka;
+let redis: Redis;
+let firstKid: string;
+
+interface Instance {
+  auth: InstanceType<typeof AuthServiceClient>;
+  components: AuthComponents;
+  stop(): Promise<void>;
+}
+let instance: Instance;
+const instances: Instance[] = [];
+
+function configFor(kafkaBrokers: string) {
+  return loadConfig(authConfigSchema, {
+    REDIS_URL: redisServer.url,
+    KAFKA_BROKERS: kafkaBrokers,
+    KAFKA_REPLICATION_FACTOR: "1",
+    AUTH_PEPPER_FILE: pepperFile,
+    AUTH_SIGNING_KEYS_DIR: keysDir,
+    AUTH_SIGNING_KEYS_RELOAD_MS: "200",
+    ACCESS_TOKEN_TTL_SECONDS: "600",
+    AUTH_LOCKOUT_KEY_SLOW_AFTER: "2",
+    AUTH_LOCKOUT_KEY_LOCK_AFTER: "4",
+    AUTH_LOCKOUT_ADDRESS_SLOW_AFTER: "6",
+    AUTH_LOCKOUT_ADDRESS_LOCK_AFTER: "8",
+    AUTH_LOCKOUT_MAX_DELAY_MS: "60",
+  });
+}
+
+async function startInstance(kafkaBrokers: string, options: { waitReady: boolean } = { waitReady: true }): Promise<Instance> {
+  const config = configFor(kafkaBrokers);
+  const components = createAuthComponents(
+    config,
+    { pepper: loadPepper(config.AUTH_PEPPER_FILE), signingKeys: loadSigningKeysForStart(config.AUTH_SIGNING_KEYS_DIR) },
+    log,
+    { registryIntervalMs: 1_000 },
+  );
+  const server: RunningGrpcServer = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [components.grpc] });
+  server.setServing(true);
+  const auth = createGrpcClient(AuthServiceClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 15_000 });
+  const started: Instance = {
+    auth,
+    components,
+    async stop() {
+      auth.close();
+      await server.shutdown(1_000);
+      for (const step of components.stops) await step.run();
+    },
+  };
+  instances.push(started);
+  if (options.waitReady) {
+    await waitFor(async () => (await Promise.all(components.dependencies.map((check) => check.probe()))).every(Boolean), {
+      what: "auth ready",
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
+  }
+  return started;
+}
+
+beforeAll(async () => {
+  writeFileSync(pepperFile, randomBytes(48).toString("base64"), { mode: 0o600 });
+  firstKid = generateAndWrite(new Date(Date.now() - 1_000));
+  [redisServer, kafka] = await Promise.all([
+    startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") }),
+    startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
+  ]);
+  redis = createRedis({ url: redisServer.url, connectionName: "auth-test" });
+  instance = await startInstance(kafka.brokers.join(","));
+}, 120_000);
+
+afterAll(async () => {
+  for (const started of instances.splice(0).reverse()) await started.stop().catch(() => undefined);
+  redis?.disconnect();
+  await Promise.all([redisServer?.stop(), kafka?.stop()]);
+  dir.remove();
+}, 60_000);
+
+function generateAndWrite(activeFrom: Date): string {
+  const file = generateSigningKeyFile(activeFrom);
+  writeSigningKeyFile(keysDir, file);
+  return file.kid;
+}
+
+/** Waits until the registry's stored offsets reach the end of auth.api-keys.v1. */
+async function projectionCaughtUp(): Promise<void> {
+  const admin = createKafkaClient({ brokers: kafka.brokers, clientId: "auth-test", logger: log }).admin();
+  await admin.connect();
+  try {
+    const ends = await admin.fetchTopicOffsets(TOPICS.authApiKeys.name);
+    await waitFor(
+      async () => {
+        for (const { partition, high } of ends) {
+          const stored = await redis.get(authKeys.offset(TOPICS.authApiKeys.name, partition));
+          if (BigInt(high) > 0n && (stored === null || BigInt(stored) < BigInt(high) - 1n)) return false;
+        }
+        return true;
+      },
+      { what: "the projection caught up", timeoutMs: 10_000, intervalMs: 20 },
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+type Client = Instance["auth"];
+const metadata = () => new Metadata();
+
+async function createKey(name: string, scopes: string[], tier = "", on: Client = instance.auth): Promise<{ key: ApiKey; secret: string }> {
+  const { key, secret } = await callUnary(on, on.createApiKey, { name, scopes, tier }, metadata());
+  issuedSecrets.push(secret);
+  return { key: key!, secret };
+}
+
+async function issue(request: Partial<IssueTokenRequest>, on: Client = instance.auth): Promise<IssueTokenResponse> {
+  const response = await callUnary(on, on.issueToken, { clientAddress: "192.0.2.1", ...request }, metadata());
+  issuedSecrets.push(response.accessToken, ...(response.refreshToken ? [response.refreshToken] : []));
+  return response;
+}
+
+const withSecret = (keyId: string, secret: string, clientAddress = "192.0.2.1"): Partial<IssueTokenRequest> => ({
+  grant: { $case: "apiKey", value: { keyId, secret } },
+  clientAddress,
+});
+const withRefresh = (keyId: string, refreshToken: string, clientAddress = "192.0.2.1"): Partial<IssueTokenRequest> => ({
+  grant: { $case: "refreshToken", value: { keyId, refreshToken } },
+  clientAddress,
+});
+
+async function refusal(work: Promise<unknown>): Promise<{ grpcStatus: number; code: string; detail: string }> {
+  const error = await work.then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  const { grpcStatus, code, detail } = error as AppError;
+  return { grpcStatus, code, detail };
+}
+
+const badCredentials = { grpcStatus: status.UNAUTHENTICATED, code: "INVALID_CREDENTIALS", detail: "the API key id or secret is not valid" };
+const badRefresh = { grpcStatus: status.UNAUTHENTICATED, code: "INVALID_REFRESH_TOKEN", detail: "the refresh token is not valid for this API key" };
+
+async function verified(accessToken: string, on: Client = instance.auth): Promise<{ payload: JWTPayload; kid: string | undefined }> {
+  const keys = await callUnary(on, on.getSigningKeys, {}, metadata());
+  const { payload } = await jwtVerify(accessToken, createLocalJWKSet(JSON.parse(keys.jwksJson) as JSONWebKeySet), {
+    algorithms: ["EdDSA"],
+    typ: "at+jwt",
+    issuer: keys.issuer,
+    audience: keys.audience,
+  });
+  return { payload, kid: decodeProtectedHeader(accessToken).kid };
+}
+
+// Shared across the tests, which run in order.
+let main: { key: ApiKey; secret: string };
+let other: { key: ApiKey; secret: string };
+let mainRefresh: string;
+
+describe("auth over gRPC", () => {
+  it("creates a key that works at once, in both grant types", async () => {
+    main = await createKey("integration", ["intents:read", "data:read"]);
+    expect(main.key).toMatchObject({ name: "integration", scopes: ["data:read", "intents:read"], tier: "standard", status: ApiKeyStatus.API_KEY_STATUS_ACTIVE });
+    expect(main.key.id).toMatch(/^ak_/);
+    expect(main.secret).toMatch(/^sk_/);
+
+    // Read-your-writes: no wait between create and the first token.
+    const first = await issue(withSecret(main.key.id, main.secret));
+    expect(first).toMatchObject({ tokenType: "Bearer", expiresInSeconds: 600 });
+    expect(first.refreshToken).toMatch(/^rt_/);
+    mainRefresh = first.refreshToken!;
+    const { payload, kid } = await verified(first.accessToken);
+    expect(kid).toBe(firstKid);
+    expect(payload).toMatchObject({
+      iss: "platform-auth",
+      aud: "platform-api",
+      sub: main.key.id,
+      client_id: main.key.id,
+      scope: "data:read intents:read",
+      tier: "standard",
+      kver: 1,
+    });
+    expect(payload.exp! - payload.iat!).toBe(600);
+
+    const refreshed = await issue(withRefresh(main.key.id, mainRefresh));
+    expect(refreshed.refreshToken).toBeUndefined();
+    expect((await verified(refreshed.accessToken)).payload).toMatchObject({ sub: main.key.id, kver: 1 });
+
+    other = await createKey("other", ["intents:write"], "free");
+    expect(other.key.tier).toBe("free");
+    // A refresh token is bound to the key it was issued to.
+    expect(await refusal(issue(withRefresh(other.key.id, mainRefresh)))).toEqual(badRefresh);
+
+    const { keys } = await callUnary(instance.auth, instance.auth.listApiKeys, { includeRevoked: false }, metadata());
+    expect(keys.map((key) => key.id)).toEqual([main.key.id, other.key.id]);
+    expect(JSON.stringify(keys)).not.toContain(main.secret);
+  });
+
+  it("refuses bad admin input and an empty grant with INVALID_ARGUMENT", async () => {
+    expect(await refusal(createKey("x", ["data:write"]))).toMatchObject({ grpcStatus: status.INVALID_ARGUMENT, code: "INVALID_SCOPE" });
+    expect(await refusal(createKey("x", ["data:read"], "gold"))).toMatchObject({ grpcStatus: status.INVALID_ARGUMENT, code: "UNKNOWN_TIER" });
+    expect(await refusal(issue({ grant: undefined }))).toMatchObject({ grpcStatus: status.INVALID_ARGUMENT, code: "INVALID_REQUEST" });
+    expect(await refusal(issue(withSecret(main.key.id, "")))).toMatchObject({ grpcStatus: status.INVALID_ARGUMENT, code: "INVALID_REQUEST" });
+    const unknown = newCredential("keyId");
+    for (const call of [
+      () => callUnary(instance.auth, instance.auth.revokeApiKey, { id: unknown, reason: "" }, metadata()),
+      () => callUnary(instance.auth, instance.auth.rotateApiKeySecret, { id: unknown }, metadata()),
+      () => callUnary(instance.auth, instance.auth.rotateApiKeySecret, { id: "not-a-key" }, metadata()),
+    ]) {
+      expect(await refusal(call())).toMatchObject({ grpcStatus: status.NOT_FOUND, code: "API_KEY_NOT_FOUND" });
+    }
+  });
+
+  it("answers an unknown key id, a wrong secret and a malformed secret identically", async () => {
+    // A key of its own: these failures count towards its lockout.
+    const probe = await createKey("probe", ["data:read"]);
+    const answers = [
+      await refusal(issue(withSecret(newCredential("keyId"), newCredential("secret"), "198.51.100.1"))),
+      await refusal(issue(withSecret(probe.key.id, newCredential("secret"), "198.51.100.2"))),
+      await refusal(issue(withSecret(probe.key.id, `${probe.secret.slice(0, -1)}x`, "198.51.100.3"))),
+      await refusal(issue(withSecret("ak_short", probe.secret, "198.51.100.4"))),
+    ];
+    for (const answer of answers) expect(answer).toEqual(badCredentials);
+    for (const token of ["rt_unknown", newCredential("refreshToken")]) {
+      expect(await refusal(issue(withRefresh(probe.key.id, token, "198.51.100.5")))).toEqual(badRefresh);
+    }
+  });
+
+  it("rotation ends the old secret, its access-token version and its refresh tokens", async () => {
+    const rotated = await callUnary(instance.auth, instance.auth.rotateApiKeySecret, { id: main.key.id }, metadata());
+    issuedSecrets.push(rotated.secret);
+    expect(rotated.secret).not.toBe(main.secret);
+    expect(rotated.key?.secretRotatedAt).toBeDefined();
+
+    expect(await refusal(issue(withSecret(main.key.id, main.secret)))).toEqual(badCredentials);
+    expect(await refusal(issue(withRefresh(main.key.id, mainRefresh)))).toEqual(badRefresh);
+
+    main = { key: rotated.key!, secret: rotated.secret };
+    const fresh = await issue(withSecret(main.key.id, main.secret));
+    expect((await verified(fresh.accessToken)).payload.kver).toBe(2);
+    mainRefresh = fresh.refreshToken!;
+    expect((await verified((await issue(withRefresh(main.key.id, mainRefresh))).accessToken)).payload.kver).toBe(2);
+    expect(await redis.hget(authKeys.apiKey(main.key.id), "secretVersion")).toBe("2");
+  });
+
+  it("revocation ends the key and its refresh tokens, and is listed", async () => {
+    const doomed = await createKey("doomed", ["data:read"]);
+    const { refreshToken } = await issue(withSecret(doomed.key.id, doomed.secret));
+    const revoked = await callUnary(instance.auth, instance.auth.revokeApiKey, { id: doomed.key.id, reason: "test" }, metadata());
+    expect(revoked.key).toMatchObject({ status: ApiKeyStatus.API_KEY_STATUS_REVOKED });
+    expect(revoked.key?.revokedAt).toBeDefined();
+
+    expect(await refusal(issue(withSecret(doomed.key.id, doomed.secret)))).toEqual(badCredentials);
+    expect(await refusal(issue(withRefresh(doomed.key.id, refreshToken!)))).toEqual(badRefresh);
+    expect(await refusal(callUnary(instance.auth, instance.auth.revokeApiKey, { id: doomed.key.id, reason: "" }, metadata()))).toMatchObject({
+      grpcStatus: status.FAILED_PRECONDITION,
+      code: "API_KEY_REVOKED",
+    });
+    const active = await callUnary(instance.auth, instance.auth.listApiKeys, { includeRevoked: false }, metadata());
+    expect(active.keys.map((key) => key.id)).not.toContain(doomed.key.id);
+    const all = await callUnary(instance.auth, instance.auth.listApiKeys, { includeRevoked: true }, metadata());
+    expect(all.keys.find((key) => key.id === doomed.key.id)?.status).toBe(ApiKeyStatus.API_KEY_STATUS_REVOKED);
+  });
+
+  it("refuses an expired refresh token, and lets Redis drop it at expiry", async () => {
+    const { refreshToken } = await issue(withSecret(other.key.id, other.secret, "198.51.100.9"));
+    const stored = authKeys.refreshToken(loadPepper(pepperFile).hmac(refreshToken!));
+    expect(await redis.pttl(stored)).toBeGreaterThan(2_591_000_000);
+    // The projection writes the same record again when it applies the event: let it finish first.
+    await projectionCaughtUp();
+    // Expired by the record even before Redis drops it (clock skew between auth and Redis).
+    await redis.hset(stored, "expiresAt", new Date(Date.now() - 1_000).toISOString());
+    expect(await refusal(issue(withRefresh(other.key.id, refreshToken!, "198.51.100.9")))).toEqual(badRefresh);
+  });
+
+  it("slows down and then locks out repeated failures per key id and per address, with the same 401", async () => {
+    const target = await createKey("lockout", ["data:read"]);
+    // Two failures, then a success from elsewhere: the success clears the key id's count.
+    for (const address of ["203.0.113.1", "203.0.113.1"]) {
+      expect(await refusal(issue(withSecret(target.key.id, newCredential("secret"), address)))).toEqual(badCredentials);
+    }
+    const slowedFrom = Date.now();
+    await issue(withSecret(target.key.id, target.secret, "203.0.113.50"));
+    expect(Date.now() - slowedFrom).toBeGreaterThanOrEqual(50);
+    expect(await redis.exists(authKeys.failuresOfKey(target.key.id))).toBe(0);
+
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      expect(await refusal(issue(withSecret(target.key.id, newCredential("secret"), "203.0.113.2")))).toEqual(badCredentials);
+    }
+    // Locked: even the right secret, from another address, gets the same answer.
+    expect(await refusal(issue(withSecret(target.key.id, target.secret, "203.0.113.3")))).toEqual(badCredentials);
+    const lockTtl = await redis.pttl(authKeys.failuresOfKey(target.key.id));
+    expect(lockTtl).toBeGreaterThan(800_000);
+    await redis.del(authKeys.failuresOfKey(target.key.id));
+    await issue(withSecret(target.key.id, target.secret, "203.0.113.3"));
+
+    // One address trying many key ids is locked out too, for every key; other addresses are not.
+    for (let attempt = 0; attempt < 8; attempt += 1) {
+      await refusal(issue(withSecret(newCredential("keyId"), newCredential("secret"), "203.0.113.66")));
+    }
+    expect(await refusal(issue(withSecret(target.key.id, target.secret, "203.0.113.66")))).toEqual(badCredentials);
+    expect(await refusal(issue(withRefresh(main.key.id, mainRefresh, "203.0.113.66")))).toEqual(badRefresh);
+    await issue(withSecret(target.key.id, target.secret, "203.0.113.67"));
+  });
+
+  it("publishes a new signing key at once and signs with it only from its activeFrom", async () => {
+    const activeFrom = new Date(Date.now() + 2_500);
+    const nextKid = generateAndWrite(activeFrom);
+    await waitFor(
+      async () => (await callUnary(instance.auth, instance.auth.getSigningKeys, {}, metadata())).keys.some((key) => key.kid === nextKid),
+      { what: "the new key published", timeoutMs: 5_000, intervalMs: 100 },
+    );
+    const published = await callUnary(instance.auth, instance.auth.getSigningKeys, {}, metadata());
+    expect(published.keys.map((key) => key.kid).sort()).toEqual([firstKid, nextKid].sort());
+    expect(published).toMatchObject({ issuer: "platform-auth", audience: "platform-api", cacheMaxAgeSeconds: 60 });
+    expect(published.jwksJson).not.toContain('"d"');
+    if (Date.now() < activeFrom.getTime() - 300) {
+      expect((await verified((await issue(withSecret(other.key.id, other.secret))).accessToken)).kid).toBe(firstKid);
+    }
+    await waitFor(async () => Date.now() > activeFrom.getTime(), { what: "activation", timeoutMs: 5_000, intervalMs: 50 });
+    expect((await verified((await issue(withSecret(other.key.id, other.secret))).accessToken)).kid).toBe(nextKid);
+  });
+
+  it("rebuilds keys and refresh tokens from Kafka when Redis loses them", async () => {
+    await redis.flushall();
+    await waitFor(
+      async () => {
+        try {
+          await issue(withSecret(main.key.id, main.secret));
+          await issue(withRefresh(main.key.id, mainRefresh));
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { what: "the registry rebuilt after FLUSHALL", timeoutMs: 15_000, intervalMs: 250 },
+    );
+    const all = await callUnary(instance.auth, instance.auth.listApiKeys, { includeRevoked: true }, metadata());
+    expect(all.keys.map((key) => [key.name, key.status])).toEqual([
+      ["integration", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+      ["other", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+      ["probe", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+      ["doomed", ApiKeyStatus.API_KEY_STATUS_REVOKED],
+      ["lockout", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+    ]);
+    expect(await redis.hget(authKeys.apiKey(main.key.id), "secretVersion")).toBe("2");
+  });
+
+  it("a restarted auth carries on from the stored offsets, and rebuilds a fresh Redis", async () => {
+    await instance.stop();
+    instance = await startInstance(kafka.brokers.join(","));
+    const key = await createKey("after-restart", ["data:read"]);
+    await issue(withSecret(key.key.id, key.secret));
+    await issue(withRefresh(main.key.id, mainRefresh));
+
+    await instance.stop();
+    await redis.flushall();
+    instance = await startInstance(kafka.brokers.join(","));
+    await waitFor(
+      async () => {
+        try {
+          await issue(withRefresh(main.key.id, mainRefresh));
+          await issue(withSecret(key.key.id, key.secret));
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { what: "the registry rebuilt by a new process", timeoutMs: 15_000, intervalMs: 250 },
+    );
+  });
+
+  it("starts without Kafka, reports not ready, and answers UNAVAILABLE where it must publish", async () => {
+    const away = await startInstance(`127.0.0.1:${await freePort()}`, { waitReady: false });
+    const registry = away.components.dependencies.find((check) => check.name === "registry")!;
+    const kafkaCheck = away.components.dependencies.find((check) => check.name === "kafka")!;
+    expect(await registry.probe()).toBe(false);
+    expect(await kafkaCheck.probe()).toBe(false);
+
+    const started = Date.now();
+    const [created, issued] = await Promise.all([
+      refusal(createKey("no-kafka", ["data:read"], "", away.auth)),
+      refusal(issue(withSecret(other.key.id, other.secret), away.auth)),
+    ]);
+    expect(created).toMatchObject({ grpcStatus: status.UNAVAILABLE, code: "UNAVAILABLE" });
+    expect(issued).toMatchObject({ grpcStatus: status.UNAVAILABLE, code: "UNAVAILABLE" });
+    // Bounded by the publish timeout (5 s), never hanging on kafkajs' retries.
+    expect(Date.now() - started).toBeLessThan(7_000);
+    // Refreshing needs only Redis.
+    await issue(withRefresh(main.key.id, mainRefresh), away.auth);
+    await away.stop();
+
+    instances.splice(instances.indexOf(away), 1);
+  });
+
+  it("never logged a secret or a token", () => {
+    const joined = logLines.join("");
+    expect(issuedSecrets.length).toBeGreaterThan(10);
+    for (const secret of issuedSecrets) expect(joined).not.toContain(secret);
+    expect(logLines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+});
