@@ -59,6 +59,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       NATS_URL: infra.natsUrl,
       TC_GRPC_TARGET: `127.0.0.1:${ports.tcGrpc}`,
       CHAINS_FILE: infra.chainsFile,
+      KAFKA_REPLICATION_FACTOR: "1",
     }),
     backend("projector", ports.projectorGrpc, ports.projectorOps, {
       REDIS_URL: infra.redisUrl,

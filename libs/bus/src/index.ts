@@ -21,6 +21,7 @@ export {
   type ProjectionConsumer,
   type ProjectionConsumerOptions,
 } from "./projectionConsumer.js";
+export { ensureTopics, type EnsuredTopics } from "./ensureTopics.js";
 export { createLazyPublisher, type LazyPublisher, type LazyPublisherOptions } from "./lazyPublisher.js";
 export { createPublisher, type PublishedBatch, type Publisher, type PublisherOptions } from "./publisher.js";
 export { kafkaReadiness } from "./readiness.js";

@@ -1,6 +1,7 @@
 import { Metadata } from "@grpc/grpc-js";
 import { createGrpcClient, createHealthChecker } from "@platform/grpc";
 import { AuthServiceClient } from "@platform/proto/auth/v1/auth";
+import { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
 import { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import type { DependencyCheck } from "@platform/runtime";
 import type { GatewayConfig } from "./config.js";
@@ -8,6 +9,7 @@ import type { GatewayConfig } from "./config.js";
 export interface Backends {
   auth: AuthServiceClient;
   tc: TcServiceClient;
+  intents: IntentsServiceClient;
   /** One readiness check per backend service: its gRPC health must say SERVING. */
   checks: DependencyCheck[];
   close(): void;
@@ -25,7 +27,7 @@ function targetsOf(config: GatewayConfig): BackendTarget[] {
   return [
     { name: "auth", target: config.AUTH_GRPC_TARGET, healthService: "platform.auth.v1.AuthService" },
     { name: "tc", target: config.TC_GRPC_TARGET, healthService: "platform.tc.v1.TcService" },
-    { name: "intents", target: config.INTENTS_GRPC_TARGET, healthService: "" },
+    { name: "intents", target: config.INTENTS_GRPC_TARGET, healthService: "platform.intents.v1.IntentsService" },
     { name: "data-accounts", target: config.DATA_ACCOUNTS_GRPC_TARGET, healthService: "" },
     { name: "data-market", target: config.DATA_MARKET_GRPC_TARGET, healthService: "" },
     { name: "data-subnets", target: config.DATA_SUBNETS_GRPC_TARGET, healthService: "" },
@@ -38,9 +40,12 @@ export function connectBackends(config: GatewayConfig): Backends {
   const checkers = targets.map((target) => ({ target, checker: createHealthChecker(target.target) }));
   const auth = createGrpcClient(AuthServiceClient, { target: config.AUTH_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
   const tc = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
+  // No automatic retry: a notification is a write; the client retries it (it is idempotent).
+  const intents = createGrpcClient(IntentsServiceClient, { target: config.INTENTS_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS });
   return {
     auth,
     tc,
+    intents,
     checks: checkers.map(({ target, checker }) => ({
       name: `grpc:${target.name}`,
       probe: async () => (await checker.check(target.healthService, 1_000)) === "SERVING",
@@ -48,6 +53,7 @@ export function connectBackends(config: GatewayConfig): Backends {
     close() {
       auth.close();
       tc.close();
+      intents.close();
       for (const { checker } of checkers) checker.close();
     },
   };

@@ -10,6 +10,8 @@ export const intentsGatewayConfigSchema = z.object({
   TC_GRPC_TARGET: vars.string(),
   /** Deployment data: chains, RPC URLs, settler addresses (deploy/config/<env>/chains.json). */
   CHAINS_FILE: vars.string(),
+  /** Replication of the topics this service creates; 3 in production, 1 on a single-broker stack. */
+  KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
 });
 
 export type IntentsGatewayConfig = z.infer<typeof intentsGatewayConfigSchema>;

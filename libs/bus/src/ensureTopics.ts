@@ -1,0 +1,48 @@
+import type { Logger } from "@platform/log";
+import type { Kafka } from "kafkajs";
+import { migrateTopics } from "./migrateTopics.js";
+import { topicCatalog, type TopicName } from "./topics.js";
+
+export interface EnsuredTopics {
+  /** True once the topics exist with their settings; a readiness check. */
+  ready(): boolean;
+  stop(): void;
+}
+
+/**
+ * Creates the topics a service writes, with their catalog settings, at start-up — retrying in the
+ * background (1 s doubling to 30 s) while Kafka is away, so the service boots and reports
+ * not-ready instead of failing.
+ */
+export function ensureTopics(kafka: Kafka, options: { topics: readonly TopicName[]; replicationFactor: number; logger: Logger }): EnsuredTopics {
+  let done = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const specs = topicCatalog({ replicationFactor: options.replicationFactor }).filter((spec) => options.topics.includes(spec.name as TopicName));
+
+  const attempt = async (failures: number): Promise<void> => {
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      await migrateTopics(admin, specs, { logger: options.logger });
+      done = true;
+    } catch (error) {
+      options.logger.warn({ err: error, topics: options.topics, failures: failures + 1 }, "could not create topics yet; retrying");
+      if (!stopped) {
+        timer = setTimeout(() => void attempt(failures + 1), Math.min(30_000, 1_000 * 2 ** failures));
+        timer.unref();
+      }
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  };
+  void attempt(0);
+
+  return {
+    ready: () => done,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
