@@ -1,10 +1,22 @@
 import { join } from "node:path";
+import { inspect } from "node:util";
 import { configuredChainSchema, createChainClients } from "@platform/chain";
 import { startAnvil, tempDir, type RunningAnvil } from "@platform/testing";
-import { ContractFunctionRevertedError, createPublicClient, http, type Address, type PublicClient } from "viem";
+import {
+  ContractFunctionRevertedError,
+  createPublicClient,
+  http,
+  maxUint256,
+  pad,
+  zeroHash,
+  type Address,
+  type PublicClient,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployDevnet, type DevnetDeployment } from "./deployDevnet.js";
-import { multicall3Abi } from "./generated/index.js";
+import { devnetNativeFunds, devnetSettlerParams, devnetTokens } from "./deploySteps.js";
+import { erc6492WalletFactoryAbi, fullSettlerAbi, multicall3Abi, testTokenAbi } from "./generated/index.js";
 
 const dir = tempDir("deploy-devnet");
 const anvils: RunningAnvil[] = [];
@@ -14,17 +26,31 @@ let multicall3: Address;
 // anvil's first dev account: funded at genesis, so its balance is a real non-zero value to compare.
 const funded = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 
+const names = ["origin", "destination", "subtensor"] as const;
+const clients: Record<string, PublicClient> = {};
+
 beforeAll(async () => {
-  anvils.push(await startAnvil({ chainId: 31337, logFile: join(dir.path, "origin.log") }));
-  anvils.push(await startAnvil({ chainId: 31964, logFile: join(dir.path, "subtensor.log") }));
+  anvils.push(
+    ...(await Promise.all([
+      startAnvil({ chainId: 31337, logFile: join(dir.path, "origin.log") }),
+      // Interval mining, as the local stack runs its chains: transactions a step sends together must
+      // still each get their own nonce and all be confirmed.
+      startAnvil({ chainId: 31338, blockTimeSeconds: 1, logFile: join(dir.path, "destination.log") }),
+      startAnvil({ chainId: 31964, logFile: join(dir.path, "subtensor.log") }),
+    ])),
+  );
   deployment = await deployDevnet({
     chains: [
       { name: "origin", chainId: 31337, rpcUrl: anvils[0]!.rpcUrl, roles: ["origin"] },
-      { name: "subtensor", chainId: 31964, rpcUrl: anvils[1]!.rpcUrl, roles: ["native"] },
+      { name: "destination", chainId: 31338, rpcUrl: anvils[1]!.rpcUrl, roles: ["destination"] },
+      { name: "subtensor", chainId: 31964, rpcUrl: anvils[2]!.rpcUrl, roles: ["native"] },
     ],
   });
-  origin = createPublicClient({ transport: http(anvils[0]!.rpcUrl) });
-  multicall3 = deployment["origin"]!.contracts.multicall3;
+  names.forEach((name, index) => {
+    clients[name] = createPublicClient({ transport: http(anvils[index]!.rpcUrl) });
+  });
+  origin = clients["origin"]!;
+  multicall3 = deployment.chains["origin"]!.contracts.multicall3;
 });
 
 afterAll(async () => {
@@ -33,13 +59,97 @@ afterAll(async () => {
 });
 
 describe("deployDevnet", () => {
-  it("reports every chain by name with its id, RPC URL and a deployed Multicall3", async () => {
-    expect(Object.keys(deployment)).toEqual(["origin", "subtensor"]);
-    expect(deployment["subtensor"]).toMatchObject({ chainId: 31964, rpcUrl: anvils[1]!.rpcUrl });
-    for (const [index, name] of ["origin", "subtensor"].entries()) {
-      const client = createPublicClient({ transport: http(anvils[index]!.rpcUrl) });
-      const code = await client.getCode({ address: deployment[name]!.contracts.multicall3 });
-      expect(code?.length).toBeGreaterThan(2);
+  it("reports every chain by name with its id, RPC URL, and Multicall3 and the wallet factory deployed", async () => {
+    expect(Object.keys(deployment.chains)).toEqual([...names]);
+    expect(deployment.chains["subtensor"]).toMatchObject({ chainId: 31964, rpcUrl: anvils[2]!.rpcUrl });
+    for (const name of names) {
+      const { multicall3: multicall, walletFactory } = deployment.chains[name]!.contracts;
+      expect((await clients[name]!.getCode({ address: multicall }))?.length).toBeGreaterThan(2);
+      // The factory answers as itself: a counterfactual wallet address for any owner and salt.
+      const wallet = await clients[name]!.readContract({
+        address: walletFactory,
+        abi: erc6492WalletFactoryAbi,
+        functionName: "getAddress",
+        args: [multicall, zeroHash],
+      });
+      expect(wallet).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    }
+  });
+
+  it("deploys FullSettler and the test tokens on origin and destination only", async () => {
+    for (const name of ["origin", "destination"]) {
+      const { fullSettler, tokens } = deployment.chains[name]!.contracts;
+      expect((await clients[name]!.getCode({ address: fullSettler! }))?.length).toBeGreaterThan(2);
+      expect(Object.keys(tokens!)).toEqual(devnetTokens.map((token) => token.symbol));
+    }
+    expect(deployment.chains["subtensor"]!.contracts.fullSettler).toBeUndefined();
+    expect(deployment.chains["subtensor"]!.contracts.tokens).toBeUndefined();
+  });
+
+  it("configures each FullSettler: deployer as owner, the oracle, the devnet deadline bounds, and peers both ways", async () => {
+    const settlers = {
+      origin: deployment.chains["origin"]!.contracts.fullSettler!,
+      destination: deployment.chains["destination"]!.contracts.fullSettler!,
+    };
+    const other = { origin: "destination", destination: "origin" } as const;
+    for (const name of ["origin", "destination"] as const) {
+      const client = clients[name]!;
+      const read = <F extends "owner" | "oracle" | "minFillWindow" | "maxFillBuffer" | "REFUND_GRACE">(functionName: F) =>
+        client.readContract({ address: settlers[name], abi: fullSettlerAbi, functionName });
+      expect(await read("owner")).toBe(deployment.accounts.deployer.address);
+      expect(await read("oracle")).toBe(deployment.accounts.oracle.address);
+      expect(await read("minFillWindow")).toBe(devnetSettlerParams.minFillWindowSeconds);
+      expect(await read("maxFillBuffer")).toBe(devnetSettlerParams.maxFillBufferSeconds);
+      expect(await read("REFUND_GRACE")).toBe(BigInt(devnetSettlerParams.refundGraceSeconds));
+      const otherChainId = deployment.chains[other[name]]!.chainId;
+      expect(
+        await client.readContract({ address: settlers[name], abi: fullSettlerAbi, functionName: "peer", args: [BigInt(otherChainId)] }),
+      ).toBe(pad(settlers[other[name]]).toLowerCase());
+      // The native chain has no settler, so no route leads there.
+      expect(
+        await client.readContract({ address: settlers[name], abi: fullSettlerAbi, functionName: "peer", args: [31964n] }),
+      ).toBe(zeroHash);
+    }
+  });
+
+  it("mints the filler every test token, approves them to the FullSettler and funds the role accounts", async () => {
+    const { filler, oracle } = deployment.accounts;
+    for (const name of ["origin", "destination"]) {
+      const client = clients[name]!;
+      const { fullSettler, tokens } = deployment.chains[name]!.contracts;
+      for (const token of devnetTokens) {
+        const address = tokens![token.symbol]!;
+        const read = <F extends "symbol" | "name" | "decimals" | "minter">(functionName: F) =>
+          client.readContract({ address, abi: testTokenAbi, functionName });
+        expect([await read("symbol"), await read("name"), await read("decimals")]).toEqual([token.symbol, token.name, token.decimals]);
+        expect(await read("minter")).toBe(deployment.accounts.deployer.address);
+        expect(
+          await client.readContract({ address, abi: testTokenAbi, functionName: "balanceOf", args: [filler.address] }),
+        ).toBe(token.fillerFunds);
+        expect(
+          await client.readContract({ address, abi: testTokenAbi, functionName: "allowance", args: [filler.address, fullSettler!] }),
+        ).toBe(maxUint256);
+      }
+      // The filler paid gas for its approvals out of its funds; the oracle has not spent anything yet.
+      expect(await client.getBalance({ address: filler.address })).toBeGreaterThan(devnetNativeFunds.filler - 10n ** 16n);
+      expect(await client.getBalance({ address: oracle.address })).toBe(devnetNativeFunds.oracle);
+    }
+  });
+
+  it("returns the run's accounts with usable keys that never reach JSON or the console", () => {
+    const { accounts } = deployment;
+    const all = [accounts.deployer, accounts.oracle, accounts.filler];
+    for (const account of all) {
+      expect(privateKeyToAccount(account.privateKey).address).toBe(account.address);
+    }
+    expect(new Set(all.map((account) => account.address)).size).toBe(3);
+    const serialized = JSON.stringify(deployment);
+    const shown = inspect(deployment, { depth: 10 });
+    for (const account of all) {
+      expect(serialized).toContain(account.address);
+      expect(serialized).not.toContain(account.privateKey.slice(2));
+      expect(shown).not.toContain(account.privateKey.slice(2));
+      expect({ ...account }).toEqual({ address: account.address });
     }
   });
 

@@ -6,11 +6,19 @@ import {
   defineChain,
   http,
   parseEther,
-  type Account,
+  type Address,
+  type Hex,
+  type LocalAccount,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { DeployContext } from "./deployContract.js";
-import { deploySteps, type DeployStep, type DevnetContracts } from "./deploySteps.js";
+import {
+  deploySteps,
+  linkSteps,
+  type ChainStepContext,
+  type DeployedChain,
+  type DeployStep,
+  type DevnetContracts,
+} from "./deploySteps.js";
 
 export interface DevnetChainTarget {
   /** The key of this chain in the result (and in `.local/stack.json`). */
@@ -27,28 +35,83 @@ export interface DevnetChainDeployment {
   contracts: DevnetContracts;
 }
 
-export type DevnetDeployment = Record<string, DevnetChainDeployment>;
+/**
+ * An account generated for one deployment run. `privateKey` is a non-enumerable property: it is there
+ * for the caller to read, but `JSON.stringify`, `console.log` and object spread leave it out, so a
+ * descriptor or log line built from the deployment cannot carry it by accident.
+ */
+export interface DevnetAccount {
+  readonly address: Address;
+  readonly privateKey: Hex;
+}
+
+/**
+ * The run's accounts, the same on every chain. Their keys exist only in this object: the caller keeps
+ * them in memory, or in a 0600 file under the stack's secrets folder if another process (the
+ * simulator) must sign with them; they are never written anywhere else or logged.
+ */
+export interface DevnetAccounts {
+  /** Owner of every FullSettler and minter of every test token. */
+  deployer: DevnetAccount;
+  /** The FullSettlers' oracle: the only account that can `settle`. */
+  oracle: DevnetAccount;
+  /** Holds every test token (and native coin) on intent chains, with unlimited allowance to the FullSettler. */
+  filler: DevnetAccount;
+}
+
+export interface DevnetDeployment {
+  /** Keyed by `DevnetChainTarget.name`, in the order given. */
+  chains: Record<string, DevnetChainDeployment>;
+  accounts: DevnetAccounts;
+}
 
 /** Enough for every deployment step many times over; anvil balances cost nothing. */
 const DEPLOYER_FUNDS = parseEther("1000");
 
 /**
  * Deploys the devnet contracts to each anvil chain, chains in parallel and steps in order within a
- * chain. The deployer is a key generated for this run only and held in memory: nothing in the
- * repository or the logs can sign for it, and it is funded through `anvil_setBalance`, so the devnet
- * does not depend on anvil's well-known dev accounts.
+ * chain, then runs the cross-chain link steps (FullSettler peers). Every account is a key generated
+ * for this run and held in memory: nothing in the repository or the logs can sign for it, and accounts
+ * are funded through `anvil_setBalance`, so the devnet does not depend on anvil's well-known dev accounts.
  */
 export async function deployDevnet(options: { chains: readonly DevnetChainTarget[] }): Promise<DevnetDeployment> {
   const names = options.chains.map((chain) => chain.name);
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
   if (repeated !== undefined) throw new Error(`deployDevnet: chain name ${repeated} is given twice`);
 
-  const deployer = privateKeyToAccount(generatePrivateKey());
-  const deployed = await Promise.all(options.chains.map((chain) => deployChain(chain, deployer)));
-  return Object.fromEntries(options.chains.map((chain, index) => [chain.name, deployed[index]!]));
+  const keys = { deployer: generatePrivateKey(), oracle: generatePrivateKey(), filler: generatePrivateKey() };
+  const signers = {
+    deployer: privateKeyToAccount(keys.deployer),
+    oracle: privateKeyToAccount(keys.oracle),
+    filler: privateKeyToAccount(keys.filler),
+  };
+  const deployed = await Promise.all(options.chains.map((chain) => deployChain(chain, signers)));
+  for (const step of linkSteps) {
+    try {
+      await step.run(deployed);
+    } catch (error) {
+      throw new Error(`deployDevnet: ${step.name} failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  return {
+    chains: Object.fromEntries(
+      options.chains.map((target, index) => [
+        target.name,
+        { chainId: target.chainId, rpcUrl: target.rpcUrl, contracts: deployed[index]!.contracts },
+      ]),
+    ),
+    accounts: {
+      deployer: devnetAccount(keys.deployer),
+      oracle: devnetAccount(keys.oracle),
+      filler: devnetAccount(keys.filler),
+    },
+  };
 }
 
-async function deployChain(target: DevnetChainTarget, deployer: Account): Promise<DevnetChainDeployment> {
+async function deployChain(
+  target: DevnetChainTarget,
+  signers: { deployer: LocalAccount; oracle: LocalAccount; filler: LocalAccount },
+): Promise<DeployedChain> {
   const chain = defineChain({
     id: target.chainId,
     name: target.name,
@@ -57,10 +120,14 @@ async function deployChain(target: DevnetChainTarget, deployer: Account): Promis
   });
   // A local node answers at once; viem's 4 s default polling would make every receipt wait seconds.
   const transport = http(target.rpcUrl, { timeout: 10_000, retryCount: 2 });
-  const context: DeployContext = {
+  const context: ChainStepContext = {
     chain,
     publicClient: createPublicClient({ chain, transport, pollingInterval: 100 }),
-    walletClient: createWalletClient({ chain, transport, account: deployer, pollingInterval: 100 }),
+    walletClient: createWalletClient({ chain, transport, account: signers.deployer, pollingInterval: 100 }),
+    testClient: createTestClient({ chain, transport, mode: "anvil" }),
+    oracle: signers.oracle.address,
+    filler: createWalletClient({ chain, transport, account: signers.filler, pollingInterval: 100 }),
+    contracts: {},
   };
   const where = `${target.name} (chain ${target.chainId}, ${target.rpcUrl})`;
 
@@ -68,22 +135,23 @@ async function deployChain(target: DevnetChainTarget, deployer: Account): Promis
   if (actualChainId !== target.chainId) {
     throw new Error(`deployDevnet: ${where} answers as chain ${actualChainId}`);
   }
-  await createTestClient({ chain, transport, mode: "anvil" }).setBalance({
-    address: deployer.address,
-    value: DEPLOYER_FUNDS,
-  });
+  await context.testClient.setBalance({ address: signers.deployer.address, value: DEPLOYER_FUNDS });
 
-  const contracts: Partial<DevnetContracts> = {};
   for (const step of deploySteps.filter((candidate) => appliesTo(candidate, target.roles ?? []))) {
     try {
-      contracts[step.contract] = await step.deploy(context);
+      Object.assign(context.contracts, await step.run(context));
     } catch (error) {
-      throw new Error(`deployDevnet: ${step.contract} on ${where} failed: ${(error as Error).message}`, {
+      throw new Error(`deployDevnet: ${step.name} on ${where} failed: ${(error as Error).message}`, {
         cause: error,
       });
     }
   }
-  return { chainId: target.chainId, rpcUrl: target.rpcUrl, contracts: requireEveryChainContracts(contracts) };
+  return {
+    name: target.name,
+    chainId: target.chainId,
+    context,
+    contracts: requireEveryChainContracts(context.contracts),
+  };
 }
 
 function appliesTo(step: DeployStep, roles: readonly ChainRole[]): boolean {
@@ -92,7 +160,14 @@ function appliesTo(step: DeployStep, roles: readonly ChainRole[]): boolean {
 
 /** The contracts every chain gets must all be there; role-specific ones stay optional in the type. */
 function requireEveryChainContracts(contracts: Partial<DevnetContracts>): DevnetContracts {
-  const { multicall3 } = contracts;
+  const { multicall3, walletFactory } = contracts;
   if (multicall3 === undefined) throw new Error("deployDevnet: multicall3 was not deployed");
-  return { ...contracts, multicall3 };
+  if (walletFactory === undefined) throw new Error("deployDevnet: walletFactory was not deployed");
+  return { ...contracts, multicall3, walletFactory };
+}
+
+function devnetAccount(privateKey: Hex): DevnetAccount {
+  const account = { address: privateKeyToAccount(privateKey).address };
+  Object.defineProperty(account, "privateKey", { value: privateKey, enumerable: false, writable: false });
+  return account as DevnetAccount;
 }

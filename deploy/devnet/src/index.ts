@@ -1,9 +1,31 @@
 export {
   deployDevnet,
+  type DevnetAccount,
+  type DevnetAccounts,
   type DevnetChainDeployment,
   type DevnetChainTarget,
   type DevnetDeployment,
 } from "./deployDevnet.js";
-export { deploySteps, type DeployStep, type DevnetContracts } from "./deploySteps.js";
-export { deployContract, type DeployContext } from "./deployContract.js";
+export {
+  deploySteps,
+  devnetNativeFunds,
+  devnetSettlerParams,
+  devnetTokens,
+  linkSteps,
+  type ChainStepContext,
+  type DeployedChain,
+  type DeployStep,
+  type DevnetContracts,
+  type LinkStep,
+} from "./deploySteps.js";
+export {
+  awaitDeployment,
+  confirmTransactions,
+  deployContract,
+  sendDeployment,
+  type ContractArtefact,
+  type DeployContext,
+} from "./deployContract.js";
 export * from "./generated/index.js";
+export * from "./intents/index.js";
+export * from "./wallets/index.js";

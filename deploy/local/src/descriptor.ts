@@ -6,6 +6,8 @@ export interface ChainDescriptor {
   chainId: number;
   rpcUrl: string;
   contracts: Record<string, string>;
+  /** Test tokens deployed on the chain, by symbol. */
+  tokens: Record<string, string>;
 }
 
 export interface ProcessDescriptor {

@@ -51,7 +51,17 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       AUTH_PEPPER_FILE: join(infra.secretsDir, "auth-pepper", "pepper"),
       AUTH_SIGNING_KEYS_DIR: join(infra.secretsDir, "auth-signing-keys"),
     }),
-    backend("tc", ports.tcGrpc, ports.tcOps, { REDIS_URL: infra.redisUrl, KAFKA_BROKERS: kafka, TC_CURRENT_VERSION: "1" }),
+    backend("tc", ports.tcGrpc, ports.tcOps, {
+      REDIS_URL: infra.redisUrl,
+      KAFKA_BROKERS: kafka,
+      KAFKA_REPLICATION_FACTOR: "1",
+      TC_CURRENT_VERSION: "1",
+      CHAINS_FILE: infra.chainsFile,
+      // Messages are signed for the public gateway, the origin clients see; every local chain may be named.
+      SIWE_DOMAIN: `127.0.0.1:${ports.gateway}`,
+      SIWE_URI: `http://127.0.0.1:${ports.gateway}`,
+      SIWE_CHAIN_IDS: "31337,31338,31964",
+    }),
     backend("data-query", ports.dataQueryGrpc, ports.dataQueryOps, { REDIS_URL: infra.redisUrl, DATA_QUERY_GROUPS: "accounts,market,subnets" }),
     backend("intents-gateway", ports.intentsGrpc, ports.intentsOps, {
       REDIS_URL: infra.redisUrl,

@@ -190,29 +190,25 @@ async function startDevnetChains(options: StartStackOptions, logs: string, track
   });
   const chains: ChainConfig = {
     ...template,
-    chains: running.map(({ chain, rpcUrl }) => ({ ...chain, rpcUrl, contracts: { ...chain.contracts, ...deployment[chain.name]!.contracts } })),
+    chains: running.map(({ chain, rpcUrl }) => ({ ...chain, rpcUrl, contracts: { ...chain.contracts, ...deployment.chains[chain.name]!.contracts } })),
   };
   writeFileSync(join(options.stateDir, "chains.json"), `${JSON.stringify(chains, null, 2)}\n`);
   options.progress.done("devnet contracts deployed");
-  return chains.chains.map((chain) => ({
-    name: chain.name,
-    chainId: chain.chainId,
-    rpcUrl: chain.rpcUrl,
-    contracts: deployedAddresses(chain.contracts),
-  }));
+  return chains.chains.map(describeChain);
 }
 
 async function describeExternalChains(file: string): Promise<ChainDescriptor[]> {
-  const config = await loadChainConfig(file);
-  return config.chains.map((chain) => ({
+  return (await loadChainConfig(file)).chains.map(describeChain);
+}
+
+/** A chain as the descriptor shows it: contracts that have an address, and the tokens by symbol. */
+function describeChain(chain: ChainConfig["chains"][number]): ChainDescriptor {
+  const { tokens, ...contracts } = chain.contracts;
+  return {
     name: chain.name,
     chainId: chain.chainId,
     rpcUrl: chain.rpcUrl,
-    contracts: deployedAddresses(chain.contracts),
-  }));
-}
-
-/** The contracts of a chain that have an address (a configured chain may list some not yet deployed). */
-function deployedAddresses(contracts: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(contracts).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    contracts: Object.fromEntries(Object.entries(contracts).filter((entry): entry is [string, `0x${string}`] => typeof entry[1] === "string")),
+    tokens: { ...tokens },
+  };
 }

@@ -34,12 +34,30 @@ describe("configuredChainSchema", () => {
     expect(parsed.contracts.multicall3).toBe("0xcA11bde05977b3631167028862bE2a173976CA11");
   });
 
+  it("takes the devnet's wallet factory and tokens by symbol, checksummed", () => {
+    const parsed = configuredChainSchema.parse(
+      chain({
+        contracts: {
+          walletFactory: "0xca11bde05977b3631167028862be2a173976ca11",
+          tokens: { USDC: "0xca11bde05977b3631167028862be2a173976ca11", "USDC.e": "0xca11bde05977b3631167028862be2a173976ca11" },
+        },
+      }),
+    );
+    expect(parsed.contracts.walletFactory).toBe("0xcA11bde05977b3631167028862bE2a173976CA11");
+    expect(parsed.contracts.tokens).toEqual({
+      USDC: "0xcA11bde05977b3631167028862bE2a173976CA11",
+      "USDC.e": "0xcA11bde05977b3631167028862bE2a173976CA11",
+    });
+  });
+
   it.each([
     ["a non-http RPC URL", { rpcUrl: "ws://127.0.0.1:8545" }, "rpcUrl"],
     ["an unknown role", { roles: ["bridge"] }, "roles.0"],
     ["no role", { roles: [] }, "roles"],
     ["a repeated role", { roles: ["origin", "origin"] }, "roles"],
     ["a bad address", { contracts: { fullSettler: "0x1234" } }, "contracts.fullSettler"],
+    ["a token with a bad address", { contracts: { tokens: { USDC: "0x1234" } } }, "contracts.tokens.USDC"],
+    ["a token symbol with spaces", { contracts: { tokens: { "US DC": "0xca11bde05977b3631167028862be2a173976ca11" } } }, "contracts.tokens.US DC"],
     ["a misspelt contract key", { contracts: { multicall: "0xca11bde05977b3631167028862be2a173976ca11" } }, "contracts"],
     ["finalized shallower than safe", { finality: { safeDepth: 5, finalizedDepth: 2 } }, "finality.finalizedDepth"],
     ["a fractional chain id", { chainId: 1.5 }, "chainId"],

@@ -17,10 +17,19 @@ export const addressSchema = z
   .refine((value) => isAddress(value, { strict: false }), { message: "must be a 20-byte 0x address" })
   .transform((value): Address => getAddress(value));
 
+/** A token symbol as used for keys: letters and digits, with `.` or `-` inside (`USDC`, `USDC.e`, `wstETH`). */
+const tokenSymbolSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,30}[A-Za-z0-9])?$/, { message: "must be a token symbol (letters, digits, . and -)" });
+
 /** Addresses are optional: a chain is configured before its contracts are deployed. */
 export const chainContractsSchema = z.strictObject({
   multicall3: addressSchema.optional(),
   fullSettler: addressSchema.optional(),
+  /** CREATE2 factory of ERC-1271 test wallets (devnet), used to sign in as a not-yet-deployed contract wallet. */
+  walletFactory: addressSchema.optional(),
+  /** ERC-20 token contracts on this chain by symbol. */
+  tokens: z.record(tokenSymbolSchema, addressSchema).optional(),
 });
 export type ChainContracts = z.infer<typeof chainContractsSchema>;
 

@@ -44,6 +44,11 @@ describe("deploy/local/stack", () => {
     for (const chain of descriptor.chains) {
       expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(chain.contracts.multicall3).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      expect(chain.contracts.walletFactory).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    }
+    for (const chain of descriptor.chains.filter((candidate) => candidate.name !== "subtensor")) {
+      expect(chain.contracts.fullSettler).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      expect(Object.keys(chain.tokens).sort()).toEqual(["USDC", "WETH"]);
     }
     const names = descriptor.processes.map((entry) => entry.name);
     for (const name of ["kafka", "redis", "nats", "anvil-origin", "anvil-destination", "anvil-subtensor", "auth", "tc", "data-query", "intents-gateway", "projector", "chain-ingestor", "gateway"]) {

@@ -1,0 +1,1 @@
+export * from "./erc6492.js";
