@@ -9,6 +9,8 @@ import type { GatewayConfig } from "./config.js";
 export interface Backends {
   auth: AuthServiceClient;
   tc: TcServiceClient;
+  /** For calls that must not be repeated by the transport: an acceptance consumes its nonce. */
+  tcWrites: TcServiceClient;
   intents: IntentsServiceClient;
   /** One readiness check per backend service: its gRPC health must say SERVING. */
   checks: DependencyCheck[];
@@ -40,11 +42,13 @@ export function connectBackends(config: GatewayConfig): Backends {
   const checkers = targets.map((target) => ({ target, checker: createHealthChecker(target.target) }));
   const auth = createGrpcClient(AuthServiceClient, { target: config.AUTH_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
   const tc = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
+  const tcWrites = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS });
   // No automatic retry: a notification is a write; the client retries it (it is idempotent).
   const intents = createGrpcClient(IntentsServiceClient, { target: config.INTENTS_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS });
   return {
     auth,
     tc,
+    tcWrites,
     intents,
     checks: checkers.map(({ target, checker }) => ({
       name: `grpc:${target.name}`,
@@ -53,15 +57,20 @@ export function connectBackends(config: GatewayConfig): Backends {
     close() {
       auth.close();
       tc.close();
+      tcWrites.close();
       intents.close();
       for (const { checker } of checkers) checker.close();
     },
   };
 }
 
-/** gRPC metadata for a call made on behalf of an HTTP request. */
-export function callMetadata(requestId: string): Metadata {
+/**
+ * gRPC metadata for a call made on behalf of an HTTP request: the request id (logs) and the
+ * authenticated API key id (audit records), never the token itself.
+ */
+export function callMetadata(requestId: string, apiKeyId?: string): Metadata {
   const metadata = new Metadata();
   if (requestId) metadata.set("x-request-id", requestId);
+  if (apiKeyId) metadata.set("x-api-key-id", apiKeyId);
   return metadata;
 }

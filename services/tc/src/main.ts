@@ -1,41 +1,36 @@
-import { unaryHandler } from "@platform/grpc";
+import { loadChainConfig } from "@platform/chain";
+import { ConfigError, loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
-import { TcServiceService, type GetStatusRequest, type GetStatusResponse } from "@platform/proto/tc/v1/tc";
 import { createMetricsRegistry } from "@platform/runtime";
-import { kafkaDependency, redisDependency, runBackendService } from "@platform/service";
+import { runBackendService } from "@platform/service";
+import { createTcComponents, type TcComponents } from "./app.js";
 import { loadTcConfig } from "./config.js";
-import { statusOf } from "./getStatus.js";
-import { readAcceptance } from "./readAcceptance.js";
-import { parseWalletAddress } from "./walletAddress.js";
+import { loadTcVersions } from "./tcVersions.js";
 
+// Configuration and the files it names are all checked before any connection opens: a bad one
+// exits 78 with one line naming the variable.
 const config = loadTcConfig();
+const chains = await loadFromVariableOrExit("tc", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
+const versions = await loadFromVariableOrExit("tc", "TC_VERSIONS_FILE", () => loadTcVersions(config.TC_VERSIONS_FILE));
 const log = createLogger({ service: "tc", level: config.LOG_LEVEL });
-const redis = redisDependency(config.REDIS_URL, "tc");
-const kafka = kafkaDependency(config.KAFKA_BROKERS, "tc", log);
+
+let tc: TcComponents;
+try {
+  tc = createTcComponents(config, { chains, versions }, log);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`tc: configuration error: ${error.message}\n`);
+  process.exit(78);
+}
 
 await runBackendService({
   name: "tc",
   log,
   registry: createMetricsRegistry("tc"),
-  grpc: {
-    host: config.GRPC_HOST,
-    port: config.GRPC_PORT,
-    services: [
-      {
-        name: "platform.tc.v1.TcService",
-        definition: TcServiceService,
-        implementation: {
-          getStatus: unaryHandler<GetStatusRequest, GetStatusResponse>(log, "GetStatus", async (request) => {
-            const wallet = parseWalletAddress(request.walletAddress);
-            return statusOf(wallet, config.TC_CURRENT_VERSION, await readAcceptance(redis.client, wallet));
-          }),
-        },
-      },
-    ],
-  },
+  grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [tc.grpc] },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
-  dependencies: [redis.check, kafka.check],
+  dependencies: tc.dependencies,
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  stops: [kafka.close, redis.close],
+  stops: tc.stops,
 });

@@ -20,6 +20,16 @@ const valid = {
   NATS_URL: "nats://127.0.0.1:1",
 };
 
+/** A complete tc configuration; rows override one variable. */
+const tcSiwe = {
+  TC_CURRENT_VERSION: "1",
+  // Relative to the working directory the rows run services in (the repository root).
+  CHAINS_FILE: "deploy/config/local/chains.json",
+  SIWE_DOMAIN: "127.0.0.1:8080",
+  SIWE_URI: "http://127.0.0.1:8080",
+  SIWE_CHAIN_IDS: "31337,31338",
+};
+
 describe("a service with bad configuration exits at once, naming the variable", () => {
   it.each<[ServiceName, Record<string, string>, string]>([
     ["gateway", {}, "REDIS_URL"],
@@ -27,6 +37,8 @@ describe("a service with bad configuration exits at once, naming the variable", 
     ["auth", { ...valid }, "AUTH_PEPPER_FILE"],
     ["auth", { ...valid, AUTH_PEPPER_FILE: "/nonexistent/pepper" }, "AUTH_SIGNING_KEYS_DIR"],
     ["tc", { ...valid }, "TC_CURRENT_VERSION"],
+    ["tc", { ...valid, TC_CURRENT_VERSION: "1" }, "CHAINS_FILE"],
+    ["tc", { ...valid, TC_CURRENT_VERSION: "1", CHAINS_FILE: "/nonexistent/chains.json" }, "SIWE_DOMAIN"],
     ["data-query", { REDIS_URL: valid.REDIS_URL }, "DATA_QUERY_GROUPS"],
     ["intents-gateway", { ...valid, TC_GRPC_TARGET: "127.0.0.1:1" }, "CHAINS_FILE"],
     ["chain-ingestor", { KAFKA_BROKERS: valid.KAFKA_BROKERS }, "NATS_URL"],
@@ -42,6 +54,11 @@ describe("a service with bad configuration exits at once, naming the variable", 
   it.each<[ServiceName, Record<string, string>, string, RegExp]>([
     ["tc", { ...valid, TC_CURRENT_VERSION: "1", GRPC_PORT: "eighty" }, "GRPC_PORT", /must be a TCP port/],
     ["tc", { ...valid, TC_CURRENT_VERSION: "-2" }, "TC_CURRENT_VERSION", /positive whole number/],
+    ["tc", { ...valid, ...tcSiwe, SIWE_DOMAIN: "http://127.0.0.1:8080" }, "SIWE_DOMAIN", /RFC 3986 authority/],
+    ["tc", { ...valid, ...tcSiwe, SIWE_CHAIN_IDS: "31337,abc" }, "SIWE_CHAIN_IDS", /positive chain ids/],
+    ["tc", { ...valid, ...tcSiwe, CHAINS_FILE: "/nonexistent/chains.json" }, "CHAINS_FILE", /nonexistent/],
+    ["tc", { ...valid, ...tcSiwe, SIWE_CHAIN_IDS: "31337,1" }, "SIWE_CHAIN_IDS", /not chains of CHAINS_FILE/],
+    ["tc", { ...valid, ...tcSiwe, SIWE_STATEMENT: "100% agreed" }, "SIWE_STATEMENT", /EIP-4361 allows/],
     ["auth", { ...valid, REDIS_URL: "http://127.0.0.1:6379" }, "REDIS_URL", /scheme redis/],
     ["auth", { ...valid, KAFKA_BROKERS: "localhost" }, "KAFKA_BROKERS", /host:port/],
     ["auth", { ...valid, AUTH_PEPPER_FILE: "/nonexistent/pepper", AUTH_SIGNING_KEYS_DIR: "/nonexistent/keys" }, "AUTH_PEPPER_FILE", /nonexistent\/pepper/],

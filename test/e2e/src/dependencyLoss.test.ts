@@ -45,7 +45,7 @@ beforeAll(async () => {
     startRedis({ port: ports.redis, dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") }),
     startKafka({ port: ports.kafka, controllerPort: ports.kafkaController, dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
   ]);
-  const spec = serviceProcessSpecs(ports, { kafkaBrokers: kafka.brokers, redisUrl: redis.url, natsUrl: nats.url, chainsFile: "", secretsDir: dir.path }, "info").find(
+  const spec = serviceProcessSpecs(ports, { kafkaBrokers: kafka.brokers, redisUrl: redis.url, natsUrl: nats.url, chainsFile: join(repoRoot, "deploy", "config", "local", "chains.json"), secretsDir: dir.path }, "info").find(
     (candidate) => candidate.name === "tc",
   )!;
   readyUrl = spec.readyUrl;

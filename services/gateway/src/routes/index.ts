@@ -12,7 +12,7 @@ export function apiRoutes(backends: Backends): AnyRoute[] {
     postAuthRoute(backends.auth),
     postTcNonceRoute(backends.tc),
     getTcStatusRoute(backends.tc),
-    postTcAcceptRoute(backends.tc),
+    postTcAcceptRoute(backends.tcWrites),
     postIntentNotificationRoute(backends.intents),
   ];
 }

@@ -52,8 +52,7 @@ export function postIntentNotificationRoute(intents: IntentsServiceClient) {
       ],
     },
     async handle({ body, request }) {
-      const metadata = callMetadata(String(request.res?.locals.requestId ?? ""));
-      metadata.set("x-api-key-id", String(request.res?.locals.keyId ?? ""));
+      const metadata = callMetadata(String(request.res?.locals.requestId ?? ""), String(request.res?.locals.keyId ?? ""));
       const notified = await callUnary(
         intents,
         intents.notify,

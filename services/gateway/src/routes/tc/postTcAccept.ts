@@ -46,7 +46,7 @@ export function postTcAcceptRoute(tc: TcServiceClient) {
       ],
     },
     async handle({ body, request }) {
-      const accepted = await callUnary(tc, tc.accept, { message: body!.message, signature: body!.signature }, callMetadata(String(request.res?.locals.requestId ?? "")), {
+      const accepted = await callUnary(tc, tc.accept, { message: body!.message, signature: body!.signature }, callMetadata(String(request.res?.locals.requestId ?? ""), String(request.res?.locals.keyId ?? "")), {
         // Contract-wallet checks call the chain and the acceptance waits for Kafka.
         deadline: Date.now() + 10_000,
       });

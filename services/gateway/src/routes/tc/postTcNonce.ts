@@ -42,7 +42,7 @@ export function postTcNonceRoute(tc: TcServiceClient) {
       ],
     },
     async handle({ body, request }) {
-      const nonce = await callUnary(tc, tc.issueNonce, { walletAddress: body!.walletAddress }, callMetadata(String(request.res?.locals.requestId ?? "")));
+      const nonce = await callUnary(tc, tc.issueNonce, { walletAddress: body!.walletAddress }, callMetadata(String(request.res?.locals.requestId ?? ""), String(request.res?.locals.keyId ?? "")));
       return {
         status: 200,
         headers: { "cache-control": "no-store" },

@@ -1,0 +1,82 @@
+import type { ChainConfig } from "@platform/chain";
+import type { GrpcServiceRegistration } from "@platform/grpc";
+import type { Logger } from "@platform/log";
+import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
+import { kafkaDependency, redisDependency } from "@platform/service";
+import { createRedis } from "@platform/store";
+import { acceptCommand } from "./accept.js";
+import type { TcConfig } from "./config.js";
+import { contractWalletChain, type ContractWalletChain } from "./contractWalletChain.js";
+import { lazyEventPublisher } from "./eventPublisher.js";
+import { superviseProjection } from "./projectionSupervisor.js";
+import { siweRules } from "./siweRules.js";
+import { tcServiceRegistration } from "./tcService.js";
+import type { TcVersions } from "./tcVersions.js";
+
+/** What start-up read from files before any connection was opened. */
+export interface TcFiles {
+  chains: ChainConfig;
+  versions: TcVersions;
+}
+
+export interface TcComponents {
+  grpc: GrpcServiceRegistration;
+  /** Readiness: Redis, Kafka, and the acceptance projection complete. */
+  dependencies: DependencyCheck[];
+  /** Stopped in order after the gRPC server drained. */
+  stops: ShutdownStep[];
+}
+
+export interface TcTuning {
+  /** How often the projection marker is checked; 2 s by default. */
+  projectionIntervalMs?: number;
+  now?: () => Date;
+}
+
+/**
+ * Wires the tc service: connections, the acceptance projection and its supervisor, the lazy
+ * Kafka publisher, a contract-wallet reader per allowed chain, and the gRPC service over them.
+ * Throws a ConfigError when the files and variables do not fit together (SIWE_CHAIN_IDS naming a
+ * chain CHAINS_FILE lacks, …). Nothing here blocks on Kafka, Redis or an RPC: a dependency that
+ * is away shows in readiness and in UNAVAILABLE answers, and is picked up when it returns.
+ *
+ * The chains' RPCs are not readiness dependencies: only contract-wallet acceptances need them,
+ * and an RPC outage must not take down status reads, the gate, or EOA acceptances.
+ */
+export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger, tuning: TcTuning = {}): TcComponents {
+  const rules = siweRules(config, files.versions, files.chains.chains.map((chain) => chain.chainId));
+  const chains = new Map<number, ContractWalletChain>(
+    files.chains.chains.filter((chain) => rules.chainIds.includes(chain.chainId)).map((chain) => [chain.chainId, contractWalletChain(chain)]),
+  );
+
+  const redis = redisDependency(config.REDIS_URL, "tc");
+  // The projection's WATCH needs a connection nobody else runs MULTI/EXEC on.
+  const projectionRedis = createRedis({ url: config.REDIS_URL, connectionName: "tc-projection" });
+  const kafka = kafkaDependency(config.KAFKA_BROKERS, "tc", log);
+  const publisher = lazyEventPublisher(kafka.client, log);
+  const projection = superviseProjection({
+    kafka: kafka.client,
+    redis: redis.client,
+    projectionRedis,
+    log,
+    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    ...(tuning.projectionIntervalMs === undefined ? {} : { intervalMs: tuning.projectionIntervalMs }),
+  });
+  const accept = acceptCommand({ redis: redis.client, rules, chains, publisher, log, ...(tuning.now ? { now: tuning.now } : {}) });
+
+  log.info(
+    { currentTcVersion: rules.currentTcVersion, domain: rules.domain, uri: rules.uri, chainIds: rules.chainIds, document: rules.document },
+    "T&C configuration",
+  );
+  return {
+    grpc: tcServiceRegistration({ log, redis: redis.client, rules, projection, accept, ...(tuning.now ? { now: tuning.now } : {}) }),
+    dependencies: [redis.check, kafka.check, projection.check],
+    stops: [
+      { name: "projection", run: () => projection.stop() },
+      { name: "publisher", run: () => publisher.close() },
+      kafka.close,
+      { name: "redis-projection", run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())) },
+      redis.close,
+    ],
+  };
+}

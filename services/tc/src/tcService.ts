@@ -1,0 +1,77 @@
+import type { ServerUnaryCall } from "@grpc/grpc-js";
+import { unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
+import type { Logger } from "@platform/log";
+import {
+  TcServiceService,
+  type AcceptRequest,
+  type AcceptResponse,
+  type CheckGateRequest,
+  type CheckGateResponse,
+  type GetStatusRequest,
+  type GetStatusResponse,
+  type IssueNonceRequest,
+  type IssueNonceResponse,
+  type TcServiceServer,
+} from "@platform/proto/tc/v1/tc";
+import type { Redis } from "@platform/store";
+import type { AcceptContext } from "./accept.js";
+import { gateOf } from "./gate.js";
+import { statusOf } from "./getStatus.js";
+import { nonceResponse } from "./issueNonce.js";
+import { generateNonce, storeNonce } from "./nonces.js";
+import type { ProjectionStatus } from "./projectionSupervisor.js";
+import { readAcceptance } from "./readAcceptance.js";
+import type { SiweRules } from "./siweRules.js";
+import { parseWalletAddress } from "./walletAddress.js";
+
+export const TC_SERVICE_NAME = "platform.tc.v1.TcService";
+
+/** gRPC metadata the gateway may set with the API key id of the request (audit only). */
+export const API_KEY_ID_METADATA = "x-api-key-id";
+
+export interface TcServiceDependencies {
+  log: Logger;
+  redis: Redis;
+  rules: SiweRules;
+  projection: ProjectionStatus;
+  accept(request: AcceptRequest, context: AcceptContext): Promise<AcceptResponse>;
+  now?: () => Date;
+}
+
+/** The gRPC TcService: thin adapters from calls to the nonce store, the projection and Accept. */
+export function tcServiceRegistration(deps: TcServiceDependencies): GrpcServiceRegistration {
+  const { log, redis, rules, projection } = deps;
+  const now = deps.now ?? (() => new Date());
+  const implementation: TcServiceServer = {
+    issueNonce: unaryHandler<IssueNonceRequest, IssueNonceResponse>(log, "IssueNonce", async (request) => {
+      const wallet = parseWalletAddress(request.walletAddress);
+      const nonce = generateNonce();
+      const issuedAt = now();
+      await storeNonce(redis, nonce, wallet, rules.nonceTtlSeconds);
+      return nonceResponse(wallet, nonce, rules, issuedAt);
+    }),
+    getStatus: unaryHandler<GetStatusRequest, GetStatusResponse>(log, "GetStatus", async (request) => {
+      const wallet = parseWalletAddress(request.walletAddress);
+      return statusOf(wallet, rules.currentTcVersion, await readAcceptance(redis, projection, wallet));
+    }),
+    accept: unaryHandler<AcceptRequest, AcceptResponse>(log, "Accept", (request, call) =>
+      deps.accept(request, { deadline: deadlineOf(call), apiKeyId: apiKeyIdOf(call) }),
+    ),
+    checkGate: unaryHandler<CheckGateRequest, CheckGateResponse>(log, "CheckGate", async (request) => {
+      const wallet = parseWalletAddress(request.walletAddress);
+      return gateOf(rules.currentTcVersion, await readAcceptance(redis, projection, wallet));
+    }),
+  };
+  return { name: TC_SERVICE_NAME, definition: TcServiceService, implementation };
+}
+
+/** The caller's deadline in epoch ms; Infinity when it set none. */
+function deadlineOf(call: ServerUnaryCall<unknown, unknown>): number {
+  const deadline = call.getDeadline();
+  return deadline instanceof Date ? deadline.getTime() : Number(deadline);
+}
+
+function apiKeyIdOf(call: ServerUnaryCall<unknown, unknown>): string {
+  const [value] = call.metadata.get(API_KEY_ID_METADATA);
+  return typeof value === "string" ? value.slice(0, 200) : "";
+}

@@ -1,0 +1,106 @@
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { authCli, freePorts, repoRoot, serviceCommand, serviceProcessSpecs, silentProgress, startStack, type PortPlan, type RunningStack } from "@platform/local-stack";
+import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The T&C flow through the public gateway with a real local account: status → nonce → sign →
+// accept → status → the notification gate; then the current version is raised.
+const state = tempDir("e2e-tc");
+let stack: RunningStack;
+let ports: PortPlan;
+let base: string;
+let token: string;
+let restartedTc: ManagedProcess | undefined;
+const account = privateKeyToAccount(generatePrivateKey());
+
+const headers = () => ({ "content-type": "application/json", authorization: `Bearer ${token}` });
+const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: "POST", headers: headers(), body: JSON.stringify(body) });
+const status = async () => (await fetch(`${base}/intents/v1/tc/status?walletAddress=${account.address.toLowerCase()}`, { headers: headers() })).json() as Promise<Record<string, unknown>>;
+const notifyOnce = () => post("/intents/v1/intents", { userAddress: account.address, originChainId: 31337, txHash: `0x${randomBytes(32).toString("hex")}` });
+
+beforeAll(async () => {
+  ports = await freePorts();
+  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "source", progress: silentProgress });
+  base = stack.descriptor.gatewayUrl;
+  const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
+  const key = JSON.parse(
+    await authCli("source", ["keys", "create", "--name", "e2e-tc", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! }),
+  ) as { id: string; secret: string };
+  const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
+  token = ((await issued.json()) as { access_token: string }).access_token;
+}, 240_000);
+
+afterAll(async () => {
+  await restartedTc?.stop();
+  await stack?.stop();
+  state.remove();
+}, 120_000);
+
+describe("Terms & Conditions through the gateway", () => {
+  it("takes a wallet from never accepted to accepted, and the gate lets it notify", async () => {
+    expect(await status()).toMatchObject({ walletAddress: account.address, currentTcVersion: 1, accepted: false, acceptedVersion: null, acceptedAt: null });
+
+    const refused = await notifyOnce();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ status: 403, code: "TC_NOT_ACCEPTED", acceptedVersion: null, currentTcVersion: 1, type: expect.stringMatching(/\/problems\/tc-not-accepted$/) });
+
+    const nonceResponse = await post("/intents/v1/tc/nonce", { walletAddress: account.address });
+    expect(nonceResponse.status).toBe(200);
+    const fields = (await nonceResponse.json()) as { nonce: string; domain: string; uri: string; chainIds: number[]; statement: string; resource: string; currentTcVersion: number; issuedAt: string };
+    expect(fields.resource).toBe("coin-tc:v1");
+    const issuedAt = new Date();
+    const message = createSiweMessage({
+      address: account.address,
+      domain: fields.domain,
+      uri: fields.uri,
+      version: "1",
+      chainId: fields.chainIds[0]!,
+      nonce: fields.nonce,
+      statement: fields.statement,
+      issuedAt,
+      expirationTime: new Date(issuedAt.getTime() + 5 * 60_000),
+      resources: [fields.resource],
+    });
+    const signature = await account.signMessage({ message });
+    const accepted = await post("/intents/v1/tc/accept", { message, signature });
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toMatchObject({ walletAddress: account.address, acceptedVersion: 1 });
+
+    const replay = await post("/intents/v1/tc/accept", { message, signature });
+    expect(replay.status).toBe(400);
+    expect(await replay.json()).toMatchObject({ code: "NONCE_INVALID_OR_USED" });
+
+    expect(await status()).toMatchObject({ accepted: true, acceptedVersion: 1, currentTcVersion: 1 });
+    const notified = await notifyOnce();
+    expect(notified.status).toBe(202);
+    expect(await notified.json()).toMatchObject({ originChainId: 31337, status: "SUBMITTED", created: true });
+  }, 60_000);
+
+  it("after the current version is raised, status says not accepted and the gate answers 403 with both versions", async () => {
+    await stack.processes.get("tc")!.stop();
+    const infra = { ...stack.descriptor.infrastructure, chainsFile: join(state.path, "chains.json"), secretsDir: join(state.path, "secrets") };
+    const spec = serviceProcessSpecs(ports, infra, "info").find((candidate) => candidate.name === "tc")!;
+    const { command, args } = serviceCommand(repoRoot, "tc", "source");
+    restartedTc = spawnManaged({
+      name: "tc",
+      command,
+      args,
+      cwd: repoRoot,
+      logFile: join(state.path, "logs", "tc-v2.log"),
+      env: { PATH: process.env.PATH, ...spec.env, TC_CURRENT_VERSION: "2" },
+    });
+    await waitFor(async () => (await fetch(spec.readyUrl).catch(() => undefined))?.status === 200, { what: "tc with version 2", timeoutMs: 60_000, intervalMs: 250 });
+    // The gateway reconnects to the restarted tc on its own; wait until it reports it ready again.
+    await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, { what: "gateway ready again", timeoutMs: 30_000, intervalMs: 250 });
+
+    // The restarted tc answers once its channel from the gateway is back; then the new version shows.
+    await waitFor(async () => (await status().catch(() => ({}) as Record<string, unknown>)).currentTcVersion === 2, { what: "status of version 2", timeoutMs: 30_000, intervalMs: 250 });
+    expect(await status()).toMatchObject({ accepted: false, acceptedVersion: 1, currentTcVersion: 2 });
+    const refused = await notifyOnce();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: "TC_NOT_ACCEPTED", acceptedVersion: 1, currentTcVersion: 2 });
+  }, 90_000);
+});
