@@ -32,6 +32,6 @@ if [ ${#packages[@]} -gt 0 ]; then
 fi
 
 say "installing node packages (pnpm install --frozen-lockfile)"
-pnpm install --frozen-lockfile --reporter=silent
+pnpm install --frozen-lockfile --reporter=append-only 2>&1 | grep -vE "^(Progress|Packages|\s*$)" | tail -n 15
 
 bash deploy/local/kafka/install.sh
