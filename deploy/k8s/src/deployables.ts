@@ -144,10 +144,16 @@ export const DEPLOYABLES: Deployable[] = [
     name: "tc",
     service: "tc",
     role: "backend",
-    // Contract-wallet acceptance (ERC-1271/6492) reads the chains.
-    uses: { redis: true, kafka: true, chainRpc: true },
+    // Contract-wallet acceptance (ERC-1271/6492) reads the chains named in the chains file.
+    uses: { redis: true, kafka: true, chainRpc: true, chainsFile: true },
     calls: [],
-    env: { TC_CURRENT_VERSION: { configMapKey: "TC_CURRENT_VERSION" } },
+    env: {
+      TC_CURRENT_VERSION: { configMapKey: "TC_CURRENT_VERSION" },
+      // The SIWE domain, uri and chains the server accepts come from here, never from a request.
+      SIWE_DOMAIN: { configMapKey: "SIWE_DOMAIN" },
+      SIWE_URI: { configMapKey: "SIWE_URI" },
+      SIWE_CHAIN_IDS: { configMapKey: "SIWE_CHAIN_IDS" },
+    },
     resources: small,
     scaling: stateless(2, 6),
   },
