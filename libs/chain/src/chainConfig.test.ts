@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chainConfigSchema, configuredChainSchema, type ConfiguredChainInput } from "./chainConfig.js";
+import { chainConfigSchema, configuredChainSchema, routeSchema, type ConfiguredChainInput, type RouteConfigInput } from "./chainConfig.js";
 
 const chain = (overrides: Partial<ConfiguredChainInput> = {}): ConfiguredChainInput => ({
   name: "origin",
@@ -102,5 +102,79 @@ describe("chainConfigSchema", () => {
   it("rejects an empty chain list and unknown top-level keys", () => {
     expect(issuesOf({ environment: "local", chains: [] })).toHaveLength(1);
     expect(issuesOf({ environment: "local", chains: [chain()], tokens: [] })).toHaveLength(1);
+  });
+});
+
+const TOKEN = "0xca11bde05977b3631167028862be2a173976ca11";
+const route = (overrides: Partial<RouteConfigInput> = {}): RouteConfigInput => ({
+  originChainId: 31337,
+  destinationChainId: 31338,
+  inputToken: "USDC",
+  outputToken: "USDC",
+  fee: { bps: 5, fixed: "100000" },
+  limits: { min: "1000000", max: "100000000000" },
+  fillTimeEstimateSeconds: 12,
+  quoteTtlSeconds: 60,
+  ...overrides,
+});
+const intentChains = (tokens?: Record<string, string>) => [
+  chain({ contracts: tokens ? { tokens } : {} }),
+  chain({ name: "destination", chainId: 31338, roles: ["destination"], contracts: tokens ? { tokens } : {} }),
+  chain({ name: "subtensor", chainId: 31964, roles: ["native"] }),
+];
+
+describe("routeSchema", () => {
+  it("keeps amounts as decimal strings and checksums token addresses", () => {
+    const parsed = routeSchema.parse(route({ inputToken: TOKEN }));
+    expect(parsed.inputToken).toBe("0xcA11bde05977b3631167028862bE2a173976CA11");
+    expect(parsed.outputToken).toBe("USDC");
+    expect(parsed.fee).toEqual({ bps: 5, fixed: "100000" });
+    // uint256-sized limits survive (JSON numbers would not)
+    expect(routeSchema.parse(route({ limits: { min: "1000000", max: "115792089237316195423570985008687907853269984665640564039457584007913129639935" } })).limits.max).toHaveLength(78);
+  });
+
+  it.each([
+    ["the same chain on both ends", { destinationChainId: 31337 }, "destinationChainId"],
+    ["min above max", { limits: { min: "5000000", max: "10" } }, "limits.max"],
+    ["a minimum the fee eats", { fee: { bps: 0, fixed: "1000000" } }, "limits.min"],
+    ["a fee of 100 %", { fee: { bps: 10_000, fixed: "0" } }, "fee.bps"],
+    ["an amount as a JSON number", { limits: { min: 1_000_000, max: "10" } }, "limits.min"],
+    ["a negative amount", { fee: { bps: 1, fixed: "-1" } }, "fee.fixed"],
+    ["a very long quote lifetime", { quoteTtlSeconds: 86_400 }, "quoteTtlSeconds"],
+    ["a misspelt key", { fillTimeSeconds: 5 }, ""],
+  ])("rejects %s", (_what, overrides, path) => {
+    const result = routeSchema.safeParse({ ...route(), ...overrides });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.path.join("."))).toContain(path);
+  });
+});
+
+describe("chainConfigSchema routes", () => {
+  it("defaults to no routes", () => {
+    expect(chainConfigSchema.parse({ environment: "local", chains: intentChains() }).routes).toEqual([]);
+  });
+
+  it("accepts symbols in both directions before tokens are deployed, and once they are", () => {
+    const routes = [route(), route({ originChainId: 31338, destinationChainId: 31337 }), route({ inputToken: "ETH", outputToken: "0x0000000000000000000000000000000000000000" })];
+    expect(issuesOf({ environment: "local", chains: intentChains(), routes })).toEqual([]);
+    expect(issuesOf({ environment: "local", chains: intentChains({ USDC: TOKEN }), routes })).toEqual([]);
+    expect(issuesOf({ environment: "local", chains: intentChains({ USDC: TOKEN }), routes: [route({ inputToken: TOKEN })] })).toEqual([]);
+  });
+
+  it("names a missing chain, a chain without an intents role, unknown tokens and a repeated route", () => {
+    const routes = [
+      route({ originChainId: 1 }),
+      route({ destinationChainId: 31964 }),
+      route({ inputToken: "WETH", outputToken: "0x0000000000000000000000000000000000000001" }),
+      route(),
+      route(),
+    ];
+    expect(issuesOf({ environment: "local", chains: intentChains({ USDC: TOKEN }), routes })).toEqual([
+      "routes.0.originChainId: no chain with chainId 1",
+      "routes.1.destinationChainId: chain subtensor has no intents role (origin or destination)",
+      "routes.2.inputToken: WETH is not a token symbol of chain origin (contracts.tokens) nor its native currency ETH",
+      "routes.2.outputToken: 0x0000000000000000000000000000000000000001 is not a token of chain destination (contracts.tokens) nor the native coin (zero address)",
+      "routes.4: repeats routes[3]",
+    ]);
   });
 });

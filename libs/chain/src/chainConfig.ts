@@ -81,10 +81,60 @@ export const configuredChainSchema = z.strictObject({
 export type ConfiguredChain = z.infer<typeof configuredChainSchema>;
 export type ConfiguredChainInput = z.input<typeof configuredChainSchema>;
 
+/** An amount in a token's base units: a decimal string, since uint256 values overflow JSON numbers. */
+const baseUnitsSchema = z.string().regex(/^(0|[1-9][0-9]{0,77})$/, { message: "must be a decimal string of base units" });
+
+/**
+ * A route's token: an address (any case; the zero address is the chain's native coin) or a symbol,
+ * either a key of the chain's `contracts.tokens` or its native currency's symbol. Symbols let the
+ * template name tokens whose addresses only exist once the launcher has deployed them.
+ */
+export const routeTokenSchema = z.union([addressSchema, tokenSymbolSchema]);
+
+/**
+ * One quotable direction: what a user may put in on the origin chain and receive on the
+ * destination chain, at what fee and within what bounds. The fee is `fixed + inputAmount * bps /
+ * 10_000` in the input token; every amount is in the input token's base units.
+ */
+export const routeSchema = z
+  .strictObject({
+    originChainId: z.int().positive(),
+    destinationChainId: z.int().positive(),
+    inputToken: routeTokenSchema,
+    outputToken: routeTokenSchema,
+    fee: z.strictObject({
+      /** Proportional part, basis points of the input amount. */
+      bps: z.int().min(0).max(9_999),
+      /** Flat part (e.g. the filler's destination gas), base units of the input token. */
+      fixed: baseUnitsSchema,
+    }),
+    /** Bounds on the input amount, base units of the input token. */
+    limits: z.strictObject({ min: baseUnitsSchema, max: baseUnitsSchema }),
+    fillTimeEstimateSeconds: z.int().positive(),
+    /** How long a quote stays valid; short, because the suggested fill deadline ages with it. */
+    quoteTtlSeconds: z.int().positive().max(3_600),
+  })
+  .superRefine((route, ctx) => {
+    if (route.originChainId === route.destinationChainId) {
+      ctx.addIssue({ code: "custom", path: ["destinationChainId"], message: "must differ from originChainId" });
+    }
+    const min = BigInt(route.limits.min);
+    if (min > BigInt(route.limits.max)) ctx.addIssue({ code: "custom", path: ["limits", "max"], message: "must be at least limits.min" });
+    // At the smallest allowed input the fee must leave something to deliver, or the route quotes zero.
+    const feeAtMin = BigInt(route.fee.fixed) + (min * BigInt(route.fee.bps) + 9_999n) / 10_000n;
+    if (min <= feeAtMin) {
+      ctx.addIssue({ code: "custom", path: ["limits", "min"], message: `must exceed the fee at that amount (${feeAtMin})` });
+    }
+  });
+export type RouteConfig = z.infer<typeof routeSchema>;
+export type RouteConfigInput = z.input<typeof routeSchema>;
+
 export const chainConfigSchema = z
   .strictObject({
     environment: z.string().min(1),
     chains: z.array(configuredChainSchema).min(1),
+    /** What quotes and preflight accept; an environment without routes quotes nothing. */
+    routes: z.array(routeSchema).default([]),
   })
   .superRefine((config, ctx) => {
     // Names and ids key checkpoints, topics and routes; a duplicate would merge two chains' data.
@@ -111,6 +161,54 @@ export const chainConfigSchema = z
         message: `a second chain with role native (first is chains[${natives[0]!}])`,
       });
     }
+    checkRoutes(config, ctx);
   });
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
 export type ChainConfigInput = z.input<typeof chainConfigSchema>;
+
+type ParsedChainConfig = { chains: ConfiguredChain[]; routes: RouteConfig[] };
+
+/**
+ * Routes must point at chains that can take part in intents and at tokens those chains have. Either
+ * intents role will do: every intents chain runs one FullSettler serving both sides (deploy/devnet),
+ * so a route may run in either direction between them. Token symbols are checked only where the
+ * chain lists its tokens: a template lists none until its contracts are deployed.
+ */
+function checkRoutes(config: ParsedChainConfig, ctx: z.RefinementCtx): void {
+  const byId = new Map(config.chains.map((chain) => [chain.chainId, chain]));
+  const seen = new Map<string, number>();
+  config.routes.forEach((route, index) => {
+    const sides = [
+      ["originChainId", route.originChainId, "inputToken", route.inputToken],
+      ["destinationChainId", route.destinationChainId, "outputToken", route.outputToken],
+    ] as const;
+    for (const [chainField, chainId, tokenField, token] of sides) {
+      const chain = byId.get(chainId);
+      if (chain === undefined) {
+        ctx.addIssue({ code: "custom", path: ["routes", index, chainField], message: `no chain with chainId ${chainId}` });
+        continue;
+      }
+      if (!chain.roles.some((role) => role === "origin" || role === "destination")) {
+        ctx.addIssue({ code: "custom", path: ["routes", index, chainField], message: `chain ${chain.name} has no intents role (origin or destination)` });
+      }
+      const problem = routeTokenProblem(chain, token);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", path: ["routes", index, tokenField], message: problem });
+    }
+    const key = [route.originChainId, route.destinationChainId, route.inputToken, route.outputToken].join("/");
+    const first = seen.get(key);
+    if (first !== undefined) ctx.addIssue({ code: "custom", path: ["routes", index], message: `repeats routes[${first}]` });
+    seen.set(key, index);
+  });
+}
+
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+
+function routeTokenProblem(chain: ConfiguredChain, token: string): string | undefined {
+  const tokens = chain.contracts.tokens;
+  if (/^0x[0-9a-fA-F]{40}$/.test(token)) {
+    if (token === ZERO_ADDRESS || tokens === undefined || Object.values(tokens).includes(token as Address)) return undefined;
+    return `${token} is not a token of chain ${chain.name} (contracts.tokens) nor the native coin (zero address)`;
+  }
+  if (token === chain.nativeCurrency.symbol || tokens === undefined || Object.hasOwn(tokens, token)) return undefined;
+  return `${token} is not a token symbol of chain ${chain.name} (contracts.tokens) nor its native currency ${chain.nativeCurrency.symbol}`;
+}

@@ -12,6 +12,18 @@ export const intentsGatewayConfigSchema = z.object({
   CHAINS_FILE: vars.string(),
   /** Replication of the topics this service creates; 3 in production, 1 on a single-broker stack. */
   KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+  /**
+   * Preferred time between quoting and the suggested fillDeadline, seconds. Clamped into what the
+   * origin settler accepts (its minFillWindow plus the quote's lifetime, up to its maxFillBuffer).
+   */
+  FILL_DEADLINE_WINDOW_SECONDS: vars.positiveInt().default(900),
+  /**
+   * How long a quote is kept after it expires, so preflight can say "expired" rather than
+   * "unknown quote" for a while.
+   */
+  QUOTE_RETENTION_SECONDS: vars.positiveInt().default(3_600),
+  /** Gas assumed for `open` when the simulation cannot estimate it (it reverted). */
+  OPEN_GAS_FALLBACK: vars.positiveInt().default(250_000),
 });
 
 export type IntentsGatewayConfig = z.infer<typeof intentsGatewayConfigSchema>;

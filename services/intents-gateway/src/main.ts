@@ -3,19 +3,48 @@ import { loadChainConfig } from "@platform/chain";
 import { loadFromVariableOrExit } from "@platform/config";
 import { createGrpcClient, createHealthChecker, unaryHandler } from "@platform/grpc";
 import { createLogger } from "@platform/log";
-import { IntentsServiceService, type NotifyRequest, type NotifyResponse } from "@platform/proto/intents/v1/intents";
+import {
+  IntentsServiceService,
+  type GetIntentRequest,
+  type GetIntentResponse,
+  type ListByTransactionRequest,
+  type ListByTransactionResponse,
+  type ListExpiredRequest,
+  type ListExpiredResponse,
+  type ListPendingRequest,
+  type ListPendingResponse,
+  type NotifyRequest,
+  type NotifyResponse,
+  type PreflightRequest,
+  type PreflightResponse,
+  type QuoteRequest,
+  type QuoteResponse,
+} from "@platform/proto/intents/v1/intents";
 import { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { createMetricsRegistry } from "@platform/runtime";
 import { kafkaDependency, natsDependency, redisDependency, runBackendService } from "@platform/service";
 import { loadIntentsGatewayConfig } from "./config.js";
+import { createIntentChains } from "./chains/intentChains.js";
+import { createTokenDecimals } from "./chains/tokenDecimals.js";
 import { notify } from "./notify/notify.js";
+import { preflight } from "./preflight/preflight.js";
+import { quote } from "./quote/quote.js";
+import { createQuoteStore } from "./quote/quoteStore.js";
+import { buildRouteTable } from "./quote/routeTable.js";
+import { getIntent } from "./reads/getIntent.js";
+import { listByTransaction } from "./reads/listByTransaction.js";
+import { listUserIntents } from "./reads/listUserIntents.js";
 
-// Quotes, preflight and the status reads arrive with the intents issue; the notification (with
-// its T&C gate) is served now.
+// Quotes and preflight read the chains of CHAINS_FILE and price its routes; the status reads serve
+// the intents projection's Redis records; the notification passes the T&C gate first.
 const config = loadIntentsGatewayConfig();
 const log = createLogger({ service: "intents-gateway", level: config.LOG_LEVEL });
 const chains = await loadFromVariableOrExit("intents-gateway", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
-const originChainIds = new Set(chains.chains.filter((chain) => chain.roles.includes("origin")).map((chain) => String(chain.chainId)));
+// Every FullSettler serves both sides, and routes run both ways: an order may be opened on any
+// chain with an intents role, so any of them can be the origin of a notified transaction.
+const originChainIds = new Set(
+  chains.chains.filter((chain) => chain.roles.includes("origin") || chain.roles.includes("destination")).map((chain) => String(chain.chainId)),
+);
 const redis = redisDependency(config.REDIS_URL, "intents-gateway");
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "intents-gateway", log);
 const nats = natsDependency(config.NATS_URL, "intents-gateway", log);
@@ -23,7 +52,16 @@ const topics = ensureTopics(kafka.client, { topics: ["intents.notifications.v1"]
 const publisher = createLazyPublisher(kafka.client, { onConnectError: (error, failures) => log.warn({ err: error, failures }, "kafka publisher not connected yet") });
 const tc = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: 2_000, unavailableRetries: 2 });
 const tcHealth = createHealthChecker(config.TC_GRPC_TARGET);
-log.info({ chains: chains.chains.map((chain) => chain.name), originChainIds: [...originChainIds] }, "chains configured");
+const intentChains = createIntentChains(chains);
+const intentChainIds = new Set(intentChains.keys());
+const routes = buildRouteTable(chains);
+const quotes = createQuoteStore(redis.client, config.QUOTE_RETENTION_SECONDS);
+const decimals = createTokenDecimals();
+log.info({ chains: chains.chains.map((chain) => chain.name), originChainIds: [...originChainIds], routes: routes.routes.length }, "chains configured");
+// Not fatal: the other routes are served; these come back once the chains file names their tokens.
+for (const skipped of routes.unresolved) log.warn({ route: skipped.index, reason: skipped.reason }, "route left out: token not resolved");
+const quoteDependencies = { routes, chains: intentChains, decimals, quotes, fillDeadlineWindowSeconds: config.FILL_DEADLINE_WINDOW_SECONDS };
+const preflightDependencies = { routes, chains: intentChains, decimals, quotes, openGasFallback: BigInt(config.OPEN_GAS_FALLBACK) };
 
 await runBackendService({
   name: "intents-gateway",
@@ -43,6 +81,14 @@ await runBackendService({
             const until = deadline instanceof Date ? deadline.getTime() : Number.isFinite(deadline) ? Number(deadline) : Date.now() + 5_000;
             return notify({ tc, redis: redis.client, publisher, signals: nats.client, originChainIds }, request, apiKeyId, until);
           }),
+          quote: unaryHandler<QuoteRequest, QuoteResponse>(log, "Quote", (request) => quote(quoteDependencies, request)),
+          preflight: unaryHandler<PreflightRequest, PreflightResponse>(log, "Preflight", (request) => preflight(preflightDependencies, request)),
+          getIntent: unaryHandler<GetIntentRequest, GetIntentResponse>(log, "GetIntent", (request) => getIntent(redis.client, request)),
+          listByTransaction: unaryHandler<ListByTransactionRequest, ListByTransactionResponse>(log, "ListByTransaction", (request) =>
+            listByTransaction(redis.client, intentChainIds, request),
+          ),
+          listPending: unaryHandler<ListPendingRequest, ListPendingResponse>(log, "ListPending", (request) => listUserIntents(redis.client, "pending", request)),
+          listExpired: unaryHandler<ListExpiredRequest, ListExpiredResponse>(log, "ListExpired", (request) => listUserIntents(redis.client, "expired", request)),
         },
       },
     ],

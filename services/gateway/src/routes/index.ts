@@ -1,7 +1,13 @@
 import type { AnyRoute } from "@platform/http";
 import type { Backends } from "../backends.js";
 import { postAuthRoute } from "./auth/postAuth.js";
+import { getIntentRoute } from "./intents/getIntent.js";
+import { listExpiredIntentsRoute } from "./intents/listExpiredIntents.js";
+import { listIntentsByTransactionRoute } from "./intents/listIntentsByTransaction.js";
+import { listPendingIntentsRoute } from "./intents/listPendingIntents.js";
 import { postIntentNotificationRoute } from "./intents/postIntentNotification.js";
+import { postPreflightRoute } from "./intents/postPreflight.js";
+import { postQuoteRoute } from "./intents/postQuote.js";
 import { getTcStatusRoute } from "./tc/getTcStatus.js";
 import { postTcAcceptRoute } from "./tc/postTcAccept.js";
 import { postTcNonceRoute } from "./tc/postTcNonce.js";
@@ -14,5 +20,12 @@ export function apiRoutes(backends: Backends): AnyRoute[] {
     getTcStatusRoute(backends.tc),
     postTcAcceptRoute(backends.tcWrites),
     postIntentNotificationRoute(backends.intents),
+    postQuoteRoute(backends.intents),
+    postPreflightRoute(backends.intents),
+    listIntentsByTransactionRoute(backends.intents),
+    // Before the order id route: express matches in mount order (the id is 32-byte hex anyway).
+    listPendingIntentsRoute(backends.intents),
+    listExpiredIntentsRoute(backends.intents),
+    getIntentRoute(backends.intents),
   ];
 }

@@ -1,0 +1,71 @@
+import { invalidArgument } from "@platform/errors";
+import type { OrderParams } from "@platform/proto/intents/v1/intents";
+import { decodeAbiParameters, getAddress, keccak256, stringToHex, type Hex } from "viem";
+
+/**
+ * Reads the `OnchainCrossChainOrder` a wallet would pass to `FullSettler.open` into the decoded
+ * order the intents service checks. The layout mirrors the contract (deploy/devnet,
+ * `FullOrderParams`); the tests pin it to vectors made with the devnet helpers, so a change there
+ * without one here fails them.
+ */
+
+export const FULL_ORDER_PARAMS_TYPE =
+  "FullOrderParams(uint256 nonce,uint256 destinationChainId,bytes32 inputToken,uint256 inputAmount,bytes32 outputToken,uint256 outputAmount,bytes32 recipient)";
+
+/** `FullSettler.ORDER_DATA_TYPE()`. */
+export const ORDER_DATA_TYPE: Hex = keccak256(stringToHex(FULL_ORDER_PARAMS_TYPE));
+
+const layout = [
+  {
+    type: "tuple",
+    components: [
+      { name: "nonce", type: "uint256" },
+      { name: "destinationChainId", type: "uint256" },
+      { name: "inputToken", type: "bytes32" },
+      { name: "inputAmount", type: "uint256" },
+      { name: "outputToken", type: "bytes32" },
+      { name: "outputAmount", type: "uint256" },
+      { name: "recipient", type: "bytes32" },
+    ],
+  },
+] as const;
+
+export interface OnchainOrder {
+  originChainId: number;
+  fillDeadline: number;
+  orderDataType: string;
+  orderData: string;
+}
+
+export function decodeOnchainOrder(order: OnchainOrder): OrderParams {
+  if (order.orderDataType.toLowerCase() !== ORDER_DATA_TYPE) {
+    throw invalidArgument("UNSUPPORTED_ORDER_DATA_TYPE", `order.orderDataType must be the FullSettler's ${ORDER_DATA_TYPE}`, {
+      parameter: "order.orderDataType",
+      supportedOrderDataTypes: [ORDER_DATA_TYPE],
+    });
+  }
+  // Seven static words, exactly as the contract requires (it reverts InvalidOrderData otherwise).
+  if (!/^0x[0-9a-fA-F]{448}$/.test(order.orderData)) {
+    throw invalidArgument("INVALID_REQUEST", "body field 'order.orderData' must be abi.encode(FullOrderParams): 224 bytes of 0x-prefixed hex", { parameter: "order.orderData" });
+  }
+  const [params] = decodeAbiParameters(layout, order.orderData as Hex);
+  return {
+    originChainId: String(order.originChainId),
+    destinationChainId: String(params.destinationChainId),
+    inputToken: wordToAddress(params.inputToken, "inputToken"),
+    inputAmount: String(params.inputAmount),
+    outputToken: wordToAddress(params.outputToken, "outputToken"),
+    outputAmount: String(params.outputAmount),
+    recipient: wordToAddress(params.recipient, "recipient"),
+    nonce: String(params.nonce),
+    fillDeadline: order.fillDeadline,
+  };
+}
+
+/** ERC-7683 carries EVM addresses left-padded in bytes32; anything else cannot be opened (NotAnEvmAddress). */
+function wordToAddress(word: Hex, field: string): string {
+  if (!/^0x0{24}[0-9a-fA-F]{40}$/.test(word)) {
+    throw invalidArgument("INVALID_REQUEST", `body field 'order.orderData' holds a ${field} that is not a left-padded EVM address`, { parameter: "order.orderData" });
+  }
+  return getAddress(`0x${word.slice(26)}`);
+}

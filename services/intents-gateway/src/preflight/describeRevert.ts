@@ -1,0 +1,45 @@
+import { fullSettlerAbi, testTokenAbi } from "@platform/devnet";
+import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type Abi, type Hex } from "viem";
+
+export interface RevertDescription {
+  /** The custom error's name (`FillDeadlineOutOfBounds`), `Error`/`Panic`, or `unknown`. */
+  name: string;
+  /** Human-readable form with named arguments. */
+  text: string;
+}
+
+// Errors `open` can raise: the settler's own, and the ERC-20's (OpenZeppelin-style, as TestToken's)
+// carried inside TokenTransferFailed's `reason`.
+const errorAbi = [...fullSettlerAbi, ...testTokenAbi].filter((item) => item.type === "error") as Abi;
+
+/** Names the revert of a simulated `open` from the error viem threw; undefined when it was not a revert. */
+export function describeRevert(error: unknown): RevertDescription | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
+  if (!(reverted instanceof ContractFunctionRevertedError)) return undefined;
+  if (reverted.raw !== undefined) return describeRevertData(reverted.raw);
+  return { name: "unknown", text: reverted.reason ?? "reverted without data" };
+}
+
+/** Decodes revert data against the settler's and the token's errors (plus `Error(string)` and `Panic`). */
+export function describeRevertData(data: Hex): RevertDescription {
+  if (data === "0x") return { name: "unknown", text: "reverted without data" };
+  try {
+    const decoded = decodeErrorResult({ abi: errorAbi, data });
+    const inputs = (decoded.abiItem as { inputs?: ReadonlyArray<{ name?: string; type: string }> }).inputs ?? [];
+    const args = (decoded.args ?? []) as readonly unknown[];
+    const parts = args.map((value, index) => {
+      const input = inputs[index];
+      return `${input?.name || `arg${index}`}=${render(value, input?.type)}`;
+    });
+    return { name: decoded.errorName, text: `${decoded.errorName}(${parts.join(", ")})` };
+  } catch {
+    return { name: "unknown", text: `reverted with undecoded data ${data.slice(0, 10)}` };
+  }
+}
+
+/** TokenTransferFailed carries the token's own revert data: decode it too so the cause is named. */
+function render(value: unknown, type: string | undefined): string {
+  if (type === "bytes" && typeof value === "string" && value.length >= 10) return describeRevertData(value as Hex).text;
+  return String(value);
+}

@@ -1,0 +1,6 @@
+import { unavailable, type AppError } from "@platform/errors";
+
+/** Redis being away is a 503 the client can retry; the connection error stays in the log. */
+export function mirrorUnavailable(error: unknown): AppError {
+  return unavailable("UNAVAILABLE", "the intents mirror is unavailable; retry shortly", {}, error);
+}
