@@ -99,7 +99,15 @@ describe("Terms & Conditions through the gateway", () => {
     // The restarted tc answers once its channel from the gateway is back; then the new version shows.
     await waitFor(async () => (await status().catch(() => ({}) as Record<string, unknown>)).currentTcVersion === 2, { what: "status of version 2", timeoutMs: 30_000, intervalMs: 250 });
     expect(await status()).toMatchObject({ accepted: false, acceptedVersion: 1, currentTcVersion: 2 });
-    const refused = await notifyOnce();
+    // intents-gateway's own channel to the restarted tc may still be reconnecting (a brief 503
+    // UNAVAILABLE that a client retries); the gate's answer is what this test is about.
+    const refused = await waitFor(
+      async () => {
+        const response = await notifyOnce();
+        return response.status === 503 ? undefined : response;
+      },
+      { what: "the gate's answer", timeoutMs: 30_000, intervalMs: 250 },
+    );
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: "TC_NOT_ACCEPTED", acceptedVersion: 1, currentTcVersion: 2 });
   }, 90_000);
