@@ -186,7 +186,8 @@ export const DEPLOYABLES: Deployable[] = [
       role: "worker",
       uses: { redis: true, kafka: true, nats: true },
       calls: [],
-      env: { PROJECTIONS: projection },
+      // Must equal the deployed FullSettlers' REFUND_GRACE: refundableAt is derived from it.
+      env: { PROJECTIONS: projection, INTENTS_REFUND_GRACE_SECONDS: { configMapKey: "INTENTS_REFUND_GRACE_SECONDS" } },
       resources: medium,
       // One consumer group per projection: more pods than the topic's partitions would idle.
       scaling: { ...stateless(1, 4), scaleDownStabilizationSeconds: 600 },

@@ -18,6 +18,7 @@ export const BASE_SETTINGS: Record<string, string> = {
   TC_CURRENT_VERSION: "1",
   LOG_LEVEL: "info",
   PUBLIC_BASE_URL: "https://api.example",
+  INTENTS_REFUND_GRACE_SECONDS: "3600",
   SIWE_DOMAIN: "api.example",
   SIWE_URI: "https://api.example",
   SIWE_CHAIN_IDS: "11155111,84532,945",

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { devnetSettlerParams } from "@platform/devnet";
 import type { PortPlan } from "./ports.js";
 
 export type ServiceName = "auth" | "tc" | "data-query" | "intents-gateway" | "chain-ingestor" | "projector" | "gateway";
@@ -76,8 +77,20 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       KAFKA_BROKERS: kafka,
       NATS_URL: infra.natsUrl,
       PROJECTIONS: "intents,accounts,market,subnets",
+      KAFKA_REPLICATION_FACTOR: "1",
+      // The devnet FullSettlers are deployed with this grace; refundable_at depends on it.
+      INTENTS_REFUND_GRACE_SECONDS: String(devnetSettlerParams.refundGraceSeconds),
     }),
-    backend("chain-ingestor", ports.ingestorGrpc, ports.ingestorOps, { KAFKA_BROKERS: kafka, NATS_URL: infra.natsUrl, CHAINS_FILE: infra.chainsFile }),
+    backend("chain-ingestor", ports.ingestorGrpc, ports.ingestorOps, {
+      KAFKA_BROKERS: kafka,
+      NATS_URL: infra.natsUrl,
+      CHAINS_FILE: infra.chainsFile,
+      KAFKA_REPLICATION_FACTOR: "1",
+      // A quarter of the devnet's 1 s block time, so the mirror trails the chains by little.
+      INGEST_POLL_INTERVAL_MS: "250",
+      INGEST_MAX_BLOCKS_PER_BATCH: "500",
+      NOTIFIED_TX_DROP_AFTER_SECONDS: "600",
+    }),
     {
       name: "gateway",
       readyUrl: `http://127.0.0.1:${ports.gateway}/readyz`,

@@ -6,8 +6,19 @@ export const chainIngestorConfigSchema = z.object({
   ...serviceVars,
   KAFKA_BROKERS: vars.hostPortList(),
   NATS_URL: vars.url(["nats", "tls"]),
-  /** Deployment data: the chains to follow and their contracts (deploy/config/<env>/chains.json). */
+  /**
+   * Deployment data: the chains to follow and their contracts (deploy/config/<env>/chains.json).
+   * main.ts reads and validates the file at once and exits 78 naming it when it is missing or wrong.
+   */
   CHAINS_FILE: vars.string(),
+  /** Replication of the topics this service creates; 3 in production, 1 on a single-broker stack. */
+  KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+  /** Pause between polls of a caught-up chain: about its block time (250 ms on the 1 s devnet). */
+  INGEST_POLL_INTERVAL_MS: vars.positiveInt().default(1_000),
+  /** The most blocks read and published in one Kafka transaction while working off a backlog. */
+  INGEST_MAX_BLOCKS_PER_BATCH: vars.positiveInt().max(10_000, { error: "must be at most 10000" }).default(500),
+  /** A notified transaction not mined this long after its notification is published as DROPPED. */
+  NOTIFIED_TX_DROP_AFTER_SECONDS: vars.positiveInt().default(600),
 });
 
 export type ChainIngestorConfig = z.infer<typeof chainIngestorConfigSchema>;

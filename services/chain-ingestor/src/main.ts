@@ -4,9 +4,10 @@ import { createLogger } from "@platform/log";
 import { createMetricsRegistry } from "@platform/runtime";
 import { kafkaDependency, natsDependency, runBackendService } from "@platform/service";
 import { loadChainIngestorConfig } from "./config.js";
+import { startIntentsIngestor } from "./intents/intentsIngestor.js";
 
-// Following FullSettler events and the native network arrives with the intents and data issues;
-// the process already watches every chain it will follow, so readiness is truthful now.
+// The intents source follows FullSettler events; the native network's source arrives with the
+// data issue and reuses the block follower (src/follower).
 const config = loadChainIngestorConfig();
 const log = createLogger({ service: "chain-ingestor", level: config.LOG_LEVEL });
 const chains = await loadFromVariableOrExit("chain-ingestor", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
@@ -17,14 +18,32 @@ const rpcChecks = chains.chains.map((chain) => {
   return { name: `rpc:${chain.name}`, probe: () => rpcReadiness(clients.publicClient, 1_000) };
 });
 
+const intents = startIntentsIngestor({
+  kafka: kafka.client,
+  signals: nats.client,
+  chains: chains.chains,
+  pollIntervalMs: config.INGEST_POLL_INTERVAL_MS,
+  maxBlocksPerBatch: config.INGEST_MAX_BLOCKS_PER_BATCH,
+  notifiedTxDropAfterMs: config.NOTIFIED_TX_DROP_AFTER_SECONDS * 1_000,
+  replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+  log,
+  // A newer instance owns the transactional id: exit non-zero at once, so the orchestrator notices
+  // and this process never publishes alongside it (the orderly shutdown would exit 0).
+  onFenced: () => {
+    log.fatal("fenced off by another chain-ingestor instance; exiting");
+    setTimeout(() => process.exit(1), 100).unref();
+    process.exitCode = 1;
+  },
+});
+
 await runBackendService({
   name: "chain-ingestor",
   log,
   registry: createMetricsRegistry("chain-ingestor"),
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [] },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
-  dependencies: [kafka.check, nats.check, ...rpcChecks],
+  dependencies: [kafka.check, nats.check, ...rpcChecks, intents.topicsCheck, intents.check],
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  stops: [nats.close, kafka.close],
+  stops: [{ name: "intents", run: () => intents.stop() }, nats.close, kafka.close],
 });

@@ -16,6 +16,14 @@ export const projectorConfigSchema = z.object({
       error: `must list projections among ${PROJECTIONS.join(", ")}`,
     })
     .transform((names) => [...new Set(names)] as Array<(typeof PROJECTIONS)[number]>),
+  /** Replication of the topics a projection creates when it starts before their producers; 3 in production. */
+  KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+  /**
+   * FullSettler's REFUND_GRACE in seconds (fixed in the contract at deployment; 60 on the devnet):
+   * an intent's refundable_at is its fill deadline plus this. Carried in configuration so the
+   * projector needs no chain access; it must match the deployed settlers.
+   */
+  INTENTS_REFUND_GRACE_SECONDS: vars.positiveInt(),
 });
 
 export type ProjectorConfig = z.infer<typeof projectorConfigSchema>;

@@ -1,9 +1,11 @@
 import { createLogger } from "@platform/log";
-import { createMetricsRegistry } from "@platform/runtime";
+import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
 import { kafkaDependency, natsDependency, redisDependency, runBackendService } from "@platform/service";
+import { createRedis } from "@platform/store";
 import { loadProjectorConfig } from "./config.js";
+import { superviseIntentsProjection } from "./intents/intentsSupervisor.js";
 
-// The projections themselves arrive with the intents and data issues.
+// The accounts, market and subnets projections arrive with the data issue.
 const config = loadProjectorConfig();
 const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
 const redis = redisDependency(config.REDIS_URL, "projector");
@@ -11,14 +13,35 @@ const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log);
 const nats = natsDependency(config.NATS_URL, "projector", log);
 log.info({ projections: config.PROJECTIONS }, "projections configured");
 
+const checks: DependencyCheck[] = [];
+const stops: ShutdownStep[] = [];
+if (config.PROJECTIONS.includes("intents")) {
+  // WATCH belongs to a connection: the projection gets one of its own.
+  const projectionRedis = createRedis({ url: config.REDIS_URL, connectionName: "projector-intents", commandTimeoutMs: 10_000 });
+  const intents = superviseIntentsProjection({
+    kafka: kafka.client,
+    redis: redis.client,
+    projectionRedis,
+    signals: nats.client,
+    log: log.child({ projection: "intents" }),
+    refundGraceSeconds: config.INTENTS_REFUND_GRACE_SECONDS,
+    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+  });
+  checks.push(intents.check);
+  stops.push({ name: "intents", run: () => intents.stop() }, { name: "intents-redis", run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())) });
+}
+for (const name of config.PROJECTIONS.filter((projection) => projection !== "intents")) {
+  log.warn({ projection: name }, "projection not implemented in this version; not running");
+}
+
 await runBackendService({
   name: "projector",
   log,
   registry: createMetricsRegistry("projector"),
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [] },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
-  dependencies: [redis.check, kafka.check, nats.check],
+  dependencies: [redis.check, kafka.check, nats.check, ...checks],
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  stops: [nats.close, kafka.close, redis.close],
+  stops: [...stops, nats.close, kafka.close, redis.close],
 });

@@ -1,0 +1,110 @@
+import { ensureTopics, type Kafka } from "@platform/bus";
+import type { ConfiguredChain } from "@platform/chain";
+import type { Logger } from "@platform/log";
+import type { DependencyCheck } from "@platform/runtime";
+import { subjects, type Signals } from "@platform/signals";
+import { createPublicClient, http, type Address, type Client } from "viem";
+import { createNotifiedTxWatcher, type NotifiedTxWatcher } from "./notifiedTxWatcher.js";
+import { startIntentsSource, type IntentsSource } from "./intentsSource.js";
+
+export interface IntentsIngestorOptions {
+  kafka: Kafka;
+  signals: Signals;
+  /** Every configured chain; those with a FullSettler are followed. */
+  chains: readonly ConfiguredChain[];
+  pollIntervalMs: number;
+  maxBlocksPerBatch: number;
+  notifiedTxDropAfterMs: number;
+  /** Replication of the topics the ingestor creates at start-up (chain.intents.v1, intents.notifications.v1, ingestor.checkpoints.v1). */
+  replicationFactor: number;
+  log: Logger;
+  onFenced(error: unknown): void;
+}
+
+export interface IntentsIngestor {
+  sources: readonly IntentsSource[];
+  watcher: NotifiedTxWatcher;
+  /** Readiness: every followed chain is caught up within a few blocks. */
+  check: DependencyCheck;
+  /** Readiness: the topics exist with their settings. */
+  topicsCheck: DependencyCheck;
+  stop(): Promise<void>;
+}
+
+type SettlerChain = ConfiguredChain & { contracts: { fullSettler: Address } };
+
+/** The chains the intents mirror follows: origin and destination chains that have a FullSettler. */
+export function settlerChains(chains: readonly ConfiguredChain[]): SettlerChain[] {
+  return chains.filter(
+    (chain): chain is SettlerChain =>
+      chain.contracts.fullSettler !== undefined && (chain.roles.includes("origin") || chain.roles.includes("destination")),
+  );
+}
+
+/**
+ * A JSON-RPC client for following: requests issued together go out as one batched HTTP request
+ * (a range of headers, the senders of a range's Opens), each with the chain's deadline and retries.
+ */
+export function followerClient(chain: ConfiguredChain): Client {
+  return createPublicClient({
+    transport: http(chain.rpcUrl, {
+      batch: { batchSize: 250, wait: 0 },
+      // A backlog range's logs run to tens of MB; ranges that exceed even this are halved.
+      maxResponseBodySize: 128 * 1024 * 1024,
+      timeout: chain.rpc.timeoutMs,
+      retryCount: chain.rpc.retryCount,
+      retryDelay: chain.rpc.retryDelayMs,
+    }),
+  });
+}
+
+/** Follows every settler chain and answers `intents.notified` hints. */
+export function startIntentsIngestor(options: IntentsIngestorOptions): IntentsIngestor {
+  const { log } = options;
+  const followed = settlerChains(options.chains);
+  // Created (with their settings) before anything is published; retried in the background while Kafka is away.
+  const topics = ensureTopics(options.kafka, {
+    topics: ["chain.intents.v1", "intents.notifications.v1", "ingestor.checkpoints.v1"],
+    replicationFactor: options.replicationFactor,
+    logger: log,
+  });
+  const clients = new Map(followed.map((chain) => [chain.chainId, followerClient(chain)] as const));
+  const sources = followed.map((chain) =>
+    startIntentsSource({
+      kafka: options.kafka,
+      chain,
+      client: clients.get(chain.chainId)!,
+      pollIntervalMs: options.pollIntervalMs,
+      maxBlocksPerStep: options.maxBlocksPerBatch,
+      log: log.child({ chain: chain.name }),
+      topicsReady: topics.ready,
+      onFenced: options.onFenced,
+    }),
+  );
+  const watcher = createNotifiedTxWatcher({
+    chains: followed.map((chain, index) => ({
+      chainId: chain.chainId,
+      client: clients.get(chain.chainId)!,
+      settler: chain.contracts.fullSettler,
+      publish: (record) => sources[index]!.publish([record]),
+    })),
+    dropAfterMs: options.notifiedTxDropAfterMs,
+    retryIntervalMs: Math.max(250, options.pollIntervalMs),
+    log,
+  });
+  const unsubscribe = options.signals.subscribe(subjects.intentsNotified, (payload) => watcher.handle(payload));
+  log.info({ chains: followed.map((chain) => ({ name: chain.name, chainId: chain.chainId, fullSettler: chain.contracts.fullSettler })) }, "following FullSettler events");
+
+  return {
+    sources,
+    watcher,
+    check: { name: "following", probe: async () => sources.every((source) => source.status().following) },
+    topicsCheck: { name: "topics", probe: async () => topics.ready() },
+    async stop() {
+      topics.stop();
+      unsubscribe();
+      watcher.stop();
+      await Promise.all(sources.map((source) => source.stop()));
+    },
+  };
+}
