@@ -1,5 +1,7 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
+import type { Registry } from "prom-client";
+import { createServerMetrics } from "./serverMetrics.js";
 
 export interface GrpcServiceRegistration {
   /** Fully qualified name used for per-service health ("platform.tc.v1.TcService"). */
@@ -13,6 +15,8 @@ export interface StartGrpcServerOptions {
   /** 0 picks a free port. */
   port: number;
   services: GrpcServiceRegistration[];
+  /** When given, every unary call is counted and timed in it (grpc_server_handled_total, grpc_server_handling_seconds). */
+  registry?: Registry;
 }
 
 export interface RunningGrpcServer {
@@ -38,7 +42,11 @@ export async function startGrpcServer(options: StartGrpcServerOptions): Promise<
   const names = ["", ...options.services.map((service) => service.name)];
   const health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, "NOT_SERVING" as const])));
   health.addToServer(server);
-  for (const service of options.services) server.addService(service.definition, service.implementation);
+  const metrics = options.registry ? createServerMetrics(options.registry) : undefined;
+  for (const service of options.services) {
+    const implementation = metrics ? metrics.instrument(service.name, service.definition, service.implementation) : service.implementation;
+    server.addService(service.definition, implementation);
+  }
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, boundPort) =>

@@ -30,7 +30,7 @@ export interface RunningBackendService {
  */
 export async function runBackendService(spec: BackendServiceSpec): Promise<RunningBackendService> {
   const readiness = watchDependencies(spec.dependencies, spec.readinessIntervalMs);
-  const grpc = await startGrpcServer({ host: spec.grpc.host, port: spec.grpc.port, services: spec.grpc.services });
+  const grpc = await startGrpcServer({ host: spec.grpc.host, port: spec.grpc.port, services: spec.grpc.services, registry: spec.registry });
   const ops = await startOpsServer({ host: spec.ops.host, port: spec.ops.port, readiness, registry: spec.registry });
 
   readiness.onChange((snapshot) => {
