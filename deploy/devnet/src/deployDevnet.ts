@@ -19,6 +19,7 @@ import {
   type DeployStep,
   type DevnetContracts,
 } from "./deploySteps.js";
+import type { DevnetSubtensor } from "./subtensor/deploySubtensor.js";
 
 export interface DevnetChainTarget {
   /** The key of this chain in the result (and in `.local/stack.json`). */
@@ -33,6 +34,8 @@ export interface DevnetChainDeployment {
   chainId: number;
   rpcUrl: string;
   contracts: DevnetContracts;
+  /** Only on the chain with role `native`: the state contract behind the Subtensor precompile mocks. */
+  subtensor?: DevnetSubtensor;
 }
 
 /**
@@ -57,6 +60,11 @@ export interface DevnetAccounts {
   oracle: DevnetAccount;
   /** Holds every test token (and native coin) on intent chains, with unlimited allowance to the FullSettler. */
   filler: DevnetAccount;
+  /**
+   * The network simulator: the only account that may change the Subtensor mocks' state and submit
+   * price-feed rounds; funded on the native chain (`devnetSimulatorFunds`).
+   */
+  simulator: DevnetAccount;
 }
 
 export interface DevnetDeployment {
@@ -79,11 +87,17 @@ export async function deployDevnet(options: { chains: readonly DevnetChainTarget
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
   if (repeated !== undefined) throw new Error(`deployDevnet: chain name ${repeated} is given twice`);
 
-  const keys = { deployer: generatePrivateKey(), oracle: generatePrivateKey(), filler: generatePrivateKey() };
+  const keys = {
+    deployer: generatePrivateKey(),
+    oracle: generatePrivateKey(),
+    filler: generatePrivateKey(),
+    simulator: generatePrivateKey(),
+  };
   const signers = {
     deployer: privateKeyToAccount(keys.deployer),
     oracle: privateKeyToAccount(keys.oracle),
     filler: privateKeyToAccount(keys.filler),
+    simulator: privateKeyToAccount(keys.simulator),
   };
   const deployed = await Promise.all(options.chains.map((chain) => deployChain(chain, signers)));
   for (const step of linkSteps) {
@@ -97,20 +111,26 @@ export async function deployDevnet(options: { chains: readonly DevnetChainTarget
     chains: Object.fromEntries(
       options.chains.map((target, index) => [
         target.name,
-        { chainId: target.chainId, rpcUrl: target.rpcUrl, contracts: deployed[index]!.contracts },
+        {
+          chainId: target.chainId,
+          rpcUrl: target.rpcUrl,
+          contracts: deployed[index]!.contracts,
+          ...(deployed[index]!.context.subtensor === undefined ? {} : { subtensor: deployed[index]!.context.subtensor }),
+        },
       ]),
     ),
     accounts: {
       deployer: devnetAccount(keys.deployer),
       oracle: devnetAccount(keys.oracle),
       filler: devnetAccount(keys.filler),
+      simulator: devnetAccount(keys.simulator),
     },
   };
 }
 
 async function deployChain(
   target: DevnetChainTarget,
-  signers: { deployer: LocalAccount; oracle: LocalAccount; filler: LocalAccount },
+  signers: { deployer: LocalAccount; oracle: LocalAccount; filler: LocalAccount; simulator: LocalAccount },
 ): Promise<DeployedChain> {
   const chain = defineChain({
     id: target.chainId,
@@ -127,6 +147,7 @@ async function deployChain(
     testClient: createTestClient({ chain, transport, mode: "anvil" }),
     oracle: signers.oracle.address,
     filler: createWalletClient({ chain, transport, account: signers.filler, pollingInterval: 100 }),
+    simulator: createWalletClient({ chain, transport, account: signers.simulator, pollingInterval: 100 }),
     contracts: {},
   };
   const where = `${target.name} (chain ${target.chainId}, ${target.rpcUrl})`;

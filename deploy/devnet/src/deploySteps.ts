@@ -23,6 +23,7 @@ import {
   testTokenAbi,
   testTokenBytecode,
 } from "./generated/index.js";
+import { deploySubtensor, type DevnetSubtensor } from "./subtensor/deploySubtensor.js";
 
 /** Every devnet contract by the key it is reported under; optional keys exist only on chains of some roles. */
 export interface DevnetContracts {
@@ -34,6 +35,8 @@ export interface DevnetContracts {
   fullSettler?: Address;
   /** Origin and destination chains: test ERC-20s by symbol (`devnetTokens`). */
   tokens?: Record<string, Address>;
+  /** Native chain: the Chainlink-style TAO/USD aggregator the simulator moves (`contracts.priceFeed` in the chain config). */
+  priceFeed?: Address;
 }
 
 /** What a per-chain step works with: the deployer's clients plus the run's other accounts. */
@@ -45,6 +48,10 @@ export interface ChainStepContext extends DeployContext {
   oracle: Address;
   /** Signs as the filler, for the approvals that let it fill as soon as the devnet is up. */
   filler: WalletClient<HttpTransport, Chain, Account>;
+  /** Signs as the simulator: the only account that may change the Subtensor mocks' state and the price feed. */
+  simulator: WalletClient<HttpTransport, Chain, Account>;
+  /** Set by the native chain's step: where the precompile mocks keep their state. */
+  subtensor?: DevnetSubtensor;
 }
 
 export interface DeployStep {
@@ -92,10 +99,7 @@ export const devnetNativeFunds = { filler: parseEther("1000"), oracle: parseEthe
 
 const intentRoles: readonly ChainRole[] = ["origin", "destination"];
 
-/**
- * What a devnet chain gets, in order (later steps may use earlier addresses). The precompile mocks
- * (native) are added here as they are written.
- */
+/** What a devnet chain gets, in order (later steps may use earlier addresses). */
 export const deploySteps: readonly DeployStep[] = [
   {
     name: "multicall3",
@@ -186,6 +190,16 @@ export const deploySteps: readonly DeployStep[] = [
         bytecode: erc6492WalletFactoryBytecode,
       }),
     }),
+  },
+  {
+    // The precompile mocks at their real addresses with a seeded state, and the TAO/USD feed.
+    name: "subtensor",
+    roles: ["native"],
+    run: async (context) => {
+      const { contracts, subtensor } = await deploySubtensor(context);
+      context.subtensor = subtensor;
+      return contracts;
+    },
   },
 ];
 

@@ -27,5 +27,6 @@ export {
   type DeployContext,
 } from "./deployContract.js";
 export * from "./generated/index.js";
+export * from "./subtensor/index.js";
 export * from "./intents/index.js";
 export * from "./wallets/index.js";

@@ -6,3 +6,4 @@ export { SERVICE_ORDER, serviceCommand, serviceProcessSpecs, type ServiceName, t
 export { startStack, type ExternalInfrastructure, type RunningStack, type StartStackOptions } from "./startStack.js";
 export { authCli } from "./authCli.js";
 export { DEMO_SCOPES, prepareSecrets, seedDemoKey, type DemoKey } from "./secrets.js";
+export { simulatorCommand, simulatorKeysFile, simulatorProcessSpec, writeSimulatorKeys } from "./simulatorProcess.js";

@@ -22,6 +22,8 @@ export interface PortPlan {
   dataQueryOps: number;
   ingestorOps: number;
   projectorOps: number;
+  /** The devnet simulator's /readyz. */
+  simulatorOps: number;
 }
 
 // Away from the servers' usual ports, so a system Redis, NATS or Kafka on the same machine is left alone.
@@ -46,6 +48,7 @@ export const DEFAULT_PORTS: PortPlan = {
   dataQueryOps: 9474,
   ingestorOps: 9475,
   projectorOps: 9476,
+  simulatorOps: 9477,
 };
 
 /** `anvilOrigin` → `STACK_PORT_ANVIL_ORIGIN`. */

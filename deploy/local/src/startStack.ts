@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadChainConfig, type ChainConfig } from "@platform/chain";
-import { deployDevnet } from "@platform/devnet";
+import { deployDevnet, type DevnetAccounts } from "@platform/devnet";
 import { spawnManaged, startAnvil, startKafka, startNats, startRedis, type ManagedProcess } from "@platform/testing";
 import type { ChainDescriptor, ProcessDescriptor, StackDescriptor } from "./descriptor.js";
 import { writeDescriptor } from "./descriptor.js";
@@ -10,6 +10,7 @@ import { prepareSecrets, seedDemoKey } from "./secrets.js";
 import type { PortPlan } from "./ports.js";
 import type { Progress } from "./progress.js";
 import { SERVICE_ORDER, serviceCommand, serviceProcessSpecs, type ServiceName, type ServiceRuntime } from "./serviceProcesses.js";
+import { simulatorCommand, simulatorProcessSpec, writeSimulatorKeys } from "./simulatorProcess.js";
 import { waitReady } from "./waitReady.js";
 
 export interface ExternalInfrastructure {
@@ -32,14 +33,41 @@ export interface StartStackOptions {
   logLevel?: string;
   progress: Progress;
   readyTimeoutMs?: number;
+  /**
+   * Start the devnet simulator (filler, oracle, demo users, network activity) once the services are
+   * up. By default it runs with the whole stack and not when `services` picks a subset. Tests that
+   * play user, filler and oracle themselves turn it off. Never started on external chains: the
+   * launcher has no keys for them.
+   */
+  simulator?: boolean;
+  /** The chains template to deploy the devnet from; deploy/config/local/chains.json by default. */
+  chainsTemplate?: string;
 }
 
 export interface RunningStack {
   descriptor: StackDescriptor;
-  /** Handles of the processes this call started, by name (for tests that kill one). */
+  /** Handles of the processes this call started, by name (for tests that kill one); `restart` replaces them. */
   processes: Map<string, ManagedProcess>;
+  /**
+   * The devnet's accounts with their keys (in memory only), when this call deployed the devnet: tests
+   * act as the filler or the oracle with them.
+   */
+  devnetAccounts?: DevnetAccounts;
+  /**
+   * Starts one service (or the simulator) again with the environment it was started with, after
+   * stopping it if it still runs (a test may have killed it), and waits until it is ready.
+   */
+  restart(name: string): Promise<void>;
   /** Stops every started process, services first, then infrastructure. */
   stop(): Promise<void>;
+}
+
+interface StartedProcess {
+  descriptor: ProcessDescriptor;
+  handle: ManagedProcess;
+  stop: () => Promise<void>;
+  /** Services and the simulator: how to start it again, and where it says it is ready. */
+  relaunch?: { spawn: () => ManagedProcess; readyUrl: string };
 }
 
 /**
@@ -55,7 +83,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
   mkdirSync(logs, { recursive: true });
   mkdirSync(data, { recursive: true });
 
-  const started: Array<{ descriptor: ProcessDescriptor; handle: ManagedProcess; stop: () => Promise<void> }> = [];
+  const started: StartedProcess[] = [];
   const stopAll = async () => {
     for (const entry of [...started].reverse()) await entry.stop().catch(() => undefined);
   };
@@ -69,17 +97,26 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     processes: [],
     stateDir,
   };
-  const track = (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>, extra: Partial<ProcessDescriptor> = {}) => {
-    started.push({ descriptor: { name, pid: handle.pid, logFile, ...extra }, handle, stop });
+  const track = (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>, extra: Partial<ProcessDescriptor> = {}, relaunch?: StartedProcess["relaunch"]) => {
+    started.push({ descriptor: { name, pid: handle.pid, logFile, ...extra }, handle, stop, ...(relaunch ? { relaunch } : {}) });
     partial.processes = started.map((entry) => entry.descriptor);
     writeDescriptor(stateDir, partial);
   };
+  const launch = (name: string, command: { command: string; args: string[] }, env: Record<string, string>, logFile: string) => () =>
+    spawnManaged({
+      name,
+      ...command,
+      logFile,
+      cwd: repoRoot,
+      detached: options.detached,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
+    });
 
   try {
     const external = options.external ?? {};
     progress.step("starting infrastructure (Kafka, Redis, NATS, chains) and making the stack's secrets");
     const secretsDir = join(stateDir, "secrets");
-    const [kafkaBrokers, redisUrl, natsUrl, chains] = await Promise.all([
+    const [kafkaBrokers, redisUrl, natsUrl, deployed] = await Promise.all([
       external.kafkaBrokers ??
         (async () => {
           const logFile = join(logs, "kafka.log");
@@ -107,6 +144,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       external.chainsFile ? describeExternalChains(external.chainsFile) : startDevnetChains(options, logs, track),
       prepareSecrets(secretsDir, options.runtime),
     ]);
+    const { chains, accounts } = deployed;
 
     const chainsFile = external.chainsFile ?? join(stateDir, "chains.json");
     const infra = { kafkaBrokers, redisUrl, natsUrl, chainsFile, secretsDir };
@@ -116,17 +154,9 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     progress.step(`starting services: ${specs.map((spec) => spec.name).join(", ")}`);
     for (const spec of specs) {
       const logFile = join(logs, `${spec.name}.log`);
-      const { command, args } = serviceCommand(repoRoot, spec.name, options.runtime);
-      const handle = spawnManaged({
-        name: spec.name,
-        command,
-        args,
-        logFile,
-        cwd: repoRoot,
-        detached: options.detached,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...spec.env },
-      });
-      track(spec.name, handle, logFile, () => handle.stop(), { opsUrl: spec.readyUrl.replace(/\/readyz$/, ""), grpcTarget: spec.grpcTarget });
+      const spawn = launch(spec.name, serviceCommand(repoRoot, spec.name, options.runtime), spec.env, logFile);
+      const handle = spawn();
+      track(spec.name, handle, logFile, () => handle.stop(), { opsUrl: spec.readyUrl.replace(/\/readyz$/, ""), grpcTarget: spec.grpcTarget }, { spawn, readyUrl: spec.readyUrl });
     }
     // Backends become ready independently; the gateway last, since its readiness needs them all.
     await Promise.all(
@@ -135,6 +165,17 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
         progress.done(`${spec.name} ready`);
       }),
     );
+
+    if ((options.simulator ?? options.services === undefined) && accounts !== undefined) {
+      // After the services: what the simulator does on chain is then mirrored from its first block.
+      const spec = simulatorProcessSpec(ports, chainsFile, writeSimulatorKeys(secretsDir, accounts), options.logLevel ?? "info");
+      const logFile = join(logs, "simulator.log");
+      const spawn = launch("simulator", simulatorCommand(repoRoot, options.runtime), spec.env, logFile);
+      const handle = spawn();
+      track("simulator", handle, logFile, () => handle.stop(), { opsUrl: spec.readyUrl.replace(/\/readyz$/, "") }, { spawn, readyUrl: spec.readyUrl });
+      await waitReady("simulator", spec.readyUrl, logFile, options.readyTimeoutMs ?? 90_000);
+      progress.done("simulator ready (filler, oracle, demo users)");
+    }
 
     const authSpec = specs.find((spec) => spec.name === "auth");
     const demoApiKey = authSpec?.grpcTarget ? await seedDemoKey(options.runtime, authSpec.grpcTarget) : undefined;
@@ -148,9 +189,25 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       processes: started.map((entry) => entry.descriptor),
     };
     writeDescriptor(stateDir, descriptor);
+    const processes = new Map(started.map((entry) => [entry.descriptor.name, entry.handle]));
+    const restart = async (name: string) => {
+      const entry = started.find((candidate) => candidate.descriptor.name === name);
+      if (entry?.relaunch === undefined) throw new Error(`${name} is not a service or the simulator of this stack`);
+      await entry.stop();
+      const handle = entry.relaunch.spawn();
+      entry.handle = handle;
+      entry.stop = () => handle.stop();
+      entry.descriptor = { ...entry.descriptor, pid: handle.pid };
+      processes.set(name, handle);
+      descriptor.processes = started.map((candidate) => candidate.descriptor);
+      writeDescriptor(stateDir, descriptor);
+      await waitReady(name, entry.relaunch.readyUrl, entry.descriptor.logFile, options.readyTimeoutMs ?? 90_000);
+    };
     return {
       descriptor,
-      processes: new Map(started.map((entry) => [entry.descriptor.name, entry.handle])),
+      processes,
+      ...(accounts ? { devnetAccounts: accounts } : {}),
+      restart,
       stop: stopAll,
     };
   } catch (error) {
@@ -161,9 +218,15 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
 
 type Track = (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>) => void;
 
+interface StackChains {
+  chains: ChainDescriptor[];
+  /** Only when the launcher deployed the devnet itself. */
+  accounts?: DevnetAccounts;
+}
+
 /** One anvil per chain of the local template, the devnet contracts on each, and the chains file the services read. */
-async function startDevnetChains(options: StartStackOptions, logs: string, track: Track): Promise<ChainDescriptor[]> {
-  const template = await loadChainConfig(localChainsTemplate);
+async function startDevnetChains(options: StartStackOptions, logs: string, track: Track): Promise<StackChains> {
+  const template = await loadChainConfig(options.chainsTemplate ?? localChainsTemplate);
   const portOf: Record<string, number> = {
     origin: options.ports.anvilOrigin,
     destination: options.ports.anvilDestination,
@@ -194,11 +257,11 @@ async function startDevnetChains(options: StartStackOptions, logs: string, track
   };
   writeFileSync(join(options.stateDir, "chains.json"), `${JSON.stringify(chains, null, 2)}\n`);
   options.progress.done("devnet contracts deployed");
-  return chains.chains.map(describeChain);
+  return { chains: chains.chains.map(describeChain), accounts: deployment.accounts };
 }
 
-async function describeExternalChains(file: string): Promise<ChainDescriptor[]> {
-  return (await loadChainConfig(file)).chains.map(describeChain);
+async function describeExternalChains(file: string): Promise<StackChains> {
+  return { chains: (await loadChainConfig(file)).chains.map(describeChain) };
 }
 
 /** A chain as the descriptor shows it: contracts that have an address, and the tokens by symbol. */

@@ -1,1 +1,3 @@
-export {};
+export * from "./intents/index.js";
+export { readKeysFile, type SimulatorKeys } from "./intents/keysFile.js";
+export * from "./network/index.js";

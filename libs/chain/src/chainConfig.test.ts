@@ -50,12 +50,20 @@ describe("configuredChainSchema", () => {
     });
   });
 
+  it("takes the native chain's price feed, checksummed", () => {
+    const parsed = configuredChainSchema.parse(
+      chain({ roles: ["native"], contracts: { priceFeed: "0xca11bde05977b3631167028862be2a173976ca11" } }),
+    );
+    expect(parsed.contracts.priceFeed).toBe("0xcA11bde05977b3631167028862bE2a173976CA11");
+  });
+
   it.each([
     ["a non-http RPC URL", { rpcUrl: "ws://127.0.0.1:8545" }, "rpcUrl"],
     ["an unknown role", { roles: ["bridge"] }, "roles.0"],
     ["no role", { roles: [] }, "roles"],
     ["a repeated role", { roles: ["origin", "origin"] }, "roles"],
     ["a bad address", { contracts: { fullSettler: "0x1234" } }, "contracts.fullSettler"],
+    ["a bad price feed address", { contracts: { priceFeed: "0x1234" } }, "contracts.priceFeed"],
     ["a token with a bad address", { contracts: { tokens: { USDC: "0x1234" } } }, "contracts.tokens.USDC"],
     ["a token symbol with spaces", { contracts: { tokens: { "US DC": "0xca11bde05977b3631167028862be2a173976ca11" } } }, "contracts.tokens.US DC"],
     ["a misspelt contract key", { contracts: { multicall: "0xca11bde05977b3631167028862be2a173976ca11" } }, "contracts"],

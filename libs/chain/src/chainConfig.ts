@@ -30,6 +30,8 @@ export const chainContractsSchema = z.strictObject({
   walletFactory: addressSchema.optional(),
   /** ERC-20 token contracts on this chain by symbol. */
   tokens: z.record(tokenSymbolSchema, addressSchema).optional(),
+  /** Chainlink-style (AggregatorV3) coin/USD feed read for the native coin's price (native chain). */
+  priceFeed: addressSchema.optional(),
 });
 export type ChainContracts = z.infer<typeof chainContractsSchema>;
 

@@ -5,9 +5,10 @@ import { createMetricsRegistry } from "@platform/runtime";
 import { kafkaDependency, natsDependency, runBackendService } from "@platform/service";
 import { loadChainIngestorConfig } from "./config.js";
 import { startIntentsIngestor } from "./intents/intentsIngestor.js";
+import { startNetworkIngestor } from "./network/networkIngestor.js";
 
-// The intents source follows FullSettler events; the native network's source arrives with the
-// data issue and reuses the block follower (src/follower).
+// Two sources on the generic block follower (src/follower): the intents source follows FullSettler
+// events; the network source follows the chain with role "native" (activity, snapshots, price feed).
 const config = loadChainIngestorConfig();
 const log = createLogger({ service: "chain-ingestor", level: config.LOG_LEVEL });
 const chains = await loadFromVariableOrExit("chain-ingestor", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
@@ -36,14 +37,31 @@ const intents = startIntentsIngestor({
   },
 });
 
+const network = startNetworkIngestor({
+  kafka: kafka.client,
+  chains: chains.chains,
+  pollIntervalMs: config.INGEST_POLL_INTERVAL_MS,
+  maxBlocksPerBatch: config.NETWORK_MAX_BLOCKS_PER_BATCH,
+  snapshotEveryBlocks: config.NETWORK_SNAPSHOT_EVERY_BLOCKS,
+  holderChunkSize: config.NETWORK_HOLDER_CHUNK_SIZE,
+  maxNetuids: config.NETWORK_MAX_NETUIDS,
+  replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+  log,
+  onFenced: () => {
+    log.fatal("network source fenced off by another chain-ingestor instance; exiting");
+    setTimeout(() => process.exit(1), 100).unref();
+    process.exitCode = 1;
+  },
+});
+
 await runBackendService({
   name: "chain-ingestor",
   log,
   registry: createMetricsRegistry("chain-ingestor"),
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [] },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
-  dependencies: [kafka.check, nats.check, ...rpcChecks, intents.topicsCheck, intents.check],
+  dependencies: [kafka.check, nats.check, ...rpcChecks, intents.topicsCheck, intents.check, network.topicsCheck, network.check],
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  stops: [{ name: "intents", run: () => intents.stop() }, nats.close, kafka.close],
+  stops: [{ name: "intents", run: () => intents.stop() }, { name: "network", run: () => network.stop() }, nats.close, kafka.close],
 });

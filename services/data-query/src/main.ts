@@ -1,20 +1,33 @@
-import { createLogger } from "@platform/log";
+import type { GrpcServiceRegistration } from "@platform/grpc";
+import { createLogger, type Logger } from "@platform/log";
 import { createMetricsRegistry } from "@platform/runtime";
 import { redisDependency, runBackendService } from "@platform/service";
-import { loadDataQueryConfig } from "./config.js";
+import type { Redis } from "@platform/store";
+import { accountsGrpcService } from "./accounts/index.js";
+import { loadDataQueryConfig, type DataQueryConfig } from "./config.js";
+import { marketGrpcService } from "./market/index.js";
+import { subnetsGrpcService } from "./subnets/index.js";
 
-// The Accounts, Market and Subnets read services arrive with the Data API issue; the groups are
-// already validated here so deployments can be shaped now.
+// Each group is one gRPC service over its read models; DATA_QUERY_GROUPS picks the ones this
+// process serves, so each group deploys and scales apart.
 const config = loadDataQueryConfig();
 const log = createLogger({ service: "data-query", level: config.LOG_LEVEL });
 const redis = redisDependency(config.REDIS_URL, "data-query");
 log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
 
+type Group = DataQueryConfig["DATA_QUERY_GROUPS"][number];
+const services: Record<Group, (deps: { redis: Redis; log: Logger }) => GrpcServiceRegistration> = {
+  accounts: accountsGrpcService,
+  market: marketGrpcService,
+  subnets: subnetsGrpcService,
+};
+const registrations = config.DATA_QUERY_GROUPS.map((group) => services[group]({ redis: redis.client, log: log.child({ group }) }));
+
 await runBackendService({
   name: "data-query",
   log,
   registry: createMetricsRegistry("data-query"),
-  grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [] },
+  grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: registrations },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
   dependencies: [redis.check],
   readinessIntervalMs: config.READINESS_INTERVAL_MS,

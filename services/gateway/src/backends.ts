@@ -1,6 +1,9 @@
 import { Metadata } from "@grpc/grpc-js";
 import { createGrpcClient, createHealthChecker } from "@platform/grpc";
 import { AuthServiceClient } from "@platform/proto/auth/v1/auth";
+import { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
+import { MarketServiceClient } from "@platform/proto/data/v1/market";
+import { SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
 import { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import type { DependencyCheck } from "@platform/runtime";
@@ -12,6 +15,10 @@ export interface Backends {
   /** For calls that must not be repeated by the transport: an acceptance consumes its nonce. */
   tcWrites: TcServiceClient;
   intents: IntentsServiceClient;
+  /** Data API reads; each group may live in its own deployment, hence one client per service. */
+  accounts: AccountsServiceClient;
+  market: MarketServiceClient;
+  subnets: SubnetsServiceClient;
   /** One readiness check per backend service: its gRPC health must say SERVING. */
   checks: DependencyCheck[];
   close(): void;
@@ -30,9 +37,9 @@ function targetsOf(config: GatewayConfig): BackendTarget[] {
     { name: "auth", target: config.AUTH_GRPC_TARGET, healthService: "platform.auth.v1.AuthService" },
     { name: "tc", target: config.TC_GRPC_TARGET, healthService: "platform.tc.v1.TcService" },
     { name: "intents", target: config.INTENTS_GRPC_TARGET, healthService: "platform.intents.v1.IntentsService" },
-    { name: "data-accounts", target: config.DATA_ACCOUNTS_GRPC_TARGET, healthService: "" },
-    { name: "data-market", target: config.DATA_MARKET_GRPC_TARGET, healthService: "" },
-    { name: "data-subnets", target: config.DATA_SUBNETS_GRPC_TARGET, healthService: "" },
+    { name: "data-accounts", target: config.DATA_ACCOUNTS_GRPC_TARGET, healthService: "platform.data.v1.AccountsService" },
+    { name: "data-market", target: config.DATA_MARKET_GRPC_TARGET, healthService: "platform.data.v1.MarketService" },
+    { name: "data-subnets", target: config.DATA_SUBNETS_GRPC_TARGET, healthService: "platform.data.v1.SubnetsService" },
   ];
 }
 
@@ -45,11 +52,18 @@ export function connectBackends(config: GatewayConfig): Backends {
   const tcWrites = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS });
   // No automatic retry: a notification is a write; the client retries it (it is idempotent).
   const intents = createGrpcClient(IntentsServiceClient, { target: config.INTENTS_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS });
+  // Data API calls are reads: repeating one after UNAVAILABLE cannot change anything.
+  const accounts = createGrpcClient(AccountsServiceClient, { target: config.DATA_ACCOUNTS_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
+  const market = createGrpcClient(MarketServiceClient, { target: config.DATA_MARKET_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
+  const subnets = createGrpcClient(SubnetsServiceClient, { target: config.DATA_SUBNETS_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
   return {
     auth,
     tc,
     tcWrites,
     intents,
+    accounts,
+    market,
+    subnets,
     checks: checkers.map(({ target, checker }) => ({
       name: `grpc:${target.name}`,
       probe: async () => (await checker.check(target.healthService, 1_000)) === "SERVING",
@@ -59,6 +73,9 @@ export function connectBackends(config: GatewayConfig): Backends {
       tc.close();
       tcWrites.close();
       intents.close();
+      accounts.close();
+      market.close();
+      subnets.close();
       for (const { checker } of checkers) checker.close();
     },
   };

@@ -21,9 +21,14 @@ export const projectorConfigSchema = z.object({
   /**
    * FullSettler's REFUND_GRACE in seconds (fixed in the contract at deployment; 60 on the devnet):
    * an intent's refundable_at is its fill deadline plus this. Carried in configuration so the
-   * projector needs no chain access; it must match the deployed settlers.
+   * projector needs no chain access; it must match the deployed settlers. Required when PROJECTIONS
+   * lists `intents`.
    */
-  INTENTS_REFUND_GRACE_SECONDS: vars.positiveInt(),
+  INTENTS_REFUND_GRACE_SECONDS: vars.positiveInt().optional(),
+}).superRefine((config, context) => {
+  if (config.PROJECTIONS.includes("intents") && config.INTENTS_REFUND_GRACE_SECONDS === undefined) {
+    context.addIssue({ code: "custom", path: ["INTENTS_REFUND_GRACE_SECONDS"], message: "is required when PROJECTIONS lists intents" });
+  }
 });
 
 export type ProjectorConfig = z.infer<typeof projectorConfigSchema>;

@@ -3,9 +3,12 @@ import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "
 import { kafkaDependency, natsDependency, redisDependency, runBackendService } from "@platform/service";
 import { createRedis } from "@platform/store";
 import { loadProjectorConfig } from "./config.js";
+import { startAccountsProjection } from "./accounts/index.js";
 import { superviseIntentsProjection } from "./intents/intentsSupervisor.js";
+import { startMarketProjection } from "./market/index.js";
+import { startSubnetsProjection } from "./subnets/index.js";
+import type { ProjectionStartOptions, ProjectionSupervisor } from "./supervisor/index.js";
 
-// The accounts, market and subnets projections arrive with the data issue.
 const config = loadProjectorConfig();
 const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
 const redis = redisDependency(config.REDIS_URL, "projector");
@@ -24,14 +27,31 @@ if (config.PROJECTIONS.includes("intents")) {
     projectionRedis,
     signals: nats.client,
     log: log.child({ projection: "intents" }),
-    refundGraceSeconds: config.INTENTS_REFUND_GRACE_SECONDS,
+    refundGraceSeconds: config.INTENTS_REFUND_GRACE_SECONDS!,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
   });
   checks.push(intents.check);
   stops.push({ name: "intents", run: () => intents.stop() }, { name: "intents-redis", run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())) });
 }
-for (const name of config.PROJECTIONS.filter((projection) => projection !== "intents")) {
-  log.warn({ projection: name }, "projection not implemented in this version; not running");
+// The data projections share one options shape; each gets a Redis connection of its own.
+const dataProjections: Record<"accounts" | "market" | "subnets", (options: ProjectionStartOptions) => ProjectionSupervisor> = {
+  accounts: startAccountsProjection,
+  market: startMarketProjection,
+  subnets: startSubnetsProjection,
+};
+for (const name of config.PROJECTIONS) {
+  if (name === "intents") continue;
+  const projectionRedis = createRedis({ url: config.REDIS_URL, connectionName: `projector-${name}`, commandTimeoutMs: 10_000 });
+  const supervisor = dataProjections[name]({
+    kafka: kafka.client,
+    redis: redis.client,
+    projectionRedis,
+    signals: nats.client,
+    log: log.child({ projection: name }),
+    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+  });
+  checks.push(supervisor.check);
+  stops.push({ name, run: () => supervisor.stop() }, { name: `${name}-redis`, run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())) });
 }
 
 await runBackendService({

@@ -58,6 +58,9 @@ export function followerClient(chain: ConfiguredChain): Client {
   });
 }
 
+/** How long a chain is polled quickly after a notification: inclusion usually takes a few blocks. */
+const EXPEDITE_AFTER_HINT_MS = 15_000;
+
 /** Follows every settler chain and answers `intents.notified` hints. */
 export function startIntentsIngestor(options: IntentsIngestorOptions): IntentsIngestor {
   const { log } = options;
@@ -92,7 +95,13 @@ export function startIntentsIngestor(options: IntentsIngestorOptions): IntentsIn
     retryIntervalMs: Math.max(250, options.pollIntervalMs),
     log,
   });
-  const unsubscribe = options.signals.subscribe(subjects.intentsNotified, (payload) => watcher.handle(payload));
+  const unsubscribe = options.signals.subscribe(subjects.intentsNotified, (payload) => {
+    watcher.handle(payload);
+    // The notified transaction is about to be mined: poll its chain often for a while, so its
+    // block (and the Open in it) is published as soon as the node has it, through the usual path.
+    const chainId = typeof payload === "object" && payload !== null ? String((payload as { chainId?: unknown }).chainId) : undefined;
+    sources[followed.findIndex((chain) => String(chain.chainId) === chainId)]?.expedite(EXPEDITE_AFTER_HINT_MS);
+  });
   log.info({ chains: followed.map((chain) => ({ name: chain.name, chainId: chain.chainId, fullSettler: chain.contracts.fullSettler })) }, "following FullSettler events");
 
   return {

@@ -30,6 +30,8 @@ export interface IntentsSourceOptions {
   topicsReady?: () => boolean;
   /** Another instance took over the transactional id: this process must stop (the orchestrator restarts it). */
   onFenced(error: unknown): void;
+  /** The poll interval while expedited (a notified transaction is about to be mined); 50 ms by default. */
+  expeditedPollIntervalMs?: number;
   now?: () => Date;
 }
 
@@ -46,6 +48,11 @@ export interface IntentsSource {
   status(): IntentsSourceStatus;
   /** Publishes records in a transaction of this source's publisher; rejects while it restarts. */
   publish(records: readonly OutgoingRecord[]): Promise<void>;
+  /**
+   * Polls the chain every `expeditedPollIntervalMs` for the next `forMs`: a notified transaction
+   * is about to be mined, and its block should be published as soon as the node has it.
+   */
+  expedite(forMs: number): void;
   stop(): Promise<void>;
 }
 
@@ -82,6 +89,7 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
   let tip: bigint | undefined;
   let latest: bigint | undefined;
   let publishing = false;
+  let expeditedUntil = 0;
 
   const send = async (current: TransactionalPublisher, records: readonly OutgoingRecord[]): Promise<void> => {
     await current.runInTransaction(async (transaction) => {
@@ -158,7 +166,10 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
       });
       await runFollowLoop({
         follower,
-        pollIntervalMs: options.pollIntervalMs,
+        // Read before every pause: a notification shortens the pauses for a while (expedite).
+        get pollIntervalMs() {
+          return now().getTime() < expeditedUntil ? (options.expeditedPollIntervalMs ?? 50) : options.pollIntervalMs;
+        },
         signal: abort.signal,
         onStep: (outcome) => {
           latest = outcome.latest;
@@ -214,6 +225,9 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
       const current = publisher;
       if (current === undefined || !publishing) throw new Error(`the intents source of chain ${chain.chainId} is restarting`);
       await send(current, records);
+    },
+    expedite(forMs) {
+      expeditedUntil = Math.max(expeditedUntil, now().getTime() + forMs);
     },
     async stop() {
       abort.abort();

@@ -1,6 +1,7 @@
 import type { AnyRoute } from "@platform/http";
 import type { Backends } from "../backends.js";
 import { postAuthRoute } from "./auth/postAuth.js";
+import { dataRoutes } from "./data/index.js";
 import { getIntentRoute } from "./intents/getIntent.js";
 import { listExpiredIntentsRoute } from "./intents/listExpiredIntents.js";
 import { listIntentsByTransactionRoute } from "./intents/listIntentsByTransaction.js";
@@ -27,5 +28,6 @@ export function apiRoutes(backends: Backends): AnyRoute[] {
     listPendingIntentsRoute(backends.intents),
     listExpiredIntentsRoute(backends.intents),
     getIntentRoute(backends.intents),
+    ...dataRoutes(backends),
   ];
 }

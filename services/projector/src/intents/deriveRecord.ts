@@ -147,9 +147,18 @@ function outputOf(output: Output) {
   return { token: evmAddress(output.token), amount: output.amount, recipient: evmAddress(output.recipient) };
 }
 
+/** Recent evmAddress answers: the EIP-55 checksum hashes the address, and tokens and users repeat. */
+const checksummed = new Map<string, string>();
+const CHECKSUMMED_LIMIT = 10_000;
+
 /** ERC-7683 carries addresses as bytes32; the record shows the EVM address (EIP-55) when it is one. */
 function evmAddress(value: string): string {
-  return /^0x0{24}[0-9a-fA-F]{40}$/.test(value) ? getAddress(`0x${value.slice(26)}`) : value;
+  const known = checksummed.get(value);
+  if (known !== undefined) return known;
+  const address = /^0x0{24}[0-9a-fA-F]{40}$/.test(value) ? getAddress(`0x${value.slice(26)}`) : value;
+  if (checksummed.size >= CHECKSUMMED_LIMIT) checksummed.clear();
+  checksummed.set(value, address);
+  return address;
 }
 
 /** Two records are the same when their bytes are, ignoring when they were stamped. */

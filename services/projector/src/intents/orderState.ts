@@ -14,6 +14,13 @@ export type StandingEvent =
   | { id: string; kind: "orderSettled"; value: OrderSettled }
   | { id: string; kind: "orderRefunded"; value: OrderRefunded };
 
+/**
+ * The IntentsChainEvent bytes (base64) an event's value was decoded from, so serialising stores
+ * them as they are instead of encoding the value again. Values are never mutated, so the bytes
+ * stay right; an event without an entry is encoded.
+ */
+const storedForms = new WeakMap<object, string>();
+
 /** What the projection knows of one order: the fold of its events (`rm:intents:events:<orderId>`). */
 export interface OrderState {
   orderId: string;
@@ -39,6 +46,11 @@ export function emptyOrderState(orderId: string): OrderState {
  * standing changes nothing), so replaying events in any number is harmless.
  */
 export function evolveOrder(state: OrderState, payload: IntentsChainEvent): OrderState {
+  return evolveOrderFromRecord(state, payload, undefined);
+}
+
+/** evolveOrder for an event read from its record: `stored` (the record's bytes, base64) is kept as its stored form. */
+export function evolveOrderFromRecord(state: OrderState, payload: IntentsChainEvent, stored: string | undefined): OrderState {
   const event = payload.event;
   if (event === undefined) return state;
   switch (event.$case) {
@@ -48,6 +60,7 @@ export function evolveOrder(state: OrderState, payload: IntentsChainEvent): Orde
     case "orderRefunded": {
       const id = eventIdentity(event.value.ref);
       if (state.events.some((standing) => standing.id === id)) return state;
+      if (stored !== undefined) storedForms.set(event.value, stored);
       return { ...state, events: [...state.events, { id, kind: event.$case, value: event.value } as StandingEvent] };
     }
     case "chainEventRemoved": {
@@ -86,7 +99,9 @@ export function serializeOrderState(state: OrderState): string {
     v: 1,
     events: state.events.map((standing) => ({
       id: standing.id,
-      event: Buffer.from(IntentsChainEvent.encode({ event: { $case: standing.kind, value: standing.value } as IntentsChainEvent["event"] }).finish()).toString("base64"),
+      event:
+        storedForms.get(standing.value) ??
+        Buffer.from(IntentsChainEvent.encode({ event: { $case: standing.kind, value: standing.value } as IntentsChainEvent["event"] }).finish()).toString("base64"),
     })),
     ...(state.notifiedTx === undefined ? {} : { notifiedTx: state.notifiedTx }),
   };
@@ -105,6 +120,7 @@ export function parseOrderState(orderId: string, text: string | null): OrderStat
   for (const entry of stored.events) {
     const event = IntentsChainEvent.decode(Buffer.from(entry.event, "base64")).event;
     if (event === undefined || event.$case === "chainEventRemoved" || event.$case === "chainHeadAdvanced") continue;
+    storedForms.set(event.value, entry.event);
     events.push({ id: entry.id, kind: event.$case, value: event.value } as StandingEvent);
   }
   return { orderId, events, ...(stored.notifiedTx === undefined ? {} : { notifiedTx: stored.notifiedTx }) };

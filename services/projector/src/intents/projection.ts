@@ -7,7 +7,8 @@ import { decodeBatch, type BatchChange } from "./decodeBatch.js";
 import { deriveOrderRecord, derivePlaceholderRecord, placeholderOrderId, sameRecord, type DeriveContext } from "./deriveRecord.js";
 import { headFromHash, headSeconds, headToHash, type HeadState } from "./heads.js";
 import { intentsKeys, placeholderSuffix, txId } from "./keys.js";
-import { evolveOrder, linkNotification, parseOrderState, serializeOrderState, type OrderState } from "./orderState.js";
+import { evolveOrderFromRecord, linkNotification, parseOrderState, serializeOrderState, type OrderState } from "./orderState.js";
+import { groupedWrites } from "./groupedWrites.js";
 import { indexChanges, recordIndexes } from "./recordIndexes.js";
 import { evolveTx, txStateFromHash, txStateToHash, type TxState } from "./txState.js";
 
@@ -23,6 +24,12 @@ export interface IntentsProjectionOptions {
   maxAttempts?: number;
   /** Orders per transaction when a head step reaches many at once; 500 by default. */
   chunkSize?: number;
+  /**
+   * Records per transaction: a larger batch is applied in consecutive transactions, each storing
+   * the offset of its last record (so each is exactly-once on its own). WATCH costs grow with the
+   * square of the watched keys in Redis, so this bounds them; 200 by default.
+   */
+  recordsPerTransaction?: number;
 }
 
 export interface IntentsProjection {
@@ -52,7 +59,8 @@ const SIGNAL_LIMIT = 500;
 
 /**
  * The intents projection: folds chain.intents.v1 and intents.notifications.v1 into the read model
- * of keys.ts, exactly once per record. Each batch:
+ * of keys.ts, exactly once per record. A batch is applied in transactions of at most
+ * `recordsPerTransaction` records, each storing its last offset; each of them:
  *
  * 1. when it carries chain heads that reach many orders (deadlines passed, steps made safe or
  *    final), brings those orders up to the new heads first, in bounded transactions (catchUpHeads);
@@ -71,6 +79,7 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
   const { redis, log } = options;
   const maxAttempts = options.maxAttempts ?? 5;
   const chunkSize = options.chunkSize ?? 500;
+  const recordsPerTransaction = options.recordsPerTransaction ?? 200;
 
   /** Every known chain's stored head (watched first when the caller writes on the strength of it). */
   const readHeads = async (watch: boolean, also: Iterable<string>): Promise<Map<string, HeadState>> => {
@@ -168,7 +177,12 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       const dirtyTxs = new Set<string>();
       if (batch !== undefined) for (const orderId of await headReached(heads, headChains, true)) dirtyOrders.add(orderId);
       for (const change of changes) {
-        if (change.kind === "order") dirtyOrders.add(change.orderId);
+        if (change.kind === "order") {
+          dirtyOrders.add(change.orderId);
+          // An Open's transaction is loaded anyway (linkedTxs): in the first round, not a second.
+          const event = change.payload.event;
+          if (event?.$case === "orderOpened" && event.value.ref?.txHash !== undefined) dirtyTxs.add(txId(event.value.ref.chainId, event.value.ref.txHash));
+        }
         if (change.kind === "tx") {
           dirtyTxs.add(change.tx);
           if (change.payload.event?.$case === "intentNotified" && change.payload.event.value.orderId) dirtyOrders.add(change.payload.event.value.orderId.toLowerCase());
@@ -182,7 +196,7 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       for (const change of changes) {
         if (change.kind === "order") {
           const loaded = orders.get(change.orderId)!;
-          loaded.after = evolveOrder(loaded.after, change.payload);
+          loaded.after = evolveOrderFromRecord(loaded.after, change.payload, change.stored);
         } else if (change.kind === "tx") {
           const loaded = txs.get(change.tx)!;
           loaded.after = evolveTx(loaded.after, change.payload);
@@ -246,26 +260,30 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
 
       // Write what differs, with the heads, the watermarks and the offset.
       const multi = redis.multi();
+      const writes = groupedWrites();
       const changedKeys: string[] = [];
       const users = new Set<string>();
       for (const [orderId, loaded] of orders) {
+        // An order the batch did not change keeps its stored text: skip serialising it.
+        if (loaded.after === loaded.before) continue;
         const empty = loaded.after.events.length === 0 && loaded.after.notifiedTx === undefined;
         const text = empty ? null : serializeOrderState(loaded.after);
         if (text === loaded.storedText) continue;
-        if (text === null) multi.del(intentsKeys.events(orderId));
-        else multi.set(intentsKeys.events(orderId), text);
+        if (text === null) writes.del(intentsKeys.events(orderId));
+        else writes.set(intentsKeys.events(orderId), text);
       }
       for (const [suffix, record] of next) {
         const before = previous.get(suffix);
         if (sameRecord(before, record)) continue;
         changedKeys.push(suffix);
-        if (record === undefined) multi.del(intentsKeys.order(suffix));
-        else multi.set(intentsKeys.order(suffix), Buffer.from(IntentRecord.encode({ ...record, updatedAt: input.stamp }).finish()));
+        if (record === undefined) writes.del(intentsKeys.order(suffix));
+        else writes.set(intentsKeys.order(suffix), Buffer.from(IntentRecord.encode({ ...record, updatedAt: input.stamp }).finish()));
         const { remove, add } = indexChanges(recordIndexes(suffix, before), recordIndexes(suffix, record));
-        for (const entry of remove) multi.zrem(entry.key, entry.member);
-        for (const entry of add) multi.zadd(entry.key, entry.score, entry.member);
+        for (const entry of remove) writes.zrem(entry.key, entry.member);
+        for (const entry of add) writes.zadd(entry.key, entry.score, entry.member);
         for (const user of [before?.userAddress, record?.userAddress]) if (user) users.add(user);
       }
+      writes.queueOn(multi);
       const changedTxs: string[] = [];
       for (const [tx, loaded] of txs) {
         const members = txSets.get(tx) ?? [];
@@ -343,19 +361,34 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       return (await redis.get(intentsKeys.offset(topic, partition))) ?? undefined;
     },
     async handleBatch(batch) {
-      const changes = decodeBatch(batch.messages, log);
-      const stamp = new Date(Number(batch.messages.at(-1)?.timestamp ?? Date.now())).toISOString();
-      const newHeads = new Map<string, HeadState>();
-      for (const change of changes) if (change.kind === "head") newHeads.set(change.head.chainId, change.head);
-      for (let attempt = 1; ; attempt++) {
-        await catchUpHeads(newHeads, stamp);
-        if ((await commit({ changes, orders: [], newHeads, batch, stamp })) === "committed") return;
-        if (attempt >= maxAttempts) throw new Error(`the intents read model kept changing under batch ${batch.topic}/${batch.partition}@${batch.lastOffset}`);
-        log.debug({ topic: batch.topic, partition: batch.partition, attempt }, "watched intents keys changed during the batch; applying it again");
-        await batch.heartbeat().catch(() => undefined);
+      // Consecutive transactions, each continuing from the offset the one before stored.
+      let previousOffset = batch.previousOffset;
+      // At least one transaction, so even an empty batch has its offset checked.
+      for (let start = 0; start === 0 || start < batch.messages.length; start += recordsPerTransaction) {
+        const messages = batch.messages.slice(start, start + recordsPerTransaction);
+        const last = start + recordsPerTransaction >= batch.messages.length;
+        const part: ProjectionBatch = { ...batch, messages, lastOffset: last ? batch.lastOffset : messages.at(-1)!.offset, previousOffset };
+        await applyBatch(part);
+        previousOffset = part.lastOffset;
+        if (!last) await batch.heartbeat().catch(() => undefined);
       }
     },
   };
+
+  /** One transaction's worth of records: heads caught up first, then the records with their offset. */
+  async function applyBatch(batch: ProjectionBatch): Promise<void> {
+    const changes = decodeBatch(batch.messages, log);
+    const stamp = new Date(Number(batch.messages.at(-1)?.timestamp ?? Date.now())).toISOString();
+    const newHeads = new Map<string, HeadState>();
+    for (const change of changes) if (change.kind === "head") newHeads.set(change.head.chainId, change.head);
+    for (let attempt = 1; ; attempt++) {
+      await catchUpHeads(newHeads, stamp);
+      if ((await commit({ changes, orders: [], newHeads, batch, stamp })) === "committed") return;
+      if (attempt >= maxAttempts) throw new Error(`the intents read model kept changing under batch ${batch.topic}/${batch.partition}@${batch.lastOffset}`);
+      log.debug({ topic: batch.topic, partition: batch.partition, attempt }, "watched intents keys changed during the batch; applying it again");
+      await batch.heartbeat().catch(() => undefined);
+    }
+  }
 }
 
 /** The transactions an order's record depends on: where its Opens came from, and who named it. */
@@ -390,29 +423,30 @@ async function loadRound(
   ];
   if (watched.length === 0) return;
   await redis.watch(...watched);
-  const commands: [string, ...string[]][] = [
-    ...orderIds.flatMap((orderId): [string, string][] => [
-      ["get", intentsKeys.events(orderId)],
-      ["getBuffer", intentsKeys.order(orderId)],
-    ]),
-    ...parsedTxs.flatMap(({ chainId, txHash }): [string, string][] => [
+  // Strings by MGET (one command each for the events, the records, the placeholders), the
+  // per-transaction hashes and sets one command each, all in one round trip.
+  const commands: (readonly string[])[] = [
+    ...(orderIds.length === 0 ? [] : [["mget", ...orderIds.map(intentsKeys.events)], ["mgetBuffer", ...orderIds.map(intentsKeys.order)]]),
+    ...(parsedTxs.length === 0 ? [] : [["mgetBuffer", ...parsedTxs.map(({ chainId, txHash }) => intentsKeys.order(placeholderSuffix(chainId, txHash)))]]),
+    ...parsedTxs.flatMap(({ chainId, txHash }) => [
       ["hgetall", intentsKeys.txState(chainId, txHash)],
       ["smembers", intentsKeys.tx(chainId, txHash)],
-      ["getBuffer", intentsKeys.order(placeholderSuffix(chainId, txHash))],
     ]),
   ];
   const results = await pipelined(redis, commands);
   let at = 0;
-  for (const orderId of orderIds) {
-    const text = results[at++] as string | null;
-    const record = results[at++] as Buffer | null;
+  const texts = (orderIds.length === 0 ? [] : results[at++]) as (string | null)[];
+  const records = (orderIds.length === 0 ? [] : results[at++]) as (Buffer | null)[];
+  const placeholders = (parsedTxs.length === 0 ? [] : results[at++]) as (Buffer | null)[];
+  orderIds.forEach((orderId, index) => {
+    const text = texts[index] ?? null;
     const state = parseOrderState(orderId, text);
-    orders.set(orderId, { before: state, after: state, storedText: text, record: decodeRecord(record) });
-  }
-  for (const { tx, chainId, txHash } of parsedTxs) {
+    orders.set(orderId, { before: state, after: state, storedText: text, record: decodeRecord(records[index] ?? null) });
+  });
+  for (const [index, { tx, chainId, txHash }] of parsedTxs.entries()) {
     const hash = (results[at++] ?? {}) as Record<string, string>;
     const members = (results[at++] ?? []) as string[];
-    const placeholder = results[at++] as Buffer | null;
+    const placeholder = placeholders[index] ?? null;
     const state = txStateFromHash(chainId, txHash, hash);
     txs.set(tx, { chainId, txHash, before: state, after: state, storedHash: hash, members, placeholder: decodeRecord(placeholder) });
   }

@@ -1,0 +1,71 @@
+import { loadChainConfig } from "@platform/chain";
+import { loadConfigOrExit, loadFromVariableOrExit } from "@platform/config";
+import { createLogger } from "@platform/log";
+import { privateKeyToAccount } from "viem/accounts";
+import { startNetworkSimulator } from "./network/index.js";
+import { readKeysFile, requireKey } from "./intents/keysFile.js";
+import { startOpsServer } from "./intents/opsServer.js";
+import { simulatorConfigSchema } from "./intents/simulatorConfig.js";
+import { startIntentsSimulator } from "./intents/startIntentsSimulator.js";
+
+/**
+ * The devnet simulator process: plays the filler, the oracle and demo users on the intent chains,
+ * so orders on the running stack really fill, settle, expire and get refunded; and, on the native
+ * chain, the network's own activity (transfers, stakes, pools, prices). Devnet only: it signs with
+ * the keys the launcher generated for this run.
+ */
+const config = loadConfigOrExit("simulator", simulatorConfigSchema);
+const log = createLogger({ service: "simulator", level: config.LOG_LEVEL });
+const chains = await loadFromVariableOrExit("simulator", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
+const keys = await loadFromVariableOrExit("simulator", "SIMULATOR_KEYS_FILE", () => readKeysFile(config.SIMULATOR_KEYS_FILE));
+
+let ready = false;
+const ops = await startOpsServer(config.OPS_HOST, config.OPS_PORT, () => ready);
+const intents = await startIntentsSimulator({
+  chains,
+  filler: privateKeyToAccount(requireKey(keys, "filler")),
+  oracle: privateKeyToAccount(requireKey(keys, "oracle")),
+  pollIntervalMs: config.SIM_POLL_INTERVAL_MS,
+  minFeeBps: config.SIM_FILLER_MIN_FEE_BPS,
+  ...(config.SIM_DEMO
+    ? {
+        demo: {
+          users: config.SIM_DEMO_USERS,
+          orderIntervalMs: config.SIM_DEMO_ORDER_INTERVAL_MS,
+          fillWindowSeconds: config.SIM_DEMO_FILL_WINDOW_SECONDS,
+          unfilledEvery: config.SIM_DEMO_UNFILLED_EVERY,
+          seed: config.SIM_SEED,
+        },
+      }
+    : {}),
+  log,
+});
+// The native chain's activity, where the devnet has one with its price feed and the simulator account.
+const native = chains.chains.find((chain) => chain.roles.includes("native"));
+const network =
+  native?.contracts.priceFeed !== undefined && keys["simulator"] !== undefined
+    ? await startNetworkSimulator({
+        rpcUrl: native.rpcUrl,
+        simulatorKey: requireKey(keys, "simulator"),
+        priceFeed: native.contracts.priceFeed,
+        seed: String(config.SIM_SEED),
+        intervalMs: config.SIM_NETWORK_INTERVAL_MS,
+        log,
+      })
+    : undefined;
+if (network === undefined) log.info("no native chain with a price feed and a simulator key: network simulator not started");
+ready = true;
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, "stopping");
+  ready = false;
+  await Promise.all([intents.stop(), network?.stop()]);
+  await ops.close();
+  log.info({ stats: intents.stats() }, "stopped");
+  process.exit(0);
+};
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
+process.once("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { InvalidAddressError } from "./errors.js";
+import { accountKind, parseAccount, tryParseAccount } from "./parseAccount.js";
+
+const ALICE_PUBLIC_KEY = "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d";
+const ALICE_SS58 = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
+// Reference values computed independently with Python's hashlib.blake2b (digest_size=32 over b"evm:" + h160).
+const ALITH_H160 = "0xf24ff3a9cf04c71dbc94d0b566f7a27b94566cac";
+const ALITH_MAPPED = "0xa02a00e549cb104f710d3fe6f2f83e91524d2a40c4ed831658a120883077f9a9";
+const ALITH_MAPPED_SS58 = "5Fghzk1AJt88PeFEzuRfXzbPchiBbsVGTTXcdx599VdZzkTA";
+
+function reasonOf(input: string): string {
+  try {
+    parseAccount(input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidAddressError);
+    expect((error as InvalidAddressError).code).toBe("INVALID_ADDRESS");
+    return (error as InvalidAddressError).reason;
+  }
+  throw new Error(`${input} parsed`);
+}
+
+describe("parseAccount", () => {
+  it("reads an SS58 address into the public key", () => {
+    expect(parseAccount(ALICE_SS58)).toEqual({ ss58: ALICE_SS58, publicKey: ALICE_PUBLIC_KEY, evmH160: undefined });
+  });
+
+  it("reads a 32-byte public key in any case into its SS58", () => {
+    expect(parseAccount(ALICE_PUBLIC_KEY.toUpperCase().replace("0X", "0x"))).toEqual({
+      ss58: ALICE_SS58,
+      publicKey: ALICE_PUBLIC_KEY,
+      evmH160: undefined,
+    });
+  });
+
+  it("maps an EVM address with HashedAddressMapping and keeps it checksummed", () => {
+    const account = parseAccount(ALITH_H160);
+    expect(account).toEqual({
+      ss58: ALITH_MAPPED_SS58,
+      publicKey: ALITH_MAPPED,
+      evmH160: "0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac",
+    });
+    expect(accountKind(account)).toBe("evm_mapped");
+    expect(accountKind(parseAccount(ALICE_SS58))).toBe("substrate");
+    expect(parseAccount("0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac")).toEqual(account);
+  });
+
+  it("refuses malformed input with a reason", () => {
+    expect(reasonOf("")).toBe("empty");
+    expect(reasonOf("0x1234")).toMatch(/32-byte public key or a 20-byte/);
+    expect(reasonOf(`${ALICE_PUBLIC_KEY}00`)).toMatch(/32-byte public key or a 20-byte/);
+    expect(reasonOf("0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566CAC")).toBe("bad EIP-55 checksum");
+    expect(reasonOf("5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQZ")).toBe("bad SS58 checksum");
+    expect(reasonOf("5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKut0")).toBe("not base58");
+    expect(reasonOf("5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNeh")).toMatch(/length/);
+    // Alice on Polkadot (prefix 0): a valid SS58, but of another network.
+    expect(reasonOf("15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5")).toMatch(/prefix 0/);
+  });
+
+  it("tryParseAccount answers undefined instead of throwing", () => {
+    expect(tryParseAccount("nope")).toBeUndefined();
+    expect(tryParseAccount(ALICE_SS58)?.publicKey).toBe(ALICE_PUBLIC_KEY);
+  });
+});

@@ -1,0 +1,68 @@
+import { bytesToHex, getAddress, hexToBytes, isAddress } from "viem";
+import { InvalidAddressError } from "./errors.js";
+import { evmAddressToAccountId } from "./evmMapping.js";
+import { SUBTENSOR_SS58_PREFIX, ss58Decode, ss58Encode } from "./ss58.js";
+
+/**
+ * An account as the platform carries it; structurally the proto `common.v1.AccountId`, declared here
+ * so this library does not depend on the generated code.
+ */
+export interface AccountId {
+  /** SS58 with prefix 42. */
+  ss58: string;
+  /** 0x-prefixed lowercase 32-byte public key / account id. */
+  publicKey: string;
+  /** EIP-55 H160 this account is mapped from, when it was given as one. */
+  evmH160?: string | undefined;
+}
+
+const HEX_32 = /^0x[0-9a-fA-F]{64}$/;
+const HEX_20 = /^0x[0-9a-fA-F]{40}$/;
+
+/** The account a 32-byte public key (account id) is, with its SS58 and lowercase hex forms. */
+export function accountFromPublicKey(publicKey: Uint8Array | `0x${string}`): AccountId {
+  const bytes = typeof publicKey === "string" ? hexToBytes(publicKey) : publicKey;
+  return { ss58: ss58Encode(bytes, SUBTENSOR_SS58_PREFIX), publicKey: bytesToHex(bytes), evmH160: undefined };
+}
+
+/** The account an EVM address is mapped to, remembering the (checksummed) H160 it came from. */
+export function accountFromEvmAddress(h160: `0x${string}`): AccountId {
+  const account = accountFromPublicKey(evmAddressToAccountId(h160));
+  return { ...account, evmH160: getAddress(h160) };
+}
+
+/**
+ * Parses what a client may give as an account: SS58 with Subtensor's prefix 42, a 0x 32-byte public
+ * key, or a 0x 20-byte EVM address (mapped with HashedAddressMapping). Throws InvalidAddressError.
+ */
+export function parseAccount(input: string): AccountId {
+  if (HEX_32.test(input)) return accountFromPublicKey(input.toLowerCase() as `0x${string}`);
+  if (HEX_20.test(input)) {
+    // Mixed case claims an EIP-55 checksum; a wrong one is most likely a typo, so it is refused.
+    if (!isAddress(input, { strict: true })) throw new InvalidAddressError(input, "bad EIP-55 checksum");
+    return accountFromEvmAddress(input as `0x${string}`);
+  }
+  if (input.startsWith("0x")) {
+    throw new InvalidAddressError(input, "hex must be a 32-byte public key or a 20-byte EVM address");
+  }
+  const decoded = ss58Decode(input);
+  if (decoded.prefix !== SUBTENSOR_SS58_PREFIX) {
+    throw new InvalidAddressError(input, `SS58 prefix ${decoded.prefix} is not Subtensor's ${SUBTENSOR_SS58_PREFIX}`);
+  }
+  return accountFromPublicKey(decoded.accountId);
+}
+
+/** parseAccount without the throw, for validators that only need a yes/no. */
+export function tryParseAccount(input: string): AccountId | undefined {
+  try {
+    return parseAccount(input);
+  } catch (error) {
+    if (error instanceof InvalidAddressError) return undefined;
+    throw error;
+  }
+}
+
+/** How the API labels an account: a native key, or an EVM address mapped onto one. */
+export function accountKind(account: AccountId): "substrate" | "evm_mapped" {
+  return account.evmH160 === undefined ? "substrate" : "evm_mapped";
+}

@@ -1,0 +1,96 @@
+import type { OutgoingRecord } from "@platform/bus";
+import type { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
+import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
+import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
+import type { FollowerCommit } from "../follower/blockFollower.js";
+import type { NetworkRecord } from "./networkRecord.js";
+
+export interface NetworkCommitContext {
+  chainId: number;
+  /** The checkpoint's key, e.g. `945:network`. */
+  sourceId: string;
+  now: Date;
+}
+
+/**
+ * Everything one follower step publishes, in one Kafka transaction: a ChainEventRemoved for every
+ * chain.network.v1 record of the orphaned blocks (same key, so it follows the removed record in its
+ * partition), the new blocks' records on their topics, and the checkpoint. oracle.prices.v1 has no
+ * removal event (PriceEvent carries only PriceObserved): a price seen in an orphaned block stays.
+ */
+export function commitNetworkRecords(commit: FollowerCommit<NetworkRecord>, context: NetworkCommitContext): OutgoingRecord[] {
+  const records: OutgoingRecord[] = [];
+  const ancestor = commit.commonAncestor;
+  if (commit.orphaned.length > 0 && ancestor === undefined) throw new Error("orphaned blocks without a common ancestor");
+  for (const { events } of commit.orphaned) {
+    for (const record of events) {
+      if (record.topic !== "chain.network.v1") continue;
+      const removal: NetworkChainEvent = {
+        event: {
+          $case: "chainEventRemoved",
+          value: {
+            removed: record.ref,
+            removedEventId: record.eventId,
+            removedEventType: record.eventType,
+            key: record.key,
+            commonAncestorBlockNumber: ancestor!.number.toString(),
+            commonAncestorBlockHash: ancestor!.hash,
+            detectedAt: context.now.toISOString(),
+          },
+        },
+      };
+      records.push(networkRecord(record.key, removal));
+    }
+  }
+
+  for (const block of commit.blocks) {
+    for (const record of block.events) {
+      records.push(
+        record.topic === "chain.network.v1"
+          ? networkRecord(record.key, record.payload, record.eventId)
+          : {
+              topic: TOPICS.oraclePrices.name,
+              key: record.key,
+              value: encodePayload(TOPICS.oraclePrices, record.payload),
+              eventType: record.eventType,
+              schema: TOPICS.oraclePrices.schema,
+              eventId: record.eventId,
+            },
+      );
+    }
+  }
+
+  const tip = commit.tip;
+  const checkpoint: CheckpointEvent = {
+    event: {
+      $case: "checkpoint",
+      value: {
+        sourceId: context.sourceId,
+        chainId: String(context.chainId),
+        blockNumber: tip.number.toString(),
+        blockHash: tip.hash,
+        recentBlocks: commit.window.map((block) => ({ blockNumber: block.number.toString(), blockHash: block.hash })),
+        updatedAt: context.now.toISOString(),
+      },
+    },
+  };
+  records.push({
+    topic: TOPICS.ingestorCheckpoints.name,
+    key: context.sourceId,
+    value: encodePayload(TOPICS.ingestorCheckpoints, checkpoint),
+    eventType: eventTypeOf(checkpoint),
+    schema: TOPICS.ingestorCheckpoints.schema,
+  });
+  return records;
+}
+
+function networkRecord(key: string, payload: NetworkChainEvent, eventId?: string): OutgoingRecord {
+  return {
+    topic: TOPICS.chainNetwork.name,
+    key,
+    value: encodePayload(TOPICS.chainNetwork, payload),
+    eventType: eventTypeOf(payload),
+    schema: TOPICS.chainNetwork.schema,
+    ...(eventId === undefined ? {} : { eventId }),
+  };
+}

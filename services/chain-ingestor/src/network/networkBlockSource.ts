@@ -1,0 +1,277 @@
+import type { Finality as FinalityDepths } from "@platform/chain";
+import { accountFromPublicKey, priceFeedAbi, weiToRao, type AccountId } from "@platform/subtensor";
+import type { ChainRef } from "@platform/proto/common/v1/common";
+import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
+import { toHex, type Address, type Client, type Hex } from "viem";
+import { ForkDuringReadError, type BlockSource } from "../follower/blockFollower.js";
+import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
+import { toHeader } from "../follower/headerReader.js";
+import { finalityAt } from "../intents/finality.js";
+import { decodeActivity, type Activity, type MinedTransaction } from "./activity.js";
+import { activityRecords, touchedAccounts } from "./activityEvents.js";
+import { multicallAt, MulticallUnavailableError, viewCall } from "./multicallAt.js";
+import type { NetworkRecord } from "./networkRecord.js";
+import type { NetworkState, NetworkStateReader } from "./networkState.js";
+import { answerUpdatedTopic, decodeAnswerUpdated, priceRecord, type PriceFeedIdentity, type RawPriceLog } from "./priceFeed.js";
+import { snapshotRecords } from "./snapshotEvents.js";
+
+export interface NetworkBlockSourceOptions {
+  client: Client;
+  chainId: number;
+  multicall3: Address;
+  depths: FinalityDepths;
+  state: NetworkStateReader;
+  /** Snapshots are taken at blocks whose number is a multiple of this (1: every block). */
+  snapshotEveryBlocks: number;
+  holderChunkSize: number;
+  /** The coin price feed, when the chain has one. */
+  priceFeed?: Omit<PriceFeedIdentity, "decimals">;
+}
+
+export interface NetworkBlockSource extends BlockSource<NetworkRecord> {
+  /** The records of kept blocks named by a checkpoint, read again by hash (see IntentsBlockSource). */
+  recoverWindow(blocks: readonly BlockRef[]): Promise<{ window: WindowBlock<NetworkRecord>[]; unknown: BlockRef[] }>;
+  /** The next block read also publishes the feed's latest round (a source starting without a checkpoint). */
+  publishLatestPriceOnNextBlock(): void;
+}
+
+interface RpcTransaction {
+  hash: Hex;
+  from: Hex;
+  to: Hex | null;
+  value: Hex;
+  input: Hex;
+  transactionIndex: Hex;
+}
+
+interface RpcFullBlock {
+  number: Hex;
+  hash: Hex;
+  parentHash: Hex;
+  timestamp: Hex;
+  transactions: RpcTransaction[];
+}
+
+interface RpcReceipt {
+  blockHash: Hex;
+  status: Hex;
+  gasUsed: Hex;
+  effectiveGasPrice?: Hex;
+}
+
+/**
+ * Reads the native network block by block: the transactions (decoded into account activity, with
+ * each touched account's balances at the end of the block), the price feed's AnswerUpdated logs, and
+ * on snapshot blocks the network's state through the precompiles. Every state read names the block
+ * by hash, so it belongs to exactly the block the follower linked.
+ */
+export function networkBlockSource(options: NetworkBlockSourceOptions): NetworkBlockSource {
+  const { client, chainId, depths } = options;
+  let feedDecimals: number | undefined;
+  let latestPriceDue = false;
+
+  const decimalsOf = async (feed: Address, blockHash: Hex): Promise<number> => {
+    if (feedDecimals === undefined) {
+      const [result] = await multicallAt(client, options.multicall3, blockHash, [viewCall(feed, priceFeedAbi, "decimals", [])]);
+      if (result === undefined || !result.ok) throw new Error(`the price feed ${feed} answered no decimals()`);
+      feedDecimals = Number(result.value);
+    }
+    return feedDecimals;
+  };
+
+  const priceLogs = async (filter: { fromBlock: bigint; toBlock: bigint } | { blockHash: Hex }): Promise<RawPriceLog[]> => {
+    if (options.priceFeed === undefined) return [];
+    const range = "blockHash" in filter ? { blockHash: filter.blockHash } : { fromBlock: toHex(filter.fromBlock), toBlock: toHex(filter.toBlock) };
+    return (await client.request({
+      method: "eth_getLogs",
+      params: [{ address: options.priceFeed.feed, topics: [answerUpdatedTopic], ...range }] as never,
+    })) as RawPriceLog[];
+  };
+
+  const transactionsOf = async (header: BlockHeader): Promise<MinedTransaction[]> => {
+    const block = (await client.request({ method: "eth_getBlockByHash", params: [header.hash, true] })) as RpcFullBlock | null;
+    if (block === null) throw new ForkDuringReadError(`block ${header.number} (${header.hash}) vanished while it was read`);
+    const receipts = await Promise.all(
+      block.transactions.map((tx) => client.request({ method: "eth_getTransactionReceipt", params: [tx.hash] }) as Promise<RpcReceipt | null>),
+    );
+    return block.transactions.map((tx, index) => {
+      const receipt = receipts[index];
+      if (receipt === null || receipt === undefined || receipt.blockHash.toLowerCase() !== header.hash) {
+        throw new ForkDuringReadError(`the receipt of ${tx.hash} is not of block ${header.hash}`);
+      }
+      return {
+        hash: tx.hash.toLowerCase() as Hex,
+        index: Number(tx.transactionIndex),
+        from: tx.from,
+        ...(tx.to === null ? {} : { to: tx.to }),
+        valueWei: BigInt(tx.value),
+        input: tx.input,
+        success: BigInt(receipt.status) === 1n,
+        gasUsed: BigInt(receipt.gasUsed),
+        effectiveGasPriceWei: BigInt(receipt.effectiveGasPrice ?? "0x0"),
+      };
+    });
+  };
+
+  /** Free balance (EVM-mapped accounts) and every known position of each touched account, at the block. */
+  const balancesAfter = async (header: BlockHeader, activities: readonly Activity[], state: NetworkState | undefined) => {
+    const accounts = touchedAccounts(activities);
+    const evm = accounts.filter((account): account is AccountId & { evmH160: string } => account.evmH160 !== undefined);
+    const touches = activities.flatMap((activity) => activity.stakeTouches);
+    const [wei, touched] = await Promise.all([
+      options.state.balancesOf(
+        header.hash,
+        evm.map((account) => account.evmH160 as Address),
+      ),
+      options.state.stakesOf(
+        header.hash,
+        touches.map((touch) => ({ hotkey: touch.hotkey.publicKey as Hex, coldkey: touch.coldkey.publicKey as Hex, netuid: touch.netuid })),
+      ),
+    ]);
+    const balances = new Map<string, AccountBalance>();
+    // Before Multicall3 existed nothing can be read at the block: the records go out without balances.
+    if (wei === undefined || touched === undefined) return balances;
+    evm.forEach((account, index) => {
+      // Positions by (netuid, hotkey): the enumerated ones, then the ones this block's calls touched.
+      const positions = new Map<string, { netuid: number; hotkey: Hex; alpha: bigint }>();
+      for (const stake of state?.stakes ?? []) {
+        if (stake.coldkey === account.publicKey) positions.set(`${stake.netuid}:${stake.hotkey}`, stake);
+      }
+      touches.forEach((touch, at) => {
+        if (touch.coldkey.publicKey !== account.publicKey) return;
+        positions.set(`${touch.netuid}:${touch.hotkey.publicKey}`, { netuid: touch.netuid, hotkey: touch.hotkey.publicKey as Hex, alpha: touched[at]! });
+      });
+      balances.set(account.publicKey, {
+        freeRao: weiToRao(wei[index]!).toString(),
+        // An EVM account holds no reserved or frozen balance the EVM can see.
+        reservedRao: "0",
+        frozenRao: "0",
+        positions: [...positions.values()]
+          .filter((position) => position.alpha > 0n)
+          .sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1))
+          .map((position) => ({ netuid: position.netuid, hotkey: accountFromPublicKey(position.hotkey), stakeNalpha: position.alpha.toString() })),
+      });
+    });
+    return balances;
+  };
+
+  /** The feed's latest round at the block, or undefined while the feed has no round there (or does not exist yet). */
+  const latestRound = async (feed: Address, blockHash: Hex) => {
+    let answers;
+    try {
+      answers = await multicallAt(client, options.multicall3, blockHash, [
+        viewCall(feed, priceFeedAbi, "decimals", []),
+        viewCall(feed, priceFeedAbi, "latestRoundData", []),
+      ]);
+    } catch (error) {
+      if (error instanceof MulticallUnavailableError) return undefined;
+      throw error;
+    }
+    const [decimals, round] = answers;
+    if (decimals?.ok !== true || round?.ok !== true) return undefined;
+    const [roundId, answer, , updatedAt] = round.value as readonly [bigint, bigint, bigint, bigint, bigint];
+    return roundId > 0n ? { roundId, answer, updatedAt } : undefined;
+  };
+
+  const readBlock = async (header: BlockHeader, latest: bigint, logs: readonly RawPriceLog[], withLatestPrice: boolean) => {
+    const ref: ChainRef = {
+      chainId: String(chainId),
+      blockNumber: header.number.toString(),
+      blockHash: header.hash,
+      parentHash: header.parentHash,
+      blockTimestamp: new Date(Number(header.timestamp) * 1_000).toISOString(),
+      finality: finalityAt(header.number, latest, depths),
+    };
+    const transactions = await transactionsOf(header);
+    const activities = transactions.map((tx) => decodeActivity(header.number, tx));
+    const snapshotDue = header.number % BigInt(options.snapshotEveryBlocks) === 0n;
+    // Positions are enumerated from the state, so a block with activity reads it too.
+    const state = snapshotDue || activities.length > 0 ? await options.state.read(header.hash) : undefined;
+    const balances = activities.length > 0 ? await balancesAfter(header, activities, state) : new Map<string, AccountBalance>();
+
+    const records = activityRecords(activities, { chainId, blockRef: ref, balances });
+    let latestPricePublished = false;
+    const feed = options.priceFeed;
+    if (feed !== undefined && logs.length > 0) {
+      const identity = { ...feed, chainId, decimals: await decimalsOf(feed.feed, header.hash) };
+      for (const log of logs) {
+        const round = decodeAnswerUpdated(log);
+        if (round === undefined) continue;
+        records.push(
+          priceRecord(round, { ...ref, txHash: log.transactionHash.toLowerCase(), txIndex: Number(log.transactionIndex), logIndex: Number(log.logIndex) }, identity),
+        );
+      }
+      latestPricePublished = true;
+    } else if (feed !== undefined && withLatestPrice) {
+      const round = await latestRound(feed.feed, header.hash);
+      if (round !== undefined) {
+        records.push(priceRecord(round, ref, { ...feed, chainId, decimals: await decimalsOf(feed.feed, header.hash) }));
+        latestPricePublished = true;
+      }
+    }
+    if (state !== undefined && snapshotDue) {
+      records.push(...snapshotRecords(state, { chainId, blockHash: header.hash, ref, holderChunkSize: options.holderChunkSize }));
+    }
+    return { records, latestPricePublished };
+  };
+
+  const logsByBlock = (logs: readonly RawPriceLog[], headers: ReadonlyMap<bigint, BlockHeader>): Map<Hex, RawPriceLog[]> => {
+    const grouped = new Map<Hex, RawPriceLog[]>();
+    for (const log of logs) {
+      const header = headers.get(BigInt(log.blockNumber));
+      if (log.removed === true || header === undefined || header.hash !== log.blockHash.toLowerCase()) {
+        throw new ForkDuringReadError(`logs of block ${BigInt(log.blockNumber)} belong to ${log.blockHash}, not to the block read`);
+      }
+      const list = grouped.get(header.hash) ?? [];
+      list.push(log);
+      grouped.set(header.hash, list);
+    }
+    for (const list of grouped.values()) list.sort((a, b) => Number(BigInt(a.logIndex) - BigInt(b.logIndex)));
+    return grouped;
+  };
+
+  return {
+    publishLatestPriceOnNextBlock() {
+      latestPriceDue = true;
+    },
+
+    async readBlocks(headers, latest) {
+      const first = headers[0];
+      const last = headers[headers.length - 1];
+      if (first === undefined || last === undefined) return new Map();
+      const logs = logsByBlock(await priceLogs({ fromBlock: first.number, toBlock: last.number }), new Map(headers.map((header) => [header.number, header] as const)));
+      const records = new Map<Hex, NetworkRecord[]>();
+      // One block at a time: each is a few batched requests already, and the node is shared. A
+      // fresh source publishes the feed's latest round at the first block where the feed has one.
+      let priceDue = latestPriceDue;
+      for (const header of headers) {
+        const read = await readBlock(header, latest, logs.get(header.hash) ?? [], priceDue);
+        if (read.latestPricePublished) priceDue = false;
+        records.set(header.hash, read.records);
+      }
+      latestPriceDue = priceDue;
+      return records;
+    },
+
+    async recoverWindow(blocks) {
+      const latest = BigInt(await client.request({ method: "eth_blockNumber" }));
+      const fetched = await Promise.all(
+        blocks.map((block) => client.request({ method: "eth_getBlockByHash", params: [block.hash, false] }) as Promise<Parameters<typeof toHeader>[0] | null>),
+      );
+      const window: WindowBlock<NetworkRecord>[] = [];
+      const unknown: BlockRef[] = [];
+      for (const [index, block] of blocks.entries()) {
+        const raw = fetched[index];
+        if (raw === null || raw === undefined) {
+          unknown.push(block);
+          window.push({ block, events: [] });
+          continue;
+        }
+        const header = toHeader(raw);
+        const logs = logsByBlock(await priceLogs({ blockHash: header.hash }), new Map([[header.number, header] as const]));
+        window.push({ block, events: (await readBlock(header, latest, logs.get(header.hash) ?? [], false)).records });
+      }
+      return { window, unknown };
+    },
+  };
+}

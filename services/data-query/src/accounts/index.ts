@@ -1,0 +1,32 @@
+import type { GrpcServiceRegistration } from "@platform/grpc";
+import { unaryHandler } from "@platform/grpc";
+import type { Logger } from "@platform/log";
+import {
+  AccountsServiceService,
+  type GetBalanceHistoryRequest,
+  type GetBalanceHistoryResponse,
+  type GetBalanceLatestRequest,
+  type GetBalanceLatestResponse,
+  type ListTransactionsRequest,
+  type ListTransactionsResponse,
+} from "@platform/proto/data/v1/accounts";
+import type { Redis } from "@platform/store";
+import { getBalanceHistory } from "./balanceHistory.js";
+import { getBalanceLatest } from "./balanceLatest.js";
+import { listTransactions } from "./transactions.js";
+
+export const ACCOUNTS_SERVICE_NAME = "platform.data.v1.AccountsService";
+
+/** The AccountsService over the accounts read model (and the market projection's prices). */
+export function accountsGrpcService(deps: { redis: Redis; log: Logger }): GrpcServiceRegistration {
+  const { redis, log } = deps;
+  return {
+    name: ACCOUNTS_SERVICE_NAME,
+    definition: AccountsServiceService,
+    implementation: {
+      getBalanceLatest: unaryHandler<GetBalanceLatestRequest, GetBalanceLatestResponse>(log, "GetBalanceLatest", (request) => getBalanceLatest(redis, request)),
+      getBalanceHistory: unaryHandler<GetBalanceHistoryRequest, GetBalanceHistoryResponse>(log, "GetBalanceHistory", (request) => getBalanceHistory(redis, request)),
+      listTransactions: unaryHandler<ListTransactionsRequest, ListTransactionsResponse>(log, "ListTransactions", (request) => listTransactions(redis, request)),
+    },
+  };
+}

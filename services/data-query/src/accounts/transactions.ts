@@ -1,0 +1,172 @@
+import { invalidArgument } from "@platform/errors";
+import { Direction, TransactionSource } from "@platform/proto/common/v1/network";
+import type { ListTransactionsRequest, ListTransactionsResponse, Transaction } from "@platform/proto/data/v1/accounts";
+import { AccountActivity } from "@platform/proto/events/v1/chain_network";
+import type { Redis } from "@platform/store";
+import {
+  decodeCursor,
+  DURATION,
+  encodeCursor,
+  orderOf,
+  pageLimitOf,
+  queryScope,
+  readAsOf,
+  readModel,
+  resolveWindow,
+  scanZset,
+  type ZsetEntry,
+} from "../shared/index.js";
+import { parseAddress } from "./address.js";
+import { accountsKeys } from "./keys.js";
+
+export const TRANSACTIONS_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
+const WINDOW = { defaultSpanMs: 90 * DURATION.DAY, maxSpanMs: 366 * DURATION.DAY } as const;
+/** Entries examined per request at most; a sparse filter answers a short page with a cursor to go on. */
+const SCAN_BUDGET = 5_000;
+const AMOUNT = /^\d{1,30}$/;
+
+interface Filters {
+  types: Set<number>;
+  direction: Direction;
+  netuids: Set<number>;
+  counterparty: string | undefined;
+  min: bigint | undefined;
+  max: bigint | undefined;
+}
+
+function amountOf(value: string | undefined, parameter: string): bigint | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (!AMOUNT.test(value)) throw invalidArgument("INVALID_PARAMETER", `${parameter} must be a whole number of rao`, { parameter });
+  return BigInt(value);
+}
+
+function matches(activity: AccountActivity, filters: Filters): boolean {
+  if (filters.types.size > 0 && !filters.types.has(activity.type)) return false;
+  if (filters.direction !== Direction.DIRECTION_UNSPECIFIED && activity.direction !== filters.direction) return false;
+  if (filters.netuids.size > 0 && (activity.netuid === undefined || !filters.netuids.has(activity.netuid))) return false;
+  if (filters.counterparty !== undefined) {
+    const self = activity.account?.publicKey.toLowerCase();
+    const other = [activity.from?.publicKey, activity.to?.publicKey].map((key) => key?.toLowerCase()).filter((key) => key !== undefined && key !== self);
+    if (!other.includes(filters.counterparty)) return false;
+  }
+  if (filters.min !== undefined || filters.max !== undefined) {
+    if (activity.amountRao === undefined) return false;
+    const amount = BigInt(activity.amountRao);
+    if (filters.min !== undefined && amount < filters.min) return false;
+    if (filters.max !== undefined && amount > filters.max) return false;
+  }
+  return true;
+}
+
+export function transactionOf(activity: AccountActivity): Transaction {
+  const ref = activity.ref;
+  return {
+    id: activity.activityId,
+    type: activity.type,
+    direction: activity.direction,
+    success: activity.success,
+    blockNumber: ref?.blockNumber ?? "0",
+    timestamp: ref?.blockTimestamp ?? "",
+    ...(activity.extrinsicId === undefined ? {} : { extrinsicId: activity.extrinsicId }),
+    ...(activity.extrinsicHash === undefined ? {} : { extrinsicHash: activity.extrinsicHash }),
+    ...(activity.source === TransactionSource.TRANSACTION_SOURCE_EVM_TX && ref?.txHash !== undefined ? { evmTxHash: ref.txHash } : {}),
+    ...(activity.from === undefined ? {} : { from: activity.from }),
+    ...(activity.to === undefined ? {} : { to: activity.to }),
+    ...(activity.amountRao === undefined ? {} : { amountRao: activity.amountRao }),
+    ...(activity.feeRao === undefined ? {} : { feeRao: activity.feeRao }),
+    ...(activity.netuid === undefined ? {} : { netuid: activity.netuid }),
+    ...(activity.hotkey === undefined ? {} : { hotkey: activity.hotkey }),
+    ...(activity.alphaNalpha === undefined ? {} : { alphaNalpha: activity.alphaNalpha }),
+    ...(activity.effectivePriceTao === undefined ? {} : { effectivePriceTao: activity.effectivePriceTao }),
+    ...(activity.slippage === undefined ? {} : { slippage: activity.slippage }),
+    source: activity.source,
+  };
+}
+
+/**
+ * The account's transactions in chain order (block, position in block), newest first by default,
+ * filtered, within a time window (default the last 90 days, at most 366). The cursor is the
+ * (block time, chain position) of the last entry examined, so walking pages while new blocks land
+ * yields each transaction exactly once: new ones only appear beyond the newest.
+ */
+export async function listTransactions(redis: Redis, request: ListTransactionsRequest, nowMs: number = Date.now()): Promise<ListTransactionsResponse> {
+  const address = parseAddress(request.address);
+  if (request.window?.blockStart !== undefined || request.window?.blockEnd !== undefined) {
+    throw invalidArgument("INVALID_PARAMETER", "this route takes a time window (start, end), not block bounds", { parameter: "block_start" });
+  }
+  const window = resolveWindow(request.window, WINDOW, nowMs);
+  if (window.kind !== "time") throw new Error("unreachable: block bounds refused above");
+  const limit = pageLimitOf(request.page, TRANSACTIONS_PAGE);
+  const order = orderOf(request.order, "desc");
+  const filters: Filters = {
+    types: new Set(request.types),
+    direction: request.direction,
+    netuids: new Set(request.netuids),
+    counterparty: request.counterparty === undefined || request.counterparty === "" ? undefined : parseAddress(request.counterparty, "counterparty").publicKey,
+    min: amountOf(request.minAmountRao, "min_amount_rao"),
+    max: amountOf(request.maxAmountRao, "max_amount_rao"),
+  };
+  if (request.direction !== Direction.DIRECTION_UNSPECIFIED && request.direction !== Direction.DIRECTION_IN && request.direction !== Direction.DIRECTION_OUT) {
+    throw invalidArgument("INVALID_PARAMETER", "direction must be in, out or any", { parameter: "direction" });
+  }
+  const scope = queryScope([
+    "accounts.transactions",
+    address.publicKey,
+    [...filters.types].sort(),
+    filters.direction,
+    [...filters.netuids].sort(),
+    filters.counterparty ?? null,
+    request.minAmountRao ?? null,
+    request.maxAmountRao ?? null,
+    request.window?.start ?? null,
+    request.window?.end ?? null,
+    order,
+  ]);
+  const after: ZsetEntry | undefined = request.page?.cursor
+    ? (({ s, m }) => ({ score: s!, member: m! }))(decodeCursor(request.page.cursor, scope, { s: /^\d{1,12}$/, m: /^\d{12}-\d{6}-\d{7}\|[^\s]{1,300}$/ }))
+    : undefined;
+
+  const asOf = await readAsOf(redis, accountsKeys.head);
+  const key = accountsKeys.txs(address.publicKey);
+  const detailsKey = accountsKeys.tx(address.publicKey);
+  const bounds = { min: String(Math.ceil(window.startMs / 1_000)), max: `(${Math.ceil(window.endMs / 1_000)}` };
+
+  const found: Array<{ entry: ZsetEntry; transaction: Transaction }> = [];
+  let examined = 0;
+  let lastExamined: ZsetEntry | undefined;
+  let pending: ZsetEntry[] = [];
+  // Details are loaded a chunk at a time; a page stops at limit + 1 matches (to know there is more).
+  const flush = async (): Promise<void> => {
+    if (pending.length === 0) return;
+    const details = await redis.hmget(detailsKey, ...pending.map((entry) => entry.member));
+    pending.forEach((entry, index) => {
+      const detail = details[index];
+      if (detail === null || detail === undefined || found.length > limit) return;
+      const activity = AccountActivity.decode(Buffer.from(detail, "base64"));
+      if (matches(activity, filters)) found.push({ entry, transaction: transactionOf(activity) });
+    });
+    pending = [];
+  };
+  await readModel(async () => {
+    const scan = scanZset(redis, key, { order, ...(after === undefined ? {} : { after }), ...bounds, chunk: Math.min(500, limit + 1) });
+    for await (const entry of scan) {
+      pending.push(entry);
+      examined += 1;
+      lastExamined = entry;
+      if (pending.length > limit) await flush();
+      if (found.length > limit || examined >= SCAN_BUDGET) break;
+    }
+    await flush();
+  });
+  const page = found.slice(0, limit);
+  // A full page ends at its last item; a scan that ran out of budget ends where it stopped.
+  const full = found.length > limit;
+  const hasMore = full || examined >= SCAN_BUDGET;
+  const position = full ? page.at(-1)?.entry : lastExamined;
+  return {
+    asOf,
+    address,
+    transactions: page.map((item) => item.transaction),
+    page: { limit, hasMore, ...(hasMore && position !== undefined ? { nextCursor: encodeCursor(scope, { s: position.score, m: position.member }) } : {}) },
+  };
+}

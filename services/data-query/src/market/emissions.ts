@@ -1,0 +1,103 @@
+import { invalidArgument } from "@platform/errors";
+import { EmissionSort, type GetSubnetEmissionsLatestRequest, type GetSubnetEmissionsLatestResponse, type SubnetEmission } from "@platform/proto/data/v1/market";
+import { EmissionSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
+import type { Redis } from "@platform/store";
+import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
+import { asOfOf, notYet } from "./asOfRef.js";
+import { checkNetuids, toNetuids } from "./netuids.js";
+import { ratio } from "./numbers.js";
+import { consistentPoints, decodePoint, marketKeys, pointsAtBlock, subnetsKeys } from "./readModel.js";
+import { sortedPage } from "./sortedPage.js";
+
+const BLOCKS_PER_DAY = 7_200n;
+
+const taoEmission = (snapshot: EmissionSnapshot) => BigInt(snapshot.taoInEmissionRao) + BigInt(snapshot.excessTaoRao ?? "0");
+
+/** `GET /data/v1/subnet-emissions/latest`: each subnet's emission in the newest block all of them reached. */
+export async function getSubnetEmissionsLatest(redis: Redis, request: GetSubnetEmissionsLatestRequest): Promise<GetSubnetEmissionsLatestResponse> {
+  const limit = pageLimitOf(request.page, { defaultLimit: 256, maxLimit: 256 });
+  const order = orderOf(request.order, "desc");
+  const valueOf = emissionSortValue(request.sort);
+  const known = toNetuids(await readModel(() => redis.smembers(marketKeys.emissions)));
+  const netuids = request.netuids.length > 0 ? checkNetuids(request.netuids, known, 256) : [...known];
+  const { block, points } = await consistentPoints(redis, netuids.map(marketKeys.emissionPoints));
+  if (block === undefined) throw notYet("emission");
+  const snapshots = points.filter((point) => point !== undefined).map((point) => decodePoint(point!, EmissionSnapshot));
+  const asOf = asOfOf(snapshots.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
+  const subnets = await pointsAtBlock(redis, snapshots.map((snapshot) => subnetsKeys.subnetPoints(snapshot.netuid)), block);
+  const emissions = snapshots.map((snapshot, index) => describeEmission(snapshot, subnets[index] === undefined ? undefined : decodePoint(subnets[index]!, SubnetSnapshot), block));
+  const scope = queryScope(["subnet-emissions/latest", [...netuids].sort((a, b) => a - b), request.sort, order]);
+  const page = sortedPage({ items: emissions, valueOf, idOf: (emission) => emission.netuid, order, limit, cursor: request.page?.cursor ?? "", scope });
+  const first = snapshots[0];
+  const response: GetSubnetEmissionsLatestResponse = {
+    asOf,
+    blockEmissionRao: first?.blockEmissionRao ?? "0",
+    totalTaoEmissionRao: snapshots.reduce((sum, snapshot) => sum + taoEmission(snapshot), 0n).toString(),
+    subnetsEmitting: snapshots.filter((snapshot) => snapshot.emissionEnabled).length,
+    emissions: page.items,
+    page: page.page,
+  };
+  if (first?.ownerCut !== undefined) response.ownerCut = first.ownerCut;
+  return response;
+}
+
+function emissionSortValue(sort: EmissionSort): (emission: SubnetEmission) => string | undefined {
+  switch (sort) {
+    case EmissionSort.EMISSION_SORT_UNSPECIFIED:
+    case EmissionSort.EMISSION_SORT_TAO_EMISSION:
+      return (emission) => (BigInt(emission.taoInEmissionRao) + BigInt(emission.excessTaoRao ?? "0")).toString();
+    case EmissionSort.EMISSION_SORT_NETUID:
+      return (emission) => String(emission.netuid);
+    case EmissionSort.EMISSION_SORT_ALPHA_OUT_EMISSION:
+      return (emission) => emission.alphaOutEmissionNalpha;
+    case EmissionSort.EMISSION_SORT_SHARE:
+      return (emission) => emission.taoEmissionShare;
+    default:
+      throw invalidArgument("INVALID_PARAMETER", "sort is not an emission sort", { parameter: "sort" });
+  }
+}
+
+/**
+ * The API view of one emission snapshot. The alpha-out split follows run_coinbase (research §3.2):
+ * owner cut first, the rest half to miners and half to validators, of which root_prop goes to root.
+ * It is given only when the snapshot carries owner_cut and root_prop.
+ */
+export function describeEmission(snapshot: EmissionSnapshot, subnet: SubnetSnapshot | undefined, block: number): SubnetEmission {
+  const emission: SubnetEmission = {
+    netuid: snapshot.netuid,
+    emissionEnabled: snapshot.emissionEnabled,
+    taoEmissionShare: ratio(taoEmission(snapshot).toString(), snapshot.blockEmissionRao),
+    taoInEmissionRao: snapshot.taoInEmissionRao,
+    alphaInEmissionNalpha: snapshot.alphaInEmissionNalpha,
+    alphaOutEmissionNalpha: snapshot.alphaOutEmissionNalpha,
+    tempo: snapshot.tempo,
+    perDayEstimate: {
+      taoInRao: (BigInt(snapshot.taoInEmissionRao) * BLOCKS_PER_DAY).toString(),
+      alphaOutNalpha: (BigInt(snapshot.alphaOutEmissionNalpha) * BLOCKS_PER_DAY).toString(),
+    },
+  };
+  if (subnet?.name !== undefined) emission.name = subnet.name;
+  if (subnet?.symbol !== undefined) emission.symbol = subnet.symbol;
+  if (snapshot.excessTaoRao !== undefined) emission.excessTaoRao = snapshot.excessTaoRao;
+  if (snapshot.rootSellTaoRao !== undefined) emission.rootSellTaoRao = snapshot.rootSellTaoRao;
+  if (snapshot.rootProp !== undefined) emission.rootProp = snapshot.rootProp;
+  if (snapshot.lastEpochBlock !== undefined) {
+    emission.lastEpochBlock = snapshot.lastEpochBlock;
+    emission.blocksSinceLastEpoch = String(Math.max(0, block - Number(snapshot.lastEpochBlock)));
+  }
+  if (snapshot.nextEpochBlock !== undefined) emission.nextEpochBlock = snapshot.nextEpochBlock;
+  if (snapshot.ownerCut !== undefined && snapshot.rootProp !== undefined) {
+    const alphaOut = BigInt(snapshot.alphaOutEmissionNalpha);
+    const owner = mulIntByDecimal(alphaOut, snapshot.ownerCut);
+    const rest = alphaOut - owner;
+    const miners = rest / 2n;
+    const validatorsHalf = rest - miners;
+    const root = mulIntByDecimal(validatorsHalf, snapshot.rootProp);
+    emission.alphaOutSplit = { ownerNalpha: owner.toString(), minersNalpha: miners.toString(), validatorsNalpha: (validatorsHalf - root).toString(), rootNalpha: root.toString() };
+  }
+  const pending = [snapshot.pendingServerNalpha, snapshot.pendingValidatorNalpha, snapshot.pendingRootAlphaNalpha, snapshot.pendingOwnerCutNalpha];
+  if (pending.every((value) => value !== undefined)) {
+    emission.pending = { serverNalpha: pending[0]!, validatorNalpha: pending[1]!, rootAlphaNalpha: pending[2]!, ownerNalpha: pending[3]! };
+  }
+  return emission;
+}

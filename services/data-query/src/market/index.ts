@@ -1,0 +1,44 @@
+import { unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
+import type { Logger } from "@platform/log";
+import {
+  MarketServiceService,
+  type GetNetworkStatsLatestRequest,
+  type GetNetworkStatsLatestResponse,
+  type GetPriceHistoryRequest,
+  type GetPriceHistoryResponse,
+  type GetPriceLatestRequest,
+  type GetPriceLatestResponse,
+  type GetSubnetEmissionsLatestRequest,
+  type GetSubnetEmissionsLatestResponse,
+  type GetSubnetPoolsHistoryRequest,
+  type GetSubnetPoolsHistoryResponse,
+  type GetSubnetPoolsLatestRequest,
+  type GetSubnetPoolsLatestResponse,
+} from "@platform/proto/data/v1/market";
+import type { Redis } from "@platform/store";
+import { getSubnetEmissionsLatest } from "./emissions.js";
+import { getSubnetPoolsHistory } from "./poolHistory.js";
+import { getSubnetPoolsLatest } from "./pools.js";
+import { getPriceHistory, getPriceLatest } from "./price.js";
+import { getNetworkStatsLatest } from "./stats.js";
+
+/** MarketService over the projector's market read model (services/projector/src/market/keys.ts). */
+export function marketGrpcService(deps: { redis: Redis; log: Logger }): GrpcServiceRegistration {
+  const { redis, log } = deps;
+  return {
+    name: "platform.data.v1.MarketService",
+    definition: MarketServiceService,
+    implementation: {
+      getPriceLatest: unaryHandler<GetPriceLatestRequest, GetPriceLatestResponse>(log, "GetPriceLatest", (request) => getPriceLatest(redis, request)),
+      getPriceHistory: unaryHandler<GetPriceHistoryRequest, GetPriceHistoryResponse>(log, "GetPriceHistory", (request) => getPriceHistory(redis, request)),
+      getNetworkStatsLatest: unaryHandler<GetNetworkStatsLatestRequest, GetNetworkStatsLatestResponse>(log, "GetNetworkStatsLatest", () => getNetworkStatsLatest(redis)),
+      getSubnetPoolsLatest: unaryHandler<GetSubnetPoolsLatestRequest, GetSubnetPoolsLatestResponse>(log, "GetSubnetPoolsLatest", (request) => getSubnetPoolsLatest(redis, request)),
+      getSubnetPoolsHistory: unaryHandler<GetSubnetPoolsHistoryRequest, GetSubnetPoolsHistoryResponse>(log, "GetSubnetPoolsHistory", (request) =>
+        getSubnetPoolsHistory(redis, request),
+      ),
+      getSubnetEmissionsLatest: unaryHandler<GetSubnetEmissionsLatestRequest, GetSubnetEmissionsLatestResponse>(log, "GetSubnetEmissionsLatest", (request) =>
+        getSubnetEmissionsLatest(redis, request),
+      ),
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { invalidArgument } from "@platform/errors";
+import { Interval, type TimeWindow } from "@platform/proto/common/v1/common";
+import { SeriesFormat, type GetPriceHistoryRequest, type GetPriceHistoryResponse, type GetPriceLatestRequest, type GetPriceLatestResponse, type PriceCandle } from "@platform/proto/data/v1/market";
+import { NetworkStatsSnapshot } from "@platform/proto/events/v1/chain_network";
+import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
+import type { Redis } from "@platform/store";
+import { formatDecimal, orderOf, pageLimitOf, queryScope, resolveInterval, resolveWindow } from "../shared/index.js";
+import { asOfOf, notYet } from "./asOfRef.js";
+import { DAY_MS, HOUR_MS, priceChanges } from "./changes.js";
+import { bucketPage, bucketNameOf } from "./bucketPage.js";
+import { multiply } from "./numbers.js";
+import { decodePoint, marketKeys, newestPoints } from "./readModel.js";
+
+const ASSET = "TAO";
+const MAX_SUPPLY_TAO = "21000000";
+
+/** v1 quotes TAO in USD only. */
+function vsOf(vs: string): string {
+  const value = vs === "" ? "usd" : vs.toLowerCase();
+  if (value !== "usd") throw invalidArgument("INVALID_PARAMETER", "vs must be usd", { parameter: "vs" });
+  return value;
+}
+
+/** `GET /data/v1/coin/price/latest`: the newest price round, its changes, and supply from the newest network stats. */
+export async function getPriceLatest(redis: Redis, request: GetPriceLatestRequest): Promise<GetPriceLatestResponse> {
+  const vs = vsOf(request.vs);
+  const [pricePoint, statsPoint] = await newestPoints(redis, [marketKeys.pricePoints(ASSET, vs), marketKeys.statsPoints]);
+  if (pricePoint === undefined) throw notYet("price");
+  const observed = decodePoint(pricePoint, PriceObserved);
+  const asOf = asOfOf(observed.ref);
+  const [changes] = await priceChanges(redis, [marketKeys.priceBuckets(ASSET, vs, "5m")], Date.parse(asOf.timestamp), [HOUR_MS, DAY_MS, 7 * DAY_MS, 30 * DAY_MS], [observed.price]);
+  const [change1h, change24h, change7d, change30d] = changes!;
+  const response: GetPriceLatestResponse = {
+    asOf,
+    symbol: ASSET,
+    vs,
+    price: observed.price,
+    maxSupplyTao: MAX_SUPPLY_TAO,
+    fullyDilutedMarketCapUsd: multiply(observed.price, MAX_SUPPLY_TAO),
+    source: { provider: observed.provider, feedAddress: observed.feedAddress, updatedAt: observed.updatedAt, roundId: observed.roundId },
+  };
+  if (change1h !== undefined) response.priceChange1hPct = change1h;
+  if (change24h !== undefined) response.priceChange24hPct = change24h;
+  if (change7d !== undefined) response.priceChange7dPct = change7d;
+  if (change30d !== undefined) response.priceChange30dPct = change30d;
+  if (statsPoint !== undefined) {
+    const stats = decodePoint(statsPoint, NetworkStatsSnapshot);
+    const circulating = formatDecimal(BigInt(stats.totalIssuanceRao), 9);
+    response.totalIssuanceRao = stats.totalIssuanceRao;
+    response.circulatingSupplyTao = circulating;
+    response.marketCapUsd = multiply(observed.price, circulating);
+  }
+  return response;
+}
+
+const PRICE_INTERVALS = {
+  allowed: [Interval.INTERVAL_FIVE_MINUTES, Interval.INTERVAL_ONE_HOUR, Interval.INTERVAL_ONE_DAY],
+  fallback: Interval.INTERVAL_ONE_HOUR,
+};
+const MAX_SPAN_MS: Partial<Record<Interval, number>> = {
+  [Interval.INTERVAL_FIVE_MINUTES]: 7 * DAY_MS,
+  [Interval.INTERVAL_ONE_HOUR]: 90 * DAY_MS,
+  [Interval.INTERVAL_ONE_DAY]: 3_653 * DAY_MS,
+};
+
+/** Time bounds only: the price feed's rounds are bucketed by block time. */
+export function timeOnly(window: TimeWindow | undefined): void {
+  if (window?.blockStart !== undefined || window?.blockEnd !== undefined) {
+    throw invalidArgument("INVALID_PARAMETER", "this history takes start/end, not block bounds", { parameter: window.blockStart !== undefined ? "block_start" : "block_end" });
+  }
+}
+
+/** `GET /data/v1/coin/price/history`: OHLC candles of the price rounds, by block time. */
+export async function getPriceHistory(redis: Redis, request: GetPriceHistoryRequest, nowMs = Date.now()): Promise<GetPriceHistoryResponse> {
+  const vs = vsOf(request.vs);
+  const interval = resolveInterval(request.window?.interval, PRICE_INTERVALS);
+  timeOnly(request.window);
+  const window = resolveWindow(request.window, { defaultSpanMs: 7 * DAY_MS, maxSpanMs: MAX_SPAN_MS[interval]! }, nowMs);
+  if (window.kind !== "time") throw new Error("unreachable: block bounds refused above");
+  const limit = pageLimitOf(request.page, { defaultLimit: 500, maxLimit: 2_000 });
+  const order = orderOf(request.order, "asc");
+  const format = request.format === SeriesFormat.SERIES_FORMAT_CLOSE ? "close" : "ohlc";
+  if (request.format !== SeriesFormat.SERIES_FORMAT_UNSPECIFIED && request.format !== SeriesFormat.SERIES_FORMAT_OHLC && request.format !== SeriesFormat.SERIES_FORMAT_CLOSE) {
+    throw invalidArgument("INVALID_PARAMETER", "format must be ohlc or close", { parameter: "format" });
+  }
+  const [pricePoint] = await newestPoints(redis, [marketKeys.pricePoints(ASSET, vs)]);
+  if (pricePoint === undefined) throw notYet("price");
+  const asOf = asOfOf(decodePoint(pricePoint, PriceObserved).ref);
+  const scope = queryScope(["coin/price/history", vs, interval, window.startMs, window.endMs, order]);
+  const page = await bucketPage(redis, {
+    series: [{ id: 0, key: marketKeys.priceBuckets(ASSET, vs, bucketNameOf(interval)) }],
+    interval,
+    startMs: window.startMs,
+    endMs: window.endMs,
+    order,
+    limit,
+    cursor: request.page?.cursor ?? "",
+    scope,
+  });
+  const candles = page.items.map(({ bucket }): PriceCandle => ({
+    bucketStart: new Date(bucket.s * 1_000).toISOString(),
+    open: format === "close" ? "" : bucket.o,
+    high: format === "close" ? "" : bucket.h,
+    low: format === "close" ? "" : bucket.l,
+    close: bucket.c,
+  }));
+  return { asOf, vs, interval, candles, page: page.page };
+}

@@ -1,0 +1,133 @@
+import { compareDecimalStrings } from "./numbers.js";
+import { readModel } from "../shared/index.js";
+import type { Redis } from "@platform/store";
+
+/**
+ * Reading the projector's series (services/projector/src/market/series.ts and keys.ts, which
+ * document the layout; these names must change together with them). A series is a zset of
+ * SeriesPoint JSON scored by block * 100000 + log index.
+ */
+export interface BucketAggregate {
+  s: number;
+  o: string;
+  h: string;
+  l: string;
+  c: string;
+  v0?: string;
+  v1?: string;
+  b: number;
+  x?: Record<string, string>;
+}
+
+export interface SeriesPoint {
+  o: number;
+  b: number;
+  h: string;
+  t: number;
+  p: string;
+  m?: { price: string; cumulative?: string; close?: Record<string, string> };
+  a?: Partial<Record<BucketName, BucketAggregate>>;
+}
+
+export type BucketName = "5m" | "1h" | "4h" | "1d";
+
+export const ORDINAL_SPAN = 100_000;
+
+export const marketKeys = {
+  poolPoints: (netuid: number) => `rm:market:pool:${netuid}:points`,
+  poolBuckets: (netuid: number, interval: BucketName) => `rm:market:pool:${netuid}:buckets:${interval}`,
+  pools: "rm:market:pools",
+  emissionPoints: (netuid: number) => `rm:market:emission:${netuid}:points`,
+  emissions: "rm:market:emissions",
+  statsPoints: "rm:market:stats:points",
+  pricePoints: (asset: string, vs: string) => `rm:market:price:${asset}:${vs}:points`,
+  priceBuckets: (asset: string, vs: string, interval: BucketName) => `rm:market:price:${asset}:${vs}:buckets:${interval}`,
+} as const;
+
+export const subnetsKeys = {
+  subnetPoints: (netuid: number) => `rm:subnets:subnet:${netuid}:points`,
+  validatorPoints: (netuid: number) => `rm:subnets:validators:${netuid}:points`,
+  poolPoints: (netuid: number) => `rm:subnets:pool:${netuid}:points`,
+  emissionPoints: (netuid: number) => `rm:subnets:emission:${netuid}:points`,
+  holderPoints: (netuid: number) => `rm:subnets:holders:${netuid}:points`,
+  netuids: "rm:subnets:netuids",
+  holderColdkeys: (netuid: number) => `rm:subnets:holders:${netuid}:coldkeys`,
+  holderColdkeyRows: (netuid: number) => `rm:subnets:holders:${netuid}:coldkey-rows`,
+  holderPositions: (netuid: number) => `rm:subnets:holders:${netuid}:positions`,
+  holderPositionRows: (netuid: number) => `rm:subnets:holders:${netuid}:position-rows`,
+  holderRanked: (netuid: number) => `rm:subnets:holders:${netuid}:ranked`,
+} as const;
+
+const parse = (text: string | undefined): SeriesPoint | undefined => (text === undefined ? undefined : (JSON.parse(text) as SeriesPoint));
+
+type Pipeline = ReturnType<Redis["pipeline"]>;
+
+/** Runs a pipeline; a Redis failure is READ_MODEL_UNAVAILABLE. */
+export async function run(redis: Redis, build: (pipeline: Pipeline) => void): Promise<unknown[]> {
+  return readModel(async () => {
+    const pipeline = redis.pipeline();
+    build(pipeline);
+    const results = (await pipeline.exec()) ?? [];
+    return results.map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    });
+  });
+}
+
+/** The newest point of each series (undefined where the series is empty). */
+export async function newestPoints(redis: Redis, keys: readonly string[]): Promise<(SeriesPoint | undefined)[]> {
+  if (keys.length === 0) return [];
+  const results = await run(redis, (pipeline) => keys.forEach((key) => pipeline.zrange(key, "-1", "-1")));
+  return results.map((members) => parse((members as string[])[0]));
+}
+
+/** The state of each series at `block`: its newest point at or below it. */
+export async function pointsAtBlock(redis: Redis, keys: readonly string[], block: number): Promise<(SeriesPoint | undefined)[]> {
+  if (keys.length === 0) return [];
+  const top = block * ORDINAL_SPAN + (ORDINAL_SPAN - 1);
+  const results = await run(redis, (pipeline) => keys.forEach((key) => pipeline.zrevrangebyscore(key, top, "-inf", "LIMIT", 0, 1)));
+  return results.map((members) => parse((members as string[])[0]));
+}
+
+/**
+ * The series' states at one block every one of them has reached: the lowest of their newest
+ * blocks. Records of different subnets travel on different partitions, so one may be a block ahead
+ * of another for a moment; answering at the common block keeps every item of an answer consistent
+ * with one chain read. Series without any point are left out (undefined).
+ */
+export async function consistentPoints(redis: Redis, keys: readonly string[]): Promise<{ block: number | undefined; points: (SeriesPoint | undefined)[] }> {
+  const newest = await newestPoints(redis, keys);
+  const blocks = newest.filter((point): point is SeriesPoint => point !== undefined).map((point) => point.b);
+  if (blocks.length === 0) return { block: undefined, points: newest };
+  const block = Math.min(...blocks);
+  const behind = keys.filter((_key, index) => newest[index] !== undefined && newest[index]!.b > block);
+  const reread = await pointsAtBlock(redis, behind, block);
+  let at = 0;
+  return { block, points: newest.map((point) => (point !== undefined && point.b > block ? reread[at++] : point)) };
+}
+
+/** The last bucket that ended at or before `timeMs` (its close is the value at that boundary). */
+export async function bucketsEndedBy(redis: Redis, keys: readonly string[], timeMs: number, size: number): Promise<(BucketAggregate | undefined)[]> {
+  if (keys.length === 0) return [];
+  const latestStart = Math.floor(timeMs / 1_000) - size;
+  const results = await run(redis, (pipeline) => keys.forEach((key) => pipeline.zrevrangebyscore(key, latestStart, "-inf", "LIMIT", 0, 1)));
+  return results.map((members) => {
+    const text = (members as string[])[0];
+    return text === undefined ? undefined : (JSON.parse(text) as BucketAggregate);
+  });
+}
+
+/** The oldest bucket of each series. */
+export async function oldestBuckets(redis: Redis, keys: readonly string[]): Promise<(BucketAggregate | undefined)[]> {
+  if (keys.length === 0) return [];
+  const results = await run(redis, (pipeline) => keys.forEach((key) => pipeline.zrange(key, "0", "0")));
+  return results.map((members) => {
+    const text = (members as string[])[0];
+    return text === undefined ? undefined : (JSON.parse(text) as BucketAggregate);
+  });
+}
+
+export const decodePoint = <T>(point: SeriesPoint, codec: { decode(bytes: Uint8Array): T }): T => codec.decode(Buffer.from(point.p, "base64"));
+
+export { compareDecimalStrings };

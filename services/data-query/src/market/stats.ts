@@ -1,0 +1,79 @@
+import type { GetNetworkStatsLatestResponse, BurnRange } from "@platform/proto/data/v1/market";
+import { NetworkStatsSnapshot, PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
+import type { Redis } from "@platform/store";
+import { readModel } from "../shared/index.js";
+import { asOfOf, notYet } from "./asOfRef.js";
+import { volumes24h } from "./changes.js";
+import { toNetuids } from "./netuids.js";
+import { decodePoint, marketKeys, newestPoints, pointsAtBlock, subnetsKeys } from "./readModel.js";
+
+const MAX_SUPPLY_RAO = "21000000000000000";
+const BLOCKS_PER_DAY = 7_200;
+
+/** `GET /data/v1/network/stats/latest`: the newest network totals, with pool volume and burns at that block. */
+export async function getNetworkStatsLatest(redis: Redis): Promise<GetNetworkStatsLatestResponse> {
+  const [point] = await newestPoints(redis, [marketKeys.statsPoints]);
+  if (point === undefined) throw notYet("network stats");
+  const stats = decodePoint(point, NetworkStatsSnapshot);
+  const asOf = asOfOf(stats.ref);
+  const block = Number(asOf.blockNumber);
+  const nowMs = Date.parse(asOf.timestamp);
+  const [poolNetuids, subnetNetuids] = await Promise.all([readModel(() => redis.smembers(marketKeys.pools)), readModel(() => redis.smembers(subnetsKeys.netuids))]);
+  const pools = [...toNetuids(poolNetuids)];
+  const [poolPoints, subnetPoints] = await Promise.all([
+    pointsAtBlock(redis, pools.map(marketKeys.poolPoints), block),
+    pointsAtBlock(redis, [...toNetuids(subnetNetuids)].map(subnetsKeys.subnetPoints), block),
+  ]);
+  const volumes = await volumes24h(
+    redis,
+    pools.map((netuid) => marketKeys.poolBuckets(netuid, "5m")),
+    nowMs,
+    poolPoints.map((pool) => (pool === undefined ? undefined : decodePoint(pool, PoolSnapshot).volumeTotalRao)),
+  );
+  const swapVolume = volumes.reduce((sum, volume) => sum + (volume === undefined ? 0n : BigInt(volume)), 0n);
+  const burns = subnetPoints
+    .filter((subnet) => subnet !== undefined)
+    .map((subnet) => decodePoint(subnet!, SubnetSnapshot).registration?.burnRao)
+    .filter((burn): burn is string => burn !== undefined && burn !== "")
+    .map(BigInt)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+  const response: GetNetworkStatsLatestResponse = {
+    asOf,
+    totalIssuanceRao: stats.totalIssuanceRao,
+    maxSupplyRao: MAX_SUPPLY_RAO,
+    totalStakeRao: stats.totalStakeRao,
+    stakedRootRao: stats.stakedRootRao,
+    stakedAlphaPoolsRao: stats.stakedAlphaPoolsRao,
+    blockEmissionRao: stats.blockEmissionRao,
+    blocksPerDay: BLOCKS_PER_DAY,
+    taoWeight: stats.taoWeight,
+    rootNetuid: stats.rootNetuid,
+    subnetsCount: stats.subnetsCount,
+    subnetLimit: stats.subnetLimit,
+    volume: { swapVolume24hRao: swapVolume.toString() },
+    registration: {},
+  };
+  if (stats.balancesTotalIssuanceRao !== undefined) response.balancesTotalIssuanceRao = stats.balancesTotalIssuanceRao;
+  if (stats.subnetLockedRao !== undefined) {
+    response.subnetLockedRao = stats.subnetLockedRao;
+    response.freeRao = (BigInt(stats.totalIssuanceRao) - BigInt(stats.totalStakeRao) - BigInt(stats.subnetLockedRao)).toString();
+  }
+  if (stats.accountsCount !== undefined) response.accountsCount = stats.accountsCount;
+  if (stats.balanceHoldersCount !== undefined) response.balanceHoldersCount = stats.balanceHoldersCount;
+  if (stats.extrinsicsCount !== undefined) response.extrinsicsCount = stats.extrinsicsCount;
+  if (stats.transfersCount !== undefined) response.transfersCount = stats.transfersCount;
+  const registration = response.registration!;
+  if (stats.subnetRegistrationCostRao !== undefined) registration.subnetRegistrationCostRao = stats.subnetRegistrationCostRao;
+  if (stats.subnetMinLockRao !== undefined) registration.subnetMinLockRao = stats.subnetMinLockRao;
+  if (stats.subnetLastLockRao !== undefined) registration.subnetLastLockRao = stats.subnetLastLockRao;
+  if (stats.subnetLastRegistrationBlock !== undefined) registration.subnetLastRegistrationBlock = stats.subnetLastRegistrationBlock;
+  if (stats.lockReductionIntervalBlocks !== undefined) registration.lockReductionIntervalBlocks = stats.lockReductionIntervalBlocks;
+  if (burns.length > 0) registration.neuronBurn = burnRange(burns);
+  return response;
+}
+
+/** Min, median (lower middle for an even count) and max. */
+function burnRange(sorted: readonly bigint[]): BurnRange {
+  return { minRao: sorted[0]!.toString(), medianRao: sorted[Math.floor((sorted.length - 1) / 2)]!.toString(), maxRao: sorted.at(-1)!.toString() };
+}

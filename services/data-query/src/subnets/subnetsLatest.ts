@@ -1,0 +1,92 @@
+import { invalidArgument } from "@platform/errors";
+import { SubnetSort, type GetSubnetsLatestRequest, type GetSubnetsLatestResponse, type Subnet } from "@platform/proto/data/v1/subnets";
+import { EmissionSnapshot, PoolSnapshot, SubnetSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
+import type { Redis } from "@platform/store";
+import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
+import { asOfOf, notYet } from "../market/asOfRef.js";
+import { checkNetuids, toNetuids } from "../market/netuids.js";
+import { consistentPoints, decodePoint, pointsAtBlock, subnetsKeys } from "../market/readModel.js";
+import { sortedPage } from "../market/sortedPage.js";
+
+/** `GET /data/v1/subnets/latest`: every subnet at the newest block all of their snapshots reached. */
+export async function getSubnetsLatest(redis: Redis, request: GetSubnetsLatestRequest): Promise<GetSubnetsLatestResponse> {
+  const limit = pageLimitOf(request.page, { defaultLimit: 256, maxLimit: 256 });
+  const order = orderOf(request.order, "asc");
+  const valueOf = subnetSortValue(request.sort);
+  const known = toNetuids(await readModel(() => redis.smembers(subnetsKeys.netuids)));
+  const requested = request.netuids.length > 0 ? checkNetuids(request.netuids, known, 256) : [...known];
+  const { block, points } = await consistentPoints(redis, requested.map(subnetsKeys.subnetPoints));
+  if (block === undefined) throw notYet("subnet");
+  const netuids = requested.filter((_netuid, index) => points[index] !== undefined);
+  const snapshots = points.filter((point) => point !== undefined).map((point) => decodePoint(point!, SubnetSnapshot));
+  const asOf = asOfOf(snapshots.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
+  const [validators, pools, emissions] = await Promise.all([
+    pointsAtBlock(redis, netuids.map(subnetsKeys.validatorPoints), block),
+    pointsAtBlock(redis, netuids.map(subnetsKeys.poolPoints), block),
+    pointsAtBlock(redis, netuids.map(subnetsKeys.emissionPoints), block),
+  ]);
+  const subnets = snapshots.map((snapshot, index) =>
+    describeSubnet(
+      snapshot,
+      validators[index] === undefined ? undefined : decodePoint(validators[index]!, ValidatorSetSnapshot),
+      pools[index] === undefined ? undefined : decodePoint(pools[index]!, PoolSnapshot),
+      emissions[index] === undefined ? undefined : decodePoint(emissions[index]!, EmissionSnapshot),
+    ),
+  );
+  const scope = queryScope(["subnets/latest", [...requested].sort((a, b) => a - b), request.sort, order]);
+  const page = sortedPage({ items: subnets, valueOf, idOf: (subnet) => subnet.netuid, order, limit, cursor: request.page?.cursor ?? "", scope });
+  return { asOf, subnets: page.items, page: page.page };
+}
+
+function subnetSortValue(sort: SubnetSort): (subnet: Subnet) => string | undefined {
+  switch (sort) {
+    case SubnetSort.SUBNET_SORT_UNSPECIFIED:
+    case SubnetSort.SUBNET_SORT_NETUID:
+      return (subnet) => String(subnet.netuid);
+    case SubnetSort.SUBNET_SORT_REGISTERED_AT:
+      return (subnet) => subnet.registeredAtBlock;
+    case SubnetSort.SUBNET_SORT_MARKET_CAP:
+      return (subnet) => subnet.pool?.marketCapRao;
+    case SubnetSort.SUBNET_SORT_UID_COUNT:
+      return (subnet) => String(subnet.uidCount);
+    case SubnetSort.SUBNET_SORT_TAO_EMISSION:
+      return (subnet) => taoEmissions.get(subnet);
+    default:
+      throw invalidArgument("INVALID_PARAMETER", "sort is not a subnet sort", { parameter: "sort" });
+  }
+}
+
+/** Each described subnet's TAO emission in the block (not a field of Subnet, only a sort key). */
+const taoEmissions = new WeakMap<Subnet, string>();
+
+export function describeSubnet(snapshot: SubnetSnapshot, validators: ValidatorSetSnapshot | undefined, pool: PoolSnapshot | undefined, emission: EmissionSnapshot | undefined): Subnet {
+  const subnet: Subnet = {
+    netuid: snapshot.netuid,
+    owner: { coldkey: snapshot.ownerColdkey, hotkey: snapshot.ownerHotkey },
+    registeredAtBlock: snapshot.registeredAtBlock,
+    mechanism: snapshot.mechanism,
+    tempo: snapshot.tempo,
+    lastEpochBlock: emission?.lastEpochBlock ?? "0",
+    nextEpochBlock: emission?.nextEpochBlock ?? "0",
+    uidCount: snapshot.uidCount,
+    validatorsWithPermit: validators?.neurons.filter((neuron) => neuron.validatorPermit).length ?? 0,
+    activeUids: validators?.neurons.filter((neuron) => neuron.active).length ?? 0,
+    emissionEnabled: snapshot.emissionEnabled,
+    yuma3Enabled: snapshot.yuma3Enabled,
+  };
+  if (snapshot.name !== undefined) subnet.name = snapshot.name;
+  if (snapshot.symbol !== undefined) subnet.symbol = snapshot.symbol;
+  if (snapshot.identity !== undefined) subnet.identity = snapshot.identity;
+  if (snapshot.maxUids !== undefined) subnet.maxUids = snapshot.maxUids;
+  if (snapshot.maxValidators !== undefined) subnet.maxValidators = snapshot.maxValidators;
+  if (snapshot.registration !== undefined) subnet.registration = snapshot.registration;
+  if (snapshot.transfersEnabled !== undefined) subnet.transfersEnabled = snapshot.transfersEnabled;
+  if (snapshot.commitReveal !== undefined) subnet.commitReveal = snapshot.commitReveal;
+  if (snapshot.liquidAlpha !== undefined) subnet.liquidAlpha = snapshot.liquidAlpha;
+  if (snapshot.hyperparameters !== undefined) subnet.hyperparameters = snapshot.hyperparameters;
+  if (pool !== undefined) {
+    subnet.pool = { priceTao: pool.priceTao, taoInRao: pool.taoInRao, marketCapRao: mulIntByDecimal(BigInt(pool.alphaIssuanceNalpha), pool.priceTao).toString() };
+  }
+  if (emission !== undefined) taoEmissions.set(subnet, (BigInt(emission.taoInEmissionRao) + BigInt(emission.excessTaoRao ?? "0")).toString());
+  return subnet;
+}

@@ -1,0 +1,86 @@
+import { invalidArgument } from "@platform/errors";
+import { ValidatorSort, type GetValidatorsLatestRequest, type GetValidatorsLatestResponse, type Validator } from "@platform/proto/data/v1/subnets";
+import { PoolSnapshot, ValidatorSetSnapshot, type NeuronState } from "@platform/proto/events/v1/chain_network";
+import type { Redis } from "@platform/store";
+import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
+import { asOfOf, notYet } from "../market/asOfRef.js";
+import { checkNetuids, toNetuids } from "../market/netuids.js";
+import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys } from "../market/readModel.js";
+import { sortedPage } from "../market/sortedPage.js";
+
+/** `GET /data/v1/subnets/{netuid}/validators/latest`: the newest metagraph of the subnet, ranked. */
+export async function getValidatorsLatest(redis: Redis, request: GetValidatorsLatestRequest): Promise<GetValidatorsLatestResponse> {
+  const limit = pageLimitOf(request.page, { defaultLimit: 64, maxLimit: 256 });
+  const order = orderOf(request.order, "desc");
+  const valueOf = validatorSortValue(request.sort);
+  const known = toNetuids(await readModel(() => redis.smembers(subnetsKeys.netuids)));
+  const [netuid] = checkNetuids([request.netuid], known, 1);
+  const [point] = await newestPoints(redis, [subnetsKeys.validatorPoints(netuid!)]);
+  if (point === undefined) throw notYet("metagraph of this subnet");
+  const snapshot = decodePoint(point, ValidatorSetSnapshot);
+  const asOf = asOfOf(snapshot.ref);
+  const [poolPoint] = await pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid!)], point.b);
+  const price = poolPoint === undefined ? undefined : decodePoint(poolPoint, PoolSnapshot).priceTao;
+  const neurons = snapshot.neurons.filter((neuron) =>
+    request.includeWithoutPermit ? BigInt(neuron.alphaStakeNalpha) > 0n || BigInt(neuron.rootStakeRao ?? "0") > 0n : neuron.validatorPermit,
+  );
+  const validators = neurons.map((neuron) => describeValidator(neuron, price, point.b));
+  const scope = queryScope(["validators/latest", netuid, request.includeWithoutPermit, request.sort, order]);
+  const page = sortedPage({ items: validators, valueOf, idOf: (validator) => validator.uid, order, limit, cursor: request.page?.cursor ?? "", scope });
+  return { asOf, netuid: netuid!, validators: page.items, page: page.page };
+}
+
+function validatorSortValue(sort: ValidatorSort): (validator: Validator) => string | undefined {
+  switch (sort) {
+    case ValidatorSort.VALIDATOR_SORT_UNSPECIFIED:
+    case ValidatorSort.VALIDATOR_SORT_STAKE:
+      return (validator) => validator.totalStakeValueRao;
+    case ValidatorSort.VALIDATOR_SORT_ALPHA_STAKE:
+      return (validator) => validator.alphaStakeNalpha;
+    case ValidatorSort.VALIDATOR_SORT_ROOT_STAKE:
+      return (validator) => validator.rootStakeRao;
+    case ValidatorSort.VALIDATOR_SORT_DIVIDENDS:
+      return (validator) => validator.dividends;
+    case ValidatorSort.VALIDATOR_SORT_VTRUST:
+      return (validator) => validator.vtrust;
+    case ValidatorSort.VALIDATOR_SORT_TAKE:
+      return (validator) => validator.take;
+    case ValidatorSort.VALIDATOR_SORT_UID:
+      return (validator) => String(validator.uid);
+    case ValidatorSort.VALIDATOR_SORT_EMISSION:
+      return (validator) => validator.emissionNalpha;
+    default:
+      throw invalidArgument("INVALID_PARAMETER", "sort is not a validator sort", { parameter: "sort" });
+  }
+}
+
+/** Total stake value: alpha stake at the pool's spot price at the same block (0 without a pool), plus root stake. */
+export function describeValidator(neuron: NeuronState, priceTao: string | undefined, block: number): Validator {
+  const alphaValue = priceTao === undefined ? 0n : mulIntByDecimal(BigInt(neuron.alphaStakeNalpha), priceTao);
+  const validator: Validator = {
+    uid: neuron.uid,
+    hotkey: neuron.hotkey,
+    coldkey: neuron.coldkey,
+    validatorPermit: neuron.validatorPermit,
+    active: neuron.active,
+    alphaStakeNalpha: neuron.alphaStakeNalpha,
+    totalStakeValueRao: (alphaValue + BigInt(neuron.rootStakeRao ?? "0")).toString(),
+    dividends: neuron.dividends,
+    vtrust: neuron.vtrust,
+    incentive: neuron.incentive,
+    consensus: neuron.consensus,
+    emissionNalpha: neuron.emissionNalpha,
+    lastUpdateBlock: neuron.lastUpdateBlock,
+    blocksSinceUpdate: String(Math.max(0, block - Number(neuron.lastUpdateBlock))),
+  };
+  if (neuron.identity !== undefined) validator.identity = neuron.identity;
+  if (neuron.registeredAtBlock !== undefined) validator.registeredAtBlock = neuron.registeredAtBlock;
+  if (neuron.take !== undefined) validator.take = neuron.take;
+  if (neuron.childkeyTake !== undefined) validator.childkeyTake = neuron.childkeyTake;
+  if (neuron.rootStakeRao !== undefined) validator.rootStakeRao = neuron.rootStakeRao;
+  if (neuron.stakeWeight !== undefined) validator.stakeWeight = neuron.stakeWeight;
+  if (neuron.alphaDividendsNalpha !== undefined) validator.alphaDividendsNalpha = neuron.alphaDividendsNalpha;
+  if (neuron.rootAlphaDividendsNalpha !== undefined) validator.rootAlphaDividendsNalpha = neuron.rootAlphaDividendsNalpha;
+  if (neuron.nominatorsCount !== undefined) validator.nominatorsCount = neuron.nominatorsCount;
+  return validator;
+}

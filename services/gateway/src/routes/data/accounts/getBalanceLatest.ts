@@ -1,0 +1,42 @@
+import { callUnary } from "@platform/grpc";
+import { defineRoute } from "@platform/http";
+import { Valuation, type AccountsServiceClient } from "@platform/proto/data/v1/accounts";
+import { z } from "zod";
+import { ALICE, balanceLatestExample } from "../examples.js";
+import { DATA_SCOPE, halAnswer, halSuccess, INVALID_ADDRESS, INVALID_PARAMETER, joinList, metadataOf, NETUID_NOT_FOUND } from "../shared/answer.js";
+import { accountAddress, enumQuery, netuidList } from "../shared/schemas.js";
+import { renderBalanceLatest } from "./renderAccounts.js";
+
+const VALUATIONS = { spot: Valuation.VALUATION_SPOT, unstake: Valuation.VALUATION_UNSTAKE } as const;
+
+/** `GET /data/v1/accounts/{address}/balance/latest`: free, reserved, staked and total, with the staking positions. */
+export function getBalanceLatestRoute(accounts: AccountsServiceClient) {
+  return defineRoute({
+    method: "get",
+    path: "/data/v1/accounts/:address/balance/latest",
+    operationId: "getAccountBalanceLatest",
+    scope: DATA_SCOPE,
+    params: z.object({ address: accountAddress("The account") }),
+    query: z.object({
+      valuation: enumQuery(VALUATIONS, "How staked alpha is valued in TAO: spot (alpha x pool price, the default) or unstake (simulated swap out, with slippage)"),
+      netuid: netuidList(256, "Only list positions in these subnets (totals are not filtered)").optional(),
+    }),
+    docs: {
+      summary: "Latest balance of an account",
+      description:
+        "Free, reserved and frozen TAO, root stake, alpha stake valued in TAO, total (free + reserved + staked) and its USD value, with the staking positions embedded. Amounts are decimal strings in rao (1e-9 TAO) or nalpha (1e-9 alpha). An address with no activity answers zeros, not 404.",
+      tags: ["Data: accounts"],
+      success: halSuccess("The balance at as_of", renderBalanceLatest(balanceLatestExample, { address: ALICE.ss58, query: {} })),
+      errors: [INVALID_ADDRESS, INVALID_PARAMETER, NETUID_NOT_FOUND],
+    },
+    async handle({ params, query, request }) {
+      const answer = await callUnary(
+        accounts,
+        accounts.getBalanceLatest,
+        { address: params.address, valuation: query.valuation === undefined ? Valuation.VALUATION_UNSPECIFIED : VALUATIONS[query.valuation], netuids: query.netuid ?? [] },
+        metadataOf(request),
+      );
+      return halAnswer(renderBalanceLatest(answer, { address: params.address, query: { valuation: query.valuation, netuid: joinList(query.netuid) } }));
+    },
+  });
+}

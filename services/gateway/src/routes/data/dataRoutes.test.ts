@@ -1,0 +1,460 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { status, type Metadata, type ServerUnaryCall } from "@grpc/grpc-js";
+import { loadConfig } from "@platform/config";
+import { invalidArgument, notFound } from "@platform/errors";
+import { startGrpcServer, unaryHandler, type RunningGrpcServer } from "@platform/grpc";
+import { createLogger } from "@platform/log";
+import { Interval, SortOrder } from "@platform/proto/common/v1/common";
+import { Direction, TransactionType } from "@platform/proto/common/v1/network";
+import { AccountsServiceService, Valuation, type ListTransactionsRequest, type Transaction } from "@platform/proto/data/v1/accounts";
+import { MarketServiceService, PoolSort, SeriesFormat } from "@platform/proto/data/v1/market";
+import { HolderGrouping, SubnetsServiceService, ValidatorSort } from "@platform/proto/data/v1/subnets";
+import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGatewayApp } from "../../app.js";
+import { connectBackends, type Backends } from "../../backends.js";
+import { gatewayConfigSchema } from "../../config.js";
+import { HttpProblem } from "../../http/HttpProblem.js";
+import { apiRoutes } from "../index.js";
+import {
+  ALICE,
+  balanceHistoryExample,
+  balanceLatestExample,
+  emissionsLatestExample,
+  holdersTopExample,
+  networkStatsExample,
+  poolsHistoryExample,
+  poolsLatestExample,
+  priceHistoryExample,
+  priceLatestExample,
+  subnetsLatestExample,
+  transactionsExample,
+  validatorsLatestExample,
+} from "./examples.js";
+
+/*
+ * The twelve Data API routes through the real gateway app, against in-process gRPC backends
+ * (real grpc-js servers on loopback serving canned answers): each route's 200 shape, what the
+ * backend is asked, every edge validation, backend error codes relayed as problem+json, scope,
+ * pagination by following _links.next, and the OpenAPI entries.
+ */
+
+const log = createLogger({ service: "gateway-data-test", level: "silent" });
+const EVM = "0x52908400098527886E0F7030069857D2E4169EE7";
+const UNKNOWN_NETUID = 999;
+/** Windows starting before this are "too large" for the fake backends. */
+const OLDEST = "2020-01-01T00:00:00.000Z";
+
+/** What each backend method was last asked, with the metadata it came with. */
+const seen = new Map<string, { request: unknown; metadata: Metadata }>();
+let backendServer: RunningGrpcServer;
+let backends: Backends;
+let server: Server;
+let base: string;
+
+/** Thirty transactions, newest first, paged by offset: enough to walk several pages. */
+const ledger: Transaction[] = Array.from({ length: 30 }, (_, index) => ({
+  ...transactionsExample.transactions[1]!,
+  id: `${7_000_100 - index}-0001-0001`,
+  blockNumber: String(7_000_100 - index),
+}));
+
+function handler<Req, Res>(name: string, answer: (request: Req) => Res) {
+  return unaryHandler(log, name, async (request: Req, call: ServerUnaryCall<Req, Res>) => {
+    seen.set(name, { request, metadata: call.metadata });
+    return answer(request);
+  });
+}
+
+function checkNetuids(netuids: number[]) {
+  if (netuids.includes(UNKNOWN_NETUID)) throw notFound("NETUID_NOT_FOUND", `no subnet ${UNKNOWN_NETUID}`, { netuid: UNKNOWN_NETUID });
+}
+
+function checkWindow(window: { start?: string | undefined } | undefined) {
+  if (window?.start !== undefined && window.start < OLDEST) throw invalidArgument("WINDOW_TOO_LARGE", "the window is longer than the interval allows", { parameter: "start" });
+}
+
+function listTransactions(request: ListTransactionsRequest) {
+  checkWindow(request.window);
+  const cursor = request.page?.cursor ?? "";
+  if (cursor !== "" && !/^o\d+$/.test(cursor)) throw invalidArgument("INVALID_CURSOR", "the cursor does not belong to this query", { parameter: "cursor" });
+  const offset = cursor === "" ? 0 : Number(cursor.slice(1));
+  const limit = request.page?.limit ?? 50;
+  const transactions = ledger.slice(offset, offset + limit);
+  const hasMore = offset + limit < ledger.length;
+  return { ...transactionsExample, transactions, page: { limit, hasMore, nextCursor: hasMore ? `o${offset + limit}` : undefined } };
+}
+
+beforeAll(async () => {
+  backendServer = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    services: [
+      {
+        name: "platform.data.v1.AccountsService",
+        definition: AccountsServiceService,
+        implementation: {
+          getBalanceLatest: handler("getBalanceLatest", () => balanceLatestExample),
+          getBalanceHistory: handler("getBalanceHistory", (request: { window?: { start?: string } }) => (checkWindow(request.window), balanceHistoryExample)),
+          listTransactions: handler("listTransactions", listTransactions),
+        },
+      },
+      {
+        name: "platform.data.v1.MarketService",
+        definition: MarketServiceService,
+        implementation: {
+          getPriceLatest: handler("getPriceLatest", () => priceLatestExample),
+          getPriceHistory: handler("getPriceHistory", (request: { window?: { start?: string } }) => (checkWindow(request.window), priceHistoryExample)),
+          getNetworkStatsLatest: handler("getNetworkStatsLatest", () => networkStatsExample),
+          getSubnetPoolsLatest: handler("getSubnetPoolsLatest", (request: { netuids: number[] }) => (checkNetuids(request.netuids), poolsLatestExample)),
+          getSubnetPoolsHistory: handler("getSubnetPoolsHistory", (request: { netuids: number[]; window?: { start?: string } }) => {
+            checkNetuids(request.netuids);
+            checkWindow(request.window);
+            return poolsHistoryExample;
+          }),
+          getSubnetEmissionsLatest: handler("getSubnetEmissionsLatest", (request: { netuids: number[] }) => (checkNetuids(request.netuids), emissionsLatestExample)),
+        },
+      },
+      {
+        name: "platform.data.v1.SubnetsService",
+        definition: SubnetsServiceService,
+        implementation: {
+          getSubnetsLatest: handler("getSubnetsLatest", (request: { netuids: number[] }) => (checkNetuids(request.netuids), subnetsLatestExample)),
+          getValidatorsLatest: handler("getValidatorsLatest", (request: { netuid: number }) => (checkNetuids([request.netuid]), validatorsLatestExample)),
+          getHoldersTop: handler("getHoldersTop", (request: { netuid: number }) => (checkNetuids([request.netuid]), holdersTopExample)),
+        },
+      },
+    ],
+  });
+  backendServer.setServing(true);
+  const target = `127.0.0.1:${backendServer.port}`;
+  const config = loadConfig(gatewayConfigSchema, {
+    REDIS_URL: "redis://127.0.0.1:1",
+    // The Service API backends are not started: nothing here calls them.
+    AUTH_GRPC_TARGET: "127.0.0.1:1",
+    TC_GRPC_TARGET: "127.0.0.1:1",
+    INTENTS_GRPC_TARGET: "127.0.0.1:1",
+    DATA_ACCOUNTS_GRPC_TARGET: target,
+    DATA_MARKET_GRPC_TARGET: target,
+    DATA_SUBNETS_GRPC_TARGET: target,
+  });
+  backends = connectBackends(config);
+  const readiness = watchDependencies([], 60_000);
+  const app = createGatewayApp({
+    log,
+    // Token checks have their own tests; this guard admits a caller with the scopes it names in a header.
+    guard: async (request, route) => {
+      const scopes = (request.get("x-test-scopes") ?? "data:read").split(",");
+      if (!scopes.includes(route.scope)) {
+        throw new HttpProblem({ code: "FORBIDDEN", grpcStatus: status.PERMISSION_DENIED, detail: `this API key lacks the scope ${route.scope}`, headers: {} });
+      }
+      return { keyId: "ak_data", headers: {} };
+    },
+    registry: createMetricsRegistry("gateway-data-test"),
+    readiness,
+    routes: apiRoutes(backends),
+    publicBaseUrl: "https://api.example",
+    maxBodyBytes: 1024,
+  });
+  server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  backends.close();
+  await backendServer.shutdown(1_000);
+});
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}${path}`, { headers });
+  return { response, body: (await response.json()) as Record<string, any> };
+}
+
+async function ok(path: string) {
+  const { response, body } = await get(path);
+  expect(response.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
+  expect(response.headers.get("content-type")).toMatch(/^application\/hal\+json/);
+  return body;
+}
+
+async function problem(path: string, status: number) {
+  const { response, body } = await get(path);
+  expect(response.status, `${path}: ${JSON.stringify(body)}`).toBe(status);
+  expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  return body;
+}
+
+const asked = (method: string) => seen.get(method)!.request as Record<string, any>;
+
+describe("Data API routes: answers", () => {
+  it("balance/latest renders the backend's answer and asks with the parsed valuation and netuids", async () => {
+    const body = await ok(`/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=unstake&netuid=0,64&unknown=1`);
+    expect(body._links.self).toEqual({ href: `/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=unstake&netuid=0%2C64` });
+    expect(body).toMatchObject({ as_of: { chain_id: 945, block_number: 7012345, finality: "latest" }, address: { ss58: ALICE.ss58, kind: "substrate" }, balance_total_rao: "101186669152" });
+    expect(body._embedded.positions).toHaveLength(2);
+    expect(asked("getBalanceLatest")).toEqual({ address: ALICE.ss58, valuation: Valuation.VALUATION_UNSTAKE, netuids: [0, 64] });
+    // The call carries the request id and the API key id for the backend's logs, never a token.
+    const metadata = seen.get("getBalanceLatest")!.metadata;
+    expect(metadata.get("x-api-key-id")).toEqual(["ak_data"]);
+    expect(String(metadata.get("x-request-id")[0])).toMatch(/^[0-9a-f-]{36}$/);
+    expect(metadata.get("authorization")).toEqual([]);
+  });
+
+  it("balance/latest passes an EVM address and a 32-byte key through unchanged", async () => {
+    await ok(`/data/v1/accounts/${EVM}/balance/latest`);
+    expect(asked("getBalanceLatest")).toMatchObject({ address: EVM, valuation: Valuation.VALUATION_UNSPECIFIED, netuids: [] });
+    await ok(`/data/v1/accounts/${ALICE.publicKey}/balance/latest`);
+    expect(asked("getBalanceLatest").address).toBe(ALICE.publicKey);
+  });
+
+  it("balance/history converts unix seconds to RFC 3339 and applies the documented default limit", async () => {
+    const body = await ok(`/data/v1/accounts/${ALICE.ss58}/balance/history?start=1787184000&end=2026-08-20T12:00:00%2B02:00&interval=1h`);
+    expect(asked("getBalanceHistory")).toEqual({
+      address: ALICE.ss58,
+      window: { start: "2026-08-20T00:00:00.000Z", end: "2026-08-20T10:00:00.000Z", interval: Interval.INTERVAL_ONE_HOUR },
+      page: { limit: 100, cursor: "" },
+      order: SortOrder.SORT_ORDER_UNSPECIFIED,
+    });
+    expect(body).toMatchObject({ interval: "1d", page: { limit: 1, has_more: true } });
+    expect(body._links.self.href).toBe(`/data/v1/accounts/${ALICE.ss58}/balance/history?start=2026-08-20T00%3A00%3A00.000Z&end=2026-08-20T10%3A00%3A00.000Z&interval=1h`);
+    expect(body._links.next.href).toContain("cursor=");
+    expect(body._embedded.items[0]).toMatchObject({ block_number: 7011999, change_total_rao: "-1500" });
+  });
+
+  it("transactions maps every filter onto the request", async () => {
+    const body = await ok(
+      `/data/v1/accounts/${ALICE.ss58}/transactions?type=transfer,stake_add&direction=in&netuid=1&netuid=2&counterparty=${EVM}&min_amount_rao=10&max_amount_rao=20&block_start=100&block_end=200&order=asc&limit=3`,
+    );
+    expect(asked("listTransactions")).toEqual({
+      address: ALICE.ss58,
+      types: [TransactionType.TRANSACTION_TYPE_TRANSFER, TransactionType.TRANSACTION_TYPE_STAKE_ADD],
+      direction: Direction.DIRECTION_IN,
+      netuids: [1, 2],
+      counterparty: EVM,
+      minAmountRao: "10",
+      maxAmountRao: "20",
+      window: { interval: Interval.INTERVAL_UNSPECIFIED, blockStart: "100", blockEnd: "200" },
+      page: { limit: 3, cursor: "" },
+      order: SortOrder.SORT_ORDER_ASC,
+    });
+    expect(body._embedded.items).toHaveLength(3);
+    expect(body._links.next.href).toBe(
+      `/data/v1/accounts/${ALICE.ss58}/transactions?type=transfer%2Cstake_add&direction=in&netuid=1%2C2&counterparty=${EVM}&min_amount_rao=10&max_amount_rao=20&block_start=100&block_end=200&order=asc&limit=3&cursor=o3`,
+    );
+  });
+
+  it("following _links.next walks every transaction once, in order", async () => {
+    const ids: string[] = [];
+    let next: string | undefined = `/data/v1/accounts/${ALICE.ss58}/transactions?limit=7`;
+    let pages = 0;
+    while (next !== undefined) {
+      const body = await ok(next);
+      ids.push(...body._embedded.items.map((item: { id: string }) => item.id));
+      expect(body.page.has_more).toBe(body._links.next !== undefined);
+      next = body._links.next?.href;
+      pages += 1;
+    }
+    expect(pages).toBe(5);
+    expect(ids).toEqual(ledger.map((transaction) => transaction.id));
+  });
+
+  it("coin price latest and history", async () => {
+    const latest = await ok("/data/v1/coin/price/latest?vs=usd");
+    expect(latest).toMatchObject({ symbol: "TAO", vs: "usd", price: "322.12", source: { provider: "chainlink" } });
+    expect(asked("getPriceLatest")).toEqual({ vs: "usd" });
+    const history = await ok("/data/v1/coin/price/history?interval=5m&format=close&start=2026-08-19T00:00:00Z");
+    expect(asked("getPriceHistory")).toEqual({
+      vs: "usd",
+      window: { start: "2026-08-19T00:00:00.000Z", interval: Interval.INTERVAL_FIVE_MINUTES },
+      format: SeriesFormat.SERIES_FORMAT_CLOSE,
+      page: { limit: 500, cursor: "" },
+      order: SortOrder.SORT_ORDER_UNSPECIFIED,
+    });
+    expect(history._embedded.items).toHaveLength(2);
+    expect(history._links.latest).toEqual({ href: "/data/v1/coin/price/latest" });
+  });
+
+  it("network stats", async () => {
+    const body = await ok("/data/v1/network/stats/latest");
+    expect(body).toMatchObject({ total_issuance_rao: "9503125500000000", blocks_per_day: 7200, subnets_count: 129, registration: { neuron_burn: { median_rao: "120000000" } } });
+  });
+
+  it("subnet pools latest and history", async () => {
+    const latest = await ok("/data/v1/subnet-pools/latest?include_root=true&sort=price_change_24h&order=asc");
+    expect(asked("getSubnetPoolsLatest")).toEqual({ netuids: [], includeRoot: true, sort: PoolSort.POOL_SORT_PRICE_CHANGE_24H, order: SortOrder.SORT_ORDER_ASC, page: { limit: 256, cursor: "" } });
+    expect(latest._embedded.items[0]).toMatchObject({ netuid: 64, price_tao: "0.003927757700", mechanism: "dynamic" });
+    const history = await ok("/data/v1/subnet-pools/history?netuid=64,65&interval=block&block_start=7000000");
+    expect(asked("getSubnetPoolsHistory")).toMatchObject({ netuids: [64, 65], window: { interval: Interval.INTERVAL_BLOCK, blockStart: "7000000" }, format: SeriesFormat.SERIES_FORMAT_UNSPECIFIED });
+    expect(history._embedded.items[0]).toMatchObject({ netuid: 64, price_close_tao: "0.003927757700" });
+  });
+
+  it("subnet emissions latest", async () => {
+    const body = await ok("/data/v1/subnet-emissions/latest?netuid=64&sort=share");
+    expect(body).toMatchObject({ block_emission_rao: "1000000000", subnets_emitting: 128 });
+    expect(body._embedded.items[0]).toMatchObject({ netuid: 64, alpha_out_split_nalpha: { owner: "180000000" } });
+  });
+
+  it("subnets, validators and holders", async () => {
+    const subnets = await ok("/data/v1/subnets/latest?sort=uid_count");
+    expect(subnets._embedded.items[0]).toMatchObject({ netuid: 64, _embedded: { pool: { price_tao: "0.003927757700" } } });
+    const validators = await ok("/data/v1/subnets/64/validators/latest?permit_only=false&sort=vtrust&limit=256");
+    expect(asked("getValidatorsLatest")).toEqual({ netuid: 64, includeWithoutPermit: true, sort: ValidatorSort.VALIDATOR_SORT_VTRUST, order: SortOrder.SORT_ORDER_UNSPECIFIED, page: { limit: 256, cursor: "" } });
+    expect(validators).toMatchObject({ netuid: 64 });
+    expect(validators._embedded.items[0]).toMatchObject({ uid: 140, alpha_stake_nalpha: "28193611901088" });
+    // An empty cursor is the first page.
+    const first = await ok("/data/v1/subnets/0/validators/latest?cursor=");
+    expect(asked("getValidatorsLatest")).toMatchObject({ netuid: 0, includeWithoutPermit: false, page: { limit: 64, cursor: "" } });
+    expect(first._links.self).toEqual({ href: "/data/v1/subnets/0/validators/latest" });
+    const holders = await ok("/data/v1/subnets/64/holders/top?group_by=position&min_alpha_nalpha=1000");
+    expect(asked("getHoldersTop")).toEqual({ netuid: 64, groupBy: HolderGrouping.HOLDER_GROUPING_POSITION, minAlphaNalpha: "1000", page: { limit: 100, cursor: "" } });
+    expect(holders).toMatchObject({ holders_count: 5123, coverage: "registered_hotkeys_only" });
+  });
+});
+
+describe("Data API routes: refusals", () => {
+  const account = `/data/v1/accounts/${ALICE.ss58}`;
+  const cases: Array<[string, string, string]> = [
+    ["/data/v1/accounts/not-an-address/balance/latest", "INVALID_ADDRESS", "address"],
+    [`/data/v1/accounts/${ALICE.ss58.slice(0, -1)}x/balance/latest`, "INVALID_ADDRESS", "address"],
+    [`/data/v1/accounts/0x52908400098527886e0F7030069857D2E4169EE7/transactions`, "INVALID_ADDRESS", "address"],
+    ["/data/v1/accounts/0x1234/balance/history", "INVALID_ADDRESS", "address"],
+    [`${account}/transactions?counterparty=nobody`, "INVALID_ADDRESS", "counterparty"],
+    [`${account}/balance/latest?valuation=market`, "INVALID_PARAMETER", "valuation"],
+    [`${account}/balance/latest?netuid=65536`, "INVALID_PARAMETER", "netuid"],
+    [`${account}/balance/latest?netuid=1,,2`, "INVALID_PARAMETER", "netuid"],
+    [`${account}/balance/history?interval=5m`, "INVALID_PARAMETER", "interval"],
+    [`${account}/balance/history?start=yesterday`, "INVALID_PARAMETER", "start"],
+    [`${account}/balance/history?start=2026-02-30T00:00:00Z`, "INVALID_PARAMETER", "start"],
+    [`${account}/balance/history?start=2026-08-20T00:00:00Z&end=2026-08-19T00:00:00Z`, "INVALID_PARAMETER", "end"],
+    [`${account}/balance/history?start=2026-08-20T00:00:00Z&block_start=5`, "INVALID_PARAMETER", "block_start"],
+    [`${account}/balance/history?block_start=10&block_end=5`, "INVALID_PARAMETER", "block_end"],
+    [`${account}/balance/history?limit=1001`, "INVALID_PARAMETER", "limit"],
+    [`${account}/balance/history?order=up`, "INVALID_PARAMETER", "order"],
+    [`${account}/transactions?limit=201`, "INVALID_PARAMETER", "limit"],
+    [`${account}/transactions?limit=0`, "INVALID_PARAMETER", "limit"],
+    [`${account}/transactions?limit=1e2`, "INVALID_PARAMETER", "limit"],
+    [`${account}/transactions?type=transfer,mint`, "INVALID_PARAMETER", "type"],
+    [`${account}/transactions?direction=sideways`, "INVALID_PARAMETER", "direction"],
+    [`${account}/transactions?min_amount_rao=-1`, "INVALID_PARAMETER", "min_amount_rao"],
+    [`${account}/transactions?min_amount_rao=20&max_amount_rao=10`, "INVALID_PARAMETER", "max_amount_rao"],
+    [`${account}/transactions?cursor=${"x".repeat(3000)}`, "INVALID_CURSOR", "cursor"],
+    ["/data/v1/coin/price/latest?vs=eur", "INVALID_PARAMETER", "vs"],
+    ["/data/v1/coin/price/history?interval=4h", "INVALID_PARAMETER", "interval"],
+    ["/data/v1/coin/price/history?format=candles", "INVALID_PARAMETER", "format"],
+    ["/data/v1/coin/price/history?limit=2001", "INVALID_PARAMETER", "limit"],
+    ["/data/v1/subnet-pools/latest?include_root=yes", "INVALID_PARAMETER", "include_root"],
+    ["/data/v1/subnet-pools/latest?sort=name", "INVALID_PARAMETER", "sort"],
+    ["/data/v1/subnet-pools/latest?limit=257", "INVALID_PARAMETER", "limit"],
+    ["/data/v1/subnet-pools/history", "INVALID_PARAMETER", "netuid"],
+    [`/data/v1/subnet-pools/history?netuid=${Array.from({ length: 17 }, (_, index) => index).join(",")}`, "INVALID_PARAMETER", "netuid"],
+    ["/data/v1/subnet-pools/history?netuid=1&interval=1w", "INVALID_PARAMETER", "interval"],
+    ["/data/v1/subnet-emissions/latest?sort=price", "INVALID_PARAMETER", "sort"],
+    ["/data/v1/subnets/latest?netuid=abc", "INVALID_PARAMETER", "netuid"],
+    ["/data/v1/subnets/latest?order=random", "INVALID_PARAMETER", "order"],
+    ["/data/v1/subnets/65536/validators/latest", "INVALID_PARAMETER", "netuid"],
+    ["/data/v1/subnets/-1/validators/latest", "INVALID_PARAMETER", "netuid"],
+    ["/data/v1/subnets/1.5/holders/top", "INVALID_PARAMETER", "netuid"],
+    ["/data/v1/subnets/1/validators/latest?permit_only=1", "INVALID_PARAMETER", "permit_only"],
+    ["/data/v1/subnets/1/validators/latest?limit=257", "INVALID_PARAMETER", "limit"],
+    ["/data/v1/subnets/1/holders/top?group_by=hotkey", "INVALID_PARAMETER", "group_by"],
+    ["/data/v1/subnets/1/holders/top?min_alpha_nalpha=0.5", "INVALID_PARAMETER", "min_alpha_nalpha"],
+    ["/data/v1/subnets/1/holders/top?limit=501", "INVALID_PARAMETER", "limit"],
+  ];
+
+  const labelled = cases.map(([path, code, parameter]) => [path.length > 140 ? `${path.slice(0, 140)}…` : path, code, parameter, path] as const);
+  it.each(labelled)("%s → 400 %s naming %s, without calling a backend", async (_label, code, parameter, path) => {
+    seen.clear();
+    const body = await problem(path, 400);
+    expect(body).toMatchObject({ status: 400, code, parameter, type: `https://api.example/problems/${code.toLowerCase().replaceAll("_", "-")}` });
+    expect(body.detail).toContain(`'${parameter}'`);
+    expect(seen.size).toBe(0);
+  });
+
+  it("says a missing required parameter is required", async () => {
+    expect((await problem("/data/v1/subnet-pools/history", 400)).detail).toBe("query parameter 'netuid' is required");
+  });
+
+  it("relays the backend's codes: NETUID_NOT_FOUND 404, WINDOW_TOO_LARGE and INVALID_CURSOR 400", async () => {
+    for (const path of [
+      `/data/v1/subnets/${UNKNOWN_NETUID}/validators/latest`,
+      `/data/v1/subnets/${UNKNOWN_NETUID}/holders/top`,
+      `/data/v1/subnets/latest?netuid=${UNKNOWN_NETUID}`,
+      `/data/v1/subnet-pools/latest?netuid=1,${UNKNOWN_NETUID}`,
+      `/data/v1/subnet-pools/history?netuid=${UNKNOWN_NETUID}`,
+      `/data/v1/subnet-emissions/latest?netuid=${UNKNOWN_NETUID}`,
+    ]) {
+      expect(await problem(path, 404)).toMatchObject({ code: "NETUID_NOT_FOUND", netuid: UNKNOWN_NETUID, instance: path.split("?")[0] });
+    }
+    for (const path of [
+      `/data/v1/accounts/${ALICE.ss58}/balance/history?start=2019-01-01T00:00:00Z`,
+      `/data/v1/accounts/${ALICE.ss58}/transactions?start=1500000000`,
+      "/data/v1/coin/price/history?start=2019-01-01T00:00:00Z&interval=5m",
+      "/data/v1/subnet-pools/history?netuid=1&start=2019-01-01T00:00:00Z",
+    ]) {
+      expect(await problem(path, 400)).toMatchObject({ code: "WINDOW_TOO_LARGE", parameter: "start" });
+    }
+    expect(await problem(`/data/v1/accounts/${ALICE.ss58}/transactions?cursor=somebody-elses`, 400)).toMatchObject({ code: "INVALID_CURSOR", parameter: "cursor" });
+  });
+
+  it("answers 403 to a key without data:read, before looking at the input", async () => {
+    const { response, body } = await get("/data/v1/accounts/not-an-address/balance/latest", { "x-test-scopes": "intents:read" });
+    expect(response.status).toBe(403);
+    expect(body).toMatchObject({ code: "FORBIDDEN" });
+  });
+});
+
+describe("Data API routes: wiring", () => {
+  it("mounts the twelve routes with scope data:read and HAL answers", () => {
+    const data = apiRoutes(backends).filter((route) => route.path.startsWith("/data/v1/"));
+    expect(data).toHaveLength(12);
+    for (const route of data) {
+      expect(route.scope).toBe("data:read");
+      expect(route.method).toBe("get");
+      expect(route.docs.success.contentType).toBe("application/hal+json");
+    }
+  });
+
+  it("checks readiness of each data service by its own gRPC health name", async () => {
+    const probes = backends.checks.filter((check) => check.name.startsWith("grpc:data-"));
+    expect(probes.map((check) => check.name)).toEqual(["grpc:data-accounts", "grpc:data-market", "grpc:data-subnets"]);
+    for (const check of probes) expect(await check.probe()).toBe(true);
+  });
+
+  it("documents the twelve paths in the OpenAPI document with examples, parameters and error codes", async () => {
+    const { body } = await get("/openapi.json");
+    const paths = Object.keys(body.paths).filter((path) => path.startsWith("/data/v1/"));
+    expect(paths.sort()).toEqual(
+      [
+        "/data/v1/accounts/{address}/balance/history",
+        "/data/v1/accounts/{address}/balance/latest",
+        "/data/v1/accounts/{address}/transactions",
+        "/data/v1/coin/price/history",
+        "/data/v1/coin/price/latest",
+        "/data/v1/network/stats/latest",
+        "/data/v1/subnet-emissions/latest",
+        "/data/v1/subnet-pools/history",
+        "/data/v1/subnet-pools/latest",
+        "/data/v1/subnets/latest",
+        "/data/v1/subnets/{netuid}/holders/top",
+        "/data/v1/subnets/{netuid}/validators/latest",
+      ].sort(),
+    );
+    for (const path of paths) {
+      const operation = body.paths[path].get;
+      expect(operation.security).toEqual([{ bearerAuth: ["data:read"] }]);
+      const example = operation.responses["200"].content["application/hal+json"].example;
+      expect(example._links.self.href, path).toMatch(/^\/data\/v1\//);
+      expect(example.as_of ?? example._embedded, path).toBeDefined();
+    }
+    const transactions = body.paths["/data/v1/accounts/{address}/transactions"].get;
+    expect(transactions.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(
+      expect.arrayContaining(["address", "type", "direction", "netuid", "counterparty", "start", "end", "block_start", "block_end", "limit", "cursor", "order"]),
+    );
+    expect(Object.keys(transactions.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "429"]));
+    expect(body.paths["/data/v1/subnets/{netuid}/holders/top"].get.responses["404"].description).toContain("NETUID_NOT_FOUND");
+    expect(body.components.schemas.Problem.properties.code.enum).toEqual(expect.arrayContaining(["INVALID_ADDRESS", "WINDOW_TOO_LARGE", "NETUID_NOT_FOUND", "INVALID_CURSOR"]));
+  });
+});

@@ -1,0 +1,37 @@
+import { HAL_CONTENT_TYPE, type RouteDocs, type RouteResult } from "@platform/http";
+import type { Request } from "express";
+import { callMetadata } from "../../../backends.js";
+
+/** Every Data API route needs this scope (API.md). */
+export const DATA_SCOPE = "data:read";
+
+/** gRPC metadata for a backend call made for this request: request id and API key id, never the token. */
+export function metadataOf(request: Request) {
+  const locals = request.res?.locals ?? {};
+  return callMetadata(String(locals.requestId ?? ""), typeof locals.keyId === "string" ? locals.keyId : undefined);
+}
+
+/**
+ * A 200 HAL answer. Chain views change once per block (12 s): a client may reuse an answer for
+ * half a block; it is private because it was served to one API key.
+ */
+export function halAnswer(body: unknown): RouteResult {
+  return { status: 200, contentType: HAL_CONTENT_TYPE, headers: { "cache-control": "private, max-age=6" }, body };
+}
+
+/** The success part of a route's docs. */
+export function halSuccess(description: string, example: unknown): RouteDocs["success"] {
+  return { status: 200, description, contentType: HAL_CONTENT_TYPE, example };
+}
+
+type ErrorDoc = NonNullable<RouteDocs["errors"]>[number];
+export const INVALID_PARAMETER: ErrorDoc = { status: 400, code: "INVALID_PARAMETER" };
+export const INVALID_ADDRESS: ErrorDoc = { status: 400, code: "INVALID_ADDRESS" };
+export const INVALID_CURSOR: ErrorDoc = { status: 400, code: "INVALID_CURSOR" };
+export const WINDOW_TOO_LARGE: ErrorDoc = { status: 400, code: "WINDOW_TOO_LARGE" };
+export const NETUID_NOT_FOUND: ErrorDoc = { status: 404, code: "NETUID_NOT_FOUND" };
+
+/** A netuid list as it goes back into links. */
+export const joinList = (values: readonly (string | number)[] | undefined): string | undefined => (values === undefined ? undefined : values.join(","));
+/** A boolean flag as it goes back into links. */
+export const flagText = (value: boolean | undefined): string | undefined => (value === undefined ? undefined : String(value));

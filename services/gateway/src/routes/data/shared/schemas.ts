@@ -1,0 +1,142 @@
+import { instantQuery, integerItem, integerQuery, listQuery } from "@platform/http";
+import { Interval, SortOrder, type TimeWindow } from "@platform/proto/common/v1/common";
+import { INVALID_ADDRESS, isInvalidAddressError, parseAccount } from "@platform/subtensor";
+import { z } from "zod";
+
+/**
+ * Inputs shared by the Data API routes. Each schema refuses what it cannot mean with a 400 naming
+ * the parameter; limits, windows and cursors that only the backend can judge (window maxima per
+ * interval, cursor binding) are passed through and its answer (WINDOW_TOO_LARGE, INVALID_CURSOR)
+ * is relayed.
+ */
+
+export const NETUID_MAX = 65_535;
+
+/** `{netuid}` in a path: a subnet id (u16 on chain). */
+export const netuidPath = () =>
+  integerQuery({ min: 0, max: NETUID_MAX, description: "Subnet id (netuid), 0 to 65535" });
+
+/** `netuid=1,2` filters. */
+export const netuidList = (max: number, description: string) => listQuery(integerItem(0, NETUID_MAX), { max, description });
+
+/** `limit` and `cursor` with the route's documented default and maximum. */
+export function pageQuery(defaultLimit: number, maxLimit: number) {
+  return {
+    limit: integerQuery({ min: 1, max: maxLimit, description: `Page size, default ${defaultLimit}, at most ${maxLimit}` }).optional(),
+    cursor: z
+      .string()
+      // Opaque and bound to its query by the backend, which answers INVALID_CURSOR for a wrong one;
+      // only absurd text is refused here. Empty means the first page, as when absent.
+      .refine((text) => text.length <= 2_048, { error: "is not a cursor of this list", params: { code: "INVALID_CURSOR" } })
+      .optional()
+      .meta({ description: "Opaque: page.next_cursor of the previous page of the same query (or follow _links.next)" }),
+  };
+}
+
+/** The page request sent to the backend: the documented default is applied here, so docs and answers agree. */
+export function pageRequest(query: { limit?: number | undefined; cursor?: string | undefined }, defaultLimit: number) {
+  return { limit: query.limit ?? defaultLimit, cursor: query.cursor ?? "" };
+}
+
+const ORDERS = { asc: SortOrder.SORT_ORDER_ASC, desc: SortOrder.SORT_ORDER_DESC } as const;
+export type OrderName = keyof typeof ORDERS;
+
+export const orderQuery = (defaultOrder: OrderName, what: string) =>
+  z.enum(["asc", "desc"], { error: "must be asc or desc" }).optional().meta({ description: `${what}; default ${defaultOrder}` });
+
+export const sortOrderOf = (order: OrderName | undefined): SortOrder => (order === undefined ? SortOrder.SORT_ORDER_UNSPECIFIED : ORDERS[order]);
+
+/** An enum parameter from a name → proto value table; the error lists the accepted names. */
+export function enumQuery<K extends string>(table: Record<K, number>, description: string) {
+  const names = Object.keys(table) as [K, ...K[]];
+  return z.enum(names, { error: `must be one of ${names.join(", ")}` }).optional().meta({ description: `${description}: ${names.join(", ")}` });
+}
+
+export const INTERVALS = {
+  block: Interval.INTERVAL_BLOCK,
+  "5m": Interval.INTERVAL_FIVE_MINUTES,
+  "1h": Interval.INTERVAL_ONE_HOUR,
+  "4h": Interval.INTERVAL_FOUR_HOURS,
+  "1d": Interval.INTERVAL_ONE_DAY,
+  "1w": Interval.INTERVAL_ONE_WEEK,
+} as const;
+export type IntervalName = keyof typeof INTERVALS;
+
+const blockQuery = (description: string) => integerQuery({ min: 0, max: Number.MAX_SAFE_INTEGER, description });
+
+/** A history window: half-open `[start, end)` in time, or inclusive `[block_start, block_end]`. */
+export function windowQuery(defaults: string) {
+  return {
+    start: instantQuery(`Window start, inclusive; default ${defaults}`).optional(),
+    end: instantQuery("Window end, exclusive; default now").optional(),
+    block_start: blockQuery("First block of the window (inclusive); instead of start/end").optional(),
+    block_end: blockQuery("Last block of the window (inclusive); instead of start/end").optional(),
+  };
+}
+
+/** The bucket size among the route's accepted ones. */
+export function intervalQuery(intervals: readonly [IntervalName, ...IntervalName[]], defaultInterval: IntervalName, limits: string) {
+  return z
+    .enum(intervals, { error: `must be one of ${intervals.join(", ")}` })
+    .optional()
+    .meta({ description: `Bucket size, aligned to UTC: ${intervals.join(", ")}; default ${defaultInterval}. ${limits}` });
+}
+
+interface WindowInput {
+  start?: string | undefined;
+  end?: string | undefined;
+  block_start?: number | undefined;
+  block_end?: number | undefined;
+  interval?: IntervalName | undefined;
+}
+
+/** Window rules the schema of each field cannot see: bounds in order, time and block bounds not mixed. */
+export function checkWindow(query: WindowInput, context: z.RefinementCtx): void {
+  const hasTime = query.start !== undefined || query.end !== undefined;
+  const hasBlocks = query.block_start !== undefined || query.block_end !== undefined;
+  if (hasTime && hasBlocks) {
+    context.addIssue({ code: "custom", path: [query.block_start !== undefined ? "block_start" : "block_end"], message: "cannot be combined with start/end" });
+  } else if (query.start !== undefined && query.end !== undefined && query.start >= query.end) {
+    context.addIssue({ code: "custom", path: ["end"], message: "must be after start (the window is [start, end))" });
+  } else if (query.block_start !== undefined && query.block_end !== undefined && query.block_start > query.block_end) {
+    context.addIssue({ code: "custom", path: ["block_end"], message: "must not be below block_start" });
+  }
+}
+
+/** The proto window; unset bounds and interval mean the route's defaults, applied by the backend. */
+export function timeWindow(query: WindowInput): TimeWindow {
+  return {
+    start: query.start,
+    end: query.end,
+    interval: query.interval === undefined ? Interval.INTERVAL_UNSPECIFIED : INTERVALS[query.interval],
+    blockStart: query.block_start === undefined ? undefined : String(query.block_start),
+    blockEnd: query.block_end === undefined ? undefined : String(query.block_end),
+  };
+}
+
+/** The window as it goes back into links (canonical text forms). */
+export function windowLinkQuery(query: WindowInput): Record<string, string | number | undefined> {
+  return { start: query.start, end: query.end, block_start: query.block_start, block_end: query.block_end, interval: query.interval };
+}
+
+/**
+ * An account: SS58 (prefix 42), 0x 32-byte public key, or 0x 20-byte EVM address (any case;
+ * mixed case must carry a valid EIP-55 checksum). The text goes to the backend unchanged (it
+ * echoes the EVM form when given one); parsing here turns a malformed one into 400
+ * INVALID_ADDRESS before any backend call.
+ */
+export const accountAddress = (description: string) =>
+  z
+    .string()
+    .superRefine((text, context) => {
+      try {
+        parseAccount(text);
+      } catch (error) {
+        if (!isInvalidAddressError(error)) throw error;
+        context.addIssue({ code: "custom", message: `is not an account address (${error.reason})`, params: { code: INVALID_ADDRESS } });
+      }
+    })
+    .meta({
+      description: `${description}: SS58 (prefix 42), 0x-prefixed 32-byte public key, or 0x-prefixed 20-byte EVM address (mapped with HashedAddressMapping)`,
+      examples: ["5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"],
+    });

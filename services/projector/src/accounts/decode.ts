@@ -1,0 +1,114 @@
+import type { ConsumedRecord } from "@platform/bus";
+import type { Logger } from "@platform/log";
+import type { ChainRef } from "@platform/proto/common/v1/common";
+import { AccountActivity, AccountBalance } from "@platform/proto/events/v1/chain_network";
+import { decodePayload, TOPICS } from "@platform/proto/topics";
+import { accountsKeys } from "./keys.js";
+import { pointBlockPrefix, pointForkPrefix, pointMember, scoreOf, txForkPrefix, txMember, txPosition } from "./members.js";
+
+/** What one record asks of the read model, in offset order. */
+export type AccountsChange =
+  | {
+      kind: "activity";
+      account: string;
+      score: number;
+      /** Members of that block's points to replace (another reading of the same block). */
+      pointPrefix: string;
+      /** Absent when the ingestor could not read the balance: the standing one is kept. */
+      point: string | undefined;
+      tx: string;
+      /** base64 AccountActivity without balance_after. */
+      detail: string;
+    }
+  | { kind: "removed"; account: string; score: number; pointPrefix: string; txPrefix: string }
+  | { kind: "block"; number: string; member: string }
+  /** A block of a removed record is no longer canonical. */
+  | { kind: "unblock"; member: string };
+
+const PUBLIC_KEY = /^0x[0-9a-f]{64}$/;
+
+/** The head entry of a ref (`rm:accounts:blocks` member), or undefined for a ref without a block. */
+function blockChange(ref: ChainRef | undefined): AccountsChange | undefined {
+  if (ref === undefined || ref.blockHash === "" || ref.blockTimestamp === "") return undefined;
+  const member = JSON.stringify({ chainId: ref.chainId, blockNumber: ref.blockNumber, blockHash: ref.blockHash.toLowerCase(), timestamp: new Date(ref.blockTimestamp).toISOString() });
+  return { kind: "block", number: ref.blockNumber, member };
+}
+
+function activityChange(activity: AccountActivity): AccountsChange {
+  const ref = activity.ref;
+  const account = activity.account?.publicKey.toLowerCase() ?? "";
+  if (ref === undefined || ref.blockHash === "") throw new Error("account activity without a block");
+  if (!PUBLIC_KEY.test(account)) throw new Error(`account activity for a malformed public key: ${account}`);
+  const score = scoreOf(ref.blockTimestamp);
+  const balance = activity.balanceAfter === undefined ? undefined : Buffer.from(AccountBalance.encode(activity.balanceAfter).finish()).toString("base64");
+  const position = txPosition(ref.blockNumber, ref.txIndex, ref.logIndex);
+  const detail = Buffer.from(AccountActivity.encode({ ...activity, balanceAfter: undefined }).finish()).toString("base64");
+  return {
+    kind: "activity",
+    account,
+    score,
+    pointPrefix: pointBlockPrefix(ref.blockNumber),
+    point: balance === undefined ? undefined : pointMember(ref.blockNumber, ref.blockHash, Date.parse(ref.blockTimestamp), balance),
+    tx: txMember(position, ref.blockHash, activity.activityId, activity.direction),
+    detail,
+  };
+}
+
+/**
+ * Decodes a batch of chain.network.v1 into changes: every record's block advances the head; an
+ * AccountActivity adds a transaction and its block's balance point; a ChainEventRemoved takes its
+ * record's block out of the head's blocks (the head falls back to the newest block standing) and,
+ * for a removed AccountActivity, takes its transaction and balance point back out. Other kinds change nothing else. A record that can never be decoded is
+ * logged and skipped: retried, it would stop the projection for good.
+ */
+export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Logger): AccountsChange[] {
+  const changes: AccountsChange[] = [];
+  for (const message of messages) {
+    if (message.value === null) continue;
+    const where = { topic: message.topic, partition: message.partition, offset: message.offset };
+    try {
+      if (message.topic !== TOPICS.chainNetwork.name) {
+        log.warn(where, "record of a topic the accounts projection does not read; skipped");
+        continue;
+      }
+      const event = decodePayload(TOPICS.chainNetwork, message.value).event;
+      if (event === undefined) throw new Error("no event in the record");
+      if (event.$case === "chainEventRemoved") {
+        const removed = event.value;
+        const ref = removed.removed;
+        const block = blockChange(ref);
+        if (block?.kind === "block") changes.push({ kind: "unblock", member: block.member });
+        if (removed.removedEventType === "AccountActivity" && ref !== undefined) {
+          const account = removed.key.toLowerCase();
+          if (!PUBLIC_KEY.test(account)) throw new Error(`removal for a malformed public key: ${account}`);
+          changes.push({
+            kind: "removed",
+            account,
+            score: scoreOf(ref.blockTimestamp),
+            pointPrefix: pointForkPrefix(ref.blockNumber, ref.blockHash),
+            txPrefix: txForkPrefix(txPosition(ref.blockNumber, ref.txIndex, ref.logIndex), ref.blockHash),
+          });
+        }
+        continue;
+      }
+      const block = blockChange(event.value.ref);
+      if (block !== undefined) changes.push(block);
+      if (event.$case === "accountActivity") changes.push(activityChange(event.value));
+    } catch (error) {
+      log.error({ ...where, err: error }, "undecodable chain.network.v1 record; skipped by the accounts projection");
+    }
+  }
+  return changes;
+}
+
+/** The (zset key, score) slices a batch's account changes read and write. */
+export function slicesOf(changes: readonly AccountsChange[]): Array<{ key: string; score: number }> {
+  const seen = new Map<string, { key: string; score: number }>();
+  for (const change of changes) {
+    if (change.kind !== "activity" && change.kind !== "removed") continue;
+    for (const key of [accountsKeys.points(change.account), accountsKeys.txs(change.account)]) seen.set(sliceId(key, change.score), { key, score: change.score });
+  }
+  return [...seen.values()];
+}
+
+export const sliceId = (key: string, score: number): string => `${key}\u0000${score}`;

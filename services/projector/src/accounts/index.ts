@@ -1,0 +1,30 @@
+import { TOPICS } from "@platform/proto/topics";
+import { superviseProjection, type ProjectionStartOptions, type ProjectionSupervisor } from "../supervisor/index.js";
+import { accountsKeys } from "./keys.js";
+import { accountsProjection } from "./projection.js";
+
+export const ACCOUNTS_GROUP_ID = "projector-accounts";
+export const ACCOUNTS_TOPICS = [TOPICS.chainNetwork.name] as const;
+
+/** Runs the accounts projection under the generic supervisor (rebuild when Redis loses it). */
+export function startAccountsProjection(options: ProjectionStartOptions): ProjectionSupervisor {
+  const projection = accountsProjection({
+    redis: options.projectionRedis,
+    log: options.log,
+    ...(options.signals === undefined ? {} : { signals: options.signals }),
+  });
+  return superviseProjection({
+    name: "accounts",
+    kafka: options.kafka,
+    redis: options.redis,
+    log: options.log,
+    groupId: ACCOUNTS_GROUP_ID,
+    topics: ACCOUNTS_TOPICS,
+    markerKey: accountsKeys.marker,
+    projection,
+    replicationFactor: options.replicationFactor,
+    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+  });
+}
+
+export { accountsKeys } from "./keys.js";

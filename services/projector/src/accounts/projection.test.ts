@@ -1,0 +1,217 @@
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { createKafkaClient, createPublisher, type Kafka, type Publisher } from "@platform/bus";
+import { createLogger, type Logger } from "@platform/log";
+import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
+import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
+import { AccountActivity, AccountBalance, type NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
+import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
+import { createRedis, type Redis } from "@platform/store";
+import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProjectionSupervisor } from "../supervisor/index.js";
+import { startAccountsProjection } from "./index.js";
+import { accountsKeys } from "./keys.js";
+import { parsePointMember } from "./members.js";
+
+/*
+ * The accounts projection against one real Kafka broker and a real Redis, under the generic
+ * supervisor: AccountActivity and ChainEventRemoved records published as the ingestor publishes
+ * them (key = the account's public key), read back through the documented key layout. Accounts
+ * are random per test, so tests share the topic safely.
+ */
+
+const dir = tempDir("projector-accounts");
+const log: Logger = createLogger({
+  service: "projector-test",
+  level: "warn",
+  destination: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+});
+
+let kafkaServer: RunningKafka;
+let redisServer: RunningRedis;
+let kafka: Kafka;
+let redis: Redis;
+let projectionRedis: Redis;
+let publisher: Publisher;
+let supervisor: ProjectionSupervisor;
+
+beforeAll(async () => {
+  [kafkaServer, redisServer] = await Promise.all([
+    startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
+    startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") }),
+  ]);
+  kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "projector-accounts-test", logger: log });
+  redis = createRedis({ url: redisServer.url, connectionName: "projector-test" });
+  projectionRedis = createRedis({ url: redisServer.url, connectionName: "projector-test-accounts", commandTimeoutMs: 10_000 });
+  supervisor = startAccountsProjection({ kafka, redis, projectionRedis, log, replicationFactor: 1, intervalMs: 300 });
+  await waitFor(() => supervisor.check.probe(), { what: "accounts projection running", timeoutMs: 60_000 });
+  publisher = await createPublisher(kafka);
+}, 120_000);
+
+afterAll(async () => {
+  await supervisor?.stop();
+  await publisher?.disconnect().catch(() => undefined);
+  redis?.disconnect();
+  projectionRedis?.disconnect();
+  await Promise.all([kafkaServer?.stop(), redisServer?.stop()]);
+  dir.remove();
+}, 60_000);
+
+const hex = (bytes: number) => `0x${randomBytes(bytes).toString("hex")}`;
+const T0 = 1_900_000_000;
+let nextBlock = 1_000;
+const hashes = new Map<number, string>();
+const hashOf = (block: number) => hashes.get(block) ?? (hashes.set(block, hex(32)), hashes.get(block)!);
+
+function ref(block: number, txIndex: number, logIndex?: number): ChainRef {
+  return {
+    chainId: "964",
+    blockNumber: String(block),
+    blockHash: hashOf(block),
+    parentHash: hashOf(block - 1),
+    blockTimestamp: new Date((T0 + block * 12) * 1_000).toISOString(),
+    txHash: hex(32),
+    txIndex,
+    ...(logIndex === undefined ? {} : { logIndex }),
+    finality: Finality.FINALITY_LATEST,
+  };
+}
+
+const accountId = (publicKey: string) => ({ ss58: "5Fake", publicKey });
+
+function activity(owner: string, at: ChainRef, free: string): NetworkChainEvent {
+  return {
+    event: {
+      $case: "accountActivity",
+      value: {
+        ref: at,
+        account: accountId(owner),
+        activityId: `${at.blockNumber}-${at.txIndex}-${at.logIndex ?? 0}`,
+        type: TransactionType.TRANSACTION_TYPE_TRANSFER,
+        direction: Direction.DIRECTION_IN,
+        success: true,
+        from: accountId(hex(32)),
+        to: accountId(owner),
+        amountRao: "1000",
+        source: TransactionSource.TRANSACTION_SOURCE_EVM_TX,
+        balanceAfter: { freeRao: free, reservedRao: "0", frozenRao: "0", positions: [{ netuid: 0, hotkey: accountId(hex(32)), stakeNalpha: "5" }] },
+      },
+    },
+  };
+}
+
+function removal(owner: string, at: ChainRef, ancestor: number): NetworkChainEvent {
+  return {
+    event: {
+      $case: "chainEventRemoved",
+      value: { removed: at, removedEventId: "x", removedEventType: "AccountActivity", key: owner, commonAncestorBlockNumber: String(ancestor), commonAncestorBlockHash: hashOf(ancestor), detectedAt: new Date().toISOString() },
+    },
+  };
+}
+
+function stats(at: ChainRef): NetworkChainEvent {
+  const { txHash: _txHash, txIndex: _txIndex, logIndex: _logIndex, ...blockRef } = at;
+  return {
+    event: {
+      $case: "networkStatsSnapshot",
+      value: {
+        ref: blockRef,
+        totalIssuanceRao: "1",
+        totalStakeRao: "1",
+        stakedRootRao: "1",
+        stakedAlphaPoolsRao: "0",
+        blockEmissionRao: "1",
+        taoWeight: "0.1",
+        rootNetuid: 0,
+        subnetsCount: 1,
+        subnetLimit: 1,
+      },
+    },
+  };
+}
+
+async function publish(key: string, events: NetworkChainEvent[]): Promise<void> {
+  await publisher.publish(events.map((payload) => ({ topic: TOPICS.chainNetwork.name, key, value: encodePayload(TOPICS.chainNetwork, payload), eventType: eventTypeOf(payload), schema: TOPICS.chainNetwork.schema })));
+}
+
+/** Waits until the projection applied everything the topic holds. */
+async function caughtUp(): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const targets = (await admin.fetchTopicOffsets(TOPICS.chainNetwork.name)).filter((entry) => BigInt(entry.high) > 0n).map((entry) => ({ partition: entry.partition, last: BigInt(entry.high) - 1n }));
+    await waitFor(
+      async () => {
+        for (const target of targets) {
+          const stored = await redis.get(accountsKeys.offset(TOPICS.chainNetwork.name, target.partition));
+          if (stored === null || BigInt(stored) < target.last) return false;
+        }
+        return true;
+      },
+      { what: "projection caught up", timeoutMs: 30_000, intervalMs: 50 },
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+const positionsOf = async (owner: string) => (await redis.zrange(accountsKeys.txs(owner), "0", "-1")).map((member) => member.split("|")[2]);
+const latestFree = async (owner: string) => {
+  const [top] = await redis.zrange(accountsKeys.points(owner), "-1", "-1");
+  return top === undefined ? undefined : AccountBalance.decode(Buffer.from(parsePointMember(top)!.balance, "base64")).freeRao;
+};
+
+describe("accounts projection", () => {
+  it("keeps the latest balance, the transactions in chain order and the head", async () => {
+    const owner = hex(32);
+    const [b1, b2] = [nextBlock++, nextBlock++];
+    await publish(owner, [activity(owner, ref(b1, 0), "100"), activity(owner, ref(b1, 3, 7), "100"), activity(owner, ref(b2, 1, 2), "250")]);
+    await caughtUp();
+    expect(await positionsOf(owner)).toEqual([`${b1}-0-0`, `${b1}-3-7`, `${b2}-1-2`]);
+    expect(await latestFree(owner)).toBe("250");
+    const stored = await redis.hget(accountsKeys.tx(owner), (await redis.zrange(accountsKeys.txs(owner), "-1", "-1"))[0]!);
+    expect(AccountActivity.decode(Buffer.from(stored!, "base64"))).toMatchObject({ activityId: `${b2}-1-2`, amountRao: "1000", balanceAfter: undefined });
+    expect(await redis.hgetall(accountsKeys.head)).toMatchObject({ chainId: "964", blockNumber: String(b2), blockHash: hashOf(b2) });
+  }, 60_000);
+
+  it("advances the head on blocks without account activity", async () => {
+    const block = nextBlock++;
+    await publish("network", [stats(ref(block, 0))]);
+    await caughtUp();
+    expect(await redis.hgetall(accountsKeys.head)).toMatchObject({ blockNumber: String(block), blockHash: hashOf(block), timestamp: new Date((T0 + block * 12) * 1_000).toISOString() });
+  }, 60_000);
+
+  it("takes back the activity and balance of a removed block, and the head with it", async () => {
+    const owner = hex(32);
+    const [kept, undone] = [nextBlock++, nextBlock++];
+    await publish(owner, [activity(owner, ref(kept, 0), "100"), activity(owner, ref(undone, 0), "900")]);
+    await caughtUp();
+    expect(await latestFree(owner)).toBe("900");
+    await publish(owner, [removal(owner, ref(undone, 0), kept)]);
+    await caughtUp();
+    expect(await positionsOf(owner)).toEqual([`${kept}-0-0`]);
+    expect(await latestFree(owner)).toBe("100");
+    expect(await redis.hlen(accountsKeys.tx(owner))).toBe(1);
+    expect(await redis.hget(accountsKeys.head, "blockNumber")).toBe(String(kept));
+  }, 60_000);
+
+  it("rebuilds the same read model from the topic after Redis loses it (FLUSHALL)", async () => {
+    const owner = hex(32);
+    const blocks = [nextBlock++, nextBlock++, nextBlock++];
+    await publish(owner, blocks.map((block, index) => activity(owner, ref(block, index), String(100 * (index + 1)))));
+    await caughtUp();
+    const snapshot = async () => ({
+      txs: await redis.zrange(accountsKeys.txs(owner), "0", "-1", "WITHSCORES"),
+      points: await redis.zrange(accountsKeys.points(owner), "0", "-1", "WITHSCORES"),
+      details: await redis.hgetall(accountsKeys.tx(owner)),
+      head: await redis.hgetall(accountsKeys.head),
+    });
+    const before = await snapshot();
+    await redis.flushall();
+    await waitFor(async () => (await redis.zcard(accountsKeys.txs(owner))) === 3 && (await redis.exists(accountsKeys.marker)) === 1, { what: "rebuilt read model", timeoutMs: 60_000 });
+    await caughtUp();
+    expect(await snapshot()).toEqual(before);
+  }, 90_000);
+});

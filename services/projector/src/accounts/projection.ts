@@ -1,0 +1,105 @@
+import type { ProjectionBatch } from "@platform/bus";
+import type { Logger } from "@platform/log";
+import { subjects, type Signals } from "@platform/signals";
+import type { Redis } from "@platform/store";
+import { decodeAccountsBatch, sliceId, slicesOf, type AccountsChange } from "./decode.js";
+import { foldAccounts, sliceWrites, type AccountsSlices } from "./fold.js";
+import { headArguments, MOVE_HEAD_SCRIPT } from "./head.js";
+import { accountsKeys } from "./keys.js";
+
+export interface AccountsProjectionOptions {
+  /** A connection of the projection's own: WATCH belongs to the connection. */
+  redis: Redis;
+  log: Logger;
+  /** `readmodel.changed.accounts` goes out here after each commit: `{accounts: string[], truncated}`. */
+  signals?: Signals;
+  /** Attempts of a batch whose watched offset moved meanwhile; 5 by default. */
+  maxAttempts?: number;
+}
+
+export interface AccountsProjection {
+  loadOffsets(topic: string, partition: number): Promise<string | undefined>;
+  handleBatch(batch: ProjectionBatch): Promise<void>;
+}
+
+const SIGNAL_LIMIT = 500;
+
+/**
+ * The accounts projection: folds chain.network.v1 into the read model of keys.ts, exactly once per
+ * record. Each batch watches its partition's stored offset and checks it against the batch's
+ * previous offset, loads the (zset, score) slices its account records touch, folds the records
+ * into them with the pure fold, and writes what differs, the head move and the offset in one
+ * MULTI/EXEC. An account's records all travel in one partition (keyed by its public key), so only
+ * the offset needs watching; the head, shared by every partition, moves by script.
+ */
+export function accountsProjection(options: AccountsProjectionOptions): AccountsProjection {
+  const { redis, log } = options;
+  const maxAttempts = options.maxAttempts ?? 5;
+
+  const loadSlices = async (changes: readonly AccountsChange[]): Promise<AccountsSlices> => {
+    const slices = slicesOf(changes);
+    const pipeline = redis.pipeline();
+    for (const { key, score } of slices) pipeline.zrangebyscore(key, score, score);
+    const results = slices.length === 0 ? [] : ((await pipeline.exec()) ?? []);
+    const members = new Map<string, Set<string>>();
+    slices.forEach(({ key, score }, index) => {
+      const [error, value] = results[index] ?? [new Error("no reply"), null];
+      if (error) throw error;
+      members.set(sliceId(key, score), new Set(value as string[]));
+    });
+    return { members, details: new Map() };
+  };
+
+  const commit = async (batch: ProjectionBatch, changes: readonly AccountsChange[]): Promise<"committed" | "conflict"> => {
+    const offsetKey = accountsKeys.offset(batch.topic, batch.partition);
+    await redis.watch(offsetKey);
+    try {
+      const stored = (await redis.get(offsetKey)) ?? undefined;
+      if (stored !== batch.previousOffset) {
+        throw new Error(`stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`);
+      }
+      const before = await loadSlices(changes);
+      const after = foldAccounts(before, changes);
+      const transaction = redis.multi();
+      for (const [command, ...args] of sliceWrites(before, after)) transaction.call(command!, ...args);
+      const head = headArguments(changes);
+      if (head !== undefined) transaction.eval(MOVE_HEAD_SCRIPT, 2, accountsKeys.blocks, accountsKeys.head, ...head);
+      transaction.set(offsetKey, batch.lastOffset);
+      const result = await transaction.exec();
+      if (result === null) return "conflict";
+      const failed = result.find(([error]) => error !== null);
+      if (failed !== undefined) throw failed[0];
+      return "committed";
+    } finally {
+      await redis.unwatch().catch(() => undefined);
+    }
+  };
+
+  const signal = (changes: readonly AccountsChange[]): void => {
+    if (options.signals === undefined) return;
+    const accounts = [...new Set(changes.flatMap((change) => (change.kind === "activity" || change.kind === "removed" ? [change.account] : [])))];
+    if (accounts.length === 0) return;
+    try {
+      options.signals.publish(subjects.readModelChanged("accounts"), { accounts: accounts.slice(0, SIGNAL_LIMIT), truncated: accounts.length > SIGNAL_LIMIT });
+    } catch (error) {
+      log.warn({ err: error }, "could not publish the accounts change signal");
+    }
+  };
+
+  return {
+    async loadOffsets(topic, partition) {
+      return (await redis.get(accountsKeys.offset(topic, partition))) ?? undefined;
+    },
+    async handleBatch(batch) {
+      const changes = decodeAccountsBatch(batch.messages, log);
+      for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+        if ((await commit(batch, changes)) === "committed") {
+          signal(changes);
+          return;
+        }
+        await batch.heartbeat();
+      }
+      throw new Error(`the accounts batch ${batch.topic}/${batch.partition}@${batch.lastOffset} kept conflicting; retrying it`);
+    },
+  };
+}

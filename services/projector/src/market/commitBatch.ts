@@ -1,0 +1,47 @@
+import type { ProjectionBatch } from "@platform/bus";
+import type { Logger } from "@platform/log";
+import type { Redis } from "@platform/store";
+
+type Multi = ReturnType<Redis["multi"]>;
+
+/**
+ * Applies one batch exactly once: watches the partition's stored offset and checks the batch
+ * continues from it, lets `prepare` watch and read what it needs and queue its writes on a MULTI,
+ * then stores the batch's last offset in the same MULTI/EXEC. A watched key changed meanwhile (a
+ * rebalance overlap) makes EXEC fail, and the batch is read again.
+ */
+export async function commitBatch(
+  redis: Redis,
+  batch: ProjectionBatch,
+  offsetKey: string,
+  log: Logger,
+  prepare: () => Promise<(multi: Multi) => void>,
+  maxAttempts = 5,
+): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await redis.watch(offsetKey);
+    let executed = false;
+    try {
+      const stored = (await redis.get(offsetKey)) ?? undefined;
+      if (stored !== batch.previousOffset) {
+        throw new Error(`stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`);
+      }
+      const queue = await prepare();
+      const multi = redis.multi();
+      queue(multi);
+      multi.set(offsetKey, batch.lastOffset);
+      executed = true;
+      const result = await multi.exec();
+      if (result !== null) {
+        const failed = result.find(([error]) => error !== null);
+        if (failed) throw new Error("a write of the batch failed", { cause: failed[0] });
+        return;
+      }
+    } finally {
+      if (!executed) await redis.unwatch().catch(() => undefined);
+    }
+    if (attempt >= maxAttempts) throw new Error(`batch of ${batch.topic}/${batch.partition} kept conflicting after ${attempt} attempts`);
+    log.warn({ topic: batch.topic, partition: batch.partition, attempt }, "watched keys changed during the batch; applying it again");
+    await batch.heartbeat().catch(() => undefined);
+  }
+}

@@ -1,0 +1,126 @@
+import type { ConsumedRecord } from "@platform/bus";
+import type { Logger } from "@platform/log";
+import type { ChainRef } from "@platform/proto/common/v1/common";
+import { EmissionSnapshot, NetworkChainEvent, NetworkStatsSnapshot, PoolSnapshot } from "@platform/proto/events/v1/chain_network";
+import { PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
+import { TOPICS } from "@platform/proto/topics";
+import { ordinalOf, type NewPoint, type PointMeasure } from "./series.js";
+
+/** One thing a record tells the market projection, in offset order. */
+export type MarketChange =
+  | { kind: "pool"; netuid: number; point: NewPoint }
+  | { kind: "emission"; netuid: number; point: NewPoint }
+  | { kind: "stats"; point: NewPoint }
+  | { kind: "price"; asset: string; vs: string; point: NewPoint; identity: string }
+  | { kind: "removed"; what: "pool" | "emission"; netuid: number; block: number; hash: string }
+  | { kind: "removed"; what: "stats"; block: number; hash: string }
+  | { kind: "removed"; what: "price"; asset: string; block: number; hash: string; identity: string };
+
+const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
+/** Block, hash and time of a ChainRef; throws when the ref is missing or malformed. */
+export function refPosition(ref: ChainRef | undefined): { block: number; hash: string; time: number } {
+  if (ref === undefined) throw new Error("the event carries no ChainRef");
+  const block = Number(ref.blockNumber);
+  const time = Date.parse(ref.blockTimestamp);
+  if (!Number.isSafeInteger(block) || block < 0) throw new Error(`bad block number ${ref.blockNumber}`);
+  if (!Number.isFinite(time)) throw new Error(`bad block timestamp ${ref.blockTimestamp}`);
+  return { block, hash: ref.blockHash.toLowerCase(), time };
+}
+
+/** `netuid:<n>` -> n. */
+export function netuidOfKey(key: string): number {
+  const match = /^netuid:(\d{1,5})$/.exec(key);
+  if (match === null) throw new Error(`not a netuid key: ${key}`);
+  return Number(match[1]);
+}
+
+export function poolMeasure(pool: PoolSnapshot): PointMeasure {
+  const close: Record<string, string> = {
+    tao_in_rao: pool.taoInRao,
+    alpha_in_nalpha: pool.alphaInNalpha,
+    alpha_out_nalpha: pool.alphaOutNalpha,
+    alpha_issuance_nalpha: pool.alphaIssuanceNalpha,
+    moving_price_tao: pool.movingPriceTao,
+  };
+  if (pool.rootProp !== undefined) close.root_prop = pool.rootProp;
+  return { price: pool.priceTao, cumulative: pool.volumeTotalRao, close };
+}
+
+export const priceIdentity = (blockHash: string, logIndex: number | undefined) => `${blockHash.toLowerCase()}:${logIndex ?? "-"}`;
+
+/** Decodes a batch of either topic. An undecodable record is logged and skipped: retried, it would stop the projection for good. */
+export function decodeMarketBatch(messages: readonly ConsumedRecord[], log: Logger): MarketChange[] {
+  const changes: MarketChange[] = [];
+  for (const message of messages) {
+    if (message.value === null) continue;
+    const where = { topic: message.topic, partition: message.partition, offset: message.offset };
+    try {
+      if (message.topic === TOPICS.chainNetwork.name) {
+        const change = networkChange(NetworkChainEvent.decode(message.value));
+        if (change !== undefined) changes.push(change);
+      } else if (message.topic === TOPICS.oraclePrices.name) {
+        const event = PriceEvent.decode(message.value).event;
+        if (event === undefined) throw new Error("no event in the record");
+        changes.push(priceChange(event.value));
+      }
+    } catch (error) {
+      log.error({ ...where, err: error }, "undecodable market record; skipped");
+    }
+  }
+  return changes;
+}
+
+function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
+  const event = payload.event;
+  if (event === undefined) throw new Error("no event in the record");
+  switch (event.$case) {
+    case "poolSnapshot": {
+      const { block, hash, time } = refPosition(event.value.ref);
+      const p = toBase64(PoolSnapshot.encode(event.value).finish());
+      return { kind: "pool", netuid: event.value.netuid, point: { o: ordinalOf(block), b: block, h: hash, t: time, p, m: poolMeasure(event.value) } };
+    }
+    case "emissionSnapshot": {
+      const { block, hash, time } = refPosition(event.value.ref);
+      const p = toBase64(EmissionSnapshot.encode(event.value).finish());
+      return { kind: "emission", netuid: event.value.netuid, point: { o: ordinalOf(block), b: block, h: hash, t: time, p } };
+    }
+    case "networkStatsSnapshot": {
+      const { block, hash, time } = refPosition(event.value.ref);
+      const p = toBase64(NetworkStatsSnapshot.encode(event.value).finish());
+      return { kind: "stats", point: { o: ordinalOf(block), b: block, h: hash, t: time, p } };
+    }
+    case "chainEventRemoved": {
+      const removed = event.value;
+      const { block, hash } = refPosition(removed.removed);
+      switch (removed.removedEventType) {
+        case "PoolSnapshot":
+          return { kind: "removed", what: "pool", netuid: netuidOfKey(removed.key), block, hash };
+        case "EmissionSnapshot":
+          return { kind: "removed", what: "emission", netuid: netuidOfKey(removed.key), block, hash };
+        case "NetworkStatsSnapshot":
+          return { kind: "removed", what: "stats", block, hash };
+        case "PriceObserved":
+          return { kind: "removed", what: "price", asset: removed.key, block, hash, identity: priceIdentity(hash, removed.removed?.logIndex) };
+        default:
+          return undefined;
+      }
+    }
+    default:
+      return undefined;
+  }
+}
+
+function priceChange(observed: PriceObserved): MarketChange {
+  const { block, hash, time } = refPosition(observed.ref);
+  if (observed.asset === "" || observed.vs === "") throw new Error("price without asset or vs");
+  const logIndex = observed.ref?.logIndex;
+  const p = toBase64(PriceObserved.encode(observed).finish());
+  return {
+    kind: "price",
+    asset: observed.asset,
+    vs: observed.vs.toLowerCase(),
+    identity: priceIdentity(hash, logIndex),
+    point: { o: ordinalOf(block, logIndex ?? 0), b: block, h: hash, t: time, p, m: { price: observed.price } },
+  };
+}

@@ -1,0 +1,25 @@
+import { TOPICS } from "@platform/proto/topics";
+import { superviseProjection, type ProjectionStartOptions, type ProjectionSupervisor } from "../supervisor/index.js";
+import { marketKeys } from "./keys.js";
+import { marketProjection } from "./projection.js";
+
+export { marketKeys } from "./keys.js";
+
+export const MARKET_GROUP_ID = "projector-market";
+export const MARKET_TOPICS = [TOPICS.chainNetwork.name, TOPICS.oraclePrices.name] as const;
+
+/** Runs the market projection (keys.ts) under the projection supervisor: rebuilt from offset 0 when Redis loses it. */
+export function startMarketProjection(options: ProjectionStartOptions): ProjectionSupervisor {
+  return superviseProjection({
+    name: "market",
+    kafka: options.kafka,
+    redis: options.redis,
+    log: options.log,
+    groupId: MARKET_GROUP_ID,
+    topics: MARKET_TOPICS,
+    markerKey: marketKeys.marker,
+    projection: marketProjection({ redis: options.projectionRedis, log: options.log }),
+    replicationFactor: options.replicationFactor,
+    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+  });
+}

@@ -1,0 +1,94 @@
+import type { ProjectionBatch } from "@platform/bus";
+import type { Logger } from "@platform/log";
+import { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
+import type { Redis } from "@platform/store";
+import { commitBatch } from "./commitBatch.js";
+import { decodeMarketBatch } from "./decode.js";
+import { emissionLayout, marketKeys, poolLayout, priceLayout, statsLayout } from "./keys.js";
+import type { SeriesPoint } from "./series.js";
+import { loadSeries, queueSeriesWrites, type PendingSeries } from "./seriesStore.js";
+
+export interface MarketProjection {
+  loadOffsets(topic: string, partition: number): Promise<string | undefined>;
+  handleBatch(batch: ProjectionBatch): Promise<void>;
+}
+
+/**
+ * The market projection: folds pool, emission and network-stats snapshots (chain.network.v1) and
+ * price rounds (oracle.prices.v1) into the series of keys.ts, exactly once per record (the offset
+ * is stored in the batch's MULTI/EXEC). A ChainEventRemoved takes its snapshot's point out of the
+ * series, so the previous snapshot stands again and the buckets go back with it.
+ */
+export function marketProjection(options: { redis: Redis; log: Logger }): MarketProjection {
+  const { redis, log } = options;
+  return {
+    loadOffsets: async (topic, partition) => (await redis.get(marketKeys.offset(topic, partition))) ?? undefined,
+    async handleBatch(batch) {
+      const changes = decodeMarketBatch(batch.messages, log);
+      await commitBatch(redis, batch, marketKeys.offset(batch.topic, batch.partition), log, async () => {
+        const pending = new Map<string, PendingSeries & { kind: "pool" | "emission" | "stats" | "price"; netuid?: number; pair?: string }>();
+        const series = (kind: "pool" | "emission" | "stats" | "price", layout: PendingSeries["layout"], extra: { netuid?: number; pair?: string } = {}) => {
+          let entry = pending.get(layout.points);
+          if (entry === undefined) {
+            entry = { kind, layout, ops: [], ...extra };
+            pending.set(layout.points, entry);
+          }
+          return entry;
+        };
+        const removedPrices = changes.filter((change) => change.kind === "removed" && change.what === "price");
+        const pricePairs = removedPrices.length > 0 ? await redis.smembers(marketKeys.pricePairs) : [];
+        const priceAdds = changes.filter((change) => change.kind === "price");
+        const tombstoned = new Set<string>();
+        if (priceAdds.length > 0) {
+          const identities = priceAdds.map((change) => change.identity);
+          await redis.watch(marketKeys.priceRemoved);
+          const flags = await redis.smismember(marketKeys.priceRemoved, ...identities);
+          identities.forEach((identity, index) => flags[index] === 1 && tombstoned.add(identity));
+        }
+        const newTombstones: string[] = [];
+        for (const change of changes) {
+          if (change.kind === "pool") series("pool", poolLayout(change.netuid), { netuid: change.netuid }).ops.push({ kind: "add", point: change.point });
+          else if (change.kind === "emission") series("emission", emissionLayout(change.netuid), { netuid: change.netuid }).ops.push({ kind: "add", point: change.point });
+          else if (change.kind === "stats") series("stats", statsLayout).ops.push({ kind: "add", point: change.point });
+          else if (change.kind === "price") {
+            if (tombstoned.has(change.identity)) continue;
+            series("price", priceLayout(change.asset, change.vs), { pair: `${change.asset}:${change.vs}` }).ops.push({ kind: "add", point: change.point });
+          } else {
+            const remove = { kind: "remove" as const, block: change.block, hash: change.hash };
+            if (change.what === "pool") series("pool", poolLayout(change.netuid), { netuid: change.netuid }).ops.push(remove);
+            else if (change.what === "emission") series("emission", emissionLayout(change.netuid), { netuid: change.netuid }).ops.push(remove);
+            else if (change.what === "stats") series("stats", statsLayout).ops.push(remove);
+            else if (change.what === "price") {
+              newTombstones.push(change.identity);
+              for (const pair of pricePairs.filter((known) => known.startsWith(`${change.asset}:`))) {
+                const vs = pair.slice(change.asset.length + 1);
+                series("price", priceLayout(change.asset, vs), { pair }).ops.push(remove);
+              }
+            }
+          }
+        }
+        const loaded = await loadSeries(redis, [...pending.values()]);
+        return (multi) => {
+          const folds = queueSeriesWrites(multi, loaded);
+          for (const entry of pending.values()) {
+            const fold = folds.get(entry.layout.points);
+            if (fold === undefined || fold.folded.changedFrom === undefined) continue;
+            const newest: SeriesPoint | undefined = fold.folded.points.at(-1) ?? fold.base;
+            if (entry.kind === "pool") {
+              const netuid = String(entry.netuid);
+              if (newest === undefined) multi.hdel(marketKeys.poolPrice, netuid).srem(marketKeys.pools, netuid);
+              else multi.hset(marketKeys.poolPrice, netuid, PoolSnapshot.decode(Buffer.from(newest.p, "base64")).priceTao).sadd(marketKeys.pools, netuid);
+            } else if (entry.kind === "emission") {
+              const netuid = String(entry.netuid);
+              if (newest === undefined) multi.srem(marketKeys.emissions, netuid);
+              else multi.sadd(marketKeys.emissions, netuid);
+            } else if (entry.kind === "price" && newest !== undefined) {
+              multi.sadd(marketKeys.pricePairs, entry.pair!);
+            }
+          }
+          if (newTombstones.length > 0) multi.sadd(marketKeys.priceRemoved, ...newTombstones);
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { TOPICS } from "@platform/proto/topics";
+import { superviseProjection, type ProjectionStartOptions, type ProjectionSupervisor } from "../supervisor/index.js";
+import { subnetsKeys } from "./keys.js";
+import { subnetsProjection } from "./projection.js";
+
+export { subnetsKeys } from "./keys.js";
+
+export const SUBNETS_GROUP_ID = "projector-subnets";
+export const SUBNETS_TOPICS = [TOPICS.chainNetwork.name] as const;
+
+/** Runs the subnets projection (keys.ts) under the projection supervisor: rebuilt from offset 0 when Redis loses it. */
+export function startSubnetsProjection(options: ProjectionStartOptions): ProjectionSupervisor {
+  return superviseProjection({
+    name: "subnets",
+    kafka: options.kafka,
+    redis: options.redis,
+    log: options.log,
+    groupId: SUBNETS_GROUP_ID,
+    topics: SUBNETS_TOPICS,
+    markerKey: subnetsKeys.marker,
+    projection: subnetsProjection({ redis: options.projectionRedis, log: options.log }),
+    replicationFactor: options.replicationFactor,
+    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+  });
+}

@@ -1,0 +1,175 @@
+import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
+import type { Logger } from "@platform/log";
+import { EmissionSnapshot, HolderPositions, NetworkChainEvent, PoolSnapshot, SubnetSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
+import { TOPICS } from "@platform/proto/topics";
+import type { Redis } from "@platform/store";
+import { commitBatch } from "../market/commitBatch.js";
+import { netuidOfKey, refPosition } from "../market/decode.js";
+import { ordinalOf, type NewPoint, type SeriesPoint } from "../market/series.js";
+import { execOrThrow, loadSeries, queueSeriesWrites, type PendingSeries } from "../market/seriesStore.js";
+import { addChunk, decodeChunk, dropChunks, rankHolders, type PendingChunks } from "./holders.js";
+import { subnetsKeys, subnetsLayout, type SubnetsKind } from "./keys.js";
+
+type SubnetsChange =
+  | { kind: "snapshot"; what: Exclude<SubnetsKind, "holders">; netuid: number; point: NewPoint }
+  | { kind: "chunk"; netuid: number; chunk: HolderPositions }
+  | { kind: "removed"; what: SubnetsKind; netuid: number; block: number; hash: string };
+
+const REMOVED_KINDS: Record<string, SubnetsKind> = {
+  SubnetSnapshot: "subnet",
+  ValidatorSetSnapshot: "validators",
+  PoolSnapshot: "pool",
+  EmissionSnapshot: "emission",
+  HolderPositions: "holders",
+};
+
+const pointOf = (ref: Parameters<typeof refPosition>[0], bytes: Uint8Array): NewPoint => {
+  const { block, hash, time } = refPosition(ref);
+  return { o: ordinalOf(block), b: block, h: hash, t: time, p: Buffer.from(bytes).toString("base64") };
+};
+
+function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): SubnetsChange[] {
+  const changes: SubnetsChange[] = [];
+  for (const message of messages) {
+    if (message.value === null || message.topic !== TOPICS.chainNetwork.name) continue;
+    try {
+      const event = NetworkChainEvent.decode(message.value).event;
+      if (event === undefined) throw new Error("no event in the record");
+      switch (event.$case) {
+        case "subnetSnapshot":
+          changes.push({ kind: "snapshot", what: "subnet", netuid: event.value.netuid, point: pointOf(event.value.ref, SubnetSnapshot.encode(event.value).finish()) });
+          break;
+        case "validatorSetSnapshot":
+          changes.push({ kind: "snapshot", what: "validators", netuid: event.value.netuid, point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(event.value).finish()) });
+          break;
+        case "poolSnapshot":
+          changes.push({ kind: "snapshot", what: "pool", netuid: event.value.netuid, point: pointOf(event.value.ref, PoolSnapshot.encode(event.value).finish()) });
+          break;
+        case "emissionSnapshot":
+          changes.push({ kind: "snapshot", what: "emission", netuid: event.value.netuid, point: pointOf(event.value.ref, EmissionSnapshot.encode(event.value).finish()) });
+          break;
+        case "holderPositions":
+          refPosition(event.value.ref);
+          changes.push({ kind: "chunk", netuid: event.value.netuid, chunk: event.value });
+          break;
+        case "chainEventRemoved": {
+          const what = REMOVED_KINDS[event.value.removedEventType];
+          if (what === undefined) break;
+          const { block, hash } = refPosition(event.value.removed);
+          changes.push({ kind: "removed", what, netuid: netuidOfKey(event.value.key), block, hash });
+          break;
+        }
+        default:
+          break;
+      }
+    } catch (error) {
+      log.error({ topic: message.topic, partition: message.partition, offset: message.offset, err: error }, "undecodable subnets record; skipped");
+    }
+  }
+  return changes;
+}
+
+/**
+ * The subnets projection: snapshot series per subnet (keys.ts), holder chunks assembled into whole
+ * sets, and the holder rankings of the newest set. A ChainEventRemoved takes its snapshot out of
+ * its series (the previous one stands again, and the rankings follow the holder set that stands).
+ */
+export function subnetsProjection(options: { redis: Redis; log: Logger }): {
+  loadOffsets(topic: string, partition: number): Promise<string | undefined>;
+  handleBatch(batch: ProjectionBatch): Promise<void>;
+} {
+  const { redis, log } = options;
+  return {
+    loadOffsets: async (topic, partition) => (await redis.get(subnetsKeys.offset(topic, partition))) ?? undefined,
+    async handleBatch(batch) {
+      const changes = decodeSubnetsBatch(batch.messages, log);
+      await commitBatch(redis, batch, subnetsKeys.offset(batch.topic, batch.partition), log, async () => {
+        const pending = new Map<string, PendingSeries & { what: SubnetsKind; netuid: number }>();
+        const series = (what: SubnetsKind, netuid: number) => {
+          const layout = subnetsLayout(what, netuid);
+          let entry = pending.get(layout.points);
+          if (entry === undefined) {
+            entry = { what, netuid, layout, ops: [] };
+            pending.set(layout.points, entry);
+          }
+          return entry;
+        };
+
+        // Holder chunks of the subnets the batch touches, folded in offset order with the removals.
+        const chunkNetuids = [...new Set(changes.filter((change) => change.kind === "chunk" || (change.kind === "removed" && change.what === "holders")).map((change) => change.netuid))];
+        const chunks = new Map<number, PendingChunks>();
+        if (chunkNetuids.length > 0) {
+          await redis.watch(...chunkNetuids.map(subnetsKeys.holderChunks));
+          const pipeline = redis.pipeline();
+          for (const netuid of chunkNetuids) pipeline.hgetall(subnetsKeys.holderChunks(netuid));
+          const stored = (await execOrThrow(pipeline)) as Record<string, string>[];
+          chunkNetuids.forEach((netuid, index) => chunks.set(netuid, new Map(Object.entries(stored[index] ?? {}).map(([field, text]) => [field, decodeChunk(text)]))));
+        }
+        for (const change of changes) {
+          if (change.kind === "snapshot") series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
+          else if (change.kind === "chunk") {
+            const set = addChunk(chunks.get(change.netuid)!, change.chunk);
+            if (set !== undefined) series("holders", change.netuid).ops.push({ kind: "add", point: pointOf(set.ref, HolderPositions.encode(set).finish()) });
+          } else {
+            if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
+            series(change.what, change.netuid).ops.push({ kind: "remove", block: change.block, hash: change.hash });
+          }
+        }
+        const loaded = await loadSeries(redis, [...pending.values()]);
+        const rankedNetuids = [...pending.values()].filter((entry) => entry.what === "holders").map((entry) => entry.netuid);
+        if (rankedNetuids.length > 0) await redis.watch(...rankedNetuids.map(subnetsKeys.holderRanked));
+        const ranked = rankedNetuids.length === 0 ? [] : await redis.mget(...rankedNetuids.map(subnetsKeys.holderRanked));
+        const rankedOf = new Map(rankedNetuids.map((netuid, index) => [netuid, ranked[index] ?? null]));
+        const identityChecks = [...new Set([...pending.values()].filter((entry) => entry.what === "subnet" || entry.what === "validators").map((entry) => entry.netuid))];
+
+        return (multi) => {
+          for (const [netuid, map] of chunks) {
+            const key = subnetsKeys.holderChunks(netuid);
+            multi.del(key);
+            if (map.size > 0) multi.hset(key, Object.fromEntries([...map].map(([field, chunk]) => [field, Buffer.from(HolderPositions.encode(chunk).finish()).toString("base64")])));
+          }
+          const folds = queueSeriesWrites(multi, loaded);
+          const newestOf = (what: SubnetsKind, netuid: number): SeriesPoint | undefined | null => {
+            const fold = folds.get(subnetsLayout(what, netuid).points);
+            if (fold === undefined) return null;
+            return fold.folded.points.at(-1) ?? fold.base;
+          };
+          for (const netuid of rankedNetuids) {
+            const newest = newestOf("holders", netuid);
+            if (newest === null) continue;
+            const tag = newest === undefined ? null : `${newest.o}:${newest.h}`;
+            if (tag === rankedOf.get(netuid)) continue;
+            queueRankings(multi, netuid, newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64")));
+            if (tag === null) multi.del(subnetsKeys.holderRanked(netuid));
+            else multi.set(subnetsKeys.holderRanked(netuid), tag);
+          }
+          // A subnet is known while either its subnet snapshot or its metagraph stands (checked after the writes above).
+          for (const netuid of identityChecks) {
+            multi.eval(KNOWN_WHILE_STANDING, 3, subnetsLayout("subnet", netuid).points, subnetsLayout("validators", netuid).points, subnetsKeys.netuids, String(netuid));
+          }
+        };
+      });
+    },
+  };
+}
+
+/** Inside the MULTI: the netuid is in the set exactly while one of the two series has a point. */
+const KNOWN_WHILE_STANDING =
+  "if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) > 0 then redis.call('SADD', KEYS[3], ARGV[1]) else redis.call('SREM', KEYS[3], ARGV[1]) end return 1";
+
+function queueRankings(multi: ReturnType<Redis["multi"]>, netuid: number, set: HolderPositions | undefined): void {
+  const keys = [subnetsKeys.holderColdkeys(netuid), subnetsKeys.holderColdkeyRows(netuid), subnetsKeys.holderPositions(netuid), subnetsKeys.holderPositionRows(netuid)];
+  multi.del(...keys);
+  if (set === undefined) return;
+  const { coldkeys, positions } = rankHolders(set);
+  for (let at = 0; at < coldkeys.length; at += 1_000) {
+    const slice = coldkeys.slice(at, at + 1_000);
+    multi.zadd(keys[0]!, ...slice.flatMap((entry) => ["0", entry.member]));
+    multi.hset(keys[1]!, Object.fromEntries(slice.map((entry) => [entry.field, JSON.stringify(entry.row)])));
+  }
+  for (let at = 0; at < positions.length; at += 1_000) {
+    const slice = positions.slice(at, at + 1_000);
+    multi.zadd(keys[2]!, ...slice.flatMap((entry) => ["0", entry.member]));
+    multi.hset(keys[3]!, Object.fromEntries(slice.map((entry) => [entry.field, JSON.stringify(entry.row)])));
+  }
+}

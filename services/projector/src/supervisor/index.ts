@@ -1,0 +1,7 @@
+export {
+  superviseProjection,
+  type ProjectionStartOptions,
+  type ProjectionSupervisor,
+  type ProjectionSupervisorOptions,
+  type SupervisedProjection,
+} from "./projectionSupervisor.js";
