@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { authCli, freePorts, prepareSecrets, repoRoot, serviceCommand, serviceProcessSpecs, type PortPlan, type ServiceProcessSpec } from "@platform/local-stack";
 import { freePort, spawnManaged, startKafka, startRedis, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
@@ -95,6 +96,9 @@ beforeAll(async () => {
     startKafka({ port: ports.kafka, controllerPort: ports.kafkaController, dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
   ]);
   stops.push(() => kafka.stop(), () => redis.stop());
+  // No projector runs here: the accounts read model gets the head a projection would have written
+  // (rm:accounts:head, see services/projector/src/accounts/keys.ts), so reads answer zeros with as_of.
+  execFileSync("redis-cli", ["-u", redis.url, "HSET", "rm:accounts:head", "chainId", "31964", "blockNumber", "1", "blockHash", `0x${"ab".repeat(32)}`, "timestamp", new Date().toISOString()]);
   const secretsDir = join(dir.path, "secrets");
   await prepareSecrets(secretsDir, "source");
   const infra = { kafkaBrokers: kafka.brokers, redisUrl: redis.url, natsUrl: "nats://127.0.0.1:1", chainsFile: join(repoRoot, "deploy", "config", "local", "chains.json"), secretsDir };
