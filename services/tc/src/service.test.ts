@@ -592,6 +592,10 @@ describe("tc service", () => {
 
   it("restarted while Kafka is away, still answers status and gate from the complete projection", async () => {
     const away = await startInstance({ KAFKA_BROKERS: `127.0.0.1:${await freePort()}` }, { waitReady: false });
+    // Not ready (Kafka is away), so wait for its own Redis connection before reading: under load the
+    // first call could otherwise arrive before the connection is up and rightly answer UNAVAILABLE.
+    const redisCheck = away.components.dependencies.find((check) => check.name === "redis")!;
+    await waitFor(() => redisCheck.probe(), { what: "tc connected to Redis", timeoutMs: 10_000 });
     expect(await statusOf(alice.address, away)).toEqual(await statusOf(alice.address));
     expect(await gateOf(alice.address, away)).toEqual({ allowed: true, acceptedVersion: 3, currentTcVersion: 3 });
     const readiness = Object.fromEntries(await Promise.all(away.components.dependencies.map(async (check) => [check.name, await check.probe()])));
