@@ -15,8 +15,8 @@ import { validateManifests } from "./validate.js";
 const command = process.argv[2];
 
 if (command === "gen") {
-  const written = await writeBase();
-  console.log(`wrote ${written.length} files to deploy/k8s/base`);
+  const { written, removed } = await writeBase();
+  console.log(`wrote ${written.length} files to deploy/k8s/base${removed.length > 0 ? `, removed ${removed.join(", ")}` : ""}`);
 } else if (command === "check") {
   let failed = false;
   const stale = await staleBaseFiles();

@@ -73,7 +73,7 @@ export interface Deployable {
   /** Variables particular to this deployable, beside the ones derived from its role and `uses`. */
   env: Record<string, EnvValue>;
   resources: Resources;
-  /** `singleton`: exactly one replica, replaced with Recreate, no HPA (fenced by its Kafka transactional id). */
+  /** `singleton`: exactly one replica, replaced with Recreate, no HPA (fenced by its Kafka transactional ids). */
   scaling: Autoscaling | "singleton";
   secrets?: SecretMount[];
 }
@@ -98,6 +98,8 @@ const stateless = (minReplicas: number, maxReplicas: number): Autoscaling => ({
 
 export const DATA_QUERY_GROUPS = ["accounts", "market", "subnets"] as const;
 export const PROJECTIONS = ["intents", "accounts", "market", "subnets"] as const;
+/** The chain-ingestor's sources (its INGEST_SOURCES values); each runs in exactly one singleton Deployment. */
+export const INGEST_SOURCES = ["intents", "network"] as const;
 
 export const DEPLOYABLES: Deployable[] = [
   {
@@ -193,16 +195,22 @@ export const DEPLOYABLES: Deployable[] = [
       scaling: { ...stateless(1, 4), scaleDownStabilizationSeconds: 600 },
     }),
   ),
-  {
-    name: "chain-ingestor",
-    service: "chain-ingestor",
-    role: "worker",
-    uses: { kafka: true, nats: true, chainRpc: true, chainsFile: true },
-    calls: [],
-    env: {},
-    resources: { requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1", memory: "512Mi" } },
-    scaling: "singleton",
-  },
+  // One Deployment per ingestor source, each a singleton: a source's Kafka transactional ids
+  // (`chain-ingestor-<chain>`, `chain-ingestor-network-<chain>`) and checkpoints are its own, so the
+  // two run side by side, and a source never has two active instances.
+  ...INGEST_SOURCES.map(
+    (source): Deployable => ({
+      name: `chain-ingestor-${source}`,
+      service: "chain-ingestor",
+      role: "worker",
+      // Only the intents source listens to NATS (`intents.notified` hints).
+      uses: { kafka: true, chainRpc: true, chainsFile: true, ...(source === "intents" ? { nats: true } : {}) },
+      calls: [],
+      env: { INGEST_SOURCES: source },
+      resources: { requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1", memory: "512Mi" } },
+      scaling: "singleton",
+    }),
+  ),
 ];
 
 /** Services whose images the overlays tag. */

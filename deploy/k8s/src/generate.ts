@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { CHAINS_CONFIG_MAP, CONFIG_MAP, DEPLOYABLES, NAMESPACE, type Deployable } from "./deployables.js";
@@ -53,10 +53,13 @@ export function generateBase(deployables: Deployable[] = DEPLOYABLES): Map<strin
   return files;
 }
 
-export async function writeBase(dir = BASE_DIR): Promise<string[]> {
+/** Writes the base and removes YAML files of deployables that are gone (every YAML file there is generated). */
+export async function writeBase(dir = BASE_DIR): Promise<{ written: string[]; removed: string[] }> {
   const files = generateBase();
   for (const [name, content] of files) await writeFile(join(dir, name), content);
-  return [...files.keys()];
+  const removed = (await readdir(dir)).filter((name) => name.endsWith(".yaml") && !files.has(name));
+  for (const name of removed) await rm(join(dir, name));
+  return { written: [...files.keys()], removed };
 }
 
 /** Generated files whose content on disk differs, and YAML files in base/ the generator does not make. */

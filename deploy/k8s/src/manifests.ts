@@ -163,7 +163,7 @@ export function deploymentOf(deployable: Deployable): V1Deployment & Manifest {
       revisionHistoryLimit: 5,
       minReadySeconds: singleton ? 0 : 5,
       selector: selectorOf(deployable),
-      // The ingestor is fenced by its Kafka transactional id: the old pod stops before the new one starts.
+      // Each ingestor source is fenced by its Kafka transactional ids: the old pod stops before the new one starts.
       strategy: singleton ? { type: "Recreate" } : { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: "25%" } },
       template: {
         metadata: {
@@ -269,7 +269,7 @@ export function disruptionBudgetOf(deployable: Deployable): V1PodDisruptionBudge
     kind: "PodDisruptionBudget",
     metadata: { name: deployable.name, labels: labelsOf(deployable) },
     spec: {
-      // One pod at a time: drains proceed even at one replica (the singleton ingestor included).
+      // One pod at a time: drains proceed even at one replica (the ingestor singletons included).
       maxUnavailable: 1,
       selector: selectorOf(deployable),
       // A pod that is not ready protects nothing; let drains evict it.

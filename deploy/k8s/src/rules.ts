@@ -19,6 +19,11 @@ export interface RuleOptions {
   namespace: string;
   /** Deployments that run exactly one replica, replaced with Recreate, without an HPA. */
   singletons: string[];
+  /**
+   * Work of which each part must run in exactly one singleton Deployment (the chain-ingestor's
+   * sources): containers of `image` run the parts listed in `variable`, or every part when it is unset.
+   */
+  exclusiveWork: Array<{ image: string; variable: string; values: string[] }>;
   /** Secrets the manifests may reference (created out of band and documented). */
   documentedSecrets: string[];
   /** Ranges that mean "not configured yet"; no overlay may leave them in a NetworkPolicy. */
@@ -211,6 +216,13 @@ export function secretLookingValue(value: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The image without its tag or digest. */
+function imageName(image: string | undefined): string {
+  const withoutDigest = (image ?? "").split("@")[0]!;
+  const tagAt = withoutDigest.indexOf(":", withoutDigest.lastIndexOf("/") + 1);
+  return tagAt >= 0 ? withoutDigest.slice(0, tagAt) : withoutDigest;
 }
 
 function imageProblem(image: string | undefined): string | undefined {
@@ -419,6 +431,26 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     if (deployment.replicas !== undefined) report("autoscaling", object, "is autoscaled: leave spec.replicas to the HPA (applying would reset the scale)");
     const min = (scalers[0]?.spec as { minReplicas?: number } | undefined)?.minReplicas ?? 1;
     minimumSize.set(deployment.name, min);
+  }
+  // A part of exclusive work in two Deployments would have two active instances (the second fenced
+  // off in a restart loop); in none, it would silently stop.
+  for (const work of options.exclusiveWork) {
+    const runners = new Map<string, string[]>(work.values.map((value) => [value, []]));
+    for (const deployment of deployments) {
+      const object = id(deployment.manifest);
+      for (const container of deployment.containers.filter((candidate) => imageName(candidate.image) === work.image)) {
+        const listed = (resolveEnv(container, manifests, deployment.namespace)[work.variable] ?? "").split(",").map((item) => item.trim()).filter(Boolean);
+        const parts = new Set(listed.length > 0 ? listed : work.values);
+        for (const part of parts) {
+          if (runners.has(part)) runners.get(part)!.push(deployment.name);
+          else report("singletons", object, `${work.variable} lists ${part}, which is none of ${work.values.join(", ")}`);
+        }
+        if (!options.singletons.includes(deployment.name)) report("singletons", object, `runs ${[...parts].join(", ")} of ${work.image}: must be a singleton Deployment`);
+      }
+    }
+    for (const [part, names] of runners) {
+      if (names.length !== 1) report("singletons", `${work.variable}=${part}`, `must run in exactly one Deployment (found ${names.length}${names.length > 0 ? `: ${names.join(", ")}` : ""})`);
+    }
   }
   for (const deployment of deployments) {
     const selecting = pdbs.filter((pdb) => {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { DATA_QUERY_GROUPS, DEPLOYABLES, PROJECTIONS, REFERENCED_SECRETS, SERVICES, UNCONFIGURED_CIDR } from "./deployables.js";
+import { DATA_QUERY_GROUPS, DEPLOYABLES, INGEST_SOURCES, PROJECTIONS, REFERENCED_SECRETS, SERVICES, UNCONFIGURED_CIDR } from "./deployables.js";
 import { staleBaseFiles } from "./generate.js";
 import { parseManifests, renderKustomization, renderOverlay } from "./kustomize.js";
 import type { Manifest } from "./manifests.js";
@@ -39,8 +39,10 @@ const EXPECTED_DEPLOYMENTS = [
   "projector-accounts",
   "projector-market",
   "projector-subnets",
-  "chain-ingestor",
+  "chain-ingestor-intents",
+  "chain-ingestor-network",
 ];
+const INGESTORS = ["chain-ingestor-intents", "chain-ingestor-network"];
 
 test("the generated base is up to date with src/deployables.ts", async () => {
   expect(await staleBaseFiles()).toEqual([]);
@@ -56,21 +58,29 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     expect(formatProblems(checkRules(objects(overlay), PROJECT_RULES))).toBe("");
   });
 
-  test("one Deployment, Service, PodDisruptionBudget and NetworkPolicy per deployable; an HPA for all but the ingestor", () => {
+  test("one Deployment, Service, PodDisruptionBudget and NetworkPolicy per deployable; an HPA for all but the ingestors", () => {
     const manifests = objects(overlay);
     const names = (kind: string) => ofKind(manifests, kind).map((manifest) => manifest.metadata.name).sort();
     expect(names("Deployment")).toEqual([...EXPECTED_DEPLOYMENTS].sort());
     expect(names("Service")).toEqual([...EXPECTED_DEPLOYMENTS].sort());
     expect(names("PodDisruptionBudget")).toEqual([...EXPECTED_DEPLOYMENTS].sort());
-    expect(names("HorizontalPodAutoscaler")).toEqual(EXPECTED_DEPLOYMENTS.filter((name) => name !== "chain-ingestor").sort());
+    expect(names("HorizontalPodAutoscaler")).toEqual(EXPECTED_DEPLOYMENTS.filter((name) => !INGESTORS.includes(name)).sort());
     for (const name of EXPECTED_DEPLOYMENTS) expect(names("NetworkPolicy")).toContain(name);
     expect(new Set(manifests.map((manifest) => manifest.metadata.namespace ?? "platform"))).toEqual(new Set(["platform"]));
   });
 
-  test("the ingestor runs one replica, replaced with Recreate", () => {
-    const ingestor = find(objects(overlay), "Deployment", "chain-ingestor");
-    expect(ingestor.spec.replicas).toBe(1);
-    expect(ingestor.spec.strategy).toEqual({ type: "Recreate" });
+  test("each ingestor source runs in its own Deployment: one replica, replaced with Recreate, a PDB that lets drains evict it", () => {
+    for (const source of INGEST_SOURCES) {
+      const ingestor = find(objects(overlay), "Deployment", `chain-ingestor-${source}`);
+      expect(ingestor.spec.replicas).toBe(1);
+      expect(ingestor.spec.strategy).toEqual({ type: "Recreate" });
+      const env = Object.fromEntries((ingestor.spec.template.spec.containers[0].env as Array<{ name: string; value?: string }>).map((v) => [v.name, v.value]));
+      expect(env.INGEST_SOURCES).toBe(source);
+      // Only the intents source listens to NATS; the network source gets neither the address nor egress to it.
+      expect("NATS_URL" in env).toBe(source === "intents");
+      expect(find(objects(overlay), "NetworkPolicy", "allow-egress-nats").spec.podSelector.matchExpressions[0].values.includes(`chain-ingestor-${source}`)).toBe(source === "intents");
+      expect(find(objects(overlay), "PodDisruptionBudget", `chain-ingestor-${source}`).spec).toMatchObject({ maxUnavailable: 1 });
+    }
   });
 
   test("data-query and projector shards select their group and projection", () => {
@@ -125,7 +135,7 @@ test("prod: the hot endpoints start wider and serving tiers keep half their pods
     expect(find(prod, "PodDisruptionBudget", name).spec.maxUnavailable).toBeUndefined();
   }
   // A singleton's budget must let drains evict it.
-  expect(find(prod, "PodDisruptionBudget", "chain-ingestor").spec).toMatchObject({ maxUnavailable: 1 });
+  for (const name of INGESTORS) expect(find(prod, "PodDisruptionBudget", name).spec).toMatchObject({ maxUnavailable: 1 });
 });
 
 test("the base alone is not deployable: its external ranges are placeholders the overlays replace", async () => {
@@ -184,14 +194,14 @@ describe("the checks bite", () => {
 
   test("wrong types, missing required fields and unknown kinds are reported", () => {
     const problems = schemaProblems((manifests) => {
-      deployment(manifests, "chain-ingestor").spec.replicas = "1";
+      deployment(manifests, "chain-ingestor-intents").spec.replicas = "1";
       delete container(manifests, "tc").name;
       container(manifests, "auth").readinessProbe.grpc.port = 50051.5;
       manifests.push({ apiVersion: "apps/v1beta1", kind: "Deployment", metadata: { name: "legacy" } });
     });
     expect(problems.map((problem) => `${problem.object}${problem.path}: ${problem.message}`)).toEqual(
       expect.arrayContaining([
-        'Deployment/chain-ingestor.spec.replicas: must be a number, not string "1"',
+        'Deployment/chain-ingestor-intents.spec.replicas: must be a number, not string "1"',
         "Deployment/tc.spec.template.spec.containers[0].name: is required",
         "Deployment/auth.spec.template.spec.containers[0].readinessProbe.grpc.port: must be an integer (int32)",
         `Deployment/legacy: no schema for apiVersion apps/v1beta1 kind Deployment in Kubernetes ${KUBERNETES_VERSION}`,
@@ -222,7 +232,25 @@ describe("the checks bite", () => {
       delete spec.maxUnavailable;
       spec.minAvailable = "100%";
     }, /PodDisruptionBudget\/gateway: allows no eviction/],
-    ["a second ingestor", (m) => void (deployment(m, "chain-ingestor").spec.replicas = 2), /chain-ingestor: is a singleton: replicas must be exactly 1/],
+    ["a second network ingestor replica", (m) => void (deployment(m, "chain-ingestor-network").spec.replicas = 2), /chain-ingestor-network: is a singleton: replicas must be exactly 1/],
+    ["an ingestor rolled out with RollingUpdate", (m) => void (deployment(m, "chain-ingestor-intents").spec.strategy = { type: "RollingUpdate" }), /chain-ingestor-intents: is a singleton: strategy must be Recreate/],
+    ["an autoscaled ingestor", (m) => {
+      const hpa = structuredClone(find(m, "HorizontalPodAutoscaler", "tc"));
+      hpa.metadata.name = "chain-ingestor-network";
+      hpa.spec.scaleTargetRef.name = "chain-ingestor-network";
+      m.push(hpa);
+    }, /chain-ingestor-network: is a singleton and must have no HPA/],
+    ["an ingestor source in two Deployments", (m) => {
+      (container(m, "chain-ingestor-network").env as Array<{ name: string; value?: string }>).find((v) => v.name === "INGEST_SOURCES")!.value = "network,intents";
+    }, /INGEST_SOURCES=intents: must run in exactly one Deployment \(found 2: chain-ingestor-intents, chain-ingestor-network\)/],
+    ["an ingestor without INGEST_SOURCES (runs every source)", (m) => {
+      const env = container(m, "chain-ingestor-intents").env as Array<{ name: string }>;
+      env.splice(env.findIndex((v) => v.name === "INGEST_SOURCES"), 1);
+    }, /INGEST_SOURCES=network: must run in exactly one Deployment \(found 2/],
+    ["an ingestor source nobody runs", (m) => void m.splice(m.indexOf(deployment(m, "chain-ingestor-network")), 1), /INGEST_SOURCES=network: must run in exactly one Deployment \(found 0\)/],
+    ["an unknown ingestor source", (m) => {
+      (container(m, "chain-ingestor-network").env as Array<{ name: string; value?: string }>).find((v) => v.name === "INGEST_SOURCES")!.value = "network,blocks";
+    }, /chain-ingestor-network: INGEST_SOURCES lists blocks, which is none of intents, network/],
     ["an autoscaled Deployment that pins replicas", (m) => void (deployment(m, "gateway").spec.replicas = 3), /gateway: is autoscaled: leave spec.replicas to the HPA/],
     ["a Secret with data", (m) => void m.push({ apiVersion: "v1", kind: "Secret", metadata: { name: "auth-pepper" }, data: { pepper: "c2VjcmV0" } }), /\[secrets\] Secret\/auth-pepper: Secret with data/],
     ["a ConfigMap holding a PEM block", (m) => {
@@ -249,7 +277,7 @@ describe("the checks bite", () => {
     ["a reference to a missing ConfigMap key", (m) => {
       (container(m, "tc").env as Array<{ name: string; valueFrom?: any }>).find((v) => v.name === "TC_CURRENT_VERSION")!.valueFrom.configMapKeyRef.key = "TC_VERSION";
     }, /env TC_CURRENT_VERSION refers to a missing key TC_VERSION/],
-    ["a chains file that is not mounted", (m) => void (container(m, "chain-ingestor").volumeMounts = container(m, "chain-ingestor").volumeMounts.filter((v: { name: string }) => v.name !== "chains")), /CHAINS_FILE=\/etc\/platform\/chains\/chains\.json is not a file of a mounted ConfigMap/],
+    ["a chains file that is not mounted", (m) => void (container(m, "chain-ingestor-network").volumeMounts = container(m, "chain-ingestor-network").volumeMounts.filter((v: { name: string }) => v.name !== "chains")), /CHAINS_FILE=\/etc\/platform\/chains\/chains\.json is not a file of a mounted ConfigMap/],
     ["a backend whose ingress policy is gone", (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "data-query-accounts")), 1), /gateway: NetworkPolicies block DATA_ACCOUNTS_GRPC_TARGET: gateway cannot reach data-query-accounts on 50051/],
     ["a gateway without egress to a backend", (m) => {
       find(m, "NetworkPolicy", "gateway").spec.egress[0].to[0].podSelector.matchExpressions[0].values = ["auth"];

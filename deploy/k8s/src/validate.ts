@@ -1,4 +1,4 @@
-import { DEPLOYABLES, NAMESPACE, REFERENCED_SECRETS, UNCONFIGURED_CIDR } from "./deployables.js";
+import { DEPLOYABLES, imageOf, INGEST_SOURCES, NAMESPACE, REFERENCED_SECRETS, UNCONFIGURED_CIDR } from "./deployables.js";
 import type { Manifest } from "./manifests.js";
 import { checkRules, type RuleOptions, type RuleProblem } from "./rules.js";
 import type { SchemaProblem, StrictSchema } from "./schema.js";
@@ -7,6 +7,8 @@ import type { SchemaProblem, StrictSchema } from "./schema.js";
 export const PROJECT_RULES: RuleOptions = {
   namespace: NAMESPACE,
   singletons: DEPLOYABLES.filter((deployable) => deployable.scaling === "singleton").map((deployable) => deployable.name),
+  // One active instance per ingestor source: its Kafka transactional ids and checkpoints are per source.
+  exclusiveWork: [{ image: imageOf("chain-ingestor"), variable: "INGEST_SOURCES", values: [...INGEST_SOURCES] }],
   documentedSecrets: REFERENCED_SECRETS,
   unconfiguredCidrs: [UNCONFIGURED_CIDR],
   monitoringNamespace: "monitoring",

@@ -2,10 +2,26 @@ import { loadConfigOrExit, vars } from "@platform/config";
 import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
+/** The sources one process can run; each has its own Kafka transactional ids and checkpoints. */
+export const INGEST_SOURCES = ["intents", "network"] as const;
+export type IngestSource = (typeof INGEST_SOURCES)[number];
+
 export const chainIngestorConfigSchema = z.object({
   ...serviceVars,
+  /**
+   * The sources this process runs, so each can be its own Deployment (one active replica per
+   * source); the default runs both, as the local stack does.
+   */
+  INGEST_SOURCES: vars
+    .list()
+    .refine((names) => names.every((name) => (INGEST_SOURCES as readonly string[]).includes(name)), {
+      error: `must list sources among ${INGEST_SOURCES.join(", ")}`,
+    })
+    .transform((names) => [...new Set(names)] as IngestSource[])
+    .default([...INGEST_SOURCES]),
   KAFKA_BROKERS: vars.hostPortList(),
-  NATS_URL: vars.url(["nats", "tls"]),
+  /** Only the intents source listens to NATS (`intents.notified` hints). Required when INGEST_SOURCES lists intents. */
+  NATS_URL: vars.url(["nats", "tls"]).optional(),
   /**
    * Deployment data: the chains to follow and their contracts (deploy/config/<env>/chains.json).
    * main.ts reads and validates the file at once and exits 78 naming it when it is missing or wrong.
@@ -27,6 +43,10 @@ export const chainIngestorConfigSchema = z.object({
   NETWORK_MAX_NETUIDS: vars.positiveInt().max(1_024, { error: "must be at most 1024" }).default(128),
   /** Network source: the most blocks read and published in one Kafka transaction (each block is dense). */
   NETWORK_MAX_BLOCKS_PER_BATCH: vars.positiveInt().max(1_000, { error: "must be at most 1000" }).default(20),
+}).superRefine((config, context) => {
+  if (config.INGEST_SOURCES.includes("intents") && config.NATS_URL === undefined) {
+    context.addIssue({ code: "custom", path: ["NATS_URL"], message: "is required when INGEST_SOURCES lists intents" });
+  }
 });
 
 export type ChainIngestorConfig = z.infer<typeof chainIngestorConfigSchema>;

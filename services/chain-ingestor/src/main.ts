@@ -1,58 +1,77 @@
-import { createChainClients, loadChainConfig, rpcReadiness } from "@platform/chain";
+import { createChainClients, loadChainConfig, rpcReadiness, type ConfiguredChain } from "@platform/chain";
 import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
-import { createMetricsRegistry } from "@platform/runtime";
+import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
 import { kafkaDependency, natsDependency, runBackendService } from "@platform/service";
 import { loadChainIngestorConfig } from "./config.js";
-import { startIntentsIngestor } from "./intents/intentsIngestor.js";
-import { startNetworkIngestor } from "./network/networkIngestor.js";
+import { settlerChains, startIntentsIngestor } from "./intents/intentsIngestor.js";
+import { nativeChain, startNetworkIngestor } from "./network/networkIngestor.js";
 
 // Two sources on the generic block follower (src/follower): the intents source follows FullSettler
 // events; the network source follows the chain with role "native" (activity, snapshots, price feed).
+// INGEST_SOURCES picks which run here, so each source can be its own single-replica Deployment;
+// readiness then covers only what this process uses.
 const config = loadChainIngestorConfig();
 const log = createLogger({ service: "chain-ingestor", level: config.LOG_LEVEL });
 const chains = await loadFromVariableOrExit("chain-ingestor", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "chain-ingestor", log);
-const nats = natsDependency(config.NATS_URL, "chain-ingestor", log);
-const rpcChecks = chains.chains.map((chain) => {
+log.info({ sources: config.INGEST_SOURCES }, "sources configured");
+
+// A newer instance owns a transactional id: exit non-zero at once, so the orchestrator notices and
+// this process never publishes alongside it (the orderly shutdown would exit 0).
+const exitWhenFenced = (source: string) => () => {
+  log.fatal({ source }, "fenced off by another chain-ingestor instance; exiting");
+  setTimeout(() => process.exit(1), 100).unref();
+  process.exitCode = 1;
+};
+
+const checks: DependencyCheck[] = [kafka.check];
+const stops: ShutdownStep[] = [];
+const followed = new Map<number, ConfiguredChain>();
+
+if (config.INGEST_SOURCES.includes("intents")) {
+  // The config schema requires NATS_URL when the intents source is selected.
+  const nats = natsDependency(config.NATS_URL!, "chain-ingestor", log);
+  const intents = startIntentsIngestor({
+    kafka: kafka.client,
+    signals: nats.client,
+    chains: chains.chains,
+    pollIntervalMs: config.INGEST_POLL_INTERVAL_MS,
+    maxBlocksPerBatch: config.INGEST_MAX_BLOCKS_PER_BATCH,
+    notifiedTxDropAfterMs: config.NOTIFIED_TX_DROP_AFTER_SECONDS * 1_000,
+    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    log,
+    onFenced: exitWhenFenced("intents"),
+  });
+  for (const chain of settlerChains(chains.chains)) followed.set(chain.chainId, chain);
+  checks.push(nats.check, intents.topicsCheck, intents.check);
+  stops.push({ name: "intents", run: () => intents.stop() }, nats.close);
+}
+
+if (config.INGEST_SOURCES.includes("network")) {
+  const network = startNetworkIngestor({
+    kafka: kafka.client,
+    chains: chains.chains,
+    pollIntervalMs: config.INGEST_POLL_INTERVAL_MS,
+    maxBlocksPerBatch: config.NETWORK_MAX_BLOCKS_PER_BATCH,
+    snapshotEveryBlocks: config.NETWORK_SNAPSHOT_EVERY_BLOCKS,
+    holderChunkSize: config.NETWORK_HOLDER_CHUNK_SIZE,
+    maxNetuids: config.NETWORK_MAX_NETUIDS,
+    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    log,
+    onFenced: exitWhenFenced("network"),
+  });
+  const native = nativeChain(chains.chains);
+  if (native !== undefined) followed.set(native.chainId, native);
+  checks.push(network.topicsCheck, network.check);
+  stops.push({ name: "network", run: () => network.stop() });
+}
+
+// Only the RPC endpoints of chains a selected source follows decide readiness.
+for (const chain of followed.values()) {
   const clients = createChainClients(chain);
-  return { name: `rpc:${chain.name}`, probe: () => rpcReadiness(clients.publicClient, 1_000) };
-});
-
-const intents = startIntentsIngestor({
-  kafka: kafka.client,
-  signals: nats.client,
-  chains: chains.chains,
-  pollIntervalMs: config.INGEST_POLL_INTERVAL_MS,
-  maxBlocksPerBatch: config.INGEST_MAX_BLOCKS_PER_BATCH,
-  notifiedTxDropAfterMs: config.NOTIFIED_TX_DROP_AFTER_SECONDS * 1_000,
-  replicationFactor: config.KAFKA_REPLICATION_FACTOR,
-  log,
-  // A newer instance owns the transactional id: exit non-zero at once, so the orchestrator notices
-  // and this process never publishes alongside it (the orderly shutdown would exit 0).
-  onFenced: () => {
-    log.fatal("fenced off by another chain-ingestor instance; exiting");
-    setTimeout(() => process.exit(1), 100).unref();
-    process.exitCode = 1;
-  },
-});
-
-const network = startNetworkIngestor({
-  kafka: kafka.client,
-  chains: chains.chains,
-  pollIntervalMs: config.INGEST_POLL_INTERVAL_MS,
-  maxBlocksPerBatch: config.NETWORK_MAX_BLOCKS_PER_BATCH,
-  snapshotEveryBlocks: config.NETWORK_SNAPSHOT_EVERY_BLOCKS,
-  holderChunkSize: config.NETWORK_HOLDER_CHUNK_SIZE,
-  maxNetuids: config.NETWORK_MAX_NETUIDS,
-  replicationFactor: config.KAFKA_REPLICATION_FACTOR,
-  log,
-  onFenced: () => {
-    log.fatal("network source fenced off by another chain-ingestor instance; exiting");
-    setTimeout(() => process.exit(1), 100).unref();
-    process.exitCode = 1;
-  },
-});
+  checks.push({ name: `rpc:${chain.name}`, probe: () => rpcReadiness(clients.publicClient, 1_000) });
+}
 
 await runBackendService({
   name: "chain-ingestor",
@@ -60,8 +79,8 @@ await runBackendService({
   registry: createMetricsRegistry("chain-ingestor"),
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [] },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
-  dependencies: [kafka.check, nats.check, ...rpcChecks, intents.topicsCheck, intents.check, network.topicsCheck, network.check],
+  dependencies: checks,
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  stops: [{ name: "intents", run: () => intents.stop() }, { name: "network", run: () => network.stop() }, nats.close, kafka.close],
+  stops: [...stops, kafka.close],
 });

@@ -60,7 +60,8 @@ async function problemOf(response: Response) {
 
 beforeAll(async () => {
   ports = await freePorts();
-  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "source", progress: silentProgress, logLevel: "debug" });
+  // No simulator: nothing here reads chain data, and its load would only slow the suite.
+  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "source", progress: silentProgress, logLevel: "debug", simulator: false });
   base = stack.descriptor.gatewayUrl;
   secretsSeen.add(stack.descriptor.demoApiKey!.secret);
 }, 240_000);

@@ -23,7 +23,8 @@ const notifyOnce = () => post("/intents/v1/intents", { userAddress: account.addr
 
 beforeAll(async () => {
   ports = await freePorts();
-  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "source", progress: silentProgress });
+  // No simulator: nothing here reads chain data, and its load would only slow the suite.
+  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "source", progress: silentProgress, simulator: false });
   base = stack.descriptor.gatewayUrl;
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
   const key = JSON.parse(

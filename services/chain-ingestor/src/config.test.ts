@@ -1,0 +1,46 @@
+import { ConfigError, loadConfig } from "@platform/config";
+import { describe, expect, it } from "vitest";
+import { chainIngestorConfigSchema } from "./config.js";
+
+const base = { KAFKA_BROKERS: "127.0.0.1:9092", NATS_URL: "nats://127.0.0.1:4222", CHAINS_FILE: "/etc/platform/chains/chains.json" };
+
+function problemOf(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(chainIngestorConfigSchema, env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("INGEST_SOURCES", () => {
+  it("runs every source when unset or blank, as the local stack does", () => {
+    expect(loadConfig(chainIngestorConfigSchema, base).INGEST_SOURCES).toEqual(["intents", "network"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " " }).INGEST_SOURCES).toEqual(["intents", "network"]);
+  });
+
+  it("selects one source or both, ignoring spaces and repeats", () => {
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "network" }).INGEST_SOURCES).toEqual(["network"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "intents" }).INGEST_SOURCES).toEqual(["intents"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " network , intents,network" }).INGEST_SOURCES).toEqual(["network", "intents"]);
+  });
+
+  it("names the variable for an unknown source or an empty list", () => {
+    expect(problemOf({ ...base, INGEST_SOURCES: "intents,blocks" })).toBe("INGEST_SOURCES: must list sources among intents, network");
+    expect(problemOf({ ...base, INGEST_SOURCES: "," })).toBe("INGEST_SOURCES: must list at least one item, comma separated");
+  });
+});
+
+describe("NATS_URL", () => {
+  it("is needed only by the intents source", () => {
+    const { NATS_URL: _unused, ...withoutNats } = base;
+    expect(loadConfig(chainIngestorConfigSchema, { ...withoutNats, INGEST_SOURCES: "network" }).NATS_URL).toBeUndefined();
+    expect(problemOf({ ...withoutNats, INGEST_SOURCES: "network,intents" })).toBe("NATS_URL: is required but not set");
+    expect(problemOf(withoutNats)).toBe("NATS_URL: is required but not set");
+  });
+
+  it("is still checked when given", () => {
+    expect(problemOf({ ...base, INGEST_SOURCES: "network", NATS_URL: "http://nats" })).toBe("NATS_URL: must be a URL with scheme nats or tls");
+  });
+});
