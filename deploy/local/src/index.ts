@@ -2,6 +2,7 @@ export { readDescriptor, writeDescriptor, type ChainDescriptor, type ProcessDesc
 export { repoRoot } from "./paths.js";
 export { configuredPorts, DEFAULT_PORTS, freePorts, portVariable, type PortPlan } from "./ports.js";
 export { consoleProgress, silentProgress, type Progress } from "./progress.js";
+export { testRuntime } from "./testRuntime.js";
 export { SERVICE_ORDER, serviceCommand, serviceProcessSpecs, type ServiceName, type ServiceRuntime } from "./serviceProcesses.js";
 export { startStack, type ExternalInfrastructure, type RunningStack, type StartStackOptions } from "./startStack.js";
 export { authCli } from "./authCli.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { authCli, freePorts, repoRoot, serviceCommand, serviceProcessSpecs, silentProgress, startStack, type PortPlan, type RunningStack } from "@platform/local-stack";
+import { authCli, freePorts, repoRoot, serviceCommand, serviceProcessSpecs, silentProgress, startStack, type PortPlan, type RunningStack, testRuntime } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
 import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,14 +22,14 @@ interface Key {
 
 async function createKey(scopes: string, tier = "standard"): Promise<Key> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  const key = JSON.parse(await authCli("source", ["keys", "create", "--name", `e2e-${scopes}`, "--scopes", scopes, "--tier", tier, "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! })) as Key;
+  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", `e2e-${scopes}`, "--scopes", scopes, "--tier", tier, "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! })) as Key;
   secretsSeen.add(key.secret);
   return key;
 }
 
 async function adminCli(args: string[]): Promise<string> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  return authCli("source", args, { AUTH_GRPC_TARGET: auth.grpcTarget! });
+  return authCli(testRuntime(), args, { AUTH_GRPC_TARGET: auth.grpcTarget! });
 }
 
 function postAuth(body: unknown, init: { contentType?: string; raw?: string } = {}) {
@@ -61,7 +61,7 @@ async function problemOf(response: Response) {
 beforeAll(async () => {
   ports = await freePorts();
   // No simulator: nothing here reads chain data, and its load would only slow the suite.
-  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "source", progress: silentProgress, logLevel: "debug", simulator: false });
+  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: testRuntime(), progress: silentProgress, logLevel: "debug", simulator: false });
   base = stack.descriptor.gatewayUrl;
   secretsSeen.add(stack.descriptor.demoApiKey!.secret);
 }, 240_000);
@@ -239,7 +239,7 @@ describe("durability and secrecy", () => {
     await stack.processes.get("auth")!.stop();
     const infra = { ...stack.descriptor.infrastructure, chainsFile: join(state.path, "chains.json"), secretsDir: join(state.path, "secrets") };
     const spec = serviceProcessSpecs(ports, infra, "debug").find((candidate) => candidate.name === "auth")!;
-    const { command, args } = serviceCommand(repoRoot, "auth", "source");
+    const { command, args } = serviceCommand(repoRoot, "auth", testRuntime());
     const logFile = join(state.path, "logs", "auth-restarted.log");
     restartedAuth = spawnManaged({ name: "auth", command, args, cwd: repoRoot, logFile, env: { PATH: process.env.PATH, ...spec.env } });
     logFiles.push(logFile);

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { repoRoot, serviceCommand, type ServiceName } from "@platform/local-stack";
+import { repoRoot, serviceCommand, type ServiceName, testRuntime } from "@platform/local-stack";
 import { describe, expect, it } from "vitest";
 
 /** Runs a service with exactly the given environment and returns how it ended. */
 function runWith(name: ServiceName, env: Record<string, string>) {
-  const { command, args } = serviceCommand(repoRoot, name, "source");
+  const { command, args } = serviceCommand(repoRoot, name, testRuntime());
   const result = spawnSync(command, args, {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
@@ -41,7 +41,9 @@ describe("a service with bad configuration exits at once, naming the variable", 
     ["tc", { ...valid, TC_CURRENT_VERSION: "1", CHAINS_FILE: "/nonexistent/chains.json" }, "SIWE_DOMAIN"],
     ["data-query", { REDIS_URL: valid.REDIS_URL }, "DATA_QUERY_GROUPS"],
     ["intents-gateway", { ...valid, TC_GRPC_TARGET: "127.0.0.1:1" }, "CHAINS_FILE"],
-    ["chain-ingestor", { KAFKA_BROKERS: valid.KAFKA_BROKERS }, "NATS_URL"],
+    ["chain-ingestor", { KAFKA_BROKERS: valid.KAFKA_BROKERS }, "CHAINS_FILE"],
+    // NATS is needed only by the intents source, which runs unless INGEST_SOURCES leaves it out.
+    ["chain-ingestor", { KAFKA_BROKERS: valid.KAFKA_BROKERS, CHAINS_FILE: "deploy/config/local/chains.json" }, "NATS_URL"],
     ["projector", { ...valid }, "PROJECTIONS"],
   ])("%s without %j set names %s", (name, env, variable) => {
     const result = runWith(name, env);

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { freePorts, repoRoot, serviceCommand, serviceProcessSpecs, type PortPlan } from "@platform/local-stack";
+import { freePorts, repoRoot, serviceCommand, serviceProcessSpecs, type PortPlan, testRuntime } from "@platform/local-stack";
 import {
   spawnManaged,
   startKafka,
@@ -49,7 +49,7 @@ beforeAll(async () => {
     (candidate) => candidate.name === "tc",
   )!;
   readyUrl = spec.readyUrl;
-  const { command, args } = serviceCommand(repoRoot, "tc", "source");
+  const { command, args } = serviceCommand(repoRoot, "tc", testRuntime());
   tc = spawnManaged({ name: "tc", command, args, cwd: repoRoot, logFile: join(dir.path, "tc.log"), env: { PATH: process.env.PATH, ...spec.env, READINESS_INTERVAL_MS: "500" } });
   await timeUntil(200, 60_000);
   afterAllStops.push(() => nats.stop());

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { authCli, freePorts, prepareSecrets, repoRoot, serviceCommand, serviceProcessSpecs, type PortPlan, type ServiceProcessSpec } from "@platform/local-stack";
+import { authCli, freePorts, prepareSecrets, repoRoot, serviceCommand, serviceProcessSpecs, type PortPlan, type ServiceProcessSpec, testRuntime } from "@platform/local-stack";
 import { freePort, spawnManaged, startKafka, startRedis, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -26,7 +26,7 @@ let token: string;
 const stops: Array<() => Promise<void>> = [];
 
 function start(name: string, service: "auth" | "data-query" | "gateway", env: Record<string, string>): ManagedProcess {
-  const { command, args } = serviceCommand(repoRoot, service, "source");
+  const { command, args } = serviceCommand(repoRoot, service, testRuntime());
   const handle = spawnManaged({ name, command, args, cwd: repoRoot, logFile: join(dir.path, `${name}.log`), env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
   return handle;
 }
@@ -100,7 +100,7 @@ beforeAll(async () => {
   // (rm:accounts:head, see services/projector/src/accounts/keys.ts), so reads answer zeros with as_of.
   execFileSync("redis-cli", ["-u", redis.url, "HSET", "rm:accounts:head", "chainId", "31964", "blockNumber", "1", "blockHash", `0x${"ab".repeat(32)}`, "timestamp", new Date().toISOString()]);
   const secretsDir = join(dir.path, "secrets");
-  await prepareSecrets(secretsDir, "source");
+  await prepareSecrets(secretsDir, testRuntime());
   const infra = { kafkaBrokers: kafka.brokers, redisUrl: redis.url, natsUrl: "nats://127.0.0.1:1", chainsFile: join(repoRoot, "deploy", "config", "local", "chains.json"), secretsDir };
   const specs = serviceProcessSpecs(ports, infra, "info");
   const specOf = (name: string) => specs.find((spec) => spec.name === name)!;
@@ -132,7 +132,7 @@ beforeAll(async () => {
   await waitFor(async () => (await fetch(`${gatewayUrl}/healthz`).catch(() => undefined))?.status === 200, { what: "gateway live", timeoutMs: 60_000 });
 
   const key = JSON.parse(
-    await authCli("source", ["keys", "create", "--name", "load", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: specOf("auth").grpcTarget! }),
+    await authCli(testRuntime(), ["keys", "create", "--name", "load", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: specOf("auth").grpcTarget! }),
   ) as { id: string; secret: string };
   const response = await fetch(`${gatewayUrl}/auth`, {
     method: "POST",

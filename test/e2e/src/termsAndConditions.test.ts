@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { authCli, freePorts, repoRoot, serviceCommand, serviceProcessSpecs, silentProgress, startStack, type PortPlan, type RunningStack } from "@platform/local-stack";
+import { authCli, freePorts, repoRoot, serviceCommand, serviceProcessSpecs, silentProgress, startStack, type PortPlan, type RunningStack, testRuntime } from "@platform/local-stack";
 import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
@@ -24,11 +24,11 @@ const notifyOnce = () => post("/intents/v1/intents", { userAddress: account.addr
 beforeAll(async () => {
   ports = await freePorts();
   // No simulator: nothing here reads chain data, and its load would only slow the suite.
-  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "source", progress: silentProgress, simulator: false });
+  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: testRuntime(), progress: silentProgress, simulator: false });
   base = stack.descriptor.gatewayUrl;
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
   const key = JSON.parse(
-    await authCli("source", ["keys", "create", "--name", "e2e-tc", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! }),
+    await authCli(testRuntime(), ["keys", "create", "--name", "e2e-tc", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! }),
   ) as { id: string; secret: string };
   const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
   token = ((await issued.json()) as { access_token: string }).access_token;
@@ -84,7 +84,7 @@ describe("Terms & Conditions through the gateway", () => {
     await stack.processes.get("tc")!.stop();
     const infra = { ...stack.descriptor.infrastructure, chainsFile: join(state.path, "chains.json"), secretsDir: join(state.path, "secrets") };
     const spec = serviceProcessSpecs(ports, infra, "info").find((candidate) => candidate.name === "tc")!;
-    const { command, args } = serviceCommand(repoRoot, "tc", "source");
+    const { command, args } = serviceCommand(repoRoot, "tc", testRuntime());
     restartedTc = spawnManaged({
       name: "tc",
       command,

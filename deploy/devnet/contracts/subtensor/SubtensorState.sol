@@ -11,7 +11,7 @@ import {
 } from "./SubtensorTypes.sol";
 
 /// @title The devnet's Subtensor state: pools, neurons and stake positions behind the precompile mocks.
-/// @notice The precompile mocks at 0x…0802/0803/0805/0808 hold no state of their own: several of them
+/// @notice The precompile mocks at 0x…0802/0803/0805/0807/0808 hold no state of their own: several of them
 /// read the same data (a stake moves a pool, the metagraph values stake at pool prices), so it lives
 /// here, in one ordinary contract, and each mock forwards to it. Only the configured simulator account
 /// changes it directly (registration, emissions, scores); anyone stakes through the staking mock.
@@ -64,6 +64,10 @@ contract SubtensorState {
     mapping(bytes32 => mapping(uint16 => mapping(bytes32 => uint256))) internal stakerSlot;
     mapping(bytes32 => PositionKey[]) internal positions;
     mapping(bytes32 => mapping(bytes32 => mapping(uint16 => uint256))) internal positionSlot;
+
+    /// Raw Substrate storage for StorageQuery (0x…0807): SCALE bytes by raw storage key. Holds the
+    /// items no precompile exposes (names, symbols, tempos, owners, identities, takes, issuance).
+    mapping(bytes => bytes) internal rawValues;
 
     /// `TaoWeight` and `CKBurn` (u64 ratios over u64::MAX) and the nominator minimum (rao).
     uint64 public taoWeight;
@@ -200,6 +204,15 @@ contract SubtensorState {
         }
     }
 
+    /// Writes raw storage values (SCALE bytes) at raw storage keys; an empty value removes the key.
+    function setRawStorage(bytes[] calldata keys, bytes[] calldata values) external onlySimulator {
+        if (keys.length != values.length) revert LengthMismatch();
+        for (uint256 i = 0; i < keys.length; i++) {
+            if (values[i].length == 0) delete rawValues[keys[i]];
+            else rawValues[keys[i]] = values[i];
+        }
+    }
+
     function setTaoWeight(uint64 value) external onlySimulator {
         taoWeight = value;
     }
@@ -232,6 +245,11 @@ contract SubtensorState {
     }
 
     // ---------------------------------------------------------------- reads for the mocks
+
+    /// The bytes stored at a raw storage key, empty when none (what StorageQuery answers).
+    function rawStorage(bytes calldata key) external view returns (bytes memory) {
+        return rawValues[key];
+    }
 
     function subnetList() external view returns (uint16[] memory) {
         return netuids;

@@ -9,6 +9,7 @@ export * from "./MetagraphPrecompileMock.js";
 export * from "./Multicall3.js";
 export * from "./PriceFeedAggregatorMock.js";
 export * from "./StakingV2PrecompileMock.js";
+export * from "./StorageQueryMock.js";
 export * from "./SubnetPrecompileMock.js";
 export * from "./SubtensorState.js";
 export * from "./TestToken.js";

@@ -5,6 +5,7 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
+  hexToBytes,
   http,
   parseEther,
   parseEventLogs,
@@ -21,12 +22,15 @@ import {
   metagraphPrecompileMockAbi,
   priceFeedAggregatorMockAbi,
   stakingV2PrecompileMockAbi,
+  storageQueryMockAbi,
   subnetPrecompileMockAbi,
   subtensorStateAbi,
 } from "../generated/index.js";
 import { devnetSimulatorFunds } from "./deploySubtensor.js";
 import { precompileMocks } from "./precompileMocks.js";
-import { devnetHolders, devnetPriceFeed, devnetSubnets, devnetValidators } from "./seed.js";
+import { devnetHolders, devnetNetworkStorage, devnetPriceFeed, devnetSubnets, devnetValidators } from "./seed.js";
+import { devnetStorageEntries } from "./storage/storageEntries.js";
+import { subtensorStorageKeys as storageKeys } from "@platform/subtensor";
 
 const dir = tempDir("deploy-subtensor");
 let anvil: RunningAnvil;
@@ -38,6 +42,22 @@ const ALPHA = "0x0000000000000000000000000000000000000808";
 const METAGRAPH = "0x0000000000000000000000000000000000000802";
 const SUBNET = "0x0000000000000000000000000000000000000803";
 const STAKING = "0x0000000000000000000000000000000000000805";
+const STORAGE_QUERY = "0x0000000000000000000000000000000000000807";
+
+/** StorageQuery as a contract calls it: the raw key is the whole calldata, the output raw SCALE bytes. */
+async function storageQuery(key: Hex): Promise<Hex> {
+  const { data } = await client.call({ to: STORAGE_QUERY, data: key });
+  return data ?? "0x";
+}
+
+/** Little-endian unsigned integer of raw SCALE bytes. */
+const uintLE = (raw: Hex) => BigInt(`0x${(raw.slice(2).match(/../g) ?? []).reverse().join("") || "0"}`);
+/** `Vec<u8>` text with a one-byte compact length (every seeded text is under 64 bytes). */
+function text(raw: Hex, at = 0): { value: string; next: number } {
+  const bytes = hexToBytes(raw);
+  const length = bytes[at]! >> 2;
+  return { value: new TextDecoder().decode(bytes.subarray(at + 1, at + 1 + length)), next: at + 1 + length };
+}
 
 const alpha = <F extends "getTaoInPool" | "getAlphaInPool" | "getAlphaOutPool" | "getAlphaPrice" | "getSubnetMechanism" | "getMovingAlphaPrice">(
   functionName: F,
@@ -197,6 +217,40 @@ describe("deployDevnet on the native chain", () => {
     expect(await read("getNetworkRegistrationBlock", 3)).toBeGreaterThan(0n);
   });
 
+  it("answers StorageQuery (0x…0807) with the raw SCALE bytes the deploy wrote at each raw key", async () => {
+    let pooled = 0n;
+    for (const subnet of devnetSubnets) pooled += (await alpha("getTaoInPool", subnet.netuid)) as bigint;
+    const entries = devnetStorageEntries(pooled + devnetNetworkStorage.freeIssuanceRao).flat();
+    for (const entry of entries) expect(await storageQuery(entry.key), entry.what).toBe(entry.value);
+
+    expect(uintLE(await storageQuery(storageKeys.totalIssuance()))).toBe(pooled + devnetNetworkStorage.freeIssuanceRao);
+    expect(uintLE(await storageQuery(storageKeys.blockEmission()))).toBe(1_000_000_000n);
+    expect(uintLE(await storageQuery(storageKeys.subnetLimit()))).toBe(64n);
+    for (const subnet of devnetSubnets) {
+      expect(uintLE(await storageQuery(storageKeys.tempo(subnet.netuid)))).toBe(BigInt(subnet.tempo));
+      expect(text(await storageQuery(storageKeys.tokenSymbol(subnet.netuid))).value).toBe(subnet.symbol);
+    }
+    const identity = await storageQuery(storageKeys.subnetIdentityV3(2));
+    expect(text(identity).value).toBe("Lumen");
+    expect(await storageQuery(storageKeys.subnetOwner(2))).toBe(devnetValidators[2]!.coldkey);
+    const validator = devnetValidators[1]!;
+    expect(uintLE(await storageQuery(storageKeys.delegateTake(validator.hotkey)))).toBe(BigInt(validator.take));
+    const chainIdentity = await storageQuery(storageKeys.identityV2(validator.coldkey));
+    const name = text(chainIdentity);
+    expect([name.value, text(chainIdentity, name.next).value]).toEqual([validator.identity.name, validator.identity.url]);
+  });
+
+  it("answers StorageQuery like the chain for what is not stored: empty output, and a failure outside the allowed pallets", async () => {
+    // Root has no identity; a miner has no stored take.
+    expect(await storageQuery(storageKeys.subnetIdentityV3(0))).toBe("0x");
+    expect(await storageQuery(storageKeys.delegateTake(`0x${"ab".repeat(32)}`))).toBe("0x");
+    // System.Account of some account: System is not allow-listed.
+    await expect(storageQuery(`0x26aa394eea5630e07c48ae0c9558cef7b99d880ec681799c0cf30e8886371da9${"00".repeat(48)}`)).rejects.toThrow();
+    await expect(storageQuery("0x658faa")).rejects.toThrow();
+    // No function of its own: any calldata is a key.
+    expect((storageQueryMockAbi as readonly { type: string }[]).filter((item) => item.type === "function")).toEqual([]);
+  });
+
   it("lets an EVM account stake with msg.value and unstake back into its balance; refuses others' admin calls", async () => {
     const key = generatePrivateKey();
     const account = privateKeyToAccount(key);
@@ -234,6 +288,9 @@ describe("deployDevnet on the native chain", () => {
     ).rejects.toThrow(toFunctionSelector("WrongValue(uint256,uint256)"));
     await expect(
       wallet.writeContract({ address: state, abi: subtensorStateAbi, functionName: "setTaoWeight", args: [1n] }),
+    ).rejects.toThrow(/NotSimulator/);
+    await expect(
+      wallet.writeContract({ address: state, abi: subtensorStateAbi, functionName: "setRawStorage", args: [[storageKeys.subnetLimit()], ["0x0100"]] }),
     ).rejects.toThrow(/NotSimulator/);
     await expect(
       wallet.writeContract({ address: state, abi: subtensorStateAbi, functionName: "addStakeFromEvm", args: [account.address, hotkey, 1n, 3n] }),

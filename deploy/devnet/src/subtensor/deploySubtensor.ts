@@ -8,7 +8,8 @@ import {
   subtensorStateBytecode,
 } from "../generated/index.js";
 import { installPrecompileMocks } from "./precompileMocks.js";
-import { devnetHolders, devnetMiner, devnetPriceFeed, devnetSubnets, devnetValidators } from "./seed.js";
+import { devnetHolders, devnetMiner, devnetNetworkStorage, devnetPriceFeed, devnetSubnets, devnetValidators } from "./seed.js";
+import { devnetStorageEntries } from "./storage/storageEntries.js";
 
 const WEI_PER_RAO = 1_000_000_000n;
 
@@ -42,12 +43,36 @@ export async function deploySubtensor(
   const state = await deployContract(context, { abi: subtensorStateAbi, bytecode: subtensorStateBytecode, args: [simulator] });
   await installPrecompileMocks(context, state);
   await seedSubtensorState(context, state);
+  await seedRawStorage(context, state);
   const priceFeed = await deployContract(context, {
     abi: priceFeedAggregatorMockAbi,
     bytecode: priceFeedAggregatorMockBytecode,
     args: [devnetPriceFeed.decimals, devnetPriceFeed.description, simulator, devnetPriceFeed.initialAnswer],
   });
   return { contracts: { priceFeed }, subtensor: { state } };
+}
+
+/**
+ * The storage items StorageQuery (0x…0807) answers: one transaction per group of entries. Runs after
+ * the stakes, because `TotalIssuance` starts from the TAO the seeded pools then hold.
+ */
+async function seedRawStorage(context: ChainStepContext, state: Address): Promise<void> {
+  let pooled = 0n;
+  for (const subnet of devnetSubnets) {
+    pooled += (await context.publicClient.readContract({ address: state, abi: subtensorStateAbi, functionName: "pool", args: [subnet.netuid] })).taoIn;
+  }
+  const sent: { what: string; hash: Hash }[] = [];
+  for (const group of devnetStorageEntries(pooled + devnetNetworkStorage.freeIssuanceRao)) {
+    const hash = await context.simulator.writeContract({
+      address: state,
+      abi: subtensorStateAbi,
+      functionName: "setRawStorage",
+      args: [group.map((entry) => entry.key), group.map((entry) => entry.value)],
+      gas: SEED_GAS,
+    });
+    sent.push({ what: `storage ${group.map((entry) => entry.what).join(", ")}`, hash });
+  }
+  await confirmTransactions(context.publicClient, sent);
 }
 
 /** Three batches, each confirmed before the next: subnets, then their UIDs, then scores and stakes. */

@@ -1,8 +1,10 @@
 export { deploySubtensor, devnetSimulatorFunds, type DevnetSubtensor } from "./deploySubtensor.js";
 export { installPrecompileMocks, precompileMocks, STATE_POINTER_SLOT } from "./precompileMocks.js";
+export { devnetStorageEntries, totalIssuanceEntry, type StorageEntry } from "./storage/index.js";
 export {
   devnetHolders,
   devnetMiner,
+  devnetNetworkStorage,
   devnetPriceFeed,
   devnetPublicKey,
   devnetSubnets,
@@ -12,4 +14,5 @@ export {
   type DevnetSubnetSeed,
   type DevnetValidatorSeed,
   type SubnetHyperparameters,
+  type SubnetIdentity,
 } from "./seed.js";

@@ -3,6 +3,7 @@ import {
   alphaPrecompileMockDeployedBytecode,
   metagraphPrecompileMockDeployedBytecode,
   stakingV2PrecompileMockDeployedBytecode,
+  storageQueryMockDeployedBytecode,
   subnetPrecompileMockDeployedBytecode,
 } from "../generated/index.js";
 import type { ChainStepContext } from "../deploySteps.js";
@@ -16,6 +17,7 @@ export const precompileMocks = [
   { name: "metagraph", address: "0x0000000000000000000000000000000000000802", code: metagraphPrecompileMockDeployedBytecode },
   { name: "subnet", address: "0x0000000000000000000000000000000000000803", code: subnetPrecompileMockDeployedBytecode },
   { name: "stakingV2", address: "0x0000000000000000000000000000000000000805", code: stakingV2PrecompileMockDeployedBytecode },
+  { name: "storageQuery", address: "0x0000000000000000000000000000000000000807", code: storageQueryMockDeployedBytecode },
   { name: "alpha", address: "0x0000000000000000000000000000000000000808", code: alphaPrecompileMockDeployedBytecode },
 ] as const satisfies readonly { name: string; address: Address; code: Hex }[];
 

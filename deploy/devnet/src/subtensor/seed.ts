@@ -87,13 +87,43 @@ export interface DevnetSubnetSeed {
   hyperparameters: SubnetHyperparameters;
   /** Miners registered after the validators, each with its own hotkey and coldkey. */
   miners: number;
+  /** `SubnetIdentitiesV3[netuid]`; the root subnet has none, as on the chain. */
+  identity?: SubnetIdentity;
+  /** The validator (index in `devnetValidators`) whose keys own the subnet (`SubnetOwner`, `SubnetOwnerHotkey`). */
+  owner?: number;
+}
+
+/** An on-chain subnet identity (`SubnetIdentitiesV3`), fields as the chain declares them. */
+export interface SubnetIdentity {
+  subnet_name: string;
+  github_repo: string;
+  subnet_contact: string;
+  subnet_url: string;
+  discord: string;
+  description: string;
+  logo_url: string;
+  additional: string;
+}
+
+function subnetIdentity(name: string): SubnetIdentity {
+  const slug = name.toLowerCase();
+  return {
+    subnet_name: name,
+    github_repo: `https://github.com/devnet/${slug}`,
+    subnet_contact: `ops@${slug}.devnet.invalid`,
+    subnet_url: `https://${slug}.devnet.invalid`,
+    discord: `${slug}#0001`,
+    description: `${name}, a devnet subnet`,
+    logo_url: `https://${slug}.devnet.invalid/logo.png`,
+    additional: "",
+  };
 }
 
 export const devnetSubnets: readonly DevnetSubnetSeed[] = [
   { netuid: 0, name: "root", symbol: "Τ", mechanism: 0, taoIn: 0n, alphaIn: 0n, tempo: 100, emaPriceHalvingBlocks: 201_600n, hyperparameters: { ...defaultHyperparameters, networkRegistrationAllowed: false }, miners: 0 },
-  { netuid: 1, name: "Kestrel", symbol: "κ", mechanism: 1, taoIn: 30_000n * RAO, alphaIn: 1_000_000n * RAO, tempo: 360, emaPriceHalvingBlocks: 201_600n, hyperparameters: { ...defaultHyperparameters, kappa: 32_000, immunityPeriod: 5_000 }, miners: 2 },
-  { netuid: 2, name: "Lumen", symbol: "λ", mechanism: 1, taoIn: 8_000n * RAO, alphaIn: 2_000_000n * RAO, tempo: 360, emaPriceHalvingBlocks: 201_600n, hyperparameters: { ...defaultHyperparameters, liquidAlphaEnabled: true, yuma3Enabled: true }, miners: 3 },
-  { netuid: 3, name: "Meridian", symbol: "μ", mechanism: 1, taoIn: 120_000n * RAO, alphaIn: 500_000n * RAO, tempo: 99, emaPriceHalvingBlocks: 100_800n, hyperparameters: { ...defaultHyperparameters, commitRevealWeightsEnabled: false, minBurn: 1_000_000n }, miners: 2 },
+  { netuid: 1, name: "Kestrel", symbol: "κ", mechanism: 1, taoIn: 30_000n * RAO, alphaIn: 1_000_000n * RAO, tempo: 360, emaPriceHalvingBlocks: 201_600n, hyperparameters: { ...defaultHyperparameters, kappa: 32_000, immunityPeriod: 5_000 }, miners: 2, identity: subnetIdentity("Kestrel"), owner: 0 },
+  { netuid: 2, name: "Lumen", symbol: "λ", mechanism: 1, taoIn: 8_000n * RAO, alphaIn: 2_000_000n * RAO, tempo: 360, emaPriceHalvingBlocks: 201_600n, hyperparameters: { ...defaultHyperparameters, liquidAlphaEnabled: true, yuma3Enabled: true }, miners: 3, identity: subnetIdentity("Lumen"), owner: 2 },
+  { netuid: 3, name: "Meridian", symbol: "μ", mechanism: 1, taoIn: 120_000n * RAO, alphaIn: 500_000n * RAO, tempo: 99, emaPriceHalvingBlocks: 100_800n, hyperparameters: { ...defaultHyperparameters, commitRevealWeightsEnabled: false, minBurn: 1_000_000n }, miners: 2, identity: subnetIdentity("Meridian"), owner: 1 },
 ];
 
 /** An on-chain identity (`IdentitiesV2`), keyed by the validator's coldkey on the chain. */
@@ -161,6 +191,18 @@ export function devnetMiner(netuid: number, index: number): { hotkey: Hex; coldk
     coldkey: devnetPublicKey(`miner:${netuid}:${index}:coldkey`),
   };
 }
+
+/**
+ * Network-wide storage items the deploy writes (read through StorageQuery 0x…0807). `TotalIssuance`
+ * starts at the TAO the seeded pools hold plus `freeIssuanceRao` standing for free balances; the
+ * simulator adds each step's emitted TAO to it. The subnet limit differs from the chain's default
+ * (128) so that a reader that falls back to the default is told apart from one that read it.
+ */
+export const devnetNetworkStorage = {
+  blockEmissionRao: 1_000_000_000n,
+  subnetLimit: 64,
+  freeIssuanceRao: 1_000_000n * RAO,
+} as const;
 
 /** The devnet TAO/USD feed: 8 decimals like Chainlink's USD feeds, starting at $320. */
 export const devnetPriceFeed = { decimals: 8, description: "TAO / USD", initialAnswer: 320_00000000n } as const;

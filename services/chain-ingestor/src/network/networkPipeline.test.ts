@@ -9,7 +9,18 @@ import type { AccountActivity, NetworkChainEvent } from "@platform/proto/events/
 import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
 import type { PriceEvent } from "@platform/proto/events/v1/oracle_prices";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
-import { accountFromEvmAddress, alphaAbi, formatAlphaPrice, formatU16Ratio, metagraphAbi, precompileAddresses, stakingV2Abi } from "@platform/subtensor";
+import {
+  accountFromEvmAddress,
+  accountFromPublicKey,
+  alphaAbi,
+  formatAlphaPrice,
+  formatU16Ratio,
+  metagraphAbi,
+  precompileAddresses,
+  stakingV2Abi,
+  subtensorStorageDecoders as decode,
+  subtensorStorageKeys as storageKeys,
+} from "@platform/subtensor";
 import { startAnvil, startKafka, tempDir, waitFor, type RunningAnvil, type RunningKafka } from "@platform/testing";
 import {
   createPublicClient,
@@ -287,6 +298,63 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
         volumeTotalRao: (await read("getSubnetVolume")).toString(),
       });
     }
+  });
+
+  it("publishes the storage-only items (0x…0807) equal to the decoded storage read at the same block", async () => {
+    const client = publicClient();
+    const ctx = await createNetworkContext({
+      rpcUrl: anvil.rpcUrl,
+      simulatorKey: deployment.accounts.simulator.privateKey,
+      priceFeed: deployment.chains["subtensor"]!.contracts.priceFeed!,
+      state: deployment.chains["subtensor"]!.subtensor!.state,
+      seed: "network-storage",
+      accountCount: 2,
+    });
+    // A step mints emission into TotalIssuance, so the value checked is one the simulator moved.
+    const { blockNumber } = await simulateNetworkStep(ctx);
+    await publishedThrough(blockNumber);
+    const records = await networkRecords();
+    const at = (eventCase: NonNullable<NetworkChainEvent["event"]>["$case"], key: string) =>
+      records.find(({ record, payload }) => record.key === key && payload.event?.$case === eventCase && (payload.event.value as { ref?: { blockNumber: string } }).ref?.blockNumber === blockNumber.toString())
+        ?.payload.event?.value as Record<string, unknown> | undefined;
+    const read = async (key: Hex) => (await client.call({ to: precompileAddresses.storageQuery, data: key, blockNumber })).data ?? "0x";
+
+    const totalIssuance = decode.totalIssuance(await read(storageKeys.totalIssuance()));
+    const blockEmission = decode.blockEmission(await read(storageKeys.blockEmission()));
+    expect(totalIssuance).toBeGreaterThan(0n);
+    expect(at("networkStatsSnapshot", "network")).toMatchObject({
+      totalIssuanceRao: totalIssuance!.toString(),
+      blockEmissionRao: blockEmission!.toString(),
+      subnetLimit: decode.subnetLimit(await read(storageKeys.subnetLimit())),
+    });
+
+    for (const subnet of devnetSubnets) {
+      const key = `netuid:${subnet.netuid}`;
+      const tempo = decode.tempo(await read(storageKeys.tempo(subnet.netuid)));
+      const identity = decode.subnetIdentityV3(await read(storageKeys.subnetIdentityV3(subnet.netuid)));
+      const owner = decode.subnetOwner(await read(storageKeys.subnetOwner(subnet.netuid)));
+      const published = at("subnetSnapshot", key);
+      expect(published, key).toMatchObject({ tempo, symbol: decode.tokenSymbol(await read(storageKeys.tokenSymbol(subnet.netuid))) });
+      expect(tempo).toBe(subnet.tempo);
+      if (identity === undefined) {
+        // Root: no identity stored, so no name and no identity (decoded protobuf reads absent as undefined).
+        expect([published?.identity, published?.name]).toEqual([undefined, undefined]);
+      } else {
+        expect(published).toMatchObject({ name: identity.subnetName, identity, ownerColdkey: accountFromPublicKey(owner!) });
+      }
+      expect(at("emissionSnapshot", key)).toMatchObject({ tempo, blockEmissionRao: blockEmission!.toString() });
+    }
+
+    const neurons = at("validatorSetSnapshot", "netuid:1")!.neurons as { hotkey: { publicKey: Hex }; coldkey: { publicKey: Hex }; take?: string; identity?: unknown }[];
+    const validators = neurons.filter((neuron) => devnetValidators.some((validator) => validator.hotkey === neuron.hotkey.publicKey));
+    expect(validators.length).toBeGreaterThan(0);
+    for (const neuron of neurons) {
+      const take = decode.delegateTake(await read(storageKeys.delegateTake(neuron.hotkey.publicKey)));
+      const identity = decode.identityV2(await read(storageKeys.identityV2(neuron.coldkey.publicKey)));
+      expect(neuron.take).toBe(take === undefined ? undefined : formatU16Ratio(take));
+      expect(neuron.identity).toEqual(identity);
+    }
+    expect(validators.map((neuron) => neuron.identity)).toContainEqual(expect.objectContaining({ name: devnetValidators[0]!.identity.name }));
   });
 
   it("resumes after a restart without losing or repeating a block", async () => {

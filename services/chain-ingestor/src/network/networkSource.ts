@@ -76,7 +76,13 @@ export function startNetworkSource(options: NetworkSourceOptions): NetworkSource
     chainId: chain.chainId,
     multicall3: chain.contracts.multicall3,
     depths: chain.finality,
-    state: networkStateReader({ client, multicall3: chain.contracts.multicall3, maxNetuids: options.maxNetuids }),
+    state: networkStateReader({
+      client,
+      multicall3: chain.contracts.multicall3,
+      maxNetuids: options.maxNetuids,
+      onStorageDecodeError: (item, error) =>
+        log.warn({ chainId: chain.chainId, item, err: error }, "a storage value does not decode as its item's type; left out of the snapshot"),
+    }),
     snapshotEveryBlocks: options.snapshotEveryBlocks,
     holderChunkSize: options.holderChunkSize,
     ...(chain.contracts.priceFeed === undefined

@@ -1,11 +1,26 @@
 import { alphaAbi, metagraphAbi, precompileAddresses, stakingV2Abi, subnetAbi } from "@platform/subtensor";
 import { multicall3Abi, toHex, type Address, type Client, type Hex } from "viem";
-import { multicallAt, MulticallUnavailableError, viewCall, type CallResult, type ViewCall } from "./multicallAt.js";
+import { multicallAt, MulticallUnavailableError, viewCall, type BatchCall, type CallResult } from "./multicallAt.js";
+import {
+  identityCall,
+  networkStorageCalls,
+  subnetStorageCalls,
+  takeCall,
+  toNetworkStorage,
+  toNeuronMetadata,
+  toSubnetMetadata,
+  type NetworkStorage,
+  type NeuronMetadata,
+  type StorageDecodeErrorHandler,
+  type SubnetMetadata,
+} from "./storageReads.js";
 
 /*
  * The network's state at one block, read through the precompiles with Multicall3 in a few rounds
  * (each round needs the answers of the one before: subnets, then their UIDs, then the stakers of each
- * hotkey, then each position). Raw chain values only; mapping to events and units is elsewhere.
+ * hotkey, then each position). Storage-only items (names, symbols, tempos, owners, identities, takes,
+ * issuance) come through StorageQuery in the same rounds. Raw chain values only; mapping to events
+ * and units is elsewhere.
  */
 
 export interface PoolState {
@@ -40,6 +55,8 @@ export interface NeuronRead {
   lastUpdate: bigint;
   alphaStake: bigint;
   rootStake?: bigint;
+  /** `Delegates[hotkey]` (raw u16 take) and `IdentitiesV2[coldkey]`, when stored. */
+  metadata?: NeuronMetadata;
 }
 
 export interface SubnetSettings {
@@ -75,6 +92,8 @@ export interface SubnetState {
   emission: EmissionState;
   settings: SubnetSettings;
   neurons: NeuronRead[];
+  /** Tempo, symbol, identity and owner keys from storage. */
+  metadata?: SubnetMetadata;
 }
 
 export interface StakeEntry {
@@ -90,6 +109,8 @@ export interface NetworkState {
   subnets: SubnetState[];
   /** Every non-zero position on a hotkey registered on its subnet (what EVM reads can enumerate). */
   stakes: StakeEntry[];
+  /** `TotalIssuance`, `BlockEmission`, `SubnetLimit` from storage. */
+  storage?: NetworkStorage;
 }
 
 /**
@@ -110,6 +131,8 @@ export interface NetworkStateReaderOptions {
   multicall3: Address;
   /** Netuids probed for existence: 0 up to this bound (exclusive). Subtensor's `SubnetLimit` is 128. */
   maxNetuids: number;
+  /** A stored value that does not decode; the field is left out of the snapshot (the step goes on). */
+  onStorageDecodeError?: StorageDecodeErrorHandler;
 }
 
 const alpha = precompileAddresses.alpha;
@@ -119,7 +142,8 @@ const staking = precompileAddresses.stakingV2;
 
 export function networkStateReader(options: NetworkStateReaderOptions): NetworkStateReader {
   const { client, multicall3 } = options;
-  const call = (blockHash: Hex, calls: readonly ViewCall[]) => multicallAt(client, multicall3, blockHash, calls);
+  const onDecodeError = options.onStorageDecodeError ?? (() => undefined);
+  const call = (blockHash: Hex, calls: readonly BatchCall[]) => multicallAt(client, multicall3, blockHash, calls);
 
   const unlessUnavailable = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -158,33 +182,39 @@ export function networkStateReader(options: NetworkStateReaderOptions): NetworkS
       }
     });
 
-    // Round 2: pools, emissions, settings and every UID's fields.
+    // Round 2: pools, emissions, settings, every UID's fields, and the storage-only items.
     const perSubnet = existing.map(({ netuid, uids }) => {
       const pool = POOL_FUNCTIONS.map((name) => viewCall(alpha, alphaAbi, name, [netuid]));
       const settings = SETTINGS_FUNCTIONS.map((name) => viewCall(subnet, subnetAbi, name, [netuid]));
       const neurons = Array.from({ length: uids }, (_, uid) => NEURON_FUNCTIONS.map((name) => viewCall(metagraph, metagraphAbi, name, [netuid, uid])));
-      return { pool, settings, neurons };
+      const storage = subnetStorageCalls(netuid);
+      return { pool, settings, neurons, storage };
     });
-    const round2 = await call(
-      blockHash,
-      perSubnet.flatMap((entry) => [...entry.pool, ...entry.settings, ...entry.neurons.flat()]),
-    );
+    const globalStorage = networkStorageCalls();
+    const round2 = await call(blockHash, [
+      ...globalStorage,
+      ...perSubnet.flatMap((entry) => [...entry.pool, ...entry.settings, ...entry.neurons.flat(), ...entry.storage]),
+    ]);
     let cursor = 0;
     const take = (count: number) => {
       const slice = round2.slice(cursor, cursor + count);
       cursor += count;
       return slice;
     };
+    const storage = toNetworkStorage(take(globalStorage.length), onDecodeError);
     const subnets = existing.map(({ netuid, uids, registeredAt }, index) => {
       const entry = perSubnet[index]!;
       const pool = take(entry.pool.length);
       const settings = take(entry.settings.length);
       const neurons = Array.from({ length: uids }, () => take(NEURON_FUNCTIONS.length));
-      return { netuid, registeredAt, pool, settings, neurons };
+      const metadata = toSubnetMetadata(netuid, take(entry.storage.length), onDecodeError);
+      return { netuid, registeredAt, pool, settings, neurons, metadata };
     });
 
-    // Round 3: each hotkey's alpha on its subnet and on root, and who stakes to it.
+    // Round 3: each hotkey's alpha on its subnet and on root, and who stakes to it; each distinct
+    // hotkey's take and coldkey's identity (a validator on several subnets is read once).
     const hotkeysOf = subnets.map((entry) => entry.neurons.map((fields) => must(fields[0]!, "getHotkey") as Hex));
+    const coldkeysOf = subnets.map((entry) => entry.neurons.map((fields) => must(fields[1]!, "getColdkey") as Hex));
     const round3Calls = subnets.flatMap((entry, index) =>
       hotkeysOf[index]!.flatMap((hotkey) => [
         viewCall(staking, stakingV2Abi, "getTotalAlphaStaked", [hotkey, BigInt(entry.netuid)]),
@@ -192,7 +222,11 @@ export function networkStateReader(options: NetworkStateReaderOptions): NetworkS
         viewCall(staking, stakingV2Abi, "getAlphaStakedValidators", [hotkey, BigInt(entry.netuid)]),
       ]),
     );
-    const round3 = await call(blockHash, round3Calls);
+    const distinctHotkeys = [...new Set(hotkeysOf.flat())];
+    const distinctColdkeys = [...new Set(coldkeysOf.flat())];
+    const round3 = await call(blockHash, [...round3Calls, ...distinctHotkeys.map(takeCall), ...distinctColdkeys.map(identityCall)]);
+    const takeOf = new Map(distinctHotkeys.map((hotkey, index) => [hotkey, round3[round3Calls.length + index]]));
+    const identityOf = new Map(distinctColdkeys.map((coldkey, index) => [coldkey, round3[round3Calls.length + distinctHotkeys.length + index]]));
 
     // Round 4: every (hotkey, coldkey) position found.
     const pairs: { netuid: number; hotkey: Hex; coldkey: Hex }[] = [];
@@ -214,7 +248,8 @@ export function networkStateReader(options: NetworkStateReaderOptions): NetworkS
         const alphaStake = round3[at]!;
         const rootStake = round3[at + 1]!;
         at += 3;
-        return toNeuron(uid, fields, alphaStake, rootStake);
+        const neuron = toNeuron(uid, fields, alphaStake, rootStake);
+        return { ...neuron, metadata: toNeuronMetadata(takeOf.get(neuron.hotkey), identityOf.get(neuron.coldkey), onDecodeError) };
       });
       return {
         netuid: entry.netuid,
@@ -222,9 +257,10 @@ export function networkStateReader(options: NetworkStateReaderOptions): NetworkS
         emission: toEmission(entry.pool),
         settings: toSettings(entry.registeredAt, entry.settings),
         neurons,
+        metadata: entry.metadata,
       };
     });
-    return { rootNetuid, taoWeight, subnets: states, stakes };
+    return { rootNetuid, taoWeight, subnets: states, stakes, storage };
   };
 
   const stakesAt = async (blockHash: Hex, triples: readonly { hotkey: Hex; coldkey: Hex; netuid: number }[]): Promise<bigint[]> => {

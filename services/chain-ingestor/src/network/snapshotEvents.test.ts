@@ -143,6 +143,59 @@ describe("snapshotRecords", () => {
   });
 });
 
+describe("snapshotRecords with storage items (StorageQuery)", () => {
+  const identity = { subnetName: "Kestrel", githubRepo: "g", subnetContact: "c", subnetUrl: "u", discord: "d", description: "x", logoUrl: "l", additional: "" };
+  const chainIdentity = { name: "Granite", url: "u", githubRepo: "g", image: "", discord: "d", description: "x", additional: "" };
+  const withStorage: NetworkState = {
+    ...state,
+    storage: { totalIssuance: 7_000_000_000_000_000n, blockEmission: 1_000_000_000n, subnetLimit: 64 },
+    subnets: [
+      subnet(0),
+      subnet(1, {
+        metadata: { tempo: 360, symbol: "κ", identity, ownerColdkey: key(2), ownerHotkey: key(1) },
+        neurons: [{ ...subnet(1).neurons[0]!, metadata: { take: 11_796, identity: chainIdentity } }],
+      }),
+    ],
+  };
+  const records = snapshotRecords(withStorage, { chainId: 945, blockHash: HASH, ref, holderChunkSize: 2 });
+  const of = <C extends string>(eventCase: C, recordKey: string) => {
+    const event = records.find((record) => record.key === recordKey && record.payload.event?.$case === eventCase)!.payload.event!;
+    return event.value as unknown as Record<string, unknown>;
+  };
+
+  it("fills the subnet's name (its identity's), symbol, identity, owner keys and tempo", () => {
+    expect(of("subnetSnapshot", "netuid:1")).toMatchObject({
+      name: "Kestrel",
+      symbol: "κ",
+      identity,
+      ownerColdkey: accountFromPublicKey(key(2)),
+      ownerHotkey: accountFromPublicKey(key(1)),
+      tempo: 360,
+    });
+    expect(of("emissionSnapshot", "netuid:1")).toMatchObject({ tempo: 360, blockEmissionRao: "1000000000" });
+  });
+
+  it("fills each neuron's take (u16 / 65535) and its coldkey's identity", () => {
+    const [neuron] = of("validatorSetSnapshot", "netuid:1").neurons as Record<string, unknown>[];
+    expect(neuron).toMatchObject({ take: "0.17999542", identity: chainIdentity });
+  });
+
+  it("fills total issuance, block emission and subnet limit", () => {
+    expect(of("networkStatsSnapshot", "network")).toMatchObject({ totalIssuanceRao: "7000000000000000", blockEmissionRao: "1000000000", subnetLimit: 64 });
+  });
+
+  it("leaves out what was not read: no name, symbol, identity, owner or take, proto defaults for the rest", () => {
+    const root = of("subnetSnapshot", "netuid:0");
+    for (const field of ["name", "symbol", "identity", "ownerColdkey", "ownerHotkey"]) expect(root).not.toHaveProperty(field);
+    expect(root.tempo).toBe(0);
+    const [neuron] = of("validatorSetSnapshot", "netuid:0").neurons as Record<string, unknown>[];
+    expect(neuron).not.toHaveProperty("take");
+    expect(neuron).not.toHaveProperty("identity");
+    const stats = snapshotRecords(state, { chainId: 945, blockHash: HASH, ref, holderChunkSize: 2 }).at(-1)!.payload.event!.value;
+    expect(stats).toMatchObject({ totalIssuanceRao: "", blockEmissionRao: "", subnetLimit: 0 });
+  });
+});
+
 describe("holderChunks", () => {
   it("ranks positions by alpha and splits them into chunks of one block", () => {
     const chunks = holderChunks(state, 1, { ref, holderChunkSize: 2 });

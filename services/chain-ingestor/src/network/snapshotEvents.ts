@@ -6,6 +6,7 @@ import { eventTypeOf } from "@platform/proto/topics";
 import type { Hex } from "viem";
 import { NETWORK_KEY, netuidKey, networkEventId, type NetworkRecord } from "./networkRecord.js";
 import type { NetworkState, SubnetState } from "./networkState.js";
+import type { NetworkStorage } from "./storageReads.js";
 
 export interface SnapshotContext {
   chainId: number;
@@ -25,9 +26,10 @@ export function poolMechanism(raw: number): PoolMechanism {
 
 /**
  * The snapshot records of one block: per subnet a pool, an emission, a subnet and a validator set
- * snapshot and its holder chunks, then the network totals. Values are what the precompiles answered
- * at the block, in their base units; prices (1e18-scaled) and u16/u64 ratios become exact decimals.
- * Fields only Substrate storage can supply are left out (optional) or at the proto default.
+ * snapshot and its holder chunks, then the network totals. Values are what the precompiles and
+ * StorageQuery answered at the block, in their base units; prices (1e18-scaled) and u16/u64 ratios
+ * become exact decimals. A storage item that could not be read (or is not stored and has no pallet
+ * default) is left out (optional fields) or at the proto default.
  */
 export function snapshotRecords(state: NetworkState, context: SnapshotContext): NetworkRecord[] {
   const records: NetworkRecord[] = [];
@@ -45,7 +47,7 @@ export function snapshotRecords(state: NetworkState, context: SnapshotContext): 
   for (const subnet of state.subnets) {
     const key = netuidKey(subnet.netuid);
     push(key, { event: { $case: "poolSnapshot", value: poolSnapshot(subnet, context.ref) } });
-    push(key, { event: { $case: "emissionSnapshot", value: emissionSnapshot(subnet, state.rootNetuid, context.ref) } });
+    push(key, { event: { $case: "emissionSnapshot", value: emissionSnapshot(subnet, state.rootNetuid, context.ref, state.storage) } });
     push(key, { event: { $case: "subnetSnapshot", value: subnetSnapshot(subnet, state.rootNetuid, context.ref) } });
     push(key, { event: { $case: "validatorSetSnapshot", value: validatorSetSnapshot(subnet, context.ref) } });
     holderChunks(state, subnet.netuid, context).forEach((chunk) => push(key, { event: { $case: "holderPositions", value: chunk } }, chunk.chunkIndex));
@@ -70,7 +72,7 @@ export function poolSnapshot(subnet: SubnetState, ref: ChainRef) {
   };
 }
 
-export function emissionSnapshot(subnet: SubnetState, rootNetuid: number, ref: ChainRef) {
+export function emissionSnapshot(subnet: SubnetState, rootNetuid: number, ref: ChainRef, storage?: NetworkStorage) {
   const { emission } = subnet;
   return {
     ref,
@@ -80,20 +82,27 @@ export function emissionSnapshot(subnet: SubnetState, rootNetuid: number, ref: C
     taoInEmissionRao: emission.taoInEmission.toString(),
     alphaInEmissionNalpha: emission.alphaInEmission.toString(),
     alphaOutEmissionNalpha: emission.alphaOutEmission.toString(),
-    // `BlockEmission` and `Tempo` are storage only (StorageQuery): proto defaults until a reader exists.
-    blockEmissionRao: "",
-    tempo: 0,
+    // `BlockEmission` (network-wide) and `Tempo[netuid]`, from storage.
+    blockEmissionRao: storage?.blockEmission?.toString() ?? "",
+    tempo: subnet.metadata?.tempo ?? 0,
   };
 }
 
 export function subnetSnapshot(subnet: SubnetState, rootNetuid: number, ref: ChainRef) {
   const { settings, emission } = subnet;
+  const metadata = subnet.metadata ?? {};
   return {
     ref,
     netuid: subnet.netuid,
+    // The name is the identity's (`SubnetIdentitiesV3.subnet_name`), as the chain's DynamicInfo gives it.
+    ...(metadata.identity?.subnetName ? { name: metadata.identity.subnetName } : {}),
+    ...(metadata.symbol === undefined ? {} : { symbol: metadata.symbol }),
+    ...(metadata.identity === undefined ? {} : { identity: { ...metadata.identity } }),
+    ...(metadata.ownerColdkey === undefined ? {} : { ownerColdkey: accountFromPublicKey(metadata.ownerColdkey) }),
+    ...(metadata.ownerHotkey === undefined ? {} : { ownerHotkey: accountFromPublicKey(metadata.ownerHotkey) }),
     registeredAtBlock: settings.registeredAtBlock.toString(),
     mechanism: poolMechanism(subnet.pool.mechanism),
-    tempo: 0,
+    tempo: metadata.tempo ?? 0,
     uidCount: subnet.neurons.length,
     ...(settings.networkRegistrationAllowed === undefined
       ? {}
@@ -157,6 +166,9 @@ export function validatorSetSnapshot(subnet: SubnetState, ref: ChainRef) {
       consensus: formatU16Ratio(neuron.consensus),
       emissionNalpha: neuron.emission.toString(),
       lastUpdateBlock: neuron.lastUpdate.toString(),
+      // `Delegates[hotkey]` (stored for delegates only) and `IdentitiesV2[coldkey]`.
+      ...(neuron.metadata?.take === undefined ? {} : { take: formatU16Ratio(neuron.metadata.take) }),
+      ...(neuron.metadata?.identity === undefined ? {} : { identity: { ...neuron.metadata.identity } }),
     })),
   };
 }
@@ -194,19 +206,20 @@ export function networkStats(state: NetworkState, ref: ChainRef) {
   const root = state.subnets.find((subnet) => subnet.netuid === state.rootNetuid);
   const stakedRoot = root?.pool.taoIn ?? 0n;
   const stakedAlphaPools = state.subnets.filter((subnet) => subnet !== root).reduce((sum, subnet) => sum + subnet.pool.taoIn, 0n);
+  const storage = state.storage ?? {};
   return {
     ref,
-    // `TotalIssuance`, `BlockEmission` and `SubnetLimit` are storage only: proto defaults until a StorageQuery reader exists.
-    totalIssuanceRao: "",
+    // `TotalIssuance`, `BlockEmission` and `SubnetLimit` from storage; empty / 0 when unreadable.
+    totalIssuanceRao: storage.totalIssuance?.toString() ?? "",
     // `TotalStake` is the TAO in every pool, root included: the sum of `SubnetTAO`.
     totalStakeRao: (stakedRoot + stakedAlphaPools).toString(),
     stakedRootRao: stakedRoot.toString(),
     stakedAlphaPoolsRao: stakedAlphaPools.toString(),
-    blockEmissionRao: "",
+    blockEmissionRao: storage.blockEmission?.toString() ?? "",
     taoWeight: formatU64Ratio(state.taoWeight),
     rootNetuid: state.rootNetuid,
     // Like `TotalNetworks`, root included.
     subnetsCount: state.subnets.length,
-    subnetLimit: 0,
+    subnetLimit: storage.subnetLimit ?? 0,
   };
 }

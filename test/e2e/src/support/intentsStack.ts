@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { authCli, freePorts, repoRoot, silentProgress, startStack, type RunningStack } from "@platform/local-stack";
+import { authCli, freePorts, repoRoot, silentProgress, startStack, type RunningStack, testRuntime } from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import {
   createPublicClient,
@@ -74,7 +74,7 @@ export async function startIntentsStack(name: string, options: IntentsStackOptio
       stateDir: state.path,
       ports: await freePorts(),
       detached: false,
-      runtime: "source",
+      runtime: testRuntime(),
       progress: silentProgress,
       simulator: false,
       ...(chainsTemplate ? { chainsTemplate } : {}),
@@ -126,7 +126,7 @@ export async function startIntentsStack(name: string, options: IntentsStackOptio
 
 async function issueToken(stack: RunningStack, base: string, name: string): Promise<string> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  const key = JSON.parse(await authCli("source", ["keys", "create", "--name", name, "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! })) as {
+  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", name, "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! })) as {
     id: string;
     secret: string;
   };

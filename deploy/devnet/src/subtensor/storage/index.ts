@@ -1,0 +1,1 @@
+export { devnetStorageEntries, encodeChainIdentity, encodeSubnetIdentity, totalIssuanceEntry, type StorageEntry } from "./storageEntries.js";
