@@ -408,7 +408,17 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
     const alice = await funded();
     const hash = await wallet(alice).sendTransaction({ to: privateKeyToAccount(generatePrivateKey()).address, value: 3_000_000_000n });
     const mined = await publicClient().waitForTransactionReceipt({ hash });
-    await waitFor(async () => fenced.length > 0, { what: "the older instance fenced", timeoutMs: 30_000 });
+    // The older instance learns it is fenced only when it next commits, and it commits only on a new
+    // block: if the newer one's producer took over after the older published this block, it takes
+    // another block (under load that ordering is common), so keep the chain moving until then.
+    await waitFor(
+      async () => {
+        if (fenced.length > 0) return true;
+        await testClient().mine({ blocks: 1 });
+        return false;
+      },
+      { what: "the older instance fenced", timeoutMs: 30_000, intervalMs: 500 },
+    );
     await older.stop();
     await publishedThrough(mined.blockNumber);
     expect(activitiesOf(await networkRecords(), hash)).toHaveLength(2);
