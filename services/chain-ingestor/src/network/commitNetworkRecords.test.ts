@@ -63,7 +63,7 @@ describe("commitNetworkRecords", () => {
     });
   });
 
-  it("removes every chain.network.v1 record of orphaned blocks under its own key", () => {
+  it("removes every record of orphaned blocks on chain.network.v1 under its own key, price rounds included", () => {
     const ancestor = header(10n, "0xb10");
     const records = commitNetworkRecords(
       {
@@ -78,8 +78,17 @@ describe("commitNetworkRecords", () => {
     );
     expect(records.map((record) => [record.topic, record.key, record.eventType])).toEqual([
       ["chain.network.v1", "0xabc", "ChainEventRemoved"],
+      ["chain.network.v1", "TAO", "ChainEventRemoved"],
       ["ingestor.checkpoints.v1", "945:network", "Checkpoint"],
     ]);
+    const priceRemoval = decodePayload(TOPICS.chainNetwork, records[1]!.value);
+    // The market projection takes the round back by its block hash and log index.
+    expect(priceRemoval.event?.$case === "chainEventRemoved" && priceRemoval.event.value).toMatchObject({
+      removedEventId: price.eventId,
+      removedEventType: "PriceObserved",
+      key: "TAO",
+      removed: { blockHash: price.ref.blockHash, logIndex: price.ref.logIndex },
+    });
     const removal = decodePayload(TOPICS.chainNetwork, records[0]!.value);
     expect(removal.event?.$case === "chainEventRemoved" && removal.event.value).toMatchObject({
       removedEventId: activity.eventId,

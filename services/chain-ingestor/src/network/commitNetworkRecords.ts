@@ -14,9 +14,11 @@ export interface NetworkCommitContext {
 
 /**
  * Everything one follower step publishes, in one Kafka transaction: a ChainEventRemoved for every
- * chain.network.v1 record of the orphaned blocks (same key, so it follows the removed record in its
- * partition), the new blocks' records on their topics, and the checkpoint. oracle.prices.v1 has no
- * removal event (PriceEvent carries only PriceObserved): a price seen in an orphaned block stays.
+ * record of the orphaned blocks, the new blocks' records on their topics, and the checkpoint. The
+ * removals all travel on chain.network.v1 with the removed record's key: for network records that
+ * keeps them behind the record in its partition; a price round (oracle.prices.v1, whose PriceEvent
+ * has no removal case) is taken back by a removal keyed by its asset, which the market projection
+ * matches by block hash and log index, so it holds whichever of the two it reads first.
  */
 export function commitNetworkRecords(commit: FollowerCommit<NetworkRecord>, context: NetworkCommitContext): OutgoingRecord[] {
   const records: OutgoingRecord[] = [];
@@ -24,7 +26,6 @@ export function commitNetworkRecords(commit: FollowerCommit<NetworkRecord>, cont
   if (commit.orphaned.length > 0 && ancestor === undefined) throw new Error("orphaned blocks without a common ancestor");
   for (const { events } of commit.orphaned) {
     for (const record of events) {
-      if (record.topic !== "chain.network.v1") continue;
       const removal: NetworkChainEvent = {
         event: {
           $case: "chainEventRemoved",
