@@ -1,0 +1,133 @@
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import type { Redis } from "@platform/store";
+import { load, type LoadResult } from "../src/load.js";
+
+export type Side = "baseline" | "gateway";
+
+export interface Sample extends LoadResult {
+  side: Side;
+  round: number;
+  /** The machine's 1-minute load average when the round ended (other work shares the 2 cores). */
+  loadAverage: number;
+  /**
+   * Redis commands processed during the round per request answered (less the idle rate measured
+   * just before): the read model's reads, plus on the gateway the rate-limit script, which counts
+   * as 5 (EVALSHA and the 4 commands it runs). Approximate: the projector's writes vary.
+   */
+  redisCommandsPerRequest: number;
+  /** CPU time (user + system) each watched process spent during the round, less its idle rate, per request answered, in µs. */
+  cpuMicrosPerRequest: Record<string, number>;
+}
+
+export interface Target {
+  side: Side;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** Redis's count of commands processed so far (INFO stats). */
+async function commandsProcessed(redis: Redis): Promise<number> {
+  const match = /total_commands_processed:(\d+)/.exec(await redis.info("stats"));
+  return match === null ? Number.NaN : Number(match[1]);
+}
+
+/** Linux clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on every common build). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) a process has used so far; NaN when it is gone or not on Linux. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const cpuOf = (processes: Record<string, number>) => Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
+
+const IDLE_SAMPLE_MS = 1_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Activity {
+  elapsedMs: number;
+  /** Redis commands processed meanwhile, less the first INFO call (counted once it has answered). */
+  commands: number;
+  /** CPU seconds each watched process used meanwhile. */
+  cpu: Record<string, number>;
+}
+
+/** How much Redis and the watched processes worked while `during` ran. */
+async function activity(redis: Redis, processes: Record<string, number>, during: () => Promise<unknown>): Promise<Activity> {
+  const commandsBefore = await commandsProcessed(redis);
+  const cpuBefore = cpuOf(processes);
+  const started = performance.now();
+  await during();
+  const elapsedMs = performance.now() - started;
+  const cpuAfter = cpuOf(processes);
+  const commandsAfter = await commandsProcessed(redis);
+  return {
+    elapsedMs,
+    commands: commandsAfter - commandsBefore - 1,
+    cpu: Object.fromEntries(Object.keys(processes).map((name) => [name, cpuAfter[name]! - cpuBefore[name]!])),
+  };
+}
+
+/**
+ * Loads each target for `seconds` at `connections`, one after the other. The stack's gateway and
+ * data-query have served only probes before the bench starts, and code paths shared by the routes
+ * (express, grpc-js, ioredis, protobuf) get hot across them: a pass over every route before any is
+ * measured keeps the first route measured from paying for the process's early life (JIT tiers,
+ * heap growth); with 1 s per route the first route still read up to 2.5× the CPU per request.
+ */
+export async function warmUp(targets: Target[], connections: number, seconds: number): Promise<void> {
+  for (const target of targets) await load({ url: target.url, ...(target.headers ? { headers: target.headers } : {}), connections, durationSeconds: seconds });
+}
+
+/**
+ * Loads both sides of one route alternately, `rounds` times each (warm them up first: warmUp).
+ * The side that goes first alternates by round, so drift in what else the shared machine does falls
+ * on both sides alike.
+ */
+export async function measurePair(options: {
+  targets: [Target, Target];
+  connections: number;
+  seconds: number;
+  rounds: number;
+  redis: Redis;
+  /** Processes whose CPU time is accounted per request, by name (pid). */
+  processes: Record<string, number>;
+}): Promise<Sample[]> {
+  const { connections, seconds, redis } = options;
+  const run = async (target: Target, durationSeconds: number) =>
+    load({ url: target.url, ...(target.headers ? { headers: target.headers } : {}), connections, durationSeconds });
+  // What the watched processes and Redis do with no load (projector writes, readiness probes, the
+  // simulator's blocks), measured right before the rounds and taken out of the per-request figures.
+  const idle = await activity(redis, options.processes, () => sleep(IDLE_SAMPLE_MS));
+  const idleRate = (delta: number) => delta / (idle.elapsedMs / 1_000);
+  const samples: Sample[] = [];
+  for (let round = 0; round < options.rounds; round += 1) {
+    const order = round % 2 === 0 ? options.targets : ([options.targets[1], options.targets[0]] as const);
+    for (const target of order) {
+      let result: LoadResult | undefined;
+      const busy = await activity(redis, options.processes, async () => {
+        result = await run(target, seconds);
+      });
+      const { total } = result!;
+      const perRequest = (busyDelta: number, idleDelta: number, scale = 1) =>
+        total === 0 ? Number.NaN : (Math.max(0, busyDelta - idleRate(idleDelta) * (busy.elapsedMs / 1_000)) * scale) / total;
+      samples.push({
+        ...result!,
+        side: target.side,
+        round,
+        loadAverage: loadavg()[0]!,
+        redisCommandsPerRequest: perRequest(busy.commands, idle.commands),
+        cpuMicrosPerRequest: Object.fromEntries(Object.keys(options.processes).map((name) => [name, perRequest(busy.cpu[name]!, idle.cpu[name]!, 1e6)])),
+      });
+    }
+  }
+  return samples;
+}
