@@ -1,9 +1,10 @@
+import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "@platform/store";
 import type { Hex } from "viem";
 import { intentStatus, type Gateway } from "./gateway.js";
 import { burstOpens, rpc, type Origin } from "./origin.js";
-import { logTime, type ServiceControl } from "./services.js";
+import { logTime, readLogLines, type ServiceControl } from "./services.js";
 
 export interface BacklogResult {
   events: number;
@@ -18,6 +19,49 @@ export interface BacklogResult {
   projectorSteadySeconds?: number;
   /** From the ingestor's start to the last order in the read model, both started together. */
   endToEndSeconds?: number;
+  /** The machine's 1-minute load average when the round ended (other work on the machine slows every figure). */
+  loadAverage?: number;
+  /** Where the projector's time went, from its debug log (BENCH_PROJECTOR_LOG_LEVEL=debug); in sequence only. */
+  projectorPhases?: ProjectorPhases;
+}
+
+/** Sums over the intents projection's "intents batch applied" debug lines. */
+export interface ProjectorPhases {
+  transactions: number;
+  records: number;
+  /** Round trips of reads per transaction, on average. */
+  readRoundsPerTransaction: number;
+  /** Seconds in transactions, and in their reads, folds (decode, evolve, derive, encode) and commit scripts. */
+  commitSeconds: number;
+  readSeconds: number;
+  foldSeconds: number;
+  writeSeconds: number;
+  /** Transactions applied again because a key they read changed meanwhile. */
+  conflicts: number;
+  /** From joining the group to the first transaction's end (the first fetch, and the first fold's warm-up). */
+  firstCommitAfterJoinSeconds?: number;
+  /** First batches fetched from elsewhere than the stored position (a wasted fetch each). */
+  realignments: number;
+}
+
+function projectorPhases(file: string, joinedAt: number): ProjectorPhases | undefined {
+  const lines = readLogLines(file);
+  const applied = lines.filter((line) => line.msg === "intents batch applied");
+  if (applied.length === 0 || applied[0]!.readMs === undefined) return undefined;
+  const sum = (field: string) => applied.reduce((total, line) => total + Number(line[field] ?? 0), 0);
+  const firstAt = applied[0]!.time === undefined ? undefined : Date.parse(applied[0]!.time);
+  return {
+    transactions: applied.length,
+    records: sum("records"),
+    readRoundsPerTransaction: Number((sum("rounds") / applied.length).toFixed(2)),
+    commitSeconds: sum("ms") / 1_000,
+    readSeconds: sum("readMs") / 1_000,
+    foldSeconds: sum("foldMs") / 1_000,
+    writeSeconds: sum("writeMs") / 1_000,
+    conflicts: lines.filter((line) => line.msg === "intents keys read by the batch changed meanwhile; applying it again").length,
+    ...(firstAt === undefined ? {} : { firstCommitAfterJoinSeconds: (firstAt - joinedAt) / 1_000 }),
+    realignments: lines.filter((line) => line.msg === "first batch fetched from elsewhere than the stored position; seeking" && line.groupId === "projector-intents").length,
+  };
 }
 
 /** debug shows each batch's size and time in the projector's log (BENCH_KEEP_STATE=1 keeps it). */
@@ -77,7 +121,8 @@ export async function backlogRound(input: {
     logTime(file, "the backlog published", (line) => line.msg === "blocks published" && line.chainId === origin.chainId && BigInt(String(line.tip ?? "-1")) >= head);
   const sourceStarted = (file: string) => logTime(file, "the intents source started", (line) => line.msg === "intents source starting" && line.chainId === origin.chainId);
   // Logged as the consumer joins its group, just before it fetches (after the broker's join delay).
-  const consumerJoined = (file: string) => logTime(file, "the intents consumer joined its group", (line) => line.msg === "projection consumer joined its group");
+  const consumerJoined = (file: string) =>
+    logTime(file, "the intents consumer joined its group", (line) => line.msg === "projection consumer joined its group" && (line.groupId === undefined || line.groupId === "projector-intents"));
 
   if (input.mode === "in sequence") {
     const ingestorLog = services.start("chain-ingestor", "debug");
@@ -89,6 +134,11 @@ export async function backlogRound(input: {
     const seen = await visible;
     result.projectorSeconds = (seen.last - startedAt) / 1_000;
     result.projectorSteadySeconds = (seen.last - seen.first) / 1_000;
+    const phases = projectorPhases(projectorLog, startedAt);
+    if (phases !== undefined) {
+      result.projectorPhases = phases;
+      process.stdout.write(`projector phases: ${JSON.stringify(phases)}\n`);
+    }
   } else {
     const visible = allVisible(input.redis, orderIds, 180_000);
     const ingestorLog = services.start("chain-ingestor", "debug");
@@ -97,5 +147,7 @@ export async function backlogRound(input: {
     result.endToEndSeconds = ((await visible).last - startedAt) / 1_000;
   }
   if (input.gateway !== undefined) await checkThroughGateway(input.gateway, orderIds, 50);
+  result.loadAverage = Number(loadavg()[0]!.toFixed(2));
+  process.stdout.write(`load average (1 min) at the end of the round: ${result.loadAverage}\n`);
   return result;
 }

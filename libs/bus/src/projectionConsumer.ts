@@ -14,16 +14,19 @@ import { fromKafkaMessage, type ConsumedRecord } from "./envelope.js";
  * 2. The projection writes each batch's read-model change and the batch's `lastOffset` for
  *    that partition in one atomic Redis transaction (MULTI/EXEC). Either both are stored or
  *    neither, so the stored offset is exactly the last record whose effect is in the read model.
- * 3. The consumer never commits offsets to Kafka. When it is assigned a partition it asks the
- *    projection for the stored offset (`loadOffsets`) and reads from the record after it;
- *    records at or below the stored offset that arrive anyway (a fetch already in flight) are
- *    dropped before `handleBatch`. A crash after the Redis write but before anything else
+ * 3. The consumer never commits offsets to Kafka. It reads the stored offsets (`loadOffsets`) of
+ *    every partition of its topics before it joins the group, and on joining seeks each assigned
+ *    partition to the record after its stored offset, so the first fetch already reads from
+ *    there. The first batch of each assignment is still checked against the stored offset, read
+ *    again then (another member may have advanced a partition since): a fetch from elsewhere is
+ *    dropped and followed by a seek, and records at or below the stored offset that arrive anyway
+ *    (a fetch already in flight) are dropped before `handleBatch`. A crash after the Redis write but before anything else
  *    therefore replays nothing, and a crash before it replays the whole batch, which was
  *    never applied.
  * 4. A member that lost a partition in a rebalance may still be finishing a batch while the
  *    new owner starts. `handleBatch` gets `previousOffset`, the offset the batch continues
- *    from; a projection that writes only when the stored offset still equals it (WATCH, or a
- *    compare in a Lua script) also rules out that overlap.
+ *    from; a projection that writes only when the stored offset still equals it (a compare in
+ *    a Lua script, or WATCH) also rules out that overlap.
  * 5. A rebuild runs the projection into a fresh key generation whose `loadOffsets` answers
  *    undefined, so it starts from offset zero, and switches over once it has caught up.
  */
@@ -87,6 +90,8 @@ interface PartitionState {
 export async function runProjectionConsumer(kafka: Kafka, options: ProjectionConsumerOptions): Promise<ProjectionConsumer> {
   const { groupId, logger } = options;
   const partitions = new Map<string, PartitionState>();
+  /** The next offset to read per partition, as last known: where a new assignment seeks to. */
+  const known = new Map<string, bigint>();
   const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`;
   let current: Consumer | undefined;
   let stopping = false;
@@ -106,6 +111,7 @@ export async function runProjectionConsumer(kafka: Kafka, options: ProjectionCon
       }
       state = { next: stored === undefined ? 0n : BigInt(stored) + 1n, previous: stored, aligned: false };
       partitions.set(key, state);
+      if (stored !== undefined) known.set(key, state.next);
     }
     return state;
   };
@@ -123,6 +129,7 @@ export async function runProjectionConsumer(kafka: Kafka, options: ProjectionCon
       state.aligned = true;
       const fetched = fetchedOffsetOf(batch);
       if (fetched !== null && BigInt(fetched) !== state.next) {
+        logger?.debug({ groupId, topic, partition, fetched, stored: state.previous ?? null }, "first batch fetched from elsewhere than the stored position; seeking");
         consumer.seek({ topic, partition, offset: state.next.toString() });
         return;
       }
@@ -149,6 +156,7 @@ export async function runProjectionConsumer(kafka: Kafka, options: ProjectionCon
       }
       state.previous = lastOffset;
       state.next = BigInt(lastOffset) + 1n;
+      known.set(keyOf(topic, partition), state.next);
     }
     // Resolving the last record lets kafkajs step over a trailing transaction marker too.
     resolveOffset(last.offset);
@@ -162,11 +170,23 @@ export async function runProjectionConsumer(kafka: Kafka, options: ProjectionCon
       sessionTimeout: options.sessionTimeoutMs ?? 10_000,
       maxWaitTimeInMs: options.maxWaitTimeMs ?? 1_000,
     });
-    // A new assignment may bring partitions another member advanced: forget every position.
+    // A new assignment may bring partitions another member advanced: forget every position, but
+    // seek to the last known ones before the first fetch (emitted before kafkajs fetches), so that
+    // fetch does not read from the log's start only to be dropped.
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
       partitions.clear();
       failures = 0;
-      logger?.info({ groupId, assignment: event.payload.memberAssignment }, "projection consumer joined its group");
+      const assignment = event.payload.memberAssignment as Record<string, number[]>;
+      let seeks = 0;
+      for (const [topic, assigned] of Object.entries(assignment)) {
+        for (const partition of assigned) {
+          const next = known.get(keyOf(topic, partition));
+          if (next === undefined) continue;
+          consumer.seek({ topic, partition, offset: next.toString() });
+          seeks += 1;
+        }
+      }
+      logger?.info({ groupId, assignment, seeks }, "projection consumer joined its group");
     });
     consumer.on(consumer.events.CRASH, (event) => {
       partitions.clear();
@@ -181,12 +201,35 @@ export async function runProjectionConsumer(kafka: Kafka, options: ProjectionCon
     });
     try {
       await consumer.connect();
+      await loadKnownOffsets();
       await consumer.subscribe({ topics: options.topics, fromBeginning: true });
       await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: batchHandler(consumer) });
       return consumer;
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
       throw error;
+    }
+  };
+
+  /**
+   * The stored offsets of every partition of the topics, for the seeks on joining. Best effort: a
+   * partition left out is read from the log's start and aligned on its first batch, as before.
+   */
+  const loadKnownOffsets = async (): Promise<void> => {
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      const { topics } = await admin.fetchTopicMetadata({ topics: options.topics });
+      const wanted = topics.flatMap(({ name, partitions: entries }) => entries.map(({ partitionId }) => ({ topic: name, partition: partitionId })));
+      const stored = await Promise.all(wanted.map(({ topic, partition }) => options.loadOffsets(topic, partition)));
+      wanted.forEach(({ topic, partition }, index) => {
+        const offset = stored[index];
+        if (offset !== undefined) known.set(keyOf(topic, partition), BigInt(offset) + 1n);
+      });
+    } catch (error) {
+      logger?.debug({ groupId, err: error }, "could not read the stored offsets before joining; aligning on the first batches");
+    } finally {
+      await admin.disconnect().catch(() => undefined);
     }
   };
 

@@ -1,10 +1,45 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { BlockFollower, StepOutcome } from "./blockFollower.js";
+
+/**
+ * The pause between polls once caught up, which a hint can shorten for a while: after a
+ * notification the transaction is about to be mined, and its block should be read as soon as the
+ * node has it.
+ */
+export interface PollInterval {
+  /** The pause before the next poll, read before every pause. */
+  current(): number;
+  /** Polls every `expeditedMs` for the next `forMs` (extending, never shortening, a running window). */
+  expedite(forMs: number): void;
+  /** The usual pause, the base of the back-off after errors. */
+  readonly normalMs: number;
+}
+
+export interface PollIntervalOptions {
+  /** About the chain's block time. */
+  normalMs: number;
+  /** While expedited; 50 ms by default. */
+  expeditedMs?: number;
+  /** Milliseconds since the epoch; Date.now by default. */
+  now?: () => number;
+}
+
+export function pollInterval(options: PollIntervalOptions): PollInterval {
+  const now = options.now ?? Date.now;
+  const expeditedMs = options.expeditedMs ?? 50;
+  let expeditedUntil = 0;
+  return {
+    normalMs: options.normalMs,
+    current: () => (now() < expeditedUntil ? expeditedMs : options.normalMs),
+    expedite(forMs) {
+      expeditedUntil = Math.max(expeditedUntil, now() + forMs);
+    },
+  };
+}
 
 export interface FollowLoopOptions {
   follower: BlockFollower;
-  /** Wait between polls once caught up; about the chain's block time. */
-  pollIntervalMs: number;
+  /** Wait between polls once caught up: a fixed number (about the chain's block time), or a `PollInterval`. */
+  pollIntervalMs: number | PollInterval;
   signal: AbortSignal;
   onStep?: (outcome: StepOutcome) => void;
   /**
@@ -20,19 +55,43 @@ export interface FollowLoopOptions {
  */
 export async function runFollowLoop(options: FollowLoopOptions): Promise<void> {
   const { follower, signal } = options;
+  // A number is read before every pause (a caller may still hand a getter in its place).
+  const interval: Pick<PollInterval, "current" | "normalMs"> =
+    typeof options.pollIntervalMs === "number"
+      ? {
+          current: () => options.pollIntervalMs as number,
+          get normalMs() {
+            return options.pollIntervalMs as number;
+          },
+        }
+      : options.pollIntervalMs;
   let failures = 0;
   while (!signal.aborted) {
-    let pause = options.pollIntervalMs;
+    let pause: number;
     try {
       const outcome = await follower.step();
       failures = 0;
       options.onStep?.(outcome);
-      if (outcome.kind === "reorganised" || (outcome.kind === "advanced" && outcome.tip < outcome.latest)) pause = 0;
+      const behind = outcome.kind === "reorganised" || (outcome.kind === "advanced" && outcome.tip < outcome.latest);
+      pause = behind ? 0 : interval.current();
     } catch (error) {
       failures += 1;
       if (options.onError(error, failures) === "stop") throw error;
-      pause = Math.min(5_000, options.pollIntervalMs * 2 ** Math.min(failures, 5));
+      pause = Math.min(5_000, interval.normalMs * 2 ** Math.min(failures, 5));
     }
-    if (pause > 0 && !signal.aborted) await sleep(pause, undefined, { signal }).catch(() => undefined);
+    if (pause > 0 && !signal.aborted) await pauseFor(pause, signal);
   }
+}
+
+/** Resolves after `ms` or at once when the signal aborts (on the global timers, so fake timers drive it in tests). */
+function pauseFor(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

@@ -5,7 +5,7 @@ import type { Logger } from "@platform/log";
 import type { Address, Client, Hex } from "viem";
 import { createBlockFollower, ForkDuringReadError, ReorgBeyondWindowError, type FollowerCommit } from "../follower/blockFollower.js";
 import type { BlockRef } from "../follower/blocks.js";
-import { runFollowLoop } from "../follower/followLoop.js";
+import { pollInterval, runFollowLoop } from "../follower/followLoop.js";
 import { rpcHeaderReader } from "../follower/headerReader.js";
 import { commitRecords } from "./commitRecords.js";
 import { intentsBlockSource } from "./intentsBlockSource.js";
@@ -89,7 +89,8 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
   let tip: bigint | undefined;
   let latest: bigint | undefined;
   let publishing = false;
-  let expeditedUntil = 0;
+  // A notification shortens the pauses for a while (expedite); the loop reads the interval before every pause.
+  const interval = pollInterval({ normalMs: options.pollIntervalMs, expeditedMs: options.expeditedPollIntervalMs ?? 50, now: () => now().getTime() });
 
   const send = async (current: TransactionalPublisher, records: readonly OutgoingRecord[]): Promise<void> => {
     await current.runInTransaction(async (transaction) => {
@@ -166,10 +167,7 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
       });
       await runFollowLoop({
         follower,
-        // Read before every pause: a notification shortens the pauses for a while (expedite).
-        get pollIntervalMs() {
-          return now().getTime() < expeditedUntil ? (options.expeditedPollIntervalMs ?? 50) : options.pollIntervalMs;
-        },
+        pollIntervalMs: interval,
         signal: abort.signal,
         onStep: (outcome) => {
           latest = outcome.latest;
@@ -227,7 +225,7 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
       await send(current, records);
     },
     expedite(forMs) {
-      expeditedUntil = Math.max(expeditedUntil, now().getTime() + forMs);
+      interval.expedite(forMs);
     },
     async stop() {
       abort.abort();

@@ -161,9 +161,19 @@ function evmAddress(value: string): string {
   return address;
 }
 
-/** Two records are the same when their bytes are, ignoring when they were stamped. */
-export function sameRecord(a: IntentRecord | undefined, b: IntentRecord | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  const bytes = (record: IntentRecord) => Buffer.from(IntentRecord.encode({ ...record, updatedAt: "" }).finish());
-  return bytes(a).equals(bytes(b));
+
+/** A record as read from Redis: decoded, and the bytes it was read from. */
+export interface StoredRecord {
+  record: IntentRecord;
+  bytes: Uint8Array;
+}
+
+/**
+ * Whether `next` is the stored record, ignoring when each was stamped: `next` stamped as the stored
+ * one was must encode to the stored bytes (one encode; the stored side is not encoded again). Bytes
+ * written by another version of the encoder may differ for an equal record: that costs one rewrite.
+ */
+export function sameAsStored(stored: StoredRecord | undefined, next: IntentRecord | undefined): boolean {
+  if (stored === undefined || next === undefined) return stored === undefined && next === undefined;
+  return Buffer.from(IntentRecord.encode({ ...next, updatedAt: stored.record.updatedAt }).finish()).equals(stored.bytes);
 }

@@ -1,11 +1,9 @@
-import type { Redis } from "@platform/store";
-
-type Multi = ReturnType<Redis["multi"]>;
+import type { VersionedOp } from "@platform/store";
 
 /**
- * The writes of one read-model transaction, grouped by command so a batch of hundreds of orders
- * goes out as a handful of commands (one DEL, one MSET, one ZREM and one ZADD per index key)
- * rather than several per order: fewer commands to queue, encode, and answer QUEUED to.
+ * The writes of one read-model transaction, grouped so a batch of hundreds of orders needs one
+ * ZREM and one ZADD per index key rather than several per order: fewer operations to encode
+ * and for the commit script to run.
  *
  * Grouping keeps the outcome of writing one by one because every key is either set or deleted
  * once per transaction, and each sorted-set member belongs to exactly one record, whose removals
@@ -16,8 +14,8 @@ export interface GroupedWrites {
   del(key: string): void;
   zadd(key: string, score: number, member: string): void;
   zrem(key: string, member: string): void;
-  /** Queues the grouped commands on `multi`, deletions and removals first. */
-  queueOn(multi: Multi): void;
+  /** The grouped operations: deletions, then sets, then removals, then additions. */
+  ops(): VersionedOp[];
 }
 
 export function groupedWrites(): GroupedWrites {
@@ -47,11 +45,13 @@ export function groupedWrites(): GroupedWrites {
       members.push(member);
       removals.set(key, members);
     },
-    queueOn(multi) {
-      if (dels.size > 0) multi.del(...dels);
-      if (sets.size > 0) multi.mset(new Map(sets));
-      for (const [key, members] of removals) multi.zrem(key, ...members);
-      for (const [key, entries] of additions) multi.zadd(key, ...entries);
+    ops() {
+      return [
+        ...[...dels].map((key): VersionedOp => ({ op: "del", key })),
+        ...[...sets].map(([key, value]): VersionedOp => ({ op: "set", key, value })),
+        ...[...removals].map(([key, members]): VersionedOp => ({ op: "zrem", key, members })),
+        ...[...additions].map(([key, entries]): VersionedOp => ({ op: "zadd", key, entries })),
+      ];
     },
   };
 }

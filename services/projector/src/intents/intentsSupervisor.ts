@@ -15,7 +15,7 @@ export interface IntentsSupervisorOptions {
   kafka: Kafka;
   /** For the marker check. */
   redis: Redis;
-  /** A connection of the projection's own (its WATCH must not share a connection). */
+  /** A connection of the projection's own, so its reads and commits never queue behind the marker checks. */
   projectionRedis: Redis;
   signals?: Signals;
   log: Logger;

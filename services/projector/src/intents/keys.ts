@@ -58,7 +58,14 @@
  *   the new head time.
  * - `rm:intents:chains` set of chain ids with a head.
  * - `rm:intents:offset:<topic>:<partition>` the last applied offset of that partition, written in
- *   the same MULTI/EXEC as the changes it covers.
+ *   the same atomic commit (a Lua script, @platform/store versionedCommit) as the changes it covers.
+ * - `rm:intents:versions` hash, field = what was written (`versionOf`: `o:<orderId>` for an order's
+ *   record and events, `t:<chainId>:<txHash>` for a transaction's state, set and placeholder, the
+ *   key itself for heads, the chain set, watermarks and the deadline and finality indexes), value =
+ *   how many commits wrote it: the commit script refuses a transaction when something it read has
+ *   been written since (optimistic concurrency between projectors, e.g. a rebalance overlap or two
+ *   partitions touching one order). The users' pending and expired lists are never read by the
+ *   projection, so they have no version.
  * - `rm:intents:projection` marker, set when the projection (re)starts. Its absence means Redis
  *   lost the projection; the projector then replays both topics from offset 0.
  *
@@ -81,6 +88,7 @@ export const intentsKeys = {
   unsafe: (chainId: string) => `rm:intents:unsafe:${chainId}`,
   unfinalized: (chainId: string) => `rm:intents:unfinalized:${chainId}`,
   offset: (topic: string, partition: number) => `rm:intents:offset:${topic}:${partition}`,
+  versions: "rm:intents:versions",
   marker: "rm:intents:projection",
 } as const;
 
@@ -89,3 +97,25 @@ export const placeholderSuffix = (chainId: string, txHash: string) => `tx:${chai
 
 /** `<chainId>:<txHash>`: how a transaction is named in the projection (and the notification topic's key). */
 export const txId = (chainId: string, txHash: string) => `${chainId}:${txHash.toLowerCase()}`;
+
+/** The version name of an order's keys (its record and events). */
+export const orderVersion = (orderId: string) => `o:${orderId}`;
+/** The version name of a transaction's keys (`<chainId>:<txHash>`: its state, order set and placeholder record). */
+export const txVersion = (tx: string) => `t:${tx}`;
+
+const PREFIXES: readonly [prefix: string, name: (rest: string) => string | undefined][] = [
+  ["rm:intents:events:", orderVersion],
+  ["rm:intents:order:", (suffix) => (suffix.startsWith("tx:") ? txVersion(suffix.slice(3)) : orderVersion(suffix))],
+  ["rm:intents:txstate:", txVersion],
+  ["rm:intents:tx:", txVersion],
+  ["rm:intents:user:", () => undefined],
+];
+
+/**
+ * The version name a key counts under in `rm:intents:versions` (see above), or undefined for keys
+ * the projection never reads (the users' lists).
+ */
+export function versionOf(key: string): string | undefined {
+  for (const [prefix, name] of PREFIXES) if (key.startsWith(prefix)) return name(key.slice(prefix.length));
+  return key;
+}

@@ -165,6 +165,51 @@ async function publishNotification(txHash: string, payload: IntentNotificationEv
   ]);
 }
 
+async function projectionRedisFor(name: string): Promise<Redis> {
+  const connection = createRedis({ url: redisServer.url, connectionName: `projector-test-${name}`, commandTimeoutMs: 10_000 });
+  await waitFor(async () => connection.status === "ready", { what: `${name} connection` });
+  return connection;
+}
+
+/** The connection, whose commit script (EVALSHA) first runs `before`: a write landing between a transaction's reads and its commit. */
+function interceptCommit(connection: Redis, before: () => Promise<void>): { redis: Redis; commits: () => number } {
+  let commits = 0;
+  const redisWithHook = new Proxy(connection, {
+    get(target, property, receiver) {
+      if (property === "evalsha") {
+        return async (...args: unknown[]) => {
+          commits += 1;
+          await before();
+          return (target.evalsha as (...values: unknown[]) => Promise<unknown>)(...args);
+        };
+      }
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === "function" ? (value as (...values: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { redis: redisWithHook, commits: () => commits };
+}
+
+/** A batch handed to the projection directly (not through Kafka), on a partition of its own. */
+function directBatch(partition: number, previousOffset: string | undefined, events: [key: string, payload: IntentsChainEvent][]): ProjectionBatch {
+  const first = previousOffset === undefined ? 0 : Number(previousOffset) + 1;
+  const messages = events.map(([key, payload], index) => ({
+    topic: TOPICS.chainIntents.name,
+    partition,
+    offset: String(first + index),
+    timestamp: String(Date.now()),
+    key,
+    value: Buffer.from(encodePayload(TOPICS.chainIntents, payload)),
+    eventId: undefined,
+    eventType: eventTypeOf(payload),
+    schema: TOPICS.chainIntents.schema,
+    traceparent: undefined,
+    tracestate: undefined,
+    headers: {},
+  }));
+  return { topic: TOPICS.chainIntents.name, partition, messages, lastOffset: messages.at(-1)!.offset, previousOffset, heartbeat: async () => undefined };
+}
+
 /** Waits until the projection applied everything both topics hold. */
 async function caughtUp(): Promise<void> {
   const admin = kafka.admin();
@@ -385,6 +430,48 @@ describe("intents projection (Kafka → Redis)", () => {
     };
     await expect(replay.handleBatch(batch)).rejects.toThrow(/stored offset/);
     replayRedis.disconnect();
+  });
+
+  it("commits atomically against the stored offset: an offset moved between the reads and the commit rejects the batch, writing nothing", async () => {
+    const orderId = hex(32);
+    // A partition no consumer owns, so only this test moves its offset.
+    const partition = 90;
+    const offsetKey = intentsKeys.offset(TOPICS.chainIntents.name, partition);
+    await redis.set(offsetKey, "4");
+    // Another member commits the partition after this projection read its offset, before its commit.
+    const interfering = interceptCommit(await projectionRedisFor("stale-offset"), async () => void (await redis.set(offsetKey, "5")));
+    const projection = intentsProjection({ redis: interfering.redis, log, refundGraceSeconds: GRACE });
+    const batch = directBatch(partition, "4", [[orderId, opened(orderId, newUser(), ref(ORIGIN, hex(32)), 2_000_000_000)]]);
+    await expect(projection.handleBatch(batch)).rejects.toThrow(/stored offset of chain.intents.v1\/90 is 5, the batch continues from 4/);
+    expect(interfering.commits()).toBe(1);
+    expect(await redis.get(offsetKey)).toBe("5");
+    expect(await record(orderId)).toBeUndefined();
+    expect(await redis.exists(intentsKeys.events(orderId))).toBe(0);
+    interfering.redis.disconnect();
+  });
+
+  it("applies a batch again on fresh reads when another partition's batch changed one of its orders meanwhile", async () => {
+    const orderId = hex(32);
+    const user = newUser();
+    const otherRedis = await projectionRedisFor("other-partition");
+    const other = intentsProjection({ redis: otherRedis, log, refundGraceSeconds: GRACE });
+    // The Open is applied by partition 91; the Fill of the same order by partition 92 lands between its reads and its commit.
+    const fill = directBatch(92, undefined, [[orderId, filled(orderId, ref(DESTINATION, hex(32)))]]);
+    let interfered = false;
+    const interfering = interceptCommit(await projectionRedisFor("conflicted"), async () => {
+      if (interfered) return;
+      interfered = true;
+      await other.handleBatch(fill);
+    });
+    const projection = intentsProjection({ redis: interfering.redis, log, refundGraceSeconds: GRACE });
+    await projection.handleBatch(directBatch(91, undefined, [[orderId, opened(orderId, user, ref(ORIGIN, hex(32)), 2_000_000_000)]]));
+    // The first commit was refused (its order's keys had moved), the second applied the Open on top of the Fill.
+    expect(interfering.commits()).toBe(2);
+    expect(await record(orderId)).toMatchObject({ status: IntentStatus.INTENT_STATUS_FILLED, userAddress: user });
+    expect(await redis.get(intentsKeys.offset(TOPICS.chainIntents.name, 91))).toBe("0");
+    expect(await redis.get(intentsKeys.offset(TOPICS.chainIntents.name, 92))).toBe("0");
+    interfering.redis.disconnect();
+    otherRedis.disconnect();
   });
 
   it("projects a backlog of 10,000 Opens with their heads (figure printed)", async () => {

@@ -1,0 +1,150 @@
+import { join } from "node:path";
+import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
+import { readVersioned, versionedCommit } from "./versionedCommit.js";
+
+const dir = tempDir("store-versioned");
+let server: RunningRedis;
+let redis: Redis;
+const VERSIONS = "test:versions";
+
+beforeAll(async () => {
+  server = await startRedis({ dir: join(dir.path, "data"), logFile: join(dir.path, "redis.log") });
+  redis = createRedis({ url: server.url, connectionName: "store-versioned-test" });
+  await waitFor(() => redisReadiness(redis), { what: "redis ready" });
+});
+
+afterAll(async () => {
+  redis.disconnect();
+  await server.stop();
+  dir.remove();
+});
+
+describe("versionedCommit against a real redis-server", () => {
+  it("applies every op kind and bumps the versions named", async () => {
+    const result = await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      expect: [{ key: "t1:offset", value: undefined }],
+      ops: [
+        { op: "set", key: "t1:s", value: Buffer.from([0, 1, 255]) },
+        { op: "zadd", key: "t1:z", entries: [1, "a", 2, "b"] },
+        { op: "sadd", key: "t1:set", members: ["x", "y"] },
+        { op: "hreplace", key: "t1:h", fields: { a: "1", b: "2" } },
+        { op: "set", key: "t1:offset", value: "7" },
+      ],
+      bumps: ["t1:s", "t1:z", "t1:h", "t1:z"],
+    });
+    expect(result).toEqual({ outcome: "committed" });
+    expect((await redis.getBuffer("t1:s"))?.equals(Buffer.from([0, 1, 255]))).toBe(true);
+    expect(await redis.zrange("t1:z", "0", "-1", "WITHSCORES")).toEqual(["a", "1", "b", "2"]);
+    expect((await redis.smembers("t1:set")).sort()).toEqual(["x", "y"]);
+    expect(await redis.hgetall("t1:h")).toEqual({ a: "1", b: "2" });
+    expect(await redis.hmget(VERSIONS, "t1:s", "t1:z", "t1:h", "t1:set")).toEqual(["1", "1", "1", null]);
+
+    await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      expect: [{ key: "t1:offset", value: "7" }],
+      ops: [
+        { op: "zrem", key: "t1:z", members: ["a"] },
+        { op: "srem", key: "t1:set", members: ["x"] },
+        { op: "hreplace", key: "t1:h", fields: { c: "3" } },
+        { op: "del", key: "t1:s" },
+      ],
+      bumps: ["t1:s"],
+    });
+    expect(await redis.zrange("t1:z", "0", "-1")).toEqual(["b"]);
+    expect(await redis.smembers("t1:set")).toEqual(["y"]);
+    expect(await redis.hgetall("t1:h")).toEqual({ c: "3" });
+    expect(await redis.exists("t1:s")).toBe(0);
+    // A deleted key keeps counting: its next content never reuses a version a reader saw.
+    expect(await redis.hget(VERSIONS, "t1:s")).toBe("2");
+  });
+
+  it("rejects a stale expected value (a stored offset moved on) and writes nothing", async () => {
+    await redis.set("t2:offset", "10");
+    const stale = await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      expect: [{ key: "t2:offset", value: "9" }],
+      ops: [{ op: "set", key: "t2:data", value: "x" }, { op: "set", key: "t2:offset", value: "12" }],
+      bumps: ["t2:data"],
+    });
+    expect(stale).toEqual({ outcome: "mismatch", key: "t2:offset", actual: "10" });
+    const absentExpected = await versionedCommit(redis, { versionsKey: VERSIONS, expect: [{ key: "t2:offset", value: undefined }], ops: [{ op: "set", key: "t2:data", value: "x" }], bumps: ["t2:data"] });
+    expect(absentExpected).toEqual({ outcome: "mismatch", key: "t2:offset", actual: "10" });
+    const presentExpected = await versionedCommit(redis, { versionsKey: VERSIONS, expect: [{ key: "t2:none", value: "1" }], ops: [{ op: "set", key: "t2:data", value: "x" }], bumps: ["t2:data"] });
+    expect(presentExpected).toEqual({ outcome: "mismatch", key: "t2:none", actual: undefined });
+    expect(await redis.exists("t2:data")).toBe(0);
+    expect(await redis.get("t2:offset")).toBe("10");
+    expect(await redis.hget(VERSIONS, "t2:data")).toBeNull();
+  });
+
+  it("answers conflict when a guarded key was written after it was read, and commits on a fresh read", async () => {
+    const bump = (value: string) => versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t3:a", value }], bumps: ["t3:a"] });
+    await bump("1");
+    const read = await readVersioned(redis, VERSIONS, ["t3:a", "t3:never"], [["get", "t3:a"]]);
+    expect(read.results).toEqual(["1"]);
+    expect([...read.versions]).toEqual([["t3:a", "1"], ["t3:never", "0"]]);
+
+    await bump("2"); // another writer, between our read and our commit
+    const late = await versionedCommit(redis, { versionsKey: VERSIONS, guards: read.versions, ops: [{ op: "set", key: "t3:b", value: "from 1" }], bumps: ["t3:b"] });
+    expect(late).toEqual({ outcome: "conflict", key: "t3:a" });
+    expect(await redis.exists("t3:b")).toBe(0);
+
+    const again = await readVersioned(redis, VERSIONS, ["t3:a", "t3:never"], [["get", "t3:a"]]);
+    const fresh = await versionedCommit(redis, { versionsKey: VERSIONS, guards: again.versions, ops: [{ op: "set", key: "t3:b", value: "from 2" }], bumps: ["t3:b"] });
+    expect(fresh).toEqual({ outcome: "committed" });
+    expect(await redis.get("t3:b")).toBe("from 2");
+  });
+
+  it("versions an entity stored in several keys under one name", async () => {
+    const write = (value: string) =>
+      versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t7:record", value }, { op: "set", key: "t7:events", value }], bumps: ["order:t7"] });
+    await write("1");
+    const read = await readVersioned(redis, VERSIONS, ["order:t7"], [["mget", "t7:record", "t7:events"]]);
+    expect(read.results).toEqual([["1", "1"]]);
+    await write("2");
+    expect(await versionedCommit(redis, { versionsKey: VERSIONS, guards: read.versions, ops: [], bumps: [] })).toEqual({ outcome: "conflict", key: "order:t7" });
+    expect(await redis.hget(VERSIONS, "order:t7")).toBe("2");
+  });
+
+  it("marks a key read twice at different versions as stale, so the commit conflicts", async () => {
+    const versions = new Map<string, string>();
+    await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t4:a", value: "1" }], bumps: ["t4:a"] });
+    await readVersioned(redis, VERSIONS, ["t4:a"], [["get", "t4:a"]], versions);
+    await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t4:a", value: "2" }], bumps: ["t4:a"] });
+    await readVersioned(redis, VERSIONS, ["t4:a"], [["get", "t4:a"]], versions);
+    expect(await versionedCommit(redis, { versionsKey: VERSIONS, guards: versions, ops: [], bumps: [] })).toEqual({ outcome: "conflict", key: "t4:a" });
+  });
+
+  it("loads the script again after SCRIPT FLUSH (EVALSHA answers NOSCRIPT)", async () => {
+    await redis.script("FLUSH");
+    expect(await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t5:a", value: "1" }], bumps: ["t5:a"] })).toEqual({ outcome: "committed" });
+    expect(await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t5:a", value: "2" }], bumps: ["t5:a"] })).toEqual({ outcome: "committed" });
+    expect(await redis.hget(VERSIONS, "t5:a")).toBe("2");
+  });
+
+  it("guards and bumps thousands of names in one commit (beyond Lua's unpack limit)", async () => {
+    const names = Array.from({ length: 6_001 }, (_, index) => `t8:${index}`);
+    const bumpAll = (guards: Map<string, string>) => versionedCommit(redis, { versionsKey: VERSIONS, guards, ops: [], bumps: names });
+    const first = await readVersioned(redis, VERSIONS, names, []);
+    expect(await bumpAll(first.versions)).toEqual({ outcome: "committed" });
+    expect(await redis.hmget(VERSIONS, "t8:0", "t8:5000", "t8:6000")).toEqual(["1", "1", "1"]);
+    const second = await readVersioned(redis, VERSIONS, names, []);
+    expect(await bumpAll(second.versions)).toEqual({ outcome: "committed" });
+    expect(await redis.hmget(VERSIONS, "t8:0", "t8:6000")).toEqual(["2", "2"]);
+    // The first read is stale now, down to its last name.
+    expect(await bumpAll(new Map([...first.versions].slice(6_000)))).toEqual({ outcome: "conflict", key: "t8:6000" });
+  });
+
+  it("refuses a version name it could not pass on (empty, or with a newline)", async () => {
+    await expect(versionedCommit(redis, { versionsKey: VERSIONS, ops: [], bumps: ["a\nb"] })).rejects.toThrow(/version name/);
+    await expect(versionedCommit(redis, { versionsKey: VERSIONS, guards: new Map([["", "0"]]), ops: [], bumps: [] })).rejects.toThrow(/version name/);
+  });
+
+  it("takes large member lists (beyond Lua's unpack limit) in one op", async () => {
+    const members = Array.from({ length: 12_000 }, (_, index) => `m${index}`);
+    await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "sadd", key: "t6:set", members }], bumps: [] });
+    expect(await redis.scard("t6:set")).toBe(12_000);
+  });
+});
