@@ -80,6 +80,7 @@ export interface SubnetSettings {
   weightsVersionKey?: bigint;
   adjustmentAlpha?: bigint;
   activityCutoff?: number;
+  alphaSigmoidSteepness?: number;
   bondsMovingAverage?: bigint;
   servingRateLimit?: bigint;
   minDifficulty?: bigint;
@@ -322,6 +323,7 @@ const SETTINGS_FUNCTIONS = [
   "getWeightsVersionKey",
   "getAdjustmentAlpha",
   "getActivityCutoff",
+  "getAlphaSigmoidSteepness",
   "getBondsMovingAverage",
   "getServingRateLimit",
   "getMinDifficulty",
@@ -402,6 +404,7 @@ function toSettings(registeredAtBlock: bigint, results: readonly CallResult[]): 
   set("weightsVersionKey", pick<bigint>("getWeightsVersionKey"));
   set("adjustmentAlpha", pick<bigint>("getAdjustmentAlpha"));
   set("activityCutoff", pick<number>("getActivityCutoff"));
+  set("alphaSigmoidSteepness", pick<number>("getAlphaSigmoidSteepness"));
   set("bondsMovingAverage", pick<bigint>("getBondsMovingAverage"));
   set("servingRateLimit", pick<bigint>("getServingRateLimit"));
   set("minDifficulty", pick<bigint>("getMinDifficulty"));

@@ -143,7 +143,7 @@ export function subnetSnapshot(subnet: SubnetState, rootNetuid: number, ref: Cha
       adjustmentAlpha: (settings.adjustmentAlpha ?? 0n).toString(),
       bondsMovingAverage: (settings.bondsMovingAverage ?? 0n).toString(),
       servingRateLimit: (settings.servingRateLimit ?? 0n).toString(),
-      alphaSigmoidSteepness: 0,
+      alphaSigmoidSteepness: settings.alphaSigmoidSteepness ?? 0,
     },
   };
 }

@@ -66,7 +66,9 @@ export function describeEmission(snapshot: EmissionSnapshot, subnet: SubnetSnaps
   const emission: SubnetEmission = {
     netuid: snapshot.netuid,
     emissionEnabled: snapshot.emissionEnabled,
-    taoEmissionShare: ratio(taoEmission(snapshot).toString(), snapshot.blockEmissionRao),
+    // `BlockEmission` is storage-only: an ingestor without a StorageQuery reader leaves it empty,
+    // and a share of an unknown total is unknown (rendered null), not a server error.
+    taoEmissionShare: snapshot.blockEmissionRao === "" ? "" : ratio(taoEmission(snapshot).toString(), snapshot.blockEmissionRao),
     taoInEmissionRao: snapshot.taoInEmissionRao,
     alphaInEmissionNalpha: snapshot.alphaInEmissionNalpha,
     alphaOutEmissionNalpha: snapshot.alphaOutEmissionNalpha,

@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, mulIntByDecimal, pageLimitOf, queryScope, r
 import { asOfOf, notYet } from "../market/asOfRef.js";
 import { checkNetuids, toNetuids } from "../market/netuids.js";
 import { ratio } from "../market/numbers.js";
-import { decodePoint, newestPoints, pointsAtBlock, run, subnetsKeys } from "../market/readModel.js";
+import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys } from "../market/readModel.js";
 
 /** Cursors continue the ranking up to this rank. */
 const MAX_RANK = 10_000;
@@ -33,6 +33,36 @@ interface PositionRow {
  * served, so a page continues after that holder's position.
  */
 export async function getHoldersTop(redis: Redis, request: GetHoldersTopRequest): Promise<GetHoldersTopResponse> {
+  // The projector replaces a ranking whole, in one MULTI, once a block: a read that saw the ranking
+  // change under it starts again (rarely more than once), so one answer is one holder set.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readHoldersTop(redis, request);
+    } catch (error) {
+      if (!(error instanceof RankingReplaced)) throw error;
+      if (attempt >= READ_ATTEMPTS) throw unavailable("READ_MODEL_UNAVAILABLE", "the holder ranking is being replaced; retry");
+    }
+  }
+}
+
+const READ_ATTEMPTS = 3;
+
+class RankingReplaced extends Error {}
+
+/** Reads run as one MULTI: no projector transaction lands between them (a pipeline does not promise that). */
+async function atomically(redis: Redis, build: (multi: ReturnType<Redis["multi"]>) => void): Promise<unknown[]> {
+  return readModel(async () => {
+    const multi = redis.multi();
+    build(multi);
+    const results = (await multi.exec()) ?? [];
+    return results.map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    });
+  });
+}
+
+async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Promise<GetHoldersTopResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 100, maxLimit: 500 });
   const grouping = request.groupBy === HolderGrouping.HOLDER_GROUPING_POSITION ? "position" : "coldkey";
   if (![HolderGrouping.HOLDER_GROUPING_UNSPECIFIED, HolderGrouping.HOLDER_GROUPING_COLDKEY, HolderGrouping.HOLDER_GROUPING_POSITION].includes(request.groupBy)) {
@@ -48,8 +78,8 @@ export async function getHoldersTop(redis: Redis, request: GetHoldersTopRequest)
 
   const rankingKey = grouping === "coldkey" ? subnetsKeys.holderColdkeys(netuid) : subnetsKeys.holderPositions(netuid);
   const rowsKey = grouping === "coldkey" ? subnetsKeys.holderColdkeyRows(netuid) : subnetsKeys.holderPositionRows(netuid);
-  const [ranked, setPoint, members, startRank, holdersCount] = await run(redis, (pipeline) => {
-    pipeline
+  const [ranked, setPoint, members, startRank, holdersCount] = await atomically(redis, (multi) => {
+    multi
       .get(subnetsKeys.holderRanked(netuid))
       .zrange(subnetsKeys.holderPoints(netuid), "-1", "-1")
       .zrangebylex(rankingKey, after === undefined ? "-" : `(${after}`, "+", "LIMIT", 0, limit + 1)
@@ -59,8 +89,8 @@ export async function getHoldersTop(redis: Redis, request: GetHoldersTopRequest)
   const newestText = (setPoint as string[])[0];
   if (newestText === undefined || ranked === null) throw notYet("holder set of this subnet");
   const newest = JSON.parse(newestText) as { o: number; h: string; b: number; p: string };
-  // The ranking and the set are written in one transaction; a mismatch means a write landed between the reads.
-  if (ranked !== `${newest.o}:${newest.h}`) throw unavailable("READ_MODEL_UNAVAILABLE", "the holder ranking is being replaced; retry");
+  // The ranking and the set are written in one transaction and read in one: they always agree.
+  if (ranked !== `${newest.o}:${newest.h}`) throw new RankingReplaced();
   const set = HolderPositions.decode(Buffer.from(newest.p, "base64"));
   const asOf = asOfOf(set.ref);
   if (after !== undefined && startRank === null) throw invalidArgumentCursor();
@@ -85,9 +115,13 @@ export async function getHoldersTop(redis: Redis, request: GetHoldersTopRequest)
   const hasMore = candidates.length > limit && firstRank + limit <= MAX_RANK;
   candidates = candidates.slice(0, Math.min(limit, roomLeft));
   const fields = candidates.map((member) => member.slice(RANK_WIDTH + 1));
-  const rows = fields.length === 0 ? [] : ((await readModel(() => redis.hmget(rowsKey, ...fields))) as (string | null)[]);
+  // The rows come in a second round trip: the same ranking must still stand, or they may be a newer
+  // set's amounts under this set's as_of.
+  const [rowTexts, rankedNow] = fields.length === 0 ? [[], ranked] : await atomically(redis, (multi) => multi.hmget(rowsKey, ...fields).get(subnetsKeys.holderRanked(netuid)));
+  if (rankedNow !== ranked) throw new RankingReplaced();
+  const rows = rowTexts as (string | null)[];
   const holders = rows.map((text, index): Holder => {
-    if (text === null) throw unavailable("READ_MODEL_UNAVAILABLE", "the holder ranking is being replaced; retry");
+    if (text === null) throw new RankingReplaced();
     const row = JSON.parse(text) as ColdkeyRow | PositionRow;
     const holder: Holder = {
       rank: firstRank + index,

@@ -2,6 +2,7 @@ import { invalidArgument } from "@platform/errors";
 import { ValidatorSort, type GetValidatorsLatestRequest, type GetValidatorsLatestResponse, type Validator } from "@platform/proto/data/v1/subnets";
 import { PoolSnapshot, ValidatorSetSnapshot, type NeuronState } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
+import { ROOT_NETUID } from "@platform/subtensor";
 import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
 import { asOfOf, notYet } from "../market/asOfRef.js";
 import { checkNetuids, toNetuids } from "../market/netuids.js";
@@ -24,7 +25,7 @@ export async function getValidatorsLatest(redis: Redis, request: GetValidatorsLa
   const neurons = snapshot.neurons.filter((neuron) =>
     request.includeWithoutPermit ? BigInt(neuron.alphaStakeNalpha) > 0n || BigInt(neuron.rootStakeRao ?? "0") > 0n : neuron.validatorPermit,
   );
-  const validators = neurons.map((neuron) => describeValidator(neuron, price, point.b));
+  const validators = neurons.map((neuron) => describeValidator(neuron, price, point.b, netuid === ROOT_NETUID));
   const scope = queryScope(["validators/latest", netuid, request.includeWithoutPermit, request.sort, order]);
   const page = sortedPage({ items: validators, valueOf, idOf: (validator) => validator.uid, order, limit, cursor: request.page?.cursor ?? "", scope });
   return { asOf, netuid: netuid!, validators: page.items, page: page.page };
@@ -54,9 +55,13 @@ function validatorSortValue(sort: ValidatorSort): (validator: Validator) => stri
   }
 }
 
-/** Total stake value: alpha stake at the pool's spot price at the same block (0 without a pool), plus root stake. */
-export function describeValidator(neuron: NeuronState, priceTao: string | undefined, block: number): Validator {
+/**
+ * Total stake value: alpha stake at the pool's spot price at the same block (0 without a pool), plus
+ * root stake. On the root subnet the "alpha" stake is the root stake itself (TAO, 1:1): counted once.
+ */
+export function describeValidator(neuron: NeuronState, priceTao: string | undefined, block: number, onRoot = false): Validator {
   const alphaValue = priceTao === undefined ? 0n : mulIntByDecimal(BigInt(neuron.alphaStakeNalpha), priceTao);
+  const totalStakeValue = onRoot ? BigInt(neuron.alphaStakeNalpha) : alphaValue + BigInt(neuron.rootStakeRao ?? "0");
   const validator: Validator = {
     uid: neuron.uid,
     hotkey: neuron.hotkey,
@@ -64,7 +69,7 @@ export function describeValidator(neuron: NeuronState, priceTao: string | undefi
     validatorPermit: neuron.validatorPermit,
     active: neuron.active,
     alphaStakeNalpha: neuron.alphaStakeNalpha,
-    totalStakeValueRao: (alphaValue + BigInt(neuron.rootStakeRao ?? "0")).toString(),
+    totalStakeValueRao: totalStakeValue.toString(),
     dividends: neuron.dividends,
     vtrust: neuron.vtrust,
     incentive: neuron.incentive,

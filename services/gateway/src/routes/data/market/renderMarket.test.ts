@@ -171,4 +171,16 @@ describe("renderEmissionsLatest", () => {
       per_day_estimate: { tao_in_rao: "526320000000", alpha_out_nalpha: "7200000000000" },
     });
   });
+
+  it("shows storage-only values the chain source could not read (empty) as null, in totals and shares", () => {
+    const unknown = {
+      ...emissionsLatestExample,
+      blockEmissionRao: "",
+      emissions: emissionsLatestExample.emissions.map((emission) => ({ ...emission, taoEmissionShare: "" })),
+    };
+    const body = renderEmissionsLatest(unknown, { query: {}, limit: 256 });
+    expect(body).toMatchObject({ block_emission_rao: null, total_tao_emission_rao: "1000000000" });
+    expect(items(body)[0]).toMatchObject({ tao_emission_share: null, tao_in_emission_rao: "73100000" });
+    expect(renderNetworkStats({ ...networkStatsExample, totalIssuanceRao: "", blockEmissionRao: "" })).toMatchObject({ total_issuance_rao: null, block_emission_rao: null });
+  });
 });

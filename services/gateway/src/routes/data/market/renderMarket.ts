@@ -16,7 +16,11 @@ import { integer, intervalName, mechanismName, optionalInteger, orNull, pageOf, 
 
 /** The market group: coin price, network totals, subnet pools and emissions. */
 
-/** Empty strings mark the members a close-only series leaves out; they read as null. */
+/**
+ * Empty strings mark what is unknown: the members a close-only series leaves out, and storage-only
+ * chain values (TotalIssuance, BlockEmission) an ingestor without a StorageQuery reader leaves empty.
+ * They read as null.
+ */
 const orNullIfEmpty = (value: string): string | null => (value === "" ? null : value);
 
 export function renderPriceLatest(answer: GetPriceLatestResponse, request: { query: LinkQuery }) {
@@ -85,7 +89,7 @@ export function renderNetworkStats(answer: GetNetworkStatsLatestResponse) {
     },
     {
       as_of: renderAsOf(answer.asOf),
-      total_issuance_rao: answer.totalIssuanceRao,
+      total_issuance_rao: orNullIfEmpty(answer.totalIssuanceRao),
       balances_total_issuance_rao: orNull(answer.balancesTotalIssuanceRao),
       max_supply_rao: answer.maxSupplyRao,
       total_stake_rao: answer.totalStakeRao,
@@ -93,7 +97,7 @@ export function renderNetworkStats(answer: GetNetworkStatsLatestResponse) {
       staked_alpha_pools_rao: answer.stakedAlphaPoolsRao,
       subnet_locked_rao: orNull(answer.subnetLockedRao),
       free_rao: orNull(answer.freeRao),
-      block_emission_rao: answer.blockEmissionRao,
+      block_emission_rao: orNullIfEmpty(answer.blockEmissionRao),
       blocks_per_day: answer.blocksPerDay,
       tao_weight: answer.taoWeight,
       root_netuid: answer.rootNetuid,
@@ -210,7 +214,7 @@ function renderEmission(emission: SubnetEmission) {
     name: orNull(emission.name),
     symbol: orNull(emission.symbol),
     emission_enabled: emission.emissionEnabled,
-    tao_emission_share: emission.taoEmissionShare,
+    tao_emission_share: orNullIfEmpty(emission.taoEmissionShare),
     tao_in_emission_rao: emission.taoInEmissionRao,
     excess_tao_rao: orNull(emission.excessTaoRao),
     root_sell_tao_rao: orNull(emission.rootSellTaoRao),
@@ -255,7 +259,7 @@ export function renderEmissionsLatest(answer: GetSubnetEmissionsLatestResponse, 
     links: { "subnet-pools": { href: poolsHref() }, "network-stats": { href: networkStatsHref() } },
     state: {
       as_of: renderAsOf(answer.asOf),
-      block_emission_rao: answer.blockEmissionRao,
+      block_emission_rao: orNullIfEmpty(answer.blockEmissionRao),
       total_tao_emission_rao: answer.totalTaoEmissionRao,
       subnets_emitting: answer.subnetsEmitting,
       owner_cut: orNull(answer.ownerCut),

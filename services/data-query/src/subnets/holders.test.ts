@@ -1,0 +1,112 @@
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { ConsumedRecord } from "@platform/bus";
+import { createLogger } from "@platform/log";
+import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
+import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
+import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
+import { encodePayload, TOPICS } from "@platform/proto/topics";
+import { createRedis, type Redis } from "@platform/store";
+import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Written by the projector's own projection, as in production (the keys are its contract).
+import { subnetsProjection } from "../../../projector/src/subnets/projection.js";
+import { getHoldersTop } from "./holders.js";
+
+const dir = tempDir("data-query-holders");
+const log = createLogger({ service: "holders-test", level: "warn", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
+const hashOf = (block: number) => `0x${block.toString(16).padStart(64, "0")}`;
+const ref = (block: number): ChainRef => ({
+  chainId: "945",
+  blockNumber: String(block),
+  blockHash: hashOf(block),
+  parentHash: hashOf(block - 1),
+  blockTimestamp: new Date(Date.UTC(2026, 0, 1) + block * 12_000).toISOString(),
+  finality: Finality.FINALITY_LATEST,
+});
+const account = (byte: string) => ({ ss58: `ss58-${byte}`, publicKey: `0x${byte.repeat(64)}` });
+
+let redisServer: RunningRedis;
+let redis: Redis;
+let offset = -1;
+
+/** One block of subnet 1: its pool and its holder set (coldkey 1 and 2, with these amounts). */
+async function block(number: number, alphaOne: string, alphaTwo: string): Promise<void> {
+  const events: NetworkChainEvent[] = [
+    { event: { $case: "poolSnapshot", value: { ref: ref(number), netuid: 1, mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, taoInRao: "1000", alphaInNalpha: "4000", alphaOutNalpha: String(number * 1_000), alphaIssuanceNalpha: "5000", priceTao: "0.25", movingPriceTao: "0.25", volumeTotalRao: "0" } } },
+    {
+      event: {
+        $case: "holderPositions",
+        value: { ref: ref(number), netuid: 1, coverage: HolderCoverage.HOLDER_COVERAGE_REGISTERED_HOTKEYS_ONLY, chunkIndex: 0, chunkCount: 1, positions: [
+          { coldkey: account("1"), hotkey: account("a"), alphaNalpha: alphaOne },
+          { coldkey: account("2"), hotkey: account("a"), alphaNalpha: alphaTwo },
+        ] },
+      },
+    },
+  ];
+  const previous = offset;
+  const messages: ConsumedRecord[] = events.map((event) => ({
+    topic: TOPICS.chainNetwork.name, partition: 0, offset: String(++offset), timestamp: "0", key: "netuid:1", value: Buffer.from(encodePayload(TOPICS.chainNetwork, event)),
+    eventId: undefined, eventType: undefined, schema: undefined, traceparent: undefined, tracestate: undefined, headers: {},
+  }));
+  await subnetsProjection({ redis, log }).handleBatch({
+    topic: TOPICS.chainNetwork.name, partition: 0, messages, lastOffset: String(offset), previousOffset: previous < 0 ? undefined : String(previous), heartbeat: async () => undefined,
+  });
+}
+
+/** The same client, except that `beforeExec(n)` runs before its n-th MULTI is executed. */
+function withHook(client: Redis, beforeExec: (n: number) => Promise<void>): Redis {
+  let execs = 0;
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property !== "multi") return Reflect.get(target, property, receiver);
+      return () => {
+        const multi = target.multi();
+        const exec = multi.exec.bind(multi);
+        multi.exec = (async () => {
+          await beforeExec(++execs);
+          return exec();
+        }) as typeof multi.exec;
+        return multi;
+      };
+    },
+  });
+}
+
+beforeAll(async () => {
+  redisServer = await startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") });
+  redis = createRedis({ url: redisServer.url, connectionName: "holders-test", commandTimeoutMs: 10_000 });
+  await waitFor(async () => redis.status === "ready", { what: "redis connection" });
+  await redis.sadd("rm:subnets:netuids", "1");
+  await block(10, "700", "500");
+}, 60_000);
+
+afterAll(async () => {
+  redis?.disconnect();
+  await redisServer?.stop();
+  dir.remove();
+});
+
+const request = { netuid: 1, groupBy: 0, page: { limit: 10, cursor: "" } };
+
+describe("getHoldersTop", () => {
+  it("answers one holder set even when the projector replaces the ranking between its reads", async () => {
+    // The next block's set lands after the ranking was read and before its rows are.
+    const racing = withHook(redis, async (n) => {
+      if (n === 2) await block(11, "900", "100");
+    });
+    const answer = await getHoldersTop(racing, request);
+    // Block 11's set throughout: its as_of, its amounts and its pool, never block 10's as_of with block 11's rows.
+    expect(answer.asOf?.blockNumber).toBe("11");
+    expect(answer.holders.map((holder) => [holder.coldkey?.ss58, holder.alphaNalpha])).toEqual([["ss58-1", "900"], ["ss58-2", "100"]]);
+    expect(answer.alphaOutNalpha).toBe("11000");
+  });
+
+  it("gives up with READ_MODEL_UNAVAILABLE when the ranking keeps changing under every read", async () => {
+    let next = 12;
+    const churning = withHook(redis, async (n) => {
+      if (n % 2 === 0) await block(next++, String(1_000 + next), "100");
+    });
+    await expect(getHoldersTop(churning, request)).rejects.toMatchObject({ code: "READ_MODEL_UNAVAILABLE" });
+  });
+});
