@@ -3,6 +3,7 @@ import type { Logger } from "@platform/log";
 import type { OutgoingRecord } from "./envelope.js";
 import { isProducerFencedError, ProducerFencedError } from "./errors.js";
 import { groupByTopic } from "./publisher.js";
+import { sizedChunks } from "./sizedChunks.js";
 
 /** Consumed offsets committed with the transaction (consume-transform-produce). */
 export interface TransactionOffsets {
@@ -83,11 +84,13 @@ export async function createTransactionalPublisher(
       return operation;
     };
     const context: TransactionContext = {
+      // One produce request per size-bounded run, in order: the broker refuses a batch over its limit.
       send: (records) =>
         track(
-          records.length === 0
-            ? Promise.resolve()
-            : transaction.sendBatch({ acks: -1, topicMessages: groupByTopic(records) }).then(() => undefined),
+          sizedChunks(records).reduce<Promise<void>>(
+            (previous, chunk) => previous.then(() => transaction.sendBatch({ acks: -1, topicMessages: groupByTopic(chunk) }).then(() => undefined)),
+            Promise.resolve(),
+          ),
         ),
       sendOffsets: (offsets) => track(transaction.sendOffsets(offsets)),
     };

@@ -647,3 +647,31 @@ describe("a reorganisation of the network chain", () => {
     }
   }, 90_000);
 });
+
+describe("a block of 1,000 transfers", () => {
+  // Last in the file: while this fails, the network source is stuck on the block and later tests
+  // would only time out behind it. It once was: the records of such a block, with their keys and
+  // headers, made a Kafka batch over the broker's 1 MiB limit (libs/bus sizedChunks).
+  it("is indexed like any other: every transfer listed and the read models move past the block", async () => {
+    await s.activity.pause();
+    const sender = privateKeyToAccount(generatePrivateKey());
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    let sent: Hash[];
+    try {
+      await s.native.testClient.setBalance({ address: sender.address, value: parseEther("100") });
+      // Automine with no interval: sendTransfers mines exactly one block for all of them.
+      await s.native.testClient.setIntervalMining({ interval: 0 });
+      await s.native.testClient.setAutomine(true);
+      sent = await sendTransfers(s.network, sender, recipient, 1_000, { perBlock: 1_000 });
+    } finally {
+      await s.native.testClient.setAutomine(false);
+      await s.native.testClient.setIntervalMining({ interval: 1 });
+      s.activity.resume();
+    }
+    const [first, last] = await Promise.all([sent[0]!, sent.at(-1)!].map((hash) => s.native.publicClient.getTransactionReceipt({ hash })));
+    expect(first!.blockNumber).toBe(last!.blockNumber);
+    await indexedThrough(last!.blockNumber + 1n);
+    const { items: listed } = await allItems(`/data/v1/accounts/${recipient}/transactions?limit=200`);
+    expect(listed.map((item) => item.evm_tx_hash)).toEqual([...sent].reverse());
+  }, 120_000);
+});

@@ -56,13 +56,6 @@ export interface IntentsSource {
   stop(): Promise<void>;
 }
 
-/**
- * Record bytes per produce request. The broker takes at most 1 MB per partition's batch; a request
- * spreads over the topic's partitions by orderId, so 1 MB in total can never exceed it, whatever
- * the keys.
- */
-const BYTES_PER_SEND = 1_000_000;
-
 /** A commit whose outcome only Kafka knows: the source restarts from its checkpoint. */
 class CommitFailedError extends Error {
   override readonly name = "CommitFailedError";
@@ -93,20 +86,8 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
   const interval = pollInterval({ normalMs: options.pollIntervalMs, expeditedMs: options.expeditedPollIntervalMs ?? 50, now: () => now().getTime() });
 
   const send = async (current: TransactionalPublisher, records: readonly OutgoingRecord[]): Promise<void> => {
-    await current.runInTransaction(async (transaction) => {
-      let chunk: OutgoingRecord[] = [];
-      let bytes = 0;
-      for (const record of records) {
-        if (chunk.length > 0 && bytes + record.value.byteLength > BYTES_PER_SEND) {
-          await transaction.send(chunk);
-          chunk = [];
-          bytes = 0;
-        }
-        chunk.push(record);
-        bytes += record.value.byteLength;
-      }
-      await transaction.send(chunk);
-    });
+    // The publisher splits the records into produce requests the broker accepts (libs/bus sizedChunks).
+    await current.runInTransaction((transaction) => transaction.send(records));
   };
 
   const restoreWindow = async (blocks: readonly BlockRef[]) => {

@@ -49,8 +49,6 @@ export interface NetworkSource {
 /** The network's coin, whose USD price the feed gives (TAO/USD); whatever the chain file calls its native currency. */
 const COIN_SYMBOL = "TAO";
 
-/** See intentsSource: 1 MB of record bytes per produce request keeps every partition's batch under the broker's limit. */
-const BYTES_PER_SEND = 1_000_000;
 
 class CommitFailedError extends Error {
   override readonly name = "CommitFailedError";
@@ -95,20 +93,8 @@ export function startNetworkSource(options: NetworkSourceOptions): NetworkSource
   let publishing = false;
 
   const send = async (current: TransactionalPublisher, records: readonly OutgoingRecord[]): Promise<void> => {
-    await current.runInTransaction(async (transaction) => {
-      let chunk: OutgoingRecord[] = [];
-      let bytes = 0;
-      for (const record of records) {
-        if (chunk.length > 0 && bytes + record.value.byteLength > BYTES_PER_SEND) {
-          await transaction.send(chunk);
-          chunk = [];
-          bytes = 0;
-        }
-        chunk.push(record);
-        bytes += record.value.byteLength;
-      }
-      await transaction.send(chunk);
-    });
+    // The publisher splits the records into produce requests the broker accepts (libs/bus sizedChunks).
+    await current.runInTransaction((transaction) => transaction.send(records));
   };
 
   const runOnce = async (): Promise<void> => {
