@@ -54,10 +54,20 @@ async function indexedThrough(block: bigint): Promise<void> {
   }
 }
 
-/** The answer's as_of names a block of the canonical chain, with its hash and time; reads at that block. */
+/**
+ * The answer's as_of names a block of the canonical chain, with its hash and time; reads at that block.
+ * The reads wait until the node has mined past it: anvil answers a call at its newest block from the
+ * live state, which its interval miner may be changing at that moment (a CI run once read a pool price
+ * of the next block next to reserves of this one); an older block's state is stored and stays put.
+ */
 async function atAsOf(body: Json): Promise<ChainAt> {
   const asOf = body.as_of as Json;
   expect(asOf.chain_id).toBe(CHAIN_ID);
+  await waitFor(async () => (await s.native.publicClient.getBlockNumber({ cacheTime: 0 })) > BigInt(asOf.block_number), {
+    what: `the chain past block ${asOf.block_number}`,
+    timeoutMs: 10_000,
+    intervalMs: 100,
+  });
   const block = await s.native.publicClient.getBlock({ blockNumber: BigInt(asOf.block_number) });
   expect(asOf.block_hash).toBe(block.hash);
   expect(asOf.timestamp).toBe(new Date(Number(block.timestamp) * 1_000).toISOString());
