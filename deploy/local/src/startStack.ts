@@ -158,7 +158,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       const handle = spawn();
       track(spec.name, handle, logFile, () => handle.stop(), { opsUrl: spec.readyUrl.replace(/\/readyz$/, ""), grpcTarget: spec.grpcTarget }, { spawn, readyUrl: spec.readyUrl });
     }
-    // Backends become ready independently; the gateway last, since its readiness needs them all.
+    // Every process becomes ready on its own; the stack is up once each one, gateway included, says so.
     await Promise.all(
       specs.map(async (spec) => {
         await waitReady(spec.name, spec.readyUrl, join(logs, `${spec.name}.log`), options.readyTimeoutMs ?? 90_000);

@@ -26,6 +26,24 @@ describe("watchDependencies", () => {
     expect(changes.at(-1)).toBe(true);
   });
 
+  it("lists a dependency that is not required without letting it decide readiness", async () => {
+    let backendUp = true;
+    const readiness = watchDependencies(
+      [
+        { name: "redis", probe: async () => true },
+        { name: "grpc:tc", probe: async () => backendUp, required: false },
+      ],
+      1_000,
+    );
+    expect((await readiness.refresh()).checks["grpc:tc"]).toMatchObject({ ok: true, required: false });
+    backendUp = false;
+    const down = await readiness.refresh();
+    expect(down.ready).toBe(true);
+    expect(down.checks["grpc:tc"]).toMatchObject({ ok: false, required: false });
+    expect(down.checks.redis).toMatchObject({ ok: true, required: true });
+    readiness.stop();
+  });
+
   it("counts a probe that throws as down, without throwing itself", async () => {
     const readiness = watchDependencies([{ name: "nats", probe: () => Promise.reject(new Error("boom")) }], 1_000);
     expect((await readiness.refresh()).ready).toBe(false);

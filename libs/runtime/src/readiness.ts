@@ -5,10 +5,19 @@ export interface DependencyCheck {
   name: string;
   /** Resolves true when the dependency answers. Must settle within its own timeout and not throw. */
   probe: () => Promise<boolean>;
+  /**
+   * False for a dependency the service can be useful without: it is probed and listed, but its
+   * being down leaves the service ready. The gateway's backends are such: one backend down should
+   * fail that backend's routes (503), not take every gateway pod out of its load balancer.
+   * True by default.
+   */
+  required?: boolean;
 }
 
 export interface DependencyState {
   ok: boolean;
+  /** Whether readiness depends on it (see DependencyCheck.required). */
+  required: boolean;
   /** ISO time of the last change, so an operator sees how long something has been down. */
   since: string;
 }
@@ -29,11 +38,11 @@ export interface Readiness {
 
 /**
  * Probes each dependency on a fixed cadence. Readiness is derived, never set by hand: a service is
- * ready exactly when every dependency answered its last probe, so recovery needs no operator.
+ * ready exactly when every required dependency answered its last probe, so recovery needs no operator.
  */
 export function watchDependencies(checks: DependencyCheck[], intervalMs = 1_000): Readiness {
   const states = new Map<string, DependencyState>(
-    checks.map((check) => [check.name, { ok: false, since: new Date().toISOString() }]),
+    checks.map((check) => [check.name, { ok: false, required: check.required ?? true, since: new Date().toISOString() }]),
   );
   const listeners: Array<(snapshot: ReadinessSnapshot) => void> = [];
   let stopped = false;
@@ -41,7 +50,7 @@ export function watchDependencies(checks: DependencyCheck[], intervalMs = 1_000)
 
   const snapshot = (): ReadinessSnapshot => {
     const entries = [...states.entries()];
-    return { ready: entries.every(([, state]) => state.ok), checks: Object.fromEntries(entries) };
+    return { ready: entries.every(([, state]) => state.ok || !state.required), checks: Object.fromEntries(entries) };
   };
 
   const probeOnce = async (check: DependencyCheck): Promise<boolean> => {
@@ -59,7 +68,7 @@ export function watchDependencies(checks: DependencyCheck[], intervalMs = 1_000)
     for (const [name, ok] of results) {
       const previous = states.get(name)!;
       if (previous.ok !== ok) {
-        states.set(name, { ok, since: new Date().toISOString() });
+        states.set(name, { ...previous, ok, since: new Date().toISOString() });
         changed = true;
       }
     }

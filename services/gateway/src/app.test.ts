@@ -13,6 +13,7 @@ import { createGatewayApp } from "./app.js";
 let server: Server;
 let base: string;
 let backendUp = true;
+let redisUp = true;
 
 const echoRoute = defineRoute({
   method: "post",
@@ -30,7 +31,13 @@ const echoRoute = defineRoute({
 });
 
 beforeAll(async () => {
-  const readiness = watchDependencies([{ name: "grpc:test", probe: async () => backendUp }], 60_000);
+  const readiness = watchDependencies(
+    [
+      { name: "redis", probe: async () => redisUp },
+      { name: "grpc:test", probe: async () => backendUp, required: false },
+    ],
+    60_000,
+  );
   await readiness.refresh();
   const app = createGatewayApp({
     log: createLogger({ service: "gateway-test", level: "silent" }),
@@ -116,11 +123,22 @@ describe("gateway HTTP behaviour", () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: "ready", checks: { "grpc:test": { ok: true } } });
 
+    // A backend down is listed, and the gateway stays ready: only that backend's routes fail.
+    const refresh = () => (globalThis as unknown as { __readiness: { refresh(): Promise<unknown> } }).__readiness.refresh();
     backendUp = false;
-    await (globalThis as unknown as { __readiness: { refresh(): Promise<unknown> } }).__readiness.refresh();
+    await refresh();
+    const backendDown = await fetch(`${base}/readyz`);
+    expect(backendDown.status).toBe(200);
+    expect(await backendDown.json()).toMatchObject({ status: "ready", checks: { "grpc:test": { ok: false, required: false }, redis: { ok: true } } });
+    // Redis down: no protected route can be served, so the gateway is not ready.
+    redisUp = false;
+    await refresh();
     const notReady = await fetch(`${base}/readyz`);
     expect(notReady.status).toBe(503);
-    expect(await notReady.json()).toMatchObject({ status: "not_ready", checks: { "grpc:test": { ok: false } } });
+    expect(await notReady.json()).toMatchObject({ status: "not_ready", checks: { redis: { ok: false, required: true } } });
+    redisUp = true;
+    backendUp = true;
+    await refresh();
 
     const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>> };
     const operation = openapi.paths["/intents/v1/echo/{id}"]!.post!;

@@ -18,11 +18,18 @@ const tiers = await loadFromVariableOrExit("gateway", "RATE_LIMIT_TIERS", () => 
 const registry = createMetricsRegistry("gateway");
 const redis = createRedis({ url: config.REDIS_URL, connectionName: "gateway" });
 const backends = connectBackends(config);
-const readiness = watchDependencies([{ name: "redis", probe: () => redisReadiness(redis) }, ...backends.checks], config.READINESS_INTERVAL_MS);
+// Ready while the gateway itself can serve: every protected route needs Redis (revocation and the
+// rate limit). A backend that is down only fails its own routes with 503, so its health is listed in
+// /readyz but does not take the gateway out of its load balancer, where every route would be lost.
+const readiness = watchDependencies(
+  [{ name: "redis", probe: () => redisReadiness(redis) }, ...backends.checks.map((check) => ({ ...check, required: false }))],
+  config.READINESS_INTERVAL_MS,
+);
 readiness.onChange((snapshot) => {
   const down = Object.entries(snapshot.checks).filter(([, state]) => !state.ok).map(([name]) => name);
-  if (snapshot.ready) log.info("ready: every backend answers");
-  else log.warn({ down }, "not ready");
+  if (!snapshot.ready) log.warn({ down }, "not ready");
+  else if (down.length > 0) log.warn({ down }, "ready; these backends do not answer, so their routes answer 503");
+  else log.info("ready: Redis and every backend answer");
 });
 
 const verifier = createTokenVerifier(cachedSigningKeys(backends.auth), { clockToleranceSeconds: config.TOKEN_CLOCK_TOLERANCE_SECONDS });

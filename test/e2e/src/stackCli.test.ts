@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { freePorts, portVariable, readDescriptor, repoRoot, type PortPlan, type StackDescriptor } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
-import { isAlive, tempDir } from "@platform/testing";
+import { isAlive, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The README's run command, end to end: the CLI brings every process up detached on free ports in
@@ -73,6 +73,16 @@ describe("deploy/local/stack", () => {
     expect(descriptor.demoApiKey?.scopes.sort()).toEqual(["data:read", "intents:read", "intents:write"]);
   });
 
+  async function accessToken(): Promise<string> {
+    const auth = await fetch(`${descriptor.gatewayUrl}/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "API_KEY", username: descriptor.demoApiKey!.id, password: descriptor.demoApiKey!.secret }),
+    });
+    expect(auth.status).toBe(200);
+    return ((await auth.json()) as { access_token: string }).access_token;
+  }
+
   it("carries a request through the gateway to a service over gRPC, which reads Redis", async () => {
     const wallet = "0x52908400098527886E0F7030069857D2E4169EE7";
     const redis = createRedis({ url: descriptor.infrastructure.redisUrl, connectionName: "e2e" });
@@ -80,13 +90,7 @@ describe("deploy/local/stack", () => {
     await redis.hset(`tc:wallet:${wallet}`, { acceptedVersion: "1", acceptedAt: "2026-11-20T08:00:00.000Z" });
     redis.disconnect();
 
-    const auth = await fetch(`${descriptor.gatewayUrl}/auth`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "API_KEY", username: descriptor.demoApiKey!.id, password: descriptor.demoApiKey!.secret }),
-    });
-    expect(auth.status).toBe(200);
-    const { access_token: token } = (await auth.json()) as { access_token: string };
+    const token = await accessToken();
 
     const url = `${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=${wallet.toLowerCase()}`;
     expect((await fetch(url)).status).toBe(401);
@@ -125,8 +129,39 @@ describe("deploy/local/stack", () => {
     expect(metrics).toContain("http_request_duration_seconds");
   });
 
-  it("reports status, then stop ends every process it started", () => {
+  it("reports status", () => {
     expect(cli("status").status).toBe(0);
+  });
+
+  it("stays ready with one backend down: only that backend's routes answer 503", async () => {
+    const token = await accessToken();
+    const tc = descriptor.processes.find((entry) => entry.name === "tc")!;
+    process.kill(tc.pid, "SIGTERM");
+    await waitFor(async () => !isAlive(tc.pid), { what: "tc gone", timeoutMs: 30_000, intervalMs: 100 });
+    const readiness = await waitFor(
+      async () => {
+        const response = await fetch(`${descriptor.gatewayUrl}/readyz`);
+        const body = (await response.json()) as { status: string; checks: Record<string, { ok: boolean }> };
+        return body.checks["grpc:tc"]?.ok === false ? { status: response.status, body } : undefined;
+      },
+      { what: "the gateway to see tc down", timeoutMs: 15_000, intervalMs: 200 },
+    );
+    // Still in its load balancer: Redis and the other backends answer.
+    expect(readiness.status).toBe(200);
+    expect(readiness.body.status).toBe("ready");
+    expect(readiness.body.checks["grpc:intents"]?.ok).toBe(true);
+
+    const headers = { authorization: `Bearer ${token}` };
+    const tcRoute = await fetch(`${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=0x52908400098527886e0f7030069857d2e4169ee7`, { headers });
+    expect(tcRoute.status).toBe(503);
+    expect(tcRoute.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await tcRoute.json()).toMatchObject({ status: 503 });
+    const intentsRoute = await fetch(`${descriptor.gatewayUrl}/intents/v1/intents/0x${"ab".repeat(32)}`, { headers });
+    expect(intentsRoute.status).toBe(404);
+    expect(cli("status").status).toBe(1);
+  }, 60_000);
+
+  it("stop ends every process it started", () => {
     const pids = descriptor.processes.map((entry) => entry.pid);
     const stop = cli("stop", 120_000);
     expect(stop.status).toBe(0);

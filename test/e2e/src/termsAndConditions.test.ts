@@ -94,8 +94,15 @@ describe("Terms & Conditions through the gateway", () => {
       env: { PATH: process.env.PATH, ...spec.env, TC_CURRENT_VERSION: "2" },
     });
     await waitFor(async () => (await fetch(spec.readyUrl).catch(() => undefined))?.status === 200, { what: "tc with version 2", timeoutMs: 60_000, intervalMs: 250 });
-    // The gateway reconnects to the restarted tc on its own; wait until it reports it ready again.
-    await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, { what: "gateway ready again", timeoutMs: 30_000, intervalMs: 250 });
+    // The gateway reconnects to the restarted tc on its own; wait until its /readyz lists tc as answering.
+    await waitFor(
+      async () => {
+        const response = await fetch(`${base}/readyz`).catch(() => undefined);
+        const body = (await response?.json().catch(() => undefined)) as { checks?: Record<string, { ok: boolean }> } | undefined;
+        return response?.status === 200 && body?.checks?.["grpc:tc"]?.ok === true;
+      },
+      { what: "the gateway to see tc again", timeoutMs: 30_000, intervalMs: 250 },
+    );
 
     // The restarted tc answers once its channel from the gateway is back; then the new version shows.
     await waitFor(async () => (await status().catch(() => ({}) as Record<string, unknown>)).currentTcVersion === 2, { what: "status of version 2", timeoutMs: 30_000, intervalMs: 250 });

@@ -4,8 +4,9 @@ import type { Registry } from "prom-client";
 import { renderDocsPage } from "./docsPage.js";
 
 /**
- * Public operations routes. /healthz says the process lives; /readyz says every backend answers
- * (503 otherwise) and lists each; /openapi.json and /docs describe the mounted routes.
+ * Public operations routes. /healthz says the process lives; /readyz says whether the gateway can
+ * serve (503 when a required dependency is down) and lists every dependency with its state,
+ * backends included; /openapi.json and /docs describe the mounted routes.
  */
 export function opsRoutes(options: { readiness: Readiness; registry: Registry; openApi: () => Record<string, unknown> }): Router {
   const router = Router();
