@@ -1,9 +1,9 @@
 import type { Finality as FinalityDepths } from "@platform/chain";
 import type { OutgoingRecord } from "@platform/bus";
 import type { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
-import type { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import type { FollowerCommit } from "../follower/blockFollower.js";
+import { checkpointRecord, removalsOf } from "../follower/stepRecords.js";
 import { blockAtDepth, finalityAt } from "./finality.js";
 import type { IntentsEvent } from "./intentsEvent.js";
 
@@ -31,28 +31,7 @@ export function commitRecords(commit: FollowerCommit<IntentsEvent>, context: Com
     ...(eventId === undefined ? {} : { eventId }),
   });
 
-  const ancestor = commit.commonAncestor;
-  if (commit.orphaned.length > 0 && ancestor === undefined) throw new Error("orphaned blocks without a common ancestor");
-  for (const { events } of commit.orphaned) {
-    for (const event of events) {
-      records.push(
-        intents(event.key, {
-          event: {
-            $case: "chainEventRemoved",
-            value: {
-              removed: event.ref,
-              removedEventId: event.eventId,
-              removedEventType: event.eventType,
-              key: event.key,
-              commonAncestorBlockNumber: ancestor!.number.toString(),
-              commonAncestorBlockHash: ancestor!.hash,
-              detectedAt: context.now.toISOString(),
-            },
-          },
-        }),
-      );
-    }
-  }
+  for (const { key, removal } of removalsOf(commit, context.now)) records.push(intents(key, { event: { $case: "chainEventRemoved", value: removal } }));
 
   for (const block of commit.blocks) {
     for (const event of block.events) records.push(intents(event.key, event.payload, event.eventId));
@@ -83,25 +62,6 @@ export function commitRecords(commit: FollowerCommit<IntentsEvent>, context: Com
     ),
   );
 
-  const checkpoint: CheckpointEvent = {
-    event: {
-      $case: "checkpoint",
-      value: {
-        sourceId: context.sourceId,
-        chainId: String(context.chainId),
-        blockNumber: tip.number.toString(),
-        blockHash: tip.hash,
-        recentBlocks: commit.window.map((block) => ({ blockNumber: block.number.toString(), blockHash: block.hash })),
-        updatedAt: context.now.toISOString(),
-      },
-    },
-  };
-  records.push({
-    topic: TOPICS.ingestorCheckpoints.name,
-    key: context.sourceId,
-    value: encodePayload(TOPICS.ingestorCheckpoints, checkpoint),
-    eventType: eventTypeOf(checkpoint),
-    schema: TOPICS.ingestorCheckpoints.schema,
-  });
+  records.push(checkpointRecord(commit, context));
   return records;
 }

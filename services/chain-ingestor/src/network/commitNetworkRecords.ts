@@ -1,8 +1,8 @@
 import type { OutgoingRecord } from "@platform/bus";
-import type { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
 import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import type { FollowerCommit } from "../follower/blockFollower.js";
+import { checkpointRecord, removalsOf } from "../follower/stepRecords.js";
 import type { NetworkRecord } from "./networkRecord.js";
 
 export interface NetworkCommitContext {
@@ -22,27 +22,7 @@ export interface NetworkCommitContext {
  */
 export function commitNetworkRecords(commit: FollowerCommit<NetworkRecord>, context: NetworkCommitContext): OutgoingRecord[] {
   const records: OutgoingRecord[] = [];
-  const ancestor = commit.commonAncestor;
-  if (commit.orphaned.length > 0 && ancestor === undefined) throw new Error("orphaned blocks without a common ancestor");
-  for (const { events } of commit.orphaned) {
-    for (const record of events) {
-      const removal: NetworkChainEvent = {
-        event: {
-          $case: "chainEventRemoved",
-          value: {
-            removed: record.ref,
-            removedEventId: record.eventId,
-            removedEventType: record.eventType,
-            key: record.key,
-            commonAncestorBlockNumber: ancestor!.number.toString(),
-            commonAncestorBlockHash: ancestor!.hash,
-            detectedAt: context.now.toISOString(),
-          },
-        },
-      };
-      records.push(networkRecord(record.key, removal));
-    }
-  }
+  for (const { key, removal } of removalsOf(commit, context.now)) records.push(networkRecord(key, { event: { $case: "chainEventRemoved", value: removal } }));
 
   for (const block of commit.blocks) {
     for (const record of block.events) {
@@ -61,27 +41,7 @@ export function commitNetworkRecords(commit: FollowerCommit<NetworkRecord>, cont
     }
   }
 
-  const tip = commit.tip;
-  const checkpoint: CheckpointEvent = {
-    event: {
-      $case: "checkpoint",
-      value: {
-        sourceId: context.sourceId,
-        chainId: String(context.chainId),
-        blockNumber: tip.number.toString(),
-        blockHash: tip.hash,
-        recentBlocks: commit.window.map((block) => ({ blockNumber: block.number.toString(), blockHash: block.hash })),
-        updatedAt: context.now.toISOString(),
-      },
-    },
-  };
-  records.push({
-    topic: TOPICS.ingestorCheckpoints.name,
-    key: context.sourceId,
-    value: encodePayload(TOPICS.ingestorCheckpoints, checkpoint),
-    eventType: eventTypeOf(checkpoint),
-    schema: TOPICS.ingestorCheckpoints.schema,
-  });
+  records.push(checkpointRecord(commit, context));
   return records;
 }
 

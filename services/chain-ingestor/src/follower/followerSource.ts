@@ -1,0 +1,215 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { createTransactionalPublisher, isProducerFencedError, type Kafka, type OutgoingRecord, type TransactionalPublisher } from "@platform/bus";
+import type { ConfiguredChain } from "@platform/chain";
+import type { Logger } from "@platform/log";
+import type { Checkpoint } from "@platform/proto/events/v1/ingestor_checkpoints";
+import type { Client, Hex } from "viem";
+import { createBlockFollower, ForkDuringReadError, ReorgBeyondWindowError, type BlockSource, type FollowerCommit } from "./blockFollower.js";
+import type { BlockRef, WindowBlock } from "./blocks.js";
+import { runFollowLoop, type PollInterval } from "./followLoop.js";
+import { rpcHeaderReader } from "./headerReader.js";
+import { readLatestCheckpoints } from "./readCheckpoints.js";
+
+/** What a kind of source (intents, network) brings to the shared follow-and-publish loop. */
+export interface FollowerSourceOptions<E> {
+  kafka: Kafka;
+  chain: ConfiguredChain;
+  client: Client;
+  log: Logger;
+  /** Names the source in its log lines: "intents", "network". */
+  kind: string;
+  /** The checkpoint's key, e.g. `31337:intents`. */
+  sourceId: string;
+  /** One per source: a second process with the same id fences the first off. */
+  transactionalId: string;
+  blocks: BlockSource<E> & {
+    /** The kept blocks the node still has, with their events read again; and those it forgot. */
+    recoverWindow(blocks: readonly BlockRef[]): Promise<{ window: WindowBlock<E>[]; unknown: BlockRef[] }>;
+  };
+  /** Everything one step publishes (removals, records, checkpoint), in order, for one transaction. */
+  toRecords(step: FollowerCommit<E>, now: Date): OutgoingRecord[];
+  /** Called once the checkpoint is read, before the first step: a source may prime its first block. */
+  onResume?(checkpoint: Checkpoint | undefined): void;
+  pollIntervalMs: number | PollInterval;
+  maxBlocksPerStep: number;
+  /** Blocks kept beyond the finalized depth to detect reorganisations; 16 by default. */
+  windowMargin?: number;
+  /** Where a source without a checkpoint starts; block 0 by default. */
+  startBlock?: bigint;
+  /** Within this many blocks of the node's head the source counts as following; 3 by default. */
+  followingLagBlocks?: number;
+  /** True once the topics the source writes exist; the source waits for it before it starts. */
+  topicsReady?: () => boolean;
+  /** Another instance took over the transactional id: this process must stop (the orchestrator restarts it). */
+  onFenced(error: unknown): void;
+  now?: () => Date;
+}
+
+export interface FollowerSourceStatus {
+  /** Caught up with the node within the allowed lag, and publishing. */
+  following: boolean;
+  tip?: bigint;
+  latest?: bigint;
+}
+
+export interface FollowerSource {
+  readonly sourceId: string;
+  readonly transactionalId: string;
+  status(): FollowerSourceStatus;
+  /** Publishes records in a transaction of this source's publisher; rejects while it restarts. */
+  publish(records: readonly OutgoingRecord[]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A commit whose outcome only Kafka knows: the source restarts from its checkpoint. */
+class CommitFailedError extends Error {
+  override readonly name = "CommitFailedError";
+}
+
+/**
+ * Follows one chain from the source's last checkpoint and publishes every step (removals, records,
+ * checkpoint) in one Kafka transaction. After any failed commit it starts over from the checkpoint
+ * in Kafka, since a commit that failed on the wire may still have been committed: the checkpoint,
+ * not this process, knows. A second instance with the same transactional id fences this one off.
+ */
+export function startFollowerSource<E>(options: FollowerSourceOptions<E>): FollowerSource {
+  const { kafka, chain, log, kind, sourceId, transactionalId, blocks } = options;
+  const windowSize = chain.finality.finalizedDepth + (options.windowMargin ?? 16);
+  const lag = BigInt(options.followingLagBlocks ?? 3);
+  const now = options.now ?? (() => new Date());
+  const abort = new AbortController();
+  const headers = rpcHeaderReader(options.client);
+  let publisher: TransactionalPublisher | undefined;
+  let tip: bigint | undefined;
+  let latest: bigint | undefined;
+  let publishing = false;
+
+  // The publisher splits the records into produce requests the broker accepts (libs/bus sizedChunks).
+  const send = (current: TransactionalPublisher, records: readonly OutgoingRecord[]): Promise<void> =>
+    current.runInTransaction((transaction) => transaction.send(records));
+
+  const restoreWindow = async (kept: readonly BlockRef[]) => {
+    const { window, unknown } = await blocks.recoverWindow(kept);
+    if (unknown.length > 0) {
+      // Orphaned while this source was down and forgotten by the node: their records cannot be named
+      // in removals. Say so loudly; the projections keep them until a rebuild.
+      log.error(
+        { chainId: chain.chainId, blocks: unknown.map((block) => ({ number: block.number.toString(), hash: block.hash })) },
+        "kept blocks unknown to the node; records published for them cannot be removed",
+      );
+    }
+    return window;
+  };
+
+  const commit = async (current: TransactionalPublisher, step: FollowerCommit<E>): Promise<void> => {
+    const started = performance.now();
+    const records = options.toRecords(step, now());
+    try {
+      await send(current, records);
+    } catch (error) {
+      if (isProducerFencedError(error)) throw error;
+      throw new CommitFailedError(`could not publish blocks up to ${step.tip.number} of chain ${chain.chainId}`, { cause: error });
+    }
+    log.debug(
+      { chainId: chain.chainId, source: kind, tip: step.tip.number.toString(), blocks: step.blocks.length, records: records.length, publishMs: Math.round(performance.now() - started) },
+      "blocks published",
+    );
+    if (step.orphaned.length > 0) {
+      log.warn(
+        {
+          chainId: chain.chainId,
+          source: kind,
+          commonAncestor: step.tip.number.toString(),
+          orphanedBlocks: step.orphaned.length,
+          removedRecords: step.orphaned.reduce((sum, block) => sum + block.events.length, 0),
+        },
+        "chain reorganisation: removals published",
+      );
+    }
+  };
+
+  const runOnce = async (): Promise<void> => {
+    const current = await createTransactionalPublisher(kafka, { transactionalId, logger: log });
+    publisher = current;
+    try {
+      const checkpoint = (await readLatestCheckpoints(kafka, { sourceIds: [sourceId], logger: log })).get(sourceId);
+      const kept = (checkpoint?.recentBlocks ?? []).map((block) => ({ number: BigInt(block.blockNumber), hash: block.blockHash.toLowerCase() as Hex }));
+      const window = await restoreWindow(kept);
+      options.onResume?.(checkpoint);
+      tip = kept.at(-1)?.number;
+      log.info({ chainId: chain.chainId, sourceId, resumeAfter: checkpoint?.blockNumber ?? null, kept: kept.length }, `${kind} source starting`);
+      publishing = true;
+      const follower = createBlockFollower<E>({
+        headers,
+        source: blocks,
+        windowSize,
+        maxBlocksPerStep: options.maxBlocksPerStep,
+        window,
+        startBlock: options.startBlock ?? 0n,
+        commit: (step) => commit(current, step),
+      });
+      await runFollowLoop({
+        follower,
+        pollIntervalMs: options.pollIntervalMs,
+        signal: abort.signal,
+        onStep: (outcome) => {
+          latest = outcome.latest;
+          tip = follower.tip()?.number;
+        },
+        onError: (error, failures) => {
+          if (isProducerFencedError(error) || error instanceof CommitFailedError || error instanceof ReorgBeyondWindowError) return "stop";
+          const level = error instanceof ForkDuringReadError || failures < 3 ? "debug" : "warn";
+          log[level]({ err: error, chainId: chain.chainId, source: kind, failures }, "reading the chain failed; retrying");
+          return "retry";
+        },
+      });
+    } finally {
+      publishing = false;
+      publisher = undefined;
+      await current.disconnect().catch(() => undefined);
+    }
+  };
+
+  const loop = (async () => {
+    let failures = 0;
+    while (!abort.signal.aborted) {
+      if (options.topicsReady !== undefined && !options.topicsReady()) {
+        await sleep(200, undefined, { signal: abort.signal }).catch(() => undefined);
+        continue;
+      }
+      try {
+        await runOnce();
+        failures = 0;
+      } catch (error) {
+        if (isProducerFencedError(error)) {
+          log.error({ err: error, transactionalId }, `another chain-ingestor instance took over the ${kind} source; stopping`);
+          options.onFenced(error);
+          return;
+        }
+        failures += 1;
+        const level = error instanceof ReorgBeyondWindowError || failures >= 3 ? "error" : "warn";
+        log[level]({ err: error, chainId: chain.chainId, failures }, `${kind} source stopped; restarting from its checkpoint`);
+        await sleep(Math.min(30_000, 500 * 2 ** Math.min(failures, 6)), undefined, { signal: abort.signal }).catch(() => undefined);
+      }
+    }
+  })();
+
+  return {
+    sourceId,
+    transactionalId,
+    status: () => ({
+      following: publishing && tip !== undefined && latest !== undefined && tip + lag >= latest,
+      ...(tip === undefined ? {} : { tip }),
+      ...(latest === undefined ? {} : { latest }),
+    }),
+    async publish(records) {
+      const current = publisher;
+      if (current === undefined || !publishing) throw new Error(`the ${kind} source of chain ${chain.chainId} is restarting`);
+      await send(current, records);
+    },
+    async stop() {
+      abort.abort();
+      await loop;
+    },
+  };
+}
