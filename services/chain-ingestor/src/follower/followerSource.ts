@@ -10,12 +10,29 @@ import { runFollowLoop, type PollInterval } from "./followLoop.js";
 import { rpcHeaderReader } from "./headerReader.js";
 import { readLatestCheckpoints } from "./readCheckpoints.js";
 
-/** What a kind of source (intents, network) brings to the shared follow-and-publish loop. */
-export interface FollowerSourceOptions<E> {
+/** How any source follows its chain: the settings the intents and network sources share. */
+export interface FollowerSettings {
   kafka: Kafka;
-  chain: ConfiguredChain;
+  /** RPC client of the chain; a transport with batching on lets ranges go out in few requests. */
   client: Client;
   log: Logger;
+  maxBlocksPerStep: number;
+  /** Blocks kept beyond the finalized depth to detect reorganisations; 16 by default. */
+  windowMargin?: number;
+  /** Where a source without a checkpoint starts; block 0 by default. */
+  startBlock?: bigint;
+  /** Within this many blocks of the node's head the source counts as following; 3 by default. */
+  followingLagBlocks?: number;
+  /** True once the topics the source writes exist; the source waits for it before it starts. */
+  topicsReady?: () => boolean;
+  /** Another instance took over the transactional id: this process must stop (the orchestrator restarts it). */
+  onFenced(error: unknown): void;
+  now?: () => Date;
+}
+
+/** What a kind of source (intents, network) brings to the shared follow-and-publish loop. */
+export interface FollowerSourceOptions<E> extends FollowerSettings {
+  chain: ConfiguredChain;
   /** Names the source in its log lines: "intents", "network". */
   kind: string;
   /** The checkpoint's key, e.g. `31337:intents`. */
@@ -31,18 +48,6 @@ export interface FollowerSourceOptions<E> {
   /** Called once the checkpoint is read, before the first step: a source may prime its first block. */
   onResume?(checkpoint: Checkpoint | undefined): void;
   pollIntervalMs: number | PollInterval;
-  maxBlocksPerStep: number;
-  /** Blocks kept beyond the finalized depth to detect reorganisations; 16 by default. */
-  windowMargin?: number;
-  /** Where a source without a checkpoint starts; block 0 by default. */
-  startBlock?: bigint;
-  /** Within this many blocks of the node's head the source counts as following; 3 by default. */
-  followingLagBlocks?: number;
-  /** True once the topics the source writes exist; the source waits for it before it starts. */
-  topicsReady?: () => boolean;
-  /** Another instance took over the transactional id: this process must stop (the orchestrator restarts it). */
-  onFenced(error: unknown): void;
-  now?: () => Date;
 }
 
 export interface FollowerSourceStatus {

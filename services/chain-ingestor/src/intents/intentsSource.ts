@@ -1,33 +1,15 @@
-import type { Kafka } from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
-import type { Logger } from "@platform/log";
-import type { Address, Client } from "viem";
+import type { Address } from "viem";
 import { pollInterval } from "../follower/followLoop.js";
-import { startFollowerSource, type FollowerSource, type FollowerSourceStatus } from "../follower/followerSource.js";
+import { startFollowerSource, type FollowerSettings, type FollowerSource, type FollowerSourceStatus } from "../follower/followerSource.js";
 import { commitRecords } from "./commitRecords.js";
 import { intentsBlockSource } from "./intentsBlockSource.js";
 
-export interface IntentsSourceOptions {
-  kafka: Kafka;
+export interface IntentsSourceOptions extends FollowerSettings {
   chain: ConfiguredChain & { contracts: { fullSettler: Address } };
-  /** RPC client of the chain; a transport with batching on lets ranges go out in few requests. */
-  client: Client;
   pollIntervalMs: number;
-  maxBlocksPerStep: number;
-  log: Logger;
-  /** Blocks kept beyond the finalized depth to detect reorganisations; 16 by default. */
-  windowMargin?: number;
-  /** Where a source without a checkpoint starts; block 0 by default. */
-  startBlock?: bigint;
-  /** Within this many blocks of the node's head the source counts as following; 3 by default. */
-  followingLagBlocks?: number;
-  /** True once the topics the source writes exist; the source waits for it before it starts. */
-  topicsReady?: () => boolean;
-  /** Another instance took over the transactional id: this process must stop (the orchestrator restarts it). */
-  onFenced(error: unknown): void;
   /** The poll interval while expedited (a notified transaction is about to be mined); 50 ms by default. */
   expeditedPollIntervalMs?: number;
-  now?: () => Date;
 }
 
 export type IntentsSourceStatus = FollowerSourceStatus;

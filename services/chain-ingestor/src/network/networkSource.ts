@@ -1,31 +1,19 @@
-import type { Kafka } from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
-import type { Logger } from "@platform/log";
-import type { Address, Client } from "viem";
-import { startFollowerSource, type FollowerSource, type FollowerSourceStatus } from "../follower/followerSource.js";
+import type { Address } from "viem";
+import { startFollowerSource, type FollowerSettings, type FollowerSource, type FollowerSourceStatus } from "../follower/followerSource.js";
 import { commitNetworkRecords } from "./commitNetworkRecords.js";
 import { networkBlockSource } from "./networkBlockSource.js";
 import { networkStateReader } from "./networkState.js";
 
 export type NativeChain = ConfiguredChain & { contracts: { multicall3: Address } };
 
-export interface NetworkSourceOptions {
-  kafka: Kafka;
+export interface NetworkSourceOptions extends FollowerSettings {
   chain: NativeChain;
-  client: Client;
   pollIntervalMs: number;
-  maxBlocksPerStep: number;
   snapshotEveryBlocks: number;
   holderChunkSize: number;
   /** Netuids probed for existence (0 up to this bound). */
   maxNetuids: number;
-  log: Logger;
-  windowMargin?: number;
-  startBlock?: bigint;
-  followingLagBlocks?: number;
-  topicsReady?: () => boolean;
-  onFenced(error: unknown): void;
-  now?: () => Date;
 }
 
 export type NetworkSourceStatus = FollowerSourceStatus;
