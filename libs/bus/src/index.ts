@@ -21,6 +21,14 @@ export {
   type ProjectionConsumer,
   type ProjectionConsumerOptions,
 } from "./projectionConsumer.js";
+export {
+  PROJECTION_COMPLETE,
+  superviseProjection,
+  type ProjectionMarker,
+  type ProjectionSupervisor,
+  type ProjectionSupervisorOptions,
+  type SupervisedProjection,
+} from "./projectionSupervisor.js";
 export { ensureTopics, type EnsuredTopics } from "./ensureTopics.js";
 export { createLazyPublisher, type LazyPublisher, type LazyPublisherOptions } from "./lazyPublisher.js";
 export { createPublisher, type PublishedBatch, type Publisher, type PublisherOptions } from "./publisher.js";

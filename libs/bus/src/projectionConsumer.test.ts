@@ -9,6 +9,7 @@ import type { ConsumedRecord, OutgoingRecord } from "./envelope.js";
 import { migrateTopics } from "./migrateTopics.js";
 import { runProjectionConsumer, type ProjectionBatch, type ProjectionConsumer } from "./projectionConsumer.js";
 import { createPublisher, type Publisher } from "./publisher.js";
+import { PROJECTION_COMPLETE, superviseProjection } from "./projectionSupervisor.js";
 
 // Where a projection consumer starts reading, against one real broker.
 const dir = tempDir("projection-consumer");
@@ -128,4 +129,73 @@ describe("runProjectionConsumer positions", () => {
     expect(projection.applied.map((entry) => entry.value?.toString())).toEqual(["d", "e"]);
     expect(groupLines(groupId, "first batch fetched from elsewhere than the stored position; seeking")).toHaveLength(1);
   });
+});
+
+/** A marker kept in memory, with the same compare-and-set contract as the Redis one. */
+function memoryMarker() {
+  let value: string | null = null;
+  const seen: (string | null)[] = [];
+  return {
+    seen,
+    clear: () => {
+      value = null;
+    },
+    read: async () => {
+      seen.push(value);
+      return value;
+    },
+    setIfAbsent: async (next: string) => {
+      value ??= next;
+    },
+    replace: async (expected: string, next: string) => {
+      if (value !== expected) return false;
+      value = next;
+      return true;
+    },
+  };
+}
+
+describe("superviseProjection", () => {
+  it("replays into an empty read model, marks it complete once caught up, and rebuilds it when the marker is lost", async () => {
+    const topic = "test.supervised.v1";
+    await migrateTopics(admin, [{ name: topic, partitions: 2, replicationFactor: 1, configs: { "retention.ms": "-1", "min.insync.replicas": "1" } }]);
+    await publisher.publish(["a", "b", "c", "d"].map((key) => record(topic, key, key)));
+    let projection = memoryProjection();
+    const marker = memoryMarker();
+    let rebuilds = 0;
+    const supervisor = superviseProjection({
+      name: "test",
+      kafka,
+      log: logger,
+      groupId: "test-supervised",
+      topics: [topic],
+      marker,
+      // Each rebuild gets an empty read model, as after a flush.
+      projection: { loadOffsets: (name, partition) => projection.loadOffsets(name, partition), handleBatch: (batch) => projection.handleBatch(batch) },
+      replicationFactor: 1,
+      intervalMs: 100,
+      maxWaitTimeMs: 100,
+      onRebuild: () => {
+        rebuilds += 1;
+      },
+    });
+    cleanups.push(() => supervisor.stop());
+    expect(await supervisor.check.probe()).toBe(false);
+
+    await waitFor(async () => supervisor.complete() && (await supervisor.check.probe()), { what: "complete", timeoutMs: 30_000 });
+    expect(projection.applied.map((entry) => entry.value?.toString()).sort()).toEqual(["a", "b", "c", "d"]);
+    // It went through a named rebuild before it said complete.
+    expect(marker.seen.some((value) => value?.startsWith("rebuilding:"))).toBe(true);
+    expect(await marker.read()).toBe(PROJECTION_COMPLETE);
+
+    // The store lost the read model and its marker: the replay starts over from offset 0.
+    await publisher.publish([record(topic, "e", "e")]);
+    projection = memoryProjection();
+    marker.clear();
+    supervisor.poke();
+    await waitFor(async () => (await marker.read()) === PROJECTION_COMPLETE && projection.applied.length === 5, { what: "rebuilt", timeoutMs: 30_000 });
+    expect(projection.applied.map((entry) => entry.value?.toString()).sort()).toEqual(["a", "b", "c", "d", "e"]);
+    expect(rebuilds).toBe(2);
+    expect(await supervisor.check.probe()).toBe(true);
+  }, 60_000);
 });

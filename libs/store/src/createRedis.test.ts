@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
+import { redisProjectionMarker } from "./projectionMarker.js";
 
 const dir = tempDir("store");
 let server: RunningRedis;
@@ -35,5 +36,19 @@ describe("Redis adapter against a real redis-server", () => {
     server = await startRedis({ port: server.port, dir: join(dir.path, "data"), logFile: join(dir.path, "redis.log") });
     await waitFor(() => redisReadiness(redis, 200), { what: "redis ready again", timeoutMs: 10_000 });
     expect(await redis.set("rm:test:b", "2")).toBe("OK");
+  });
+});
+
+describe("redisProjectionMarker", () => {
+  it("lets the first replica name a rebuild and completes only the rebuild it measured", async () => {
+    const marker = redisProjectionMarker(redis, "rm:test:marker");
+    expect(await marker.read()).toBeNull();
+    await marker.setIfAbsent("rebuilding:first");
+    await marker.setIfAbsent("rebuilding:second");
+    expect(await marker.read()).toBe("rebuilding:first");
+    expect(await marker.replace("rebuilding:second", "complete")).toBe(false);
+    expect(await marker.read()).toBe("rebuilding:first");
+    expect(await marker.replace("rebuilding:first", "complete")).toBe(true);
+    expect(await marker.read()).toBe("complete");
   });
 });

@@ -1,2 +1,13 @@
 export { createRedis, redisReadiness, type CreateRedisOptions, type Redis } from "./createRedis.js";
-export { readVersioned, versionedCommit, type VersionedCommitInput, type VersionedCommitResult, type VersionedOp, type VersionedRead } from "./versionedCommit.js";
+export {
+  readVersioned,
+  versionedCommit,
+  type EntityGroup,
+  type EntityRead,
+  type EntityValue,
+  type VersionedCommitInput,
+  type VersionedCommitResult,
+  type VersionedOp,
+  type VersionedRead,
+} from "./versionedCommit.js";
+export { redisProjectionMarker } from "./projectionMarker.js";

@@ -8,7 +8,7 @@ import { acceptCommand } from "./accept.js";
 import type { TcConfig } from "./config.js";
 import { contractWalletChain, type ContractWalletChain } from "./contractWalletChain.js";
 import { lazyEventPublisher } from "./eventPublisher.js";
-import { superviseProjection } from "./projectionSupervisor.js";
+import { superviseAcceptanceProjection } from "./projectionSupervisor.js";
 import { siweRules } from "./siweRules.js";
 import { tcServiceRegistration } from "./tcService.js";
 import type { TcVersions } from "./tcVersions.js";
@@ -54,7 +54,7 @@ export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger
   const projectionRedis = createRedis({ url: config.REDIS_URL, connectionName: "tc-projection" });
   const kafka = kafkaDependency(config.KAFKA_BROKERS, "tc", log);
   const publisher = lazyEventPublisher(kafka.client, log);
-  const projection = superviseProjection({
+  const projection = superviseAcceptanceProjection({
     kafka: kafka.client,
     redis: redis.client,
     projectionRedis,

@@ -10,7 +10,7 @@
  * - `tc:projection` marker string: `rebuilding:<uuid>` while a replay from offset 0 catches up,
  *   `complete` once it has. Its absence means Redis lost the projection (FLUSHALL, a fresh
  *   server): tc restarts its consumer, which finds no stored offsets and replays the topic from
- *   offset 0. Reads answer UNAVAILABLE unless it is `complete` (projectionSupervisor.ts).
+ *   offset 0. Reads answer UNAVAILABLE unless it is `complete` (projectionSupervisor.ts, superviseProjection in @platform/bus).
  *
  * Ephemeral, never rebuilt:
  *

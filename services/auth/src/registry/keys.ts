@@ -18,9 +18,10 @@
  *   Written by the projection and, idempotently, by IssueToken itself (the record is immutable).
  * - `auth:offset:<topic>:<partition>` the last offset of that partition whose effect is stored,
  *   written in the same MULTI/EXEC as the records it covers.
- * - `auth:registry` marker string, set when the projection (re)starts. Its absence means Redis
- *   lost the projection (FLUSHALL, a fresh server); auth then restarts its consumer, which finds
- *   no stored offsets and replays the topic from offset 0.
+ * - `auth:registry` marker string: `rebuilding:<uuid>` while a replay from offset 0 catches up,
+ *   `complete` once it has. Its absence means Redis lost the projection (FLUSHALL, a fresh
+ *   server); auth then restarts its consumer, which finds no stored offsets and replays the topic
+ *   (superviseProjection in @platform/bus).
  *
  * Ephemeral, never rebuilt:
  *

@@ -1,0 +1,230 @@
+import { randomUUID } from "node:crypto";
+import type { Kafka } from "kafkajs";
+import type { Logger } from "@platform/log";
+import { migrateTopics } from "./migrateTopics.js";
+import { runProjectionConsumer, type ProjectionBatch, type ProjectionConsumer } from "./projectionConsumer.js";
+import { topicCatalog } from "./topics.js";
+
+/** The marker's value once the read model holds everything its topics held when its rebuild began. */
+export const PROJECTION_COMPLETE = "complete";
+
+const REBUILDING = "rebuilding:";
+
+/**
+ * Where the read model says what it holds, beside the read model itself (so losing one loses the
+ * other): absent (nothing: a fresh server, a flush), `rebuilding:<id>` (a replay in progress) or
+ * `complete`. Shared by every replica, so each judges the read model the same way.
+ */
+export interface ProjectionMarker {
+  read(): Promise<string | null>;
+  /** Sets the marker unless one exists: the replica that got there first names the rebuild. */
+  setIfAbsent(value: string): Promise<void>;
+  /** Replaces the marker by `value` only if it still holds `expected`; true when it did. */
+  replace(expected: string, value: string): Promise<boolean>;
+}
+
+/** What a projection gives its supervisor: its stored positions and how it applies a batch. */
+export interface SupervisedProjection {
+  /** The offset of the last record applied on the partition (stored with the read model). */
+  loadOffsets(topic: string, partition: number): Promise<string | undefined>;
+  handleBatch(batch: ProjectionBatch): Promise<void>;
+}
+
+export interface ProjectionSupervisorOptions {
+  /** Names the projection in logs. */
+  name: string;
+  /** The readiness check's name; `projection:<name>` by default. */
+  checkName?: string;
+  kafka: Kafka;
+  log: Logger;
+  groupId: string;
+  topics: readonly string[];
+  marker: ProjectionMarker;
+  projection: SupervisedProjection;
+  /** Replication of the topics if this process is the first to create them. */
+  replicationFactor: number;
+  /**
+   * Whether readiness waits for a complete read model (readers that must not answer "not found"
+   * from a half-replayed one) or only for a running consumer; true by default.
+   */
+  readyWhenComplete?: boolean;
+  /** How often the marker is checked once the read model is complete; 2 s by default. */
+  intervalMs?: number;
+  /** Called before a rebuild's consumer starts (drop in-memory caches of the lost read model). */
+  onRebuild?: () => Promise<void> | void;
+  /** Passed to the consumer: how long a fetch waits for records (ms). */
+  maxWaitTimeMs?: number;
+}
+
+export interface ProjectionSupervisor {
+  /** Readiness: the consumer runs (and, with readyWhenComplete, the read model is complete). */
+  check: { name: string; probe: () => Promise<boolean> };
+  /** True while the marker, as last read, says the read model is complete. */
+  complete(): boolean;
+  /** A reader found the marker missing: check now rather than at the next interval. */
+  poke(): void;
+  stop(): Promise<void>;
+}
+
+/** While a rebuild catches up, its progress is checked this often. */
+const CATCH_UP_POLL_MS = 100;
+
+/**
+ * Keeps a read model a live projection of its topics, whatever happens to Kafka or the store.
+ * Every `intervalMs` (or at once when poked) it:
+ *
+ * 1. creates the topics once (migrateTopics, these topics only), retrying while Kafka is away, so
+ *    the consumer can subscribe before any producer ran;
+ * 2. finds the marker absent: the running consumer's positions are void, so it is stopped, the
+ *    marker set to a new `rebuilding:<id>`, and a new consumer started, which finds no stored
+ *    offsets and replays the topics from offset 0 (other replicas see a rebalance when this one
+ *    rejoins, which makes their consumers reload their offsets too);
+ * 3. starts the consumer if none runs (first start, a restart, or Kafka back after an outage);
+ * 4. while the marker says `rebuilding:<id>`, reads the topics' end offsets and, once the stored
+ *    offsets reach them, swaps that very marker value for `complete`. A replica that crashed
+ *    mid-rebuild leaves the marker as it was, and whoever runs next finishes the job.
+ *
+ * Keeping that state beside the read model rather than in the process means a restart while
+ * Kafka is away keeps answering reads from a complete read model; only the consumer waits.
+ */
+export function superviseProjection(options: ProjectionSupervisorOptions): ProjectionSupervisor {
+  const { kafka, log, name, marker: store } = options;
+  const intervalMs = options.intervalMs ?? 2_000;
+  let consumer: ProjectionConsumer | undefined;
+  let migrated = false;
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  /** The marker as the last tick left it. */
+  let marker: string | null = null;
+  const isComplete = () => marker !== null && !marker.startsWith(REBUILDING);
+
+  const withAdmin = async <T>(work: (admin: ReturnType<Kafka["admin"]>) => Promise<T>): Promise<T> => {
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      return await work(admin);
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  };
+
+  const migrate = () =>
+    withAdmin((admin) =>
+      migrateTopics(
+        admin,
+        topicCatalog({ replicationFactor: options.replicationFactor }).filter((spec) => options.topics.includes(spec.name)),
+        { logger: log },
+      ),
+    );
+
+  /** Whether the stored offsets reach the last offset of every non-empty partition, read now. */
+  const caughtUp = () =>
+    withAdmin(async (admin) => {
+      for (const topic of options.topics) {
+        for (const entry of await admin.fetchTopicOffsets(topic)) {
+          if (BigInt(entry.high) === 0n) continue;
+          const stored = await options.projection.loadOffsets(topic, entry.partition);
+          if (stored === undefined || BigInt(stored) < BigInt(entry.high) - 1n) return false;
+        }
+      }
+      return true;
+    });
+
+  const startConsumer = async (): Promise<void> => {
+    const started = await runProjectionConsumer(kafka, {
+      groupId: options.groupId,
+      topics: [...options.topics],
+      loadOffsets: options.projection.loadOffsets,
+      handleBatch: options.projection.handleBatch,
+      logger: log,
+      ...(options.maxWaitTimeMs === undefined ? {} : { maxWaitTimeMs: options.maxWaitTimeMs }),
+    });
+    if (stopped) {
+      // stop() came while Kafka was slow to answer: this consumer must not outlive it.
+      await started.stop().catch(() => undefined);
+      return;
+    }
+    consumer = started;
+    log.info(`${name} projection consumer started`);
+  };
+
+  const tick = async (): Promise<void> => {
+    if (!migrated) {
+      await migrate();
+      migrated = true;
+    }
+    marker = await store.read();
+    if (marker === null) {
+      if (consumer !== undefined) {
+        log.warn(`the ${name} read model is missing; rebuilding it from its topics`);
+        await consumer.stop().catch((error: unknown) => log.warn({ err: error }, `could not stop the ${name} consumer cleanly`));
+        consumer = undefined;
+      }
+      await options.onRebuild?.();
+      // Set before the consumer starts: offsets stored from now on belong to this rebuild.
+      await store.setIfAbsent(`${REBUILDING}${randomUUID()}`);
+      marker = await store.read();
+    }
+    if (consumer === undefined) await startConsumer();
+    if (consumer === undefined || marker === null || isComplete()) return;
+    // The end offsets are read after the marker: whatever the topics held then, the rebuild must reach.
+    if (await caughtUp()) {
+      if (await store.replace(marker, PROJECTION_COMPLETE)) {
+        marker = PROJECTION_COMPLETE;
+        log.info(`${name} read model complete`);
+      }
+    }
+  };
+
+  const loop = (async () => {
+    let failing = false;
+    while (!stopped) {
+      let delay = intervalMs;
+      try {
+        await tick();
+        failing = false;
+        // A rebuild in progress is watched closely, so readiness returns as soon as it is done.
+        if (!isComplete()) delay = Math.min(intervalMs, CATCH_UP_POLL_MS);
+      } catch (error) {
+        // Kafka or the store away: readiness says so through their own checks; try again next
+        // round, and say so once per outage rather than every round.
+        if (!failing) log.warn({ err: error }, `${name} projection supervision failed; retrying`);
+        else log.debug({ err: error }, `${name} projection supervision still failing`);
+        failing = true;
+      }
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  })();
+
+  const readyWhenComplete = options.readyWhenComplete ?? true;
+  return {
+    check: {
+      name: options.checkName ?? `projection:${name}`,
+      probe: async () => {
+        if (consumer === undefined) return false;
+        if (!readyWhenComplete) return true;
+        const current = await store.read().catch(() => null);
+        return current !== null && !current.startsWith(REBUILDING);
+      },
+    },
+    complete: isComplete,
+    poke: () => wake?.(),
+    async stop() {
+      stopped = true;
+      wake?.();
+      // A tick may be waiting out Kafka's retries (a broker that is away); it notices `stopped`
+      // when it ends, so shutdown need not wait for it.
+      await Promise.race([loop, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      await consumer?.stop().catch(() => undefined);
+      consumer = undefined;
+    },
+  };
+}
