@@ -30,8 +30,10 @@ export function serviceControl(stack: RunningStack, ports: PortPlan, stateDir: s
       const spec = serviceProcessSpecs(ports, infra, logLevel).find((entry) => entry.name === name)!;
       const { command, args } = serviceCommand(repoRoot, name, runtime);
       const logFile = join(stateDir, "logs", `${name}-bench-${++starts}.log`);
-      // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of each restarted service there when it stops.
-      const profile = process.env.BENCH_CPU_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+      // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of each restarted service there when it stops;
+      // BENCH_PROJECTOR_CPU_PROFILE=<dir> only the projector's (summarise with profileSummary.ts).
+      const dir = process.env.BENCH_CPU_PROFILE || (name === "projector" ? process.env.BENCH_PROJECTOR_CPU_PROFILE : undefined);
+      const profile = dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${starts}-${Date.now()}.cpuprofile`] : [];
       const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...spec.env };
       const handle = spawnManaged({ name, command, args: [...profile, ...args], logFile, cwd: repoRoot, env });
       running.set(name, handle);
