@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
-import { readVersioned, versionedCommit } from "./versionedCommit.js";
+import { packOps, readVersioned, versionedCommit } from "./versionedCommit.js";
 
 const dir = tempDir("store-versioned");
 let server: RunningRedis;
@@ -146,5 +146,81 @@ describe("versionedCommit against a real redis-server", () => {
     const members = Array.from({ length: 12_000 }, (_, index) => `m${index}`);
     await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "sadd", key: "t6:set", members }], bumps: [] });
     expect(await redis.scard("t6:set")).toBe(12_000);
+  });
+  it("passes binary values, empty values and multi-byte strings through the packed arguments intact", async () => {
+    const binary = Buffer.from([0, 10, 13, 255, 0]);
+    await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      ops: [
+        { op: "set", key: "t9:bin", value: binary },
+        { op: "set", key: "t9:text", value: "héllo\nwörld ✓" },
+        { op: "set", key: "t9:empty", value: "" },
+        { op: "hreplace", key: "t9:h", fields: { "fïeld": "välue", e: "" } },
+        { op: "zadd", key: "t9:z", entries: [1.5, "ä", 2, "b"] },
+      ],
+      bumps: ["t9"],
+    });
+    expect((await redis.getBuffer("t9:bin"))?.equals(binary)).toBe(true);
+    expect(await redis.get("t9:text")).toBe("héllo\nwörld ✓");
+    expect(await redis.get("t9:empty")).toBe("");
+    expect(await redis.hgetall("t9:h")).toEqual({ "fïeld": "välue", e: "" });
+    expect(await redis.zrange("t9:z", "0", "-1", "WITHSCORES")).toEqual(["ä", "1.5", "b", "2"]);
+  });
+
+  it("packs ops as headers, argument lengths and one blob", () => {
+    const packed = packOps([
+      { op: "set", key: "k1", value: Buffer.from([1, 2]) },
+      { op: "sadd", key: "k2", members: ["ä", "b"] },
+      { op: "del", key: "k3" },
+    ]);
+    expect(packed.headers).toBe("set\nk1\n1\nsadd\nk2\n2\ndel\nk3\n0");
+    expect(packed.lengths).toBe("2\n2\n1");
+    expect([...packed.blob]).toEqual([1, 2, ...Buffer.from("äb")]);
+    expect(() => packOps([{ op: "del", key: "a\nb" }])).toThrow(/key/);
+  });
+
+  it("reads groups of entities with their versions in one script, answering only those that hold something", async () => {
+    await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      ops: [
+        { op: "set", key: "t10:rec:b", value: Buffer.from([0, 255]) },
+        { op: "hreplace", key: "t10:hash:y", fields: { f: "v" } },
+        { op: "sadd", key: "t10:set:z", members: ["m1", "m2"] },
+      ],
+      bumps: ["e:b", "x:y", "x:z"],
+    });
+    const versions = new Map<string, string>();
+    const read = await readVersioned(redis, VERSIONS, ["t10:other"], [["get", "t10:rec:b"]], versions, [
+      { reads: ["get", "get"], namePrefix: "e:", keyPrefixes: ["t10:rec:", "t10:none:"], ids: ["a", "b"] },
+      { reads: ["get", "hgetall", "smembers"], namePrefix: "x:", keyPrefixes: ["t10:rec:", "t10:hash:", "t10:set:"], ids: ["w", "y", "z"] },
+    ]);
+    expect(read.results).toEqual([String.fromCharCode(0, 0xfffd)]);
+    expect([...read.groups[0]!]).toEqual([[1, [Buffer.from([0, 255]), null]]]);
+    expect([...read.groups[1]!.keys()]).toEqual([1, 2]);
+    expect(read.groups[1]!.get(1)).toEqual([null, { f: "v" }, []]);
+    const [placeholder, hash, members] = read.groups[1]!.get(2)!;
+    expect([placeholder, hash, (members as string[]).sort()]).toEqual([null, {}, ["m1", "m2"]]);
+    expect(Object.fromEntries(versions)).toEqual({ "t10:other": "0", "e:a": "0", "e:b": "1", "x:w": "0", "x:y": "1", "x:z": "1" });
+    // A commit in between moves a version: read again into the same map, it turns stale.
+    await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t10:rec:b", value: "2" }], bumps: ["e:b"] });
+    await readVersioned(redis, VERSIONS, [], [], versions, [{ reads: ["get"], namePrefix: "e:", keyPrefixes: ["t10:rec:"], ids: ["b"] }]);
+    expect(versions.get("e:b")).toBe("stale");
+  });
+
+  it("loads the read script again after SCRIPT FLUSH", async () => {
+    await redis.script("FLUSH");
+    const read = await readVersioned(redis, VERSIONS, [], [], new Map(), [{ reads: ["get"], namePrefix: "e:", keyPrefixes: ["t10:rec:"], ids: ["b", "never"] }]);
+    expect([...read.groups[0]!.keys()]).toEqual([0]);
+  });
+
+  it("reads thousands of entities in one script (beyond Lua's unpack limit)", async () => {
+    const ids = Array.from({ length: 6_001 }, (_, index) => String(index));
+    await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t11:6000", value: "last" }], bumps: ["n:6000"] });
+    const versions = new Map<string, string>();
+    const read = await readVersioned(redis, VERSIONS, [], [], versions, [{ reads: ["get"], namePrefix: "n:", keyPrefixes: ["t11:"], ids }]);
+    expect([...read.groups[0]!]).toEqual([[6_000, [Buffer.from("last")]]]);
+    expect(versions.size).toBe(6_001);
+    expect(versions.get("n:6000")).toBe("1");
+    expect(versions.get("n:0")).toBe("0");
   });
 });

@@ -52,9 +52,12 @@ export type VersionedCommitResult =
   | { outcome: "mismatch"; key: string; actual: string | undefined }
   | { outcome: "conflict"; key: string };
 
-// ARGV: nExpect, (key, present, value)*, guard names, guard versions, nOps, (op, key, nArgs, args...)*, bump names.
-// Names and versions travel newline-joined, one argument each: thousands of small arguments cost
-// the client far more to encode than one long one costs the script to split.
+// ARGV: nExpect, (key, present, value)*, guard names, guard versions, the ops' headers (op, key,
+// nArgs: three lines per op), the byte length of each op argument (one line each), every op
+// argument concatenated into one blob, bump names. Names, versions, headers and lengths travel
+// newline-joined and the arguments as one blob: thousands of small arguments cost the client far
+// more to encode (a RESP header, a length and a copy each) than a few long ones cost the script to
+// split.
 const SCRIPT = `
 local versions = KEYS[1]
 local at = 1
@@ -91,11 +94,17 @@ for i = 1, nGuards, 5000 do
     if (actual[j] or '0') ~= guarded[name] then return {'conflict', name} end
   end
 end
-local nOps = tonumber(nextArg())
-for _ = 1, nOps do
-  local op, key, nArgs = nextArg(), nextArg(), tonumber(nextArg())
+local headers, lengths, blob = split(nextArg()), split(nextArg()), nextArg()
+local pos, nextLength = 1, 1
+for h = 1, #headers, 3 do
+  local op, key, nArgs = headers[h], headers[h + 1], tonumber(headers[h + 2])
   local args = {}
-  for i = 1, nArgs do args[i] = nextArg() end
+  for i = 1, nArgs do
+    local length = tonumber(lengths[nextLength])
+    nextLength = nextLength + 1
+    args[i] = string.sub(blob, pos, pos + length - 1)
+    pos = pos + length
+  end
   if op == 'set' then
     redis.call('SET', key, args[1])
   elseif op == 'del' then
@@ -137,11 +146,8 @@ export async function versionedCommit(redis: Redis, input: VersionedCommitInput)
   for (const { key, value } of expect) args.push(key, value === undefined ? "0" : "1", value ?? "");
   const guards = input.guards ?? new Map<string, string>();
   args.push(joinNames(guards.keys()), [...guards.values()].join("\n"));
-  args.push(String(input.ops.length));
-  for (const op of input.ops) {
-    const opArgs = opArguments(op);
-    args.push(op.op, op.key, String(opArgs.length), ...opArgs);
-  }
+  const { headers, lengths, blob } = packOps(input.ops);
+  args.push(headers, lengths, blob);
   args.push(joinNames(new Set(input.bumps)));
   let answer: unknown;
   try {
@@ -164,7 +170,44 @@ function joinNames(names: Iterable<string>): string {
   return list.join("\n");
 }
 
-function opArguments(op: VersionedOp): (string | Buffer)[] {
+/**
+ * The ops as the script takes them: their headers (op, key, argument count; a line each), the byte
+ * length of every argument (a line each), and the arguments themselves in one buffer. Runs of
+ * string arguments are written with one call.
+ */
+export function packOps(ops: readonly VersionedOp[]): { headers: string; lengths: string; blob: Buffer } {
+  const headers: string[] = [];
+  const lengths: number[] = [];
+  const values: (string | Buffer)[] = [];
+  let total = 0;
+  for (const op of ops) {
+    if (op.key === "" || op.key.includes("\n")) throw new Error(`a key must be non-empty and without newlines: ${JSON.stringify(op.key)}`);
+    const opArgs = opArguments(op);
+    headers.push(op.op, op.key, String(opArgs.length));
+    for (const value of opArgs) {
+      const length = typeof value === "string" ? Buffer.byteLength(value) : value.length;
+      lengths.push(length);
+      values.push(value);
+      total += length;
+    }
+  }
+  const blob = Buffer.allocUnsafe(total);
+  let at = 0;
+  let run = "";
+  for (const value of values) {
+    if (typeof value === "string") {
+      run += value;
+      continue;
+    }
+    if (run !== "") at += blob.write(run, at);
+    run = "";
+    at += value.copy(blob, at);
+  }
+  if (run !== "") at += blob.write(run, at);
+  return { headers: headers.join("\n"), lengths: lengths.join("\n"), blob };
+}
+
+function opArguments(op: VersionedOp): readonly (string | Buffer)[] {
   switch (op.op) {
     case "set":
       return [op.value];
@@ -176,22 +219,108 @@ function opArguments(op: VersionedOp): (string | Buffer)[] {
       return op.entries.map(String);
     default:
       if (!MULTI_ARG_OPS.has(op.op)) throw new Error(`unknown versioned op ${(op as { op: string }).op}`);
-      return [...op.members];
+      return op.members;
   }
 }
+
+/** How one key of an entity is read: its string value (bytes), a whole hash, or a set's members. */
+export type EntityRead = "get" | "hgetall" | "smembers";
+
+/**
+ * Entities read alike (`readVersioned`'s `groups`): each is an id, its version name is
+ * `namePrefix + id` and its keys `keyPrefixes[i] + id`, one per read; e.g. an order's events and
+ * record, both `get`. Only the ids and the prefixes travel, not every key.
+ */
+export interface EntityGroup {
+  reads: readonly EntityRead[];
+  namePrefix: string;
+  keyPrefixes: readonly string[];
+  ids: readonly string[];
+}
+
+/** What one read of an entity answered: bytes or null (get), field → value (hgetall), members (smembers). */
+export type EntityValue = Buffer | null | Record<string, string> | string[];
+
+// KEYS[1]: the versions hash. ARGV: the number of groups, then per group its reads (comma-joined),
+// its name prefix, its key prefixes (one per read) and its ids (both newline-joined). Answers the
+// versions of every entity in order (newline-joined, "0" for a name never written), then per group
+// a flat list of (index, answer per read) for the entities that hold anything: a backlog of new
+// entities costs one short answer, not a reply per key.
+const READ_SCRIPT = `
+local versions = KEYS[1]
+local function split(text)
+  local parts = {}
+  for part in string.gmatch(text, '[^\\n]+') do parts[#parts + 1] = part end
+  return parts
+end
+local found = {}
+local out = {''}
+local at = 2
+for g = 1, tonumber(ARGV[1]) do
+  local reads = {}
+  for read in string.gmatch(ARGV[at], '[^,]+') do reads[#reads + 1] = read end
+  local namePrefix, keyPrefixes, ids = ARGV[at + 1], split(ARGV[at + 2]), split(ARGV[at + 3])
+  at = at + 4
+  local nReads, nIds = #reads, #ids
+  for i = 1, nIds, 5000 do
+    local last = math.min(i + 4999, nIds)
+    local names = {}
+    for j = i, last do names[#names + 1] = namePrefix .. ids[j] end
+    local actual = redis.call('HMGET', versions, unpack(names))
+    for j = 1, #names do found[#found + 1] = actual[j] or '0' end
+  end
+  -- Column by column: a get column is one MGET per slice.
+  local columns = {}
+  for r = 1, nReads do
+    local column, prefix = {}, keyPrefixes[r]
+    if reads[r] == 'get' then
+      for i = 1, nIds, 5000 do
+        local last = math.min(i + 4999, nIds)
+        local keys = {}
+        for j = i, last do keys[#keys + 1] = prefix .. ids[j] end
+        local values = redis.call('MGET', unpack(keys))
+        for j = 1, #keys do column[i + j - 1] = values[j] end
+      end
+    else
+      local command = reads[r] == 'hgetall' and 'HGETALL' or 'SMEMBERS'
+      for i = 1, nIds do column[i] = redis.call(command, prefix .. ids[i]) end
+    end
+    columns[r] = column
+  end
+  local entries = {}
+  for i = 1, nIds do
+    local any = false
+    for r = 1, nReads do
+      local value = columns[r][i]
+      if (type(value) == 'table' and #value > 0) or type(value) == 'string' then any = true end
+    end
+    if any then
+      entries[#entries + 1] = i - 1
+      for r = 1, nReads do entries[#entries + 1] = columns[r][i] end
+    end
+  end
+  out[g + 1] = entries
+end
+out[1] = table.concat(found, '\\n')
+return out
+`;
+const READ_SHA = createHash("sha1").update(READ_SCRIPT).digest("hex");
 
 export interface VersionedRead {
   /** The versions read, name → version ("0" when never written): the guards of a later commit. */
   versions: Map<string, string>;
   /** The commands' answers, in order. */
   results: unknown[];
+  /** Per group, the entities holding anything: index in the group → an answer per read. Absent ones hold nothing. */
+  groups: Map<number, EntityValue[]>[];
 }
 
 /**
  * One pipeline: the versions of `names` (HMGET, first), then `commands` (name and arguments, as
- * ioredis names them, e.g. `["mgetBuffer", ...keys]`). Versions land in `into` when given; a name
- * read again at another version is marked stale there, so a commit guarded by it conflicts.
- * Rejects with the first failing command.
+ * ioredis names them, e.g. `["mgetBuffer", ...keys]`), then `groups`: entities read with their
+ * versions in one script (atomically), answering only the entities that hold anything. Versions
+ * land in `into` when given; a name read again at another version is marked stale there, so a
+ * commit guarded by it conflicts. Rejects with the first failing command.
  */
 export async function readVersioned(
   redis: Redis,
@@ -199,23 +328,72 @@ export async function readVersioned(
   names: readonly string[],
   commands: readonly (readonly string[])[],
   into: Map<string, string> = new Map(),
+  groups: readonly EntityGroup[] = [],
 ): Promise<VersionedRead> {
   const unique = [...new Set(names)];
-  const pipeline = redis.pipeline();
-  if (unique.length > 0) pipeline.hmget(versionsKey, ...unique);
-  for (const [command, ...args] of commands) (pipeline as unknown as Record<string, (...values: string[]) => unknown>)[command!]!(...args);
-  const answers = (await pipeline.exec()) ?? [];
+  const scriptArgs: string[] = [];
+  if (groups.length > 0) {
+    scriptArgs.push(String(groups.length));
+    for (const group of groups) {
+      if (group.reads.length === 0 || group.keyPrefixes.length !== group.reads.length) throw new Error("an entity group has one key prefix per read, and at least one");
+      scriptArgs.push(group.reads.join(","), group.namePrefix, joinNames(group.keyPrefixes), joinNames(group.ids));
+    }
+  }
+  let answers: [Error | null, unknown][] = [];
+  for (let attempt = 1; ; attempt++) {
+    const pipeline = redis.pipeline();
+    if (unique.length > 0) pipeline.hmget(versionsKey, ...unique);
+    for (const [command, ...args] of commands) (pipeline as unknown as Record<string, (...values: string[]) => unknown>)[command!]!(...args);
+    if (groups.length > 0) pipeline.callBuffer("evalsha", READ_SHA, 1, versionsKey, ...scriptArgs);
+    answers = ((await pipeline.exec()) ?? []) as [Error | null, unknown][];
+    const scriptError = groups.length > 0 ? answers.at(-1)?.[0] : null;
+    // First use on this server (or after SCRIPT FLUSH): load it and read again.
+    if (attempt === 1 && scriptError instanceof Error && scriptError.message.startsWith("NOSCRIPT")) {
+      await redis.script("LOAD", READ_SCRIPT);
+      continue;
+    }
+    break;
+  }
   const results = answers.map(([error, value], index) => {
     if (error) throw new Error(`redis ${index === 0 && unique.length > 0 ? "hmget" : "pipeline command"} failed`, { cause: error });
     return value;
   });
+  const merge = (name: string, version: string) => {
+    const known = into.get(name);
+    into.set(name, known === undefined || known === version ? version : "stale");
+  };
   if (unique.length > 0) {
     const versions = results.shift() as (string | null)[];
-    unique.forEach((name, index) => {
-      const version = versions[index] ?? "0";
-      const known = into.get(name);
-      into.set(name, known === undefined || known === version ? version : "stale");
+    unique.forEach((name, index) => merge(name, versions[index] ?? "0"));
+  }
+  const read: Map<number, EntityValue[]>[] = [];
+  if (groups.length > 0) {
+    const [found, ...entries] = results.pop() as [Buffer, ...unknown[][]];
+    const versions = found.length === 0 ? [] : found.toString().split("\n");
+    let at = 0;
+    groups.forEach((group, index) => {
+      for (const id of group.ids) merge(group.namePrefix + id, versions[at++] ?? "0");
+      read.push(entityAnswers(group, entries[index] ?? []));
     });
   }
-  return { versions: into, results };
+  return { versions: into, results, groups: read };
+}
+
+/** The script's flat (index, answer per read) list of a group, as index → answers, strings decoded. */
+function entityAnswers(group: EntityGroup, flat: readonly unknown[]): Map<number, EntityValue[]> {
+  const byIndex = new Map<number, EntityValue[]>();
+  const width = group.reads.length + 1;
+  for (let at = 0; at + width <= flat.length; at += width) {
+    const values = group.reads.map((read, offset): EntityValue => {
+      const value = flat[at + 1 + offset];
+      if (read === "get") return (value as Buffer | null) ?? null;
+      const items = (value as Buffer[]).map((item) => item.toString());
+      if (read === "smembers") return items;
+      const hash: Record<string, string> = {};
+      for (let field = 0; field + 1 < items.length; field += 2) hash[items[field]!] = items[field + 1]!;
+      return hash;
+    });
+    byIndex.set(Number(flat[at]), values);
+  }
+  return byIndex;
 }
