@@ -8,8 +8,8 @@ import { txId } from "./keys.js";
 
 /** One thing a record tells the projection, in offset order. */
 export type BatchChange =
-  /** `stored`: the record's bytes as base64, kept as the event's stored form (no re-encoding). */
-  | { kind: "order"; orderId: string; payload: IntentsChainEvent; stored: string }
+  /** `stored`: the record's bytes, kept as the event's stored form (no re-encoding). */
+  | { kind: "order"; orderId: string; payload: IntentsChainEvent; stored: Uint8Array }
   | { kind: "head"; head: HeadState }
   | { kind: "tx"; tx: string; chainId: string; txHash: string; payload: IntentNotificationEvent };
 
@@ -34,7 +34,7 @@ export function decodeBatch(messages: readonly ConsumedRecord[], log: Logger): B
         }
         const orderId = (event.$case === "chainEventRemoved" ? event.value.key : event.value.orderId).toLowerCase();
         if (!/^0x[0-9a-f]{64}$/.test(orderId)) throw new Error(`not an order id: ${orderId}`);
-        changes.push({ kind: "order", orderId, payload, stored: message.value.toString("base64") });
+        changes.push({ kind: "order", orderId, payload, stored: message.value });
       } else if (message.topic === TOPICS.intentsNotifications.name) {
         const payload = IntentNotificationEvent.decode(message.value);
         const event = payload.event;

@@ -175,5 +175,24 @@ export interface StoredRecord {
  */
 export function sameAsStored(stored: StoredRecord | undefined, next: IntentRecord | undefined): boolean {
   if (stored === undefined || next === undefined) return stored === undefined && next === undefined;
-  return Buffer.from(IntentRecord.encode({ ...next, updatedAt: stored.record.updatedAt }).finish()).equals(stored.bytes);
+  return encodeRecord({ ...next, updatedAt: stored.record.updatedAt }).equals(stored.bytes);
+}
+
+/**
+ * One writer for every record: a fresh one (ts-proto's default) starts at 128 bytes and grows,
+ * copying, to a record's size each time. `finish()` hands out a copy of the bytes and resets it.
+ */
+const writer = IntentRecord.encode(IntentRecord.fromPartial({}));
+writer.finish();
+
+/** The record's protobuf bytes, as stored at `rm:intents:order:<suffix>`. */
+export function encodeRecord(record: IntentRecord): Buffer {
+  try {
+    const bytes = IntentRecord.encode(record, writer).finish();
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  } catch (error) {
+    // Leave the shared writer empty for the next record.
+    writer.finish();
+    throw error;
+  }
 }

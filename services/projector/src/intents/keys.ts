@@ -44,10 +44,13 @@
  *
  * Projection state (not for readers):
  *
- * - `rm:intents:events:<orderId>` string, JSON: the order's standing chain events (each with its
- *   identity `<chainId>:<blockHash>:<txHash>:<logIndex>` and the protobuf IntentsChainEvent as
- *   base64) and the notified transaction that named the order. Records are derived from it, so a
- *   ChainEventRemoved takes exactly that event back out.
+ * - `rm:intents:events:<orderId>` string, binary (orderState.ts serializeOrderState): byte 0x02,
+ *   the notified transaction that named the order (length-prefixed `<chainId>:<txHash>`, empty when
+ *   none), then the order's standing chain events in the order applied, each its record's protobuf
+ *   IntentsChainEvent as published, length-prefixed (varint lengths). An event's identity
+ *   `<chainId>:<blockHash>:<txHash>:<logIndex>` is its ChainRef's. Records are derived from it, so
+ *   a ChainEventRemoved takes exactly that event back out. The JSON of the first version (events
+ *   as base64 with their identities) is still read.
  * - `rm:intents:deadlines:<destinationChainId>` zset: orders OPEN or EXPIRED, score fill_deadline;
  *   a head event looks up only the deadlines its time step crossed.
  * - `rm:intents:unsafe:<chainId>` / `rm:intents:unfinalized:<chainId>` zsets: orders with a step on
@@ -90,6 +93,16 @@ export const intentsKeys = {
   offset: (topic: string, partition: number) => `rm:intents:offset:${topic}:${partition}`,
   versions: "rm:intents:versions",
   marker: "rm:intents:projection",
+} as const;
+
+/**
+ * Prefixes that make an order's or a transaction's keys and version name from its id (the orderId,
+ * or `<chainId>:<txHash>` as txId makes it): `prefix + id` equals the key of `intentsKeys` and the
+ * name of `orderVersion` / `txVersion`. For reads that pass ids, not every key.
+ */
+export const idPrefixes = {
+  order: { version: "o:", events: "rm:intents:events:", record: "rm:intents:order:" },
+  tx: { version: "t:", placeholder: "rm:intents:order:tx:", state: "rm:intents:txstate:", orders: "rm:intents:tx:" },
 } as const;
 
 /** The order key suffix of a notified transaction's record when the notification named no order. */

@@ -2,11 +2,11 @@ import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { subjects, type Signals } from "@platform/signals";
-import { readVersioned, versionedCommit, type Redis, type VersionedOp } from "@platform/store";
+import { readVersioned, versionedCommit, type EntityGroup, type EntityValue, type Redis, type VersionedOp, type VersionedRead } from "@platform/store";
 import { decodeBatch, type BatchChange } from "./decodeBatch.js";
-import { deriveOrderRecord, derivePlaceholderRecord, placeholderOrderId, sameAsStored, type DeriveContext, type StoredRecord } from "./deriveRecord.js";
+import { deriveOrderRecord, derivePlaceholderRecord, encodeRecord, placeholderOrderId, sameAsStored, type DeriveContext, type StoredRecord } from "./deriveRecord.js";
 import { headFromHash, headSeconds, headToHash, type HeadState } from "./heads.js";
-import { intentsKeys, orderVersion, placeholderSuffix, txId, txVersion, versionOf } from "./keys.js";
+import { idPrefixes, intentsKeys, orderVersion, placeholderSuffix, txId, versionOf } from "./keys.js";
 import { evolveOrderFromRecord, linkNotification, parseOrderState, serializeOrderState, type OrderState } from "./orderState.js";
 import { groupedWrites } from "./groupedWrites.js";
 import { indexChanges, recordIndexes } from "./recordIndexes.js";
@@ -39,7 +39,8 @@ export interface IntentsProjection {
 interface LoadedOrder {
   before: OrderState;
   after: OrderState;
-  storedText: string | null;
+  /** `rm:intents:events:<orderId>` as read. */
+  storedState: Buffer | null;
   record: StoredRecord | undefined;
 }
 
@@ -111,11 +112,15 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
     // Only a batch's own transaction re-derives what its heads reach (catch-up chunks name their orders).
     const reaching = batch !== undefined && headChains.length > 0;
     const versions = new Map<string, string>();
+    const orders = new Map<string, LoadedOrder>();
+    const txs = new Map<string, LoadedTx>();
     let rounds = 0;
-    /** One round trip: the versions of `names` (keys.ts versionOf), then `commands`. */
-    const read = async (names: readonly string[], commands: readonly (readonly string[])[]): Promise<unknown[]> => {
+    /** One round trip: the versions of `names` (keys.ts versionOf), then `commands`, then the orders and transactions of `load`. */
+    const read = async (names: readonly string[], commands: readonly (readonly string[])[], load?: ReturnType<typeof loadCommands>): Promise<VersionedRead> => {
       rounds += 1;
-      return (await readVersioned(redis, intentsKeys.versions, names, commands, versions)).results;
+      const answer = await readVersioned(redis, intentsKeys.versions, names, commands, versions, load?.groups ?? []);
+      load?.parse(answer.groups, orders, txs);
+      return answer;
     };
 
     const dirtyOrders = new Set<string>(input.orders);
@@ -134,8 +139,6 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
     }
 
     // Round 1: the offset, the heads, what the records touch, and what the heads reach by finality.
-    const orders = new Map<string, LoadedOrder>();
-    const txs = new Map<string, LoadedTx>();
     const guessedChains = [...new Set([...knownChains, ...headChains])];
     const finality: string[][] = reaching
       ? headChains.flatMap((chainId) => {
@@ -146,23 +149,23 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
           ];
         })
       : [];
-    const load = loadCommands([...dirtyOrders], [...dirtyTxs]);
-    const first = await read(
-      [
-        intentsKeys.chains,
-        ...guessedChains.map(intentsKeys.head),
-        ...(reaching ? headChains.flatMap((chainId) => [intentsKeys.expiry(chainId), intentsKeys.deadlines(chainId), intentsKeys.unsafe(chainId), intentsKeys.unfinalized(chainId)]) : []),
-        ...load.names,
-      ],
-      [
-        ...(offsetKey === undefined ? [] : [["get", offsetKey]]),
-        ["smembers", intentsKeys.chains],
-        ...guessedChains.map((chainId) => ["hgetall", intentsKeys.head(chainId)]),
-        ...(reaching ? headChains.map((chainId) => ["get", intentsKeys.expiry(chainId)]) : []),
-        ...finality,
-        ...load.commands,
-      ],
-    );
+    const first = (
+      await read(
+        [
+          intentsKeys.chains,
+          ...guessedChains.map(intentsKeys.head),
+          ...(reaching ? headChains.flatMap((chainId) => [intentsKeys.expiry(chainId), intentsKeys.deadlines(chainId), intentsKeys.unsafe(chainId), intentsKeys.unfinalized(chainId)]) : []),
+        ],
+        [
+          ...(offsetKey === undefined ? [] : [["get", offsetKey]]),
+          ["smembers", intentsKeys.chains],
+          ...guessedChains.map((chainId) => ["hgetall", intentsKeys.head(chainId)]),
+          ...(reaching ? headChains.map((chainId) => ["get", intentsKeys.expiry(chainId)]) : []),
+          ...finality,
+        ],
+        loadCommands([...dirtyOrders], [...dirtyTxs]),
+      )
+    ).results;
     let at = 0;
     if (batch !== undefined) {
       const stored = (first[at++] as string | null) ?? undefined;
@@ -173,7 +176,6 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
     for (const chainId of guessedChains) hashes.set(chainId, first[at++] as Record<string, string>);
     const watermarks = reaching ? headChains.map(() => first[at++] as string | null) : [];
     const finalityHits = finality.map(() => first[at++] as string[]);
-    load.parse(first.slice(at), orders, txs);
 
     // Round 2 (heads only, or a chain first seen): the deadlines the head time crossed, other chains' heads.
     const unknownChains = chains.filter((chainId) => !hashes.has(chainId));
@@ -192,7 +194,7 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       : [];
     let deadlineHits: string[][] = [];
     if (unknownChains.length > 0 || lookups.length > 0) {
-      const second = await read(unknownChains.map(intentsKeys.head), [...unknownChains.map((chainId) => ["hgetall", intentsKeys.head(chainId)]), ...lookups]);
+      const second = (await read(unknownChains.map(intentsKeys.head), [...unknownChains.map((chainId) => ["hgetall", intentsKeys.head(chainId)]), ...lookups])).results;
       unknownChains.forEach((chainId, index) => hashes.set(chainId, second[index] as Record<string, string>));
       deadlineHits = second.slice(unknownChains.length) as string[][];
     }
@@ -207,10 +209,12 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
     const reached = new Set<string>(finalityHits.flat());
     const candidates = deadlineHits.flatMap((members, index) => members.map((orderId) => ({ orderId, now: times[index]! })));
     if (candidates.length > 0) {
-      const [records] = (await read(
-        candidates.map((candidate) => orderVersion(candidate.orderId)),
-        [["mgetBuffer", ...candidates.map((candidate) => intentsKeys.order(candidate.orderId))]],
-      )) as [(Buffer | null)[]];
+      const [records] = (
+        await read(
+          candidates.map((candidate) => orderVersion(candidate.orderId)),
+          [["mgetBuffer", ...candidates.map((candidate) => intentsKeys.order(candidate.orderId))]],
+        )
+      ).results as [(Buffer | null)[]];
       candidates.forEach((candidate, index) => {
         const bytes = records[index];
         if (bytes === null || bytes === undefined) return;
@@ -229,8 +233,7 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
     let more = dependenciesOf(orders, txs);
     more.orders = [...new Set([...reachedNew, ...more.orders])];
     while (more.orders.length > 0 || more.txs.length > 0) {
-      const round = loadCommands(more.orders, more.txs);
-      round.parse(await read(round.names, round.commands), orders, txs);
+      await read([], [], loadCommands(more.orders, more.txs));
       more = dependenciesOf(orders, txs);
     }
     const readMs = performance.now() - started;
@@ -279,10 +282,10 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       // An order the batch did not change keeps its stored text: skip serialising it.
       if (loaded.after === loaded.before) continue;
       const empty = loaded.after.events.length === 0 && loaded.after.notifiedTx === undefined;
-      const text = empty ? null : serializeOrderState(loaded.after);
-      if (text === loaded.storedText) continue;
-      if (text === null) writes.del(intentsKeys.events(orderId));
-      else writes.set(intentsKeys.events(orderId), text);
+      const state = empty ? null : serializeOrderState(loaded.after);
+      if (state === null ? loaded.storedState === null : loaded.storedState?.equals(state)) continue;
+      if (state === null) writes.del(intentsKeys.events(orderId));
+      else writes.set(intentsKeys.events(orderId), state);
     }
     for (const [suffix, record] of next) {
       const stored = previous.get(suffix);
@@ -290,7 +293,7 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       const before = stored?.record;
       changedKeys.push(suffix);
       if (record === undefined) writes.del(intentsKeys.order(suffix));
-      else writes.set(intentsKeys.order(suffix), Buffer.from(IntentRecord.encode({ ...record, updatedAt: input.stamp }).finish()));
+      else writes.set(intentsKeys.order(suffix), encodeRecord({ ...record, updatedAt: input.stamp }));
       const { remove, add } = indexChanges(recordIndexes(suffix, before), recordIndexes(suffix, record));
       for (const entry of remove) writes.zrem(entry.key, entry.member);
       for (const entry of add) writes.zadd(entry.key, entry.score, entry.member);
@@ -306,7 +309,7 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       if (removed.length > 0) ops.push({ op: "srem", key: setKey, members: removed });
       if (added.length > 0) ops.push({ op: "sadd", key: setKey, members: added });
       const hash = txStateToHash(loaded.after, (openersOf.get(tx) ?? []).length > 0);
-      const same = JSON.stringify(Object.entries(hash ?? {}).sort()) === JSON.stringify(Object.entries(loaded.storedHash).sort());
+      const same = sameHash(hash ?? {}, loaded.storedHash);
       if (!same) ops.push({ op: "hreplace", key: intentsKeys.txState(loaded.chainId, loaded.txHash), fields: hash ?? {} });
       if (!same || added.length > 0 || removed.length > 0) changedTxs.push(tx);
     }
@@ -442,43 +445,48 @@ function linkedTxs(state: OrderState): string[] {
 }
 
 /**
- * The reads of the given orders' and transactions' state as pipeline commands (strings by MGET,
- * one command each for the events, the records and the placeholders; the per-transaction hashes
- * and sets one command each), the version names that guard them, and the parser of the answers.
+ * The reads of the given orders' and transactions' state, as two entity groups of one read script
+ * (@platform/store readVersioned): an order's events and record under its version, a transaction's
+ * placeholder record, state hash and order set under its. Only what exists comes back, so the
+ * orders and transactions of a backlog of new Opens cost next to nothing to read.
  */
 function loadCommands(orderIds: readonly string[], txIds: readonly string[]) {
   const parsedTxs = txIds.map((tx) => {
     const at = tx.indexOf(":");
     return { tx, chainId: tx.slice(0, at), txHash: tx.slice(at + 1) };
   });
-  // An order's keys share one version, and so do a transaction's (keys.ts versionOf).
-  const names = [...orderIds.map(orderVersion), ...txIds.map(txVersion)];
-  const commands: (readonly string[])[] = [
-    ...(orderIds.length === 0 ? [] : [["mget", ...orderIds.map(intentsKeys.events)], ["mgetBuffer", ...orderIds.map(intentsKeys.order)]]),
-    ...(parsedTxs.length === 0 ? [] : [["mgetBuffer", ...parsedTxs.map(({ chainId, txHash }) => intentsKeys.order(placeholderSuffix(chainId, txHash)))]]),
-    ...parsedTxs.flatMap(({ chainId, txHash }) => [
-      ["hgetall", intentsKeys.txState(chainId, txHash)],
-      ["smembers", intentsKeys.tx(chainId, txHash)],
-    ]),
-  ];
-  const parse = (results: readonly unknown[], orders: Map<string, LoadedOrder>, txs: Map<string, LoadedTx>): void => {
-    let at = 0;
-    const texts = (orderIds.length === 0 ? [] : results[at++]) as (string | null)[];
-    const records = (orderIds.length === 0 ? [] : results[at++]) as (Buffer | null)[];
-    const placeholders = (parsedTxs.length === 0 ? [] : results[at++]) as (Buffer | null)[];
+  const groups: EntityGroup[] = [];
+  if (orderIds.length > 0) groups.push({ reads: ORDER_READS, namePrefix: idPrefixes.order.version, keyPrefixes: ORDER_KEYS, ids: orderIds });
+  if (txIds.length > 0) groups.push({ reads: TX_READS, namePrefix: idPrefixes.tx.version, keyPrefixes: TX_KEYS, ids: txIds });
+  const parse = (answers: readonly Map<number, EntityValue[]>[], orders: Map<string, LoadedOrder>, txs: Map<string, LoadedTx>): void => {
+    const orderAnswers = orderIds.length === 0 ? undefined : answers[0];
+    const txAnswers = parsedTxs.length === 0 ? undefined : answers[orderIds.length === 0 ? 0 : 1];
     orderIds.forEach((orderId, index) => {
-      const text = texts[index] ?? null;
-      const state = parseOrderState(orderId, text);
-      orders.set(orderId, { before: state, after: state, storedText: text, record: decodeRecord(records[index] ?? null) });
+      const [events, record] = (orderAnswers?.get(index) ?? [null, null]) as [Buffer | null, Buffer | null];
+      const state = parseOrderState(orderId, events);
+      orders.set(orderId, { before: state, after: state, storedState: events, record: decodeRecord(record) });
     });
-    for (const [index, { tx, chainId, txHash }] of parsedTxs.entries()) {
-      const hash = (results[at++] ?? {}) as Record<string, string>;
-      const members = (results[at++] ?? []) as string[];
+    parsedTxs.forEach(({ tx, chainId, txHash }, index) => {
+      const [placeholder, hash, members] = (txAnswers?.get(index) ?? [null, {}, []]) as [Buffer | null, Record<string, string>, string[]];
       const state = txStateFromHash(chainId, txHash, hash);
-      txs.set(tx, { chainId, txHash, before: state, after: state, storedHash: hash, members, placeholder: decodeRecord(placeholders[index] ?? null) });
-    }
+      txs.set(tx, { chainId, txHash, before: state, after: state, storedHash: hash, members, placeholder: decodeRecord(placeholder) });
+    });
   };
-  return { names, commands, parse };
+  return { groups, parse };
+}
+
+/** An order's events and record; a transaction's placeholder record, state hash and order set. */
+const ORDER_READS = ["get", "get"] as const;
+const ORDER_KEYS = [idPrefixes.order.events, idPrefixes.order.record];
+const TX_READS = ["get", "hgetall", "smembers"] as const;
+const TX_KEYS = [idPrefixes.tx.placeholder, idPrefixes.tx.state, idPrefixes.tx.orders];
+
+/** Whether two hashes hold the same fields and values. */
+function sameHash(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (a[key] !== b[key]) return false;
+  return true;
 }
 
 /** Folds a batch's events into the loaded states of their orders and transactions. */
