@@ -66,9 +66,17 @@ local function nextArg()
   at = at + 1
   return value
 end
+-- Non-empty lines; a plain find (memchr) per line, not a pattern match per character.
 local function split(text)
-  local parts = {}
-  for part in string.gmatch(text, '[^\\n]+') do parts[#parts + 1] = part end
+  local parts, n, pos, length = {}, 0, 1, #text
+  while pos <= length do
+    local stop = string.find(text, '\\n', pos, true) or length + 1
+    if stop > pos then
+      n = n + 1
+      parts[n] = string.sub(text, pos, stop - 1)
+    end
+    pos = stop + 1
+  end
   return parts
 end
 local nExpect = tonumber(nextArg())
@@ -248,9 +256,17 @@ export type EntityValue = Buffer | null | Record<string, string> | string[];
 // entities costs one short answer, not a reply per key.
 const READ_SCRIPT = `
 local versions = KEYS[1]
+-- Non-empty lines; a plain find (memchr) per line, not a pattern match per character.
 local function split(text)
-  local parts = {}
-  for part in string.gmatch(text, '[^\\n]+') do parts[#parts + 1] = part end
+  local parts, n, pos, length = {}, 0, 1, #text
+  while pos <= length do
+    local stop = string.find(text, '\\n', pos, true) or length + 1
+    if stop > pos then
+      n = n + 1
+      parts[n] = string.sub(text, pos, stop - 1)
+    end
+    pos = stop + 1
+  end
   return parts
 end
 local found = {}
