@@ -33,35 +33,50 @@ export function recordIndexes(suffix: string, record: IntentRecord | undefined):
   if (waitsForDeadline && deadline !== undefined && record.destinationChainId !== undefined) {
     entries.push({ key: intentsKeys.deadlines(record.destinationChainId), member: record.orderId, score: deadline });
   }
-  const steps = [record.opened, record.filled, record.settled, record.refunded].filter((ref): ref is ChainRef => ref !== undefined);
-  const lowest = (predicate: (ref: ChainRef) => boolean): Map<string, number> => {
-    const byChain = new Map<string, number>();
-    for (const ref of steps.filter(predicate)) {
-      const block = Number(ref.blockNumber);
-      byChain.set(ref.chainId, Math.min(byChain.get(ref.chainId) ?? block, block));
-    }
-    return byChain;
-  };
-  for (const [chainId, block] of lowest((ref) => ref.finality < Finality.FINALITY_SAFE)) {
-    entries.push({ key: intentsKeys.unsafe(chainId), member: record.orderId, score: block });
-  }
-  for (const [chainId, block] of lowest((ref) => ref.finality < Finality.FINALITY_FINALIZED)) {
-    entries.push({ key: intentsKeys.unfinalized(chainId), member: record.orderId, score: block });
-  }
+  const steps = [record.opened, record.filled, record.settled, record.refunded];
+  pushLowest(entries, steps, Finality.FINALITY_SAFE, intentsKeys.unsafe, record.orderId);
+  pushLowest(entries, steps, Finality.FINALITY_FINALIZED, intentsKeys.unfinalized, record.orderId);
   return entries;
+}
+
+/**
+ * For each chain of the steps still below `finality`, in order of first appearance, an entry of
+ * `key(chainId)` scored by that chain's lowest such block number.
+ */
+function pushLowest(entries: IndexEntry[], steps: readonly (ChainRef | undefined)[], finality: Finality, key: (chainId: string) => string, member: string): void {
+  // At most a handful of steps over one or two chains: arrays beat a Map here.
+  const chains: string[] = [];
+  const blocks: number[] = [];
+  for (const ref of steps) {
+    if (ref === undefined || ref.finality >= finality) continue;
+    const block = Number(ref.blockNumber);
+    const at = chains.indexOf(ref.chainId);
+    if (at === -1) {
+      chains.push(ref.chainId);
+      blocks.push(block);
+    } else blocks[at] = Math.min(blocks[at]!, block);
+  }
+  for (let index = 0; index < chains.length; index++) entries.push({ key: key(chains[index]!), member, score: blocks[index]! });
 }
 
 /** When the record was first seen: its notification, or its Open's block time, whichever was first. */
 export function firstSightingMs(record: IntentRecord): number {
-  const times = [record.notifiedAt, record.opened?.blockTimestamp]
-    .filter((time): time is string => time !== undefined && time !== "")
-    .map((time) => Date.parse(time))
-    .filter(Number.isFinite);
-  return times.length === 0 ? 0 : Math.min(...times);
+  const first = earlier(earlier(Number.POSITIVE_INFINITY, record.notifiedAt), record.opened?.blockTimestamp);
+  return first === Number.POSITIVE_INFINITY ? 0 : first;
+}
+
+/** The earlier of `ms` and the RFC 3339 `time`, when that is a time. */
+function earlier(ms: number, time: string | undefined): number {
+  if (time === undefined || time === "") return ms;
+  const parsed = Date.parse(time);
+  return Number.isFinite(parsed) && parsed < ms ? parsed : ms;
 }
 
 /** What to write so the indexes go from `before` to `after`: removals and (re)additions. */
-export function indexChanges(before: readonly IndexEntry[], after: readonly IndexEntry[]): { remove: IndexEntry[]; add: IndexEntry[] } {
+export function indexChanges(before: readonly IndexEntry[], after: readonly IndexEntry[]): { remove: readonly IndexEntry[]; add: readonly IndexEntry[] } {
+  // A record new or gone (most of a backlog): nothing to match up.
+  if (before.length === 0) return { remove: [], add: after };
+  if (after.length === 0) return { remove: before, add: [] };
   const id = (entry: IndexEntry) => `${entry.key}\u0000${entry.member}`;
   const afterById = new Map(after.map((entry) => [id(entry), entry] as const));
   const beforeById = new Map(before.map((entry) => [id(entry), entry] as const));
