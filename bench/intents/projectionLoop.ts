@@ -6,8 +6,11 @@
 //
 //   pnpm build && tsx bench/intents/projectionLoop.ts
 //   (node --cpu-prof --cpu-prof-dir=DIR --import tsx bench/intents/projectionLoop.ts for a profile;
-//   LOOP_RECORDS, LOOP_BATCH, LOOP_ROUNDS; LOOP_FROM=source with --conditions=@platform/source runs the TypeScript)
+//   LOOP_RECORDS, LOOP_BATCH, LOOP_ROUNDS; LOOP_FROM=source with --conditions=@platform/source runs the TypeScript;
+//   LOOP_ALLOCATIONS=<file.heapprofile> samples every allocation of the rounds, collected or not: what feeds the GC)
 import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createLogger } from "@platform/log";
@@ -148,6 +151,11 @@ try {
   const offsets = new Map<number, number>();
   // Made before the first round, so a profile's window holds the projection alone.
   const backlogs = Array.from({ length: ROUNDS }, (_, index) => backlog(2_000 + index * 1_000));
+  const inspector = process.env.LOOP_ALLOCATIONS ? new Session() : undefined;
+  if (inspector !== undefined) {
+    inspector.connect();
+    await inspector.post("HeapProfiler.startSampling", { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   for (let round = 1; round <= ROUNDS; round++) {
     const { partitions, heads } = backlogs[round - 1]!;
     // As kafkajs hands them: a fetch's batch of each partition in turn (the heads' partition among them).
@@ -166,6 +174,21 @@ try {
     process.stdout.write(
       `round ${round}: ${records} records in ${seconds.toFixed(2)} s = ${Math.round(RECORDS / seconds)} Opens/s; projector CPU ${(((cpu.user + cpu.system) / records)).toFixed(0)} µs/record, Redis CPU ${((redisSeconds * 1e6) / records).toFixed(0)} µs/record\n`,
     );
+  }
+  if (inspector !== undefined) {
+    const { profile } = await inspector.post("HeapProfiler.stopSampling");
+    writeFileSync(process.env.LOOP_ALLOCATIONS!, JSON.stringify(profile));
+    inspector.disconnect();
+  }
+  // LOOP_COMMANDSTATS=1: where Redis's time went (calls from the scripts are counted too).
+  if (process.env.LOOP_COMMANDSTATS === "1") {
+    const stats = (await redis.info("commandstats")).split("\n").filter((line) => line.startsWith("cmdstat_"));
+    const rows = stats.map((line) => {
+      const [name, fields] = line.trim().split(":");
+      const value = (field: string) => Number(new RegExp(`${field}=([0-9.]+)`).exec(fields!)?.[1] ?? 0);
+      return { command: name!.slice("cmdstat_".length), calls: value("calls"), "µs": value("usec"), "µs/call": value("usec_per_call") };
+    });
+    process.stdout.write(`${rows.sort((a, b) => b["µs"] - a["µs"]).slice(0, 12).map((row) => JSON.stringify(row)).join("\n")}\n`);
   }
 } finally {
   redis.disconnect();
