@@ -149,12 +149,15 @@ describe("versionedCommit against a real redis-server", () => {
   });
   it("passes binary values, empty values and multi-byte strings through the packed arguments intact", async () => {
     const binary = Buffer.from([0, 10, 13, 255, 0]);
+    const large = Buffer.concat([Buffer.alloc(400, 0x0a), binary]);
     await versionedCommit(redis, {
       versionsKey: VERSIONS,
       ops: [
         { op: "set", key: "t9:bin", value: binary },
         { op: "set", key: "t9:text", value: "héllo\nwörld ✓" },
         { op: "set", key: "t9:empty", value: "" },
+        { op: "set", key: "t9:large", value: large },
+        { op: "sadd", key: "t9:members", members: ["small", "ü".repeat(300), "last"] },
         { op: "hreplace", key: "t9:h", fields: { "fïeld": "välue", e: "" } },
         { op: "zadd", key: "t9:z", entries: [1.5, "ä", 2, "b"] },
       ],
@@ -163,6 +166,8 @@ describe("versionedCommit against a real redis-server", () => {
     expect((await redis.getBuffer("t9:bin"))?.equals(binary)).toBe(true);
     expect(await redis.get("t9:text")).toBe("héllo\nwörld ✓");
     expect(await redis.get("t9:empty")).toBe("");
+    expect((await redis.getBuffer("t9:large"))?.equals(large)).toBe(true);
+    expect((await redis.smembers("t9:members")).sort()).toEqual(["last", "small", "ü".repeat(300)]);
     expect(await redis.hgetall("t9:h")).toEqual({ "fïeld": "välue", e: "" });
     expect(await redis.zrange("t9:z", "0", "-1", "WITHSCORES")).toEqual(["ä", "1.5", "b", "2"]);
   });
@@ -176,6 +181,14 @@ describe("versionedCommit against a real redis-server", () => {
     expect(packed.headers).toBe("set\nk1\n1\nsadd\nk2\n2\ndel\nk3\n0");
     expect(packed.lengths).toBe("2\n2\n1");
     expect([...packed.blob]).toEqual([1, 2, ...Buffer.from("äb")]);
+    expect(packed.separate).toEqual([]);
+    // Large arguments travel on their own, marked "-" in the lengths.
+    const large = Buffer.alloc(300, 7);
+    const text = "x".repeat(256);
+    const mixed = packOps([{ op: "set", key: "k1", value: large }, { op: "sadd", key: "k2", members: ["a", text, "b"] }]);
+    expect(mixed.lengths).toBe("-\n1\n-\n1");
+    expect(mixed.blob.toString()).toBe("ab");
+    expect(mixed.separate).toEqual([large, text]);
     expect(() => packOps([{ op: "del", key: "a\nb" }])).toThrow(/key/);
   });
 

@@ -53,11 +53,11 @@ export type VersionedCommitResult =
   | { outcome: "conflict"; key: string };
 
 // ARGV: nExpect, (key, present, value)*, guard names, guard versions, the ops' headers (op, key,
-// nArgs: three lines per op), the byte length of each op argument (one line each), every op
-// argument concatenated into one blob, bump names. Names, versions, headers and lengths travel
-// newline-joined and the arguments as one blob: thousands of small arguments cost the client far
-// more to encode (a RESP header, a length and a copy each) than a few long ones cost the script to
-// split.
+// nArgs: three lines per op), the byte length of each op argument (one line each, `-` for a large
+// one), the small op arguments concatenated into one blob, bump names, then each large argument.
+// Names, versions, headers and lengths travel newline-joined and the small arguments as one blob:
+// thousands of small arguments cost the client far more to encode (a RESP header, a length and a
+// copy each) than a few long ones cost the script to split.
 const SCRIPT = `
 local versions = KEYS[1]
 local at = 1
@@ -102,16 +102,25 @@ for i = 1, nGuards, 5000 do
     if (actual[j] or '0') ~= guarded[name] then return {'conflict', name} end
   end
 end
-local headers, lengths, blob = split(nextArg()), split(nextArg()), nextArg()
+local headers, lengths, blob, bumpNames = split(nextArg()), split(nextArg()), nextArg(), nextArg()
+-- Large values follow as arguments of their own ('-' in lengths): Redis's Lua hashes every byte of
+-- every string it makes, so a slice of the blob would be hashed a second time.
+local separate = at
 local pos, nextLength = 1, 1
 for h = 1, #headers, 3 do
   local op, key, nArgs = headers[h], headers[h + 1], tonumber(headers[h + 2])
   local args = {}
   for i = 1, nArgs do
-    local length = tonumber(lengths[nextLength])
+    local length = lengths[nextLength]
     nextLength = nextLength + 1
-    args[i] = string.sub(blob, pos, pos + length - 1)
-    pos = pos + length
+    if length == '-' then
+      args[i] = ARGV[separate]
+      separate = separate + 1
+    else
+      length = tonumber(length)
+      args[i] = string.sub(blob, pos, pos + length - 1)
+      pos = pos + length
+    end
   end
   if op == 'set' then
     redis.call('SET', key, args[1])
@@ -128,7 +137,7 @@ for h = 1, #headers, 3 do
 end
 -- A guarded name is at its guard's version now: set them all at once; count up the others.
 local sets = {}
-for _, name in ipairs(split(nextArg())) do
+for _, name in ipairs(split(bumpNames)) do
   local known = guarded[name]
   if known then
     sets[#sets + 1] = name
@@ -154,9 +163,10 @@ export async function versionedCommit(redis: Redis, input: VersionedCommitInput)
   for (const { key, value } of expect) args.push(key, value === undefined ? "0" : "1", value ?? "");
   const guards = input.guards ?? new Map<string, string>();
   args.push(joinNames(guards.keys()), [...guards.values()].join("\n"));
-  const { headers, lengths, blob } = packOps(input.ops);
+  const { headers, lengths, blob, separate } = packOps(input.ops);
   args.push(headers, lengths, blob);
   args.push(joinNames(new Set(input.bumps)));
+  for (const value of separate) args.push(value);
   let answer: unknown;
   try {
     answer = await redis.evalsha(SHA, 1, input.versionsKey, ...args);
@@ -178,21 +188,32 @@ function joinNames(names: Iterable<string>): string {
   return list.join("\n");
 }
 
+/** Arguments of at least this many bytes travel on their own rather than in the blob. */
+const SEPARATE_BYTES = 256;
+
 /**
  * The ops as the script takes them: their headers (op, key, argument count; a line each), the byte
- * length of every argument (a line each), and the arguments themselves in one buffer. Runs of
- * string arguments are written with one call.
+ * length of every argument (a line each; `-` for one of `separate`), the small arguments in one
+ * buffer, and the large ones (`SEPARATE_BYTES` and more) on their own, in order. Runs of string
+ * arguments are written with one call.
  */
-export function packOps(ops: readonly VersionedOp[]): { headers: string; lengths: string; blob: Buffer } {
+export function packOps(ops: readonly VersionedOp[]): { headers: string; lengths: string; blob: Buffer; separate: (string | Buffer)[] } {
   const headers: string[] = [];
-  const lengths: number[] = [];
+  const lengths: (number | "-")[] = [];
   const values: (string | Buffer)[] = [];
+  const separate: (string | Buffer)[] = [];
   let total = 0;
   for (const op of ops) {
     if (op.key === "" || op.key.includes("\n")) throw new Error(`a key must be non-empty and without newlines: ${JSON.stringify(op.key)}`);
     const opArgs = opArguments(op);
     headers.push(op.op, op.key, String(opArgs.length));
     for (const value of opArgs) {
+      // (A string's byte length is at least its length.)
+      if (value.length >= SEPARATE_BYTES) {
+        lengths.push("-");
+        separate.push(value);
+        continue;
+      }
       const length = typeof value === "string" ? Buffer.byteLength(value) : value.length;
       lengths.push(length);
       values.push(value);
@@ -212,7 +233,7 @@ export function packOps(ops: readonly VersionedOp[]): { headers: string; lengths
     at += value.copy(blob, at);
   }
   if (run !== "") at += blob.write(run, at);
-  return { headers: headers.join("\n"), lengths: lengths.join("\n"), blob };
+  return { headers: headers.join("\n"), lengths: lengths.join("\n"), blob, separate };
 }
 
 function opArguments(op: VersionedOp): readonly (string | Buffer)[] {
