@@ -18,6 +18,7 @@ import { getPriceLatest } from "../../services/data-query/src/market/price.js";
 import { getSubnetPoolsLatest } from "../../services/data-query/src/market/pools.js";
 import { getSubnetsLatest } from "../../services/data-query/src/subnets/subnetsLatest.js";
 import { getValidatorsLatest } from "../../services/data-query/src/subnets/validators.js";
+import { coalesceWrites } from "../../services/data-query/src/shared/coalesceWrites.js";
 import { renderBalanceLatest, renderTransactions } from "../../services/gateway/src/routes/data/accounts/renderAccounts.js";
 import { renderPoolsLatest, renderPriceLatest } from "../../services/gateway/src/routes/data/market/renderMarket.js";
 import { renderSubnetsLatest, renderValidatorsLatest } from "../../services/gateway/src/routes/data/subnets/renderSubnets.js";
@@ -26,8 +27,10 @@ const log = createLogger({ service: "bench-data-baseline", level: process.env.LO
 const redisUrl = process.env.REDIS_URL;
 const port = Number(process.env.HTTP_PORT);
 if (redisUrl === undefined || !Number.isInteger(port) || port <= 0) throw new Error("REDIS_URL and HTTP_PORT are required");
-// The client data-query makes (libs/service redisDependency): same options, one connection.
+// The client data-query makes (libs/service redisDependency): same options, one connection, and
+// the same write coalescing (data-query's main.ts).
 const redis = createRedis({ url: redisUrl, connectionName: "bench-data-baseline" });
+coalesceWrites(redis);
 // Diagnostics only (BENCH_BASELINE_AUTOPIPELINE=1): what ioredis auto-pipelining would save
 // data-query; the baseline then no longer matches data-query's client, so its ratios do not count.
 if (process.env.BENCH_BASELINE_AUTOPIPELINE === "1") redis.options.enableAutoPipelining = true;

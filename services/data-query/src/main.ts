@@ -6,6 +6,7 @@ import type { Redis } from "@platform/store";
 import { accountsGrpcService } from "./accounts/index.js";
 import { loadDataQueryConfig, type DataQueryConfig } from "./config.js";
 import { marketGrpcService } from "./market/index.js";
+import { coalesceWrites } from "./shared/coalesceWrites.js";
 import { subnetsGrpcService } from "./subnets/index.js";
 
 // Each group is one gRPC service over its read models; DATA_QUERY_GROUPS picks the ones this
@@ -13,6 +14,8 @@ import { subnetsGrpcService } from "./subnets/index.js";
 const config = loadDataQueryConfig();
 const log = createLogger({ service: "data-query", level: config.LOG_LEVEL });
 const redis = redisDependency(config.REDIS_URL, "data-query");
+// The reads of concurrent calls that start in the same event-loop turn leave in one socket write.
+coalesceWrites(redis.client);
 log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
 
 type Group = DataQueryConfig["DATA_QUERY_GROUPS"][number];
