@@ -4,6 +4,7 @@ import { createLogger } from "@platform/log";
 import { createMetricsRegistry, handleShutdown, watchDependencies } from "@platform/runtime";
 import { createRedis, redisReadiness } from "@platform/store";
 import { createAccessGuard } from "./access/accessGuard.js";
+import { coalesceWrites } from "./access/coalesceWrites.js";
 import { createRateLimiter, parseTiers } from "./access/rateLimiter.js";
 import { cachedSigningKeys } from "./access/signingKeys.js";
 import { createTokenVerifier } from "./access/verifyAccessToken.js";
@@ -17,6 +18,8 @@ const log = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 const tiers = await loadFromVariableOrExit("gateway", "RATE_LIMIT_TIERS", () => parseTiers(config.RATE_LIMIT_TIERS));
 const registry = createMetricsRegistry("gateway");
 const redis = createRedis({ url: config.REDIS_URL, connectionName: "gateway" });
+// The rate-limit scripts of requests that arrive in the same event-loop turn leave in one socket write.
+coalesceWrites(redis);
 const backends = connectBackends(config);
 // Ready while the gateway itself can serve: every protected route needs Redis (revocation and the
 // rate limit). A backend that is down only fails its own routes with 503, so its health is listed in

@@ -1,0 +1,68 @@
+import { join } from "node:path";
+import { createRedis, redisReadiness, type Redis } from "@platform/store";
+import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { coalesceWrites } from "./coalesceWrites.js";
+import { createRateLimiter } from "./rateLimiter.js";
+
+const dir = tempDir("gateway-coalesce");
+let server: RunningRedis;
+let redis: Redis;
+
+beforeAll(async () => {
+  server = await startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") });
+  redis = createRedis({ url: server.url, connectionName: "coalesce-test" });
+  await waitFor(() => redisReadiness(redis), { what: "redis" });
+});
+
+afterAll(async () => {
+  redis.disconnect();
+  await server.stop();
+  dir.remove();
+});
+
+/** Socket writes (write and writev calls) the client makes while `run` runs. */
+async function socketWrites(run: () => Promise<unknown>): Promise<number> {
+  const socket = redis.stream as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
+  const [write, writev] = [socket._write, socket._writev];
+  let writes = 0;
+  socket._write = function (this: unknown, ...args: unknown[]) {
+    writes += 1;
+    return write.apply(this, args);
+  };
+  socket._writev = function (this: unknown, ...args: unknown[]) {
+    writes += 1;
+    return writev.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    socket._write = write;
+    socket._writev = writev;
+  }
+  return writes;
+}
+
+describe("coalesceWrites on the gateway's client", () => {
+  it("sends the rate-limit scripts of requests arriving in one event-loop turn in one write, each with its own verdict", async () => {
+    const keys = ["ak_AAAAAAAAAAAAAAAAAAAAAA", "ak_BBBBBBBBBBBBBBBBBBBBBB", "ak_CCCCCCCCCCCCCCCCCCCCCC"];
+    for (const keyId of keys) await redis.hset(`auth:key:{${keyId}}`, { status: "active", secretVersion: "1" });
+    await redis.hset(`auth:key:{${keys[2]}}`, "status", "revoked");
+    const limiter = createRateLimiter(redis, [{ name: "tiny", ratePerSecond: 1, burst: 2 }], "tiny");
+    await limiter.admit(keys[0]!, 1, "tiny", 0); // loads the script on this connection
+    coalesceWrites(redis);
+    let verdicts: unknown[] = [];
+    const writes = await socketWrites(async () => {
+      // Three requests read from their sockets in one turn: each starts its check in its own callback.
+      verdicts = await new Promise((resolve, reject) => {
+        const pending: Array<Promise<unknown>> = [];
+        process.nextTick(() => pending.push(limiter.admit(keys[0]!, 1, "tiny", 1)));
+        process.nextTick(() => pending.push(limiter.admit(keys[1]!, 2, "tiny", 1)));
+        process.nextTick(() => pending.push(limiter.admit(keys[2]!, 1, "tiny", 1)));
+        setImmediate(() => Promise.all(pending).then(resolve, reject));
+      });
+    });
+    expect(writes).toBe(1);
+    expect(verdicts.map((verdict) => (verdict as { kind: string }).kind)).toEqual(["allowed", "rotated", "revoked"]);
+  });
+});
