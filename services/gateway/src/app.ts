@@ -37,6 +37,22 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
     next();
   });
   app.use(accessLog(options.log, options.registry));
+  app.use(express.json({ limit: options.maxBodyBytes, type: "application/json", strict: true }));
+
+  const api = Router();
+  for (const route of options.routes) mountRoute(api, route, options.guard);
+  for (const [path, methods] of methodsByPath(options.routes)) {
+    api.all(path, (_request: Request, response: Response) => {
+      response.setHeader("allow", methods.join(", "));
+      sendProblem(
+        response,
+        { status: 405, code: "METHOD_NOT_ALLOWED", title: PROBLEM_TITLES.METHOD_NOT_ALLOWED!, detail: `use ${methods.join(" or ")} on this path` },
+        options.publicBaseUrl,
+      );
+    });
+  }
+  app.use(api);
+  // After the API routes, which take nearly every request: those then skip the operations router.
   app.use(
     opsRoutes({
       readiness: options.readiness,
@@ -54,21 +70,6 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
         ),
     }),
   );
-  app.use(express.json({ limit: options.maxBodyBytes, type: "application/json", strict: true }));
-
-  const api = Router();
-  for (const route of options.routes) mountRoute(api, route, options.guard);
-  for (const [path, methods] of methodsByPath(options.routes)) {
-    api.all(path, (_request: Request, response: Response) => {
-      response.setHeader("allow", methods.join(", "));
-      sendProblem(
-        response,
-        { status: 405, code: "METHOD_NOT_ALLOWED", title: PROBLEM_TITLES.METHOD_NOT_ALLOWED!, detail: `use ${methods.join(" or ")} on this path` },
-        options.publicBaseUrl,
-      );
-    });
-  }
-  app.use(api);
 
   app.use((request: Request, response: Response) => {
     sendProblem(
