@@ -101,6 +101,22 @@ export async function measurePair(options: {
   /** Processes whose CPU time is accounted per request, by name (pid). */
   processes: Record<string, number>;
 }): Promise<Sample[]> {
+  return measureRotating(options);
+}
+
+/**
+ * Loads each target in turn, `rounds` times each; the order rotates by one every round, so drift in
+ * what else the shared machine does falls on every target alike. (measurePair with two targets;
+ * more for A/B comparisons of gateway variants, data/iterate.ts.)
+ */
+export async function measureRotating(options: {
+  targets: readonly Target[];
+  connections: number;
+  seconds: number;
+  rounds: number;
+  redis: Redis;
+  processes: Record<string, number>;
+}): Promise<Sample[]> {
   const { connections, seconds, redis } = options;
   const run = async (target: Target, durationSeconds: number) =>
     load({ url: target.url, ...(target.headers ? { headers: target.headers } : {}), connections, durationSeconds });
@@ -109,8 +125,9 @@ export async function measurePair(options: {
   const idle = await activity(redis, options.processes, () => sleep(IDLE_SAMPLE_MS));
   const idleRate = (delta: number) => delta / (idle.elapsedMs / 1_000);
   const samples: Sample[] = [];
+  const count = options.targets.length;
   for (let round = 0; round < options.rounds; round += 1) {
-    const order = round % 2 === 0 ? options.targets : ([options.targets[1], options.targets[0]] as const);
+    const order = options.targets.map((_target, index) => options.targets[(index + round) % count]!);
     for (const target of order) {
       let result: LoadResult | undefined;
       const busy = await activity(redis, options.processes, async () => {
