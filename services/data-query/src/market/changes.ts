@@ -1,5 +1,5 @@
 import type { Redis } from "@platform/store";
-import { bucketsEndedBy, oldestBuckets } from "./readModel.js";
+import { bucketsEndedBy, bucketsEndedByEach, oldestBuckets } from "./readModel.js";
 import { percentChange, subtract } from "./numbers.js";
 
 const FIVE_MINUTES = 300;
@@ -12,7 +12,8 @@ export const DAY_MS = 24 * HOUR_MS;
  * minutes of it). Absent when the series does not reach back that far.
  */
 export async function priceChanges(redis: Redis, bucketKeys: readonly string[], nowMs: number, periodsMs: readonly number[], current: readonly string[]): Promise<(string | undefined)[][]> {
-  const perPeriod = await Promise.all(periodsMs.map((period) => bucketsEndedBy(redis, bucketKeys, nowMs - period, FIVE_MINUTES)));
+  // Every period's reference bucket of every series in one pipeline.
+  const perPeriod = await bucketsEndedByEach(redis, bucketKeys, periodsMs.map((period) => nowMs - period), FIVE_MINUTES);
   return bucketKeys.map((_key, index) => periodsMs.map((_period, at) => {
     const bucket = perPeriod[at]![index];
     return bucket === undefined ? undefined : percentChange(bucket.c, current[index]!);

@@ -109,13 +109,25 @@ export async function consistentPoints(redis: Redis, keys: readonly string[]): P
 
 /** The last bucket that ended at or before `timeMs` (its close is the value at that boundary). */
 export async function bucketsEndedBy(redis: Redis, keys: readonly string[], timeMs: number, size: number): Promise<(BucketAggregate | undefined)[]> {
-  if (keys.length === 0) return [];
-  const latestStart = Math.floor(timeMs / 1_000) - size;
-  const results = await run(redis, (pipeline) => keys.forEach((key) => pipeline.zrevrangebyscore(key, latestStart, "-inf", "LIMIT", 0, 1)));
-  return results.map((members) => {
-    const text = (members as string[])[0];
-    return text === undefined ? undefined : (JSON.parse(text) as BucketAggregate);
+  const [buckets] = await bucketsEndedByEach(redis, keys, [timeMs], size);
+  return buckets ?? [];
+}
+
+/** bucketsEndedBy for several times at once, in one pipeline: per time, the bucket of each key. */
+export async function bucketsEndedByEach(redis: Redis, keys: readonly string[], timesMs: readonly number[], size: number): Promise<(BucketAggregate | undefined)[][]> {
+  if (keys.length === 0) return timesMs.map(() => []);
+  const results = await run(redis, (pipeline) => {
+    for (const timeMs of timesMs) {
+      const latestStart = Math.floor(timeMs / 1_000) - size;
+      for (const key of keys) pipeline.zrevrangebyscore(key, latestStart, "-inf", "LIMIT", 0, 1);
+    }
   });
+  return timesMs.map((_time, at) =>
+    keys.map((_key, index) => {
+      const text = (results[at * keys.length + index] as string[])[0];
+      return text === undefined ? undefined : (JSON.parse(text) as BucketAggregate);
+    }),
+  );
 }
 
 /** The oldest bucket of each series. */

@@ -14,9 +14,9 @@ export async function getValidatorsLatest(redis: Redis, request: GetValidatorsLa
   const limit = pageLimitOf(request.page, { defaultLimit: 64, maxLimit: 256 });
   const order = orderOf(request.order, "desc");
   const valueOf = validatorSortValue(request.sort);
-  const known = toNetuids(await readModel(() => redis.smembers(subnetsKeys.netuids)));
-  const [netuid] = checkNetuids([request.netuid], known, 1);
-  const [point] = await newestPoints(redis, [subnetsKeys.validatorPoints(netuid!)]);
+  // The subnet list and the newest metagraph in one round trip; the netuid is judged once both are in.
+  const [members, [point]] = await Promise.all([readModel(() => redis.smembers(subnetsKeys.netuids)), newestPoints(redis, [subnetsKeys.validatorPoints(request.netuid)])]);
+  const [netuid] = checkNetuids([request.netuid], toNetuids(members), 1);
   if (point === undefined) throw notYet("metagraph of this subnet");
   const snapshot = decodePoint(point, ValidatorSetSnapshot);
   const asOf = asOfOf(snapshot.ref);
