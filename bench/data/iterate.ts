@@ -40,12 +40,16 @@ try {
   const key = JSON.parse(
     await authCli("dist", ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: authTarget }),
   ) as { id: string; secret: string };
-  const issued = await fetch(`${stack.descriptor.gatewayUrl}/auth`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
-  });
-  const headers = { authorization: `Bearer ${((await issued.json()) as { access_token: string }).access_token}` };
+  // Access tokens live 15 minutes: a fresh one for every iteration.
+  const authorization = async () => {
+    const issued = await fetch(`${stack.descriptor.gatewayUrl}/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+    });
+    return { authorization: `Bearer ${((await issued.json()) as { access_token: string }).access_token}` };
+  };
+  const headers = await authorization();
   process.stdout.write("seeding…\n");
   const address = await seedAccountActivity(stack, 300);
   const all = benchRoutes(address);
@@ -68,7 +72,7 @@ try {
         .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
     ) as Record<string, string>;
     try {
-      await measureOnce(iteration, settings, all, headers);
+      await measureOnce(iteration, settings, all, await authorization());
     } catch (error) {
       process.stdout.write(`iteration ${iteration} failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     }
@@ -144,6 +148,12 @@ async function measureOnce(iteration: number, settings: Record<string, string>, 
     processes.baseline = baseline.pid;
     await ready(`http://127.0.0.1:${baselinePort}/readyz`, "the fresh baseline");
     sides.unshift({ side: "baseline", url: `http://127.0.0.1:${baselinePort}` });
+    for (const side of sides) {
+      for (const route of routes) {
+        const response = await fetch(`${side.url}${route.path}`, side.headers ? { headers: side.headers } : {});
+        if (response.status !== 200) throw new Error(`${side.side} ${route.path}: ${response.status} ${(await response.text()).slice(0, 300)}`);
+      }
+    }
     const targetsOf = (route: BenchRoute): Target[] => sides.map((side) => ({ side: side.side as Side, url: `${side.url}${route.path}`, ...(side.headers ? { headers: side.headers } : {}) }));
     await warmUp(routes.flatMap(targetsOf), 32, Number(settings.WARMUP ?? 2));
     const rows: Array<Record<string, string | number>> = [];
@@ -168,6 +178,7 @@ async function measureOnce(iteration: number, settings: Record<string, string>, 
             "redis µs": cpu("redis").toFixed(0),
             "serving µs": serving.toFixed(0),
             "redis cmds": mean(mine.map((sample) => sample.redisCommandsPerRequest)).toFixed(1),
+            errors: mine.reduce((sum, sample) => sum + sample.failures, 0),
             load: mean(mine.map((sample) => sample.loadAverage)).toFixed(1),
           });
         }

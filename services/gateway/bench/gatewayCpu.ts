@@ -91,7 +91,16 @@ if (process.env.GATEWAY_CPU_ROLE === "backend") {
       coalesceWrites(redis);
       await redis.hset(`auth:key:{${keyId}}`, { status: "active", secretVersion: "1", scopes: "data:read", tier: "unlimited" });
       const backends = connectBackends(config);
-      const guard = createAccessGuard(createTokenVerifier(keys, { clockToleranceSeconds: 30 }), createRateLimiter(redis, [{ name: "unlimited", ratePerSecond: 100_000, burst: 100_000 }], "unlimited"));
+      // Attribution only: GUARD=none admits every request (no token check, no Redis script);
+      // BACKEND=fake answers from memory (no gRPC, no protobuf), so their cost can be told apart.
+      const realGuard = createAccessGuard(createTokenVerifier(keys, { clockToleranceSeconds: 30 }), createRateLimiter(redis, [{ name: "unlimited", ratePerSecond: 100_000, burst: 100_000 }], "unlimited"));
+      const guard = variant.GUARD === "none" ? async () => ({ keyId, headers: { "ratelimit-policy": '"default";q=100000;w=1', ratelimit: '"default";r=99999;t=0' } }) : realGuard;
+      if (variant.BACKEND === "fake") {
+        const answering = (answer: unknown) => (_request: unknown, _metadata: unknown, _options: unknown, callback: (error: null, response: unknown) => void) => void setImmediate(() => callback(null, answer));
+        Object.assign(backends.accounts, { getBalanceLatest: answering(balanceLatestExample) });
+        Object.assign(backends.market, { getPriceLatest: answering(priceLatestExample) });
+        Object.assign(backends.subnets, { getValidatorsLatest: answering(validatorsLatestExample) });
+      }
       const readiness = watchDependencies([{ name: "redis", probe: () => redisReadiness(redis) }], 1_000);
       const app = createGatewayApp({ log, guard, registry: createMetricsRegistry("gateway"), readiness, routes: apiRoutes(backends), publicBaseUrl: config.PUBLIC_BASE_URL, maxBodyBytes: 65_536 });
       const server = app.listen(0, "127.0.0.1");
