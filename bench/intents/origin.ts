@@ -111,6 +111,10 @@ export async function chainSeconds(origin: Origin): Promise<number> {
  */
 export async function burstOpens(origin: Origin, count: number, senderCount = 50): Promise<Hex[]> {
   const now = await chainSeconds(origin);
+  // Each backlog fills ~50 blocks, raising the base fee 12.5% a block; rounds run back to back
+  // would push it past MAX_FEE and anvil would drop the rest of a burst. Start each one at 1 gwei.
+  await rpc(origin.rpcUrl, "anvil_setNextBlockBaseFeePerGas", [toHex(10n ** 9n)]);
+  const startBlock = BigInt(await rpc<Hex>(origin.rpcUrl, "eth_blockNumber", []));
   const senders = Array.from({ length: Math.min(count, senderCount) }, () => privateKeyToAccount(generatePrivateKey()).address);
   await fund(origin, senders);
   await rpcBatch(origin.rpcUrl, senders.map((user) => ({ method: "anvil_impersonateAccount", params: [user] })));
@@ -138,5 +142,8 @@ export async function burstOpens(origin: Origin, count: number, senderCount = 50
       if (Number(status.pending) === 0) break;
     }
   }
+  // An empty pool also means dropped transactions: count what was mined (the bench runs no simulator, so the settler's logs are these Opens).
+  const logs = await rpc<unknown[]>(origin.rpcUrl, "eth_getLogs", [{ address: origin.settler, fromBlock: toHex(startBlock + 1n), toBlock: "latest" }]);
+  if (logs.length < count) throw new Error(`only ${logs.length} of the ${count} backlog Opens were mined (anvil dropped the rest)`);
   return orderIds;
 }
