@@ -34,7 +34,10 @@ export function serviceControl(stack: RunningStack, ports: PortPlan, stateDir: s
       // BENCH_PROJECTOR_CPU_PROFILE=<dir> only the projector's (summarise with profileSummary.ts).
       const dir = process.env.BENCH_CPU_PROFILE || (name === "projector" ? process.env.BENCH_PROJECTOR_CPU_PROFILE : undefined);
       const profile = dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${starts}-${Date.now()}.cpuprofile`] : [];
-      const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...spec.env };
+      // BENCH_PROJECTOR_PROJECTIONS=intents runs the projector as its production Deployment does (one
+      // projection per process) instead of the local stack's four in one.
+      const projections = name === "projector" ? process.env.BENCH_PROJECTOR_PROJECTIONS : undefined;
+      const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...spec.env, ...(projections ? { PROJECTIONS: projections } : {}) };
       const handle = spawnManaged({ name, command, args: [...profile, ...args], logFile, cwd: repoRoot, env });
       running.set(name, handle);
       return logFile;
