@@ -106,6 +106,40 @@ describe("gRPC server and client helpers", () => {
     c.close();
   });
 
+  it("carries metadata and a caller's own deadline on the direct path, and gives the same answers as grpc-js's client", async () => {
+    const c = client({ deadlineMs: 5_000 });
+    const shortDeadline = (await callUnary(c, c.echo, { text: "slow", delayMs: 400 }, new Metadata(), { deadline: Date.now() + 100 }).catch((e: unknown) => e)) as AppError;
+    expect(shortDeadline.grpcStatus).toBe(status.DEADLINE_EXCEEDED);
+    // The same client used through grpc-js's generic path (an option callUnary does not handle itself).
+    const viaClient = (await callUnary(c, c.echo, { text: "boom" }, new Metadata(), { propagate_flags: 0xffff }).catch((e: unknown) => e)) as AppError;
+    const direct = (await callUnary(c, c.echo, { text: "boom" }, new Metadata()).catch((e: unknown) => e)) as AppError;
+    expect([direct.code, direct.grpcStatus, direct.detail]).toEqual([viaClient.code, viaClient.grpcStatus, viaClient.detail]);
+    await expect(callUnary(c, c.echo, { text: "hi" }, new Metadata(), { propagate_flags: 0xffff })).resolves.toEqual({ text: "HI" });
+    // With only a deadline (or nothing), the call goes to the channel, not through the client's method.
+    let throughMethod = 0;
+    const spied = Object.assign((...args: Parameters<typeof c.echo>) => {
+      throughMethod += 1;
+      return c.echo(...args);
+    }, c.echo);
+    await expect(callUnary(c, spied, { text: "hi" }, new Metadata())).resolves.toEqual({ text: "HI" });
+    expect(throughMethod).toBe(0);
+    await callUnary(c, spied, { text: "hi" }, new Metadata(), { propagate_flags: 0xffff });
+    expect(throughMethod).toBe(1);
+    c.close();
+  });
+
+  it("turns an answer it cannot decode into INTERNAL, and an unreachable backend into UNAVAILABLE", async () => {
+    const Broken = makeGenericClientConstructor({ echo: { ...echoDefinition.echo!, responseDeserialize: () => { throw new Error("not json"); } } }, "Echo");
+    const broken = createGrpcClient(Broken, { target: `127.0.0.1:${server.port}`, deadlineMs: 2_000 }) as EchoClientType;
+    const error = (await callUnary(broken, broken.echo, { text: "hi" }, new Metadata()).catch((e: unknown) => e)) as AppError;
+    expect([error.grpcStatus, error.code]).toEqual([status.INTERNAL, "INTERNAL"]);
+    broken.close();
+    const nowhere = createGrpcClient(EchoClient, { target: "127.0.0.1:1", deadlineMs: 300 }) as EchoClientType;
+    const down = (await callUnary(nowhere, nowhere.echo, { text: "hi" }, new Metadata()).catch((e: unknown) => e)) as AppError;
+    expect([503, 504]).toContain(down.httpStatus);
+    nowhere.close();
+  });
+
   it("reports health per service and follows setServing", async () => {
     const health = createHealthChecker(`127.0.0.1:${server.port}`);
     expect(await health.check("", 1_000)).toBe("SERVING");
