@@ -1,4 +1,4 @@
-import { createPublisher, type Kafka, type Publisher } from "@platform/bus";
+import { createLazyPublisher, type Kafka } from "@platform/bus";
 import { unavailable } from "@platform/errors";
 import type { Logger } from "@platform/log";
 import type { ApiKeyEvent } from "@platform/proto/events/v1/auth_api_keys";
@@ -24,95 +24,27 @@ export interface EventPublisher {
 }
 
 /**
- * A publisher that connects in the background and keeps trying (1 s doubling to 30 s) while
- * Kafka is away, so auth starts, and reports not-ready, without a broker. Publishing before it
- * connected waits for the connection within the caller's deadline.
+ * libs/bus's lazy publisher for auth's events: it connects in the background and keeps trying
+ * while Kafka is away, so auth starts, and reports not-ready, without a broker.
  */
 export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
-  let publisher: Publisher | undefined;
-  let connecting: Promise<Publisher> | undefined;
-  let retryTimer: NodeJS.Timeout | undefined;
-  let failures = 0;
-  let closed = false;
-
-  const connect = (): Promise<Publisher> => {
-    connecting ??= createPublisher(kafka).then(
-      async (connected) => {
-        if (closed) {
-          await connected.disconnect().catch(() => undefined);
-          throw new Error("publisher closed");
-        }
-        publisher = connected;
-        failures = 0;
-        log.info("kafka publisher connected");
-        return connected;
-      },
-      (error: unknown) => {
-        connecting = undefined;
-        failures += 1;
-        if (!closed) {
-          log.warn({ err: error, failures }, "kafka publisher could not connect; retrying");
-          scheduleRetry();
-        }
-        throw error;
-      },
-    );
-    return connecting;
-  };
-
-  const scheduleRetry = (): void => {
-    if (closed || retryTimer !== undefined) return;
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      connect().catch(() => undefined);
-    }, Math.min(30_000, 1_000 * 2 ** (failures - 1)));
-    retryTimer.unref();
-  };
-
-  connect().catch(() => undefined);
-
+  const publisher = createLazyPublisher(kafka, { onConnectError: (error, failures) => log.warn({ err: error, failures }, "kafka publisher could not connect; retrying") });
   return {
     async publish(event, deadline) {
-      if (closed) throw notConfirmed();
-      const ready = publisher ?? (await beforeDeadline(connect(), deadline));
-      const keyId = keyIdOf(event) ?? "";
-      const [landed] = await beforeDeadline(
-        ready.publish([
-          {
-            topic: TOPICS.authApiKeys.name,
-            key: keyId,
-            value: encodePayload(TOPICS.authApiKeys, event),
-            eventType: eventTypeOf(event),
-            schema: TOPICS.authApiKeys.schema,
-          },
-        ]),
-        deadline,
-      );
+      const record = {
+        topic: TOPICS.authApiKeys.name,
+        key: keyIdOf(event) ?? "",
+        value: encodePayload(TOPICS.authApiKeys, event),
+        eventType: eventTypeOf(event),
+        schema: TOPICS.authApiKeys.schema,
+      };
+      const [landed] = await publisher.publish([record], deadline).catch((error: unknown) => Promise.reject(notConfirmed(error)));
       if (landed === undefined) throw notConfirmed();
       return { partition: landed.partition, offset: landed.baseOffset };
     },
-    connected: () => publisher !== undefined,
-    async close() {
-      closed = true;
-      clearTimeout(retryTimer);
-      await publisher?.disconnect().catch(() => undefined);
-      publisher = undefined;
-    },
+    connected: publisher.connected,
+    close: publisher.close,
   };
-}
-
-/** Settles like `work`, or rejects with UNAVAILABLE at the deadline (the work itself goes on). */
-async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(notConfirmed()), Math.max(0, deadline - Date.now()));
-    timer.unref();
-  });
-  try {
-    return await Promise.race([work.catch((error: unknown) => Promise.reject(notConfirmed(error))), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function notConfirmed(cause?: unknown) {
