@@ -11,3 +11,4 @@ export {
   type VersionedRead,
 } from "./versionedCommit.js";
 export { redisProjectionMarker } from "./projectionMarker.js";
+export { coalesceWrites } from "./coalesceWrites.js";

@@ -2,11 +2,10 @@ import type { GrpcServiceRegistration } from "@platform/grpc";
 import { createLogger, type Logger } from "@platform/log";
 import { createMetricsRegistry } from "@platform/runtime";
 import { redisDependency, runBackendService } from "@platform/service";
-import type { Redis } from "@platform/store";
+import { coalesceWrites, type Redis } from "@platform/store";
 import { accountsGrpcService } from "./accounts/index.js";
 import { loadDataQueryConfig, type DataQueryConfig } from "./config.js";
 import { marketGrpcService } from "./market/index.js";
-import { coalesceWrites } from "./shared/coalesceWrites.js";
 import { subnetsGrpcService } from "./subnets/index.js";
 
 // Each group is one gRPC service over its read models; DATA_QUERY_GROUPS picks the ones this

@@ -1,4 +1,4 @@
-import type { Redis } from "@platform/store";
+import type { Redis } from "./createRedis.js";
 
 /**
  * Makes every command (and every pipeline) sent on `redis` within one turn of the event loop leave

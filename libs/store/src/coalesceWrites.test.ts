@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { createRedis, redisReadiness, type Redis } from "@platform/store";
+import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
 import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coalesceWrites } from "./coalesceWrites.js";
 
-const dir = tempDir("data-query-coalesce");
+const dir = tempDir("store-coalesce");
 let server: RunningRedis;
 
 beforeAll(async () => {

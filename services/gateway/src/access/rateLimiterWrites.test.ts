@@ -1,8 +1,7 @@
 import { join } from "node:path";
-import { createRedis, redisReadiness, type Redis } from "@platform/store";
+import { coalesceWrites, createRedis, redisReadiness, type Redis } from "@platform/store";
 import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coalesceWrites } from "./coalesceWrites.js";
 import { createRateLimiter } from "./rateLimiter.js";
 
 const dir = tempDir("gateway-coalesce");
