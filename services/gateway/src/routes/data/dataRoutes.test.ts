@@ -191,11 +191,11 @@ const asked = (method: string) => seen.get(method)!.request as Record<string, an
 
 describe("Data API routes: answers", () => {
   it("balance/latest renders the backend's answer and asks with the parsed valuation and netuids", async () => {
-    const body = await ok(`/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=unstake&netuid=0,64&unknown=1`);
-    expect(body._links.self).toEqual({ href: `/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=unstake&netuid=0%2C64` });
+    const body = await ok(`/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=spot&netuid=0,64&unknown=1`);
+    expect(body._links.self).toEqual({ href: `/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=spot&netuid=0%2C64` });
     expect(body).toMatchObject({ as_of: { chain_id: 945, block_number: 7012345, finality: "latest" }, address: { ss58: ALICE.ss58, kind: "substrate" }, balance_total_rao: "101186669152" });
     expect(body._embedded.positions).toHaveLength(2);
-    expect(asked("getBalanceLatest")).toEqual({ address: ALICE.ss58, valuation: Valuation.VALUATION_UNSTAKE, netuids: [0, 64] });
+    expect(asked("getBalanceLatest")).toEqual({ address: ALICE.ss58, valuation: Valuation.VALUATION_SPOT, netuids: [0, 64] });
     // The call carries the request id and the API key id for the backend's logs, never a token.
     const metadata = seen.get("getBalanceLatest")!.metadata;
     expect(metadata.get("x-api-key-id")).toEqual(["ak_data"]);
@@ -323,6 +323,7 @@ describe("Data API routes: refusals", () => {
     ["/data/v1/accounts/0x1234/balance/history", "INVALID_ADDRESS", "address"],
     [`${account}/transactions?counterparty=nobody`, "INVALID_ADDRESS", "counterparty"],
     [`${account}/balance/latest?valuation=market`, "INVALID_PARAMETER", "valuation"],
+    [`${account}/balance/latest?valuation=unstake`, "INVALID_PARAMETER", "valuation"],
     [`${account}/balance/latest?netuid=65536`, "INVALID_PARAMETER", "netuid"],
     [`${account}/balance/latest?netuid=1,,2`, "INVALID_PARAMETER", "netuid"],
     [`${account}/balance/history?interval=5m`, "INVALID_PARAMETER", "interval"],

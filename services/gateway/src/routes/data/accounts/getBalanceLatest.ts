@@ -7,7 +7,9 @@ import { DATA_SCOPE, halAnswer, halSuccess, INVALID_ADDRESS, INVALID_PARAMETER, 
 import { accountAddress, enumQuery, netuidList } from "../shared/schemas.js";
 import { renderBalanceLatest } from "./renderAccounts.js";
 
-const VALUATIONS = { spot: Valuation.VALUATION_SPOT, unstake: Valuation.VALUATION_UNSTAKE } as const;
+// Only spot: an unstake valuation needs each pool's swap simulated against reserves of the same
+// block as the stake, which the read models do not hold together yet (data-query refuses it too).
+const VALUATIONS = { spot: Valuation.VALUATION_SPOT } as const;
 
 /** `GET /data/v1/accounts/{address}/balance/latest`: free, reserved, staked and total, with the staking positions. */
 export function getBalanceLatestRoute(accounts: AccountsServiceClient) {
@@ -18,7 +20,7 @@ export function getBalanceLatestRoute(accounts: AccountsServiceClient) {
     scope: DATA_SCOPE,
     params: z.object({ address: accountAddress("The account") }),
     query: z.object({
-      valuation: enumQuery(VALUATIONS, "How staked alpha is valued in TAO: spot (alpha x pool price, the default) or unstake (simulated swap out, with slippage)"),
+      valuation: enumQuery(VALUATIONS, "How staked alpha is valued in TAO: spot (alpha x pool price, the default and, for now, the only one)"),
       netuid: netuidList(256, "Only list positions in these subnets (totals are not filtered)").optional(),
     }),
     docs: {
