@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { countSocketWrites, startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coalesceWrites } from "./coalesceWrites.js";
 
@@ -22,27 +22,7 @@ async function connected(): Promise<Redis> {
   return redis;
 }
 
-/** Counts the socket writes (write and writev system calls) the client makes while `run` runs. */
-async function socketWrites(redis: Redis, run: () => Promise<unknown>): Promise<number> {
-  const socket = redis.stream as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
-  const [write, writev] = [socket._write, socket._writev];
-  let writes = 0;
-  socket._write = function (this: unknown, ...args: unknown[]) {
-    writes += 1;
-    return write.apply(this, args);
-  };
-  socket._writev = function (this: unknown, ...args: unknown[]) {
-    writes += 1;
-    return writev.apply(this, args);
-  };
-  try {
-    await run();
-  } finally {
-    socket._write = write;
-    socket._writev = writev;
-  }
-  return writes;
-}
+const socketWrites = (redis: Redis, run: () => Promise<unknown>) => countSocketWrites(redis.stream, run);
 
 /** Five reads started by five independent callbacks of one event-loop turn, plus a pipeline. */
 function concurrentReads(redis: Redis): Promise<unknown[]> {

@@ -8,3 +8,4 @@ export { tempDir } from "./tempDir.js";
 export { waitFor, type WaitForOptions } from "./waitFor.js";
 export { startAnvil, type RunningAnvil, type StartAnvilOptions } from "./anvil.js";
 export { ensureKafkaJars, startKafka, type RunningKafka, type StartKafkaOptions } from "./kafka.js";
+export { countSocketWrites } from "./socketWrites.js";

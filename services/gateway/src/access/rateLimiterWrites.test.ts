@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { coalesceWrites, createRedis, redisReadiness, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { countSocketWrites, startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRateLimiter } from "./rateLimiter.js";
 
@@ -20,27 +20,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-/** Socket writes (write and writev calls) the client makes while `run` runs. */
-async function socketWrites(run: () => Promise<unknown>): Promise<number> {
-  const socket = redis.stream as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
-  const [write, writev] = [socket._write, socket._writev];
-  let writes = 0;
-  socket._write = function (this: unknown, ...args: unknown[]) {
-    writes += 1;
-    return write.apply(this, args);
-  };
-  socket._writev = function (this: unknown, ...args: unknown[]) {
-    writes += 1;
-    return writev.apply(this, args);
-  };
-  try {
-    await run();
-  } finally {
-    socket._write = write;
-    socket._writev = writev;
-  }
-  return writes;
-}
+const socketWrites = (run: () => Promise<unknown>) => countSocketWrites(redis.stream, run);
 
 describe("coalesceWrites on the gateway's client", () => {
   it("sends the rate-limit scripts of requests arriving in one event-loop turn in one write, each with its own verdict", async () => {
