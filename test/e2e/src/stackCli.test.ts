@@ -149,15 +149,17 @@ describe("deploy/local/stack", () => {
     // Still in its load balancer: Redis and the other backends answer.
     expect(readiness.status).toBe(200);
     expect(readiness.body.status).toBe("ready");
-    expect(readiness.body.checks["grpc:intents"]?.ok).toBe(true);
+    // data-query does not depend on tc (intents-gateway does: its T&C gate), so it still answers.
+    expect(readiness.body.checks["grpc:data-subnets"]?.ok).toBe(true);
 
     const headers = { authorization: `Bearer ${token}` };
     const tcRoute = await fetch(`${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=0x52908400098527886e0f7030069857d2e4169ee7`, { headers });
     expect(tcRoute.status).toBe(503);
     expect(tcRoute.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     expect(await tcRoute.json()).toMatchObject({ status: 503 });
-    const intentsRoute = await fetch(`${descriptor.gatewayUrl}/intents/v1/intents/0x${"ab".repeat(32)}`, { headers });
-    expect(intentsRoute.status).toBe(404);
+    const dataRoute = await fetch(`${descriptor.gatewayUrl}/data/v1/subnets/9999/validators/latest`, { headers });
+    expect(dataRoute.status).toBe(404);
+    expect(await dataRoute.json()).toMatchObject({ code: "NETUID_NOT_FOUND" });
     expect(cli("status").status).toBe(1);
   }, 60_000);
 
