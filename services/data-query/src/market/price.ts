@@ -83,20 +83,35 @@ export async function getPriceHistory(redis: Redis, request: GetPriceHistoryRequ
   if (request.format !== SeriesFormat.SERIES_FORMAT_UNSPECIFIED && request.format !== SeriesFormat.SERIES_FORMAT_OHLC && request.format !== SeriesFormat.SERIES_FORMAT_CLOSE) {
     throw invalidArgument("INVALID_PARAMETER", "format must be ohlc or close", { parameter: "format" });
   }
-  const [pricePoint] = await newestPoints(redis, [marketKeys.pricePoints(ASSET, vs)]);
-  if (pricePoint === undefined) throw notYet("price");
-  const asOf = asOfOf(decodePoint(pricePoint, PriceObserved).ref);
   const scope = queryScope(["coin/price/history", vs, interval, window.startMs, window.endMs, order]);
-  const page = await bucketPage(redis, {
-    series: [{ id: 0, key: marketKeys.priceBuckets(ASSET, vs, bucketNameOf(interval)) }],
-    interval,
-    startMs: window.startMs,
-    endMs: window.endMs,
-    order,
-    limit,
-    cursor: request.page?.cursor ?? "",
-    scope,
-  });
+  const newestPoint = async () => {
+    const [point] = await newestPoints(redis, [marketKeys.pricePoints(ASSET, vs)]);
+    if (point === undefined) throw notYet("price");
+    return point;
+  };
+  // The newest round names as_of, and the candles come from another key: a round projected between
+  // the two reads would sit in a candle past as_of. Read the newest round again after the page and
+  // start over while it moved, so as_of covers exactly what the candles hold.
+  let pricePoint = await newestPoint();
+  const readPage = () =>
+    bucketPage(redis, {
+      series: [{ id: 0, key: marketKeys.priceBuckets(ASSET, vs, bucketNameOf(interval)) }],
+      interval,
+      startMs: window.startMs,
+      endMs: window.endMs,
+      order,
+      limit,
+      cursor: request.page?.cursor ?? "",
+      scope,
+    });
+  let page = await readPage();
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const after = await newestPoint();
+    if (after === pricePoint) break;
+    pricePoint = after;
+    page = await readPage();
+  }
+  const asOf = asOfOf(decodePoint(pricePoint, PriceObserved).ref);
   const candles = page.items.map(({ bucket }): PriceCandle => ({
     bucketStart: new Date(bucket.s * 1_000).toISOString(),
     open: format === "close" ? "" : bucket.o,
