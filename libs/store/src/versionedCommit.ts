@@ -52,6 +52,23 @@ export type VersionedCommitResult =
   | { outcome: "mismatch"; key: string; actual: string | undefined }
   | { outcome: "conflict"; key: string };
 
+/** Lua shared by both scripts: the non-empty lines of a newline-joined argument. */
+const LUA_SPLIT = `
+-- Non-empty lines; a plain find (memchr) per line, not a pattern match per character.
+local function split(text)
+  local parts, n, pos, length = {}, 0, 1, #text
+  while pos <= length do
+    local stop = string.find(text, '\\n', pos, true) or length + 1
+    if stop > pos then
+      n = n + 1
+      parts[n] = string.sub(text, pos, stop - 1)
+    end
+    pos = stop + 1
+  end
+  return parts
+end
+`;
+
 // ARGV: nExpect, (key, present, value)*, guard names, guard versions, the ops' headers (op, key,
 // nArgs: three lines per op), the byte length of each op argument (one line each, `-` for a large
 // one), the small op arguments concatenated into one blob, bump names, then each large argument.
@@ -66,20 +83,7 @@ local function nextArg()
   at = at + 1
   return value
 end
--- Non-empty lines; a plain find (memchr) per line, not a pattern match per character.
-local function split(text)
-  local parts, n, pos, length = {}, 0, 1, #text
-  while pos <= length do
-    local stop = string.find(text, '\\n', pos, true) or length + 1
-    if stop > pos then
-      n = n + 1
-      parts[n] = string.sub(text, pos, stop - 1)
-    end
-    pos = stop + 1
-  end
-  return parts
-end
-local nExpect = tonumber(nextArg())
+${LUA_SPLIT}local nExpect = tonumber(nextArg())
 for _ = 1, nExpect do
   local key, present, value = nextArg(), nextArg(), nextArg()
   local actual = redis.call('GET', key)
@@ -277,20 +281,7 @@ export type EntityValue = Buffer | null | Record<string, string> | string[];
 // entities costs one short answer, not a reply per key.
 const READ_SCRIPT = `
 local versions = KEYS[1]
--- Non-empty lines; a plain find (memchr) per line, not a pattern match per character.
-local function split(text)
-  local parts, n, pos, length = {}, 0, 1, #text
-  while pos <= length do
-    local stop = string.find(text, '\\n', pos, true) or length + 1
-    if stop > pos then
-      n = n + 1
-      parts[n] = string.sub(text, pos, stop - 1)
-    end
-    pos = stop + 1
-  end
-  return parts
-end
-local found = {}
+${LUA_SPLIT}local found = {}
 local out = {''}
 local at = 2
 for g = 1, tonumber(ARGV[1]) do
