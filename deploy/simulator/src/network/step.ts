@@ -126,6 +126,10 @@ export async function simulateNetworkStep(ctx: NetworkContext): Promise<NetworkS
     );
   }
 
+  // The emission's alpha is priced off the pools as this step's trades left them. On an
+  // interval-mining chain a read at the latest block may or may not see a trade still pending, so
+  // the trades are confirmed first: the same seed then always emits the same alpha.
+  await confirm(ctx, sent);
   const emissions = await sendEmissions(ctx);
   await track("block emissions", Promise.resolve(emissions.hash));
   const minted = await addToTotalIssuance(ctx, emissions.mintedRao);
@@ -155,18 +159,22 @@ export async function simulateNetworkStep(ctx: NetworkContext): Promise<NetworkS
 
   await track("price feed round", submitPrice(ctx));
 
-  const receipts = await Promise.all(
-    sent.map(({ hash }) => ctx.publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 })),
-  );
-  receipts.forEach((receipt, index) => {
-    if (receipt.status !== "success") throw new Error(`network step: ${sent[index]!.what} (${receipt.transactionHash}) reverted`);
-  });
+  const receipts = await confirm(ctx, sent);
   ctx.steps += 1;
   return {
     step: ctx.steps,
     transactions: sent,
     blockNumber: receipts.reduce((highest, receipt) => (receipt.blockNumber > highest ? receipt.blockNumber : highest), 0n),
   };
+}
+
+/** Waits for every transaction's receipt; a reverted one fails the step, named. */
+async function confirm(ctx: NetworkContext, sent: readonly { what: string; hash: Hash }[]) {
+  const receipts = await Promise.all(sent.map(({ hash }) => ctx.publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 })));
+  receipts.forEach((receipt, index) => {
+    if (receipt.status !== "success") throw new Error(`network step: ${sent[index]!.what} (${receipt.transactionHash}) reverted`);
+  });
+  return receipts;
 }
 
 function stakeableSubnets(ctx: NetworkContext): SimulatedSubnet[] {

@@ -51,7 +51,7 @@ beforeAll(async () => {
   server.setServing(true);
   client = createGrpcClient(AccountsServiceClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 10_000 });
   await setHead(14_000);
-  await redis.hset(marketPriceKeys.poolPrice, "3", "0.5");
+  await addPoolPoint(3, 14_000, "0.5");
   await redis.zadd(marketPriceKeys.coinPoints, "1", JSON.stringify({ o: 1, b: 1, h: hashOf(1), t: NOW, p: "", m: { price: "300" } }));
 }, 60_000);
 
@@ -71,9 +71,15 @@ async function setHead(block: number): Promise<void> {
   await redis.hset(accountsKeys.head, { chainId: "964", blockNumber: String(block), blockHash: hashOf(block), timestamp: new Date(timeOf(block)).toISOString() });
 }
 
-async function addPoint(publicKey: string, block: number, balance: AccountBalance): Promise<void> {
+/** A pool snapshot point of the market projection (only what AccountsService reads of it). */
+async function addPoolPoint(netuid: number, block: number, price: string): Promise<void> {
+  const ordinal = block * 100_000 + 7;
+  await redis.zadd(marketPriceKeys.poolPoints(netuid), String(ordinal), JSON.stringify({ o: ordinal, b: block, h: hashOf(block), t: timeOf(block), p: "", m: { price } }));
+}
+
+async function addPoint(publicKey: string, block: number, balance: AccountBalance, timeMs = timeOf(block)): Promise<void> {
   const encoded = Buffer.from(AccountBalance.encode(balance).finish()).toString("base64");
-  await redis.zadd(accountsKeys.points(publicKey), String(Math.floor(timeOf(block) / 1_000)), `${pad(block, 12)}|${hashOf(block)}|${timeOf(block)}|${encoded}`);
+  await redis.zadd(accountsKeys.points(publicKey), String(Math.floor(timeMs / 1_000)), `${pad(block, 12)}|${hashOf(block)}|${timeMs}|${encoded}`);
 }
 
 function activity(owner: string, block: number, txIndex: number, extra: Partial<AccountActivity> = {}): AccountActivity {
@@ -150,6 +156,30 @@ describe("GetBalanceLatest", () => {
     const filtered = await latest({ address: owner, netuids: [3] });
     expect(filtered.positions.map((position) => position.netuid)).toEqual([3]);
     expect(filtered.balanceTotalRao).toBe("8500000010");
+  });
+
+  it("answers as of the pools' newest snapshot, with the balance of then, when the market lags the accounts head", async () => {
+    const owner = newKey();
+    const position = { netuid: 5, hotkey: HOTKEY, stakeNalpha: "4000000000" };
+    await addPoint(owner, 13_990, { freeRao: "1000", reservedRao: "0", frozenRao: "0", positions: [position] });
+    // Later blocks within the second of block 13,995's time: the walk back must pass over them.
+    for (const block of [13_996, 13_997, 13_998, 13_999]) {
+      await addPoint(owner, block, { freeRao: String(block), reservedRao: "0", frozenRao: "0", positions: [position] }, timeOf(13_995) + (block - 13_995) * 100);
+    }
+    await addPoint(owner, 14_000, { freeRao: "2000", reservedRao: "0", frozenRao: "0", positions: [position] });
+    await addPoolPoint(5, 13_980, "0.5");
+    await addPoolPoint(5, 13_995, "0.25");
+
+    const response = await latest({ address: owner });
+    expect(response.asOf).toMatchObject({ chainId: "964", blockNumber: "13995", blockHash: hashOf(13_995), timestamp: new Date(timeOf(13_995)).toISOString() });
+    expect(response).toMatchObject({ balanceFreeRao: "1000", balanceStakedAlphaValueRao: "1000000000", balanceTotalRao: "1000001000", priceUsd: "300" });
+    expect(response.positions).toMatchObject([{ netuid: 5, priceTao: "0.25", valueRao: "1000000000" }]);
+
+    // The market catches up: the head's answer again, with the head's balance and price.
+    await addPoolPoint(5, 14_000, "0.5");
+    const caughtUp = await latest({ address: owner });
+    expect(caughtUp.asOf?.blockNumber).toBe("14000");
+    expect(caughtUp).toMatchObject({ balanceFreeRao: "2000", balanceStakedAlphaValueRao: "2000000000" });
   });
 
   it("answers zeros with as_of for a fresh address, and INVALID_ADDRESS for a malformed one", async () => {

@@ -1,17 +1,21 @@
 import { invalidArgument } from "@platform/errors";
+import type { AsOf } from "@platform/proto/common/v1/common";
 import { Valuation, type GetBalanceLatestRequest, type GetBalanceLatestResponse } from "@platform/proto/data/v1/accounts";
+import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
 import { readAsOf, readModel } from "../shared/index.js";
 import { parseAddress } from "./address.js";
+import { balanceAt } from "./balanceAt.js";
 import { accountsKeys } from "./keys.js";
-import { latestPoolPrices, latestUsdPrice } from "./prices.js";
-import { parsePoint, ZERO_BALANCE } from "./storedPoint.js";
+import { pricesAtBlock, type PricePoint } from "./prices.js";
+import { parsePoint, ZERO_BALANCE, type BalanceAt } from "./storedPoint.js";
 import { usdOf, valueBalance } from "./valuation.js";
 
 /**
  * The account's balance after the newest block in which it had activity (which is its balance at
- * the head: without activity it did not change), valued at spot. A fresh address gets zeros.
- * `as_of` is the projection head.
+ * the head: without activity it did not change), valued at spot with the pool prices of the same
+ * block. A fresh address gets zeros. `as_of` is the accounts projection's head, or an older block
+ * when the market's pool snapshots have not reached the head (see consistentBalance).
  */
 export async function getBalanceLatest(redis: Redis, request: GetBalanceLatestRequest): Promise<GetBalanceLatestResponse> {
   const address = parseAddress(request.address);
@@ -19,10 +23,9 @@ export async function getBalanceLatest(redis: Redis, request: GetBalanceLatestRe
     // UNSTAKE needs the pool's swap simulation with fees, which this read model cannot do exactly.
     throw invalidArgument("INVALID_PARAMETER", "valuation must be spot", { parameter: "valuation" });
   }
-  const [asOf, [top]] = await Promise.all([readAsOf(redis, accountsKeys.head), readModel(() => redis.zrange(accountsKeys.points(address.publicKey), "-1", "-1"))]);
-  const balance = (top === undefined ? undefined : parsePoint(top))?.balance ?? ZERO_BALANCE;
-  const [prices, usd] = await Promise.all([latestPoolPrices(redis, balance.positions.map((position) => position.netuid)), latestUsdPrice(redis)]);
-  const valued = valueBalance(balance, (netuid) => prices.get(netuid));
+  const [head, [top]] = await Promise.all([readAsOf(redis, accountsKeys.head), readModel(() => redis.zrange(accountsKeys.points(address.publicKey), "-1", "-1"))]);
+  const { asOf, balance, prices, usd } = await consistentBalance(redis, address.publicKey, head, top === undefined ? undefined : parsePoint(top));
+  const valued = valueBalance(balance, (netuid) => prices.get(netuid)?.price);
   const wanted = new Set(request.netuids);
   const positions = valued.positions.filter((entry) => wanted.size === 0 || wanted.has(entry.position.netuid));
   return {
@@ -46,4 +49,33 @@ export async function getBalanceLatest(redis: Redis, request: GetBalanceLatestRe
       valueRao: entry.valueRao.toString(),
     })),
   };
+}
+
+/** Steps back at most this often; each step is one more round trip, and one is the usual worst case. */
+const MAX_STEPS_BACK = 3;
+
+/**
+ * The balance and the prices valuing it, all as of one block. The accounts and market projections
+ * consume the chain separately, so at a given moment the pools may not have reached the accounts
+ * head (or, with NETWORK_SNAPSHOT_EVERY_BLOCKS above 1, the head is no snapshot block). The prices
+ * are read at the head; when a pool's newest snapshot there is older, the answer moves back to that
+ * snapshot's block, with the account's balance as it stood then, so every figure matches one chain read.
+ */
+async function consistentBalance(
+  redis: Redis,
+  publicKey: string,
+  head: AsOf,
+  newest: BalanceAt | undefined,
+): Promise<{ asOf: AsOf; balance: AccountBalance; prices: Map<number, PricePoint>; usd: string | undefined }> {
+  let asOf = head;
+  let point = newest;
+  for (let step = 0; ; step++) {
+    const block = Number(asOf.blockNumber);
+    const balance = point?.balance ?? ZERO_BALANCE;
+    const { pool, usd } = await pricesAtBlock(redis, balance.positions.map((position) => position.netuid), block);
+    const oldest = [...pool.values()].reduce<PricePoint | undefined>((min, price) => (min === undefined || price.block < min.block ? price : min), undefined);
+    if (oldest === undefined || oldest.block >= block || step === MAX_STEPS_BACK) return { asOf, balance, prices: pool, usd };
+    asOf = { ...asOf, blockNumber: String(oldest.block), blockHash: oldest.blockHash, timestamp: new Date(oldest.timeMs).toISOString() };
+    point = await balanceAt(redis, publicKey, oldest.block, oldest.timeMs);
+  }
 }

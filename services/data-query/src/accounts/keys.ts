@@ -11,11 +11,11 @@ export const accountsKeys = {
 } as const;
 
 export const marketPriceKeys = {
-  /** Hash netuid -> price_tao of the latest pool snapshot. */
-  poolPrice: "rm:market:pool:price",
+  /** PoolSnapshot SeriesPoint JSON `{b: block, h: hash, t: time ms, m: {price}}` scored by block * 100000 + log index. */
+  poolPoints: (netuid: number) => `rm:market:pool:${netuid}:points`,
   /** Bucket aggregates `{s, c, ...}` scored by bucket start (unix s); `c` is the price at the bucket's close. */
   poolBuckets: (netuid: number, interval: "1h" | "1d") => `rm:market:pool:${netuid}:buckets:${interval}`,
-  /** SeriesPoint JSON `{t, m: {price}}` of the coin price, newest last. */
+  /** SeriesPoint JSON `{t, m: {price}}` of the coin price, scored as the pool points. */
   coinPoints: "rm:market:price:TAO:usd:points",
   coinBuckets: (interval: "1h" | "1d") => `rm:market:price:TAO:usd:buckets:${interval}`,
 } as const;

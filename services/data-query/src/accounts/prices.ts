@@ -1,3 +1,4 @@
+import { unavailable } from "@platform/errors";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/index.js";
 import { marketPriceKeys } from "./keys.js";
@@ -7,30 +8,49 @@ export const ROOT_PRICE = "1";
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 
-/** The latest pool price (TAO per alpha) of each netuid, from the market projection; root is 1. */
-export async function latestPoolPrices(redis: Redis, netuids: readonly number[]): Promise<Map<number, string>> {
-  const prices = new Map<number, string>();
+/** A price series' point at a block: where it was measured, and the price. */
+export interface PricePoint {
+  block: number;
+  blockHash: string;
+  timeMs: number;
+  price: string;
+}
+
+/** Series scores are block * ORDINAL_SPAN + log index (services/projector/src/market/series.ts). */
+const ORDINAL_SPAN = 100_000;
+
+/**
+ * Prices as they stood at a block, read in one pipeline: for each subnet netuid, the pool's newest
+ * snapshot at or before the block (root is 1, and has no point), and the newest TAO/USD round at or
+ * before it. A subnet without a snapshot by then is left out; `usd` is undefined without a round.
+ */
+export async function pricesAtBlock(redis: Redis, netuids: readonly number[], block: number): Promise<{ pool: Map<number, PricePoint>; usd: string | undefined }> {
   const subnets = [...new Set(netuids.filter((netuid) => netuid !== 0))];
-  if (netuids.includes(0)) prices.set(0, ROOT_PRICE);
-  if (subnets.length === 0) return prices;
-  const values = await readModel(() => redis.hmget(marketPriceKeys.poolPrice, ...subnets.map(String)));
+  const top = block * ORDINAL_SPAN + (ORDINAL_SPAN - 1);
+  const pipeline = redis.pipeline();
+  for (const netuid of subnets) pipeline.zrange(marketPriceKeys.poolPoints(netuid), top, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1);
+  pipeline.zrange(marketPriceKeys.coinPoints, top, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1);
+  const replies = (await readModel(() => pipeline.exec())) ?? [];
+  const pointOf = (index: number): PricePoint | undefined => {
+    const [error, members] = replies[index] ?? [null, []];
+    if (error) throw unavailable("READ_MODEL_UNAVAILABLE", "the read model could not be read; retry shortly", undefined, error);
+    const member = (members as string[])[0];
+    return member === undefined ? undefined : pricePoint(member);
+  };
+  const pool = new Map<number, PricePoint>();
   subnets.forEach((netuid, index) => {
-    const value = values[index];
-    if (typeof value === "string" && DECIMAL.test(value)) prices.set(netuid, value);
+    const point = pointOf(index);
+    if (point !== undefined) pool.set(netuid, point);
   });
-  return prices;
+  return { pool, usd: pointOf(subnets.length)?.price };
 }
 
-/** The latest TAO/USD price, from the market projection's coin series; undefined when none. */
-export async function latestUsdPrice(redis: Redis): Promise<string | undefined> {
-  const [top] = await readModel(() => redis.zrange(marketPriceKeys.coinPoints, "-1", "-1"));
-  return top === undefined ? undefined : measuredPrice(top);
-}
-
-function measuredPrice(json: string): string | undefined {
+function pricePoint(json: string): PricePoint | undefined {
   try {
-    const price = (JSON.parse(json) as { m?: { price?: unknown } }).m?.price;
-    return typeof price === "string" && DECIMAL.test(price) ? price : undefined;
+    const point = JSON.parse(json) as { b?: unknown; h?: unknown; t?: unknown; m?: { price?: unknown } };
+    const price = point.m?.price;
+    if (typeof price !== "string" || !DECIMAL.test(price) || typeof point.b !== "number" || typeof point.h !== "string" || typeof point.t !== "number") return undefined;
+    return { block: point.b, blockHash: point.h, timeMs: point.t, price };
   } catch {
     return undefined;
   }

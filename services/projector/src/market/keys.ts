@@ -4,7 +4,7 @@ import type { SeriesLayout } from "./seriesStore.js";
 /**
  * The market read model in Redis (`rm:market:` prefix), written only by the projector's `market`
  * projection (consumer group `projector-market`, topics chain.network.v1 and oracle.prices.v1) and
- * read by data-query's MarketService (and, for the pool price, its AccountsService). The names and
+ * read by data-query's MarketService (and, for pool prices at a block, its AccountsService). The names and
  * values are a contract: change them only together with services/data-query.
  *
  * Series (see series.ts). A series is a zset of SeriesPoint JSON scored by ordinal
@@ -20,8 +20,6 @@ import type { SeriesLayout } from "./seriesStore.js";
  *   alpha_issuance_nalpha, moving_price_tao, root_prop?}.
  *   `rm:market:pool:<netuid>:buckets:<interval>` OHLC of price_tao; v0 / v1 = cumulative volume
  *   before the bucket and at its close. Kept: 5m 35 days, 1h 400 days, 4h and 1d for ever.
- * - `rm:market:pool:price` hash netuid -> price_tao of the standing latest pool snapshot. A simple
- *   key for valuations (AccountsService); its `as_of` is the newest pool point's block.
  * - `rm:market:pools` set of netuids with a standing pool snapshot (NETUID_NOT_FOUND otherwise).
  * - `rm:market:emission:<netuid>:points` EmissionSnapshot series (newest 64), no buckets.
  *   `rm:market:emissions` set of netuids with one.
@@ -40,7 +38,6 @@ import type { SeriesLayout } from "./seriesStore.js";
 export const marketKeys = {
   poolPoints: (netuid: number) => `rm:market:pool:${netuid}:points`,
   poolBuckets: (netuid: number, interval: BucketName) => `rm:market:pool:${netuid}:buckets:${interval}`,
-  poolPrice: "rm:market:pool:price",
   pools: "rm:market:pools",
   emissionPoints: (netuid: number) => `rm:market:emission:${netuid}:points`,
   emissions: "rm:market:emissions",

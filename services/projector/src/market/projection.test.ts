@@ -126,12 +126,14 @@ async function publishPrice(...events: PriceEvent[]): Promise<void> {
 }
 
 const points = async (key: string): Promise<SeriesPoint[]> => (await redis.zrange(key, 0, -1)).map((text) => JSON.parse(text) as SeriesPoint);
+/** The price of a pool's standing newest snapshot (what data-query values positions with). */
+const poolPrice = async (netuid: number): Promise<string | undefined> => (await points(marketKeys.poolPoints(netuid))).at(-1)?.m?.price;
 
 describe("market and subnets projections", () => {
   it("folds pool snapshots into series and candles; a removal restores the previous snapshot", async () => {
     await publishNetwork("netuid:1", pool(1, 10, "0.5", "100"), pool(1, 11, "0.75", "130"), pool(1, 12, "0.25", "150"));
     await publishNetwork("netuid:2", pool(2, 10, "2", "0"));
-    await waitFor(async () => (await redis.hget(marketKeys.poolPrice, "1")) === "0.25", { what: "pool 1 at block 12", timeoutMs: 30_000 });
+    await waitFor(async () => (await poolPrice(1)) === "0.25", { what: "pool 1 at block 12", timeoutMs: 30_000 });
     const series = await points(marketKeys.poolPoints(1));
     expect(series.map((point) => point.b)).toEqual([10, 11, 12]);
     const candle = JSON.parse((await redis.zrange(marketKeys.poolBuckets(1, "1h"), -1, -1))[0]!);
@@ -140,11 +142,11 @@ describe("market and subnets projections", () => {
 
     // A reorganisation undoes block 12 and block 12' replaces it.
     await publishNetwork("netuid:1", removed("netuid:1", "PoolSnapshot", 12));
-    await waitFor(async () => (await redis.hget(marketKeys.poolPrice, "1")) === "0.75", { what: "block 12 taken back", timeoutMs: 30_000 });
+    await waitFor(async () => (await poolPrice(1)) === "0.75", { what: "block 12 taken back", timeoutMs: 30_000 });
     const back = JSON.parse((await redis.zrange(marketKeys.poolBuckets(1, "1h"), -1, -1))[0]!);
     expect(back).toMatchObject({ o: "0.5", h: "0.75", l: "0.5", c: "0.75", v1: "130", b: 11 });
     await publishNetwork("netuid:1", pool(1, 12, "0.8", "160", "b"));
-    await waitFor(async () => (await redis.hget(marketKeys.poolPrice, "1")) === "0.8", { what: "fork block 12", timeoutMs: 30_000 });
+    await waitFor(async () => (await poolPrice(1)) === "0.8", { what: "fork block 12", timeoutMs: 30_000 });
     expect((await points(marketKeys.poolPoints(1))).map((point) => point.h)).toEqual([hashOf(10), hashOf(11), hashOf(12, "b")]);
   });
 
@@ -199,7 +201,7 @@ describe("market and subnets projections", () => {
     const before = await points(marketKeys.poolPoints(1));
     const ranking = await redis.zrangebylex(subnetsKeys.holderColdkeys(3), "-", "+");
     await redis.flushall();
-    await waitFor(async () => (await redis.hget(marketKeys.poolPrice, "1")) === "0.8" && (await redis.exists(subnetsKeys.holderRanked(3))) === 1, { what: "rebuilt", timeoutMs: 60_000 });
+    await waitFor(async () => (await poolPrice(1)) === "0.8" && (await redis.exists(subnetsKeys.holderRanked(3))) === 1, { what: "rebuilt", timeoutMs: 60_000 });
     await waitFor(async () => (await redis.zcard(marketKeys.pricePoints("TAO", "usd"))) === 3, { what: "prices rebuilt", timeoutMs: 30_000 });
     expect(await points(marketKeys.poolPoints(1))).toEqual(before);
     expect(await redis.zrangebylex(subnetsKeys.holderColdkeys(3), "-", "+")).toEqual(ranking);

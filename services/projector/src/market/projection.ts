@@ -1,6 +1,5 @@
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
-import { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
 import { commitBatch } from "./commitBatch.js";
 import { decodeMarketBatch } from "./decode.js";
@@ -76,8 +75,8 @@ export function marketProjection(options: { redis: Redis; log: Logger }): Market
             const newest: SeriesPoint | undefined = fold.folded.points.at(-1) ?? fold.base;
             if (entry.kind === "pool") {
               const netuid = String(entry.netuid);
-              if (newest === undefined) multi.hdel(marketKeys.poolPrice, netuid).srem(marketKeys.pools, netuid);
-              else multi.hset(marketKeys.poolPrice, netuid, PoolSnapshot.decode(Buffer.from(newest.p, "base64")).priceTao).sadd(marketKeys.pools, netuid);
+              if (newest === undefined) multi.srem(marketKeys.pools, netuid);
+              else multi.sadd(marketKeys.pools, netuid);
             } else if (entry.kind === "emission") {
               const netuid = String(entry.netuid);
               if (newest === undefined) multi.srem(marketKeys.emissions, netuid);

@@ -1,0 +1,24 @@
+import type { Redis } from "@platform/store";
+import { readModel } from "../shared/index.js";
+import { accountsKeys } from "./keys.js";
+import { parsePoint, type BalanceAt } from "./storedPoint.js";
+
+const PAGE = 8;
+
+/**
+ * The account's balance point standing at `block` (its newest point at or before it), given the
+ * block's time. Points are scored by block time in seconds and several blocks can share a second,
+ * so the points at or before that second are walked newest first until one is at or before the block.
+ */
+export async function balanceAt(redis: Redis, publicKey: string, block: number, timeMs: number): Promise<BalanceAt | undefined> {
+  const key = accountsKeys.points(publicKey);
+  const second = Math.floor(timeMs / 1_000);
+  for (let offset = 0; ; offset += PAGE) {
+    const members = await readModel(() => redis.zrange(key, second, "-inf", "BYSCORE", "REV", "LIMIT", offset, PAGE));
+    for (const member of members) {
+      const point = parsePoint(member);
+      if (point !== undefined && Number(point.block) <= block) return point;
+    }
+    if (members.length < PAGE) return undefined;
+  }
+}
