@@ -32,6 +32,7 @@ export {
 export { ensureTopics, type EnsuredTopics } from "./ensureTopics.js";
 export { createLazyPublisher, type LazyPublisher, type LazyPublisherOptions } from "./lazyPublisher.js";
 export { createPublisher, type PublishedBatch, type Publisher, type PublisherOptions } from "./publisher.js";
+export { keysForEveryPartition } from "./partitionKeys.js";
 export { kafkaReadiness } from "./readiness.js";
 export {
   defaultPartitions,

@@ -1,3 +1,4 @@
+import { defaultPartitions } from "@platform/bus";
 import type { Finality as FinalityDepths } from "@platform/chain";
 import { accountFromPublicKey, priceFeedAbi, weiToRao, type AccountId } from "@platform/subtensor";
 import type { ChainRef } from "@platform/proto/common/v1/common";
@@ -14,6 +15,7 @@ import type { NetworkRecord } from "./networkRecord.js";
 import type { NetworkState, NetworkStateReader } from "./networkState.js";
 import { answerUpdatedTopic, decodeAnswerUpdated, priceRecord, type PriceFeedIdentity, type RawPriceLog } from "./priceFeed.js";
 import { snapshotRecords } from "./snapshotEvents.js";
+import { blockSeenRecords } from "./blockSeen.js";
 
 export interface NetworkBlockSourceOptions {
   client: Client;
@@ -26,6 +28,8 @@ export interface NetworkBlockSourceOptions {
   holderChunkSize: number;
   /** The coin price feed, when the chain has one. */
   priceFeed?: Omit<PriceFeedIdentity, "decimals">;
+  /** chain.network.v1's partition count, for the BlockSeen records; the topic catalog's by default. */
+  networkPartitions?: number;
 }
 
 export interface NetworkBlockSource extends BlockSource<NetworkRecord> {
@@ -67,6 +71,7 @@ interface RpcReceipt {
  */
 export function networkBlockSource(options: NetworkBlockSourceOptions): NetworkBlockSource {
   const { client, chainId, depths } = options;
+  const seenRecords = blockSeenRecords(options.networkPartitions ?? defaultPartitions["chain.network.v1"]);
   let feedDecimals: number | undefined;
   let latestPriceDue = false;
 
@@ -212,6 +217,7 @@ export function networkBlockSource(options: NetworkBlockSourceOptions): NetworkB
     if (state !== undefined && snapshotDue) {
       records.push(...snapshotRecords(state, { chainId, blockHash: header.hash, ref, holderChunkSize: options.holderChunkSize }));
     }
+    records.push(...seenRecords({ chainId, ref }));
     return { records, latestPricePublished };
   };
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { createKafkaClient, type ConsumedRecord, type Kafka } from "@platform/bus";
+import { createKafkaClient, defaultPartitions, type ConsumedRecord, type Kafka } from "@platform/bus";
 import { loadChainConfig } from "@platform/chain";
 import { deployDevnet, devnetSubnets, devnetValidators, priceFeedAggregatorMockAbi, type DevnetDeployment } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
@@ -135,6 +135,13 @@ interface Published {
 
 async function networkRecords(): Promise<Published[]> {
   return (await readTopic(kafka, TOPICS.chainNetwork.name)).flatMap((record) => (record.value === null ? [] : [{ record, payload: decodePayload(TOPICS.chainNetwork, record.value) }]));
+}
+
+/** The ChainRef of a chain.network.v1 payload; undefined for a removal. */
+function refOf(payload: NetworkChainEvent) {
+  const event = payload.event;
+  if (event === undefined) return undefined;
+  return event.$case === "chainEventRemoved" ? undefined : event.value.ref;
 }
 
 function activitiesOf(records: readonly Published[], txHash: Hex): AccountActivity[] {
@@ -375,6 +382,16 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
       .map(({ payload }) => (payload.event?.$case === "networkStatsSnapshot" ? BigInt(payload.event.value.ref!.blockNumber) : -1n));
     expect(new Set(blocks).size).toBe(blocks.length);
     expect(blocks.at(-1)! - blocks[0]! + 1n).toBe(BigInt(blocks.length));
+    // Each of those blocks ends in every partition with its BlockSeen, after the block's other records there.
+    for (const block of blocks) {
+      const ofBlock = records.filter(({ payload }) => refOf(payload)?.blockNumber === block.toString());
+      const seen = ofBlock.filter(({ payload }) => payload.event?.$case === "blockSeen");
+      expect(seen.map(({ record }) => record.partition).sort()).toEqual(Array.from({ length: defaultPartitions["chain.network.v1"] }, (_, partition) => partition));
+      for (const { record } of seen) {
+        const others = ofBlock.filter((other) => other.record.partition === record.partition && other.payload.event?.$case !== "blockSeen");
+        for (const other of others) expect(BigInt(other.record.offset)).toBeLessThan(BigInt(record.offset));
+      }
+    }
     expect(fenced).toEqual([]);
   });
 

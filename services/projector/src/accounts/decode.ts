@@ -21,17 +21,18 @@ export type AccountsChange =
       detail: string;
     }
   | { kind: "removed"; account: string; score: number; pointPrefix: string; txPrefix: string }
-  | { kind: "block"; number: string; member: string }
-  /** A block of a removed record is no longer canonical. */
-  | { kind: "unblock"; member: string };
+  /** A partition delivered all its records of a block (its BlockSeen). */
+  | { kind: "block"; partition: number; number: string; member: string }
+  /** A partition's BlockSeen was taken back: that block is no longer canonical. */
+  | { kind: "unblock"; partition: number; member: string };
 
 const PUBLIC_KEY = /^0x[0-9a-f]{64}$/;
 
-/** The head entry of a ref (`rm:accounts:blocks` member), or undefined for a ref without a block. */
-function blockChange(ref: ChainRef | undefined): AccountsChange | undefined {
-  if (ref === undefined || ref.blockHash === "" || ref.blockTimestamp === "") return undefined;
+/** The head entry of a BlockSeen's ref (`rm:accounts:blocks:<partition>` member). */
+function blockMember(ref: ChainRef | undefined): { number: string; member: string } {
+  if (ref === undefined || ref.blockHash === "" || ref.blockTimestamp === "") throw new Error("BlockSeen without a block");
   const member = JSON.stringify({ chainId: ref.chainId, blockNumber: ref.blockNumber, blockHash: ref.blockHash.toLowerCase(), timestamp: new Date(ref.blockTimestamp).toISOString() });
-  return { kind: "block", number: ref.blockNumber, member };
+  return { number: ref.blockNumber, member };
 }
 
 function activityChange(activity: AccountActivity): AccountsChange {
@@ -55,11 +56,12 @@ function activityChange(activity: AccountActivity): AccountsChange {
 }
 
 /**
- * Decodes a batch of chain.network.v1 into changes: every record's block advances the head; an
- * AccountActivity adds a transaction and its block's balance point; a ChainEventRemoved takes its
- * record's block out of the head's blocks (the head falls back to the newest block standing) and,
- * for a removed AccountActivity, takes its transaction and balance point back out. Other kinds change nothing else. A record that can never be decoded is
- * logged and skipped: retried, it would stop the projection for good.
+ * Decodes a batch of chain.network.v1 into changes: a BlockSeen marks its block delivered by the
+ * record's partition (the head moves to the newest block every partition delivered); an
+ * AccountActivity adds a transaction and its block's balance point; a ChainEventRemoved of a
+ * BlockSeen takes that block back out of its partition's blocks, and of an AccountActivity takes its
+ * transaction and balance point back out. Other kinds change nothing. A record that can never be
+ * decoded is logged and skipped: retried, it would stop the projection for good.
  */
 export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Logger): AccountsChange[] {
   const changes: AccountsChange[] = [];
@@ -76,8 +78,7 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
       if (event.$case === "chainEventRemoved") {
         const removed = event.value;
         const ref = removed.removed;
-        const block = blockChange(ref);
-        if (block?.kind === "block") changes.push({ kind: "unblock", member: block.member });
+        if (removed.removedEventType === "BlockSeen") changes.push({ kind: "unblock", partition: message.partition, member: blockMember(ref).member });
         if (removed.removedEventType === "AccountActivity" && ref !== undefined) {
           const account = removed.key.toLowerCase();
           if (!PUBLIC_KEY.test(account)) throw new Error(`removal for a malformed public key: ${account}`);
@@ -91,8 +92,7 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
         }
         continue;
       }
-      const block = blockChange(event.value.ref);
-      if (block !== undefined) changes.push(block);
+      if (event.$case === "blockSeen") changes.push({ kind: "block", partition: message.partition, ...blockMember(event.value.ref) });
       if (event.$case === "accountActivity") changes.push(activityChange(event.value));
     } catch (error) {
       log.error({ ...where, err: error }, "undecodable chain.network.v1 record; skipped by the accounts projection");

@@ -159,9 +159,19 @@ describe("accounts fold", () => {
     ]);
   });
 
-  it("adds every block seen to the head's blocks and takes a removed record's block out by its exact member", () => {
-    const changes = changesOf([activity(ALICE, ref(10, 0, undefined), "1"), activity(BOB, ref(10, 1, undefined), "1"), removal(ALICE, ref(10, 0, undefined), 9)]);
-    const ops = JSON.parse(headArguments(changes)![0]) as string[][];
+  it("moves the head only on BlockSeen records, and takes a removed BlockSeen's block out by its exact member", () => {
+    const blockRef = { ...ref(10, 0, undefined), txHash: "" };
+    const seen: NetworkChainEvent = { event: { $case: "blockSeen", value: { ref: blockRef, partitions: 6 } } };
+    const unseen: NetworkChainEvent = {
+      event: {
+        $case: "chainEventRemoved",
+        value: { removed: blockRef, removedEventId: "x", removedEventType: "BlockSeen", key: "block-seen:0", commonAncestorBlockNumber: "9", commonAncestorBlockHash: hashOf(9), detectedAt: new Date().toISOString() },
+      },
+    };
+    expect(headArguments(3, changesOf([activity(ALICE, ref(10, 0, undefined), "1"), removal(ALICE, ref(10, 0, undefined), 9)]))).toBeUndefined();
+    const [partition, json] = headArguments(3, changesOf([activity(BOB, ref(10, 1, undefined), "1"), seen, unseen]))!;
+    const ops = JSON.parse(json) as string[][];
+    expect(partition).toBe("3");
     expect(ops.map((op) => op[0])).toEqual(["b", "u"]);
     expect(ops[1]![1]).toBe(ops[0]![2]);
     expect(JSON.parse(ops[0]![2]!)).toEqual({ chainId: "964", blockNumber: "10", blockHash: hashOf(10), timestamp: new Date((T0 + 120) * 1_000).toISOString() });

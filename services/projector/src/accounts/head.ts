@@ -2,45 +2,56 @@ import type { AccountsChange } from "./decode.js";
 import { BLOCKS_KEPT } from "./keys.js";
 
 /**
- * Moves the projection head. KEYS[1] = the blocks zset, KEYS[2] = the head hash; ARGV[1] = JSON
- * list of `["b", number, member]` (a block seen) and `["u", member]` (a block a removal took
- * back), in order; ARGV[2] = how many blocks to keep. The head is the newest block standing.
+ * Moves the projection head. KEYS[1] = the head hash, KEYS[2..] = every partition's blocks zset,
+ * partition 0 first; ARGV[1] = the batch's partition (0-based), ARGV[2] = JSON list of
+ * `["b", number, member]` (the partition delivered a block: its BlockSeen) and `["u", member]` (a
+ * removal took that BlockSeen back), in order; ARGV[3] = how many blocks to keep per partition.
  *
- * Blocks are added and removed by their exact (number, hash) member, never by range: every
- * partition sees some records of a block and, after a reorganisation, the removals of exactly
- * those records after them, so whatever the interleaving of partitions (a rebuild replays them in
- * another one), an orphaned block's last operation is a removal and a canonical block's only ones
- * are additions: the same blocks stand in the end. A script rather than WATCH because every
- * partition's batches move the same head: run inside the batch's MULTI, it applies atomically
- * against whatever another partition wrote meanwhile. Block numbers stay below 2^53, so scores
- * are exact.
+ * The head is the oldest of the partitions' newest standing blocks: every partition has delivered
+ * every record of it, so the read model holds that block in full (partitions are applied
+ * independently, and the head of a single partition may run ahead of another's accounts). While a
+ * partition has delivered no block yet there is no head.
+ *
+ * Blocks are added and removed by their exact (number, hash) member, never by range: after a
+ * reorganisation each partition sees the removal of exactly its BlockSeen of each orphaned block,
+ * so whatever the interleaving, an orphaned block's last operation is a removal and a canonical
+ * block's only one an addition. A script rather than WATCH because every partition's batches move
+ * the same head: run inside the batch's MULTI, it applies atomically against whatever another
+ * partition wrote meanwhile. Block numbers stay below 2^53, so scores are exact.
  */
 export const MOVE_HEAD_SCRIPT = `
-local ops = cjson.decode(ARGV[1])
+local own = KEYS[tonumber(ARGV[1]) + 2]
+local ops = cjson.decode(ARGV[2])
 for _, op in ipairs(ops) do
   if op[1] == "b" then
-    redis.call("ZADD", KEYS[1], op[2], op[3])
+    redis.call("ZADD", own, op[2], op[3])
   elseif op[1] == "u" then
-    redis.call("ZREM", KEYS[1], op[2])
+    redis.call("ZREM", own, op[2])
   end
 end
-redis.call("ZREMRANGEBYRANK", KEYS[1], 0, -(tonumber(ARGV[2]) + 1))
-local top = redis.call("ZRANGE", KEYS[1], -1, -1)
-if top[1] then
-  local head = cjson.decode(top[1])
-  redis.call("HSET", KEYS[2], "chainId", head.chainId, "blockNumber", head.blockNumber, "blockHash", head.blockHash, "timestamp", head.timestamp)
+redis.call("ZREMRANGEBYRANK", own, 0, -(tonumber(ARGV[3]) + 1))
+local oldest = nil
+local oldestNumber = nil
+for index = 2, #KEYS do
+  local top = redis.call("ZRANGE", KEYS[index], -1, -1, "WITHSCORES")
+  if not top[1] then return 0 end
+  local number = tonumber(top[2])
+  if oldestNumber == nil or number < oldestNumber then
+    oldest = top[1]
+    oldestNumber = number
+  end
 end
+local head = cjson.decode(oldest)
+redis.call("HSET", KEYS[1], "chainId", head.chainId, "blockNumber", head.blockNumber, "blockHash", head.blockHash, "timestamp", head.timestamp)
 return 1
 `;
 
-/** The ARGV of MOVE_HEAD_SCRIPT for a batch's changes; undefined when the batch moves no head. */
-export function headArguments(changes: readonly AccountsChange[]): [string, string] | undefined {
+/** The ARGV of MOVE_HEAD_SCRIPT after KEYS for one partition's batch; undefined when it moves no head. */
+export function headArguments(partition: number, changes: readonly AccountsChange[]): [string, string, string] | undefined {
   const ops: Array<[string, string, string] | [string, string]> = [];
   for (const change of changes) {
-    const op: [string, string, string] | [string, string] | undefined =
-      change.kind === "block" ? ["b", change.number, change.member] : change.kind === "unblock" ? ["u", change.member] : undefined;
-    // A block's records arrive together: one op per run of the same block.
-    if (op !== undefined && JSON.stringify(op) !== JSON.stringify(ops.at(-1))) ops.push(op);
+    if (change.kind === "block") ops.push(["b", change.number, change.member]);
+    else if (change.kind === "unblock") ops.push(["u", change.member]);
   }
-  return ops.length === 0 ? undefined : [JSON.stringify(ops), String(BLOCKS_KEPT)];
+  return ops.length === 0 ? undefined : [String(partition), JSON.stringify(ops), String(BLOCKS_KEPT)];
 }

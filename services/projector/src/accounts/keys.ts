@@ -1,8 +1,7 @@
 /**
  * The accounts read model in Redis (`rm:accounts:` prefix), written only by the projector's
  * `accounts` projection (consumer group `projector-accounts`, topic chain.network.v1: its
- * AccountActivity and ChainEventRemoved records; the refs of its other records only advance the
- * head) and read by data-query's AccountsService. The names and values are a contract: change them
+ * AccountActivity, BlockSeen and ChainEventRemoved records) and read by data-query's AccountsService. The names and values are a contract: change them
  * only together with services/data-query/src/accounts/keys.ts.
  *
  * `<pk>` is the account's 0x-prefixed lowercase 32-byte public key. Scores are block times in unix
@@ -24,16 +23,17 @@
  * - `rm:accounts:tx:<pk>` hash member -> base64 protobuf `platform.events.v1.AccountActivity`
  *   (balance_after left out: the points hold it).
  * - `rm:accounts:head` hash, the projection's `as_of`: `chainId`, `blockNumber`, `blockHash`,
- *   `timestamp` (RFC 3339, the block's own time): the newest block any applied record was seen in
- *   (any record kind of the topic, so it advances every block even without account activity). A
- *   reorganisation takes it back to the newest block still standing. Partitions are applied
- *   independently, so it may run ahead of a lagging partition's accounts by the lag.
+ *   `timestamp` (RFC 3339, the block's own time): the newest block whose BlockSeen record every
+ *   partition has applied, so every account's records up to it are in (it advances every block,
+ *   with or without account activity, and a lagging partition holds it back). A reorganisation
+ *   takes it back to the newest block still standing. Absent until every partition delivered one.
  *
  * Projection state (not for readers):
  *
- * - `rm:accounts:blocks` zset of the newest 512 blocks seen, score = block number, member = JSON
- *   `{chainId, blockNumber, blockHash, timestamp}`; the head is its last member. A
- *   ChainEventRemoved drops its record's block (by number and hash; see head.ts for why not by range).
+ * - `rm:accounts:blocks:<partition>` zset of the newest 512 blocks the partition delivered (its
+ *   BlockSeen records), score = block number, member = JSON `{chainId, blockNumber, blockHash,
+ *   timestamp}`; the head is the oldest of the partitions' last members. A ChainEventRemoved of a
+ *   BlockSeen drops its block (by number and hash; see head.ts for why not by range).
  * - `rm:accounts:offset:<topic>:<partition>` the last applied offset, written in the same MULTI/EXEC
  *   as the changes it covers.
  * - `rm:accounts:projection` marker, set when the projection (re)starts; its absence (FLUSHALL)
@@ -48,7 +48,7 @@ export const accountsKeys = {
   txs: (publicKey: string) => `rm:accounts:txs:${publicKey}`,
   tx: (publicKey: string) => `rm:accounts:tx:${publicKey}`,
   head: "rm:accounts:head",
-  blocks: "rm:accounts:blocks",
+  blocks: (partition: number) => `rm:accounts:blocks:${partition}`,
   offset: (topic: string, partition: number) => `rm:accounts:offset:${topic}:${partition}`,
   marker: "rm:accounts:projection",
 } as const;

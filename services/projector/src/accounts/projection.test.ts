@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { createKafkaClient, createPublisher, type Kafka, type Publisher } from "@platform/bus";
+import { createKafkaClient, createPublisher, defaultPartitions, keysForEveryPartition, type Kafka, type Publisher } from "@platform/bus";
 import { createLogger, type Logger } from "@platform/log";
 import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
@@ -111,29 +111,36 @@ function removal(owner: string, at: ChainRef, ancestor: number): NetworkChainEve
   };
 }
 
-function stats(at: ChainRef): NetworkChainEvent {
-  const { txHash: _txHash, txIndex: _txIndex, logIndex: _logIndex, ...blockRef } = at;
-  return {
-    event: {
-      $case: "networkStatsSnapshot",
-      value: {
-        ref: blockRef,
-        totalIssuanceRao: "1",
-        totalStakeRao: "1",
-        stakedRootRao: "1",
-        stakedAlphaPoolsRao: "0",
-        blockEmissionRao: "1",
-        taoWeight: "0.1",
-        rootNetuid: 0,
-        subnetsCount: 1,
-        subnetLimit: 1,
-      },
-    },
-  };
+function blockRefOf(block: number): ChainRef {
+  const { txHash: _txHash, txIndex: _txIndex, logIndex: _logIndex, ...blockRef } = ref(block, 0);
+  return blockRef;
 }
 
 async function publish(key: string, events: NetworkChainEvent[]): Promise<void> {
   await publisher.publish(events.map((payload) => ({ topic: TOPICS.chainNetwork.name, key, value: encodePayload(TOPICS.chainNetwork, payload), eventType: eventTypeOf(payload), schema: TOPICS.chainNetwork.schema })));
+}
+
+/** The ingestor's BlockSeen keys: one per partition of the topic. */
+const PARTITIONS = defaultPartitions["chain.network.v1"];
+const seenKeys = keysForEveryPartition("block-seen:", PARTITIONS);
+
+/** A block's BlockSeen in the given partitions (all by default), as the ingestor publishes it after the block's records. */
+async function seen(block: number, partitions: readonly number[] = seenKeys.map((_key, partition) => partition)): Promise<void> {
+  for (const partition of partitions) await publish(seenKeys[partition]!, [{ event: { $case: "blockSeen", value: { ref: blockRefOf(block), partitions: PARTITIONS } } }]);
+}
+
+/** The removal of a block's BlockSeen in every partition (a reorganisation). */
+async function unseen(block: number, ancestor: number): Promise<void> {
+  for (const key of seenKeys) {
+    await publish(key, [
+      {
+        event: {
+          $case: "chainEventRemoved",
+          value: { removed: blockRefOf(block), removedEventId: "x", removedEventType: "BlockSeen", key, commonAncestorBlockNumber: String(ancestor), commonAncestorBlockHash: hashOf(ancestor), detectedAt: new Date().toISOString() },
+        },
+      },
+    ]);
+  }
 }
 
 /** Waits until the projection applied everything the topic holds. */
@@ -168,6 +175,8 @@ describe("accounts projection", () => {
     const owner = hex(32);
     const [b1, b2] = [nextBlock++, nextBlock++];
     await publish(owner, [activity(owner, ref(b1, 0), "100"), activity(owner, ref(b1, 3, 7), "100"), activity(owner, ref(b2, 1, 2), "250")]);
+    await seen(b1);
+    await seen(b2);
     await caughtUp();
     expect(await positionsOf(owner)).toEqual([`${b1}-0-0`, `${b1}-3-7`, `${b2}-1-2`]);
     expect(await latestFree(owner)).toBe("250");
@@ -176,20 +185,31 @@ describe("accounts projection", () => {
     expect(await redis.hgetall(accountsKeys.head)).toMatchObject({ chainId: "964", blockNumber: String(b2), blockHash: hashOf(b2) });
   }, 60_000);
 
-  it("advances the head on blocks without account activity", async () => {
+  it("moves the head to a block only once every partition has delivered it, with or without account activity", async () => {
+    const before = await redis.hget(accountsKeys.head, "blockNumber");
     const block = nextBlock++;
-    await publish("network", [stats(ref(block, 0))]);
+    const all = seenKeys.map((_key, partition) => partition);
+    // Every partition but the last has delivered the block: the last may still hold its accounts' records.
+    await seen(block, all.slice(0, -1));
+    await caughtUp();
+    expect(await redis.hget(accountsKeys.head, "blockNumber")).toBe(before);
+    await seen(block, all.slice(-1));
     await caughtUp();
     expect(await redis.hgetall(accountsKeys.head)).toMatchObject({ blockNumber: String(block), blockHash: hashOf(block), timestamp: new Date((T0 + block * 12) * 1_000).toISOString() });
+    for (const partition of all) expect(JSON.parse((await redis.zrange(accountsKeys.blocks(partition), -1, -1))[0]!)).toMatchObject({ blockNumber: String(block) });
   }, 60_000);
 
   it("takes back the activity and balance of a removed block, and the head with it", async () => {
     const owner = hex(32);
     const [kept, undone] = [nextBlock++, nextBlock++];
     await publish(owner, [activity(owner, ref(kept, 0), "100"), activity(owner, ref(undone, 0), "900")]);
+    await seen(kept);
+    await seen(undone);
     await caughtUp();
     expect(await latestFree(owner)).toBe("900");
+    expect(await redis.hget(accountsKeys.head, "blockNumber")).toBe(String(undone));
     await publish(owner, [removal(owner, ref(undone, 0), kept)]);
+    await unseen(undone, kept);
     await caughtUp();
     expect(await positionsOf(owner)).toEqual([`${kept}-0-0`]);
     expect(await latestFree(owner)).toBe("100");
@@ -201,6 +221,7 @@ describe("accounts projection", () => {
     const owner = hex(32);
     const blocks = [nextBlock++, nextBlock++, nextBlock++];
     await publish(owner, blocks.map((block, index) => activity(owner, ref(block, index), String(100 * (index + 1)))));
+    for (const block of blocks) await seen(block);
     await caughtUp();
     const snapshot = async () => ({
       txs: await redis.zrange(accountsKeys.txs(owner), "0", "-1", "WITHSCORES"),

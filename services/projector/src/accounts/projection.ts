@@ -1,4 +1,4 @@
-import type { ProjectionBatch } from "@platform/bus";
+import { defaultPartitions, type ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { subjects, type Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
@@ -15,6 +15,8 @@ export interface AccountsProjectionOptions {
   signals?: Signals;
   /** Attempts of a batch whose watched offset moved meanwhile; 5 by default. */
   maxAttempts?: number;
+  /** chain.network.v1's partition count (the head waits for every partition); the topic catalog's by default. */
+  partitions?: number;
 }
 
 export interface AccountsProjection {
@@ -35,6 +37,8 @@ const SIGNAL_LIMIT = 500;
 export function accountsProjection(options: AccountsProjectionOptions): AccountsProjection {
   const { redis, log } = options;
   const maxAttempts = options.maxAttempts ?? 5;
+  const partitions = options.partitions ?? defaultPartitions["chain.network.v1"];
+  const blockKeys = Array.from({ length: partitions }, (_, partition) => accountsKeys.blocks(partition));
 
   const loadSlices = async (changes: readonly AccountsChange[]): Promise<AccountsSlices> => {
     const slices = slicesOf(changes);
@@ -62,8 +66,9 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
       const after = foldAccounts(before, changes);
       const transaction = redis.multi();
       for (const [command, ...args] of sliceWrites(before, after)) transaction.call(command!, ...args);
-      const head = headArguments(changes);
-      if (head !== undefined) transaction.eval(MOVE_HEAD_SCRIPT, 2, accountsKeys.blocks, accountsKeys.head, ...head);
+      // A partition beyond the configured count (the topic grew) cannot hold the head back; said loudly below.
+      const head = batch.partition < partitions ? headArguments(batch.partition, changes) : undefined;
+      if (head !== undefined) transaction.eval(MOVE_HEAD_SCRIPT, 1 + partitions, accountsKeys.head, ...blockKeys, ...head);
       transaction.set(offsetKey, batch.lastOffset);
       const result = await transaction.exec();
       if (result === null) return "conflict";
@@ -92,6 +97,7 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
     },
     async handleBatch(batch) {
       const changes = decodeAccountsBatch(batch.messages, log);
+      if (batch.partition >= partitions) log.error({ topic: batch.topic, partition: batch.partition, partitions }, "a partition beyond the configured count: the accounts head ignores it");
       for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
         if ((await commit(batch, changes)) === "committed") {
           signal(changes);

@@ -44,7 +44,23 @@ export interface NetworkChainEvent {
     | { $case: "holderPositions"; value: HolderPositions }
     | { $case: "networkStatsSnapshot"; value: NetworkStatsSnapshot }
     | { $case: "chainEventRemoved"; value: ChainEventRemoved }
+    | { $case: "blockSeen"; value: BlockSeen }
     | undefined;
+}
+
+/**
+ * The last record of a block in every partition of the topic: a consumer that has applied a
+ * partition's BlockSeen of a block has applied all of that partition's records of the block, so
+ * the newest block whose BlockSeen every partition has applied is one its read model fully holds
+ * (partitions are consumed independently, and any one of them may lag). Taken back by a
+ * ChainEventRemoved like any record.
+ */
+export interface BlockSeen {
+  ref?:
+    | ChainRef
+    | undefined;
+  /** How many partitions the topic had when the ingestor published: each gets one BlockSeen. */
+  partitions: number;
 }
 
 /** An account's balances at the end of a block. */
@@ -351,6 +367,9 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
       case "chainEventRemoved":
         ChainEventRemoved.encode(message.event.value, writer.uint32(66).fork()).join();
         break;
+      case "blockSeen":
+        BlockSeen.encode(message.event.value, writer.uint32(74).fork()).join();
+        break;
     }
     return writer;
   },
@@ -438,6 +457,14 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
             message.event = { $case: "chainEventRemoved", value: ChainEventRemoved.decode(reader, reader.uint32()) };
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.event = { $case: "blockSeen", value: BlockSeen.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -484,6 +511,10 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
         ? { $case: "chainEventRemoved", value: ChainEventRemoved.fromJSON(object.chainEventRemoved) }
         : isSet(object.chain_event_removed)
         ? { $case: "chainEventRemoved", value: ChainEventRemoved.fromJSON(object.chain_event_removed) }
+        : isSet(object.blockSeen)
+        ? { $case: "blockSeen", value: BlockSeen.fromJSON(object.blockSeen) }
+        : isSet(object.block_seen)
+        ? { $case: "blockSeen", value: BlockSeen.fromJSON(object.block_seen) }
         : undefined,
     };
   },
@@ -506,6 +537,8 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
       obj.networkStatsSnapshot = NetworkStatsSnapshot.toJSON(message.event.value);
     } else if (message.event?.$case === "chainEventRemoved") {
       obj.chainEventRemoved = ChainEventRemoved.toJSON(message.event.value);
+    } else if (message.event?.$case === "blockSeen") {
+      obj.blockSeen = BlockSeen.toJSON(message.event.value);
     }
     return obj;
   },
@@ -570,7 +603,98 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
         }
         break;
       }
+      case "blockSeen": {
+        if (object.event?.value !== undefined && object.event?.value !== null) {
+          message.event = { $case: "blockSeen", value: BlockSeen.fromPartial(object.event.value) };
+        }
+        break;
+      }
     }
+    return message;
+  },
+};
+
+function createBaseBlockSeen(): BlockSeen {
+  return { ref: undefined, partitions: 0 };
+}
+
+export const BlockSeen: MessageFns<BlockSeen> = {
+  encode(message: BlockSeen, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ref !== undefined) {
+      ChainRef.encode(message.ref, writer.uint32(10).fork()).join();
+    }
+    if (message.partitions !== 0) {
+      writer.uint32(16).uint32(message.partitions);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlockSeen {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlockSeen();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ref = ChainRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.partitions = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlockSeen {
+    return {
+      ref: isSet(object.ref) ? ChainRef.fromJSON(object.ref) : undefined,
+      partitions: isSet(object.partitions) ? globalThis.Number(object.partitions) : 0,
+    };
+  },
+
+  toJSON(message: BlockSeen): unknown {
+    const obj: any = {};
+    if (message.ref !== undefined) {
+      obj.ref = ChainRef.toJSON(message.ref);
+    }
+    if (message.partitions !== 0) {
+      obj.partitions = Math.round(message.partitions);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BlockSeen>): BlockSeen {
+    return BlockSeen.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlockSeen>): BlockSeen {
+    const message = createBaseBlockSeen();
+    message.ref = (object.ref !== undefined && object.ref !== null) ? ChainRef.fromPartial(object.ref) : undefined;
+    message.partitions = object.partitions ?? 0;
     return message;
   },
 };
