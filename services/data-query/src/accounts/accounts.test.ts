@@ -270,6 +270,24 @@ describe("ListTransactions", () => {
     expect((await transactions({ address: owner, netuids: [3] })).transactions.map((item) => item.id)).toEqual(["7002-1-0"]);
   });
 
+  it("leaves out what the account's partition delivered past the head: balance, history and transactions are as of the head", async () => {
+    const owner = newKey();
+    await addPoint(owner, 13_998, { freeRao: "100", reservedRao: "0", frozenRao: "0", positions: [] });
+    await addPoint(owner, 14_002, { freeRao: "999", reservedRao: "0", frozenRao: "0", positions: [] });
+    await addTransactions(owner, [activity(owner, 13_998, 0), activity(owner, 14_001, 0), activity(owner, 14_002, 4)]);
+
+    const balance = await latest({ address: owner });
+    expect(balance.asOf?.blockNumber).toBe("14000");
+    expect(balance.balanceFreeRao).toBe("100");
+    const points = await history({ address: owner, order: SortOrder.SORT_ORDER_ASC });
+    expect(points.points.at(-1)).toMatchObject({ balanceFreeRao: "100" });
+    for (const order of [SortOrder.SORT_ORDER_DESC, SortOrder.SORT_ORDER_ASC]) {
+      const page = await transactions({ address: owner, order });
+      expect(page.transactions.map((item) => item.id)).toEqual(["13998-0-0"]);
+      expect(page.page?.hasMore).toBe(false);
+    }
+  });
+
   it("answers an empty list with as_of for a fresh address, and the documented errors", async () => {
     const fresh = await transactions({ address: newKey() });
     expect(fresh.transactions).toEqual([]);

@@ -75,7 +75,9 @@ export async function getBalanceHistory(redis: Redis, request: GetBalanceHistory
     readModel(() => redis.zrange(key, startS, `(${endS}`, "BYSCORE")),
     readModel(() => redis.zrange(key, "0", "0")),
   ]);
-  const points = [...before, ...inside].map(parsePoint).filter((point): point is BalanceAt => point !== undefined);
+  // Points the account's partition delivered past the head (see balanceLatest) are not yet counted.
+  const headBlock = BigInt(asOf.blockNumber);
+  const points = [...before, ...inside].map(parsePoint).filter((point): point is BalanceAt => point !== undefined && BigInt(point.block) <= headBlock);
   const firstPoint = first[0] === undefined ? undefined : parsePoint(first[0]);
   const headMs = Date.parse(asOf.timestamp);
   const size = intervalMs(interval);

@@ -13,8 +13,8 @@ import { usdOf, valueBalance } from "./valuation.js";
 
 /**
  * The account's balance after the newest block in which it had activity (which is its balance at
- * the head: without activity it did not change), valued at spot with the pool prices of the same
- * block. A fresh address gets zeros. `as_of` is the accounts projection's head, or an older block
+ * the head: without activity it did not change; activity its partition delivered past the head is
+ * not yet counted), valued at spot with the pool prices of the same block. A fresh address gets zeros. `as_of` is the accounts projection's head, or an older block
  * when the market's pool snapshots have not reached the head (see consistentBalance).
  */
 export async function getBalanceLatest(redis: Redis, request: GetBalanceLatestRequest): Promise<GetBalanceLatestResponse> {
@@ -24,7 +24,7 @@ export async function getBalanceLatest(redis: Redis, request: GetBalanceLatestRe
     throw invalidArgument("INVALID_PARAMETER", "valuation must be spot", { parameter: "valuation" });
   }
   const [head, [top]] = await Promise.all([readAsOf(redis, accountsKeys.head), readModel(() => redis.zrange(accountsKeys.points(address.publicKey), "-1", "-1"))]);
-  const { asOf, balance, prices, usd } = await consistentBalance(redis, address.publicKey, head, top === undefined ? undefined : parsePoint(top));
+  const { asOf, balance, prices, usd } = await consistentBalance(redis, address.publicKey, head, await standingAt(redis, address.publicKey, head, top));
   const valued = valueBalance(balance, (netuid) => prices.get(netuid)?.price);
   const wanted = new Set(request.netuids);
   const positions = valued.positions.filter((entry) => wanted.size === 0 || wanted.has(entry.position.netuid));
@@ -49,6 +49,17 @@ export async function getBalanceLatest(redis: Redis, request: GetBalanceLatestRe
       valueRao: entry.valueRao.toString(),
     })),
   };
+}
+
+/**
+ * The account's point standing at the head, given its newest point: usually that one, but the
+ * account's partition may have delivered blocks past the head (the oldest block every partition
+ * delivered), and those are not yet part of the answer.
+ */
+async function standingAt(redis: Redis, publicKey: string, head: AsOf, newest: string | undefined): Promise<BalanceAt | undefined> {
+  const point = newest === undefined ? undefined : parsePoint(newest);
+  if (point === undefined || BigInt(point.block) <= BigInt(head.blockNumber)) return point;
+  return balanceAt(redis, publicKey, Number(head.blockNumber), Date.parse(head.timestamp));
 }
 
 /** Steps back at most this often; each step is one more round trip, and one is the usual worst case. */

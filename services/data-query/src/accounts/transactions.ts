@@ -160,10 +160,16 @@ export async function listTransactions(redis: Redis, request: ListTransactionsRe
     await flush();
   });
   const [asOf] = await Promise.all([asOfRead, scanned]);
-  const page = found.slice(0, limit);
+  // The account's partition may be ahead of the head (the oldest block every partition delivered):
+  // what it holds past as_of is left out, so the page is the account's activity as of that block.
+  const headBlock = Number(asOf.blockNumber);
+  const standing = found.filter((item) => blockOfMember(item.entry.member) <= headBlock);
+  // Newest first, the scan went on past the newer entries; oldest first, only newer ones follow them.
+  const cutAtHead = order === "asc" && standing.length < found.length;
+  const page = standing.slice(0, limit);
   // A full page ends at its last item; a scan that ran out of budget ends where it stopped.
-  const full = found.length > limit;
-  const hasMore = full || examined >= SCAN_BUDGET;
+  const full = standing.length > limit;
+  const hasMore = full || (!cutAtHead && (found.length > limit || examined >= SCAN_BUDGET));
   const position = full ? page.at(-1)?.entry : lastExamined;
   return {
     asOf,
@@ -172,3 +178,6 @@ export async function listTransactions(redis: Redis, request: ListTransactionsRe
     page: { limit, hasMore, ...(hasMore && position !== undefined ? { nextCursor: encodeCursor(scope, { s: position.score, m: position.member }) } : {}) },
   };
 }
+
+/** A transaction member's block: its first 12 digits (`<block:12>-<txIndex:6>-<logIndex+1:7>|...`). */
+const blockOfMember = (member: string): number => Number(member.slice(0, 12));
