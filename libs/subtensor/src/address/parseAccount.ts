@@ -49,7 +49,8 @@ export function parseAccount(input: string): AccountId {
   if (decoded.prefix !== SUBTENSOR_SS58_PREFIX) {
     throw new InvalidAddressError(input, `SS58 prefix ${decoded.prefix} is not Subtensor's ${SUBTENSOR_SS58_PREFIX}`);
   }
-  return accountFromPublicKey(decoded.accountId);
+  // Base58 text and bytes map one to one, so the input is already the canonical SS58: no re-encoding.
+  return { ss58: input, publicKey: bytesToHex(decoded.accountId), evmH160: undefined };
 }
 
 /** parseAccount without the throw, for validators that only need a yes/no. */
