@@ -10,9 +10,10 @@ import {
   type InterceptorOptions,
   type Metadata,
   type ServiceError,
-  type StatusObject,
 } from "@grpc/grpc-js";
-import { fromGrpcError } from "@platform/errors";
+import { fromGrpcError, type AppError } from "@platform/errors";
+import { parseTarget } from "./unary/parseTarget.js";
+import { createUnaryChannel, type UnaryChannel } from "./unary/unaryChannel.js";
 
 export interface GrpcClientOptions {
   /** "host:port", or "dns:///name:port" to spread calls over every address the name resolves to. */
@@ -25,8 +26,12 @@ export interface GrpcClientOptions {
 
 type ClientConstructor<C extends Client> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: ChannelOptions) => C;
 
-/** The default deadline of each client createGrpcClient made, for callUnary's direct path. */
-const defaultDeadlines = new WeakMap<Client, number>();
+/** What createGrpcClient attached to each client it made, for callUnary's direct path. */
+interface DirectPath {
+  deadlineMs: number;
+  channel: UnaryChannel;
+}
+const directPaths = new WeakMap<Client, DirectPath>();
 
 /** Creates a generated ts-proto client with round-robin balancing, keepalive and a default deadline. */
 export function createGrpcClient<C extends Client>(Constructor: ClientConstructor<C>, options: GrpcClientOptions): C {
@@ -63,7 +68,16 @@ export function createGrpcClient<C extends Client>(Constructor: ClientConstructo
     // For calls made other than through callUnary (which applies the deadline itself).
     interceptors: [defaultDeadline(options.deadlineMs)],
   });
-  defaultDeadlines.set(client, options.deadlineMs);
+  const target = parseTarget(options.target);
+  if (target) {
+    const channel = createUnaryChannel(target, { maxAttempts: Math.min(5, 1 + (options.unavailableRetries ?? 0)) });
+    directPaths.set(client, { deadlineMs: options.deadlineMs, channel });
+    const closeClient = client.close.bind(client);
+    client.close = () => {
+      channel.close();
+      closeClient();
+    };
+  }
   return client;
 }
 
@@ -106,10 +120,10 @@ export function callUnary<Request, Response>(
   metadata: Metadata,
   options: Partial<CallOptions> = {},
 ): Promise<Response> {
-  const deadlineMs = defaultDeadlines.get(client);
+  const directPath = directPaths.get(client);
   const definition = method as unknown as UnaryMethodDefinition<Request, Response>;
   const direct =
-    deadlineMs !== undefined &&
+    directPath !== undefined &&
     typeof definition.path === "string" &&
     definition.requestStream === false &&
     definition.responseStream === false &&
@@ -124,57 +138,43 @@ export function callUnary<Request, Response>(
       });
     });
   }
-  return callOnChannel(client, definition as Required<UnaryMethodDefinition<Request, Response>> & { path: string }, request, metadata, options.deadline ?? Date.now() + deadlineMs);
+  return callDirect(directPath.channel, definition as Required<UnaryMethodDefinition<Request, Response>> & { path: string }, request, metadata, deadlineOf(options.deadline, directPath.deadlineMs));
 }
 
-/** A unary call on the client's channel, with the outcomes grpc-js's own unary client gives. */
-function callOnChannel<Request, Response>(
-  client: Client,
+function deadlineOf(deadline: CallOptions["deadline"], defaultMs: number): number {
+  if (deadline === undefined) return Date.now() + defaultMs;
+  return deadline instanceof Date ? deadline.getTime() : deadline;
+}
+
+/** A unary call on the client's lean channel, with the outcomes grpc-js's own unary client gives. */
+async function callDirect<Request, Response>(
+  channel: UnaryChannel,
   definition: { path: string; requestSerialize: (value: Request) => Buffer; responseDeserialize: (bytes: Buffer) => Response },
   request: Request,
   metadata: Metadata,
-  deadline: NonNullable<CallOptions["deadline"]>,
+  deadline: number,
 ): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const fail = (outcome: StatusObject) => reject(fromGrpcError(Object.assign(new Error(`${outcome.code} ${status[outcome.code]}: ${outcome.details}`), outcome)));
-    let bytes: Buffer;
-    try {
-      bytes = definition.requestSerialize(request);
-    } catch (error) {
-      fail({ code: status.INTERNAL, details: `Request message serialization failure: ${error instanceof Error ? error.message : String(error)}`, metadata: new GrpcMetadata() });
-      return;
-    }
-    const call = client.getChannel().createCall(definition.path, deadline, undefined, null, undefined);
-    let response: { value: Response } | undefined;
-    let failure: StatusObject | undefined;
-    let settled = false;
-    call.start(metadata, {
-      onReceiveMetadata: () => undefined,
-      onReceiveMessage: (message: Buffer) => {
-        if (response !== undefined || failure !== undefined) {
-          call.cancelWithStatus(status.UNIMPLEMENTED, "Too many responses received");
-          return;
-        }
-        try {
-          response = { value: definition.responseDeserialize(message) };
-        } catch (error) {
-          failure = { code: status.INTERNAL, details: `Response message parsing error: ${error instanceof Error ? error.message : String(error)}`, metadata: new GrpcMetadata() };
-          call.cancelWithStatus(failure.code, failure.details);
-        }
-      },
-      onReceiveStatus: (received: StatusObject) => {
-        if (settled) return;
-        settled = true;
-        const outcome = failure ?? received;
-        if (outcome.code !== status.OK) fail(outcome);
-        else if (response === undefined) fail({ code: status.UNIMPLEMENTED, details: "No message received", metadata: outcome.metadata });
-        else resolve(response.value);
-      },
-    });
-    call.startRead();
-    call.sendMessageWithContext({}, bytes);
-    call.halfClose();
-  });
+  let bytes: Buffer;
+  try {
+    bytes = definition.requestSerialize(request);
+  } catch (error) {
+    throw failed(status.INTERNAL, `Request message serialization failure: ${messageOf(error)}`);
+  }
+  const result = await channel.call(definition.path, bytes, metadata, deadline);
+  if (!result.ok) throw failed(result.status.code, result.status.details, result.status.metadata);
+  try {
+    return definition.responseDeserialize(result.message);
+  } catch (error) {
+    throw failed(status.INTERNAL, `Response message parsing error: ${messageOf(error)}`);
+  }
+}
+
+function failed(code: status, details: string, metadata: Metadata = new GrpcMetadata()): AppError {
+  return fromGrpcError(Object.assign(new Error(`${code} ${status[code]}: ${details}`), { code, details, metadata }));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 export { status };

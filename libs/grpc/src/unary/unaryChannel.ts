@@ -1,0 +1,206 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import type { OutgoingHttpHeaders } from "node:http2";
+import { status, type Metadata, type StatusObject } from "@grpc/grpc-js";
+import { attemptCall, type AttemptOutcome } from "./callAttempt.js";
+import { failure } from "./callStatus.js";
+import { frameMessage } from "./grpcFrame.js";
+import { authorityOf, type Address, type ChannelTarget } from "./parseTarget.js";
+import { createSubchannel, type Subchannel } from "./subchannel.js";
+
+export interface UnaryChannelOptions {
+  /** Attempts per call when the answer is UNAVAILABLE (1 = no retry); only for idempotent calls. */
+  maxAttempts: number;
+  maxReceiveBytes?: number;
+}
+
+export type UnaryResult = { ok: true; message: Buffer } | { ok: false; status: StatusObject };
+
+/**
+ * Unary gRPC calls over plain node:http2, balanced round-robin over every address of the target.
+ *
+ * Why not grpc-js's channel: on the gateway's hot path a unary call through it cost more CPU than
+ * the whole request of a handler that reads Redis itself (a resolving call, a retrying call, a
+ * load-balancing call and a subchannel call, each with its own promises and filters). This keeps
+ * what the gateway relies on (round-robin over DNS or listed addresses, reconnection, deadlines,
+ * retries of UNAVAILABLE, transparent retries of calls the server never saw) and nothing else;
+ * grpc-js still serves everything that is not a unary call.
+ */
+export interface UnaryChannel {
+  call(path: string, message: Uint8Array, metadata: Metadata, deadline: number): Promise<UnaryResult>;
+  close(): void;
+}
+
+// The retry policy the grpc-js clients here were given: backoff drawn up to 50 ms, doubling to 500 ms.
+const INITIAL_RETRY_BACKOFF_MS = 50;
+const MAX_RETRY_BACKOFF_MS = 500;
+const MAX_TRANSPARENT_RETRIES = 3;
+const MIN_RESOLVE_INTERVAL_MS = 5_000;
+// A headless Service gains pods without any connection failing: look again now and then.
+const RESOLVE_EVERY_MS = 30_000;
+const DEFAULT_MAX_RECEIVE_BYTES = 4 * 1024 * 1024;
+
+export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelOptions): UnaryChannel {
+  const maxReceiveBytes = options.maxReceiveBytes ?? DEFAULT_MAX_RECEIVE_BYTES;
+  const subchannels = new Map<string, Subchannel>();
+  let ready: Subchannel[] = [];
+  let next = 0;
+  let waiters: Array<() => void> = [];
+  let started = false;
+  let closed = false;
+  let resolving = false;
+  let lastResolveAt = 0;
+  let resolveTimer: NodeJS.Timeout | undefined;
+  let resolveError: string | undefined;
+  let periodic: NodeJS.Timeout | undefined;
+
+  const events = {
+    onStateChange() {
+      ready = [...subchannels.values()].filter((subchannel) => subchannel.readySession() !== undefined);
+      wake();
+    },
+    onConnectionLost() {
+      requestResolve();
+    },
+  };
+
+  function wake(): void {
+    if (waiters.length === 0) return;
+    const woken = waiters;
+    waiters = [];
+    for (const waiter of woken) waiter();
+  }
+
+  function start(): void {
+    started = true;
+    void resolve();
+    if (target.kind === "dns" && isIP(target.host) === 0) periodic = setInterval(requestResolve, RESOLVE_EVERY_MS).unref();
+  }
+
+  function requestResolve(): void {
+    if (closed || resolving || resolveTimer || target.kind === "static") return;
+    const wait = lastResolveAt + MIN_RESOLVE_INTERVAL_MS - Date.now();
+    if (wait <= 0) void resolve();
+    else resolveTimer = setTimeout(() => {
+      resolveTimer = undefined;
+      void resolve();
+    }, wait).unref();
+  }
+
+  async function resolve(): Promise<void> {
+    resolving = true;
+    lastResolveAt = Date.now();
+    try {
+      useAddresses(await addressesOf(target));
+      resolveError = undefined;
+    } catch (error) {
+      resolveError = `DNS resolution failed: ${error instanceof Error ? error.message : String(error)}`;
+      if (subchannels.size === 0) requestResolveLater();
+    } finally {
+      resolving = false;
+      wake();
+    }
+  }
+
+  function requestResolveLater(): void {
+    resolveTimer = setTimeout(() => {
+      resolveTimer = undefined;
+      void resolve();
+    }, 1_000).unref();
+  }
+
+  function useAddresses(addresses: Address[]): void {
+    if (closed) return;
+    const wanted = new Set(addresses.map(authorityOf));
+    for (const [authority, subchannel] of subchannels) {
+      if (wanted.has(authority)) continue;
+      subchannels.delete(authority);
+      subchannel.close();
+    }
+    for (const authority of wanted) if (!subchannels.has(authority)) subchannels.set(authority, createSubchannel(authority, events));
+    events.onStateChange();
+  }
+
+  /** A subchannel to try now, or the reason there is none; waits while connections are being made. */
+  async function pick(deadline: number): Promise<Subchannel | StatusObject> {
+    if (!started) start();
+    for (;;) {
+      if (closed) return failure(status.UNAVAILABLE, "Channel closed");
+      if (ready.length > 0) {
+        next = (next + 1) % ready.length;
+        return ready[next]!;
+      }
+      const pending = resolving || [...subchannels.values()].some((subchannel) => subchannel.isPending());
+      if (!pending) {
+        const lastError = resolveError ?? [...subchannels.values()].map((subchannel) => subchannel.lastError()).find((text) => text !== undefined);
+        return failure(status.UNAVAILABLE, `No connection established${lastError ? `. Last error: ${lastError}` : ""}`);
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return failure(status.DEADLINE_EXCEEDED, "Deadline exceeded while waiting for a connection");
+      await new Promise<void>((woken) => {
+        const timer = setTimeout(woken, remaining);
+        waiters.push(() => {
+          clearTimeout(timer);
+          woken();
+        });
+      });
+    }
+  }
+
+  return {
+    async call(path, message, metadata, deadline) {
+      const frame = frameMessage(message);
+      const metadataHeaders = metadata.toHttp2Headers();
+      let attempts = 0;
+      let transparentRetries = 0;
+      let backoffMs = INITIAL_RETRY_BACKOFF_MS;
+      for (;;) {
+        const picked = await pick(deadline);
+        let outcome: AttemptOutcome;
+        if ("code" in picked) outcome = { status: picked, unsent: false };
+        else {
+          const session = picked.readySession();
+          const headers: OutgoingHttpHeaders = {
+            ...metadataHeaders,
+            ":method": "POST",
+            ":path": path,
+            "content-type": "application/grpc",
+            te: "trailers",
+            "grpc-accept-encoding": "identity",
+          };
+          outcome = session
+            ? await new Promise<AttemptOutcome>((done) => attemptCall(session, headers, frame, deadline, maxReceiveBytes, done))
+            : { status: failure(status.UNAVAILABLE, "Connection closing"), unsent: true };
+        }
+        if ("message" in outcome) return { ok: true, message: outcome.message };
+        if (outcome.unsent && transparentRetries < MAX_TRANSPARENT_RETRIES && Date.now() < deadline) {
+          transparentRetries += 1;
+          continue;
+        }
+        attempts += 1;
+        if (outcome.status.code !== status.UNAVAILABLE || attempts >= options.maxAttempts) return { ok: false, status: outcome.status };
+        const pause = Math.random() * backoffMs;
+        backoffMs = Math.min(MAX_RETRY_BACKOFF_MS, backoffMs * 2);
+        if (Date.now() + pause >= deadline) return { ok: false, status: outcome.status };
+        await new Promise((resume) => setTimeout(resume, pause));
+      }
+    },
+    close() {
+      closed = true;
+      if (periodic) clearInterval(periodic);
+      if (resolveTimer) clearTimeout(resolveTimer);
+      for (const subchannel of subchannels.values()) subchannel.close();
+      subchannels.clear();
+      ready = [];
+      wake();
+    },
+  };
+}
+
+async function addressesOf(target: ChannelTarget): Promise<Address[]> {
+  if (target.kind === "static") return target.addresses;
+  if (isIP(target.host) !== 0) return [{ host: target.host, port: target.port }];
+  const found = await lookup(target.host, { all: true });
+  if (found.length === 0) throw new Error(`no address for ${target.host}`);
+  return found.map((entry) => ({ host: entry.address, port: target.port }));
+}
