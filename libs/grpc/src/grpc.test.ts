@@ -52,6 +52,9 @@ beforeAll(async () => {
             if (request.failTimes && seen <= request.failTimes) throw unavailable("WARMING_UP", "try again");
             if (request.delayMs) await new Promise((resolve) => setTimeout(resolve, request.delayMs));
             if (request.text === "boom") throw new Error("secret internals");
+            if (request.text === "refuse") {
+              throw new AppError({ code: "TC_NOT_ACCEPTED", grpcStatus: status.PERMISSION_DENIED, detail: "accept the terms, then retry", extras: { acceptedVersion: null, currentTcVersion: 2, wallets: ["0xa", "0xb"] } });
+            }
             return { text: request.text.toUpperCase() };
           }),
         },
@@ -114,6 +117,16 @@ describe("gRPC server and client helpers", () => {
     const viaClient = (await callUnary(c, c.echo, { text: "boom" }, new Metadata(), { propagate_flags: 0xffff }).catch((e: unknown) => e)) as AppError;
     const direct = (await callUnary(c, c.echo, { text: "boom" }, new Metadata()).catch((e: unknown) => e)) as AppError;
     expect([direct.code, direct.grpcStatus, direct.detail]).toEqual([viaClient.code, viaClient.grpcStatus, viaClient.detail]);
+    // A service's own error, with extension members whose JSON holds commas, arrives whole either way.
+    const refusedDirect = (await callUnary(c, c.echo, { text: "refuse" }, new Metadata()).catch((e: unknown) => e)) as AppError;
+    const refusedViaClient = (await callUnary(c, c.echo, { text: "refuse" }, new Metadata(), { propagate_flags: 0xffff }).catch((e: unknown) => e)) as AppError;
+    expect([refusedDirect.code, refusedDirect.httpStatus, refusedDirect.detail, refusedDirect.extras]).toEqual([
+      "TC_NOT_ACCEPTED",
+      403,
+      "accept the terms, then retry",
+      { acceptedVersion: null, currentTcVersion: 2, wallets: ["0xa", "0xb"] },
+    ]);
+    expect([refusedViaClient.code, refusedViaClient.detail, refusedViaClient.extras]).toEqual([refusedDirect.code, refusedDirect.detail, refusedDirect.extras]);
     await expect(callUnary(c, c.echo, { text: "hi" }, new Metadata(), { propagate_flags: 0xffff })).resolves.toEqual({ text: "HI" });
     // With only a deadline (or nothing), the call goes to the channel, not through the client's method.
     let throughMethod = 0;

@@ -33,10 +33,11 @@ function metadataOf(headers: IncomingHttpHeaders): Metadata {
   const metadata = new Metadata();
   for (const [key, value] of Object.entries(headers)) {
     if (key.startsWith(":") || RESERVED.has(key) || value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : value.split(",").map((part) => part.trim())) {
-      if (key.endsWith("-bin")) metadata.add(key, Buffer.from(one, "base64"));
-      else metadata.add(key, one);
-    }
+    const values = Array.isArray(value) ? value : [value];
+    // Only binary values are joined with commas (base64 has none); a text value is kept whole, commas
+    // and all (an error's JSON extension members travel in one).
+    if (key.endsWith("-bin")) for (const one of values.flatMap((joined) => joined.split(","))) metadata.add(key, Buffer.from(one.trim(), "base64"));
+    else for (const one of values) metadata.add(key, one);
   }
   return metadata;
 }
