@@ -81,10 +81,14 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
     if (closed || resolving || resolveTimer || target.kind === "static") return;
     const wait = lastResolveAt + MIN_RESOLVE_INTERVAL_MS - Date.now();
     if (wait <= 0) void resolve();
-    else resolveTimer = setTimeout(() => {
+    else resolveAfter(wait);
+  }
+
+  function resolveAfter(ms: number): void {
+    resolveTimer = setTimeout(() => {
       resolveTimer = undefined;
       void resolve();
-    }, wait).unref();
+    }, ms).unref();
   }
 
   async function resolve(): Promise<void> {
@@ -95,18 +99,12 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
       resolveError = undefined;
     } catch (error) {
       resolveError = `DNS resolution failed: ${error instanceof Error ? error.message : String(error)}`;
-      if (subchannels.size === 0) requestResolveLater();
+      // With no address yet nothing else would ask again.
+      if (subchannels.size === 0) resolveAfter(1_000);
     } finally {
       resolving = false;
       wake();
     }
-  }
-
-  function requestResolveLater(): void {
-    resolveTimer = setTimeout(() => {
-      resolveTimer = undefined;
-      void resolve();
-    }, 1_000).unref();
   }
 
   function useAddresses(addresses: Address[]): void {
