@@ -22,6 +22,11 @@ export interface GrpcClientOptions {
   deadlineMs: number;
   /** How many times an UNAVAILABLE call is tried again (only safe for idempotent reads). */
   unavailableRetries?: number;
+  /**
+   * Unary calls made through callUnary to one backend address in one event-loop turn travel in one
+   * stream (CallBatchService, which every server of startGrpcServer serves); on by default.
+   */
+  batchCalls?: boolean;
 }
 
 type ClientConstructor<C extends Client> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: ChannelOptions) => C;
@@ -70,7 +75,7 @@ export function createGrpcClient<C extends Client>(Constructor: ClientConstructo
   });
   const target = parseTarget(options.target);
   if (target) {
-    const channel = createUnaryChannel(target, { maxAttempts: Math.min(5, 1 + (options.unavailableRetries ?? 0)) });
+    const channel = createUnaryChannel(target, { maxAttempts: Math.min(5, 1 + (options.unavailableRetries ?? 0)), batchCalls: options.batchCalls ?? true });
     directPaths.set(client, { deadlineMs: options.deadlineMs, channel });
     const closeClient = client.close.bind(client);
     client.close = () => {

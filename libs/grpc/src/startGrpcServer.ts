@@ -1,6 +1,7 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import type { Registry } from "prom-client";
+import { callBatchService } from "./batch/callBatchService.js";
 import { createServerMetrics } from "./serverMetrics.js";
 
 export interface GrpcServiceRegistration {
@@ -45,10 +46,15 @@ export async function startGrpcServer(options: StartGrpcServerOptions): Promise<
   const health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, "NOT_SERVING" as const])));
   health.addToServer(server);
   const metrics = options.registry ? createServerMetrics(options.registry) : undefined;
-  for (const service of options.services) {
-    const implementation = metrics ? metrics.instrument(service.name, service.definition, service.implementation) : service.implementation;
-    server.addService(service.definition, implementation);
-  }
+  const served = options.services.map((service) => ({
+    definition: service.definition,
+    implementation: metrics ? metrics.instrument(service.name, service.definition, service.implementation) : service.implementation,
+  }));
+  for (const service of served) server.addService(service.definition, service.implementation);
+  // Clients may send several unary calls in one stream (libs/grpc/src/batch): served by the same
+  // implementations, so counted in the same metrics.
+  const batches = callBatchService(served);
+  server.addService(batches.definition, batches.implementation);
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, boundPort) =>

@@ -1,5 +1,5 @@
 import { Metadata } from "@grpc/grpc-js";
-import { createGrpcClient, createHealthChecker } from "@platform/grpc";
+import { createGrpcClient, createHealthChecker, type GrpcClientOptions } from "@platform/grpc";
 import { AuthServiceClient } from "@platform/proto/auth/v1/auth";
 import { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { MarketServiceClient } from "@platform/proto/data/v1/market";
@@ -47,15 +47,21 @@ function targetsOf(config: GatewayConfig): BackendTarget[] {
 export function connectBackends(config: GatewayConfig): Backends {
   const targets = targetsOf(config);
   const checkers = targets.map((target) => ({ target, checker: createHealthChecker(target.target) }));
-  const auth = createGrpcClient(AuthServiceClient, { target: config.AUTH_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
-  const tc = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
-  const tcWrites = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS });
+  const options = (target: string, unavailableRetries = 0): GrpcClientOptions => ({
+    target,
+    deadlineMs: config.GRPC_DEADLINE_MS,
+    batchCalls: config.GRPC_BATCH_CALLS,
+    unavailableRetries,
+  });
+  const auth = createGrpcClient(AuthServiceClient, options(config.AUTH_GRPC_TARGET, 2));
+  const tc = createGrpcClient(TcServiceClient, options(config.TC_GRPC_TARGET, 2));
+  const tcWrites = createGrpcClient(TcServiceClient, options(config.TC_GRPC_TARGET));
   // No automatic retry: a notification is a write; the client retries it (it is idempotent).
-  const intents = createGrpcClient(IntentsServiceClient, { target: config.INTENTS_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS });
+  const intents = createGrpcClient(IntentsServiceClient, options(config.INTENTS_GRPC_TARGET));
   // Data API calls are reads: repeating one after UNAVAILABLE cannot change anything.
-  const accounts = createGrpcClient(AccountsServiceClient, { target: config.DATA_ACCOUNTS_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
-  const market = createGrpcClient(MarketServiceClient, { target: config.DATA_MARKET_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
-  const subnets = createGrpcClient(SubnetsServiceClient, { target: config.DATA_SUBNETS_GRPC_TARGET, deadlineMs: config.GRPC_DEADLINE_MS, unavailableRetries: 2 });
+  const accounts = createGrpcClient(AccountsServiceClient, options(config.DATA_ACCOUNTS_GRPC_TARGET, 2));
+  const market = createGrpcClient(MarketServiceClient, options(config.DATA_MARKET_GRPC_TARGET, 2));
+  const subnets = createGrpcClient(SubnetsServiceClient, options(config.DATA_SUBNETS_GRPC_TARGET, 2));
   return {
     auth,
     tc,

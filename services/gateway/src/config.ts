@@ -15,6 +15,11 @@ export const gatewayConfigSchema = z.object({
   DATA_SUBNETS_GRPC_TARGET: vars.string(),
   /** Deadline of every gRPC call made for a request. */
   GRPC_DEADLINE_MS: vars.positiveInt().default(2_000),
+  /**
+   * Calls to one backend address made in the same event-loop turn travel in one HTTP/2 stream
+   * (libs/grpc CallBatchService) instead of one stream each. Off: every call is its own stream.
+   */
+  GRPC_BATCH_CALLS: vars.boolean().default(true),
   LOG_LEVEL: vars.logLevel().default("info"),
   READINESS_INTERVAL_MS: vars.positiveInt().default(1_000),
   SHUTDOWN_TIMEOUT_MS: vars.positiveInt().default(15_000),

@@ -2,6 +2,7 @@ import { constants, type ClientHttp2Session, type OutgoingHttpHeaders } from "no
 import { status, type StatusObject } from "@grpc/grpc-js";
 import { failure, statusOfHttp, statusOfReset, statusOfTrailers } from "./callStatus.js";
 import { readUnaryBody } from "./grpcFrame.js";
+import { timeoutHeader } from "./timeoutHeader.js";
 
 export type AttemptOutcome =
   | { message: Buffer }
@@ -84,10 +85,4 @@ export function attemptCall(
     if ("problem" in body) return { status: failure(body.problem === "No message received" ? status.UNIMPLEMENTED : status.INTERNAL, body.problem), unsent: false };
     return body;
   }
-}
-
-/** grpc-timeout: at most 8 digits and a unit. */
-function timeoutHeader(ms: number): string {
-  const whole = Math.max(1, Math.ceil(ms));
-  return whole < 100_000_000 ? `${whole}m` : `${Math.ceil(whole / 1000)}S`;
 }

@@ -2,7 +2,7 @@ import { createServer as createHttp2Server, type Http2Server } from "node:http2"
 import { connect as connectTcp, createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from "node:net";
 import { Metadata, status, type ServiceDefinition } from "@grpc/grpc-js";
 import { createLogger } from "@platform/log";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startGrpcServer, type RunningGrpcServer } from "../startGrpcServer.js";
 import { unaryHandler } from "../unaryHandler.js";
 import { parseTarget } from "./parseTarget.js";
@@ -52,10 +52,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+// Every behaviour below holds whether the calls of a turn travel in one stream or one stream each.
+let batchCalls = false;
+
 function channel(target: string, maxAttempts = 1, maxReceiveBytes?: number): UnaryChannel {
   const parsed = parseTarget(target);
   if (!parsed) throw new Error(`unparsable target ${target}`);
-  const created = createUnaryChannel(parsed, { maxAttempts, ...(maxReceiveBytes ? { maxReceiveBytes } : {}) });
+  const created = createUnaryChannel(parsed, { maxAttempts, batchCalls, ...(maxReceiveBytes ? { maxReceiveBytes } : {}) });
   cleanups.push(() => created.close());
   return created;
 }
@@ -67,7 +70,14 @@ async function echo(on: UnaryChannel, request: Echo, deadlineMs = 2_000, metadat
 
 const codeOf = (result: UnaryResult) => (result.ok ? status.OK : result.status.code);
 
-describe("unary channel", () => {
+describe.each([
+  { mode: "one stream per call", batched: false },
+  { mode: "a turn's calls in one stream", batched: true },
+])("unary channel, $mode", ({ batched }) => {
+  beforeEach(() => {
+    batchCalls = batched;
+  });
+
   it("calls a grpc-js server, carrying metadata, the deadline (as grpc-timeout) and the answer", async () => {
     const server = await echoServer("a");
     cleanups.push(() => server.shutdown(100));

@@ -1,7 +1,9 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import type { OutgoingHttpHeaders } from "node:http2";
+import type { ClientHttp2Session, OutgoingHttpHeaders } from "node:http2";
 import { status, type Metadata, type StatusObject } from "@grpc/grpc-js";
+import type { QueuedCall } from "../batch/batchAttempt.js";
+import { createCallBatcher, type CallBatcher } from "../batch/callBatcher.js";
 import { attemptCall, type AttemptOutcome } from "./callAttempt.js";
 import { failure } from "./callStatus.js";
 import { frameMessage } from "./grpcFrame.js";
@@ -12,6 +14,8 @@ export interface UnaryChannelOptions {
   /** Attempts per call when the answer is UNAVAILABLE (1 = no retry); only for idempotent calls. */
   maxAttempts: number;
   maxReceiveBytes?: number;
+  /** Calls made to one address in one event-loop turn travel in one stream (libs/grpc/src/batch). */
+  batchCalls?: boolean;
 }
 
 export type UnaryResult = { ok: true; message: Buffer } | { ok: false; status: StatusObject };
@@ -43,6 +47,7 @@ const DEFAULT_MAX_RECEIVE_BYTES = 4 * 1024 * 1024;
 export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelOptions): UnaryChannel {
   const maxReceiveBytes = options.maxReceiveBytes ?? DEFAULT_MAX_RECEIVE_BYTES;
   const subchannels = new Map<string, Subchannel>();
+  const batchers = new WeakMap<Subchannel, CallBatcher>();
   let ready: Subchannel[] = [];
   let next = 0;
   let waiters: Array<() => void> = [];
@@ -145,31 +150,49 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
     }
   }
 
+  /** One try of a call on the picked connection: alone, or with the turn's other calls to it. */
+  function send(subchannel: Subchannel, call: QueuedCall): void {
+    if (options.batchCalls) {
+      batcherOf(subchannel).send(call);
+      return;
+    }
+    const session = subchannel.readySession();
+    if (session) sendOne(session, call);
+    else call.done({ status: failure(status.UNAVAILABLE, "Connection closing"), unsent: true });
+  }
+
+  function batcherOf(subchannel: Subchannel): CallBatcher {
+    let batcher = batchers.get(subchannel);
+    if (!batcher) {
+      batcher = createCallBatcher({ session: () => subchannel.readySession(), sendOne, maxReceiveBytes });
+      batchers.set(subchannel, batcher);
+    }
+    return batcher;
+  }
+
+  function sendOne(session: ClientHttp2Session, call: QueuedCall): void {
+    const headers: OutgoingHttpHeaders = {
+      ...call.metadata.toHttp2Headers(),
+      ":method": "POST",
+      ":path": call.path,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "grpc-accept-encoding": "identity",
+    };
+    attemptCall(session, headers, frameMessage(call.message), call.deadline, maxReceiveBytes, call.done);
+  }
+
   return {
     async call(path, message, metadata, deadline) {
-      const frame = frameMessage(message);
-      const metadataHeaders = metadata.toHttp2Headers();
       let attempts = 0;
       let transparentRetries = 0;
       let backoffMs = INITIAL_RETRY_BACKOFF_MS;
       for (;;) {
         const picked = await pick(deadline);
-        let outcome: AttemptOutcome;
-        if ("code" in picked) outcome = { status: picked, unsent: false };
-        else {
-          const session = picked.readySession();
-          const headers: OutgoingHttpHeaders = {
-            ...metadataHeaders,
-            ":method": "POST",
-            ":path": path,
-            "content-type": "application/grpc",
-            te: "trailers",
-            "grpc-accept-encoding": "identity",
-          };
-          outcome = session
-            ? await new Promise<AttemptOutcome>((done) => attemptCall(session, headers, frame, deadline, maxReceiveBytes, done))
-            : { status: failure(status.UNAVAILABLE, "Connection closing"), unsent: true };
-        }
+        const outcome: AttemptOutcome =
+          "code" in picked
+            ? { status: picked, unsent: false }
+            : await new Promise<AttemptOutcome>((done) => send(picked, { path, message, metadata, deadline, done }));
         if ("message" in outcome) return { ok: true, message: outcome.message };
         if (outcome.unsent && transparentRetries < MAX_TRANSPARENT_RETRIES && Date.now() < deadline) {
           transparentRetries += 1;
