@@ -1,13 +1,24 @@
-import type { Request } from "express";
 import type { z } from "zod";
 
 export type HttpMethod = "get" | "post";
+
+/** What a route's handler knows of its request besides the validated inputs. */
+export interface RequestContext {
+  /** The caller's well-formed X-Request-Id, else a fresh one; echoed and carried to services. */
+  readonly requestId: string;
+  /** The API key the access guard admitted (protected routes only). */
+  keyId: string | undefined;
+  /** A request header, by lower-case name. */
+  header(name: string): string | undefined;
+  /** The client's address, after the trusted proxy hops. */
+  clientAddress(): string;
+}
 
 export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
-  request: Request;
+  context: RequestContext;
 }
 
 export interface RouteResult {

@@ -1,4 +1,4 @@
-import type { Response } from "express";
+import type { ServerResponse } from "node:http";
 import type { ProblemExtras } from "@platform/errors";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
@@ -33,8 +33,20 @@ export function problemBody(problem: Problem, typeBase: string): Record<string, 
   };
 }
 
-export function sendProblem(response: Response, problem: Problem, typeBase: string): void {
-  response.status(problem.status).type(PROBLEM_CONTENT_TYPE).json(problemBody(problem, typeBase));
+/** Writes a problem as `application/problem+json` (on node's response: express's or a bare one). */
+export function sendProblem(response: ServerResponse, problem: Problem, typeBase: string): void {
+  sendJsonText(response, problem.status, PROBLEM_CONTENT_TYPE, JSON.stringify(problemBody(problem, typeBase)));
+}
+
+/**
+ * Writes a JSON text with its status, `<type>; charset=utf-8` and Content-Length, and ends the
+ * response (node leaves the body out of an answer to HEAD).
+ */
+export function sendJsonText(response: ServerResponse, status: number, contentType: string, text: string): void {
+  response.statusCode = status;
+  response.setHeader("content-type", `${contentType}; charset=utf-8`);
+  response.setHeader("content-length", Buffer.byteLength(text));
+  response.end(text);
 }
 
 const TITLES: Record<number, string> = {

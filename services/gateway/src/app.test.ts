@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import { status } from "@grpc/grpc-js";
 import { notFound } from "@platform/errors";
 import { defineRoute } from "@platform/http";
 import { createLogger } from "@platform/log";
@@ -7,6 +8,7 @@ import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGatewayApp } from "./app.js";
+import { HttpProblem } from "./http/HttpProblem.js";
 
 // The gateway's HTTP behaviour, in process, with routes defined here: problem+json for every
 // failure, 404 and 405, body parsing, and the operations routes. Backends are exercised in test/e2e.
@@ -30,6 +32,23 @@ const echoRoute = defineRoute({
   },
 });
 
+// A GET route: served by the fast path (http/apiFastPath.ts) rather than express.
+const thingRoute = defineRoute({
+  method: "get",
+  path: "/data/v1/things/:name/latest",
+  operationId: "thing",
+  scope: "data:read",
+  params: z.object({ name: z.string().max(20) }),
+  query: z.object({ size: z.coerce.number().int().positive().optional(), tag: z.union([z.string(), z.array(z.string())]).optional() }),
+  docs: { summary: "thing", tags: ["test"], success: { status: 200, description: "a thing", contentType: "application/json", example: { name: "a" } } },
+  async handle({ params, query, context }) {
+    if (params.name === "missing") throw notFound("THING_NOT_FOUND", "no such thing", { thingName: params.name });
+    if (params.name === "crash") throw new Error("database password hunter2");
+    return { status: 200, headers: { "cache-control": "private, max-age=6" }, body: { name: params.name, size: query.size ?? null, tag: query.tag ?? null, requestId: context.requestId, keyId: context.keyId, client: context.clientAddress() } };
+  },
+});
+const registry = createMetricsRegistry("gateway-test");
+
 beforeAll(async () => {
   const readiness = watchDependencies(
     [
@@ -42,10 +61,16 @@ beforeAll(async () => {
   const app = createGatewayApp({
     log: createLogger({ service: "gateway-test", level: "silent" }),
     // Token checks have their own tests (access/*.test.ts, test/e2e/src/auth.test.ts); here every caller is admitted.
-    guard: async () => ({ keyId: "ak_test", headers: { ratelimit: '"default";r=9;t=1' } }),
-    registry: createMetricsRegistry("gateway-test"),
+    guard: async (context) => {
+      if (context.header("authorization") === "Bearer spent") {
+        throw new HttpProblem({ code: "RATE_LIMITED", grpcStatus: status.RESOURCE_EXHAUSTED, detail: "spent", headers: { "retry-after": "3", ratelimit: '"default";r=0;t=3' } });
+      }
+      return { keyId: "ak_test", headers: { ratelimit: '"default";r=9;t=1' } };
+    },
+    registry,
     readiness,
-    routes: [echoRoute],
+    trustProxyHops: 1,
+    routes: [echoRoute, thingRoute],
     publicBaseUrl: "https://api.example",
     maxBodyBytes: 1024,
   });
@@ -144,5 +169,63 @@ describe("gateway HTTP behaviour", () => {
     const operation = openapi.paths["/intents/v1/echo/{id}"]!.post!;
     expect(operation.security).toEqual([{ bearerAuth: ["intents:read"] }]);
     expect(operation.parameters).toEqual([{ name: "id", in: "path", required: true, schema: expect.objectContaining({ type: "integer" }) }]);
+  });
+
+  describe("GET routes (served before express)", () => {
+    it("validate and answer like express did: path parameters decoded, repeated query keys as lists, guard headers and the request id on the answer", async () => {
+      const response = await fetch(`${base}/data/v1/things/a%20b/latest?size=3&tag=x&tag=y`, { headers: { "x-request-id": "req-42", "x-forwarded-for": "203.0.113.7, 198.51.100.1" } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(response.headers.get("cache-control")).toBe("private, max-age=6");
+      expect(response.headers.get("ratelimit")).toBe('"default";r=9;t=1');
+      expect(response.headers.get("x-request-id")).toBe("req-42");
+      // One trusted proxy hop: the client is the address that proxy saw.
+      expect(await response.json()).toEqual({ name: "a b", size: 3, tag: ["x", "y"], requestId: "req-42", keyId: "ak_test", client: "198.51.100.1" });
+    });
+
+    it("match literal segments without regard to case and allow one trailing slash, as express routes do; answer HEAD without a body", async () => {
+      expect((await fetch(`${base}/DATA/v1/Things/a/latest/`)).status).toBe(200);
+      expect((await fetch(`${base}/data/v1/things/a/latest//`)).status).toBe(404);
+      expect((await fetch(`${base}/data/v1/things//latest`)).status).toBe(404);
+      const head = await fetch(`${base}/data/v1/things/a/latest`, { method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(Number(head.headers.get("content-length"))).toBeGreaterThan(0);
+      expect(await head.text()).toBe("");
+    });
+
+    it("answer every failure as problem+json: bad parameters, guard refusals with their headers, service errors, crashes, undecodable paths", async () => {
+      expect(await problem(await fetch(`${base}/data/v1/things/${"x".repeat(30)}/latest`))).toMatchObject({ status: 400, code: "INVALID_PARAMETER", parameter: "name" });
+      expect(await problem(await fetch(`${base}/data/v1/things/a/latest?size=-1`))).toMatchObject({ status: 400, code: "INVALID_PARAMETER", parameter: "size" });
+      const limited = await fetch(`${base}/data/v1/things/a/latest`, { headers: { authorization: "Bearer spent" } });
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("retry-after")).toBe("3");
+      expect(await problem(limited)).toMatchObject({ code: "RATE_LIMITED", instance: "/data/v1/things/a/latest" });
+      expect(await problem(await fetch(`${base}/data/v1/things/missing/latest?size=1`))).toEqual({
+        type: "https://api.example/problems/thing-not-found",
+        title: "Not Found",
+        status: 404,
+        detail: "no such thing",
+        instance: "/data/v1/things/missing/latest",
+        code: "THING_NOT_FOUND",
+        thingName: "missing",
+      });
+      const crash = await fetch(`${base}/data/v1/things/crash/latest`);
+      expect(crash.status).toBe(500);
+      expect(JSON.stringify(await problem(crash))).not.toContain("hunter2");
+      expect(await problem(await fetch(`${base}/data/v1/things/%E0%A4%A/latest`))).toMatchObject({ status: 400, code: "INVALID_REQUEST" });
+    });
+
+    it("leave other methods to express: 405 with Allow", async () => {
+      const wrongMethod = await fetch(`${base}/data/v1/things/a/latest`, { method: "POST" });
+      expect(wrongMethod.status).toBe(405);
+      expect(wrongMethod.headers.get("allow")).toBe("GET, HEAD");
+    });
+
+    it("count and time every request by its route template", async () => {
+      await fetch(`${base}/data/v1/things/counted/latest`);
+      const durations = await registry.getSingleMetric("http_request_duration_seconds")!.get();
+      const count = durations.values.find((value) => value.metricName === "http_request_duration_seconds_count" && value.labels.route === "/data/v1/things/:name/latest" && value.labels.status === "200");
+      expect(count?.value).toBeGreaterThan(0);
+    });
   });
 });

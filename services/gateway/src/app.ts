@@ -1,13 +1,15 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { buildOpenApiDocument, sendProblem, type AnyRoute } from "@platform/http";
 import type { Logger } from "@platform/log";
 import type { Readiness } from "@platform/runtime";
 import type { Registry } from "prom-client";
-import { accessLog } from "./http/accessLog.js";
-import { errorHandler } from "./http/errorHandler.js";
-import { mountRoute, type AccessGuard } from "./http/mountRoute.js";
+import { createAccessLog } from "./http/accessLog.js";
+import { createApiFastPath } from "./http/apiFastPath.js";
+import { accessLogMiddleware, errorHandler, requestContextMiddleware } from "./http/expressContext.js";
+import { mountRoute } from "./http/mountRoute.js";
 import { PROBLEM_TITLES } from "./http/problemTitles.js";
-import { requestContext } from "./http/requestContext.js";
+import type { AccessGuard } from "./http/serveRoute.js";
 import { opsRoutes } from "./ops/opsRoutes.js";
 
 export interface GatewayAppOptions {
@@ -23,20 +25,42 @@ export interface GatewayAppOptions {
   maxBodyBytes: number;
 }
 
-/** The public HTTP surface: operations routes, the mounted API routes, and problem+json for everything else. */
-export function createGatewayApp(options: GatewayAppOptions): express.Express {
+/** The gateway's request listener, and a way to serve it. */
+export interface GatewayApp {
+  (request: IncomingMessage, response: ServerResponse): void;
+  listen(port: number, host: string, listening?: () => void): Server;
+}
+
+/**
+ * The public HTTP surface: the API's GET routes on the fast path (http/apiFastPath.ts), and
+ * express for the rest: POST routes with their bodies, the operations routes, and problem+json for
+ * unknown paths and methods.
+ */
+export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
+  const accessLog = createAccessLog(options.log, options.registry);
+  const trustedProxyHops = options.trustProxyHops ?? 0;
+  const fastPath = createApiFastPath({ routes: options.routes, guard: options.guard, log: options.log, accessLog, publicBaseUrl: options.publicBaseUrl, trustedProxyHops });
+  const slowPath = expressApp(options, accessLog, trustedProxyHops);
+  const app = ((request: IncomingMessage, response: ServerResponse) => {
+    if (!fastPath(request, response)) slowPath(request, response);
+  }) as GatewayApp;
+  app.listen = (port, host, listening) => createServer(app).listen(port, host, listening);
+  return app;
+}
+
+function expressApp(options: GatewayAppOptions, accessLog: ReturnType<typeof createAccessLog>, trustedProxyHops: number): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.set("trust proxy", options.trustProxyHops ?? 0);
-  app.use(requestContext);
+  app.set("trust proxy", trustedProxyHops);
+  app.use(requestContextMiddleware(trustedProxyHops));
   // RFC 6749 §5.1: anything that may carry credentials is never cached, errors included.
   app.use("/auth", (_request: Request, response: Response, next: NextFunction) => {
     response.setHeader("cache-control", "no-store");
     response.setHeader("pragma", "no-cache");
     next();
   });
-  app.use(accessLog(options.log, options.registry));
+  app.use(accessLogMiddleware(accessLog));
   app.use(express.json({ limit: options.maxBodyBytes, type: "application/json", strict: true }));
 
   const api = Router();

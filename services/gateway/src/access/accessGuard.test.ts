@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Request } from "express";
+import type { RequestContext } from "@platform/http";
 import { createRedis, redisReadiness, type Redis } from "@platform/store";
 import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from "jose";
@@ -27,8 +27,8 @@ const keys: SigningKeys = {
   audience: async () => audience,
 };
 
-function request(authorization?: string): Request {
-  return { get: (name: string) => (name.toLowerCase() === "authorization" ? authorization : undefined) } as unknown as Request;
+function request(authorization?: string): RequestContext {
+  return { requestId: "req-1", keyId: undefined, header: (name: string) => (name === "authorization" ? authorization : undefined), clientAddress: () => "127.0.0.1" } satisfies RequestContext;
 }
 
 async function token(overrides: { claims?: Record<string, unknown>; kid?: string; expiresIn?: number; key?: CryptoKey; audience?: string } = {}) {

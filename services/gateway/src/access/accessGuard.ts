@@ -1,5 +1,5 @@
 import { status } from "@grpc/grpc-js";
-import type { Request } from "express";
+import type { RequestContext } from "@platform/http";
 import { HttpProblem } from "../http/HttpProblem.js";
 import type { AdmitVerdict, RateLimiter, Tier } from "./rateLimiter.js";
 import type { TokenVerifier } from "./verifyAccessToken.js";
@@ -26,8 +26,8 @@ const REALM = 'Bearer realm="api"';
  * Redis round trip, and a 403 spends nothing.
  */
 export function createAccessGuard(verifier: TokenVerifier, limiter: RateLimiter) {
-  return async (request: Request, route: GuardedRoute): Promise<Admission> => {
-    const token = bearerToken(request.get("authorization"));
+  return async (context: RequestContext, route: GuardedRoute): Promise<Admission> => {
+    const token = bearerToken(context.header("authorization"));
     const verdict = await verifier.verify(token);
     if (!verdict.ok) throw invalidToken(verdict.reason);
     const { claims } = verdict;

@@ -1,13 +1,17 @@
-import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "@platform/log";
 import { Histogram, type Registry } from "prom-client";
+import type { GatewayContext } from "./requestContext.js";
 
 /**
  * One log line and one histogram observation per request, labelled by the route template (never
  * the raw path, which would carry addresses and explode metric cardinality). Headers and bodies are
  * never logged: they carry credentials.
  */
-export function accessLog(log: Logger, registry: Registry) {
+export interface AccessLog {
+  record(method: string, route: string, status: number, context: GatewayContext): void;
+}
+
+export function createAccessLog(log: Logger, registry: Registry): AccessLog {
   const duration = new Histogram({
     name: "http_request_duration_seconds",
     help: "Gateway request duration by route template and status",
@@ -15,22 +19,13 @@ export function accessLog(log: Logger, registry: Registry) {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  return (request: Request, response: Response, next: NextFunction): void => {
-    response.on("finish", () => {
-      const started = response.locals.startedAt as bigint | undefined;
-      const seconds = started === undefined ? 0 : Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (request.route?.path as string | undefined) ?? (response.statusCode === 404 ? "(unmatched)" : request.baseUrl || "(other)");
-      duration.observe({ method: request.method, route, status: String(response.statusCode) }, seconds);
-      const line = {
-        requestId: response.locals.requestId,
-        method: request.method,
-        route,
-        status: response.statusCode,
-        ms: Math.round(seconds * 1e4) / 10,
-      };
-      if (response.statusCode >= 500) log.warn(line, "request failed");
+  return {
+    record(method, route, status, context) {
+      const seconds = Number(process.hrtime.bigint() - context.startedAt) / 1e9;
+      duration.observe({ method, route, status: String(status) }, seconds);
+      const line = { requestId: context.requestId, method, route, status, ms: Math.round(seconds * 1e4) / 10 };
+      if (status >= 500) log.warn(line, "request failed");
       else log.info(line, "request");
-    });
-    next();
+    },
   };
 }

@@ -62,7 +62,7 @@ export function postAuthRoute(auth: AuthServiceClient) {
         { status: 503, code: "UNAVAILABLE" },
       ],
     },
-    async handle({ body, request }) {
+    async handle({ body, context }) {
       const grant: IssueTokenRequest["grant"] =
         body!.type === "API_KEY"
           ? { $case: "apiKey", value: { keyId: body!.username, secret: body!.password! } }
@@ -71,8 +71,8 @@ export function postAuthRoute(auth: AuthServiceClient) {
         const issued = await callUnary(
           auth,
           auth.issueToken,
-          { grant, clientAddress: request.ip ?? "" },
-          callMetadata(String(request.res?.locals.requestId ?? "")),
+          { grant, clientAddress: context.clientAddress() },
+          callMetadata(context.requestId),
           // Lockout slows failing attempts by up to a few seconds: give auth the time.
           { deadline: Date.now() + 10_000 },
         );

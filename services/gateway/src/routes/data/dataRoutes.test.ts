@@ -144,8 +144,8 @@ beforeAll(async () => {
   const app = createGatewayApp({
     log,
     // Token checks have their own tests; this guard admits a caller with the scopes it names in a header.
-    guard: async (request, route) => {
-      const scopes = (request.get("x-test-scopes") ?? "data:read").split(",");
+    guard: async (context, route) => {
+      const scopes = (context.header("x-test-scopes") ?? "data:read").split(",");
       if (!scopes.includes(route.scope)) {
         throw new HttpProblem({ code: "FORBIDDEN", grpcStatus: status.PERMISSION_DENIED, detail: `this API key lacks the scope ${route.scope}`, headers: {} });
       }

@@ -29,8 +29,8 @@ export function getIntentRoute(intents: IntentsServiceClient) {
         { status: 404, code: "INTENT_NOT_FOUND" },
       ],
     },
-    async handle({ params, request }) {
-      const answer = await callUnary(intents, intents.getIntent, { orderId: params.orderId }, callMetadata(String(request.res?.locals.requestId ?? "")));
+    async handle({ params, context }) {
+      const answer = await callUnary(intents, intents.getIntent, { orderId: params.orderId }, callMetadata(context.requestId));
       return { status: 200, headers: { "cache-control": "no-store" }, body: renderIntent(answer.intent!) };
     },
   });

@@ -51,12 +51,12 @@ export function listIntentsByTransactionRoute(intents: IntentsServiceClient) {
         { status: 400, code: "UNSUPPORTED_CHAIN" },
       ],
     },
-    async handle({ query, request }) {
+    async handle({ query, context }) {
       const answer = await callUnary(
         intents,
         intents.listByTransaction,
         { originChainId: String(query.originChainId), txHash: query.txHash },
-        callMetadata(String(request.res?.locals.requestId ?? "")),
+        callMetadata(context.requestId),
       );
       return {
         status: 200,

@@ -51,8 +51,8 @@ export function postIntentNotificationRoute(intents: IntentsServiceClient) {
         { status: 403, code: "TC_NOT_ACCEPTED" },
       ],
     },
-    async handle({ body, request }) {
-      const metadata = callMetadata(String(request.res?.locals.requestId ?? ""), String(request.res?.locals.keyId ?? ""));
+    async handle({ body, context }) {
+      const metadata = callMetadata(context.requestId, context.keyId ?? "");
       const notified = await callUnary(
         intents,
         intents.notify,

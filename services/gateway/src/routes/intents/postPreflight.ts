@@ -107,13 +107,13 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
         { status: 404, code: "QUOTE_NOT_FOUND" },
       ],
     },
-    async handle({ body, request }) {
+    async handle({ body, context }) {
       const input = body!;
       const answer = await callUnary(
         intents,
         intents.preflight,
         { userAddress: input.userAddress, quoteId: input.quoteId, order: input.order === undefined ? undefined : toOrderParams(input.order) },
-        callMetadata(String(request.res?.locals.requestId ?? "")),
+        callMetadata(context.requestId),
         { deadline: Date.now() + 10_000 },
       );
       return { status: 200, headers: { "cache-control": "no-store" }, body: { ...renderPreflight(answer), userAddress: input.userAddress } };

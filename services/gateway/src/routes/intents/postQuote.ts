@@ -87,7 +87,7 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
         { status: 400, code: "AMOUNT_OUTSIDE_LIMITS" },
       ],
     },
-    async handle({ body, request }) {
+    async handle({ body, context }) {
       const input = body!;
       const quote = await callUnary(
         intents,
@@ -102,7 +102,7 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
           userAddress: input.userAddress,
           recipient: input.recipient,
         },
-        callMetadata(String(request.res?.locals.requestId ?? "")),
+        callMetadata(context.requestId),
         // Four chain reads and a Redis write.
         { deadline: Date.now() + 8_000 },
       );

@@ -24,11 +24,11 @@ export function userIntentListRoute(options: { path: string; operationId: string
     scope: "intents:read",
     query: z.object({ userAddress: evmAddress(), ...pageQuery }),
     docs: options.docs,
-    async handle({ query, request }) {
+    async handle({ query, context }) {
       const answer = await options.call(
         options.intents,
         { userAddress: query.userAddress, page: { limit: query.limit ?? 0, cursor: query.cursor ?? "" } },
-        callMetadata(String(request.res?.locals.requestId ?? "")),
+        callMetadata(context.requestId),
       );
       const page = answer.page ?? { limit: query.limit ?? 0, hasMore: false };
       const href = (cursor: string | undefined) => hrefWithQuery(options.path, { userAddress: query.userAddress, limit: query.limit, cursor });

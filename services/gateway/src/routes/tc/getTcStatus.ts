@@ -32,8 +32,8 @@ export function getTcStatusRoute(tc: TcServiceClient) {
       },
       errors: [{ status: 400, code: "INVALID_ADDRESS" }],
     },
-    async handle({ query, request }) {
-      const status = await callUnary(tc, tc.getStatus, { walletAddress: query.walletAddress }, callMetadata(String(request.res?.locals.requestId ?? ""), String(request.res?.locals.keyId ?? "")));
+    async handle({ query, context }) {
+      const status = await callUnary(tc, tc.getStatus, { walletAddress: query.walletAddress }, callMetadata(context.requestId, context.keyId ?? ""));
       return {
         status: 200,
         headers: { "cache-control": "no-store" },

@@ -45,8 +45,8 @@ export function postTcAcceptRoute(tc: TcServiceClient) {
         { status: 409, code: "TC_VERSION_MISMATCH" },
       ],
     },
-    async handle({ body, request }) {
-      const accepted = await callUnary(tc, tc.accept, { message: body!.message, signature: body!.signature }, callMetadata(String(request.res?.locals.requestId ?? ""), String(request.res?.locals.keyId ?? "")), {
+    async handle({ body, context }) {
+      const accepted = await callUnary(tc, tc.accept, { message: body!.message, signature: body!.signature }, callMetadata(context.requestId, context.keyId ?? ""), {
         // Contract-wallet checks call the chain and the acceptance waits for Kafka.
         deadline: Date.now() + 10_000,
       });

@@ -41,8 +41,8 @@ export function postTcNonceRoute(tc: TcServiceClient) {
         { status: 400, code: "INVALID_REQUEST" },
       ],
     },
-    async handle({ body, request }) {
-      const nonce = await callUnary(tc, tc.issueNonce, { walletAddress: body!.walletAddress }, callMetadata(String(request.res?.locals.requestId ?? ""), String(request.res?.locals.keyId ?? "")));
+    async handle({ body, context }) {
+      const nonce = await callUnary(tc, tc.issueNonce, { walletAddress: body!.walletAddress }, callMetadata(context.requestId, context.keyId ?? ""));
       return {
         status: 200,
         headers: { "cache-control": "no-store" },

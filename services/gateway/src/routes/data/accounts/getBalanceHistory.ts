@@ -37,13 +37,13 @@ export function getBalanceHistoryRoute(accounts: AccountsServiceClient) {
       ),
       errors: [INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE],
     },
-    async handle({ params, query, request }) {
+    async handle({ params, query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
       const answer = await callUnary(
         accounts,
         accounts.getBalanceHistory,
         { address: params.address, window: timeWindow(query), page, order: sortOrderOf(query.order) },
-        metadataOf(request),
+        metadataOf(context),
       );
       return halAnswer(
         renderBalanceHistory(answer, {

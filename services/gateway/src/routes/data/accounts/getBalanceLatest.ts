@@ -31,12 +31,12 @@ export function getBalanceLatestRoute(accounts: AccountsServiceClient) {
       success: halSuccess("The balance at as_of", renderBalanceLatest(balanceLatestExample, { address: ALICE.ss58, query: {} })),
       errors: [INVALID_ADDRESS, INVALID_PARAMETER, NETUID_NOT_FOUND],
     },
-    async handle({ params, query, request }) {
+    async handle({ params, query, context }) {
       const answer = await callUnary(
         accounts,
         accounts.getBalanceLatest,
         { address: params.address, valuation: query.valuation === undefined ? Valuation.VALUATION_UNSPECIFIED : VALUATIONS[query.valuation], netuids: query.netuid ?? [] },
-        metadataOf(request),
+        metadataOf(context),
       );
       return halAnswer(renderBalanceLatest(answer, { address: params.address, query: { valuation: query.valuation, netuid: joinList(query.netuid) } }));
     },

@@ -72,7 +72,7 @@ export function listTransactionsRoute(accounts: AccountsServiceClient) {
       success: halSuccess("One page of transactions", renderTransactions(transactionsExample, { address: ALICE.ss58, query: { limit: 2 }, limit: 2 })),
       errors: [INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE],
     },
-    async handle({ params, query, request }) {
+    async handle({ params, query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
       const answer = await callUnary(
         accounts,
@@ -89,7 +89,7 @@ export function listTransactionsRoute(accounts: AccountsServiceClient) {
           page,
           order: sortOrderOf(query.order),
         },
-        metadataOf(request),
+        metadataOf(context),
       );
       return halAnswer(
         renderTransactions(answer, {

@@ -19,8 +19,8 @@ export function getNetworkStatsRoute(market: MarketServiceClient) {
       tags: ["Data: market"],
       success: halSuccess("The network totals at as_of", renderNetworkStats(networkStatsExample)),
     },
-    async handle({ request }) {
-      const answer = await callUnary(market, market.getNetworkStatsLatest, {}, metadataOf(request));
+    async handle({ context }) {
+      const answer = await callUnary(market, market.getNetworkStatsLatest, {}, metadataOf(context));
       return halAnswer(renderNetworkStats(answer));
     },
   });

@@ -39,13 +39,13 @@ export function getPriceHistoryRoute(market: MarketServiceClient) {
       success: halSuccess("One page of candles", renderPriceHistory(priceHistoryExample, { query: { interval: "1h", limit: 2 }, limit: 2 })),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE],
     },
-    async handle({ query, request }) {
+    async handle({ query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
       const answer = await callUnary(
         market,
         market.getPriceHistory,
         { vs: query.vs ?? "usd", window: timeWindow(query), format: formatOf(query.format), page, order: sortOrderOf(query.order) },
-        metadataOf(request),
+        metadataOf(context),
       );
       return halAnswer(
         renderPriceHistory(answer, {

@@ -25,8 +25,8 @@ export function getPriceLatestRoute(market: MarketServiceClient) {
       success: halSuccess("The price at as_of", renderPriceLatest(priceLatestExample, { query: {} })),
       errors: [INVALID_PARAMETER],
     },
-    async handle({ query, request }) {
-      const answer = await callUnary(market, market.getPriceLatest, { vs: query.vs ?? "usd" }, metadataOf(request));
+    async handle({ query, context }) {
+      const answer = await callUnary(market, market.getPriceLatest, { vs: query.vs ?? "usd" }, metadataOf(context));
       return halAnswer(renderPriceLatest(answer, { query: { vs: query.vs } }));
     },
   });

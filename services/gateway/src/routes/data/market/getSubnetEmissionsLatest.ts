@@ -37,7 +37,7 @@ export function getSubnetEmissionsLatestRoute(market: MarketServiceClient) {
       success: halSuccess("One page of emissions", renderEmissionsLatest(emissionsLatestExample, { query: { limit: 1 }, limit: 1 })),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     },
-    async handle({ query, request }) {
+    async handle({ query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
       const answer = await callUnary(
         market,
@@ -48,7 +48,7 @@ export function getSubnetEmissionsLatestRoute(market: MarketServiceClient) {
           order: sortOrderOf(query.order),
           page,
         },
-        metadataOf(request),
+        metadataOf(context),
       );
       return halAnswer(
         renderEmissionsLatest(answer, {

@@ -36,13 +36,13 @@ export function getSubnetPoolsHistoryRoute(market: MarketServiceClient) {
       success: halSuccess("One page of pool points", renderPoolsHistory(poolsHistoryExample, { query: { netuid: "64", interval: "1h", limit: 1 }, limit: 1 })),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, NETUID_NOT_FOUND],
     },
-    async handle({ query, request }) {
+    async handle({ query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
       const answer = await callUnary(
         market,
         market.getSubnetPoolsHistory,
         { netuids: query.netuid, window: timeWindow(query), format: formatOf(query.format), page, order: sortOrderOf(query.order) },
-        metadataOf(request),
+        metadataOf(context),
       );
       return halAnswer(
         renderPoolsHistory(answer, {

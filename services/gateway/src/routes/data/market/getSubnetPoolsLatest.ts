@@ -42,7 +42,7 @@ export function getSubnetPoolsLatestRoute(market: MarketServiceClient) {
       success: halSuccess("One page of pools", renderPoolsLatest(poolsLatestExample, { query: { limit: 1 }, limit: 1 })),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     },
-    async handle({ query, request }) {
+    async handle({ query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
       const answer = await callUnary(
         market,
@@ -54,7 +54,7 @@ export function getSubnetPoolsLatestRoute(market: MarketServiceClient) {
           order: sortOrderOf(query.order),
           page,
         },
-        metadataOf(request),
+        metadataOf(context),
       );
       return halAnswer(
         renderPoolsLatest(answer, {

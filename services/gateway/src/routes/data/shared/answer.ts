@@ -1,14 +1,12 @@
-import { HAL_CONTENT_TYPE, type RouteDocs, type RouteResult } from "@platform/http";
-import type { Request } from "express";
+import { HAL_CONTENT_TYPE, type RequestContext, type RouteDocs, type RouteResult } from "@platform/http";
 import { callMetadata } from "../../../backends.js";
 
 /** Every Data API route needs this scope (API.md). */
 export const DATA_SCOPE = "data:read";
 
 /** gRPC metadata for a backend call made for this request: request id and API key id, never the token. */
-export function metadataOf(request: Request) {
-  const locals = request.res?.locals ?? {};
-  return callMetadata(String(locals.requestId ?? ""), typeof locals.keyId === "string" ? locals.keyId : undefined);
+export function metadataOf(context: RequestContext) {
+  return callMetadata(context.requestId, context.keyId);
 }
 
 /**

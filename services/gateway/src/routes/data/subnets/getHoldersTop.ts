@@ -37,7 +37,7 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
       success: halSuccess("One page of holders", renderHoldersTop(holdersTopExample, { netuid: 64, query: { limit: 1 }, limit: 1 })),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     },
-    async handle({ params, query, request }) {
+    async handle({ params, query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
       const answer = await callUnary(
         subnets,
@@ -48,7 +48,7 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
           minAlphaNalpha: query.min_alpha_nalpha,
           page,
         },
-        metadataOf(request),
+        metadataOf(context),
       );
       return halAnswer(
         renderHoldersTop(answer, {

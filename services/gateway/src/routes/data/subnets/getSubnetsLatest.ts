@@ -38,7 +38,7 @@ export function getSubnetsLatestRoute(subnets: SubnetsServiceClient) {
       success: halSuccess("One page of subnets", renderSubnetsLatest(subnetsLatestExample, { query: { limit: 1 }, limit: 1 })),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     },
-    async handle({ query, request }) {
+    async handle({ query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
       const answer = await callUnary(
         subnets,
@@ -49,7 +49,7 @@ export function getSubnetsLatestRoute(subnets: SubnetsServiceClient) {
           order: sortOrderOf(query.order),
           page,
         },
-        metadataOf(request),
+        metadataOf(context),
       );
       return halAnswer(
         renderSubnetsLatest(answer, {

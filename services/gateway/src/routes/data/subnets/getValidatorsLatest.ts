@@ -42,7 +42,7 @@ export function getValidatorsLatestRoute(subnets: SubnetsServiceClient) {
       success: halSuccess("One page of validators", renderValidatorsLatest(validatorsLatestExample, { netuid: 64, query: { limit: 1 }, limit: 1 })),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     },
-    async handle({ params, query, request }) {
+    async handle({ params, query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
       const answer = await callUnary(
         subnets,
@@ -54,7 +54,7 @@ export function getValidatorsLatestRoute(subnets: SubnetsServiceClient) {
           order: sortOrderOf(query.order),
           page,
         },
-        metadataOf(request),
+        metadataOf(context),
       );
       return halAnswer(
         renderValidatorsLatest(answer, {

@@ -1,0 +1,104 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { defineRoute } from "@platform/http";
+import { createLogger } from "@platform/log";
+import { createMetricsRegistry } from "@platform/runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAccessLog } from "./accessLog.js";
+import { createApiFastPath } from "./apiFastPath.js";
+import { clientAddressOf } from "./requestContext.js";
+import { createRouteTable } from "./routeTable.js";
+
+// The fast path alone, on a bare node server: what it takes it answers without express; what it
+// does not take is left untouched (app.test.ts checks that both paths answer alike).
+const route = (method: "get" | "post", path: string, name: string) =>
+  defineRoute({
+    method,
+    path,
+    operationId: name,
+    params: z.record(z.string(), z.string()),
+    docs: { summary: name, tags: ["test"], success: { status: 200, description: name, contentType: "application/json" } },
+    async handle({ params }) {
+      return { status: 200, body: { route: name, params } };
+    },
+  });
+const routes = [
+  route("get", "/data/v1/subnets/latest", "subnets"),
+  route("get", "/data/v1/subnets/:netuid/validators/latest", "validators"),
+  route("get", "/data/v1/subnets/:netuid/:view/latest", "view"),
+  route("post", "/intents/v1/quotes", "quote"),
+];
+
+describe("route table", () => {
+  const find = createRouteTable(routes, "get");
+
+  it("matches templates like express: literals without regard to case, one trailing slash, parameters decoded, the first route that fits", () => {
+    expect(find("/data/v1/subnets/latest")).toMatchObject({ route: { operationId: "subnets" }, params: {} });
+    expect(find("/Data/V1/SUBNETS/latest/")).toMatchObject({ route: { operationId: "subnets" } });
+    expect(find("/data/v1/subnets/7/validators/latest")).toMatchObject({ route: { operationId: "validators" }, params: { netuid: "7" } });
+    expect(find("/data/v1/subnets/7/holders/latest")).toMatchObject({ route: { operationId: "view" }, params: { netuid: "7", view: "holders" } });
+    expect(find("/data/v1/subnets/a%2Fb%20c/validators/latest")).toMatchObject({ params: { netuid: "a/b c" } });
+  });
+
+  it("matches nothing else: other methods' routes, empty or extra segments, relative paths, undecodable parameters", () => {
+    for (const path of ["/intents/v1/quotes", "/data/v1/subnets", "/data/v1/subnets/latest//", "/data/v1/subnets//validators/latest", "/data/v1/subnets/1/validators/latest/x", "data/v1/subnets/latest", "*", "/data/v1/subnets/%E0%A4%A/validators/latest"]) {
+      expect(find(path), path).toBeUndefined();
+    }
+  });
+});
+
+describe("client address", () => {
+  const request = (peer: string, forwarded?: string) => ({ socket: { remoteAddress: peer }, headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded } }) as unknown as IncomingMessage;
+
+  it("is the peer, or behind N trusted proxies the address the outermost trusted proxy saw", () => {
+    expect(clientAddressOf(request("10.0.0.9", "203.0.113.7"), 0)).toBe("10.0.0.9");
+    expect(clientAddressOf(request("10.0.0.9", "203.0.113.7, 10.0.0.8"), 1)).toBe("10.0.0.8");
+    expect(clientAddressOf(request("10.0.0.9", "203.0.113.7, 10.0.0.8"), 2)).toBe("203.0.113.7");
+    // A client cannot push itself further out than the trusted hops reach.
+    expect(clientAddressOf(request("10.0.0.9", "198.51.100.66, 203.0.113.7, 10.0.0.8"), 2)).toBe("203.0.113.7");
+    expect(clientAddressOf(request("10.0.0.9"), 3)).toBe("10.0.0.9");
+    expect(clientAddressOf(request("10.0.0.9", "203.0.113.7"), 5)).toBe("203.0.113.7");
+  });
+});
+
+describe("API fast path", () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const log = createLogger({ service: "fast-path-test", level: "silent" });
+    const fastPath = createApiFastPath({
+      routes,
+      guard: async () => ({ keyId: "ak", headers: {} }),
+      log,
+      accessLog: createAccessLog(log, createMetricsRegistry("fast-path-test")),
+      publicBaseUrl: "https://api.example",
+      trustedProxyHops: 0,
+    });
+    // What the fast path leaves alone is answered 599, so a test sees who answered.
+    server = createServer((request, response) => {
+      if (fastPath(request, response)) return;
+      response.statusCode = 599;
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("answers the GET and HEAD routes itself", async () => {
+    const answer = await fetch(`${base}/data/v1/subnets/3/validators/latest?x=1`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ route: "validators", params: { netuid: "3" } });
+    expect((await fetch(`${base}/data/v1/subnets/latest`, { method: "HEAD" })).status).toBe(200);
+  });
+
+  it("leaves POST routes, other methods and unknown paths to what comes after it", async () => {
+    expect((await fetch(`${base}/intents/v1/quotes`, { method: "POST", body: "{}" })).status).toBe(599);
+    expect((await fetch(`${base}/data/v1/subnets/latest`, { method: "DELETE" })).status).toBe(599);
+    expect((await fetch(`${base}/healthz`)).status).toBe(599);
+    expect((await fetch(`${base}/data/v1/subnets/%E0%A4%A/validators/latest`)).status).toBe(599);
+  });
+});

@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { parse as parseQuery } from "node:querystring";
+import type { Logger } from "@platform/log";
+import { sendProblem, type AnyRoute } from "@platform/http";
+import type { AccessLog } from "./accessLog.js";
+import { problemOfError } from "./problemOfError.js";
+import { startRequest } from "./requestContext.js";
+import { createRouteTable } from "./routeTable.js";
+import { serveRoute, type AccessGuard } from "./serveRoute.js";
+
+export interface ApiFastPathOptions {
+  routes: AnyRoute[];
+  guard: AccessGuard;
+  log: Logger;
+  accessLog: AccessLog;
+  publicBaseUrl: string;
+  trustedProxyHops: number;
+}
+
+/**
+ * Serves the API's GET (and HEAD) routes straight from node's request, before express: the same
+ * route definitions, guard, validation, handlers, problems and access log as express's mounting,
+ * without express's router and middleware chain. Measured on this machine, express 5 adds about
+ * 65 µs of CPU to every request (a bare node handler 15 µs, the same answer through a one-route
+ * express app 80 µs; half of it from swapping the prototypes of node's request and response,
+ * which leaves node's own HTTP code on slower paths), more than all the gateway's own work on a
+ * Data API read. Anything else (POST routes, which need their bodies parsed, the operations
+ * routes, unknown paths, other methods) answers false and goes on to express.
+ */
+export function createApiFastPath(options: ApiFastPathOptions): (request: IncomingMessage, response: ServerResponse) => boolean {
+  const find = createRouteTable(options.routes, "get");
+  return (request, response) => {
+    const method = request.method;
+    if (method !== "GET" && method !== "HEAD") return false;
+    const url = request.url ?? "";
+    const queryAt = url.indexOf("?");
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    const match = find(path);
+    if (!match) return false;
+    const context = startRequest(request, response, options.trustedProxyHops);
+    const raw = { params: match.params, query: queryAt < 0 ? {} : parseQuery(url.slice(queryAt + 1)), body: undefined };
+    const finished = () => options.accessLog.record(method, match.route.path, response.statusCode, context);
+    serveRoute(match.route, raw, context, response, options.guard).then(finished, (error: unknown) => {
+      if (response.headersSent) {
+        options.log.error({ err: error, requestId: context.requestId }, "failed after the answer was sent");
+        response.destroy();
+      } else {
+        const { problem, headers } = problemOfError(error, options.log, context.requestId, path);
+        for (const name in headers) response.setHeader(name, headers[name]!);
+        sendProblem(response, problem, options.publicBaseUrl);
+      }
+      finished();
+    });
+    return true;
+  };
+}

@@ -1,0 +1,32 @@
+import type { ServerResponse } from "node:http";
+import { sendJsonText, validateInput, type AnyRoute, type RequestContext } from "@platform/http";
+import type { Admission, GuardedRoute } from "../access/accessGuard.js";
+
+export type AccessGuard = (context: RequestContext, route: GuardedRoute) => Promise<Admission>;
+
+/** A request's inputs as they arrived: path parameters, query and (for POST) the parsed body. */
+export interface RawInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+/**
+ * Serves one route. A protected route first passes the access guard (401, 403, 429 come before any
+ * input is looked at, and its RateLimit headers go on every answer); then path, query and body are
+ * validated against the route's schemas (a 400 naming the parameter), the handler runs, and its
+ * result is written. A failure rejects, for the caller to answer as a problem.
+ */
+export async function serveRoute(route: AnyRoute, raw: RawInput, context: RequestContext, response: ServerResponse, guard: AccessGuard): Promise<void> {
+  if (route.scope) {
+    const admission = await guard(context, { scope: route.scope, cost: route.cost ?? 1 });
+    context.keyId = admission.keyId;
+    for (const name in admission.headers) response.setHeader(name, admission.headers[name]!);
+  }
+  const params = route.params ? validateInput(route.params, raw.params, "path") : {};
+  const query = route.query ? validateInput(route.query, raw.query, "query") : {};
+  const body = route.body ? validateInput(route.body, raw.body ?? {}, "body") : undefined;
+  const result = await route.handle({ params, query, body, context });
+  if (result.headers) for (const name in result.headers) response.setHeader(name, result.headers[name]!);
+  sendJsonText(response, result.status, result.contentType ?? "application/json", JSON.stringify(result.body));
+}
