@@ -31,25 +31,41 @@ export interface MessageReader {
   hasPartial(): boolean;
 }
 
-/** Splits a streamed response body into its length-prefixed messages as the chunks arrive. */
+/**
+ * Splits a streamed response body into its length-prefixed messages as the chunks arrive. A
+ * message's chunks are joined once, when the last one arrives (HTTP/2 delivers a large message in
+ * frames of 16 KiB: joining on every chunk would copy it over and over).
+ */
 export function createMessageReader(maxMessageBytes: number): MessageReader {
-  let pending: Buffer | undefined;
+  let chunks: Buffer[] = [];
+  let buffered = 0;
+  // The size of the message being read, header included, once its header is in.
+  let needed = -1;
   return {
     push(chunk) {
-      let body = pending === undefined ? chunk : Buffer.concat([pending, chunk]);
-      pending = undefined;
+      chunks.push(chunk);
+      buffered += chunk.length;
       const messages: Buffer[] = [];
-      while (body.length >= 5) {
-        if (body[0] !== 0) return { problem: "Compressed message received without a negotiated encoding" };
-        const length = body.readUInt32BE(1);
-        if (length > maxMessageBytes) return { problem: `Received message larger than max (${length} vs. ${maxMessageBytes})` };
-        if (body.length < 5 + length) break;
-        messages.push(body.subarray(5, 5 + length));
-        body = body.subarray(5 + length);
+      for (;;) {
+        if (needed < 0) {
+          if (buffered < 5) break;
+          if (chunks[0]!.length < 5) chunks = [Buffer.concat(chunks, buffered)];
+          const head = chunks[0]!;
+          if (head[0] !== 0) return { problem: "Compressed message received without a negotiated encoding" };
+          const length = head.readUInt32BE(1);
+          if (length > maxMessageBytes) return { problem: `Received message larger than max (${length} vs. ${maxMessageBytes})` };
+          needed = 5 + length;
+        }
+        if (buffered < needed) break;
+        const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, buffered);
+        messages.push(body.subarray(5, needed));
+        const rest = body.subarray(needed);
+        chunks = rest.length > 0 ? [rest] : [];
+        buffered = rest.length;
+        needed = -1;
       }
-      if (body.length > 0) pending = body;
       return messages;
     },
-    hasPartial: () => pending !== undefined,
+    hasPartial: () => buffered > 0,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidAddressError } from "./errors.js";
-import { accountKind, parseAccount, tryParseAccount } from "./parseAccount.js";
+import { accountKind, checkAccountAddress, parseAccount, tryParseAccount } from "./parseAccount.js";
 
 const ALICE_PUBLIC_KEY = "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d";
 const ALICE_SS58 = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
@@ -55,6 +55,21 @@ describe("parseAccount", () => {
     expect(reasonOf("5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNeh")).toMatch(/length/);
     // Alice on Polkadot (prefix 0): a valid SS58, but of another network.
     expect(reasonOf("15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5")).toMatch(/prefix 0/);
+  });
+
+  it("checkAccountAddress takes exactly what parseAccount takes, with the same reasons", () => {
+    for (const valid of [ALICE_SS58, ALICE_PUBLIC_KEY, ALICE_PUBLIC_KEY.toUpperCase().replace("0X", "0x"), "0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac", "0xf24ff3a9cf04c71dbc94d0b566f7a27b94566cac"]) {
+      expect(() => checkAccountAddress(valid), valid).not.toThrow();
+    }
+    for (const invalid of ["", "0x1234", "0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566CAC", "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQZ", "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5"]) {
+      let reason: string | undefined;
+      try {
+        checkAccountAddress(invalid);
+      } catch (error) {
+        reason = (error as InvalidAddressError).reason;
+      }
+      expect(reason, invalid).toBe(reasonOf(invalid));
+    }
   });
 
   it("tryParseAccount answers undefined instead of throwing", () => {

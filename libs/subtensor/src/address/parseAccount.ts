@@ -31,16 +31,15 @@ export function accountFromEvmAddress(h160: `0x${string}`): AccountId {
   return { ...account, evmH160: getAddress(h160) };
 }
 
-/**
- * Parses what a client may give as an account: SS58 with Subtensor's prefix 42, a 0x 32-byte public
- * key, or a 0x 20-byte EVM address (mapped with HashedAddressMapping). Throws InvalidAddressError.
- */
-export function parseAccount(input: string): AccountId {
-  if (HEX_32.test(input)) return accountFromPublicKey(input.toLowerCase() as `0x${string}`);
+/** What an input is, once it is known to be an account address. */
+type AddressForm = { kind: "publicKey" } | { kind: "evm" } | { kind: "ss58"; accountId: Uint8Array };
+
+function formOf(input: string): AddressForm {
+  if (HEX_32.test(input)) return { kind: "publicKey" };
   if (HEX_20.test(input)) {
     // Mixed case claims an EIP-55 checksum; a wrong one is most likely a typo, so it is refused.
     if (!isAddress(input, { strict: true })) throw new InvalidAddressError(input, "bad EIP-55 checksum");
-    return accountFromEvmAddress(input as `0x${string}`);
+    return { kind: "evm" };
   }
   if (input.startsWith("0x")) {
     throw new InvalidAddressError(input, "hex must be a 32-byte public key or a 20-byte EVM address");
@@ -49,8 +48,32 @@ export function parseAccount(input: string): AccountId {
   if (decoded.prefix !== SUBTENSOR_SS58_PREFIX) {
     throw new InvalidAddressError(input, `SS58 prefix ${decoded.prefix} is not Subtensor's ${SUBTENSOR_SS58_PREFIX}`);
   }
-  // Base58 text and bytes map one to one, so the input is already the canonical SS58: no re-encoding.
-  return { ss58: input, publicKey: bytesToHex(decoded.accountId), evmH160: undefined };
+  return { kind: "ss58", accountId: decoded.accountId };
+}
+
+/**
+ * Parses what a client may give as an account: SS58 with Subtensor's prefix 42, a 0x 32-byte public
+ * key, or a 0x 20-byte EVM address (mapped with HashedAddressMapping). Throws InvalidAddressError.
+ */
+export function parseAccount(input: string): AccountId {
+  const form = formOf(input);
+  switch (form.kind) {
+    case "publicKey":
+      return accountFromPublicKey(input.toLowerCase() as `0x${string}`);
+    case "evm":
+      return accountFromEvmAddress(input as `0x${string}`);
+    case "ss58":
+      // Base58 text and bytes map one to one, so the input is already the canonical SS58: no re-encoding.
+      return { ss58: input, publicKey: bytesToHex(form.accountId), evmH160: undefined };
+  }
+}
+
+/**
+ * Checks that parseAccount would take the input, without working out the account (no mapping hash,
+ * no SS58 encoding): for validation at an edge that passes the input on. Throws InvalidAddressError.
+ */
+export function checkAccountAddress(input: string): void {
+  formOf(input);
 }
 
 /** parseAccount without the throw, for validators that only need a yes/no. */

@@ -1,6 +1,6 @@
 import { instantQuery, integerItem, integerQuery, listQuery } from "@platform/http";
 import { Interval, SortOrder, type TimeWindow } from "@platform/proto/common/v1/common";
-import { INVALID_ADDRESS, isInvalidAddressError, parseAccount } from "@platform/subtensor";
+import { checkAccountAddress, INVALID_ADDRESS, isInvalidAddressError } from "@platform/subtensor";
 import { z } from "zod";
 
 /**
@@ -130,7 +130,7 @@ export const accountAddress = (description: string) =>
     .string()
     .superRefine((text, context) => {
       try {
-        parseAccount(text);
+        checkAccountAddress(text);
       } catch (error) {
         if (!isInvalidAddressError(error)) throw error;
         context.addIssue({ code: "custom", message: `is not an account address (${error.reason})`, params: { code: INVALID_ADDRESS } });
