@@ -61,11 +61,28 @@ export function parseAccount(input: string): AccountId {
     case "publicKey":
       return accountFromPublicKey(input.toLowerCase() as `0x${string}`);
     case "evm":
-      return accountFromEvmAddress(input as `0x${string}`);
+      return mappedAccountOf(input as `0x${string}`);
     case "ss58":
       // Base58 text and bytes map one to one, so the input is already the canonical SS58: no re-encoding.
       return { ss58: input, publicKey: bytesToHex(form.accountId), evmH160: undefined };
   }
+}
+
+// The EVM mapping costs two hashes in JS (blake2b-256, then the SS58 checksum) and two hex
+// conversions: in a profile, 40 % of data-query's CPU for a balance read of an EVM address; the accounts a
+// service is asked about repeat (wallets and dashboards poll theirs), so, like viem's own cache of
+// checksums, the mapping of recent addresses is kept. Answers are frozen: callers share them.
+const MAPPED_KEPT = 10_000;
+const mapped = new Map<string, Readonly<AccountId>>();
+
+function mappedAccountOf(h160: `0x${string}`): AccountId {
+  let account = mapped.get(h160);
+  if (account === undefined) {
+    if (mapped.size >= MAPPED_KEPT) mapped.clear();
+    account = Object.freeze(accountFromEvmAddress(h160));
+    mapped.set(h160, account);
+  }
+  return account;
 }
 
 /**

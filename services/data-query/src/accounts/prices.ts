@@ -45,7 +45,22 @@ export async function pricesAtBlock(redis: Redis, netuids: readonly number[], bl
   return { pool, usd: pointOf(subnets.length)?.price };
 }
 
+// A pool's newest point is read by every balance read that values a position in that pool until the
+// next snapshot, and a point never changes once written: its parse is kept (the whole snapshot is
+// JSON, and parsing it was the largest single cost of valuing a position).
+const PARSED_KEPT = 4_096;
+const parsedPoints = new Map<string, PricePoint | undefined>();
+
 function pricePoint(json: string): PricePoint | undefined {
+  if (parsedPoints.has(json)) return parsedPoints.get(json);
+  if (parsedPoints.size >= PARSED_KEPT) parsedPoints.clear();
+  const point = parsePricePoint(json);
+  if (point) Object.freeze(point);
+  parsedPoints.set(json, point);
+  return point;
+}
+
+function parsePricePoint(json: string): PricePoint | undefined {
   try {
     const point = JSON.parse(json) as { b?: unknown; h?: unknown; t?: unknown; m?: { price?: unknown } };
     const price = point.m?.price;
