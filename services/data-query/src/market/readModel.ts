@@ -58,7 +58,31 @@ export const subnetsKeys = {
   holderRanked: (netuid: number) => `rm:subnets:holders:${netuid}:ranked`,
 } as const;
 
-const parse = (text: string | undefined): SeriesPoint | undefined => (text === undefined ? undefined : (JSON.parse(text) as SeriesPoint));
+// A series member never changes once written, and every caller asking at a block reads the same
+// ones (pool, subnet, validator-set and price snapshots are the network's state, not a caller's), so
+// a member's parse and its payload's decode are kept, by the member's text. What is kept is deeply
+// frozen: code that tried to change a shared value fails loudly instead of corrupting later answers.
+// Bounded by the members' text, 8 MiB (a validator set's snapshot is tens of kilobytes; a pod has
+// 256 MiB): the newest points of every series are a few hundred entries, history reads churn the rest.
+const MAX_KEPT_TEXT = 8 * 1024 * 1024;
+const parsedPoints = new Map<string, SeriesPoint>();
+let keptText = 0;
+const decodedPayloads = new WeakMap<SeriesPoint, Map<unknown, unknown>>();
+
+const parse = (text: string | undefined): SeriesPoint | undefined => {
+  if (text === undefined) return undefined;
+  let point = parsedPoints.get(text);
+  if (point === undefined) {
+    if (keptText + text.length > MAX_KEPT_TEXT) {
+      parsedPoints.clear();
+      keptText = 0;
+    }
+    point = deepFreeze(JSON.parse(text) as SeriesPoint);
+    parsedPoints.set(text, point);
+    keptText += text.length;
+  }
+  return point;
+};
 
 type Pipeline = ReturnType<Redis["pipeline"]>;
 
@@ -140,6 +164,24 @@ export async function oldestBuckets(redis: Redis, keys: readonly string[]): Prom
   });
 }
 
-export const decodePoint = <T>(point: SeriesPoint, codec: { decode(bytes: Uint8Array): T }): T => codec.decode(Buffer.from(point.p, "base64"));
+/** The point's payload, decoded with the codec of its series (kept with the point: see parse). */
+export function decodePoint<T>(point: SeriesPoint, codec: { decode(bytes: Uint8Array): T }): T {
+  let byCodec = decodedPayloads.get(point);
+  if (byCodec === undefined) {
+    byCodec = new Map();
+    decodedPayloads.set(point, byCodec);
+  }
+  if (byCodec.has(codec)) return byCodec.get(codec) as T;
+  const value = deepFreeze(codec.decode(Buffer.from(point.p, "base64")));
+  byCodec.set(codec, value);
+  return value;
+}
+
+/** Freezes a decoded value and everything in it (byte arrays, which cannot be frozen, excepted). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value)) return value;
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
+}
 
 export { compareDecimalStrings };
