@@ -3,6 +3,8 @@
 // same Redis reads, in the same order) and renders the answer with the gateway's own HAL renderer,
 // so both sides send the same bytes; what the baseline leaves out is exactly the gateway's share:
 // no token check, no rate limit, no input validation, no access log, no gRPC hop.
+// BASELINE_HTTP=node serves the same handlers from node's HTTP server without express (as the
+// gateway serves its GET routes), for a second reference (run.ts, BENCH_NODE_BASELINE=1).
 // Started as its own process by run.ts (REDIS_URL, HTTP_PORT); never part of a deployment.
 import { AppError } from "@platform/errors";
 import { HAL_CONTENT_TYPE } from "@platform/http";
@@ -11,6 +13,7 @@ import { GetBalanceLatestRequest, ListTransactionsRequest } from "@platform/prot
 import { GetPriceLatestRequest, GetSubnetPoolsLatestRequest } from "@platform/proto/data/v1/market";
 import { GetSubnetsLatestRequest, GetValidatorsLatestRequest } from "@platform/proto/data/v1/subnets";
 import { coalesceWrites, createRedis } from "@platform/store";
+import { createServer, type ServerResponse } from "node:http";
 import express, { type Request, type Response } from "express";
 import { getBalanceLatest } from "../../services/data-query/src/accounts/balanceLatest.js";
 import { listTransactions } from "../../services/data-query/src/accounts/transactions.js";
@@ -40,54 +43,108 @@ const POOLS_LIMIT = 256;
 const SUBNETS_LIMIT = 256;
 const VALIDATORS_LIMIT = 64;
 
-type Handler = (request: Request) => Promise<unknown>;
+/** A route's read and render, from its path parameters. */
+type Handler = (params: Record<string, string>) => Promise<unknown>;
 
-const app = express();
-app.disable("x-powered-by");
-app.set("etag", false);
+const handlers: Array<[path: string, handler: Handler]> = [
+  [
+    "/data/v1/accounts/:address/balance/latest",
+    async ({ address }) =>
+      renderBalanceLatest(await getBalanceLatest(redis, GetBalanceLatestRequest.fromPartial({ address: address! })), { address: address!, query: {} }),
+  ],
+  [
+    "/data/v1/accounts/:address/transactions",
+    async ({ address }) =>
+      renderTransactions(
+        await listTransactions(redis, ListTransactionsRequest.fromPartial({ address: address!, window: {}, page: { limit: TRANSACTIONS_LIMIT, cursor: "" } })),
+        { address: address!, query: {}, limit: TRANSACTIONS_LIMIT },
+      ),
+  ],
+  ["/data/v1/coin/price/latest", async () => renderPriceLatest(await getPriceLatest(redis, GetPriceLatestRequest.fromPartial({ vs: "usd" })), { query: {} })],
+  [
+    "/data/v1/subnet-pools/latest",
+    async () =>
+      renderPoolsLatest(await getSubnetPoolsLatest(redis, GetSubnetPoolsLatestRequest.fromPartial({ page: { limit: POOLS_LIMIT, cursor: "" } })), { query: {}, limit: POOLS_LIMIT }),
+  ],
+  [
+    "/data/v1/subnets/latest",
+    async () =>
+      renderSubnetsLatest(await getSubnetsLatest(redis, GetSubnetsLatestRequest.fromPartial({ page: { limit: SUBNETS_LIMIT, cursor: "" } })), { query: {}, limit: SUBNETS_LIMIT }),
+  ],
+  [
+    "/data/v1/subnets/:netuid/validators/latest",
+    async (params) => {
+      const netuid = Number(params.netuid);
+      const answer = await getValidatorsLatest(redis, GetValidatorsLatestRequest.fromPartial({ netuid, page: { limit: VALIDATORS_LIMIT, cursor: "" } }));
+      return renderValidatorsLatest(answer, { netuid, query: {}, limit: VALIDATORS_LIMIT });
+    },
+  ],
+];
 
-const serve = (path: string, handler: Handler) =>
-  app.get(path, (request: Request, response: Response) => {
-    handler(request).then(
-      (body) => void response.status(200).type(HAL_CONTENT_TYPE).send(JSON.stringify(body)),
-      (error: unknown) => {
-        const status = error instanceof AppError ? error.httpStatus : 500;
-        if (status >= 500) log.warn({ err: error, path: request.path }, "baseline read failed");
-        response.status(status).json({ status, code: error instanceof AppError ? error.code : "INTERNAL", detail: error instanceof Error ? error.message : String(error) });
-      },
-    );
-  });
+/** What a failed read answers (the bench only measures answers that succeed). */
+function failure(error: unknown, path: string): { status: number; body: unknown } {
+  const status = error instanceof AppError ? error.httpStatus : 500;
+  if (status >= 500) log.warn({ err: error, path }, "baseline read failed");
+  return { status, body: { status, code: error instanceof AppError ? error.code : "INTERNAL", detail: error instanceof Error ? error.message : String(error) } };
+}
 
-const addressOf = (request: Request) => String(request.params.address);
-
-serve("/data/v1/accounts/:address/balance/latest", async (request) =>
-  renderBalanceLatest(await getBalanceLatest(redis, GetBalanceLatestRequest.fromPartial({ address: addressOf(request) })), {
-    address: addressOf(request),
-    query: {},
-  }),
-);
-serve("/data/v1/accounts/:address/transactions", async (request) =>
-  renderTransactions(
-    await listTransactions(redis, ListTransactionsRequest.fromPartial({ address: addressOf(request), window: {}, page: { limit: TRANSACTIONS_LIMIT, cursor: "" } })),
-    { address: addressOf(request), query: {}, limit: TRANSACTIONS_LIMIT },
-  ),
-);
-serve("/data/v1/coin/price/latest", async () => renderPriceLatest(await getPriceLatest(redis, GetPriceLatestRequest.fromPartial({ vs: "usd" })), { query: {} }));
-serve("/data/v1/subnet-pools/latest", async () =>
-  renderPoolsLatest(await getSubnetPoolsLatest(redis, GetSubnetPoolsLatestRequest.fromPartial({ page: { limit: POOLS_LIMIT, cursor: "" } })), { query: {}, limit: POOLS_LIMIT }),
-);
-serve("/data/v1/subnets/latest", async () =>
-  renderSubnetsLatest(await getSubnetsLatest(redis, GetSubnetsLatestRequest.fromPartial({ page: { limit: SUBNETS_LIMIT, cursor: "" } })), { query: {}, limit: SUBNETS_LIMIT }),
-);
-serve("/data/v1/subnets/:netuid/validators/latest", async (request) => {
-  const netuid = Number(request.params.netuid);
-  const answer = await getValidatorsLatest(redis, GetValidatorsLatestRequest.fromPartial({ netuid, page: { limit: VALIDATORS_LIMIT, cursor: "" } }));
-  return renderValidatorsLatest(answer, { netuid, query: {}, limit: VALIDATORS_LIMIT });
-});
-app.get("/readyz", (_request: Request, response: Response) => void response.status(redis.status === "ready" ? 200 : 503).end());
-
-const server = app.listen(port, "127.0.0.1");
+const server = process.env.BASELINE_HTTP === "node" ? nodeServer() : expressServer();
+server.listen(port, "127.0.0.1");
 process.once("SIGTERM", () => {
   server.close();
   void redis.quit().finally(() => process.exit(0));
 });
+
+/** The baseline of the issue: an express handler per route. */
+function expressServer() {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  for (const [path, handler] of handlers) {
+    app.get(path, (request: Request, response: Response) => {
+      handler(request.params as Record<string, string>).then(
+        (body) => void response.status(200).type(HAL_CONTENT_TYPE).send(JSON.stringify(body)),
+        (error: unknown) => {
+          const failed = failure(error, request.path);
+          response.status(failed.status).json(failed.body);
+        },
+      );
+    });
+  }
+  app.get("/readyz", (_request: Request, response: Response) => void response.status(redis.status === "ready" ? 200 : 503).end());
+  return createServer(app);
+}
+
+/** The same handlers on node's HTTP server, matched by regular expressions built from their paths. */
+function nodeServer() {
+  const routes = handlers.map(([path, handler]) => ({ pattern: new RegExp(`^${path.replace(/:(\w+)/g, "(?<$1>[^/]+)")}/?$`, "i"), handler }));
+  const send = (response: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    response.statusCode = status;
+    response.setHeader("content-type", `${HAL_CONTENT_TYPE}; charset=utf-8`);
+    response.setHeader("content-length", Buffer.byteLength(text));
+    response.end(text);
+  };
+  return createServer((request, response) => {
+    const path = (request.url ?? "").split("?")[0] ?? "";
+    if (path === "/readyz") {
+      response.statusCode = redis.status === "ready" ? 200 : 503;
+      response.end();
+      return;
+    }
+    for (const { pattern, handler } of routes) {
+      const match = pattern.exec(path);
+      if (!match) continue;
+      const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+      handler(params).then(
+        (body) => send(response, 200, body),
+        (error: unknown) => {
+          const failed = failure(error, path);
+          send(response, failed.status, failed.body);
+        },
+      );
+      return;
+    }
+    send(response, 404, { status: 404, code: "NOT_FOUND" });
+  });
+}

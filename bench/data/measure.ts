@@ -3,7 +3,8 @@ import { loadavg } from "node:os";
 import type { Redis } from "@platform/store";
 import { load, type LoadResult } from "../src/load.js";
 
-export type Side = "baseline" | "gateway";
+/** The issue's express baseline, the gateway, and (BENCH_NODE_BASELINE=1) the same baseline on node:http. */
+export type Side = "baseline" | "gateway" | "node-baseline";
 
 export interface Sample extends LoadResult {
   side: Side;
@@ -88,26 +89,9 @@ export async function warmUp(targets: Target[], connections: number, seconds: nu
 }
 
 /**
- * Loads both sides of one route alternately, `rounds` times each (warm them up first: warmUp).
- * The side that goes first alternates by round, so drift in what else the shared machine does falls
- * on both sides alike.
- */
-export async function measurePair(options: {
-  targets: [Target, Target];
-  connections: number;
-  seconds: number;
-  rounds: number;
-  redis: Redis;
-  /** Processes whose CPU time is accounted per request, by name (pid). */
-  processes: Record<string, number>;
-}): Promise<Sample[]> {
-  return measureRotating(options);
-}
-
-/**
  * Loads each target in turn, `rounds` times each; the order rotates by one every round, so drift in
- * what else the shared machine does falls on every target alike. (measurePair with two targets;
- * more for A/B comparisons of gateway variants, data/iterate.ts.)
+ * what else the shared machine does falls on every target alike (warm them up first: warmUp).
+ * run.ts measures its two or three sides so; data/iterate.ts also A/B variants of the gateway.
  */
 export async function measureRotating(options: {
   targets: readonly Target[];

@@ -13,6 +13,10 @@ export interface RouteFigures {
   gateway: SideFigures;
   /** Gateway req/s over baseline req/s. */
   ratio: number;
+  /** The same baseline on node:http without express, when measured (BENCH_NODE_BASELINE=1). */
+  nodeBaseline?: SideFigures;
+  /** Gateway req/s over the node:http baseline's. */
+  nodeRatio?: number;
   samples: Sample[];
 }
 
@@ -48,7 +52,12 @@ function sideFigures(samples: Sample[], side: Side): SideFigures {
 export function figuresOf(route: BenchRoute, connections: number, samples: Sample[]): RouteFigures {
   const baseline = sideFigures(samples, "baseline");
   const gateway = sideFigures(samples, "gateway");
-  return { route: route.name, group: route.group, path: route.path, connections, baseline, gateway, ratio: gateway.requestsPerSecond / baseline.requestsPerSecond, samples };
+  const figures: RouteFigures = { route: route.name, group: route.group, path: route.path, connections, baseline, gateway, ratio: gateway.requestsPerSecond / baseline.requestsPerSecond, samples };
+  if (samples.some((sample) => sample.side === "node-baseline")) {
+    figures.nodeBaseline = sideFigures(samples, "node-baseline");
+    figures.nodeRatio = gateway.requestsPerSecond / figures.nodeBaseline.requestsPerSecond;
+  }
+  return figures;
 }
 
 /** The group's figure at a connection count: its weakest route (lowest ratio, highest p99). */
@@ -68,9 +77,10 @@ export function groupSummary(figures: RouteFigures[]) {
 }
 
 /** CPU µs per request of the processes that serve a side: its HTTP process(es) and Redis. */
-export function servingCpu(entry: RouteFigures, side: "baseline" | "gateway"): number {
-  const served = side === "baseline" ? ["baseline", "redis"] : ["gateway", "data-query", "redis"];
-  return served.reduce((sum, name) => sum + (entry[side].cpuMicrosPerRequest[name] ?? 0), 0);
+export function servingCpu(entry: RouteFigures, side: Side): number {
+  const figures = side === "node-baseline" ? entry.nodeBaseline : entry[side];
+  const served = side === "gateway" ? ["gateway", "data-query", "redis"] : [side, "redis"];
+  return served.reduce((sum, name) => sum + (figures?.cpuMicrosPerRequest[name] ?? 0), 0);
 }
 
 /**
@@ -100,6 +110,9 @@ export function renderTables(figures: RouteFigures[]): string {
             "gw p50": fixed(entry.gateway.p50Ms),
             "gw p99": fixed(entry.gateway.p99Ms),
             ratio: fixed(entry.ratio, 2),
+            ...(entry.nodeBaseline
+              ? { "node req/s": fixed(entry.nodeBaseline.requestsPerSecond, 0), "node p99": fixed(entry.nodeBaseline.p99Ms), "ratio to node": fixed(entry.nodeRatio ?? Number.NaN, 2) }
+              : {}),
             "redis cmds/req base→gw": `${fixed(entry.baseline.redisCommandsPerRequest)}→${fixed(entry.gateway.redisCommandsPerRequest)}`,
             errors: entry.baseline.failures + entry.gateway.failures,
             load: fixed(mean([entry.baseline.loadAverage, entry.gateway.loadAverage]), 2),
@@ -112,8 +125,8 @@ export function renderTables(figures: RouteFigures[]): string {
   const atLowest = figures.filter((entry) => entry.connections === lowest);
   const cpuTable = table(
     atLowest.flatMap((entry) =>
-      (["baseline", "gateway"] as const).map((side) => {
-        const cpu = entry[side].cpuMicrosPerRequest;
+      (entry.nodeBaseline ? (["baseline", "node-baseline", "gateway"] as const) : (["baseline", "gateway"] as const)).map((side) => {
+        const cpu = (side === "node-baseline" ? entry.nodeBaseline! : entry[side]).cpuMicrosPerRequest;
         return {
           route: side === "baseline" ? entry.route : "",
           side,

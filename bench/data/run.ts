@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { authCli, freePorts, repoRoot, silentProgress, startStack } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
 import { spawnManaged, tempDir, waitFor } from "@platform/testing";
-import { measurePair, warmUp } from "./measure.js";
+import { measureRotating, warmUp, type Target } from "./measure.js";
 import { profileGatewayPath } from "./profile.js";
 import { cpuRatio, figuresOf, renderTables, TARGETS, type RouteFigures } from "./report.js";
 import { benchRoutes, type BenchRoute, type HalBody } from "./routes.js";
@@ -58,10 +58,25 @@ const baseline = spawnManaged({
     BENCH_BASELINE_AUTOPIPELINE: process.env.BENCH_BASELINE_AUTOPIPELINE ?? "",
   },
 });
+// BENCH_NODE_BASELINE=1: a second reference, the same handlers on node's HTTP server without
+// express (the gateway serves its GET routes that way), measured beside the other two.
+const nodeBaselineUrl = process.env.BENCH_NODE_BASELINE === "1" ? `http://127.0.0.1:${(await freePorts()).gateway}` : undefined;
+const nodeBaseline =
+  nodeBaselineUrl === undefined
+    ? undefined
+    : spawnManaged({
+        name: "data-node-baseline",
+        command: process.execPath,
+        args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "bench", "data", "baseline.ts")],
+        cwd: repoRoot,
+        logFile: join(state.path, "logs", "data-node-baseline.log"),
+        env: { PATH: process.env.PATH, NODE_ENV: "production", REDIS_URL: redisUrl, HTTP_PORT: new URL(nodeBaselineUrl).port, LOG_LEVEL: "warn", BASELINE_HTTP: "node" },
+      });
 const redis = createRedis({ url: redisUrl, connectionName: "bench-data", commandTimeoutMs: 10_000 });
 
 try {
   await waitFor(async () => (await fetch(`${baselineUrl}/readyz`).catch(() => undefined))?.status === 200, { what: "the baseline", timeoutMs: 60_000 });
+  if (nodeBaselineUrl) await waitFor(async () => (await fetch(`${nodeBaselineUrl}/readyz`).catch(() => undefined))?.status === 200, { what: "the node:http baseline", timeoutMs: 60_000 });
   const key = JSON.parse(
     await authCli("dist", ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: authTarget }),
   ) as { id: string; secret: string };
@@ -79,20 +94,21 @@ try {
   for (const route of routes) await waitPopulated(route, headers);
 
   const pidOf = (name: string) => stack.processes.get(name)!.pid;
-  const processes = { bench: process.pid, baseline: baseline.pid, gateway: pidOf("gateway"), "data-query": pidOf("data-query"), redis: pidOf("redis") };
-  const targetsOf = (route: BenchRoute) =>
-    [
-      { side: "baseline", url: `${baselineUrl}${route.path}` },
-      { side: "gateway", url: `${gatewayUrl}${route.path}`, headers },
-    ] as const;
+  const processes: Record<string, number> = { bench: process.pid, baseline: baseline.pid, gateway: pidOf("gateway"), "data-query": pidOf("data-query"), redis: pidOf("redis") };
+  if (nodeBaseline) processes["node-baseline"] = nodeBaseline.pid;
+  const targetsOf = (route: BenchRoute): Target[] => [
+    { side: "baseline", url: `${baselineUrl}${route.path}` },
+    { side: "gateway", url: `${gatewayUrl}${route.path}`, headers },
+    ...(nodeBaselineUrl ? [{ side: "node-baseline" as const, url: `${nodeBaselineUrl}${route.path}` }] : []),
+  ];
   process.stdout.write("warming up every route on both sides…\n");
-  await warmUp(routes.flatMap((route) => [...targetsOf(route)]), 32, WARM_UP_SECONDS);
+  await warmUp(routes.flatMap(targetsOf), 32, WARM_UP_SECONDS);
   const figures: RouteFigures[] = [];
   for (const route of routes) {
     for (const connections of CONNECTIONS) {
       process.stdout.write(`measuring ${route.name} at ${connections} connections…\n`);
-      const samples = await measurePair({
-        targets: [...targetsOf(route)],
+      const samples = await measureRotating({
+        targets: targetsOf(route),
         connections,
         seconds: SECONDS,
         rounds: ROUNDS,
@@ -111,6 +127,7 @@ try {
 } finally {
   await redis.quit().catch(() => redis.disconnect());
   await baseline.stop();
+  await nodeBaseline?.stop();
   await stack.stop();
   if (process.env.BENCH_KEEP_STATE === "1") process.stdout.write(`state and logs kept in ${state.path}\n`);
   else state.remove();
