@@ -71,6 +71,7 @@ function runBatch(stream: ServerWritableStream<RunCallsRequest, RunCallsResponse
   let outbox: CallOutcome[] = [];
   let outboxBytes = 0;
   let flushScheduled = false;
+  let ended = false;
 
   stream.on("cancelled", () => {
     for (const call of running) {
@@ -81,13 +82,16 @@ function runBatch(stream: ServerWritableStream<RunCallsRequest, RunCallsResponse
 
   const flush = () => {
     flushScheduled = false;
-    if (stream.cancelled) return;
+    if (stream.cancelled || ended) return;
     if (outbox.length > 0) {
       stream.write({ outcomes: outbox });
       outbox = [];
       outboxBytes = 0;
     }
-    if (unanswered === 0) stream.end();
+    if (unanswered === 0) {
+      ended = true;
+      stream.end();
+    }
   };
 
   const answer = (outcome: CallOutcome, bytes: number) => {

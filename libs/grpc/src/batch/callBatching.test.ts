@@ -18,10 +18,12 @@ import { createCallBatcher } from "./callBatcher.js";
 interface Echo {
   text: string;
   delayMs?: number;
+  padding?: number;
   fail?: { code: string; extras?: ProblemExtras };
 }
 interface EchoAnswer {
   text: string;
+  padding?: string;
   requestId?: string;
   deadlineInMs: number;
   path: string;
@@ -45,6 +47,7 @@ const echoImplementation = unaryHandler<Echo, EchoAnswer>(log, "Echo", async (re
     requestId: call.metadata.get("x-request-id")[0] as string | undefined,
     deadlineInMs: (deadline instanceof Date ? deadline.getTime() : deadline) - Date.now(),
     path: call.getPath(),
+    ...(request.padding ? { padding: "x".repeat(request.padding) } : {}),
   };
 });
 
@@ -223,6 +226,17 @@ describe("call batching", () => {
     session.destroy();
     const outcomes = await pending;
     expect(outcomes.map(({ outcome }) => codeOf(outcome))).toEqual([status.UNAVAILABLE, status.UNAVAILABLE]);
+  });
+
+  it("sends outcomes of over 1 MiB in one turn as several messages, and every call gets its own", async () => {
+    const server = await echoServer();
+    const { session } = await countingSession(server.port);
+    const batcher = batcherOn(session);
+    const results = await Promise.all(["a", "b", "c", "d"].map((text) => send(batcher, { text, padding: 600_000 })));
+    expect(results.map(({ outcome }) => answerOf(outcome)?.text)).toEqual(["a", "b", "c", "d"]);
+    expect(results.every(({ outcome }) => answerOf(outcome)?.padding?.length === 600_000)).toBe(true);
+    // The connection and the server go on serving.
+    expect(answerOf((await send(batcher, { text: "after" })).outcome)?.text).toBe("after");
   });
 
   it("refuses an answer over the size limit for that call only", async () => {
