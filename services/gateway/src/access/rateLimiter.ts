@@ -20,34 +20,73 @@ export interface RateLimiter {
   admit(keyId: string, secretVersion: number, tierName: string, cost: number): Promise<AdmitVerdict>;
 }
 
-type ScriptResult = [number, number, number, number];
-type WithScript = Redis & { admitRequest(authKey: string, limitKey: string, ...args: Array<string | number>): Promise<ScriptResult> };
+type WithScript = Redis & { admitRequests(authKey: string, limitKey: string, ...args: Array<string | number>): Promise<number[]> };
 
-/** GCRA budgets per key and tier, shared by every gateway replica through Redis. */
+/** The requests of one key, token secret version and tier waiting for this turn's script call. */
+interface Batch {
+  keyId: string;
+  secretVersion: number;
+  tier: Tier;
+  requests: Array<{ cost: number; settle(verdict: AdmitVerdict): void; fail(error: unknown): void }>;
+}
+
+/**
+ * GCRA budgets per key and tier, shared by every gateway replica through Redis. The requests of one
+ * key that arrive in the same event-loop turn (a client's concurrent calls land together) are
+ * admitted by one script call, in order, each with its own verdict: one Redis command and one
+ * read-modify-write of the budget instead of one each.
+ */
 export function createRateLimiter(redis: Redis, tiers: readonly Tier[], defaultTier: string): RateLimiter {
   const byName = new Map(tiers.map((tier) => [tier.name, tier]));
   const fallback = byName.get(defaultTier);
   if (!fallback) throw new Error(`the default tier ${defaultTier} is not among the configured tiers`);
   // defineCommand sends EVALSHA and falls back to EVAL once, so the script text crosses the wire rarely.
-  redis.defineCommand("admitRequest", { numberOfKeys: 2, lua: RATE_LIMIT_SCRIPT });
+  redis.defineCommand("admitRequests", { numberOfKeys: 2, lua: RATE_LIMIT_SCRIPT });
   const scripted = redis as WithScript;
+  let batches = new Map<string, Batch>();
+
+  const flush = () => {
+    const due = batches;
+    batches = new Map();
+    for (const batch of due.values()) void run(batch);
+  };
+
+  const run = async (batch: Batch) => {
+    const { keyId, secretVersion, tier, requests } = batch;
+    let flat: number[];
+    try {
+      flat = await scripted.admitRequests(`auth:key:{${keyId}}`, `rl:{${keyId}}:default`, secretVersion, 1000 / tier.ratePerSecond, tier.burst, ...requests.map((request) => request.cost));
+    } catch (error) {
+      for (const request of requests) request.fail(error);
+      return;
+    }
+    requests.forEach((request, index) => request.settle(verdictOf(flat, index, tier)));
+  };
+
   return {
-    async admit(keyId, secretVersion, tierName, cost) {
+    admit(keyId, secretVersion, tierName, cost) {
       const tier = byName.get(tierName) ?? fallback;
-      const [verdict, remaining, resetMs, retryAfterMs] = await scripted.admitRequest(
-        `auth:key:{${keyId}}`,
-        `rl:{${keyId}}:default`,
-        secretVersion,
-        1000 / tier.ratePerSecond,
-        tier.burst,
-        cost,
-      );
-      if (verdict === -1) return { kind: "revoked" };
-      if (verdict === -2) return { kind: "rotated" };
-      if (verdict === 0) return { kind: "limited", tier, remaining, resetMs, retryAfterMs };
-      return { kind: "allowed", tier, remaining, resetMs };
+      const id = `${keyId}\n${secretVersion}\n${tier.name}`;
+      return new Promise<AdmitVerdict>((settle, fail) => {
+        let batch = batches.get(id);
+        if (batch === undefined) {
+          if (batches.size === 0) setImmediate(flush);
+          batch = { keyId, secretVersion, tier, requests: [] };
+          batches.set(id, batch);
+        }
+        batch.requests.push({ cost, settle, fail });
+      });
     },
   };
+}
+
+/** The verdict of the batch's `index`-th request in the script's flattened answer. */
+function verdictOf(flat: number[], index: number, tier: Tier): AdmitVerdict {
+  if (flat[0] === -1) return { kind: "revoked" };
+  if (flat[0] === -2) return { kind: "rotated" };
+  const [verdict, remaining, resetMs, retryAfterMs] = flat.slice(index * 4, index * 4 + 4) as [number, number, number, number];
+  if (verdict === 0) return { kind: "limited", tier, remaining, resetMs, retryAfterMs };
+  return { kind: "allowed", tier, remaining, resetMs };
 }
 
 /** `free=10/20,standard=50/100` → tiers (rate per second / burst). */
