@@ -150,7 +150,7 @@ function startCall(
   }
   const call = innerCall(stream, method.path, request, metadata, new Date(arrivedAt + batched.timeoutMs));
   let answered = false;
-  method.run(call, (error, value) => {
+  const settle: sendUnaryData<unknown> = (error, value) => {
     if (answered) return;
     answered = true;
     if (error) {
@@ -165,7 +165,13 @@ function startCall(
       return;
     }
     answer({ id: batched.id, result: { $case: "response", value: response } }, response.length + 16);
-  });
+  };
+  try {
+    method.run(call, settle);
+  } catch (error) {
+    // A handler that throws before it answers fails its own call, not the batch.
+    settle({ code: status.INTERNAL, details: `Unexpected error in handler: ${error instanceof Error ? error.message : String(error)}` });
+  }
   return call;
 }
 

@@ -239,6 +239,33 @@ describe("call batching", () => {
     expect(answerOf((await send(batcher, { text: "after" })).outcome)?.text).toBe("after");
   });
 
+  it("fails only the call whose handler throws before answering", async () => {
+    const throwing: ServiceDefinition = { boom: { ...definition.echo!, path: "/test.Boom/Boom" } };
+    const server = await startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      services: [
+        { name: "test.Echo", definition, implementation: { echo: echoImplementation } },
+        {
+          name: "test.Boom",
+          definition: throwing,
+          implementation: {
+            boom: () => {
+              throw new Error("handler bug");
+            },
+          },
+        },
+      ],
+    });
+    server.setServing(true);
+    cleanups.push(() => server.shutdown(100));
+    const { session } = await countingSession(server.port);
+    const batcher = batcherOn(session);
+    const [ok, boom] = await Promise.all([send(batcher, { text: "fine" }), send(batcher, { text: "x" }, { path: "/test.Boom/Boom" })]);
+    expect(answerOf(ok.outcome)?.text).toBe("fine");
+    expect(codeOf(boom.outcome)).toBe(status.INTERNAL);
+  });
+
   it("refuses an answer over the size limit for that call only", async () => {
     const server = await echoServer();
     const { session } = await countingSession(server.port);
