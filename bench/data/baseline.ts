@@ -7,7 +7,7 @@
 // gateway serves its GET routes), for a second reference (run.ts, BENCH_NODE_BASELINE=1).
 // Started as its own process by run.ts (REDIS_URL, HTTP_PORT); never part of a deployment.
 import { AppError } from "@platform/errors";
-import { HAL_CONTENT_TYPE } from "@platform/http";
+import { HAL_CONTENT_TYPE, sendJsonText } from "@platform/http";
 import { createLogger } from "@platform/log";
 import { GetBalanceLatestRequest, ListTransactionsRequest } from "@platform/proto/data/v1/accounts";
 import { GetPriceLatestRequest, GetSubnetPoolsLatestRequest } from "@platform/proto/data/v1/market";
@@ -118,13 +118,7 @@ function expressServer() {
 /** The same handlers on node's HTTP server, matched by regular expressions built from their paths. */
 function nodeServer() {
   const routes = handlers.map(([path, handler]) => ({ pattern: new RegExp(`^${path.replace(/:(\w+)/g, "(?<$1>[^/]+)")}/?$`, "i"), handler }));
-  const send = (response: ServerResponse, status: number, body: unknown) => {
-    const text = JSON.stringify(body);
-    response.statusCode = status;
-    response.setHeader("content-type", `${HAL_CONTENT_TYPE}; charset=utf-8`);
-    response.setHeader("content-length", Buffer.byteLength(text));
-    response.end(text);
-  };
+  const send = (response: ServerResponse, status: number, body: unknown) => sendJsonText(response, status, HAL_CONTENT_TYPE, JSON.stringify(body));
   return createServer((request, response) => {
     const path = (request.url ?? "").split("?")[0] ?? "";
     if (path === "/readyz") {

@@ -52,7 +52,6 @@ function expressApp(options: GatewayAppOptions, accessLog: ReturnType<typeof cre
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.set("trust proxy", trustedProxyHops);
   app.use(requestContextMiddleware(trustedProxyHops));
   // RFC 6749 §5.1: anything that may carry credentials is never cached, errors included.
   app.use("/auth", (_request: Request, response: Response, next: NextFunction) => {
