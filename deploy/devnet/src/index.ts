@@ -30,3 +30,4 @@ export * from "./generated/index.js";
 export * from "./subtensor/index.js";
 export * from "./intents/index.js";
 export * from "./wallets/index.js";
+export * from "./native/index.js";

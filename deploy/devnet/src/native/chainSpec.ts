@@ -1,0 +1,25 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The committed chain spec's checksum (chain-spec/README.md says where it comes from). */
+export const SUBTENSOR_CHAIN_SPEC_SHA256 = "bb2c7e34390f8fb5032750cc7d80d23f91a47f56fdebf4c35a24c7938b96c57c";
+
+/** src/ and dist/ both sit one level below the package root. */
+const specFile = fileURLToPath(new URL("../../chain-spec/raonet.json", import.meta.url));
+
+export class ChainSpecChecksumError extends Error {
+  override readonly name = "ChainSpecChecksumError";
+}
+
+/**
+ * The path of the Subtensor chain spec (spec version 218) after checking its sha256: a changed or
+ * truncated file would run another runtime than the one the tests and figures are about.
+ */
+export function subtensorChainSpec(path: string = specFile): string {
+  const actual = createHash("sha256").update(readFileSync(path)).digest("hex");
+  if (actual !== SUBTENSOR_CHAIN_SPEC_SHA256) {
+    throw new ChainSpecChecksumError(`${path}: sha256 ${actual}, expected ${SUBTENSOR_CHAIN_SPEC_SHA256}; restore it from git`);
+  }
+  return path;
+}

@@ -1,0 +1,97 @@
+import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { freePort } from "../freePort.js";
+import { spawnManaged, type ManagedProcess } from "../process.js";
+import { isListening } from "../tcp.js";
+
+export interface StartChopsticksOptions {
+  /** The raw chain spec whose genesis holds the runtime (deploy/devnet/chain-spec, checked by the caller). */
+  genesis: string;
+  /** Omit to take a free port (tests); the local stack passes its fixed port. */
+  port?: number;
+  /** Build a block every this many milliseconds; 0 or absent: only when asked (`dev_newBlock`), as tests do. */
+  blockTimeMs?: number;
+  logFile: string;
+  detached?: boolean;
+  /** How long the node may take to answer `chain_getHeader`; 60 s by default (it compiles the runtime first). */
+  readyTimeoutMs?: number;
+}
+
+export interface RunningChopsticks {
+  /** WebSocket URL (subscriptions); the same port answers HTTP JSON-RPC at `httpUrl`. */
+  rpcUrl: string;
+  httpUrl: string;
+  port: number;
+  process: ManagedProcess;
+  /** Builds `count` blocks (with whatever transactions wait in the pool) and resolves with the new head's hash. */
+  newBlocks(count?: number): Promise<string>;
+  /** Calls any JSON-RPC method over HTTP (dev_setStorage, dev_setHead, …). */
+  request<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real Subtensor runtime under chopsticks (the pinned npm package) on 127.0.0.1, as its
+ * own process, and resolves once it answers JSON-RPC. The process is this library's
+ * subtensorNode entry, run from the same form (compiled or source) as the caller.
+ */
+export async function startChopsticks(options: StartChopsticksOptions): Promise<RunningChopsticks> {
+  const port = options.port ?? (await freePort());
+  if (await isListening(port)) throw new Error(`chopsticks: port ${port} is already in use`);
+  const entry = fileURLToPath(new URL(`./subtensorNode${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url));
+  const args = entry.endsWith(".ts") ? ["--import", "tsx", entry] : [entry];
+  args.push("--genesis", options.genesis, "--port", String(port), "--block-time-ms", String(options.blockTimeMs ?? 0));
+  const child = spawnManaged({ name: "subtensor", command: process.execPath, args, logFile: options.logFile, detached: options.detached ?? false });
+  const httpUrl = `http://127.0.0.1:${port}`;
+  const request = <T>(method: string, params: unknown[] = []) => rpcRequest<T>(httpUrl, method, params);
+  const timeoutMs = options.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
+  let ready = false;
+  let exited: number | string | undefined;
+  void child.exited.then((code) => (exited = code));
+  while (!ready && exited === undefined && Date.now() < deadline) {
+    ready = await request("chain_getHeader").then(
+      () => true,
+      () => false,
+    );
+    if (!ready) await sleep(200);
+  }
+  if (!ready) {
+    await child.stop(2_000);
+    const why = exited === undefined ? `did not answer within ${timeoutMs} ms` : `exited (${String(exited)})`;
+    throw new Error(`chopsticks on ${httpUrl} ${why}; log ${options.logFile}:\n${logTail(options.logFile)}`);
+  }
+  return {
+    rpcUrl: `ws://127.0.0.1:${port}`,
+    httpUrl,
+    port,
+    process: child,
+    request,
+    async newBlocks(count = 1) {
+      return request<string>("dev_newBlock", [{ count }]);
+    },
+    stop: () => child.stop(10_000),
+  };
+}
+
+/** One JSON-RPC call over HTTP; an error answer rejects with the node's message. */
+export async function rpcRequest<T>(url: string, method: string, params: unknown[] = [], timeoutMs = 120_000): Promise<T> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = (await response.json()) as { result?: T; error?: { code: number; message: string; data?: unknown } };
+  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}${body.error.data === undefined ? "" : ` (${JSON.stringify(body.error.data)})`}`);
+  return body.result as T;
+}
+
+function logTail(logFile: string): string {
+  try {
+    return readFileSync(logFile, "utf8").slice(-2_000);
+  } catch {
+    return "(no log written)";
+  }
+}
