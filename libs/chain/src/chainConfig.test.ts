@@ -186,3 +186,23 @@ describe("chainConfigSchema routes", () => {
     ]);
   });
 });
+
+describe("the native network's Substrate side", () => {
+  const base = { environment: "local", chains: [chain({ roles: ["origin"] })] };
+  const substrate = { name: "bittensor", chainId: 945, rpcUrl: "ws://127.0.0.1:9944", blockTimeMs: 2000, finality: { safeDepth: 1, finalizedDepth: 3 } };
+
+  it("is optional and takes defaults", () => {
+    expect(chainConfigSchema.parse(base).substrate).toBeUndefined();
+    expect(chainConfigSchema.parse({ ...base, substrate }).substrate).toMatchObject({ ...substrate, ss58Prefix: 42, rpc: { timeoutMs: 10_000 } });
+  });
+
+  it.each([
+    ["an http URL", { rpcUrl: "http://127.0.0.1:9944" }, "substrate.rpcUrl"],
+    ["an unknown key", { extra: 1 }, "substrate"],
+    ["a finalized depth below the safe depth", { finality: { safeDepth: 2, finalizedDepth: 1 } }, "substrate.finality.finalizedDepth"],
+  ])("refuses %s", (_, change, path) => {
+    const result = chainConfigSchema.safeParse({ ...base, substrate: { ...substrate, ...change } });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues.map((issue) => issue.path.join("."))).toContain(path);
+  });
+});

@@ -83,6 +83,25 @@ export const configuredChainSchema = z.strictObject({
 export type ConfiguredChain = z.infer<typeof configuredChainSchema>;
 export type ConfiguredChainInput = z.input<typeof configuredChainSchema>;
 
+/**
+ * The native network read the way the network itself works: its Substrate JSON-RPC (an archive
+ * node in production, so state at any kept block can be read). Its records carry `chainId`, the
+ * network's EVM chain id (`EVMChainId`), so native and EVM records of one network name it alike.
+ */
+export const substrateNetworkSchema = z.strictObject({
+  name: z.string().regex(/^[a-z][a-z0-9-]*$/, { message: "must be lowercase letters, digits and dashes" }),
+  chainId: z.int().positive(),
+  /** WebSocket endpoint (new-head subscriptions); `ws://` locally, `wss://` in production. */
+  rpcUrl: z.url({ protocol: /^wss?$/, error: "must be a ws(s) URL" }),
+  blockTimeMs: z.int().positive(),
+  finality: finalitySchema,
+  /** SS58 address prefix of the network's accounts (42 on Bittensor). */
+  ss58Prefix: z.int().min(0).max(16_383).default(42),
+  rpc: rpcSettingsSchema.prefault({}),
+});
+export type SubstrateNetwork = z.infer<typeof substrateNetworkSchema>;
+export type SubstrateNetworkInput = z.input<typeof substrateNetworkSchema>;
+
 /** An amount in a token's base units: a decimal string, since uint256 values overflow JSON numbers. */
 const baseUnitsSchema = z.string().regex(/^(0|[1-9][0-9]{0,77})$/, { message: "must be a decimal string of base units" });
 
@@ -135,6 +154,8 @@ export const chainConfigSchema = z
   .strictObject({
     environment: z.string().min(1),
     chains: z.array(configuredChainSchema).min(1),
+    /** The native network's Substrate side, followed by the chain-ingestor's native source. */
+    substrate: substrateNetworkSchema.optional(),
     /** What quotes and preflight accept; an environment without routes quotes nothing. */
     routes: z.array(routeSchema).default([]),
   })

@@ -3,7 +3,7 @@ import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
 /** The sources one process can run; each has its own Kafka transactional ids and checkpoints. */
-export const INGEST_SOURCES = ["intents", "network"] as const;
+export const INGEST_SOURCES = ["intents", "network", "native"] as const;
 export type IngestSource = (typeof INGEST_SOURCES)[number];
 
 export const chainIngestorConfigSchema = z.object({
@@ -43,6 +43,10 @@ export const chainIngestorConfigSchema = z.object({
   NETWORK_MAX_NETUIDS: vars.positiveInt().max(1_024, { error: "must be at most 1024" }).default(128),
   /** Network source: the most blocks read and published in one Kafka transaction (each block is dense). */
   NETWORK_MAX_BLOCKS_PER_BATCH: vars.positiveInt().max(1_000, { error: "must be at most 1000" }).default(20),
+  /** Native (Substrate) source: the most blocks read and published in one Kafka transaction. */
+  NATIVE_MAX_BLOCKS_PER_BATCH: vars.positiveInt().max(1_000, { error: "must be at most 1000" }).default(100),
+  /** Native source: pause between polls once caught up (a new-head notification wakes it sooner). */
+  NATIVE_POLL_INTERVAL_MS: vars.positiveInt().default(500),
 }).superRefine((config, context) => {
   if (config.INGEST_SOURCES.includes("intents") && config.NATS_URL === undefined) {
     context.addIssue({ code: "custom", path: ["NATS_URL"], message: "is required when INGEST_SOURCES lists intents" });

@@ -5,10 +5,12 @@ import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "
 import { kafkaDependency, natsDependency, runBackendService } from "@platform/service";
 import { loadChainIngestorConfig } from "./config.js";
 import { settlerChains, startIntentsIngestor } from "./intents/intentsIngestor.js";
+import { startNativeIngestor } from "./native/nativeIngestor.js";
 import { nativeChain, startNetworkIngestor } from "./network/networkIngestor.js";
 
-// Two sources on the generic block follower (src/follower): the intents source follows FullSettler
-// events; the network source follows the chain with role "native" (activity, snapshots, price feed).
+// Three sources on the generic block follower (src/follower): the intents source follows FullSettler
+// events; the network source follows the chain with role "native" over EVM (snapshots, price feed);
+// the native source follows the network's Substrate side (account activity from runtime events).
 // INGEST_SOURCES picks which run here, so each source can be its own single-replica Deployment;
 // readiness then covers only what this process uses.
 const config = loadChainIngestorConfig();
@@ -65,6 +67,20 @@ if (config.INGEST_SOURCES.includes("network")) {
   if (native !== undefined) followed.set(native.chainId, native);
   checks.push(network.topicsCheck, network.check);
   stops.push({ name: "network", run: () => network.stop() });
+}
+
+if (config.INGEST_SOURCES.includes("native")) {
+  const native = startNativeIngestor({
+    kafka: kafka.client,
+    network: chains.substrate,
+    pollIntervalMs: config.NATIVE_POLL_INTERVAL_MS,
+    maxBlocksPerBatch: config.NATIVE_MAX_BLOCKS_PER_BATCH,
+    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    log,
+    onFenced: exitWhenFenced("native"),
+  });
+  checks.push(native.topicsCheck, native.check, ...(native.rpcCheck === undefined ? [] : [native.rpcCheck]));
+  stops.push({ name: "native", run: () => native.stop() });
 }
 
 // Only the RPC endpoints of chains a selected source follows decide readiness.

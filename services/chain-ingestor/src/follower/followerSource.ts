@@ -7,7 +7,7 @@ import type { Client, Hex } from "viem";
 import { createBlockFollower, ForkDuringReadError, ReorgBeyondWindowError, type BlockSource, type FollowerCommit } from "./blockFollower.js";
 import type { BlockRef, WindowBlock } from "./blocks.js";
 import { runFollowLoop, type PollInterval } from "./followLoop.js";
-import { rpcHeaderReader } from "./headerReader.js";
+import type { HeaderReader } from "./headerReader.js";
 import { readLatestCheckpoints } from "./readCheckpoints.js";
 
 /** How any source follows its chain: the settings the intents and network sources share. */
@@ -31,8 +31,11 @@ export interface FollowerSettings {
 }
 
 /** What a kind of source (intents, network) brings to the shared follow-and-publish loop. */
-export interface FollowerSourceOptions<E> extends FollowerSettings {
-  chain: ConfiguredChain;
+export interface FollowerSourceOptions<E> extends Omit<FollowerSettings, "client"> {
+  /** The chain as the checkpoints and logs name it (an EVM chain, or the native network's Substrate side). */
+  chain: Pick<ConfiguredChain, "chainId" | "finality">;
+  /** How the follower reads the node's head and headers (JSON-RPC of an EVM node, or Substrate's). */
+  headers: HeaderReader;
   /** Names the source in its log lines: "intents", "network". */
   kind: string;
   /** The checkpoint's key, e.g. `31337:intents`. */
@@ -83,7 +86,7 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
   const lag = BigInt(options.followingLagBlocks ?? 3);
   const now = options.now ?? (() => new Date());
   const abort = new AbortController();
-  const headers = rpcHeaderReader(options.client);
+  const headers = options.headers;
   let publisher: TransactionalPublisher | undefined;
   let tip: bigint | undefined;
   let latest: bigint | undefined;

@@ -1,6 +1,7 @@
 import type { ConfiguredChain } from "@platform/chain";
 import type { Address } from "viem";
 import { pollInterval } from "../follower/followLoop.js";
+import { rpcHeaderReader } from "../follower/headerReader.js";
 import { startFollowerSource, type FollowerSettings, type FollowerSource, type FollowerSourceStatus } from "../follower/followerSource.js";
 import { commitRecords } from "./commitRecords.js";
 import { intentsBlockSource } from "./intentsBlockSource.js";
@@ -36,6 +37,7 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
   const interval = pollInterval({ normalMs: options.pollIntervalMs, expeditedMs: options.expeditedPollIntervalMs ?? 50, now: () => now().getTime() });
   const source = startFollowerSource({
     ...options,
+    headers: rpcHeaderReader(options.client),
     now,
     kind: "intents",
     sourceId,

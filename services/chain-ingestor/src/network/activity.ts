@@ -42,6 +42,17 @@ export interface Activity {
   parties: ActivityParty[];
   /** Stake positions this activity touched, so the balance reader looks them up even if unindexed. */
   stakeTouches: { coldkey: AccountId; hotkey: AccountId; netuid: number }[];
+  /** Substrate-sourced activity (the native source): where in the block it was read. */
+  substrate?: SubstrateOrigin;
+}
+
+/** The runtime event an activity was read from; `txHash`/`txIndex` are then its extrinsic's. */
+export interface SubstrateOrigin {
+  eventIndex: number;
+  /** "<Pallet>.<Event>", as the block's metadata names it. */
+  eventName: string;
+  /** TAO per alpha the stake operation executed at (decimal string). */
+  effectivePriceTao?: string;
 }
 
 /**
@@ -152,7 +163,7 @@ export function decodeActivity(blockNumber: bigint, tx: MinedTransaction): Activ
 }
 
 /** Sender out, recipient in; a transfer to oneself is one record. */
-function transferParties(from: AccountId, to: AccountId): ActivityParty[] {
+export function transferParties(from: AccountId, to: AccountId): ActivityParty[] {
   if (from.publicKey === to.publicKey) return [{ account: from, direction: "out" }];
   return [
     { account: from, direction: "out" },

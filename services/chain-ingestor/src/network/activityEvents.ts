@@ -20,7 +20,12 @@ export function activityRecords(activities: readonly Activity[], context: Activi
     for (const party of activity.parties) {
       const balanceAfter = context.balances.get(party.account.publicKey);
       const value: AccountActivity = {
-        ref: { ...context.blockRef, txHash: activity.txHash, txIndex: activity.txIndex },
+        ref: {
+          ...context.blockRef,
+          txHash: activity.txHash,
+          txIndex: activity.txIndex,
+          ...(activity.substrate === undefined ? {} : { logIndex: activity.substrate.eventIndex }),
+        },
         account: party.account,
         activityId: activity.activityId,
         type: activity.type,
@@ -33,13 +38,14 @@ export function activityRecords(activities: readonly Activity[], context: Activi
         ...(activity.netuid === undefined ? {} : { netuid: activity.netuid }),
         ...(activity.hotkey === undefined ? {} : { hotkey: activity.hotkey }),
         ...(activity.alphaNalpha === undefined ? {} : { alphaNalpha: activity.alphaNalpha.toString() }),
-        source: TransactionSource.TRANSACTION_SOURCE_EVM_TX,
+        source: activity.substrate === undefined ? TransactionSource.TRANSACTION_SOURCE_EVM_TX : TransactionSource.TRANSACTION_SOURCE_SUBSTRATE_EVENT,
         ...(balanceAfter === undefined ? {} : { balanceAfter }),
+        ...substrateFields(activity),
       };
       records.push({
         topic: "chain.network.v1",
         key: party.account.publicKey,
-        eventId: networkEventId(context.chainId, context.blockRef.blockHash, "AccountActivity", activity.txIndex, party.account.publicKey),
+        eventId: networkEventId(context.chainId, context.blockRef.blockHash, "AccountActivity", ...activityPlace(activity), party.account.publicKey),
         eventType: "AccountActivity",
         ref: value.ref!,
         payload: { event: { $case: "accountActivity", value } },
@@ -47,6 +53,23 @@ export function activityRecords(activities: readonly Activity[], context: Activi
     }
   }
   return records;
+}
+
+/** Where the activity sits in its block: the transaction, and for a Substrate event also the event. */
+function activityPlace(activity: Activity): (string | number)[] {
+  return activity.substrate === undefined ? [activity.txIndex] : [activity.txIndex, activity.substrate.eventIndex];
+}
+
+/** The extrinsic id and hash, the event's name and the effective price of Substrate-sourced activity. */
+function substrateFields(activity: Activity): Partial<AccountActivity> {
+  const origin = activity.substrate;
+  if (origin === undefined) return {};
+  return {
+    extrinsicId: `${activity.activityId.split("-")[0]}-${activity.txIndex}`,
+    extrinsicHash: activity.txHash,
+    eventName: origin.eventName,
+    ...(origin.effectivePriceTao === undefined ? {} : { effectivePriceTao: origin.effectivePriceTao }),
+  };
 }
 
 /** The distinct accounts the activities touched, first appearance first. */

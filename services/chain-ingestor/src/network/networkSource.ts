@@ -1,5 +1,6 @@
 import type { ConfiguredChain } from "@platform/chain";
 import type { Address } from "viem";
+import { rpcHeaderReader } from "../follower/headerReader.js";
 import { startFollowerSource, type FollowerSettings, type FollowerSource, type FollowerSourceStatus } from "../follower/followerSource.js";
 import { commitNetworkRecords } from "./commitNetworkRecords.js";
 import { networkBlockSource } from "./networkBlockSource.js";
@@ -52,6 +53,7 @@ export function startNetworkSource(options: NetworkSourceOptions): NetworkSource
   });
   return startFollowerSource({
     ...options,
+    headers: rpcHeaderReader(options.client),
     kind: "network",
     sourceId,
     transactionalId: `chain-ingestor-network-${chain.name}`,

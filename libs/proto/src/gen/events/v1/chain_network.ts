@@ -129,7 +129,15 @@ export interface AccountActivity {
     | string
     | undefined;
   /** The account's state at the end of ref's block (after all of that block's activity). */
-  balanceAfter?: AccountBalance | undefined;
+  balanceAfter?:
+    | AccountBalance
+    | undefined;
+  /**
+   * Substrate-sourced activity: the runtime event it was read from, "<Pallet>.<Event>" as the
+   * block's own metadata names it (e.g. "Balances.Transfer"). A TRANSACTION_TYPE_OTHER record is an
+   * event the ingestor has no meaning for yet, kept for every account it names rather than dropped.
+   */
+  eventName?: string | undefined;
 }
 
 /** A subnet's pool at a block (Alpha precompile 0x...0808). */
@@ -851,6 +859,7 @@ function createBaseAccountActivity(): AccountActivity {
     extrinsicId: undefined,
     extrinsicHash: undefined,
     balanceAfter: undefined,
+    eventName: undefined,
   };
 }
 
@@ -912,6 +921,9 @@ export const AccountActivity: MessageFns<AccountActivity> = {
     }
     if (message.balanceAfter !== undefined) {
       AccountBalance.encode(message.balanceAfter, writer.uint32(154).fork()).join();
+    }
+    if (message.eventName !== undefined) {
+      writer.uint32(162).string(message.eventName);
     }
     return writer;
   },
@@ -1081,6 +1093,14 @@ export const AccountActivity: MessageFns<AccountActivity> = {
             message.balanceAfter = AccountBalance.decode(reader, reader.uint32());
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.eventName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1146,6 +1166,11 @@ export const AccountActivity: MessageFns<AccountActivity> = {
         : isSet(object.balance_after)
         ? AccountBalance.fromJSON(object.balance_after)
         : undefined,
+      eventName: isSet(object.eventName)
+        ? globalThis.String(object.eventName)
+        : isSet(object.event_name)
+        ? globalThis.String(object.event_name)
+        : undefined,
     };
   },
 
@@ -1208,6 +1233,9 @@ export const AccountActivity: MessageFns<AccountActivity> = {
     if (message.balanceAfter !== undefined) {
       obj.balanceAfter = AccountBalance.toJSON(message.balanceAfter);
     }
+    if (message.eventName !== undefined) {
+      obj.eventName = message.eventName;
+    }
     return obj;
   },
 
@@ -1241,6 +1269,7 @@ export const AccountActivity: MessageFns<AccountActivity> = {
     message.balanceAfter = (object.balanceAfter !== undefined && object.balanceAfter !== null)
       ? AccountBalance.fromPartial(object.balanceAfter)
       : undefined;
+    message.eventName = object.eventName ?? undefined;
     return message;
   },
 };

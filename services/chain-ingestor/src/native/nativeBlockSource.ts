@@ -1,0 +1,114 @@
+import { defaultPartitions } from "@platform/bus";
+import type { SubstrateNetwork } from "@platform/chain";
+import type { ChainRef } from "@platform/proto/common/v1/common";
+import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
+import { accountFromPublicKey } from "@platform/subtensor";
+import type { Hex } from "viem";
+import type { BlockSource } from "../follower/blockFollower.js";
+import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
+import type { Activity } from "../network/activity.js";
+import { activityRecords, touchedAccounts } from "../network/activityEvents.js";
+import { blockSeenRecords } from "../network/blockSeen.js";
+import type { NetworkRecord } from "../network/networkRecord.js";
+import { decodeNativeActivities } from "./decodeNativeActivities.js";
+import type { NativeChainReader } from "./nativeChainReader.js";
+import { nativeFinality } from "./nativeFinality.js";
+
+export interface NativeBlockSourceOptions {
+  reader: NativeChainReader;
+  network: Pick<SubstrateNetwork, "chainId" | "finality">;
+  /** The finalized head as the header reader last saw it. */
+  finalizedHead(): bigint | undefined;
+  /** chain.network.v1's partition count, for the BlockSeen records; the topic catalog's by default. */
+  networkPartitions?: number;
+  /** Blocks read at once within a range; 8 by default (the node answers them side by side). */
+  concurrency?: number;
+}
+
+export interface NativeBlockSource extends BlockSource<NetworkRecord> {
+  recoverWindow(blocks: readonly BlockRef[]): Promise<{ window: WindowBlock<NetworkRecord>[]; unknown: BlockRef[] }>;
+}
+
+/**
+ * Reads the native network block by block: the block's runtime events decoded into account
+ * activity (decodeNativeActivities), and for every account they touched its balances
+ * (`System.Account`) and alpha positions (StakeInfoRuntimeApi) at the end of the block, then one
+ * BlockSeen per partition. A block is published whole or not at all: any failed read fails the
+ * range, and the follower reads it again.
+ */
+export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBlockSource {
+  const { reader, network } = options;
+  const seenRecords = blockSeenRecords(options.networkPartitions ?? defaultPartitions["chain.network.v1"]);
+  const concurrency = options.concurrency ?? 8;
+
+  const balancesAfter = async (header: BlockHeader, activities: readonly Activity[]): Promise<Map<string, AccountBalance>> => {
+    const accounts = touchedAccounts(activities).map((account) => account.publicKey as Hex);
+    const [balances, positions] = await Promise.all([reader.balancesAt(header.hash, accounts), reader.positionsAt(header.hash, accounts)]);
+    const after = new Map<string, AccountBalance>();
+    for (const account of accounts) {
+      const balance = balances.get(account);
+      if (balance === undefined) continue;
+      after.set(account, {
+        freeRao: balance.freeRao.toString(),
+        reservedRao: balance.reservedRao.toString(),
+        frozenRao: balance.frozenRao.toString(),
+        positions: (positions?.get(account) ?? []).map((position) => ({
+          netuid: position.netuid,
+          hotkey: accountFromPublicKey(position.hotkey),
+          stakeNalpha: position.stakeNalpha.toString(),
+        })),
+      });
+    }
+    return after;
+  };
+
+  const readBlock = async (header: BlockHeader, latest: bigint): Promise<NetworkRecord[]> => {
+    const ref: ChainRef = {
+      chainId: String(network.chainId),
+      blockNumber: header.number.toString(),
+      blockHash: header.hash,
+      parentHash: header.parentHash,
+      blockTimestamp: new Date(Number(header.timestamp) * 1_000).toISOString(),
+      finality: nativeFinality(header.number, latest, options.finalizedHead(), network.finality),
+    };
+    const activities = decodeNativeActivities(await reader.blockFacts(header));
+    const balances = activities.length === 0 ? new Map<string, AccountBalance>() : await balancesAfter(header, activities);
+    return [...activityRecords(activities, { chainId: network.chainId, blockRef: ref, balances }), ...seenRecords({ chainId: network.chainId, ref })];
+  };
+
+  const readAll = async (headers: readonly BlockHeader[], latest: bigint): Promise<NetworkRecord[][]> => {
+    const results: NetworkRecord[][] = new Array(headers.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < headers.length) {
+        const index = next++;
+        results[index] = await readBlock(headers[index]!, latest);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, headers.length) }, worker));
+    return results;
+  };
+
+  return {
+    async readBlocks(headers, latest) {
+      const records = await readAll(headers, latest);
+      return new Map(headers.map((header, index) => [header.hash, records[index]!] as const));
+    },
+
+    async recoverWindow(blocks) {
+      const { best } = await reader.heads();
+      const window: WindowBlock<NetworkRecord>[] = [];
+      const unknown: BlockRef[] = [];
+      for (const block of blocks) {
+        const header = await reader.headerOf(block.hash);
+        if (header === undefined) {
+          unknown.push(block);
+          window.push({ block, events: [] });
+          continue;
+        }
+        window.push({ block, events: await readBlock(header, best) });
+      }
+      return { window, unknown };
+    },
+  };
+}

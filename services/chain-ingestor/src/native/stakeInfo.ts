@@ -1,0 +1,55 @@
+import { $ } from "dedot";
+import { hexToU8a } from "dedot/utils";
+
+/**
+ * `StakeInfoRuntimeApi.get_stake_info_for_coldkeys` answers, in runtimes of spec 218's time, a
+ * SCALE `Vec<u8>` whose content the metadata does not describe: `Vec<(AccountId32,
+ * Vec<StakeInfo>)>` with StakeInfo as in pallets/subtensor/src/rpc_info/stake_info.rs. Newer
+ * runtimes return the typed value, which the client decodes from the metadata; both end up here as
+ * the same positions.
+ */
+const $stakeInfo = $.Struct({
+  hotkey: $.FixedHex(32),
+  coldkey: $.FixedHex(32),
+  netuid: $.compactU16,
+  stake: $.compactU64,
+  locked: $.compactU64,
+  emission: $.compactU64,
+  drain: $.compactU64,
+  isRegistered: $.bool,
+});
+const $stakeInfoForColdkeys = $.Vec($.Tuple($.FixedHex(32), $.Vec($stakeInfo)));
+
+/** One alpha position of a coldkey, as the runtime computes it (stake in the subnet's alpha; rao on root). */
+export interface ColdkeyPosition {
+  netuid: number;
+  hotkey: `0x${string}`;
+  stakeNalpha: bigint;
+}
+
+/** Positions by coldkey public key, from the runtime API's answer (bytes or typed). */
+export function decodeStakeInfoForColdkeys(answer: unknown): Map<string, ColdkeyPosition[]> {
+  const entries = typeof answer === "string" ? $stakeInfoForColdkeys.decode(hexToU8a(answer)) : typedEntries(answer);
+  const positions = new Map<string, ColdkeyPosition[]>();
+  for (const [coldkey, infos] of entries) {
+    const list = infos
+      .map((info) => ({ netuid: Number(info.netuid), hotkey: publicKeyOf(info.hotkey), stakeNalpha: BigInt(info.stake) }))
+      .filter((position) => position.stakeNalpha > 0n)
+      .sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
+    positions.set(publicKeyOf(coldkey), list);
+  }
+  return positions;
+}
+
+type StakeEntry = readonly [unknown, readonly { netuid: unknown; hotkey: unknown; stake: unknown }[]];
+
+function typedEntries(answer: unknown): StakeEntry[] {
+  if (!Array.isArray(answer)) throw new TypeError("StakeInfoRuntimeApi answered neither bytes nor a list");
+  return answer as StakeEntry[];
+}
+
+function publicKeyOf(value: unknown): `0x${string}` {
+  const raw = typeof value === "object" && value !== null && "raw" in value ? (value as { raw: unknown }).raw : value;
+  if (typeof raw !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(raw)) throw new TypeError(`not an AccountId32: ${String(raw)}`);
+  return raw.toLowerCase() as `0x${string}`;
+}
