@@ -153,13 +153,16 @@ export type RouteConfigInput = z.input<typeof routeSchema>;
 export const chainConfigSchema = z
   .strictObject({
     environment: z.string().min(1),
-    chains: z.array(configuredChainSchema).min(1),
+    chains: z.array(configuredChainSchema),
     /** The native network's Substrate side, followed by the chain-ingestor's native source. */
     substrate: substrateNetworkSchema.optional(),
     /** What quotes and preflight accept; an environment without routes quotes nothing. */
     routes: z.array(routeSchema).default([]),
   })
   .superRefine((config, ctx) => {
+    if (config.chains.length === 0 && config.substrate === undefined) {
+      ctx.addIssue({ code: "custom", path: ["chains"], message: "lists no chain (and there is no substrate network)" });
+    }
     // Names and ids key checkpoints, topics and routes; a duplicate would merge two chains' data.
     const seenNames = new Map<string, number>();
     const seenIds = new Map<number, number>();

@@ -66,7 +66,7 @@ describe("decodeNativeActivities", () => {
         ok(1),
         ev(2, "SubtensorModule", "StakeRemoved", [id(1), id(3), 10_000_000_000n, 4_000_000_000n, 2]),
         ok(2),
-        ev(3, "SubtensorModule", "StakeMoved", [id(1), id(3), 2, id(4), 2, 7n]),
+        ev(3, "SubtensorModule", "StakeMoved", [id(1), id(3), 2, id(4), 2]),
         ok(3),
         ev(4, "SubtensorModule", "StakeMoved", [id(1), id(3), 2, id(4), 3, 9n]),
         ok(4),
@@ -87,10 +87,26 @@ describe("decodeNativeActivities", () => {
       substrate: { effectivePriceTao: "2" },
     });
     expect(activities[1]).toMatchObject({ parties: [{ direction: "in" }], substrate: { effectivePriceTao: "2.5" } });
+    expect(activities[2]!.amountRao).toBeUndefined();
+    expect(activities[3]!.amountRao).toBe(9n);
     expect(activities[3]!.stakeTouches).toEqual([
       { coldkey: accountFromPublicKey(alice), hotkey: accountFromPublicKey(hotA), netuid: 2 },
       { coldkey: accountFromPublicKey(alice), hotkey: accountFromPublicKey(hotB), netuid: 3 },
     ]);
+  });
+
+  it("folds a move's internal stake legs into the move", () => {
+    index = 0;
+    const activities = decodeNativeActivities(
+      block([
+        ev(1, "SubtensorModule", "StakeAdded", [id(1), id(4), 3_000n, 1_000n, 2]),
+        ev(1, "SubtensorModule", "StakeMoved", [id(1), id(3), 2, id(4), 2]),
+        fee(1, alice, 10n),
+        ok(1),
+      ]),
+    );
+    expect(activities).toHaveLength(1);
+    expect(activities[0]).toMatchObject({ type: TransactionType.TRANSACTION_TYPE_STAKE_MOVE, amountRao: 3_000n, alphaNalpha: 1_000n, feeRao: 10n, hotkey: accountFromPublicKey(hotA) });
   });
 
   it("reads registrations as the signer's, with what they burned or locked", () => {

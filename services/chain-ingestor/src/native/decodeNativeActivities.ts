@@ -13,6 +13,10 @@ import { eventName, type NativeBlockFacts, type RuntimeEvent } from "./runtimeEv
  * names, never dropped; one whose known name comes with an unexpected shape (another runtime's
  * fields) is kept the same way, never misread.
  *
+ * A stake move, swap or transfer also emits the StakeAdded (and in later runtimes StakeRemoved) of
+ * its internal legs: those are folded into the move (its TAO and alpha where the move's own event
+ * lacks them), so one move is one activity, as the user did one thing.
+ *
  * Each activity carries its extrinsic's index and hash. The extrinsic's fee
  * (`TransactionPayment.TransactionFeePaid`) is carried by the first activity of the account that
  * paid it and is 0 on the others, so summing fees over records counts each fee once.
@@ -21,7 +25,7 @@ export function decodeNativeActivities(block: NativeBlockFacts): Activity[] {
   const activities: Activity[] = [];
   for (const extrinsic of groupByExtrinsic(block.events)) {
     const context = extrinsicContext(block, extrinsic);
-    const decoded = extrinsic.events.flatMap((event) => decodeEvent(event, context));
+    const decoded = foldMoveLegs(extrinsic.events.flatMap((event) => decodeEvent(event, context)));
     if (decoded.length === 0 && context.failed && context.payer !== undefined) decoded.push(failedExtrinsic(context));
     activities.push(...chargeFee(decoded, context));
   }
@@ -116,6 +120,29 @@ function extrinsicContext(block: NativeBlockFacts, extrinsic: ExtrinsicEvents): 
   return context;
 }
 
+const MOVES = new Set([TransactionType.TRANSACTION_TYPE_STAKE_MOVE, TransactionType.TRANSACTION_TYPE_STAKE_SWAP, TransactionType.TRANSACTION_TYPE_STAKE_TRANSFER]);
+const LEGS = new Set([TransactionType.TRANSACTION_TYPE_STAKE_ADD, TransactionType.TRANSACTION_TYPE_STAKE_REMOVE]);
+
+/** An extrinsic's stake adds and removes of the coldkey that moved stake in it are that move's legs. */
+function foldMoveLegs(activities: Activity[]): Activity[] {
+  const moves = activities.filter((activity) => MOVES.has(activity.type));
+  if (moves.length === 0) return activities;
+  const movers = new Set(moves.map((move) => move.from.publicKey));
+  const legs = activities.filter((activity) => LEGS.has(activity.type) && movers.has(activity.from.publicKey));
+  const added = legs.find((leg) => leg.type === TransactionType.TRANSACTION_TYPE_STAKE_ADD);
+  return activities
+    .filter((activity) => !legs.includes(activity))
+    .map((activity) =>
+      MOVES.has(activity.type) && added !== undefined && activity.from.publicKey === added.from.publicKey
+        ? {
+            ...activity,
+            ...(activity.amountRao === undefined && added.amountRao !== undefined ? { amountRao: added.amountRao } : {}),
+            ...(activity.alphaNalpha === undefined && added.alphaNalpha !== undefined ? { alphaNalpha: added.alphaNalpha } : {}),
+          }
+        : activity,
+    );
+}
+
 type EventDecoder = (event: RuntimeEvent, context: ExtrinsicContext) => Activity[] | undefined;
 
 /** Bookkeeping events: their meaning is already carried by the activities above (fees, balances). */
@@ -150,22 +177,24 @@ const DECODERS: Record<string, EventDecoder> = {
   },
   "SubtensorModule.StakeAdded": (event, context) => stakeChange(event, context, TransactionType.TRANSACTION_TYPE_STAKE_ADD, "out"),
   "SubtensorModule.StakeRemoved": (event, context) => stakeChange(event, context, TransactionType.TRANSACTION_TYPE_STAKE_REMOVE, "in"),
-  // (coldkey, origin hotkey, origin netuid, destination hotkey, destination netuid, TAO amount)
+  // (coldkey, origin hotkey, origin netuid, destination hotkey, destination netuid) in spec 218;
+  // later runtimes append the TAO amount moved.
   "SubtensorModule.StakeMoved": (event, context) => {
-    const fields = tupleFields(event.data, 6);
+    const fields = tupleFields(event.data, 6) ?? tupleFields(event.data, 5);
     const coldkey = accountField(fields?.[0]);
     const hotkey = accountField(fields?.[1]);
     const netuid = netuidField(fields?.[2]);
     const destinationHotkey = accountField(fields?.[3]);
     const destinationNetuid = netuidField(fields?.[4]);
-    const amountRao = amountField(fields?.[5]);
-    if (coldkey === undefined || hotkey === undefined || netuid === undefined || destinationHotkey === undefined || destinationNetuid === undefined || amountRao === undefined) return undefined;
+    const amountRao = fields?.length === 6 ? amountField(fields[5]) : undefined;
+    if (coldkey === undefined || hotkey === undefined || netuid === undefined || destinationHotkey === undefined || destinationNetuid === undefined) return undefined;
+    if (fields?.length === 6 && amountRao === undefined) return undefined;
     const type = netuid === destinationNetuid ? TransactionType.TRANSACTION_TYPE_STAKE_MOVE : TransactionType.TRANSACTION_TYPE_STAKE_SWAP;
     return [
       activity(event, context, {
         type,
         from: coldkey,
-        amountRao,
+        ...(amountRao === undefined ? {} : { amountRao }),
         netuid,
         hotkey,
         parties: [{ account: coldkey, direction: "out" }],

@@ -57,14 +57,15 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
   // Untyped access to the raw JSON-RPC methods (dedot's typed rpc proxies any method name).
   const rpc = client.rpc as unknown as Record<string, (...params: unknown[]) => Promise<unknown>>;
 
-  const headerAt = async (hash: Hex, raw: RawHeader | null): Promise<BlockHeader | undefined> => {
-    if (raw === null) return undefined;
-    const timestamp = (await rpc["state_getStorage"]!(TIMESTAMP_NOW_KEY, hash)) as Hex | null;
+  // dedot hands a JSON-RPC `null` result (no such block, header or storage value) back as `undefined`.
+  const headerAt = async (hash: Hex, raw: RawHeader | undefined): Promise<BlockHeader | undefined> => {
+    if (raw === undefined) return undefined;
+    const timestamp = (await rpc["state_getStorage"]!(TIMESTAMP_NOW_KEY, hash)) as Hex | undefined;
     return {
       number: BigInt(raw.number),
       hash: hash.toLowerCase() as Hex,
       parentHash: raw.parentHash.toLowerCase() as Hex,
-      timestamp: timestamp === null ? 0n : readU64Le(timestamp) / 1_000n,
+      timestamp: timestamp === undefined ? 0n : readU64Le(timestamp) / 1_000n,
     };
   };
 
@@ -78,21 +79,21 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     async headersAt(numbers) {
       const headers = await Promise.all(
         numbers.map(async (number) => {
-          const hash = (await rpc["chain_getBlockHash"]!(Number(number))) as Hex | null;
-          if (hash === null) return undefined;
-          return headerAt(hash, (await rpc["chain_getHeader"]!(hash)) as RawHeader | null);
+          const hash = (await rpc["chain_getBlockHash"]!(Number(number))) as Hex | undefined;
+          if (hash === undefined) return undefined;
+          return headerAt(hash, (await rpc["chain_getHeader"]!(hash)) as RawHeader | undefined);
         }),
       );
       return headers.filter((header): header is BlockHeader => header !== undefined);
     },
 
     async headerOf(hash) {
-      return headerAt(hash, (await rpc["chain_getHeader"]!(hash)) as RawHeader | null);
+      return headerAt(hash, (await rpc["chain_getHeader"]!(hash)) as RawHeader | undefined);
     },
 
     async blockFacts(header) {
-      const [at, block] = await Promise.all([client.at(header.hash), rpc["chain_getBlock"]!(header.hash) as Promise<{ block: { extrinsics: Hex[] } } | null>]);
-      if (block === null) throw new ForkDuringReadError(`block ${header.number} (${header.hash}) vanished while it was read`);
+      const [at, block] = await Promise.all([client.at(header.hash), rpc["chain_getBlock"]!(header.hash) as Promise<{ block: { extrinsics: Hex[] } } | undefined>]);
+      if (block === undefined) throw new ForkDuringReadError(`block ${header.number} (${header.hash}) vanished while it was read`);
       const records = (await at.query.system.events()) as unknown as DedotEventRecord[];
       return {
         number: header.number,
@@ -123,8 +124,20 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       const at = await client.at(blockHash);
       const hasApi = at.metadata.latest.apis.some((api) => api.name === "StakeInfoRuntimeApi");
       if (!hasApi) return undefined;
+      // A runtime call executes the runtime (tens of ms on a node); storage reads are cheap. Only
+      // coldkeys that stake through some hotkey (`StakingHotkeys`) can hold a position.
+      const query = at.query as unknown as { subtensorModule?: { stakingHotkeys?: { multi(keys: Hex[]): Promise<unknown[][]> } } };
+      const stakingHotkeys = query.subtensorModule?.stakingHotkeys;
+      let stakers = [...coldkeys];
+      if (stakingHotkeys !== undefined) {
+        const lists = await stakingHotkeys.multi([...coldkeys]);
+        stakers = coldkeys.filter((_, index) => (lists[index]?.length ?? 0) > 0);
+      }
+      const positions = new Map<string, ColdkeyPosition[]>(coldkeys.map((coldkey) => [coldkey, []]));
+      if (stakers.length === 0) return positions;
       const call = at.call as unknown as { stakeInfoRuntimeApi: { getStakeInfoForColdkeys(coldkeys: Hex[]): Promise<unknown> } };
-      return decodeStakeInfoForColdkeys(await call.stakeInfoRuntimeApi.getStakeInfoForColdkeys([...coldkeys]));
+      for (const [coldkey, list] of decodeStakeInfoForColdkeys(await call.stakeInfoRuntimeApi.getStakeInfoForColdkeys(stakers))) positions.set(coldkey, list);
+      return positions;
     },
 
     async onNewHead(onHead) {
