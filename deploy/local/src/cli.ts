@@ -52,9 +52,22 @@ async function up(): Promise<void> {
     external: externalFromEnv(),
     logLevel: process.env.STACK_LOG_LEVEL ?? "info",
     progress,
+    nativeBlockTimeMs: nativeBlockTimeFromEnv(),
   });
   progress.done(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n${renderSummary(stack.descriptor)}`);
+}
+
+/** `STACK_SUBTENSOR_BLOCK_MS`: the native network's block time (2,000 ms by default, as a fast local stand-in for 12 s). */
+function nativeBlockTimeFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const value = env.STACK_SUBTENSOR_BLOCK_MS;
+  if (value === undefined || value === "") return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 200 || ms > 60_000) {
+    process.stderr.write(`STACK_SUBTENSOR_BLOCK_MS: must be a whole number of milliseconds between 200 and 60000, got "${value}"\n`);
+    process.exit(78);
+  }
+  return ms;
 }
 
 /** `STACK_KAFKA_BROKERS`, `STACK_REDIS_URL`, `STACK_NATS_URL`, `STACK_CHAINS_FILE` point at servers the stack then does not start. */

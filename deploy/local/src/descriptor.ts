@@ -19,11 +19,26 @@ export interface ProcessDescriptor {
   grpcTarget?: string;
 }
 
+/** The native network's Substrate side: the real runtime under chopsticks, and accounts with activity. */
+export interface SubstrateDescriptor {
+  name: string;
+  /** The network's EVM chain id (`EVMChainId`), which its records carry. */
+  chainId: number;
+  rpcUrl: string;
+  httpUrl: string;
+  blockTimeMs: number;
+  specVersion: number;
+  /** Seeded accounts with activity (SS58; the EVM one with its H160), and the subnets the seed registered. */
+  demoAccounts: { name: string; role: string; ss58: string; publicKey: string; evmH160?: string }[];
+  netuids: number[];
+}
+
 /** `.local/stack.json`: what tools, tests and people need to talk to a running stack. */
 export interface StackDescriptor {
   startedAt: string;
   gatewayUrl: string;
   chains: ChainDescriptor[];
+  substrate?: SubstrateDescriptor;
   infrastructure: { kafkaBrokers: string[]; redisUrl: string; natsUrl: string };
   /** The demo API key, once the auth service issues keys. */
   demoApiKey?: { id: string; secret: string; scopes: string[] };

@@ -10,6 +10,8 @@ export interface PortPlan {
   anvilOrigin: number;
   anvilDestination: number;
   anvilSubtensor: number;
+  /** The real Subtensor runtime under chopsticks (Substrate JSON-RPC, WebSocket and HTTP). */
+  subtensorNode: number;
   authGrpc: number;
   tcGrpc: number;
   intentsGrpc: number;
@@ -36,6 +38,7 @@ export const DEFAULT_PORTS: PortPlan = {
   anvilOrigin: 18545,
   anvilDestination: 18546,
   anvilSubtensor: 18547,
+  subtensorNode: 19944,
   authGrpc: 50051,
   tcGrpc: 50052,
   intentsGrpc: 50053,

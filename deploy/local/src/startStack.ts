@@ -6,6 +6,7 @@ import { spawnManaged, startAnvil, startKafka, startNats, startRedis, type Manag
 import type { ChainDescriptor, ProcessDescriptor, StackDescriptor } from "./descriptor.js";
 import { writeDescriptor } from "./descriptor.js";
 import { localChainsTemplate, repoRoot } from "./paths.js";
+import { startNativeNetwork, type NativeNetwork } from "./nativeNetwork.js";
 import { prepareSecrets, seedDemoKey } from "./secrets.js";
 import type { PortPlan } from "./ports.js";
 import type { Progress } from "./progress.js";
@@ -42,6 +43,13 @@ export interface StartStackOptions {
   simulator?: boolean;
   /** The chains template to deploy the devnet from; deploy/config/local/chains.json by default. */
   chainsTemplate?: string;
+  /**
+   * Start the native network (the real Subtensor runtime under chopsticks) and seed it. By default
+   * it runs with the simulator (the whole stack), never on external chains.
+   */
+  nativeNetwork?: boolean;
+  /** The native network's block time; 2,000 ms by default. */
+  nativeBlockTimeMs?: number;
 }
 
 export interface RunningStack {
@@ -116,7 +124,14 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const external = options.external ?? {};
     progress.step("starting infrastructure (Kafka, Redis, NATS, chains) and making the stack's secrets");
     const secretsDir = join(stateDir, "secrets");
-    const [kafkaBrokers, redisUrl, natsUrl, deployed] = await Promise.all([
+    const withNative = !external.chainsFile && (options.nativeNetwork ?? options.simulator ?? options.services === undefined);
+    const native: Promise<NativeNetwork | undefined> = withNative
+      ? startNativeNetwork({ port: ports.subtensorNode, blockTimeMs: options.nativeBlockTimeMs ?? 2_000, logs, detached: options.detached, track }).then((started) => {
+          progress.done(`subtensor runtime (spec ${started.descriptor.specVersion}) on ${started.descriptor.rpcUrl}, seeded`);
+          return started;
+        })
+      : Promise.resolve(undefined);
+    const [kafkaBrokers, redisUrl, natsUrl, deployed, , nativeNetwork] = await Promise.all([
       external.kafkaBrokers ??
         (async () => {
           const logFile = join(logs, "kafka.log");
@@ -143,10 +158,15 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
         })(),
       external.chainsFile ? describeExternalChains(external.chainsFile) : startDevnetChains(options, logs, track),
       prepareSecrets(secretsDir, options.runtime),
+      native,
     ]);
     const { chains, accounts } = deployed;
 
     const chainsFile = external.chainsFile ?? join(stateDir, "chains.json");
+    if (deployed.config !== undefined) {
+      const config = nativeNetwork === undefined ? deployed.config : { ...deployed.config, substrate: nativeNetwork.network };
+      writeFileSync(chainsFile, `${JSON.stringify(config, null, 2)}\n`);
+    }
     const infra = { kafkaBrokers, redisUrl, natsUrl, chainsFile, secretsDir };
     const wanted = new Set(options.services ?? SERVICE_ORDER);
     const specs = serviceProcessSpecs(ports, infra, options.logLevel ?? "info").filter((spec) => wanted.has(spec.name));
@@ -185,6 +205,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       ...partial,
       ...(demoApiKey ? { demoApiKey } : {}),
       chains,
+      ...(nativeNetwork === undefined ? {} : { substrate: nativeNetwork.descriptor }),
       infrastructure: { kafkaBrokers, redisUrl, natsUrl },
       processes: started.map((entry) => entry.descriptor),
     };
@@ -222,6 +243,8 @@ interface StackChains {
   chains: ChainDescriptor[];
   /** Only when the launcher deployed the devnet itself. */
   accounts?: DevnetAccounts;
+  /** The chains file to write, when the launcher deployed the devnet itself. */
+  config?: ChainConfig;
 }
 
 /** One anvil per chain of the local template, the devnet contracts on each, and the chains file the services read. */
@@ -255,9 +278,8 @@ async function startDevnetChains(options: StartStackOptions, logs: string, track
     ...template,
     chains: running.map(({ chain, rpcUrl }) => ({ ...chain, rpcUrl, contracts: { ...chain.contracts, ...deployment.chains[chain.name]!.contracts } })),
   };
-  writeFileSync(join(options.stateDir, "chains.json"), `${JSON.stringify(chains, null, 2)}\n`);
   options.progress.done("devnet contracts deployed");
-  return { chains: chains.chains.map(describeChain), accounts: deployment.accounts };
+  return { chains: chains.chains.map(describeChain), accounts: deployment.accounts, config: chains };
 }
 
 async function describeExternalChains(file: string): Promise<StackChains> {

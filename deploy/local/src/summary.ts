@@ -22,18 +22,30 @@ export function renderSummary(descriptor: StackDescriptor): string {
 `
     : `  curl -s '${base}/intents/v1/tc/status?walletAddress=0x52908400098527886e0f7030069857d2e4169ee7'
 `;
+  const substrate = descriptor.substrate;
+  const substrateLines = substrate
+    ? `Native network (real Subtensor runtime, spec ${substrate.specVersion}, chopsticks; a block every ${substrate.blockTimeMs} ms)
+  ${substrate.name.padEnd(12)} chain id ${String(substrate.chainId).padEnd(6)} ${substrate.rpcUrl}  (HTTP ${substrate.httpUrl})
+${substrate.demoAccounts.map((account) => `    ${account.name.padEnd(18)} ${account.ss58}${account.evmH160 ? `  (H160 ${account.evmH160})` : ""}`).join("\n")}
+    subnets ${substrate.netuids.join(", ")}
+`
+    : "";
+  const substrateTry = substrate
+    ? `  curl -s ${substrate.httpUrl} -H 'content-type: application/json' -d '{"id":1,"jsonrpc":"2.0","method":"chain_getHeader","params":[]}'
+`
+    : "";
   return `Gateway     ${base}
 Reference   ${base}/docs   (OpenAPI: ${base}/openapi.json)
 Descriptor  ${descriptor.stateDir}/stack.json
 Logs        deploy/local/stack logs [name]
 Chains
 ${chainLines}
-Infrastructure
+${substrateLines}Infrastructure
   kafka ${descriptor.infrastructure.kafkaBrokers.join(",")}   redis ${descriptor.infrastructure.redisUrl}   nats ${descriptor.infrastructure.natsUrl}
 ${key}
 Try:
   curl -s ${base}/readyz
-${tokenLines}  curl -s ${base}/openapi.json | head -c 400
+${tokenLines}${substrateTry}  curl -s ${base}/openapi.json | head -c 400
 
 Stop with: deploy/local/stack stop
 `;

@@ -2,7 +2,8 @@ import { loadChainConfig } from "@platform/chain";
 import { loadConfigOrExit, loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
 import { privateKeyToAccount } from "viem/accounts";
-import { startNetworkSimulator } from "./network/index.js";
+import { startNativeSimulator } from "./native/index.js";
+import { networkRandom, startNetworkSimulator } from "./network/index.js";
 import { readKeysFile, requireKey } from "./intents/keysFile.js";
 import { startOpsServer } from "./intents/opsServer.js";
 import { simulatorConfigSchema } from "./intents/simulatorConfig.js";
@@ -54,6 +55,13 @@ const network =
       })
     : undefined;
 if (network === undefined) log.info("no native chain with a price feed and a simulator key: network simulator not started");
+// The real Subtensor runtime's own activity (transfers, stakes, registrations), when the chains file names it.
+const nativeStop = new AbortController();
+const nativeNetwork =
+  chains.substrate === undefined
+    ? undefined
+    : await startNativeSimulator({ rpcUrl: chains.substrate.rpcUrl, signal: nativeStop.signal, random: networkRandom(`${config.SIM_SEED}:native`), log });
+if (nativeNetwork === undefined) log.info("no substrate network in the chains file: native simulator not started");
 ready = true;
 
 let stopping = false;
@@ -62,7 +70,8 @@ const shutdown = async (signal: string) => {
   stopping = true;
   log.info({ signal }, "stopping");
   ready = false;
-  await Promise.all([intents.stop(), network?.stop()]);
+  nativeStop.abort();
+  await Promise.all([intents.stop(), network?.stop(), nativeNetwork?.done]);
   await ops.close();
   log.info({ stats: intents.stats() }, "stopped");
   process.exit(0);

@@ -10,3 +10,4 @@ export { startAnvil, type RunningAnvil, type StartAnvilOptions } from "./anvil.j
 export { ensureKafkaJars, startKafka, type RunningKafka, type StartKafkaOptions } from "./kafka.js";
 export { countSocketWrites } from "./socketWrites.js";
 export { rpcRequest, startChopsticks, type RunningChopsticks, type StartChopsticksOptions } from "./chopsticks/startChopsticks.js";
+export { startFaultyProxy, type FaultMode, type FaultyProxy, type StartFaultyProxyOptions } from "./faultyProxy.js";

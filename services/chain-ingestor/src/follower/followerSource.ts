@@ -69,6 +69,9 @@ export interface FollowerSource {
   stop(): Promise<void>;
 }
 
+/** A single failed read is a blink; this many in a row and the source is not following. */
+const FAILING_STEPS_NOT_FOLLOWING = 2;
+
 /** A commit whose outcome only Kafka knows: the source restarts from its checkpoint. */
 class CommitFailedError extends Error {
   override readonly name = "CommitFailedError";
@@ -91,6 +94,8 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
   let tip: bigint | undefined;
   let latest: bigint | undefined;
   let publishing = false;
+  // Steps failing one after another: the node (or the way to it) is not answering, whatever the tip says.
+  let failingSteps = 0;
 
   // The publisher splits the records into produce requests the broker accepts (libs/bus sizedChunks).
   const send = (current: TransactionalPublisher, records: readonly OutgoingRecord[]): Promise<void> =>
@@ -163,8 +168,10 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
         onStep: (outcome) => {
           latest = outcome.latest;
           tip = follower.tip()?.number;
+          failingSteps = 0;
         },
         onError: (error, failures) => {
+          failingSteps = failures;
           if (isProducerFencedError(error) || error instanceof CommitFailedError || error instanceof ReorgBeyondWindowError) return "stop";
           const level = error instanceof ForkDuringReadError || failures < 3 ? "debug" : "warn";
           log[level]({ err: error, chainId: chain.chainId, source: kind, failures }, "reading the chain failed; retrying");
@@ -206,7 +213,7 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
     sourceId,
     transactionalId,
     status: () => ({
-      following: publishing && tip !== undefined && latest !== undefined && tip + lag >= latest,
+      following: publishing && failingSteps < FAILING_STEPS_NOT_FOLLOWING && tip !== undefined && latest !== undefined && tip + lag >= latest,
       ...(tip === undefined ? {} : { tip }),
       ...(latest === undefined ? {} : { latest }),
     }),

@@ -143,7 +143,7 @@ describe("decodeNativeActivities", () => {
     );
     expect(activities.map((activity) => activity.type)).toEqual([TransactionType.TRANSACTION_TYPE_TRANSFER, TransactionType.TRANSACTION_TYPE_EVM_TX]);
     expect(activities[0]!.from.evmH160).toBe(from.evmH160);
-    expect(activities[1]).toMatchObject({ from, to, success: true, txHash: key(0xab), txIndex: 1 });
+    expect(activities[1]).toMatchObject({ from, to, success: true, txHash: key(0xab), txIndex: 1, substrate: { extrinsicHash: key(0xe1) } });
   });
 
   it("keeps a failed extrinsic's fee, an unknown event and a known event of another shape, never throwing", () => {

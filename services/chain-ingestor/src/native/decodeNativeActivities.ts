@@ -363,7 +363,7 @@ function activity(event: RuntimeEvent, context: ExtrinsicContext, body: Activity
     feeRao: 0n,
     stakeTouches: [],
     ...body,
-    substrate: { eventIndex: event.index, eventName: eventName(event), ...(effectivePriceTao === undefined ? {} : { effectivePriceTao }) },
+    substrate: { eventIndex: event.index, eventName: eventName(event), extrinsicHash: context.hash, ...(effectivePriceTao === undefined ? {} : { effectivePriceTao }) },
   };
 }
 

@@ -51,6 +51,8 @@ export interface SubstrateOrigin {
   eventIndex: number;
   /** "<Pallet>.<Event>", as the block's metadata names it. */
   eventName: string;
+  /** blake2_256 of the extrinsic (`txHash` is the EVM transaction's own hash for an EVM execution). */
+  extrinsicHash: `0x${string}`;
   /** TAO per alpha the stake operation executed at (decimal string). */
   effectivePriceTao?: string;
 }

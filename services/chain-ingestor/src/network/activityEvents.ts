@@ -66,7 +66,7 @@ function substrateFields(activity: Activity): Partial<AccountActivity> {
   if (origin === undefined) return {};
   return {
     extrinsicId: `${activity.activityId.split("-")[0]}-${activity.txIndex}`,
-    extrinsicHash: activity.txHash,
+    extrinsicHash: origin.extrinsicHash,
     eventName: origin.eventName,
     ...(origin.effectivePriceTao === undefined ? {} : { effectivePriceTao: origin.effectivePriceTao }),
   };

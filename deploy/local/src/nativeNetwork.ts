@@ -1,0 +1,59 @@
+import { join } from "node:path";
+import type { SubstrateNetworkInput } from "@platform/chain";
+import { nativeEvmChainId, seedNativeNetwork, subtensorChainSpec } from "@platform/devnet";
+import { startChopsticks, type ManagedProcess } from "@platform/testing";
+import type { SubstrateDescriptor } from "./descriptor.js";
+
+export interface StartNativeNetworkOptions {
+  port: number;
+  /** A block every this many ms; the seed builds its own blocks meanwhile, so it need not wait for the timer. */
+  blockTimeMs: number;
+  logs: string;
+  detached: boolean;
+  track: (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>) => void;
+}
+
+export interface NativeNetwork {
+  /** The chains file's `substrate` section. */
+  network: SubstrateNetworkInput;
+  descriptor: SubstrateDescriptor;
+}
+
+/**
+ * The native network of the devnet: the real Subtensor runtime (the committed chain spec, checked)
+ * under chopsticks, building a block on a timer, then seeded through real signed extrinsics
+ * (subnets with identities and neurons, transfers, stake added, removed and moved, an EVM
+ * transaction) so that it has activity from its first minute.
+ */
+export async function startNativeNetwork(options: StartNativeNetworkOptions): Promise<NativeNetwork> {
+  const logFile = join(options.logs, "subtensor.log");
+  const node = await startChopsticks({ genesis: subtensorChainSpec(), port: options.port, blockTimeMs: options.blockTimeMs, logFile, detached: options.detached });
+  options.track("subtensor", node.process, logFile, () => node.stop());
+  const seeded = await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
+  const [chainId, version] = await Promise.all([nativeEvmChainId(node.rpcUrl), node.request<{ specVersion: number }>("state_getRuntimeVersion")]);
+  const network: SubstrateNetworkInput = {
+    name: "bittensor",
+    chainId,
+    rpcUrl: node.rpcUrl,
+    blockTimeMs: options.blockTimeMs,
+    // Chopsticks finalizes every block at once; the depth stands in for the network's finality lag.
+    finality: { safeDepth: 1, finalizedDepth: 3 },
+    ss58Prefix: 42,
+    rpc: { timeoutMs: 10_000, retryCount: 2, retryDelayMs: 250 },
+  };
+  return {
+    network,
+    descriptor: {
+      name: network.name,
+      chainId,
+      rpcUrl: node.rpcUrl,
+      httpUrl: node.httpUrl,
+      blockTimeMs: options.blockTimeMs,
+      specVersion: version.specVersion,
+      demoAccounts: seeded.accounts
+        .filter((account) => account.role !== "hotkey")
+        .map((account) => ({ name: account.name, role: account.role, ss58: account.ss58, publicKey: account.publicKey, ...(account.evmH160 === undefined ? {} : { evmH160: account.evmH160 }) })),
+      netuids: seeded.netuids,
+    },
+  };
+}

@@ -1,0 +1,235 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { createKafkaClient, type ConsumedRecord, type Kafka } from "@platform/bus";
+import type { SubstrateNetworkInput } from "@platform/chain";
+import { substrateNetworkSchema } from "@platform/chain";
+import { seedNativeNetwork, subtensorChainSpec } from "@platform/devnet";
+import { createLogger, type Logger } from "@platform/log";
+import type { AccountActivity, NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
+import type { ChainEventRemoved } from "@platform/proto/events/v1/chain";
+import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
+import { decodePayload, TOPICS } from "@platform/proto/topics";
+import { startChopsticks, startKafka, tempDir, waitFor, type ManagedProcess, type RunningChopsticks, type RunningKafka } from "@platform/testing";
+import { ApiPromise, WsProvider } from "@polkadot/api";
+import { Keyring } from "@polkadot/keyring";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readTopic, spawnService } from "../intents/devnetHarness.itest.js";
+import { startNativeIngestor, type NativeIngestor } from "./nativeIngestor.js";
+
+/*
+ * On real servers: the Subtensor runtime (spec 218) under chopsticks, seeded through real signed
+ * extrinsics, and one Kafka broker. The native source runs in process (and, for the kill test, as
+ * its own process); every record is compared with a direct read of the runtime through another
+ * client (@polkadot/api) at the record's block.
+ */
+
+const dir = tempDir("native-pipeline");
+const log: Logger = createLogger({ service: "native-test", level: "warn", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
+
+let node: RunningChopsticks;
+let kafkaServer: RunningKafka;
+let kafka: Kafka;
+let api: ApiPromise;
+let network: SubstrateNetworkInput;
+let ingestor: NativeIngestor | undefined;
+let seeded: Awaited<ReturnType<typeof seedNativeNetwork>>;
+
+const keyring = () => new Keyring({ type: "sr25519", ss58Format: 42 });
+
+beforeAll(async () => {
+  [node, kafkaServer] = await Promise.all([
+    startChopsticks({ genesis: subtensorChainSpec(), logFile: join(dir.path, "chopsticks.log") }),
+    startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
+  ]);
+  api = await ApiPromise.create({ provider: new WsProvider(node.rpcUrl), noInitWarn: true });
+  seeded = await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
+  // raonet's genesis leaves EVMChainId unset (0); the local network goes by 945, as the stack does.
+  const chainId = 945;
+  network = { name: "bittensor", chainId, rpcUrl: node.rpcUrl, blockTimeMs: 1_000, finality: { safeDepth: 1, finalizedDepth: 3 }, rpc: { timeoutMs: 10_000, retryCount: 1, retryDelayMs: 100 } };
+  kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "native-test", logger: log });
+  ingestor = startIn(network);
+  await caughtUp();
+}, 300_000);
+
+afterAll(async () => {
+  await ingestor?.stop();
+  await api?.disconnect();
+  await Promise.all([node?.stop(), kafkaServer?.stop()]);
+  dir.remove();
+}, 60_000);
+
+function startIn(input: SubstrateNetworkInput): NativeIngestor {
+  return startNativeIngestor({
+    kafka,
+    network: substrateNetworkSchema.parse(input),
+    pollIntervalMs: 100,
+    maxBlocksPerBatch: 10,
+    replicationFactor: 1,
+    log,
+    onFenced: () => undefined,
+  });
+}
+
+async function headNumber(): Promise<bigint> {
+  return BigInt((await api.rpc.chain.getHeader()).number.toString());
+}
+
+/** The native checkpoint has reached the node's best block. */
+async function caughtUp(timeoutMs = 120_000): Promise<void> {
+  const target = await headNumber();
+  await waitFor(async () => ((await checkpoints()).at(-1)?.blockNumber ?? -1n) >= target, { what: `native source at block ${target}`, timeoutMs, intervalMs: 200 });
+}
+
+async function checkpoints(): Promise<{ blockNumber: bigint; blockHash: string }[]> {
+  const records = await readTopic(kafka, TOPICS.ingestorCheckpoints.name);
+  return records
+    .filter((record) => record.key === `${network.chainId}:native`)
+    .map((record) => CheckpointEvent.decode(record.value!).event!.value)
+    .map((checkpoint) => ({ blockNumber: BigInt(checkpoint.blockNumber), blockHash: checkpoint.blockHash }));
+}
+
+interface Published {
+  record: ConsumedRecord;
+  event: NetworkChainEvent["event"];
+}
+
+async function published(): Promise<Published[]> {
+  return (await readTopic(kafka, TOPICS.chainNetwork.name)).map((record) => ({ record, event: decodePayload(TOPICS.chainNetwork, record.value!).event }));
+}
+
+const activitiesOf = (records: readonly Published[]): AccountActivity[] =>
+  records.flatMap(({ event }) => (event?.$case === "accountActivity" ? [event.value] : []));
+const removalsOf = (records: readonly Published[]): ChainEventRemoved[] =>
+  records.flatMap(({ event }) => (event?.$case === "chainEventRemoved" ? [event.value] : []));
+
+/** Activities that no removal took back. */
+function standing(records: readonly Published[]): AccountActivity[] {
+  const removed = new Set(removalsOf(records).map((removal) => removal.removedEventId));
+  return records.flatMap(({ record, event }) => (event?.$case === "accountActivity" && !removed.has(record.headers["event-id"] ?? "") ? [event.value] : []));
+}
+
+/** The StakeInfo layout of spec 218, registered in @polkadot/api's registry to decode the runtime API's bytes independently. */
+function registerStakeInfo(): void {
+  api.registry.register({
+    TestStakeInfo: { hotkey: "[u8; 32]", coldkey: "[u8; 32]", netuid: "Compact<u16>", stake: "Compact<u64>", locked: "Compact<u64>", emission: "Compact<u64>", drain: "Compact<u64>", isRegistered: "bool" },
+  });
+}
+
+/**
+ * The coldkey's positions by a raw `state_call` of the runtime API (its argument and answer are
+ * SCALE `Vec<u8>`), decoded with @polkadot/api's registry: nothing of the service's client.
+ */
+async function directPositions(blockHash: string, publicKey: string): Promise<{ netuid: number; hotkey: string; stakeNalpha: string }[]> {
+  const argument = `0x80${publicKey.slice(2)}`;
+  const answer = await node.request<string>("state_call", ["StakeInfoRuntimeApi_get_stake_info_for_coldkey", argument, blockHash]);
+  // From bytes (not hex), so the registry reads the answer's own length prefix.
+  const content = api.registry.createType("Bytes", Uint8Array.from(Buffer.from(answer.slice(2), "hex"))).toU8a(true);
+  const infos = api.registry.createType("Vec<TestStakeInfo>", content) as unknown as { netuid: { toNumber(): number }; hotkey: { toHex(): string }; stake: { toString(): string } }[];
+  return infos
+    .map((info) => ({ netuid: info.netuid.toNumber(), hotkey: info.hotkey.toHex(), stakeNalpha: info.stake.toString() }))
+    .filter((position) => position.stakeNalpha !== "0")
+    .sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
+}
+
+describe("the native source on the real runtime", () => {
+  it("publishes each seeded activity, and every value equals a direct read at its block", async () => {
+    registerStakeInfo();
+    const activities = activitiesOf(await published());
+    const kinds = ["transfer", "stakeAdd", "stakeRemove", "stakeMove", "register", "evm"] as const;
+    for (const kind of kinds) {
+      const landed = seeded.activity[kind];
+      expect(landed.length, `${kind} seeded`).toBeGreaterThan(0);
+      for (const extrinsic of landed) {
+        const found = activities.filter((activity) => activity.ref!.blockHash === extrinsic.blockHash && activity.extrinsicId === `${extrinsic.blockNumber}-${extrinsic.extrinsicIndex}`);
+        expect(found.length, `${kind} ${extrinsic.label} published`).toBeGreaterThan(0);
+      }
+    }
+    expect(activities.length).toBeGreaterThan(10);
+
+    const blocks = new Map<string, Awaited<ReturnType<typeof api.at>>>();
+    for (const activity of activities) {
+      const ref = activity.ref!;
+      const at = blocks.get(ref.blockHash) ?? (await api.at(ref.blockHash));
+      blocks.set(ref.blockHash, at);
+      const events = (await at.query.system.events()) as unknown as { phase: { asApplyExtrinsic: { toNumber(): number } }; event: { section: string; method: string } }[];
+      const event = events[ref.logIndex!]!;
+      expect(`${event.event.section}.${event.event.method}`.toLowerCase()).toBe(activity.eventName!.toLowerCase());
+      expect(event.phase.asApplyExtrinsic.toNumber()).toBe(ref.txIndex);
+      expect(activity.extrinsicId).toBe(`${ref.blockNumber}-${ref.txIndex}`);
+      const block = await api.rpc.chain.getBlock(ref.blockHash);
+      expect(activity.extrinsicHash).toBe(block.block.extrinsics[ref.txIndex!]!.hash.toHex());
+
+      const account = (await at.query.system.account(activity.account!.publicKey)) as unknown as { data: { free: { toString(): string }; reserved: { toString(): string }; frozen: { toString(): string } } };
+      expect(activity.balanceAfter).toMatchObject({ freeRao: account.data.free.toString(), reservedRao: account.data.reserved.toString(), frozenRao: account.data.frozen.toString() });
+      const positions = activity.balanceAfter!.positions.map((position) => ({ netuid: position.netuid, hotkey: position.hotkey!.publicKey, stakeNalpha: position.stakeNalpha }));
+      expect(positions).toEqual(await directPositions(ref.blockHash, activity.account!.publicKey));
+    }
+  }, 180_000);
+
+  it("takes back the records of an abandoned branch and publishes the new branch's", async () => {
+    const alice = keyring().addFromUri("//Alice");
+    const before = await headNumber();
+    const ancestor = (await api.rpc.chain.getBlockHash(before)).toHex();
+    const nonce = Number((await api.rpc.system.accountNextIndex(alice.address)).toString());
+    const abandonedTo = keyring().addFromUri("//Abandoned").address;
+    await api.tx.balances!.transferKeepAlive!(abandonedTo, 7_000_000_000n).signAndSend(alice, { nonce });
+    const abandonedHash = await node.newBlocks(1);
+    await caughtUp();
+    const abandoned = activitiesOf(await published()).filter((activity) => activity.ref!.blockHash === abandonedHash);
+    expect(abandoned.length).toBe(2);
+
+    // Back to the ancestor, then a different block on it (another recipient), and one more so the new branch is longer.
+    await node.request("dev_setHead", [ancestor]);
+    const newTo = keyring().addFromUri("//Chosen").address;
+    await api.tx.balances!.transferKeepAlive!(newTo, 9_000_000_000n).signAndSend(alice, { nonce });
+    const chosenHash = await node.newBlocks(1);
+    await node.newBlocks(1);
+    await caughtUp();
+
+    const records = await published();
+    const removed = new Set(removalsOf(records).map((removal) => removal.removedEventId));
+    const abandonedIds = records.filter(({ event }) => event?.$case !== "chainEventRemoved" && event?.value.ref?.blockHash === abandonedHash).map(({ record }) => record.headers["event-id"]);
+    expect(abandonedIds.length).toBeGreaterThan(0);
+    expect(abandonedIds.filter((id) => !removed.has(id ?? ""))).toEqual([]);
+    const now = standing(records);
+    expect(now.some((activity) => activity.ref!.blockHash === abandonedHash)).toBe(false);
+    expect(now.filter((activity) => activity.ref!.blockHash === chosenHash).map((activity) => activity.to?.ss58)).toEqual([newTo, newTo]);
+  }, 120_000);
+});
+
+describe("the native source as its own process", () => {
+  it("killed with SIGKILL mid-stream, resumes with nothing lost or repeated", async () => {
+    await ingestor?.stop();
+    ingestor = undefined;
+    const chainsFile = join(dir.path, "chains.json");
+    writeFileSync(chainsFile, JSON.stringify({ environment: "test", chains: [], substrate: network }));
+    const env = { CHAINS_FILE: chainsFile, INGEST_SOURCES: "native", KAFKA_BROKERS: kafkaServer.brokers.join(","), KAFKA_REPLICATION_FACTOR: "1", NATIVE_POLL_INTERVAL_MS: "100", NATIVE_MAX_BLOCKS_PER_BATCH: "2" };
+    const alice = keyring().addFromUri("//Alice");
+    const recipients = Array.from({ length: 12 }, (_, index) => keyring().addFromUri(`//Kill${index}`).address);
+    const transfers = async (from: number, to: number) => {
+      for (let index = from; index < to; index++) {
+        const nonce = Number((await api.rpc.system.accountNextIndex(alice.address)).toString());
+        await api.tx.balances!.transferKeepAlive!(recipients[index]!, 1_000_000_000n + BigInt(index)).signAndSend(alice, { nonce });
+        await node.newBlocks(1);
+      }
+    };
+    let child: ManagedProcess = spawnService("chain-ingestor", env, join(dir.path, "ingestor-1.log"));
+    try {
+      await transfers(0, 6);
+      await waitFor(async () => (await checkpoints()).at(-1)!.blockNumber >= (await headNumber()) - 3n, { what: "the process following", timeoutMs: 60_000, intervalMs: 100 });
+      child.kill("SIGKILL");
+      expect(await child.exited).toBe("SIGKILL");
+      await transfers(6, 12);
+      child = spawnService("chain-ingestor", env, join(dir.path, "ingestor-2.log"));
+      await caughtUp(90_000);
+    } finally {
+      await child.stop();
+    }
+    const records = await published();
+    const ids = records.filter(({ event }) => event?.$case !== "chainEventRemoved").map(({ record }) => record.headers["event-id"]);
+    expect(ids.length - new Set(ids).size).toBe(0);
+    const received = standing(records).filter((activity) => activity.direction === 1 && recipients.includes(activity.account!.ss58));
+    expect(received.map((activity) => activity.account!.ss58).sort()).toEqual([...recipients].sort());
+  }, 240_000);
+});
