@@ -41,8 +41,9 @@ const EXPECTED_DEPLOYMENTS = [
   "projector-subnets",
   "chain-ingestor-intents",
   "chain-ingestor-network",
+  "chain-ingestor-native",
 ];
-const INGESTORS = ["chain-ingestor-intents", "chain-ingestor-network"];
+const INGESTORS = ["chain-ingestor-intents", "chain-ingestor-network", "chain-ingestor-native"];
 
 test("the generated base is up to date with src/deployables.ts", async () => {
   expect(await staleBaseFiles()).toEqual([]);

@@ -52,6 +52,7 @@ async function up(): Promise<void> {
     external: externalFromEnv(),
     logLevel: process.env.STACK_LOG_LEVEL ?? "info",
     progress,
+    nativeNetwork: true,
     nativeBlockTimeMs: nativeBlockTimeFromEnv(),
   });
   progress.done(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);

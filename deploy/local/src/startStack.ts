@@ -44,8 +44,9 @@ export interface StartStackOptions {
   /** The chains template to deploy the devnet from; deploy/config/local/chains.json by default. */
   chainsTemplate?: string;
   /**
-   * Start the native network (the real Subtensor runtime under chopsticks) and seed it. By default
-   * it runs with the simulator (the whole stack), never on external chains.
+   * Start the native network (the real Subtensor runtime under chopsticks) and seed it; never on
+   * external chains. The CLI turns it on; tests that do not read it leave it off (it adds a node
+   * start and a seed, about 15 s, and no read model consumes it yet).
    */
   nativeNetwork?: boolean;
   /** The native network's block time; 2,000 ms by default. */
@@ -124,7 +125,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const external = options.external ?? {};
     progress.step("starting infrastructure (Kafka, Redis, NATS, chains) and making the stack's secrets");
     const secretsDir = join(stateDir, "secrets");
-    const withNative = !external.chainsFile && (options.nativeNetwork ?? options.simulator ?? options.services === undefined);
+    const withNative = !external.chainsFile && options.nativeNetwork === true;
     const native: Promise<NativeNetwork | undefined> = withNative
       ? startNativeNetwork({ port: ports.subtensorNode, blockTimeMs: options.nativeBlockTimeMs ?? 2_000, logs, detached: options.detached, track }).then((started) => {
           progress.done(`subtensor runtime (spec ${started.descriptor.specVersion}) on ${started.descriptor.rpcUrl}, seeded`);

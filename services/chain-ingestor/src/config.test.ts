@@ -16,18 +16,19 @@ function problemOf(env: NodeJS.ProcessEnv): string {
 
 describe("INGEST_SOURCES", () => {
   it("runs every source when unset or blank, as the local stack does", () => {
-    expect(loadConfig(chainIngestorConfigSchema, base).INGEST_SOURCES).toEqual(["intents", "network"]);
-    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " " }).INGEST_SOURCES).toEqual(["intents", "network"]);
+    expect(loadConfig(chainIngestorConfigSchema, base).INGEST_SOURCES).toEqual(["intents", "network", "native"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " " }).INGEST_SOURCES).toEqual(["intents", "network", "native"]);
   });
 
   it("selects one source or both, ignoring spaces and repeats", () => {
     expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "network" }).INGEST_SOURCES).toEqual(["network"]);
     expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "intents" }).INGEST_SOURCES).toEqual(["intents"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "native" }).INGEST_SOURCES).toEqual(["native"]);
     expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " network , intents,network" }).INGEST_SOURCES).toEqual(["network", "intents"]);
   });
 
   it("names the variable for an unknown source or an empty list", () => {
-    expect(problemOf({ ...base, INGEST_SOURCES: "intents,blocks" })).toBe("INGEST_SOURCES: must list sources among intents, network");
+    expect(problemOf({ ...base, INGEST_SOURCES: "intents,blocks" })).toBe("INGEST_SOURCES: must list sources among intents, network, native");
     expect(problemOf({ ...base, INGEST_SOURCES: "," })).toBe("INGEST_SOURCES: must list at least one item, comma separated");
   });
 });
@@ -42,5 +43,14 @@ describe("NATS_URL", () => {
 
   it("is still checked when given", () => {
     expect(problemOf({ ...base, INGEST_SOURCES: "network", NATS_URL: "http://nats" })).toBe("NATS_URL: must be a URL with scheme nats or tls");
+  });
+});
+
+describe("NATIVE_START_BLOCK", () => {
+  it("is optional and must be a block number", () => {
+    expect(loadConfig(chainIngestorConfigSchema, base).NATIVE_START_BLOCK).toBeUndefined();
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, NATIVE_START_BLOCK: "4200000" }).NATIVE_START_BLOCK).toBe(4_200_000);
+    expect(problemOf({ ...base, NATIVE_START_BLOCK: "-1" })).toBe("NATIVE_START_BLOCK: must be a block number (0 or more)");
+    expect(problemOf({ ...base, NATIVE_START_BLOCK: "latest" })).toBe("NATIVE_START_BLOCK: must be a block number");
   });
 });

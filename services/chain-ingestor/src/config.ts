@@ -45,6 +45,11 @@ export const chainIngestorConfigSchema = z.object({
   NETWORK_MAX_BLOCKS_PER_BATCH: vars.positiveInt().max(1_000, { error: "must be at most 1000" }).default(20),
   /** Native (Substrate) source: the most blocks read and published in one Kafka transaction. */
   NATIVE_MAX_BLOCKS_PER_BATCH: vars.positiveInt().max(1_000, { error: "must be at most 1000" }).default(100),
+  /**
+   * Native source: where it starts when it has no checkpoint yet (block 0 by default). Finney has
+   * millions of blocks; a deployment that needs only recent history starts near the head.
+   */
+  NATIVE_START_BLOCK: z.coerce.number({ error: "must be a block number" }).int({ error: "must be a whole block number" }).min(0, { error: "must be a block number (0 or more)" }).optional(),
   /** Native source: pause between polls once caught up (a new-head notification wakes it sooner). */
   NATIVE_POLL_INTERVAL_MS: vars.positiveInt().default(500),
 }).superRefine((config, context) => {

@@ -75,6 +75,7 @@ if (config.INGEST_SOURCES.includes("native")) {
     network: chains.substrate,
     pollIntervalMs: config.NATIVE_POLL_INTERVAL_MS,
     maxBlocksPerBatch: config.NATIVE_MAX_BLOCKS_PER_BATCH,
+    ...(config.NATIVE_START_BLOCK === undefined ? {} : { startBlock: BigInt(config.NATIVE_START_BLOCK) }),
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     log,
     onFenced: exitWhenFenced("native"),

@@ -56,6 +56,22 @@ describe("deploy/local/stack", () => {
     }
   });
 
+  it("runs the real Subtensor runtime, seeded, and names its RPC and demo accounts", async () => {
+    const substrate = descriptor.substrate!;
+    expect(substrate).toMatchObject({ name: "bittensor", chainId: 945, specVersion: 218, rpcUrl: `ws://127.0.0.1:${ports.subtensorNode}` });
+    expect(substrate.netuids.length).toBeGreaterThanOrEqual(3);
+    const rpc = async <T>(method: string, params: unknown[] = []) =>
+      ((await (await fetch(substrate.httpUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: T }).result;
+    expect((await rpc<{ specName: string; specVersion: number }>("state_getRuntimeVersion")).specVersion).toBe(218);
+    // Blocks keep coming on the timer.
+    const before = Number((await rpc<{ number: string }>("chain_getHeader")).number);
+    await waitFor(async () => Number((await rpc<{ number: string }>("chain_getHeader")).number) > before, { what: "a new native block", timeoutMs: 20_000, intervalMs: 250 });
+    const evm = substrate.demoAccounts.find((account) => account.role === "evm")!;
+    expect(evm.evmH160).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(substrate.demoAccounts.filter((account) => account.role === "coldkey").length).toBeGreaterThanOrEqual(2);
+    expect(descriptor.processes.map((entry) => entry.name)).toContain("subtensor");
+  });
+
   it("answers /readyz 200 listing every backend as ready", async () => {
     const response = await fetch(`${descriptor.gatewayUrl}/readyz`);
     expect(response.status).toBe(200);

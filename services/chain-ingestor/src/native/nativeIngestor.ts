@@ -15,6 +15,8 @@ export interface NativeIngestorOptions {
   replicationFactor: number;
   log: Logger;
   onFenced(error: unknown): void;
+  /** Where a source without a checkpoint starts; block 0 by default. */
+  startBlock?: bigint;
   /** How the node is reached; connectNativeChain by default (tests pass a faulty one). */
   connect?: (network: SubstrateNetwork) => Promise<NativeChainReader>;
 }
@@ -76,6 +78,7 @@ export function startNativeIngestor(options: NativeIngestorOptions): NativeInges
       maxBlocksPerStep: options.maxBlocksPerBatch,
       topicsReady: topics.ready,
       onFenced: options.onFenced,
+      ...(options.startBlock === undefined ? {} : { startBlock: options.startBlock }),
     });
     log.info({ network: network.name, chainId: network.chainId, rpcUrl: network.rpcUrl }, "following the native network (Substrate)");
   })();
