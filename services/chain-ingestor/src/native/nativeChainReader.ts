@@ -1,6 +1,7 @@
 import type { SubstrateNetwork } from "@platform/chain";
-import { LegacyClient, WsProvider } from "dedot";
-import { blake2AsHex } from "dedot/utils";
+import { LegacyClient } from "@dedot/api";
+import { WsProvider } from "@dedot/providers";
+import { blake2AsHex } from "@dedot/utils";
 import type { Hex } from "viem";
 import type { BlockHeader } from "../follower/blocks.js";
 import { ForkDuringReadError } from "../follower/blockFollower.js";

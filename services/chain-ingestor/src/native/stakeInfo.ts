@@ -1,5 +1,5 @@
-import { $ } from "dedot";
-import { hexToU8a } from "dedot/utils";
+import * as $ from "@dedot/shape";
+import { hexToU8a } from "@dedot/utils";
 
 /**
  * `StakeInfoRuntimeApi.get_stake_info_for_coldkeys` answers, in runtimes of spec 218's time, a
