@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChopsticks, tempDir, type RunningChopsticks } from "@platform/testing";
 import { subtensorChainSpec } from "./chainSpec.js";
@@ -81,24 +80,6 @@ describe("seedNativeNetwork", () => {
     const [alpha] = seeded.subnets;
     expect(await readNativeInteger(api, "subtensorModule", "alpha", alpha!.ownerHotkey, dave, alpha!.netuid)).toBeGreaterThan(0n);
   });
-
-  it("seeds again while the node builds blocks on its own", async () => {
-    let building = true;
-    const builder = (async () => {
-      while (building) {
-        await node.newBlocks(1);
-        await sleep(300);
-      }
-    })();
-    try {
-      const again = await seedNativeNetwork({ rpcUrl: node.rpcUrl });
-      for (const kind of NATIVE_ACTIVITY_KINDS) expect(again.activity[kind].length, kind).toBeGreaterThan(0);
-      expect(Math.min(...again.netuids)).toBeGreaterThan(Math.max(...seeded.netuids));
-    } finally {
-      building = false;
-      await builder;
-    }
-  }, 180_000);
 
   it("names the call that failed and why", async () => {
     const { api } = chain;

@@ -133,7 +133,7 @@ describe("the native source behind a faulty RPC", () => {
     timings[`${mode}: not ready after`] = Date.now() - faultStarted;
     // It stays not-ready (and keeps retrying) as long as the fault lasts.
     const windowStarted = Date.now();
-    const window = 5_000;
+    const window = 2_000;
     const connectionsAtWindow = proxy.connections();
     while (Date.now() - windowStarted < window) {
       expect(await ready(), `${mode}: ready while the fault is on`).toBe(false);
@@ -142,8 +142,8 @@ describe("the native source behind a faulty RPC", () => {
     await transferBlock();
     timings[`${mode}: connections in ${window} ms`] = proxy.connections() - connectionsAtWindow;
     timings[`${mode}: connections during fault`] = proxy.connections() - connectionsBefore;
-    // Retrying with back-off, not in a tight loop: a handful of connection attempts, not hundreds.
-    expect(proxy.connections() - connectionsAtWindow, `${mode}: connection attempts in ${window} ms`).toBeLessThan(40);
+    // Retrying with back-off, not in a tight loop: a handful of connection attempts in two seconds, not hundreds.
+    expect(proxy.connections() - connectionsAtWindow, `${mode}: connection attempts in ${window} ms`).toBeLessThan(20);
     expect(logged.slice(loggedBefore), `${mode}: the source says it retries`).toContain("reading the chain failed; retrying");
 
     const passed = Date.now();

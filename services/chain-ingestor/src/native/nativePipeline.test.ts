@@ -206,7 +206,7 @@ describe("the native source as its own process", () => {
     writeFileSync(chainsFile, JSON.stringify({ environment: "test", chains: [], substrate: network }));
     const env = { CHAINS_FILE: chainsFile, INGEST_SOURCES: "native", KAFKA_BROKERS: kafkaServer.brokers.join(","), KAFKA_REPLICATION_FACTOR: "1", NATIVE_POLL_INTERVAL_MS: "100", NATIVE_MAX_BLOCKS_PER_BATCH: "2" };
     const alice = keyring().addFromUri("//Alice");
-    const recipients = Array.from({ length: 12 }, (_, index) => keyring().addFromUri(`//Kill${index}`).address);
+    const recipients = Array.from({ length: 8 }, (_, index) => keyring().addFromUri(`//Kill${index}`).address);
     const transfers = async (from: number, to: number) => {
       for (let index = from; index < to; index++) {
         const nonce = Number((await api.rpc.system.accountNextIndex(alice.address)).toString());
@@ -216,11 +216,11 @@ describe("the native source as its own process", () => {
     };
     let child: ManagedProcess = spawnService("chain-ingestor", env, join(dir.path, "ingestor-1.log"));
     try {
-      await transfers(0, 6);
+      await transfers(0, 4);
       await waitFor(async () => (await checkpoints()).at(-1)!.blockNumber >= (await headNumber()) - 3n, { what: "the process following", timeoutMs: 60_000, intervalMs: 100 });
       child.kill("SIGKILL");
       expect(await child.exited).toBe("SIGKILL");
-      await transfers(6, 12);
+      await transfers(4, 8);
       child = spawnService("chain-ingestor", env, join(dir.path, "ingestor-2.log"));
       await caughtUp(90_000);
     } finally {

@@ -108,6 +108,9 @@ describe("the native source across a runtime upgrade", () => {
     await upgradeRuntime(node, (await node.request<string>("state_getStorage", ["0x3a636f6465", under218]))!);
     const back218 = await moveAndTransfer(bob, charlie, dave);
     expect([await specAt(under218), await specAt(under204), await specAt(back218)]).toEqual([218, 204, 218]);
+    // Two metadata versions, not one runtime under two numbers.
+    const metadataAt = (hash: string) => node.request<string>("state_getMetadata", [hash]);
+    expect(await metadataAt(under204)).not.toBe(await metadataAt(under218));
 
     const activities = await activitiesUpTo(back218);
     for (const blockHash of [under218, under204, back218]) {
