@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort } from "./freePort.js";
 import { spawnManaged, type ManagedProcess } from "./process.js";
 import { isListening } from "./tcp.js";
+import { logTail } from "./logTail.js";
 
 export interface StartAnvilOptions {
   /** Omit to take a free port (tests); the local stack passes its fixed ports. */
@@ -145,12 +145,4 @@ async function probeChainId(rpcUrl: string, chainId: number, timeoutMs: number, 
     await sleep(50);
   }
   return `did not answer eth_chainId within ${timeoutMs} ms`;
-}
-
-function logTail(logFile: string): string {
-  try {
-    return readFileSync(logFile, "utf8").slice(-2_000);
-  } catch {
-    return "(no log written)";
-  }
 }

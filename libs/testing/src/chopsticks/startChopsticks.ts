@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../freePort.js";
 import { spawnManaged, type ManagedProcess } from "../process.js";
 import { isListening } from "../tcp.js";
+import { logTail } from "../logTail.js";
 
 export interface StartChopsticksOptions {
   /** The raw chain spec whose genesis holds the runtime (deploy/devnet/chain-spec, checked by the caller). */
@@ -122,12 +122,4 @@ export async function rpcRequest<T>(url: string, method: string, params: unknown
   const body = (await response.json()) as { result?: T; error?: { code: number; message: string; data?: unknown } };
   if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}${body.error.data === undefined ? "" : ` (${JSON.stringify(body.error.data)})`}`);
   return body.result as T;
-}
-
-function logTail(logFile: string): string {
-  try {
-    return readFileSync(logFile, "utf8").slice(-2_000);
-  } catch {
-    return "(no log written)";
-  }
 }

@@ -333,9 +333,7 @@ function toRuntimeEvent(record: DedotEventRecord, index: number): RuntimeEvent {
 }
 
 function readU64Le(hex: Hex): bigint {
-  let value = 0n;
-  for (let byte = 7; byte >= 0; byte--) value = (value << 8n) | BigInt(parseInt(hex.slice(2 + byte * 2, 4 + byte * 2) || "0", 16));
-  return value;
+  return Buffer.from(hex.slice(2, 18), "hex").readBigUInt64LE(0);
 }
 
 const bigMax = (a: bigint, b: bigint): bigint => (a > b ? a : b);

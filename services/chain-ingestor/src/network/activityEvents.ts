@@ -40,7 +40,7 @@ export function activityRecords(activities: readonly Activity[], context: Activi
         ...(activity.alphaNalpha === undefined ? {} : { alphaNalpha: activity.alphaNalpha.toString() }),
         source: activity.substrate === undefined ? TransactionSource.TRANSACTION_SOURCE_EVM_TX : TransactionSource.TRANSACTION_SOURCE_SUBSTRATE_EVENT,
         ...(balanceAfter === undefined ? {} : { balanceAfter }),
-        ...substrateFields(activity),
+        ...substrateFields(activity, context.blockRef.blockNumber),
       };
       records.push({
         topic: "chain.network.v1",
@@ -61,11 +61,11 @@ function activityPlace(activity: Activity): (string | number)[] {
 }
 
 /** The extrinsic id and hash, the event's name and the effective price of Substrate-sourced activity. */
-function substrateFields(activity: Activity): Partial<AccountActivity> {
+function substrateFields(activity: Activity, blockNumber: string): Partial<AccountActivity> {
   const origin = activity.substrate;
   if (origin === undefined) return {};
   return {
-    extrinsicId: `${activity.activityId.split("-")[0]}-${activity.txIndex}`,
+    extrinsicId: `${blockNumber}-${activity.txIndex}`,
     extrinsicHash: origin.extrinsicHash,
     eventName: origin.eventName,
     ...(origin.effectivePriceTao === undefined ? {} : { effectivePriceTao: origin.effectivePriceTao }),
