@@ -88,10 +88,10 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       KAFKA_REPLICATION_FACTOR: "1",
       // A quarter of the devnet's 1 s block time, so the mirror trails the chains by little.
       INGEST_POLL_INTERVAL_MS: "250",
-      // The native (Substrate) source is not followed by the stack yet: the accounts read model still
-      // comes from the EVM network source, and two chains' BlockSeen records in chain.network.v1 would
-      // mix their block numbers in the accounts head. It is switched on together with the native pools.
-      INGEST_SOURCES: "intents,network",
+      // Every source; the native one follows the Substrate side when the chains file has a
+      // `substrate` section (the stack with the native network), and then the EVM network source
+      // leaves account activity and pools to it (the chain-ingestor reads the same file).
+      INGEST_SOURCES: "intents,network,native",
       INGEST_MAX_BLOCKS_PER_BATCH: "500",
       NOTIFIED_TX_DROP_AFTER_SECONDS: "600",
     }),

@@ -45,8 +45,9 @@ export interface StartStackOptions {
   chainsTemplate?: string;
   /**
    * Start the native network (the real Subtensor runtime under chopsticks) and seed it; never on
-   * external chains. The CLI turns it on; tests that do not read it leave it off (it adds a node
-   * start and a seed, about 15 s, and no read model consumes it yet).
+   * external chains. With it, the accounts read model and the pools come from the runtime (the
+   * chain-ingestor's native source) instead of the EVM stand-in. The CLI turns it on; tests that
+   * read the stand-in's accounts leave it off (it adds a node start and a seed, about 15 s).
    */
   nativeNetwork?: boolean;
   /** The native network's block time; 2,000 ms by default. */

@@ -59,6 +59,8 @@ if (config.INGEST_SOURCES.includes("network")) {
     snapshotEveryBlocks: config.NETWORK_SNAPSHOT_EVERY_BLOCKS,
     holderChunkSize: config.NETWORK_HOLDER_CHUNK_SIZE,
     maxNetuids: config.NETWORK_MAX_NETUIDS,
+    // Whichever deployable runs the native source, the chain file says the Substrate side is followed.
+    accountsFromNative: chains.substrate !== undefined,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     log,
     onFenced: exitWhenFenced("network"),

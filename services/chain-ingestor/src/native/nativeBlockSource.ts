@@ -13,6 +13,7 @@ import type { NetworkRecord } from "../network/networkRecord.js";
 import { decodeNativeActivities } from "./decodeNativeActivities.js";
 import type { NativeChainReader } from "./nativeChainReader.js";
 import { nativeFinality } from "./nativeFinality.js";
+import { nativePoolRecords } from "./nativePools.js";
 
 export interface NativeBlockSourceOptions {
   reader: NativeChainReader;
@@ -32,8 +33,10 @@ export interface NativeBlockSource extends BlockSource<NetworkRecord> {
 /**
  * Reads the native network block by block: the block's runtime events decoded into account
  * activity (decodeNativeActivities), and for every account they touched its balances
- * (`System.Account`) and alpha positions (StakeInfoRuntimeApi) at the end of the block, then one
- * BlockSeen per partition. A block is published whole or not at all: any failed read fails the
+ * (`System.Account`) and alpha positions (StakeInfoRuntimeApi) at the end of the block; every
+ * subnet's pool (a handful of storage values each, so every block: the price moves with each
+ * block's emission, and positions are valued at their block's price), then one BlockSeen per
+ * partition. A block is published whole or not at all: any failed read fails the
  * range, and the follower reads it again.
  */
 export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBlockSource {
@@ -71,9 +74,14 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
       blockTimestamp: new Date(Number(header.timestamp) * 1_000).toISOString(),
       finality: nativeFinality(header.number, latest, options.finalizedHead(), network.finality),
     };
-    const activities = decodeNativeActivities(await reader.blockFacts(header));
+    const [facts, pools] = await Promise.all([reader.blockFacts(header), reader.poolsAt(header.hash)]);
+    const activities = decodeNativeActivities(facts);
     const balances = activities.length === 0 ? new Map<string, AccountBalance>() : await balancesAfter(header, activities);
-    return [...activityRecords(activities, { chainId: network.chainId, blockRef: ref, balances }), ...seenRecords({ chainId: network.chainId, ref })];
+    return [
+      ...activityRecords(activities, { chainId: network.chainId, blockRef: ref, balances }),
+      ...nativePoolRecords(pools ?? [], { chainId: network.chainId, ref }),
+      ...seenRecords({ chainId: network.chainId, ref }),
+    ];
   };
 
   const readAll = async (headers: readonly BlockHeader[], latest: bigint): Promise<NetworkRecord[][]> => {

@@ -6,6 +6,7 @@ import type { Hex } from "viem";
 import type { BlockHeader } from "../follower/blocks.js";
 import { ForkDuringReadError } from "../follower/blockFollower.js";
 import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
+import type { NativePool } from "./nativePools.js";
 import { decodeStakeInfoForColdkeys, type ColdkeyPosition } from "./stakeInfo.js";
 
 /** An account's balances as `System.Account` holds them at a block. */
@@ -33,6 +34,11 @@ export interface NativeChainReader {
   balancesAt(blockHash: Hex, accounts: readonly Hex[]): Promise<Map<string, NativeAccountBalance>>;
   /** Every alpha position of the coldkeys; undefined when the runtime has no StakeInfoRuntimeApi. */
   positionsAt(blockHash: Hex, coldkeys: readonly Hex[]): Promise<Map<string, ColdkeyPosition[]> | undefined>;
+  /**
+   * Every subnet's pool (the netuids of `NetworksAdded`) at the block; undefined when the runtime
+   * keeps no pools (before dynamic TAO: no `SubnetTAO`).
+   */
+  poolsAt(blockHash: Hex): Promise<NativePool[] | undefined>;
   /** Calls `onHead` at every new best block (a hint to read now; the follower polls anyway). */
   onNewHead(onHead: () => void): Promise<void>;
   close(): Promise<void>;
@@ -44,6 +50,12 @@ const TIMESTAMP_NOW_KEY = "0xf0c365c3cf59d671eb72da0e7a4113c49f1f0515f462cdcf84e
 interface RawHeader {
   parentHash: Hex;
   number: number | string;
+}
+
+/** A storage map of dedot's untyped query proxy. */
+interface PoolStorage {
+  entries(): Promise<unknown[]>;
+  multi(keys: readonly number[]): Promise<unknown[]>;
 }
 
 type RawRpc = Record<string, (...params: unknown[]) => Promise<unknown>>;
@@ -145,6 +157,23 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       for (const [coldkey, list] of decodeStakeInfoForColdkeys(await call.stakeInfoRuntimeApi.getStakeInfoForColdkeys(stakers))) positions.set(coldkey, list);
       return positions;
     },
+
+    async poolsAt(blockHash) {
+      const at = await client.at(blockHash);
+      const module = (at.query as unknown as { subtensorModule?: Record<string, PoolStorage | undefined> }).subtensorModule;
+      const [added, tao, alphaIn, alphaOut, mechanism] = ["networksAdded", "subnetTAO", "subnetAlphaIn", "subnetAlphaOut", "subnetMechanism"].map((name) => module?.[name]);
+      if (added === undefined || tao === undefined || alphaIn === undefined || alphaOut === undefined || mechanism === undefined) return undefined;
+      // At most `SubnetLimit` entries (a few hundred): one page of keys, values in the same read.
+      const netuids = ((await added.entries()) as [number, boolean][]).filter(([, isAdded]) => isAdded).map(([netuid]) => netuid).sort((a, b) => a - b);
+      const [taos, alphaIns, alphaOuts, mechanisms] = await Promise.all([tao.multi(netuids), alphaIn.multi(netuids), alphaOut.multi(netuids), mechanism.multi(netuids)]);
+      return netuids.map((netuid, index) => ({
+        netuid,
+        mechanism: Number(mechanisms[index] ?? 0),
+        taoInRao: BigInt((taos[index] as bigint | undefined) ?? 0n),
+        alphaInNalpha: BigInt((alphaIns[index] as bigint | undefined) ?? 0n),
+        alphaOutNalpha: BigInt((alphaOuts[index] as bigint | undefined) ?? 0n),
+      }));
+    },
   };
 
   return {
@@ -154,6 +183,7 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     blockFacts: (header) => connection.read(`block ${header.number}`, () => reads.blockFacts(header)),
     balancesAt: (blockHash, accounts) => connection.read("balances", () => reads.balancesAt(blockHash, accounts)),
     positionsAt: (blockHash, coldkeys) => connection.read("stake positions", () => reads.positionsAt(blockHash, coldkeys)),
+    poolsAt: (blockHash) => connection.read("pools", () => reads.poolsAt(blockHash)),
     onNewHead: (onHead) => connection.onNewHead(onHead),
     close: () => connection.close(),
   };

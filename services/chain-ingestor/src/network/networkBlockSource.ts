@@ -30,6 +30,14 @@ export interface NetworkBlockSourceOptions {
   priceFeed?: Omit<PriceFeedIdentity, "decimals">;
   /** chain.network.v1's partition count, for the BlockSeen records; the topic catalog's by default. */
   networkPartitions?: number;
+  /**
+   * The native source (the network's Substrate side) publishes account activity, pools and the
+   * accounts projection's BlockSeen: this source then publishes only what the EVM face alone
+   * gives (emissions, subnets, validators, holders, network totals, the price feed). Two sources
+   * of the same facts would count them twice, and BlockSeen of two chains would move the accounts
+   * head between them.
+   */
+  accountsFromNative?: boolean;
 }
 
 export interface NetworkBlockSource extends BlockSource<NetworkRecord> {
@@ -187,7 +195,7 @@ export function networkBlockSource(options: NetworkBlockSourceOptions): NetworkB
       blockTimestamp: new Date(Number(header.timestamp) * 1_000).toISOString(),
       finality: finalityAt(header.number, latest, depths),
     };
-    const transactions = await transactionsOf(header);
+    const transactions = options.accountsFromNative === true ? [] : await transactionsOf(header);
     const activities = transactions.map((tx) => decodeActivity(header.number, tx));
     const snapshotDue = header.number % BigInt(options.snapshotEveryBlocks) === 0n;
     // Positions are enumerated from the state, so a block with activity reads it too.
@@ -215,9 +223,10 @@ export function networkBlockSource(options: NetworkBlockSourceOptions): NetworkB
       }
     }
     if (state !== undefined && snapshotDue) {
-      records.push(...snapshotRecords(state, { chainId, blockHash: header.hash, ref, holderChunkSize: options.holderChunkSize }));
+      const snapshots = snapshotRecords(state, { chainId, blockHash: header.hash, ref, holderChunkSize: options.holderChunkSize });
+      records.push(...(options.accountsFromNative === true ? snapshots.filter((record) => record.eventType !== "PoolSnapshot") : snapshots));
     }
-    records.push(...seenRecords({ chainId, ref }));
+    if (options.accountsFromNative !== true) records.push(...seenRecords({ chainId, ref }));
     return { records, latestPricePublished };
   };
 

@@ -13,6 +13,8 @@ export interface NetworkIngestorOptions {
   snapshotEveryBlocks: number;
   holderChunkSize: number;
   maxNetuids: number;
+  /** The chain file has a `substrate` section: see NetworkBlockSourceOptions.accountsFromNative. */
+  accountsFromNative?: boolean;
   replicationFactor: number;
   log: Logger;
   onFenced(error: unknown): void;
@@ -62,11 +64,15 @@ export function startNetworkIngestor(options: NetworkIngestorOptions): NetworkIn
     snapshotEveryBlocks: options.snapshotEveryBlocks,
     holderChunkSize: options.holderChunkSize,
     maxNetuids: options.maxNetuids,
+    accountsFromNative: options.accountsFromNative === true,
     log: log.child({ chain: chain.name, source: "network" }),
     topicsReady: topics.ready,
     onFenced: options.onFenced,
   });
-  log.info({ chain: chain.name, chainId: chain.chainId, priceFeed: chain.contracts.priceFeed ?? null }, "following the native network");
+  log.info(
+    { chain: chain.name, chainId: chain.chainId, priceFeed: chain.contracts.priceFeed ?? null, accountsFromNative: options.accountsFromNative === true },
+    "following the native network's EVM face",
+  );
   return {
     source,
     check: { name: "network-following", probe: async () => source.status().following },

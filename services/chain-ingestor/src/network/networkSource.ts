@@ -15,6 +15,14 @@ export interface NetworkSourceOptions extends FollowerSettings {
   holderChunkSize: number;
   /** Netuids probed for existence (0 up to this bound). */
   maxNetuids: number;
+  /**
+   * The native source (the network's Substrate side) publishes account activity, pools and the
+   * accounts projection's BlockSeen: this source then publishes only what the EVM face alone
+   * gives (emissions, subnets, validators, holders, network totals, the price feed). Two sources
+   * of the same facts would count them twice, and BlockSeen of two chains would move the accounts
+   * head between them.
+   */
+  accountsFromNative?: boolean;
 }
 
 export type NetworkSourceStatus = FollowerSourceStatus;
@@ -47,6 +55,7 @@ export function startNetworkSource(options: NetworkSourceOptions): NetworkSource
     }),
     snapshotEveryBlocks: options.snapshotEveryBlocks,
     holderChunkSize: options.holderChunkSize,
+    accountsFromNative: options.accountsFromNative === true,
     ...(chain.contracts.priceFeed === undefined
       ? {}
       : { priceFeed: { chainId: chain.chainId, feed: chain.contracts.priceFeed, asset: COIN_SYMBOL, vs: "usd" } }),

@@ -52,7 +52,7 @@ beforeAll(async () => {
   client = createGrpcClient(AccountsServiceClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 10_000 });
   await setHead(14_000);
   await addPoolPoint(3, 14_000, "0.5");
-  await redis.zadd(marketPriceKeys.coinPoints, "1", JSON.stringify({ o: 1, b: 1, h: hashOf(1), t: NOW, p: "", m: { price: "300" } }));
+  await redis.zadd(marketPriceKeys.coinPoints, "1", JSON.stringify({ o: 1, b: 1, h: hashOf(1), t: timeOf(1), p: "", m: { price: "300" } }));
 }, 60_000);
 
 afterAll(async () => {
@@ -180,6 +180,24 @@ describe("GetBalanceLatest", () => {
     const caughtUp = await latest({ address: owner });
     expect(caughtUp.asOf?.blockNumber).toBe("14000");
     expect(caughtUp).toMatchObject({ balanceFreeRao: "2000", balanceStakedAlphaValueRao: "2000000000" });
+  });
+
+  it("values USD at the newest round at or before the as_of time, whatever block numbers the feed's chain has", async () => {
+    // A feed on another chain: block numbers far above the accounts head; one round before the head's time, one after.
+    const rounds = [
+      { o: 900_000 * 100_000, b: 900_000, t: timeOf(14_000) - 1_000, price: "310" },
+      { o: 900_001 * 100_000, b: 900_001, t: timeOf(14_000) + 60_000, price: "999" },
+    ].map((round) => ({ score: String(round.o), member: JSON.stringify({ o: round.o, b: round.b, h: hashOf(round.b), t: round.t, p: "", m: { price: round.price } }) }));
+    for (const round of rounds) await redis.zadd(marketPriceKeys.coinPoints, round.score, round.member);
+    try {
+      const owner = newKey();
+      await addPoint(owner, 13_000, { freeRao: "2000000000", reservedRao: "0", frozenRao: "0", positions: [] });
+      const response = await latest({ address: owner });
+      expect(response.asOf?.blockNumber).toBe("14000");
+      expect(response).toMatchObject({ priceUsd: "310", balanceTotalUsd: "620" });
+    } finally {
+      await redis.zrem(marketPriceKeys.coinPoints, ...rounds.map((round) => round.member));
+    }
   });
 
   it("answers zeros with as_of for a fresh address, and INVALID_ADDRESS for a malformed one", async () => {

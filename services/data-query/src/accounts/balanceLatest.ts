@@ -83,7 +83,7 @@ async function consistentBalance(
   for (let step = 0; ; step++) {
     const block = Number(asOf.blockNumber);
     const balance = point?.balance ?? ZERO_BALANCE;
-    const { pool, usd } = await pricesAtBlock(redis, balance.positions.map((position) => position.netuid), block);
+    const { pool, usd } = await pricesAtBlock(redis, balance.positions.map((position) => position.netuid), block, Date.parse(asOf.timestamp));
     const oldest = [...pool.values()].reduce<PricePoint | undefined>((min, price) => (min === undefined || price.block < min.block ? price : min), undefined);
     if (oldest === undefined || oldest.block >= block || step === MAX_STEPS_BACK) return { asOf, balance, prices: pool, usd };
     asOf = { ...asOf, blockNumber: String(oldest.block), blockHash: oldest.blockHash, timestamp: new Date(oldest.timeMs).toISOString() };

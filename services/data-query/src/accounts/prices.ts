@@ -19,30 +19,40 @@ export interface PricePoint {
 /** Series scores are block * ORDINAL_SPAN + log index (services/projector/src/market/series.ts). */
 const ORDINAL_SPAN = 100_000;
 
+/** Coin rounds looked at, newest first, for the newest one at or before a time. */
+const COIN_ROUNDS_SCANNED = 16;
+
 /**
  * Prices as they stood at a block, read in one pipeline: for each subnet netuid, the pool's newest
  * snapshot at or before the block (root is 1, and has no point), and the newest TAO/USD round at or
- * before it. A subnet without a snapshot by then is left out; `usd` is undefined without a round.
+ * before the block's time. The round goes by time, not block number: the price feed may live on
+ * another chain than the pools (the local stack's feed is on an EVM chain, its pools on the native
+ * runtime), whose block numbers say nothing about this one's. A subnet without a snapshot by then is
+ * left out; `usd` is undefined without a round (or when the newest rounds all came later).
  */
-export async function pricesAtBlock(redis: Redis, netuids: readonly number[], block: number): Promise<{ pool: Map<number, PricePoint>; usd: string | undefined }> {
+export async function pricesAtBlock(
+  redis: Redis,
+  netuids: readonly number[],
+  block: number,
+  timeMs: number,
+): Promise<{ pool: Map<number, PricePoint>; usd: string | undefined }> {
   const subnets = [...new Set(netuids.filter((netuid) => netuid !== 0))];
   const top = block * ORDINAL_SPAN + (ORDINAL_SPAN - 1);
   const pipeline = redis.pipeline();
   for (const netuid of subnets) pipeline.zrange(marketPriceKeys.poolPoints(netuid), top, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1);
-  pipeline.zrange(marketPriceKeys.coinPoints, top, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1);
+  pipeline.zrange(marketPriceKeys.coinPoints, "+inf", "-inf", "BYSCORE", "REV", "LIMIT", 0, COIN_ROUNDS_SCANNED);
   const replies = (await readModel(() => pipeline.exec())) ?? [];
-  const pointOf = (index: number): PricePoint | undefined => {
+  const pointsOf = (index: number): PricePoint[] => {
     const [error, members] = replies[index] ?? [null, []];
     if (error) throw unavailable("READ_MODEL_UNAVAILABLE", "the read model could not be read; retry shortly", undefined, error);
-    const member = (members as string[])[0];
-    return member === undefined ? undefined : pricePoint(member);
+    return (members as string[]).flatMap((member) => pricePoint(member) ?? []);
   };
   const pool = new Map<number, PricePoint>();
   subnets.forEach((netuid, index) => {
-    const point = pointOf(index);
+    const point = pointsOf(index)[0];
     if (point !== undefined) pool.set(netuid, point);
   });
-  return { pool, usd: pointOf(subnets.length)?.price };
+  return { pool, usd: pointsOf(subnets.length).find((round) => round.timeMs <= timeMs)?.price };
 }
 
 // A pool's newest point is read by every balance read that values a position in that pool until the

@@ -112,7 +112,7 @@ function blockPoint(netuid: number, point: SeriesPoint, previous: SeriesPoint | 
     alphaOutNalpha: snapshot.alphaOutNalpha,
     marketCapRao: mulIntByDecimal(BigInt(snapshot.alphaIssuanceNalpha), snapshot.priceTao).toString(),
     // Volume since the previous snapshot; the first stored snapshot has none to compare with.
-    volumeRao: previous?.m?.cumulative === undefined ? "0" : subtract(snapshot.volumeTotalRao, previous.m.cumulative),
+    volumeRao: previous?.m?.cumulative === undefined || snapshot.volumeTotalRao === undefined ? "0" : subtract(snapshot.volumeTotalRao, previous.m.cumulative),
   };
   if (snapshot.rootProp !== undefined) out.rootProp = snapshot.rootProp;
   return out;

@@ -41,10 +41,11 @@ export function poolMeasure(pool: PoolSnapshot): PointMeasure {
     alpha_in_nalpha: pool.alphaInNalpha,
     alpha_out_nalpha: pool.alphaOutNalpha,
     alpha_issuance_nalpha: pool.alphaIssuanceNalpha,
-    moving_price_tao: pool.movingPriceTao,
   };
+  // A runtime without `SubnetMovingPrice` / `SubnetVolume` (spec 218) leaves them out.
+  if (pool.movingPriceTao !== undefined) close.moving_price_tao = pool.movingPriceTao;
   if (pool.rootProp !== undefined) close.root_prop = pool.rootProp;
-  return { price: pool.priceTao, cumulative: pool.volumeTotalRao, close };
+  return { price: pool.priceTao, ...(pool.volumeTotalRao === undefined ? {} : { cumulative: pool.volumeTotalRao }), close };
 }
 
 export const priceIdentity = (blockHash: string, logIndex: number | undefined) => `${blockHash.toLowerCase()}:${logIndex ?? "-"}`;

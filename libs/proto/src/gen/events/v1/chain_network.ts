@@ -140,7 +140,10 @@ export interface AccountActivity {
   eventName?: string | undefined;
 }
 
-/** A subnet's pool at a block (Alpha precompile 0x...0808). */
+/**
+ * A subnet's pool at a block: from the Alpha precompile 0x...0808 (EVM face) or from the
+ * runtime's storage (native source).
+ */
 export interface PoolSnapshot {
   ref?: ChainRef | undefined;
   netuid: number;
@@ -156,15 +159,24 @@ export interface PoolSnapshot {
   protocolAlphaNalpha?:
     | string
     | undefined;
-  /** getAlphaPrice / 1e18, exact. */
+  /**
+   * getAlphaPrice / 1e18, exact; natively `SubnetTAO` / `SubnetAlphaIn` truncated to 9 decimals
+   * (the chain's `price x 1e9 -> u64`), 1 for a stable pool, 0 for an empty alpha reserve.
+   */
   priceTao: string;
-  /** getMovingAlphaPrice / 1e18, exact. */
-  movingPriceTao: string;
+  /**
+   * getMovingAlphaPrice / 1e18, exact. Absent where the runtime keeps no moving price
+   * (`SubnetMovingPrice` is newer than spec 218).
+   */
+  movingPriceTao?:
+    | string
+    | undefined;
   /**
    * `SubnetVolume`: cumulative TAO bought plus sold since the subnet started. Volume over a
-   * period is the difference of two snapshots.
+   * period is the difference of two snapshots. Absent where the runtime keeps no volume
+   * (`SubnetVolume` is newer than spec 218).
    */
-  volumeTotalRao: string;
+  volumeTotalRao?: string | undefined;
   balancerQuoteWeight?: string | undefined;
   rootProp?: string | undefined;
 }
@@ -1285,8 +1297,8 @@ function createBasePoolSnapshot(): PoolSnapshot {
     alphaIssuanceNalpha: "",
     protocolAlphaNalpha: undefined,
     priceTao: "",
-    movingPriceTao: "",
-    volumeTotalRao: "",
+    movingPriceTao: undefined,
+    volumeTotalRao: undefined,
     balancerQuoteWeight: undefined,
     rootProp: undefined,
   };
@@ -1321,10 +1333,10 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
     if (message.priceTao !== "") {
       writer.uint32(74).string(message.priceTao);
     }
-    if (message.movingPriceTao !== "") {
+    if (message.movingPriceTao !== undefined) {
       writer.uint32(82).string(message.movingPriceTao);
     }
-    if (message.volumeTotalRao !== "") {
+    if (message.volumeTotalRao !== undefined) {
       writer.uint32(90).string(message.volumeTotalRao);
     }
     if (message.balancerQuoteWeight !== undefined) {
@@ -1504,12 +1516,12 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
         ? globalThis.String(object.movingPriceTao)
         : isSet(object.moving_price_tao)
         ? globalThis.String(object.moving_price_tao)
-        : "",
+        : undefined,
       volumeTotalRao: isSet(object.volumeTotalRao)
         ? globalThis.String(object.volumeTotalRao)
         : isSet(object.volume_total_rao)
         ? globalThis.String(object.volume_total_rao)
-        : "",
+        : undefined,
       balancerQuoteWeight: isSet(object.balancerQuoteWeight)
         ? globalThis.String(object.balancerQuoteWeight)
         : isSet(object.balancer_quote_weight)
@@ -1552,10 +1564,10 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
     if (message.priceTao !== "") {
       obj.priceTao = message.priceTao;
     }
-    if (message.movingPriceTao !== "") {
+    if (message.movingPriceTao !== undefined) {
       obj.movingPriceTao = message.movingPriceTao;
     }
-    if (message.volumeTotalRao !== "") {
+    if (message.volumeTotalRao !== undefined) {
       obj.volumeTotalRao = message.volumeTotalRao;
     }
     if (message.balancerQuoteWeight !== undefined) {
@@ -1581,8 +1593,8 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
     message.alphaIssuanceNalpha = object.alphaIssuanceNalpha ?? "";
     message.protocolAlphaNalpha = object.protocolAlphaNalpha ?? undefined;
     message.priceTao = object.priceTao ?? "";
-    message.movingPriceTao = object.movingPriceTao ?? "";
-    message.volumeTotalRao = object.volumeTotalRao ?? "";
+    message.movingPriceTao = object.movingPriceTao ?? undefined;
+    message.volumeTotalRao = object.volumeTotalRao ?? undefined;
     message.balancerQuoteWeight = object.balancerQuoteWeight ?? undefined;
     message.rootProp = object.rootProp ?? undefined;
     return message;

@@ -1,0 +1,58 @@
+import type { ChainRef } from "@platform/proto/common/v1/common";
+import type { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
+import { eventTypeOf } from "@platform/proto/topics";
+import { formatRatio } from "@platform/subtensor";
+import { netuidKey, networkEventId, type NetworkRecord } from "../network/networkRecord.js";
+import { poolMechanism } from "../network/snapshotEvents.js";
+
+/** A subnet's pool as the runtime's storage holds it at a block. */
+export interface NativePool {
+  netuid: number;
+  /** `SubnetMechanism`: 0 stable, 1 dynamic. */
+  mechanism: number;
+  /** `SubnetTAO`. */
+  taoInRao: bigint;
+  /** `SubnetAlphaIn`. */
+  alphaInNalpha: bigint;
+  /** `SubnetAlphaOut`. */
+  alphaOutNalpha: bigint;
+}
+
+const ROOT_NETUID = 0;
+/** The chain quotes a price as `price x 1e9 -> u64` (rao per alpha): nine decimals of TAO. */
+const PRICE_DECIMALS = 9;
+
+/**
+ * TAO per alpha as the runtime's `get_alpha_price` gives it, at the precision the chain exposes
+ * (the Alpha precompile's `getAlphaPrice` is the same figure x 1e9): root and stable pools trade
+ * 1:1, an empty alpha reserve prices at 0, a dynamic pool at `SubnetTAO / SubnetAlphaIn`, truncated.
+ */
+export function nativePoolPrice(pool: NativePool): string {
+  if (pool.netuid === ROOT_NETUID || pool.mechanism === 0) return "1";
+  if (pool.alphaInNalpha === 0n) return "0";
+  return formatRatio(pool.taoInRao, pool.alphaInNalpha, PRICE_DECIMALS);
+}
+
+/**
+ * One PoolSnapshot per subnet at the block, keyed `netuid:<n>` like the EVM source's. The moving
+ * price and the cumulative volume are left out: spec 218 keeps neither (`SubnetMovingPrice` and
+ * `SubnetVolume` came later), and the consumers show them as unknown rather than zero.
+ */
+export function nativePoolRecords(pools: readonly NativePool[], context: { chainId: number; ref: ChainRef }): NetworkRecord[] {
+  return pools.map((pool) => {
+    const key = netuidKey(pool.netuid);
+    const snapshot: PoolSnapshot = {
+      ref: context.ref,
+      netuid: pool.netuid,
+      mechanism: poolMechanism(pool.mechanism),
+      taoInRao: pool.taoInRao.toString(),
+      alphaInNalpha: pool.alphaInNalpha.toString(),
+      alphaOutNalpha: pool.alphaOutNalpha.toString(),
+      alphaIssuanceNalpha: (pool.alphaInNalpha + pool.alphaOutNalpha).toString(),
+      priceTao: nativePoolPrice(pool),
+    };
+    const payload = { event: { $case: "poolSnapshot" as const, value: snapshot } };
+    const eventType = eventTypeOf(payload);
+    return { topic: "chain.network.v1" as const, key, eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key), eventType, ref: context.ref, payload };
+  });
+}
