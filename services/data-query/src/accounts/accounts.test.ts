@@ -288,6 +288,17 @@ describe("ListTransactions", () => {
     expect((await transactions({ address: owner, netuids: [3] })).transactions.map((item) => item.id)).toEqual(["7002-1-0"]);
   });
 
+  it("maps native activity: the event's name, the extrinsic, and the EVM hash only for an EVM execution", async () => {
+    const owner = newKey();
+    const native = (block: number, eventName: string, extra: Partial<AccountActivity> = {}) =>
+      activity(owner, block, 2, { source: TransactionSource.TRANSACTION_SOURCE_SUBSTRATE_EVENT, eventName, extrinsicId: `${block}-2`, extrinsicHash: `0x${"ab".repeat(32)}`, ...extra });
+    await addTransactions(owner, [native(7_100, "Balances.Transfer"), native(7_101, "Ethereum.Executed", { type: TransactionType.TRANSACTION_TYPE_EVM_TX })]);
+    const [executed, transfer] = (await transactions({ address: owner })).transactions;
+    expect(transfer).toMatchObject({ eventName: "Balances.Transfer", extrinsicId: "7100-2", extrinsicHash: `0x${"ab".repeat(32)}` });
+    expect(transfer?.evmTxHash).toBeUndefined();
+    expect(executed).toMatchObject({ eventName: "Ethereum.Executed", extrinsicId: "7101-2", evmTxHash: `0x${pad(7_101, 58)}${pad(2, 6)}` });
+  });
+
   it("leaves out what the account's partition delivered past the head: balance, history and transactions are as of the head", async () => {
     const owner = newKey();
     await addPoint(owner, 13_998, { freeRao: "100", reservedRao: "0", frozenRao: "0", positions: [] });

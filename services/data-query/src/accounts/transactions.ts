@@ -69,7 +69,7 @@ export function transactionOf(activity: AccountActivity): Transaction {
     timestamp: ref?.blockTimestamp ?? "",
     ...(activity.extrinsicId === undefined ? {} : { extrinsicId: activity.extrinsicId }),
     ...(activity.extrinsicHash === undefined ? {} : { extrinsicHash: activity.extrinsicHash }),
-    ...(activity.source === TransactionSource.TRANSACTION_SOURCE_EVM_TX && ref?.txHash !== undefined ? { evmTxHash: ref.txHash } : {}),
+    ...(carriesEvmHash(activity) && ref?.txHash !== undefined ? { evmTxHash: ref.txHash } : {}),
     ...(activity.from === undefined ? {} : { from: activity.from }),
     ...(activity.to === undefined ? {} : { to: activity.to }),
     ...(activity.amountRao === undefined ? {} : { amountRao: activity.amountRao }),
@@ -80,8 +80,16 @@ export function transactionOf(activity: AccountActivity): Transaction {
     ...(activity.effectivePriceTao === undefined ? {} : { effectivePriceTao: activity.effectivePriceTao }),
     ...(activity.slippage === undefined ? {} : { slippage: activity.slippage }),
     source: activity.source,
+    ...(activity.eventName === undefined ? {} : { eventName: activity.eventName }),
   };
 }
+
+/**
+ * The ref's tx hash is an EVM transaction's own hash for activity read from an EVM transaction,
+ * and for an EVM execution read natively (`Ethereum.Executed`, whose extrinsic hash is separate).
+ */
+const carriesEvmHash = (activity: AccountActivity): boolean =>
+  activity.source === TransactionSource.TRANSACTION_SOURCE_EVM_TX || activity.eventName === "Ethereum.Executed";
 
 /**
  * The account's transactions in chain order (block, position in block), newest first by default,

@@ -105,6 +105,7 @@ export const transactionsExample: ListTransactionsResponse = {
       effectivePriceTao: "0.003927757700",
       slippage: "0.0015",
       source: TransactionSource.TRANSACTION_SOURCE_SUBSTRATE_EVENT,
+      eventName: "SubtensorModule.StakeAdded",
     },
     {
       id: "7012300-0003-0007",

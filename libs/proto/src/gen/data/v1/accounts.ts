@@ -227,6 +227,11 @@ export interface Transaction {
   /** Relative to the spot price before the operation, decimal ("0.0015"). */
   slippage?: string | undefined;
   source: TransactionSource;
+  /**
+   * The runtime event it was read from ("<Pallet>.<Event>", "Balances.Transfer"); absent for
+   * activity read from EVM transactions.
+   */
+  eventName?: string | undefined;
 }
 
 export interface ListTransactionsResponse {
@@ -1813,6 +1818,7 @@ function createBaseTransaction(): Transaction {
     effectivePriceTao: undefined,
     slippage: undefined,
     source: 0,
+    eventName: undefined,
   };
 }
 
@@ -1874,6 +1880,9 @@ export const Transaction: MessageFns<Transaction> = {
     }
     if (message.source !== 0) {
       writer.uint32(152).int32(message.source);
+    }
+    if (message.eventName !== undefined) {
+      writer.uint32(162).string(message.eventName);
     }
     return writer;
   },
@@ -2043,6 +2052,14 @@ export const Transaction: MessageFns<Transaction> = {
             message.source = reader.int32() as any;
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.eventName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2108,6 +2125,11 @@ export const Transaction: MessageFns<Transaction> = {
         : undefined,
       slippage: isSet(object.slippage) ? globalThis.String(object.slippage) : undefined,
       source: isSet(object.source) ? transactionSourceFromJSON(object.source) : 0,
+      eventName: isSet(object.eventName)
+        ? globalThis.String(object.eventName)
+        : isSet(object.event_name)
+        ? globalThis.String(object.event_name)
+        : undefined,
     };
   },
 
@@ -2170,6 +2192,9 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.source !== 0) {
       obj.source = transactionSourceToJSON(message.source);
     }
+    if (message.eventName !== undefined) {
+      obj.eventName = message.eventName;
+    }
     return obj;
   },
 
@@ -2199,6 +2224,7 @@ export const Transaction: MessageFns<Transaction> = {
     message.effectivePriceTao = object.effectivePriceTao ?? undefined;
     message.slippage = object.slippage ?? undefined;
     message.source = object.source ?? 0;
+    message.eventName = object.eventName ?? undefined;
     return message;
   },
 };

@@ -135,6 +135,7 @@ describe("renderTransactions", () => {
       effective_price_tao: "0.003927757700",
       slippage: "0.0015",
       source: "substrate_event",
+      event_name: "SubtensorModule.StakeAdded",
     });
     expect(renderTransaction(transfer!, ALICE)).toMatchObject({
       _links: { counterparty: { href: `/data/v1/accounts/${EVM_ACCOUNT.ss58}/balance/latest` } },
@@ -146,6 +147,7 @@ describe("renderTransactions", () => {
       source: "evm_tx",
       evm_tx_hash: transfer!.evmTxHash,
       extrinsic_id: null,
+      event_name: null,
     });
   });
 

@@ -133,6 +133,7 @@ export function renderTransaction(transaction: Transaction, subject: AccountId |
     effective_price_tao: orNull(transaction.effectivePriceTao),
     slippage: orNull(transaction.slippage),
     source: transactionSourceName(transaction.source),
+    event_name: orNull(transaction.eventName),
   };
 }
 
