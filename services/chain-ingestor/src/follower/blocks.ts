@@ -7,6 +7,8 @@ export interface BlockHeader {
   parentHash: Hex;
   /** Unix seconds (the chain's clock). */
   timestamp: bigint;
+  /** Unix milliseconds, where the chain's clock has them (Substrate's `Timestamp.Now`; EVM blocks keep seconds). */
+  timestampMs?: bigint;
 }
 
 /** A block's identity: what the checkpoint keeps of each recent block. */

@@ -71,7 +71,8 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
       blockNumber: header.number.toString(),
       blockHash: header.hash,
       parentHash: header.parentHash,
-      blockTimestamp: new Date(Number(header.timestamp) * 1_000).toISOString(),
+      // The runtime's clock in milliseconds: the block's time as the chain (and its explorers) give it.
+      blockTimestamp: new Date(Number(header.timestampMs ?? header.timestamp * 1_000n)).toISOString(),
       finality: nativeFinality(header.number, latest, options.finalizedHead(), network.finality),
     };
     const [facts, pools] = await Promise.all([reader.blockFacts(header), reader.poolsAt(header.hash)]);

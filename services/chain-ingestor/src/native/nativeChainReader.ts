@@ -84,6 +84,7 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       hash: hash.toLowerCase() as Hex,
       parentHash: raw.parentHash.toLowerCase() as Hex,
       timestamp: timestamp === undefined ? 0n : readU64Le(timestamp) / 1_000n,
+      timestampMs: timestamp === undefined ? 0n : readU64Le(timestamp),
     };
   };
 

@@ -19,7 +19,9 @@ import { createRedis, type Redis } from "@platform/store";
 import { accountFromPublicKey } from "@platform/subtensor";
 import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getBalanceHistory } from "./balanceHistory.js";
 import { accountsGrpcService } from "./index.js";
+import { listTransactions } from "./transactions.js";
 import { accountsKeys, marketPriceKeys } from "./keys.js";
 
 /*
@@ -234,6 +236,19 @@ describe("GetBalanceHistory", () => {
       cursor = page.page?.nextCursor ?? "";
     } while (cursor !== "");
     expect(seen).toEqual(all.points.map((point) => point.bucketStart).reverse());
+  });
+
+  it("without an end, runs to the head even when the chain's clock is ahead of this server's", async () => {
+    const owner = newKey();
+    await addPoint(owner, 13_500, { freeRao: "42", reservedRao: "0", frozenRao: "0", positions: [] });
+    await addTransactions(owner, [activity(owner, 13_500, 0)]);
+    // This server's clock stands at block 13,000's time: the head (14,000) and the activity are "in its future".
+    const clock = timeOf(13_000);
+    const points = await getBalanceHistory(redis, { address: owner, order: SortOrder.SORT_ORDER_ASC, window: { interval: Interval.INTERVAL_ONE_HOUR } }, clock);
+    // The bucket of block 13,500 and the next, which holds the head (100 minutes later): both carry that balance.
+    expect(points.points.map((point) => [point.blockNumber, point.balanceFreeRao])).toEqual([["13500", "42"], ["13500", "42"]]);
+    const listed = await listTransactions(redis, { address: owner, types: [], direction: 0, netuids: [], order: 0 }, clock);
+    expect(listed.transactions.map((item) => item.id)).toEqual(["13500-0-0"]);
   });
 
   it("answers an empty history for a fresh address and refuses windows over the interval's maximum", async () => {

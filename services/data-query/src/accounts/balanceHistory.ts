@@ -60,14 +60,20 @@ export async function getBalanceHistory(redis: Redis, request: GetBalanceHistory
   if (request.window?.blockStart !== undefined || request.window?.blockEnd !== undefined) {
     throw invalidArgument("INVALID_PARAMETER", "this route takes a time window (start, end), not block bounds", { parameter: "block_start" });
   }
-  const window = resolveWindow(request.window, { defaultSpanMs: 30 * DURATION.DAY, maxSpanMs: MAX_SPAN[interval]! }, nowMs);
-  if (window.kind !== "time") throw new Error("unreachable: block bounds refused above");
+  const rules = { defaultSpanMs: 30 * DURATION.DAY, maxSpanMs: MAX_SPAN[interval]! };
+  // Checked before any read: a bad window is refused without touching the read model.
+  resolveWindow(request.window, rules, nowMs);
   const limit = pageLimitOf(request.page, HISTORY_PAGE);
   const order = orderOf(request.order, "desc");
   const scope = queryScope(["accounts.balance.history", address.publicKey, interval, request.window?.start ?? null, request.window?.end ?? null, order]);
   const after = request.page?.cursor ? Number(decodeCursor(request.page.cursor, scope, { b: /^-?\d{1,16}$/ }).b) : undefined;
 
   const asOf = await readAsOf(redis, accountsKeys.head);
+  const headMs = Date.parse(asOf.timestamp);
+  // A default window ends at the later of now and the head's time: a chain's clock may run ahead
+  // of this server's (a local chain building blocks faster than its slot time does).
+  const window = resolveWindow(request.window, rules, Math.max(nowMs, headMs + 1));
+  if (window.kind !== "time") throw new Error("unreachable: block bounds refused above");
   const key = accountsKeys.points(address.publicKey);
   const [startS, endS] = [Math.floor(window.startMs / 1_000), Math.ceil(window.endMs / 1_000)];
   const [before, inside, first] = await Promise.all([
@@ -79,7 +85,6 @@ export async function getBalanceHistory(redis: Redis, request: GetBalanceHistory
   const headBlock = BigInt(asOf.blockNumber);
   const points = [...before, ...inside].map(parsePoint).filter((point): point is BalanceAt => point !== undefined && BigInt(point.block) <= headBlock);
   const firstPoint = first[0] === undefined ? undefined : parsePoint(first[0]);
-  const headMs = Date.parse(asOf.timestamp);
   const size = intervalMs(interval);
   // Buckets from the one holding the first reading, up to the one holding the head.
   const candidates = firstPoint === undefined ? [] : bucketStarts(Math.max(window.startMs, firstPoint.timeMs), Math.min(window.endMs, headMs + 1), interval);

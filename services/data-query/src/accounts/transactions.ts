@@ -138,7 +138,9 @@ export async function listTransactions(redis: Redis, request: ListTransactionsRe
   const asOfRead = readAsOf(redis, accountsKeys.head);
   const key = accountsKeys.txs(address.publicKey);
   const detailsKey = accountsKeys.tx(address.publicKey);
-  const bounds = { min: String(Math.ceil(window.startMs / 1_000)), max: `(${Math.ceil(window.endMs / 1_000)}` };
+  // Without an end, the window runs to the head (cut below), not to this server's clock: a chain's
+  // clock may run ahead of it (a local chain building blocks faster than its slot time does).
+  const bounds = { min: String(Math.ceil(window.startMs / 1_000)), max: request.window?.end === undefined ? "+inf" : `(${Math.ceil(window.endMs / 1_000)}` };
 
   const found: Array<{ entry: ZsetEntry; transaction: Transaction }> = [];
   let examined = 0;
