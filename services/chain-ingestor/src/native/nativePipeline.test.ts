@@ -1,12 +1,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { createKafkaClient, type ConsumedRecord, type Kafka } from "@platform/bus";
+import { createKafkaClient, defaultPartitions, type ConsumedRecord, type Kafka } from "@platform/bus";
 import type { SubstrateNetworkInput } from "@platform/chain";
 import { substrateNetworkSchema } from "@platform/chain";
 import { seedNativeNetwork, subtensorChainSpec } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
-import type { AccountActivity, NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
+import { PoolMechanism } from "@platform/proto/common/v1/network";
+import type { AccountActivity, NetworkChainEvent, PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { ChainEventRemoved } from "@platform/proto/events/v1/chain";
 import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
@@ -132,6 +133,45 @@ async function directPositions(blockHash: string, publicKey: string): Promise<{ 
     .sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
 }
 
+/**
+ * TAO per alpha as the runtime's `get_alpha_price` quotes it through `price x 1e9 -> u64`, written
+ * out here rather than taken from the service, so a slip in either shows as a difference.
+ */
+function runtimePrice(netuid: number, mechanism: number, taoRao: bigint, alphaInNalpha: bigint): string {
+  if (netuid === 0 || mechanism === 0) return "1";
+  if (alphaInNalpha === 0n) return "0";
+  const scaled = (taoRao * 1_000_000_000n) / alphaInNalpha;
+  const fraction = (scaled % 1_000_000_000n).toString().padStart(9, "0").replace(/0+$/, "");
+  return `${scaled / 1_000_000_000n}${fraction === "" ? "" : `.${fraction}`}`;
+}
+
+/** Every added subnet's pool at the block, read through @polkadot/api: nothing of the service's client. */
+async function directPools(blockHash: string): Promise<Omit<PoolSnapshot, "ref">[]> {
+  const module = (await api.at(blockHash)).query.subtensorModule!;
+  const added = await module.networksAdded!.entries();
+  const netuids = added.filter(([, isAdded]) => isAdded.toJSON() === true).map(([key]) => Number(key.args[0]!.toString()));
+  const pools = await Promise.all(
+    netuids.map(async (netuid) => {
+      const [tao, alphaIn, alphaOut, mechanism] = (await Promise.all([
+        module.subnetTAO!(netuid),
+        module.subnetAlphaIn!(netuid),
+        module.subnetAlphaOut!(netuid),
+        module.subnetMechanism!(netuid),
+      ])).map((value) => BigInt(value.toString()));
+      return {
+        netuid,
+        mechanism: mechanism === 0n ? PoolMechanism.POOL_MECHANISM_STABLE : mechanism === 1n ? PoolMechanism.POOL_MECHANISM_DYNAMIC : PoolMechanism.POOL_MECHANISM_UNSPECIFIED,
+        taoInRao: tao!.toString(),
+        alphaInNalpha: alphaIn!.toString(),
+        alphaOutNalpha: alphaOut!.toString(),
+        alphaIssuanceNalpha: (alphaIn! + alphaOut!).toString(),
+        priceTao: runtimePrice(netuid, Number(mechanism), tao!, alphaIn!),
+      };
+    }),
+  );
+  return pools.sort((a, b) => a.netuid - b.netuid);
+}
+
 describe("the native source on the real runtime", () => {
   it("publishes each seeded activity, and every value equals a direct read at its block", async () => {
     registerStakeInfo();
@@ -166,6 +206,47 @@ describe("the native source on the real runtime", () => {
       expect(positions).toEqual(await directPositions(ref.blockHash, activity.account!.publicKey));
     }
   }, 180_000);
+
+  it("publishes every added subnet's pool at every block, equal to a direct read there, before the block's BlockSeen", async () => {
+    const records = await published();
+    const refOf = ({ event }: Published) => (event === undefined || event.$case === "chainEventRemoved" ? undefined : event.value.ref);
+    const blockHashes = [...new Set(records.flatMap((published) => (published.event?.$case === "blockSeen" ? [published.event.value.ref!.blockHash] : [])))];
+    // Every block published so far: the seeding blocks (subnets registered mid-way) and the caught-up head.
+    for (const extrinsic of Object.values(seeded.activity).flat()) expect(blockHashes).toContain(extrinsic.blockHash);
+    expect(blockHashes).toContain((await api.rpc.chain.getBlockHash(await headNumber())).toHex());
+
+    const compared: PoolSnapshot[] = [];
+    for (const blockHash of blockHashes) {
+      const ofBlock = records.filter((published) => refOf(published)?.blockHash === blockHash);
+      const pools = ofBlock.flatMap((published) => (published.event?.$case === "poolSnapshot" ? [{ published, pool: published.event.value }] : []));
+      const direct = await directPools(blockHash);
+      expect(direct.length, `subnets at ${blockHash}`).toBeGreaterThan(0);
+      const blockNumber = (await api.rpc.chain.getHeader(blockHash)).number.toString();
+      // Sorted, compared whole: exactly one per added netuid, none for another.
+      const byNetuid = [...pools].sort((a, b) => a.pool.netuid - b.pool.netuid);
+      expect(byNetuid.map(({ pool }) => pool.netuid), `netuids at block ${blockNumber}`).toEqual(direct.map((pool) => pool.netuid));
+      byNetuid.forEach(({ published, pool }, index) => {
+        expect(published.record.key).toBe(`netuid:${pool.netuid}`);
+        // toEqual passes undefined fields as absent, so the moving price and volume are checked to be unset.
+        expect(pool, `pool ${pool.netuid} at block ${blockNumber}`).toEqual({ ...direct[index], ref: expect.objectContaining({ blockHash, blockNumber }) });
+        expect([pool.movingPriceTao, pool.volumeTotalRao]).toEqual([undefined, undefined]);
+        compared.push(pool);
+      });
+
+      // Per partition, the block's BlockSeen closes it: every other record of the block there comes first.
+      const seen = ofBlock.filter(({ event }) => event?.$case === "blockSeen");
+      expect(seen.map(({ record }) => record.partition).sort((a, b) => a - b)).toEqual(Array.from({ length: defaultPartitions["chain.network.v1"] }, (_, partition) => partition));
+      for (const { record } of ofBlock.filter(({ event }) => event?.$case !== "blockSeen")) {
+        const closing = seen.find((candidate) => candidate.record.partition === record.partition);
+        expect(closing, `BlockSeen of block ${blockNumber} in partition ${record.partition}`).toBeDefined();
+        expect(BigInt(record.offset)).toBeLessThan(BigInt(closing!.record.offset));
+      }
+    }
+    // The seeded subnets (and genesis's netuid 1) are dynamic, so the comparisons above went through the reserves' division too.
+    const dynamic = compared.filter((pool) => pool.mechanism === PoolMechanism.POOL_MECHANISM_DYNAMIC && pool.netuid !== 0);
+    expect([...new Set(dynamic.map((pool) => pool.netuid))]).toEqual(expect.arrayContaining(seeded.netuids));
+    expect(dynamic.some((pool) => pool.priceTao !== "1" && pool.priceTao !== "0")).toBe(true);
+  }, 60_000);
 
   it("takes back the records of an abandoned branch and publishes the new branch's", async () => {
     const alice = keyring().addFromUri("//Alice");

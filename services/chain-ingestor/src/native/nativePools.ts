@@ -23,9 +23,11 @@ const ROOT_NETUID = 0;
 const PRICE_DECIMALS = 9;
 
 /**
- * TAO per alpha as the runtime's `get_alpha_price` gives it, at the precision the chain exposes
- * (the Alpha precompile's `getAlphaPrice` is the same figure x 1e9): root and stable pools trade
- * 1:1, an empty alpha reserve prices at 0, a dynamic pool at `SubnetTAO / SubnetAlphaIn`, truncated.
+ * TAO per alpha at the precision the chain quotes (nine decimals, as the Alpha precompile's
+ * `getAlphaPrice` / 1e9): root and stable pools trade 1:1, an empty alpha reserve prices at 0, a
+ * dynamic pool at the exact `SubnetTAO / SubnetAlphaIn`, truncated. The runtime of spec 218 divides
+ * in I96F32 (32 binary fraction digits) before scaling, so its own figure can be 1e-9 lower (1/10
+ * is 0.099999999 there); the exact ratio is the pool's price, and the one users can recompute.
  */
 export function nativePoolPrice(pool: NativePool): string {
   if (pool.netuid === ROOT_NETUID || pool.mechanism === 0) return "1";

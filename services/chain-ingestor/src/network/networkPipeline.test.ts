@@ -35,8 +35,13 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNetworkContext, simulateNetworkStep } from "@platform/simulator";
+import type { BlockHeader } from "../follower/blocks.js";
 import { readTopic } from "../intents/devnetHarness.itest.js";
-import { startNetworkIngestor, type NetworkIngestor } from "./networkIngestor.js";
+import { followerClient } from "../intents/intentsIngestor.js";
+import { networkBlockSource } from "./networkBlockSource.js";
+import { nativeChain, startNetworkIngestor, type NetworkIngestor } from "./networkIngestor.js";
+import type { NetworkRecord } from "./networkRecord.js";
+import { networkStateReader } from "./networkState.js";
 
 /*
  * On real servers: an anvil chain with the devnet's Subtensor precompile mocks and price feed, and
@@ -154,6 +159,38 @@ async function funded(): Promise<Account> {
   const account = privateKeyToAccount(generatePrivateKey());
   await testClient().setBalance({ address: account.address, value: parseEther("1000") });
   return account;
+}
+
+/**
+ * The network source's reading of blocks, built as networkSource.ts builds it but outside any
+ * follower: nothing is published and no checkpoint moves, so the running ingestor is undisturbed.
+ */
+async function readWithSource(headers: readonly BlockHeader[], accountsFromNative: boolean): Promise<NetworkRecord[][]> {
+  const chain = nativeChain((await loadChainConfig(chainsFile)).chains)!;
+  const client = followerClient(chain);
+  const source = networkBlockSource({
+    client,
+    chainId: chain.chainId,
+    multicall3: chain.contracts.multicall3,
+    depths: chain.finality,
+    state: networkStateReader({ client, multicall3: chain.contracts.multicall3, maxNetuids: 8 }),
+    snapshotEveryBlocks: 1,
+    holderChunkSize: 4,
+    accountsFromNative,
+    priceFeed: { chainId: chain.chainId, feed: chain.contracts.priceFeed!, asset: "TAO", vs: "usd" },
+  });
+  const read = await source.readBlocks(headers, headers.at(-1)!.number);
+  return headers.map((header) => read.get(header.hash)!);
+}
+
+async function headersOf(from: bigint, to: bigint): Promise<BlockHeader[]> {
+  const numbers = Array.from({ length: Number(to - from + 1n) }, (_, index) => from + BigInt(index));
+  return Promise.all(
+    numbers.map(async (blockNumber) => {
+      const block = await publicClient().getBlock({ blockNumber });
+      return { number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp };
+    }),
+  );
 }
 
 describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka", () => {
@@ -362,6 +399,43 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
       expect(neuron.identity).toEqual(identity);
     }
     expect(validators.map((neuron) => neuron.identity)).toContainEqual(expect.objectContaining({ name: devnetValidators[0]!.identity.name }));
+  });
+
+  it("with accountsFromNative, leaves account activity, pools and BlockSeen to the native source and reads the rest alike", async () => {
+    const client = publicClient();
+    const alice = await funded();
+    const transfer = await client.waitForTransactionReceipt({
+      hash: await wallet(alice).sendTransaction({ to: privateKeyToAccount(generatePrivateKey()).address, value: parseEther("1") }),
+    });
+    await client.waitForTransactionReceipt({
+      hash: await wallet(alice).writeContract({
+        address: precompileAddresses.stakingV2,
+        abi: stakingV2Abi,
+        functionName: "addStake",
+        args: [devnetValidators[0]!.hotkey, 1_000_000_000n, 1n],
+        value: parseEther("1"),
+      }),
+    });
+    const simulator = privateKeyToAccount(deployment.accounts.simulator.privateKey);
+    const feed = deployment.chains["subtensor"]!.contracts.priceFeed!;
+    const submitHash = await wallet(simulator).writeContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName: "submit", args: [334_00000000n] });
+    const submit = await client.waitForTransactionReceipt({ hash: submitHash });
+    const headers = await headersOf(transfer.blockNumber, submit.blockNumber);
+    const [full, evmOnly] = await Promise.all([readWithSource(headers, false), readWithSource(headers, true)]);
+
+    const leftToNative = new Set(["AccountActivity", "BlockSeen", "PoolSnapshot"]);
+    const evmFacts = ["EmissionSnapshot", "SubnetSnapshot", "ValidatorSetSnapshot", "HolderPositions", "NetworkStatsSnapshot"];
+    const typesOf = (records: readonly NetworkRecord[]) => new Set(records.map((record) => record.eventType));
+    // Without the option the same blocks carry everything, so its absence below is the option's doing.
+    expect([...typesOf(full.flat())].sort()).toEqual([...leftToNative, ...evmFacts, "PriceObserved"].sort());
+    headers.forEach((header, index) => {
+      const types = typesOf(evmOnly[index]!);
+      expect([...types].filter((type) => leftToNative.has(type)), `block ${header.number}`).toEqual([]);
+      for (const type of evmFacts) expect(types.has(type), `${type} at block ${header.number}`).toBe(true);
+      // The same records, in the same order, as without the option, less the three kinds.
+      expect(evmOnly[index]).toEqual(full[index]!.filter((record) => !leftToNative.has(record.eventType)));
+    });
+    expect(evmOnly.at(-1)!.filter((record) => record.topic === "oracle.prices.v1").map((record) => record.ref.txHash)).toEqual([submitHash]);
   });
 
   it("resumes after a restart without losing or repeating a block", async () => {
