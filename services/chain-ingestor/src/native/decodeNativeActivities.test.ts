@@ -136,14 +136,20 @@ describe("decodeNativeActivities", () => {
     const to = accountFromEvmAddress(h160To);
     const activities = decodeNativeActivities(
       block([
+        // Gas withdrawn at the full price, the value moved, the unused gas refunded: no TransactionFeePaid.
+        ev(1, "Balances", "Withdraw", { who: { raw: from.publicKey }, amount: 300_000n }),
         ev(1, "Balances", "Transfer", { from: { raw: from.publicKey }, to: { raw: to.publicKey }, amount: 1_000n }),
+        ev(1, "Balances", "Deposit", { who: { raw: from.publicKey }, amount: 57_661n }),
+        ev(1, "Balances", "Deposit", { who: { raw: id(9) }, amount: 0n }),
         ev(1, "Ethereum", "Executed", { from: h160, to: h160To, transactionHash: key(0xab), exitReason: { type: "Succeed", value: { type: "Stopped" } }, extraData: "0x" }),
         ok(1),
       ]),
     );
     expect(activities.map((activity) => activity.type)).toEqual([TransactionType.TRANSACTION_TYPE_TRANSFER, TransactionType.TRANSACTION_TYPE_EVM_TX]);
     expect(activities[0]!.from.evmH160).toBe(from.evmH160);
-    expect(activities[1]).toMatchObject({ from, to, success: true, txHash: key(0xab), txIndex: 1, substrate: { extrinsicHash: key(0xe1) } });
+    expect(activities[0]!.feeRao).toBe(0n);
+    // The fee is what the sender's mapped account paid for gas, on the execution.
+    expect(activities[1]).toMatchObject({ from, to, success: true, feeRao: 242_339n, txHash: key(0xab), txIndex: 1, substrate: { extrinsicHash: key(0xe1) } });
   });
 
   it("keeps a failed extrinsic's fee, an unknown event and a known event of another shape, never throwing", () => {

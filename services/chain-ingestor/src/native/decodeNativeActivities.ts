@@ -82,6 +82,7 @@ function extrinsicContext(block: NativeBlockFacts, extrinsic: ExtrinsicEvents): 
   let withdrawn = 0n;
   let deposited = 0n;
   const flows: { kind: "withdraw" | "deposit"; who: string; amount: bigint }[] = [];
+  let evmSender: AccountId | undefined;
   for (const event of extrinsic.events) {
     const fields = namedFields(event.data);
     switch (eventName(event)) {
@@ -106,9 +107,17 @@ function extrinsicContext(block: NativeBlockFacts, extrinsic: ExtrinsicEvents): 
         const from = evmAccountField(fields?.["from"]);
         const to = evmAccountField(fields?.["to"]);
         for (const account of [from, to]) if (account !== undefined) context.evmAccounts.set(account.publicKey, account);
+        evmSender ??= from;
         break;
       }
     }
+  }
+  // An EVM transaction pays no TransactionFeePaid: Frontier withdraws the gas at the full price
+  // from the sender's mapped account and deposits the unused part back, so its fee is the difference.
+  if (context.payer === undefined && evmSender !== undefined) {
+    context.payer = evmSender;
+    const net = flows.filter((flow) => flow.who === evmSender!.publicKey).reduce((sum, flow) => sum + (flow.kind === "withdraw" ? flow.amount : -flow.amount), 0n);
+    context.feeRao = net > 0n ? net : 0n;
   }
   for (const flow of flows) {
     if (flow.who !== context.payer?.publicKey) continue;
@@ -367,10 +376,11 @@ function activity(event: RuntimeEvent, context: ExtrinsicContext, body: Activity
   };
 }
 
-/** The fee goes on the payer's first activity of the extrinsic. */
+/** The fee goes on the payer's EVM execution if the extrinsic is one, else on its first activity of the extrinsic. */
 function chargeFee(activities: Activity[], context: ExtrinsicContext): Activity[] {
   const payer = context.payer?.publicKey;
-  const charged = activities.findIndex((candidate) => candidate.from.publicKey === payer);
+  const execution = activities.findIndex((candidate) => candidate.type === TransactionType.TRANSACTION_TYPE_EVM_TX && candidate.from.publicKey === payer);
+  const charged = execution >= 0 ? execution : activities.findIndex((candidate) => candidate.from.publicKey === payer);
   if (charged >= 0) activities[charged] = { ...activities[charged]!, feeRao: context.feeRao };
   return activities;
 }

@@ -6,13 +6,13 @@ import { accountFromPublicKey } from "@platform/subtensor";
 import type { Hex } from "viem";
 import type { BlockSource } from "../follower/blockFollower.js";
 import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
-import type { Activity } from "../network/activity.js";
 import { activityRecords, touchedAccounts } from "../network/activityEvents.js";
 import { blockSeenRecords } from "../network/blockSeen.js";
 import type { NetworkRecord } from "../network/networkRecord.js";
 import { decodeNativeActivities } from "./decodeNativeActivities.js";
 import type { NativeChainReader } from "./nativeChainReader.js";
 import { nativeFinality } from "./nativeFinality.js";
+import { balanceSnapshotRecords } from "./balanceSnapshots.js";
 import { nativePoolRecords } from "./nativePools.js";
 
 export interface NativeBlockSourceOptions {
@@ -33,7 +33,9 @@ export interface NativeBlockSource extends BlockSource<NetworkRecord> {
 /**
  * Reads the native network block by block: the block's runtime events decoded into account
  * activity (decodeNativeActivities), and for every account they touched its balances
- * (`System.Account`) and alpha positions (StakeInfoRuntimeApi) at the end of the block; every
+ * (`System.Account`) and alpha positions (StakeInfoRuntimeApi) at the end of the block; the same
+ * balances of the coldkeys whose stake a subnet's epoch changed without an event naming them
+ * (AccountBalanceSnapshot); every
  * subnet's pool (a handful of storage values each, so every block: the price moves with each
  * block's emission, and positions are valued at their block's price), then one BlockSeen per
  * partition. A block is published whole or not at all: any failed read fails the
@@ -44,8 +46,7 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
   const seenRecords = blockSeenRecords(options.networkPartitions ?? defaultPartitions["chain.network.v1"]);
   const concurrency = options.concurrency ?? 8;
 
-  const balancesAfter = async (header: BlockHeader, activities: readonly Activity[]): Promise<Map<string, AccountBalance>> => {
-    const accounts = touchedAccounts(activities).map((account) => account.publicKey as Hex);
+  const balancesAfter = async (header: BlockHeader, accounts: readonly Hex[]): Promise<Map<string, AccountBalance>> => {
     const [balances, positions] = await Promise.all([reader.balancesAt(header.hash, accounts), reader.positionsAt(header.hash, accounts)]);
     const after = new Map<string, AccountBalance>();
     for (const account of accounts) {
@@ -75,11 +76,16 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
       blockTimestamp: new Date(Number(header.timestampMs ?? header.timestamp * 1_000n)).toISOString(),
       finality: nativeFinality(header.number, latest, options.finalizedHead(), network.finality),
     };
-    const [facts, pools] = await Promise.all([reader.blockFacts(header), reader.poolsAt(header.hash)]);
+    const [facts, pools, epochStakers] = await Promise.all([reader.blockFacts(header), reader.poolsAt(header.hash), reader.epochStakersAt(header)]);
     const activities = decodeNativeActivities(facts);
-    const balances = activities.length === 0 ? new Map<string, AccountBalance>() : await balancesAfter(header, activities);
+    const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
+    // An account with activity in the block carries its balance on that activity already.
+    const refreshed = epochStakers.filter((coldkey) => !touched.has(coldkey));
+    const accounts = [...touched, ...refreshed];
+    const balances = accounts.length === 0 ? new Map<string, AccountBalance>() : await balancesAfter(header, accounts);
     return [
       ...activityRecords(activities, { chainId: network.chainId, blockRef: ref, balances }),
+      ...balanceSnapshotRecords(refreshed, balances, { chainId: network.chainId, ref }),
       ...nativePoolRecords(pools ?? [], { chainId: network.chainId, ref }),
       ...seenRecords({ chainId: network.chainId, ref }),
     ];

@@ -5,6 +5,7 @@ import { blake2AsHex } from "@dedot/utils";
 import type { Hex } from "viem";
 import type { BlockHeader } from "../follower/blocks.js";
 import { ForkDuringReadError } from "../follower/blockFollower.js";
+import { accountField } from "./eventFields.js";
 import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
 import type { NativePool } from "./nativePools.js";
 import { decodeStakeInfoForColdkeys, type ColdkeyPosition } from "./stakeInfo.js";
@@ -39,6 +40,14 @@ export interface NativeChainReader {
    * keeps no pools (before dynamic TAO: no `SubnetTAO`).
    */
   poolsAt(blockHash: Hex): Promise<NativePool[] | undefined>;
+  /**
+   * Coldkeys whose stake changed in the block without an event naming them: at a subnet's epoch
+   * (`LastMechansimStepBlock` is the block) the runtime pays emission to hotkeys, which raises
+   * `TotalHotkeyAlpha` and so the alpha of every coldkey staking through them. Those hotkeys are the
+   * subnet's (`Keys`) and the root validators'; the coldkeys are the `Alpha` entries of the hotkeys
+   * whose total changed. Empty when no subnet had its epoch, or the runtime keeps none of these.
+   */
+  epochStakersAt(header: BlockHeader): Promise<Hex[]>;
   /** Calls `onHead` at every new best block (a hint to read now; the follower polls anyway). */
   onNewHead(onHead: () => void): Promise<void>;
   close(): Promise<void>;
@@ -56,6 +65,21 @@ interface RawHeader {
 interface PoolStorage {
   entries(): Promise<unknown[]>;
   multi(keys: readonly number[]): Promise<unknown[]>;
+}
+
+/** A storage map of dedot's untyped query proxy, with partial keys. */
+interface MapStorage {
+  entries(...partialKey: unknown[]): Promise<unknown[]>;
+  multi(keys: readonly unknown[]): Promise<unknown[]>;
+}
+
+const ROOT_NETUID = 0;
+
+/** An AccountId32 as dedot decodes it (`{ raw }`), as its public key. */
+function publicKeyHex(account: unknown): Hex {
+  const key = accountField(account)?.publicKey;
+  if (key === undefined) throw new Error(`not an AccountId32: ${String(account)}`);
+  return key as Hex;
 }
 
 type RawRpc = Record<string, (...params: unknown[]) => Promise<unknown>>;
@@ -175,6 +199,40 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
         alphaOutNalpha: BigInt((alphaOuts[index] as bigint | undefined) ?? 0n),
       }));
     },
+
+    async epochStakersAt(header) {
+      const at = await client.at(header.hash);
+      const module = (at.query as unknown as { subtensorModule?: Record<string, MapStorage | undefined> }).subtensorModule;
+      const [added, stepBlock, keys, totalAlpha, alpha] = ["networksAdded", "lastMechansimStepBlock", "keys", "totalHotkeyAlpha", "alpha"].map((name) => module?.[name]);
+      if (added === undefined || stepBlock === undefined || keys === undefined || totalAlpha === undefined || alpha === undefined) return [];
+      const netuids = ((await added.entries()) as [number, boolean][]).filter(([, isAdded]) => isAdded).map(([netuid]) => netuid);
+      const steps = await stepBlock.multi(netuids);
+      const epochs = netuids.filter((netuid, index) => netuid !== ROOT_NETUID && BigInt((steps[index] as bigint | number | undefined) ?? -1) === header.number);
+      if (epochs.length === 0) return [];
+
+      const hotkeys = new Set<Hex>();
+      for (const netuid of [ROOT_NETUID, ...epochs]) {
+        for (const [, hotkey] of (await keys.entries(netuid)) as [unknown, string][]) hotkeys.add(publicKeyHex(hotkey));
+      }
+      const pairs = [...hotkeys].flatMap((hotkey) => epochs.map((netuid) => [hotkey, netuid] as const));
+      const parent = await client.at(header.parentHash);
+      const parentTotals = (parent.query as unknown as { subtensorModule: Record<string, MapStorage> }).subtensorModule["totalHotkeyAlpha"]!;
+      const [before, after] = await Promise.all([parentTotals.multi(pairs), totalAlpha.multi(pairs)]);
+      const paid = new Map<Hex, Set<number>>();
+      pairs.forEach(([hotkey, netuid], index) => {
+        if (BigInt((before[index] as bigint | undefined) ?? 0n) === BigInt((after[index] as bigint | undefined) ?? 0n)) return;
+        paid.set(hotkey, (paid.get(hotkey) ?? new Set()).add(netuid));
+      });
+
+      const coldkeys = new Set<Hex>();
+      for (const [hotkey, paidNetuids] of paid) {
+        // Alpha is keyed (hotkey, coldkey, netuid): the hotkey's entries are one prefix.
+        for (const [key] of (await alpha.entries(hotkey)) as [[string, string, number], unknown][]) {
+          if (paidNetuids.has(Number(key[2]))) coldkeys.add(publicKeyHex(key[1]));
+        }
+      }
+      return [...coldkeys].sort();
+    },
   };
 
   return {
@@ -185,6 +243,7 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     balancesAt: (blockHash, accounts) => connection.read("balances", () => reads.balancesAt(blockHash, accounts)),
     positionsAt: (blockHash, coldkeys) => connection.read("stake positions", () => reads.positionsAt(blockHash, coldkeys)),
     poolsAt: (blockHash) => connection.read("pools", () => reads.poolsAt(blockHash)),
+    epochStakersAt: (header) => connection.read(`epoch stakers ${header.number}`, () => reads.epochStakersAt(header)),
     onNewHead: (onHead) => connection.onNewHead(onHead),
     close: () => connection.close(),
   };

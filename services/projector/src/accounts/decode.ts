@@ -1,7 +1,7 @@
 import type { ConsumedRecord } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { ChainRef } from "@platform/proto/common/v1/common";
-import { AccountActivity, AccountBalance } from "@platform/proto/events/v1/chain_network";
+import { AccountActivity, AccountBalance, type AccountBalanceSnapshot } from "@platform/proto/events/v1/chain_network";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { accountsKeys } from "./keys.js";
 import { pointBlockPrefix, pointForkPrefix, pointMember, scoreOf, txForkPrefix, txMember, txPosition } from "./members.js";
@@ -20,7 +20,10 @@ export type AccountsChange =
       /** base64 AccountActivity without balance_after. */
       detail: string;
     }
-  | { kind: "removed"; account: string; score: number; pointPrefix: string; txPrefix: string }
+  /** A balance point without a transaction (AccountBalanceSnapshot: stake changed by an epoch). */
+  | { kind: "point"; account: string; score: number; pointPrefix: string; point: string }
+  /** A removed record's point, and its transactions when it was an activity. */
+  | { kind: "removed"; account: string; score: number; pointPrefix: string; txPrefix: string | undefined }
   /** A partition delivered all its records of a block (its BlockSeen). */
   | { kind: "block"; partition: number; number: string; member: string }
   /** A partition's BlockSeen was taken back: that block is no longer canonical. */
@@ -55,12 +58,29 @@ function activityChange(activity: AccountActivity): AccountsChange {
   };
 }
 
+function pointChange(snapshot: AccountBalanceSnapshot): AccountsChange {
+  const ref = snapshot.ref;
+  const account = snapshot.account?.publicKey.toLowerCase() ?? "";
+  if (ref === undefined || ref.blockHash === "") throw new Error("balance snapshot without a block");
+  if (!PUBLIC_KEY.test(account)) throw new Error(`balance snapshot for a malformed public key: ${account}`);
+  if (snapshot.balance === undefined) throw new Error("balance snapshot without a balance");
+  const balance = Buffer.from(AccountBalance.encode(snapshot.balance).finish()).toString("base64");
+  return {
+    kind: "point",
+    account,
+    score: scoreOf(ref.blockTimestamp),
+    pointPrefix: pointBlockPrefix(ref.blockNumber),
+    point: pointMember(ref.blockNumber, ref.blockHash, Date.parse(ref.blockTimestamp), balance),
+  };
+}
+
 /**
  * Decodes a batch of chain.network.v1 into changes: a BlockSeen marks its block delivered by the
  * record's partition (the head moves to the newest block every partition delivered); an
- * AccountActivity adds a transaction and its block's balance point; a ChainEventRemoved of a
- * BlockSeen takes that block back out of its partition's blocks, and of an AccountActivity takes its
- * transaction and balance point back out. Other kinds change nothing. A record that can never be
+ * AccountActivity adds a transaction and its block's balance point, an AccountBalanceSnapshot the
+ * point alone; a ChainEventRemoved of a BlockSeen takes that block back out of its partition's
+ * blocks, of an AccountActivity its transaction and balance point, of an AccountBalanceSnapshot its
+ * point. Other kinds change nothing. A record that can never be
  * decoded is logged and skipped: retried, it would stop the projection for good.
  */
 export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Logger): AccountsChange[] {
@@ -79,7 +99,8 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
         const removed = event.value;
         const ref = removed.removed;
         if (removed.removedEventType === "BlockSeen") changes.push({ kind: "unblock", partition: message.partition, member: blockMember(ref).member });
-        if (removed.removedEventType === "AccountActivity" && ref !== undefined) {
+        const isActivity = removed.removedEventType === "AccountActivity";
+        if ((isActivity || removed.removedEventType === "AccountBalanceSnapshot") && ref !== undefined) {
           const account = removed.key.toLowerCase();
           if (!PUBLIC_KEY.test(account)) throw new Error(`removal for a malformed public key: ${account}`);
           changes.push({
@@ -87,13 +108,14 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
             account,
             score: scoreOf(ref.blockTimestamp),
             pointPrefix: pointForkPrefix(ref.blockNumber, ref.blockHash),
-            txPrefix: txForkPrefix(txPosition(ref.blockNumber, ref.txIndex, ref.logIndex), ref.blockHash),
+            txPrefix: isActivity ? txForkPrefix(txPosition(ref.blockNumber, ref.txIndex, ref.logIndex), ref.blockHash) : undefined,
           });
         }
         continue;
       }
       if (event.$case === "blockSeen") changes.push({ kind: "block", partition: message.partition, ...blockMember(event.value.ref) });
       if (event.$case === "accountActivity") changes.push(activityChange(event.value));
+      if (event.$case === "accountBalanceSnapshot") changes.push(pointChange(event.value));
     } catch (error) {
       log.error({ ...where, err: error }, "undecodable chain.network.v1 record; skipped by the accounts projection");
     }
@@ -105,7 +127,7 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
 export function slicesOf(changes: readonly AccountsChange[]): Array<{ key: string; score: number }> {
   const seen = new Map<string, { key: string; score: number }>();
   for (const change of changes) {
-    if (change.kind !== "activity" && change.kind !== "removed") continue;
+    if (change.kind !== "activity" && change.kind !== "removed" && change.kind !== "point") continue;
     for (const key of [accountsKeys.points(change.account), accountsKeys.txs(change.account)]) seen.set(sliceId(key, change.score), { key, score: change.score });
   }
   return [...seen.values()];

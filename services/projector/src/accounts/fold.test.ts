@@ -132,6 +132,21 @@ describe("accounts fold", () => {
     expect(membersOf(replaced, accountsKeys.points(ALICE)).map(freeOf)).toEqual(["300", "450"]);
   });
 
+  it("adds a balance snapshot as a point without a transaction, and takes it back with its block", () => {
+    const snapshot = (at: ChainRef, free: string): NetworkChainEvent => ({
+      event: { $case: "accountBalanceSnapshot", value: { ref: { ...at, txHash: "" }, account: account(ALICE), balance: { freeRao: free, reservedRao: "0", frozenRao: "0", positions: [] } } },
+    });
+    const applied = foldAccounts(empty(), changesOf([activity(ALICE, ref(10, 0, undefined), "300"), snapshot(ref(12, 0, undefined), "310")]));
+    expect(membersOf(applied, accountsKeys.points(ALICE)).map(freeOf)).toEqual(["300", "310"]);
+    expect(membersOf(applied, accountsKeys.txs(ALICE))).toHaveLength(1);
+    const removed = removal(ALICE, ref(12, 0, undefined), 11);
+    if (removed.event?.$case === "chainEventRemoved") removed.event.value.removedEventType = "AccountBalanceSnapshot";
+    const undone = foldAccounts(applied, changesOf([removed]));
+    expect(membersOf(undone, accountsKeys.points(ALICE)).map(freeOf)).toEqual(["300"]);
+    expect(membersOf(undone, accountsKeys.txs(ALICE))).toHaveLength(1);
+    expect([...undone.details.values()].filter((detail) => detail === null)).toHaveLength(0);
+  });
+
   it("keeps the standing balance when an activity carries no balance_after", () => {
     const withoutBalance = activity(ALICE, ref(11, 0, undefined), "0");
     if (withoutBalance.event?.$case === "accountActivity") withoutBalance.event.value.balanceAfter = undefined;

@@ -17,8 +17,9 @@ const withoutPrefix = (members: Set<string>, prefix: string): string[] => [...me
 /**
  * Folds account changes into the loaded slices, in order (pure: returns new slices). An activity
  * adds its transaction and replaces its block's balance point (an activity without balance_after,
- * which the ingestor could not read, leaves the standing balance); a removal takes out the point and
- * the transactions of the removed block's fork at that position. Applying the same changes again
+ * which the ingestor could not read, leaves the standing balance); a balance snapshot replaces the
+ * block's point alone; a removal takes out the point and the transactions of the removed block's
+ * fork at that position (a snapshot's removal, the point only). Applying the same changes again
  * yields the same slices.
  */
 export function foldAccounts(loaded: AccountsSlices, changes: readonly AccountsChange[]): AccountsSlices {
@@ -42,9 +43,14 @@ export function foldAccounts(loaded: AccountsSlices, changes: readonly AccountsC
       }
       slice(accountsKeys.txs(change.account), change.score).add(change.tx);
       details.set(`${accountsKeys.tx(change.account)}\u0000${change.tx}`, change.detail);
+    } else if (change.kind === "point") {
+      const points = slice(accountsKeys.points(change.account), change.score);
+      for (const member of withoutPrefix(points, change.pointPrefix)) points.delete(member);
+      points.add(change.point);
     } else if (change.kind === "removed") {
       const points = slice(accountsKeys.points(change.account), change.score);
       for (const member of withoutPrefix(points, change.pointPrefix)) points.delete(member);
+      if (change.txPrefix === undefined) continue;
       const txs = slice(accountsKeys.txs(change.account), change.score);
       for (const member of withoutPrefix(txs, change.txPrefix)) {
         txs.delete(member);

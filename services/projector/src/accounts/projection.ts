@@ -82,7 +82,7 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
 
   const signal = (changes: readonly AccountsChange[]): void => {
     if (options.signals === undefined) return;
-    const accounts = [...new Set(changes.flatMap((change) => (change.kind === "activity" || change.kind === "removed" ? [change.account] : [])))];
+    const accounts = [...new Set(changes.flatMap((change) => (change.kind === "activity" || change.kind === "removed" || change.kind === "point" ? [change.account] : [])))];
     if (accounts.length === 0) return;
     try {
       options.signals.publish(subjects.readModelChanged("accounts"), { accounts: accounts.slice(0, SIGNAL_LIMIT), truncated: accounts.length > SIGNAL_LIMIT });

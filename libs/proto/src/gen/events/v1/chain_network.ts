@@ -45,6 +45,7 @@ export interface NetworkChainEvent {
     | { $case: "networkStatsSnapshot"; value: NetworkStatsSnapshot }
     | { $case: "chainEventRemoved"; value: ChainEventRemoved }
     | { $case: "blockSeen"; value: BlockSeen }
+    | { $case: "accountBalanceSnapshot"; value: AccountBalanceSnapshot }
     | undefined;
 }
 
@@ -141,6 +142,18 @@ export interface AccountActivity {
 }
 
 /**
+ * An account's balance at the end of a block in which it had no activity of its own, but its stake
+ * changed: a subnet's epoch paid emission to a hotkey it stakes through, which raises the alpha of
+ * every coldkey staking there without an event naming them. Keyed by the account's public key (the
+ * partition of its activity). A balance point without a transaction.
+ */
+export interface AccountBalanceSnapshot {
+  ref?: ChainRef | undefined;
+  account?: AccountId | undefined;
+  balance?: AccountBalance | undefined;
+}
+
+/**
  * A subnet's pool at a block: from the Alpha precompile 0x...0808 (EVM face) or from the
  * runtime's storage (native source).
  */
@@ -160,8 +173,8 @@ export interface PoolSnapshot {
     | string
     | undefined;
   /**
-   * getAlphaPrice / 1e18, exact; natively `SubnetTAO` / `SubnetAlphaIn` truncated to 9 decimals
-   * (the chain's `price x 1e9 -> u64`), 1 for a stable pool, 0 for an empty alpha reserve.
+   * getAlphaPrice / 1e18, exact; natively the exact `SubnetTAO` / `SubnetAlphaIn` truncated to 9
+   * decimals (the chain quotes `price x 1e9 -> u64`), 1 for a stable pool, 0 for an empty alpha reserve.
    */
   priceTao: string;
   /**
@@ -390,6 +403,9 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
       case "blockSeen":
         BlockSeen.encode(message.event.value, writer.uint32(74).fork()).join();
         break;
+      case "accountBalanceSnapshot":
+        AccountBalanceSnapshot.encode(message.event.value, writer.uint32(82).fork()).join();
+        break;
     }
     return writer;
   },
@@ -485,6 +501,17 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
             message.event = { $case: "blockSeen", value: BlockSeen.decode(reader, reader.uint32()) };
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.event = {
+              $case: "accountBalanceSnapshot",
+              value: AccountBalanceSnapshot.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -535,6 +562,10 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
         ? { $case: "blockSeen", value: BlockSeen.fromJSON(object.blockSeen) }
         : isSet(object.block_seen)
         ? { $case: "blockSeen", value: BlockSeen.fromJSON(object.block_seen) }
+        : isSet(object.accountBalanceSnapshot)
+        ? { $case: "accountBalanceSnapshot", value: AccountBalanceSnapshot.fromJSON(object.accountBalanceSnapshot) }
+        : isSet(object.account_balance_snapshot)
+        ? { $case: "accountBalanceSnapshot", value: AccountBalanceSnapshot.fromJSON(object.account_balance_snapshot) }
         : undefined,
     };
   },
@@ -559,6 +590,8 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
       obj.chainEventRemoved = ChainEventRemoved.toJSON(message.event.value);
     } else if (message.event?.$case === "blockSeen") {
       obj.blockSeen = BlockSeen.toJSON(message.event.value);
+    } else if (message.event?.$case === "accountBalanceSnapshot") {
+      obj.accountBalanceSnapshot = AccountBalanceSnapshot.toJSON(message.event.value);
     }
     return obj;
   },
@@ -626,6 +659,15 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
       case "blockSeen": {
         if (object.event?.value !== undefined && object.event?.value !== null) {
           message.event = { $case: "blockSeen", value: BlockSeen.fromPartial(object.event.value) };
+        }
+        break;
+      }
+      case "accountBalanceSnapshot": {
+        if (object.event?.value !== undefined && object.event?.value !== null) {
+          message.event = {
+            $case: "accountBalanceSnapshot",
+            value: AccountBalanceSnapshot.fromPartial(object.event.value),
+          };
         }
         break;
       }
@@ -1282,6 +1324,111 @@ export const AccountActivity: MessageFns<AccountActivity> = {
       ? AccountBalance.fromPartial(object.balanceAfter)
       : undefined;
     message.eventName = object.eventName ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAccountBalanceSnapshot(): AccountBalanceSnapshot {
+  return { ref: undefined, account: undefined, balance: undefined };
+}
+
+export const AccountBalanceSnapshot: MessageFns<AccountBalanceSnapshot> = {
+  encode(message: AccountBalanceSnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ref !== undefined) {
+      ChainRef.encode(message.ref, writer.uint32(10).fork()).join();
+    }
+    if (message.account !== undefined) {
+      AccountId.encode(message.account, writer.uint32(18).fork()).join();
+    }
+    if (message.balance !== undefined) {
+      AccountBalance.encode(message.balance, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountBalanceSnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountBalanceSnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ref = ChainRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.account = AccountId.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.balance = AccountBalance.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountBalanceSnapshot {
+    return {
+      ref: isSet(object.ref) ? ChainRef.fromJSON(object.ref) : undefined,
+      account: isSet(object.account) ? AccountId.fromJSON(object.account) : undefined,
+      balance: isSet(object.balance) ? AccountBalance.fromJSON(object.balance) : undefined,
+    };
+  },
+
+  toJSON(message: AccountBalanceSnapshot): unknown {
+    const obj: any = {};
+    if (message.ref !== undefined) {
+      obj.ref = ChainRef.toJSON(message.ref);
+    }
+    if (message.account !== undefined) {
+      obj.account = AccountId.toJSON(message.account);
+    }
+    if (message.balance !== undefined) {
+      obj.balance = AccountBalance.toJSON(message.balance);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AccountBalanceSnapshot>): AccountBalanceSnapshot {
+    return AccountBalanceSnapshot.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AccountBalanceSnapshot>): AccountBalanceSnapshot {
+    const message = createBaseAccountBalanceSnapshot();
+    message.ref = (object.ref !== undefined && object.ref !== null) ? ChainRef.fromPartial(object.ref) : undefined;
+    message.account = (object.account !== undefined && object.account !== null)
+      ? AccountId.fromPartial(object.account)
+      : undefined;
+    message.balance = (object.balance !== undefined && object.balance !== null)
+      ? AccountBalance.fromPartial(object.balance)
+      : undefined;
     return message;
   },
 };

@@ -1,0 +1,125 @@
+import { ApiPromise, WsProvider } from "@polkadot/api";
+
+/*
+ * Direct reads of the native runtime for the end-to-end tests, through @polkadot/api: another
+ * client than the chain-ingestor's (dedot), so a decoding fault of the service cannot hide in the
+ * comparison. Runtime API answers are decoded with a layout registered here, from the bytes.
+ */
+
+export interface RuntimeEvent {
+  index: number;
+  /** Absent for events of the block's initialization and finalization. */
+  extrinsicIndex: number | undefined;
+  /** "<Pallet>.<Event>". */
+  name: string;
+  /** The event's fields in order: account ids and H160s as hex, numbers as decimal strings. */
+  fields: string[];
+}
+
+export interface RuntimeBlock {
+  number: number;
+  hash: string;
+  timestampMs: number;
+  extrinsicHashes: string[];
+  events: RuntimeEvent[];
+}
+
+export interface RuntimePosition {
+  netuid: number;
+  hotkey: string;
+  stakeNalpha: string;
+}
+
+export interface RuntimeReads {
+  block(number: number): Promise<RuntimeBlock>;
+  account(blockHash: string, publicKey: string): Promise<{ free: string; reserved: string; frozen: string }>;
+  /** Non-zero positions by (netuid, hotkey), from StakeInfoRuntimeApi's raw answer. */
+  positions(blockHash: string, publicKey: string): Promise<RuntimePosition[]>;
+  /** TAO per alpha from the pool's storage: 1 for root and stable pools, SubnetTAO / SubnetAlphaIn truncated to 9 decimals. */
+  priceTao(blockHash: string, netuid: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+interface Codec {
+  toHex(): string;
+  toString(): string;
+  toNumber(): number;
+}
+
+export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
+  const api = await ApiPromise.create({ provider: new WsProvider(rpcUrl), noInitWarn: true });
+  api.registry.register({
+    E2eStakeInfo: { hotkey: "[u8; 32]", coldkey: "[u8; 32]", netuid: "Compact<u16>", stake: "Compact<u64>", locked: "Compact<u64>", emission: "Compact<u64>", drain: "Compact<u64>", isRegistered: "bool" },
+  });
+  const blocks = new Map<number, Promise<RuntimeBlock>>();
+
+  const readBlock = async (number: number): Promise<RuntimeBlock> => {
+    const hash = (await api.rpc.chain.getBlockHash(number)).toHex();
+    const at = await api.at(hash);
+    const [signed, records, now] = await Promise.all([api.rpc.chain.getBlock(hash), at.query.system!.events!(), at.query.timestamp!.now!()]);
+    const events = (records as unknown as { phase: { isApplyExtrinsic: boolean; asApplyExtrinsic: Codec }; event: { section: string; method: string; data: Codec[] } }[]).map(
+      (record, index) => ({
+        index,
+        extrinsicIndex: record.phase.isApplyExtrinsic ? record.phase.asApplyExtrinsic.toNumber() : undefined,
+        name: `${capitalise(record.event.section)}.${record.event.method}`,
+        fields: [...record.event.data].map(fieldText),
+      }),
+    );
+    return { number, hash, timestampMs: Number((now as unknown as Codec).toString()), extrinsicHashes: signed.block.extrinsics.map((extrinsic) => extrinsic.hash.toHex()), events };
+  };
+
+  return {
+    block(number) {
+      let read = blocks.get(number);
+      if (read === undefined) {
+        read = readBlock(number);
+        blocks.set(number, read);
+      }
+      return read;
+    },
+
+    async account(blockHash, publicKey) {
+      const at = await api.at(blockHash);
+      const { data } = (await at.query.system!.account!(publicKey)) as unknown as { data: { free: Codec; reserved: Codec; frozen: Codec } };
+      return { free: data.free.toString(), reserved: data.reserved.toString(), frozen: data.frozen.toString() };
+    },
+
+    async positions(blockHash, publicKey) {
+      const argument = `0x80${publicKey.slice(2)}`;
+      // The node's raw answer (without the RPC type's own length prefix)...
+      const answer = (await api.rpc.state.call("StakeInfoRuntimeApi_get_stake_info_for_coldkey", argument, blockHash)).toU8a(true);
+      // ...is a SCALE Vec<u8> holding the Vec<StakeInfo>.
+      const content = api.registry.createType("Bytes", answer).toU8a(true);
+      const infos = api.registry.createType("Vec<E2eStakeInfo>", content) as unknown as { netuid: Codec; hotkey: Codec; stake: Codec }[];
+      return infos
+        .map((info) => ({ netuid: info.netuid.toNumber(), hotkey: info.hotkey.toHex(), stakeNalpha: info.stake.toString() }))
+        .filter((position) => position.stakeNalpha !== "0")
+        .sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
+    },
+
+    async priceTao(blockHash, netuid) {
+      if (netuid === 0) return "1";
+      const module = (await api.at(blockHash)).query.subtensorModule!;
+      const [mechanism, tao, alphaIn] = await Promise.all([module.subnetMechanism!(netuid), module.subnetTAO!(netuid), module.subnetAlphaIn!(netuid)]);
+      if ((mechanism as unknown as Codec).toNumber() === 0) return "1";
+      const alpha = BigInt((alphaIn as unknown as Codec).toString());
+      if (alpha === 0n) return "0";
+      const scaled = (BigInt((tao as unknown as Codec).toString()) * 1_000_000_000n) / alpha;
+      const whole = scaled / 1_000_000_000n;
+      const fraction = (scaled % 1_000_000_000n).toString().padStart(9, "0").replace(/0+$/, "");
+      return fraction === "" ? whole.toString() : `${whole}.${fraction}`;
+    },
+
+    async close() {
+      await api.disconnect();
+    },
+  };
+}
+
+const capitalise = (section: string) => section.charAt(0).toUpperCase() + section.slice(1);
+
+/** Account ids and H160s (fixed byte arrays) as hex; numbers and everything else as text. */
+function fieldText(field: Codec): string {
+  const type = (field as unknown as { toRawType(): string }).toRawType();
+  return type === "AccountId32" || type === "AccountId" || type === "H160" || type === "H256" || type.startsWith("[u8;") ? field.toHex() : field.toString();
+}
