@@ -90,7 +90,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       INGEST_POLL_INTERVAL_MS: "250",
       // Every source; the native one follows the Substrate side when the chains file has a
       // `substrate` section (the stack with the native network), and then the EVM network source
-      // leaves account activity and pools to it (the chain-ingestor reads the same file).
+      // leaves account activity, pools and network totals to it (the chain-ingestor reads the same file).
       INGEST_SOURCES: "intents,network,native",
       INGEST_MAX_BLOCKS_PER_BATCH: "500",
       NOTIFIED_TX_DROP_AFTER_SECONDS: "600",

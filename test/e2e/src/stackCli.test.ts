@@ -308,6 +308,39 @@ describe("deploy/local/stack", () => {
     }, 120_000);
   });
 
+  it("network/stats/latest: the runtime's totals at as_of, the registration cost as its runtime API answers, accounts counted", async () => {
+    type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const token = await accessToken();
+    const body = (await (await fetch(`${descriptor.gatewayUrl}/data/v1/network/stats/latest`, { headers: { authorization: `Bearer ${token}` } })).json()) as Json;
+    expect(body.as_of.chain_id).toBe(descriptor.substrate!.chainId);
+    const rpc = async <T>(method: string, params: unknown[] = []) => ((await (await fetch(descriptor.substrate!.httpUrl, rpcBody(method, params))).json()) as { result: T }).result;
+    const blockHash = await rpc<string>("chain_getBlockHash", [body.as_of.block_number]);
+    expect(body.as_of.block_hash).toBe(blockHash);
+    const runtime = await connectRuntime(descriptor.substrate!.rpcUrl);
+    try {
+      const direct = await runtime.networkTotals(blockHash);
+      const cost = Buffer.from((await rpc<string>("state_call", ["SubnetRegistrationRuntimeApi_get_network_registration_cost", "0x", blockHash])).slice(2), "hex").readBigUInt64LE(0);
+      expect(body).toMatchObject({
+        total_issuance_rao: direct.totalIssuance,
+        balances_total_issuance_rao: direct.balancesIssuance,
+        total_stake_rao: direct.totalStake,
+        staked_root_rao: direct.stakedRoot,
+        staked_alpha_pools_rao: direct.stakedAlphaPools,
+        subnet_locked_rao: direct.subnetLocked,
+        free_rao: (BigInt(direct.totalIssuance) - BigInt(direct.totalStake) - BigInt(direct.subnetLocked)).toString(),
+        block_emission_rao: direct.blockEmission,
+        subnets_count: direct.subnetsCount,
+        accounts_count: direct.accountsCount,
+        transfers_count: null,
+        extrinsics_count: null,
+        registration: { subnet_registration_cost_rao: cost.toString(), subnet_last_registration_block: Number(direct.lastRegistered) },
+      });
+      expect(BigInt(body.free_rao)).toBeGreaterThan(0n);
+    } finally {
+      await runtime.close();
+    }
+  });
+
   it("stays ready with one backend down: only that backend's routes answer 503", async () => {
     const token = await accessToken();
     const tc = descriptor.processes.find((entry) => entry.name === "tc")!;

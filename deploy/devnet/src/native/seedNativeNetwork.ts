@@ -17,9 +17,9 @@ export interface SeedNativeNetworkOptions {
 
 /**
  * Gives a fresh raonet chain (runtime spec 218) the native activity an indexer has to read: funds the
- * dev accounts and takes sudo (dev_setStorage, the only state written directly), then only real
- * extrinsics, three blocks of them: three dynamic subnets with identities, six neurons, balance
- * transfers (one to a new account, one to an EVM key's mapped account), an EIP-1559 transfer through
+ * dev accounts, sets the issuances to match and takes sudo (dev_setStorage, the only state written
+ * directly), then only real extrinsics, three blocks of them: three dynamic subnets with
+ * identities, six neurons, balance transfers (one to a new account, one to an EVM key's mapped account), an EIP-1559 transfer through
  * `ethereum.transact`, and stake removed, moved (to another hotkey, to another subnet) and added on
  * two subnets. Every extrinsic is checked to have succeeded; the first that did not throws.
  */

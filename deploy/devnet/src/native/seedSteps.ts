@@ -47,11 +47,27 @@ async function sendStep(run: SeedRun, calls: readonly SeedCall[]): Promise<Lande
 export async function fundDevAccounts(run: SeedRun): Promise<void> {
   const { api } = run.chain;
   const entries = [];
+  let balancesIssuance = await readNativeInteger(api, "balances", "totalIssuance");
   for (const pair of run.keys.dev.values()) {
-    const stored = (await nativeStorage(api, "system", "account")(pair.address)).toJSON() as { nonce?: number };
+    const stored = (await nativeStorage(api, "system", "account")(pair.address)).toJSON() as { nonce?: number; data?: { free?: number | string; reserved?: number | string } };
+    balancesIssuance += DEV_FUNDS_RAO - BigInt(stored.data?.free ?? 0) - BigInt(stored.data?.reserved ?? 0);
     entries.push([[pair.address], { nonce: stored.nonce ?? 0, providers: 1, data: { free: DEV_FUNDS_RAO.toString() } }]);
   }
-  await run.chain.rpc("dev_setStorage", [{ System: { Account: entries }, Sudo: { Key: devPair(run.keys, "Alice").address } }]);
+  // The funds are written straight into accounts, so the issuances are set to match: Balances' is
+  // the TAO in accounts, Subtensor's that plus what is staked and locked (raonet's genesis leaves it
+  // at 0, which would make the network's free supply negative). The runtime keeps both from here on.
+  const netuids = ((await nativeStorage(api, "subtensorModule", "networksAdded").keys()) as unknown as { args: [{ toString(): string }] }[]).map((key) => Number(key.args[0].toString()));
+  let locked = 0n;
+  for (const netuid of netuids) locked += await readNativeInteger(api, "subtensorModule", "subnetLocked", netuid);
+  const subtensorIssuance = balancesIssuance + (await readNativeInteger(api, "subtensorModule", "totalStake")) + locked;
+  await run.chain.rpc("dev_setStorage", [
+    {
+      System: { Account: entries },
+      Balances: { TotalIssuance: balancesIssuance.toString() },
+      SubtensorModule: { TotalIssuance: subtensorIssuance.toString() },
+      Sudo: { Key: devPair(run.keys, "Alice").address },
+    },
+  ]);
 }
 
 /** Block 1: lifts the subnet rate limit (sudo), registers the subnets, and moves balances around. */

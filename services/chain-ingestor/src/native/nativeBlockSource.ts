@@ -14,6 +14,7 @@ import type { NativeChainReader } from "./nativeChainReader.js";
 import { nativeFinality } from "./nativeFinality.js";
 import { balanceSnapshotRecords } from "./balanceSnapshots.js";
 import { nativePoolRecords } from "./nativePools.js";
+import { accountsCounter, nativeStatsRecord } from "./nativeStats.js";
 
 export interface NativeBlockSourceOptions {
   reader: NativeChainReader;
@@ -24,6 +25,8 @@ export interface NativeBlockSourceOptions {
   networkPartitions?: number;
   /** Blocks read at once within a range; 8 by default (the node answers them side by side). */
   concurrency?: number;
+  /** The accounts count is kept from events, and counted in full from storage every this many blocks (7,200: a day of 12 s blocks). */
+  accountsRecountEveryBlocks?: number;
 }
 
 export interface NativeBlockSource extends BlockSource<NetworkRecord> {
@@ -31,20 +34,24 @@ export interface NativeBlockSource extends BlockSource<NetworkRecord> {
 }
 
 /**
- * Reads the native network block by block: the block's runtime events decoded into account
- * activity (decodeNativeActivities), and for every account they touched its balances
- * (`System.Account`) and alpha positions (StakeInfoRuntimeApi) at the end of the block; the same
- * balances of the coldkeys whose stake a subnet's epoch changed without an event naming them
- * (AccountBalanceSnapshot); every
- * subnet's pool (a handful of storage values each, so every block: the price moves with each
- * block's emission, and positions are valued at their block's price), then one BlockSeen per
- * partition. A block is published whole or not at all: any failed read fails the
- * range, and the follower reads it again.
+ * Reads the native network block by block:
+ * - the block's runtime events decoded into account activity (decodeNativeActivities), with the
+ *   balances (`System.Account`) and alpha positions (StakeInfoRuntimeApi) of every account they
+ *   touched, at the end of the block;
+ * - the same balances of the coldkeys whose stake a subnet's epoch changed without an event naming
+ *   them (AccountBalanceSnapshot);
+ * - every subnet's pool (a handful of storage values each, so every block: the price moves with
+ *   each block's emission, and positions are valued at their block's price);
+ * - the network totals (nativeStats.ts);
+ * - then one BlockSeen per partition.
+ * A block is published whole or not at all: any failed read fails the range, and the follower reads
+ * it again.
  */
 export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBlockSource {
   const { reader, network } = options;
   const seenRecords = blockSeenRecords(options.networkPartitions ?? defaultPartitions["chain.network.v1"]);
   const concurrency = options.concurrency ?? 8;
+  const accounts = accountsCounter({ countAt: (hash) => reader.accountsCountAt(hash), recountEveryBlocks: options.accountsRecountEveryBlocks ?? 7_200 });
 
   const balancesAfter = async (header: BlockHeader, accounts: readonly Hex[]): Promise<Map<string, AccountBalance>> => {
     const [balances, positions] = await Promise.all([reader.balancesAt(header.hash, accounts), reader.positionsAt(header.hash, accounts)]);
@@ -76,17 +83,24 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
       blockTimestamp: new Date(Number(header.timestampMs ?? header.timestamp * 1_000n)).toISOString(),
       finality: nativeFinality(header.number, latest, options.finalizedHead(), network.finality),
     };
-    const [facts, pools, epochStakers] = await Promise.all([reader.blockFacts(header), reader.poolsAt(header.hash), reader.epochStakersAt(header)]);
+    const factsRead = reader.blockFacts(header);
+    const accountsCount = accounts.countAt(header, factsRead.then((facts) => facts.events));
+    const [facts, pools, epochStakers] = await Promise.all([factsRead, reader.poolsAt(header.hash), reader.epochStakersAt(header)]);
     const activities = decodeNativeActivities(facts);
     const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
     // An account with activity in the block carries its balance on that activity already.
     const refreshed = epochStakers.filter((coldkey) => !touched.has(coldkey));
-    const accounts = [...touched, ...refreshed];
-    const balances = accounts.length === 0 ? new Map<string, AccountBalance>() : await balancesAfter(header, accounts);
+    const read = [...touched, ...refreshed];
+    const [balances, storage, count] = await Promise.all([
+      read.length === 0 ? new Map<string, AccountBalance>() : balancesAfter(header, read),
+      reader.networkStorageAt(header.hash, (pools ?? []).map((pool) => pool.netuid)),
+      accountsCount,
+    ]);
     return [
       ...activityRecords(activities, { chainId: network.chainId, blockRef: ref, balances }),
       ...balanceSnapshotRecords(refreshed, balances, { chainId: network.chainId, ref }),
       ...nativePoolRecords(pools ?? [], { chainId: network.chainId, ref }),
+      nativeStatsRecord({ header, ref, storage, pools: pools ?? [], accountsCount: count }, network.chainId),
       ...seenRecords({ chainId: network.chainId, ref }),
     ];
   };

@@ -48,6 +48,10 @@ export interface NativeChainReader {
    * whose total changed. Empty when no subnet had its epoch, or the runtime keeps none of these.
    */
   epochStakersAt(header: BlockHeader): Promise<Hex[]>;
+  /** The network totals' storage at the block (each item undefined where the runtime does not keep it). */
+  networkStorageAt(blockHash: Hex, netuids: readonly number[]): Promise<NativeNetworkStorage>;
+  /** How many accounts `System.Account` holds at the block: every key of the map, counted page by page. */
+  accountsCountAt(blockHash: Hex): Promise<bigint>;
   /** Calls `onHead` at every new best block (a hint to read now; the follower polls anyway). */
   onNewHead(onHead: () => void): Promise<void>;
   close(): Promise<void>;
@@ -74,6 +78,49 @@ interface MapStorage {
 }
 
 const ROOT_NETUID = 0;
+
+/** twox128("System") ++ twox128("Account"): the prefix of every account's key. */
+const SYSTEM_ACCOUNT_PREFIX = "0x26aa394eea5630e07c48ae0c9558cef7b99d880ec681799c0cf30e8886371da9";
+/** The most keys a node answers per `state_getKeysPaged`. */
+const KEYS_PAGE = 1_000;
+
+/** The network totals' storage at a block; undefined where the runtime does not keep the item. */
+export interface NativeNetworkStorage {
+  /** `SubtensorModule.TotalIssuance`. */
+  totalIssuance: bigint | undefined;
+  /** `Balances.TotalIssuance`. */
+  balancesIssuance: bigint | undefined;
+  totalStake: bigint | undefined;
+  blockEmission: bigint | undefined;
+  subnetLimit: bigint | undefined;
+  /** `NetworkMinLockCost`, `NetworkLastLockCost`, `NetworkLastRegistered`, `NetworkLockReductionInterval`. */
+  minLock: bigint | undefined;
+  lastLock: bigint | undefined;
+  lastRegistered: bigint | undefined;
+  lockInterval: bigint | undefined;
+  /** Sum of `SubnetLocked` over the netuids. */
+  subnetLocked: bigint | undefined;
+  /** `TaoWeight` as a raw u64 (root's entry where the runtime keeps one per subnet, as spec 218 does). */
+  taoWeight: bigint | undefined;
+}
+
+/** A storage item of dedot's untyped query proxy: plain (called without a key) or a map. */
+interface StorageItem {
+  (...key: unknown[]): Promise<unknown>;
+  multi(keys: readonly unknown[]): Promise<unknown[]>;
+}
+
+const toBig = (value: unknown): bigint | undefined => (typeof value === "bigint" ? value : typeof value === "number" ? BigInt(value) : undefined);
+
+/** `TaoWeight`: a plain u64 in newer runtimes, a map by netuid in spec 218 (root's entry is the network's). */
+async function taoWeightAt(item: StorageItem | undefined): Promise<bigint | undefined> {
+  if (item === undefined) return undefined;
+  try {
+    return toBig(await item());
+  } catch {
+    return toBig(await item(ROOT_NETUID));
+  }
+}
 
 /** An AccountId32 as dedot decodes it (`{ raw }`), as its public key. */
 function publicKeyHex(account: unknown): Hex {
@@ -233,6 +280,51 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       }
       return [...coldkeys].sort();
     },
+
+    async networkStorageAt(blockHash, netuids) {
+      const at = await client.at(blockHash);
+      const query = at.query as unknown as Record<string, Record<string, StorageItem | undefined> | undefined>;
+      const subtensor = query["subtensorModule"];
+      const plain = async (item: StorageItem | undefined): Promise<bigint | undefined> => (item === undefined ? undefined : toBig(await item()));
+      const [totalIssuance, balancesIssuance, totalStake, blockEmission, subnetLimit, minLock, lastLock, lastRegistered, lockInterval, locked, taoWeight] = await Promise.all([
+        plain(subtensor?.["totalIssuance"]),
+        plain(query["balances"]?.["totalIssuance"]),
+        plain(subtensor?.["totalStake"]),
+        plain(subtensor?.["blockEmission"]),
+        plain(subtensor?.["subnetLimit"]),
+        plain(subtensor?.["networkMinLockCost"]),
+        plain(subtensor?.["networkLastLockCost"]),
+        plain(subtensor?.["networkLastRegistered"]),
+        plain(subtensor?.["networkLockReductionInterval"]),
+        subtensor?.["subnetLocked"]?.multi([...netuids]),
+        taoWeightAt(subtensor?.["taoWeight"]),
+      ]);
+      return {
+        totalIssuance,
+        balancesIssuance,
+        totalStake,
+        blockEmission,
+        subnetLimit,
+        minLock,
+        lastLock,
+        lastRegistered,
+        lockInterval,
+        subnetLocked: locked === undefined ? undefined : locked.reduce<bigint>((sum, value) => sum + (toBig(value) ?? 0n), 0n),
+        taoWeight,
+      };
+    },
+
+    async accountsCountAt(blockHash) {
+      let count = 0n;
+      let startKey: Hex | undefined;
+      for (;;) {
+        // Each page is its own bounded read: a large network's count is many of them.
+        const page = await connection.read("accounts page", async () => (await rpc["state_getKeysPaged"]!(SYSTEM_ACCOUNT_PREFIX, KEYS_PAGE, startKey ?? null, blockHash)) as Hex[]);
+        count += BigInt(page.length);
+        if (page.length < KEYS_PAGE) return count;
+        startKey = page.at(-1)!;
+      }
+    },
   };
 
   return {
@@ -243,6 +335,8 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     balancesAt: (blockHash, accounts) => connection.read("balances", () => reads.balancesAt(blockHash, accounts)),
     positionsAt: (blockHash, coldkeys) => connection.read("stake positions", () => reads.positionsAt(blockHash, coldkeys)),
     poolsAt: (blockHash) => connection.read("pools", () => reads.poolsAt(blockHash)),
+    networkStorageAt: (blockHash, netuids) => connection.read("network totals", () => reads.networkStorageAt(blockHash, netuids)),
+    accountsCountAt: (blockHash) => reads.accountsCountAt(blockHash),
     epochStakersAt: (header) => connection.read(`epoch stakers ${header.number}`, () => reads.epochStakersAt(header)),
     onNewHead: (onHead) => connection.onNewHead(onHead),
     close: () => connection.close(),

@@ -14,6 +14,7 @@ import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { startChopsticks, startKafka, tempDir, waitFor, type ManagedProcess, type RunningChopsticks, type RunningKafka } from "@platform/testing";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { Keyring } from "@polkadot/keyring";
+import { formatU64Ratio } from "@platform/subtensor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTopic, spawnService } from "../intents/devnetHarness.itest.js";
 import { startNativeIngestor, type NativeIngestor } from "./nativeIngestor.js";
@@ -246,6 +247,59 @@ describe("the native source on the real runtime", () => {
     const dynamic = compared.filter((pool) => pool.mechanism === PoolMechanism.POOL_MECHANISM_DYNAMIC && pool.netuid !== 0);
     expect([...new Set(dynamic.map((pool) => pool.netuid))]).toEqual(expect.arrayContaining(seeded.netuids));
     expect(dynamic.some((pool) => pool.priceTao !== "1" && pool.priceTao !== "0")).toBe(true);
+  }, 60_000);
+
+  it("publishes the network totals at every block, equal to direct reads there (the registration cost to the runtime API's)", async () => {
+    const records = await published();
+    const stats = records.flatMap(({ event, record }) => (event?.$case === "networkStatsSnapshot" ? [{ stats: event.value, key: record.headers["event-id"] }] : []));
+    const blocks = new Set(records.flatMap(({ event }) => (event?.$case === "blockSeen" ? [event.value.ref!.blockHash] : [])));
+    expect(new Set(stats.map(({ stats }) => stats.ref!.blockHash))).toEqual(blocks);
+    const u64 = (hex: string) => Buffer.from(hex.slice(2), "hex").readBigUInt64LE(0).toString();
+    for (const { stats: snapshot } of stats) {
+      const blockHash = snapshot.ref!.blockHash;
+      const at = await api.at(blockHash);
+      const module = at.query.subtensorModule!;
+      const text = async (read: Promise<unknown>) => String(await read);
+      const netuids = ((await module.networksAdded!.keys()) as unknown as { args: [{ toNumber(): number }] }[]).map((key) => key.args[0].toNumber());
+      const taos = await Promise.all(netuids.map((netuid) => text(module.subnetTAO!(netuid))));
+      const locked = await Promise.all(netuids.map((netuid) => text(module.subnetLocked!(netuid))));
+      const root = BigInt(taos[netuids.indexOf(0)] ?? "0");
+      const alphaPools = taos.reduce((sum, tao) => sum + BigInt(tao), 0n) - root;
+      let accounts = 0;
+      for (let startKey: string | null = null; ; ) {
+        const page: string[] = await node.request<string[]>("state_getKeysPaged", ["0x26aa394eea5630e07c48ae0c9558cef7b99d880ec681799c0cf30e8886371da9", 1000, startKey, blockHash]);
+        accounts += page.length;
+        if (page.length < 1000) break;
+        startKey = page.at(-1)!;
+      }
+      const cost = u64(await node.request<string>("state_call", ["SubnetRegistrationRuntimeApi_get_network_registration_cost", "0x", blockHash]));
+      const taoWeight = BigInt(await text(module.taoWeight!(0)));
+      expect(snapshot, `totals at block ${snapshot.ref!.blockNumber}`).toEqual({
+        ref: snapshot.ref,
+        totalIssuanceRao: await text(module.totalIssuance!()),
+        balancesTotalIssuanceRao: await text(at.query.balances!.totalIssuance!()),
+        totalStakeRao: await text(module.totalStake!()),
+        stakedRootRao: root.toString(),
+        stakedAlphaPoolsRao: alphaPools.toString(),
+        subnetLockedRao: locked.reduce((sum, value) => sum + BigInt(value), 0n).toString(),
+        blockEmissionRao: await text(module.blockEmission!()),
+        taoWeight: formatU64Ratio(taoWeight),
+        rootNetuid: 0,
+        subnetsCount: netuids.length,
+        subnetLimit: Number(await text(module.subnetLimit!())),
+        subnetRegistrationCostRao: cost,
+        subnetMinLockRao: await text(module.networkMinLockCost!()),
+        subnetLastLockRao: await text(module.networkLastLockCost!()),
+        subnetLastRegistrationBlock: await text(module.networkLastRegistered!()),
+        lockReductionIntervalBlocks: await text(module.networkLockReductionInterval!()),
+        accountsCount: String(accounts),
+      });
+      // Counts the chain does not keep are left out, not zero.
+      expect([snapshot.transfersCount, snapshot.extrinsicsCount, snapshot.balanceHoldersCount]).toEqual([undefined, undefined, undefined]);
+    }
+    // The seed set Subtensor's issuance to cover what is staked and locked: free TAO is positive.
+    const last = stats.at(-1)!.stats;
+    expect(BigInt(last.totalIssuanceRao) - BigInt(last.totalStakeRao) - BigInt(last.subnetLockedRao!)).toBeGreaterThan(0n);
   }, 60_000);
 
   it("takes back the records of an abandoned branch and publishes the new branch's", async () => {

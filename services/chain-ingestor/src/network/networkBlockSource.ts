@@ -31,14 +31,17 @@ export interface NetworkBlockSourceOptions {
   /** chain.network.v1's partition count, for the BlockSeen records; the topic catalog's by default. */
   networkPartitions?: number;
   /**
-   * The native source (the network's Substrate side) publishes account activity, pools and the
-   * accounts projection's BlockSeen: this source then publishes only what the EVM face alone
-   * gives (emissions, subnets, validators, holders, network totals, the price feed). Two sources
+   * The native source (the network's Substrate side) publishes account activity, pools, the
+   * network totals and the accounts projection's BlockSeen: this source then publishes only what
+   * the EVM face alone gives (emissions, subnets, validators, holders, the price feed). Two sources
    * of the same facts would count them twice, and BlockSeen of two chains would move the accounts
    * head between them.
    */
   accountsFromNative?: boolean;
 }
+
+/** Snapshots the native source publishes from the runtime when it follows the network. */
+const LEFT_TO_NATIVE = new Set(["PoolSnapshot", "NetworkStatsSnapshot"]);
 
 export interface NetworkBlockSource extends BlockSource<NetworkRecord> {
   /** The records of kept blocks named by a checkpoint, read again by hash (see IntentsBlockSource). */
@@ -224,7 +227,7 @@ export function networkBlockSource(options: NetworkBlockSourceOptions): NetworkB
     }
     if (state !== undefined && snapshotDue) {
       const snapshots = snapshotRecords(state, { chainId, blockHash: header.hash, ref, holderChunkSize: options.holderChunkSize });
-      records.push(...(options.accountsFromNative === true ? snapshots.filter((record) => record.eventType !== "PoolSnapshot") : snapshots));
+      records.push(...(options.accountsFromNative === true ? snapshots.filter((record) => !LEFT_TO_NATIVE.has(record.eventType)) : snapshots));
     }
     if (options.accountsFromNative !== true) records.push(...seenRecords({ chainId, ref }));
     return { records, latestPricePublished };

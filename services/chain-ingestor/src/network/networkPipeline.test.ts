@@ -401,7 +401,7 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
     expect(validators.map((neuron) => neuron.identity)).toContainEqual(expect.objectContaining({ name: devnetValidators[0]!.identity.name }));
   });
 
-  it("with accountsFromNative, leaves account activity, pools and BlockSeen to the native source and reads the rest alike", async () => {
+  it("with accountsFromNative, leaves account activity, pools, network totals and BlockSeen to the native source and reads the rest alike", async () => {
     const client = publicClient();
     const alice = await funded();
     const transfer = await client.waitForTransactionReceipt({
@@ -423,8 +423,8 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
     const headers = await headersOf(transfer.blockNumber, submit.blockNumber);
     const [full, evmOnly] = await Promise.all([readWithSource(headers, false), readWithSource(headers, true)]);
 
-    const leftToNative = new Set(["AccountActivity", "BlockSeen", "PoolSnapshot"]);
-    const evmFacts = ["EmissionSnapshot", "SubnetSnapshot", "ValidatorSetSnapshot", "HolderPositions", "NetworkStatsSnapshot"];
+    const leftToNative = new Set(["AccountActivity", "BlockSeen", "PoolSnapshot", "NetworkStatsSnapshot"]);
+    const evmFacts = ["EmissionSnapshot", "SubnetSnapshot", "ValidatorSetSnapshot", "HolderPositions"];
     const typesOf = (records: readonly NetworkRecord[]) => new Set(records.map((record) => record.eventType));
     // Without the option the same blocks carry everything, so its absence below is the option's doing.
     expect([...typesOf(full.flat())].sort()).toEqual([...leftToNative, ...evmFacts, "PriceObserved"].sort());
@@ -432,7 +432,7 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
       const types = typesOf(evmOnly[index]!);
       expect([...types].filter((type) => leftToNative.has(type)), `block ${header.number}`).toEqual([]);
       for (const type of evmFacts) expect(types.has(type), `${type} at block ${header.number}`).toBe(true);
-      // The same records, in the same order, as without the option, less the three kinds.
+      // The same records, in the same order, as without the option, less the kinds left to the native source.
       expect(evmOnly[index]).toEqual(full[index]!.filter((record) => !leftToNative.has(record.eventType)));
     });
     expect(evmOnly.at(-1)!.filter((record) => record.topic === "oracle.prices.v1").map((record) => record.ref.txHash)).toEqual([submitHash]);

@@ -16,9 +16,9 @@ export interface NetworkSourceOptions extends FollowerSettings {
   /** Netuids probed for existence (0 up to this bound). */
   maxNetuids: number;
   /**
-   * The native source (the network's Substrate side) publishes account activity, pools and the
-   * accounts projection's BlockSeen: this source then publishes only what the EVM face alone
-   * gives (emissions, subnets, validators, holders, network totals, the price feed). Two sources
+   * The native source (the network's Substrate side) publishes account activity, pools, the
+   * network totals and the accounts projection's BlockSeen: this source then publishes only what
+   * the EVM face alone gives (emissions, subnets, validators, holders, the price feed). Two sources
    * of the same facts would count them twice, and BlockSeen of two chains would move the accounts
    * head between them.
    */

@@ -30,7 +30,8 @@ export async function getNetworkStatsLatest(redis: Redis): Promise<GetNetworkSta
     nowMs,
     poolPoints.map((pool) => (pool === undefined ? undefined : decodePoint(pool, PoolSnapshot).volumeTotalRao)),
   );
-  const swapVolume = volumes.reduce((sum, volume) => sum + (volume === undefined ? 0n : BigInt(volume)), 0n);
+  const known = volumes.filter((volume): volume is string => volume !== undefined);
+  const swapVolume = known.length === 0 ? undefined : known.reduce((sum, volume) => sum + BigInt(volume), 0n);
   const burns = subnetPoints
     .filter((subnet) => subnet !== undefined)
     .map((subnet) => decodePoint(subnet!, SubnetSnapshot).registration?.burnRao)
@@ -51,13 +52,16 @@ export async function getNetworkStatsLatest(redis: Redis): Promise<GetNetworkSta
     rootNetuid: stats.rootNetuid,
     subnetsCount: stats.subnetsCount,
     subnetLimit: stats.subnetLimit,
-    volume: { swapVolume24hRao: swapVolume.toString() },
+    volume: swapVolume === undefined ? {} : { swapVolume24hRao: swapVolume.toString() },
     registration: {},
   };
   if (stats.balancesTotalIssuanceRao !== undefined) response.balancesTotalIssuanceRao = stats.balancesTotalIssuanceRao;
   if (stats.subnetLockedRao !== undefined) {
     response.subnetLockedRao = stats.subnetLockedRao;
-    response.freeRao = (BigInt(stats.totalIssuanceRao) - BigInt(stats.totalStakeRao) - BigInt(stats.subnetLockedRao)).toString();
+    // Derived: issuance less stake and locks. A chain whose issuance does not cover them (a devnet
+    // genesis that never set `TotalIssuance`) has no meaningful figure: left out, never negative.
+    const free = stats.totalIssuanceRao === "" ? -1n : BigInt(stats.totalIssuanceRao) - BigInt(stats.totalStakeRao) - BigInt(stats.subnetLockedRao);
+    if (free >= 0n) response.freeRao = free.toString();
   }
   if (stats.accountsCount !== undefined) response.accountsCount = stats.accountsCount;
   if (stats.balanceHoldersCount !== undefined) response.balanceHoldersCount = stats.balanceHoldersCount;

@@ -37,7 +37,23 @@ export interface RuntimeReads {
   positions(blockHash: string, publicKey: string): Promise<RuntimePosition[]>;
   /** TAO per alpha from the pool's storage: 1 for root and stable pools, SubnetTAO / SubnetAlphaIn truncated to 9 decimals. */
   priceTao(blockHash: string, netuid: number): Promise<string>;
+  /** The network totals at the block, as decimal strings (counts as numbers). */
+  networkTotals(blockHash: string): Promise<NetworkTotals>;
   close(): Promise<void>;
+}
+
+export interface NetworkTotals {
+  totalIssuance: string;
+  balancesIssuance: string;
+  totalStake: string;
+  stakedRoot: string;
+  stakedAlphaPools: string;
+  subnetLocked: string;
+  blockEmission: string;
+  lastRegistered: string;
+  subnetsCount: number;
+  /** `System.Account` entries, counted by key. */
+  accountsCount: number;
 }
 
 interface Codec {
@@ -108,6 +124,30 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
       const whole = scaled / 1_000_000_000n;
       const fraction = (scaled % 1_000_000_000n).toString().padStart(9, "0").replace(/0+$/, "");
       return fraction === "" ? whole.toString() : `${whole}.${fraction}`;
+    },
+
+    async networkTotals(blockHash) {
+      const at = await api.at(blockHash);
+      const module = at.query.subtensorModule!;
+      const text = async (read: Promise<unknown>) => String(await read);
+      const netuids = ((await module.networksAdded!.keys()) as unknown as { args: [Codec] }[]).map((key) => key.args[0].toNumber());
+      const taos = await Promise.all(netuids.map((netuid) => text(module.subnetTAO!(netuid))));
+      const locked = await Promise.all(netuids.map((netuid) => text(module.subnetLocked!(netuid))));
+      const root = BigInt(taos[netuids.indexOf(0)] ?? "0");
+      const accounts = await api.rpc.state.getKeysPaged(api.query.system!.account!.keyPrefix(), 1000, null, blockHash);
+      if (accounts.length >= 1000) throw new Error("more accounts than one page: count them page by page");
+      return {
+        totalIssuance: await text(module.totalIssuance!()),
+        balancesIssuance: await text(at.query.balances!.totalIssuance!()),
+        totalStake: await text(module.totalStake!()),
+        stakedRoot: root.toString(),
+        stakedAlphaPools: (taos.reduce((sum, tao) => sum + BigInt(tao), 0n) - root).toString(),
+        subnetLocked: locked.reduce((sum, value) => sum + BigInt(value), 0n).toString(),
+        blockEmission: await text(module.blockEmission!()),
+        lastRegistered: await text(module.networkLastRegistered!()),
+        subnetsCount: netuids.length,
+        accountsCount: accounts.length,
+      };
     },
 
     async close() {

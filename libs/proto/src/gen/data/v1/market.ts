@@ -293,8 +293,11 @@ export interface GetNetworkStatsLatestRequest {
 }
 
 export interface NetworkVolume {
-  /** Sum over subnets of the 24 h change in cumulative pool volume, rao. */
-  swapVolume24hRao: string;
+  /**
+   * Sum over subnets of the 24 h change in cumulative pool volume, rao; absent when no pool keeps
+   * a cumulative volume (the runtime has no `SubnetVolume`, as spec 218).
+   */
+  swapVolume24hRao?: string | undefined;
   transferVolume24hRao?: string | undefined;
   coinVolume24hUsd?: string | undefined;
 }
@@ -1584,12 +1587,12 @@ export const GetNetworkStatsLatestRequest: MessageFns<GetNetworkStatsLatestReque
 };
 
 function createBaseNetworkVolume(): NetworkVolume {
-  return { swapVolume24hRao: "", transferVolume24hRao: undefined, coinVolume24hUsd: undefined };
+  return { swapVolume24hRao: undefined, transferVolume24hRao: undefined, coinVolume24hUsd: undefined };
 }
 
 export const NetworkVolume: MessageFns<NetworkVolume> = {
   encode(message: NetworkVolume, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.swapVolume24hRao !== "") {
+    if (message.swapVolume24hRao !== undefined) {
       writer.uint32(10).string(message.swapVolume24hRao);
     }
     if (message.transferVolume24hRao !== undefined) {
@@ -1656,7 +1659,7 @@ export const NetworkVolume: MessageFns<NetworkVolume> = {
         ? globalThis.String(object.swapVolume24hRao)
         : isSet(object.swap_volume_24h_rao)
         ? globalThis.String(object.swap_volume_24h_rao)
-        : "",
+        : undefined,
       transferVolume24hRao: isSet(object.transferVolume24hRao)
         ? globalThis.String(object.transferVolume24hRao)
         : isSet(object.transfer_volume_24h_rao)
@@ -1672,7 +1675,7 @@ export const NetworkVolume: MessageFns<NetworkVolume> = {
 
   toJSON(message: NetworkVolume): unknown {
     const obj: any = {};
-    if (message.swapVolume24hRao !== "") {
+    if (message.swapVolume24hRao !== undefined) {
       obj.swapVolume24hRao = message.swapVolume24hRao;
     }
     if (message.transferVolume24hRao !== undefined) {
@@ -1689,7 +1692,7 @@ export const NetworkVolume: MessageFns<NetworkVolume> = {
   },
   fromPartial(object: DeepPartial<NetworkVolume>): NetworkVolume {
     const message = createBaseNetworkVolume();
-    message.swapVolume24hRao = object.swapVolume24hRao ?? "";
+    message.swapVolume24hRao = object.swapVolume24hRao ?? undefined;
     message.transferVolume24hRao = object.transferVolume24hRao ?? undefined;
     message.coinVolume24hUsd = object.coinVolume24hUsd ?? undefined;
     return message;

@@ -15,7 +15,7 @@ export function getNetworkStatsRoute(market: MarketServiceClient) {
     docs: {
       summary: "Latest network totals",
       description:
-        "Issuance, stake (root and alpha pools), locked and free TAO, block emission, subnet counts, indexer counts (null where ingestion cannot know them), 24 h volume, and subnet and neuron registration costs. free_rao is derived (issuance - stake - locked).",
+        "Issuance, stake (root and alpha pools), locked and free TAO, block emission, subnet counts, indexer counts (null where ingestion cannot know them), 24 h volume, and subnet and neuron registration costs. free_rao is derived (issuance - stake - locked), null when the issuance does not cover them. From the native runtime: accounts_count is the number of System.Account entries; transfers_count, extrinsics_count and balance_holders_count are null (the chain keeps no such count; only an indexer that followed from genesis can give them); the subnet registration cost is the runtime's get_network_lock_cost at the block; swap_volume_24h_rao is null while the runtime keeps no SubnetVolume.",
       tags: ["Data: market"],
       success: halSuccess("The network totals at as_of", renderNetworkStats(networkStatsExample)),
     },

@@ -108,7 +108,7 @@ export function renderNetworkStats(answer: GetNetworkStatsLatestResponse) {
       extrinsics_count: optionalInteger(answer.extrinsicsCount),
       transfers_count: optionalInteger(answer.transfersCount),
       volume: {
-        swap_volume_24h_rao: answer.volume?.swapVolume24hRao ?? null,
+        swap_volume_24h_rao: orNull(answer.volume?.swapVolume24hRao),
         transfer_volume_24h_rao: orNull(answer.volume?.transferVolume24hRao),
         coin_volume_24h_usd: orNull(answer.volume?.coinVolume24hUsd),
       },
