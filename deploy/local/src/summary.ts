@@ -30,8 +30,16 @@ ${substrate.demoAccounts.map((account) => `    ${account.name.padEnd(18)} ${acco
     subnets ${substrate.netuids.join(", ")}
 `
     : "";
+  // A native coldkey's balance and transactions (what the runtime holds, through the Data API), when a token can be had.
+  const coldkey = substrate?.demoAccounts.find((account) => account.role === "coldkey");
+  const accountTry =
+    coldkey && descriptor.demoApiKey
+      ? `  curl -s '${base}/data/v1/accounts/${coldkey.ss58}/balance/latest' -H "authorization: Bearer $TOKEN"
+  curl -s '${base}/data/v1/accounts/${coldkey.ss58}/transactions?limit=5' -H "authorization: Bearer $TOKEN"
+`
+      : "";
   const substrateTry = substrate
-    ? `  curl -s ${substrate.httpUrl} -H 'content-type: application/json' -d '{"id":1,"jsonrpc":"2.0","method":"chain_getHeader","params":[]}'
+    ? `${accountTry}  curl -s ${substrate.httpUrl} -H 'content-type: application/json' -d '{"id":1,"jsonrpc":"2.0","method":"chain_getHeader","params":[]}'
 `
     : "";
   return `Gateway     ${base}

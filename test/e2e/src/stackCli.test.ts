@@ -14,6 +14,7 @@ import { connectRuntime, type RuntimeBlock, type RuntimeEvent, type RuntimeReads
 const state = tempDir("stack-cli");
 let ports: PortPlan;
 let descriptor: StackDescriptor;
+let upOutput = "";
 
 function cli(command: string, timeout = 280_000) {
   const env: NodeJS.ProcessEnv = { ...process.env, STACK_STATE_DIR: state.path, STACK_LOG_LEVEL: "info" };
@@ -31,6 +32,7 @@ beforeAll(async () => {
   ports = await freePorts();
   const up = cli("up");
   if (up.status !== 0) process.stderr.write(up.output);
+  upOutput = up.output;
   expect(up.output).toContain("stack ready");
   expect(up.status).toBe(0);
   descriptor = readDescriptor(state.path)!;
@@ -74,6 +76,10 @@ describe("deploy/local/stack", () => {
     expect(evm.evmH160).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(substrate.demoAccounts.filter((account) => account.role === "coldkey").length).toBeGreaterThanOrEqual(2);
     expect(descriptor.processes.map((entry) => entry.name)).toContain("subtensor");
+    // The summary's first tries include a native coldkey's balance and transactions through the Data API.
+    const coldkey = substrate.demoAccounts.find((account) => account.role === "coldkey")!;
+    expect(upOutput).toContain(`${descriptor.gatewayUrl}/data/v1/accounts/${coldkey.ss58}/balance/latest`);
+    expect(upOutput).toContain(`${descriptor.gatewayUrl}/data/v1/accounts/${coldkey.ss58}/transactions?limit=5`);
   });
 
   it("answers /readyz 200 listing every backend as ready", async () => {

@@ -59,13 +59,14 @@ describe("runFollowLoop", () => {
     expect(gaps(polls).every((gap) => gap === 1_000)).toBe(true);
     expect(polls).toHaveLength(6);
 
-    // The notification arrives midway through a normal pause: the next poll keeps its slot, then 50 ms apart.
+    // The notification arrives midway through a normal pause: it ends the pause (the next poll is at
+    // once, not in the remaining 500 ms), then polls go 50 ms apart.
     await vi.advanceTimersByTimeAsync(500);
     const hintAt = Date.now();
     interval.expedite(15_000);
     await vi.advanceTimersByTimeAsync(15_000);
-    const during = polls.filter((time) => time > hintAt);
-    expect(during[0]).toBe(hintAt + 500);
+    const during = polls.filter((time) => time >= hintAt);
+    expect(during[0]).toBe(hintAt);
     const expedited = gaps(during);
     expect(expedited.length).toBeGreaterThan(250);
     expect(expedited.every((gap) => gap === 50)).toBe(true);

@@ -8,10 +8,15 @@ import type { BlockFollower, StepOutcome } from "./blockFollower.js";
 export interface PollInterval {
   /** The pause before the next poll, read before every pause. */
   current(): number;
-  /** Polls every `expeditedMs` for the next `forMs` (extending, never shortening, a running window). */
+  /**
+   * Polls every `expeditedMs` for the next `forMs` (extending, never shortening, a running window),
+   * and ends a pause already under way: the hint means there is something to read now.
+   */
   expedite(forMs: number): void;
   /** The usual pause, the base of the back-off after errors. */
   readonly normalMs: number;
+  /** Calls `wake` at every expedite until the returned function is called. */
+  onExpedite?(wake: () => void): () => void;
 }
 
 export interface PollIntervalOptions {
@@ -27,11 +32,17 @@ export function pollInterval(options: PollIntervalOptions): PollInterval {
   const now = options.now ?? Date.now;
   const expeditedMs = options.expeditedMs ?? 50;
   let expeditedUntil = 0;
+  const wakers = new Set<() => void>();
   return {
     normalMs: options.normalMs,
     current: () => (now() < expeditedUntil ? expeditedMs : options.normalMs),
     expedite(forMs) {
       expeditedUntil = Math.max(expeditedUntil, now() + forMs);
+      for (const wake of [...wakers]) wake();
+    },
+    onExpedite(wake) {
+      wakers.add(wake);
+      return () => wakers.delete(wake);
     },
   };
 }
@@ -56,7 +67,7 @@ export interface FollowLoopOptions {
 export async function runFollowLoop(options: FollowLoopOptions): Promise<void> {
   const { follower, signal } = options;
   // A number is read before every pause (a caller may still hand a getter in its place).
-  const interval: Pick<PollInterval, "current" | "normalMs"> =
+  const interval: Pick<PollInterval, "current" | "normalMs" | "onExpedite"> =
     typeof options.pollIntervalMs === "number"
       ? {
           current: () => options.pollIntervalMs as number,
@@ -68,30 +79,38 @@ export async function runFollowLoop(options: FollowLoopOptions): Promise<void> {
   let failures = 0;
   while (!signal.aborted) {
     let pause: number;
+    // A pause between polls ends early on a hint; the back-off after errors does not.
+    let wakes = false;
     try {
       const outcome = await follower.step();
       failures = 0;
       options.onStep?.(outcome);
       const behind = outcome.kind === "reorganised" || (outcome.kind === "advanced" && outcome.tip < outcome.latest);
       pause = behind ? 0 : interval.current();
+      wakes = true;
     } catch (error) {
       failures += 1;
       if (options.onError(error, failures) === "stop") throw error;
       pause = Math.min(5_000, interval.normalMs * 2 ** Math.min(failures, 5));
     }
-    if (pause > 0 && !signal.aborted) await pauseFor(pause, signal);
+    if (pause > 0 && !signal.aborted) await pauseFor(pause, signal, wakes ? interval.onExpedite : undefined);
   }
 }
 
-/** Resolves after `ms` or at once when the signal aborts (on the global timers, so fake timers drive it in tests). */
-function pauseFor(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Resolves after `ms`, at once when the signal aborts, or at the next expedite when `onExpedite` is
+ * given (on the global timers, so fake timers drive it in tests).
+ */
+function pauseFor(ms: number, signal: AbortSignal, onExpedite?: (wake: () => void) => () => void): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
       signal.removeEventListener("abort", done);
+      stopWaking?.();
       resolve();
     };
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
+    const stopWaking = onExpedite?.(done);
   });
 }
