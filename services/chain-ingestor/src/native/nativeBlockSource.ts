@@ -13,7 +13,7 @@ import { decodeNativeActivities } from "./decodeNativeActivities.js";
 import type { NativeChainReader } from "./nativeChainReader.js";
 import { nativeFinality } from "./nativeFinality.js";
 import { balanceSnapshotRecords } from "./balanceSnapshots.js";
-import { nativePoolRecords } from "./nativePools.js";
+import { nativePoolRecords, subnetsByBlock } from "./nativePools.js";
 import { accountsCounter, nativeStatsRecord } from "./nativeStats.js";
 
 export interface NativeBlockSourceOptions {
@@ -25,8 +25,11 @@ export interface NativeBlockSourceOptions {
   networkPartitions?: number;
   /** Blocks read at once within a range; 8 by default (the node answers them side by side). */
   concurrency?: number;
-  /** The accounts count is kept from events, and counted in full from storage every this many blocks (7,200: a day of 12 s blocks). */
-  accountsRecountEveryBlocks?: number;
+  /**
+   * The accounts count and the subnet set are kept from events, and read in full from storage every
+   * this many blocks (7,200: a day of 12 s blocks).
+   */
+  rescanEveryBlocks?: number;
 }
 
 export interface NativeBlockSource extends BlockSource<NetworkRecord> {
@@ -51,10 +54,12 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
   const { reader, network } = options;
   const seenRecords = blockSeenRecords(options.networkPartitions ?? defaultPartitions["chain.network.v1"]);
   const concurrency = options.concurrency ?? 8;
-  const accounts = accountsCounter({ countAt: (hash) => reader.accountsCountAt(hash), recountEveryBlocks: options.accountsRecountEveryBlocks ?? 7_200 });
+  const rescanEveryBlocks = options.rescanEveryBlocks ?? 7_200;
+  const accounts = accountsCounter({ countAt: (hash) => reader.accountsCountAt(hash), recountEveryBlocks: rescanEveryBlocks });
+  const subnets = subnetsByBlock({ netuidsAt: (hash) => reader.netuidsAt(hash), rescanEveryBlocks });
 
-  const balancesAfter = async (header: BlockHeader, accounts: readonly Hex[]): Promise<Map<string, AccountBalance>> => {
-    const [balances, positions] = await Promise.all([reader.balancesAt(header.hash, accounts), reader.positionsAt(header.hash, accounts)]);
+  const balancesAfter = async (header: BlockHeader, accounts: readonly Hex[], netuids: readonly number[]): Promise<Map<string, AccountBalance>> => {
+    const [balances, positions] = await Promise.all([reader.balancesAt(header.hash, accounts), reader.positionsAt(header.hash, accounts, netuids)]);
     const after = new Map<string, AccountBalance>();
     for (const account of accounts) {
       const balance = balances.get(account);
@@ -84,16 +89,19 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
       finality: nativeFinality(header.number, latest, options.finalizedHead(), network.finality),
     };
     const factsRead = reader.blockFacts(header);
-    const accountsCount = accounts.countAt(header, factsRead.then((facts) => facts.events));
-    const [facts, pools, epochStakers] = await Promise.all([factsRead, reader.poolsAt(header.hash), reader.epochStakersAt(header)]);
+    const events = factsRead.then((facts) => facts.events);
+    const accountsCount = accounts.countAt(header, events);
+    const netuidsRead = subnets.at(header, events);
+    const [facts, netuids] = await Promise.all([factsRead, netuidsRead]);
+    const [pools, epochStakers] = await Promise.all([reader.poolsAt(header.hash, netuids), reader.epochStakersAt(header, netuids)]);
     const activities = decodeNativeActivities(facts);
     const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
     // An account with activity in the block carries its balance on that activity already.
     const refreshed = epochStakers.filter((coldkey) => !touched.has(coldkey));
     const read = [...touched, ...refreshed];
     const [balances, storage, count] = await Promise.all([
-      read.length === 0 ? new Map<string, AccountBalance>() : balancesAfter(header, read),
-      reader.networkStorageAt(header.hash, (pools ?? []).map((pool) => pool.netuid)),
+      read.length === 0 ? new Map<string, AccountBalance>() : balancesAfter(header, read, netuids),
+      reader.networkStorageAt(header.hash, netuids),
       accountsCount,
     ]);
     return [

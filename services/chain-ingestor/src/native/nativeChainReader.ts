@@ -8,7 +8,7 @@ import { ForkDuringReadError } from "../follower/blockFollower.js";
 import { accountField } from "./eventFields.js";
 import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
 import type { NativePool } from "./nativePools.js";
-import { decodeStakeInfoForColdkeys, type ColdkeyPosition } from "./stakeInfo.js";
+import { decodeStakeInfoForColdkeys, shareValue, type ColdkeyPosition } from "./stakeInfo.js";
 
 /** An account's balances as `System.Account` holds them at a block. */
 export interface NativeAccountBalance {
@@ -33,13 +33,15 @@ export interface NativeChainReader {
   /** The block's events and extrinsic hashes. */
   blockFacts(header: BlockHeader): Promise<NativeBlockFacts>;
   balancesAt(blockHash: Hex, accounts: readonly Hex[]): Promise<Map<string, NativeAccountBalance>>;
-  /** Every alpha position of the coldkeys; undefined when the runtime has no StakeInfoRuntimeApi. */
-  positionsAt(blockHash: Hex, coldkeys: readonly Hex[]): Promise<Map<string, ColdkeyPosition[]> | undefined>;
   /**
-   * Every subnet's pool (the netuids of `NetworksAdded`) at the block; undefined when the runtime
-   * keeps no pools (before dynamic TAO: no `SubnetTAO`).
+   * Every alpha position of the coldkeys on the netuids, as StakeInfoRuntimeApi answers them;
+   * undefined when the runtime has no StakeInfoRuntimeApi.
    */
-  poolsAt(blockHash: Hex): Promise<NativePool[] | undefined>;
+  positionsAt(blockHash: Hex, coldkeys: readonly Hex[], netuids: readonly number[]): Promise<Map<string, ColdkeyPosition[]> | undefined>;
+  /** The netuids of `NetworksAdded` at the block (a key scan), root included; [] when the runtime has no such map. */
+  netuidsAt(blockHash: Hex): Promise<number[]>;
+  /** The subnets' pools at the block; undefined when the runtime keeps no pools (before dynamic TAO: no `SubnetTAO`). */
+  poolsAt(blockHash: Hex, netuids: readonly number[]): Promise<NativePool[] | undefined>;
   /**
    * Coldkeys whose stake changed in the block without an event naming them: at a subnet's epoch
    * (`LastMechansimStepBlock` is the block) the runtime pays emission to hotkeys, which raises
@@ -47,7 +49,7 @@ export interface NativeChainReader {
    * subnet's (`Keys`) and the root validators'; the coldkeys are the `Alpha` entries of the hotkeys
    * whose total changed. Empty when no subnet had its epoch, or the runtime keeps none of these.
    */
-  epochStakersAt(header: BlockHeader): Promise<Hex[]>;
+  epochStakersAt(header: BlockHeader, netuids: readonly number[]): Promise<Hex[]>;
   /** The network totals' storage at the block (each item undefined where the runtime does not keep it). */
   networkStorageAt(blockHash: Hex, netuids: readonly number[]): Promise<NativeNetworkStorage>;
   /** How many accounts `System.Account` holds at the block: every key of the map, counted page by page. */
@@ -70,6 +72,7 @@ interface PoolStorage {
   entries(): Promise<unknown[]>;
   multi(keys: readonly number[]): Promise<unknown[]>;
 }
+
 
 /** A storage map of dedot's untyped query proxy, with partial keys. */
 interface MapStorage {
@@ -209,36 +212,50 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       return balances;
     },
 
-    async positionsAt(blockHash, coldkeys) {
+    async positionsAt(blockHash, coldkeys, netuids) {
       if (coldkeys.length === 0) return new Map();
       const at = await client.at(blockHash);
       const hasApi = at.metadata.latest.apis.some((api) => api.name === "StakeInfoRuntimeApi");
       if (!hasApi) return undefined;
-      // A runtime call executes the runtime (tens of ms on a node); storage reads are cheap. Only
-      // coldkeys that stake through some hotkey (`StakingHotkeys`) can hold a position.
-      const query = at.query as unknown as { subtensorModule?: { stakingHotkeys?: { multi(keys: Hex[]): Promise<unknown[][]> } } };
-      const stakingHotkeys = query.subtensorModule?.stakingHotkeys;
+      // Only coldkeys that stake through some hotkey (`StakingHotkeys`) can hold a position.
+      const module = (at.query as unknown as { subtensorModule?: Record<string, MapStorage | undefined> }).subtensorModule;
+      const stakingHotkeys = module?.["stakingHotkeys"];
       let stakers = [...coldkeys];
+      const hotkeysOf = new Map<Hex, Hex[]>();
       if (stakingHotkeys !== undefined) {
-        const lists = await stakingHotkeys.multi([...coldkeys]);
-        stakers = coldkeys.filter((_, index) => (lists[index]?.length ?? 0) > 0);
+        const lists = (await stakingHotkeys.multi([...coldkeys])) as unknown[][];
+        coldkeys.forEach((coldkey, index) => hotkeysOf.set(coldkey, (lists[index] ?? []).map(publicKeyHex)));
+        stakers = coldkeys.filter((coldkey) => (hotkeysOf.get(coldkey)?.length ?? 0) > 0);
       }
       const positions = new Map<string, ColdkeyPosition[]>(coldkeys.map((coldkey) => [coldkey, []]));
       if (stakers.length === 0) return positions;
+      const fromStorage = stakingHotkeys === undefined ? undefined : await sharePoolPositions(module, stakers, hotkeysOf, netuids);
+      if (fromStorage !== undefined) {
+        for (const [coldkey, list] of fromStorage) positions.set(coldkey, list);
+        return positions;
+      }
+      // A runtime whose share pool this reader does not know: ask the runtime (a wasm execution).
       const call = at.call as unknown as { stakeInfoRuntimeApi: { getStakeInfoForColdkeys(coldkeys: Hex[]): Promise<unknown> } };
       for (const [coldkey, list] of decodeStakeInfoForColdkeys(await call.stakeInfoRuntimeApi.getStakeInfoForColdkeys(stakers))) positions.set(coldkey, list);
       return positions;
     },
 
-    async poolsAt(blockHash) {
+    async netuidsAt(blockHash) {
+      const at = await client.at(blockHash);
+      const added = (at.query as unknown as { subtensorModule?: Record<string, PoolStorage | undefined> }).subtensorModule?.["networksAdded"];
+      if (added === undefined) return [];
+      // At most `SubnetLimit` entries (a few hundred): one page of keys, values in the same read.
+      return ((await added.entries()) as [number, boolean][]).filter(([, isAdded]) => isAdded).map(([netuid]) => netuid).sort((a, b) => a - b);
+    },
+
+    async poolsAt(blockHash, netuids) {
       const at = await client.at(blockHash);
       const module = (at.query as unknown as { subtensorModule?: Record<string, PoolStorage | undefined> }).subtensorModule;
-      const [added, tao, alphaIn, alphaOut, mechanism] = ["networksAdded", "subnetTAO", "subnetAlphaIn", "subnetAlphaOut", "subnetMechanism"].map((name) => module?.[name]);
-      if (added === undefined || tao === undefined || alphaIn === undefined || alphaOut === undefined || mechanism === undefined) return undefined;
-      // At most `SubnetLimit` entries (a few hundred): one page of keys, values in the same read.
-      const netuids = ((await added.entries()) as [number, boolean][]).filter(([, isAdded]) => isAdded).map(([netuid]) => netuid).sort((a, b) => a - b);
-      const [taos, alphaIns, alphaOuts, mechanisms] = await Promise.all([tao.multi(netuids), alphaIn.multi(netuids), alphaOut.multi(netuids), mechanism.multi(netuids)]);
-      return netuids.map((netuid, index) => ({
+      const [tao, alphaIn, alphaOut, mechanism] = ["subnetTAO", "subnetAlphaIn", "subnetAlphaOut", "subnetMechanism"].map((name) => module?.[name]);
+      if (tao === undefined || alphaIn === undefined || alphaOut === undefined || mechanism === undefined) return undefined;
+      const keys = [...netuids];
+      const [taos, alphaIns, alphaOuts, mechanisms] = await Promise.all([tao.multi(keys), alphaIn.multi(keys), alphaOut.multi(keys), mechanism.multi(keys)]);
+      return keys.map((netuid, index) => ({
         netuid,
         mechanism: Number(mechanisms[index] ?? 0),
         taoInRao: BigInt((taos[index] as bigint | undefined) ?? 0n),
@@ -247,13 +264,12 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       }));
     },
 
-    async epochStakersAt(header) {
+    async epochStakersAt(header, netuids) {
       const at = await client.at(header.hash);
       const module = (at.query as unknown as { subtensorModule?: Record<string, MapStorage | undefined> }).subtensorModule;
-      const [added, stepBlock, keys, totalAlpha, alpha] = ["networksAdded", "lastMechansimStepBlock", "keys", "totalHotkeyAlpha", "alpha"].map((name) => module?.[name]);
-      if (added === undefined || stepBlock === undefined || keys === undefined || totalAlpha === undefined || alpha === undefined) return [];
-      const netuids = ((await added.entries()) as [number, boolean][]).filter(([, isAdded]) => isAdded).map(([netuid]) => netuid);
-      const steps = await stepBlock.multi(netuids);
+      const [stepBlock, keys, totalAlpha, alpha] = ["lastMechansimStepBlock", "keys", "totalHotkeyAlpha", "alpha"].map((name) => module?.[name]);
+      if (stepBlock === undefined || keys === undefined || totalAlpha === undefined || alpha === undefined || netuids.length === 0) return [];
+      const steps = await stepBlock.multi([...netuids]);
       const epochs = netuids.filter((netuid, index) => netuid !== ROOT_NETUID && BigInt((steps[index] as bigint | number | undefined) ?? -1) === header.number);
       if (epochs.length === 0) return [];
 
@@ -333,11 +349,12 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     headerOf: (hash) => connection.read("header", () => reads.headerOf(hash)),
     blockFacts: (header) => connection.read(`block ${header.number}`, () => reads.blockFacts(header)),
     balancesAt: (blockHash, accounts) => connection.read("balances", () => reads.balancesAt(blockHash, accounts)),
-    positionsAt: (blockHash, coldkeys) => connection.read("stake positions", () => reads.positionsAt(blockHash, coldkeys)),
-    poolsAt: (blockHash) => connection.read("pools", () => reads.poolsAt(blockHash)),
+    positionsAt: (blockHash, coldkeys, netuids) => connection.read("stake positions", () => reads.positionsAt(blockHash, coldkeys, netuids)),
+    netuidsAt: (blockHash) => connection.read("netuids", () => reads.netuidsAt(blockHash)),
+    poolsAt: (blockHash, netuids) => connection.read("pools", () => reads.poolsAt(blockHash, netuids)),
     networkStorageAt: (blockHash, netuids) => connection.read("network totals", () => reads.networkStorageAt(blockHash, netuids)),
     accountsCountAt: (blockHash) => reads.accountsCountAt(blockHash),
-    epochStakersAt: (header) => connection.read(`epoch stakers ${header.number}`, () => reads.epochStakersAt(header)),
+    epochStakersAt: (header, netuids) => connection.read(`epoch stakers ${header.number}`, () => reads.epochStakersAt(header, netuids)),
     onNewHead: (onHead) => connection.onNewHead(onHead),
     close: () => connection.close(),
   };
@@ -528,4 +545,55 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A share amount as fixed-point bits (value x 2^64): runtimes of spec 218's time keep `Alpha` and
+ * `TotalHotkeyShares` as plain u64 (the share pool converts them with `from_num`), later ones as
+ * U64F64 (`{ bits }`). Undefined for any other shape.
+ */
+function fixedBits(value: unknown): bigint | undefined {
+  if (typeof value === "bigint") return value << 64n;
+  const bits = typeof value === "object" && value !== null && "bits" in value ? (value as { bits: unknown }).bits : undefined;
+  return typeof bits === "bigint" ? bits : undefined;
+}
+
+/**
+ * The positions StakeInfoRuntimeApi would answer (its `get_stake_info_for_coldkeys`: every staking
+ * hotkey of the coldkey on every subnet, non-zero stakes), computed from the share pool's storage
+ * (`Alpha`, `TotalHotkeyAlpha`, `TotalHotkeyShares`) with the runtime's fixed-point arithmetic
+ * (stakeInfo.ts `shareValue`). A handful of storage reads instead of a runtime call: under
+ * chopsticks the call costs 60-100 ms of wasm a block and capped the source at about 15 blocks/s
+ * (bench/native). Undefined when the runtime keeps these items under other names or shapes; the
+ * caller then asks the runtime.
+ */
+async function sharePoolPositions(
+  module: Record<string, MapStorage | undefined> | undefined,
+  stakers: readonly Hex[],
+  hotkeysOf: ReadonlyMap<Hex, readonly Hex[]>,
+  netuids: readonly number[],
+): Promise<Map<string, ColdkeyPosition[]> | undefined> {
+  const [alpha, totalAlpha, totalShares] = ["alpha", "totalHotkeyAlpha", "totalHotkeyShares"].map((name) => module?.[name]);
+  if (alpha === undefined || totalAlpha === undefined || totalShares === undefined || netuids.length === 0) return undefined;
+  const triples = stakers.flatMap((coldkey) => (hotkeysOf.get(coldkey) ?? []).flatMap((hotkey) => netuids.map((netuid) => [hotkey, coldkey, netuid] as const)));
+  const pairKey = (hotkey: Hex, netuid: number) => `${hotkey}:${netuid}`;
+  const pairs = [...new Map(triples.map(([hotkey, , netuid]) => [pairKey(hotkey, netuid), [hotkey, netuid] as const])).values()];
+  const [shares, alphas, totals] = await Promise.all([alpha.multi(triples), totalAlpha.multi(pairs), totalShares.multi(pairs)]);
+  const pool = new Map<string, { alpha: bigint; sharesBits: bigint }>();
+  for (const [index, [hotkey, netuid]] of pairs.entries()) {
+    const poolAlpha = alphas[index];
+    const sharesBits = fixedBits(totals[index]);
+    if (typeof poolAlpha !== "bigint" || sharesBits === undefined) return undefined;
+    pool.set(pairKey(hotkey, netuid), { alpha: poolAlpha, sharesBits });
+  }
+  const positions = new Map<string, ColdkeyPosition[]>(stakers.map((coldkey) => [coldkey, []]));
+  for (const [index, [hotkey, coldkey, netuid]] of triples.entries()) {
+    const shareBits = fixedBits(shares[index]);
+    if (shareBits === undefined) return undefined;
+    const { alpha: poolAlpha, sharesBits } = pool.get(pairKey(hotkey, netuid))!;
+    const stakeNalpha = shareValue(poolAlpha, sharesBits, shareBits);
+    if (stakeNalpha > 0n) positions.get(coldkey)!.push({ netuid, hotkey, stakeNalpha });
+  }
+  for (const list of positions.values()) list.sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
+  return positions;
 }

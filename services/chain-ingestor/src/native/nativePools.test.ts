@@ -1,7 +1,8 @@
 import { Finality } from "@platform/proto/common/v1/common";
 import { PoolMechanism } from "@platform/proto/common/v1/network";
 import { describe, expect, it } from "vitest";
-import { nativePoolPrice, nativePoolRecords, type NativePool } from "./nativePools.js";
+import { nativePoolPrice, nativePoolRecords, nextNetuids, type NativePool } from "./nativePools.js";
+import type { RuntimeEvent } from "./runtimeEvent.js";
 
 const HASH = "0x00000000000000000000000000000000000000000000000000000000000000c7";
 const ref = {
@@ -122,5 +123,14 @@ describe("nativePoolRecords", () => {
   it("maps an unknown mechanism to unspecified, and prices it as the runtime does anything not stable", () => {
     const [record] = nativePoolRecords([pool({ netuid: 2, mechanism: 2, taoInRao: 1n, alphaInNalpha: 4n })], { chainId: 945, ref });
     expect(record!.payload.event).toMatchObject({ value: { mechanism: PoolMechanism.POOL_MECHANISM_UNSPECIFIED, priceTao: "0.25" } });
+  });
+});
+
+describe("nextNetuids", () => {
+  const event = (name: string, data: unknown, pallet = "SubtensorModule"): RuntimeEvent => ({ index: 0, pallet, name, data });
+  it("adds registered subnets and drops removed ones, sorted, ignoring other events and shapes", () => {
+    const events = [event("NetworkAdded", [5, 1]), event("NetworkRemoved", 2), event("NetworkAdded", [9, 0], "Other"), event("NetworkAdded", ["x"]), event("StakeAdded", [1])];
+    expect(nextNetuids([0, 1, 2, 3], events)).toEqual([0, 1, 3, 5]);
+    expect(nextNetuids([0, 1], [])).toEqual([0, 1]);
   });
 });

@@ -2,8 +2,13 @@ import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import { eventTypeOf } from "@platform/proto/topics";
 import { formatRatio } from "@platform/subtensor";
+import type { Hex } from "viem";
+import type { BlockHeader } from "../follower/blocks.js";
 import { netuidKey, networkEventId, type NetworkRecord } from "../network/networkRecord.js";
 import { poolMechanism } from "../network/snapshotEvents.js";
+import { chainedByBlock } from "./chainedByBlock.js";
+import { netuidField } from "./eventFields.js";
+import type { RuntimeEvent } from "./runtimeEvent.js";
 
 /** A subnet's pool as the runtime's storage holds it at a block. */
 export interface NativePool {
@@ -57,4 +62,31 @@ export function nativePoolRecords(pools: readonly NativePool[], context: { chain
     const eventType = eventTypeOf(payload);
     return { topic: "chain.network.v1" as const, key, eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key), eventType, ref: context.ref, payload };
   });
+}
+
+/** The netuid set after a block: `SubtensorModule.NetworkAdded(netuid, mechanism)` adds, `NetworkRemoved(netuid)` removes. */
+export function nextNetuids(netuids: readonly number[], events: readonly RuntimeEvent[]): number[] {
+  const set = new Set(netuids);
+  for (const event of events) {
+    if (event.pallet !== "SubtensorModule" || (event.name !== "NetworkAdded" && event.name !== "NetworkRemoved")) continue;
+    const netuid = netuidField(Array.isArray(event.data) ? event.data[0] : event.data);
+    if (netuid === undefined) continue;
+    if (event.name === "NetworkAdded") set.add(netuid);
+    else set.delete(netuid);
+  }
+  return [...set].sort((a, b) => a - b);
+}
+
+/**
+ * The subnets (`NetworksAdded` netuids) at each block, kept from the registration and removal
+ * events: enumerating the map is a key scan, slow under chopsticks (tens of ms a block, and it
+ * serialises the node). Read in full at the first block, at block 1, and every `rescanEveryBlocks`.
+ */
+export function subnetsByBlock(options: { netuidsAt(blockHash: Hex): Promise<number[]>; rescanEveryBlocks: number }) {
+  const netuids = chainedByBlock<number[]>({
+    full: (header) => options.netuidsAt(header.hash),
+    next: nextNetuids,
+    fullAt: (header) => header.number === 1n || header.number % BigInt(options.rescanEveryBlocks) === 0n,
+  });
+  return { at: (header: BlockHeader, events: Promise<readonly RuntimeEvent[]>) => netuids.at(header, events) };
 }

@@ -53,3 +53,25 @@ function publicKeyOf(value: unknown): `0x${string}` {
   if (typeof raw !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(raw)) throw new TypeError(`not an AccountId32: ${String(raw)}`);
   return raw.toLowerCase() as `0x${string}`;
 }
+
+const U128_MAX = (1n << 128n) - 1n;
+const U64_MAX = (1n << 64n) - 1n;
+
+/**
+ * A coldkey's alpha on a (hotkey, subnet) as the runtime's share pool values it
+ * (`SharePool::get_value`, primitives/share-pool): `TotalHotkeyAlpha / TotalHotkeyShares x Alpha`
+ * in 64.64 fixed point (bits = value x 2^64): the division truncates and yields 0 when the
+ * denominator is 0 or the quotient overflows (`checked_div(..).unwrap_or(0)`), the product
+ * truncates and saturates, and the result is the integer part, saturated to a u64. Spec 218's
+ * runtime does this in I64F64, later ones in U64F64: the bounds differ only for a value per share
+ * above 2^63, far beyond any pool.
+ */
+export function shareValue(totalAlpha: bigint, totalSharesBits: bigint, shareBits: bigint): bigint {
+  if (totalSharesBits === 0n || shareBits === 0n) return 0n;
+  const perShare = (totalAlpha << 128n) / totalSharesBits;
+  if (perShare > U128_MAX) return 0n;
+  let product = (perShare * shareBits) >> 64n;
+  if (product > U128_MAX) product = U128_MAX;
+  const value = product >> 64n;
+  return value > U64_MAX ? U64_MAX : value;
+}

@@ -1,0 +1,50 @@
+import type { Hex } from "viem";
+import type { BlockHeader } from "../follower/blocks.js";
+import type { RuntimeEvent } from "./runtimeEvent.js";
+
+/** Values kept per block hash; a fork's blocks each keep their own. */
+const KEPT = 1_024;
+
+export interface ChainedByBlockOptions<T> {
+  /** The value read in full from the block's state (a key scan: slow). */
+  full(header: BlockHeader): Promise<T>;
+  /** The value after a block, from its parent's and the block's events. */
+  next(parent: T, events: readonly RuntimeEvent[]): T;
+  /** Blocks read in full even when the parent's value is known (recounts). */
+  fullAt(header: BlockHeader): boolean;
+}
+
+/**
+ * A value of the chain's state kept from block to block by the events that change it, instead of
+ * a full read at every block: a block whose parent's value is known applies its own events to it;
+ * any other (the first block read, or after a gap) and those `fullAt` names are read in full.
+ * Blocks read side by side register in chain order and wait on their parent's value rather than
+ * each reading in full; a failed value is forgotten, so the block's next reading tries again.
+ */
+export function chainedByBlock<T>(options: ChainedByBlockOptions<T>) {
+  const values = new Map<Hex, Promise<T>>();
+  const keep = (hash: Hex, value: Promise<T>) => {
+    if (values.size >= KEPT) values.delete(values.keys().next().value!);
+    values.set(hash, value);
+    value.catch(() => values.delete(hash));
+    return value;
+  };
+  return {
+    /** Call it before the block's first await, so that blocks read side by side register in chain order. */
+    at(header: BlockHeader, events: Promise<readonly RuntimeEvent[]>): Promise<T> {
+      // Not every path awaits the events: a failed read must not go unhandled (the block's own read reports it).
+      events.catch(() => undefined);
+      const known = values.get(header.hash);
+      if (known !== undefined) return known;
+      const parent = values.get(header.parentHash);
+      if (parent === undefined || options.fullAt(header)) return keep(header.hash, options.full(header));
+      return keep(
+        header.hash,
+        (async () => {
+          const before = await parent.catch(() => undefined);
+          return before === undefined ? options.full(header) : options.next(before, await events);
+        })(),
+      );
+    },
+  };
+}
