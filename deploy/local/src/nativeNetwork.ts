@@ -27,9 +27,13 @@ export interface NativeNetwork {
  */
 export async function startNativeNetwork(options: StartNativeNetworkOptions): Promise<NativeNetwork> {
   const logFile = join(options.logs, "subtensor.log");
-  const node = await startChopsticks({ genesis: subtensorChainSpec(), port: options.port, blockTimeMs: options.blockTimeMs, logFile, detached: options.detached });
+  // The timer starts once the seed has run: its one dev_setStorage then lands on block 1, the block
+  // an indexer counts in full (state written without events is otherwise invisible to one that
+  // keeps counts from events), and the seed's blocks are its own.
+  const node = await startChopsticks({ genesis: subtensorChainSpec(), port: options.port, blockTimeMs: options.blockTimeMs, timerPaused: true, logFile, detached: options.detached });
   options.track("subtensor", node.process, logFile, () => node.stop());
   const seeded = await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
+  node.startTimer();
   const [chainId, version] = await Promise.all([nativeEvmChainId(node.rpcUrl), node.request<{ specVersion: number }>("state_getRuntimeVersion")]);
   const network: SubstrateNetworkInput = {
     name: "bittensor",

@@ -12,6 +12,8 @@ export interface StartChopsticksOptions {
   port?: number;
   /** Build a block every this many milliseconds; 0 or absent: only when asked (`dev_newBlock`), as tests do. */
   blockTimeMs?: number;
+  /** The timer waits for `startTimer()` (a seed writes its state first). */
+  timerPaused?: boolean;
   logFile: string;
   detached?: boolean;
   /** How long the node may take to answer `chain_getHeader`; 60 s by default (it compiles the runtime first). */
@@ -28,6 +30,8 @@ export interface RunningChopsticks {
   newBlocks(count?: number): Promise<string>;
   /** Calls any JSON-RPC method over HTTP (dev_setStorage, dev_setHead, …). */
   request<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  /** Starts a paused block timer (see `timerPaused`); nothing otherwise. */
+  startTimer(): void;
   stop(): Promise<void>;
 }
 
@@ -66,6 +70,7 @@ async function launch(options: StartChopsticksOptions): Promise<RunningChopstick
   const entry = fileURLToPath(new URL(`./subtensorNode${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url));
   const args = entry.endsWith(".ts") ? ["--import", "tsx", entry] : [entry];
   args.push("--genesis", options.genesis, "--port", String(port), "--block-time-ms", String(options.blockTimeMs ?? 0));
+  if (options.timerPaused === true) args.push("--timer-paused");
   const child = spawnManaged({ name: "subtensor", command: process.execPath, args, logFile: options.logFile, detached: options.detached ?? false });
   const httpUrl = `http://127.0.0.1:${port}`;
   const request = <T>(method: string, params: unknown[] = []) => rpcRequest<T>(httpUrl, method, params);
@@ -98,6 +103,9 @@ async function launch(options: StartChopsticksOptions): Promise<RunningChopstick
     request,
     async newBlocks(count = 1) {
       return request<string>("dev_newBlock", [{ count }]);
+    },
+    startTimer() {
+      if (options.timerPaused === true && (options.blockTimeMs ?? 0) > 0) child.kill("SIGUSR2");
     },
     stop: () => child.stop(10_000),
   };

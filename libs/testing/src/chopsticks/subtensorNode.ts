@@ -5,7 +5,11 @@
  * also builds one on a timer, as a real chain would, measured from the end of the previous build so
  * a slow block never piles builds up.
  *
- *   node subtensorNode.js --genesis <chain spec> --port <port> [--block-time-ms <ms>]
+ * With `--timer-paused` the timer waits for SIGUSR2: a seed can then write its state directly at
+ * the head before the chain moves on (state written without events is only seen as such when it
+ * lands on a known block).
+ *
+ *   node subtensorNode.js --genesis <chain spec> --port <port> [--block-time-ms <ms> [--timer-paused]]
  */
 import { parseArgs } from "node:util";
 import { setupWithServer, BuildBlockMode } from "@acala-network/chopsticks";
@@ -15,6 +19,7 @@ const { values } = parseArgs({
     genesis: { type: "string" },
     port: { type: "string" },
     "block-time-ms": { type: "string", default: "0" },
+    "timer-paused": { type: "boolean", default: false },
   },
 });
 
@@ -47,6 +52,7 @@ process.once("SIGTERM", () => void stop());
 process.once("SIGINT", () => void stop());
 
 if (blockTimeMs > 0) {
+  if (values["timer-paused"]) await new Promise((resolve) => process.once("SIGUSR2", resolve));
   // Timer-built blocks take the transactions waiting in the pool, like a block author would.
   while (!stopping) {
     const started = Date.now();
