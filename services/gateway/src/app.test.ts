@@ -134,6 +134,11 @@ describe("gateway HTTP behaviour", () => {
     expect(JSON.stringify(await problem(response))).not.toContain("hunter2");
   });
 
+  it("tells browsers not to sniff any answer's type: routes, errors and unknown paths", async () => {
+    const answers = [await post("/intents/v1/echo/7", JSON.stringify({ text: "hi" })), await post("/intents/v1/echo/1", "{not json"), await fetch(`${base}/nowhere`)];
+    expect(answers.map((answer) => answer.headers.get("x-content-type-options"))).toEqual(["nosniff", "nosniff", "nosniff"]);
+  });
+
   it("answers 404 for unknown paths and 405 with Allow for a known path", async () => {
     expect(await problem(await fetch(`${base}/nowhere`))).toMatchObject({ status: 404, code: "NOT_FOUND" });
     const wrongMethod = await fetch(`${base}/intents/v1/echo/1`);

@@ -53,6 +53,12 @@ function expressApp(options: GatewayAppOptions, accessLog: ReturnType<typeof cre
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use(requestContextMiddleware(trustedProxyHops));
+  // Every answer is JSON, problem JSON or the docs page: a browser must never sniff one into
+  // something it would run (an error echoing a caller's input, read as HTML).
+  app.use((_request: Request, response: Response, next: NextFunction) => {
+    response.setHeader("x-content-type-options", "nosniff");
+    next();
+  });
   // RFC 6749 §5.1: anything that may carry credentials is never cached, errors included.
   app.use("/auth", (_request: Request, response: Response, next: NextFunction) => {
     response.setHeader("cache-control", "no-store");
