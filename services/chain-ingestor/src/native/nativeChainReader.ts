@@ -7,7 +7,7 @@ import type { BlockHeader } from "../follower/blocks.js";
 import { ForkDuringReadError } from "../follower/blockFollower.js";
 import { accountField } from "./eventFields.js";
 import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
-import type { NativePool } from "./nativePools.js";
+import { ROOT_NETUID, type NativePool } from "./nativePools.js";
 import { decodeStakeInfoForColdkeys, shareValue, type ColdkeyPosition } from "./stakeInfo.js";
 
 /** An account's balances as `System.Account` holds them at a block. */
@@ -67,12 +67,6 @@ interface RawHeader {
   number: number | string;
 }
 
-/** A storage map of dedot's untyped query proxy. */
-interface PoolStorage {
-  entries(): Promise<unknown[]>;
-  multi(keys: readonly number[]): Promise<unknown[]>;
-}
-
 
 /** A storage map of dedot's untyped query proxy, with partial keys. */
 interface MapStorage {
@@ -80,7 +74,10 @@ interface MapStorage {
   multi(keys: readonly unknown[]): Promise<unknown[]>;
 }
 
-const ROOT_NETUID = 0;
+/** SubtensorModule's storage items by name at a block, untyped (the runtime's own metadata decodes them); undefined without the pallet. */
+const subtensorStorage = (at: { query: unknown }): Record<string, MapStorage | undefined> | undefined =>
+  (at.query as { subtensorModule?: Record<string, MapStorage | undefined> }).subtensorModule;
+
 
 /** twox128("System") ++ twox128("Account"): the prefix of every account's key. */
 const SYSTEM_ACCOUNT_PREFIX = "0x26aa394eea5630e07c48ae0c9558cef7b99d880ec681799c0cf30e8886371da9";
@@ -218,7 +215,7 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       const hasApi = at.metadata.latest.apis.some((api) => api.name === "StakeInfoRuntimeApi");
       if (!hasApi) return undefined;
       // Only coldkeys that stake through some hotkey (`StakingHotkeys`) can hold a position.
-      const module = (at.query as unknown as { subtensorModule?: Record<string, MapStorage | undefined> }).subtensorModule;
+      const module = subtensorStorage(at);
       const stakingHotkeys = module?.["stakingHotkeys"];
       let stakers = [...coldkeys];
       const hotkeysOf = new Map<Hex, Hex[]>();
@@ -242,7 +239,7 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
 
     async netuidsAt(blockHash) {
       const at = await client.at(blockHash);
-      const added = (at.query as unknown as { subtensorModule?: Record<string, PoolStorage | undefined> }).subtensorModule?.["networksAdded"];
+      const added = subtensorStorage(at)?.["networksAdded"];
       if (added === undefined) return [];
       // At most `SubnetLimit` entries (a few hundred): one page of keys, values in the same read.
       return ((await added.entries()) as [number, boolean][]).filter(([, isAdded]) => isAdded).map(([netuid]) => netuid).sort((a, b) => a - b);
@@ -250,7 +247,7 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
 
     async poolsAt(blockHash, netuids) {
       const at = await client.at(blockHash);
-      const module = (at.query as unknown as { subtensorModule?: Record<string, PoolStorage | undefined> }).subtensorModule;
+      const module = subtensorStorage(at);
       const [tao, alphaIn, alphaOut, mechanism] = ["subnetTAO", "subnetAlphaIn", "subnetAlphaOut", "subnetMechanism"].map((name) => module?.[name]);
       if (tao === undefined || alphaIn === undefined || alphaOut === undefined || mechanism === undefined) return undefined;
       const keys = [...netuids];
@@ -266,7 +263,7 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
 
     async epochStakersAt(header, netuids) {
       const at = await client.at(header.hash);
-      const module = (at.query as unknown as { subtensorModule?: Record<string, MapStorage | undefined> }).subtensorModule;
+      const module = subtensorStorage(at);
       const [stepBlock, keys, totalAlpha, alpha] = ["lastMechansimStepBlock", "keys", "totalHotkeyAlpha", "alpha"].map((name) => module?.[name]);
       if (stepBlock === undefined || keys === undefined || totalAlpha === undefined || alpha === undefined || netuids.length === 0) return [];
       const steps = await stepBlock.multi([...netuids]);
@@ -279,7 +276,8 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       }
       const pairs = [...hotkeys].flatMap((hotkey) => epochs.map((netuid) => [hotkey, netuid] as const));
       const parent = await client.at(header.parentHash);
-      const parentTotals = (parent.query as unknown as { subtensorModule: Record<string, MapStorage> }).subtensorModule["totalHotkeyAlpha"]!;
+      const parentTotals = subtensorStorage(parent)?.["totalHotkeyAlpha"];
+      if (parentTotals === undefined) return [];
       const [before, after] = await Promise.all([parentTotals.multi(pairs), totalAlpha.multi(pairs)]);
       const paid = new Map<Hex, Set<number>>();
       pairs.forEach(([hotkey, netuid], index) => {

@@ -23,7 +23,8 @@ export interface NativePool {
   alphaOutNalpha: bigint;
 }
 
-const ROOT_NETUID = 0;
+/** The root network: its pool is TAO itself (stake 1:1). */
+export const ROOT_NETUID = 0;
 /** The chain quotes a price as `price x 1e9 -> u64` (rao per alpha): nine decimals of TAO. */
 const PRICE_DECIMALS = 9;
 

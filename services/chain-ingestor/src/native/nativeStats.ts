@@ -6,11 +6,9 @@ import type { Hex } from "viem";
 import type { BlockHeader } from "../follower/blocks.js";
 import { NETWORK_KEY, networkEventId, type NetworkRecord } from "../network/networkRecord.js";
 import type { NativeNetworkStorage } from "./nativeChainReader.js";
-import type { NativePool } from "./nativePools.js";
+import { ROOT_NETUID, type NativePool } from "./nativePools.js";
 import { chainedByBlock } from "./chainedByBlock.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
-
-const ROOT_NETUID = 0;
 
 /**
  * The subnet registration cost at the block, as the runtime's `get_network_lock_cost` (what
