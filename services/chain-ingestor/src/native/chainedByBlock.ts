@@ -5,11 +5,14 @@ import type { RuntimeEvent } from "./runtimeEvent.js";
 /** Values kept per block hash; a fork's blocks each keep their own. */
 const KEPT = 1_024;
 
-export interface ChainedByBlockOptions<T> {
+export interface ChainedByBlockOptions<T, I = readonly RuntimeEvent[]> {
   /** The value read in full from the block's state (a key scan: slow). */
-  full(header: BlockHeader): Promise<T>;
-  /** The value after a block, from its parent's and the block's events. */
-  next(parent: T, events: readonly RuntimeEvent[]): T;
+  full(header: BlockHeader, input: Promise<I>): Promise<T>;
+  /**
+   * The value after a block, from its parent's and what the block says (its events by default);
+   * undefined when the block must be read in full after all.
+   */
+  next(parent: T, input: I, header: BlockHeader): T | undefined | Promise<T | undefined>;
   /** Blocks read in full even when the parent's value is known (recounts). */
   fullAt(header: BlockHeader): boolean;
 }
@@ -21,7 +24,7 @@ export interface ChainedByBlockOptions<T> {
  * Blocks read side by side register in chain order and wait on their parent's value rather than
  * each reading in full; a failed value is forgotten, so the block's next reading tries again.
  */
-export function chainedByBlock<T>(options: ChainedByBlockOptions<T>) {
+export function chainedByBlock<T, I = readonly RuntimeEvent[]>(options: ChainedByBlockOptions<T, I>) {
   const values = new Map<Hex, Promise<T>>();
   const keep = (hash: Hex, value: Promise<T>) => {
     if (values.size >= KEPT) values.delete(values.keys().next().value!);
@@ -31,18 +34,19 @@ export function chainedByBlock<T>(options: ChainedByBlockOptions<T>) {
   };
   return {
     /** Call it before the block's first await, so that blocks read side by side register in chain order. */
-    at(header: BlockHeader, events: Promise<readonly RuntimeEvent[]>): Promise<T> {
-      // Not every path awaits the events: a failed read must not go unhandled (the block's own read reports it).
-      events.catch(() => undefined);
+    at(header: BlockHeader, input: Promise<I>): Promise<T> {
+      // Not every path awaits the input: a failed read must not go unhandled (the block's own read reports it).
+      input.catch(() => undefined);
       const known = values.get(header.hash);
       if (known !== undefined) return known;
       const parent = values.get(header.parentHash);
-      if (parent === undefined || options.fullAt(header)) return keep(header.hash, options.full(header));
+      if (parent === undefined || options.fullAt(header)) return keep(header.hash, options.full(header, input));
       return keep(
         header.hash,
         (async () => {
           const before = await parent.catch(() => undefined);
-          return before === undefined ? options.full(header) : options.next(before, await events);
+          const after = before === undefined ? undefined : await options.next(before, await input, header);
+          return after ?? options.full(header, input);
         })(),
       );
     },

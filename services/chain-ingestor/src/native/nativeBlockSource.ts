@@ -11,10 +11,14 @@ import { blockSeenRecords } from "../network/blockSeen.js";
 import type { NetworkRecord } from "../network/networkRecord.js";
 import { decodeNativeActivities } from "./decodeNativeActivities.js";
 import type { NativeChainReader } from "./nativeChainReader.js";
+import type { RuntimeEvent } from "./runtimeEvent.js";
 import { nativeFinality } from "./nativeFinality.js";
 import { balanceSnapshotRecords } from "./balanceSnapshots.js";
 import { nativePoolRecords, subnetsByBlock } from "./nativePools.js";
 import { accountsCounter, nativeStatsRecord } from "./nativeStats.js";
+import { epochsAt, holderChangesOf, holderRecords, nextHolders, readAllHolders, type HolderState } from "./nativeHolders.js";
+import type { RuntimeAt } from "./runtimeAt.js";
+import { chainedByBlock } from "./chainedByBlock.js";
 
 export interface NativeBlockSourceOptions {
   reader: NativeChainReader;
@@ -30,6 +34,17 @@ export interface NativeBlockSourceOptions {
    * this many blocks (7,200: a day of 12 s blocks).
    */
   rescanEveryBlocks?: number;
+  /** Positions per HolderPositions record (2,000 by default: about 200 KB). */
+  holderChunkSize?: number;
+}
+
+/** What the chained snapshots read from a block: its runtime, its subnets, its epochs and what its events say. */
+interface BlockChanges {
+  runtime: RuntimeAt;
+  netuids: readonly number[];
+  epochs: readonly number[];
+  activities: ReturnType<typeof decodeNativeActivities>;
+  events: readonly RuntimeEvent[];
 }
 
 export interface NativeBlockSource extends BlockSource<NetworkRecord> {
@@ -57,6 +72,19 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
   const rescanEveryBlocks = options.rescanEveryBlocks ?? 7_200;
   const accounts = accountsCounter({ countAt: (hash) => reader.accountsCountAt(hash), recountEveryBlocks: rescanEveryBlocks });
   const subnets = subnetsByBlock({ netuidsAt: (hash) => reader.netuidsAt(hash), rescanEveryBlocks });
+  const holderChunkSize = options.holderChunkSize ?? 2_000;
+  const rescanDue = (header: BlockHeader) => header.number % BigInt(rescanEveryBlocks) === 0n;
+  const holders = chainedByBlock<HolderState | undefined, BlockChanges>({
+    full: async (_header, input) => {
+      const { runtime, netuids } = await input;
+      return readAllHolders(runtime, netuids);
+    },
+    next: (parent, input) =>
+      parent === undefined
+        ? undefined
+        : nextHolders(input.runtime, parent, holderChangesOf({ stakeTouches: input.activities.flatMap((activity) => activity.stakeTouches), events: input.events, epochs: input.epochs, netuids: input.netuids })),
+    fullAt: rescanDue,
+  });
 
   const balancesAfter = async (header: BlockHeader, accounts: readonly Hex[], netuids: readonly number[]): Promise<Map<string, AccountBalance>> => {
     const [balances, positions] = await Promise.all([reader.balancesAt(header.hash, accounts), reader.positionsAt(header.hash, accounts, netuids)]);
@@ -92,22 +120,31 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
     const events = factsRead.then((facts) => facts.events);
     const accountsCount = accounts.countAt(header, events);
     const netuidsRead = subnets.at(header, events);
+    const activitiesRead = factsRead.then(decodeNativeActivities);
+    const changesRead = (async (): Promise<BlockChanges> => {
+      const [runtime, netuids, facts, activities] = await Promise.all([reader.runtimeAt(header.hash), netuidsRead, factsRead, activitiesRead]);
+      return { runtime, netuids, epochs: await epochsAt(runtime, header.number, netuids), activities, events: facts.events };
+    })();
+    // Registered before any await, so blocks read side by side chain in order.
+    const holdersRead = holders.at(header, changesRead);
     const [facts, netuids] = await Promise.all([factsRead, netuidsRead]);
     const [pools, epochStakers] = await Promise.all([reader.poolsAt(header.hash, netuids), reader.epochStakersAt(header, netuids)]);
-    const activities = decodeNativeActivities(facts);
+    const activities = await activitiesRead;
     const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
     // An account with activity in the block carries its balance on that activity already.
     const refreshed = epochStakers.filter((coldkey) => !touched.has(coldkey));
     const read = [...touched, ...refreshed];
-    const [balances, storage, count] = await Promise.all([
+    const [balances, storage, count, holderState] = await Promise.all([
       read.length === 0 ? new Map<string, AccountBalance>() : balancesAfter(header, read, netuids),
       reader.networkStorageAt(header.hash, netuids),
       accountsCount,
+      holdersRead,
     ]);
     return [
       ...activityRecords(activities, { chainId: network.chainId, blockRef: ref, balances }),
       ...balanceSnapshotRecords(refreshed, balances, { chainId: network.chainId, ref }),
       ...nativePoolRecords(pools ?? [], { chainId: network.chainId, ref }),
+      ...(holderState === undefined ? [] : holderRecords(holderState, { chainId: network.chainId, ref, chunkSize: holderChunkSize })),
       nativeStatsRecord({ header, ref, storage, pools: pools ?? [], accountsCount: count }, network.chainId),
       ...seenRecords({ chainId: network.chainId, ref }),
     ];

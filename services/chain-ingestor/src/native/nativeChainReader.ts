@@ -8,7 +8,8 @@ import { ForkDuringReadError } from "../follower/blockFollower.js";
 import { accountField } from "./eventFields.js";
 import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
 import { ROOT_NETUID, type NativePool } from "./nativePools.js";
-import { decodeStakeInfoForColdkeys, shareValue, type ColdkeyPosition } from "./stakeInfo.js";
+import type { RuntimeAt, StorageItem as RuntimeStorageItem } from "./runtimeAt.js";
+import { decodeStakeInfoForColdkeys, fixedBits, shareValue, type ColdkeyPosition } from "./stakeInfo.js";
 
 /** An account's balances as `System.Account` holds them at a block. */
 export interface NativeAccountBalance {
@@ -54,6 +55,11 @@ export interface NativeChainReader {
   networkStorageAt(blockHash: Hex, netuids: readonly number[]): Promise<NativeNetworkStorage>;
   /** How many accounts `System.Account` holds at the block: every key of the map, counted page by page. */
   accountsCountAt(blockHash: Hex): Promise<bigint>;
+  /**
+   * The block's runtime for the snapshot readers (runtimeAt.ts): its storage by pallet and item,
+   * decoded with the block's own metadata. Reads through it are bounded like every other read.
+   */
+  runtimeAt(blockHash: Hex): Promise<RuntimeAt>;
   /** Calls `onHead` at every new best block (a hint to read now; the follower polls anyway). */
   onNewHead(onHead: () => void): Promise<void>;
   close(): Promise<void>;
@@ -159,7 +165,7 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     };
   };
 
-  const reads: Omit<NativeChainReader, "onNewHead" | "close"> = {
+  const reads: Omit<NativeChainReader, "onNewHead" | "close" | "runtimeAt"> = {
     async heads() {
       const [best, finalizedHash] = await Promise.all([rpc["chain_getHeader"]!() as Promise<RawHeader>, rpc["chain_getFinalizedHead"]!() as Promise<Hex>]);
       const finalized = (await rpc["chain_getHeader"]!(finalizedHash)) as RawHeader;
@@ -353,6 +359,7 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     networkStorageAt: (blockHash, netuids) => connection.read("network totals", () => reads.networkStorageAt(blockHash, netuids)),
     accountsCountAt: (blockHash) => reads.accountsCountAt(blockHash),
     epochStakersAt: (header, netuids) => connection.read(`epoch stakers ${header.number}`, () => reads.epochStakersAt(header, netuids)),
+    runtimeAt: (blockHash) => connection.read("runtime", async () => runtimeAtOf(await client.at(blockHash), connection)),
     onNewHead: (onHead) => connection.onNewHead(onHead),
     close: () => connection.close(),
   };
@@ -514,6 +521,25 @@ async function keepConnected(network: SubstrateNetwork, use: (client: LegacyClie
   };
 }
 
+/** dedot's view of a block as RuntimeAt; each storage read is bounded by the connection's timeout. */
+function runtimeAtOf(at: { query: unknown; metadata: { latest: { apis: { name: string }[] } }; runtimeVersion: { specVersion: number } }, connection: KeptConnection): RuntimeAt {
+  const query = at.query as Record<string, Record<string, RuntimeStorageItem | undefined> | undefined>;
+  const apis = new Set(at.metadata.latest.apis.map((api) => api.name));
+  return {
+    specVersion: at.runtimeVersion.specVersion,
+    hasRuntimeApi: (name) => apis.has(name),
+    storage(pallet, item) {
+      const raw = query[pallet]?.[item];
+      if (raw === undefined) return undefined;
+      const what = `${pallet}.${item}`;
+      const bounded = ((...key: unknown[]) => connection.read(what, () => raw(...key))) as RuntimeStorageItem;
+      bounded.multi = (keys) => connection.read(`${what} (${keys.length} keys)`, () => raw.multi([...keys]));
+      bounded.entries = (...partialKey) => connection.read(`${what} entries`, () => raw.entries(...partialKey));
+      return bounded;
+    },
+  };
+}
+
 interface DedotEventRecord {
   phase: { type: string; value?: number };
   event: { pallet: string; palletEvent: string | { name: string; data?: unknown } };
@@ -543,17 +569,6 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/**
- * A share amount as fixed-point bits (value x 2^64): runtimes of spec 218's time keep `Alpha` and
- * `TotalHotkeyShares` as plain u64 (the share pool converts them with `from_num`), later ones as
- * U64F64 (`{ bits }`). Undefined for any other shape.
- */
-function fixedBits(value: unknown): bigint | undefined {
-  if (typeof value === "bigint") return value << 64n;
-  const bits = typeof value === "object" && value !== null && "bits" in value ? (value as { bits: unknown }).bits : undefined;
-  return typeof bits === "bigint" ? bits : undefined;
 }
 
 /**

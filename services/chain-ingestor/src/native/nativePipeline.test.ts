@@ -6,8 +6,8 @@ import type { SubstrateNetworkInput } from "@platform/chain";
 import { substrateNetworkSchema } from "@platform/chain";
 import { seedNativeNetwork, subtensorChainSpec } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
-import { PoolMechanism } from "@platform/proto/common/v1/network";
-import type { AccountActivity, NetworkChainEvent, PoolSnapshot } from "@platform/proto/events/v1/chain_network";
+import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
+import type { AccountActivity, HolderPositions, NetworkChainEvent, PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { ChainEventRemoved } from "@platform/proto/events/v1/chain";
 import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
@@ -248,6 +248,58 @@ describe("the native source on the real runtime", () => {
     expect([...new Set(dynamic.map((pool) => pool.netuid))]).toEqual(expect.arrayContaining(seeded.netuids));
     expect(dynamic.some((pool) => pool.priceTao !== "1" && pool.priceTao !== "0")).toBe(true);
   }, 60_000);
+
+  it("publishes every alpha position of a subnet (hotkeys registered there or not) whenever it changes, equal to the runtime API's", async () => {
+    registerStakeInfo();
+    const records = await published();
+    const sets = new Map<number, Map<number, HolderPositions[]>>();
+    for (const { event } of records) {
+      if (event?.$case !== "holderPositions") continue;
+      const block = Number(event.value.ref!.blockNumber);
+      const ofSubnet = sets.get(event.value.netuid) ?? new Map<number, HolderPositions[]>();
+      ofSubnet.set(block, [...(ofSubnet.get(block) ?? []), event.value]);
+      sets.set(event.value.netuid, ofSubnet);
+    }
+    expect([...sets.keys()]).toEqual(expect.arrayContaining(seeded.netuids));
+    // The stakes came after the first block read: later sets were kept up from the events, not read whole.
+    expect(Math.max(...[...sets.values()].map((ofSubnet) => ofSubnet.size))).toBeGreaterThan(1);
+    const head = Number(await headNumber());
+    const checked = [...new Set([...sets.values()].flatMap((ofSubnet) => [...ofSubnet.keys()])), head].sort((a, b) => a - b);
+    let unregistered = 0;
+    for (const block of checked) {
+      const blockHash = (await api.rpc.chain.getBlockHash(block)).toHex();
+      const at = await api.at(blockHash);
+      // Every coldkey with an Alpha entry, asked of the runtime API: the positions it holds on each subnet.
+      const coldkeys = new Set(((await at.query.subtensorModule!.alpha!.keys()) as unknown as { args: [unknown, { toHex(): string }, unknown] }[]).map((key) => key.args[1].toHex()));
+      const direct = new Map<number, { coldkey: string; hotkey: string; alphaNalpha: string }[]>();
+      for (const coldkey of coldkeys) {
+        for (const position of await directPositions(blockHash, coldkey)) {
+          direct.set(position.netuid, [...(direct.get(position.netuid) ?? []), { coldkey, hotkey: position.hotkey, alphaNalpha: position.stakeNalpha }]);
+        }
+      }
+      const registered = new Map<number, Set<string>>();
+      for (const [key, hotkey] of (await at.query.subtensorModule!.keys!.entries()) as unknown as [{ args: [{ toNumber(): number }] }, { toHex(): string }][]) {
+        const netuid = key.args[0].toNumber();
+        registered.set(netuid, (registered.get(netuid) ?? new Set()).add(hotkey.toHex()));
+      }
+      for (const [netuid, ofSubnet] of sets) {
+        // The set standing at the block: the newest published at or before it, all its chunks.
+        const standingBlock = Math.max(...[...ofSubnet.keys()].filter((published) => published <= block));
+        if (!Number.isFinite(standingBlock)) continue;
+        const chunks = ofSubnet.get(standingBlock)!.sort((a, b) => a.chunkIndex - b.chunkIndex);
+        expect(chunks.map((chunk) => [chunk.chunkIndex, chunk.chunkCount, chunk.coverage])).toEqual(chunks.map((_chunk, index) => [index, chunks.length, HolderCoverage.HOLDER_COVERAGE_COMPLETE]));
+        const standing = chunks.flatMap((chunk) => chunk.positions.map((position) => ({ coldkey: position.coldkey!.publicKey, hotkey: position.hotkey!.publicKey, alphaNalpha: position.alphaNalpha })));
+        const sortKey = (position: { coldkey: string; hotkey: string }) => `${position.coldkey}${position.hotkey}`;
+        const expected = [...(direct.get(netuid) ?? [])].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
+        expect([...standing].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1)), `holders of subnet ${netuid} at block ${block} (set of block ${standingBlock})`).toEqual(expected);
+        // Largest first.
+        expect(standing.map((position) => BigInt(position.alphaNalpha))).toEqual([...standing.map((position) => BigInt(position.alphaNalpha))].sort((a, b) => (a === b ? 0 : a > b ? -1 : 1)));
+        if (netuid !== 0) unregistered += standing.filter((position) => !registered.get(netuid)?.has(position.hotkey)).length;
+      }
+    }
+    // Charlie's alpha moved to seed-beta through his seed-gamma hotkey, which is not registered on seed-beta.
+    expect(unregistered).toBeGreaterThan(0);
+  }, 240_000);
 
   it("publishes the network totals at every block, equal to direct reads there (the registration cost to the runtime API's)", async () => {
     const records = await published();

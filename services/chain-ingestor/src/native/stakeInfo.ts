@@ -75,3 +75,14 @@ export function shareValue(totalAlpha: bigint, totalSharesBits: bigint, shareBit
   const value = product >> 64n;
   return value > U64_MAX ? U64_MAX : value;
 }
+
+/**
+ * A share amount as fixed-point bits (value x 2^64): runtimes of spec 218's time keep `Alpha` and
+ * `TotalHotkeyShares` as plain u64 (the share pool converts them with `from_num`), later ones as
+ * U64F64 (`{ bits }`). Undefined for any other shape.
+ */
+export function fixedBits(value: unknown): bigint | undefined {
+  if (typeof value === "bigint") return value << 64n;
+  const bits = typeof value === "object" && value !== null && "bits" in value ? (value as { bits: unknown }).bits : undefined;
+  return typeof bits === "bigint" ? bits : undefined;
+}

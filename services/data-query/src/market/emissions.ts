@@ -70,14 +70,15 @@ export function describeEmission(snapshot: EmissionSnapshot, subnet: SubnetSnaps
     // and a share of an unknown total is unknown (rendered null), not a server error.
     taoEmissionShare: snapshot.blockEmissionRao === "" ? "" : ratio(taoEmission(snapshot).toString(), snapshot.blockEmissionRao),
     taoInEmissionRao: snapshot.taoInEmissionRao,
-    alphaInEmissionNalpha: snapshot.alphaInEmissionNalpha,
-    alphaOutEmissionNalpha: snapshot.alphaOutEmissionNalpha,
     tempo: snapshot.tempo,
-    perDayEstimate: {
-      taoInRao: (BigInt(snapshot.taoInEmissionRao) * BLOCKS_PER_DAY).toString(),
-      alphaOutNalpha: (BigInt(snapshot.alphaOutEmissionNalpha) * BLOCKS_PER_DAY).toString(),
-    },
+    perDayEstimate: { taoInRao: (BigInt(snapshot.taoInEmissionRao) * BLOCKS_PER_DAY).toString() },
   };
+  // A runtime that keeps no per-block alpha emission (spec 218) leaves them unknown, not zero.
+  if (snapshot.alphaInEmissionNalpha !== undefined) emission.alphaInEmissionNalpha = snapshot.alphaInEmissionNalpha;
+  if (snapshot.alphaOutEmissionNalpha !== undefined) {
+    emission.alphaOutEmissionNalpha = snapshot.alphaOutEmissionNalpha;
+    emission.perDayEstimate!.alphaOutNalpha = (BigInt(snapshot.alphaOutEmissionNalpha) * BLOCKS_PER_DAY).toString();
+  }
   if (subnet?.name !== undefined) emission.name = subnet.name;
   if (subnet?.symbol !== undefined) emission.symbol = subnet.symbol;
   if (snapshot.excessTaoRao !== undefined) emission.excessTaoRao = snapshot.excessTaoRao;
@@ -88,7 +89,7 @@ export function describeEmission(snapshot: EmissionSnapshot, subnet: SubnetSnaps
     emission.blocksSinceLastEpoch = String(Math.max(0, block - Number(snapshot.lastEpochBlock)));
   }
   if (snapshot.nextEpochBlock !== undefined) emission.nextEpochBlock = snapshot.nextEpochBlock;
-  if (snapshot.ownerCut !== undefined && snapshot.rootProp !== undefined) {
+  if (snapshot.ownerCut !== undefined && snapshot.rootProp !== undefined && snapshot.alphaOutEmissionNalpha !== undefined) {
     const alphaOut = BigInt(snapshot.alphaOutEmissionNalpha);
     const owner = mulIntByDecimal(alphaOut, snapshot.ownerCut);
     const rest = alphaOut - owner;

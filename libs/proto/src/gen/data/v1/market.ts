@@ -494,7 +494,7 @@ export interface PendingEmission {
 
 export interface EmissionPerDayEstimate {
   taoInRao: string;
-  alphaOutNalpha: string;
+  alphaOutNalpha?: string | undefined;
 }
 
 /** Emission of one subnet in the last block. */
@@ -507,9 +507,12 @@ export interface SubnetEmission {
   taoEmissionShare: string;
   taoInEmissionRao: string;
   excessTaoRao?: string | undefined;
-  rootSellTaoRao?: string | undefined;
-  alphaInEmissionNalpha: string;
-  alphaOutEmissionNalpha: string;
+  rootSellTaoRao?:
+    | string
+    | undefined;
+  /** Absent where the runtime keeps no per-block alpha emission (spec 218). */
+  alphaInEmissionNalpha?: string | undefined;
+  alphaOutEmissionNalpha?: string | undefined;
   alphaOutSplit?: AlphaOutSplit | undefined;
   pending?: PendingEmission | undefined;
   rootProp?: string | undefined;
@@ -4318,7 +4321,7 @@ export const PendingEmission: MessageFns<PendingEmission> = {
 };
 
 function createBaseEmissionPerDayEstimate(): EmissionPerDayEstimate {
-  return { taoInRao: "", alphaOutNalpha: "" };
+  return { taoInRao: "", alphaOutNalpha: undefined };
 }
 
 export const EmissionPerDayEstimate: MessageFns<EmissionPerDayEstimate> = {
@@ -4326,7 +4329,7 @@ export const EmissionPerDayEstimate: MessageFns<EmissionPerDayEstimate> = {
     if (message.taoInRao !== "") {
       writer.uint32(10).string(message.taoInRao);
     }
-    if (message.alphaOutNalpha !== "") {
+    if (message.alphaOutNalpha !== undefined) {
       writer.uint32(18).string(message.alphaOutNalpha);
     }
     return writer;
@@ -4384,7 +4387,7 @@ export const EmissionPerDayEstimate: MessageFns<EmissionPerDayEstimate> = {
         ? globalThis.String(object.alphaOutNalpha)
         : isSet(object.alpha_out_nalpha)
         ? globalThis.String(object.alpha_out_nalpha)
-        : "",
+        : undefined,
     };
   },
 
@@ -4393,7 +4396,7 @@ export const EmissionPerDayEstimate: MessageFns<EmissionPerDayEstimate> = {
     if (message.taoInRao !== "") {
       obj.taoInRao = message.taoInRao;
     }
-    if (message.alphaOutNalpha !== "") {
+    if (message.alphaOutNalpha !== undefined) {
       obj.alphaOutNalpha = message.alphaOutNalpha;
     }
     return obj;
@@ -4405,7 +4408,7 @@ export const EmissionPerDayEstimate: MessageFns<EmissionPerDayEstimate> = {
   fromPartial(object: DeepPartial<EmissionPerDayEstimate>): EmissionPerDayEstimate {
     const message = createBaseEmissionPerDayEstimate();
     message.taoInRao = object.taoInRao ?? "";
-    message.alphaOutNalpha = object.alphaOutNalpha ?? "";
+    message.alphaOutNalpha = object.alphaOutNalpha ?? undefined;
     return message;
   },
 };
@@ -4420,8 +4423,8 @@ function createBaseSubnetEmission(): SubnetEmission {
     taoInEmissionRao: "",
     excessTaoRao: undefined,
     rootSellTaoRao: undefined,
-    alphaInEmissionNalpha: "",
-    alphaOutEmissionNalpha: "",
+    alphaInEmissionNalpha: undefined,
+    alphaOutEmissionNalpha: undefined,
     alphaOutSplit: undefined,
     pending: undefined,
     rootProp: undefined,
@@ -4459,10 +4462,10 @@ export const SubnetEmission: MessageFns<SubnetEmission> = {
     if (message.rootSellTaoRao !== undefined) {
       writer.uint32(66).string(message.rootSellTaoRao);
     }
-    if (message.alphaInEmissionNalpha !== "") {
+    if (message.alphaInEmissionNalpha !== undefined) {
       writer.uint32(74).string(message.alphaInEmissionNalpha);
     }
-    if (message.alphaOutEmissionNalpha !== "") {
+    if (message.alphaOutEmissionNalpha !== undefined) {
       writer.uint32(82).string(message.alphaOutEmissionNalpha);
     }
     if (message.alphaOutSplit !== undefined) {
@@ -4695,12 +4698,12 @@ export const SubnetEmission: MessageFns<SubnetEmission> = {
         ? globalThis.String(object.alphaInEmissionNalpha)
         : isSet(object.alpha_in_emission_nalpha)
         ? globalThis.String(object.alpha_in_emission_nalpha)
-        : "",
+        : undefined,
       alphaOutEmissionNalpha: isSet(object.alphaOutEmissionNalpha)
         ? globalThis.String(object.alphaOutEmissionNalpha)
         : isSet(object.alpha_out_emission_nalpha)
         ? globalThis.String(object.alpha_out_emission_nalpha)
-        : "",
+        : undefined,
       alphaOutSplit: isSet(object.alphaOutSplit)
         ? AlphaOutSplit.fromJSON(object.alphaOutSplit)
         : isSet(object.alpha_out_split)
@@ -4762,10 +4765,10 @@ export const SubnetEmission: MessageFns<SubnetEmission> = {
     if (message.rootSellTaoRao !== undefined) {
       obj.rootSellTaoRao = message.rootSellTaoRao;
     }
-    if (message.alphaInEmissionNalpha !== "") {
+    if (message.alphaInEmissionNalpha !== undefined) {
       obj.alphaInEmissionNalpha = message.alphaInEmissionNalpha;
     }
-    if (message.alphaOutEmissionNalpha !== "") {
+    if (message.alphaOutEmissionNalpha !== undefined) {
       obj.alphaOutEmissionNalpha = message.alphaOutEmissionNalpha;
     }
     if (message.alphaOutSplit !== undefined) {
@@ -4808,8 +4811,8 @@ export const SubnetEmission: MessageFns<SubnetEmission> = {
     message.taoInEmissionRao = object.taoInEmissionRao ?? "";
     message.excessTaoRao = object.excessTaoRao ?? undefined;
     message.rootSellTaoRao = object.rootSellTaoRao ?? undefined;
-    message.alphaInEmissionNalpha = object.alphaInEmissionNalpha ?? "";
-    message.alphaOutEmissionNalpha = object.alphaOutEmissionNalpha ?? "";
+    message.alphaInEmissionNalpha = object.alphaInEmissionNalpha ?? undefined;
+    message.alphaOutEmissionNalpha = object.alphaOutEmissionNalpha ?? undefined;
     message.alphaOutSplit = (object.alphaOutSplit !== undefined && object.alphaOutSplit !== null)
       ? AlphaOutSplit.fromPartial(object.alphaOutSplit)
       : undefined;

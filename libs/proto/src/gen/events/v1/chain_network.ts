@@ -201,9 +201,14 @@ export interface EmissionSnapshot {
   emissionEnabled: boolean;
   /** TAO injected into the pool in that block. */
   taoInEmissionRao: string;
-  alphaInEmissionNalpha: string;
+  /** Absent where the runtime keeps no per-block alpha emission (spec 218). */
+  alphaInEmissionNalpha?:
+    | string
+    | undefined;
   /** Alpha minted for participants in that block. */
-  alphaOutEmissionNalpha: string;
+  alphaOutEmissionNalpha?:
+    | string
+    | undefined;
   /** TAO routed into chain buys in that block. */
   excessTaoRao?:
     | string
@@ -1754,8 +1759,8 @@ function createBaseEmissionSnapshot(): EmissionSnapshot {
     netuid: 0,
     emissionEnabled: false,
     taoInEmissionRao: "",
-    alphaInEmissionNalpha: "",
-    alphaOutEmissionNalpha: "",
+    alphaInEmissionNalpha: undefined,
+    alphaOutEmissionNalpha: undefined,
     excessTaoRao: undefined,
     rootSellTaoRao: undefined,
     pendingServerNalpha: undefined,
@@ -1785,10 +1790,10 @@ export const EmissionSnapshot: MessageFns<EmissionSnapshot> = {
     if (message.taoInEmissionRao !== "") {
       writer.uint32(34).string(message.taoInEmissionRao);
     }
-    if (message.alphaInEmissionNalpha !== "") {
+    if (message.alphaInEmissionNalpha !== undefined) {
       writer.uint32(42).string(message.alphaInEmissionNalpha);
     }
-    if (message.alphaOutEmissionNalpha !== "") {
+    if (message.alphaOutEmissionNalpha !== undefined) {
       writer.uint32(50).string(message.alphaOutEmissionNalpha);
     }
     if (message.excessTaoRao !== undefined) {
@@ -2017,12 +2022,12 @@ export const EmissionSnapshot: MessageFns<EmissionSnapshot> = {
         ? globalThis.String(object.alphaInEmissionNalpha)
         : isSet(object.alpha_in_emission_nalpha)
         ? globalThis.String(object.alpha_in_emission_nalpha)
-        : "",
+        : undefined,
       alphaOutEmissionNalpha: isSet(object.alphaOutEmissionNalpha)
         ? globalThis.String(object.alphaOutEmissionNalpha)
         : isSet(object.alpha_out_emission_nalpha)
         ? globalThis.String(object.alpha_out_emission_nalpha)
-        : "",
+        : undefined,
       excessTaoRao: isSet(object.excessTaoRao)
         ? globalThis.String(object.excessTaoRao)
         : isSet(object.excess_tao_rao)
@@ -2096,10 +2101,10 @@ export const EmissionSnapshot: MessageFns<EmissionSnapshot> = {
     if (message.taoInEmissionRao !== "") {
       obj.taoInEmissionRao = message.taoInEmissionRao;
     }
-    if (message.alphaInEmissionNalpha !== "") {
+    if (message.alphaInEmissionNalpha !== undefined) {
       obj.alphaInEmissionNalpha = message.alphaInEmissionNalpha;
     }
-    if (message.alphaOutEmissionNalpha !== "") {
+    if (message.alphaOutEmissionNalpha !== undefined) {
       obj.alphaOutEmissionNalpha = message.alphaOutEmissionNalpha;
     }
     if (message.excessTaoRao !== undefined) {
@@ -2150,8 +2155,8 @@ export const EmissionSnapshot: MessageFns<EmissionSnapshot> = {
     message.netuid = object.netuid ?? 0;
     message.emissionEnabled = object.emissionEnabled ?? false;
     message.taoInEmissionRao = object.taoInEmissionRao ?? "";
-    message.alphaInEmissionNalpha = object.alphaInEmissionNalpha ?? "";
-    message.alphaOutEmissionNalpha = object.alphaOutEmissionNalpha ?? "";
+    message.alphaInEmissionNalpha = object.alphaInEmissionNalpha ?? undefined;
+    message.alphaOutEmissionNalpha = object.alphaOutEmissionNalpha ?? undefined;
     message.excessTaoRao = object.excessTaoRao ?? undefined;
     message.rootSellTaoRao = object.rootSellTaoRao ?? undefined;
     message.pendingServerNalpha = object.pendingServerNalpha ?? undefined;

@@ -218,8 +218,8 @@ function renderEmission(emission: SubnetEmission) {
     tao_in_emission_rao: emission.taoInEmissionRao,
     excess_tao_rao: orNull(emission.excessTaoRao),
     root_sell_tao_rao: orNull(emission.rootSellTaoRao),
-    alpha_in_emission_nalpha: emission.alphaInEmissionNalpha,
-    alpha_out_emission_nalpha: emission.alphaOutEmissionNalpha,
+    alpha_in_emission_nalpha: orNull(emission.alphaInEmissionNalpha),
+    alpha_out_emission_nalpha: orNull(emission.alphaOutEmissionNalpha),
     alpha_out_split_nalpha:
       emission.alphaOutSplit === undefined
         ? null
@@ -246,7 +246,7 @@ function renderEmission(emission: SubnetEmission) {
     per_day_estimate:
       emission.perDayEstimate === undefined
         ? null
-        : { tao_in_rao: emission.perDayEstimate.taoInRao, alpha_out_nalpha: emission.perDayEstimate.alphaOutNalpha },
+        : { tao_in_rao: emission.perDayEstimate.taoInRao, alpha_out_nalpha: orNull(emission.perDayEstimate.alphaOutNalpha) },
   };
 }
 

@@ -1,0 +1,340 @@
+import type { ChainRef } from "@platform/proto/common/v1/common";
+import { HolderCoverage } from "@platform/proto/common/v1/network";
+import { eventTypeOf } from "@platform/proto/topics";
+import { accountFromPublicKey } from "@platform/subtensor";
+import type { Hex } from "viem";
+import { netuidKey, networkEventId, type NetworkRecord } from "../network/networkRecord.js";
+import { accountField } from "./eventFields.js";
+import type { RuntimeAt, StorageItem } from "./runtimeAt.js";
+import type { RuntimeEvent } from "./runtimeEvent.js";
+import { fixedBits, shareValue } from "./stakeInfo.js";
+import { ROOT_NETUID } from "./nativePools.js";
+
+/**
+ * Every alpha position of every subnet, from the share pool's storage: `Alpha[(hotkey, coldkey,
+ * netuid)]` holds a coldkey's shares of a hotkey's pool on a subnet, `TotalHotkeyAlpha` and
+ * `TotalHotkeyShares[(hotkey, netuid)]` value them (stakeInfo.ts `shareValue`). This sees positions
+ * on hotkeys that are not registered on the subnet, which no per-neuron read reaches.
+ *
+ * `Alpha` is keyed hotkey first, so a subnet's positions cannot be listed by a prefix: the whole map
+ * is read once (and every `rescanEveryBlocks`, and at a runtime upgrade); after that a block changes
+ * only what its events and epochs say (nextHolders).
+ */
+
+/** One position: a coldkey's shares (fixed-point bits, value x 2^64) of a hotkey's pool. */
+export interface HolderEntry {
+  hotkey: Hex;
+  coldkey: Hex;
+  shareBits: bigint;
+}
+
+/** A hotkey's pool on a subnet: `TotalHotkeyAlpha` and `TotalHotkeyShares` (bits). */
+export interface HotkeyPool {
+  alpha: bigint;
+  sharesBits: bigint;
+}
+
+/** One subnet's positions and the pools they are shares of; never mutated (blocks of a fork share them). */
+export interface SubnetHolders {
+  /** By `<hotkey><coldkey>`. */
+  entries: ReadonlyMap<string, HolderEntry>;
+  pools: ReadonlyMap<Hex, HotkeyPool>;
+}
+
+export interface HolderState {
+  /** The runtime the state was read with: a block of another runtime is read in full. */
+  specVersion: number;
+  subnets: ReadonlyMap<number, SubnetHolders>;
+  /** The subnets whose positions or values this block may have changed (every subnet after a full read). */
+  changed: ReadonlySet<number>;
+}
+
+/** The subnets whose epoch ran in the block (`LastMechansimStepBlock` is the block). */
+export async function epochsAt(runtime: RuntimeAt, blockNumber: bigint, netuids: readonly number[]): Promise<number[]> {
+  const stepBlock = runtime.storage("subtensorModule", "lastMechansimStepBlock");
+  if (stepBlock === undefined || netuids.length === 0) return [];
+  const steps = await stepBlock.multi(netuids);
+  return netuids.filter((_netuid, index) => {
+    const step = steps[index];
+    return (typeof step === "bigint" || typeof step === "number") && BigInt(step) === blockNumber;
+  });
+}
+
+/** A position as published: its value in the subnet's alpha (rao on root). */
+export interface HolderValue {
+  hotkey: Hex;
+  coldkey: Hex;
+  alphaNalpha: bigint;
+}
+
+/** What a block's events and epochs say about positions. */
+export interface HolderChanges {
+  /** Hotkeys whose pool on a subnet an event named (stake added, removed, moved). */
+  hotkeysBySubnet: ReadonlyMap<number, ReadonlySet<Hex>>;
+  /** Subnets whose epoch ran in the block: every pool of theirs may have been paid (and root, whose stakes take root dividends). */
+  epochs: readonly number[];
+  /** The subnet set after the block. */
+  netuids: readonly number[];
+  /** An event this reader cannot bound (a hotkey or coldkey swap, an unknown SubtensorModule event): read everything again. */
+  readAll: boolean;
+}
+
+const entryKey = (hotkey: Hex, coldkey: Hex) => `${hotkey}${coldkey}`;
+
+/** SubtensorModule events that never move an `Alpha` entry or a hotkey pool. */
+const NEUTRAL_EVENTS = new Set([
+  "NetworkAdded", "NetworkRemoved", "WeightsSet", "NeuronRegistered", "BulkNeuronsRegistered", "AxonServed", "PrometheusServed",
+  "MaxAllowedUidsSet", "MaxWeightLimitSet", "DifficultySet", "AdjustmentIntervalSet", "RegistrationPerIntervalSet", "MaxRegistrationsPerBlockSet",
+  "ActivityCutoffSet", "RhoSet", "KappaSet", "MinAllowedWeightSet", "ValidatorPruneLenSet", "ScalingLawPowerSet", "WeightsSetRateLimitSet",
+  "ImmunityPeriodSet", "BondsMovingAverageSet", "MaxAllowedValidatorsSet", "EmissionValuesSet", "DelegateAdded", "DefaultTakeSet",
+  "WeightsVersionKeySet", "MinDifficultySet", "MaxDifficultySet", "ServingRateLimitSet", "BurnSet", "MaxBurnSet", "MinBurnSet", "TxRateLimitSet",
+  "TxDelegateTakeRateLimitSet", "TxChildKeyTakeRateLimitSet", "MinChildKeyTakeSet", "MaxChildKeyTakeSet", "ChildKeyTakeSet", "RegistrationAllowed",
+  "PowRegistrationAllowed", "TempoSet", "RAORecycledForRegistrationSet", "WeightsMinStake", "SenateRequiredStakePercentSet", "AdjustmentAlphaSet",
+  "SubnetOwnerCutSet", "NetworkRateLimitSet", "NetworkImmunityPeriodSet", "NetworkMinLockCostSet", "SubnetLimitSet", "NetworkLockCostReductionIntervalSet",
+  "TakeDecreased", "TakeIncreased", "MaxDelegateTakeSet", "MinDelegateTakeSet", "TargetStakesPerIntervalSet", "SenateAdjusted", "ColdkeySwapScheduled",
+  "ArbitrationPeriodExtended", "SetChildren", "NetworkMaxStakeSet", "ChainIdentitySet", "MechanismAdded", "NetworkActivated", "SubnetIdentitySet",
+  "SubnetIdentityRemoved", "ColdkeySwapScheduleDurationSet", "DissolveNetworkScheduleDurationSet", "WeightsCommitted", "WeightsRevealed",
+  "WeightsBatchRevealed", "Sudid", "FirstEmissionBlockNumberSet", "CommitRevealEnabled", "Yuma3EnableToggled", "TransferToggle",
+]);
+
+/**
+ * What a block says about positions: the stake events' (hotkey, subnet) pairs, from the activities
+ * already decoded (stake touches), the epochs, and whether anything unbounded happened.
+ */
+export function holderChangesOf(input: {
+  stakeTouches: readonly { hotkey: { publicKey: string }; netuid: number }[];
+  events: readonly RuntimeEvent[];
+  epochs: readonly number[];
+  netuids: readonly number[];
+}): HolderChanges {
+  const hotkeysBySubnet = new Map<number, Set<Hex>>();
+  for (const touch of input.stakeTouches) {
+    const set = hotkeysBySubnet.get(touch.netuid) ?? new Set<Hex>();
+    set.add(touch.hotkey.publicKey as Hex);
+    hotkeysBySubnet.set(touch.netuid, set);
+  }
+  const readAll = input.events.some(
+    (event) => event.pallet === "SubtensorModule" && !NEUTRAL_EVENTS.has(event.name) && !["StakeAdded", "StakeRemoved", "StakeMoved"].includes(event.name),
+  );
+  return { hotkeysBySubnet, epochs: input.epochs, netuids: input.netuids, readAll };
+}
+
+/** Every position of every subnet at the block: the whole `Alpha` map, then the pools of its (hotkey, subnet) pairs. */
+export async function readAllHolders(runtime: RuntimeAt, netuids: readonly number[]): Promise<HolderState | undefined> {
+  const items = shareItems(runtime);
+  if (items === undefined) return undefined;
+  const entries = new Map<number, Map<string, HolderEntry>>(netuids.map((netuid) => [netuid, new Map()]));
+  for (const [key, value] of await items.alpha.entries()) {
+    const entry = alphaEntry(key, value);
+    if (entry !== undefined) entries.get(entry.netuid)?.set(entryKey(entry.hotkey, entry.coldkey), entry);
+  }
+  const subnets = new Map<number, SubnetHolders>();
+  const hotkeysOf = (netuid: number) => [...new Set([...entries.get(netuid)!.values()].map((entry) => entry.hotkey))];
+  const pools = await readPools(items, netuids.flatMap((netuid) => hotkeysOf(netuid).map((hotkey) => [hotkey, netuid] as const)));
+  for (const netuid of netuids) {
+    subnets.set(netuid, { entries: entries.get(netuid)!, pools: new Map(hotkeysOf(netuid).map((hotkey) => [hotkey, pools.get(poolKey(hotkey, netuid))!])) });
+  }
+  return { specVersion: runtime.specVersion, subnets, changed: new Set(netuids) };
+}
+
+/**
+ * The positions after a block, from the parent's and what the block says:
+ * - a subnet with a stake event or an epoch (and root, at any epoch: root dividends) is dirty;
+ * - on a dirty subnet, the pools of every hotkey it knows, every hotkey an event named, and, at its
+ *   epoch, its registered hotkeys (`Keys`, paid incentive and take into their owners' positions) and
+ *   the owner's hotkey (the owner cut) are read again;
+ * - a hotkey whose `TotalHotkeyShares` moved (or that is new) has had an entry change: its entries
+ *   (one `Alpha` prefix, every subnet) are read again. Pools whose shares did not move only change
+ *   the values, which come from the new pools.
+ * Subnets added get their positions from the hotkeys that hold them (registration stakes the owner);
+ * removed subnets are dropped. Undefined when the block needs a full read instead.
+ */
+export async function nextHolders(runtime: RuntimeAt, parent: HolderState, changes: HolderChanges): Promise<HolderState | undefined> {
+  const items = shareItems(runtime);
+  if (items === undefined || changes.readAll || runtime.specVersion !== parent.specVersion) return undefined;
+  const dirty = new Set<number>([...changes.hotkeysBySubnet.keys(), ...changes.epochs].filter((netuid) => changes.netuids.includes(netuid)));
+  if (changes.epochs.length > 0 && changes.netuids.includes(ROOT_NETUID)) dirty.add(ROOT_NETUID);
+  const added = changes.netuids.filter((netuid) => !parent.subnets.has(netuid));
+  for (const netuid of added) dirty.add(netuid);
+
+  const candidates = new Map<number, Set<Hex>>();
+  for (const netuid of dirty) {
+    const set = new Set<Hex>([...(parent.subnets.get(netuid)?.pools.keys() ?? []), ...(changes.hotkeysBySubnet.get(netuid) ?? [])]);
+    candidates.set(netuid, set);
+  }
+  const paidHotkeys = await epochHotkeys(runtime, [...changes.epochs, ...added]);
+  for (const [netuid, hotkeys] of paidHotkeys) {
+    for (const hotkey of hotkeys) {
+      candidates.get(netuid)?.add(hotkey);
+      // Validators' root dividends are staked on root through the same hotkeys.
+      if (changes.epochs.includes(netuid)) candidates.get(ROOT_NETUID)?.add(hotkey);
+    }
+  }
+
+  const pairs = [...candidates].flatMap(([netuid, hotkeys]) => [...hotkeys].map((hotkey) => [hotkey, netuid] as const));
+  const pools = await readPools(items, pairs);
+  const rescanned = new Set<Hex>();
+  for (const [hotkey, netuid] of pairs) {
+    const before = parent.subnets.get(netuid)?.pools.get(hotkey);
+    const after = pools.get(poolKey(hotkey, netuid))!;
+    if (before === undefined ? after.sharesBits !== 0n : before.sharesBits !== after.sharesBits) rescanned.add(hotkey);
+  }
+  const entriesOf = await readHotkeyEntries(items.alpha, [...rescanned]);
+
+  const subnets = new Map<number, SubnetHolders>();
+  for (const netuid of changes.netuids) {
+    const known = parent.subnets.get(netuid);
+    if (!dirty.has(netuid) && known !== undefined) {
+      subnets.set(netuid, known);
+      continue;
+    }
+    const entries = new Map(known?.entries ?? []);
+    const netuidPools = new Map(known?.pools ?? []);
+    for (const hotkey of rescanned) {
+      for (const [key, entry] of entries) if (entry.hotkey === hotkey) entries.delete(key);
+      for (const entry of entriesOf.get(hotkey) ?? []) if (entry.netuid === netuid) entries.set(entryKey(entry.hotkey, entry.coldkey), entry);
+    }
+    for (const hotkey of candidates.get(netuid) ?? []) netuidPools.set(hotkey, pools.get(poolKey(hotkey, netuid))!);
+    // A pool no entry refers to any more is not kept (its hotkey is read again if an event names it).
+    const held = new Set([...entries.values()].map((entry) => entry.hotkey));
+    for (const hotkey of [...netuidPools.keys()]) if (!held.has(hotkey)) netuidPools.delete(hotkey);
+    const missing = [...held].filter((hotkey) => !netuidPools.has(hotkey));
+    if (missing.length > 0) {
+      const read = await readPools(items, missing.map((hotkey) => [hotkey, netuid] as const));
+      for (const hotkey of missing) netuidPools.set(hotkey, read.get(poolKey(hotkey, netuid))!);
+    }
+    subnets.set(netuid, { entries, pools: netuidPools });
+  }
+  return { specVersion: runtime.specVersion, subnets, changed: new Set([...dirty].filter((netuid) => subnets.has(netuid))) };
+}
+
+/** A subnet's positions valued by its pools, largest first (ties by coldkey, then hotkey); positions worth nothing are left out. */
+export function valuedPositions(subnet: SubnetHolders): HolderValue[] {
+  const values: HolderValue[] = [];
+  for (const entry of subnet.entries.values()) {
+    const pool = subnet.pools.get(entry.hotkey);
+    if (pool === undefined) continue;
+    const alphaNalpha = shareValue(pool.alpha, pool.sharesBits, entry.shareBits);
+    if (alphaNalpha > 0n) values.push({ hotkey: entry.hotkey, coldkey: entry.coldkey, alphaNalpha });
+  }
+  return values.sort((a, b) =>
+    a.alphaNalpha === b.alphaNalpha ? (a.coldkey === b.coldkey ? (a.hotkey < b.hotkey ? -1 : 1) : a.coldkey < b.coldkey ? -1 : 1) : a.alphaNalpha > b.alphaNalpha ? -1 : 1,
+  );
+}
+
+interface ShareItems {
+  alpha: StorageItem;
+  totalAlpha: StorageItem;
+  totalShares: StorageItem;
+}
+
+function shareItems(runtime: RuntimeAt): ShareItems | undefined {
+  const alpha = runtime.storage("subtensorModule", "alpha");
+  const totalAlpha = runtime.storage("subtensorModule", "totalHotkeyAlpha");
+  const totalShares = runtime.storage("subtensorModule", "totalHotkeyShares");
+  return alpha === undefined || totalAlpha === undefined || totalShares === undefined ? undefined : { alpha, totalAlpha, totalShares };
+}
+
+const poolKey = (hotkey: Hex, netuid: number) => `${hotkey}:${netuid}`;
+
+/** Pools by `<hotkey>:<netuid>`, two batched reads. */
+async function readPools(items: ShareItems, pairs: readonly (readonly [Hex, number])[]): Promise<Map<string, HotkeyPool>> {
+  const pools = new Map<string, HotkeyPool>();
+  if (pairs.length === 0) return pools;
+  const [alphas, shares] = await Promise.all([items.totalAlpha.multi(pairs), items.totalShares.multi(pairs)]);
+  pairs.forEach(([hotkey, netuid], index) => {
+    const alpha = alphas[index];
+    const sharesBits = fixedBits(shares[index]);
+    if ((typeof alpha !== "bigint" && typeof alpha !== "number") || sharesBits === undefined) {
+      throw new Error(`the share pool of ${hotkey} on subnet ${netuid} does not decode (TotalHotkeyAlpha ${String(alpha)})`);
+    }
+    pools.set(poolKey(hotkey, netuid), { alpha: BigInt(alpha), sharesBits });
+  });
+  return pools;
+}
+
+/** Each hotkey's entries on every subnet: one `Alpha` prefix per hotkey, a few in flight. */
+async function readHotkeyEntries(alpha: StorageItem, hotkeys: readonly Hex[]): Promise<Map<Hex, (HolderEntry & { netuid: number })[]>> {
+  const found = new Map<Hex, (HolderEntry & { netuid: number })[]>();
+  let next = 0;
+  const worker = async () => {
+    while (next < hotkeys.length) {
+      const hotkey = hotkeys[next++]!;
+      const rows = await alpha.entries(hotkey);
+      found.set(hotkey, rows.map(([key, value]) => alphaEntry(key, value)).filter((entry) => entry !== undefined));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, hotkeys.length) }, worker));
+  return found;
+}
+
+/** The hotkeys an epoch of each subnet pays: its registered hotkeys (`Keys`) and its owner's hotkey. */
+async function epochHotkeys(runtime: RuntimeAt, netuids: readonly number[]): Promise<Map<number, Set<Hex>>> {
+  const paid = new Map<number, Set<Hex>>();
+  if (netuids.length === 0) return paid;
+  const keys = runtime.storage("subtensorModule", "keys");
+  const ownerHotkey = runtime.storage("subtensorModule", "subnetOwnerHotkey");
+  const owners = ownerHotkey === undefined ? [] : await ownerHotkey.multi(netuids);
+  for (const [index, netuid] of netuids.entries()) {
+    const set = new Set<Hex>();
+    for (const [, hotkey] of keys === undefined ? [] : await keys.entries(netuid)) {
+      const account = accountField(hotkey);
+      if (account !== undefined) set.add(account.publicKey as Hex);
+    }
+    const owner = accountField(owners[index]);
+    if (owner !== undefined) set.add(owner.publicKey as Hex);
+    paid.set(netuid, set);
+  }
+  return paid;
+}
+
+/** An `Alpha` entry from its full key `(hotkey, coldkey, netuid)` and value; undefined for one that does not decode. */
+function alphaEntry(key: unknown, value: unknown): (HolderEntry & { netuid: number }) | undefined {
+  if (!Array.isArray(key) || key.length !== 3) return undefined;
+  const hotkey = accountField(key[0]);
+  const coldkey = accountField(key[1]);
+  const netuid = Number(key[2]);
+  const shareBits = fixedBits(value);
+  if (hotkey === undefined || coldkey === undefined || !Number.isInteger(netuid) || shareBits === undefined) return undefined;
+  return { hotkey: hotkey.publicKey as Hex, coldkey: coldkey.publicKey as Hex, netuid, shareBits };
+}
+
+/**
+ * The HolderPositions records of the subnets whose positions the block changed (every subnet after
+ * a full read), each subnet's whole set in chunks of `chunkSize` positions (one empty chunk when it
+ * has none), keyed `netuid:<n>` so they travel with the subnet's other records. Coverage is
+ * complete: the set is the whole `Alpha` map's, hotkeys registered on the subnet or not.
+ */
+export function holderRecords(state: HolderState, context: { chainId: number; ref: ChainRef; chunkSize: number }): NetworkRecord[] {
+  const records: NetworkRecord[] = [];
+  for (const netuid of [...state.changed].sort((a, b) => a - b)) {
+    const subnet = state.subnets.get(netuid);
+    if (subnet === undefined) continue;
+    const positions = valuedPositions(subnet).map((value) => ({
+      coldkey: accountFromPublicKey(value.coldkey),
+      hotkey: accountFromPublicKey(value.hotkey),
+      alphaNalpha: value.alphaNalpha.toString(),
+    }));
+    const size = Math.max(1, context.chunkSize);
+    const chunkCount = Math.max(1, Math.ceil(positions.length / size));
+    const key = netuidKey(netuid);
+    for (let chunkIndex = 0; chunkIndex < chunkCount; chunkIndex++) {
+      const payload = {
+        event: {
+          $case: "holderPositions" as const,
+          value: {
+            ref: context.ref,
+            netuid,
+            coverage: HolderCoverage.HOLDER_COVERAGE_COMPLETE,
+            chunkIndex,
+            chunkCount,
+            positions: positions.slice(chunkIndex * size, (chunkIndex + 1) * size),
+          },
+        },
+      };
+      const eventType = eventTypeOf(payload);
+      records.push({ topic: "chain.network.v1", key, eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key, chunkIndex), eventType, ref: context.ref, payload });
+    }
+  }
+  return records;
+}
