@@ -31,9 +31,12 @@ let redis: Redis;
 let offset = -1;
 
 /** One block of subnet 1: its pool and its holder set (coldkey 1 and 2, with these amounts). */
-async function block(number: number, alphaOne: string, alphaTwo: string): Promise<void> {
+async function block(number: number, alphaOne: string | undefined, alphaTwo = "0", priceTao = "0.25"): Promise<void> {
   const events: NetworkChainEvent[] = [
-    { event: { $case: "poolSnapshot", value: { ref: ref(number), netuid: 1, mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, taoInRao: "1000", alphaInNalpha: "4000", alphaOutNalpha: String(number * 1_000), alphaIssuanceNalpha: "5000", priceTao: "0.25", movingPriceTao: "0.25", volumeTotalRao: "0" } } },
+    { event: { $case: "poolSnapshot", value: { ref: ref(number), netuid: 1, mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, taoInRao: "1000", alphaInNalpha: "4000", alphaOutNalpha: String(number * 1_000), alphaIssuanceNalpha: "5000", priceTao, movingPriceTao: "0.25", volumeTotalRao: "0" } } },
+  ];
+  // A block without holder amounts publishes only its pool: the set of an earlier block stands.
+  if (alphaOne !== undefined) events.push(
     {
       event: {
         $case: "holderPositions",
@@ -43,7 +46,7 @@ async function block(number: number, alphaOne: string, alphaTwo: string): Promis
         ] },
       },
     },
-  ];
+  );
   const previous = offset;
   const messages: ConsumedRecord[] = events.map((event) => ({
     topic: TOPICS.chainNetwork.name, partition: 0, offset: String(++offset), timestamp: "0", key: "netuid:1", value: Buffer.from(encodePayload(TOPICS.chainNetwork, event)),
@@ -102,8 +105,19 @@ describe("getHoldersTop", () => {
     expect(answer.alphaOutNalpha).toBe("11000");
   });
 
+  it("answers a set that still stands as of the newest pool's block, valued at that pool", async () => {
+    await block(40, "800", "200");
+    await block(41, undefined, undefined, "0.5");
+    await block(42, undefined, undefined, "0.75");
+    const answer = await getHoldersTop(redis, request);
+    expect(answer.asOf?.blockNumber).toBe("42");
+    expect(answer.priceTao).toBe("0.75");
+    expect(answer.alphaOutNalpha).toBe("42000");
+    expect(answer.holders.map((holder) => [holder.coldkey?.ss58, holder.alphaNalpha, holder.valueRao])).toEqual([["ss58-1", "800", "600"], ["ss58-2", "200", "150"]]);
+  });
+
   it("gives up with READ_MODEL_UNAVAILABLE when the ranking keeps changing under every read", async () => {
-    let next = 12;
+    let next = 50;
     const churning = withHook(redis, async (n) => {
       if (n % 2 === 0) await block(next++, String(1_000 + next), "100");
     });

@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, mulIntByDecimal, pageLimitOf, queryScope, r
 import { asOfOf, notYet } from "../market/asOfRef.js";
 import { checkNetuids, toNetuids } from "../market/netuids.js";
 import { ratio } from "../market/numbers.js";
-import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys } from "../market/readModel.js";
+import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys, type SeriesPoint } from "../market/readModel.js";
 
 /** Cursors continue the ranking up to this rank. */
 const MAX_RANK = 10_000;
@@ -78,13 +78,14 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
 
   const rankingKey = grouping === "coldkey" ? subnetsKeys.holderColdkeys(netuid) : subnetsKeys.holderPositions(netuid);
   const rowsKey = grouping === "coldkey" ? subnetsKeys.holderColdkeyRows(netuid) : subnetsKeys.holderPositionRows(netuid);
-  const [ranked, setPoint, members, startRank, holdersCount] = await atomically(redis, (multi) => {
+  const [ranked, setPoint, members, startRank, holdersCount, newestPoolText] = await atomically(redis, (multi) => {
     multi
       .get(subnetsKeys.holderRanked(netuid))
       .zrange(subnetsKeys.holderPoints(netuid), "-1", "-1")
       .zrangebylex(rankingKey, after === undefined ? "-" : `(${after}`, "+", "LIMIT", 0, limit + 1)
       .zrank(rankingKey, after ?? "")
-      .zcard(subnetsKeys.holderColdkeys(netuid));
+      .zcard(subnetsKeys.holderColdkeys(netuid))
+      .zrange(subnetsKeys.poolPoints(netuid), "-1", "-1");
   });
   const newestText = (setPoint as string[])[0];
   if (newestText === undefined || ranked === null) throw notYet("holder set of this subnet");
@@ -92,16 +93,21 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
   // The ranking and the set are written in one transaction and read in one: they always agree.
   if (ranked !== `${newest.o}:${newest.h}`) throw new RankingReplaced();
   const set = HolderPositions.decode(Buffer.from(newest.p, "base64"));
-  const asOf = asOfOf(set.ref);
+  // A holder set is published when it changes, a pool at every block (same partition and
+  // transaction, so never behind it): the set stands until the newest pool's block, which the
+  // answer describes, valued at that pool.
+  const newestPool = (newestPoolText as string[])[0] === undefined ? undefined : (JSON.parse((newestPoolText as string[])[0]!) as SeriesPoint);
+  const poolAhead = newestPool !== undefined && newestPool.b >= newest.b ? decodePoint(newestPool, PoolSnapshot) : undefined;
+  const asOf = asOfOf(poolAhead?.ref ?? set.ref);
   if (after !== undefined && startRank === null) throw invalidArgumentCursor();
   const firstRank = after === undefined ? 1 : (startRank as number) + 2;
 
   const [poolPoint, validatorPoint] = await Promise.all([
-    pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], newest.b).then((points) => points[0]),
+    poolAhead === undefined ? pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], newest.b).then((points) => points[0]) : undefined,
     newestPoints(redis, [subnetsKeys.validatorPoints(netuid)]).then((points) => points[0]),
   ]);
-  if (poolPoint === undefined) throw notYet("pool of this subnet");
-  const pool = decodePoint(poolPoint, PoolSnapshot);
+  if (poolAhead === undefined && poolPoint === undefined) throw notYet("pool of this subnet");
+  const pool = poolAhead ?? decodePoint(poolPoint!, PoolSnapshot);
   const identities = new Map<string, string>();
   if (validatorPoint !== undefined) {
     for (const neuron of decodePoint(validatorPoint, ValidatorSetSnapshot).neurons) {

@@ -15,11 +15,17 @@ export async function getSubnetsLatest(redis: Redis, request: GetSubnetsLatestRe
   const valueOf = subnetSortValue(request.sort);
   const known = toNetuids(await readModel(() => redis.smembers(subnetsKeys.netuids)));
   const requested = request.netuids.length > 0 ? checkNetuids(request.netuids, known, 256) : [...known];
-  const { block, points } = await consistentPoints(redis, requested.map(subnetsKeys.subnetPoints));
+  // Pools are published at every block, subnet snapshots and metagraphs when they change: the
+  // answer is the state at the newest block every requested subnet's pool reached, each subnet as
+  // its newest snapshot at or before it stands.
+  const { block, points: poolPoints } = await consistentPoints(redis, requested.map(subnetsKeys.poolPoints));
   if (block === undefined) throw notYet("subnet");
+  const points = await pointsAtBlock(redis, requested.map(subnetsKeys.subnetPoints), block);
   const netuids = requested.filter((_netuid, index) => points[index] !== undefined);
   const snapshots = points.filter((point) => point !== undefined).map((point) => decodePoint(point!, SubnetSnapshot));
-  const asOf = asOfOf(snapshots.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
+  if (snapshots.length === 0) throw notYet("subnet");
+  const atBlock = poolPoints.find((point) => point?.b === block);
+  const asOf = asOfOf(decodePoint(atBlock!, PoolSnapshot).ref);
   const [validators, pools, emissions] = await Promise.all([
     pointsAtBlock(redis, netuids.map(subnetsKeys.validatorPoints), block),
     pointsAtBlock(redis, netuids.map(subnetsKeys.poolPoints), block),

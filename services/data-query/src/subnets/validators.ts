@@ -15,17 +15,24 @@ export async function getValidatorsLatest(redis: Redis, request: GetValidatorsLa
   const order = orderOf(request.order, "desc");
   const valueOf = validatorSortValue(request.sort);
   // The subnet list and the newest metagraph in one round trip; the netuid is judged once both are in.
-  const [members, [point]] = await Promise.all([readModel(() => redis.smembers(subnetsKeys.netuids)), newestPoints(redis, [subnetsKeys.validatorPoints(request.netuid)])]);
+  const [members, [point, newestPool]] = await Promise.all([
+    readModel(() => redis.smembers(subnetsKeys.netuids)),
+    newestPoints(redis, [subnetsKeys.validatorPoints(request.netuid), subnetsKeys.poolPoints(request.netuid)]),
+  ]);
   const [netuid] = checkNetuids([request.netuid], toNetuids(members), 1);
   if (point === undefined) throw notYet("metagraph of this subnet");
   const snapshot = decodePoint(point, ValidatorSetSnapshot);
-  const asOf = asOfOf(snapshot.ref);
-  const [poolPoint] = await pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid!)], point.b);
-  const price = poolPoint === undefined ? undefined : decodePoint(poolPoint, PoolSnapshot).priceTao;
+  // A metagraph is published when it changes, a pool at every block (same partition, so never
+  // behind it): the newest pool's block is the state the answer describes.
+  const poolPoint = newestPool !== undefined && newestPool.b >= point.b ? newestPool : (await pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid!)], point.b))[0];
+  const pool = poolPoint === undefined ? undefined : decodePoint(poolPoint, PoolSnapshot);
+  const block = poolPoint !== undefined && poolPoint.b >= point.b ? poolPoint.b : point.b;
+  const asOf = asOfOf(block === point.b ? snapshot.ref : pool!.ref);
+  const price = pool?.priceTao;
   const neurons = snapshot.neurons.filter((neuron) =>
     request.includeWithoutPermit ? BigInt(neuron.alphaStakeNalpha) > 0n || BigInt(neuron.rootStakeRao ?? "0") > 0n : neuron.validatorPermit,
   );
-  const validators = neurons.map((neuron) => describeValidator(neuron, price, point.b, netuid === ROOT_NETUID));
+  const validators = neurons.map((neuron) => describeValidator(neuron, price, block, netuid === ROOT_NETUID));
   const scope = queryScope(["validators/latest", netuid, request.includeWithoutPermit, request.sort, order]);
   const page = sortedPage({ items: validators, valueOf, idOf: (validator) => validator.uid, order, limit, cursor: request.page?.cursor ?? "", scope });
   return { asOf, netuid: netuid!, validators: page.items, page: page.page };
