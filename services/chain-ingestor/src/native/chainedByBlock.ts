@@ -33,6 +33,8 @@ export function chainedByBlock<T, I = readonly RuntimeEvent[]>(options: ChainedB
     return value;
   };
   return {
+    /** The value after a block already read or being read, if it is still kept. */
+    known: (hash: Hex): Promise<T> | undefined => values.get(hash),
     /** Call it before the block's first await, so that blocks read side by side register in chain order. */
     at(header: BlockHeader, input: Promise<I>): Promise<T> {
       // Not every path awaits the input: a failed read must not go unhandled (the block's own read reports it).

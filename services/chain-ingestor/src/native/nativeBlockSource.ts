@@ -14,9 +14,13 @@ import type { NativeChainReader } from "./nativeChainReader.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
 import { nativeFinality } from "./nativeFinality.js";
 import { balanceSnapshotRecords } from "./balanceSnapshots.js";
-import { nativePoolRecords, subnetsByBlock } from "./nativePools.js";
+import { nativePoolRecords, subnetRemovedRecords, subnetsByBlock } from "./nativePools.js";
 import { accountsCounter, nativeStatsRecord } from "./nativeStats.js";
-import { epochsAt, holderChangesOf, holderRecords, nextHolders, readAllHolders, type HolderState } from "./nativeHolders.js";
+import { adjustmentsAt, epochsAt } from "./blockSteps.js";
+import { holderChangesOf, holderRecords, nextHolders, readAllHolders, type HolderState } from "./nativeHolders.js";
+import { readEmissions, type EmissionDetails } from "./nativeEmissions.js";
+import { nextSubnets, readAllSubnets, subnetIndexes, subnetRecords, type SubnetsState } from "./nativeSubnets.js";
+import { subnetChangesOf } from "./subnetChanges.js";
 import type { RuntimeAt } from "./runtimeAt.js";
 import { chainedByBlock } from "./chainedByBlock.js";
 
@@ -43,6 +47,8 @@ interface BlockChanges {
   runtime: RuntimeAt;
   netuids: readonly number[];
   epochs: readonly number[];
+  adjustments: readonly number[];
+  emissions: ReadonlyMap<number, EmissionDetails>;
   activities: ReturnType<typeof decodeNativeActivities>;
   events: readonly RuntimeEvent[];
 }
@@ -85,6 +91,20 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
         : nextHolders(input.runtime, parent, holderChangesOf({ stakeTouches: input.activities.flatMap((activity) => activity.stakeTouches), events: input.events, epochs: input.epochs, netuids: input.netuids })),
     fullAt: rescanDue,
   });
+  const enabledOf = (emissions: ReadonlyMap<number, EmissionDetails>) => new Map([...emissions].map(([netuid, emission]) => [netuid, emission.emissionEnabled]));
+  const subnetStates = chainedByBlock<SubnetsState, BlockChanges>({
+    full: async (_header, input) => {
+      const { runtime, netuids, emissions } = await input;
+      return readAllSubnets(runtime, netuids, enabledOf(emissions));
+    },
+    next: (parent, input) =>
+      nextSubnets(input.runtime, parent, {
+        netuids: input.netuids,
+        emissionEnabled: enabledOf(input.emissions),
+        changes: subnetChangesOf({ events: input.events, epochs: input.epochs, adjustments: input.adjustments, ...subnetIndexes(parent) }),
+      }),
+    fullAt: rescanDue,
+  });
 
   const balancesAfter = async (header: BlockHeader, accounts: readonly Hex[], netuids: readonly number[]): Promise<Map<string, AccountBalance>> => {
     const [balances, positions] = await Promise.all([reader.balancesAt(header.hash, accounts), reader.positionsAt(header.hash, accounts, netuids)]);
@@ -120,30 +140,38 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
     const events = factsRead.then((facts) => facts.events);
     const accountsCount = accounts.countAt(header, events);
     const netuidsRead = subnets.at(header, events);
+    // The genesis block has no parent to compare with.
+    const netuidsBefore = header.number === 0n ? Promise.resolve([]) : subnets.before(header);
     const activitiesRead = factsRead.then(decodeNativeActivities);
     const changesRead = (async (): Promise<BlockChanges> => {
       const [runtime, netuids, facts, activities] = await Promise.all([reader.runtimeAt(header.hash), netuidsRead, factsRead, activitiesRead]);
-      return { runtime, netuids, epochs: await epochsAt(runtime, header.number, netuids), activities, events: facts.events };
+      const [epochs, adjustments, emissions] = await Promise.all([epochsAt(runtime, header.number, netuids), adjustmentsAt(runtime, header.number, netuids), readEmissions(runtime, netuids, header.number)]);
+      return { runtime, netuids, epochs, adjustments, emissions, activities, events: facts.events };
     })();
     // Registered before any await, so blocks read side by side chain in order.
     const holdersRead = holders.at(header, changesRead);
-    const [facts, netuids] = await Promise.all([factsRead, netuidsRead]);
+    const subnetsRead = subnetStates.at(header, changesRead);
+    const [facts, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
     const [pools, epochStakers] = await Promise.all([reader.poolsAt(header.hash, netuids), reader.epochStakersAt(header, netuids)]);
     const activities = await activitiesRead;
     const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
     // An account with activity in the block carries its balance on that activity already.
     const refreshed = epochStakers.filter((coldkey) => !touched.has(coldkey));
     const read = [...touched, ...refreshed];
-    const [balances, storage, count, holderState] = await Promise.all([
+    const [balances, storage, count, holderState, subnetState, changes] = await Promise.all([
       read.length === 0 ? new Map<string, AccountBalance>() : balancesAfter(header, read, netuids),
       reader.networkStorageAt(header.hash, netuids),
       accountsCount,
       holdersRead,
+      subnetsRead,
+      changesRead,
     ]);
     return [
       ...activityRecords(activities, { chainId: network.chainId, blockRef: ref, balances }),
       ...balanceSnapshotRecords(refreshed, balances, { chainId: network.chainId, ref }),
+      ...subnetRemovedRecords(previousNetuids, netuids, { chainId: network.chainId, ref }),
       ...nativePoolRecords(pools ?? [], { chainId: network.chainId, ref }),
+      ...subnetRecords(subnetState, changes.emissions, { chainId: network.chainId, ref }),
       ...(holderState === undefined ? [] : holderRecords(holderState, { chainId: network.chainId, ref, chunkSize: holderChunkSize })),
       nativeStatsRecord({ header, ref, storage, pools: pools ?? [], accountsCount: count }, network.chainId),
       ...seenRecords({ chainId: network.chainId, ref }),

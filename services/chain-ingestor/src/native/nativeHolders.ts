@@ -49,17 +49,6 @@ export interface HolderState {
   changed: ReadonlySet<number>;
 }
 
-/** The subnets whose epoch ran in the block (`LastMechansimStepBlock` is the block). */
-export async function epochsAt(runtime: RuntimeAt, blockNumber: bigint, netuids: readonly number[]): Promise<number[]> {
-  const stepBlock = runtime.storage("subtensorModule", "lastMechansimStepBlock");
-  if (stepBlock === undefined || netuids.length === 0) return [];
-  const steps = await stepBlock.multi(netuids);
-  return netuids.filter((_netuid, index) => {
-    const step = steps[index];
-    return (typeof step === "bigint" || typeof step === "number") && BigInt(step) === blockNumber;
-  });
-}
-
 /** A position as published: its value in the subnet's alpha (rao on root). */
 export interface HolderValue {
   hotkey: Hex;

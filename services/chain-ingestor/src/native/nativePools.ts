@@ -89,5 +89,26 @@ export function subnetsByBlock(options: { netuidsAt(blockHash: Hex): Promise<num
     next: nextNetuids,
     fullAt: (header) => header.number === 1n || header.number % BigInt(options.rescanEveryBlocks) === 0n,
   });
-  return { at: (header: BlockHeader, events: Promise<readonly RuntimeEvent[]>) => netuids.at(header, events) };
+  return {
+    at: (header: BlockHeader, events: Promise<readonly RuntimeEvent[]>) => netuids.at(header, events),
+    /** The subnets before the block (its parent's), from the kept values or read. */
+    before: (header: BlockHeader) => netuids.known(header.parentHash) ?? options.netuidsAt(header.parentHash),
+  };
+}
+
+/**
+ * A SubnetRemoved record per subnet the block took away: in its parent's subnet set, not in its
+ * own. Usually a `NetworkRemoved` event's, but a subnet found gone by a full read (a removal the
+ * source did not see, or state written without events) is removed the same way.
+ */
+export function subnetRemovedRecords(before: readonly number[], after: readonly number[], context: { chainId: number; ref: ChainRef }): NetworkRecord[] {
+  const remaining = new Set(after);
+  return before
+    .filter((netuid) => !remaining.has(netuid))
+    .map((netuid) => {
+      const key = netuidKey(netuid);
+      const payload = { event: { $case: "subnetRemoved" as const, value: { ref: context.ref, netuid } } };
+      const eventType = eventTypeOf(payload);
+      return { topic: "chain.network.v1" as const, key, eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key), eventType, ref: context.ref, payload };
+    });
 }

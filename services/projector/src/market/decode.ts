@@ -5,6 +5,7 @@ import { EmissionSnapshot, NetworkChainEvent, NetworkStatsSnapshot, PoolSnapshot
 import { PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { TOPICS } from "@platform/proto/topics";
 import { ordinalOf, type NewPoint, type PointMeasure } from "./series.js";
+import type { RemovalChange } from "./subnetRemovals.js";
 
 /** One thing a record tells the market projection, in offset order. */
 export type MarketChange =
@@ -14,7 +15,8 @@ export type MarketChange =
   | { kind: "price"; asset: string; vs: string; point: NewPoint; identity: string }
   | { kind: "removed"; what: "pool" | "emission"; netuid: number; block: number; hash: string }
   | { kind: "removed"; what: "stats"; block: number; hash: string }
-  | { kind: "removed"; what: "price"; asset: string; block: number; hash: string; identity: string };
+  | { kind: "removed"; what: "price"; asset: string; block: number; hash: string; identity: string }
+  | RemovalChange;
 
 const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
@@ -91,10 +93,16 @@ function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
       const p = toBase64(NetworkStatsSnapshot.encode(event.value).finish());
       return { kind: "stats", point: { o: ordinalOf(block), b: block, h: hash, t: time, p } };
     }
+    case "subnetRemoved": {
+      const { block, hash } = refPosition(event.value.ref);
+      return { kind: "subnetRemoved", netuid: event.value.netuid, block, hash };
+    }
     case "chainEventRemoved": {
       const removed = event.value;
       const { block, hash } = refPosition(removed.removed);
       switch (removed.removedEventType) {
+        case "SubnetRemoved":
+          return { kind: "removed", what: "subnetRemoved", netuid: netuidOfKey(removed.key), block, hash };
         case "PoolSnapshot":
           return { kind: "removed", what: "pool", netuid: netuidOfKey(removed.key), block, hash };
         case "EmissionSnapshot":

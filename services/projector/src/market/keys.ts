@@ -20,9 +20,12 @@ import type { SeriesLayout } from "./seriesStore.js";
  *   alpha_issuance_nalpha, moving_price_tao, root_prop?}.
  *   `rm:market:pool:<netuid>:buckets:<interval>` OHLC of price_tao; v0 / v1 = cumulative volume
  *   before the bucket and at its close. Kept: 5m 35 days, 1h 400 days, 4h and 1d for ever.
- * - `rm:market:pools` set of netuids with a standing pool snapshot (NETUID_NOT_FOUND otherwise).
+ * - `rm:market:pools` set of netuids with a standing pool snapshot newer than the subnet's removal
+ *   (NETUID_NOT_FOUND otherwise).
  * - `rm:market:emission:<netuid>:points` EmissionSnapshot series (newest 64), no buckets.
- *   `rm:market:emissions` set of netuids with one.
+ *   `rm:market:emissions` set of netuids with one (newer than the subnet's removal).
+ * - `rm:market:removed-subnets` hash netuid -> `<block>:<hash>` of the subnet's removal
+ *   (SubnetRemoved; subnetRemovals.ts).
  * - `rm:market:stats:points` NetworkStatsSnapshot series (newest 64), no buckets.
  * - `rm:market:price:<asset>:<vs>:points` PriceObserved series (newest 10,000; asset as published,
  *   e.g. TAO, vs lowercase). Measure: price = price. Buckets
@@ -46,6 +49,7 @@ export const marketKeys = {
   priceBuckets: (asset: string, vs: string, interval: BucketName) => `rm:market:price:${asset}:${vs}:buckets:${interval}`,
   pricePairs: "rm:market:price:pairs",
   priceRemoved: "rm:market:price:removed",
+  removedSubnets: "rm:market:removed-subnets",
   offset: (topic: string, partition: number) => `rm:market:offset:${topic}:${partition}`,
   marker: "rm:market:projection",
 } as const;

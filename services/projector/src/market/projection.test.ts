@@ -197,6 +197,29 @@ describe("market and subnets projections", () => {
     await waitFor(async () => (await redis.sismember(subnetsKeys.netuids, "4")) === 0, { what: "subnet gone", timeoutMs: 30_000 });
   });
 
+  it("stops listing a removed subnet, lists it again when the removal is undone, and when the netuid is registered again", async () => {
+    const subnet = (block: number): NetworkChainEvent => ({
+      event: { $case: "subnetSnapshot", value: { ref: ref(block), netuid: 5, name: `five-${block}`, registeredAtBlock: "1", mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, tempo: 360, uidCount: 2, emissionEnabled: true, yuma3Enabled: false } },
+    });
+    const gone = (block: number): NetworkChainEvent => ({ event: { $case: "subnetRemoved", value: { ref: ref(block), netuid: 5 } } });
+    const listed = async () => [await redis.sismember(marketKeys.pools, "5"), await redis.sismember(subnetsKeys.netuids, "5")];
+    await publishNetwork("netuid:5", pool(5, 50, "1", "0"), subnet(50));
+    await waitFor(async () => (await listed()).join() === "1,1", { what: "subnet 5 listed", timeoutMs: 30_000 });
+
+    await publishNetwork("netuid:5", gone(51));
+    await waitFor(async () => (await listed()).join() === "0,0", { what: "subnet 5 removed", timeoutMs: 30_000 });
+    // Its history stays.
+    expect(await redis.zcard(marketKeys.poolPoints(5))).toBe(1);
+
+    await publishNetwork("netuid:5", removed("netuid:5", "SubnetRemoved", 51));
+    await waitFor(async () => (await listed()).join() === "1,1", { what: "removal undone", timeoutMs: 30_000 });
+
+    await publishNetwork("netuid:5", gone(52));
+    await waitFor(async () => (await listed()).join() === "0,0", { what: "subnet 5 removed again", timeoutMs: 30_000 });
+    await publishNetwork("netuid:5", pool(5, 60, "2", "0"), subnet(60));
+    await waitFor(async () => (await listed()).join() === "1,1", { what: "netuid 5 registered again", timeoutMs: 30_000 });
+  });
+
   it("rebuilds both read models from offset 0 after FLUSHALL", async () => {
     const before = await points(marketKeys.poolPoints(1));
     const ranking = await redis.zrangebylex(subnetsKeys.holderColdkeys(3), "-", "+");

@@ -6,6 +6,7 @@ import { decodeMarketBatch } from "./decode.js";
 import { emissionLayout, marketKeys, poolLayout, priceLayout, statsLayout } from "./keys.js";
 import type { SeriesPoint } from "./series.js";
 import { loadSeries, queueSeriesWrites, type PendingSeries } from "./seriesStore.js";
+import { queueMembership, queueRemovals, type RemovalChange } from "./subnetRemovals.js";
 
 export interface MarketProjection {
   loadOffsets(topic: string, partition: number): Promise<string | undefined>;
@@ -45,8 +46,10 @@ export function marketProjection(options: { redis: Redis; log: Logger }): Market
           identities.forEach((identity, index) => flags[index] === 1 && tombstoned.add(identity));
         }
         const newTombstones: string[] = [];
+        const removals: RemovalChange[] = [];
         for (const change of changes) {
-          if (change.kind === "pool") series("pool", poolLayout(change.netuid), { netuid: change.netuid }).ops.push({ kind: "add", point: change.point });
+          if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved")) removals.push(change);
+          else if (change.kind === "pool") series("pool", poolLayout(change.netuid), { netuid: change.netuid }).ops.push({ kind: "add", point: change.point });
           else if (change.kind === "emission") series("emission", emissionLayout(change.netuid), { netuid: change.netuid }).ops.push({ kind: "add", point: change.point });
           else if (change.kind === "stats") series("stats", statsLayout).ops.push({ kind: "add", point: change.point });
           else if (change.kind === "price") {
@@ -69,21 +72,21 @@ export function marketProjection(options: { redis: Redis; log: Logger }): Market
         const loaded = await loadSeries(redis, [...pending.values()]);
         return (multi) => {
           const folds = queueSeriesWrites(multi, loaded);
+          queueRemovals(multi, marketKeys.removedSubnets, removals);
+          // Pools and emissions are listed while their newest point stands and is newer than the subnet's removal.
+          const listed = new Set<number>(removals.map((removal) => removal.netuid));
           for (const entry of pending.values()) {
             const fold = folds.get(entry.layout.points);
             if (fold === undefined || fold.folded.changedFrom === undefined) continue;
             const newest: SeriesPoint | undefined = fold.folded.points.at(-1) ?? fold.base;
-            if (entry.kind === "pool") {
-              const netuid = String(entry.netuid);
-              if (newest === undefined) multi.srem(marketKeys.pools, netuid);
-              else multi.sadd(marketKeys.pools, netuid);
-            } else if (entry.kind === "emission") {
-              const netuid = String(entry.netuid);
-              if (newest === undefined) multi.srem(marketKeys.emissions, netuid);
-              else multi.sadd(marketKeys.emissions, netuid);
-            } else if (entry.kind === "price" && newest !== undefined) {
+            if (entry.kind === "pool" || entry.kind === "emission") listed.add(entry.netuid!);
+            else if (entry.kind === "price" && newest !== undefined) {
               multi.sadd(marketKeys.pricePairs, entry.pair!);
             }
+          }
+          for (const netuid of listed) {
+            queueMembership(multi, { seriesKeys: [marketKeys.poolPoints(netuid)], setKey: marketKeys.pools, removalsKey: marketKeys.removedSubnets, netuid });
+            queueMembership(multi, { seriesKeys: [marketKeys.emissionPoints(netuid)], setKey: marketKeys.emissions, removalsKey: marketKeys.removedSubnets, netuid });
           }
           if (newTombstones.length > 0) multi.sadd(marketKeys.priceRemoved, ...newTombstones);
         };

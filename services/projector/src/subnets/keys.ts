@@ -19,7 +19,10 @@ import type { SeriesLayout } from "../market/seriesStore.js";
  * - `rm:subnets:emission:<netuid>:points` EmissionSnapshot (newest 64).
  * - `rm:subnets:holders:<netuid>:points` complete holder sets: every chunk of a block merged into
  *   one HolderPositions (chunk_count 1; newest 4).
- * - `rm:subnets:netuids` set of netuids with a standing SubnetSnapshot or ValidatorSetSnapshot.
+ * - `rm:subnets:netuids` set of netuids with a standing SubnetSnapshot or ValidatorSetSnapshot newer
+ *   than the subnet's removal.
+ * - `rm:subnets:removed-subnets` hash netuid -> `<block>:<hash>` of the subnet's removal
+ *   (SubnetRemoved; market/subnetRemovals.ts).
  *
  * Holder rankings of the newest complete holder set (replaced whole with it):
  * - `rm:subnets:holders:<netuid>:coldkeys` zset, every score 0, member
@@ -49,6 +52,7 @@ export const subnetsKeys = {
   holderPositionRows: (netuid: number) => `rm:subnets:holders:${netuid}:position-rows`,
   holderRanked: (netuid: number) => `rm:subnets:holders:${netuid}:ranked`,
   holderChunks: (netuid: number) => `rm:subnets:holders:${netuid}:chunks`,
+  removedSubnets: "rm:subnets:removed-subnets",
   offset: (topic: string, partition: number) => `rm:subnets:offset:${topic}:${partition}`,
   marker: "rm:subnets:projection",
 } as const;

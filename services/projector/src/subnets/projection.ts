@@ -7,13 +7,15 @@ import { commitBatch } from "../market/commitBatch.js";
 import { netuidOfKey, refPosition } from "../market/decode.js";
 import { ordinalOf, type NewPoint, type SeriesPoint } from "../market/series.js";
 import { execOrThrow, loadSeries, queueSeriesWrites, type PendingSeries } from "../market/seriesStore.js";
+import { queueMembership, queueRemovals, type RemovalChange } from "../market/subnetRemovals.js";
 import { addChunk, decodeChunk, dropChunks, rankHolders, type PendingChunks } from "./holders.js";
 import { subnetsKeys, subnetsLayout, type SubnetsKind } from "./keys.js";
 
 type SubnetsChange =
   | { kind: "snapshot"; what: Exclude<SubnetsKind, "holders">; netuid: number; point: NewPoint }
   | { kind: "chunk"; netuid: number; chunk: HolderPositions }
-  | { kind: "removed"; what: SubnetsKind; netuid: number; block: number; hash: string };
+  | { kind: "removed"; what: SubnetsKind; netuid: number; block: number; hash: string }
+  | RemovalChange;
 
 const REMOVED_KINDS: Record<string, SubnetsKind> = {
   SubnetSnapshot: "subnet",
@@ -52,7 +54,17 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
           refPosition(event.value.ref);
           changes.push({ kind: "chunk", netuid: event.value.netuid, chunk: event.value });
           break;
+        case "subnetRemoved": {
+          const { block, hash } = refPosition(event.value.ref);
+          changes.push({ kind: "subnetRemoved", netuid: event.value.netuid, block, hash });
+          break;
+        }
         case "chainEventRemoved": {
+          if (event.value.removedEventType === "SubnetRemoved") {
+            const { block, hash } = refPosition(event.value.removed);
+            changes.push({ kind: "removed", what: "subnetRemoved", netuid: netuidOfKey(event.value.key), block, hash });
+            break;
+          }
           const what = REMOVED_KINDS[event.value.removedEventType];
           if (what === undefined) break;
           const { block, hash } = refPosition(event.value.removed);
@@ -96,6 +108,7 @@ export function subnetsProjection(options: { redis: Redis; log: Logger }): {
         };
 
         // Holder chunks of the subnets the batch touches, folded in offset order with the removals.
+        const removals = changes.filter((change): change is RemovalChange => change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"));
         const chunkNetuids = [...new Set(changes.filter((change) => change.kind === "chunk" || (change.kind === "removed" && change.what === "holders")).map((change) => change.netuid))];
         const chunks = new Map<number, PendingChunks>();
         if (chunkNetuids.length > 0) {
@@ -106,6 +119,7 @@ export function subnetsProjection(options: { redis: Redis; log: Logger }): {
           chunkNetuids.forEach((netuid, index) => chunks.set(netuid, new Map(Object.entries(stored[index] ?? {}).map(([field, text]) => [field, decodeChunk(text)]))));
         }
         for (const change of changes) {
+          if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved")) continue;
           if (change.kind === "snapshot") series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
           else if (change.kind === "chunk") {
             const set = addChunk(chunks.get(change.netuid)!, change.chunk);
@@ -120,7 +134,9 @@ export function subnetsProjection(options: { redis: Redis; log: Logger }): {
         if (rankedNetuids.length > 0) await redis.watch(...rankedNetuids.map(subnetsKeys.holderRanked));
         const ranked = rankedNetuids.length === 0 ? [] : await redis.mget(...rankedNetuids.map(subnetsKeys.holderRanked));
         const rankedOf = new Map(rankedNetuids.map((netuid, index) => [netuid, ranked[index] ?? null]));
-        const identityChecks = [...new Set([...pending.values()].filter((entry) => entry.what === "subnet" || entry.what === "validators").map((entry) => entry.netuid))];
+        const identityChecks = [
+          ...new Set([...[...pending.values()].filter((entry) => entry.what === "subnet" || entry.what === "validators").map((entry) => entry.netuid), ...removals.map((removal) => removal.netuid)]),
+        ];
 
         return (multi) => {
           for (const [netuid, map] of chunks) {
@@ -143,19 +159,21 @@ export function subnetsProjection(options: { redis: Redis; log: Logger }): {
             if (tag === null) multi.del(subnetsKeys.holderRanked(netuid));
             else multi.set(subnetsKeys.holderRanked(netuid), tag);
           }
-          // A subnet is known while either its subnet snapshot or its metagraph stands (checked after the writes above).
+          queueRemovals(multi, subnetsKeys.removedSubnets, removals);
+          // A subnet is known while either its subnet snapshot or its metagraph stands, newer than its removal (checked after the writes above).
           for (const netuid of identityChecks) {
-            multi.eval(KNOWN_WHILE_STANDING, 3, subnetsLayout("subnet", netuid).points, subnetsLayout("validators", netuid).points, subnetsKeys.netuids, String(netuid));
+            queueMembership(multi, {
+              seriesKeys: [subnetsLayout("subnet", netuid).points, subnetsLayout("validators", netuid).points],
+              setKey: subnetsKeys.netuids,
+              removalsKey: subnetsKeys.removedSubnets,
+              netuid,
+            });
           }
         };
       });
     },
   };
 }
-
-/** Inside the MULTI: the netuid is in the set exactly while one of the two series has a point. */
-const KNOWN_WHILE_STANDING =
-  "if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) > 0 then redis.call('SADD', KEYS[3], ARGV[1]) else redis.call('SREM', KEYS[3], ARGV[1]) end return 1";
 
 function queueRankings(multi: ReturnType<Redis["multi"]>, netuid: number, set: HolderPositions | undefined): void {
   const keys = [subnetsKeys.holderColdkeys(netuid), subnetsKeys.holderColdkeyRows(netuid), subnetsKeys.holderPositions(netuid), subnetsKeys.holderPositionRows(netuid)];

@@ -39,6 +39,12 @@ export interface RuntimeReads {
   priceTao(blockHash: string, netuid: number): Promise<string>;
   /** The network totals at the block, as decimal strings (counts as numbers). */
   networkTotals(blockHash: string): Promise<NetworkTotals>;
+  /** Every added subnet's pool reserves at the block, by netuid. */
+  pools(blockHash: string): Promise<{ netuid: number; mechanism: number; taoIn: string; alphaIn: string; alphaOut: string }[]>;
+  /** Every subnet at the block: its settings, emission and metagraph, straight from storage. */
+  subnets(blockHash: string): Promise<DirectSubnet[]>;
+  /** Every alpha position of every subnet at the block: each coldkey with an `Alpha` entry, asked of StakeInfoRuntimeApi. */
+  holders(blockHash: string): Promise<Map<number, { coldkey: string; hotkey: string; alphaNalpha: string }[]>>;
   close(): Promise<void>;
 }
 
@@ -55,6 +61,51 @@ export interface NetworkTotals {
   /** `System.Account` entries, counted by key. */
   accountsCount: number;
 }
+
+/** A subnet as its storage holds it at a block: raw values as text (account ids as hex), in the runtime's own units. */
+export interface DirectSubnet {
+  netuid: number;
+  /** Storage items of the subnet by name (`tempo`, `burn`, `subnetOwner`...), as text. */
+  items: Record<string, string>;
+  /** `SubnetIdentities[netuid]`'s subnet name, as UTF-8 (absent when none is set). */
+  identityName: string | undefined;
+  /** `TokenSymbol[netuid]` as UTF-8. */
+  symbol: string;
+  /** `AlphaValues[netuid]`. */
+  alphaValues: [number, number];
+  neurons: DirectNeuron[];
+}
+
+export interface DirectNeuron {
+  uid: number;
+  hotkey: string;
+  /** `Owner[hotkey]`. */
+  coldkey: string;
+  active: boolean;
+  validatorPermit: boolean;
+  /** Raw u16 scores. */
+  dividends: number;
+  incentive: number;
+  consensus: number;
+  vtrust: number;
+  emission: string;
+  lastUpdate: string;
+  registeredAt: string;
+  /** `TotalHotkeyAlpha[(hotkey, netuid)]` and `[(hotkey, 0)]`. */
+  alphaStake: string;
+  rootStake: string;
+  /** `Delegates[hotkey]`, raw u16. */
+  take: number;
+}
+
+/** The per-subnet storage items `subnets()` reads by netuid. */
+const SUBNET_ITEMS = [
+  "subnetOwner", "subnetOwnerHotkey", "networkRegisteredAt", "subnetMechanism", "tempo", "subnetworkN", "maxAllowedUids", "maxAllowedValidators",
+  "networkRegistrationAllowed", "networkPowRegistrationAllowed", "burn", "minBurn", "maxBurn", "difficulty", "raoRecycledForRegistration",
+  "commitRevealWeightsEnabled", "revealPeriodEpochs", "liquidAlphaOn", "rho", "kappa", "immunityPeriod", "minAllowedWeights", "maxWeightsLimit",
+  "weightsVersionKey", "weightsSetRateLimit", "activityCutoff", "adjustmentAlpha", "bondsMovingAverage", "servingRateLimit", "emissionValues",
+  "lastMechansimStepBlock",
+] as const;
 
 interface Codec {
   toHex(): string;
@@ -84,7 +135,7 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
     return { number, hash, timestampMs: Number((now as unknown as Codec).toString()), extrinsicHashes: signed.block.extrinsics.map((extrinsic) => extrinsic.hash.toHex()), events };
   };
 
-  return {
+  const reads: RuntimeReads = {
     block(number) {
       let read = blocks.get(number);
       if (read === undefined) {
@@ -150,10 +201,96 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
       };
     },
 
+    async pools(blockHash) {
+      const module = (await api.at(blockHash)).query.subtensorModule!;
+      const netuids = ((await module.networksAdded!.entries()) as unknown as [{ args: [Codec] }, { toJSON(): unknown }][])
+        .filter(([, added]) => added.toJSON() === true)
+        .map(([key]) => key.args[0].toNumber())
+        .sort((a, b) => a - b);
+      return Promise.all(
+        netuids.map(async (netuid) => {
+          const [mechanism, taoIn, alphaIn, alphaOut] = await Promise.all([module.subnetMechanism!(netuid), module.subnetTAO!(netuid), module.subnetAlphaIn!(netuid), module.subnetAlphaOut!(netuid)]);
+          return { netuid, mechanism: Number(String(mechanism)), taoIn: String(taoIn), alphaIn: String(alphaIn), alphaOut: String(alphaOut) };
+        }),
+      );
+    },
+
+    async subnets(blockHash) {
+      const at = await api.at(blockHash);
+      const module = at.query.subtensorModule!;
+      const netuids = ((await module.networksAdded!.entries()) as unknown as [{ args: [Codec] }, { toJSON(): unknown }][])
+        .filter(([, added]) => added.toJSON() === true)
+        .map(([key]) => key.args[0].toNumber())
+        .sort((a, b) => a - b);
+      const text = (value: unknown) => {
+        const codec = value as Codec & { toRawType(): string };
+        return codec.toRawType() === "AccountId32" || codec.toRawType() === "AccountId" ? codec.toHex() : codec.toString();
+      };
+      const utf8 = (value: unknown) => Buffer.from((value as { toU8a(bare: boolean): Uint8Array }).toU8a(true)).toString("utf8");
+      return Promise.all(
+        netuids.map(async (netuid): Promise<DirectSubnet> => {
+          const items: Record<string, string> = {};
+          await Promise.all(SUBNET_ITEMS.map(async (item) => (items[item] = text(await module[item]!(netuid)))));
+          const identity = (await module.subnetIdentities!(netuid)) as unknown as { isSome: boolean; unwrap(): { subnetName: unknown } };
+          const alphaValues = ((await module.alphaValues!(netuid)) as unknown as Codec[]).map((value) => value.toNumber()) as [number, number];
+          const vector = async (item: string) => (await module[item]!(netuid)) as unknown as Codec[];
+          const [active, permit, dividends, incentive, consensus, vtrust, emission, lastUpdate] = await Promise.all(
+            ["active", "validatorPermit", "dividends", "incentive", "consensus", "validatorTrust", "emission", "lastUpdate"].map(vector),
+          );
+          const keys = (await module.keys!.entries(netuid)) as unknown as [{ args: [Codec, Codec] }, Codec][];
+          const neurons = await Promise.all(
+            keys.map(async ([key, hotkeyCodec]): Promise<DirectNeuron> => {
+              const uid = key.args[1].toNumber();
+              const hotkey = hotkeyCodec.toHex();
+              const at = (values: Codec[], fallback: string) => values[uid]?.toString() ?? fallback;
+              return {
+                uid,
+                hotkey,
+                coldkey: ((await module.owner!(hotkey)) as unknown as Codec).toHex(),
+                active: at(active!, "false") === "true",
+                validatorPermit: at(permit!, "false") === "true",
+                dividends: Number(at(dividends!, "0")),
+                incentive: Number(at(incentive!, "0")),
+                consensus: Number(at(consensus!, "0")),
+                vtrust: Number(at(vtrust!, "0")),
+                emission: at(emission!, "0"),
+                lastUpdate: at(lastUpdate!, "0"),
+                registeredAt: String(await module.blockAtRegistration!(netuid, uid)),
+                alphaStake: String(await module.totalHotkeyAlpha!(hotkey, netuid)),
+                rootStake: String(await module.totalHotkeyAlpha!(hotkey, 0)),
+                take: Number(String(await module.delegates!(hotkey))),
+              };
+            }),
+          );
+          return {
+            netuid,
+            items,
+            identityName: identity.isSome ? utf8(identity.unwrap().subnetName) : undefined,
+            symbol: utf8(await module.tokenSymbol!(netuid)),
+            alphaValues,
+            neurons: neurons.sort((a, b) => a.uid - b.uid),
+          };
+        }),
+      );
+    },
+
+    async holders(blockHash) {
+      const at = await api.at(blockHash);
+      const coldkeys = new Set(((await at.query.subtensorModule!.alpha!.keys()) as unknown as { args: [Codec, Codec, Codec] }[]).map((key) => key.args[1].toHex()));
+      const bySubnet = new Map<number, { coldkey: string; hotkey: string; alphaNalpha: string }[]>();
+      for (const coldkey of coldkeys) {
+        for (const position of await reads.positions(blockHash, coldkey)) {
+          bySubnet.set(position.netuid, [...(bySubnet.get(position.netuid) ?? []), { coldkey, hotkey: position.hotkey, alphaNalpha: position.stakeNalpha }]);
+        }
+      }
+      return bySubnet;
+    },
+
     async close() {
       await api.disconnect();
     },
   };
+  return reads;
 }
 
 const capitalise = (section: string) => section.charAt(0).toUpperCase() + section.slice(1);

@@ -46,7 +46,18 @@ export interface NetworkChainEvent {
     | { $case: "chainEventRemoved"; value: ChainEventRemoved }
     | { $case: "blockSeen"; value: BlockSeen }
     | { $case: "accountBalanceSnapshot"; value: AccountBalanceSnapshot }
+    | { $case: "subnetRemoved"; value: SubnetRemoved }
     | undefined;
+}
+
+/**
+ * A subnet left the network in this block (`SubtensorModule.NetworkRemoved`): its read models stop
+ * listing it from this block on. Its netuid can be registered again later, as a new subnet whose
+ * snapshots then stand. Taken back by a ChainEventRemoved like any record.
+ */
+export interface SubnetRemoved {
+  ref?: ChainRef | undefined;
+  netuid: number;
 }
 
 /**
@@ -411,6 +422,9 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
       case "accountBalanceSnapshot":
         AccountBalanceSnapshot.encode(message.event.value, writer.uint32(82).fork()).join();
         break;
+      case "subnetRemoved":
+        SubnetRemoved.encode(message.event.value, writer.uint32(90).fork()).join();
+        break;
     }
     return writer;
   },
@@ -517,6 +531,14 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
             };
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.event = { $case: "subnetRemoved", value: SubnetRemoved.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -571,6 +593,10 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
         ? { $case: "accountBalanceSnapshot", value: AccountBalanceSnapshot.fromJSON(object.accountBalanceSnapshot) }
         : isSet(object.account_balance_snapshot)
         ? { $case: "accountBalanceSnapshot", value: AccountBalanceSnapshot.fromJSON(object.account_balance_snapshot) }
+        : isSet(object.subnetRemoved)
+        ? { $case: "subnetRemoved", value: SubnetRemoved.fromJSON(object.subnetRemoved) }
+        : isSet(object.subnet_removed)
+        ? { $case: "subnetRemoved", value: SubnetRemoved.fromJSON(object.subnet_removed) }
         : undefined,
     };
   },
@@ -597,6 +623,8 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
       obj.blockSeen = BlockSeen.toJSON(message.event.value);
     } else if (message.event?.$case === "accountBalanceSnapshot") {
       obj.accountBalanceSnapshot = AccountBalanceSnapshot.toJSON(message.event.value);
+    } else if (message.event?.$case === "subnetRemoved") {
+      obj.subnetRemoved = SubnetRemoved.toJSON(message.event.value);
     }
     return obj;
   },
@@ -676,7 +704,98 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
         }
         break;
       }
+      case "subnetRemoved": {
+        if (object.event?.value !== undefined && object.event?.value !== null) {
+          message.event = { $case: "subnetRemoved", value: SubnetRemoved.fromPartial(object.event.value) };
+        }
+        break;
+      }
     }
+    return message;
+  },
+};
+
+function createBaseSubnetRemoved(): SubnetRemoved {
+  return { ref: undefined, netuid: 0 };
+}
+
+export const SubnetRemoved: MessageFns<SubnetRemoved> = {
+  encode(message: SubnetRemoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ref !== undefined) {
+      ChainRef.encode(message.ref, writer.uint32(10).fork()).join();
+    }
+    if (message.netuid !== 0) {
+      writer.uint32(16).uint32(message.netuid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubnetRemoved {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubnetRemoved();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ref = ChainRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.netuid = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubnetRemoved {
+    return {
+      ref: isSet(object.ref) ? ChainRef.fromJSON(object.ref) : undefined,
+      netuid: isSet(object.netuid) ? globalThis.Number(object.netuid) : 0,
+    };
+  },
+
+  toJSON(message: SubnetRemoved): unknown {
+    const obj: any = {};
+    if (message.ref !== undefined) {
+      obj.ref = ChainRef.toJSON(message.ref);
+    }
+    if (message.netuid !== 0) {
+      obj.netuid = Math.round(message.netuid);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SubnetRemoved>): SubnetRemoved {
+    return SubnetRemoved.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubnetRemoved>): SubnetRemoved {
+    const message = createBaseSubnetRemoved();
+    message.ref = (object.ref !== undefined && object.ref !== null) ? ChainRef.fromPartial(object.ref) : undefined;
+    message.netuid = object.netuid ?? 0;
     return message;
   },
 };

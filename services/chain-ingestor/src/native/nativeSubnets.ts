@@ -1,0 +1,129 @@
+import type { ChainRef } from "@platform/proto/common/v1/common";
+import type { NeuronState } from "@platform/proto/events/v1/chain_network";
+import { eventTypeOf } from "@platform/proto/topics";
+import type { Hex } from "viem";
+import { netuidKey, networkEventId, type NetworkRecord } from "../network/networkRecord.js";
+import type { EmissionDetails } from "./nativeEmissions.js";
+import { readMetagraphs } from "./nativeMetagraph.js";
+import { readSubnetDetails, type SubnetDetails } from "./nativeSubnetDetails.js";
+import type { RuntimeAt } from "./runtimeAt.js";
+import type { SubnetChanges } from "./subnetChanges.js";
+
+/**
+ * Every subnet's settings (SubnetSnapshot) and metagraph (ValidatorSetSnapshot) after a block. The
+ * first block is read whole; after it, a block re-reads only the subnets its events and block step
+ * name (subnetChanges.ts), and the others carry over unchanged, so they are published only when
+ * they change. Never mutated: the blocks of a fork share what did not change.
+ */
+export interface SubnetsState {
+  /** The runtime the state was read with: a block of another runtime is read whole. */
+  specVersion: number;
+  details: ReadonlyMap<number, SubnetDetails>;
+  metagraphs: ReadonlyMap<number, readonly NeuronState[]>;
+  /** What this block changed (everything after a whole read). */
+  changedDetails: ReadonlySet<number>;
+  changedMetagraphs: ReadonlySet<number>;
+}
+
+/** What the emissions say of each subnet this block, which a subnet's settings show. */
+export type EmissionEnabled = ReadonlyMap<number, boolean>;
+
+export async function readAllSubnets(runtime: RuntimeAt, netuids: readonly number[], emissionEnabled: EmissionEnabled): Promise<SubnetsState> {
+  const [details, metagraphs] = await Promise.all([readSubnetDetails(runtime, netuids, emissionEnabled), readMetagraphs(runtime, netuids)]);
+  return { specVersion: runtime.specVersion, details, metagraphs, changedDetails: new Set(netuids), changedMetagraphs: new Set(netuids) };
+}
+
+/** The state after a block from its parent's; undefined when the block must be read whole (another runtime). */
+export async function nextSubnets(
+  runtime: RuntimeAt,
+  parent: SubnetsState,
+  block: { netuids: readonly number[]; changes: SubnetChanges; emissionEnabled: EmissionEnabled },
+): Promise<SubnetsState | undefined> {
+  if (runtime.specVersion !== parent.specVersion) return undefined;
+  const { netuids, changes } = block;
+  const added = netuids.filter((netuid) => !parent.details.has(netuid));
+  const dirty = (set: ReadonlySet<number> | "all") => netuids.filter((netuid) => set === "all" || set.has(netuid) || added.includes(netuid));
+  const [detailNetuids, metagraphNetuids] = [dirty(changes.details), dirty(changes.metagraphs)];
+  const [readDetails, readGraphs] = await Promise.all([
+    readSubnetDetails(runtime, detailNetuids, block.emissionEnabled),
+    readMetagraphs(runtime, metagraphNetuids),
+  ]);
+
+  const details = new Map<number, SubnetDetails>();
+  const metagraphs = new Map<number, readonly NeuronState[]>();
+  const changedDetails = new Set<number>(detailNetuids);
+  for (const netuid of netuids) {
+    let subnet = readDetails.get(netuid) ?? parent.details.get(netuid)!;
+    // Whether a subnet receives emission moves with every block's emission, without an event.
+    const enabled = block.emissionEnabled.get(netuid);
+    if (enabled !== undefined && enabled !== subnet.emissionEnabled) {
+      subnet = { ...subnet, emissionEnabled: enabled };
+      changedDetails.add(netuid);
+    }
+    details.set(netuid, subnet);
+    metagraphs.set(netuid, readGraphs.get(netuid) ?? parent.metagraphs.get(netuid)!);
+  }
+  return { specVersion: runtime.specVersion, details, metagraphs, changedDetails, changedMetagraphs: new Set(metagraphNetuids) };
+}
+
+export interface SubnetIndexes {
+  subnetsOfHotkey(hotkey: Hex): readonly number[];
+  subnetsOfColdkey(coldkey: Hex): readonly number[];
+  hotkeysOf(netuid: number): readonly Hex[];
+}
+
+const indexes = new WeakMap<SubnetsState, SubnetIndexes>();
+
+/** Who sits where in the state's metagraphs (built once per state, when a block asks). */
+export function subnetIndexes(state: SubnetsState): SubnetIndexes {
+  const known = indexes.get(state);
+  if (known !== undefined) return known;
+  const byHotkey = new Map<Hex, number[]>();
+  const byColdkey = new Map<Hex, number[]>();
+  const hotkeys = new Map<number, Hex[]>();
+  for (const [netuid, neurons] of state.metagraphs) {
+    const ofSubnet: Hex[] = [];
+    for (const neuron of neurons) {
+      const hotkey = neuron.hotkey?.publicKey as Hex | undefined;
+      if (hotkey === undefined) continue;
+      ofSubnet.push(hotkey);
+      byHotkey.set(hotkey, [...(byHotkey.get(hotkey) ?? []), netuid]);
+      const coldkey = neuron.coldkey?.publicKey as Hex | undefined;
+      if (coldkey !== undefined) byColdkey.set(coldkey, [...(byColdkey.get(coldkey) ?? []), netuid]);
+    }
+    hotkeys.set(netuid, ofSubnet);
+  }
+  const built: SubnetIndexes = {
+    subnetsOfHotkey: (hotkey) => byHotkey.get(hotkey) ?? [],
+    subnetsOfColdkey: (coldkey) => byColdkey.get(coldkey) ?? [],
+    hotkeysOf: (netuid) => hotkeys.get(netuid) ?? [],
+  };
+  indexes.set(state, built);
+  return built;
+}
+
+/**
+ * The block's subnet records, keyed `netuid:<n>`: every subnet's emission (it moves every block),
+ * and the settings and metagraphs of the subnets the block changed.
+ */
+export function subnetRecords(state: SubnetsState | undefined, emissions: ReadonlyMap<number, EmissionDetails>, context: { chainId: number; ref: ChainRef }): NetworkRecord[] {
+  const records: NetworkRecord[] = [];
+  const push = (netuid: number, payload: NetworkRecord["payload"]) => {
+    const key = netuidKey(netuid);
+    const eventType = eventTypeOf(payload);
+    records.push({ topic: "chain.network.v1", key, eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key), eventType, ref: context.ref, payload });
+  };
+  for (const [netuid, emission] of [...emissions].sort(([a], [b]) => a - b)) {
+    push(netuid, { event: { $case: "emissionSnapshot", value: { ref: context.ref, ...emission } } });
+  }
+  if (state === undefined) return records;
+  for (const netuid of [...state.changedDetails].sort((a, b) => a - b)) {
+    const details = state.details.get(netuid);
+    if (details !== undefined) push(netuid, { event: { $case: "subnetSnapshot", value: { ref: context.ref, ...details } } });
+  }
+  for (const netuid of [...state.changedMetagraphs].sort((a, b) => a - b)) {
+    const neurons = state.metagraphs.get(netuid);
+    if (neurons !== undefined) push(netuid, { event: { $case: "validatorSetSnapshot", value: { ref: context.ref, netuid, neurons: [...neurons] } } });
+  }
+  return records;
+}
