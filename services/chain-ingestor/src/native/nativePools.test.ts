@@ -1,7 +1,7 @@
 import { Finality } from "@platform/proto/common/v1/common";
 import { PoolMechanism } from "@platform/proto/common/v1/network";
 import { describe, expect, it } from "vitest";
-import { nativePoolPrice, nativePoolRecords, nextNetuids, type NativePool } from "./nativePools.js";
+import { nativePoolPrice, nativePoolRecords, nextNetuids, subnetRemovedRecords, type NativePool } from "./nativePools.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
 
 const HASH = "0x00000000000000000000000000000000000000000000000000000000000000c7";
@@ -132,5 +132,16 @@ describe("nextNetuids", () => {
     const events = [event("NetworkAdded", [5, 1]), event("NetworkRemoved", 2), event("NetworkAdded", [9, 0], "Other"), event("NetworkAdded", ["x"]), event("StakeAdded", [1])];
     expect(nextNetuids([0, 1, 2, 3], events)).toEqual([0, 1, 3, 5]);
     expect(nextNetuids([0, 1], [])).toEqual([0, 1]);
+  });
+});
+
+describe("subnetRemovedRecords", () => {
+  it("publishes one SubnetRemoved per subnet of the parent's set the block no longer has, keyed with the subnet", () => {
+    const records = subnetRemovedRecords([0, 1, 2, 128], [0, 2, 5], { chainId: 945, ref });
+    expect(records.map((record) => [record.key, record.eventType, record.payload.event?.$case === "subnetRemoved" ? record.payload.event.value.netuid : undefined])).toEqual([
+      ["netuid:1", "SubnetRemoved", 1],
+      ["netuid:128", "SubnetRemoved", 128],
+    ]);
+    expect(subnetRemovedRecords([0, 1], [0, 1, 2], { chainId: 945, ref })).toEqual([]);
   });
 });

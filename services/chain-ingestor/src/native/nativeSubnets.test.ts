@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { nextSubnets, readAllSubnets, subnetIndexes, subnetRecords } from "./nativeSubnets.js";
+import { fakeRuntimeAt } from "./runtimeAtFake.js";
+
+const key = (byte: number) => `0x${byte.toString(16).padStart(2, "0").repeat(32)}`;
+const [HOT_A, HOT_B, COLD_A] = [key(0xa1), key(0xb1), key(0xa2)];
+const account = (publicKey: string) => ({ raw: publicKey });
+
+/** Subnets 1 and 2 with a tempo each; hotkey A on 1, hotkey B on 2, both owned by coldkey A. */
+function runtime(tempos: Record<number, number>, specVersion = 218) {
+  return fakeRuntimeAt(
+    {
+      "subtensorModule.tempo": (netuid) => tempos[netuid as number] ?? 0,
+      "subtensorModule.keys": [
+        [[1, 0], account(HOT_A)],
+        [[2, 0], account(HOT_B)],
+      ],
+      "subtensorModule.owner": () => account(COLD_A),
+    },
+    { specVersion },
+  );
+}
+const enabled = (entries: [number, boolean][]) => new Map(entries);
+const quiet = { details: new Set<number>(), metagraphs: new Set<number>() };
+
+describe("native subnets state", () => {
+  it("is read whole at first, every subnet changed", async () => {
+    const state = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([[1, true], [2, false]]));
+    expect([...state.changedDetails]).toEqual([1, 2]);
+    expect([...state.changedMetagraphs]).toEqual([1, 2]);
+    expect(state.details.get(2)).toMatchObject({ netuid: 2, tempo: 20, emissionEnabled: false });
+    expect(subnetIndexes(state).subnetsOfHotkey(HOT_A as `0x${string}`)).toEqual([1]);
+    expect(subnetIndexes(state).subnetsOfColdkey(COLD_A as `0x${string}`)).toEqual([1, 2]);
+  });
+
+  it("then re-reads only what a block names, carrying the rest over unchanged", async () => {
+    const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([[1, true], [2, true]]));
+    const chain = runtime({ 1: 10, 2: 99 });
+    const state = (await nextSubnets(chain, parent, { netuids: [1, 2], changes: { details: new Set([2]), metagraphs: new Set() }, emissionEnabled: enabled([[1, true], [2, true]]) }))!;
+    expect([...state.changedDetails]).toEqual([2]);
+    expect([...state.changedMetagraphs]).toEqual([]);
+    expect(state.details.get(2)?.tempo).toBe(99);
+    expect(state.details.get(1)).toBe(parent.details.get(1));
+    expect(state.metagraphs.get(1)).toBe(parent.metagraphs.get(1));
+    // Only subnet 2's settings were read.
+    expect(chain.reads.filter((read) => read.item === "subtensorModule.tempo").map((read) => read.keys)).toEqual([[2]]);
+  });
+
+  it("marks a subnet whose emission switched on or off, reads an added subnet whole, drops a removed one", async () => {
+    const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([[1, true], [2, true]]));
+    const state = (await nextSubnets(runtime({ 1: 10, 3: 30 }), parent, { netuids: [1, 3], changes: quiet, emissionEnabled: enabled([[1, false], [3, true]]) }))!;
+    expect([...state.details.keys()]).toEqual([1, 3]);
+    expect([...state.changedDetails].sort()).toEqual([1, 3]);
+    expect(state.details.get(1)?.emissionEnabled).toBe(false);
+    expect([...state.changedMetagraphs]).toEqual([3]);
+  });
+
+  it("is read whole again under another runtime", async () => {
+    const parent = await readAllSubnets(runtime({ 1: 10 }), [1], enabled([]));
+    expect(await nextSubnets(runtime({ 1: 10 }, 219), parent, { netuids: [1], changes: quiet, emissionEnabled: enabled([]) })).toBeUndefined();
+  });
+
+  it("publishes every emission, and settings and metagraphs only of the subnets that changed", async () => {
+    const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([]));
+    const state = (await nextSubnets(runtime({ 1: 10, 2: 20 }), parent, { netuids: [1, 2], changes: { details: new Set(), metagraphs: new Set([1]) }, emissionEnabled: enabled([]) }))!;
+    const ref = { chainId: "945", blockNumber: "9", blockHash: `0x${"9".repeat(64)}`, parentHash: `0x${"8".repeat(64)}`, blockTimestamp: "2026-01-01T00:00:00.000Z", finality: 1 };
+    const emission = { netuid: 0, emissionEnabled: false, taoInEmissionRao: "0", blockEmissionRao: "1", tempo: 0 };
+    const records = subnetRecords(state, new Map([[2, { ...emission, netuid: 2 }], [1, { ...emission, netuid: 1 }]]), { chainId: 945, ref });
+    expect(records.map((record) => [record.eventType, record.key])).toEqual([
+      ["EmissionSnapshot", "netuid:1"],
+      ["EmissionSnapshot", "netuid:2"],
+      ["ValidatorSetSnapshot", "netuid:1"],
+    ]);
+  });
+});
