@@ -17,6 +17,8 @@ export interface NativeIngestorOptions {
   onFenced(error: unknown): void;
   /** Where a source without a checkpoint starts; block 0 by default. */
   startBlock?: bigint;
+  /** Blocks between full reads of what is kept from events; a day of blocks by default. */
+  rescanEveryBlocks?: number;
   /** How the node is reached; connectNativeChain by default (tests pass a faulty one). */
   connect?: (network: SubstrateNetwork) => Promise<NativeChainReader>;
 }
@@ -79,6 +81,7 @@ export function startNativeIngestor(options: NativeIngestorOptions): NativeInges
       topicsReady: topics.ready,
       onFenced: options.onFenced,
       ...(options.startBlock === undefined ? {} : { startBlock: options.startBlock }),
+      ...(options.rescanEveryBlocks === undefined ? {} : { rescanEveryBlocks: options.rescanEveryBlocks }),
     });
     log.info({ network: network.name, chainId: network.chainId, rpcUrl: network.rpcUrl }, "following the native network (Substrate)");
   })();

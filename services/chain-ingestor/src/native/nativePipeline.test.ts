@@ -61,8 +61,9 @@ afterAll(async () => {
   dir.remove();
 }, 60_000);
 
-function startIn(input: SubstrateNetworkInput): NativeIngestor {
+function startIn(input: SubstrateNetworkInput, extra: { rescanEveryBlocks?: number } = {}): NativeIngestor {
   return startNativeIngestor({
+    ...extra,
     kafka,
     network: substrateNetworkSchema.parse(input),
     pollIntervalMs: 100,
@@ -382,6 +383,44 @@ describe("the native source on the real runtime", () => {
     const now = standing(records);
     expect(now.some((activity) => activity.ref!.blockHash === abandonedHash)).toBe(false);
     expect(now.filter((activity) => activity.ref!.blockHash === chosenHash).map((activity) => activity.to?.ss58)).toEqual([newTo, newTo]);
+  }, 120_000);
+});
+
+describe("the subnet set, read whole every few blocks", () => {
+  it("finds netuid 128 (written into state without an event) and publishes its removal when it is gone", async () => {
+    await ingestor?.stop();
+    ingestor = startIn(network, { rescanEveryBlocks: 2 });
+    await node.request("dev_setStorage", [
+      {
+        SubtensorModule: {
+          NetworksAdded: [[[128], true]],
+          SubnetMechanism: [[[128], 1]],
+          SubnetTAO: [[[128], "5000000000"]],
+          SubnetAlphaIn: [[[128], "20000000000"]],
+          SubnetAlphaOut: [[[128], "1000000000"]],
+          Tempo: [[[128], 100]],
+        },
+      },
+    ]);
+    await node.newBlocks(2);
+    await caughtUp();
+    const added = await published();
+    const pools = added.flatMap(({ event }) => (event?.$case === "poolSnapshot" && event.value.netuid === 128 ? [event.value] : []));
+    expect(pools.length).toBeGreaterThan(0);
+    const newest = pools.at(-1)!;
+    expect(newest).toEqual({ ...(await directPools(newest.ref!.blockHash)).find((pool) => pool.netuid === 128), ref: newest.ref });
+    expect(newest.priceTao).toBe("0.25");
+    expect(added.some(({ event }) => event?.$case === "subnetSnapshot" && event.value.netuid === 128 && event.value.tempo === 100)).toBe(true);
+
+    await node.request("dev_setStorage", [{ SubtensorModule: { NetworksAdded: [[[128], null]] } }]);
+    await node.newBlocks(2);
+    await caughtUp();
+    const after = await published();
+    const removals = after.flatMap(({ event }) => (event?.$case === "subnetRemoved" ? [event.value] : []));
+    expect(removals.map((removal) => removal.netuid)).toEqual([128]);
+    const removedAt = Number(removals[0]!.ref!.blockNumber);
+    const poolsAfter = after.flatMap(({ event }) => (event?.$case === "poolSnapshot" && event.value.netuid === 128 && Number(event.value.ref!.blockNumber) >= removedAt ? [event.value] : []));
+    expect(poolsAfter).toEqual([]);
   }, 120_000);
 });
 

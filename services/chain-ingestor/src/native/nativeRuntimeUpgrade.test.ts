@@ -120,5 +120,15 @@ describe("the native source across a runtime upgrade", () => {
         ["Balances.Transfer", TransactionType.TRANSACTION_TYPE_TRANSFER],
       ]);
     }
+
+    // Spec 204 keeps no `TokenSymbol`: the block of the new runtime is read whole, every subnet is
+    // published, and the symbol is absent, not dropped with its subnet and not an empty text.
+    const records = (await readTopic(kafka, TOPICS.chainNetwork.name)).map((record) => decodePayload(TOPICS.chainNetwork, record.value!).event);
+    const subnetsAt = (blockHash: string) =>
+      records.flatMap((event) => (event?.$case === "subnetSnapshot" && event.value.ref!.blockHash === blockHash ? [event.value] : [])).sort((a, b) => a.netuid - b.netuid);
+    const emissionsAt = (blockHash: string) => records.filter((event) => event?.$case === "emissionSnapshot" && event.value.ref!.blockHash === blockHash).length;
+    expect(subnetsAt(under204).map((subnet) => [subnet.netuid, subnet.symbol])).toEqual([[0, undefined], [1, undefined], [netuid, undefined]]);
+    expect(subnetsAt(back218).map((subnet) => [subnet.netuid, typeof subnet.symbol])).toEqual([[0, "string"], [1, "string"], [netuid, "string"]]);
+    expect([emissionsAt(under218), emissionsAt(under204), emissionsAt(back218)]).toEqual([3, 3, 3]);
   }, 180_000);
 });

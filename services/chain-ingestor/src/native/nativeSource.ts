@@ -21,6 +21,8 @@ export interface NativeSourceOptions {
   /** Where a source without a checkpoint starts; block 0 by default. */
   startBlock?: bigint;
   networkPartitions?: number;
+  /** Blocks between full reads of what is kept from events (nativeBlockSource); a day of blocks by default. */
+  rescanEveryBlocks?: number;
 }
 
 export type NativeSourceStatus = FollowerSourceStatus;
@@ -55,6 +57,7 @@ export function startNativeSource(options: NativeSourceOptions): FollowerSource 
       network,
       finalizedHead: headers.finalizedHead,
       ...(options.networkPartitions === undefined ? {} : { networkPartitions: options.networkPartitions }),
+      ...(options.rescanEveryBlocks === undefined ? {} : { rescanEveryBlocks: options.rescanEveryBlocks }),
     }),
     toRecords: (step, now) => commitNetworkRecords(step, { chainId: network.chainId, sourceId, now }),
     pollIntervalMs: interval,
