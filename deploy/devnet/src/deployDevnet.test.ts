@@ -8,6 +8,7 @@ import {
   http,
   maxUint256,
   pad,
+  parseEventLogs,
   zeroHash,
   type Address,
   type PublicClient,
@@ -16,7 +17,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployDevnet, type DevnetDeployment } from "./deployDevnet.js";
 import { devnetNativeFunds, devnetSettlerParams, devnetTokens } from "./deploySteps.js";
-import { erc6492WalletFactoryAbi, fullSettlerAbi, multicall3Abi, testTokenAbi } from "./generated/index.js";
+import { erc6492WalletFactoryAbi, fullSettlerAbi, multicall3Abi, priceFeedAggregatorMockAbi, testTokenAbi } from "./generated/index.js";
+import { devnetPriceFeed, devnetPriceUpdaterFunds } from "./oracle/deployPriceFeed.js";
 
 const dir = tempDir("deploy-devnet");
 const anvils: RunningAnvil[] = [];
@@ -134,6 +136,29 @@ describe("deployDevnet", () => {
       expect(await client.getBalance({ address: filler.address })).toBeGreaterThan(devnetNativeFunds.filler - 10n ** 16n);
       expect(await client.getBalance({ address: oracle.address })).toBe(devnetNativeFunds.oracle);
     }
+  });
+
+  it("deploys the TAO/USD feed on the origin chain only, the simulator its updater with gas there", async () => {
+    const feed = deployment.chains["origin"]!.contracts.priceFeed!;
+    expect(feed).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(deployment.chains["destination"]!.contracts.priceFeed).toBeUndefined();
+    expect(deployment.chains["subtensor"]!.contracts.priceFeed).toBeUndefined();
+    expect(await origin.readContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName: "updater" })).toBe(deployment.accounts.simulator.address);
+    expect(await origin.getBalance({ address: deployment.accounts.simulator.address })).toBe(devnetPriceUpdaterFunds);
+  });
+
+  it("answers the feed's Chainlink reads with 8 decimals and announced the first round with AnswerUpdated", async () => {
+    const feed = deployment.chains["origin"]!.contracts.priceFeed!;
+    const read = <F extends "decimals" | "description" | "latestRoundData">(functionName: F) =>
+      origin.readContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName });
+    expect(await read("decimals")).toBe(8);
+    expect(await read("description")).toBe("TAO / USD");
+    const [roundId, answer, , updatedAt, answeredInRound] = await read("latestRoundData");
+    expect([roundId, answer, answeredInRound]).toEqual([1n, devnetPriceFeed.initialAnswer, 1n]);
+    const logs = parseEventLogs({ abi: priceFeedAggregatorMockAbi, logs: await origin.getLogs({ address: feed, fromBlock: 0n }) });
+    expect(logs.map((log) => log.eventName)).toEqual(["NewRound", "AnswerUpdated"]);
+    expect(logs[1]!.args).toEqual({ current: devnetPriceFeed.initialAnswer, roundId: 1n, updatedAt });
+    await expect(origin.readContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName: "getRoundData", args: [2n] })).rejects.toThrow(/No data present/);
   });
 
   it("returns the run's accounts with usable keys that never reach JSON or the console", () => {

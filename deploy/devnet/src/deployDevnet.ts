@@ -62,7 +62,8 @@ export interface DevnetAccounts {
   filler: DevnetAccount;
   /**
    * The network simulator: the only account that may change the Subtensor mocks' state and submit
-   * price-feed rounds; funded on the native chain (`devnetSimulatorFunds`).
+   * price-feed rounds; funded on the native chain (`devnetSimulatorFunds`) and, for gas, on the
+   * price feed's chain (`devnetPriceUpdaterFunds`).
    */
   simulator: DevnetAccount;
 }

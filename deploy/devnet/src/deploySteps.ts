@@ -23,6 +23,7 @@ import {
   testTokenAbi,
   testTokenBytecode,
 } from "./generated/index.js";
+import { deployPriceFeed } from "./oracle/deployPriceFeed.js";
 import { deploySubtensor, type DevnetSubtensor } from "./subtensor/deploySubtensor.js";
 
 /** Every devnet contract by the key it is reported under; optional keys exist only on chains of some roles. */
@@ -35,7 +36,10 @@ export interface DevnetContracts {
   fullSettler?: Address;
   /** Origin and destination chains: test ERC-20s by symbol (`devnetTokens`). */
   tokens?: Record<string, Address>;
-  /** Native chain: the Chainlink-style TAO/USD aggregator the simulator moves (`contracts.priceFeed` in the chain config). */
+  /**
+   * Origin chain: the Chainlink-style TAO/USD aggregator the simulator moves (`contracts.priceFeed`
+   * in the chain config, followed by the chain-ingestor's price source).
+   */
   priceFeed?: Address;
 }
 
@@ -48,7 +52,7 @@ export interface ChainStepContext extends DeployContext {
   oracle: Address;
   /** Signs as the filler, for the approvals that let it fill as soon as the devnet is up. */
   filler: WalletClient<HttpTransport, Chain, Account>;
-  /** Signs as the simulator: the only account that may change the Subtensor mocks' state and the price feed. */
+  /** Signs as the simulator: the only account that may change the Subtensor mocks' state and submit price-feed rounds. */
   simulator: WalletClient<HttpTransport, Chain, Account>;
   /** Set by the native chain's step: where the precompile mocks keep their state. */
   subtensor?: DevnetSubtensor;
@@ -192,7 +196,14 @@ export const deploySteps: readonly DeployStep[] = [
     }),
   },
   {
-    // The precompile mocks at their real addresses with a seeded state, and the TAO/USD feed.
+    // The coin/USD feed lives on the origin chain: the price needs no Subtensor stand-in, and the
+    // origin chain is there in every stack.
+    name: "priceFeed",
+    roles: ["origin"],
+    run: async (context) => ({ priceFeed: await deployPriceFeed(context) }),
+  },
+  {
+    // The precompile mocks at their real addresses with a seeded state.
     name: "subtensor",
     roles: ["native"],
     run: async (context) => {

@@ -27,6 +27,7 @@ export {
   type DeployContext,
 } from "./deployContract.js";
 export * from "./generated/index.js";
+export * from "./oracle/index.js";
 export * from "./subtensor/index.js";
 export * from "./intents/index.js";
 export * from "./wallets/index.js";

@@ -2,14 +2,14 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { authConfigSchema } from "@platform/auth/src/config.js";
 import { chainConfigSchema } from "@platform/chain";
-import { chainIngestorConfigSchema } from "@platform/chain-ingestor/src/config.js";
+import { chainIngestorConfigSchema, INGEST_SOURCES as INGESTOR_SOURCES } from "@platform/chain-ingestor/src/config.js";
 import { dataQueryConfigSchema } from "@platform/data-query/src/config.js";
 import { gatewayConfigSchema } from "@platform/gateway/src/config.js";
 import { intentsGatewayConfigSchema } from "@platform/intents-gateway/src/config.js";
 import { projectorConfigSchema } from "@platform/projector/src/config.js";
 import { tcConfigSchema } from "@platform/tc/src/config.js";
 import { beforeAll, describe, expect, test } from "vitest";
-import { DEPLOYABLES, type ServiceName } from "./deployables.js";
+import { DEPLOYABLES, INGEST_SOURCES, type ServiceName } from "./deployables.js";
 import { renderOverlay } from "./kustomize.js";
 import type { Manifest } from "./manifests.js";
 import { BASE_DIR, OVERLAYS, type OverlayName } from "./paths.js";
@@ -97,6 +97,10 @@ test("a missing variable, a misspelt one and a broken chains.json are reported",
   expect(failures).toMatch(/data-query-subnets: REDIS_URL/);
   expect(failures).toMatch(/projector-market: sets PROJECTION, which projector does not read/);
   expect(failures).toMatch(/chain-ingestor-network: \/etc\/platform\/chains\/chains\.json: chains\.2\.chainId/);
+});
+
+test("every source the chain-ingestor knows has its Deployment, and no other", () => {
+  expect([...INGEST_SOURCES].sort()).toEqual([...INGESTOR_SOURCES].sort());
 });
 
 test("the base's example chains.json is valid too", async () => {

@@ -42,8 +42,9 @@ const EXPECTED_DEPLOYMENTS = [
   "chain-ingestor-intents",
   "chain-ingestor-network",
   "chain-ingestor-native",
+  "chain-ingestor-price",
 ];
-const INGESTORS = ["chain-ingestor-intents", "chain-ingestor-network", "chain-ingestor-native"];
+const INGESTORS = ["chain-ingestor-intents", "chain-ingestor-network", "chain-ingestor-native", "chain-ingestor-price"];
 
 test("the generated base is up to date with src/deployables.ts", async () => {
   expect(await staleBaseFiles()).toEqual([]);

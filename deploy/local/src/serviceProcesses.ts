@@ -91,7 +91,8 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       // Every source; the native one follows the Substrate side when the chains file has a
       // `substrate` section (the stack with the native network), and then the EVM network source
       // leaves account activity, pools and network totals to it (the chain-ingestor reads the same file).
-      INGEST_SOURCES: "intents,network,native",
+      // The price source follows the coin/USD feed the devnet deploys on the origin chain.
+      INGEST_SOURCES: "intents,network,native,price",
       INGEST_MAX_BLOCKS_PER_BATCH: "500",
       NOTIFIED_TX_DROP_AFTER_SECONDS: "600",
     }),

@@ -4,12 +4,13 @@ import { fileURLToPath } from "node:url";
 import { loadChainConfig } from "@platform/chain";
 import { addressToBytes32, deployDevnet, encodeOrderData, fullSettlerAbi, orderDataTypeHash, OrderStatus, type DevnetDeployment } from "@platform/devnet";
 import { freePort, spawnManaged, startAnvil, tempDir, waitFor, type ManagedProcess, type RunningAnvil } from "@platform/testing";
+import { priceFeedAbi } from "@platform/subtensor";
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseEther, parseEventLogs, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The simulator as the launcher runs it: its own process, keys from a 0600 file, ready on /readyz,
-// then filling and settling an order a user opens on the devnet.
+// then filling and settling an order a user opens on the devnet, and moving the origin chain's price feed.
 const dir = tempDir("simulator-main");
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const anvils: RunningAnvil[] = [];
@@ -37,7 +38,7 @@ beforeAll(async () => {
     }),
   );
   const keysFile = join(dir.path, "keys.json");
-  writeFileSync(keysFile, JSON.stringify({ accounts: { filler: deployment.accounts.filler.privateKey, oracle: deployment.accounts.oracle.privateKey } }), { mode: 0o600 });
+  writeFileSync(keysFile, JSON.stringify({ accounts: { filler: deployment.accounts.filler.privateKey, oracle: deployment.accounts.oracle.privateKey, simulator: deployment.accounts.simulator.privateKey } }), { mode: 0o600 });
   opsPort = await freePort();
   simulator = spawnManaged({
     name: "simulator",
@@ -45,7 +46,7 @@ beforeAll(async () => {
     args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "deploy", "simulator", "src", "main.ts")],
     cwd: repoRoot,
     logFile: join(dir.path, "simulator.log"),
-    env: { PATH: process.env.PATH, CHAINS_FILE: chainsFile, SIMULATOR_KEYS_FILE: keysFile, OPS_PORT: String(opsPort), SIM_DEMO: "false", SIM_POLL_INTERVAL_MS: "100" },
+    env: { PATH: process.env.PATH, CHAINS_FILE: chainsFile, SIMULATOR_KEYS_FILE: keysFile, OPS_PORT: String(opsPort), SIM_DEMO: "false", SIM_POLL_INTERVAL_MS: "100", SIM_PRICE_INTERVAL_MS: "200" },
   });
   await waitFor(async () => (await fetch(`http://127.0.0.1:${opsPort}/readyz`).catch(() => undefined))?.status === 200, { what: "the simulator ready", timeoutMs: 60_000, intervalMs: 200 });
 }, 120_000);
@@ -87,5 +88,13 @@ describe("the simulator process", () => {
       timeoutMs: 30_000,
     });
     expect(await fetch(`http://127.0.0.1:${opsPort}/readyz`).then((response) => response.status)).toBe(200);
+  }, 60_000);
+
+  it("submits rounds of the coin/USD feed on the origin chain, with no native chain in the chains file", async () => {
+    const target = deployment.chains["origin"]!;
+    const publicClient = createPublicClient({ transport: http(target.rpcUrl) });
+    const latestRound = () => publicClient.readContract({ address: target.contracts.priceFeed!, abi: priceFeedAbi, functionName: "latestRound" });
+    const before = await latestRound();
+    await waitFor(async () => (await latestRound()) >= before + 2n, { what: "two more price rounds", timeoutMs: 30_000, intervalMs: 200 });
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { createLogger } from "@platform/log";
 import { privateKeyToAccount } from "viem/accounts";
 import { startNativeSimulator } from "./native/index.js";
 import { networkRandom, startNetworkSimulator } from "./network/index.js";
+import { startPriceSimulator } from "./price/index.js";
 import { readKeysFile, requireKey } from "./intents/keysFile.js";
 import { startOpsServer } from "./intents/opsServer.js";
 import { simulatorConfigSchema } from "./intents/simulatorConfig.js";
@@ -12,7 +13,8 @@ import { startIntentsSimulator } from "./intents/startIntentsSimulator.js";
 /**
  * The devnet simulator process: plays the filler, the oracle and demo users on the intent chains,
  * so orders on the running stack really fill, settle, expire and get refunded; and, on the native
- * chain, the network's own activity (transfers, stakes, pools, prices). Devnet only: it signs with
+ * chain, the network's own activity (transfers, stakes, pools); and the coin/USD price feed's rounds,
+ * on whichever chain carries it. Devnet only: it signs with
  * the keys the launcher generated for this run.
  */
 const config = loadConfigOrExit("simulator", simulatorConfigSchema);
@@ -41,20 +43,33 @@ const intents = await startIntentsSimulator({
     : {}),
   log,
 });
-// The native chain's activity, where the devnet has one with its price feed and the simulator account.
+// The native chain's activity, where the devnet has one (with the Subtensor stand-ins) and the simulator account.
 const native = chains.chains.find((chain) => chain.roles.includes("native"));
 const network =
-  native?.contracts.priceFeed !== undefined && keys["simulator"] !== undefined
+  native !== undefined && keys["simulator"] !== undefined
     ? await startNetworkSimulator({
         rpcUrl: native.rpcUrl,
         simulatorKey: requireKey(keys, "simulator"),
-        priceFeed: native.contracts.priceFeed,
         seed: String(config.SIM_SEED),
         intervalMs: config.SIM_NETWORK_INTERVAL_MS,
         log,
       })
     : undefined;
-if (network === undefined) log.info("no native chain with a price feed and a simulator key: network simulator not started");
+if (network === undefined) log.info("no native chain or no simulator key: network simulator not started");
+// The coin/USD feed's rounds, on the chain whose contracts name it (the devnet's origin chain).
+const feedChain = chains.chains.find((chain) => chain.contracts.priceFeed !== undefined);
+const price =
+  feedChain?.contracts.priceFeed !== undefined && keys["simulator"] !== undefined
+    ? await startPriceSimulator({
+        rpcUrl: feedChain.rpcUrl,
+        simulatorKey: requireKey(keys, "simulator"),
+        priceFeed: feedChain.contracts.priceFeed,
+        seed: String(config.SIM_SEED),
+        intervalMs: config.SIM_PRICE_INTERVAL_MS,
+        log,
+      })
+    : undefined;
+if (price === undefined) log.info("no chain with a price feed or no simulator key: price simulator not started");
 // The real Subtensor runtime's own activity (transfers, stakes, registrations), when the chains file names it.
 const nativeStop = new AbortController();
 const nativeNetwork =
@@ -71,7 +86,7 @@ const shutdown = async (signal: string) => {
   log.info({ signal }, "stopping");
   ready = false;
   nativeStop.abort();
-  await Promise.all([intents.stop(), network?.stop(), nativeNetwork?.done]);
+  await Promise.all([intents.stop(), network?.stop(), price?.stop(), nativeNetwork?.done]);
   await ops.close();
   log.info({ stats: intents.stats() }, "stopped");
   process.exit(0);

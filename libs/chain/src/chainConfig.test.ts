@@ -50,9 +50,9 @@ describe("configuredChainSchema", () => {
     });
   });
 
-  it("takes the native chain's price feed, checksummed", () => {
+  it("takes a chain's price feed, checksummed, whatever its role", () => {
     const parsed = configuredChainSchema.parse(
-      chain({ roles: ["native"], contracts: { priceFeed: "0xca11bde05977b3631167028862be2a173976ca11" } }),
+      chain({ roles: ["origin"], contracts: { priceFeed: "0xca11bde05977b3631167028862be2a173976ca11" } }),
     );
     expect(parsed.contracts.priceFeed).toBe("0xcA11bde05977b3631167028862bE2a173976CA11");
   });
@@ -105,6 +105,17 @@ describe("chainConfigSchema", () => {
     expect(issuesOf({ environment: "local", chains })).toEqual([
       "chains.1.roles: a second chain with role native (first is chains[0])",
     ]);
+  });
+
+  it("rejects a second chain with a price feed", () => {
+    const feed = { priceFeed: "0xca11bde05977b3631167028862be2a173976ca11" };
+    const chains = [
+      chain({ name: "origin", chainId: 31337, roles: ["origin"], contracts: feed }),
+      chain({ name: "destination", chainId: 31338, roles: ["destination"] }),
+      chain({ name: "subtensor", chainId: 31964, roles: ["native"], contracts: feed }),
+    ];
+    expect(issuesOf({ environment: "local", chains })).toEqual(["chains.2.contracts.priceFeed: a second chain with a price feed (first is chains[0])"]);
+    expect(issuesOf({ environment: "local", chains: chains.slice(0, 2) })).toEqual([]);
   });
 
   it("rejects an empty chain list and unknown top-level keys", () => {

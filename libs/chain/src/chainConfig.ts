@@ -30,7 +30,10 @@ export const chainContractsSchema = z.strictObject({
   walletFactory: addressSchema.optional(),
   /** ERC-20 token contracts on this chain by symbol. */
   tokens: z.record(tokenSymbolSchema, addressSchema).optional(),
-  /** Chainlink-style (AggregatorV3) coin/USD feed read for the native coin's price (native chain). */
+  /**
+   * Chainlink-style (AggregatorV3) coin/USD feed, read for the network coin's price by the
+   * chain-ingestor's price source; on any one chain (the devnet's origin chain, Ethereum, an L2).
+   */
   priceFeed: addressSchema.optional(),
 });
 export type ChainContracts = z.infer<typeof chainContractsSchema>;
@@ -185,6 +188,15 @@ export const chainConfigSchema = z
         code: "custom",
         path: ["chains", natives[1]!, "roles"],
         message: `a second chain with role native (first is chains[${natives[0]!}])`,
+      });
+    }
+    // One coin price per environment: two feeds would interleave two series of rounds as one.
+    const feeds = config.chains.flatMap((chain, index) => (chain.contracts.priceFeed === undefined ? [] : [index]));
+    if (feeds.length > 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["chains", feeds[1]!, "contracts", "priceFeed"],
+        message: `a second chain with a price feed (first is chains[${feeds[0]!}])`,
       });
     }
     checkRoutes(config, ctx);

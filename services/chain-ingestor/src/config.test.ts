@@ -16,19 +16,21 @@ function problemOf(env: NodeJS.ProcessEnv): string {
 
 describe("INGEST_SOURCES", () => {
   it("runs every source when unset or blank, as the local stack does", () => {
-    expect(loadConfig(chainIngestorConfigSchema, base).INGEST_SOURCES).toEqual(["intents", "network", "native"]);
-    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " " }).INGEST_SOURCES).toEqual(["intents", "network", "native"]);
+    expect(loadConfig(chainIngestorConfigSchema, base).INGEST_SOURCES).toEqual(["intents", "network", "native", "price"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " " }).INGEST_SOURCES).toEqual(["intents", "network", "native", "price"]);
   });
 
   it("selects one source or both, ignoring spaces and repeats", () => {
     expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "network" }).INGEST_SOURCES).toEqual(["network"]);
     expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "intents" }).INGEST_SOURCES).toEqual(["intents"]);
     expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "native" }).INGEST_SOURCES).toEqual(["native"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "price" }).INGEST_SOURCES).toEqual(["price"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "intents,network,native,price" }).INGEST_SOURCES).toEqual(["intents", "network", "native", "price"]);
     expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " network , intents,network" }).INGEST_SOURCES).toEqual(["network", "intents"]);
   });
 
   it("names the variable for an unknown source or an empty list", () => {
-    expect(problemOf({ ...base, INGEST_SOURCES: "intents,blocks" })).toBe("INGEST_SOURCES: must list sources among intents, network, native");
+    expect(problemOf({ ...base, INGEST_SOURCES: "intents,blocks" })).toBe("INGEST_SOURCES: must list sources among intents, network, native, price");
     expect(problemOf({ ...base, INGEST_SOURCES: "," })).toBe("INGEST_SOURCES: must list at least one item, comma separated");
   });
 });
@@ -37,6 +39,7 @@ describe("NATS_URL", () => {
   it("is needed only by the intents source", () => {
     const { NATS_URL: _unused, ...withoutNats } = base;
     expect(loadConfig(chainIngestorConfigSchema, { ...withoutNats, INGEST_SOURCES: "network" }).NATS_URL).toBeUndefined();
+    expect(loadConfig(chainIngestorConfigSchema, { ...withoutNats, INGEST_SOURCES: "price" }).NATS_URL).toBeUndefined();
     expect(problemOf({ ...withoutNats, INGEST_SOURCES: "network,intents" })).toBe("NATS_URL: is required but not set");
     expect(problemOf(withoutNats)).toBe("NATS_URL: is required but not set");
   });
@@ -52,5 +55,14 @@ describe("NATIVE_START_BLOCK", () => {
     expect(loadConfig(chainIngestorConfigSchema, { ...base, NATIVE_START_BLOCK: "4200000" }).NATIVE_START_BLOCK).toBe(4_200_000);
     expect(problemOf({ ...base, NATIVE_START_BLOCK: "-1" })).toBe("NATIVE_START_BLOCK: must be a block number (0 or more)");
     expect(problemOf({ ...base, NATIVE_START_BLOCK: "latest" })).toBe("NATIVE_START_BLOCK: must be a block number");
+  });
+});
+
+describe("PRICE_START_BLOCK", () => {
+  it("is optional and must be a block number", () => {
+    expect(loadConfig(chainIngestorConfigSchema, base).PRICE_START_BLOCK).toBeUndefined();
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, PRICE_START_BLOCK: "22000000" }).PRICE_START_BLOCK).toBe(22_000_000);
+    expect(problemOf({ ...base, PRICE_START_BLOCK: "-1" })).toBe("PRICE_START_BLOCK: must be a block number (0 or more)");
+    expect(problemOf({ ...base, PRICE_START_BLOCK: "latest" })).toBe("PRICE_START_BLOCK: must be a block number");
   });
 });

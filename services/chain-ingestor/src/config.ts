@@ -3,14 +3,14 @@ import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
 /** The sources one process can run; each has its own Kafka transactional ids and checkpoints. */
-export const INGEST_SOURCES = ["intents", "network", "native"] as const;
+export const INGEST_SOURCES = ["intents", "network", "native", "price"] as const;
 export type IngestSource = (typeof INGEST_SOURCES)[number];
 
 export const chainIngestorConfigSchema = z.object({
   ...serviceVars,
   /**
    * The sources this process runs, so each can be its own Deployment (one active replica per
-   * source); the default runs both, as the local stack does.
+   * source); the default runs every source, as the local stack does.
    */
   INGEST_SOURCES: vars
     .list()
@@ -52,6 +52,12 @@ export const chainIngestorConfigSchema = z.object({
   NATIVE_START_BLOCK: z.coerce.number({ error: "must be a block number" }).int({ error: "must be a whole block number" }).min(0, { error: "must be a block number (0 or more)" }).optional(),
   /** Native source: pause between polls once caught up (a new-head notification wakes it sooner). */
   NATIVE_POLL_INTERVAL_MS: vars.positiveInt().default(500),
+  /**
+   * Price source: where it starts when it has no checkpoint yet (block 0 by default). On a long chain
+   * (Ethereum) start near the feed's deployment or the head: the first block read publishes the
+   * feed's latest round, so the price is there at once.
+   */
+  PRICE_START_BLOCK: z.coerce.number({ error: "must be a block number" }).int({ error: "must be a whole block number" }).min(0, { error: "must be a block number (0 or more)" }).optional(),
 }).superRefine((config, context) => {
   if (config.INGEST_SOURCES.includes("intents") && config.NATS_URL === undefined) {
     context.addIssue({ code: "custom", path: ["NATS_URL"], message: "is required when INGEST_SOURCES lists intents" });

@@ -23,7 +23,8 @@ beforeAll(async () => {
     JSON.stringify({
       environment: "test",
       chains: [
-        { ...chain, name: "origin", chainId: 31337, roles: ["origin"], contracts: { fullSettler: "0x5FbDB2315678afecb367f032d93F642f64180aa3" } },
+        // The coin/USD feed on the origin chain, as the local stack has it: the price source follows it.
+        { ...chain, name: "origin", chainId: 31337, roles: ["origin"], contracts: { fullSettler: "0x5FbDB2315678afecb367f032d93F642f64180aa3", priceFeed: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" } },
         // No settler deployed yet: neither source follows it, so its RPC is no readiness concern.
         { ...chain, name: "destination", chainId: 31338, roles: ["destination"] },
         { ...chain, name: "subtensor", chainId: 31964, roles: ["native"], contracts: { multicall3: "0xcA11bde05977b3631167028862bE2a173976CA11" } },
@@ -89,11 +90,23 @@ describe("chain-ingestor INGEST_SOURCES", () => {
     const log = readFileSync(logFile, "utf8");
     expect(log).toContain("following FullSettler events");
     expect(log).not.toContain("native network");
+    expect(log).not.toContain("price feed");
+  }, 120_000);
+
+  it("with price only, follows the chain whose contracts name the feed, without NATS or the other sources", async () => {
+    const { process: ingestor, opsPort, logFile } = await startIngestor("price-only", { INGEST_SOURCES: "price" });
+    expect(await readinessChecks(opsPort)).toEqual(["kafka", "price-following", "price-topics", "rpc:origin"]);
+    const log = readFileSync(logFile, "utf8");
+    expect(log).toContain("following the coin/USD price feed");
+    expect(log).not.toContain("following FullSettler events");
+    expect(log).not.toContain("native network");
+    await ingestor.stop(15_000);
+    expect(await ingestor.exited).toBe(0);
   }, 120_000);
 
   it("exits 78 naming INGEST_SOURCES when it lists an unknown source", async () => {
     const { process: ingestor, logFile } = await startIngestor("unknown-source", { INGEST_SOURCES: "intents,blocks", NATS_URL: "nats://127.0.0.1:4222" });
     expect(await ingestor.exited).toBe(78);
-    expect(readFileSync(logFile, "utf8")).toContain("chain-ingestor: configuration error: INGEST_SOURCES: must list sources among intents, network");
+    expect(readFileSync(logFile, "utf8")).toContain("chain-ingestor: configuration error: INGEST_SOURCES: must list sources among intents, network, native, price");
   }, 120_000);
 });

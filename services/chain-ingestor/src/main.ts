@@ -7,10 +7,12 @@ import { loadChainIngestorConfig } from "./config.js";
 import { settlerChains, startIntentsIngestor } from "./intents/intentsIngestor.js";
 import { startNativeIngestor } from "./native/nativeIngestor.js";
 import { nativeChain, startNetworkIngestor } from "./network/networkIngestor.js";
+import { priceFeedChain, startPriceIngestor } from "./price/priceIngestor.js";
 
-// Three sources on the generic block follower (src/follower): the intents source follows FullSettler
-// events; the network source follows the chain with role "native" over EVM (snapshots, price feed);
-// the native source follows the network's Substrate side (account activity from runtime events).
+// Four sources on the generic block follower (src/follower): the intents source follows FullSettler
+// events; the network source follows the chain with role "native" over EVM (snapshots); the native
+// source follows the network's Substrate side (account activity from runtime events); the price
+// source follows the chain carrying the coin/USD feed (`contracts.priceFeed`, any role).
 // INGEST_SOURCES picks which run here, so each source can be its own single-replica Deployment;
 // readiness then covers only what this process uses.
 const config = loadChainIngestorConfig();
@@ -84,6 +86,23 @@ if (config.INGEST_SOURCES.includes("native")) {
   });
   checks.push(native.topicsCheck, native.check, ...(native.rpcCheck === undefined ? [] : [native.rpcCheck]));
   stops.push({ name: "native", run: () => native.stop() });
+}
+
+if (config.INGEST_SOURCES.includes("price")) {
+  const price = startPriceIngestor({
+    kafka: kafka.client,
+    chains: chains.chains,
+    pollIntervalMs: config.INGEST_POLL_INTERVAL_MS,
+    maxBlocksPerBatch: config.INGEST_MAX_BLOCKS_PER_BATCH,
+    ...(config.PRICE_START_BLOCK === undefined ? {} : { startBlock: BigInt(config.PRICE_START_BLOCK) }),
+    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    log,
+    onFenced: exitWhenFenced("price"),
+  });
+  const feedChain = priceFeedChain(chains.chains);
+  if (feedChain !== undefined) followed.set(feedChain.chainId, feedChain);
+  checks.push(price.topicsCheck, price.check);
+  stops.push({ name: "price", run: () => price.stop() });
 }
 
 // Only the RPC endpoints of chains a selected source follows decide readiness.

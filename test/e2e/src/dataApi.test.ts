@@ -5,7 +5,7 @@ import { waitFor } from "@platform/testing";
 import { createWalletClient, decodeFunctionData, getAddress, http, parseEther, type Hash, type Hex, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { chainAt, decimalUnits, publicKeyOf, valueRao, type ChainAt } from "./support/dataChain.js";
+import { chainAt, decimalUnits, priceRoundAt, publicKeyOf, valueRao, type ChainAt } from "./support/dataChain.js";
 import { startDataStack, type DataStack, type Json } from "./support/dataStack.js";
 
 /*
@@ -72,6 +72,24 @@ async function atAsOf(body: Json): Promise<ChainAt> {
   expect(asOf.block_hash).toBe(block.hash);
   expect(asOf.timestamp).toBe(new Date(Number(block.timestamp) * 1_000).toISOString());
   return chainAt(s.native.publicClient, block.number);
+}
+
+/**
+ * A price answer's as_of names a block of the price feed's chain (the origin chain, not the native
+ * one), with its hash and time; that block's number, once the node has mined past it (see atAsOf).
+ */
+async function atPriceAsOf(body: Json): Promise<bigint> {
+  const asOf = body.as_of as Json;
+  expect(asOf.chain_id).toBe(s.price.chainId);
+  await waitFor(async () => (await s.price.publicClient.getBlockNumber({ cacheTime: 0 })) > BigInt(asOf.block_number), {
+    what: `the price feed's chain past block ${asOf.block_number}`,
+    timeoutMs: 10_000,
+    intervalMs: 100,
+  });
+  const block = await s.price.publicClient.getBlock({ blockNumber: BigInt(asOf.block_number) });
+  expect(asOf.block_hash).toBe(block.hash);
+  expect(asOf.timestamp).toBe(new Date(Number(block.timestamp) * 1_000).toISOString());
+  return block.number;
 }
 
 /** Every page of a collection, following `_links.next` (plain fetch; the ketting walk is its own test). */
@@ -186,21 +204,21 @@ describe("every route answers what the chain holds at its as_of block", () => {
     }
   });
 
-  it("coin price: latest is the feed's latestRoundData at as_of; history candles are the feed's rounds bucketed", async () => {
+  it("coin price: latest is the feed's latestRoundData at as_of (on the origin chain); history candles are the feed's rounds bucketed", async () => {
     const latest = await s.api.ok("/data/v1/coin/price/latest");
-    const chain = await atAsOf(latest);
-    const round = await chain.priceRound(s.native.priceFeed);
+    const latestAt = await atPriceAsOf(latest);
+    const round = await priceRoundAt(s.price.publicClient, s.price.priceFeed, latestAt);
     expect(latest).toMatchObject({ symbol: "TAO", vs: "usd", price: formatScaled(round.answer, 8) });
     expect(latest.source).toMatchObject({ round_id: round.roundId.toString(), updated_at: new Date(Number(round.updatedAt) * 1_000).toISOString() });
 
     // A window with an interval, from the first round's 5-minute bucket: the candles are the feed's
     // AnswerUpdated rounds up to the history's own as_of block, bucketed by their updatedAt.
     const FIVE_MINUTES = 300;
-    const genesis = await s.native.publicClient.getContractEvents({ address: s.native.priceFeed, abi: priceFeedAbi, eventName: "AnswerUpdated", fromBlock: 0n, toBlock: chain.blockNumber });
+    const genesis = await s.price.publicClient.getContractEvents({ address: s.price.priceFeed, abi: priceFeedAbi, eventName: "AnswerUpdated", fromBlock: 0n, toBlock: latestAt });
     const firstBucket = Math.floor(Number(genesis[0]!.args.updatedAt) / FIVE_MINUTES) * FIVE_MINUTES;
     const history = await s.api.ok(`/data/v1/coin/price/history?interval=5m&start=${firstBucket}`);
-    const historyAt = await atAsOf(history);
-    const rounds = await s.native.publicClient.getContractEvents({ address: s.native.priceFeed, abi: priceFeedAbi, eventName: "AnswerUpdated", fromBlock: 0n, toBlock: historyAt.blockNumber });
+    const historyAt = await atPriceAsOf(history);
+    const rounds = await s.price.publicClient.getContractEvents({ address: s.price.priceFeed, abi: priceFeedAbi, eventName: "AnswerUpdated", fromBlock: 0n, toBlock: historyAt });
     expect(rounds.length).toBeGreaterThan(2);
     const candles = new Map<number, { open: bigint; high: bigint; low: bigint; close: bigint }>();
     for (const log of rounds) {

@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { freePorts, portVariable, readDescriptor, repoRoot, type PortPlan, type StackDescriptor } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
-import { evmAddressToAccountId } from "@platform/subtensor";
+import { evmAddressToAccountId, formatScaled, priceFeedAbi } from "@platform/subtensor";
 import { isAlive, tempDir, waitFor } from "@platform/testing";
-import { bytesToHex } from "viem";
+import { bytesToHex, createPublicClient, http, type Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { valueRao } from "./support/dataChain.js";
 import { connectRuntime, type RuntimeBlock, type RuntimeEvent, type RuntimeReads } from "./support/nativeRuntime.js";
@@ -108,6 +108,32 @@ describe("deploy/local/stack", () => {
     expect(auth.status).toBe(200);
     return ((await auth.json()) as { access_token: string }).access_token;
   }
+
+  it("serves the coin price from the TAO/USD feed on the origin chain, which the simulator moves", async () => {
+    expect(descriptor.chains.filter((chain) => chain.contracts.priceFeed !== undefined).map((chain) => chain.name)).toEqual(["origin"]);
+    const origin = descriptor.chains.find((chain) => chain.name === "origin")!;
+    const feed = origin.contracts.priceFeed as Address;
+    const client = createPublicClient({ transport: http(origin.rpcUrl) });
+    const token = await accessToken();
+    // The deployment opened round 1; a later round is the simulator's, published by the price source.
+    const latest = await waitFor(
+      async () => {
+        const response = await fetch(`${descriptor.gatewayUrl}/data/v1/coin/price/latest`, { headers: { authorization: `Bearer ${token}` } });
+        if (response.status !== 200) return undefined;
+        const body = (await response.json()) as { price: string; as_of: { chain_id: number; block_number: string; block_hash: string }; source: { round_id: string; feed_address: string } };
+        return BigInt(body.source.round_id) > 1n ? body : undefined;
+      },
+      { what: "a simulated price round served", timeoutMs: 60_000, intervalMs: 500 },
+    );
+    expect(latest.as_of.chain_id).toBe(origin.chainId);
+    expect(latest.source.feed_address).toBe(feed);
+    const blockNumber = BigInt(latest.as_of.block_number);
+    // Read once the node is past the block: anvil answers its newest block from the live state.
+    await waitFor(async () => (await client.getBlockNumber({ cacheTime: 0 })) > blockNumber, { what: `origin past block ${blockNumber}`, timeoutMs: 10_000, intervalMs: 100 });
+    expect((await client.getBlock({ blockNumber })).hash).toBe(latest.as_of.block_hash);
+    const [roundId, answer] = await client.readContract({ address: feed, abi: priceFeedAbi, functionName: "latestRoundData", blockNumber });
+    expect({ price: latest.price, round: latest.source.round_id }).toEqual({ price: formatScaled(answer, 8), round: roundId.toString() });
+  }, 90_000);
 
   it("carries a request through the gateway to a service over gRPC, which reads Redis", async () => {
     const wallet = "0x52908400098527886E0F7030069857D2E4169EE7";

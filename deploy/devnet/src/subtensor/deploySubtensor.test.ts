@@ -8,7 +8,6 @@ import {
   hexToBytes,
   http,
   parseEther,
-  parseEventLogs,
   toFunctionSelector,
   type Address,
   type Hex,
@@ -20,7 +19,6 @@ import { deployDevnet, type DevnetDeployment } from "../deployDevnet.js";
 import {
   alphaPrecompileMockAbi,
   metagraphPrecompileMockAbi,
-  priceFeedAggregatorMockAbi,
   stakingV2PrecompileMockAbi,
   storageQueryMockAbi,
   subnetPrecompileMockAbi,
@@ -28,7 +26,7 @@ import {
 } from "../generated/index.js";
 import { devnetSimulatorFunds } from "./deploySubtensor.js";
 import { precompileMocks } from "./precompileMocks.js";
-import { devnetHolders, devnetNetworkStorage, devnetPriceFeed, devnetSubnets, devnetValidators } from "./seed.js";
+import { devnetHolders, devnetNetworkStorage, devnetSubnets, devnetValidators } from "./seed.js";
 import { devnetStorageEntries } from "./storage/storageEntries.js";
 import { subtensorStorageKeys as storageKeys } from "@platform/subtensor";
 
@@ -89,33 +87,13 @@ describe("deployDevnet on the native chain", () => {
     );
   });
 
-  it("reports the price feed as a chain contract and the state apart from them, keeping the simulator key hidden", () => {
+  it("reports the state apart from the chain contracts (the price feed is on the origin chain), keeping the simulator key hidden", () => {
     const native = deployment.chains["subtensor"]!;
-    expect(native.contracts.priceFeed).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    expect(Object.keys(native.contracts).sort()).toEqual(["multicall3", "priceFeed", "walletFactory"]);
+    expect(Object.keys(native.contracts).sort()).toEqual(["multicall3", "walletFactory"]);
     const { simulator } = deployment.accounts;
     expect(privateKeyToAccount(simulator.privateKey).address).toBe(simulator.address);
     expect(JSON.stringify(deployment)).not.toContain(simulator.privateKey.slice(2));
     expect(inspect(deployment, { depth: 10 })).not.toContain(simulator.privateKey.slice(2));
-  });
-
-  it("answers the Chainlink reads with 8 decimals and announced the first round with AnswerUpdated", async () => {
-    const feed = deployment.chains["subtensor"]!.contracts.priceFeed!;
-    const read = <F extends "decimals" | "description" | "latestRoundData">(functionName: F) =>
-      client.readContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName });
-    expect(await read("decimals")).toBe(8);
-    expect(await read("description")).toBe("TAO / USD");
-    const [roundId, answer, , updatedAt, answeredInRound] = await read("latestRoundData");
-    expect([roundId, answer, answeredInRound]).toEqual([1n, devnetPriceFeed.initialAnswer, 1n]);
-    const logs = parseEventLogs({
-      abi: priceFeedAggregatorMockAbi,
-      logs: await client.getLogs({ address: feed, fromBlock: 0n }),
-    });
-    expect(logs.map((log) => log.eventName)).toEqual(["NewRound", "AnswerUpdated"]);
-    expect(logs[1]!.args).toEqual({ current: devnetPriceFeed.initialAnswer, roundId: 1n, updatedAt });
-    await expect(
-      client.readContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName: "getRoundData", args: [2n] }),
-    ).rejects.toThrow(/No data present/);
   });
 
   it("seeds pools whose price is τ_in/α_in truncated to 9 decimals and scaled by 1e18; root is stable at 1", async () => {

@@ -1,14 +1,9 @@
 import { parseEther, type Address, type Hash } from "viem";
 import { confirmTransactions, deployContract } from "../deployContract.js";
 import type { ChainStepContext, DevnetContracts } from "../deploySteps.js";
-import {
-  priceFeedAggregatorMockAbi,
-  priceFeedAggregatorMockBytecode,
-  subtensorStateAbi,
-  subtensorStateBytecode,
-} from "../generated/index.js";
+import { subtensorStateAbi, subtensorStateBytecode } from "../generated/index.js";
 import { installPrecompileMocks } from "./precompileMocks.js";
-import { devnetHolders, devnetMiner, devnetNetworkStorage, devnetPriceFeed, devnetSubnets, devnetValidators } from "./seed.js";
+import { devnetHolders, devnetMiner, devnetNetworkStorage, devnetSubnets, devnetValidators } from "./seed.js";
 import { devnetStorageEntries } from "./storage/storageEntries.js";
 
 const WEI_PER_RAO = 1_000_000_000n;
@@ -32,8 +27,9 @@ export interface DevnetSubtensor {
 }
 
 /**
- * Deploys the state contract, places the precompile mocks, seeds subnets, neurons and stakes, and
- * deploys the coin/USD price feed. Returns the feed (a chain-config contract) and the state address.
+ * Deploys the state contract, places the precompile mocks, and seeds subnets, neurons and stakes.
+ * Returns no chain-config contract (the coin/USD feed is on the origin chain: oracle/deployPriceFeed)
+ * and the state address.
  */
 export async function deploySubtensor(
   context: ChainStepContext,
@@ -44,12 +40,7 @@ export async function deploySubtensor(
   await installPrecompileMocks(context, state);
   await seedSubtensorState(context, state);
   await seedRawStorage(context, state);
-  const priceFeed = await deployContract(context, {
-    abi: priceFeedAggregatorMockAbi,
-    bytecode: priceFeedAggregatorMockBytecode,
-    args: [devnetPriceFeed.decimals, devnetPriceFeed.description, simulator, devnetPriceFeed.initialAnswer],
-  });
-  return { contracts: { priceFeed }, subtensor: { state } };
+  return { contracts: {}, subtensor: { state } };
 }
 
 /**

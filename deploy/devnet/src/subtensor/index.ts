@@ -5,7 +5,6 @@ export {
   devnetHolders,
   devnetMiner,
   devnetNetworkStorage,
-  devnetPriceFeed,
   devnetPublicKey,
   devnetSubnets,
   devnetValidators,

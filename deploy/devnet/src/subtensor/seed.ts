@@ -203,6 +203,3 @@ export const devnetNetworkStorage = {
   subnetLimit: 64,
   freeIssuanceRao: 1_000_000n * RAO,
 } as const;
-
-/** The devnet TAO/USD feed: 8 decimals like Chainlink's USD feeds, starting at $320. */
-export const devnetPriceFeed = { decimals: 8, description: "TAO / USD", initialAnswer: 320_00000000n } as const;

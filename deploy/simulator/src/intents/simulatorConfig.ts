@@ -25,6 +25,8 @@ export const simulatorConfigSchema = z.object({
   SIM_SEED: vars.positiveInt().default(1),
   /** Time between network simulator steps on the native chain. */
   SIM_NETWORK_INTERVAL_MS: vars.positiveInt().default(3_000),
+  /** Time between rounds of the coin/USD price feed, on whichever chain carries it. */
+  SIM_PRICE_INTERVAL_MS: vars.positiveInt().default(3_000),
 });
 
 export type SimulatorConfig = z.infer<typeof simulatorConfigSchema>;

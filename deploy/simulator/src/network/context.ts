@@ -25,10 +25,8 @@ import { networkRandom, type NetworkRandom } from "./random.js";
 export interface NetworkSimulatorOptions {
   /** The native chain's RPC (an anvil: funding and fast batches use its test methods). */
   rpcUrl: string;
-  /** `accounts.simulator` of the deployment: the only key that may change the mocks' state and the feed. */
+  /** `accounts.simulator` of the deployment: the only key that may change the mocks' state. */
   simulatorKey: Hex;
-  /** `contracts.priceFeed` of the native chain. */
-  priceFeed: Address;
   /** Same seed, same accounts and same sequence of activity. Defaults to `"devnet"`. */
   seed?: string;
   /** How many EVM test accounts take part (`networkTestAccounts(seed, count)`). Defaults to 6. */
@@ -62,7 +60,6 @@ export interface NetworkContext {
   holderColdkeys: Hex[];
   subnets: SimulatedSubnet[];
   state: Address;
-  priceFeed: Address;
   random: NetworkRandom;
   accountFunds: bigint;
   /** Steps run so far. */
@@ -94,7 +91,6 @@ export async function createNetworkContext(options: NetworkSimulatorOptions): Pr
     holderColdkeys: devnetHolders.map((holder) => holder.coldkey),
     subnets: await readSubnets(publicClient, state),
     state,
-    priceFeed: options.priceFeed,
     random: networkRandom(seed),
     accountFunds: options.accountFunds ?? DEFAULT_ACCOUNT_FUNDS,
     steps: 0,

@@ -1,5 +1,5 @@
-import { priceFeedAggregatorMockAbi, subtensorStateAbi } from "@platform/devnet";
-import { alphaAbi, evmAddressToAccountId, metagraphAbi, precompileAddresses, priceFeedAbi, stakingV2Abi, WEI_PER_RAO } from "@platform/subtensor";
+import { subtensorStateAbi } from "@platform/devnet";
+import { alphaAbi, evmAddressToAccountId, metagraphAbi, precompileAddresses, stakingV2Abi, WEI_PER_RAO } from "@platform/subtensor";
 import { bytesToHex, type Hash, type Hex } from "viem";
 import type { NetworkContext, SimulatedSubnet } from "./context.js";
 import { addToTotalIssuance } from "./issuance.js";
@@ -29,8 +29,8 @@ const ADMIN_GAS = 1_500_000n;
  * One step of network activity, every transaction sent and then confirmed together:
  * native transfers between test accounts, an EVM stake through staking V2 and sometimes an unstake,
  * sometimes a Substrate-side holder's stake or unstake, one block's emissions into every dynamic pool
- * (which also moves the moving prices) with the emitted TAO added to `TotalIssuance`, sometimes a
- * validator's new scores, and a new price-feed round.
+ * (which also moves the moving prices) with the emitted TAO added to `TotalIssuance`, and sometimes
+ * a validator's new scores. The coin/USD feed is on another chain and moves apart (src/price).
  */
 export async function simulateNetworkStep(ctx: NetworkContext): Promise<NetworkStepResult> {
   await topUpAccounts(ctx);
@@ -157,8 +157,6 @@ export async function simulateNetworkStep(ctx: NetworkContext): Promise<NetworkS
     );
   }
 
-  await track("price feed round", submitPrice(ctx));
-
   const receipts = await confirm(ctx, sent);
   ctx.steps += 1;
   return {
@@ -234,20 +232,6 @@ async function sendEmissions(ctx: NetworkContext): Promise<{ hash: Hash; mintedR
     gas: ADMIN_GAS,
   });
   return { hash, mintedRao };
-}
-
-/** A random walk of at most ±1% a round, never below one cent. */
-async function submitPrice(ctx: NetworkContext): Promise<Hash> {
-  const current = await ctx.publicClient.readContract({ address: ctx.priceFeed, abi: priceFeedAbi, functionName: "latestAnswer" });
-  const basisPoints = BigInt(ctx.random.int(201) - 100);
-  const next = current + (current * basisPoints) / 10_000n;
-  return ctx.simulator.writeContract({
-    address: ctx.priceFeed,
-    abi: priceFeedAggregatorMockAbi,
-    functionName: "submit",
-    args: [next > 1_000_000n ? next : 1_000_000n],
-    gas: ADMIN_GAS,
-  });
 }
 
 /** Tops a low test account up from the simulator with a real transfer, so every balance change is a transaction. */

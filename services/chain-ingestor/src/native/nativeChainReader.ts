@@ -521,9 +521,36 @@ async function keepConnected(network: SubstrateNetwork, use: (client: LegacyClie
   };
 }
 
-/** dedot's view of a block as RuntimeAt; each storage read is bounded by the connection's timeout. */
+/** Keys per `state_queryStorageAt`, and entries per `state_getKeysPaged` page (the most a node answers). */
+const MULTI_CHUNK = 1_000;
+const ENTRIES_PAGE = 1_000;
+/** Pages of one large read in flight at once. */
+const READS_IN_FLIGHT = 4;
+
+/** dedot's storage function with the paging it has but does not type. */
+interface DedotStorage {
+  (...key: unknown[]): Promise<unknown>;
+  multi(keys: unknown[]): Promise<unknown[]>;
+  pagedEntries(...args: unknown[]): Promise<[unknown, unknown][]>;
+  rawKey(key: unknown): string;
+}
+
+async function inParallel<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await run(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** dedot's view of a block as RuntimeAt; each storage read (each page of a large one) is bounded by the connection's timeout. */
 function runtimeAtOf(at: { query: unknown; metadata: { latest: { apis: { name: string }[] } }; runtimeVersion: { specVersion: number } }, connection: KeptConnection): RuntimeAt {
-  const query = at.query as Record<string, Record<string, RuntimeStorageItem | undefined> | undefined>;
+  const query = at.query as Record<string, Record<string, DedotStorage | undefined> | undefined>;
   const apis = new Set(at.metadata.latest.apis.map((api) => api.name));
   return {
     specVersion: at.runtimeVersion.specVersion,
@@ -533,8 +560,23 @@ function runtimeAtOf(at: { query: unknown; metadata: { latest: { apis: { name: s
       if (raw === undefined) return undefined;
       const what = `${pallet}.${item}`;
       const bounded = ((...key: unknown[]) => connection.read(what, () => raw(...key))) as RuntimeStorageItem;
-      bounded.multi = (keys) => connection.read(`${what} (${keys.length} keys)`, () => raw.multi([...keys]));
-      bounded.entries = (...partialKey) => connection.read(`${what} entries`, () => raw.entries(...partialKey));
+      // Large reads go in pages, each bounded on its own: a mainnet-sized map (the whole `Alpha`
+      // map, 100,000+ entries) takes longer than one read may, and a node caps a request's size.
+      bounded.multi = async (keys) => {
+        const chunks: unknown[][] = [];
+        for (let at = 0; at < keys.length; at += MULTI_CHUNK) chunks.push(keys.slice(at, at + MULTI_CHUNK));
+        const values = await inParallel(chunks, READS_IN_FLIGHT, (chunk) => connection.read(`${what} (${chunk.length} keys)`, () => raw.multi(chunk)));
+        return values.flat();
+      };
+      bounded.entries = async (...partialKey) => {
+        const rows: [unknown, unknown][] = [];
+        for (let startKey: string | undefined; ; ) {
+          const page = await connection.read(`${what} entries`, () => raw.pagedEntries(...partialKey, { pageSize: ENTRIES_PAGE, ...(startKey === undefined ? {} : { startKey }) }));
+          rows.push(...page);
+          if (page.length < ENTRIES_PAGE) return rows;
+          startKey = raw.rawKey(page.at(-1)![0]);
+        }
+      };
       return bounded;
     },
   };

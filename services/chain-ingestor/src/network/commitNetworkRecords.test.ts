@@ -25,21 +25,12 @@ const activity: NetworkRecord = {
   ref: { ...ref("0xb11"), txHash: "0xt", txIndex: 0 },
   payload: { event: { $case: "accountActivity", value: { account: undefined, activityId: "11-0-0", type: 1, direction: 2, success: true, source: 2 } as never } },
 };
-const price: NetworkRecord = {
-  topic: "oracle.prices.v1",
-  key: "TAO",
-  eventId: "945:0xb11:PriceObserved:1:5",
-  eventType: "PriceObserved",
-  ref: ref("0xb11"),
-  payload: { event: { $case: "priceObserved", value: { asset: "TAO", vs: "usd", price: "1", answer: "100000000", decimals: 8, roundId: "5", updatedAt: "", feedAddress: "", provider: "chainlink" } } },
-};
-
 describe("commitNetworkRecords", () => {
   it("publishes a block's records on their topics, then the checkpoint with the window", () => {
     const records = commitNetworkRecords(
       {
         orphaned: [],
-        blocks: [{ header: header(11n, "0xb11"), events: [activity, price] }],
+        blocks: [{ header: header(11n, "0xb11"), events: [activity] }],
         tip: header(11n, "0xb11"),
         latestBlockNumber: 12n,
         window: [{ number: 10n, hash: "0xb10" }, { number: 11n, hash: "0xb11" }],
@@ -48,10 +39,9 @@ describe("commitNetworkRecords", () => {
     );
     expect(records.map((record) => [record.topic, record.key, record.eventType, record.eventId])).toEqual([
       ["chain.network.v1", "0xabc", "AccountActivity", activity.eventId],
-      ["oracle.prices.v1", "TAO", "PriceObserved", price.eventId],
       ["ingestor.checkpoints.v1", "945:network", "Checkpoint", undefined],
     ]);
-    const checkpoint = decodePayload(TOPICS.ingestorCheckpoints, records[2]!.value) as CheckpointEvent;
+    const checkpoint = decodePayload(TOPICS.ingestorCheckpoints, records[1]!.value) as CheckpointEvent;
     expect(checkpoint.event?.$case === "checkpoint" && checkpoint.event.value).toMatchObject({
       sourceId: "945:network",
       blockNumber: "11",
@@ -63,11 +53,11 @@ describe("commitNetworkRecords", () => {
     });
   });
 
-  it("removes every record of orphaned blocks on chain.network.v1 under its own key, price rounds included", () => {
+  it("removes every record of orphaned blocks on chain.network.v1 under its own key", () => {
     const ancestor = header(10n, "0xb10");
     const records = commitNetworkRecords(
       {
-        orphaned: [{ block: { number: 11n, hash: "0xb11" }, events: [activity, price] }],
+        orphaned: [{ block: { number: 11n, hash: "0xb11" }, events: [activity] }],
         blocks: [],
         tip: ancestor,
         commonAncestor: ancestor,
@@ -78,17 +68,8 @@ describe("commitNetworkRecords", () => {
     );
     expect(records.map((record) => [record.topic, record.key, record.eventType])).toEqual([
       ["chain.network.v1", "0xabc", "ChainEventRemoved"],
-      ["chain.network.v1", "TAO", "ChainEventRemoved"],
       ["ingestor.checkpoints.v1", "945:network", "Checkpoint"],
     ]);
-    const priceRemoval = decodePayload(TOPICS.chainNetwork, records[1]!.value);
-    // The market projection takes the round back by its block hash and log index.
-    expect(priceRemoval.event?.$case === "chainEventRemoved" && priceRemoval.event.value).toMatchObject({
-      removedEventId: price.eventId,
-      removedEventType: "PriceObserved",
-      key: "TAO",
-      removed: { blockHash: price.ref.blockHash, logIndex: price.ref.logIndex },
-    });
     const removal = decodePayload(TOPICS.chainNetwork, records[0]!.value);
     expect(removal.event?.$case === "chainEventRemoved" && removal.event.value).toMatchObject({
       removedEventId: activity.eventId,

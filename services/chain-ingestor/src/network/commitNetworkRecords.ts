@@ -14,33 +14,15 @@ export interface NetworkCommitContext {
 
 /**
  * Everything one follower step publishes, in one Kafka transaction: a ChainEventRemoved for every
- * record of the orphaned blocks, the new blocks' records on their topics, and the checkpoint. The
- * removals all travel on chain.network.v1 with the removed record's key: for network records that
- * keeps them behind the record in its partition; a price round (oracle.prices.v1, whose PriceEvent
- * has no removal case) is taken back by a removal keyed by its asset, which the market projection
- * matches by block hash and log index, so it holds whichever of the two it reads first.
+ * record of the orphaned blocks, the new blocks' records, and the checkpoint. Each removal goes out
+ * with the removed record's key, which keeps it behind the record in its partition.
  */
 export function commitNetworkRecords(commit: FollowerCommit<NetworkRecord>, context: NetworkCommitContext): OutgoingRecord[] {
   const records: OutgoingRecord[] = [];
   for (const { key, removal } of removalsOf(commit, context.now)) records.push(networkRecord(key, { event: { $case: "chainEventRemoved", value: removal } }));
-
   for (const block of commit.blocks) {
-    for (const record of block.events) {
-      records.push(
-        record.topic === "chain.network.v1"
-          ? networkRecord(record.key, record.payload, record.eventId)
-          : {
-              topic: TOPICS.oraclePrices.name,
-              key: record.key,
-              value: encodePayload(TOPICS.oraclePrices, record.payload),
-              eventType: record.eventType,
-              schema: TOPICS.oraclePrices.schema,
-              eventId: record.eventId,
-            },
-      );
-    }
+    for (const record of block.events) records.push(networkRecord(record.key, record.payload, record.eventId));
   }
-
   records.push(checkpointRecord(commit, context));
   return records;
 }

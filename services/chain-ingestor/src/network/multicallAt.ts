@@ -10,6 +10,7 @@ import {
   type Hex,
 } from "viem";
 import { ForkDuringReadError } from "../follower/blockFollower.js";
+import { isUnknownBlockError } from "../follower/unknownBlock.js";
 
 /** One read of a batch: a view function of a contract, by ABI and name. */
 export interface ViewCall {
@@ -108,9 +109,4 @@ async function aggregateAt(client: Client, multicall3: Address, blockHash: Hex, 
       return { ok: false };
     }
   });
-}
-
-function isUnknownBlockError(error: unknown): boolean {
-  const text = String((error as { details?: string })?.details ?? (error as Error)?.message ?? error).toLowerCase();
-  return text.includes("not found") || text.includes("unknown block") || text.includes("not canonical") || text.includes("header not found");
 }

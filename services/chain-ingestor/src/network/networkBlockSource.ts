@@ -1,39 +1,34 @@
 import { defaultPartitions } from "@platform/bus";
 import type { Finality as FinalityDepths } from "@platform/chain";
-import { accountFromPublicKey, priceFeedAbi, weiToRao, type AccountId } from "@platform/subtensor";
+import { accountFromPublicKey, weiToRao, type AccountId } from "@platform/subtensor";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
-import { toHex, type Address, type Client, type Hex } from "viem";
+import type { Address, Client, Hex } from "viem";
 import { ForkDuringReadError, type BlockSource } from "../follower/blockFollower.js";
 import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
 import { toHeader } from "../follower/headerReader.js";
 import { finalityAt } from "../intents/finality.js";
 import { decodeActivity, type Activity, type MinedTransaction } from "./activity.js";
 import { activityRecords, touchedAccounts } from "./activityEvents.js";
-import { multicallAt, MulticallUnavailableError, viewCall } from "./multicallAt.js";
 import type { NetworkRecord } from "./networkRecord.js";
 import type { NetworkState, NetworkStateReader } from "./networkState.js";
-import { answerUpdatedTopic, decodeAnswerUpdated, priceRecord, type PriceFeedIdentity, type RawPriceLog } from "./priceFeed.js";
 import { snapshotRecords } from "./snapshotEvents.js";
 import { blockSeenRecords } from "./blockSeen.js";
 
 export interface NetworkBlockSourceOptions {
   client: Client;
   chainId: number;
-  multicall3: Address;
   depths: FinalityDepths;
   state: NetworkStateReader;
   /** Snapshots are taken at blocks whose number is a multiple of this (1: every block). */
   snapshotEveryBlocks: number;
   holderChunkSize: number;
-  /** The coin price feed, when the chain has one. */
-  priceFeed?: Omit<PriceFeedIdentity, "decimals">;
   /** chain.network.v1's partition count, for the BlockSeen records; the topic catalog's by default. */
   networkPartitions?: number;
   /**
    * The native source (the network's Substrate side) publishes account activity, pools, the
    * network totals and the accounts projection's BlockSeen: this source then publishes only what
-   * the EVM face alone gives (emissions, subnets, validators, holders, the price feed). Two sources
+   * the EVM face alone gives (emissions, subnets, validators, holders). Two sources
    * of the same facts would count them twice, and BlockSeen of two chains would move the accounts
    * head between them.
    */
@@ -46,8 +41,6 @@ const LEFT_TO_NATIVE = new Set(["PoolSnapshot", "NetworkStatsSnapshot"]);
 export interface NetworkBlockSource extends BlockSource<NetworkRecord> {
   /** The records of kept blocks named by a checkpoint, read again by hash (see IntentsBlockSource). */
   recoverWindow(blocks: readonly BlockRef[]): Promise<{ window: WindowBlock<NetworkRecord>[]; unknown: BlockRef[] }>;
-  /** The next block read also publishes the feed's latest round (a source starting without a checkpoint). */
-  publishLatestPriceOnNextBlock(): void;
 }
 
 interface RpcTransaction {
@@ -76,33 +69,12 @@ interface RpcReceipt {
 
 /**
  * Reads the native network block by block: the transactions (decoded into account activity, with
- * each touched account's balances at the end of the block), the price feed's AnswerUpdated logs, and
- * on snapshot blocks the network's state through the precompiles. Every state read names the block
+ * each touched account's balances at the end of the block), and on snapshot blocks the network's state through the precompiles. Every state read names the block
  * by hash, so it belongs to exactly the block the follower linked.
  */
 export function networkBlockSource(options: NetworkBlockSourceOptions): NetworkBlockSource {
   const { client, chainId, depths } = options;
   const seenRecords = blockSeenRecords(options.networkPartitions ?? defaultPartitions["chain.network.v1"]);
-  let feedDecimals: number | undefined;
-  let latestPriceDue = false;
-
-  const decimalsOf = async (feed: Address, blockHash: Hex): Promise<number> => {
-    if (feedDecimals === undefined) {
-      const [result] = await multicallAt(client, options.multicall3, blockHash, [viewCall(feed, priceFeedAbi, "decimals", [])]);
-      if (result === undefined || !result.ok) throw new Error(`the price feed ${feed} answered no decimals()`);
-      feedDecimals = Number(result.value);
-    }
-    return feedDecimals;
-  };
-
-  const priceLogs = async (filter: { fromBlock: bigint; toBlock: bigint } | { blockHash: Hex }): Promise<RawPriceLog[]> => {
-    if (options.priceFeed === undefined) return [];
-    const range = "blockHash" in filter ? { blockHash: filter.blockHash } : { fromBlock: toHex(filter.fromBlock), toBlock: toHex(filter.toBlock) };
-    return (await client.request({
-      method: "eth_getLogs",
-      params: [{ address: options.priceFeed.feed, topics: [answerUpdatedTopic], ...range }] as never,
-    })) as RawPriceLog[];
-  };
 
   const transactionsOf = async (header: BlockHeader): Promise<MinedTransaction[]> => {
     const block = (await client.request({ method: "eth_getBlockByHash", params: [header.hash, true] })) as RpcFullBlock | null;
@@ -171,25 +143,7 @@ export function networkBlockSource(options: NetworkBlockSourceOptions): NetworkB
     return balances;
   };
 
-  /** The feed's latest round at the block, or undefined while the feed has no round there (or does not exist yet). */
-  const latestRound = async (feed: Address, blockHash: Hex) => {
-    let answers;
-    try {
-      answers = await multicallAt(client, options.multicall3, blockHash, [
-        viewCall(feed, priceFeedAbi, "decimals", []),
-        viewCall(feed, priceFeedAbi, "latestRoundData", []),
-      ]);
-    } catch (error) {
-      if (error instanceof MulticallUnavailableError) return undefined;
-      throw error;
-    }
-    const [decimals, round] = answers;
-    if (decimals?.ok !== true || round?.ok !== true) return undefined;
-    const [roundId, answer, , updatedAt] = round.value as readonly [bigint, bigint, bigint, bigint, bigint];
-    return roundId > 0n ? { roundId, answer, updatedAt } : undefined;
-  };
-
-  const readBlock = async (header: BlockHeader, latest: bigint, logs: readonly RawPriceLog[], withLatestPrice: boolean) => {
+  const readBlock = async (header: BlockHeader, latest: bigint): Promise<NetworkRecord[]> => {
     const ref: ChainRef = {
       chainId: String(chainId),
       blockNumber: header.number.toString(),
@@ -206,68 +160,19 @@ export function networkBlockSource(options: NetworkBlockSourceOptions): NetworkB
     const balances = activities.length > 0 ? await balancesAfter(header, activities, state) : new Map<string, AccountBalance>();
 
     const records = activityRecords(activities, { chainId, blockRef: ref, balances });
-    let latestPricePublished = false;
-    const feed = options.priceFeed;
-    if (feed !== undefined && logs.length > 0) {
-      const identity = { ...feed, chainId, decimals: await decimalsOf(feed.feed, header.hash) };
-      for (const log of logs) {
-        const round = decodeAnswerUpdated(log);
-        if (round === undefined) continue;
-        records.push(
-          priceRecord(round, { ...ref, txHash: log.transactionHash.toLowerCase(), txIndex: Number(log.transactionIndex), logIndex: Number(log.logIndex) }, identity),
-        );
-      }
-      latestPricePublished = true;
-    } else if (feed !== undefined && withLatestPrice) {
-      const round = await latestRound(feed.feed, header.hash);
-      if (round !== undefined) {
-        records.push(priceRecord(round, ref, { ...feed, chainId, decimals: await decimalsOf(feed.feed, header.hash) }));
-        latestPricePublished = true;
-      }
-    }
     if (state !== undefined && snapshotDue) {
       const snapshots = snapshotRecords(state, { chainId, blockHash: header.hash, ref, holderChunkSize: options.holderChunkSize });
       records.push(...(options.accountsFromNative === true ? snapshots.filter((record) => !LEFT_TO_NATIVE.has(record.eventType)) : snapshots));
     }
     if (options.accountsFromNative !== true) records.push(...seenRecords({ chainId, ref }));
-    return { records, latestPricePublished };
-  };
-
-  const logsByBlock = (logs: readonly RawPriceLog[], headers: ReadonlyMap<bigint, BlockHeader>): Map<Hex, RawPriceLog[]> => {
-    const grouped = new Map<Hex, RawPriceLog[]>();
-    for (const log of logs) {
-      const header = headers.get(BigInt(log.blockNumber));
-      if (log.removed === true || header === undefined || header.hash !== log.blockHash.toLowerCase()) {
-        throw new ForkDuringReadError(`logs of block ${BigInt(log.blockNumber)} belong to ${log.blockHash}, not to the block read`);
-      }
-      const list = grouped.get(header.hash) ?? [];
-      list.push(log);
-      grouped.set(header.hash, list);
-    }
-    for (const list of grouped.values()) list.sort((a, b) => Number(BigInt(a.logIndex) - BigInt(b.logIndex)));
-    return grouped;
+    return records;
   };
 
   return {
-    publishLatestPriceOnNextBlock() {
-      latestPriceDue = true;
-    },
-
     async readBlocks(headers, latest) {
-      const first = headers[0];
-      const last = headers[headers.length - 1];
-      if (first === undefined || last === undefined) return new Map();
-      const logs = logsByBlock(await priceLogs({ fromBlock: first.number, toBlock: last.number }), new Map(headers.map((header) => [header.number, header] as const)));
       const records = new Map<Hex, NetworkRecord[]>();
-      // One block at a time: each is a few batched requests already, and the node is shared. A
-      // fresh source publishes the feed's latest round at the first block where the feed has one.
-      let priceDue = latestPriceDue;
-      for (const header of headers) {
-        const read = await readBlock(header, latest, logs.get(header.hash) ?? [], priceDue);
-        if (read.latestPricePublished) priceDue = false;
-        records.set(header.hash, read.records);
-      }
-      latestPriceDue = priceDue;
+      // One block at a time: each is a few batched requests already, and the node is shared.
+      for (const header of headers) records.set(header.hash, await readBlock(header, latest));
       return records;
     },
 
@@ -285,9 +190,7 @@ export function networkBlockSource(options: NetworkBlockSourceOptions): NetworkB
           window.push({ block, events: [] });
           continue;
         }
-        const header = toHeader(raw);
-        const logs = logsByBlock(await priceLogs({ blockHash: header.hash }), new Map([[header.number, header] as const]));
-        window.push({ block, events: (await readBlock(header, latest, logs.get(header.hash) ?? [], false)).records });
+        window.push({ block, events: await readBlock(toHeader(raw), latest) });
       }
       return { window, unknown };
     },

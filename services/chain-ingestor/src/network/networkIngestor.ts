@@ -51,7 +51,7 @@ export function startNetworkIngestor(options: NetworkIngestorOptions): NetworkIn
     };
   }
   const topics = ensureTopics(options.kafka, {
-    topics: ["chain.network.v1", "oracle.prices.v1", "ingestor.checkpoints.v1"],
+    topics: ["chain.network.v1", "ingestor.checkpoints.v1"],
     replicationFactor: options.replicationFactor,
     logger: log,
   });
@@ -70,7 +70,7 @@ export function startNetworkIngestor(options: NetworkIngestorOptions): NetworkIn
     onFenced: options.onFenced,
   });
   log.info(
-    { chain: chain.name, chainId: chain.chainId, priceFeed: chain.contracts.priceFeed ?? null, accountsFromNative: options.accountsFromNative === true },
+    { chain: chain.name, chainId: chain.chainId, accountsFromNative: options.accountsFromNative === true },
     "following the native network's EVM face",
   );
   return {

@@ -3,11 +3,10 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createKafkaClient, defaultPartitions, type ConsumedRecord, type Kafka } from "@platform/bus";
 import { loadChainConfig } from "@platform/chain";
-import { deployDevnet, devnetSubnets, devnetValidators, priceFeedAggregatorMockAbi, type DevnetDeployment } from "@platform/devnet";
+import { deployDevnet, devnetSubnets, devnetValidators, type DevnetDeployment } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
 import type { AccountActivity, NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
-import type { PriceEvent } from "@platform/proto/events/v1/oracle_prices";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import {
   accountFromEvmAddress,
@@ -44,8 +43,8 @@ import type { NetworkRecord } from "./networkRecord.js";
 import { networkStateReader } from "./networkState.js";
 
 /*
- * On real servers: an anvil chain with the devnet's Subtensor precompile mocks and price feed, and
- * one Kafka broker. The network ingestor runs in process; every assertion compares what it published
+ * On real servers: an anvil chain with the devnet's Subtensor precompile mocks, and one Kafka
+ * broker (the coin/USD feed is the price source's: price/pricePipeline.test.ts). The network ingestor runs in process; every assertion compares what it published
  * with a direct viem read of the chain at the same block.
  */
 
@@ -171,13 +170,11 @@ async function readWithSource(headers: readonly BlockHeader[], accountsFromNativ
   const source = networkBlockSource({
     client,
     chainId: chain.chainId,
-    multicall3: chain.contracts.multicall3,
     depths: chain.finality,
     state: networkStateReader({ client, multicall3: chain.contracts.multicall3, maxNetuids: 8 }),
     snapshotEveryBlocks: 1,
     holderChunkSize: 4,
     accountsFromNative,
-    priceFeed: { chainId: chain.chainId, feed: chain.contracts.priceFeed!, asset: "TAO", vs: "usd" },
   });
   const read = await source.readBlocks(headers, headers.at(-1)!.number);
   return headers.map((header) => read.get(header.hash)!);
@@ -194,7 +191,7 @@ async function headersOf(from: bigint, to: bigint): Promise<BlockHeader[]> {
 }
 
 describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka", () => {
-  it("publishes transfers and stake calls with balances, snapshots and prices equal to direct reads at the block", async () => {
+  it("publishes transfers and stake calls with balances and snapshots equal to direct reads at the block", async () => {
     const client = publicClient();
     const alice = await funded();
     const bob = privateKeyToAccount(generatePrivateKey());
@@ -212,12 +209,7 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
     });
     const stake = await client.waitForTransactionReceipt({ hash: stakeHash });
     expect(stake.status).toBe("success");
-
-    const simulator = privateKeyToAccount(deployment.accounts.simulator.privateKey);
-    const feed = deployment.chains["subtensor"]!.contracts.priceFeed!;
-    const submitHash = await wallet(simulator).writeContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName: "submit", args: [333_12345678n] });
-    const submit = await client.waitForTransactionReceipt({ hash: submitHash });
-    await publishedThrough(submit.blockNumber);
+    await publishedThrough(stake.blockNumber);
 
     const records = await networkRecords();
     const transferRecords = activitiesOf(records, transferHash);
@@ -288,12 +280,6 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
     const stats = atStake("networkStatsSnapshot", "network") as { stakedRootRao: string; subnetsCount: number } | undefined;
     expect(stats?.stakedRootRao).toBe((await client.readContract({ address: precompileAddresses.alpha, abi: alphaAbi, functionName: "getTaoInPool", args: [0], ...at })).toString());
     expect(stats?.subnetsCount).toBe(devnetSubnets.length);
-
-    const prices = (await readTopic(kafka, TOPICS.oraclePrices.name)).flatMap((record) => (record.value === null ? [] : [decodePayload(TOPICS.oraclePrices, record.value) as PriceEvent]));
-    const observed = prices.flatMap((payload) => (payload.event?.$case === "priceObserved" ? [payload.event.value] : []));
-    // The round read at start (no checkpoint), then the submitted one from its AnswerUpdated log.
-    expect(observed[0]).toMatchObject({ asset: "TAO", vs: "usd", answer: "32000000000", price: "320", decimals: 8 });
-    expect(observed.at(-1)).toMatchObject({ answer: "33312345678", price: "333.12345678", ref: { txHash: submitHash } });
   });
 
   it("follows the network simulator: every step's transactions and every pool match direct reads", async () => {
@@ -301,7 +287,6 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
     const ctx = await createNetworkContext({
       rpcUrl: anvil.rpcUrl,
       simulatorKey: deployment.accounts.simulator.privateKey,
-      priceFeed: deployment.chains["subtensor"]!.contracts.priceFeed!,
       state: deployment.chains["subtensor"]!.subtensor!.state,
       seed: "network-pipeline",
       accountCount: 4,
@@ -349,7 +334,6 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
     const ctx = await createNetworkContext({
       rpcUrl: anvil.rpcUrl,
       simulatorKey: deployment.accounts.simulator.privateKey,
-      priceFeed: deployment.chains["subtensor"]!.contracts.priceFeed!,
       state: deployment.chains["subtensor"]!.subtensor!.state,
       seed: "network-storage",
       accountCount: 2,
@@ -416,18 +400,17 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
         value: parseEther("1"),
       }),
     });
-    const simulator = privateKeyToAccount(deployment.accounts.simulator.privateKey);
-    const feed = deployment.chains["subtensor"]!.contracts.priceFeed!;
-    const submitHash = await wallet(simulator).writeContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName: "submit", args: [334_00000000n] });
-    const submit = await client.waitForTransactionReceipt({ hash: submitHash });
-    const headers = await headersOf(transfer.blockNumber, submit.blockNumber);
+    const last = await client.waitForTransactionReceipt({
+      hash: await wallet(alice).sendTransaction({ to: privateKeyToAccount(generatePrivateKey()).address, value: parseEther("1") }),
+    });
+    const headers = await headersOf(transfer.blockNumber, last.blockNumber);
     const [full, evmOnly] = await Promise.all([readWithSource(headers, false), readWithSource(headers, true)]);
 
     const leftToNative = new Set(["AccountActivity", "BlockSeen", "PoolSnapshot", "NetworkStatsSnapshot"]);
     const evmFacts = ["EmissionSnapshot", "SubnetSnapshot", "ValidatorSetSnapshot", "HolderPositions"];
     const typesOf = (records: readonly NetworkRecord[]) => new Set(records.map((record) => record.eventType));
     // Without the option the same blocks carry everything, so its absence below is the option's doing.
-    expect([...typesOf(full.flat())].sort()).toEqual([...leftToNative, ...evmFacts, "PriceObserved"].sort());
+    expect([...typesOf(full.flat())].sort()).toEqual([...leftToNative, ...evmFacts].sort());
     headers.forEach((header, index) => {
       const types = typesOf(evmOnly[index]!);
       expect([...types].filter((type) => leftToNative.has(type)), `block ${header.number}`).toEqual([]);
@@ -435,7 +418,8 @@ describe("network source: anvil (Subtensor mocks) → chain-ingestor → Kafka",
       // The same records, in the same order, as without the option, less the kinds left to the native source.
       expect(evmOnly[index]).toEqual(full[index]!.filter((record) => !leftToNative.has(record.eventType)));
     });
-    expect(evmOnly.at(-1)!.filter((record) => record.topic === "oracle.prices.v1").map((record) => record.ref.txHash)).toEqual([submitHash]);
+    // The coin price is the price source's alone.
+    expect(full.flat().filter((record) => record.eventType === "PriceObserved")).toEqual([]);
   });
 
   it("resumes after a restart without losing or repeating a block", async () => {

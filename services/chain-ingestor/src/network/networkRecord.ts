@@ -1,23 +1,21 @@
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
-import type { PriceEvent } from "@platform/proto/events/v1/oracle_prices";
 
 /**
  * One record the network source publishes for a block, kept in the follower's window so that a
  * reorganisation can name it in a removal.
  */
-export type NetworkRecord = NetworkRecordHeader &
-  ({ topic: "chain.network.v1"; payload: NetworkChainEvent } | { topic: "oracle.prices.v1"; payload: PriceEvent });
+export type NetworkRecord = NetworkRecordHeader & { topic: "chain.network.v1"; payload: NetworkChainEvent };
 
 interface NetworkRecordHeader {
-  /** Kafka key: an account's public key, `netuid:<n>`, `network`, or the asset symbol. */
+  /** Kafka key: an account's public key, `netuid:<n>` or `network`. */
   key: string;
   /**
    * The record's `event-id`, derived from the block hash and what the record is, so a restarted
    * ingestor re-reading a kept block names the same records.
    */
   eventId: string;
-  /** The payload's oneof case in PascalCase (`AccountActivity`, `PoolSnapshot`, `PriceObserved`...). */
+  /** The payload's oneof case in PascalCase (`AccountActivity`, `PoolSnapshot`...). */
   eventType: string;
   ref: ChainRef;
 }

@@ -18,7 +18,7 @@ export interface NetworkSourceOptions extends FollowerSettings {
   /**
    * The native source (the network's Substrate side) publishes account activity, pools, the
    * network totals and the accounts projection's BlockSeen: this source then publishes only what
-   * the EVM face alone gives (emissions, subnets, validators, holders, the price feed). Two sources
+   * the EVM face alone gives (emissions, subnets, validators, holders). Two sources
    * of the same facts would count them twice, and BlockSeen of two chains would move the accounts
    * head between them.
    */
@@ -28,13 +28,10 @@ export interface NetworkSourceOptions extends FollowerSettings {
 export type NetworkSourceStatus = FollowerSourceStatus;
 export type NetworkSource = FollowerSource;
 
-/** The network's coin, whose USD price the feed gives (TAO/USD); whatever the chain file calls its native currency. */
-const COIN_SYMBOL = "TAO";
-
 /**
  * The native network source: follows the chain with role "native" from its checkpoint
- * (`<chainId>:network`) and publishes every step (removals, records on chain.network.v1 and
- * oracle.prices.v1, checkpoint) in one Kafka transaction with the transactional id
+ * (`<chainId>:network`) and publishes every step (removals, records on chain.network.v1,
+ * checkpoint) in one Kafka transaction with the transactional id
  * `chain-ingestor-network-<chain>`; the restart, fencing and reorganisation rules are those of
  * follower/followerSource.ts, shared with the intents source.
  */
@@ -44,7 +41,6 @@ export function startNetworkSource(options: NetworkSourceOptions): NetworkSource
   const blocks = networkBlockSource({
     client,
     chainId: chain.chainId,
-    multicall3: chain.contracts.multicall3,
     depths: chain.finality,
     state: networkStateReader({
       client,
@@ -56,9 +52,6 @@ export function startNetworkSource(options: NetworkSourceOptions): NetworkSource
     snapshotEveryBlocks: options.snapshotEveryBlocks,
     holderChunkSize: options.holderChunkSize,
     accountsFromNative: options.accountsFromNative === true,
-    ...(chain.contracts.priceFeed === undefined
-      ? {}
-      : { priceFeed: { chainId: chain.chainId, feed: chain.contracts.priceFeed, asset: COIN_SYMBOL, vs: "usd" } }),
   });
   return startFollowerSource({
     ...options,
@@ -68,9 +61,5 @@ export function startNetworkSource(options: NetworkSourceOptions): NetworkSource
     transactionalId: `chain-ingestor-network-${chain.name}`,
     blocks,
     toRecords: (step, now) => commitNetworkRecords(step, { chainId: chain.chainId, sourceId, now }),
-    // A source starting from nothing publishes the feed's latest round with its first block.
-    onResume: (checkpoint) => {
-      if (checkpoint === undefined) blocks.publishLatestPriceOnNextBlock();
-    },
   });
 }

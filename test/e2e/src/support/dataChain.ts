@@ -22,7 +22,6 @@ export interface ChainAt {
   stakersOf(hotkey: Hex, netuid: number): Promise<Hex[]>;
   /** Native balance in rao (wei / 1e9, truncated as the chain's EVM balance conversion does). */
   balanceRao(address: Address): Promise<bigint>;
-  priceRound(feed: Address): Promise<{ roundId: bigint; answer: bigint; updatedAt: bigint }>;
 }
 
 export function chainAt(client: Client, blockNumber: bigint): ChainAt {
@@ -40,11 +39,16 @@ export function chainAt(client: Client, blockNumber: bigint): ChainAt {
     stakersOf: async (hotkey, netuid) =>
       (await read<readonly bigint[]>(precompileAddresses.stakingV2, stakingV2Abi, "getAlphaStakedValidators", [hotkey, BigInt(netuid)])).map((word) => toHex(word, { size: 32 })),
     balanceRao: async (address) => (await client.getBalance({ address, blockNumber })) / WEI_PER_RAO,
-    priceRound: async (feed) => {
-      const [roundId, answer, , updatedAt] = await read<readonly [bigint, bigint, bigint, bigint, bigint]>(feed, priceFeedAbi, "latestRoundData", []);
-      return { roundId, answer, updatedAt };
-    },
   };
+}
+
+/**
+ * The coin/USD feed's latest round at one block of its own chain (the stack's origin chain, not the
+ * native one), read through Chainlink's ABI.
+ */
+export async function priceRoundAt(client: Client, feed: Address, blockNumber: bigint): Promise<{ roundId: bigint; answer: bigint; updatedAt: bigint }> {
+  const [roundId, answer, , updatedAt] = await client.readContract({ address: feed, abi: priceFeedAbi, functionName: "latestRoundData", blockNumber });
+  return { roundId, answer, updatedAt };
 }
 
 /** The 32-byte account an EVM address maps to (HashedAddressMapping), as the API's `public_key`. */

@@ -1,12 +1,13 @@
 import { authCli, freePorts, silentProgress, startStack, testRuntime, type RunningStack } from "@platform/local-stack";
-import { createNetworkContext, simulateNetworkStep, type NetworkContext } from "@platform/simulator";
+import { createNetworkContext, createPriceFeedMover, simulateNetworkStep, type NetworkContext, type PriceFeedMover } from "@platform/simulator";
 import { tempDir } from "@platform/testing";
 import { createPublicClient, createTestClient, http, type Address, type Chain, type HttpTransport, type PublicClient, type TestClient } from "viem";
 
 /*
  * Test support for the Data API end-to-end tests: a whole local stack whose native (Subtensor-like)
- * chain is driven by the test itself with the network simulator's steps, an API token with
- * data:read, and viem clients on that chain for the reads the answers are compared with.
+ * chain is driven by the test itself with the network simulator's steps, whose TAO/USD feed (on the
+ * origin chain) gets a round with each step, an API token with data:read, and viem clients on those
+ * chains for the reads the answers are compared with.
  *
  * Why the test drives the steps instead of the stack's simulator process: the reorganisation test
  * needs a chain nobody else writes to while it snapshots and reverts, and sendTransfers must not race
@@ -25,12 +26,21 @@ export interface DataApi {
 
 export interface NativeChain {
   rpcUrl: string;
-  priceFeed: Address;
   publicClient: PublicClient<HttpTransport, Chain>;
   testClient: TestClient<"anvil", HttpTransport, Chain>;
 }
 
-/** Network activity in the background: one simulator step after another until paused or stopped. */
+/** The chain carrying the coin/USD feed (the stack's origin chain), and the feed. */
+export interface PriceChain {
+  chainId: number;
+  rpcUrl: string;
+  priceFeed: Address;
+  publicClient: PublicClient<HttpTransport, Chain>;
+  /** Submits rounds signing as the simulator, the feed's updater. */
+  mover: PriceFeedMover;
+}
+
+/** Network activity in the background: one simulator step (and price round) after another until paused or stopped. */
 export interface NetworkActivity {
   /** Steps completed so far. */
   steps(): number;
@@ -45,6 +55,7 @@ export interface DataStack {
   stack: RunningStack;
   api: DataApi;
   native: NativeChain;
+  price: PriceChain;
   network: NetworkContext;
   activity: NetworkActivity;
   stop(): Promise<void>;
@@ -63,28 +74,31 @@ export async function startDataStack(name: string): Promise<DataStack> {
   try {
     const api = await dataApi(stack, `e2e-${name}`);
     const described = stack.descriptor.chains.find((chain) => chain.name === "subtensor");
-    const priceFeed = described?.contracts["priceFeed"] as Address | undefined;
-    if (described === undefined || priceFeed === undefined) throw new Error("the local stack has no native chain with a price feed");
+    if (described === undefined) throw new Error("the local stack has no native chain");
+    const feedChain = stack.descriptor.chains.find((chain) => chain.contracts["priceFeed"] !== undefined);
+    if (feedChain === undefined) throw new Error("the local stack has no chain with a price feed");
+    const priceFeed = feedChain.contracts["priceFeed"] as Address;
+    const mover = await createPriceFeedMover({ rpcUrl: feedChain.rpcUrl, simulatorKey: stack.devnetAccounts!.simulator.privateKey, priceFeed, seed: name });
+    const price: PriceChain = { chainId: feedChain.chainId, rpcUrl: feedChain.rpcUrl, priceFeed, publicClient: mover.publicClient, mover };
     const network = await createNetworkContext({
       rpcUrl: described.rpcUrl,
       simulatorKey: stack.devnetAccounts!.simulator.privateKey,
-      priceFeed,
       seed: name,
       accountCount: 4,
     });
     const transport = http(described.rpcUrl, { timeout: 30_000 });
     const native: NativeChain = {
       rpcUrl: described.rpcUrl,
-      priceFeed,
       publicClient: createPublicClient({ chain: network.chain, transport, pollingInterval: 100 }),
       testClient: createTestClient({ chain: network.chain, transport, mode: "anvil" }),
     };
-    activity = runActivity(network);
+    activity = runActivity(network, mover);
     const running = activity;
     return {
       stack,
       api,
       native,
+      price,
       network,
       activity: running,
       stop: async () => {
@@ -126,7 +140,7 @@ async function dataApi(stack: RunningStack, keyName: string): Promise<DataApi> {
   };
 }
 
-function runActivity(network: NetworkContext): NetworkActivity & { stop(): Promise<void> } {
+function runActivity(network: NetworkContext, mover: PriceFeedMover): NetworkActivity & { stop(): Promise<void> } {
   let paused = false;
   let stopped = false;
   let steps = 0;
@@ -139,7 +153,8 @@ function runActivity(network: NetworkContext): NetworkActivity & { stop(): Promi
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
-      current = simulateNetworkStep(network).then(
+      // The price round goes out beside the step: the feed is on another chain, so they never contend.
+      current = Promise.all([simulateNetworkStep(network), mover.submitRound()]).then(
         () => {
           steps += 1;
         },

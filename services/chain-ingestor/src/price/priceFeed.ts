@@ -2,10 +2,11 @@ import { formatScaled, priceFeedAbi } from "@platform/subtensor";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { decodeEventLog, getAddress, toEventSelector, type Address, type Hex } from "viem";
-import { networkEventId, type NetworkRecord } from "./networkRecord.js";
+import { priceEventId, type PriceRecord } from "./priceRecord.js";
 
 export const answerUpdatedTopic = toEventSelector(priceFeedAbi.find((item) => item.type === "event" && item.name === "AnswerUpdated")!);
 
+/** A log as `eth_getLogs` answers it (hex quantities). */
 export interface RawPriceLog {
   address: Hex;
   topics: Hex[];
@@ -18,8 +19,15 @@ export interface RawPriceLog {
   removed?: boolean;
 }
 
+/** A round of the feed: its answer (scaled by the feed's decimals), id and `updatedAt` (unix seconds). */
+export interface PriceRound {
+  answer: bigint;
+  roundId: bigint;
+  updatedAt: bigint;
+}
+
 /** An `AnswerUpdated` log's round: the answer and round id (indexed) and its updatedAt. */
-export function decodeAnswerUpdated(log: RawPriceLog): { answer: bigint; roundId: bigint; updatedAt: bigint } | undefined {
+export function decodeAnswerUpdated(log: RawPriceLog): PriceRound | undefined {
   if (log.topics[0]?.toLowerCase() !== answerUpdatedTopic) return undefined;
   const decoded = decodeEventLog({ abi: priceFeedAbi, eventName: "AnswerUpdated", topics: log.topics as [Hex, ...Hex[]], data: log.data });
   return { answer: decoded.args.current, roundId: decoded.args.roundId, updatedAt: decoded.args.updatedAt };
@@ -35,11 +43,7 @@ export interface PriceFeedIdentity {
 }
 
 /** A PriceObserved record of a round; `ref` carries tx and log when it comes from an AnswerUpdated log. */
-export function priceRecord(
-  round: { answer: bigint; roundId: bigint; updatedAt: bigint },
-  ref: ChainRef,
-  feed: PriceFeedIdentity,
-): NetworkRecord {
+export function priceRecord(round: PriceRound, ref: ChainRef, feed: PriceFeedIdentity): PriceRecord {
   const value: PriceObserved = {
     ref,
     asset: feed.asset,
@@ -55,7 +59,7 @@ export function priceRecord(
   return {
     topic: "oracle.prices.v1",
     key: feed.asset,
-    eventId: networkEventId(feed.chainId, ref.blockHash, "PriceObserved", ref.logIndex ?? "latest", round.roundId.toString()),
+    eventId: priceEventId(feed.chainId, ref.blockHash, ref.logIndex, round.roundId),
     eventType: "PriceObserved",
     ref,
     payload: { event: { $case: "priceObserved", value } },

@@ -1,0 +1,1 @@
+export { deployPriceFeed, devnetPriceFeed, devnetPriceUpdaterFunds } from "./deployPriceFeed.js";

@@ -1,0 +1,141 @@
+import type { Finality as FinalityDepths } from "@platform/chain";
+import type { ChainRef } from "@platform/proto/common/v1/common";
+import { toHex, type Address, type Client, type Hex } from "viem";
+import { ForkDuringReadError, type BlockSource } from "../follower/blockFollower.js";
+import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
+import { toHeader } from "../follower/headerReader.js";
+import { finalityAt } from "../intents/finality.js";
+import { feedReads } from "./feedReads.js";
+import { answerUpdatedTopic, decodeAnswerUpdated, priceRecord, type PriceFeedIdentity, type RawPriceLog } from "./priceFeed.js";
+import type { PriceRecord } from "./priceRecord.js";
+
+export interface PriceBlockSourceOptions {
+  client: Client;
+  depths: FinalityDepths;
+  /** The feed and what its rounds price (asset / vs); its decimals are read from the feed. */
+  feed: Omit<PriceFeedIdentity, "decimals">;
+}
+
+export interface PriceBlockSource extends BlockSource<PriceRecord> {
+  /** The records of kept blocks named by a checkpoint, read again by hash (see IntentsBlockSource). */
+  recoverWindow(blocks: readonly BlockRef[]): Promise<{ window: WindowBlock<PriceRecord>[]; unknown: BlockRef[] }>;
+  /**
+   * The next blocks read also publish the feed's latest round, at the first of them where the feed
+   * has one: a source starting without a checkpoint (possibly near the head) then has a price at
+   * once instead of waiting for the feed's next round.
+   */
+  publishLatestPriceOnNextBlock(): void;
+}
+
+/**
+ * Reads the price feed's `AnswerUpdated` logs of a range with one `eth_getLogs`, each checked
+ * against the linked header of its block, and turns each into a PriceObserved record whose ref
+ * names its transaction and log.
+ */
+export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSource {
+  const { client, depths, feed } = options;
+  const reads = feedReads(client, feed.feed);
+  let latestPriceDue = false;
+
+  const priceLogs = async (filter: { fromBlock: bigint; toBlock: bigint } | { blockHash: Hex }): Promise<RawPriceLog[]> => {
+    const range = "blockHash" in filter ? { blockHash: filter.blockHash } : { fromBlock: toHex(filter.fromBlock), toBlock: toHex(filter.toBlock) };
+    return (await client.request({
+      method: "eth_getLogs",
+      params: [{ address: feed.feed, topics: [answerUpdatedTopic], ...range }] as never,
+    })) as RawPriceLog[];
+  };
+
+  /** The logs by the hash of their block; a log of another block than the header read means the node switched forks. */
+  const logsByBlock = (logs: readonly RawPriceLog[], headers: ReadonlyMap<bigint, BlockHeader>): Map<Hex, RawPriceLog[]> => {
+    const grouped = new Map<Hex, RawPriceLog[]>();
+    for (const log of logs) {
+      const header = headers.get(BigInt(log.blockNumber));
+      if (log.removed === true || header === undefined || header.hash !== log.blockHash.toLowerCase()) {
+        throw new ForkDuringReadError(`logs of block ${BigInt(log.blockNumber)} belong to ${log.blockHash}, not to the block read`);
+      }
+      const list = grouped.get(header.hash) ?? [];
+      list.push(log);
+      grouped.set(header.hash, list);
+    }
+    for (const list of grouped.values()) list.sort((a, b) => Number(BigInt(a.logIndex) - BigInt(b.logIndex)));
+    return grouped;
+  };
+
+  const refOf = (header: BlockHeader, latest: bigint): ChainRef => ({
+    chainId: String(feed.chainId),
+    blockNumber: header.number.toString(),
+    blockHash: header.hash,
+    parentHash: header.parentHash,
+    blockTimestamp: new Date(Number(header.timestamp) * 1_000).toISOString(),
+    finality: finalityAt(header.number, latest, depths),
+  });
+
+  /** The block's records, and whether they include a round (which settles a pending latest round). */
+  const readBlock = async (header: BlockHeader, latest: bigint, logs: readonly RawPriceLog[], withLatestPrice: boolean) => {
+    const ref = refOf(header, latest);
+    const records: PriceRecord[] = [];
+    if (logs.length > 0) {
+      const identity = { ...feed, decimals: await reads.decimals(header.hash) };
+      for (const log of logs) {
+        const round = decodeAnswerUpdated(log);
+        if (round === undefined) continue;
+        records.push(priceRecord(round, { ...ref, txHash: log.transactionHash.toLowerCase(), txIndex: Number(log.transactionIndex), logIndex: Number(log.logIndex) }, identity));
+      }
+      // The block's own rounds are newer than or equal to any latest round read before it.
+      return { records, priced: true };
+    }
+    if (withLatestPrice) {
+      const round = await reads.latestRound(header.hash);
+      if (round !== undefined) {
+        records.push(priceRecord(round, ref, { ...feed, decimals: await reads.decimals(header.hash) }));
+        return { records, priced: true };
+      }
+    }
+    return { records, priced: false };
+  };
+
+  return {
+    publishLatestPriceOnNextBlock() {
+      latestPriceDue = true;
+    },
+
+    async readBlocks(headers, latest) {
+      const first = headers[0];
+      const last = headers[headers.length - 1];
+      if (first === undefined || last === undefined) return new Map();
+      const logs = logsByBlock(await priceLogs({ fromBlock: first.number, toBlock: last.number }), new Map(headers.map((header) => [header.number, header] as const)));
+      const records = new Map<Hex, PriceRecord[]>();
+      // Settled as soon as a block of the range has a round. A failed commit restarts the source from
+      // its checkpoint, and a source still without one is asked for the latest round again (onResume).
+      let priceDue = latestPriceDue;
+      for (const header of headers) {
+        const read = await readBlock(header, latest, logs.get(header.hash) ?? [], priceDue);
+        if (read.priced) priceDue = false;
+        if (read.records.length > 0) records.set(header.hash, read.records);
+      }
+      latestPriceDue = priceDue;
+      return records;
+    },
+
+    async recoverWindow(blocks) {
+      const latest = BigInt(await client.request({ method: "eth_blockNumber" }));
+      const fetched = await Promise.all(
+        blocks.map((block) => client.request({ method: "eth_getBlockByHash", params: [block.hash, false] }) as Promise<Parameters<typeof toHeader>[0] | null>),
+      );
+      const window: WindowBlock<PriceRecord>[] = [];
+      const unknown: BlockRef[] = [];
+      for (const [index, block] of blocks.entries()) {
+        const raw = fetched[index];
+        if (raw === null || raw === undefined) {
+          unknown.push(block);
+          window.push({ block, events: [] });
+          continue;
+        }
+        const header = toHeader(raw);
+        const logs = logsByBlock(await priceLogs({ blockHash: header.hash }), new Map([[header.number, header] as const]));
+        window.push({ block, events: (await readBlock(header, latest, logs.get(header.hash) ?? [], false)).records });
+      }
+      return { window, unknown };
+    },
+  };
+}
