@@ -88,11 +88,10 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       KAFKA_REPLICATION_FACTOR: "1",
       // A quarter of the devnet's 1 s block time, so the mirror trails the chains by little.
       INGEST_POLL_INTERVAL_MS: "250",
-      // Every source; the native one follows the Substrate side when the chains file has a
-      // `substrate` section (the stack with the native network), and then the EVM network source
-      // leaves account activity, pools and network totals to it (the chain-ingestor reads the same file).
-      // The price source follows the coin/USD feed the devnet deploys on the origin chain.
-      INGEST_SOURCES: "intents,network,native,price",
+      // The intents source follows the EVM chains, the native source the real Subtensor runtime
+      // (every Data API read model of the network: accounts, pools, emissions, subnets,
+      // metagraphs, holders, totals), the price source the coin/USD feed on the origin chain.
+      INGEST_SOURCES: "intents,native,price",
       INGEST_MAX_BLOCKS_PER_BATCH: "500",
       NOTIFIED_TX_DROP_AFTER_SECONDS: "600",
     }),

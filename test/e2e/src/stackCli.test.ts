@@ -8,6 +8,7 @@ import { bytesToHex, createPublicClient, http, type Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { valueRao } from "./support/dataChain.js";
 import { connectRuntime, type RuntimeBlock, type RuntimeEvent, type RuntimeReads } from "./support/nativeRuntime.js";
+import { nativeSubnetTests } from "./support/nativeSubnetsSuite.js";
 
 // The README's run command, end to end: the CLI brings every process up detached on free ports in
 // a temporary state folder, the gateway answers through the services, and `stop` ends them all.
@@ -338,6 +339,35 @@ describe("deploy/local/stack", () => {
       // Across the demo accounts: a transfer, a stake, an unstake, a stake move, a registration and an EVM transaction.
       for (const type of ["transfer", "stake_add", "stake_remove", "stake_move", "neuron_register", "evm_tx"]) expect([...seen], type).toContain(type);
     }, 120_000);
+  });
+
+  describe("native subnets: every value of the subnet routes equals a direct read of the runtime at as_of", () => {
+    type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    let runtime: RuntimeReads;
+    let token: string;
+    beforeAll(async () => {
+      token = await accessToken();
+      runtime = await connectRuntime(descriptor.substrate!.rpcUrl);
+    });
+    afterAll(async () => {
+      await runtime?.close();
+    });
+    nativeSubnetTests({
+      runtime: () => runtime,
+      async get(path) {
+        const response = await fetch(`${descriptor.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+        const body = (await response.json()) as Json;
+        expect(response.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
+        return body;
+      },
+      async asOfHash(body) {
+        expect(body.as_of.chain_id).toBe(descriptor.substrate!.chainId);
+        const block = await runtime.block(Number(body.as_of.block_number));
+        expect(body.as_of.block_hash).toBe(block.hash);
+        expect(body.as_of.timestamp).toBe(new Date(block.timestampMs).toISOString());
+        return block.hash;
+      },
+    });
   });
 
   it("network/stats/latest: the runtime's totals at as_of, the registration cost as its runtime API answers, accounts counted", async () => {
