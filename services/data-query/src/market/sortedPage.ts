@@ -18,6 +18,8 @@ export interface SortedPageRequest<T> {
   cursor: string;
   /** queryScope of the request: a cursor of another query is INVALID_CURSOR. */
   scope: string;
+  /** More fields for the next cursor (e.g. the block a walk is pinned to). */
+  carry?: Record<string, string>;
 }
 
 function compare(left: { value: string | undefined; id: number }, right: { value: string | undefined; id: number }, order: Order): number {
@@ -42,6 +44,6 @@ export function sortedPage<T>(request: SortedPageRequest<T>): { items: T[]; page
   const hasMore = start + request.limit < keyed.length;
   const last = slice.at(-1);
   const page: PageInfo = { limit: request.limit, hasMore };
-  if (hasMore && last !== undefined) page.nextCursor = encodeCursor(request.scope, { k: last.value ?? "", i: String(last.id) });
+  if (hasMore && last !== undefined) page.nextCursor = encodeCursor(request.scope, { ...request.carry, k: last.value ?? "", i: String(last.id) });
   return { items: slice.map((entry) => entry.item), page };
 }

@@ -34,9 +34,9 @@ export function invalidCursor(): AppError {
 
 /**
  * The position a cursor carries, after checking it belongs to `scope` and has every field in
- * `fields` matching its pattern.
+ * `fields` matching its pattern (and each of `optionalFields` it has).
  */
-export function decodeCursor(cursor: string, scope: string, fields: Record<string, RegExp>): CursorPosition {
+export function decodeCursor(cursor: string, scope: string, fields: Record<string, RegExp>, optionalFields: Record<string, RegExp> = {}): CursorPosition {
   if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalidCursor();
   let body: unknown;
   try {
@@ -50,6 +50,13 @@ export function decodeCursor(cursor: string, scope: string, fields: Record<strin
   const position: CursorPosition = {};
   for (const [name, pattern] of Object.entries(fields)) {
     const value = (p as Record<string, unknown>)[name];
+    if (typeof value !== "string" || !pattern.test(value)) throw invalidCursor();
+    position[name] = value;
+  }
+  // Fields later versions of a cursor added: absent from older cursors, checked when present.
+  for (const [name, pattern] of Object.entries(optionalFields)) {
+    const value = (p as Record<string, unknown>)[name];
+    if (value === undefined) continue;
     if (typeof value !== "string" || !pattern.test(value)) throw invalidCursor();
     position[name] = value;
   }

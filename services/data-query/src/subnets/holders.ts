@@ -1,8 +1,8 @@
 import { invalidArgument, unavailable } from "@platform/errors";
-import type { AccountId } from "@platform/proto/common/v1/network";
 import { HolderGrouping, type GetHoldersTopRequest, type GetHoldersTopResponse, type Holder } from "@platform/proto/data/v1/subnets";
 import { HolderPositions, PoolSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { PageInfo } from "@platform/proto/common/v1/common";
+import { alphaOfMember, rankHolders, RANK_WIDTH, type ColdkeyRow, type PositionRow } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { decodeCursor, encodeCursor, mulIntByDecimal, pageLimitOf, queryScope, readModel } from "../shared/index.js";
 import { asOfOf, notYet } from "../market/asOfRef.js";
@@ -12,20 +12,6 @@ import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys, type SeriesPoint
 
 /** Cursors continue the ranking up to this rank. */
 const MAX_RANK = 10_000;
-const RANK_WIDTH = 24;
-const RANK_CEILING = 10n ** BigInt(RANK_WIDTH) - 1n;
-const alphaOfMember = (member: string) => RANK_CEILING - BigInt(member.slice(0, RANK_WIDTH));
-
-interface ColdkeyRow {
-  coldkey: AccountId;
-  alpha: string;
-  hotkeys: { hotkey: AccountId; alpha: string }[];
-}
-interface PositionRow {
-  coldkey: AccountId;
-  hotkey: AccountId;
-  alpha: string;
-}
 
 /**
  * `GET /data/v1/subnets/{netuid}/holders/top`: the newest complete holder set of the subnet,
@@ -73,41 +59,28 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
   const known = toNetuids(await readModel(() => redis.smembers(subnetsKeys.netuids)));
   const [netuid] = checkNetuids([request.netuid], known, 1) as [number];
   const scope = queryScope(["holders/top", netuid, grouping, minAlpha]);
-  let after: string | undefined;
-  if (request.page?.cursor) after = decodeCursor(request.page.cursor, scope, { m: /^\d{24}:0x[0-9a-f]{64}(:0x[0-9a-f]{64})?$/, r: /^\d{1,6}$/ }).m;
+  const cursor = request.page?.cursor ? decodeCursor(request.page.cursor, scope, { m: /^\d{24}:0x[0-9a-f]{64}(:0x[0-9a-f]{64})?$/, r: /^\d{1,6}$/ }, { s: /^\d{1,20}:0x[0-9a-f]{64}$/, a: /^\d{1,12}$/ }) : undefined;
+  const walk: Walk = { netuid, grouping, limit, after: cursor?.m, ...(cursor?.s === undefined || cursor.a === undefined ? {} : { pinned: { set: cursor.s, poolBlock: Number(cursor.a) } }) };
 
-  const rankingKey = grouping === "coldkey" ? subnetsKeys.holderColdkeys(netuid) : subnetsKeys.holderPositions(netuid);
-  const rowsKey = grouping === "coldkey" ? subnetsKeys.holderColdkeyRows(netuid) : subnetsKeys.holderPositionRows(netuid);
-  const [ranked, setPoint, members, startRank, holdersCount, newestPoolText] = await atomically(redis, (multi) => {
-    multi
-      .get(subnetsKeys.holderRanked(netuid))
-      .zrange(subnetsKeys.holderPoints(netuid), "-1", "-1")
-      .zrangebylex(rankingKey, after === undefined ? "-" : `(${after}`, "+", "LIMIT", 0, limit + 1)
-      .zrank(rankingKey, after ?? "")
-      .zcard(subnetsKeys.holderColdkeys(netuid))
-      .zrange(subnetsKeys.poolPoints(netuid), "-1", "-1");
-  });
-  const newestText = (setPoint as string[])[0];
-  if (newestText === undefined || ranked === null) throw notYet("holder set of this subnet");
-  const newest = JSON.parse(newestText) as { o: number; h: string; b: number; p: string };
-  // The ranking and the set are written in one transaction and read in one: they always agree.
-  if (ranked !== `${newest.o}:${newest.h}`) throw new RankingReplaced();
-  const set = HolderPositions.decode(Buffer.from(newest.p, "base64"));
-  // A holder set is published when it changes, a pool at every block (same partition and
-  // transaction, so never behind it): the set stands until the newest pool's block, which the
-  // answer describes, valued at that pool.
-  const newestPool = (newestPoolText as string[])[0] === undefined ? undefined : (JSON.parse((newestPoolText as string[])[0]!) as SeriesPoint);
-  const poolAhead = newestPool !== undefined && newestPool.b >= newest.b ? decodePoint(newestPool, PoolSnapshot) : undefined;
-  const asOf = asOfOf(poolAhead?.ref ?? set.ref);
-  if (after !== undefined && startRank === null) throw invalidArgumentCursor();
-  const firstRank = after === undefined ? 1 : (startRank as number) + 2;
+  // A walk stays on the holder set (and pool block) of its first page while the projector
+  // replaces the ranking: the zsets serve it while they show that set, the stored set after.
+  const ranked = await fromRanking(redis, walk);
+  const page = ranked ?? (await fromStoredSet(redis, walk));
+  const { set } = page;
 
   const [poolPoint, validatorPoint] = await Promise.all([
-    poolAhead === undefined ? pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], newest.b).then((points) => points[0]) : undefined,
+    walk.pinned === undefined
+      ? newestPoints(redis, [subnetsKeys.poolPoints(netuid)]).then(([newestPool]) =>
+          // A holder set is published when it changes, a pool at every block (same partition and
+          // transaction, so never behind it): the set stands until the newest pool's block, which
+          // the answer describes, valued at that pool.
+          newestPool !== undefined && newestPool.b >= Number(set.ref!.blockNumber) ? newestPool : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], Number(set.ref!.blockNumber)).then((points) => points[0]),
+        )
+      : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], walk.pinned.poolBlock).then((points) => points[0]),
     newestPoints(redis, [subnetsKeys.validatorPoints(netuid)]).then((points) => points[0]),
   ]);
-  if (poolAhead === undefined && poolPoint === undefined) throw notYet("pool of this subnet");
-  const pool = poolAhead ?? decodePoint(poolPoint!, PoolSnapshot);
+  if (poolPoint === undefined) throw notYet("pool of this subnet");
+  const pool = decodePoint(poolPoint, PoolSnapshot);
   const identities = new Map<string, string>();
   if (validatorPoint !== undefined) {
     for (const neuron of decodePoint(validatorPoint, ValidatorSetSnapshot).neurons) {
@@ -116,19 +89,12 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
   }
 
   const minimum = BigInt(minAlpha);
-  let candidates = (members as string[]).filter((member) => alphaOfMember(member) >= minimum);
+  let entries = page.entries.filter((entry) => alphaOfMember(entry.member) >= minimum);
+  const firstRank = page.firstRank;
   const roomLeft = Math.max(0, MAX_RANK - firstRank + 1);
-  const hasMore = candidates.length > limit && firstRank + limit <= MAX_RANK;
-  candidates = candidates.slice(0, Math.min(limit, roomLeft));
-  const fields = candidates.map((member) => member.slice(RANK_WIDTH + 1));
-  // The rows come in a second round trip: the same ranking must still stand, or they may be a newer
-  // set's amounts under this set's as_of.
-  const [rowTexts, rankedNow] = fields.length === 0 ? [[], ranked] : await atomically(redis, (multi) => multi.hmget(rowsKey, ...fields).get(subnetsKeys.holderRanked(netuid)));
-  if (rankedNow !== ranked) throw new RankingReplaced();
-  const rows = rowTexts as (string | null)[];
-  const holders = rows.map((text, index): Holder => {
-    if (text === null) throw new RankingReplaced();
-    const row = JSON.parse(text) as ColdkeyRow | PositionRow;
+  const hasMore = entries.length > limit && firstRank + limit <= MAX_RANK;
+  entries = entries.slice(0, Math.min(limit, roomLeft));
+  const holders = entries.map(({ row }, index): Holder => {
     const holder: Holder = {
       rank: firstRank + index,
       coldkey: row.coldkey,
@@ -143,18 +109,116 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
     if (name !== undefined) holder.identityName = name;
     return holder;
   });
-  const page: PageInfo = { limit, hasMore };
-  const last = candidates.at(-1);
-  if (hasMore && last !== undefined) page.nextCursor = encodeCursor(scope, { m: last, r: String(firstRank + candidates.length - 1) });
+  const pageInfo: PageInfo = { limit, hasMore };
+  const last = entries.at(-1);
+  if (hasMore && last !== undefined) {
+    pageInfo.nextCursor = encodeCursor(scope, { m: last.member, r: String(firstRank + entries.length - 1), s: page.tag, a: String(poolPoint.b) });
+  }
   return {
-    asOf,
+    asOf: asOfOf(pool.ref),
     netuid,
-    holdersCount: holdersCount as number,
+    holdersCount: page.holdersCount,
     alphaOutNalpha: pool.alphaOutNalpha,
     priceTao: pool.priceTao,
     coverage: set.coverage,
     holders,
-    page,
+    page: pageInfo,
+  };
+}
+
+/** What a page asks for. */
+interface Walk {
+  netuid: number;
+  grouping: "coldkey" | "position";
+  limit: number;
+  /** The last member served. */
+  after: string | undefined;
+  /** The holder set (`<ordinal>:<hash>`) and pool block of the walk's first page. */
+  pinned?: { set: string; poolBlock: number };
+}
+
+/** A page's rows from one holder set: up to limit + 1 entries after the cursor, with the rank of the first. */
+interface SetPage {
+  set: HolderPositions;
+  tag: string;
+  entries: { member: string; row: ColdkeyRow | PositionRow }[];
+  firstRank: number;
+  holdersCount: number;
+}
+
+/**
+ * The page from the ranking zsets, when they show the walk's set (or any set, for a first page);
+ * undefined when the projector has replaced the set a pinned walk is on.
+ */
+async function fromRanking(redis: Redis, walk: Walk): Promise<SetPage | undefined> {
+  const { netuid, after } = walk;
+  const rankingKey = walk.grouping === "coldkey" ? subnetsKeys.holderColdkeys(netuid) : subnetsKeys.holderPositions(netuid);
+  const rowsKey = walk.grouping === "coldkey" ? subnetsKeys.holderColdkeyRows(netuid) : subnetsKeys.holderPositionRows(netuid);
+  const [ranked, setPoint, members, startRank, holdersCount] = await atomically(redis, (multi) => {
+    multi
+      .get(subnetsKeys.holderRanked(netuid))
+      .zrange(subnetsKeys.holderPoints(netuid), "-1", "-1")
+      .zrangebylex(rankingKey, after === undefined ? "-" : `(${after}`, "+", "LIMIT", 0, walk.limit + 1)
+      .zrank(rankingKey, after ?? "")
+      .zcard(subnetsKeys.holderColdkeys(netuid));
+  });
+  const newestText = (setPoint as string[])[0];
+  if (newestText === undefined || ranked === null) {
+    if (walk.pinned === undefined) throw notYet("holder set of this subnet");
+    return undefined;
+  }
+  if (walk.pinned !== undefined && ranked !== walk.pinned.set) return undefined;
+  const newest = JSON.parse(newestText) as SeriesPoint;
+  // The ranking and the set are written in one transaction and read in one: they always agree.
+  if (ranked !== `${newest.o}:${newest.h}`) throw new RankingReplaced();
+  if (after !== undefined && startRank === null) throw invalidArgumentCursor();
+  const fields = (members as string[]).map((member) => member.slice(RANK_WIDTH + 1));
+  // The rows come in a second round trip: the same ranking must still stand, or they may be a newer
+  // set's amounts under this set's as_of.
+  const [rowTexts, rankedNow] = fields.length === 0 ? [[], ranked] : await atomically(redis, (multi) => multi.hmget(rowsKey, ...fields).get(subnetsKeys.holderRanked(netuid)));
+  if (rankedNow !== ranked) {
+    if (walk.pinned === undefined) throw new RankingReplaced();
+    return undefined;
+  }
+  const entries = (rowTexts as (string | null)[]).map((text, index) => {
+    if (text === null) throw new RankingReplaced();
+    return { member: (members as string[])[index]!, row: JSON.parse(text) as ColdkeyRow | PositionRow };
+  });
+  return {
+    set: HolderPositions.decode(Buffer.from(newest.p, "base64")),
+    tag: ranked as string,
+    entries,
+    firstRank: after === undefined ? 1 : (startRank as number) + 2,
+    holdersCount: holdersCount as number,
+  };
+}
+
+/**
+ * The page of a pinned walk whose set the ranking no longer shows: the set as the projector stored
+ * it (the subnet's newest few sets are kept), ranked here the way the projector ranks
+ * (@platform/read-models). A set no longer kept ends the walk: INVALID_CURSOR, start again.
+ */
+async function fromStoredSet(redis: Redis, walk: Walk): Promise<SetPage> {
+  const tag = walk.pinned!.set;
+  const ordinal = tag.slice(0, tag.indexOf(":"));
+  const stored = (await readModel(() => redis.zrangebyscore(subnetsKeys.holderPoints(walk.netuid), ordinal, ordinal)))
+    .map((text) => JSON.parse(text) as SeriesPoint)
+    .find((point) => `${point.o}:${point.h}` === tag);
+  if (stored === undefined) {
+    throw invalidArgument("INVALID_CURSOR", "the holder set this walk started on is no longer kept; start again without the cursor", { parameter: "cursor" });
+  }
+  const set = HolderPositions.decode(Buffer.from(stored.p, "base64"));
+  const ranking = rankHolders(set);
+  const ranked = (walk.grouping === "coldkey" ? ranking.coldkeys : ranking.positions).sort((left, right) => (left.member < right.member ? -1 : left.member > right.member ? 1 : 0));
+  const start = walk.after === undefined ? 0 : ranked.findIndex((entry) => entry.member === walk.after);
+  if (start < 0) throw invalidArgumentCursor();
+  const from = walk.after === undefined ? 0 : start + 1;
+  return {
+    set,
+    tag,
+    entries: ranked.slice(from, from + walk.limit + 1).map((entry) => ({ member: entry.member, row: entry.row })),
+    firstRank: from + 1,
+    holdersCount: ranking.coldkeys.length,
   };
 }
 

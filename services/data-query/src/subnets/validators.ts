@@ -3,7 +3,7 @@ import { ValidatorSort, type GetValidatorsLatestRequest, type GetValidatorsLates
 import { PoolSnapshot, ValidatorSetSnapshot, type NeuronState } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
 import { ROOT_NETUID } from "@platform/subtensor";
-import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
+import { decodeCursor, mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
 import { asOfOf, notYet } from "../market/asOfRef.js";
 import { checkNetuids, toNetuids } from "../market/netuids.js";
 import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys } from "../market/readModel.js";
@@ -15,12 +15,21 @@ export async function getValidatorsLatest(redis: Redis, request: GetValidatorsLa
   const order = orderOf(request.order, "desc");
   const valueOf = validatorSortValue(request.sort);
   // The subnet list and the newest metagraph in one round trip; the netuid is judged once both are in.
+  const scope = queryScope(["validators/latest", request.netuid, request.includeWithoutPermit, request.sort, order]);
+  // Every page of a walk answers at the block of its first page, so no UID is served twice or
+  // skipped while metagraphs change underneath (the subnet's newest few metagraphs are kept).
+  const pinned = request.page?.cursor ? decodeCursor(request.page.cursor, scope, {}, { b: /^\d{1,12}$/ }).b : undefined;
   const [members, [point, newestPool]] = await Promise.all([
     readModel(() => redis.smembers(subnetsKeys.netuids)),
-    newestPoints(redis, [subnetsKeys.validatorPoints(request.netuid), subnetsKeys.poolPoints(request.netuid)]),
+    pinned === undefined
+      ? newestPoints(redis, [subnetsKeys.validatorPoints(request.netuid), subnetsKeys.poolPoints(request.netuid)])
+      : pointsAtBlock(redis, [subnetsKeys.validatorPoints(request.netuid), subnetsKeys.poolPoints(request.netuid)], Number(pinned)),
   ]);
   const [netuid] = checkNetuids([request.netuid], toNetuids(members), 1);
-  if (point === undefined) throw notYet("metagraph of this subnet");
+  if (point === undefined) {
+    if (pinned !== undefined) throw invalidArgument("INVALID_CURSOR", "the metagraph this walk started on is no longer kept; start again without the cursor", { parameter: "cursor" });
+    throw notYet("metagraph of this subnet");
+  }
   const snapshot = decodePoint(point, ValidatorSetSnapshot);
   // A metagraph is published when it changes, a pool at every block (same partition, so never
   // behind it): the newest pool's block is the state the answer describes.
@@ -33,8 +42,7 @@ export async function getValidatorsLatest(redis: Redis, request: GetValidatorsLa
     request.includeWithoutPermit ? BigInt(neuron.alphaStakeNalpha) > 0n || BigInt(neuron.rootStakeRao ?? "0") > 0n : neuron.validatorPermit,
   );
   const validators = neurons.map((neuron) => describeValidator(neuron, price, block, netuid === ROOT_NETUID));
-  const scope = queryScope(["validators/latest", netuid, request.includeWithoutPermit, request.sort, order]);
-  const page = sortedPage({ items: validators, valueOf, idOf: (validator) => validator.uid, order, limit, cursor: request.page?.cursor ?? "", scope });
+  const page = sortedPage({ items: validators, valueOf, idOf: (validator) => validator.uid, order, limit, cursor: request.page?.cursor ?? "", scope, carry: { b: String(block) } });
   return { asOf, netuid: netuid!, validators: page.items, page: page.page };
 }
 

@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // Written by the projector's own projection, as in production (the keys are its contract).
 import { subnetsProjection } from "../../../projector/src/subnets/projection.js";
 import { getHoldersTop } from "./holders.js";
+import { getValidatorsLatest } from "./validators.js";
 
-const dir = tempDir("data-query-holders");
+const dir = tempDir("data-query-subnets-reads");
 const log = createLogger({ service: "holders-test", level: "warn", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
 const hashOf = (block: number) => `0x${block.toString(16).padStart(64, "0")}`;
 const ref = (block: number): ChainRef => ({
@@ -47,6 +48,11 @@ async function block(number: number, alphaOne: string | undefined, alphaTwo = "0
       },
     },
   );
+  await publish(events);
+}
+
+/** Folds records of subnet 1 through the projector's subnets projection, as one batch. */
+async function publish(events: NetworkChainEvent[]): Promise<void> {
   const previous = offset;
   const messages: ConsumedRecord[] = events.map((event) => ({
     topic: TOPICS.chainNetwork.name, partition: 0, offset: String(++offset), timestamp: "0", key: "netuid:1", value: Buffer.from(encodePayload(TOPICS.chainNetwork, event)),
@@ -122,5 +128,69 @@ describe("getHoldersTop", () => {
       if (n % 2 === 0) await block(next++, String(1_000 + next), "100");
     });
     await expect(getHoldersTop(churning, request)).rejects.toMatchObject({ code: "READ_MODEL_UNAVAILABLE" });
+  });
+});
+
+describe("walks pinned to their first page's block", () => {
+  const holderSet = (number: number, amounts: number[]): NetworkChainEvent => ({
+    event: {
+      $case: "holderPositions",
+      value: {
+        ref: ref(number), netuid: 1, coverage: HolderCoverage.HOLDER_COVERAGE_COMPLETE, chunkIndex: 0, chunkCount: 1,
+        positions: amounts.map((alpha, index) => ({ coldkey: account(String(index + 1)), hotkey: account("a"), alphaNalpha: String(alpha) })),
+      },
+    },
+  });
+  const poolOnly = (number: number): NetworkChainEvent => ({
+    event: { $case: "poolSnapshot", value: { ref: ref(number), netuid: 1, mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, taoInRao: "1000", alphaInNalpha: "4000", alphaOutNalpha: "100000", alphaIssuanceNalpha: "5000", priceTao: "0.25" } },
+  });
+
+  it("holders/top: every page of a walk shows the first page's set, once each, while newer sets replace the ranking", async () => {
+    await publish([poolOnly(100), holderSet(100, [500, 400, 300, 200, 100])]);
+    const walk = { netuid: 1, groupBy: 0 };
+    const first = await getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: "" } });
+    // A new set with other amounts and order replaces the ranking between the pages.
+    await publish([poolOnly(101), holderSet(101, [1, 2, 3, 4, 5, 6])]);
+    const second = await getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: first.page!.nextCursor! } });
+    await publish([poolOnly(102), holderSet(102, [7, 8])]);
+    const third = await getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: second.page!.nextCursor! } });
+    const pages = [first, second, third];
+    expect(pages.map((page) => page.asOf?.blockNumber)).toEqual(["100", "100", "100"]);
+    expect(pages.flatMap((page) => page.holders.map((holder) => [holder.rank, holder.coldkey?.ss58, holder.alphaNalpha]))).toEqual([
+      [1, "ss58-1", "500"], [2, "ss58-2", "400"], [3, "ss58-3", "300"], [4, "ss58-4", "200"], [5, "ss58-5", "100"],
+    ]);
+    expect(third.page?.hasMore).toBe(false);
+    // A new walk starts on the newest set.
+    expect((await getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: "" } })).asOf?.blockNumber).toBe("102");
+
+    // Once the set is no longer kept (the newest 4 are), its walk ends with INVALID_CURSOR.
+    for (const number of [103, 104, 105, 106]) await publish([poolOnly(number), holderSet(number, [9])]);
+    await expect(getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: second.page!.nextCursor! } })).rejects.toMatchObject({ code: "INVALID_CURSOR" });
+  });
+
+  it("validators/latest: every page of a walk shows the first page's metagraph while newer ones arrive", async () => {
+    const metagraph = (number: number, stakes: number[]): NetworkChainEvent => ({
+      event: {
+        $case: "validatorSetSnapshot",
+        value: {
+          ref: ref(number), netuid: 1,
+          neurons: stakes.map((stake, uid) => ({
+            uid, hotkey: account(String.fromCharCode(97 + uid)), coldkey: account(String(uid + 1)), validatorPermit: true, active: true,
+            alphaStakeNalpha: String(stake), dividends: "0", vtrust: "0", incentive: "0", consensus: "0", emissionNalpha: "0", lastUpdateBlock: String(number),
+          })),
+        },
+      },
+    });
+    await publish([poolOnly(200), metagraph(200, [50, 40, 30, 20])]);
+    const request = { netuid: 1, includeWithoutPermit: false, sort: 0, order: 0 };
+    const first = await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: "" } });
+    // The stakes reverse: a position cursor alone would serve uid 1 again and skip uid 2.
+    await publish([poolOnly(201), metagraph(201, [10, 20, 60, 70])]);
+    const second = await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: first.page!.nextCursor! } });
+    expect([first, second].map((page) => page.asOf?.blockNumber)).toEqual(["200", "200"]);
+    expect([first, second].flatMap((page) => page.validators.map((validator) => [validator.uid, validator.alphaStakeNalpha]))).toEqual([
+      [0, "50"], [1, "40"], [2, "30"], [3, "20"],
+    ]);
+    expect((await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: "" } })).asOf?.blockNumber).toBe("201");
   });
 });
