@@ -2,7 +2,7 @@ import type { Hex } from "viem";
 import type { BlockHeader } from "../follower/blocks.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
 
-/** Values kept per block hash; a fork's blocks each keep their own. */
+/** Values kept per block hash by default; a fork's blocks each keep their own. */
 const KEPT = 1_024;
 
 export interface ChainedByBlockOptions<T, I = readonly RuntimeEvent[]> {
@@ -15,6 +15,12 @@ export interface ChainedByBlockOptions<T, I = readonly RuntimeEvent[]> {
   next(parent: T, input: I, header: BlockHeader): T | undefined | Promise<T | undefined>;
   /** Blocks read in full even when the parent's value is known (recounts). */
   fullAt(header: BlockHeader): boolean;
+  /**
+   * How many blocks' values to keep (1,024 by default). A large value (every holder of every
+   * subnet) keeps fewer: a block whose parent's value is gone is read in full, which only a
+   * reorganisation deeper than this or a restart causes.
+   */
+  keep?: number;
 }
 
 /**
@@ -26,8 +32,9 @@ export interface ChainedByBlockOptions<T, I = readonly RuntimeEvent[]> {
  */
 export function chainedByBlock<T, I = readonly RuntimeEvent[]>(options: ChainedByBlockOptions<T, I>) {
   const values = new Map<Hex, Promise<T>>();
+  const kept = options.keep ?? KEPT;
   const keep = (hash: Hex, value: Promise<T>) => {
-    if (values.size >= KEPT) values.delete(values.keys().next().value!);
+    if (values.size >= kept) values.delete(values.keys().next().value!);
     values.set(hash, value);
     value.catch(() => values.delete(hash));
     return value;

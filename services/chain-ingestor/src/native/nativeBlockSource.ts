@@ -42,6 +42,13 @@ export interface NativeBlockSourceOptions {
   holderChunkSize?: number;
 }
 
+/**
+ * Blocks whose holder and subnet states are kept: each block's state copies the subnets it changed,
+ * so at mainnet size a thousand blocks of them would hold gigabytes. 64 blocks cover any
+ * reorganisation Finney has (GRANDPA finalizes within a few blocks); deeper, the block is read in full.
+ */
+const LARGE_STATES_KEPT = 64;
+
 /** What the chained snapshots read from a block: its runtime, its subnets, its epochs and what its events say. */
 interface BlockChanges {
   runtime: RuntimeAt;
@@ -90,6 +97,7 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
         ? undefined
         : nextHolders(input.runtime, parent, holderChangesOf({ stakeTouches: input.activities.flatMap((activity) => activity.stakeTouches), events: input.events, epochs: input.epochs, netuids: input.netuids })),
     fullAt: rescanDue,
+    keep: LARGE_STATES_KEPT,
   });
   const enabledOf = (emissions: ReadonlyMap<number, EmissionDetails>) => new Map([...emissions].map(([netuid, emission]) => [netuid, emission.emissionEnabled]));
   const subnetStates = chainedByBlock<SubnetsState, BlockChanges>({
@@ -104,6 +112,7 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
         changes: subnetChangesOf({ events: input.events, epochs: input.epochs, adjustments: input.adjustments, ...subnetIndexes(parent) }),
       }),
     fullAt: rescanDue,
+    keep: LARGE_STATES_KEPT,
   });
 
   const balancesAfter = async (header: BlockHeader, accounts: readonly Hex[], netuids: readonly number[]): Promise<Map<string, AccountBalance>> => {
