@@ -67,12 +67,17 @@ export interface NativeBlockSource extends BlockSource<NetworkRecord> {
 /**
  * Reads the native network block by block:
  * - the block's runtime events decoded into account activity (decodeNativeActivities), with the
- *   balances (`System.Account`) and alpha positions (StakeInfoRuntimeApi) of every account they
- *   touched, at the end of the block;
+ *   balances (`System.Account`) and alpha positions of every account they touched, at the end of
+ *   the block;
  * - the same balances of the coldkeys whose stake a subnet's epoch changed without an event naming
  *   them (AccountBalanceSnapshot);
- * - every subnet's pool (a handful of storage values each, so every block: the price moves with
- *   each block's emission, and positions are valued at their block's price);
+ * - every subnet's pool and emission (a handful of storage values each, so every block: they move
+ *   with each block's emission, and positions are valued at their block's price);
+ * - subnets the block took away (SubnetRemoved);
+ * - subnet settings, metagraphs (nativeSubnets.ts) and every alpha position (nativeHolders.ts):
+ *   read whole at the first block, every `rescanEveryBlocks` and under a new runtime, and between
+ *   those only for the subnets the block's events, epochs and adjustments name, so they are
+ *   published when they change;
  * - the network totals (nativeStats.ts);
  * - then one BlockSeen per partition.
  * A block is published whole or not at all: any failed read fails the range, and the follower reads
