@@ -147,3 +147,45 @@ function validatorIdentity(value: unknown): ValidatorIdentity | undefined {
     additional: text("additional"),
   };
 }
+
+/** What changes at epochs, weights and stake moves: each subnet's vectors and its neurons' stakes. */
+const DYNAMIC_VECTORS = VECTOR_ITEMS;
+
+/**
+ * The metagraphs of `netuids` with only what epochs, weights and stake moves change read again
+ * (the score vectors, per subnet, and each neuron's alpha and root stake), the rest of each neuron
+ * (hotkey, coldkey, take, childkey take, identity, registration block) kept from `previous`: those
+ * change only through events (registrations, take and identity changes), which re-read the subnet
+ * whole. At mainnet size this is 2 storage values per neuron instead of 7.
+ */
+export async function refreshMetagraphs(runtime: RuntimeAt, previous: ReadonlyMap<number, readonly NeuronState[]>, netuids: readonly number[]): Promise<Map<number, NeuronState[]>> {
+  const slots = netuids.flatMap((netuid) => (previous.get(netuid) ?? []).map((neuron) => ({ netuid, neuron })));
+  const hotkeys = [...new Set(slots.flatMap(({ neuron }) => (neuron.hotkey === undefined ? [] : [neuron.hotkey.publicKey])))];
+  const [vectors, stakes, rootStakes] = await Promise.all([
+    readColumns(runtime, DYNAMIC_VECTORS, netuids),
+    readColumns(runtime, ["totalHotkeyAlpha"], slots.map(({ netuid, neuron }) => [neuron.hotkey?.publicKey, netuid])),
+    readColumns(runtime, ["totalHotkeyAlpha"], hotkeys.map((hotkey) => [hotkey, ROOT_NETUID])),
+  ]);
+  const hotkeyIndex = new Map(hotkeys.map((hotkey, index) => [hotkey, index]));
+  const subnetIndex = new Map(netuids.map((netuid, index) => [netuid, index]));
+  const refreshed = new Map<number, NeuronState[]>(netuids.map((netuid) => [netuid, []]));
+  slots.forEach(({ netuid, neuron }, index) => {
+    const vector = (item: VectorItem) => elementAt(vectors[item]?.[subnetIndex.get(netuid)!], neuron.uid);
+    const rootStake = neuron.hotkey === undefined ? undefined : rootStakes.totalHotkeyAlpha?.[hotkeyIndex.get(neuron.hotkey.publicKey)!];
+    const { rootStakeRao: _rootStake, ...kept } = neuron;
+    refreshed.get(netuid)!.push({
+      ...kept,
+      validatorPermit: flag(vector("validatorPermit")) ?? false,
+      active: flag(vector("active")) ?? false,
+      alphaStakeNalpha: u64Text(stakes.totalHotkeyAlpha?.[index]) ?? "",
+      ...optional("rootStakeRao", u64Text(rootStake)),
+      dividends: u16Ratio(vector("dividends")) ?? "",
+      vtrust: u16Ratio(vector("validatorTrust")) ?? "",
+      incentive: u16Ratio(vector("incentive")) ?? "",
+      consensus: u16Ratio(vector("consensus")) ?? "",
+      emissionNalpha: u64Text(vector("emission")) ?? "",
+      lastUpdateBlock: u64Text(vector("lastUpdate")) ?? "0",
+    });
+  });
+  return refreshed;
+}

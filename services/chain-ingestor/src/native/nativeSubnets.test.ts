@@ -21,7 +21,7 @@ function runtime(tempos: Record<number, number>, specVersion = 218) {
   );
 }
 const enabled = (entries: [number, boolean][]) => new Map(entries);
-const quiet = { details: new Set<number>(), metagraphs: new Set<number>() };
+const quiet = { details: new Set<number>(), metagraphs: new Set<number>(), scores: new Set<number>() };
 
 describe("native subnets state", () => {
   it("is read whole at first, every subnet changed", async () => {
@@ -36,7 +36,7 @@ describe("native subnets state", () => {
   it("then re-reads only what a block names, carrying the rest over unchanged", async () => {
     const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([[1, true], [2, true]]));
     const chain = runtime({ 1: 10, 2: 99 });
-    const state = (await nextSubnets(chain, parent, { netuids: [1, 2], changes: { details: new Set([2]), metagraphs: new Set() }, emissionEnabled: enabled([[1, true], [2, true]]) }))!;
+    const state = (await nextSubnets(chain, parent, { netuids: [1, 2], changes: { ...quiet, details: new Set([2]) }, emissionEnabled: enabled([[1, true], [2, true]]) }))!;
     expect([...state.changedDetails]).toEqual([2]);
     expect([...state.changedMetagraphs]).toEqual([]);
     expect(state.details.get(2)?.tempo).toBe(99);
@@ -55,6 +55,25 @@ describe("native subnets state", () => {
     expect([...state.changedMetagraphs]).toEqual([3]);
   });
 
+  it("re-reads only the scores and stakes of a metagraph whose make-up did not change", async () => {
+    const items = (stake: bigint) =>
+      fakeRuntimeAt({
+        "subtensorModule.tempo": () => 10,
+        "subtensorModule.keys": [[[1, 0], account(HOT_A)]],
+        "subtensorModule.owner": () => account(COLD_A),
+        "subtensorModule.delegates": () => 655,
+        "subtensorModule.incentive": () => [65535],
+        "subtensorModule.totalHotkeyAlpha": (pair) => ((pair as [string, number])[1] === 1 ? stake : 7n),
+      });
+    const parent = await readAllSubnets(items(100n), [1], enabled([]));
+    const chain = items(250n);
+    const state = (await nextSubnets(chain, parent, { netuids: [1], changes: { ...quiet, scores: new Set([1]) }, emissionEnabled: enabled([]) }))!;
+    expect(state.metagraphs.get(1)).toEqual([{ ...parent.metagraphs.get(1)![0], alphaStakeNalpha: "250" }]);
+    expect([...state.changedMetagraphs]).toEqual([1]);
+    // Neither the owner, the take nor the hotkeys were read again.
+    expect(chain.reads.map((read) => read.item).filter((item) => ["subtensorModule.owner", "subtensorModule.delegates", "subtensorModule.keys"].includes(item))).toEqual([]);
+  });
+
   it("is read whole again under another runtime", async () => {
     const parent = await readAllSubnets(runtime({ 1: 10 }), [1], enabled([]));
     expect(await nextSubnets(runtime({ 1: 10 }, 219), parent, { netuids: [1], changes: quiet, emissionEnabled: enabled([]) })).toBeUndefined();
@@ -62,7 +81,7 @@ describe("native subnets state", () => {
 
   it("publishes every emission, and settings and metagraphs only of the subnets that changed", async () => {
     const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([]));
-    const state = (await nextSubnets(runtime({ 1: 10, 2: 20 }), parent, { netuids: [1, 2], changes: { details: new Set(), metagraphs: new Set([1]) }, emissionEnabled: enabled([]) }))!;
+    const state = (await nextSubnets(runtime({ 1: 10, 2: 20 }), parent, { netuids: [1, 2], changes: { ...quiet, metagraphs: new Set([1]) }, emissionEnabled: enabled([]) }))!;
     const ref = { chainId: "945", blockNumber: "9", blockHash: `0x${"9".repeat(64)}`, parentHash: `0x${"8".repeat(64)}`, blockTimestamp: "2026-01-01T00:00:00.000Z", finality: 1 };
     const emission = { netuid: 0, emissionEnabled: false, taoInEmissionRao: "0", blockEmissionRao: "1", tempo: 0 };
     const records = subnetRecords(state, new Map([[2, { ...emission, netuid: 2 }], [1, { ...emission, netuid: 1 }]]), { chainId: 945, ref });

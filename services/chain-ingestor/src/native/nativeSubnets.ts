@@ -2,9 +2,9 @@ import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { NeuronState } from "@platform/proto/events/v1/chain_network";
 import { eventTypeOf } from "@platform/proto/topics";
 import type { Hex } from "viem";
-import { netuidKey, networkEventId, type NetworkRecord } from "../network/networkRecord.js";
+import { netuidKey, networkEventId, type NetworkRecord } from "../records/networkRecord.js";
 import type { EmissionDetails } from "./nativeEmissions.js";
-import { readMetagraphs } from "./nativeMetagraph.js";
+import { readMetagraphs, refreshMetagraphs } from "./nativeMetagraph.js";
 import { readSubnetDetails, type SubnetDetails } from "./nativeSubnetDetails.js";
 import type { RuntimeAt } from "./runtimeAt.js";
 import type { SubnetChanges } from "./subnetChanges.js";
@@ -41,12 +41,15 @@ export async function nextSubnets(
 ): Promise<SubnetsState | undefined> {
   if (runtime.specVersion !== parent.specVersion) return undefined;
   const { netuids, changes } = block;
+  // An added subnet has no metagraph to refresh: `dirty` reads it whole.
   const added = netuids.filter((netuid) => !parent.details.has(netuid));
   const dirty = (set: ReadonlySet<number> | "all") => netuids.filter((netuid) => set === "all" || set.has(netuid) || added.includes(netuid));
   const [detailNetuids, metagraphNetuids] = [dirty(changes.details), dirty(changes.metagraphs)];
-  const [readDetails, readGraphs] = await Promise.all([
+  const scoreNetuids = dirty(changes.scores).filter((netuid) => !metagraphNetuids.includes(netuid));
+  const [readDetails, readGraphs, refreshedGraphs] = await Promise.all([
     readSubnetDetails(runtime, detailNetuids, block.emissionEnabled),
     readMetagraphs(runtime, metagraphNetuids),
+    refreshMetagraphs(runtime, parent.metagraphs, scoreNetuids),
   ]);
 
   const details = new Map<number, SubnetDetails>();
@@ -61,9 +64,9 @@ export async function nextSubnets(
       changedDetails.add(netuid);
     }
     details.set(netuid, subnet);
-    metagraphs.set(netuid, readGraphs.get(netuid) ?? parent.metagraphs.get(netuid)!);
+    metagraphs.set(netuid, readGraphs.get(netuid) ?? refreshedGraphs.get(netuid) ?? parent.metagraphs.get(netuid)!);
   }
-  return { specVersion: runtime.specVersion, details, metagraphs, changedDetails, changedMetagraphs: new Set(metagraphNetuids) };
+  return { specVersion: runtime.specVersion, details, metagraphs, changedDetails, changedMetagraphs: new Set([...metagraphNetuids, ...scoreNetuids]) };
 }
 
 export interface SubnetIndexes {

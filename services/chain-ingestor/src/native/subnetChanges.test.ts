@@ -21,27 +21,29 @@ const sorted = (set: ReadonlySet<number> | "all") => (set === "all" ? set : [...
 
 describe("subnetChangesOf", () => {
   it("names nothing for a quiet block, and the adjusted subnets' settings", () => {
-    expect(subnetChangesOf(input({}))).toEqual({ details: new Set(), metagraphs: new Set() });
+    expect(subnetChangesOf(input({}))).toEqual({ details: new Set(), metagraphs: new Set(), scores: new Set() });
     expect(sorted(subnetChangesOf(input({ adjustments: [4] })).details)).toEqual([4]);
   });
 
-  it("a setting event changes its subnet's settings; a registration also its metagraph; weights only the metagraph", () => {
+  it("a setting event changes its subnet's settings; a registration also its metagraph's make-up; weights only its scores", () => {
     const changes = subnetChangesOf(input({ events: [event("TempoSet", [5, 10]), event("NeuronRegistered", [6, 1, { raw: HOT_B }]), event("WeightsSet", [7, 0])] }));
     expect(sorted(changes.details)).toEqual([5, 6]);
-    expect(sorted(changes.metagraphs)).toEqual([6, 7]);
+    expect(sorted(changes.metagraphs)).toEqual([6]);
+    expect(sorted(changes.scores)).toEqual([7]);
   });
 
   it("a stake on a subnet changes its metagraph; on root, every metagraph its hotkey sits on", () => {
     const onSubnet = subnetChangesOf(input({ events: [event("StakeAdded", [{ raw: COLD_A }, { raw: HOT_B }, 1n, 1n, 2])] }));
-    expect(sorted(onSubnet.metagraphs)).toEqual([2]);
+    expect([sorted(onSubnet.scores), sorted(onSubnet.metagraphs)]).toEqual([[2], []]);
     const onRoot = subnetChangesOf(input({ events: [event("StakeRemoved", [{ raw: COLD_A }, { raw: HOT_A }, 1n, 1n, 0])] }));
-    expect(sorted(onRoot.metagraphs)).toEqual([0, 1, 3]);
+    expect(sorted(onRoot.scores)).toEqual([0, 1, 3]);
     const moved = subnetChangesOf(input({ events: [event("StakeMoved", [{ raw: COLD_A }, { raw: HOT_A }, 1, { raw: HOT_B }, 2])] }));
-    expect(sorted(moved.metagraphs)).toEqual([1, 2]);
+    expect(sorted(moved.scores)).toEqual([1, 2]);
   });
 
   it("an epoch changes its metagraph, root's, and every metagraph its hotkeys sit on (root dividends)", () => {
-    expect(sorted(subnetChangesOf(input({ epochs: [1] })).metagraphs)).toEqual([0, 1, 3]);
+    const epoch = subnetChangesOf(input({ epochs: [1] }));
+    expect([sorted(epoch.scores), sorted(epoch.metagraphs)]).toEqual([[0, 1, 3], []]);
   });
 
   it("a take or identity change reaches the metagraphs of the hotkey or coldkey", () => {
@@ -50,8 +52,8 @@ describe("subnetChangesOf", () => {
   });
 
   it("changes nothing for events without a bearing, and everything for one it does not know or cannot read", () => {
-    expect(subnetChangesOf(input({ events: [event("AxonServed", [1, { raw: HOT_A }]), event("Transfer", {}, "Balances")] }))).toEqual({ details: new Set(), metagraphs: new Set() });
-    expect(subnetChangesOf(input({ events: [event("HotkeySwapped", {})] }))).toEqual({ details: "all", metagraphs: "all" });
-    expect(subnetChangesOf(input({ events: [event("StakeAdded", ["garbled"])] }))).toEqual({ details: "all", metagraphs: "all" });
+    expect(subnetChangesOf(input({ events: [event("AxonServed", [1, { raw: HOT_A }]), event("Transfer", {}, "Balances")] }))).toEqual({ details: new Set(), metagraphs: new Set(), scores: new Set() });
+    expect(subnetChangesOf(input({ events: [event("HotkeySwapped", {})] }))).toEqual({ details: "all", metagraphs: "all", scores: "all" });
+    expect(subnetChangesOf(input({ events: [event("StakeAdded", ["garbled"])] }))).toEqual({ details: "all", metagraphs: "all", scores: "all" });
   });
 });

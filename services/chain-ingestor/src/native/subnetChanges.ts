@@ -10,7 +10,10 @@ import { ROOT_NETUID } from "./nativePools.js";
  */
 export interface SubnetChanges {
   details: ReadonlySet<number> | "all";
+  /** Metagraphs whose make-up changed (registrations, takes, identities): read whole. */
   metagraphs: ReadonlySet<number> | "all";
+  /** Metagraphs whose scores or stakes moved (epochs, weights, stake): those read again, the rest kept. */
+  scores: ReadonlySet<number> | "all";
 }
 
 export interface SubnetChangeInput {
@@ -54,15 +57,16 @@ const NEUTRAL_EVENTS = new Set([
 export function subnetChangesOf(input: SubnetChangeInput): SubnetChanges {
   const details = new Set<number>(input.adjustments);
   const metagraphs = new Set<number>();
-  const hotkeyTouched = (value: unknown) => {
+  const scores = new Set<number>();
+  const subnetsOf = (value: unknown, into: Set<number>) => {
     const hotkey = accountField(value);
-    if (hotkey !== undefined) for (const netuid of input.subnetsOfHotkey(hotkey.publicKey as Hex)) metagraphs.add(netuid);
+    if (hotkey !== undefined) for (const netuid of input.subnetsOfHotkey(hotkey.publicKey as Hex)) into.add(netuid);
   };
   for (const netuid of input.epochs) {
-    metagraphs.add(netuid);
+    scores.add(netuid);
     // The epoch pays its validators' root dividends as root stake, which every metagraph they sit on shows.
-    metagraphs.add(ROOT_NETUID);
-    for (const hotkey of input.hotkeysOf(netuid)) for (const other of input.subnetsOfHotkey(hotkey)) metagraphs.add(other);
+    scores.add(ROOT_NETUID);
+    for (const hotkey of input.hotkeysOf(netuid)) for (const other of input.subnetsOfHotkey(hotkey)) scores.add(other);
   }
   let everything = false;
   for (const event of input.events) {
@@ -73,8 +77,11 @@ export function subnetChangesOf(input: SubnetChangeInput): SubnetChanges {
       details.add(firstNetuid);
       if (event.name === "NetworkAdded") metagraphs.add(firstNetuid);
     } else if (NEURON_EVENTS.has(event.name) && firstNetuid !== undefined) {
-      metagraphs.add(firstNetuid);
-      if (event.name !== "WeightsSet") details.add(firstNetuid);
+      if (event.name === "WeightsSet") scores.add(firstNetuid);
+      else {
+        metagraphs.add(firstNetuid);
+        details.add(firstNetuid);
+      }
     } else if (event.name === "StakeAdded" || event.name === "StakeRemoved") {
       const stake = tupleFields(event.data, 5);
       const netuid = netuidField(stake?.[4]);
@@ -88,18 +95,18 @@ export function subnetChangesOf(input: SubnetChangeInput): SubnetChanges {
         stakeMoved(origin, move?.[1]);
         stakeMoved(destination, move?.[3]);
       }
-    } else if (event.name in HOTKEY_EVENTS) hotkeyTouched(fields[HOTKEY_EVENTS[event.name]!]);
+    } else if (event.name in HOTKEY_EVENTS) subnetsOf(fields[HOTKEY_EVENTS[event.name]!], metagraphs);
     else if (event.name === "ChainIdentitySet") {
       const coldkey = accountField(fields[0]);
       if (coldkey === undefined) everything = true;
       else for (const netuid of input.subnetsOfColdkey(coldkey.publicKey as Hex)) metagraphs.add(netuid);
     } else if (!NEUTRAL_EVENTS.has(event.name)) everything = true;
   }
-  return everything ? { details: "all", metagraphs: "all" } : { details, metagraphs };
+  return everything ? { details: "all", metagraphs: "all", scores: "all" } : { details, metagraphs, scores };
 
   /** A stake change moves the hotkey's stake on the subnet, and on root its root stake, shown on every metagraph it sits on. */
   function stakeMoved(netuid: number, hotkey: unknown): void {
-    metagraphs.add(netuid);
-    if (netuid === ROOT_NETUID) hotkeyTouched(hotkey);
+    scores.add(netuid);
+    if (netuid === ROOT_NETUID) subnetsOf(hotkey, scores);
   }
 }
