@@ -6,9 +6,9 @@ import { accountFromPublicKey } from "@platform/subtensor";
 import type { Hex } from "viem";
 import type { BlockSource } from "../follower/blockFollower.js";
 import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
-import { activityRecords, touchedAccounts } from "../network/activityEvents.js";
-import { blockSeenRecords } from "../network/blockSeen.js";
-import type { NetworkRecord } from "../network/networkRecord.js";
+import { activityRecords, touchedAccounts } from "../records/activityEvents.js";
+import { blockSeenRecords } from "../records/blockSeen.js";
+import type { NetworkRecord } from "../records/networkRecord.js";
 import { decodeNativeActivities } from "./decodeNativeActivities.js";
 import type { NativeChainReader } from "./nativeChainReader.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
@@ -92,7 +92,7 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
   const subnets = subnetsByBlock({ netuidsAt: (hash) => reader.netuidsAt(hash), rescanEveryBlocks });
   const holderChunkSize = options.holderChunkSize ?? 2_000;
   const rescanDue = (header: BlockHeader) => header.number % BigInt(rescanEveryBlocks) === 0n;
-  const holders = chainedByBlock<HolderState | undefined, BlockChanges>({
+  const holders = chainedByBlock<HolderState | undefined, BlockChanges & { subnetState: SubnetsState }>({
     full: async (_header, input) => {
       const { runtime, netuids } = await input;
       return readAllHolders(runtime, netuids);
@@ -100,7 +100,17 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
     next: (parent, input) =>
       parent === undefined
         ? undefined
-        : nextHolders(input.runtime, parent, holderChangesOf({ stakeTouches: input.activities.flatMap((activity) => activity.stakeTouches), events: input.events, epochs: input.epochs, netuids: input.netuids })),
+        : nextHolders(
+            input.runtime,
+            parent,
+            holderChangesOf({
+              stakeTouches: input.activities.flatMap((activity) => activity.stakeTouches),
+              events: input.events,
+              epochs: input.epochs,
+              netuids: input.netuids,
+              registered: subnetIndexes(input.subnetState).hotkeysOf,
+            }),
+          ),
     fullAt: rescanDue,
     keep: LARGE_STATES_KEPT,
   });
@@ -162,9 +172,10 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
       const [epochs, adjustments, emissions] = await Promise.all([epochsAt(runtime, header.number, netuids), adjustmentsAt(runtime, header.number, netuids), readEmissions(runtime, netuids, header.number)]);
       return { runtime, netuids, epochs, adjustments, emissions, activities, events: facts.events };
     })();
-    // Registered before any await, so blocks read side by side chain in order.
-    const holdersRead = holders.at(header, changesRead);
+    // Registered before any await, so blocks read side by side chain in order. The holders ask the
+    // block's metagraphs which hotkeys an epoch paid.
     const subnetsRead = subnetStates.at(header, changesRead);
+    const holdersRead = holders.at(header, Promise.all([changesRead, subnetsRead]).then(([changes, subnetState]) => ({ ...changes, subnetState })));
     const [facts, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
     const [pools, epochStakers] = await Promise.all([reader.poolsAt(header.hash, netuids), reader.epochStakersAt(header, netuids)]);
     const activities = await activitiesRead;

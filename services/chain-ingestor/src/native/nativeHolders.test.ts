@@ -14,6 +14,8 @@ interface Chain {
   totals: Record<string, bigint>;
   keys?: [number, number, Hex][];
   ownerHotkeys?: Record<number, Hex>;
+  /** (child, netuid, parent) of `ParentKeys`. */
+  parents?: [Hex, number, Hex][];
 }
 
 function runtime(chain: Chain, specVersion = 218) {
@@ -25,11 +27,14 @@ function runtime(chain: Chain, specVersion = 218) {
     "subtensorModule.totalHotkeyShares": (pair) => shares(...(pair as [Hex, number])),
     "subtensorModule.keys": (chain.keys ?? []).map(([netuid, uid, hotkey]) => [[netuid, uid], account(hotkey)] as const),
     "subtensorModule.subnetOwnerHotkey": (netuid) => account(chain.ownerHotkeys?.[netuid as number] ?? `0x${"0".repeat(64)}`),
+    "subtensorModule.parentKeys": (chain.parents ?? []).map(([child, netuid, parent]) => [[account(child), netuid], [[18446744073709551615n, account(parent)]]] as const),
   };
   return fakeRuntimeAt(items, { specVersion });
 }
 
-const noChanges = { stakeTouches: [], events: [], epochs: [], netuids: [0, 1, 2] };
+/** Hotkey A holds a UID on subnet 1, B on subnet 2 (what the block's metagraphs say). */
+const registered = (netuid: number): Hex[] => (netuid === 1 ? [HOT_A] : netuid === 2 ? [HOT_B] : []);
+const noChanges = { stakeTouches: [], events: [], epochs: [], netuids: [0, 1, 2], registered };
 const valuesOf = (state: HolderState, netuid: number) => valuedPositions(state.subnets.get(netuid)!).map((value) => [value.coldkey, value.hotkey, value.alphaNalpha]);
 
 describe("native holders", () => {
@@ -89,6 +94,24 @@ describe("native holders", () => {
     const after: Chain = { ...start, alpha: [...start.alpha, [HOT_A, COLD_3, 1, 100n]], totals: { ...start.totals, [`${HOT_A}:1`]: 2_200n } };
     const state = (await nextHolders(runtime(after), parent, holderChangesOf({ ...noChanges, epochs: [1] })))!;
     expect(valuesOf(state, 1).find(([coldkey, hotkey]) => coldkey === COLD_3 && hotkey === HOT_A)).toEqual([COLD_3, HOT_A, 200n]);
+  });
+
+  it("at an epoch finds the position a parent hotkey's owner gained (validator take on a child's dividends)", async () => {
+    const withParent: Chain = { ...start, parents: [[HOT_A, 1, HOT_B]] };
+    const parent = (await readAllHolders(runtime(withParent), [0, 1, 2]))!;
+    expect([...parent.parents.get(1)!]).toEqual([HOT_B]);
+    const after: Chain = { ...withParent, alpha: [...withParent.alpha, [HOT_B, COLD_2, 1, 30n]], totals: { ...withParent.totals, [`${HOT_B}:1`]: 30n } };
+    const state = (await nextHolders(runtime(after), parent, holderChangesOf({ ...noChanges, epochs: [1] })))!;
+    expect(valuesOf(state, 1).find(([, hotkey]) => hotkey === HOT_B)).toEqual([COLD_2, HOT_B, 30n]);
+  });
+
+  it("leaves unregistered hotkeys' pools unread at an epoch (only events move them)", async () => {
+    const parent = (await readAllHolders(runtime(start), [0, 1, 2]))!;
+    const chain = runtime(start);
+    await nextHolders(chain, parent, holderChangesOf({ ...noChanges, epochs: [1] }));
+    const pairs = chain.reads.filter((read) => read.item === "subtensorModule.totalHotkeyShares").flatMap((read) => read.keys as [Hex, number][]);
+    expect(pairs.filter(([hotkey]) => hotkey === HOT_X)).toEqual([]);
+    expect(pairs).toEqual(expect.arrayContaining([[HOT_A, 1], [HOT_A, 0]]));
   });
 
   it("asks for a full read on a swap or an unknown event, and on another runtime", async () => {

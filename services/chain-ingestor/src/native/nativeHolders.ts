@@ -3,8 +3,8 @@ import { HolderCoverage } from "@platform/proto/common/v1/network";
 import { eventTypeOf } from "@platform/proto/topics";
 import { accountFromPublicKey } from "@platform/subtensor";
 import type { Hex } from "viem";
-import { netuidKey, networkEventId, type NetworkRecord } from "../network/networkRecord.js";
-import { accountField } from "./eventFields.js";
+import { netuidKey, networkEventId, type NetworkRecord } from "../records/networkRecord.js";
+import { accountField, netuidField } from "./eventFields.js";
 import type { RuntimeAt, StorageItem } from "./runtimeAt.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
 import { fixedBits, shareValue } from "./stakeInfo.js";
@@ -45,6 +45,8 @@ export interface HolderState {
   /** The runtime the state was read with: a block of another runtime is read in full. */
   specVersion: number;
   subnets: ReadonlyMap<number, SubnetHolders>;
+  /** Per subnet, the hotkeys that are some hotkey's parent there (`ParentKeys`): an epoch pays them too. */
+  parents: ReadonlyMap<number, ReadonlySet<Hex>>;
   /** The subnets whose positions or values this block may have changed (every subnet after a full read). */
   changed: ReadonlySet<number>;
 }
@@ -64,6 +66,10 @@ export interface HolderChanges {
   epochs: readonly number[];
   /** The subnet set after the block. */
   netuids: readonly number[];
+  /** The hotkeys holding a UID on a subnet after the block (its metagraph): an epoch pays them. */
+  registered(netuid: number): readonly Hex[];
+  /** (parent hotkey, subnet) of the block's `SetChildren` events. */
+  newParents: readonly (readonly [Hex, number])[];
   /** An event this reader cannot bound (a hotkey or coldkey swap, an unknown SubtensorModule event): read everything again. */
   readAll: boolean;
 }
@@ -95,6 +101,7 @@ export function holderChangesOf(input: {
   events: readonly RuntimeEvent[];
   epochs: readonly number[];
   netuids: readonly number[];
+  registered(netuid: number): readonly Hex[];
 }): HolderChanges {
   const hotkeysBySubnet = new Map<number, Set<Hex>>();
   for (const touch of input.stakeTouches) {
@@ -105,7 +112,15 @@ export function holderChangesOf(input: {
   const readAll = input.events.some(
     (event) => event.pallet === "SubtensorModule" && !NEUTRAL_EVENTS.has(event.name) && !["StakeAdded", "StakeRemoved", "StakeMoved"].includes(event.name),
   );
-  return { hotkeysBySubnet, epochs: input.epochs, netuids: input.netuids, readAll };
+  const newParents: (readonly [Hex, number])[] = [];
+  for (const event of input.events) {
+    if (event.pallet !== "SubtensorModule" || event.name !== "SetChildren") continue;
+    const fields = Array.isArray(event.data) ? (event.data as unknown[]) : [];
+    const parent = accountField(fields[0]);
+    const netuid = netuidField(fields[1]);
+    if (parent !== undefined && netuid !== undefined) newParents.push([parent.publicKey as Hex, netuid]);
+  }
+  return { hotkeysBySubnet, epochs: input.epochs, netuids: input.netuids, registered: input.registered, newParents, readAll };
 }
 
 /** Every position of every subnet at the block: the whole `Alpha` map, then the pools of its (hotkey, subnet) pairs. */
@@ -123,7 +138,7 @@ export async function readAllHolders(runtime: RuntimeAt, netuids: readonly numbe
   for (const netuid of netuids) {
     subnets.set(netuid, { entries: entries.get(netuid)!, pools: new Map(hotkeysOf(netuid).map((hotkey) => [hotkey, pools.get(poolKey(hotkey, netuid))!])) });
   }
-  return { specVersion: runtime.specVersion, subnets, changed: new Set(netuids) };
+  return { specVersion: runtime.specVersion, subnets, parents: await readParents(runtime), changed: new Set(netuids) };
 }
 
 /**
@@ -146,16 +161,17 @@ export async function nextHolders(runtime: RuntimeAt, parent: HolderState, chang
   const added = changes.netuids.filter((netuid) => !parent.subnets.has(netuid));
   for (const netuid of added) dirty.add(netuid);
 
-  const candidates = new Map<number, Set<Hex>>();
-  for (const netuid of dirty) {
-    const set = new Set<Hex>([...(parent.subnets.get(netuid)?.pools.keys() ?? []), ...(changes.hotkeysBySubnet.get(netuid) ?? [])]);
-    candidates.set(netuid, set);
-  }
-  const paidHotkeys = await epochHotkeys(runtime, [...changes.epochs, ...added]);
-  for (const [netuid, hotkeys] of paidHotkeys) {
-    for (const hotkey of hotkeys) {
+  const parents = withNewParents(parent.parents, changes.newParents);
+  // The pools a block can have moved: those its stake events name; at a subnet's epoch those it
+  // pays (its registered hotkeys, their parents and the owner's hotkey), and on root the same
+  // hotkeys' root stake (root dividends). Other pools only change through events.
+  const candidates = new Map<number, Set<Hex>>([...dirty].map((netuid) => [netuid, new Set(changes.hotkeysBySubnet.get(netuid) ?? [])]));
+  const ownerHotkeys = await ownerHotkeysOf(runtime, [...changes.epochs, ...added]);
+  for (const netuid of [...changes.epochs, ...added]) {
+    const owner = ownerHotkeys.get(netuid);
+    const paid = [...changes.registered(netuid), ...(parents.get(netuid) ?? []), ...(owner === undefined ? [] : [owner])];
+    for (const hotkey of paid) {
       candidates.get(netuid)?.add(hotkey);
-      // Validators' root dividends are staked on root through the same hotkeys.
       if (changes.epochs.includes(netuid)) candidates.get(ROOT_NETUID)?.add(hotkey);
     }
   }
@@ -194,7 +210,7 @@ export async function nextHolders(runtime: RuntimeAt, parent: HolderState, chang
     }
     subnets.set(netuid, { entries, pools: netuidPools });
   }
-  return { specVersion: runtime.specVersion, subnets, changed: new Set([...dirty].filter((netuid) => subnets.has(netuid))) };
+  return { specVersion: runtime.specVersion, subnets, parents, changed: new Set([...dirty].filter((netuid) => subnets.has(netuid))) };
 }
 
 /** A subnet's positions valued by its pools, largest first (ties by coldkey, then hotkey); positions worth nothing are left out. */
@@ -257,24 +273,41 @@ async function readHotkeyEntries(alpha: StorageItem, hotkeys: readonly Hex[]): P
   return found;
 }
 
-/** The hotkeys an epoch of each subnet pays: its registered hotkeys (`Keys`) and its owner's hotkey. */
-async function epochHotkeys(runtime: RuntimeAt, netuids: readonly number[]): Promise<Map<number, Set<Hex>>> {
-  const paid = new Map<number, Set<Hex>>();
-  if (netuids.length === 0) return paid;
-  const keys = runtime.storage("subtensorModule", "keys");
+/** Each subnet's owner hotkey (`SubnetOwnerHotkey`): the epoch stakes the owner cut through it. */
+async function ownerHotkeysOf(runtime: RuntimeAt, netuids: readonly number[]): Promise<Map<number, Hex>> {
+  const owners = new Map<number, Hex>();
   const ownerHotkey = runtime.storage("subtensorModule", "subnetOwnerHotkey");
-  const owners = ownerHotkey === undefined ? [] : await ownerHotkey.multi(netuids);
-  for (const [index, netuid] of netuids.entries()) {
-    const set = new Set<Hex>();
-    for (const [, hotkey] of keys === undefined ? [] : await keys.entries(netuid)) {
-      const account = accountField(hotkey);
-      if (account !== undefined) set.add(account.publicKey as Hex);
+  if (ownerHotkey === undefined || netuids.length === 0) return owners;
+  const values = await ownerHotkey.multi(netuids);
+  netuids.forEach((netuid, index) => {
+    const owner = accountField(values[index]);
+    if (owner !== undefined && !/^0x0+$/.test(owner.publicKey)) owners.set(netuid, owner.publicKey as Hex);
+  });
+  return owners;
+}
+
+/** Every parent hotkey per subnet, from the whole `ParentKeys` map ((child, netuid) -> [(proportion, parent)]). */
+async function readParents(runtime: RuntimeAt): Promise<Map<number, Set<Hex>>> {
+  const parents = new Map<number, Set<Hex>>();
+  const parentKeys = runtime.storage("subtensorModule", "parentKeys");
+  if (parentKeys === undefined) return parents;
+  for (const [key, value] of await parentKeys.entries()) {
+    const netuid = Array.isArray(key) ? Number(key[1]) : Number.NaN;
+    if (!Number.isInteger(netuid) || !Array.isArray(value)) continue;
+    for (const pair of value) {
+      const parent = accountField(Array.isArray(pair) ? pair[1] : undefined);
+      if (parent !== undefined) parents.set(netuid, (parents.get(netuid) ?? new Set()).add(parent.publicKey as Hex));
     }
-    const owner = accountField(owners[index]);
-    if (owner !== undefined) set.add(owner.publicKey as Hex);
-    paid.set(netuid, set);
   }
-  return paid;
+  return parents;
+}
+
+/** The parent sets with a block's new parents added (a parent that lost its children stays: one extra read at epochs, never a miss). */
+function withNewParents(parents: ReadonlyMap<number, ReadonlySet<Hex>>, added: readonly (readonly [Hex, number])[]): ReadonlyMap<number, ReadonlySet<Hex>> {
+  if (added.length === 0) return parents;
+  const next = new Map(parents);
+  for (const [hotkey, netuid] of added) next.set(netuid, new Set([...(next.get(netuid) ?? []), hotkey]));
+  return next;
 }
 
 /** An `Alpha` entry from its full key `(hotkey, coldkey, netuid)` and value; undefined for one that does not decode. */
