@@ -30,7 +30,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const state = tempDir("bench-data-iterate");
 const ports = await freePorts();
 process.stdout.write("starting the stack…\n");
-const stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "dist", progress: silentProgress, logLevel: "warn" });
+const stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "dist", progress: silentProgress, logLevel: "warn", nativeNetwork: true });
 const redisUrl = stack.descriptor.infrastructure.redisUrl;
 const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.grpcTarget!;
 const redis = createRedis({ url: redisUrl, connectionName: "bench-data-iterate", commandTimeoutMs: 10_000 });
@@ -51,8 +51,8 @@ try {
   };
   const headers = await authorization();
   process.stdout.write("seeding…\n");
-  const address = await seedAccountActivity(stack, 300);
-  const all = benchRoutes(address);
+  const { address, netuid } = await seedAccountActivity(stack, 300);
+  const all = benchRoutes(address, netuid);
   for (const route of all) {
     await waitFor(async () => {
       const response = await fetch(`${stack.descriptor.gatewayUrl}${route.path}`, { headers });

@@ -18,8 +18,6 @@ export interface BenchRoute {
 
 export type HalBody = Record<string, unknown> & { _embedded?: Record<string, unknown[]> };
 
-/** The subnet whose metagraph and holders are read: the devnet's first dynamic subnet. */
-export const BENCH_NETUID = 1;
 
 const embedded = (body: HalBody, name: string): unknown[] => body._embedded?.[name] ?? [];
 
@@ -33,7 +31,7 @@ const embedded = (body: HalBody, name: string): unknown[] => body._embedded?.[na
  * - subnets: validators/latest of one subnet (netuid list, newest metagraph, pool at its block)
  *   and subnets/latest (every subnet with its metagraph, pool and emission).
  */
-export function benchRoutes(address: string): BenchRoute[] {
+export function benchRoutes(address: string, netuid: number): BenchRoute[] {
   return [
     {
       name: "accounts: balance/latest",
@@ -64,9 +62,9 @@ export function benchRoutes(address: string): BenchRoute[] {
       headline: false,
     },
     {
-      name: `subnets: subnets/${BENCH_NETUID}/validators/latest`,
+      name: `subnets: subnets/${netuid}/validators/latest`,
       group: "subnets",
-      path: `/data/v1/subnets/${BENCH_NETUID}/validators/latest`,
+      path: `/data/v1/subnets/${netuid}/validators/latest`,
       populated: (body) => embedded(body, "items").length > 0,
       headline: true,
     },

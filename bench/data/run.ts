@@ -6,8 +6,9 @@
 //
 //   pnpm bench:data           (builds first; the stack runs from dist, like production)
 //
-// The stack runs with the simulator, so the read models hold real, moving data; the first test
-// account gets extra incoming transfers so its first page of transactions is full. Each answer is
+// The stack runs with the native network (the real Subtensor runtime, seeded) and the simulator,
+// so the read models hold real, moving data; a seeded coldkey gets extra incoming transfers so its
+// first page of transactions is full. Each answer is
 // checked to carry data on both sides before anything is measured. Figures also go to
 // bench/results/data-<time>.json (git-ignored: one machine's).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -35,8 +36,8 @@ const startedAt = Date.now();
 const loadAtStart = loadavg();
 const state = tempDir("bench-data");
 const ports = await freePorts();
-process.stdout.write("starting the stack (Kafka, Redis, NATS, anvil, services, simulator)…\n");
-const stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "dist", progress: silentProgress, logLevel: "warn" });
+process.stdout.write("starting the stack (Kafka, Redis, NATS, anvil, the Subtensor runtime, services, simulator)…\n");
+const stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "dist", progress: silentProgress, logLevel: "warn", nativeNetwork: true });
 const gatewayUrl = stack.descriptor.gatewayUrl;
 const redisUrl = stack.descriptor.infrastructure.redisUrl;
 const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.grpcTarget!;
@@ -88,9 +89,9 @@ try {
   if (issued.status !== 200) throw new Error(`POST /auth answered ${issued.status}`);
   const headers = { authorization: `Bearer ${((await issued.json()) as { access_token: string }).access_token}` };
 
-  process.stdout.write(`seeding ${TRANSFERS} transfers to the simulator's first account and waiting for the read models…\n`);
-  const address = await seedAccountActivity(stack, TRANSFERS);
-  const routes = selectRoutes(benchRoutes(address));
+  process.stdout.write(`seeding ${TRANSFERS} transfers to a seeded coldkey of the native network and waiting for the read models…\n`);
+  const { address, netuid } = await seedAccountActivity(stack, TRANSFERS);
+  const routes = selectRoutes(benchRoutes(address, netuid));
   for (const route of routes) await waitPopulated(route, headers);
 
   const pidOf = (name: string) => stack.processes.get(name)!.pid;

@@ -9,7 +9,7 @@ export interface CompiledContract {
   abi: Abi;
   /** Creation code; `0x` for interfaces and abstract contracts. */
   bytecode: Hex;
-  /** Runtime code, what `anvil_setCode` places at a fixed address (the precompile mocks). */
+  /** Runtime code, what `anvil_setCode` would place at a fixed address. */
   deployedBytecode: Hex;
 }
 

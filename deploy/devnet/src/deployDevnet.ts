@@ -19,7 +19,6 @@ import {
   type DeployStep,
   type DevnetContracts,
 } from "./deploySteps.js";
-import type { DevnetSubtensor } from "./subtensor/deploySubtensor.js";
 
 export interface DevnetChainTarget {
   /** The key of this chain in the result (and in `.local/stack.json`). */
@@ -34,8 +33,6 @@ export interface DevnetChainDeployment {
   chainId: number;
   rpcUrl: string;
   contracts: DevnetContracts;
-  /** Only on the chain with role `native`: the state contract behind the Subtensor precompile mocks. */
-  subtensor?: DevnetSubtensor;
 }
 
 /**
@@ -60,11 +57,7 @@ export interface DevnetAccounts {
   oracle: DevnetAccount;
   /** Holds every test token (and native coin) on intent chains, with unlimited allowance to the FullSettler. */
   filler: DevnetAccount;
-  /**
-   * The network simulator: the only account that may change the Subtensor mocks' state and submit
-   * price-feed rounds; funded on the native chain (`devnetSimulatorFunds`) and, for gas, on the
-   * price feed's chain (`devnetPriceUpdaterFunds`).
-   */
+  /** The simulator's price updater: the only account that may submit price-feed rounds; funded for gas on the feed's chain (`devnetPriceUpdaterFunds`). */
   simulator: DevnetAccount;
 }
 
@@ -116,7 +109,6 @@ export async function deployDevnet(options: { chains: readonly DevnetChainTarget
           chainId: target.chainId,
           rpcUrl: target.rpcUrl,
           contracts: deployed[index]!.contracts,
-          ...(deployed[index]!.context.subtensor === undefined ? {} : { subtensor: deployed[index]!.context.subtensor }),
         },
       ]),
     ),

@@ -24,7 +24,6 @@ import {
   testTokenBytecode,
 } from "./generated/index.js";
 import { deployPriceFeed } from "./oracle/deployPriceFeed.js";
-import { deploySubtensor, type DevnetSubtensor } from "./subtensor/deploySubtensor.js";
 
 /** Every devnet contract by the key it is reported under; optional keys exist only on chains of some roles. */
 export interface DevnetContracts {
@@ -52,10 +51,8 @@ export interface ChainStepContext extends DeployContext {
   oracle: Address;
   /** Signs as the filler, for the approvals that let it fill as soon as the devnet is up. */
   filler: WalletClient<HttpTransport, Chain, Account>;
-  /** Signs as the simulator: the only account that may change the Subtensor mocks' state and submit price-feed rounds. */
+  /** Signs as the simulator: the only account that may submit price-feed rounds. */
   simulator: WalletClient<HttpTransport, Chain, Account>;
-  /** Set by the native chain's step: where the precompile mocks keep their state. */
-  subtensor?: DevnetSubtensor;
 }
 
 export interface DeployStep {
@@ -196,21 +193,11 @@ export const deploySteps: readonly DeployStep[] = [
     }),
   },
   {
-    // The coin/USD feed lives on the origin chain: the price needs no Subtensor stand-in, and the
-    // origin chain is there in every stack.
+    // The coin/USD feed lives on the origin chain, which is there in every stack; the native network
+    // (the real Subtensor runtime) is no EVM chain of the devnet.
     name: "priceFeed",
     roles: ["origin"],
     run: async (context) => ({ priceFeed: await deployPriceFeed(context) }),
-  },
-  {
-    // The precompile mocks at their real addresses with a seeded state.
-    name: "subtensor",
-    roles: ["native"],
-    run: async (context) => {
-      const { contracts, subtensor } = await deploySubtensor(context);
-      context.subtensor = subtensor;
-      return contracts;
-    },
   },
 ];
 

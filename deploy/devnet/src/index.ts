@@ -28,7 +28,6 @@ export {
 } from "./deployContract.js";
 export * from "./generated/index.js";
 export * from "./oracle/index.js";
-export * from "./subtensor/index.js";
 export * from "./intents/index.js";
 export * from "./wallets/index.js";
 export * from "./native/index.js";

@@ -99,7 +99,7 @@ const stateless = (minReplicas: number, maxReplicas: number): Autoscaling => ({
 export const DATA_QUERY_GROUPS = ["accounts", "market", "subnets"] as const;
 export const PROJECTIONS = ["intents", "accounts", "market", "subnets"] as const;
 /** The chain-ingestor's sources (its INGEST_SOURCES values); each runs in exactly one singleton Deployment. */
-export const INGEST_SOURCES = ["intents", "network", "native", "price"] as const;
+export const INGEST_SOURCES = ["intents", "native", "price"] as const;
 
 export const DEPLOYABLES: Deployable[] = [
   {
@@ -196,7 +196,7 @@ export const DEPLOYABLES: Deployable[] = [
     }),
   ),
   // One Deployment per ingestor source, each a singleton: a source's Kafka transactional ids
-  // (`chain-ingestor-<chain>`, `chain-ingestor-network-<chain>`, `chain-ingestor-native-<network>`,
+  // (`chain-ingestor-<chain>`, `chain-ingestor-native-<network>`,
   // `chain-ingestor-price-<chain>`) and checkpoints are its own, so they run side by side, and a
   // source never has two active instances.
   ...INGEST_SOURCES.map(

@@ -96,7 +96,7 @@ test("a missing variable, a misspelt one and a broken chains.json are reported",
   const failures = configFailures(manifests).join("\n");
   expect(failures).toMatch(/data-query-subnets: REDIS_URL/);
   expect(failures).toMatch(/projector-market: sets PROJECTION, which projector does not read/);
-  expect(failures).toMatch(/chain-ingestor-network: \/etc\/platform\/chains\/chains\.json: chains\.2\.chainId/);
+  expect(failures).toMatch(/chain-ingestor-native: \/etc\/platform\/chains\/chains\.json: chains\.2\.chainId/);
 });
 
 test("every source the chain-ingestor knows has its Deployment, and no other", () => {

@@ -40,11 +40,10 @@ const EXPECTED_DEPLOYMENTS = [
   "projector-market",
   "projector-subnets",
   "chain-ingestor-intents",
-  "chain-ingestor-network",
   "chain-ingestor-native",
   "chain-ingestor-price",
 ];
-const INGESTORS = ["chain-ingestor-intents", "chain-ingestor-network", "chain-ingestor-native", "chain-ingestor-price"];
+const INGESTORS = ["chain-ingestor-intents", "chain-ingestor-native", "chain-ingestor-price"];
 
 test("the generated base is up to date with src/deployables.ts", async () => {
   expect(await staleBaseFiles()).toEqual([]);
@@ -78,7 +77,7 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
       expect(ingestor.spec.strategy).toEqual({ type: "Recreate" });
       const env = Object.fromEntries((ingestor.spec.template.spec.containers[0].env as Array<{ name: string; value?: string }>).map((v) => [v.name, v.value]));
       expect(env.INGEST_SOURCES).toBe(source);
-      // Only the intents source listens to NATS; the network source gets neither the address nor egress to it.
+      // Only the intents source listens to NATS; the others get neither the address nor egress to it.
       expect("NATS_URL" in env).toBe(source === "intents");
       expect(find(objects(overlay), "NetworkPolicy", "allow-egress-nats").spec.podSelector.matchExpressions[0].values.includes(`chain-ingestor-${source}`)).toBe(source === "intents");
       expect(find(objects(overlay), "PodDisruptionBudget", `chain-ingestor-${source}`).spec).toMatchObject({ maxUnavailable: 1 });
@@ -234,25 +233,25 @@ describe("the checks bite", () => {
       delete spec.maxUnavailable;
       spec.minAvailable = "100%";
     }, /PodDisruptionBudget\/gateway: allows no eviction/],
-    ["a second network ingestor replica", (m) => void (deployment(m, "chain-ingestor-network").spec.replicas = 2), /chain-ingestor-network: is a singleton: replicas must be exactly 1/],
+    ["a second native ingestor replica", (m) => void (deployment(m, "chain-ingestor-native").spec.replicas = 2), /chain-ingestor-native: is a singleton: replicas must be exactly 1/],
     ["an ingestor rolled out with RollingUpdate", (m) => void (deployment(m, "chain-ingestor-intents").spec.strategy = { type: "RollingUpdate" }), /chain-ingestor-intents: is a singleton: strategy must be Recreate/],
     ["an autoscaled ingestor", (m) => {
       const hpa = structuredClone(find(m, "HorizontalPodAutoscaler", "tc"));
-      hpa.metadata.name = "chain-ingestor-network";
-      hpa.spec.scaleTargetRef.name = "chain-ingestor-network";
+      hpa.metadata.name = "chain-ingestor-native";
+      hpa.spec.scaleTargetRef.name = "chain-ingestor-native";
       m.push(hpa);
-    }, /chain-ingestor-network: is a singleton and must have no HPA/],
+    }, /chain-ingestor-native: is a singleton and must have no HPA/],
     ["an ingestor source in two Deployments", (m) => {
-      (container(m, "chain-ingestor-network").env as Array<{ name: string; value?: string }>).find((v) => v.name === "INGEST_SOURCES")!.value = "network,intents";
-    }, /INGEST_SOURCES=intents: must run in exactly one Deployment \(found 2: chain-ingestor-intents, chain-ingestor-network\)/],
+      (container(m, "chain-ingestor-native").env as Array<{ name: string; value?: string }>).find((v) => v.name === "INGEST_SOURCES")!.value = "native,intents";
+    }, /INGEST_SOURCES=intents: must run in exactly one Deployment \(found 2: chain-ingestor-intents, chain-ingestor-native\)/],
     ["an ingestor without INGEST_SOURCES (runs every source)", (m) => {
       const env = container(m, "chain-ingestor-intents").env as Array<{ name: string }>;
       env.splice(env.findIndex((v) => v.name === "INGEST_SOURCES"), 1);
-    }, /INGEST_SOURCES=network: must run in exactly one Deployment \(found 2/],
-    ["an ingestor source nobody runs", (m) => void m.splice(m.indexOf(deployment(m, "chain-ingestor-network")), 1), /INGEST_SOURCES=network: must run in exactly one Deployment \(found 0\)/],
+    }, /INGEST_SOURCES=native: must run in exactly one Deployment \(found 2/],
+    ["an ingestor source nobody runs", (m) => void m.splice(m.indexOf(deployment(m, "chain-ingestor-native")), 1), /INGEST_SOURCES=native: must run in exactly one Deployment \(found 0\)/],
     ["an unknown ingestor source", (m) => {
-      (container(m, "chain-ingestor-network").env as Array<{ name: string; value?: string }>).find((v) => v.name === "INGEST_SOURCES")!.value = "network,blocks";
-    }, /chain-ingestor-network: INGEST_SOURCES lists blocks, which is none of intents, network/],
+      (container(m, "chain-ingestor-native").env as Array<{ name: string; value?: string }>).find((v) => v.name === "INGEST_SOURCES")!.value = "native,blocks";
+    }, /chain-ingestor-native: INGEST_SOURCES lists blocks, which is none of intents, native/],
     ["an autoscaled Deployment that pins replicas", (m) => void (deployment(m, "gateway").spec.replicas = 3), /gateway: is autoscaled: leave spec.replicas to the HPA/],
     ["a Secret with data", (m) => void m.push({ apiVersion: "v1", kind: "Secret", metadata: { name: "auth-pepper" }, data: { pepper: "c2VjcmV0" } }), /\[secrets\] Secret\/auth-pepper: Secret with data/],
     ["a ConfigMap holding a PEM block", (m) => {
@@ -279,7 +278,7 @@ describe("the checks bite", () => {
     ["a reference to a missing ConfigMap key", (m) => {
       (container(m, "tc").env as Array<{ name: string; valueFrom?: any }>).find((v) => v.name === "TC_CURRENT_VERSION")!.valueFrom.configMapKeyRef.key = "TC_VERSION";
     }, /env TC_CURRENT_VERSION refers to a missing key TC_VERSION/],
-    ["a chains file that is not mounted", (m) => void (container(m, "chain-ingestor-network").volumeMounts = container(m, "chain-ingestor-network").volumeMounts.filter((v: { name: string }) => v.name !== "chains")), /CHAINS_FILE=\/etc\/platform\/chains\/chains\.json is not a file of a mounted ConfigMap/],
+    ["a chains file that is not mounted", (m) => void (container(m, "chain-ingestor-native").volumeMounts = container(m, "chain-ingestor-native").volumeMounts.filter((v: { name: string }) => v.name !== "chains")), /CHAINS_FILE=\/etc\/platform\/chains\/chains\.json is not a file of a mounted ConfigMap/],
     ["a backend whose ingress policy is gone", (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "data-query-accounts")), 1), /gateway: NetworkPolicies block DATA_ACCOUNTS_GRPC_TARGET: gateway cannot reach data-query-accounts on 50051/],
     ["a gateway without egress to a backend", (m) => {
       find(m, "NetworkPolicy", "gateway").spec.egress[0].to[0].podSelector.matchExpressions[0].values = ["auth"];

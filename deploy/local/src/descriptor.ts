@@ -26,6 +26,7 @@ export interface SubstrateDescriptor {
   chainId: number;
   rpcUrl: string;
   httpUrl: string;
+  /** The node's block timer; 0 when blocks come only on demand (`dev_newBlock`). */
   blockTimeMs: number;
   specVersion: number;
   /** Seeded accounts with activity (SS58; the EVM one with its H160), and the subnets the seed registered. */

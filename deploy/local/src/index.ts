@@ -1,4 +1,4 @@
-export { readDescriptor, writeDescriptor, type ChainDescriptor, type ProcessDescriptor, type StackDescriptor } from "./descriptor.js";
+export { readDescriptor, writeDescriptor, type ChainDescriptor, type ProcessDescriptor, type StackDescriptor, type SubstrateDescriptor } from "./descriptor.js";
 export { repoRoot } from "./paths.js";
 export { configuredPorts, DEFAULT_PORTS, freePorts, portVariable, type PortPlan } from "./ports.js";
 export { consoleProgress, silentProgress, type Progress } from "./progress.js";

@@ -6,12 +6,22 @@ import type { SubstrateDescriptor } from "./descriptor.js";
 
 export interface StartNativeNetworkOptions {
   port: number;
-  /** A block every this many ms; the seed builds its own blocks meanwhile, so it need not wait for the timer. */
+  /**
+   * A block every this many ms; the seed builds its own blocks meanwhile, so it need not wait for the
+   * timer. 0: no timer, blocks only when asked (`dev_newBlock`), for tests that drive the chain
+   * themselves (a reorganisation cannot race a timer's block).
+   */
   blockTimeMs: number;
   logs: string;
   detached: boolean;
   track: (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>) => void;
 }
+
+/**
+ * The block time the chains file states when blocks come only on demand: it must be positive, and
+ * only sets expectations (nothing of the native source waits on it); Subtensor's own is 12 s.
+ */
+const ON_DEMAND_NOMINAL_BLOCK_TIME_MS = 12_000;
 
 export interface NativeNetwork {
   /** The chains file's `substrate` section. */
@@ -39,7 +49,7 @@ export async function startNativeNetwork(options: StartNativeNetworkOptions): Pr
     name: "bittensor",
     chainId,
     rpcUrl: node.rpcUrl,
-    blockTimeMs: options.blockTimeMs,
+    blockTimeMs: options.blockTimeMs > 0 ? options.blockTimeMs : ON_DEMAND_NOMINAL_BLOCK_TIME_MS,
     // Chopsticks finalizes every block at once; the depth stands in for the network's finality lag.
     finality: { safeDepth: 1, finalizedDepth: 3 },
     ss58Prefix: 42,

@@ -9,7 +9,6 @@ export interface PortPlan {
   kafkaController: number;
   anvilOrigin: number;
   anvilDestination: number;
-  anvilSubtensor: number;
   /** The real Subtensor runtime under chopsticks (Substrate JSON-RPC, WebSocket and HTTP). */
   subtensorNode: number;
   authGrpc: number;
@@ -37,7 +36,6 @@ export const DEFAULT_PORTS: PortPlan = {
   kafkaController: 19093,
   anvilOrigin: 18545,
   anvilDestination: 18546,
-  anvilSubtensor: 18547,
   subtensorNode: 19944,
   authGrpc: 50051,
   tcGrpc: 50052,

@@ -58,10 +58,10 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       KAFKA_REPLICATION_FACTOR: "1",
       TC_CURRENT_VERSION: "1",
       CHAINS_FILE: infra.chainsFile,
-      // Messages are signed for the public gateway, the origin clients see; every local chain may be named.
+      // Messages are signed for the public gateway, the origin clients see; every local EVM chain may be named.
       SIWE_DOMAIN: `127.0.0.1:${ports.gateway}`,
       SIWE_URI: `http://127.0.0.1:${ports.gateway}`,
-      SIWE_CHAIN_IDS: "31337,31338,31964",
+      SIWE_CHAIN_IDS: "31337,31338",
     }),
     backend("data-query", ports.dataQueryGrpc, ports.dataQueryOps, { REDIS_URL: infra.redisUrl, DATA_QUERY_GROUPS: "accounts,market,subnets" }),
     backend("intents-gateway", ports.intentsGrpc, ports.intentsOps, {

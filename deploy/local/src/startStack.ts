@@ -45,12 +45,16 @@ export interface StartStackOptions {
   chainsTemplate?: string;
   /**
    * Start the native network (the real Subtensor runtime under chopsticks) and seed it; never on
-   * external chains. With it, the accounts read model and the pools come from the runtime (the
-   * chain-ingestor's native source) instead of the EVM stand-in. The CLI turns it on; tests that
-   * read the stand-in's accounts leave it off (it adds a node start and a seed, about 15 s).
+   * external chains. Every network read model of the Data API (accounts, pools, emissions, subnets,
+   * validators, holders, totals) comes from it, through the chain-ingestor's native source. The CLI
+   * turns it on; tests that read no network data leave it off (it adds a node start and a seed,
+   * about 15 s).
    */
   nativeNetwork?: boolean;
-  /** The native network's block time; 2,000 ms by default. */
+  /**
+   * The native network's block time; 2,000 ms by default. 0: no block timer, the caller builds
+   * blocks itself (`dev_newBlock` on the node), as tests that reorganise the chain must.
+   */
   nativeBlockTimeMs?: number;
 }
 
@@ -255,7 +259,6 @@ async function startDevnetChains(options: StartStackOptions, logs: string, track
   const portOf: Record<string, number> = {
     origin: options.ports.anvilOrigin,
     destination: options.ports.anvilDestination,
-    subtensor: options.ports.anvilSubtensor,
   };
   const running = await Promise.all(
     template.chains.map(async (chain) => {

@@ -24,7 +24,7 @@ export function renderSummary(descriptor: StackDescriptor): string {
 `;
   const substrate = descriptor.substrate;
   const substrateLines = substrate
-    ? `Native network (real Subtensor runtime, spec ${substrate.specVersion}, chopsticks; a block every ${substrate.blockTimeMs} ms)
+    ? `Native network (real Subtensor runtime, spec ${substrate.specVersion}, chopsticks; ${substrate.blockTimeMs > 0 ? `a block every ${substrate.blockTimeMs} ms` : "blocks on demand (dev_newBlock)"})
   ${substrate.name.padEnd(12)} chain id ${String(substrate.chainId).padEnd(6)} ${substrate.rpcUrl}  (HTTP ${substrate.httpUrl})
 ${substrate.demoAccounts.map((account) => `    ${account.name.padEnd(18)} ${account.ss58}${account.evmH160 ? `  (H160 ${account.evmH160})` : ""}`).join("\n")}
     subnets ${substrate.netuids.join(", ")}

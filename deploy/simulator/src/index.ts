@@ -1,4 +1,4 @@
 export * from "./intents/index.js";
 export { readKeysFile, type SimulatorKeys } from "./intents/keysFile.js";
-export * from "./network/index.js";
+export { networkRandom, type NetworkRandom } from "./random.js";
 export * from "./price/index.js";

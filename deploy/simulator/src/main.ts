@@ -3,8 +3,8 @@ import { loadConfigOrExit, loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
 import { privateKeyToAccount } from "viem/accounts";
 import { startNativeSimulator } from "./native/index.js";
-import { networkRandom, startNetworkSimulator } from "./network/index.js";
 import { startPriceSimulator } from "./price/index.js";
+import { networkRandom } from "./random.js";
 import { readKeysFile, requireKey } from "./intents/keysFile.js";
 import { startOpsServer } from "./intents/opsServer.js";
 import { simulatorConfigSchema } from "./intents/simulatorConfig.js";
@@ -12,10 +12,10 @@ import { startIntentsSimulator } from "./intents/startIntentsSimulator.js";
 
 /**
  * The devnet simulator process: plays the filler, the oracle and demo users on the intent chains,
- * so orders on the running stack really fill, settle, expire and get refunded; and, on the native
- * chain, the network's own activity (transfers, stakes, pools); and the coin/USD price feed's rounds,
- * on whichever chain carries it. Devnet only: it signs with
- * the keys the launcher generated for this run.
+ * so orders on the running stack really fill, settle, expire and get refunded; on the native
+ * network (the real Subtensor runtime), its own activity (transfers, stakes, registrations) with the
+ * dev accounts the seed funded; and the coin/USD price feed's rounds, on whichever chain carries it.
+ * Devnet only: it signs with the keys the launcher generated for this run.
  */
 const config = loadConfigOrExit("simulator", simulatorConfigSchema);
 const log = createLogger({ service: "simulator", level: config.LOG_LEVEL });
@@ -43,19 +43,6 @@ const intents = await startIntentsSimulator({
     : {}),
   log,
 });
-// The native chain's activity, where the devnet has one (with the Subtensor stand-ins) and the simulator account.
-const native = chains.chains.find((chain) => chain.roles.includes("native"));
-const network =
-  native !== undefined && keys["simulator"] !== undefined
-    ? await startNetworkSimulator({
-        rpcUrl: native.rpcUrl,
-        simulatorKey: requireKey(keys, "simulator"),
-        seed: String(config.SIM_SEED),
-        intervalMs: config.SIM_NETWORK_INTERVAL_MS,
-        log,
-      })
-    : undefined;
-if (network === undefined) log.info("no native chain or no simulator key: network simulator not started");
 // The coin/USD feed's rounds, on the chain whose contracts name it (the devnet's origin chain).
 const feedChain = chains.chains.find((chain) => chain.contracts.priceFeed !== undefined);
 const price =
@@ -86,7 +73,7 @@ const shutdown = async (signal: string) => {
   log.info({ signal }, "stopping");
   ready = false;
   nativeStop.abort();
-  await Promise.all([intents.stop(), network?.stop(), price?.stop(), nativeNetwork?.done]);
+  await Promise.all([intents.stop(), price?.stop(), nativeNetwork?.done]);
   await ops.close();
   log.info({ stats: intents.stats() }, "stopped");
   process.exit(0);

@@ -72,6 +72,11 @@ export const configuredChainSchema = z.strictObject({
   name: z.string().regex(/^[a-z][a-z0-9-]*$/, { message: "must be lowercase letters, digits and dashes" }),
   chainId: z.int().positive(),
   rpcUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  /**
+   * Endpoint for reads users trigger (quotes, preflight's eth_calls, notification look-ups), so
+   * they cannot use up the ingestion node's capacity; absent: rpcUrl, through a separate client.
+   */
+  preflightRpcUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   roles: z
     .array(chainRoleSchema)
     .min(1)

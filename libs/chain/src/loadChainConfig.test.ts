@@ -17,14 +17,14 @@ function write(name: string, content: string): string {
 const localChains = fileURLToPath(new URL("../../../deploy/config/local/chains.json", import.meta.url));
 
 describe("loadChainConfig", () => {
-  it("loads the local stack's chains.json: origin, destination and the native subtensor chain", async () => {
+  it("loads the local stack's chains.json: origin and destination (the native network is the real runtime, added by the launcher)", async () => {
     const config = await loadChainConfig(localChains);
     expect(config.environment).toBe("local");
     expect(config.chains.map((chain) => [chain.name, chain.chainId, chain.roles])).toEqual([
       ["origin", 31337, ["origin"]],
       ["destination", 31338, ["destination"]],
-      ["subtensor", 31964, ["native"]],
     ]);
+    expect(config.substrate).toBeUndefined();
   });
 
   it("names the file and the failing path of an invalid file", async () => {

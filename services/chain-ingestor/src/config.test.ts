@@ -16,21 +16,22 @@ function problemOf(env: NodeJS.ProcessEnv): string {
 
 describe("INGEST_SOURCES", () => {
   it("runs every source when unset or blank, as the local stack does", () => {
-    expect(loadConfig(chainIngestorConfigSchema, base).INGEST_SOURCES).toEqual(["intents", "network", "native", "price"]);
-    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " " }).INGEST_SOURCES).toEqual(["intents", "network", "native", "price"]);
+    expect(loadConfig(chainIngestorConfigSchema, base).INGEST_SOURCES).toEqual(["intents", "native", "price"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " " }).INGEST_SOURCES).toEqual(["intents", "native", "price"]);
   });
 
   it("selects one source or both, ignoring spaces and repeats", () => {
-    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "network" }).INGEST_SOURCES).toEqual(["network"]);
     expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "intents" }).INGEST_SOURCES).toEqual(["intents"]);
     expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "native" }).INGEST_SOURCES).toEqual(["native"]);
     expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "price" }).INGEST_SOURCES).toEqual(["price"]);
-    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "intents,network,native,price" }).INGEST_SOURCES).toEqual(["intents", "network", "native", "price"]);
-    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " network , intents,network" }).INGEST_SOURCES).toEqual(["network", "intents"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: "intents,native,price" }).INGEST_SOURCES).toEqual(["intents", "native", "price"]);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, INGEST_SOURCES: " native , intents,native" }).INGEST_SOURCES).toEqual(["native", "intents"]);
   });
 
   it("names the variable for an unknown source or an empty list", () => {
-    expect(problemOf({ ...base, INGEST_SOURCES: "intents,blocks" })).toBe("INGEST_SOURCES: must list sources among intents, network, native, price");
+    expect(problemOf({ ...base, INGEST_SOURCES: "intents,blocks" })).toBe("INGEST_SOURCES: must list sources among intents, native, price");
+    // The EVM network source (precompile stand-ins) is gone; a deployment still naming it fails loudly.
+    expect(problemOf({ ...base, INGEST_SOURCES: "network" })).toBe("INGEST_SOURCES: must list sources among intents, native, price");
     expect(problemOf({ ...base, INGEST_SOURCES: "," })).toBe("INGEST_SOURCES: must list at least one item, comma separated");
   });
 });
@@ -38,14 +39,14 @@ describe("INGEST_SOURCES", () => {
 describe("NATS_URL", () => {
   it("is needed only by the intents source", () => {
     const { NATS_URL: _unused, ...withoutNats } = base;
-    expect(loadConfig(chainIngestorConfigSchema, { ...withoutNats, INGEST_SOURCES: "network" }).NATS_URL).toBeUndefined();
+    expect(loadConfig(chainIngestorConfigSchema, { ...withoutNats, INGEST_SOURCES: "native" }).NATS_URL).toBeUndefined();
     expect(loadConfig(chainIngestorConfigSchema, { ...withoutNats, INGEST_SOURCES: "price" }).NATS_URL).toBeUndefined();
-    expect(problemOf({ ...withoutNats, INGEST_SOURCES: "network,intents" })).toBe("NATS_URL: is required but not set");
+    expect(problemOf({ ...withoutNats, INGEST_SOURCES: "native,intents" })).toBe("NATS_URL: is required but not set");
     expect(problemOf(withoutNats)).toBe("NATS_URL: is required but not set");
   });
 
   it("is still checked when given", () => {
-    expect(problemOf({ ...base, INGEST_SOURCES: "network", NATS_URL: "http://nats" })).toBe("NATS_URL: must be a URL with scheme nats or tls");
+    expect(problemOf({ ...base, INGEST_SOURCES: "native", NATS_URL: "http://nats" })).toBe("NATS_URL: must be a URL with scheme nats or tls");
   });
 });
 

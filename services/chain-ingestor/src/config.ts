@@ -3,7 +3,7 @@ import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
 /** The sources one process can run; each has its own Kafka transactional ids and checkpoints. */
-export const INGEST_SOURCES = ["intents", "network", "native", "price"] as const;
+export const INGEST_SOURCES = ["intents", "native", "price"] as const;
 export type IngestSource = (typeof INGEST_SOURCES)[number];
 
 export const chainIngestorConfigSchema = z.object({
@@ -35,14 +35,11 @@ export const chainIngestorConfigSchema = z.object({
   INGEST_MAX_BLOCKS_PER_BATCH: vars.positiveInt().max(10_000, { error: "must be at most 10000" }).default(500),
   /** A notified transaction not mined this long after its notification is published as DROPPED. */
   NOTIFIED_TX_DROP_AFTER_SECONDS: vars.positiveInt().default(600),
-  /** Network source: pools, emissions, subnets, validators, holders and totals are read at every Nth block. */
-  NETWORK_SNAPSHOT_EVERY_BLOCKS: vars.positiveInt().default(1),
-  /** Network source: holder positions per HolderPositions record (a subnet with more is chunked). */
-  NETWORK_HOLDER_CHUNK_SIZE: vars.positiveInt().max(10_000, { error: "must be at most 10000" }).default(500),
-  /** Network source: netuids probed for existence, 0 up to this bound (Subtensor's SubnetLimit is 128). */
-  NETWORK_MAX_NETUIDS: vars.positiveInt().max(1_024, { error: "must be at most 1024" }).default(128),
-  /** Network source: the most blocks read and published in one Kafka transaction (each block is dense). */
-  NETWORK_MAX_BLOCKS_PER_BATCH: vars.positiveInt().max(1_000, { error: "must be at most 1000" }).default(20),
+  /** Notified transactions followed at once, in all and per API key; more wait for the block follower. */
+  NOTIFIED_TX_MAX_TRACKED: vars.positiveInt().default(1_000),
+  NOTIFIED_TX_MAX_TRACKED_PER_KEY: vars.positiveInt().default(20),
+  /** Receipt look-ups per second per chain for notified transactions, on their own RPC client. */
+  NOTIFIED_TX_RPC_PER_SECOND: vars.positiveInt().default(10),
   /** Native (Substrate) source: the most blocks read and published in one Kafka transaction. */
   NATIVE_MAX_BLOCKS_PER_BATCH: vars.positiveInt().max(1_000, { error: "must be at most 1000" }).default(100),
   /**

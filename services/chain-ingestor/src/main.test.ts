@@ -27,8 +27,9 @@ beforeAll(async () => {
         { ...chain, name: "origin", chainId: 31337, roles: ["origin"], contracts: { fullSettler: "0x5FbDB2315678afecb367f032d93F642f64180aa3", priceFeed: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" } },
         // No settler deployed yet: neither source follows it, so its RPC is no readiness concern.
         { ...chain, name: "destination", chainId: 31338, roles: ["destination"] },
-        { ...chain, name: "subtensor", chainId: 31964, roles: ["native"], contracts: { multicall3: "0xcA11bde05977b3631167028862bE2a173976CA11" } },
       ],
+      // The native network's Substrate side: the native source follows it.
+      substrate: { name: "bittensor", chainId: 945, rpcUrl: `ws://127.0.0.1:${closedPort}`, blockTimeMs: 12_000, finality: { safeDepth: 1, finalizedDepth: 3 }, rpc: { timeoutMs: 500, retryCount: 0, retryDelayMs: 0 } },
     }),
   );
 });
@@ -74,17 +75,22 @@ async function readinessChecks(opsPort: number): Promise<string[]> {
 }
 
 describe("chain-ingestor INGEST_SOURCES", () => {
-  it("with network only, starts the network source and neither the intents source nor NATS", async () => {
-    const { process: ingestor, opsPort, logFile } = await startIngestor("network-only", { INGEST_SOURCES: "network" });
-    expect(await readinessChecks(opsPort)).toEqual(["kafka", "network-following", "network-topics", "rpc:subtensor"]);
-    const log = readFileSync(logFile, "utf8");
-    expect(log).toContain("following the native network");
+  it("with native only, follows the substrate network and neither the intents source nor NATS", async () => {
+    const { process: ingestor, opsPort, logFile } = await startIngestor("native-only", { INGEST_SOURCES: "native" });
+    expect(await readinessChecks(opsPort)).toEqual(["kafka", "native-following", "native-topics", "rpc:bittensor"]);
+    // It tries the substrate network's node (closed here) and nothing else.
+    const log = await waitFor(async () => {
+      const text = readFileSync(logFile, "utf8");
+      return text.includes("the native network's node does not answer") ? text : undefined;
+    }, { what: "the native source trying its node", timeoutMs: 30_000, intervalMs: 200 });
+    expect(log).toContain(`ws://127.0.0.1:${closedPort}`);
     expect(log).not.toContain("following FullSettler events");
+    expect(log).not.toContain("price feed");
     await ingestor.stop(15_000);
     expect(await ingestor.exited).toBe(0);
   }, 120_000);
 
-  it("with intents only, starts the intents source and not the network source", async () => {
+  it("with intents only, starts the intents source and not the native one", async () => {
     const { opsPort, logFile } = await startIngestor("intents-only", { INGEST_SOURCES: "intents", NATS_URL: `nats://127.0.0.1:${closedPort}` });
     expect(await readinessChecks(opsPort)).toEqual(["following", "kafka", "nats", "rpc:origin", "topics"]);
     const log = readFileSync(logFile, "utf8");
@@ -104,9 +110,11 @@ describe("chain-ingestor INGEST_SOURCES", () => {
     expect(await ingestor.exited).toBe(0);
   }, 120_000);
 
-  it("exits 78 naming INGEST_SOURCES when it lists an unknown source", async () => {
-    const { process: ingestor, logFile } = await startIngestor("unknown-source", { INGEST_SOURCES: "intents,blocks", NATS_URL: "nats://127.0.0.1:4222" });
-    expect(await ingestor.exited).toBe(78);
-    expect(readFileSync(logFile, "utf8")).toContain("chain-ingestor: configuration error: INGEST_SOURCES: must list sources among intents, network, native, price");
+  it("exits 78 naming INGEST_SOURCES when it lists an unknown source, the retired EVM network source among them", async () => {
+    for (const sources of ["intents,blocks", "network"]) {
+      const { process: ingestor, logFile } = await startIngestor(`unknown-source-${sources}`, { INGEST_SOURCES: sources, NATS_URL: "nats://127.0.0.1:4222" });
+      expect(await ingestor.exited).toBe(78);
+      expect(readFileSync(logFile, "utf8")).toContain("chain-ingestor: configuration error: INGEST_SOURCES: must list sources among intents, native, price");
+    }
   }, 120_000);
 });

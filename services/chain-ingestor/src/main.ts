@@ -6,13 +6,13 @@ import { kafkaDependency, natsDependency, runBackendService } from "@platform/se
 import { loadChainIngestorConfig } from "./config.js";
 import { settlerChains, startIntentsIngestor } from "./intents/intentsIngestor.js";
 import { startNativeIngestor } from "./native/nativeIngestor.js";
-import { nativeChain, startNetworkIngestor } from "./network/networkIngestor.js";
 import { priceFeedChain, startPriceIngestor } from "./price/priceIngestor.js";
 
-// Four sources on the generic block follower (src/follower): the intents source follows FullSettler
-// events; the network source follows the chain with role "native" over EVM (snapshots); the native
-// source follows the network's Substrate side (account activity from runtime events); the price
-// source follows the chain carrying the coin/USD feed (`contracts.priceFeed`, any role).
+// Three sources on the generic block follower (src/follower): the intents source follows FullSettler
+// events; the native source follows the network's Substrate side, the real runtime (every network
+// read model: account activity and balances, pools, emissions, subnets, metagraphs, holders and
+// totals, from runtime storage and events); the price source follows the chain carrying the coin/USD
+// feed (`contracts.priceFeed`, any role).
 // INGEST_SOURCES picks which run here, so each source can be its own single-replica Deployment;
 // readiness then covers only what this process uses.
 const config = loadChainIngestorConfig();
@@ -43,6 +43,9 @@ if (config.INGEST_SOURCES.includes("intents")) {
     pollIntervalMs: config.INGEST_POLL_INTERVAL_MS,
     maxBlocksPerBatch: config.INGEST_MAX_BLOCKS_PER_BATCH,
     notifiedTxDropAfterMs: config.NOTIFIED_TX_DROP_AFTER_SECONDS * 1_000,
+    notifiedTxMaxTracked: config.NOTIFIED_TX_MAX_TRACKED,
+    notifiedTxMaxTrackedPerKey: config.NOTIFIED_TX_MAX_TRACKED_PER_KEY,
+    notifiedTxRequestsPerSecond: config.NOTIFIED_TX_RPC_PER_SECOND,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     log,
     onFenced: exitWhenFenced("intents"),
@@ -50,27 +53,6 @@ if (config.INGEST_SOURCES.includes("intents")) {
   for (const chain of settlerChains(chains.chains)) followed.set(chain.chainId, chain);
   checks.push(nats.check, intents.topicsCheck, intents.check);
   stops.push({ name: "intents", run: () => intents.stop() }, nats.close);
-}
-
-if (config.INGEST_SOURCES.includes("network")) {
-  const network = startNetworkIngestor({
-    kafka: kafka.client,
-    chains: chains.chains,
-    pollIntervalMs: config.INGEST_POLL_INTERVAL_MS,
-    maxBlocksPerBatch: config.NETWORK_MAX_BLOCKS_PER_BATCH,
-    snapshotEveryBlocks: config.NETWORK_SNAPSHOT_EVERY_BLOCKS,
-    holderChunkSize: config.NETWORK_HOLDER_CHUNK_SIZE,
-    maxNetuids: config.NETWORK_MAX_NETUIDS,
-    // Whichever deployable runs the native source, the chain file says the Substrate side is followed.
-    accountsFromNative: chains.substrate !== undefined,
-    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
-    log,
-    onFenced: exitWhenFenced("network"),
-  });
-  const native = nativeChain(chains.chains);
-  if (native !== undefined) followed.set(native.chainId, native);
-  checks.push(network.topicsCheck, network.check);
-  stops.push({ name: "network", run: () => network.stop() });
 }
 
 if (config.INGEST_SOURCES.includes("native")) {

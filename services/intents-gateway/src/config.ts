@@ -24,6 +24,14 @@ export const intentsGatewayConfigSchema = z.object({
   QUOTE_RETENTION_SECONDS: vars.positiveInt().default(3_600),
   /** Gas assumed for `open` when the simulation cannot estimate it (it reverted). */
   OPEN_GAS_FALLBACK: vars.positiveInt().default(250_000),
+  /**
+   * Per intents chain, the JSON-RPC requests of user-triggered reads (quotes, preflight,
+   * notification look-ups) sent to the node at once, and how many more may wait; beyond, 503.
+   */
+  CHAIN_READS_MAX_IN_FLIGHT: vars.positiveInt().default(32),
+  CHAIN_READS_MAX_QUEUED: vars.positiveInt().default(128),
+  /** Preflights one API key may have in progress at once; more answer 429. */
+  PREFLIGHT_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(2),
 });
 
 export type IntentsGatewayConfig = z.infer<typeof intentsGatewayConfigSchema>;

@@ -27,6 +27,7 @@ import { loadIntentsGatewayConfig } from "./config.js";
 import { createIntentChains } from "./chains/intentChains.js";
 import { createTokenDecimals } from "./chains/tokenDecimals.js";
 import { notify } from "./notify/notify.js";
+import { createKeyConcurrency } from "./preflight/keyConcurrency.js";
 import { preflight } from "./preflight/preflight.js";
 import { quote } from "./quote/quote.js";
 import { createQuoteStore } from "./quote/quoteStore.js";
@@ -52,7 +53,14 @@ const topics = ensureTopics(kafka.client, { topics: ["intents.notifications.v1"]
 const publisher = createLazyPublisher(kafka.client, { onConnectError: (error, failures) => log.warn({ err: error, failures }, "kafka publisher not connected yet") });
 const tc = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: 2_000, unavailableRetries: 2 });
 const tcHealth = createHealthChecker(config.TC_GRPC_TARGET);
-const intentChains = createIntentChains(chains);
+// User-triggered reads get their own clients and quota (a chain's preflightRpcUrl, if set): they
+// never share a connection budget with anything else, and retry at most once.
+const intentChains = createIntentChains(chains, {
+  maxInFlight: config.CHAIN_READS_MAX_IN_FLIGHT,
+  maxQueued: config.CHAIN_READS_MAX_QUEUED,
+  maxRetries: 1,
+});
+const preflightsPerKey = createKeyConcurrency(config.PREFLIGHT_MAX_CONCURRENT_PER_KEY, "preflight checks");
 const intentChainIds = new Set(intentChains.keys());
 const routes = buildRouteTable(chains);
 const quotes = createQuoteStore(redis.client, config.QUOTE_RETENTION_SECONDS);
@@ -79,10 +87,12 @@ await runBackendService({
             const apiKeyId = String(call.metadata.get("x-api-key-id")[0] ?? "");
             const deadline = call.getDeadline();
             const until = deadline instanceof Date ? deadline.getTime() : Number.isFinite(deadline) ? Number(deadline) : Date.now() + 5_000;
-            return notify({ tc, redis: redis.client, publisher, signals: nats.client, originChainIds }, request, apiKeyId, until);
+            return notify({ tc, redis: redis.client, publisher, signals: nats.client, originChainIds, chains: intentChains }, request, apiKeyId, until);
           }),
           quote: unaryHandler<QuoteRequest, QuoteResponse>(log, "Quote", (request) => quote(quoteDependencies, request)),
-          preflight: unaryHandler<PreflightRequest, PreflightResponse>(log, "Preflight", (request) => preflight(preflightDependencies, request)),
+          preflight: unaryHandler<PreflightRequest, PreflightResponse>(log, "Preflight", (request, call) =>
+            preflightsPerKey.run(String(call.metadata.get("x-api-key-id")[0] ?? ""), () => preflight(preflightDependencies, request)),
+          ),
           getIntent: unaryHandler<GetIntentRequest, GetIntentResponse>(log, "GetIntent", (request) => getIntent(redis.client, request)),
           listByTransaction: unaryHandler<ListByTransactionRequest, ListByTransactionResponse>(log, "ListByTransaction", (request) =>
             listByTransaction(redis.client, intentChainIds, request),

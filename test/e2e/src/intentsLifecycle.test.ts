@@ -147,6 +147,14 @@ describe("preflight names the failing check", () => {
     expect(above.actual).toBe("100000000001");
   }, 30_000);
 
+  it("refuses a token no configured route names with 400 UNSUPPORTED_ROUTE, before reading the chain", async () => {
+    const user = privateKeyToAccount(generatePrivateKey());
+    // Any contract the user picks (here the settler): its balanceOf, allowance and `open` would run on the node.
+    const refused = await s.api.post("/intents/v1/preflight", { userAddress: user.address, order: await decodedOrder(user.address, { inputToken: s.origin.settler }) });
+    expect(refused.status).toBe(400);
+    expect(await s.api.json(refused)).toMatchObject({ status: 400, code: "UNSUPPORTED_ROUTE", parameter: "order.inputToken", title: "Unsupported route" });
+  });
+
   it("for too little balance and a missing allowance", async () => {
     const poor = privateKeyToAccount(generatePrivateKey());
     await fundUser(s, poor, { usdc: 5_000_000n });
@@ -230,6 +238,29 @@ describe("notifications", () => {
     // Two notifications, one transaction, one record.
     expect(mined._embedded.items).toHaveLength(1);
     expect(mined._embedded.items[0]).toMatchObject({ originTxHash: txHash, status: "OPEN" });
+  }, 60_000);
+
+  it("refuses a hash the origin chain does not know (404) and a claim by a wallet that did not send it (403); the sender's own still records", async () => {
+    const user = privateKeyToAccount(generatePrivateKey());
+    const squatter = privateKeyToAccount(generatePrivateKey());
+    await fundUser(s, user, { usdc: 1_000_000_000n });
+    await acceptTerms(s.api, user);
+    await acceptTerms(s.api, squatter);
+    // A made-up hash costs one look-up at the gateway and nothing at the ingestor: it is never published.
+    const unknown = await s.api.post("/intents/v1/intents", { userAddress: user.address, originChainId: 31337, txHash: `0x${"5b".repeat(32)}` });
+    expect(unknown.status).toBe(404);
+    expect(await s.api.json(unknown)).toMatchObject({ status: 404, code: "TRANSACTION_NOT_FOUND" });
+    expect((await byTx(`0x${"5b".repeat(32)}`)).transactionStatus).toBe("NOT_FOUND");
+
+    const opened = await openOrder(s.origin, user, orderOfQuote(await quoteFor(user.address)));
+    const squat = await s.api.post("/intents/v1/intents", { userAddress: squatter.address, originChainId: 31337, txHash: opened.hash });
+    expect(squat.status).toBe(403);
+    expect(await s.api.json(squat)).toMatchObject({ status: 403, code: "TX_SENDER_MISMATCH" });
+    const own = await s.api.post("/intents/v1/intents", { userAddress: user.address, originChainId: 31337, txHash: opened.hash });
+    expect(own.status).toBe(202);
+    expect(await s.api.json(own)).toMatchObject({ created: true });
+    await waitFor(async () => ((await s.api.intent(opened.orderId))?.notifiedAt ? true : undefined), { what: "the sender's notification on the record", timeoutMs: 10_000 });
+    expect(await s.api.intent(opened.orderId)).toMatchObject({ userAddress: user.address, status: "OPEN" });
   }, 60_000);
 
   it("answers REVERTED for a notified transaction that failed on chain", async () => {

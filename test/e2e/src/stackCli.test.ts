@@ -47,20 +47,22 @@ afterAll(() => {
 describe("deploy/local/stack", () => {
   it("writes the descriptor with the gateway, every chain and every process", () => {
     expect(descriptor.gatewayUrl).toBe(`http://127.0.0.1:${ports.gateway}`);
-    expect(descriptor.chains.map((chain) => chain.name).sort()).toEqual(["destination", "origin", "subtensor"]);
+    // The EVM chains of the intents; the network is the real Subtensor runtime (descriptor.substrate), no EVM stand-in.
+    expect(descriptor.chains.map((chain) => chain.name).sort()).toEqual(["destination", "origin"]);
     for (const chain of descriptor.chains) {
       expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(chain.contracts.multicall3).toMatch(/^0x[0-9a-fA-F]{40}$/);
       expect(chain.contracts.walletFactory).toMatch(/^0x[0-9a-fA-F]{40}$/);
     }
-    for (const chain of descriptor.chains.filter((candidate) => candidate.name !== "subtensor")) {
+    for (const chain of descriptor.chains) {
       expect(chain.contracts.fullSettler).toMatch(/^0x[0-9a-fA-F]{40}$/);
       expect(Object.keys(chain.tokens).sort()).toEqual(["USDC", "WETH"]);
     }
     const names = descriptor.processes.map((entry) => entry.name);
-    for (const name of ["kafka", "redis", "nats", "anvil-origin", "anvil-destination", "anvil-subtensor", "auth", "tc", "data-query", "intents-gateway", "projector", "chain-ingestor", "gateway"]) {
+    for (const name of ["kafka", "redis", "nats", "anvil-origin", "anvil-destination", "subtensor", "auth", "tc", "data-query", "intents-gateway", "projector", "chain-ingestor", "gateway"]) {
       expect(names).toContain(name);
     }
+    expect(names).not.toContain("anvil-subtensor");
   });
 
   it("runs the real Subtensor runtime, seeded, and names its RPC and demo accounts", async () => {

@@ -4,6 +4,7 @@ import { authCli, freePorts, repoRoot, serviceCommand, serviceProcessSpecs, sile
 import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
+import { createTestClient, createWalletClient, defineChain, http, parseEther, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The T&C flow through the public gateway with a real local account: status → nonce → sign →
@@ -20,6 +21,13 @@ const headers = () => ({ "content-type": "application/json", authorization: `Bea
 const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: "POST", headers: headers(), body: JSON.stringify(body) });
 const status = async () => (await fetch(`${base}/intents/v1/tc/status?walletAddress=${account.address.toLowerCase()}`, { headers: headers() })).json() as Promise<Record<string, unknown>>;
 const notifyOnce = () => post("/intents/v1/intents", { userAddress: account.address, originChainId: 31337, txHash: `0x${randomBytes(32).toString("hex")}` });
+/** A transaction the account really sent: the gateway refuses hashes the origin chain does not know, and claims by other wallets. */
+async function sendOwnTransaction(): Promise<Hex> {
+  const rpcUrl = stack.descriptor.chains.find((chain) => chain.chainId === 31337)!.rpcUrl;
+  const chain = defineChain({ id: 31337, name: "origin", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  await createTestClient({ chain, transport: http(rpcUrl), mode: "anvil" }).setBalance({ address: account.address, value: parseEther("1") });
+  return createWalletClient({ chain, transport: http(rpcUrl), account }).sendTransaction({ to: account.address, value: 0n });
+}
 
 beforeAll(async () => {
   ports = await freePorts();
@@ -75,7 +83,7 @@ describe("Terms & Conditions through the gateway", () => {
     expect(await replay.json()).toMatchObject({ code: "NONCE_INVALID_OR_USED" });
 
     expect(await status()).toMatchObject({ accepted: true, acceptedVersion: 1, currentTcVersion: 1 });
-    const notified = await notifyOnce();
+    const notified = await post("/intents/v1/intents", { userAddress: account.address, originChainId: 31337, txHash: await sendOwnTransaction() });
     expect(notified.status).toBe(202);
     expect(await notified.json()).toMatchObject({ originChainId: 31337, status: "SUBMITTED", created: true });
   }, 60_000);

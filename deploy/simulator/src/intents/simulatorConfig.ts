@@ -23,8 +23,6 @@ export const simulatorConfigSchema = z.object({
   /** Every n-th demo order pays no fee and is left to expire. */
   SIM_DEMO_UNFILLED_EVERY: vars.positiveInt().default(4),
   SIM_SEED: vars.positiveInt().default(1),
-  /** Time between network simulator steps on the native chain. */
-  SIM_NETWORK_INTERVAL_MS: vars.positiveInt().default(3_000),
   /** Time between rounds of the coin/USD price feed, on whichever chain carries it. */
   SIM_PRICE_INTERVAL_MS: vars.positiveInt().default(3_000),
 });

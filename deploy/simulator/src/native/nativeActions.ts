@@ -1,5 +1,5 @@
 import { nativeTx, type NativeCall, type NativeChain, type nativeDevPair } from "@platform/devnet";
-import type { NetworkRandom } from "../network/random.js";
+import type { NetworkRandom } from "../random.js";
 import type { NativeChainState, NativePosition, NativeSubnetState } from "./nativeState.js";
 
 /** The kinds of activity the simulator keeps going. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockEvents, connectNativeChain, eventName, seedNativeNetwork, subtensorChainSpec, type NativeChain, type SeededNativeNetwork } from "@platform/devnet";
 import { startChopsticks, tempDir, type RunningChopsticks } from "@platform/testing";
 import { createLogger } from "@platform/log";
-import { networkRandom } from "../network/random.js";
+import { networkRandom } from "../random.js";
 import { startNativeSimulator, type NativeSimulatorOptions, type NativeTick, type RunningNativeSimulator } from "./index.js";
 
 /** The event a successful extrinsic of each kind leaves. */

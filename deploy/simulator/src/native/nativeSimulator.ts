@@ -9,7 +9,7 @@ import {
   type NativeDemoAccount,
 } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
-import type { NetworkRandom } from "../network/random.js";
+import type { NetworkRandom } from "../random.js";
 import { NATIVE_SIMULATOR_KINDS, planTick, type NativeAction, type NativeActor, type NativeSimulatorKind } from "./nativeActions.js";
 import { readNativeState } from "./nativeState.js";
 

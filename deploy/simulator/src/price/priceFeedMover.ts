@@ -16,7 +16,7 @@ import {
   type WalletClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { networkRandom, type NetworkRandom } from "../network/random.js";
+import { networkRandom, type NetworkRandom } from "../random.js";
 
 export interface PriceFeedMoverOptions {
   /** RPC of the chain carrying the feed (the devnet's origin chain). */

@@ -10,7 +10,7 @@ import { runFollowLoop, type PollInterval } from "./followLoop.js";
 import type { HeaderReader } from "./headerReader.js";
 import { readLatestCheckpoints } from "./readCheckpoints.js";
 
-/** How any source follows its chain: the settings the intents and network sources share. */
+/** How any source follows its chain: the settings the intents, native and price sources share. */
 export interface FollowerSettings {
   kafka: Kafka;
   /** RPC client of the chain; a transport with batching on lets ranges go out in few requests. */

@@ -5,6 +5,7 @@ import type { DependencyCheck } from "@platform/runtime";
 import { subjects, type Signals } from "@platform/signals";
 import { createPublicClient, http, type Address, type Client } from "viem";
 import { createNotifiedTxWatcher, type NotifiedTxWatcher } from "./notifiedTxWatcher.js";
+import { watcherClient } from "./watcherClient.js";
 import { startIntentsSource, type IntentsSource } from "./intentsSource.js";
 
 export interface IntentsIngestorOptions {
@@ -15,6 +16,11 @@ export interface IntentsIngestorOptions {
   pollIntervalMs: number;
   maxBlocksPerBatch: number;
   notifiedTxDropAfterMs: number;
+  /** Notified transactions followed at once, in all and per API key (NOTIFIED_TX_MAX_TRACKED, _PER_KEY). */
+  notifiedTxMaxTracked?: number;
+  notifiedTxMaxTrackedPerKey?: number;
+  /** Receipt look-ups per second per chain for notified transactions (NOTIFIED_TX_RPC_PER_SECOND); 10 by default. */
+  notifiedTxRequestsPerSecond?: number;
   /** Replication of the topics the ingestor creates at start-up (chain.intents.v1, intents.notifications.v1, ingestor.checkpoints.v1). */
   replicationFactor: number;
   log: Logger;
@@ -84,15 +90,20 @@ export function startIntentsIngestor(options: IntentsIngestorOptions): IntentsIn
       onFenced: options.onFenced,
     }),
   );
+  // Notifications are user-triggered: their look-ups go through a client of their own, with its own
+  // request rate, never through the follower's (whose batches and retries they would share).
+  const requestsPerSecond = options.notifiedTxRequestsPerSecond ?? 10;
   const watcher = createNotifiedTxWatcher({
     chains: followed.map((chain, index) => ({
       chainId: chain.chainId,
-      client: clients.get(chain.chainId)!,
+      client: watcherClient(chain, { requestsPerSecond }),
       settler: chain.contracts.fullSettler,
       publish: (record) => sources[index]!.publish([record]),
     })),
     dropAfterMs: options.notifiedTxDropAfterMs,
     retryIntervalMs: Math.max(250, options.pollIntervalMs),
+    ...(options.notifiedTxMaxTracked === undefined ? {} : { maxTracked: options.notifiedTxMaxTracked }),
+    ...(options.notifiedTxMaxTrackedPerKey === undefined ? {} : { maxTrackedPerKey: options.notifiedTxMaxTrackedPerKey }),
     log,
   });
   const unsubscribe = options.signals.subscribe(subjects.intentsNotified, (payload) => {

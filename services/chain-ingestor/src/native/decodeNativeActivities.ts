@@ -1,7 +1,7 @@
 import { formatRatio, type AccountId } from "@platform/subtensor";
 import { TransactionType } from "@platform/proto/common/v1/network";
 import type { Hex } from "viem";
-import { transferParties, type Activity } from "../network/activity.js";
+import { transferParties, type Activity } from "../records/activity.js";
 import { accountField, accountsIn, amountField, evmAccountField, namedFields, netuidField, tupleFields } from "./eventFields.js";
 import { eventName, type NativeBlockFacts, type RuntimeEvent } from "./runtimeEvent.js";
 

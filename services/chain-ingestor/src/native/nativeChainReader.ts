@@ -9,7 +9,7 @@ import { accountField } from "./eventFields.js";
 import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
 import { ROOT_NETUID, type NativePool } from "./nativePools.js";
 import type { RuntimeAt, StorageItem as RuntimeStorageItem } from "./runtimeAt.js";
-import { decodeStakeInfoForColdkeys, fixedBits, shareValue, type ColdkeyPosition } from "./stakeInfo.js";
+import { decodeStakeInfoForColdkeys, fixedBits, shareArithmeticOf, shareValue, type ColdkeyPosition, type ShareArithmetic } from "./stakeInfo.js";
 
 /** An account's balances as `System.Account` holds them at a block. */
 export interface NativeAccountBalance {
@@ -634,19 +634,20 @@ async function sharePoolPositions(
   const pairKey = (hotkey: Hex, netuid: number) => `${hotkey}:${netuid}`;
   const pairs = [...new Map(triples.map(([hotkey, , netuid]) => [pairKey(hotkey, netuid), [hotkey, netuid] as const])).values()];
   const [shares, alphas, totals] = await Promise.all([alpha.multi(triples), totalAlpha.multi(pairs), totalShares.multi(pairs)]);
-  const pool = new Map<string, { alpha: bigint; sharesBits: bigint }>();
+  const pool = new Map<string, { alpha: bigint; sharesBits: bigint; arithmetic: ShareArithmetic }>();
   for (const [index, [hotkey, netuid]] of pairs.entries()) {
     const poolAlpha = alphas[index];
     const sharesBits = fixedBits(totals[index]);
-    if (typeof poolAlpha !== "bigint" || sharesBits === undefined) return undefined;
-    pool.set(pairKey(hotkey, netuid), { alpha: poolAlpha, sharesBits });
+    const arithmetic = shareArithmeticOf(totals[index]);
+    if (typeof poolAlpha !== "bigint" || sharesBits === undefined || arithmetic === undefined) return undefined;
+    pool.set(pairKey(hotkey, netuid), { alpha: poolAlpha, sharesBits, arithmetic });
   }
   const positions = new Map<string, ColdkeyPosition[]>(stakers.map((coldkey) => [coldkey, []]));
   for (const [index, [hotkey, coldkey, netuid]] of triples.entries()) {
     const shareBits = fixedBits(shares[index]);
     if (shareBits === undefined) return undefined;
-    const { alpha: poolAlpha, sharesBits } = pool.get(pairKey(hotkey, netuid))!;
-    const stakeNalpha = shareValue(poolAlpha, sharesBits, shareBits);
+    const { alpha: poolAlpha, sharesBits, arithmetic } = pool.get(pairKey(hotkey, netuid))!;
+    const stakeNalpha = shareValue(poolAlpha, sharesBits, shareBits, arithmetic);
     if (stakeNalpha > 0n) positions.get(coldkey)!.push({ netuid, hotkey, stakeNalpha });
   }
   for (const list of positions.values()) list.sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));

@@ -7,7 +7,7 @@ import { netuidKey, networkEventId, type NetworkRecord } from "../records/networ
 import { accountField, netuidField } from "./eventFields.js";
 import type { RuntimeAt, StorageItem } from "./runtimeAt.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
-import { fixedBits, shareValue } from "./stakeInfo.js";
+import { fixedBits, shareArithmeticOf, shareValue, type ShareArithmetic } from "./stakeInfo.js";
 import { ROOT_NETUID } from "./nativePools.js";
 
 /**
@@ -28,10 +28,11 @@ export interface HolderEntry {
   shareBits: bigint;
 }
 
-/** A hotkey's pool on a subnet: `TotalHotkeyAlpha` and `TotalHotkeyShares` (bits). */
+/** A hotkey's pool on a subnet: `TotalHotkeyAlpha` and `TotalHotkeyShares` (bits), and how the runtime values its shares. */
 export interface HotkeyPool {
   alpha: bigint;
   sharesBits: bigint;
+  arithmetic: ShareArithmetic;
 }
 
 /** One subnet's positions and the pools they are shares of; never mutated (blocks of a fork share them). */
@@ -219,7 +220,7 @@ export function valuedPositions(subnet: SubnetHolders): HolderValue[] {
   for (const entry of subnet.entries.values()) {
     const pool = subnet.pools.get(entry.hotkey);
     if (pool === undefined) continue;
-    const alphaNalpha = shareValue(pool.alpha, pool.sharesBits, entry.shareBits);
+    const alphaNalpha = shareValue(pool.alpha, pool.sharesBits, entry.shareBits, pool.arithmetic);
     if (alphaNalpha > 0n) values.push({ hotkey: entry.hotkey, coldkey: entry.coldkey, alphaNalpha });
   }
   return values.sort((a, b) =>
@@ -250,10 +251,11 @@ async function readPools(items: ShareItems, pairs: readonly (readonly [Hex, numb
   pairs.forEach(([hotkey, netuid], index) => {
     const alpha = alphas[index];
     const sharesBits = fixedBits(shares[index]);
-    if ((typeof alpha !== "bigint" && typeof alpha !== "number") || sharesBits === undefined) {
+    const arithmetic = shareArithmeticOf(shares[index]);
+    if ((typeof alpha !== "bigint" && typeof alpha !== "number") || sharesBits === undefined || arithmetic === undefined) {
       throw new Error(`the share pool of ${hotkey} on subnet ${netuid} does not decode (TotalHotkeyAlpha ${String(alpha)})`);
     }
-    pools.set(poolKey(hotkey, netuid), { alpha: BigInt(alpha), sharesBits });
+    pools.set(poolKey(hotkey, netuid), { alpha: BigInt(alpha), sharesBits, arithmetic });
   });
   return pools;
 }

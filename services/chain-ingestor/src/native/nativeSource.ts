@@ -3,7 +3,7 @@ import type { SubstrateNetwork } from "@platform/chain";
 import type { Logger } from "@platform/log";
 import { startFollowerSource, type FollowerSource, type FollowerSourceStatus } from "../follower/followerSource.js";
 import { pollInterval } from "../follower/followLoop.js";
-import { commitNetworkRecords } from "../network/commitNetworkRecords.js";
+import { commitNetworkRecords } from "../records/commitNetworkRecords.js";
 import { nativeBlockSource } from "./nativeBlockSource.js";
 import type { NativeChainReader } from "./nativeChainReader.js";
 import { nativeHeaderReader } from "./nativeHeaderReader.js";

@@ -4,7 +4,7 @@ import { eventTypeOf } from "@platform/proto/topics";
 import { formatU64Ratio } from "@platform/subtensor";
 import type { Hex } from "viem";
 import type { BlockHeader } from "../follower/blocks.js";
-import { NETWORK_KEY, networkEventId, type NetworkRecord } from "../network/networkRecord.js";
+import { NETWORK_KEY, networkEventId, type NetworkRecord } from "../records/networkRecord.js";
 import type { NativeNetworkStorage } from "./nativeChainReader.js";
 import { ROOT_NETUID, type NativePool } from "./nativePools.js";
 import { chainedByBlock } from "./chainedByBlock.js";

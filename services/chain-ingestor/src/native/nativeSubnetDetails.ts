@@ -1,6 +1,6 @@
 import type { CommitReveal, LiquidAlpha, SubnetHyperparameters, SubnetIdentity, SubnetRegistration } from "@platform/proto/common/v1/network";
 import type { SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
-import { poolMechanism } from "../network/snapshotEvents.js";
+import { poolMechanism } from "../records/poolMechanism.js";
 import { amountField } from "./eventFields.js";
 import { ROOT_NETUID } from "./nativePools.js";
 import type { RuntimeAt } from "./runtimeAt.js";

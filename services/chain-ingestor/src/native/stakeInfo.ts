@@ -58,15 +58,36 @@ const U128_MAX = (1n << 128n) - 1n;
 const U64_MAX = (1n << 64n) - 1n;
 
 /**
- * A coldkey's alpha on a (hotkey, subnet) as the runtime's share pool values it
- * (`SharePool::get_value`, primitives/share-pool): `TotalHotkeyAlpha / TotalHotkeyShares x Alpha`
- * in 64.64 fixed point (bits = value x 2^64): the division truncates and yields 0 when the
- * denominator is 0 or the quotient overflows (`checked_div(..).unwrap_or(0)`), the product
- * truncates and saturates, and the result is the integer part, saturated to a u64. Spec 218's
- * runtime does this in I64F64, later ones in U64F64: the bounds differ only for a value per share
- * above 2^63, far beyond any pool.
+ * How a runtime values shares. Spec 218's time keeps `Alpha` and `TotalHotkeyShares` as plain u64
+ * and values them in I96F32 (`get_stake_for_hotkey_and_coldkey_on_subnet`, staking/alpha.rs:
+ * alpha per share to 32 binary fraction digits, times the shares, truncated). Later runtimes keep
+ * U64F64 share amounts and value them with the share pool's 64.64 arithmetic
+ * (`SharePool::get_value`, primitives/share-pool). The two differ in the last nalpha.
  */
-export function shareValue(totalAlpha: bigint, totalSharesBits: bigint, shareBits: bigint): bigint {
+export type ShareArithmetic = "i96f32" | "u64f64";
+
+/** The arithmetic of a stored share amount: a plain u64 is spec 218's, `{ bits }` the share pool's. */
+export const shareArithmeticOf = (value: unknown): ShareArithmetic | undefined =>
+  typeof value === "bigint" ? "i96f32" : typeof value === "object" && value !== null && "bits" in value ? "u64f64" : undefined;
+
+/**
+ * A coldkey's alpha on a (hotkey, subnet) as the runtime values it, from `TotalHotkeyAlpha`,
+ * `TotalHotkeyShares` and the coldkey's `Alpha` (both share amounts as fixed-point bits, value x
+ * 2^64, see `fixedBits`):
+ * - "i96f32" (spec 218): 0 when any of the three is 0; else alpha per share = total alpha x 2^32 /
+ *   total shares (truncated), times the shares, truncated to an integer;
+ * - "u64f64" (later): `SharePool::get_value` in 64.64 fixed point: the division truncates and
+ *   yields 0 when the denominator is 0 or the quotient overflows (`checked_div(..).unwrap_or(0)`),
+ *   the product truncates and saturates, and the result is the integer part.
+ * Both saturate to a u64.
+ */
+export function shareValue(totalAlpha: bigint, totalSharesBits: bigint, shareBits: bigint, arithmetic: ShareArithmetic = "u64f64"): bigint {
+  if (arithmetic === "i96f32") {
+    const [totalShares, shares] = [totalSharesBits >> 64n, shareBits >> 64n];
+    if (totalShares === 0n || totalAlpha === 0n || shares === 0n) return 0n;
+    const value = (((totalAlpha << 32n) / totalShares) * shares) >> 32n;
+    return value > U64_MAX ? U64_MAX : value;
+  }
   if (totalSharesBits === 0n || shareBits === 0n) return 0n;
   const perShare = (totalAlpha << 128n) / totalSharesBits;
   if (perShare > U128_MAX) return 0n;

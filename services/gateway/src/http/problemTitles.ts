@@ -31,6 +31,8 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   UNSUPPORTED_ORDER_DATA_TYPE: "Unsupported order data type",
   QUOTE_NOT_FOUND: "Quote not found",
   INTENT_NOT_FOUND: "Intent not found",
+  TRANSACTION_NOT_FOUND: "Transaction not found",
+  TX_SENDER_MISMATCH: "Not the transaction's sender",
   NETUID_NOT_FOUND: "Subnet not found",
   READ_MODEL_UNAVAILABLE: "Read model momentarily unavailable",
   UNAVAILABLE: "Service unavailable",

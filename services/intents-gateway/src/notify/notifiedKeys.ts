@@ -2,9 +2,17 @@
  * intents-gateway's Redis keyspace (`intents-gateway:` prefix): notification de-duplication only.
  * The status records themselves are the intents projection's (`rm:intents:…`).
  *
- * - `intents-gateway:notified:<chainId>:<lowercase txHash>` string, JSON of the first notification
- *   of that transaction; kept for NOTIFIED_TTL so repeats within it are answered idempotently.
+ * - `intents-gateway:notified:<chainId>:<lowercase txHash>` string: the transaction was notified
+ *   (the JSON of its notification); read by the transaction status read while the projection has
+ *   not taken the notification in yet. Kept for NOTIFIED_TTL.
+ * - `intents-gateway:claim:<chainId>:<lowercase txHash>:<lowercase userAddress>` string, JSON of the
+ *   first notification of that transaction by that wallet; kept for NOTIFIED_TTL so repeats within
+ *   it are answered idempotently without asking the chain again. Keyed by wallet, so a claim by
+ *   another wallet (refused unless it sent the transaction) never blocks the sender's own.
  */
 export const notifiedKey = (chainId: string, txHash: string) => `intents-gateway:notified:${chainId}:${txHash.toLowerCase()}`;
+
+export const claimKey = (chainId: string, txHash: string, userAddress: string) =>
+  `intents-gateway:claim:${chainId}:${txHash.toLowerCase()}:${userAddress.toLowerCase()}`;
 
 export const NOTIFIED_TTL_SECONDS = 7 * 24 * 3600;

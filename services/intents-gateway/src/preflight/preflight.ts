@@ -22,6 +22,7 @@ import {
 } from "./checks.js";
 import type { OrderFacts } from "./orderFacts.js";
 import { readOrderFacts } from "./readOrderFacts.js";
+import { assertRouteTokens } from "./routeTokens.js";
 import { validateOrder, type ValidOrder } from "./validateOrder.js";
 
 export interface PreflightDependencies {
@@ -43,6 +44,8 @@ export async function preflight(dependencies: PreflightDependencies, request: Pr
   const user = parseAddress(request.userAddress, "userAddress");
   const stored = request.quoteId === undefined ? undefined : await dependencies.quotes.load(request.quoteId);
   const order = orderOf(request, stored);
+  // Before any chain read: the node is never asked about a token no route names.
+  assertRouteTokens(dependencies.routes, order);
   const route = findRoute(dependencies.routes, order);
   const origin = dependencies.chains.get(order.originChainId);
   const destination = dependencies.chains.get(order.destinationChainId);

@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chainConfigSchema, type ChainConfig } from "@platform/chain";
@@ -21,8 +23,12 @@ import {
   type Hex,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import type { LazyPublisher, OutgoingRecord } from "@platform/bus";
+import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
+import type { Signals } from "@platform/signals";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIntentChains, type IntentChains } from "../chains/intentChains.js";
+import { notify, type NotifyDependencies } from "../notify/notify.js";
 import { createTokenDecimals } from "../chains/tokenDecimals.js";
 import { quote, type QuoteDependencies } from "../quote/quote.js";
 import { createQuoteStore } from "../quote/quoteStore.js";
@@ -372,5 +378,134 @@ describe("Preflight", () => {
     expect(await codeOf(preflight(preflightDeps, { userAddress: funded.address, order: { ...order, nonce: "-1" } }))).toBe("INVALID_PARAMETER");
     expect(await codeOf(preflight(preflightDeps, { userAddress: funded.address, order: { ...order, fillDeadline: 0 } }))).toBe("INVALID_PARAMETER");
     expect(await codeOf(preflight(preflightDeps, { userAddress: funded.address, order: { ...order, recipient: "0x12" } }))).toBe("INVALID_ADDRESS");
+  });
+});
+
+/**
+ * An HTTP JSON-RPC endpoint that counts the calls it gets (each call of a batch) and forwards them
+ * to `target`, or answers every request with `failWith` (an HTTP status) when given.
+ */
+async function countingRpc(target: string, failWith?: number): Promise<{ url: string; methods: string[]; server: Server }> {
+  const methods: string[] = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      const parsed = JSON.parse(body) as { method: string } | { method: string }[];
+      for (const call of Array.isArray(parsed) ? parsed : [parsed]) methods.push(call.method);
+      if (failWith !== undefined) {
+        response.statusCode = failWith;
+        response.end("busy");
+        return;
+      }
+      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(async (answer) => {
+        response.setHeader("content-type", "application/json");
+        response.end(await answer.text());
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, methods, server };
+}
+
+describe("User-triggered chain reads (abuse limits)", () => {
+  const servers: Server[] = [];
+  afterAll(async () => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
+
+  /** The test chains with every RPC URL behind a counter: rpcUrl (what ingestion uses) and preflightRpcUrl. */
+  async function countedChains() {
+    const counters = new Map<number, { ingestion: string[]; user: string[] }>();
+    const chainsConfig = chainConfigSchema.parse({
+      ...config,
+      chains: await Promise.all(
+        config.chains.map(async (chain) => {
+          const [ingestion, user] = await Promise.all([countingRpc(chain.rpcUrl), countingRpc(chain.rpcUrl)]);
+          servers.push(ingestion.server, user.server);
+          counters.set(chain.chainId, { ingestion: ingestion.methods, user: user.methods });
+          return { ...chain, rpcUrl: ingestion.url, preflightRpcUrl: user.url };
+        }),
+      ),
+    });
+    const counted = createIntentChains(chainsConfig);
+    const count = () => [...counters.values()].reduce((sum, entry) => sum + entry.user.length + entry.ingestion.length, 0);
+    return { chains: counted, counters, count };
+  }
+
+  it("refuses an order whose token no configured route names with 400 UNSUPPORTED_ROUTE, before any RPC request", async () => {
+    const { chains: counted, count } = await countedChains();
+    const deps = { ...preflightDeps, chains: counted, decimals: createTokenDecimals() };
+    const order = orderOf(await quote(quoteDeps, usdcQuote()));
+    // A contract the user chose (here the settler itself, any address will do): its balanceOf, allowance and `open` would run on the node.
+    for (const changed of [{ inputToken: settler }, { outputToken: settler }]) {
+      const refused = await preflight(deps, { userAddress: funded.address, order: { ...order, ...changed } }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: "UNSUPPORTED_ROUTE", httpStatus: 400 });
+      expect((refused as { extras: Record<string, unknown> }).extras).toMatchObject({ parameter: Object.keys(changed)[0] === "outputToken" ? "order.outputToken" : "order.inputToken" });
+    }
+    expect(count()).toBe(0);
+    // Two configured tokens that no route pairs are still checked (ROUTE_SUPPORTED fails): every read is of an operator's token.
+    const crossed = await preflight(deps, { userAddress: funded.address, order: { ...order, outputToken: deployment.chains["destination"]!.contracts.tokens!["WETH"]! } });
+    expect(checkOf(crossed, "ROUTE_SUPPORTED").status).toBe(CheckStatus.CHECK_STATUS_FAIL);
+  });
+
+  it("reads through the chain's preflightRpcUrl on a client of its own, never the ingestion URL, and retries at most once", async () => {
+    const { chains: counted, counters } = await countedChains();
+    const answer = await preflight({ ...preflightDeps, chains: counted, decimals: createTokenDecimals() }, { userAddress: funded.address, order: orderOf(await quote(quoteDeps, usdcQuote())) });
+    expect(answer.ok).toBe(true);
+    expect(counters.get(ORIGIN)!.user).toEqual(expect.arrayContaining(["eth_call", "eth_getBalance", "eth_estimateGas"]));
+    expect(counters.get(ORIGIN)!.ingestion).toEqual([]);
+    expect(counters.get(DESTINATION)!.ingestion).toEqual([]);
+
+    // A node answering 503 to everything, with the chains file's 3 retries: asked twice (one retry), then 503 to the user.
+    const busy = await countingRpc("", 503);
+    servers.push(busy.server);
+    const flaky = createIntentChains(
+      chainConfigSchema.parse({ ...config, chains: config.chains.map((chain) => ({ ...chain, preflightRpcUrl: busy.url, rpc: { timeoutMs: 2_000, retryCount: 3, retryDelayMs: 1 } })) }),
+    );
+    await expect(flaky.get(ORIGIN)!.client.getBlockNumber({ cacheTime: 0 })).rejects.toThrow();
+    expect(busy.methods).toEqual(["eth_blockNumber", "eth_blockNumber"]);
+    expect(await codeOf(preflight({ ...preflightDeps, chains: flaky, decimals: createTokenDecimals() }, { userAddress: funded.address, order: orderOf(await quote(quoteDeps, usdcQuote())) }))).toBe("UNAVAILABLE");
+  });
+
+  describe("notifications", () => {
+    const published: OutgoingRecord[] = [];
+    const hints: unknown[] = [];
+    const tc = {
+      checkGate: (_request: unknown, _metadata: unknown, _options: unknown, callback: (error: null, response: { allowed: boolean; currentTcVersion: number }) => void) =>
+        callback(null, { allowed: true, currentTcVersion: 1 }),
+    } as unknown as TcServiceClient;
+    const publisher = { publish: async (records: readonly OutgoingRecord[]) => (published.push(...records), []), connected: () => true, close: async () => undefined } as unknown as LazyPublisher;
+    const signals: Signals = { publish: (_subject, payload) => (hints.push(payload), true), subscribe: () => () => undefined, ready: async () => true, close: async () => undefined };
+    const notifyDeps = (chainsForReads: IntentChains): NotifyDependencies => ({ tc, redis, publisher, signals, originChainIds: new Set([String(ORIGIN), String(DESTINATION)]), chains: chainsForReads });
+    const notifyAs = (deps: NotifyDependencies, userAddress: string, txHash: string) => notify(deps, { userAddress, originChainId: String(ORIGIN), txHash }, "key-1", Date.now() + 5_000);
+
+    it("looks a notified hash up once: an unknown one is refused with 404 TRANSACTION_NOT_FOUND and publishes nothing", async () => {
+      const { chains: counted, counters } = await countedChains();
+      const deps = notifyDeps(counted);
+      const unknown = `0x${"5a".repeat(32)}`;
+      const refused = await notifyAs(deps, funded.address, unknown).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: "TRANSACTION_NOT_FOUND", httpStatus: 404 });
+      expect(counters.get(ORIGIN)!.user).toEqual(["eth_getTransactionByHash"]);
+      expect(counters.get(ORIGIN)!.ingestion).toEqual([]);
+      expect(published).toEqual([]);
+      expect(hints).toEqual([]);
+    });
+
+    it("publishes a known transaction once for its sender, refuses another wallet's claim (403 TX_SENDER_MISMATCH), and answers repeats without the chain", async () => {
+      const { chains: counted, counters } = await countedChains();
+      const deps = notifyDeps(counted);
+      const txHash = await send(funded, { address: usdc, abi: testTokenAbi, functionName: "approve", args: [settler, maxUint256] });
+      const squat = await notifyAs(deps, broke.address, txHash).catch((error: unknown) => error);
+      expect(squat).toMatchObject({ code: "TX_SENDER_MISMATCH", httpStatus: 403 });
+      expect(published).toEqual([]);
+      // The squatter's attempt does not block the sender.
+      expect(await notifyAs(deps, funded.address, txHash)).toMatchObject({ created: true, txHash: txHash.toLowerCase() });
+      expect(published.map((record) => record.eventType)).toEqual(["IntentNotified"]);
+      expect(hints).toEqual([{ chainId: String(ORIGIN), txHash: txHash.toLowerCase(), apiKeyId: "key-1" }]);
+      const lookups = counters.get(ORIGIN)!.user.length;
+      expect(lookups).toBe(2);
+      expect(await notifyAs(deps, funded.address, txHash)).toMatchObject({ created: false });
+      expect(counters.get(ORIGIN)!.user.length).toBe(lookups);
+      expect(published).toHaveLength(1);
+    });
   });
 });

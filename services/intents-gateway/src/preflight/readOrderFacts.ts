@@ -3,6 +3,7 @@ import { addressToBytes32, encodeOrderData, orderDataTypeHash } from "@platform/
 import { BaseError, erc20Abi, HttpRequestError, TimeoutError, zeroAddress, type Address, type Hex } from "viem";
 import { chainUnavailable, isContractAnswer } from "../chains/chainErrors.js";
 import type { IntentChain } from "../chains/intentChains.js";
+import { isQuotaExceeded } from "../chains/rpcQuota.js";
 import { readFillDeadlineBounds, readHead } from "../chains/readChainState.js";
 import { describeRevert } from "./describeRevert.js";
 import type { OrderFacts, Simulation, Unreadable } from "./orderFacts.js";
@@ -105,6 +106,8 @@ async function simulateOpen(chain: IntentChain, settler: Address, user: Address,
   return { ok: true, gas };
 }
 
+/** The node was not asked (quota) or did not answer: not a fact about the order. */
 function isUnreachable(error: unknown): boolean {
+  if (isQuotaExceeded(error)) return true;
   return error instanceof BaseError && error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError) !== null;
 }

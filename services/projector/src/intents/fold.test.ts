@@ -275,6 +275,37 @@ describe("intents fold: notifications", () => {
     expect(txStateFromHash(ORIGIN, OPEN_TX, hash)).toEqual(state);
   });
 
+  it("believes a claim only as far as the mined sender bears it out: the sender's claim wins whenever it came", () => {
+    const SQUATTER = "0x5555555555555555555555555555555555555555";
+    const claimBy = (userAddress: string, notifiedAt: string, orderId?: string): IntentNotificationEvent => ({
+      event: { $case: "intentNotified", value: { originChainId: ORIGIN, txHash: OPEN_TX, userAddress, notifiedAt, apiKeyId: "k", tcVersion: 1, ...(orderId ? { orderId } : {}) } },
+    });
+    const minedBy = (txFrom: string | undefined, outcome = TxOutcome.TX_OUTCOME_SUCCEEDED): IntentNotificationEvent => ({
+      event: { $case: "notifiedTxResolved", value: { originChainId: ORIGIN, txHash: OPEN_TX, outcome, orderIds: [], resolvedAt: "2027-01-15T08:00:05.000Z", ...(txFrom ? { txFrom } : {}) } },
+    });
+    // Squatter first, sender second, then mined by the sender: the sender's claim is shown.
+    const contested = tx([claimBy(SQUATTER, "2027-01-15T08:00:00.000Z", `0x${"cd".repeat(32)}`), claimBy(USER, "2027-01-15T08:00:01.000Z"), minedBy(USER, TxOutcome.TX_OUTCOME_REVERTED)]);
+    expect(contested.notified).toEqual({ userAddress: USER, notifiedAt: "2027-01-15T08:00:01.000Z" });
+    expect(contested.rejected).toEqual([SQUATTER]);
+    expect(derivePlaceholderRecord(contested, context)).toMatchObject({ userAddress: USER, orderId: "", status: IntentStatus.INTENT_STATUS_REVERTED });
+    expect(txStateFromHash(ORIGIN, OPEN_TX, txStateToHash(contested, false)!)).toEqual(contested);
+
+    // Only the squatter claimed: nothing is shown for it once mined, and the sender can still claim later.
+    const squatted = tx([claimBy(SQUATTER, "2027-01-15T08:00:00.000Z"), minedBy(USER, TxOutcome.TX_OUTCOME_REVERTED)]);
+    expect(squatted.notified).toBeUndefined();
+    expect(derivePlaceholderRecord(squatted, context)).toBeUndefined();
+    expect(txStateToHash(squatted, false)).toMatchObject({ rejectedClaims: SQUATTER, txFrom: USER });
+    expect(txStateToHash(squatted, false)?.userAddress).toBeUndefined();
+    const reclaimed = [claimBy(SQUATTER, "2027-01-15T08:00:09.000Z"), claimBy(USER, "2027-01-15T08:00:10.000Z")].reduce(evolveTx, txStateFromHash(ORIGIN, OPEN_TX, txStateToHash(squatted, false)!));
+    expect(reclaimed.notified?.userAddress).toBe(USER);
+
+    // Addresses compare in any case; a resolution without a sender (DROPPED) decides nothing, and keeps a known one.
+    expect(tx([claimBy(USER, "2027-01-15T08:00:00.000Z"), minedBy(USER.toLowerCase())]).notified?.userAddress).toBe(USER);
+    const dropped = tx([claimBy(SQUATTER, "2027-01-15T08:00:00.000Z"), minedBy(undefined, TxOutcome.TX_OUTCOME_DROPPED)]);
+    expect(dropped.notified?.userAddress).toBe(SQUATTER);
+    expect(tx([claimBy(USER, "2027-01-15T08:00:00.000Z"), minedBy(USER), minedBy(undefined, TxOutcome.TX_OUTCOME_DROPPED)]).resolution?.txFrom).toBe(USER);
+  });
+
   it("a wrong notified order id is not used once the receipt names other orders", () => {
     const wrong = tx([notified(`0x${"cd".repeat(32)}`), resolved(TxOutcome.TX_OUTCOME_SUCCEEDED, [ORDER])]);
     expect(placeholderOrderId(wrong)).toBeUndefined();

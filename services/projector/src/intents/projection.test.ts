@@ -404,6 +404,46 @@ describe("intents projection (Kafka → Redis)", () => {
     expect(await redis.zscore(intentsKeys.pending(user), `tx:${ORIGIN}:${droppedTx}`)).not.toBeNull();
   });
 
+  it("drops a squatter's claim once the mined transaction's sender is known, and the sender's later claim wins", async () => {
+    const squatter = newUser();
+    const sender = newUser();
+    const txHash = hex(32);
+    const orderId = hex(32);
+    const claim = (userAddress: string, notifiedAt: string): IntentNotificationEvent => ({
+      event: { $case: "intentNotified", value: { originChainId: ORIGIN, txHash, userAddress, notifiedAt, apiKeyId: "k-squat", tcVersion: 1 } },
+    });
+    const suffix = `tx:${ORIGIN}:${txHash}`;
+    // The squatter is first: before the transaction is mined, its claim is what shows.
+    await publishNotification(txHash, claim(squatter, "2030-01-01T00:00:00.000Z"));
+    await publishNotification(txHash, claim(sender, "2030-01-01T00:00:01.000Z"));
+    await caughtUp();
+    expect(await record(suffix)).toMatchObject({ status: IntentStatus.INTENT_STATUS_SUBMITTED, userAddress: squatter });
+    // Mined: the receipt names the sender, whose claim (the second) now wins; the squatter's is off every list.
+    await publishNotification(txHash, {
+      event: { $case: "notifiedTxResolved", value: { originChainId: ORIGIN, txHash, outcome: TxOutcome.TX_OUTCOME_SUCCEEDED, orderIds: [orderId], txFrom: sender, resolvedAt: "2030-01-01T00:00:05.000Z" } },
+    });
+    await publishChain(orderId, opened(orderId, sender, ref(ORIGIN, txHash), 2_000_000_000));
+    await caughtUp();
+    expect(await record(orderId)).toMatchObject({ status: IntentStatus.INTENT_STATUS_OPEN, userAddress: sender, notifiedAt: "2030-01-01T00:00:01.000Z" });
+    expect(await redis.hgetall(intentsKeys.txState(ORIGIN, txHash))).toMatchObject({ status: "SUCCEEDED", userAddress: sender, txFrom: sender, rejectedClaims: squatter });
+    expect(await redis.zscore(intentsKeys.pending(squatter), suffix)).toBeNull();
+    expect(await redis.zcard(intentsKeys.pending(squatter))).toBe(0);
+
+    // A claim on a transaction already mined: a stranger's is rejected at once, the sender's wins even when it comes last.
+    const minedTx = hex(32);
+    const stranger = newUser();
+    await publishNotification(minedTx, {
+      event: { $case: "notifiedTxResolved", value: { originChainId: ORIGIN, txHash: minedTx, outcome: TxOutcome.TX_OUTCOME_REVERTED, orderIds: [], txFrom: sender, resolvedAt: "2030-01-01T00:00:05.000Z" } },
+    });
+    await publishNotification(minedTx, { event: { $case: "intentNotified", value: { originChainId: ORIGIN, txHash: minedTx, userAddress: stranger, notifiedAt: "2030-01-01T00:00:06.000Z", apiKeyId: "k-squat", tcVersion: 1 } } });
+    await caughtUp();
+    expect(await record(`tx:${ORIGIN}:${minedTx}`)).toBeUndefined();
+    expect(await redis.zcard(intentsKeys.pending(stranger))).toBe(0);
+    await publishNotification(minedTx, { event: { $case: "intentNotified", value: { originChainId: ORIGIN, txHash: minedTx, userAddress: sender, notifiedAt: "2030-01-01T00:00:07.000Z", apiKeyId: "k", tcVersion: 1 } } });
+    await caughtUp();
+    expect(await record(`tx:${ORIGIN}:${minedTx}`)).toMatchObject({ status: IntentStatus.INTENT_STATUS_REVERTED, userAddress: sender, notifiedAt: "2030-01-01T00:00:07.000Z" });
+  });
+
   it("applies a batch once: a replay of an applied batch is refused, a republished event changes nothing", async () => {
     const orderId = hex(32);
     const open = opened(orderId, newUser(), ref(ORIGIN, hex(32)), 2_000_000_000);

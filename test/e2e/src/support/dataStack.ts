@@ -1,17 +1,22 @@
-import { authCli, freePorts, silentProgress, startStack, testRuntime, type RunningStack } from "@platform/local-stack";
-import { createNetworkContext, createPriceFeedMover, simulateNetworkStep, type NetworkContext, type PriceFeedMover } from "@platform/simulator";
+import { authCli, freePorts, silentProgress, startStack, testRuntime, type RunningStack, type SubstrateDescriptor } from "@platform/local-stack";
+import { NATIVE_DEV_ACCOUNT_NAMES, readNativeInteger } from "@platform/devnet";
+import { createPriceFeedMover, type PriceFeedMover } from "@platform/simulator";
 import { tempDir } from "@platform/testing";
-import { createPublicClient, createTestClient, http, type Address, type Chain, type HttpTransport, type PublicClient, type TestClient } from "viem";
+import type { Address, Chain, HttpTransport, PublicClient } from "viem";
+import { connectNativeDriver, type KeyringPair, type NativeCallSpec, type NativeDriver } from "./nativeDriver.js";
+import { connectRuntime, type RuntimeReads } from "./nativeRuntime.js";
 
 /*
- * Test support for the Data API end-to-end tests: a whole local stack whose native (Subtensor-like)
- * chain is driven by the test itself with the network simulator's steps, whose TAO/USD feed (on the
- * origin chain) gets a round with each step, an API token with data:read, and viem clients on those
- * chains for the reads the answers are compared with.
+ * Test support for the Data API end-to-end tests: a whole local stack whose native network is the
+ * real Subtensor runtime (seeded by the stack) with no block timer, so the test builds every block
+ * itself; the TAO/USD feed on the origin chain; an API token with data:read; and two clients of the
+ * runtime: one that signs and builds blocks (support/nativeDriver.ts), one that only reads and
+ * decodes independently of the service (support/nativeRuntime.ts).
  *
- * Why the test drives the steps instead of the stack's simulator process: the reorganisation test
- * needs a chain nobody else writes to while it snapshots and reverts, and sendTransfers must not race
- * another process for nonces; a loop in the test can be paused at a step boundary, a process cannot.
+ * Why the test builds the blocks instead of a timer and the stack's simulator: the reorganisation
+ * test needs a chain nobody else extends while it moves the head back, and the paging tests need
+ * the state to hold still while they read; a loop in the test can be paused between blocks, a
+ * timer or another process cannot.
  */
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -24,10 +29,31 @@ export interface DataApi {
   ok(path: string): Promise<Json>;
 }
 
-export interface NativeChain {
-  rpcUrl: string;
-  publicClient: PublicClient<HttpTransport, Chain>;
-  testClient: TestClient<"anvil", HttpTransport, Chain>;
+/** The native network as the stack describes it, with the test's clients of it. */
+export interface NativeNetwork {
+  descriptor: SubstrateDescriptor;
+  driver: NativeDriver;
+  runtime: RuntimeReads;
+  /** The seeded subnets with the hotkey each was registered with (`SubnetOwnerHotkey`) and their owner, a dev account. */
+  subnets: SeededSubnet[];
+}
+
+export interface SeededSubnet {
+  netuid: number;
+  ownerHotkey: string;
+  owner: KeyringPair;
+}
+
+/**
+ * What a subnet's owner sells of the alpha it holds on its own hotkey, so a stake can buy some.
+ * Why: in this runtime a new subnet's pool starts with 1 nano-alpha in reserve and its emission
+ * goes out, not into the pool, so a pool keeps about one nano-alpha (TAO / 1e-9 alpha: a price of
+ * billions of TAO) and a stake buys nothing until someone sells alpha into it.
+ */
+export async function ownerSale(driver: NativeDriver, subnet: SeededSubnet, fraction: bigint): Promise<NativeCallSpec[]> {
+  const owned = await readNativeInteger(driver.chain.api, "subtensorModule", "alpha", subnet.ownerHotkey, subnet.owner.address, subnet.netuid);
+  if (owned < fraction) return [];
+  return [{ tx: driver.tx("subtensorModule", "removeStake")(subnet.ownerHotkey, subnet.netuid, owned / fraction), signer: subnet.owner }];
 }
 
 /** The chain carrying the coin/USD feed (the stack's origin chain), and the feed. */
@@ -40,7 +66,7 @@ export interface PriceChain {
   mover: PriceFeedMover;
 }
 
-/** Network activity in the background: one simulator step (and price round) after another until paused or stopped. */
+/** Network activity in the background: one native block of stakes and a transfer (and a price round) after another, until paused or stopped. */
 export interface NetworkActivity {
   /** Steps completed so far. */
   steps(): number;
@@ -54,9 +80,8 @@ export interface NetworkActivity {
 export interface DataStack {
   stack: RunningStack;
   api: DataApi;
-  native: NativeChain;
+  native: NativeNetwork;
   price: PriceChain;
-  network: NetworkContext;
   activity: NetworkActivity;
   stop(): Promise<void>;
 }
@@ -64,51 +89,63 @@ export interface DataStack {
 export async function startDataStack(name: string): Promise<DataStack> {
   const state = tempDir(name);
   const start = async () =>
-    startStack({ stateDir: state.path, ports: await freePorts(), detached: false, runtime: testRuntime(), progress: silentProgress, simulator: false });
+    startStack({
+      stateDir: state.path,
+      ports: await freePorts(),
+      detached: false,
+      runtime: testRuntime(),
+      progress: silentProgress,
+      simulator: false,
+      nativeNetwork: true,
+      // No block timer: every native block is the test's (see above).
+      nativeBlockTimeMs: 0,
+    });
   // A free port can be taken by another process before the service binds it: one more try, for that cause only.
   const stack = await start().catch((error: Error) => {
     if (!/EADDRINUSE/.test(error.message)) throw error;
     return start();
   });
-  let activity: (NetworkActivity & { stop(): Promise<void> }) | undefined;
+  const closers: (() => Promise<void>)[] = [];
   try {
     const api = await dataApi(stack, `e2e-${name}`);
-    const described = stack.descriptor.chains.find((chain) => chain.name === "subtensor");
-    if (described === undefined) throw new Error("the local stack has no native chain");
+    const substrate = stack.descriptor.substrate;
+    if (substrate === undefined) throw new Error("the local stack has no native network");
     const feedChain = stack.descriptor.chains.find((chain) => chain.contracts["priceFeed"] !== undefined);
     if (feedChain === undefined) throw new Error("the local stack has no chain with a price feed");
     const priceFeed = feedChain.contracts["priceFeed"] as Address;
     const mover = await createPriceFeedMover({ rpcUrl: feedChain.rpcUrl, simulatorKey: stack.devnetAccounts!.simulator.privateKey, priceFeed, seed: name });
     const price: PriceChain = { chainId: feedChain.chainId, rpcUrl: feedChain.rpcUrl, priceFeed, publicClient: mover.publicClient, mover };
-    const network = await createNetworkContext({
-      rpcUrl: described.rpcUrl,
-      simulatorKey: stack.devnetAccounts!.simulator.privateKey,
-      seed: name,
-      accountCount: 4,
-    });
-    const transport = http(described.rpcUrl, { timeout: 30_000 });
-    const native: NativeChain = {
-      rpcUrl: described.rpcUrl,
-      publicClient: createPublicClient({ chain: network.chain, transport, pollingInterval: 100 }),
-      testClient: createTestClient({ chain: network.chain, transport, mode: "anvil" }),
-    };
-    activity = runActivity(network, mover);
-    const running = activity;
+    const driver = await connectNativeDriver(substrate.rpcUrl, substrate.httpUrl);
+    closers.push(() => driver.close());
+    const runtime = await connectRuntime(substrate.rpcUrl);
+    closers.push(() => runtime.close());
+    const devByAddress = new Map(NATIVE_DEV_ACCOUNT_NAMES.map((name) => [driver.dev(name).address, driver.dev(name)]));
+    const subnets = await Promise.all(
+      substrate.netuids.map(async (netuid): Promise<SeededSubnet> => {
+        const module = driver.chain.api.query.subtensorModule!;
+        const [ownerHotkey, owner] = await Promise.all([module.subnetOwnerHotkey!(netuid), module.subnetOwner!(netuid)]);
+        const pair = devByAddress.get(String(owner));
+        if (pair === undefined) throw new Error(`subnet ${netuid} is owned by ${String(owner)}, not a dev account`);
+        return { netuid, ownerHotkey: String(ownerHotkey), owner: pair };
+      }),
+    );
+    const native: NativeNetwork = { descriptor: substrate, driver, runtime, subnets };
+    const activity = runActivity(native, mover);
+    closers.unshift(() => activity.stop());
     return {
       stack,
       api,
       native,
       price,
-      network,
-      activity: running,
+      activity,
       stop: async () => {
-        await running.stop();
+        for (const close of closers) await close().catch(() => undefined);
         await stack.stop();
         state.remove();
       },
     };
   } catch (error) {
-    await activity?.stop();
+    for (const close of closers) await close().catch(() => undefined);
     await stack.stop();
     state.remove();
     throw error;
@@ -140,7 +177,31 @@ async function dataApi(stack: RunningStack, keyName: string): Promise<DataApi> {
   };
 }
 
-function runActivity(network: NetworkContext, mover: PriceFeedMover): NetworkActivity & { stop(): Promise<void> } {
+const RAO_PER_TAO = 1_000_000_000n;
+
+/**
+ * One step: the owner of one seeded subnet (a different one each step) sells a twentieth of its
+ * alpha into the pool, Eve stakes there and unstakes half of what she holds on the subnet before
+ * it, Ferdie pays Bob, all in one new block; and the feed gets a round. Pools move by the trades
+ * and by the block's emission, balances by the transfer and fees.
+ */
+async function step(native: NativeNetwork, mover: PriceFeedMover, index: number): Promise<void> {
+  const { driver, subnets } = native;
+  const eve = driver.dev("Eve");
+  const target = subnets[index % subnets.length]!;
+  const previous = subnets[(index + subnets.length - 1) % subnets.length]!;
+  const held = await readNativeInteger(driver.chain.api, "subtensorModule", "alpha", previous.ownerHotkey, eve.address, previous.netuid);
+  const calls: NativeCallSpec[] = [
+    ...(await ownerSale(driver, target, 20n)),
+    { tx: driver.tx("subtensorModule", "addStake")(target.ownerHotkey, target.netuid, 2n * RAO_PER_TAO + BigInt(index) * 10_000_000n), signer: eve },
+    { tx: driver.tx("balances", "transferKeepAlive")(driver.dev("Bob").address, RAO_PER_TAO + BigInt(index)), signer: driver.dev("Ferdie") },
+  ];
+  if (held > 2n && previous.netuid !== target.netuid) calls.push({ tx: driver.tx("subtensorModule", "removeStake")(previous.ownerHotkey, previous.netuid, held / 2n), signer: eve });
+  // The price round goes out beside the block: the feed is on another chain, so they never contend.
+  await Promise.all([driver.block(calls), mover.submitRound()]);
+}
+
+function runActivity(native: NativeNetwork, mover: PriceFeedMover): NetworkActivity & { stop(): Promise<void> } {
   let paused = false;
   let stopped = false;
   let steps = 0;
@@ -153,8 +214,7 @@ function runActivity(network: NetworkContext, mover: PriceFeedMover): NetworkAct
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
-      // The price round goes out beside the step: the feed is on another chain, so they never contend.
-      current = Promise.all([simulateNetworkStep(network), mover.submitRound()]).then(
+      current = step(native, mover, steps).then(
         () => {
           steps += 1;
         },
@@ -163,6 +223,8 @@ function runActivity(network: NetworkContext, mover: PriceFeedMover): NetworkAct
         },
       );
       await current;
+      // A breath between blocks, so the services' reads and the test's own blocks get the cores too.
+      await new Promise((resolve) => setTimeout(resolve, 300));
     }
   };
   const done = loop();

@@ -31,7 +31,10 @@ export interface RuntimePosition {
 }
 
 export interface RuntimeReads {
+  /** The canonical block of that number now (after a reorganisation, the new branch's). */
   block(number: number): Promise<RuntimeBlock>;
+  /** Any storage item at the block, as text (account ids as hex): `item(hash, "subtensorModule", "taoWeight")`. */
+  item(blockHash: string, pallet: string, name: string, ...keys: unknown[]): Promise<string>;
   account(blockHash: string, publicKey: string): Promise<{ free: string; reserved: string; frozen: string }>;
   /** Non-zero positions by (netuid, hotkey), from StakeInfoRuntimeApi's raw answer. */
   positions(blockHash: string, publicKey: string): Promise<RuntimePosition[]>;
@@ -118,10 +121,10 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
   api.registry.register({
     E2eStakeInfo: { hotkey: "[u8; 32]", coldkey: "[u8; 32]", netuid: "Compact<u16>", stake: "Compact<u64>", locked: "Compact<u64>", emission: "Compact<u64>", drain: "Compact<u64>", isRegistered: "bool" },
   });
-  const blocks = new Map<number, Promise<RuntimeBlock>>();
+  // By hash: a number names another block once the chain has reorganised.
+  const blocks = new Map<string, Promise<RuntimeBlock>>();
 
-  const readBlock = async (number: number): Promise<RuntimeBlock> => {
-    const hash = (await api.rpc.chain.getBlockHash(number)).toHex();
+  const readBlock = async (number: number, hash: string): Promise<RuntimeBlock> => {
     const at = await api.at(hash);
     const [signed, records, now] = await Promise.all([api.rpc.chain.getBlock(hash), at.query.system!.events!(), at.query.timestamp!.now!()]);
     const events = (records as unknown as { phase: { isApplyExtrinsic: boolean; asApplyExtrinsic: Codec }; event: { section: string; method: string; data: Codec[] } }[]).map(
@@ -136,13 +139,21 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
   };
 
   const reads: RuntimeReads = {
-    block(number) {
-      let read = blocks.get(number);
+    async block(number) {
+      const hash = (await api.rpc.chain.getBlockHash(number)).toHex();
+      let read = blocks.get(hash);
       if (read === undefined) {
-        read = readBlock(number);
-        blocks.set(number, read);
+        read = readBlock(number, hash);
+        blocks.set(hash, read);
       }
       return read;
+    },
+
+    async item(blockHash, pallet, name, ...keys) {
+      const entry = (await api.at(blockHash)).query[pallet]?.[name];
+      if (entry === undefined) throw new Error(`no storage item ${pallet}.${name} at ${blockHash}`);
+      const value = (await entry(...keys)) as unknown as Codec & { toRawType(): string };
+      return value.toRawType() === "AccountId32" || value.toRawType() === "AccountId" ? value.toHex() : value.toString();
     },
 
     async account(blockHash, publicKey) {

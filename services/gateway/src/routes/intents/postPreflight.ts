@@ -79,7 +79,7 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
     docs: {
       summary: "Check an order before signing it",
       description:
-        "Runs named checks on the order as the user would open it, each pass, fail, warn or skipped with expected and actual values: ROUTE_SUPPORTED, AMOUNT_WITHIN_LIMITS, FEE_COVERED (the output leaves the route's fee), QUOTE_NOT_EXPIRED and QUOTE_MATCHES (skipped without quoteId), FILL_DEADLINE_BOUNDS (the settler's minFillWindow/maxFillBuffer read on chain), BALANCE, ALLOWANCE to the FullSettler (skipped for the native coin), NATIVE_GAS (warn only) and SIMULATION (eth_call of open from the user's address; a revert is named by the FullSettler's custom error). ok is false when any check fails. orderId is the id open will emit (resolve called as the user). The order is given as OnchainCrossChainOrder fields (orderDataType, orderData) or decoded; with only quoteId, the quote's own order is checked.",
+        "Runs named checks on the order as the user would open it, each pass, fail, warn or skipped with expected and actual values: ROUTE_SUPPORTED, AMOUNT_WITHIN_LIMITS, FEE_COVERED (the output leaves the route's fee), QUOTE_NOT_EXPIRED and QUOTE_MATCHES (skipped without quoteId), FILL_DEADLINE_BOUNDS (the settler's minFillWindow/maxFillBuffer read on chain), BALANCE, ALLOWANCE to the FullSettler (skipped for the native coin), NATIVE_GAS (warn only) and SIMULATION (eth_call of open from the user's address; a revert is named by the FullSettler's custom error). ok is false when any check fails. orderId is the id open will emit (resolve called as the user). The order is given as OnchainCrossChainOrder fields (orderDataType, orderData) or decoded; with only quoteId, the quote's own order is checked. Only the tokens of configured routes are read: an inputToken that is not the input of a route from the origin chain, or an outputToken that is not the output of a route to the destination chain, is refused with 400 UNSUPPORTED_ROUTE (with parameter and supportedRoutes) before any chain is read; two such tokens that no route pairs are checked, and ROUTE_SUPPORTED fails. One API key may run 2 preflights at once (by default); more answer 429 RATE_LIMITED.",
       tags: ["Intents"],
       success: {
         status: 200,
@@ -104,6 +104,7 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
         { status: 400, code: "INVALID_PARAMETER" },
         { status: 400, code: "INVALID_ADDRESS" },
         { status: 400, code: "UNSUPPORTED_ORDER_DATA_TYPE" },
+        { status: 400, code: "UNSUPPORTED_ROUTE" },
         { status: 404, code: "QUOTE_NOT_FOUND" },
       ],
     },
@@ -113,7 +114,8 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
         intents,
         intents.preflight,
         { userAddress: input.userAddress, quoteId: input.quoteId, order: input.order === undefined ? undefined : toOrderParams(input.order) },
-        callMetadata(context.requestId),
+        // The key id bounds how many preflights one key runs at once (intents-gateway).
+        callMetadata(context.requestId, context.keyId ?? ""),
         { deadline: Date.now() + 10_000 },
       );
       return { status: 200, headers: { "cache-control": "no-store" }, body: { ...renderPreflight(answer), userAddress: input.userAddress } };

@@ -1,1 +1,0 @@
-export { devnetStorageEntries, encodeChainIdentity, encodeSubnetIdentity, totalIssuanceEntry, type StorageEntry } from "./storageEntries.js";

@@ -1,0 +1,1 @@
+export { PRICE_FEED_DECIMALS, priceFeedAbi } from "./priceFeedAbi.js";
