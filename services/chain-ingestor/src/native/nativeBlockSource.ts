@@ -17,7 +17,7 @@ import { balanceSnapshotRecords } from "./balanceSnapshots.js";
 import { nativePoolRecords, subnetRemovedRecords, subnetsByBlock } from "./nativePools.js";
 import { accountsCounter, nativeStatsRecord } from "./nativeStats.js";
 import { adjustmentsAt, epochsAt } from "./blockSteps.js";
-import { holderChangesOf, holderRecords, nextHolders, readAllHolders, type HolderState } from "./nativeHolders.js";
+import { changedColdkeys, holderChangesOf, holderRecords, nextHolders, positionsOf, readAllHolders, type HolderState } from "./nativeHolders.js";
 import { readEmissions, type EmissionDetails } from "./nativeEmissions.js";
 import { nextSubnets, readAllSubnets, subnetIndexes, subnetRecords, type SubnetsState } from "./nativeSubnets.js";
 import { subnetChangesOf } from "./subnetChanges.js";
@@ -130,8 +130,13 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
     keep: LARGE_STATES_KEPT,
   });
 
-  const balancesAfter = async (header: BlockHeader, accounts: readonly Hex[], netuids: readonly number[]): Promise<Map<string, AccountBalance>> => {
-    const [balances, positions] = await Promise.all([reader.balancesAt(header.hash, accounts), reader.positionsAt(header.hash, accounts, netuids)]);
+  const balancesAfter = async (header: BlockHeader, accounts: readonly Hex[], netuids: readonly number[], holderState: HolderState | undefined): Promise<Map<string, AccountBalance>> => {
+    // Positions come from the holder state (every Alpha entry, already read); a runtime whose share
+    // pool the holders cannot read is asked for them (StakeInfoRuntimeApi).
+    const [balances, positions] = await Promise.all([
+      reader.balancesAt(header.hash, accounts),
+      holderState === undefined ? reader.positionsAt(header.hash, accounts, netuids) : positionsOf(holderState, accounts),
+    ]);
     const after = new Map<string, AccountBalance>();
     for (const account of accounts) {
       const balance = balances.get(account);
@@ -176,18 +181,22 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
     // block's metagraphs which hotkeys an epoch paid.
     const subnetsRead = subnetStates.at(header, changesRead);
     const holdersRead = holders.at(header, Promise.all([changesRead, subnetsRead]).then(([changes, subnetState]) => ({ ...changes, subnetState })));
+    const parentHolders = holders.known(header.parentHash);
     const [facts, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
-    const [pools, epochStakers] = await Promise.all([reader.poolsAt(header.hash, netuids), reader.epochStakersAt(header, netuids)]);
+    const [pools, holderState, parentHolderState] = await Promise.all([reader.poolsAt(header.hash, netuids), holdersRead, parentHolders?.catch(() => undefined)]);
+    // Coldkeys whose stake changed without an event naming them (an epoch paid their hotkeys): the
+    // holder states of the block and its parent say which; without the parent's (the first block
+    // read), the storage of both blocks does.
+    const movedWithoutEvent = holderState !== undefined && parentHolderState !== undefined ? changedColdkeys(parentHolderState, holderState) : await reader.epochStakersAt(header, netuids);
     const activities = await activitiesRead;
     const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
     // An account with activity in the block carries its balance on that activity already.
-    const refreshed = epochStakers.filter((coldkey) => !touched.has(coldkey));
+    const refreshed = movedWithoutEvent.filter((coldkey) => !touched.has(coldkey));
     const read = [...touched, ...refreshed];
-    const [balances, storage, count, holderState, subnetState, changes] = await Promise.all([
-      read.length === 0 ? new Map<string, AccountBalance>() : balancesAfter(header, read, netuids),
+    const [balances, storage, count, subnetState, changes] = await Promise.all([
+      read.length === 0 ? new Map<string, AccountBalance>() : balancesAfter(header, read, netuids, holderState),
       reader.networkStorageAt(header.hash, netuids),
       accountsCount,
-      holdersRead,
       subnetsRead,
       changesRead,
     ]);

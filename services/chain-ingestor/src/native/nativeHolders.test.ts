@@ -1,7 +1,7 @@
 import { HolderCoverage } from "@platform/proto/common/v1/network";
 import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import { holderChangesOf, holderRecords, nextHolders, readAllHolders, valuedPositions, type HolderState } from "./nativeHolders.js";
+import { changedColdkeys, holderChangesOf, holderRecords, nextHolders, positionsOf, readAllHolders, valuedPositions, type HolderState } from "./nativeHolders.js";
 import { fakeRuntimeAt, type FakeItem } from "./runtimeAtFake.js";
 
 const key = (byte: number) => `0x${byte.toString(16).padStart(2, "0").repeat(32)}` as Hex;
@@ -131,6 +131,27 @@ describe("native holders", () => {
     expect([...state.subnets.keys()]).toEqual([0, 1, 3]);
     expect(valuesOf(state, 3)).toEqual([[COLD_2, HOT_B, 5n]]);
     expect([...state.changed]).toEqual([3]);
+  });
+
+  it("gives a coldkey's positions on every subnet from the state, as the runtime values them", async () => {
+    const state = (await readAllHolders(runtime(start), [0, 1, 2]))!;
+    expect(positionsOf(state, [COLD_1, COLD_3, key(0x09)])).toEqual(
+      new Map([
+        [COLD_1, [{ netuid: 1, hotkey: HOT_A, stakeNalpha: 1_200n }, { netuid: 2, hotkey: HOT_B, stakeNalpha: 10n }]],
+        [COLD_3, [{ netuid: 1, hotkey: HOT_X, stakeNalpha: 100n }]],
+        [key(0x09), []],
+      ]),
+    );
+  });
+
+  it("names the coldkeys whose positions a block changed in value, and none for a block that changed nothing", async () => {
+    const parent = (await readAllHolders(runtime(start), [0, 1, 2]))!;
+    // The epoch paid hotkey A: both its coldkeys gained; coldkey 3 (through X) did not.
+    const paid = (await nextHolders(runtime({ ...start, totals: { ...start.totals, [`${HOT_A}:1`]: 3_000n } }), parent, holderChangesOf({ ...noChanges, epochs: [1] })))!;
+    expect(changedColdkeys(parent, paid)).toEqual([COLD_1, COLD_2].sort());
+    const quiet = (await nextHolders(runtime(start), parent, holderChangesOf(noChanges)))!;
+    expect(changedColdkeys(parent, quiet)).toEqual([]);
+    expect(changedColdkeys(undefined, quiet)).toEqual([]);
   });
 
   it("publishes each changed subnet's whole set in chunks, complete, one empty chunk for none", async () => {

@@ -7,7 +7,7 @@ import { netuidKey, networkEventId, type NetworkRecord } from "../records/networ
 import { accountField, netuidField } from "./eventFields.js";
 import type { RuntimeAt, StorageItem } from "./runtimeAt.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
-import { fixedBits, shareArithmeticOf, shareValue, type ShareArithmetic } from "./stakeInfo.js";
+import { fixedBits, shareArithmeticOf, shareValue, type ColdkeyPosition, type ShareArithmetic } from "./stakeInfo.js";
 import { ROOT_NETUID } from "./nativePools.js";
 
 /**
@@ -361,4 +361,72 @@ export function holderRecords(state: HolderState, context: { chainId: number; re
     }
   }
   return records;
+}
+
+const byColdkey = new WeakMap<SubnetHolders, Map<Hex, HolderEntry[]>>();
+
+/** A subnet's entries by coldkey (built once per SubnetHolders, which blocks share while it does not change). */
+function entriesByColdkey(subnet: SubnetHolders): Map<Hex, HolderEntry[]> {
+  let index = byColdkey.get(subnet);
+  if (index === undefined) {
+    index = new Map();
+    for (const entry of subnet.entries.values()) index.set(entry.coldkey, [...(index.get(entry.coldkey) ?? []), entry]);
+    byColdkey.set(subnet, index);
+  }
+  return index;
+}
+
+/**
+ * The coldkeys' alpha positions after the block, from the holder state: every `Alpha` entry of the
+ * coldkey worth something, valued as the runtime values it (what StakeInfoRuntimeApi answers, without
+ * a runtime call or a storage read), ordered by netuid then hotkey.
+ */
+export function positionsOf(state: HolderState, coldkeys: readonly Hex[]): Map<string, ColdkeyPosition[]> {
+  const positions = new Map<string, ColdkeyPosition[]>(coldkeys.map((coldkey) => [coldkey, []]));
+  const netuids = [...state.subnets.keys()].sort((a, b) => a - b);
+  for (const coldkey of coldkeys) {
+    const list = positions.get(coldkey)!;
+    for (const netuid of netuids) {
+      const subnet = state.subnets.get(netuid)!;
+      for (const entry of entriesByColdkey(subnet).get(coldkey) ?? []) {
+        const pool = subnet.pools.get(entry.hotkey);
+        const stakeNalpha = pool === undefined ? 0n : shareValue(pool.alpha, pool.sharesBits, entry.shareBits, pool.arithmetic);
+        if (stakeNalpha > 0n) list.push({ netuid, hotkey: entry.hotkey, stakeNalpha });
+      }
+    }
+    list.sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
+  }
+  return positions;
+}
+
+/**
+ * The coldkeys whose positions the block changed in value (a pool paid at an epoch, shares bought or
+ * sold, a subnet added or removed), from the parent's state and the block's: only the subnets the
+ * block changed are compared, and in them only the entries of pools that moved.
+ */
+export function changedColdkeys(parent: HolderState | undefined, state: HolderState): Hex[] {
+  if (parent === undefined) return [];
+  const changed = new Set<Hex>();
+  const netuids = new Set([...parent.subnets.keys(), ...state.subnets.keys()]);
+  for (const netuid of netuids) {
+    const [before, after] = [parent.subnets.get(netuid), state.subnets.get(netuid)];
+    if (before === after) continue;
+    const value = (subnet: SubnetHolders | undefined, entry: HolderEntry) => {
+      const pool = subnet?.pools.get(entry.hotkey);
+      return pool === undefined ? 0n : shareValue(pool.alpha, pool.sharesBits, entry.shareBits, pool.arithmetic);
+    };
+    const samePool = (hotkey: Hex) => {
+      const [left, right] = [before?.pools.get(hotkey), after?.pools.get(hotkey)];
+      return left !== undefined && right !== undefined && left.alpha === right.alpha && left.sharesBits === right.sharesBits;
+    };
+    for (const [key, entry] of after?.entries ?? []) {
+      const previous = before?.entries.get(key);
+      if (previous !== undefined && previous.shareBits === entry.shareBits && samePool(entry.hotkey)) continue;
+      if (previous === undefined ? value(after, entry) > 0n : value(before, previous) !== value(after, entry)) changed.add(entry.coldkey);
+    }
+    for (const [key, entry] of before?.entries ?? []) {
+      if (!after?.entries.has(key) && value(before, entry) > 0n) changed.add(entry.coldkey);
+    }
+  }
+  return [...changed].sort();
 }
