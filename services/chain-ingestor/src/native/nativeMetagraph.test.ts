@@ -173,4 +173,12 @@ describe("readMetagraphs", () => {
   it("fails on a Keys entry of a shape it does not know, rather than dropping the uid", async () => {
     await expect(readMetagraphs(fakeRuntimeAt(spec218({ keys: [[[2, 0], "not an account"]] })), [2])).rejects.toThrow(/unexpected entry shape/);
   });
+
+  it("reads Keys as one map when it reads many subnets, and gives each subnet its own UIDs", async () => {
+    const netuids = Array.from({ length: 20 }, (_, index) => index + 10);
+    const runtime = fakeRuntimeAt(spec218({ keys: [...netuids.map((netuid) => [[netuid, 0], account(HOT_A)] as [unknown, unknown]), [[2, 0], account(HOT_B)]] }));
+    const metagraphs = await readMetagraphs(runtime, netuids);
+    expect([...metagraphs.values()].map((neurons) => neurons.map((neuron) => [neuron.uid, neuron.hotkey?.publicKey]))).toEqual(netuids.map(() => [[0, HOT_A]]));
+    expect(runtime.reads.filter((read) => read.item === "subtensorModule.keys").map((read) => [read.kind, read.keys])).toEqual([["entries", []]]);
+  });
 });

@@ -54,7 +54,7 @@ interface NeuronValues {
  * grows the vectors at registration, so a short one is a runtime's oddity) gets the proto default.
  */
 export async function readMetagraphs(runtime: RuntimeAt, netuids: readonly number[]): Promise<Map<number, NeuronState[]>> {
-  const [slotsBySubnet, vectors] = await Promise.all([Promise.all(netuids.map((netuid, index) => subnetSlots(runtime, netuid, index))), readColumns(runtime, VECTOR_ITEMS, netuids)]);
+  const [slotsBySubnet, vectors] = await Promise.all([registeredSlots(runtime, netuids), readColumns(runtime, VECTOR_ITEMS, netuids)]);
   const slots = slotsBySubnet.flat();
   const hotkeys = [...new Set(slots.map((slot) => slot.hotkey.publicKey))];
 
@@ -111,6 +111,30 @@ function neuronState(slot: Slot, values: NeuronValues): NeuronState {
     lastUpdateBlock: u64Text(vector("lastUpdate")) ?? "0",
     ...optional("identity", validatorIdentity(values.identity)),
   };
+}
+
+/**
+ * Past this many subnets, `Keys` is read as one map (a few pages) instead of one prefix per subnet:
+ * a mainnet-sized read of all 129 subnets is 129 prefix walks otherwise.
+ */
+const WHOLE_KEYS_MAP_FROM = 16;
+
+/** Each subnet's registered uids and hotkeys, by uid, in the order of `netuids`. */
+async function registeredSlots(runtime: RuntimeAt, netuids: readonly number[]): Promise<Slot[][]> {
+  if (netuids.length < WHOLE_KEYS_MAP_FROM) return Promise.all(netuids.map((netuid, index) => subnetSlots(runtime, netuid, index)));
+  const keys = subtensorItem(runtime, "keys");
+  if (keys === undefined) return netuids.map(() => []);
+  const entries = await keys.entries().catch((error: unknown) => {
+    throw new Error("reading SubtensorModule.keys failed", { cause: error });
+  });
+  const subnetIndex = new Map(netuids.map((netuid, index) => [netuid, index]));
+  const slots: Slot[][] = netuids.map(() => []);
+  for (const [key, value] of entries) {
+    const netuid = Array.isArray(key) ? smallInt(key[0]) : undefined;
+    const index = netuid === undefined ? undefined : subnetIndex.get(netuid);
+    if (index !== undefined) slots[index]!.push(slotOf(netuid!, index, key, value));
+  }
+  return slots.map((list) => list.sort((a, b) => a.uid - b.uid));
 }
 
 /** The subnet's registered uids and hotkeys (`Keys` under the netuid), by uid. */
