@@ -96,7 +96,21 @@ test("a missing variable, a misspelt one and a broken chains.json are reported",
   const failures = configFailures(manifests).join("\n");
   expect(failures).toMatch(/data-query-subnets: REDIS_URL/);
   expect(failures).toMatch(/projector-market: sets PROJECTION, which projector does not read/);
-  expect(failures).toMatch(/chain-ingestor-native: \/etc\/platform\/chains\/chains\.json: chains\.2\.chainId/);
+  expect(failures).toMatch(/chain-ingestor-native: \/etc\/platform\/chains\/chains\.json: substrate\.chainId/);
+});
+
+test("every overlay names its Bittensor network by its Substrate RPC (an archive node over WebSocket), with no EVM stand-in", () => {
+  const networks = OVERLAYS.map((overlay) => {
+    const chains = rendered.get(overlay)!.find((m) => m.kind === "ConfigMap" && m.metadata.name.startsWith("platform-chains")) as Manifest & { data: Record<string, string> };
+    const config = chainConfigSchema.parse(JSON.parse(chains.data["chains.json"]!));
+    expect(config.chains.filter((chain) => chain.roles.includes("native")), overlay).toEqual([]);
+    return [overlay, config.substrate?.chainId, config.substrate?.rpcUrl.startsWith("wss://"), config.substrate?.ss58Prefix];
+  });
+  // Finney is EVM chain 964 (H160 mapping, as_of chain ids); the dev overlay follows the testnet (945).
+  expect(networks).toEqual([
+    ["dev", 945, true, 42],
+    ["prod", 964, true, 42],
+  ]);
 });
 
 test("every source the chain-ingestor knows has its Deployment, and no other", () => {
