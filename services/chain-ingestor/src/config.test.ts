@@ -67,3 +67,11 @@ describe("PRICE_START_BLOCK", () => {
     expect(problemOf({ ...base, PRICE_START_BLOCK: "latest" })).toBe("PRICE_START_BLOCK: must be a block number");
   });
 });
+
+describe("NATIVE_RESCAN_EVERY_BLOCKS", () => {
+  it("defaults to a day of blocks and must be a positive whole number", () => {
+    expect(loadConfig(chainIngestorConfigSchema, base).NATIVE_RESCAN_EVERY_BLOCKS).toBe(7_200);
+    expect(loadConfig(chainIngestorConfigSchema, { ...base, NATIVE_RESCAN_EVERY_BLOCKS: "300" }).NATIVE_RESCAN_EVERY_BLOCKS).toBe(300);
+    expect(problemOf({ ...base, NATIVE_RESCAN_EVERY_BLOCKS: "0" })).toMatch(/^NATIVE_RESCAN_EVERY_BLOCKS: /);
+  });
+});

@@ -50,6 +50,12 @@ export const chainIngestorConfigSchema = z.object({
   /** Native source: pause between polls once caught up (a new-head notification wakes it sooner). */
   NATIVE_POLL_INTERVAL_MS: vars.positiveInt().default(500),
   /**
+   * Native source: blocks between full reads of what it keeps from events (the subnet set, the
+   * accounts count, every holder, subnet settings and metagraphs); a day of 12 s blocks by default.
+   * A full read of a mainnet-sized state takes tens of seconds, so not much less than an hour.
+   */
+  NATIVE_RESCAN_EVERY_BLOCKS: vars.positiveInt().default(7_200),
+  /**
    * Price source: where it starts when it has no checkpoint yet (block 0 by default). On a long chain
    * (Ethereum) start near the feed's deployment or the head: the first block read publishes the
    * feed's latest round, so the price is there at once.

@@ -61,6 +61,7 @@ if (config.INGEST_SOURCES.includes("native")) {
     network: chains.substrate,
     pollIntervalMs: config.NATIVE_POLL_INTERVAL_MS,
     maxBlocksPerBatch: config.NATIVE_MAX_BLOCKS_PER_BATCH,
+    rescanEveryBlocks: config.NATIVE_RESCAN_EVERY_BLOCKS,
     ...(config.NATIVE_START_BLOCK === undefined ? {} : { startBlock: BigInt(config.NATIVE_START_BLOCK) }),
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     log,
