@@ -169,9 +169,12 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
 
   it("holders/top: every alpha position of each subnet, hotkeys registered there or not, as StakeInfo values them", async () => {
     const subnets = await direct(await context.get("/data/v1/subnets/latest"));
+    // Every subnet's answer first, back to back (they mostly share one as_of block), then the
+    // runtime's positions once per block they name: StakeInfo is a runtime call per coldkey.
+    const answers = [];
+    for (const netuid of subnets.keys()) answers.push({ netuid, ...(await all(context, `/data/v1/subnets/${netuid}/holders/top?group_by=position&limit=500`)) });
     let unregistered = 0;
-    for (const netuid of subnets.keys()) {
-      const { first, items } = await all(context, `/data/v1/subnets/${netuid}/holders/top?group_by=position&limit=500`);
+    for (const { netuid, first, items } of answers) {
       expect(first.coverage).toBe("complete");
       const asOf = await context.asOfHash(first);
       const positions = (await holders(asOf)).get(netuid) ?? [];
