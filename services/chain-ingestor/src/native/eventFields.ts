@@ -16,6 +16,15 @@ export function accountField(value: unknown): AccountId | undefined {
   return typeof raw === "string" && PUBLIC_KEY.test(raw) ? accountFromPublicKey(raw.toLowerCase() as Hex) : undefined;
 }
 
+/**
+ * An AccountId32's public key alone (lowercase hex), without the SS58 form accountField computes:
+ * reading a mainnet-sized map (111,000 `Alpha` keys, two accounts each) that costs seconds.
+ */
+export function publicKeyField(value: unknown): Hex | undefined {
+  const raw = typeof value === "object" && value !== null && "raw" in value ? (value as { raw: unknown }).raw : value;
+  return typeof raw === "string" && PUBLIC_KEY.test(raw) ? (raw.toLowerCase() as Hex) : undefined;
+}
+
 export function evmAccountField(value: unknown): AccountId | undefined {
   return typeof value === "string" && H160.test(value) ? accountFromEvmAddress(value as Hex) : undefined;
 }

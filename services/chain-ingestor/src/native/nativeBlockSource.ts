@@ -14,10 +14,10 @@ import type { NativeChainReader } from "./nativeChainReader.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
 import { nativeFinality } from "./nativeFinality.js";
 import { balanceSnapshotRecords } from "./balanceSnapshots.js";
-import { nativePoolRecords, subnetRemovedRecords, subnetsByBlock } from "./nativePools.js";
+import { nativePoolRecords, ROOT_NETUID, subnetRemovedRecords, subnetsByBlock } from "./nativePools.js";
 import { accountsCounter, nativeStatsRecord } from "./nativeStats.js";
 import { adjustmentsAt, epochsAt } from "./blockSteps.js";
-import { changedColdkeys, holderChangesOf, holderRecords, nextHolders, positionsOf, readAllHolders, type HolderState } from "./nativeHolders.js";
+import { changedColdkeys, coldkeysOn, holderChangesOf, holderRecords, nextHolders, positionsOf, readAllHolders, type HolderState } from "./nativeHolders.js";
 import { readEmissions, type EmissionDetails } from "./nativeEmissions.js";
 import { nextSubnets, readAllSubnets, subnetIndexes, subnetRecords, type SubnetsState } from "./nativeSubnets.js";
 import { subnetChangesOf } from "./subnetChanges.js";
@@ -186,8 +186,10 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
     const [pools, holderState, parentHolderState] = await Promise.all([reader.poolsAt(header.hash, netuids), holdersRead, parentHolders?.catch(() => undefined)]);
     // Coldkeys whose stake changed without an event naming them (an epoch paid their hotkeys): the
     // holder states of the block and its parent say which; without the parent's (the first block
-    // read), the storage of both blocks does.
-    const movedWithoutEvent = holderState !== undefined && parentHolderState !== undefined ? changedColdkeys(parentHolderState, holderState) : await reader.epochStakersAt(header, netuids);
+    // read after a start), every coldkey of the subnets that had an epoch, and of root, may have moved.
+    const { epochs } = await changesRead;
+    const movedWithoutEvent =
+      holderState === undefined ? [] : parentHolderState !== undefined ? changedColdkeys(parentHolderState, holderState) : coldkeysOn(holderState, epochs.length === 0 ? [] : [ROOT_NETUID, ...epochs]);
     const activities = await activitiesRead;
     const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
     // An account with activity in the block carries its balance on that activity already.

@@ -43,14 +43,6 @@ export interface NativeChainReader {
   netuidsAt(blockHash: Hex): Promise<number[]>;
   /** The subnets' pools at the block; undefined when the runtime keeps no pools (before dynamic TAO: no `SubnetTAO`). */
   poolsAt(blockHash: Hex, netuids: readonly number[]): Promise<NativePool[] | undefined>;
-  /**
-   * Coldkeys whose stake changed in the block without an event naming them: at a subnet's epoch
-   * (`LastMechansimStepBlock` is the block) the runtime pays emission to hotkeys, which raises
-   * `TotalHotkeyAlpha` and so the alpha of every coldkey staking through them. Those hotkeys are the
-   * subnet's (`Keys`) and the root validators'; the coldkeys are the `Alpha` entries of the hotkeys
-   * whose total changed. Empty when no subnet had its epoch, or the runtime keeps none of these.
-   */
-  epochStakersAt(header: BlockHeader, netuids: readonly number[]): Promise<Hex[]>;
   /** The network totals' storage at the block (each item undefined where the runtime does not keep it). */
   networkStorageAt(blockHash: Hex, netuids: readonly number[]): Promise<NativeNetworkStorage>;
   /** How many accounts `System.Account` holds at the block: every key of the map, counted page by page. */
@@ -267,40 +259,6 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       }));
     },
 
-    async epochStakersAt(header, netuids) {
-      const at = await client.at(header.hash);
-      const module = subtensorStorage(at);
-      const [stepBlock, keys, totalAlpha, alpha] = ["lastMechansimStepBlock", "keys", "totalHotkeyAlpha", "alpha"].map((name) => module?.[name]);
-      if (stepBlock === undefined || keys === undefined || totalAlpha === undefined || alpha === undefined || netuids.length === 0) return [];
-      const steps = await stepBlock.multi([...netuids]);
-      const epochs = netuids.filter((netuid, index) => netuid !== ROOT_NETUID && BigInt((steps[index] as bigint | number | undefined) ?? -1) === header.number);
-      if (epochs.length === 0) return [];
-
-      const hotkeys = new Set<Hex>();
-      for (const netuid of [ROOT_NETUID, ...epochs]) {
-        for (const [, hotkey] of (await keys.entries(netuid)) as [unknown, string][]) hotkeys.add(publicKeyHex(hotkey));
-      }
-      const pairs = [...hotkeys].flatMap((hotkey) => epochs.map((netuid) => [hotkey, netuid] as const));
-      const parent = await client.at(header.parentHash);
-      const parentTotals = subtensorStorage(parent)?.["totalHotkeyAlpha"];
-      if (parentTotals === undefined) return [];
-      const [before, after] = await Promise.all([parentTotals.multi(pairs), totalAlpha.multi(pairs)]);
-      const paid = new Map<Hex, Set<number>>();
-      pairs.forEach(([hotkey, netuid], index) => {
-        if (BigInt((before[index] as bigint | undefined) ?? 0n) === BigInt((after[index] as bigint | undefined) ?? 0n)) return;
-        paid.set(hotkey, (paid.get(hotkey) ?? new Set()).add(netuid));
-      });
-
-      const coldkeys = new Set<Hex>();
-      for (const [hotkey, paidNetuids] of paid) {
-        // Alpha is keyed (hotkey, coldkey, netuid): the hotkey's entries are one prefix.
-        for (const [key] of (await alpha.entries(hotkey)) as [[string, string, number], unknown][]) {
-          if (paidNetuids.has(Number(key[2]))) coldkeys.add(publicKeyHex(key[1]));
-        }
-      }
-      return [...coldkeys].sort();
-    },
-
     async networkStorageAt(blockHash, netuids) {
       const at = await client.at(blockHash);
       const query = at.query as unknown as Record<string, Record<string, StorageItem | undefined> | undefined>;
@@ -358,7 +316,6 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     poolsAt: (blockHash, netuids) => connection.read("pools", () => reads.poolsAt(blockHash, netuids)),
     networkStorageAt: (blockHash, netuids) => connection.read("network totals", () => reads.networkStorageAt(blockHash, netuids)),
     accountsCountAt: (blockHash) => reads.accountsCountAt(blockHash),
-    epochStakersAt: (header, netuids) => connection.read(`epoch stakers ${header.number}`, () => reads.epochStakersAt(header, netuids)),
     runtimeAt: (blockHash) => connection.read("runtime", async () => runtimeAtOf(await client.at(blockHash), connection)),
     onNewHead: (onHead) => connection.onNewHead(onHead),
     close: () => connection.close(),

@@ -4,7 +4,7 @@ import { eventTypeOf } from "@platform/proto/topics";
 import { accountFromPublicKey } from "@platform/subtensor";
 import type { Hex } from "viem";
 import { netuidKey, networkEventId, type NetworkRecord } from "../records/networkRecord.js";
-import { accountField, netuidField } from "./eventFields.js";
+import { accountField, netuidField, publicKeyField } from "./eventFields.js";
 import type { RuntimeAt, StorageItem } from "./runtimeAt.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
 import { fixedBits, shareArithmeticOf, shareValue, type ColdkeyPosition, type ShareArithmetic } from "./stakeInfo.js";
@@ -315,12 +315,12 @@ function withNewParents(parents: ReadonlyMap<number, ReadonlySet<Hex>>, added: r
 /** An `Alpha` entry from its full key `(hotkey, coldkey, netuid)` and value; undefined for one that does not decode. */
 function alphaEntry(key: unknown, value: unknown): (HolderEntry & { netuid: number }) | undefined {
   if (!Array.isArray(key) || key.length !== 3) return undefined;
-  const hotkey = accountField(key[0]);
-  const coldkey = accountField(key[1]);
+  const hotkey = publicKeyField(key[0]);
+  const coldkey = publicKeyField(key[1]);
   const netuid = Number(key[2]);
   const shareBits = fixedBits(value);
   if (hotkey === undefined || coldkey === undefined || !Number.isInteger(netuid) || shareBits === undefined) return undefined;
-  return { hotkey: hotkey.publicKey as Hex, coldkey: coldkey.publicKey as Hex, netuid, shareBits };
+  return { hotkey, coldkey, netuid, shareBits };
 }
 
 /**
@@ -429,4 +429,17 @@ export function changedColdkeys(parent: HolderState | undefined, state: HolderSt
     }
   }
   return [...changed].sort();
+}
+
+/**
+ * The coldkeys holding a position on any of the subnets: at the first block read (no parent state to
+ * compare with) the coldkeys an epoch may have moved are all those of the subnets that had one.
+ */
+export function coldkeysOn(state: HolderState, netuids: readonly number[]): Hex[] {
+  const coldkeys = new Set<Hex>();
+  for (const netuid of netuids) {
+    const subnet = state.subnets.get(netuid);
+    if (subnet !== undefined) for (const coldkey of entriesByColdkey(subnet).keys()) coldkeys.add(coldkey);
+  }
+  return [...coldkeys].sort();
 }
