@@ -6,7 +6,7 @@ import { HolderGrouping } from "@platform/proto/data/v1/subnets";
 import { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
-import { startRedis } from "@platform/testing";
+import { startRedis, waitFor } from "@platform/testing";
 import { getHoldersTop } from "../../../services/data-query/src/subnets/holders.js";
 import { getSubnetsLatest } from "../../../services/data-query/src/subnets/subnetsLatest.js";
 import { marketProjection } from "../../../services/projector/src/market/projection.js";
@@ -33,6 +33,7 @@ export async function measureReadModels(records: readonly { key: string; eventTy
   const server = await startRedis({ dir: join(dir, "redis"), logFile: join(dir, "redis.log") });
   const redis = createRedis({ url: server.url, connectionName: "bench-scale", commandTimeoutMs: 120_000 });
   try {
+    await waitFor(async () => redis.status === "ready", { what: "the bench's Redis connection" });
     const started = performance.now();
     await project(redis, records);
     const projectMs = performance.now() - started;
