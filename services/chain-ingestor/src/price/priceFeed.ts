@@ -1,3 +1,4 @@
+import type { RawLog } from "../intents/settlerEvents.js";
 import { formatScaled, priceFeedAbi } from "@platform/subtensor";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
@@ -6,18 +7,8 @@ import { priceEventId, type PriceRecord } from "./priceRecord.js";
 
 export const answerUpdatedTopic = toEventSelector(priceFeedAbi.find((item) => item.type === "event" && item.name === "AnswerUpdated")!);
 
-/** A log as `eth_getLogs` answers it (hex quantities). */
-export interface RawPriceLog {
-  address: Hex;
-  topics: Hex[];
-  data: Hex;
-  blockNumber: Hex;
-  blockHash: Hex;
-  transactionHash: Hex;
-  transactionIndex: Hex;
-  logIndex: Hex;
-  removed?: boolean;
-}
+/** A log as `eth_getLogs` answers it (hex quantities): the intents source's raw log. */
+export type RawPriceLog = RawLog;
 
 /** A round of the feed: its answer (scaled by the feed's decimals), id and `updatedAt` (unix seconds). */
 export interface PriceRound {
