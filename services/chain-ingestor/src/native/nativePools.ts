@@ -1,7 +1,7 @@
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import { eventTypeOf } from "@platform/proto/topics";
-import { formatRatio } from "@platform/subtensor";
+import { formatRatio, ROOT_NETUID } from "@platform/subtensor";
 import type { Hex } from "viem";
 import type { BlockHeader } from "../follower/blocks.js";
 import { netuidKey, networkEventId, type NetworkRecord } from "../records/networkRecord.js";
@@ -23,8 +23,8 @@ export interface NativePool {
   alphaOutNalpha: bigint;
 }
 
-/** The root network: its pool is TAO itself (stake 1:1). */
-export const ROOT_NETUID = 0;
+/** The root network (its pool is TAO itself, stake 1:1), as the rest of the platform names it. */
+export { ROOT_NETUID };
 /** The chain quotes a price as `price x 1e9 -> u64` (rao per alpha): nine decimals of TAO. */
 const PRICE_DECIMALS = 9;
 
