@@ -110,6 +110,7 @@ export const DEPLOYABLES: Deployable[] = [
     calls: ["auth", "tc", "intents-gateway", ...DATA_QUERY_GROUPS.map((group) => `data-query-${group}`)],
     env: {
       PUBLIC_BASE_URL: { configMapKey: "PUBLIC_BASE_URL" },
+      TRUST_PROXY_HOPS: { configMapKey: "TRUST_PROXY_HOPS" },
       AUTH_GRPC_TARGET: grpcTarget("auth"),
       TC_GRPC_TARGET: grpcTarget("tc"),
       INTENTS_GRPC_TARGET: grpcTarget("intents-gateway"),

@@ -18,6 +18,9 @@ export const BASE_SETTINGS: Record<string, string> = {
   TC_CURRENT_VERSION: "1",
   LOG_LEVEL: "info",
   PUBLIC_BASE_URL: "https://api.example",
+  // Proxies in front of the gateway that append to X-Forwarded-For (the Ingress controller): the
+  // client address /auth's slow-down counts comes from there. Never more than really append.
+  TRUST_PROXY_HOPS: "1",
   INTENTS_REFUND_GRACE_SECONDS: "3600",
   SIWE_DOMAIN: "api.example",
   SIWE_URI: "https://api.example",

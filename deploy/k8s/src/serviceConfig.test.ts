@@ -113,6 +113,19 @@ test("every overlay names its Bittensor network by its Substrate RPC (an archive
   ]);
 });
 
+test("every overlay's gateway reads the client address from its Ingress (X-Forwarded-For, one trusted hop), not from the proxy's socket", () => {
+  const hops = OVERLAYS.map((overlay) => {
+    const manifests = rendered.get(overlay)!;
+    const gateway = manifests.find((m) => m.kind === "Deployment" && m.metadata.name === "gateway") as Manifest & { spec: any };
+    const env = resolveEnv(gateway.spec.template.spec.containers[0], manifests, gateway.metadata.namespace as string);
+    return [overlay, gatewayConfigSchema.parse(env).TRUST_PROXY_HOPS];
+  });
+  expect(hops).toEqual([
+    ["dev", 1],
+    ["prod", 1],
+  ]);
+});
+
 test("every source the chain-ingestor knows has its Deployment, and no other", () => {
   expect([...INGEST_SOURCES].sort()).toEqual([...INGESTOR_SOURCES].sort());
 });

@@ -64,8 +64,8 @@ export function createAuthComponents(config: AuthConfig, secrets: AuthSecrets, l
     pepper: secrets.pepper,
     signingKeys,
     lockout: redisLockout(redis.client, {
-      key: { slowAfter: config.AUTH_LOCKOUT_KEY_SLOW_AFTER, lockAfter: config.AUTH_LOCKOUT_KEY_LOCK_AFTER },
-      address: { slowAfter: config.AUTH_LOCKOUT_ADDRESS_SLOW_AFTER, lockAfter: config.AUTH_LOCKOUT_ADDRESS_LOCK_AFTER },
+      keyAddress: { slowAfter: config.AUTH_LOCKOUT_KEY_ADDRESS_SLOW_AFTER, lockAfter: config.AUTH_LOCKOUT_KEY_ADDRESS_LOCK_AFTER },
+      address: { slowAfter: config.AUTH_LOCKOUT_ADDRESS_SLOW_AFTER },
       windowMs: config.AUTH_LOCKOUT_WINDOW_SECONDS * 1_000,
       lockMs: config.AUTH_LOCKOUT_DURATION_SECONDS * 1_000,
       maxDelayMs: config.AUTH_LOCKOUT_MAX_DELAY_MS,

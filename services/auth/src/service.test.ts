@@ -73,10 +73,9 @@ function configFor(kafkaBrokers: string) {
     AUTH_SIGNING_KEYS_DIR: keysDir,
     AUTH_SIGNING_KEYS_RELOAD_MS: "200",
     ACCESS_TOKEN_TTL_SECONDS: "600",
-    AUTH_LOCKOUT_KEY_SLOW_AFTER: "2",
-    AUTH_LOCKOUT_KEY_LOCK_AFTER: "4",
+    AUTH_LOCKOUT_KEY_ADDRESS_SLOW_AFTER: "2",
+    AUTH_LOCKOUT_KEY_ADDRESS_LOCK_AFTER: "4",
     AUTH_LOCKOUT_ADDRESS_SLOW_AFTER: "6",
-    AUTH_LOCKOUT_ADDRESS_LOCK_AFTER: "8",
     AUTH_LOCKOUT_MAX_DELAY_MS: "60",
   });
 }
@@ -326,34 +325,50 @@ describe("auth over gRPC", () => {
     expect(await refusal(issue(withRefresh(other.key.id, refreshToken!, "198.51.100.9")))).toEqual(badRefresh);
   });
 
-  it("slows down and then locks out repeated failures per key id and per address, with the same 401", async () => {
+  it("slows down and then locks out repeated failures of a key id from one address, with the same 401", async () => {
     const target = await createKey("lockout", ["data:read"]);
-    // Two failures, then a success from elsewhere: the success clears the key id's count.
-    for (const address of ["203.0.113.1", "203.0.113.1"]) {
-      expect(await refusal(issue(withSecret(target.key.id, newCredential("secret"), address)))).toEqual(badCredentials);
+    // Two failures from one address, then the right secret from there: slowed, and it clears the count.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      expect(await refusal(issue(withSecret(target.key.id, newCredential("secret"), "203.0.113.1")))).toEqual(badCredentials);
     }
     const slowedFrom = Date.now();
-    await issue(withSecret(target.key.id, target.secret, "203.0.113.50"));
+    await issue(withSecret(target.key.id, target.secret, "203.0.113.1"));
     expect(Date.now() - slowedFrom).toBeGreaterThanOrEqual(50);
-    expect(await redis.exists(authKeys.failuresOfKey(target.key.id))).toBe(0);
+    expect(await redis.exists(authKeys.failuresOfKeyAt(target.key.id, "203.0.113.1"))).toBe(0);
 
     for (let attempt = 0; attempt < 4; attempt += 1) {
       expect(await refusal(issue(withSecret(target.key.id, newCredential("secret"), "203.0.113.2")))).toEqual(badCredentials);
     }
-    // Locked: even the right secret, from another address, gets the same answer.
-    expect(await refusal(issue(withSecret(target.key.id, target.secret, "203.0.113.3")))).toEqual(badCredentials);
-    const lockTtl = await redis.pttl(authKeys.failuresOfKey(target.key.id));
-    expect(lockTtl).toBeGreaterThan(800_000);
-    await redis.del(authKeys.failuresOfKey(target.key.id));
-    await issue(withSecret(target.key.id, target.secret, "203.0.113.3"));
+    // Locked for that address: even the right secret gets the same answer there, for the lock's duration.
+    expect(await refusal(issue(withSecret(target.key.id, target.secret, "203.0.113.2")))).toEqual(badCredentials);
+    expect(await redis.pttl(authKeys.failuresOfKeyAt(target.key.id, "203.0.113.2"))).toBeGreaterThan(800_000);
+  });
 
-    // One address trying many key ids is locked out too, for every key; other addresses are not.
-    for (let attempt = 0; attempt < 8; attempt += 1) {
-      await refusal(issue(withSecret(newCredential("keyId"), newCredential("secret"), "203.0.113.66")));
+  it("never refuses the right secret because of other addresses' failures on the same key id (key ids are public)", async () => {
+    const target = await createKey("public-id", ["data:read"]);
+    // Attackers on several addresses, each past the lock threshold for this key id.
+    for (const address of ["198.51.100.21", "198.51.100.22", "2001:db8:1:2::1"]) {
+      for (let attempt = 0; attempt < 5; attempt += 1) await refusal(issue(withSecret(target.key.id, newCredential("secret"), address)));
+      expect(await refusal(issue(withSecret(target.key.id, target.secret, address)))).toEqual(badCredentials);
     }
-    expect(await refusal(issue(withSecret(target.key.id, target.secret, "203.0.113.66")))).toEqual(badCredentials);
-    expect(await refusal(issue(withRefresh(main.key.id, mainRefresh, "203.0.113.66")))).toEqual(badRefresh);
-    await issue(withSecret(target.key.id, target.secret, "203.0.113.67"));
+    // The owner, elsewhere, is answered.
+    expect((await issue(withSecret(target.key.id, target.secret, "198.51.100.23"))).accessToken).toBeTruthy();
+    // An IPv6 client counts per /64: another address of the locked /64 is locked too, the next /64 is not.
+    expect(await refusal(issue(withSecret(target.key.id, target.secret, "2001:db8:1:2:ffff::9")))).toEqual(badCredentials);
+    expect((await issue(withSecret(target.key.id, target.secret, "2001:db8:1:3::1"))).accessToken).toBeTruthy();
+  });
+
+  it("slows down, and never locks, one address trying many key ids (a shared proxy or NAT address)", async () => {
+    const target = await createKey("shared-address", ["data:read"]);
+    for (let attempt = 0; attempt < 12; attempt += 1) {
+      expect(await refusal(issue(withSecret(newCredential("keyId"), newCredential("secret"), "203.0.113.66")))).toEqual(badCredentials);
+    }
+    // Past its slow-down threshold and far past any lock threshold: slowed, still answered.
+    const slowedFrom = Date.now();
+    expect((await issue(withSecret(target.key.id, target.secret, "203.0.113.66"))).accessToken).toBeTruthy();
+    expect(Date.now() - slowedFrom).toBeGreaterThanOrEqual(50);
+    expect((await issue(withRefresh(main.key.id, mainRefresh, "203.0.113.66"))).accessToken).toBeTruthy();
+    expect(await redis.get(authKeys.failuresOfAddress("203.0.113.66"))).toBe("12");
   });
 
   it("publishes a new signing key at once and signs with it only from its activeFrom", async () => {
@@ -395,6 +410,8 @@ describe("auth over gRPC", () => {
       ["probe", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["doomed", ApiKeyStatus.API_KEY_STATUS_REVOKED],
       ["lockout", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+      ["public-id", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+      ["shared-address", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
     ]);
     expect(await redis.hget(authKeys.apiKey(main.key.id), "secretVersion")).toBe("2");
   });

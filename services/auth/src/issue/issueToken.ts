@@ -81,7 +81,7 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       await lockout.failed(source);
       throw invalidCredentials();
     }
-    await lockout.succeeded(record.id);
+    await lockout.succeeded(source);
 
     const refreshToken = newCredential("refreshToken");
     const now = new Date();
@@ -116,7 +116,7 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       await lockout.failed(source);
       throw invalidRefreshToken();
     }
-    await lockout.succeeded(record.id);
+    await lockout.succeeded(source);
     // No new refresh token: the spec's REFRESH_TOKEN answer has no refresh_token field.
     return { accessToken: await accessTokenFor(record), tokenType: "Bearer", expiresInSeconds: options.accessToken.ttlSeconds };
   };

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "@platform/store";
 import { authKeys } from "../registry/keys.js";
 import { fromStore } from "../registry/storeErrors.js";
+import { addressBucket } from "./addressBucket.js";
 import { assess, type LockoutPolicy } from "./lockoutPolicy.js";
 
 /** Who an attempt comes from and is for; either may be unknown (a malformed id, no address). */
@@ -17,34 +17,39 @@ export interface Lockout {
    * then says whether it is locked out and must fail without a check.
    */
   admit(source: AttemptSource, deadline: number): Promise<{ locked: boolean }>;
-  /** Counts a failure against the key id and the address. */
+  /** Counts a failure against the (key id, address) pair and the address. */
   failed(source: AttemptSource): Promise<void>;
-  /** A success clears the key id's failures (not the address's: one good key must not launder an address). */
-  succeeded(keyId: string): Promise<void>;
+  /** A success clears the pair's failures (not the address's: one good key must not launder an address). */
+  succeeded(source: AttemptSource): Promise<void>;
 }
 
 /** Leaves time for the answer to reach the caller before its deadline. */
 const DEADLINE_MARGIN_MS = 300;
 
+/** Where a caller without an address counts (only direct gRPC callers: the gateway always sends one). */
+const NO_ADDRESS = "none";
+
 /**
- * Brute-force protection for IssueToken with Redis counters (`auth:fail:…`, registry/keys.ts):
- * each failure increments the key id's and the address's counter, which expire a window after
- * their first failure; reaching a lock threshold re-arms the counter's expiry to the lock's
- * duration. Locked attempts are not counted, so a lock ends on time even under attack.
+ * Brute-force protection for IssueToken with Redis counters (`auth:fail:…`, registry/keys.ts),
+ * by the policy of lockoutPolicy.ts: each failure increments the (key id, address) pair's counter
+ * and the address's, which expire a window after their first failure; the pair reaching its lock
+ * threshold re-arms its expiry to the lock's duration. Locked attempts are not counted, so a lock
+ * ends on time even under attack.
  */
 export function redisLockout(redis: Redis, policy: LockoutPolicy): Lockout {
-  const keysOf = (source: AttemptSource) => ({
-    key: source.keyId === undefined ? undefined : authKeys.failuresOfKey(source.keyId),
-    address: source.address === undefined ? undefined : authKeys.failuresOfAddress(addressKey(source.address)),
-  });
+  const keysOf = (source: AttemptSource) => {
+    const address = addressBucket(source.address ?? NO_ADDRESS);
+    return {
+      pair: source.keyId === undefined ? undefined : authKeys.failuresOfKeyAt(source.keyId, address),
+      address: authKeys.failuresOfAddress(address),
+    };
+  };
 
   return {
     async admit(source, deadline) {
       const keys = keysOf(source);
-      const [key, address] = await fromStore(() =>
-        Promise.all([keys.key ? redis.get(keys.key) : null, keys.address ? redis.get(keys.address) : null]),
-      );
-      const verdict = assess({ key: Number(key ?? 0), address: Number(address ?? 0) }, policy);
+      const [pair, address] = await fromStore(() => Promise.all([keys.pair ? redis.get(keys.pair) : null, redis.get(keys.address)]));
+      const verdict = assess({ keyAddress: Number(pair ?? 0), address: Number(address ?? 0) }, policy);
       const delayMs = Math.min(verdict.delayMs, deadline - Date.now() - DEADLINE_MARGIN_MS);
       if (delayMs > 0) await sleep(delayMs);
       return { locked: verdict.locked };
@@ -52,37 +57,19 @@ export function redisLockout(redis: Redis, policy: LockoutPolicy): Lockout {
 
     async failed(source) {
       const keys = keysOf(source);
-      const counted: [string, number][] = [];
-      if (keys.key) counted.push([keys.key, policy.key.lockAfter]);
-      if (keys.address) counted.push([keys.address, policy.address.lockAfter]);
-      if (counted.length === 0) return;
       await fromStore(async () => {
         const multi = redis.multi();
-        for (const [key] of counted) multi.incr(key).pexpire(key, policy.windowMs, "NX");
+        multi.incr(keys.address).pexpire(keys.address, policy.windowMs, "NX");
+        if (keys.pair) multi.incr(keys.pair).pexpire(keys.pair, policy.windowMs, "NX");
         const results = (await multi.exec()) ?? [];
-        const rearm = redis.multi();
-        let locks = 0;
-        counted.forEach(([key, lockAfter], index) => {
-          // INCR is atomic: exactly one failure sees the threshold, and it starts the lock.
-          if (Number(results[index * 2]?.[1]) === lockAfter) {
-            rearm.pexpire(key, policy.lockMs);
-            locks += 1;
-          }
-        });
-        if (locks > 0) await rearm.exec();
+        // INCR is atomic: exactly one failure sees the threshold, and it starts the lock.
+        if (keys.pair && Number(results[2]?.[1]) === policy.keyAddress.lockAfter) await redis.pexpire(keys.pair, policy.lockMs);
       });
     },
 
-    async succeeded(keyId) {
-      await fromStore(() => redis.del(authKeys.failuresOfKey(keyId)));
+    async succeeded(source) {
+      const { pair } = keysOf(source);
+      if (pair) await fromStore(() => redis.del(pair));
     },
   };
-}
-
-/**
- * The address as a key part: an IP address (v4, v6, with port or zone) is kept readable for
- * operators; anything else is hashed, so a caller-controlled string cannot bloat the keyspace.
- */
-export function addressKey(address: string): string {
-  return /^[0-9A-Za-z.:%[\]_-]{1,64}$/.test(address) ? address : createHash("sha256").update(address).digest("hex").slice(0, 32);
 }

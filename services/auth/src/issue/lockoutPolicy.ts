@@ -1,4 +1,4 @@
-/** Thresholds for one kind of counter (a key id, or a client address). */
+/** Thresholds of the (key id, client address) counter. */
 export interface LockoutLimits {
   /** From this many failures on, answers are slowed down. */
   slowAfter: number;
@@ -6,9 +6,18 @@ export interface LockoutLimits {
   lockAfter: number;
 }
 
+/**
+ * Failures are counted twice, and neither count can shut a key's owner out:
+ * - per (key id, client address): slowed, then locked. Key ids are public (the `sub` of every
+ *   token), so a count per key id alone would let anyone lock its owner out; a lock here refuses
+ *   only the address that failed.
+ * - per client address, across key ids: slowed only, never locked. Behind a NAT or a proxy many
+ *   clients share an address, and a lock there would shut all of them out.
+ * Secrets carry 256 random bits, so these bound the load of guessing rather than its odds.
+ */
 export interface LockoutPolicy {
-  key: LockoutLimits;
-  address: LockoutLimits;
+  keyAddress: LockoutLimits;
+  address: { slowAfter: number };
   /** Failures are counted over this window. */
   windowMs: number;
   /** How long a lock lasts once its threshold is reached. */
@@ -19,7 +28,7 @@ export interface LockoutPolicy {
 
 /** Failures counted so far in the window. */
 export interface FailureCounts {
-  key: number;
+  keyAddress: number;
   address: number;
 }
 
@@ -32,16 +41,16 @@ export interface Assessment {
 /** The first slowed answer waits this long; each further failure doubles it, up to the cap. */
 export const FIRST_DELAY_MS = 200;
 
-/** How an attempt is treated given the failures before it; the stricter of the two counters wins. */
+/** How an attempt is treated given the failures before it: only the pair locks; the longer delay wins. */
 export function assess(counts: FailureCounts, policy: LockoutPolicy): Assessment {
   return {
-    locked: counts.key >= policy.key.lockAfter || counts.address >= policy.address.lockAfter,
-    delayMs: Math.max(delayFor(counts.key, policy.key, policy.maxDelayMs), delayFor(counts.address, policy.address, policy.maxDelayMs)),
+    locked: counts.keyAddress >= policy.keyAddress.lockAfter,
+    delayMs: Math.max(delayFor(counts.keyAddress, policy.keyAddress.slowAfter, policy.maxDelayMs), delayFor(counts.address, policy.address.slowAfter, policy.maxDelayMs)),
   };
 }
 
-export function delayFor(failures: number, limits: LockoutLimits, maxDelayMs: number): number {
-  if (failures < limits.slowAfter) return 0;
+export function delayFor(failures: number, slowAfter: number, maxDelayMs: number): number {
+  if (failures < slowAfter) return 0;
   // The exponent is bounded so a long attack cannot overflow to Infinity arithmetic surprises.
-  return Math.min(maxDelayMs, FIRST_DELAY_MS * 2 ** Math.min(20, failures - limits.slowAfter));
+  return Math.min(maxDelayMs, FIRST_DELAY_MS * 2 ** Math.min(20, failures - slowAfter));
 }

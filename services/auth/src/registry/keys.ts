@@ -25,8 +25,10 @@
  *
  * Ephemeral, never rebuilt:
  *
- * - `auth:fail:key:<keyId>` and `auth:fail:addr:<client address>` counters of failed IssueToken
- *   attempts in the lockout window (TTL = window, or the lock's duration once the lock is reached).
+ * - `auth:fail:key:<keyId>:<address bucket>` and `auth:fail:addr:<address bucket>` counters of
+ *   failed IssueToken attempts in the lockout window (TTL = window, or the lock's duration once the
+ *   pair's lock is reached); an address bucket is an IPv4 address or an IPv6 /64
+ *   (issue/addressBucket.ts).
  */
 export const authKeys = {
   apiKey: (keyId: string) => `auth:key:{${keyId}}`,
@@ -34,6 +36,6 @@ export const authKeys = {
   refreshToken: (tokenHmac: string) => `auth:refresh:${tokenHmac}`,
   offset: (topic: string, partition: number) => `auth:offset:${topic}:${partition}`,
   marker: "auth:registry",
-  failuresOfKey: (keyId: string) => `auth:fail:key:${keyId}`,
+  failuresOfKeyAt: (keyId: string, addressBucket: string) => `auth:fail:key:${keyId}:${addressBucket}`,
   failuresOfAddress: (address: string) => `auth:fail:addr:${address}`,
 } as const;

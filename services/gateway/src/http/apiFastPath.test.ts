@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAccessLog } from "./accessLog.js";
 import { createApiFastPath } from "./apiFastPath.js";
-import { clientAddressOf } from "./requestContext.js";
+import { clientAddressOf, plainAddress } from "./requestContext.js";
 import { createRouteTable } from "./routeTable.js";
 
 // The fast path alone, on a bare node server: what it takes it answers without express; what it
@@ -59,6 +59,23 @@ describe("client address", () => {
     expect(clientAddressOf(request("10.0.0.9", "198.51.100.66, 203.0.113.7, 10.0.0.8"), 2)).toBe("203.0.113.7");
     expect(clientAddressOf(request("10.0.0.9"), 3)).toBe("10.0.0.9");
     expect(clientAddressOf(request("10.0.0.9", "203.0.113.7"), 5)).toBe("203.0.113.7");
+  });
+
+  it("refuses a hop that is not an IP address (written by the client, not a proxy) and takes the nearest trusted one", () => {
+    expect(clientAddressOf(request("10.0.0.9", "evil, 10.0.0.8"), 2)).toBe("10.0.0.8");
+    expect(clientAddressOf(request("10.0.0.9", "10.0.0.8, 203.0.113.7 junk"), 1)).toBe("10.0.0.9");
+    expect(clientAddressOf(request("10.0.0.9", ""), 1)).toBe("10.0.0.9");
+    expect(clientAddressOf(request("10.0.0.9", "unknown, , 999.1.1.1"), 3)).toBe("10.0.0.9");
+  });
+
+  it("gives addresses plain: no brackets, port or IPv4 mapping", () => {
+    expect(clientAddressOf(request("::ffff:10.0.0.9"), 0)).toBe("10.0.0.9");
+    expect(clientAddressOf(request("10.0.0.9", "203.0.113.7:51234"), 1)).toBe("203.0.113.7");
+    expect(clientAddressOf(request("10.0.0.9", "[2001:db8::7]:443"), 1)).toBe("2001:db8::7");
+    expect(clientAddressOf(request("10.0.0.9", "2001:db8::7"), 1)).toBe("2001:db8::7");
+    expect(plainAddress("::FFFF:198.51.100.1")).toBe("198.51.100.1");
+    expect(plainAddress("fe80::1%eth0")).toBe("fe80::1%eth0");
+    expect(plainAddress("not-an-ip")).toBeUndefined();
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isIP, isIPv4 } from "node:net";
 import type { RequestContext } from "@platform/http";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -34,12 +35,30 @@ function headerOf(request: IncomingMessage, name: string): string | undefined {
 /**
  * The client's address: the connection's peer, or, behind `trustedProxyHops` proxies, the address
  * the outermost trusted proxy saw (X-Forwarded-For read from the right), as express's numeric
- * `trust proxy` setting reads it.
+ * `trust proxy` setting reads it. Entries left of the trusted ones are the client's own claims and
+ * never read. An entry that is not an IP address (a hop that did not append, so the client wrote
+ * it) is refused: the nearest trusted entry before it is taken instead, down to the peer.
+ * Addresses are given plain: no brackets or port, an IPv4-mapped IPv6 address as IPv4.
  */
 export function clientAddressOf(request: IncomingMessage, trustedProxyHops: number): string {
-  const peer = request.socket.remoteAddress ?? "";
+  const peer = plainAddress(request.socket.remoteAddress ?? "") ?? request.socket.remoteAddress ?? "";
   if (trustedProxyHops <= 0) return peer;
   const forwarded = headerOf(request, "x-forwarded-for");
-  const chain = [peer, ...(forwarded ? forwarded.split(",").map((address) => address.trim()).reverse() : [])];
-  return chain[Math.min(trustedProxyHops, chain.length - 1)] ?? peer;
+  const chain = forwarded ? forwarded.split(",").map((address) => address.trim()).reverse() : [];
+  for (let hop = Math.min(trustedProxyHops, chain.length); hop >= 1; hop -= 1) {
+    const address = plainAddress(chain[hop - 1]!);
+    if (address !== undefined) return address;
+  }
+  return peer;
+}
+
+/** An IP address without brackets, port or IPv4 mapping; undefined when the text is none. */
+export function plainAddress(text: string): string | undefined {
+  let address = text;
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(address);
+  if (bracketed) address = bracketed[1]!;
+  else if (/^[\d.]+:\d{1,5}$/.test(address)) address = address.slice(0, address.lastIndexOf(":"));
+  const mapped = /^::ffff:([\d.]+)$/i.exec(address)?.[1];
+  if (mapped !== undefined && isIPv4(mapped)) return mapped;
+  return isIP(address.split("%")[0]!) === 0 ? undefined : address;
 }
