@@ -32,6 +32,13 @@ describe("AppError over gRPC", () => {
     expect(object.details).toBe("internal error");
   });
 
+  it("answers a dependency that is away (Redis down) with UNAVAILABLE, its message kept out of the detail", () => {
+    const sent = toGrpcError(new Error("Stream isn't writeable and enableOfflineQueue options is false"));
+    expect(sent.code).toBe(status.UNAVAILABLE);
+    expect(sent.details).toBe("a dependency of the service is unavailable; retry shortly");
+    expect(sent.metadata?.get("x-error-code")).toEqual(["UNAVAILABLE"]);
+  });
+
   it("maps transport failures to stable codes and generic details", () => {
     const error = Object.assign(new Error("14 UNAVAILABLE: No connection established"), {
       code: status.UNAVAILABLE,

@@ -1,5 +1,6 @@
 import { Metadata, status, type ServiceError, type StatusObject } from "@grpc/grpc-js";
 import { AppError, type ProblemExtras } from "./AppError.js";
+import { isDependencyUnavailable } from "./dependencyUnavailable.js";
 import { defaultCodeOf } from "./statusMap.js";
 
 // Trailing metadata keys that carry an AppError across gRPC. The JSON form keeps typed extension
@@ -7,12 +8,18 @@ import { defaultCodeOf } from "./statusMap.js";
 export const ERROR_CODE_KEY = "x-error-code";
 export const ERROR_EXTRAS_KEY = "x-error-extras";
 
-/** The error object a grpc-js handler passes to its callback, built from anything thrown. */
+/**
+ * The error object a grpc-js handler passes to its callback, built from anything thrown: an
+ * AppError as it is, a dependency that is away (isDependencyUnavailable) as UNAVAILABLE, anything
+ * else as INTERNAL.
+ */
 export function toGrpcError(error: unknown): Partial<StatusObject> {
   const appError =
     error instanceof AppError
       ? error
-      : new AppError({ code: "INTERNAL", grpcStatus: status.INTERNAL, detail: "internal error", cause: error });
+      : isDependencyUnavailable(error)
+        ? new AppError({ code: "UNAVAILABLE", grpcStatus: status.UNAVAILABLE, detail: "a dependency of the service is unavailable; retry shortly", cause: error })
+        : new AppError({ code: "INTERNAL", grpcStatus: status.INTERNAL, detail: "internal error", cause: error });
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_KEY, appError.code);
   if (Object.keys(appError.extras).length > 0) metadata.set(ERROR_EXTRAS_KEY, JSON.stringify(appError.extras));

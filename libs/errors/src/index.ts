@@ -14,3 +14,4 @@ export {
 } from "./AppError.js";
 export { ERROR_CODE_KEY, ERROR_EXTRAS_KEY, fromGrpcError, toGrpcError } from "./grpcTransport.js";
 export { defaultCodeOf, httpStatusOf } from "./statusMap.js";
+export { isDependencyUnavailable } from "./dependencyUnavailable.js";

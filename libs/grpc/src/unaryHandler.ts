@@ -1,10 +1,11 @@
 import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
-import { AppError, toGrpcError } from "@platform/errors";
+import { AppError, isDependencyUnavailable, toGrpcError } from "@platform/errors";
 import type { Logger } from "@platform/log";
 
 /**
  * Adapts an async function to grpc-js's callback style. Thrown AppErrors travel to the caller with
- * their code and extension members; anything else is logged here and becomes INTERNAL.
+ * their code and extension members; a dependency that is away (Redis down) becomes UNAVAILABLE
+ * (the caller answers 503 and may retry); anything else is logged here and becomes INTERNAL.
  */
 export function unaryHandler<Request, Response>(
   log: Logger,
@@ -15,7 +16,10 @@ export function unaryHandler<Request, Response>(
     handler(call.request, call).then(
       (response) => callback(null, response),
       (error: unknown) => {
-        if (!(error instanceof AppError)) log.error({ err: error, method }, "unexpected error in gRPC handler");
+        if (!(error instanceof AppError)) {
+          if (isDependencyUnavailable(error)) log.warn({ err: error, method }, "a dependency is unavailable; answered UNAVAILABLE");
+          else log.error({ err: error, method }, "unexpected error in gRPC handler");
+        }
         callback(toGrpcError(error));
       },
     );

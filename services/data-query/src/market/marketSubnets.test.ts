@@ -234,3 +234,22 @@ describe("SubnetsService", () => {
     expect(await grpcCode(call(subnets, "getHoldersTop", { netuid: 5, groupBy: 0 }))).toBe("NETUID_NOT_FOUND");
   });
 });
+
+describe("a lost Redis", () => {
+  it("answers UNAVAILABLE (the gateway's 503), never INTERNAL, and the service serves again once Redis is back", async () => {
+    const port = redisServer.port;
+    await redisServer.stop();
+    await waitFor(async () => redis.status !== "ready", { what: "the connection lost" });
+    const calls = [() => call(market, "getPriceLatest", { vs: "usd" }), () => call(subnets, "getHoldersTop", { netuid: 1, groupBy: 0, page: { limit: 2, cursor: "" } }), () => call(market, "getNetworkStatsLatest", {})];
+    for (const pending of calls) {
+      const error = await pending().then(() => undefined, (failure: unknown) => failure);
+      expect(error).toBeInstanceOf(AppError);
+      expect([(error as AppError).grpcStatus, (error as AppError).httpStatus]).toEqual([14, 503]);
+      expect((error as AppError).code).toMatch(/UNAVAILABLE$/);
+    }
+    redisServer = await startRedis({ port, dir: join(dir.path, "redis-again"), logFile: join(dir.path, "redis-again.log") });
+    await waitFor(async () => redis.status === "ready", { what: "the connection back", timeoutMs: 10_000 });
+    // An empty Redis: the read models are gone, which is an answer, not an outage.
+    expect(await grpcCode(call(market, "getPriceLatest", { vs: "usd" }))).not.toBe("UNAVAILABLE");
+  }, 30_000);
+});

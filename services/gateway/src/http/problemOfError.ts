@@ -1,4 +1,4 @@
-import { AppError } from "@platform/errors";
+import { AppError, isDependencyUnavailable } from "@platform/errors";
 import type { Logger } from "@platform/log";
 import { titleFor, type Problem } from "@platform/http";
 import { HttpProblem } from "./HttpProblem.js";
@@ -12,9 +12,21 @@ interface BodyParserError extends Error {
 /**
  * What a failure answers, as application/problem+json: AppErrors (from validation or from a
  * service over gRPC) keep their code and extension members, and an HttpProblem its headers;
- * body-parser failures become 400/413; anything else is a logged 500 with nothing internal in it.
+ * body-parser failures become 400/413; a dependency that is away (the gateway's Redis) 503; anything
+ * else is a logged 500 with nothing internal in it. Every 503 says when to come back (Retry-After).
  */
 export function problemOfError(error: unknown, log: Logger, requestId: string, instance: string): { problem: Problem; headers: Record<string, string> } {
+  const answer = problemAndHeaders(error, log, requestId, instance);
+  if (answer.problem.status === 503 && answer.headers["retry-after"] === undefined) {
+    return { problem: answer.problem, headers: { ...answer.headers, "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS) } };
+  }
+  return answer;
+}
+
+/** A dependency that is away is back within seconds (the Redis client reconnects every 100–1,000 ms) or needs an operator; a client retrying sooner only adds load. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+function problemAndHeaders(error: unknown, log: Logger, requestId: string, instance: string): { problem: Problem; headers: Record<string, string> } {
   const headers = error instanceof HttpProblem ? error.headers : {};
   const problem = (status: number, code: string, detail: string): Problem => ({ status, code, title: titleFor(code, status, PROBLEM_TITLES), detail, instance });
   if (error instanceof AppError) {
@@ -26,6 +38,10 @@ export function problemOfError(error: unknown, log: Logger, requestId: string, i
   if (parserError?.type === "entity.too.large") return { problem: problem(413, "PAYLOAD_TOO_LARGE", "the request body is too large"), headers };
   if (typeof parserError?.status === "number" && parserError.status >= 400 && parserError.status < 500) {
     return { problem: problem(400, "INVALID_REQUEST", "the request could not be read"), headers };
+  }
+  if (isDependencyUnavailable(error)) {
+    log.warn({ err: error, requestId }, "a dependency is unavailable");
+    return { problem: problem(503, "UNAVAILABLE", "the service is unavailable for a moment; retry after the Retry-After delay"), headers };
   }
   log.error({ err: error, requestId }, "unhandled error");
   return { problem: problem(500, "INTERNAL", "internal error; the request id identifies it in the logs"), headers };
