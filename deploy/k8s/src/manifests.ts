@@ -64,16 +64,17 @@ function envVar(name: string, value: EnvValue): V1EnvVar {
 /** Exactly the variables the service's config schema reads (plus secret file locations). */
 function envOf(deployable: Deployable): V1EnvVar[] {
   const env: Record<string, EnvValue> = {};
+  // Defaults are loopback, unreachable from the kubelet and other pods.
   if (deployable.role === "gateway") {
     env.HTTP_HOST = "0.0.0.0";
     env.HTTP_PORT = String(HTTP_PORT);
   } else {
-    // Defaults are loopback, unreachable from the kubelet and other pods.
     env.GRPC_HOST = "0.0.0.0";
     env.GRPC_PORT = String(GRPC_PORT);
-    env.OPS_HOST = "0.0.0.0";
-    env.OPS_PORT = String(OPS_PORT);
   }
+  // /metrics and the detailed /readyz: the kubelet and Prometheus reach it, the public does not.
+  env.OPS_HOST = "0.0.0.0";
+  env.OPS_PORT = String(OPS_PORT);
   env.LOG_LEVEL = { configMapKey: "LOG_LEVEL" };
   env.SHUTDOWN_TIMEOUT_MS = String(SHUTDOWN_TIMEOUT_MS);
   if (deployable.uses.redis) env.REDIS_URL = { configMapKey: "REDIS_URL" };
@@ -86,9 +87,8 @@ function envOf(deployable: Deployable): V1EnvVar[] {
 }
 
 function portsOf(deployable: Deployable): V1ContainerPort[] {
-  if (deployable.role === "gateway") return [{ name: "http", containerPort: HTTP_PORT, protocol: "TCP" }];
   return [
-    { name: "grpc", containerPort: GRPC_PORT, protocol: "TCP" },
+    deployable.role === "gateway" ? { name: "http", containerPort: HTTP_PORT, protocol: "TCP" } : { name: "grpc", containerPort: GRPC_PORT, protocol: "TCP" },
     { name: "metrics", containerPort: OPS_PORT, protocol: "TCP" },
   ];
 }
@@ -100,13 +100,12 @@ function portsOf(deployable: Deployable): V1ContainerPort[] {
  * restarting them all.
  */
 function probesOf(deployable: Deployable): Pick<V1Container, "startupProbe" | "readinessProbe" | "livenessProbe"> {
-  const opsPort = deployable.role === "gateway" ? "http" : "metrics";
-  const healthz = { path: "/healthz", port: opsPort };
+  const healthz = { path: "/healthz", port: "metrics" };
   const startupProbe: V1Probe = { httpGet: healthz, periodSeconds: 2, timeoutSeconds: 2, failureThreshold: 30 };
   const livenessProbe: V1Probe = { httpGet: healthz, periodSeconds: 10, timeoutSeconds: 2, failureThreshold: 3 };
   const readinessProbe: V1Probe =
     deployable.role === "gateway"
-      ? { httpGet: { path: "/readyz", port: "http" }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2, successThreshold: 1 }
+      ? { httpGet: { path: "/readyz", port: "metrics" }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2, successThreshold: 1 }
       : { grpc: { port: GRPC_PORT }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2, successThreshold: 1 };
   return { startupProbe, readinessProbe, livenessProbe };
 }
@@ -130,7 +129,7 @@ function volumesOf(deployable: Deployable): { volumes: V1Volume[]; mounts: V1Vol
 export function deploymentOf(deployable: Deployable): V1Deployment & Manifest {
   const labels = labelsOf(deployable);
   const { volumes, mounts } = volumesOf(deployable);
-  const metricsPort = deployable.role === "gateway" ? HTTP_PORT : OPS_PORT;
+  const metricsPort = OPS_PORT;
   const singleton = deployable.scaling === "singleton";
   const container: V1Container = {
     name: deployable.service,

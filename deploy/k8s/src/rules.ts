@@ -636,6 +636,10 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     const grpc = ports.find((port) => port.name === "grpc")?.containerPort;
     const http = ports.find((port) => port.name === "http")?.containerPort;
     if (http !== undefined && !policies.allows(internet, destination.endpoint, http)) report("network", id(destination.manifest), `is the public entry but cannot be reached on ${http}`);
+    const ops = ports.find((port) => port.name === "metrics")?.containerPort;
+    if (ops !== undefined && policies.allows(internet, destination.endpoint, ops)) {
+      report("network", id(destination.manifest), `serves /metrics and the detailed /readyz on ${ops} to anyone outside the namespace`);
+    }
     if (grpc === undefined) continue;
     if (policies.allows(internet, destination.endpoint, grpc)) report("network", id(destination.manifest), `accepts gRPC on ${grpc} from outside the namespace`);
     for (const source of deployments) {

@@ -284,6 +284,7 @@ describe("the checks bite", () => {
       find(m, "NetworkPolicy", "gateway").spec.egress[0].to[0].podSelector.matchExpressions[0].values = ["auth"];
     }, /gateway cannot reach tc on 50051/],
     ["a backend open to every pod", (m) => void (find(m, "NetworkPolicy", "auth").spec.ingress = [{ ports: [{ protocol: "TCP", port: "grpc" }] }]), /Deployment\/auth: accepts gRPC on 50051 from outside the namespace/],
+    ["the gateway's ops port (metrics, detailed readiness) open to the public", (m) => void find(m, "NetworkPolicy", "gateway").spec.ingress.push({ ports: [{ protocol: "TCP", port: "metrics" }] }), /Deployment\/gateway: serves \/metrics and the detailed \/readyz on 9464 to anyone outside the namespace/],
     ["tc reachable from a projector", (m) => {
       find(m, "NetworkPolicy", "tc").spec.ingress[0].from[0].podSelector.matchExpressions[0].values.push("projector-intents");
       find(m, "NetworkPolicy", "projector-intents").spec.egress = [{ to: [{ podSelector: {} }] }];

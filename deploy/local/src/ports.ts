@@ -3,6 +3,8 @@ import { freePort } from "@platform/testing";
 /** Every port the local stack binds on 127.0.0.1. */
 export interface PortPlan {
   gateway: number;
+  /** The gateway's /metrics and detailed /readyz (the public port gives only the status). */
+  gatewayOps: number;
   redis: number;
   nats: number;
   kafka: number;
@@ -30,6 +32,7 @@ export interface PortPlan {
 // Away from the servers' usual ports, so a system Redis, NATS or Kafka on the same machine is left alone.
 export const DEFAULT_PORTS: PortPlan = {
   gateway: 8080,
+  gatewayOps: 9470,
   redis: 16379,
   nats: 14222,
   kafka: 19092,

@@ -10,7 +10,7 @@ export const SERVICE_ORDER: ServiceName[] = ["auth", "tc", "data-query", "intent
 export interface ServiceProcessSpec {
   name: ServiceName;
   env: Record<string, string>;
-  /** Backends expose /readyz on their ops port; the gateway on its HTTP port. */
+  /** Every service exposes /readyz (each dependency listed) and /metrics on its ops port. */
   readyUrl: string;
   grpcTarget?: string;
 }
@@ -97,10 +97,12 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
     }),
     {
       name: "gateway",
-      readyUrl: `http://127.0.0.1:${ports.gateway}/readyz`,
+      readyUrl: `http://127.0.0.1:${ports.gatewayOps}/readyz`,
       env: {
         HTTP_HOST: "127.0.0.1",
         HTTP_PORT: String(ports.gateway),
+        OPS_HOST: "127.0.0.1",
+        OPS_PORT: String(ports.gatewayOps),
         PUBLIC_BASE_URL: `http://127.0.0.1:${ports.gateway}`,
         REDIS_URL: infra.redisUrl,
         AUTH_GRPC_TARGET: `127.0.0.1:${ports.authGrpc}`,

@@ -4,7 +4,7 @@ import { status } from "@grpc/grpc-js";
 import { notFound } from "@platform/errors";
 import { defineRoute } from "@platform/http";
 import { createLogger } from "@platform/log";
-import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
+import { createMetricsRegistry, startOpsServer, watchDependencies, type OpsServer } from "@platform/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGatewayApp } from "./app.js";
@@ -14,6 +14,8 @@ import { HttpProblem } from "./http/HttpProblem.js";
 // failure, 404 and 405, body parsing, and the operations routes. Backends are exercised in test/e2e.
 let server: Server;
 let base: string;
+let ops: OpsServer;
+let opsBase: string;
 let backendUp = true;
 let redisUp = true;
 
@@ -78,9 +80,14 @@ beforeAll(async () => {
   await new Promise((resolve) => server.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   Object.assign(globalThis, { __readiness: readiness });
+  ops = await startOpsServer({ host: "127.0.0.1", port: 0, readiness, registry });
+  opsBase = `http://127.0.0.1:${ops.port}`;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  await ops?.close();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 const post = (path: string, body: string, contentType = "application/json") =>
   fetch(`${base}${path}`, { method: "POST", headers: { "content-type": contentType }, body });
@@ -147,28 +154,37 @@ describe("gateway HTTP behaviour", () => {
     expect(await problem(wrongMethod)).toMatchObject({ code: "METHOD_NOT_ALLOWED" });
   });
 
-  it("serves health, readiness with each backend listed, and the OpenAPI document", async () => {
+  it("serves health, readiness (only the status publicly; each backend listed on the ops port), and the OpenAPI document", async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: "ready", checks: { "grpc:test": { ok: true } } });
+    expect(await ready.json()).toEqual({ status: "ready" });
+    expect(await (await fetch(`${opsBase}/readyz`)).json()).toMatchObject({ status: "ready", checks: { "grpc:test": { ok: true } } });
 
-    // A backend down is listed, and the gateway stays ready: only that backend's routes fail.
+    // A backend down is listed on the ops port, and the gateway stays ready: only that backend's routes fail.
     const refresh = () => (globalThis as unknown as { __readiness: { refresh(): Promise<unknown> } }).__readiness.refresh();
     backendUp = false;
     await refresh();
     const backendDown = await fetch(`${base}/readyz`);
     expect(backendDown.status).toBe(200);
-    expect(await backendDown.json()).toMatchObject({ status: "ready", checks: { "grpc:test": { ok: false, required: false }, redis: { ok: true } } });
+    expect(await backendDown.json()).toEqual({ status: "ready" });
+    expect(await (await fetch(`${opsBase}/readyz`)).json()).toMatchObject({ status: "ready", checks: { "grpc:test": { ok: false, required: false }, redis: { ok: true } } });
     // Redis down: no protected route can be served, so the gateway is not ready.
     redisUp = false;
     await refresh();
     const notReady = await fetch(`${base}/readyz`);
     expect(notReady.status).toBe(503);
-    expect(await notReady.json()).toMatchObject({ status: "not_ready", checks: { redis: { ok: false, required: true } } });
+    expect(await notReady.json()).toEqual({ status: "not_ready" });
+    const opsNotReady = await fetch(`${opsBase}/readyz`);
+    expect(opsNotReady.status).toBe(503);
+    expect(await opsNotReady.json()).toMatchObject({ status: "not_ready", checks: { redis: { ok: false, required: true } } });
     redisUp = true;
     backendUp = true;
     await refresh();
+
+    // Metrics are for Prometheus on the ops port, not for the public.
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    expect(await (await fetch(`${opsBase}/metrics`)).text()).toMatch(/^# HELP /m);
 
     const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>> };
     const operation = openapi.paths["/intents/v1/echo/{id}"]!.post!;

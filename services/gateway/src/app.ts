@@ -85,7 +85,6 @@ function expressApp(options: GatewayAppOptions, accessLog: ReturnType<typeof cre
   app.use(
     opsRoutes({
       readiness: options.readiness,
-      registry: options.registry,
       openApi: () =>
         buildOpenApiDocument(
           {

@@ -4,6 +4,9 @@ import { z } from "zod";
 export const gatewayConfigSchema = z.object({
   HTTP_HOST: vars.string().default("127.0.0.1"),
   HTTP_PORT: vars.port().default(8080),
+  /** /metrics and the detailed /readyz (every dependency's state): for the kubelet and Prometheus, not the public. */
+  OPS_HOST: vars.string().default("127.0.0.1"),
+  OPS_PORT: vars.port().default(9464),
   /** Base of absolute links in problem types and the OpenAPI `servers` entry. */
   PUBLIC_BASE_URL: vars.url(["http", "https"]).default("http://127.0.0.1:8080"),
   REDIS_URL: vars.url(["redis", "rediss"]),

@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
-import { createMetricsRegistry, handleShutdown, watchDependencies } from "@platform/runtime";
+import { createMetricsRegistry, handleShutdown, startOpsServer, watchDependencies } from "@platform/runtime";
 import { coalesceWrites, createRedis, redisReadiness } from "@platform/store";
 import { createAccessGuard } from "./access/accessGuard.js";
 import { createRateLimiter, parseTiers } from "./access/rateLimiter.js";
@@ -48,6 +48,10 @@ const app = createGatewayApp({
   maxBodyBytes: config.MAX_BODY_BYTES,
 });
 
+// /metrics and the detailed /readyz on their own port, out of the public's reach.
+const ops = await startOpsServer({ host: config.OPS_HOST, port: config.OPS_PORT, readiness, registry });
+log.info({ port: ops.port, host: config.OPS_HOST }, "ops endpoint started");
+
 const server = app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {
   log.info({ port: config.HTTP_PORT, host: config.HTTP_HOST }, "gateway started");
 });
@@ -78,6 +82,7 @@ handleShutdown(
         }),
     },
     { name: "readiness", run: () => readiness.stop() },
+    { name: "ops", run: () => ops.close() },
     { name: "backends", run: () => backends.close() },
     { name: "redis", run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
   ],

@@ -15,6 +15,8 @@ import { nativeSubnetTests } from "./support/nativeSubnetsSuite.js";
 const state = tempDir("stack-cli");
 let ports: PortPlan;
 let descriptor: StackDescriptor;
+/** The gateway's ops endpoint: /metrics and the detailed /readyz. */
+const gatewayOpsUrl = () => descriptor.processes.find((entry) => entry.name === "gateway")!.opsUrl!;
 let upOutput = "";
 
 function cli(command: string, timeout = 280_000) {
@@ -85,8 +87,10 @@ describe("deploy/local/stack", () => {
     expect(upOutput).toContain(`${descriptor.gatewayUrl}/data/v1/accounts/${coldkey.ss58}/transactions?limit=5`);
   });
 
-  it("answers /readyz 200 listing every backend as ready", async () => {
-    const response = await fetch(`${descriptor.gatewayUrl}/readyz`);
+  it("answers /readyz 200: only the status publicly, every backend listed as ready on the ops port", async () => {
+    const publicAnswer = await fetch(`${descriptor.gatewayUrl}/readyz`);
+    expect([publicAnswer.status, await publicAnswer.json()]).toEqual([200, { status: "ready" }]);
+    const response = await fetch(`${gatewayOpsUrl()}/readyz`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { status: string; checks: Record<string, { ok: boolean }> };
     expect(body.status).toBe("ready");
@@ -180,7 +184,8 @@ describe("deploy/local/stack", () => {
     const docs = await fetch(`${descriptor.gatewayUrl}/docs`);
     expect(docs.headers.get("content-type")).toMatch(/^text\/html/);
     expect(await docs.text()).toContain("/intents/v1/tc/status");
-    const metrics = await (await fetch(`${descriptor.gatewayUrl}/metrics`)).text();
+    expect((await fetch(`${descriptor.gatewayUrl}/metrics`)).status).toBe(404);
+    const metrics = await (await fetch(`${gatewayOpsUrl()}/metrics`)).text();
     expect(metrics).toContain("http_request_duration_seconds");
   });
 
@@ -412,7 +417,7 @@ describe("deploy/local/stack", () => {
     await waitFor(async () => !isAlive(tc.pid), { what: "tc gone", timeoutMs: 30_000, intervalMs: 100 });
     const readiness = await waitFor(
       async () => {
-        const response = await fetch(`${descriptor.gatewayUrl}/readyz`);
+        const response = await fetch(`${gatewayOpsUrl()}/readyz`);
         const body = (await response.json()) as { status: string; checks: Record<string, { ok: boolean }> };
         return body.checks["grpc:tc"]?.ok === false ? { status: response.status, body } : undefined;
       },

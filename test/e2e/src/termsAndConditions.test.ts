@@ -102,10 +102,10 @@ describe("Terms & Conditions through the gateway", () => {
       env: { PATH: process.env.PATH, ...spec.env, TC_CURRENT_VERSION: "2" },
     });
     await waitFor(async () => (await fetch(spec.readyUrl).catch(() => undefined))?.status === 200, { what: "tc with version 2", timeoutMs: 60_000, intervalMs: 250 });
-    // The gateway reconnects to the restarted tc on its own; wait until its /readyz lists tc as answering.
+    // The gateway reconnects to the restarted tc on its own; wait until its ops /readyz lists tc as answering.
     await waitFor(
       async () => {
-        const response = await fetch(`${base}/readyz`).catch(() => undefined);
+        const response = await fetch(`http://127.0.0.1:${ports.gatewayOps}/readyz`).catch(() => undefined);
         const body = (await response?.json().catch(() => undefined)) as { checks?: Record<string, { ok: boolean }> } | undefined;
         return response?.status === 200 && body?.checks?.["grpc:tc"]?.ok === true;
       },

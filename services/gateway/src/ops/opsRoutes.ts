@@ -1,14 +1,14 @@
 import { Router } from "express";
 import type { Readiness } from "@platform/runtime";
-import type { Registry } from "prom-client";
 import { renderDocsPage } from "./docsPage.js";
 
 /**
- * Public operations routes. /healthz says the process lives; /readyz says whether the gateway can
- * serve (503 when a required dependency is down) and lists every dependency with its state,
- * backends included; /openapi.json and /docs describe the mounted routes.
+ * Public operations routes. /healthz says the process lives; /readyz only whether the gateway can
+ * serve (503 when a required dependency is down): which dependency is down, and /metrics, are for
+ * operators on the ops port (main.ts, libs/runtime startOpsServer), not for anyone on the
+ * Internet. /openapi.json and /docs describe the mounted routes.
  */
-export function opsRoutes(options: { readiness: Readiness; registry: Registry; openApi: () => Record<string, unknown> }): Router {
+export function opsRoutes(options: { readiness: Readiness; openApi: () => Record<string, unknown> }): Router {
   const router = Router();
   let docsHtml: string | undefined;
   let openApiJson: string | undefined;
@@ -21,7 +21,7 @@ export function opsRoutes(options: { readiness: Readiness; registry: Registry; o
   router.get("/readyz", (_request, response) => {
     const snapshot = options.readiness.snapshot();
     response.setHeader("cache-control", "no-store");
-    response.status(snapshot.ready ? 200 : 503).json({ status: snapshot.ready ? "ready" : "not_ready", checks: snapshot.checks });
+    response.status(snapshot.ready ? 200 : 503).json({ status: snapshot.ready ? "ready" : "not_ready" });
   });
 
   router.get("/openapi.json", (_request, response) => {
@@ -32,13 +32,6 @@ export function opsRoutes(options: { readiness: Readiness; registry: Registry; o
   router.get("/docs", (_request, response) => {
     docsHtml ??= renderDocsPage(options.openApi());
     response.type("text/html").send(docsHtml);
-  });
-
-  router.get("/metrics", (_request, response, next) => {
-    options.registry
-      .metrics()
-      .then((text) => response.type(options.registry.contentType).send(text))
-      .catch(next);
   });
 
   return router;
