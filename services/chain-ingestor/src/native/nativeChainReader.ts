@@ -8,6 +8,7 @@ import { ForkDuringReadError } from "../follower/blockFollower.js";
 import { accountField } from "./eventFields.js";
 import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
 import { ROOT_NETUID, type NativePool } from "./nativePools.js";
+import { fastStorage, type FastStorage, type StorageEntryMeta, type TypeRegistry } from "./fastStorage.js";
 import type { RuntimeAt, StorageItem as RuntimeStorageItem } from "./runtimeAt.js";
 import { decodeStakeInfoForColdkeys, fixedBits, shareArithmeticOf, shareValue, type ColdkeyPosition, type ShareArithmetic } from "./stakeInfo.js";
 
@@ -157,6 +158,11 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     };
   };
 
+  const runtimeAt = (blockHash: Hex): Promise<RuntimeAt> =>
+    connection.read("runtime", async () =>
+      runtimeAtOf(await client.at(blockHash), connection, { blockHash, queryStorageAt: (keys, at) => rpc["state_queryStorageAt"]!(keys, at) as Promise<StorageChangeSet[]> }),
+    );
+
   const reads: Omit<NativeChainReader, "onNewHead" | "close" | "runtimeAt"> = {
     async heads() {
       const [best, finalizedHash] = await Promise.all([rpc["chain_getHeader"]!() as Promise<RawHeader>, rpc["chain_getFinalizedHead"]!() as Promise<Hex>]);
@@ -193,8 +199,11 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     async balancesAt(blockHash, accounts) {
       const balances = new Map<string, NativeAccountBalance>();
       if (accounts.length === 0) return balances;
-      const at = await client.at(blockHash);
-      const values = (await at.query.system.account.multi([...accounts])) as unknown as { data: Record<string, bigint> }[];
+      // Through RuntimeAt: tens of thousands of accounts at an epoch on a mainnet-sized state, in
+      // bounded pages, keys built in fastStorage.ts.
+      const account = (await runtimeAt(blockHash)).storage("system", "account");
+      if (account === undefined) throw new Error("the runtime has no System.Account");
+      const values = (await account.multi([...accounts])) as { data: Record<string, bigint> }[];
       accounts.forEach((account, index) => {
         const data = values[index]!.data;
         balances.set(account, {
@@ -310,13 +319,14 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     headersAt: (numbers) => connection.read("headers", () => reads.headersAt(numbers)),
     headerOf: (hash) => connection.read("header", () => reads.headerOf(hash)),
     blockFacts: (header) => connection.read(`block ${header.number}`, () => reads.blockFacts(header)),
-    balancesAt: (blockHash, accounts) => connection.read("balances", () => reads.balancesAt(blockHash, accounts)),
+    // Each page of the read is bounded on its own (runtimeAtOf).
+    balancesAt: (blockHash, accounts) => reads.balancesAt(blockHash, accounts),
     positionsAt: (blockHash, coldkeys, netuids) => connection.read("stake positions", () => reads.positionsAt(blockHash, coldkeys, netuids)),
     netuidsAt: (blockHash) => connection.read("netuids", () => reads.netuidsAt(blockHash)),
     poolsAt: (blockHash, netuids) => connection.read("pools", () => reads.poolsAt(blockHash, netuids)),
     networkStorageAt: (blockHash, netuids) => connection.read("network totals", () => reads.networkStorageAt(blockHash, netuids)),
     accountsCountAt: (blockHash) => reads.accountsCountAt(blockHash),
-    runtimeAt: (blockHash) => connection.read("runtime", async () => runtimeAtOf(await client.at(blockHash), connection)),
+    runtimeAt,
     onNewHead: (onHead) => connection.onNewHead(onHead),
     close: () => connection.close(),
   };
@@ -490,6 +500,7 @@ interface DedotStorage {
   multi(keys: unknown[]): Promise<unknown[]>;
   pagedEntries(...args: unknown[]): Promise<[unknown, unknown][]>;
   rawKey(key: unknown): string;
+  meta?: StorageEntryMeta;
 }
 
 async function inParallel<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
@@ -505,10 +516,34 @@ async function inParallel<T, R>(items: readonly T[], limit: number, run: (item: 
   return results;
 }
 
-/** dedot's view of a block as RuntimeAt; each storage read (each page of a large one) is bounded by the connection's timeout. */
-function runtimeAtOf(at: { query: unknown; metadata: { latest: { apis: { name: string }[] } }; runtimeVersion: { specVersion: number } }, connection: KeptConnection): RuntimeAt {
+/** `state_queryStorageAt`'s answer: one change set with each key's value (null: absent). */
+interface StorageChangeSet {
+  changes: [Hex, Hex | null][];
+}
+
+/** Per runtime (its registry), the items whose keys and values are built here (fastStorage.ts). */
+const fastItems = new WeakMap<object, Map<string, FastStorage | undefined>>();
+
+function fastItemOf(registry: TypeRegistry, what: string, meta: StorageEntryMeta): FastStorage | undefined {
+  let items = fastItems.get(registry);
+  if (items === undefined) fastItems.set(registry, (items = new Map()));
+  if (!items.has(what)) items.set(what, fastStorage(meta, registry));
+  return items.get(what);
+}
+
+/**
+ * dedot's view of a block as RuntimeAt; each storage read (each page of a large one) is bounded by
+ * the connection's timeout. Large `multi`s build their keys and decode their values in
+ * fastStorage.ts and ask the node with `state_queryStorageAt` directly.
+ */
+function runtimeAtOf(
+  at: { query: unknown; registry: unknown; metadata: { latest: { apis: { name: string }[] } }; runtimeVersion: { specVersion: number } },
+  connection: KeptConnection,
+  node: { blockHash: Hex; queryStorageAt(keys: Hex[], at: Hex): Promise<StorageChangeSet[]> },
+): RuntimeAt {
   const query = at.query as Record<string, Record<string, DedotStorage | undefined> | undefined>;
   const apis = new Set(at.metadata.latest.apis.map((api) => api.name));
+  const registry = at.registry as TypeRegistry;
   return {
     specVersion: at.runtimeVersion.specVersion,
     hasRuntimeApi: (name) => apis.has(name),
@@ -519,11 +554,24 @@ function runtimeAtOf(at: { query: unknown; metadata: { latest: { apis: { name: s
       const bounded = ((...key: unknown[]) => connection.read(what, () => raw(...key))) as RuntimeStorageItem;
       // Large reads go in pages, each bounded on its own: a mainnet-sized map (the whole `Alpha`
       // map, 100,000+ entries) takes longer than one read may, and a node caps a request's size.
+      const fast = raw.meta === undefined ? undefined : fastItemOf(registry, what, raw.meta);
       bounded.multi = async (keys) => {
-        const chunks: unknown[][] = [];
-        for (let at = 0; at < keys.length; at += MULTI_CHUNK) chunks.push(keys.slice(at, at + MULTI_CHUNK));
-        const values = await inParallel(chunks, READS_IN_FLIGHT, (chunk) => connection.read(`${what} (${chunk.length} keys)`, () => raw.multi(chunk)));
-        return values.flat();
+        if (fast === undefined) {
+          const chunks: unknown[][] = [];
+          for (let at = 0; at < keys.length; at += MULTI_CHUNK) chunks.push(keys.slice(at, at + MULTI_CHUNK));
+          const values = await inParallel(chunks, READS_IN_FLIGHT, (chunk) => connection.read(`${what} (${chunk.length} keys)`, () => raw.multi(chunk)));
+          return values.flat();
+        }
+        const encoded = keys.map((key) => fast.encodeKey(key) ?? (raw.rawKey(key) as Hex));
+        const unique = [...new Set(encoded)];
+        const chunks: Hex[][] = [];
+        for (let at = 0; at < unique.length; at += MULTI_CHUNK) chunks.push(unique.slice(at, at + MULTI_CHUNK));
+        const found = new Map<string, Hex | null>();
+        await inParallel(chunks, READS_IN_FLIGHT, async (chunk) => {
+          const sets = await connection.read(`${what} (${chunk.length} keys)`, () => node.queryStorageAt(chunk, node.blockHash));
+          for (const [key, value] of sets[0]?.changes ?? []) found.set(key.toLowerCase(), value);
+        });
+        return encoded.map((key) => fast.decodeValue(found.get(key)));
       };
       bounded.entries = async (...partialKey) => {
         const rows: [unknown, unknown][] = [];

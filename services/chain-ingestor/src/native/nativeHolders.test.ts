@@ -16,13 +16,16 @@ interface Chain {
   ownerHotkeys?: Record<number, Hex>;
   /** (child, netuid, parent) of `ParentKeys`. */
   parents?: [Hex, number, Hex][];
+  /** `Owner`: each hotkey's coldkey. */
+  owners?: Record<Hex, Hex>;
 }
 
 function runtime(chain: Chain, specVersion = 218) {
   const shares = (hotkey: Hex, netuid: number) => chain.alpha.filter(([h, , n]) => h === hotkey && n === netuid).reduce((sum, [, , , value]) => sum + value, 0n);
   const items: Record<string, FakeItem> = {
-    // The hotkey as hex, the form a partial key is given in (the client answers either form; accountField reads both).
-    "subtensorModule.alpha": chain.alpha.map(([hotkey, coldkey, netuid, value]) => [[hotkey, account(coldkey), netuid], value] as const),
+    // Accounts as hex, the form keys are given in (the client answers either form; accountField reads both).
+    "subtensorModule.alpha": chain.alpha.map(([hotkey, coldkey, netuid, value]) => [[hotkey, coldkey, netuid], value] as const),
+    "subtensorModule.owner": (hotkey) => account(chain.owners?.[hotkey as Hex] ?? `0x${"0".repeat(64)}`),
     "subtensorModule.totalHotkeyAlpha": (pair) => chain.totals[(pair as [Hex, number]).join(":")] ?? 0n,
     "subtensorModule.totalHotkeyShares": (pair) => shares(...(pair as [Hex, number])),
     "subtensorModule.keys": (chain.keys ?? []).map(([netuid, uid, hotkey]) => [[netuid, uid], account(hotkey)] as const),
@@ -48,7 +51,9 @@ describe("native holders", () => {
     ],
     totals: { [`${HOT_A}:1`]: 2_000n, [`${HOT_X}:1`]: 100n, [`${HOT_B}:2`]: 10n },
     keys: [[1, 0, HOT_A], [2, 0, HOT_B]],
+    owners: { [HOT_A]: COLD_3, [HOT_B]: COLD_2 },
   };
+  const alphaReads = (chain: ReturnType<typeof runtime>) => chain.reads.filter((read) => read.item === "subtensorModule.alpha").map((read) => [read.kind, read.keys]);
 
   it("reads every position of the Alpha map, hotkeys registered on the subnet or not, valued by its pool", async () => {
     const state = (await readAllHolders(runtime(start), [0, 1, 2]))!;
@@ -61,20 +66,34 @@ describe("native holders", () => {
     expect([...state.changed]).toEqual([0, 1, 2]);
   });
 
-  it("after a stake event re-reads only the named subnet, and a hotkey's entries only when its shares moved", async () => {
+  it("after a stake event re-reads only the named subnet, and only the entries the event names (and the owner's) when the shares moved", async () => {
     const parent = (await readAllHolders(runtime(start), [0, 1, 2]))!;
-    const after: Chain = { ...start, alpha: [...start.alpha.slice(0, 3), [HOT_B, COLD_1, 2, 10n], [HOT_B, COLD_2, 2, 30n]], totals: { ...start.totals, [`${HOT_B}:2`]: 40n } };
+    const after: Chain = { ...start, alpha: [...start.alpha.slice(0, 3), [HOT_B, COLD_1, 2, 10n], [HOT_B, COLD_3, 2, 30n]], totals: { ...start.totals, [`${HOT_B}:2`]: 40n } };
     const chain = runtime(after);
-    const changes = holderChangesOf({ ...noChanges, stakeTouches: [{ hotkey: { publicKey: HOT_B }, netuid: 2 }] });
+    const changes = holderChangesOf({ ...noChanges, stakeTouches: [{ hotkey: { publicKey: HOT_B }, coldkey: { publicKey: COLD_3 }, netuid: 2 }] });
     const state = (await nextHolders(chain, parent, changes))!;
     expect([...state.changed]).toEqual([2]);
     expect(valuesOf(state, 2)).toEqual([
-      [COLD_2, HOT_B, 30n],
+      [COLD_3, HOT_B, 30n],
       [COLD_1, HOT_B, 10n],
     ]);
     // Subnet 1 is carried over as it was, not read again.
     expect(state.subnets.get(1)).toBe(parent.subnets.get(1));
-    expect(chain.reads.filter((read) => read.item === "subtensorModule.alpha").map((read) => read.keys)).toEqual([[HOT_B]]);
+    // One batched read of the named entry and the owner's; the sum matched, so no prefix walk.
+    expect(alphaReads(chain)).toEqual([["multi", [[HOT_B, COLD_3, 2], [HOT_B, COLD_2, 2]]]]);
+  });
+
+  it("reads a hotkey's entries whole when the entries read do not add up to its shares (a change no event named)", async () => {
+    const parent = (await readAllHolders(runtime(start), [0, 1, 2]))!;
+    // Coldkey 1's position on B moved to coldkey 3 without any event this reader decodes.
+    const after: Chain = { ...start, alpha: [...start.alpha.slice(0, 3), [HOT_B, COLD_3, 2, 25n]], totals: { ...start.totals, [`${HOT_B}:2`]: 25n } };
+    const chain = runtime(after);
+    const state = (await nextHolders(chain, parent, holderChangesOf({ ...noChanges, epochs: [2] })))!;
+    expect(valuesOf(state, 2)).toEqual([[COLD_3, HOT_B, 25n]]);
+    expect(alphaReads(chain)).toEqual([
+      ["multi", [[HOT_B, COLD_2, 2]]],
+      ["entries", [HOT_B]],
+    ]);
   });
 
   it("at an epoch re-values every pool of the subnet, and of root, from the new totals", async () => {
@@ -89,11 +108,13 @@ describe("native holders", () => {
     ]);
   });
 
-  it("at an epoch finds a new position of a registered hotkey's owner (incentive staked without an event)", async () => {
+  it("at an epoch finds a new position of a registered hotkey's owner (incentive staked without an event), reading only that entry", async () => {
     const parent = (await readAllHolders(runtime(start), [0, 1, 2]))!;
     const after: Chain = { ...start, alpha: [...start.alpha, [HOT_A, COLD_3, 1, 100n]], totals: { ...start.totals, [`${HOT_A}:1`]: 2_200n } };
-    const state = (await nextHolders(runtime(after), parent, holderChangesOf({ ...noChanges, epochs: [1] })))!;
+    const chain = runtime(after);
+    const state = (await nextHolders(chain, parent, holderChangesOf({ ...noChanges, epochs: [1] })))!;
     expect(valuesOf(state, 1).find(([coldkey, hotkey]) => coldkey === COLD_3 && hotkey === HOT_A)).toEqual([COLD_3, HOT_A, 200n]);
+    expect(alphaReads(chain)).toEqual([["multi", [[HOT_A, COLD_3, 1]]]]);
   });
 
   it("at an epoch finds the position a parent hotkey's owner gained (validator take on a child's dividends)", async () => {

@@ -63,6 +63,8 @@ export interface HolderValue {
 export interface HolderChanges {
   /** Hotkeys whose pool on a subnet an event named (stake added, removed, moved). */
   hotkeysBySubnet: ReadonlyMap<number, ReadonlySet<Hex>>;
+  /** The coldkeys those events name, by `<hotkey>:<netuid>`: whose entries of the pool they changed. */
+  coldkeysByPool: ReadonlyMap<string, ReadonlySet<Hex>>;
   /** Subnets whose epoch ran in the block: every pool of theirs may have been paid (and root, whose stakes take root dividends). */
   epochs: readonly number[];
   /** The subnet set after the block. */
@@ -98,17 +100,19 @@ const NEUTRAL_EVENTS = new Set([
  * already decoded (stake touches), the epochs, and whether anything unbounded happened.
  */
 export function holderChangesOf(input: {
-  stakeTouches: readonly { hotkey: { publicKey: string }; netuid: number }[];
+  stakeTouches: readonly { hotkey: { publicKey: string }; coldkey: { publicKey: string }; netuid: number }[];
   events: readonly RuntimeEvent[];
   epochs: readonly number[];
   netuids: readonly number[];
   registered(netuid: number): readonly Hex[];
 }): HolderChanges {
   const hotkeysBySubnet = new Map<number, Set<Hex>>();
+  const coldkeysByPool = new Map<string, Set<Hex>>();
   for (const touch of input.stakeTouches) {
-    const set = hotkeysBySubnet.get(touch.netuid) ?? new Set<Hex>();
-    set.add(touch.hotkey.publicKey as Hex);
-    hotkeysBySubnet.set(touch.netuid, set);
+    const hotkey = touch.hotkey.publicKey as Hex;
+    hotkeysBySubnet.set(touch.netuid, (hotkeysBySubnet.get(touch.netuid) ?? new Set<Hex>()).add(hotkey));
+    const pool = poolKey(hotkey, touch.netuid);
+    coldkeysByPool.set(pool, (coldkeysByPool.get(pool) ?? new Set<Hex>()).add(touch.coldkey.publicKey as Hex));
   }
   const readAll = input.events.some(
     (event) => event.pallet === "SubtensorModule" && !NEUTRAL_EVENTS.has(event.name) && !["StakeAdded", "StakeRemoved", "StakeMoved"].includes(event.name),
@@ -121,7 +125,7 @@ export function holderChangesOf(input: {
     const netuid = netuidField(fields[1]);
     if (parent !== undefined && netuid !== undefined) newParents.push([parent.publicKey as Hex, netuid]);
   }
-  return { hotkeysBySubnet, epochs: input.epochs, netuids: input.netuids, registered: input.registered, newParents, readAll };
+  return { hotkeysBySubnet, coldkeysByPool, epochs: input.epochs, netuids: input.netuids, registered: input.registered, newParents, readAll };
 }
 
 /** Every position of every subnet at the block: the whole `Alpha` map, then the pools of its (hotkey, subnet) pairs. */
@@ -148,9 +152,11 @@ export async function readAllHolders(runtime: RuntimeAt, netuids: readonly numbe
  * - on a dirty subnet, the pools of every hotkey it knows, every hotkey an event named, and, at its
  *   epoch, its registered hotkeys (`Keys`, paid incentive and take into their owners' positions) and
  *   the owner's hotkey (the owner cut) are read again;
- * - a hotkey whose `TotalHotkeyShares` moved (or that is new) has had an entry change: its entries
- *   (one `Alpha` prefix, every subnet) are read again. Pools whose shares did not move only change
- *   the values, which come from the new pools.
+ * - a pool whose `TotalHotkeyShares` moved (or that is new) has had an entry change: the entries
+ *   where a block changes them are read (movedEntries: the hotkey's owner, paid at epochs, and the
+ *   coldkeys its stake events name); a pool whose entries then do not add up to its shares had
+ *   another one change, and its hotkey's entries are read whole (one `Alpha` prefix, every subnet).
+ *   Pools whose shares did not move only change the values, which come from the new pools.
  * Subnets added get their positions from the hotkeys that hold them (registration stakes the owner);
  * removed subnets are dropped. Undefined when the block needs a full read instead.
  */
@@ -179,12 +185,12 @@ export async function nextHolders(runtime: RuntimeAt, parent: HolderState, chang
 
   const pairs = [...candidates].flatMap(([netuid, hotkeys]) => [...hotkeys].map((hotkey) => [hotkey, netuid] as const));
   const pools = await readPools(items, pairs);
-  const rescanned = new Set<Hex>();
-  for (const [hotkey, netuid] of pairs) {
+  const moved = pairs.filter(([hotkey, netuid]) => {
     const before = parent.subnets.get(netuid)?.pools.get(hotkey);
     const after = pools.get(poolKey(hotkey, netuid))!;
-    if (before === undefined ? after.sharesBits !== 0n : before.sharesBits !== after.sharesBits) rescanned.add(hotkey);
-  }
+    return before === undefined ? after.sharesBits !== 0n : before.sharesBits !== after.sharesBits;
+  });
+  const { pointed, rescanned } = await movedEntries(items, parent, moved, pools, changes.coldkeysByPool);
   const entriesOf = await readHotkeyEntries(items.alpha, [...rescanned]);
 
   const subnets = new Map<number, SubnetHolders>();
@@ -196,6 +202,10 @@ export async function nextHolders(runtime: RuntimeAt, parent: HolderState, chang
     }
     const entries = new Map(known?.entries ?? []);
     const netuidPools = new Map(known?.pools ?? []);
+    for (const [key, entry] of pointed.get(netuid) ?? []) {
+      if (entry === undefined) entries.delete(key);
+      else entries.set(key, entry);
+    }
     for (const hotkey of rescanned) {
       for (const [key, entry] of entries) if (entry.hotkey === hotkey) entries.delete(key);
       for (const entry of entriesOf.get(hotkey) ?? []) if (entry.netuid === netuid) entries.set(entryKey(entry.hotkey, entry.coldkey), entry);
@@ -232,13 +242,16 @@ interface ShareItems {
   alpha: StorageItem;
   totalAlpha: StorageItem;
   totalShares: StorageItem;
+  /** `Owner` (hotkey -> coldkey): where an epoch pays a hotkey's incentive and take as new shares. */
+  owner: StorageItem | undefined;
 }
 
 function shareItems(runtime: RuntimeAt): ShareItems | undefined {
   const alpha = runtime.storage("subtensorModule", "alpha");
   const totalAlpha = runtime.storage("subtensorModule", "totalHotkeyAlpha");
   const totalShares = runtime.storage("subtensorModule", "totalHotkeyShares");
-  return alpha === undefined || totalAlpha === undefined || totalShares === undefined ? undefined : { alpha, totalAlpha, totalShares };
+  const owner = runtime.storage("subtensorModule", "owner");
+  return alpha === undefined || totalAlpha === undefined || totalShares === undefined ? undefined : { alpha, totalAlpha, totalShares, owner };
 }
 
 const poolKey = (hotkey: Hex, netuid: number) => `${hotkey}:${netuid}`;
@@ -258,6 +271,60 @@ async function readPools(items: ShareItems, pairs: readonly (readonly [Hex, numb
     pools.set(poolKey(hotkey, netuid), { alpha: BigInt(alpha), sharesBits, arithmetic });
   });
   return pools;
+}
+
+/**
+ * The entries of the pools whose shares moved, read where a block changes them: the hotkey's owner
+ * (an epoch pays incentive and take into `(hotkey, Owner(hotkey))` as new shares) and the coldkeys
+ * the block's stake events name, all in one batched read. Undefined marks an entry gone. A pool
+ * whose entries do not then add up to its `TotalHotkeyShares` had another entry change (a swap, a
+ * transfer this reader does not name): its hotkey is `rescanned`, its entries read whole.
+ */
+async function movedEntries(
+  items: ShareItems,
+  parent: HolderState,
+  moved: readonly (readonly [Hex, number])[],
+  pools: ReadonlyMap<string, HotkeyPool>,
+  coldkeysByPool: ReadonlyMap<string, ReadonlySet<Hex>>,
+): Promise<{ pointed: Map<number, Map<string, HolderEntry | undefined>>; rescanned: Set<Hex> }> {
+  const pointed = new Map<number, Map<string, HolderEntry | undefined>>();
+  const rescanned = new Set<Hex>();
+  if (moved.length === 0) return { pointed, rescanned };
+  if (items.owner === undefined) {
+    for (const [hotkey] of moved) rescanned.add(hotkey);
+    return { pointed, rescanned };
+  }
+  const hotkeys = [...new Set(moved.map(([hotkey]) => hotkey))];
+  const ownerValues = await items.owner.multi(hotkeys);
+  const ownerOf = new Map(hotkeys.map((hotkey, index) => [hotkey, publicKeyField(ownerValues[index])]));
+  const triples: [Hex, Hex, number][] = [];
+  for (const [hotkey, netuid] of moved) {
+    const suspects = new Set(coldkeysByPool.get(poolKey(hotkey, netuid)) ?? []);
+    const owner = ownerOf.get(hotkey);
+    if (owner !== undefined) suspects.add(owner);
+    for (const coldkey of suspects) triples.push([hotkey, coldkey, netuid]);
+  }
+  const values = await items.alpha.multi(triples);
+  triples.forEach(([hotkey, coldkey, netuid], index) => {
+    const shareBits = fixedBits(values[index]) ?? 0n;
+    const updates = pointed.get(netuid) ?? new Map<string, HolderEntry | undefined>();
+    updates.set(entryKey(hotkey, coldkey), shareBits === 0n ? undefined : { hotkey, coldkey, shareBits });
+    pointed.set(netuid, updates);
+  });
+  // The check: the pool's entries, with the new ones, add up to its shares.
+  for (const [netuid, updates] of pointed) {
+    const sums = new Map<Hex, bigint>();
+    const movedHere = new Set(moved.filter(([, at]) => at === netuid).map(([hotkey]) => hotkey));
+    for (const [key, entry] of parent.subnets.get(netuid)?.entries ?? []) {
+      if (movedHere.has(entry.hotkey) && !updates.has(key)) sums.set(entry.hotkey, (sums.get(entry.hotkey) ?? 0n) + entry.shareBits);
+    }
+    for (const entry of updates.values()) if (entry !== undefined) sums.set(entry.hotkey, (sums.get(entry.hotkey) ?? 0n) + entry.shareBits);
+    for (const hotkey of movedHere) {
+      if ((sums.get(hotkey) ?? 0n) !== pools.get(poolKey(hotkey, netuid))!.sharesBits) rescanned.add(hotkey);
+    }
+  }
+  for (const [hotkey, netuid] of moved) if (!pointed.has(netuid)) rescanned.add(hotkey);
+  return { pointed, rescanned };
 }
 
 /** Each hotkey's entries on every subnet: one `Alpha` prefix per hotkey, a few in flight. */
