@@ -18,7 +18,7 @@ const ports = await freePorts();
 process.stdout.write("starting the stack (Kafka, Redis, NATS, anvil, services)…\n");
 const stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "dist", progress: silentProgress, logLevel: "warn" });
 const base = stack.descriptor.gatewayUrl;
-const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.grpcTarget!;
+const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!;
 
 // The baseline gateway: same app, same backends, access checks off, on its own port.
 const baselinePort = (await freePorts()).gateway;
@@ -38,7 +38,7 @@ await waitFor(async () => (await fetch(`${baselineUrl}/readyz`).catch(() => unde
 try {
   // An unlimited-tier key, so the budget is checked on every request but never runs out.
   const created = JSON.parse(
-    await authCli("dist", ["keys", "create", "--name", "bench", "--scopes", "intents:read", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: authTarget }),
+    await authCli("dist", ["keys", "create", "--name", "bench", "--scopes", "intents:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: authTarget }),
   ) as { id: string; secret: string };
   const tokenResponse = await fetch(`${base}/auth`, {
     method: "POST",

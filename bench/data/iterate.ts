@@ -32,13 +32,13 @@ const ports = await freePorts();
 process.stdout.write("starting the stack…\n");
 const stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "dist", progress: silentProgress, logLevel: "warn", nativeNetwork: true });
 const redisUrl = stack.descriptor.infrastructure.redisUrl;
-const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.grpcTarget!;
+const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!;
 const redis = createRedis({ url: redisUrl, connectionName: "bench-data-iterate", commandTimeoutMs: 10_000 });
 const ready = (url: string, what: string) => waitFor(async () => (await fetch(url).catch(() => undefined))?.status === 200, { what, timeoutMs: 60_000 });
 
 try {
   const key = JSON.parse(
-    await authCli("dist", ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: authTarget }),
+    await authCli("dist", ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: authTarget }),
   ) as { id: string; secret: string };
   // Access tokens live 15 minutes: a fresh one for every iteration.
   const authorization = async () => {

@@ -40,7 +40,7 @@ process.stdout.write("starting the stack (Kafka, Redis, NATS, anvil, the Subtens
 const stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "dist", progress: silentProgress, logLevel: "warn", nativeNetwork: true });
 const gatewayUrl = stack.descriptor.gatewayUrl;
 const redisUrl = stack.descriptor.infrastructure.redisUrl;
-const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.grpcTarget!;
+const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!;
 
 const baselinePort = (await freePorts()).gateway;
 const baselineUrl = `http://127.0.0.1:${baselinePort}`;
@@ -79,7 +79,7 @@ try {
   await waitFor(async () => (await fetch(`${baselineUrl}/readyz`).catch(() => undefined))?.status === 200, { what: "the baseline", timeoutMs: 60_000 });
   if (nodeBaselineUrl) await waitFor(async () => (await fetch(`${nodeBaselineUrl}/readyz`).catch(() => undefined))?.status === 200, { what: "the node:http baseline", timeoutMs: 60_000 });
   const key = JSON.parse(
-    await authCli("dist", ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: authTarget }),
+    await authCli("dist", ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: authTarget }),
   ) as { id: string; secret: string };
   const issued = await fetch(`${gatewayUrl}/auth`, {
     method: "POST",

@@ -11,7 +11,7 @@ export interface Gateway {
 /** An unlimited-tier key with intents:read and intents:write, exchanged for a bearer token. */
 export async function connectGateway(base: string, authTarget: string, runtime: "dist" | "source"): Promise<Gateway> {
   const key = JSON.parse(
-    await authCli(runtime, ["keys", "create", "--name", "bench-intents", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: authTarget }),
+    await authCli(runtime, ["keys", "create", "--name", "bench-intents", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: authTarget }),
   ) as { id: string; secret: string };
   const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
   if (issued.status !== 200) throw new Error(`POST /auth answered ${issued.status}`);

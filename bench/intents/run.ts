@@ -66,7 +66,7 @@ try {
   let gateway: Gateway | undefined;
   let samples: LatencySample[] = [];
   if (PHASES.has("latency")) {
-    gateway = await connectGateway(stack.descriptor.gatewayUrl, stack.descriptor.processes.find((entry) => entry.name === "auth")!.grpcTarget!, RUNTIME);
+    gateway = await connectGateway(stack.descriptor.gatewayUrl, stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!, RUNTIME);
     // Wallets with coin and the current T&C accepted (the notification requires it).
     const wallets = Array.from({ length: WALLETS }, () => privateKeyToAccount(generatePrivateKey()));
     await fund(origin, wallets.map((wallet) => wallet.address));

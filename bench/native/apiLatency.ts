@@ -298,7 +298,7 @@ async function dataApi(running: RunningStack): Promise<DataApi> {
   const auth = running.descriptor.processes.find((entry) => entry.name === "auth");
   if (auth?.grpcTarget === undefined) throw new Error("the stack has no auth service");
   const key = JSON.parse(
-    await authCli(RUNTIME, ["keys", "create", "--name", "bench-native-api", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget }),
+    await authCli(RUNTIME, ["keys", "create", "--name", "bench-native-api", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! }),
   ) as { id: string; secret: string };
   const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
   if (issued.status !== 200) throw new Error(`POST /auth: ${issued.status} ${await issued.text()}`);

@@ -22,9 +22,9 @@ const stack = await startStack({ stateDir: state.path, ports: await freePorts(),
 const base = stack.descriptor.gatewayUrl;
 
 try {
-  const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.grpcTarget!;
+  const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!;
   const key = JSON.parse(
-    await authCli("dist", ["keys", "create", "--name", "bench-tc", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: authTarget }),
+    await authCli("dist", ["keys", "create", "--name", "bench-tc", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: authTarget }),
   ) as { id: string; secret: string };
   const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
   const token = ((await issued.json()) as { access_token: string }).access_token;

@@ -127,7 +127,9 @@ export const DEPLOYABLES: Deployable[] = [
     role: "backend",
     uses: { redis: true, kafka: true },
     calls: [],
-    env: {},
+    // Key administration on loopback only: no pod reaches it (NetworkPolicies aside), an operator
+    // does through `kubectl port-forward deploy/auth 50061`.
+    env: { ADMIN_GRPC_HOST: "127.0.0.1", ADMIN_GRPC_PORT: "50061" },
     resources: small,
     scaling: stateless(2, 6),
     secrets: [

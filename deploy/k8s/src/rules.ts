@@ -349,9 +349,13 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
       else if (grace < preStopSeconds + drainSeconds + 5) {
         report("shutdown", where, `terminationGracePeriodSeconds ${grace} < preStop ${preStopSeconds} s + SHUTDOWN_TIMEOUT_MS ${drainSeconds} s + 5 s`);
       }
-      // Listening addresses: the services default to loopback, unreachable in a pod.
+      // Listening addresses: the services default to loopback, unreachable in a pod; auth's key
+      // administration must stay there (operators reach it through kubectl port-forward).
       for (const [name, value] of Object.entries(env)) {
-        if (name.endsWith("_HOST") && /^(127\.|localhost$|::1$)/.test(value)) report("env", where, `${name}=${value} listens on loopback; set 0.0.0.0`);
+        const loopback = /^(127\.|localhost$|::1$)/.test(value);
+        if (name === "ADMIN_GRPC_HOST") {
+          if (!loopback) report("env", where, `${name}=${value}: key administration must listen on loopback only (kubectl port-forward reaches it)`);
+        } else if (name.endsWith("_HOST") && loopback) report("env", where, `${name}=${value} listens on loopback; set 0.0.0.0`);
       }
       // ConfigMap references must resolve.
       for (const variable of container.env ?? []) {

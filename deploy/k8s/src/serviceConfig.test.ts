@@ -126,6 +126,16 @@ test("every overlay's gateway reads the client address from its Ingress (X-Forwa
   ]);
 });
 
+test("auth serves key administration on loopback only in every overlay (reached through kubectl port-forward, never from a pod)", () => {
+  for (const overlay of OVERLAYS) {
+    const manifests = rendered.get(overlay)!;
+    const auth = manifests.find((m) => m.kind === "Deployment" && m.metadata.name === "auth") as Manifest & { spec: any };
+    const config = authConfigSchema.parse(resolveEnv(auth.spec.template.spec.containers[0], manifests, auth.metadata.namespace as string));
+    expect([overlay, config.ADMIN_GRPC_HOST, config.ADMIN_GRPC_PORT]).toEqual([overlay, "127.0.0.1", 50061]);
+    expect(config.GRPC_PORT).not.toBe(config.ADMIN_GRPC_PORT);
+  }
+});
+
 test("every source the chain-ingestor knows has its Deployment, and no other", () => {
   expect([...INGEST_SOURCES].sort()).toEqual([...INGESTOR_SOURCES].sort());
 });

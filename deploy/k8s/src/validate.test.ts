@@ -284,6 +284,7 @@ describe("the checks bite", () => {
       find(m, "NetworkPolicy", "gateway").spec.egress[0].to[0].podSelector.matchExpressions[0].values = ["auth"];
     }, /gateway cannot reach tc on 50051/],
     ["a backend open to every pod", (m) => void (find(m, "NetworkPolicy", "auth").spec.ingress = [{ ports: [{ protocol: "TCP", port: "grpc" }] }]), /Deployment\/auth: accepts gRPC on 50051 from outside the namespace/],
+    ["auth's key administration listening beyond loopback", (m) => void (container(m, "auth").env.find((variable: { name: string }) => variable.name === "ADMIN_GRPC_HOST").value = "0.0.0.0"), /Deployment\/auth container auth: ADMIN_GRPC_HOST=0\.0\.0\.0: key administration must listen on loopback only/],
     ["the gateway's ops port (metrics, detailed readiness) open to the public", (m) => void find(m, "NetworkPolicy", "gateway").spec.ingress.push({ ports: [{ protocol: "TCP", port: "metrics" }] }), /Deployment\/gateway: serves \/metrics and the detailed \/readyz on 9464 to anyone outside the namespace/],
     ["tc reachable from a projector", (m) => {
       find(m, "NetworkPolicy", "tc").spec.ingress[0].from[0].podSelector.matchExpressions[0].values.push("projector-intents");

@@ -17,6 +17,8 @@ export interface ProcessDescriptor {
   /** Services only: where /readyz and /metrics answer. */
   opsUrl?: string;
   grpcTarget?: string;
+  /** auth only: its key administration (AuthAdminService), which the CLI uses. */
+  adminGrpcTarget?: string;
 }
 
 /** The native network's Substrate side: the real runtime under chopsticks, and accounts with activity. */

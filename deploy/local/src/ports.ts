@@ -14,6 +14,8 @@ export interface PortPlan {
   /** The real Subtensor runtime under chopsticks (Substrate JSON-RPC, WebSocket and HTTP). */
   subtensorNode: number;
   authGrpc: number;
+  /** auth's key administration, apart from the port the gateway calls. */
+  authAdminGrpc: number;
   tcGrpc: number;
   intentsGrpc: number;
   dataQueryGrpc: number;
@@ -41,6 +43,7 @@ export const DEFAULT_PORTS: PortPlan = {
   anvilDestination: 18546,
   subtensorNode: 19944,
   authGrpc: 50051,
+  authAdminGrpc: 50061,
   tcGrpc: 50052,
   intentsGrpc: 50053,
   dataQueryGrpc: 50054,

@@ -27,9 +27,9 @@ export interface DemoKey {
 export const DEMO_SCOPES = ["data:read", "intents:read", "intents:write"];
 
 /** Creates the demo API key through auth, as an operator would with `pnpm cli keys create`. */
-export async function seedDemoKey(runtime: ServiceRuntime, authGrpcTarget: string): Promise<DemoKey> {
+export async function seedDemoKey(runtime: ServiceRuntime, authAdminGrpcTarget: string): Promise<DemoKey> {
   const output = await authCli(runtime, ["keys", "create", "--name", "demo", "--scopes", DEMO_SCOPES.join(","), "--tier", "standard", "--json"], {
-    AUTH_GRPC_TARGET: authGrpcTarget,
+    AUTH_ADMIN_GRPC_TARGET: authAdminGrpcTarget,
   });
   const created = JSON.parse(output) as { id: string; secret: string };
   return { id: created.id, secret: created.secret, scopes: DEMO_SCOPES };

@@ -13,6 +13,8 @@ export interface ServiceProcessSpec {
   /** Every service exposes /readyz (each dependency listed) and /metrics on its ops port. */
   readyUrl: string;
   grpcTarget?: string;
+  /** auth's key administration (AuthAdminService), on its own listener. */
+  adminGrpcTarget?: string;
 }
 
 export interface Infrastructure {
@@ -45,13 +47,18 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
     },
   });
   return [
-    backend("auth", ports.authGrpc, ports.authOps, {
-      REDIS_URL: infra.redisUrl,
-      KAFKA_BROKERS: kafka,
-      KAFKA_REPLICATION_FACTOR: "1",
-      AUTH_PEPPER_FILE: join(infra.secretsDir, "auth-pepper", "pepper"),
-      AUTH_SIGNING_KEYS_DIR: join(infra.secretsDir, "auth-signing-keys"),
-    }),
+    {
+      ...backend("auth", ports.authGrpc, ports.authOps, {
+        ADMIN_GRPC_HOST: "127.0.0.1",
+        ADMIN_GRPC_PORT: String(ports.authAdminGrpc),
+        REDIS_URL: infra.redisUrl,
+        KAFKA_BROKERS: kafka,
+        KAFKA_REPLICATION_FACTOR: "1",
+        AUTH_PEPPER_FILE: join(infra.secretsDir, "auth-pepper", "pepper"),
+        AUTH_SIGNING_KEYS_DIR: join(infra.secretsDir, "auth-signing-keys"),
+      }),
+      adminGrpcTarget: `127.0.0.1:${ports.authAdminGrpc}`,
+    },
     backend("tc", ports.tcGrpc, ports.tcOps, {
       REDIS_URL: infra.redisUrl,
       KAFKA_BROKERS: kafka,

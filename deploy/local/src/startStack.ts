@@ -182,7 +182,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       const logFile = join(logs, `${spec.name}.log`);
       const spawn = launch(spec.name, serviceCommand(repoRoot, spec.name, options.runtime), spec.env, logFile);
       const handle = spawn();
-      track(spec.name, handle, logFile, () => handle.stop(), { opsUrl: spec.readyUrl.replace(/\/readyz$/, ""), grpcTarget: spec.grpcTarget }, { spawn, readyUrl: spec.readyUrl });
+      track(spec.name, handle, logFile, () => handle.stop(), { opsUrl: spec.readyUrl.replace(/\/readyz$/, ""), grpcTarget: spec.grpcTarget, ...(spec.adminGrpcTarget ? { adminGrpcTarget: spec.adminGrpcTarget } : {}) }, { spawn, readyUrl: spec.readyUrl });
     }
     // Every process becomes ready on its own; the stack is up once each one, gateway included, says so.
     await Promise.all(
@@ -204,7 +204,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     }
 
     const authSpec = specs.find((spec) => spec.name === "auth");
-    const demoApiKey = authSpec?.grpcTarget ? await seedDemoKey(options.runtime, authSpec.grpcTarget) : undefined;
+    const demoApiKey = authSpec?.adminGrpcTarget ? await seedDemoKey(options.runtime, authSpec.adminGrpcTarget) : undefined;
     if (demoApiKey) progress.done(`demo API key ${demoApiKey.id} created`);
 
     const descriptor: StackDescriptor = {

@@ -8,6 +8,8 @@ export interface BackendServiceSpec {
   log: Logger;
   registry: Registry;
   grpc: { host: string; port: number; services: GrpcServiceRegistration[] };
+  /** Services served on a second listener, out of the callers' reach (auth's key administration). */
+  adminGrpc?: { host: string; port: number; services: GrpcServiceRegistration[] };
   ops: { host: string; port: number };
   dependencies: DependencyCheck[];
   readinessIntervalMs: number;
@@ -18,6 +20,7 @@ export interface BackendServiceSpec {
 
 export interface RunningBackendService {
   grpcPort: number;
+  adminGrpcPort: number | undefined;
   opsPort: number;
   readiness: Readiness;
   shutdown(reason: string): Promise<void>;
@@ -31,10 +34,12 @@ export interface RunningBackendService {
 export async function runBackendService(spec: BackendServiceSpec): Promise<RunningBackendService> {
   const readiness = watchDependencies(spec.dependencies, spec.readinessIntervalMs);
   const grpc = await startGrpcServer({ host: spec.grpc.host, port: spec.grpc.port, services: spec.grpc.services, registry: spec.registry });
+  const admin = spec.adminGrpc && (await startGrpcServer({ host: spec.adminGrpc.host, port: spec.adminGrpc.port, services: spec.adminGrpc.services, registry: spec.registry }));
   const ops = await startOpsServer({ host: spec.ops.host, port: spec.ops.port, readiness, registry: spec.registry });
 
   readiness.onChange((snapshot) => {
     grpc.setServing(snapshot.ready);
+    admin?.setServing(snapshot.ready);
     const down = Object.entries(snapshot.checks).filter(([, state]) => !state.ok).map(([name]) => name);
     if (snapshot.ready) spec.log.info("ready: every dependency answers");
     else spec.log.warn({ down }, "not ready: dependencies not answering");
@@ -44,6 +49,7 @@ export async function runBackendService(spec: BackendServiceSpec): Promise<Runni
     spec.log,
     [
       { name: "grpc", run: () => grpc.shutdown(Math.max(1_000, spec.shutdownTimeoutMs - 5_000)) },
+      ...(admin ? [{ name: "admin-grpc", run: () => admin.shutdown(1_000) }] : []),
       { name: "readiness", run: () => readiness.stop() },
       ...spec.stops,
       { name: "ops", run: () => ops.close() },
@@ -51,6 +57,6 @@ export async function runBackendService(spec: BackendServiceSpec): Promise<Runni
     spec.shutdownTimeoutMs,
   );
 
-  spec.log.info({ grpcPort: grpc.port, opsPort: ops.port }, `${spec.name} started`);
-  return { grpcPort: grpc.port, opsPort: ops.port, readiness, shutdown };
+  spec.log.info({ grpcPort: grpc.port, adminGrpcPort: admin?.port, opsPort: ops.port }, `${spec.name} started`);
+  return { grpcPort: grpc.port, adminGrpcPort: admin?.port, opsPort: ops.port, readiness, shutdown };
 }

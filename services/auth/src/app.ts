@@ -5,7 +5,7 @@ import { kafkaDependency, redisDependency } from "@platform/service";
 import { createRedis } from "@platform/store";
 import type { AuthConfig } from "./config.js";
 import type { Pepper } from "./credentials/pepper.js";
-import { authServiceRegistration } from "./grpc/authService.js";
+import { authAdminServiceRegistration, authServiceRegistration } from "./grpc/authService.js";
 import { tokenIssuer } from "./issue/issueToken.js";
 import { redisLockout } from "./issue/lockout.js";
 import { adminCommands } from "./registry/adminCommands.js";
@@ -22,6 +22,8 @@ export interface AuthSecrets {
 
 export interface AuthComponents {
   grpc: GrpcServiceRegistration;
+  /** API-key administration, served on a listener of its own (ADMIN_GRPC_HOST/PORT). */
+  adminGrpc: GrpcServiceRegistration;
   /** Readiness: Redis, Kafka, and the registry projection running. */
   dependencies: DependencyCheck[];
   /** Stopped in order after the gRPC server drained. */
@@ -84,7 +86,8 @@ export function createAuthComponents(config: AuthConfig, secrets: AuthSecrets, l
   });
 
   return {
-    grpc: authServiceRegistration({ log, issueToken, admin, signingKeys, issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE }),
+    grpc: authServiceRegistration({ log, issueToken, signingKeys, issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE }),
+    adminGrpc: authAdminServiceRegistration({ log, admin }),
     dependencies: [redis.check, kafka.check, registry.check],
     stops: [
       { name: "registry", run: () => registry.stop() },

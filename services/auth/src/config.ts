@@ -11,6 +11,12 @@ export const authConfigSchema = z
     ...serviceVars,
     REDIS_URL: vars.url(["redis", "rediss"]),
     KAFKA_BROKERS: vars.hostPortList(),
+    /**
+     * API-key administration (AuthAdminService, the admin CLI's) on a listener of its own. Loopback
+     * by default, and in Kubernetes: operators reach it with `kubectl port-forward`, no pod can.
+     */
+    ADMIN_GRPC_HOST: vars.string().default("127.0.0.1"),
+    ADMIN_GRPC_PORT: vars.port().default(50061),
     /** Replication of auth.api-keys.v1 when the start-up migration creates it; 1 on a single broker. */
     KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
     /** File holding the HMAC pepper for key secrets and refresh tokens (a Kubernetes Secret). */

@@ -20,6 +20,8 @@ await runBackendService({
   log,
   registry: createMetricsRegistry("auth"),
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [auth.grpc] },
+  // Its own listener: whatever reaches the gateway-facing port cannot mint keys.
+  adminGrpc: { host: config.ADMIN_GRPC_HOST, port: config.ADMIN_GRPC_PORT, services: [auth.adminGrpc] },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
   dependencies: auth.dependencies,
   readinessIntervalMs: config.READINESS_INTERVAL_MS,

@@ -10,6 +10,7 @@ import { callUnary, createGrpcClient, startGrpcServer, type RunningGrpcServer } 
 import { createLogger, type Logger } from "@platform/log";
 import {
   ApiKeyStatus,
+  AuthAdminServiceClient,
   AuthServiceClient,
   type ApiKey,
   type IssueTokenRequest,
@@ -58,6 +59,10 @@ let firstKid: string;
 
 interface Instance {
   auth: InstanceType<typeof AuthServiceClient>;
+  /** The admin listener's client (AuthAdminService, its own port). */
+  admin: InstanceType<typeof AuthAdminServiceClient>;
+  /** The gateway-facing listener's port. */
+  port: number;
   components: AuthComponents;
   stop(): Promise<void>;
 }
@@ -89,14 +94,20 @@ async function startInstance(kafkaBrokers: string, options: { waitReady: boolean
     { registryIntervalMs: 1_000 },
   );
   const server: RunningGrpcServer = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [components.grpc] });
+  const adminServer: RunningGrpcServer = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [components.adminGrpc] });
   server.setServing(true);
+  adminServer.setServing(true);
   const auth = createGrpcClient(AuthServiceClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 15_000 });
+  const admin = createGrpcClient(AuthAdminServiceClient, { target: `127.0.0.1:${adminServer.port}`, deadlineMs: 15_000 });
   const started: Instance = {
     auth,
+    admin,
+    port: server.port,
     components,
     async stop() {
       auth.close();
-      await server.shutdown(1_000);
+      admin.close();
+      await Promise.all([server.shutdown(1_000), adminServer.shutdown(1_000)]);
       for (const step of components.stops) await step.run();
     },
   };
@@ -157,9 +168,10 @@ async function projectionCaughtUp(): Promise<void> {
 }
 
 type Client = Instance["auth"];
+type AdminClient = Instance["admin"];
 const metadata = () => new Metadata();
 
-async function createKey(name: string, scopes: string[], tier = "", on: Client = instance.auth): Promise<{ key: ApiKey; secret: string }> {
+async function createKey(name: string, scopes: string[], tier = "", on: AdminClient = instance.admin): Promise<{ key: ApiKey; secret: string }> {
   const { key, secret } = await callUnary(on, on.createApiKey, { name, scopes, tier }, metadata());
   issuedSecrets.push(secret);
   return { key: key!, secret };
@@ -243,7 +255,7 @@ describe("auth over gRPC", () => {
     // A refresh token is bound to the key it was issued to.
     expect(await refusal(issue(withRefresh(other.key.id, mainRefresh)))).toEqual(badRefresh);
 
-    const { keys } = await callUnary(instance.auth, instance.auth.listApiKeys, { includeRevoked: false }, metadata());
+    const { keys } = await callUnary(instance.admin, instance.admin.listApiKeys, { includeRevoked: false }, metadata());
     expect(keys.map((key) => key.id)).toEqual([main.key.id, other.key.id]);
     expect(JSON.stringify(keys)).not.toContain(main.secret);
   });
@@ -255,12 +267,29 @@ describe("auth over gRPC", () => {
     expect(await refusal(issue(withSecret(main.key.id, "")))).toMatchObject({ grpcStatus: status.INVALID_ARGUMENT, code: "INVALID_REQUEST" });
     const unknown = newCredential("keyId");
     for (const call of [
-      () => callUnary(instance.auth, instance.auth.revokeApiKey, { id: unknown, reason: "" }, metadata()),
-      () => callUnary(instance.auth, instance.auth.rotateApiKeySecret, { id: unknown }, metadata()),
-      () => callUnary(instance.auth, instance.auth.rotateApiKeySecret, { id: "not-a-key" }, metadata()),
+      () => callUnary(instance.admin, instance.admin.revokeApiKey, { id: unknown, reason: "" }, metadata()),
+      () => callUnary(instance.admin, instance.admin.rotateApiKeySecret, { id: unknown }, metadata()),
+      () => callUnary(instance.admin, instance.admin.rotateApiKeySecret, { id: "not-a-key" }, metadata()),
     ]) {
       expect(await refusal(call())).toMatchObject({ grpcStatus: status.NOT_FOUND, code: "API_KEY_NOT_FOUND" });
     }
+  });
+
+  it("serves key administration only on its own listener: the port the gateway calls has no admin method", async () => {
+    // A compromised gateway holds a channel to the gateway-facing port only.
+    const fromGateway = createGrpcClient(AuthAdminServiceClient, { target: `127.0.0.1:${instance.port}`, deadlineMs: 5_000 });
+    try {
+      for (const attempt of [
+        () => callUnary(fromGateway, fromGateway.createApiKey, { name: "minted", scopes: ["data:read"], tier: "" }, metadata()),
+        () => callUnary(fromGateway, fromGateway.rotateApiKeySecret, { id: main.key.id }, metadata()),
+        () => callUnary(fromGateway, fromGateway.listApiKeys, { includeRevoked: true }, metadata()),
+      ]) {
+        expect((await refusal(attempt())).grpcStatus).toBe(status.UNIMPLEMENTED);
+      }
+    } finally {
+      fromGateway.close();
+    }
+    expect((await callUnary(instance.admin, instance.admin.listApiKeys, { includeRevoked: true }, metadata())).keys.map((key) => key.name)).not.toContain("minted");
   });
 
   it("answers an unknown key id, a wrong secret and a malformed secret identically", async () => {
@@ -279,7 +308,7 @@ describe("auth over gRPC", () => {
   });
 
   it("rotation ends the old secret, its access-token version and its refresh tokens", async () => {
-    const rotated = await callUnary(instance.auth, instance.auth.rotateApiKeySecret, { id: main.key.id }, metadata());
+    const rotated = await callUnary(instance.admin, instance.admin.rotateApiKeySecret, { id: main.key.id }, metadata());
     issuedSecrets.push(rotated.secret);
     expect(rotated.secret).not.toBe(main.secret);
     expect(rotated.key?.secretRotatedAt).toBeDefined();
@@ -298,19 +327,19 @@ describe("auth over gRPC", () => {
   it("revocation ends the key and its refresh tokens, and is listed", async () => {
     const doomed = await createKey("doomed", ["data:read"]);
     const { refreshToken } = await issue(withSecret(doomed.key.id, doomed.secret));
-    const revoked = await callUnary(instance.auth, instance.auth.revokeApiKey, { id: doomed.key.id, reason: "test" }, metadata());
+    const revoked = await callUnary(instance.admin, instance.admin.revokeApiKey, { id: doomed.key.id, reason: "test" }, metadata());
     expect(revoked.key).toMatchObject({ status: ApiKeyStatus.API_KEY_STATUS_REVOKED });
     expect(revoked.key?.revokedAt).toBeDefined();
 
     expect(await refusal(issue(withSecret(doomed.key.id, doomed.secret)))).toEqual(badCredentials);
     expect(await refusal(issue(withRefresh(doomed.key.id, refreshToken!)))).toEqual(badRefresh);
-    expect(await refusal(callUnary(instance.auth, instance.auth.revokeApiKey, { id: doomed.key.id, reason: "" }, metadata()))).toMatchObject({
+    expect(await refusal(callUnary(instance.admin, instance.admin.revokeApiKey, { id: doomed.key.id, reason: "" }, metadata()))).toMatchObject({
       grpcStatus: status.FAILED_PRECONDITION,
       code: "API_KEY_REVOKED",
     });
-    const active = await callUnary(instance.auth, instance.auth.listApiKeys, { includeRevoked: false }, metadata());
+    const active = await callUnary(instance.admin, instance.admin.listApiKeys, { includeRevoked: false }, metadata());
     expect(active.keys.map((key) => key.id)).not.toContain(doomed.key.id);
-    const all = await callUnary(instance.auth, instance.auth.listApiKeys, { includeRevoked: true }, metadata());
+    const all = await callUnary(instance.admin, instance.admin.listApiKeys, { includeRevoked: true }, metadata());
     expect(all.keys.find((key) => key.id === doomed.key.id)?.status).toBe(ApiKeyStatus.API_KEY_STATUS_REVOKED);
   });
 
@@ -403,7 +432,7 @@ describe("auth over gRPC", () => {
       },
       { what: "the registry rebuilt after FLUSHALL", timeoutMs: 15_000, intervalMs: 250 },
     );
-    const all = await callUnary(instance.auth, instance.auth.listApiKeys, { includeRevoked: true }, metadata());
+    const all = await callUnary(instance.admin, instance.admin.listApiKeys, { includeRevoked: true }, metadata());
     expect(all.keys.map((key) => [key.name, key.status])).toEqual([
       ["integration", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["other", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
@@ -449,7 +478,7 @@ describe("auth over gRPC", () => {
 
     const started = Date.now();
     const [created, issued] = await Promise.all([
-      refusal(createKey("no-kafka", ["data:read"], "", away.auth)),
+      refusal(createKey("no-kafka", ["data:read"], "", away.admin)),
       refusal(issue(withSecret(other.key.id, other.secret), away.auth)),
     ]);
     expect(created).toMatchObject({ grpcStatus: status.UNAVAILABLE, code: "UNAVAILABLE" });

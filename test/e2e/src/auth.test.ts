@@ -22,14 +22,14 @@ interface Key {
 
 async function createKey(scopes: string, tier = "standard"): Promise<Key> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", `e2e-${scopes}`, "--scopes", scopes, "--tier", tier, "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! })) as Key;
+  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", `e2e-${scopes}`, "--scopes", scopes, "--tier", tier, "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! })) as Key;
   secretsSeen.add(key.secret);
   return key;
 }
 
 async function adminCli(args: string[]): Promise<string> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  return authCli(testRuntime(), args, { AUTH_GRPC_TARGET: auth.grpcTarget! });
+  return authCli(testRuntime(), args, { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! });
 }
 
 function postAuth(body: unknown, init: { contentType?: string; raw?: string } = {}) {

@@ -45,7 +45,7 @@ const json = async (response: Response) => (await response.json()) as Record<str
 
 async function issueToken(name: string, scopes: string): Promise<string> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", name, "--scopes", scopes, "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! })) as { id: string; secret: string };
+  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", name, "--scopes", scopes, "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! })) as { id: string; secret: string };
   const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
   return ((await issued.json()) as { access_token: string }).access_token;
 }

@@ -132,7 +132,7 @@ beforeAll(async () => {
   await waitFor(async () => (await fetch(`${gatewayUrl}/healthz`).catch(() => undefined))?.status === 200, { what: "gateway live", timeoutMs: 60_000 });
 
   const key = JSON.parse(
-    await authCli(testRuntime(), ["keys", "create", "--name", "load", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: specOf("auth").grpcTarget! }),
+    await authCli(testRuntime(), ["keys", "create", "--name", "load", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: specOf("auth").adminGrpcTarget! }),
   ) as { id: string; secret: string };
   const response = await fetch(`${gatewayUrl}/auth`, {
     method: "POST",

@@ -36,7 +36,7 @@ beforeAll(async () => {
   base = stack.descriptor.gatewayUrl;
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
   const key = JSON.parse(
-    await authCli(testRuntime(), ["keys", "create", "--name", "e2e-tc", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! }),
+    await authCli(testRuntime(), ["keys", "create", "--name", "e2e-tc", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! }),
   ) as { id: string; secret: string };
   const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
   token = ((await issued.json()) as { access_token: string }).access_token;

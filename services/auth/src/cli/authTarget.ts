@@ -11,15 +11,16 @@ export class TargetError extends Error {
 }
 
 /**
- * Where auth's gRPC answers: AUTH_GRPC_TARGET, else the `auth` process of the local stack's
- * descriptor (`<STACK_STATE_DIR or .local>/stack.json`, field `grpcTarget`).
+ * Where auth's key administration (AuthAdminService, its own listener) answers:
+ * AUTH_ADMIN_GRPC_TARGET, else the `auth` process of the local stack's descriptor
+ * (`<STACK_STATE_DIR or .local>/stack.json`, field `adminGrpcTarget`).
  */
 export function resolveAuthTarget(env: NodeJS.ProcessEnv = process.env, stateDir: string = defaultStateDir): string {
-  const explicit = env.AUTH_GRPC_TARGET?.trim();
+  const explicit = env.AUTH_ADMIN_GRPC_TARGET?.trim();
   if (explicit) return explicit;
   const dir = env.STACK_STATE_DIR?.trim() ? (isAbsolute(env.STACK_STATE_DIR) ? env.STACK_STATE_DIR : resolve(env.STACK_STATE_DIR)) : stateDir;
   const path = join(dir, "stack.json");
-  if (!existsSync(path)) throw new TargetError(`AUTH_GRPC_TARGET is not set and ${path} does not exist; start the stack (pnpm stack) or set AUTH_GRPC_TARGET`);
+  if (!existsSync(path)) throw new TargetError(`AUTH_GRPC_TARGET is not set and ${path} does not exist; start the stack (pnpm stack) or set AUTH_ADMIN_GRPC_TARGET`);
   let descriptor: unknown;
   try {
     descriptor = JSON.parse(readFileSync(path, "utf8"));
@@ -28,7 +29,7 @@ export function resolveAuthTarget(env: NodeJS.ProcessEnv = process.env, stateDir
   }
   const processes = (descriptor as { processes?: unknown }).processes;
   const auth = Array.isArray(processes) ? processes.find((entry) => (entry as { name?: unknown })?.name === "auth") : undefined;
-  const target = (auth as { grpcTarget?: unknown } | undefined)?.grpcTarget;
-  if (typeof target !== "string" || target === "") throw new TargetError(`${path} lists no auth process with a grpcTarget; set AUTH_GRPC_TARGET`);
+  const target = (auth as { adminGrpcTarget?: unknown } | undefined)?.adminGrpcTarget;
+  if (typeof target !== "string" || target === "") throw new TargetError(`${path} lists no auth process with an adminGrpcTarget; set AUTH_ADMIN_GRPC_TARGET`);
   return target;
 }

@@ -24,7 +24,7 @@ export const USAGE = `Usage: pnpm --silent cli <command>
   signing-keys generate --dir DIR [--active-from ISO] [--json]   write a new Ed25519 signing-key file
 
 Scopes: ${SCOPES.join(", ")}. Tiers: as configured on auth (AUTH_TIERS); auth's default when --tier is left out.
-Auth is reached at AUTH_GRPC_TARGET, else at the local stack's (STACK_STATE_DIR, default .local).`;
+Auth's key administration is reached at AUTH_ADMIN_GRPC_TARGET (in Kubernetes: kubectl -n platform port-forward deploy/auth 50061, then 127.0.0.1:50061), else at the local stack's (STACK_STATE_DIR, default .local).`;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -1,7 +1,7 @@
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { AppError, ERROR_CODE_KEY } from "@platform/errors";
 import { callUnary, createGrpcClient } from "@platform/grpc";
-import { AuthServiceClient } from "@platform/proto/auth/v1/auth";
+import { AuthAdminServiceClient } from "@platform/proto/auth/v1/auth";
 import { generateSigningKeyFile, writeSigningKeyFile } from "../tokens/signingKeyFile.js";
 import { resolveAuthTarget, TargetError } from "./authTarget.js";
 import { parseCommand, USAGE, UsageError, type CliCommand } from "./parseCommand.js";
@@ -62,7 +62,7 @@ async function execute(command: CliCommand, io: CliIo): Promise<void> {
   }
 }
 
-type Auth = InstanceType<typeof AuthServiceClient>;
+type Auth = InstanceType<typeof AuthAdminServiceClient>;
 
 async function admin(command: Exclude<CliCommand, { kind: "help" | "signing-keys generate" }>, auth: Auth, io: CliIo): Promise<void> {
   const call = <Req, Res>(method: Parameters<typeof callUnary<Req, Res>>[1], request: Req) => callUnary<Req, Res>(auth, method, request, new Metadata());
@@ -103,7 +103,7 @@ async function admin(command: Exclude<CliCommand, { kind: "help" | "signing-keys
 
 async function withAuth(io: CliIo, work: (auth: Auth) => Promise<void>): Promise<void> {
   const target = resolveAuthTarget(io.env);
-  const auth = createGrpcClient(AuthServiceClient, { target, deadlineMs: CALL_DEADLINE_MS });
+  const auth = createGrpcClient(AuthAdminServiceClient, { target, deadlineMs: CALL_DEADLINE_MS });
   try {
     await work(auth);
   } catch (error) {

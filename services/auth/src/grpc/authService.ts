@@ -1,7 +1,9 @@
 import type { Logger } from "@platform/log";
 import { unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
 import {
+  AuthAdminServiceService,
   AuthServiceService,
+  type AuthAdminServiceServer,
   type AuthServiceServer,
   type CreateApiKeyRequest,
   type CreateApiKeyResponse,
@@ -23,19 +25,19 @@ import type { SigningKeyStore } from "../tokens/signingKeyStore.js";
 import { deadlineOf } from "./deadline.js";
 
 export const AUTH_SERVICE_NAME = "platform.auth.v1.AuthService";
+export const AUTH_ADMIN_SERVICE_NAME = "platform.auth.v1.AuthAdminService";
 
 export interface AuthServiceDependencies {
   log: Logger;
   issueToken: TokenIssuer;
-  admin: AdminCommands;
   signingKeys: SigningKeyStore;
   issuer: string;
   audience: string;
 }
 
-/** The gRPC AuthService: thin adapters from calls to the issuer, the admin commands and the key store. */
+/** The gRPC AuthService (what the gateway calls): thin adapters from calls to the issuer and the key store. */
 export function authServiceRegistration(deps: AuthServiceDependencies): GrpcServiceRegistration {
-  const { log, issueToken, admin } = deps;
+  const { log, issueToken } = deps;
   const implementation: AuthServiceServer = {
     issueToken: unaryHandler<IssueTokenRequest, IssueTokenResponse>(log, "IssueToken", (request, call) =>
       issueToken(request, deadlineOf(call)),
@@ -43,6 +45,14 @@ export function authServiceRegistration(deps: AuthServiceDependencies): GrpcServ
     getSigningKeys: unaryHandler<GetSigningKeysRequest, GetSigningKeysResponse>(log, "GetSigningKeys", async () =>
       signingKeysResponse(deps.signingKeys.keys(), deps.issuer, deps.audience),
     ),
+  };
+  return { name: AUTH_SERVICE_NAME, definition: AuthServiceService, implementation };
+}
+
+/** The gRPC AuthAdminService (the admin CLI's, on its own listener): thin adapters to the admin commands. */
+export function authAdminServiceRegistration(deps: { log: Logger; admin: AdminCommands }): GrpcServiceRegistration {
+  const { log, admin } = deps;
+  const implementation: AuthAdminServiceServer = {
     createApiKey: unaryHandler<CreateApiKeyRequest, CreateApiKeyResponse>(log, "CreateApiKey", (request, call) =>
       admin.create(request, deadlineOf(call)),
     ),
@@ -54,5 +64,5 @@ export function authServiceRegistration(deps: AuthServiceDependencies): GrpcServ
       admin.rotate(request, deadlineOf(call)),
     ),
   };
-  return { name: AUTH_SERVICE_NAME, definition: AuthServiceService, implementation };
+  return { name: AUTH_ADMIN_SERVICE_NAME, definition: AuthAdminServiceService, implementation };
 }

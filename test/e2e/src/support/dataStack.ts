@@ -155,7 +155,7 @@ export async function startDataStack(name: string): Promise<DataStack> {
 async function dataApi(stack: RunningStack, keyName: string): Promise<DataApi> {
   const base = stack.descriptor.gatewayUrl;
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", keyName, "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! })) as {
+  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", keyName, "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! })) as {
     id: string;
     secret: string;
   };

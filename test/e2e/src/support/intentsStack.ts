@@ -126,7 +126,7 @@ export async function startIntentsStack(name: string, options: IntentsStackOptio
 
 async function issueToken(stack: RunningStack, base: string, name: string): Promise<string> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", name, "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_GRPC_TARGET: auth.grpcTarget! })) as {
+  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", name, "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! })) as {
     id: string;
     secret: string;
   };

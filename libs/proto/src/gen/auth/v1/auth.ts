@@ -1798,13 +1798,11 @@ export const RotateApiKeySecretResponse: MessageFns<RotateApiKeySecretResponse> 
 };
 
 /**
- * The auth service: API keys, token issuance for `POST /auth`, and the public signing keys the
- * gateway verifies access tokens with. The admin methods (CreateApiKey, ListApiKeys,
- * RevokeApiKey, RotateApiKeySecret) serve the admin CLI; the gateway never routes to them.
+ * The auth service: token issuance for `POST /auth`, and the public signing keys the gateway
+ * verifies access tokens with. The gateway calls it.
  *
  * Errors travel as AppErrors (libs/errors): IssueToken answers UNAUTHENTICATED with code
- * INVALID_CREDENTIALS or INVALID_REFRESH_TOKEN, INVALID_ARGUMENT with INVALID_REQUEST; admin
- * methods answer NOT_FOUND for an unknown key id.
+ * INVALID_CREDENTIALS or INVALID_REFRESH_TOKEN, INVALID_ARGUMENT with INVALID_REQUEST.
  */
 export type AuthServiceService = typeof AuthServiceService;
 export const AuthServiceService = {
@@ -1830,50 +1828,6 @@ export const AuthServiceService = {
       Buffer.from(GetSigningKeysResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetSigningKeysResponse => GetSigningKeysResponse.decode(value),
   },
-  /** Admin: creates a key and returns its secret, once. */
-  createApiKey: {
-    path: "/platform.auth.v1.AuthService/CreateApiKey" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: CreateApiKeyRequest): Buffer => Buffer.from(CreateApiKeyRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): CreateApiKeyRequest => CreateApiKeyRequest.decode(value),
-    responseSerialize: (value: CreateApiKeyResponse): Buffer =>
-      Buffer.from(CreateApiKeyResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): CreateApiKeyResponse => CreateApiKeyResponse.decode(value),
-  },
-  /** Admin: lists keys (never secrets). */
-  listApiKeys: {
-    path: "/platform.auth.v1.AuthService/ListApiKeys" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: ListApiKeysRequest): Buffer => Buffer.from(ListApiKeysRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListApiKeysRequest => ListApiKeysRequest.decode(value),
-    responseSerialize: (value: ListApiKeysResponse): Buffer => Buffer.from(ListApiKeysResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListApiKeysResponse => ListApiKeysResponse.decode(value),
-  },
-  /** Admin: revokes a key; its access and refresh tokens stop working within seconds. */
-  revokeApiKey: {
-    path: "/platform.auth.v1.AuthService/RevokeApiKey" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: RevokeApiKeyRequest): Buffer => Buffer.from(RevokeApiKeyRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): RevokeApiKeyRequest => RevokeApiKeyRequest.decode(value),
-    responseSerialize: (value: RevokeApiKeyResponse): Buffer =>
-      Buffer.from(RevokeApiKeyResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): RevokeApiKeyResponse => RevokeApiKeyResponse.decode(value),
-  },
-  /** Admin: replaces a key's secret and returns the new one, once. The old secret stops working. */
-  rotateApiKeySecret: {
-    path: "/platform.auth.v1.AuthService/RotateApiKeySecret" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: RotateApiKeySecretRequest): Buffer =>
-      Buffer.from(RotateApiKeySecretRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): RotateApiKeySecretRequest => RotateApiKeySecretRequest.decode(value),
-    responseSerialize: (value: RotateApiKeySecretResponse): Buffer =>
-      Buffer.from(RotateApiKeySecretResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): RotateApiKeySecretResponse => RotateApiKeySecretResponse.decode(value),
-  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -1881,14 +1835,6 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   issueToken: handleUnaryCall<IssueTokenRequest, IssueTokenResponse>;
   /** The public keys access tokens are signed with (all keys still valid for verification). */
   getSigningKeys: handleUnaryCall<GetSigningKeysRequest, GetSigningKeysResponse>;
-  /** Admin: creates a key and returns its secret, once. */
-  createApiKey: handleUnaryCall<CreateApiKeyRequest, CreateApiKeyResponse>;
-  /** Admin: lists keys (never secrets). */
-  listApiKeys: handleUnaryCall<ListApiKeysRequest, ListApiKeysResponse>;
-  /** Admin: revokes a key; its access and refresh tokens stop working within seconds. */
-  revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
-  /** Admin: replaces a key's secret and returns the new one, once. The old secret stops working. */
-  rotateApiKeySecret: handleUnaryCall<RotateApiKeySecretRequest, RotateApiKeySecretResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -1924,7 +1870,84 @@ export interface AuthServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSigningKeysResponse) => void,
   ): ClientUnaryCall;
-  /** Admin: creates a key and returns its secret, once. */
+}
+
+export const AuthServiceClient = makeGenericClientConstructor(
+  AuthServiceService,
+  "platform.auth.v1.AuthService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): AuthServiceClient;
+  service: typeof AuthServiceService;
+  serviceName: string;
+};
+
+/**
+ * The API-key administration of the admin CLI, served on a listener of its own (auth's
+ * ADMIN_GRPC_HOST/PORT, loopback in Kubernetes: reached with `kubectl port-forward`), so nothing
+ * that can reach AuthService (the gateway) can mint, rotate or revoke keys. Unknown key ids
+ * answer NOT_FOUND.
+ */
+export type AuthAdminServiceService = typeof AuthAdminServiceService;
+export const AuthAdminServiceService = {
+  /** Creates a key and returns its secret, once. */
+  createApiKey: {
+    path: "/platform.auth.v1.AuthAdminService/CreateApiKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateApiKeyRequest): Buffer => Buffer.from(CreateApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateApiKeyRequest => CreateApiKeyRequest.decode(value),
+    responseSerialize: (value: CreateApiKeyResponse): Buffer =>
+      Buffer.from(CreateApiKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateApiKeyResponse => CreateApiKeyResponse.decode(value),
+  },
+  /** Lists keys (never secrets). */
+  listApiKeys: {
+    path: "/platform.auth.v1.AuthAdminService/ListApiKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListApiKeysRequest): Buffer => Buffer.from(ListApiKeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListApiKeysRequest => ListApiKeysRequest.decode(value),
+    responseSerialize: (value: ListApiKeysResponse): Buffer => Buffer.from(ListApiKeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListApiKeysResponse => ListApiKeysResponse.decode(value),
+  },
+  /** Revokes a key; its access and refresh tokens stop working within seconds. */
+  revokeApiKey: {
+    path: "/platform.auth.v1.AuthAdminService/RevokeApiKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeApiKeyRequest): Buffer => Buffer.from(RevokeApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeApiKeyRequest => RevokeApiKeyRequest.decode(value),
+    responseSerialize: (value: RevokeApiKeyResponse): Buffer =>
+      Buffer.from(RevokeApiKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeApiKeyResponse => RevokeApiKeyResponse.decode(value),
+  },
+  /** Replaces a key's secret and returns the new one, once. The old secret stops working. */
+  rotateApiKeySecret: {
+    path: "/platform.auth.v1.AuthAdminService/RotateApiKeySecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RotateApiKeySecretRequest): Buffer =>
+      Buffer.from(RotateApiKeySecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateApiKeySecretRequest => RotateApiKeySecretRequest.decode(value),
+    responseSerialize: (value: RotateApiKeySecretResponse): Buffer =>
+      Buffer.from(RotateApiKeySecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RotateApiKeySecretResponse => RotateApiKeySecretResponse.decode(value),
+  },
+} as const;
+
+export interface AuthAdminServiceServer extends UntypedServiceImplementation {
+  /** Creates a key and returns its secret, once. */
+  createApiKey: handleUnaryCall<CreateApiKeyRequest, CreateApiKeyResponse>;
+  /** Lists keys (never secrets). */
+  listApiKeys: handleUnaryCall<ListApiKeysRequest, ListApiKeysResponse>;
+  /** Revokes a key; its access and refresh tokens stop working within seconds. */
+  revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
+  /** Replaces a key's secret and returns the new one, once. The old secret stops working. */
+  rotateApiKeySecret: handleUnaryCall<RotateApiKeySecretRequest, RotateApiKeySecretResponse>;
+}
+
+export interface AuthAdminServiceClient extends Client {
+  /** Creates a key and returns its secret, once. */
   createApiKey(
     request: CreateApiKeyRequest,
     callback: (error: ServiceError | null, response: CreateApiKeyResponse) => void,
@@ -1940,7 +1963,7 @@ export interface AuthServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateApiKeyResponse) => void,
   ): ClientUnaryCall;
-  /** Admin: lists keys (never secrets). */
+  /** Lists keys (never secrets). */
   listApiKeys(
     request: ListApiKeysRequest,
     callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
@@ -1956,7 +1979,7 @@ export interface AuthServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
   ): ClientUnaryCall;
-  /** Admin: revokes a key; its access and refresh tokens stop working within seconds. */
+  /** Revokes a key; its access and refresh tokens stop working within seconds. */
   revokeApiKey(
     request: RevokeApiKeyRequest,
     callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
@@ -1972,7 +1995,7 @@ export interface AuthServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
   ): ClientUnaryCall;
-  /** Admin: replaces a key's secret and returns the new one, once. The old secret stops working. */
+  /** Replaces a key's secret and returns the new one, once. The old secret stops working. */
   rotateApiKeySecret(
     request: RotateApiKeySecretRequest,
     callback: (error: ServiceError | null, response: RotateApiKeySecretResponse) => void,
@@ -1990,12 +2013,12 @@ export interface AuthServiceClient extends Client {
   ): ClientUnaryCall;
 }
 
-export const AuthServiceClient = makeGenericClientConstructor(
-  AuthServiceService,
-  "platform.auth.v1.AuthService",
+export const AuthAdminServiceClient = makeGenericClientConstructor(
+  AuthAdminServiceService,
+  "platform.auth.v1.AuthAdminService",
 ) as unknown as {
-  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): AuthServiceClient;
-  service: typeof AuthServiceService;
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): AuthAdminServiceClient;
+  service: typeof AuthAdminServiceService;
   serviceName: string;
 };
 
