@@ -53,6 +53,7 @@ export function createAuthComponents(config: AuthConfig, secrets: AuthSecrets, l
     projectionRedis,
     log,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    refreshTokensPerKey: config.AUTH_REFRESH_TOKENS_PER_KEY,
     ...(tuning.registryIntervalMs === undefined ? {} : { intervalMs: tuning.registryIntervalMs }),
   });
   const signingKeys = watchSigningKeys(config.AUTH_SIGNING_KEYS_DIR, secrets.signingKeys, {
@@ -75,6 +76,8 @@ export function createAuthComponents(config: AuthConfig, secrets: AuthSecrets, l
     registry,
     accessToken: { issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS },
     refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
+    refreshTokensPerKey: config.AUTH_REFRESH_TOKENS_PER_KEY,
+    grantsPerKeyPerMinute: config.AUTH_GRANTS_PER_KEY_PER_MINUTE,
   });
   const admin = adminCommands({
     redis: redis.client,

@@ -29,6 +29,10 @@ export const authConfigSchema = z
     AUTH_AUDIENCE: vars.string().default("platform-api"),
     ACCESS_TOKEN_TTL_SECONDS: vars.positiveInt().default(900),
     REFRESH_TOKEN_TTL_SECONDS: vars.positiveInt().default(2_592_000),
+    /** Live refresh tokens kept per API key: an API_KEY grant past it drops the key's tokens that expire first. */
+    AUTH_REFRESH_TOKENS_PER_KEY: vars.positiveInt().default(25),
+    /** API_KEY grants (each a refresh token and an event) per key per minute; past it, 503 with Retry-After until the minute ends. */
+    AUTH_GRANTS_PER_KEY_PER_MINUTE: vars.positiveInt().default(30),
     /** Rate-limit tiers a key may have; the gateway knows each tier's budget. */
     AUTH_TIERS: vars.list().default(["free", "standard", "unlimited"]),
     /** The tier of a key created without one. */

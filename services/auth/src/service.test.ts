@@ -275,6 +275,27 @@ describe("auth over gRPC", () => {
     }
   });
 
+  it("bounds a key's API_KEY grants per minute with 503 GRANTS_EXHAUSTED and a Retry-After, while its refresh token still works", async () => {
+    const busy = await createKey("busy", ["data:read"]);
+    // Counted per clock minute: start early in one, so all the grants below fall into it.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
+    let refreshToken = "";
+    for (let grant = 0; grant < 30; grant += 1) refreshToken = (await issue(withSecret(busy.key.id, busy.secret, "198.51.100.40"))).refreshToken!;
+    const refused = await issue(withSecret(busy.key.id, busy.secret, "198.51.100.40")).then(
+      () => undefined,
+      (error: unknown) => error as AppError,
+    );
+    expect([refused?.grpcStatus, refused?.code]).toEqual([status.UNAVAILABLE, "GRANTS_EXHAUSTED"]);
+    expect(refused?.extras["retryAfterSeconds"]).toBeGreaterThanOrEqual(1);
+    expect(refused?.extras["retryAfterSeconds"]).toBeLessThanOrEqual(60);
+    expect((await issue(withRefresh(busy.key.id, refreshToken, "198.51.100.40"))).accessToken).toBeTruthy();
+    // A refused grant is not a failed credential: nothing counts towards a lockout.
+    expect(await redis.exists(authKeys.failuresOfKeyAt(busy.key.id, "198.51.100.40"))).toBe(0);
+    // At most AUTH_REFRESH_TOKENS_PER_KEY (25) of its 30 refresh tokens stay live.
+    expect(await redis.zcard(authKeys.refreshTokensOfKey(busy.key.id))).toBe(25);
+  }, 30_000);
+
   it("serves key administration only on its own listener: the port the gateway calls has no admin method", async () => {
     // A compromised gateway holds a channel to the gateway-facing port only.
     const fromGateway = createGrpcClient(AuthAdminServiceClient, { target: `127.0.0.1:${instance.port}`, deadlineMs: 5_000 });
@@ -436,6 +457,7 @@ describe("auth over gRPC", () => {
     expect(all.keys.map((key) => [key.name, key.status])).toEqual([
       ["integration", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["other", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+      ["busy", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["probe", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["doomed", ApiKeyStatus.API_KEY_STATUS_REVOKED],
       ["lockout", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
@@ -443,6 +465,9 @@ describe("auth over gRPC", () => {
       ["shared-address", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
     ]);
     expect(await redis.hget(authKeys.apiKey(main.key.id), "secretVersion")).toBe("2");
+    // The rebuild keeps the same cap on live refresh tokens as the issuer did.
+    const busy = all.keys.find((key) => key.name === "busy")!;
+    expect(await redis.zcard(authKeys.refreshTokensOfKey(busy.id))).toBe(25);
   });
 
   it("a restarted auth carries on from the stored offsets, and rebuilds a fresh Redis", async () => {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { status } from "@grpc/grpc-js";
-import { notFound } from "@platform/errors";
+import { notFound, unavailable } from "@platform/errors";
 import { defineRoute } from "@platform/http";
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry, startOpsServer, watchDependencies, type OpsServer } from "@platform/runtime";
@@ -30,6 +30,8 @@ const echoRoute = defineRoute({
   async handle({ params, body }) {
     if (body.text === "missing") throw notFound("THING_NOT_FOUND", "no such thing", { thingId: params.id });
     if (body.text === "crash") throw new Error("database password hunter2");
+    if (body.text === "busy") throw unavailable("GRANTS_EXHAUSTED", "come back later", { retryAfterSeconds: 17 });
+    if (body.text === "away") throw unavailable("UNAVAILABLE", "a backend is away");
     return { status: 200, body: { id: params.id, text: body.text } };
   },
 });
@@ -111,6 +113,14 @@ describe("gateway HTTP behaviour", () => {
     expect(badPath).toMatchObject({ status: 400, code: "INVALID_PARAMETER", parameter: "id", type: "https://api.example/problems/invalid-parameter" });
     const badBody = await problem(await post("/intents/v1/echo/1", JSON.stringify({ text: 5 })));
     expect(badBody).toMatchObject({ status: 400, code: "INVALID_REQUEST", parameter: "text" });
+  });
+
+  it("says when to come back on every 503: the service's own delay, else 2 s", async () => {
+    const busy = await post("/intents/v1/echo/1", JSON.stringify({ text: "busy" }));
+    expect([busy.status, busy.headers.get("retry-after")]).toEqual([503, "17"]);
+    expect(await problem(busy)).toMatchObject({ code: "GRANTS_EXHAUSTED", retryAfterSeconds: 17 });
+    const away = await post("/intents/v1/echo/1", JSON.stringify({ text: "away" }));
+    expect([away.status, away.headers.get("retry-after")]).toEqual([503, "2"]);
   });
 
   it("answers 400 for a body that is not JSON or not declared as JSON", async () => {

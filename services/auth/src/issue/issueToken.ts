@@ -11,6 +11,7 @@ import { lookUpApiKey, lookUpRefreshToken, readApiKey, writeRefreshToken } from 
 import type { RegistryStatus } from "../registry/registrySupervisor.js";
 import { issueAccessToken, type AccessTokenSettings } from "../tokens/accessToken.js";
 import type { SigningKeyStore } from "../tokens/signingKeyStore.js";
+import { spendGrant } from "./grantBudget.js";
 import type { AttemptSource, Lockout } from "./lockout.js";
 
 export interface TokenIssuerOptions {
@@ -22,6 +23,10 @@ export interface TokenIssuerOptions {
   registry: RegistryStatus;
   accessToken: AccessTokenSettings;
   refreshTokenTtlSeconds: number;
+  /** Live refresh tokens kept per key (refreshTokenWrite.ts). */
+  refreshTokensPerKey: number;
+  /** Successful API_KEY grants per key per minute (grantBudget.ts). */
+  grantsPerKeyPerMinute: number;
   /** Longest wait for Kafka to confirm a refresh token; 5 s by default (and never past the call's deadline). */
   publishTimeoutMs?: number;
 }
@@ -82,6 +87,8 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       throw invalidCredentials();
     }
     await lockout.succeeded(source);
+    // Each grant is a refresh token (Redis) and an event (Kafka): a key's grants are bounded.
+    await spendGrant(redis, record.id, options.grantsPerKeyPerMinute);
 
     const refreshToken = newCredential("refreshToken");
     const now = new Date();
@@ -94,7 +101,7 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     const issued = decision.event.value;
     // Kafka first (the token survives a lost Redis), then the record itself so it works at once.
     await publisher.publish(decision, Math.min(Date.now() + publishTimeoutMs, deadline - 300));
-    await writeRefreshToken(redis, issued.tokenHmac, { keyId: issued.keyId, secretVersion: issued.secretVersion, expiresAt: issued.expiresAt });
+    await writeRefreshToken(redis, issued.tokenHmac, { keyId: issued.keyId, secretVersion: issued.secretVersion, expiresAt: issued.expiresAt }, options.refreshTokensPerKey);
     return {
       accessToken: await accessTokenFor(record),
       tokenType: "Bearer",

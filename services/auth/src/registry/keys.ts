@@ -34,8 +34,11 @@ export const authKeys = {
   apiKey: (keyId: string) => `auth:key:{${keyId}}`,
   keySet: "auth:keys",
   refreshToken: (tokenHmac: string) => `auth:refresh:${tokenHmac}`,
+  /** The key's live refresh tokens (their record keys), scored by expiry: the cap's bookkeeping (refreshTokenWrite.ts). */
+  refreshTokensOfKey: (keyId: string) => `auth:refresh-of:{${keyId}}`,
   offset: (topic: string, partition: number) => `auth:offset:${topic}:${partition}`,
   marker: "auth:registry",
   failuresOfKeyAt: (keyId: string, addressBucket: string) => `auth:fail:key:${keyId}:${addressBucket}`,
+  grantsOfKey: (keyId: string, minute: number) => `auth:grants:{${keyId}}:${minute}`,
   failuresOfAddress: (address: string) => `auth:fail:addr:${address}`,
 } as const;

@@ -69,7 +69,7 @@ const refresh = (tokenHmac: string, expiresAt: string): ApiKeyEvent => ({
 
 describe("the registry projection", () => {
   it("folds a batch into the key, its refresh tokens and the offset together", async () => {
-    const projection = registryProjection(redis, log);
+    const projection = registryProjection(redis, log, { refreshTokensPerKey: 25 });
     const future = new Date(Date.now() + 3_600_000).toISOString();
     await projection.handleBatch(
       batch([record(0, created), record(1, rotated), record(2, refresh("cafe", future)), record(3, refresh("dead", "2020-01-01T00:00:00.000Z"))], undefined),
@@ -101,7 +101,7 @@ describe("the registry projection", () => {
   });
 
   it("writes nothing when the stored offset is not the one the batch continues from", async () => {
-    const projection = registryProjection(redis, log);
+    const projection = registryProjection(redis, log, { refreshTokensPerKey: 25 });
     await projection.handleBatch(batch([record(0, created)], undefined));
     // Another member moved on (or Redis lost the projection): the batch must not apply.
     await expect(projection.handleBatch(batch([record(1, rotated)], undefined))).rejects.toThrow(/stored offset/);
@@ -111,7 +111,7 @@ describe("the registry projection", () => {
   });
 
   it("skips records it cannot decode instead of stopping the registry", async () => {
-    const projection = registryProjection(redis, log);
+    const projection = registryProjection(redis, log, { refreshTokensPerKey: 25 });
     const garbage = { ...record(0, created), value: Buffer.from([0xff, 0xff, 0xff]) };
     await projection.handleBatch(batch([garbage, record(1, created)], undefined));
     expect(await redis.hget(authKeys.apiKey(keyId), "status")).toBe("active");

@@ -2,9 +2,10 @@ import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { ApiKeyEvent } from "@platform/proto/events/v1/auth_api_keys";
 import type { Redis } from "@platform/store";
-import { apiKeyFromHash, apiKeyToHash, refreshTokenToHash, type ApiKeyRecord } from "./apiKeyRecord.js";
+import { apiKeyFromHash, apiKeyToHash, type ApiKeyRecord, type RefreshTokenRecord } from "./apiKeyRecord.js";
 import { evolve, keyIdOf } from "./evolve.js";
 import { authKeys } from "./keys.js";
+import { defineRefreshTokenWrite, queueRefreshTokenWrite } from "./refreshTokenWrite.js";
 
 export interface RegistryProjection {
   loadOffsets(topic: string, partition: number): Promise<string | undefined>;
@@ -21,7 +22,9 @@ export interface RegistryProjection {
  * `redis` must be a connection of its own: WATCH belongs to the connection, and another caller's
  * MULTI/EXEC on a shared one would clear it.
  */
-export function registryProjection(redis: Redis, log: Logger, now: () => number = Date.now): RegistryProjection {
+export function registryProjection(redis: Redis, log: Logger, options: { refreshTokensPerKey: number; now?: () => number }): RegistryProjection {
+  const now = options.now ?? Date.now;
+  defineRefreshTokenWrite(redis);
   return {
     async loadOffsets(topic, partition) {
       return (await redis.get(authKeys.offset(topic, partition))) ?? undefined;
@@ -44,18 +47,14 @@ export function registryProjection(redis: Redis, log: Logger, now: () => number 
         }
         const before = await readRecords(redis, keyIds);
         const after = new Map(before);
-        const refreshWrites: { key: string; hash: Record<string, string>; expiresAtMs: number }[] = [];
+        const refreshWrites: { tokenHmac: string; record: RefreshTokenRecord }[] = [];
         for (const payload of events) {
           const event = payload.event;
           if (event?.$case === "refreshTokenIssued") {
             const expiresAtMs = Date.parse(event.value.expiresAt);
             // Replaying old tokens must not bring back expired ones (PEXPIREAT in the past deletes).
             if (!Number.isFinite(expiresAtMs) || expiresAtMs <= now()) continue;
-            refreshWrites.push({
-              key: authKeys.refreshToken(event.value.tokenHmac),
-              hash: refreshTokenToHash({ keyId: event.value.keyId, secretVersion: event.value.secretVersion, expiresAt: event.value.expiresAt }),
-              expiresAtMs,
-            });
+            refreshWrites.push({ tokenHmac: event.value.tokenHmac, record: { keyId: event.value.keyId, secretVersion: event.value.secretVersion, expiresAt: event.value.expiresAt } });
             continue;
           }
           const keyId = keyIdOf(payload);
@@ -72,10 +71,8 @@ export function registryProjection(redis: Redis, log: Logger, now: () => number 
           multi.hset(authKeys.apiKey(keyId), apiKeyToHash(record));
           multi.sadd(authKeys.keySet, keyId);
         }
-        for (const write of refreshWrites) {
-          multi.hset(write.key, write.hash);
-          multi.pexpireat(write.key, write.expiresAtMs);
-        }
+        const at = now();
+        for (const write of refreshWrites) queueRefreshTokenWrite(multi, write.tokenHmac, write.record, options.refreshTokensPerKey, at);
         multi.set(offsetKey, batch.lastOffset);
         const results = await multi.exec();
         executed = true;

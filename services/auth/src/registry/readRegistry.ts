@@ -2,11 +2,11 @@ import type { Redis } from "@platform/store";
 import {
   apiKeyFromHash,
   refreshTokenFromHash,
-  refreshTokenToHash,
   type ApiKeyRecord,
   type RefreshTokenRecord,
 } from "./apiKeyRecord.js";
 import { authKeys } from "./keys.js";
+import { writeCappedRefreshToken } from "./refreshTokenWrite.js";
 import { fromStore } from "./storeErrors.js";
 
 /** Reads of the registry projection (registry/keys.ts). Redis failures surface as UNAVAILABLE. */
@@ -36,16 +36,11 @@ export function listApiKeys(redis: Redis): Promise<ApiKeyRecord[]> {
 
 /**
  * Writes a refresh-token record at once, beside the projection, so a token works the moment it
- * is handed out. Refresh-token records never change, so this and the projection's write of the
- * same record are interchangeable, in either order.
+ * is handed out, keeping at most `cap` live tokens for its key (refreshTokenWrite.ts). This and
+ * the projection's write of the same record are interchangeable, in either order.
  */
-export function writeRefreshToken(redis: Redis, tokenHmac: string, record: RefreshTokenRecord): Promise<void> {
-  return fromStore(async () => {
-    const key = authKeys.refreshToken(tokenHmac);
-    const results = await redis.multi().hset(key, refreshTokenToHash(record)).pexpireat(key, Date.parse(record.expiresAt)).exec();
-    const failed = results?.find(([error]) => error !== null);
-    if (results === null || failed) throw new Error("refresh token write failed", { cause: failed?.[0] });
-  });
+export function writeRefreshToken(redis: Redis, tokenHmac: string, record: RefreshTokenRecord, cap: number): Promise<void> {
+  return fromStore(() => writeCappedRefreshToken(redis, tokenHmac, record, cap));
 }
 
 /** The last applied offset of a partition of the registry topic, or undefined. */

@@ -16,6 +16,8 @@ export interface RegistrySupervisorOptions {
   log: Logger;
   /** Replication of auth.api-keys.v1 when the migration creates it. */
   replicationFactor: number;
+  /** The cap on live refresh tokens per key (refreshTokenWrite.ts), as the issuer keeps it. */
+  refreshTokensPerKey: number;
   /** How often the marker is checked once the registry is complete; 2 s by default. */
   intervalMs?: number;
 }
@@ -38,7 +40,7 @@ export function superviseRegistry(options: RegistrySupervisorOptions): Projectio
     groupId: REGISTRY_GROUP_ID,
     topics: [TOPICS.authApiKeys.name],
     marker: redisProjectionMarker(options.redis, authKeys.marker),
-    projection: registryProjection(options.projectionRedis, options.log),
+    projection: registryProjection(options.projectionRedis, options.log, { refreshTokensPerKey: options.refreshTokensPerKey }),
     replicationFactor: options.replicationFactor,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
   });

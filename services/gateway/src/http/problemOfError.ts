@@ -18,7 +18,10 @@ interface BodyParserError extends Error {
 export function problemOfError(error: unknown, log: Logger, requestId: string, instance: string): { problem: Problem; headers: Record<string, string> } {
   const answer = problemAndHeaders(error, log, requestId, instance);
   if (answer.problem.status === 503 && answer.headers["retry-after"] === undefined) {
-    return { problem: answer.problem, headers: { ...answer.headers, "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS) } };
+    // A service that knows when to come back says so (`retryAfterSeconds`); otherwise a short wait.
+    const told = answer.problem.extras?.["retryAfterSeconds"];
+    const seconds = typeof told === "number" && Number.isInteger(told) && told > 0 ? told : UNAVAILABLE_RETRY_AFTER_SECONDS;
+    return { problem: answer.problem, headers: { ...answer.headers, "retry-after": String(seconds) } };
   }
   return answer;
 }

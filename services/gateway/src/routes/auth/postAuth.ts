@@ -60,6 +60,7 @@ export function postAuthRoute(auth: AuthServiceClient) {
         { status: 404, code: "NOT_FOUND" },
         { status: 405, code: "METHOD_NOT_ALLOWED" },
         { status: 503, code: "UNAVAILABLE" },
+        { status: 503, code: "GRANTS_EXHAUSTED" },
       ],
     },
     async handle({ body, context }) {
