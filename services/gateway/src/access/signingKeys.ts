@@ -21,18 +21,22 @@ interface KeySet {
 /**
  * Auth's published signing keys, cached. A new key is published before auth signs with it, so a
  * cache refreshed every `cache_max_age` knows it in time; an unknown `kid` triggers one early
- * refetch, rate limited so a flood of forged kids cannot hammer auth.
+ * refetch, rate limited so a flood of forged kids cannot hammer auth. Past its age the set is
+ * refreshed in the background while requests go on with the keys known: an auth outage never
+ * holds a request up, and a failed refresh is tried again after `retryMs`, not on every request.
  */
-export function cachedSigningKeys(auth: AuthServiceClient, options: { cooldownMs?: number } = {}): SigningKeys {
+export function cachedSigningKeys(auth: Pick<AuthServiceClient, "getSigningKeys">, options: { cooldownMs?: number; retryMs?: number } = {}): SigningKeys {
   const cooldownMs = options.cooldownMs ?? 5_000;
+  const retryMs = options.retryMs ?? 1_000;
   let current: KeySet | undefined;
   let inFlight: Promise<KeySet> | undefined;
   let lastForcedFetch = 0;
+  let nextRefreshAt = 0;
 
   const fetchKeys = (): Promise<KeySet> => {
     inFlight ??= (async () => {
       try {
-        const response = await callUnary(auth, auth.getSigningKeys, {}, new Metadata());
+        const response = await callUnary(auth as AuthServiceClient, auth.getSigningKeys, {}, new Metadata());
         const keys = new Map<string, CryptoKey>();
         for (const key of response.keys) {
           if (key.kty !== "OKP" || key.crv !== "Ed25519" || key.alg !== "EdDSA") continue;
@@ -55,14 +59,15 @@ export function cachedSigningKeys(auth: AuthServiceClient, options: { cooldownMs
   };
 
   const fresh = async (): Promise<KeySet> => {
-    if (current && Date.now() - current.fetchedAt < current.maxAgeMs) return current;
-    try {
-      return await fetchKeys();
-    } catch (error) {
-      // Auth briefly away: keep verifying with the keys we have rather than failing every request.
-      if (current) return current;
-      throw error;
+    // Nothing known yet (start-up): the request waits for the first set.
+    if (current === undefined) return fetchKeys();
+    const now = Date.now();
+    if (now - current.fetchedAt >= current.maxAgeMs && now >= nextRefreshAt && inFlight === undefined) {
+      nextRefreshAt = now + retryMs;
+      // Auth away: keep verifying with the keys we have; the next try comes after retryMs.
+      fetchKeys().catch(() => undefined);
     }
+    return current;
   };
 
   return {
