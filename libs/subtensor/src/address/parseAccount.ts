@@ -19,11 +19,27 @@ export interface AccountId {
 const HEX_32 = /^0x[0-9a-fA-F]{64}$/;
 const HEX_20 = /^0x[0-9a-fA-F]{40}$/;
 
-/** The account a 32-byte public key (account id) is, with its SS58 and lowercase hex forms. */
+/**
+ * The account a 32-byte public key (account id) is, with its SS58 and lowercase hex forms. Shared
+ * and frozen: the same key gives the same object while it is remembered.
+ *
+ * Remembered because SS58 costs ~11 µs a key (base58 and a blake2b checksum) and the native source
+ * names the same accounts block after block: every position of a mainnet-sized holder set is
+ * 220,000 of them (bench/native/scale). At most ACCOUNTS_REMEMBERED, the oldest forgotten first.
+ */
 export function accountFromPublicKey(publicKey: Uint8Array | `0x${string}`): AccountId {
+  const hex = typeof publicKey === "string" ? publicKey.toLowerCase() : bytesToHex(publicKey);
+  const known = remembered.get(hex);
+  if (known !== undefined) return known;
   const bytes = typeof publicKey === "string" ? hexToBytes(publicKey) : publicKey;
-  return { ss58: ss58Encode(bytes, SUBTENSOR_SS58_PREFIX), publicKey: bytesToHex(bytes), evmH160: undefined };
+  const account: AccountId = Object.freeze({ ss58: ss58Encode(bytes, SUBTENSOR_SS58_PREFIX), publicKey: bytesToHex(bytes), evmH160: undefined });
+  if (remembered.size >= ACCOUNTS_REMEMBERED) remembered.delete(remembered.keys().next().value!);
+  remembered.set(hex, account);
+  return account;
 }
+
+const ACCOUNTS_REMEMBERED = 300_000;
+const remembered = new Map<string, AccountId>();
 
 /** The account an EVM address is mapped to, remembering the (checksummed) H160 it came from. */
 export function accountFromEvmAddress(h160: `0x${string}`): AccountId {
