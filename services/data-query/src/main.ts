@@ -6,6 +6,7 @@ import { coalesceWrites, type Redis } from "@platform/store";
 import { accountsGrpcService } from "./accounts/index.js";
 import { loadDataQueryConfig, type DataQueryConfig } from "./config.js";
 import { marketGrpcService } from "./market/index.js";
+import { guardedByMarkers, PROJECTION_MARKERS } from "./shared/rebuildGuard.js";
 import { subnetsGrpcService } from "./subnets/index.js";
 
 // Each group is one gRPC service over its read models; DATA_QUERY_GROUPS picks the ones this
@@ -23,7 +24,16 @@ const services: Record<Group, (deps: { redis: Redis; log: Logger }) => GrpcServi
   market: marketGrpcService,
   subnets: subnetsGrpcService,
 };
-const registrations = config.DATA_QUERY_GROUPS.map((group) => services[group]({ redis: redis.client, log: log.child({ group }) }));
+// The projections each group reads (accounts values positions at the market's prices): while one
+// is rebuilt after a loss of Redis, the group answers 503 REBUILDING rather than an older as_of.
+const readsFrom: Record<Group, (keyof typeof PROJECTION_MARKERS)[]> = { accounts: ["accounts", "market"], market: ["market", "subnets"], subnets: ["subnets"] };
+const registrations = config.DATA_QUERY_GROUPS.map((group) =>
+  guardedByMarkers(
+    services[group]({ redis: redis.client, log: log.child({ group }) }),
+    redis.client,
+    readsFrom[group].map((projection) => PROJECTION_MARKERS[projection]),
+  ),
+);
 
 await runBackendService({
   name: "data-query",

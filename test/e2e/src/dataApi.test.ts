@@ -1,5 +1,6 @@
 import { bearerAuth, Ketting } from "ketting";
 import { formatScaled, formatU64Ratio, priceFeedAbi } from "@platform/subtensor";
+import { createRedis } from "@platform/store";
 import { waitFor } from "@platform/testing";
 import { bytesToHex, getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -23,6 +24,7 @@ import type { RuntimeBlock } from "./support/nativeRuntime.js";
  */
 
 let s: DataStack;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const items = (body: Json): Json[] => body._embedded.items as Json[];
 const hexOf = (pair: KeyringPair) => bytesToHex(pair.publicKey);
 const tao = (amount: number) => BigInt(Math.round(amount * 1_000)) * 1_000_000n;
@@ -747,4 +749,59 @@ describe("a block of 1,000 transfers", () => {
     expect((await s.api.ok(`/data/v1/accounts/${recipient}/balance/latest`)).balance_free_rao).toBe(sent.reduce((sum, event) => sum + BigInt(event.amount), 0n).toString());
     process.stdout.write(`a block of 1,000 transfers in 10 extrinsics built in ${buildMs} ms\n`);
   }, 120_000);
+});
+
+describe("Redis losing every read model under load (FLUSHALL)", () => {
+  // Last: it makes every projection replay its topics from offset 0. While the read models are
+  // rebuilt, answers are 503 (REBUILDING, with Retry-After), never an older as_of than one already
+  // answered, and never another 5xx; then the routes answer again, at or past where they were.
+  it("never shows an as_of going back, answers only 200 or 503 meanwhile, and recovers by itself", async () => {
+    const paths = [`/data/v1/accounts/${demoAddress()}/balance/latest`, "/data/v1/network/stats/latest", "/data/v1/subnet-pools/latest", "/data/v1/subnets/latest", "/data/v1/subnet-emissions/latest"];
+    const highest = new Map<string, number>();
+    const statuses = new Map<number, number>();
+    const backwards: string[] = [];
+    let flushedAt = 0;
+    let stop = false;
+    const client = async (offset: number) => {
+      for (let turn = offset; !stop; turn += 1) {
+        const path = paths[turn % paths.length]!;
+        const response = await fetch(`${s.api.base}${path}`, { headers: { authorization: `Bearer ${s.api.token}` } });
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (response.status === 503) expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+        const body = (await response.json()) as Json;
+        if (response.status !== 200) continue;
+        const block = Number(body.as_of.block_number);
+        if (block < (highest.get(path) ?? 0)) backwards.push(`${path}: block ${block} after ${highest.get(path)}${flushedAt ? ` (${Date.now() - flushedAt} ms after the flush)` : ""}`);
+        highest.set(path, Math.max(block, highest.get(path) ?? 0));
+      }
+    };
+    const clients = Array.from({ length: 4 }, (_, index) => client(index));
+    try {
+      await sleep(2_000);
+      const before = new Map(highest);
+      const redis = createRedis({ url: s.stack.descriptor.infrastructure.redisUrl, connectionName: "flushall-test" });
+      try {
+        await redis.flushall();
+        flushedAt = Date.now();
+      } finally {
+        redis.disconnect();
+      }
+      // Back, each route at or past where it stood before the flush.
+      await waitFor(async () => paths.every((path) => (highest.get(path) ?? 0) >= (before.get(path) ?? 0) && (statuses.get(503) ?? 0) > 0), {
+        what: "every route answering again after the flush",
+        timeoutMs: 90_000,
+        intervalMs: 250,
+      });
+      const recovered = Date.now() - flushedAt;
+      await sleep(2_000);
+      stop = true;
+      await Promise.all(clients);
+      expect(backwards).toEqual([]);
+      expect([...statuses.keys()].sort()).toEqual([200, 503]);
+      process.stdout.write(`FLUSHALL under load: back in ${recovered} ms; answers ${JSON.stringify(Object.fromEntries(statuses))}\n`);
+    } finally {
+      stop = true;
+      await Promise.allSettled(clients);
+    }
+  }, 150_000);
 });

@@ -99,6 +99,8 @@ beforeAll(async () => {
   // No projector runs here: the accounts read model gets the head a projection would have written
   // (rm:accounts:head, see services/projector/src/accounts/keys.ts), so reads answer zeros with as_of.
   execFileSync("redis-cli", ["-u", redis.url, "HSET", "rm:accounts:head", "chainId", "31964", "blockNumber", "1", "blockHash", `0x${"ab".repeat(32)}`, "timestamp", new Date().toISOString()]);
+  // ...and the markers a caught-up projector keeps (data-query answers REBUILDING without them).
+  execFileSync("redis-cli", ["-u", redis.url, "MSET", "rm:accounts:projection", "complete", "rm:market:projection", "complete"]);
   const secretsDir = join(dir.path, "secrets");
   await prepareSecrets(secretsDir, testRuntime());
   const infra = { kafkaBrokers: kafka.brokers, redisUrl: redis.url, natsUrl: "nats://127.0.0.1:1", chainsFile: join(repoRoot, "deploy", "config", "local", "chains.json"), secretsDir };

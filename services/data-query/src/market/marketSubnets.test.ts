@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { marketProjection } from "../../../projector/src/market/projection.js";
 import { subnetsProjection } from "../../../projector/src/subnets/projection.js";
 import { subnetsGrpcService } from "../subnets/index.js";
+import { guardedByMarkers, PROJECTION_MARKERS } from "../shared/rebuildGuard.js";
 import { marketGrpcService } from "./index.js";
 
 const dir = tempDir("data-query-market");
@@ -232,6 +233,34 @@ describe("SubnetsService", () => {
     expect(positions.holders.map((holder) => [holder.coldkey?.ss58, holder.hotkey?.ss58, holder.alphaNalpha])).toEqual([["ss58-2", "ss58-a", "500"], ["ss58-1", "ss58-b", "400"], ["ss58-1", "ss58-a", "300"]]);
     expect(await grpcCode(call(subnets, "getHoldersTop", { netuid: 1, groupBy: 0, page: { limit: 2, cursor: "xyz" } }))).toBe("INVALID_CURSOR");
     expect(await grpcCode(call(subnets, "getHoldersTop", { netuid: 5, groupBy: 0 }))).toBe("NETUID_NOT_FOUND");
+  });
+});
+
+describe("while a read model is rebuilt (its projector marker not complete)", () => {
+  it("answers 503 REBUILDING with a retry delay instead of an older as_of, and serves again once the marker says complete", async () => {
+    const guarded = await startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      services: [guardedByMarkers(marketGrpcService({ redis, log }), redis, [PROJECTION_MARKERS.market, PROJECTION_MARKERS.subnets])],
+    });
+    guarded.setServing(true);
+    const client = createGrpcClient(MarketServiceClient, { target: `127.0.0.1:${guarded.port}`, deadlineMs: 10_000 });
+    const outcome = () => call(client, "getNetworkStatsLatest", {}).then((answer) => answer.asOf?.blockNumber, (error: unknown) => error as AppError);
+    try {
+      await redis.del(PROJECTION_MARKERS.market, PROJECTION_MARKERS.subnets);
+      for (const [market, subnets] of [[undefined, undefined], ["rebuilding:1f2e", "complete"], ["complete", "rebuilding:9a"]] as const) {
+        if (market) await redis.set(PROJECTION_MARKERS.market, market);
+        if (subnets) await redis.set(PROJECTION_MARKERS.subnets, subnets);
+        const refused = await outcome();
+        expect(refused).toBeInstanceOf(AppError);
+        expect([(refused as AppError).code, (refused as AppError).httpStatus, (refused as AppError).extras["retryAfterSeconds"]]).toEqual(["REBUILDING", 503, 2]);
+      }
+      await redis.set(PROJECTION_MARKERS.subnets, "complete");
+      expect(await outcome()).toBe("450");
+    } finally {
+      client.close();
+      await guarded.shutdown(1_000);
+    }
   });
 });
 

@@ -67,6 +67,8 @@ beforeAll(async () => {
 beforeEach(async () => {
   await redis.flushall();
   await redis.hset(`auth:key:{${keyId}}`, { status: "active", secretVersion: "1", scopes: "data:read intents:read", tier: "tiny" });
+  // auth's registry is whole: an unknown key is a revoked one.
+  await redis.set("auth:registry", "complete");
 });
 
 afterAll(async () => {
@@ -134,6 +136,18 @@ describe("access guard", () => {
     expect((await rejection(check(request(valid), route))).detail).toMatch(/revoked/);
     await redis.hset(`auth:key:{${keyId}}`, { status: "active", secretVersion: "2" });
     expect((await rejection(check(request(valid), route))).detail).toMatch(/rotated/);
+  });
+
+  it("answers 503 REBUILDING, not 401, for a valid token whose key is missing while auth's registry is rebuilt (Redis lost it)", async () => {
+    const valid = `Bearer ${await token()}`;
+    await redis.flushall();
+    const missing = await rejection(guard()(request(valid), route));
+    expect([missing.httpStatus, missing.code, missing.headers["retry-after"]]).toEqual([503, "REBUILDING", "2"]);
+    await redis.set("auth:registry", "rebuilding:0b1c");
+    expect((await rejection(guard()(request(valid), route))).code).toBe("REBUILDING");
+    // Rebuilt without the key: it was revoked or never existed.
+    await redis.set("auth:registry", "complete");
+    expect((await rejection(guard()(request(valid), route))).code).toBe("INVALID_TOKEN");
   });
 
   it("answers 403 for a missing scope without spending budget", async () => {

@@ -33,6 +33,15 @@ export function createAccessGuard(verifier: TokenVerifier, limiter: RateLimiter)
     const { claims } = verdict;
     const hasScope = claims.scopes.has(route.scope);
     const admitted = await limiter.admit(claims.keyId, claims.secretVersion, claims.tier, hasScope ? route.cost : 0);
+    if (admitted.kind === "registry-rebuilding") {
+      throw new HttpProblem({
+        code: "REBUILDING",
+        grpcStatus: status.UNAVAILABLE,
+        detail: "the API-key registry is being rebuilt after its store was lost; retry shortly",
+        extras: { retryAfterSeconds: 2 },
+        headers: { "retry-after": "2" },
+      });
+    }
     if (admitted.kind === "revoked") throw invalidToken("the API key was revoked");
     if (admitted.kind === "rotated") throw invalidToken("the API key's secret was rotated after this token was issued");
     const headers = rateLimitHeaders(admitted);

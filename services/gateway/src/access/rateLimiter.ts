@@ -13,12 +13,17 @@ export type AdmitVerdict =
   | { kind: "allowed"; tier: Tier; remaining: number; resetMs: number }
   | { kind: "limited"; tier: Tier; remaining: number; resetMs: number; retryAfterMs: number }
   | { kind: "revoked" }
-  | { kind: "rotated" };
+  | { kind: "rotated" }
+  /** The key is not in auth's registry because the registry itself is being rebuilt (Redis lost it). */
+  | { kind: "registry-rebuilding" };
 
 export interface RateLimiter {
   /** Checks the key and spends `cost` units of its tier's budget, atomically, in one round trip. */
   admit(keyId: string, secretVersion: number, tierName: string, cost: number): Promise<AdmitVerdict>;
 }
+
+/** auth's registry marker (services/auth/src/registry/keys.ts). */
+const AUTH_REGISTRY_MARKER = "auth:registry";
 
 type WithScript = Redis & { admitRequests(authKey: string, limitKey: string, ...args: Array<string | number>): Promise<number[]> };
 
@@ -59,6 +64,16 @@ export function createRateLimiter(redis: Redis, tiers: readonly Tier[], defaultT
     } catch (error) {
       for (const request of requests) request.fail(error);
       return;
+    }
+    // An unknown key is revoked only if auth's registry is whole: after Redis lost it, auth
+    // replays it from Kafka (its marker, `auth:registry`, says `complete` once it has caught up),
+    // and until then a valid token's key may just not be back yet. Rare: revoked keys only.
+    if (flat[0] === -1) {
+      const marker = await redis.get(AUTH_REGISTRY_MARKER).catch(() => undefined);
+      if (marker !== "complete") {
+        for (const request of requests) request.settle({ kind: "registry-rebuilding" });
+        return;
+      }
     }
     requests.forEach((request, index) => request.settle(verdictOf(flat, index, tier)));
   };
