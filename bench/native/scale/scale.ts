@@ -26,10 +26,11 @@
  * Knobs: BENCH_SCALE_BLOCKS (30), BENCH_SCALE_SEED (42), BENCH_SCALE_NOMINATORS (26,000),
  * BENCH_SCALE_ACCOUNTS (100,000), BENCH_SCALE_CHOPSTICKS (`indexed`, or `stock`: chopsticks'
  * own linear next-key lookup; see README: a block then takes ~20 s and a 1,000-key page ~50 s),
- * BENCH_SCALE_TEMPO (99: one subnet epoch in every block; 0: none), BENCH_SCALE_KEEP=1 keeps the temp folder (chopsticks log).
+ * BENCH_SCALE_TEMPO (99; the raonet runtime runs every subnet's epoch every block whatever it is, see README), BENCH_SCALE_KEEP=1 keeps the temp folder (chopsticks log).
  */
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { substrateNetworkSchema } from "@platform/chain";
 import { subtensorChainSpec } from "@platform/devnet";
 import { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
@@ -51,6 +52,9 @@ const BLOCKS = numberFromEnv("BENCH_SCALE_BLOCKS", 30);
 const SEED = numberFromEnv("BENCH_SCALE_SEED", 42);
 const SIZES = { ...MAINNET_SIZES, nominators: numberFromEnv("BENCH_SCALE_NOMINATORS", MAINNET_SIZES.nominators), accounts: numberFromEnv("BENCH_SCALE_ACCOUNTS", MAINNET_SIZES.accounts) };
 const INDEXED = (process.env.BENCH_SCALE_CHOPSTICKS ?? "indexed") !== "stock";
+/** BENCH_SCALE_PROFILE=1: a CPU profile of each incremental block's read, in bench/results (open in Chrome DevTools). */
+const PROFILE = process.env.BENCH_SCALE_PROFILE === "1";
+const RESULTS_DIR = fileURLToPath(new URL("../../results/", import.meta.url));
 const TARGETS = { fullSnapshotMs: 60_000, incrementalP95Ms: 1_000 };
 const RAO = 1_000_000_000n;
 const DEV_FUNDS_RAO = 10_000n * RAO;
@@ -176,18 +180,22 @@ try {
     const built = await reader.headerOf(hash);
     if (built === undefined || Number(built.number) !== Number(head.best) + index + 1) throw new Error(`block ${Number(head.best) + index + 1} was not built (the runtime refused it); see the chopsticks log`);
     const header = (await reader.headerOf(hash))!;
+    const profiler = PROFILE ? await startProfiler() : undefined;
     const readStarted = performance.now();
     const read = await source.readBlocks([header], header.number);
     const readMs = performance.now() - readStarted;
+    if (profiler) say(`  CPU profile of block ${header.number}'s read: ${await profiler.stop(`native-scale-block-${header.number}`)}`);
     const records = summarize(read.get(header.hash) ?? []);
     const blockReads = readTimes.table();
     readTimes.reset();
     const events = (await (await api.at(hash)).query.system!.events!()) as unknown as { event: { section: string; method: string } }[];
     const failed = events.filter(({ event }) => event.section === "system" && event.method === "ExtrinsicFailed").length;
-    // Spec 218 emits no epoch event: a subnet's epoch runs where (block + netuid + 1) % (tempo + 1) == tempo.
-    const epochs = Array.from({ length: SIZES.subnets + 1 }, (_, netuid) => netuid).filter((netuid) => (Number(header.number) + netuid + 1) % (TEMPO + 1) === TEMPO).length;
+    // Spec 218 emits no epoch event: the subnets whose `LastMechansimStepBlock` is this block had one
+    // (on this runtime every subnet, every block, whatever its tempo).
+    const steps = (await (await api.at(hash)).query.subtensorModule!.lastMechansimStepBlock!.entries()) as unknown as [unknown, { toString(): string }][];
+    const epochs = steps.filter(([, value]) => value.toString() === String(header.number)).length;
     perBlock.push({ block: Number(header.number), readMs, buildMs, extrinsics: calls.length, failed, records: records.records, bytes: records.bytes, epochs, reads: blockReads });
-    say(`  block ${header.number}: built in ${buildMs.toFixed(0)} ms (${calls.length} extrinsics${failed > 0 ? `, ${failed} failed` : ""}${epochs > 0 ? ", an epoch" : ""}); read in ${readMs.toFixed(0)} ms, ${records.records} records (${describeTypes(records.byType)}); slowest reads: ${blockReads.slice(0, 3).map((row) => `${row.read} ${row.calls}× ${row.ms.toFixed(0)} ms`).join(", ")}`);
+    say(`  block ${header.number}: built in ${buildMs.toFixed(0)} ms (${calls.length} extrinsics${failed > 0 ? `, ${failed} failed` : ""}${epochs > 0 ? `, ${epochs} subnet epochs` : ""}); read in ${readMs.toFixed(0)} ms, ${records.records} records (${describeTypes(records.byType)}); slowest reads: ${blockReads.slice(0, 3).map((row) => `${row.read} ${row.calls}× ${row.ms.toFixed(0)} ms`).join(", ")}`);
   }
   const reads = perBlock.map((block) => block.readMs).sort((a, b) => a - b);
   const builds = perBlock.map((block) => block.buildMs).sort((a, b) => a - b);
@@ -311,4 +319,45 @@ function activityPlan(state: ReturnType<typeof generateScaleState>, dev: Record<
       { signer: dev.Eve, tx: apiNow.tx.subtensorModule!.addStake!(u8aHex(validator.hotkey), elsewhere, RAO) },
     ];
   };
+}
+
+/** The V8 CPU profiler of this process, from now until `stop`, which writes the profile and a top-10 by self time. */
+async function startProfiler(): Promise<{ stop(name: string): Promise<string> }> {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return {
+    async stop(name) {
+      const { profile } = (await session.post("Profiler.stop")) as { profile: CpuProfile };
+      session.disconnect();
+      const path = join(RESULTS_DIR, `${name}.cpuprofile`);
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      writeFileSync(path, JSON.stringify(profile));
+      return `${path}; by self time: ${topSelfTime(profile, 10)}`;
+    },
+  };
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+function topSelfTime(profile: CpuProfile, count: number): string {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, index) => {
+    const frame = byNode.get(id)!.callFrame;
+    const name = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").slice(-2).join("/")}:${frame.lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[index] ?? 0));
+  });
+  const total = [...self.values()].reduce((sum, value) => sum + value, 0);
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, micros]) => `${name} ${((micros / total) * 100).toFixed(1)} %`)
+    .join("; ");
 }
