@@ -437,7 +437,11 @@ function entriesByColdkey(subnet: SubnetHolders): Map<Hex, HolderEntry[]> {
   let index = byColdkey.get(subnet);
   if (index === undefined) {
     index = new Map();
-    for (const entry of subnet.entries.values()) index.set(entry.coldkey, [...(index.get(entry.coldkey) ?? []), entry]);
+    for (const entry of subnet.entries.values()) {
+      const list = index.get(entry.coldkey);
+      if (list === undefined) index.set(entry.coldkey, [entry]);
+      else list.push(entry);
+    }
     byColdkey.set(subnet, index);
   }
   return index;
@@ -446,23 +450,24 @@ function entriesByColdkey(subnet: SubnetHolders): Map<Hex, HolderEntry[]> {
 /**
  * The coldkeys' alpha positions after the block, from the holder state: every `Alpha` entry of the
  * coldkey worth something, valued as the runtime values it (what StakeInfoRuntimeApi answers, without
- * a runtime call or a storage read), ordered by netuid then hotkey.
+ * a runtime call or a storage read), ordered by netuid then hotkey. One pass over each subnet's
+ * entries: at an epoch on a mainnet-sized state this is asked for 30,000+ coldkeys at once, and
+ * a lookup per (coldkey, subnet) was the block's largest CPU cost (bench/native/scale profile).
  */
 export function positionsOf(state: HolderState, coldkeys: readonly Hex[]): Map<string, ColdkeyPosition[]> {
   const positions = new Map<string, ColdkeyPosition[]>(coldkeys.map((coldkey) => [coldkey, []]));
   const netuids = [...state.subnets.keys()].sort((a, b) => a - b);
-  for (const coldkey of coldkeys) {
-    const list = positions.get(coldkey)!;
-    for (const netuid of netuids) {
-      const subnet = state.subnets.get(netuid)!;
-      for (const entry of entriesByColdkey(subnet).get(coldkey) ?? []) {
-        const pool = subnet.pools.get(entry.hotkey);
-        const stakeNalpha = pool === undefined ? 0n : shareValue(pool.alpha, pool.sharesBits, entry.shareBits, pool.arithmetic);
-        if (stakeNalpha > 0n) list.push({ netuid, hotkey: entry.hotkey, stakeNalpha });
-      }
+  for (const netuid of netuids) {
+    const subnet = state.subnets.get(netuid)!;
+    for (const entry of subnet.entries.values()) {
+      const list = positions.get(entry.coldkey);
+      if (list === undefined) continue;
+      const pool = subnet.pools.get(entry.hotkey);
+      const stakeNalpha = pool === undefined ? 0n : shareValue(pool.alpha, pool.sharesBits, entry.shareBits, pool.arithmetic);
+      if (stakeNalpha > 0n) list.push({ netuid, hotkey: entry.hotkey, stakeNalpha });
     }
-    list.sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
   }
+  for (const list of positions.values()) list.sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0));
   return positions;
 }
 
