@@ -47,6 +47,8 @@ export const marketKeys = {
 export const subnetsKeys = {
   subnetPoints: (netuid: number) => `rm:subnets:subnet:${netuid}:points`,
   validatorPoints: (netuid: number) => `rm:subnets:validators:${netuid}:points`,
+  /** The same metagraphs cut to each neuron's uid, permit and activity (what subnets/latest counts). */
+  validatorFlagPoints: (netuid: number) => `rm:subnets:validator-flags:${netuid}:points`,
   poolPoints: (netuid: number) => `rm:subnets:pool:${netuid}:points`,
   emissionPoints: (netuid: number) => `rm:subnets:emission:${netuid}:points`,
   holderPoints: (netuid: number) => `rm:subnets:holders:${netuid}:points`,

@@ -26,11 +26,16 @@ export async function getSubnetsLatest(redis: Redis, request: GetSubnetsLatestRe
   if (snapshots.length === 0) throw notYet("subnet");
   const atBlock = poolPoints.find((point) => point?.b === block);
   const asOf = asOfOf(decodePoint(atBlock!, PoolSnapshot).ref);
-  const [validators, pools, emissions] = await Promise.all([
-    pointsAtBlock(redis, netuids.map(subnetsKeys.validatorPoints), block),
+  const [flags, pools, emissions] = await Promise.all([
+    pointsAtBlock(redis, netuids.map(subnetsKeys.validatorFlagPoints), block),
     pointsAtBlock(redis, netuids.map(subnetsKeys.poolPoints), block),
     pointsAtBlock(redis, netuids.map(subnetsKeys.emissionPoints), block),
   ]);
+  // The counts come from the metagraphs' flags (a thirtieth of a whole metagraph); a subnet whose
+  // metagraph was projected before the flags existed is read whole.
+  const missing = netuids.filter((_netuid, index) => flags[index] === undefined);
+  const whole = missing.length === 0 ? [] : await pointsAtBlock(redis, missing.map(subnetsKeys.validatorPoints), block);
+  const validators = flags.map((point, index) => point ?? whole[missing.indexOf(netuids[index]!)]);
   const subnets = snapshots.map((snapshot, index) =>
     describeSubnet(
       snapshot,

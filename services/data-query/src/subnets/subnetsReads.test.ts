@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // Written by the projector's own projection, as in production (the keys are its contract).
 import { subnetsProjection } from "../../../projector/src/subnets/projection.js";
 import { getHoldersTop } from "./holders.js";
+import { getSubnetsLatest } from "./subnetsLatest.js";
 import { getValidatorsLatest } from "./validators.js";
 
 const dir = tempDir("data-query-subnets-reads");
@@ -192,5 +193,48 @@ describe("walks pinned to their first page's block", () => {
       [0, "50"], [1, "40"], [2, "30"], [3, "20"],
     ]);
     expect((await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: "" } })).asOf?.blockNumber).toBe("201");
+  });
+});
+
+describe("subnets/latest", () => {
+  const poolOnly = (number: number): NetworkChainEvent => ({
+    event: { $case: "poolSnapshot", value: { ref: ref(number), netuid: 1, mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, taoInRao: "1000", alphaInNalpha: "4000", alphaOutNalpha: "100000", alphaIssuanceNalpha: "5000", priceTao: "0.25" } },
+  });
+  const subnet = (number: number): NetworkChainEvent => ({
+    event: { $case: "subnetSnapshot", value: { ref: ref(number), netuid: 1, name: "sn1", symbol: "α", registeredAtBlock: "1", mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, tempo: 360, uidCount: 4, emissionEnabled: true, yuma3Enabled: false } },
+  });
+  const metagraph = (number: number, flags: [permit: boolean, active: boolean][]): NetworkChainEvent => ({
+    event: {
+      $case: "validatorSetSnapshot",
+      value: {
+        ref: ref(number), netuid: 1,
+        neurons: flags.map(([validatorPermit, active], uid) => ({
+          uid, hotkey: account(String.fromCharCode(97 + uid)), coldkey: account(String(uid + 1)), validatorPermit, active,
+          alphaStakeNalpha: "1000", dividends: "0.5", vtrust: "0.9", incentive: "0.1", consensus: "0.2", emissionNalpha: "7", lastUpdateBlock: String(number),
+          identity: { name: `validator ${uid}`, url: "https://example.com", githubRepo: "", image: "", discord: "", description: "a long description ".repeat(20), additional: "" },
+        })),
+      },
+    },
+  });
+  const removal = (number: number): NetworkChainEvent => ({
+    event: { $case: "chainEventRemoved", value: { removed: ref(number), removedEventType: "ValidatorSetSnapshot", removedEventId: "", key: "netuid:1", commonAncestorBlockNumber: String(number - 1) } as never },
+  });
+
+  it("counts permits and active UIDs from the metagraphs' flags series, and a metagraph taken back by a reorganisation takes its flags too", async () => {
+    await publish([poolOnly(300), subnet(300), metagraph(300, [[true, true], [true, false], [false, true], [false, false]])]);
+    const counts = async () => (await getSubnetsLatest(redis, { netuids: [1], sort: 0, order: 0 })).subnets.map((item) => [item.validatorsWithPermit, item.activeUids]);
+    expect(await counts()).toEqual([[2, 2]]);
+    // The flags point is each neuron cut to uid, permit and activity: a small fraction of the whole.
+    const [flags] = await redis.zrange("rm:subnets:validator-flags:1:points", -1, -1);
+    const [whole] = await redis.zrange("rm:subnets:validators:1:points", -1, -1);
+    expect(flags!.length * 5).toBeLessThan(whole!.length);
+    await publish([poolOnly(301), metagraph(301, [[true, true], [true, true], [true, true], [false, true]])]);
+    expect(await counts()).toEqual([[3, 4]]);
+    // A reorganisation takes block 301's metagraph back: both series fall back to block 300's.
+    await publish([removal(301), poolOnly(302)]);
+    expect(await counts()).toEqual([[2, 2]]);
+    // A read model projected before the flags existed: the whole metagraph is read instead.
+    await redis.del("rm:subnets:validator-flags:1:points");
+    expect(await counts()).toEqual([[2, 2]]);
   });
 });

@@ -15,6 +15,9 @@ import type { SeriesLayout } from "../market/seriesStore.js";
  *
  * - `rm:subnets:subnet:<netuid>:points` SubnetSnapshot (newest 64).
  * - `rm:subnets:validators:<netuid>:points` ValidatorSetSnapshot (newest 8; whole metagraphs).
+ * - `rm:subnets:validator-flags:<netuid>:points` the same snapshots with each neuron cut to its uid,
+ *   `validator_permit` and `active` (newest 8): what `subnets/latest` counts, about 1/30 of the
+ *   whole metagraph, so the heavy read of every subnet does not move every metagraph.
  * - `rm:subnets:pool:<netuid>:points` PoolSnapshot (newest 64).
  * - `rm:subnets:emission:<netuid>:points` EmissionSnapshot (newest 64).
  * - `rm:subnets:holders:<netuid>:points` complete holder sets: every chunk of a block merged into
@@ -42,6 +45,7 @@ import type { SeriesLayout } from "../market/seriesStore.js";
 export const subnetsKeys = {
   subnetPoints: (netuid: number) => `rm:subnets:subnet:${netuid}:points`,
   validatorPoints: (netuid: number) => `rm:subnets:validators:${netuid}:points`,
+  validatorFlagPoints: (netuid: number) => `rm:subnets:validator-flags:${netuid}:points`,
   poolPoints: (netuid: number) => `rm:subnets:pool:${netuid}:points`,
   emissionPoints: (netuid: number) => `rm:subnets:emission:${netuid}:points`,
   holderPoints: (netuid: number) => `rm:subnets:holders:${netuid}:points`,
@@ -57,12 +61,13 @@ export const subnetsKeys = {
   marker: "rm:subnets:projection",
 } as const;
 
-export type SubnetsKind = "subnet" | "validators" | "pool" | "emission" | "holders";
+export type SubnetsKind = "subnet" | "validators" | "validatorFlags" | "pool" | "emission" | "holders";
 
-const KEEP: Record<SubnetsKind, number> = { subnet: 64, validators: 8, pool: 64, emission: 64, holders: 4 };
+const KEEP: Record<SubnetsKind, number> = { subnet: 64, validators: 8, validatorFlags: 8, pool: 64, emission: 64, holders: 4 };
 const POINTS: Record<SubnetsKind, (netuid: number) => string> = {
   subnet: subnetsKeys.subnetPoints,
   validators: subnetsKeys.validatorPoints,
+  validatorFlags: subnetsKeys.validatorFlagPoints,
   pool: subnetsKeys.poolPoints,
   emission: subnetsKeys.emissionPoints,
   holders: subnetsKeys.holderPoints,

@@ -17,13 +17,23 @@ type SubnetsChange =
   | { kind: "removed"; what: SubnetsKind; netuid: number; block: number; hash: string }
   | RemovalChange;
 
-const REMOVED_KINDS: Record<string, SubnetsKind> = {
-  SubnetSnapshot: "subnet",
-  ValidatorSetSnapshot: "validators",
-  PoolSnapshot: "pool",
-  EmissionSnapshot: "emission",
-  HolderPositions: "holders",
+/** The series a removed event's point stands in (a metagraph stands whole and as its flags). */
+const REMOVED_KINDS: Record<string, SubnetsKind[]> = {
+  SubnetSnapshot: ["subnet"],
+  ValidatorSetSnapshot: ["validators", "validatorFlags"],
+  PoolSnapshot: ["pool"],
+  EmissionSnapshot: ["emission"],
+  HolderPositions: ["holders"],
 };
+
+/** A metagraph cut to what `subnets/latest` counts: each neuron's uid, permit and activity. */
+function validatorFlags(snapshot: ValidatorSetSnapshot): ValidatorSetSnapshot {
+  return ValidatorSetSnapshot.fromPartial({
+    ref: snapshot.ref,
+    netuid: snapshot.netuid,
+    neurons: snapshot.neurons.map((neuron) => ({ uid: neuron.uid, validatorPermit: neuron.validatorPermit, active: neuron.active })),
+  });
+}
 
 const pointOf = (ref: Parameters<typeof refPosition>[0], bytes: Uint8Array): NewPoint => {
   const { block, hash, time } = refPosition(ref);
@@ -43,6 +53,7 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
           break;
         case "validatorSetSnapshot":
           changes.push({ kind: "snapshot", what: "validators", netuid: event.value.netuid, point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(event.value).finish()) });
+          changes.push({ kind: "snapshot", what: "validatorFlags", netuid: event.value.netuid, point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(validatorFlags(event.value)).finish()) });
           break;
         case "poolSnapshot":
           changes.push({ kind: "snapshot", what: "pool", netuid: event.value.netuid, point: pointOf(event.value.ref, PoolSnapshot.encode(event.value).finish()) });
@@ -65,10 +76,10 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             changes.push({ kind: "removed", what: "subnetRemoved", netuid: netuidOfKey(event.value.key), block, hash });
             break;
           }
-          const what = REMOVED_KINDS[event.value.removedEventType];
-          if (what === undefined) break;
+          const kinds = REMOVED_KINDS[event.value.removedEventType];
+          if (kinds === undefined) break;
           const { block, hash } = refPosition(event.value.removed);
-          changes.push({ kind: "removed", what, netuid: netuidOfKey(event.value.key), block, hash });
+          for (const what of kinds) changes.push({ kind: "removed", what, netuid: netuidOfKey(event.value.key), block, hash });
           break;
         }
         default:
