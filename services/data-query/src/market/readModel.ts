@@ -58,6 +58,8 @@ export const subnetsKeys = {
   holderPositions: (netuid: number) => `rm:subnets:holders:${netuid}:positions`,
   holderPositionRows: (netuid: number) => `rm:subnets:holders:${netuid}:position-rows`,
   holderRanked: (netuid: number) => `rm:subnets:holders:${netuid}:ranked`,
+  /** JSON `{tag, ref, coverage}` of the set the ranking shows. */
+  holderRankedHead: (netuid: number) => `rm:subnets:holders:${netuid}:ranked-head`,
 } as const;
 
 // A series member never changes once written, and every caller asking at a block reads the same

@@ -1,7 +1,8 @@
 import { invalidArgument, unavailable } from "@platform/errors";
 import { HolderGrouping, type GetHoldersTopRequest, type GetHoldersTopResponse, type Holder } from "@platform/proto/data/v1/subnets";
 import { HolderPositions, PoolSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
-import type { PageInfo } from "@platform/proto/common/v1/common";
+import type { ChainRef, PageInfo } from "@platform/proto/common/v1/common";
+import type { HolderCoverage } from "@platform/proto/common/v1/network";
 import { alphaOfMember, rankHolders, RANK_WIDTH, type ColdkeyRow, type PositionRow } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { decodeCursor, encodeCursor, mulIntByDecimal, pageLimitOf, queryScope, readModel } from "../shared/index.js";
@@ -77,7 +78,9 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
           newestPool !== undefined && newestPool.b >= Number(set.ref!.blockNumber) ? newestPool : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], Number(set.ref!.blockNumber)).then((points) => points[0]),
         )
       : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], walk.pinned.poolBlock).then((points) => points[0]),
-    newestPoints(redis, [subnetsKeys.validatorPoints(netuid)]).then((points) => points[0]),
+    // Names come from the metagraph's flags (coldkey and identity name of the neurons that have
+    // one); a read model projected before the flags existed gives the whole metagraph.
+    newestPoints(redis, [subnetsKeys.validatorFlagPoints(netuid)]).then(async ([flags]) => flags ?? (await newestPoints(redis, [subnetsKeys.validatorPoints(netuid)]))[0]),
   ]);
   if (poolPoint === undefined) throw notYet("pool of this subnet");
   const pool = decodePoint(poolPoint, PoolSnapshot);
@@ -137,9 +140,15 @@ interface Walk {
   pinned?: { set: string; poolBlock: number };
 }
 
+/** What a page needs of its holder set besides the rows. */
+interface SetHead {
+  ref: ChainRef | undefined;
+  coverage: HolderCoverage;
+}
+
 /** A page's rows from one holder set: up to limit + 1 entries after the cursor, with the rank of the first. */
 interface SetPage {
-  set: HolderPositions;
+  set: SetHead;
   tag: string;
   entries: { member: string; row: ColdkeyRow | PositionRow }[];
   firstRank: number;
@@ -154,23 +163,23 @@ async function fromRanking(redis: Redis, walk: Walk): Promise<SetPage | undefine
   const { netuid, after } = walk;
   const rankingKey = walk.grouping === "coldkey" ? subnetsKeys.holderColdkeys(netuid) : subnetsKeys.holderPositions(netuid);
   const rowsKey = walk.grouping === "coldkey" ? subnetsKeys.holderColdkeyRows(netuid) : subnetsKeys.holderPositionRows(netuid);
-  const [ranked, setPoint, members, startRank, holdersCount] = await atomically(redis, (multi) => {
+  const [ranked, headText, members, startRank, holdersCount] = await atomically(redis, (multi) => {
     multi
       .get(subnetsKeys.holderRanked(netuid))
-      .zrange(subnetsKeys.holderPoints(netuid), "-1", "-1")
+      .get(subnetsKeys.holderRankedHead(netuid))
       .zrangebylex(rankingKey, after === undefined ? "-" : `(${after}`, "+", "LIMIT", 0, walk.limit + 1)
       .zrank(rankingKey, after ?? "")
       .zcard(subnetsKeys.holderColdkeys(netuid));
   });
-  const newestText = (setPoint as string[])[0];
-  if (newestText === undefined || ranked === null) {
+  if (ranked === null) {
     if (walk.pinned === undefined) throw notYet("holder set of this subnet");
     return undefined;
   }
   if (walk.pinned !== undefined && ranked !== walk.pinned.set) return undefined;
-  const newest = JSON.parse(newestText) as SeriesPoint;
-  // The ranking and the set are written in one transaction and read in one: they always agree.
-  if (ranked !== `${newest.o}:${newest.h}`) throw new RankingReplaced();
+  // The ranking and its head are written in one transaction and read in one: they always agree.
+  // A ranking written before heads existed: the newest stored set is its head.
+  const head = headText === null ? await headOfNewestSet(redis, netuid) : (JSON.parse(headText as string) as SetHead & { tag: string });
+  if (ranked !== head.tag) throw new RankingReplaced();
   if (after !== undefined && startRank === null) throw invalidArgumentCursor();
   const fields = (members as string[]).map((member) => member.slice(RANK_WIDTH + 1));
   // The rows come in a second round trip: the same ranking must still stand, or they may be a newer
@@ -185,7 +194,7 @@ async function fromRanking(redis: Redis, walk: Walk): Promise<SetPage | undefine
     return { member: (members as string[])[index]!, row: JSON.parse(text) as ColdkeyRow | PositionRow };
   });
   return {
-    set: HolderPositions.decode(Buffer.from(newest.p, "base64")),
+    set: { ref: head.ref, coverage: head.coverage },
     tag: ranked as string,
     entries,
     firstRank: after === undefined ? 1 : (startRank as number) + 2,
@@ -214,12 +223,21 @@ async function fromStoredSet(redis: Redis, walk: Walk): Promise<SetPage> {
   if (start < 0) throw invalidArgumentCursor();
   const from = walk.after === undefined ? 0 : start + 1;
   return {
-    set,
+    set: { ref: set.ref, coverage: set.coverage },
     tag,
     entries: ranked.slice(from, from + walk.limit + 1).map((entry) => ({ member: entry.member, row: entry.row })),
     firstRank: from + 1,
     holdersCount: ranking.coldkeys.length,
   };
+}
+
+/** The head of the newest stored holder set (a read model whose rankings were written without one). */
+async function headOfNewestSet(redis: Redis, netuid: number): Promise<SetHead & { tag: string }> {
+  const [text] = await readModel(() => redis.zrange(subnetsKeys.holderPoints(netuid), "-1", "-1"));
+  if (text === undefined) throw new RankingReplaced();
+  const newest = JSON.parse(text) as SeriesPoint;
+  const set = HolderPositions.decode(Buffer.from(newest.p, "base64"));
+  return { tag: `${newest.o}:${newest.h}`, ref: set.ref, coverage: set.coverage };
 }
 
 function invalidArgumentCursor() {

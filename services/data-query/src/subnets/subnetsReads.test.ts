@@ -123,6 +123,18 @@ describe("getHoldersTop", () => {
     expect(answer.holders.map((holder) => [holder.coldkey?.ss58, holder.alphaNalpha, holder.valueRao])).toEqual([["ss58-1", "800", "600"], ["ss58-2", "200", "150"]]);
   });
 
+  it("answers a first page from the ranking and its head alone, without moving the whole stored set", async () => {
+    await block(45, "900", "100");
+    const expected = await getHoldersTop(redis, request);
+    expect(JSON.parse((await redis.get("rm:subnets:holders:1:ranked-head"))!)).toMatchObject({ tag: await redis.get("rm:subnets:holders:1:ranked"), ref: { blockNumber: "45" }, coverage: HolderCoverage.HOLDER_COVERAGE_REGISTERED_HOTKEYS_ONLY });
+    await redis.rename("rm:subnets:holders:1:points", "aside");
+    try {
+      expect(await getHoldersTop(redis, request)).toEqual(expected);
+    } finally {
+      await redis.rename("aside", "rm:subnets:holders:1:points");
+    }
+  });
+
   it("gives up with READ_MODEL_UNAVAILABLE when the ranking keeps changing under every read", async () => {
     let next = 50;
     const churning = withHook(redis, async (n) => {
@@ -211,7 +223,7 @@ describe("subnets/latest", () => {
         neurons: flags.map(([validatorPermit, active], uid) => ({
           uid, hotkey: account(String.fromCharCode(97 + uid)), coldkey: account(String(uid + 1)), validatorPermit, active,
           alphaStakeNalpha: "1000", dividends: "0.5", vtrust: "0.9", incentive: "0.1", consensus: "0.2", emissionNalpha: "7", lastUpdateBlock: String(number),
-          identity: { name: `validator ${uid}`, url: "https://example.com", githubRepo: "", image: "", discord: "", description: "a long description ".repeat(20), additional: "" },
+          identity: { name: uid === 0 ? "validator 0" : "", url: "https://example.com", githubRepo: "", image: "", discord: "", description: "a long description ".repeat(20), additional: "" },
         })),
       },
     },

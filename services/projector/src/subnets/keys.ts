@@ -16,8 +16,9 @@ import type { SeriesLayout } from "../market/seriesStore.js";
  * - `rm:subnets:subnet:<netuid>:points` SubnetSnapshot (newest 64).
  * - `rm:subnets:validators:<netuid>:points` ValidatorSetSnapshot (newest 8; whole metagraphs).
  * - `rm:subnets:validator-flags:<netuid>:points` the same snapshots with each neuron cut to its uid,
- *   `validator_permit` and `active` (newest 8): what `subnets/latest` counts, about 1/30 of the
- *   whole metagraph, so the heavy read of every subnet does not move every metagraph.
+ *   `validator_permit` and `active`, and its coldkey and identity name where it has one (newest 8):
+ *   what `subnets/latest` counts and `holders/top` names, a small part of the whole metagraph, so
+ *   those reads do not move whole metagraphs.
  * - `rm:subnets:pool:<netuid>:points` PoolSnapshot (newest 64).
  * - `rm:subnets:emission:<netuid>:points` EmissionSnapshot (newest 64).
  * - `rm:subnets:holders:<netuid>:points` complete holder sets: every chunk of a block merged into
@@ -37,6 +38,9 @@ import type { SeriesLayout } from "../market/seriesStore.js";
  * - `rm:subnets:holders:<netuid>:position-rows` hash `<coldkey>:<hotkey>` -> JSON `{coldkey, hotkey, alpha}`.
  * - `rm:subnets:holders:<netuid>:ranked` string: the ordinal and block hash (`<o>:<hash>`) of the
  *   holder set the rankings show; equal to the newest holders point once a batch commits.
+ * - `rm:subnets:holders:<netuid>:ranked-head` JSON `{tag, ref, coverage}` of that set (tag as in
+ *   `ranked`, ref its ChainRef): what a page needs of the set besides its rows, without moving the
+ *   whole set (written and removed with `ranked`).
  *
  * Projection state: `rm:subnets:holders:<netuid>:chunks` hash `<blockHash>:<chunkIndex>` -> base64
  * HolderPositions, chunks of a block not yet complete; `rm:subnets:offset:<topic>:<partition>`;
@@ -55,6 +59,7 @@ export const subnetsKeys = {
   holderPositions: (netuid: number) => `rm:subnets:holders:${netuid}:positions`,
   holderPositionRows: (netuid: number) => `rm:subnets:holders:${netuid}:position-rows`,
   holderRanked: (netuid: number) => `rm:subnets:holders:${netuid}:ranked`,
+  holderRankedHead: (netuid: number) => `rm:subnets:holders:${netuid}:ranked-head`,
   holderChunks: (netuid: number) => `rm:subnets:holders:${netuid}:chunks`,
   removedSubnets: "rm:subnets:removed-subnets",
   offset: (topic: string, partition: number) => `rm:subnets:offset:${topic}:${partition}`,

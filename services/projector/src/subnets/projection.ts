@@ -26,12 +26,17 @@ const REMOVED_KINDS: Record<string, SubnetsKind[]> = {
   HolderPositions: ["holders"],
 };
 
-/** A metagraph cut to what `subnets/latest` counts: each neuron's uid, permit and activity. */
+/** A metagraph cut to what `subnets/latest` counts and `holders/top` names: each neuron's uid, permit and activity, and its coldkey and identity name where it has one. */
 function validatorFlags(snapshot: ValidatorSetSnapshot): ValidatorSetSnapshot {
   return ValidatorSetSnapshot.fromPartial({
     ref: snapshot.ref,
     netuid: snapshot.netuid,
-    neurons: snapshot.neurons.map((neuron) => ({ uid: neuron.uid, validatorPermit: neuron.validatorPermit, active: neuron.active })),
+    neurons: snapshot.neurons.map((neuron) => ({
+      uid: neuron.uid,
+      validatorPermit: neuron.validatorPermit,
+      active: neuron.active,
+      ...(neuron.identity?.name ? { coldkey: neuron.coldkey, identity: { name: neuron.identity.name } } : {}),
+    })),
   });
 }
 
@@ -166,9 +171,13 @@ export function subnetsProjection(options: { redis: Redis; log: Logger }): {
             if (newest === null) continue;
             const tag = newest === undefined ? null : `${newest.o}:${newest.h}`;
             if (tag === rankedOf.get(netuid)) continue;
-            queueRankings(multi, netuid, newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64")));
-            if (tag === null) multi.del(subnetsKeys.holderRanked(netuid));
-            else multi.set(subnetsKeys.holderRanked(netuid), tag);
+            const set = newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64"));
+            queueRankings(multi, netuid, set);
+            if (tag === null || set === undefined) multi.del(subnetsKeys.holderRanked(netuid), subnetsKeys.holderRankedHead(netuid));
+            else {
+              multi.set(subnetsKeys.holderRanked(netuid), tag);
+              multi.set(subnetsKeys.holderRankedHead(netuid), JSON.stringify({ tag, ref: set.ref, coverage: set.coverage }));
+            }
           }
           queueRemovals(multi, subnetsKeys.removedSubnets, removals);
           // A subnet is known while either its subnet snapshot or its metagraph stands, newer than its removal (checked after the writes above).
