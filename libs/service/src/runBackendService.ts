@@ -34,7 +34,8 @@ export interface RunningBackendService {
 export async function runBackendService(spec: BackendServiceSpec): Promise<RunningBackendService> {
   const readiness = watchDependencies(spec.dependencies, spec.readinessIntervalMs);
   const grpc = await startGrpcServer({ host: spec.grpc.host, port: spec.grpc.port, services: spec.grpc.services, registry: spec.registry });
-  const admin = spec.adminGrpc && (await startGrpcServer({ host: spec.adminGrpc.host, port: spec.adminGrpc.port, services: spec.adminGrpc.services, registry: spec.registry }));
+  // Not counted in the registry: its metric names are the main server's, and admin calls are rare.
+  const admin = spec.adminGrpc && (await startGrpcServer({ host: spec.adminGrpc.host, port: spec.adminGrpc.port, services: spec.adminGrpc.services }));
   const ops = await startOpsServer({ host: spec.ops.host, port: spec.ops.port, readiness, registry: spec.registry });
 
   readiness.onChange((snapshot) => {
