@@ -10,6 +10,7 @@ import { migrateTopics } from "./migrateTopics.js";
 import { runProjectionConsumer, type ProjectionBatch, type ProjectionConsumer } from "./projectionConsumer.js";
 import { createPublisher, type Publisher } from "./publisher.js";
 import { PROJECTION_COMPLETE, superviseProjection } from "./projectionSupervisor.js";
+import { createTransactionalPublisher } from "./transactionalPublisher.js";
 
 // Where a projection consumer starts reading, against one real broker.
 const dir = tempDir("projection-consumer");
@@ -198,4 +199,42 @@ describe("superviseProjection", () => {
     expect(rebuilds).toBe(2);
     expect(await supervisor.check.probe()).toBe(true);
   }, 60_000);
+
+  it("completes a rebuild while the topic keeps growing (the end it must reach is the one when it began) and when a partition ends with a transaction's commit marker", async () => {
+    const topic = "test.supervised-busy.v1";
+    await migrateTopics(admin, [{ name: topic, partitions: 2, replicationFactor: 1, configs: { "retention.ms": "-1", "min.insync.replicas": "1" } }]);
+    const transactional = await createTransactionalPublisher(kafka, { transactionalId: "test-supervised-busy", logger });
+    cleanups.push(() => transactional.disconnect());
+    // Every record in a transaction: each partition's last offset is a commit marker.
+    for (let round = 0; round < 20; round += 1) await transactional.runInTransaction((tx) => tx.send(["a", "b"].map((key) => record(topic, key, `${key}${round}`))));
+    const projection = memoryProjection();
+    // A slow projection behind a producer that never stops: its stored offsets never meet the topic's moving end.
+    const slow = { loadOffsets: projection.loadOffsets, handleBatch: async (batch: ProjectionBatch) => { await new Promise((resolve) => setTimeout(resolve, 30)); await projection.handleBatch(batch); } };
+    let producing = true;
+    const producer = (async () => {
+      for (let round = 20; producing; round += 1) {
+        await transactional.runInTransaction((tx) => tx.send(["a", "b"].map((key) => record(topic, key, `${key}${round}`))));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const marker = memoryMarker();
+    const supervisor = superviseProjection({ name: "busy", kafka, log: logger, groupId: "test-supervised-busy", topics: [topic], marker, projection: slow, replicationFactor: 1, intervalMs: 100, maxWaitTimeMs: 100 });
+    cleanups.push(() => supervisor.stop());
+    try {
+      await waitFor(async () => (await marker.read()) === PROJECTION_COMPLETE, { what: "complete while the topic grows", timeoutMs: 30_000 });
+      // Everything the topic held when the rebuild began was applied by then.
+      const applied = new Set(projection.applied.map((entry) => entry.value?.toString()));
+      for (let round = 0; round < 20; round += 1) for (const key of ["a", "b"]) expect(applied.has(`${key}${round}`)).toBe(true);
+    } finally {
+      producing = false;
+      await producer;
+    }
+
+    // Quiet now, its partitions ending with commit markers: a rebuild from scratch still completes.
+    marker.clear();
+    projection.offsets.clear();
+    supervisor.poke();
+    await waitFor(async () => (await marker.read()) === PROJECTION_COMPLETE, { what: "complete on a quiet transactional topic", timeoutMs: 30_000 });
+  }, 90_000);
 });
+

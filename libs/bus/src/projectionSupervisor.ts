@@ -117,18 +117,35 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
       ),
     );
 
-  /** Whether the stored offsets reach the last offset of every non-empty partition, read now. */
-  const caughtUp = () =>
+  /** Each partition's end offset (high watermark), by `<topic>:<partition>`. */
+  const endOffsets = () =>
     withAdmin(async (admin) => {
-      for (const topic of options.topics) {
-        for (const entry of await admin.fetchTopicOffsets(topic)) {
-          if (BigInt(entry.high) === 0n) continue;
-          const stored = await options.projection.loadOffsets(topic, entry.partition);
-          if (stored === undefined || BigInt(stored) < BigInt(entry.high) - 1n) return false;
-        }
-      }
-      return true;
+      const ends = new Map<string, bigint>();
+      for (const topic of options.topics) for (const entry of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${entry.partition}`, BigInt(entry.high));
+      return ends;
     });
+
+  /**
+   * Whether the stored offsets reach the end offsets the rebuild must reach (`target`, read when it
+   * began; a busy topic's end moves on, and chasing it would never finish). A partition is there
+   * when its stored offset is the record before the target end; or, while the partition is quiet
+   * (its end still the target), the one before that: a transactional producer's commit marker takes
+   * the last offset, and a consumer never sees it as a record.
+   */
+  const caughtUp = async (target: ReadonlyMap<string, bigint>) => {
+    const now = await endOffsets();
+    for (const [partitionKey, end] of target) {
+      if (end === 0n) continue;
+      const [topic, partition] = [partitionKey.slice(0, partitionKey.lastIndexOf(":")), Number(partitionKey.slice(partitionKey.lastIndexOf(":") + 1))];
+      const stored = await options.projection.loadOffsets(topic, partition);
+      if (stored === undefined) return false;
+      const reached = BigInt(stored) >= end - 1n || (BigInt(stored) >= end - 2n && now.get(partitionKey) === end);
+      if (!reached) return false;
+    }
+    return true;
+  };
+  /** What the rebuild in progress must reach; read at the first tick that sees it. */
+  let rebuildTarget: { marker: string; ends: Map<string, bigint> } | undefined;
 
   const startConsumer = async (): Promise<void> => {
     const started = await runProjectionConsumer(kafka, {
@@ -168,7 +185,8 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
     if (consumer === undefined) await startConsumer();
     if (consumer === undefined || marker === null || isComplete()) return;
     // The end offsets are read after the marker: whatever the topics held then, the rebuild must reach.
-    if (await caughtUp()) {
+    if (rebuildTarget?.marker !== marker) rebuildTarget = { marker, ends: await endOffsets() };
+    if (await caughtUp(rebuildTarget.ends)) {
       if (await store.replace(marker, PROJECTION_COMPLETE)) {
         marker = PROJECTION_COMPLETE;
         log.info(`${name} read model complete`);

@@ -781,6 +781,8 @@ describe("Redis losing every read model under load (FLUSHALL)", () => {
       const before = new Map(highest);
       const redis = createRedis({ url: s.stack.descriptor.infrastructure.redisUrl, connectionName: "flushall-test" });
       try {
+        // The client fails at once while not connected (no offline queue).
+        await waitFor(async () => redis.status === "ready", { what: "a Redis connection", timeoutMs: 10_000, intervalMs: 20 });
         await redis.flushall();
         flushedAt = Date.now();
       } finally {
