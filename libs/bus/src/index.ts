@@ -35,6 +35,7 @@ export { createPublisher, type PublishedBatch, type Publisher, type PublisherOpt
 export { keysForEveryPartition } from "./partitionKeys.js";
 export { kafkaReadiness } from "./readiness.js";
 export {
+  REFRESH_TOKEN_RETENTION_MS,
   defaultPartitions,
   topicCatalog,
   topicNames,

@@ -6,6 +6,7 @@ export const topicNames = {
   intentsNotifications: "intents.notifications.v1",
   tcAcceptances: "tc.acceptances.v1",
   authApiKeys: "auth.api-keys.v1",
+  authRefreshTokens: "auth.refresh-tokens.v1",
   ingestorCheckpoints: "ingestor.checkpoints.v1",
 } as const;
 
@@ -37,13 +38,22 @@ export const defaultPartitions: Readonly<Record<TopicName, number>> = {
   "intents.notifications.v1": 6,
   "tc.acceptances.v1": 3,
   "auth.api-keys.v1": 3,
+  "auth.refresh-tokens.v1": 3,
   "ingestor.checkpoints.v1": 1,
 };
 
 /**
+ * How long `auth.refresh-tokens.v1` keeps an issued refresh token: longer than any token lives
+ * (auth refuses to start with a REFRESH_TOKEN_TTL_SECONDS above it), so a rebuild still finds
+ * every live token, and no longer, so the events of a key that signs in often do not pile up.
+ */
+export const REFRESH_TOKEN_RETENTION_MS = 31 * 24 * 3_600_000;
+
+/**
  * The catalog of topic specs. Fact topics keep every event forever (`retention.ms=-1`,
- * `retention.bytes=-1`) so projections can be rebuilt from offset zero; the ingestor's
- * checkpoints are compacted, keeping the latest checkpoint per source id.
+ * `retention.bytes=-1`) so projections can be rebuilt from offset zero; issued refresh tokens
+ * only while one can still be live (REFRESH_TOKEN_RETENTION_MS); the ingestor's checkpoints are
+ * compacted, keeping the latest checkpoint per source id.
  */
 export function topicCatalog(options: TopicCatalogOptions): TopicSpec[] {
   const { replicationFactor } = options;
@@ -76,6 +86,7 @@ export function topicCatalog(options: TopicCatalogOptions): TopicSpec[] {
     spec("intents.notifications.v1", fact),
     spec("tc.acceptances.v1", fact),
     spec("auth.api-keys.v1", fact),
+    spec("auth.refresh-tokens.v1", { ...common, "cleanup.policy": "delete", "retention.ms": String(REFRESH_TOKEN_RETENTION_MS), "retention.bytes": "-1" }),
     spec("ingestor.checkpoints.v1", compacted),
   ];
 }

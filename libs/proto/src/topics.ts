@@ -67,6 +67,8 @@ export const TOPICS = {
   ),
   tcAcceptances: topic("tc.acceptances.v1", "platform.events.v1.TcAcceptanceEvent", TcAcceptanceEvent, "wallet address"),
   authApiKeys: topic("auth.api-keys.v1", "platform.events.v1.ApiKeyEvent", ApiKeyEvent, "key id"),
+  // RefreshTokenIssued only (an ApiKeyEvent): kept while a token can be live, not forever.
+  authRefreshTokens: topic("auth.refresh-tokens.v1", "platform.events.v1.ApiKeyEvent", ApiKeyEvent, "key id"),
   ingestorCheckpoints: topic(
     "ingestor.checkpoints.v1",
     "platform.events.v1.CheckpointEvent",

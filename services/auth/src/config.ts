@@ -1,4 +1,5 @@
 import { loadConfigOrExit, vars } from "@platform/config";
+import { REFRESH_TOKEN_RETENTION_MS } from "@platform/bus";
 import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
@@ -28,6 +29,7 @@ export const authConfigSchema = z
     AUTH_ISSUER: vars.string().default("platform-auth"),
     AUTH_AUDIENCE: vars.string().default("platform-api"),
     ACCESS_TOKEN_TTL_SECONDS: vars.positiveInt().default(900),
+    /** At most auth.refresh-tokens.v1's retention (31 days): a rebuild must still find every live token. */
     REFRESH_TOKEN_TTL_SECONDS: vars.positiveInt().default(2_592_000),
     /** Live refresh tokens kept per API key: an API_KEY grant past it drops the key's tokens that expire first. */
     AUTH_REFRESH_TOKENS_PER_KEY: vars.positiveInt().default(25),
@@ -51,6 +53,13 @@ export const authConfigSchema = z
     AUTH_LOCKOUT_MAX_DELAY_MS: vars.positiveInt().default(2_000),
   })
   .superRefine((config, context) => {
+    if (config.REFRESH_TOKEN_TTL_SECONDS * 1_000 > REFRESH_TOKEN_RETENTION_MS) {
+      context.addIssue({
+        code: "custom",
+        path: ["REFRESH_TOKEN_TTL_SECONDS"],
+        message: `must not exceed ${REFRESH_TOKEN_RETENTION_MS / 1_000} (how long auth.refresh-tokens.v1 keeps an issued token)`,
+      });
+    }
     if (!config.AUTH_TIERS.includes(config.AUTH_DEFAULT_TIER)) {
       context.addIssue({
         code: "custom",

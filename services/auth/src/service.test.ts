@@ -146,17 +146,20 @@ function generateAndWrite(activeFrom: Date): string {
   return file.kid;
 }
 
-/** Waits until the registry's stored offsets reach the end of auth.api-keys.v1. */
+/** Waits until the registry's stored offsets reach the end of its topics (keys and refresh tokens). */
 async function projectionCaughtUp(): Promise<void> {
   const admin = createKafkaClient({ brokers: kafka.brokers, clientId: "auth-test", logger: log }).admin();
   await admin.connect();
   try {
-    const ends = await admin.fetchTopicOffsets(TOPICS.authApiKeys.name);
+    const topics = [TOPICS.authApiKeys.name, TOPICS.authRefreshTokens.name];
+    const ends = await Promise.all(topics.map(async (topic) => ({ topic, offsets: await admin.fetchTopicOffsets(topic) })));
     await waitFor(
       async () => {
-        for (const { partition, high } of ends) {
-          const stored = await redis.get(authKeys.offset(TOPICS.authApiKeys.name, partition));
-          if (BigInt(high) > 0n && (stored === null || BigInt(stored) < BigInt(high) - 1n)) return false;
+        for (const { topic, offsets } of ends) {
+          for (const { partition, high } of offsets) {
+            const stored = await redis.get(authKeys.offset(topic, partition));
+            if (BigInt(high) > 0n && (stored === null || BigInt(stored) < BigInt(high) - 1n)) return false;
+          }
         }
         return true;
       },
@@ -296,6 +299,21 @@ describe("auth over gRPC", () => {
     expect(await redis.zcard(authKeys.refreshTokensOfKey(busy.key.id))).toBe(25);
   }, 30_000);
 
+  it("publishes issued refresh tokens on auth.refresh-tokens.v1 (kept 31 days), the keys' own events on auth.api-keys.v1 (kept forever)", async () => {
+    const admin = createKafkaClient({ brokers: kafka.brokers, clientId: "auth-test-topics", logger: log }).admin();
+    await admin.connect();
+    try {
+      const total = async (topic: string) => (await admin.fetchTopicOffsets(topic)).reduce((sum, entry) => sum + BigInt(entry.high), 0n);
+      const [keysBefore, tokensBefore] = [await total(TOPICS.authApiKeys.name), await total(TOPICS.authRefreshTokens.name)];
+      await issue(withSecret(other.key.id, other.secret, "198.51.100.77"));
+      expect([await total(TOPICS.authApiKeys.name), await total(TOPICS.authRefreshTokens.name)]).toEqual([keysBefore, tokensBefore + 1n]);
+      const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: 2, name: TOPICS.authRefreshTokens.name, configNames: ["retention.ms", "cleanup.policy"] }] });
+      expect(Object.fromEntries(described.resources[0]!.configEntries.map((entry) => [entry.configName, entry.configValue]))).toEqual({ "retention.ms": String(31 * 24 * 3_600_000), "cleanup.policy": "delete" });
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
   it("serves key administration only on its own listener: the port the gateway calls has no admin method", async () => {
     // A compromised gateway holds a channel to the gateway-facing port only.
     const fromGateway = createGrpcClient(AuthAdminServiceClient, { target: `127.0.0.1:${instance.port}`, deadlineMs: 5_000 });
@@ -319,7 +337,8 @@ describe("auth over gRPC", () => {
     const answers = [
       await refusal(issue(withSecret(newCredential("keyId"), newCredential("secret"), "198.51.100.1"))),
       await refusal(issue(withSecret(probe.key.id, newCredential("secret"), "198.51.100.2"))),
-      await refusal(issue(withSecret(probe.key.id, `${probe.secret.slice(0, -1)}x`, "198.51.100.3"))),
+      // One character changed (never to itself: 1 secret in 62 ends in any given letter).
+      await refusal(issue(withSecret(probe.key.id, `${probe.secret.slice(0, -1)}${probe.secret.endsWith("x") ? "y" : "x"}`, "198.51.100.3"))),
       await refusal(issue(withSecret("ak_short", probe.secret, "198.51.100.4"))),
     ];
     for (const answer of answers) expect(answer).toEqual(badCredentials);

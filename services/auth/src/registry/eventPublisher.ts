@@ -13,8 +13,9 @@ export interface PublishedEvent {
 
 export interface EventPublisher {
   /**
-   * Publishes one event on `auth.api-keys.v1`, keyed by its key id (one key's events stay in
-   * order on one partition). Rejects with UNAVAILABLE when Kafka has not confirmed it by
+   * Publishes one event, keyed by its key id (one key's events stay in order on one partition):
+   * an issued refresh token on `auth.refresh-tokens.v1` (kept while a token can be live), every
+   * other event on `auth.api-keys.v1` (kept forever). Rejects with UNAVAILABLE when Kafka has not confirmed it by
    * `deadline` (epoch ms): a caller never waits longer than its own deadline.
    */
   publish(event: ApiKeyEvent, deadline: number): Promise<PublishedEvent>;
@@ -31,12 +32,13 @@ export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
   const publisher = createLazyPublisher(kafka, { onConnectError: (error, failures) => log.warn({ err: error, failures }, "kafka publisher could not connect; retrying") });
   return {
     async publish(event, deadline) {
+      const topic = topicOf(event);
       const record = {
-        topic: TOPICS.authApiKeys.name,
+        topic: topic.name,
         key: keyIdOf(event) ?? "",
-        value: encodePayload(TOPICS.authApiKeys, event),
+        value: encodePayload(topic, event),
         eventType: eventTypeOf(event),
-        schema: TOPICS.authApiKeys.schema,
+        schema: topic.schema,
       };
       const [landed] = await publisher.publish([record], deadline).catch((error: unknown) => Promise.reject(notConfirmed(error)));
       if (landed === undefined) throw notConfirmed();
@@ -45,6 +47,11 @@ export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
     connected: publisher.connected,
     close: publisher.close,
   };
+}
+
+/** Where an event goes: refresh tokens expire, so their events need not be kept forever. */
+export function topicOf(event: ApiKeyEvent): typeof TOPICS.authApiKeys | typeof TOPICS.authRefreshTokens {
+  return event.event?.$case === "refreshTokenIssued" ? TOPICS.authRefreshTokens : TOPICS.authApiKeys;
 }
 
 function notConfirmed(cause?: unknown) {

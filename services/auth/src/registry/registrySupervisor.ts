@@ -26,7 +26,7 @@ export interface RegistrySupervisorOptions {
 export type RegistryStatus = Pick<ProjectionSupervisor, "complete" | "poke">;
 
 /**
- * Keeps the Redis registry a live projection of `auth.api-keys.v1` (superviseProjection in
+ * Keeps the Redis registry a live projection of `auth.api-keys.v1` and `auth.refresh-tokens.v1` (superviseProjection in
  * @platform/bus), with the marker `auth:registry` (keys.ts). Until a rebuild has caught up a
  * missing key may just not be replayed yet, so IssueToken answers UNAVAILABLE rather than a 401
  * that would count towards a lockout; readiness waits for it too.
@@ -38,7 +38,8 @@ export function superviseRegistry(options: RegistrySupervisorOptions): Projectio
     kafka: options.kafka,
     log: options.log,
     groupId: REGISTRY_GROUP_ID,
-    topics: [TOPICS.authApiKeys.name],
+    // Keys (kept forever) and issued refresh tokens (kept while they can be live); one fold.
+    topics: [TOPICS.authApiKeys.name, TOPICS.authRefreshTokens.name],
     marker: redisProjectionMarker(options.redis, authKeys.marker),
     projection: registryProjection(options.projectionRedis, options.log, { refreshTokensPerKey: options.refreshTokensPerKey }),
     replicationFactor: options.replicationFactor,
