@@ -55,3 +55,10 @@ export const alreadyExists = shortcut(status.ALREADY_EXISTS);
 export const resourceExhausted = shortcut(status.RESOURCE_EXHAUSTED);
 export const unavailable = shortcut(status.UNAVAILABLE);
 export const internal = shortcut(status.INTERNAL);
+
+/** How long a client waits before asking again while a read model is rebuilt. */
+export const REBUILDING_RETRY_AFTER_SECONDS = 2;
+
+/** 503 REBUILDING: a read model lost with its store is being replayed, and answers wait until it has caught up. */
+export const rebuilding = (what = "the read model"): AppError =>
+  unavailable("REBUILDING", `${what} is being rebuilt after its store was lost; answers resume once it has caught up`, { retryAfterSeconds: REBUILDING_RETRY_AFTER_SECONDS });

@@ -6,6 +6,8 @@ export {
   invalidArgument,
   notFound,
   permissionDenied,
+  rebuilding,
+  REBUILDING_RETRY_AFTER_SECONDS,
   resourceExhausted,
   unauthenticated,
   unavailable,

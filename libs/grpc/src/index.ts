@@ -2,3 +2,4 @@ export { callUnary, createGrpcClient, type GrpcClientOptions } from "./createCli
 export { createHealthChecker, type HealthStatus } from "./checkHealth.js";
 export { startGrpcServer, type GrpcServiceRegistration, type RunningGrpcServer, type StartGrpcServerOptions } from "./startGrpcServer.js";
 export { unaryHandler } from "./unaryHandler.js";
+export { checkedHandler, type UnaryCallHandler } from "./checkedHandler.js";

@@ -10,5 +10,5 @@ export {
   type VersionedOp,
   type VersionedRead,
 } from "./versionedCommit.js";
-export { redisProjectionMarker } from "./projectionMarker.js";
+export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
 export { coalesceWrites } from "./coalesceWrites.js";

@@ -18,3 +18,9 @@ export function redisProjectionMarker(redis: Redis, key: string) {
     },
   };
 }
+
+/** Whether every one of the projections' markers says `complete` (their read models hold at least what they held before any loss). */
+export async function projectionsComplete(redis: Redis, markerKeys: readonly string[]): Promise<boolean> {
+  const values = await redis.mget(...markerKeys);
+  return values.every((value) => value === "complete");
+}

@@ -33,6 +33,7 @@ import { quote } from "./quote/quote.js";
 import { createQuoteStore } from "./quote/quoteStore.js";
 import { buildRouteTable } from "./quote/routeTable.js";
 import { getIntent } from "./reads/getIntent.js";
+import { mirroredRead } from "./reads/mirrorGuard.js";
 import { listByTransaction } from "./reads/listByTransaction.js";
 import { listUserIntents } from "./reads/listUserIntents.js";
 
@@ -47,6 +48,7 @@ const originChainIds = new Set(
   chains.chains.filter((chain) => chain.roles.includes("origin") || chain.roles.includes("destination")).map((chain) => String(chain.chainId)),
 );
 const redis = redisDependency(config.REDIS_URL, "intents-gateway");
+const mirrored = <Handler>(handler: Handler): Handler => mirroredRead(redis.client, handler);
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "intents-gateway", log);
 const nats = natsDependency(config.NATS_URL, "intents-gateway", log);
 const topics = ensureTopics(kafka.client, { topics: ["intents.notifications.v1"], replicationFactor: config.KAFKA_REPLICATION_FACTOR, logger: log });
@@ -93,12 +95,14 @@ await runBackendService({
           preflight: unaryHandler<PreflightRequest, PreflightResponse>(log, "Preflight", (request, call) =>
             preflightsPerKey.run(String(call.metadata.get("x-api-key-id")[0] ?? ""), () => preflight(preflightDependencies, request)),
           ),
-          getIntent: unaryHandler<GetIntentRequest, GetIntentResponse>(log, "GetIntent", (request) => getIntent(redis.client, request)),
-          listByTransaction: unaryHandler<ListByTransactionRequest, ListByTransactionResponse>(log, "ListByTransaction", (request) =>
-            listByTransaction(redis.client, intentChainIds, request),
+          // The mirrored reads wait for a rebuilt read model (503 REBUILDING) rather than answer an
+          // older status, or "not found" for an intent the replay has not reached yet.
+          getIntent: mirrored(unaryHandler<GetIntentRequest, GetIntentResponse>(log, "GetIntent", (request) => getIntent(redis.client, request))),
+          listByTransaction: mirrored(
+            unaryHandler<ListByTransactionRequest, ListByTransactionResponse>(log, "ListByTransaction", (request) => listByTransaction(redis.client, intentChainIds, request)),
           ),
-          listPending: unaryHandler<ListPendingRequest, ListPendingResponse>(log, "ListPending", (request) => listUserIntents(redis.client, "pending", request)),
-          listExpired: unaryHandler<ListExpiredRequest, ListExpiredResponse>(log, "ListExpired", (request) => listUserIntents(redis.client, "expired", request)),
+          listPending: mirrored(unaryHandler<ListPendingRequest, ListPendingResponse>(log, "ListPending", (request) => listUserIntents(redis.client, "pending", request))),
+          listExpired: mirrored(unaryHandler<ListExpiredRequest, ListExpiredResponse>(log, "ListExpired", (request) => listUserIntents(redis.client, "expired", request))),
         },
       },
     ],

@@ -12,6 +12,7 @@
  *   `tx:<chainId>:<txHash>`.
  * - `rm:intents:user:<address>:expired`: zset, score = fill deadline (unix s), member = orderId.
  * - `rm:intents:head:<chainId>`: hash {blockNumber, blockHash, timestamp, ...}: how far the mirror has read.
+ * - `rm:intents:projection`: the projection's marker, `complete` once a rebuild has caught up.
  */
 export const projectionKeys = {
   order: (orderId: string) => `rm:intents:order:${orderId.toLowerCase()}`,
@@ -21,6 +22,7 @@ export const projectionKeys = {
   userPending: (address: string) => `rm:intents:user:${address}:pending`,
   userExpired: (address: string) => `rm:intents:user:${address}:expired`,
   head: (chainId: string) => `rm:intents:head:${chainId}`,
+  marker: "rm:intents:projection",
 };
 
 /** A pending-zset member names an order, or a notified transaction with no order id yet. */

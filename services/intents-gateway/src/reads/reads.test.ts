@@ -1,4 +1,7 @@
 import { join } from "node:path";
+import { status } from "@grpc/grpc-js";
+import { unaryHandler } from "@platform/grpc";
+import { createLogger } from "@platform/log";
 import { Finality } from "@platform/proto/common/v1/common";
 import { IntentRecord, IntentStatus, TransactionStatus } from "@platform/proto/intents/v1/intents";
 import { createRedis, type Redis } from "@platform/store";
@@ -8,6 +11,7 @@ import { notifiedKey } from "../notify/notifiedKeys.js";
 import { getIntent } from "./getIntent.js";
 import { listByTransaction } from "./listByTransaction.js";
 import { listUserIntents } from "./listUserIntents.js";
+import { mirroredRead } from "./mirrorGuard.js";
 import { projectionKeys } from "./projectionKeys.js";
 
 // The status reads against a real Redis seeded with the intents projection's layout, exactly as the
@@ -102,6 +106,29 @@ describe("GetIntent", () => {
     } finally {
       away.disconnect();
     }
+  });
+});
+
+describe("while the mirror is rebuilt (its projection marker not complete)", () => {
+  it("answers 503 REBUILDING instead of an older status or a not-found, and the record once the marker says complete", async () => {
+    const orderId = hex32(7);
+    await put(projectionKeys.order(orderId), record(orderId));
+    const log = createLogger({ service: "mirror-guard-test", level: "silent" });
+    const guarded = mirroredRead(redis, unaryHandler<{ orderId: string }, unknown>(log, "GetIntent", (request) => getIntent(redis, request)));
+    const call = (id: string) =>
+      new Promise<{ code?: number; errorCode?: string; value?: unknown }>((resolve) =>
+        guarded({ request: { orderId: id } } as never, (error, value) =>
+          resolve(error ? { code: (error as { code?: number }).code, errorCode: String((error as { metadata?: { get(key: string): unknown[] } }).metadata?.get("x-error-code")[0]) } : { value }),
+        ),
+      );
+    for (const marker of [undefined, "rebuilding:4f0c"]) {
+      if (marker !== undefined) await redis.set(projectionKeys.marker, marker);
+      expect(await call(orderId)).toEqual({ code: status.UNAVAILABLE, errorCode: "REBUILDING" });
+      expect(await call(hex32(404))).toEqual({ code: status.UNAVAILABLE, errorCode: "REBUILDING" });
+    }
+    await redis.set(projectionKeys.marker, "complete");
+    expect(((await call(orderId)).value as { intent: { orderId: string } }).intent.orderId).toBe(orderId);
+    expect(await call(hex32(404))).toMatchObject({ errorCode: "INTENT_NOT_FOUND" });
   });
 });
 

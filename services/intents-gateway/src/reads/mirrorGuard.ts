@@ -1,0 +1,19 @@
+import { rebuilding, unavailable } from "@platform/errors";
+import { checkedHandler, type UnaryCallHandler } from "@platform/grpc";
+import { projectionsComplete, type Redis } from "@platform/store";
+import { projectionKeys } from "./projectionKeys.js";
+
+/**
+ * A read of the intents mirror answers only while its projection marker says `complete`: after
+ * Redis lost the read model the projector replays it from Kafka, and until it has caught up a read
+ * would answer an older status, or "not found" for an intent the replay has not reached: 503
+ * REBUILDING (Retry-After) instead. The marker is read alongside the call's own reads.
+ */
+export function mirroredRead<Handler>(redis: Redis, handler: Handler): Handler {
+  return checkedHandler(handler as UnaryCallHandler, () =>
+    projectionsComplete(redis, [projectionKeys.marker]).then(
+      (complete) => (complete ? undefined : rebuilding("the intents mirror")),
+      (error: unknown) => unavailable("UNAVAILABLE", "the intents mirror could not be read; retry shortly", undefined, error),
+    ),
+  ) as Handler;
+}
