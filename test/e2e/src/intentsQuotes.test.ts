@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { authCli, freePorts, silentProgress, startStack, type RunningStack, testRuntime } from "@platform/local-stack";
 import { tempDir } from "@platform/testing";
 import {
@@ -62,6 +63,9 @@ beforeAll(async () => {
     services: ["auth", "tc", "data-query", "intents-gateway", "gateway"],
   });
   base = stack.descriptor.gatewayUrl;
+  // No projector runs here: the intents mirror is empty, and its marker says so complete (as a
+  // caught-up projector's would), so reads answer what an empty mirror holds, not REBUILDING.
+  execFileSync("redis-cli", ["-u", stack.descriptor.infrastructure.redisUrl, "SET", "rm:intents:projection", "complete"]);
   token = await issueToken("e2e-intents", "intents:read,intents:write");
   dataOnlyToken = await issueToken("e2e-intents-data", "data:read");
 
