@@ -16,6 +16,8 @@ const PROTECTED_ERRORS = [
   { status: 403, code: "FORBIDDEN" },
   { status: 429, code: "RATE_LIMITED" },
   { status: 503, code: "UNAVAILABLE" },
+  // A read model (or auth's key registry) being rebuilt after Redis lost it: answers resume, never older.
+  { status: 503, code: "REBUILDING" },
 ];
 
 /** `/a/:b/c` → `/a/{b}/c`. */

@@ -35,6 +35,8 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   TX_SENDER_MISMATCH: "Not the transaction's sender",
   NETUID_NOT_FOUND: "Subnet not found",
   READ_MODEL_UNAVAILABLE: "Read model momentarily unavailable",
+  REBUILDING: "Read model being rebuilt",
+  GRANTS_EXHAUSTED: "Too many API-key grants this minute",
   UNAVAILABLE: "Service unavailable",
   UPSTREAM_TIMEOUT: "Upstream timeout",
   INTERNAL: "Internal error",
