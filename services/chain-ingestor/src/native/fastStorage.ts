@@ -45,13 +45,14 @@ export function fastStorage(meta: StorageEntryMeta, registry: TypeRegistry): Fas
   const keyTypes = hashers.length === 1 ? [keyTypeId] : tupleFields(registry, keyTypeId);
   if (keyTypes === undefined || keyTypes.length !== hashers.length) return undefined;
   const parts = keyTypes.map((id) => keyPartOf(registry, id));
-  const hashing = hashers.map(hasherOf);
+  const hasherNames = hashers.map(normalizedHasher);
+  const hashing = hasherNames.map(hasherOf);
   if (parts.some((part) => part === undefined) || hashing.some((hasher) => hasher === undefined)) return undefined;
   // An account under Blake2_128Concat (hotkeys, coldkeys) is hashed once and remembered: the same
   // accounts key several items block after block (blake2b in JavaScript was ~9 % of an epoch
   // block's read on the scale state).
   const isAccount = keyTypes.map((id) => registry.findType(id).path?.at(-1) === "AccountId32");
-  const remembered = hashers.map((name, index) => isAccount[index] && name.toLowerCase().replaceAll("_", "") === "blake2128concat");
+  const remembered = hasherNames.map((name, index) => isAccount[index] && name === "blake2128concat");
 
   const prefix = Buffer.concat([xxhashAsU8a(meta.pallet, 128), xxhashAsU8a(meta.name, 128)]);
   const valueCodec = registry.findCodec(valueTypeId);
@@ -121,9 +122,12 @@ function keyPartOf(registry: TypeRegistry, id: number): KeyPart | undefined {
   return undefined;
 }
 
-/** The hasher by its metadata name, spelt as dedot gives it (`blake2_128Concat`) or as the metadata does (`Blake2_128Concat`). */
+/** A hasher's name as dedot spells it (`blake2_128Concat`) or the metadata does (`Blake2_128Concat`), as one spelling. */
+const normalizedHasher = (name: string) => name.toLowerCase().replaceAll("_", "");
+
+/** The hasher by its normalized name. */
 function hasherOf(name: string): Hasher | undefined {
-  switch (name.toLowerCase().replaceAll("_", "")) {
+  switch (name) {
     case "blake2128concat":
       return (data) => Buffer.concat([blake2AsU8a(data, 128), data]);
     case "twox64concat":

@@ -1,4 +1,5 @@
 import { status } from "@grpc/grpc-js";
+import { REBUILDING_RETRY_AFTER_SECONDS } from "@platform/errors";
 import type { RequestContext } from "@platform/http";
 import { HttpProblem } from "../http/HttpProblem.js";
 import type { AdmitVerdict, RateLimiter, Tier } from "./rateLimiter.js";
@@ -38,8 +39,8 @@ export function createAccessGuard(verifier: TokenVerifier, limiter: RateLimiter)
         code: "REBUILDING",
         grpcStatus: status.UNAVAILABLE,
         detail: "the API-key registry is being rebuilt after its store was lost; retry shortly",
-        extras: { retryAfterSeconds: 2 },
-        headers: { "retry-after": "2" },
+        extras: { retryAfterSeconds: REBUILDING_RETRY_AFTER_SECONDS },
+        headers: { "retry-after": String(REBUILDING_RETRY_AFTER_SECONDS) },
       });
     }
     if (admitted.kind === "revoked") throw invalidToken("the API key was revoked");
