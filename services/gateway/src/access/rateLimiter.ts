@@ -1,4 +1,4 @@
-import type { Redis } from "@platform/store";
+import { projectionsComplete, type Redis } from "@platform/store";
 import { RATE_LIMIT_SCRIPT } from "./rateLimitScript.js";
 
 export interface Tier {
@@ -69,8 +69,7 @@ export function createRateLimiter(redis: Redis, tiers: readonly Tier[], defaultT
     // replays it from Kafka (its marker, `auth:registry`, says `complete` once it has caught up),
     // and until then a valid token's key may just not be back yet. Rare: revoked keys only.
     if (flat[0] === -1) {
-      const marker = await redis.get(AUTH_REGISTRY_MARKER).catch(() => undefined);
-      if (marker !== "complete") {
+      if (!(await projectionsComplete(redis, [AUTH_REGISTRY_MARKER]).catch(() => false))) {
         for (const request of requests) request.settle({ kind: "registry-rebuilding" });
         return;
       }
