@@ -26,6 +26,13 @@ describe("AppError over gRPC", () => {
     expect(received.extras).toEqual({ acceptedVersion: null, currentTcVersion: 3 });
   });
 
+  it("carries extension members in any script, lone surrogates and control characters included (metadata is ASCII)", () => {
+    const extras = { quoteId: "\u{87cbe}é\ud800\u0000\u007f~", parameter: "quoteId" };
+    const sent = toGrpcError(permissionDenied("QUOTE_NOT_FOUND", "no such quote", extras));
+    expect(String(sent.metadata!.get("x-error-extras")[0])).toMatch(/^[\x20-\x7e]+$/);
+    expect(fromGrpcError(asServiceError(sent)).extras).toEqual(extras);
+  });
+
   it("hides unexpected errors behind INTERNAL without leaking their message", () => {
     const object = toGrpcError(new Error("db password is hunter2"));
     expect(object.code).toBe(status.INTERNAL);

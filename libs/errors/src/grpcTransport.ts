@@ -22,8 +22,17 @@ export function toGrpcError(error: unknown): Partial<StatusObject> {
         : new AppError({ code: "INTERNAL", grpcStatus: status.INTERNAL, detail: "internal error", cause: error });
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_KEY, appError.code);
-  if (Object.keys(appError.extras).length > 0) metadata.set(ERROR_EXTRAS_KEY, JSON.stringify(appError.extras));
+  if (Object.keys(appError.extras).length > 0) metadata.set(ERROR_EXTRAS_KEY, asciiJson(appError.extras));
   return { code: appError.grpcStatus, details: appError.message, metadata };
+}
+
+/**
+ * JSON in printable ASCII, as a metadata text value must be (grpc-js throws on anything else, and
+ * the throw would escape the handler): extras echo request values (a quoteId in any script), so
+ * every character past '~' is written as its \u escape, which JSON.parse reads back unchanged.
+ */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function isServiceError(error: unknown): error is ServiceError {

@@ -1,4 +1,4 @@
-import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
+import { status, type sendUnaryData, type ServerUnaryCall, type StatusObject } from "@grpc/grpc-js";
 import { AppError, isDependencyUnavailable, toGrpcError } from "@platform/errors";
 import type { Logger } from "@platform/log";
 
@@ -20,8 +20,18 @@ export function unaryHandler<Request, Response>(
           if (isDependencyUnavailable(error)) log.warn({ err: error, method }, "a dependency is unavailable; answered UNAVAILABLE");
           else log.error({ err: error, method }, "unexpected error in gRPC handler");
         }
-        callback(toGrpcError(error));
+        callback(safeGrpcError(log, method, error));
       },
     );
   };
+}
+
+/** toGrpcError, and should building the answer itself fail, a bare INTERNAL: a throw here would end the process. */
+export function safeGrpcError(log: Logger, method: string, error: unknown): Partial<StatusObject> {
+  try {
+    return toGrpcError(error);
+  } catch (failure) {
+    log.error({ err: failure, method }, "could not encode a gRPC error; answered INTERNAL");
+    return { code: status.INTERNAL, details: "internal error" };
+  }
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { AnyRoute } from "./defineRoute.js";
+import { parameterRules } from "./parameterRules.js";
 import { problemSlug } from "./problem.js";
+import { useDocumentedForm } from "./wireSchemas.js";
 
 export interface OpenApiInfo {
   title: string;
@@ -25,8 +27,33 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }
 
+/**
+ * 400 codes that judge a well-formed value against what only the server knows (its state, its
+ * configuration, the clock, a signature), so no schema can say in advance which values pass: a
+ * cursor it did not issue for this query, a window over the interval's maximum, a chain or route
+ * this deployment does not serve, a SIWE message for another domain, out of its time bounds, with
+ * a nonce it did not issue or a signature that does not verify. Every other 400 is a refusal of
+ * shape, and a request the document calls valid never gets one. Published as `x-value-refusals`.
+ */
+export const VALUE_REFUSALS = [
+  "INVALID_CURSOR",
+  "WINDOW_TOO_LARGE",
+  "UNSUPPORTED_CHAIN",
+  "UNSUPPORTED_ROUTE",
+  "NONCE_INVALID_OR_USED",
+  "SIWE_SIGNATURE_INVALID",
+  "SIWE_DOMAIN_MISMATCH",
+  "SIWE_URI_MISMATCH",
+  "SIWE_CHAIN_UNSUPPORTED",
+  "SIWE_EXPIRED",
+  "SIWE_NOT_YET_VALID",
+] as const;
+
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", override: useDocumentedForm }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }
 
@@ -42,6 +69,8 @@ function parametersOf(route: AnyRoute): unknown[] {
         in: location,
         required: location === "path" || (object.required ?? []).includes(name),
         ...(description === undefined ? {} : { description }),
+        // Lists are comma-separated (libs/http listQuery), OpenAPI's form style without explode.
+        ...(propertySchema.type === "array" ? { style: "form", explode: false } : {}),
         schema: propertySchema,
       });
     }
@@ -83,6 +112,7 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
       tags: route.docs.tags,
       ...(route.scope ? { security: [{ bearerAuth: [route.scope] }] } : { security: [] }),
       parameters: parametersOf(route),
+      ...(route.query && parameterRules.get(route.query) ? { "x-parameter-rules": parameterRules.get(route.query)!.rules } : {}),
       ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body) } } } } : {}),
       responses,
     };
@@ -112,5 +142,6 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
       },
     },
     "x-problem-types": [...problemCodes].sort().map((code) => ({ code, type: `/problems/${problemSlug(code)}` })),
+    "x-value-refusals": VALUE_REFUSALS.filter((code) => problemCodes.has(code)),
   };
 }

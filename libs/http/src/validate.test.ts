@@ -1,7 +1,7 @@
 import { AppError } from "@platform/errors";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { validateInput } from "./validate.js";
+import { unknownDiscriminatorCodes, validateInput } from "./validate.js";
 
 const address = z.string().refine((value) => /^0x[0-9a-fA-F]{40}$/.test(value), {
   error: "must be a 20-byte hex address",
@@ -46,5 +46,24 @@ describe("validateInput", () => {
     const error = failure(() => validateInput(z.object({ type: z.string() }), { type: 3 }, "body"));
     expect(error.code).toBe("INVALID_REQUEST");
     expect(error.extras).toEqual({ parameter: "type" });
+  });
+});
+
+describe("validateInput of a discriminated union", () => {
+  const grant = z
+    .discriminatedUnion("type", [z.object({ type: z.literal("A"), a: z.string() }), z.object({ type: z.literal("B"), b: z.string() })], {
+      error: (issue) => ((issue.input as { type?: unknown } | undefined)?.type === undefined ? "is required" : "must be A or B"),
+    })
+    .register(unknownDiscriminatorCodes, { code: "UNSUPPORTED_KIND" });
+
+  it("answers the union's registered code for a value none of its options has", () => {
+    const error = failure(() => validateInput(grant, { type: "C" }, "body"));
+    expect([error.code, error.detail, error.extras]).toEqual(["UNSUPPORTED_KIND", "body field 'type' must be A or B", { parameter: "type" }]);
+  });
+
+  it("answers the generic code when the discriminator is missing, and for a missing field of the chosen option", () => {
+    expect([failure(() => validateInput(grant, {}, "body")).code, failure(() => validateInput(grant, {}, "body")).detail]).toEqual(["INVALID_REQUEST", "body field 'type' is required"]);
+    const error = failure(() => validateInput(grant, { type: "B" }, "body"));
+    expect([error.code, error.detail]).toEqual(["INVALID_REQUEST", "body field 'b' is required"]);
   });
 });

@@ -1,3 +1,4 @@
+import { SIWE_MESSAGE_PATTERN } from "@platform/chain";
 import { getAddress, type Address } from "viem";
 import { createSiweMessage, parseSiweMessage, SiweInvalidMessageFieldError } from "viem/siwe";
 import { refusal } from "./acceptErrors.js";
@@ -43,6 +44,8 @@ export function parseSiwe(message: string): ParsedSiwe {
   if (message.length === 0) throw malformed("the message is empty");
   if (message.length > MAX_MESSAGE_LENGTH) throw malformed(`the message is longer than ${MAX_MESSAGE_LENGTH} characters`);
 
+  // The published form (libs/chain): what it refuses, the gateway refuses too, with the same code.
+  const conformant = SIWE_MESSAGE_PATTERN.test(message);
   const parsed = parseSiweMessage(message);
   const { domain, address, uri, version, chainId, nonce, issuedAt } = parsed;
   if (domain === undefined || address === undefined) {
@@ -80,6 +83,9 @@ export function parseSiwe(message: string): ParsedSiwe {
   if (withTimesAsWritten(canonical, times) !== message) {
     throw malformed("the message is not in EIP-4361 form (extra, missing or reordered lines, or stray whitespace)");
   }
+  // After the checks above, which name what is wrong: what is left is a field viem takes and the
+  // published form narrows (a percent-encoded URI, a Request ID outside RFC 3986 pchar...).
+  if (!conformant) throw malformed("the message is outside the form the API documents (the pattern of message in /openapi.json)");
 
   return {
     scheme: parsed.scheme,

@@ -45,6 +45,13 @@ describe("parseAccount", () => {
     expect(parseAccount("0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac")).toEqual(account);
   });
 
+  it("takes an EVM address in one case throughout, lower or upper, as claiming no checksum", () => {
+    const account = parseAccount(ALITH_H160);
+    expect(parseAccount("0xf24ff3a9cf04c71dbc94d0b566f7a27b94566cac")).toEqual(account);
+    expect(parseAccount("0xF24FF3A9CF04C71DBC94D0B566F7A27B94566CAC")).toEqual(account);
+    expect(() => checkAccountAddress("0xF24FF3A9CF04C71DBC94D0B566F7A27B94566CAC")).not.toThrow();
+  });
+
   it("refuses malformed input with a reason", () => {
     expect(reasonOf("")).toBe("empty");
     expect(reasonOf("0x1234")).toMatch(/32-byte public key or a 20-byte/);

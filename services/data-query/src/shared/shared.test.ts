@@ -54,6 +54,20 @@ describe("windows", () => {
     expect(codeOf(() => resolveWindow({ start: "2026-08-02T00:00:00Z", end: "2026-08-01T00:00:00Z", interval: 0 }, rules, now))).toBe("INVALID_PARAMETER");
   });
 
+  it("answer a start still to come, end left to its default, with an empty window rather than an error", () => {
+    const later = new Date(now + 60_000).toISOString();
+    expect(resolveWindow({ start: later, interval: 0 }, rules, now)).toEqual({ kind: "time", startMs: now + 60_000, endMs: now + 60_000 });
+    expect(codeOf(() => resolveWindow({ start: later, end: new Date(now).toISOString(), interval: 0 }, rules, now))).toBe("INVALID_PARAMETER");
+  });
+
+  it("read the signed six-digit years the gateway writes for instants before year 0", () => {
+    expect(resolveWindow({ start: "-000001-12-31T23:00:00.000Z", end: "0000-01-01T01:00:00.000Z", interval: 0 }, { ...rules, maxSpanMs: 3 * DAY }, now)).toEqual({
+      kind: "time",
+      startMs: Date.parse("-000001-12-31T23:00:00.000Z"),
+      endMs: Date.parse("0000-01-01T01:00:00.000Z"),
+    });
+  });
+
   it("refuse a span over the maximum with WINDOW_TOO_LARGE, time or blocks", () => {
     expect(codeOf(() => resolveWindow({ start: "2025-01-01T00:00:00Z", end: "2026-08-01T00:00:00Z", interval: 0 }, rules, now))).toBe("WINDOW_TOO_LARGE");
     expect(codeOf(() => resolveWindow({ blockStart: "0", blockEnd: String(366 * 7_200 + 1), interval: 0 }, rules, now))).toBe("WINDOW_TOO_LARGE");

@@ -19,7 +19,8 @@ export interface WindowRules {
 /** 12 s blocks (Subtensor), so 7,200 a day: turns a time maximum into a block maximum. */
 export const BLOCK_TIME_MS = 12_000;
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+// The gateway sends toISOString() forms, which for instants before year 0 carry a signed six-digit year.
+const RFC3339 = /^(\d{4}|[+-]\d{6})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** Parses an RFC 3339 time of a request field; INVALID_PARAMETER naming it otherwise. */
 export function parseTime(value: string, parameter: string): number {
@@ -55,8 +56,12 @@ export function resolveWindow(window: TimeWindow | undefined, rules: WindowRules
     }
     return { kind: "blocks", start: resolvedStart, end: resolvedEnd };
   }
+  const startGiven = window?.start === undefined ? undefined : parseTime(window.start, "start");
+  // A start still to come, with end left to its default (now): an empty window, not an error
+  // (the client asked for nothing wrong; there is just nothing there yet).
+  if (window?.end === undefined && startGiven !== undefined && startGiven >= nowMs) return { kind: "time", startMs: startGiven, endMs: startGiven };
   const endMs = window?.end === undefined ? nowMs : parseTime(window.end, "end");
-  const startMs = window?.start === undefined ? endMs - rules.defaultSpanMs : parseTime(window.start, "start");
+  const startMs = startGiven ?? endMs - rules.defaultSpanMs;
   if (endMs <= startMs) throw invalidArgument("INVALID_PARAMETER", "end must be after start", { parameter: "end" });
   if (endMs - startMs > rules.maxSpanMs) {
     const days = rules.maxSpanMs / 86_400_000;

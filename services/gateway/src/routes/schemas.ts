@@ -13,7 +13,13 @@ export const evmAddress = () =>
       { error: "must be a 20-byte 0x-prefixed hex address (EIP-55 checksum when mixed case)", params: { code: "INVALID_ADDRESS" } },
     )
     .transform((value) => getAddress(value))
-    .meta({ description: "EVM address, any case; answers use the EIP-55 form", examples: ["0x52908400098527886E0F7030069857D2E4169EE7"] });
+    .meta({
+      description: "EVM address, any case; answers use the EIP-55 form",
+      // The shape; that mixed case must be the EIP-55 checksum is the format's rule.
+      pattern: "^0x[0-9a-fA-F]{40}$",
+      format: "evm-address",
+      examples: ["0x52908400098527886E0F7030069857D2E4169EE7"],
+    });
 
 function isMixedCase(value: string): boolean {
   const hex = value.slice(2);

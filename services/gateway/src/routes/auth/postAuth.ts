@@ -1,35 +1,36 @@
 import { status } from "@grpc/grpc-js";
 import { AppError } from "@platform/errors";
 import { callUnary } from "@platform/grpc";
-import { defineRoute } from "@platform/http";
+import { defineRoute, unknownDiscriminatorCodes } from "@platform/http";
 import type { AuthServiceClient, IssueTokenRequest } from "@platform/proto/auth/v1/auth";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { HttpProblem } from "../../http/HttpProblem.js";
 
-const GRANT_TYPES = ["API_KEY", "REFRESH_TOKEN"] as const;
+const username = z.string().min(1).max(256).meta({ description: "The API key id, in both modes" });
 
+/** One schema per grant: what each needs is required in it, and the document says so (oneOf). */
 const authBody = z
-  .object({
-    type: z
-      .string()
-      .refine((value) => (GRANT_TYPES as readonly string[]).includes(value), {
-        error: "must be API_KEY or REFRESH_TOKEN",
-        params: { code: "UNSUPPORTED_GRANT_TYPE" },
-      })
-      .meta({ description: "API_KEY or REFRESH_TOKEN" }),
-    username: z.string().min(1).max(256).meta({ description: "The API key id, in both modes" }),
-    password: z.string().min(1).max(512).optional().meta({ description: "The API key secret (type API_KEY)" }),
-    refresh_token: z.string().min(1).max(512).optional().meta({ description: "A refresh token issued to this key id (type REFRESH_TOKEN)" }),
-  })
-  .superRefine((body, context) => {
-    if (body.type === "API_KEY" && body.password === undefined) {
-      context.addIssue({ code: "custom", path: ["password"], message: "is required when type is API_KEY" });
-    }
-    if (body.type === "REFRESH_TOKEN" && body.refresh_token === undefined) {
-      context.addIssue({ code: "custom", path: ["refresh_token"], message: "is required when type is REFRESH_TOKEN" });
-    }
-  });
+  .discriminatedUnion(
+    "type",
+    [
+      z.object({
+        type: z.literal("API_KEY"),
+        username,
+        password: z.string().min(1).max(512).meta({ description: "The API key secret" }),
+      }),
+      z.object({
+        type: z.literal("REFRESH_TOKEN"),
+        username,
+        refresh_token: z.string().min(1).max(512).meta({ description: "A refresh token issued to this key id" }),
+      }),
+    ],
+    {
+      error: (issue) =>
+        (issue.input as { type?: unknown } | undefined)?.type === undefined ? "is required" : "must be API_KEY or REFRESH_TOKEN",
+    },
+  )
+  .register(unknownDiscriminatorCodes, { code: "UNSUPPORTED_GRANT_TYPE" });
 
 /**
  * `POST /auth`: API-key credentials or a refresh token in, a bearer access token out. Public; it
@@ -65,9 +66,9 @@ export function postAuthRoute(auth: AuthServiceClient) {
     },
     async handle({ body, context }) {
       const grant: IssueTokenRequest["grant"] =
-        body!.type === "API_KEY"
-          ? { $case: "apiKey", value: { keyId: body!.username, secret: body!.password! } }
-          : { $case: "refreshToken", value: { keyId: body!.username, refreshToken: body!.refresh_token! } };
+        body.type === "API_KEY"
+          ? { $case: "apiKey", value: { keyId: body.username, secret: body.password } }
+          : { $case: "refreshToken", value: { keyId: body.username, refreshToken: body.refresh_token } };
       try {
         const issued = await callUnary(
           auth,

@@ -226,7 +226,7 @@ describe("Data API routes: answers", () => {
 
   it("transactions maps every filter onto the request", async () => {
     const body = await ok(
-      `/data/v1/accounts/${ALICE.ss58}/transactions?type=transfer,stake_add&direction=in&netuid=1&netuid=2&counterparty=${EVM}&min_amount_rao=10&max_amount_rao=20&block_start=100&block_end=200&order=asc&limit=3`,
+      `/data/v1/accounts/${ALICE.ss58}/transactions?type=transfer,stake_add&direction=in&netuid=1&netuid=2&counterparty=${EVM}&min_amount_rao=10&max_amount_rao=20&start=1786579200&end=2026-08-20T00:00:00Z&order=asc&limit=3`,
     );
     expect(asked("listTransactions")).toEqual({
       address: ALICE.ss58,
@@ -236,13 +236,13 @@ describe("Data API routes: answers", () => {
       counterparty: EVM,
       minAmountRao: "10",
       maxAmountRao: "20",
-      window: { interval: Interval.INTERVAL_UNSPECIFIED, blockStart: "100", blockEnd: "200" },
+      window: { interval: Interval.INTERVAL_UNSPECIFIED, start: "2026-08-13T00:00:00.000Z", end: "2026-08-20T00:00:00.000Z" },
       page: { limit: 3, cursor: "" },
       order: SortOrder.SORT_ORDER_ASC,
     });
     expect(body._embedded.items).toHaveLength(3);
     expect(body._links.next.href).toBe(
-      `/data/v1/accounts/${ALICE.ss58}/transactions?type=transfer%2Cstake_add&direction=in&netuid=1%2C2&counterparty=${EVM}&min_amount_rao=10&max_amount_rao=20&block_start=100&block_end=200&order=asc&limit=3&cursor=o3`,
+      `/data/v1/accounts/${ALICE.ss58}/transactions?type=transfer%2Cstake_add&direction=in&netuid=1%2C2&counterparty=${EVM}&min_amount_rao=10&max_amount_rao=20&start=2026-08-13T00%3A00%3A00.000Z&end=2026-08-20T00%3A00%3A00.000Z&order=asc&limit=3&cursor=o3`,
     );
   });
 
@@ -330,8 +330,12 @@ describe("Data API routes: refusals", () => {
     [`${account}/balance/history?start=yesterday`, "INVALID_PARAMETER", "start"],
     [`${account}/balance/history?start=2026-02-30T00:00:00Z`, "INVALID_PARAMETER", "start"],
     [`${account}/balance/history?start=2026-08-20T00:00:00Z&end=2026-08-19T00:00:00Z`, "INVALID_PARAMETER", "end"],
-    [`${account}/balance/history?start=2026-08-20T00:00:00Z&block_start=5`, "INVALID_PARAMETER", "block_start"],
-    [`${account}/balance/history?block_start=10&block_end=5`, "INVALID_PARAMETER", "block_end"],
+    ["/data/v1/subnet-pools/history?netuid=1&interval=block&start=2026-08-20T00:00:00Z&block_start=5", "INVALID_PARAMETER", "block_start"],
+    ["/data/v1/subnet-pools/history?netuid=1&interval=block&block_start=10&block_end=5", "INVALID_PARAMETER", "block_end"],
+    ["/data/v1/subnet-pools/history?netuid=1&block_start=10", "INVALID_PARAMETER", "block_start"],
+    ["/data/v1/subnet-pools/history?netuid=1&interval=1h&block_end=10", "INVALID_PARAMETER", "block_end"],
+    ["/data/v1/subnet-pools/history?netuid=1&interval=block&start=2026-08-20T00:00:00Z", "INVALID_PARAMETER", "start"],
+    [`${account}/balance/history?start=2026-08-20T00:00:00.000000000001Z&end=2026-08-20T00:00:00Z`, "INVALID_PARAMETER", "end"],
     [`${account}/balance/history?limit=1001`, "INVALID_PARAMETER", "limit"],
     [`${account}/balance/history?order=up`, "INVALID_PARAMETER", "order"],
     [`${account}/transactions?limit=201`, "INVALID_PARAMETER", "limit"],
@@ -452,7 +456,7 @@ describe("Data API routes: wiring", () => {
     }
     const transactions = body.paths["/data/v1/accounts/{address}/transactions"].get;
     expect(transactions.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(
-      expect.arrayContaining(["address", "type", "direction", "netuid", "counterparty", "start", "end", "block_start", "block_end", "limit", "cursor", "order"]),
+      expect.arrayContaining(["address", "type", "direction", "netuid", "counterparty", "start", "end", "limit", "cursor", "order"]),
     );
     expect(Object.keys(transactions.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "429"]));
     expect(body.paths["/data/v1/subnets/{netuid}/holders/top"].get.responses["404"].description).toContain("NETUID_NOT_FOUND");

@@ -1,3 +1,5 @@
+import { decimalAtMostPattern, integerQuery, patternString } from "@platform/http";
+import { maxUint256 } from "viem";
 import { z } from "zod";
 
 /** A 0x-prefixed 32-byte hex value (order id, tx hash), any case in, lowercase out. */
@@ -12,13 +14,18 @@ export const hash32 = (what: string) =>
 export const chainIdField = (description: string) => z.number().int().positive().max(Number.MAX_SAFE_INTEGER).meta({ description });
 
 /** Chain ids arrive as text in a query string. */
-export const chainIdQuery = (description: string) => z.coerce.number({ error: "must be a chain id" }).int().positive().max(Number.MAX_SAFE_INTEGER).meta({ description });
+export const chainIdQuery = (description: string) => integerQuery({ min: 1, max: Number.MAX_SAFE_INTEGER, description });
 
-/** Amounts are decimal strings of base units: uint256 does not fit a JSON number. */
-export const baseUnits = (description: string) =>
+/**
+ * uint256 values as decimal strings (they do not fit a JSON number), without leading zeros, up to
+ * 2^256 - 1: as the intents service reads them. Amounts are positive; a nonce may be zero.
+ */
+export const baseUnits = (description: string, options: { positive: boolean } = { positive: true }) =>
   z
     .string()
-    .regex(/^[0-9]{1,78}$/, { error: "must be a decimal string of base units" })
+    .regex(new RegExp(decimalAtMostPattern(maxUint256, options)), {
+      error: `must be a ${options.positive ? "positive " : ""}decimal integer of at most 256 bits, without leading zeros`,
+    })
     .meta({ description, examples: ["100000000"] });
 
 export const PAGE_DEFAULT = 20;
@@ -26,16 +33,9 @@ export const PAGE_MAX = 100;
 
 /** `limit` and `cursor` of the user lists; a malformed cursor is INVALID_CURSOR before any backend call. */
 export const pageQuery = {
-  limit: z.coerce
-    .number({ error: "must be a whole number" })
-    .int({ error: "must be a whole number" })
-    .min(1, { error: `must be between 1 and ${PAGE_MAX}` })
-    .max(PAGE_MAX, { error: `must be between 1 and ${PAGE_MAX}` })
-    .optional()
-    .meta({ description: `Page size, default ${PAGE_DEFAULT}, at most ${PAGE_MAX}` }),
-  cursor: z
-    .string()
-    .refine((value) => /^[A-Za-z0-9_-]{1,1024}$/.test(value), { error: "is not a cursor of this list", params: { code: "INVALID_CURSOR" } })
+  limit: integerQuery({ min: 1, max: PAGE_MAX, description: `Page size, default ${PAGE_DEFAULT}, at most ${PAGE_MAX}` }).optional(),
+  // Empty means the first page, as when absent.
+  cursor: patternString(/^[A-Za-z0-9_-]{0,1024}$/, { message: "is not a cursor of this list", code: "INVALID_CURSOR" })
     .optional()
     .meta({ description: "Opaque: page.next_cursor of the previous page of the same query" }),
 };

@@ -1,4 +1,5 @@
 import { invalidArgument } from "@platform/errors";
+import { hexWordPattern } from "@platform/http";
 import type { OrderParams } from "@platform/proto/intents/v1/intents";
 import { decodeAbiParameters, getAddress, keccak256, stringToHex, type Hex } from "viem";
 
@@ -29,6 +30,17 @@ const layout = [
     ],
   },
 ] as const;
+
+/**
+ * orderData as the intents service can take it: seven words, the bytes32 token and recipient words
+ * left-padded EVM addresses (the contract reverts NotAnEvmAddress otherwise), the destination chain
+ * id a positive number below 2^53 (the service's chain ids) and the amounts not zero.
+ */
+const ADDRESS_WORD = "0{24}[0-9a-fA-F]{40}";
+const AMOUNT_WORD = hexWordPattern({ bits: 256, nonZero: true });
+export const ORDER_DATA_PATTERN = new RegExp(
+  `^0x${hexWordPattern({ bits: 256, nonZero: false })}${hexWordPattern({ bits: 53, nonZero: true })}${ADDRESS_WORD}${AMOUNT_WORD}${ADDRESS_WORD}${AMOUNT_WORD}${ADDRESS_WORD}$`,
+);
 
 export interface OnchainOrder {
   originChainId: number;

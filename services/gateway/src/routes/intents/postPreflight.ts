@@ -1,15 +1,19 @@
 import { callUnary } from "@platform/grpc";
-import { defineRoute } from "@platform/http";
+import { defineRoute, patternString } from "@platform/http";
 import type { IntentsServiceClient, OrderParams } from "@platform/proto/intents/v1/intents";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { evmAddress } from "../schemas.js";
 import { EXAMPLE_ORDER_ID, EXAMPLE_USER } from "./intentExamples.js";
 import { baseUnits, chainIdField } from "./intentSchemas.js";
-import { decodeOnchainOrder } from "./orderDataCodec.js";
+import { decodeOnchainOrder, ORDER_DATA_PATTERN, ORDER_DATA_TYPE } from "./orderDataCodec.js";
 import { renderPreflight } from "./renderPreflight.js";
 
 const DECODED_FIELDS = ["destinationChainId", "inputToken", "inputAmount", "outputToken", "outputAmount", "recipient", "nonce"] as const;
+const ENCODED_FIELDS = ["orderDataType", "orderData"] as const;
+
+/** The one orderDataType, in any case: `0x710f…` as `^0x71[0f]...` with each letter either case. */
+const orderDataTypePattern = new RegExp(`^${ORDER_DATA_TYPE.replace(/[a-f]/g, (letter) => `[${letter}${letter.toUpperCase()}]`)}$`);
 
 /**
  * The order to check, in either form: the `OnchainCrossChainOrder` the wallet will send (orderDataType
@@ -20,15 +24,21 @@ const orderSchema = z
   .object({
     originChainId: chainIdField("Chain the order is opened on"),
     fillDeadline: z.number().int().positive().max(4_294_967_295).meta({ description: "OnchainCrossChainOrder.fillDeadline, unix seconds" }),
-    orderDataType: z.string().regex(/^0x[0-9a-fA-F]{64}$/, { error: "must be 0x-prefixed 32-byte hex" }).optional().meta({ description: "OnchainCrossChainOrder.orderDataType" }),
-    orderData: z.string().regex(/^0x([0-9a-fA-F]{2})*$/, { error: "must be 0x-prefixed hex" }).max(4_096).optional().meta({ description: "OnchainCrossChainOrder.orderData (ABI-encoded)" }),
+    orderDataType: patternString(orderDataTypePattern, { message: `must be the FullSettler's ${ORDER_DATA_TYPE}`, code: "UNSUPPORTED_ORDER_DATA_TYPE" })
+      .optional()
+      .meta({ description: `OnchainCrossChainOrder.orderDataType: the FullSettler's ${ORDER_DATA_TYPE} (any case)` }),
+    orderData: z
+      .string()
+      .regex(ORDER_DATA_PATTERN, { error: "must be abi.encode(FullOrderParams): 224 bytes of 0x-prefixed hex, addresses left-padded, amounts not zero" })
+      .optional()
+      .meta({ description: "OnchainCrossChainOrder.orderData: abi.encode(FullOrderParams), seven words" }),
     destinationChainId: chainIdField("Decoded form: destination chain").optional(),
     inputToken: evmAddress().optional(),
     inputAmount: baseUnits("Decoded form: input amount, base units").optional(),
     outputToken: evmAddress().optional(),
     outputAmount: baseUnits("Decoded form: output amount, base units").optional(),
     recipient: evmAddress().optional(),
-    nonce: baseUnits("Decoded form: the order nonce (uint256)").optional(),
+    nonce: baseUnits("Decoded form: the order nonce (uint256)", { positive: false }).optional(),
   })
   .superRefine((order, ctx) => {
     if (order.orderData !== undefined || order.orderDataType !== undefined) {
@@ -39,6 +49,13 @@ const orderSchema = z
     for (const field of DECODED_FIELDS) {
       if (order[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: "is required unless orderDataType and orderData are given" });
     }
+  })
+  // The rule above, for the document: both encoded fields, or neither and every decoded one.
+  .meta({
+    anyOf: [
+      { required: [...ENCODED_FIELDS] },
+      { required: [...DECODED_FIELDS], properties: Object.fromEntries(ENCODED_FIELDS.map((field) => [field, false])) },
+    ],
   });
 
 type OrderBody = z.infer<typeof orderSchema>;
@@ -75,7 +92,9 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
         quoteId: z.string().min(1).max(128).optional().meta({ description: "The quote the order came from; enables QUOTE_NOT_EXPIRED and QUOTE_MATCHES" }),
         order: orderSchema.optional(),
       })
-      .refine((body) => body.order !== undefined || body.quoteId !== undefined, { error: "is required unless quoteId is given", path: ["order"] }),
+      .refine((body) => body.order !== undefined || body.quoteId !== undefined, { error: "is required unless quoteId is given", path: ["order"] })
+      // The rule above, for the document.
+      .meta({ anyOf: [{ required: ["order"] }, { required: ["quoteId"] }] }),
     docs: {
       summary: "Check an order before signing it",
       description:

@@ -4,7 +4,7 @@ import type { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { z } from "zod";
 import { ALICE, balanceHistoryExample } from "../examples.js";
 import { DATA_SCOPE, halAnswer, halSuccess, INVALID_ADDRESS, INVALID_CURSOR, INVALID_PARAMETER, metadataOf, WINDOW_TOO_LARGE } from "../shared/answer.js";
-import { accountAddress, checkWindow, intervalQuery, orderQuery, pageQuery, pageRequest, sortOrderOf, timeWindow, windowLinkQuery, windowQuery } from "../shared/schemas.js";
+import { accountAddress, intervalQuery, orderQuery, pageQuery, pageRequest, sortOrderOf, timeWindow, windowLinkQuery, windowedQuery, windowQuery } from "../shared/schemas.js";
 import { renderBalanceHistory } from "./renderAccounts.js";
 
 const LIMIT_DEFAULT = 100;
@@ -19,17 +19,15 @@ export function getBalanceHistoryRoute(accounts: AccountsServiceClient) {
     scope: DATA_SCOPE,
     cost: 2,
     params: z.object({ address: accountAddress("The account") }),
-    query: z
-      .object({
+    query: windowedQuery({
         ...windowQuery("end - 30 days"),
         interval: intervalQuery(["1h", "1d", "1w"], "1d", "Window at most 31 days with 1h, 5 years with 1d and 1w."),
         ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
         order: orderQuery("desc", "Order of the points by time"),
-      })
-      .superRefine(checkWindow),
+      }),
     docs: {
       summary: "Balance history of an account",
-      description: `One point per bucket (the balance at the last block of the bucket), newest first by default. The window is [start, end) in time or [block_start, block_end] in blocks; at most 31 days with interval=1h and 5 years with 1d or 1w (400 WINDOW_TOO_LARGE beyond). limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; follow _links.next for the next page.`,
+      description: `One point per bucket (the balance at the last block of the bucket), newest first by default. The window is [start, end) in time; at most 31 days with interval=1h and 5 years with 1d or 1w (400 WINDOW_TOO_LARGE beyond). limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; follow _links.next for the next page.`,
       tags: ["Data: accounts"],
       success: halSuccess(
         "One page of balance points",

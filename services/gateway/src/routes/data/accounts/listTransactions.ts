@@ -1,11 +1,11 @@
 import { callUnary } from "@platform/grpc";
-import { defineRoute, listQuery } from "@platform/http";
+import { defineRoute, listQuery, nameItem } from "@platform/http";
 import { Direction, TransactionType } from "@platform/proto/common/v1/network";
 import type { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { z } from "zod";
 import { ALICE, transactionsExample } from "../examples.js";
 import { DATA_SCOPE, halAnswer, halSuccess, INVALID_ADDRESS, INVALID_CURSOR, INVALID_PARAMETER, joinList, metadataOf, WINDOW_TOO_LARGE } from "../shared/answer.js";
-import { accountAddress, checkWindow, enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf, timeWindow, windowLinkQuery, windowQuery } from "../shared/schemas.js";
+import { accountAddress, enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf, timeWindow, windowLinkQuery, windowedQuery, windowQuery } from "../shared/schemas.js";
 import { renderTransactions } from "./renderAccounts.js";
 
 const LIMIT_DEFAULT = 50;
@@ -29,9 +29,6 @@ const TYPE_NAMES = Object.keys(TYPES) as TypeName[];
 
 const DIRECTIONS = { in: Direction.DIRECTION_IN, out: Direction.DIRECTION_OUT, any: Direction.DIRECTION_UNSPECIFIED } as const;
 
-const typeItem = (text: string) =>
-  TYPE_NAMES.includes(text as TypeName) ? { ok: true as const, value: text as TypeName } : { ok: false as const, message: `must be one of ${TYPE_NAMES.join(", ")}` };
-
 const raoAmount = (description: string) =>
   z
     .string()
@@ -47,9 +44,9 @@ export function listTransactionsRoute(accounts: AccountsServiceClient) {
     scope: DATA_SCOPE,
     cost: 2,
     params: z.object({ address: accountAddress("The account") }),
-    query: z
-      .object({
-        type: listQuery(typeItem, { max: TYPE_NAMES.length, description: `Only these kinds: ${TYPE_NAMES.join(", ")}` }).optional(),
+    query: windowedQuery(
+      {
+        type: listQuery(nameItem(TYPE_NAMES), { max: TYPE_NAMES.length, description: `Only these kinds: ${TYPE_NAMES.join(", ")}` }).optional(),
         direction: enumQuery(DIRECTIONS, "Direction of value relative to the account; default any"),
         netuid: netuidList(256, "Only stake operations in these subnets").optional(),
         counterparty: accountAddress("Only transactions with this account").optional(),
@@ -58,13 +55,9 @@ export function listTransactionsRoute(accounts: AccountsServiceClient) {
         ...windowQuery("end - 90 days"),
         ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
         order: orderQuery("desc", "Order by block, then position in the block"),
-      })
-      .superRefine((query, context) => {
-        checkWindow(query, context);
-        if (query.min_amount_rao !== undefined && query.max_amount_rao !== undefined && BigInt(query.min_amount_rao) > BigInt(query.max_amount_rao)) {
-          context.addIssue({ code: "custom", path: ["max_amount_rao"], message: "must not be below min_amount_rao" });
-        }
-      }),
+      },
+      [{ kind: "ordered", first: "min_amount_rao", second: "max_amount_rao", strict: false, compare: "decimal", message: "must not be below min_amount_rao" }],
+    ),
     docs: {
       summary: "Transactions of an account",
       description: `Transfers, stake operations, registrations and EVM transactions of the account, with effective price and slippage on stake operations. Default window: the last 90 days; at most 366 days (400 WINDOW_TOO_LARGE). Pages are stable while new blocks arrive: following _links.next yields each transaction once. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,

@@ -4,7 +4,7 @@ import { SeriesFormat, type MarketServiceClient } from "@platform/proto/data/v1/
 import { z } from "zod";
 import { priceHistoryExample } from "../examples.js";
 import { DATA_SCOPE, halAnswer, halSuccess, INVALID_CURSOR, INVALID_PARAMETER, metadataOf, WINDOW_TOO_LARGE } from "../shared/answer.js";
-import { checkWindow, enumQuery, intervalQuery, orderQuery, pageQuery, pageRequest, sortOrderOf, timeWindow, windowLinkQuery, windowQuery } from "../shared/schemas.js";
+import { enumQuery, intervalQuery, orderQuery, pageQuery, pageRequest, sortOrderOf, timeWindow, windowLinkQuery, windowedQuery, windowQuery } from "../shared/schemas.js";
 import { vsQuery } from "./getPriceLatest.js";
 import { renderPriceHistory } from "./renderMarket.js";
 
@@ -22,16 +22,14 @@ export function getPriceHistoryRoute(market: MarketServiceClient) {
     operationId: "getCoinPriceHistory",
     scope: DATA_SCOPE,
     cost: 2,
-    query: z
-      .object({
+    query: windowedQuery({
         vs: vsQuery(),
         ...windowQuery("end - 7 days"),
         interval: intervalQuery(["5m", "1h", "1d"], "1h", "Window at most 7 days with 5m, 90 days with 1h."),
         format: enumQuery(FORMATS, "ohlc (open, high, low, close; the default) or close (close only, lighter)"),
         ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
         order: orderQuery("asc", "Order of the candles by time"),
-      })
-      .superRefine(checkWindow),
+      }),
     docs: {
       summary: "TAO price history",
       description: `Candles of the TAO/USD price per bucket of a window [start, end), oldest first by default. A window over the interval's maximum is 400 WINDOW_TOO_LARGE. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; follow _links.next for the next page.`,

@@ -4,7 +4,7 @@ import type { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { z } from "zod";
 import { poolsHistoryExample } from "../examples.js";
 import { DATA_SCOPE, halAnswer, halSuccess, INVALID_CURSOR, INVALID_PARAMETER, joinList, metadataOf, NETUID_NOT_FOUND, WINDOW_TOO_LARGE } from "../shared/answer.js";
-import { checkWindow, enumQuery, intervalQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf, timeWindow, windowLinkQuery, windowQuery } from "../shared/schemas.js";
+import { enumQuery, intervalQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf, timeWindow, windowLinkQuery, windowedQuery, windowQuery } from "../shared/schemas.js";
 import { FORMATS, formatOf } from "./getPriceHistory.js";
 import { renderPoolsHistory } from "./renderMarket.js";
 
@@ -19,16 +19,20 @@ export function getSubnetPoolsHistoryRoute(market: MarketServiceClient) {
     operationId: "getSubnetPoolsHistory",
     scope: DATA_SCOPE,
     cost: 2,
-    query: z
-      .object({
+    query: windowedQuery(
+      {
         netuid: netuidList(16, "The subnets (required)"),
-        ...windowQuery("end - 7 days"),
+        ...windowQuery("end - 7 days", { blocks: true }),
         interval: intervalQuery(["block", "5m", "1h", "4h", "1d"], "1h", "Window at most 7,200 blocks with block, 7 days with 5m, 90 days with 1h, 1 year with 4h."),
         format: enumQuery(FORMATS, "ohlc (the default) or close (price_close_tao only)"),
         ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
         order: orderQuery("asc", "Order of the points by time"),
-      })
-      .superRefine(checkWindow),
+      },
+      [
+        { kind: "onlyWhen", parameters: ["block_start", "block_end"], parameter: "interval", values: ["block"], message: "goes with interval=block; bucketed intervals take start/end" },
+        { kind: "notWhen", parameters: ["start", "end"], parameter: "interval", values: ["block"], message: "does not go with interval=block, which takes block_start/block_end" },
+      ],
+    ),
     docs: {
       summary: "Subnet pool history",
       description: `Per subnet and bucket: alpha price open/high/low/close (TAO per alpha), EMA price, reserves, market cap and the volume traded in the bucket; block_number is the last block of the bucket. A window over the interval's maximum is 400 WINDOW_TOO_LARGE. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,

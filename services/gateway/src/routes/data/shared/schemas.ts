@@ -1,4 +1,4 @@
-import { instantQuery, integerItem, integerQuery, listQuery } from "@platform/http";
+import { instantQuery, integerItem, integerQuery, listQuery, parametersOfRule, patternString, withParameterRules, type ParameterRule } from "@platform/http";
 import { Interval, SortOrder, type TimeWindow } from "@platform/proto/common/v1/common";
 import { checkAccountAddress, INVALID_ADDRESS, isInvalidAddressError } from "@platform/subtensor";
 import { z } from "zod";
@@ -23,11 +23,9 @@ export const netuidList = (max: number, description: string) => listQuery(intege
 export function pageQuery(defaultLimit: number, maxLimit: number) {
   return {
     limit: integerQuery({ min: 1, max: maxLimit, description: `Page size, default ${defaultLimit}, at most ${maxLimit}` }).optional(),
-    cursor: z
-      .string()
-      // Opaque and bound to its query by the backend, which answers INVALID_CURSOR for a wrong one;
-      // only absurd text is refused here. Empty means the first page, as when absent.
-      .refine((text) => text.length <= 2_048, { error: "is not a cursor of this list", params: { code: "INVALID_CURSOR" } })
+    // Opaque and bound to its query by the backend, which answers INVALID_CURSOR for a wrong one;
+    // text that cannot be a cursor is refused here. Empty means the first page, as when absent.
+    cursor: patternString(/^[A-Za-z0-9_-]{0,2048}$/, { message: "is not a cursor of this list", code: "INVALID_CURSOR" })
       .optional()
       .meta({ description: "Opaque: page.next_cursor of the previous page of the same query (or follow _links.next)" }),
   };
@@ -64,11 +62,19 @@ export type IntervalName = keyof typeof INTERVALS;
 
 const blockQuery = (description: string) => integerQuery({ min: 0, max: Number.MAX_SAFE_INTEGER, description });
 
-/** A history window: half-open `[start, end)` in time, or inclusive `[block_start, block_end]`. */
-export function windowQuery(defaults: string) {
-  return {
-    start: instantQuery(`Window start, inclusive; default ${defaults}`).optional(),
+/**
+ * A history window: half-open `[start, end)` in time, and, on routes that keep per-block points
+ * (`blocks`), inclusive `[block_start, block_end]` instead.
+ */
+export function windowQuery(defaults: string, options: { blocks: boolean } = { blocks: false }) {
+  const time = {
+    // Examples before end's, so that a client (or a fuzzer) combining them gets a valid window.
+    start: instantQuery(`Window start, inclusive; default ${defaults}`, ["2026-08-13T00:00:00Z", "1786579200"]).optional(),
     end: instantQuery("Window end, exclusive; default now").optional(),
+  };
+  if (!options.blocks) return time;
+  return {
+    ...time,
     block_start: blockQuery("First block of the window (inclusive); instead of start/end").optional(),
     block_end: blockQuery("Last block of the window (inclusive); instead of start/end").optional(),
   };
@@ -90,17 +96,17 @@ interface WindowInput {
   interval?: IntervalName | undefined;
 }
 
-/** Window rules the schema of each field cannot see: bounds in order, time and block bounds not mixed. */
-export function checkWindow(query: WindowInput, context: z.RefinementCtx): void {
-  const hasTime = query.start !== undefined || query.end !== undefined;
-  const hasBlocks = query.block_start !== undefined || query.block_end !== undefined;
-  if (hasTime && hasBlocks) {
-    context.addIssue({ code: "custom", path: [query.block_start !== undefined ? "block_start" : "block_end"], message: "cannot be combined with start/end" });
-  } else if (query.start !== undefined && query.end !== undefined && query.start >= query.end) {
-    context.addIssue({ code: "custom", path: ["end"], message: "must be after start (the window is [start, end))" });
-  } else if (query.block_start !== undefined && query.block_end !== undefined && query.block_start > query.block_end) {
-    context.addIssue({ code: "custom", path: ["block_end"], message: "must not be below block_start" });
-  }
+/** Window rules the schema of each field cannot see: time and block bounds not mixed, bounds in order. */
+export const WINDOW_RULES: ParameterRule[] = [
+  { kind: "exclusive", groups: [["start", "end"], ["block_start", "block_end"]] },
+  { kind: "ordered", first: "start", second: "end", strict: true, compare: "instant", message: "must be after start (the window is [start, end))" },
+  { kind: "ordered", first: "block_start", second: "block_end", strict: false, compare: "integer", message: "must not be below block_start" },
+];
+
+/** A history route's query: its fields, checked against the window rules its fields have (and the route's own). */
+export function windowedQuery<S extends z.ZodRawShape>(shape: S, extraRules: ParameterRule[] = []) {
+  const rules = [...WINDOW_RULES, ...extraRules].filter((rule) => parametersOfRule(rule).every((name) => name in shape));
+  return withParameterRules(z.object(shape), rules);
 }
 
 /** The proto window; unset bounds and interval mean the route's defaults, applied by the backend. */
@@ -138,5 +144,12 @@ export const accountAddress = (description: string) =>
     })
     .meta({
       description: `${description}: SS58 (prefix 42), 0x-prefixed 32-byte public key, or 0x-prefixed 20-byte EVM address (mapped with HashedAddressMapping)`,
+      // The shape; the SS58 checksum (blake2b-512 of "SS58PRE" and the payload) and, for a
+      // mixed-case EVM address, its EIP-55 checksum are the format's rules.
+      pattern: ACCOUNT_ADDRESS_PATTERN,
+      format: "bittensor-account",
       examples: ["5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"],
     });
+
+/** SS58 with prefix 42 of a 32-byte key (48 base58 characters from '5'), a 0x 32-byte key or a 0x H160. */
+export const ACCOUNT_ADDRESS_PATTERN = "^(5[1-9A-HJ-NP-Za-km-z]{47}|0x[0-9a-fA-F]{64}|0x[0-9a-fA-F]{40})$";
