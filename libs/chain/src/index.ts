@@ -22,4 +22,4 @@ export { ChainConfigError, loadChainConfig } from "./loadChainConfig.js";
 export { toViemChain } from "./toViemChain.js";
 export { createChainClients, type ChainClients } from "./createChainClients.js";
 export { rpcReadiness } from "./rpcReadiness.js";
-export { SIWE_MESSAGE_PATTERN } from "./siweMessagePattern.js";
+export { SIWE_MESSAGE_FORM, SIWE_MESSAGE_MAX_LENGTH, SIWE_MESSAGE_PATTERN } from "./siweMessagePattern.js";

@@ -38,6 +38,9 @@ describe("hexWordPattern", () => {
         expect(any.test(word(value)), `${value} < 2^${bits}`).toBe(true);
         expect(nonZero.test(word(value).toUpperCase()), `${value} < 2^${bits}, not zero`).toBe(value !== 0n);
       }
+      // Only hex digits: a range like [1-f] would take ':' to '`' and every capital letter.
+      expect(nonZero.test(`${"0".repeat(63)}K`)).toBe(false);
+      expect(nonZero.test(`K${"0".repeat(63)}`)).toBe(false);
       if (bits < 256) {
         expect(any.test(word(largest + 1n))).toBe(false);
         expect(nonZero.test(word(2n ** 255n))).toBe(false);

@@ -40,7 +40,8 @@ export function hexWordPattern(options: { bits: number; nonZero: boolean }): str
   // By the position of the first non-zero nibble.
   const alternatives: string[] = [];
   for (let first = 0; first < nibbles; first += 1) {
-    const lead = first === 0 ? (topBits === 1 ? "1" : `[1-${(2 ** topBits - 1).toString(16)}${topBits === 4 ? "A-F" : ""}]`) : "[1-9a-fA-F]";
+    // Below 2^topBits and not zero: 1, [1-3], [1-7], or any non-zero hex digit.
+    const lead = first > 0 || topBits === 4 ? "[1-9a-fA-F]" : topBits === 1 ? "1" : `[1-${2 ** topBits - 1}]`;
     alternatives.push(`${zeros(64 - nibbles + first)}${lead}${any(nibbles - first - 1)}`);
   }
   return `(?:${alternatives.join("|")})`;

@@ -22,6 +22,13 @@ const PROTECTED_ERRORS = [
   { status: 503, code: "REBUILDING" },
 ];
 
+/** Answers any route may give before its handler runs (node's HTTP parser, the body parser). */
+const EVERY_ROUTE_ERRORS = [{ status: 431, code: "REQUEST_HEADERS_TOO_LARGE" }];
+const BODY_ROUTE_ERRORS = [
+  { status: 400, code: "INVALID_REQUEST" },
+  { status: 413, code: "PAYLOAD_TOO_LARGE" },
+];
+
 /** `/a/:b/c` → `/a/{b}/c`. */
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
@@ -78,12 +85,22 @@ function parametersOf(route: AnyRoute): unknown[] {
   return parameters;
 }
 
+function uniqueErrors(errors: Array<{ status: number; code: string }>): Array<{ status: number; code: string }> {
+  const seen = new Set<string>();
+  return errors.filter((error) => !seen.has(`${error.status} ${error.code}`) && seen.add(`${error.status} ${error.code}`));
+}
+
 /** The OpenAPI 3.1 document of the mounted routes; JSON Schema comes straight from the zod schemas. */
 export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const problemCodes = new Set<string>();
   for (const route of routes) {
-    const errors = [...(route.docs.errors ?? []), ...(route.scope ? PROTECTED_ERRORS : [])];
+    const errors = uniqueErrors([
+      ...(route.docs.errors ?? []),
+      ...(route.scope ? PROTECTED_ERRORS : []),
+      ...(route.body ? BODY_ROUTE_ERRORS : []),
+      ...EVERY_ROUTE_ERRORS,
+    ]);
     const responses: Record<string, unknown> = {
       [String(route.docs.success.status)]: {
         description: route.docs.success.description,

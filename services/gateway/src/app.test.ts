@@ -156,6 +156,15 @@ describe("gateway HTTP behaviour", () => {
     expect(answers.map((answer) => answer.headers.get("x-content-type-options"))).toEqual(["nosniff", "nosniff", "nosniff"]);
   });
 
+  it("answers a request line and headers over node's limit with a documented 431 problem, not node's bare one", async () => {
+    const response = await fetch(`${base}/intents/v1/echo/1?x=${"1,".repeat(10_000)}`);
+    expect(response.status).toBe(431);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await problem(response)).toMatchObject({ status: 431, code: "REQUEST_HEADERS_TOO_LARGE", title: "Request headers too large" });
+    // The server keeps serving.
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+
   it("answers 404 for unknown paths and 405 with Allow for a known path", async () => {
     expect(await problem(await fetch(`${base}/nowhere`))).toMatchObject({ status: 404, code: "NOT_FOUND" });
     const wrongMethod = await fetch(`${base}/intents/v1/echo/1`);

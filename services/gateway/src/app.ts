@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { buildOpenApiDocument, sendProblem, type AnyRoute } from "@platform/http";
 import type { Logger } from "@platform/log";
@@ -7,6 +8,7 @@ import type { Registry } from "prom-client";
 import { createAccessLog } from "./http/accessLog.js";
 import { createApiFastPath } from "./http/apiFastPath.js";
 import { accessLogMiddleware, errorHandler, requestContextMiddleware } from "./http/expressContext.js";
+import { answerClientError } from "./http/clientError.js";
 import { mountRoute } from "./http/mountRoute.js";
 import { PROBLEM_TITLES } from "./http/problemTitles.js";
 import type { AccessGuard } from "./http/serveRoute.js";
@@ -44,7 +46,10 @@ export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
   const app = ((request: IncomingMessage, response: ServerResponse) => {
     if (!fastPath(request, response)) slowPath(request, response);
   }) as GatewayApp;
-  app.listen = (port, host, listening) => createServer(app).listen(port, host, listening);
+  app.listen = (port, host, listening) =>
+    createServer(app)
+      .on("clientError", (error: Error, socket: Socket) => answerClientError(error, socket, options.publicBaseUrl))
+      .listen(port, host, listening);
   return app;
 }
 

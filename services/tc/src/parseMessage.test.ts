@@ -1,4 +1,7 @@
+import { SIWE_MESSAGE_FORM, SIWE_MESSAGE_MAX_LENGTH, SIWE_MESSAGE_PATTERN } from "@platform/chain";
 import { AppError } from "@platform/errors";
+import fc from "fast-check";
+import { getAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { describe, expect, it } from "vitest";
 import { parseSiwe } from "./parseMessage.js";
@@ -86,5 +89,35 @@ describe("parseSiwe", () => {
     const { code, detail: said } = codeOf(text);
     expect(code).toBe("SIWE_MALFORMED");
     expect(said).toMatch(detail);
+  });
+});
+
+describe("the published form of the message (libs/chain SIWE_MESSAGE_PATTERN)", () => {
+  const withChecksum = (text: string) => text.replace(/(account:\n)(0x[0-9a-fA-F]{40})/, (_, head: string, hex: string) => head + getAddress(hex.toLowerCase()));
+
+  it("takes every message the pattern matches (its address checksummed): the document never promises what parseSiwe refuses", () => {
+    fc.assert(
+      // The form without its length lookahead (fast-check cannot read one), held to the length here.
+      fc.property(fc.stringMatching(SIWE_MESSAGE_FORM).filter((text) => text.length <= SIWE_MESSAGE_MAX_LENGTH).map(withChecksum), (text) => {
+        expect(SIWE_MESSAGE_PATTERN.test(text)).toBe(true);
+        // Refusals of value (none here: parseSiwe judges form only) would still be fine; SIWE_MALFORMED is not.
+        try {
+          parseSiwe(text);
+        } catch (error) {
+          throw new Error(`refused ${JSON.stringify(text)}: ${(error as AppError).detail}`);
+        }
+      }),
+      { numRuns: 3_000, seed: 4361 },
+    );
+  });
+
+  it("matches what createSiweMessage writes, and not the message with a field viem would not round-trip", () => {
+    expect(SIWE_MESSAGE_PATTERN.test(message)).toBe(true);
+    expect(SIWE_MESSAGE_PATTERN.test(createSiweMessage({ ...fields, scheme: "https", domain: "app.example.com", requestId: "r-1", notBefore: new Date() }))).toBe(true);
+    const tooLong = message.replace("I accept the", `I accept ${"the ".repeat(1_100)}`);
+    for (const variant of [tooLong, message.replace("Chain ID: 31337", "Chain ID: 031337"), `${message}\n`, message.replace("URI: http://127.0.0.1:8080", "URI: http://x/%41"), message.replace("URI: http://127.0.0.1:8080", "URI: A://///")]) {
+      expect(SIWE_MESSAGE_PATTERN.test(variant), variant).toBe(false);
+      expect(codeOf(variant).code).toBe("SIWE_MALFORMED");
+    }
   });
 });

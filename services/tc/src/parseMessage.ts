@@ -1,4 +1,4 @@
-import { SIWE_MESSAGE_PATTERN } from "@platform/chain";
+import { SIWE_MESSAGE_MAX_LENGTH, SIWE_MESSAGE_PATTERN } from "@platform/chain";
 import { getAddress, type Address } from "viem";
 import { createSiweMessage, parseSiweMessage, SiweInvalidMessageFieldError } from "viem/siwe";
 import { refusal } from "./acceptErrors.js";
@@ -22,8 +22,8 @@ export interface ParsedSiwe {
   expirationTimeText: string | undefined;
 }
 
-/** Longer messages are refused unread; a conformant one for this service is a few hundred bytes. */
-export const MAX_MESSAGE_LENGTH = 8_192;
+/** Longer messages are refused unread (the published form's bound, libs/chain). */
+export const MAX_MESSAGE_LENGTH = SIWE_MESSAGE_MAX_LENGTH;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const TIME_FIELDS = ["Issued At", "Expiration Time", "Not Before"] as const;

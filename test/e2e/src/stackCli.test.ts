@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { freePorts, portVariable, readDescriptor, repoRoot, type PortPlan, type StackDescriptor } from "@platform/local-stack";
+import { authCli, freePorts, portVariable, readDescriptor, repoRoot, testRuntime, type PortPlan, type StackDescriptor } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
 import { evmAddressToAccountId, formatScaled, priceFeedAbi } from "@platform/subtensor";
 import { isAlive, tempDir, waitFor } from "@platform/testing";
@@ -8,7 +8,9 @@ import { bytesToHex, createPublicClient, http, type Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { valueRao } from "./support/dataChain.js";
 import { connectRuntime, type RuntimeBlock, type RuntimeEvent, type RuntimeReads } from "./support/nativeRuntime.js";
+import { fullSettlerAbi } from "./support/intentsActors.js";
 import { nativeSubnetTests } from "./support/nativeSubnetsSuite.js";
+import { runSchemathesis } from "./support/openApiFuzz.js";
 
 // The README's run command, end to end: the CLI brings every process up detached on free ports in
 // a temporary state folder, the gateway answers through the services, and `stop` ends them all.
@@ -106,11 +108,12 @@ describe("deploy/local/stack", () => {
     expect(descriptor.demoApiKey?.scopes.sort()).toEqual(["data:read", "intents:read", "intents:write"]);
   });
 
-  async function accessToken(): Promise<string> {
+  /** An access token of the demo key, or of `key`. */
+  async function accessToken(key: { id: string; secret: string } = descriptor.demoApiKey!): Promise<string> {
     const auth = await fetch(`${descriptor.gatewayUrl}/auth`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "API_KEY", username: descriptor.demoApiKey!.id, password: descriptor.demoApiKey!.secret }),
+      body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
     });
     expect(auth.status).toBe(200);
     return ((await auth.json()) as { access_token: string }).access_token;
@@ -409,6 +412,51 @@ describe("deploy/local/stack", () => {
       await runtime.close();
     }
   });
+
+  // Issue 15 item 10: a request valid by /openapi.json is never refused for its shape, an invalid one
+  // always is, and nothing answers 5xx. Runs before the tests below stop processes.
+  it("passes the schema-driven fuzz of /openapi.json: every operation, every check, no 5xx", async () => {
+    const origin = descriptor.chains.find((chain) => chain.name === "origin")!;
+    const client = createPublicClient({ transport: http(origin.rpcUrl) });
+    // An order the simulator's demo users opened: the id, and the transaction that opened it.
+    const opened = await waitFor(
+      async () => {
+        const logs = await client.getContractEvents({ address: origin.contracts.fullSettler as Address, abi: fullSettlerAbi, eventName: "Open", fromBlock: 0n, strict: true });
+        return logs[0];
+      },
+      { what: "an order opened on the origin chain", timeoutMs: 60_000, intervalMs: 500 },
+    );
+    const key = JSON.parse(
+      await authCli(testRuntime(), ["keys", "create", "--name", "fuzz", "--scopes", "data:read,intents:read,intents:write", "--tier", "unlimited", "--json"], {
+        AUTH_ADMIN_GRPC_TARGET: descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!,
+      }),
+    ) as { id: string; secret: string };
+    const work = tempDir("fuzz");
+    try {
+      const run = await runSchemathesis({
+        gatewayUrl: descriptor.gatewayUrl,
+        accessToken: await accessToken(key),
+        parameters: {
+          "path.orderId": opened.args.orderId,
+          "path.netuid": descriptor.substrate!.netuids[0]!,
+          "query.originChainId": origin.chainId,
+          "query.txHash": opened.transactionHash,
+        },
+        seed: 15,
+        maxExamples: 15,
+        workDir: work.path,
+      });
+      const verdict = { exitCode: run.exitCode, failures: run.failures, errors: run.errors };
+      if (run.exitCode !== 0) process.stderr.write(run.output);
+      expect(verdict).toEqual({ exitCode: 0, failures: 0, errors: 0 });
+      // Every operation of the document was exercised.
+      const operations = Object.values(((await (await fetch(`${descriptor.gatewayUrl}/openapi.json`)).json()) as { paths: Record<string, object> }).paths).flatMap(Object.keys).length;
+      expect(run.output).toContain(`Tested: ${operations}`);
+      expect(run.output).toMatch(/Selected: (\d+)\/\1/);
+    } finally {
+      work.remove();
+    }
+  }, 400_000);
 
   it("stays ready with one backend down: only that backend's routes answer 503", async () => {
     const token = await accessToken();

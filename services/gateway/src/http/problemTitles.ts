@@ -8,6 +8,8 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   NOT_FOUND: "Not found",
   METHOD_NOT_ALLOWED: "Method not allowed",
   PAYLOAD_TOO_LARGE: "Payload too large",
+  REQUEST_HEADERS_TOO_LARGE: "Request headers too large",
+  MALFORMED_REQUEST: "Malformed HTTP request",
   UNAUTHENTICATED: "Authentication required",
   UNSUPPORTED_GRANT_TYPE: "Unsupported grant type",
   INVALID_CREDENTIALS: "Invalid credentials",

@@ -1,5 +1,5 @@
 import { callUnary } from "@platform/grpc";
-import { SIWE_MESSAGE_PATTERN } from "@platform/chain";
+import { SIWE_MESSAGE_MAX_LENGTH, SIWE_MESSAGE_PATTERN } from "@platform/chain";
 import { defineRoute, patternString } from "@platform/http";
 import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { z } from "zod";
@@ -15,11 +15,10 @@ export function postTcAcceptRoute(tc: TcServiceClient) {
     // Signature checks may reach the chain (ERC-1271 / ERC-6492 wallets): they cost more than a read.
     cost: 5,
     body: z.object({
-      message: patternString(
-        SIWE_MESSAGE_PATTERN,
-        { message: "is not an EIP-4361 message in the form the server takes (see the pattern)", code: "SIWE_MALFORMED" },
-        z.string().min(1).max(4_096),
-      ).meta({
+      message: patternString(SIWE_MESSAGE_PATTERN, {
+        message: `is not an EIP-4361 message in the form the server takes (at most ${SIWE_MESSAGE_MAX_LENGTH} characters; see the pattern)`,
+        code: "SIWE_MALFORMED",
+      }).meta({
         description: "The EIP-4361 message exactly as the wallet signed it; its address EIP-55 checksummed (the format's rule)",
         format: "siwe-message",
       }),
