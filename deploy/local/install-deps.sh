@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the stack and the tests need and skips what is already there:
 # pnpm, the workspace's node packages (anvil and solc come with them), Redis and NATS from
-# Debian's packages, Maven if missing, and the Kafka broker jars from Maven Central.
+# Debian's packages, Maven if missing, the Kafka broker jars from Maven Central, and the
+# schemathesis fuzzer from PyPI (in a virtual environment).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source deploy/local/lib.sh
@@ -25,6 +26,9 @@ command -v redis-server >/dev/null || packages+=(redis-server)
 command -v mvn >/dev/null || packages+=(maven)
 # kubectl renders the Kubernetes overlays in the tests (kustomize is built in)
 command -v kubectl >/dev/null || packages+=(kubernetes-client)
+# Python with venv runs the schema-driven fuzz of /openapi.json (schemathesis, from PyPI)
+command -v python3 >/dev/null || packages+=(python3)
+python3 -c "import ensurepip, venv" >/dev/null 2>&1 || packages+=(python3-venv)
 if [ ${#packages[@]} -gt 0 ]; then
   say "installing Debian packages: ${packages[*]}"
   $SUDO apt-get update -qq
@@ -35,3 +39,13 @@ say "installing node packages (pnpm install --frozen-lockfile)"
 pnpm install --frozen-lockfile --reporter=append-only 2>&1 | grep -vE "^(Progress|Packages|\s*$)" | tail -n 15
 
 bash deploy/local/kafka/install.sh
+
+# The fuzz's virtual environment, named by its requirements so that a change makes a new one.
+requirements=test/e2e/fuzz/requirements.txt
+venv="$PLATFORM_CACHE_DIR/fuzz-venv-$(sha256sum "$requirements" | cut -c1-12)"
+if [ ! -x "$venv/bin/schemathesis" ]; then
+  say "installing schemathesis from PyPI into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+fi
