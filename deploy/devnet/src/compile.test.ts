@@ -4,15 +4,19 @@ import { describe, expect, it } from "vitest";
 import { compileContracts } from "./compileContracts.js";
 import { devnetPaths } from "./devnetPaths.js";
 import { readContractSources } from "./readContractSources.js";
-import { renderBindings } from "./renderBindings.js";
+import { renderBindings, renderPublishedAbis } from "./renderBindings.js";
 
 describe("generated contract bindings", () => {
-  it("match a fresh compilation of contracts/ (run `pnpm gen:contracts` after changing a .sol)", async () => {
-    const expected = renderBindings(compileContracts(await readContractSources(devnetPaths.contractsDir)));
-    const committed = (await readdir(devnetPaths.generatedDir)).sort();
-    expect(committed).toEqual(Object.keys(expected).sort());
-    for (const [name, content] of Object.entries(expected)) {
-      expect(await readFile(join(devnetPaths.generatedDir, name), "utf8"), `src/generated/${name}`).toBe(content);
+  it("match a fresh compilation of contracts/, here and in libs/settler (run `pnpm gen:contracts` after changing a .sol)", async () => {
+    const compiled = compileContracts(await readContractSources(devnetPaths.contractsDir));
+    for (const [folder, expected] of [
+      [devnetPaths.generatedDir, renderBindings(compiled)],
+      [devnetPaths.settlerGeneratedDir, renderPublishedAbis(compiled)],
+    ] as const) {
+      expect((await readdir(folder)).sort()).toEqual(Object.keys(expected).sort());
+      for (const [name, content] of Object.entries(expected)) {
+        expect(await readFile(join(folder, name), "utf8"), `${folder}${name}`).toBe(content);
+      }
     }
   });
 });
@@ -34,6 +38,18 @@ describe("compileContracts", () => {
     expect(files["ABCToken.ts"]).toContain("export const abcTokenAbi = [");
     expect(files["IThing.ts"]).toContain("export const iThingAbi = [");
     expect(files["IThing.ts"]).not.toContain("Bytecode");
+  });
+
+  it("re-exports a published contract's ABI from libs/settler, which holds it without bytecode", () => {
+    const compiled = compileContracts({ "A.sol": "pragma solidity 0.8.37;\ncontract Settler {}\ncontract Other {}\n" });
+    const files = renderBindings(compiled, new Set(["Settler"]));
+    expect(files["Settler.ts"]).toContain('export { settlerAbi } from "@platform/settler";');
+    expect(files["Settler.ts"]).toContain("export const settlerBytecode = \"0x");
+    expect(files["Other.ts"]).toContain("export const otherAbi = [");
+    const published = renderPublishedAbis(compiled, new Set(["Settler"]));
+    expect(Object.keys(published)).toEqual(["settlerAbi.ts"]);
+    expect(published["settlerAbi.ts"]).toContain("export const settlerAbi = [");
+    expect(published["settlerAbi.ts"]).not.toContain("Bytecode");
   });
 
   it("rejects two contracts with the same name, whose bindings would collide", () => {

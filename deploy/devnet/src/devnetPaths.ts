@@ -7,4 +7,6 @@ const packageRoot = new URL("../", import.meta.url);
 export const devnetPaths = {
   contractsDir: fileURLToPath(new URL("contracts/", packageRoot)),
   generatedDir: fileURLToPath(new URL("src/generated/", packageRoot)),
+  /** The published ABIs (renderBindings.ts PUBLISHED_ABIS), in libs/settler. */
+  settlerGeneratedDir: fileURLToPath(new URL("../../libs/settler/src/generated/", packageRoot)),
 } as const;

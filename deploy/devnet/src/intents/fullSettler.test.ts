@@ -44,7 +44,7 @@ import {
   toFullOrderData,
   type FullOrderData,
   type FullOrderParams,
-} from "./orderData.js";
+} from "@platform/settler";
 
 /** One side of the devnet as a test drives it: clients for each account that acts there. */
 interface Side {

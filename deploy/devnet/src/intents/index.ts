@@ -1,1 +1,20 @@
-export * from "./orderData.js";
+// The order helpers live in libs/settler, beside the ABI, so the services need not depend on the devnet.
+export {
+  FULL_ORDER_PARAMS_TYPE,
+  NATIVE_TOKEN,
+  OrderStatus,
+  addressToBytes32,
+  bytes32ToAddress,
+  computeOrderId,
+  decodeOrderData,
+  decodeOriginData,
+  encodeFillerData,
+  encodeOrderData,
+  encodeOriginData,
+  orderDataTypeHash,
+  orderStatusName,
+  toFullOrderData,
+  type FullOrderData,
+  type FullOrderParams,
+  type OrderStatusName,
+} from "@platform/settler";

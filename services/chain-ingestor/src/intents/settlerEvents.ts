@@ -1,4 +1,4 @@
-import { fullSettlerAbi } from "@platform/devnet";
+import { fullSettlerAbi } from "@platform/settler";
 import type { ChainRef, Finality } from "@platform/proto/common/v1/common";
 import type { IntentsChainEvent, Output } from "@platform/proto/events/v1/chain_intents";
 import { eventTypeOf } from "@platform/proto/topics";

@@ -1,4 +1,4 @@
-import { fullSettlerAbi } from "@platform/devnet";
+import { fullSettlerAbi } from "@platform/settler";
 import type { Address } from "viem";
 import { chainUnavailable } from "./chainErrors.js";
 import type { IntentChain } from "./intentChains.js";

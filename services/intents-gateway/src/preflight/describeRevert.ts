@@ -1,4 +1,4 @@
-import { fullSettlerAbi, testTokenAbi } from "@platform/devnet";
+import { erc20ErrorsAbi, fullSettlerAbi } from "@platform/settler";
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type Abi, type Hex } from "viem";
 
 export interface RevertDescription {
@@ -8,9 +8,9 @@ export interface RevertDescription {
   text: string;
 }
 
-// Errors `open` can raise: the settler's own, and the ERC-20's (OpenZeppelin-style, as TestToken's)
-// carried inside TokenTransferFailed's `reason`.
-const errorAbi = [...fullSettlerAbi, ...testTokenAbi].filter((item) => item.type === "error") as Abi;
+// Errors `open` can raise: the settler's own, and the token's (ERC-6093, OpenZeppelin's) carried
+// inside TokenTransferFailed's `reason`.
+const errorAbi = [...fullSettlerAbi, ...erc20ErrorsAbi].filter((item) => item.type === "error") as Abi;
 
 /** Names the revert of a simulated `open` from the error viem threw; undefined when it was not a revert. */
 export function describeRevert(error: unknown): RevertDescription | undefined {

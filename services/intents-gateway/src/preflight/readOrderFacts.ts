@@ -1,5 +1,4 @@
-import { fullSettlerAbi } from "@platform/devnet";
-import { addressToBytes32, encodeOrderData, orderDataTypeHash } from "@platform/devnet/intents";
+import { addressToBytes32, encodeOrderData, fullSettlerAbi, orderDataTypeHash } from "@platform/settler";
 import { BaseError, erc20Abi, HttpRequestError, TimeoutError, zeroAddress, type Address, type Hex } from "viem";
 import { chainUnavailable, isContractAnswer } from "../chains/chainErrors.js";
 import type { IntentChain } from "../chains/intentChains.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { invalidArgument, unavailable } from "@platform/errors";
-import { addressToBytes32, encodeOrderData, orderDataTypeHash } from "@platform/devnet/intents";
+import { addressToBytes32, encodeOrderData, orderDataTypeHash } from "@platform/settler";
 import { FeeType, type Fee, type QuoteRequest, type QuoteResponse } from "@platform/proto/intents/v1/intents";
 import { bytesToBigInt, type Address } from "viem";
 import type { IntentChain, IntentChains } from "../chains/intentChains.js";

@@ -1,35 +1,17 @@
 import { invalidArgument } from "@platform/errors";
 import { hexWordPattern } from "@platform/http";
 import type { OrderParams } from "@platform/proto/intents/v1/intents";
-import { decodeAbiParameters, getAddress, keccak256, stringToHex, type Hex } from "viem";
+import { decodeOrderData, orderDataTypeHash } from "@platform/settler";
+import { getAddress, type Hex } from "viem";
 
 /**
  * Reads the `OnchainCrossChainOrder` a wallet would pass to `FullSettler.open` into the decoded
- * order the intents service checks. The layout mirrors the contract (deploy/devnet,
- * `FullOrderParams`); the tests pin it to vectors made with the devnet helpers, so a change there
- * without one here fails them.
+ * order the intents service checks, with libs/settler's codec (the one the services and the
+ * devnet's contract tests use).
  */
 
-export const FULL_ORDER_PARAMS_TYPE =
-  "FullOrderParams(uint256 nonce,uint256 destinationChainId,bytes32 inputToken,uint256 inputAmount,bytes32 outputToken,uint256 outputAmount,bytes32 recipient)";
-
 /** `FullSettler.ORDER_DATA_TYPE()`. */
-export const ORDER_DATA_TYPE: Hex = keccak256(stringToHex(FULL_ORDER_PARAMS_TYPE));
-
-const layout = [
-  {
-    type: "tuple",
-    components: [
-      { name: "nonce", type: "uint256" },
-      { name: "destinationChainId", type: "uint256" },
-      { name: "inputToken", type: "bytes32" },
-      { name: "inputAmount", type: "uint256" },
-      { name: "outputToken", type: "bytes32" },
-      { name: "outputAmount", type: "uint256" },
-      { name: "recipient", type: "bytes32" },
-    ],
-  },
-] as const;
+export const ORDER_DATA_TYPE: Hex = orderDataTypeHash;
 
 /**
  * orderData as the intents service can take it: seven words, the bytes32 token and recipient words
@@ -60,7 +42,7 @@ export function decodeOnchainOrder(order: OnchainOrder): OrderParams {
   if (!/^0x[0-9a-fA-F]{448}$/.test(order.orderData)) {
     throw invalidArgument("INVALID_REQUEST", "body field 'order.orderData' must be abi.encode(FullOrderParams): 224 bytes of 0x-prefixed hex", { parameter: "order.orderData" });
   }
-  const [params] = decodeAbiParameters(layout, order.orderData as Hex);
+  const params = decodeOrderData(order.orderData as Hex);
   return {
     originChainId: String(order.originChainId),
     destinationChainId: String(params.destinationChainId),

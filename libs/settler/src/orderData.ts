@@ -12,8 +12,9 @@ import {
 
 /**
  * Pure helpers for FullSettler orders (deploy/devnet/contracts/intents/FullSettler.sol), for the
- * services that quote, preflight and mirror them. They mirror the contract exactly; the tests check
- * each against the deployed contract, so a change on one side without the other fails there.
+ * services that quote, preflight and mirror them. They mirror the contract exactly; deploy/devnet's
+ * fullSettler.test.ts checks each against the deployed contract, so a change on one side without
+ * the other fails there.
  */
 
 /** The EIP-712 type of `orderData`; its hash is the `orderDataType` an `OnchainCrossChainOrder` must carry. */
