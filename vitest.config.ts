@@ -9,11 +9,19 @@ const shared = {
 const exclude = ["**/node_modules/**", "**/dist/**"];
 
 /*
- * Two groups, one after the other. Unit and integration tests (each starts its own servers on free
- * ports and its own temp folders) run two files at a time: they mostly wait on Kafka, Redis, anvil
- * and chopsticks, so two fill the 2-core machine (vitest's default is one fewer worker than cores).
- * End-to-end tests start a whole stack each and run one at a time after them.
+ * Three groups, one after the other:
+ * - unit: every `*.test.ts` beside the code that starts no external server (in-process HTTP and
+ *   gRPC servers on loopback are fine): `scripts/test --unit` runs this group alone, in well under
+ *   a minute;
+ * - integration: `*.int.test.ts`, which start real Kafka, Redis, NATS, anvil, chopsticks or
+ *   kubectl through libs/testing, each on free ports in its own temp folders. They mostly wait on
+ *   those servers, so two files at a time fill the 2-core machine (vitest's default is one fewer
+ *   worker than cores);
+ * - e2e: test/e2e, each file a whole stack, one at a time.
  */
+const sourceTests = "{libs,services,deploy}/**/src/**/*.test.ts";
+const integrationTests = "{libs,services,deploy}/**/src/**/*.int.test.ts";
+
 export default defineConfig({
   ...shared,
   test: {
@@ -25,14 +33,27 @@ export default defineConfig({
       {
         ...shared,
         test: {
-          name: "integration",
-          include: ["{libs,services,deploy}/**/src/**/*.test.ts"],
-          exclude,
+          name: "unit",
+          include: [sourceTests],
+          exclude: [...exclude, integrationTests],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: "forks",
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: "integration",
+          include: [integrationTests],
+          exclude,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: "forks",
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -45,7 +66,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           pool: "forks",
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -16,7 +16,7 @@ import {
   type FullOrderParams,
 } from "./orderData.js";
 
-// The on-chain equality of every helper is tested against the deployed contract in fullSettler.test.ts;
+// The on-chain equality of every helper is tested against the deployed contract in fullSettler.int.test.ts;
 // these pin the encoding rules that the services rely on without a chain.
 const user = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const params: FullOrderParams = {

@@ -13,7 +13,7 @@ import {
 /**
  * Pure helpers for FullSettler orders (deploy/devnet/contracts/intents/FullSettler.sol), for the
  * services that quote, preflight and mirror them. They mirror the contract exactly; deploy/devnet's
- * fullSettler.test.ts checks each against the deployed contract, so a change on one side without
+ * fullSettler.int.test.ts checks each against the deployed contract, so a change on one side without
  * the other fails there.
  */
 
