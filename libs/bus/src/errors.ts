@@ -4,6 +4,7 @@
  * (newer versions; kafkajs does not know its name, so the code is checked too).
  */
 const fencedCodes = new Set([47, 90]);
+import { PlatformError } from "@platform/errors/base";
 const fencedTypes = new Set(["INVALID_PRODUCER_EPOCH", "PRODUCER_FENCED"]);
 
 /** True when the error, or one it wraps, says this transactional producer has been fenced off. */
@@ -15,13 +16,13 @@ export function isProducerFencedError(error: unknown): boolean {
 }
 
 /** Thrown by a transactional publisher once another instance with its transactional id took over. */
-export class ProducerFencedError extends Error {
-  override readonly name = "ProducerFencedError";
+export class ProducerFencedError extends PlatformError {
   constructor(
     readonly transactionalId: string,
     options?: ErrorOptions,
   ) {
-    super(`transactional id ${transactionalId} is now used by another producer; this one is fenced off`, options);
+    // Fatal: the other producer owns the id now; this one must stop, not try again.
+    super(`transactional id ${transactionalId} is now used by another producer; this one is fenced off`, { code: "PRODUCER_FENCED", retryable: false, cause: options?.cause });
   }
 }
 

@@ -1,16 +1,20 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
 import { chainConfigSchema, type ChainConfig } from "./chainConfig.js";
+import { PlatformError } from "@platform/errors/base";
 
 /** A chains.json that cannot be used; the message names the file and each failing path. */
-export class ChainConfigError extends Error {
-  override readonly name = "ChainConfigError";
+export class ChainConfigError extends PlatformError {
   constructor(
     readonly file: string,
     readonly problems: readonly string[],
     options?: ErrorOptions,
   ) {
-    super(`${file}: invalid chain configuration:\n${problems.map((problem) => `  ${problem}`).join("\n")}`, options);
+    super(`${file}: invalid chain configuration:\n${problems.map((problem) => `  ${problem}`).join("\n")}`, {
+      code: "INVALID_CHAIN_CONFIG",
+      retryable: false,
+      cause: options?.cause,
+    });
   }
 }
 

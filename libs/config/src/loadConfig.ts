@@ -1,13 +1,13 @@
 import type { z } from "zod";
+import { PlatformError } from "@platform/errors/base";
 
 /** A configuration problem, always naming the environment variable at fault. */
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
+export class ConfigError extends PlatformError {
   constructor(
     readonly variable: string,
     readonly problem: string,
   ) {
-    super(`${variable}: ${problem}`);
+    super(`${variable}: ${problem}`, { code: "INVALID_CONFIG", retryable: false });
   }
 }
 

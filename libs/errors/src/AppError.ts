@@ -1,4 +1,5 @@
 import { status } from "@grpc/grpc-js";
+import { PlatformError } from "./PlatformError.js";
 import { httpStatusOf } from "./statusMap.js";
 
 /** Extension members of a problem (RFC 9457 §3.2): plain JSON values only, they cross gRPC as JSON. */
@@ -14,19 +15,19 @@ export interface AppErrorParameters {
   cause?: unknown;
 }
 
+/** gRPC's own advice: these may succeed when tried again (after Retry-After, for the HTTP ones). */
+const RETRYABLE_STATUSES: ReadonlySet<status> = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.RESOURCE_EXHAUSTED, status.ABORTED]);
+
 /**
  * The one error type services throw on purpose. It carries what the gateway needs to render a
  * problem+json (code, status, extension members) through gRPC unchanged.
  */
-export class AppError extends Error {
-  override readonly name = "AppError";
-  readonly code: string;
+export class AppError extends PlatformError {
   readonly grpcStatus: status;
   readonly extras: ProblemExtras;
 
   constructor(parameters: AppErrorParameters) {
-    super(parameters.detail, parameters.cause === undefined ? undefined : { cause: parameters.cause });
-    this.code = parameters.code;
+    super(parameters.detail, { code: parameters.code, retryable: RETRYABLE_STATUSES.has(parameters.grpcStatus), cause: parameters.cause });
     this.grpcStatus = parameters.grpcStatus;
     this.extras = parameters.extras ?? {};
   }

@@ -6,6 +6,7 @@ import { CheckpointEvent } from "./gen/events/v1/ingestor_checkpoints.js";
 import { IntentNotificationEvent } from "./gen/events/v1/intents_notifications.js";
 import { PriceEvent } from "./gen/events/v1/oracle_prices.js";
 import { TcAcceptanceEvent } from "./gen/events/v1/tc_acceptances.js";
+import { DecodeError } from "@platform/errors/base";
 
 /** The encode/decode pair of a generated ts-proto message. */
 export interface PayloadCodec<T> {
@@ -89,7 +90,7 @@ export type PayloadOf<K extends TopicKey> = (typeof TOPICS)[K] extends TopicCont
  */
 export function eventTypeOf(payload: EventPayload): string {
   const kase = payload.event?.$case;
-  if (kase === undefined) throw new Error("payload carries no event");
+  if (kase === undefined) throw new DecodeError("payload carries no event");
   return kase.charAt(0).toUpperCase() + kase.slice(1);
 }
 

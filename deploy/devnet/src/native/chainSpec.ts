@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { PlatformError } from "@platform/errors/base";
 
 /** The committed chain spec's checksum (chain-spec/README.md says where it comes from). */
 export const SUBTENSOR_CHAIN_SPEC_SHA256 = "bb2c7e34390f8fb5032750cc7d80d23f91a47f56fdebf4c35a24c7938b96c57c";
@@ -8,8 +9,10 @@ export const SUBTENSOR_CHAIN_SPEC_SHA256 = "bb2c7e34390f8fb5032750cc7d80d23f91a4
 /** src/ and dist/ both sit one level below the package root. */
 const specFile = fileURLToPath(new URL("../../chain-spec/raonet.json", import.meta.url));
 
-export class ChainSpecChecksumError extends Error {
-  override readonly name = "ChainSpecChecksumError";
+export class ChainSpecChecksumError extends PlatformError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: "CHAIN_SPEC_CHECKSUM", retryable: false, cause: options?.cause });
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import type { SubmittableExtrinsic } from "@polkadot/api/types";
 import type { KeyringPair } from "@polkadot/keyring/types";
 import type { NativeChain } from "./nativeChain.js";
 import { blockEvents, eventsOfExtrinsic, extrinsicFailure, type NativeEventRecord } from "./nativeEvents.js";
+import { PlatformError } from "@platform/errors/base";
 
 /** One extrinsic to send: signed by `signer`, or unsigned (e.g. `ethereum.transact`) without one. */
 export interface NativeCall {
@@ -34,8 +35,10 @@ export interface BlockProducer {
 /** Blocks built on demand before a call still missing is given up for dropped. */
 const MAX_BUILT_BLOCKS = 3;
 
-export class NativeCallError extends Error {
-  override readonly name = "NativeCallError";
+export class NativeCallError extends PlatformError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: "NATIVE_CALL_FAILED", retryable: false, cause: options?.cause });
+  }
 }
 
 /**

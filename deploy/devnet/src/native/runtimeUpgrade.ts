@@ -5,6 +5,7 @@ import { ApiPromise, HttpProvider } from "@polkadot/api";
 import { Keyring } from "@polkadot/keyring";
 import { cryptoWaitReady } from "@polkadot/util-crypto";
 import { ChainSpecChecksumError } from "./chainSpec.js";
+import { PlatformError } from "@platform/errors/base";
 
 /** The committed second runtime's checksum (chain-spec/README.md says where it comes from). */
 export const SECOND_RUNTIME_SHA256 = "72a8df0dd2550d20f5c9af56209d9466d993dc7d8f3edacd3109c45cb0c9f7e1";
@@ -57,8 +58,10 @@ export interface RuntimeUpgrade {
   to: number;
 }
 
-export class RuntimeUpgradeError extends Error {
-  override readonly name = "RuntimeUpgradeError";
+export class RuntimeUpgradeError extends PlatformError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: "RUNTIME_UPGRADE_FAILED", retryable: false, cause: options?.cause });
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { freePort } from "../freePort.js";
 import { spawnManaged, type ManagedProcess } from "../process.js";
 import { isListening } from "../tcp.js";
 import { logTail } from "../logTail.js";
+import { PlatformError } from "@platform/errors/base";
 
 export interface StartChopsticksOptions {
   /** The raw chain spec whose genesis holds the runtime (deploy/devnet/chain-spec, checked by the caller). */
@@ -60,8 +61,10 @@ export async function startChopsticks(options: StartChopsticksOptions): Promise<
  */
 const START_ATTEMPTS = 3;
 
-class FirstBlockError extends Error {
-  override readonly name = "FirstBlockError";
+class FirstBlockError extends PlatformError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: "CHOPSTICKS_FIRST_BLOCK", retryable: true, cause: options?.cause });
+  }
 }
 
 async function launch(options: StartChopsticksOptions): Promise<RunningChopsticks> {

@@ -1,13 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PlatformError } from "@platform/errors/base";
 
 /** The repository's `.local`, where the local stack writes stack.json. */
 export const defaultStateDir = fileURLToPath(new URL("../../../../.local", import.meta.url));
 
 /** The CLI cannot find auth: printed on one line, exit 1. */
-export class TargetError extends Error {
-  override readonly name = "TargetError";
+export class TargetError extends PlatformError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: "CLI_TARGET", retryable: false, cause: options?.cause });
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { isWellFormed } from "../credentials/credentialFormat.js";
 import { isScope, SCOPES } from "../registry/scopes.js";
+import { PlatformError } from "@platform/errors/base";
 
 export type CliCommand =
   | { kind: "help" }
@@ -11,8 +12,10 @@ export type CliCommand =
   | { kind: "signing-keys generate"; dir: string; activeFrom: Date; json: boolean };
 
 /** Bad command-line input: the CLI prints the message on one line and exits 2. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
+export class UsageError extends PlatformError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: "CLI_USAGE", retryable: false, cause: options?.cause });
+  }
 }
 
 export const USAGE = `Usage: pnpm --silent cli <command>

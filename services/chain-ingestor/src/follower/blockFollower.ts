@@ -2,6 +2,7 @@ import type { Hex } from "viem";
 import type { BlockHeader, BlockRef, WindowBlock } from "./blocks.js";
 import type { HeaderReader } from "./headerReader.js";
 import { extendWindow, findCommonAncestor, linkHeaders, splitAtAncestor } from "./reconcile.js";
+import { PlatformError } from "@platform/errors/base";
 
 /**
  * A generic block follower: it walks a chain block by block from a checkpoint, reads each range's
@@ -37,13 +38,17 @@ export interface BlockSource<E> {
 }
 
 /** The node answered for another fork than the headers read just before; read again. */
-export class ForkDuringReadError extends Error {
-  override readonly name = "ForkDuringReadError";
+export class ForkDuringReadError extends PlatformError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: "FORK_DURING_READ", retryable: true, cause: options?.cause });
+  }
 }
 
 /** No kept block is canonical any more: the fork is deeper than the window (and the configured finality). */
-export class ReorgBeyondWindowError extends Error {
-  override readonly name = "ReorgBeyondWindowError";
+export class ReorgBeyondWindowError extends PlatformError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: "REORG_BEYOND_WINDOW", retryable: false, cause: options?.cause });
+  }
 }
 
 export interface BlockFollowerOptions<E> {

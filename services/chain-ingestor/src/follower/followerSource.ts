@@ -9,6 +9,7 @@ import type { BlockRef, WindowBlock } from "./blocks.js";
 import { runFollowLoop, type PollInterval } from "./followLoop.js";
 import type { HeaderReader } from "./headerReader.js";
 import { readLatestCheckpoints } from "./readCheckpoints.js";
+import { PlatformError } from "@platform/errors/base";
 
 /** How any source follows its chain: the settings the intents, native and price sources share. */
 export interface FollowerSettings {
@@ -73,8 +74,10 @@ export interface FollowerSource {
 const FAILING_STEPS_NOT_FOLLOWING = 2;
 
 /** A commit whose outcome only Kafka knows: the source restarts from its checkpoint. */
-class CommitFailedError extends Error {
-  override readonly name = "CommitFailedError";
+class CommitFailedError extends PlatformError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: "COMMIT_FAILED", retryable: true, cause: options?.cause });
+  }
 }
 
 /**

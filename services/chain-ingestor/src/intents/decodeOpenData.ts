@@ -1,4 +1,5 @@
 import { getAddress, type Address, type Hex } from "viem";
+import { DecodeError } from "@platform/errors/base";
 
 /** `ResolvedCrossChainOrder` as the Open event carries it, in viem's decoded shape. */
 export interface DecodedResolvedOrder {
@@ -32,31 +33,31 @@ const MAX_ITEMS = 64;
 export function decodeOpenData(data: Hex): DecodedResolvedOrder {
   const hex = data.slice(2);
   const size = hex.length / 2;
-  if (hex.length % 64 !== 0) throw new Error("Open data is not whole 32-byte words");
+  if (hex.length % 64 !== 0) throw new DecodeError("Open data is not whole 32-byte words");
   const word = (at: number): string => {
-    if (at < 0 || at + 32 > size) throw new Error(`Open data: word at ${at} is outside ${size} bytes`);
+    if (at < 0 || at + 32 > size) throw new DecodeError(`Open data: word at ${at} is outside ${size} bytes`);
     return hex.slice(at * 2, at * 2 + 64);
   };
   const uint = (at: number): bigint => BigInt(`0x${word(at)}`);
   const offset = (at: number, base: number): number => {
     const value = uint(at);
-    if (value > BigInt(size)) throw new Error(`Open data: offset ${value} at ${at} is outside ${size} bytes`);
+    if (value > BigInt(size)) throw new DecodeError(`Open data: offset ${value} at ${at} is outside ${size} bytes`);
     return base + Number(value);
   };
   const uint32 = (at: number): number => {
     const value = uint(at);
-    if (value > 0xffffffffn) throw new Error(`Open data: ${value} at ${at} is not a uint32`);
+    if (value > 0xffffffffn) throw new DecodeError(`Open data: ${value} at ${at} is not a uint32`);
     return Number(value);
   };
   const bytes32 = (at: number): Hex => `0x${word(at)}`;
   const address = (at: number): Address => {
     const value = word(at);
-    if (!value.startsWith("000000000000000000000000")) throw new Error(`Open data: word at ${at} is not an address`);
+    if (!value.startsWith("000000000000000000000000")) throw new DecodeError(`Open data: word at ${at} is not an address`);
     return getAddress(`0x${value.slice(24)}`);
   };
   const count = (at: number): number => {
     const value = uint(at);
-    if (value > BigInt(MAX_ITEMS)) throw new Error(`Open data: array of ${value} at ${at}`);
+    if (value > BigInt(MAX_ITEMS)) throw new DecodeError(`Open data: array of ${value} at ${at}`);
     return Number(value);
   };
   const outputs = (at: number): DecodedOutput[] =>
@@ -72,7 +73,7 @@ export function decodeOpenData(data: Hex): DecodedResolvedOrder {
     const item = offset(elements + index * 32, elements);
     const bytesAt = offset(item + 64, item);
     const length = uint(bytesAt);
-    if (length > BigInt(size - bytesAt - 32)) throw new Error(`Open data: bytes of ${length} at ${bytesAt} overrun the data`);
+    if (length > BigInt(size - bytesAt - 32)) throw new DecodeError(`Open data: bytes of ${length} at ${bytesAt} overrun the data`);
     const start = (bytesAt + 32) * 2;
     return { destinationChainId: uint(item), destinationSettler: bytes32(item + 32), originData: `0x${hex.slice(start, start + Number(length) * 2)}` as Hex };
   });

@@ -6,6 +6,7 @@ import { decodeEventLog, getAbiItem, getAddress, toEventSelector, type Hex } fro
 import type { BlockHeader } from "../follower/blocks.js";
 import { decodeOpenData } from "./decodeOpenData.js";
 import { chainEventId, type IntentsEvent } from "./intentsEvent.js";
+import { DecodeError } from "@platform/errors/base";
 
 /** A log as `eth_getLogs` returns it (unformatted). */
 export interface RawLog {
@@ -59,7 +60,7 @@ export function decodeSettlerLog(log: RawLog, context: DecodeContext): IntentsEv
   try {
     decoded = topic0 === settlerTopics.open ? decodeOpenFast(log) : decodeEventLog({ abi: followedAbi, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
   } catch (error) {
-    throw new Error(`could not decode a FullSettler log (tx ${log.transactionHash}, log ${Number(log.logIndex)}) on chain ${context.chainId}`, {
+    throw new DecodeError(`could not decode a FullSettler log (tx ${log.transactionHash}, log ${Number(log.logIndex)}) on chain ${context.chainId}`, {
       cause: error,
     });
   }

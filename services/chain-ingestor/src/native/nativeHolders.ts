@@ -9,6 +9,7 @@ import type { RuntimeAt, StorageItem } from "./runtimeAt.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
 import { fixedBits, shareArithmeticOf, shareValue, type ColdkeyPosition, type ShareArithmetic } from "./stakeInfo.js";
 import { ROOT_NETUID } from "./nativePools.js";
+import { DecodeError } from "@platform/errors/base";
 
 /**
  * Every alpha position of every subnet, from the share pool's storage: `Alpha[(hotkey, coldkey,
@@ -266,7 +267,7 @@ async function readPools(items: ShareItems, pairs: readonly (readonly [Hex, numb
     const sharesBits = fixedBits(shares[index]);
     const arithmetic = shareArithmeticOf(shares[index]);
     if ((typeof alpha !== "bigint" && typeof alpha !== "number") || sharesBits === undefined || arithmetic === undefined) {
-      throw new Error(`the share pool of ${hotkey} on subnet ${netuid} does not decode (TotalHotkeyAlpha ${String(alpha)})`);
+      throw new DecodeError(`the share pool of ${hotkey} on subnet ${netuid} does not decode (TotalHotkeyAlpha ${String(alpha)})`);
     }
     pools.set(poolKey(hotkey, netuid), { alpha: BigInt(alpha), sharesBits, arithmetic });
   });

@@ -1,4 +1,4 @@
-import { invalidArgument, unavailable } from "@platform/errors";
+import { invalidArgument, PlatformError, unavailable } from "@platform/errors";
 import { HolderGrouping, type GetHoldersTopRequest, type GetHoldersTopResponse, type Holder } from "@platform/proto/data/v1/subnets";
 import { HolderPositions, PoolSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { ChainRef, PageInfo } from "@platform/proto/common/v1/common";
@@ -34,7 +34,12 @@ export async function getHoldersTop(redis: Redis, request: GetHoldersTopRequest)
 
 const READ_ATTEMPTS = 3;
 
-class RankingReplaced extends Error {}
+/** The ranking a walk started on was replaced under it: read again (bounded by the caller). */
+class RankingReplaced extends PlatformError {
+  constructor() {
+    super("the holder ranking changed during the read", { code: "RANKING_REPLACED", retryable: true });
+  }
+}
 
 /** Reads run as one MULTI: no projector transaction lands between them (a pipeline does not promise that). */
 async function atomically(redis: Redis, build: (multi: ReturnType<Redis["multi"]>) => void): Promise<unknown[]> {

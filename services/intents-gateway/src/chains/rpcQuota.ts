@@ -1,10 +1,10 @@
 import type { Transport } from "viem";
+import { PlatformError } from "@platform/errors/base";
 
 /** Thrown when a chain's user-triggered reads are at their quota: nothing was sent to the node. */
-export class RpcQuotaExceededError extends Error {
-  override readonly name = "RpcQuotaExceededError";
+export class RpcQuotaExceededError extends PlatformError {
   constructor(readonly chainId: number) {
-    super(`chain ${chainId}: too many user-triggered RPC requests in flight and queued`);
+    super(`chain ${chainId}: too many user-triggered RPC requests in flight and queued`, { code: "RPC_QUOTA_EXCEEDED", retryable: true });
   }
 }
 

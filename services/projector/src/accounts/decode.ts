@@ -5,6 +5,7 @@ import { AccountActivity, AccountBalance, type AccountBalanceSnapshot } from "@p
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { accountsKeys } from "./keys.js";
 import { pointBlockPrefix, pointForkPrefix, pointMember, scoreOf, txForkPrefix, txMember, txPosition } from "./members.js";
+import { DecodeError } from "@platform/errors/base";
 
 /** What one record asks of the read model, in offset order. */
 export type AccountsChange =
@@ -33,7 +34,7 @@ const PUBLIC_KEY = /^0x[0-9a-f]{64}$/;
 
 /** The head entry of a BlockSeen's ref (`rm:accounts:blocks:<partition>` member). */
 function blockMember(ref: ChainRef | undefined): { number: string; member: string } {
-  if (ref === undefined || ref.blockHash === "" || ref.blockTimestamp === "") throw new Error("BlockSeen without a block");
+  if (ref === undefined || ref.blockHash === "" || ref.blockTimestamp === "") throw new DecodeError("BlockSeen without a block");
   const member = JSON.stringify({ chainId: ref.chainId, blockNumber: ref.blockNumber, blockHash: ref.blockHash.toLowerCase(), timestamp: new Date(ref.blockTimestamp).toISOString() });
   return { number: ref.blockNumber, member };
 }
@@ -41,8 +42,8 @@ function blockMember(ref: ChainRef | undefined): { number: string; member: strin
 function activityChange(activity: AccountActivity): AccountsChange {
   const ref = activity.ref;
   const account = activity.account?.publicKey.toLowerCase() ?? "";
-  if (ref === undefined || ref.blockHash === "") throw new Error("account activity without a block");
-  if (!PUBLIC_KEY.test(account)) throw new Error(`account activity for a malformed public key: ${account}`);
+  if (ref === undefined || ref.blockHash === "") throw new DecodeError("account activity without a block");
+  if (!PUBLIC_KEY.test(account)) throw new DecodeError(`account activity for a malformed public key: ${account}`);
   const score = scoreOf(ref.blockTimestamp);
   const balance = activity.balanceAfter === undefined ? undefined : Buffer.from(AccountBalance.encode(activity.balanceAfter).finish()).toString("base64");
   const position = txPosition(ref.blockNumber, ref.txIndex, ref.logIndex);
@@ -61,9 +62,9 @@ function activityChange(activity: AccountActivity): AccountsChange {
 function pointChange(snapshot: AccountBalanceSnapshot): AccountsChange {
   const ref = snapshot.ref;
   const account = snapshot.account?.publicKey.toLowerCase() ?? "";
-  if (ref === undefined || ref.blockHash === "") throw new Error("balance snapshot without a block");
-  if (!PUBLIC_KEY.test(account)) throw new Error(`balance snapshot for a malformed public key: ${account}`);
-  if (snapshot.balance === undefined) throw new Error("balance snapshot without a balance");
+  if (ref === undefined || ref.blockHash === "") throw new DecodeError("balance snapshot without a block");
+  if (!PUBLIC_KEY.test(account)) throw new DecodeError(`balance snapshot for a malformed public key: ${account}`);
+  if (snapshot.balance === undefined) throw new DecodeError("balance snapshot without a balance");
   const balance = Buffer.from(AccountBalance.encode(snapshot.balance).finish()).toString("base64");
   return {
     kind: "point",
@@ -94,7 +95,7 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
         continue;
       }
       const event = decodePayload(TOPICS.chainNetwork, message.value).event;
-      if (event === undefined) throw new Error("no event in the record");
+      if (event === undefined) throw new DecodeError("no event in the record");
       if (event.$case === "chainEventRemoved") {
         const removed = event.value;
         const ref = removed.removed;
@@ -102,7 +103,7 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
         const isActivity = removed.removedEventType === "AccountActivity";
         if ((isActivity || removed.removedEventType === "AccountBalanceSnapshot") && ref !== undefined) {
           const account = removed.key.toLowerCase();
-          if (!PUBLIC_KEY.test(account)) throw new Error(`removal for a malformed public key: ${account}`);
+          if (!PUBLIC_KEY.test(account)) throw new DecodeError(`removal for a malformed public key: ${account}`);
           changes.push({
             kind: "removed",
             account,

@@ -5,6 +5,7 @@ import { IntentNotificationEvent } from "@platform/proto/events/v1/intents_notif
 import { TOPICS } from "@platform/proto/topics";
 import { headFromEvent, type HeadState } from "./heads.js";
 import { txId } from "./keys.js";
+import { DecodeError } from "@platform/errors/base";
 
 /** One thing a record tells the projection, in offset order. */
 export type BatchChange =
@@ -26,19 +27,19 @@ export function decodeBatch(messages: readonly ConsumedRecord[], log: Logger): B
       if (message.topic === TOPICS.chainIntents.name) {
         const payload = IntentsChainEvent.decode(message.value);
         const event = payload.event;
-        if (event === undefined) throw new Error("no event in the record");
+        if (event === undefined) throw new DecodeError("no event in the record");
         if (event.$case === "chainHeadAdvanced") {
           const head = headFromEvent(event.value);
           if (head !== undefined) changes.push({ kind: "head", head });
           continue;
         }
         const orderId = (event.$case === "chainEventRemoved" ? event.value.key : event.value.orderId).toLowerCase();
-        if (!/^0x[0-9a-f]{64}$/.test(orderId)) throw new Error(`not an order id: ${orderId}`);
+        if (!/^0x[0-9a-f]{64}$/.test(orderId)) throw new DecodeError(`not an order id: ${orderId}`);
         changes.push({ kind: "order", orderId, payload, stored: message.value });
       } else if (message.topic === TOPICS.intentsNotifications.name) {
         const payload = IntentNotificationEvent.decode(message.value);
         const event = payload.event;
-        if (event === undefined) throw new Error("no event in the record");
+        if (event === undefined) throw new DecodeError("no event in the record");
         const chainId = event.value.originChainId;
         const txHash = event.value.txHash.toLowerCase();
         changes.push({ kind: "tx", tx: txId(chainId, txHash), chainId, txHash, payload });

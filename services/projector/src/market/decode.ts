@@ -6,6 +6,7 @@ import { PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_pric
 import { TOPICS } from "@platform/proto/topics";
 import { ordinalOf, type NewPoint, type PointMeasure } from "./series.js";
 import type { RemovalChange } from "./subnetRemovals.js";
+import { DecodeError } from "@platform/errors/base";
 
 /** One thing a record tells the market projection, in offset order. */
 export type MarketChange =
@@ -22,18 +23,18 @@ const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
 /** Block, hash and time of a ChainRef; throws when the ref is missing or malformed. */
 export function refPosition(ref: ChainRef | undefined): { block: number; hash: string; time: number } {
-  if (ref === undefined) throw new Error("the event carries no ChainRef");
+  if (ref === undefined) throw new DecodeError("the event carries no ChainRef");
   const block = Number(ref.blockNumber);
   const time = Date.parse(ref.blockTimestamp);
-  if (!Number.isSafeInteger(block) || block < 0) throw new Error(`bad block number ${ref.blockNumber}`);
-  if (!Number.isFinite(time)) throw new Error(`bad block timestamp ${ref.blockTimestamp}`);
+  if (!Number.isSafeInteger(block) || block < 0) throw new DecodeError(`bad block number ${ref.blockNumber}`);
+  if (!Number.isFinite(time)) throw new DecodeError(`bad block timestamp ${ref.blockTimestamp}`);
   return { block, hash: ref.blockHash.toLowerCase(), time };
 }
 
 /** `netuid:<n>` -> n. */
 export function netuidOfKey(key: string): number {
   const match = /^netuid:(\d{1,5})$/.exec(key);
-  if (match === null) throw new Error(`not a netuid key: ${key}`);
+  if (match === null) throw new DecodeError(`not a netuid key: ${key}`);
   return Number(match[1]);
 }
 
@@ -64,7 +65,7 @@ export function decodeMarketBatch(messages: readonly ConsumedRecord[], log: Logg
         if (change !== undefined) changes.push(change);
       } else if (message.topic === TOPICS.oraclePrices.name) {
         const event = PriceEvent.decode(message.value).event;
-        if (event === undefined) throw new Error("no event in the record");
+        if (event === undefined) throw new DecodeError("no event in the record");
         changes.push(priceChange(event.value));
       }
     } catch (error) {
@@ -76,7 +77,7 @@ export function decodeMarketBatch(messages: readonly ConsumedRecord[], log: Logg
 
 function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
   const event = payload.event;
-  if (event === undefined) throw new Error("no event in the record");
+  if (event === undefined) throw new DecodeError("no event in the record");
   switch (event.$case) {
     case "poolSnapshot": {
       const { block, hash, time } = refPosition(event.value.ref);
@@ -122,7 +123,7 @@ function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
 
 function priceChange(observed: PriceObserved): MarketChange {
   const { block, hash, time } = refPosition(observed.ref);
-  if (observed.asset === "" || observed.vs === "") throw new Error("price without asset or vs");
+  if (observed.asset === "" || observed.vs === "") throw new DecodeError("price without asset or vs");
   const logIndex = observed.ref?.logIndex;
   const p = toBase64(PriceObserved.encode(observed).finish());
   return {
