@@ -2,6 +2,7 @@ import type { Logger } from "@platform/log";
 import type { Kafka } from "kafkajs";
 import { migrateTopics } from "./migrateTopics.js";
 import { topicCatalog, type TopicName } from "./topics.js";
+import { backoffDelay } from "@platform/errors/base";
 
 export interface EnsuredTopics {
   /** True once the topics exist with their settings; a readiness check. */
@@ -29,7 +30,7 @@ export function ensureTopics(kafka: Kafka, options: { topics: readonly TopicName
     } catch (error) {
       options.logger.warn({ err: error, topics: options.topics, failures: failures + 1 }, "could not create topics yet; retrying");
       if (!stopped) {
-        timer = setTimeout(() => void attempt(failures + 1), Math.min(30_000, 1_000 * 2 ** failures));
+        timer = setTimeout(() => void attempt(failures + 1), backoffDelay(failures, { firstMs: 1_000, maxMs: 30_000 }));
         timer.unref();
       }
     } finally {

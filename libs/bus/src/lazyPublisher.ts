@@ -1,6 +1,7 @@
 import type { Kafka } from "kafkajs";
 import type { OutgoingRecord } from "./envelope.js";
 import { createPublisher, type PublishedBatch, type Publisher } from "./publisher.js";
+import { backoffDelay } from "@platform/errors/base";
 
 export interface LazyPublisher {
   /**
@@ -45,7 +46,7 @@ export function createLazyPublisher(kafka: Kafka, options: LazyPublisherOptions 
         failures += 1;
         options.onConnectError?.(error, failures);
         if (!closed) {
-          retryTimer = setTimeout(() => void connect().catch(() => undefined), Math.min(30_000, 1_000 * 2 ** (failures - 1)));
+          retryTimer = setTimeout(() => void connect().catch(() => undefined), backoffDelay(failures - 1, { firstMs: 1_000, maxMs: 30_000 }));
           retryTimer.unref();
         }
         throw error;

@@ -1,6 +1,7 @@
 import type { Batch, Consumer, EachBatchPayload, Kafka } from "kafkajs";
 import type { Logger } from "@platform/log";
 import { fromKafkaMessage, type ConsumedRecord } from "./envelope.js";
+import { backoffDelay } from "@platform/errors/base";
 
 /*
  * Exactly-once projections on an at-least-once bus.
@@ -235,7 +236,7 @@ export async function runProjectionConsumer(kafka: Kafka, options: ProjectionCon
 
   const scheduleRestart = (): void => {
     if (stopping || restartTimer !== undefined) return;
-    const delay = Math.min(30_000, 1_000 * 2 ** failures);
+    const delay = backoffDelay(failures, { firstMs: 1_000, maxMs: 30_000 });
     failures += 1;
     restartTimer = setTimeout(() => {
       restartTimer = undefined;

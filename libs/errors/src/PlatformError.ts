@@ -4,7 +4,7 @@
  * quota full) or cannot (bad input, bad configuration, a fork too deep), as ponder separates
  * retryable from fatal errors. `cause` keeps the chain to what went wrong underneath.
  *
- * Dependency-free (`@platform/errors/base`), so that libraries without gRPC can extend it.
+ * Dependency-free (exported by `@platform/errors/base`), so that libraries without gRPC can extend it.
  */
 export interface PlatformErrorOptions {
   /** Stable SCREAMING_SNAKE identifier. */

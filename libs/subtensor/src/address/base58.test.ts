@@ -1,18 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { base58 } from "@scure/base";
 import { describe, expect, it } from "vitest";
-import { base58Decode, base58Encode } from "./base58.js";
+import { base58Decode } from "./base58.js";
 
 describe("base58", () => {
-  it("agrees with @scure/base on random byte strings, leading zeros included, both ways", () => {
+  it("decodes as @scure/base does on random byte strings, leading zeros included", () => {
     for (let round = 0; round < 2_000; round++) {
       const body = randomBytes(round % 40);
       const bytes = Uint8Array.from([...new Uint8Array(round % 4), ...body]);
       const text = base58.encode(bytes);
-      expect(base58Encode(bytes)).toBe(text);
       expect(base58Decode(text)).toEqual(bytes);
     }
-    expect(base58Encode(new Uint8Array())).toBe("");
     expect(base58Decode("")).toEqual(new Uint8Array());
   });
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { base58Decode, base58Encode } from "./base58.js";
+import { base58 } from "@scure/base";
+import { base58Decode } from "./base58.js";
 import { InvalidAddressError } from "./errors.js";
 
 /** Subtensor's network prefix (`SS58Prefix = 42` in the runtime; also the generic Substrate prefix). */
@@ -37,7 +38,7 @@ export function ss58Encode(accountId: Uint8Array, prefix: number = SUBTENSOR_SS5
   const full = new Uint8Array(payload.length + CHECKSUM_BYTES);
   full.set(payload, 0);
   full.set(checksumOf(payload), payload.length);
-  return base58Encode(full);
+  return base58.encode(full);
 }
 
 export interface DecodedSs58 {

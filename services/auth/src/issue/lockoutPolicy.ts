@@ -1,3 +1,5 @@
+import { backoffDelay } from "@platform/errors/base";
+
 /** Thresholds of the (key id, client address) counter. */
 export interface LockoutLimits {
   /** From this many failures on, answers are slowed down. */
@@ -51,6 +53,5 @@ export function assess(counts: FailureCounts, policy: LockoutPolicy): Assessment
 
 export function delayFor(failures: number, slowAfter: number, maxDelayMs: number): number {
   if (failures < slowAfter) return 0;
-  // The exponent is bounded so a long attack cannot overflow to Infinity arithmetic surprises.
-  return Math.min(maxDelayMs, FIRST_DELAY_MS * 2 ** Math.min(20, failures - slowAfter));
+  return backoffDelay(failures - slowAfter, { firstMs: FIRST_DELAY_MS, maxMs: maxDelayMs });
 }

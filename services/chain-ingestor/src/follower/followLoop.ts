@@ -1,4 +1,5 @@
 import type { BlockFollower, StepOutcome } from "./blockFollower.js";
+import { backoffDelay } from "@platform/errors/base";
 
 /**
  * The pause between polls once caught up, which a hint can shorten for a while: after a
@@ -91,7 +92,7 @@ export async function runFollowLoop(options: FollowLoopOptions): Promise<void> {
     } catch (error) {
       failures += 1;
       if (options.onError(error, failures) === "stop") throw error;
-      pause = Math.min(5_000, interval.normalMs * 2 ** Math.min(failures, 5));
+      pause = backoffDelay(failures, { firstMs: interval.normalMs, maxMs: 5_000, maxDoublings: 5 });
     }
     if (pause > 0 && !signal.aborted) await pauseFor(pause, signal, wakes ? interval.onExpedite : undefined);
   }

@@ -9,7 +9,7 @@ import type { BlockRef, WindowBlock } from "./blocks.js";
 import { runFollowLoop, type PollInterval } from "./followLoop.js";
 import type { HeaderReader } from "./headerReader.js";
 import { readLatestCheckpoints } from "./readCheckpoints.js";
-import { PlatformError } from "@platform/errors/base";
+import { backoffDelay, PlatformError } from "@platform/errors/base";
 
 /** How any source follows its chain: the settings the intents, native and price sources share. */
 export interface FollowerSettings {
@@ -207,7 +207,7 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
         failures += 1;
         const level = error instanceof ReorgBeyondWindowError || failures >= 3 ? "error" : "warn";
         log[level]({ err: error, chainId: chain.chainId, failures }, `${kind} source stopped; restarting from its checkpoint`);
-        await sleep(Math.min(30_000, 500 * 2 ** Math.min(failures, 6)), undefined, { signal: abort.signal }).catch(() => undefined);
+        await sleep(backoffDelay(failures, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(() => undefined);
       }
     }
   })();

@@ -3,6 +3,7 @@ import type { Logger } from "@platform/log";
 import type { Address, Client, Hex } from "viem";
 import { toHeader } from "../follower/headerReader.js";
 import { resolutionRecord, resolveDropped, resolveMined, type RpcReceipt } from "./notifiedTxResolution.js";
+import { backoffDelay } from "@platform/errors/base";
 
 export interface WatchedChain {
   chainId: number;
@@ -86,7 +87,7 @@ export function createNotifiedTxWatcher(options: NotifiedTxWatcherOptions): Noti
 
   /** The pause after a look: doubling to maxRetryIntervalMs; after one that found nothing, never past the end of the window. */
   const backoff = (entry: Tracked, clipToWindow: boolean): number => {
-    const pause = Math.min(options.retryIntervalMs * 2 ** entry.looks, maxRetryIntervalMs);
+    const pause = backoffDelay(entry.looks, { firstMs: options.retryIntervalMs, maxMs: maxRetryIntervalMs });
     entry.looks += 1;
     if (!clipToWindow) return pause;
     const windowLeft = entry.firstSeenMs + options.dropAfterMs - now().getTime();

@@ -11,6 +11,7 @@ import { ROOT_NETUID, type NativePool } from "./nativePools.js";
 import { fastStorage, type FastStorage, type StorageEntryMeta, type TypeRegistry } from "./fastStorage.js";
 import type { RuntimeAt, StorageItem as RuntimeStorageItem } from "./runtimeAt.js";
 import { decodeStakeInfoForColdkeys, fixedBits, shareArithmeticOf, shareValue, type ColdkeyPosition, type ShareArithmetic } from "./stakeInfo.js";
+import { backoffDelay } from "@platform/errors/base";
 
 /** An account's balances as `System.Account` holds them at a block. */
 export interface NativeAccountBalance {
@@ -445,7 +446,7 @@ async function keepConnected(network: SubstrateNetwork, use: (client: LegacyClie
         return next;
       } catch (error) {
         attempts += 1;
-        nextAttemptAt = Date.now() + Math.min(5_000, Math.max(250, network.rpc.retryDelayMs) * 2 ** (attempts - 1));
+        nextAttemptAt = Date.now() + backoffDelay(attempts - 1, { firstMs: Math.max(250, network.rpc.retryDelayMs), maxMs: 5_000 });
         throw error;
       } finally {
         replacing = undefined;

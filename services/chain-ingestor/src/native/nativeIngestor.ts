@@ -6,6 +6,7 @@ import type { DependencyCheck } from "@platform/runtime";
 import type { FollowerSource } from "../follower/followerSource.js";
 import { connectNativeChain, withTimeout, type NativeChainReader } from "./nativeChainReader.js";
 import { startNativeSource } from "./nativeSource.js";
+import { backoffDelay } from "@platform/errors/base";
 
 export interface NativeIngestorOptions {
   kafka: Kafka;
@@ -67,7 +68,7 @@ export function startNativeIngestor(options: NativeIngestorOptions): NativeInges
         break;
       } catch (error) {
         sourceLog.warn({ err: error, rpcUrl: network.rpcUrl, attempt }, "the native network's node does not answer; retrying");
-        await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)), undefined, { signal: abort.signal }).catch(() => undefined);
+        await sleep(backoffDelay(attempt, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(() => undefined);
       }
     }
     if (reader === undefined) return;
