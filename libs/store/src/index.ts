@@ -12,3 +12,4 @@ export {
 } from "./versionedCommit.js";
 export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
 export { coalesceWrites } from "./coalesceWrites.js";
+export { awaitStoredOffset, commitAtOffset, type OffsetStep } from "./offsetCommit.js";

@@ -1,10 +1,9 @@
 import type { Logger } from "@platform/log";
 import { signatureKindToJSON } from "@platform/proto/events/v1/tc_acceptances";
 import type { AcceptRequest, AcceptResponse } from "@platform/proto/tc/v1/tc";
-import type { Redis } from "@platform/store";
+import { awaitStoredOffset, type Redis } from "@platform/store";
 import { dependencyUnavailable, refusal } from "./acceptErrors.js";
 import { termsAccepted } from "./acceptanceEvent.js";
-import { awaitProjection } from "./awaitProjection.js";
 import { checkMessage } from "./checkMessage.js";
 import type { ContractWalletChain } from "./contractWalletChain.js";
 import type { EventPublisher } from "./eventPublisher.js";
@@ -12,6 +11,8 @@ import { consumeNonce } from "./nonces.js";
 import { parseSiwe } from "./parseMessage.js";
 import type { SiweRules } from "./siweRules.js";
 import { isSignatureHex, verifySignature } from "./verifySignature.js";
+import { TOPICS } from "@platform/proto/topics";
+import { tcKeys } from "./keys.js";
 
 export interface AcceptOptions {
   redis: Redis;
@@ -86,7 +87,7 @@ export function acceptCommand(options: AcceptOptions): (request: AcceptRequest, 
       apiKeyId: context.apiKeyId,
     });
     const published = await publisher.publish(event, checked.wallet, Math.min(Date.now() + publishTimeoutMs, deadline));
-    const projected = await awaitProjection(redis, published, Math.min(Date.now() + projectionTimeoutMs, deadline));
+    const projected = await awaitStoredOffset(redis, tcKeys.offset(TOPICS.tcAcceptances.name, published.partition), published.offset, Math.min(Date.now() + projectionTimeoutMs, deadline));
     const logged = { wallet: checked.wallet, tcVersion: checked.tcVersion, chainId: checked.chainId, signatureKind: signatureKindToJSON(signatureKind) };
     if (!projected) log.warn({ ...logged, partition: published.partition }, "acceptance recorded; the projection has not applied it yet, it will");
     log.info(logged, "terms accepted");

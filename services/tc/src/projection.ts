@@ -1,7 +1,7 @@
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { TcAcceptanceEvent } from "@platform/proto/events/v1/tc_acceptances";
-import type { Redis } from "@platform/store";
+import { commitAtOffset, type Redis } from "@platform/store";
 import { getAddress } from "viem";
 import { tcKeys } from "./keys.js";
 import type { Acceptance } from "./readAcceptance.js";
@@ -43,13 +43,8 @@ export function foldAcceptances(events: readonly TcAcceptanceEvent[]): { latest:
 
 /**
  * Folds `tc.acceptances.v1` into `tc:wallet:<address>` (keys.ts), exactly once per record: each
- * batch's wallet writes and the partition's offset go in one MULTI/EXEC, and only if the stored
- * offset still is the one the batch continues from (WATCH). A member that lost the partition in a
- * rebalance, or a Redis that lost the projection, makes the batch fail and the consumer reload
- * the offset (libs/bus projectionConsumer).
- *
- * `redis` must be a connection of its own: WATCH belongs to the connection, and another caller's
- * MULTI/EXEC on a shared one would clear it.
+ * batch's wallet writes and the partition's offset commit together (libs/store commitAtOffset).
+ * `redis` must be a connection of its own (WATCH belongs to the connection).
  */
 export function acceptanceProjection(redis: Redis, log: Logger): AcceptanceProjection {
   return {
@@ -60,29 +55,12 @@ export function acceptanceProjection(redis: Redis, log: Logger): AcceptanceProje
     async handleBatch(batch) {
       const { latest, skipped } = foldAcceptances(decodeAll(batch, log));
       if (skipped > 0) log.error({ topic: batch.topic, partition: batch.partition, skipped }, "acceptance records without a usable TermsAccepted; skipped");
-      const offsetKey = tcKeys.offset(batch.topic, batch.partition);
-      await redis.watch(offsetKey);
-      let executed = false;
-      try {
-        const stored = (await redis.get(offsetKey)) ?? undefined;
-        if (stored !== batch.previousOffset) {
-          throw new Error(
-            `stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`,
-          );
-        }
-        const multi = redis.multi();
+      const step = { offsetKey: tcKeys.offset(batch.topic, batch.partition), previousOffset: batch.previousOffset, lastOffset: batch.lastOffset, partition: `${batch.topic}/${batch.partition}` };
+      await commitAtOffset(redis, step, (multi) => {
         for (const [wallet, acceptance] of latest) {
           multi.hset(tcKeys.wallet(wallet), { acceptedVersion: String(acceptance.acceptedVersion), acceptedAt: acceptance.acceptedAt });
         }
-        multi.set(offsetKey, batch.lastOffset);
-        const results = await multi.exec();
-        executed = true;
-        if (results === null) throw new Error(`the offset of ${batch.topic}/${batch.partition} changed during the batch`);
-        const failed = results.find(([error]) => error !== null);
-        if (failed) throw new Error(`acceptance write failed for ${batch.topic}/${batch.partition}`, { cause: failed[0] });
-      } finally {
-        if (!executed) await redis.unwatch().catch(() => undefined);
-      }
+      });
     },
   };
 }

@@ -10,16 +10,17 @@ import type {
   RotateApiKeySecretRequest,
   RotateApiKeySecretResponse,
 } from "@platform/proto/auth/v1/auth";
-import type { Redis } from "@platform/store";
+import { awaitStoredOffset, type Redis } from "@platform/store";
 import { isWellFormed, newCredential } from "../credentials/credentialFormat.js";
 import type { Pepper } from "../credentials/pepper.js";
 import { apiKeyToProto, type ApiKeyRecord } from "./apiKeyRecord.js";
-import { awaitProjection } from "./awaitProjection.js";
 import { decideCreate, decideRevoke, decideRotate, type CreateRules, type Decision } from "./decide.js";
 import type { EventPublisher } from "./eventPublisher.js";
 import { evolve } from "./evolve.js";
 import { listApiKeys, lookUpApiKey, readApiKey } from "./readRegistry.js";
 import type { RegistryStatus } from "./registrySupervisor.js";
+import { TOPICS } from "@platform/proto/topics";
+import { authKeys } from "./keys.js";
 
 export interface AdminCommandsOptions {
   redis: Redis;
@@ -60,7 +61,7 @@ export function adminCommands(options: AdminCommandsOptions): AdminCommands {
     const started = Date.now();
     // Leave the caller time to hear the answer: a reply after its deadline is lost.
     const published = await publisher.publish(decision, Math.min(started + publishTimeoutMs, deadline - 250));
-    const projected = await awaitProjection(redis, published, Math.min(Date.now() + projectionTimeoutMs, deadline - 250));
+    const projected = await awaitStoredOffset(redis, authKeys.offset(TOPICS.authApiKeys.name, published.partition), published.offset, Math.min(Date.now() + projectionTimeoutMs, deadline - 250));
     if (!projected) log.warn({ keyId, partition: published.partition }, "the key registry has not applied the change yet; it will");
     const fresh = projected ? await readApiKey(redis, keyId).catch(() => undefined) : undefined;
     const record = fresh ?? evolve(current, decision);

@@ -1,7 +1,7 @@
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { ApiKeyEvent } from "@platform/proto/events/v1/auth_api_keys";
-import type { Redis } from "@platform/store";
+import { commitAtOffset, type Redis } from "@platform/store";
 import { apiKeyFromHash, apiKeyToHash, type ApiKeyRecord, type RefreshTokenRecord } from "./apiKeyRecord.js";
 import { evolve, keyIdOf } from "./evolve.js";
 import { authKeys } from "./keys.js";
@@ -14,13 +14,8 @@ export interface RegistryProjection {
 
 /**
  * Folds `auth.api-keys.v1` into the Redis registry (registry/keys.ts), exactly once per record:
- * each batch's record changes and the partition's offset are written in one MULTI/EXEC, and only
- * if the stored offset still is the one the batch continues from (WATCH). A member that lost the
- * partition in a rebalance, or a Redis that lost the projection, makes the batch fail and the
- * consumer reload the offset (libs/bus projectionConsumer).
- *
- * `redis` must be a connection of its own: WATCH belongs to the connection, and another caller's
- * MULTI/EXEC on a shared one would clear it.
+ * each batch's record changes and the partition's offset commit together (libs/store
+ * commitAtOffset). `redis` must be a connection of its own (WATCH belongs to the connection).
  */
 export function registryProjection(redis: Redis, log: Logger, options: { refreshTokensPerKey: number; now?: () => number }): RegistryProjection {
   const now = options.now ?? Date.now;
@@ -35,53 +30,41 @@ export function registryProjection(redis: Redis, log: Logger, options: { refresh
       const keyIds = [...new Set(events.filter((event) => event.event?.$case !== "refreshTokenIssued").map(keyIdOf))].filter(
         (keyId): keyId is string => keyId !== undefined && keyId !== "",
       );
-      const offsetKey = authKeys.offset(batch.topic, batch.partition);
-      await redis.watch(offsetKey, ...keyIds.map(authKeys.apiKey));
-      let executed = false;
-      try {
-        const stored = (await redis.get(offsetKey)) ?? undefined;
-        if (stored !== batch.previousOffset) {
-          throw new Error(
-            `stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`,
-          );
-        }
-        const before = await readRecords(redis, keyIds);
-        const after = new Map(before);
-        const refreshWrites: { tokenHmac: string; record: RefreshTokenRecord }[] = [];
-        for (const payload of events) {
-          const event = payload.event;
-          if (event?.$case === "refreshTokenIssued") {
-            const expiresAtMs = Date.parse(event.value.expiresAt);
-            // Replaying old tokens must not bring back expired ones (PEXPIREAT in the past deletes).
-            if (!Number.isFinite(expiresAtMs) || expiresAtMs <= now()) continue;
-            refreshWrites.push({ tokenHmac: event.value.tokenHmac, record: { keyId: event.value.keyId, secretVersion: event.value.secretVersion, expiresAt: event.value.expiresAt } });
-            continue;
+      const step = { offsetKey: authKeys.offset(batch.topic, batch.partition), previousOffset: batch.previousOffset, lastOffset: batch.lastOffset, partition: `${batch.topic}/${batch.partition}` };
+      await commitAtOffset(
+        redis,
+        step,
+        async (multi) => {
+          const before = await readRecords(redis, keyIds);
+          const after = new Map(before);
+          const refreshWrites: { tokenHmac: string; record: RefreshTokenRecord }[] = [];
+          for (const payload of events) {
+            const event = payload.event;
+            if (event?.$case === "refreshTokenIssued") {
+              const expiresAtMs = Date.parse(event.value.expiresAt);
+              // Replaying old tokens must not bring back expired ones (PEXPIREAT in the past deletes).
+              if (!Number.isFinite(expiresAtMs) || expiresAtMs <= now()) continue;
+              refreshWrites.push({ tokenHmac: event.value.tokenHmac, record: { keyId: event.value.keyId, secretVersion: event.value.secretVersion, expiresAt: event.value.expiresAt } });
+              continue;
+            }
+            const keyId = keyIdOf(payload);
+            if (keyId === undefined || keyId === "") continue;
+            after.set(keyId, evolve(after.get(keyId), payload));
           }
-          const keyId = keyIdOf(payload);
-          if (keyId === undefined || keyId === "") continue;
-          after.set(keyId, evolve(after.get(keyId), payload));
-        }
-
-        const multi = redis.multi();
-        for (const keyId of keyIds) {
-          const record = after.get(keyId);
-          if (record === undefined || JSON.stringify(record) === JSON.stringify(before.get(keyId))) continue;
-          // DEL first: a field the new record lacks must not survive from an older one.
-          multi.del(authKeys.apiKey(keyId));
-          multi.hset(authKeys.apiKey(keyId), apiKeyToHash(record));
-          multi.sadd(authKeys.keySet, keyId);
-        }
-        const at = now();
-        for (const write of refreshWrites) queueRefreshTokenWrite(multi, write.tokenHmac, write.record, options.refreshTokensPerKey, at);
-        multi.set(offsetKey, batch.lastOffset);
-        const results = await multi.exec();
-        executed = true;
-        if (results === null) throw new Error(`the offset of ${batch.topic}/${batch.partition} changed during the batch`);
-        const failed = results.find(([error]) => error !== null);
-        if (failed) throw new Error(`registry write failed for ${batch.topic}/${batch.partition}`, { cause: failed[0] });
-      } finally {
-        if (!executed) await redis.unwatch().catch(() => undefined);
-      }
+          for (const keyId of keyIds) {
+            const record = after.get(keyId);
+            if (record === undefined || JSON.stringify(record) === JSON.stringify(before.get(keyId))) continue;
+            // DEL first: a field the new record lacks must not survive from an older one.
+            multi.del(authKeys.apiKey(keyId));
+            multi.hset(authKeys.apiKey(keyId), apiKeyToHash(record));
+            multi.sadd(authKeys.keySet, keyId);
+          }
+          const at = now();
+          for (const write of refreshWrites) queueRefreshTokenWrite(multi, write.tokenHmac, write.record, options.refreshTokensPerKey, at);
+        },
+        // A key record read above must not change before the batch's MULTI applies.
+        keyIds.map(authKeys.apiKey),
+      );
     },
   };
 }
