@@ -51,7 +51,6 @@ export const instantQuery = (description: string, examples: [string, string] = [
       context.addIssue({ code: "custom", message: "must be an RFC 3339 time or unix seconds" });
       return z.NEVER;
     })
-    .meta({ description: `${description}; RFC 3339 or unix seconds`, examples })
     .register(wireSchemas, {
       jsonSchema: {
         description: `${description}; RFC 3339 or unix seconds`,
@@ -122,7 +121,6 @@ export function listQuery<T>(item: ListItem<T>, options: { max: number; descript
       }
       return values;
     })
-    .meta({ description })
     .register(wireSchemas, { jsonSchema: { description, type: "array", items: item.schema, minItems: 1, maxItems: options.max } });
 }
 

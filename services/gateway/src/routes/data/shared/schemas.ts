@@ -125,6 +125,9 @@ export function windowLinkQuery(query: WindowInput): Record<string, string | num
   return { start: query.start, end: query.end, block_start: query.block_start, block_end: query.block_end, interval: query.interval };
 }
 
+/** SS58 with prefix 42 of a 32-byte key (48 base58 characters from '5'), a 0x 32-byte key or a 0x H160. */
+const ACCOUNT_ADDRESS_PATTERN = "^(5[1-9A-HJ-NP-Za-km-z]{47}|0x[0-9a-fA-F]{64}|0x[0-9a-fA-F]{40})$";
+
 /**
  * An account: SS58 (prefix 42), 0x 32-byte public key, or 0x 20-byte EVM address (any case;
  * mixed case must carry a valid EIP-55 checksum). The text goes to the backend unchanged (it
@@ -150,6 +153,3 @@ export const accountAddress = (description: string) =>
       format: "bittensor-account",
       examples: ["5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"],
     });
-
-/** SS58 with prefix 42 of a 32-byte key (48 base58 characters from '5'), a 0x 32-byte key or a 0x H160. */
-export const ACCOUNT_ADDRESS_PATTERN = "^(5[1-9A-HJ-NP-Za-km-z]{47}|0x[0-9a-fA-F]{64}|0x[0-9a-fA-F]{40})$";
