@@ -1,10 +1,11 @@
+import { PlatformError } from "@platform/errors/base";
+
 /**
  * Kafka error codes meaning "a newer producer with this transactional id exists": 47
  * INVALID_PRODUCER_EPOCH (what brokers answer kafkajs' request versions) and 90 PRODUCER_FENCED
  * (newer versions; kafkajs does not know its name, so the code is checked too).
  */
 const fencedCodes = new Set([47, 90]);
-import { PlatformError } from "@platform/errors/base";
 const fencedTypes = new Set(["INVALID_PRODUCER_EPOCH", "PRODUCER_FENCED"]);
 
 /** True when the error, or one it wraps, says this transactional producer has been fenced off. */

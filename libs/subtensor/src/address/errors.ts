@@ -1,6 +1,7 @@
+import { PlatformError } from "@platform/errors/base";
+
 /** Stable code the gateway and the query services answer a malformed address with (400). */
 export const INVALID_ADDRESS = "INVALID_ADDRESS";
-import { PlatformError } from "@platform/errors/base";
 
 /**
  * Malformed account input. A plain error with a stable `code` (rather than an AppError) keeps this
