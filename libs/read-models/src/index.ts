@@ -1,1 +1,2 @@
 export * from "./holderRanking.js";
+export * from "./versions.js";

@@ -14,6 +14,12 @@ export const dataQueryConfigSchema = z.object({
       error: `must list groups among ${DATA_QUERY_GROUPS.join(", ")}`,
     })
     .transform((groups) => [...new Set(groups)] as Array<(typeof DATA_QUERY_GROUPS)[number]>),
+  /**
+   * Bound on the wire bytes of the answers a group keeps while its read model's version stands
+   * (shared/answerCache.ts). 64 MiB by default: every subnet's summary on a mainnet-sized state is
+   * 190 KB, a page of 100 holders 50 KB.
+   */
+  ANSWER_CACHE_MAX_BYTES: vars.positiveInt().default(64 * 1024 * 1024),
 });
 
 export type DataQueryConfig = z.infer<typeof dataQueryConfigSchema>;

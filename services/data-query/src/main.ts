@@ -1,6 +1,7 @@
 import type { GrpcServiceRegistration } from "@platform/grpc";
 import { createLogger, type Logger } from "@platform/log";
 import { createMetricsRegistry } from "@platform/runtime";
+import type { Registry } from "prom-client";
 import { redisDependency, runBackendService } from "@platform/service";
 import { coalesceWrites, type Redis } from "@platform/store";
 import { accountsGrpcService } from "./accounts/index.js";
@@ -19,7 +20,9 @@ coalesceWrites(redis.client);
 log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
 
 type Group = DataQueryConfig["DATA_QUERY_GROUPS"][number];
-const services: Record<Group, (deps: { redis: Redis; log: Logger }) => GrpcServiceRegistration> = {
+const registry = createMetricsRegistry("data-query");
+type GroupDeps = { redis: Redis; log: Logger; answerCacheMaxBytes: number; registry: Registry };
+const services: Record<Group, (deps: GroupDeps) => GrpcServiceRegistration> = {
   accounts: accountsGrpcService,
   market: marketGrpcService,
   subnets: subnetsGrpcService,
@@ -29,7 +32,7 @@ const services: Record<Group, (deps: { redis: Redis; log: Logger }) => GrpcServi
 const readsFrom: Record<Group, (keyof typeof PROJECTION_MARKERS)[]> = { accounts: ["accounts", "market"], market: ["market", "subnets"], subnets: ["subnets"] };
 const registrations = config.DATA_QUERY_GROUPS.map((group) =>
   guardedByMarkers(
-    services[group]({ redis: redis.client, log: log.child({ group }) }),
+    services[group]({ redis: redis.client, log: log.child({ group }), answerCacheMaxBytes: config.ANSWER_CACHE_MAX_BYTES, registry }),
     redis.client,
     readsFrom[group].map((projection) => PROJECTION_MARKERS[projection]),
   ),
@@ -38,7 +41,7 @@ const registrations = config.DATA_QUERY_GROUPS.map((group) =>
 await runBackendService({
   name: "data-query",
   log,
-  registry: createMetricsRegistry("data-query"),
+  registry,
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: registrations },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
   dependencies: [redis.check],

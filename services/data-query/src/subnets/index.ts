@@ -1,29 +1,50 @@
 import { unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
-import {
-  SubnetsServiceService,
-  type GetHoldersTopRequest,
-  type GetHoldersTopResponse,
-  type GetSubnetsLatestRequest,
-  type GetSubnetsLatestResponse,
-  type GetValidatorsLatestRequest,
-  type GetValidatorsLatestResponse,
-} from "@platform/proto/data/v1/subnets";
+import { SubnetsServiceService } from "@platform/proto/data/v1/subnets";
+import { readModelVersionKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
+import type { Registry } from "prom-client";
+import { answerCache } from "../shared/answerCache.js";
 import { getHoldersTop } from "./holders.js";
 import { getSubnetsLatest } from "./subnetsLatest.js";
 import { getValidatorsLatest } from "./validators.js";
 
-/** SubnetsService over the projector's subnets read model (services/projector/src/subnets/keys.ts). */
-export function subnetsGrpcService(deps: { redis: Redis; log: Logger }): GrpcServiceRegistration {
-  const { redis, log } = deps;
+export interface SubnetsReadsOptions {
+  redis: Redis;
+  /** Bound on the kept answers' wire bytes (DATA_QUERY's ANSWER_CACHE_MAX_BYTES). */
+  answerCacheMaxBytes: number;
+  registry?: Registry;
+}
+
+/**
+ * The three reads over the projector's subnets read model (services/projector/src/subnets/keys.ts),
+ * each kept for as long as the projection's version stands: every answer here is the network's
+ * state at the read model's newest block, the same for every caller, and the heaviest of the Data
+ * API to compute.
+ */
+export function subnetsReads(options: SubnetsReadsOptions) {
+  const { redis } = options;
+  const answers = answerCache({ redis, versionKey: readModelVersionKeys.subnets, maxBytes: options.answerCacheMaxBytes, registry: options.registry, name: "SubnetsService" });
+  const methods = SubnetsServiceService;
+  return {
+    definition: answers.preEncoded(SubnetsServiceService),
+    getSubnetsLatest: answers.cached(methods.getSubnetsLatest, (request) => getSubnetsLatest(redis, request)),
+    getValidatorsLatest: answers.cached(methods.getValidatorsLatest, (request) => getValidatorsLatest(redis, request)),
+    getHoldersTop: answers.cached(methods.getHoldersTop, (request) => getHoldersTop(redis, request)),
+  };
+}
+
+/** SubnetsService: subnetsReads behind gRPC. */
+export function subnetsGrpcService(deps: { redis: Redis; log: Logger; answerCacheMaxBytes: number; registry?: Registry }): GrpcServiceRegistration {
+  const { log } = deps;
+  const reads = subnetsReads(deps);
   return {
     name: "platform.data.v1.SubnetsService",
-    definition: SubnetsServiceService,
+    definition: reads.definition,
     implementation: {
-      getSubnetsLatest: unaryHandler<GetSubnetsLatestRequest, GetSubnetsLatestResponse>(log, "GetSubnetsLatest", (request) => getSubnetsLatest(redis, request)),
-      getValidatorsLatest: unaryHandler<GetValidatorsLatestRequest, GetValidatorsLatestResponse>(log, "GetValidatorsLatest", (request) => getValidatorsLatest(redis, request)),
-      getHoldersTop: unaryHandler<GetHoldersTopRequest, GetHoldersTopResponse>(log, "GetHoldersTop", (request) => getHoldersTop(redis, request)),
+      getSubnetsLatest: unaryHandler(log, "GetSubnetsLatest", reads.getSubnetsLatest),
+      getValidatorsLatest: unaryHandler(log, "GetValidatorsLatest", reads.getValidatorsLatest),
+      getHoldersTop: unaryHandler(log, "GetHoldersTop", reads.getHoldersTop),
     },
   };
 }

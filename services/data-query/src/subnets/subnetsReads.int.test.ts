@@ -4,16 +4,19 @@ import type { ConsumedRecord } from "@platform/bus";
 import { createLogger } from "@platform/log";
 import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
+import { GetSubnetsLatestResponse } from "@platform/proto/data/v1/subnets";
 import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
 import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // Written by the projector's own projection, as in production (the keys are its contract).
 import { subnetsProjection } from "../../../projector/src/subnets/projection.js";
 import { getHoldersTop } from "./holders.js";
 import { getSubnetsLatest } from "./subnetsLatest.js";
 import { getValidatorsLatest } from "./validators.js";
+import { subnetsReads } from "./index.js";
 
 const dir = tempDir("data-query-subnets-reads");
 const log = createLogger({ service: "holders-test", level: "warn", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
@@ -248,5 +251,46 @@ describe("subnets/latest", () => {
     // A read model projected before the flags existed: the whole metagraph is read instead.
     await redis.del("rm:subnets:validator-flags:1:points");
     expect(await counts()).toEqual([[2, 2]]);
+  });
+});
+
+describe("kept answers (shared/answerCache.ts over the projection's version)", () => {
+  it("answers from what it kept until the projection commits, then from the new block", async () => {
+    const registry = new Registry();
+    const reads = subnetsReads({ redis, answerCacheMaxBytes: 1 << 20, registry });
+    await block(500, "600", "400");
+    const first = await reads.getHoldersTop(request);
+    expect(first.asOf?.blockNumber).toBe("500");
+    expect(await reads.getHoldersTop(request)).toBe(first);
+    // Another question of the same version is computed (and kept) on its own.
+    const page = await reads.getHoldersTop({ ...request, page: { limit: 1, cursor: "" } });
+    expect(page.holders).toHaveLength(1);
+    // The projection's commit replaces the version: the next read shows the new block.
+    await block(501, "650", "350");
+    const second = await reads.getHoldersTop(request);
+    expect(second.asOf?.blockNumber).toBe("501");
+    expect(second.holders.map((holder) => holder.alphaNalpha)).toEqual(["650", "350"]);
+    expect(second).toEqual(await getHoldersTop(redis, request));
+    const counted = (await registry.getSingleMetric("data_query_answer_cache_total")!.get()).values;
+    expect(Object.fromEntries(counted.map((value) => [value.labels.result, value.value]))).toEqual({ miss: 3, hit: 1 });
+  });
+
+  it("every commit of the projection replaces the version, a rolled-back block too", async () => {
+    const versions = new Set<string | null>([await redis.get("rm:subnets:version")]);
+    await block(502, "1", "2");
+    versions.add(await redis.get("rm:subnets:version"));
+    await publish([{ event: { $case: "chainEventRemoved", value: { removed: ref(502), removedEventType: "PoolSnapshot", removedEventId: "", key: "netuid:1", commonAncestorBlockNumber: "501" } as never } }]);
+    versions.add(await redis.get("rm:subnets:version"));
+    expect(versions.size).toBe(3);
+    expect(versions.has(null)).toBe(false);
+  });
+
+  it("sends a kept answer's wire bytes as they were encoded, equal to a fresh encoding", async () => {
+    const reads = subnetsReads({ redis, answerCacheMaxBytes: 1 << 20 });
+    const answer = await reads.getSubnetsLatest({ netuids: [], sort: 0, order: 0 });
+    const kept = await reads.getSubnetsLatest({ netuids: [], sort: 0, order: 0 });
+    expect(kept).toBe(answer);
+    const serialize = reads.definition.getSubnetsLatest!.responseSerialize as (value: unknown) => Buffer;
+    expect(serialize(kept).equals(GetSubnetsLatestResponse.encode(answer).finish())).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { Redis } from "@platform/store";
@@ -7,17 +8,19 @@ type Multi = ReturnType<Redis["multi"]>;
 /**
  * Applies one batch exactly once: watches the partition's stored offset and checks the batch
  * continues from it, lets `prepare` watch and read what it needs and queue its writes on a MULTI,
- * then stores the batch's last offset in the same MULTI/EXEC. A watched key changed meanwhile (a
- * rebalance overlap) makes EXEC fail, and the batch is read again.
+ * then stores the batch's last offset and a new version token (libs/read-models versions.ts) in the
+ * same MULTI/EXEC. A watched key changed meanwhile (a rebalance overlap) makes EXEC fail, and the
+ * batch is read again.
  */
 export async function commitBatch(
   redis: Redis,
   batch: ProjectionBatch,
-  offsetKey: string,
+  keys: { offset: string; version: string },
   log: Logger,
   prepare: () => Promise<(multi: Multi) => void>,
   maxAttempts = 5,
 ): Promise<void> {
+  const offsetKey = keys.offset;
   for (let attempt = 1; ; attempt += 1) {
     await redis.watch(offsetKey);
     let executed = false;
@@ -30,6 +33,7 @@ export async function commitBatch(
       const multi = redis.multi();
       queue(multi);
       multi.set(offsetKey, batch.lastOffset);
+      multi.set(keys.version, randomUUID());
       executed = true;
       const result = await multi.exec();
       if (result !== null) {

@@ -36,7 +36,8 @@ import type { SeriesLayout } from "./seriesStore.js";
  * ChainEventRemoved took back (the removal travels on chain.network.v1, so it may overtake the round
  * it removes); `rm:market:offset:<topic>:<partition>` the last applied offset, written in the same
  * MULTI/EXEC as the changes; `rm:market:projection` the marker whose loss (FLUSHALL) makes the
- * supervisor replay both topics from offset 0.
+ * supervisor replay both topics from offset 0; `rm:market:version` a token every commit replaces
+ * (libs/read-models versions.ts).
  */
 export const marketKeys = {
   poolPoints: (netuid: number) => `rm:market:pool:${netuid}:points`,

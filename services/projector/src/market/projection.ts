@@ -1,6 +1,7 @@
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { Redis } from "@platform/store";
+import { readModelVersionKeys } from "@platform/read-models";
 import { commitBatch } from "./commitBatch.js";
 import { decodeMarketBatch } from "./decode.js";
 import { emissionLayout, marketKeys, poolLayout, priceLayout, statsLayout } from "./keys.js";
@@ -25,7 +26,7 @@ export function marketProjection(options: { redis: Redis; log: Logger }): Market
     loadOffsets: async (topic, partition) => (await redis.get(marketKeys.offset(topic, partition))) ?? undefined,
     async handleBatch(batch) {
       const changes = decodeMarketBatch(batch.messages, log);
-      await commitBatch(redis, batch, marketKeys.offset(batch.topic, batch.partition), log, async () => {
+      await commitBatch(redis, batch, { offset: marketKeys.offset(batch.topic, batch.partition), version: readModelVersionKeys.market }, log, async () => {
         const pending = new Map<string, PendingSeries & { kind: "pool" | "emission" | "stats" | "price"; netuid?: number; pair?: string }>();
         const series = (kind: "pool" | "emission" | "stats" | "price", layout: PendingSeries["layout"], extra: { netuid?: number; pair?: string } = {}) => {
           let entry = pending.get(layout.points);

@@ -44,7 +44,8 @@ import type { SeriesLayout } from "../market/seriesStore.js";
  *
  * Projection state: `rm:subnets:holders:<netuid>:chunks` hash `<blockHash>:<chunkIndex>` -> base64
  * HolderPositions, chunks of a block not yet complete; `rm:subnets:offset:<topic>:<partition>`;
- * `rm:subnets:projection` marker (its loss makes the supervisor replay from offset 0).
+ * `rm:subnets:projection` marker (its loss makes the supervisor replay from offset 0);
+ * `rm:subnets:version` a token every commit replaces (libs/read-models versions.ts).
  */
 export const subnetsKeys = {
   subnetPoints: (netuid: number) => `rm:subnets:subnet:${netuid}:points`,

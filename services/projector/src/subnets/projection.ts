@@ -3,6 +3,7 @@ import type { Logger } from "@platform/log";
 import { EmissionSnapshot, HolderPositions, NetworkChainEvent, PoolSnapshot, SubnetSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
 import type { Redis } from "@platform/store";
+import { readModelVersionKeys } from "@platform/read-models";
 import { commitBatch } from "../market/commitBatch.js";
 import { netuidOfKey, refPosition } from "../market/decode.js";
 import { ordinalOf, type NewPoint, type SeriesPoint } from "../market/series.js";
@@ -111,7 +112,7 @@ export function subnetsProjection(options: { redis: Redis; log: Logger }): {
     loadOffsets: async (topic, partition) => (await redis.get(subnetsKeys.offset(topic, partition))) ?? undefined,
     async handleBatch(batch) {
       const changes = decodeSubnetsBatch(batch.messages, log);
-      await commitBatch(redis, batch, subnetsKeys.offset(batch.topic, batch.partition), log, async () => {
+      await commitBatch(redis, batch, { offset: subnetsKeys.offset(batch.topic, batch.partition), version: readModelVersionKeys.subnets }, log, async () => {
         const pending = new Map<string, PendingSeries & { what: SubnetsKind; netuid: number }>();
         const series = (what: SubnetsKind, netuid: number) => {
           const layout = subnetsLayout(what, netuid);
