@@ -15,9 +15,10 @@ export const dataQueryConfigSchema = z.object({
     })
     .transform((groups) => [...new Set(groups)] as Array<(typeof DATA_QUERY_GROUPS)[number]>),
   /**
-   * Bound on the wire bytes of the answers a group keeps while its read model's version stands
-   * (shared/answerCache.ts). 64 MiB by default: every subnet's summary on a mainnet-sized state is
-   * 190 KB, a page of 100 holders 50 KB.
+   * Bound on the heap of the answers a group keeps while its read model's version stands
+   * (shared/answerCache.ts; estimated as 4 times their wire bytes). 64 MiB by default, a quarter of
+   * the subnets group's 256 MiB memory limit: on a mainnet-sized state every subnet's summary is
+   * 190 KB of JSON, a page of 100 holders 50 KB, so about a hundred of the heaviest answers.
    */
   ANSWER_CACHE_MAX_BYTES: vars.positiveInt().default(64 * 1024 * 1024),
 });

@@ -92,8 +92,8 @@ describe("answerCache", () => {
   });
 
   it("bounds the kept answers by their wire bytes, dropping the least recently used first", async () => {
-    // Each answer is about 150 bytes on the wire: room for two.
-    const { ask, versions, computed } = setUp(400);
+    // Each answer is about 140 bytes on the wire, charged 4 times that: room for two.
+    const { ask, versions, computed } = setUp(1_300);
     versions.set("rm:test:version", "v1");
     const a = await ask({ id: "a" });
     await ask({ id: "b" });
