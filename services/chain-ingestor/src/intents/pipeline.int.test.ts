@@ -35,7 +35,19 @@ import { startIntentsIngestor, type IntentsIngestor } from "./intentsIngestor.js
  */
 
 const dir = tempDir("intents-pipeline");
-const log: Logger = createLogger({ service: "ingestor-test", level: "warn", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
+// The in-process ingestor's log, kept in memory: a failed wait shows its tail.
+const logLines: string[] = [];
+const log: Logger = createLogger({
+  service: "ingestor-test",
+  level: "debug",
+  destination: new Writable({
+    write: (chunk, _e, callback) => {
+      logLines.push(String(chunk));
+      if (logLines.length > 400) logLines.splice(0, 100);
+      callback();
+    },
+  }),
+});
 const GRACE = 60;
 
 let devnet: Devnet;
@@ -275,7 +287,9 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
         return fenced.length >= 1;
       },
       { what: "in-process ingestor fenced", timeoutMs: 30_000, intervalMs: 500 },
-    );
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}; the in-process ingestor's last log lines:\n${logLines.slice(-30).join("")}`, { cause: error });
+    });
     await ingestor?.stop();
     ingestor = undefined;
 
