@@ -21,14 +21,21 @@ import { getPriceLatest } from "../../services/data-query/src/market/price.js";
 import { getSubnetPoolsLatest } from "../../services/data-query/src/market/pools.js";
 import { getSubnetsLatest } from "../../services/data-query/src/subnets/subnetsLatest.js";
 import { getValidatorsLatest } from "../../services/data-query/src/subnets/validators.js";
-import { renderBalanceLatest, renderTransactions } from "../../services/gateway/src/routes/data/accounts/renderAccounts.js";
+import {
+  renderBalanceLatest,
+  renderTransactions,
+} from "../../services/gateway/src/routes/data/accounts/renderAccounts.js";
 import { renderPoolsLatest, renderPriceLatest } from "../../services/gateway/src/routes/data/market/renderMarket.js";
-import { renderSubnetsLatest, renderValidatorsLatest } from "../../services/gateway/src/routes/data/subnets/renderSubnets.js";
+import {
+  renderSubnetsLatest,
+  renderValidatorsLatest,
+} from "../../services/gateway/src/routes/data/subnets/renderSubnets.js";
 
 const log = createLogger({ service: "bench-data-baseline", level: process.env.LOG_LEVEL ?? "warn" });
 const redisUrl = process.env.REDIS_URL;
 const port = Number(process.env.HTTP_PORT);
-if (redisUrl === undefined || !Number.isInteger(port) || port <= 0) throw new Error("REDIS_URL and HTTP_PORT are required");
+if (redisUrl === undefined || !Number.isInteger(port) || port <= 0)
+  throw new Error("REDIS_URL and HTTP_PORT are required");
 // The client data-query makes (libs/service redisDependency): same options, one connection, and
 // the same write coalescing (data-query's main.ts).
 const redis = createRedis({ url: redisUrl, connectionName: "bench-data-baseline" });
@@ -50,32 +57,61 @@ const handlers: Array<[path: string, handler: Handler]> = [
   [
     "/data/v1/accounts/:address/balance/latest",
     async ({ address }) =>
-      renderBalanceLatest(await getBalanceLatest(redis, GetBalanceLatestRequest.fromPartial({ address: address! })), { address: address!, query: {} }),
+      renderBalanceLatest(await getBalanceLatest(redis, GetBalanceLatestRequest.fromPartial({ address: address! })), {
+        address: address!,
+        query: {},
+      }),
   ],
   [
     "/data/v1/accounts/:address/transactions",
     async ({ address }) =>
       renderTransactions(
-        await listTransactions(redis, ListTransactionsRequest.fromPartial({ address: address!, window: {}, page: { limit: TRANSACTIONS_LIMIT, cursor: "" } })),
+        await listTransactions(
+          redis,
+          ListTransactionsRequest.fromPartial({
+            address: address!,
+            window: {},
+            page: { limit: TRANSACTIONS_LIMIT, cursor: "" },
+          }),
+        ),
         { address: address!, query: {}, limit: TRANSACTIONS_LIMIT },
       ),
   ],
-  ["/data/v1/coin/price/latest", async () => renderPriceLatest(await getPriceLatest(redis, GetPriceLatestRequest.fromPartial({ vs: "usd" })), { query: {} })],
+  [
+    "/data/v1/coin/price/latest",
+    async () =>
+      renderPriceLatest(await getPriceLatest(redis, GetPriceLatestRequest.fromPartial({ vs: "usd" })), { query: {} }),
+  ],
   [
     "/data/v1/subnet-pools/latest",
     async () =>
-      renderPoolsLatest(await getSubnetPoolsLatest(redis, GetSubnetPoolsLatestRequest.fromPartial({ page: { limit: POOLS_LIMIT, cursor: "" } })), { query: {}, limit: POOLS_LIMIT }),
+      renderPoolsLatest(
+        await getSubnetPoolsLatest(
+          redis,
+          GetSubnetPoolsLatestRequest.fromPartial({ page: { limit: POOLS_LIMIT, cursor: "" } }),
+        ),
+        { query: {}, limit: POOLS_LIMIT },
+      ),
   ],
   [
     "/data/v1/subnets/latest",
     async () =>
-      renderSubnetsLatest(await getSubnetsLatest(redis, GetSubnetsLatestRequest.fromPartial({ page: { limit: SUBNETS_LIMIT, cursor: "" } })), { query: {}, limit: SUBNETS_LIMIT }),
+      renderSubnetsLatest(
+        await getSubnetsLatest(
+          redis,
+          GetSubnetsLatestRequest.fromPartial({ page: { limit: SUBNETS_LIMIT, cursor: "" } }),
+        ),
+        { query: {}, limit: SUBNETS_LIMIT },
+      ),
   ],
   [
     "/data/v1/subnets/:netuid/validators/latest",
     async (params) => {
       const netuid = Number(params.netuid);
-      const answer = await getValidatorsLatest(redis, GetValidatorsLatestRequest.fromPartial({ netuid, page: { limit: VALIDATORS_LIMIT, cursor: "" } }));
+      const answer = await getValidatorsLatest(
+        redis,
+        GetValidatorsLatestRequest.fromPartial({ netuid, page: { limit: VALIDATORS_LIMIT, cursor: "" } }),
+      );
       return renderValidatorsLatest(answer, { netuid, query: {}, limit: VALIDATORS_LIMIT });
     },
   ],
@@ -85,7 +121,14 @@ const handlers: Array<[path: string, handler: Handler]> = [
 function failure(error: unknown, path: string): { status: number; body: unknown } {
   const status = error instanceof AppError ? error.httpStatus : 500;
   if (status >= 500) log.warn({ err: error, path }, "baseline read failed");
-  return { status, body: { status, code: error instanceof AppError ? error.code : "INTERNAL", detail: error instanceof Error ? error.message : String(error) } };
+  return {
+    status,
+    body: {
+      status,
+      code: error instanceof AppError ? error.code : "INTERNAL",
+      detail: error instanceof Error ? error.message : String(error),
+    },
+  };
 }
 
 const server = process.env.BASELINE_HTTP === "node" ? nodeServer() : expressServer();
@@ -111,14 +154,21 @@ function expressServer() {
       );
     });
   }
-  app.get("/readyz", (_request: Request, response: Response) => void response.status(redis.status === "ready" ? 200 : 503).end());
+  app.get(
+    "/readyz",
+    (_request: Request, response: Response) => void response.status(redis.status === "ready" ? 200 : 503).end(),
+  );
   return createServer(app);
 }
 
 /** The same handlers on node's HTTP server, matched by regular expressions built from their paths. */
 function nodeServer() {
-  const routes = handlers.map(([path, handler]) => ({ pattern: new RegExp(`^${path.replace(/:(\w+)/g, "(?<$1>[^/]+)")}/?$`, "i"), handler }));
-  const send = (response: ServerResponse, status: number, body: unknown) => sendJsonText(response, status, HAL_CONTENT_TYPE, JSON.stringify(body));
+  const routes = handlers.map(([path, handler]) => ({
+    pattern: new RegExp(`^${path.replace(/:(\w+)/g, "(?<$1>[^/]+)")}/?$`, "i"),
+    handler,
+  }));
+  const send = (response: ServerResponse, status: number, body: unknown) =>
+    sendJsonText(response, status, HAL_CONTENT_TYPE, JSON.stringify(body));
   return createServer((request, response) => {
     const path = (request.url ?? "").split("?")[0] ?? "";
     if (path === "/readyz") {
@@ -129,7 +179,9 @@ function nodeServer() {
     for (const { pattern, handler } of routes) {
       const match = pattern.exec(path);
       if (!match) continue;
-      const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+      const params = Object.fromEntries(
+        Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]),
+      );
       handler(params).then(
         (body) => send(response, 200, body),
         (error: unknown) => {

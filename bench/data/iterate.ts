@@ -14,7 +14,15 @@
 // not the stack's gateway: for the published figures run `pnpm bench:data`.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { authCli, freePorts, repoRoot, serviceCommand, serviceProcessSpecs, silentProgress, startStack } from "@platform/local-stack";
+import {
+  authCli,
+  freePorts,
+  repoRoot,
+  serviceCommand,
+  serviceProcessSpecs,
+  silentProgress,
+  startStack,
+} from "@platform/local-stack";
 import { createRedis } from "@platform/store";
 import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
 import { table } from "../src/load.js";
@@ -30,15 +38,28 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const state = tempDir("bench-data-iterate");
 const ports = await freePorts();
 process.stdout.write("starting the stack…\n");
-const stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "dist", progress: silentProgress, logLevel: "warn", nativeNetwork: true });
+const stack = await startStack({
+  stateDir: state.path,
+  ports,
+  detached: false,
+  runtime: "dist",
+  progress: silentProgress,
+  logLevel: "warn",
+  nativeNetwork: true,
+});
 const redisUrl = stack.descriptor.infrastructure.redisUrl;
 const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!;
 const redis = createRedis({ url: redisUrl, connectionName: "bench-data-iterate", commandTimeoutMs: 10_000 });
-const ready = (url: string, what: string) => waitFor(async () => (await fetch(url).catch(() => undefined))?.status === 200, { what, timeoutMs: 60_000 });
+const ready = (url: string, what: string) =>
+  waitFor(async () => (await fetch(url).catch(() => undefined))?.status === 200, { what, timeoutMs: 60_000 });
 
 try {
   const key = JSON.parse(
-    await authCli("dist", ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: authTarget }),
+    await authCli(
+      "dist",
+      ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: authTarget },
+    ),
   ) as { id: string; secret: string };
   // Access tokens live 15 minutes: a fresh one for every iteration.
   const authorization = async () => {
@@ -54,10 +75,13 @@ try {
   const { address, netuid } = await seedAccountActivity(stack, 300);
   const all = benchRoutes(address, netuid);
   for (const route of all) {
-    await waitFor(async () => {
-      const response = await fetch(`${stack.descriptor.gatewayUrl}${route.path}`, { headers });
-      return response.status === 200 && route.populated((await response.json()) as never);
-    }, { what: route.name, timeoutMs: 120_000, intervalMs: 500 });
+    await waitFor(
+      async () => {
+        const response = await fetch(`${stack.descriptor.gatewayUrl}${route.path}`, { headers });
+        return response.status === 200 && route.populated((await response.json()) as never);
+      },
+      { what: route.name, timeoutMs: 120_000, intervalMs: 500 },
+    );
   }
   process.stdout.write(`ready; write ${join(control, "go")} to measure\n`);
 
@@ -85,23 +109,50 @@ try {
   rmSync(join(control, "stop"), { force: true });
 }
 
-async function measureOnce(iteration: number, settings: Record<string, string>, all: BenchRoute[], headers: Record<string, string>): Promise<void> {
+async function measureOnce(
+  iteration: number,
+  settings: Record<string, string>,
+  all: BenchRoute[],
+  headers: Record<string, string>,
+): Promise<void> {
   const routesSetting = settings.ROUTES ?? "headline";
-  const routes = routesSetting === "all" ? all : routesSetting === "headline" ? all.filter((route) => route.headline) : routesSetting.split(",").flatMap((group) => all.filter((route) => route.group === group));
+  const routes =
+    routesSetting === "all"
+      ? all
+      : routesSetting === "headline"
+        ? all.filter((route) => route.headline)
+        : routesSetting.split(",").flatMap((group) => all.filter((route) => route.group === group));
   const seconds = Number(settings.SECONDS ?? 3);
   const rounds = Number(settings.ROUNDS ?? 2);
   const connections = (settings.CONNECTIONS ?? "32").split(",").map(Number);
   const profileDir = settings.PROFILE;
   // VARIANTS=A=1|A=0: one gateway and data-query pair per variant, each with these extra variables.
-  const variants = (settings.VARIANTS ?? "").split("|").map((text) => Object.fromEntries(text.split(",").filter((pair) => pair.includes("=")).map((pair) => pair.split("=") as [string, string])));
-  const infra = { ...stack.descriptor.infrastructure, chainsFile: join(state.path, "chains.json"), secretsDir: join(state.path, "secrets") };
+  const variants = (settings.VARIANTS ?? "").split("|").map((text) =>
+    Object.fromEntries(
+      text
+        .split(",")
+        .filter((pair) => pair.includes("="))
+        .map((pair) => pair.split("=") as [string, string]),
+    ),
+  );
+  const infra = {
+    ...stack.descriptor.infrastructure,
+    chainsFile: join(state.path, "chains.json"),
+    secretsDir: join(state.path, "secrets"),
+  };
   const specs = serviceProcessSpecs(ports, infra, "warn");
   const dataQuery = specs.find((spec) => spec.name === "data-query")!;
   const gateway = specs.find((spec) => spec.name === "gateway")!;
   const started: ManagedProcess[] = [];
   const spawn = (name: "data-query" | "gateway", label: string, env: Record<string, string>) => {
     const { command, args } = serviceCommand(repoRoot, name, "dist");
-    const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}-${label}-${iteration}-${Date.now()}.cpuprofile`] : [];
+    const profile = profileDir
+      ? [
+          "--cpu-prof",
+          `--cpu-prof-dir=${profileDir}`,
+          `--cpu-prof-name=${name}-${label}-${iteration}-${Date.now()}.cpuprofile`,
+        ]
+      : [];
     const handle = spawnManaged({
       name: `${name}-${label}-${iteration}`,
       command,
@@ -120,7 +171,12 @@ async function measureOnce(iteration: number, settings: Record<string, string>, 
       const label = variants.length === 1 ? "gw" : `v${index}`;
       const own = await freePorts();
       const dataQueryTarget = `127.0.0.1:${own.dataQueryGrpc}`;
-      const dq = spawn("data-query", label, { ...dataQuery.env, GRPC_PORT: String(own.dataQueryGrpc), OPS_PORT: String(own.dataQueryOps), ...variant });
+      const dq = spawn("data-query", label, {
+        ...dataQuery.env,
+        GRPC_PORT: String(own.dataQueryGrpc),
+        OPS_PORT: String(own.dataQueryOps),
+        ...variant,
+      });
       const gw = spawn("gateway", label, {
         ...gateway.env,
         HTTP_PORT: String(own.gateway),
@@ -142,7 +198,14 @@ async function measureOnce(iteration: number, settings: Record<string, string>, 
       args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "bench", "data", "baseline.ts")],
       cwd: repoRoot,
       logFile: join(state.path, "logs", `data-baseline-${iteration}.log`),
-      env: { PATH: process.env.PATH, NODE_ENV: "production", REDIS_URL: redisUrl, HTTP_PORT: String(baselinePort), LOG_LEVEL: "warn", ...variants[0] },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        REDIS_URL: redisUrl,
+        HTTP_PORT: String(baselinePort),
+        LOG_LEVEL: "warn",
+        ...variants[0],
+      },
     });
     started.push(baseline);
     processes.baseline = baseline.pid;
@@ -151,20 +214,36 @@ async function measureOnce(iteration: number, settings: Record<string, string>, 
     for (const side of sides) {
       for (const route of routes) {
         const response = await fetch(`${side.url}${route.path}`, side.headers ? { headers: side.headers } : {});
-        if (response.status !== 200) throw new Error(`${side.side} ${route.path}: ${response.status} ${(await response.text()).slice(0, 300)}`);
+        if (response.status !== 200)
+          throw new Error(`${side.side} ${route.path}: ${response.status} ${(await response.text()).slice(0, 300)}`);
       }
     }
-    const targetsOf = (route: BenchRoute): Target[] => sides.map((side) => ({ side: side.side as Side, url: `${side.url}${route.path}`, ...(side.headers ? { headers: side.headers } : {}) }));
+    const targetsOf = (route: BenchRoute): Target[] =>
+      sides.map((side) => ({
+        side: side.side as Side,
+        url: `${side.url}${route.path}`,
+        ...(side.headers ? { headers: side.headers } : {}),
+      }));
     await warmUp(routes.flatMap(targetsOf), 32, Number(settings.WARMUP ?? 2));
     const rows: Array<Record<string, string | number>> = [];
     for (const route of routes) {
       for (const count of connections) {
-        const samples = await measureRotating({ targets: targetsOf(route), connections: count, seconds, rounds, redis, processes });
+        const samples = await measureRotating({
+          targets: targetsOf(route),
+          connections: count,
+          seconds,
+          rounds,
+          redis,
+          processes,
+        });
         for (const side of sides) {
           const mine = samples.filter((sample) => sample.side === side.side);
           const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
           const cpu = (name: string) => mean(mine.map((sample) => sample.cpuMicrosPerRequest[name] ?? Number.NaN));
-          const serving = side.side === "baseline" ? cpu("baseline") + cpu("redis") : cpu(`${side.side}:gateway`) + cpu(`${side.side}:data-query`) + cpu("redis");
+          const serving =
+            side.side === "baseline"
+              ? cpu("baseline") + cpu("redis")
+              : cpu(`${side.side}:gateway`) + cpu(`${side.side}:data-query`) + cpu("redis");
           rows.push({
             route: side.side === "baseline" ? `${route.name} @${count}` : "",
             side: side.side,
@@ -173,7 +252,13 @@ async function measureOnce(iteration: number, settings: Record<string, string>, 
             p50: mean(mine.map((sample) => sample.p50Ms)).toFixed(1),
             p99: mean(mine.map((sample) => sample.p99Ms)).toFixed(1),
             "gw µs": side.side === "baseline" ? cpu("baseline").toFixed(0) : cpu(`${side.side}:gateway`).toFixed(0),
-            "gw µs each": mine.map((sample) => (sample.cpuMicrosPerRequest[side.side === "baseline" ? "baseline" : `${side.side}:gateway`] ?? 0).toFixed(0)).join(" "),
+            "gw µs each": mine
+              .map((sample) =>
+                (
+                  sample.cpuMicrosPerRequest[side.side === "baseline" ? "baseline" : `${side.side}:gateway`] ?? 0
+                ).toFixed(0),
+              )
+              .join(" "),
             "dq µs": side.side === "baseline" ? "" : cpu(`${side.side}:data-query`).toFixed(0),
             "redis µs": cpu("redis").toFixed(0),
             "serving µs": serving.toFixed(0),
@@ -184,7 +269,9 @@ async function measureOnce(iteration: number, settings: Record<string, string>, 
         }
       }
     }
-    process.stdout.write(`\niteration ${iteration} (${JSON.stringify(settings)}; ${variants.map((variant, index) => `v${index}=${JSON.stringify(variant)}`).join(" ")})\n${table(rows)}\n\n`);
+    process.stdout.write(
+      `\niteration ${iteration} (${JSON.stringify(settings)}; ${variants.map((variant, index) => `v${index}=${JSON.stringify(variant)}`).join(" ")})\n${table(rows)}\n\n`,
+    );
   } finally {
     for (const handle of started.reverse()) await handle.stop();
   }

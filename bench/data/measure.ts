@@ -48,7 +48,8 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-const cpuOf = (processes: Record<string, number>) => Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
+const cpuOf = (processes: Record<string, number>) =>
+  Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
 
 const IDLE_SAMPLE_MS = 1_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,7 +63,11 @@ interface Activity {
 }
 
 /** How much Redis and the watched processes worked while `during` ran. */
-async function activity(redis: Redis, processes: Record<string, number>, during: () => Promise<unknown>): Promise<Activity> {
+async function activity(
+  redis: Redis,
+  processes: Record<string, number>,
+  during: () => Promise<unknown>,
+): Promise<Activity> {
   const commandsBefore = await commandsProcessed(redis);
   const cpuBefore = cpuOf(processes);
   const started = performance.now();
@@ -85,7 +90,13 @@ async function activity(redis: Redis, processes: Record<string, number>, during:
  * heap growth); with 1 s per route the first route still read up to 2.5× the CPU per request.
  */
 export async function warmUp(targets: Target[], connections: number, seconds: number): Promise<void> {
-  for (const target of targets) await load({ url: target.url, ...(target.headers ? { headers: target.headers } : {}), connections, durationSeconds: seconds });
+  for (const target of targets)
+    await load({
+      url: target.url,
+      ...(target.headers ? { headers: target.headers } : {}),
+      connections,
+      durationSeconds: seconds,
+    });
 }
 
 /**
@@ -119,14 +130,18 @@ export async function measureRotating(options: {
       });
       const { total } = result!;
       const perRequest = (busyDelta: number, idleDelta: number, scale = 1) =>
-        total === 0 ? Number.NaN : (Math.max(0, busyDelta - idleRate(idleDelta) * (busy.elapsedMs / 1_000)) * scale) / total;
+        total === 0
+          ? Number.NaN
+          : (Math.max(0, busyDelta - idleRate(idleDelta) * (busy.elapsedMs / 1_000)) * scale) / total;
       samples.push({
         ...result!,
         side: target.side,
         round,
         loadAverage: loadavg()[0]!,
         redisCommandsPerRequest: perRequest(busy.commands, idle.commands),
-        cpuMicrosPerRequest: Object.fromEntries(Object.keys(options.processes).map((name) => [name, perRequest(busy.cpu[name]!, idle.cpu[name]!, 1e6)])),
+        cpuMicrosPerRequest: Object.fromEntries(
+          Object.keys(options.processes).map((name) => [name, perRequest(busy.cpu[name]!, idle.cpu[name]!, 1e6)]),
+        ),
       });
     }
   }

@@ -1,5 +1,12 @@
 import { join } from "node:path";
-import { freePorts, repoRoot, serviceCommand, serviceProcessSpecs, type PortPlan, type RunningStack } from "@platform/local-stack";
+import {
+  freePorts,
+  repoRoot,
+  serviceCommand,
+  serviceProcessSpecs,
+  type PortPlan,
+  type RunningStack,
+} from "@platform/local-stack";
 import { spawnManaged, waitFor, type ManagedProcess } from "@platform/testing";
 import { load } from "../src/load.js";
 
@@ -22,7 +29,11 @@ export async function profileGatewayPath(options: {
 }): Promise<void> {
   const { stack, stateDir } = options;
   const own = await freePorts();
-  const infra = { ...stack.descriptor.infrastructure, chainsFile: join(stateDir, "chains.json"), secretsDir: join(stateDir, "secrets") };
+  const infra = {
+    ...stack.descriptor.infrastructure,
+    chainsFile: join(stateDir, "chains.json"),
+    secretsDir: join(stateDir, "secrets"),
+  };
   const specs = serviceProcessSpecs(options.ports, infra, "warn");
   const dataQuery = specs.find((spec) => spec.name === "data-query")!;
   const gateway = specs.find((spec) => spec.name === "gateway")!;
@@ -34,7 +45,12 @@ export async function profileGatewayPath(options: {
       spawnManaged({
         name: `${name}-profiled`,
         command,
-        args: ["--cpu-prof", `--cpu-prof-dir=${options.dir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`, ...args],
+        args: [
+          "--cpu-prof",
+          `--cpu-prof-dir=${options.dir}`,
+          `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`,
+          ...args,
+        ],
         cwd: repoRoot,
         logFile: join(stateDir, "logs", `${name}-profiled.log`),
         env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
@@ -52,10 +68,20 @@ export async function profileGatewayPath(options: {
       DATA_SUBNETS_GRPC_TARGET: dataQueryTarget,
     });
     const base = `http://127.0.0.1:${own.gateway}`;
-    await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, { what: "the profiled gateway", timeoutMs: 60_000 });
+    await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, {
+      what: "the profiled gateway",
+      timeoutMs: 60_000,
+    });
     for (const path of options.paths) {
-      const result = await load({ url: `${base}${path}`, headers: options.headers, connections: options.connections, durationSeconds: options.seconds });
-      process.stdout.write(`profiled ${path}: ${result.requestsPerSecond.toFixed(0)} req/s, ${result.total} requests, ${result.failures} failures\n`);
+      const result = await load({
+        url: `${base}${path}`,
+        headers: options.headers,
+        connections: options.connections,
+        durationSeconds: options.seconds,
+      });
+      process.stdout.write(
+        `profiled ${path}: ${result.requestsPerSecond.toFixed(0)} req/s, ${result.total} requests, ${result.failures} failures\n`,
+      );
     }
   } finally {
     // SIGTERM: both shut down cleanly and V8 writes the profiles on exit.

@@ -18,7 +18,10 @@ const AREAS: Array<[string, RegExp]> = [
   ["gateway code", /services\/gateway\//],
   ["data-query code", /services\/data-query\//],
   ["platform libs", /libs\/(http|grpc|errors|runtime|service|store|log)\//],
-  ["node net, streams, timers", /node:net|node:stream|internal\/streams|node:timers|internal\/timers|node:events|internal\/process|internal\/async_hooks|node:buffer|internal\/buffer/],
+  [
+    "node net, streams, timers",
+    /node:net|node:stream|internal\/streams|node:timers|internal\/timers|node:events|internal\/process|internal\/async_hooks|node:buffer|internal\/buffer/,
+  ],
 ];
 
 summariseProfilesFromArgs({ areas: AREAS, functions: 25 });

@@ -45,7 +45,10 @@ function sideFigures(samples: Sample[], side: Side): SideFigures {
     redisCommandsPerRequest: mean(mine.map((sample) => sample.redisCommandsPerRequest)),
     loadAverage: mean(mine.map((sample) => sample.loadAverage)),
     cpuMicrosPerRequest: Object.fromEntries(
-      Object.keys(mine[0]?.cpuMicrosPerRequest ?? {}).map((name) => [name, mean(mine.map((sample) => sample.cpuMicrosPerRequest[name]!))]),
+      Object.keys(mine[0]?.cpuMicrosPerRequest ?? {}).map((name) => [
+        name,
+        mean(mine.map((sample) => sample.cpuMicrosPerRequest[name]!)),
+      ]),
     ),
   };
 }
@@ -100,7 +103,11 @@ export function groupSummary(figures: RouteFigures[]) {
           ratio,
           headlineP99Ms: headline?.gateway.p99Ms ?? Number.NaN,
           headlineBaselineP99Ms: headline?.baseline.p99Ms ?? Number.NaN,
-          othersP99Ms: others.map((entry) => ({ route: entry.route, gateway: entry.gateway.p99Ms, baseline: entry.baseline.p99Ms })),
+          othersP99Ms: others.map((entry) => ({
+            route: entry.route,
+            gateway: entry.gateway.p99Ms,
+            baseline: entry.baseline.p99Ms,
+          })),
           met: ratioMet && p99Met,
         },
       ];
@@ -143,7 +150,11 @@ export function renderTables(figures: RouteFigures[]): string {
             "gw p99": fixed(entry.gateway.p99Ms),
             ratio: fixed(entry.ratio, 2),
             ...(entry.nodeBaseline
-              ? { "node req/s": fixed(entry.nodeBaseline.requestsPerSecond, 0), "node p99": fixed(entry.nodeBaseline.p99Ms), "ratio to node": fixed(entry.nodeRatio ?? Number.NaN, 2) }
+              ? {
+                  "node req/s": fixed(entry.nodeBaseline.requestsPerSecond, 0),
+                  "node p99": fixed(entry.nodeBaseline.p99Ms),
+                  "ratio to node": fixed(entry.nodeRatio ?? Number.NaN, 2),
+                }
               : {}),
             "redis cmds/req base→gw": `${fixed(entry.baseline.redisCommandsPerRequest)}→${fixed(entry.gateway.redisCommandsPerRequest)}`,
             errors: entry.baseline.failures + entry.gateway.failures,
@@ -157,7 +168,10 @@ export function renderTables(figures: RouteFigures[]): string {
   const atLowest = figures.filter((entry) => entry.connections === lowest);
   const cpuTable = table(
     atLowest.flatMap((entry) =>
-      (entry.nodeBaseline ? (["baseline", "node-baseline", "gateway"] as const) : (["baseline", "gateway"] as const)).map((side) => {
+      (entry.nodeBaseline
+        ? (["baseline", "node-baseline", "gateway"] as const)
+        : (["baseline", "gateway"] as const)
+      ).map((side) => {
         const cpu = (side === "node-baseline" ? entry.nodeBaseline! : entry[side]).cpuMicrosPerRequest;
         return {
           route: side === "baseline" ? entry.route : "",
@@ -175,8 +189,12 @@ export function renderTables(figures: RouteFigures[]): string {
       connections: entry.connections,
       "ratio (weakest route)": fixed(entry.ratio, 2),
       "headline p99 ms gw (base)": `${fixed(entry.headlineP99Ms)} (${fixed(entry.headlineBaselineP99Ms)})`,
-      "heavy reads p99 ms gw (base)": entry.othersP99Ms.map((other) => `${fixed(other.gateway)} (${fixed(other.baseline)})`).join(", ") || "-",
-      target: entry.connections === 32 ? `ratio ≥ ${TARGETS.minRatio}, headline p99 < ${TARGETS.maxP99MsAt32} ms` : `ratio ≥ ${TARGETS.minRatio}`,
+      "heavy reads p99 ms gw (base)":
+        entry.othersP99Ms.map((other) => `${fixed(other.gateway)} (${fixed(other.baseline)})`).join(", ") || "-",
+      target:
+        entry.connections === 32
+          ? `ratio ≥ ${TARGETS.minRatio}, headline p99 < ${TARGETS.maxP99MsAt32} ms`
+          : `ratio ≥ ${TARGETS.minRatio}`,
       met: entry.met ? "yes" : "NO",
     })),
   );

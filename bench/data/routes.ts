@@ -18,7 +18,6 @@ export interface BenchRoute {
 
 export type HalBody = Record<string, unknown> & { _embedded?: Record<string, unknown[]> };
 
-
 const embedded = (body: HalBody, name: string): unknown[] => body._embedded?.[name] ?? [];
 
 /**

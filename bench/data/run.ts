@@ -37,7 +37,15 @@ const loadAtStart = loadavg();
 const state = tempDir("bench-data");
 const ports = await freePorts();
 process.stdout.write("starting the stack (Kafka, Redis, NATS, anvil, the Subtensor runtime, services, simulator)…\n");
-const stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: "dist", progress: silentProgress, logLevel: "warn", nativeNetwork: true });
+const stack = await startStack({
+  stateDir: state.path,
+  ports,
+  detached: false,
+  runtime: "dist",
+  progress: silentProgress,
+  logLevel: "warn",
+  nativeNetwork: true,
+});
 const gatewayUrl = stack.descriptor.gatewayUrl;
 const redisUrl = stack.descriptor.infrastructure.redisUrl;
 const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!;
@@ -61,7 +69,8 @@ const baseline = spawnManaged({
 });
 // BENCH_NODE_BASELINE=1: a second reference, the same handlers on node's HTTP server without
 // express (the gateway serves its GET routes that way), measured beside the other two.
-const nodeBaselineUrl = process.env.BENCH_NODE_BASELINE === "1" ? `http://127.0.0.1:${(await freePorts()).gateway}` : undefined;
+const nodeBaselineUrl =
+  process.env.BENCH_NODE_BASELINE === "1" ? `http://127.0.0.1:${(await freePorts()).gateway}` : undefined;
 const nodeBaseline =
   nodeBaselineUrl === undefined
     ? undefined
@@ -71,15 +80,33 @@ const nodeBaseline =
         args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "bench", "data", "baseline.ts")],
         cwd: repoRoot,
         logFile: join(state.path, "logs", "data-node-baseline.log"),
-        env: { PATH: process.env.PATH, NODE_ENV: "production", REDIS_URL: redisUrl, HTTP_PORT: new URL(nodeBaselineUrl).port, LOG_LEVEL: "warn", BASELINE_HTTP: "node" },
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: "production",
+          REDIS_URL: redisUrl,
+          HTTP_PORT: new URL(nodeBaselineUrl).port,
+          LOG_LEVEL: "warn",
+          BASELINE_HTTP: "node",
+        },
       });
 const redis = createRedis({ url: redisUrl, connectionName: "bench-data", commandTimeoutMs: 10_000 });
 
 try {
-  await waitFor(async () => (await fetch(`${baselineUrl}/readyz`).catch(() => undefined))?.status === 200, { what: "the baseline", timeoutMs: 60_000 });
-  if (nodeBaselineUrl) await waitFor(async () => (await fetch(`${nodeBaselineUrl}/readyz`).catch(() => undefined))?.status === 200, { what: "the node:http baseline", timeoutMs: 60_000 });
+  await waitFor(async () => (await fetch(`${baselineUrl}/readyz`).catch(() => undefined))?.status === 200, {
+    what: "the baseline",
+    timeoutMs: 60_000,
+  });
+  if (nodeBaselineUrl)
+    await waitFor(async () => (await fetch(`${nodeBaselineUrl}/readyz`).catch(() => undefined))?.status === 200, {
+      what: "the node:http baseline",
+      timeoutMs: 60_000,
+    });
   const key = JSON.parse(
-    await authCli("dist", ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: authTarget }),
+    await authCli(
+      "dist",
+      ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: authTarget },
+    ),
   ) as { id: string; secret: string };
   const issued = await fetch(`${gatewayUrl}/auth`, {
     method: "POST",
@@ -89,13 +116,21 @@ try {
   if (issued.status !== 200) throw new Error(`POST /auth answered ${issued.status}`);
   const headers = { authorization: `Bearer ${((await issued.json()) as { access_token: string }).access_token}` };
 
-  process.stdout.write(`seeding ${TRANSFERS} transfers to a seeded coldkey of the native network and waiting for the read models…\n`);
+  process.stdout.write(
+    `seeding ${TRANSFERS} transfers to a seeded coldkey of the native network and waiting for the read models…\n`,
+  );
   const { address, netuid } = await seedAccountActivity(stack, TRANSFERS);
   const routes = selectRoutes(benchRoutes(address, netuid));
   for (const route of routes) await waitPopulated(route, headers);
 
   const pidOf = (name: string) => stack.processes.get(name)!.pid;
-  const processes: Record<string, number> = { bench: process.pid, baseline: baseline.pid, gateway: pidOf("gateway"), "data-query": pidOf("data-query"), redis: pidOf("redis") };
+  const processes: Record<string, number> = {
+    bench: process.pid,
+    baseline: baseline.pid,
+    gateway: pidOf("gateway"),
+    "data-query": pidOf("data-query"),
+    redis: pidOf("redis"),
+  };
   if (nodeBaseline) processes["node-baseline"] = nodeBaseline.pid;
   const targetsOf = (route: BenchRoute): Target[] => [
     { side: "baseline", url: `${baselineUrl}${route.path}` },
@@ -123,7 +158,16 @@ try {
   // BENCH_CPU_PROFILE=<dir>: afterwards, CPU profiles of a gateway and a data-query serving the headline routes.
   if (process.env.BENCH_CPU_PROFILE) {
     const paths = routes.filter((route) => route.headline).map((route) => route.path);
-    await profileGatewayPath({ stack, ports, stateDir: state.path, dir: process.env.BENCH_CPU_PROFILE, paths, headers, connections: 32, seconds: SECONDS * 2 });
+    await profileGatewayPath({
+      stack,
+      ports,
+      stateDir: state.path,
+      dir: process.env.BENCH_CPU_PROFILE,
+      paths,
+      headers,
+      connections: 32,
+      seconds: SECONDS * 2,
+    });
   }
 } finally {
   await redis.quit().catch(() => redis.disconnect());
@@ -153,11 +197,25 @@ async function waitPopulated(route: BenchRoute, headers: Record<string, string>)
   let last = "";
   await waitFor(
     async () => {
-      const [gateway, base] = await Promise.all([read(`${gatewayUrl}${route.path}`, headers), read(`${baselineUrl}${route.path}`)]);
+      const [gateway, base] = await Promise.all([
+        read(`${gatewayUrl}${route.path}`, headers),
+        read(`${baselineUrl}${route.path}`),
+      ]);
       last = `gateway ${gateway.status} ${JSON.stringify(gateway.body).slice(0, 300)}; baseline ${base.status} ${JSON.stringify(base.body).slice(0, 300)}`;
-      if (gateway.status !== 200 || base.status !== 200 || !route.populated(gateway.body) || !route.populated(base.body)) return false;
-      const shape = (body: HalBody) => JSON.stringify([Object.keys(body).sort(), Object.entries(body._embedded ?? {}).map(([name, items]) => [name, items.length])]);
-      if (shape(gateway.body) !== shape(base.body)) throw new Error(`the baseline's answer differs in shape from the gateway's for ${route.path}`);
+      if (
+        gateway.status !== 200 ||
+        base.status !== 200 ||
+        !route.populated(gateway.body) ||
+        !route.populated(base.body)
+      )
+        return false;
+      const shape = (body: HalBody) =>
+        JSON.stringify([
+          Object.keys(body).sort(),
+          Object.entries(body._embedded ?? {}).map(([name, items]) => [name, items.length]),
+        ]);
+      if (shape(gateway.body) !== shape(base.body))
+        throw new Error(`the baseline's answer differs in shape from the gateway's for ${route.path}`);
       return true;
     },
     { what: `${route.name} answering data on both sides`, timeoutMs: 120_000, intervalMs: 500 },
@@ -169,8 +227,11 @@ async function waitPopulated(route: BenchRoute, headers: Record<string, string>)
 function report(figures: RouteFigures[], address: string): void {
   const loadAtEnd = loadavg();
   const header = `bench/data — node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} alternating rounds of ${SECONDS} s per side, route, connection count; load average ${loadAtStart.map((value) => value.toFixed(2)).join(" ")} at start, ${loadAtEnd.map((value) => value.toFixed(2)).join(" ")} at end`;
-  if (process.env.BENCH_BASELINE_AUTOPIPELINE === "1") process.stdout.write("\nDIAGNOSTICS: the baseline runs with ioredis auto-pipelining; its ratios do not count\n");
-  process.stdout.write(`\n${header}\n(latencies in ms; ratio = gateway req/s / baseline req/s; load = 1-min load average during the route)\n\n${renderTables(figures)}\n\n`);
+  if (process.env.BENCH_BASELINE_AUTOPIPELINE === "1")
+    process.stdout.write("\nDIAGNOSTICS: the baseline runs with ioredis auto-pipelining; its ratios do not count\n");
+  process.stdout.write(
+    `\n${header}\n(latencies in ms; ratio = gateway req/s / baseline req/s; load = 1-min load average during the route)\n\n${renderTables(figures)}\n\n`,
+  );
   const dir = join(repoRoot, "bench", "results");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `data-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);

@@ -1,4 +1,11 @@
-import { connectNativeChain, NativeCallError, nativeDevPair, nativeKeyring, nativeTx, sendNativeCalls } from "@platform/devnet";
+import {
+  connectNativeChain,
+  NativeCallError,
+  nativeDevPair,
+  nativeKeyring,
+  nativeTx,
+  sendNativeCalls,
+} from "@platform/devnet";
 import type { RunningStack } from "@platform/local-stack";
 
 /** The read models the bench measures, where they have data: an account with positions and a full page of transactions, and a subnet with a metagraph. */
@@ -22,7 +29,8 @@ const ATTEMPTS = 3;
  */
 export async function seedAccountActivity(stack: RunningStack, transfers: number): Promise<SeededActivity> {
   const substrate = stack.descriptor.substrate;
-  if (substrate === undefined) throw new Error("the stack runs no native network (startStack needs nativeNetwork: true)");
+  if (substrate === undefined)
+    throw new Error("the stack runs no native network (startStack needs nativeNetwork: true)");
   const subject = substrate.demoAccounts.find((account) => account.name === "Alice");
   if (subject === undefined) throw new Error("the native network's seed named no account Alice");
   const chain = await connectNativeChain(substrate.rpcUrl);
@@ -31,7 +39,11 @@ export async function seedAccountActivity(stack: RunningStack, transfers: number
     const transfer = nativeTx(chain.api, "balances", "transferKeepAlive");
     for (let attempt = 1; ; attempt++) {
       try {
-        const batch = nativeTx(chain.api, "utility", "batchAll")(Array.from({ length: transfers }, (_, index) => transfer(subject.ss58, RAO_PER_TAO / 100n + BigInt(index))));
+        const batch = nativeTx(
+          chain.api,
+          "utility",
+          "batchAll",
+        )(Array.from({ length: transfers }, (_, index) => transfer(subject.ss58, RAO_PER_TAO / 100n + BigInt(index))));
         await sendNativeCalls(chain, [{ label: `${transfers} transfers Ferdie → Alice`, tx: batch, signer: ferdie }]);
         break;
       } catch (error) {

@@ -58,9 +58,15 @@ function projectorPhases(file: string, joinedAt: number): ProjectorPhases | unde
     readSeconds: sum("readMs") / 1_000,
     foldSeconds: sum("foldMs") / 1_000,
     writeSeconds: sum("writeMs") / 1_000,
-    conflicts: lines.filter((line) => line.msg === "intents keys read by the batch changed meanwhile; applying it again").length,
+    conflicts: lines.filter(
+      (line) => line.msg === "intents keys read by the batch changed meanwhile; applying it again",
+    ).length,
     ...(firstAt === undefined ? {} : { firstCommitAfterJoinSeconds: (firstAt - joinedAt) / 1_000 }),
-    realignments: lines.filter((line) => line.msg === "first batch fetched from elsewhere than the stored position; seeking" && line.groupId === "projector-intents").length,
+    realignments: lines.filter(
+      (line) =>
+        line.msg === "first batch fetched from elsewhere than the stored position; seeking" &&
+        line.groupId === "projector-intents",
+    ).length,
   };
 }
 
@@ -71,7 +77,11 @@ const PROJECTOR_LOG_LEVEL = process.env.BENCH_PROJECTOR_LOG_LEVEL ?? "info";
 const orderKey = (orderId: string) => `rm:intents:order:${orderId}`;
 
 /** Resolves when every order has a record, answering when the first and the last appeared (ms since the epoch). */
-async function allVisible(redis: Redis, orderIds: readonly Hex[], timeoutMs: number): Promise<{ first: number; last: number }> {
+async function allVisible(
+  redis: Redis,
+  orderIds: readonly Hex[],
+  timeoutMs: number,
+): Promise<{ first: number; last: number }> {
   let remaining = [...orderIds];
   let first: number | undefined;
   const deadline = Date.now() + timeoutMs;
@@ -83,7 +93,8 @@ async function allVisible(redis: Redis, orderIds: readonly Hex[], timeoutMs: num
     remaining = remaining.filter((_, index) => answers[index]?.[1] !== 1);
     if (first === undefined && remaining.length < orderIds.length) first = seenAt;
     if (remaining.length === 0) return { first: first ?? seenAt, last: seenAt };
-    if (Date.now() > deadline) throw new Error(`${remaining.length} of ${orderIds.length} backlog orders never appeared`);
+    if (Date.now() > deadline)
+      throw new Error(`${remaining.length} of ${orderIds.length} backlog orders never appeared`);
     await sleep(25);
   }
 }
@@ -118,11 +129,27 @@ export async function backlogRound(input: {
   const result: BacklogResult = { events: count };
 
   const published = (file: string) =>
-    logTime(file, "the backlog published", (line) => line.msg === "blocks published" && line.chainId === origin.chainId && BigInt(String(line.tip ?? "-1")) >= head);
-  const sourceStarted = (file: string) => logTime(file, "the intents source started", (line) => line.msg === "intents source starting" && line.chainId === origin.chainId);
+    logTime(
+      file,
+      "the backlog published",
+      (line) =>
+        line.msg === "blocks published" && line.chainId === origin.chainId && BigInt(String(line.tip ?? "-1")) >= head,
+    );
+  const sourceStarted = (file: string) =>
+    logTime(
+      file,
+      "the intents source started",
+      (line) => line.msg === "intents source starting" && line.chainId === origin.chainId,
+    );
   // Logged as the consumer joins its group, just before it fetches (after the broker's join delay).
   const consumerJoined = (file: string) =>
-    logTime(file, "the intents consumer joined its group", (line) => line.msg === "projection consumer joined its group" && (line.groupId === undefined || line.groupId === "projector-intents"));
+    logTime(
+      file,
+      "the intents consumer joined its group",
+      (line) =>
+        line.msg === "projection consumer joined its group" &&
+        (line.groupId === undefined || line.groupId === "projector-intents"),
+    );
 
   if (input.mode === "in sequence") {
     const ingestorLog = services.start("chain-ingestor", "debug");

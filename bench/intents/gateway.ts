@@ -11,9 +11,27 @@ export interface Gateway {
 /** An unlimited-tier key with intents:read and intents:write, exchanged for a bearer token. */
 export async function connectGateway(base: string, authTarget: string, runtime: "dist" | "source"): Promise<Gateway> {
   const key = JSON.parse(
-    await authCli(runtime, ["keys", "create", "--name", "bench-intents", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: authTarget }),
+    await authCli(
+      runtime,
+      [
+        "keys",
+        "create",
+        "--name",
+        "bench-intents",
+        "--scopes",
+        "intents:read,intents:write",
+        "--tier",
+        "unlimited",
+        "--json",
+      ],
+      { AUTH_ADMIN_GRPC_TARGET: authTarget },
+    ),
   ) as { id: string; secret: string };
-  const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
+  const issued = await fetch(`${base}/auth`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+  });
   if (issued.status !== 200) throw new Error(`POST /auth answered ${issued.status}`);
   const token = ((await issued.json()) as { access_token: string }).access_token;
   return { base, headers: { "content-type": "application/json", authorization: `Bearer ${token}` } };
@@ -21,8 +39,19 @@ export async function connectGateway(base: string, authTarget: string, runtime: 
 
 /** Accepts the current Terms & Conditions for a wallet (SIWE), which the notification endpoint requires. */
 export async function acceptTerms(gateway: Gateway, account: PrivateKeyAccount): Promise<void> {
-  const response = await fetch(`${gateway.base}/intents/v1/tc/nonce`, { method: "POST", headers: gateway.headers, body: JSON.stringify({ walletAddress: account.address }) });
-  const fields = (await response.json()) as { nonce: string; domain: string; uri: string; chainIds: number[]; statement: string; resource: string };
+  const response = await fetch(`${gateway.base}/intents/v1/tc/nonce`, {
+    method: "POST",
+    headers: gateway.headers,
+    body: JSON.stringify({ walletAddress: account.address }),
+  });
+  const fields = (await response.json()) as {
+    nonce: string;
+    domain: string;
+    uri: string;
+    chainIds: number[];
+    statement: string;
+    resource: string;
+  };
   const issuedAt = new Date();
   const message = createSiweMessage({
     address: account.address,
@@ -45,9 +74,17 @@ export async function acceptTerms(gateway: Gateway, account: PrivateKeyAccount):
 }
 
 /** The post-broadcast notification (the NATS hint to the ingestor rides on it). */
-export async function notify(gateway: Gateway, input: { userAddress: string; originChainId: number; txHash: Hex; orderId: Hex }): Promise<void> {
-  const response = await fetch(`${gateway.base}/intents/v1/intents`, { method: "POST", headers: gateway.headers, body: JSON.stringify(input) });
-  if (response.status !== 202 && response.status !== 200) throw new Error(`POST /intents/v1/intents answered ${response.status}: ${await response.text()}`);
+export async function notify(
+  gateway: Gateway,
+  input: { userAddress: string; originChainId: number; txHash: Hex; orderId: Hex },
+): Promise<void> {
+  const response = await fetch(`${gateway.base}/intents/v1/intents`, {
+    method: "POST",
+    headers: gateway.headers,
+    body: JSON.stringify(input),
+  });
+  if (response.status !== 202 && response.status !== 200)
+    throw new Error(`POST /intents/v1/intents answered ${response.status}: ${await response.text()}`);
   await response.body?.cancel();
 }
 

@@ -34,7 +34,10 @@ function watchMinedTransactions(origin: Origin): { minedAt(txHash: Hex): Promise
         const seenAt = performance.now();
         if (last === undefined) last = head;
         for (let number = last + 1n; number <= head; number++) {
-          const block = await rpc<{ transactions: Hex[] }>(origin.rpcUrl, "eth_getBlockByNumber", [`0x${number.toString(16)}`, false]);
+          const block = await rpc<{ transactions: Hex[] }>(origin.rpcUrl, "eth_getBlockByNumber", [
+            `0x${number.toString(16)}`,
+            false,
+          ]);
           for (const txHash of block.transactions) mined.set(txHash.toLowerCase(), seenAt);
         }
         last = head;
@@ -61,18 +64,31 @@ function watchMinedTransactions(origin: Origin): { minedAt(txHash: Hex): Promise
   };
 }
 
-async function measureOne(origin: Origin, gateway: Gateway, account: PrivateKeyAccount, txNonce: number, mode: Mode, watcher: ReturnType<typeof watchMinedTransactions>): Promise<LatencySample> {
+async function measureOne(
+  origin: Origin,
+  gateway: Gateway,
+  account: PrivateKeyAccount,
+  txNonce: number,
+  mode: Mode,
+  watcher: ReturnType<typeof watchMinedTransactions>,
+): Promise<LatencySample> {
   const open = await prepareOpen(origin, account, txNonce, await chainSeconds(origin));
   const broadcastAt = performance.now();
   await rpc(origin.rpcUrl, "eth_sendRawTransaction", [open.raw]);
   if (mode === "with notification hint") {
-    await notify(gateway, { userAddress: account.address, originChainId: origin.chainId, txHash: open.txHash, orderId: open.orderId });
+    await notify(gateway, {
+      userAddress: account.address,
+      originChainId: origin.chainId,
+      txHash: open.txHash,
+      orderId: open.orderId,
+    });
   }
   const deadline = performance.now() + OPEN_TIMEOUT_MS;
   let visibleAt: number | undefined;
   while (visibleAt === undefined) {
     if ((await intentStatus(gateway, open.orderId)) === "OPEN") visibleAt = performance.now();
-    else if (performance.now() > deadline) throw new Error(`order ${open.orderId} was not OPEN within ${OPEN_TIMEOUT_MS} ms`);
+    else if (performance.now() > deadline)
+      throw new Error(`order ${open.orderId} was not OPEN within ${OPEN_TIMEOUT_MS} ms`);
     else await sleep(STATUS_POLL_MS);
   }
   const minedAt = await watcher.minedAt(open.txHash);
@@ -85,14 +101,22 @@ async function measureOne(origin: Origin, gateway: Gateway, account: PrivateKeyA
  * run one after the other, not interleaved: a notification makes the ingestor poll its chain
  * quickly for a while, which would speed up the orders without one too.
  */
-export async function measureLatency(origin: Origin, gateway: Gateway, wallets: readonly PrivateKeyAccount[], mode: Mode, count: number): Promise<LatencySample[]> {
+export async function measureLatency(
+  origin: Origin,
+  gateway: Gateway,
+  wallets: readonly PrivateKeyAccount[],
+  mode: Mode,
+  count: number,
+): Promise<LatencySample[]> {
   const watcher = watchMinedTransactions(origin);
   const samples: LatencySample[] = [];
   let next = 0;
   try {
     await Promise.all(
       wallets.map(async (account) => {
-        let txNonce = Number(BigInt(await rpc<Hex>(origin.rpcUrl, "eth_getTransactionCount", [account.address, "pending"])));
+        let txNonce = Number(
+          BigInt(await rpc<Hex>(origin.rpcUrl, "eth_getTransactionCount", [account.address, "pending"])),
+        );
         while (next < count) {
           next += 1;
           await sleep(Math.random() * 1_000);

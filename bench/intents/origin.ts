@@ -53,12 +53,21 @@ export function openCall(origin: Origin, user: Address, nowSeconds: number): { o
     destinationSettler: addressToBytes32(origin.destinationSettler),
     fillDeadline,
   });
-  const data = encodeFunctionData({ abi: fullSettlerAbi, functionName: "open", args: [{ fillDeadline, orderDataType: orderDataTypeHash, orderData: encodeOrderData(params) }] });
+  const data = encodeFunctionData({
+    abi: fullSettlerAbi,
+    functionName: "open",
+    args: [{ fillDeadline, orderDataType: orderDataTypeHash, orderData: encodeOrderData(params) }],
+  });
   return { orderId: computeOrderId(order), data };
 }
 
 /** Signs an `open` from a wallet with a known transaction nonce (signing happens before the clock starts). */
-export async function prepareOpen(origin: Origin, account: PrivateKeyAccount, txNonce: number, nowSeconds: number): Promise<PreparedOpen> {
+export async function prepareOpen(
+  origin: Origin,
+  account: PrivateKeyAccount,
+  txNonce: number,
+  nowSeconds: number,
+): Promise<PreparedOpen> {
   const { orderId, data } = openCall(origin, account.address, nowSeconds);
   const raw = await account.signTransaction({
     chainId: origin.chainId,
@@ -80,7 +89,10 @@ export async function rpc<T>(rpcUrl: string, method: string, params: unknown[]):
   return answer!.result as T;
 }
 
-export async function rpcBatch(rpcUrl: string, calls: { method: string; params: unknown[] }[]): Promise<{ result?: unknown; error?: unknown }[]> {
+export async function rpcBatch(
+  rpcUrl: string,
+  calls: { method: string; params: unknown[] }[],
+): Promise<{ result?: unknown; error?: unknown }[]> {
   const response = await fetch(rpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -115,9 +127,15 @@ export async function burstOpens(origin: Origin, count: number, senderCount = 50
   // would push it past MAX_FEE and anvil would drop the rest of a burst. Start each one at 1 gwei.
   await rpc(origin.rpcUrl, "anvil_setNextBlockBaseFeePerGas", [toHex(10n ** 9n)]);
   const startBlock = BigInt(await rpc<Hex>(origin.rpcUrl, "eth_blockNumber", []));
-  const senders = Array.from({ length: Math.min(count, senderCount) }, () => privateKeyToAccount(generatePrivateKey()).address);
+  const senders = Array.from(
+    { length: Math.min(count, senderCount) },
+    () => privateKeyToAccount(generatePrivateKey()).address,
+  );
   await fund(origin, senders);
-  await rpcBatch(origin.rpcUrl, senders.map((user) => ({ method: "anvil_impersonateAccount", params: [user] })));
+  await rpcBatch(
+    origin.rpcUrl,
+    senders.map((user) => ({ method: "anvil_impersonateAccount", params: [user] })),
+  );
   const orderIds: Hex[] = [];
   for (let start = 0; start < count; start += 1_000) {
     // A thousand at a time: anvil's pool slows down as it grows.
@@ -128,7 +146,18 @@ export async function burstOpens(origin: Origin, count: number, senderCount = 50
       orderIds.push(orderId);
       return {
         method: "eth_sendTransaction",
-        params: [{ from: user, to: origin.settler, data, value: toHex(1_000n), gas: toHex(OPEN_GAS), nonce: toHex(Math.floor(index / senders.length)), maxFeePerGas: toHex(MAX_FEE), maxPriorityFeePerGas: "0x0" }],
+        params: [
+          {
+            from: user,
+            to: origin.settler,
+            data,
+            value: toHex(1_000n),
+            gas: toHex(OPEN_GAS),
+            nonce: toHex(Math.floor(index / senders.length)),
+            maxFeePerGas: toHex(MAX_FEE),
+            maxPriorityFeePerGas: "0x0",
+          },
+        ],
       };
     });
     for (let at = 0; at < calls.length; at += 500) {
@@ -143,7 +172,10 @@ export async function burstOpens(origin: Origin, count: number, senderCount = 50
     }
   }
   // An empty pool also means dropped transactions: count what was mined (the bench runs no simulator, so the settler's logs are these Opens).
-  const logs = await rpc<unknown[]>(origin.rpcUrl, "eth_getLogs", [{ address: origin.settler, fromBlock: toHex(startBlock + 1n), toBlock: "latest" }]);
-  if (logs.length < count) throw new Error(`only ${logs.length} of the ${count} backlog Opens were mined (anvil dropped the rest)`);
+  const logs = await rpc<unknown[]>(origin.rpcUrl, "eth_getLogs", [
+    { address: origin.settler, fromBlock: toHex(startBlock + 1n), toBlock: "latest" },
+  ]);
+  if (logs.length < count)
+    throw new Error(`only ${logs.length} of the ${count} backlog Opens were mined (anvil dropped the rest)`);
   return orderIds;
 }

@@ -23,12 +23,19 @@ const AREAS: Array<[string, RegExp]> = [
   ["libs/bus (consumer, envelope)", /libs\/bus\//],
   ["libs/store (versionedCommit)", /libs\/store\//],
   ["other platform code", /services\/|libs\//],
-  ["node net, streams, timers, buffer", /node:net|node:stream|internal\/streams|node:timers|internal\/timers|node:events|internal\/process|internal\/async_hooks|node:buffer|internal\/buffer|node:zlib|internal\/(util|url|errors)/],
+  [
+    "node net, streams, timers, buffer",
+    /node:net|node:stream|internal\/streams|node:timers|internal\/timers|node:events|internal\/process|internal\/async_hooks|node:buffer|internal\/buffer|node:zlib|internal\/(util|url|errors)/,
+  ],
 ];
 
 /** Functions whose inclusive time (with everything they call) is shown, matched by name and file. */
 const STEPS: Array<[string, string, RegExp]> = [
-  ["kafkajs: fetch and decode (Fetch response parse)", "decode", /kafkajs\/src\/protocol\/requests\/fetch\/v\d+\/response/],
+  [
+    "kafkajs: fetch and decode (Fetch response parse)",
+    "decode",
+    /kafkajs\/src\/protocol\/requests\/fetch\/v\d+\/response/,
+  ],
   ["kafkajs: record batch decode", "decode", /kafkajs\/src\/protocol\/recordBatch\/v\d+\/index/],
   ["bus: projection consumer (each batch, all inside)", "", /libs\/bus\/(src|dist)\/projectionConsumer/],
   ["bus: fromKafkaMessage", "fromKafkaMessage", /libs\/bus\/(src|dist)\/envelope/],

@@ -24,7 +24,9 @@ import type { intentsProjection as IntentsProjectionFactory } from "../../servic
 type ProjectionBatch = Parameters<ReturnType<typeof IntentsProjectionFactory>["handleBatch"]>[0];
 // The built projection (run `pnpm build` first) unless LOOP_FROM=source: a profile then shows lines.
 const { intentsProjection } = (await import(
-  process.env.LOOP_FROM === "source" ? "../../services/projector/src/intents/projection.js" : "../../services/projector/dist/intents/projection.js"
+  process.env.LOOP_FROM === "source"
+    ? "../../services/projector/src/intents/projection.js"
+    : "../../services/projector/dist/intents/projection.js"
 )) as { intentsProjection: typeof IntentsProjectionFactory };
 
 const RECORDS = Number(process.env.LOOP_RECORDS ?? 10_000);
@@ -60,7 +62,12 @@ function backlog(startBlock: number): { partitions: Map<number, Buffer[]>; heads
       txHash: hex(32),
       txIndex: index % PER_BLOCK,
       logIndex: 0,
-      finality: lastBlock - block >= 3 ? Finality.FINALITY_FINALIZED : lastBlock - block >= 1 ? Finality.FINALITY_SAFE : Finality.FINALITY_LATEST,
+      finality:
+        lastBlock - block >= 3
+          ? Finality.FINALITY_FINALIZED
+          : lastBlock - block >= 1
+            ? Finality.FINALITY_SAFE
+            : Finality.FINALITY_LATEST,
     };
     const payload: IntentsChainEvent = {
       event: {
@@ -77,8 +84,12 @@ function backlog(startBlock: number): { partitions: Map<number, Buffer[]>; heads
             fillDeadline: 1_900_000_000 + block + 3_600,
             orderId,
             maxSpent: [{ token: `0x${"0".repeat(64)}`, amount: "990", recipient: bytes32(user), chainId: DESTINATION }],
-            minReceived: [{ token: `0x${"0".repeat(64)}`, amount: "1000", recipient: `0x${"0".repeat(64)}`, chainId: ORIGIN }],
-            fillInstructions: [{ destinationChainId: DESTINATION, destinationSettler: bytes32(settler), originData: hex(416) }],
+            minReceived: [
+              { token: `0x${"0".repeat(64)}`, amount: "1000", recipient: `0x${"0".repeat(64)}`, chainId: ORIGIN },
+            ],
+            fillInstructions: [
+              { destinationChainId: DESTINATION, destinationSettler: bytes32(settler), originData: hex(416) },
+            ],
           },
         },
       },
@@ -92,7 +103,14 @@ function backlog(startBlock: number): { partitions: Map<number, Buffer[]>; heads
         event: {
           $case: "chainHeadAdvanced",
           value: {
-            head: { chainId: ORIGIN, blockNumber: String(block), blockHash, parentHash: hex(32), blockTimestamp: ref.blockTimestamp, finality: Finality.FINALITY_LATEST },
+            head: {
+              chainId: ORIGIN,
+              blockNumber: String(block),
+              blockHash,
+              parentHash: hex(32),
+              blockTimestamp: ref.blockTimestamp,
+              finality: Finality.FINALITY_LATEST,
+            },
             safeBlockNumber: String(lastBlock - 1),
             finalizedBlockNumber: String(lastBlock - 3),
           },
@@ -138,7 +156,11 @@ function batchesOf(partition: number, values: Buffer[], offsets: Map<number, num
 const dir = tempDir("projection-loop");
 const server = await startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") });
 const redis = createRedis({ url: server.url, connectionName: "projection-loop", commandTimeoutMs: 30_000 });
-const log = createLogger({ service: "projection-loop", level: "warn", destination: new Writable({ write: (_chunk, _encoding, callback) => callback() }) });
+const log = createLogger({
+  service: "projection-loop",
+  level: "warn",
+  destination: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+});
 /** Redis's own CPU seconds so far (user + system). */
 const redisCpu = async (): Promise<number> => {
   const info = await redis.info("cpu");
@@ -154,7 +176,11 @@ try {
   const inspector = process.env.LOOP_ALLOCATIONS ? new Session() : undefined;
   if (inspector !== undefined) {
     inspector.connect();
-    await inspector.post("HeapProfiler.startSampling", { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    await inspector.post("HeapProfiler.startSampling", {
+      samplingInterval: 16_384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
   }
   for (let round = 1; round <= ROUNDS; round++) {
     const { partitions, heads } = backlogs[round - 1]!;
@@ -162,7 +188,8 @@ try {
     const queues = [...partitions].map(([partition, values]) => batchesOf(partition, values, offsets));
     queues.push(batchesOf(PARTITIONS, heads, offsets));
     const order: ProjectionBatch[] = [];
-    for (let step = 0; queues.some((queue) => queue.length > step); step++) for (const queue of queues) if (queue[step] !== undefined) order.push(queue[step]!);
+    for (let step = 0; queues.some((queue) => queue.length > step); step++)
+      for (const queue of queues) if (queue[step] !== undefined) order.push(queue[step]!);
     const cpuBefore = process.cpuUsage();
     const redisBefore = await redisCpu();
     const started = performance.now();
@@ -172,7 +199,7 @@ try {
     const redisSeconds = (await redisCpu()) - redisBefore;
     const records = RECORDS + heads.length;
     process.stdout.write(
-      `round ${round}: ${records} records in ${seconds.toFixed(2)} s = ${Math.round(RECORDS / seconds)} Opens/s; projector CPU ${(((cpu.user + cpu.system) / records)).toFixed(0)} µs/record, Redis CPU ${((redisSeconds * 1e6) / records).toFixed(0)} µs/record\n`,
+      `round ${round}: ${records} records in ${seconds.toFixed(2)} s = ${Math.round(RECORDS / seconds)} Opens/s; projector CPU ${((cpu.user + cpu.system) / records).toFixed(0)} µs/record, Redis CPU ${((redisSeconds * 1e6) / records).toFixed(0)} µs/record\n`,
     );
   }
   if (inspector !== undefined) {
@@ -186,9 +213,20 @@ try {
     const rows = stats.map((line) => {
       const [name, fields] = line.trim().split(":");
       const value = (field: string) => Number(new RegExp(`${field}=([0-9.]+)`).exec(fields!)?.[1] ?? 0);
-      return { command: name!.slice("cmdstat_".length), calls: value("calls"), "µs": value("usec"), "µs/call": value("usec_per_call") };
+      return {
+        command: name!.slice("cmdstat_".length),
+        calls: value("calls"),
+        µs: value("usec"),
+        "µs/call": value("usec_per_call"),
+      };
     });
-    process.stdout.write(`${rows.sort((a, b) => b["µs"] - a["µs"]).slice(0, 12).map((row) => JSON.stringify(row)).join("\n")}\n`);
+    process.stdout.write(
+      `${rows
+        .sort((a, b) => b["µs"] - a["µs"])
+        .slice(0, 12)
+        .map((row) => JSON.stringify(row))
+        .join("\n")}\n`,
+    );
   }
 } finally {
   redis.disconnect();

@@ -31,7 +31,9 @@ const RUNTIME: ServiceRuntime = process.env.BENCH_RUNTIME === "source" ? "source
 /** `latency`, `backlog` or both (the default); the backlog alone needs neither the gateway nor auth. */
 const PHASES = new Set((process.env.BENCH_PHASES ?? "latency,backlog").split(","));
 /** `in sequence` (a figure for the ingestor and one for the projector), `together` (end to end), or both. */
-const BACKLOG_MODES = (["in sequence", "together"] as const).filter((mode) => (process.env.BENCH_BACKLOG_MODES ?? "in sequence,together").split(",").includes(mode));
+const BACKLOG_MODES = (["in sequence", "together"] as const).filter((mode) =>
+  (process.env.BENCH_BACKLOG_MODES ?? "in sequence,together").split(",").includes(mode),
+);
 const TARGETS = { followerP95Ms: 1_500, hintP95Ms: 500, eventsPerSecond: 2_000 };
 
 const state = tempDir("bench-intents");
@@ -51,7 +53,11 @@ const stack = await startStack({
   ...(PHASES.has("latency") ? {} : { services: [] }),
 });
 const services = serviceControl(stack, ports, state.path, RUNTIME);
-const redis = createRedis({ url: stack.descriptor.infrastructure.redisUrl, connectionName: "bench-intents", commandTimeoutMs: 30_000 });
+const redis = createRedis({
+  url: stack.descriptor.infrastructure.redisUrl,
+  connectionName: "bench-intents",
+  commandTimeoutMs: 30_000,
+});
 
 try {
   const originChain = stack.descriptor.chains.find((chain) => chain.chainId === 31337)!;
@@ -66,10 +72,17 @@ try {
   let gateway: Gateway | undefined;
   let samples: LatencySample[] = [];
   if (PHASES.has("latency")) {
-    gateway = await connectGateway(stack.descriptor.gatewayUrl, stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!, RUNTIME);
+    gateway = await connectGateway(
+      stack.descriptor.gatewayUrl,
+      stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!,
+      RUNTIME,
+    );
     // Wallets with coin and the current T&C accepted (the notification requires it).
     const wallets = Array.from({ length: WALLETS }, () => privateKeyToAccount(generatePrivateKey()));
-    await fund(origin, wallets.map((wallet) => wallet.address));
+    await fund(
+      origin,
+      wallets.map((wallet) => wallet.address),
+    );
     for (const wallet of wallets) await acceptTerms(gateway, wallet);
     const pipelineLogLevel = process.env.BENCH_PIPELINE_LOG_LEVEL;
     if (pipelineLogLevel !== undefined) {
@@ -89,7 +102,9 @@ try {
   let sourceRate: number[] = [];
   for (let round = 0; PHASES.has("backlog") && round < ROUNDS; round++) {
     for (const mode of BACKLOG_MODES) {
-      process.stdout.write(`backlog round ${round + 1}/${ROUNDS} (${mode}): mining ${BACKLOG} Opens with the ingestor and the projector stopped…\n`);
+      process.stdout.write(
+        `backlog round ${round + 1}/${ROUNDS} (${mode}): mining ${BACKLOG} Opens with the ingestor and the projector stopped…\n`,
+      );
       const before = BigInt(await rpc<Hex>(origin.rpcUrl, "eth_blockNumber", []));
       backlog.push({ mode, ...(await backlogRound({ origin, gateway, redis, services, count: BACKLOG, mode })) });
       sourceRate.push(await getLogsRate(origin, before));
@@ -109,17 +124,26 @@ try {
 /** The node's own rate for the backlog's Open logs: one eth_getLogs over the blocks after `after`. */
 async function getLogsRate(origin: Origin, after: bigint): Promise<number> {
   const started = performance.now();
-  const logs = await rpc<unknown[]>(origin.rpcUrl, "eth_getLogs", [{ address: origin.settler, fromBlock: `0x${(after + 1n).toString(16)}`, toBlock: "latest" }]);
+  const logs = await rpc<unknown[]>(origin.rpcUrl, "eth_getLogs", [
+    { address: origin.settler, fromBlock: `0x${(after + 1n).toString(16)}`, toBlock: "latest" },
+  ]);
   return logs.length / ((performance.now() - started) / 1_000);
 }
 
 function report(samples: LatencySample[], backlog: (BacklogResult & { mode: string })[], sourceRate: number[]): void {
   const chain = summarise(samples.map((sample) => sample.chainMs));
   const modes: Mode[] = ["block follower only", "with notification hint"];
-  const latency = modes.map((mode) => ({ mode, ...summarise(samples.filter((sample) => sample.mode === mode).map((sample) => sample.mirrorMs)) }));
+  const latency = modes.map((mode) => ({
+    mode,
+    ...summarise(samples.filter((sample) => sample.mode === mode).map((sample) => sample.mirrorMs)),
+  }));
   const rates = (pick: (result: BacklogResult) => number | undefined) =>
-    backlog.map(pick).filter((seconds): seconds is number => seconds !== undefined).map((seconds) => BACKLOG / seconds);
-  const spread = (values: number[]) => (values.length === 0 ? "-" : `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))}`);
+    backlog
+      .map(pick)
+      .filter((seconds): seconds is number => seconds !== undefined)
+      .map((seconds) => BACKLOG / seconds);
+  const spread = (values: number[]) =>
+    values.length === 0 ? "-" : `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))}`;
   const mid = (values: number[]) => summarise(values).p50;
   const source = mid(sourceRate);
   const throughput = [
@@ -131,7 +155,15 @@ function report(samples: LatencySample[], backlog: (BacklogResult & { mode: stri
   ];
 
   const latencyTable = table([
-    { "mined → OPEN through GET /intents/v1/intents/{orderId}": "chain: broadcast → receipt (baseline)", n: chain.count, "p50 ms": chain.p50.toFixed(0), "p95 ms": chain.p95.toFixed(0), "max ms": chain.max.toFixed(0), "p95 / baseline p50": "1.00", target: "-" },
+    {
+      "mined → OPEN through GET /intents/v1/intents/{orderId}": "chain: broadcast → receipt (baseline)",
+      n: chain.count,
+      "p50 ms": chain.p50.toFixed(0),
+      "p95 ms": chain.p95.toFixed(0),
+      "max ms": chain.max.toFixed(0),
+      "p95 / baseline p50": "1.00",
+      target: "-",
+    },
     ...latency.map((entry) => ({
       "mined → OPEN through GET /intents/v1/intents/{orderId}": entry.mode,
       n: entry.count,

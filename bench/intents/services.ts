@@ -1,6 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { repoRoot, serviceCommand, serviceProcessSpecs, type PortPlan, type RunningStack, type ServiceRuntime } from "@platform/local-stack";
+import {
+  repoRoot,
+  serviceCommand,
+  serviceProcessSpecs,
+  type PortPlan,
+  type RunningStack,
+  type ServiceRuntime,
+} from "@platform/local-stack";
 import { spawnManaged, waitFor, type ManagedProcess } from "@platform/testing";
 
 export type Restartable = "chain-ingestor" | "projector";
@@ -14,7 +21,11 @@ export function serviceControl(stack: RunningStack, ports: PortPlan, stateDir: s
     ["chain-ingestor", stack.processes.get("chain-ingestor")],
     ["projector", stack.processes.get("projector")],
   ]);
-  const infra = { ...stack.descriptor.infrastructure, chainsFile: join(stateDir, "chains.json"), secretsDir: join(stateDir, "secrets") };
+  const infra = {
+    ...stack.descriptor.infrastructure,
+    chainsFile: join(stateDir, "chains.json"),
+    secretsDir: join(stateDir, "secrets"),
+  };
   let starts = 0;
 
   return {
@@ -32,12 +43,21 @@ export function serviceControl(stack: RunningStack, ports: PortPlan, stateDir: s
       const logFile = join(stateDir, "logs", `${name}-bench-${++starts}.log`);
       // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of each restarted service there when it stops;
       // BENCH_PROJECTOR_CPU_PROFILE=<dir> only the projector's (summarise with profileSummary.ts).
-      const dir = process.env.BENCH_CPU_PROFILE || (name === "projector" ? process.env.BENCH_PROJECTOR_CPU_PROFILE : undefined);
-      const profile = dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${starts}-${Date.now()}.cpuprofile`] : [];
+      const dir =
+        process.env.BENCH_CPU_PROFILE || (name === "projector" ? process.env.BENCH_PROJECTOR_CPU_PROFILE : undefined);
+      const profile = dir
+        ? ["--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${starts}-${Date.now()}.cpuprofile`]
+        : [];
       // BENCH_PROJECTOR_PROJECTIONS=intents runs the projector as its production Deployment does (one
       // projection per process) instead of the local stack's four in one.
       const projections = name === "projector" ? process.env.BENCH_PROJECTOR_PROJECTIONS : undefined;
-      const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...spec.env, ...(projections ? { PROJECTIONS: projections } : {}) };
+      const env = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: "production",
+        ...spec.env,
+        ...(projections ? { PROJECTIONS: projections } : {}),
+      };
       const handle = spawnManaged({ name, command, args: [...profile, ...args], logFile, cwd: repoRoot, env });
       running.set(name, handle);
       return logFile;
@@ -72,7 +92,12 @@ export function readLogLines(file: string): LogLine[] {
 }
 
 /** Waits for the first log line matching `match` and answers its time (ms since the epoch). */
-export async function logTime(file: string, what: string, match: (line: LogLine) => boolean, timeoutMs = 120_000): Promise<number> {
+export async function logTime(
+  file: string,
+  what: string,
+  match: (line: LogLine) => boolean,
+  timeoutMs = 120_000,
+): Promise<number> {
   return waitFor(
     async () => {
       const line = readLogLines(file).find(match);

@@ -83,14 +83,23 @@ export async function buildBacklog(options: BacklogOptions): Promise<Backlog> {
   };
   try {
     await options.onStarted?.(node);
-    const { cryptoWaitReady } = await importDependencyOf<{ cryptoWaitReady(): Promise<boolean> }>(["@polkadot/api", "@polkadot/util-crypto"]);
+    const { cryptoWaitReady } = await importDependencyOf<{ cryptoWaitReady(): Promise<boolean> }>([
+      "@polkadot/api",
+      "@polkadot/util-crypto",
+    ]);
     await cryptoWaitReady();
     const keyring = new Keyring({ type: "sr25519", ss58Format: 42 });
     const senders = SENDERS.map((uri) => keyring.addFromUri(uri));
-    const others = Array.from({ length: TRACKED_ACCOUNTS - senders.length }, (_, i) => keyring.addFromUri(`//Alice//native-clients/${i}`).address);
+    const others = Array.from(
+      { length: TRACKED_ACCOUNTS - senders.length },
+      (_, i) => keyring.addFromUri(`//Alice//native-clients/${i}`).address,
+    );
     const accounts = [...senders.map((pair) => pair.address), ...others];
     await node.request("dev_setStorage", [
-      { System: { Account: accounts.map((address) => [[address], { providers: 1, data: { free: FUNDS } }]) }, Sudo: { Key: accounts[0] } },
+      {
+        System: { Account: accounts.map((address) => [[address], { providers: 1, data: { free: FUNDS } }]) },
+        Sudo: { Key: accounts[0] },
+      },
     ]);
     const api = await ApiPromise.create({ provider: new WsProvider(node.rpcUrl), noInitWarn: true });
     try {
@@ -103,7 +112,9 @@ export async function buildBacklog(options: BacklogOptions): Promise<Backlog> {
         const original = chainSpecCode(genesis);
         await chain.setCode(second.code, { withoutChecks: true, withEvent: false });
         runtimes.push(await chain.specVersion());
-        options.log(`runtime ${runtimes[0]} → ${runtimes[1]} before the backlog (${second.source}); upgrade back at backlog block ${upgradeAt}`);
+        options.log(
+          `runtime ${runtimes[0]} → ${runtimes[1]} before the backlog (${second.source}); upgrade back at backlog block ${upgradeAt}`,
+        );
         second.original = original;
         primerHash = await node.newBlocks(1);
       }
@@ -114,12 +125,24 @@ export async function buildBacklog(options: BacklogOptions): Promise<Backlog> {
           runtimes.push(await chain.specVersion());
         }
         const block = await chain.transferBlock(b, options.transfersPerBlock, others);
-        if (block.events < 100) throw new Error(`backlog block ${block.number} has ${block.events} events, fewer than 100`);
+        if (block.events < 100)
+          throw new Error(`backlog block ${block.number} has ${block.events} events, fewer than 100`);
         blocks.push(block);
-        if ((b + 1) % 10 === 0) options.log(`backlog: ${b + 1}/${options.blocks} blocks (${Math.round(performance.now() - started)} ms)`);
+        if ((b + 1) % 10 === 0)
+          options.log(`backlog: ${b + 1}/${options.blocks} blocks (${Math.round(performance.now() - started)} ms)`);
       }
       const headHash = await node.newBlocks(1);
-      return { node, blocks, accounts, headHash, primerHash, runtimes, secondRuntimeSource: second?.source, buildMs: performance.now() - started, stop };
+      return {
+        node,
+        blocks,
+        accounts,
+        headHash,
+        primerHash,
+        runtimes,
+        secondRuntimeSource: second?.source,
+        buildMs: performance.now() - started,
+        stop,
+      };
     } finally {
       await api.disconnect();
     }
@@ -140,7 +163,10 @@ class ChainWriter {
   ) {}
 
   async specVersion(at?: string): Promise<number> {
-    const version = await this.node.request<{ specVersion: number }>("state_getRuntimeVersion", at === undefined ? [] : [at]);
+    const version = await this.node.request<{ specVersion: number }>(
+      "state_getRuntimeVersion",
+      at === undefined ? [] : [at],
+    );
     return version.specVersion;
   }
 
@@ -164,12 +190,21 @@ class ChainWriter {
     const setCode = this.#call("system", options.withoutChecks ? "setCodeWithoutChecks" : "setCode", code);
     // sudoUncheckedWeight: setCode weighs a whole block, with the batch it would exceed it.
     const call = options.withEvent
-      ? this.#call("sudo", "sudoUncheckedWeight", this.#call("utility", "batchAll", [this.#call("adminUtils", "sudoSetNetworkMaxStake", 1, 777_000_000_000n), setCode]), { refTime: 1_000_000_000, proofSize: 100_000 })
+      ? this.#call(
+          "sudo",
+          "sudoUncheckedWeight",
+          this.#call("utility", "batchAll", [
+            this.#call("adminUtils", "sudoSetNetworkMaxStake", 1, 777_000_000_000n),
+            setCode,
+          ]),
+          { refTime: 1_000_000_000, proofSize: 100_000 },
+        )
       : this.#call("sudo", "sudo", setCode);
     const before = await this.specVersion();
     const block = await this.#newBlock([await this.#sign(alice, call)], true);
     const after = await this.specVersion(block.hash);
-    if (after === before) throw new Error(`sudo(setCode) in block ${block.number} did not change the runtime (still spec ${before})`);
+    if (after === before)
+      throw new Error(`sudo(setCode) in block ${block.number} did not change the runtime (still spec ${before})`);
     // The signer must know the new runtime's metadata before it builds the next calls.
     for (let tries = 0; this.api.runtimeVersion.specVersion.toNumber() !== after; tries++) {
       if (tries > 100) throw new Error(`@polkadot/api did not follow the runtime upgrade to ${after}`);
@@ -183,18 +218,25 @@ class ChainWriter {
   }
 
   #maxStakeCall(index: number): SubmittableExtrinsic<"promise"> {
-    return this.#call("sudo", "sudo", this.#call("adminUtils", "sudoSetNetworkMaxStake", 1, 500_000_000_000n + BigInt(index)));
+    return this.#call(
+      "sudo",
+      "sudo",
+      this.#call("adminUtils", "sudoSetNetworkMaxStake", 1, 500_000_000_000n + BigInt(index)),
+    );
   }
 
   /** A call by name, from the signer's current metadata (Subtensor's pallets are not in @polkadot/api's Substrate types). */
   #call(pallet: string, method: string, ...args: unknown[]): SubmittableExtrinsic<"promise"> {
     const create = this.api.tx[pallet]?.[method];
-    if (create === undefined) throw new Error(`runtime ${this.api.runtimeVersion.specVersion.toNumber()} has no call ${pallet}.${method}`);
+    if (create === undefined)
+      throw new Error(`runtime ${this.api.runtimeVersion.specVersion.toNumber()} has no call ${pallet}.${method}`);
     return create(...args);
   }
 
   async #sign(sender: KeyPair, call: SubmittableExtrinsic<"promise">): Promise<string> {
-    const nonce = this.#nonces.get(sender.address) ?? (await this.node.request<number>("system_accountNextIndex", [sender.address]));
+    const nonce =
+      this.#nonces.get(sender.address) ??
+      (await this.node.request<number>("system_accountNextIndex", [sender.address]));
     this.#nonces.set(sender.address, nonce + 1);
     const signed = await call.signAsync(sender, { nonce, era: 0 });
     return signed.toHex();
@@ -212,7 +254,13 @@ class ChainWriter {
       this.node.request<string | null>("state_getStorage", [SYSTEM_EVENTS_KEY, hash]),
       this.specVersion(hash),
     ]);
-    return { hash, number: Number(header.number), specVersion, events: events === null ? 0 : compactPrefix(events), upgrade };
+    return {
+      hash,
+      number: Number(header.number),
+      specVersion,
+      events: events === null ? 0 : compactPrefix(events),
+      upgrade,
+    };
   }
 }
 

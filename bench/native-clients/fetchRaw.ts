@@ -39,14 +39,20 @@ export async function accountStorageKeys(addresses: string[]): Promise<string[]>
 }
 
 /** `otherBlocks`: blocks outside the backlog the clients read too (the head, the primer), for `codeHashes`. */
-export async function fetchRaw(rpc: RawRpc, blocks: BacklogBlock[], otherBlocks: string[], accounts: string[]): Promise<RawData> {
+export async function fetchRaw(
+  rpc: RawRpc,
+  blocks: BacklogBlock[],
+  otherBlocks: string[],
+  accounts: string[],
+): Promise<RawData> {
   const accountKeys = await accountStorageKeys(accounts);
   const codeHashes = await codeHashesOf(rpc, [...blocks.map((block) => block.hash), ...otherBlocks]);
   const metadata = new Map<number, Uint8Array>();
   const raw: RawBlock[] = [];
   for (const block of blocks) {
     const header = await rpc.request<{ parentHash: string }>("chain_getHeader", [block.hash]);
-    const runtime = (await rpc.request<{ specVersion: number }>("state_getRuntimeVersion", [header.parentHash])).specVersion;
+    const runtime = (await rpc.request<{ specVersion: number }>("state_getRuntimeVersion", [header.parentHash]))
+      .specVersion;
     if (!metadata.has(runtime)) metadata.set(runtime, await metadataAt(rpc, header.parentHash));
     const eventsHex = await fetchEvents(rpc, block.hash);
     const accountsHex = await fetchAccounts(rpc, block.hash, accountKeys);
@@ -82,7 +88,10 @@ export async function fetchEvents(rpc: RawRpc, blockHash: string): Promise<strin
 
 /** The accounts baseline: the tracked accounts' System.Account bytes at a block, in one state_queryStorageAt. */
 export async function fetchAccounts(rpc: RawRpc, blockHash: string, keys: string[]): Promise<string[]> {
-  const [changeSet] = await rpc.request<{ changes: [string, string | null][] }[]>("state_queryStorageAt", [keys, blockHash]);
+  const [changeSet] = await rpc.request<{ changes: [string, string | null][] }[]>("state_queryStorageAt", [
+    keys,
+    blockHash,
+  ]);
   const byKey = new Map(changeSet?.changes ?? []);
   return keys.map((key) => {
     const value = byKey.get(key);
@@ -93,7 +102,10 @@ export async function fetchAccounts(rpc: RawRpc, blockHash: string, keys: string
 
 /** V15 metadata at a block: `Metadata_metadata_at_version(15)` answers SCALE `Option<Vec<u8>>`. */
 async function metadataAt(rpc: RawRpc, blockHash: string): Promise<Uint8Array> {
-  const answer = Buffer.from((await rpc.request<string>("state_call", ["Metadata_metadata_at_version", "0x0f000000", blockHash])).slice(2), "hex");
+  const answer = Buffer.from(
+    (await rpc.request<string>("state_call", ["Metadata_metadata_at_version", "0x0f000000", blockHash])).slice(2),
+    "hex",
+  );
   if (answer[0] !== 1) throw new Error(`the runtime at ${blockHash} has no V15 metadata`);
   const mode = (answer[1] ?? 0) & 3;
   const prefixBytes = mode === 0 ? 1 : mode === 1 ? 2 : 4;

@@ -37,9 +37,12 @@ const backlog = await buildBacklog({
 });
 try {
   const last = backlog.blocks.at(-1)?.number ?? 0;
-  for (let waited = 0; !seen.has(last) && waited < 120; waited++) await new Promise((resolve) => setTimeout(resolve, 1000));
+  for (let waited = 0; !seen.has(last) && waited < 120; waited++)
+    await new Promise((resolve) => setTimeout(resolve, 1000));
   for (const block of backlog.blocks) {
-    console.log(`#${block.number} (${block.upgrade ? "upgrade block, executed by spec 204" : `spec ${block.specVersion}`}, ${block.events} events): polkadot-api following: ${seen.get(block.number) ?? "no answer"}`);
+    console.log(
+      `#${block.number} (${block.upgrade ? "upgrade block, executed by spec 204" : `spec ${block.specVersion}`}, ${block.events} events): polkadot-api following: ${seen.get(block.number) ?? "no answer"}`,
+    );
   }
 } finally {
   client?.destroy();

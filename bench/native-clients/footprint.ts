@@ -35,7 +35,10 @@ export async function runtimeFootprint(imports: string[]): Promise<RuntimeFootpr
   const dir = mkdtempSync(join(tmpdir(), "native-clients-footprint-"));
   try {
     writeFileSync(join(dir, "hooks.mjs"), HOOKS);
-    writeFileSync(join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`);
+    writeFileSync(
+      join(dir, "register.mjs"),
+      `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`,
+    );
     const loaded = join(dir, "loaded.txt");
     writeFileSync(loaded, "");
     const script = [
@@ -43,20 +46,35 @@ export async function runtimeFootprint(imports: string[]): Promise<RuntimeFootpr
       "const started = performance.now();",
       ...imports.map((specifier) => `await import(${JSON.stringify(specifier)});`),
       "const ms = performance.now() - started;",
-      'console.log(JSON.stringify({ ms, cjs: Object.keys(createRequire(import.meta.url).cache) }));',
+      "console.log(JSON.stringify({ ms, cjs: Object.keys(createRequire(import.meta.url).cache) }));",
     ].join("\n");
     const node = async (hooked: boolean) => {
-      const { stdout } = await run(process.execPath, [...(hooked ? ["--import", pathToFileURL(join(dir, "register.mjs")).href] : []), "--input-type=module", "-e", script], {
-        cwd: fileURLToPath(new URL("..", import.meta.url)),
-        env: { ...process.env, NATIVE_CLIENTS_LOADED: loaded },
-        timeout: 60_000,
-      });
+      const { stdout } = await run(
+        process.execPath,
+        [
+          ...(hooked ? ["--import", pathToFileURL(join(dir, "register.mjs")).href] : []),
+          "--input-type=module",
+          "-e",
+          script,
+        ],
+        {
+          cwd: fileURLToPath(new URL("..", import.meta.url)),
+          env: { ...process.env, NATIVE_CLIENTS_LOADED: loaded },
+          timeout: 60_000,
+        },
+      );
       return JSON.parse(stdout.trim().split("\n").at(-1) as string) as { ms: number; cjs: string[] };
     };
     const answer = await node(true);
     // The import time from a second process without the recording hook.
     const { ms } = await node(false);
-    const files = new Set([...readFileSync(loaded, "utf8").split("\n").filter((url) => url !== "").map((url) => fileURLToPath(url)), ...answer.cjs]);
+    const files = new Set([
+      ...readFileSync(loaded, "utf8")
+        .split("\n")
+        .filter((url) => url !== "")
+        .map((url) => fileURLToPath(url)),
+      ...answer.cjs,
+    ]);
     const packages = new Set([...files].map(packageOf));
     const bytes = [...files].reduce((sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0), 0);
     return { imports, files: files.size, bytes, packages: packages.size, importMs: ms };

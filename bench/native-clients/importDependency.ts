@@ -37,7 +37,8 @@ function dependencyRoot(chain: DependencyChain): string {
 function packageRoot(file: string, name: string): string {
   for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
     const manifest = join(dir, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === name) return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === name)
+      return dir;
   }
   throw new Error(`no package.json of ${name} above ${file}`);
 }
@@ -46,8 +47,13 @@ type ExportTarget = string | { [condition: string]: ExportTarget | undefined };
 
 /** The file node's ESM loader picks for the package root ("import", then "default"), as in node's resolver. */
 function esmEntry(root: string): string {
-  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports?: ExportTarget | Record<string, ExportTarget>; module?: string; main?: string };
-  const dot = typeof manifest.exports === "object" && "." in manifest.exports ? manifest.exports["."] : manifest.exports;
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    exports?: ExportTarget | Record<string, ExportTarget>;
+    module?: string;
+    main?: string;
+  };
+  const dot =
+    typeof manifest.exports === "object" && "." in manifest.exports ? manifest.exports["."] : manifest.exports;
   const pick = (target: ExportTarget | undefined): string | undefined => {
     if (target === undefined || typeof target === "string") return target;
     for (const condition of ["node", "import", "default"]) {

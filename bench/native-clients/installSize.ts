@@ -25,15 +25,44 @@ export async function installSize(spec: string): Promise<InstallSize> {
   const dir = mkdtempSync(join(tmpdir(), "native-clients-install-"));
   const started = performance.now();
   try {
-    await run("npm", ["install", "--prefix", dir, spec, "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], { timeout: 240_000 });
+    await run(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        dir,
+        spec,
+        "--omit=dev",
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+      ],
+      { timeout: 240_000 },
+    );
     const modules = join(dir, "node_modules");
-    const lock = JSON.parse(readFileSync(join(modules, ".package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+    const lock = JSON.parse(readFileSync(join(modules, ".package-lock.json"), "utf8")) as {
+      packages: Record<string, unknown>;
+    };
     const packages = Object.keys(lock.packages).filter((path) => path.startsWith("node_modules/")).length;
     const sizes = topLevelPackages(modules).map((name): [string, number] => [name, diskBytes(join(modules, name))]);
     sizes.sort((a, b) => b[1] - a[1]);
-    return { spec, bytes: diskBytes(modules), packages, largest: sizes.slice(0, 5), seconds: (performance.now() - started) / 1000 };
+    return {
+      spec,
+      bytes: diskBytes(modules),
+      packages,
+      largest: sizes.slice(0, 5),
+      seconds: (performance.now() - started) / 1000,
+    };
   } catch (error) {
-    return { spec, bytes: 0, packages: 0, largest: [], seconds: (performance.now() - started) / 1000, error: String(error).slice(0, 500) };
+    return {
+      spec,
+      bytes: 0,
+      packages: 0,
+      largest: [],
+      seconds: (performance.now() - started) / 1000,
+      error: String(error).slice(0, 500),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -42,7 +71,9 @@ export async function installSize(spec: string): Promise<InstallSize> {
 function topLevelPackages(modules: string): string[] {
   return readdirSync(modules)
     .filter((name) => !name.startsWith("."))
-    .flatMap((name) => (name.startsWith("@") ? readdirSync(join(modules, name)).map((inner) => `${name}/${inner}`) : [name]));
+    .flatMap((name) =>
+      name.startsWith("@") ? readdirSync(join(modules, name)).map((inner) => `${name}/${inner}`) : [name],
+    );
 }
 
 /** Apparent size of the files under a path (what `du -sb` adds up), symbolic links not followed. */

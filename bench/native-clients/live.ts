@@ -31,7 +31,9 @@ interface Subject {
   connect(url: string): Promise<Connection>;
 }
 export type Kind = "events" | "accounts";
-export type RequestProfile = Record<Kind, Record<string, { perBlock: number; msPerBlock: number }>> & { msPerBlock: Partial<Record<Kind, number>> };
+export type RequestProfile = Record<Kind, Record<string, { perBlock: number; msPerBlock: number }>> & {
+  msPerBlock: Partial<Record<Kind, number>>;
+};
 
 /**
  * Per round, per subject: a fresh connection made ready (connected, and the events of the head and
@@ -57,7 +59,11 @@ export async function measureLive(options: LiveOptions) {
     name: client.name,
     async connect(url) {
       const live = await client.connect(url);
-      return { eventsAt: (hash) => live.eventsAt(hash), accountsAt: (hash) => live.accountsAt(hash, accounts), disconnect: () => live.disconnect() };
+      return {
+        eventsAt: (hash) => live.eventsAt(hash),
+        accountsAt: (hash) => live.accountsAt(hash, accounts),
+        disconnect: () => live.disconnect(),
+      };
     },
   });
   const subjects: Subject[] = [baseline, ...clients.map(asSubject)];
@@ -67,7 +73,8 @@ export async function measureLive(options: LiveOptions) {
    * A variant (`polkadot-api (…)`) shares its client's.
    */
   const failures = new Map<string, Map<string, string>>();
-  const failuresOf = (subject: Subject, kind: Kind) => failures.get(`${subject.name}/${kind}`) ?? failures.get(`${subject.name.split(" ")[0]}/${kind}`);
+  const failuresOf = (subject: Subject, kind: Kind) =>
+    failures.get(`${subject.name}/${kind}`) ?? failures.get(`${subject.name.split(" ")[0]}/${kind}`);
   const runPass = async (subject: Subject, kind: Kind, url: string, onReady: () => void = () => undefined) => {
     const readyStarted = performance.now();
     const connection = await subject.connect(url);
@@ -86,7 +93,10 @@ export async function measureLive(options: LiveOptions) {
       }
       const blockStarted = performance.now();
       try {
-        answers.push([block.hash, kind === "events" ? await connection.eventsAt(block.hash) : await connection.accountsAt(block.hash)]);
+        answers.push([
+          block.hash,
+          kind === "events" ? await connection.eventsAt(block.hash) : await connection.accountsAt(block.hash),
+        ]);
         okMs += performance.now() - blockStarted;
       } catch (error) {
         errors.set(block.hash, String(error).split("\n")[0] as string);
@@ -110,7 +120,12 @@ export async function measureLive(options: LiveOptions) {
       }
       if (round === rounds) failed.set(`${subject.name}/${kind}`, errors.size);
       if (round === rounds && subject !== baseline) {
-        const output = outputs.get(subject.name) ?? { source: `${subject.name} live`, events: new Map(), accounts: new Map(), errors: new Map() };
+        const output = outputs.get(subject.name) ?? {
+          source: `${subject.name} live`,
+          events: new Map(),
+          accounts: new Map(),
+          errors: new Map(),
+        };
         for (const [hash, answer] of answers) {
           if (kind === "events") output.events.set(hash, (answer as Decoded<NormalizedEvent[]>).normalize());
           else output.accounts.set(hash, (answer as Decoded<NormalizedAccount[]>).normalize());
@@ -121,17 +136,25 @@ export async function measureLive(options: LiveOptions) {
       return ms;
     });
   const eventsMs = new Map([...(await pass("events")).entries()].map(([subject, values]) => [subject.name, values]));
-  const accountsMs = new Map([...(await pass("accounts")).entries()].map(([subject, values]) => [subject.name, values]));
+  const accountsMs = new Map(
+    [...(await pass("accounts")).entries()].map(([subject, values]) => [subject.name, values]),
+  );
 
   const requests = new Map<string, RequestProfile>();
   const counter = await startRpcCounter(wsUrl);
   try {
     for (const subject of [...subjects, ...profiledOnly.map(asSubject)]) {
       const profile: RequestProfile = { events: {}, accounts: {}, msPerBlock: {} };
-      for (const kind of profiledOnly.some((client) => client.name === subject.name) ? (["events"] as const) : (["events", "accounts"] as const)) {
+      for (const kind of profiledOnly.some((client) => client.name === subject.name)
+        ? (["events"] as const)
+        : (["events", "accounts"] as const)) {
         const { ms } = await runPass(subject, kind, counter.url, () => counter.take());
         profile.msPerBlock[kind] = ms;
-        for (const [method, count] of counter.take()) profile[kind][method] = { perBlock: count.calls / raw.blocks.length, msPerBlock: count.ms / raw.blocks.length };
+        for (const [method, count] of counter.take())
+          profile[kind][method] = {
+            perBlock: count.calls / raw.blocks.length,
+            msPerBlock: count.ms / raw.blocks.length,
+          };
       }
       requests.set(subject.name, profile);
     }
@@ -145,10 +168,17 @@ export function requestSummary(requests: Map<string, RequestProfile>): string {
   const describe = (methods: Record<string, { perBlock: number; msPerBlock: number }>) =>
     Object.entries(methods)
       .sort((a, b) => b[1].perBlock - a[1].perBlock)
-      .map(([method, { perBlock, msPerBlock }]) => `${perBlock.toFixed(2).replace(/\.?0+$/, "")} × ${method} (${(msPerBlock / perBlock).toFixed(1)} ms)`)
+      .map(
+        ([method, { perBlock, msPerBlock }]) =>
+          `${perBlock.toFixed(2).replace(/\.?0+$/, "")} × ${method} (${(msPerBlock / perBlock).toFixed(1)} ms)`,
+      )
       .join(", ");
-  const pass = (profile: RequestProfile, kind: Kind) => `${kind} (${profile.msPerBlock[kind]?.toFixed(1)} ms/block): ${describe(profile[kind])}`;
+  const pass = (profile: RequestProfile, kind: Kind) =>
+    `${kind} (${profile.msPerBlock[kind]?.toFixed(1)} ms/block): ${describe(profile[kind])}`;
   return [...requests]
-    .map(([name, profile]) => `- ${name}: ${pass(profile, "events")}${profile.msPerBlock.accounts === undefined ? "" : `; ${pass(profile, "accounts")}`}`)
+    .map(
+      ([name, profile]) =>
+        `- ${name}: ${pass(profile, "events")}${profile.msPerBlock.accounts === undefined ? "" : `; ${pass(profile, "accounts")}`}`,
+    )
     .join("\n");
 }

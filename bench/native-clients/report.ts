@@ -31,12 +31,22 @@ export interface BaselineFigures {
   accountsMs: number;
 }
 
-const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "–");
+const fmt = (value: number, digits = 0) =>
+  Number.isFinite(value)
+    ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : "–";
 const mb = (bytes: number) => `${fmt(bytes / 1e6, 1)} MB`;
 const perSec = (msPerBlock: number) => fmt(1000 / msPerBlock);
 
 /** The markdown tables the run prints and the README quotes. */
-export function markdownReport(clients: ClientFigures[], baseline: BaselineFigures, blocks: number, eventsPerBlock: number, accounts: number, liveNotes: string[]): string {
+export function markdownReport(
+  clients: ClientFigures[],
+  baseline: BaselineFigures,
+  blocks: number,
+  eventsPerBlock: number,
+  accounts: number,
+  liveNotes: string[],
+): string {
   const lines = [
     `Offline decoding (the fetched bytes, no network; ${blocks} blocks, ${fmt(eventsPerBlock, 1)} events a block; ${accounts} accounts a block). "÷ fetch": decoding time over the raw fetch time of the same bytes.`,
     "",
@@ -70,9 +80,16 @@ export function markdownReport(clients: ClientFigures[], baseline: BaselineFigur
     ...clients.map((c) => {
       const size = c.install;
       const disk =
-        size === undefined ? "not measured | | " : size.error !== undefined ? `failed: ${size.error.split("\n")[0]} | | ` : `${mb(size.bytes)} | ${size.packages} | ${size.largest.map(([name, bytes]) => `${name} ${mb(bytes)}`).join(", ")}`;
+        size === undefined
+          ? "not measured | | "
+          : size.error !== undefined
+            ? `failed: ${size.error.split("\n")[0]} | | `
+            : `${mb(size.bytes)} | ${size.packages} | ${size.largest.map(([name, bytes]) => `${name} ${mb(bytes)}`).join(", ")}`;
       const run = c.footprint;
-      const loaded = run === undefined || run.error !== undefined ? `failed | | |` : `${mb(run.bytes)} [${run.imports.join(", ")}] | ${run.files} | ${run.packages} | ${fmt(run.importMs)}`;
+      const loaded =
+        run === undefined || run.error !== undefined
+          ? `failed | | |`
+          : `${mb(run.bytes)} [${run.imports.join(", ")}] | ${run.files} | ${run.packages} | ${fmt(run.importMs)}`;
       return `| ${c.name}@${c.version} | ${disk} | ${loaded} |`;
     }),
   );

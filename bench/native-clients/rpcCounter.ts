@@ -11,7 +11,10 @@ interface Upstream extends ServerSocket {
 }
 interface WsModule {
   WebSocket: new (url: string) => Upstream;
-  WebSocketServer: new (options: { host: string; port: number }) => {
+  WebSocketServer: new (options: {
+    host: string;
+    port: number;
+  }) => {
     on(event: "connection", listener: (socket: ServerSocket) => void): void;
     once(event: "listening", listener: () => void): void;
     address(): { port: number };
@@ -50,7 +53,8 @@ export async function startRpcCounter(targetUrl: string): Promise<RpcCounter> {
     client.on("message", (data) => {
       const text = data.toString("utf8");
       const message = JSON.parse(text) as { id?: string | number; method?: string };
-      if (message.method !== undefined && message.id !== undefined) inFlight.set(message.id, { method: message.method, started: performance.now() });
+      if (message.method !== undefined && message.id !== undefined)
+        inFlight.set(message.id, { method: message.method, started: performance.now() });
       if (open) upstream.send(text);
       else pending.push(text);
     });

@@ -37,7 +37,18 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createKafkaClient } from "@platform/bus";
 import { substrateNetworkSchema } from "@platform/chain";
 import { connectNativeChain, nativeDevPair, nativeKeyring, nativeTx } from "@platform/devnet";
-import { authCli, DEFAULT_PORTS, freePorts, repoRoot, serviceCommand, serviceProcessSpecs, silentProgress, startStack, type RunningStack, type ServiceRuntime } from "@platform/local-stack";
+import {
+  authCli,
+  DEFAULT_PORTS,
+  freePorts,
+  repoRoot,
+  serviceCommand,
+  serviceProcessSpecs,
+  silentProgress,
+  startStack,
+  type RunningStack,
+  type ServiceRuntime,
+} from "@platform/local-stack";
 import { createLogger } from "@platform/log";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { createRedis } from "@platform/store";
@@ -48,7 +59,8 @@ import { connectNativeChain as connectNativeReader } from "../../services/chain-
 
 const numberFromEnv = (name: string, fallback: number, { zero = false } = {}) => {
   const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 0 || (value === 0 && !zero)) throw new Error(`${name} must be a ${zero ? "whole number (0 or more)" : "positive whole number"}`);
+  if (!Number.isInteger(value) || value < 0 || (value === 0 && !zero))
+    throw new Error(`${name} must be a ${zero ? "whole number (0 or more)" : "positive whole number"}`);
   return value;
 };
 const BLOCKS = numberFromEnv("BENCH_NATIVE_API_BLOCKS", 30);
@@ -74,7 +86,11 @@ const ACCOUNTS_HEAD_KEY = "rm:accounts:head";
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const silent = process.env.BENCH_LOG_LEVEL
   ? createLogger({ service: "bench-native-api", level: process.env.BENCH_LOG_LEVEL as "debug" })
-  : createLogger({ service: "bench-native-api", level: "warn", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
+  : createLogger({
+      service: "bench-native-api",
+      level: "warn",
+      destination: new Writable({ write: (_c, _e, callback) => callback() }),
+    });
 
 interface BlockSample {
   number: number;
@@ -100,7 +116,9 @@ const state = tempDir("bench-native-api");
 let stack: RunningStack | undefined;
 let replacement: ManagedProcess | undefined;
 try {
-  say(`starting the local stack with the native network (chopsticks, real Subtensor runtime, block timer off; services from dist)…`);
+  say(
+    `starting the local stack with the native network (chopsticks, real Subtensor runtime, block timer off; services from dist)…`,
+  );
   const start = async () =>
     startStack({
       stateDir: state.path,
@@ -121,12 +139,18 @@ try {
   const stackMs = performance.now() - runStarted;
   const substrate = running.descriptor.substrate;
   if (substrate === undefined) throw new Error("the stack has no native network (descriptor.substrate is missing)");
-  say(`stack up in ${(stackMs / 1000).toFixed(1)} s: gateway ${running.descriptor.gatewayUrl}, native node ${substrate.httpUrl} (spec ${substrate.specVersion})`);
+  say(
+    `stack up in ${(stackMs / 1000).toFixed(1)} s: gateway ${running.descriptor.gatewayUrl}, native node ${substrate.httpUrl} (spec ${substrate.specVersion})`,
+  );
   if (Object.keys(INGESTOR_ENV).length > 0) replacement = await replaceIngestor(running, INGESTOR_ENV);
 
   const api = await dataApi(running);
   const chain = await connectNativeChain(substrate.rpcUrl);
-  const kafka = createKafkaClient({ brokers: running.descriptor.infrastructure.kafkaBrokers, clientId: "bench-native-api", logger: silent });
+  const kafka = createKafkaClient({
+    brokers: running.descriptor.infrastructure.kafkaBrokers,
+    clientId: "bench-native-api",
+    logger: silent,
+  });
   const published = STAGES ? await watchBlockSeen(kafka) : undefined;
   const redis = createRedis({ url: running.descriptor.infrastructure.redisUrl, connectionName: "bench-native-api" });
   // The chain-ingestor's own reader and block source, with the stack's network settings (chains.json).
@@ -139,7 +163,8 @@ try {
     rpc: { timeoutMs: 10_000, retryCount: 2, retryDelayMs: 250 },
   });
   const reader = STAGES ? await connectNativeReader(network) : undefined;
-  const source = reader === undefined ? undefined : nativeBlockSource({ reader, network, finalizedHead: () => undefined });
+  const source =
+    reader === undefined ? undefined : nativeBlockSource({ reader, network, finalizedHead: () => undefined });
   try {
     const keyring = await nativeKeyring();
     const alice = nativeDevPair(keyring, "Alice");
@@ -150,7 +175,8 @@ try {
 
     // The stack has followed the seed's blocks once the API's as_of reaches the chain's head.
     const caughtUp = await pollBalance(api, recipient.address, (answer) => answer.blockNumber >= head, 120_000);
-    if (caughtUp.answer === undefined) throw new Error(`the Data API did not reach the chain's head #${head} within 120 s`);
+    if (caughtUp.answer === undefined)
+      throw new Error(`the Data API did not reach the chain's head #${head} within 120 s`);
     say(
       `the Data API is at the chain's head #${head}; ${WARMUP} warm-up block(s), then ${BLOCKS} measured, one transfer each, ${SPACING_MS} ± ${JITTER_MS / 2} ms apart, polled every ${POLL_MS} ms${STAGES ? "" : " (stage observers off)"}`,
     );
@@ -173,17 +199,27 @@ try {
       const built = performance.now();
       lastBuilt = built;
       const headReached = STAGES ? watchHead(redis, number, built + TIMEOUT_MS) : Promise.resolve(undefined);
-      const visible = await pollBalance(api, recipient.address, (answer) => answer.blockNumber >= number && answer.freeRao === expected, TIMEOUT_MS);
+      const visible = await pollBalance(
+        api,
+        recipient.address,
+        (answer) => answer.blockNumber >= number && answer.freeRao === expected,
+        TIMEOUT_MS,
+      );
       const inReadModel = await headReached;
 
       // Checked after the clock stopped, so the checks cost the measurement nothing.
       const header = await rpcRequest<{ number: string }>(substrate.httpUrl, "chain_getHeader", [hash]);
-      if (Number(header.number) !== number) throw new Error(`dev_newBlock built #${Number(header.number)}, #${number} was expected`);
+      if (Number(header.number) !== number)
+        throw new Error(`dev_newBlock built #${Number(header.number)}, #${number} was expected`);
       const onChain = await freeAt(chain.api, recipient.address, hash);
-      if (onChain !== expectedFree) throw new Error(`block #${number}: the recipient holds ${onChain} rao, ${expectedFree} was expected (the transfer is missing?)`);
+      if (onChain !== expectedFree)
+        throw new Error(
+          `block #${number}: the recipient holds ${onChain} rao, ${expectedFree} was expected (the transfer is missing?)`,
+        );
       head = number;
 
-      for (let request = 0; request < BASELINE_REQUESTS; request++) rtts.push((await api.balance(recipient.address)).rttMs);
+      for (let request = 0; request < BASELINE_REQUESTS; request++)
+        rtts.push((await api.balance(recipient.address)).rttMs);
       const rereadMs = source === undefined ? undefined : await reread(reader!, source, BigInt(number), hash as Hex);
       const seenAt = published?.at(hash);
       const sample: BlockSample = {
@@ -212,10 +248,24 @@ try {
     const stages = {
       published: summary(samples.flatMap((sample) => (sample.publishedMs === undefined ? [] : [sample.publishedMs]))),
       readModel: summary(samples.flatMap((sample) => (sample.readModelMs === undefined ? [] : [sample.readModelMs]))),
-      publishedToReadModel: summary(samples.flatMap((sample) => (sample.publishedMs === undefined || sample.readModelMs === undefined ? [] : [sample.readModelMs - sample.publishedMs]))),
-      readModelToApi: summary(samples.flatMap((sample) => (sample.readModelMs === undefined ? [] : [sample.latencyMs - sample.readModelMs]))),
+      publishedToReadModel: summary(
+        samples.flatMap((sample) =>
+          sample.publishedMs === undefined || sample.readModelMs === undefined
+            ? []
+            : [sample.readModelMs - sample.publishedMs],
+        ),
+      ),
+      readModelToApi: summary(
+        samples.flatMap((sample) => (sample.readModelMs === undefined ? [] : [sample.latencyMs - sample.readModelMs])),
+      ),
       reread: summary(samples.flatMap((sample) => (sample.rereadMs === undefined ? [] : [sample.rereadMs]))),
-      publishedBeyondReread: summary(samples.flatMap((sample) => (sample.publishedMs === undefined || sample.rereadMs === undefined ? [] : [sample.publishedMs - sample.rereadMs]))),
+      publishedBeyondReread: summary(
+        samples.flatMap((sample) =>
+          sample.publishedMs === undefined || sample.rereadMs === undefined
+            ? []
+            : [sample.publishedMs - sample.rereadMs],
+        ),
+      ),
     };
     const missed = samples.filter((sample) => sample.missed).length;
     const met = missed === 0 && latency.p95Ms <= TARGETS.latencyP95Ms;
@@ -233,10 +283,17 @@ try {
         transferRao: AMOUNT_RAO.toString(),
         servicesRuntime: RUNTIME,
         ingestorEnv: INGESTOR_ENV,
-        stack: "startStack: native network (chopsticks, spec " + String(substrate.specVersion) + ", block timer off), simulator off",
+        stack:
+          "startStack: native network (chopsticks, spec " +
+          String(substrate.specVersion) +
+          ", block timer off), simulator off",
       },
       latency: { ...latency, missed, ratioP50: latency.p50Ms / baselineMs, ratioP95: latency.p95Ms / baselineMs },
-      baseline: { what: "one GET balance/latest round trip through the gateway (median, after visibility)", ms: baselineMs, samples: rtts.length },
+      baseline: {
+        what: "one GET balance/latest round trip through the gateway (median, after visibility)",
+        ms: baselineMs,
+        samples: rtts.length,
+      },
       stages,
       samples,
       targets: TARGETS,
@@ -250,25 +307,37 @@ try {
     say("|---|---|---|---|---|");
     say(`| baseline: one balance/latest round trip (${rtts.length} requests) | ${baselineMs.toFixed(1)} | | | 1.00 |`);
     if (STAGES) {
-      say(`| the native source's read of one block, redone after it showed (no Kafka) | ${row(stages.reread, baselineMs)} |`);
+      say(
+        `| the native source's read of one block, redone after it showed (no Kafka) | ${row(stages.reread, baselineMs)} |`,
+      );
       say(`| built → BlockSeen committed in Kafka (chain-ingestor) | ${row(stages.published, baselineMs)} |`);
       say(`| built → accounts head in Redis (+ projector) | ${row(stages.readModel, baselineMs)} |`);
     }
-    say(`| built → visible in the Data API${STAGES ? " (+ data-query, gateway, poll)" : ""} | ${row(latency, baselineMs)} |`);
+    say(
+      `| built → visible in the Data API${STAGES ? " (+ data-query, gateway, poll)" : ""} | ${row(latency, baselineMs)} |`,
+    );
     say("");
     if (STAGES) {
       say(
         `published − re-read (the ingestor's wait for its next poll, heads, Kafka commit): p50 ${stages.publishedBeyondReread.p50Ms.toFixed(0)} ms, p95 ${stages.publishedBeyondReread.p95Ms.toFixed(0)} ms; published → read model: p50 ${stages.publishedToReadModel.p50Ms.toFixed(0)} ms, p95 ${stages.publishedToReadModel.p95Ms.toFixed(0)} ms; read model → API answer: p50 ${stages.readModelToApi.p50Ms.toFixed(0)} ms, p95 ${stages.readModelToApi.p95Ms.toFixed(0)} ms`,
       );
     }
-    if (Object.keys(INGESTOR_ENV).length > 0) say(`(chain-ingestor replaced for this run with ${Object.entries(INGESTOR_ENV).map(([name, value]) => `${name}=${value}`).join(", ")})`);
+    if (Object.keys(INGESTOR_ENV).length > 0)
+      say(
+        `(chain-ingestor replaced for this run with ${Object.entries(INGESTOR_ENV)
+          .map(([name, value]) => `${name}=${value}`)
+          .join(", ")})`,
+      );
     say(
       `native block built → visible in the Data API, ${samples.length} blocks: p50 ${latency.p50Ms.toFixed(0)} ms, p95 ${latency.p95Ms.toFixed(0)} ms, max ${latency.maxMs.toFixed(0)} ms${missed > 0 ? `, ${missed} missed` : ""} (target p95 ≤ ${TARGETS.latencyP95Ms} ms: ${met ? "met" : "not met"})`,
     );
     say(`run time ${(runMs / 1000).toFixed(0)} s (stack start ${(stackMs / 1000).toFixed(0)} s)`);
     const resultsDir = new URL("../results/", import.meta.url);
     mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(new URL(`native-api-${new Date().toISOString().replace(/[:.]/g, "-")}.json`, resultsDir), `${JSON.stringify(figures, null, 2)}\n`);
+    writeFileSync(
+      new URL(`native-api-${new Date().toISOString().replace(/[:.]/g, "-")}.json`, resultsDir),
+      `${JSON.stringify(figures, null, 2)}\n`,
+    );
   } finally {
     redis.disconnect();
     await published?.stop();
@@ -298,20 +367,39 @@ async function dataApi(running: RunningStack): Promise<DataApi> {
   const auth = running.descriptor.processes.find((entry) => entry.name === "auth");
   if (auth?.grpcTarget === undefined) throw new Error("the stack has no auth service");
   const key = JSON.parse(
-    await authCli(RUNTIME, ["keys", "create", "--name", "bench-native-api", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! }),
+    await authCli(
+      RUNTIME,
+      ["keys", "create", "--name", "bench-native-api", "--scopes", "data:read", "--tier", "unlimited", "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
+    ),
   ) as { id: string; secret: string };
-  const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
+  const issued = await fetch(`${base}/auth`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+  });
   if (issued.status !== 200) throw new Error(`POST /auth: ${issued.status} ${await issued.text()}`);
   const token = ((await issued.json()) as { access_token: string }).access_token;
   const headers = { authorization: `Bearer ${token}` };
   return {
     async balance(address) {
       const started = performance.now();
-      const response = await fetch(`${base}/data/v1/accounts/${address}/balance/latest`, { headers, signal: AbortSignal.timeout(10_000) });
-      const body = (await response.json()) as { as_of?: { block_number?: number; finality?: string | null } | null; balance_free_rao?: string };
+      const response = await fetch(`${base}/data/v1/accounts/${address}/balance/latest`, {
+        headers,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body = (await response.json()) as {
+        as_of?: { block_number?: number; finality?: string | null } | null;
+        balance_free_rao?: string;
+      };
       const rttMs = performance.now() - started;
       if (response.status !== 200) throw new Error(`GET balance/latest: ${response.status} ${JSON.stringify(body)}`);
-      return { blockNumber: body.as_of?.block_number ?? -1, freeRao: body.balance_free_rao ?? "", finality: body.as_of?.finality ?? null, rttMs };
+      return {
+        blockNumber: body.as_of?.block_number ?? -1,
+        freeRao: body.balance_free_rao ?? "",
+        finality: body.as_of?.finality ?? null,
+        rttMs,
+      };
     },
   };
 }
@@ -337,9 +425,15 @@ async function pollBalance(
 }
 
 /** When each block's first BlockSeen is committed on chain.network.v1 (read_committed), by block hash. */
-async function watchBlockSeen(client: ReturnType<typeof createKafkaClient>): Promise<{ at(hash: string): number | undefined; stop(): Promise<void> }> {
+async function watchBlockSeen(
+  client: ReturnType<typeof createKafkaClient>,
+): Promise<{ at(hash: string): number | undefined; stop(): Promise<void> }> {
   const seen = new Map<string, number>();
-  const consumer = client.consumer({ groupId: `bench-native-api-${Date.now()}`, maxWaitTimeInMs: 10, readUncommitted: false });
+  const consumer = client.consumer({
+    groupId: `bench-native-api-${Date.now()}`,
+    maxWaitTimeInMs: 10,
+    readUncommitted: false,
+  });
   await consumer.connect();
   await consumer.subscribe({ topics: [TOPICS.chainNetwork.name], fromBeginning: false });
   const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
@@ -347,7 +441,8 @@ async function watchBlockSeen(client: ReturnType<typeof createKafkaClient>): Pro
     eachMessage: async ({ message }) => {
       if (message.value === null) return;
       const event = decodePayload(TOPICS.chainNetwork, message.value).event;
-      if (event?.$case === "blockSeen" && event.value.ref !== undefined && !seen.has(event.value.ref.blockHash)) seen.set(event.value.ref.blockHash, performance.now());
+      if (event?.$case === "blockSeen" && event.value.ref !== undefined && !seen.has(event.value.ref.blockHash))
+        seen.set(event.value.ref.blockHash, performance.now());
     },
   });
   await joined;
@@ -355,7 +450,12 @@ async function watchBlockSeen(client: ReturnType<typeof createKafkaClient>): Pro
 }
 
 /** The native source's read of one block as its step does it (headers, then the block's records), timed. */
-async function reread(reader: Awaited<ReturnType<typeof connectNativeReader>>, source: ReturnType<typeof nativeBlockSource>, number: bigint, hash: Hex): Promise<number> {
+async function reread(
+  reader: Awaited<ReturnType<typeof connectNativeReader>>,
+  source: ReturnType<typeof nativeBlockSource>,
+  number: bigint,
+  hash: Hex,
+): Promise<number> {
   const started = performance.now();
   const headers = await reader.headersAt([number]);
   if (headers[0]?.hash !== hash.toLowerCase()) throw new Error(`the chain's block #${number} is no longer ${hash}`);
@@ -364,7 +464,11 @@ async function reread(reader: Awaited<ReturnType<typeof connectNativeReader>>, s
 }
 
 /** When the accounts read model's head reaches `number` (polled every 5 ms), or undefined at the deadline. */
-async function watchHead(redis: ReturnType<typeof createRedis>, number: number, deadline: number): Promise<number | undefined> {
+async function watchHead(
+  redis: ReturnType<typeof createRedis>,
+  number: number,
+  deadline: number,
+): Promise<number | undefined> {
   while (performance.now() < deadline) {
     const value = await redis.hget(ACCOUNTS_HEAD_KEY, "blockNumber").catch(() => null);
     if (value !== null && Number(value) >= number) return performance.now();
@@ -382,7 +486,11 @@ async function replaceIngestor(running: RunningStack, overrides: Record<string, 
   const entry = descriptor.processes.find((candidate) => candidate.name === "chain-ingestor");
   if (entry?.opsUrl === undefined || entry.grpcTarget === undefined) throw new Error("the stack has no chain-ingestor");
   // Only its own ports matter (the other services' are not read): the old process is stopped first, so they are taken again.
-  const ports = { ...DEFAULT_PORTS, ingestorGrpc: Number(entry.grpcTarget.split(":").at(-1)), ingestorOps: Number(new URL(entry.opsUrl).port) };
+  const ports = {
+    ...DEFAULT_PORTS,
+    ingestorGrpc: Number(entry.grpcTarget.split(":").at(-1)),
+    ingestorOps: Number(new URL(entry.opsUrl).port),
+  };
   const infra = {
     kafkaBrokers: descriptor.infrastructure.kafkaBrokers,
     redisUrl: descriptor.infrastructure.redisUrl,
@@ -416,7 +524,11 @@ async function replaceIngestor(running: RunningStack, overrides: Record<string, 
     }
     await sleep(200);
   }
-  say(`chain-ingestor replaced (pid ${handle.pid}) with ${Object.entries(overrides).map(([name, value]) => `${name}=${value}`).join(", ")}`);
+  say(
+    `chain-ingestor replaced (pid ${handle.pid}) with ${Object.entries(overrides)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(", ")}`,
+  );
   return handle;
 }
 
@@ -424,9 +536,15 @@ async function headNumber(httpUrl: string): Promise<number> {
   return Number((await rpcRequest<{ number: string }>(httpUrl, "chain_getHeader")).number);
 }
 
-async function freeAt(api: Awaited<ReturnType<typeof connectNativeChain>>["api"], address: string, hash?: string): Promise<bigint> {
+async function freeAt(
+  api: Awaited<ReturnType<typeof connectNativeChain>>["api"],
+  address: string,
+  hash?: string,
+): Promise<bigint> {
   const at = hash === undefined ? api : await api.at(hash);
-  const info = (await at.query["system"]!["account"]!(address)) as unknown as { data: { free: { toString(): string } } };
+  const info = (await at.query["system"]!["account"]!(address)) as unknown as {
+    data: { free: { toString(): string } };
+  };
   return BigInt(info.data.free.toString());
 }
 
@@ -436,7 +554,8 @@ function parseSettings(name: string): Record<string, string> {
   const settings: Record<string, string> = {};
   for (const part of raw.split(",")) {
     const match = /^\s*([A-Z][A-Z0-9_]*)=(.*)$/.exec(part);
-    if (match === null) throw new Error(`${name} must be NAME=value pairs separated by commas (got ${JSON.stringify(part)})`);
+    if (match === null)
+      throw new Error(`${name} must be NAME=value pairs separated by commas (got ${JSON.stringify(part)})`);
     settings[match[1]!] = match[2]!.trim();
   }
   return settings;
@@ -450,10 +569,25 @@ function median(values: number[]): number {
 }
 
 /** p50 and p95 as the other native bench takes them (the value at rank ⌈0.95 n⌉), max and min. */
-function summary(values: number[]): { samples: number; p50Ms: number; p95Ms: number; maxMs: number; minMs: number; meanMs: number } {
+function summary(values: number[]): {
+  samples: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  minMs: number;
+  meanMs: number;
+} {
   const sorted = [...values].sort((a, b) => a - b);
   const n = sorted.length;
-  if (n === 0) return { samples: 0, p50Ms: Number.NaN, p95Ms: Number.NaN, maxMs: Number.NaN, minMs: Number.NaN, meanMs: Number.NaN };
+  if (n === 0)
+    return {
+      samples: 0,
+      p50Ms: Number.NaN,
+      p95Ms: Number.NaN,
+      maxMs: Number.NaN,
+      minMs: Number.NaN,
+      meanMs: Number.NaN,
+    };
   return {
     samples: n,
     p50Ms: sorted[Math.floor(n * 0.5)]!,

@@ -42,22 +42,34 @@ const CONCURRENCY = 8;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const silent = process.env.BENCH_LOG_LEVEL
   ? createLogger({ service: "bench-native", level: process.env.BENCH_LOG_LEVEL as "debug" })
-  : createLogger({ service: "bench-native", level: "warn", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
+  : createLogger({
+      service: "bench-native",
+      level: "warn",
+      destination: new Writable({ write: (_c, _e, callback) => callback() }),
+    });
 const dir = tempDir("bench-native");
 
-say(`recording a backlog of ${BLOCKS} blocks with ${TRANSFERS} transfers each (chopsticks, spec 218 with an upgrade from 204 midway)…`);
+say(
+  `recording a backlog of ${BLOCKS} blocks with ${TRANSFERS} transfers each (chopsticks, spec 218 with an upgrade from 204 midway)…`,
+);
 const backlog = await buildBacklog({ blocks: BLOCKS, transfersPerBlock: TRANSFERS, log: (line) => say(`  ${line}`) });
 const kafkaServer = await startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") });
 const kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "bench-native", logger: silent });
 try {
   // The sources create their topics too; the readers below subscribe before a source runs.
-  const topics = ensureTopics(kafka, { topics: ["chain.network.v1", "ingestor.checkpoints.v1"], replicationFactor: 1, logger: silent });
+  const topics = ensureTopics(kafka, {
+    topics: ["chain.network.v1", "ingestor.checkpoints.v1"],
+    replicationFactor: 1,
+    logger: silent,
+  });
   while (!topics.ready()) await new Promise((resolve) => setTimeout(resolve, 100));
   topics.stop();
   const first = backlog.blocks[0]!.number;
   const last = backlog.blocks.at(-1)!.number;
   const events = backlog.blocks.reduce((sum, block) => sum + block.events, 0);
-  say(`backlog: blocks ${first}–${last}, ${events} events (${Math.round(events / backlog.blocks.length)} a block), built in ${(backlog.buildMs / 1000).toFixed(0)} s`);
+  say(
+    `backlog: blocks ${first}–${last}, ${events} events (${Math.round(events / backlog.blocks.length)} a block), built in ${(backlog.buildMs / 1000).toFixed(0)} s`,
+  );
 
   const fetchMs: number[] = [];
   const rounds: IngestTiming[] = [];
@@ -80,7 +92,11 @@ try {
   const figures = {
     machine: "2 cores",
     backlog: { blocks, events, eventsPerBlock: events / blocks, runtimes: backlog.runtimes },
-    fetchOnly: { ms: fetchMedian, blocksPerSecond: (blocks * 1000) / fetchMedian, eventsPerSecond: (events * 1000) / fetchMedian },
+    fetchOnly: {
+      ms: fetchMedian,
+      blocksPerSecond: (blocks * 1000) / fetchMedian,
+      eventsPerSecond: (events * 1000) / fetchMedian,
+    },
     ingest: {
       ms: ingestMedian,
       startupMs: median(rounds.map((timing) => timing.startupMs)),
@@ -98,16 +114,27 @@ try {
   say("");
   say("| measure | blocks/s | events/s | ratio to fetch only |");
   say("|---|---|---|---|");
-  say(`| fetch only (baseline: the same RPC reads, no decoding, no Kafka) | ${figures.fetchOnly.blocksPerSecond.toFixed(1)} | ${figures.fetchOnly.eventsPerSecond.toFixed(0)} | 1.00 |`);
+  say(
+    `| fetch only (baseline: the same RPC reads, no decoding, no Kafka) | ${figures.fetchOnly.blocksPerSecond.toFixed(1)} | ${figures.fetchOnly.eventsPerSecond.toFixed(0)} | 1.00 |`,
+  );
   say(
     `| native source: read, decode, balances and positions, publish with checkpoints | ${figures.ingest.blocksPerSecond.toFixed(1)} | ${figures.ingest.eventsPerSecond.toFixed(0)} | ${figures.ingest.ratio.toFixed(2)} (target ≥ ${TARGETS.blocksPerSecond} blocks/s: ${figures.ingest.blocksPerSecond >= TARGETS.blocksPerSecond ? "met" : "not met"}) |`,
   );
-  say(`(whole run including the source's start, ${figures.ingest.startupMs.toFixed(0)} ms: ${figures.ingest.wholeRunBlocksPerSecond.toFixed(1)} blocks/s)`);
-  say(`decode share: events of every block decoded by dedot from their bytes in ${decodeMs.toFixed(0)} ms, ${(figures.decodeShare * 100).toFixed(1)} % of the source's time per block`);
-  say(`block built → published (BlockSeen committed in Kafka), ${latency.samples} blocks: p50 ${latency.p50Ms.toFixed(0)} ms, p95 ${latency.p95Ms.toFixed(0)} ms (target p95 ≤ ${TARGETS.latencyP95Ms} ms: ${latency.p95Ms <= TARGETS.latencyP95Ms ? "met" : "not met"})`);
+  say(
+    `(whole run including the source's start, ${figures.ingest.startupMs.toFixed(0)} ms: ${figures.ingest.wholeRunBlocksPerSecond.toFixed(1)} blocks/s)`,
+  );
+  say(
+    `decode share: events of every block decoded by dedot from their bytes in ${decodeMs.toFixed(0)} ms, ${(figures.decodeShare * 100).toFixed(1)} % of the source's time per block`,
+  );
+  say(
+    `block built → published (BlockSeen committed in Kafka), ${latency.samples} blocks: p50 ${latency.p50Ms.toFixed(0)} ms, p95 ${latency.p95Ms.toFixed(0)} ms (target p95 ≤ ${TARGETS.latencyP95Ms} ms: ${latency.p95Ms <= TARGETS.latencyP95Ms ? "met" : "not met"})`,
+  );
   const resultsDir = new URL("../results/", import.meta.url);
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(new URL(`native-${new Date().toISOString().replace(/[:.]/g, "-")}.json`, resultsDir), `${JSON.stringify(figures, null, 2)}\n`);
+  writeFileSync(
+    new URL(`native-${new Date().toISOString().replace(/[:.]/g, "-")}.json`, resultsDir),
+    `${JSON.stringify(figures, null, 2)}\n`,
+  );
 } finally {
   await backlog.stop();
   await kafkaServer.stop();
@@ -196,8 +223,16 @@ interface IngestTiming {
 }
 
 /** Each checkpoint of the source as it is committed (read_committed), until one holds `target`. */
-function watchCheckpoints(client: Kafka, sourceId: string, target: bigint): { ready: Promise<void>; done: Promise<{ block: bigint; at: number }[]> } {
-  const consumer = client.consumer({ groupId: `bench-native-checkpoints-${sourceId}-${Date.now()}`, maxWaitTimeInMs: 10, readUncommitted: false });
+function watchCheckpoints(
+  client: Kafka,
+  sourceId: string,
+  target: bigint,
+): { ready: Promise<void>; done: Promise<{ block: bigint; at: number }[]> } {
+  const consumer = client.consumer({
+    groupId: `bench-native-checkpoints-${sourceId}-${Date.now()}`,
+    maxWaitTimeInMs: 10,
+    readUncommitted: false,
+  });
   const arrivals: { block: bigint; at: number }[] = [];
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (finish = resolve));
@@ -236,7 +271,10 @@ async function decodeOnly(recorded: Backlog): Promise<number> {
     const blocks = [];
     for (const block of recorded.blocks) {
       const at = await client.at(block.hash as `0x${string}`);
-      const bytes = (await client.rpc.state_getStorage(SYSTEM_EVENTS_KEY, block.hash as `0x${string}`)) as `0x${string}`;
+      const bytes = (await client.rpc.state_getStorage(
+        SYSTEM_EVENTS_KEY,
+        block.hash as `0x${string}`,
+      )) as `0x${string}`;
       blocks.push({ storage: new QueryableStorage(at.registry, "System", "Events"), bytes });
     }
     const started = performance.now();
@@ -248,8 +286,17 @@ async function decodeOnly(recorded: Backlog): Promise<number> {
 }
 
 /** Follows the chain live and times each new block from the end of its build until its BlockSeen is committed in Kafka. */
-async function latencyRun(client: Kafka, recorded: Backlog): Promise<{ samples: number; p50Ms: number; p95Ms: number }> {
-  const network = substrateNetworkSchema.parse({ name: "bench-latency", chainId: 9_100, rpcUrl: recorded.node.rpcUrl, blockTimeMs: 2_000, finality: { safeDepth: 1, finalizedDepth: 3 } });
+async function latencyRun(
+  client: Kafka,
+  recorded: Backlog,
+): Promise<{ samples: number; p50Ms: number; p95Ms: number }> {
+  const network = substrateNetworkSchema.parse({
+    name: "bench-latency",
+    chainId: 9_100,
+    rpcUrl: recorded.node.rpcUrl,
+    blockTimeMs: 2_000,
+    finality: { safeDepth: 1, finalizedDepth: 3 },
+  });
   const ingestor = startNativeIngestor({
     kafka: client,
     network,
@@ -261,13 +308,22 @@ async function latencyRun(client: Kafka, recorded: Backlog): Promise<{ samples: 
     startBlock: BigInt(recorded.blocks.at(-1)!.number),
   });
   const seen = new Map<string, number>();
-  const consumer = client.consumer({ groupId: `bench-native-latency-${Date.now()}`, maxWaitTimeInMs: 20, readUncommitted: false });
+  const consumer = client.consumer({
+    groupId: `bench-native-latency-${Date.now()}`,
+    maxWaitTimeInMs: 20,
+    readUncommitted: false,
+  });
   await consumer.connect();
   await consumer.subscribe({ topics: [TOPICS.chainNetwork.name], fromBeginning: false });
   await consumer.run({
     eachMessage: async ({ message }) => {
       const event = decodePayload(TOPICS.chainNetwork, message.value!).event;
-      if (event?.$case === "blockSeen" && event.value.ref?.chainId === String(network.chainId) && !seen.has(event.value.ref.blockHash)) seen.set(event.value.ref.blockHash, performance.now());
+      if (
+        event?.$case === "blockSeen" &&
+        event.value.ref?.chainId === String(network.chainId) &&
+        !seen.has(event.value.ref.blockHash)
+      )
+        seen.set(event.value.ref.blockHash, performance.now());
     },
   });
   const dedot = await LegacyClient.new(new WsProvider(recorded.node.rpcUrl));
@@ -285,7 +341,11 @@ async function latencyRun(client: Kafka, recorded: Backlog): Promise<{ samples: 
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
     latencies.sort((a, b) => a - b);
-    return { samples: latencies.length, p50Ms: latencies[Math.floor(latencies.length * 0.5)]!, p95Ms: latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.95) - 1)]! };
+    return {
+      samples: latencies.length,
+      p50Ms: latencies[Math.floor(latencies.length * 0.5)]!,
+      p95Ms: latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.95) - 1)]!,
+    };
   } finally {
     await dedot.disconnect();
     await consumer.disconnect();
@@ -294,7 +354,11 @@ async function latencyRun(client: Kafka, recorded: Backlog): Promise<{ samples: 
 }
 
 async function waitForCheckpoint(client: Kafka, sourceId: string, target: bigint): Promise<void> {
-  const consumer = client.consumer({ groupId: `bench-native-checkpoints-${sourceId}-${Date.now()}`, maxWaitTimeInMs: 20, readUncommitted: false });
+  const consumer = client.consumer({
+    groupId: `bench-native-checkpoints-${sourceId}-${Date.now()}`,
+    maxWaitTimeInMs: 20,
+    readUncommitted: false,
+  });
   await consumer.connect();
   await consumer.subscribe({ topics: [TOPICS.ingestorCheckpoints.name], fromBeginning: true });
   await new Promise<void>((resolve) => {

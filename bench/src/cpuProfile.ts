@@ -42,10 +42,16 @@ export function summariseProfile(file: string, options: ProfileSummaryOptions): 
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const selfMs = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1_000));
+  profile.samples.forEach((id, index) =>
+    selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1_000),
+  );
   // Idle time and the process's start (loading its modules) are not the load's.
-  const startup = (node: ProfileNode) => areaOf(node) === "module loading (startup)" || /^(openFileHandle|realpathSync|readFileUtf8|internalModuleStat)$/.test(node.callFrame.functionName);
-  const busy = [...selfMs].filter(([id]) => !/^\((idle|program)\)$/.test(byId.get(id)!.callFrame.functionName) && !startup(byId.get(id)!));
+  const startup = (node: ProfileNode) =>
+    areaOf(node) === "module loading (startup)" ||
+    /^(openFileHandle|realpathSync|readFileUtf8|internalModuleStat)$/.test(node.callFrame.functionName);
+  const busy = [...selfMs].filter(
+    ([id]) => !/^\((idle|program)\)$/.test(byId.get(id)!.callFrame.functionName) && !startup(byId.get(id)!),
+  );
   const total = busy.reduce((sum, [, ms]) => sum + ms, 0);
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -53,7 +59,10 @@ export function summariseProfile(file: string, options: ProfileSummaryOptions): 
   for (const [id, ms] of busy) {
     const node = byId.get(id)!;
     areas.set(areaOf(node), (areas.get(areaOf(node)) ?? 0) + ms);
-    const where = node.callFrame.url === "" ? "" : ` ${node.callFrame.url.replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, "").replace(/^file:\/\/.*?\/(services|libs)\//, "$1/")}:${node.callFrame.lineNumber + 1}`;
+    const where =
+      node.callFrame.url === ""
+        ? ""
+        : ` ${node.callFrame.url.replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, "").replace(/^file:\/\/.*?\/(services|libs)\//, "$1/")}:${node.callFrame.lineNumber + 1}`;
     const name = `${node.callFrame.functionName || "(anonymous)"}${where}`;
     functions.set(name, (functions.get(name) ?? 0) + ms);
     // Each step counted once per sample, however deep it recurses.
@@ -74,10 +83,27 @@ export function summariseProfile(file: string, options: ProfileSummaryOptions): 
     `${basename(file)}: ${total.toFixed(0)} ms busy (idle and module loading left out)`,
     table(top(areas, 20).map(([area, ms]) => ({ area, ms: ms.toFixed(0), share: share(ms) }))),
     "",
-    table(top(functions, options.functions).map(([fn, ms]) => ({ "function (self time)": fn.slice(0, 120), ms: ms.toFixed(0), share: share(ms) }))),
+    table(
+      top(functions, options.functions).map(([fn, ms]) => ({
+        "function (self time)": fn.slice(0, 120),
+        ms: ms.toFixed(0),
+        share: share(ms),
+      })),
+    ),
     ...(steps.length === 0
       ? []
-      : ["", table(steps.filter(([step]) => inclusive.has(step)).map(([step]) => ({ "step (inclusive time)": step, ms: inclusive.get(step)!.toFixed(0), share: share(inclusive.get(step)!) })))]),
+      : [
+          "",
+          table(
+            steps
+              .filter(([step]) => inclusive.has(step))
+              .map(([step]) => ({
+                "step (inclusive time)": step,
+                ms: inclusive.get(step)!.toFixed(0),
+                share: share(inclusive.get(step)!),
+              })),
+          ),
+        ]),
   ].join("\n");
 }
 

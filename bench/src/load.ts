@@ -42,5 +42,9 @@ export function table(rows: Array<Record<string, string | number>>): string {
   const columns = Object.keys(rows[0] ?? {});
   const width = (column: string) => Math.max(column.length, ...rows.map((row) => String(row[column]).length));
   const line = (cells: string[]) => cells.map((cell, index) => cell.padEnd(width(columns[index]!))).join("  ");
-  return [line(columns), line(columns.map((column) => "-".repeat(width(column)))), ...rows.map((row) => line(columns.map((column) => String(row[column]))))].join("\n");
+  return [
+    line(columns),
+    line(columns.map((column) => "-".repeat(width(column)))),
+    ...rows.map((row) => line(columns.map((column) => String(row[column])))),
+  ].join("\n");
 }

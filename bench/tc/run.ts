@@ -18,15 +18,40 @@ const ACCEPTS = Number(process.env.BENCH_ACCEPTS ?? 1_000);
 
 const state = tempDir("bench-tc");
 process.stdout.write("starting the stack (Kafka, Redis, NATS, anvil, services)…\n");
-const stack = await startStack({ stateDir: state.path, ports: await freePorts(), detached: false, runtime: "dist", progress: silentProgress, logLevel: "warn" });
+const stack = await startStack({
+  stateDir: state.path,
+  ports: await freePorts(),
+  detached: false,
+  runtime: "dist",
+  progress: silentProgress,
+  logLevel: "warn",
+});
 const base = stack.descriptor.gatewayUrl;
 
 try {
   const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!;
   const key = JSON.parse(
-    await authCli("dist", ["keys", "create", "--name", "bench-tc", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: authTarget }),
+    await authCli(
+      "dist",
+      [
+        "keys",
+        "create",
+        "--name",
+        "bench-tc",
+        "--scopes",
+        "intents:read,intents:write",
+        "--tier",
+        "unlimited",
+        "--json",
+      ],
+      { AUTH_ADMIN_GRPC_TARGET: authTarget },
+    ),
   ) as { id: string; secret: string };
-  const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
+  const issued = await fetch(`${base}/auth`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+  });
   const token = ((await issued.json()) as { access_token: string }).access_token;
   const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
 
@@ -37,8 +62,19 @@ try {
     const prepared = await Promise.all(
       Array.from({ length: Math.min(50, ACCEPTS - batch) }, async () => {
         const account = privateKeyToAccount(generatePrivateKey());
-        const response = await fetch(`${base}/intents/v1/tc/nonce`, { method: "POST", headers, body: JSON.stringify({ walletAddress: account.address }) });
-        const fields = (await response.json()) as { nonce: string; domain: string; uri: string; chainIds: number[]; statement: string; resource: string };
+        const response = await fetch(`${base}/intents/v1/tc/nonce`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ walletAddress: account.address }),
+        });
+        const fields = (await response.json()) as {
+          nonce: string;
+          domain: string;
+          uri: string;
+          chainIds: number[];
+          statement: string;
+          resource: string;
+        };
         const issuedAt = new Date();
         const message = createSiweMessage({
           address: account.address,
@@ -63,22 +99,49 @@ try {
     url: `${base}/intents/v1/tc/accept`,
     connections: Math.min(CONNECTIONS, 16),
     amount: bodies.length,
-    requests: [{ method: "POST", headers, setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }) }],
+    requests: [
+      { method: "POST", headers, setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }) },
+    ],
   });
   const walletForReads = "0x52908400098527886e0f7030069857d2e4169ee7";
-  const reads = await load({ url: `${base}/intents/v1/tc/status?walletAddress=${walletForReads}`, headers: { authorization: `Bearer ${token}` }, connections: CONNECTIONS, durationSeconds: DURATION });
+  const reads = await load({
+    url: `${base}/intents/v1/tc/status?walletAddress=${walletForReads}`,
+    headers: { authorization: `Bearer ${token}` },
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+  });
   const baseline = await load({ url: `${base}/healthz`, connections: CONNECTIONS, durationSeconds: DURATION });
 
   const acceptsPerSecond = accepts.requests.total / (accepts.duration || 1);
   process.stdout.write(`\nbench/tc — node ${process.version}\n\n`);
   process.stdout.write(
     `${table([
-      { measure: `GET /healthz (baseline), ${CONNECTIONS} connections`, "req/s": baseline.requestsPerSecond.toFixed(0), "p50 ms": baseline.p50Ms, "p99 ms": baseline.p99Ms, ratio: "1.00" },
-      { measure: `GET /intents/v1/tc/status, ${CONNECTIONS} connections`, "req/s": reads.requestsPerSecond.toFixed(0), "p50 ms": reads.p50Ms, "p99 ms": reads.p99Ms, ratio: (reads.requestsPerSecond / baseline.requestsPerSecond).toFixed(2) },
-      { measure: `POST /intents/v1/tc/accept, ${Math.min(CONNECTIONS, 16)} connections, ${bodies.length} wallets`, "req/s": acceptsPerSecond.toFixed(0), "p50 ms": accepts.latency.p50, "p99 ms": accepts.latency.p99, ratio: (acceptsPerSecond / baseline.requestsPerSecond).toFixed(3) },
+      {
+        measure: `GET /healthz (baseline), ${CONNECTIONS} connections`,
+        "req/s": baseline.requestsPerSecond.toFixed(0),
+        "p50 ms": baseline.p50Ms,
+        "p99 ms": baseline.p99Ms,
+        ratio: "1.00",
+      },
+      {
+        measure: `GET /intents/v1/tc/status, ${CONNECTIONS} connections`,
+        "req/s": reads.requestsPerSecond.toFixed(0),
+        "p50 ms": reads.p50Ms,
+        "p99 ms": reads.p99Ms,
+        ratio: (reads.requestsPerSecond / baseline.requestsPerSecond).toFixed(2),
+      },
+      {
+        measure: `POST /intents/v1/tc/accept, ${Math.min(CONNECTIONS, 16)} connections, ${bodies.length} wallets`,
+        "req/s": acceptsPerSecond.toFixed(0),
+        "p50 ms": accepts.latency.p50,
+        "p99 ms": accepts.latency.p99,
+        ratio: (acceptsPerSecond / baseline.requestsPerSecond).toFixed(3),
+      },
     ])}\n\n`,
   );
-  process.stdout.write(`non-2xx or errors: accepts ${accepts.non2xx + accepts.errors}, reads ${reads.failures}, baseline ${baseline.failures}\n`);
+  process.stdout.write(
+    `non-2xx or errors: accepts ${accepts.non2xx + accepts.errors}, reads ${reads.failures}, baseline ${baseline.failures}\n`,
+  );
 } finally {
   await stack.stop();
   state.remove();

@@ -1,7 +1,16 @@
 import { LegacyClient, QueryableStorage, WsProvider } from "dedot";
 import { $Metadata, AccountId32, PortableRegistry } from "dedot/codecs";
 import { dependencyVersion } from "../importDependency.js";
-import { COMPARED_FIELDS, phaseOf, type ClientUnderTest, type Decoded, type LiveClient, type NormalizedAccount, type NormalizedEvent, type OfflineDecoder } from "./types.js";
+import {
+  COMPARED_FIELDS,
+  phaseOf,
+  type ClientUnderTest,
+  type Decoded,
+  type LiveClient,
+  type NormalizedAccount,
+  type NormalizedEvent,
+  type OfflineDecoder,
+} from "./types.js";
 
 /**
  * dedot's shapes: `palletEvent` as `{ name, data }` (or the bare name for an event without
@@ -26,7 +35,10 @@ export function dedotClient(): ClientUnderTest {
     via: "$Metadata.tryDecode + new PortableRegistry(metadata.latest) + QueryableStorage (dedot, dedot/codecs); live: LegacyClient + client.at(hash)",
     buildDecoder(metadata) {
       const registry = new PortableRegistry($Metadata.tryDecode(metadata).latest);
-      return offlineDecoder(new QueryableStorage(registry, "System", "Events"), new QueryableStorage(registry, "System", "Account"));
+      return offlineDecoder(
+        new QueryableStorage(registry, "System", "Events"),
+        new QueryableStorage(registry, "System", "Account"),
+      );
     },
     async connect(wsUrl) {
       const client = await LegacyClient.new(new WsProvider(wsUrl));
@@ -68,7 +80,10 @@ function normalizeEvent(record: EventRecord): NormalizedEvent {
   const inner = record.event.palletEvent;
   const name = typeof inner === "string" ? inner : inner.name;
   const data = typeof inner === "string" ? undefined : inner.data;
-  const fields = COMPARED_FIELDS.has(`${pallet}.${name}`) && typeof data === "object" && data !== null ? Object.values(data).map(canonical) : [];
+  const fields =
+    COMPARED_FIELDS.has(`${pallet}.${name}`) && typeof data === "object" && data !== null
+      ? Object.values(data).map(canonical)
+      : [];
   return { pallet, name, phase: phaseOf(record.phase.type, record.phase.value), fields };
 }
 

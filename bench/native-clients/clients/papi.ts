@@ -1,7 +1,16 @@
 import { createClient, getSs58AddressInfo, type JsonRpcProvider } from "polkadot-api";
 import { dependencyVersion, importDependencyOf, type DependencyChain } from "../importDependency.js";
 import { webSocketClass, type WebSocketConstructor } from "../rawRpc.js";
-import { COMPARED_FIELDS, phaseOf, type ClientUnderTest, type Decoded, type LiveClient, type NormalizedAccount, type NormalizedEvent, type OfflineDecoder } from "./types.js";
+import {
+  COMPARED_FIELDS,
+  phaseOf,
+  type ClientUnderTest,
+  type Decoded,
+  type LiveClient,
+  type NormalizedAccount,
+  type NormalizedEvent,
+  type OfflineDecoder,
+} from "./types.js";
 
 /*
  * polkadot-api's metadata-driven dynamic codecs, the layer its typed API is built on. Neither
@@ -45,7 +54,10 @@ interface AccountInfo {
  * Without the map the answers pass as chopsticks gives them.
  */
 export async function papiClient(codeHashes?: ReadonlyMap<string, string>): Promise<ClientUnderTest> {
-  const [bindings, builders] = await Promise.all([importDependencyOf<Bindings>(BINDINGS), importDependencyOf<Builders>(BUILDERS)]);
+  const [bindings, builders] = await Promise.all([
+    importDependencyOf<Bindings>(BINDINGS),
+    importDependencyOf<Builders>(BUILDERS),
+  ]);
   const WebSocket = await webSocketClass();
   return {
     name: codeHashes === undefined ? "polkadot-api (chopsticks' :code hash as served)" : "polkadot-api",
@@ -54,7 +66,9 @@ export async function papiClient(codeHashes?: ReadonlyMap<string, string>): Prom
     imports: ["polkadot-api"],
     via: `getDynamicBuilder(getLookupFn(unifyMetadata(decAnyMetadata(·)))) from @polkadot-api/metadata-builders ${dependencyVersion(BUILDERS)} and substrate-bindings ${dependencyVersion(BINDINGS)} (polkadot-api's own dependencies); live: createClient(<plain WebSocket JsonRpcProvider>).getUnsafeApi()`,
     buildDecoder(metadata) {
-      const builder = builders.getDynamicBuilder(builders.getLookupFn(bindings.unifyMetadata(bindings.decAnyMetadata(metadata))));
+      const builder = builders.getDynamicBuilder(
+        builders.getLookupFn(bindings.unifyMetadata(bindings.decAnyMetadata(metadata))),
+      );
       return offlineDecoder(builder.buildStorage("System", "Events"), builder.buildStorage("System", "Account"));
     },
     async connect(wsUrl) {
@@ -88,7 +102,11 @@ export async function papiClient(codeHashes?: ReadonlyMap<string, string>): Prom
  * which lacks `isResponse`, and the import fails ("does not provide an export named 'isResponse'").
  * (Node 20 has no global WebSocket either, so getWsProvider would need `websocketClass` anyway.)
  */
-export function webSocketProvider(WebSocket: WebSocketConstructor, url: string, codeHashes?: ReadonlyMap<string, string>): JsonRpcProvider {
+export function webSocketProvider(
+  WebSocket: WebSocketConstructor,
+  url: string,
+  codeHashes?: ReadonlyMap<string, string>,
+): JsonRpcProvider {
   return (onMessage) => {
     const socket = new WebSocket(url);
     let queue: string[] | undefined = [];
@@ -97,9 +115,12 @@ export function webSocketProvider(WebSocket: WebSocketConstructor, url: string, 
       queue = undefined;
     });
     socket.on("message", (data) => {
-      const message = JSON.parse(data.toString("utf8")) as Parameters<typeof onMessage>[0] & { params?: { result?: { key?: string; hash?: string } } };
+      const message = JSON.parse(data.toString("utf8")) as Parameters<typeof onMessage>[0] & {
+        params?: { result?: { key?: string; hash?: string } };
+      };
       const item = message.params?.result;
-      if (codeHashes !== undefined && item?.key === CODE_KEY && item.hash !== undefined) item.hash = codeHashes.get(item.hash) ?? item.hash;
+      if (codeHashes !== undefined && item?.key === CODE_KEY && item.hash !== undefined)
+        item.hash = codeHashes.get(item.hash) ?? item.hash;
       onMessage(message);
     });
     return {
@@ -143,7 +164,10 @@ function normalizeEvent(record: EventRecord): NormalizedEvent {
   const pallet = record.event.type;
   const name = record.event.value.type;
   const value = record.event.value.value;
-  const fields = COMPARED_FIELDS.has(`${pallet}.${name}`) && typeof value === "object" && value !== null ? Object.values(value).map(canonical) : [];
+  const fields =
+    COMPARED_FIELDS.has(`${pallet}.${name}`) && typeof value === "object" && value !== null
+      ? Object.values(value).map(canonical)
+      : [];
   return { pallet, name, phase: phaseOf(record.phase.type, record.phase.value), fields };
 }
 

@@ -1,7 +1,16 @@
 import "@polkadot/api/augment";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { dependencyVersion, importDependencyOf, type DependencyChain } from "../importDependency.js";
-import { COMPARED_FIELDS, phaseOf, type ClientUnderTest, type Decoded, type LiveClient, type NormalizedAccount, type NormalizedEvent, type OfflineDecoder } from "./types.js";
+import {
+  COMPARED_FIELDS,
+  phaseOf,
+  type ClientUnderTest,
+  type Decoded,
+  type LiveClient,
+  type NormalizedAccount,
+  type NormalizedEvent,
+  type OfflineDecoder,
+} from "./types.js";
 
 /** @polkadot/types is a dependency of @polkadot/api, not of bench: imported from @polkadot/api's location. */
 const TYPES: DependencyChain = ["@polkadot/api", "@polkadot/types"];
@@ -28,7 +37,11 @@ interface AccountInfo {
   nonce: { toNumber(): number };
   data: { free: { toString(): string } };
 }
-type StorageType = RuntimeMetadata["asLatest"]["pallets"][number]["storage"] extends { unwrap(): { items: { type: infer T }[] } } ? T : never;
+type StorageType = RuntimeMetadata["asLatest"]["pallets"][number]["storage"] extends {
+  unwrap(): { items: { type: infer T }[] };
+}
+  ? T
+  : never;
 
 /** A storage function of `expandMetadata(…).query`: called with the keys, it returns the storage key (length-prefixed). */
 interface StorageEntry {
@@ -39,7 +52,10 @@ interface StorageEntry {
 interface TypesModule {
   TypeRegistry: new () => Registry;
   Metadata: new (registry: Registry, value: Uint8Array) => RuntimeMetadata;
-  expandMetadata(registry: Registry, metadata: RuntimeMetadata): { query: Record<string, Record<string, StorageEntry>> };
+  expandMetadata(
+    registry: Registry,
+    metadata: RuntimeMetadata,
+  ): { query: Record<string, Record<string, StorageEntry>> };
   unwrapStorageType(registry: Registry, type: StorageType, isOptional?: boolean): string;
 }
 
@@ -81,9 +97,15 @@ export async function pjsClient(): Promise<ClientUnderTest> {
   };
 }
 
-function offlineDecoder(registry: Registry, events: StorageEntry, account: StorageEntry, types: TypesModule): OfflineDecoder {
+function offlineDecoder(
+  registry: Registry,
+  events: StorageEntry,
+  account: StorageEntry,
+  types: TypesModule,
+): OfflineDecoder {
   // What ApiPromise does for a storage value: the entry's type, created from the raw bytes.
-  const typeOf = (entry: StorageEntry) => types.unwrapStorageType(registry, entry.meta.type, entry.meta.modifier.isOptional);
+  const typeOf = (entry: StorageEntry) =>
+    types.unwrapStorageType(registry, entry.meta.type, entry.meta.modifier.isOptional);
   const eventsType = typeOf(events);
   const accountType = typeOf(account);
   return {
@@ -117,8 +139,12 @@ function normalizeEvent(record: EventRecord): NormalizedEvent {
   const event = record.event;
   const pallet = palletName(event.registry, event.index[0] ?? -1);
   const name = event.method;
-  const fields = COMPARED_FIELDS.has(`${pallet}.${name}`) ? event.data.map((value) => (value.toRawType().includes("AccountId") ? value.toHex() : value.toString())) : [];
-  const phase = record.phase.isApplyExtrinsic ? phaseOf("ApplyExtrinsic", record.phase.asApplyExtrinsic.toNumber()) : phaseOf(record.phase.type);
+  const fields = COMPARED_FIELDS.has(`${pallet}.${name}`)
+    ? event.data.map((value) => (value.toRawType().includes("AccountId") ? value.toHex() : value.toString()))
+    : [];
+  const phase = record.phase.isApplyExtrinsic
+    ? phaseOf("ApplyExtrinsic", record.phase.asApplyExtrinsic.toNumber())
+    : phaseOf(record.phase.type);
   return { pallet, name, phase, fields };
 }
 

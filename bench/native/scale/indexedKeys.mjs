@@ -23,12 +23,22 @@ const INDEXED =
   " const maybeBest = __next !== undefined && __next.startsWith(prefix) && __next > startKey ? __next : undefined;";
 
 const PARENT = "if (this.#parent && !this.#deletedPrefix.some((dp)=>dp === prefix)) {";
-const INDEXED_PARENT = "if (this.#parent && this.#parent instanceof StorageLayer && !this.#deletedPrefix.some((dp)=>dp === prefix)) {";
+const INDEXED_PARENT =
+  "if (this.#parent && this.#parent instanceof StorageLayer && !this.#deletedPrefix.some((dp)=>dp === prefix)) {";
 
 export async function load(url, context, nextLoad) {
   const loaded = await nextLoad(url, context);
   if (!url.endsWith(TARGET)) return loaded;
-  const source = loaded.source === undefined || loaded.source === null ? readFileSync(fileURLToPath(url), "utf8") : String(loaded.source);
-  if (!source.includes(LINEAR) || source.split(PARENT).length !== 2) throw new Error(`indexedKeys: ${url} is not the findNextKey this patch knows (another chopsticks version?)`);
-  return { ...loaded, format: "module", source: source.replace(LINEAR, INDEXED).replace(PARENT, INDEXED_PARENT), shortCircuit: true };
+  const source =
+    loaded.source === undefined || loaded.source === null
+      ? readFileSync(fileURLToPath(url), "utf8")
+      : String(loaded.source);
+  if (!source.includes(LINEAR) || source.split(PARENT).length !== 2)
+    throw new Error(`indexedKeys: ${url} is not the findNextKey this patch knows (another chopsticks version?)`);
+  return {
+    ...loaded,
+    format: "module",
+    source: source.replace(LINEAR, INDEXED).replace(PARENT, INDEXED_PARENT),
+    shortCircuit: true,
+  };
 }

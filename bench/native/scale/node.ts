@@ -17,10 +17,24 @@ export interface ScaleNode {
  * and waits until it has built its first block. `indexedKeys`: with the binary-search next-key
  * lookup (indexedKeys.mjs).
  */
-export async function startScaleNode(options: { genesis: string; logFile: string; indexedKeys: boolean; timeoutMs?: number }): Promise<ScaleNode> {
+export async function startScaleNode(options: {
+  genesis: string;
+  logFile: string;
+  indexedKeys: boolean;
+  timeoutMs?: number;
+}): Promise<ScaleNode> {
   const port = await freePort();
   const entry = fileURLToPath(new URL("./scaleNode.ts", import.meta.url));
-  const args = ["--max-old-space-size=8192", "--import", "tsx", entry, "--genesis", options.genesis, "--port", String(port)];
+  const args = [
+    "--max-old-space-size=8192",
+    "--import",
+    "tsx",
+    entry,
+    "--genesis",
+    options.genesis,
+    "--port",
+    String(port),
+  ];
   if (options.indexedKeys) args.push("--indexed-keys");
   const child = spawnManaged({ name: "scale-chopsticks", command: process.execPath, args, logFile: options.logFile });
   const httpUrl = `http://127.0.0.1:${port}`;
@@ -47,7 +61,9 @@ export async function startScaleNode(options: { genesis: string; logFile: string
     }
     if (exited !== undefined || Date.now() > deadline) {
       await child.stop(2_000);
-      throw new Error(`scale chopsticks did not start (${exited === undefined ? "timeout" : `exited ${String(exited)}`}); log ${options.logFile}`);
+      throw new Error(
+        `scale chopsticks did not start (${exited === undefined ? "timeout" : `exited ${String(exited)}`}); log ${options.logFile}`,
+      );
     }
     await sleep(250);
   }

@@ -25,7 +25,11 @@ import { subnetsProjection } from "../../../services/projector/src/subnets/proje
  * same socket write as the version's GET and is not counted).
  */
 
-const log = createLogger({ service: "bench-scale", level: "warn", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
+const log = createLogger({
+  service: "bench-scale",
+  level: "warn",
+  destination: new Writable({ write: (_c, _e, callback) => callback() }),
+});
 
 export interface ReadModelFigures {
   records: number;
@@ -40,7 +44,11 @@ export interface ReadModelFigures {
   }[];
 }
 
-export async function measureReadModels(records: readonly { key: string; eventType: string; payload: NetworkChainEvent }[], dir: string, seconds = 5): Promise<ReadModelFigures> {
+export async function measureReadModels(
+  records: readonly { key: string; eventType: string; payload: NetworkChainEvent }[],
+  dir: string,
+  seconds = 5,
+): Promise<ReadModelFigures> {
   const server = await startRedis({ dir: join(dir, "redis"), logFile: join(dir, "redis.log") });
   const redis = createRedis({ url: server.url, connectionName: "bench-scale", commandTimeoutMs: 120_000 });
   try {
@@ -58,18 +66,33 @@ export async function measureReadModels(records: readonly { key: string; eventTy
       if (count > most) [busiest, most] = [netuid, count];
     }
     const service = subnetsReads({ redis, answerCacheMaxBytes: 64 * 1024 * 1024 });
-    const wire = (method: "getSubnetsLatest" | "getHoldersTop") => service.definition[method]!.responseSerialize as (answer: unknown) => Buffer;
+    const wire = (method: "getSubnetsLatest" | "getHoldersTop") =>
+      service.definition[method]!.responseSerialize as (answer: unknown) => Buffer;
     const subnetsRequest = { netuids: [], sort: 0, order: 0, page: { limit: 256, cursor: "" } };
-    const holdersRequest = { netuid: busiest, groupBy: HolderGrouping.HOLDER_GROUPING_COLDKEY, page: { limit: 100, cursor: "" } };
+    const holdersRequest = {
+      netuid: busiest,
+      groupBy: HolderGrouping.HOLDER_GROUPING_COLDKEY,
+      page: { limit: 100, cursor: "" },
+    };
     const reads = [
-      await measure(redis, "subnets/latest (every subnet)", {
-        computed: () => getSubnetsLatest(redis, subnetsRequest),
-        kept: async () => wire("getSubnetsLatest")(await service.getSubnetsLatest(subnetsRequest)),
-      }, seconds),
-      await measure(redis, `holders/top page of 100 (subnet ${busiest}, ${most.toLocaleString("en")} positions)`, {
-        computed: () => getHoldersTop(redis, holdersRequest),
-        kept: async () => wire("getHoldersTop")(await service.getHoldersTop(holdersRequest)),
-      }, seconds),
+      await measure(
+        redis,
+        "subnets/latest (every subnet)",
+        {
+          computed: () => getSubnetsLatest(redis, subnetsRequest),
+          kept: async () => wire("getSubnetsLatest")(await service.getSubnetsLatest(subnetsRequest)),
+        },
+        seconds,
+      ),
+      await measure(
+        redis,
+        `holders/top page of 100 (subnet ${busiest}, ${most.toLocaleString("en")} positions)`,
+        {
+          computed: () => getHoldersTop(redis, holdersRequest),
+          kept: async () => wire("getHoldersTop")(await service.getHoldersTop(holdersRequest)),
+        },
+        seconds,
+      ),
     ];
     return { records: records.length, projectMs, usedMemoryMb, reads };
   } finally {
@@ -78,7 +101,10 @@ export async function measureReadModels(records: readonly { key: string; eventTy
   }
 }
 
-async function project(redis: Redis, records: readonly { key: string; eventType: string; payload: NetworkChainEvent }[]): Promise<void> {
+async function project(
+  redis: Redis,
+  records: readonly { key: string; eventType: string; payload: NetworkChainEvent }[],
+): Promise<void> {
   const messages: ConsumedRecord[] = records.map((record, offset) => ({
     topic: TOPICS.chainNetwork.name,
     partition: 0,
@@ -116,7 +142,9 @@ async function measure(
   seconds: number,
 ): Promise<ReadModelFigures["reads"][number]> {
   const answer = await read.computed();
-  const bytes = Buffer.byteLength(JSON.stringify(answer, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)));
+  const bytes = Buffer.byteLength(
+    JSON.stringify(answer, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)),
+  );
   await redis.set("bench:baseline", "x".repeat(bytes));
   const run = async (call: () => Promise<unknown>) => {
     const latencies: number[] = [];

@@ -43,7 +43,17 @@ import { connectNativeChain } from "../../../services/chain-ingestor/src/native/
 import { startScaleNode, type ScaleNode } from "./node.js";
 import { ReadTimes, timedReader } from "./timedReader.js";
 import { measureReadModels } from "./readModels.js";
-import { EPOCH_SUBNETS, generateScaleState, MAINNET_SIZES, rawKeys, systemAccountKey, TEMPO, u8aHex, writeScaleState, type Hex } from "./scaleState.js";
+import {
+  EPOCH_SUBNETS,
+  generateScaleState,
+  MAINNET_SIZES,
+  rawKeys,
+  systemAccountKey,
+  TEMPO,
+  u8aHex,
+  writeScaleState,
+  type Hex,
+} from "./scaleState.js";
 
 const numberFromEnv = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -52,7 +62,11 @@ const numberFromEnv = (name: string, fallback: number) => {
 };
 const BLOCKS = numberFromEnv("BENCH_SCALE_BLOCKS", 30);
 const SEED = numberFromEnv("BENCH_SCALE_SEED", 42);
-const SIZES = { ...MAINNET_SIZES, nominators: numberFromEnv("BENCH_SCALE_NOMINATORS", MAINNET_SIZES.nominators), accounts: numberFromEnv("BENCH_SCALE_ACCOUNTS", MAINNET_SIZES.accounts) };
+const SIZES = {
+  ...MAINNET_SIZES,
+  nominators: numberFromEnv("BENCH_SCALE_NOMINATORS", MAINNET_SIZES.nominators),
+  accounts: numberFromEnv("BENCH_SCALE_ACCOUNTS", MAINNET_SIZES.accounts),
+};
 const INDEXED = (process.env.BENCH_SCALE_CHOPSTICKS ?? "indexed") !== "stock";
 /** BENCH_SCALE_PROFILE=1: a CPU profile of each incremental block's read, in bench/results (open in Chrome DevTools). */
 const PROFILE = process.env.BENCH_SCALE_PROFILE === "1";
@@ -70,33 +84,59 @@ const memory = (node: ScaleNode) => {
 };
 function processRss(pid: number): number {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((entry) => entry.startsWith("VmRSS:"));
+    const line = readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((entry) => entry.startsWith("VmRSS:"));
     return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
   } catch {
     return 0;
   }
 }
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]!;
-const median = (values: readonly number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]!;
+const median = (values: readonly number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 const dir = tempDir("bench-native-scale");
-const figures: Record<string, unknown> = { machine: "2 cores", chopsticks: INDEXED ? "indexed next-key lookup (indexedKeys.mjs)" : "stock", seed: SEED, sizes: SIZES, tempo: TEMPO, epochSubnets: EPOCH_SUBNETS ?? "all", targets: TARGETS };
+const figures: Record<string, unknown> = {
+  machine: "2 cores",
+  chopsticks: INDEXED ? "indexed next-key lookup (indexedKeys.mjs)" : "stock",
+  seed: SEED,
+  sizes: SIZES,
+  tempo: TEMPO,
+  epochSubnets: EPOCH_SUBNETS ?? "all",
+  targets: TARGETS,
+};
 say(`starting chopsticks (spec 218${INDEXED ? ", indexed next-key lookup" : ", stock"}) in ${dir.path}…`);
-const node = await startScaleNode({ genesis: subtensorChainSpec(), logFile: join(dir.path, "chopsticks.log"), indexedKeys: INDEXED });
+const node = await startScaleNode({
+  genesis: subtensorChainSpec(),
+  logFile: join(dir.path, "chopsticks.log"),
+  indexedKeys: INDEXED,
+});
 let api: ApiPromise | undefined;
 let stopReader: (() => Promise<void>) | undefined;
 try {
   api = await ApiPromise.create({ provider: new WsProvider(node.rpcUrl), noInitWarn: true });
   const keyring = new Keyring({ type: "sr25519", ss58Format: 42 });
-  const dev = Object.fromEntries(DEV_NAMES.map((name) => [name, keyring.addFromUri(`//${name}`)])) as Record<(typeof DEV_NAMES)[number], ReturnType<Keyring["addFromUri"]>>;
+  const dev = Object.fromEntries(DEV_NAMES.map((name) => [name, keyring.addFromUri(`//${name}`)])) as Record<
+    (typeof DEV_NAMES)[number],
+    ReturnType<Keyring["addFromUri"]>
+  >;
 
   // ---- 1. the state ----
-  const genesisIssuance = readLe(await node.request<Hex>("state_getStorage", [rawKeys.plain("Balances", "TotalIssuance")]));
+  const genesisIssuance = readLe(
+    await node.request<Hex>("state_getStorage", [rawKeys.plain("Balances", "TotalIssuance")]),
+  );
   const devAccounts = await Promise.all(
     DEV_NAMES.map(async (name) => {
-      const stored = (await node.request<Hex | null>("state_getStorage", [systemAccountKey(dev[name].publicKey)])) ?? undefined;
+      const stored =
+        (await node.request<Hex | null>("state_getStorage", [systemAccountKey(dev[name].publicKey)])) ?? undefined;
       // Genesis gives the dev accounts nothing; a stored free balance would be counted twice.
-      if (stored !== undefined && readLe(`0x${stored.slice(2 + 32, 2 + 64)}`) !== 0n) throw new Error(`//${name} already holds TAO at genesis`);
+      if (stored !== undefined && readLe(`0x${stored.slice(2 + 32, 2 + 64)}`) !== 0n)
+        throw new Error(`//${name} already holds TAO at genesis`);
       return { publicKey: dev[name].publicKey, freeRao: DEV_FUNDS_RAO, nonce: 0 };
     }),
   );
@@ -106,8 +146,18 @@ try {
     `generated ${state.pairs.length.toLocaleString("en")} storage pairs in ${(state.generateMs / 1000).toFixed(1)} s: ${counts["Alpha"]!.toLocaleString("en")} Alpha positions (${counts["Alpha on a hotkey not registered on the subnet"]!.toLocaleString("en")} on hotkeys not registered on the subnet), ${counts["System.Account"]!.toLocaleString("en")} accounts, ${counts["NetworksAdded"]} netuids, ${counts["Keys"]!.toLocaleString("en")} uids, ${counts["(hotkey, netuid) pools"]!.toLocaleString("en")} hotkey pools; issuance ${(state.totalIssuanceRao / RAO).toLocaleString("en")} TAO, of it staked ${(state.totalStakeRao / RAO).toLocaleString("en")} TAO`,
   );
   const written = await writeScaleState(node.request, state.pairs, { log: say });
-  say(`written: ${written.pairs.toLocaleString("en")} pairs, ${mb(written.bytes)} MB of JSON in ${written.chunks} dev_setStorage calls, ${(written.writeMs / 1000).toFixed(1)} s; first block on it built in ${(written.blockMs / 1000).toFixed(2)} s`);
-  figures["state"] = { pairs: written.pairs, counts, generateMs: state.generateMs, writeMs: written.writeMs, writeMb: mb(written.bytes), chunks: written.chunks, firstBlockMs: written.blockMs };
+  say(
+    `written: ${written.pairs.toLocaleString("en")} pairs, ${mb(written.bytes)} MB of JSON in ${written.chunks} dev_setStorage calls, ${(written.writeMs / 1000).toFixed(1)} s; first block on it built in ${(written.blockMs / 1000).toFixed(2)} s`,
+  );
+  figures["state"] = {
+    pairs: written.pairs,
+    counts,
+    generateMs: state.generateMs,
+    writeMs: written.writeMs,
+    writeMb: mb(written.bytes),
+    chunks: written.chunks,
+    firstBlockMs: written.blockMs,
+  };
   await checkState(node, state);
 
   // ---- 2. baselines ----
@@ -121,8 +171,16 @@ try {
     queryMs.push(performance.now() - started);
   }
   const queryBaseline = median(queryMs);
-  say(`baseline: the Alpha map walked raw (${alphaWalk.keys.toLocaleString("en")} keys, pages of 1,000, values by state_queryStorageAt) in ${(alphaWalk.ms / 1000).toFixed(2)} s; System.Account's keys (${accountWalk.keys.toLocaleString("en")}) in ${(accountWalk.ms / 1000).toFixed(2)} s; one state_queryStorageAt of 1,000 keys ${queryBaseline.toFixed(0)} ms`);
-  figures["baseline"] = { alphaWalkMs: alphaWalk.ms, alphaKeys: alphaWalk.keys, accountKeysWalkMs: accountWalk.ms, accountKeys: accountWalk.keys, queryStorageAt1000Ms: queryBaseline };
+  say(
+    `baseline: the Alpha map walked raw (${alphaWalk.keys.toLocaleString("en")} keys, pages of 1,000, values by state_queryStorageAt) in ${(alphaWalk.ms / 1000).toFixed(2)} s; System.Account's keys (${accountWalk.keys.toLocaleString("en")}) in ${(accountWalk.ms / 1000).toFixed(2)} s; one state_queryStorageAt of 1,000 keys ${queryBaseline.toFixed(0)} ms`,
+  );
+  figures["baseline"] = {
+    alphaWalkMs: alphaWalk.ms,
+    alphaKeys: alphaWalk.keys,
+    accountKeysWalkMs: accountWalk.ms,
+    accountKeys: accountWalk.keys,
+    queryStorageAt1000Ms: queryBaseline,
+  };
 
   // ---- 3. full snapshot ----
   const network = substrateNetworkSchema.parse({
@@ -139,7 +197,20 @@ try {
   const readTimes = new ReadTimes();
   const source = nativeBlockSource({ reader: timedReader(reader, readTimes), network, finalizedHead: () => undefined });
   // The reads in flight, every 30 s while the snapshot runs (a slow one shows before it ends).
-  const progress = setInterval(() => say(`  … ${((performance.now() - fullStarted) / 1000).toFixed(0)} s: ${readTimes.table().slice(0, 4).map((row) => `${row.read} ${row.calls}× ${(row.ms / 1000).toFixed(1)} s${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`).join("; ")} (reads finished so far; no line for a while = the event loop is blocked)`), 30_000);
+  const progress = setInterval(
+    () =>
+      say(
+        `  … ${((performance.now() - fullStarted) / 1000).toFixed(0)} s: ${readTimes
+          .table()
+          .slice(0, 4)
+          .map(
+            (row) =>
+              `${row.read} ${row.calls}× ${(row.ms / 1000).toFixed(1)} s${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`,
+          )
+          .join("; ")} (reads finished so far; no line for a while = the event loop is blocked)`,
+      ),
+    30_000,
+  );
   const memoryBefore = memory(node);
   const head = await reader.heads();
   const [headHeader] = await reader.headersAt([head.best]);
@@ -148,29 +219,63 @@ try {
   const full = await source.readBlocks([headHeader!], head.best).finally(() => clearInterval(progress));
   const fullMs = performance.now() - fullStarted;
   const fullReads = readTimes.table();
-  say(`  the snapshot's reads by time (overlapping): ${fullReads.slice(0, 8).map((row) => `${row.read} ${row.calls}× ${(row.ms / 1000).toFixed(2)} s${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`).join("; ")}`);
+  say(
+    `  the snapshot's reads by time (overlapping): ${fullReads
+      .slice(0, 8)
+      .map(
+        (row) =>
+          `${row.read} ${row.calls}× ${(row.ms / 1000).toFixed(2)} s${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`,
+      )
+      .join("; ")}`,
+  );
   readTimes.reset();
   const fullRecords = summarize(full.get(headHeader!.hash) ?? []);
   const memoryAfterFull = memory(node);
-  say(`full snapshot: ${(fullMs / 1000).toFixed(2)} s, ${fullRecords.records.toLocaleString("en")} records, ${mb(fullRecords.bytes)} MB of payloads (${describeTypes(fullRecords.byType)})`);
-  figures["fullSnapshot"] = { ms: fullMs, block: Number(head.best), ...fullRecords, ratioToAlphaWalk: fullMs / alphaWalk.ms, reads: fullReads };
+  say(
+    `full snapshot: ${(fullMs / 1000).toFixed(2)} s, ${fullRecords.records.toLocaleString("en")} records, ${mb(fullRecords.bytes)} MB of payloads (${describeTypes(fullRecords.byType)})`,
+  );
+  figures["fullSnapshot"] = {
+    ms: fullMs,
+    block: Number(head.best),
+    ...fullRecords,
+    ratioToAlphaWalk: fullMs / alphaWalk.ms,
+    reads: fullReads,
+  };
 
   // ---- 3b. the read models of that snapshot ----
   if (process.env.BENCH_SCALE_READS !== "0") {
     const models = await measureReadModels(full.get(headHeader!.hash) ?? [], dir.path);
     figures["readModels"] = models;
-    say(`read models: ${models.records.toLocaleString("en")} records projected in ${(models.projectMs / 1000).toFixed(1)} s; Redis used_memory ${models.usedMemoryMb.toFixed(0)} MB`);
+    say(
+      `read models: ${models.records.toLocaleString("en")} records projected in ${(models.projectMs / 1000).toFixed(1)} s; Redis used_memory ${models.usedMemoryMb.toFixed(0)} MB`,
+    );
     for (const read of models.reads) {
-      say(`  ${read.name}, ${(read.bytes / 1e3).toFixed(0)} KB; baseline: a GET of the same size, ${read.baselinePerSecond.toFixed(0)}/s`);
-      say(`    computed on every call (the first call after each commit): ${read.computed.perSecond.toFixed(0)} reads/s, p95 ${read.computed.p95Ms.toFixed(1)} ms, ${read.computed.ratio.toFixed(2)} × baseline`);
-      say(`    as served, kept while the version stands: ${read.kept.perSecond.toFixed(0)} reads/s, p95 ${read.kept.p95Ms.toFixed(1)} ms, ${read.kept.ratio.toFixed(2)} × baseline (target ≥ 0.6: ${read.kept.ratio >= TARGETS.heavyReadRatio ? "met" : "not met"})`);
+      say(
+        `  ${read.name}, ${(read.bytes / 1e3).toFixed(0)} KB; baseline: a GET of the same size, ${read.baselinePerSecond.toFixed(0)}/s`,
+      );
+      say(
+        `    computed on every call (the first call after each commit): ${read.computed.perSecond.toFixed(0)} reads/s, p95 ${read.computed.p95Ms.toFixed(1)} ms, ${read.computed.ratio.toFixed(2)} × baseline`,
+      );
+      say(
+        `    as served, kept while the version stands: ${read.kept.perSecond.toFixed(0)} reads/s, p95 ${read.kept.p95Ms.toFixed(1)} ms, ${read.kept.ratio.toFixed(2)} × baseline (target ≥ 0.6: ${read.kept.ratio >= TARGETS.heavyReadRatio ? "met" : "not met"})`,
+      );
     }
   }
 
   // ---- 4. incremental ----
   const activity = activityPlan(state, dev);
   const nonces = new Map<string, number>();
-  const perBlock: { block: number; readMs: number; buildMs: number; extrinsics: number; failed: number; records: number; bytes: number; epochs: number; reads: ReturnType<ReadTimes["table"]> }[] = [];
+  const perBlock: {
+    block: number;
+    readMs: number;
+    buildMs: number;
+    extrinsics: number;
+    failed: number;
+    records: number;
+    bytes: number;
+    epochs: number;
+    reads: ReturnType<ReadTimes["table"]>;
+  }[] = [];
   for (let index = 0; index < BLOCKS; index++) {
     const calls = activity(index);
     for (const { tx, signer } of calls) {
@@ -182,24 +287,52 @@ try {
     const hash = (await node.newBlocks(1)) as Hex;
     const buildMs = performance.now() - buildStarted;
     const built = await reader.headerOf(hash);
-    if (built === undefined || Number(built.number) !== Number(head.best) + index + 1) throw new Error(`block ${Number(head.best) + index + 1} was not built (the runtime refused it); see the chopsticks log`);
+    if (built === undefined || Number(built.number) !== Number(head.best) + index + 1)
+      throw new Error(
+        `block ${Number(head.best) + index + 1} was not built (the runtime refused it); see the chopsticks log`,
+      );
     const header = (await reader.headerOf(hash))!;
     const profiler = PROFILE ? await startProfiler() : undefined;
     const readStarted = performance.now();
     const read = await source.readBlocks([header], header.number);
     const readMs = performance.now() - readStarted;
-    if (profiler) say(`  CPU profile of block ${header.number}'s read: ${await profiler.stop(`native-scale-block-${header.number}`)}`);
+    if (profiler)
+      say(
+        `  CPU profile of block ${header.number}'s read: ${await profiler.stop(`native-scale-block-${header.number}`)}`,
+      );
     const records = summarize(read.get(header.hash) ?? []);
     const blockReads = readTimes.table();
     readTimes.reset();
-    const events = (await (await api.at(hash)).query.system!.events!()) as unknown as { event: { section: string; method: string } }[];
-    const failed = events.filter(({ event }) => event.section === "system" && event.method === "ExtrinsicFailed").length;
+    const events = (await (
+      await api.at(hash)
+    ).query.system!.events!()) as unknown as { event: { section: string; method: string } }[];
+    const failed = events.filter(
+      ({ event }) => event.section === "system" && event.method === "ExtrinsicFailed",
+    ).length;
     // Spec 218 emits no epoch event: the subnets whose `LastMechansimStepBlock` is this block had one
     // (on this runtime every subnet, every block, whatever its tempo).
-    const steps = (await (await api.at(hash)).query.subtensorModule!.lastMechansimStepBlock!.entries()) as unknown as [unknown, { toString(): string }][];
+    const steps = (await (await api.at(hash)).query.subtensorModule!.lastMechansimStepBlock!.entries()) as unknown as [
+      unknown,
+      { toString(): string },
+    ][];
     const epochs = steps.filter(([, value]) => value.toString() === String(header.number)).length;
-    perBlock.push({ block: Number(header.number), readMs, buildMs, extrinsics: calls.length, failed, records: records.records, bytes: records.bytes, epochs, reads: blockReads });
-    say(`  block ${header.number}: built in ${buildMs.toFixed(0)} ms (${calls.length} extrinsics${failed > 0 ? `, ${failed} failed` : ""}${epochs > 0 ? `, ${epochs} subnet epochs` : ""}); read in ${readMs.toFixed(0)} ms, ${records.records} records (${describeTypes(records.byType)}); slowest reads: ${blockReads.slice(0, 3).map((row) => `${row.read} ${row.calls}× ${row.ms.toFixed(0)} ms`).join(", ")}`);
+    perBlock.push({
+      block: Number(header.number),
+      readMs,
+      buildMs,
+      extrinsics: calls.length,
+      failed,
+      records: records.records,
+      bytes: records.bytes,
+      epochs,
+      reads: blockReads,
+    });
+    say(
+      `  block ${header.number}: built in ${buildMs.toFixed(0)} ms (${calls.length} extrinsics${failed > 0 ? `, ${failed} failed` : ""}${epochs > 0 ? `, ${epochs} subnet epochs` : ""}); read in ${readMs.toFixed(0)} ms, ${records.records} records (${describeTypes(records.byType)}); slowest reads: ${blockReads
+        .slice(0, 3)
+        .map((row) => `${row.read} ${row.calls}× ${row.ms.toFixed(0)} ms`)
+        .join(", ")}`,
+    );
   }
   const reads = perBlock.map((block) => block.readMs).sort((a, b) => a - b);
   const builds = perBlock.map((block) => block.buildMs).sort((a, b) => a - b);
@@ -212,31 +345,54 @@ try {
     buildP95Ms: percentile(builds, 0.95),
     failedExtrinsics: perBlock.reduce((sum, block) => sum + block.failed, 0),
     extrinsics: perBlock.reduce((sum, block) => sum + block.extrinsics, 0),
-    recordsP50: percentile(perBlock.map((block) => block.records).sort((a, b) => a - b), 0.5),
+    recordsP50: percentile(
+      perBlock.map((block) => block.records).sort((a, b) => a - b),
+      0.5,
+    ),
     perBlock,
   };
   const memoryAfterBlocks = memory(node);
   figures["incremental"] = incremental;
-  figures["memory"] = { beforeSnapshot: memoryBefore, afterSnapshot: memoryAfterFull, afterIncremental: memoryAfterBlocks };
+  figures["memory"] = {
+    beforeSnapshot: memoryBefore,
+    afterSnapshot: memoryAfterFull,
+    afterIncremental: memoryAfterBlocks,
+  };
 
   // ---- 5. summary ----
   const met = (ok: boolean) => (ok ? "met" : "not met");
   say("");
   say("| measure | value | ratio to baseline |");
   say("|---|---|---|");
-  say(`| baseline A: raw walk of the Alpha map (${alphaWalk.keys.toLocaleString("en")} keys + values) | ${(alphaWalk.ms / 1000).toFixed(2)} s | 1.00 |`);
+  say(
+    `| baseline A: raw walk of the Alpha map (${alphaWalk.keys.toLocaleString("en")} keys + values) | ${(alphaWalk.ms / 1000).toFixed(2)} s | 1.00 |`,
+  );
   say(`| baseline B: one state_queryStorageAt of 1,000 keys | ${queryBaseline.toFixed(0)} ms | 1.00 |`);
-  say(`| **full snapshot** (fresh source, head block) | **${(fullMs / 1000).toFixed(2)} s** | ${(fullMs / alphaWalk.ms).toFixed(2)} × A (target < 60 s: ${met(fullMs < TARGETS.fullSnapshotMs)}) |`);
-  say(`| records / payload bytes of the snapshot | ${fullRecords.records.toLocaleString("en")} / ${mb(fullRecords.bytes)} MB | |`);
-  say(`| incremental read per block, p50 | ${incremental.p50Ms.toFixed(0)} ms | ${(incremental.p50Ms / queryBaseline).toFixed(1)} × B |`);
-  say(`| **incremental read per block, p95** | **${incremental.p95Ms.toFixed(0)} ms** | ${(incremental.p95Ms / queryBaseline).toFixed(1)} × B (target < 1 s: ${met(incremental.p95Ms < TARGETS.incrementalP95Ms)}) |`);
-  say(`| incremental read per block, max | ${incremental.maxMs.toFixed(0)} ms | ${(incremental.maxMs / queryBaseline).toFixed(1)} × B |`);
-  say(`| block build by chopsticks, p50 / p95 | ${incremental.buildP50Ms.toFixed(0)} / ${incremental.buildP95Ms.toFixed(0)} ms | |`);
+  say(
+    `| **full snapshot** (fresh source, head block) | **${(fullMs / 1000).toFixed(2)} s** | ${(fullMs / alphaWalk.ms).toFixed(2)} × A (target < 60 s: ${met(fullMs < TARGETS.fullSnapshotMs)}) |`,
+  );
+  say(
+    `| records / payload bytes of the snapshot | ${fullRecords.records.toLocaleString("en")} / ${mb(fullRecords.bytes)} MB | |`,
+  );
+  say(
+    `| incremental read per block, p50 | ${incremental.p50Ms.toFixed(0)} ms | ${(incremental.p50Ms / queryBaseline).toFixed(1)} × B |`,
+  );
+  say(
+    `| **incremental read per block, p95** | **${incremental.p95Ms.toFixed(0)} ms** | ${(incremental.p95Ms / queryBaseline).toFixed(1)} × B (target < 1 s: ${met(incremental.p95Ms < TARGETS.incrementalP95Ms)}) |`,
+  );
+  say(
+    `| incremental read per block, max | ${incremental.maxMs.toFixed(0)} ms | ${(incremental.maxMs / queryBaseline).toFixed(1)} × B |`,
+  );
+  say(
+    `| block build by chopsticks, p50 / p95 | ${incremental.buildP50Ms.toFixed(0)} / ${incremental.buildP95Ms.toFixed(0)} ms | |`,
+  );
   say(`| this process heapUsed / RSS: before snapshot | ${memoryBefore.heapUsedMb} / ${memoryBefore.rssMb} MB | |`);
   say(`| … after snapshot | ${memoryAfterFull.heapUsedMb} / ${memoryAfterFull.rssMb} MB | |`);
   say(`| … after ${incremental.blocks} blocks | ${memoryAfterBlocks.heapUsedMb} / ${memoryAfterBlocks.rssMb} MB | |`);
   say(`| chopsticks RSS before / after | ${memoryBefore.nodeRssMb} / ${memoryAfterBlocks.nodeRssMb} MB | |`);
-  say(`(${incremental.extrinsics} extrinsics in ${incremental.blocks} blocks, ${incremental.failedExtrinsics} failed; ${perBlock.filter((block) => block.epochs > 0).length} blocks carried a subnet epoch)`);
+  say(
+    `(${incremental.extrinsics} extrinsics in ${incremental.blocks} blocks, ${incremental.failedExtrinsics} failed; ${perBlock.filter((block) => block.epochs > 0).length} blocks carried a subnet epoch)`,
+  );
   const resultsDir = new URL("../../results/", import.meta.url);
   mkdirSync(resultsDir, { recursive: true });
   const file = new URL(`native-scale-${new Date().toISOString().replace(/[:.]/g, "-")}.json`, resultsDir);
@@ -259,16 +415,25 @@ function readLe(hex: string): bigint {
 
 /** A few values read back at the head, so a wrong key layout fails here and not as odd figures. */
 async function checkState(scaleNode: ScaleNode, state: ReturnType<typeof generateScaleState>): Promise<void> {
-  const limit = readLe((await scaleNode.request<Hex>("state_getStorage", [rawKeys.plain("SubtensorModule", "SubnetLimit")])) ?? "0x");
-  const networks = readLe((await scaleNode.request<Hex>("state_getStorage", [rawKeys.plain("SubtensorModule", "TotalNetworks")])) ?? "0x");
-  if (limit !== 128n || networks !== 129n) throw new Error(`state not in place: SubnetLimit ${limit}, TotalNetworks ${networks}`);
+  const limit = readLe(
+    (await scaleNode.request<Hex>("state_getStorage", [rawKeys.plain("SubtensorModule", "SubnetLimit")])) ?? "0x",
+  );
+  const networks = readLe(
+    (await scaleNode.request<Hex>("state_getStorage", [rawKeys.plain("SubtensorModule", "TotalNetworks")])) ?? "0x",
+  );
+  if (limit !== 128n || networks !== 129n)
+    throw new Error(`state not in place: SubnetLimit ${limit}, TotalNetworks ${networks}`);
   const sample = state.pairs[Math.floor(state.pairs.length / 2)]!;
   const value = await scaleNode.request<Hex | null>("state_getStorage", [sample[0]]);
   if (value === null) throw new Error(`state not in place: ${sample[0]} is empty at the head`);
 }
 
 /** Walks every key under `prefix` (pages of 1,000), and with `values` reads each page's values too. */
-async function walkPrefix(scaleNode: ScaleNode, prefix: Hex, values: boolean): Promise<{ keys: number; ms: number; sample: Hex[] }> {
+async function walkPrefix(
+  scaleNode: ScaleNode,
+  prefix: Hex,
+  values: boolean,
+): Promise<{ keys: number; ms: number; sample: Hex[] }> {
   const head = await scaleNode.request<Hex>("chain_getBlockHash", []);
   const started = performance.now();
   let keys = 0;
@@ -285,7 +450,11 @@ async function walkPrefix(scaleNode: ScaleNode, prefix: Hex, values: boolean): P
   return { keys, ms: performance.now() - started, sample };
 }
 
-function summarize(records: readonly { eventType: string; payload: NetworkChainEvent }[]): { records: number; bytes: number; byType: Record<string, number> } {
+function summarize(records: readonly { eventType: string; payload: NetworkChainEvent }[]): {
+  records: number;
+  bytes: number;
+  byType: Record<string, number>;
+} {
   const byType: Record<string, number> = {};
   let bytes = 0;
   for (const record of records) {
@@ -307,7 +476,10 @@ function describeTypes(byType: Record<string, number>): string {
  * a new account, Bob stakes 1 TAO on a validator hotkey on one of its subnets, Eve stakes on a
  * validator where it holds no uid.
  */
-function activityPlan(state: ReturnType<typeof generateScaleState>, dev: Record<(typeof DEV_NAMES)[number], ReturnType<Keyring["addFromUri"]>>) {
+function activityPlan(
+  state: ReturnType<typeof generateScaleState>,
+  dev: Record<(typeof DEV_NAMES)[number], ReturnType<Keyring["addFromUri"]>>,
+) {
   const apiNow = api!;
   return (index: number) => {
     const holder = (offset: number) => u8aHex(state.holders[(index * 7 + offset) % state.holders.length]!);

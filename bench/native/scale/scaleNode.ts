@@ -10,7 +10,11 @@ import { register } from "node:module";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
-  options: { genesis: { type: "string" }, port: { type: "string" }, "indexed-keys": { type: "boolean", default: false } },
+  options: {
+    genesis: { type: "string" },
+    port: { type: "string" },
+    "indexed-keys": { type: "boolean", default: false },
+  },
 });
 if (values.genesis === undefined || values.port === undefined) {
   console.error("scale-node: --genesis and --port are required");
@@ -19,17 +23,36 @@ if (values.genesis === undefined || values.port === undefined) {
 if (values["indexed-keys"]) register(new URL("./indexedKeys.mjs", import.meta.url));
 
 // chopsticks is a dependency of @platform/testing, not of bench: imported from where pnpm linked it there.
-const chopsticksEntry = new URL("../../../libs/testing/node_modules/@acala-network/chopsticks/dist/esm/index.js", import.meta.url);
+const chopsticksEntry = new URL(
+  "../../../libs/testing/node_modules/@acala-network/chopsticks/dist/esm/index.js",
+  import.meta.url,
+);
 const { setupWithServer, BuildBlockMode } = (await import(chopsticksEntry.href)) as {
   setupWithServer(options: Record<string, unknown>): Promise<{ close(): Promise<void> }>;
   BuildBlockMode: { Manual: unknown };
 };
-const node = await setupWithServer({ genesis: values.genesis, port: Number(values.port), host: "127.0.0.1", "build-block-mode": BuildBlockMode.Manual });
+const node = await setupWithServer({
+  genesis: values.genesis,
+  port: Number(values.port),
+  host: "127.0.0.1",
+  "build-block-mode": BuildBlockMode.Manual,
+});
 if (values["indexed-keys"]) {
   // The indexed lookup skips the genesis layer (indexedKeys.mjs): every genesis key still present at
   // the head goes into an indexed layer, with the head's value, so no key is lost to iteration.
-  const head = (node as unknown as { chain: { head: { get(key: string): Promise<string | undefined>; pushStorageLayer(): { setAll(values: [string, string][]): void } } } }).chain.head;
-  const top = (JSON.parse(readFileSync(values.genesis, "utf8")) as { genesis: { raw: { top: Record<string, string> } } }).genesis.raw.top;
+  const head = (
+    node as unknown as {
+      chain: {
+        head: {
+          get(key: string): Promise<string | undefined>;
+          pushStorageLayer(): { setAll(values: [string, string][]): void };
+        };
+      };
+    }
+  ).chain.head;
+  const top = (
+    JSON.parse(readFileSync(values.genesis, "utf8")) as { genesis: { raw: { top: Record<string, string> } } }
+  ).genesis.raw.top;
   const present: [string, string][] = [];
   for (const key of Object.keys(top).sort()) {
     const value = await head.get(key);

@@ -70,7 +70,8 @@ export const TEMPO = Number(process.env.BENCH_SCALE_TEMPO ?? 99);
  * then the worst case. 1 gives Finney's cadence, rounded up: there a subnet's epoch comes every 361
  * blocks, 129 subnets make about 0.36 epochs a block.
  */
-export const EPOCH_SUBNETS = process.env.BENCH_SCALE_EPOCH_SUBNETS === undefined ? undefined : Number(process.env.BENCH_SCALE_EPOCH_SUBNETS);
+export const EPOCH_SUBNETS =
+  process.env.BENCH_SCALE_EPOCH_SUBNETS === undefined ? undefined : Number(process.env.BENCH_SCALE_EPOCH_SUBNETS);
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same state. */
 export function prng(seed: number): () => number {
@@ -164,7 +165,12 @@ export interface ScaleState {
  * (accounts the state does not overwrite keep theirs); `extraAccounts` are accounts to write as
  * well (the dev accounts that sign the bench's extrinsics), with their balances.
  */
-export function generateScaleState(options: { seed: number; sizes: ScaleSizes; genesisIssuance: bigint; extraAccounts: { publicKey: Uint8Array; freeRao: bigint; nonce: number }[] }): ScaleState {
+export function generateScaleState(options: {
+  seed: number;
+  sizes: ScaleSizes;
+  genesisIssuance: bigint;
+  extraAccounts: { publicKey: Uint8Array; freeRao: bigint; nonce: number }[];
+}): ScaleState {
   const started = performance.now();
   const { sizes } = options;
   const random = prng(options.seed);
@@ -238,7 +244,8 @@ export function generateScaleState(options: { seed: number; sizes: ScaleSizes; g
     subnetOwnerHotkey.set(netuid, ownerHotkey);
     register(netuid, ownerHotkey);
     const pool = [...validatorHotkeys];
-    for (let index = 0; index < sizes.validatorsPerSubnet; index++) register(netuid, pool.splice(int(pool.length), 1)[0]!);
+    for (let index = 0; index < sizes.validatorsPerSubnet; index++)
+      register(netuid, pool.splice(int(pool.length), 1)[0]!);
     while (registered.get(netuid)!.length < sizes.uidsPerSubnet) {
       if (minersOfColdkey === sizes.minersPerColdkey) [minerColdkey, minersOfColdkey] = [newColdkey(), 0];
       minersOfColdkey++;
@@ -258,7 +265,12 @@ export function generateScaleState(options: { seed: number; sizes: ScaleSizes; g
   for (const [netuid, uids] of registered) {
     for (const [uid, hotkey] of uids.entries()) {
       const isValidator = netuid === 0 || uid <= sizes.validatorsPerSubnet;
-      stake(hotkey, hotkeyOwner[hotkey]!, netuid, netuid === 0 ? amount(100, 20_000) : isValidator ? amount(1_000, 200_000) : amount(1, 5_000));
+      stake(
+        hotkey,
+        hotkeyOwner[hotkey]!,
+        netuid,
+        netuid === 0 ? amount(100, 20_000) : isValidator ? amount(1_000, 200_000) : amount(1, 5_000),
+      );
     }
   }
   for (const hotkey of floating) stake(hotkey, hotkeyOwner[hotkey]!, 1 + int(sizes.subnets), amount(1, 10_000));
@@ -310,14 +322,51 @@ export function generateScaleState(options: { seed: number; sizes: ScaleSizes; g
   // Subnet storage.
   const subnetTao = new Map<number, bigint>();
   let lockedRao = 0n;
-  const symbols = ["α", "β", "γ", "δ", "ε", "ζ", "η", "θ", "ι", "κ", "λ", "μ", "ν", "ξ", "ο", "π", "ρ", "σ", "τ", "υ", "φ", "χ", "ψ", "ω", "א", "ב", "ג", "ד", "ה", "ו", "ז", "ח"];
+  const symbols = [
+    "α",
+    "β",
+    "γ",
+    "δ",
+    "ε",
+    "ζ",
+    "η",
+    "θ",
+    "ι",
+    "κ",
+    "λ",
+    "μ",
+    "ν",
+    "ξ",
+    "ο",
+    "π",
+    "ρ",
+    "σ",
+    "τ",
+    "υ",
+    "φ",
+    "χ",
+    "ψ",
+    "ω",
+    "א",
+    "ב",
+    "ג",
+    "ד",
+    "ה",
+    "ו",
+    "ז",
+    "ח",
+  ];
   for (const netuid of netuids) {
     const uids = registered.get(netuid)!;
     const n = uids.length;
     const nu = u16(netuid);
     put("NetworksAdded", concat(sub("NetworksAdded"), nu), bool(true));
     put("SubnetMechanism", concat(sub("SubnetMechanism"), nu), u16(netuid === 0 ? 0 : 1));
-    put("Tempo", concat(sub("Tempo"), nu), u16(EPOCH_SUBNETS === undefined || (netuid >= 1 && netuid <= EPOCH_SUBNETS) ? TEMPO : 0));
+    put(
+      "Tempo",
+      concat(sub("Tempo"), nu),
+      u16(EPOCH_SUBNETS === undefined || (netuid >= 1 && netuid <= EPOCH_SUBNETS) ? TEMPO : 0),
+    );
     put("SubnetworkN", concat(sub("SubnetworkN"), nu), u16(n));
     put("MaxAllowedUids", concat(sub("MaxAllowedUids"), nu), u16(netuid === 0 ? sizes.rootUids : sizes.uidsPerSubnet));
     put("NetworkRegisteredAt", concat(sub("NetworkRegisteredAt"), nu), u64(0n));
@@ -336,26 +385,59 @@ export function generateScaleState(options: { seed: number; sizes: ScaleSizes; g
       put("SubnetOwner", concat(sub("SubnetOwner"), nu), coldkeys[subnetOwner.get(netuid)!]!);
       put("SubnetOwnerHotkey", concat(sub("SubnetOwnerHotkey"), nu), hotkeys[subnetOwnerHotkey.get(netuid)!]!);
       put("TokenSymbol", concat(sub("TokenSymbol"), nu), bytes(symbols[netuid % symbols.length]!));
-      put("SubnetIdentities", concat(sub("SubnetIdentities"), b2c(nu)), concat(bytes(`subnet-${netuid}`), bytes(`https://github.com/example/subnet-${netuid}`), bytes(`ops@subnet-${netuid}.example`)));
+      put(
+        "SubnetIdentities",
+        concat(sub("SubnetIdentities"), b2c(nu)),
+        concat(
+          bytes(`subnet-${netuid}`),
+          bytes(`https://github.com/example/subnet-${netuid}`),
+          bytes(`ops@subnet-${netuid}.example`),
+        ),
+      );
     }
     subnetTao.set(netuid, tao);
     put("SubnetTAO", concat(sub("SubnetTAO"), nu), u64(tao));
     put("SubnetAlphaOut", concat(sub("SubnetAlphaOut"), nu), u64(alphaOut.get(netuid)!));
 
-    const vector = <T>(make: (uid: number) => T, encode: (value: T) => Uint8Array) => vec(Array.from({ length: n }, (_, uid) => encode(make(uid))));
+    const vector = <T>(make: (uid: number) => T, encode: (value: T) => Uint8Array) =>
+      vec(Array.from({ length: n }, (_, uid) => encode(make(uid))));
     const isValidator = (uid: number) => netuid === 0 || uid <= sizes.validatorsPerSubnet;
     const share = () => int(65_536);
-    put("Active", concat(sub("Active"), nu), vector(() => random() < 0.97, bool));
+    put(
+      "Active",
+      concat(sub("Active"), nu),
+      vector(() => random() < 0.97, bool),
+    );
     put("ValidatorPermit", concat(sub("ValidatorPermit"), nu), vector(isValidator, bool));
     put("Rank", concat(sub("Rank"), nu), vector(share, u16));
     put("Trust", concat(sub("Trust"), nu), vector(share, u16));
     put("Consensus", concat(sub("Consensus"), nu), vector(share, u16));
-    put("Incentive", concat(sub("Incentive"), nu), vector((uid) => (isValidator(uid) ? 0 : share()), u16));
-    put("Dividends", concat(sub("Dividends"), nu), vector((uid) => (isValidator(uid) ? share() : 0), u16));
-    put("ValidatorTrust", concat(sub("ValidatorTrust"), nu), vector((uid) => (isValidator(uid) ? share() : 0), u16));
+    put(
+      "Incentive",
+      concat(sub("Incentive"), nu),
+      vector((uid) => (isValidator(uid) ? 0 : share()), u16),
+    );
+    put(
+      "Dividends",
+      concat(sub("Dividends"), nu),
+      vector((uid) => (isValidator(uid) ? share() : 0), u16),
+    );
+    put(
+      "ValidatorTrust",
+      concat(sub("ValidatorTrust"), nu),
+      vector((uid) => (isValidator(uid) ? share() : 0), u16),
+    );
     put("PruningScores", concat(sub("PruningScores"), nu), vector(share, u16));
-    put("Emission", concat(sub("Emission"), nu), vector(() => BigInt(int(5_000_000_000)), u64));
-    put("LastUpdate", concat(sub("LastUpdate"), nu), vector(() => 0n, u64));
+    put(
+      "Emission",
+      concat(sub("Emission"), nu),
+      vector(() => BigInt(int(5_000_000_000)), u64),
+    );
+    put(
+      "LastUpdate",
+      concat(sub("LastUpdate"), nu),
+      vector(() => 0n, u64),
+    );
     for (const [uid, hotkey] of uids.entries()) {
       const key = hotkeys[hotkey]!;
       put("Keys", concat(sub("Keys"), nu, u16(uid)), key);
@@ -371,24 +453,49 @@ export function generateScaleState(options: { seed: number; sizes: ScaleSizes; g
     put("Owner", concat(sub("Owner"), b2c(hotkeys[hotkey]!)), coldkeys[owner]!);
     owned.set(owner, [...(owned.get(owner) ?? []), hotkey]);
   }
-  for (const [owner, list] of owned) put("OwnedHotkeys", concat(sub("OwnedHotkeys"), b2c(coldkeys[owner]!)), vec(list.map((hotkey) => hotkeys[hotkey]!)));
+  for (const [owner, list] of owned)
+    put(
+      "OwnedHotkeys",
+      concat(sub("OwnedHotkeys"), b2c(coldkeys[owner]!)),
+      vec(list.map((hotkey) => hotkeys[hotkey]!)),
+    );
   // Take 18 % (11,796 / 65,535), mainnet's default.
   for (const hotkey of validatorHotkeys) put("Delegates", concat(sub("Delegates"), b2c(hotkeys[hotkey]!)), u16(11_796));
   for (const owner of validatorOwners) {
     const name = `validator-${owner}`;
-    put("Identities", concat(sub("Identities"), b2c(coldkeys[owner]!)), concat(bytes(name), bytes(`https://${name}.example`), bytes(""), bytes(""), bytes(`${name}, a validator`), bytes("")));
+    put(
+      "Identities",
+      concat(sub("Identities"), b2c(coldkeys[owner]!)),
+      concat(
+        bytes(name),
+        bytes(`https://${name}.example`),
+        bytes(""),
+        bytes(""),
+        bytes(`${name}, a validator`),
+        bytes(""),
+      ),
+    );
   }
 
   // Share pool.
   for (const position of positions.values()) {
-    put("Alpha", concat(sub("Alpha"), b2c(hotkeys[position.hotkey]!), b2c(coldkeys[position.coldkey]!), u16(position.netuid)), u64(position.shares));
+    put(
+      "Alpha",
+      concat(sub("Alpha"), b2c(hotkeys[position.hotkey]!), b2c(coldkeys[position.coldkey]!), u16(position.netuid)),
+      u64(position.shares),
+    );
   }
   for (const pool of pools.values()) {
     const head = concat(b2c(hotkeys[pool.hotkey]!), u16(pool.netuid));
     put("TotalHotkeyShares", concat(sub("TotalHotkeyShares"), head), u64(pool.shares));
     put("TotalHotkeyAlpha", concat(sub("TotalHotkeyAlpha"), head), u64(pool.alpha));
   }
-  for (const [coldkey, list] of stakingHotkeys) put("StakingHotkeys", concat(sub("StakingHotkeys"), b2c(coldkeys[coldkey]!)), vec([...list].map((hotkey) => hotkeys[hotkey]!)));
+  for (const [coldkey, list] of stakingHotkeys)
+    put(
+      "StakingHotkeys",
+      concat(sub("StakingHotkeys"), b2c(coldkeys[coldkey]!)),
+      vec([...list].map((hotkey) => hotkeys[hotkey]!)),
+    );
 
   // Balances: every coldkey, then plain holders up to `accounts`, then the extra (dev) accounts.
   let writtenFreeRao = 0n;
@@ -413,7 +520,8 @@ export function generateScaleState(options: { seed: number; sizes: ScaleSizes; g
   const totalIssuanceRao = balancesIssuance + totalStakeRao + lockedRao;
   // Spec 218's block emission follows the halving curve of the issuance against 21M TAO: an issuance
   // at or above it divides by zero in on_initialize and no block builds. Mainnet holds about 10M.
-  if (totalIssuanceRao >= 21_000_000n * RAO) throw new Error(`the generated issuance ${totalIssuanceRao / RAO} TAO is above the 21M TAO supply`);
+  if (totalIssuanceRao >= 21_000_000n * RAO)
+    throw new Error(`the generated issuance ${totalIssuanceRao / RAO} TAO is above the 21M TAO supply`);
   put("TotalIssuance", sub("TotalIssuance"), u64(totalIssuanceRao));
   put("Balances.TotalIssuance", prefixOf("Balances", "TotalIssuance"), u128(balancesIssuance));
   put("TotalNetworks", sub("TotalNetworks"), u16(netuids.length));
@@ -429,7 +537,12 @@ export function generateScaleState(options: { seed: number; sizes: ScaleSizes; g
   return {
     pairs,
     counts,
-    validators: validatorHotkeys.slice(0, 32).map((hotkey) => ({ hotkey: hotkeys[hotkey]!, netuids: [...registeredOn.get(hotkey)!].filter((netuid) => netuid !== 0) })),
+    validators: validatorHotkeys
+      .slice(0, 32)
+      .map((hotkey) => ({
+        hotkey: hotkeys[hotkey]!,
+        netuids: [...registeredOn.get(hotkey)!].filter((netuid) => netuid !== 0),
+      })),
     holders: holders.slice(0, 1_000),
     writtenFreeRao,
     totalStakeRao,
@@ -466,7 +579,9 @@ export async function writeScaleState(
     bytesSent += slice.reduce((sum, [key, value]) => sum + key.length + value.length + 8, 0);
     await request("dev_setStorage", [slice]);
     sent += slice.length;
-    options.log?.(`  written ${sent.toLocaleString("en")} / ${pairs.length.toLocaleString("en")} pairs (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    options.log?.(
+      `  written ${sent.toLocaleString("en")} / ${pairs.length.toLocaleString("en")} pairs (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
   }
   const writeMs = performance.now() - started;
   const before = Number((await request<{ number: string }>("chain_getHeader")).number);
@@ -474,8 +589,18 @@ export async function writeScaleState(
   const blockHash = await request<Hex>("dev_newBlock", [{ count: 1 }]);
   // chopsticks answers dev_newBlock with the old head when the runtime panicked building the block.
   const after = Number((await request<{ number: string }>("chain_getHeader")).number);
-  if (after !== before + 1) throw new Error(`no block built on the written state (head stayed at ${after}): the runtime refused it; see the chopsticks log`);
-  return { pairs: pairs.length, chunks: Math.ceil(pairs.length / chunk), bytes: bytesSent, writeMs, blockMs: performance.now() - blockStarted, blockHash };
+  if (after !== before + 1)
+    throw new Error(
+      `no block built on the written state (head stayed at ${after}): the runtime refused it; see the chopsticks log`,
+    );
+  return {
+    pairs: pairs.length,
+    chunks: Math.ceil(pairs.length / chunk),
+    bytes: bytesSent,
+    writeMs,
+    blockMs: performance.now() - blockStarted,
+    blockHash,
+  };
 }
 
 export const u8aHex = (value: Uint8Array) => u8aToHex(value) as Hex;

@@ -68,7 +68,9 @@ export function timedReader(reader: NativeChainReader, times: ReadTimes): Native
     }
     const method = value as (...args: unknown[]) => Promise<unknown>;
     if (name === "close" || name === "onNewHead") wrapped[name] = method;
-    else if (name === "runtimeAt") wrapped[name] = async (...args: unknown[]) => timedRuntime((await times.time(name, () => method(...args))) as RuntimeAt);
+    else if (name === "runtimeAt")
+      wrapped[name] = async (...args: unknown[]) =>
+        timedRuntime((await times.time(name, () => method(...args))) as RuntimeAt);
     else wrapped[name] = (...args: unknown[]) => times.time(name, () => method(...args));
   }
   return wrapped as unknown as NativeChainReader;

@@ -23,7 +23,9 @@ describe("generated contract bindings", () => {
 
 describe("compileContracts", () => {
   it("fails with the compiler's own message", () => {
-    const broken = { "Broken.sol": "pragma solidity 0.8.37;\ncontract Broken { function f() external { undefinedThing(); } }\n" };
+    const broken = {
+      "Broken.sol": "pragma solidity 0.8.37;\ncontract Broken { function f() external { undefinedThing(); } }\n",
+    };
     expect(() => compileContracts(broken)).toThrow(/Undeclared identifier/);
   });
 
@@ -34,7 +36,7 @@ describe("compileContracts", () => {
     };
     const files = renderBindings(compileContracts(sources));
     expect(Object.keys(files).sort()).toEqual(["ABCToken.ts", "ERC20Mock.ts", "IThing.ts", "index.ts"]);
-    expect(files["ERC20Mock.ts"]).toContain("export const erc20MockBytecode = \"0x");
+    expect(files["ERC20Mock.ts"]).toContain('export const erc20MockBytecode = "0x');
     expect(files["ABCToken.ts"]).toContain("export const abcTokenAbi = [");
     expect(files["IThing.ts"]).toContain("export const iThingAbi = [");
     expect(files["IThing.ts"]).not.toContain("Bytecode");
@@ -44,7 +46,7 @@ describe("compileContracts", () => {
     const compiled = compileContracts({ "A.sol": "pragma solidity 0.8.37;\ncontract Settler {}\ncontract Other {}\n" });
     const files = renderBindings(compiled, new Set(["Settler"]));
     expect(files["Settler.ts"]).toContain('export { settlerAbi } from "@platform/settler";');
-    expect(files["Settler.ts"]).toContain("export const settlerBytecode = \"0x");
+    expect(files["Settler.ts"]).toContain('export const settlerBytecode = "0x');
     expect(files["Other.ts"]).toContain("export const otherAbi = [");
     const published = renderPublishedAbis(compiled, new Set(["Settler"]));
     expect(Object.keys(published)).toEqual(["settlerAbi.ts"]);

@@ -69,6 +69,7 @@ export async function confirmTransactions(
     sent.map(({ hash }) => publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 })),
   );
   receipts.forEach((receipt, index) => {
-    if (receipt.status !== "success") throw new Error(`${sent[index]!.what}: transaction ${receipt.transactionHash} reverted`);
+    if (receipt.status !== "success")
+      throw new Error(`${sent[index]!.what}: transaction ${receipt.transactionHash} reverted`);
   });
 }

@@ -17,7 +17,13 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployDevnet, type DevnetDeployment } from "./deployDevnet.js";
 import { devnetNativeFunds, devnetSettlerParams, devnetTokens } from "./deploySteps.js";
-import { erc6492WalletFactoryAbi, fullSettlerAbi, multicall3Abi, priceFeedAggregatorMockAbi, testTokenAbi } from "./generated/index.js";
+import {
+  erc6492WalletFactoryAbi,
+  fullSettlerAbi,
+  multicall3Abi,
+  priceFeedAggregatorMockAbi,
+  testTokenAbi,
+} from "./generated/index.js";
 import { devnetPriceFeed, devnetPriceUpdaterFunds } from "./oracle/deployPriceFeed.js";
 
 const dir = tempDir("deploy-devnet");
@@ -96,8 +102,9 @@ describe("deployDevnet", () => {
     const other = { origin: "destination", destination: "origin" } as const;
     for (const name of ["origin", "destination"] as const) {
       const client = clients[name]!;
-      const read = <F extends "owner" | "oracle" | "minFillWindow" | "maxFillBuffer" | "REFUND_GRACE">(functionName: F) =>
-        client.readContract({ address: settlers[name], abi: fullSettlerAbi, functionName });
+      const read = <F extends "owner" | "oracle" | "minFillWindow" | "maxFillBuffer" | "REFUND_GRACE">(
+        functionName: F,
+      ) => client.readContract({ address: settlers[name], abi: fullSettlerAbi, functionName });
       expect(await read("owner")).toBe(deployment.accounts.deployer.address);
       expect(await read("oracle")).toBe(deployment.accounts.oracle.address);
       expect(await read("minFillWindow")).toBe(devnetSettlerParams.minFillWindowSeconds);
@@ -105,11 +112,21 @@ describe("deployDevnet", () => {
       expect(await read("REFUND_GRACE")).toBe(BigInt(devnetSettlerParams.refundGraceSeconds));
       const otherChainId = deployment.chains[other[name]]!.chainId;
       expect(
-        await client.readContract({ address: settlers[name], abi: fullSettlerAbi, functionName: "peer", args: [BigInt(otherChainId)] }),
+        await client.readContract({
+          address: settlers[name],
+          abi: fullSettlerAbi,
+          functionName: "peer",
+          args: [BigInt(otherChainId)],
+        }),
       ).toBe(pad(settlers[other[name]]).toLowerCase());
       // The native chain has no settler, so no route leads there.
       expect(
-        await client.readContract({ address: settlers[name], abi: fullSettlerAbi, functionName: "peer", args: [31964n] }),
+        await client.readContract({
+          address: settlers[name],
+          abi: fullSettlerAbi,
+          functionName: "peer",
+          args: [31964n],
+        }),
       ).toBe(zeroHash);
     }
   });
@@ -123,17 +140,28 @@ describe("deployDevnet", () => {
         const address = tokens![token.symbol]!;
         const read = <F extends "symbol" | "name" | "decimals" | "minter">(functionName: F) =>
           client.readContract({ address, abi: testTokenAbi, functionName });
-        expect([await read("symbol"), await read("name"), await read("decimals")]).toEqual([token.symbol, token.name, token.decimals]);
+        expect([await read("symbol"), await read("name"), await read("decimals")]).toEqual([
+          token.symbol,
+          token.name,
+          token.decimals,
+        ]);
         expect(await read("minter")).toBe(deployment.accounts.deployer.address);
         expect(
           await client.readContract({ address, abi: testTokenAbi, functionName: "balanceOf", args: [filler.address] }),
         ).toBe(token.fillerFunds);
         expect(
-          await client.readContract({ address, abi: testTokenAbi, functionName: "allowance", args: [filler.address, fullSettler!] }),
+          await client.readContract({
+            address,
+            abi: testTokenAbi,
+            functionName: "allowance",
+            args: [filler.address, fullSettler!],
+          }),
         ).toBe(maxUint256);
       }
       // The filler paid gas for its approvals out of its funds; the oracle has not spent anything yet.
-      expect(await client.getBalance({ address: filler.address })).toBeGreaterThan(devnetNativeFunds.filler - 10n ** 16n);
+      expect(await client.getBalance({ address: filler.address })).toBeGreaterThan(
+        devnetNativeFunds.filler - 10n ** 16n,
+      );
       expect(await client.getBalance({ address: oracle.address })).toBe(devnetNativeFunds.oracle);
     }
   });
@@ -143,7 +171,9 @@ describe("deployDevnet", () => {
     expect(feed).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(deployment.chains["destination"]!.contracts.priceFeed).toBeUndefined();
     expect(deployment.chains["subtensor"]!.contracts.priceFeed).toBeUndefined();
-    expect(await origin.readContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName: "updater" })).toBe(deployment.accounts.simulator.address);
+    expect(await origin.readContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName: "updater" })).toBe(
+      deployment.accounts.simulator.address,
+    );
     expect(await origin.getBalance({ address: deployment.accounts.simulator.address })).toBe(devnetPriceUpdaterFunds);
   });
 
@@ -155,10 +185,15 @@ describe("deployDevnet", () => {
     expect(await read("description")).toBe("TAO / USD");
     const [roundId, answer, , updatedAt, answeredInRound] = await read("latestRoundData");
     expect([roundId, answer, answeredInRound]).toEqual([1n, devnetPriceFeed.initialAnswer, 1n]);
-    const logs = parseEventLogs({ abi: priceFeedAggregatorMockAbi, logs: await origin.getLogs({ address: feed, fromBlock: 0n }) });
+    const logs = parseEventLogs({
+      abi: priceFeedAggregatorMockAbi,
+      logs: await origin.getLogs({ address: feed, fromBlock: 0n }),
+    });
     expect(logs.map((log) => log.eventName)).toEqual(["NewRound", "AnswerUpdated"]);
     expect(logs[1]!.args).toEqual({ current: devnetPriceFeed.initialAnswer, roundId: 1n, updatedAt });
-    await expect(origin.readContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName: "getRoundData", args: [2n] })).rejects.toThrow(/No data present/);
+    await expect(
+      origin.readContract({ address: feed, abi: priceFeedAggregatorMockAbi, functionName: "getRoundData", args: [2n] }),
+    ).rejects.toThrow(/No data present/);
   });
 
   it("returns the run's accounts with usable keys that never reach JSON or the console", () => {
@@ -237,7 +272,12 @@ describe("deployDevnet", () => {
         address: multicall3,
         abi: multicall3Abi,
         functionName: "aggregate3",
-        args: [[{ target: funded, allowFailure: false, callData: "0x" }, { ...failing, allowFailure: false }]],
+        args: [
+          [
+            { target: funded, allowFailure: false, callData: "0x" },
+            { ...failing, allowFailure: false },
+          ],
+        ],
       })
       .catch((error: unknown) => error);
     const reverted = (refused as { walk(fn: (e: unknown) => boolean): unknown }).walk(
@@ -248,8 +288,8 @@ describe("deployDevnet", () => {
   });
 
   it("refuses a chain that answers with another chain id", async () => {
-    await expect(
-      deployDevnet({ chains: [{ name: "origin", chainId: 1, rpcUrl: anvils[0]!.rpcUrl }] }),
-    ).rejects.toThrow(/answers as chain 31337/);
+    await expect(deployDevnet({ chains: [{ name: "origin", chainId: 1, rpcUrl: anvils[0]!.rpcUrl }] })).rejects.toThrow(
+      /answers as chain 31337/,
+    );
   });
 });

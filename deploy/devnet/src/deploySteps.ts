@@ -12,7 +12,13 @@ import {
   type TestClient,
   type WalletClient,
 } from "viem";
-import { awaitDeployment, confirmTransactions, deployContract, sendDeployment, type DeployContext } from "./deployContract.js";
+import {
+  awaitDeployment,
+  confirmTransactions,
+  deployContract,
+  sendDeployment,
+  type DeployContext,
+} from "./deployContract.js";
 import {
   erc6492WalletFactoryAbi,
   erc6492WalletFactoryBytecode,

@@ -16,7 +16,9 @@ const command = process.argv[2];
 
 if (command === "gen") {
   const { written, removed } = await writeBase();
-  console.log(`wrote ${written.length} files to deploy/k8s/base${removed.length > 0 ? `, removed ${removed.join(", ")}` : ""}`);
+  console.log(
+    `wrote ${written.length} files to deploy/k8s/base${removed.length > 0 ? `, removed ${removed.join(", ")}` : ""}`,
+  );
 } else if (command === "check") {
   let failed = false;
   const stale = await staleBaseFiles();
@@ -29,13 +31,18 @@ if (command === "gen") {
     const manifests = await renderOverlay(overlay);
     const report = validateManifests(manifests, schema);
     const problems = [...report.schema, ...report.rules];
-    if (problems.length === 0) console.log(`overlays/${overlay}: ${manifests.length} objects valid against Kubernetes ${KUBERNETES_VERSION} (strict) and the project rules`);
+    if (problems.length === 0)
+      console.log(
+        `overlays/${overlay}: ${manifests.length} objects valid against Kubernetes ${KUBERNETES_VERSION} (strict) and the project rules`,
+      );
     else {
       failed = true;
       console.error(`overlays/${overlay}: ${problems.length} problem(s)\n${formatProblems(problems)}`);
     }
   }
-  const rootPackage = JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as { packageManager?: string };
+  const rootPackage = JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as {
+    packageManager?: string;
+  };
   const dockerProblems = [
     ...checkDockerfile(await readFile(join(REPO_ROOT, "Dockerfile"), "utf8"), {
       nodeMajor: 22,

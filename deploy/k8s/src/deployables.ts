@@ -218,10 +218,20 @@ export const DEPLOYABLES: Deployable[] = [
 ];
 
 /** Services whose images the overlays tag. */
-export const SERVICES: ServiceName[] = ["gateway", "auth", "tc", "intents-gateway", "data-query", "projector", "chain-ingestor"];
+export const SERVICES: ServiceName[] = [
+  "gateway",
+  "auth",
+  "tc",
+  "intents-gateway",
+  "data-query",
+  "projector",
+  "chain-ingestor",
+];
 
 /** Secrets the manifests reference; operators create them (README). */
-export const REFERENCED_SECRETS: string[] = DEPLOYABLES.flatMap((deployable) => (deployable.secrets ?? []).map((secret) => secret.secretName));
+export const REFERENCED_SECRETS: string[] = DEPLOYABLES.flatMap((deployable) =>
+  (deployable.secrets ?? []).map((secret) => secret.secretName),
+);
 
 /** Placeholder ranges the base uses for external dependencies; every overlay must replace them. */
 export const UNCONFIGURED_CIDR = "192.0.2.0/24";

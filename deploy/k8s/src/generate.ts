@@ -2,7 +2,13 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { CHAINS_CONFIG_MAP, CONFIG_MAP, DEPLOYABLES, NAMESPACE, type Deployable } from "./deployables.js";
-import { deployableManifests, namespaceManifest, serviceAccountManifest, sharedNetworkPolicies, type Manifest } from "./manifests.js";
+import {
+  deployableManifests,
+  namespaceManifest,
+  serviceAccountManifest,
+  sharedNetworkPolicies,
+  type Manifest,
+} from "./manifests.js";
 import { BASE_DIR } from "./paths.js";
 
 const HEADER = [
@@ -37,7 +43,11 @@ function kustomization(deployables: Deployable[]): string {
     kind: "Kustomization",
     namespace: NAMESPACE,
     labels: [{ pairs: { "app.kubernetes.io/part-of": "platform" }, includeSelectors: false, includeTemplates: true }],
-    resources: ["namespace.yaml", "network-policies.yaml", ...deployables.map((deployable) => `${deployable.name}.yaml`)],
+    resources: [
+      "namespace.yaml",
+      "network-policies.yaml",
+      ...deployables.map((deployable) => `${deployable.name}.yaml`),
+    ],
     configMapGenerator: [
       { name: CONFIG_MAP, literals: Object.entries(BASE_SETTINGS).map(([key, value]) => `${key}=${value}`) },
       { name: CHAINS_CONFIG_MAP, files: ["chains.json=config/chains.json"] },
@@ -52,7 +62,8 @@ export function generateBase(deployables: Deployable[] = DEPLOYABLES): Map<strin
   files.set("kustomization.yaml", kustomization(deployables));
   files.set("namespace.yaml", documents([namespaceManifest(), serviceAccountManifest()]));
   files.set("network-policies.yaml", documents(sharedNetworkPolicies(deployables)));
-  for (const deployable of deployables) files.set(`${deployable.name}.yaml`, documents(deployableManifests(deployable, deployables)));
+  for (const deployable of deployables)
+    files.set(`${deployable.name}.yaml`, documents(deployableManifests(deployable, deployables)));
   return files;
 }
 

@@ -17,7 +17,10 @@ export async function renderKustomization(dir: string): Promise<string> {
     return stdout;
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
-    if (failure.code === "ENOENT") throw new Error(`${KUBECTL} not found: kubectl (1.27 or newer, with built-in kustomize) is needed to render ${dir}`);
+    if (failure.code === "ENOENT")
+      throw new Error(
+        `${KUBECTL} not found: kubectl (1.27 or newer, with built-in kustomize) is needed to render ${dir}`,
+      );
     throw new Error(`kubectl kustomize ${dir} failed: ${failure.stderr?.trim() || failure.message}`);
   }
 }
@@ -26,7 +29,8 @@ export async function renderKustomization(dir: string): Promise<string> {
 export function parseManifests(text: string): Manifest[] {
   const manifests: Manifest[] = [];
   for (const document of parseAllDocuments(text)) {
-    if (document.errors.length > 0) throw new Error(`invalid YAML: ${document.errors.map((error) => error.message).join("; ")}`);
+    if (document.errors.length > 0)
+      throw new Error(`invalid YAML: ${document.errors.map((error) => error.message).join("; ")}`);
     const value: unknown = document.toJS();
     if (value === null || value === undefined) continue;
     manifests.push(value as Manifest);

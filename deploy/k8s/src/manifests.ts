@@ -40,7 +40,12 @@ import {
 } from "./deployables.js";
 
 /** Any Kubernetes object as it appears in a manifest. */
-export type Manifest = { apiVersion: string; kind: string; metadata: { name: string; [key: string]: unknown }; [key: string]: unknown };
+export type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; [key: string]: unknown };
+  [key: string]: unknown;
+};
 
 /** The generated model calls `from` `_from` (a TypeScript keyword clash); manifests use the JSON name. */
 type IngressRule = Omit<V1NetworkPolicyIngressRule, "_from"> & { from?: V1NetworkPolicyPeer[] };
@@ -88,7 +93,9 @@ function envOf(deployable: Deployable): V1EnvVar[] {
 
 function portsOf(deployable: Deployable): V1ContainerPort[] {
   return [
-    deployable.role === "gateway" ? { name: "http", containerPort: HTTP_PORT, protocol: "TCP" } : { name: "grpc", containerPort: GRPC_PORT, protocol: "TCP" },
+    deployable.role === "gateway"
+      ? { name: "http", containerPort: HTTP_PORT, protocol: "TCP" }
+      : { name: "grpc", containerPort: GRPC_PORT, protocol: "TCP" },
     { name: "metrics", containerPort: OPS_PORT, protocol: "TCP" },
   ];
 }
@@ -105,7 +112,13 @@ function probesOf(deployable: Deployable): Pick<V1Container, "startupProbe" | "r
   const livenessProbe: V1Probe = { httpGet: healthz, periodSeconds: 10, timeoutSeconds: 2, failureThreshold: 3 };
   const readinessProbe: V1Probe =
     deployable.role === "gateway"
-      ? { httpGet: { path: "/readyz", port: "metrics" }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2, successThreshold: 1 }
+      ? {
+          httpGet: { path: "/readyz", port: "metrics" },
+          periodSeconds: 5,
+          timeoutSeconds: 2,
+          failureThreshold: 2,
+          successThreshold: 1,
+        }
       : { grpc: { port: GRPC_PORT }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2, successThreshold: 1 };
   return { startupProbe, readinessProbe, livenessProbe };
 }
@@ -115,7 +128,10 @@ function volumesOf(deployable: Deployable): { volumes: V1Volume[]; mounts: V1Vol
   const volumes: V1Volume[] = [{ name: "tmp", emptyDir: { medium: "Memory", sizeLimit: "16Mi" } }];
   const mounts: V1VolumeMount[] = [{ name: "tmp", mountPath: "/tmp" }];
   if (deployable.uses.chainsFile) {
-    volumes.push({ name: "chains", configMap: { name: CHAINS_CONFIG_MAP, items: [{ key: "chains.json", path: "chains.json" }] } });
+    volumes.push({
+      name: "chains",
+      configMap: { name: CHAINS_CONFIG_MAP, items: [{ key: "chains.json", path: "chains.json" }] },
+    });
     mounts.push({ name: "chains", mountPath: CHAINS_MOUNT_PATH, readOnly: true });
   }
   for (const secret of deployable.secrets ?? []) {
@@ -163,7 +179,9 @@ export function deploymentOf(deployable: Deployable): V1Deployment & Manifest {
       minReadySeconds: singleton ? 0 : 5,
       selector: selectorOf(deployable),
       // Each ingestor source is fenced by its Kafka transactional ids: the old pod stops before the new one starts.
-      strategy: singleton ? { type: "Recreate" } : { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: "25%" } },
+      strategy: singleton
+        ? { type: "Recreate" }
+        : { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: "25%" } },
       template: {
         metadata: {
           labels,
@@ -190,8 +208,18 @@ export function deploymentOf(deployable: Deployable): V1Deployment & Manifest {
             ? {}
             : {
                 topologySpreadConstraints: [
-                  { maxSkew: 1, topologyKey: "topology.kubernetes.io/zone", whenUnsatisfiable: "ScheduleAnyway", labelSelector: selectorOf(deployable) },
-                  { maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway", labelSelector: selectorOf(deployable) },
+                  {
+                    maxSkew: 1,
+                    topologyKey: "topology.kubernetes.io/zone",
+                    whenUnsatisfiable: "ScheduleAnyway",
+                    labelSelector: selectorOf(deployable),
+                  },
+                  {
+                    maxSkew: 1,
+                    topologyKey: "kubernetes.io/hostname",
+                    whenUnsatisfiable: "ScheduleAnyway",
+                    labelSelector: selectorOf(deployable),
+                  },
                 ],
               }),
           containers: [container],
@@ -242,7 +270,12 @@ export function autoscalerOf(deployable: Deployable): (V2HorizontalPodAutoscaler
       scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: deployable.name },
       minReplicas: scaling.minReplicas,
       maxReplicas: scaling.maxReplicas,
-      metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: scaling.cpuUtilization } } }],
+      metrics: [
+        {
+          type: "Resource",
+          resource: { name: "cpu", target: { type: "Utilization", averageUtilization: scaling.cpuUtilization } },
+        },
+      ],
       behavior: {
         scaleUp: {
           stabilizationWindowSeconds: 0,
@@ -292,7 +325,9 @@ export function networkPolicyOf(deployable: Deployable, all: Deployable[] = DEPL
     if (callers.length > 0) ingress.push({ from: [podsNamed(callers)], ports: [{ protocol: "TCP", port: "grpc" }] });
   }
   const egress: V1NetworkPolicyEgressRule[] =
-    deployable.calls.length > 0 ? [{ to: [podsNamed(deployable.calls)], ports: [{ protocol: "TCP", port: GRPC_PORT }] }] : [];
+    deployable.calls.length > 0
+      ? [{ to: [podsNamed(deployable.calls)], ports: [{ protocol: "TCP", port: GRPC_PORT }] }]
+      : [];
   return {
     apiVersion: "networking.k8s.io/v1",
     kind: "NetworkPolicy",
@@ -335,7 +370,12 @@ export function namespaceManifest(): V1Namespace & Manifest {
 }
 
 export function serviceAccountManifest(): V1ServiceAccount & Manifest {
-  return { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: SERVICE_ACCOUNT }, automountServiceAccountToken: false };
+  return {
+    apiVersion: "v1",
+    kind: "ServiceAccount",
+    metadata: { name: SERVICE_ACCOUNT },
+    automountServiceAccountToken: false,
+  };
 }
 
 /** The external dependencies, each reached through one egress policy whose destination overlays set. */
@@ -386,7 +426,9 @@ export function sharedNetworkPolicies(all: Deployable[] = DEPLOYABLES): NetworkP
     }),
     ...EXTERNAL_EGRESS.map((external) =>
       policy(external.name, {
-        podSelector: podsNamed(all.filter((deployable) => deployable.uses[external.uses]).map((deployable) => deployable.name)).podSelector!,
+        podSelector: podsNamed(
+          all.filter((deployable) => deployable.uses[external.uses]).map((deployable) => deployable.name),
+        ).podSelector!,
         policyTypes: ["Egress"],
         // A documentation range: each overlay replaces this rule with the real addresses and ports.
         egress: [{ to: [{ ipBlock: { cidr: UNCONFIGURED_CIDR } }], ports: [{ protocol: "TCP", port: external.port }] }],

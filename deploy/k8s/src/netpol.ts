@@ -96,7 +96,10 @@ function peerMatches(peer: PolicyPeer, policyNamespace: string, endpoint: Endpoi
   if (peer.ipBlock) {
     // ipBlock is meant for addresses outside the cluster; how it treats pod IPs varies by plugin.
     if (endpoint.kind !== "external") return false;
-    return cidrContains(peer.ipBlock.cidr, endpoint.ip) && !(peer.ipBlock.except ?? []).some((except) => cidrContains(except, endpoint.ip));
+    return (
+      cidrContains(peer.ipBlock.cidr, endpoint.ip) &&
+      !(peer.ipBlock.except ?? []).some((except) => cidrContains(except, endpoint.ip))
+    );
   }
   if (endpoint.kind !== "pod") return false;
   if (peer.namespaceSelector) {
@@ -126,7 +129,10 @@ function policyTypes(policy: NetworkPolicyObject): string[] {
 }
 
 function selects(policy: NetworkPolicyObject, pod: PodEndpoint, defaultNamespace: string): boolean {
-  return (policy.metadata.namespace ?? defaultNamespace) === pod.namespace && selectorMatches(policy.spec?.podSelector ?? {}, pod.labels);
+  return (
+    (policy.metadata.namespace ?? defaultNamespace) === pod.namespace &&
+    selectorMatches(policy.spec?.podSelector ?? {}, pod.labels)
+  );
 }
 
 export class NetworkPolicies {
@@ -137,31 +143,42 @@ export class NetworkPolicies {
 
   /** Whether `source` may open a connection to `destination` on `port`/`protocol`. */
   allows(source: Endpoint, destination: Endpoint, port: number, protocol = "TCP"): boolean {
-    return this.egressAllowed(source, destination, port, protocol) && this.ingressAllowed(source, destination, port, protocol);
+    return (
+      this.egressAllowed(source, destination, port, protocol) &&
+      this.ingressAllowed(source, destination, port, protocol)
+    );
   }
 
   private egressAllowed(source: Endpoint, destination: Endpoint, port: number, protocol: string): boolean {
     if (source.kind !== "pod") return true;
-    const applying = this.policies.filter((policy) => policyTypes(policy).includes("Egress") && selects(policy, source, this.defaultNamespace));
+    const applying = this.policies.filter(
+      (policy) => policyTypes(policy).includes("Egress") && selects(policy, source, this.defaultNamespace),
+    );
     if (applying.length === 0) return true;
     return applying.some((policy) =>
       (policy.spec?.egress ?? []).some(
         (rule) =>
           portMatches(rule.ports, port, protocol, destination) &&
-          (!rule.to || rule.to.length === 0 || rule.to.some((peer) => peerMatches(peer, policy.metadata.namespace ?? this.defaultNamespace, destination))),
+          (!rule.to ||
+            rule.to.length === 0 ||
+            rule.to.some((peer) => peerMatches(peer, policy.metadata.namespace ?? this.defaultNamespace, destination))),
       ),
     );
   }
 
   private ingressAllowed(source: Endpoint, destination: Endpoint, port: number, protocol: string): boolean {
     if (destination.kind !== "pod") return true;
-    const applying = this.policies.filter((policy) => policyTypes(policy).includes("Ingress") && selects(policy, destination, this.defaultNamespace));
+    const applying = this.policies.filter(
+      (policy) => policyTypes(policy).includes("Ingress") && selects(policy, destination, this.defaultNamespace),
+    );
     if (applying.length === 0) return true;
     return applying.some((policy) =>
       (policy.spec?.ingress ?? []).some(
         (rule) =>
           portMatches(rule.ports, port, protocol, destination) &&
-          (!rule.from || rule.from.length === 0 || rule.from.some((peer) => peerMatches(peer, policy.metadata.namespace ?? this.defaultNamespace, source))),
+          (!rule.from ||
+            rule.from.length === 0 ||
+            rule.from.some((peer) => peerMatches(peer, policy.metadata.namespace ?? this.defaultNamespace, source))),
       ),
     );
   }

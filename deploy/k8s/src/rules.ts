@@ -1,5 +1,12 @@
 import type { Manifest } from "./manifests.js";
-import { NetworkPolicies, selectorMatches, type Endpoint, type LabelSelector, type NetworkPolicyObject, type PodEndpoint } from "./netpol.js";
+import {
+  NetworkPolicies,
+  selectorMatches,
+  type Endpoint,
+  type LabelSelector,
+  type NetworkPolicyObject,
+  type PodEndpoint,
+} from "./netpol.js";
 
 /**
  * The project's rules for rendered manifests, beyond what the API schema says: every workload is
@@ -64,7 +71,10 @@ interface Container {
   image?: string;
   ports?: Array<{ name?: string; containerPort: number; protocol?: string }>;
   env?: EnvVar[];
-  envFrom?: Array<{ configMapRef?: { name?: string; optional?: boolean }; secretRef?: { name?: string; optional?: boolean } }>;
+  envFrom?: Array<{
+    configMapRef?: { name?: string; optional?: boolean };
+    secretRef?: { name?: string; optional?: boolean };
+  }>;
   resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
   startupProbe?: Probe;
   readinessProbe?: Probe;
@@ -114,14 +124,18 @@ function deploymentsOf(manifests: Manifest[], namespace: string): DeploymentView
         replicas?: number;
         strategy?: { type?: string };
         selector?: LabelSelector;
-        template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: PodSpec };
+        template?: {
+          metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+          spec?: PodSpec;
+        };
       };
       const pod = spec.template?.spec ?? {};
       const containers = pod.containers ?? [];
       const podLabels = spec.template?.metadata?.labels ?? {};
       const ns = nsOf(manifest, namespace);
       const namedPorts: Record<string, number> = {};
-      for (const container of containers) for (const port of container.ports ?? []) if (port.name) namedPorts[port.name] = port.containerPort;
+      for (const container of containers)
+        for (const port of container.ports ?? []) if (port.name) namedPorts[port.name] = port.containerPort;
       return {
         name: manifest.metadata.name,
         namespace: ns,
@@ -133,7 +147,13 @@ function deploymentsOf(manifests: Manifest[], namespace: string): DeploymentView
         podAnnotations: spec.template?.metadata?.annotations ?? {},
         pod,
         containers,
-        endpoint: { kind: "pod", namespace: ns, namespaceLabels: { "kubernetes.io/metadata.name": ns }, labels: podLabels, namedPorts },
+        endpoint: {
+          kind: "pod",
+          namespace: ns,
+          namespaceLabels: { "kubernetes.io/metadata.name": ns },
+          labels: podLabels,
+          namedPorts,
+        },
       };
     });
 }
@@ -144,7 +164,18 @@ export function parseQuantity(value: string | number | undefined): number | unde
   if (typeof value === "number") return value;
   const match = /^([0-9]+(?:\.[0-9]+)?)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(value);
   if (!match) return undefined;
-  const units: Record<string, number> = { "": 1, m: 0.001, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+  const units: Record<string, number> = {
+    "": 1,
+    m: 0.001,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+    Ki: 1024,
+    Mi: 1024 ** 2,
+    Gi: 1024 ** 3,
+    Ti: 1024 ** 4,
+  };
   return Number(match[1]) * units[match[2] ?? ""]!;
 }
 
@@ -170,7 +201,9 @@ export function resolveEnv(container: Container, manifests: Manifest[], namespac
   for (const variable of container.env ?? []) {
     if (variable.value !== undefined) env[variable.name] = variable.value;
     else if (variable.valueFrom?.configMapKeyRef) {
-      const value = maps.get(`${namespace}/${variable.valueFrom.configMapKeyRef.name}`)?.[variable.valueFrom.configMapKeyRef.key];
+      const value = maps.get(`${namespace}/${variable.valueFrom.configMapKeyRef.name}`)?.[
+        variable.valueFrom.configMapKeyRef.key
+      ];
       if (value !== undefined) env[variable.name] = value;
     } else if (variable.valueFrom?.secretKeyRef) {
       env[variable.name] = `<secret ${variable.valueFrom.secretKeyRef.name}/${variable.valueFrom.secretKeyRef.key}>`;
@@ -180,7 +213,13 @@ export function resolveEnv(container: Container, manifests: Manifest[], namespac
 }
 
 /** The content of the file a container would read at `path`, when a ConfigMap volume provides it. */
-export function mountedConfigFile(deployment: { pod: PodSpec }, container: Container, path: string, manifests: Manifest[], namespace: string): string | undefined {
+export function mountedConfigFile(
+  deployment: { pod: PodSpec },
+  container: Container,
+  path: string,
+  manifests: Manifest[],
+  namespace: string,
+): string | undefined {
   const maps = configMapData(manifests, namespace);
   for (const mount of container.volumeMounts ?? []) {
     const prefix = mount.mountPath.endsWith("/") ? mount.mountPath : `${mount.mountPath}/`;
@@ -188,7 +227,9 @@ export function mountedConfigFile(deployment: { pod: PodSpec }, container: Conta
     const volume = (deployment.pod.volumes ?? []).find((candidate) => candidate.name === mount.name);
     if (!volume?.configMap?.name) continue;
     const relative = path.slice(prefix.length);
-    const item = volume.configMap.items ? volume.configMap.items.find((candidate) => candidate.path === relative) : { key: relative, path: relative };
+    const item = volume.configMap.items
+      ? volume.configMap.items.find((candidate) => candidate.path === relative)
+      : { key: relative, path: relative };
     if (!item) continue;
     return maps.get(`${namespace}/${volume.configMap.name}`)?.[item.key];
   }
@@ -209,9 +250,17 @@ export function secretLookingValue(value: string): string | undefined {
       continue;
     }
     if (url.password) return `has a URL with a password (${url.protocol}//…@${url.host})`;
-    for (const key of url.searchParams.keys()) if (SECRET_NAME.test(key)) return `has a URL with a secret-looking query parameter "${key}" (${url.host})`;
+    for (const key of url.searchParams.keys())
+      if (SECRET_NAME.test(key)) return `has a URL with a secret-looking query parameter "${key}" (${url.host})`;
     // RPC providers often put the API key in the path: a long run of letters and digits.
-    if (url.pathname.split("/").some((segment) => segment.length >= 24 && /[a-z]/i.test(segment) && /[0-9]/.test(segment) && /^[A-Za-z0-9_-]+$/.test(segment))) {
+    if (
+      url.pathname
+        .split("/")
+        .some(
+          (segment) =>
+            segment.length >= 24 && /[a-z]/i.test(segment) && /[0-9]/.test(segment) && /^[A-Za-z0-9_-]+$/.test(segment),
+        )
+    ) {
       return `has a URL whose path looks like it embeds an API key (${url.host})`;
     }
   }
@@ -259,7 +308,14 @@ function hostPortsOf(value: string, defaultPort: number): number[] {
 }
 
 /** Port a client of this URL scheme connects to when the URL names none. */
-const DEFAULT_PORTS: Record<string, number> = { "redis:": 6379, "rediss:": 6379, "nats:": 4222, "tls:": 4222, "http:": 80, "https:": 443 };
+const DEFAULT_PORTS: Record<string, number> = {
+  "redis:": 6379,
+  "rediss:": 6379,
+  "nats:": 4222,
+  "tls:": 4222,
+  "http:": 80,
+  "https:": 443,
+};
 
 export function checkRules(manifests: Manifest[], options: RuleOptions): RuleProblem[] {
   const problems: RuleProblem[] = [];
@@ -275,14 +331,21 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
   // ---- Workloads: probes, resources, shutdown, security, images, scraping.
   for (const deployment of deployments) {
     const object = id(deployment.manifest);
-    if (!deployment.podLabels["app.kubernetes.io/name"]) report("labels", object, "pod template has no app.kubernetes.io/name label");
-    if (!deployment.selector || !selectorMatches(deployment.selector, deployment.podLabels) || Object.keys(deployment.selector.matchLabels ?? {}).length === 0) {
+    if (!deployment.podLabels["app.kubernetes.io/name"])
+      report("labels", object, "pod template has no app.kubernetes.io/name label");
+    if (
+      !deployment.selector ||
+      !selectorMatches(deployment.selector, deployment.podLabels) ||
+      Object.keys(deployment.selector.matchLabels ?? {}).length === 0
+    ) {
       report("labels", object, "selector must be non-empty and match the pod template's labels");
     }
     if (deployment.containers.length === 0) report("containers", object, "has no container");
     const pod = deployment.pod;
-    if (pod.automountServiceAccountToken !== false) report("security", object, "must set automountServiceAccountToken: false (no workload talks to the API server)");
-    if (pod.hostNetwork || pod.hostPID || pod.hostIPC) report("security", object, "must not use the host's network, PID or IPC namespace");
+    if (pod.automountServiceAccountToken !== false)
+      report("security", object, "must set automountServiceAccountToken: false (no workload talks to the API server)");
+    if (pod.hostNetwork || pod.hostPID || pod.hostIPC)
+      report("security", object, "must not use the host's network, PID or IPC namespace");
 
     for (const container of [...(pod.initContainers ?? []), ...deployment.containers]) {
       const where = `${object} container ${container.name}`;
@@ -302,7 +365,8 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
       if (own.privileged === true) report("security", where, "must not be privileged");
       if (!(own.capabilities?.drop ?? []).includes("ALL")) report("security", where, "must drop ALL capabilities");
       if ((own.capabilities?.add ?? []).length > 0) report("security", where, "must not add capabilities");
-      if (seccomp !== "RuntimeDefault" && seccomp !== "Localhost") report("security", where, "must use the RuntimeDefault seccomp profile");
+      if (seccomp !== "RuntimeDefault" && seccomp !== "Localhost")
+        report("security", where, "must use the RuntimeDefault seccomp profile");
     }
 
     for (const container of deployment.containers) {
@@ -315,9 +379,18 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
       const grpcPort = ports.find((port) => port.name === "grpc")?.containerPort;
       const httpPort = ports.find((port) => port.name === "http")?.containerPort;
       if (grpcPort !== undefined && container.readinessProbe && container.readinessProbe.grpc?.port !== grpcPort) {
-        report("probes", where, `readinessProbe must be the gRPC health check on the gRPC port (grpc: {port: ${grpcPort}})`);
+        report(
+          "probes",
+          where,
+          `readinessProbe must be the gRPC health check on the gRPC port (grpc: {port: ${grpcPort}})`,
+        );
       }
-      if (grpcPort === undefined && httpPort !== undefined && container.readinessProbe && container.readinessProbe.httpGet?.path !== "/readyz") {
+      if (
+        grpcPort === undefined &&
+        httpPort !== undefined &&
+        container.readinessProbe &&
+        container.readinessProbe.httpGet?.path !== "/readyz"
+      ) {
         report("probes", where, "readinessProbe must be httpGet /readyz");
       }
       for (const probe of ["livenessProbe", "startupProbe"] as const) {
@@ -325,8 +398,10 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
         if (!spec) continue;
         // The services' gRPC health and /readyz follow their dependencies: a liveness or startup
         // probe on them would restart every pod whenever Redis or Kafka is away.
-        if (spec.grpc) report("probes", where, `${probe} must not use gRPC health (it reports dependencies); use httpGet /healthz`);
-        if (spec.httpGet && spec.httpGet.path !== "/healthz") report("probes", where, `${probe} must be httpGet /healthz (process only), not ${spec.httpGet.path}`);
+        if (spec.grpc)
+          report("probes", where, `${probe} must not use gRPC health (it reports dependencies); use httpGet /healthz`);
+        if (spec.httpGet && spec.httpGet.path !== "/healthz")
+          report("probes", where, `${probe} must be httpGet /healthz (process only), not ${spec.httpGet.path}`);
       }
       // Resources.
       for (const resource of ["cpu", "memory"]) {
@@ -336,26 +411,39 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
         if (limit === undefined) report("resources", where, `has no ${resource} limit`);
         const requested = parseQuantity(request);
         const limited = parseQuantity(limit);
-        if (requested !== undefined && limited !== undefined && requested > limited) report("resources", where, `${resource} request ${request} exceeds its limit ${limit}`);
+        if (requested !== undefined && limited !== undefined && requested > limited)
+          report("resources", where, `${resource} request ${request} exceeds its limit ${limit}`);
       }
       // Graceful shutdown: preStop, then the process's own drain, within the grace period.
       const preStop = container.lifecycle?.preStop;
       if (!preStop) report("shutdown", where, "has no preStop hook (endpoints must drain before SIGTERM)");
-      const preStopSeconds = preStop?.sleep?.seconds ?? Number(preStop?.exec?.command?.find((part) => /^\d+$/.test(part)) ?? 0);
+      const preStopSeconds =
+        preStop?.sleep?.seconds ?? Number(preStop?.exec?.command?.find((part) => /^\d+$/.test(part)) ?? 0);
       const env = resolveEnv(container, manifests, deployment.namespace);
       const drainSeconds = Number(env.SHUTDOWN_TIMEOUT_MS ?? 15_000) / 1000;
       const grace = pod.terminationGracePeriodSeconds ?? 30;
-      if (pod.terminationGracePeriodSeconds === undefined) report("shutdown", object, "must set terminationGracePeriodSeconds");
+      if (pod.terminationGracePeriodSeconds === undefined)
+        report("shutdown", object, "must set terminationGracePeriodSeconds");
       else if (grace < preStopSeconds + drainSeconds + 5) {
-        report("shutdown", where, `terminationGracePeriodSeconds ${grace} < preStop ${preStopSeconds} s + SHUTDOWN_TIMEOUT_MS ${drainSeconds} s + 5 s`);
+        report(
+          "shutdown",
+          where,
+          `terminationGracePeriodSeconds ${grace} < preStop ${preStopSeconds} s + SHUTDOWN_TIMEOUT_MS ${drainSeconds} s + 5 s`,
+        );
       }
       // Listening addresses: the services default to loopback, unreachable in a pod; auth's key
       // administration must stay there (operators reach it through kubectl port-forward).
       for (const [name, value] of Object.entries(env)) {
         const loopback = /^(127\.|localhost$|::1$)/.test(value);
         if (name === "ADMIN_GRPC_HOST") {
-          if (!loopback) report("env", where, `${name}=${value}: key administration must listen on loopback only (kubectl port-forward reaches it)`);
-        } else if (name.endsWith("_HOST") && loopback) report("env", where, `${name}=${value} listens on loopback; set 0.0.0.0`);
+          if (!loopback)
+            report(
+              "env",
+              where,
+              `${name}=${value}: key administration must listen on loopback only (kubectl port-forward reaches it)`,
+            );
+        } else if (name.endsWith("_HOST") && loopback)
+          report("env", where, `${name}=${value} listens on loopback; set 0.0.0.0`);
       }
       // ConfigMap references must resolve.
       for (const variable of container.env ?? []) {
@@ -363,19 +451,31 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
         if (ref && !ref.optional) {
           const data = configMaps.get(`${deployment.namespace}/${ref.name}`);
           if (!data) report("references", where, `env ${variable.name} refers to a missing ConfigMap ${ref.name}`);
-          else if (data[ref.key] === undefined) report("references", where, `env ${variable.name} refers to a missing key ${ref.key} of ConfigMap ${ref.name}`);
+          else if (data[ref.key] === undefined)
+            report(
+              "references",
+              where,
+              `env ${variable.name} refers to a missing key ${ref.key} of ConfigMap ${ref.name}`,
+            );
         }
         const secretRef = variable.valueFrom?.secretKeyRef;
-        if (secretRef && !options.documentedSecrets.includes(secretRef.name ?? "")) report("secrets", where, `env ${variable.name} refers to an undocumented Secret ${secretRef.name}`);
+        if (secretRef && !options.documentedSecrets.includes(secretRef.name ?? ""))
+          report("secrets", where, `env ${variable.name} refers to an undocumented Secret ${secretRef.name}`);
       }
       for (const from of container.envFrom ?? []) {
-        if (from.configMapRef?.name && !from.configMapRef.optional && !configMaps.has(`${deployment.namespace}/${from.configMapRef.name}`)) {
+        if (
+          from.configMapRef?.name &&
+          !from.configMapRef.optional &&
+          !configMaps.has(`${deployment.namespace}/${from.configMapRef.name}`)
+        ) {
           report("references", where, `envFrom refers to a missing ConfigMap ${from.configMapRef.name}`);
         }
-        if (from.secretRef?.name && !options.documentedSecrets.includes(from.secretRef.name)) report("secrets", where, `envFrom refers to an undocumented Secret ${from.secretRef.name}`);
+        if (from.secretRef?.name && !options.documentedSecrets.includes(from.secretRef.name))
+          report("secrets", where, `envFrom refers to an undocumented Secret ${from.secretRef.name}`);
       }
       for (const mount of container.volumeMounts ?? []) {
-        if (!(pod.volumes ?? []).some((volume) => volume.name === mount.name)) report("references", where, `mounts a missing volume ${mount.name}`);
+        if (!(pod.volumes ?? []).some((volume) => volume.name === mount.name))
+          report("references", where, `mounts a missing volume ${mount.name}`);
       }
       // Files the configuration points at must be mounted.
       for (const [name, value] of Object.entries(env)) {
@@ -390,8 +490,11 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     for (const volume of pod.volumes ?? []) {
       if (volume.configMap?.name && !volume.configMap.optional) {
         const data = configMaps.get(`${deployment.namespace}/${volume.configMap.name}`);
-        if (!data) report("references", object, `volume ${volume.name} refers to a missing ConfigMap ${volume.configMap.name}`);
-        for (const item of volume.configMap.items ?? []) if (data && data[item.key] === undefined) report("references", object, `volume ${volume.name} refers to a missing key ${item.key}`);
+        if (!data)
+          report("references", object, `volume ${volume.name} refers to a missing ConfigMap ${volume.configMap.name}`);
+        for (const item of volume.configMap.items ?? [])
+          if (data && data[item.key] === undefined)
+            report("references", object, `volume ${volume.name} refers to a missing key ${item.key}`);
       }
       if (volume.secret && !options.documentedSecrets.includes(volume.secret.secretName ?? "")) {
         report("secrets", object, `volume ${volume.name} refers to an undocumented Secret ${volume.secret.secretName}`);
@@ -401,38 +504,73 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     // Prometheus scraping: the annotated port is a container port.
     const scrapePort = deployment.podAnnotations["prometheus.io/port"];
     if (deployment.podAnnotations["prometheus.io/scrape"] !== "true" || !scrapePort) {
-      report("metrics", object, "pod template must carry prometheus.io/scrape: \"true\" and prometheus.io/port");
-    } else if (!deployment.containers.some((container) => (container.ports ?? []).some((port) => String(port.containerPort) === scrapePort))) {
+      report("metrics", object, 'pod template must carry prometheus.io/scrape: "true" and prometheus.io/port');
+    } else if (
+      !deployment.containers.some((container) =>
+        (container.ports ?? []).some((port) => String(port.containerPort) === scrapePort),
+      )
+    ) {
       report("metrics", object, `prometheus.io/port ${scrapePort} is not a container port`);
     }
   }
 
   // ---- Scaling: HPA or singleton, and PDBs that never block a drain.
-  const targetsOf = (hpa: Manifest) => (hpa.spec as { scaleTargetRef?: { kind?: string; name?: string } } | undefined)?.scaleTargetRef;
+  const targetsOf = (hpa: Manifest) =>
+    (hpa.spec as { scaleTargetRef?: { kind?: string; name?: string } } | undefined)?.scaleTargetRef;
   for (const hpa of hpas) {
     const target = targetsOf(hpa);
-    const spec = (hpa.spec ?? {}) as { minReplicas?: number; maxReplicas?: number; metrics?: Array<{ type?: string; resource?: { name?: string; target?: { type?: string } } }> };
-    if (target?.kind !== "Deployment" || !deployments.some((deployment) => deployment.name === target.name && deployment.namespace === nsOf(hpa, options.namespace))) {
+    const spec = (hpa.spec ?? {}) as {
+      minReplicas?: number;
+      maxReplicas?: number;
+      metrics?: Array<{ type?: string; resource?: { name?: string; target?: { type?: string } } }>;
+    };
+    if (
+      target?.kind !== "Deployment" ||
+      !deployments.some(
+        (deployment) => deployment.name === target.name && deployment.namespace === nsOf(hpa, options.namespace),
+      )
+    ) {
       report("autoscaling", id(hpa), `scaleTargetRef ${target?.kind}/${target?.name} does not exist`);
     }
-    if ((spec.minReplicas ?? 1) < 1 || (spec.maxReplicas ?? 0) < (spec.minReplicas ?? 1)) report("autoscaling", id(hpa), "needs 1 <= minReplicas <= maxReplicas");
-    if (!(spec.metrics ?? []).some((metric) => metric.type === "Resource" && metric.resource?.name === "cpu" && metric.resource.target?.type === "Utilization")) {
+    if ((spec.minReplicas ?? 1) < 1 || (spec.maxReplicas ?? 0) < (spec.minReplicas ?? 1))
+      report("autoscaling", id(hpa), "needs 1 <= minReplicas <= maxReplicas");
+    if (
+      !(spec.metrics ?? []).some(
+        (metric) =>
+          metric.type === "Resource" &&
+          metric.resource?.name === "cpu" &&
+          metric.resource.target?.type === "Utilization",
+      )
+    ) {
       report("autoscaling", id(hpa), "must scale on CPU utilisation");
     }
   }
   const minimumSize = new Map<string, number>();
   for (const deployment of deployments) {
     const object = id(deployment.manifest);
-    const scalers = hpas.filter((hpa) => targetsOf(hpa)?.kind === "Deployment" && targetsOf(hpa)?.name === deployment.name);
+    const scalers = hpas.filter(
+      (hpa) => targetsOf(hpa)?.kind === "Deployment" && targetsOf(hpa)?.name === deployment.name,
+    );
     if (options.singletons.includes(deployment.name)) {
       if (scalers.length > 0) report("autoscaling", object, "is a singleton and must have no HPA");
       if (deployment.replicas !== 1) report("autoscaling", object, "is a singleton: replicas must be exactly 1");
-      if (deployment.strategyType !== "Recreate") report("autoscaling", object, "is a singleton: strategy must be Recreate (the old pod stops before the new one starts)");
+      if (deployment.strategyType !== "Recreate")
+        report(
+          "autoscaling",
+          object,
+          "is a singleton: strategy must be Recreate (the old pod stops before the new one starts)",
+        );
       minimumSize.set(deployment.name, 1);
       continue;
     }
-    if (scalers.length !== 1) report("autoscaling", object, `must be targeted by exactly one HorizontalPodAutoscaler (found ${scalers.length})`);
-    if (deployment.replicas !== undefined) report("autoscaling", object, "is autoscaled: leave spec.replicas to the HPA (applying would reset the scale)");
+    if (scalers.length !== 1)
+      report(
+        "autoscaling",
+        object,
+        `must be targeted by exactly one HorizontalPodAutoscaler (found ${scalers.length})`,
+      );
+    if (deployment.replicas !== undefined)
+      report("autoscaling", object, "is autoscaled: leave spec.replicas to the HPA (applying would reset the scale)");
     const min = (scalers[0]?.spec as { minReplicas?: number } | undefined)?.minReplicas ?? 1;
     minimumSize.set(deployment.name, min);
   }
@@ -443,29 +581,61 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     for (const deployment of deployments) {
       const object = id(deployment.manifest);
       for (const container of deployment.containers.filter((candidate) => imageName(candidate.image) === work.image)) {
-        const listed = (resolveEnv(container, manifests, deployment.namespace)[work.variable] ?? "").split(",").map((item) => item.trim()).filter(Boolean);
+        const listed = (resolveEnv(container, manifests, deployment.namespace)[work.variable] ?? "")
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean);
         const parts = new Set(listed.length > 0 ? listed : work.values);
         for (const part of parts) {
           if (runners.has(part)) runners.get(part)!.push(deployment.name);
-          else report("singletons", object, `${work.variable} lists ${part}, which is none of ${work.values.join(", ")}`);
+          else
+            report("singletons", object, `${work.variable} lists ${part}, which is none of ${work.values.join(", ")}`);
         }
-        if (!options.singletons.includes(deployment.name)) report("singletons", object, `runs ${[...parts].join(", ")} of ${work.image}: must be a singleton Deployment`);
+        if (!options.singletons.includes(deployment.name))
+          report(
+            "singletons",
+            object,
+            `runs ${[...parts].join(", ")} of ${work.image}: must be a singleton Deployment`,
+          );
       }
     }
     for (const [part, names] of runners) {
-      if (names.length !== 1) report("singletons", `${work.variable}=${part}`, `must run in exactly one Deployment (found ${names.length}${names.length > 0 ? `: ${names.join(", ")}` : ""})`);
+      if (names.length !== 1)
+        report(
+          "singletons",
+          `${work.variable}=${part}`,
+          `must run in exactly one Deployment (found ${names.length}${names.length > 0 ? `: ${names.join(", ")}` : ""})`,
+        );
     }
   }
   for (const deployment of deployments) {
     const selecting = pdbs.filter((pdb) => {
       const selector = (pdb.spec as { selector?: LabelSelector } | undefined)?.selector;
-      return selector !== undefined && nsOf(pdb, options.namespace) === deployment.namespace && selectorMatches(selector, deployment.podLabels);
+      return (
+        selector !== undefined &&
+        nsOf(pdb, options.namespace) === deployment.namespace &&
+        selectorMatches(selector, deployment.podLabels)
+      );
     });
-    if (selecting.length !== 1) report("disruption", id(deployment.manifest), `must be selected by exactly one PodDisruptionBudget (found ${selecting.length})`);
+    if (selecting.length !== 1)
+      report(
+        "disruption",
+        id(deployment.manifest),
+        `must be selected by exactly one PodDisruptionBudget (found ${selecting.length})`,
+      );
   }
   for (const pdb of pdbs) {
-    const spec = (pdb.spec ?? {}) as { selector?: LabelSelector; minAvailable?: number | string; maxUnavailable?: number | string };
-    const selected = deployments.filter((deployment) => spec.selector && nsOf(pdb, options.namespace) === deployment.namespace && selectorMatches(spec.selector, deployment.podLabels));
+    const spec = (pdb.spec ?? {}) as {
+      selector?: LabelSelector;
+      minAvailable?: number | string;
+      maxUnavailable?: number | string;
+    };
+    const selected = deployments.filter(
+      (deployment) =>
+        spec.selector &&
+        nsOf(pdb, options.namespace) === deployment.namespace &&
+        selectorMatches(spec.selector, deployment.podLabels),
+    );
     if (!spec.selector || selected.length === 0) {
       report("disruption", id(pdb), "selects no Deployment's pods");
       continue;
@@ -474,15 +644,32 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     const amount = (value: number | string, roundUp: boolean) =>
       typeof value === "number" ? value : (roundUp ? Math.ceil : Math.floor)((Number.parseFloat(value) / 100) * size);
     const allowed =
-      spec.maxUnavailable !== undefined ? amount(spec.maxUnavailable, true) : spec.minAvailable !== undefined ? size - amount(spec.minAvailable, true) : size;
-    if (allowed < 1) report("disruption", id(pdb), `allows no eviction at the minimum size of ${size} pod(s): node drains would block`);
+      spec.maxUnavailable !== undefined
+        ? amount(spec.maxUnavailable, true)
+        : spec.minAvailable !== undefined
+          ? size - amount(spec.minAvailable, true)
+          : size;
+    if (allowed < 1)
+      report(
+        "disruption",
+        id(pdb),
+        `allows no eviction at the minimum size of ${size} pod(s): node drains would block`,
+      );
   }
 
   // ---- Services: selectors and ports meet real pods; gRPC Services are headless.
   for (const service of services) {
-    const spec = (service.spec ?? {}) as { selector?: Record<string, string>; clusterIP?: string; ports?: Array<{ name?: string; port: number; targetPort?: number | string }> };
+    const spec = (service.spec ?? {}) as {
+      selector?: Record<string, string>;
+      clusterIP?: string;
+      ports?: Array<{ name?: string; port: number; targetPort?: number | string }>;
+    };
     const selected = deployments.filter(
-      (deployment) => deployment.namespace === nsOf(service, options.namespace) && spec.selector && Object.keys(spec.selector).length > 0 && selectorMatches({ matchLabels: spec.selector }, deployment.podLabels),
+      (deployment) =>
+        deployment.namespace === nsOf(service, options.namespace) &&
+        spec.selector &&
+        Object.keys(spec.selector).length > 0 &&
+        selectorMatches({ matchLabels: spec.selector }, deployment.podLabels),
     );
     if (selected.length === 0) {
       report("services", id(service), "selector matches no Deployment's pod labels");
@@ -491,23 +678,50 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     for (const port of spec.ports ?? []) {
       const target = port.targetPort ?? port.port;
       const resolved = selected.every((deployment) =>
-        deployment.containers.some((container) => (container.ports ?? []).some((containerPort) => (typeof target === "number" ? containerPort.containerPort === target : containerPort.name === target))),
+        deployment.containers.some((container) =>
+          (container.ports ?? []).some((containerPort) =>
+            typeof target === "number" ? containerPort.containerPort === target : containerPort.name === target,
+          ),
+        ),
       );
-      if (!resolved) report("services", id(service), `port ${port.name ?? port.port} targets ${target}, which the selected pods do not expose`);
-      if (port.name === "grpc" && spec.clusterIP !== "None") report("services", id(service), "serves gRPC and must be headless (clusterIP: None) so clients balance over every pod");
+      if (!resolved)
+        report(
+          "services",
+          id(service),
+          `port ${port.name ?? port.port} targets ${target}, which the selected pods do not expose`,
+        );
+      if (port.name === "grpc" && spec.clusterIP !== "None")
+        report(
+          "services",
+          id(service),
+          "serves gRPC and must be headless (clusterIP: None) so clients balance over every pod",
+        );
       if (spec.clusterIP === "None") {
         const number = selected[0]!.endpoint.namedPorts[String(target)] ?? target;
-        if (number !== port.port) report("services", id(service), `is headless: port ${port.port} must equal the container port (${number}), clients dial pods directly`);
+        if (number !== port.port)
+          report(
+            "services",
+            id(service),
+            `is headless: port ${port.port} must equal the container port (${number}), clients dial pods directly`,
+          );
       }
     }
   }
 
   // ---- Nothing secret in the repository.
   for (const secret of byKind("Secret")) {
-    if (secret.data || secret.stringData) report("secrets", id(secret), "Secret with data: secrets are created in the cluster, never kept in the repository");
+    if (secret.data || secret.stringData)
+      report(
+        "secrets",
+        id(secret),
+        "Secret with data: secrets are created in the cluster, never kept in the repository",
+      );
   }
   for (const configMap of byKind("ConfigMap")) {
-    for (const [key, value] of Object.entries({ ...((configMap.data ?? {}) as Record<string, string>), ...((configMap.binaryData ?? {}) as Record<string, string>) })) {
+    for (const [key, value] of Object.entries({
+      ...((configMap.data ?? {}) as Record<string, string>),
+      ...((configMap.binaryData ?? {}) as Record<string, string>),
+    })) {
       if (SECRET_NAME.test(key)) report("secrets", id(configMap), `key ${key} looks like a secret; use a Secret`);
       const why = secretLookingValue(String(value));
       if (why) report("secrets", id(configMap), `value of ${key} ${why}; use a Secret`);
@@ -518,7 +732,8 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
             if (Array.isArray(node)) node.forEach((item, index) => visit(item, `${path}[${index}]`));
             else if (node && typeof node === "object") {
               for (const [name, child] of Object.entries(node)) {
-                if (SECRET_NAME.test(name)) report("secrets", id(configMap), `${key} has a field ${path}.${name} that looks like a secret`);
+                if (SECRET_NAME.test(name))
+                  report("secrets", id(configMap), `${key} has a field ${path}.${name} that looks like a secret`);
                 visit(child, `${path}.${name}`);
               }
             }
@@ -537,14 +752,29 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     Object.keys(selector?.matchLabels ?? {}).length === 0 && (selector?.matchExpressions ?? []).length === 0;
   const denyAll = networkPolicies.some((policy) => {
     const types = policy.spec?.policyTypes ?? [];
-    return selectsAll(policy.spec?.podSelector) && types.includes("Ingress") && types.includes("Egress") && !policy.spec?.ingress && !policy.spec?.egress;
+    return (
+      selectsAll(policy.spec?.podSelector) &&
+      types.includes("Ingress") &&
+      types.includes("Egress") &&
+      !policy.spec?.ingress &&
+      !policy.spec?.egress
+    );
   });
-  if (!denyAll) report("network", "NetworkPolicy/*", "needs a default-deny policy (podSelector: {}, policyTypes Ingress and Egress, no rules)");
+  if (!denyAll)
+    report(
+      "network",
+      "NetworkPolicy/*",
+      "needs a default-deny policy (podSelector: {}, policyTypes Ingress and Egress, no rules)",
+    );
   for (const policy of networkPolicies) {
     for (const rule of policy.spec?.egress ?? []) {
       for (const peer of rule.to ?? []) {
         if (peer.ipBlock && options.unconfiguredCidrs.includes(peer.ipBlock.cidr)) {
-          report("network", `NetworkPolicy/${policy.metadata.name}`, `still points at the placeholder ${peer.ipBlock.cidr}; the overlay must set the real range`);
+          report(
+            "network",
+            `NetworkPolicy/${policy.metadata.name}`,
+            `still points at the placeholder ${peer.ipBlock.cidr}; the overlay must set the real range`,
+          );
         }
       }
     }
@@ -574,7 +804,11 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     }
     const scrapePort = Number(source.podAnnotations["prometheus.io/port"]);
     if (scrapePort && !policies.allows(prometheus, source.endpoint, scrapePort)) {
-      report("network", object, `Prometheus (namespace ${options.monitoringNamespace}) cannot scrape port ${scrapePort}`);
+      report(
+        "network",
+        object,
+        `Prometheus (namespace ${options.monitoringNamespace}) cannot scrape port ${scrapePort}`,
+      );
     }
     for (const container of source.containers) {
       const env = resolveEnv(container, manifests, source.namespace);
@@ -585,34 +819,63 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
           report("grpc", object, `${name}=${value} must be dns:///<service>.<namespace>.svc.cluster.local:<port>`);
           continue;
         }
-        const service = services.find((candidate) => candidate.metadata.name === target.service && nsOf(candidate, options.namespace) === target.namespace);
-        const serviceSpec = (service?.spec ?? {}) as { clusterIP?: string; selector?: Record<string, string>; ports?: Array<{ port: number }> };
+        const service = services.find(
+          (candidate) =>
+            candidate.metadata.name === target.service && nsOf(candidate, options.namespace) === target.namespace,
+        );
+        const serviceSpec = (service?.spec ?? {}) as {
+          clusterIP?: string;
+          selector?: Record<string, string>;
+          ports?: Array<{ port: number }>;
+        };
         if (!service) {
-          report("grpc", object, `${name} names Service ${target.service} in namespace ${target.namespace}, which does not exist`);
+          report(
+            "grpc",
+            object,
+            `${name} names Service ${target.service} in namespace ${target.namespace}, which does not exist`,
+          );
           continue;
         }
-        if (serviceSpec.clusterIP !== "None") report("grpc", object, `${name} targets Service ${target.service}, which is not headless: calls would pin to one pod`);
-        if (!(serviceSpec.ports ?? []).some((port) => port.port === target.port)) report("grpc", object, `${name} uses port ${target.port}, which Service ${target.service} does not have`);
+        if (serviceSpec.clusterIP !== "None")
+          report(
+            "grpc",
+            object,
+            `${name} targets Service ${target.service}, which is not headless: calls would pin to one pod`,
+          );
+        if (!(serviceSpec.ports ?? []).some((port) => port.port === target.port))
+          report("grpc", object, `${name} uses port ${target.port}, which Service ${target.service} does not have`);
         const selector = serviceSpec.selector;
         for (const destination of deployments.filter(
-          (deployment) => selector !== undefined && deployment.namespace === target.namespace && selectorMatches({ matchLabels: selector }, deployment.podLabels),
+          (deployment) =>
+            selector !== undefined &&
+            deployment.namespace === target.namespace &&
+            selectorMatches({ matchLabels: selector }, deployment.podLabels),
         )) {
           calls.set(source.name, (calls.get(source.name) ?? new Set()).add(destination.name));
           if (!policies.allows(source.endpoint, destination.endpoint, target.port)) {
-            report("network", object, `NetworkPolicies block ${name}: ${source.name} cannot reach ${destination.name} on ${target.port}`);
+            report(
+              "network",
+              object,
+              `NetworkPolicies block ${name}: ${source.name} cannot reach ${destination.name} on ${target.port}`,
+            );
           }
         }
       }
       // External dependencies named in the configuration are reachable on their ports.
       const external: Array<[string, number[]]> = [];
-      if (env.REDIS_URL) external.push(["REDIS_URL", hostPortsOf(env.REDIS_URL, DEFAULT_PORTS[safeProtocol(env.REDIS_URL)] ?? 6379)]);
-      if (env.NATS_URL) external.push(["NATS_URL", hostPortsOf(env.NATS_URL, DEFAULT_PORTS[safeProtocol(env.NATS_URL)] ?? 4222)]);
+      if (env.REDIS_URL)
+        external.push(["REDIS_URL", hostPortsOf(env.REDIS_URL, DEFAULT_PORTS[safeProtocol(env.REDIS_URL)] ?? 6379)]);
+      if (env.NATS_URL)
+        external.push(["NATS_URL", hostPortsOf(env.NATS_URL, DEFAULT_PORTS[safeProtocol(env.NATS_URL)] ?? 4222)]);
       if (env.KAFKA_BROKERS) external.push(["KAFKA_BROKERS", hostPortsOf(env.KAFKA_BROKERS, 9092)]);
       if (env.CHAINS_FILE) {
         const chains = mountedConfigFile(source, container, env.CHAINS_FILE, manifests, source.namespace);
         try {
           const parsed = JSON.parse(chains ?? "{}") as { chains?: Array<{ rpcUrl?: string }> };
-          const ports = (parsed.chains ?? []).map((chain) => chain.rpcUrl ?? "").filter(Boolean).map((url) => hostPortsOf(url, DEFAULT_PORTS[safeProtocol(url)] ?? 443)[0]!);
+          const ports = (parsed.chains ?? [])
+            .map((chain) => chain.rpcUrl ?? "")
+            .filter(Boolean)
+            .map((url) => hostPortsOf(url, DEFAULT_PORTS[safeProtocol(url)] ?? 443)[0]!);
           external.push(["CHAINS_FILE rpcUrl", [...new Set(ports)]]);
         } catch {
           // Reported with the ConfigMap.
@@ -624,8 +887,11 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
             (policy.spec?.egress ?? []).some(
               (rule) =>
                 // Probe with the block's own network address: inside it, and outside its exceptions unless all of it is excepted.
-                (rule.to ?? []).some((peer) => peer.ipBlock && policies.allows(source.endpoint, { kind: "external", ip: peer.ipBlock.cidr.split("/")[0]! }, port)) &&
-                selectorMatches(policy.spec?.podSelector ?? {}, source.podLabels),
+                (rule.to ?? []).some(
+                  (peer) =>
+                    peer.ipBlock &&
+                    policies.allows(source.endpoint, { kind: "external", ip: peer.ipBlock.cidr.split("/")[0]! }, port),
+                ) && selectorMatches(policy.spec?.podSelector ?? {}, source.podLabels),
             ),
           );
           if (!reachable) report("network", object, `no egress policy lets it reach ${what} on port ${port}`);
@@ -639,17 +905,27 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     const ports = destination.containers.flatMap((container) => container.ports ?? []);
     const grpc = ports.find((port) => port.name === "grpc")?.containerPort;
     const http = ports.find((port) => port.name === "http")?.containerPort;
-    if (http !== undefined && !policies.allows(internet, destination.endpoint, http)) report("network", id(destination.manifest), `is the public entry but cannot be reached on ${http}`);
+    if (http !== undefined && !policies.allows(internet, destination.endpoint, http))
+      report("network", id(destination.manifest), `is the public entry but cannot be reached on ${http}`);
     const ops = ports.find((port) => port.name === "metrics")?.containerPort;
     if (ops !== undefined && policies.allows(internet, destination.endpoint, ops)) {
-      report("network", id(destination.manifest), `serves /metrics and the detailed /readyz on ${ops} to anyone outside the namespace`);
+      report(
+        "network",
+        id(destination.manifest),
+        `serves /metrics and the detailed /readyz on ${ops} to anyone outside the namespace`,
+      );
     }
     if (grpc === undefined) continue;
-    if (policies.allows(internet, destination.endpoint, grpc)) report("network", id(destination.manifest), `accepts gRPC on ${grpc} from outside the namespace`);
+    if (policies.allows(internet, destination.endpoint, grpc))
+      report("network", id(destination.manifest), `accepts gRPC on ${grpc} from outside the namespace`);
     for (const source of deployments) {
       if (source === destination || calls.get(source.name)?.has(destination.name)) continue;
       if (policies.allows(source.endpoint, destination.endpoint, grpc)) {
-        report("network", id(destination.manifest), `accepts gRPC from ${source.name}, which is not configured to call it`);
+        report(
+          "network",
+          id(destination.manifest),
+          `accepts gRPC from ${source.name}, which is not configured to call it`,
+        );
       }
     }
   }
@@ -665,7 +941,13 @@ function safeProtocol(url: string): string {
   }
 }
 
-export function formatProblems(problems: Array<{ object: string; message: string; rule?: string; path?: string }>): string {
-  return problems.map((problem) => `${problem.rule ? `[${problem.rule}] ` : ""}${problem.object}${problem.path ? ` ${problem.path}` : ""}: ${problem.message}`).join("\n");
+export function formatProblems(
+  problems: Array<{ object: string; message: string; rule?: string; path?: string }>,
+): string {
+  return problems
+    .map(
+      (problem) =>
+        `${problem.rule ? `[${problem.rule}] ` : ""}${problem.object}${problem.path ? ` ${problem.path}` : ""}: ${problem.message}`,
+    )
+    .join("\n");
 }
-

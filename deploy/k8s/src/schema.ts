@@ -120,16 +120,26 @@ export class StrictSchema {
     while (pending.length > 0) {
       const name = pending.pop()!;
       if (models.has(name)) continue;
-      const module = (await import(pathToFileURL(join(dir, `${name}.js`)).href)) as Record<string, { attributeTypeMap?: AttributeType[] }>;
+      const module = (await import(pathToFileURL(join(dir, `${name}.js`)).href)) as Record<
+        string,
+        { attributeTypeMap?: AttributeType[] }
+      >;
       const attributes = module[name]?.attributeTypeMap;
       if (!attributes) throw new Error(`${SCHEMA_PACKAGE}: no model ${name}`);
       const declaration = await readFile(join(dir, `${name}.d.ts`), "utf8");
       models.set(name, {
         name,
-        properties: new Map(attributes.map((attribute) => [attribute.baseName, { name: attribute.baseName, type: attribute.type, format: attribute.format }])),
+        properties: new Map(
+          attributes.map((attribute) => [
+            attribute.baseName,
+            { name: attribute.baseName, type: attribute.type, format: attribute.format },
+          ]),
+        ),
         required: requiredProperties(declaration, attributes),
       });
-      for (const attribute of attributes) for (const referenced of referencedModels(attribute.type)) if (!models.has(referenced)) pending.push(referenced);
+      for (const attribute of attributes)
+        for (const referenced of referencedModels(attribute.type))
+          if (!models.has(referenced)) pending.push(referenced);
     }
     return new StrictSchema(models);
   }
@@ -147,14 +157,24 @@ export class StrictSchema {
     const problems: SchemaProblem[] = [];
     const model = this.modelFor(record.apiVersion, record.kind);
     if (!model) {
-      problems.push({ object: label, path: "", message: `no schema for apiVersion ${String(record.apiVersion)} kind ${String(record.kind)} in Kubernetes ${KUBERNETES_VERSION}` });
+      problems.push({
+        object: label,
+        path: "",
+        message: `no schema for apiVersion ${String(record.apiVersion)} kind ${String(record.kind)} in Kubernetes ${KUBERNETES_VERSION}`,
+      });
       return problems;
     }
     this.check(object, model, "", "", (path, message) => problems.push({ object: label, path, message }));
     return problems;
   }
 
-  private check(value: unknown, type: string, format: string, path: string, report: (path: string, message: string) => void): void {
+  private check(
+    value: unknown,
+    type: string,
+    format: string,
+    path: string,
+    report: (path: string, message: string) => void,
+  ): void {
     if (value === null) return; // null is how YAML says "unset"; the API server treats it so.
     const map = MAP_TYPE.exec(type);
     if (map) {
@@ -181,7 +201,8 @@ export class StrictSchema {
         return;
       case "number":
         if (typeof value !== "number") report(path, `must be a number, not ${describe(value)}`);
-        else if ((format === "int32" || format === "int64") && !Number.isInteger(value)) report(path, `must be an integer (${format})`);
+        else if ((format === "int32" || format === "int64") && !Number.isInteger(value))
+          report(path, `must be an integer (${format})`);
         return;
       case "IntOrString":
         if (!(typeof value === "string" || (typeof value === "number" && Number.isInteger(value)))) {
@@ -192,7 +213,8 @@ export class StrictSchema {
     const model = this.models.get(type);
     if (!model) return report(path, `schema type ${type} is not loaded`);
     if (!isPlainObject(value)) return report(path, `must be an object (${type}), not ${describe(value)}`);
-    for (const required of model.required) if (value[required] === undefined) report(`${path}.${required}`, "is required");
+    for (const required of model.required)
+      if (value[required] === undefined) report(`${path}.${required}`, "is required");
     for (const [key, item] of Object.entries(value)) {
       const property = model.properties.get(key);
       if (!property) {
@@ -207,11 +229,17 @@ export class StrictSchema {
     }
   }
 
-  private checkQuantities(value: unknown, type: string, path: string, report: (path: string, message: string) => void): void {
+  private checkQuantities(
+    value: unknown,
+    type: string,
+    path: string,
+    report: (path: string, message: string) => void,
+  ): void {
     const isQuantity = (item: unknown) => typeof item === "string" || typeof item === "number";
     if (MAP_TYPE.test(type)) {
       if (!isPlainObject(value)) return report(path, "must be a map of quantities");
-      for (const [key, item] of Object.entries(value)) if (!isQuantity(item)) report(`${path}.${key}`, `must be a quantity, not ${describe(item)}`);
+      for (const [key, item] of Object.entries(value))
+        if (!isQuantity(item)) report(`${path}.${key}`, `must be a quantity, not ${describe(item)}`);
       return;
     }
     if (!isQuantity(value)) report(path, `must be a quantity, not ${describe(value)}`);

@@ -23,7 +23,9 @@ import { mountedConfigFile, resolveEnv } from "./rules.js";
 
 interface ConfigSchema {
   shape: Record<string, unknown>;
-  safeParse(env: Record<string, string>): { success: true } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+  safeParse(
+    env: Record<string, string>,
+  ): { success: true } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
 }
 
 const SCHEMAS: Record<ServiceName, ConfigSchema> = {
@@ -37,7 +39,9 @@ const SCHEMAS: Record<ServiceName, ConfigSchema> = {
 };
 
 /** Variables the manifests set that no config schema reads yet (auth's secret files; see README). */
-const NOT_YET_READ = new Set(DEPLOYABLES.flatMap((deployable) => (deployable.secrets ?? []).map((secret) => secret.env.name)));
+const NOT_YET_READ = new Set(
+  DEPLOYABLES.flatMap((deployable) => (deployable.secrets ?? []).map((secret) => secret.env.name)),
+);
 
 const rendered = new Map<OverlayName, Manifest[]>();
 beforeAll(async () => {
@@ -54,7 +58,9 @@ interface Container {
 /** Every way the rendered pods' configuration would fail their services' config schemas. */
 function configFailures(manifests: Manifest[]): string[] {
   const failures: string[] = [];
-  for (const deployment of manifests.filter((manifest) => manifest.kind === "Deployment") as Array<Manifest & { spec: any }>) {
+  for (const deployment of manifests.filter((manifest) => manifest.kind === "Deployment") as Array<
+    Manifest & { spec: any }
+  >) {
     const namespace = deployment.metadata.namespace as string;
     for (const container of deployment.spec.template.spec.containers as Container[]) {
       const service = /\/platform\/([a-z-]+)[:@]/.exec(container.image)?.[1] as ServiceName;
@@ -65,14 +71,27 @@ function configFailures(manifests: Manifest[]): string[] {
       }
       const env = resolveEnv(container, manifests, namespace);
       const result = schema.safeParse(env);
-      if (!result.success) failures.push(`${deployment.metadata.name}: ${result.error.issues.map((issue) => `${issue.path.map(String).join(".")} ${issue.message}`).join("; ")}`);
+      if (!result.success)
+        failures.push(
+          `${deployment.metadata.name}: ${result.error.issues.map((issue) => `${issue.path.map(String).join(".")} ${issue.message}`).join("; ")}`,
+        );
       for (const name of Object.keys(env)) {
-        if (!(name in schema.shape) && !NOT_YET_READ.has(name)) failures.push(`${deployment.metadata.name}: sets ${name}, which ${service} does not read`);
+        if (!(name in schema.shape) && !NOT_YET_READ.has(name))
+          failures.push(`${deployment.metadata.name}: sets ${name}, which ${service} does not read`);
       }
       if (env.CHAINS_FILE) {
-        const file = mountedConfigFile({ pod: deployment.spec.template.spec }, container, env.CHAINS_FILE, manifests, namespace);
+        const file = mountedConfigFile(
+          { pod: deployment.spec.template.spec },
+          container,
+          env.CHAINS_FILE,
+          manifests,
+          namespace,
+        );
         const chains = chainConfigSchema.safeParse(JSON.parse(file ?? "null"));
-        if (!chains.success) failures.push(`${deployment.metadata.name}: ${env.CHAINS_FILE}: ${chains.error.issues.map((issue) => `${issue.path.map(String).join(".")} ${issue.message}`).join("; ")}`);
+        if (!chains.success)
+          failures.push(
+            `${deployment.metadata.name}: ${env.CHAINS_FILE}: ${chains.error.issues.map((issue) => `${issue.path.map(String).join(".")} ${issue.message}`).join("; ")}`,
+          );
       }
     }
   }
@@ -86,10 +105,17 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
 });
 
 test("a missing variable, a misspelt one and a broken chains.json are reported", () => {
-  const manifests = structuredClone(rendered.get("dev")!) as Array<Manifest & { spec: any; data?: Record<string, string> }>;
-  const envOf = (name: string) => manifests.find((m) => m.kind === "Deployment" && m.metadata.name === name)!.spec.template.spec.containers[0].env as Array<{ name: string }>;
+  const manifests = structuredClone(rendered.get("dev")!) as Array<
+    Manifest & { spec: any; data?: Record<string, string> }
+  >;
+  const envOf = (name: string) =>
+    manifests.find((m) => m.kind === "Deployment" && m.metadata.name === name)!.spec.template.spec.containers[0]
+      .env as Array<{ name: string }>;
   const queries = envOf("data-query-subnets");
-  queries.splice(queries.findIndex((variable) => variable.name === "REDIS_URL"), 1);
+  queries.splice(
+    queries.findIndex((variable) => variable.name === "REDIS_URL"),
+    1,
+  );
   envOf("projector-market").push({ name: "PROJECTION", value: "market" } as { name: string });
   const chains = manifests.find((m) => m.kind === "ConfigMap" && m.metadata.name.startsWith("platform-chains"))!;
   chains.data!["chains.json"] = chains.data!["chains.json"]!.replace('"chainId": 945', '"chainId": "945"');
@@ -101,10 +127,22 @@ test("a missing variable, a misspelt one and a broken chains.json are reported",
 
 test("every overlay names its Bittensor network by its Substrate RPC (an archive node over WebSocket), with no EVM stand-in", () => {
   const networks = OVERLAYS.map((overlay) => {
-    const chains = rendered.get(overlay)!.find((m) => m.kind === "ConfigMap" && m.metadata.name.startsWith("platform-chains")) as Manifest & { data: Record<string, string> };
+    const chains = rendered
+      .get(overlay)!
+      .find((m) => m.kind === "ConfigMap" && m.metadata.name.startsWith("platform-chains")) as Manifest & {
+      data: Record<string, string>;
+    };
     const config = chainConfigSchema.parse(JSON.parse(chains.data["chains.json"]!));
-    expect(config.chains.filter((chain) => chain.roles.includes("native")), overlay).toEqual([]);
-    return [overlay, config.substrate?.chainId, config.substrate?.rpcUrl.startsWith("wss://"), config.substrate?.ss58Prefix];
+    expect(
+      config.chains.filter((chain) => chain.roles.includes("native")),
+      overlay,
+    ).toEqual([]);
+    return [
+      overlay,
+      config.substrate?.chainId,
+      config.substrate?.rpcUrl.startsWith("wss://"),
+      config.substrate?.ss58Prefix,
+    ];
   });
   // Finney is EVM chain 964 (H160 mapping, as_of chain ids); the dev overlay follows the testnet (945).
   expect(networks).toEqual([
@@ -116,7 +154,9 @@ test("every overlay names its Bittensor network by its Substrate RPC (an archive
 test("every overlay's gateway reads the client address from its Ingress (X-Forwarded-For, one trusted hop), not from the proxy's socket", () => {
   const hops = OVERLAYS.map((overlay) => {
     const manifests = rendered.get(overlay)!;
-    const gateway = manifests.find((m) => m.kind === "Deployment" && m.metadata.name === "gateway") as Manifest & { spec: any };
+    const gateway = manifests.find((m) => m.kind === "Deployment" && m.metadata.name === "gateway") as Manifest & {
+      spec: any;
+    };
     const env = resolveEnv(gateway.spec.template.spec.containers[0], manifests, gateway.metadata.namespace as string);
     return [overlay, gatewayConfigSchema.parse(env).TRUST_PROXY_HOPS];
   });
@@ -129,8 +169,12 @@ test("every overlay's gateway reads the client address from its Ingress (X-Forwa
 test("auth serves key administration on loopback only in every overlay (reached through kubectl port-forward, never from a pod)", () => {
   for (const overlay of OVERLAYS) {
     const manifests = rendered.get(overlay)!;
-    const auth = manifests.find((m) => m.kind === "Deployment" && m.metadata.name === "auth") as Manifest & { spec: any };
-    const config = authConfigSchema.parse(resolveEnv(auth.spec.template.spec.containers[0], manifests, auth.metadata.namespace as string));
+    const auth = manifests.find((m) => m.kind === "Deployment" && m.metadata.name === "auth") as Manifest & {
+      spec: any;
+    };
+    const config = authConfigSchema.parse(
+      resolveEnv(auth.spec.template.spec.containers[0], manifests, auth.metadata.namespace as string),
+    );
     expect([overlay, config.ADMIN_GRPC_HOST, config.ADMIN_GRPC_PORT]).toEqual([overlay, "127.0.0.1", 50061]);
     expect(config.GRPC_PORT).not.toBe(config.ADMIN_GRPC_PORT);
   }
@@ -141,6 +185,8 @@ test("every source the chain-ingestor knows has its Deployment, and no other", (
 });
 
 test("the base's example chains.json is valid too", async () => {
-  const result = chainConfigSchema.safeParse(JSON.parse(await readFile(join(BASE_DIR, "config", "chains.json"), "utf8")));
+  const result = chainConfigSchema.safeParse(
+    JSON.parse(await readFile(join(BASE_DIR, "config", "chains.json"), "utf8")),
+  );
   expect(result.success ? [] : result.error.issues).toEqual([]);
 });

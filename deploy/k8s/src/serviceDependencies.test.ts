@@ -17,7 +17,11 @@ interface ListedPackage {
 
 /** Every package name in the production closure of `service`, as pnpm resolves it. */
 function productionClosure(service: string): Set<string> {
-  const output = execFileSync("pnpm", ["--filter", `@platform/${service}`, "list", "--prod", "--depth", "Infinity", "--json"], { cwd: REPO_ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const output = execFileSync(
+    "pnpm",
+    ["--filter", `@platform/${service}`, "list", "--prod", "--depth", "Infinity", "--json"],
+    { cwd: REPO_ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
   const names = new Set<string>();
   const walk = (dependencies: Record<string, ListedPackage> | undefined) => {
     for (const [name, listed] of Object.entries(dependencies ?? {})) {
@@ -49,13 +53,17 @@ describe("service images", () => {
   test.each(SERVICES)("%s: no source file outside the tests imports the devnet", async (service) => {
     const importing: string[] = [];
     for (const file of await productionSources(service)) {
-      if (/from\s+["']@platform\/devnet(\/[^"']*)?["']/.test(await readFile(file, "utf8"))) importing.push(file.slice(REPO_ROOT.length + 1));
+      if (/from\s+["']@platform\/devnet(\/[^"']*)?["']/.test(await readFile(file, "utf8")))
+        importing.push(file.slice(REPO_ROOT.length + 1));
     }
     expect(importing).toEqual([]);
   });
 
   test("the check bites: the devnet itself depends on solc", () => {
-    const output = execFileSync("pnpm", ["--filter", "@platform/devnet", "list", "--prod", "--json"], { cwd: REPO_ROOT, encoding: "utf8" });
+    const output = execFileSync("pnpm", ["--filter", "@platform/devnet", "list", "--prod", "--json"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    });
     expect(Object.keys((JSON.parse(output) as ListedPackage[])[0]!.dependencies ?? {})).toContain("solc");
   });
 });

@@ -1,4 +1,11 @@
-import { DEPLOYABLES, imageOf, INGEST_SOURCES, NAMESPACE, REFERENCED_SECRETS, UNCONFIGURED_CIDR } from "./deployables.js";
+import {
+  DEPLOYABLES,
+  imageOf,
+  INGEST_SOURCES,
+  NAMESPACE,
+  REFERENCED_SECRETS,
+  UNCONFIGURED_CIDR,
+} from "./deployables.js";
 import type { Manifest } from "./manifests.js";
 import { checkRules, type RuleOptions, type RuleProblem } from "./rules.js";
 import type { SchemaProblem, StrictSchema } from "./schema.js";
@@ -6,7 +13,9 @@ import type { SchemaProblem, StrictSchema } from "./schema.js";
 /** The rules as this project applies them. */
 export const PROJECT_RULES: RuleOptions = {
   namespace: NAMESPACE,
-  singletons: DEPLOYABLES.filter((deployable) => deployable.scaling === "singleton").map((deployable) => deployable.name),
+  singletons: DEPLOYABLES.filter((deployable) => deployable.scaling === "singleton").map(
+    (deployable) => deployable.name,
+  ),
   // One active instance per ingestor source: its Kafka transactional ids and checkpoints are per source.
   exclusiveWork: [{ image: imageOf("chain-ingestor"), variable: "INGEST_SOURCES", values: [...INGEST_SOURCES] }],
   documentedSecrets: REFERENCED_SECRETS,
@@ -20,6 +29,10 @@ export interface ValidationReport {
 }
 
 /** Strict schema validation of every object, then the project's rules over the whole set. */
-export function validateManifests(manifests: Manifest[], schema: StrictSchema, options: RuleOptions = PROJECT_RULES): ValidationReport {
+export function validateManifests(
+  manifests: Manifest[],
+  schema: StrictSchema,
+  options: RuleOptions = PROJECT_RULES,
+): ValidationReport {
   return { schema: manifests.flatMap((manifest) => schema.validate(manifest)), rules: checkRules(manifests, options) };
 }

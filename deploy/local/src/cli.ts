@@ -65,7 +65,9 @@ function nativeBlockTimeFromEnv(env: NodeJS.ProcessEnv = process.env): number | 
   if (value === undefined || value === "") return undefined;
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms < 200 || ms > 60_000) {
-    process.stderr.write(`STACK_SUBTENSOR_BLOCK_MS: must be a whole number of milliseconds between 200 and 60000, got "${value}"\n`);
+    process.stderr.write(
+      `STACK_SUBTENSOR_BLOCK_MS: must be a whole number of milliseconds between 200 and 60000, got "${value}"\n`,
+    );
     process.exit(78);
   }
   return ms;
@@ -75,7 +77,9 @@ function nativeBlockTimeFromEnv(env: NodeJS.ProcessEnv = process.env): number | 
 function externalFromEnv(): ExternalInfrastructure {
   const env = process.env;
   return {
-    kafkaBrokers: env.STACK_KAFKA_BROKERS ? env.STACK_KAFKA_BROKERS.split(",").map((broker) => broker.trim()) : undefined,
+    kafkaBrokers: env.STACK_KAFKA_BROKERS
+      ? env.STACK_KAFKA_BROKERS.split(",").map((broker) => broker.trim())
+      : undefined,
     redisUrl: env.STACK_REDIS_URL || undefined,
     natsUrl: env.STACK_NATS_URL || undefined,
     chainsFile: env.STACK_CHAINS_FILE || undefined,
@@ -105,7 +109,9 @@ async function status(): Promise<number> {
     const alive = isAlive(entry.pid);
     allUp &&= alive;
     const readiness = alive && entry.opsUrl ? await readyState(`${entry.opsUrl}/readyz`) : "";
-    process.stdout.write(`${alive ? "up  " : "DOWN"}  ${entry.name.padEnd(20)} pid ${String(entry.pid).padEnd(8)} ${readiness}\n`);
+    process.stdout.write(
+      `${alive ? "up  " : "DOWN"}  ${entry.name.padEnd(20)} pid ${String(entry.pid).padEnd(8)} ${readiness}\n`,
+    );
   }
   const gateway = await readyState(`${descriptor.gatewayUrl}/readyz`);
   process.stdout.write(`\ngateway ${descriptor.gatewayUrl}: ${gateway}\n`);
@@ -129,9 +135,7 @@ function logs(name: string | undefined): void {
     process.stdout.write("No logs yet: the stack has not run.\n");
     return;
   }
-  const files = name
-    ? [join(folder, `${name}.log`)]
-    : (descriptor?.processes.map((entry) => entry.logFile) ?? []);
+  const files = name ? [join(folder, `${name}.log`)] : (descriptor?.processes.map((entry) => entry.logFile) ?? []);
   const missing = files.find((file) => !existsSync(file));
   if (missing) {
     process.stderr.write(`No log ${missing}. Names: ${descriptor?.processes.map((entry) => entry.name).join(", ")}\n`);

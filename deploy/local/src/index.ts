@@ -1,9 +1,22 @@
-export { readDescriptor, writeDescriptor, type ChainDescriptor, type ProcessDescriptor, type StackDescriptor, type SubstrateDescriptor } from "./descriptor.js";
+export {
+  readDescriptor,
+  writeDescriptor,
+  type ChainDescriptor,
+  type ProcessDescriptor,
+  type StackDescriptor,
+  type SubstrateDescriptor,
+} from "./descriptor.js";
 export { repoRoot } from "./paths.js";
 export { configuredPorts, DEFAULT_PORTS, freePorts, portVariable, type PortPlan } from "./ports.js";
 export { consoleProgress, silentProgress, type Progress } from "./progress.js";
 export { testRuntime } from "./testRuntime.js";
-export { SERVICE_ORDER, serviceCommand, serviceProcessSpecs, type ServiceName, type ServiceRuntime } from "./serviceProcesses.js";
+export {
+  SERVICE_ORDER,
+  serviceCommand,
+  serviceProcessSpecs,
+  type ServiceName,
+  type ServiceRuntime,
+} from "./serviceProcesses.js";
 export { startStack, type ExternalInfrastructure, type RunningStack, type StartStackOptions } from "./startStack.js";
 export { authCli } from "./authCli.js";
 export { DEMO_SCOPES, prepareSecrets, seedDemoKey, type DemoKey } from "./secrets.js";

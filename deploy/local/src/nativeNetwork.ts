@@ -40,11 +40,21 @@ export async function startNativeNetwork(options: StartNativeNetworkOptions): Pr
   // The timer starts once the seed has run: its one dev_setStorage then lands on block 1, the block
   // an indexer counts in full (state written without events is otherwise invisible to one that
   // keeps counts from events), and the seed's blocks are its own.
-  const node = await startChopsticks({ genesis: subtensorChainSpec(), port: options.port, blockTimeMs: options.blockTimeMs, timerPaused: true, logFile, detached: options.detached });
+  const node = await startChopsticks({
+    genesis: subtensorChainSpec(),
+    port: options.port,
+    blockTimeMs: options.blockTimeMs,
+    timerPaused: true,
+    logFile,
+    detached: options.detached,
+  });
   options.track("subtensor", node.process, logFile, () => node.stop());
   const seeded = await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
   node.startTimer();
-  const [chainId, version] = await Promise.all([nativeEvmChainId(node.rpcUrl), node.request<{ specVersion: number }>("state_getRuntimeVersion")]);
+  const [chainId, version] = await Promise.all([
+    nativeEvmChainId(node.rpcUrl),
+    node.request<{ specVersion: number }>("state_getRuntimeVersion"),
+  ]);
   const network: SubstrateNetworkInput = {
     name: "bittensor",
     chainId,
@@ -66,7 +76,13 @@ export async function startNativeNetwork(options: StartNativeNetworkOptions): Pr
       specVersion: version.specVersion,
       demoAccounts: seeded.accounts
         .filter((account) => account.role !== "hotkey")
-        .map((account) => ({ name: account.name, role: account.role, ss58: account.ss58, publicKey: account.publicKey, ...(account.evmH160 === undefined ? {} : { evmH160: account.evmH160 }) })),
+        .map((account) => ({
+          name: account.name,
+          role: account.role,
+          ss58: account.ss58,
+          publicKey: account.publicKey,
+          ...(account.evmH160 === undefined ? {} : { evmH160: account.evmH160 }),
+        })),
       netuids: seeded.netuids,
     },
   };

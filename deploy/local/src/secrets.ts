@@ -15,7 +15,14 @@ export async function prepareSecrets(secretsDir: string, runtime: ServiceRuntime
   writeFileSync(join(secretsDir, "auth-pepper", "pepper"), randomBytes(48).toString("base64url"), { mode: 0o600 });
   const keysDir = join(secretsDir, "auth-signing-keys");
   mkdirSync(keysDir, { recursive: true, mode: 0o700 });
-  await authCli(runtime, ["signing-keys", "generate", "--dir", keysDir, "--active-from", new Date(Date.now() - 60_000).toISOString()]);
+  await authCli(runtime, [
+    "signing-keys",
+    "generate",
+    "--dir",
+    keysDir,
+    "--active-from",
+    new Date(Date.now() - 60_000).toISOString(),
+  ]);
 }
 
 export interface DemoKey {
@@ -28,9 +35,13 @@ export const DEMO_SCOPES = ["data:read", "intents:read", "intents:write"];
 
 /** Creates the demo API key through auth, as an operator would with `pnpm cli keys create`. */
 export async function seedDemoKey(runtime: ServiceRuntime, authAdminGrpcTarget: string): Promise<DemoKey> {
-  const output = await authCli(runtime, ["keys", "create", "--name", "demo", "--scopes", DEMO_SCOPES.join(","), "--tier", "standard", "--json"], {
-    AUTH_ADMIN_GRPC_TARGET: authAdminGrpcTarget,
-  });
+  const output = await authCli(
+    runtime,
+    ["keys", "create", "--name", "demo", "--scopes", DEMO_SCOPES.join(","), "--tier", "standard", "--json"],
+    {
+      AUTH_ADMIN_GRPC_TARGET: authAdminGrpcTarget,
+    },
+  );
   const created = JSON.parse(output) as { id: string; secret: string };
   return { id: created.id, secret: created.secret, scopes: DEMO_SCOPES };
 }

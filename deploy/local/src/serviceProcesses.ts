@@ -5,7 +5,15 @@ import type { PortPlan } from "./ports.js";
 export type ServiceName = "auth" | "tc" | "data-query" | "intents-gateway" | "chain-ingestor" | "projector" | "gateway";
 
 /** Start order: backends first, the gateway last (its readiness waits on all of them). */
-export const SERVICE_ORDER: ServiceName[] = ["auth", "tc", "data-query", "intents-gateway", "projector", "chain-ingestor", "gateway"];
+export const SERVICE_ORDER: ServiceName[] = [
+  "auth",
+  "tc",
+  "data-query",
+  "intents-gateway",
+  "projector",
+  "chain-ingestor",
+  "gateway",
+];
 
 export interface ServiceProcessSpec {
   name: ServiceName;
@@ -33,7 +41,12 @@ export interface Infrastructure {
 /** The environment of each service process: exactly the variables its config schema reads. */
 export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logLevel: string): ServiceProcessSpec[] {
   const kafka = infra.kafkaBrokers.join(",");
-  const backend = (name: ServiceName, grpcPort: number, opsPort: number, env: Record<string, string>): ServiceProcessSpec => ({
+  const backend = (
+    name: ServiceName,
+    grpcPort: number,
+    opsPort: number,
+    env: Record<string, string>,
+  ): ServiceProcessSpec => ({
     name,
     grpcTarget: `127.0.0.1:${grpcPort}`,
     readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
@@ -70,7 +83,10 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       SIWE_URI: `http://127.0.0.1:${ports.gateway}`,
       SIWE_CHAIN_IDS: "31337,31338",
     }),
-    backend("data-query", ports.dataQueryGrpc, ports.dataQueryOps, { REDIS_URL: infra.redisUrl, DATA_QUERY_GROUPS: "accounts,market,subnets" }),
+    backend("data-query", ports.dataQueryGrpc, ports.dataQueryOps, {
+      REDIS_URL: infra.redisUrl,
+      DATA_QUERY_GROUPS: "accounts,market,subnets",
+    }),
     backend("intents-gateway", ports.intentsGrpc, ports.intentsOps, {
       REDIS_URL: infra.redisUrl,
       KAFKA_BROKERS: kafka,
@@ -127,8 +143,13 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
 /** How a service process is started: built JavaScript (the CLI, like production) or the TypeScript sources (tests). */
 export type ServiceRuntime = "dist" | "source";
 
-export function serviceCommand(repoRoot: string, name: ServiceName, runtime: ServiceRuntime): { command: string; args: string[] } {
-  if (runtime === "dist") return { command: process.execPath, args: [join(repoRoot, "services", name, "dist", "main.js")] };
+export function serviceCommand(
+  repoRoot: string,
+  name: ServiceName,
+  runtime: ServiceRuntime,
+): { command: string; args: string[] } {
+  if (runtime === "dist")
+    return { command: process.execPath, args: [join(repoRoot, "services", name, "dist", "main.js")] };
   return {
     command: process.execPath,
     args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "services", name, "src", "main.ts")],

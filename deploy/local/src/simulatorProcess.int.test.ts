@@ -33,9 +33,17 @@ describe("the simulator's keys and environment", () => {
   });
 
   it("passes the keys file's path, never a key, in the environment", () => {
-    const spec = simulatorProcessSpec(DEFAULT_PORTS, "/state/chains.json", "/state/secrets/simulator/keys.json", "info");
+    const spec = simulatorProcessSpec(
+      DEFAULT_PORTS,
+      "/state/chains.json",
+      "/state/secrets/simulator/keys.json",
+      "info",
+    );
     expect(spec.readyUrl).toBe(`http://127.0.0.1:${DEFAULT_PORTS.simulatorOps}/readyz`);
-    expect(spec.env).toMatchObject({ CHAINS_FILE: "/state/chains.json", SIMULATOR_KEYS_FILE: "/state/secrets/simulator/keys.json" });
+    expect(spec.env).toMatchObject({
+      CHAINS_FILE: "/state/chains.json",
+      SIMULATOR_KEYS_FILE: "/state/secrets/simulator/keys.json",
+    });
     for (const value of Object.values(spec.env)) expect(value).not.toMatch(/0x[0-9a-f]{64}/);
   });
 });

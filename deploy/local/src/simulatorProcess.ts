@@ -35,7 +35,12 @@ export interface SimulatorProcessSpec {
 }
 
 /** The simulator's environment: the chains file, its keys file (never the keys themselves) and its ops port. */
-export function simulatorProcessSpec(ports: PortPlan, chainsFile: string, keysFile: string, logLevel: string): SimulatorProcessSpec {
+export function simulatorProcessSpec(
+  ports: PortPlan,
+  chainsFile: string,
+  keysFile: string,
+  logLevel: string,
+): SimulatorProcessSpec {
   return {
     readyUrl: `http://127.0.0.1:${ports.simulatorOps}/readyz`,
     env: {
@@ -49,7 +54,8 @@ export function simulatorProcessSpec(ports: PortPlan, chainsFile: string, keysFi
 }
 
 export function simulatorCommand(repoRoot: string, runtime: ServiceRuntime): { command: string; args: string[] } {
-  if (runtime === "dist") return { command: process.execPath, args: [join(repoRoot, "deploy", "simulator", "dist", "main.js")] };
+  if (runtime === "dist")
+    return { command: process.execPath, args: [join(repoRoot, "deploy", "simulator", "dist", "main.js")] };
   return {
     command: process.execPath,
     args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "deploy", "simulator", "src", "main.ts")],

@@ -10,7 +10,13 @@ import { startNativeNetwork, type NativeNetwork } from "./nativeNetwork.js";
 import { prepareSecrets, seedDemoKey } from "./secrets.js";
 import type { PortPlan } from "./ports.js";
 import type { Progress } from "./progress.js";
-import { SERVICE_ORDER, serviceCommand, serviceProcessSpecs, type ServiceName, type ServiceRuntime } from "./serviceProcesses.js";
+import {
+  SERVICE_ORDER,
+  serviceCommand,
+  serviceProcessSpecs,
+  type ServiceName,
+  type ServiceRuntime,
+} from "./serviceProcesses.js";
 import { simulatorCommand, simulatorProcessSpec, writeSimulatorKeys } from "./simulatorProcess.js";
 import { waitReady } from "./waitReady.js";
 
@@ -111,20 +117,33 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     processes: [],
     stateDir,
   };
-  const track = (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>, extra: Partial<ProcessDescriptor> = {}, relaunch?: StartedProcess["relaunch"]) => {
-    started.push({ descriptor: { name, pid: handle.pid, logFile, ...extra }, handle, stop, ...(relaunch ? { relaunch } : {}) });
+  const track = (
+    name: string,
+    handle: ManagedProcess,
+    logFile: string,
+    stop: () => Promise<void>,
+    extra: Partial<ProcessDescriptor> = {},
+    relaunch?: StartedProcess["relaunch"],
+  ) => {
+    started.push({
+      descriptor: { name, pid: handle.pid, logFile, ...extra },
+      handle,
+      stop,
+      ...(relaunch ? { relaunch } : {}),
+    });
     partial.processes = started.map((entry) => entry.descriptor);
     writeDescriptor(stateDir, partial);
   };
-  const launch = (name: string, command: { command: string; args: string[] }, env: Record<string, string>, logFile: string) => () =>
-    spawnManaged({
-      name,
-      ...command,
-      logFile,
-      cwd: repoRoot,
-      detached: options.detached,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
-    });
+  const launch =
+    (name: string, command: { command: string; args: string[] }, env: Record<string, string>, logFile: string) => () =>
+      spawnManaged({
+        name,
+        ...command,
+        logFile,
+        cwd: repoRoot,
+        detached: options.detached,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
+      });
 
   try {
     const external = options.external ?? {};
@@ -132,8 +151,16 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const secretsDir = join(stateDir, "secrets");
     const withNative = !external.chainsFile && options.nativeNetwork === true;
     const native: Promise<NativeNetwork | undefined> = withNative
-      ? startNativeNetwork({ port: ports.subtensorNode, blockTimeMs: options.nativeBlockTimeMs ?? 2_000, logs, detached: options.detached, track }).then((started) => {
-          progress.done(`subtensor runtime (spec ${started.descriptor.specVersion}) on ${started.descriptor.rpcUrl}, seeded`);
+      ? startNativeNetwork({
+          port: ports.subtensorNode,
+          blockTimeMs: options.nativeBlockTimeMs ?? 2_000,
+          logs,
+          detached: options.detached,
+          track,
+        }).then((started) => {
+          progress.done(
+            `subtensor runtime (spec ${started.descriptor.specVersion}) on ${started.descriptor.rpcUrl}, seeded`,
+          );
           return started;
         })
       : Promise.resolve(undefined);
@@ -141,7 +168,13 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       external.kafkaBrokers ??
         (async () => {
           const logFile = join(logs, "kafka.log");
-          const kafka = await startKafka({ port: ports.kafka, controllerPort: ports.kafkaController, dataDir: join(data, "kafka"), logFile, detached: options.detached });
+          const kafka = await startKafka({
+            port: ports.kafka,
+            controllerPort: ports.kafkaController,
+            dataDir: join(data, "kafka"),
+            logFile,
+            detached: options.detached,
+          });
           track("kafka", kafka.process, logFile, () => kafka.stop());
           progress.done(`kafka on ${kafka.brokers.join(",")}`);
           return kafka.brokers;
@@ -149,7 +182,13 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       external.redisUrl ??
         (async () => {
           const logFile = join(logs, "redis.log");
-          const redis = await startRedis({ port: ports.redis, dir: join(data, "redis"), logFile, appendOnly: true, detached: options.detached });
+          const redis = await startRedis({
+            port: ports.redis,
+            dir: join(data, "redis"),
+            logFile,
+            appendOnly: true,
+            detached: options.detached,
+          });
           track("redis", redis.process, logFile, () => redis.stop());
           progress.done(`redis on ${redis.url}`);
           return redis.url;
@@ -157,7 +196,12 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       external.natsUrl ??
         (async () => {
           const logFile = join(logs, "nats.log");
-          const nats = await startNats({ port: ports.nats, dir: join(data, "nats"), logFile, detached: options.detached });
+          const nats = await startNats({
+            port: ports.nats,
+            dir: join(data, "nats"),
+            logFile,
+            detached: options.detached,
+          });
           track("nats", nats.process, logFile, () => nats.stop());
           progress.done(`nats (JetStream) on ${nats.url}`);
           return nats.url;
@@ -170,7 +214,8 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
 
     const chainsFile = external.chainsFile ?? join(stateDir, "chains.json");
     if (deployed.config !== undefined) {
-      const config = nativeNetwork === undefined ? deployed.config : { ...deployed.config, substrate: nativeNetwork.network };
+      const config =
+        nativeNetwork === undefined ? deployed.config : { ...deployed.config, substrate: nativeNetwork.network };
       writeFileSync(chainsFile, `${JSON.stringify(config, null, 2)}\n`);
     }
     const infra = { kafkaBrokers, redisUrl, natsUrl, chainsFile, secretsDir };
@@ -182,7 +227,18 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       const logFile = join(logs, `${spec.name}.log`);
       const spawn = launch(spec.name, serviceCommand(repoRoot, spec.name, options.runtime), spec.env, logFile);
       const handle = spawn();
-      track(spec.name, handle, logFile, () => handle.stop(), { opsUrl: spec.readyUrl.replace(/\/readyz$/, ""), grpcTarget: spec.grpcTarget, ...(spec.adminGrpcTarget ? { adminGrpcTarget: spec.adminGrpcTarget } : {}) }, { spawn, readyUrl: spec.readyUrl });
+      track(
+        spec.name,
+        handle,
+        logFile,
+        () => handle.stop(),
+        {
+          opsUrl: spec.readyUrl.replace(/\/readyz$/, ""),
+          grpcTarget: spec.grpcTarget,
+          ...(spec.adminGrpcTarget ? { adminGrpcTarget: spec.adminGrpcTarget } : {}),
+        },
+        { spawn, readyUrl: spec.readyUrl },
+      );
     }
     // Every process becomes ready on its own; the stack is up once each one, gateway included, says so.
     await Promise.all(
@@ -194,17 +250,31 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
 
     if ((options.simulator ?? options.services === undefined) && accounts !== undefined) {
       // After the services: what the simulator does on chain is then mirrored from its first block.
-      const spec = simulatorProcessSpec(ports, chainsFile, writeSimulatorKeys(secretsDir, accounts), options.logLevel ?? "info");
+      const spec = simulatorProcessSpec(
+        ports,
+        chainsFile,
+        writeSimulatorKeys(secretsDir, accounts),
+        options.logLevel ?? "info",
+      );
       const logFile = join(logs, "simulator.log");
       const spawn = launch("simulator", simulatorCommand(repoRoot, options.runtime), spec.env, logFile);
       const handle = spawn();
-      track("simulator", handle, logFile, () => handle.stop(), { opsUrl: spec.readyUrl.replace(/\/readyz$/, "") }, { spawn, readyUrl: spec.readyUrl });
+      track(
+        "simulator",
+        handle,
+        logFile,
+        () => handle.stop(),
+        { opsUrl: spec.readyUrl.replace(/\/readyz$/, "") },
+        { spawn, readyUrl: spec.readyUrl },
+      );
       await waitReady("simulator", spec.readyUrl, logFile, options.readyTimeoutMs ?? 90_000);
       progress.done("simulator ready (filler, oracle, demo users)");
     }
 
     const authSpec = specs.find((spec) => spec.name === "auth");
-    const demoApiKey = authSpec?.adminGrpcTarget ? await seedDemoKey(options.runtime, authSpec.adminGrpcTarget) : undefined;
+    const demoApiKey = authSpec?.adminGrpcTarget
+      ? await seedDemoKey(options.runtime, authSpec.adminGrpcTarget)
+      : undefined;
     if (demoApiKey) progress.done(`demo API key ${demoApiKey.id} created`);
 
     const descriptor: StackDescriptor = {
@@ -277,11 +347,20 @@ async function startDevnetChains(options: StartStackOptions, logs: string, track
   );
   options.progress.step("deploying devnet contracts");
   const deployment = await deployDevnet({
-    chains: running.map(({ chain, rpcUrl }) => ({ name: chain.name, chainId: chain.chainId, rpcUrl, roles: chain.roles })),
+    chains: running.map(({ chain, rpcUrl }) => ({
+      name: chain.name,
+      chainId: chain.chainId,
+      rpcUrl,
+      roles: chain.roles,
+    })),
   });
   const chains: ChainConfig = {
     ...template,
-    chains: running.map(({ chain, rpcUrl }) => ({ ...chain, rpcUrl, contracts: { ...chain.contracts, ...deployment.chains[chain.name]!.contracts } })),
+    chains: running.map(({ chain, rpcUrl }) => ({
+      ...chain,
+      rpcUrl,
+      contracts: { ...chain.contracts, ...deployment.chains[chain.name]!.contracts },
+    })),
   };
   options.progress.done("devnet contracts deployed");
   return { chains: chains.chains.map(describeChain), accounts: deployment.accounts, config: chains };
@@ -298,7 +377,9 @@ function describeChain(chain: ChainConfig["chains"][number]): ChainDescriptor {
     name: chain.name,
     chainId: chain.chainId,
     rpcUrl: chain.rpcUrl,
-    contracts: Object.fromEntries(Object.entries(contracts).filter((entry): entry is [string, `0x${string}`] => typeof entry[1] === "string")),
+    contracts: Object.fromEntries(
+      Object.entries(contracts).filter((entry): entry is [string, `0x${string}`] => typeof entry[1] === "string"),
+    ),
     tokens: { ...tokens },
   };
 }

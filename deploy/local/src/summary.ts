@@ -5,8 +5,13 @@ export function renderSummary(descriptor: StackDescriptor): string {
   const base = descriptor.gatewayUrl;
   const chainLines = descriptor.chains
     .map((chain) => {
-      const contracts = Object.entries({ ...chain.contracts, ...chain.tokens }).map(([name, address]) => `    ${name.padEnd(14)} ${address}`);
-      return [`  ${chain.name.padEnd(12)} chain id ${String(chain.chainId).padEnd(6)} ${chain.rpcUrl}`, ...contracts].join("\n");
+      const contracts = Object.entries({ ...chain.contracts, ...chain.tokens }).map(
+        ([name, address]) => `    ${name.padEnd(14)} ${address}`,
+      );
+      return [
+        `  ${chain.name.padEnd(12)} chain id ${String(chain.chainId).padEnd(6)} ${chain.rpcUrl}`,
+        ...contracts,
+      ].join("\n");
     })
     .join("\n");
   const key = descriptor.demoApiKey

@@ -13,7 +13,10 @@ export async function waitReady(name: string, url: string, logFile: string, time
       { what: `${name} ready at ${url}`, timeoutMs, intervalMs: 200 },
     );
   } catch (error) {
-    throw new Error(`${name} did not become ready within ${timeoutMs} ms. Last lines of ${logFile}:\n${tail(logFile, 15)}`, { cause: error });
+    throw new Error(
+      `${name} did not become ready within ${timeoutMs} ms. Last lines of ${logFile}:\n${tail(logFile, 15)}`,
+      { cause: error },
+    );
   }
 }
 

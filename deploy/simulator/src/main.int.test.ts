@@ -2,10 +2,35 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadChainConfig } from "@platform/chain";
-import { addressToBytes32, deployDevnet, encodeOrderData, fullSettlerAbi, orderDataTypeHash, OrderStatus, type DevnetDeployment } from "@platform/devnet";
-import { freePort, spawnManaged, startAnvil, tempDir, waitFor, type ManagedProcess, type RunningAnvil } from "@platform/testing";
+import {
+  addressToBytes32,
+  deployDevnet,
+  encodeOrderData,
+  fullSettlerAbi,
+  orderDataTypeHash,
+  OrderStatus,
+  type DevnetDeployment,
+} from "@platform/devnet";
+import {
+  freePort,
+  spawnManaged,
+  startAnvil,
+  tempDir,
+  waitFor,
+  type ManagedProcess,
+  type RunningAnvil,
+} from "@platform/testing";
 import { priceFeedAbi } from "@platform/subtensor";
-import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseEther, parseEventLogs, type Hex } from "viem";
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseEther,
+  parseEventLogs,
+  type Hex,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -19,7 +44,11 @@ let simulator: ManagedProcess | undefined;
 let opsPort: number;
 
 beforeAll(async () => {
-  anvils.push(...(await Promise.all([31337, 31338].map((chainId) => startAnvil({ chainId, logFile: join(dir.path, `anvil-${chainId}.log`) })))));
+  anvils.push(
+    ...(await Promise.all(
+      [31337, 31338].map((chainId) => startAnvil({ chainId, logFile: join(dir.path, `anvil-${chainId}.log`) })),
+    )),
+  );
   deployment = await deployDevnet({
     chains: [
       { name: "origin", chainId: 31337, rpcUrl: anvils[0]!.rpcUrl, roles: ["origin"] },
@@ -34,11 +63,25 @@ beforeAll(async () => {
       ...local,
       chains: local.chains
         .filter((chain) => chain.name in deployment.chains)
-        .map((chain) => ({ ...chain, rpcUrl: deployment.chains[chain.name]!.rpcUrl, contracts: { ...chain.contracts, ...deployment.chains[chain.name]!.contracts } })),
+        .map((chain) => ({
+          ...chain,
+          rpcUrl: deployment.chains[chain.name]!.rpcUrl,
+          contracts: { ...chain.contracts, ...deployment.chains[chain.name]!.contracts },
+        })),
     }),
   );
   const keysFile = join(dir.path, "keys.json");
-  writeFileSync(keysFile, JSON.stringify({ accounts: { filler: deployment.accounts.filler.privateKey, oracle: deployment.accounts.oracle.privateKey, simulator: deployment.accounts.simulator.privateKey } }), { mode: 0o600 });
+  writeFileSync(
+    keysFile,
+    JSON.stringify({
+      accounts: {
+        filler: deployment.accounts.filler.privateKey,
+        oracle: deployment.accounts.oracle.privateKey,
+        simulator: deployment.accounts.simulator.privateKey,
+      },
+    }),
+    { mode: 0o600 },
+  );
   opsPort = await freePort();
   simulator = spawnManaged({
     name: "simulator",
@@ -46,9 +89,20 @@ beforeAll(async () => {
     args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "deploy", "simulator", "src", "main.ts")],
     cwd: repoRoot,
     logFile: join(dir.path, "simulator.log"),
-    env: { PATH: process.env.PATH, CHAINS_FILE: chainsFile, SIMULATOR_KEYS_FILE: keysFile, OPS_PORT: String(opsPort), SIM_DEMO: "false", SIM_POLL_INTERVAL_MS: "100", SIM_PRICE_INTERVAL_MS: "200" },
+    env: {
+      PATH: process.env.PATH,
+      CHAINS_FILE: chainsFile,
+      SIMULATOR_KEYS_FILE: keysFile,
+      OPS_PORT: String(opsPort),
+      SIM_DEMO: "false",
+      SIM_POLL_INTERVAL_MS: "100",
+      SIM_PRICE_INTERVAL_MS: "200",
+    },
   });
-  await waitFor(async () => (await fetch(`http://127.0.0.1:${opsPort}/readyz`).catch(() => undefined))?.status === 200, { what: "the simulator ready", timeoutMs: 60_000, intervalMs: 200 });
+  await waitFor(
+    async () => (await fetch(`http://127.0.0.1:${opsPort}/readyz`).catch(() => undefined))?.status === 200,
+    { what: "the simulator ready", timeoutMs: 60_000, intervalMs: 200 },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -60,10 +114,18 @@ afterAll(async () => {
 describe("the simulator process", () => {
   it("fills and settles a native-coin order a user opens", async () => {
     const target = deployment.chains["origin"]!;
-    const chain = defineChain({ id: 31337, name: "origin", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [target.rpcUrl] } } });
+    const chain = defineChain({
+      id: 31337,
+      name: "origin",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [target.rpcUrl] } },
+    });
     const publicClient = createPublicClient({ chain, transport: http(target.rpcUrl), pollingInterval: 50 });
     const user = privateKeyToAccount(generatePrivateKey());
-    await createTestClient({ chain, transport: http(target.rpcUrl), mode: "anvil" }).setBalance({ address: user.address, value: parseEther("10") });
+    await createTestClient({ chain, transport: http(target.rpcUrl), mode: "anvil" }).setBalance({
+      address: user.address,
+      value: parseEther("10"),
+    });
     const fillDeadline = Number((await publicClient.getBlock()).timestamp) + 600;
     const orderData = encodeOrderData({
       nonce: 1n,
@@ -82,19 +144,38 @@ describe("the simulator process", () => {
       value: parseEther("1"),
     });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
-    const orderId: Hex = parseEventLogs({ abi: fullSettlerAbi, eventName: "Open", logs: receipt.logs })[0]!.args.orderId;
-    await waitFor(async () => (await publicClient.readContract({ address: target.contracts.fullSettler!, abi: fullSettlerAbi, functionName: "orderStatus", args: [orderId] })) === OrderStatus.SETTLED, {
-      what: "the order settled by the simulator process",
-      timeoutMs: 30_000,
-    });
+    const orderId: Hex = parseEventLogs({ abi: fullSettlerAbi, eventName: "Open", logs: receipt.logs })[0]!.args
+      .orderId;
+    await waitFor(
+      async () =>
+        (await publicClient.readContract({
+          address: target.contracts.fullSettler!,
+          abi: fullSettlerAbi,
+          functionName: "orderStatus",
+          args: [orderId],
+        })) === OrderStatus.SETTLED,
+      {
+        what: "the order settled by the simulator process",
+        timeoutMs: 30_000,
+      },
+    );
     expect(await fetch(`http://127.0.0.1:${opsPort}/readyz`).then((response) => response.status)).toBe(200);
   }, 60_000);
 
   it("submits rounds of the coin/USD feed on the origin chain, with no native chain in the chains file", async () => {
     const target = deployment.chains["origin"]!;
     const publicClient = createPublicClient({ transport: http(target.rpcUrl) });
-    const latestRound = () => publicClient.readContract({ address: target.contracts.priceFeed!, abi: priceFeedAbi, functionName: "latestRound" });
+    const latestRound = () =>
+      publicClient.readContract({
+        address: target.contracts.priceFeed!,
+        abi: priceFeedAbi,
+        functionName: "latestRound",
+      });
     const before = await latestRound();
-    await waitFor(async () => (await latestRound()) >= before + 2n, { what: "two more price rounds", timeoutMs: 30_000, intervalMs: 200 });
+    await waitFor(async () => (await latestRound()) >= before + 2n, {
+      what: "two more price rounds",
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
   }, 60_000);
 });

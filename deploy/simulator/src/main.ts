@@ -20,7 +20,9 @@ import { startIntentsSimulator } from "./intents/startIntentsSimulator.js";
 const config = loadConfigOrExit("simulator", simulatorConfigSchema);
 const log = createLogger({ service: "simulator", level: config.LOG_LEVEL });
 const chains = await loadFromVariableOrExit("simulator", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
-const keys = await loadFromVariableOrExit("simulator", "SIMULATOR_KEYS_FILE", () => readKeysFile(config.SIMULATOR_KEYS_FILE));
+const keys = await loadFromVariableOrExit("simulator", "SIMULATOR_KEYS_FILE", () =>
+  readKeysFile(config.SIMULATOR_KEYS_FILE),
+);
 
 let ready = false;
 const ops = await startOpsServer(config.OPS_HOST, config.OPS_PORT, () => ready);
@@ -62,7 +64,12 @@ const nativeStop = new AbortController();
 const nativeNetwork =
   chains.substrate === undefined
     ? undefined
-    : await startNativeSimulator({ rpcUrl: chains.substrate.rpcUrl, signal: nativeStop.signal, random: networkRandom(`${config.SIM_SEED}:native`), log });
+    : await startNativeSimulator({
+        rpcUrl: chains.substrate.rpcUrl,
+        signal: nativeStop.signal,
+        random: networkRandom(`${config.SIM_SEED}:native`),
+        log,
+      });
 if (nativeNetwork === undefined) log.info("no substrate network in the chains file: native simulator not started");
 ready = true;
 

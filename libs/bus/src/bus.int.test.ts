@@ -132,7 +132,9 @@ describe("migrateTopics", () => {
     });
     const configs = (name: string) =>
       Object.fromEntries(
-        resources.find((entry) => entry.resourceName === name)!.configEntries.map((entry) => [entry.configName, entry.configValue]),
+        resources
+          .find((entry) => entry.resourceName === name)!
+          .configEntries.map((entry) => [entry.configName, entry.configValue]),
       );
     expect(configs("chain.intents.v1")).toMatchObject({
       "cleanup.policy": "delete",
@@ -200,7 +202,10 @@ describe("publishers and read_committed consumers", () => {
     await publisher.runInTransaction(async (tx) => {
       await tx.send([record(topic, "a", "Committed", "c1"), record(topic, "b", "Committed", "c2")]);
       // Consume-transform-produce: consumed offsets commit with the records.
-      await tx.sendOffsets({ consumerGroupId: "test-tx-offsets", topics: [{ topic, partitions: [{ partition: 0, offset: "7" }] }] });
+      await tx.sendOffsets({
+        consumerGroupId: "test-tx-offsets",
+        topics: [{ topic, partitions: [{ partition: 0, offset: "7" }] }],
+      });
     });
     // The group coordinator applies transactional offsets once the commit marker is written.
     await waitFor(
@@ -228,7 +233,11 @@ describe("publishers and read_committed consumers", () => {
     await consume("test-tx-committed", [topic], projection);
     await waitFor(async () => projection.applied.length >= 3, { what: "committed records", timeoutMs: 20_000 });
     expect(texts(projection.applied)).toEqual(["c1", "c2", "c3"]);
-    expect(projection.applied[0]).toMatchObject({ key: "a", eventType: "Committed", schema: "platform.test.v1.Committed" });
+    expect(projection.applied[0]).toMatchObject({
+      key: "a",
+      eventType: "Committed",
+      schema: "platform.test.v1.Committed",
+    });
     expect(projection.applied[0]!.eventId).toMatch(/^[0-9a-f-]{36}$/);
 
     // The aborted records are in the log: a read_uncommitted reader sees them.
@@ -352,14 +361,23 @@ describe("runProjectionConsumer supervision", () => {
         await projection.handleBatch(batch);
       },
     });
-    await waitFor(async () => projection.applied.length >= 3, { what: "records after the replacement", timeoutMs: 20_000 });
+    await waitFor(async () => projection.applied.length >= 3, {
+      what: "records after the replacement",
+      timeoutMs: 20_000,
+    });
     expect(texts(projection.applied)).toEqual(["a", "b", "c"]);
-    expect(logLines.some((line) => line.msg === "projection consumer crashed; replacing it" && line.groupId === "test-replace")).toBe(true);
+    expect(
+      logLines.some(
+        (line) => line.msg === "projection consumer crashed; replacing it" && line.groupId === "test-replace",
+      ),
+    ).toBe(true);
   });
 });
 
 describe("kafkaReadiness and broker restarts", () => {
-  it("answers false within 5 s of the broker stopping, true after it restarts; clients carry on", { timeout: 90_000 }, async () => {
+  it("answers false within 5 s of the broker stopping, true after it restarts; clients carry on", {
+    timeout: 90_000,
+  }, async () => {
     const topic = "test.restart.v1";
     await migrateTopics(admin, [testTopic(topic)]);
     const publisher = await createPublisher(kafka);
@@ -368,7 +386,12 @@ describe("kafkaReadiness and broker restarts", () => {
     const projection = memoryProjection();
     await consume("test-restart", [topic], projection);
     // A client that gives up at once: kafkajs lets its consumer crash for good during the outage.
-    const fragile = createKafkaClient({ brokers: broker.brokers, clientId: "bus-test-fragile", logger, retry: { retries: 0 } });
+    const fragile = createKafkaClient({
+      brokers: broker.brokers,
+      clientId: "bus-test-fragile",
+      logger,
+      retry: { retries: 0 },
+    });
     const fragileProjection = memoryProjection();
     const fragileConsumer = await runProjectionConsumer(fragile, {
       groupId: "test-restart-fragile",
@@ -391,7 +414,11 @@ describe("kafkaReadiness and broker restarts", () => {
 
     await broker.stop();
     const stoppedAt = Date.now();
-    await waitFor(async () => !(await kafkaReadiness(probeAdmin, 1_000)), { what: "not ready", timeoutMs: 5_000, intervalMs: 200 });
+    await waitFor(async () => !(await kafkaReadiness(probeAdmin, 1_000)), {
+      what: "not ready",
+      timeoutMs: 5_000,
+      intervalMs: 200,
+    });
     expect(Date.now() - stoppedAt).toBeLessThan(5_000);
     // A probe on a down broker answers within its timeout, without throwing.
     const probedAt = Date.now();

@@ -15,11 +15,16 @@ export interface EnsuredTopics {
  * background (1 s doubling to 30 s) while Kafka is away, so the service boots and reports
  * not-ready instead of failing.
  */
-export function ensureTopics(kafka: Kafka, options: { topics: readonly TopicName[]; replicationFactor: number; logger: Logger }): EnsuredTopics {
+export function ensureTopics(
+  kafka: Kafka,
+  options: { topics: readonly TopicName[]; replicationFactor: number; logger: Logger },
+): EnsuredTopics {
   let done = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const specs = topicCatalog({ replicationFactor: options.replicationFactor }).filter((spec) => options.topics.includes(spec.name as TopicName));
+  const specs = topicCatalog({ replicationFactor: options.replicationFactor }).filter((spec) =>
+    options.topics.includes(spec.name as TopicName),
+  );
 
   const attempt = async (failures: number): Promise<void> => {
     const admin = kafka.admin();
@@ -28,7 +33,10 @@ export function ensureTopics(kafka: Kafka, options: { topics: readonly TopicName
       await migrateTopics(admin, specs, { logger: options.logger });
       done = true;
     } catch (error) {
-      options.logger.warn({ err: error, topics: options.topics, failures: failures + 1 }, "could not create topics yet; retrying");
+      options.logger.warn(
+        { err: error, topics: options.topics, failures: failures + 1 },
+        "could not create topics yet; retrying",
+      );
       if (!stopped) {
         timer = setTimeout(() => void attempt(failures + 1), backoffDelay(failures, { firstMs: 1_000, maxMs: 30_000 }));
         timer.unref();

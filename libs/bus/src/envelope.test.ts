@@ -11,7 +11,10 @@ const record = {
 
 describe("toKafkaMessage", () => {
   it("carries key, bytes and the envelope headers, with a fresh event id", () => {
-    const message = toKafkaMessage({ ...record, traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" });
+    const message = toKafkaMessage({
+      ...record,
+      traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+    });
     expect(message.key).toBe("0xorder");
     expect(Buffer.isBuffer(message.value)).toBe(true);
     expect([...(message.value as Buffer)]).toEqual([1, 2, 3]);

@@ -4,10 +4,17 @@ import { isProducerFencedError, ProducerFencedError } from "./errors.js";
 
 describe("isProducerFencedError", () => {
   it("finds a fencing error through causes and aggregates", () => {
-    const epoch = new kafkajs.KafkaJSProtocolError({ type: "INVALID_PRODUCER_EPOCH", code: 47, retriable: false, message: "old epoch" } as never);
+    const epoch = new kafkajs.KafkaJSProtocolError({
+      type: "INVALID_PRODUCER_EPOCH",
+      code: 47,
+      retriable: false,
+      message: "old epoch",
+    } as never);
     expect(isProducerFencedError(epoch)).toBe(true);
     expect(isProducerFencedError(new Error("commit failed", { cause: epoch }))).toBe(true);
-    expect(isProducerFencedError(new AggregateError([new Error("x"), Object.assign(new Error("y"), { code: 90 })]))).toBe(true);
+    expect(
+      isProducerFencedError(new AggregateError([new Error("x"), Object.assign(new Error("y"), { code: 90 })])),
+    ).toBe(true);
     expect(isProducerFencedError(new Error("broker down"))).toBe(false);
     expect(isProducerFencedError(undefined)).toBe(false);
   });

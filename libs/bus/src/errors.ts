@@ -23,7 +23,11 @@ export class ProducerFencedError extends PlatformError {
     options?: ErrorOptions,
   ) {
     // Fatal: the other producer owns the id now; this one must stop, not try again.
-    super(`transactional id ${transactionalId} is now used by another producer; this one is fenced off`, { code: "PRODUCER_FENCED", retryable: false, cause: options?.cause });
+    super(`transactional id ${transactionalId} is now used by another producer; this one is fenced off`, {
+      code: "PRODUCER_FENCED",
+      retryable: false,
+      cause: options?.cause,
+    });
   }
 }
 

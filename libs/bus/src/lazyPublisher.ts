@@ -46,7 +46,10 @@ export function createLazyPublisher(kafka: Kafka, options: LazyPublisherOptions 
         failures += 1;
         options.onConnectError?.(error, failures);
         if (!closed) {
-          retryTimer = setTimeout(() => void connect().catch(() => undefined), backoffDelay(failures - 1, { firstMs: 1_000, maxMs: 30_000 }));
+          retryTimer = setTimeout(
+            () => void connect().catch(() => undefined),
+            backoffDelay(failures - 1, { firstMs: 1_000, maxMs: 30_000 }),
+          );
           retryTimer.unref();
         }
         throw error;
@@ -59,7 +62,10 @@ export function createLazyPublisher(kafka: Kafka, options: LazyPublisherOptions 
   const withDeadline = <T>(promise: Promise<T>, deadline: number): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error("Kafka did not confirm the publish in time")), Math.max(0, deadline - Date.now()));
+      timer = setTimeout(
+        () => reject(new Error("Kafka did not confirm the publish in time")),
+        Math.max(0, deadline - Date.now()),
+      );
     });
     return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   };

@@ -26,10 +26,16 @@ const entry = (namespace: string, level: number, message: string, extra: Record<
 
 describe("kafkaLevelToPino", () => {
   it("quiets retried responses and routine chatter", () => {
-    expect(kafkaLevelToPino(entry("Connection", logLevel.ERROR, "Response Metadata(key: 3, version: 6)"))).toBe("debug");
+    expect(kafkaLevelToPino(entry("Connection", logLevel.ERROR, "Response Metadata(key: 3, version: 6)"))).toBe(
+      "debug",
+    );
     expect(kafkaLevelToPino(entry("BrokerPool", logLevel.ERROR, "Failed to connect to seed broker"))).toBe("warn");
     expect(kafkaLevelToPino(entry("Consumer", logLevel.ERROR, "Crash: KafkaJSNumberOfRetriesExceeded"))).toBe("warn");
-    expect(kafkaLevelToPino(entry("Producer", logLevel.WARN, "Limiting retries for the idempotent producer may invalidate EoS guarantees"))).toBe("debug");
+    expect(
+      kafkaLevelToPino(
+        entry("Producer", logLevel.WARN, "Limiting retries for the idempotent producer may invalidate EoS guarantees"),
+      ),
+    ).toBe("debug");
     expect(kafkaLevelToPino(entry("Runner", logLevel.WARN, "The group is rebalancing, re-joining"))).toBe("info");
     expect(kafkaLevelToPino(entry("Consumer", logLevel.INFO, "Starting"))).toBe("debug");
     expect(kafkaLevelToPino(entry("Connection", logLevel.DEBUG, "Request Fetch"))).toBe("trace");
@@ -41,7 +47,13 @@ describe("kafkaLogCreator", () => {
   it("writes kafkajs entries through pino with their fields and error text", () => {
     const { lines, logger } = capture("info");
     const log = kafkaLogCreator(logger)(logLevel.DEBUG);
-    log(entry("BrokerPool", logLevel.ERROR, "Failed to connect to seed broker", { broker: "127.0.0.1:1", error: "ECONNREFUSED", retryCount: 2 }));
+    log(
+      entry("BrokerPool", logLevel.ERROR, "Failed to connect to seed broker", {
+        broker: "127.0.0.1:1",
+        error: "ECONNREFUSED",
+        retryCount: 2,
+      }),
+    );
     log(entry("Consumer", logLevel.INFO, "Starting", { groupId: "g" }));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({

@@ -7,9 +7,17 @@ import kafkajs from "kafkajs";
  * under each key, and its removal, keyed like the record, follows it into the same partition.
  */
 export function keysForEveryPartition(prefix: string, partitions: number): string[] {
-  if (!Number.isInteger(partitions) || partitions < 1) throw new RangeError(`partitions must be a positive integer, got ${partitions}`);
+  if (!Number.isInteger(partitions) || partitions < 1)
+    throw new RangeError(`partitions must be a positive integer, got ${partitions}`);
   const partitionOf = kafkajs.Partitioners.DefaultPartitioner();
-  const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({ partitionId, leader: 0, replicas: [0], isr: [0], partitionErrorCode: 0, offlineReplicas: [] }));
+  const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({
+    partitionId,
+    leader: 0,
+    replicas: [0],
+    isr: [0],
+    partitionErrorCode: 0,
+    offlineReplicas: [],
+  }));
   const keys: (string | undefined)[] = Array.from({ length: partitions }, () => undefined);
   let missing = partitions;
   for (let n = 0; missing > 0; n++) {

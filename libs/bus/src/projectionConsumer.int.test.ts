@@ -50,7 +50,13 @@ afterAll(async () => {
   dir.remove();
 });
 
-const record = (topic: string, key: string, text: string): OutgoingRecord => ({ topic, key, value: Buffer.from(text), eventType: "Counted", schema: "platform.test.v1.Counted" });
+const record = (topic: string, key: string, text: string): OutgoingRecord => ({
+  topic,
+  key,
+  value: Buffer.from(text),
+  eventType: "Counted",
+  schema: "platform.test.v1.Counted",
+});
 
 /** A projection whose "Redis" is a Map: applied records and offsets change together, per batch. */
 function memoryProjection() {
@@ -62,26 +68,45 @@ function memoryProjection() {
     loadOffsets: async (topic: string, partition: number) => offsets.get(`${topic}/${partition}`),
     handleBatch: async (batch: ProjectionBatch) => {
       // The compare-and-set a real projection makes in its atomic commit.
-      if (batch.previousOffset !== offsets.get(`${batch.topic}/${batch.partition}`)) throw new Error("stored offset moved");
+      if (batch.previousOffset !== offsets.get(`${batch.topic}/${batch.partition}`))
+        throw new Error("stored offset moved");
       applied.push(...batch.messages);
       offsets.set(`${batch.topic}/${batch.partition}`, batch.lastOffset);
     },
   };
 }
 
-async function consume(groupId: string, topic: string, projection: ReturnType<typeof memoryProjection>): Promise<ProjectionConsumer> {
-  const consumer = await runProjectionConsumer(kafka, { groupId, topics: [topic], logger, maxWaitTimeMs: 100, ...projection });
+async function consume(
+  groupId: string,
+  topic: string,
+  projection: ReturnType<typeof memoryProjection>,
+): Promise<ProjectionConsumer> {
+  const consumer = await runProjectionConsumer(kafka, {
+    groupId,
+    topics: [topic],
+    logger,
+    maxWaitTimeMs: 100,
+    ...projection,
+  });
   cleanups.push(() => consumer.stop());
   return consumer;
 }
 
-const groupLines = (groupId: string, msg: string) => logLines.filter((line) => line.groupId === groupId && line.msg === msg);
+const groupLines = (groupId: string, msg: string) =>
+  logLines.filter((line) => line.groupId === groupId && line.msg === msg);
 
 describe("runProjectionConsumer positions", () => {
   it("after a restart, seeks every partition to the stored offset before its first fetch: no duplicate, no loss, no wasted fetch", async () => {
     const topic = "test.resume.v1";
     const groupId = "test-resume";
-    await migrateTopics(admin, [{ name: topic, partitions: 3, replicationFactor: 1, configs: { "retention.ms": "-1", "min.insync.replicas": "1" } }]);
+    await migrateTopics(admin, [
+      {
+        name: topic,
+        partitions: 3,
+        replicationFactor: 1,
+        configs: { "retention.ms": "-1", "min.insync.replicas": "1" },
+      },
+    ]);
     const keys = Array.from({ length: 30 }, (_, index) => `key-${index}`);
     await publisher.publish(keys.map((key) => record(topic, key, `${key}#1`)));
 
@@ -101,7 +126,17 @@ describe("runProjectionConsumer positions", () => {
     const applied = projection.applied.map((entry) => `${entry.partition}:${entry.offset}`);
     expect(new Set(applied).size).toBe(applied.length);
     expect(projection.applied).toHaveLength(42);
-    expect(projection.applied.map((entry) => entry.value?.toString()).filter((text) => text?.endsWith("#2")).sort()).toEqual(keys.slice(0, 12).map((key) => `${key}#2`).sort());
+    expect(
+      projection.applied
+        .map((entry) => entry.value?.toString())
+        .filter((text) => text?.endsWith("#2"))
+        .sort(),
+    ).toEqual(
+      keys
+        .slice(0, 12)
+        .map((key) => `${key}#2`)
+        .sort(),
+    );
     // Every partition was positioned on joining, so no first fetch read from the log's start.
     expect(groupLines(groupId, "projection consumer joined its group").at(-1)?.seeks).toBe(3);
     expect(groupLines(groupId, "first batch fetched from elsewhere than the stored position; seeking")).toEqual([]);
@@ -110,7 +145,14 @@ describe("runProjectionConsumer positions", () => {
   it("realigns on the first batch when the stored offset moved after the consumer read it (another member advanced it)", async () => {
     const topic = "test.realign.v1";
     const groupId = "test-realign";
-    await migrateTopics(admin, [{ name: topic, partitions: 1, replicationFactor: 1, configs: { "retention.ms": "-1", "min.insync.replicas": "1" } }]);
+    await migrateTopics(admin, [
+      {
+        name: topic,
+        partitions: 1,
+        replicationFactor: 1,
+        configs: { "retention.ms": "-1", "min.insync.replicas": "1" },
+      },
+    ]);
     await publisher.publish(["a", "b", "c", "d", "e"].map((key) => record(topic, key, key)));
     const projection = memoryProjection();
     projection.offsets.set(`${topic}/0`, "0");
@@ -159,7 +201,14 @@ function memoryMarker() {
 describe("superviseProjection", () => {
   it("replays into an empty read model, marks it complete once caught up, and rebuilds it when the marker is lost", async () => {
     const topic = "test.supervised.v1";
-    await migrateTopics(admin, [{ name: topic, partitions: 2, replicationFactor: 1, configs: { "retention.ms": "-1", "min.insync.replicas": "1" } }]);
+    await migrateTopics(admin, [
+      {
+        name: topic,
+        partitions: 2,
+        replicationFactor: 1,
+        configs: { "retention.ms": "-1", "min.insync.replicas": "1" },
+      },
+    ]);
     await publisher.publish(["a", "b", "c", "d"].map((key) => record(topic, key, key)));
     let projection = memoryProjection();
     const marker = memoryMarker();
@@ -172,7 +221,10 @@ describe("superviseProjection", () => {
       topics: [topic],
       marker,
       // Each rebuild gets an empty read model, as after a flush.
-      projection: { loadOffsets: (name, partition) => projection.loadOffsets(name, partition), handleBatch: (batch) => projection.handleBatch(batch) },
+      projection: {
+        loadOffsets: (name, partition) => projection.loadOffsets(name, partition),
+        handleBatch: (batch) => projection.handleBatch(batch),
+      },
       replicationFactor: 1,
       intervalMs: 100,
       maxWaitTimeMs: 100,
@@ -183,7 +235,10 @@ describe("superviseProjection", () => {
     cleanups.push(() => supervisor.stop());
     expect(await supervisor.check.probe()).toBe(false);
 
-    await waitFor(async () => supervisor.complete() && (await supervisor.check.probe()), { what: "complete", timeoutMs: 30_000 });
+    await waitFor(async () => supervisor.complete() && (await supervisor.check.probe()), {
+      what: "complete",
+      timeoutMs: 30_000,
+    });
     expect(projection.applied.map((entry) => entry.value?.toString()).sort()).toEqual(["a", "b", "c", "d"]);
     // It went through a named rebuild before it said complete.
     expect(marker.seen.some((value) => value?.startsWith("rebuilding:"))).toBe(true);
@@ -194,7 +249,10 @@ describe("superviseProjection", () => {
     projection = memoryProjection();
     marker.clear();
     supervisor.poke();
-    await waitFor(async () => (await marker.read()) === PROJECTION_COMPLETE && projection.applied.length === 5, { what: "rebuilt", timeoutMs: 30_000 });
+    await waitFor(async () => (await marker.read()) === PROJECTION_COMPLETE && projection.applied.length === 5, {
+      what: "rebuilt",
+      timeoutMs: 30_000,
+    });
     expect(projection.applied.map((entry) => entry.value?.toString()).sort()).toEqual(["a", "b", "c", "d", "e"]);
     expect(rebuilds).toBe(2);
     expect(await supervisor.check.probe()).toBe(true);
@@ -202,29 +260,65 @@ describe("superviseProjection", () => {
 
   it("completes a rebuild while the topic keeps growing (the end it must reach is the one when it began) and when a partition ends with a transaction's commit marker", async () => {
     const topic = "test.supervised-busy.v1";
-    await migrateTopics(admin, [{ name: topic, partitions: 2, replicationFactor: 1, configs: { "retention.ms": "-1", "min.insync.replicas": "1" } }]);
-    const transactional = await createTransactionalPublisher(kafka, { transactionalId: "test-supervised-busy", logger });
+    await migrateTopics(admin, [
+      {
+        name: topic,
+        partitions: 2,
+        replicationFactor: 1,
+        configs: { "retention.ms": "-1", "min.insync.replicas": "1" },
+      },
+    ]);
+    const transactional = await createTransactionalPublisher(kafka, {
+      transactionalId: "test-supervised-busy",
+      logger,
+    });
     cleanups.push(() => transactional.disconnect());
     // Every record in a transaction: each partition's last offset is a commit marker.
-    for (let round = 0; round < 20; round += 1) await transactional.runInTransaction((tx) => tx.send(["a", "b"].map((key) => record(topic, key, `${key}${round}`))));
+    for (let round = 0; round < 20; round += 1)
+      await transactional.runInTransaction((tx) =>
+        tx.send(["a", "b"].map((key) => record(topic, key, `${key}${round}`))),
+      );
     const projection = memoryProjection();
     // A slow projection behind a producer that never stops: its stored offsets never meet the topic's moving end.
-    const slow = { loadOffsets: projection.loadOffsets, handleBatch: async (batch: ProjectionBatch) => { await new Promise((resolve) => setTimeout(resolve, 30)); await projection.handleBatch(batch); } };
+    const slow = {
+      loadOffsets: projection.loadOffsets,
+      handleBatch: async (batch: ProjectionBatch) => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await projection.handleBatch(batch);
+      },
+    };
     let producing = true;
     const producer = (async () => {
       for (let round = 20; producing; round += 1) {
-        await transactional.runInTransaction((tx) => tx.send(["a", "b"].map((key) => record(topic, key, `${key}${round}`))));
+        await transactional.runInTransaction((tx) =>
+          tx.send(["a", "b"].map((key) => record(topic, key, `${key}${round}`))),
+        );
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
     const marker = memoryMarker();
-    const supervisor = superviseProjection({ name: "busy", kafka, log: logger, groupId: "test-supervised-busy", topics: [topic], marker, projection: slow, replicationFactor: 1, intervalMs: 100, maxWaitTimeMs: 100 });
+    const supervisor = superviseProjection({
+      name: "busy",
+      kafka,
+      log: logger,
+      groupId: "test-supervised-busy",
+      topics: [topic],
+      marker,
+      projection: slow,
+      replicationFactor: 1,
+      intervalMs: 100,
+      maxWaitTimeMs: 100,
+    });
     cleanups.push(() => supervisor.stop());
     try {
-      await waitFor(async () => (await marker.read()) === PROJECTION_COMPLETE, { what: "complete while the topic grows", timeoutMs: 30_000 });
+      await waitFor(async () => (await marker.read()) === PROJECTION_COMPLETE, {
+        what: "complete while the topic grows",
+        timeoutMs: 30_000,
+      });
       // Everything the topic held when the rebuild began was applied by then.
       const applied = new Set(projection.applied.map((entry) => entry.value?.toString()));
-      for (let round = 0; round < 20; round += 1) for (const key of ["a", "b"]) expect(applied.has(`${key}${round}`)).toBe(true);
+      for (let round = 0; round < 20; round += 1)
+        for (const key of ["a", "b"]) expect(applied.has(`${key}${round}`)).toBe(true);
     } finally {
       producing = false;
       await producer;
@@ -234,7 +328,9 @@ describe("superviseProjection", () => {
     marker.clear();
     projection.offsets.clear();
     supervisor.poke();
-    await waitFor(async () => (await marker.read()) === PROJECTION_COMPLETE, { what: "complete on a quiet transactional topic", timeoutMs: 30_000 });
+    await waitFor(async () => (await marker.read()) === PROJECTION_COMPLETE, {
+      what: "complete on a quiet transactional topic",
+      timeoutMs: 30_000,
+    });
   }, 90_000);
 });
-

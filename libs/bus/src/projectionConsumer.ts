@@ -88,7 +88,10 @@ interface PartitionState {
  * for some errors of a broker outage, such as "group coordinator not found"), backing off
  * from 1 s to 30 s.
  */
-export async function runProjectionConsumer(kafka: Kafka, options: ProjectionConsumerOptions): Promise<ProjectionConsumer> {
+export async function runProjectionConsumer(
+  kafka: Kafka,
+  options: ProjectionConsumerOptions,
+): Promise<ProjectionConsumer> {
   const { groupId, logger } = options;
   const partitions = new Map<string, PartitionState>();
   /** The next offset to read per partition, as last known: where a new assignment seeks to. */
@@ -117,52 +120,57 @@ export async function runProjectionConsumer(kafka: Kafka, options: ProjectionCon
     return state;
   };
 
-  const batchHandler = (consumer: Consumer) => async (payload: EachBatchPayload): Promise<void> => {
-    const { batch, resolveOffset, heartbeat } = payload;
-    const { topic, partition } = batch;
-    if (!payload.isRunning() || payload.isStale()) return;
-    const state = await positionOf(topic, partition);
+  const batchHandler =
+    (consumer: Consumer) =>
+    async (payload: EachBatchPayload): Promise<void> => {
+      const { batch, resolveOffset, heartbeat } = payload;
+      const { topic, partition } = batch;
+      if (!payload.isRunning() || payload.isStale()) return;
+      const state = await positionOf(topic, partition);
 
-    // First batch of this assignment: kafkajs started wherever it chose (earliest, as nothing
-    // is committed); move to the stored position. Once only: a log whose start moved past the
-    // stored position (retention) would otherwise seek forever.
-    if (!state.aligned) {
-      state.aligned = true;
-      const fetched = fetchedOffsetOf(batch);
-      if (fetched !== null && BigInt(fetched) !== state.next) {
-        logger?.debug({ groupId, topic, partition, fetched, stored: state.previous ?? null }, "first batch fetched from elsewhere than the stored position; seeking");
-        consumer.seek({ topic, partition, offset: state.next.toString() });
-        return;
+      // First batch of this assignment: kafkajs started wherever it chose (earliest, as nothing
+      // is committed); move to the stored position. Once only: a log whose start moved past the
+      // stored position (retention) would otherwise seek forever.
+      if (!state.aligned) {
+        state.aligned = true;
+        const fetched = fetchedOffsetOf(batch);
+        if (fetched !== null && BigInt(fetched) !== state.next) {
+          logger?.debug(
+            { groupId, topic, partition, fetched, stored: state.previous ?? null },
+            "first batch fetched from elsewhere than the stored position; seeking",
+          );
+          consumer.seek({ topic, partition, offset: state.next.toString() });
+          return;
+        }
       }
-    }
 
-    const fresh = batch.messages.filter((message) => BigInt(message.offset) >= state.next);
-    const last = batch.messages.at(-1);
-    if (last === undefined) return;
-    if (fresh.length > 0) {
-      const lastOffset = fresh.at(-1)?.offset ?? last.offset;
-      try {
-        await options.handleBatch({
-          topic,
-          partition,
-          messages: fresh.map((message) => fromKafkaMessage(topic, partition, message)),
-          lastOffset,
-          previousOffset: state.previous,
-          heartbeat,
-        });
-      } catch (error) {
-        // Whether the projection stored anything is unknown: reload its offset before the retry.
-        partitions.delete(keyOf(topic, partition));
-        throw error;
+      const fresh = batch.messages.filter((message) => BigInt(message.offset) >= state.next);
+      const last = batch.messages.at(-1);
+      if (last === undefined) return;
+      if (fresh.length > 0) {
+        const lastOffset = fresh.at(-1)?.offset ?? last.offset;
+        try {
+          await options.handleBatch({
+            topic,
+            partition,
+            messages: fresh.map((message) => fromKafkaMessage(topic, partition, message)),
+            lastOffset,
+            previousOffset: state.previous,
+            heartbeat,
+          });
+        } catch (error) {
+          // Whether the projection stored anything is unknown: reload its offset before the retry.
+          partitions.delete(keyOf(topic, partition));
+          throw error;
+        }
+        state.previous = lastOffset;
+        state.next = BigInt(lastOffset) + 1n;
+        known.set(keyOf(topic, partition), state.next);
       }
-      state.previous = lastOffset;
-      state.next = BigInt(lastOffset) + 1n;
-      known.set(keyOf(topic, partition), state.next);
-    }
-    // Resolving the last record lets kafkajs step over a trailing transaction marker too.
-    resolveOffset(last.offset);
-    await heartbeat();
-  };
+      // Resolving the last record lets kafkajs step over a trailing transaction marker too.
+      resolveOffset(last.offset);
+      await heartbeat();
+    };
 
   const start = async (): Promise<Consumer> => {
     const consumer = kafka.consumer({
@@ -221,14 +229,19 @@ export async function runProjectionConsumer(kafka: Kafka, options: ProjectionCon
     try {
       await admin.connect();
       const { topics } = await admin.fetchTopicMetadata({ topics: options.topics });
-      const wanted = topics.flatMap(({ name, partitions: entries }) => entries.map(({ partitionId }) => ({ topic: name, partition: partitionId })));
+      const wanted = topics.flatMap(({ name, partitions: entries }) =>
+        entries.map(({ partitionId }) => ({ topic: name, partition: partitionId })),
+      );
       const stored = await Promise.all(wanted.map(({ topic, partition }) => options.loadOffsets(topic, partition)));
       wanted.forEach(({ topic, partition }, index) => {
         const offset = stored[index];
         if (offset !== undefined) known.set(keyOf(topic, partition), BigInt(offset) + 1n);
       });
     } catch (error) {
-      logger?.debug({ groupId, err: error }, "could not read the stored offsets before joining; aligning on the first batches");
+      logger?.debug(
+        { groupId, err: error },
+        "could not read the stored offsets before joining; aligning on the first batches",
+      );
     } finally {
       await admin.disconnect().catch(() => undefined);
     }

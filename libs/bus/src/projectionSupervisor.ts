@@ -112,7 +112,9 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
     withAdmin((admin) =>
       migrateTopics(
         admin,
-        topicCatalog({ replicationFactor: options.replicationFactor }).filter((spec) => options.topics.includes(spec.name)),
+        topicCatalog({ replicationFactor: options.replicationFactor }).filter((spec) =>
+          options.topics.includes(spec.name),
+        ),
         { logger: log },
       ),
     );
@@ -121,7 +123,9 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
   const endOffsets = () =>
     withAdmin(async (admin) => {
       const ends = new Map<string, bigint>();
-      for (const topic of options.topics) for (const entry of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${entry.partition}`, BigInt(entry.high));
+      for (const topic of options.topics)
+        for (const entry of await admin.fetchTopicOffsets(topic))
+          ends.set(`${topic}:${entry.partition}`, BigInt(entry.high));
       return ends;
     });
 
@@ -136,7 +140,10 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
     const now = await endOffsets();
     for (const [partitionKey, end] of target) {
       if (end === 0n) continue;
-      const [topic, partition] = [partitionKey.slice(0, partitionKey.lastIndexOf(":")), Number(partitionKey.slice(partitionKey.lastIndexOf(":") + 1))];
+      const [topic, partition] = [
+        partitionKey.slice(0, partitionKey.lastIndexOf(":")),
+        Number(partitionKey.slice(partitionKey.lastIndexOf(":") + 1)),
+      ];
       const stored = await options.projection.loadOffsets(topic, partition);
       if (stored === undefined) return false;
       const reached = BigInt(stored) >= end - 1n || (BigInt(stored) >= end - 2n && now.get(partitionKey) === end);
@@ -174,7 +181,9 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
     if (marker === null) {
       if (consumer !== undefined) {
         log.warn(`the ${name} read model is missing; rebuilding it from its topics`);
-        await consumer.stop().catch((error: unknown) => log.warn({ err: error }, `could not stop the ${name} consumer cleanly`));
+        await consumer
+          .stop()
+          .catch((error: unknown) => log.warn({ err: error }, `could not stop the ${name} consumer cleanly`));
         consumer = undefined;
       }
       await options.onRebuild?.();

@@ -1,4 +1,10 @@
-import kafkajs, { type Kafka, type Producer, type RecordMetadata, type RetryOptions, type TopicMessages } from "kafkajs";
+import kafkajs, {
+  type Kafka,
+  type Producer,
+  type RecordMetadata,
+  type RetryOptions,
+  type TopicMessages,
+} from "kafkajs";
 import { toKafkaMessage, type OutgoingRecord } from "./envelope.js";
 
 /** Where a published record landed: the first offset written to each partition. */

@@ -18,13 +18,18 @@ describe("sizedChunks", () => {
     const records = Array.from({ length: 2_500 }, (_, index) => record(index, 250));
     const chunks = sizedChunks(records);
     expect(chunks.length).toBeGreaterThan(1);
-    for (const chunk of chunks) expect(chunk.reduce((sum, one) => sum + recordBytes(one), 0)).toBeLessThanOrEqual(512 * 1024);
+    for (const chunk of chunks)
+      expect(chunk.reduce((sum, one) => sum + recordBytes(one), 0)).toBeLessThanOrEqual(512 * 1024);
     expect(chunks.flat()).toEqual(records);
   });
 
   it("keeps the order, and puts a record larger than the limit in a run of its own", () => {
     const records = [record(0, 10), record(1, 5_000), record(2, 10)];
-    expect(sizedChunks(records, 1_000).map((chunk) => chunk.map((one) => one.eventId))).toEqual([[records[0]!.eventId], [records[1]!.eventId], [records[2]!.eventId]]);
+    expect(sizedChunks(records, 1_000).map((chunk) => chunk.map((one) => one.eventId))).toEqual([
+      [records[0]!.eventId],
+      [records[1]!.eventId],
+      [records[2]!.eventId],
+    ]);
     expect(sizedChunks([])).toEqual([]);
   });
 });

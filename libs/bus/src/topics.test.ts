@@ -9,7 +9,12 @@ describe("topicCatalog", () => {
     expect(intents).toMatchObject({
       partitions: 6,
       replicationFactor: 3,
-      configs: { "cleanup.policy": "delete", "retention.ms": "-1", "retention.bytes": "-1", "min.insync.replicas": "2" },
+      configs: {
+        "cleanup.policy": "delete",
+        "retention.ms": "-1",
+        "retention.bytes": "-1",
+        "min.insync.replicas": "2",
+      },
     });
     const checkpoints = catalog.find((spec) => spec.name === "ingestor.checkpoints.v1");
     expect(checkpoints?.configs["cleanup.policy"]).toBe("compact");

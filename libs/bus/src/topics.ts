@@ -86,7 +86,12 @@ export function topicCatalog(options: TopicCatalogOptions): TopicSpec[] {
     spec("intents.notifications.v1", fact),
     spec("tc.acceptances.v1", fact),
     spec("auth.api-keys.v1", fact),
-    spec("auth.refresh-tokens.v1", { ...common, "cleanup.policy": "delete", "retention.ms": String(REFRESH_TOKEN_RETENTION_MS), "retention.bytes": "-1" }),
+    spec("auth.refresh-tokens.v1", {
+      ...common,
+      "cleanup.policy": "delete",
+      "retention.ms": String(REFRESH_TOKEN_RETENTION_MS),
+      "retention.bytes": "-1",
+    }),
     spec("ingestor.checkpoints.v1", compacted),
   ];
 }

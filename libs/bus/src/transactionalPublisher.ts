@@ -88,7 +88,10 @@ export async function createTransactionalPublisher(
       send: (records) =>
         track(
           sizedChunks(records).reduce<Promise<void>>(
-            (previous, chunk) => previous.then(() => transaction.sendBatch({ acks: -1, topicMessages: groupByTopic(chunk) }).then(() => undefined)),
+            (previous, chunk) =>
+              previous.then(() =>
+                transaction.sendBatch({ acks: -1, topicMessages: groupByTopic(chunk) }).then(() => undefined),
+              ),
             Promise.resolve(),
           ),
         ),

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { chainConfigSchema, configuredChainSchema, routeSchema, type ConfiguredChainInput, type RouteConfigInput } from "./chainConfig.js";
+import {
+  chainConfigSchema,
+  configuredChainSchema,
+  routeSchema,
+  type ConfiguredChainInput,
+  type RouteConfigInput,
+} from "./chainConfig.js";
 
 const chain = (overrides: Partial<ConfiguredChainInput> = {}): ConfiguredChainInput => ({
   name: "origin",
@@ -39,7 +45,10 @@ describe("configuredChainSchema", () => {
       chain({
         contracts: {
           walletFactory: "0xca11bde05977b3631167028862be2a173976ca11",
-          tokens: { USDC: "0xca11bde05977b3631167028862be2a173976ca11", "USDC.e": "0xca11bde05977b3631167028862be2a173976ca11" },
+          tokens: {
+            USDC: "0xca11bde05977b3631167028862be2a173976ca11",
+            "USDC.e": "0xca11bde05977b3631167028862be2a173976ca11",
+          },
         },
       }),
     );
@@ -65,8 +74,16 @@ describe("configuredChainSchema", () => {
     ["a bad address", { contracts: { fullSettler: "0x1234" } }, "contracts.fullSettler"],
     ["a bad price feed address", { contracts: { priceFeed: "0x1234" } }, "contracts.priceFeed"],
     ["a token with a bad address", { contracts: { tokens: { USDC: "0x1234" } } }, "contracts.tokens.USDC"],
-    ["a token symbol with spaces", { contracts: { tokens: { "US DC": "0xca11bde05977b3631167028862be2a173976ca11" } } }, "contracts.tokens.US DC"],
-    ["a misspelt contract key", { contracts: { multicall: "0xca11bde05977b3631167028862be2a173976ca11" } }, "contracts"],
+    [
+      "a token symbol with spaces",
+      { contracts: { tokens: { "US DC": "0xca11bde05977b3631167028862be2a173976ca11" } } },
+      "contracts.tokens.US DC",
+    ],
+    [
+      "a misspelt contract key",
+      { contracts: { multicall: "0xca11bde05977b3631167028862be2a173976ca11" } },
+      "contracts",
+    ],
     ["finalized shallower than safe", { finality: { safeDepth: 5, finalizedDepth: 2 } }, "finality.finalizedDepth"],
     ["a fractional chain id", { chainId: 1.5 }, "chainId"],
     ["an upper-case name", { name: "Origin" }, "name"],
@@ -114,7 +131,9 @@ describe("chainConfigSchema", () => {
       chain({ name: "destination", chainId: 31338, roles: ["destination"] }),
       chain({ name: "subtensor", chainId: 31964, roles: ["native"], contracts: feed }),
     ];
-    expect(issuesOf({ environment: "local", chains })).toEqual(["chains.2.contracts.priceFeed: a second chain with a price feed (first is chains[0])"]);
+    expect(issuesOf({ environment: "local", chains })).toEqual([
+      "chains.2.contracts.priceFeed: a second chain with a price feed (first is chains[0])",
+    ]);
     expect(issuesOf({ environment: "local", chains: chains.slice(0, 2) })).toEqual([]);
   });
 
@@ -149,7 +168,16 @@ describe("routeSchema", () => {
     expect(parsed.outputToken).toBe("USDC");
     expect(parsed.fee).toEqual({ bps: 5, fixed: "100000" });
     // uint256-sized limits survive (JSON numbers would not)
-    expect(routeSchema.parse(route({ limits: { min: "1000000", max: "115792089237316195423570985008687907853269984665640564039457584007913129639935" } })).limits.max).toHaveLength(78);
+    expect(
+      routeSchema.parse(
+        route({
+          limits: {
+            min: "1000000",
+            max: "115792089237316195423570985008687907853269984665640564039457584007913129639935",
+          },
+        }),
+      ).limits.max,
+    ).toHaveLength(78);
   });
 
   it.each([
@@ -174,10 +202,16 @@ describe("chainConfigSchema routes", () => {
   });
 
   it("accepts symbols in both directions before tokens are deployed, and once they are", () => {
-    const routes = [route(), route({ originChainId: 31338, destinationChainId: 31337 }), route({ inputToken: "ETH", outputToken: "0x0000000000000000000000000000000000000000" })];
+    const routes = [
+      route(),
+      route({ originChainId: 31338, destinationChainId: 31337 }),
+      route({ inputToken: "ETH", outputToken: "0x0000000000000000000000000000000000000000" }),
+    ];
     expect(issuesOf({ environment: "local", chains: intentChains(), routes })).toEqual([]);
     expect(issuesOf({ environment: "local", chains: intentChains({ USDC: TOKEN }), routes })).toEqual([]);
-    expect(issuesOf({ environment: "local", chains: intentChains({ USDC: TOKEN }), routes: [route({ inputToken: TOKEN })] })).toEqual([]);
+    expect(
+      issuesOf({ environment: "local", chains: intentChains({ USDC: TOKEN }), routes: [route({ inputToken: TOKEN })] }),
+    ).toEqual([]);
   });
 
   it("names a missing chain, a chain without an intents role, unknown tokens and a repeated route", () => {
@@ -200,17 +234,31 @@ describe("chainConfigSchema routes", () => {
 
 describe("the native network's Substrate side", () => {
   const base = { environment: "local", chains: [chain({ roles: ["origin"] })] };
-  const substrate = { name: "bittensor", chainId: 945, rpcUrl: "ws://127.0.0.1:9944", blockTimeMs: 2000, finality: { safeDepth: 1, finalizedDepth: 3 } };
+  const substrate = {
+    name: "bittensor",
+    chainId: 945,
+    rpcUrl: "ws://127.0.0.1:9944",
+    blockTimeMs: 2000,
+    finality: { safeDepth: 1, finalizedDepth: 3 },
+  };
 
   it("is optional and takes defaults", () => {
     expect(chainConfigSchema.parse(base).substrate).toBeUndefined();
-    expect(chainConfigSchema.parse({ ...base, substrate }).substrate).toMatchObject({ ...substrate, ss58Prefix: 42, rpc: { timeoutMs: 10_000 } });
+    expect(chainConfigSchema.parse({ ...base, substrate }).substrate).toMatchObject({
+      ...substrate,
+      ss58Prefix: 42,
+      rpc: { timeoutMs: 10_000 },
+    });
   });
 
   it.each([
     ["an http URL", { rpcUrl: "http://127.0.0.1:9944" }, "substrate.rpcUrl"],
     ["an unknown key", { extra: 1 }, "substrate"],
-    ["a finalized depth below the safe depth", { finality: { safeDepth: 2, finalizedDepth: 1 } }, "substrate.finality.finalizedDepth"],
+    [
+      "a finalized depth below the safe depth",
+      { finality: { safeDepth: 2, finalizedDepth: 1 } },
+      "substrate.finality.finalizedDepth",
+    ],
   ])("refuses %s", (_, change, path) => {
     const result = chainConfigSchema.safeParse({ ...base, substrate: { ...substrate, ...change } });
     expect(result.success).toBe(false);

@@ -20,7 +20,9 @@ export const addressSchema = z
 /** A token symbol as used for keys: letters and digits, with `.` or `-` inside (`USDC`, `USDC.e`, `wstETH`). */
 const tokenSymbolSchema = z
   .string()
-  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,30}[A-Za-z0-9])?$/, { message: "must be a token symbol (letters, digits, . and -)" });
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,30}[A-Za-z0-9])?$/, {
+    message: "must be a token symbol (letters, digits, . and -)",
+  });
 
 /** Addresses are optional: a chain is configured before its contracts are deployed. */
 export const chainContractsSchema = z.strictObject({
@@ -111,7 +113,9 @@ export type SubstrateNetwork = z.infer<typeof substrateNetworkSchema>;
 export type SubstrateNetworkInput = z.input<typeof substrateNetworkSchema>;
 
 /** An amount in a token's base units: a decimal string, since uint256 values overflow JSON numbers. */
-const baseUnitsSchema = z.string().regex(/^(0|[1-9][0-9]{0,77})$/, { message: "must be a decimal string of base units" });
+const baseUnitsSchema = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,77})$/, { message: "must be a decimal string of base units" });
 
 /**
  * A route's token: an address (any case; the zero address is the chain's native coin) or a symbol,
@@ -148,11 +152,16 @@ export const routeSchema = z
       ctx.addIssue({ code: "custom", path: ["destinationChainId"], message: "must differ from originChainId" });
     }
     const min = BigInt(route.limits.min);
-    if (min > BigInt(route.limits.max)) ctx.addIssue({ code: "custom", path: ["limits", "max"], message: "must be at least limits.min" });
+    if (min > BigInt(route.limits.max))
+      ctx.addIssue({ code: "custom", path: ["limits", "max"], message: "must be at least limits.min" });
     // At the smallest allowed input the fee must leave something to deliver, or the route quotes zero.
     const feeAtMin = BigInt(route.fee.fixed) + (min * BigInt(route.fee.bps) + 9_999n) / 10_000n;
     if (min <= feeAtMin) {
-      ctx.addIssue({ code: "custom", path: ["limits", "min"], message: `must exceed the fee at that amount (${feeAtMin})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["limits", "min"],
+        message: `must exceed the fee at that amount (${feeAtMin})`,
+      });
     }
   });
 export type RouteConfig = z.infer<typeof routeSchema>;
@@ -182,7 +191,11 @@ export const chainConfigSchema = z
       seenNames.set(chain.name, index);
       const idAt = seenIds.get(chain.chainId);
       if (idAt !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["chains", index, "chainId"], message: `repeats chains[${idAt}].chainId` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["chains", index, "chainId"],
+          message: `repeats chains[${idAt}].chainId`,
+        });
       }
       seenIds.set(chain.chainId, index);
     });
@@ -228,18 +241,28 @@ function checkRoutes(config: ParsedChainConfig, ctx: z.RefinementCtx): void {
     for (const [chainField, chainId, tokenField, token] of sides) {
       const chain = byId.get(chainId);
       if (chain === undefined) {
-        ctx.addIssue({ code: "custom", path: ["routes", index, chainField], message: `no chain with chainId ${chainId}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["routes", index, chainField],
+          message: `no chain with chainId ${chainId}`,
+        });
         continue;
       }
       if (!chain.roles.some((role) => role === "origin" || role === "destination")) {
-        ctx.addIssue({ code: "custom", path: ["routes", index, chainField], message: `chain ${chain.name} has no intents role (origin or destination)` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["routes", index, chainField],
+          message: `chain ${chain.name} has no intents role (origin or destination)`,
+        });
       }
       const problem = routeTokenProblem(chain, token);
-      if (problem !== undefined) ctx.addIssue({ code: "custom", path: ["routes", index, tokenField], message: problem });
+      if (problem !== undefined)
+        ctx.addIssue({ code: "custom", path: ["routes", index, tokenField], message: problem });
     }
     const key = [route.originChainId, route.destinationChainId, route.inputToken, route.outputToken].join("/");
     const first = seen.get(key);
-    if (first !== undefined) ctx.addIssue({ code: "custom", path: ["routes", index], message: `repeats routes[${first}]` });
+    if (first !== undefined)
+      ctx.addIssue({ code: "custom", path: ["routes", index], message: `repeats routes[${first}]` });
     seen.set(key, index);
   });
 }
@@ -249,7 +272,8 @@ const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 function routeTokenProblem(chain: ConfiguredChain, token: string): string | undefined {
   const tokens = chain.contracts.tokens;
   if (/^0x[0-9a-fA-F]{40}$/.test(token)) {
-    if (token === ZERO_ADDRESS || tokens === undefined || Object.values(tokens).includes(token as Address)) return undefined;
+    if (token === ZERO_ADDRESS || tokens === undefined || Object.values(tokens).includes(token as Address))
+      return undefined;
     return `${token} is not a token of chain ${chain.name} (contracts.tokens) nor the native coin (zero address)`;
   }
   if (token === chain.nativeCurrency.symbol || tokens === undefined || Object.hasOwn(tokens, token)) return undefined;

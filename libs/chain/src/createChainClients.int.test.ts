@@ -72,7 +72,10 @@ describe("rpcReadiness", () => {
   });
 
   it("gives up on a node that never answers at its own deadline, not the transport's", async () => {
-    const client = createChainClients({ ...configured(silentUrl, 31337), rpc: { timeoutMs: 30_000, retryCount: 3, retryDelayMs: 50 } }).publicClient;
+    const client = createChainClients({
+      ...configured(silentUrl, 31337),
+      rpc: { timeoutMs: 30_000, retryCount: 3, retryDelayMs: 50 },
+    }).publicClient;
     const started = Date.now();
     expect(await rpcReadiness(client, 300)).toBe(false);
     const elapsed = Date.now() - started;

@@ -52,9 +52,13 @@ describe("loadChainConfig", () => {
 
   it("names the file when it is not JSON or does not exist", async () => {
     const notJson = write("not.json", "{ chains: ");
-    await expect(loadChainConfig(notJson)).rejects.toThrow(new RegExp(`${notJson}: invalid chain configuration:\\n  is not JSON`));
+    await expect(loadChainConfig(notJson)).rejects.toThrow(
+      new RegExp(`${notJson}: invalid chain configuration:\\n  is not JSON`),
+    );
     const missing = join(dir.path, "missing.json");
-    await expect(loadChainConfig(missing)).rejects.toThrow(`${missing}: invalid chain configuration:\n  cannot be read (ENOENT)`);
+    await expect(loadChainConfig(missing)).rejects.toThrow(
+      `${missing}: invalid chain configuration:\n  cannot be read (ENOENT)`,
+    );
   });
 
   it("reports a missing required field by its path", async () => {

@@ -5,9 +5,14 @@ import { hexToNumber, type Chain, type PublicClient, type Transport } from "viem
  * any failure, a wrong chain, or the deadline. Never throws, so readiness probes can call it as is.
  * Retries are off: a readiness probe is polled, and retrying inside one probe only hides the outage.
  */
-export async function rpcReadiness(client: PublicClient<Transport, Chain | undefined>, timeoutMs: number): Promise<boolean> {
+export async function rpcReadiness(
+  client: PublicClient<Transport, Chain | undefined>,
+  timeoutMs: number,
+): Promise<boolean> {
   const deadline = AbortSignal.timeout(timeoutMs);
-  const timedOut = new Promise<false>((resolve) => deadline.addEventListener("abort", () => resolve(false), { once: true }));
+  const timedOut = new Promise<false>((resolve) =>
+    deadline.addEventListener("abort", () => resolve(false), { once: true }),
+  );
   const probe = client
     .request({ method: "eth_chainId" }, { retryCount: 0, dedupe: false, signal: deadline })
     .then((id) => client.chain === undefined || hexToNumber(id) === client.chain.id)

@@ -47,4 +47,6 @@ export const SIWE_MESSAGE_FORM = new RegExp(
  * the same rule, but schema-driven generators then need not find a message of exactly the maximum
  * length that also matches (schemathesis spent a minute a run searching for one).
  */
-export const SIWE_MESSAGE_PATTERN = new RegExp(`^(?=[\\s\\S]{1,${SIWE_MESSAGE_MAX_LENGTH}}$)${SIWE_MESSAGE_FORM.source.slice(1)}`);
+export const SIWE_MESSAGE_PATTERN = new RegExp(
+  `^(?=[\\s\\S]{1,${SIWE_MESSAGE_MAX_LENGTH}}$)${SIWE_MESSAGE_FORM.source.slice(1)}`,
+);

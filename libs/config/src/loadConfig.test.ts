@@ -23,7 +23,12 @@ function errorOf(env: NodeJS.ProcessEnv): ConfigError {
 describe("loadConfig", () => {
   it("parses and applies defaults", () => {
     const config = loadConfig(schema, { REDIS_URL: "redis://127.0.0.1:6379", KAFKA_BROKERS: "a:1, b:2" });
-    expect(config).toEqual({ REDIS_URL: "redis://127.0.0.1:6379", GRPC_PORT: 50051, KAFKA_BROKERS: ["a:1", "b:2"], FEATURE: false });
+    expect(config).toEqual({
+      REDIS_URL: "redis://127.0.0.1:6379",
+      GRPC_PORT: 50051,
+      KAFKA_BROKERS: ["a:1", "b:2"],
+      FEATURE: false,
+    });
   });
 
   it("names a missing variable", () => {
@@ -40,7 +45,9 @@ describe("loadConfig", () => {
     const error = errorOf({ REDIS_URL: "redis://x", KAFKA_BROKERS: "a:1", GRPC_PORT: "70000" });
     expect(error.variable).toBe("GRPC_PORT");
     expect(error.message).toMatch(/GRPC_PORT: must be a TCP port/);
-    expect(errorOf({ REDIS_URL: "http://x", KAFKA_BROKERS: "a:1" }).message).toMatch(/REDIS_URL: must be a URL with scheme redis/);
+    expect(errorOf({ REDIS_URL: "http://x", KAFKA_BROKERS: "a:1" }).message).toMatch(
+      /REDIS_URL: must be a URL with scheme redis/,
+    );
     expect(errorOf({ REDIS_URL: "redis://x", KAFKA_BROKERS: "nope" }).variable).toBe("KAFKA_BROKERS");
   });
 });

@@ -56,7 +56,11 @@ export function loadConfigOrExit<S extends EnvSchema>(
  * For configuration that lives in a file named by a variable (CHAINS_FILE): runs the loader and,
  * if it throws, prints one line naming the variable and the problem, and exits with EX_CONFIG.
  */
-export async function loadFromVariableOrExit<T>(service: string, variable: string, load: () => T | Promise<T>): Promise<T> {
+export async function loadFromVariableOrExit<T>(
+  service: string,
+  variable: string,
+  load: () => T | Promise<T>,
+): Promise<T> {
   try {
     return await load();
   } catch (error) {

@@ -12,7 +12,10 @@ export const vars = {
       .max(65535, { error: "must be a TCP port between 0 and 65535" }),
 
   positiveInt: () =>
-    z.coerce.number({ error: "must be a positive whole number" }).int({ error: "must be a positive whole number" }).positive({ error: "must be a positive whole number" }),
+    z.coerce
+      .number({ error: "must be a positive whole number" })
+      .int({ error: "must be a positive whole number" })
+      .positive({ error: "must be a positive whole number" }),
 
   /** A host:port pair such as 127.0.0.1:50051. */
   hostPort: () =>
@@ -34,22 +37,35 @@ export const vars = {
   list: () =>
     z
       .string()
-      .transform((value) => value.split(",").map((item) => item.trim()).filter((item) => item.length > 0))
+      .transform((value) =>
+        value
+          .split(",")
+          .map((item) => item.trim())
+          .filter((item) => item.length > 0),
+      )
       .refine((items) => items.length > 0, { error: "must list at least one item, comma separated" }),
 
   /** Comma-separated host:port list (Kafka brokers). */
   hostPortList: () =>
     z
       .string()
-      .transform((value) => value.split(",").map((item) => item.trim()).filter((item) => item.length > 0))
+      .transform((value) =>
+        value
+          .split(",")
+          .map((item) => item.trim())
+          .filter((item) => item.length > 0),
+      )
       .refine((items) => items.length > 0 && items.every((item) => /^[A-Za-z0-9.\-_]+:\d{1,5}$/.test(item)), {
         error: "must be a comma-separated list of host:port",
       }),
 
   boolean: () =>
-    z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((value) => value === "true" || value === "1"),
+    z
+      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+      .transform((value) => value === "true" || value === "1"),
 
-  logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be a pino level" }),
+  logLevel: () =>
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be a pino level" }),
 
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
     z.enum(values, { error: `must be one of ${values.join(", ")}` }),

@@ -3,7 +3,10 @@ import { PlatformError } from "./PlatformError.js";
 import { httpStatusOf } from "./statusMap.js";
 
 /** Extension members of a problem (RFC 9457 §3.2): plain JSON values only, they cross gRPC as JSON. */
-export type ProblemExtras = Record<string, string | number | boolean | null | readonly unknown[] | Record<string, unknown>>;
+export type ProblemExtras = Record<
+  string,
+  string | number | boolean | null | readonly unknown[] | Record<string, unknown>
+>;
 
 export interface AppErrorParameters {
   /** Stable SCREAMING_SNAKE identifier clients may branch on. */
@@ -16,7 +19,12 @@ export interface AppErrorParameters {
 }
 
 /** gRPC's own advice: these may succeed when tried again (after Retry-After, for the HTTP ones). */
-const RETRYABLE_STATUSES: ReadonlySet<status> = new Set([status.UNAVAILABLE, status.DEADLINE_EXCEEDED, status.RESOURCE_EXHAUSTED, status.ABORTED]);
+const RETRYABLE_STATUSES: ReadonlySet<status> = new Set([
+  status.UNAVAILABLE,
+  status.DEADLINE_EXCEEDED,
+  status.RESOURCE_EXHAUSTED,
+  status.ABORTED,
+]);
 
 /**
  * The one error type services throw on purpose. It carries what the gateway needs to render a
@@ -27,7 +35,11 @@ export class AppError extends PlatformError {
   readonly extras: ProblemExtras;
 
   constructor(parameters: AppErrorParameters) {
-    super(parameters.detail, { code: parameters.code, retryable: RETRYABLE_STATUSES.has(parameters.grpcStatus), cause: parameters.cause });
+    super(parameters.detail, {
+      code: parameters.code,
+      retryable: RETRYABLE_STATUSES.has(parameters.grpcStatus),
+      cause: parameters.cause,
+    });
     this.grpcStatus = parameters.grpcStatus;
     this.extras = parameters.extras ?? {};
   }
@@ -62,4 +74,6 @@ export const REBUILDING_RETRY_AFTER_SECONDS = 2;
 
 /** 503 REBUILDING: a read model lost with its store is being replayed, and answers wait until it has caught up. */
 export const rebuilding = (what = "the read model"): AppError =>
-  unavailable("REBUILDING", `${what} is being rebuilt after its store was lost; answers resume once it has caught up`, { retryAfterSeconds: REBUILDING_RETRY_AFTER_SECONDS });
+  unavailable("REBUILDING", `${what} is being rebuilt after its store was lost; answers resume once it has caught up`, {
+    retryAfterSeconds: REBUILDING_RETRY_AFTER_SECONDS,
+  });

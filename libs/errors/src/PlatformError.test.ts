@@ -16,7 +16,13 @@ describe("PlatformError", () => {
   it("carries a code, whether trying again may help, its cause, and its subclass's name", () => {
     const cause = new Error("WATCH failed");
     const error = new ExampleRaceLost({ cause });
-    expect([error.code, error.retryable, error.cause, error.name, error instanceof Error]).toEqual(["RACE_LOST", true, cause, "ExampleRaceLost", true]);
+    expect([error.code, error.retryable, error.cause, error.name, error instanceof Error]).toEqual([
+      "RACE_LOST",
+      true,
+      cause,
+      "ExampleRaceLost",
+      true,
+    ]);
     expect(String(error.stack)).toContain("ExampleRaceLost: another writer won");
   });
 
@@ -29,7 +35,9 @@ describe("PlatformError", () => {
 
   it("finds the nearest platform error down a cause chain (a plain wrapper says nothing)", () => {
     expect(isRetryable(new Error("wrapped", { cause: new ExampleRaceLost() }))).toBe(true);
-    expect(isRetryable(new Error("wrapped", { cause: invalidArgument("X", "y", {}, new ExampleRaceLost()) }))).toBe(false);
+    expect(isRetryable(new Error("wrapped", { cause: invalidArgument("X", "y", {}, new ExampleRaceLost()) }))).toBe(
+      false,
+    );
     expect(isRetryable(new Error("plain"))).toBe(false);
     const loop = new Error("loop");
     (loop as { cause?: unknown }).cause = loop;
@@ -45,7 +53,13 @@ describe("one error base", () => {
     for (const top of ["libs", "services", "deploy", "bench", "test"]) {
       for (const entry of await readdir(join(REPO_ROOT, top), { recursive: true, withFileTypes: true })) {
         const path = join(entry.parentPath, entry.name);
-        if (!entry.isFile() || !entry.name.endsWith(".ts") || /node_modules|\/dist\//.test(path) || entry.name.endsWith(".test.ts")) continue;
+        if (
+          !entry.isFile() ||
+          !entry.name.endsWith(".ts") ||
+          /node_modules|\/dist\//.test(path) ||
+          entry.name.endsWith(".test.ts")
+        )
+          continue;
         for (const match of (await readFile(path, "utf8")).matchAll(/\bclass (\w+) extends Error\b/g)) {
           if (match[1] !== "PlatformError") offenders.push(`${path.slice(REPO_ROOT.length)}: ${match[1]}`);
         }

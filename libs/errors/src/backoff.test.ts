@@ -3,11 +3,15 @@ import { backoffDelay } from "./backoff.js";
 
 describe("backoffDelay", () => {
   it("doubles from the first wait per failure, up to the maximum", () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 40].map((attempt) => backoffDelay(attempt, { firstMs: 1_000, maxMs: 30_000 }))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+    expect(
+      [0, 1, 2, 3, 4, 5, 6, 40].map((attempt) => backoffDelay(attempt, { firstMs: 1_000, maxMs: 30_000 })),
+    ).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
   });
 
   it("stops doubling after maxDoublings, below the maximum if that comes first", () => {
-    expect([4, 5, 6, 9].map((attempt) => backoffDelay(attempt, { firstMs: 100, maxMs: 5_000, maxDoublings: 5 }))).toEqual([1_600, 3_200, 3_200, 3_200]);
+    expect(
+      [4, 5, 6, 9].map((attempt) => backoffDelay(attempt, { firstMs: 100, maxMs: 5_000, maxDoublings: 5 })),
+    ).toEqual([1_600, 3_200, 3_200, 3_200]);
   });
 
   it("reads a negative attempt as the first one, and a huge one without overflowing", () => {

@@ -18,7 +18,12 @@ export function toGrpcError(error: unknown): Partial<StatusObject> {
     error instanceof AppError
       ? error
       : isDependencyUnavailable(error)
-        ? new AppError({ code: "UNAVAILABLE", grpcStatus: status.UNAVAILABLE, detail: "a dependency of the service is unavailable; retry shortly", cause: error })
+        ? new AppError({
+            code: "UNAVAILABLE",
+            grpcStatus: status.UNAVAILABLE,
+            detail: "a dependency of the service is unavailable; retry shortly",
+            cause: error,
+          })
         : new AppError({ code: "INTERNAL", grpcStatus: status.INTERNAL, detail: "internal error", cause: error });
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_KEY, appError.code);
@@ -32,7 +37,10 @@ export function toGrpcError(error: unknown): Partial<StatusObject> {
  * every character past '~' is written as its \u escape, which JSON.parse reads back unchanged.
  */
 function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 function isServiceError(error: unknown): error is ServiceError {

@@ -21,7 +21,15 @@ const json = {
   deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
 };
 const definition: ServiceDefinition = {
-  echo: { path: "/bench.Echo/Echo", requestStream: false, responseStream: false, requestSerialize: json.serialize, requestDeserialize: json.deserialize, responseSerialize: json.serialize, responseDeserialize: json.deserialize },
+  echo: {
+    path: "/bench.Echo/Echo",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
+  },
 };
 
 if (process.argv[2] === "server") {
@@ -30,7 +38,9 @@ if (process.argv[2] === "server") {
   const server = await startGrpcServer({
     host: "127.0.0.1",
     port: 0,
-    services: [{ name: "bench.Echo", definition, implementation: { echo: unaryHandler(log, "Echo", async () => answer) } }],
+    services: [
+      { name: "bench.Echo", definition, implementation: { echo: unaryHandler(log, "Echo", async () => answer) } },
+    ],
   });
   server.setServing(true);
   process.send!({ port: server.port });
@@ -38,7 +48,9 @@ if (process.argv[2] === "server") {
   const waves = Number(process.argv[2] ?? 3_000);
   const perWave = Number(process.argv[3] ?? 32);
   const child = fork(fileURLToPath(import.meta.url), ["server"], { execArgv: process.execArgv });
-  const port = await new Promise<number>((resolve) => child.once("message", (message: { port: number }) => resolve(message.port)));
+  const port = await new Promise<number>((resolve) =>
+    child.once("message", (message: { port: number }) => resolve(message.port)),
+  );
   const cpu = (pid: number) => {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return (Number(fields[11]) + Number(fields[12])) * 10_000; // µs
@@ -47,11 +59,14 @@ if (process.argv[2] === "server") {
     for (const batchCalls of [false, true]) {
       const channel = createUnaryChannel(parseTarget(`127.0.0.1:${port}`)!, { maxAttempts: 1, batchCalls });
       const request = json.serialize({ vs: "usd" });
-      const wave = () => Promise.all(Array.from({ length: perWave }, () => {
-        const metadata = new Metadata();
-        metadata.set("x-request-id", "0123456789abcdef");
-        return channel.call("/bench.Echo/Echo", request, metadata, Date.now() + 5_000);
-      }));
+      const wave = () =>
+        Promise.all(
+          Array.from({ length: perWave }, () => {
+            const metadata = new Metadata();
+            metadata.set("x-request-id", "0123456789abcdef");
+            return channel.call("/bench.Echo/Echo", request, metadata, Date.now() + 5_000);
+          }),
+        );
       for (let i = 0; i < 200; i += 1) await wave();
       const before = { client: cpu(process.pid), server: cpu(child.pid!), at: performance.now() };
       for (let i = 0; i < waves; i += 1) {

@@ -12,7 +12,10 @@ type HealthCheck = (
 ) => void;
 
 /** A long-lived grpc.health.v1 client for one target; `check` never throws. */
-export function createHealthChecker(target: string): { check(service: string, timeoutMs: number): Promise<HealthStatus>; close(): void } {
+export function createHealthChecker(target: string): {
+  check(service: string, timeoutMs: number): Promise<HealthStatus>;
+  close(): void;
+} {
   const client: Client = new HealthClient(target, credentials.createInsecure(), {
     "grpc.initial_reconnect_backoff_ms": 200,
     "grpc.max_reconnect_backoff_ms": 1_000,
@@ -27,7 +30,13 @@ export function createHealthChecker(target: string): { check(service: string, ti
             return;
           }
           const value = response?.status;
-          resolve(value === "SERVING" || value === 1 ? "SERVING" : value === "NOT_SERVING" || value === 2 ? "NOT_SERVING" : "UNKNOWN");
+          resolve(
+            value === "SERVING" || value === 1
+              ? "SERVING"
+              : value === "NOT_SERVING" || value === 2
+                ? "NOT_SERVING"
+                : "UNKNOWN",
+          );
         });
       });
     },

@@ -9,7 +9,10 @@ export type UnaryCallHandler = (call: ServerUnaryCall<unknown, unknown>, callbac
  * round trip where the client coalesces writes), and the handler's answer waits for it. `check`
  * resolves undefined to let the answer go, or the AppError to answer instead.
  */
-export function checkedHandler(handler: UnaryCallHandler, check: () => Promise<AppError | undefined>): UnaryCallHandler {
+export function checkedHandler(
+  handler: UnaryCallHandler,
+  check: () => Promise<AppError | undefined>,
+): UnaryCallHandler {
   return (call, callback) => {
     const verdict = check();
     handler(call, (error, value, trailer, flags) => {

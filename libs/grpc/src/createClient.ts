@@ -29,7 +29,11 @@ export interface GrpcClientOptions {
   batchCalls?: boolean;
 }
 
-type ClientConstructor<C extends Client> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: ChannelOptions) => C;
+type ClientConstructor<C extends Client> = new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+  options?: ChannelOptions,
+) => C;
 
 /** What createGrpcClient attached to each client it made, for callUnary's direct path. */
 interface DirectPath {
@@ -75,7 +79,10 @@ export function createGrpcClient<C extends Client>(Constructor: ClientConstructo
   });
   const target = parseTarget(options.target);
   if (target) {
-    const channel = createUnaryChannel(target, { maxAttempts: Math.min(5, 1 + (options.unavailableRetries ?? 0)), batchCalls: options.batchCalls ?? true });
+    const channel = createUnaryChannel(target, {
+      maxAttempts: Math.min(5, 1 + (options.unavailableRetries ?? 0)),
+      batchCalls: options.batchCalls ?? true,
+    });
     directPaths.set(client, { deadlineMs: options.deadlineMs, channel });
     const closeClient = client.close.bind(client);
     client.close = () => {
@@ -88,7 +95,8 @@ export function createGrpcClient<C extends Client>(Constructor: ClientConstructo
 
 function defaultDeadline(deadlineMs: number): Interceptor {
   return (callOptions: InterceptorOptions, nextCall) => {
-    const withDeadline = callOptions.deadline === undefined ? { ...callOptions, deadline: Date.now() + deadlineMs } : callOptions;
+    const withDeadline =
+      callOptions.deadline === undefined ? { ...callOptions, deadline: Date.now() + deadlineMs } : callOptions;
     return new InterceptingCall(nextCall(withDeadline));
   };
 }
@@ -143,7 +151,13 @@ export function callUnary<Request, Response>(
       });
     });
   }
-  return callDirect(directPath.channel, definition as Required<UnaryMethodDefinition<Request, Response>> & { path: string }, request, metadata, deadlineOf(options.deadline, directPath.deadlineMs));
+  return callDirect(
+    directPath.channel,
+    definition as Required<UnaryMethodDefinition<Request, Response>> & { path: string },
+    request,
+    metadata,
+    deadlineOf(options.deadline, directPath.deadlineMs),
+  );
 }
 
 function deadlineOf(deadline: CallOptions["deadline"], defaultMs: number): number {
@@ -154,7 +168,11 @@ function deadlineOf(deadline: CallOptions["deadline"], defaultMs: number): numbe
 /** A unary call on the client's lean channel, with the outcomes grpc-js's own unary client gives. */
 async function callDirect<Request, Response>(
   channel: UnaryChannel,
-  definition: { path: string; requestSerialize: (value: Request) => Buffer; responseDeserialize: (bytes: Buffer) => Response },
+  definition: {
+    path: string;
+    requestSerialize: (value: Request) => Buffer;
+    responseDeserialize: (bytes: Buffer) => Response;
+  },
   request: Request,
   metadata: Metadata,
   deadline: number,

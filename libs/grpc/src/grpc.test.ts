@@ -31,7 +31,9 @@ const echoDefinition: ServiceDefinition = {
   },
 };
 const EchoClient = makeGenericClientConstructor(echoDefinition, "Echo");
-type EchoClientType = InstanceType<typeof EchoClient> & { echo: Parameters<typeof callUnary<EchoRequest, { text: string }>>[1] };
+type EchoClientType = InstanceType<typeof EchoClient> & {
+  echo: Parameters<typeof callUnary<EchoRequest, { text: string }>>[1];
+};
 
 const log = createLogger({ service: "grpc-test", level: "silent" });
 const attempts = new Map<string, number>();
@@ -53,7 +55,12 @@ beforeAll(async () => {
             if (request.delayMs) await new Promise((resolve) => setTimeout(resolve, request.delayMs));
             if (request.text === "boom") throw new Error("secret internals");
             if (request.text === "refuse") {
-              throw new AppError({ code: "TC_NOT_ACCEPTED", grpcStatus: status.PERMISSION_DENIED, detail: "accept the terms, then retry", extras: { acceptedVersion: null, currentTcVersion: 2, wallets: ["0xa", "0xb"] } });
+              throw new AppError({
+                code: "TC_NOT_ACCEPTED",
+                grpcStatus: status.PERMISSION_DENIED,
+                detail: "accept the terms, then retry",
+                extras: { acceptedVersion: null, currentTcVersion: 2, wallets: ["0xa", "0xb"] },
+              });
             }
             return { text: request.text.toUpperCase() };
           }),
@@ -90,12 +97,16 @@ describe("gRPC server and client helpers", () => {
 
   it("retries UNAVAILABLE when configured, and not otherwise", async () => {
     const retrying = client({ deadlineMs: 2_000, unavailableRetries: 3 });
-    await expect(callUnary(retrying, retrying.echo, { text: "ok", key: "a", failTimes: 2 }, new Metadata())).resolves.toEqual({ text: "OK" });
+    await expect(
+      callUnary(retrying, retrying.echo, { text: "ok", key: "a", failTimes: 2 }, new Metadata()),
+    ).resolves.toEqual({ text: "OK" });
     expect(attempts.get("a")).toBe(3);
     retrying.close();
 
     const plain = client({ deadlineMs: 2_000 });
-    const error = (await callUnary(plain, plain.echo, { text: "ok", key: "b", failTimes: 1 }, new Metadata()).catch((e: unknown) => e)) as AppError;
+    const error = (await callUnary(plain, plain.echo, { text: "ok", key: "b", failTimes: 1 }, new Metadata()).catch(
+      (e: unknown) => e,
+    )) as AppError;
     expect(error.code).toBe("WARMING_UP");
     expect(attempts.get("b")).toBe(1);
     plain.close();
@@ -111,23 +122,41 @@ describe("gRPC server and client helpers", () => {
 
   it("carries metadata and a caller's own deadline on the direct path, and gives the same answers as grpc-js's client", async () => {
     const c = client({ deadlineMs: 5_000 });
-    const shortDeadline = (await callUnary(c, c.echo, { text: "slow", delayMs: 400 }, new Metadata(), { deadline: Date.now() + 100 }).catch((e: unknown) => e)) as AppError;
+    const shortDeadline = (await callUnary(c, c.echo, { text: "slow", delayMs: 400 }, new Metadata(), {
+      deadline: Date.now() + 100,
+    }).catch((e: unknown) => e)) as AppError;
     expect(shortDeadline.grpcStatus).toBe(status.DEADLINE_EXCEEDED);
     // The same client used through grpc-js's generic path (an option callUnary does not handle itself).
-    const viaClient = (await callUnary(c, c.echo, { text: "boom" }, new Metadata(), { propagate_flags: 0xffff }).catch((e: unknown) => e)) as AppError;
+    const viaClient = (await callUnary(c, c.echo, { text: "boom" }, new Metadata(), { propagate_flags: 0xffff }).catch(
+      (e: unknown) => e,
+    )) as AppError;
     const direct = (await callUnary(c, c.echo, { text: "boom" }, new Metadata()).catch((e: unknown) => e)) as AppError;
-    expect([direct.code, direct.grpcStatus, direct.detail]).toEqual([viaClient.code, viaClient.grpcStatus, viaClient.detail]);
+    expect([direct.code, direct.grpcStatus, direct.detail]).toEqual([
+      viaClient.code,
+      viaClient.grpcStatus,
+      viaClient.detail,
+    ]);
     // A service's own error, with extension members whose JSON holds commas, arrives whole either way.
-    const refusedDirect = (await callUnary(c, c.echo, { text: "refuse" }, new Metadata()).catch((e: unknown) => e)) as AppError;
-    const refusedViaClient = (await callUnary(c, c.echo, { text: "refuse" }, new Metadata(), { propagate_flags: 0xffff }).catch((e: unknown) => e)) as AppError;
+    const refusedDirect = (await callUnary(c, c.echo, { text: "refuse" }, new Metadata()).catch(
+      (e: unknown) => e,
+    )) as AppError;
+    const refusedViaClient = (await callUnary(c, c.echo, { text: "refuse" }, new Metadata(), {
+      propagate_flags: 0xffff,
+    }).catch((e: unknown) => e)) as AppError;
     expect([refusedDirect.code, refusedDirect.httpStatus, refusedDirect.detail, refusedDirect.extras]).toEqual([
       "TC_NOT_ACCEPTED",
       403,
       "accept the terms, then retry",
       { acceptedVersion: null, currentTcVersion: 2, wallets: ["0xa", "0xb"] },
     ]);
-    expect([refusedViaClient.code, refusedViaClient.detail, refusedViaClient.extras]).toEqual([refusedDirect.code, refusedDirect.detail, refusedDirect.extras]);
-    await expect(callUnary(c, c.echo, { text: "hi" }, new Metadata(), { propagate_flags: 0xffff })).resolves.toEqual({ text: "HI" });
+    expect([refusedViaClient.code, refusedViaClient.detail, refusedViaClient.extras]).toEqual([
+      refusedDirect.code,
+      refusedDirect.detail,
+      refusedDirect.extras,
+    ]);
+    await expect(callUnary(c, c.echo, { text: "hi" }, new Metadata(), { propagate_flags: 0xffff })).resolves.toEqual({
+      text: "HI",
+    });
     // With only a deadline (or nothing), the call goes to the channel, not through the client's method.
     let throughMethod = 0;
     const spied = Object.assign((...args: Parameters<typeof c.echo>) => {
@@ -142,13 +171,30 @@ describe("gRPC server and client helpers", () => {
   });
 
   it("turns an answer it cannot decode into INTERNAL, and an unreachable backend into UNAVAILABLE", async () => {
-    const Broken = makeGenericClientConstructor({ echo: { ...echoDefinition.echo!, responseDeserialize: () => { throw new Error("not json"); } } }, "Echo");
-    const broken = createGrpcClient(Broken, { target: `127.0.0.1:${server.port}`, deadlineMs: 2_000 }) as EchoClientType;
-    const error = (await callUnary(broken, broken.echo, { text: "hi" }, new Metadata()).catch((e: unknown) => e)) as AppError;
+    const Broken = makeGenericClientConstructor(
+      {
+        echo: {
+          ...echoDefinition.echo!,
+          responseDeserialize: () => {
+            throw new Error("not json");
+          },
+        },
+      },
+      "Echo",
+    );
+    const broken = createGrpcClient(Broken, {
+      target: `127.0.0.1:${server.port}`,
+      deadlineMs: 2_000,
+    }) as EchoClientType;
+    const error = (await callUnary(broken, broken.echo, { text: "hi" }, new Metadata()).catch(
+      (e: unknown) => e,
+    )) as AppError;
     expect([error.grpcStatus, error.code]).toEqual([status.INTERNAL, "INTERNAL"]);
     broken.close();
     const nowhere = createGrpcClient(EchoClient, { target: "127.0.0.1:1", deadlineMs: 300 }) as EchoClientType;
-    const down = (await callUnary(nowhere, nowhere.echo, { text: "hi" }, new Metadata()).catch((e: unknown) => e)) as AppError;
+    const down = (await callUnary(nowhere, nowhere.echo, { text: "hi" }, new Metadata()).catch(
+      (e: unknown) => e,
+    )) as AppError;
     expect([503, 504]).toContain(down.httpStatus);
     nowhere.close();
   });

@@ -1,5 +1,10 @@
 export { callUnary, createGrpcClient, type GrpcClientOptions } from "./createClient.js";
 export { createHealthChecker, type HealthStatus } from "./checkHealth.js";
-export { startGrpcServer, type GrpcServiceRegistration, type RunningGrpcServer, type StartGrpcServerOptions } from "./startGrpcServer.js";
+export {
+  startGrpcServer,
+  type GrpcServiceRegistration,
+  type RunningGrpcServer,
+  type StartGrpcServerOptions,
+} from "./startGrpcServer.js";
 export { unaryHandler } from "./unaryHandler.js";
 export { checkedHandler, type UnaryCallHandler } from "./checkedHandler.js";

@@ -57,12 +57,16 @@ describe("gRPC server metrics", () => {
     const client = createGrpcClient(PingClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 2_000 }) as Ping;
     await callUnary(client, client.ping, { fail: false }, new Metadata());
     await callUnary(client, client.ping, { fail: false }, new Metadata());
-    await expect(callUnary(client, client.ping, { fail: true }, new Metadata())).rejects.toMatchObject({ code: "BUSY" });
+    await expect(callUnary(client, client.ping, { fail: true }, new Metadata())).rejects.toMatchObject({
+      code: "BUSY",
+    });
     client.close();
 
     const text = await registry.metrics();
     expect(text).toContain('grpc_server_handled_total{grpc_service="test.Ping",grpc_method="ping",grpc_code="OK"} 2');
-    expect(text).toContain('grpc_server_handled_total{grpc_service="test.Ping",grpc_method="ping",grpc_code="UNAVAILABLE"} 1');
+    expect(text).toContain(
+      'grpc_server_handled_total{grpc_service="test.Ping",grpc_method="ping",grpc_code="UNAVAILABLE"} 1',
+    );
     expect(text).toMatch(/grpc_server_handling_seconds_count\{grpc_service="test.Ping",grpc_method="ping"\} 3/);
   });
 });

@@ -1,4 +1,10 @@
-import { status, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import {
+  status,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
 import { Counter, Histogram, type Registry } from "prom-client";
 
 /**
@@ -7,10 +13,18 @@ import { Counter, Histogram, type Registry } from "prom-client";
  * replica that came back can be seen taking calls again).
  */
 export interface ServerMetrics {
-  instrument(service: string, definition: ServiceDefinition, implementation: UntypedServiceImplementation): UntypedServiceImplementation;
+  instrument(
+    service: string,
+    definition: ServiceDefinition,
+    implementation: UntypedServiceImplementation,
+  ): UntypedServiceImplementation;
 }
 
-const CODE_NAMES = new Map<number, string>(Object.entries(status).filter(([, value]) => typeof value === "number").map(([name, value]) => [value as number, name]));
+const CODE_NAMES = new Map<number, string>(
+  Object.entries(status)
+    .filter(([, value]) => typeof value === "number")
+    .map(([name, value]) => [value as number, name]),
+);
 
 export function createServerMetrics(registry: Registry): ServerMetrics {
   const handled = new Counter({

@@ -48,7 +48,9 @@ export async function startGrpcServer(options: StartGrpcServerOptions): Promise<
   const metrics = options.registry ? createServerMetrics(options.registry) : undefined;
   const served = options.services.map((service) => ({
     definition: service.definition,
-    implementation: metrics ? metrics.instrument(service.name, service.definition, service.implementation) : service.implementation,
+    implementation: metrics
+      ? metrics.instrument(service.name, service.definition, service.implementation)
+      : service.implementation,
   }));
   for (const service of served) server.addService(service.definition, service.implementation);
   // Clients may send several unary calls in one stream (libs/grpc/src/batch): served by the same

@@ -17,7 +17,8 @@ export function unaryHandler<Request, Response>(
       (response) => callback(null, response),
       (error: unknown) => {
         if (!(error instanceof AppError)) {
-          if (isDependencyUnavailable(error)) log.warn({ err: error, method }, "a dependency is unavailable; answered UNAVAILABLE");
+          if (isDependencyUnavailable(error))
+            log.warn({ err: error, method }, "a dependency is unavailable; answered UNAVAILABLE");
           else log.error({ err: error, method }, "unexpected error in gRPC handler");
         }
         callback(safeGrpcError(log, method, error));

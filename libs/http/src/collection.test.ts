@@ -25,7 +25,13 @@ describe("halCollection", () => {
   });
 
   it("has no next link and a null cursor on the last page", () => {
-    const body = halCollection({ path: "/x", query: {}, cursor: "", page: { limit: 5, hasMore: false, nextCursor: "stale" }, items: [] });
+    const body = halCollection({
+      path: "/x",
+      query: {},
+      cursor: "",
+      page: { limit: 5, hasMore: false, nextCursor: "stale" },
+      items: [],
+    });
     expect(body._links).toEqual({ self: { href: "/x" } });
     expect(body.page).toEqual({ limit: 5, next_cursor: null, has_more: false });
     expect(pageBody({ limit: 1, hasMore: true })).toEqual({ limit: 1, next_cursor: null, has_more: true });

@@ -9,7 +9,11 @@ export interface PageState {
 
 /** The `page` member every collection carries. */
 export function pageBody(page: PageState): { limit: number; next_cursor: string | null; has_more: boolean } {
-  return { limit: page.limit, next_cursor: page.hasMore && page.nextCursor ? page.nextCursor : null, has_more: page.hasMore };
+  return {
+    limit: page.limit,
+    next_cursor: page.hasMore && page.nextCursor ? page.nextCursor : null,
+    has_more: page.hasMore,
+  };
 }
 
 export interface CollectionOptions {
@@ -34,7 +38,8 @@ export interface CollectionOptions {
  */
 export function halCollection(options: CollectionOptions): HalResource {
   // An empty cursor asks for the first page, like none.
-  const href = (cursor: string | undefined) => hrefWithQuery(options.path, { ...options.query, cursor: cursor || undefined });
+  const href = (cursor: string | undefined) =>
+    hrefWithQuery(options.path, { ...options.query, cursor: cursor || undefined });
   const links: HalLinks = { self: { href: href(options.cursor) } };
   if (options.page.hasMore && options.page.nextCursor) links.next = { href: href(options.page.nextCursor) };
   return halResource(

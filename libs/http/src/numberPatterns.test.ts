@@ -21,8 +21,10 @@ describe("decimalAtMostPattern", () => {
 
   it("bounds uint256 at its maximum", () => {
     const uint256 = new RegExp(decimalAtMostPattern(MAX_UINT256, { positive: true }));
-    for (const value of [1n, 10n ** 77n, MAX_UINT256 - 1n, MAX_UINT256, MAX_UINT256 - 10n ** 40n]) expect(uint256.test(String(value)), String(value)).toBe(true);
-    for (const text of ["0", "00", "01", String(MAX_UINT256 + 1n), String(10n ** 78n), "1e3", " 1", "-1", ""]) expect(uint256.test(text), text).toBe(false);
+    for (const value of [1n, 10n ** 77n, MAX_UINT256 - 1n, MAX_UINT256, MAX_UINT256 - 10n ** 40n])
+      expect(uint256.test(String(value)), String(value)).toBe(true);
+    for (const text of ["0", "00", "01", String(MAX_UINT256 + 1n), String(10n ** 78n), "1e3", " 1", "-1", ""])
+      expect(uint256.test(text), text).toBe(false);
   });
 });
 

@@ -57,16 +57,20 @@ export const VALUE_REFUSALS = [
 ] as const;
 
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", override: useDocumentedForm }) as Record<
-    string,
-    unknown
-  >;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+    override: useDocumentedForm,
+  }) as Record<string, unknown>;
   return rest;
 }
 
 function parametersOf(route: AnyRoute): unknown[] {
   const parameters: unknown[] = [];
-  for (const [location, schema] of [["path", route.params], ["query", route.query]] as const) {
+  for (const [location, schema] of [
+    ["path", route.params],
+    ["query", route.query],
+  ] as const) {
     if (!schema) continue;
     const object = jsonSchema(schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
     for (const [name, property] of Object.entries(object.properties ?? {})) {
@@ -87,7 +91,9 @@ function parametersOf(route: AnyRoute): unknown[] {
 
 function uniqueErrors(errors: Array<{ status: number; code: string }>): Array<{ status: number; code: string }> {
   const seen = new Set<string>();
-  return errors.filter((error) => !seen.has(`${error.status} ${error.code}`) && seen.add(`${error.status} ${error.code}`));
+  return errors.filter(
+    (error) => !seen.has(`${error.status} ${error.code}`) && seen.add(`${error.status} ${error.code}`),
+  );
 }
 
 /** The OpenAPI 3.1 document of the mounted routes; JSON Schema comes straight from the zod schemas. */
@@ -105,7 +111,8 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
       [String(route.docs.success.status)]: {
         description: route.docs.success.description,
         content: {
-          [route.docs.success.contentType]: route.docs.success.example === undefined ? {} : { example: route.docs.success.example },
+          [route.docs.success.contentType]:
+            route.docs.success.example === undefined ? {} : { example: route.docs.success.example },
         },
       },
     };
@@ -129,8 +136,12 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
       tags: route.docs.tags,
       ...(route.scope ? { security: [{ bearerAuth: [route.scope] }] } : { security: [] }),
       parameters: parametersOf(route),
-      ...(route.query && parameterRules.get(route.query) ? { "x-parameter-rules": parameterRules.get(route.query)!.rules } : {}),
-      ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body) } } } } : {}),
+      ...(route.query && parameterRules.get(route.query)
+        ? { "x-parameter-rules": parameterRules.get(route.query)!.rules }
+        : {}),
+      ...(route.body
+        ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body) } } } }
+        : {}),
       responses,
     };
   }

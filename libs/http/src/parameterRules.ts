@@ -10,7 +10,14 @@ export type ParameterRule =
   /** Parameters of at most one group may be given (`start`/`end` or `block_start`/`block_end`). */
   | { kind: "exclusive"; groups: string[][] }
   /** When both are given, `first` comes before `second` (strictly, or not after it). */
-  | { kind: "ordered"; first: string; second: string; strict: boolean; compare: "instant" | "integer" | "decimal"; message: string }
+  | {
+      kind: "ordered";
+      first: string;
+      second: string;
+      strict: boolean;
+      compare: "instant" | "integer" | "decimal";
+      message: string;
+    }
   /**
    * `parameters` may be given only when `parameter` is one of `values` (`onlyWhen`), or only when
    * it is not (`notWhen`); `parameter` absent counts as none of them.
@@ -24,7 +31,12 @@ export function withParameterRules<S extends z.ZodObject>(schema: S, rules: Para
   const checked: z.ZodType = schema.superRefine((input, context) => {
     const values = input as Record<string, unknown>;
     for (const rule of rules) {
-      const issue = rule.kind === "exclusive" ? exclusiveIssue(rule.groups, values) : rule.kind === "ordered" ? orderedIssue(rule, values) : conditionIssue(rule, values);
+      const issue =
+        rule.kind === "exclusive"
+          ? exclusiveIssue(rule.groups, values)
+          : rule.kind === "ordered"
+            ? orderedIssue(rule, values)
+            : conditionIssue(rule, values);
       if (issue !== undefined) {
         context.addIssue({ code: "custom", ...issue });
         return;
@@ -35,7 +47,10 @@ export function withParameterRules<S extends z.ZodObject>(schema: S, rules: Para
   return checked as S;
 }
 
-function exclusiveIssue(groups: string[][], values: Record<string, unknown>): { path: string[]; message: string } | undefined {
+function exclusiveIssue(
+  groups: string[][],
+  values: Record<string, unknown>,
+): { path: string[]; message: string } | undefined {
   const given = groups.map((group) => group.filter((name) => values[name] !== undefined));
   const first = given.findIndex((names) => names.length > 0);
   const clash = given.findIndex((names, index) => index > first && names.length > 0);
@@ -43,7 +58,10 @@ function exclusiveIssue(groups: string[][], values: Record<string, unknown>): { 
   return { path: [given[clash]![0]!], message: `cannot be combined with ${groups[first]!.join("/")}` };
 }
 
-function orderedIssue(rule: Extract<ParameterRule, { kind: "ordered" }>, values: Record<string, unknown>): { path: string[]; message: string } | undefined {
+function orderedIssue(
+  rule: Extract<ParameterRule, { kind: "ordered" }>,
+  values: Record<string, unknown>,
+): { path: string[]; message: string } | undefined {
   const [a, b] = [values[rule.first], values[rule.second]];
   if (a === undefined || b === undefined) return undefined;
   const order = compare(rule.compare, a, b);
@@ -52,7 +70,10 @@ function orderedIssue(rule: Extract<ParameterRule, { kind: "ordered" }>, values:
   return order > 0 || (rule.strict && order === 0) ? { path: [rule.second], message: rule.message } : undefined;
 }
 
-function conditionIssue(rule: Extract<ParameterRule, { kind: "onlyWhen" | "notWhen" }>, values: Record<string, unknown>): { path: string[]; message: string } | undefined {
+function conditionIssue(
+  rule: Extract<ParameterRule, { kind: "onlyWhen" | "notWhen" }>,
+  values: Record<string, unknown>,
+): { path: string[]; message: string } | undefined {
   const given = rule.parameters.find((name) => values[name] !== undefined);
   if (given === undefined) return undefined;
   const matches = values[rule.parameter] !== undefined && rule.values.includes(String(values[rule.parameter]));

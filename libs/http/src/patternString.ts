@@ -7,7 +7,11 @@ import { z } from "zod";
  * JSON Schema `pattern` (ECMA-262 syntax in both). `base` carries the checks that go first (a
  * length bound keeps a long text from reaching the pattern).
  */
-export function patternString(pattern: RegExp, refusal: { message: string; code: string }, base: z.ZodString = z.string()) {
+export function patternString(
+  pattern: RegExp,
+  refusal: { message: string; code: string },
+  base: z.ZodString = z.string(),
+) {
   return base
     .refine((text) => pattern.test(text), { error: refusal.message, params: { code: refusal.code } })
     .meta({ pattern: pattern.source });

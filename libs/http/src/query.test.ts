@@ -2,7 +2,16 @@ import { AppError } from "@platform/errors";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildOpenApiDocument } from "./openapi.js";
-import { booleanQuery, instantQuery, integerItem, integerQuery, listQuery, nameItem, parseInstant, type ListItem } from "./query.js";
+import {
+  booleanQuery,
+  instantQuery,
+  integerItem,
+  integerQuery,
+  listQuery,
+  nameItem,
+  parseInstant,
+  type ListItem,
+} from "./query.js";
 import { validateInput } from "./validate.js";
 
 function failure(run: () => unknown): AppError {
@@ -15,7 +24,10 @@ function failure(run: () => unknown): AppError {
 }
 
 const evenItem: ListItem<number> = {
-  parse: (text) => (/^\d+$/.test(text) && Number(text) % 2 === 0 ? { ok: true, value: Number(text) } : { ok: false, message: "must be even", code: "NOT_EVEN" }),
+  parse: (text) =>
+    /^\d+$/.test(text) && Number(text) % 2 === 0
+      ? { ok: true, value: Number(text) }
+      : { ok: false, message: "must be even", code: "NOT_EVEN" },
   schema: { type: "integer", multipleOf: 2 },
 };
 
@@ -35,7 +47,21 @@ describe("parseInstant", () => {
   });
 
   it("refuses dates that Date.parse would roll over, partial dates, signs and fractions of seconds", () => {
-    for (const text of ["2025-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2025-13-01T00:00:00Z", "2025-01-01T24:00:00Z", "2025-01-01T00:00:61Z", "2025-01-01T00:00:00.Z", "2025-01-01", "2025-01-01T00:00:00", "-5", "1.5", "1e9", "", " 1"]) {
+    for (const text of [
+      "2025-02-29T00:00:00Z",
+      "1900-02-29T00:00:00Z",
+      "2025-13-01T00:00:00Z",
+      "2025-01-01T24:00:00Z",
+      "2025-01-01T00:00:61Z",
+      "2025-01-01T00:00:00.Z",
+      "2025-01-01",
+      "2025-01-01T00:00:00",
+      "-5",
+      "1.5",
+      "1e9",
+      "",
+      " 1",
+    ]) {
       expect(parseInstant(text), text).toBeUndefined();
     }
     expect(parseInstant("2024-02-29T00:00:00Z")).toBe("2024-02-29T00:00:00.000Z");
@@ -52,7 +78,9 @@ describe("query parameter schemas", () => {
   });
 
   it("parses every form", () => {
-    expect(validateInput(schema, { start: "1787227200", limit: "20", flag: "false", netuid: ["1,2", "3"] }, "query")).toEqual({
+    expect(
+      validateInput(schema, { start: "1787227200", limit: "20", flag: "false", netuid: ["1,2", "3"] }, "query"),
+    ).toEqual({
       start: "2026-08-20T12:00:00.000Z",
       limit: 20,
       flag: false,
@@ -97,9 +125,17 @@ describe("query parameter schemas", () => {
 describe("documented forms", () => {
   const route = (query: z.ZodType) =>
     buildOpenApiDocument({ title: "t", version: "1", description: "d", serverUrl: "http://x" }, [
-      { method: "get", path: "/r", operationId: "r", query, docs: { summary: "s", tags: [], success: { status: 200, description: "ok", contentType: "application/json" } }, handle: async () => ({ status: 200, body: {} }) },
+      {
+        method: "get",
+        path: "/r",
+        operationId: "r",
+        query,
+        docs: { summary: "s", tags: [], success: { status: 200, description: "ok", contentType: "application/json" } },
+        handle: async () => ({ status: 200, body: {} }),
+      },
     ]) as { paths: { "/r": { get: { parameters: Array<Record<string, unknown>> } } } };
-  const parameters = (query: z.ZodType) => Object.fromEntries(route(query).paths["/r"].get.parameters.map((parameter) => [parameter.name, parameter]));
+  const parameters = (query: z.ZodType) =>
+    Object.fromEntries(route(query).paths["/r"].get.parameters.map((parameter) => [parameter.name, parameter]));
 
   it("documents a list as a comma-separated array of its items, an instant as date-time or unix seconds", () => {
     const documented = parameters(
@@ -109,8 +145,22 @@ describe("documented forms", () => {
         start: instantQuery("Start").optional(),
       }),
     );
-    expect(documented.netuid).toMatchObject({ required: false, style: "form", explode: false, schema: { type: "array", items: { type: "integer", minimum: 0, maximum: 9 }, minItems: 1, maxItems: 3 } });
-    expect(documented.kind).toMatchObject({ required: true, schema: { type: "array", items: { type: "string", enum: ["a", "b"] } } });
-    expect(documented.start!.schema).toEqual({ anyOf: [{ type: "string", format: "date-time" }, { type: "string", pattern: "^\\d{1,11}$" }], examples: ["2026-08-20T00:00:00Z", "1787184000"] });
+    expect(documented.netuid).toMatchObject({
+      required: false,
+      style: "form",
+      explode: false,
+      schema: { type: "array", items: { type: "integer", minimum: 0, maximum: 9 }, minItems: 1, maxItems: 3 },
+    });
+    expect(documented.kind).toMatchObject({
+      required: true,
+      schema: { type: "array", items: { type: "string", enum: ["a", "b"] } },
+    });
+    expect(documented.start!.schema).toEqual({
+      anyOf: [
+        { type: "string", format: "date-time" },
+        { type: "string", pattern: "^\\d{1,11}$" },
+      ],
+      examples: ["2026-08-20T00:00:00Z", "1787184000"],
+    });
   });
 });

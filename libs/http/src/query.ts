@@ -26,7 +26,14 @@ export function parseInstant(text: string): string | undefined {
   if (UNIX_SECONDS.test(text)) return new Date(Number(text) * 1000).toISOString();
   const match = RFC3339.exec(text);
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const fraction = match[7] ?? "";
   const sign = match[8] === "-" ? -1 : 1;
   const offsetHours = match[9] === undefined ? 0 : Number(match[9]);
@@ -42,7 +49,10 @@ export function parseInstant(text: string): string | undefined {
 }
 
 /** A time bound: RFC 3339 or unix seconds in, RFC 3339 UTC out. */
-export const instantQuery = (description: string, examples: [string, string] = ["2026-08-20T00:00:00Z", "1787184000"]) =>
+export const instantQuery = (
+  description: string,
+  examples: [string, string] = ["2026-08-20T00:00:00Z", "1787184000"],
+) =>
   z
     .string()
     .transform((text, context) => {
@@ -99,7 +109,9 @@ export interface ListItem<T> {
 export function listQuery<T>(item: ListItem<T>, options: { max: number; description: string }) {
   const description = `${options.description}; comma-separated or repeated, at most ${options.max}`;
   return z
-    .union([z.string(), z.array(z.string())], { error: (issue) => (issue.input === undefined ? "is required" : "must be a comma-separated list") })
+    .union([z.string(), z.array(z.string())], {
+      error: (issue) => (issue.input === undefined ? "is required" : "must be a comma-separated list"),
+    })
     .transform((raw, context) => {
       const texts = (Array.isArray(raw) ? raw : [raw]).flatMap((part) => part.split(","));
       if (texts.some((text) => text === "")) {
@@ -114,14 +126,20 @@ export function listQuery<T>(item: ListItem<T>, options: { max: number; descript
       for (const text of texts) {
         const parsed = item.parse(text);
         if (!parsed.ok) {
-          context.addIssue({ code: "custom", message: `item '${text}' ${parsed.message}`, ...(parsed.code ? { params: { code: parsed.code } } : {}) });
+          context.addIssue({
+            code: "custom",
+            message: `item '${text}' ${parsed.message}`,
+            ...(parsed.code ? { params: { code: parsed.code } } : {}),
+          });
           return z.NEVER;
         }
         values.push(parsed.value);
       }
       return values;
     })
-    .register(wireSchemas, { jsonSchema: { description, type: "array", items: item.schema, minItems: 1, maxItems: options.max } });
+    .register(wireSchemas, {
+      jsonSchema: { description, type: "array", items: item.schema, minItems: 1, maxItems: options.max },
+    });
 }
 
 /** A list item: a whole number in [min, max]. */
@@ -140,7 +158,10 @@ export function integerItem(min: number, max: number): ListItem<number> {
 /** A list item: one of `names`. */
 export function nameItem<N extends string>(names: readonly N[]): ListItem<N> {
   return {
-    parse: (text) => ((names as readonly string[]).includes(text) ? { ok: true, value: text as N } : { ok: false, message: `must be one of ${names.join(", ")}` }),
+    parse: (text) =>
+      (names as readonly string[]).includes(text)
+        ? { ok: true, value: text as N }
+        : { ok: false, message: `must be one of ${names.join(", ")}` },
     schema: { type: "string", enum: [...names] },
   };
 }

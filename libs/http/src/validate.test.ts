@@ -24,7 +24,9 @@ describe("validateInput", () => {
   });
 
   it("names the bad query parameter with INVALID_PARAMETER", () => {
-    const error = failure(() => validateInput(z.object({ limit: z.coerce.number().int().max(100) }), { limit: "500" }, "query"));
+    const error = failure(() =>
+      validateInput(z.object({ limit: z.coerce.number().int().max(100) }), { limit: "500" }, "query"),
+    );
     expect(error.code).toBe("INVALID_PARAMETER");
     expect(error.httpStatus).toBe(400);
     expect(error.extras).toEqual({ parameter: "limit" });
@@ -32,7 +34,9 @@ describe("validateInput", () => {
   });
 
   it("uses the schema's own code when it has one", () => {
-    const error = failure(() => validateInput(z.object({ walletAddress: address }), { walletAddress: "0x12" }, "query"));
+    const error = failure(() =>
+      validateInput(z.object({ walletAddress: address }), { walletAddress: "0x12" }, "query"),
+    );
     expect(error.code).toBe("INVALID_ADDRESS");
     expect(error.detail).toBe("query parameter 'walletAddress' must be a 20-byte hex address");
   });
@@ -51,18 +55,30 @@ describe("validateInput", () => {
 
 describe("validateInput of a discriminated union", () => {
   const grant = z
-    .discriminatedUnion("type", [z.object({ type: z.literal("A"), a: z.string() }), z.object({ type: z.literal("B"), b: z.string() })], {
-      error: (issue) => ((issue.input as { type?: unknown } | undefined)?.type === undefined ? "is required" : "must be A or B"),
-    })
+    .discriminatedUnion(
+      "type",
+      [z.object({ type: z.literal("A"), a: z.string() }), z.object({ type: z.literal("B"), b: z.string() })],
+      {
+        error: (issue) =>
+          (issue.input as { type?: unknown } | undefined)?.type === undefined ? "is required" : "must be A or B",
+      },
+    )
     .register(unknownDiscriminatorCodes, { code: "UNSUPPORTED_KIND" });
 
   it("answers the union's registered code for a value none of its options has", () => {
     const error = failure(() => validateInput(grant, { type: "C" }, "body"));
-    expect([error.code, error.detail, error.extras]).toEqual(["UNSUPPORTED_KIND", "body field 'type' must be A or B", { parameter: "type" }]);
+    expect([error.code, error.detail, error.extras]).toEqual([
+      "UNSUPPORTED_KIND",
+      "body field 'type' must be A or B",
+      { parameter: "type" },
+    ]);
   });
 
   it("answers the generic code when the discriminator is missing, and for a missing field of the chosen option", () => {
-    expect([failure(() => validateInput(grant, {}, "body")).code, failure(() => validateInput(grant, {}, "body")).detail]).toEqual(["INVALID_REQUEST", "body field 'type' is required"]);
+    expect([
+      failure(() => validateInput(grant, {}, "body")).code,
+      failure(() => validateInput(grant, {}, "body")).detail,
+    ]).toEqual(["INVALID_REQUEST", "body field 'type' is required"]);
     const error = failure(() => validateInput(grant, { type: "B" }, "body"));
     expect([error.code, error.detail]).toEqual(["INVALID_REQUEST", "body field 'b' is required"]);
   });

@@ -43,7 +43,8 @@ function codeOfUnknownDiscriminator(schema: z.ZodType, issue: CodedIssue, input:
     value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[String(key)] : undefined;
   }
   // A missing discriminator is a missing field (the generic code), not an unsupported value.
-  const given = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[issue.discriminator] : undefined;
+  const given =
+    typeof value === "object" && value !== null ? (value as Record<string, unknown>)[issue.discriminator] : undefined;
   return given === undefined || node === undefined ? undefined : unknownDiscriminatorCodes.get(node)?.code;
 }
 

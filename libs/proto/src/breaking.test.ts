@@ -23,10 +23,16 @@ describe("buf breaking", () => {
     try {
       const before = join(dir, "before");
       const after = join(dir, "after");
-      for (const [folder, type] of [[before, "string"], [after, "uint64"]] as const) {
+      for (const [folder, type] of [
+        [before, "string"],
+        [after, "uint64"],
+      ] as const) {
         mkdirSync(join(folder, "x", "v1"), { recursive: true });
         writeFileSync(join(folder, "buf.yaml"), "version: v2\nbreaking:\n  use: [FILE]\n");
-        writeFileSync(join(folder, "x", "v1", "x.proto"), `syntax = "proto3";\npackage x.v1;\nmessage M { ${type} amount = 1; }\n`);
+        writeFileSync(
+          join(folder, "x", "v1", "x.proto"),
+          `syntax = "proto3";\npackage x.v1;\nmessage M { ${type} amount = 1; }\n`,
+        );
       }
       const failure = await run(buf, ["breaking", after, "--against", before], { cwd: dir }).then(
         () => undefined,

@@ -9,12 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Finality } from "./gen/common/v1/common.js";
 import { IntentsChainEvent } from "./gen/events/v1/chain_intents.js";
 import { NetworkChainEvent } from "./gen/events/v1/chain_network.js";
-import {
-  TcServiceClient,
-  TcServiceService,
-  type GetStatusResponse,
-  type TcServiceServer,
-} from "./gen/tc/v1/tc.js";
+import { TcServiceClient, TcServiceService, type GetStatusResponse, type TcServiceServer } from "./gen/tc/v1/tc.js";
 import { decodePayload, encodePayload, eventTypeOf, TOPICS } from "./topics.js";
 
 const run = promisify(execFile);
@@ -172,8 +167,11 @@ describe("grpc-js with the generated service", () => {
 
   it("fails with DEADLINE_EXCEEDED when the server is slower than the deadline", async () => {
     const error = await new Promise<ServiceError>((resolve, reject) => {
-      client.checkGate({ walletAddress: "0x52908400098527886E0F7030069857D2E4169EE7" }, new Metadata(), { deadline: Date.now() + 100 }, (err) =>
-        err ? resolve(err) : reject(new Error("expected a deadline error")),
+      client.checkGate(
+        { walletAddress: "0x52908400098527886E0F7030069857D2E4169EE7" },
+        new Metadata(),
+        { deadline: Date.now() + 100 },
+        (err) => (err ? resolve(err) : reject(new Error("expected a deadline error"))),
       );
     });
     expect(error.code).toBe(status.DEADLINE_EXCEEDED);

@@ -66,7 +66,12 @@ export const TOPICS = {
     IntentNotificationEvent,
     "<chainId>:<txHash>",
   ),
-  tcAcceptances: topic("tc.acceptances.v1", "platform.events.v1.TcAcceptanceEvent", TcAcceptanceEvent, "wallet address"),
+  tcAcceptances: topic(
+    "tc.acceptances.v1",
+    "platform.events.v1.TcAcceptanceEvent",
+    TcAcceptanceEvent,
+    "wallet address",
+  ),
   authApiKeys: topic("auth.api-keys.v1", "platform.events.v1.ApiKeyEvent", ApiKeyEvent, "key id"),
   // RefreshTokenIssued only (an ApiKeyEvent): kept while a token can be live, not forever.
   authRefreshTokens: topic("auth.refresh-tokens.v1", "platform.events.v1.ApiKeyEvent", ApiKeyEvent, "key id"),

@@ -48,8 +48,14 @@ export function alphaOfMember(member: string): bigint {
  * Holders of a set, by coldkey (alpha summed over its hotkeys) and by position, without zero
  * holdings. Keys are public keys (lowercase hex).
  */
-export function rankHolders(set: HolderPositions): { coldkeys: RankedEntry<ColdkeyRow>[]; positions: RankedEntry<PositionRow>[] } {
-  const byColdkey = new Map<string, { coldkey: AccountId; alpha: bigint; hotkeys: Map<string, { hotkey: AccountId; alpha: bigint }> }>();
+export function rankHolders(set: HolderPositions): {
+  coldkeys: RankedEntry<ColdkeyRow>[];
+  positions: RankedEntry<PositionRow>[];
+} {
+  const byColdkey = new Map<
+    string,
+    { coldkey: AccountId; alpha: bigint; hotkeys: Map<string, { hotkey: AccountId; alpha: bigint }> }
+  >();
   for (const position of set.positions) {
     const alpha = BigInt(position.alphaNalpha);
     if (alpha <= 0n || position.coldkey === undefined || position.hotkey === undefined) continue;
@@ -68,15 +74,25 @@ export function rankHolders(set: HolderPositions): { coldkeys: RankedEntry<Coldk
   const coldkeys: RankedEntry<ColdkeyRow>[] = [];
   const positions: RankedEntry<PositionRow>[] = [];
   for (const [coldkey, holder] of byColdkey) {
-    const hotkeys = [...holder.hotkeys.entries()].sort(([leftKey, left], [rightKey, right]) => (left.alpha === right.alpha ? (leftKey < rightKey ? -1 : 1) : left.alpha > right.alpha ? -1 : 1));
+    const hotkeys = [...holder.hotkeys.entries()].sort(([leftKey, left], [rightKey, right]) =>
+      left.alpha === right.alpha ? (leftKey < rightKey ? -1 : 1) : left.alpha > right.alpha ? -1 : 1,
+    );
     coldkeys.push({
       member: rankMember(holder.alpha, coldkey),
       field: coldkey,
-      row: { coldkey: holder.coldkey, alpha: holder.alpha.toString(), hotkeys: hotkeys.map(([, held]) => ({ hotkey: held.hotkey, alpha: held.alpha.toString() })) },
+      row: {
+        coldkey: holder.coldkey,
+        alpha: holder.alpha.toString(),
+        hotkeys: hotkeys.map(([, held]) => ({ hotkey: held.hotkey, alpha: held.alpha.toString() })),
+      },
     });
     for (const [hotkey, held] of hotkeys) {
       const field = `${coldkey}:${hotkey}`;
-      positions.push({ member: rankMember(held.alpha, field), field, row: { coldkey: holder.coldkey, hotkey: held.hotkey, alpha: held.alpha.toString() } });
+      positions.push({
+        member: rankMember(held.alpha, field),
+        field,
+        row: { coldkey: holder.coldkey, hotkey: held.hotkey, alpha: held.alpha.toString() },
+      });
     }
   }
   return { coldkeys, positions };

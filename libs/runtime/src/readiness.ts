@@ -42,7 +42,10 @@ export interface Readiness {
  */
 export function watchDependencies(checks: DependencyCheck[], intervalMs = 1_000): Readiness {
   const states = new Map<string, DependencyState>(
-    checks.map((check) => [check.name, { ok: false, required: check.required ?? true, since: new Date().toISOString() }]),
+    checks.map((check) => [
+      check.name,
+      { ok: false, required: check.required ?? true, since: new Date().toISOString() },
+    ]),
   );
   const listeners: Array<(snapshot: ReadinessSnapshot) => void> = [];
   let stopped = false;

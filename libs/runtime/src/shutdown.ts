@@ -10,7 +10,11 @@ export interface ShutdownStep {
  * exits 0. A step that hangs past `timeoutMs` is abandoned so Kubernetes' grace period is honoured.
  * Returns a function that triggers the same sequence, for fatal errors.
  */
-export function handleShutdown(log: Logger, steps: ShutdownStep[], timeoutMs = 15_000): (reason: string) => Promise<void> {
+export function handleShutdown(
+  log: Logger,
+  steps: ShutdownStep[],
+  timeoutMs = 15_000,
+): (reason: string) => Promise<void> {
   let running: Promise<void> | undefined;
   const shutdown = (reason: string): Promise<void> => {
     running ??= (async () => {

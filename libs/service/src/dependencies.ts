@@ -20,7 +20,11 @@ export function redisDependency(url: string, service: string): Dependency<Redis>
   };
 }
 
-export function kafkaDependency(brokers: string[], service: string, log: Logger): Dependency<ReturnType<typeof createKafkaClient>> {
+export function kafkaDependency(
+  brokers: string[],
+  service: string,
+  log: Logger,
+): Dependency<ReturnType<typeof createKafkaClient>> {
   const kafka = createKafkaClient({ brokers, clientId: service, logger: log });
   const admin = kafka.admin();
   // Connected in the background: a broker that is down at boot makes the service not-ready, not dead.

@@ -1,6 +1,13 @@
 import { startGrpcServer, type GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
-import { handleShutdown, startOpsServer, watchDependencies, type DependencyCheck, type Readiness, type ShutdownStep } from "@platform/runtime";
+import {
+  handleShutdown,
+  startOpsServer,
+  watchDependencies,
+  type DependencyCheck,
+  type Readiness,
+  type ShutdownStep,
+} from "@platform/runtime";
 import type { Registry } from "prom-client";
 
 export interface BackendServiceSpec {
@@ -33,15 +40,28 @@ export interface RunningBackendService {
  */
 export async function runBackendService(spec: BackendServiceSpec): Promise<RunningBackendService> {
   const readiness = watchDependencies(spec.dependencies, spec.readinessIntervalMs);
-  const grpc = await startGrpcServer({ host: spec.grpc.host, port: spec.grpc.port, services: spec.grpc.services, registry: spec.registry });
+  const grpc = await startGrpcServer({
+    host: spec.grpc.host,
+    port: spec.grpc.port,
+    services: spec.grpc.services,
+    registry: spec.registry,
+  });
   // Not counted in the registry: its metric names are the main server's, and admin calls are rare.
-  const admin = spec.adminGrpc && (await startGrpcServer({ host: spec.adminGrpc.host, port: spec.adminGrpc.port, services: spec.adminGrpc.services }));
+  const admin =
+    spec.adminGrpc &&
+    (await startGrpcServer({
+      host: spec.adminGrpc.host,
+      port: spec.adminGrpc.port,
+      services: spec.adminGrpc.services,
+    }));
   const ops = await startOpsServer({ host: spec.ops.host, port: spec.ops.port, readiness, registry: spec.registry });
 
   readiness.onChange((snapshot) => {
     grpc.setServing(snapshot.ready);
     admin?.setServing(snapshot.ready);
-    const down = Object.entries(snapshot.checks).filter(([, state]) => !state.ok).map(([name]) => name);
+    const down = Object.entries(snapshot.checks)
+      .filter(([, state]) => !state.ok)
+      .map(([name]) => name);
     if (snapshot.ready) spec.log.info("ready: every dependency answers");
     else spec.log.warn({ down }, "not ready: dependencies not answering");
   });

@@ -25,7 +25,9 @@ afterAll(async () => {
 describe("NATS signals against a real nats-server", () => {
   it("delivers a published signal to a wildcard subscriber", async () => {
     const received: Array<[unknown, string]> = [];
-    const unsubscribe = signals.subscribe("readmodel.changed.*", (payload, subject) => received.push([payload, subject]));
+    const unsubscribe = signals.subscribe("readmodel.changed.*", (payload, subject) =>
+      received.push([payload, subject]),
+    );
     const other = connectSignals({ servers: [server.url], name: "signals-test-2" });
     await waitFor(() => other.ready(), { what: "second connection" });
     expect(other.publish(subjects.readModelChanged("intents"), { orderId: "0x01" })).toBe(true);

@@ -46,7 +46,17 @@ describe("coalesceWrites", () => {
       replies = await concurrentReads(redis);
     });
     expect(plain).toBe(6);
-    const expected = ["zero", "one", "two", "three", "four", [[null, "one"], [null, "two"]]];
+    const expected = [
+      "zero",
+      "one",
+      "two",
+      "three",
+      "four",
+      [
+        [null, "one"],
+        [null, "two"],
+      ],
+    ];
     expect(replies).toEqual(expected);
 
     const restore = coalesceWrites(redis);
@@ -57,10 +67,12 @@ describe("coalesceWrites", () => {
     expect(replies).toEqual(expected);
 
     // Sequential round trips still go out one after the other (each in its own turn).
-    expect(await socketWrites(redis, async () => {
-      await redis.get("key:0");
-      await redis.get("key:1");
-    })).toBe(2);
+    expect(
+      await socketWrites(redis, async () => {
+        await redis.get("key:0");
+        await redis.get("key:1");
+      }),
+    ).toBe(2);
     restore();
     redis.disconnect();
   });
@@ -71,7 +83,9 @@ describe("coalesceWrites", () => {
     await redis.set("survivor", "yes");
     const before = redis.stream;
     await redis.client("KILL", "TYPE", "normal", "SKIPME", "no").catch(() => undefined);
-    await waitFor(async () => redis.status === "ready" && redis.stream !== before && (await redisReadiness(redis)), { what: "reconnected" });
+    await waitFor(async () => redis.status === "ready" && redis.stream !== before && (await redisReadiness(redis)), {
+      what: "reconnected",
+    });
     expect(await Promise.all([redis.get("survivor"), redis.exists("survivor")])).toEqual(["yes", 1]);
     redis.disconnect();
     await expect(redis.get("survivor")).rejects.toThrow();

@@ -23,7 +23,12 @@ afterAll(async () => {
   dir.remove();
 });
 
-const step = (name: string, previousOffset: string | undefined, lastOffset: string) => ({ offsetKey: `${name}:offset`, previousOffset, lastOffset, partition: `${name}/0` });
+const step = (name: string, previousOffset: string | undefined, lastOffset: string) => ({
+  offsetKey: `${name}:offset`,
+  previousOffset,
+  lastOffset,
+  partition: `${name}/0`,
+});
 
 describe("commitAtOffset against a real redis-server", () => {
   it("writes a batch and its offset together, batch after batch", async () => {
@@ -34,8 +39,12 @@ describe("commitAtOffset against a real redis-server", () => {
 
   it("refuses a batch that does not continue from the stored offset, writing nothing", async () => {
     await commitAtOffset(redis, step("b", undefined, "4"), (multi) => void multi.set("b:value", "first"));
-    await expect(commitAtOffset(redis, step("b", undefined, "4"), (multi) => void multi.set("b:value", "again"))).rejects.toThrow("stored offset of b/0 is 4, the batch continues from none");
-    await expect(commitAtOffset(redis, step("b", "7", "9"), (multi) => void multi.set("b:value", "skip"))).rejects.toThrow("stored offset of b/0 is 4");
+    await expect(
+      commitAtOffset(redis, step("b", undefined, "4"), (multi) => void multi.set("b:value", "again")),
+    ).rejects.toThrow("stored offset of b/0 is 4, the batch continues from none");
+    await expect(
+      commitAtOffset(redis, step("b", "7", "9"), (multi) => void multi.set("b:value", "skip")),
+    ).rejects.toThrow("stored offset of b/0 is 4");
     expect([await redis.get("b:offset"), await redis.get("b:value")]).toEqual(["4", "first"]);
   });
 

@@ -23,13 +23,20 @@ export interface OffsetStep {
  * connection of its own: WATCH belongs to the connection, and another caller's MULTI/EXEC on a
  * shared one would clear it.
  */
-export async function commitAtOffset(redis: Redis, step: OffsetStep, write: (multi: ChainableCommander) => Promise<void> | void, watch: readonly string[] = []): Promise<void> {
+export async function commitAtOffset(
+  redis: Redis,
+  step: OffsetStep,
+  write: (multi: ChainableCommander) => Promise<void> | void,
+  watch: readonly string[] = [],
+): Promise<void> {
   await redis.watch(step.offsetKey, ...watch);
   let executed = false;
   try {
     const stored = (await redis.get(step.offsetKey)) ?? undefined;
     if (stored !== step.previousOffset) {
-      throw new Error(`stored offset of ${step.partition} is ${stored ?? "none"}, the batch continues from ${step.previousOffset ?? "none"}`);
+      throw new Error(
+        `stored offset of ${step.partition} is ${stored ?? "none"}, the batch continues from ${step.previousOffset ?? "none"}`,
+      );
     }
     const multi = redis.multi();
     await write(multi);
@@ -52,7 +59,12 @@ const POLL_MS = 20;
  * the deadline instead of failing: the event is in Kafka, the truth, and the projection will
  * apply it.
  */
-export async function awaitStoredOffset(redis: Redis, offsetKey: string, offset: string, deadline: number): Promise<boolean> {
+export async function awaitStoredOffset(
+  redis: Redis,
+  offsetKey: string,
+  offset: string,
+  deadline: number,
+): Promise<boolean> {
   const target = BigInt(offset);
   for (;;) {
     const stored = await redis.get(offsetKey).catch(() => null);

@@ -66,13 +66,26 @@ describe("versionedCommit against a real redis-server", () => {
     const stale = await versionedCommit(redis, {
       versionsKey: VERSIONS,
       expect: [{ key: "t2:offset", value: "9" }],
-      ops: [{ op: "set", key: "t2:data", value: "x" }, { op: "set", key: "t2:offset", value: "12" }],
+      ops: [
+        { op: "set", key: "t2:data", value: "x" },
+        { op: "set", key: "t2:offset", value: "12" },
+      ],
       bumps: ["t2:data"],
     });
     expect(stale).toEqual({ outcome: "mismatch", key: "t2:offset", actual: "10" });
-    const absentExpected = await versionedCommit(redis, { versionsKey: VERSIONS, expect: [{ key: "t2:offset", value: undefined }], ops: [{ op: "set", key: "t2:data", value: "x" }], bumps: ["t2:data"] });
+    const absentExpected = await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      expect: [{ key: "t2:offset", value: undefined }],
+      ops: [{ op: "set", key: "t2:data", value: "x" }],
+      bumps: ["t2:data"],
+    });
     expect(absentExpected).toEqual({ outcome: "mismatch", key: "t2:offset", actual: "10" });
-    const presentExpected = await versionedCommit(redis, { versionsKey: VERSIONS, expect: [{ key: "t2:none", value: "1" }], ops: [{ op: "set", key: "t2:data", value: "x" }], bumps: ["t2:data"] });
+    const presentExpected = await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      expect: [{ key: "t2:none", value: "1" }],
+      ops: [{ op: "set", key: "t2:data", value: "x" }],
+      bumps: ["t2:data"],
+    });
     expect(presentExpected).toEqual({ outcome: "mismatch", key: "t2:none", actual: undefined });
     expect(await redis.exists("t2:data")).toBe(0);
     expect(await redis.get("t2:offset")).toBe("10");
@@ -80,53 +93,101 @@ describe("versionedCommit against a real redis-server", () => {
   });
 
   it("answers conflict when a guarded key was written after it was read, and commits on a fresh read", async () => {
-    const bump = (value: string) => versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t3:a", value }], bumps: ["t3:a"] });
+    const bump = (value: string) =>
+      versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t3:a", value }], bumps: ["t3:a"] });
     await bump("1");
     const read = await readVersioned(redis, VERSIONS, ["t3:a", "t3:never"], [["get", "t3:a"]]);
     expect(read.results).toEqual(["1"]);
-    expect([...read.versions]).toEqual([["t3:a", "1"], ["t3:never", "0"]]);
+    expect([...read.versions]).toEqual([
+      ["t3:a", "1"],
+      ["t3:never", "0"],
+    ]);
 
     await bump("2"); // another writer, between our read and our commit
-    const late = await versionedCommit(redis, { versionsKey: VERSIONS, guards: read.versions, ops: [{ op: "set", key: "t3:b", value: "from 1" }], bumps: ["t3:b"] });
+    const late = await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      guards: read.versions,
+      ops: [{ op: "set", key: "t3:b", value: "from 1" }],
+      bumps: ["t3:b"],
+    });
     expect(late).toEqual({ outcome: "conflict", key: "t3:a" });
     expect(await redis.exists("t3:b")).toBe(0);
 
     const again = await readVersioned(redis, VERSIONS, ["t3:a", "t3:never"], [["get", "t3:a"]]);
-    const fresh = await versionedCommit(redis, { versionsKey: VERSIONS, guards: again.versions, ops: [{ op: "set", key: "t3:b", value: "from 2" }], bumps: ["t3:b"] });
+    const fresh = await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      guards: again.versions,
+      ops: [{ op: "set", key: "t3:b", value: "from 2" }],
+      bumps: ["t3:b"],
+    });
     expect(fresh).toEqual({ outcome: "committed" });
     expect(await redis.get("t3:b")).toBe("from 2");
   });
 
   it("versions an entity stored in several keys under one name", async () => {
     const write = (value: string) =>
-      versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t7:record", value }, { op: "set", key: "t7:events", value }], bumps: ["order:t7"] });
+      versionedCommit(redis, {
+        versionsKey: VERSIONS,
+        ops: [
+          { op: "set", key: "t7:record", value },
+          { op: "set", key: "t7:events", value },
+        ],
+        bumps: ["order:t7"],
+      });
     await write("1");
     const read = await readVersioned(redis, VERSIONS, ["order:t7"], [["mget", "t7:record", "t7:events"]]);
     expect(read.results).toEqual([["1", "1"]]);
     await write("2");
-    expect(await versionedCommit(redis, { versionsKey: VERSIONS, guards: read.versions, ops: [], bumps: [] })).toEqual({ outcome: "conflict", key: "order:t7" });
+    expect(await versionedCommit(redis, { versionsKey: VERSIONS, guards: read.versions, ops: [], bumps: [] })).toEqual({
+      outcome: "conflict",
+      key: "order:t7",
+    });
     expect(await redis.hget(VERSIONS, "order:t7")).toBe("2");
   });
 
   it("marks a key read twice at different versions as stale, so the commit conflicts", async () => {
     const versions = new Map<string, string>();
-    await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t4:a", value: "1" }], bumps: ["t4:a"] });
+    await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      ops: [{ op: "set", key: "t4:a", value: "1" }],
+      bumps: ["t4:a"],
+    });
     await readVersioned(redis, VERSIONS, ["t4:a"], [["get", "t4:a"]], versions);
-    await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t4:a", value: "2" }], bumps: ["t4:a"] });
+    await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      ops: [{ op: "set", key: "t4:a", value: "2" }],
+      bumps: ["t4:a"],
+    });
     await readVersioned(redis, VERSIONS, ["t4:a"], [["get", "t4:a"]], versions);
-    expect(await versionedCommit(redis, { versionsKey: VERSIONS, guards: versions, ops: [], bumps: [] })).toEqual({ outcome: "conflict", key: "t4:a" });
+    expect(await versionedCommit(redis, { versionsKey: VERSIONS, guards: versions, ops: [], bumps: [] })).toEqual({
+      outcome: "conflict",
+      key: "t4:a",
+    });
   });
 
   it("loads the script again after SCRIPT FLUSH (EVALSHA answers NOSCRIPT)", async () => {
     await redis.script("FLUSH");
-    expect(await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t5:a", value: "1" }], bumps: ["t5:a"] })).toEqual({ outcome: "committed" });
-    expect(await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t5:a", value: "2" }], bumps: ["t5:a"] })).toEqual({ outcome: "committed" });
+    expect(
+      await versionedCommit(redis, {
+        versionsKey: VERSIONS,
+        ops: [{ op: "set", key: "t5:a", value: "1" }],
+        bumps: ["t5:a"],
+      }),
+    ).toEqual({ outcome: "committed" });
+    expect(
+      await versionedCommit(redis, {
+        versionsKey: VERSIONS,
+        ops: [{ op: "set", key: "t5:a", value: "2" }],
+        bumps: ["t5:a"],
+      }),
+    ).toEqual({ outcome: "committed" });
     expect(await redis.hget(VERSIONS, "t5:a")).toBe("2");
   });
 
   it("guards and bumps thousands of names in one commit (beyond Lua's unpack limit)", async () => {
     const names = Array.from({ length: 6_001 }, (_, index) => `t8:${index}`);
-    const bumpAll = (guards: Map<string, string>) => versionedCommit(redis, { versionsKey: VERSIONS, guards, ops: [], bumps: names });
+    const bumpAll = (guards: Map<string, string>) =>
+      versionedCommit(redis, { versionsKey: VERSIONS, guards, ops: [], bumps: names });
     const first = await readVersioned(redis, VERSIONS, names, []);
     expect(await bumpAll(first.versions)).toEqual({ outcome: "committed" });
     expect(await redis.hmget(VERSIONS, "t8:0", "t8:5000", "t8:6000")).toEqual(["1", "1", "1"]);
@@ -138,8 +199,12 @@ describe("versionedCommit against a real redis-server", () => {
   });
 
   it("refuses a version name it could not pass on (empty, or with a newline)", async () => {
-    await expect(versionedCommit(redis, { versionsKey: VERSIONS, ops: [], bumps: ["a\nb"] })).rejects.toThrow(/version name/);
-    await expect(versionedCommit(redis, { versionsKey: VERSIONS, guards: new Map([["", "0"]]), ops: [], bumps: [] })).rejects.toThrow(/version name/);
+    await expect(versionedCommit(redis, { versionsKey: VERSIONS, ops: [], bumps: ["a\nb"] })).rejects.toThrow(
+      /version name/,
+    );
+    await expect(
+      versionedCommit(redis, { versionsKey: VERSIONS, guards: new Map([["", "0"]]), ops: [], bumps: [] }),
+    ).rejects.toThrow(/version name/);
   });
 
   it("takes large member lists (beyond Lua's unpack limit) in one op", async () => {
@@ -158,7 +223,7 @@ describe("versionedCommit against a real redis-server", () => {
         { op: "set", key: "t9:empty", value: "" },
         { op: "set", key: "t9:large", value: large },
         { op: "sadd", key: "t9:members", members: ["small", "ü".repeat(300), "last"] },
-        { op: "hreplace", key: "t9:h", fields: { "fïeld": "välue", e: "" } },
+        { op: "hreplace", key: "t9:h", fields: { fïeld: "välue", e: "" } },
         { op: "zadd", key: "t9:z", entries: [1.5, "ä", 2, "b"] },
       ],
       bumps: ["t9"],
@@ -168,7 +233,7 @@ describe("versionedCommit against a real redis-server", () => {
     expect(await redis.get("t9:empty")).toBe("");
     expect((await redis.getBuffer("t9:large"))?.equals(large)).toBe(true);
     expect((await redis.smembers("t9:members")).sort()).toEqual(["last", "small", "ü".repeat(300)]);
-    expect(await redis.hgetall("t9:h")).toEqual({ "fïeld": "välue", e: "" });
+    expect(await redis.hgetall("t9:h")).toEqual({ fïeld: "välue", e: "" });
     expect(await redis.zrange("t9:z", "0", "-1", "WITHSCORES")).toEqual(["ä", "1.5", "b", "2"]);
   });
 
@@ -185,7 +250,10 @@ describe("versionedCommit against a real redis-server", () => {
     // Large arguments travel on their own, marked "-" in the lengths.
     const large = Buffer.alloc(300, 7);
     const text = "x".repeat(256);
-    const mixed = packOps([{ op: "set", key: "k1", value: large }, { op: "sadd", key: "k2", members: ["a", text, "b"] }]);
+    const mixed = packOps([
+      { op: "set", key: "k1", value: large },
+      { op: "sadd", key: "k2", members: ["a", text, "b"] },
+    ]);
     expect(mixed.lengths).toBe("-\n1\n-\n1");
     expect(mixed.blob.toString()).toBe("ab");
     expect(mixed.separate).toEqual([large, text]);
@@ -205,7 +273,12 @@ describe("versionedCommit against a real redis-server", () => {
     const versions = new Map<string, string>();
     const read = await readVersioned(redis, VERSIONS, ["t10:other"], [["get", "t10:rec:b"]], versions, [
       { reads: ["get", "get"], namePrefix: "e:", keyPrefixes: ["t10:rec:", "t10:none:"], ids: ["a", "b"] },
-      { reads: ["get", "hgetall", "smembers"], namePrefix: "x:", keyPrefixes: ["t10:rec:", "t10:hash:", "t10:set:"], ids: ["w", "y", "z"] },
+      {
+        reads: ["get", "hgetall", "smembers"],
+        namePrefix: "x:",
+        keyPrefixes: ["t10:rec:", "t10:hash:", "t10:set:"],
+        ids: ["w", "y", "z"],
+      },
     ]);
     expect(read.results).toEqual([String.fromCharCode(0, 0xfffd)]);
     expect([...read.groups[0]!]).toEqual([[1, [Buffer.from([0, 255]), null]]]);
@@ -213,24 +286,45 @@ describe("versionedCommit against a real redis-server", () => {
     expect(read.groups[1]!.get(1)).toEqual([null, { f: "v" }, []]);
     const [placeholder, hash, members] = read.groups[1]!.get(2)!;
     expect([placeholder, hash, (members as string[]).sort()]).toEqual([null, {}, ["m1", "m2"]]);
-    expect(Object.fromEntries(versions)).toEqual({ "t10:other": "0", "e:a": "0", "e:b": "1", "x:w": "0", "x:y": "1", "x:z": "1" });
+    expect(Object.fromEntries(versions)).toEqual({
+      "t10:other": "0",
+      "e:a": "0",
+      "e:b": "1",
+      "x:w": "0",
+      "x:y": "1",
+      "x:z": "1",
+    });
     // A commit in between moves a version: read again into the same map, it turns stale.
-    await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t10:rec:b", value: "2" }], bumps: ["e:b"] });
-    await readVersioned(redis, VERSIONS, [], [], versions, [{ reads: ["get"], namePrefix: "e:", keyPrefixes: ["t10:rec:"], ids: ["b"] }]);
+    await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      ops: [{ op: "set", key: "t10:rec:b", value: "2" }],
+      bumps: ["e:b"],
+    });
+    await readVersioned(redis, VERSIONS, [], [], versions, [
+      { reads: ["get"], namePrefix: "e:", keyPrefixes: ["t10:rec:"], ids: ["b"] },
+    ]);
     expect(versions.get("e:b")).toBe("stale");
   });
 
   it("loads the read script again after SCRIPT FLUSH", async () => {
     await redis.script("FLUSH");
-    const read = await readVersioned(redis, VERSIONS, [], [], new Map(), [{ reads: ["get"], namePrefix: "e:", keyPrefixes: ["t10:rec:"], ids: ["b", "never"] }]);
+    const read = await readVersioned(redis, VERSIONS, [], [], new Map(), [
+      { reads: ["get"], namePrefix: "e:", keyPrefixes: ["t10:rec:"], ids: ["b", "never"] },
+    ]);
     expect([...read.groups[0]!.keys()]).toEqual([0]);
   });
 
   it("reads thousands of entities in one script (beyond Lua's unpack limit)", async () => {
     const ids = Array.from({ length: 6_001 }, (_, index) => String(index));
-    await versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t11:6000", value: "last" }], bumps: ["n:6000"] });
+    await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      ops: [{ op: "set", key: "t11:6000", value: "last" }],
+      bumps: ["n:6000"],
+    });
     const versions = new Map<string, string>();
-    const read = await readVersioned(redis, VERSIONS, [], [], versions, [{ reads: ["get"], namePrefix: "n:", keyPrefixes: ["t11:"], ids }]);
+    const read = await readVersioned(redis, VERSIONS, [], [], versions, [
+      { reads: ["get"], namePrefix: "n:", keyPrefixes: ["t11:"], ids },
+    ]);
     expect([...read.groups[0]!]).toEqual([[6_000, [Buffer.from("last")]]]);
     expect(versions.size).toBe(6_001);
     expect(versions.get("n:6000")).toBe("1");

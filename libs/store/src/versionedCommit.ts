@@ -182,13 +182,16 @@ export async function versionedCommit(redis: Redis, input: VersionedCommitInput)
   const [outcome, key, actual] = answer as [string, string?, string?];
   if (outcome === "committed") return { outcome };
   if (outcome === "conflict") return { outcome, key: key! };
-  if (outcome === "mismatch") return { outcome, key: key!, actual: actual === "" || actual === undefined ? undefined : actual };
+  if (outcome === "mismatch")
+    return { outcome, key: key!, actual: actual === "" || actual === undefined ? undefined : actual };
   throw new Error(`unexpected answer from the versioned commit script: ${String(outcome)}`);
 }
 
 function joinNames(names: Iterable<string>): string {
   const list = [...names];
-  for (const name of list) if (name === "" || name.includes("\n")) throw new Error(`a version name must be non-empty and without newlines: ${JSON.stringify(name)}`);
+  for (const name of list)
+    if (name === "" || name.includes("\n"))
+      throw new Error(`a version name must be non-empty and without newlines: ${JSON.stringify(name)}`);
   return list.join("\n");
 }
 
@@ -201,14 +204,20 @@ const SEPARATE_BYTES = 256;
  * buffer, and the large ones (`SEPARATE_BYTES` and more) on their own, in order. Runs of string
  * arguments are written with one call.
  */
-export function packOps(ops: readonly VersionedOp[]): { headers: string; lengths: string; blob: Buffer; separate: (string | Buffer)[] } {
+export function packOps(ops: readonly VersionedOp[]): {
+  headers: string;
+  lengths: string;
+  blob: Buffer;
+  separate: (string | Buffer)[];
+} {
   const headers: string[] = [];
   const lengths: (number | "-")[] = [];
   const values: (string | Buffer)[] = [];
   const separate: (string | Buffer)[] = [];
   let total = 0;
   for (const op of ops) {
-    if (op.key === "" || op.key.includes("\n")) throw new Error(`a key must be non-empty and without newlines: ${JSON.stringify(op.key)}`);
+    if (op.key === "" || op.key.includes("\n"))
+      throw new Error(`a key must be non-empty and without newlines: ${JSON.stringify(op.key)}`);
     const opArgs = opArguments(op);
     headers.push(op.op, op.key, String(opArgs.length));
     for (const value of opArgs) {
@@ -363,7 +372,8 @@ export async function readVersioned(
   if (groups.length > 0) {
     scriptArgs.push(String(groups.length));
     for (const group of groups) {
-      if (group.reads.length === 0 || group.keyPrefixes.length !== group.reads.length) throw new Error("an entity group has one key prefix per read, and at least one");
+      if (group.reads.length === 0 || group.keyPrefixes.length !== group.reads.length)
+        throw new Error("an entity group has one key prefix per read, and at least one");
       scriptArgs.push(group.reads.join(","), group.namePrefix, joinNames(group.keyPrefixes), joinNames(group.ids));
     }
   }
@@ -371,7 +381,8 @@ export async function readVersioned(
   for (let attempt = 1; ; attempt++) {
     const pipeline = redis.pipeline();
     if (unique.length > 0) pipeline.hmget(versionsKey, ...unique);
-    for (const [command, ...args] of commands) (pipeline as unknown as Record<string, (...values: string[]) => unknown>)[command!]!(...args);
+    for (const [command, ...args] of commands)
+      (pipeline as unknown as Record<string, (...values: string[]) => unknown>)[command!]!(...args);
     if (groups.length > 0) pipeline.callBuffer("evalsha", READ_SHA, 1, versionsKey, ...scriptArgs);
     answers = ((await pipeline.exec()) ?? []) as [Error | null, unknown][];
     const scriptError = groups.length > 0 ? answers.at(-1)?.[0] : null;
@@ -383,7 +394,10 @@ export async function readVersioned(
     break;
   }
   const results = answers.map(([error, value], index) => {
-    if (error) throw new Error(`redis ${index === 0 && unique.length > 0 ? "hmget" : "pipeline command"} failed`, { cause: error });
+    if (error)
+      throw new Error(`redis ${index === 0 && unique.length > 0 ? "hmget" : "pipeline command"} failed`, {
+        cause: error,
+      });
     return value;
   });
   const merge = (name: string, version: string) => {

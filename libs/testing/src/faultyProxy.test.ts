@@ -55,14 +55,22 @@ function open(): Client {
 async function roundTrip(client: Client, text: string): Promise<void> {
   const before = client.received().length;
   client.socket.write(text);
-  await waitFor(async () => client.received().subarray(before).toString() === text, { what: `echo of ${text}`, timeoutMs: 2_000, intervalMs: 10 });
+  await waitFor(async () => client.received().subarray(before).toString() === text, {
+    what: `echo of ${text}`,
+    timeoutMs: 2_000,
+    intervalMs: 10,
+  });
 }
 
 /** A masked client WebSocket text frame (RFC 6455 §5.2). */
 function clientTextFrame(text: string): Buffer {
   const payload = Buffer.from(text);
   const mask = Buffer.from([1, 2, 3, 4]);
-  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, Buffer.from(payload.map((byte, index) => byte ^ mask[index % 4]!))]);
+  return Buffer.concat([
+    Buffer.from([0x81, 0x80 | payload.length]),
+    mask,
+    Buffer.from(payload.map((byte, index) => byte ^ mask[index % 4]!)),
+  ]);
 }
 
 /** The texts of the unmasked server text frames in `bytes`. */
@@ -96,7 +104,11 @@ describe("startFaultyProxy", () => {
     const before = open();
     await roundTrip(before, "hello");
     proxy.setMode("drop");
-    await waitFor(async () => before.closed(), { what: "the open connection closed", timeoutMs: 2_000, intervalMs: 10 });
+    await waitFor(async () => before.closed(), {
+      what: "the open connection closed",
+      timeoutMs: 2_000,
+      intervalMs: 10,
+    });
     const during = open();
     during.socket.write("anyone?");
     await waitFor(async () => during.closed(), { what: "the new connection closed", timeoutMs: 2_000, intervalMs: 10 });
@@ -115,7 +127,12 @@ describe("startFaultyProxy", () => {
     before.socket.write("lost");
     during.socket.write("lost too");
     await sleep(300);
-    expect([before.received().toString(), during.received().length, before.closed(), during.closed()]).toEqual(["hello", 0, false, false]);
+    expect([before.received().toString(), during.received().length, before.closed(), during.closed()]).toEqual([
+      "hello",
+      0,
+      false,
+      false,
+    ]);
     expect(echoed).toBe(echoedBefore);
 
     proxy.setMode("pass");
@@ -130,8 +147,14 @@ describe("startFaultyProxy", () => {
     await roundTrip(before, "hello");
     const echoedBefore = echoed;
     proxy.setMode("garbage");
-    before.socket.write(clientTextFrame(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "chain_getHeader", params: [] })));
-    await waitFor(async () => serverTexts(before.received().subarray(5)).length === 2, { what: "two garbage frames", timeoutMs: 2_000, intervalMs: 10 });
+    before.socket.write(
+      clientTextFrame(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "chain_getHeader", params: [] })),
+    );
+    await waitFor(async () => serverTexts(before.received().subarray(5)).length === 2, {
+      what: "two garbage frames",
+      timeoutMs: 2_000,
+      intervalMs: 10,
+    });
     const [answer, notJson] = serverTexts(before.received().subarray(5));
     expect(JSON.parse(answer!)).toEqual({ jsonrpc: "2.0", id: 7, result: { garbage: true } });
     expect(() => JSON.parse(notJson!)).toThrow(SyntaxError);
@@ -140,7 +163,11 @@ describe("startFaultyProxy", () => {
     // Bytes that are no frame still get a frame that is not JSON.
     const raw = open();
     raw.socket.write("not a frame");
-    await waitFor(async () => raw.received().length > 0, { what: "a garbage answer", timeoutMs: 2_000, intervalMs: 10 });
+    await waitFor(async () => raw.received().length > 0, {
+      what: "a garbage answer",
+      timeoutMs: 2_000,
+      intervalMs: 10,
+    });
     expect(() => JSON.parse(serverTexts(raw.received())[0]!)).toThrow(SyntaxError);
     expect(echoed).toBe(echoedBefore);
   });
@@ -151,8 +178,15 @@ describe("startFaultyProxy", () => {
     const upgrade = "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n\r\n";
     await roundTrip(client, upgrade);
     client.socket.write(clientTextFrame(JSON.stringify({ jsonrpc: "2.0", id: "a", method: "m" })));
-    await waitFor(async () => serverTexts(client.received().subarray(upgrade.length)).length === 2, { what: "two garbage frames", timeoutMs: 2_000, intervalMs: 10 });
-    expect(JSON.parse(serverTexts(client.received().subarray(upgrade.length))[0]!)).toMatchObject({ id: "a", result: { garbage: true } });
+    await waitFor(async () => serverTexts(client.received().subarray(upgrade.length)).length === 2, {
+      what: "two garbage frames",
+      timeoutMs: 2_000,
+      intervalMs: 10,
+    });
+    expect(JSON.parse(serverTexts(client.received().subarray(upgrade.length))[0]!)).toMatchObject({
+      id: "a",
+      result: { garbage: true },
+    });
     expect(echoed).toBe(upgrade.length);
   });
 });

@@ -91,13 +91,18 @@ export async function startFaultyProxy(options: StartFaultyProxyOptions): Promis
       client.destroy();
       return;
     }
-    const link: Link = { client, state: mode === "stall" ? "stalled" : mode === "garbage" ? "handshake" : "pass", answered: Buffer.alloc(0) };
+    const link: Link = {
+      client,
+      state: mode === "stall" ? "stalled" : mode === "garbage" ? "handshake" : "pass",
+      answered: Buffer.alloc(0),
+    };
     links.add(link);
     client.on("close", () => close(link));
     if (link.state !== "stalled") openUpstream(link);
     let first = true;
     client.on("data", (chunk: Buffer) => {
-      if (first && link.state === "handshake" && !chunk.subarray(0, 4).equals(Buffer.from("GET "))) link.state = "garbage";
+      if (first && link.state === "handshake" && !chunk.subarray(0, 4).equals(Buffer.from("GET ")))
+        link.state = "garbage";
       first = false;
       if (link.state === "pass" || link.state === "handshake") link.upstream?.write(chunk);
       else if (link.state === "garbage") link.client.write(garbageFor(chunk));
@@ -178,7 +183,8 @@ function* clientFrames(chunk: Buffer): Generator<{ opcode: number; payload: Buff
     if (masked) offset += 4;
     if (offset + length > chunk.length) return;
     const payload = Buffer.from(chunk.subarray(offset, offset + length));
-    if (mask !== undefined) for (let index = 0; index < payload.length; index++) payload[index] = payload[index]! ^ mask[index % 4]!;
+    if (mask !== undefined)
+      for (let index = 0; index < payload.length; index++) payload[index] = payload[index]! ^ mask[index % 4]!;
     yield { opcode, payload };
     at = offset + length;
   }

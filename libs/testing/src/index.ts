@@ -9,5 +9,10 @@ export { waitFor, type WaitForOptions } from "./waitFor.js";
 export { startAnvil, type RunningAnvil, type StartAnvilOptions } from "./anvil.js";
 export { ensureKafkaJars, startKafka, type RunningKafka, type StartKafkaOptions } from "./kafka.js";
 export { countSocketWrites } from "./socketWrites.js";
-export { rpcRequest, startChopsticks, type RunningChopsticks, type StartChopsticksOptions } from "./chopsticks/startChopsticks.js";
+export {
+  rpcRequest,
+  startChopsticks,
+  type RunningChopsticks,
+  type StartChopsticksOptions,
+} from "./chopsticks/startChopsticks.js";
 export { startFaultyProxy, type FaultMode, type FaultyProxy, type StartFaultyProxyOptions } from "./faultyProxy.js";

@@ -83,7 +83,12 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
 
   const brokers = [`127.0.0.1:${port}`];
   try {
-    await waitUntilServing({ brokers, process: broker, logFile: options.logFile, timeoutMs: options.timeoutMs ?? 90_000 });
+    await waitUntilServing({
+      brokers,
+      process: broker,
+      logFile: options.logFile,
+      timeoutMs: options.timeoutMs ?? 90_000,
+    });
   } catch (error) {
     await stopGracefully(broker, 5_000);
     cds.afterExit(false);
@@ -135,10 +140,14 @@ async function formatStorage(options: {
   const args = [
     ...jvmOptions("256m"),
     ...options.jvmOptions,
-    "-cp", options.classpath,
-    "kafka.tools.StorageTool", "format",
-    "--cluster-id", randomClusterId(),
-    "--config", options.propertiesFile,
+    "-cp",
+    options.classpath,
+    "kafka.tools.StorageTool",
+    "format",
+    "--cluster-id",
+    randomClusterId(),
+    "--config",
+    options.propertiesFile,
     "--ignore-formatted",
   ];
   const { code, stdout, stderr } = await run(javaBinary(), args);

@@ -9,14 +9,16 @@ import { describe, expect, it } from "vitest";
  * Kafka, Redis, NATS, anvil or chopsticks, and stop being fast.
  */
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const STARTS_A_SERVER = /\b(startKafka|startRedis|startNats|startAnvil|startChopsticks|deployDevnet|spawnManaged|ensureKafkaJars|startDataStack)\(|devnetHarness|from "@platform\/local-stack"/;
+const STARTS_A_SERVER =
+  /\b(startKafka|startRedis|startNats|startAnvil|startChopsticks|deployDevnet|spawnManaged|ensureKafkaJars|startDataStack)\(|devnetHarness|from "@platform\/local-stack"/;
 
 async function unitTestFiles(): Promise<string[]> {
   const files: string[] = [];
   for (const top of ["libs", "services", "deploy"]) {
     for (const entry of await readdir(join(REPO_ROOT, top), { recursive: true, withFileTypes: true })) {
       const path = join(entry.parentPath, entry.name);
-      if (!entry.isFile() || path.includes("node_modules") || path.includes("/dist/") || !path.includes("/src/")) continue;
+      if (!entry.isFile() || path.includes("node_modules") || path.includes("/dist/") || !path.includes("/src/"))
+        continue;
       if (entry.name.endsWith(".test.ts") && !entry.name.endsWith(".int.test.ts")) files.push(path);
     }
   }

@@ -41,7 +41,12 @@ export interface AuthTuning {
  * blocks on Kafka or Redis: a dependency that is away shows in readiness and in UNAVAILABLE
  * answers, and is picked up when it returns.
  */
-export function createAuthComponents(config: AuthConfig, secrets: AuthSecrets, log: Logger, tuning: AuthTuning = {}): AuthComponents {
+export function createAuthComponents(
+  config: AuthConfig,
+  secrets: AuthSecrets,
+  log: Logger,
+  tuning: AuthTuning = {},
+): AuthComponents {
   const redis = redisDependency(config.REDIS_URL, "auth");
   // The projection's WATCH needs a connection nobody else runs MULTI/EXEC on.
   const projectionRedis = createRedis({ url: config.REDIS_URL, connectionName: "auth-registry" });
@@ -67,14 +72,21 @@ export function createAuthComponents(config: AuthConfig, secrets: AuthSecrets, l
     pepper: secrets.pepper,
     signingKeys,
     lockout: redisLockout(redis.client, {
-      keyAddress: { slowAfter: config.AUTH_LOCKOUT_KEY_ADDRESS_SLOW_AFTER, lockAfter: config.AUTH_LOCKOUT_KEY_ADDRESS_LOCK_AFTER },
+      keyAddress: {
+        slowAfter: config.AUTH_LOCKOUT_KEY_ADDRESS_SLOW_AFTER,
+        lockAfter: config.AUTH_LOCKOUT_KEY_ADDRESS_LOCK_AFTER,
+      },
       address: { slowAfter: config.AUTH_LOCKOUT_ADDRESS_SLOW_AFTER },
       windowMs: config.AUTH_LOCKOUT_WINDOW_SECONDS * 1_000,
       lockMs: config.AUTH_LOCKOUT_DURATION_SECONDS * 1_000,
       maxDelayMs: config.AUTH_LOCKOUT_MAX_DELAY_MS,
     }),
     registry,
-    accessToken: { issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE, ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS },
+    accessToken: {
+      issuer: config.AUTH_ISSUER,
+      audience: config.AUTH_AUDIENCE,
+      ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+    },
     refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
     refreshTokensPerKey: config.AUTH_REFRESH_TOKENS_PER_KEY,
     grantsPerKeyPerMinute: config.AUTH_GRANTS_PER_KEY_PER_MINUTE,
@@ -89,7 +101,13 @@ export function createAuthComponents(config: AuthConfig, secrets: AuthSecrets, l
   });
 
   return {
-    grpc: authServiceRegistration({ log, issueToken, signingKeys, issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE }),
+    grpc: authServiceRegistration({
+      log,
+      issueToken,
+      signingKeys,
+      issuer: config.AUTH_ISSUER,
+      audience: config.AUTH_AUDIENCE,
+    }),
     adminGrpc: authAdminServiceRegistration({ log, admin }),
     dependencies: [redis.check, kafka.check, registry.check],
     stops: [
@@ -97,7 +115,10 @@ export function createAuthComponents(config: AuthConfig, secrets: AuthSecrets, l
       { name: "publisher", run: () => publisher.close() },
       { name: "signing-keys", run: () => signingKeys.stop() },
       kafka.close,
-      { name: "redis-registry", run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())) },
+      {
+        name: "redis-registry",
+        run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())),
+      },
       redis.close,
     ],
   };

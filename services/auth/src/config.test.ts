@@ -2,7 +2,12 @@ import { REFRESH_TOKEN_RETENTION_MS } from "@platform/bus";
 import { describe, expect, it } from "vitest";
 import { authConfigSchema } from "./config.js";
 
-const required = { REDIS_URL: "redis://127.0.0.1:6379", KAFKA_BROKERS: "127.0.0.1:9092", AUTH_PEPPER_FILE: "/p", AUTH_SIGNING_KEYS_DIR: "/k" };
+const required = {
+  REDIS_URL: "redis://127.0.0.1:6379",
+  KAFKA_BROKERS: "127.0.0.1:9092",
+  AUTH_PEPPER_FILE: "/p",
+  AUTH_SIGNING_KEYS_DIR: "/k",
+};
 
 describe("auth configuration", () => {
   it("refuses a refresh-token lifetime longer than auth.refresh-tokens.v1 keeps an issued token", () => {

@@ -78,4 +78,5 @@ export const authConfigSchema = z
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 
-export const loadAuthConfig = (env: NodeJS.ProcessEnv = process.env): AuthConfig => loadConfigOrExit("auth", authConfigSchema, env);
+export const loadAuthConfig = (env: NodeJS.ProcessEnv = process.env): AuthConfig =>
+  loadConfigOrExit("auth", authConfigSchema, env);

@@ -11,7 +11,9 @@ import { loadSigningKeysForStart } from "./tokens/signingKeyStore.js";
 // a bad one exits 78 with one line naming the variable.
 const config = loadAuthConfig();
 const pepper = await loadFromVariableOrExit("auth", "AUTH_PEPPER_FILE", () => loadPepper(config.AUTH_PEPPER_FILE));
-const signingKeys = await loadFromVariableOrExit("auth", "AUTH_SIGNING_KEYS_DIR", () => loadSigningKeysForStart(config.AUTH_SIGNING_KEYS_DIR));
+const signingKeys = await loadFromVariableOrExit("auth", "AUTH_SIGNING_KEYS_DIR", () =>
+  loadSigningKeysForStart(config.AUTH_SIGNING_KEYS_DIR),
+);
 const log = createLogger({ service: "auth", level: config.LOG_LEVEL });
 const auth = createAuthComponents(config, { pepper, signingKeys }, log);
 

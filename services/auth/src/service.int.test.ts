@@ -18,7 +18,15 @@ import {
 } from "@platform/proto/auth/v1/auth";
 import { TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
-import { freePort, startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
+import {
+  freePort,
+  startKafka,
+  startRedis,
+  tempDir,
+  waitFor,
+  type RunningKafka,
+  type RunningRedis,
+} from "@platform/testing";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthComponents, type AuthComponents } from "./app.js";
@@ -85,7 +93,10 @@ function configFor(kafkaBrokers: string) {
   });
 }
 
-async function startInstance(kafkaBrokers: string, options: { waitReady: boolean } = { waitReady: true }): Promise<Instance> {
+async function startInstance(
+  kafkaBrokers: string,
+  options: { waitReady: boolean } = { waitReady: true },
+): Promise<Instance> {
   const config = configFor(kafkaBrokers);
   const components = createAuthComponents(
     config,
@@ -94,11 +105,18 @@ async function startInstance(kafkaBrokers: string, options: { waitReady: boolean
     { registryIntervalMs: 1_000 },
   );
   const server: RunningGrpcServer = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [components.grpc] });
-  const adminServer: RunningGrpcServer = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [components.adminGrpc] });
+  const adminServer: RunningGrpcServer = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    services: [components.adminGrpc],
+  });
   server.setServing(true);
   adminServer.setServing(true);
   const auth = createGrpcClient(AuthServiceClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 15_000 });
-  const admin = createGrpcClient(AuthAdminServiceClient, { target: `127.0.0.1:${adminServer.port}`, deadlineMs: 15_000 });
+  const admin = createGrpcClient(AuthAdminServiceClient, {
+    target: `127.0.0.1:${adminServer.port}`,
+    deadlineMs: 15_000,
+  });
   const started: Instance = {
     auth,
     admin,
@@ -113,11 +131,14 @@ async function startInstance(kafkaBrokers: string, options: { waitReady: boolean
   };
   instances.push(started);
   if (options.waitReady) {
-    await waitFor(async () => (await Promise.all(components.dependencies.map((check) => check.probe()))).every(Boolean), {
-      what: "auth ready",
-      timeoutMs: 30_000,
-      intervalMs: 100,
-    });
+    await waitFor(
+      async () => (await Promise.all(components.dependencies.map((check) => check.probe()))).every(Boolean),
+      {
+        what: "auth ready",
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      },
+    );
   }
   return started;
 }
@@ -152,7 +173,9 @@ async function projectionCaughtUp(): Promise<void> {
   await admin.connect();
   try {
     const topics = [TOPICS.authApiKeys.name, TOPICS.authRefreshTokens.name];
-    const ends = await Promise.all(topics.map(async (topic) => ({ topic, offsets: await admin.fetchTopicOffsets(topic) })));
+    const ends = await Promise.all(
+      topics.map(async (topic) => ({ topic, offsets: await admin.fetchTopicOffsets(topic) })),
+    );
     await waitFor(
       async () => {
         for (const { topic, offsets } of ends) {
@@ -174,7 +197,12 @@ type Client = Instance["auth"];
 type AdminClient = Instance["admin"];
 const metadata = () => new Metadata();
 
-async function createKey(name: string, scopes: string[], tier = "", on: AdminClient = instance.admin): Promise<{ key: ApiKey; secret: string }> {
+async function createKey(
+  name: string,
+  scopes: string[],
+  tier = "",
+  on: AdminClient = instance.admin,
+): Promise<{ key: ApiKey; secret: string }> {
   const { key, secret } = await callUnary(on, on.createApiKey, { name, scopes, tier }, metadata());
   issuedSecrets.push(secret);
   return { key: key!, secret };
@@ -205,10 +233,21 @@ async function refusal(work: Promise<unknown>): Promise<{ grpcStatus: number; co
   return { grpcStatus, code, detail };
 }
 
-const badCredentials = { grpcStatus: status.UNAUTHENTICATED, code: "INVALID_CREDENTIALS", detail: "the API key id or secret is not valid" };
-const badRefresh = { grpcStatus: status.UNAUTHENTICATED, code: "INVALID_REFRESH_TOKEN", detail: "the refresh token is not valid for this API key" };
+const badCredentials = {
+  grpcStatus: status.UNAUTHENTICATED,
+  code: "INVALID_CREDENTIALS",
+  detail: "the API key id or secret is not valid",
+};
+const badRefresh = {
+  grpcStatus: status.UNAUTHENTICATED,
+  code: "INVALID_REFRESH_TOKEN",
+  detail: "the refresh token is not valid for this API key",
+};
 
-async function verified(accessToken: string, on: Client = instance.auth): Promise<{ payload: JWTPayload; kid: string | undefined }> {
+async function verified(
+  accessToken: string,
+  on: Client = instance.auth,
+): Promise<{ payload: JWTPayload; kid: string | undefined }> {
   const keys = await callUnary(on, on.getSigningKeys, {}, metadata());
   const { payload } = await jwtVerify(accessToken, createLocalJWKSet(JSON.parse(keys.jwksJson) as JSONWebKeySet), {
     algorithms: ["EdDSA"],
@@ -227,7 +266,12 @@ let mainRefresh: string;
 describe("auth over gRPC", () => {
   it("creates a key that works at once, in both grant types", async () => {
     main = await createKey("integration", ["intents:read", "data:read"]);
-    expect(main.key).toMatchObject({ name: "integration", scopes: ["data:read", "intents:read"], tier: "standard", status: ApiKeyStatus.API_KEY_STATUS_ACTIVE });
+    expect(main.key).toMatchObject({
+      name: "integration",
+      scopes: ["data:read", "intents:read"],
+      tier: "standard",
+      status: ApiKeyStatus.API_KEY_STATUS_ACTIVE,
+    });
     expect(main.key.id).toMatch(/^ak_/);
     expect(main.secret).toMatch(/^sk_/);
 
@@ -264,10 +308,22 @@ describe("auth over gRPC", () => {
   });
 
   it("refuses bad admin input and an empty grant with INVALID_ARGUMENT", async () => {
-    expect(await refusal(createKey("x", ["data:write"]))).toMatchObject({ grpcStatus: status.INVALID_ARGUMENT, code: "INVALID_SCOPE" });
-    expect(await refusal(createKey("x", ["data:read"], "gold"))).toMatchObject({ grpcStatus: status.INVALID_ARGUMENT, code: "UNKNOWN_TIER" });
-    expect(await refusal(issue({ grant: undefined }))).toMatchObject({ grpcStatus: status.INVALID_ARGUMENT, code: "INVALID_REQUEST" });
-    expect(await refusal(issue(withSecret(main.key.id, "")))).toMatchObject({ grpcStatus: status.INVALID_ARGUMENT, code: "INVALID_REQUEST" });
+    expect(await refusal(createKey("x", ["data:write"]))).toMatchObject({
+      grpcStatus: status.INVALID_ARGUMENT,
+      code: "INVALID_SCOPE",
+    });
+    expect(await refusal(createKey("x", ["data:read"], "gold"))).toMatchObject({
+      grpcStatus: status.INVALID_ARGUMENT,
+      code: "UNKNOWN_TIER",
+    });
+    expect(await refusal(issue({ grant: undefined }))).toMatchObject({
+      grpcStatus: status.INVALID_ARGUMENT,
+      code: "INVALID_REQUEST",
+    });
+    expect(await refusal(issue(withSecret(main.key.id, "")))).toMatchObject({
+      grpcStatus: status.INVALID_ARGUMENT,
+      code: "INVALID_REQUEST",
+    });
     const unknown = newCredential("keyId");
     for (const call of [
       () => callUnary(instance.admin, instance.admin.revokeApiKey, { id: unknown, reason: "" }, metadata()),
@@ -284,7 +340,8 @@ describe("auth over gRPC", () => {
     const intoMinute = Date.now() % 60_000;
     if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
     let refreshToken = "";
-    for (let grant = 0; grant < 30; grant += 1) refreshToken = (await issue(withSecret(busy.key.id, busy.secret, "198.51.100.40"))).refreshToken!;
+    for (let grant = 0; grant < 30; grant += 1)
+      refreshToken = (await issue(withSecret(busy.key.id, busy.secret, "198.51.100.40"))).refreshToken!;
     const refused = await issue(withSecret(busy.key.id, busy.secret, "198.51.100.40")).then(
       () => undefined,
       (error: unknown) => error as AppError,
@@ -303,12 +360,24 @@ describe("auth over gRPC", () => {
     const admin = createKafkaClient({ brokers: kafka.brokers, clientId: "auth-test-topics", logger: log }).admin();
     await admin.connect();
     try {
-      const total = async (topic: string) => (await admin.fetchTopicOffsets(topic)).reduce((sum, entry) => sum + BigInt(entry.high), 0n);
-      const [keysBefore, tokensBefore] = [await total(TOPICS.authApiKeys.name), await total(TOPICS.authRefreshTokens.name)];
+      const total = async (topic: string) =>
+        (await admin.fetchTopicOffsets(topic)).reduce((sum, entry) => sum + BigInt(entry.high), 0n);
+      const [keysBefore, tokensBefore] = [
+        await total(TOPICS.authApiKeys.name),
+        await total(TOPICS.authRefreshTokens.name),
+      ];
       await issue(withSecret(other.key.id, other.secret, "198.51.100.77"));
-      expect([await total(TOPICS.authApiKeys.name), await total(TOPICS.authRefreshTokens.name)]).toEqual([keysBefore, tokensBefore + 1n]);
-      const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: 2, name: TOPICS.authRefreshTokens.name, configNames: ["retention.ms", "cleanup.policy"] }] });
-      expect(Object.fromEntries(described.resources[0]!.configEntries.map((entry) => [entry.configName, entry.configValue]))).toEqual({ "retention.ms": String(31 * 24 * 3_600_000), "cleanup.policy": "delete" });
+      expect([await total(TOPICS.authApiKeys.name), await total(TOPICS.authRefreshTokens.name)]).toEqual([
+        keysBefore,
+        tokensBefore + 1n,
+      ]);
+      const described = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [{ type: 2, name: TOPICS.authRefreshTokens.name, configNames: ["retention.ms", "cleanup.policy"] }],
+      });
+      expect(
+        Object.fromEntries(described.resources[0]!.configEntries.map((entry) => [entry.configName, entry.configValue])),
+      ).toEqual({ "retention.ms": String(31 * 24 * 3_600_000), "cleanup.policy": "delete" });
     } finally {
       await admin.disconnect();
     }
@@ -316,10 +385,19 @@ describe("auth over gRPC", () => {
 
   it("serves key administration only on its own listener: the port the gateway calls has no admin method", async () => {
     // A compromised gateway holds a channel to the gateway-facing port only.
-    const fromGateway = createGrpcClient(AuthAdminServiceClient, { target: `127.0.0.1:${instance.port}`, deadlineMs: 5_000 });
+    const fromGateway = createGrpcClient(AuthAdminServiceClient, {
+      target: `127.0.0.1:${instance.port}`,
+      deadlineMs: 5_000,
+    });
     try {
       for (const attempt of [
-        () => callUnary(fromGateway, fromGateway.createApiKey, { name: "minted", scopes: ["data:read"], tier: "" }, metadata()),
+        () =>
+          callUnary(
+            fromGateway,
+            fromGateway.createApiKey,
+            { name: "minted", scopes: ["data:read"], tier: "" },
+            metadata(),
+          ),
         () => callUnary(fromGateway, fromGateway.rotateApiKeySecret, { id: main.key.id }, metadata()),
         () => callUnary(fromGateway, fromGateway.listApiKeys, { includeRevoked: true }, metadata()),
       ]) {
@@ -328,7 +406,11 @@ describe("auth over gRPC", () => {
     } finally {
       fromGateway.close();
     }
-    expect((await callUnary(instance.admin, instance.admin.listApiKeys, { includeRevoked: true }, metadata())).keys.map((key) => key.name)).not.toContain("minted");
+    expect(
+      (await callUnary(instance.admin, instance.admin.listApiKeys, { includeRevoked: true }, metadata())).keys.map(
+        (key) => key.name,
+      ),
+    ).not.toContain("minted");
   });
 
   it("answers an unknown key id, a wrong secret and a malformed secret identically", async () => {
@@ -338,7 +420,15 @@ describe("auth over gRPC", () => {
       await refusal(issue(withSecret(newCredential("keyId"), newCredential("secret"), "198.51.100.1"))),
       await refusal(issue(withSecret(probe.key.id, newCredential("secret"), "198.51.100.2"))),
       // One character changed (never to itself: 1 secret in 62 ends in any given letter).
-      await refusal(issue(withSecret(probe.key.id, `${probe.secret.slice(0, -1)}${probe.secret.endsWith("x") ? "y" : "x"}`, "198.51.100.3"))),
+      await refusal(
+        issue(
+          withSecret(
+            probe.key.id,
+            `${probe.secret.slice(0, -1)}${probe.secret.endsWith("x") ? "y" : "x"}`,
+            "198.51.100.3",
+          ),
+        ),
+      ),
       await refusal(issue(withSecret("ak_short", probe.secret, "198.51.100.4"))),
     ];
     for (const answer of answers) expect(answer).toEqual(badCredentials);
@@ -367,13 +457,22 @@ describe("auth over gRPC", () => {
   it("revocation ends the key and its refresh tokens, and is listed", async () => {
     const doomed = await createKey("doomed", ["data:read"]);
     const { refreshToken } = await issue(withSecret(doomed.key.id, doomed.secret));
-    const revoked = await callUnary(instance.admin, instance.admin.revokeApiKey, { id: doomed.key.id, reason: "test" }, metadata());
+    const revoked = await callUnary(
+      instance.admin,
+      instance.admin.revokeApiKey,
+      { id: doomed.key.id, reason: "test" },
+      metadata(),
+    );
     expect(revoked.key).toMatchObject({ status: ApiKeyStatus.API_KEY_STATUS_REVOKED });
     expect(revoked.key?.revokedAt).toBeDefined();
 
     expect(await refusal(issue(withSecret(doomed.key.id, doomed.secret)))).toEqual(badCredentials);
     expect(await refusal(issue(withRefresh(doomed.key.id, refreshToken!)))).toEqual(badRefresh);
-    expect(await refusal(callUnary(instance.admin, instance.admin.revokeApiKey, { id: doomed.key.id, reason: "" }, metadata()))).toMatchObject({
+    expect(
+      await refusal(
+        callUnary(instance.admin, instance.admin.revokeApiKey, { id: doomed.key.id, reason: "" }, metadata()),
+      ),
+    ).toMatchObject({
       grpcStatus: status.FAILED_PRECONDITION,
       code: "API_KEY_REVOKED",
     });
@@ -398,7 +497,9 @@ describe("auth over gRPC", () => {
     const target = await createKey("lockout", ["data:read"]);
     // Two failures from one address, then the right secret from there: slowed, and it clears the count.
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      expect(await refusal(issue(withSecret(target.key.id, newCredential("secret"), "203.0.113.1")))).toEqual(badCredentials);
+      expect(await refusal(issue(withSecret(target.key.id, newCredential("secret"), "203.0.113.1")))).toEqual(
+        badCredentials,
+      );
     }
     const slowedFrom = Date.now();
     await issue(withSecret(target.key.id, target.secret, "203.0.113.1"));
@@ -406,7 +507,9 @@ describe("auth over gRPC", () => {
     expect(await redis.exists(authKeys.failuresOfKeyAt(target.key.id, "203.0.113.1"))).toBe(0);
 
     for (let attempt = 0; attempt < 4; attempt += 1) {
-      expect(await refusal(issue(withSecret(target.key.id, newCredential("secret"), "203.0.113.2")))).toEqual(badCredentials);
+      expect(await refusal(issue(withSecret(target.key.id, newCredential("secret"), "203.0.113.2")))).toEqual(
+        badCredentials,
+      );
     }
     // Locked for that address: even the right secret gets the same answer there, for the lock's duration.
     expect(await refusal(issue(withSecret(target.key.id, target.secret, "203.0.113.2")))).toEqual(badCredentials);
@@ -417,20 +520,25 @@ describe("auth over gRPC", () => {
     const target = await createKey("public-id", ["data:read"]);
     // Attackers on several addresses, each past the lock threshold for this key id.
     for (const address of ["198.51.100.21", "198.51.100.22", "2001:db8:1:2::1"]) {
-      for (let attempt = 0; attempt < 5; attempt += 1) await refusal(issue(withSecret(target.key.id, newCredential("secret"), address)));
+      for (let attempt = 0; attempt < 5; attempt += 1)
+        await refusal(issue(withSecret(target.key.id, newCredential("secret"), address)));
       expect(await refusal(issue(withSecret(target.key.id, target.secret, address)))).toEqual(badCredentials);
     }
     // The owner, elsewhere, is answered.
     expect((await issue(withSecret(target.key.id, target.secret, "198.51.100.23"))).accessToken).toBeTruthy();
     // An IPv6 client counts per /64: another address of the locked /64 is locked too, the next /64 is not.
-    expect(await refusal(issue(withSecret(target.key.id, target.secret, "2001:db8:1:2:ffff::9")))).toEqual(badCredentials);
+    expect(await refusal(issue(withSecret(target.key.id, target.secret, "2001:db8:1:2:ffff::9")))).toEqual(
+      badCredentials,
+    );
     expect((await issue(withSecret(target.key.id, target.secret, "2001:db8:1:3::1"))).accessToken).toBeTruthy();
   });
 
   it("slows down, and never locks, one address trying many key ids (a shared proxy or NAT address)", async () => {
     const target = await createKey("shared-address", ["data:read"]);
     for (let attempt = 0; attempt < 12; attempt += 1) {
-      expect(await refusal(issue(withSecret(newCredential("keyId"), newCredential("secret"), "203.0.113.66")))).toEqual(badCredentials);
+      expect(await refusal(issue(withSecret(newCredential("keyId"), newCredential("secret"), "203.0.113.66")))).toEqual(
+        badCredentials,
+      );
     }
     // Past its slow-down threshold and far past any lock threshold: slowed, still answered.
     const slowedFrom = Date.now();
@@ -444,7 +552,10 @@ describe("auth over gRPC", () => {
     const activeFrom = new Date(Date.now() + 2_500);
     const nextKid = generateAndWrite(activeFrom);
     await waitFor(
-      async () => (await callUnary(instance.auth, instance.auth.getSigningKeys, {}, metadata())).keys.some((key) => key.kid === nextKid),
+      async () =>
+        (await callUnary(instance.auth, instance.auth.getSigningKeys, {}, metadata())).keys.some(
+          (key) => key.kid === nextKid,
+        ),
       { what: "the new key published", timeoutMs: 5_000, intervalMs: 100 },
     );
     const published = await callUnary(instance.auth, instance.auth.getSigningKeys, {}, metadata());
@@ -454,7 +565,11 @@ describe("auth over gRPC", () => {
     if (Date.now() < activeFrom.getTime() - 300) {
       expect((await verified((await issue(withSecret(other.key.id, other.secret))).accessToken)).kid).toBe(firstKid);
     }
-    await waitFor(async () => Date.now() > activeFrom.getTime(), { what: "activation", timeoutMs: 5_000, intervalMs: 50 });
+    await waitFor(async () => Date.now() > activeFrom.getTime(), {
+      what: "activation",
+      timeoutMs: 5_000,
+      intervalMs: 50,
+    });
     expect((await verified((await issue(withSecret(other.key.id, other.secret))).accessToken)).kid).toBe(nextKid);
   });
 

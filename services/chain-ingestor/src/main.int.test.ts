@@ -16,7 +16,12 @@ let closedPort: number;
 beforeAll(async () => {
   closedPort = await freePort();
   const rpcUrl = `http://127.0.0.1:${closedPort}`;
-  const chain = { blockTimeMs: 1_000, finality: { safeDepth: 0, finalizedDepth: 0 }, rpcUrl, rpc: { timeoutMs: 500, retryCount: 0, retryDelayMs: 0 } };
+  const chain = {
+    blockTimeMs: 1_000,
+    finality: { safeDepth: 0, finalizedDepth: 0 },
+    rpcUrl,
+    rpc: { timeoutMs: 500, retryCount: 0, retryDelayMs: 0 },
+  };
   chainsFile = join(dir.path, "chains.json");
   writeFileSync(
     chainsFile,
@@ -24,12 +29,28 @@ beforeAll(async () => {
       environment: "test",
       chains: [
         // The coin/USD feed on the origin chain, as the local stack has it: the price source follows it.
-        { ...chain, name: "origin", chainId: 31337, roles: ["origin"], contracts: { fullSettler: "0x5FbDB2315678afecb367f032d93F642f64180aa3", priceFeed: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" } },
+        {
+          ...chain,
+          name: "origin",
+          chainId: 31337,
+          roles: ["origin"],
+          contracts: {
+            fullSettler: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+            priceFeed: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+          },
+        },
         // No settler deployed yet: neither source follows it, so its RPC is no readiness concern.
         { ...chain, name: "destination", chainId: 31338, roles: ["destination"] },
       ],
       // The native network's Substrate side: the native source follows it.
-      substrate: { name: "bittensor", chainId: 945, rpcUrl: `ws://127.0.0.1:${closedPort}`, blockTimeMs: 12_000, finality: { safeDepth: 1, finalizedDepth: 3 }, rpc: { timeoutMs: 500, retryCount: 0, retryDelayMs: 0 } },
+      substrate: {
+        name: "bittensor",
+        chainId: 945,
+        rpcUrl: `ws://127.0.0.1:${closedPort}`,
+        blockTimeMs: 12_000,
+        finality: { safeDepth: 1, finalizedDepth: 3 },
+        rpc: { timeoutMs: 500, retryCount: 0, retryDelayMs: 0 },
+      },
     }),
   );
 });
@@ -39,13 +60,21 @@ afterAll(async () => {
   dir.remove();
 });
 
-async function startIngestor(name: string, env: Record<string, string>): Promise<{ process: ManagedProcess; opsPort: number; logFile: string }> {
+async function startIngestor(
+  name: string,
+  env: Record<string, string>,
+): Promise<{ process: ManagedProcess; opsPort: number; logFile: string }> {
   const [grpcPort, opsPort] = [await freePort(), await freePort()];
   const logFile = join(dir.path, `${name}.log`);
   const ingestor = spawnManaged({
     name,
     command: process.execPath,
-    args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "services", "chain-ingestor", "src", "main.ts")],
+    args: [
+      "--conditions=@platform/source",
+      "--import",
+      "tsx",
+      join(repoRoot, "services", "chain-ingestor", "src", "main.ts"),
+    ],
     cwd: repoRoot,
     logFile,
     env: {
@@ -79,10 +108,13 @@ describe("chain-ingestor INGEST_SOURCES", () => {
     const { process: ingestor, opsPort, logFile } = await startIngestor("native-only", { INGEST_SOURCES: "native" });
     expect(await readinessChecks(opsPort)).toEqual(["kafka", "native-following", "native-topics", "rpc:bittensor"]);
     // It tries the substrate network's node (closed here) and nothing else.
-    const log = await waitFor(async () => {
-      const text = readFileSync(logFile, "utf8");
-      return text.includes("the native network's node does not answer") ? text : undefined;
-    }, { what: "the native source trying its node", timeoutMs: 30_000, intervalMs: 200 });
+    const log = await waitFor(
+      async () => {
+        const text = readFileSync(logFile, "utf8");
+        return text.includes("the native network's node does not answer") ? text : undefined;
+      },
+      { what: "the native source trying its node", timeoutMs: 30_000, intervalMs: 200 },
+    );
     expect(log).toContain(`ws://127.0.0.1:${closedPort}`);
     expect(log).not.toContain("following FullSettler events");
     expect(log).not.toContain("price feed");
@@ -91,7 +123,10 @@ describe("chain-ingestor INGEST_SOURCES", () => {
   }, 120_000);
 
   it("with intents only, starts the intents source and not the native one", async () => {
-    const { opsPort, logFile } = await startIngestor("intents-only", { INGEST_SOURCES: "intents", NATS_URL: `nats://127.0.0.1:${closedPort}` });
+    const { opsPort, logFile } = await startIngestor("intents-only", {
+      INGEST_SOURCES: "intents",
+      NATS_URL: `nats://127.0.0.1:${closedPort}`,
+    });
     expect(await readinessChecks(opsPort)).toEqual(["following", "kafka", "nats", "rpc:origin", "topics"]);
     const log = readFileSync(logFile, "utf8");
     expect(log).toContain("following FullSettler events");
@@ -112,9 +147,14 @@ describe("chain-ingestor INGEST_SOURCES", () => {
 
   it("exits 78 naming INGEST_SOURCES when it lists an unknown source, the retired EVM network source among them", async () => {
     for (const sources of ["intents,blocks", "network"]) {
-      const { process: ingestor, logFile } = await startIngestor(`unknown-source-${sources}`, { INGEST_SOURCES: sources, NATS_URL: "nats://127.0.0.1:4222" });
+      const { process: ingestor, logFile } = await startIngestor(`unknown-source-${sources}`, {
+        INGEST_SOURCES: sources,
+        NATS_URL: "nats://127.0.0.1:4222",
+      });
       expect(await ingestor.exited).toBe(78);
-      expect(readFileSync(logFile, "utf8")).toContain("chain-ingestor: configuration error: INGEST_SOURCES: must list sources among intents, native, price");
+      expect(readFileSync(logFile, "utf8")).toContain(
+        "chain-ingestor: configuration error: INGEST_SOURCES: must list sources among intents, native, price",
+      );
     }
   }, 120_000);
 });

@@ -29,10 +29,19 @@ const services: Record<Group, (deps: GroupDeps) => GrpcServiceRegistration> = {
 };
 // The projections each group reads (accounts values positions at the market's prices): while one
 // is rebuilt after a loss of Redis, the group answers 503 REBUILDING rather than an older as_of.
-const readsFrom: Record<Group, (keyof typeof PROJECTION_MARKERS)[]> = { accounts: ["accounts", "market"], market: ["market", "subnets"], subnets: ["subnets"] };
+const readsFrom: Record<Group, (keyof typeof PROJECTION_MARKERS)[]> = {
+  accounts: ["accounts", "market"],
+  market: ["market", "subnets"],
+  subnets: ["subnets"],
+};
 const registrations = config.DATA_QUERY_GROUPS.map((group) =>
   guardedByMarkers(
-    services[group]({ redis: redis.client, log: log.child({ group }), answerCacheMaxBytes: config.ANSWER_CACHE_MAX_BYTES, registry }),
+    services[group]({
+      redis: redis.client,
+      log: log.child({ group }),
+      answerCacheMaxBytes: config.ANSWER_CACHE_MAX_BYTES,
+      registry,
+    }),
     redis.client,
     readsFrom[group].map((projection) => PROJECTION_MARKERS[projection]),
   ),

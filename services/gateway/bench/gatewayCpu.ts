@@ -39,9 +39,21 @@ if (process.env.GATEWAY_CPU_ROLE === "backend") {
     host: "127.0.0.1",
     port: 0,
     services: [
-      { name: "platform.data.v1.AccountsService", definition: AccountsServiceService, implementation: { getBalanceLatest: answer("getBalanceLatest", balanceLatestExample) } },
-      { name: "platform.data.v1.MarketService", definition: MarketServiceService, implementation: { getPriceLatest: answer("getPriceLatest", priceLatestExample) } },
-      { name: "platform.data.v1.SubnetsService", definition: SubnetsServiceService, implementation: { getValidatorsLatest: answer("getValidatorsLatest", validatorsLatestExample) } },
+      {
+        name: "platform.data.v1.AccountsService",
+        definition: AccountsServiceService,
+        implementation: { getBalanceLatest: answer("getBalanceLatest", balanceLatestExample) },
+      },
+      {
+        name: "platform.data.v1.MarketService",
+        definition: MarketServiceService,
+        implementation: { getPriceLatest: answer("getPriceLatest", priceLatestExample) },
+      },
+      {
+        name: "platform.data.v1.SubnetsService",
+        definition: SubnetsServiceService,
+        implementation: { getValidatorsLatest: answer("getValidatorsLatest", validatorsLatestExample) },
+      },
     ],
   });
   server.setServing(true);
@@ -49,11 +61,19 @@ if (process.env.GATEWAY_CPU_ROLE === "backend") {
 } else {
   const seconds = Number(process.argv[2] ?? 5);
   const rounds = Number(process.argv[3] ?? 3);
-  const paths = (process.env.GATEWAY_CPU_PATHS ?? "/data/v1/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY/balance/latest,/data/v1/coin/price/latest,/data/v1/subnets/1/validators/latest").split(",");
+  const paths = (
+    process.env.GATEWAY_CPU_PATHS ??
+    "/data/v1/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY/balance/latest,/data/v1/coin/price/latest,/data/v1/subnets/1/validators/latest"
+  ).split(",");
   const dir = tempDir("gateway-cpu");
   const redisServer = await startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") });
-  const backend = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, GATEWAY_CPU_ROLE: "backend" }, execArgv: process.execArgv });
-  const backendPort = await new Promise<number>((resolve) => backend.once("message", (message: { port: number }) => resolve(message.port)));
+  const backend = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, GATEWAY_CPU_ROLE: "backend" },
+    execArgv: process.execArgv,
+  });
+  const backendPort = await new Promise<number>((resolve) =>
+    backend.once("message", (message: { port: number }) => resolve(message.port)),
+  );
   try {
     const keyId = "ak_0123456789ABCDEFGHIJKL";
     const { privateKey, publicKey } = await generateKeyPair("EdDSA", { crv: "Ed25519" });
@@ -76,11 +96,22 @@ if (process.env.GATEWAY_CPU_ROLE === "backend") {
       DATA_SUBNETS_GRPC_TARGET: target,
       PUBLIC_BASE_URL: "http://127.0.0.1",
     });
-    const keys = { keyFor: async (kid: string) => (kid === "k1" ? publicKey : undefined), issuer: async () => "platform-auth", audience: async () => "platform-api" };
+    const keys = {
+      keyFor: async (kid: string) => (kid === "k1" ? publicKey : undefined),
+      issuer: async () => "platform-auth",
+      audience: async () => "platform-api",
+    };
     // GATEWAY_CPU_VARIANTS=A=1,B=0|A=0: one gateway app per variant in this process, each built with
     // these environment variables set (switches the gateway code reads when it is put together);
     // the variants are loaded in turn, so each round's CPU is that variant's.
-    const variants = (process.env.GATEWAY_CPU_VARIANTS ?? "").split("|").map((text) => Object.fromEntries(text.split(",").filter((pair) => pair.includes("=")).map((pair) => pair.split("=") as [string, string])));
+    const variants = (process.env.GATEWAY_CPU_VARIANTS ?? "").split("|").map((text) =>
+      Object.fromEntries(
+        text
+          .split(",")
+          .filter((pair) => pair.includes("="))
+          .map((pair) => pair.split("=") as [string, string]),
+      ),
+    );
     const apps: Array<{ label: string; base: string; close(): void }> = [];
     for (const variant of variants) {
       Object.assign(process.env, variant);
@@ -88,20 +119,50 @@ if (process.env.GATEWAY_CPU_ROLE === "backend") {
       await waitFor(() => redisReadiness(redis), { what: "redis" });
       // As the gateway's main.ts does.
       coalesceWrites(redis);
-      await redis.hset(`auth:key:{${keyId}}`, { status: "active", secretVersion: "1", scopes: "data:read", tier: "unlimited" });
+      await redis.hset(`auth:key:{${keyId}}`, {
+        status: "active",
+        secretVersion: "1",
+        scopes: "data:read",
+        tier: "unlimited",
+      });
       const backends = connectBackends(config);
       // Attribution only: GUARD=none admits every request (no token check, no Redis script);
       // BACKEND=fake answers from memory (no gRPC, no protobuf), so their cost can be told apart.
-      const realGuard = createAccessGuard(createTokenVerifier(keys, { clockToleranceSeconds: 30 }), createRateLimiter(redis, [{ name: "unlimited", ratePerSecond: 100_000, burst: 100_000 }], "unlimited"));
-      const guard = variant.GUARD === "none" ? async () => ({ keyId, headers: { "ratelimit-policy": '"default";q=100000;w=1', ratelimit: '"default";r=99999;t=0' } }) : realGuard;
+      const realGuard = createAccessGuard(
+        createTokenVerifier(keys, { clockToleranceSeconds: 30 }),
+        createRateLimiter(redis, [{ name: "unlimited", ratePerSecond: 100_000, burst: 100_000 }], "unlimited"),
+      );
+      const guard =
+        variant.GUARD === "none"
+          ? async () => ({
+              keyId,
+              headers: { "ratelimit-policy": '"default";q=100000;w=1', ratelimit: '"default";r=99999;t=0' },
+            })
+          : realGuard;
       if (variant.BACKEND === "fake") {
-        const answering = (answer: unknown) => (_request: unknown, _metadata: unknown, _options: unknown, callback: (error: null, response: unknown) => void) => void setImmediate(() => callback(null, answer));
+        const answering =
+          (answer: unknown) =>
+          (
+            _request: unknown,
+            _metadata: unknown,
+            _options: unknown,
+            callback: (error: null, response: unknown) => void,
+          ) =>
+            void setImmediate(() => callback(null, answer));
         Object.assign(backends.accounts, { getBalanceLatest: answering(balanceLatestExample) });
         Object.assign(backends.market, { getPriceLatest: answering(priceLatestExample) });
         Object.assign(backends.subnets, { getValidatorsLatest: answering(validatorsLatestExample) });
       }
       const readiness = watchDependencies([{ name: "redis", probe: () => redisReadiness(redis) }], 1_000);
-      const app = createGatewayApp({ log, guard, registry: createMetricsRegistry("gateway"), readiness, routes: apiRoutes(backends), publicBaseUrl: config.PUBLIC_BASE_URL, maxBodyBytes: 65_536 });
+      const app = createGatewayApp({
+        log,
+        guard,
+        registry: createMetricsRegistry("gateway"),
+        readiness,
+        routes: apiRoutes(backends),
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        maxBodyBytes: 65_536,
+      });
       const server = app.listen(0, "127.0.0.1");
       await new Promise((resolve) => server.once("listening", resolve));
       server.keepAliveTimeout = 65_000;
@@ -123,10 +184,26 @@ if (process.env.GATEWAY_CPU_ROLE === "backend") {
         if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
       }
     }
-    const autocannon = join(fileURLToPath(new URL("../../../bench/node_modules/autocannon/autocannon.js", import.meta.url)));
+    const autocannon = join(
+      fileURLToPath(new URL("../../../bench/node_modules/autocannon/autocannon.js", import.meta.url)),
+    );
     const load = (base: string, path: string, duration: number) =>
       new Promise<{ requests: number; p99: number }>((resolve, reject) => {
-        const child = spawn(process.execPath, [autocannon, "-c", "32", "-d", String(duration), "-j", "-H", `authorization=Bearer ${token}`, `${base}${path}`], { stdio: ["ignore", "pipe", "ignore"] });
+        const child = spawn(
+          process.execPath,
+          [
+            autocannon,
+            "-c",
+            "32",
+            "-d",
+            String(duration),
+            "-j",
+            "-H",
+            `authorization=Bearer ${token}`,
+            `${base}${path}`,
+          ],
+          { stdio: ["ignore", "pipe", "ignore"] },
+        );
         let out = "";
         child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
         child.once("exit", () => {
@@ -155,7 +232,9 @@ if (process.env.GATEWAY_CPU_ROLE === "backend") {
     }
     for (const [key, values] of [...figures].sort(([a], [b]) => a.localeCompare(b))) {
       const sorted = [...values].sort((a, b) => a - b);
-      process.stdout.write(`${key.padEnd(80)} gateway CPU µs/req: ${values.map((value) => value.toFixed(0)).join(" ")}  median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)}\n`);
+      process.stdout.write(
+        `${key.padEnd(80)} gateway CPU µs/req: ${values.map((value) => value.toFixed(0)).join(" ")}  median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)}\n`,
+      );
     }
     for (const app of apps) app.close();
   } finally {

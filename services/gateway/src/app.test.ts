@@ -26,7 +26,11 @@ const echoRoute = defineRoute({
   scope: "intents:read",
   params: z.object({ id: z.coerce.number().int().positive() }),
   body: z.object({ text: z.string().max(10) }),
-  docs: { summary: "echo", tags: ["test"], success: { status: 200, description: "echoed", contentType: "application/json", example: { id: 1, text: "hi" } } },
+  docs: {
+    summary: "echo",
+    tags: ["test"],
+    success: { status: 200, description: "echoed", contentType: "application/json", example: { id: 1, text: "hi" } },
+  },
   async handle({ params, body }) {
     if (body.text === "missing") throw notFound("THING_NOT_FOUND", "no such thing", { thingId: params.id });
     if (body.text === "crash") throw new Error("database password hunter2");
@@ -43,12 +47,30 @@ const thingRoute = defineRoute({
   operationId: "thing",
   scope: "data:read",
   params: z.object({ name: z.string().max(20) }),
-  query: z.object({ size: z.coerce.number().int().positive().optional(), tag: z.union([z.string(), z.array(z.string())]).optional() }),
-  docs: { summary: "thing", tags: ["test"], success: { status: 200, description: "a thing", contentType: "application/json", example: { name: "a" } } },
+  query: z.object({
+    size: z.coerce.number().int().positive().optional(),
+    tag: z.union([z.string(), z.array(z.string())]).optional(),
+  }),
+  docs: {
+    summary: "thing",
+    tags: ["test"],
+    success: { status: 200, description: "a thing", contentType: "application/json", example: { name: "a" } },
+  },
   async handle({ params, query, context }) {
     if (params.name === "missing") throw notFound("THING_NOT_FOUND", "no such thing", { thingName: params.name });
     if (params.name === "crash") throw new Error("database password hunter2");
-    return { status: 200, headers: { "cache-control": "private, max-age=6" }, body: { name: params.name, size: query.size ?? null, tag: query.tag ?? null, requestId: context.requestId, keyId: context.keyId, client: context.clientAddress() } };
+    return {
+      status: 200,
+      headers: { "cache-control": "private, max-age=6" },
+      body: {
+        name: params.name,
+        size: query.size ?? null,
+        tag: query.tag ?? null,
+        requestId: context.requestId,
+        keyId: context.keyId,
+        client: context.clientAddress(),
+      },
+    };
   },
 });
 const registry = createMetricsRegistry("gateway-test");
@@ -67,7 +89,12 @@ beforeAll(async () => {
     // Token checks have their own tests (access/*.test.ts, test/e2e/src/auth.test.ts); here every caller is admitted.
     guard: async (context) => {
       if (context.header("authorization") === "Bearer spent") {
-        throw new HttpProblem({ code: "RATE_LIMITED", grpcStatus: status.RESOURCE_EXHAUSTED, detail: "spent", headers: { "retry-after": "3", ratelimit: '"default";r=0;t=3' } });
+        throw new HttpProblem({
+          code: "RATE_LIMITED",
+          grpcStatus: status.RESOURCE_EXHAUSTED,
+          detail: "spent",
+          headers: { "retry-after": "3", ratelimit: '"default";r=0;t=3' },
+        });
       }
       return { keyId: "ak_test", headers: { ratelimit: '"default";r=9;t=1' } };
     },
@@ -110,7 +137,12 @@ describe("gateway HTTP behaviour", () => {
 
   it("names a bad path parameter and a bad body field", async () => {
     const badPath = await problem(await post("/intents/v1/echo/abc", JSON.stringify({ text: "hi" })));
-    expect(badPath).toMatchObject({ status: 400, code: "INVALID_PARAMETER", parameter: "id", type: "https://api.example/problems/invalid-parameter" });
+    expect(badPath).toMatchObject({
+      status: 400,
+      code: "INVALID_PARAMETER",
+      parameter: "id",
+      type: "https://api.example/problems/invalid-parameter",
+    });
     const badBody = await problem(await post("/intents/v1/echo/1", JSON.stringify({ text: 5 })));
     expect(badBody).toMatchObject({ status: 400, code: "INVALID_REQUEST", parameter: "text" });
   });
@@ -124,12 +156,19 @@ describe("gateway HTTP behaviour", () => {
   });
 
   it("answers 400 for a body that is not JSON or not declared as JSON", async () => {
-    expect(await problem(await post("/intents/v1/echo/1", "{not json"))).toMatchObject({ status: 400, code: "INVALID_REQUEST" });
-    expect(await problem(await post("/intents/v1/echo/1", "text=hi", "application/x-www-form-urlencoded"))).toMatchObject({ status: 400, code: "INVALID_REQUEST" });
+    expect(await problem(await post("/intents/v1/echo/1", "{not json"))).toMatchObject({
+      status: 400,
+      code: "INVALID_REQUEST",
+    });
+    expect(
+      await problem(await post("/intents/v1/echo/1", "text=hi", "application/x-www-form-urlencoded")),
+    ).toMatchObject({ status: 400, code: "INVALID_REQUEST" });
   });
 
   it("answers 413 for a body over the limit", async () => {
-    expect(await problem(await post("/intents/v1/echo/1", JSON.stringify({ text: "x".repeat(5_000) })))).toMatchObject({ status: 413 });
+    expect(await problem(await post("/intents/v1/echo/1", JSON.stringify({ text: "x".repeat(5_000) })))).toMatchObject({
+      status: 413,
+    });
   });
 
   it("keeps a service error's code and extension members", async () => {
@@ -152,15 +191,27 @@ describe("gateway HTTP behaviour", () => {
   });
 
   it("tells browsers not to sniff any answer's type: routes, errors and unknown paths", async () => {
-    const answers = [await post("/intents/v1/echo/7", JSON.stringify({ text: "hi" })), await post("/intents/v1/echo/1", "{not json"), await fetch(`${base}/nowhere`)];
-    expect(answers.map((answer) => answer.headers.get("x-content-type-options"))).toEqual(["nosniff", "nosniff", "nosniff"]);
+    const answers = [
+      await post("/intents/v1/echo/7", JSON.stringify({ text: "hi" })),
+      await post("/intents/v1/echo/1", "{not json"),
+      await fetch(`${base}/nowhere`),
+    ];
+    expect(answers.map((answer) => answer.headers.get("x-content-type-options"))).toEqual([
+      "nosniff",
+      "nosniff",
+      "nosniff",
+    ]);
   });
 
   it("answers a request line and headers over node's limit with a documented 431 problem, not node's bare one", async () => {
     const response = await fetch(`${base}/intents/v1/echo/1?x=${"1,".repeat(10_000)}`);
     expect(response.status).toBe(431);
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(await problem(response)).toMatchObject({ status: 431, code: "REQUEST_HEADERS_TOO_LARGE", title: "Request headers too large" });
+    expect(await problem(response)).toMatchObject({
+      status: 431,
+      code: "REQUEST_HEADERS_TOO_LARGE",
+      title: "Request headers too large",
+    });
     // The server keeps serving.
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
@@ -178,16 +229,23 @@ describe("gateway HTTP behaviour", () => {
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: "ready" });
-    expect(await (await fetch(`${opsBase}/readyz`)).json()).toMatchObject({ status: "ready", checks: { "grpc:test": { ok: true } } });
+    expect(await (await fetch(`${opsBase}/readyz`)).json()).toMatchObject({
+      status: "ready",
+      checks: { "grpc:test": { ok: true } },
+    });
 
     // A backend down is listed on the ops port, and the gateway stays ready: only that backend's routes fail.
-    const refresh = () => (globalThis as unknown as { __readiness: { refresh(): Promise<unknown> } }).__readiness.refresh();
+    const refresh = () =>
+      (globalThis as unknown as { __readiness: { refresh(): Promise<unknown> } }).__readiness.refresh();
     backendUp = false;
     await refresh();
     const backendDown = await fetch(`${base}/readyz`);
     expect(backendDown.status).toBe(200);
     expect(await backendDown.json()).toEqual({ status: "ready" });
-    expect(await (await fetch(`${opsBase}/readyz`)).json()).toMatchObject({ status: "ready", checks: { "grpc:test": { ok: false, required: false }, redis: { ok: true } } });
+    expect(await (await fetch(`${opsBase}/readyz`)).json()).toMatchObject({
+      status: "ready",
+      checks: { "grpc:test": { ok: false, required: false }, redis: { ok: true } },
+    });
     // Redis down: no protected route can be served, so the gateway is not ready.
     redisUp = false;
     await refresh();
@@ -196,7 +254,10 @@ describe("gateway HTTP behaviour", () => {
     expect(await notReady.json()).toEqual({ status: "not_ready" });
     const opsNotReady = await fetch(`${opsBase}/readyz`);
     expect(opsNotReady.status).toBe(503);
-    expect(await opsNotReady.json()).toMatchObject({ status: "not_ready", checks: { redis: { ok: false, required: true } } });
+    expect(await opsNotReady.json()).toMatchObject({
+      status: "not_ready",
+      checks: { redis: { ok: false, required: true } },
+    });
     redisUp = true;
     backendUp = true;
     await refresh();
@@ -205,22 +266,35 @@ describe("gateway HTTP behaviour", () => {
     expect((await fetch(`${base}/metrics`)).status).toBe(404);
     expect(await (await fetch(`${opsBase}/metrics`)).text()).toMatch(/^# HELP /m);
 
-    const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>> };
+    const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { parameters: unknown[]; security: unknown }>>;
+    };
     const operation = openapi.paths["/intents/v1/echo/{id}"]!.post!;
     expect(operation.security).toEqual([{ bearerAuth: ["intents:read"] }]);
-    expect(operation.parameters).toEqual([{ name: "id", in: "path", required: true, schema: expect.objectContaining({ type: "integer" }) }]);
+    expect(operation.parameters).toEqual([
+      { name: "id", in: "path", required: true, schema: expect.objectContaining({ type: "integer" }) },
+    ]);
   });
 
   describe("GET routes (served before express)", () => {
     it("validate and answer like express did: path parameters decoded, repeated query keys as lists, guard headers and the request id on the answer", async () => {
-      const response = await fetch(`${base}/data/v1/things/a%20b/latest?size=3&tag=x&tag=y`, { headers: { "x-request-id": "req-42", "x-forwarded-for": "203.0.113.7, 198.51.100.1" } });
+      const response = await fetch(`${base}/data/v1/things/a%20b/latest?size=3&tag=x&tag=y`, {
+        headers: { "x-request-id": "req-42", "x-forwarded-for": "203.0.113.7, 198.51.100.1" },
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
       expect(response.headers.get("cache-control")).toBe("private, max-age=6");
       expect(response.headers.get("ratelimit")).toBe('"default";r=9;t=1');
       expect(response.headers.get("x-request-id")).toBe("req-42");
       // One trusted proxy hop: the client is the address that proxy saw.
-      expect(await response.json()).toEqual({ name: "a b", size: 3, tag: ["x", "y"], requestId: "req-42", keyId: "ak_test", client: "198.51.100.1" });
+      expect(await response.json()).toEqual({
+        name: "a b",
+        size: 3,
+        tag: ["x", "y"],
+        requestId: "req-42",
+        keyId: "ak_test",
+        client: "198.51.100.1",
+      });
     });
 
     it("match literal segments without regard to case and allow one trailing slash, as express routes do; answer HEAD without a body", async () => {
@@ -234,8 +308,16 @@ describe("gateway HTTP behaviour", () => {
     });
 
     it("answer every failure as problem+json: bad parameters, guard refusals with their headers, service errors, crashes, undecodable paths", async () => {
-      expect(await problem(await fetch(`${base}/data/v1/things/${"x".repeat(30)}/latest`))).toMatchObject({ status: 400, code: "INVALID_PARAMETER", parameter: "name" });
-      expect(await problem(await fetch(`${base}/data/v1/things/a/latest?size=-1`))).toMatchObject({ status: 400, code: "INVALID_PARAMETER", parameter: "size" });
+      expect(await problem(await fetch(`${base}/data/v1/things/${"x".repeat(30)}/latest`))).toMatchObject({
+        status: 400,
+        code: "INVALID_PARAMETER",
+        parameter: "name",
+      });
+      expect(await problem(await fetch(`${base}/data/v1/things/a/latest?size=-1`))).toMatchObject({
+        status: 400,
+        code: "INVALID_PARAMETER",
+        parameter: "size",
+      });
       const limited = await fetch(`${base}/data/v1/things/a/latest`, { headers: { authorization: "Bearer spent" } });
       expect(limited.status).toBe(429);
       expect(limited.headers.get("retry-after")).toBe("3");
@@ -252,7 +334,10 @@ describe("gateway HTTP behaviour", () => {
       const crash = await fetch(`${base}/data/v1/things/crash/latest`);
       expect(crash.status).toBe(500);
       expect(JSON.stringify(await problem(crash))).not.toContain("hunter2");
-      expect(await problem(await fetch(`${base}/data/v1/things/%E0%A4%A/latest`))).toMatchObject({ status: 400, code: "INVALID_REQUEST" });
+      expect(await problem(await fetch(`${base}/data/v1/things/%E0%A4%A/latest`))).toMatchObject({
+        status: 400,
+        code: "INVALID_REQUEST",
+      });
     });
 
     it("leave other methods to express: 405 with Allow", async () => {
@@ -264,7 +349,12 @@ describe("gateway HTTP behaviour", () => {
     it("count and time every request by its route template", async () => {
       await fetch(`${base}/data/v1/things/counted/latest`);
       const durations = await registry.getSingleMetric("http_request_duration_seconds")!.get();
-      const count = durations.values.find((value) => value.metricName === "http_request_duration_seconds_count" && value.labels.route === "/data/v1/things/:name/latest" && value.labels.status === "200");
+      const count = durations.values.find(
+        (value) =>
+          value.metricName === "http_request_duration_seconds_count" &&
+          value.labels.route === "/data/v1/things/:name/latest" &&
+          value.labels.status === "200",
+      );
       expect(count?.value).toBeGreaterThan(0);
     });
   });

@@ -41,7 +41,14 @@ export interface GatewayApp {
 export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
   const accessLog = createAccessLog(options.log, options.registry);
   const trustedProxyHops = options.trustProxyHops ?? 0;
-  const fastPath = createApiFastPath({ routes: options.routes, guard: options.guard, log: options.log, accessLog, publicBaseUrl: options.publicBaseUrl, trustedProxyHops });
+  const fastPath = createApiFastPath({
+    routes: options.routes,
+    guard: options.guard,
+    log: options.log,
+    accessLog,
+    publicBaseUrl: options.publicBaseUrl,
+    trustedProxyHops,
+  });
   const slowPath = expressApp(options, accessLog, trustedProxyHops);
   const app = ((request: IncomingMessage, response: ServerResponse) => {
     if (!fastPath(request, response)) slowPath(request, response);
@@ -53,7 +60,11 @@ export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
   return app;
 }
 
-function expressApp(options: GatewayAppOptions, accessLog: ReturnType<typeof createAccessLog>, trustedProxyHops: number): express.Express {
+function expressApp(
+  options: GatewayAppOptions,
+  accessLog: ReturnType<typeof createAccessLog>,
+  trustedProxyHops: number,
+): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -80,7 +91,12 @@ function expressApp(options: GatewayAppOptions, accessLog: ReturnType<typeof cre
       response.setHeader("allow", methods.join(", "));
       sendProblem(
         response,
-        { status: 405, code: "METHOD_NOT_ALLOWED", title: PROBLEM_TITLES.METHOD_NOT_ALLOWED!, detail: `use ${methods.join(" or ")} on this path` },
+        {
+          status: 405,
+          code: "METHOD_NOT_ALLOWED",
+          title: PROBLEM_TITLES.METHOD_NOT_ALLOWED!,
+          detail: `use ${methods.join(" or ")} on this path`,
+        },
         options.publicBaseUrl,
       );
     });
@@ -107,7 +123,13 @@ function expressApp(options: GatewayAppOptions, accessLog: ReturnType<typeof cre
   app.use((request: Request, response: Response) => {
     sendProblem(
       response,
-      { status: 404, code: "NOT_FOUND", title: PROBLEM_TITLES.NOT_FOUND!, detail: `no route ${request.method} ${request.path}`, instance: request.path },
+      {
+        status: 404,
+        code: "NOT_FOUND",
+        title: PROBLEM_TITLES.NOT_FOUND!,
+        detail: `no route ${request.method} ${request.path}`,
+        instance: request.path,
+      },
       options.publicBaseUrl,
     );
   });

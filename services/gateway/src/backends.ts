@@ -37,7 +37,11 @@ function targetsOf(config: GatewayConfig): BackendTarget[] {
     { name: "auth", target: config.AUTH_GRPC_TARGET, healthService: "platform.auth.v1.AuthService" },
     { name: "tc", target: config.TC_GRPC_TARGET, healthService: "platform.tc.v1.TcService" },
     { name: "intents", target: config.INTENTS_GRPC_TARGET, healthService: "platform.intents.v1.IntentsService" },
-    { name: "data-accounts", target: config.DATA_ACCOUNTS_GRPC_TARGET, healthService: "platform.data.v1.AccountsService" },
+    {
+      name: "data-accounts",
+      target: config.DATA_ACCOUNTS_GRPC_TARGET,
+      healthService: "platform.data.v1.AccountsService",
+    },
     { name: "data-market", target: config.DATA_MARKET_GRPC_TARGET, healthService: "platform.data.v1.MarketService" },
     { name: "data-subnets", target: config.DATA_SUBNETS_GRPC_TARGET, healthService: "platform.data.v1.SubnetsService" },
   ];

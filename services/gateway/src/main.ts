@@ -24,18 +24,27 @@ const backends = connectBackends(config);
 // rate limit). A backend that is down only fails its own routes with 503, so its health is listed in
 // /readyz but does not take the gateway out of its load balancer, where every route would be lost.
 const readiness = watchDependencies(
-  [{ name: "redis", probe: () => redisReadiness(redis) }, ...backends.checks.map((check) => ({ ...check, required: false }))],
+  [
+    { name: "redis", probe: () => redisReadiness(redis) },
+    ...backends.checks.map((check) => ({ ...check, required: false })),
+  ],
   config.READINESS_INTERVAL_MS,
 );
 readiness.onChange((snapshot) => {
-  const down = Object.entries(snapshot.checks).filter(([, state]) => !state.ok).map(([name]) => name);
+  const down = Object.entries(snapshot.checks)
+    .filter(([, state]) => !state.ok)
+    .map(([name]) => name);
   if (!snapshot.ready) log.warn({ down }, "not ready");
   else if (down.length > 0) log.warn({ down }, "ready; these backends do not answer, so their routes answer 503");
   else log.info("ready: Redis and every backend answer");
 });
 
-const verifier = createTokenVerifier(cachedSigningKeys(backends.auth), { clockToleranceSeconds: config.TOKEN_CLOCK_TOLERANCE_SECONDS });
-const limiter = await loadFromVariableOrExit("gateway", "RATE_LIMIT_DEFAULT_TIER", () => createRateLimiter(redis, tiers, config.RATE_LIMIT_DEFAULT_TIER));
+const verifier = createTokenVerifier(cachedSigningKeys(backends.auth), {
+  clockToleranceSeconds: config.TOKEN_CLOCK_TOLERANCE_SECONDS,
+});
+const limiter = await loadFromVariableOrExit("gateway", "RATE_LIMIT_DEFAULT_TIER", () =>
+  createRateLimiter(redis, tiers, config.RATE_LIMIT_DEFAULT_TIER),
+);
 
 const app = createGatewayApp({
   log,
@@ -76,9 +85,12 @@ handleShutdown(
         new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
-          setTimeout(() => {
-            for (const socket of sockets) socket.destroy();
-          }, Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 5_000)).unref();
+          setTimeout(
+            () => {
+              for (const socket of sockets) socket.destroy();
+            },
+            Math.max(1_000, config.SHUTDOWN_TIMEOUT_MS - 5_000),
+          ).unref();
         }),
     },
     { name: "readiness", run: () => readiness.stop() },

@@ -41,19 +41,33 @@ import { listUserIntents } from "./reads/listUserIntents.js";
 // the intents projection's Redis records; the notification passes the T&C gate first.
 const config = loadIntentsGatewayConfig();
 const log = createLogger({ service: "intents-gateway", level: config.LOG_LEVEL });
-const chains = await loadFromVariableOrExit("intents-gateway", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
+const chains = await loadFromVariableOrExit("intents-gateway", "CHAINS_FILE", () =>
+  loadChainConfig(config.CHAINS_FILE),
+);
 // Every FullSettler serves both sides, and routes run both ways: an order may be opened on any
 // chain with an intents role, so any of them can be the origin of a notified transaction.
 const originChainIds = new Set(
-  chains.chains.filter((chain) => chain.roles.includes("origin") || chain.roles.includes("destination")).map((chain) => String(chain.chainId)),
+  chains.chains
+    .filter((chain) => chain.roles.includes("origin") || chain.roles.includes("destination"))
+    .map((chain) => String(chain.chainId)),
 );
 const redis = redisDependency(config.REDIS_URL, "intents-gateway");
 const mirrored = <Handler>(handler: Handler): Handler => mirroredRead(redis.client, handler);
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "intents-gateway", log);
 const nats = natsDependency(config.NATS_URL, "intents-gateway", log);
-const topics = ensureTopics(kafka.client, { topics: ["intents.notifications.v1"], replicationFactor: config.KAFKA_REPLICATION_FACTOR, logger: log });
-const publisher = createLazyPublisher(kafka.client, { onConnectError: (error, failures) => log.warn({ err: error, failures }, "kafka publisher not connected yet") });
-const tc = createGrpcClient(TcServiceClient, { target: config.TC_GRPC_TARGET, deadlineMs: 2_000, unavailableRetries: 2 });
+const topics = ensureTopics(kafka.client, {
+  topics: ["intents.notifications.v1"],
+  replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+  logger: log,
+});
+const publisher = createLazyPublisher(kafka.client, {
+  onConnectError: (error, failures) => log.warn({ err: error, failures }, "kafka publisher not connected yet"),
+});
+const tc = createGrpcClient(TcServiceClient, {
+  target: config.TC_GRPC_TARGET,
+  deadlineMs: 2_000,
+  unavailableRetries: 2,
+});
 const tcHealth = createHealthChecker(config.TC_GRPC_TARGET);
 // User-triggered reads get their own clients and quota (a chain's preflightRpcUrl, if set): they
 // never share a connection budget with anything else, and retry at most once.
@@ -67,11 +81,31 @@ const intentChainIds = new Set(intentChains.keys());
 const routes = buildRouteTable(chains);
 const quotes = createQuoteStore(redis.client, config.QUOTE_RETENTION_SECONDS);
 const decimals = createTokenDecimals();
-log.info({ chains: chains.chains.map((chain) => chain.name), originChainIds: [...originChainIds], routes: routes.routes.length }, "chains configured");
+log.info(
+  {
+    chains: chains.chains.map((chain) => chain.name),
+    originChainIds: [...originChainIds],
+    routes: routes.routes.length,
+  },
+  "chains configured",
+);
 // Not fatal: the other routes are served; these come back once the chains file names their tokens.
-for (const skipped of routes.unresolved) log.warn({ route: skipped.index, reason: skipped.reason }, "route left out: token not resolved");
-const quoteDependencies = { routes, chains: intentChains, decimals, quotes, fillDeadlineWindowSeconds: config.FILL_DEADLINE_WINDOW_SECONDS };
-const preflightDependencies = { routes, chains: intentChains, decimals, quotes, openGasFallback: BigInt(config.OPEN_GAS_FALLBACK) };
+for (const skipped of routes.unresolved)
+  log.warn({ route: skipped.index, reason: skipped.reason }, "route left out: token not resolved");
+const quoteDependencies = {
+  routes,
+  chains: intentChains,
+  decimals,
+  quotes,
+  fillDeadlineWindowSeconds: config.FILL_DEADLINE_WINDOW_SECONDS,
+};
+const preflightDependencies = {
+  routes,
+  chains: intentChains,
+  decimals,
+  quotes,
+  openGasFallback: BigInt(config.OPEN_GAS_FALLBACK),
+};
 
 await runBackendService({
   name: "intents-gateway",
@@ -88,21 +122,49 @@ await runBackendService({
           notify: unaryHandler<NotifyRequest, NotifyResponse>(log, "Notify", (request, call) => {
             const apiKeyId = String(call.metadata.get("x-api-key-id")[0] ?? "");
             const deadline = call.getDeadline();
-            const until = deadline instanceof Date ? deadline.getTime() : Number.isFinite(deadline) ? Number(deadline) : Date.now() + 5_000;
-            return notify({ tc, redis: redis.client, publisher, signals: nats.client, originChainIds, chains: intentChains }, request, apiKeyId, until);
+            const until =
+              deadline instanceof Date
+                ? deadline.getTime()
+                : Number.isFinite(deadline)
+                  ? Number(deadline)
+                  : Date.now() + 5_000;
+            return notify(
+              { tc, redis: redis.client, publisher, signals: nats.client, originChainIds, chains: intentChains },
+              request,
+              apiKeyId,
+              until,
+            );
           }),
-          quote: unaryHandler<QuoteRequest, QuoteResponse>(log, "Quote", (request) => quote(quoteDependencies, request)),
+          quote: unaryHandler<QuoteRequest, QuoteResponse>(log, "Quote", (request) =>
+            quote(quoteDependencies, request),
+          ),
           preflight: unaryHandler<PreflightRequest, PreflightResponse>(log, "Preflight", (request, call) =>
-            preflightsPerKey.run(String(call.metadata.get("x-api-key-id")[0] ?? ""), () => preflight(preflightDependencies, request)),
+            preflightsPerKey.run(String(call.metadata.get("x-api-key-id")[0] ?? ""), () =>
+              preflight(preflightDependencies, request),
+            ),
           ),
           // The mirrored reads wait for a rebuilt read model (503 REBUILDING) rather than answer an
           // older status, or "not found" for an intent the replay has not reached yet.
-          getIntent: mirrored(unaryHandler<GetIntentRequest, GetIntentResponse>(log, "GetIntent", (request) => getIntent(redis.client, request))),
-          listByTransaction: mirrored(
-            unaryHandler<ListByTransactionRequest, ListByTransactionResponse>(log, "ListByTransaction", (request) => listByTransaction(redis.client, intentChainIds, request)),
+          getIntent: mirrored(
+            unaryHandler<GetIntentRequest, GetIntentResponse>(log, "GetIntent", (request) =>
+              getIntent(redis.client, request),
+            ),
           ),
-          listPending: mirrored(unaryHandler<ListPendingRequest, ListPendingResponse>(log, "ListPending", (request) => listUserIntents(redis.client, "pending", request))),
-          listExpired: mirrored(unaryHandler<ListExpiredRequest, ListExpiredResponse>(log, "ListExpired", (request) => listUserIntents(redis.client, "expired", request))),
+          listByTransaction: mirrored(
+            unaryHandler<ListByTransactionRequest, ListByTransactionResponse>(log, "ListByTransaction", (request) =>
+              listByTransaction(redis.client, intentChainIds, request),
+            ),
+          ),
+          listPending: mirrored(
+            unaryHandler<ListPendingRequest, ListPendingResponse>(log, "ListPending", (request) =>
+              listUserIntents(redis.client, "pending", request),
+            ),
+          ),
+          listExpired: mirrored(
+            unaryHandler<ListExpiredRequest, ListExpiredResponse>(log, "ListExpired", (request) =>
+              listUserIntents(redis.client, "expired", request),
+            ),
+          ),
         },
       },
     ],

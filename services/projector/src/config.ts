@@ -4,32 +4,38 @@ import { z } from "zod";
 
 export const PROJECTIONS = ["intents", "accounts", "market", "subnets"] as const;
 
-export const projectorConfigSchema = z.object({
-  ...serviceVars,
-  KAFKA_BROKERS: vars.hostPortList(),
-  REDIS_URL: vars.url(["redis", "rediss"]),
-  NATS_URL: vars.url(["nats", "tls"]),
-  /** Projections this process runs, each its own consumer group, so they deploy and scale apart. */
-  PROJECTIONS: vars
-    .list()
-    .refine((names) => names.every((name) => (PROJECTIONS as readonly string[]).includes(name)), {
-      error: `must list projections among ${PROJECTIONS.join(", ")}`,
-    })
-    .transform((names) => [...new Set(names)] as Array<(typeof PROJECTIONS)[number]>),
-  /** Replication of the topics a projection creates when it starts before their producers; 3 in production. */
-  KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
-  /**
-   * FullSettler's REFUND_GRACE in seconds (fixed in the contract at deployment; 60 on the devnet):
-   * an intent's refundable_at is its fill deadline plus this. Carried in configuration so the
-   * projector needs no chain access; it must match the deployed settlers. Required when PROJECTIONS
-   * lists `intents`.
-   */
-  INTENTS_REFUND_GRACE_SECONDS: vars.positiveInt().optional(),
-}).superRefine((config, context) => {
-  if (config.PROJECTIONS.includes("intents") && config.INTENTS_REFUND_GRACE_SECONDS === undefined) {
-    context.addIssue({ code: "custom", path: ["INTENTS_REFUND_GRACE_SECONDS"], message: "is required when PROJECTIONS lists intents" });
-  }
-});
+export const projectorConfigSchema = z
+  .object({
+    ...serviceVars,
+    KAFKA_BROKERS: vars.hostPortList(),
+    REDIS_URL: vars.url(["redis", "rediss"]),
+    NATS_URL: vars.url(["nats", "tls"]),
+    /** Projections this process runs, each its own consumer group, so they deploy and scale apart. */
+    PROJECTIONS: vars
+      .list()
+      .refine((names) => names.every((name) => (PROJECTIONS as readonly string[]).includes(name)), {
+        error: `must list projections among ${PROJECTIONS.join(", ")}`,
+      })
+      .transform((names) => [...new Set(names)] as Array<(typeof PROJECTIONS)[number]>),
+    /** Replication of the topics a projection creates when it starts before their producers; 3 in production. */
+    KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+    /**
+     * FullSettler's REFUND_GRACE in seconds (fixed in the contract at deployment; 60 on the devnet):
+     * an intent's refundable_at is its fill deadline plus this. Carried in configuration so the
+     * projector needs no chain access; it must match the deployed settlers. Required when PROJECTIONS
+     * lists `intents`.
+     */
+    INTENTS_REFUND_GRACE_SECONDS: vars.positiveInt().optional(),
+  })
+  .superRefine((config, context) => {
+    if (config.PROJECTIONS.includes("intents") && config.INTENTS_REFUND_GRACE_SECONDS === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["INTENTS_REFUND_GRACE_SECONDS"],
+        message: "is required when PROJECTIONS lists intents",
+      });
+    }
+  });
 
 export type ProjectorConfig = z.infer<typeof projectorConfigSchema>;
 

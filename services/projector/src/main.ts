@@ -20,7 +20,11 @@ const checks: DependencyCheck[] = [];
 const stops: ShutdownStep[] = [];
 if (config.PROJECTIONS.includes("intents")) {
   // WATCH belongs to a connection: the projection gets one of its own.
-  const projectionRedis = createRedis({ url: config.REDIS_URL, connectionName: "projector-intents", commandTimeoutMs: 10_000 });
+  const projectionRedis = createRedis({
+    url: config.REDIS_URL,
+    connectionName: "projector-intents",
+    commandTimeoutMs: 10_000,
+  });
   const intents = superviseIntentsProjection({
     kafka: kafka.client,
     redis: redis.client,
@@ -31,17 +35,30 @@ if (config.PROJECTIONS.includes("intents")) {
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
   });
   checks.push(intents.check);
-  stops.push({ name: "intents", run: () => intents.stop() }, { name: "intents-redis", run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())) });
+  stops.push(
+    { name: "intents", run: () => intents.stop() },
+    {
+      name: "intents-redis",
+      run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())),
+    },
+  );
 }
 // The data projections share one options shape; each gets a Redis connection of its own.
-const dataProjections: Record<"accounts" | "market" | "subnets", (options: ProjectionStartOptions) => ProjectionSupervisor> = {
+const dataProjections: Record<
+  "accounts" | "market" | "subnets",
+  (options: ProjectionStartOptions) => ProjectionSupervisor
+> = {
   accounts: startAccountsProjection,
   market: startMarketProjection,
   subnets: startSubnetsProjection,
 };
 for (const name of config.PROJECTIONS) {
   if (name === "intents") continue;
-  const projectionRedis = createRedis({ url: config.REDIS_URL, connectionName: `projector-${name}`, commandTimeoutMs: 10_000 });
+  const projectionRedis = createRedis({
+    url: config.REDIS_URL,
+    connectionName: `projector-${name}`,
+    commandTimeoutMs: 10_000,
+  });
   const supervisor = dataProjections[name]({
     kafka: kafka.client,
     redis: redis.client,
@@ -51,7 +68,13 @@ for (const name of config.PROJECTIONS) {
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
   });
   checks.push(supervisor.check);
-  stops.push({ name, run: () => supervisor.stop() }, { name: `${name}-redis`, run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())) });
+  stops.push(
+    { name, run: () => supervisor.stop() },
+    {
+      name: `${name}-redis`,
+      run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())),
+    },
+  );
 }
 
 await runBackendService({

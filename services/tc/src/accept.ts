@@ -53,29 +53,41 @@ const DEFAULT_BUDGET_MS = 30_000;
  *
  * Messages and signatures are never logged: they go to the audit event only.
  */
-export function acceptCommand(options: AcceptOptions): (request: AcceptRequest, context: AcceptContext) => Promise<AcceptResponse> {
+export function acceptCommand(
+  options: AcceptOptions,
+): (request: AcceptRequest, context: AcceptContext) => Promise<AcceptResponse> {
   const { redis, rules, chains, publisher, log } = options;
   const now = options.now ?? (() => new Date());
   const publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
   const projectionTimeoutMs = options.projectionTimeoutMs ?? 5_000;
 
   return async (request, context) => {
-    const deadline = (Number.isFinite(context.deadline) ? context.deadline : Date.now() + DEFAULT_BUDGET_MS) - REPLY_MARGIN_MS;
+    const deadline =
+      (Number.isFinite(context.deadline) ? context.deadline : Date.now() + DEFAULT_BUDGET_MS) - REPLY_MARGIN_MS;
     const parsed = parseSiwe(request.message);
     const signature = request.signature;
-    if (!isSignatureHex(signature)) throw refusal("SIWE_SIGNATURE_INVALID", "the signature must be 0x-prefixed hex of whole bytes");
+    if (!isSignatureHex(signature))
+      throw refusal("SIWE_SIGNATURE_INVALID", "the signature must be 0x-prefixed hex of whole bytes");
     const checked = checkMessage(parsed, rules, now());
     const chain = chains.get(checked.chainId);
     if (chain === undefined) throw new Error(`no chain client for allowed chain id ${checked.chainId}`);
 
     if (!(await consumeNonce(redis, checked.nonce, checked.wallet))) {
-      throw refusal("NONCE_INVALID_OR_USED", "the nonce is unknown, expired, already used, or was issued to another wallet; ask for a new one");
+      throw refusal(
+        "NONCE_INVALID_OR_USED",
+        "the nonce is unknown, expired, already used, or was issued to another wallet; ask for a new one",
+      );
     }
 
-    const signatureKind = await withinDeadline(verifySignature(request.message, checked.wallet, signature, chain), deadline);
-    if (signatureKind === undefined) throw refusal("SIWE_SIGNATURE_INVALID", "the signature does not verify for the message's address");
+    const signatureKind = await withinDeadline(
+      verifySignature(request.message, checked.wallet, signature, chain),
+      deadline,
+    );
+    if (signatureKind === undefined)
+      throw refusal("SIWE_SIGNATURE_INVALID", "the signature does not verify for the message's address");
 
-    if (Date.now() >= deadline) throw dependencyUnavailable("the acceptance could not be recorded in time; try again with a new nonce");
+    if (Date.now() >= deadline)
+      throw dependencyUnavailable("the acceptance could not be recorded in time; try again with a new nonce");
     const acceptedAt = now();
     const event = termsAccepted({
       message: request.message,
@@ -87,9 +99,23 @@ export function acceptCommand(options: AcceptOptions): (request: AcceptRequest, 
       apiKeyId: context.apiKeyId,
     });
     const published = await publisher.publish(event, checked.wallet, Math.min(Date.now() + publishTimeoutMs, deadline));
-    const projected = await awaitStoredOffset(redis, tcKeys.offset(TOPICS.tcAcceptances.name, published.partition), published.offset, Math.min(Date.now() + projectionTimeoutMs, deadline));
-    const logged = { wallet: checked.wallet, tcVersion: checked.tcVersion, chainId: checked.chainId, signatureKind: signatureKindToJSON(signatureKind) };
-    if (!projected) log.warn({ ...logged, partition: published.partition }, "acceptance recorded; the projection has not applied it yet, it will");
+    const projected = await awaitStoredOffset(
+      redis,
+      tcKeys.offset(TOPICS.tcAcceptances.name, published.partition),
+      published.offset,
+      Math.min(Date.now() + projectionTimeoutMs, deadline),
+    );
+    const logged = {
+      wallet: checked.wallet,
+      tcVersion: checked.tcVersion,
+      chainId: checked.chainId,
+      signatureKind: signatureKindToJSON(signatureKind),
+    };
+    if (!projected)
+      log.warn(
+        { ...logged, partition: published.partition },
+        "acceptance recorded; the projection has not applied it yet, it will",
+      );
     log.info(logged, "terms accepted");
     return { walletAddress: checked.wallet, acceptedVersion: checked.tcVersion, acceptedAt: acceptedAt.toISOString() };
   };
@@ -100,7 +126,8 @@ async function withinDeadline<T>(work: Promise<T>, deadline: number): Promise<T>
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(dependencyUnavailable("checking the signature took too long (chain RPC); try again with a new nonce")),
+      () =>
+        reject(dependencyUnavailable("checking the signature took too long (chain RPC); try again with a new nonce")),
       Math.max(0, deadline - Date.now()),
     );
     timer.unref();

@@ -44,9 +44,15 @@ export interface TcTuning {
  * and an RPC outage must not take down status reads, the gate, or EOA acceptances.
  */
 export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger, tuning: TcTuning = {}): TcComponents {
-  const rules = siweRules(config, files.versions, files.chains.chains.map((chain) => chain.chainId));
+  const rules = siweRules(
+    config,
+    files.versions,
+    files.chains.chains.map((chain) => chain.chainId),
+  );
   const chains = new Map<number, ContractWalletChain>(
-    files.chains.chains.filter((chain) => rules.chainIds.includes(chain.chainId)).map((chain) => [chain.chainId, contractWalletChain(chain)]),
+    files.chains.chains
+      .filter((chain) => rules.chainIds.includes(chain.chainId))
+      .map((chain) => [chain.chainId, contractWalletChain(chain)]),
   );
 
   const redis = redisDependency(config.REDIS_URL, "tc");
@@ -62,20 +68,43 @@ export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     ...(tuning.projectionIntervalMs === undefined ? {} : { intervalMs: tuning.projectionIntervalMs }),
   });
-  const accept = acceptCommand({ redis: redis.client, rules, chains, publisher, log, ...(tuning.now ? { now: tuning.now } : {}) });
+  const accept = acceptCommand({
+    redis: redis.client,
+    rules,
+    chains,
+    publisher,
+    log,
+    ...(tuning.now ? { now: tuning.now } : {}),
+  });
 
   log.info(
-    { currentTcVersion: rules.currentTcVersion, domain: rules.domain, uri: rules.uri, chainIds: rules.chainIds, document: rules.document },
+    {
+      currentTcVersion: rules.currentTcVersion,
+      domain: rules.domain,
+      uri: rules.uri,
+      chainIds: rules.chainIds,
+      document: rules.document,
+    },
     "T&C configuration",
   );
   return {
-    grpc: tcServiceRegistration({ log, redis: redis.client, rules, projection, accept, ...(tuning.now ? { now: tuning.now } : {}) }),
+    grpc: tcServiceRegistration({
+      log,
+      redis: redis.client,
+      rules,
+      projection,
+      accept,
+      ...(tuning.now ? { now: tuning.now } : {}),
+    }),
     dependencies: [redis.check, kafka.check, projection.check],
     stops: [
       { name: "projection", run: () => projection.stop() },
       { name: "publisher", run: () => publisher.close() },
       kafka.close,
-      { name: "redis-projection", run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())) },
+      {
+        name: "redis-projection",
+        run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())),
+      },
       redis.close,
     ],
   };

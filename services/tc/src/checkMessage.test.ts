@@ -37,7 +37,10 @@ const good: ParsedSiwe = {
   expirationTimeText: at(minutes(4)).toISOString(),
 };
 
-function refusalOf(message: Partial<ParsedSiwe>, withRules: SiweRules = rules): { code: string; grpcStatus: number; extras: object } {
+function refusalOf(
+  message: Partial<ParsedSiwe>,
+  withRules: SiweRules = rules,
+): { code: string; grpcStatus: number; extras: object } {
   try {
     checkMessage({ ...good, ...message }, withRules, now);
   } catch (error) {
@@ -50,11 +53,19 @@ function refusalOf(message: Partial<ParsedSiwe>, withRules: SiweRules = rules): 
 
 describe("checkMessage", () => {
   it("passes a message built from the rules and answers wallet, chain, nonce and version", () => {
-    expect(checkMessage(good, rules, now)).toEqual({ wallet: good.address, chainId: 31338, nonce: good.nonce, tcVersion: 3 });
+    expect(checkMessage(good, rules, now)).toEqual({
+      wallet: good.address,
+      chainId: 31338,
+      nonce: good.nonce,
+      tcVersion: 3,
+    });
   });
 
   it("binds domain and scheme to the configuration", () => {
-    expect(refusalOf({ domain: "evil.example.com" })).toMatchObject({ code: "SIWE_DOMAIN_MISMATCH", grpcStatus: status.INVALID_ARGUMENT });
+    expect(refusalOf({ domain: "evil.example.com" })).toMatchObject({
+      code: "SIWE_DOMAIN_MISMATCH",
+      grpcStatus: status.INVALID_ARGUMENT,
+    });
     expect(refusalOf({ domain: "127.0.0.1:8081" }).code).toBe("SIWE_DOMAIN_MISMATCH");
     expect(refusalOf({ scheme: "http" }).code).toBe("SIWE_DOMAIN_MISMATCH");
     const https = { ...rules, scheme: "https" };
@@ -64,12 +75,18 @@ describe("checkMessage", () => {
   });
 
   it("requires the configured URI exactly", () => {
-    expect(refusalOf({ uri: "http://127.0.0.1:8080/" })).toMatchObject({ code: "SIWE_URI_MISMATCH", grpcStatus: status.INVALID_ARGUMENT });
+    expect(refusalOf({ uri: "http://127.0.0.1:8080/" })).toMatchObject({
+      code: "SIWE_URI_MISMATCH",
+      grpcStatus: status.INVALID_ARGUMENT,
+    });
     expect(refusalOf({ uri: "https://127.0.0.1:8080" }).code).toBe("SIWE_URI_MISMATCH");
   });
 
   it("allows only the configured chain ids", () => {
-    expect(refusalOf({ chainId: 1 })).toMatchObject({ code: "SIWE_CHAIN_UNSUPPORTED", extras: { supportedChainIds: [31337, 31338] } });
+    expect(refusalOf({ chainId: 1 })).toMatchObject({
+      code: "SIWE_CHAIN_UNSUPPORTED",
+      extras: { supportedChainIds: [31337, 31338] },
+    });
     expect(checkMessage({ ...good, chainId: 31337 }, rules, now).chainId).toBe(31337);
   });
 
@@ -77,15 +94,22 @@ describe("checkMessage", () => {
     expect(refusalOf({ expirationTime: undefined, expirationTimeText: undefined }).code).toBe("SIWE_MALFORMED");
     expect(refusalOf({ issuedAt: at(0), expirationTime: at(0) }).code).toBe("SIWE_MALFORMED");
     expect(refusalOf({ issuedAt: at(-minutes(1)), expirationTime: at(minutes(9) + 1) }).code).toBe("SIWE_MALFORMED");
-    expect(checkMessage({ ...good, issuedAt: at(-minutes(1)), expirationTime: at(minutes(9)) }, rules, now).tcVersion).toBe(3);
+    expect(
+      checkMessage({ ...good, issuedAt: at(-minutes(1)), expirationTime: at(minutes(9)) }, rules, now).tcVersion,
+    ).toBe(3);
   });
 
   it("refuses expired messages", () => {
-    expect(refusalOf({ issuedAt: at(-minutes(4)), expirationTime: at(0) })).toMatchObject({ code: "SIWE_EXPIRED", grpcStatus: status.INVALID_ARGUMENT });
+    expect(refusalOf({ issuedAt: at(-minutes(4)), expirationTime: at(0) })).toMatchObject({
+      code: "SIWE_EXPIRED",
+      grpcStatus: status.INVALID_ARGUMENT,
+    });
     expect(refusalOf({ issuedAt: at(-minutes(4)), expirationTime: at(-1) }).code).toBe("SIWE_EXPIRED");
     // Still within its lifetime, but issued too long ago for the server.
     expect(refusalOf({ issuedAt: at(-minutes(5) - 1), expirationTime: at(minutes(1)) }).code).toBe("SIWE_EXPIRED");
-    expect(checkMessage({ ...good, issuedAt: at(-minutes(5)), expirationTime: at(minutes(1)) }, rules, now).tcVersion).toBe(3);
+    expect(
+      checkMessage({ ...good, issuedAt: at(-minutes(5)), expirationTime: at(minutes(1)) }, rules, now).tcVersion,
+    ).toBe(3);
   });
 
   it("refuses messages that are not valid yet", () => {
@@ -93,25 +117,35 @@ describe("checkMessage", () => {
       code: "SIWE_NOT_YET_VALID",
       grpcStatus: status.INVALID_ARGUMENT,
     });
-    expect(checkMessage({ ...good, issuedAt: at(minutes(5)), expirationTime: at(minutes(10)) }, rules, now).tcVersion).toBe(3);
+    expect(
+      checkMessage({ ...good, issuedAt: at(minutes(5)), expirationTime: at(minutes(10)) }, rules, now).tcVersion,
+    ).toBe(3);
     expect(refusalOf({ notBefore: at(1) }).code).toBe("SIWE_NOT_YET_VALID");
     expect(checkMessage({ ...good, notBefore: at(0) }, rules, now).tcVersion).toBe(3);
   });
 
   it("requires exactly one resource naming the current version (409)", () => {
     const mismatch = { code: "TC_VERSION_MISMATCH", grpcStatus: status.ABORTED };
-    expect(refusalOf({ resources: ["coin-tc:v2"] })).toMatchObject({ ...mismatch, extras: { currentTcVersion: 3, resourceVersion: 2 } });
+    expect(refusalOf({ resources: ["coin-tc:v2"] })).toMatchObject({
+      ...mismatch,
+      extras: { currentTcVersion: 3, resourceVersion: 2 },
+    });
     expect(refusalOf({ resources: ["coin-tc:v4"] })).toMatchObject({ ...mismatch, extras: { resourceVersion: 4 } });
     expect(refusalOf({ resources: [] })).toMatchObject({ ...mismatch, extras: { resourceVersion: null } });
     expect(refusalOf({ resources: ["coin-tc:v3", "coin-tc:v3"] })).toMatchObject(mismatch);
     expect(refusalOf({ resources: ["coin-tc:v3", "https://example.com"] })).toMatchObject(mismatch);
-    expect(refusalOf({ resources: ["https://example.com/coin-tc:v3"] })).toMatchObject({ ...mismatch, extras: { resourceVersion: null } });
+    expect(refusalOf({ resources: ["https://example.com/coin-tc:v3"] })).toMatchObject({
+      ...mismatch,
+      extras: { resourceVersion: null },
+    });
     expect(refusalOf({ resources: ["coin-tc:v03"] })).toMatchObject(mismatch);
   });
 
   it("requires the configured statement exactly, after the version check", () => {
     expect(refusalOf({ statement: undefined }).code).toBe("SIWE_MALFORMED");
     expect(refusalOf({ statement: "I accept the Terms and Conditions version 3" }).code).toBe("SIWE_MALFORMED");
-    expect(refusalOf({ statement: "I accept the Terms and Conditions version 2.", resources: ["coin-tc:v2"] }).code).toBe("TC_VERSION_MISMATCH");
+    expect(
+      refusalOf({ statement: "I accept the Terms and Conditions version 2.", resources: ["coin-tc:v2"] }).code,
+    ).toBe("TC_VERSION_MISMATCH");
   });
 });

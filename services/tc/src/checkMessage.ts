@@ -38,10 +38,13 @@ export function checkMessage(message: ParsedSiwe, rules: SiweRules, now: Date): 
   if (message.scheme !== undefined && message.scheme !== rules.scheme) {
     throw refusal(
       "SIWE_DOMAIN_MISMATCH",
-      rules.scheme === undefined ? "the message must not name a scheme before its domain" : `the message's scheme must be ${rules.scheme} or absent`,
+      rules.scheme === undefined
+        ? "the message must not name a scheme before its domain"
+        : `the message's scheme must be ${rules.scheme} or absent`,
     );
   }
-  if (message.uri !== rules.uri) throw refusal("SIWE_URI_MISMATCH", `the message's URI must be ${rules.uri}`, { expected: rules.uri });
+  if (message.uri !== rules.uri)
+    throw refusal("SIWE_URI_MISMATCH", `the message's URI must be ${rules.uri}`, { expected: rules.uri });
   if (!rules.chainIds.includes(message.chainId)) {
     throw refusal("SIWE_CHAIN_UNSUPPORTED", `chain id ${message.chainId} is not one of ${rules.chainIds.join(", ")}`, {
       supportedChainIds: [...rules.chainIds],
@@ -54,14 +57,19 @@ export function checkMessage(message: ParsedSiwe, rules: SiweRules, now: Date): 
   const resourceVersion = only === undefined ? undefined : versionOfResource(only);
   if (only === undefined || others.length > 0 || resourceVersion !== rules.currentTcVersion) {
     const what =
-      only === undefined ? "lists no resource" : others.length > 0 ? `lists ${message.resources.length} resources` : `lists ${only}`;
+      only === undefined
+        ? "lists no resource"
+        : others.length > 0
+          ? `lists ${message.resources.length} resources`
+          : `lists ${only}`;
     throw refusal("TC_VERSION_MISMATCH", `the message ${what}; it must list exactly one resource, ${rules.resource}`, {
       currentTcVersion: rules.currentTcVersion,
       resourceVersion: others.length === 0 && resourceVersion !== undefined ? resourceVersion : null,
     });
   }
 
-  if (message.statement !== rules.statement) throw refusal("SIWE_MALFORMED", `the message's statement must be exactly "${rules.statement}"`);
+  if (message.statement !== rules.statement)
+    throw refusal("SIWE_MALFORMED", `the message's statement must be exactly "${rules.statement}"`);
 
   return { wallet: message.address, chainId: message.chainId, nonce: message.nonce, tcVersion: rules.currentTcVersion };
 }
@@ -73,15 +81,22 @@ function checkTimes(message: ParsedSiwe, now: Date): void {
   if (expiresAt === undefined) throw refusal("SIWE_MALFORMED", "the message must carry an Expiration Time");
   if (expiresAt <= issuedAt) throw refusal("SIWE_MALFORMED", "the Expiration Time must be after Issued At");
   if (expiresAt - issuedAt > MAX_MESSAGE_LIFETIME_MS) {
-    throw refusal("SIWE_MALFORMED", `the Expiration Time must be at most ${MAX_MESSAGE_LIFETIME_MS / 60_000} minutes after Issued At`);
+    throw refusal(
+      "SIWE_MALFORMED",
+      `the Expiration Time must be at most ${MAX_MESSAGE_LIFETIME_MS / 60_000} minutes after Issued At`,
+    );
   }
   if (time >= expiresAt) throw refusal("SIWE_EXPIRED", "the message's Expiration Time has passed");
   if (issuedAt < time - MAX_ISSUED_AT_SKEW_MS) {
     throw refusal("SIWE_EXPIRED", `the message was issued more than ${MAX_ISSUED_AT_SKEW_MS / 60_000} minutes ago`);
   }
   if (issuedAt > time + MAX_ISSUED_AT_SKEW_MS) {
-    throw refusal("SIWE_NOT_YET_VALID", `the message's Issued At is more than ${MAX_ISSUED_AT_SKEW_MS / 60_000} minutes ahead of server time`);
+    throw refusal(
+      "SIWE_NOT_YET_VALID",
+      `the message's Issued At is more than ${MAX_ISSUED_AT_SKEW_MS / 60_000} minutes ahead of server time`,
+    );
   }
   const notBefore = message.notBefore?.getTime();
-  if (notBefore !== undefined && time < notBefore) throw refusal("SIWE_NOT_YET_VALID", "the message's Not Before is still ahead");
+  if (notBefore !== undefined && time < notBefore)
+    throw refusal("SIWE_NOT_YET_VALID", "the message's Not Before is still ahead");
 }

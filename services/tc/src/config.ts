@@ -30,7 +30,9 @@ export const tcConfigSchema = z.object({
   /** Deployment data (deploy/config/<env>/chains.json): the RPC of each chain a message may name. */
   CHAINS_FILE: vars.string(),
   /** The RFC 3986 authority messages must name, e.g. `api.example.com` or `127.0.0.1:8080`. */
-  SIWE_DOMAIN: vars.string().refine(isSiweDomain, { error: "must be an RFC 3986 authority (host[:port]), e.g. api.example.com" }),
+  SIWE_DOMAIN: vars
+    .string()
+    .refine(isSiweDomain, { error: "must be an RFC 3986 authority (host[:port]), e.g. api.example.com" }),
   /** The URI messages must carry exactly, e.g. `https://api.example.com`. */
   SIWE_URI: vars.string().refine(isSiweUri, { error: "must be an RFC 3986 URI, e.g. https://api.example.com" }),
   /** The scheme a message may name before its domain; a message naming none is always fine. */
@@ -43,7 +45,9 @@ export const tcConfigSchema = z.object({
   /** Chain ids a message may name; each must be a chain of CHAINS_FILE (contract wallets are checked there). */
   SIWE_CHAIN_IDS: vars
     .list()
-    .refine((items) => items.every((item) => /^[1-9][0-9]{0,15}$/.test(item)), { error: "must be a comma-separated list of positive chain ids" })
+    .refine((items) => items.every((item) => /^[1-9][0-9]{0,15}$/.test(item)), {
+      error: "must be a comma-separated list of positive chain ids",
+    })
     .transform((items) => [...new Set(items.map(Number))]),
   /** How long an issued nonce can be used. */
   NONCE_TTL_SECONDS: vars.positiveInt().default(600),
@@ -51,4 +55,5 @@ export const tcConfigSchema = z.object({
 
 export type TcConfig = z.infer<typeof tcConfigSchema>;
 
-export const loadTcConfig = (env: NodeJS.ProcessEnv = process.env): TcConfig => loadConfigOrExit("tc", tcConfigSchema, env);
+export const loadTcConfig = (env: NodeJS.ProcessEnv = process.env): TcConfig =>
+  loadConfigOrExit("tc", tcConfigSchema, env);

@@ -45,9 +45,21 @@ describe("contractWalletChain with its RPC away", () => {
 
 describe("isExecutionRevert", () => {
   it("tells a node's revert from a transport failure", () => {
-    const revert = new RpcRequestError({ body: {}, url: "http://x", error: { code: 3, message: "execution reverted" } });
-    const legacyRevert = new RpcRequestError({ body: {}, url: "http://x", error: { code: -32000, message: "execution reverted: nope" } });
-    const internal = new RpcRequestError({ body: {}, url: "http://x", error: { code: -32603, message: "header not found" } });
+    const revert = new RpcRequestError({
+      body: {},
+      url: "http://x",
+      error: { code: 3, message: "execution reverted" },
+    });
+    const legacyRevert = new RpcRequestError({
+      body: {},
+      url: "http://x",
+      error: { code: -32000, message: "execution reverted: nope" },
+    });
+    const internal = new RpcRequestError({
+      body: {},
+      url: "http://x",
+      error: { code: -32603, message: "header not found" },
+    });
     const refused = new HttpRequestError({ url: "http://x", details: "fetch failed" });
     expect(isExecutionRevert(revert)).toBe(true);
     expect(isExecutionRevert(legacyRevert)).toBe(true);

@@ -41,12 +41,18 @@ export function contractWalletChain(chain: ConfiguredChain): ContractWalletChain
         throw error;
       }
     };
-    const client = createPublicClient({ chain: viemChain, transport: custom({ request: observed }, { retryCount: 0 }) });
+    const client = createPublicClient({
+      chain: viemChain,
+      transport: custom({ request: observed }, { retryCount: 0 }),
+    });
     return { client, failure: () => failure };
   };
 
   const unreachable = (cause: unknown) =>
-    dependencyUnavailable(`the RPC of chain ${chain.chainId} did not answer while checking a contract wallet's signature; try again shortly`, cause);
+    dependencyUnavailable(
+      `the RPC of chain ${chain.chainId} did not answer while checking a contract wallet's signature; try again shortly`,
+      cause,
+    );
 
   return {
     chainId: chain.chainId,

@@ -29,7 +29,10 @@ export interface EventPublisher {
  * harmless (the projection keeps the latest).
  */
 export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
-  const publisher = createLazyPublisher(kafka, { onConnectError: (error, failures) => log.warn({ err: error, failures }, "kafka publisher could not connect; retrying") });
+  const publisher = createLazyPublisher(kafka, {
+    onConnectError: (error, failures) =>
+      log.warn({ err: error, failures }, "kafka publisher could not connect; retrying"),
+  });
   return {
     async publish(event, wallet, deadline) {
       const record = {
@@ -39,7 +42,9 @@ export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
         eventType: eventTypeOf(event),
         schema: TOPICS.tcAcceptances.schema,
       };
-      const [landed] = await publisher.publish([record], deadline).catch((error: unknown) => Promise.reject(notConfirmed(error)));
+      const [landed] = await publisher
+        .publish([record], deadline)
+        .catch((error: unknown) => Promise.reject(notConfirmed(error)));
       if (landed === undefined) throw notConfirmed();
       return { partition: landed.partition, offset: landed.baseOffset };
     },
@@ -48,5 +53,8 @@ export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
 }
 
 function notConfirmed(cause?: unknown) {
-  return dependencyUnavailable("the event log (Kafka) did not confirm the acceptance in time; try again with a new nonce", cause);
+  return dependencyUnavailable(
+    "the event log (Kafka) did not confirm the acceptance in time; try again with a new nonce",
+    cause,
+  );
 }

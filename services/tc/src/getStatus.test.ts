@@ -5,7 +5,13 @@ const wallet = "0x52908400098527886E0F7030069857D2E4169EE7" as const;
 
 describe("statusOf", () => {
   it("is not accepted when the wallet never accepted", () => {
-    expect(statusOf(wallet, 2, undefined)).toEqual({ walletAddress: wallet, currentTcVersion: 2, accepted: false, acceptedVersion: undefined, acceptedAt: undefined });
+    expect(statusOf(wallet, 2, undefined)).toEqual({
+      walletAddress: wallet,
+      currentTcVersion: 2,
+      accepted: false,
+      acceptedVersion: undefined,
+      acceptedAt: undefined,
+    });
   });
 
   it("is accepted only for the current version", () => {

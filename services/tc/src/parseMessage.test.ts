@@ -61,7 +61,12 @@ describe("parseSiwe", () => {
   });
 
   it("parses a scheme, a Not Before and a Request ID", () => {
-    const withExtras = createSiweMessage({ ...fields, scheme: "https", notBefore: new Date("2026-11-22T10:01:00.000Z"), requestId: "r-1" });
+    const withExtras = createSiweMessage({
+      ...fields,
+      scheme: "https",
+      notBefore: new Date("2026-11-22T10:01:00.000Z"),
+      requestId: "r-1",
+    });
     expect(parseSiwe(withExtras)).toMatchObject({ scheme: "https", notBefore: new Date("2026-11-22T10:01:00.000Z") });
   });
 
@@ -81,7 +86,11 @@ describe("parseSiwe", () => {
     ["an extra line", message.replace("\nVersion: 1", "\nFoo: bar\nVersion: 1"), /./],
     ["reordered lines", message.replace("Version: 1\nChain ID: 31337", "Chain ID: 31337\nVersion: 1"), /./],
     ["a chain id with a leading zero", message.replace("Chain ID: 31337", "Chain ID: 031337"), /not in EIP-4361 form/],
-    ["a date that is not RFC 3339", message.replace("2026-11-22T10:05:00.000Z", "Sun, 22 Nov 2026 10:05:00 GMT"), /Expiration Time is not an RFC 3339/],
+    [
+      "a date that is not RFC 3339",
+      message.replace("2026-11-22T10:05:00.000Z", "Sun, 22 Nov 2026 10:05:00 GMT"),
+      /Expiration Time is not an RFC 3339/,
+    ],
     ["a resource that is not a URI", message.replace("- coin-tc:v3", "- coin tc v3"), /resources/],
     ["a short nonce", message.replace(fields.nonce, "abc"), /./],
     ["a nonce with punctuation", message.replace(fields.nonce, "0123456789abcdef-0123"), /./],
@@ -93,29 +102,55 @@ describe("parseSiwe", () => {
 });
 
 describe("the published form of the message (libs/chain SIWE_MESSAGE_PATTERN)", () => {
-  const withChecksum = (text: string) => text.replace(/(account:\n)(0x[0-9a-fA-F]{40})/, (_, head: string, hex: string) => head + getAddress(hex.toLowerCase()));
+  const withChecksum = (text: string) =>
+    text.replace(
+      /(account:\n)(0x[0-9a-fA-F]{40})/,
+      (_, head: string, hex: string) => head + getAddress(hex.toLowerCase()),
+    );
 
   it("takes every message the pattern matches (its address checksummed): the document never promises what parseSiwe refuses", () => {
     fc.assert(
       // The form without its length lookahead (fast-check cannot read one), held to the length here.
-      fc.property(fc.stringMatching(SIWE_MESSAGE_FORM).filter((text) => text.length <= SIWE_MESSAGE_MAX_LENGTH).map(withChecksum), (text) => {
-        expect(SIWE_MESSAGE_PATTERN.test(text)).toBe(true);
-        // Refusals of value (none here: parseSiwe judges form only) would still be fine; SIWE_MALFORMED is not.
-        try {
-          parseSiwe(text);
-        } catch (error) {
-          throw new Error(`refused ${JSON.stringify(text)}: ${(error as AppError).detail}`);
-        }
-      }),
+      fc.property(
+        fc
+          .stringMatching(SIWE_MESSAGE_FORM)
+          .filter((text) => text.length <= SIWE_MESSAGE_MAX_LENGTH)
+          .map(withChecksum),
+        (text) => {
+          expect(SIWE_MESSAGE_PATTERN.test(text)).toBe(true);
+          // Refusals of value (none here: parseSiwe judges form only) would still be fine; SIWE_MALFORMED is not.
+          try {
+            parseSiwe(text);
+          } catch (error) {
+            throw new Error(`refused ${JSON.stringify(text)}: ${(error as AppError).detail}`);
+          }
+        },
+      ),
       { numRuns: 3_000, seed: 4361 },
     );
   });
 
   it("matches what createSiweMessage writes, and not the message with a field viem would not round-trip", () => {
     expect(SIWE_MESSAGE_PATTERN.test(message)).toBe(true);
-    expect(SIWE_MESSAGE_PATTERN.test(createSiweMessage({ ...fields, scheme: "https", domain: "app.example.com", requestId: "r-1", notBefore: new Date() }))).toBe(true);
+    expect(
+      SIWE_MESSAGE_PATTERN.test(
+        createSiweMessage({
+          ...fields,
+          scheme: "https",
+          domain: "app.example.com",
+          requestId: "r-1",
+          notBefore: new Date(),
+        }),
+      ),
+    ).toBe(true);
     const tooLong = message.replace("I accept the", `I accept ${"the ".repeat(1_100)}`);
-    for (const variant of [tooLong, message.replace("Chain ID: 31337", "Chain ID: 031337"), `${message}\n`, message.replace("URI: http://127.0.0.1:8080", "URI: http://x/%41"), message.replace("URI: http://127.0.0.1:8080", "URI: A://///")]) {
+    for (const variant of [
+      tooLong,
+      message.replace("Chain ID: 31337", "Chain ID: 031337"),
+      `${message}\n`,
+      message.replace("URI: http://127.0.0.1:8080", "URI: http://x/%41"),
+      message.replace("URI: http://127.0.0.1:8080", "URI: A://///"),
+    ]) {
       expect(SIWE_MESSAGE_PATTERN.test(variant), variant).toBe(false);
       expect(codeOf(variant).code).toBe("SIWE_MALFORMED");
     }

@@ -42,16 +42,25 @@ const malformed = (detail: string) => refusal("SIWE_MALFORMED", detail);
  */
 export function parseSiwe(message: string): ParsedSiwe {
   if (message.length === 0) throw malformed("the message is empty");
-  if (message.length > MAX_MESSAGE_LENGTH) throw malformed(`the message is longer than ${MAX_MESSAGE_LENGTH} characters`);
+  if (message.length > MAX_MESSAGE_LENGTH)
+    throw malformed(`the message is longer than ${MAX_MESSAGE_LENGTH} characters`);
 
   // The published form (libs/chain): what it refuses, the gateway refuses too, with the same code.
   const conformant = SIWE_MESSAGE_PATTERN.test(message);
   const parsed = parseSiweMessage(message);
   const { domain, address, uri, version, chainId, nonce, issuedAt } = parsed;
   if (domain === undefined || address === undefined) {
-    throw malformed('the message does not start with "<domain> wants you to sign in with your Ethereum account:" and an address');
+    throw malformed(
+      'the message does not start with "<domain> wants you to sign in with your Ethereum account:" and an address',
+    );
   }
-  if (uri === undefined || version === undefined || chainId === undefined || nonce === undefined || issuedAt === undefined) {
+  if (
+    uri === undefined ||
+    version === undefined ||
+    chainId === undefined ||
+    nonce === undefined ||
+    issuedAt === undefined
+  ) {
     // viem matches the required lines as one block; name what is absent, or else their order.
     const missing = REQUIRED_LINES.filter((label) => !message.includes(`\n${label}: `));
     throw malformed(
@@ -62,7 +71,11 @@ export function parseSiwe(message: string): ParsedSiwe {
   }
   // EIP-4361 says SHOULD; requiring the checksum means the text a wallet displayed names exactly one account.
   if (getAddress(address) !== address) throw malformed("the address must be EIP-55 checksummed");
-  for (const [name, value] of [["Issued At", issuedAt], ["Expiration Time", parsed.expirationTime], ["Not Before", parsed.notBefore]] as const) {
+  for (const [name, value] of [
+    ["Issued At", issuedAt],
+    ["Expiration Time", parsed.expirationTime],
+    ["Not Before", parsed.notBefore],
+  ] as const) {
     if (value !== undefined && Number.isNaN(value.getTime())) throw malformed(`${name} is not an RFC 3339 date-time`);
   }
 
@@ -85,7 +98,8 @@ export function parseSiwe(message: string): ParsedSiwe {
   }
   // After the checks above, which name what is wrong: what is left is a field viem takes and the
   // published form narrows (a percent-encoded URI, a Request ID outside RFC 3986 pchar...).
-  if (!conformant) throw malformed("the message is outside the form the API documents (the pattern of message in /openapi.json)");
+  if (!conformant)
+    throw malformed("the message is outside the form the API documents (the pattern of message in /openapi.json)");
 
   return {
     scheme: parsed.scheme,
@@ -117,7 +131,8 @@ function withTimesAsWritten(canonical: string, times: ReadonlyMap<string, string
         if (!line.startsWith(prefix)) continue;
         const written = times.get(field);
         const iso = line.slice(prefix.length);
-        if (written !== undefined && RFC3339.test(written) && Date.parse(written) === Date.parse(iso)) return prefix + written;
+        if (written !== undefined && RFC3339.test(written) && Date.parse(written) === Date.parse(iso))
+          return prefix + written;
       }
       return line;
     })

@@ -45,7 +45,11 @@ describe("foldAcceptances", () => {
   });
 
   it("skips events it cannot use", () => {
-    const { latest, skipped } = foldAcceptances([{ event: undefined }, accepted({ walletAddress: "0x12" }), accepted({ tcVersion: 0 })]);
+    const { latest, skipped } = foldAcceptances([
+      { event: undefined },
+      accepted({ walletAddress: "0x12" }),
+      accepted({ tcVersion: 0 }),
+    ]);
     expect(latest.size).toBe(0);
     expect(skipped).toBe(3);
   });
@@ -54,7 +58,15 @@ describe("foldAcceptances", () => {
 describe("gateOf", () => {
   it("opens only for an acceptance of the current version", () => {
     expect(gateOf(2, undefined)).toEqual({ allowed: false, acceptedVersion: undefined, currentTcVersion: 2 });
-    expect(gateOf(2, { acceptedVersion: 2, acceptedAt: "t" })).toEqual({ allowed: true, acceptedVersion: 2, currentTcVersion: 2 });
-    expect(gateOf(3, { acceptedVersion: 2, acceptedAt: "t" })).toEqual({ allowed: false, acceptedVersion: 2, currentTcVersion: 3 });
+    expect(gateOf(2, { acceptedVersion: 2, acceptedAt: "t" })).toEqual({
+      allowed: true,
+      acceptedVersion: 2,
+      currentTcVersion: 2,
+    });
+    expect(gateOf(3, { acceptedVersion: 2, acceptedAt: "t" })).toEqual({
+      allowed: false,
+      acceptedVersion: 2,
+      currentTcVersion: 3,
+    });
   });
 });

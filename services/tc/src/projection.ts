@@ -16,7 +16,10 @@ export interface AcceptanceProjection {
  * wins. (A wallet's events share its partition, so offset order is the order they happened in.)
  * Events naming no valid wallet or version are skipped and returned for logging.
  */
-export function foldAcceptances(events: readonly TcAcceptanceEvent[]): { latest: Map<string, Acceptance>; skipped: number } {
+export function foldAcceptances(events: readonly TcAcceptanceEvent[]): {
+  latest: Map<string, Acceptance>;
+  skipped: number;
+} {
   const latest = new Map<string, Acceptance>();
   let skipped = 0;
   for (const payload of events) {
@@ -54,11 +57,23 @@ export function acceptanceProjection(redis: Redis, log: Logger): AcceptanceProje
 
     async handleBatch(batch) {
       const { latest, skipped } = foldAcceptances(decodeAll(batch, log));
-      if (skipped > 0) log.error({ topic: batch.topic, partition: batch.partition, skipped }, "acceptance records without a usable TermsAccepted; skipped");
-      const step = { offsetKey: tcKeys.offset(batch.topic, batch.partition), previousOffset: batch.previousOffset, lastOffset: batch.lastOffset, partition: `${batch.topic}/${batch.partition}` };
+      if (skipped > 0)
+        log.error(
+          { topic: batch.topic, partition: batch.partition, skipped },
+          "acceptance records without a usable TermsAccepted; skipped",
+        );
+      const step = {
+        offsetKey: tcKeys.offset(batch.topic, batch.partition),
+        previousOffset: batch.previousOffset,
+        lastOffset: batch.lastOffset,
+        partition: `${batch.topic}/${batch.partition}`,
+      };
       await commitAtOffset(redis, step, (multi) => {
         for (const [wallet, acceptance] of latest) {
-          multi.hset(tcKeys.wallet(wallet), { acceptedVersion: String(acceptance.acceptedVersion), acceptedAt: acceptance.acceptedAt });
+          multi.hset(tcKeys.wallet(wallet), {
+            acceptedVersion: String(acceptance.acceptedVersion),
+            acceptedAt: acceptance.acceptedAt,
+          });
         }
       });
     },
@@ -73,7 +88,10 @@ function decodeAll(batch: ProjectionBatch, log: Logger): TcAcceptanceEvent[] {
       events.push(TcAcceptanceEvent.decode(message.value));
     } catch (error) {
       // A record that can never be decoded would stop the projection for good if it were retried.
-      log.error({ err: error, topic: batch.topic, partition: batch.partition, offset: message.offset }, "undecodable acceptance record; skipped");
+      log.error(
+        { err: error, topic: batch.topic, partition: batch.partition, offset: message.offset },
+        "undecodable acceptance record; skipped",
+      );
     }
   }
   return events;

@@ -25,9 +25,18 @@ export function acceptanceFromHash(version: string | null, acceptedAt: string | 
  * instead, so neither the status nor the gate ever gives a wrong answer. Redis failures are
  * UNAVAILABLE too.
  */
-export async function readAcceptance(redis: Redis, projection: ProjectionStatus, wallet: Address): Promise<Acceptance | undefined> {
+export async function readAcceptance(
+  redis: Redis,
+  projection: ProjectionStatus,
+  wallet: Address,
+): Promise<Acceptance | undefined> {
   const [[version, acceptedAt], marker] = await fromStore(async () => {
-    const results = (await redis.pipeline().hmget(tcKeys.wallet(wallet), "acceptedVersion", "acceptedAt").get(tcKeys.marker).exec()) ?? [];
+    const results =
+      (await redis
+        .pipeline()
+        .hmget(tcKeys.wallet(wallet), "acceptedVersion", "acceptedAt")
+        .get(tcKeys.marker)
+        .exec()) ?? [];
     const values = results.map(([error, value]) => {
       if (error) throw error;
       return value;
@@ -35,6 +44,7 @@ export async function readAcceptance(redis: Redis, projection: ProjectionStatus,
     return [values[0] as (string | null)[], values[1] as string | null] as const;
   });
   if (marker === null) projection.poke();
-  if (marker !== PROJECTION_COMPLETE) throw dependencyUnavailable("the T&C acceptance records are being rebuilt; try again shortly");
+  if (marker !== PROJECTION_COMPLETE)
+    throw dependencyUnavailable("the T&C acceptance records are being rebuilt; try again shortly");
   return acceptanceFromHash(version ?? null, acceptedAt ?? null);
 }

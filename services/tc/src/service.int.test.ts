@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { Metadata, status } from "@grpc/grpc-js";
 import { createKafkaClient } from "@platform/bus";
-import { deployContract, erc1271WalletAbi, erc1271WalletBytecode, erc6492WalletFactoryAbi, erc6492WalletFactoryBytecode } from "@platform/devnet";
+import {
+  deployContract,
+  erc1271WalletAbi,
+  erc1271WalletBytecode,
+  erc6492WalletFactoryAbi,
+  erc6492WalletFactoryBytecode,
+} from "@platform/devnet";
 import { loadChainConfig } from "@platform/chain";
 import { loadConfig } from "@platform/config";
 import { AppError } from "@platform/errors";
@@ -14,7 +20,17 @@ import { SignatureKind, TcAcceptanceEvent, type TermsAccepted } from "@platform/
 import { TcServiceClient, type AcceptResponse, type IssueNonceResponse } from "@platform/proto/tc/v1/tc";
 import { TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
-import { freePort, startAnvil, startKafka, startRedis, tempDir, waitFor, type RunningAnvil, type RunningKafka, type RunningRedis } from "@platform/testing";
+import {
+  freePort,
+  startAnvil,
+  startKafka,
+  startRedis,
+  tempDir,
+  waitFor,
+  type RunningAnvil,
+  type RunningKafka,
+  type RunningRedis,
+} from "@platform/testing";
 import {
   createPublicClient,
   createWalletClient,
@@ -81,7 +97,10 @@ interface Instance {
 const instances: Instance[] = [];
 let v3: Instance;
 
-async function startInstance(env: Record<string, string> = {}, options: { waitReady: boolean } = { waitReady: true }): Promise<Instance> {
+async function startInstance(
+  env: Record<string, string> = {},
+  options: { waitReady: boolean } = { waitReady: true },
+): Promise<Instance> {
   const config = loadConfig(tcConfigSchema, {
     REDIS_URL: redisServer.url,
     KAFKA_BROKERS: kafka.brokers.join(","),
@@ -114,11 +133,14 @@ async function startInstance(env: Record<string, string> = {}, options: { waitRe
   };
   instances.push(started);
   if (options.waitReady) {
-    await waitFor(async () => (await Promise.all(components.dependencies.map((check) => check.probe()))).every(Boolean), {
-      what: "tc ready",
-      timeoutMs: 60_000,
-      intervalMs: 100,
-    });
+    await waitFor(
+      async () => (await Promise.all(components.dependencies.map((check) => check.probe()))).every(Boolean),
+      {
+        what: "tc ready",
+        timeoutMs: 60_000,
+        intervalMs: 100,
+      },
+    );
   }
   return started;
 }
@@ -178,7 +200,9 @@ async function rpcProxy(target: string): Promise<Server> {
         return;
       }
       fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
-        .then(async (answer) => response.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text()))
+        .then(async (answer) =>
+          response.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text()),
+        )
         .catch(() => response.writeHead(502).end());
     });
   });
@@ -197,7 +221,10 @@ async function deployer() {
   });
   const publicClient = createPublicClient({ chain, transport: http(anvil.rpcUrl) });
   const walletClient = createWalletClient({ chain, account, transport: http(anvil.rpcUrl) });
-  await publicClient.request({ method: "anvil_setBalance" as never, params: [account.address, toHex(10n ** 20n)] as never });
+  await publicClient.request({
+    method: "anvil_setBalance" as never,
+    params: [account.address, toHex(10n ** 20n)] as never,
+  });
   return { chain, publicClient, walletClient };
 }
 
@@ -236,19 +263,30 @@ function messageFor(offer: IssueNonceResponse, account: PrivateKeyAccount, overr
   });
 }
 
-async function accept(message: string, signature: Hex, on: Instance = v3, deadlineMs = 15_000): Promise<AcceptResponse> {
+async function accept(
+  message: string,
+  signature: Hex,
+  on: Instance = v3,
+  deadlineMs = 15_000,
+): Promise<AcceptResponse> {
   submitted.push(message, signature);
   return callUnary(on.tc, on.tc.accept, { message, signature }, metadata(), { deadline: Date.now() + deadlineMs });
 }
 
 /** Nonce, message, signature by the account itself, accept. */
-async function acceptAs(account: PrivateKeyAccount, on: Instance = v3, overrides: MessageFields = {}): Promise<AcceptResponse> {
+async function acceptAs(
+  account: PrivateKeyAccount,
+  on: Instance = v3,
+  overrides: MessageFields = {},
+): Promise<AcceptResponse> {
   const message = messageFor(await issueNonce(account, on), account, overrides);
   return accept(message, await account.signMessage({ message }), on);
 }
 
-const statusOf = (address: string, on: Instance = v3) => callUnary(on.tc, on.tc.getStatus, { walletAddress: address }, metadata());
-const gateOf = (address: string, on: Instance = v3) => callUnary(on.tc, on.tc.checkGate, { walletAddress: address }, metadata());
+const statusOf = (address: string, on: Instance = v3) =>
+  callUnary(on.tc, on.tc.getStatus, { walletAddress: address }, metadata());
+const gateOf = (address: string, on: Instance = v3) =>
+  callUnary(on.tc, on.tc.checkGate, { walletAddress: address }, metadata());
 
 /** Every TermsAccepted on the topic so far. */
 async function recordedAcceptances(): Promise<TermsAccepted[]> {
@@ -294,12 +332,20 @@ describe("tc service", () => {
     expect(Date.parse(offer.expiresAt) - Date.parse(offer.issuedAt)).toBe(60_000);
     expect(await redis.get(tcKeys.nonce(offer.nonce))).toBe(alice.address);
     expect(await redis.ttl(tcKeys.nonce(offer.nonce))).toBeGreaterThan(50);
-    expect(await refusal(callUnary(v3.tc, v3.tc.issueNonce, { walletAddress: "0x1234" }, metadata()))).toEqual(refused("INVALID_ADDRESS"));
+    expect(await refusal(callUnary(v3.tc, v3.tc.issueNonce, { walletAddress: "0x1234" }, metadata()))).toEqual(
+      refused("INVALID_ADDRESS"),
+    );
   });
 
   it("records an acceptance: never accepted → nonce → signed message → accepted → gate open", async () => {
     const bob = newAccount();
-    expect(await statusOf(bob.address)).toEqual({ walletAddress: bob.address, currentTcVersion: 3, accepted: false, acceptedVersion: undefined, acceptedAt: undefined });
+    expect(await statusOf(bob.address)).toEqual({
+      walletAddress: bob.address,
+      currentTcVersion: 3,
+      accepted: false,
+      acceptedVersion: undefined,
+      acceptedAt: undefined,
+    });
     expect(await gateOf(bob.address)).toEqual({ allowed: false, acceptedVersion: undefined, currentTcVersion: 3 });
 
     const offer = await issueNonce(bob);
@@ -351,20 +397,42 @@ describe("tc service", () => {
       ["a future issuedAt", { issuedAt: minutes(6), expirationTime: minutes(10) }, refused("SIWE_NOT_YET_VALID")],
       ["a future notBefore", { notBefore: minutes(2) }, refused("SIWE_NOT_YET_VALID")],
       ["no expiration time", { expirationTime: undefined }, refused("SIWE_MALFORMED")],
-      ["a lifetime over 10 minutes", { issuedAt: minutes(-1), expirationTime: minutes(9.5) }, refused("SIWE_MALFORMED")],
+      [
+        "a lifetime over 10 minutes",
+        { issuedAt: minutes(-1), expirationTime: minutes(9.5) },
+        refused("SIWE_MALFORMED"),
+      ],
       ["another statement", { statement: "I agree." }, refused("SIWE_MALFORMED")],
-      ["a lowercase address", (message) => message.replace(carol.address, carol.address.toLowerCase()), refused("SIWE_MALFORMED")],
+      [
+        "a lowercase address",
+        (message) => message.replace(carol.address, carol.address.toLowerCase()),
+        refused("SIWE_MALFORMED"),
+      ],
       ["a trailing newline", (message) => `${message}\n`, refused("SIWE_MALFORMED")],
-      ["two resources", { resources: [offer.resource, "https://example.com/tc"] }, refused("TC_VERSION_MISMATCH", status.ABORTED)],
-      ["the same resource twice", { resources: [offer.resource, offer.resource] }, refused("TC_VERSION_MISMATCH", status.ABORTED)],
+      [
+        "two resources",
+        { resources: [offer.resource, "https://example.com/tc"] },
+        refused("TC_VERSION_MISMATCH", status.ABORTED),
+      ],
+      [
+        "the same resource twice",
+        { resources: [offer.resource, offer.resource] },
+        refused("TC_VERSION_MISMATCH", status.ABORTED),
+      ],
       ["an old version's resource", { resources: ["coin-tc:v2"] }, refused("TC_VERSION_MISMATCH", status.ABORTED)],
       ["no resource", { resources: undefined }, refused("TC_VERSION_MISMATCH", status.ABORTED)],
     ];
     for (const [what, change, expected] of cases) {
-      const message = typeof change === "function" ? change(messageFor(offer, carol)) : messageFor(offer, carol, change);
-      expect({ what, ...(await refusal(accept(message, await carol.signMessage({ message })))) }).toEqual({ what, ...expected });
+      const message =
+        typeof change === "function" ? change(messageFor(offer, carol)) : messageFor(offer, carol, change);
+      expect({ what, ...(await refusal(accept(message, await carol.signMessage({ message })))) }).toEqual({
+        what,
+        ...expected,
+      });
     }
-    expect(await refusal(accept(messageFor(offer, carol), "0xnothex" as Hex))).toEqual(refused("SIWE_SIGNATURE_INVALID"));
+    expect(await refusal(accept(messageFor(offer, carol), "0xnothex" as Hex))).toEqual(
+      refused("SIWE_SIGNATURE_INVALID"),
+    );
 
     // None of those touched the nonce: checks that need no state come first.
     const accepted = await acceptAs(carol, v3, {});
@@ -386,18 +454,26 @@ describe("tc service", () => {
     // Issued to another wallet.
     const erinsOffer = await issueNonce(erin);
     const stolen = messageFor(erinsOffer, dave);
-    expect(await refusal(accept(stolen, await dave.signMessage({ message: stolen })))).toEqual(refused("NONCE_INVALID_OR_USED"));
+    expect(await refusal(accept(stolen, await dave.signMessage({ message: stolen })))).toEqual(
+      refused("NONCE_INVALID_OR_USED"),
+    );
 
     // Unknown.
     const made = messageFor({ ...erinsOffer, nonce: "0123456789abcdef0123456789abcdef" }, erin);
-    expect(await refusal(accept(made, await erin.signMessage({ message: made })))).toEqual(refused("NONCE_INVALID_OR_USED"));
+    expect(await refusal(accept(made, await erin.signMessage({ message: made })))).toEqual(
+      refused("NONCE_INVALID_OR_USED"),
+    );
 
     // Signed by another key: refused, and the nonce is gone with it.
     const offer = await issueNonce(erin);
     const forged = messageFor(offer, erin);
-    expect(await refusal(accept(forged, await dave.signMessage({ message: forged })))).toEqual(refused("SIWE_SIGNATURE_INVALID"));
+    expect(await refusal(accept(forged, await dave.signMessage({ message: forged })))).toEqual(
+      refused("SIWE_SIGNATURE_INVALID"),
+    );
     const genuine = messageFor(offer, erin);
-    expect(await refusal(accept(genuine, await erin.signMessage({ message: genuine })))).toEqual(refused("NONCE_INVALID_OR_USED"));
+    expect(await refusal(accept(genuine, await erin.signMessage({ message: genuine })))).toEqual(
+      refused("NONCE_INVALID_OR_USED"),
+    );
     expect((await statusOf(erin.address)).accepted).toBe(false);
   });
 
@@ -405,9 +481,15 @@ describe("tc service", () => {
     const frank = newAccount();
     const offer = await issueNonce(frank);
     await redis.pexpire(tcKeys.nonce(offer.nonce), 1);
-    await waitFor(async () => (await redis.exists(tcKeys.nonce(offer.nonce))) === 0, { what: "the nonce expired", timeoutMs: 2_000, intervalMs: 10 });
+    await waitFor(async () => (await redis.exists(tcKeys.nonce(offer.nonce))) === 0, {
+      what: "the nonce expired",
+      timeoutMs: 2_000,
+      intervalMs: 10,
+    });
     const message = messageFor(offer, frank);
-    expect(await refusal(accept(message, await frank.signMessage({ message })))).toEqual(refused("NONCE_INVALID_OR_USED"));
+    expect(await refusal(accept(message, await frank.signMessage({ message })))).toEqual(
+      refused("NONCE_INVALID_OR_USED"),
+    );
   });
 
   it("lets exactly one of 50 concurrent accepts with one nonce succeed", async () => {
@@ -434,17 +516,23 @@ describe("tc service", () => {
     // Another key's signature: only the chain can say whether the address is a contract wallet.
     const offer = await issueNonce(heidi);
     const message = messageFor(offer, heidi, { chainId: DEAD_CHAIN });
-    expect(await refusal(accept(message, await newAccount().signMessage({ message })))).toEqual(refused("UNAVAILABLE", status.UNAVAILABLE));
+    expect(await refusal(accept(message, await newAccount().signMessage({ message })))).toEqual(
+      refused("UNAVAILABLE", status.UNAVAILABLE),
+    );
 
     // On the live chain the same question has an answer: no code there, so the signature is invalid.
     const live = messageFor(await issueNonce(heidi), heidi);
-    expect(await refusal(accept(live, await newAccount().signMessage({ message: live })))).toEqual(refused("SIWE_SIGNATURE_INVALID"));
+    expect(await refusal(accept(live, await newAccount().signMessage({ message: live })))).toEqual(
+      refused("SIWE_SIGNATURE_INVALID"),
+    );
   });
 
   it("rebuilds status and gate from Kafka after Redis loses everything", async () => {
     const wallets = [alice, newAccount()];
     await acceptAs(alice);
-    const before = await Promise.all(wallets.map(async (wallet) => [await statusOf(wallet.address), await gateOf(wallet.address)]));
+    const before = await Promise.all(
+      wallets.map(async (wallet) => [await statusOf(wallet.address), await gateOf(wallet.address)]),
+    );
     await redis.flushall();
     // While the projection is gone, reads refuse to guess.
     const during = await refusal(statusOf(alice.address));
@@ -452,7 +540,9 @@ describe("tc service", () => {
     const after = await waitFor(
       async () => {
         try {
-          return await Promise.all(wallets.map(async (wallet) => [await statusOf(wallet.address), await gateOf(wallet.address)]));
+          return await Promise.all(
+            wallets.map(async (wallet) => [await statusOf(wallet.address), await gateOf(wallet.address)]),
+          );
         } catch {
           return undefined;
         }
@@ -480,9 +570,18 @@ describe("tc service", () => {
 
     // A message for the old version is refused; one for the new version opens the gate again.
     const offer = await issueNonce(ivan, v4);
-    expect(offer).toMatchObject({ resource: "coin-tc:v4", currentTcVersion: 4, statement: "I accept the Terms and Conditions version 4." });
-    const stale = messageFor(offer, ivan, { resources: ["coin-tc:v3"], statement: "I accept the Terms and Conditions version 3." });
-    expect(await refusal(accept(stale, await ivan.signMessage({ message: stale }), v4))).toEqual(refused("TC_VERSION_MISMATCH", status.ABORTED));
+    expect(offer).toMatchObject({
+      resource: "coin-tc:v4",
+      currentTcVersion: 4,
+      statement: "I accept the Terms and Conditions version 4.",
+    });
+    const stale = messageFor(offer, ivan, {
+      resources: ["coin-tc:v3"],
+      statement: "I accept the Terms and Conditions version 3.",
+    });
+    expect(await refusal(accept(stale, await ivan.signMessage({ message: stale }), v4))).toEqual(
+      refused("TC_VERSION_MISMATCH", status.ABORTED),
+    );
     expect((await acceptAs(ivan, v4)).acceptedVersion).toBe(4);
     expect(await gateOf(ivan.address, v4)).toEqual({ allowed: true, acceptedVersion: 4, currentTcVersion: 4 });
     await v4.stop();
@@ -497,11 +596,23 @@ describe("tc service", () => {
     beforeAll(async () => {
       context = await deployer();
       factory = await deployContract(context, { abi: erc6492WalletFactoryAbi, bytecode: erc6492WalletFactoryBytecode });
-      deployed = await context.publicClient.readContract({ address: factory, abi: erc6492WalletFactoryAbi, functionName: "getAddress", args: [owner.address, keccak256(toHex("deployed"))] });
-      const hash = await context.walletClient.writeContract({ address: factory, abi: erc6492WalletFactoryAbi, functionName: "deploy", args: [owner.address, keccak256(toHex("deployed"))] });
+      deployed = await context.publicClient.readContract({
+        address: factory,
+        abi: erc6492WalletFactoryAbi,
+        functionName: "getAddress",
+        args: [owner.address, keccak256(toHex("deployed"))],
+      });
+      const hash = await context.walletClient.writeContract({
+        address: factory,
+        abi: erc6492WalletFactoryAbi,
+        functionName: "deploy",
+        args: [owner.address, keccak256(toHex("deployed"))],
+      });
       await context.publicClient.waitForTransactionReceipt({ hash });
       expect(await context.publicClient.getCode({ address: deployed })).not.toBe(undefined);
-      expect(await context.publicClient.readContract({ address: deployed, abi: erc1271WalletAbi, functionName: "owner" })).toBe(owner.address);
+      expect(
+        await context.publicClient.readContract({ address: deployed, abi: erc1271WalletAbi, functionName: "owner" }),
+      ).toBe(owner.address);
     });
 
     /** A message naming the wallet, signed by its owner (the wallet's ERC-1271 signature). */
@@ -535,7 +646,12 @@ describe("tc service", () => {
 
     it("accepts a counterfactual ERC-6492 signature of a wallet not deployed yet, without deploying it", async () => {
       const salt = keccak256(toHex("counterfactual"));
-      const wallet = await context.publicClient.readContract({ address: factory, abi: erc6492WalletFactoryAbi, functionName: "getAddress", args: [owner.address, salt] });
+      const wallet = await context.publicClient.readContract({
+        address: factory,
+        abi: erc6492WalletFactoryAbi,
+        functionName: "getAddress",
+        args: [owner.address, salt],
+      });
       expect(await context.publicClient.getCode({ address: wallet })).toBeUndefined();
       const { message, signature: ownerSignature } = await ownerSigned(wallet, LIVE_CHAIN);
       const signature = serializeErc6492Signature({
@@ -564,12 +680,16 @@ describe("tc service", () => {
         // The RPC refuses everything: whether the address holds code is unknown.
         proxyMode = "down";
         const first = await ownerSigned(deployed, PROXIED_CHAIN);
-        expect(await refusal(accept(first.message, first.signature))).toEqual(refused("UNAVAILABLE", status.UNAVAILABLE));
+        expect(await refusal(accept(first.message, first.signature))).toEqual(
+          refused("UNAVAILABLE", status.UNAVAILABLE),
+        );
 
         // The code is found, but the ERC-1271 call fails: viem alone would call that "invalid".
         proxyMode = "fail-eth_call";
         const second = await ownerSigned(deployed, PROXIED_CHAIN);
-        expect(await refusal(accept(second.message, second.signature))).toEqual(refused("UNAVAILABLE", status.UNAVAILABLE));
+        expect(await refusal(accept(second.message, second.signature))).toEqual(
+          refused("UNAVAILABLE", status.UNAVAILABLE),
+        );
       } finally {
         proxyMode = "up";
       }
@@ -584,7 +704,8 @@ describe("tc service", () => {
       { KAFKA_BROKERS: `127.0.0.1:${await freePort()}`, REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
       { waitReady: false },
     );
-    for (const check of away.components.dependencies) expect({ [check.name]: await check.probe() }).toEqual({ [check.name]: false });
+    for (const check of away.components.dependencies)
+      expect({ [check.name]: await check.probe() }).toEqual({ [check.name]: false });
     expect((await refusal(issueNonce(alice, away))).grpcStatus).toBe(status.UNAVAILABLE);
     expect((await refusal(statusOf(alice.address, away))).grpcStatus).toBe(status.UNAVAILABLE);
     await away.stop();
@@ -598,10 +719,14 @@ describe("tc service", () => {
     await waitFor(() => redisCheck.probe(), { what: "tc connected to Redis", timeoutMs: 10_000 });
     expect(await statusOf(alice.address, away)).toEqual(await statusOf(alice.address));
     expect(await gateOf(alice.address, away)).toEqual({ allowed: true, acceptedVersion: 3, currentTcVersion: 3 });
-    const readiness = Object.fromEntries(await Promise.all(away.components.dependencies.map(async (check) => [check.name, await check.probe()])));
+    const readiness = Object.fromEntries(
+      await Promise.all(away.components.dependencies.map(async (check) => [check.name, await check.probe()])),
+    );
     expect(readiness).toEqual({ redis: true, kafka: false, projection: false });
     const message = messageFor(await issueNonce(alice, away), alice);
-    expect(await refusal(accept(message, await alice.signMessage({ message }), away, 3_000))).toEqual(refused("UNAVAILABLE", status.UNAVAILABLE));
+    expect(await refusal(accept(message, await alice.signMessage({ message }), away, 3_000))).toEqual(
+      refused("UNAVAILABLE", status.UNAVAILABLE),
+    );
     await away.stop();
   });
 

@@ -41,14 +41,28 @@ describe("tc configuration", () => {
   });
 
   it("names the first missing or malformed variable", () => {
-    expect(configError(() => loadConfig(tcConfigSchema, { ...env, TC_CURRENT_VERSION: undefined })).variable).toBe("TC_CURRENT_VERSION");
-    expect(configError(() => loadConfig(tcConfigSchema, { ...env, CHAINS_FILE: undefined })).variable).toBe("CHAINS_FILE");
-    expect(configError(() => loadConfig(tcConfigSchema, { ...env, SIWE_DOMAIN: "http://127.0.0.1:8080" })).variable).toBe("SIWE_DOMAIN");
+    expect(configError(() => loadConfig(tcConfigSchema, { ...env, TC_CURRENT_VERSION: undefined })).variable).toBe(
+      "TC_CURRENT_VERSION",
+    );
+    expect(configError(() => loadConfig(tcConfigSchema, { ...env, CHAINS_FILE: undefined })).variable).toBe(
+      "CHAINS_FILE",
+    );
+    expect(
+      configError(() => loadConfig(tcConfigSchema, { ...env, SIWE_DOMAIN: "http://127.0.0.1:8080" })).variable,
+    ).toBe("SIWE_DOMAIN");
     expect(configError(() => loadConfig(tcConfigSchema, { ...env, SIWE_URI: "not a uri" })).variable).toBe("SIWE_URI");
-    expect(configError(() => loadConfig(tcConfigSchema, { ...env, SIWE_SCHEME: "ht tp" })).variable).toBe("SIWE_SCHEME");
-    expect(configError(() => loadConfig(tcConfigSchema, { ...env, SIWE_CHAIN_IDS: "1,two" })).variable).toBe("SIWE_CHAIN_IDS");
-    expect(configError(() => loadConfig(tcConfigSchema, { ...env, SIWE_CHAIN_IDS: "0" })).variable).toBe("SIWE_CHAIN_IDS");
-    expect(configError(() => loadConfig(tcConfigSchema, { ...env, NONCE_TTL_SECONDS: "0" })).variable).toBe("NONCE_TTL_SECONDS");
+    expect(configError(() => loadConfig(tcConfigSchema, { ...env, SIWE_SCHEME: "ht tp" })).variable).toBe(
+      "SIWE_SCHEME",
+    );
+    expect(configError(() => loadConfig(tcConfigSchema, { ...env, SIWE_CHAIN_IDS: "1,two" })).variable).toBe(
+      "SIWE_CHAIN_IDS",
+    );
+    expect(configError(() => loadConfig(tcConfigSchema, { ...env, SIWE_CHAIN_IDS: "0" })).variable).toBe(
+      "SIWE_CHAIN_IDS",
+    );
+    expect(configError(() => loadConfig(tcConfigSchema, { ...env, NONCE_TTL_SECONDS: "0" })).variable).toBe(
+      "NONCE_TTL_SECONDS",
+    );
   });
 });
 
@@ -70,7 +84,11 @@ describe("siweRules", () => {
   });
 
   it("fills the document placeholders from the versions file", () => {
-    const rules = siweRules({ ...config, SIWE_STATEMENT: "I accept version {version} ({documentUrl}, sha256 {documentSha256})." }, versions, [31337, 31338]);
+    const rules = siweRules(
+      { ...config, SIWE_STATEMENT: "I accept version {version} ({documentUrl}, sha256 {documentSha256})." },
+      versions,
+      [31337, 31338],
+    );
     expect(rules.statement).toBe(`I accept version 3 (https://example.com/tc/v3.pdf, sha256 ${"ab".repeat(32)}).`);
     expect(rules.document).toEqual(document);
   });
@@ -82,16 +100,29 @@ describe("siweRules", () => {
   });
 
   it("refuses a versions file without the current version", () => {
-    expect(configError(() => siweRules({ ...config, TC_VERSIONS_FILE: "/etc/tc.json", TC_CURRENT_VERSION: 4 }, versions, [31337, 31338])).variable).toBe(
-      "TC_VERSIONS_FILE",
-    );
+    expect(
+      configError(() =>
+        siweRules({ ...config, TC_VERSIONS_FILE: "/etc/tc.json", TC_CURRENT_VERSION: 4 }, versions, [31337, 31338]),
+      ).variable,
+    ).toBe("TC_VERSIONS_FILE");
   });
 
   it("refuses statements EIP-4361 does not allow or that need a missing document", () => {
-    expect(configError(() => siweRules({ ...config, SIWE_STATEMENT: "I accept {documentUrl}" }, new Map(), [31337, 31338])).variable).toBe("SIWE_STATEMENT");
-    expect(configError(() => siweRules({ ...config, SIWE_STATEMENT: "100% agreed" }, new Map(), [31337, 31338])).variable).toBe("SIWE_STATEMENT");
-    expect(configError(() => siweRules({ ...config, SIWE_STATEMENT: "Ich stimme zu: Ä" }, new Map(), [31337, 31338])).variable).toBe("SIWE_STATEMENT");
-    expect(configError(() => siweRules({ ...config, SIWE_STATEMENT: "I accept {unknown}" }, new Map(), [31337, 31338])).variable).toBe("SIWE_STATEMENT");
+    expect(
+      configError(() => siweRules({ ...config, SIWE_STATEMENT: "I accept {documentUrl}" }, new Map(), [31337, 31338]))
+        .variable,
+    ).toBe("SIWE_STATEMENT");
+    expect(
+      configError(() => siweRules({ ...config, SIWE_STATEMENT: "100% agreed" }, new Map(), [31337, 31338])).variable,
+    ).toBe("SIWE_STATEMENT");
+    expect(
+      configError(() => siweRules({ ...config, SIWE_STATEMENT: "Ich stimme zu: Ä" }, new Map(), [31337, 31338]))
+        .variable,
+    ).toBe("SIWE_STATEMENT");
+    expect(
+      configError(() => siweRules({ ...config, SIWE_STATEMENT: "I accept {unknown}" }, new Map(), [31337, 31338]))
+        .variable,
+    ).toBe("SIWE_STATEMENT");
   });
 });
 

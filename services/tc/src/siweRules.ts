@@ -39,20 +39,33 @@ const PLACEHOLDER = /\{(version|documentUrl|documentSha256)\}/g;
 export function siweRules(config: TcConfig, versions: TcVersions, configuredChainIds: readonly number[]): SiweRules {
   const current = config.TC_CURRENT_VERSION;
   if (config.TC_VERSIONS_FILE !== undefined && !versions.has(current)) {
-    throw new ConfigError("TC_VERSIONS_FILE", `${config.TC_VERSIONS_FILE} does not describe TC_CURRENT_VERSION ${current}`);
+    throw new ConfigError(
+      "TC_VERSIONS_FILE",
+      `${config.TC_VERSIONS_FILE} does not describe TC_CURRENT_VERSION ${current}`,
+    );
   }
   const missing = config.SIWE_CHAIN_IDS.filter((chainId) => !configuredChainIds.includes(chainId));
   if (missing.length > 0) {
-    throw new ConfigError("SIWE_CHAIN_IDS", `chain id(s) ${missing.join(", ")} are not chains of CHAINS_FILE (${configuredChainIds.join(", ")})`);
+    throw new ConfigError(
+      "SIWE_CHAIN_IDS",
+      `chain id(s) ${missing.join(", ")} are not chains of CHAINS_FILE (${configuredChainIds.join(", ")})`,
+    );
   }
   const document = versions.get(current);
   const statement = config.SIWE_STATEMENT.replace(PLACEHOLDER, (_, name: string) => {
     if (name === "version") return String(current);
-    if (document === undefined) throw new ConfigError("SIWE_STATEMENT", `uses {${name}} but TC_VERSIONS_FILE does not describe version ${current}`);
+    if (document === undefined)
+      throw new ConfigError(
+        "SIWE_STATEMENT",
+        `uses {${name}} but TC_VERSIONS_FILE does not describe version ${current}`,
+      );
     return name === "documentUrl" ? document.documentUrl : document.documentSha256;
   });
   if (statement.trim() === "" || !isSiweStatement(statement)) {
-    throw new ConfigError("SIWE_STATEMENT", "must be one line of the characters EIP-4361 allows (letters, digits, spaces and -._~:/?#[]@!$&'()*+,;=)");
+    throw new ConfigError(
+      "SIWE_STATEMENT",
+      "must be one line of the characters EIP-4361 allows (letters, digits, spaces and -._~:/?#[]@!$&'()*+,;=)",
+    );
   }
   return {
     domain: config.SIWE_DOMAIN,

@@ -9,17 +9,35 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("TC_VERSIONS_FILE", () => {
   it("maps versions to their documents", () => {
-    const versions = parseTcVersions(JSON.stringify({ "1": { documentUrl: "https://example.com/v1", documentSha256: "AB".repeat(32) } }));
+    const versions = parseTcVersions(
+      JSON.stringify({ "1": { documentUrl: "https://example.com/v1", documentSha256: "AB".repeat(32) } }),
+    );
     expect(versions.get(1)).toEqual({ documentUrl: "https://example.com/v1", documentSha256: "ab".repeat(32) });
     expect(versions.get(2)).toBeUndefined();
   });
 
   it.each<[string, string, RegExp]>([
     ["not JSON", "{", /not JSON/],
-    ["a version that is not a positive integer", JSON.stringify({ v1: { documentUrl: "https://e.x/1", documentSha256: "a".repeat(64) } }), /v1: is not a T&C version/],
-    ["a short hash", JSON.stringify({ "1": { documentUrl: "https://e.x/1", documentSha256: "abc" } }), /1\.documentSha256: must be 64 hex/],
-    ["a non-http URL", JSON.stringify({ "1": { documentUrl: "ftp://e.x/1", documentSha256: "a".repeat(64) } }), /1\.documentUrl/],
-    ["an unknown key", JSON.stringify({ "1": { documentUrl: "https://e.x/1", documentSha256: "a".repeat(64), extra: 1 } }), /1/],
+    [
+      "a version that is not a positive integer",
+      JSON.stringify({ v1: { documentUrl: "https://e.x/1", documentSha256: "a".repeat(64) } }),
+      /v1: is not a T&C version/,
+    ],
+    [
+      "a short hash",
+      JSON.stringify({ "1": { documentUrl: "https://e.x/1", documentSha256: "abc" } }),
+      /1\.documentSha256: must be 64 hex/,
+    ],
+    [
+      "a non-http URL",
+      JSON.stringify({ "1": { documentUrl: "ftp://e.x/1", documentSha256: "a".repeat(64) } }),
+      /1\.documentUrl/,
+    ],
+    [
+      "an unknown key",
+      JSON.stringify({ "1": { documentUrl: "https://e.x/1", documentSha256: "a".repeat(64), extra: 1 } }),
+      /1/,
+    ],
   ])("refuses %s", (_, text, problem) => {
     expect(() => parseTcVersions(text)).toThrow(problem);
   });

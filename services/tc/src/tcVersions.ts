@@ -21,7 +21,8 @@ const documentSchema = z.strictObject({
 
 const versionsSchema = z.record(z.string(), documentSchema).superRefine((versions, context) => {
   for (const key of Object.keys(versions)) {
-    if (!/^[1-9][0-9]{0,8}$/.test(key)) context.addIssue({ code: "custom", path: [key], message: "is not a T&C version (a positive integer)" });
+    if (!/^[1-9][0-9]{0,8}$/.test(key))
+      context.addIssue({ code: "custom", path: [key], message: "is not a T&C version (a positive integer)" });
   }
 });
 

@@ -31,7 +31,9 @@ const rpcDown = unavailable("UNAVAILABLE", "rpc down");
 describe("verifySignature", () => {
   it("settles an EOA's signature offline", async () => {
     const { chain: offline } = chain();
-    expect(await verifySignature(message, signer.address, await signer.signMessage({ message }), offline)).toBe(SignatureKind.SIGNATURE_KIND_EOA);
+    expect(await verifySignature(message, signer.address, await signer.signMessage({ message }), offline)).toBe(
+      SignatureKind.SIGNATURE_KIND_EOA,
+    );
   });
 
   it("asks the chain only when ECDSA recovery names another address", async () => {
@@ -42,7 +44,9 @@ describe("verifySignature", () => {
     expect(noCode.verifyHash).not.toHaveBeenCalled();
 
     const down = chain({ hasCode: rpcDown });
-    const error = await verifySignature(message, signer.address, signature, down.chain).catch((failure: unknown) => failure);
+    const error = await verifySignature(message, signer.address, signature, down.chain).catch(
+      (failure: unknown) => failure,
+    );
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).grpcStatus).toBe(status.UNAVAILABLE);
   });
@@ -50,9 +54,18 @@ describe("verifySignature", () => {
   it("checks a deployed contract wallet with ERC-1271", async () => {
     const signature = await signer.signMessage({ message });
     const deployed = chain({ hasCode: true, verifyHash: true });
-    expect(await verifySignature(message, contractWallet, signature, deployed.chain)).toBe(SignatureKind.SIGNATURE_KIND_ERC1271);
-    expect(await verifySignature(message, contractWallet, signature, chain({ hasCode: true, verifyHash: false }).chain)).toBeUndefined();
-    const down = await verifySignature(message, contractWallet, signature, chain({ hasCode: true, verifyHash: rpcDown }).chain).catch((e: unknown) => e);
+    expect(await verifySignature(message, contractWallet, signature, deployed.chain)).toBe(
+      SignatureKind.SIGNATURE_KIND_ERC1271,
+    );
+    expect(
+      await verifySignature(message, contractWallet, signature, chain({ hasCode: true, verifyHash: false }).chain),
+    ).toBeUndefined();
+    const down = await verifySignature(
+      message,
+      contractWallet,
+      signature,
+      chain({ hasCode: true, verifyHash: rpcDown }).chain,
+    ).catch((e: unknown) => e);
     expect((down as AppError).grpcStatus).toBe(status.UNAVAILABLE);
   });
 
@@ -63,17 +76,26 @@ describe("verifySignature", () => {
       signature: await signer.signMessage({ message }),
     });
     const counterfactual = chain({ hasCode: false, verifyHash: true });
-    expect(await verifySignature(message, contractWallet, wrapped, counterfactual.chain)).toBe(SignatureKind.SIGNATURE_KIND_ERC6492);
+    expect(await verifySignature(message, contractWallet, wrapped, counterfactual.chain)).toBe(
+      SignatureKind.SIGNATURE_KIND_ERC6492,
+    );
     expect(counterfactual.verifyHash).toHaveBeenCalledOnce();
-    expect(await verifySignature(message, contractWallet, wrapped, chain({ hasCode: false, verifyHash: false }).chain)).toBeUndefined();
+    expect(
+      await verifySignature(message, contractWallet, wrapped, chain({ hasCode: false, verifyHash: false }).chain),
+    ).toBeUndefined();
   });
 
   it("treats bytes that are no ECDSA signature as a contract wallet's", async () => {
     const garbage = `0x${"11".repeat(65)}` as Hex;
     expect(await verifySignature(message, signer.address, garbage, chain({ hasCode: false }).chain)).toBeUndefined();
-    expect(await verifySignature(message, contractWallet, `0x${"22".repeat(120)}`, chain({ hasCode: true, verifyHash: true }).chain)).toBe(
-      SignatureKind.SIGNATURE_KIND_ERC1271,
-    );
+    expect(
+      await verifySignature(
+        message,
+        contractWallet,
+        `0x${"22".repeat(120)}`,
+        chain({ hasCode: true, verifyHash: true }).chain,
+      ),
+    ).toBe(SignatureKind.SIGNATURE_KIND_ERC1271);
   });
 });
 

@@ -1,5 +1,14 @@
 import { SignatureKind } from "@platform/proto/events/v1/tc_acceptances";
-import { hashMessage, isAddressEqual, isErc6492Signature, isHex, recoverAddress, size, type Address, type Hex } from "viem";
+import {
+  hashMessage,
+  isAddressEqual,
+  isErc6492Signature,
+  isHex,
+  recoverAddress,
+  size,
+  type Address,
+  type Hex,
+} from "viem";
 import type { ContractWalletChain } from "./contractWalletChain.js";
 
 /** Wrapped ERC-6492 signatures carry factory calldata; beyond this a signature is refused unread. */
@@ -7,7 +16,12 @@ export const MAX_SIGNATURE_BYTES = 10_000;
 
 /** Whether the text can be a signature at all: 0x-prefixed, whole bytes, not empty, bounded. */
 export function isSignatureHex(value: string): value is Hex {
-  return isHex(value, { strict: true }) && value.length % 2 === 0 && value.length > 2 && (value.length - 2) / 2 <= MAX_SIGNATURE_BYTES;
+  return (
+    isHex(value, { strict: true }) &&
+    value.length % 2 === 0 &&
+    value.length > 2 &&
+    (value.length - 2) / 2 <= MAX_SIGNATURE_BYTES
+  );
 }
 
 /**
@@ -20,7 +34,12 @@ export function isSignatureHex(value: string): value is Hex {
  * a wrapped signature of a wallet not deployed yet). An address without code and a signature that
  * is not ERC-6492-wrapped has nobody left to vouch for it. RPC failures propagate as UNAVAILABLE.
  */
-export async function verifySignature(message: string, address: Address, signature: Hex, chain: ContractWalletChain): Promise<SignatureKind | undefined> {
+export async function verifySignature(
+  message: string,
+  address: Address,
+  signature: Hex,
+  chain: ContractWalletChain,
+): Promise<SignatureKind | undefined> {
   const hash = hashMessage(message);
   const wrapped = isErc6492Signature(signature);
   if (!wrapped && (size(signature) === 65 || size(signature) === 64)) {

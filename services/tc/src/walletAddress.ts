@@ -6,9 +6,13 @@ export function parseWalletAddress(value: string, field = "walletAddress"): `0x$
   // strict: false accepts all-lowercase and all-uppercase forms, which wallets commonly send;
   // a mixed-case address with a wrong checksum is still rejected.
   if (!isAddress(value, { strict: false }) || (hasMixedCase(value) && !isAddress(value, { strict: true }))) {
-    throw invalidArgument("INVALID_ADDRESS", `${field} must be a 20-byte 0x-prefixed hex address with a valid EIP-55 checksum when mixed case`, {
-      parameter: field,
-    });
+    throw invalidArgument(
+      "INVALID_ADDRESS",
+      `${field} must be a 20-byte 0x-prefixed hex address with a valid EIP-55 checksum when mixed case`,
+      {
+        parameter: field,
+      },
+    );
   }
   return getAddress(value);
 }

@@ -1,6 +1,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { authCli, freePorts, repoRoot, serviceCommand, serviceProcessSpecs, silentProgress, startStack, type PortPlan, type RunningStack, testRuntime } from "@platform/local-stack";
+import {
+  authCli,
+  freePorts,
+  repoRoot,
+  serviceCommand,
+  serviceProcessSpecs,
+  silentProgress,
+  startStack,
+  type PortPlan,
+  type RunningStack,
+  testRuntime,
+} from "@platform/local-stack";
 import { createRedis } from "@platform/store";
 import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +33,13 @@ interface Key {
 
 async function createKey(scopes: string, tier = "standard"): Promise<Key> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", `e2e-${scopes}`, "--scopes", scopes, "--tier", tier, "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! })) as Key;
+  const key = JSON.parse(
+    await authCli(
+      testRuntime(),
+      ["keys", "create", "--name", `e2e-${scopes}`, "--scopes", scopes, "--tier", tier, "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
+    ),
+  ) as Key;
   secretsSeen.add(key.secret);
   return key;
 }
@@ -51,7 +68,8 @@ async function tokensFor(key: Key): Promise<{ access_token: string; refresh_toke
 
 const wallet = "0x52908400098527886e0f7030069857d2e4169ee7";
 const protectedUrl = () => `${base}/intents/v1/tc/status?walletAddress=${wallet}`;
-const callProtected = (token?: string) => fetch(protectedUrl(), token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
+const callProtected = (token?: string) =>
+  fetch(protectedUrl(), token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
 
 async function problemOf(response: Response) {
   expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
@@ -61,7 +79,15 @@ async function problemOf(response: Response) {
 beforeAll(async () => {
   ports = await freePorts();
   // No simulator: nothing here reads chain data, and its load would only slow the suite.
-  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: testRuntime(), progress: silentProgress, logLevel: "debug", simulator: false });
+  stack = await startStack({
+    stateDir: state.path,
+    ports,
+    detached: false,
+    runtime: testRuntime(),
+    progress: silentProgress,
+    logLevel: "debug",
+    simulator: false,
+  });
   base = stack.descriptor.gatewayUrl;
   secretsSeen.add(stack.descriptor.demoApiKey!.secret);
 }, 240_000);
@@ -103,13 +129,29 @@ describe("POST /auth", () => {
 
   it.each<[string, () => Promise<Response>, string]>([
     ["a body that is not JSON", () => postAuth(undefined, { raw: "{type: API_KEY" }), "INVALID_REQUEST"],
-    ["a content type other than JSON", () => postAuth(undefined, { contentType: "application/x-www-form-urlencoded", raw: "type=API_KEY&username=a&password=b" }), "INVALID_REQUEST"],
+    [
+      "a content type other than JSON",
+      () =>
+        postAuth(undefined, {
+          contentType: "application/x-www-form-urlencoded",
+          raw: "type=API_KEY&username=a&password=b",
+        }),
+      "INVALID_REQUEST",
+    ],
     ["a missing type", () => postAuth({ username: "ak_x", password: "p" }), "INVALID_REQUEST"],
     ["a missing username", () => postAuth({ type: "API_KEY", password: "p" }), "INVALID_REQUEST"],
     ["a missing password in API_KEY mode", () => postAuth({ type: "API_KEY", username: "ak_x" }), "INVALID_REQUEST"],
-    ["a missing refresh_token in REFRESH_TOKEN mode", () => postAuth({ type: "REFRESH_TOKEN", username: "ak_x" }), "INVALID_REQUEST"],
+    [
+      "a missing refresh_token in REFRESH_TOKEN mode",
+      () => postAuth({ type: "REFRESH_TOKEN", username: "ak_x" }),
+      "INVALID_REQUEST",
+    ],
     ["a mistyped field", () => postAuth({ type: "API_KEY", username: 42, password: "p" }), "INVALID_REQUEST"],
-    ["an unknown type", () => postAuth({ type: "PASSWORD", username: "ak_x", password: "p" }), "UNSUPPORTED_GRANT_TYPE"],
+    [
+      "an unknown type",
+      () => postAuth({ type: "PASSWORD", username: "ak_x", password: "p" }),
+      "UNSUPPORTED_GRANT_TYPE",
+    ],
   ])("answers 400 for %s", async (_case, send, code) => {
     const response = await send();
     expect(response.status).toBe(400);
@@ -148,7 +190,11 @@ describe("POST /auth", () => {
 
   it("answers 404 for other paths under /auth and 405 with Allow for other methods", async () => {
     for (const path of ["/auth/token", "/auth/anything/else"]) {
-      const response = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      const response = await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       expect(response.status).toBe(404);
       expect(response.headers.get("cache-control")).toBe("no-store");
       expect((await problemOf(response)).code).toBe("NOT_FOUND");
@@ -161,7 +207,9 @@ describe("POST /auth", () => {
   it("never answers 403 or 429, even under a burst of bad attempts; the lockout still answers 401", async () => {
     const key = await createKey("data:read");
     const statuses = await Promise.all(
-      Array.from({ length: 40 }, () => postAuth({ type: "API_KEY", username: key.id, password: "sk_wrong" }).then((response) => response.status)),
+      Array.from({ length: 40 }, () =>
+        postAuth({ type: "API_KEY", username: key.id, password: "sk_wrong" }).then((response) => response.status),
+      ),
     );
     expect(new Set(statuses)).toEqual(new Set([401]));
     // Locked out: even the right secret answers 401 for a while.
@@ -237,18 +285,36 @@ describe("durability and secrecy", () => {
 
     // Restart auth: a fresh process with the same configuration.
     await stack.processes.get("auth")!.stop();
-    const infra = { ...stack.descriptor.infrastructure, chainsFile: join(state.path, "chains.json"), secretsDir: join(state.path, "secrets") };
+    const infra = {
+      ...stack.descriptor.infrastructure,
+      chainsFile: join(state.path, "chains.json"),
+      secretsDir: join(state.path, "secrets"),
+    };
     const spec = serviceProcessSpecs(ports, infra, "debug").find((candidate) => candidate.name === "auth")!;
     const { command, args } = serviceCommand(repoRoot, "auth", testRuntime());
     const logFile = join(state.path, "logs", "auth-restarted.log");
-    restartedAuth = spawnManaged({ name: "auth", command, args, cwd: repoRoot, logFile, env: { PATH: process.env.PATH, ...spec.env } });
-    logFiles.push(logFile);
-    await waitFor(async () => (await fetch(spec.readyUrl).catch(() => undefined))?.status === 200, { what: "auth ready again", timeoutMs: 60_000, intervalMs: 250 });
-    await waitFor(async () => (await postAuth({ type: "API_KEY", username: key.id, password: key.secret })).status === 200, {
-      what: "the key after the restart",
-      timeoutMs: 20_000,
-      intervalMs: 500,
+    restartedAuth = spawnManaged({
+      name: "auth",
+      command,
+      args,
+      cwd: repoRoot,
+      logFile,
+      env: { PATH: process.env.PATH, ...spec.env },
     });
+    logFiles.push(logFile);
+    await waitFor(async () => (await fetch(spec.readyUrl).catch(() => undefined))?.status === 200, {
+      what: "auth ready again",
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    });
+    await waitFor(
+      async () => (await postAuth({ type: "API_KEY", username: key.id, password: key.secret })).status === 200,
+      {
+        what: "the key after the restart",
+        timeoutMs: 20_000,
+        intervalMs: 500,
+      },
+    );
     expect((await postAuth({ type: "REFRESH_TOKEN", username: key.id, refresh_token })).status).toBe(200);
 
     // Lose Redis' data: the registry comes back from Kafka.
@@ -256,18 +322,23 @@ describe("durability and secrecy", () => {
     await waitFor(async () => (await redis.ping()) === "PONG", { what: "redis" });
     await redis.flushall();
     redis.disconnect();
-    await waitFor(async () => (await postAuth({ type: "API_KEY", username: key.id, password: key.secret })).status === 200, {
-      what: "the key back from Kafka",
-      timeoutMs: 20_000,
-      intervalMs: 500,
-    });
+    await waitFor(
+      async () => (await postAuth({ type: "API_KEY", username: key.id, password: key.secret })).status === 200,
+      {
+        what: "the key back from Kafka",
+        timeoutMs: 20_000,
+        intervalMs: 500,
+      },
+    );
     const refreshed = await postAuth({ type: "REFRESH_TOKEN", username: key.id, refresh_token });
     expect(refreshed.status).toBe(200);
     secretsSeen.add(String(((await refreshed.json()) as { access_token: string }).access_token));
   }, 60_000);
 
   it("no secret, token or refresh token appears in any log line", () => {
-    const logs = [...stack.descriptor.processes.map((entry) => entry.logFile), ...logFiles].map((file) => readFileSync(file, "utf8")).join("\n");
+    const logs = [...stack.descriptor.processes.map((entry) => entry.logFile), ...logFiles]
+      .map((file) => readFileSync(file, "utf8"))
+      .join("\n");
     expect(logs.length).toBeGreaterThan(0);
     for (const secret of secretsSeen) {
       expect(logs.includes(secret), `a credential starting ${secret.slice(0, 6)} was logged`).toBe(false);

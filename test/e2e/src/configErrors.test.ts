@@ -43,7 +43,11 @@ describe("a service with bad configuration exits at once, naming the variable", 
     ["intents-gateway", { ...valid, TC_GRPC_TARGET: "127.0.0.1:1" }, "CHAINS_FILE"],
     ["chain-ingestor", { KAFKA_BROKERS: valid.KAFKA_BROKERS }, "CHAINS_FILE"],
     // NATS is needed only by the intents source, which runs unless INGEST_SOURCES leaves it out.
-    ["chain-ingestor", { KAFKA_BROKERS: valid.KAFKA_BROKERS, CHAINS_FILE: "deploy/config/local/chains.json" }, "NATS_URL"],
+    [
+      "chain-ingestor",
+      { KAFKA_BROKERS: valid.KAFKA_BROKERS, CHAINS_FILE: "deploy/config/local/chains.json" },
+      "NATS_URL",
+    ],
     ["projector", { ...valid }, "PROJECTIONS"],
   ])("%s without %j set names %s", (name, env, variable) => {
     const result = runWith(name, env);
@@ -63,9 +67,30 @@ describe("a service with bad configuration exits at once, naming the variable", 
     ["tc", { ...valid, ...tcSiwe, SIWE_STATEMENT: "100% agreed" }, "SIWE_STATEMENT", /EIP-4361 allows/],
     ["auth", { ...valid, REDIS_URL: "http://127.0.0.1:6379" }, "REDIS_URL", /scheme redis/],
     ["auth", { ...valid, KAFKA_BROKERS: "localhost" }, "KAFKA_BROKERS", /host:port/],
-    ["auth", { ...valid, AUTH_PEPPER_FILE: "/nonexistent/pepper", AUTH_SIGNING_KEYS_DIR: "/nonexistent/keys" }, "AUTH_PEPPER_FILE", /nonexistent\/pepper/],
-    ["auth", { ...valid, AUTH_PEPPER_FILE: "/nonexistent/pepper", AUTH_SIGNING_KEYS_DIR: "/nonexistent/keys", AUTH_TIERS: "free", AUTH_DEFAULT_TIER: "gold" }, "AUTH_DEFAULT_TIER", /one of AUTH_TIERS/],
-    ["data-query", { REDIS_URL: valid.REDIS_URL, DATA_QUERY_GROUPS: "accounts,prices" }, "DATA_QUERY_GROUPS", /among accounts, market, subnets/],
+    [
+      "auth",
+      { ...valid, AUTH_PEPPER_FILE: "/nonexistent/pepper", AUTH_SIGNING_KEYS_DIR: "/nonexistent/keys" },
+      "AUTH_PEPPER_FILE",
+      /nonexistent\/pepper/,
+    ],
+    [
+      "auth",
+      {
+        ...valid,
+        AUTH_PEPPER_FILE: "/nonexistent/pepper",
+        AUTH_SIGNING_KEYS_DIR: "/nonexistent/keys",
+        AUTH_TIERS: "free",
+        AUTH_DEFAULT_TIER: "gold",
+      },
+      "AUTH_DEFAULT_TIER",
+      /one of AUTH_TIERS/,
+    ],
+    [
+      "data-query",
+      { REDIS_URL: valid.REDIS_URL, DATA_QUERY_GROUPS: "accounts,prices" },
+      "DATA_QUERY_GROUPS",
+      /among accounts, market, subnets/,
+    ],
     ["projector", { ...valid, PROJECTIONS: "intents", LOG_LEVEL: "loud" }, "LOG_LEVEL", /pino level/],
     ["chain-ingestor", { ...valid, CHAINS_FILE: "/nonexistent/chains.json" }, "CHAINS_FILE", /nonexistent/],
   ])("%s with a malformed %s names it", (name, env, variable, problem) => {

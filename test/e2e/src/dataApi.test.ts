@@ -28,17 +28,31 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const items = (body: Json): Json[] => body._embedded.items as Json[];
 const hexOf = (pair: KeyringPair) => bytesToHex(pair.publicKey);
 const tao = (amount: number) => BigInt(Math.round(amount * 1_000)) * 1_000_000n;
-const transfer = (from: KeyringPair, to: string, rao: bigint): NativeCallSpec => ({ tx: s.native.driver.tx("balances", "transferKeepAlive")(to, rao), signer: from });
+const transfer = (from: KeyringPair, to: string, rao: bigint): NativeCallSpec => ({
+  tx: s.native.driver.tx("balances", "transferKeepAlive")(to, rao),
+  signer: from,
+});
 /** `utility.batchAll` of `count` transfers from one account: one extrinsic, `count` Balances.Transfer events (see the block of 1,000 below for why). */
 const transferBatch = (from: KeyringPair, to: string, count: number, base: bigint): NativeCallSpec => ({
-  tx: s.native.driver.tx("utility", "batchAll")(Array.from({ length: count }, (_, index) => s.native.driver.tx("balances", "transferKeepAlive")(to, base + BigInt(index)))),
+  tx: s.native.driver.tx(
+    "utility",
+    "batchAll",
+  )(
+    Array.from({ length: count }, (_, index) =>
+      s.native.driver.tx("balances", "transferKeepAlive")(to, base + BigInt(index)),
+    ),
+  ),
   signer: from,
 });
 
 beforeAll(async () => {
   s = await startDataStack("data-api");
   // A few steps' worth of history (stakes, unstakes, transfers, emissions, rounds) indexed before the first read.
-  await waitFor(async () => s.activity.steps() >= 3, { what: `three network steps (last error: ${String(s.activity.lastError())})`, timeoutMs: 90_000, intervalMs: 200 });
+  await waitFor(async () => s.activity.steps() >= 3, {
+    what: `three network steps (last error: ${String(s.activity.lastError())})`,
+    timeoutMs: 90_000,
+    intervalMs: 200,
+  });
   await indexedThrough((await s.native.driver.head()).number);
 }, 300_000);
 
@@ -51,13 +65,21 @@ const demoAddress = () => s.native.descriptor.demoAccounts.find((account) => acc
 
 /** Until every read model the tests read has passed `block` (accounts, market, subnets). */
 async function indexedThrough(block: number): Promise<void> {
-  const paths = [`/data/v1/accounts/${demoAddress()}/balance/latest`, "/data/v1/network/stats/latest", "/data/v1/subnet-pools/latest", "/data/v1/subnets/latest"];
+  const paths = [
+    `/data/v1/accounts/${demoAddress()}/balance/latest`,
+    "/data/v1/network/stats/latest",
+    "/data/v1/subnet-pools/latest",
+    "/data/v1/subnets/latest",
+  ];
   let seen: string[] = [];
   try {
     await waitFor(
       async () => {
         const answers = await Promise.all(paths.map((path) => s.api.get(path)));
-        seen = answers.map((answer, index) => `${paths[index]}: ${answer.status === 200 ? `block ${answer.body.as_of.block_number}` : answer.status}`);
+        seen = answers.map(
+          (answer, index) =>
+            `${paths[index]}: ${answer.status === 200 ? `block ${answer.body.as_of.block_number}` : answer.status}`,
+        );
         return answers.every((answer) => answer.status === 200 && Number(answer.body.as_of.block_number) >= block);
       },
       { what: `the read models at native block ${block}`, timeoutMs: 60_000, intervalMs: 250 },
@@ -65,7 +87,9 @@ async function indexedThrough(block: number): Promise<void> {
   } catch (error) {
     // Which read model lags, and where the chain is, say whose step is stuck.
     const head = await s.native.driver.head();
-    throw new Error(`read models not at block ${block} (chain head ${head.number}): ${seen.join("; ")}`, { cause: error });
+    throw new Error(`read models not at block ${block} (chain head ${head.number}): ${seen.join("; ")}`, {
+      cause: error,
+    });
   }
 }
 
@@ -102,7 +126,12 @@ async function atPriceAsOf(body: Json): Promise<bigint> {
 async function allItems(path: string): Promise<{ first: Json; pages: Json[]; items: Json[] }> {
   const first = await s.api.ok(path);
   const pages = [first];
-  for (let next = first._links.next?.href as string | undefined; next !== undefined; next = pages.at(-1)!._links.next?.href as string | undefined) pages.push(await s.api.ok(next));
+  for (
+    let next = first._links.next?.href as string | undefined;
+    next !== undefined;
+    next = pages.at(-1)!._links.next?.href as string | undefined
+  )
+    pages.push(await s.api.ok(next));
   return { first, pages, items: pages.flatMap(items) };
 }
 
@@ -132,15 +161,23 @@ async function pagedOneByOne(path: string): Promise<{ first: Json; items: Json[]
 
 /** Keys in the order a sort must give: non-increasing for desc, non-decreasing for asc. */
 function expectSorted(keys: bigint[], order: "asc" | "desc", what: string): void {
-  const sorted = [...keys].sort((a, b) => (a === b ? 0 : (a < b) === (order === "asc") ? -1 : 1));
+  const sorted = [...keys].sort((a, b) => (a === b ? 0 : a < b === (order === "asc") ? -1 : 1));
   expect(keys, what).toEqual(sorted);
 }
 
 /** The Balances.Transfer events of a block, as "<block>-<extrinsic>-<event>" ids with their fields. */
-function transfersOf(block: RuntimeBlock): { id: string; from: string; to: string; amount: string; extrinsicIndex: number }[] {
+function transfersOf(
+  block: RuntimeBlock,
+): { id: string; from: string; to: string; amount: string; extrinsicIndex: number }[] {
   return block.events
     .filter((event) => event.name === "Balances.Transfer" && event.extrinsicIndex !== undefined)
-    .map((event) => ({ id: `${block.number}-${event.extrinsicIndex}-${event.index}`, from: event.fields[0]!, to: event.fields[1]!, amount: event.fields[2]!, extrinsicIndex: event.extrinsicIndex! }));
+    .map((event) => ({
+      id: `${block.number}-${event.extrinsicIndex}-${event.index}`,
+      from: event.fields[0]!,
+      to: event.fields[1]!,
+      amount: event.fields[2]!,
+      extrinsicIndex: event.extrinsicIndex!,
+    }));
 }
 
 /** "<block>-<extrinsic>-<event>" ids, newest first. */
@@ -172,12 +209,20 @@ describe("an account's routes after its own transfers, stakes and unstake", () =
       ]),
     );
     // Half the alpha the 10 TAO bought, as StakeInfo values the position.
-    const bought = (await s.native.runtime.positions(blocks[1]!.hash, hexOf(coldkey))).find((position) => position.netuid === first.netuid);
+    const bought = (await s.native.runtime.positions(blocks[1]!.hash, hexOf(coldkey))).find(
+      (position) => position.netuid === first.netuid,
+    );
     const alpha = BigInt(bought?.stakeNalpha ?? "0");
-    if (alpha < 2n) throw new Error(`10 TAO bought ${alpha} nalpha on subnet ${first.netuid} at price ${await s.native.runtime.priceTao(blocks[1]!.hash, first.netuid)}`);
+    if (alpha < 2n)
+      throw new Error(
+        `10 TAO bought ${alpha} nalpha on subnet ${first.netuid} at price ${await s.native.runtime.priceTao(blocks[1]!.hash, first.netuid)}`,
+      );
     blocks.push(
       await driver.block([
-        { tx: driver.tx("subtensorModule", "removeStake")(first.ownerHotkey, first.netuid, alpha / 2n), signer: coldkey },
+        {
+          tx: driver.tx("subtensorModule", "removeStake")(first.ownerHotkey, first.netuid, alpha / 2n),
+          signer: coldkey,
+        },
         transfer(driver.dev("Bob"), coldkey.address, tao(1)),
       ]),
     );
@@ -189,14 +234,26 @@ describe("an account's routes after its own transfers, stakes and unstake", () =
     const block = await atAsOf(body);
     expect(body.address).toMatchObject({ public_key: hexOf(coldkey), ss58: coldkey.address, kind: "substrate" });
     const direct = await s.native.runtime.account(block.hash, hexOf(coldkey));
-    expect({ free: body.balance_free_rao, reserved: body.balance_reserved_rao, frozen: body.balance_frozen_rao }).toEqual(direct);
+    expect({
+      free: body.balance_free_rao,
+      reserved: body.balance_reserved_rao,
+      frozen: body.balance_frozen_rao,
+    }).toEqual(direct);
     const positions = await s.native.runtime.positions(block.hash, hexOf(coldkey));
     expect(positions.map((position) => position.netuid)).toEqual(stakedNetuids);
     const listed = body._embedded.positions as Json[];
-    expect(listed.map((position) => ({ netuid: position.netuid, hotkey: position.hotkey.public_key, stakeNalpha: position.stake_nalpha }))).toEqual(positions);
+    expect(
+      listed.map((position) => ({
+        netuid: position.netuid,
+        hotkey: position.hotkey.public_key,
+        stakeNalpha: position.stake_nalpha,
+      })),
+    ).toEqual(positions);
     let staked = 0n;
     for (const position of listed) {
-      expect(position.price_tao, `price of ${position.netuid}`).toBe(await s.native.runtime.priceTao(block.hash, position.netuid));
+      expect(position.price_tao, `price of ${position.netuid}`).toBe(
+        await s.native.runtime.priceTao(block.hash, position.netuid),
+      );
       const value = valueRao(BigInt(position.stake_nalpha), position.price_tao);
       expect(position.value_rao).toBe(value.toString());
       staked += value;
@@ -210,7 +267,9 @@ describe("an account's routes after its own transfers, stakes and unstake", () =
   });
 
   it("balance/history: every point equals the runtime at its block, the last one the state after the account's last activity", async () => {
-    const { first, items: points } = await allItems(`/data/v1/accounts/${coldkey.address}/balance/history?interval=1h&order=asc`);
+    const { first, items: points } = await allItems(
+      `/data/v1/accounts/${coldkey.address}/balance/history?interval=1h&order=asc`,
+    );
     await atAsOf(first);
     expect(points.length).toBeGreaterThan(0);
     for (const point of points) {
@@ -220,10 +279,16 @@ describe("an account's routes after its own transfers, stakes and unstake", () =
       expect(block.timestampMs).toBeGreaterThanOrEqual(bucketStart);
       expect(block.timestampMs).toBeLessThan(bucketStart + 3_600_000);
       const direct = await s.native.runtime.account(block.hash, hexOf(coldkey));
-      expect({ free: point.balance_free_rao, reserved: point.balance_reserved_rao }, `at ${point.block_number}`).toEqual({ free: direct.free, reserved: direct.reserved });
+      expect(
+        { free: point.balance_free_rao, reserved: point.balance_reserved_rao },
+        `at ${point.block_number}`,
+      ).toEqual({ free: direct.free, reserved: direct.reserved });
       const alphaByNetuid = new Map<number, bigint>();
-      for (const position of await s.native.runtime.positions(block.hash, hexOf(coldkey))) alphaByNetuid.set(position.netuid, (alphaByNetuid.get(position.netuid) ?? 0n) + BigInt(position.stakeNalpha));
-      expect((point.positions as Json[]).map((position) => [position.netuid, position.alpha_nalpha])).toEqual([...alphaByNetuid].sort((a, b) => a[0] - b[0]).map(([netuid, alpha]) => [netuid, alpha.toString()]));
+      for (const position of await s.native.runtime.positions(block.hash, hexOf(coldkey)))
+        alphaByNetuid.set(position.netuid, (alphaByNetuid.get(position.netuid) ?? 0n) + BigInt(position.stakeNalpha));
+      expect((point.positions as Json[]).map((position) => [position.netuid, position.alpha_nalpha])).toEqual(
+        [...alphaByNetuid].sort((a, b) => a[0] - b[0]).map(([netuid, alpha]) => [netuid, alpha.toString()]),
+      );
     }
     // Nothing touched the account after its last block: the last point is that state.
     const last = points.at(-1)!;
@@ -242,11 +307,26 @@ describe("an account's routes after its own transfers, stakes and unstake", () =
       for (const event of block.events) {
         if (event.extrinsicIndex === undefined) continue;
         const id = `${number}-${event.extrinsicIndex}-${event.index}`;
-        if (event.name === "Balances.Transfer" && event.fields.slice(0, 2).includes(me)) expected.set(id, { type: "transfer", direction: event.fields[0] === me ? "out" : "in", fields: event.fields, name: event.name });
-        if ((event.name === "SubtensorModule.StakeAdded" || event.name === "SubtensorModule.StakeRemoved") && event.fields[0] === me)
-          expected.set(id, { type: event.name.endsWith("Added") ? "stake_add" : "stake_remove", direction: event.name.endsWith("Added") ? "out" : "in", fields: event.fields, name: event.name });
+        if (event.name === "Balances.Transfer" && event.fields.slice(0, 2).includes(me))
+          expected.set(id, {
+            type: "transfer",
+            direction: event.fields[0] === me ? "out" : "in",
+            fields: event.fields,
+            name: event.name,
+          });
+        if (
+          (event.name === "SubtensorModule.StakeAdded" || event.name === "SubtensorModule.StakeRemoved") &&
+          event.fields[0] === me
+        )
+          expected.set(id, {
+            type: event.name.endsWith("Added") ? "stake_add" : "stake_remove",
+            direction: event.name.endsWith("Added") ? "out" : "in",
+            fields: event.fields,
+            name: event.name,
+          });
         // (who, actual fee, tip): an extrinsic's fee, whoever paid it; stake calls pay none in this runtime.
-        if (event.name === "TransactionPayment.TransactionFeePaid" && event.fields[1] !== "0") fees.set(`${number}-${event.extrinsicIndex}`, event.fields[1]!);
+        if (event.name === "TransactionPayment.TransactionFeePaid" && event.fields[1] !== "0")
+          fees.set(`${number}-${event.extrinsicIndex}`, event.fields[1]!);
       }
     }
     // Funding, two stakes, a transfer out, an unstake, a transfer in.
@@ -257,10 +337,23 @@ describe("an account's routes after its own transfers, stakes and unstake", () =
       const want = expected.get(item.id)!;
       const [blockNumber, extrinsicIndex] = (item.id as string).split("-").map(Number) as [number, number];
       const block = await s.native.runtime.block(blockNumber);
-      expect(item, item.id).toMatchObject({ type: want.type, direction: want.direction, event_name: want.name, block_number: blockNumber, extrinsic_id: `${blockNumber}-${extrinsicIndex}`, extrinsic_hash: block.extrinsicHashes[extrinsicIndex], source: "substrate_event", success: true });
-      if (want.type === "transfer") expect([item.from.public_key, item.to.public_key, item.amount_rao], item.id).toEqual(want.fields.slice(0, 3));
+      expect(item, item.id).toMatchObject({
+        type: want.type,
+        direction: want.direction,
+        event_name: want.name,
+        block_number: blockNumber,
+        extrinsic_id: `${blockNumber}-${extrinsicIndex}`,
+        extrinsic_hash: block.extrinsicHashes[extrinsicIndex],
+        source: "substrate_event",
+        success: true,
+      });
+      if (want.type === "transfer")
+        expect([item.from.public_key, item.to.public_key, item.amount_rao], item.id).toEqual(want.fields.slice(0, 3));
       // (coldkey, hotkey, tao, alpha, netuid)
-      else expect([item.hotkey.public_key, item.amount_rao, item.alpha_nalpha, String(item.netuid)], item.id).toEqual(want.fields.slice(1, 5));
+      else
+        expect([item.hotkey.public_key, item.amount_rao, item.alpha_nalpha, String(item.netuid)], item.id).toEqual(
+          want.fields.slice(1, 5),
+        );
       if (item.fee_rao !== null && item.fee_rao !== "0") {
         expect(charged.has(item.extrinsic_id), `${item.extrinsic_id}: one fee per extrinsic`).toBe(false);
         charged.set(item.extrinsic_id, item.fee_rao);
@@ -278,23 +371,42 @@ describe("an account's routes after its own transfers, stakes and unstake", () =
         const { first, items: ranked } = await pagedOneByOne(`/data/v1/subnets/${netuid}/holders/top`);
         const block = await atAsOf(first);
         const byColdkey = new Map<string, bigint>();
-        for (const position of (await s.native.runtime.holders(block.hash)).get(netuid) ?? []) byColdkey.set(position.coldkey, (byColdkey.get(position.coldkey) ?? 0n) + BigInt(position.alphaNalpha));
+        for (const position of (await s.native.runtime.holders(block.hash)).get(netuid) ?? [])
+          byColdkey.set(position.coldkey, (byColdkey.get(position.coldkey) ?? 0n) + BigInt(position.alphaNalpha));
         for (const [coldkey, alpha] of byColdkey) if (alpha === 0n) byColdkey.delete(coldkey);
-        expect(first).toMatchObject({ netuid, holders_count: byColdkey.size, coverage: "complete", price_tao: await s.native.runtime.priceTao(block.hash, netuid) });
+        expect(first).toMatchObject({
+          netuid,
+          holders_count: byColdkey.size,
+          coverage: "complete",
+          price_tao: await s.native.runtime.priceTao(block.hash, netuid),
+        });
         expect(ranked.map((holder) => holder.rank)).toEqual(ranked.map((_, index) => index + 1));
-        expectSorted(ranked.map((holder) => BigInt(holder.alpha_nalpha)), "desc", `holders of ${netuid}`);
-        const listed = new Map(ranked.map((holder) => [holder.coldkey.public_key as string, BigInt(holder.alpha_nalpha)]));
+        expectSorted(
+          ranked.map((holder) => BigInt(holder.alpha_nalpha)),
+          "desc",
+          `holders of ${netuid}`,
+        );
+        const listed = new Map(
+          ranked.map((holder) => [holder.coldkey.public_key as string, BigInt(holder.alpha_nalpha)]),
+        );
         // On a mismatch, the share pool behind each differing position, to tell whose arithmetic differs.
         const differing = [...byColdkey].filter(([key, alpha]) => listed.get(key) !== alpha).map(([key]) => key);
         const pools = await Promise.all(
           differing.map(async (key) => {
-            const hotkey = ((await s.native.runtime.holders(block.hash)).get(netuid) ?? []).find((position) => position.coldkey === key)!.hotkey;
-            const read = (name: string, ...keys: unknown[]) => s.native.runtime.item(block.hash, "subtensorModule", name, ...keys);
+            const hotkey = ((await s.native.runtime.holders(block.hash)).get(netuid) ?? []).find(
+              (position) => position.coldkey === key,
+            )!.hotkey;
+            const read = (name: string, ...keys: unknown[]) =>
+              s.native.runtime.item(block.hash, "subtensorModule", name, ...keys);
             return `${key} on ${hotkey}: Alpha ${await read("alpha", hotkey, key, netuid)}, TotalHotkeyAlpha ${await read("totalHotkeyAlpha", hotkey, netuid)}, TotalHotkeyShares ${await read("totalHotkeyShares", hotkey, netuid)}`;
           }),
         );
-        expect(listed, `holders of ${netuid} at ${first.as_of.block_number}; the test's coldkey is ${hexOf(coldkey)}; ${pools.join("; ")}`).toEqual(byColdkey);
-        for (const holder of ranked) expect(holder.value_rao).toBe(valueRao(BigInt(holder.alpha_nalpha), first.price_tao).toString());
+        expect(
+          listed,
+          `holders of ${netuid} at ${first.as_of.block_number}; the test's coldkey is ${hexOf(coldkey)}; ${pools.join("; ")}`,
+        ).toEqual(byColdkey);
+        for (const holder of ranked)
+          expect(holder.value_rao).toBe(valueRao(BigInt(holder.alpha_nalpha), first.price_tao).toString());
         expect(byColdkey.has(hexOf(coldkey)), `the test's coldkey among the holders of ${netuid}`).toBe(true);
       }
     });
@@ -307,16 +419,31 @@ describe("every route answers what the chain holds at its as_of block", () => {
     const latestAt = await atPriceAsOf(latest);
     const round = await priceRoundAt(s.price.publicClient, s.price.priceFeed, latestAt);
     expect(latest).toMatchObject({ symbol: "TAO", vs: "usd", price: formatScaled(round.answer, 8) });
-    expect(latest.source).toMatchObject({ round_id: round.roundId.toString(), updated_at: new Date(Number(round.updatedAt) * 1_000).toISOString() });
+    expect(latest.source).toMatchObject({
+      round_id: round.roundId.toString(),
+      updated_at: new Date(Number(round.updatedAt) * 1_000).toISOString(),
+    });
 
     // A window with an interval, from the first round's 5-minute bucket: the candles are the feed's
     // AnswerUpdated rounds up to the history's own as_of block, bucketed by their updatedAt.
     const FIVE_MINUTES = 300;
-    const genesis = await s.price.publicClient.getContractEvents({ address: s.price.priceFeed, abi: priceFeedAbi, eventName: "AnswerUpdated", fromBlock: 0n, toBlock: latestAt });
+    const genesis = await s.price.publicClient.getContractEvents({
+      address: s.price.priceFeed,
+      abi: priceFeedAbi,
+      eventName: "AnswerUpdated",
+      fromBlock: 0n,
+      toBlock: latestAt,
+    });
     const firstBucket = Math.floor(Number(genesis[0]!.args.updatedAt) / FIVE_MINUTES) * FIVE_MINUTES;
     const history = await s.api.ok(`/data/v1/coin/price/history?interval=5m&start=${firstBucket}`);
     const historyAt = await atPriceAsOf(history);
-    const rounds = await s.price.publicClient.getContractEvents({ address: s.price.priceFeed, abi: priceFeedAbi, eventName: "AnswerUpdated", fromBlock: 0n, toBlock: historyAt });
+    const rounds = await s.price.publicClient.getContractEvents({
+      address: s.price.priceFeed,
+      abi: priceFeedAbi,
+      eventName: "AnswerUpdated",
+      fromBlock: 0n,
+      toBlock: historyAt,
+    });
     expect(rounds.length).toBeGreaterThan(2);
     const candles = new Map<number, { open: bigint; high: bigint; low: bigint; close: bigint }>();
     for (const log of rounds) {
@@ -324,11 +451,31 @@ describe("every route answers what the chain holds at its as_of block", () => {
       const answer = log.args.current!;
       const candle = candles.get(bucket);
       if (candle === undefined) candles.set(bucket, { open: answer, high: answer, low: answer, close: answer });
-      else candles.set(bucket, { open: candle.open, high: answer > candle.high ? answer : candle.high, low: answer < candle.low ? answer : candle.low, close: answer });
+      else
+        candles.set(bucket, {
+          open: candle.open,
+          high: answer > candle.high ? answer : candle.high,
+          low: answer < candle.low ? answer : candle.low,
+          close: answer,
+        });
     }
     const show = (value: bigint) => formatScaled(value, 8);
-    expect(items(history).map((candle) => ({ bucket_start: candle.bucket_start, open: candle.open, high: candle.high, low: candle.low, close: candle.close }))).toEqual(
-      [...candles].map(([bucket, candle]) => ({ bucket_start: new Date(bucket * 1_000).toISOString(), open: show(candle.open), high: show(candle.high), low: show(candle.low), close: show(candle.close) })),
+    expect(
+      items(history).map((candle) => ({
+        bucket_start: candle.bucket_start,
+        open: candle.open,
+        high: candle.high,
+        low: candle.low,
+        close: candle.close,
+      })),
+    ).toEqual(
+      [...candles].map(([bucket, candle]) => ({
+        bucket_start: new Date(bucket * 1_000).toISOString(),
+        open: show(candle.open),
+        high: show(candle.high),
+        low: show(candle.low),
+        close: show(candle.close),
+      })),
     );
   });
 
@@ -336,7 +483,8 @@ describe("every route answers what the chain holds at its as_of block", () => {
     const body = await s.api.ok("/data/v1/network/stats/latest");
     const block = await atAsOf(body);
     const direct = await s.native.runtime.networkTotals(block.hash);
-    const item = (name: string, ...keys: unknown[]) => s.native.runtime.item(block.hash, "subtensorModule", name, ...keys);
+    const item = (name: string, ...keys: unknown[]) =>
+      s.native.runtime.item(block.hash, "subtensorModule", name, ...keys);
     expect(body).toMatchObject({
       total_issuance_rao: direct.totalIssuance,
       total_stake_rao: direct.totalStake,
@@ -364,7 +512,10 @@ describe("every route answers what the chain holds at its as_of block", () => {
         const block = await atAsOf(first);
         const direct = new Map((await s.native.runtime.pools(block.hash)).map((pool) => [pool.netuid, pool]));
         // Every subnet but root, by default.
-        expect(pools.map((pool) => pool.netuid).sort((a, b) => a - b), sort).toEqual([...direct.keys()].filter((netuid) => netuid !== 0));
+        expect(
+          pools.map((pool) => pool.netuid).sort((a, b) => a - b),
+          sort,
+        ).toEqual([...direct.keys()].filter((netuid) => netuid !== 0));
         expectSorted(pools.map(key), order, `pools by ${sort} ${order}`);
         for (const pool of pools) {
           const held = direct.get(pool.netuid)!;
@@ -385,11 +536,15 @@ describe("every route answers what the chain holds at its as_of block", () => {
     const netuids = s.native.subnets.map((subnet) => subnet.netuid);
     const latest = await s.api.ok(`/data/v1/subnet-pools/latest?netuid=${netuids.join(",")}`);
     const head = Number(latest.as_of.block_number);
-    const body = await s.api.ok(`/data/v1/subnet-pools/history?netuid=${netuids.join(",")}&interval=block&block_start=${head - 8}&block_end=${head}`);
+    const body = await s.api.ok(
+      `/data/v1/subnet-pools/history?netuid=${netuids.join(",")}&interval=block&block_start=${head - 8}&block_end=${head}`,
+    );
     await atAsOf(body);
     const points = items(body);
     // Ascending by (block, netuid), nothing missing.
-    expect(points.map((point) => `${point.block_number}:${point.netuid}`)).toEqual(Array.from({ length: 9 }, (_, index) => netuids.map((netuid) => `${head - 8 + index}:${netuid}`)).flat());
+    expect(points.map((point) => `${point.block_number}:${point.netuid}`)).toEqual(
+      Array.from({ length: 9 }, (_, index) => netuids.map((netuid) => `${head - 8 + index}:${netuid}`)).flat(),
+    );
     for (const point of points) {
       const block = await s.native.runtime.block(point.block_number);
       const pool = (await s.native.runtime.pools(block.hash)).find((candidate) => candidate.netuid === point.netuid)!;
@@ -426,11 +581,16 @@ describe("every route answers what the chain holds at its as_of block", () => {
       const bucket = Math.floor(block.timestampMs / 300_000) * 300_000;
       if (bucket < start * 1_000) continue;
       const taoIn = await s.native.runtime.item(block.hash, "subtensorModule", "subnetTAO", netuid);
-      buckets.set(bucket, [...(buckets.get(bucket) ?? []), { number, price: await s.native.runtime.priceTao(block.hash, netuid), taoIn }]);
+      buckets.set(bucket, [
+        ...(buckets.get(bucket) ?? []),
+        { number, price: await s.native.runtime.priceTao(block.hash, netuid), taoIn },
+      ]);
     }
     const compare = (a: string, b: string) => decimalUnits(a, 18) - decimalUnits(b, 18);
     const expected = [...buckets].map(([bucket, blocks]) => {
-      const prices = blocks.map((block) => block.price).sort((a, b) => (compare(a, b) < 0n ? -1 : compare(a, b) > 0n ? 1 : 0));
+      const prices = blocks
+        .map((block) => block.price)
+        .sort((a, b) => (compare(a, b) < 0n ? -1 : compare(a, b) > 0n ? 1 : 0));
       return {
         bucket_start: new Date(bucket).toISOString(),
         block_number: blocks.at(-1)!.number,
@@ -442,18 +602,39 @@ describe("every route answers what the chain holds at its as_of block", () => {
       };
     });
     expect(expected.length).toBeGreaterThan(0);
-    expect(items(body).map((candle) => ({ bucket_start: candle.bucket_start, block_number: candle.block_number, price_open_tao: candle.price_open_tao, price_high_tao: candle.price_high_tao, price_low_tao: candle.price_low_tao, price_close_tao: candle.price_close_tao, tao_in_rao: candle.tao_in_rao }))).toEqual(expected);
+    expect(
+      items(body).map((candle) => ({
+        bucket_start: candle.bucket_start,
+        block_number: candle.block_number,
+        price_open_tao: candle.price_open_tao,
+        price_high_tao: candle.price_high_tao,
+        price_low_tao: candle.price_low_tao,
+        price_close_tao: candle.price_close_tao,
+        tao_in_rao: candle.tao_in_rao,
+      })),
+    ).toEqual(expected);
   });
 
   it("subnet emissions: sorted by TAO emission page by page; the total is the sum of every subnet's EmissionValues at as_of", async () => {
     await holdingStill(async () => {
-      const { first, items: emissions } = await pagedOneByOne("/data/v1/subnet-emissions/latest?sort=tao_emission&order=desc");
+      const { first, items: emissions } = await pagedOneByOne(
+        "/data/v1/subnet-emissions/latest?sort=tao_emission&order=desc",
+      );
       const block = await atAsOf(first);
-      const direct = new Map((await s.native.runtime.subnets(block.hash)).map((subnet) => [subnet.netuid, subnet.items.emissionValues!]));
+      const direct = new Map(
+        (await s.native.runtime.subnets(block.hash)).map((subnet) => [subnet.netuid, subnet.items.emissionValues!]),
+      );
       expect(emissions.map((emission) => emission.netuid).sort((a, b) => a - b)).toEqual([...direct.keys()]);
-      expectSorted(emissions.map((emission) => BigInt(emission.tao_in_emission_rao)), "desc", "emissions by TAO");
-      for (const emission of emissions) expect(emission.tao_in_emission_rao, `emission of ${emission.netuid}`).toBe(direct.get(emission.netuid));
-      expect(first.total_tao_emission_rao).toBe([...direct.values()].reduce((sum, value) => sum + BigInt(value), 0n).toString());
+      expectSorted(
+        emissions.map((emission) => BigInt(emission.tao_in_emission_rao)),
+        "desc",
+        "emissions by TAO",
+      );
+      for (const emission of emissions)
+        expect(emission.tao_in_emission_rao, `emission of ${emission.netuid}`).toBe(direct.get(emission.netuid));
+      expect(first.total_tao_emission_rao).toBe(
+        [...direct.values()].reduce((sum, value) => sum + BigInt(value), 0n).toString(),
+      );
     });
   });
 
@@ -467,8 +648,15 @@ describe("every route answers what the chain holds at its as_of block", () => {
         const block = await atAsOf(first);
         const direct = new Map((await s.native.runtime.subnets(block.hash)).map((subnet) => [subnet.netuid, subnet]));
         expect(subnets.map((subnet) => subnet.netuid).sort((a, b) => a - b)).toEqual([...direct.keys()]);
-        expectSorted(subnets.map((subnet) => BigInt(subnet[field])), order, `subnets by ${sort}`);
-        for (const subnet of subnets) expect(subnet[field], `subnet ${subnet.netuid} ${field}`).toBe(Number(direct.get(subnet.netuid)!.items[item]));
+        expectSorted(
+          subnets.map((subnet) => BigInt(subnet[field])),
+          order,
+          `subnets by ${sort}`,
+        );
+        for (const subnet of subnets)
+          expect(subnet[field], `subnet ${subnet.netuid} ${field}`).toBe(
+            Number(direct.get(subnet.netuid)!.items[item]),
+          );
       }
     });
   });
@@ -476,13 +664,24 @@ describe("every route answers what the chain holds at its as_of block", () => {
   it("validators: every staked UID of each seeded subnet by stake value, page by page, with stakes and value as the runtime holds them", async () => {
     await holdingStill(async () => {
       for (const { netuid } of s.native.subnets) {
-        const { first, items: validators } = await pagedOneByOne(`/data/v1/subnets/${netuid}/validators/latest?permit_only=false&sort=stake&order=desc`);
+        const { first, items: validators } = await pagedOneByOne(
+          `/data/v1/subnets/${netuid}/validators/latest?permit_only=false&sort=stake&order=desc`,
+        );
         const block = await atAsOf(first);
         const subnet = (await s.native.runtime.subnets(block.hash)).find((candidate) => candidate.netuid === netuid)!;
         const price = await s.native.runtime.priceTao(block.hash, netuid);
-        const staked = subnet.neurons.filter((neuron) => BigInt(neuron.alphaStake) > 0n || BigInt(neuron.rootStake) > 0n);
-        expect(validators.map((validator) => validator.uid).sort((a, b) => a - b), `uids of ${netuid}`).toEqual(staked.map((neuron) => neuron.uid));
-        expectSorted(validators.map((validator) => BigInt(validator.total_stake_value_rao)), "desc", `validators of ${netuid} by stake`);
+        const staked = subnet.neurons.filter(
+          (neuron) => BigInt(neuron.alphaStake) > 0n || BigInt(neuron.rootStake) > 0n,
+        );
+        expect(
+          validators.map((validator) => validator.uid).sort((a, b) => a - b),
+          `uids of ${netuid}`,
+        ).toEqual(staked.map((neuron) => neuron.uid));
+        expectSorted(
+          validators.map((validator) => BigInt(validator.total_stake_value_rao)),
+          "desc",
+          `validators of ${netuid} by stake`,
+        );
         for (const validator of validators) {
           const neuron = staked.find((candidate) => candidate.uid === validator.uid)!;
           expect(validator, `uid ${validator.uid} of ${netuid}`).toMatchObject({
@@ -505,8 +704,18 @@ describe("walking _links.next with a HAL client (ketting)", () => {
     const funding = await driver.block([transfer(driver.dev("Alice"), sender.address, tao(10_000))]);
     // Five blocks of two batches of 100 transfers each (why batches: see the block of 1,000 below).
     const batches: BuiltBlock[] = [];
-    for (let block = 0; block < 5; block++) batches.push(await driver.block([transferBatch(sender, recipient, 100, tao(1)), transferBatch(sender, recipient, 100, tao(2))]));
-    const sent = (await Promise.all(batches.map((block) => s.native.runtime.block(block.number)))).flatMap((block) => transfersOf(block).filter((event) => event.from === hexOf(sender)).map((event) => event.id));
+    for (let block = 0; block < 5; block++)
+      batches.push(
+        await driver.block([
+          transferBatch(sender, recipient, 100, tao(1)),
+          transferBatch(sender, recipient, 100, tao(2)),
+        ]),
+      );
+    const sent = (await Promise.all(batches.map((block) => s.native.runtime.block(block.number)))).flatMap((block) =>
+      transfersOf(block)
+        .filter((event) => event.from === hexOf(sender))
+        .map((event) => event.id),
+    );
     expect(sent.length).toBe(1_000);
     await indexedThrough(batches.at(-1)!.number);
 
@@ -573,26 +782,49 @@ describe("walking _links.next with a HAL client (ketting)", () => {
     expect(mine.length).toBe(1_000);
     // Anything else walked is the funding or one of the payments (those indexed before the first page was read).
     const others = new Set([funding, ...payments].map((block) => block.number));
-    for (const item of walked.filter((candidate) => !expected.has(candidate.id))) expect(others, `${item.id} ${item.type}`).toContain(item.block_number);
+    for (const item of walked.filter((candidate) => !expected.has(candidate.id)))
+      expect(others, `${item.id} ${item.type}`).toContain(item.block_number);
     // In order: newest first, by block, extrinsic and event; the 1,000 the reverse of chain order.
     expect([...ids].sort(newestFirst)).toEqual(ids);
     expect(mine).toEqual([...sent].reverse());
     // The fee of each batch extrinsic once, on one of its transfers.
     for (const block of batches) {
-      const events = (await s.native.runtime.block(block.number)).events.filter((event) => event.name === "TransactionPayment.TransactionFeePaid");
+      const events = (await s.native.runtime.block(block.number)).events.filter(
+        (event) => event.name === "TransactionPayment.TransactionFeePaid",
+      );
       for (const fee of events) {
-        const charged = walked.filter((item) => item.extrinsic_id === `${block.number}-${fee.extrinsicIndex}` && item.fee_rao !== null && item.fee_rao !== "0");
-        expect(charged.map((item) => item.fee_rao), `fee of ${block.number}-${fee.extrinsicIndex}`).toEqual([fee.fields[1]]);
+        const charged = walked.filter(
+          (item) =>
+            item.extrinsic_id === `${block.number}-${fee.extrinsicIndex}` &&
+            item.fee_rao !== null &&
+            item.fee_rao !== "0",
+        );
+        expect(
+          charged.map((item) => item.fee_rao),
+          `fee of ${block.number}-${fee.extrinsicIndex}`,
+        ).toEqual([fee.fields[1]]);
       }
     }
   }, 180_000);
 });
 
 describe("windows, intervals and errors", () => {
-  const expectProblem = (answer: { status: number; contentType: string; body: Json }, status: number, code: string, path: string) => {
+  const expectProblem = (
+    answer: { status: number; contentType: string; body: Json },
+    status: number,
+    code: string,
+    path: string,
+  ) => {
     expect(answer.status, path).toBe(status);
     expect(answer.contentType).toMatch(/^application\/problem\+json/);
-    expect(answer.body).toMatchObject({ status, code, title: expect.any(String), detail: expect.any(String), type: expect.stringMatching(/\/problems\//), instance: path.split("?")[0] });
+    expect(answer.body).toMatchObject({
+      status,
+      code,
+      title: expect.any(String),
+      detail: expect.any(String),
+      type: expect.stringMatching(/\/problems\//),
+      instance: path.split("?")[0],
+    });
   };
 
   it("a window over the maximum for its interval is 400 WINDOW_TOO_LARGE", async () => {
@@ -642,7 +874,13 @@ describe("windows, intervals and errors", () => {
       [h160.toLowerCase(), { evm_h160: getAddress(h160), public_key: publicKeyOf(h160), kind: "evm_mapped" }],
     ] as const) {
       const balance = await s.api.ok(`/data/v1/accounts/${address}/balance/latest`);
-      expect(balance).toMatchObject({ address: subject, balance_free_rao: "0", balance_staked_rao: "0", balance_total_rao: "0", positions_count: 0 });
+      expect(balance).toMatchObject({
+        address: subject,
+        balance_free_rao: "0",
+        balance_staked_rao: "0",
+        balance_total_rao: "0",
+        positions_count: 0,
+      });
       expect(balance._embedded.positions).toEqual([]);
       const transactions = await s.api.ok(`/data/v1/accounts/${address}/transactions`);
       expect(items(transactions)).toEqual([]);
@@ -664,14 +902,21 @@ describe("a reorganisation of the native chain", () => {
       const bystander = driver.fresh();
       // Funded by a transfer, which the reorganisation leaves alone.
       const funded = await driver.block([transfer(driver.dev("Alice"), sender.address, tao(10))]);
-      const fundingId = transfersOf(await s.native.runtime.block(funded.number)).find((event) => event.to === hexOf(sender))!.id;
+      const fundingId = transfersOf(await s.native.runtime.block(funded.number)).find(
+        (event) => event.to === hexOf(sender),
+      )!.id;
       await indexedThrough(funded.number);
       const before = await s.api.ok(`/data/v1/accounts/${sender.address}/balance/latest`);
       expect(before.balance_free_rao).toBe(tao(10).toString());
 
       // The branch to be abandoned: two blocks with a transfer each.
-      const abandoned = [await driver.block([transfer(sender, recipient.address, tao(1))]), await driver.block([transfer(sender, recipient.address, tao(2))])];
-      const abandonedIds = (await Promise.all(abandoned.map((block) => s.native.runtime.block(block.number)))).flatMap((block) => transfersOf(block).map((event) => event.id));
+      const abandoned = [
+        await driver.block([transfer(sender, recipient.address, tao(1))]),
+        await driver.block([transfer(sender, recipient.address, tao(2))]),
+      ];
+      const abandonedIds = (await Promise.all(abandoned.map((block) => s.native.runtime.block(block.number)))).flatMap(
+        (block) => transfersOf(block).map((event) => event.id),
+      );
       const seen = await waitFor(
         async () => {
           const body = await s.api.ok(`/data/v1/accounts/${sender.address}/transactions`);
@@ -680,11 +925,16 @@ describe("a reorganisation of the native chain", () => {
         { what: "the two transfers listed", timeoutMs: 30_000, intervalMs: 200 },
       );
       expect(items(seen).map((item) => item.id)).toEqual([...abandonedIds].reverse().concat(fundingId));
-      await waitFor(async () => (await s.api.ok(`/data/v1/accounts/${recipient.address}/balance/latest`)).balance_free_rao === tao(3).toString(), {
-        what: "the recipient's 3 TAO",
-        timeoutMs: 30_000,
-        intervalMs: 200,
-      });
+      await waitFor(
+        async () =>
+          (await s.api.ok(`/data/v1/accounts/${recipient.address}/balance/latest`)).balance_free_rao ===
+          tao(3).toString(),
+        {
+          what: "the recipient's 3 TAO",
+          timeoutMs: 30_000,
+          intervalMs: 200,
+        },
+      );
       const spent = await s.api.ok(`/data/v1/accounts/${sender.address}/balance/latest`);
       expect(BigInt(spent.balance_free_rao)).toBeLessThan(tao(10) - tao(3));
 
@@ -701,11 +951,17 @@ describe("a reorganisation of the native chain", () => {
             s.api.ok(`/data/v1/accounts/${sender.address}/balance/latest`),
             s.api.ok(`/data/v1/accounts/${bystander.address}/balance/latest`),
           ]);
-          return items(transactions).length === 1 && balance.balance_free_rao === before.balance_free_rao && bystanderBalance.balance_free_rao === tao(0.5).toString()
+          return items(transactions).length === 1 &&
+            balance.balance_free_rao === before.balance_free_rao &&
+            bystanderBalance.balance_free_rao === tao(0.5).toString()
             ? { transactions, balance }
             : undefined;
         },
-        { what: "the undone transfers gone, the balance back and the new branch's transfer in", timeoutMs: 30_000, intervalMs: 200 },
+        {
+          what: "the undone transfers gone, the balance back and the new branch's transfer in",
+          timeoutMs: 30_000,
+          intervalMs: 200,
+        },
       );
       expect(items(after.transactions).map((item) => item.id)).toEqual([fundingId]);
       const block = await atAsOf(after.balance);
@@ -737,16 +993,22 @@ describe("a block of 1,000 transfers", () => {
     const recipient = driver.fresh().address;
     await driver.block([transfer(driver.dev("Alice"), sender.address, tao(10_000))]);
     const started = Date.now();
-    const block = await driver.block(Array.from({ length: 10 }, (_, index) => transferBatch(sender, recipient, 100, tao(1) + BigInt(index) * 1_000n)));
+    const block = await driver.block(
+      Array.from({ length: 10 }, (_, index) => transferBatch(sender, recipient, 100, tao(1) + BigInt(index) * 1_000n)),
+    );
     const buildMs = Date.now() - started;
-    const sent = transfersOf(await s.native.runtime.block(block.number)).filter((event) => event.from === hexOf(sender));
+    const sent = transfersOf(await s.native.runtime.block(block.number)).filter(
+      (event) => event.from === hexOf(sender),
+    );
     expect(sent.length).toBe(1_000);
     await driver.emptyBlocks(1);
     await indexedThrough(block.number + 1);
     const { items: listed } = await allItems(`/data/v1/accounts/${recipient}/transactions?limit=200`);
     expect(listed.map((item) => item.id)).toEqual(sent.map((event) => event.id).reverse());
     for (const item of listed) expect(item.amount_rao).toBe(sent.find((event) => event.id === item.id)!.amount);
-    expect((await s.api.ok(`/data/v1/accounts/${recipient}/balance/latest`)).balance_free_rao).toBe(sent.reduce((sum, event) => sum + BigInt(event.amount), 0n).toString());
+    expect((await s.api.ok(`/data/v1/accounts/${recipient}/balance/latest`)).balance_free_rao).toBe(
+      sent.reduce((sum, event) => sum + BigInt(event.amount), 0n).toString(),
+    );
     process.stdout.write(`a block of 1,000 transfers in 10 extrinsics built in ${buildMs} ms\n`);
   }, 120_000);
 });
@@ -756,7 +1018,13 @@ describe("Redis losing every read model under load (FLUSHALL)", () => {
   // rebuilt, answers are 503 (REBUILDING, with Retry-After), never an older as_of than one already
   // answered, and never another 5xx; then the routes answer again, at or past where they were.
   it("never shows an as_of going back, answers only 200 or 503 meanwhile, and recovers by itself", async () => {
-    const paths = [`/data/v1/accounts/${demoAddress()}/balance/latest`, "/data/v1/network/stats/latest", "/data/v1/subnet-pools/latest", "/data/v1/subnets/latest", "/data/v1/subnet-emissions/latest"];
+    const paths = [
+      `/data/v1/accounts/${demoAddress()}/balance/latest`,
+      "/data/v1/network/stats/latest",
+      "/data/v1/subnet-pools/latest",
+      "/data/v1/subnets/latest",
+      "/data/v1/subnet-emissions/latest",
+    ];
     const highest = new Map<string, number>();
     /** Per route, the newest block answered after the flush. */
     const sinceFlush = new Map<string, number>();
@@ -773,7 +1041,10 @@ describe("Redis losing every read model under load (FLUSHALL)", () => {
         const body = (await response.json()) as Json;
         if (response.status !== 200) continue;
         const block = Number(body.as_of.block_number);
-        if (block < (highest.get(path) ?? 0)) backwards.push(`${path}: block ${block} after ${highest.get(path)}${flushedAt ? ` (${Date.now() - flushedAt} ms after the flush)` : ""}`);
+        if (block < (highest.get(path) ?? 0))
+          backwards.push(
+            `${path}: block ${block} after ${highest.get(path)}${flushedAt ? ` (${Date.now() - flushedAt} ms after the flush)` : ""}`,
+          );
         highest.set(path, Math.max(block, highest.get(path) ?? 0));
         if (flushedAt) sinceFlush.set(path, Math.max(block, sinceFlush.get(path) ?? 0));
       }
@@ -787,7 +1058,11 @@ describe("Redis losing every read model under load (FLUSHALL)", () => {
       const redis = createRedis({ url: s.stack.descriptor.infrastructure.redisUrl, connectionName: "flushall-test" });
       try {
         // The client fails at once while not connected (no offline queue).
-        await waitFor(async () => redis.status === "ready", { what: "a Redis connection", timeoutMs: 10_000, intervalMs: 20 });
+        await waitFor(async () => redis.status === "ready", {
+          what: "a Redis connection",
+          timeoutMs: 10_000,
+          intervalMs: 20,
+        });
         await redis.flushall();
         flushedAt = Date.now();
       } finally {
@@ -806,7 +1081,9 @@ describe("Redis losing every read model under load (FLUSHALL)", () => {
       expect(backwards).toEqual([]);
       // The flush was seen (503 REBUILDING while the read models came back), and nothing else but 200.
       expect([...statuses.keys()].sort()).toEqual([200, 503]);
-      process.stdout.write(`FLUSHALL under load: back in ${recovered} ms; answers ${JSON.stringify(Object.fromEntries(statuses))}\n`);
+      process.stdout.write(
+        `FLUSHALL under load: back in ${recovered} ms; answers ${JSON.stringify(Object.fromEntries(statuses))}\n`,
+      );
     } finally {
       stop = true;
       await Promise.allSettled(clients);

@@ -1,5 +1,12 @@
 import { join } from "node:path";
-import { freePorts, repoRoot, serviceCommand, serviceProcessSpecs, type PortPlan, testRuntime } from "@platform/local-stack";
+import {
+  freePorts,
+  repoRoot,
+  serviceCommand,
+  serviceProcessSpecs,
+  type PortPlan,
+  testRuntime,
+} from "@platform/local-stack";
 import {
   spawnManaged,
   startKafka,
@@ -34,7 +41,11 @@ async function readyStatus(): Promise<number> {
 
 async function timeUntil(status: number, timeoutMs: number): Promise<number> {
   const started = Date.now();
-  await waitFor(async () => (await readyStatus()) === status, { what: `/readyz ${status}`, timeoutMs, intervalMs: 100 });
+  await waitFor(async () => (await readyStatus()) === status, {
+    what: `/readyz ${status}`,
+    timeoutMs,
+    intervalMs: 100,
+  });
   return Date.now() - started;
 }
 
@@ -43,14 +54,34 @@ beforeAll(async () => {
   const nats = await startNats({ dir: join(dir.path, "nats"), logFile: join(dir.path, "nats.log") });
   [redis, kafka] = await Promise.all([
     startRedis({ port: ports.redis, dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") }),
-    startKafka({ port: ports.kafka, controllerPort: ports.kafkaController, dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
+    startKafka({
+      port: ports.kafka,
+      controllerPort: ports.kafkaController,
+      dataDir: join(dir.path, "kafka"),
+      logFile: join(dir.path, "kafka.log"),
+    }),
   ]);
-  const spec = serviceProcessSpecs(ports, { kafkaBrokers: kafka.brokers, redisUrl: redis.url, natsUrl: nats.url, chainsFile: join(repoRoot, "deploy", "config", "local", "chains.json"), secretsDir: dir.path }, "info").find(
-    (candidate) => candidate.name === "tc",
-  )!;
+  const spec = serviceProcessSpecs(
+    ports,
+    {
+      kafkaBrokers: kafka.brokers,
+      redisUrl: redis.url,
+      natsUrl: nats.url,
+      chainsFile: join(repoRoot, "deploy", "config", "local", "chains.json"),
+      secretsDir: dir.path,
+    },
+    "info",
+  ).find((candidate) => candidate.name === "tc")!;
   readyUrl = spec.readyUrl;
   const { command, args } = serviceCommand(repoRoot, "tc", testRuntime());
-  tc = spawnManaged({ name: "tc", command, args, cwd: repoRoot, logFile: join(dir.path, "tc.log"), env: { PATH: process.env.PATH, ...spec.env, READINESS_INTERVAL_MS: "500" } });
+  tc = spawnManaged({
+    name: "tc",
+    command,
+    args,
+    cwd: repoRoot,
+    logFile: join(dir.path, "tc.log"),
+    env: { PATH: process.env.PATH, ...spec.env, READINESS_INTERVAL_MS: "500" },
+  });
   await timeUntil(200, 60_000);
   afterAllStops.push(() => nats.stop());
 }, 180_000);
@@ -75,7 +106,12 @@ describe("readiness follows the dependencies and recovers by itself", () => {
     await kafka.process.kill("SIGKILL");
     await kafka.process.exited;
     expect(await timeUntil(503, 5_000)).toBeLessThan(5_000);
-    kafka = await startKafka({ port: ports.kafka, controllerPort: ports.kafkaController, dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") });
+    kafka = await startKafka({
+      port: ports.kafka,
+      controllerPort: ports.kafkaController,
+      dataDir: join(dir.path, "kafka"),
+      logFile: join(dir.path, "kafka.log"),
+    });
     expect(await timeUntil(200, 10_000)).toBeLessThan(10_000);
   }, 120_000);
 

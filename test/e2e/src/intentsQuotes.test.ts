@@ -40,14 +40,25 @@ const openAbi = parseAbi([
 ]);
 
 const headers = (bearer = token) => ({ "content-type": "application/json", authorization: `Bearer ${bearer}` });
-const post = (path: string, body: unknown, bearer?: string) => fetch(`${base}${path}`, { method: "POST", headers: headers(bearer), body: JSON.stringify(body) });
+const post = (path: string, body: unknown, bearer?: string) =>
+  fetch(`${base}${path}`, { method: "POST", headers: headers(bearer), body: JSON.stringify(body) });
 const get = (path: string) => fetch(`${base}${path}`, { headers: headers() });
 const json = async (response: Response) => (await response.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function issueToken(name: string, scopes: string): Promise<string> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", name, "--scopes", scopes, "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! })) as { id: string; secret: string };
-  const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
+  const key = JSON.parse(
+    await authCli(
+      testRuntime(),
+      ["keys", "create", "--name", name, "--scopes", scopes, "--tier", "unlimited", "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
+    ),
+  ) as { id: string; secret: string };
+  const issued = await fetch(`${base}/auth`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+  });
   return ((await issued.json()) as { access_token: string }).access_token;
 }
 
@@ -65,7 +76,13 @@ beforeAll(async () => {
   base = stack.descriptor.gatewayUrl;
   // No projector runs here: the intents mirror is empty, and its marker says so complete (as a
   // caught-up projector's would), so reads answer what an empty mirror holds, not REBUILDING.
-  execFileSync("redis-cli", ["-u", stack.descriptor.infrastructure.redisUrl, "SET", "rm:intents:projection", "complete"]);
+  execFileSync("redis-cli", [
+    "-u",
+    stack.descriptor.infrastructure.redisUrl,
+    "SET",
+    "rm:intents:projection",
+    "complete",
+  ]);
   token = await issueToken("e2e-intents", "intents:read,intents:write");
   dataOnlyToken = await issueToken("e2e-intents-data", "data:read");
 
@@ -78,16 +95,31 @@ beforeAll(async () => {
 
   // Fund a fresh user: gas, then USDC minted by the token's minter (impersonated: the deployer's key
   // stays inside the launcher), then the approval a real user gives the settler.
-  const chain = defineChain({ id: 31337, name: "origin", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chain = defineChain({
+    id: 31337,
+    name: "origin",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 100 });
   const testClient = createTestClient({ chain, transport: http(rpcUrl), mode: "anvil" });
   await testClient.setBalance({ address: user.address, value: parseEther("10") });
   const minter = await publicClient.readContract({ address: usdc, abi: tokenAbi, functionName: "minter" });
   await testClient.impersonateAccount({ address: minter });
-  const minted = await createWalletClient({ chain, transport: http(rpcUrl), account: minter }).writeContract({ address: usdc, abi: tokenAbi, functionName: "mint", args: [user.address, parseUnits("1000", 6)] });
+  const minted = await createWalletClient({ chain, transport: http(rpcUrl), account: minter }).writeContract({
+    address: usdc,
+    abi: tokenAbi,
+    functionName: "mint",
+    args: [user.address, parseUnits("1000", 6)],
+  });
   await publicClient.waitForTransactionReceipt({ hash: minted });
   await testClient.stopImpersonatingAccount({ address: minter });
-  const approved = await createWalletClient({ chain, transport: http(rpcUrl), account: user }).writeContract({ address: usdc, abi: erc20Abi, functionName: "approve", args: [settler, maxUint256] });
+  const approved = await createWalletClient({ chain, transport: http(rpcUrl), account: user }).writeContract({
+    address: usdc,
+    abi: erc20Abi,
+    functionName: "approve",
+    args: [settler, maxUint256],
+  });
   await publicClient.waitForTransactionReceipt({ hash: approved });
 }, 240_000);
 
@@ -117,10 +149,20 @@ describe("quotes and preflight through the gateway", () => {
       destinationChainId: 31338,
       inputAmount: "100000000",
       outputAmount: "99850000",
-      fees: { total: { amount: "150000", bps: 15 }, breakdown: [{ type: "filler", amount: "50000" }, { type: "gas", amount: "100000" }] },
+      fees: {
+        total: { amount: "150000", bps: 15 },
+        breakdown: [
+          { type: "filler", amount: "50000" },
+          { type: "gas", amount: "100000" },
+        ],
+      },
       limits: { minInputAmount: "1000000", maxInputAmount: "100000000000" },
       estimatedFillTimeSeconds: 10,
-      settlement: { fullSettler: settler, approvalSpender: settler, order: { recipient: user.address, originChainId: 31337 } },
+      settlement: {
+        fullSettler: settler,
+        approvalSpender: settler,
+        order: { recipient: user.address, originChainId: 31337 },
+      },
       _links: { preflight: { href: "/intents/v1/preflight" } },
     });
     expect(Number.isInteger(quote.fillDeadline)).toBe(true);
@@ -147,38 +189,77 @@ describe("quotes and preflight through the gateway", () => {
     expect(preflight.asOf.map((asOf: { chainId: number }) => asOf.chainId)).toEqual([31337, 31338]);
 
     // The order exactly as the wallet sends it gives the same answer.
-    const onchainOrder = { originChainId: 31337, fillDeadline: quote.fillDeadline, orderDataType: quote.settlement.orderDataType, orderData: quote.settlement.orderData };
-    const asOpened = await json(await post("/intents/v1/preflight", { userAddress: user.address, order: onchainOrder }));
+    const onchainOrder = {
+      originChainId: 31337,
+      fillDeadline: quote.fillDeadline,
+      orderDataType: quote.settlement.orderDataType,
+      orderData: quote.settlement.orderData,
+    };
+    const asOpened = await json(
+      await post("/intents/v1/preflight", { userAddress: user.address, order: onchainOrder }),
+    );
     expect(asOpened).toMatchObject({ ok: true, orderId: preflight.orderId });
 
-    const chain = defineChain({ id: 31337, name: "origin", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    const chain = defineChain({
+      id: 31337,
+      name: "origin",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
     const hash = await createWalletClient({ chain, transport: http(rpcUrl), account: user }).writeContract({
       address: settler,
       abi: openAbi,
       functionName: "open",
-      args: [{ fillDeadline: quote.fillDeadline, orderDataType: quote.settlement.orderDataType as Hex, orderData: quote.settlement.orderData as Hex }],
+      args: [
+        {
+          fillDeadline: quote.fillDeadline,
+          orderDataType: quote.settlement.orderDataType as Hex,
+          orderData: quote.settlement.orderData as Hex,
+        },
+      ],
     });
-    const receipt = await createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 100 }).waitForTransactionReceipt({ hash });
+    const receipt = await createPublicClient({
+      chain,
+      transport: http(rpcUrl),
+      pollingInterval: 100,
+    }).waitForTransactionReceipt({ hash });
     const [opened] = parseEventLogs({ abi: openAbi, eventName: "Open", logs: receipt.logs });
     expect(opened!.args.orderId).toBe(preflight.orderId);
 
     // Now the nonce is used: the same order fails its simulation, by the settler's error name.
     const again = await json(await post("/intents/v1/preflight", { userAddress: user.address, order: onchainOrder }));
     expect(again.ok).toBe(false);
-    expect(again.checks.find((check: { name: string }) => check.name === "SIMULATION")).toMatchObject({ status: "fail", actual: "reverts with NonceUsed" });
+    expect(again.checks.find((check: { name: string }) => check.name === "SIMULATION")).toMatchObject({
+      status: "fail",
+      actual: "reverts with NonceUsed",
+    });
 
     // Whatever the mirror knows by now, the transaction's route answers 200 with its state.
     const byTx = await get(`/intents/v1/intents?originChainId=31337&txHash=${hash.toUpperCase().replace("0X", "0x")}`);
     expect(byTx.status).toBe(200);
-    expect(await json(byTx)).toMatchObject({ originChainId: 31337, txHash: hash, _links: { self: { href: `/intents/v1/intents?originChainId=31337&txHash=${hash}` } } });
+    expect(await json(byTx)).toMatchObject({
+      originChainId: 31337,
+      txHash: hash,
+      _links: { self: { href: `/intents/v1/intents?originChainId=31337&txHash=${hash}` } },
+    });
   }, 60_000);
 
   it("names failing checks: no allowance and no balance for a fresh wallet", async () => {
     const stranger = privateKeyToAccount(generatePrivateKey());
     const quote = await json(await post("/intents/v1/quotes", quoteBody({ userAddress: stranger.address })));
-    const preflight = await json(await post("/intents/v1/preflight", { userAddress: stranger.address, quoteId: quote.quoteId }));
-    const byName = Object.fromEntries(preflight.checks.map((check: { name: string; status: string }) => [check.name, check.status]));
-    expect(byName).toMatchObject({ ROUTE_SUPPORTED: "pass", BALANCE: "fail", ALLOWANCE: "fail", NATIVE_GAS: "warn", SIMULATION: "fail" });
+    const preflight = await json(
+      await post("/intents/v1/preflight", { userAddress: stranger.address, quoteId: quote.quoteId }),
+    );
+    const byName = Object.fromEntries(
+      preflight.checks.map((check: { name: string; status: string }) => [check.name, check.status]),
+    );
+    expect(byName).toMatchObject({
+      ROUTE_SUPPORTED: "pass",
+      BALANCE: "fail",
+      ALLOWANCE: "fail",
+      NATIVE_GAS: "warn",
+      SIMULATION: "fail",
+    });
     expect(preflight.ok).toBe(false);
   }, 30_000);
 
@@ -188,10 +269,24 @@ describe("quotes and preflight through the gateway", () => {
     expect(await json(unsupported)).toMatchObject({ code: "UNSUPPORTED_ROUTE", title: "Unsupported route" });
     const tooSmall = await post("/intents/v1/quotes", quoteBody({ amount: "10" }));
     expect(tooSmall.status).toBe(400);
-    expect(await json(tooSmall)).toMatchObject({ code: "AMOUNT_OUTSIDE_LIMITS", minInputAmount: "1000000", maxInputAmount: "100000000000" });
-    expect(await json(await post("/intents/v1/quotes", quoteBody({ inputToken: "0x1234" })))).toMatchObject({ status: 400, code: "INVALID_ADDRESS" });
-    expect(await json(await post("/intents/v1/preflight", { userAddress: user.address }))).toMatchObject({ status: 400, code: "INVALID_REQUEST" });
-    expect(await json(await post("/intents/v1/preflight", { userAddress: user.address, quoteId: "q_AAAAAAAAAAAAAAAAAAAAAA" }))).toMatchObject({ status: 404, code: "QUOTE_NOT_FOUND" });
+    expect(await json(tooSmall)).toMatchObject({
+      code: "AMOUNT_OUTSIDE_LIMITS",
+      minInputAmount: "1000000",
+      maxInputAmount: "100000000000",
+    });
+    expect(await json(await post("/intents/v1/quotes", quoteBody({ inputToken: "0x1234" })))).toMatchObject({
+      status: 400,
+      code: "INVALID_ADDRESS",
+    });
+    expect(await json(await post("/intents/v1/preflight", { userAddress: user.address }))).toMatchObject({
+      status: 400,
+      code: "INVALID_REQUEST",
+    });
+    expect(
+      await json(
+        await post("/intents/v1/preflight", { userAddress: user.address, quoteId: "q_AAAAAAAAAAAAAAAAAAAAAA" }),
+      ),
+    ).toMatchObject({ status: 404, code: "QUOTE_NOT_FOUND" });
   }, 30_000);
 
   it("needs the intents:read scope", async () => {
@@ -207,7 +302,11 @@ describe("status reads through the gateway", () => {
       const response = await get(`/intents/v1/intents/${list}?userAddress=${user.address.toLowerCase()}&limit=5`);
       expect(response.status).toBe(200);
       const body = await json(response);
-      expect(body).toMatchObject({ userAddress: user.address, page: { limit: 5 }, _links: { self: { href: `/intents/v1/intents/${list}?userAddress=${user.address}&limit=5` } } });
+      expect(body).toMatchObject({
+        userAddress: user.address,
+        page: { limit: 5 },
+        _links: { self: { href: `/intents/v1/intents/${list}?userAddress=${user.address}&limit=5` } },
+      });
       expect(Array.isArray(body._embedded.items)).toBe(true);
     }
   });
@@ -216,7 +315,10 @@ describe("status reads through the gateway", () => {
     const missing = await get(`/intents/v1/intents/0x${"00".repeat(31)}01`);
     expect(missing.status).toBe(404);
     expect(await json(missing)).toMatchObject({ code: "INTENT_NOT_FOUND", title: "Intent not found" });
-    expect(await json(await get("/intents/v1/intents/not-an-order-id"))).toMatchObject({ status: 400, code: "INVALID_PARAMETER" });
+    expect(await json(await get("/intents/v1/intents/not-an-order-id"))).toMatchObject({
+      status: 400,
+      code: "INVALID_PARAMETER",
+    });
 
     const unknownTx = await get(`/intents/v1/intents?originChainId=31337&txHash=0x${"ee".repeat(32)}`);
     expect(unknownTx.status).toBe(200);
@@ -224,7 +326,13 @@ describe("status reads through the gateway", () => {
 
     const pending = `/intents/v1/intents/pending?userAddress=${user.address}`;
     expect(await json(await get(`${pending}&limit=101`))).toMatchObject({ status: 400, code: "INVALID_PARAMETER" });
-    expect(await json(await get(`${pending}&cursor=not!a!cursor`))).toMatchObject({ status: 400, code: "INVALID_CURSOR" });
-    expect(await json(await get(`${pending}&cursor=eyJ2IjoxfQ`))).toMatchObject({ status: 400, code: "INVALID_CURSOR" });
+    expect(await json(await get(`${pending}&cursor=not!a!cursor`))).toMatchObject({
+      status: 400,
+      code: "INVALID_CURSOR",
+    });
+    expect(await json(await get(`${pending}&cursor=eyJ2IjoxfQ`))).toMatchObject({
+      status: 400,
+      code: "INVALID_CURSOR",
+    });
   });
 });

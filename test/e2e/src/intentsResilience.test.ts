@@ -33,7 +33,9 @@ async function openUsdcOrder() {
   return { user, opened: await openOrder(s.origin, user, orderOfQuote(await s.api.json(quoted))) };
 }
 
-const pendingOf = async (user: string): Promise<Json[]> => (await s.api.json(await s.api.get(`/intents/v1/intents/pending?userAddress=${user}&limit=100`)))._embedded.items as Json[];
+const pendingOf = async (user: string): Promise<Json[]> =>
+  (await s.api.json(await s.api.get(`/intents/v1/intents/pending?userAddress=${user}&limit=100`)))._embedded
+    .items as Json[];
 
 describe("chain reorganisations", () => {
   it("an Open reorganised out disappears from the reads", async () => {
@@ -74,42 +76,73 @@ describe("crash safety", () => {
     const fromBlock = (await s.origin.publicClient.getBlockNumber()) + 1n;
     const burst = await prepareBurst(s.origin, 31338, 20);
     const ours = new Set(burst.senders.map((sender) => sender.toLowerCase()));
-    const minedOpens = async () => (await opensSince(s.origin, fromBlock)).filter((open) => ours.has(open.user.toLowerCase()));
+    const minedOpens = async () =>
+      (await opensSince(s.origin, fromBlock)).filter((open) => ours.has(open.user.toLowerCase()));
 
     await burst.send(0, 100);
     // Killed while the burst is being mined and ingested.
-    await waitFor(async () => (await minedOpens()).length > 0, { what: "the first opens mined", timeoutMs: 10_000, intervalMs: 50 });
+    await waitFor(async () => (await minedOpens()).length > 0, {
+      what: "the first opens mined",
+      timeoutMs: 10_000,
+      intervalMs: 50,
+    });
     s.stack.processes.get("chain-ingestor")!.kill("SIGKILL");
     s.stack.processes.get("projector")!.kill("SIGKILL");
     await burst.send(100, 200);
-    const opens = await waitFor(async () => {
-      const mined = await minedOpens();
-      return mined.length === 200 ? mined : undefined;
-    }, { what: "all 200 opens mined", timeoutMs: 30_000 });
+    const opens = await waitFor(
+      async () => {
+        const mined = await minedOpens();
+        return mined.length === 200 ? mined : undefined;
+      },
+      { what: "all 200 opens mined", timeoutMs: 30_000 },
+    );
 
     // While both are down, the filler fills a quarter of them: those must come back FILLED.
     const filled = new Set(opens.filter((_, index) => index % 4 === 0).map((open) => open.orderId));
     const filler = s.filler.address;
-    const fillerNonce = Number(await s.destination.publicClient.getTransactionCount({ address: filler, blockTag: "pending" }));
+    const fillerNonce = Number(
+      await s.destination.publicClient.getTransactionCount({ address: filler, blockTag: "pending" }),
+    );
     await rpcBatch(s.destination.rpcUrl, [{ method: "anvil_impersonateAccount", params: [filler] }]);
     const fills = opens
       .filter((open) => filled.has(open.orderId))
       .map((open, index) => ({
         method: "eth_sendTransaction",
-        params: [{ from: filler, to: s.destination.settler, data: encodeFunctionData({ abi: fullSettlerAbi, functionName: "fill", args: [open.orderId, open.originData, "0x"] }), value: toHex(990n), gas: toHex(200_000n), nonce: toHex(fillerNonce + index), maxFeePerGas: toHex(10n ** 13n), maxPriorityFeePerGas: "0x0" }],
+        params: [
+          {
+            from: filler,
+            to: s.destination.settler,
+            data: encodeFunctionData({
+              abi: fullSettlerAbi,
+              functionName: "fill",
+              args: [open.orderId, open.originData, "0x"],
+            }),
+            value: toHex(990n),
+            gas: toHex(200_000n),
+            nonce: toHex(fillerNonce + index),
+            maxFeePerGas: toHex(10n ** 13n),
+            maxPriorityFeePerGas: "0x0",
+          },
+        ],
       }));
     const sent = await rpcBatch(s.destination.rpcUrl, fills);
     expect(sent.filter((answer) => answer.error !== undefined)).toEqual([]);
-    await waitFor(async () => Number(await s.destination.publicClient.getTransactionCount({ address: filler, blockTag: "latest" })) >= fillerNonce + fills.length, {
-      what: "the fills mined",
-      timeoutMs: 30_000,
-    });
+    await waitFor(
+      async () =>
+        Number(await s.destination.publicClient.getTransactionCount({ address: filler, blockTag: "latest" })) >=
+        fillerNonce + fills.length,
+      {
+        what: "the fills mined",
+        timeoutMs: 30_000,
+      },
+    );
 
     await Promise.all([s.stack.restart("chain-ingestor"), s.stack.restart("projector")]);
 
     const expected = new Map(opens.map((open) => [open.orderId, filled.has(open.orderId) ? "FILLED" : "OPEN"]));
     const bySender = new Map<string, typeof opens>();
-    for (const open of opens) bySender.set(open.user.toLowerCase(), [...(bySender.get(open.user.toLowerCase()) ?? []), open]);
+    for (const open of opens)
+      bySender.set(open.user.toLowerCase(), [...(bySender.get(open.user.toLowerCase()) ?? []), open]);
     await waitFor(
       async () => {
         for (const [sender, theirs] of bySender) {

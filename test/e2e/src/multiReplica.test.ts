@@ -1,7 +1,25 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { authCli, freePorts, prepareSecrets, repoRoot, serviceCommand, serviceProcessSpecs, type PortPlan, type ServiceProcessSpec, testRuntime } from "@platform/local-stack";
-import { freePort, spawnManaged, startKafka, startRedis, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
+import {
+  authCli,
+  freePorts,
+  prepareSecrets,
+  repoRoot,
+  serviceCommand,
+  serviceProcessSpecs,
+  type PortPlan,
+  type ServiceProcessSpec,
+  testRuntime,
+} from "@platform/local-stack";
+import {
+  freePort,
+  spawnManaged,
+  startKafka,
+  startRedis,
+  tempDir,
+  waitFor,
+  type ManagedProcess,
+} from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Issue 7: the gateway with two replicas of the `accounts` data-query group behind one gRPC target
@@ -27,7 +45,14 @@ const stops: Array<() => Promise<void>> = [];
 
 function start(name: string, service: "auth" | "data-query" | "gateway", env: Record<string, string>): ManagedProcess {
   const { command, args } = serviceCommand(repoRoot, service, testRuntime());
-  const handle = spawnManaged({ name, command, args, cwd: repoRoot, logFile: join(dir.path, `${name}.log`), env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+  const handle = spawnManaged({
+    name,
+    command,
+    args,
+    cwd: repoRoot,
+    logFile: join(dir.path, `${name}.log`),
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+  });
   return handle;
 }
 
@@ -54,7 +79,14 @@ async function startReplica(replica: Replica): Promise<void> {
 /** OK answers of GetBalanceLatest this replica process has served since it started. */
 async function servedCalls(replica: Replica): Promise<number> {
   const text = await (await fetch(`${replica.opsUrl}/metrics`)).text();
-  const line = text.split("\n").find((candidate) => candidate.startsWith("grpc_server_handled_total") && candidate.includes('grpc_method="getBalanceLatest"') && candidate.includes('grpc_code="OK"'));
+  const line = text
+    .split("\n")
+    .find(
+      (candidate) =>
+        candidate.startsWith("grpc_server_handled_total") &&
+        candidate.includes('grpc_method="getBalanceLatest"') &&
+        candidate.includes('grpc_code="OK"'),
+    );
   return line ? Number(line.split(" ").at(-1)) : 0;
 }
 
@@ -74,7 +106,10 @@ async function steadyLoad(until: Promise<unknown>): Promise<LoadResult> {
     Array.from({ length: WORKERS }, async () => {
       while (!done) {
         try {
-          const response = await fetch(`${gatewayUrl}/data/v1/accounts/${ADDRESS}/balance/latest`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5_000) });
+          const response = await fetch(`${gatewayUrl}/data/v1/accounts/${ADDRESS}/balance/latest`, {
+            headers: { authorization: `Bearer ${token}` },
+            signal: AbortSignal.timeout(5_000),
+          });
           const body = await response.text();
           if (response.status === 200) result.ok += 1;
           else result.failed.push({ status: response.status, body });
@@ -93,17 +128,52 @@ beforeAll(async () => {
   ports = await freePorts();
   const [redis, kafka] = await Promise.all([
     startRedis({ port: ports.redis, dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") }),
-    startKafka({ port: ports.kafka, controllerPort: ports.kafkaController, dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
+    startKafka({
+      port: ports.kafka,
+      controllerPort: ports.kafkaController,
+      dataDir: join(dir.path, "kafka"),
+      logFile: join(dir.path, "kafka.log"),
+    }),
   ]);
-  stops.push(() => kafka.stop(), () => redis.stop());
+  stops.push(
+    () => kafka.stop(),
+    () => redis.stop(),
+  );
   // No projector runs here: the accounts read model gets the head a projection would have written
   // (rm:accounts:head, see services/projector/src/accounts/keys.ts), so reads answer zeros with as_of.
-  execFileSync("redis-cli", ["-u", redis.url, "HSET", "rm:accounts:head", "chainId", "31964", "blockNumber", "1", "blockHash", `0x${"ab".repeat(32)}`, "timestamp", new Date().toISOString()]);
+  execFileSync("redis-cli", [
+    "-u",
+    redis.url,
+    "HSET",
+    "rm:accounts:head",
+    "chainId",
+    "31964",
+    "blockNumber",
+    "1",
+    "blockHash",
+    `0x${"ab".repeat(32)}`,
+    "timestamp",
+    new Date().toISOString(),
+  ]);
   // ...and the markers a caught-up projector keeps (data-query answers REBUILDING without them).
-  execFileSync("redis-cli", ["-u", redis.url, "MSET", "rm:accounts:projection", "complete", "rm:market:projection", "complete"]);
+  execFileSync("redis-cli", [
+    "-u",
+    redis.url,
+    "MSET",
+    "rm:accounts:projection",
+    "complete",
+    "rm:market:projection",
+    "complete",
+  ]);
   const secretsDir = join(dir.path, "secrets");
   await prepareSecrets(secretsDir, testRuntime());
-  const infra = { kafkaBrokers: kafka.brokers, redisUrl: redis.url, natsUrl: "nats://127.0.0.1:1", chainsFile: join(repoRoot, "deploy", "config", "local", "chains.json"), secretsDir };
+  const infra = {
+    kafkaBrokers: kafka.brokers,
+    redisUrl: redis.url,
+    natsUrl: "nats://127.0.0.1:1",
+    chainsFile: join(repoRoot, "deploy", "config", "local", "chains.json"),
+    secretsDir,
+  };
   const specs = serviceProcessSpecs(ports, infra, "info");
   const specOf = (name: string) => specs.find((spec) => spec.name === name)!;
 
@@ -115,8 +185,18 @@ beforeAll(async () => {
   replicas = await Promise.all(
     ["a", "b"].map(async (suffix) => {
       const [grpcPort, opsPort] = [await freePort(), await freePort()];
-      const env = { ...dataQuery.env, GRPC_PORT: String(grpcPort), OPS_PORT: String(opsPort), DATA_QUERY_GROUPS: "accounts", SHUTDOWN_TIMEOUT_MS: "10000" };
-      return { name: `data-query-${suffix}`, spec: { ...dataQuery, env, grpcTarget: `127.0.0.1:${grpcPort}` }, opsUrl: `http://127.0.0.1:${opsPort}` };
+      const env = {
+        ...dataQuery.env,
+        GRPC_PORT: String(grpcPort),
+        OPS_PORT: String(opsPort),
+        DATA_QUERY_GROUPS: "accounts",
+        SHUTDOWN_TIMEOUT_MS: "10000",
+      };
+      return {
+        name: `data-query-${suffix}`,
+        spec: { ...dataQuery, env, grpcTarget: `127.0.0.1:${grpcPort}` },
+        opsUrl: `http://127.0.0.1:${opsPort}`,
+      };
     }),
   );
   await Promise.all(replicas.map(startReplica));
@@ -131,10 +211,17 @@ beforeAll(async () => {
     DATA_ACCOUNTS_GRPC_TARGET: `ipv4:${replicas.map((replica) => replica.spec.grpcTarget).join(",")}`,
   });
   stops.unshift(() => gateway.stop());
-  await waitFor(async () => (await fetch(`${gatewayUrl}/healthz`).catch(() => undefined))?.status === 200, { what: "gateway live", timeoutMs: 60_000 });
+  await waitFor(async () => (await fetch(`${gatewayUrl}/healthz`).catch(() => undefined))?.status === 200, {
+    what: "gateway live",
+    timeoutMs: 60_000,
+  });
 
   const key = JSON.parse(
-    await authCli(testRuntime(), ["keys", "create", "--name", "load", "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: specOf("auth").adminGrpcTarget! }),
+    await authCli(
+      testRuntime(),
+      ["keys", "create", "--name", "load", "--scopes", "data:read", "--tier", "unlimited", "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: specOf("auth").adminGrpcTarget! },
+    ),
   ) as { id: string; secret: string };
   const response = await fetch(`${gatewayUrl}/auth`, {
     method: "POST",
@@ -142,10 +229,18 @@ beforeAll(async () => {
     body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
   });
   token = ((await response.json()) as { access_token: string }).access_token;
-  await waitFor(async () => (await fetch(`${gatewayUrl}/data/v1/accounts/${ADDRESS}/balance/latest`, { headers: { authorization: `Bearer ${token}` } })).status === 200, {
-    what: "first data answer",
-    timeoutMs: 30_000,
-  });
+  await waitFor(
+    async () =>
+      (
+        await fetch(`${gatewayUrl}/data/v1/accounts/${ADDRESS}/balance/latest`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).status === 200,
+    {
+      what: "first data answer",
+      timeoutMs: 30_000,
+    },
+  );
 }, 240_000);
 
 afterAll(async () => {

@@ -1,6 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { authCli, freePorts, portVariable, readDescriptor, repoRoot, testRuntime, type PortPlan, type StackDescriptor } from "@platform/local-stack";
+import {
+  authCli,
+  freePorts,
+  portVariable,
+  readDescriptor,
+  repoRoot,
+  testRuntime,
+  type PortPlan,
+  type StackDescriptor,
+} from "@platform/local-stack";
 import { createRedis } from "@platform/store";
 import { evmAddressToAccountId, formatScaled, priceFeedAbi } from "@platform/subtensor";
 import { isAlive, tempDir, waitFor } from "@platform/testing";
@@ -24,12 +33,16 @@ let upOutput = "";
 function cli(command: string, timeout = 280_000) {
   const env: NodeJS.ProcessEnv = { ...process.env, STACK_STATE_DIR: state.path, STACK_LOG_LEVEL: "info" };
   for (const [name, port] of Object.entries(ports)) env[portVariable(name as keyof PortPlan)] = String(port);
-  const result = spawnSync(join(repoRoot, "node_modules/.bin/tsx"), ["--conditions=@platform/source", "deploy/local/src/cli.ts", command], {
-    cwd: repoRoot,
-    env,
-    encoding: "utf8",
-    timeout,
-  });
+  const result = spawnSync(
+    join(repoRoot, "node_modules/.bin/tsx"),
+    ["--conditions=@platform/source", "deploy/local/src/cli.ts", command],
+    {
+      cwd: repoRoot,
+      env,
+      encoding: "utf8",
+      timeout,
+    },
+  );
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -63,7 +76,21 @@ describe("deploy/local/stack", () => {
       expect(Object.keys(chain.tokens).sort()).toEqual(["USDC", "WETH"]);
     }
     const names = descriptor.processes.map((entry) => entry.name);
-    for (const name of ["kafka", "redis", "nats", "anvil-origin", "anvil-destination", "subtensor", "auth", "tc", "data-query", "intents-gateway", "projector", "chain-ingestor", "gateway"]) {
+    for (const name of [
+      "kafka",
+      "redis",
+      "nats",
+      "anvil-origin",
+      "anvil-destination",
+      "subtensor",
+      "auth",
+      "tc",
+      "data-query",
+      "intents-gateway",
+      "projector",
+      "chain-ingestor",
+      "gateway",
+    ]) {
       expect(names).toContain(name);
     }
     expect(names).not.toContain("anvil-subtensor");
@@ -71,14 +98,31 @@ describe("deploy/local/stack", () => {
 
   it("runs the real Subtensor runtime, seeded, and names its RPC and demo accounts", async () => {
     const substrate = descriptor.substrate!;
-    expect(substrate).toMatchObject({ name: "bittensor", chainId: 945, specVersion: 218, rpcUrl: `ws://127.0.0.1:${ports.subtensorNode}` });
+    expect(substrate).toMatchObject({
+      name: "bittensor",
+      chainId: 945,
+      specVersion: 218,
+      rpcUrl: `ws://127.0.0.1:${ports.subtensorNode}`,
+    });
     expect(substrate.netuids.length).toBeGreaterThanOrEqual(3);
     const rpc = async <T>(method: string, params: unknown[] = []) =>
-      ((await (await fetch(substrate.httpUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: T }).result;
+      (
+        (await (
+          await fetch(substrate.httpUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+          })
+        ).json()) as { result: T }
+      ).result;
     expect((await rpc<{ specName: string; specVersion: number }>("state_getRuntimeVersion")).specVersion).toBe(218);
     // Blocks keep coming on the timer.
     const before = Number((await rpc<{ number: string }>("chain_getHeader")).number);
-    await waitFor(async () => Number((await rpc<{ number: string }>("chain_getHeader")).number) > before, { what: "a new native block", timeoutMs: 20_000, intervalMs: 250 });
+    await waitFor(async () => Number((await rpc<{ number: string }>("chain_getHeader")).number) > before, {
+      what: "a new native block",
+      timeoutMs: 20_000,
+      intervalMs: 250,
+    });
     const evm = substrate.demoAccounts.find((account) => account.role === "evm")!;
     expect(evm.evmH160).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(substrate.demoAccounts.filter((account) => account.role === "coldkey").length).toBeGreaterThanOrEqual(2);
@@ -97,7 +141,15 @@ describe("deploy/local/stack", () => {
     const body = (await response.json()) as { status: string; checks: Record<string, { ok: boolean }> };
     expect(body.status).toBe("ready");
     expect(Object.keys(body.checks).sort()).toEqual(
-      ["grpc:auth", "grpc:data-accounts", "grpc:data-market", "grpc:data-subnets", "grpc:intents", "grpc:tc", "redis"].sort(),
+      [
+        "grpc:auth",
+        "grpc:data-accounts",
+        "grpc:data-market",
+        "grpc:data-subnets",
+        "grpc:intents",
+        "grpc:tc",
+        "redis",
+      ].sort(),
     );
     expect(Object.values(body.checks).every((check) => check.ok)).toBe(true);
   });
@@ -120,7 +172,9 @@ describe("deploy/local/stack", () => {
   }
 
   it("serves the coin price from the TAO/USD feed on the origin chain, which the simulator moves", async () => {
-    expect(descriptor.chains.filter((chain) => chain.contracts.priceFeed !== undefined).map((chain) => chain.name)).toEqual(["origin"]);
+    expect(
+      descriptor.chains.filter((chain) => chain.contracts.priceFeed !== undefined).map((chain) => chain.name),
+    ).toEqual(["origin"]);
     const origin = descriptor.chains.find((chain) => chain.name === "origin")!;
     const feed = origin.contracts.priceFeed as Address;
     const client = createPublicClient({ transport: http(origin.rpcUrl) });
@@ -128,9 +182,15 @@ describe("deploy/local/stack", () => {
     // The deployment opened round 1; a later round is the simulator's, published by the price source.
     const latest = await waitFor(
       async () => {
-        const response = await fetch(`${descriptor.gatewayUrl}/data/v1/coin/price/latest`, { headers: { authorization: `Bearer ${token}` } });
+        const response = await fetch(`${descriptor.gatewayUrl}/data/v1/coin/price/latest`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         if (response.status !== 200) return undefined;
-        const body = (await response.json()) as { price: string; as_of: { chain_id: number; block_number: string; block_hash: string }; source: { round_id: string; feed_address: string } };
+        const body = (await response.json()) as {
+          price: string;
+          as_of: { chain_id: number; block_number: string; block_hash: string };
+          source: { round_id: string; feed_address: string };
+        };
         return BigInt(body.source.round_id) > 1n ? body : undefined;
       },
       { what: "a simulated price round served", timeoutMs: 60_000, intervalMs: 500 },
@@ -139,10 +199,22 @@ describe("deploy/local/stack", () => {
     expect(latest.source.feed_address).toBe(feed);
     const blockNumber = BigInt(latest.as_of.block_number);
     // Read once the node is past the block: anvil answers its newest block from the live state.
-    await waitFor(async () => (await client.getBlockNumber({ cacheTime: 0 })) > blockNumber, { what: `origin past block ${blockNumber}`, timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor(async () => (await client.getBlockNumber({ cacheTime: 0 })) > blockNumber, {
+      what: `origin past block ${blockNumber}`,
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
     expect((await client.getBlock({ blockNumber })).hash).toBe(latest.as_of.block_hash);
-    const [roundId, answer] = await client.readContract({ address: feed, abi: priceFeedAbi, functionName: "latestRoundData", blockNumber });
-    expect({ price: latest.price, round: latest.source.round_id }).toEqual({ price: formatScaled(answer, 8), round: roundId.toString() });
+    const [roundId, answer] = await client.readContract({
+      address: feed,
+      abi: priceFeedAbi,
+      functionName: "latestRoundData",
+      blockNumber,
+    });
+    expect({ price: latest.price, round: latest.source.round_id }).toEqual({
+      price: formatScaled(answer, 8),
+      round: roundId.toString(),
+    });
   }, 90_000);
 
   it("carries a request through the gateway to a service over gRPC, which reads Redis", async () => {
@@ -168,10 +240,17 @@ describe("deploy/local/stack", () => {
       _links: { self: { href: `/intents/v1/tc/status?walletAddress=${wallet}` } },
     });
 
-    const invalid = await fetch(`${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=0x1234`, { headers: { authorization: `Bearer ${token}` } });
+    const invalid = await fetch(`${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=0x1234`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    expect(await invalid.json()).toMatchObject({ status: 400, code: "INVALID_ADDRESS", type: expect.stringMatching(/\/problems\/invalid-address$/), title: "Invalid address" });
+    expect(await invalid.json()).toMatchObject({
+      status: 400,
+      code: "INVALID_ADDRESS",
+      type: expect.stringMatching(/\/problems\/invalid-address$/),
+      title: "Invalid address",
+    });
   });
 
   it("returns unknown paths as problem+json", async () => {
@@ -181,7 +260,10 @@ describe("deploy/local/stack", () => {
   });
 
   it("serves the OpenAPI document and the reference page", async () => {
-    const openapi = (await (await fetch(`${descriptor.gatewayUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    const openapi = (await (await fetch(`${descriptor.gatewayUrl}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(openapi.openapi).toBe("3.1.0");
     expect(Object.keys(openapi.paths)).toContain("/intents/v1/tc/status");
     const docs = await fetch(`${descriptor.gatewayUrl}/docs`);
@@ -201,7 +283,9 @@ describe("deploy/local/stack", () => {
     let runtime: RuntimeReads;
     let token: string;
     const get = async (path: string): Promise<Json> => {
-      const response = await fetch(`${descriptor.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`${descriptor.gatewayUrl}${path}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(response.status, path).toBe(200);
       return (await response.json()) as Json;
     };
@@ -217,7 +301,11 @@ describe("deploy/local/stack", () => {
     };
     /** The demo accounts by the address a user would type: SS58 for coldkeys, the H160 for the EVM one. */
     const demoAddresses = () =>
-      descriptor.substrate!.demoAccounts.map((account) => ({ ...account, address: account.role === "evm" ? account.evmH160! : account.ss58, publicKey: account.publicKey.toLowerCase() }));
+      descriptor.substrate!.demoAccounts.map((account) => ({
+        ...account,
+        address: account.role === "evm" ? account.evmH160! : account.ss58,
+        publicKey: account.publicKey.toLowerCase(),
+      }));
 
     /** as_of names a block of the native chain with its hash and time; that block, read directly. */
     const asOfBlock = async (body: Json) => {
@@ -232,12 +320,23 @@ describe("deploy/local/stack", () => {
       token = await accessToken();
       runtime = await connectRuntime(descriptor.substrate!.rpcUrl);
       // The accounts read model has passed every seeded block.
-      const head = Number(((await (await fetch(descriptor.substrate!.httpUrl, rpcBody("chain_getHeader"))).json()) as { result: { number: string } }).result.number);
-      await waitFor(async () => Number((await get(`/data/v1/accounts/${demoAddresses()[0]!.address}/balance/latest`)).as_of.block_number) >= head, {
-        what: `the accounts read model at native block ${head}`,
-        timeoutMs: 60_000,
-        intervalMs: 250,
-      });
+      const head = Number(
+        (
+          (await (await fetch(descriptor.substrate!.httpUrl, rpcBody("chain_getHeader"))).json()) as {
+            result: { number: string };
+          }
+        ).result.number,
+      );
+      await waitFor(
+        async () =>
+          Number((await get(`/data/v1/accounts/${demoAddresses()[0]!.address}/balance/latest`)).as_of.block_number) >=
+          head,
+        {
+          what: `the accounts read model at native block ${head}`,
+          timeoutMs: 60_000,
+          intervalMs: 250,
+        },
+      );
     }, 90_000);
 
     afterAll(async () => {
@@ -251,15 +350,27 @@ describe("deploy/local/stack", () => {
         const block = await asOfBlock(body);
         expect(body.address.public_key).toBe(account.publicKey);
         const direct = await runtime.account(block.hash, account.publicKey);
-        expect({ free: body.balance_free_rao, reserved: body.balance_reserved_rao, frozen: body.balance_frozen_rao }, account.name).toEqual(direct);
+        expect(
+          { free: body.balance_free_rao, reserved: body.balance_reserved_rao, frozen: body.balance_frozen_rao },
+          account.name,
+        ).toEqual(direct);
 
         const positions = await runtime.positions(block.hash, account.publicKey);
         const listed = body._embedded.positions as Json[];
-        expect(listed.map((position) => ({ netuid: position.netuid, hotkey: position.hotkey.public_key, stakeNalpha: position.stake_nalpha })), account.name).toEqual(positions);
+        expect(
+          listed.map((position) => ({
+            netuid: position.netuid,
+            hotkey: position.hotkey.public_key,
+            stakeNalpha: position.stake_nalpha,
+          })),
+          account.name,
+        ).toEqual(positions);
         let root = 0n;
         let alpha = 0n;
         for (const position of listed) {
-          expect(position.price_tao, `${account.name} netuid ${position.netuid}`).toBe(await runtime.priceTao(block.hash, position.netuid));
+          expect(position.price_tao, `${account.name} netuid ${position.netuid}`).toBe(
+            await runtime.priceTao(block.hash, position.netuid),
+          );
           const value = valueRao(BigInt(position.stake_nalpha), position.price_tao);
           expect(position.value_rao).toBe(value.toString());
           if (position.netuid === 0) root += value;
@@ -282,17 +393,28 @@ describe("deploy/local/stack", () => {
 
     it("balance/history: every point's balance and positions equal the runtime at the point's block", async () => {
       for (const account of demoAddresses()) {
-        const { first, items } = await pages(`/data/v1/accounts/${account.address}/balance/history?interval=1h&order=asc`);
+        const { first, items } = await pages(
+          `/data/v1/accounts/${account.address}/balance/history?interval=1h&order=asc`,
+        );
         await asOfBlock(first);
         expect(items.length, account.name).toBeGreaterThan(0);
         for (const point of items) {
           const block = await runtime.block(point.block_number);
           expect(point.timestamp).toBe(new Date(block.timestampMs).toISOString());
           const direct = await runtime.account(block.hash, account.publicKey);
-          expect({ free: point.balance_free_rao, reserved: point.balance_reserved_rao }, `${account.name} at ${point.block_number}`).toEqual({ free: direct.free, reserved: direct.reserved });
+          expect(
+            { free: point.balance_free_rao, reserved: point.balance_reserved_rao },
+            `${account.name} at ${point.block_number}`,
+          ).toEqual({ free: direct.free, reserved: direct.reserved });
           const alphaByNetuid = new Map<number, bigint>();
-          for (const position of await runtime.positions(block.hash, account.publicKey)) alphaByNetuid.set(position.netuid, (alphaByNetuid.get(position.netuid) ?? 0n) + BigInt(position.stakeNalpha));
-          expect((point.positions as Json[]).map((position) => [position.netuid, position.alpha_nalpha])).toEqual([...alphaByNetuid].sort((a, b) => a[0] - b[0]).map(([netuid, alpha]) => [netuid, alpha.toString()]));
+          for (const position of await runtime.positions(block.hash, account.publicKey))
+            alphaByNetuid.set(
+              position.netuid,
+              (alphaByNetuid.get(position.netuid) ?? 0n) + BigInt(position.stakeNalpha),
+            );
+          expect((point.positions as Json[]).map((position) => [position.netuid, position.alpha_nalpha])).toEqual(
+            [...alphaByNetuid].sort((a, b) => a[0] - b[0]).map(([netuid, alpha]) => [netuid, alpha.toString()]),
+          );
         }
       }
     }, 60_000);
@@ -311,17 +433,32 @@ describe("deploy/local/stack", () => {
         expect(new Set(listed).size).toBe(listed.length);
         expect([...listed].sort(byChainPosition).reverse()).toEqual(listed);
         const missing = [...expected].filter((id) => !listed.includes(id));
-        const named = await Promise.all(missing.map(async (id) => `${id} ${(await runtime.block(Number(id.split("-")[0]))).events[Number(id.split("-")[2])]!.name}`));
+        const named = await Promise.all(
+          missing.map(
+            async (id) =>
+              `${id} ${(await runtime.block(Number(id.split("-")[0]))).events[Number(id.split("-")[2])]!.name}`,
+          ),
+        );
         expect(named, `${account.name}: events not listed`).toEqual([]);
 
         const feesByExtrinsic = new Map<string, bigint>();
         for (const item of items) {
-          const [blockNumber, extrinsicIndex, eventIndex] = (item.id as string).split("-").map(Number) as [number, number, number];
+          const [blockNumber, extrinsicIndex, eventIndex] = (item.id as string).split("-").map(Number) as [
+            number,
+            number,
+            number,
+          ];
           const block = await runtime.block(blockNumber);
           const event = block.events[eventIndex]!;
           // Anything beyond the known kinds is a generic record of an event that names the account.
           if (!expected.has(item.id)) expect(item.type, `${account.name} ${item.id} ${event.name}`).toBe("other");
-          expect(item).toMatchObject({ block_number: blockNumber, event_name: event.name, extrinsic_id: `${blockNumber}-${extrinsicIndex}`, extrinsic_hash: block.extrinsicHashes[extrinsicIndex], source: "substrate_event" });
+          expect(item).toMatchObject({
+            block_number: blockNumber,
+            event_name: event.name,
+            extrinsic_id: `${blockNumber}-${extrinsicIndex}`,
+            extrinsic_hash: block.extrinsicHashes[extrinsicIndex],
+            source: "substrate_event",
+          });
           expect(event.extrinsicIndex).toBe(extrinsicIndex);
           expect(item.timestamp).toBe(new Date(block.timestampMs).toISOString());
           checkFields(item, event, account.publicKey);
@@ -335,19 +472,30 @@ describe("deploy/local/stack", () => {
         // for an EVM transaction (which has none) the gas its sender's mapped account paid, withdrawn less refunded.
         for (const [extrinsicId, fee] of feesByExtrinsic) {
           const [blockNumber, extrinsicIndex] = extrinsicId.split("-").map(Number) as [number, number];
-          const events = (await runtime.block(blockNumber)).events.filter((event) => event.extrinsicIndex === extrinsicIndex);
+          const events = (await runtime.block(blockNumber)).events.filter(
+            (event) => event.extrinsicIndex === extrinsicIndex,
+          );
           const paid = events.find((event) => event.name === "TransactionPayment.TransactionFeePaid");
           const executed = events.find((event) => event.name === "Ethereum.Executed");
-          const sender = executed === undefined ? undefined : bytesToHex(evmAddressToAccountId(executed.fields[0] as `0x${string}`));
+          const sender =
+            executed === undefined ? undefined : bytesToHex(evmAddressToAccountId(executed.fields[0] as `0x${string}`));
           const gas = events
-            .filter((event) => (event.name === "Balances.Withdraw" || event.name === "Balances.Deposit") && event.fields[0] === sender)
-            .reduce((sum, event) => sum + (event.name === "Balances.Withdraw" ? BigInt(event.fields[1]!) : -BigInt(event.fields[1]!)), 0n);
+            .filter(
+              (event) =>
+                (event.name === "Balances.Withdraw" || event.name === "Balances.Deposit") && event.fields[0] === sender,
+            )
+            .reduce(
+              (sum, event) =>
+                sum + (event.name === "Balances.Withdraw" ? BigInt(event.fields[1]!) : -BigInt(event.fields[1]!)),
+              0n,
+            );
           const context = `${extrinsicId}: ${events.map((event) => `${event.name}(${event.fields.join(",")})`).join(" ")}`;
           expect(fee.toString(), context).toBe(paid === undefined ? gas.toString() : paid.fields[1]);
         }
       }
       // Across the demo accounts: a transfer, a stake, an unstake, a stake move, a registration and an EVM transaction.
-      for (const type of ["transfer", "stake_add", "stake_remove", "stake_move", "neuron_register", "evm_tx"]) expect([...seen], type).toContain(type);
+      for (const type of ["transfer", "stake_add", "stake_remove", "stake_move", "neuron_register", "evm_tx"])
+        expect([...seen], type).toContain(type);
     }, 120_000);
   });
 
@@ -365,7 +513,9 @@ describe("deploy/local/stack", () => {
     nativeSubnetTests({
       runtime: () => runtime,
       async get(path) {
-        const response = await fetch(`${descriptor.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+        const response = await fetch(`${descriptor.gatewayUrl}${path}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         const body = (await response.json()) as Json;
         expect(response.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
         return body;
@@ -383,15 +533,29 @@ describe("deploy/local/stack", () => {
   it("network/stats/latest: the runtime's totals at as_of, the registration cost as its runtime API answers, accounts counted", async () => {
     type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     const token = await accessToken();
-    const body = (await (await fetch(`${descriptor.gatewayUrl}/data/v1/network/stats/latest`, { headers: { authorization: `Bearer ${token}` } })).json()) as Json;
+    const body = (await (
+      await fetch(`${descriptor.gatewayUrl}/data/v1/network/stats/latest`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as Json;
     expect(body.as_of.chain_id).toBe(descriptor.substrate!.chainId);
-    const rpc = async <T>(method: string, params: unknown[] = []) => ((await (await fetch(descriptor.substrate!.httpUrl, rpcBody(method, params))).json()) as { result: T }).result;
+    const rpc = async <T>(method: string, params: unknown[] = []) =>
+      ((await (await fetch(descriptor.substrate!.httpUrl, rpcBody(method, params))).json()) as { result: T }).result;
     const blockHash = await rpc<string>("chain_getBlockHash", [body.as_of.block_number]);
     expect(body.as_of.block_hash).toBe(blockHash);
     const runtime = await connectRuntime(descriptor.substrate!.rpcUrl);
     try {
       const direct = await runtime.networkTotals(blockHash);
-      const cost = Buffer.from((await rpc<string>("state_call", ["SubnetRegistrationRuntimeApi_get_network_registration_cost", "0x", blockHash])).slice(2), "hex").readBigUInt64LE(0);
+      const cost = Buffer.from(
+        (
+          await rpc<string>("state_call", [
+            "SubnetRegistrationRuntimeApi_get_network_registration_cost",
+            "0x",
+            blockHash,
+          ])
+        ).slice(2),
+        "hex",
+      ).readBigUInt64LE(0);
       expect(body).toMatchObject({
         total_issuance_rao: direct.totalIssuance,
         balances_total_issuance_rao: direct.balancesIssuance,
@@ -405,7 +569,10 @@ describe("deploy/local/stack", () => {
         accounts_count: direct.accountsCount,
         transfers_count: null,
         extrinsics_count: null,
-        registration: { subnet_registration_cost_rao: cost.toString(), subnet_last_registration_block: Number(direct.lastRegistered) },
+        registration: {
+          subnet_registration_cost_rao: cost.toString(),
+          subnet_last_registration_block: Number(direct.lastRegistered),
+        },
       });
       expect(BigInt(body.free_rao)).toBeGreaterThan(0n);
     } finally {
@@ -421,15 +588,35 @@ describe("deploy/local/stack", () => {
     // An order the simulator's demo users opened: the id, and the transaction that opened it.
     const opened = await waitFor(
       async () => {
-        const logs = await client.getContractEvents({ address: origin.contracts.fullSettler as Address, abi: fullSettlerAbi, eventName: "Open", fromBlock: 0n, strict: true });
+        const logs = await client.getContractEvents({
+          address: origin.contracts.fullSettler as Address,
+          abi: fullSettlerAbi,
+          eventName: "Open",
+          fromBlock: 0n,
+          strict: true,
+        });
         return logs[0];
       },
       { what: "an order opened on the origin chain", timeoutMs: 60_000, intervalMs: 500 },
     );
     const key = JSON.parse(
-      await authCli(testRuntime(), ["keys", "create", "--name", "fuzz", "--scopes", "data:read,intents:read,intents:write", "--tier", "unlimited", "--json"], {
-        AUTH_ADMIN_GRPC_TARGET: descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!,
-      }),
+      await authCli(
+        testRuntime(),
+        [
+          "keys",
+          "create",
+          "--name",
+          "fuzz",
+          "--scopes",
+          "data:read,intents:read,intents:write",
+          "--tier",
+          "unlimited",
+          "--json",
+        ],
+        {
+          AUTH_ADMIN_GRPC_TARGET: descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!,
+        },
+      ),
     ) as { id: string; secret: string };
     const work = tempDir("fuzz");
     try {
@@ -450,7 +637,10 @@ describe("deploy/local/stack", () => {
       if (run.exitCode !== 0) process.stderr.write(run.output);
       expect(verdict).toEqual({ exitCode: 0, failures: 0, errors: 0 });
       // Every operation of the document was exercised.
-      const operations = Object.values(((await (await fetch(`${descriptor.gatewayUrl}/openapi.json`)).json()) as { paths: Record<string, object> }).paths).flatMap(Object.keys).length;
+      const operations = Object.values(
+        ((await (await fetch(`${descriptor.gatewayUrl}/openapi.json`)).json()) as { paths: Record<string, object> })
+          .paths,
+      ).flatMap(Object.keys).length;
       expect(run.output).toContain(`Tested: ${operations}`);
       expect(run.output).toMatch(/Selected: (\d+)\/\1/);
     } finally {
@@ -478,7 +668,10 @@ describe("deploy/local/stack", () => {
     expect(readiness.body.checks["grpc:data-subnets"]?.ok).toBe(true);
 
     const headers = { authorization: `Bearer ${token}` };
-    const tcRoute = await fetch(`${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=0x52908400098527886e0f7030069857d2e4169ee7`, { headers });
+    const tcRoute = await fetch(
+      `${descriptor.gatewayUrl}/intents/v1/tc/status?walletAddress=0x52908400098527886e0f7030069857d2e4169ee7`,
+      { headers },
+    );
     expect(tcRoute.status).toBe(503);
     expect(tcRoute.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     expect(await tcRoute.json()).toMatchObject({ status: 503 });
@@ -497,7 +690,11 @@ describe("deploy/local/stack", () => {
   }, 150_000);
 });
 
-const rpcBody = (method: string, params: unknown[] = []) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+const rpcBody = (method: string, params: unknown[] = []) => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+});
 
 /** "<block>-<extrinsic>-<event>" ids in chain order. */
 const byChainPosition = (a: string, b: string) => {
@@ -513,8 +710,13 @@ const byChainPosition = (a: string, b: string) => {
  * it paid for; an EVM execution from its H160 (whose mapped account it is).
  */
 function accountEventIds(block: RuntimeBlock, publicKey: string): string[] {
-  const payer = (extrinsic: number | undefined) => block.events.find((event) => event.extrinsicIndex === extrinsic && event.name === "TransactionPayment.TransactionFeePaid")?.fields[0];
-  const moves = new Set(block.events.filter((event) => event.name === "SubtensorModule.StakeMoved").map((event) => event.extrinsicIndex));
+  const payer = (extrinsic: number | undefined) =>
+    block.events.find(
+      (event) => event.extrinsicIndex === extrinsic && event.name === "TransactionPayment.TransactionFeePaid",
+    )?.fields[0];
+  const moves = new Set(
+    block.events.filter((event) => event.name === "SubtensorModule.StakeMoved").map((event) => event.extrinsicIndex),
+  );
   const ids: string[] = [];
   for (const event of block.events) {
     if (event.extrinsicIndex === undefined) continue;
@@ -542,7 +744,8 @@ function accountEventIds(block: RuntimeBlock, publicKey: string): string[] {
 }
 
 /** The item's amounts and parties against its event's fields (spec 218's layouts). */
-function checkFields(item: Record<string, any>, event: RuntimeEvent, publicKey: string): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+function checkFields(item: Record<string, any>, event: RuntimeEvent, publicKey: string): void {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const where = `${item.id} ${event.name}`;
   switch (event.name) {
     case "Balances.Transfer":
@@ -554,7 +757,9 @@ function checkFields(item: Record<string, any>, event: RuntimeEvent, publicKey: 
     case "SubtensorModule.StakeRemoved":
       // (coldkey, hotkey, tao, alpha, netuid)
       expect(item.type, where).toBe(event.name.endsWith("Added") ? "stake_add" : "stake_remove");
-      expect([item.hotkey.public_key, item.amount_rao, item.alpha_nalpha, String(item.netuid)], where).toEqual(event.fields.slice(1, 5));
+      expect([item.hotkey.public_key, item.amount_rao, item.alpha_nalpha, String(item.netuid)], where).toEqual(
+        event.fields.slice(1, 5),
+      );
       break;
     case "SubtensorModule.StakeMoved":
       // (coldkey, origin hotkey, origin netuid, destination hotkey, destination netuid[, amount])

@@ -1,6 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { authCli, freePorts, repoRoot, serviceCommand, serviceProcessSpecs, silentProgress, startStack, type PortPlan, type RunningStack, testRuntime } from "@platform/local-stack";
+import {
+  authCli,
+  freePorts,
+  repoRoot,
+  serviceCommand,
+  serviceProcessSpecs,
+  silentProgress,
+  startStack,
+  type PortPlan,
+  type RunningStack,
+  testRuntime,
+} from "@platform/local-stack";
 import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
@@ -18,27 +29,62 @@ let restartedTc: ManagedProcess | undefined;
 const account = privateKeyToAccount(generatePrivateKey());
 
 const headers = () => ({ "content-type": "application/json", authorization: `Bearer ${token}` });
-const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: "POST", headers: headers(), body: JSON.stringify(body) });
-const status = async () => (await fetch(`${base}/intents/v1/tc/status?walletAddress=${account.address.toLowerCase()}`, { headers: headers() })).json() as Promise<Record<string, unknown>>;
-const notifyOnce = () => post("/intents/v1/intents", { userAddress: account.address, originChainId: 31337, txHash: `0x${randomBytes(32).toString("hex")}` });
+const post = (path: string, body: unknown) =>
+  fetch(`${base}${path}`, { method: "POST", headers: headers(), body: JSON.stringify(body) });
+const status = async () =>
+  (
+    await fetch(`${base}/intents/v1/tc/status?walletAddress=${account.address.toLowerCase()}`, { headers: headers() })
+  ).json() as Promise<Record<string, unknown>>;
+const notifyOnce = () =>
+  post("/intents/v1/intents", {
+    userAddress: account.address,
+    originChainId: 31337,
+    txHash: `0x${randomBytes(32).toString("hex")}`,
+  });
 /** A transaction the account really sent: the gateway refuses hashes the origin chain does not know, and claims by other wallets. */
 async function sendOwnTransaction(): Promise<Hex> {
   const rpcUrl = stack.descriptor.chains.find((chain) => chain.chainId === 31337)!.rpcUrl;
-  const chain = defineChain({ id: 31337, name: "origin", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
-  await createTestClient({ chain, transport: http(rpcUrl), mode: "anvil" }).setBalance({ address: account.address, value: parseEther("1") });
-  return createWalletClient({ chain, transport: http(rpcUrl), account }).sendTransaction({ to: account.address, value: 0n });
+  const chain = defineChain({
+    id: 31337,
+    name: "origin",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  await createTestClient({ chain, transport: http(rpcUrl), mode: "anvil" }).setBalance({
+    address: account.address,
+    value: parseEther("1"),
+  });
+  return createWalletClient({ chain, transport: http(rpcUrl), account }).sendTransaction({
+    to: account.address,
+    value: 0n,
+  });
 }
 
 beforeAll(async () => {
   ports = await freePorts();
   // No simulator: nothing here reads chain data, and its load would only slow the suite.
-  stack = await startStack({ stateDir: state.path, ports, detached: false, runtime: testRuntime(), progress: silentProgress, simulator: false });
+  stack = await startStack({
+    stateDir: state.path,
+    ports,
+    detached: false,
+    runtime: testRuntime(),
+    progress: silentProgress,
+    simulator: false,
+  });
   base = stack.descriptor.gatewayUrl;
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
   const key = JSON.parse(
-    await authCli(testRuntime(), ["keys", "create", "--name", "e2e-tc", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! }),
+    await authCli(
+      testRuntime(),
+      ["keys", "create", "--name", "e2e-tc", "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
+    ),
   ) as { id: string; secret: string };
-  const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
+  const issued = await fetch(`${base}/auth`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+  });
   token = ((await issued.json()) as { access_token: string }).access_token;
 }, 240_000);
 
@@ -50,15 +96,36 @@ afterAll(async () => {
 
 describe("Terms & Conditions through the gateway", () => {
   it("takes a wallet from never accepted to accepted, and the gate lets it notify", async () => {
-    expect(await status()).toMatchObject({ walletAddress: account.address, currentTcVersion: 1, accepted: false, acceptedVersion: null, acceptedAt: null });
+    expect(await status()).toMatchObject({
+      walletAddress: account.address,
+      currentTcVersion: 1,
+      accepted: false,
+      acceptedVersion: null,
+      acceptedAt: null,
+    });
 
     const refused = await notifyOnce();
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ status: 403, code: "TC_NOT_ACCEPTED", acceptedVersion: null, currentTcVersion: 1, type: expect.stringMatching(/\/problems\/tc-not-accepted$/) });
+    expect(await refused.json()).toMatchObject({
+      status: 403,
+      code: "TC_NOT_ACCEPTED",
+      acceptedVersion: null,
+      currentTcVersion: 1,
+      type: expect.stringMatching(/\/problems\/tc-not-accepted$/),
+    });
 
     const nonceResponse = await post("/intents/v1/tc/nonce", { walletAddress: account.address });
     expect(nonceResponse.status).toBe(200);
-    const fields = (await nonceResponse.json()) as { nonce: string; domain: string; uri: string; chainIds: number[]; statement: string; resource: string; currentTcVersion: number; issuedAt: string };
+    const fields = (await nonceResponse.json()) as {
+      nonce: string;
+      domain: string;
+      uri: string;
+      chainIds: number[];
+      statement: string;
+      resource: string;
+      currentTcVersion: number;
+      issuedAt: string;
+    };
     expect(fields.resource).toBe("coin-tc:v1");
     const issuedAt = new Date();
     const message = createSiweMessage({
@@ -83,14 +150,22 @@ describe("Terms & Conditions through the gateway", () => {
     expect(await replay.json()).toMatchObject({ code: "NONCE_INVALID_OR_USED" });
 
     expect(await status()).toMatchObject({ accepted: true, acceptedVersion: 1, currentTcVersion: 1 });
-    const notified = await post("/intents/v1/intents", { userAddress: account.address, originChainId: 31337, txHash: await sendOwnTransaction() });
+    const notified = await post("/intents/v1/intents", {
+      userAddress: account.address,
+      originChainId: 31337,
+      txHash: await sendOwnTransaction(),
+    });
     expect(notified.status).toBe(202);
     expect(await notified.json()).toMatchObject({ originChainId: 31337, status: "SUBMITTED", created: true });
   }, 60_000);
 
   it("after the current version is raised, status says not accepted and the gate answers 403 with both versions", async () => {
     await stack.processes.get("tc")!.stop();
-    const infra = { ...stack.descriptor.infrastructure, chainsFile: join(state.path, "chains.json"), secretsDir: join(state.path, "secrets") };
+    const infra = {
+      ...stack.descriptor.infrastructure,
+      chainsFile: join(state.path, "chains.json"),
+      secretsDir: join(state.path, "secrets"),
+    };
     const spec = serviceProcessSpecs(ports, infra, "info").find((candidate) => candidate.name === "tc")!;
     const { command, args } = serviceCommand(repoRoot, "tc", testRuntime());
     restartedTc = spawnManaged({
@@ -101,19 +176,29 @@ describe("Terms & Conditions through the gateway", () => {
       logFile: join(state.path, "logs", "tc-v2.log"),
       env: { PATH: process.env.PATH, ...spec.env, TC_CURRENT_VERSION: "2" },
     });
-    await waitFor(async () => (await fetch(spec.readyUrl).catch(() => undefined))?.status === 200, { what: "tc with version 2", timeoutMs: 60_000, intervalMs: 250 });
+    await waitFor(async () => (await fetch(spec.readyUrl).catch(() => undefined))?.status === 200, {
+      what: "tc with version 2",
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    });
     // The gateway reconnects to the restarted tc on its own; wait until its ops /readyz lists tc as answering.
     await waitFor(
       async () => {
         const response = await fetch(`http://127.0.0.1:${ports.gatewayOps}/readyz`).catch(() => undefined);
-        const body = (await response?.json().catch(() => undefined)) as { checks?: Record<string, { ok: boolean }> } | undefined;
+        const body = (await response?.json().catch(() => undefined)) as
+          | { checks?: Record<string, { ok: boolean }> }
+          | undefined;
         return response?.status === 200 && body?.checks?.["grpc:tc"]?.ok === true;
       },
       { what: "the gateway to see tc again", timeoutMs: 30_000, intervalMs: 250 },
     );
 
     // The restarted tc answers once its channel from the gateway is back; then the new version shows.
-    await waitFor(async () => (await status().catch(() => ({}) as Record<string, unknown>)).currentTcVersion === 2, { what: "status of version 2", timeoutMs: 30_000, intervalMs: 250 });
+    await waitFor(async () => (await status().catch(() => ({}) as Record<string, unknown>)).currentTcVersion === 2, {
+      what: "status of version 2",
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
     expect(await status()).toMatchObject({ accepted: false, acceptedVersion: 1, currentTcVersion: 2 });
     // intents-gateway's own channel to the restarted tc may still be reconnecting (a brief 503
     // UNAVAILABLE that a client retries); the gate's answer is what this test is about.

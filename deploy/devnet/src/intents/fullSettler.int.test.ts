@@ -94,12 +94,15 @@ beforeAll(async () => {
 
   await origin.testClient.setBalance({ address: user.address, value: parseEther("100") });
   await origin.testClient.setBalance({ address: stranger.address, value: parseEther("1") });
-  await mined(origin, origin.wallet(deployer).writeContract({
-    address: origin.usdc,
-    abi: testTokenAbi,
-    functionName: "mint",
-    args: [user.address, USER_USDC],
-  }));
+  await mined(
+    origin,
+    origin.wallet(deployer).writeContract({
+      address: origin.usdc,
+      abi: testTokenAbi,
+      functionName: "mint",
+      args: [user.address, USER_USDC],
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -160,7 +163,8 @@ async function revertOf(attempt: Promise<unknown>): Promise<{ errorName: string;
     },
     (caught: unknown) => caught,
   );
-  const reverted = error instanceof BaseError ? error.walk((cause) => cause instanceof ContractFunctionRevertedError) : null;
+  const reverted =
+    error instanceof BaseError ? error.walk((cause) => cause instanceof ContractFunctionRevertedError) : null;
   if (!(reverted instanceof ContractFunctionRevertedError) || reverted.data === undefined) throw error;
   return { errorName: reverted.data.errorName, args: reverted.data.args ?? [] };
 }
@@ -194,20 +198,26 @@ async function openOrder(params: FullOrderParams, options: { fillDeadline?: numb
   const wallet = origin.wallet(user);
   const native = params.inputToken === NATIVE_TOKEN;
   if (!native) {
-    await mined(origin, wallet.writeContract({
-      address: origin.usdc,
-      abi: testTokenAbi,
-      functionName: "approve",
-      args: [origin.settler, params.inputAmount],
-    }));
+    await mined(
+      origin,
+      wallet.writeContract({
+        address: origin.usdc,
+        abi: testTokenAbi,
+        functionName: "approve",
+        args: [origin.settler, params.inputAmount],
+      }),
+    );
   }
-  const receipt = await mined(origin, wallet.writeContract({
-    address: origin.settler,
-    abi: fullSettlerAbi,
-    functionName: "open",
-    args: [onchainOrder(params, fillDeadline)],
-    value: native ? params.inputAmount : 0n,
-  }));
+  const receipt = await mined(
+    origin,
+    wallet.writeContract({
+      address: origin.settler,
+      abi: fullSettlerAbi,
+      functionName: "open",
+      args: [onchainOrder(params, fillDeadline)],
+      value: native ? params.inputAmount : 0n,
+    }),
+  );
   const data = toFullOrderData({
     params,
     user: user.address,
@@ -228,9 +238,16 @@ function expectedResolved(data: FullOrderData) {
     fillDeadline: data.fillDeadline,
     orderId: computeOrderId(data),
     maxSpent: [
-      { token: data.outputToken, amount: data.outputAmount, recipient: data.recipient, chainId: data.destinationChainId },
+      {
+        token: data.outputToken,
+        amount: data.outputAmount,
+        recipient: data.recipient,
+        chainId: data.destinationChainId,
+      },
     ],
-    minReceived: [{ token: data.inputToken, amount: data.inputAmount, recipient: zeroHash, chainId: data.originChainId }],
+    minReceived: [
+      { token: data.inputToken, amount: data.inputAmount, recipient: zeroHash, chainId: data.originChainId },
+    ],
     fillInstructions: [
       {
         destinationChainId: data.destinationChainId,
@@ -268,7 +285,11 @@ async function fill(order: OpenedOrder, options: { repayment?: Address; value?: 
 describe("FullSettler orderData helpers", () => {
   it("use the contract's orderDataType, and compute the orderId resolve() returns", async () => {
     expect(
-      await origin.publicClient.readContract({ address: origin.settler, abi: fullSettlerAbi, functionName: "ORDER_DATA_TYPE" }),
+      await origin.publicClient.readContract({
+        address: origin.settler,
+        abi: fullSettlerAbi,
+        functionName: "ORDER_DATA_TYPE",
+      }),
     ).toBe(orderDataTypeHash);
 
     const params = usdcParams();
@@ -377,7 +398,11 @@ describe("FullSettler.open", () => {
     });
 
     it("orderData that is not a FullOrderParams", async () => {
-      const order = { fillDeadline: (await now(origin)) + WINDOW, orderDataType: orderDataTypeHash, orderData: "0x1234" as const };
+      const order = {
+        fillDeadline: (await now(origin)) + WINDOW,
+        orderDataType: orderDataTypeHash,
+        orderData: "0x1234" as const,
+      };
       expect(await revertOf(attemptOpen(order))).toEqual({ errorName: "InvalidOrderData", args: [2n] });
     });
 
@@ -419,13 +444,19 @@ describe("FullSettler.open", () => {
       const params = usdcParams({ inputToken: NATIVE_TOKEN, inputAmount: 1000n });
       await openOrder(params);
       const again = onchainOrder({ ...params, outputAmount: params.outputAmount + 1n }, (await now(origin)) + WINDOW);
-      expect(await revertOf(attemptOpen(again, 1000n))).toEqual({ errorName: "NonceUsed", args: [user.address, params.nonce] });
+      expect(await revertOf(attemptOpen(again, 1000n))).toEqual({
+        errorName: "NonceUsed",
+        args: [user.address, params.nonce],
+      });
     });
 
     it("less or more native coin than the input amount, and any with an ERC-20 input", async () => {
       const deadline = (await now(origin)) + WINDOW;
       const native = onchainOrder(usdcParams({ inputToken: NATIVE_TOKEN, inputAmount: 1000n }), deadline);
-      expect(await revertOf(attemptOpen(native, 999n))).toEqual({ errorName: "InsufficientValue", args: [1000n, 999n] });
+      expect(await revertOf(attemptOpen(native, 999n))).toEqual({
+        errorName: "InsufficientValue",
+        args: [1000n, 999n],
+      });
       expect(await revertOf(attemptOpen(native, 1001n))).toEqual({ errorName: "ExcessValue", args: [1000n, 1001n] });
       expect(await revertOf(attemptOpen(onchainOrder(usdcParams(), deadline), 1n))).toEqual({
         errorName: "ExcessValue",
@@ -434,12 +465,15 @@ describe("FullSettler.open", () => {
     });
 
     it("an ERC-20 input without enough allowance, carrying the token's own reason", async () => {
-      await mined(origin, origin.wallet(user).writeContract({
-        address: origin.usdc,
-        abi: testTokenAbi,
-        functionName: "approve",
-        args: [origin.settler, 5n],
-      }));
+      await mined(
+        origin,
+        origin.wallet(user).writeContract({
+          address: origin.usdc,
+          abi: testTokenAbi,
+          functionName: "approve",
+          args: [origin.settler, 5n],
+        }),
+      );
       const params = usdcParams();
       const revert = await revertOf(attemptOpen(onchainOrder(params, (await now(origin)) + WINDOW)));
       expect(revert.errorName).toBe("TokenTransferFailed");
@@ -451,13 +485,18 @@ describe("FullSettler.open", () => {
     });
 
     it("an ERC-20 input beyond the user's balance", async () => {
-      await mined(origin, origin.wallet(stranger).writeContract({
-        address: origin.usdc,
-        abi: testTokenAbi,
-        functionName: "approve",
-        args: [origin.settler, maxUint256],
-      }));
-      const revert = await revertOf(attemptOpen(onchainOrder(usdcParams(), (await now(origin)) + WINDOW), 0n, stranger));
+      await mined(
+        origin,
+        origin.wallet(stranger).writeContract({
+          address: origin.usdc,
+          abi: testTokenAbi,
+          functionName: "approve",
+          args: [origin.settler, maxUint256],
+        }),
+      );
+      const revert = await revertOf(
+        attemptOpen(onchainOrder(usdcParams(), (await now(origin)) + WINDOW), 0n, stranger),
+      );
       expect(decodeErrorResult({ abi: testTokenAbi, data: revert.args[1] as Hex }).errorName).toBe(
         "ERC20InsufficientBalance",
       );
@@ -523,7 +562,9 @@ describe("FullSettler.fill", () => {
       repaymentAddress: addressToBytes32(repayment),
     });
     expect(await tokenBalance(destination, destination.usdc, recipient)).toBe(order.data.outputAmount);
-    expect(await tokenBalance(destination, destination.usdc, filler.address)).toBe(fillerBefore - order.data.outputAmount);
+    expect(await tokenBalance(destination, destination.usdc, filler.address)).toBe(
+      fillerBefore - order.data.outputAmount,
+    );
     expect(await status(destination, order.orderId)).toBe(OrderStatus.FILLED);
     // The origin knows nothing of the fill until the oracle settles.
     expect(await status(origin, order.orderId)).toBe(OrderStatus.OPENED);
@@ -534,7 +575,11 @@ describe("FullSettler.fill", () => {
   it("pays a native output from the value sent, and repays the filler itself when fillerData is empty", async () => {
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     const order = await openOrder(
-      usdcParams({ outputToken: NATIVE_TOKEN, outputAmount: parseEther("0.25"), recipient: addressToBytes32(recipient) }),
+      usdcParams({
+        outputToken: NATIVE_TOKEN,
+        outputAmount: parseEther("0.25"),
+        recipient: addressToBytes32(recipient),
+      }),
     );
     expect(await revertOf(fill(order, { value: parseEther("0.2") }))).toEqual({
       errorName: "InsufficientValue",
@@ -632,7 +677,10 @@ describe("FullSettler.settle and refund", () => {
       functionName: "refund",
       args: [order.orderId],
     });
-    expect(await revertOf(refunding)).toEqual({ errorName: "OrderNotOpen", args: [order.orderId, OrderStatus.SETTLED] });
+    expect(await revertOf(refunding)).toEqual({
+      errorName: "OrderNotOpen",
+      args: [order.orderId, OrderStatus.SETTLED],
+    });
   });
 
   it("refund waits for fillDeadline + REFUND_GRACE, then anyone can return the escrow to the user", async () => {
@@ -648,7 +696,10 @@ describe("FullSettler.settle and refund", () => {
         ...(gas === undefined ? {} : { gas }),
       });
 
-    expect(await revertOf(refund())).toEqual({ errorName: "NotRefundableYet", args: [order.orderId, BigInt(refundableAt)] });
+    expect(await revertOf(refund())).toEqual({
+      errorName: "NotRefundableYet",
+      args: [order.orderId, BigInt(refundableAt)],
+    });
     // Past the deadline but inside the grace: still too early, the fill may yet be attested.
     await origin.testClient.setNextBlockTimestamp({ timestamp: BigInt(order.data.fillDeadline + 1) });
     await origin.testClient.mine({ blocks: 1 });
@@ -657,13 +708,17 @@ describe("FullSettler.settle and refund", () => {
     await origin.testClient.setNextBlockTimestamp({ timestamp: BigInt(refundableAt - 1) });
     const early = await origin.publicClient.waitForTransactionReceipt({ hash: await refund(200_000n) });
     expect(early.status).toBe("reverted");
-    expect((await origin.publicClient.getBlock({ blockNumber: early.blockNumber })).timestamp).toBe(BigInt(refundableAt - 1));
+    expect((await origin.publicClient.getBlock({ blockNumber: early.blockNumber })).timestamp).toBe(
+      BigInt(refundableAt - 1),
+    );
     expect(await status(origin, order.orderId)).toBe(OrderStatus.OPENED);
 
     const userBefore = await origin.publicClient.getBalance({ address: user.address });
     await origin.testClient.setNextBlockTimestamp({ timestamp: BigInt(refundableAt) });
     const receipt = await mined(origin, refund(200_000n));
-    expect((await origin.publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp).toBe(BigInt(refundableAt));
+    expect((await origin.publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp).toBe(
+      BigInt(refundableAt),
+    );
     const [refunded] = parseEventLogs({ abi: fullSettlerAbi, eventName: "Refunded", logs: receipt.logs });
     expect(refunded!.args).toEqual({
       orderId: order.orderId,
@@ -675,14 +730,20 @@ describe("FullSettler.settle and refund", () => {
     expect(await origin.publicClient.getBalance({ address: user.address })).toBe(userBefore + params.inputAmount);
     expect(await status(origin, order.orderId)).toBe(OrderStatus.REFUNDED);
 
-    expect(await revertOf(refund())).toEqual({ errorName: "OrderNotOpen", args: [order.orderId, OrderStatus.REFUNDED] });
+    expect(await revertOf(refund())).toEqual({
+      errorName: "OrderNotOpen",
+      args: [order.orderId, OrderStatus.REFUNDED],
+    });
     const settling = origin.wallet(oracle).writeContract({
       address: origin.settler,
       abi: fullSettlerAbi,
       functionName: "settle",
       args: [order.orderId, filler.address],
     });
-    expect(await revertOf(settling)).toEqual({ errorName: "OrderNotOpen", args: [order.orderId, OrderStatus.REFUNDED] });
+    expect(await revertOf(settling)).toEqual({
+      errorName: "OrderNotOpen",
+      args: [order.orderId, OrderStatus.REFUNDED],
+    });
   });
 
   it("orderStatus is UNKNOWN on both chains for an id nobody opened, and refund refuses it", async () => {

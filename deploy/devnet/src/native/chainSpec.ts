@@ -22,7 +22,9 @@ export class ChainSpecChecksumError extends PlatformError {
 export function subtensorChainSpec(path: string = specFile): string {
   const actual = createHash("sha256").update(readFileSync(path)).digest("hex");
   if (actual !== SUBTENSOR_CHAIN_SPEC_SHA256) {
-    throw new ChainSpecChecksumError(`${path}: sha256 ${actual}, expected ${SUBTENSOR_CHAIN_SPEC_SHA256}; restore it from git`);
+    throw new ChainSpecChecksumError(
+      `${path}: sha256 ${actual}, expected ${SUBTENSOR_CHAIN_SPEC_SHA256}; restore it from git`,
+    );
   }
   return path;
 }

@@ -30,10 +30,22 @@ export async function evmTransferCall(api: ApiPromise, request: EvmTransferReque
   const account = privateKeyToAccount(request.privateKey);
   const chainId = await evmChainId(api);
   const maxFeePerGas = 2n * (await readNativeInteger(api, "baseFee", "baseFeePerGas"));
-  const fields = { chainId, nonce: request.nonce, maxPriorityFeePerGas: 0n, maxFeePerGas, gas: TRANSFER_GAS, to: request.to, value: request.valueWei };
+  const fields = {
+    chainId,
+    nonce: request.nonce,
+    maxPriorityFeePerGas: 0n,
+    maxFeePerGas,
+    gas: TRANSFER_GAS,
+    to: request.to,
+    value: request.valueWei,
+  };
   const serialized = await account.signTransaction({ type: "eip1559", ...fields });
   const { r, s, yParity } = parseTransaction(serialized);
-  const tx = nativeTx(api, "ethereum", "transact")({
+  const tx = nativeTx(
+    api,
+    "ethereum",
+    "transact",
+  )({
     EIP1559: {
       chainId,
       nonce: fields.nonce,

@@ -46,18 +46,27 @@ export function nativeDevPair(keyring: Keyring, name: string): KeyringPair {
  */
 export function nativeTx(api: ApiPromise, pallet: string, call: string): SubmittableExtrinsicFunction<"promise"> {
   const fn = api.tx[pallet]?.[call];
-  if (fn === undefined) throw new Error(`this runtime (spec ${api.runtimeVersion.specVersion.toString()}) has no call ${pallet}.${call}`);
+  if (fn === undefined)
+    throw new Error(`this runtime (spec ${api.runtimeVersion.specVersion.toString()}) has no call ${pallet}.${call}`);
   return fn;
 }
 
 /** A storage item as the metadata declares it; a missing one is named, as for calls. */
 export function nativeStorage(api: ApiPromise, pallet: string, item: string): QueryableStorageEntry<"promise"> {
   const entry = api.query[pallet]?.[item];
-  if (entry === undefined) throw new Error(`this runtime (spec ${api.runtimeVersion.specVersion.toString()}) has no storage ${pallet}.${item}`);
+  if (entry === undefined)
+    throw new Error(
+      `this runtime (spec ${api.runtimeVersion.specVersion.toString()}) has no storage ${pallet}.${item}`,
+    );
   return entry;
 }
 
 /** A storage item read at the head, as a bigint (balances, alpha, costs are all integers). */
-export async function readNativeInteger(api: ApiPromise, pallet: string, item: string, ...keys: unknown[]): Promise<bigint> {
+export async function readNativeInteger(
+  api: ApiPromise,
+  pallet: string,
+  item: string,
+  ...keys: unknown[]
+): Promise<bigint> {
   return BigInt((await nativeStorage(api, pallet, item)(...keys)).toString());
 }

@@ -30,7 +30,9 @@ export async function blockEvents(api: ApiPromise, blockHash: string): Promise<N
 
 /** The events an extrinsic emitted, by its index in the block. */
 export function eventsOfExtrinsic(records: readonly NativeEventRecord[], index: number): NativeEventRecord["event"][] {
-  return records.filter((record) => record.phase.isApplyExtrinsic && record.phase.asApplyExtrinsic.toNumber() === index).map((record) => record.event);
+  return records
+    .filter((record) => record.phase.isApplyExtrinsic && record.phase.asApplyExtrinsic.toNumber() === index)
+    .map((record) => record.event);
 }
 
 /** `section.Method`, the way events are named in errors and tests. */

@@ -46,13 +46,19 @@ export class NativeCallError extends PlatformError {
  * account go in together), waits until every one has landed and checks each succeeded; throws a
  * NativeCallError naming the first call that was refused, dropped or failed.
  */
-export async function sendNativeCalls(chain: NativeChain, calls: readonly NativeCall[], producer: BlockProducer = {}): Promise<LandedCall[]> {
+export async function sendNativeCalls(
+  chain: NativeChain,
+  calls: readonly NativeCall[],
+  producer: BlockProducer = {},
+): Promise<LandedCall[]> {
   const { api } = chain;
   const startNumber = await headNumber(api);
   const signed = await signAll(api, calls);
   for (const [index, tx] of signed.entries()) {
     await api.rpc.author.submitExtrinsic(tx).catch((error: unknown) => {
-      throw new NativeCallError(`${calls[index]!.label}: the node refused it: ${error instanceof Error ? error.message : String(error)}`);
+      throw new NativeCallError(
+        `${calls[index]!.label}: the node refused it: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
   }
   const hashes = signed.map((tx) => tx.hash.toHex());
@@ -62,7 +68,9 @@ export async function sendNativeCalls(chain: NativeChain, calls: readonly Native
     if (!eventsByBlock.has(blockHash)) eventsByBlock.set(blockHash, blockEvents(api, blockHash));
     return eventsByBlock.get(blockHash)!;
   };
-  return Promise.all(calls.map((call, index) => landed(api, call, signed[index]!, found.get(hashes[index]!), eventsOf)));
+  return Promise.all(
+    calls.map((call, index) => landed(api, call, signed[index]!, found.get(hashes[index]!), eventsOf)),
+  );
 }
 
 async function signAll(api: ApiPromise, calls: readonly NativeCall[]): Promise<SubmittableExtrinsic<"promise">[]> {
@@ -87,13 +95,21 @@ interface Inclusion {
 }
 
 /** Scans every block after `startNumber` until all hashes are found, building blocks when it may. */
-async function awaitInclusion(api: ApiPromise, hashes: readonly string[], startNumber: number, producer: BlockProducer): Promise<Map<string, Inclusion>> {
+async function awaitInclusion(
+  api: ApiPromise,
+  hashes: readonly string[],
+  startNumber: number,
+  producer: BlockProducer,
+): Promise<Map<string, Inclusion>> {
   const found = new Map<string, Inclusion>();
   const deadline = Date.now() + (producer.timeoutMs ?? 60_000);
   let scanned = startNumber;
   for (let built = 0; found.size < hashes.length; built++) {
     if (producer.buildBlock !== undefined && built === MAX_BUILT_BLOCKS) break;
-    const head = producer.buildBlock !== undefined ? await producer.buildBlock().then(() => headNumber(api)) : await nextHead(api, scanned, deadline);
+    const head =
+      producer.buildBlock !== undefined
+        ? await producer.buildBlock().then(() => headNumber(api))
+        : await nextHead(api, scanned, deadline);
     if (head === undefined) break;
     while (scanned < head) {
       scanned++;
@@ -103,7 +119,11 @@ async function awaitInclusion(api: ApiPromise, hashes: readonly string[], startN
   return found;
 }
 
-async function blockInclusions(api: ApiPromise, blockNumber: number, hashes: readonly string[]): Promise<[string, Inclusion][]> {
+async function blockInclusions(
+  api: ApiPromise,
+  blockNumber: number,
+  hashes: readonly string[],
+): Promise<[string, Inclusion][]> {
   const blockHash = (await api.rpc.chain.getBlockHash(blockNumber)).toHex();
   const block = await api.rpc.chain.getBlock(blockHash);
   const matches: [string, Inclusion][] = [];
@@ -141,9 +161,13 @@ async function landed(
   eventsOf: (blockHash: string) => Promise<NativeEventRecord[]>,
 ): Promise<LandedCall> {
   const name = `${tx.method.section}.${tx.method.method}`;
-  if (inclusion === undefined) throw new NativeCallError(`${call.label} (${name}) is in none of the blocks built since it was sent: the pool dropped it, or no block came in time`);
+  if (inclusion === undefined)
+    throw new NativeCallError(
+      `${call.label} (${name}) is in none of the blocks built since it was sent: the pool dropped it, or no block came in time`,
+    );
   const events = eventsOfExtrinsic(await eventsOf(inclusion.blockHash), inclusion.extrinsicIndex);
   const failure = extrinsicFailure(api, events);
-  if (failure !== undefined) throw new NativeCallError(`${call.label} (${name}) failed in block #${inclusion.blockNumber}: ${failure}`);
+  if (failure !== undefined)
+    throw new NativeCallError(`${call.label} (${name}) failed in block #${inclusion.blockNumber}: ${failure}`);
   return { label: call.label, call: name, ...inclusion, extrinsicHash: tx.hash.toHex(), events };
 }

@@ -12,7 +12,12 @@ import { secondRuntime, upgradeRuntime } from "./runtimeUpgrade.js";
 type Registry = ApiPromise["registry"];
 type DecoratedEvent = NonNullable<NonNullable<ApiPromise["events"][string]>[string]>;
 /** A decoded event (polkadot-js has no typings for Subtensor's pallets). */
-type Event = Parameters<DecoratedEvent["is"]>[0] & { section: string; method: string; index: { toHex(): string }; data: { toString(): string }[] };
+type Event = Parameters<DecoratedEvent["is"]>[0] & {
+  section: string;
+  method: string;
+  index: { toHex(): string };
+  data: { toString(): string }[];
+};
 
 /** The event `section.method` as one runtime's metadata defines it. */
 function eventOf(at: { events: ApiPromise["events"] }, section: string, method: string): DecoratedEvent {
@@ -27,7 +32,9 @@ const BOB = "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty";
 function callNames(registry: Registry, pallet: string): string[] {
   const calls = registry.metadata.pallets.find((entry) => entry.name.eq(pallet))?.calls;
   if (calls === undefined || calls.isNone) return [];
-  return registry.lookup.getSiType(calls.unwrap().type).def.asVariant.variants.map((variant) => variant.name.toString());
+  return registry.lookup
+    .getSiType(calls.unwrap().type)
+    .def.asVariant.variants.map((variant) => variant.name.toString());
 }
 
 describe("the second Subtensor runtime", () => {
@@ -49,9 +56,15 @@ describe("the second Subtensor runtime", () => {
     beforeAll(async () => {
       await cryptoWaitReady();
       alice = new Keyring({ type: "sr25519", ss58Format: 42 }).addFromUri("//Alice");
-      node = await startChopsticks({ genesis: subtensorChainSpec(), logFile: join(tempDir("chopsticks").path, "node.log") });
+      node = await startChopsticks({
+        genesis: subtensorChainSpec(),
+        logFile: join(tempDir("chopsticks").path, "node.log"),
+      });
       await node.request("dev_setStorage", [
-        { System: { Account: [[[alice.address], { providers: 1, data: { free: "1000000000000000" } }]] }, Sudo: { Key: alice.address } },
+        {
+          System: { Account: [[[alice.address], { providers: 1, data: { free: "1000000000000000" } }]] },
+          Sudo: { Key: alice.address },
+        },
       ]);
       api = await ApiPromise.create({ provider: new WsProvider(node.rpcUrl), noInitWarn: true });
     });
@@ -64,23 +77,31 @@ describe("the second Subtensor runtime", () => {
     async function blockWithActivity(amount: bigint, maxStake: bigint): Promise<string> {
       // Sign with the running runtime's version: the client learns of a new runtime by subscription.
       const running = (await node!.request<{ specVersion: number }>("state_getRuntimeVersion")).specVersion;
-      await vi.waitFor(() => expect(api!.runtimeVersion.specVersion.toNumber()).toBe(running), { timeout: 10_000, interval: 100 });
+      await vi.waitFor(() => expect(api!.runtimeVersion.specVersion.toNumber()).toBe(running), {
+        timeout: 10_000,
+        interval: 100,
+      });
       const tx = api!.tx;
       const nonce = (await api!.rpc.system.accountNextIndex(alice.address)).toNumber();
       await tx["balances"]!["transferKeepAlive"]!(BOB, amount).signAndSend(alice, { nonce });
-      await tx["sudo"]!["sudo"]!(tx["adminUtils"]!["sudoSetNetworkMaxStake"]!(1, maxStake)).signAndSend(alice, { nonce: nonce + 1 });
+      await tx["sudo"]!["sudo"]!(tx["adminUtils"]!["sudoSetNetworkMaxStake"]!(1, maxStake)).signAndSend(alice, {
+        nonce: nonce + 1,
+      });
       return node!.newBlocks(1);
     }
 
     /** A block's events, read and decoded with the metadata of the runtime that built the block. */
     async function eventsAt(hash: string) {
       const at = await api!.at(hash);
-      const records = [...((await at.query["system"]!["events"]!()) as unknown as Iterable<{ event: Event }>)].map((record) => record.event);
+      const records = [...((await at.query["system"]!["events"]!()) as unknown as Iterable<{ event: Event }>)].map(
+        (record) => record.event,
+      );
       return {
         at,
         specVersion: at.runtimeVersion.specVersion.toNumber(),
         names: records.map((event) => `${event.section}.${event.method}`),
-        find: (section: string, method: string) => records.find((event) => event.section === section && event.method === method),
+        find: (section: string, method: string) =>
+          records.find((event) => event.section === section && event.method === method),
       };
     }
 
@@ -89,7 +110,9 @@ describe("the second Subtensor runtime", () => {
       const code218 = await node!.request<string>("state_getStorage", ["0x3a636f6465", beforeHash]);
 
       // frame_system refuses a lower spec version through the checked call.
-      await expect(upgradeRuntime(node!, secondRuntime().code)).rejects.toThrow(/not replaced .*: system\.SpecVersionNeedsToIncrease$/);
+      await expect(upgradeRuntime(node!, secondRuntime().code)).rejects.toThrow(
+        /not replaced .*: system\.SpecVersionNeedsToIncrease$/,
+      );
       const down = await upgradeRuntime(node!, secondRuntime().code, { withoutChecks: true });
       expect(down).toMatchObject({ from: 218, to: 204 });
       const afterHash = await blockWithActivity(2_000_000_000n, 222n);
@@ -99,7 +122,8 @@ describe("the second Subtensor runtime", () => {
       expect(up).toMatchObject({ from: 204, to: 218 });
       const againHash = await blockWithActivity(3_000_000_000n, 333n);
 
-      const version = (hash: string) => node!.request<{ specName: string; specVersion: number }>("state_getRuntimeVersion", [hash]);
+      const version = (hash: string) =>
+        node!.request<{ specName: string; specVersion: number }>("state_getRuntimeVersion", [hash]);
       expect(await version(beforeHash)).toMatchObject({ specName: "node-subtensor", specVersion: 218 });
       expect(await version(afterHash)).toMatchObject({ specName: "node-subtensor", specVersion: 204 });
       expect(await version(againHash)).toMatchObject({ specName: "node-subtensor", specVersion: 218 });

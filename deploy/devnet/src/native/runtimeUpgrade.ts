@@ -11,7 +11,9 @@ import { PlatformError } from "@platform/errors/base";
 export const SECOND_RUNTIME_SHA256 = "72a8df0dd2550d20f5c9af56209d9466d993dc7d8f3edacd3109c45cb0c9f7e1";
 
 /** src/ and dist/ both sit one level below the package root. */
-const runtimeFile = fileURLToPath(new URL("../../chain-spec/subtensor-spec204.compact.compressed.wasm", import.meta.url));
+const runtimeFile = fileURLToPath(
+  new URL("../../chain-spec/subtensor-spec204.compact.compressed.wasm", import.meta.url),
+);
 
 export interface SecondRuntime {
   path: string;
@@ -31,7 +33,9 @@ export function secondRuntime(path: string = runtimeFile): SecondRuntime {
   const bytes = readFileSync(path);
   const actual = createHash("sha256").update(bytes).digest("hex");
   if (actual !== SECOND_RUNTIME_SHA256) {
-    throw new ChainSpecChecksumError(`${path}: sha256 ${actual}, expected ${SECOND_RUNTIME_SHA256}; restore it from git`);
+    throw new ChainSpecChecksumError(
+      `${path}: sha256 ${actual}, expected ${SECOND_RUNTIME_SHA256}; restore it from git`,
+    );
   }
   return { path, specName: "node-subtensor", specVersion: 204, code: `0x${bytes.toString("hex")}` };
 }
@@ -73,12 +77,19 @@ export class RuntimeUpgradeError extends PlatformError {
  * its cached runtime, and the blocks built after it keep reporting the old runtime version and metadata.
  * A block whose own storage changes carry `:code` (the extrinsic's effect) resets them.
  */
-export async function upgradeRuntime(chain: DevChain, code: string, options: RuntimeUpgradeOptions = {}): Promise<RuntimeUpgrade> {
+export async function upgradeRuntime(
+  chain: DevChain,
+  code: string,
+  options: RuntimeUpgradeOptions = {},
+): Promise<RuntimeUpgrade> {
   await cryptoWaitReady();
   const alice = new Keyring({ type: "sr25519", ss58Format: 42 }).addFromUri("//Alice");
   const from = (await chain.request<{ specVersion: number }>("state_getRuntimeVersion")).specVersion;
   await chain.request("dev_setStorage", [
-    { System: { Account: [[[alice.address], { providers: 1, data: { free: "1000000000000000" } }]] }, Sudo: { Key: alice.address } },
+    {
+      System: { Account: [[[alice.address], { providers: 1, data: { free: "1000000000000000" } }]] },
+      Sudo: { Key: alice.address },
+    },
   ]);
   // Over HTTP: no subscription, so no metadata fetch of its own racing the disconnect below.
   const api = await ApiPromise.create({ provider: new HttpProvider(chain.httpUrl), noInitWarn: true });
@@ -93,9 +104,14 @@ export async function upgradeRuntime(chain: DevChain, code: string, options: Run
     const blockHash = await chain.newBlocks(1);
     const block = await api.rpc.chain.getBlock(blockHash);
     const index = block.block.extrinsics.findIndex((extrinsic) => extrinsic.hash.eq(submitted));
-    if (index < 0) throw new RuntimeUpgradeError(`the sudo(setCode) extrinsic ${submitted.toHex()} is not in block ${blockHash}`);
-    const records = [...((await (await api.at(blockHash)).query.system!.events!()) as unknown as Iterable<EventRecord>)];
-    const events = records.filter((record) => record.phase.isApplyExtrinsic && record.phase.asApplyExtrinsic.toNumber() === index).map((record) => record.event);
+    if (index < 0)
+      throw new RuntimeUpgradeError(`the sudo(setCode) extrinsic ${submitted.toHex()} is not in block ${blockHash}`);
+    const records = [
+      ...((await (await api.at(blockHash)).query.system!.events!()) as unknown as Iterable<EventRecord>),
+    ];
+    const events = records
+      .filter((record) => record.phase.isApplyExtrinsic && record.phase.asApplyExtrinsic.toNumber() === index)
+      .map((record) => record.event);
     if (!events.some((event) => event.section === "system" && event.method === "CodeUpdated")) {
       throw new RuntimeUpgradeError(`the runtime was not replaced in block ${blockHash}: ${whyNot(api, events)}`);
     }
@@ -124,7 +140,8 @@ interface EventRecord {
 function whyNot(api: ApiPromise, events: EventRecord["event"][]): string {
   const sudid = events.find((event) => event.section === "sudo" && event.method === "Sudid");
   const result = sudid?.data[0] as { isErr: boolean; asErr: DispatchError } | undefined;
-  if (result?.isErr !== true) return events.map((event) => `${event.section}.${event.method}`).join(", ") || "no events";
+  if (result?.isErr !== true)
+    return events.map((event) => `${event.section}.${event.method}`).join(", ") || "no events";
   const error = result.asErr;
   if (!error.isModule) return error.type;
   const { section, name } = api.registry.findMetaError(error.asModule);

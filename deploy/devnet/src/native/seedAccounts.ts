@@ -39,7 +39,11 @@ export function seedKeys(keyring: Keyring): SeedKeys {
   const evmRecipient = privateKeyToAccount(generatePrivateKey()).address;
   const accounts: NativeDemoAccount[] = [
     ...[...dev].map(([name, pair]) => ({ ...describe(name, "coldkey", pair), devUri: `//${name}` })),
-    ...SEED_SUBNETS.flatMap((subnet) => [subnet.owner, ...subnet.neurons].map((coldkey) => describe(`${coldkey}/${subnet.name}`, "hotkey", hotkey(coldkey, subnet.name)))),
+    ...SEED_SUBNETS.flatMap((subnet) =>
+      [subnet.owner, ...subnet.neurons].map((coldkey) =>
+        describe(`${coldkey}/${subnet.name}`, "hotkey", hotkey(coldkey, subnet.name)),
+      ),
+    ),
     describe("fresh", "fresh", fresh),
     evmAccount("evm", privateKeyToAccount(evmKey).address),
     evmAccount("evm-recipient", evmRecipient),

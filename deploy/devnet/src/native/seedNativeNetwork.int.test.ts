@@ -2,7 +2,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChopsticks, tempDir, type RunningChopsticks } from "@platform/testing";
 import { subtensorChainSpec } from "./chainSpec.js";
-import { connectNativeChain, nativeDevPair, nativeKeyring, nativeTx, readNativeInteger, type NativeChain } from "./nativeChain.js";
+import {
+  connectNativeChain,
+  nativeDevPair,
+  nativeKeyring,
+  nativeTx,
+  readNativeInteger,
+  type NativeChain,
+} from "./nativeChain.js";
 import { blockEvents, eventsOfExtrinsic, findEvents } from "./nativeEvents.js";
 import { NativeCallError, sendNativeCalls } from "./nativeSubmit.js";
 import { seedNativeNetwork } from "./seedNativeNetwork.js";
@@ -23,7 +30,10 @@ let node: RunningChopsticks;
 let chain: NativeChain;
 
 beforeAll(async () => {
-  node = await startChopsticks({ genesis: subtensorChainSpec(), logFile: join(tempDir("seed-native").path, "node.log") });
+  node = await startChopsticks({
+    genesis: subtensorChainSpec(),
+    logFile: join(tempDir("seed-native").path, "node.log"),
+  });
   chain = await connectNativeChain(node.rpcUrl);
 });
 afterAll(async () => {
@@ -31,7 +41,8 @@ afterAll(async () => {
   await node?.stop();
 });
 
-const account = (seeded: SeededNativeNetwork, name: string) => seeded.accounts.find((candidate) => candidate.name === name)!;
+const account = (seeded: SeededNativeNetwork, name: string) =>
+  seeded.accounts.find((candidate) => candidate.name === name)!;
 
 describe("seedNativeNetwork", () => {
   let seeded: SeededNativeNetwork;
@@ -59,7 +70,10 @@ describe("seedNativeNetwork", () => {
       expect(findEvents(events, "system.ExtrinsicSuccess"), entry.label).toHaveLength(1);
     }
     const [evm] = seeded.activity.evm;
-    const executed = findEvents(eventsOfExtrinsic(await blockEvents(api, evm!.blockHash), evm!.extrinsicIndex), "ethereum.Executed")[0]!;
+    const executed = findEvents(
+      eventsOfExtrinsic(await blockEvents(api, evm!.blockHash), evm!.extrinsicIndex),
+      "ethereum.Executed",
+    )[0]!;
     expect(executed.data[0]!.toString().toLowerCase()).toBe(account(seeded, "evm").evmH160!.toLowerCase());
     expect(executed.data[2]!.toString()).toBe(evm!.ethereumHash);
   });
@@ -67,18 +81,24 @@ describe("seedNativeNetwork", () => {
   it("leaves the subnets, neurons, balances and stake it describes", async () => {
     const { api } = chain;
     for (const subnet of seeded.subnets) {
-      const identity = (await api.query.subtensorModule!.subnetIdentities!(subnet.netuid)).toHuman() as { subnetName: string } | null;
+      const identity = (await api.query.subtensorModule!.subnetIdentities!(subnet.netuid)).toHuman() as {
+        subnetName: string;
+      } | null;
       expect(identity?.subnetName).toBe(subnet.name);
       expect(await readNativeInteger(api, "subtensorModule", "subnetMechanism", subnet.netuid)).toBe(1n);
       expect(subnet.neurons).toHaveLength(2);
-      for (const hotkey of subnet.neurons) expect((await api.query.subtensorModule!.uids!(subnet.netuid, hotkey)).toJSON()).not.toBeNull();
+      for (const hotkey of subnet.neurons)
+        expect((await api.query.subtensorModule!.uids!(subnet.netuid, hotkey)).toJSON()).not.toBeNull();
     }
-    const free = async (ss58: string) => BigInt(((await api.query.system!.account!(ss58)).toJSON() as { data: { free: number | string } }).data.free);
+    const free = async (ss58: string) =>
+      BigInt(((await api.query.system!.account!(ss58)).toJSON() as { data: { free: number | string } }).data.free);
     expect(await free(account(seeded, "fresh").ss58)).toBe(10_000_000_000n);
     expect(await free(account(seeded, "evm-recipient").ss58)).toBe(1_000_000_000n);
     const dave = account(seeded, "Dave").ss58;
     const [alpha] = seeded.subnets;
-    expect(await readNativeInteger(api, "subtensorModule", "alpha", alpha!.ownerHotkey, dave, alpha!.netuid)).toBeGreaterThan(0n);
+    expect(
+      await readNativeInteger(api, "subtensorModule", "alpha", alpha!.ownerHotkey, dave, alpha!.netuid),
+    ).toBeGreaterThan(0n);
   });
 
   it("names the call that failed and why", async () => {
@@ -86,8 +106,14 @@ describe("seedNativeNetwork", () => {
     const keyring = await nativeKeyring();
     const [alpha] = seeded.subnets;
     const tx = nativeTx(api, "subtensorModule", "removeStake")(alpha!.ownerHotkey, alpha!.netuid, 10n ** 18n);
-    const sent = sendNativeCalls(chain, [{ label: "too much unstaked", tx, signer: nativeDevPair(keyring, "Ferdie") }], { buildBlock: () => node.newBlocks(1) });
+    const sent = sendNativeCalls(
+      chain,
+      [{ label: "too much unstaked", tx, signer: nativeDevPair(keyring, "Ferdie") }],
+      { buildBlock: () => node.newBlocks(1) },
+    );
     await expect(sent).rejects.toThrow(NativeCallError);
-    await expect(sent).rejects.toThrow(/too much unstaked \(subtensorModule\.removeStake\) failed in block #\d+: subtensorModule\.\w+/);
+    await expect(sent).rejects.toThrow(
+      /too much unstaked \(subtensorModule\.removeStake\) failed in block #\d+: subtensorModule\.\w+/,
+    );
   });
 });

@@ -1,7 +1,12 @@
 import { connectNativeChain, nativeKeyring } from "./nativeChain.js";
 import { seedKeys } from "./seedAccounts.js";
 import { fundDevAccounts, moveStake, registerNeurons, registerSubnets, type SeedRun } from "./seedSteps.js";
-import { NATIVE_ACTIVITY_KINDS, type NativeActivity, type NativeActivityKind, type SeededNativeNetwork } from "./seedTypes.js";
+import {
+  NATIVE_ACTIVITY_KINDS,
+  type NativeActivity,
+  type NativeActivityKind,
+  type SeededNativeNetwork,
+} from "./seedTypes.js";
 
 export interface SeedNativeNetworkOptions {
   /** WebSocket JSON-RPC of a Subtensor node with the dev RPC methods (chopsticks). */
@@ -40,7 +45,10 @@ export async function seedNativeNetwork(options: SeedNativeNetworkOptions): Prom
 }
 
 function describeRun(run: SeedRun): SeededNativeNetwork {
-  const activity = Object.fromEntries(NATIVE_ACTIVITY_KINDS.map((kind) => [kind, [] as NativeActivity[]])) as Record<NativeActivityKind, NativeActivity[]>;
+  const activity = Object.fromEntries(NATIVE_ACTIVITY_KINDS.map((kind) => [kind, [] as NativeActivity[]])) as Record<
+    NativeActivityKind,
+    NativeActivity[]
+  >;
   for (const entry of run.activity) activity[entry.kind].push(entry);
   return {
     accounts: run.keys.accounts,

@@ -3,7 +3,13 @@ import { privateKeyToAccount } from "viem/accounts";
 import { evmTransferCall } from "./evmTransfer.js";
 import { nativeStorage, nativeTx, readNativeInteger, type NativeChain } from "./nativeChain.js";
 import { findEvents } from "./nativeEvents.js";
-import { NativeCallError, sendNativeCalls, type BlockProducer, type LandedCall, type NativeCall } from "./nativeSubmit.js";
+import {
+  NativeCallError,
+  sendNativeCalls,
+  type BlockProducer,
+  type LandedCall,
+  type NativeCall,
+} from "./nativeSubmit.js";
 import { devPair, SEED_SUBNETS, type SeedKeys } from "./seedAccounts.js";
 import type { NativeActivityKind, NativeActivity, NativeSeededSubnet } from "./seedTypes.js";
 
@@ -34,7 +40,16 @@ async function sendStep(run: SeedRun, calls: readonly SeedCall[]): Promise<Lande
     run.blockNumbers.push(result.blockNumber);
     if (kind === undefined) return;
     const { label, call, blockNumber, blockHash, extrinsicIndex, extrinsicHash } = result;
-    run.activity.push({ kind, label, call, blockNumber, blockHash, extrinsicIndex, extrinsicHash, ...(ethereumHash === undefined ? {} : { ethereumHash }) });
+    run.activity.push({
+      kind,
+      label,
+      call,
+      blockNumber,
+      blockHash,
+      extrinsicIndex,
+      extrinsicHash,
+      ...(ethereumHash === undefined ? {} : { ethereumHash }),
+    });
   });
   return landed;
 }
@@ -49,14 +64,24 @@ export async function fundDevAccounts(run: SeedRun): Promise<void> {
   const entries = [];
   let balancesIssuance = await readNativeInteger(api, "balances", "totalIssuance");
   for (const pair of run.keys.dev.values()) {
-    const stored = (await nativeStorage(api, "system", "account")(pair.address)).toJSON() as { nonce?: number; data?: { free?: number | string; reserved?: number | string } };
+    const stored = (await nativeStorage(api, "system", "account")(pair.address)).toJSON() as {
+      nonce?: number;
+      data?: { free?: number | string; reserved?: number | string };
+    };
     balancesIssuance += DEV_FUNDS_RAO - BigInt(stored.data?.free ?? 0) - BigInt(stored.data?.reserved ?? 0);
-    entries.push([[pair.address], { nonce: stored.nonce ?? 0, providers: 1, data: { free: DEV_FUNDS_RAO.toString() } }]);
+    entries.push([
+      [pair.address],
+      { nonce: stored.nonce ?? 0, providers: 1, data: { free: DEV_FUNDS_RAO.toString() } },
+    ]);
   }
   // The funds are written straight into accounts, so the issuances are set to match: Balances' is
   // the TAO in accounts, Subtensor's that plus what is staked and locked (raonet's genesis leaves it
   // at 0, which would make the network's free supply negative). The runtime keeps both from here on.
-  const netuids = ((await nativeStorage(api, "subtensorModule", "networksAdded").keys()) as unknown as { args: [{ toString(): string }] }[]).map((key) => Number(key.args[0].toString()));
+  const netuids = (
+    (await nativeStorage(api, "subtensorModule", "networksAdded").keys()) as unknown as {
+      args: [{ toString(): string }];
+    }[]
+  ).map((key) => Number(key.args[0].toString()));
   let locked = 0n;
   for (const netuid of netuids) locked += await readNativeInteger(api, "subtensorModule", "subnetLocked", netuid);
   const subtensorIssuance = balancesIssuance + (await readNativeInteger(api, "subtensorModule", "totalStake")) + locked;
@@ -78,9 +103,18 @@ export async function registerSubnets(run: SeedRun): Promise<void> {
   const registrations = SEED_SUBNETS.map((plan): SeedCall => {
     const hotkey = run.keys.hotkey(plan.owner, plan.name).address;
     const tx = plan.identityAtRegistration
-      ? nativeTx(api, "subtensorModule", "registerNetworkWithIdentity")(hotkey, DYNAMIC_MECHANISM, subnetIdentity(plan.name))
+      ? nativeTx(api, "subtensorModule", "registerNetworkWithIdentity")(
+          hotkey,
+          DYNAMIC_MECHANISM,
+          subnetIdentity(plan.name),
+        )
       : nativeTx(api, "subtensorModule", "registerNetwork")(hotkey, DYNAMIC_MECHANISM);
-    return { kind: "subnetRegister", label: `subnet ${plan.name} registered by ${plan.owner}`, tx, signer: devPair(run.keys, plan.owner) };
+    return {
+      kind: "subnetRegister",
+      label: `subnet ${plan.name} registered by ${plan.owner}`,
+      tx,
+      signer: devPair(run.keys, plan.owner),
+    };
   });
   const evmMapped = accountFromEvmAddress(privateKeyToAccount(run.keys.evmKey).address).ss58;
   const landed = await sendStep(run, [
@@ -95,13 +129,24 @@ export async function registerSubnets(run: SeedRun): Promise<void> {
     const added = findEvents(landed[index + 1]!.events, "subtensorModule.NetworkAdded")[0];
     if (added === undefined) throw new NativeCallError(`subnet ${plan.name}: no SubtensorModule.NetworkAdded event`);
     const owner = devPair(run.keys, plan.owner).address;
-    run.subnets.push({ netuid: Number(added.data[0]!.toString()), name: plan.name, owner, ownerHotkey: run.keys.hotkey(plan.owner, plan.name).address, neurons: [] });
+    run.subnets.push({
+      netuid: Number(added.data[0]!.toString()),
+      name: plan.name,
+      owner,
+      ownerHotkey: run.keys.hotkey(plan.owner, plan.name).address,
+      neurons: [],
+    });
   }
 }
 
 function transfer(run: SeedRun, from: string, to: string, toName: string, rao: bigint): SeedCall {
   const tx = nativeTx(run.chain.api, "balances", "transferKeepAlive")(to, rao);
-  return { kind: "transfer", label: `transfer ${from} → ${toName} ${formatTao(rao)} TAO`, tx, signer: devPair(run.keys, from) };
+  return {
+    kind: "transfer",
+    label: `transfer ${from} → ${toName} ${formatTao(rao)} TAO`,
+    tx,
+    signer: devPair(run.keys, from),
+  };
 }
 
 function subnetIdentity(name: string) {
@@ -116,17 +161,39 @@ export async function registerNeurons(run: SeedRun): Promise<void> {
       const subnet = run.subnets[index]!;
       const hotkey = run.keys.hotkey(coldkey, plan.name).address;
       const tx = nativeTx(api, "subtensorModule", "burnedRegister")(subnet.netuid, hotkey);
-      return { kind: "register", label: `neuron ${coldkey}/${plan.name} on subnet ${subnet.netuid}`, tx, signer: devPair(run.keys, coldkey), subnet, hotkey };
+      return {
+        kind: "register",
+        label: `neuron ${coldkey}/${plan.name} on subnet ${subnet.netuid}`,
+        tx,
+        signer: devPair(run.keys, coldkey),
+        subnet,
+        hotkey,
+      };
     }),
   );
   const identities = SEED_SUBNETS.flatMap((plan, index): SeedCall[] => {
     if (plan.identityAtRegistration) return [];
     const { subnetName, githubRepo, subnetContact } = subnetIdentity(plan.name);
-    const tx = nativeTx(api, "subtensorModule", "setSubnetIdentity")(run.subnets[index]!.netuid, subnetName, githubRepo, subnetContact);
+    const tx = nativeTx(api, "subtensorModule", "setSubnetIdentity")(
+      run.subnets[index]!.netuid,
+      subnetName,
+      githubRepo,
+      subnetContact,
+    );
     return [{ label: `identity of subnet ${plan.name}`, tx, signer: devPair(run.keys, plan.owner) }];
   });
-  const evm = await evmTransferCall(api, { privateKey: run.keys.evmKey, to: run.keys.evmRecipient, valueWei: 10n ** 18n, nonce: 0 });
-  const evmCall: SeedCall = { kind: "evm", label: `EVM transfer ${evm.from} → ${run.keys.evmRecipient} 1 TAO`, tx: evm.tx, ethereumHash: evm.ethereumHash };
+  const evm = await evmTransferCall(api, {
+    privateKey: run.keys.evmKey,
+    to: run.keys.evmRecipient,
+    valueWei: 10n ** 18n,
+    nonce: 0,
+  });
+  const evmCall: SeedCall = {
+    kind: "evm",
+    label: `EVM transfer ${evm.from} → ${run.keys.evmRecipient} 1 TAO`,
+    tx: evm.tx,
+    ethereumHash: evm.ethereumHash,
+  };
   const landed = await sendStep(run, [...neurons, ...identities, evmCall]);
   for (const neuron of neurons) neuron.subnet.neurons.push(neuron.hotkey);
   checkEvmExecuted(evmCall.label, landed.at(-1)!);
@@ -136,7 +203,8 @@ export async function registerNeurons(run: SeedRun): Promise<void> {
 function checkEvmExecuted(label: string, landed: LandedCall): void {
   const executed = findEvents(landed.events, "ethereum.Executed")[0];
   const exit = executed?.data[3] as unknown as { isSucceed: boolean; toString(): string } | undefined;
-  if (exit === undefined || !exit.isSucceed) throw new NativeCallError(`${label}: EVM did not succeed (${exit?.toString() ?? "no Ethereum.Executed"})`);
+  if (exit === undefined || !exit.isSucceed)
+    throw new NativeCallError(`${label}: EVM did not succeed (${exit?.toString() ?? "no Ethereum.Executed"})`);
 }
 
 /**
@@ -149,21 +217,66 @@ export async function moveStake(run: SeedRun): Promise<void> {
   const [alpha, beta, gamma] = run.subnets as [NativeSeededSubnet, NativeSeededSubnet, NativeSeededSubnet];
   const [alphaOwned, betaOwned, gammaOwned] = await Promise.all(run.subnets.map((subnet) => ownerAlpha(run, subnet)));
   const tx = (call: string) => nativeTx(api, "subtensorModule", call);
-  const call = (kind: NativeActivityKind, signer: string, label: string, extrinsic: SeedCall["tx"]): SeedCall => ({ kind, label, tx: extrinsic, signer: devPair(run.keys, signer) });
+  const call = (kind: NativeActivityKind, signer: string, label: string, extrinsic: SeedCall["tx"]): SeedCall => ({
+    kind,
+    label,
+    tx: extrinsic,
+    signer: devPair(run.keys, signer),
+  });
   // Each buy follows a sale on the same subnet: an emptied pool sells nothing to the next buyer.
   await sendStep(run, [
-    call("stakeRemove", "Alice", `Alice unstakes half her owner alpha on subnet ${alpha.netuid}`, tx("removeStake")(alpha.ownerHotkey, alpha.netuid, alphaOwned! / 2n)),
-    call("stakeRemove", "Bob", `Bob unstakes a quarter of his owner alpha on subnet ${beta.netuid}`, tx("removeStake")(beta.ownerHotkey, beta.netuid, betaOwned! / 4n)),
-    call("stakeAdd", "Dave", `Dave stakes 50 TAO on subnet ${alpha.netuid}`, tx("addStake")(alpha.ownerHotkey, alpha.netuid, 50n * RAO_PER_TAO)),
-    call("stakeMove", "Charlie", `Charlie moves half his owner alpha from subnet ${gamma.netuid} to ${beta.netuid}`, tx("moveStake")(gamma.ownerHotkey, gamma.ownerHotkey, gamma.netuid, beta.netuid, gammaOwned! / 2n)),
-    call("stakeAdd", "Eve", `Eve stakes 20 TAO on subnet ${gamma.netuid}`, tx("addStake")(gamma.neurons[0]!, gamma.netuid, 20n * RAO_PER_TAO)),
-    call("stakeMove", "Bob", `Bob moves a quarter of his owner alpha on subnet ${beta.netuid} to another hotkey`, tx("moveStake")(beta.ownerHotkey, beta.neurons[0]!, beta.netuid, beta.netuid, betaOwned! / 4n)),
+    call(
+      "stakeRemove",
+      "Alice",
+      `Alice unstakes half her owner alpha on subnet ${alpha.netuid}`,
+      tx("removeStake")(alpha.ownerHotkey, alpha.netuid, alphaOwned! / 2n),
+    ),
+    call(
+      "stakeRemove",
+      "Bob",
+      `Bob unstakes a quarter of his owner alpha on subnet ${beta.netuid}`,
+      tx("removeStake")(beta.ownerHotkey, beta.netuid, betaOwned! / 4n),
+    ),
+    call(
+      "stakeAdd",
+      "Dave",
+      `Dave stakes 50 TAO on subnet ${alpha.netuid}`,
+      tx("addStake")(alpha.ownerHotkey, alpha.netuid, 50n * RAO_PER_TAO),
+    ),
+    call(
+      "stakeMove",
+      "Charlie",
+      `Charlie moves half his owner alpha from subnet ${gamma.netuid} to ${beta.netuid}`,
+      tx("moveStake")(gamma.ownerHotkey, gamma.ownerHotkey, gamma.netuid, beta.netuid, gammaOwned! / 2n),
+    ),
+    call(
+      "stakeAdd",
+      "Eve",
+      `Eve stakes 20 TAO on subnet ${gamma.netuid}`,
+      tx("addStake")(gamma.neurons[0]!, gamma.netuid, 20n * RAO_PER_TAO),
+    ),
+    call(
+      "stakeMove",
+      "Bob",
+      `Bob moves a quarter of his owner alpha on subnet ${beta.netuid} to another hotkey`,
+      tx("moveStake")(beta.ownerHotkey, beta.neurons[0]!, beta.netuid, beta.netuid, betaOwned! / 4n),
+    ),
   ]);
 }
 
 async function ownerAlpha(run: SeedRun, subnet: NativeSeededSubnet): Promise<bigint> {
-  const alpha = await readNativeInteger(run.chain.api, "subtensorModule", "alpha", subnet.ownerHotkey, subnet.owner, subnet.netuid);
-  if (alpha < 2n) throw new Error(`the owner of subnet ${subnet.netuid} holds no alpha yet (${alpha}); the seed expects one block of emission first`);
+  const alpha = await readNativeInteger(
+    run.chain.api,
+    "subtensorModule",
+    "alpha",
+    subnet.ownerHotkey,
+    subnet.owner,
+    subnet.netuid,
+  );
+  if (alpha < 2n)
+    throw new Error(
+      `the owner of subnet ${subnet.netuid} holds no alpha yet (${alpha}); the seed expects one block of emission first`,
+    );
   return alpha;
 }
 

@@ -1,5 +1,13 @@
 /** What the seed and the native simulator do on the chain, as the description groups it. */
-export const NATIVE_ACTIVITY_KINDS = ["transfer", "stakeAdd", "stakeRemove", "stakeMove", "register", "subnetRegister", "evm"] as const;
+export const NATIVE_ACTIVITY_KINDS = [
+  "transfer",
+  "stakeAdd",
+  "stakeRemove",
+  "stakeMove",
+  "register",
+  "subnetRegister",
+  "evm",
+] as const;
 export type NativeActivityKind = (typeof NATIVE_ACTIVITY_KINDS)[number];
 
 export interface NativeDemoAccount {

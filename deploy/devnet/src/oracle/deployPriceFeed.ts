@@ -17,7 +17,8 @@ export async function deployPriceFeed(context: ChainStepContext): Promise<Addres
   const updater = context.simulator.account.address;
   // Topped up, never lowered: on a chain where another step funded the simulator for more, that stands.
   const balance = await context.publicClient.getBalance({ address: updater });
-  if (balance < devnetPriceUpdaterFunds) await context.testClient.setBalance({ address: updater, value: devnetPriceUpdaterFunds });
+  if (balance < devnetPriceUpdaterFunds)
+    await context.testClient.setBalance({ address: updater, value: devnetPriceUpdaterFunds });
   return deployContract(context, {
     abi: priceFeedAggregatorMockAbi,
     bytecode: priceFeedAggregatorMockBytecode,

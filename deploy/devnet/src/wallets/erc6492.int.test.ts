@@ -21,7 +21,12 @@ import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployDevnet } from "../deployDevnet.js";
 import { erc1271WalletAbi, erc6492WalletFactoryAbi } from "../generated/index.js";
-import { counterfactualWalletSignature, ERC6492_MAGIC_SUFFIX, predictWalletAddress, wrapErc6492Signature } from "./erc6492.js";
+import {
+  counterfactualWalletSignature,
+  ERC6492_MAGIC_SUFFIX,
+  predictWalletAddress,
+  wrapErc6492Signature,
+} from "./erc6492.js";
 
 const dir = tempDir("erc6492");
 let anvil: RunningAnvil;
@@ -123,7 +128,12 @@ describe("Erc1271Wallet.isValidSignature", () => {
     const wallet = await deployWallet(owner.address, "1271");
     const hash = hashMessage("hello");
     const check = (signature: Hex) =>
-      publicClient.readContract({ address: wallet, abi: erc1271WalletAbi, functionName: "isValidSignature", args: [hash, signature] });
+      publicClient.readContract({
+        address: wallet,
+        abi: erc1271WalletAbi,
+        functionName: "isValidSignature",
+        args: [hash, signature],
+      });
 
     const signature = await owner.signMessage({ message: "hello" });
     expect(await check(signature)).toBe(MAGIC);
@@ -136,7 +146,8 @@ describe("Erc1271Wallet.isValidSignature", () => {
     expect(await check(`${signature.slice(0, 130)}${(v - 27).toString(16).padStart(2, "0")}` as Hex)).toBe(MAGIC);
     const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
     const highS = n - BigInt(`0x${signature.slice(66, 130)}`);
-    const twin = `${signature.slice(0, 66)}${highS.toString(16).padStart(64, "0")}${(v === 27 ? 28 : 27).toString(16)}` as Hex;
+    const twin =
+      `${signature.slice(0, 66)}${highS.toString(16).padStart(64, "0")}${(v === 27 ? 28 : 27).toString(16)}` as Hex;
     expect(await check(twin)).toBe(INVALID);
   });
 
@@ -191,7 +202,9 @@ describe("ERC-6492 signatures of an undeployed wallet, verified by viem on anvil
         signature: await signer.signMessage({ message }),
       });
 
-    expect(await publicClient.verifyMessage({ address, message: "hello", signature: await sign(owner, "hello") })).toBe(true);
+    expect(await publicClient.verifyMessage({ address, message: "hello", signature: await sign(owner, "hello") })).toBe(
+      true,
+    );
     expect(
       await publicClient.verifyHash({ address, hash: hashMessage("hello"), signature: await sign(owner, "hello") }),
     ).toBe(true);
@@ -204,7 +217,11 @@ describe("ERC-6492 signatures of an undeployed wallet, verified by viem on anvil
     // The owner's signature does not make another owner's wallet valid.
     const someoneElses = predictWalletAddress(factory, other.address, salt("counterfactual"));
     expect(
-      await publicClient.verifyMessage({ address: someoneElses, message: "hello", signature: await sign(owner, "hello") }),
+      await publicClient.verifyMessage({
+        address: someoneElses,
+        message: "hello",
+        signature: await sign(owner, "hello"),
+      }),
     ).toBe(false);
     // Verification only simulated the deployment.
     expect(await publicClient.getCode({ address })).toBeUndefined();
@@ -227,7 +244,9 @@ describe("ERC-6492 signatures of an undeployed wallet, verified by viem on anvil
       salt: salt("siwe"),
       signature: await other.signMessage({ message }),
     });
-    expect(await publicClient.verifySiweMessage({ message, signature: forged, domain: "app.example", time })).toBe(false);
+    expect(await publicClient.verifySiweMessage({ message, signature: forged, domain: "app.example", time })).toBe(
+      false,
+    );
 
     await deployWallet(owner.address, "siwe");
     expect(await publicClient.verifySiweMessage({ message, signature, domain: "app.example", time })).toBe(true);

@@ -62,8 +62,13 @@ export function createDemoTrader(options: DemoTraderOptions) {
       await Promise.all(
         origins.map(async (origin) => {
           const tokens = new Map<string, bigint>();
-          for (const route of routes.filter((candidate) => candidate.origin === origin && candidate.inputToken !== zeroAddress)) {
-            tokens.set(route.inputToken, (tokens.get(route.inputToken) ?? 0n) + route.limits.min * BigInt(MAX_AMOUNT_FACTOR) * ORDERS_FUNDED);
+          for (const route of routes.filter(
+            (candidate) => candidate.origin === origin && candidate.inputToken !== zeroAddress,
+          )) {
+            tokens.set(
+              route.inputToken,
+              (tokens.get(route.inputToken) ?? 0n) + route.limits.min * BigInt(MAX_AMOUNT_FACTOR) * ORDERS_FUNDED,
+            );
           }
           const funder = origin.wallet(options.funder);
           const sent: Hash[] = [];
@@ -71,14 +76,30 @@ export function createDemoTrader(options: DemoTraderOptions) {
           for (const user of users) {
             sent.push(await funder.sendTransaction({ to: user.address, value: parseEther("10") }));
             for (const [token, amount] of tokens) {
-              sent.push(await funder.writeContract({ address: token as Hex, abi: erc20Abi, functionName: "transfer", args: [user.address, amount] }));
+              sent.push(
+                await funder.writeContract({
+                  address: token as Hex,
+                  abi: erc20Abi,
+                  functionName: "transfer",
+                  args: [user.address, amount],
+                }),
+              );
             }
           }
           await confirm(origin, sent);
           const approvals: Hash[] = [];
           for (const user of users) {
             for (const token of tokens.keys()) {
-              approvals.push(await origin.wallet(user).writeContract({ address: token as Hex, abi: erc20Abi, functionName: "approve", args: [origin.settler, maxUint256] }));
+              approvals.push(
+                await origin
+                  .wallet(user)
+                  .writeContract({
+                    address: token as Hex,
+                    abi: erc20Abi,
+                    functionName: "approve",
+                    args: [origin.settler, maxUint256],
+                  }),
+              );
             }
           }
           await confirm(origin, approvals);
@@ -121,10 +142,28 @@ export function createDemoTrader(options: DemoTraderOptions) {
       opened++;
       const orderId = event!.args.orderId;
       if (leaveUnfilled) {
-        const grace = await route.origin.publicClient.readContract({ address: route.origin.settler, abi: fullSettlerAbi, functionName: "REFUND_GRACE" });
-        unfilled.push({ orderId, origin: route.origin, user, refundableAt: BigInt(fillDeadline) + grace, refund: unfilledCount++ % 2 === 0 });
+        const grace = await route.origin.publicClient.readContract({
+          address: route.origin.settler,
+          abi: fullSettlerAbi,
+          functionName: "REFUND_GRACE",
+        });
+        unfilled.push({
+          orderId,
+          origin: route.origin,
+          user,
+          refundableAt: BigInt(fillDeadline) + grace,
+          refund: unfilledCount++ % 2 === 0,
+        });
       }
-      log.info({ orderId, originChainId: route.origin.chainId, destinationChainId: route.destination.chainId, leftUnfilled: leaveUnfilled }, "demo order opened");
+      log.info(
+        {
+          orderId,
+          originChainId: route.origin.chainId,
+          destinationChainId: route.destination.chainId,
+          leftUnfilled: leaveUnfilled,
+        },
+        "demo order opened",
+      );
     },
     /** Refunds the demo's unfilled orders chosen for it once their origin clock allows. */
     async refundDue(): Promise<void> {
@@ -136,19 +175,36 @@ export function createDemoTrader(options: DemoTraderOptions) {
         const head = await entry.origin.publicClient.getBlock({ blockTag: "latest" });
         if (head.timestamp < entry.refundableAt) continue;
         unfilled.splice(unfilled.indexOf(entry), 1);
-        const status = await entry.origin.publicClient.readContract({ address: entry.origin.settler, abi: fullSettlerAbi, functionName: "orderStatus", args: [entry.orderId] });
+        const status = await entry.origin.publicClient.readContract({
+          address: entry.origin.settler,
+          abi: fullSettlerAbi,
+          functionName: "orderStatus",
+          args: [entry.orderId],
+        });
         if (status !== OrderStatus.OPENED) continue;
-        const hash = await entry.origin.wallet(entry.user).writeContract({ address: entry.origin.settler, abi: fullSettlerAbi, functionName: "refund", args: [entry.orderId] });
+        const hash = await entry.origin
+          .wallet(entry.user)
+          .writeContract({
+            address: entry.origin.settler,
+            abi: fullSettlerAbi,
+            functionName: "refund",
+            args: [entry.orderId],
+          });
         const receipt = await entry.origin.publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 });
         if (receipt.status === "success") refunded++;
-        log.info({ orderId: entry.orderId, originChainId: entry.origin.chainId, ok: receipt.status === "success" }, "demo order refunded");
+        log.info(
+          { orderId: entry.orderId, originChainId: entry.origin.chainId, ok: receipt.status === "success" },
+          "demo order refunded",
+        );
       }
     },
   };
 }
 
 async function confirm(chain: SettlerChain, hashes: readonly Hash[]): Promise<void> {
-  const receipts = await Promise.all(hashes.map((hash) => chain.publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 })));
+  const receipts = await Promise.all(
+    hashes.map((hash) => chain.publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 })),
+  );
   const failed = receipts.find((receipt) => receipt.status !== "success");
   if (failed) throw new Error(`demo funding transaction ${failed.transactionHash} on chain ${chain.chainId} reverted`);
 }

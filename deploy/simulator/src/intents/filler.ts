@@ -19,7 +19,12 @@ const MAX_ATTEMPTS = 5;
  * that pays it and is still fillable, with its own funds (the devnet deploy gave it tokens, native
  * coin and allowances to every settler). The oracle later repays it on the origin.
  */
-export function createFiller(options: { chains: readonly SettlerChain[]; account: Account; minFeeBps: number; log: Logger }) {
+export function createFiller(options: {
+  chains: readonly SettlerChain[];
+  account: Account;
+  minFeeBps: number;
+  log: Logger;
+}) {
   const { chains, account, log } = options;
   const queue = new Map<Hex, { data: FullOrderData; attempts: number }>();
   let filled = 0;
@@ -34,7 +39,10 @@ export function createFiller(options: { chains: readonly SettlerChain[]; account
         if (instruction === undefined || chainById(chains, instruction.destinationChainId) === undefined) continue;
         const data = decodeOriginData(instruction.originData);
         if (!paysFiller(data, options.minFeeBps)) {
-          log.info({ orderId: open.args.orderId, originChainId: open.chain.chainId }, "order leaves no fee: not filling it");
+          log.info(
+            { orderId: open.args.orderId, originChainId: open.chain.chainId },
+            "order leaves no fee: not filling it",
+          );
           continue;
         }
         queue.set(open.args.orderId, { data, attempts: 0 });
@@ -47,7 +55,10 @@ export function createFiller(options: { chains: readonly SettlerChain[]; account
         try {
           const outcome = await fillOne(destination, account, orderId, entry.data);
           if (outcome === "filled") filled++;
-          log.info({ orderId, destinationChainId: destination.chainId, outcome }, outcome === "filled" ? "order filled" : "order not fillable any more");
+          log.info(
+            { orderId, destinationChainId: destination.chainId, outcome },
+            outcome === "filled" ? "order filled" : "order not fillable any more",
+          );
           queue.delete(orderId);
         } catch (error) {
           entry.attempts++;
@@ -59,9 +70,19 @@ export function createFiller(options: { chains: readonly SettlerChain[]; account
   };
 }
 
-async function fillOne(destination: SettlerChain, account: Account, orderId: Hex, data: FullOrderData): Promise<"filled" | "already filled" | "deadline passed"> {
+async function fillOne(
+  destination: SettlerChain,
+  account: Account,
+  orderId: Hex,
+  data: FullOrderData,
+): Promise<"filled" | "already filled" | "deadline passed"> {
   const [previous, head] = await Promise.all([
-    destination.publicClient.readContract({ address: destination.settler, abi: fullSettlerAbi, functionName: "filledBy", args: [orderId] }),
+    destination.publicClient.readContract({
+      address: destination.settler,
+      abi: fullSettlerAbi,
+      functionName: "filledBy",
+      args: [orderId],
+    }),
     destination.publicClient.getBlock({ blockTag: "latest" }),
   ]);
   if (previous !== zeroAddress) return "already filled";

@@ -1,3 +1,8 @@
-export { startIntentsSimulator, type DemoSettings, type IntentsSimulatorOptions, type RunningIntentsSimulator } from "./startIntentsSimulator.js";
+export {
+  startIntentsSimulator,
+  type DemoSettings,
+  type IntentsSimulatorOptions,
+  type RunningIntentsSimulator,
+} from "./startIntentsSimulator.js";
 export { paysFiller } from "./fillerPolicy.js";
 export { outputAfterFee } from "./demoRoutes.js";

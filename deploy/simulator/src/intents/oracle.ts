@@ -31,16 +31,32 @@ export function createOracle(options: { chains: readonly SettlerChain[]; account
     take(fills: ReadonlyArray<SettlerLog<FilledArgs>>): void {
       for (const fill of fills) {
         if (chainById(chains, fill.args.originChainId) === undefined) continue;
-        queue.set(fill.args.orderId, { originChainId: fill.args.originChainId, repayment: bytes32ToAddress(fill.args.repaymentAddress), attempts: 0 });
+        queue.set(fill.args.orderId, {
+          originChainId: fill.args.originChainId,
+          repayment: bytes32ToAddress(fill.args.repaymentAddress),
+          attempts: 0,
+        });
       }
     },
     async work(): Promise<void> {
       for (const [orderId, entry] of queue) {
         const origin = chainById(chains, entry.originChainId)!;
         try {
-          const status = await origin.publicClient.readContract({ address: origin.settler, abi: fullSettlerAbi, functionName: "orderStatus", args: [orderId] });
+          const status = await origin.publicClient.readContract({
+            address: origin.settler,
+            abi: fullSettlerAbi,
+            functionName: "orderStatus",
+            args: [orderId],
+          });
           if (status === OrderStatus.OPENED) {
-            const hash = await origin.wallet(account).writeContract({ address: origin.settler, abi: fullSettlerAbi, functionName: "settle", args: [orderId, entry.repayment] });
+            const hash = await origin
+              .wallet(account)
+              .writeContract({
+                address: origin.settler,
+                abi: fullSettlerAbi,
+                functionName: "settle",
+                args: [orderId, entry.repayment],
+              });
             const receipt = await origin.publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 });
             if (receipt.status !== "success") throw new Error(`settle ${hash} reverted`);
             settled++;
@@ -49,7 +65,10 @@ export function createOracle(options: { chains: readonly SettlerChain[]; account
           } else if (status === OrderStatus.UNKNOWN) {
             if (++entry.attempts >= MAX_ATTEMPTS) queue.delete(orderId);
           } else {
-            log.info({ orderId, originChainId: origin.chainId, status }, "order no longer open on its origin: not settling it");
+            log.info(
+              { orderId, originChainId: origin.chainId, status },
+              "order no longer open on its origin: not settling it",
+            );
             queue.delete(orderId);
           }
         } catch (error) {

@@ -1,6 +1,16 @@
 import type { ChainConfig } from "@platform/chain";
 import { toViemChain } from "@platform/chain";
-import { createPublicClient, createWalletClient, http, type Account, type Address, type Chain, type HttpTransport, type PublicClient, type WalletClient } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  http,
+  type Account,
+  type Address,
+  type Chain,
+  type HttpTransport,
+  type PublicClient,
+  type WalletClient,
+} from "viem";
 
 /** A chain with a FullSettler, as the simulator's roles use it. */
 export interface SettlerChain {
@@ -22,7 +32,11 @@ export function settlerChains(config: ChainConfig, pollingIntervalMs = 200): Set
     const settler = configured.contracts.fullSettler;
     if (settler === undefined) return [];
     const chain = toViemChain(configured);
-    const transport = http(configured.rpcUrl, { timeout: configured.rpc.timeoutMs, retryCount: configured.rpc.retryCount, retryDelay: configured.rpc.retryDelayMs });
+    const transport = http(configured.rpcUrl, {
+      timeout: configured.rpc.timeoutMs,
+      retryCount: configured.rpc.retryCount,
+      retryDelay: configured.rpc.retryDelayMs,
+    });
     return [
       {
         name: configured.name,
@@ -30,7 +44,8 @@ export function settlerChains(config: ChainConfig, pollingIntervalMs = 200): Set
         settler,
         tokens: { ...configured.contracts.tokens },
         publicClient: createPublicClient({ chain, transport, pollingInterval: pollingIntervalMs }),
-        wallet: (account: Account) => createWalletClient({ chain, transport, account, pollingInterval: pollingIntervalMs }),
+        wallet: (account: Account) =>
+          createWalletClient({ chain, transport, account, pollingInterval: pollingIntervalMs }),
       },
     ];
   });

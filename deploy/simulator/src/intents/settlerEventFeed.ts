@@ -27,11 +27,21 @@ export function settlerEventFeed<Args>(chain: SettlerChain, eventName: SettlerEv
       const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
       if (head < next) return [];
       const toBlock = head - next + 1n > MAX_RANGE ? next + MAX_RANGE - 1n : head;
-      const logs = (await chain.publicClient.getContractEvents({ address: chain.settler, abi: fullSettlerAbi, eventName, fromBlock: next, toBlock, strict: true })) as unknown as Array<
-        Log<bigint, number, false> & { args: Args }
-      >;
+      const logs = (await chain.publicClient.getContractEvents({
+        address: chain.settler,
+        abi: fullSettlerAbi,
+        eventName,
+        fromBlock: next,
+        toBlock,
+        strict: true,
+      })) as unknown as Array<Log<bigint, number, false> & { args: Args }>;
       next = toBlock + 1n;
-      return logs.map((log) => ({ chain, args: log.args, blockNumber: log.blockNumber, transactionHash: log.transactionHash }));
+      return logs.map((log) => ({
+        chain,
+        args: log.args,
+        blockNumber: log.blockNumber,
+        transactionHash: log.transactionHash,
+      }));
     },
   };
 }

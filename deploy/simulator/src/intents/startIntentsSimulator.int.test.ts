@@ -1,10 +1,31 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadChainConfig, type ChainConfig } from "@platform/chain";
-import { addressToBytes32, deployDevnet, encodeOrderData, fullSettlerAbi, orderDataTypeHash, OrderStatus, testTokenAbi, type DevnetDeployment } from "@platform/devnet";
+import {
+  addressToBytes32,
+  deployDevnet,
+  encodeOrderData,
+  fullSettlerAbi,
+  orderDataTypeHash,
+  OrderStatus,
+  testTokenAbi,
+  type DevnetDeployment,
+} from "@platform/devnet";
 import { createLogger } from "@platform/log";
 import { startAnvil, tempDir, waitFor, type RunningAnvil } from "@platform/testing";
-import { createPublicClient, createTestClient, createWalletClient, defineChain, http, maxUint256, parseEther, parseEventLogs, zeroAddress, type Address, type Hex } from "viem";
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  http,
+  maxUint256,
+  parseEther,
+  parseEventLogs,
+  zeroAddress,
+  type Address,
+  type Hex,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIntentsSimulator, type RunningIntentsSimulator } from "./startIntentsSimulator.js";
@@ -22,14 +43,20 @@ let running: RunningIntentsSimulator | undefined;
 
 const side = (name: "origin" | "destination") => {
   const target = deployment.chains[name]!;
-  const chain = defineChain({ id: target.chainId, name, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [target.rpcUrl] } } });
+  const chain = defineChain({
+    id: target.chainId,
+    name,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [target.rpcUrl] } },
+  });
   const transport = http(target.rpcUrl);
   return {
     settler: target.contracts.fullSettler!,
     usdc: target.contracts.tokens!["USDC"]!,
     publicClient: createPublicClient({ chain, transport, pollingInterval: 50 }),
     testClient: createTestClient({ chain, transport, mode: "anvil" }),
-    wallet: (key: Hex) => createWalletClient({ chain, transport, account: privateKeyToAccount(key), pollingInterval: 50 }),
+    wallet: (key: Hex) =>
+      createWalletClient({ chain, transport, account: privateKeyToAccount(key), pollingInterval: 50 }),
   };
 };
 
@@ -51,7 +78,11 @@ beforeAll(async () => {
     ...local,
     chains: local.chains
       .filter((chain) => chain.name in deployment.chains)
-      .map((chain) => ({ ...chain, rpcUrl: deployment.chains[chain.name]!.rpcUrl, contracts: { ...chain.contracts, ...deployment.chains[chain.name]!.contracts } })),
+      .map((chain) => ({
+        ...chain,
+        rpcUrl: deployment.chains[chain.name]!.rpcUrl,
+        contracts: { ...chain.contracts, ...deployment.chains[chain.name]!.contracts },
+      })),
   };
 }, 120_000);
 
@@ -68,9 +99,18 @@ async function openUsdcOrder(outputAmount: bigint): Promise<Hex> {
   const user = generatePrivateKey();
   const address = privateKeyToAccount(user).address;
   await origin.testClient.setBalance({ address, value: parseEther("1") });
-  const minted = await origin.wallet(deployment.accounts.deployer.privateKey).writeContract({ address: origin.usdc, abi: testTokenAbi, functionName: "mint", args: [address, 100_000_000n] });
+  const minted = await origin
+    .wallet(deployment.accounts.deployer.privateKey)
+    .writeContract({ address: origin.usdc, abi: testTokenAbi, functionName: "mint", args: [address, 100_000_000n] });
   await origin.publicClient.waitForTransactionReceipt({ hash: minted });
-  const approved = await origin.wallet(user).writeContract({ address: origin.usdc, abi: testTokenAbi, functionName: "approve", args: [origin.settler, maxUint256] });
+  const approved = await origin
+    .wallet(user)
+    .writeContract({
+      address: origin.usdc,
+      abi: testTokenAbi,
+      functionName: "approve",
+      args: [origin.settler, maxUint256],
+    });
   await origin.publicClient.waitForTransactionReceipt({ hash: approved });
   const now = (await origin.publicClient.getBlock()).timestamp;
   const orderData = encodeOrderData({
@@ -82,13 +122,32 @@ async function openUsdcOrder(outputAmount: bigint): Promise<Hex> {
     outputAmount,
     recipient: addressToBytes32(address),
   });
-  const hash = await origin.wallet(user).writeContract({ address: origin.settler, abi: fullSettlerAbi, functionName: "open", args: [{ fillDeadline: Number(now) + 600, orderDataType: orderDataTypeHash, orderData }] });
+  const hash = await origin
+    .wallet(user)
+    .writeContract({
+      address: origin.settler,
+      abi: fullSettlerAbi,
+      functionName: "open",
+      args: [{ fillDeadline: Number(now) + 600, orderDataType: orderDataTypeHash, orderData }],
+    });
   const receipt = await origin.publicClient.waitForTransactionReceipt({ hash });
   return parseEventLogs({ abi: fullSettlerAbi, eventName: "Open", logs: receipt.logs })[0]!.args.orderId;
 }
 
-const originStatus = (orderId: Hex) => side("origin").publicClient.readContract({ address: side("origin").settler, abi: fullSettlerAbi, functionName: "orderStatus", args: [orderId] });
-const filledBy = (orderId: Hex): Promise<Address> => side("destination").publicClient.readContract({ address: side("destination").settler, abi: fullSettlerAbi, functionName: "filledBy", args: [orderId] });
+const originStatus = (orderId: Hex) =>
+  side("origin").publicClient.readContract({
+    address: side("origin").settler,
+    abi: fullSettlerAbi,
+    functionName: "orderStatus",
+    args: [orderId],
+  });
+const filledBy = (orderId: Hex): Promise<Address> =>
+  side("destination").publicClient.readContract({
+    address: side("destination").settler,
+    abi: fullSettlerAbi,
+    functionName: "filledBy",
+    args: [orderId],
+  });
 
 describe("the intents simulator", () => {
   it("fills an opened order on the destination and settles it on the origin, and leaves one paying no fee open", async () => {
@@ -103,7 +162,10 @@ describe("the intents simulator", () => {
     // The free order first: once the later one is settled, the simulator has seen and passed it over.
     const free = await openUsdcOrder(100_000_000n);
     const paying = await openUsdcOrder(99_850_000n);
-    await waitFor(async () => (await originStatus(paying)) === OrderStatus.SETTLED, { what: "the order settled", timeoutMs: 30_000 });
+    await waitFor(async () => (await originStatus(paying)) === OrderStatus.SETTLED, {
+      what: "the order settled",
+      timeoutMs: 30_000,
+    });
     expect(await filledBy(paying)).toBe(deployment.accounts.filler.address);
     // The chain says SETTLED as soon as the settle transaction is mined; the simulator counts it once
     // its receipt comes back, a moment later.
@@ -126,12 +188,18 @@ describe("the intents simulator", () => {
       demo: { users: 2, orderIntervalMs: 200, fillWindowSeconds: 40, unfilledEvery: 2, seed: 7 },
       log,
     });
-    await waitFor(async () => running!.stats().opened >= 4 && running!.stats().settled >= 2, { what: "demo orders opened, filled and settled", timeoutMs: 40_000 });
+    await waitFor(async () => running!.stats().opened >= 4 && running!.stats().settled >= 2, {
+      what: "demo orders opened, filled and settled",
+      timeoutMs: 40_000,
+    });
     // Past every demo order's deadline and refund grace, on both clocks (automine: a block makes the time).
     for (const name of ["origin", "destination"] as const) {
       await side(name).testClient.increaseTime({ seconds: 200 });
       await side(name).testClient.mine({ blocks: 1 });
     }
-    await waitFor(async () => running!.stats().refunded >= 1, { what: "an unfilled demo order refunded", timeoutMs: 30_000 });
+    await waitFor(async () => running!.stats().refunded >= 1, {
+      what: "an unfilled demo order refunded",
+      timeoutMs: 30_000,
+    });
   }, 90_000);
 });

@@ -49,12 +49,22 @@ export async function startIntentsSimulator(options: IntentsSimulatorOptions): P
   const heads = await Promise.all(chains.map((chain) => chain.publicClient.getBlockNumber({ cacheTime: 0 })));
   const openFeeds = chains.map((chain, index) => settlerEventFeed<OpenArgs>(chain, "Open", heads[index]!));
   const fillFeeds = chains.map((chain, index) => settlerEventFeed<FilledArgs>(chain, "Filled", heads[index]!));
-  const filler = createFiller({ chains, account: options.filler, minFeeBps: options.minFeeBps, log: log.child({ role: "filler" }) });
+  const filler = createFiller({
+    chains,
+    account: options.filler,
+    minFeeBps: options.minFeeBps,
+    log: log.child({ role: "filler" }),
+  });
   const oracle = createOracle({ chains, account: options.oracle, log: log.child({ role: "oracle" }) });
   const demo =
     options.demo === undefined
       ? undefined
-      : createDemoTrader({ routes: demoRoutes(options.chains, chains), funder: options.filler, ...options.demo, log: log.child({ role: "demo" }) });
+      : createDemoTrader({
+          routes: demoRoutes(options.chains, chains),
+          funder: options.filler,
+          ...options.demo,
+          log: log.child({ role: "demo" }),
+        });
   if (demo !== undefined) await demo.prepare();
 
   let stopping = false;
@@ -83,10 +93,18 @@ export async function startIntentsSimulator(options: IntentsSimulatorOptions): P
       if (!stopping) await sleep(options.pollIntervalMs);
     }
   })();
-  log.info({ chains: chains.map((chain) => chain.chainId), demoUsers: demo?.users.length ?? 0 }, "intents simulator started");
+  log.info(
+    { chains: chains.map((chain) => chain.chainId), demoUsers: demo?.users.length ?? 0 },
+    "intents simulator started",
+  );
 
   return {
-    stats: () => ({ filled: filler.filled, settled: oracle.settled, opened: demo?.opened ?? 0, refunded: demo?.refunded ?? 0 }),
+    stats: () => ({
+      filled: filler.filled,
+      settled: oracle.settled,
+      opened: demo?.opened ?? 0,
+      refunded: demo?.refunded ?? 0,
+    }),
     async stop() {
       stopping = true;
       await loop;

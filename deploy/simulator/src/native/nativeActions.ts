@@ -30,7 +30,9 @@ const MIN_ALPHA = 1_000_000n;
 
 /** One block's worth of random activity that the actors' free balances can pay for. */
 export function planTick(ctx: PlanContext, state: NativeChainState): NativeAction[] {
-  const budget = new Map(ctx.actors.map((actor) => [actor.name, (state.free.get(actor.pair.address) ?? 0n) - RESERVE_RAO]));
+  const budget = new Map(
+    ctx.actors.map((actor) => [actor.name, (state.free.get(actor.pair.address) ?? 0n) - RESERVE_RAO]),
+  );
   const spend = (actor: NativeActor, rao: bigint) => {
     const left = budget.get(actor.name)! - rao;
     if (left < 0n) return false;
@@ -58,7 +60,9 @@ function planTransfer(ctx: PlanContext, spend: Spend): NativeAction | undefined 
 }
 
 function planStake(ctx: PlanContext, state: NativeChainState, spend: Spend): NativeAction | undefined {
-  const positions = state.positions.filter((position) => position.alpha >= MIN_ALPHA && actorOf(ctx, position.coldkey) !== undefined);
+  const positions = state.positions.filter(
+    (position) => position.alpha >= MIN_ALPHA && actorOf(ctx, position.coldkey) !== undefined,
+  );
   const roll = ctx.random.next();
   if (positions.length > 0 && roll >= 0.4) {
     const position = ctx.random.pick(positions);
@@ -76,14 +80,24 @@ function planAdd(ctx: PlanContext, state: NativeChainState, spend: Spend): Nativ
   const rao = ctx.random.bigint(RAO / 10n, 5n * RAO);
   if (!spend(actor, rao)) return undefined;
   const tx = nativeTx(ctx.api, "subtensorModule", "addStake")(hotkey, subnet.netuid, rao);
-  return { kind: "stakeAdd", label: `${actor.name} stakes ${rao} rao on subnet ${subnet.netuid}`, tx, signer: actor.pair };
+  return {
+    kind: "stakeAdd",
+    label: `${actor.name} stakes ${rao} rao on subnet ${subnet.netuid}`,
+    tx,
+    signer: actor.pair,
+  };
 }
 
 function planRemove(ctx: PlanContext, position: NativePosition): NativeAction {
   const actor = actorOf(ctx, position.coldkey)!;
   const alpha = share(ctx, position.alpha);
   const tx = nativeTx(ctx.api, "subtensorModule", "removeStake")(position.hotkey, position.netuid, alpha);
-  return { kind: "stakeRemove", label: `${actor.name} unstakes ${alpha} alpha on subnet ${position.netuid}`, tx, signer: actor.pair };
+  return {
+    kind: "stakeRemove",
+    label: `${actor.name} unstakes ${alpha} alpha on subnet ${position.netuid}`,
+    tx,
+    signer: actor.pair,
+  };
 }
 
 /** To another hotkey of the same subnet, or else to the same hotkey on another subnet. */
@@ -94,10 +108,20 @@ function planMove(ctx: PlanContext, state: NativeChainState, position: NativePos
   const otherSubnets = state.subnets.filter((candidate) => candidate.netuid !== position.netuid);
   const toOtherHotkey = otherHotkeys.length > 0 && (otherSubnets.length === 0 || ctx.random.chance(0.5));
   if (!toOtherHotkey && otherSubnets.length === 0) return undefined;
-  const destination = toOtherHotkey ? { hotkey: ctx.random.pick(otherHotkeys), netuid: position.netuid } : { hotkey: position.hotkey, netuid: ctx.random.pick(otherSubnets).netuid };
+  const destination = toOtherHotkey
+    ? { hotkey: ctx.random.pick(otherHotkeys), netuid: position.netuid }
+    : { hotkey: position.hotkey, netuid: ctx.random.pick(otherSubnets).netuid };
   const alpha = share(ctx, position.alpha);
-  const tx = nativeTx(ctx.api, "subtensorModule", "moveStake")(position.hotkey, destination.hotkey, position.netuid, destination.netuid, alpha);
-  const where = toOtherHotkey ? `to another hotkey on subnet ${position.netuid}` : `from subnet ${position.netuid} to ${destination.netuid}`;
+  const tx = nativeTx(ctx.api, "subtensorModule", "moveStake")(
+    position.hotkey,
+    destination.hotkey,
+    position.netuid,
+    destination.netuid,
+    alpha,
+  );
+  const where = toOtherHotkey
+    ? `to another hotkey on subnet ${position.netuid}`
+    : `from subnet ${position.netuid} to ${destination.netuid}`;
   return { kind: "stakeMove", label: `${actor.name} moves ${alpha} alpha ${where}`, tx, signer: actor.pair };
 }
 
@@ -109,7 +133,12 @@ function planRegister(ctx: PlanContext, state: NativeChainState, spend: Spend): 
   if (!spend(actor, subnet.burn)) return undefined;
   const hotkey = freshHotkey(ctx);
   const tx = nativeTx(ctx.api, "subtensorModule", "burnedRegister")(subnet.netuid, hotkey);
-  return { kind: "register", label: `${actor.name} registers hotkey ${hotkey.slice(0, 10)}… on subnet ${subnet.netuid}`, tx, signer: actor.pair };
+  return {
+    kind: "register",
+    label: `${actor.name} registers hotkey ${hotkey.slice(0, 10)}… on subnet ${subnet.netuid}`,
+    tx,
+    signer: actor.pair,
+  };
 }
 
 /** 10 % to 60 % of a position, so positions shrink but rarely vanish. */
@@ -119,7 +148,12 @@ function share(ctx: PlanContext, alpha: bigint): bigint {
 
 /** A hotkey needs no key pair to be registered or staked to, only an account id; this one is new. */
 function freshHotkey(ctx: PlanContext): string {
-  const words = Array.from({ length: 8 }, () => ctx.random.int(2 ** 32).toString(16).padStart(8, "0"));
+  const words = Array.from({ length: 8 }, () =>
+    ctx.random
+      .int(2 ** 32)
+      .toString(16)
+      .padStart(8, "0"),
+  );
   return `0x${words.join("")}`;
 }
 

@@ -1,10 +1,23 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blockEvents, connectNativeChain, eventName, seedNativeNetwork, subtensorChainSpec, type NativeChain, type SeededNativeNetwork } from "@platform/devnet";
+import {
+  blockEvents,
+  connectNativeChain,
+  eventName,
+  seedNativeNetwork,
+  subtensorChainSpec,
+  type NativeChain,
+  type SeededNativeNetwork,
+} from "@platform/devnet";
 import { startChopsticks, tempDir, type RunningChopsticks } from "@platform/testing";
 import { createLogger } from "@platform/log";
 import { networkRandom } from "../random.js";
-import { startNativeSimulator, type NativeSimulatorOptions, type NativeTick, type RunningNativeSimulator } from "./index.js";
+import {
+  startNativeSimulator,
+  type NativeSimulatorOptions,
+  type NativeTick,
+  type RunningNativeSimulator,
+} from "./index.js";
 
 /** The event a successful extrinsic of each kind leaves. */
 const EVENT_OF_KIND = {
@@ -22,7 +35,10 @@ let chain: NativeChain;
 let seeded: SeededNativeNetwork;
 
 beforeAll(async () => {
-  node = await startChopsticks({ genesis: subtensorChainSpec(), logFile: join(tempDir("native-simulator").path, "node.log") });
+  node = await startChopsticks({
+    genesis: subtensorChainSpec(),
+    logFile: join(tempDir("native-simulator").path, "node.log"),
+  });
   seeded = await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
   chain = await connectNativeChain(node.rpcUrl);
 }, 180_000);
@@ -51,11 +67,22 @@ async function drive(
   const ticks: NativeTick[][] = configs.map(() => []);
   const firstBlock = (await chain.api.rpc.chain.getHeader()).number.toNumber() + 1;
   const simulators = await Promise.all(
-    configs.map((config, index) => startNativeSimulator({ ...config, rpcUrl: node.rpcUrl, signal: controller.signal, log, onTick: (tick) => ticks[index]!.push(tick) })),
+    configs.map((config, index) =>
+      startNativeSimulator({
+        ...config,
+        rpcUrl: node.rpcUrl,
+        signal: controller.signal,
+        log,
+        onTick: (tick) => ticks[index]!.push(tick),
+      }),
+    ),
   );
   try {
     for (let head = firstBlock - 1; head < firstBlock - 1 + blocks; head++) {
-      await waitUntil(() => ticks.every((list) => list.some((tick) => tick.blockNumber === head)), `every simulator ticked at #${head}`);
+      await waitUntil(
+        () => ticks.every((list) => list.some((tick) => tick.blockNumber === head)),
+        `every simulator ticked at #${head}`,
+      );
       const index = head - firstBlock + 1;
       await aroundBlock.before?.(index);
       await node.newBlocks(1);
@@ -101,10 +128,14 @@ async function setDevFunds(free: bigint): Promise<void> {
 describe("startNativeSimulator", () => {
   it("keeps every kind of native activity going over ten blocks", async () => {
     const started = Date.now();
-    const run = await drive(10, [{ seededAccounts: seeded.accounts, random: networkRandom("native-simulator-test"), registerChance: 0.4 }]);
+    const run = await drive(10, [
+      { seededAccounts: seeded.accounts, random: networkRandom("native-simulator-test"), registerChance: 0.4 },
+    ]);
     const events = await eventCounts(run.firstBlock, run.lastBlock);
     const counts = run.simulators[0]!.counts();
-    console.info(`10 blocks in ${Date.now() - started} ms; counts ${JSON.stringify(counts)}; events ${JSON.stringify(events)}`);
+    console.info(
+      `10 blocks in ${Date.now() - started} ms; counts ${JSON.stringify(counts)}; events ${JSON.stringify(events)}`,
+    );
     for (const [kind, event] of Object.entries(EVENT_OF_KIND)) {
       expect(events[event] ?? 0, event).toBeGreaterThan(0);
       expect(counts[kind as keyof typeof EVENT_OF_KIND].succeeded, kind).toBeGreaterThan(0);
@@ -118,10 +149,14 @@ describe("startNativeSimulator", () => {
   it("counts calls that fail in their block and keeps going", async () => {
     // The accounts are emptied while their calls wait in the pool: the feeless stake and
     // registration calls then fail in the block (NotEnoughBalanceToStake), the transfers are dropped.
-    const run = await drive(6, [{ seededAccounts: seeded.accounts, random: networkRandom("starved"), registerChance: 1 }], {
-      before: async (index) => (index === 1 ? setDevFunds(0n) : undefined),
-      after: async (index) => (index === 1 ? setDevFunds(1_000_000n * 1_000_000_000n) : undefined),
-    });
+    const run = await drive(
+      6,
+      [{ seededAccounts: seeded.accounts, random: networkRandom("starved"), registerChance: 1 }],
+      {
+        before: async (index) => (index === 1 ? setDevFunds(0n) : undefined),
+        after: async (index) => (index === 1 ? setDevFunds(1_000_000n * 1_000_000_000n) : undefined),
+      },
+    );
     const counts = run.simulators[0]!.counts();
     console.info(`starved run counts ${JSON.stringify(counts)}`);
     expect(counts.register.failed + counts.stakeAdd.failed).toBeGreaterThan(0);

@@ -10,7 +10,13 @@ import {
 } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
 import type { NetworkRandom } from "../random.js";
-import { NATIVE_SIMULATOR_KINDS, planTick, type NativeAction, type NativeActor, type NativeSimulatorKind } from "./nativeActions.js";
+import {
+  NATIVE_SIMULATOR_KINDS,
+  planTick,
+  type NativeAction,
+  type NativeActor,
+  type NativeSimulatorKind,
+} from "./nativeActions.js";
 import { readNativeState } from "./nativeState.js";
 
 export interface NativeSimulatorOptions {
@@ -79,9 +85,20 @@ interface SimulatorRun {
  * are logged and counted; nothing the chain does stops it, only the signal.
  */
 export async function startNativeSimulator(options: NativeSimulatorOptions): Promise<RunningNativeSimulator> {
-  const log = (options.log ?? createLogger({ service: "simulator", level: "silent" })).child({ component: "native-simulator" });
+  const log = (options.log ?? createLogger({ service: "simulator", level: "silent" })).child({
+    component: "native-simulator",
+  });
   const chain = await connectNativeChain(options.rpcUrl);
-  const run: SimulatorRun = { chain, options, log, actors: await actors(options.seededAccounts), pending: new Map(), counts: emptyCounts(), scanned: 0, busy: false };
+  const run: SimulatorRun = {
+    chain,
+    options,
+    log,
+    actors: await actors(options.seededAccounts),
+    pending: new Map(),
+    counts: emptyCounts(),
+    scanned: 0,
+    busy: false,
+  };
   run.scanned = (await chain.api.rpc.chain.getHeader()).number.toNumber();
   let current: Promise<void> = Promise.resolve();
   const unsubscribe = await chain.api.rpc.chain.subscribeNewHeads((header) => {
@@ -106,12 +123,17 @@ export async function startNativeSimulator(options: NativeSimulatorOptions): Pro
 
 async function actors(seeded: readonly NativeDemoAccount[] | undefined): Promise<NativeActor[]> {
   const keyring = await nativeKeyring();
-  const uris = seeded === undefined ? NATIVE_DEV_ACCOUNT_NAMES.map((name) => ({ name: name as string, devUri: `//${name}` })) : seeded.filter((account) => account.role === "coldkey" && account.devUri !== undefined);
+  const uris =
+    seeded === undefined
+      ? NATIVE_DEV_ACCOUNT_NAMES.map((name) => ({ name: name as string, devUri: `//${name}` }))
+      : seeded.filter((account) => account.role === "coldkey" && account.devUri !== undefined);
   return uris.map(({ name, devUri }) => ({ name, pair: keyring.addFromUri(devUri!) }));
 }
 
 function emptyCounts(): NativeSimulatorCounts {
-  return Object.fromEntries(NATIVE_SIMULATOR_KINDS.map((kind) => [kind, { sent: 0, succeeded: 0, failed: 0 }])) as NativeSimulatorCounts;
+  return Object.fromEntries(
+    NATIVE_SIMULATOR_KINDS.map((kind) => [kind, { sent: 0, succeeded: 0, failed: 0 }]),
+  ) as NativeSimulatorCounts;
 }
 
 /** One head: settle what earlier ticks sent, then send this block's activity. Never throws. */
@@ -134,13 +156,24 @@ async function onHead(run: SimulatorRun, head: number): Promise<void> {
 
 async function sendTick(run: SimulatorRun, tick: NativeTick): Promise<void> {
   const { api } = run.chain;
-  const state = await readNativeState(api, run.actors.map((actor) => actor.pair.address));
-  const actions = planTick({ api, random: run.options.random, actors: run.actors, registerChance: run.options.registerChance ?? 0.15 }, state);
+  const state = await readNativeState(
+    api,
+    run.actors.map((actor) => actor.pair.address),
+  );
+  const actions = planTick(
+    { api, random: run.options.random, actors: run.actors, registerChance: run.options.registerChance ?? 0.15 },
+    state,
+  );
   const nonces = new Map<string, number>();
   for (const action of actions) await submit(run, action, nonces, tick);
 }
 
-async function submit(run: SimulatorRun, action: NativeAction, nonces: Map<string, number>, tick: NativeTick): Promise<void> {
+async function submit(
+  run: SimulatorRun,
+  action: NativeAction,
+  nonces: Map<string, number>,
+  tick: NativeTick,
+): Promise<void> {
   const { api } = run.chain;
   const address = action.signer.address;
   try {
@@ -185,6 +218,7 @@ async function settleBlock(run: SimulatorRun, blockNumber: number): Promise<void
     run.pending.delete(extrinsic.hash.toHex());
     const failure = extrinsicFailure(api, eventsOfExtrinsic(records, index));
     run.counts[pending.kind][failure === undefined ? "succeeded" : "failed"]++;
-    if (failure !== undefined) run.log.warn({ kind: pending.kind, label: pending.label, block: blockNumber, failure }, "native call failed");
+    if (failure !== undefined)
+      run.log.warn({ kind: pending.kind, label: pending.label, block: blockNumber, failure }, "native call failed");
   });
 }

@@ -33,24 +33,36 @@ export interface NativeChainState {
 const DYNAMIC = 1;
 
 export async function readNativeState(api: Api, coldkeys: readonly string[]): Promise<NativeChainState> {
-  const [free, subnets, positions] = await Promise.all([readFree(api, coldkeys), readSubnets(api), readPositions(api, coldkeys)]);
+  const [free, subnets, positions] = await Promise.all([
+    readFree(api, coldkeys),
+    readSubnets(api),
+    readPositions(api, coldkeys),
+  ]);
   return { free, subnets, positions };
 }
 
 async function readFree(api: Api, coldkeys: readonly string[]): Promise<Map<string, bigint>> {
   const accounts = await nativeStorage(api, "system", "account").multi([...coldkeys]);
-  return new Map(coldkeys.map((coldkey, index) => [coldkey, BigInt((accounts[index]!.toJSON() as { data: { free: number | string } }).data.free)]));
+  return new Map(
+    coldkeys.map((coldkey, index) => [
+      coldkey,
+      BigInt((accounts[index]!.toJSON() as { data: { free: number | string } }).data.free),
+    ]),
+  );
 }
 
 async function readSubnets(api: Api): Promise<NativeSubnetState[]> {
   const added = await nativeStorage(api, "subtensorModule", "networksAdded").entries();
-  const netuids = added.filter(([, exists]) => exists.toJSON() === true).map(([key]) => Number(key.args[0]!.toString()));
+  const netuids = added
+    .filter(([, exists]) => exists.toJSON() === true)
+    .map(([key]) => Number(key.args[0]!.toString()));
   const subnets = await Promise.all(netuids.map((netuid) => readSubnet(api, netuid)));
   return subnets.filter((subnet): subnet is NativeSubnetState => subnet !== undefined);
 }
 
 async function readSubnet(api: Api, netuid: number): Promise<NativeSubnetState | undefined> {
-  const read = (item: string) => nativeStorage(api, "subtensorModule", item)(netuid).then((value) => BigInt(value.toString()));
+  const read = (item: string) =>
+    nativeStorage(api, "subtensorModule", item)(netuid).then((value) => BigInt(value.toString()));
   if ((await read("subnetMechanism")) !== BigInt(DYNAMIC)) return undefined;
   const [keys, burn, registered, target] = await Promise.all([
     nativeStorage(api, "subtensorModule", "keys").entries(netuid),
@@ -58,7 +70,9 @@ async function readSubnet(api: Api, netuid: number): Promise<NativeSubnetState |
     read("registrationsThisInterval"),
     read("targetRegistrationsPerInterval"),
   ]);
-  const hotkeys = keys.map(([key, hotkey]) => [Number(key.args[1]!.toString()), hotkey.toString()] as const).sort(([a], [b]) => a - b);
+  const hotkeys = keys
+    .map(([key, hotkey]) => [Number(key.args[1]!.toString()), hotkey.toString()] as const)
+    .sort(([a], [b]) => a - b);
   return { netuid, hotkeys: hotkeys.map(([, hotkey]) => hotkey), burn, canRegister: registered < 3n * target };
 }
 

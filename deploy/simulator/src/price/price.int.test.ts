@@ -15,7 +15,9 @@ let deployment: DevnetDeployment;
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 31337, blockTimeSeconds: 1, logFile: join(dir.path, "origin.log") });
-  deployment = await deployDevnet({ chains: [{ name: "origin", chainId: 31337, rpcUrl: anvil.rpcUrl, roles: ["origin"] }] });
+  deployment = await deployDevnet({
+    chains: [{ name: "origin", chainId: 31337, rpcUrl: anvil.rpcUrl, roles: ["origin"] }],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -33,7 +35,8 @@ const options = (seed: string) => ({
 describe("createPriceFeedMover", () => {
   it("submits rounds that walk at most 1% from the previous answer, each mined with its AnswerUpdated", async () => {
     const mover = await createPriceFeedMover(options("walk"));
-    const read = () => mover.publicClient.readContract({ address: mover.priceFeed, abi: priceFeedAbi, functionName: "latestRoundData" });
+    const read = () =>
+      mover.publicClient.readContract({ address: mover.priceFeed, abi: priceFeedAbi, functionName: "latestRoundData" });
     // The deployment's round: the first test of the file runs before any other round.
     let [roundId, answer] = await read();
     expect([roundId, answer]).toEqual([1n, devnetPriceFeed.initialAnswer]);
@@ -44,8 +47,18 @@ describe("createPriceFeedMover", () => {
       expect(distance * 100n).toBeLessThanOrEqual(answer);
       const [latestId, latestAnswer] = await read();
       expect([latestId, latestAnswer]).toEqual([round.roundId, round.answer]);
-      const logs = await mover.publicClient.getContractEvents({ address: mover.priceFeed, abi: priceFeedAbi, eventName: "AnswerUpdated", fromBlock: round.blockNumber, toBlock: round.blockNumber });
-      expect(logs.map((log) => [log.args.roundId, log.args.current, log.transactionHash])).toContainEqual([round.roundId, round.answer, round.hash]);
+      const logs = await mover.publicClient.getContractEvents({
+        address: mover.priceFeed,
+        abi: priceFeedAbi,
+        eventName: "AnswerUpdated",
+        fromBlock: round.blockNumber,
+        toBlock: round.blockNumber,
+      });
+      expect(logs.map((log) => [log.args.roundId, log.args.current, log.transactionHash])).toContainEqual([
+        round.roundId,
+        round.answer,
+        round.hash,
+      ]);
       [roundId, answer] = [round.roundId, round.answer];
     }
     expect(mover.rounds()).toBe(3);
@@ -69,7 +82,11 @@ describe("createPriceFeedMover", () => {
 describe("startPriceSimulator", () => {
   it("submits rounds on its timer until stopped, without logging the key", async () => {
     const lines: string[] = [];
-    const log = createLogger({ service: "test", level: "debug", destination: new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }) });
+    const log = createLogger({
+      service: "test",
+      level: "debug",
+      destination: new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }),
+    });
     const simulator = await startPriceSimulator({ ...options("timer"), intervalMs: 20, log });
     await waitFor(async () => simulator.mover.rounds() >= 2, { what: "two price rounds", timeoutMs: 30_000 });
     await simulator.stop();

@@ -63,7 +63,12 @@ export async function createPriceFeedMover(options: PriceFeedMoverOptions): Prom
   });
   const transport = http(options.rpcUrl, { timeout: 15_000, retryCount: 2 });
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 100 });
-  const updater: WalletClient<HttpTransport, Chain, Account> = createWalletClient({ chain, transport, account: privateKeyToAccount(options.simulatorKey), pollingInterval: 100 });
+  const updater: WalletClient<HttpTransport, Chain, Account> = createWalletClient({
+    chain,
+    transport,
+    account: privateKeyToAccount(options.simulatorKey),
+    pollingInterval: 100,
+  });
   const random = networkRandom(`${options.seed ?? "devnet"}:price`);
   let rounds = 0;
 
@@ -73,8 +78,21 @@ export async function createPriceFeedMover(options: PriceFeedMoverOptions): Prom
     priceFeed: options.priceFeed,
     rounds: () => rounds,
     async submitRound() {
-      const answer = nextAnswer(random, await publicClient.readContract({ address: options.priceFeed, abi: priceFeedAbi, functionName: "latestAnswer" }));
-      const hash = await updater.writeContract({ address: options.priceFeed, abi: priceFeedAggregatorMockAbi, functionName: "submit", args: [answer], gas: SUBMIT_GAS });
+      const answer = nextAnswer(
+        random,
+        await publicClient.readContract({
+          address: options.priceFeed,
+          abi: priceFeedAbi,
+          functionName: "latestAnswer",
+        }),
+      );
+      const hash = await updater.writeContract({
+        address: options.priceFeed,
+        abi: priceFeedAggregatorMockAbi,
+        functionName: "submit",
+        args: [answer],
+        gas: SUBMIT_GAS,
+      });
       const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 });
       if (receipt.status !== "success") throw new Error(`price feed round (${hash}) reverted`);
       const [updated] = parseEventLogs({ abi: priceFeedAbi, eventName: "AnswerUpdated", logs: receipt.logs });

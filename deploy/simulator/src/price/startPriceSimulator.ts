@@ -30,7 +30,10 @@ export async function startPriceSimulator(options: StartPriceSimulatorOptions): 
   const tick = async () => {
     try {
       const round = await mover.submitRound();
-      log.debug({ round: round.roundId.toString(), answer: round.answer.toString(), block: round.blockNumber.toString() }, "price feed round");
+      log.debug(
+        { round: round.roundId.toString(), answer: round.answer.toString(), block: round.blockNumber.toString() },
+        "price feed round",
+      );
     } catch (error) {
       log.warn({ error }, "price feed round failed");
     }
@@ -40,7 +43,10 @@ export async function startPriceSimulator(options: StartPriceSimulatorOptions): 
     current = tick();
   };
   run();
-  log.info({ chainId: mover.chain.id, priceFeed: mover.priceFeed, intervalMs: options.intervalMs }, "price simulator started");
+  log.info(
+    { chainId: mover.chain.id, priceFeed: mover.priceFeed, intervalMs: options.intervalMs },
+    "price simulator started",
+  );
 
   return {
     mover,

@@ -1,6 +1,11 @@
 import { constants, type ClientHttp2Session } from "node:http2";
 import { status, type Metadata, type StatusObject } from "@grpc/grpc-js";
-import { CallBatchServiceService, RunCallsRequest, RunCallsResponse, type CallOutcome } from "@platform/proto/rpc/v1/call_batch";
+import {
+  CallBatchServiceService,
+  RunCallsRequest,
+  RunCallsResponse,
+  type CallOutcome,
+} from "@platform/proto/rpc/v1/call_batch";
 import type { AttemptOutcome } from "../unary/callAttempt.js";
 import { failure, statusOfHttp, statusOfReset, statusOfTrailers } from "../unary/callStatus.js";
 import { createMessageReader, frameMessage } from "../unary/grpcFrame.js";
@@ -26,12 +31,18 @@ export const RUN_CALLS_PATH = CallBatchServiceService.runCalls.path;
  * hears that the server does not serve batches at all (UNIMPLEMENTED, no outcome): none of the
  * calls ran, and each is told so as unsent, to go again on its own.
  */
-export function attemptBatch(session: ClientHttp2Session, queued: QueuedCall[], maxReceiveBytes: number, onNotServed: () => void): void {
+export function attemptBatch(
+  session: ClientHttp2Session,
+  queued: QueuedCall[],
+  maxReceiveBytes: number,
+  onNotServed: () => void,
+): void {
   const now = Date.now();
   const calls: QueuedCall[] = [];
   let latestDeadline = 0;
   for (const call of queued) {
-    if (call.deadline <= now) call.done({ status: failure(status.DEADLINE_EXCEEDED, "Deadline exceeded"), unsent: false });
+    if (call.deadline <= now)
+      call.done({ status: failure(status.DEADLINE_EXCEEDED, "Deadline exceeded"), unsent: false });
     else {
       calls.push(call);
       if (call.deadline > latestDeadline) latestDeadline = call.deadline;
@@ -95,7 +106,8 @@ export function attemptBatch(session: ClientHttp2Session, queued: QueuedCall[], 
         timer = undefined;
         const at = Date.now();
         calls.forEach((call, id) => {
-          if (!settled[id] && call.deadline <= at) settle(id, { status: failure(status.DEADLINE_EXCEEDED, "Deadline exceeded"), unsent: false });
+          if (!settled[id] && call.deadline <= at)
+            settle(id, { status: failure(status.DEADLINE_EXCEEDED, "Deadline exceeded"), unsent: false });
         });
         // Nobody waits for the rest of the stream: the server may stop working on it.
         if (unsettled === 0) stream.close(constants.NGHTTP2_CANCEL);
@@ -115,11 +127,20 @@ export function attemptBatch(session: ClientHttp2Session, queued: QueuedCall[], 
       settle(
         id,
         result.value.length > maxReceiveBytes
-          ? { status: failure(status.RESOURCE_EXHAUSTED, `Received message larger than max (${result.value.length} vs. ${maxReceiveBytes})`), unsent: false }
+          ? {
+              status: failure(
+                status.RESOURCE_EXHAUSTED,
+                `Received message larger than max (${result.value.length} vs. ${maxReceiveBytes})`,
+              ),
+              unsent: false,
+            }
           : { message: result.value },
       );
     } else if (result?.$case === "status") {
-      settle(id, { status: statusOfOutcome(result.value.code, result.value.details, result.value.metadata), unsent: false });
+      settle(id, {
+        status: statusOfOutcome(result.value.code, result.value.details, result.value.metadata),
+        unsent: false,
+      });
     } else {
       settle(id, { status: failure(status.INTERNAL, "Batch outcome without a result"), unsent: false });
     }
@@ -141,7 +162,10 @@ export function attemptBatch(session: ClientHttp2Session, queued: QueuedCall[], 
       try {
         response = RunCallsResponse.decode(bytes);
       } catch (error) {
-        streamStatus ??= failure(status.INTERNAL, `Response message parsing error: ${error instanceof Error ? error.message : String(error)}`);
+        streamStatus ??= failure(
+          status.INTERNAL,
+          `Response message parsing error: ${error instanceof Error ? error.message : String(error)}`,
+        );
         stream.close(constants.NGHTTP2_CANCEL);
         return;
       }
@@ -164,12 +188,19 @@ export function attemptBatch(session: ClientHttp2Session, queued: QueuedCall[], 
   /** What the calls still waiting are told when the stream ended without their outcome. */
   function endingOf(): { status: StatusObject; unsent: boolean; notServed: boolean } {
     if (streamStatus !== undefined) {
-      if (streamStatus.code === status.OK) return { status: failure(status.INTERNAL, "The batch ended without the call's outcome"), unsent: false, notServed: false };
+      if (streamStatus.code === status.OK)
+        return {
+          status: failure(status.INTERNAL, "The batch ended without the call's outcome"),
+          unsent: false,
+          notServed: false,
+        };
       const notServed = streamStatus.code === status.UNIMPLEMENTED && outcomesSeen === 0;
       return { status: streamStatus, unsent: notServed, notServed };
     }
-    if (httpStatus !== 0 && httpStatus !== 200) return { status: statusOfHttp(httpStatus), unsent: false, notServed: false };
-    if (reader.hasPartial()) return { status: failure(status.INTERNAL, "Truncated message"), unsent: false, notServed: false };
+    if (httpStatus !== 0 && httpStatus !== 200)
+      return { status: statusOfHttp(httpStatus), unsent: false, notServed: false };
+    if (reader.hasPartial())
+      return { status: failure(status.INTERNAL, "Truncated message"), unsent: false, notServed: false };
     const refused = stream.rstCode === constants.NGHTTP2_REFUSED_STREAM;
     return {
       status: statusOfReset(stream.rstCode, session.destroyed && !refused),
@@ -179,7 +210,11 @@ export function attemptBatch(session: ClientHttp2Session, queued: QueuedCall[], 
   }
 }
 
-function statusOfOutcome(code: number, details: string, entries: Parameters<typeof metadataOfEntries>[0]): StatusObject {
+function statusOfOutcome(
+  code: number,
+  details: string,
+  entries: Parameters<typeof metadataOfEntries>[0],
+): StatusObject {
   let metadata: Metadata;
   try {
     metadata = metadataOfEntries(entries);

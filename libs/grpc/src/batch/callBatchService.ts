@@ -9,7 +9,13 @@ import {
   type StatusObject,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { CallBatchServiceService, type BatchedCall, type CallOutcome, type RunCallsRequest, type RunCallsResponse } from "@platform/proto/rpc/v1/call_batch";
+import {
+  CallBatchServiceService,
+  type BatchedCall,
+  type CallOutcome,
+  type RunCallsRequest,
+  type RunCallsResponse,
+} from "@platform/proto/rpc/v1/call_batch";
 import { entriesOfMetadata, metadataOfEntries } from "./metadataEntries.js";
 
 /** A unary method a batch may name: how to read its request, run it and write its response. */
@@ -32,7 +38,9 @@ const MAX_OUTCOME_MESSAGE_BYTES = 1024 * 1024;
  * the batch stream as a whole carries the latest of its calls' deadlines, so the server stops
  * working on a batch nobody waits for.
  */
-export function callBatchService(services: Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }>): {
+export function callBatchService(
+  services: Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }>,
+): {
   definition: ServiceDefinition;
   implementation: UntypedServiceImplementation;
 } {
@@ -47,7 +55,9 @@ export function callBatchService(services: Array<{ definition: ServiceDefinition
   };
 }
 
-function unaryMethodsOf(services: Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }>): Map<string, UnaryMethod> {
+function unaryMethodsOf(
+  services: Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }>,
+): Map<string, UnaryMethod> {
   const methods = new Map<string, UnaryMethod>();
   for (const { definition, implementation } of services) {
     for (const [name, spec] of Object.entries(definition)) {
@@ -64,7 +74,10 @@ function unaryMethodsOf(services: Array<{ definition: ServiceDefinition; impleme
   return methods;
 }
 
-function runBatch(stream: ServerWritableStream<RunCallsRequest, RunCallsResponse>, methods: Map<string, UnaryMethod>): void {
+function runBatch(
+  stream: ServerWritableStream<RunCallsRequest, RunCallsResponse>,
+  methods: Map<string, UnaryMethod>,
+): void {
   const calls = stream.request.calls;
   const running: Array<ServerUnaryCall<unknown, unknown>> = [];
   let unanswered = calls.length;
@@ -139,13 +152,19 @@ function startCall(
   try {
     request = method.deserialize(batched.request);
   } catch (error) {
-    fail({ code: status.INTERNAL, details: `Error deserializing request: ${error instanceof Error ? error.message : String(error)}` });
+    fail({
+      code: status.INTERNAL,
+      details: `Error deserializing request: ${error instanceof Error ? error.message : String(error)}`,
+    });
     return undefined;
   }
   try {
     metadata = metadataOfEntries(batched.metadata);
   } catch (error) {
-    fail({ code: status.INTERNAL, details: `Invalid metadata: ${error instanceof Error ? error.message : String(error)}` });
+    fail({
+      code: status.INTERNAL,
+      details: `Invalid metadata: ${error instanceof Error ? error.message : String(error)}`,
+    });
     return undefined;
   }
   const call = innerCall(stream, method.path, request, metadata, new Date(arrivedAt + batched.timeoutMs));
@@ -161,7 +180,10 @@ function startCall(
     try {
       response = method.serialize(value);
     } catch (serializeError) {
-      fail({ code: status.INTERNAL, details: `Error serializing response: ${serializeError instanceof Error ? serializeError.message : String(serializeError)}` });
+      fail({
+        code: status.INTERNAL,
+        details: `Error serializing response: ${serializeError instanceof Error ? serializeError.message : String(serializeError)}`,
+      });
       return;
     }
     answer({ id: batched.id, result: { $case: "response", value: response } }, response.length + 16);
@@ -170,7 +192,10 @@ function startCall(
     method.run(call, settle);
   } catch (error) {
     // A handler that throws before it answers fails its own call, not the batch.
-    settle({ code: status.INTERNAL, details: `Unexpected error in handler: ${error instanceof Error ? error.message : String(error)}` });
+    settle({
+      code: status.INTERNAL,
+      details: `Unexpected error in handler: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
   return call;
 }

@@ -1,5 +1,14 @@
 import { connect, type ClientHttp2Session } from "node:http2";
-import { makeGenericClientConstructor, Metadata, Server, ServerCredentials, status, type ServiceDefinition, type ServerUnaryCall, type sendUnaryData } from "@grpc/grpc-js";
+import {
+  makeGenericClientConstructor,
+  Metadata,
+  Server,
+  ServerCredentials,
+  status,
+  type ServiceDefinition,
+  type ServerUnaryCall,
+  type sendUnaryData,
+} from "@grpc/grpc-js";
 import { AppError, type ProblemExtras } from "@platform/errors";
 import { createLogger } from "@platform/log";
 import { Registry } from "prom-client";
@@ -34,13 +43,27 @@ const json = {
 };
 const ECHO_PATH = "/test.Echo/Echo";
 const definition: ServiceDefinition = {
-  echo: { path: ECHO_PATH, requestStream: false, responseStream: false, requestSerialize: json.serialize, requestDeserialize: json.deserialize, responseSerialize: json.serialize, responseDeserialize: json.deserialize },
+  echo: {
+    path: ECHO_PATH,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
+  },
 };
 const log = createLogger({ service: "call-batching-test", level: "silent" });
 
 const echoImplementation = unaryHandler<Echo, EchoAnswer>(log, "Echo", async (request, call) => {
   if (request.delayMs) await new Promise((resolve) => setTimeout(resolve, request.delayMs));
-  if (request.fail) throw new AppError({ code: request.fail.code, grpcStatus: status.NOT_FOUND, detail: `no ${request.text}`, extras: request.fail.extras ?? {} });
+  if (request.fail)
+    throw new AppError({
+      code: request.fail.code,
+      grpcStatus: status.NOT_FOUND,
+      detail: `no ${request.text}`,
+      extras: request.fail.extras ?? {},
+    });
   const deadline = call.getDeadline();
   return {
     text: request.text,
@@ -92,7 +115,13 @@ function batcherOn(session: ClientHttp2Session, maxReceiveBytes = 4 * 1024 * 102
     sendOne: (on, call) =>
       attemptCall(
         on,
-        { ...call.metadata.toHttp2Headers(), ":method": "POST", ":path": call.path, "content-type": "application/grpc", te: "trailers" },
+        {
+          ...call.metadata.toHttp2Headers(),
+          ":method": "POST",
+          ":path": call.path,
+          "content-type": "application/grpc",
+          te: "trailers",
+        },
         frameMessage(call.message),
         call.deadline,
         maxReceiveBytes,
@@ -102,7 +131,11 @@ function batcherOn(session: ClientHttp2Session, maxReceiveBytes = 4 * 1024 * 102
 }
 
 /** Sends a call through the batcher; resolves with its outcome and when it came. */
-function send(batcher: ReturnType<typeof batcherOn>, request: Echo, options: { deadlineMs?: number; requestId?: string; path?: string } = {}) {
+function send(
+  batcher: ReturnType<typeof batcherOn>,
+  request: Echo,
+  options: { deadlineMs?: number; requestId?: string; path?: string } = {},
+) {
   const metadata = new Metadata();
   if (options.requestId) metadata.set("x-request-id", options.requestId);
   return new Promise<{ outcome: AttemptOutcome; at: number }>((resolve) => {
@@ -117,7 +150,8 @@ function send(batcher: ReturnType<typeof batcherOn>, request: Echo, options: { d
   });
 }
 
-const answerOf = (outcome: AttemptOutcome) => ("message" in outcome ? (json.deserialize(outcome.message) as EchoAnswer) : undefined);
+const answerOf = (outcome: AttemptOutcome) =>
+  "message" in outcome ? (json.deserialize(outcome.message) as EchoAnswer) : undefined;
 const codeOf = (outcome: AttemptOutcome) => ("message" in outcome ? status.OK : outcome.status.code);
 
 describe("call batching", () => {
@@ -126,7 +160,9 @@ describe("call batching", () => {
     const { session, streams } = await countingSession(server.port);
     const batcher = batcherOn(session);
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_unused, index) => send(batcher, { text: `call ${index}` }, { requestId: `req-${index}`, deadlineMs: 1_000 * (index + 1) })),
+      Array.from({ length: 5 }, (_unused, index) =>
+        send(batcher, { text: `call ${index}` }, { requestId: `req-${index}`, deadlineMs: 1_000 * (index + 1) }),
+      ),
     );
     expect(streams).toEqual([RUN_CALLS_PATH]);
     results.forEach(({ outcome }, index) => {
@@ -146,7 +182,10 @@ describe("call batching", () => {
     const { session } = await countingSession(server.port);
     const batcher = batcherOn(session);
     const started = Date.now();
-    const [fast, slow] = await Promise.all([send(batcher, { text: "fast" }), send(batcher, { text: "slow", delayMs: 600 })]);
+    const [fast, slow] = await Promise.all([
+      send(batcher, { text: "fast" }),
+      send(batcher, { text: "slow", delayMs: 600 }),
+    ]);
     expect(answerOf(fast.outcome)?.text).toBe("fast");
     expect(answerOf(slow.outcome)?.text).toBe("slow");
     expect(fast.at - started).toBeLessThan(300);
@@ -168,7 +207,10 @@ describe("call batching", () => {
     if ("status" in failed.outcome) {
       expect(failed.outcome.status.details).toBe("no thing");
       expect(failed.outcome.status.metadata.get("x-error-code")).toEqual(["THING_NOT_FOUND"]);
-      expect(JSON.parse(String(failed.outcome.status.metadata.get("x-error-extras")[0]))).toEqual({ wanted: "a, b", count: 2 });
+      expect(JSON.parse(String(failed.outcome.status.metadata.get("x-error-extras")[0]))).toEqual({
+        wanted: "a, b",
+        count: 2,
+      });
     }
     expect(codeOf(late.outcome)).toBe(status.DEADLINE_EXCEEDED);
     expect(late.at - ok.at).toBeLessThan(300);
@@ -180,9 +222,16 @@ describe("call batching", () => {
     const server = await echoServer(registry);
     const client = createGrpcClient(EchoClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 2_000 });
     cleanups.push(() => client.close());
-    const call = (request: Echo) => callUnary<Echo, EchoAnswer>(client, client.echo as EchoMethod, request, new Metadata());
-    const settled = await Promise.allSettled([call({ text: "a" }), call({ text: "b" }), call({ text: "gone", fail: { code: "GONE", extras: { since: "1, 2" } } })]);
-    expect(settled.slice(0, 2).map((result) => (result.status === "fulfilled" ? result.value.text : undefined))).toEqual(["a", "b"]);
+    const call = (request: Echo) =>
+      callUnary<Echo, EchoAnswer>(client, client.echo as EchoMethod, request, new Metadata());
+    const settled = await Promise.allSettled([
+      call({ text: "a" }),
+      call({ text: "b" }),
+      call({ text: "gone", fail: { code: "GONE", extras: { since: "1, 2" } } }),
+    ]);
+    expect(
+      settled.slice(0, 2).map((result) => (result.status === "fulfilled" ? result.value.text : undefined)),
+    ).toEqual(["a", "b"]);
     const rejected = settled[2];
     expect(rejected?.status).toBe("rejected");
     if (rejected?.status === "rejected") {
@@ -190,7 +239,8 @@ describe("call batching", () => {
       expect(rejected.reason).toMatchObject({ code: "GONE", grpcStatus: status.NOT_FOUND, extras: { since: "1, 2" } });
     }
     const handled = await registry.getSingleMetric("grpc_server_handled_total")!.get();
-    const count = (code: string) => handled.values.find((value) => value.labels.grpc_method === "echo" && value.labels.grpc_code === code)?.value;
+    const count = (code: string) =>
+      handled.values.find((value) => value.labels.grpc_method === "echo" && value.labels.grpc_code === code)?.value;
     expect(count("OK")).toBe(2);
     expect(count("NOT_FOUND")).toBe(1);
   });
@@ -206,12 +256,15 @@ describe("call batching", () => {
       },
     });
     const port = await new Promise<number>((resolve, reject) =>
-      plain.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+      plain.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, bound) =>
+        error ? reject(error) : resolve(bound),
+      ),
     );
     cleanups.push(() => void plain.forceShutdown());
     const client = createGrpcClient(EchoClient, { target: `127.0.0.1:${port}`, deadlineMs: 2_000 });
     cleanups.push(() => client.close());
-    const call = (text: string) => callUnary<Echo, EchoAnswer>(client, client.echo as EchoMethod, { text }, new Metadata());
+    const call = (text: string) =>
+      callUnary<Echo, EchoAnswer>(client, client.echo as EchoMethod, { text }, new Metadata());
     expect((await Promise.all(["a", "b", "c"].map(call))).map((answer) => answer.text)).toEqual(["a", "b", "c"]);
     expect((await Promise.all(["d", "e"].map(call))).map((answer) => answer.text)).toEqual(["d", "e"]);
     expect(runs).toBe(5);
@@ -221,7 +274,10 @@ describe("call batching", () => {
     const server = await echoServer();
     const { session } = await countingSession(server.port);
     const batcher = batcherOn(session);
-    const pending = Promise.all([send(batcher, { text: "a", delayMs: 1_000 }), send(batcher, { text: "b", delayMs: 1_000 })]);
+    const pending = Promise.all([
+      send(batcher, { text: "a", delayMs: 1_000 }),
+      send(batcher, { text: "b", delayMs: 1_000 }),
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     session.destroy();
     const outcomes = await pending;
@@ -261,7 +317,10 @@ describe("call batching", () => {
     cleanups.push(() => server.shutdown(100));
     const { session } = await countingSession(server.port);
     const batcher = batcherOn(session);
-    const [ok, boom] = await Promise.all([send(batcher, { text: "fine" }), send(batcher, { text: "x" }, { path: "/test.Boom/Boom" })]);
+    const [ok, boom] = await Promise.all([
+      send(batcher, { text: "fine" }),
+      send(batcher, { text: "x" }, { path: "/test.Boom/Boom" }),
+    ]);
     expect(answerOf(ok.outcome)?.text).toBe("fine");
     expect(codeOf(boom.outcome)).toBe(status.INTERNAL);
   });

@@ -55,7 +55,10 @@ export function attemptCall(
   stream.on("data", (chunk: Buffer) => {
     received += chunk.length;
     if (received > maxReceiveBytes + 5 && outcome === undefined) {
-      outcome = failure(status.RESOURCE_EXHAUSTED, `Received message larger than max (${received - 5} vs. ${maxReceiveBytes})`);
+      outcome = failure(
+        status.RESOURCE_EXHAUSTED,
+        `Received message larger than max (${received - 5} vs. ${maxReceiveBytes})`,
+      );
       stream.close(constants.NGHTTP2_CANCEL);
       return;
     }
@@ -77,12 +80,19 @@ export function attemptCall(
   function finish(): AttemptOutcome {
     if (outcome === undefined) {
       if (httpStatus !== 0 && httpStatus !== 200) return { status: statusOfHttp(httpStatus), unsent: false };
-      const reset = statusOfReset(stream.rstCode, session.destroyed && stream.rstCode !== constants.NGHTTP2_REFUSED_STREAM);
+      const reset = statusOfReset(
+        stream.rstCode,
+        session.destroyed && stream.rstCode !== constants.NGHTTP2_REFUSED_STREAM,
+      );
       return { status: reset, unsent: stream.rstCode === constants.NGHTTP2_REFUSED_STREAM && httpStatus === 0 };
     }
     if (outcome.code !== status.OK) return { status: outcome, unsent: false };
     const body = readUnaryBody(chunks, maxReceiveBytes);
-    if ("problem" in body) return { status: failure(body.problem === "No message received" ? status.UNIMPLEMENTED : status.INTERNAL, body.problem), unsent: false };
+    if ("problem" in body)
+      return {
+        status: failure(body.problem === "No message received" ? status.UNIMPLEMENTED : status.INTERNAL, body.problem),
+        unsent: false,
+      };
     return body;
   }
 }

@@ -2,7 +2,16 @@ import { constants, type IncomingHttpHeaders } from "node:http2";
 import { Metadata, status, type StatusObject } from "@grpc/grpc-js";
 
 // Headers of the protocol itself, never handed to callers as metadata.
-const RESERVED = new Set(["grpc-status", "grpc-message", "grpc-status-details-bin", "content-type", "grpc-encoding", "grpc-accept-encoding", "te", "date"]);
+const RESERVED = new Set([
+  "grpc-status",
+  "grpc-message",
+  "grpc-status-details-bin",
+  "content-type",
+  "grpc-encoding",
+  "grpc-accept-encoding",
+  "te",
+  "date",
+]);
 
 // A successful call's trailers carry nothing a caller reads: one shared outcome, no metadata parsed.
 const OK: StatusObject = Object.freeze({ code: status.OK, details: "", metadata: new Metadata() });
@@ -36,7 +45,9 @@ function metadataOf(headers: IncomingHttpHeaders): Metadata {
     const values = Array.isArray(value) ? value : [value];
     // Only binary values are joined with commas (base64 has none); a text value is kept whole, commas
     // and all (an error's JSON extension members travel in one).
-    if (key.endsWith("-bin")) for (const one of values.flatMap((joined) => joined.split(","))) metadata.add(key, Buffer.from(one.trim(), "base64"));
+    if (key.endsWith("-bin"))
+      for (const one of values.flatMap((joined) => joined.split(",")))
+        metadata.add(key, Buffer.from(one.trim(), "base64"));
     else for (const one of values) metadata.add(key, one);
   }
   return metadata;
@@ -68,11 +79,19 @@ export function statusOfReset(rstCode: number | undefined, connectionLost: boole
     case constants.NGHTTP2_CANCEL:
       return { code: status.CANCELLED, details: "Call cancelled", metadata: new Metadata() };
     case constants.NGHTTP2_ENHANCE_YOUR_CALM:
-      return { code: status.RESOURCE_EXHAUSTED, details: "Bandwidth exhausted or memory limit exceeded", metadata: new Metadata() };
+      return {
+        code: status.RESOURCE_EXHAUSTED,
+        details: "Bandwidth exhausted or memory limit exceeded",
+        metadata: new Metadata(),
+      };
     case constants.NGHTTP2_INADEQUATE_SECURITY:
       return { code: status.PERMISSION_DENIED, details: "Protocol not secure enough", metadata: new Metadata() };
     default:
-      return { code: status.INTERNAL, details: `Received RST_STREAM with code ${rstCode ?? "unknown"}`, metadata: new Metadata() };
+      return {
+        code: status.INTERNAL,
+        details: `Received RST_STREAM with code ${rstCode ?? "unknown"}`,
+        metadata: new Metadata(),
+      };
   }
 }
 

@@ -6,7 +6,9 @@ describe("gRPC message framing", () => {
     const frame = frameMessage(Buffer.from("hello"));
     expect([...frame.subarray(0, 5)]).toEqual([0, 0, 0, 0, 5]);
     expect(readUnaryBody([frame], 100)).toEqual({ message: Buffer.from("hello") });
-    expect(readUnaryBody([frame.subarray(0, 3), frame.subarray(3, 7), frame.subarray(7)], 100)).toEqual({ message: Buffer.from("hello") });
+    expect(readUnaryBody([frame.subarray(0, 3), frame.subarray(3, 7), frame.subarray(7)], 100)).toEqual({
+      message: Buffer.from("hello"),
+    });
     expect(readUnaryBody([frameMessage(Buffer.alloc(0))], 100)).toEqual({ message: Buffer.alloc(0) });
   });
 
@@ -16,13 +18,23 @@ describe("gRPC message framing", () => {
     expect(readUnaryBody([frame.subarray(0, 3)], 100)).toEqual({ problem: "Truncated message" });
     expect(readUnaryBody([frame.subarray(0, 8)], 100)).toEqual({ problem: "Truncated message" });
     expect(readUnaryBody([frame, frame], 100)).toEqual({ problem: "Too many responses received" });
-    expect(readUnaryBody([Buffer.concat([Buffer.from([1]), frame.subarray(1)])], 100)).toMatchObject({ problem: expect.stringContaining("Compressed") });
+    expect(readUnaryBody([Buffer.concat([Buffer.from([1]), frame.subarray(1)])], 100)).toMatchObject({
+      problem: expect.stringContaining("Compressed"),
+    });
     expect(readUnaryBody([frame], 4)).toMatchObject({ problem: expect.stringContaining("larger than max") });
   });
 
   it("reads a streamed body's messages as they complete, however the chunks cut them", () => {
-    const body = Buffer.concat([frameMessage(Buffer.from("one")), frameMessage(Buffer.alloc(0)), frameMessage(Buffer.from("three"))]);
-    for (const cuts of [[body.length], [1, 4, 8, 9, 12, 14, body.length], Array.from({ length: body.length }, (_unused, index) => index + 1)]) {
+    const body = Buffer.concat([
+      frameMessage(Buffer.from("one")),
+      frameMessage(Buffer.alloc(0)),
+      frameMessage(Buffer.from("three")),
+    ]);
+    for (const cuts of [
+      [body.length],
+      [1, 4, 8, 9, 12, 14, body.length],
+      Array.from({ length: body.length }, (_unused, index) => index + 1),
+    ]) {
       const reader = createMessageReader(100);
       const messages: string[] = [];
       let from = 0;
@@ -39,6 +51,8 @@ describe("gRPC message framing", () => {
     expect(cut.push(body.subarray(0, 6))).toEqual([]);
     expect(cut.hasPartial()).toBe(true);
     expect(createMessageReader(2).push(body)).toMatchObject({ problem: expect.stringContaining("larger than max") });
-    expect(createMessageReader(100).push(Buffer.from([1, 0, 0, 0, 0]))).toMatchObject({ problem: expect.stringContaining("Compressed") });
+    expect(createMessageReader(100).push(Buffer.from([1, 0, 0, 0, 0]))).toMatchObject({
+      problem: expect.stringContaining("Compressed"),
+    });
   });
 });

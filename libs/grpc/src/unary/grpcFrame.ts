@@ -53,7 +53,8 @@ export function createMessageReader(maxMessageBytes: number): MessageReader {
           const head = chunks[0]!;
           if (head[0] !== 0) return { problem: "Compressed message received without a negotiated encoding" };
           const length = head.readUInt32BE(1);
-          if (length > maxMessageBytes) return { problem: `Received message larger than max (${length} vs. ${maxMessageBytes})` };
+          if (length > maxMessageBytes)
+            return { problem: `Received message larger than max (${length} vs. ${maxMessageBytes})` };
           needed = 5 + length;
         }
         if (buffered < needed) break;

@@ -4,9 +4,7 @@
  * calls in turn (a Kubernetes headless Service lists its pods this way); "ipv4:a:p,b:p" and
  * "ipv6:[a]:p,[b]:p" name the addresses themselves.
  */
-export type ChannelTarget =
-  | { kind: "dns"; host: string; port: number }
-  | { kind: "static"; addresses: Address[] };
+export type ChannelTarget = { kind: "dns"; host: string; port: number } | { kind: "static"; addresses: Address[] };
 
 export interface Address {
   host: string;
@@ -20,7 +18,9 @@ export function parseTarget(target: string): ChannelTarget | undefined {
       .slice(5)
       .split(",")
       .map((entry) => parseHostPort(entry.trim()));
-    return addresses.length > 0 && addresses.every((address) => address !== undefined) ? { kind: "static", addresses: addresses as Address[] } : undefined;
+    return addresses.length > 0 && addresses.every((address) => address !== undefined)
+      ? { kind: "static", addresses: addresses as Address[] }
+      : undefined;
   }
   let rest = target;
   if (rest.startsWith("dns:")) {

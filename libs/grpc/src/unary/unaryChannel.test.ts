@@ -1,5 +1,11 @@
 import { createServer as createHttp2Server, type Http2Server } from "node:http2";
-import { connect as connectTcp, createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from "node:net";
+import {
+  connect as connectTcp,
+  createServer as createTcpServer,
+  type AddressInfo,
+  type Server as TcpServer,
+  type Socket,
+} from "node:net";
 import { Metadata, status, type ServiceDefinition } from "@grpc/grpc-js";
 import { createLogger } from "@platform/log";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -20,7 +26,15 @@ const json = {
   deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
 };
 const definition: ServiceDefinition = {
-  echo: { path: "/test.Echo/Echo", requestStream: false, responseStream: false, requestSerialize: json.serialize, requestDeserialize: json.deserialize, responseSerialize: json.serialize, responseDeserialize: json.deserialize },
+  echo: {
+    path: "/test.Echo/Echo",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
+  },
 };
 const log = createLogger({ service: "unary-channel-test", level: "silent" });
 
@@ -33,11 +47,20 @@ async function echoServer(name: string, port = 0): Promise<RunningGrpcServer> {
         name: "test.Echo",
         definition,
         implementation: {
-          echo: unaryHandler<Echo, { from: string; text: string; requestId: unknown; deadlineInMs: number; padding?: string }>(log, "Echo", async (request, call) => {
+          echo: unaryHandler<
+            Echo,
+            { from: string; text: string; requestId: unknown; deadlineInMs: number; padding?: string }
+          >(log, "Echo", async (request, call) => {
             if (request.delayMs) await new Promise((resolve) => setTimeout(resolve, request.delayMs));
             const deadline = call.getDeadline();
             const deadlineInMs = (deadline instanceof Date ? deadline.getTime() : deadline) - Date.now();
-            return { from: name, text: request.text, requestId: call.metadata.get("x-request-id")[0], deadlineInMs, ...(request.bytes ? { padding: "x".repeat(request.bytes) } : {}) };
+            return {
+              from: name,
+              text: request.text,
+              requestId: call.metadata.get("x-request-id")[0],
+              deadlineInMs,
+              ...(request.bytes ? { padding: "x".repeat(request.bytes) } : {}),
+            };
           }),
         },
       },
@@ -58,12 +81,23 @@ let batchCalls = false;
 function channel(target: string, maxAttempts = 1, maxReceiveBytes?: number): UnaryChannel {
   const parsed = parseTarget(target);
   if (!parsed) throw new Error(`unparsable target ${target}`);
-  const created = createUnaryChannel(parsed, { maxAttempts, batchCalls, ...(maxReceiveBytes ? { maxReceiveBytes } : {}) });
+  const created = createUnaryChannel(parsed, {
+    maxAttempts,
+    batchCalls,
+    ...(maxReceiveBytes ? { maxReceiveBytes } : {}),
+  });
   cleanups.push(() => created.close());
   return created;
 }
 
-async function echo(on: UnaryChannel, request: Echo, deadlineMs = 2_000, metadata = new Metadata()): Promise<UnaryResult & { body?: { from: string; text: string; requestId?: string; deadlineInMs?: number; padding?: string } }> {
+async function echo(
+  on: UnaryChannel,
+  request: Echo,
+  deadlineMs = 2_000,
+  metadata = new Metadata(),
+): Promise<
+  UnaryResult & { body?: { from: string; text: string; requestId?: string; deadlineInMs?: number; padding?: string } }
+> {
   const result = await on.call("/test.Echo/Echo", json.serialize(request), metadata, Date.now() + deadlineMs);
   return result.ok ? { ...result, body: json.deserialize(result.message) as { from: string; text: string } } : result;
 }
@@ -99,11 +133,16 @@ describe.each([
   it("spreads calls round-robin over every listed address", async () => {
     const a = await echoServer("a");
     const b = await echoServer("b");
-    cleanups.push(() => a.shutdown(100), () => b.shutdown(100));
+    cleanups.push(
+      () => a.shutdown(100),
+      () => b.shutdown(100),
+    );
     const both = channel(`ipv4:127.0.0.1:${a.port},127.0.0.1:${b.port}`);
     await echo(both, { text: "warm" });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const froms = await Promise.all(Array.from({ length: 20 }, () => echo(both, { text: "x" }).then((result) => result.body?.from)));
+    const froms = await Promise.all(
+      Array.from({ length: 20 }, () => echo(both, { text: "x" }).then((result) => result.body?.from)),
+    );
     expect(froms.filter((from) => from === "a").length).toBe(10);
     expect(froms.filter((from) => from === "b").length).toBe(10);
   });
@@ -202,7 +241,9 @@ describe.each([
   it("refuses an answer over the size limit, and maps non-gRPC answers and resets to gRPC codes", async () => {
     const server = await echoServer("a");
     cleanups.push(() => server.shutdown(100));
-    expect(codeOf(await echo(channel(`127.0.0.1:${server.port}`, 1, 1_000), { text: "big", bytes: 5_000 }))).toBe(status.RESOURCE_EXHAUSTED);
+    expect(codeOf(await echo(channel(`127.0.0.1:${server.port}`, 1, 1_000), { text: "big", bytes: 5_000 }))).toBe(
+      status.RESOURCE_EXHAUSTED,
+    );
 
     const http: Http2Server = createHttp2Server();
     http.on("stream", (stream, headers) => {
@@ -242,18 +283,39 @@ describe.each([
 describe("parseTarget", () => {
   it("reads the target forms grpc-js accepts, and refuses the others", () => {
     expect(parseTarget("data-query:50051")).toEqual({ kind: "dns", host: "data-query", port: 50051 });
-    expect(parseTarget("dns:///data-query.ns.svc:50051")).toEqual({ kind: "dns", host: "data-query.ns.svc", port: 50051 });
+    expect(parseTarget("dns:///data-query.ns.svc:50051")).toEqual({
+      kind: "dns",
+      host: "data-query.ns.svc",
+      port: 50051,
+    });
     expect(parseTarget("127.0.0.1:7")).toEqual({ kind: "dns", host: "127.0.0.1", port: 7 });
-    expect(parseTarget("ipv4:10.0.0.1:1,10.0.0.2:2")).toEqual({ kind: "static", addresses: [{ host: "10.0.0.1", port: 1 }, { host: "10.0.0.2", port: 2 }] });
+    expect(parseTarget("ipv4:10.0.0.1:1,10.0.0.2:2")).toEqual({
+      kind: "static",
+      addresses: [
+        { host: "10.0.0.1", port: 1 },
+        { host: "10.0.0.2", port: 2 },
+      ],
+    });
     expect(parseTarget("ipv6:[::1]:9")).toEqual({ kind: "static", addresses: [{ host: "::1", port: 9 }] });
-    for (const unsupported of ["unix:/tmp/socket", "dns://8.8.8.8/name:1", "xds:///svc", "name", "name:0", "name:70000", "ipv4:", "ipv4:1.2.3.4"]) {
+    for (const unsupported of [
+      "unix:/tmp/socket",
+      "dns://8.8.8.8/name:1",
+      "xds:///svc",
+      "name",
+      "name:0",
+      "name:70000",
+      "ipv4:",
+      "ipv4:1.2.3.4",
+    ]) {
       expect(parseTarget(unsupported), unsupported).toBeUndefined();
     }
   });
 });
 
 /** A loopback TCP relay to `port` that can drop every connection and stop listening, then listen again. */
-async function tcpRelay(port: number): Promise<{ port: number; vanish(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+async function tcpRelay(
+  port: number,
+): Promise<{ port: number; vanish(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
     sockets.add(socket);

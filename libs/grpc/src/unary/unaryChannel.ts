@@ -79,7 +79,8 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
   function start(): void {
     started = true;
     void resolve();
-    if (target.kind === "dns" && isIP(target.host) === 0) periodic = setInterval(requestResolve, RESOLVE_EVERY_MS).unref();
+    if (target.kind === "dns" && isIP(target.host) === 0)
+      periodic = setInterval(requestResolve, RESOLVE_EVERY_MS).unref();
   }
 
   function requestResolve(): void {
@@ -120,7 +121,8 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
       subchannels.delete(authority);
       subchannel.close();
     }
-    for (const authority of wanted) if (!subchannels.has(authority)) subchannels.set(authority, createSubchannel(authority, events));
+    for (const authority of wanted)
+      if (!subchannels.has(authority)) subchannels.set(authority, createSubchannel(authority, events));
     events.onStateChange();
   }
 
@@ -135,7 +137,9 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
       }
       const pending = resolving || [...subchannels.values()].some((subchannel) => subchannel.isPending());
       if (!pending) {
-        const lastError = resolveError ?? [...subchannels.values()].map((subchannel) => subchannel.lastError()).find((text) => text !== undefined);
+        const lastError =
+          resolveError ??
+          [...subchannels.values()].map((subchannel) => subchannel.lastError()).find((text) => text !== undefined);
         return failure(status.UNAVAILABLE, `No connection established${lastError ? `. Last error: ${lastError}` : ""}`);
       }
       const remaining = deadline - Date.now();
@@ -199,7 +203,8 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
           continue;
         }
         attempts += 1;
-        if (outcome.status.code !== status.UNAVAILABLE || attempts >= options.maxAttempts) return { ok: false, status: outcome.status };
+        if (outcome.status.code !== status.UNAVAILABLE || attempts >= options.maxAttempts)
+          return { ok: false, status: outcome.status };
         const pause = Math.random() * backoffMs;
         backoffMs = Math.min(MAX_RETRY_BACKOFF_MS, backoffMs * 2);
         if (Date.now() + pause >= deadline) return { ok: false, status: outcome.status };

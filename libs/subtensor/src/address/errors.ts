@@ -13,7 +13,10 @@ export class InvalidAddressError extends PlatformError {
 
   constructor(input: string, reason: string) {
     // The input is echoed truncated: it is user text of arbitrary length.
-    super(`invalid address ${JSON.stringify(input.length > 80 ? `${input.slice(0, 80)}…` : input)}: ${reason}`, { code: INVALID_ADDRESS, retryable: false });
+    super(`invalid address ${JSON.stringify(input.length > 80 ? `${input.slice(0, 80)}…` : input)}: ${reason}`, {
+      code: INVALID_ADDRESS,
+      retryable: false,
+    });
     this.input = input;
     this.reason = reason;
   }

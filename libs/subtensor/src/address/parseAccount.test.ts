@@ -68,14 +68,30 @@ describe("parseAccount", () => {
     const first = parseAccount("0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac");
     expect(parseAccount("0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac")).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
-    expect(first).toEqual({ ss58: ALITH_MAPPED_SS58, publicKey: ALITH_MAPPED, evmH160: "0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac" });
+    expect(first).toEqual({
+      ss58: ALITH_MAPPED_SS58,
+      publicKey: ALITH_MAPPED,
+      evmH160: "0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac",
+    });
   });
 
   it("checkAccountAddress takes exactly what parseAccount takes, with the same reasons", () => {
-    for (const valid of [ALICE_SS58, ALICE_PUBLIC_KEY, ALICE_PUBLIC_KEY.toUpperCase().replace("0X", "0x"), "0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac", "0xf24ff3a9cf04c71dbc94d0b566f7a27b94566cac"]) {
+    for (const valid of [
+      ALICE_SS58,
+      ALICE_PUBLIC_KEY,
+      ALICE_PUBLIC_KEY.toUpperCase().replace("0X", "0x"),
+      "0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac",
+      "0xf24ff3a9cf04c71dbc94d0b566f7a27b94566cac",
+    ]) {
       expect(() => checkAccountAddress(valid), valid).not.toThrow();
     }
-    for (const invalid of ["", "0x1234", "0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566CAC", "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQZ", "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5"]) {
+    for (const invalid of [
+      "",
+      "0x1234",
+      "0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566CAC",
+      "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQZ",
+      "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5",
+    ]) {
       let reason: string | undefined;
       try {
         checkAccountAddress(invalid);

@@ -32,7 +32,11 @@ export function accountFromPublicKey(publicKey: Uint8Array | `0x${string}`): Acc
   const known = remembered.get(hex);
   if (known !== undefined) return known;
   const bytes = typeof publicKey === "string" ? hexToBytes(publicKey) : publicKey;
-  const account: AccountId = Object.freeze({ ss58: ss58Encode(bytes, SUBTENSOR_SS58_PREFIX), publicKey: bytesToHex(bytes), evmH160: undefined });
+  const account: AccountId = Object.freeze({
+    ss58: ss58Encode(bytes, SUBTENSOR_SS58_PREFIX),
+    publicKey: bytesToHex(bytes),
+    evmH160: undefined,
+  });
   if (remembered.size >= ACCOUNTS_REMEMBERED) remembered.delete(remembered.keys().next().value!);
   remembered.set(hex, account);
   return account;

@@ -7,7 +7,11 @@ import { priceFeedAbi } from "./priceFeedAbi.js";
 describe("priceFeedAbi", () => {
   it("has Chainlink's V3 reads and V2 events", () => {
     const items = priceFeedAbi as readonly (AbiFunction | AbiEvent)[];
-    const functions = Object.fromEntries(items.filter((item): item is AbiFunction => item.type === "function").map((item) => [item.name, toFunctionSelector(item).slice(2)]));
+    const functions = Object.fromEntries(
+      items
+        .filter((item): item is AbiFunction => item.type === "function")
+        .map((item) => [item.name, toFunctionSelector(item).slice(2)]),
+    );
     expect(functions).toMatchObject({ latestRoundData: "feaf968c", getRoundData: "9a6fc8f5", decimals: "313ce567" });
     const events = items.filter((item): item is AbiEvent => item.type === "event");
     expect(Object.fromEntries(events.map((event) => [event.name, toEventSelector(event)]))).toEqual({

@@ -1,5 +1,9 @@
 /** A view function that keeps its literal types, so viem infers names, arguments and results. */
-function view<const N extends string, const I extends readonly { name: string; type: string }[], const O extends readonly { name: string; type: string }[]>(name: N, inputs: I, outputs: O) {
+function view<
+  const N extends string,
+  const I extends readonly { name: string; type: string }[],
+  const O extends readonly { name: string; type: string }[],
+>(name: N, inputs: I, outputs: O) {
   return { type: "function", name, stateMutability: "view", inputs, outputs } as const;
 }
 

@@ -34,7 +34,8 @@ export function weiToRao(wei: bigint): bigint {
  * removed: `formatScaled(12345678901234567n, 18)` → `"0.012345678901234567"`, `(1_500_000_000n, 9)` → `"1.5"`.
  */
 export function formatScaled(value: bigint, decimals: number): string {
-  if (!Number.isInteger(decimals) || decimals < 0) throw new RangeError(`decimals must be a non-negative integer, got ${decimals}`);
+  if (!Number.isInteger(decimals) || decimals < 0)
+    throw new RangeError(`decimals must be a non-negative integer, got ${decimals}`);
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString().padStart(decimals + 1, "0");
   const whole = digits.slice(0, digits.length - decimals);

@@ -70,11 +70,19 @@ class FirstBlockError extends PlatformError {
 async function launch(options: StartChopsticksOptions): Promise<RunningChopsticks> {
   const port = options.port ?? (await freePort());
   if (await isListening(port)) throw new Error(`chopsticks: port ${port} is already in use`);
-  const entry = fileURLToPath(new URL(`./subtensorNode${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url));
+  const entry = fileURLToPath(
+    new URL(`./subtensorNode${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url),
+  );
   const args = entry.endsWith(".ts") ? ["--import", "tsx", entry] : [entry];
   args.push("--genesis", options.genesis, "--port", String(port), "--block-time-ms", String(options.blockTimeMs ?? 0));
   if (options.timerPaused === true) args.push("--timer-paused");
-  const child = spawnManaged({ name: "subtensor", command: process.execPath, args, logFile: options.logFile, detached: options.detached ?? false });
+  const child = spawnManaged({
+    name: "subtensor",
+    command: process.execPath,
+    args,
+    logFile: options.logFile,
+    detached: options.detached ?? false,
+  });
   const httpUrl = `http://127.0.0.1:${port}`;
   const request = <T>(method: string, params: unknown[] = []) => rpcRequest<T>(httpUrl, method, params);
   const timeoutMs = options.readyTimeoutMs ?? 60_000;
@@ -96,7 +104,9 @@ async function launch(options: StartChopsticksOptions): Promise<RunningChopstick
   }
   if (!(await authorsBlocks(request))) {
     await child.stop(2_000);
-    throw new FirstBlockError(`chopsticks on ${httpUrl} could not author its first block; log ${options.logFile}:\n${logTail(options.logFile)}`);
+    throw new FirstBlockError(
+      `chopsticks on ${httpUrl} could not author its first block; log ${options.logFile}:\n${logTail(options.logFile)}`,
+    );
   }
   return {
     rpcUrl: `ws://127.0.0.1:${port}`,
@@ -123,7 +133,12 @@ async function authorsBlocks(request: <T>(method: string, params?: unknown[]) =>
 }
 
 /** One JSON-RPC call over HTTP; an error answer rejects with the node's message. */
-export async function rpcRequest<T>(url: string, method: string, params: unknown[] = [], timeoutMs = 120_000): Promise<T> {
+export async function rpcRequest<T>(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+  timeoutMs = 120_000,
+): Promise<T> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -131,6 +146,9 @@ export async function rpcRequest<T>(url: string, method: string, params: unknown
     signal: AbortSignal.timeout(timeoutMs),
   });
   const body = (await response.json()) as { result?: T; error?: { code: number; message: string; data?: unknown } };
-  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}${body.error.data === undefined ? "" : ` (${JSON.stringify(body.error.data)})`}`);
+  if (body.error !== undefined)
+    throw new Error(
+      `${method}: ${body.error.message}${body.error.data === undefined ? "" : ` (${JSON.stringify(body.error.data)})`}`,
+    );
   return body.result as T;
 }

@@ -32,7 +32,8 @@ const genesis = values.genesis ?? fail("--genesis <chain spec file> is required"
 const port = Number(values.port ?? fail("--port is required"));
 if (!Number.isInteger(port) || port < 1 || port > 65_535) fail(`--port must be a TCP port, got ${values.port}`);
 const blockTimeMs = Number(values["block-time-ms"]);
-if (!Number.isInteger(blockTimeMs) || blockTimeMs < 0) fail(`--block-time-ms must be a whole number of milliseconds, got ${values["block-time-ms"]}`);
+if (!Number.isInteger(blockTimeMs) || blockTimeMs < 0)
+  fail(`--block-time-ms must be a whole number of milliseconds, got ${values["block-time-ms"]}`);
 
 const node = await setupWithServer({
   genesis,

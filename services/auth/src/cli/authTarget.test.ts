@@ -13,9 +13,16 @@ describe("where the CLI finds auth", () => {
     mkdirSync(state);
     writeFileSync(
       join(state, "stack.json"),
-      JSON.stringify({ processes: [{ name: "tc", grpcTarget: "127.0.0.1:1" }, { name: "auth", grpcTarget: "127.0.0.1:4000", adminGrpcTarget: "127.0.0.1:4100" }] }),
+      JSON.stringify({
+        processes: [
+          { name: "tc", grpcTarget: "127.0.0.1:1" },
+          { name: "auth", grpcTarget: "127.0.0.1:4000", adminGrpcTarget: "127.0.0.1:4100" },
+        ],
+      }),
     );
-    expect(resolveAuthTarget({ AUTH_ADMIN_GRPC_TARGET: "127.0.0.1:50061", STACK_STATE_DIR: state })).toBe("127.0.0.1:50061");
+    expect(resolveAuthTarget({ AUTH_ADMIN_GRPC_TARGET: "127.0.0.1:50061", STACK_STATE_DIR: state })).toBe(
+      "127.0.0.1:50061",
+    );
     expect(resolveAuthTarget({ AUTH_GRPC_TARGET: "auth:50051", STACK_STATE_DIR: state })).toBe("127.0.0.1:4100");
     expect(resolveAuthTarget({ STACK_STATE_DIR: state })).toBe("127.0.0.1:4100");
     expect(resolveAuthTarget({}, state)).toBe("127.0.0.1:4100");

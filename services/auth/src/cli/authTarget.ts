@@ -21,9 +21,16 @@ export class TargetError extends PlatformError {
 export function resolveAuthTarget(env: NodeJS.ProcessEnv = process.env, stateDir: string = defaultStateDir): string {
   const explicit = env.AUTH_ADMIN_GRPC_TARGET?.trim();
   if (explicit) return explicit;
-  const dir = env.STACK_STATE_DIR?.trim() ? (isAbsolute(env.STACK_STATE_DIR) ? env.STACK_STATE_DIR : resolve(env.STACK_STATE_DIR)) : stateDir;
+  const dir = env.STACK_STATE_DIR?.trim()
+    ? isAbsolute(env.STACK_STATE_DIR)
+      ? env.STACK_STATE_DIR
+      : resolve(env.STACK_STATE_DIR)
+    : stateDir;
   const path = join(dir, "stack.json");
-  if (!existsSync(path)) throw new TargetError(`AUTH_GRPC_TARGET is not set and ${path} does not exist; start the stack (pnpm stack) or set AUTH_ADMIN_GRPC_TARGET`);
+  if (!existsSync(path))
+    throw new TargetError(
+      `AUTH_GRPC_TARGET is not set and ${path} does not exist; start the stack (pnpm stack) or set AUTH_ADMIN_GRPC_TARGET`,
+    );
   let descriptor: unknown;
   try {
     descriptor = JSON.parse(readFileSync(path, "utf8"));
@@ -31,8 +38,11 @@ export function resolveAuthTarget(env: NodeJS.ProcessEnv = process.env, stateDir
     throw new TargetError(`${path} is not valid JSON`);
   }
   const processes = (descriptor as { processes?: unknown }).processes;
-  const auth = Array.isArray(processes) ? processes.find((entry) => (entry as { name?: unknown })?.name === "auth") : undefined;
+  const auth = Array.isArray(processes)
+    ? processes.find((entry) => (entry as { name?: unknown })?.name === "auth")
+    : undefined;
   const target = (auth as { adminGrpcTarget?: unknown } | undefined)?.adminGrpcTarget;
-  if (typeof target !== "string" || target === "") throw new TargetError(`${path} lists no auth process with an adminGrpcTarget; set AUTH_ADMIN_GRPC_TARGET`);
+  if (typeof target !== "string" || target === "")
+    throw new TargetError(`${path} lists no auth process with an adminGrpcTarget; set AUTH_ADMIN_GRPC_TARGET`);
   return target;
 }

@@ -16,16 +16,28 @@ const fails = (argv: string[]) => {
 
 describe("CLI arguments", () => {
   it("parses every command", () => {
-    expect(parseCommand(["keys", "create", "--name", "Demo app", "--scopes", "data:read, intents:read,data:read", "--json"], now)).toEqual({
+    expect(
+      parseCommand(
+        ["keys", "create", "--name", "Demo app", "--scopes", "data:read, intents:read,data:read", "--json"],
+        now,
+      ),
+    ).toEqual({
       kind: "keys create",
       name: "Demo app",
       scopes: ["data:read", "intents:read"],
       tier: "",
       json: true,
     });
-    expect(parseCommand(["keys", "create", "--name", "x", "--scopes", "intents:write", "--tier", "free"], now)).toMatchObject({ tier: "free", json: false });
+    expect(
+      parseCommand(["keys", "create", "--name", "x", "--scopes", "intents:write", "--tier", "free"], now),
+    ).toMatchObject({ tier: "free", json: false });
     expect(parseCommand(["keys", "list", "--all"], now)).toEqual({ kind: "keys list", all: true, json: false });
-    expect(parseCommand(["keys", "revoke", id, "--reason", "leaked"], now)).toEqual({ kind: "keys revoke", id, reason: "leaked", json: false });
+    expect(parseCommand(["keys", "revoke", id, "--reason", "leaked"], now)).toEqual({
+      kind: "keys revoke",
+      id,
+      reason: "leaked",
+      json: false,
+    });
     expect(parseCommand(["keys", "rotate", id, "--json"], now)).toEqual({ kind: "keys rotate", id, json: true });
     expect(parseCommand(["signing-keys", "generate", "--dir", "/tmp/k"], now)).toEqual({
       kind: "signing-keys generate",
@@ -33,7 +45,9 @@ describe("CLI arguments", () => {
       activeFrom: now,
       json: false,
     });
-    expect(parseCommand(["signing-keys", "generate", "--dir", "k", "--active-from", "2026-06-01T00:00:00Z"], now)).toMatchObject({
+    expect(
+      parseCommand(["signing-keys", "generate", "--dir", "k", "--active-from", "2026-06-01T00:00:00Z"], now),
+    ).toMatchObject({
       activeFrom: new Date("2026-06-01T00:00:00Z"),
     });
     expect(parseCommand([], now)).toEqual({ kind: "help" });

@@ -38,7 +38,11 @@ export function parseCommand(argv: readonly string[], now: Date = new Date()): C
   const command = `${group} ${action ?? ""}`.trim();
   switch (command) {
     case "keys create": {
-      const { values } = parse(rest, { name: { type: "string" }, scopes: { type: "string" }, tier: { type: "string" }, json: { type: "boolean" } }, 0);
+      const { values } = parse(
+        rest,
+        { name: { type: "string" }, scopes: { type: "string" }, tier: { type: "string" }, json: { type: "boolean" } },
+        0,
+      );
       const name = required(values.name, "--name");
       const scopes = parseScopes(required(values.scopes, "--scopes"));
       const tier = values.tier === undefined ? "" : nonEmpty(values.tier, "--tier");
@@ -50,20 +54,39 @@ export function parseCommand(argv: readonly string[], now: Date = new Date()): C
     }
     case "keys revoke": {
       const { values, positionals } = parse(rest, { reason: { type: "string" }, json: { type: "boolean" } }, 1);
-      return { kind: "keys revoke", id: keyId(positionals[0]), reason: values.reason ?? "", json: values.json === true };
+      return {
+        kind: "keys revoke",
+        id: keyId(positionals[0]),
+        reason: values.reason ?? "",
+        json: values.json === true,
+      };
     }
     case "keys rotate": {
       const { values, positionals } = parse(rest, { json: { type: "boolean" } }, 1);
       return { kind: "keys rotate", id: keyId(positionals[0]), json: values.json === true };
     }
     case "signing-keys generate": {
-      const { values } = parse(rest, { dir: { type: "string" }, "active-from": { type: "string" }, json: { type: "boolean" } }, 0);
+      const { values } = parse(
+        rest,
+        { dir: { type: "string" }, "active-from": { type: "string" }, json: { type: "boolean" } },
+        0,
+      );
       const dir = required(values.dir, "--dir");
       const activeFromText = values["active-from"];
-      if (activeFromText !== undefined && (!RFC3339.test(activeFromText) || !Number.isFinite(Date.parse(activeFromText)))) {
-        throw new UsageError(`--active-from must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(activeFromText)}`);
+      if (
+        activeFromText !== undefined &&
+        (!RFC3339.test(activeFromText) || !Number.isFinite(Date.parse(activeFromText)))
+      ) {
+        throw new UsageError(
+          `--active-from must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(activeFromText)}`,
+        );
       }
-      return { kind: "signing-keys generate", dir, activeFrom: activeFromText === undefined ? now : new Date(activeFromText), json: values.json === true };
+      return {
+        kind: "signing-keys generate",
+        dir,
+        activeFrom: activeFromText === undefined ? now : new Date(activeFromText),
+        json: values.json === true,
+      };
     }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}; run "pnpm --silent cli help" for the commands`);
@@ -104,15 +127,20 @@ function nonEmpty(value: string, option: string): string {
 }
 
 function parseScopes(text: string): string[] {
-  const scopes = text.split(",").map((scope) => scope.trim()).filter((scope) => scope.length > 0);
+  const scopes = text
+    .split(",")
+    .map((scope) => scope.trim())
+    .filter((scope) => scope.length > 0);
   if (scopes.length === 0) throw new UsageError(`--scopes needs at least one of ${SCOPES.join(", ")}`);
   const unknown = scopes.find((scope) => !isScope(scope));
-  if (unknown !== undefined) throw new UsageError(`unknown scope ${JSON.stringify(unknown)}; valid scopes: ${SCOPES.join(", ")}`);
+  if (unknown !== undefined)
+    throw new UsageError(`unknown scope ${JSON.stringify(unknown)}; valid scopes: ${SCOPES.join(", ")}`);
   return [...new Set(scopes)];
 }
 
 function keyId(value: string | undefined): string {
   if (value === undefined) throw new UsageError("the key id is missing");
-  if (!isWellFormed("keyId", value)) throw new UsageError(`${JSON.stringify(value)} is not an API key id (ak_ followed by 22 letters and digits)`);
+  if (!isWellFormed("keyId", value))
+    throw new UsageError(`${JSON.stringify(value)} is not an API key id (ak_ followed by 22 letters and digits)`);
   return value;
 }

@@ -25,7 +25,11 @@ export function keyTable(keys: readonly ApiKey[]): string {
     }),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")).join("\n");
+  return rows
+    .map((row) =>
+      row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  "),
+    )
+    .join("\n");
 }
 
 export function describeKey(key: ApiKey): string {

@@ -48,7 +48,9 @@ async function execute(command: CliCommand, io: CliIo): Promise<void> {
       try {
         path = writeSigningKeyFile(command.dir, file);
       } catch (error) {
-        throw new Error(`cannot write into ${command.dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        throw new Error(
+          `cannot write into ${command.dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
       }
       io.out(
         command.json
@@ -64,11 +66,20 @@ async function execute(command: CliCommand, io: CliIo): Promise<void> {
 
 type Auth = InstanceType<typeof AuthAdminServiceClient>;
 
-async function admin(command: Exclude<CliCommand, { kind: "help" | "signing-keys generate" }>, auth: Auth, io: CliIo): Promise<void> {
-  const call = <Req, Res>(method: Parameters<typeof callUnary<Req, Res>>[1], request: Req) => callUnary<Req, Res>(auth, method, request, new Metadata());
+async function admin(
+  command: Exclude<CliCommand, { kind: "help" | "signing-keys generate" }>,
+  auth: Auth,
+  io: CliIo,
+): Promise<void> {
+  const call = <Req, Res>(method: Parameters<typeof callUnary<Req, Res>>[1], request: Req) =>
+    callUnary<Req, Res>(auth, method, request, new Metadata());
   switch (command.kind) {
     case "keys create": {
-      const { key, secret } = await call(auth.createApiKey, { name: command.name, scopes: command.scopes, tier: command.tier });
+      const { key, secret } = await call(auth.createApiKey, {
+        name: command.name,
+        scopes: command.scopes,
+        tier: command.tier,
+      });
       if (key === undefined) throw new Error("auth answered without the key");
       io.out(
         command.json
@@ -85,7 +96,11 @@ async function admin(command: Exclude<CliCommand, { kind: "help" | "signing-keys
     case "keys revoke": {
       const { key } = await call(auth.revokeApiKey, { id: command.id, reason: command.reason });
       if (key === undefined) throw new Error("auth answered without the key");
-      io.out(command.json ? JSON.stringify(keyJson(key)) : `Revoked API key ${describeKey(key)}; its tokens stop working within seconds`);
+      io.out(
+        command.json
+          ? JSON.stringify(keyJson(key))
+          : `Revoked API key ${describeKey(key)}; its tokens stop working within seconds`,
+      );
       return;
     }
     case "keys rotate": {
@@ -123,12 +138,16 @@ async function withAuth(io: CliIo, work: (auth: Auth) => Promise<void>): Promise
 /** A failure of the connection rather than an answer of auth (which always names its code). */
 function isTransportFailure(error: AppError): boolean {
   const metadata = (error.cause as Partial<ServiceError> | undefined)?.metadata;
-  return (error.grpcStatus === status.UNAVAILABLE || error.grpcStatus === status.DEADLINE_EXCEEDED) && (metadata?.get(ERROR_CODE_KEY).length ?? 0) === 0;
+  return (
+    (error.grpcStatus === status.UNAVAILABLE || error.grpcStatus === status.DEADLINE_EXCEEDED) &&
+    (metadata?.get(ERROR_CODE_KEY).length ?? 0) === 0
+  );
 }
 
 /** One line for stderr: the service's code and detail, or the local problem. */
 function failureLine(error: unknown): string {
   if (error instanceof AppError) return `${error.code}: ${error.detail}`;
-  if (error instanceof TargetError || error instanceof UsageError || error instanceof Error) return error.message.split("\n")[0] ?? "failed";
+  if (error instanceof TargetError || error instanceof UsageError || error instanceof Error)
+    return error.message.split("\n")[0] ?? "failed";
   return String(error);
 }

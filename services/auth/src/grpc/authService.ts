@@ -56,12 +56,16 @@ export function authAdminServiceRegistration(deps: { log: Logger; admin: AdminCo
     createApiKey: unaryHandler<CreateApiKeyRequest, CreateApiKeyResponse>(log, "CreateApiKey", (request, call) =>
       admin.create(request, deadlineOf(call)),
     ),
-    listApiKeys: unaryHandler<ListApiKeysRequest, ListApiKeysResponse>(log, "ListApiKeys", (request) => admin.list(request)),
+    listApiKeys: unaryHandler<ListApiKeysRequest, ListApiKeysResponse>(log, "ListApiKeys", (request) =>
+      admin.list(request),
+    ),
     revokeApiKey: unaryHandler<RevokeApiKeyRequest, RevokeApiKeyResponse>(log, "RevokeApiKey", (request, call) =>
       admin.revoke(request, deadlineOf(call)),
     ),
-    rotateApiKeySecret: unaryHandler<RotateApiKeySecretRequest, RotateApiKeySecretResponse>(log, "RotateApiKeySecret", (request, call) =>
-      admin.rotate(request, deadlineOf(call)),
+    rotateApiKeySecret: unaryHandler<RotateApiKeySecretRequest, RotateApiKeySecretResponse>(
+      log,
+      "RotateApiKeySecret",
+      (request, call) => admin.rotate(request, deadlineOf(call)),
     ),
   };
   return { name: AUTH_ADMIN_SERVICE_NAME, definition: AuthAdminServiceService, implementation };

@@ -11,7 +11,12 @@ describe("addressBucket", () => {
   it("counts every address of one IPv6 /64 together, however it is written", () => {
     const bucket = addressBucket("2001:db8:85a3:0042:1000:8a2e:370:7334");
     expect(bucket).toBe("2001:db8:85a3:42::/64");
-    for (const sameSubnet of ["2001:db8:85a3:42::1", "2001:0DB8:85A3:0042:ffff:ffff:ffff:ffff", "2001:db8:85a3:42::203.0.113.9", "2001:db8:85a3:42::1%eth0"]) {
+    for (const sameSubnet of [
+      "2001:db8:85a3:42::1",
+      "2001:0DB8:85A3:0042:ffff:ffff:ffff:ffff",
+      "2001:db8:85a3:42::203.0.113.9",
+      "2001:db8:85a3:42::1%eth0",
+    ]) {
       expect(addressBucket(sameSubnet)).toBe(bucket);
     }
     expect(addressBucket("2001:db8:85a3:43::1")).not.toBe(bucket);

@@ -13,8 +13,14 @@ import { fromStore } from "../registry/storeErrors.js";
 export async function spendGrant(redis: Redis, keyId: string, perMinute: number, now = Date.now()): Promise<void> {
   const minute = Math.floor(now / 60_000);
   const key = authKeys.grantsOfKey(keyId, minute);
-  const [[, count]] = (await fromStore(() => redis.multi().incr(key).pexpire(key, 61_000).exec())) as [[unknown, number]];
+  const [[, count]] = (await fromStore(() => redis.multi().incr(key).pexpire(key, 61_000).exec())) as [
+    [unknown, number],
+  ];
   if (count <= perMinute) return;
   const retryAfterSeconds = Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1_000));
-  throw unavailable("GRANTS_EXHAUSTED", `this API key has had ${perMinute} API_KEY grants this minute; use its refresh token, or retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+  throw unavailable(
+    "GRANTS_EXHAUSTED",
+    `this API key has had ${perMinute} API_KEY grants this minute; use its refresh token, or retry in ${retryAfterSeconds} s`,
+    { retryAfterSeconds },
+  );
 }

@@ -1,5 +1,10 @@
 import { AppError, invalidArgument, unavailable } from "@platform/errors";
-import type { ApiKeyGrant, IssueTokenRequest, IssueTokenResponse, RefreshTokenGrant } from "@platform/proto/auth/v1/auth";
+import type {
+  ApiKeyGrant,
+  IssueTokenRequest,
+  IssueTokenResponse,
+  RefreshTokenGrant,
+} from "@platform/proto/auth/v1/auth";
 import type { Redis } from "@platform/store";
 import { isWellFormed, newCredential } from "../credentials/credentialFormat.js";
 import { matchesStoredDigest } from "../credentials/digestCheck.js";
@@ -69,17 +74,25 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     );
   };
 
-  const withApiKey = async (grant: ApiKeyGrant, address: string | undefined, deadline: number): Promise<IssueTokenResponse> => {
-    if (grant.keyId === "" || grant.secret === "") throw invalidArgument("INVALID_REQUEST", "the API key id and secret are both required");
+  const withApiKey = async (
+    grant: ApiKeyGrant,
+    address: string | undefined,
+    deadline: number,
+  ): Promise<IssueTokenResponse> => {
+    if (grant.keyId === "" || grant.secret === "")
+      throw invalidArgument("INVALID_REQUEST", "the API key id and secret are both required");
     const idWellFormed = isWellFormed("keyId", grant.keyId);
     const source: AttemptSource = { keyId: idWellFormed ? grant.keyId : undefined, address };
     if ((await lockout.admit(source, deadline)).locked) throw invalidCredentials();
 
     // Shape and checksum first: garbage never reaches Redis. Past that, a known and an unknown
     // id take the same path (one lookup, one HMAC, one comparison).
-    const lookup = idWellFormed && isWellFormed("secret", grant.secret) ? await lookUpApiKey(redis, grant.keyId) : undefined;
+    const lookup =
+      idWellFormed && isWellFormed("secret", grant.secret) ? await lookUpApiKey(redis, grant.keyId) : undefined;
     const record = lookup?.value;
-    const secretMatches = lookup !== undefined && matchesStoredDigest(pepper, grant.secret, record && { digest: record.secretHmac, pepperId: record.pepperId });
+    const secretMatches =
+      lookup !== undefined &&
+      matchesStoredDigest(pepper, grant.secret, record && { digest: record.secretHmac, pepperId: record.pepperId });
     if (!secretMatches || record === undefined || record.status !== "active") {
       const untrusted = lookup && registryNotTrusted(lookup.registryPresent);
       if (untrusted) throw untrusted;
@@ -93,7 +106,13 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     const refreshToken = newCredential("refreshToken");
     const now = new Date();
     const decision = decideIssueRefreshToken(
-      { keyId: record.id, tokenHmac: pepper.hmac(refreshToken), pepperId: pepper.id, now, ttlSeconds: options.refreshTokenTtlSeconds },
+      {
+        keyId: record.id,
+        tokenHmac: pepper.hmac(refreshToken),
+        pepperId: pepper.id,
+        now,
+        ttlSeconds: options.refreshTokenTtlSeconds,
+      },
       record,
     );
     if (decision instanceof AppError) throw decision;
@@ -101,7 +120,12 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     const issued = decision.event.value;
     // Kafka first (the token survives a lost Redis), then the record itself so it works at once.
     await publisher.publish(decision, Math.min(Date.now() + publishTimeoutMs, deadline - 300));
-    await writeRefreshToken(redis, issued.tokenHmac, { keyId: issued.keyId, secretVersion: issued.secretVersion, expiresAt: issued.expiresAt }, options.refreshTokensPerKey);
+    await writeRefreshToken(
+      redis,
+      issued.tokenHmac,
+      { keyId: issued.keyId, secretVersion: issued.secretVersion, expiresAt: issued.expiresAt },
+      options.refreshTokensPerKey,
+    );
     return {
       accessToken: await accessTokenFor(record),
       tokenType: "Bearer",
@@ -110,8 +134,13 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     };
   };
 
-  const withRefreshToken = async (grant: RefreshTokenGrant, address: string | undefined, deadline: number): Promise<IssueTokenResponse> => {
-    if (grant.keyId === "" || grant.refreshToken === "") throw invalidArgument("INVALID_REQUEST", "the API key id and refresh token are both required");
+  const withRefreshToken = async (
+    grant: RefreshTokenGrant,
+    address: string | undefined,
+    deadline: number,
+  ): Promise<IssueTokenResponse> => {
+    if (grant.keyId === "" || grant.refreshToken === "")
+      throw invalidArgument("INVALID_REQUEST", "the API key id and refresh token are both required");
     const idWellFormed = isWellFormed("keyId", grant.keyId);
     const source: AttemptSource = { keyId: idWellFormed ? grant.keyId : undefined, address };
     if ((await lockout.admit(source, deadline)).locked) throw invalidRefreshToken();
@@ -125,28 +154,40 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     }
     await lockout.succeeded(source);
     // No new refresh token: the spec's REFRESH_TOKEN answer has no refresh_token field.
-    return { accessToken: await accessTokenFor(record), tokenType: "Bearer", expiresInSeconds: options.accessToken.ttlSeconds };
+    return {
+      accessToken: await accessTokenFor(record),
+      tokenType: "Bearer",
+      expiresInSeconds: options.accessToken.ttlSeconds,
+    };
   };
 
   /**
    * The key a refresh token still stands for (record undefined when it stands for none), and
    * whether the registry was there to ask (undefined when the input was refused on its shape).
    */
-  const validRefresh = async (grant: RefreshTokenGrant, idWellFormed: boolean): Promise<{ record?: ApiKeyRecord; registryPresent?: boolean }> => {
+  const validRefresh = async (
+    grant: RefreshTokenGrant,
+    idWellFormed: boolean,
+  ): Promise<{ record?: ApiKeyRecord; registryPresent?: boolean }> => {
     if (!idWellFormed || !isWellFormed("refreshToken", grant.refreshToken)) return {};
     const { value: token, registryPresent } = await lookUpRefreshToken(redis, pepper.hmac(grant.refreshToken));
     // Bound to the key it was issued to (RFC 6749 §10.4): presenting it for another key fails.
-    if (token === undefined || token.keyId !== grant.keyId || !(Date.parse(token.expiresAt) > Date.now())) return { registryPresent };
+    if (token === undefined || token.keyId !== grant.keyId || !(Date.parse(token.expiresAt) > Date.now()))
+      return { registryPresent };
     const record = await readApiKey(redis, grant.keyId);
     // A revocation or a rotation since issue ends the token.
-    if (record === undefined || record.status !== "active" || record.secretVersion !== token.secretVersion) return { registryPresent };
+    if (record === undefined || record.status !== "active" || record.secretVersion !== token.secretVersion)
+      return { registryPresent };
     return { record, registryPresent };
   };
 
   return async (request, deadline) => {
     const grant = request.grant;
     const address = request.clientAddress.trim() === "" ? undefined : request.clientAddress.trim();
-    if (grant === undefined) throw invalidArgument("INVALID_REQUEST", "a grant is required: an API key or a refresh token");
-    return grant.$case === "apiKey" ? withApiKey(grant.value, address, deadline) : withRefreshToken(grant.value, address, deadline);
+    if (grant === undefined)
+      throw invalidArgument("INVALID_REQUEST", "a grant is required: an API key or a refresh token");
+    return grant.$case === "apiKey"
+      ? withApiKey(grant.value, address, deadline)
+      : withRefreshToken(grant.value, address, deadline);
   };
 }

@@ -48,7 +48,9 @@ export function redisLockout(redis: Redis, policy: LockoutPolicy): Lockout {
   return {
     async admit(source, deadline) {
       const keys = keysOf(source);
-      const [pair, address] = await fromStore(() => Promise.all([keys.pair ? redis.get(keys.pair) : null, redis.get(keys.address)]));
+      const [pair, address] = await fromStore(() =>
+        Promise.all([keys.pair ? redis.get(keys.pair) : null, redis.get(keys.address)]),
+      );
       const verdict = assess({ keyAddress: Number(pair ?? 0), address: Number(address ?? 0) }, policy);
       const delayMs = Math.min(verdict.delayMs, deadline - Date.now() - DEADLINE_MARGIN_MS);
       if (delayMs > 0) await sleep(delayMs);
@@ -63,7 +65,8 @@ export function redisLockout(redis: Redis, policy: LockoutPolicy): Lockout {
         if (keys.pair) multi.incr(keys.pair).pexpire(keys.pair, policy.windowMs, "NX");
         const results = (await multi.exec()) ?? [];
         // INCR is atomic: exactly one failure sees the threshold, and it starts the lock.
-        if (keys.pair && Number(results[2]?.[1]) === policy.keyAddress.lockAfter) await redis.pexpire(keys.pair, policy.lockMs);
+        if (keys.pair && Number(results[2]?.[1]) === policy.keyAddress.lockAfter)
+          await redis.pexpire(keys.pair, policy.lockMs);
       });
     },
 

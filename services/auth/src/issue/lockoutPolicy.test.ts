@@ -11,7 +11,9 @@ const policy: LockoutPolicy = {
 
 describe("lockout policy", () => {
   it("answers at once below the slow-down threshold, then doubles the delay up to the cap", () => {
-    expect([0, 4, 5, 6, 7, 8, 9, 40].map((failures) => delayFor(failures, 5, policy.maxDelayMs))).toEqual([0, 0, 200, 400, 800, 1_600, 2_000, 2_000]);
+    expect([0, 4, 5, 6, 7, 8, 9, 40].map((failures) => delayFor(failures, 5, policy.maxDelayMs))).toEqual([
+      0, 0, 200, 400, 800, 1_600, 2_000, 2_000,
+    ]);
     expect(delayFor(1_000_000, 5, policy.maxDelayMs)).toBe(2_000);
   });
 

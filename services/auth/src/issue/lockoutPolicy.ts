@@ -47,7 +47,10 @@ export const FIRST_DELAY_MS = 200;
 export function assess(counts: FailureCounts, policy: LockoutPolicy): Assessment {
   return {
     locked: counts.keyAddress >= policy.keyAddress.lockAfter,
-    delayMs: Math.max(delayFor(counts.keyAddress, policy.keyAddress.slowAfter, policy.maxDelayMs), delayFor(counts.address, policy.address.slowAfter, policy.maxDelayMs)),
+    delayMs: Math.max(
+      delayFor(counts.keyAddress, policy.keyAddress.slowAfter, policy.maxDelayMs),
+      delayFor(counts.address, policy.address.slowAfter, policy.maxDelayMs),
+    ),
   };
 }
 

@@ -56,13 +56,24 @@ export function adminCommands(options: AdminCommandsOptions): AdminCommands {
   const projectionTimeoutMs = options.projectionTimeoutMs ?? 5_000;
 
   /** Publishes the decided event and answers with the key as the registry now has it. */
-  const commit = async (decision: Decision, keyId: string, current: ApiKeyRecord | undefined, deadline: number): Promise<ApiKeyRecord> => {
+  const commit = async (
+    decision: Decision,
+    keyId: string,
+    current: ApiKeyRecord | undefined,
+    deadline: number,
+  ): Promise<ApiKeyRecord> => {
     if (decision instanceof AppError) throw decision;
     const started = Date.now();
     // Leave the caller time to hear the answer: a reply after its deadline is lost.
     const published = await publisher.publish(decision, Math.min(started + publishTimeoutMs, deadline - 250));
-    const projected = await awaitStoredOffset(redis, authKeys.offset(TOPICS.authApiKeys.name, published.partition), published.offset, Math.min(Date.now() + projectionTimeoutMs, deadline - 250));
-    if (!projected) log.warn({ keyId, partition: published.partition }, "the key registry has not applied the change yet; it will");
+    const projected = await awaitStoredOffset(
+      redis,
+      authKeys.offset(TOPICS.authApiKeys.name, published.partition),
+      published.offset,
+      Math.min(Date.now() + projectionTimeoutMs, deadline - 250),
+    );
+    if (!projected)
+      log.warn({ keyId, partition: published.partition }, "the key registry has not applied the change yet; it will");
     const fresh = projected ? await readApiKey(redis, keyId).catch(() => undefined) : undefined;
     const record = fresh ?? evolve(current, decision);
     if (record === undefined) throw new Error(`no record for key ${keyId} after its event`);
@@ -72,7 +83,8 @@ export function adminCommands(options: AdminCommandsOptions): AdminCommands {
   /** Decisions on an incomplete registry could answer NOT_FOUND for a key that exists. */
   const requireCompleteRegistry = (registryPresent = true): void => {
     if (!registryPresent) registry.poke();
-    if (!registryPresent || !registry.complete()) throw unavailable("UNAVAILABLE", "the key registry is being rebuilt; try again shortly");
+    if (!registryPresent || !registry.complete())
+      throw unavailable("UNAVAILABLE", "the key registry is being rebuilt; try again shortly");
   };
 
   const currentOf = async (keyId: string): Promise<ApiKeyRecord | undefined> => {
@@ -88,7 +100,15 @@ export function adminCommands(options: AdminCommandsOptions): AdminCommands {
       const secret = newCredential("secret");
       const current = await readApiKey(redis, keyId);
       const decision = decideCreate(
-        { keyId, name: request.name, scopes: request.scopes, tier: request.tier, secretHmac: pepper.hmac(secret), pepperId: pepper.id, now: now() },
+        {
+          keyId,
+          name: request.name,
+          scopes: request.scopes,
+          tier: request.tier,
+          secretHmac: pepper.hmac(secret),
+          pepperId: pepper.id,
+          now: now(),
+        },
         current,
         rules,
       );
@@ -116,7 +136,10 @@ export function adminCommands(options: AdminCommandsOptions): AdminCommands {
     async rotate(request, deadline) {
       const current = await currentOf(request.id);
       const secret = newCredential("secret");
-      const decision: Decision = decideRotate({ keyId: request.id, secretHmac: pepper.hmac(secret), pepperId: pepper.id, now: now() }, current);
+      const decision: Decision = decideRotate(
+        { keyId: request.id, secretHmac: pepper.hmac(secret), pepperId: pepper.id, now: now() },
+        current,
+      );
       const record = await commit(decision, request.id, current, deadline);
       log.info({ keyId: request.id, secretVersion: record.secretVersion }, "api key secret rotated");
       return { key: apiKeyToProto(record), secret };

@@ -45,7 +45,14 @@ export function apiKeyToHash(record: ApiKeyRecord): Record<string, string> {
 /** Reads a key hash back; undefined for a missing (empty) or damaged hash, which counts as no key. */
 export function apiKeyFromHash(id: string, hash: Record<string, string>): ApiKeyRecord | undefined {
   const { name, scopes, tier, status, secretHmac, pepperId, secretVersion, createdAt } = hash;
-  if (name === undefined || scopes === undefined || tier === undefined || secretHmac === undefined || pepperId === undefined) return undefined;
+  if (
+    name === undefined ||
+    scopes === undefined ||
+    tier === undefined ||
+    secretHmac === undefined ||
+    pepperId === undefined
+  )
+    return undefined;
   if (createdAt === undefined || (status !== "active" && status !== "revoked")) return undefined;
   const version = Number(secretVersion);
   if (!Number.isInteger(version) || version < 1) return undefined;

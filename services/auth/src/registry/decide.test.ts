@@ -21,7 +21,16 @@ const revoked: ApiKeyRecord = { ...active, status: "revoked", revokedAt: "2026-0
 
 const create = (overrides: Partial<Parameters<typeof decideCreate>[0]> = {}) =>
   decideCreate(
-    { keyId: active.id, name: "demo", scopes: ["intents:write", "data:read", "data:read"], tier: "", secretHmac: "bb".repeat(32), pepperId: "p1", now, ...overrides },
+    {
+      keyId: active.id,
+      name: "demo",
+      scopes: ["intents:write", "data:read", "data:read"],
+      tier: "",
+      secretHmac: "bb".repeat(32),
+      pepperId: "p1",
+      now,
+      ...overrides,
+    },
     undefined,
     rules,
   );
@@ -86,26 +95,37 @@ describe("decideRevoke", () => {
       code: "API_KEY_REVOKED",
       grpcStatus: status.FAILED_PRECONDITION,
     });
-    expect(refusal(decideRevoke({ keyId: active.id, reason: "x".repeat(501), now }, active)).code).toBe("INVALID_REASON");
+    expect(refusal(decideRevoke({ keyId: active.id, reason: "x".repeat(501), now }, active)).code).toBe(
+      "INVALID_REASON",
+    );
   });
 });
 
 describe("decideRotate", () => {
   it("replaces the secret's HMAC of an active key", () => {
     expect(decideRotate({ keyId: active.id, secretHmac: "cc", pepperId: "p2", now }, active)).toEqual({
-      event: { $case: "apiKeySecretRotated", value: { keyId: active.id, secretHmac: "cc", pepperId: "p2", rotatedAt: now.toISOString() } },
+      event: {
+        $case: "apiKeySecretRotated",
+        value: { keyId: active.id, secretHmac: "cc", pepperId: "p2", rotatedAt: now.toISOString() },
+      },
     });
   });
 
   it("refuses unknown and revoked keys", () => {
-    expect(refusal(decideRotate({ keyId: active.id, secretHmac: "cc", pepperId: "p2", now }, undefined)).code).toBe("API_KEY_NOT_FOUND");
-    expect(refusal(decideRotate({ keyId: active.id, secretHmac: "cc", pepperId: "p2", now }, revoked)).code).toBe("API_KEY_REVOKED");
+    expect(refusal(decideRotate({ keyId: active.id, secretHmac: "cc", pepperId: "p2", now }, undefined)).code).toBe(
+      "API_KEY_NOT_FOUND",
+    );
+    expect(refusal(decideRotate({ keyId: active.id, secretHmac: "cc", pepperId: "p2", now }, revoked)).code).toBe(
+      "API_KEY_REVOKED",
+    );
   });
 });
 
 describe("decideIssueRefreshToken", () => {
   it("binds the token to the key and its current secret version, with its expiry", () => {
-    expect(decideIssueRefreshToken({ keyId: active.id, tokenHmac: "dd", pepperId: "p1", now, ttlSeconds: 3_600 }, active)).toEqual({
+    expect(
+      decideIssueRefreshToken({ keyId: active.id, tokenHmac: "dd", pepperId: "p1", now, ttlSeconds: 3_600 }, active),
+    ).toEqual({
       event: {
         $case: "refreshTokenIssued",
         value: {
@@ -121,7 +141,11 @@ describe("decideIssueRefreshToken", () => {
   });
 
   it("gives a key revoked in the meantime nothing: the credentials' 401", () => {
-    expect(refusal(decideIssueRefreshToken({ keyId: active.id, tokenHmac: "dd", pepperId: "p1", now, ttlSeconds: 60 }, revoked))).toEqual({
+    expect(
+      refusal(
+        decideIssueRefreshToken({ keyId: active.id, tokenHmac: "dd", pepperId: "p1", now, ttlSeconds: 60 }, revoked),
+      ),
+    ).toEqual({
       code: "INVALID_CREDENTIALS",
       grpcStatus: status.UNAUTHENTICATED,
     });

@@ -32,7 +32,11 @@ const MAX_REASON_LENGTH = 500;
 // Control characters would garble `keys list` and log lines.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-export function decideCreate(command: CreateApiKeyCommand, current: ApiKeyRecord | undefined, rules: CreateRules): Decision {
+export function decideCreate(
+  command: CreateApiKeyCommand,
+  current: ApiKeyRecord | undefined,
+  rules: CreateRules,
+): Decision {
   const name = command.name.trim();
   if (name.length === 0 || name.length > MAX_NAME_LENGTH || CONTROL.test(name)) {
     return invalidArgument("INVALID_NAME", `the key name must be 1 to ${MAX_NAME_LENGTH} printable characters`);
@@ -42,11 +46,17 @@ export function decideCreate(command: CreateApiKeyCommand, current: ApiKeyRecord
   }
   const unknown = command.scopes.filter((scope) => !isScope(scope));
   if (unknown.length > 0) {
-    return invalidArgument("INVALID_SCOPE", `unknown scope ${JSON.stringify(unknown[0])}; valid scopes: ${SCOPES.join(", ")}`);
+    return invalidArgument(
+      "INVALID_SCOPE",
+      `unknown scope ${JSON.stringify(unknown[0])}; valid scopes: ${SCOPES.join(", ")}`,
+    );
   }
   const tier = command.tier === "" ? rules.defaultTier : command.tier;
   if (!rules.tiers.includes(tier)) {
-    return invalidArgument("UNKNOWN_TIER", `unknown tier ${JSON.stringify(tier)}; valid tiers: ${rules.tiers.join(", ")}`);
+    return invalidArgument(
+      "UNKNOWN_TIER",
+      `unknown tier ${JSON.stringify(tier)}; valid tiers: ${rules.tiers.join(", ")}`,
+    );
   }
   // A fresh 128-bit id never collides in practice; refusing keeps a bug from overwriting a key.
   if (current !== undefined) return failedPrecondition("API_KEY_EXISTS", `key ${command.keyId} already exists`);
@@ -75,12 +85,15 @@ export interface RevokeApiKeyCommand {
 
 export function decideRevoke(command: RevokeApiKeyCommand, current: ApiKeyRecord | undefined): Decision {
   if (current === undefined) return unknownKey(command.keyId);
-  if (current.status === "revoked") return failedPrecondition("API_KEY_REVOKED", `key ${command.keyId} is already revoked`);
+  if (current.status === "revoked")
+    return failedPrecondition("API_KEY_REVOKED", `key ${command.keyId} is already revoked`);
   const reason = command.reason.trim();
   if (reason.length > MAX_REASON_LENGTH || CONTROL.test(reason)) {
     return invalidArgument("INVALID_REASON", `the reason must be at most ${MAX_REASON_LENGTH} printable characters`);
   }
-  return { event: { $case: "apiKeyRevoked", value: { keyId: command.keyId, revokedAt: command.now.toISOString(), reason } } };
+  return {
+    event: { $case: "apiKeyRevoked", value: { keyId: command.keyId, revokedAt: command.now.toISOString(), reason } },
+  };
 }
 
 export interface RotateSecretCommand {
@@ -92,7 +105,8 @@ export interface RotateSecretCommand {
 
 export function decideRotate(command: RotateSecretCommand, current: ApiKeyRecord | undefined): Decision {
   if (current === undefined) return unknownKey(command.keyId);
-  if (current.status === "revoked") return failedPrecondition("API_KEY_REVOKED", `key ${command.keyId} is revoked; create a new key`);
+  if (current.status === "revoked")
+    return failedPrecondition("API_KEY_REVOKED", `key ${command.keyId} is revoked; create a new key`);
   return {
     event: {
       $case: "apiKeySecretRotated",
@@ -115,7 +129,10 @@ export interface IssueRefreshTokenCommand {
 }
 
 /** The key was authenticated just before; a key revoked in between still gets no token. */
-export function decideIssueRefreshToken(command: IssueRefreshTokenCommand, current: ApiKeyRecord | undefined): Decision {
+export function decideIssueRefreshToken(
+  command: IssueRefreshTokenCommand,
+  current: ApiKeyRecord | undefined,
+): Decision {
   if (current === undefined || current.status !== "active") return invalidCredentials();
   return {
     event: {

@@ -29,7 +29,10 @@ export interface EventPublisher {
  * while Kafka is away, so auth starts, and reports not-ready, without a broker.
  */
 export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
-  const publisher = createLazyPublisher(kafka, { onConnectError: (error, failures) => log.warn({ err: error, failures }, "kafka publisher could not connect; retrying") });
+  const publisher = createLazyPublisher(kafka, {
+    onConnectError: (error, failures) =>
+      log.warn({ err: error, failures }, "kafka publisher could not connect; retrying"),
+  });
   return {
     async publish(event, deadline) {
       const topic = topicOf(event);
@@ -40,7 +43,9 @@ export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
         eventType: eventTypeOf(event),
         schema: topic.schema,
       };
-      const [landed] = await publisher.publish([record], deadline).catch((error: unknown) => Promise.reject(notConfirmed(error)));
+      const [landed] = await publisher
+        .publish([record], deadline)
+        .catch((error: unknown) => Promise.reject(notConfirmed(error)));
       if (landed === undefined) throw notConfirmed();
       return { partition: landed.partition, offset: landed.baseOffset };
     },
@@ -55,5 +60,10 @@ export function topicOf(event: ApiKeyEvent): typeof TOPICS.authApiKeys | typeof 
 }
 
 function notConfirmed(cause?: unknown) {
-  return unavailable("UNAVAILABLE", "the event log (Kafka) did not confirm the change in time; try again shortly", undefined, cause);
+  return unavailable(
+    "UNAVAILABLE",
+    "the event log (Kafka) did not confirm the change in time; try again shortly",
+    undefined,
+    cause,
+  );
 }

@@ -21,11 +21,20 @@ const created: ApiKeyEvent = {
 const rotated = (secretHmac: string, rotatedAt: string): ApiKeyEvent => ({
   event: { $case: "apiKeySecretRotated", value: { keyId, secretHmac, pepperId: "p1", rotatedAt } },
 });
-const revoked: ApiKeyEvent = { event: { $case: "apiKeyRevoked", value: { keyId, revokedAt: "2026-03-01T00:00:00.000Z", reason: "done" } } };
+const revoked: ApiKeyEvent = {
+  event: { $case: "apiKeyRevoked", value: { keyId, revokedAt: "2026-03-01T00:00:00.000Z", reason: "done" } },
+};
 const refreshIssued: ApiKeyEvent = {
   event: {
     $case: "refreshTokenIssued",
-    value: { keyId, tokenHmac: "ff", pepperId: "p1", secretVersion: 1, issuedAt: "2026-01-02T00:00:00.000Z", expiresAt: "2026-02-01T00:00:00.000Z" },
+    value: {
+      keyId,
+      tokenHmac: "ff",
+      pepperId: "p1",
+      secretVersion: 1,
+      issuedAt: "2026-01-02T00:00:00.000Z",
+      expiresAt: "2026-02-01T00:00:00.000Z",
+    },
   },
 };
 
@@ -47,12 +56,27 @@ describe("evolve", () => {
   });
 
   it("counts rotations in the secret version and keeps the latest secret", () => {
-    const record = fold([created, rotated("bb", "2026-01-05T00:00:00.000Z"), refreshIssued, rotated("cc", "2026-01-06T00:00:00.000Z")]);
-    expect(record).toMatchObject({ secretHmac: "cc", secretVersion: 3, secretRotatedAt: "2026-01-06T00:00:00.000Z", status: "active" });
+    const record = fold([
+      created,
+      rotated("bb", "2026-01-05T00:00:00.000Z"),
+      refreshIssued,
+      rotated("cc", "2026-01-06T00:00:00.000Z"),
+    ]);
+    expect(record).toMatchObject({
+      secretHmac: "cc",
+      secretVersion: 3,
+      secretRotatedAt: "2026-01-06T00:00:00.000Z",
+      status: "active",
+    });
   });
 
   it("revokes for good, keeping the rest of the record", () => {
-    expect(fold([created, revoked])).toMatchObject({ status: "revoked", revokedAt: "2026-03-01T00:00:00.000Z", secretVersion: 1, name: "demo" });
+    expect(fold([created, revoked])).toMatchObject({
+      status: "revoked",
+      revokedAt: "2026-03-01T00:00:00.000Z",
+      secretVersion: 1,
+      name: "demo",
+    });
   });
 
   it("leaves unknown keys unknown and refresh tokens out of the key", () => {

@@ -48,17 +48,35 @@ function record(offset: number, payload: ApiKeyEvent): ConsumedRecord {
 }
 
 function batch(messages: ConsumedRecord[], previousOffset: string | undefined): ProjectionBatch {
-  return { topic, partition: 0, messages, lastOffset: messages.at(-1)!.offset, previousOffset, heartbeat: async () => undefined };
+  return {
+    topic,
+    partition: 0,
+    messages,
+    lastOffset: messages.at(-1)!.offset,
+    previousOffset,
+    heartbeat: async () => undefined,
+  };
 }
 
 const created: ApiKeyEvent = {
   event: {
     $case: "apiKeyCreated",
-    value: { keyId, name: "demo", scopes: ["data:read"], tier: "free", secretHmac: "aa", pepperId: "p1", createdAt: "2026-01-01T00:00:00.000Z" },
+    value: {
+      keyId,
+      name: "demo",
+      scopes: ["data:read"],
+      tier: "free",
+      secretHmac: "aa",
+      pepperId: "p1",
+      createdAt: "2026-01-01T00:00:00.000Z",
+    },
   },
 };
 const rotated: ApiKeyEvent = {
-  event: { $case: "apiKeySecretRotated", value: { keyId, secretHmac: "bb", pepperId: "p1", rotatedAt: "2026-01-02T00:00:00.000Z" } },
+  event: {
+    $case: "apiKeySecretRotated",
+    value: { keyId, secretHmac: "bb", pepperId: "p1", rotatedAt: "2026-01-02T00:00:00.000Z" },
+  },
 };
 const refresh = (tokenHmac: string, expiresAt: string): ApiKeyEvent => ({
   event: {
@@ -72,7 +90,15 @@ describe("the registry projection", () => {
     const projection = registryProjection(redis, log, { refreshTokensPerKey: 25 });
     const future = new Date(Date.now() + 3_600_000).toISOString();
     await projection.handleBatch(
-      batch([record(0, created), record(1, rotated), record(2, refresh("cafe", future)), record(3, refresh("dead", "2020-01-01T00:00:00.000Z"))], undefined),
+      batch(
+        [
+          record(0, created),
+          record(1, rotated),
+          record(2, refresh("cafe", future)),
+          record(3, refresh("dead", "2020-01-01T00:00:00.000Z")),
+        ],
+        undefined,
+      ),
     );
     expect(await redis.hgetall(authKeys.apiKey(keyId))).toEqual({
       name: "demo",
@@ -86,7 +112,11 @@ describe("the registry projection", () => {
       secretRotatedAt: "2026-01-02T00:00:00.000Z",
     });
     expect(await redis.smembers(authKeys.keySet)).toEqual([keyId]);
-    expect(await redis.hgetall(authKeys.refreshToken("cafe"))).toEqual({ keyId, secretVersion: "2", expiresAt: future });
+    expect(await redis.hgetall(authKeys.refreshToken("cafe"))).toEqual({
+      keyId,
+      secretVersion: "2",
+      expiresAt: future,
+    });
     const ttl = await redis.pttl(authKeys.refreshToken("cafe"));
     expect(ttl).toBeGreaterThan(3_500_000);
     // A token that expired before the replay is not brought back.
@@ -94,9 +124,15 @@ describe("the registry projection", () => {
     expect(await projection.loadOffsets(topic, 0)).toBe("3");
     expect(await projection.loadOffsets(topic, 1)).toBeUndefined();
 
-    const revoked: ApiKeyEvent = { event: { $case: "apiKeyRevoked", value: { keyId, revokedAt: "2026-01-03T00:00:00.000Z", reason: "" } } };
+    const revoked: ApiKeyEvent = {
+      event: { $case: "apiKeyRevoked", value: { keyId, revokedAt: "2026-01-03T00:00:00.000Z", reason: "" } },
+    };
     await projection.handleBatch(batch([record(4, revoked)], "3"));
-    expect(await redis.hgetall(authKeys.apiKey(keyId))).toMatchObject({ status: "revoked", revokedAt: "2026-01-03T00:00:00.000Z", secretVersion: "2" });
+    expect(await redis.hgetall(authKeys.apiKey(keyId))).toMatchObject({
+      status: "revoked",
+      revokedAt: "2026-01-03T00:00:00.000Z",
+      secretVersion: "2",
+    });
     expect(await projection.loadOffsets(topic, 0)).toBe("4");
   });
 

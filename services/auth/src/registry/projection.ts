@@ -17,7 +17,11 @@ export interface RegistryProjection {
  * each batch's record changes and the partition's offset commit together (libs/store
  * commitAtOffset). `redis` must be a connection of its own (WATCH belongs to the connection).
  */
-export function registryProjection(redis: Redis, log: Logger, options: { refreshTokensPerKey: number; now?: () => number }): RegistryProjection {
+export function registryProjection(
+  redis: Redis,
+  log: Logger,
+  options: { refreshTokensPerKey: number; now?: () => number },
+): RegistryProjection {
   const now = options.now ?? Date.now;
   defineRefreshTokenWrite(redis);
   return {
@@ -27,10 +31,15 @@ export function registryProjection(redis: Redis, log: Logger, options: { refresh
 
     async handleBatch(batch) {
       const events = decodeAll(batch, log);
-      const keyIds = [...new Set(events.filter((event) => event.event?.$case !== "refreshTokenIssued").map(keyIdOf))].filter(
-        (keyId): keyId is string => keyId !== undefined && keyId !== "",
-      );
-      const step = { offsetKey: authKeys.offset(batch.topic, batch.partition), previousOffset: batch.previousOffset, lastOffset: batch.lastOffset, partition: `${batch.topic}/${batch.partition}` };
+      const keyIds = [
+        ...new Set(events.filter((event) => event.event?.$case !== "refreshTokenIssued").map(keyIdOf)),
+      ].filter((keyId): keyId is string => keyId !== undefined && keyId !== "");
+      const step = {
+        offsetKey: authKeys.offset(batch.topic, batch.partition),
+        previousOffset: batch.previousOffset,
+        lastOffset: batch.lastOffset,
+        partition: `${batch.topic}/${batch.partition}`,
+      };
       await commitAtOffset(
         redis,
         step,
@@ -44,7 +53,14 @@ export function registryProjection(redis: Redis, log: Logger, options: { refresh
               const expiresAtMs = Date.parse(event.value.expiresAt);
               // Replaying old tokens must not bring back expired ones (PEXPIREAT in the past deletes).
               if (!Number.isFinite(expiresAtMs) || expiresAtMs <= now()) continue;
-              refreshWrites.push({ tokenHmac: event.value.tokenHmac, record: { keyId: event.value.keyId, secretVersion: event.value.secretVersion, expiresAt: event.value.expiresAt } });
+              refreshWrites.push({
+                tokenHmac: event.value.tokenHmac,
+                record: {
+                  keyId: event.value.keyId,
+                  secretVersion: event.value.secretVersion,
+                  expiresAt: event.value.expiresAt,
+                },
+              });
               continue;
             }
             const keyId = keyIdOf(payload);
@@ -60,7 +76,8 @@ export function registryProjection(redis: Redis, log: Logger, options: { refresh
             multi.sadd(authKeys.keySet, keyId);
           }
           const at = now();
-          for (const write of refreshWrites) queueRefreshTokenWrite(multi, write.tokenHmac, write.record, options.refreshTokensPerKey, at);
+          for (const write of refreshWrites)
+            queueRefreshTokenWrite(multi, write.tokenHmac, write.record, options.refreshTokensPerKey, at);
         },
         // A key record read above must not change before the batch's MULTI applies.
         keyIds.map(authKeys.apiKey),
@@ -76,10 +93,17 @@ function decodeAll(batch: ProjectionBatch, log: Logger): ApiKeyEvent[] {
     try {
       const payload = ApiKeyEvent.decode(message.value);
       if (payload.event !== undefined) events.push(payload);
-      else log.error({ topic: batch.topic, partition: batch.partition, offset: message.offset }, "api-key record without an event; skipped");
+      else
+        log.error(
+          { topic: batch.topic, partition: batch.partition, offset: message.offset },
+          "api-key record without an event; skipped",
+        );
     } catch (error) {
       // A record that can never be decoded would stop the registry for good if it were retried.
-      log.error({ err: error, topic: batch.topic, partition: batch.partition, offset: message.offset }, "undecodable api-key record; skipped");
+      log.error(
+        { err: error, topic: batch.topic, partition: batch.partition, offset: message.offset },
+        "undecodable api-key record; skipped",
+      );
     }
   }
   return events;

@@ -1,10 +1,5 @@
 import type { Redis } from "@platform/store";
-import {
-  apiKeyFromHash,
-  refreshTokenFromHash,
-  type ApiKeyRecord,
-  type RefreshTokenRecord,
-} from "./apiKeyRecord.js";
+import { apiKeyFromHash, refreshTokenFromHash, type ApiKeyRecord, type RefreshTokenRecord } from "./apiKeyRecord.js";
 import { authKeys } from "./keys.js";
 import { writeCappedRefreshToken } from "./refreshTokenWrite.js";
 import { fromStore } from "./storeErrors.js";
@@ -39,7 +34,12 @@ export function listApiKeys(redis: Redis): Promise<ApiKeyRecord[]> {
  * is handed out, keeping at most `cap` live tokens for its key (refreshTokenWrite.ts). This and
  * the projection's write of the same record are interchangeable, in either order.
  */
-export function writeRefreshToken(redis: Redis, tokenHmac: string, record: RefreshTokenRecord, cap: number): Promise<void> {
+export function writeRefreshToken(
+  redis: Redis,
+  tokenHmac: string,
+  record: RefreshTokenRecord,
+  cap: number,
+): Promise<void> {
   return fromStore(() => writeCappedRefreshToken(redis, tokenHmac, record, cap));
 }
 
@@ -58,19 +58,26 @@ export interface Lookup<T> {
 /** The key and the registry marker in one round trip, so every lookup costs the same. */
 export function lookUpApiKey(redis: Redis, keyId: string): Promise<Lookup<ApiKeyRecord>> {
   return fromStore(async () => {
-    const [hash, marker] = await pipelined(redis, (pipeline) => pipeline.hgetall(authKeys.apiKey(keyId)).exists(authKeys.marker));
+    const [hash, marker] = await pipelined(redis, (pipeline) =>
+      pipeline.hgetall(authKeys.apiKey(keyId)).exists(authKeys.marker),
+    );
     return { value: apiKeyFromHash(keyId, hash as Record<string, string>), registryPresent: marker === 1 };
   });
 }
 
 export function lookUpRefreshToken(redis: Redis, tokenHmac: string): Promise<Lookup<RefreshTokenRecord>> {
   return fromStore(async () => {
-    const [hash, marker] = await pipelined(redis, (pipeline) => pipeline.hgetall(authKeys.refreshToken(tokenHmac)).exists(authKeys.marker));
+    const [hash, marker] = await pipelined(redis, (pipeline) =>
+      pipeline.hgetall(authKeys.refreshToken(tokenHmac)).exists(authKeys.marker),
+    );
     return { value: refreshTokenFromHash(hash as Record<string, string>), registryPresent: marker === 1 };
   });
 }
 
-async function pipelined(redis: Redis, build: (pipeline: ReturnType<Redis["pipeline"]>) => unknown): Promise<unknown[]> {
+async function pipelined(
+  redis: Redis,
+  build: (pipeline: ReturnType<Redis["pipeline"]>) => unknown,
+): Promise<unknown[]> {
   const pipeline = redis.pipeline();
   build(pipeline);
   const results = (await pipeline.exec()) ?? [];

@@ -26,13 +26,18 @@ afterAll(async () => {
 const KEY = "ak_AAAAAAAAAAAAAAAAAAAAAA";
 // Real time: Redis expires records by its own clock.
 const now = Date.now();
-const token = (index: number) => ({ hmac: `h${index}`, record: { keyId: KEY, secretVersion: 1, expiresAt: new Date(now + index * 60_000).toISOString() } });
-const live = async () => (await redis.zrange(authKeys.refreshTokensOfKey(KEY), 0, -1)).map((key) => key.replace("auth:refresh:", ""));
+const token = (index: number) => ({
+  hmac: `h${index}`,
+  record: { keyId: KEY, secretVersion: 1, expiresAt: new Date(now + index * 60_000).toISOString() },
+});
+const live = async () =>
+  (await redis.zrange(authKeys.refreshTokensOfKey(KEY), 0, -1)).map((key) => key.replace("auth:refresh:", ""));
 const stored = async () => (await redis.keys("auth:refresh:h*")).map((key) => key.replace("auth:refresh:", "")).sort();
 
 describe("capped refresh-token writes", () => {
   it("keep at most the cap of live tokens per key, dropping those that expire first, records and all", async () => {
-    for (const index of [1, 2, 3, 4, 5]) await writeCappedRefreshToken(redis, token(index).hmac, token(index).record, 3, now);
+    for (const index of [1, 2, 3, 4, 5])
+      await writeCappedRefreshToken(redis, token(index).hmac, token(index).record, 3, now);
     expect(await live()).toEqual(["h3", "h4", "h5"]);
     expect(await stored()).toEqual(["h3", "h4", "h5"]);
     expect(await redis.hgetall(authKeys.refreshToken("h5"))).toMatchObject({ keyId: KEY, secretVersion: "1" });
@@ -52,7 +57,12 @@ describe("capped refresh-token writes", () => {
       for (const index of order) await writeCappedRefreshToken(redis, token(index).hmac, token(index).record, 3, now);
       outcomes.push([await live(), await stored()]);
     }
-    expect(outcomes).toEqual(orders.map(() => [["h3", "h4", "h5"], ["h3", "h4", "h5"]]));
+    expect(outcomes).toEqual(
+      orders.map(() => [
+        ["h3", "h4", "h5"],
+        ["h3", "h4", "h5"],
+      ]),
+    );
   });
 
   it("never writes an expired token and drops the key's expired ones; works inside a MULTI", async () => {
@@ -64,7 +74,13 @@ describe("capped refresh-token writes", () => {
     // Later: token 1 has expired (Redis dropped its record on time; the set still names it).
     await writeCappedRefreshToken(redis, token(3).hmac, token(3).record, 3, now + 90_000);
     expect(await live()).toEqual(["h2", "h3"]);
-    await writeCappedRefreshToken(redis, "expired", { keyId: KEY, secretVersion: 1, expiresAt: new Date(now).toISOString() }, 3, now + 90_000);
+    await writeCappedRefreshToken(
+      redis,
+      "expired",
+      { keyId: KEY, secretVersion: 1, expiresAt: new Date(now).toISOString() },
+      3,
+      now + 90_000,
+    );
     expect(await redis.exists(authKeys.refreshToken("expired"))).toBe(0);
   });
 });

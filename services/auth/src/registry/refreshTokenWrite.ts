@@ -43,12 +43,25 @@ interface WithScript {
 /** Registers the script on a connection (once); ioredis sends EVALSHA and falls back to EVAL. */
 function scripted(redis: Redis): Redis & WithScript {
   const commands = redis as Redis & Partial<WithScript>;
-  if (typeof commands.writeRefreshToken !== "function") redis.defineCommand("writeRefreshToken", { numberOfKeys: 2, lua: WRITE_REFRESH_TOKEN });
+  if (typeof commands.writeRefreshToken !== "function")
+    redis.defineCommand("writeRefreshToken", { numberOfKeys: 2, lua: WRITE_REFRESH_TOKEN });
   return redis as Redis & WithScript;
 }
 
-function argsOf(tokenHmac: string, record: RefreshTokenRecord, cap: number, now: number): [string, string, ...(string | number)[]] {
-  return [authKeys.refreshToken(tokenHmac), authKeys.refreshTokensOfKey(record.keyId), Date.parse(record.expiresAt), now, cap, ...Object.entries(refreshTokenToHash(record)).flat()];
+function argsOf(
+  tokenHmac: string,
+  record: RefreshTokenRecord,
+  cap: number,
+  now: number,
+): [string, string, ...(string | number)[]] {
+  return [
+    authKeys.refreshToken(tokenHmac),
+    authKeys.refreshTokensOfKey(record.keyId),
+    Date.parse(record.expiresAt),
+    now,
+    cap,
+    ...Object.entries(refreshTokenToHash(record)).flat(),
+  ];
 }
 
 /** Defines the script on `redis` so `queueRefreshTokenWrite` can queue it in its MULTIs. */
@@ -57,11 +70,23 @@ export function defineRefreshTokenWrite(redis: Redis): void {
 }
 
 /** The write on its own. */
-export async function writeCappedRefreshToken(redis: Redis, tokenHmac: string, record: RefreshTokenRecord, cap: number, now = Date.now()): Promise<void> {
+export async function writeCappedRefreshToken(
+  redis: Redis,
+  tokenHmac: string,
+  record: RefreshTokenRecord,
+  cap: number,
+  now = Date.now(),
+): Promise<void> {
   await scripted(redis).writeRefreshToken(...argsOf(tokenHmac, record, cap, now));
 }
 
 /** The write queued in a MULTI of a connection `defineRefreshTokenWrite` prepared. */
-export function queueRefreshTokenWrite(multi: Multi, tokenHmac: string, record: RefreshTokenRecord, cap: number, now = Date.now()): void {
+export function queueRefreshTokenWrite(
+  multi: Multi,
+  tokenHmac: string,
+  record: RefreshTokenRecord,
+  cap: number,
+  now = Date.now(),
+): void {
   (multi as unknown as WithScript).writeRefreshToken(...argsOf(tokenHmac, record, cap, now));
 }

@@ -41,7 +41,9 @@ export function superviseRegistry(options: RegistrySupervisorOptions): Projectio
     // Keys (kept forever) and issued refresh tokens (kept while they can be live); one fold.
     topics: [TOPICS.authApiKeys.name, TOPICS.authRefreshTokens.name],
     marker: redisProjectionMarker(options.redis, authKeys.marker),
-    projection: registryProjection(options.projectionRedis, options.log, { refreshTokensPerKey: options.refreshTokensPerKey }),
+    projection: registryProjection(options.projectionRedis, options.log, {
+      refreshTokensPerKey: options.refreshTokensPerKey,
+    }),
     replicationFactor: options.replicationFactor,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
   });

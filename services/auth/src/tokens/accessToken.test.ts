@@ -4,7 +4,12 @@ import { accessTokenClaims, issueAccessToken } from "./accessToken.js";
 import { signingKeysResponse } from "./publishedKeys.js";
 import { generateSigningKeyFile, parseSigningKeyFile } from "./signingKeyFile.js";
 
-const subject = { keyId: "ak_0000000000000000000003", scopes: ["data:read", "intents:read"], tier: "free", secretVersion: 2 };
+const subject = {
+  keyId: "ak_0000000000000000000003",
+  scopes: ["data:read", "intents:read"],
+  tier: "free",
+  secretVersion: 2,
+};
 const settings = { issuer: "platform-auth", audience: "platform-api", ttlSeconds: 900 };
 
 describe("access token claims", () => {
@@ -39,19 +44,36 @@ describe("signed access tokens", () => {
       audience: "platform-api",
       currentDate: new Date(1_700_000_060_000),
     });
-    expect(payload).toMatchObject({ sub: subject.keyId, client_id: subject.keyId, scope: "data:read intents:read", tier: "free", kver: 2 });
+    expect(payload).toMatchObject({
+      sub: subject.keyId,
+      client_id: subject.keyId,
+      scope: "data:read intents:read",
+      tier: "free",
+      kver: 2,
+    });
     expect(payload.exp! - payload.iat!).toBe(900);
     expect(typeof payload.jti).toBe("string");
     // Never the private half.
     expect(published.jwksJson).not.toContain('"d"');
-    expect(published.keys[0]).toEqual({ kid: key.kid, kty: "OKP", crv: "Ed25519", x: key.publicJwk.x, alg: "EdDSA", use: "sig" });
+    expect(published.keys[0]).toEqual({
+      kid: key.kid,
+      kty: "OKP",
+      crv: "Ed25519",
+      x: key.publicJwk.x,
+      alg: "EdDSA",
+      use: "sig",
+    });
     expect(published).toMatchObject({ issuer: "platform-auth", audience: "platform-api", cacheMaxAgeSeconds: 60 });
   });
 
   it("get a fresh jti each time", async () => {
     const key = parseSigningKeyFile(JSON.stringify(generateSigningKeyFile(new Date(0))));
-    const [a, b] = await Promise.all([issueAccessToken(subject, settings, key), issueAccessToken(subject, settings, key)]);
-    const jti = (token: string) => (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string }).jti;
+    const [a, b] = await Promise.all([
+      issueAccessToken(subject, settings, key),
+      issueAccessToken(subject, settings, key),
+    ]);
+    const jti = (token: string) =>
+      (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string }).jti;
     expect(jti(a)).not.toBe(jti(b));
   });
 });

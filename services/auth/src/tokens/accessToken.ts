@@ -33,7 +33,12 @@ export interface AccessTokenClaims {
 }
 
 /** The claims of a token issued at `nowSeconds`. Pure, so the profile is testable as data. */
-export function accessTokenClaims(subject: AccessTokenSubject, settings: AccessTokenSettings, nowSeconds: number, jti: string): AccessTokenClaims {
+export function accessTokenClaims(
+  subject: AccessTokenSubject,
+  settings: AccessTokenSettings,
+  nowSeconds: number,
+  jti: string,
+): AccessTokenClaims {
   return {
     iss: settings.issuer,
     aud: settings.audience,
@@ -54,6 +59,11 @@ export function signAccessToken(claims: AccessTokenClaims, key: SigningKey): Pro
 }
 
 /** Issues a token for the subject now. */
-export function issueAccessToken(subject: AccessTokenSubject, settings: AccessTokenSettings, key: SigningKey, nowMs: number = Date.now()): Promise<string> {
+export function issueAccessToken(
+  subject: AccessTokenSubject,
+  settings: AccessTokenSettings,
+  key: SigningKey,
+  nowMs: number = Date.now(),
+): Promise<string> {
   return signAccessToken(accessTokenClaims(subject, settings, Math.floor(nowMs / 1_000), randomUUID()), key);
 }

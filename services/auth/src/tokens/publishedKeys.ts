@@ -5,7 +5,11 @@ import type { SigningKey } from "./signingKeyFile.js";
 export const SIGNING_KEYS_CACHE_SECONDS = 60;
 
 /** GetSigningKeys: the public half of every key in the folder, as proto fields and as a JWKS. */
-export function signingKeysResponse(keys: readonly SigningKey[], issuer: string, audience: string): GetSigningKeysResponse {
+export function signingKeysResponse(
+  keys: readonly SigningKey[],
+  issuer: string,
+  audience: string,
+): GetSigningKeysResponse {
   const published: PublishedKey[] = keys.map((key) => ({
     kid: key.kid,
     kty: key.publicJwk.kty,
@@ -16,7 +20,9 @@ export function signingKeysResponse(keys: readonly SigningKey[], issuer: string,
   }));
   return {
     keys: published,
-    jwksJson: JSON.stringify({ keys: published.map(({ kid, kty, crv, x, alg, use }) => ({ kid, kty, crv, x, alg, use })) }),
+    jwksJson: JSON.stringify({
+      keys: published.map(({ kid, kty, crv, x, alg, use }) => ({ kid, kty, crv, x, alg, use })),
+    }),
     issuer,
     audience,
     cacheMaxAgeSeconds: SIGNING_KEYS_CACHE_SECONDS,

@@ -75,7 +75,12 @@ export function parseSigningKeyFile(text: string): SigningKey {
   // A public half that does not belong to the private one would publish a key nothing verifies with.
   const derived = createPublicKey(privateKey).export({ format: "jwk" });
   if (derived.x !== privateJwk.x) throw new Error("privateJwk.x does not match privateJwk.d");
-  return { kid, activeFrom: Date.parse(activeFrom), privateKey, publicJwk: { kty: "OKP", crv: "Ed25519", x: privateJwk.x } };
+  return {
+    kid,
+    activeFrom: Date.parse(activeFrom),
+    privateKey,
+    publicJwk: { kty: "OKP", crv: "Ed25519", x: privateJwk.x },
+  };
 }
 
 /** A fresh Ed25519 key; its kid says when it was made, plus randomness to stay unique. */
@@ -83,7 +88,10 @@ export function generateSigningKeyFile(activeFrom: Date, now: Date = new Date())
   const { privateKey } = generateKeyPairSync("ed25519");
   const jwk = privateKey.export({ format: "jwk" });
   if (jwk.x === undefined || jwk.d === undefined) throw new Error("the Ed25519 key did not export as a JWK");
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   return {
     kid: `ed25519-${stamp}-${randomBytes(3).toString("hex")}`,
     activeFrom: activeFrom.toISOString(),

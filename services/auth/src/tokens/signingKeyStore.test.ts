@@ -35,7 +35,10 @@ describe("signing-key files", () => {
       [{ ...file, activeFrom: "yesterday" }, /activeFrom must be an RFC 3339 time/],
       [{ ...file, privateJwk: { ...file.privateJwk, crv: "P-256" } }, /crv must be "Ed25519"/],
       [{ ...file, privateJwk: { ...file.privateJwk, d: undefined } }, /privateJwk\.d/],
-      [{ ...file, privateJwk: { ...file.privateJwk, x: generateSigningKeyFile(new Date(0)).privateJwk.x } }, /does not match/],
+      [
+        { ...file, privateJwk: { ...file.privateJwk, x: generateSigningKeyFile(new Date(0)).privateJwk.x } },
+        /does not match/,
+      ],
     ];
     for (const [content, message] of problems) {
       const text = typeof content === "string" ? content : JSON.stringify(content);
@@ -97,7 +100,12 @@ describe("the active key", () => {
     const next = generateSigningKeyFile(new Date(Date.now() + 60_000));
     writeSigningKeyFile(dir, next);
     store.reload();
-    expect(store.keys().map((key) => key.kid).sort()).toEqual([first.kid, next.kid].sort());
+    expect(
+      store
+        .keys()
+        .map((key) => key.kid)
+        .sort(),
+    ).toEqual([first.kid, next.kid].sort());
     expect(store.signingKey()?.kid).toBe(first.kid);
     expect(store.signingKey(Date.now() + 120_000)?.kid).toBe(next.kid);
 

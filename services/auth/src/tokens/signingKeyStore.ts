@@ -12,7 +12,9 @@ import { parseSigningKeyFile, type SigningKey } from "./signingKeyFile.js";
 export function loadSigningKeys(dir: string): SigningKey[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => !name.startsWith(".")).sort();
+    names = readdirSync(dir)
+      .filter((name) => !name.startsWith("."))
+      .sort();
   } catch (error) {
     throw new Error(`cannot read the folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
   }
@@ -38,7 +40,12 @@ export function activeKeyOf(keys: readonly SigningKey[], now: number): SigningKe
   let active: SigningKey | undefined;
   for (const key of keys) {
     if (key.activeFrom > now) continue;
-    if (active === undefined || key.activeFrom > active.activeFrom || (key.activeFrom === active.activeFrom && key.kid > active.kid)) active = key;
+    if (
+      active === undefined ||
+      key.activeFrom > active.activeFrom ||
+      (key.activeFrom === active.activeFrom && key.kid > active.kid)
+    )
+      active = key;
   }
   return active;
 }
@@ -68,7 +75,11 @@ export interface SigningKeyStore {
  * read and signs from its activeFrom; a file removed stops being published. A folder that fails
  * to load (a bad file, emptied) keeps the keys last loaded, and says so once per problem.
  */
-export function watchSigningKeys(dir: string, initial: SigningKey[], options: { intervalMs: number; log: Logger }): SigningKeyStore {
+export function watchSigningKeys(
+  dir: string,
+  initial: SigningKey[],
+  options: { intervalMs: number; log: Logger },
+): SigningKeyStore {
   let keys = initial;
   let lastProblem: string | undefined;
 
@@ -82,7 +93,8 @@ export function watchSigningKeys(dir: string, initial: SigningKey[], options: { 
       if (before !== after) options.log.info({ kids: keys.map((key) => key.kid) }, "signing keys changed");
     } catch (error) {
       const problem = (error as Error).message;
-      if (problem !== lastProblem) options.log.error({ problem }, "cannot reload the signing keys; keeping the ones loaded before");
+      if (problem !== lastProblem)
+        options.log.error({ problem }, "cannot reload the signing keys; keeping the ones loaded before");
       lastProblem = problem;
     }
   };

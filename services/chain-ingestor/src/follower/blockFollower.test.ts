@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Hex } from "viem";
-import { createBlockFollower, ForkDuringReadError, ReorgBeyondWindowError, type BlockSource, type FollowerCommit } from "./blockFollower.js";
+import {
+  createBlockFollower,
+  ForkDuringReadError,
+  ReorgBeyondWindowError,
+  type BlockSource,
+  type FollowerCommit,
+} from "./blockFollower.js";
 import type { BlockHeader } from "./blocks.js";
 import type { HeaderReader } from "./headerReader.js";
 
@@ -21,7 +27,12 @@ class FakeChain {
     for (let index = 0; index < count; index++) {
       const number = this.blocks.length;
       const parentHash = this.blocks.at(-1)?.hash ?? (`0x${"0".repeat(64)}` as Hex);
-      this.blocks.push({ number: BigInt(number), hash: `0x${fork.repeat(2)}${number.toString(16).padStart(62, "0")}` as Hex, parentHash, timestamp: BigInt(number) });
+      this.blocks.push({
+        number: BigInt(number),
+        hash: `0x${fork.repeat(2)}${number.toString(16).padStart(62, "0")}` as Hex,
+        parentHash,
+        timestamp: BigInt(number),
+      });
     }
   }
 
@@ -45,13 +56,18 @@ class FakeChain {
           this.failNextRead = false;
           throw new ForkDuringReadError("switched forks");
         }
-        return new Map(headers.map((header) => [header.hash, [`event@${header.hash.slice(2, 4)}:${header.number}`]] as const));
+        return new Map(
+          headers.map((header) => [header.hash, [`event@${header.hash.slice(2, 4)}:${header.number}`]] as const),
+        );
       },
     };
   }
 }
 
-function follow(chainModel: FakeChain, options: { windowSize?: number; maxBlocksPerStep?: number; failCommits?: number } = {}) {
+function follow(
+  chainModel: FakeChain,
+  options: { windowSize?: number; maxBlocksPerStep?: number; failCommits?: number } = {},
+) {
   const commits: FollowerCommit<string>[] = [];
   let failures = options.failCommits ?? 0;
   const follower = createBlockFollower<string>({
@@ -79,8 +95,10 @@ function follow(chainModel: FakeChain, options: { windowSize?: number; maxBlocks
   return { follower, commits, runUntilIdle };
 }
 
-const published = (commits: FollowerCommit<string>[]) => commits.flatMap((commit) => commit.blocks.flatMap((block) => block.events));
-const removed = (commits: FollowerCommit<string>[]) => commits.flatMap((commit) => commit.orphaned.flatMap((block) => block.events));
+const published = (commits: FollowerCommit<string>[]) =>
+  commits.flatMap((commit) => commit.blocks.flatMap((block) => block.events));
+const removed = (commits: FollowerCommit<string>[]) =>
+  commits.flatMap((commit) => commit.orphaned.flatMap((block) => block.events));
 
 describe("block follower", () => {
   it("works off a backlog in ranges, then follows new blocks one step each", async () => {
@@ -106,7 +124,13 @@ describe("block follower", () => {
     expect(reorg.commonAncestor?.number).toBe(6n);
     expect(reorg.tip.number).toBe(6n);
     expect(removed(commits)).toEqual(["event@aa:7", "event@aa:8", "event@aa:9"]);
-    expect(published(commits).filter((event) => event.startsWith("event@bb"))).toEqual(["event@bb:7", "event@bb:8", "event@bb:9", "event@bb:10", "event@bb:11"]);
+    expect(published(commits).filter((event) => event.startsWith("event@bb"))).toEqual([
+      "event@bb:7",
+      "event@bb:8",
+      "event@bb:9",
+      "event@bb:10",
+      "event@bb:11",
+    ]);
   });
 
   it("detects a same-height fork of the tip and a rollback below it while no new block came", async () => {

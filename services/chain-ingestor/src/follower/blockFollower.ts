@@ -93,7 +93,8 @@ interface ReadAhead<E> {
 
 export function createBlockFollower<E>(options: BlockFollowerOptions<E>): BlockFollower {
   if (options.windowSize < 1) throw new RangeError(`windowSize must be positive, got ${options.windowSize}`);
-  if (options.maxBlocksPerStep < 1) throw new RangeError(`maxBlocksPerStep must be positive, got ${options.maxBlocksPerStep}`);
+  if (options.maxBlocksPerStep < 1)
+    throw new RangeError(`maxBlocksPerStep must be positive, got ${options.maxBlocksPerStep}`);
   const targetEvents = options.targetEventsPerStep ?? 2_000;
   let window: WindowBlock<E>[] = options.window.slice(-options.windowSize);
   // Start modestly: a backlog's density is unknown until its first range is read.
@@ -192,17 +193,26 @@ export function createBlockFollower<E>(options: BlockFollowerOptions<E>): BlockF
       const blocks = linked.map((header) => ({ header, events: events.get(header.hash) ?? [] }));
       const next = extendWindow(
         window,
-        blocks.map(({ header, events: blockEvents }) => ({ block: { number: header.number, hash: header.hash }, events: blockEvents })),
+        blocks.map(({ header, events: blockEvents }) => ({
+          block: { number: header.number, hash: header.hash },
+          events: blockEvents,
+        })),
         options.windowSize,
       );
       const last = linked[linked.length - 1]!;
-      adapt(blocks.length, blocks.reduce((sum, block) => sum + block.events.length, 0));
+      adapt(
+        blocks.length,
+        blocks.reduce((sum, block) => sum + block.events.length, 0),
+      );
       // While a backlog remains, read the next range during the commit: the node and Kafka work
       // side by side. It is used only if this commit succeeds and the range still builds on it.
       const base = { number: last.number, hash: last.hash };
       if (last.number < latest) {
         const reading = readRange(base, latest).then(
-          (read) => (read.tipMismatch || read.linked.length === 0 ? undefined : { base, latest, linked: read.linked, events: read.events }),
+          (read) =>
+            read.tipMismatch || read.linked.length === 0
+              ? undefined
+              : { base, latest, linked: read.linked, events: read.events },
           () => undefined,
         );
         ahead = reading;

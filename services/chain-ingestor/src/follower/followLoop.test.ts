@@ -92,7 +92,12 @@ describe("runFollowLoop", () => {
     interval.expedite(60_000);
     const abort = new AbortController();
     const failures: number[] = [];
-    const loop = runFollowLoop({ follower, pollIntervalMs: interval, signal: abort.signal, onError: (_error, count) => (failures.push(count), "retry") });
+    const loop = runFollowLoop({
+      follower,
+      pollIntervalMs: interval,
+      signal: abort.signal,
+      onError: (_error, count) => (failures.push(count), "retry"),
+    });
     await vi.advanceTimersByTimeAsync(1_300);
     // Two steps at once (behind), a third at once after them; back-off 400 ms, then 800 ms; then expedited polls.
     expect(gaps(polls.slice(0, 5))).toEqual([0, 0, 400, 800]);

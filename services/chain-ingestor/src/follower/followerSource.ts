@@ -1,10 +1,22 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { createTransactionalPublisher, isProducerFencedError, type Kafka, type OutgoingRecord, type TransactionalPublisher } from "@platform/bus";
+import {
+  createTransactionalPublisher,
+  isProducerFencedError,
+  type Kafka,
+  type OutgoingRecord,
+  type TransactionalPublisher,
+} from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
 import type { Logger } from "@platform/log";
 import type { Checkpoint } from "@platform/proto/events/v1/ingestor_checkpoints";
 import type { Client, Hex } from "viem";
-import { createBlockFollower, ForkDuringReadError, ReorgBeyondWindowError, type BlockSource, type FollowerCommit } from "./blockFollower.js";
+import {
+  createBlockFollower,
+  ForkDuringReadError,
+  ReorgBeyondWindowError,
+  type BlockSource,
+  type FollowerCommit,
+} from "./blockFollower.js";
 import type { BlockRef, WindowBlock } from "./blocks.js";
 import { runFollowLoop, type PollInterval } from "./followLoop.js";
 import type { HeaderReader } from "./headerReader.js";
@@ -110,7 +122,10 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
       // Orphaned while this source was down and forgotten by the node: their records cannot be named
       // in removals. Say so loudly; the projections keep them until a rebuild.
       log.error(
-        { chainId: chain.chainId, blocks: unknown.map((block) => ({ number: block.number.toString(), hash: block.hash })) },
+        {
+          chainId: chain.chainId,
+          blocks: unknown.map((block) => ({ number: block.number.toString(), hash: block.hash })),
+        },
         "kept blocks unknown to the node; records published for them cannot be removed",
       );
     }
@@ -124,10 +139,19 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
       await send(current, records);
     } catch (error) {
       if (isProducerFencedError(error)) throw error;
-      throw new CommitFailedError(`could not publish blocks up to ${step.tip.number} of chain ${chain.chainId}`, { cause: error });
+      throw new CommitFailedError(`could not publish blocks up to ${step.tip.number} of chain ${chain.chainId}`, {
+        cause: error,
+      });
     }
     log.debug(
-      { chainId: chain.chainId, source: kind, tip: step.tip.number.toString(), blocks: step.blocks.length, records: records.length, publishMs: Math.round(performance.now() - started) },
+      {
+        chainId: chain.chainId,
+        source: kind,
+        tip: step.tip.number.toString(),
+        blocks: step.blocks.length,
+        records: records.length,
+        publishMs: Math.round(performance.now() - started),
+      },
       "blocks published",
     );
     if (step.orphaned.length > 0) {
@@ -149,11 +173,17 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
     publisher = current;
     try {
       const checkpoint = (await readLatestCheckpoints(kafka, { sourceIds: [sourceId], logger: log })).get(sourceId);
-      const kept = (checkpoint?.recentBlocks ?? []).map((block) => ({ number: BigInt(block.blockNumber), hash: block.blockHash.toLowerCase() as Hex }));
+      const kept = (checkpoint?.recentBlocks ?? []).map((block) => ({
+        number: BigInt(block.blockNumber),
+        hash: block.blockHash.toLowerCase() as Hex,
+      }));
       const window = await restoreWindow(kept);
       options.onResume?.(checkpoint);
       tip = kept.at(-1)?.number;
-      log.info({ chainId: chain.chainId, sourceId, resumeAfter: checkpoint?.blockNumber ?? null, kept: kept.length }, `${kind} source starting`);
+      log.info(
+        { chainId: chain.chainId, sourceId, resumeAfter: checkpoint?.blockNumber ?? null, kept: kept.length },
+        `${kind} source starting`,
+      );
       publishing = true;
       const follower = createBlockFollower<E>({
         headers,
@@ -175,9 +205,17 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
         },
         onError: (error, failures) => {
           failingSteps = failures;
-          if (isProducerFencedError(error) || error instanceof CommitFailedError || error instanceof ReorgBeyondWindowError) return "stop";
+          if (
+            isProducerFencedError(error) ||
+            error instanceof CommitFailedError ||
+            error instanceof ReorgBeyondWindowError
+          )
+            return "stop";
           const level = error instanceof ForkDuringReadError || failures < 3 ? "debug" : "warn";
-          log[level]({ err: error, chainId: chain.chainId, source: kind, failures }, "reading the chain failed; retrying");
+          log[level](
+            { err: error, chainId: chain.chainId, source: kind, failures },
+            "reading the chain failed; retrying",
+          );
           return "retry";
         },
       });
@@ -200,14 +238,22 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
         failures = 0;
       } catch (error) {
         if (isProducerFencedError(error)) {
-          log.error({ err: error, transactionalId }, `another chain-ingestor instance took over the ${kind} source; stopping`);
+          log.error(
+            { err: error, transactionalId },
+            `another chain-ingestor instance took over the ${kind} source; stopping`,
+          );
           options.onFenced(error);
           return;
         }
         failures += 1;
         const level = error instanceof ReorgBeyondWindowError || failures >= 3 ? "error" : "warn";
-        log[level]({ err: error, chainId: chain.chainId, failures }, `${kind} source stopped; restarting from its checkpoint`);
-        await sleep(backoffDelay(failures, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(() => undefined);
+        log[level](
+          { err: error, chainId: chain.chainId, failures },
+          `${kind} source stopped; restarting from its checkpoint`,
+        );
+        await sleep(backoffDelay(failures, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(
+          () => undefined,
+        );
       }
     }
   })();
@@ -216,13 +262,19 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
     sourceId,
     transactionalId,
     status: () => ({
-      following: publishing && failingSteps < FAILING_STEPS_NOT_FOLLOWING && tip !== undefined && latest !== undefined && tip + lag >= latest,
+      following:
+        publishing &&
+        failingSteps < FAILING_STEPS_NOT_FOLLOWING &&
+        tip !== undefined &&
+        latest !== undefined &&
+        tip + lag >= latest,
       ...(tip === undefined ? {} : { tip }),
       ...(latest === undefined ? {} : { latest }),
     }),
     async publish(records) {
       const current = publisher;
-      if (current === undefined || !publishing) throw new Error(`the ${kind} source of chain ${chain.chainId} is restarting`);
+      if (current === undefined || !publishing)
+        throw new Error(`the ${kind} source of chain ${chain.chainId} is restarting`);
       await send(current, records);
     },
     async stop() {

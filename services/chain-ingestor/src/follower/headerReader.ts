@@ -26,8 +26,12 @@ export function rpcHeaderReader(client: Client): HeaderReader {
     },
     async headersAt(numbers) {
       const blocks = await Promise.all(
-        numbers.map((number) =>
-          client.request({ method: "eth_getBlockByNumber", params: [toHex(number), false] }) as Promise<RpcBlock | null>,
+        numbers.map(
+          (number) =>
+            client.request({
+              method: "eth_getBlockByNumber",
+              params: [toHex(number), false],
+            }) as Promise<RpcBlock | null>,
         ),
       );
       return blocks.filter((block): block is RpcBlock => block !== null).map(toHeader);

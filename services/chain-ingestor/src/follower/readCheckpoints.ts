@@ -21,7 +21,10 @@ export interface ReadCheckpointsOptions {
  * kafkajs has no plain fetch: a throw-away consumer group (read_committed, nothing committed) reads
  * from the beginning and is deleted afterwards.
  */
-export async function readLatestCheckpoints(kafka: Kafka, options: ReadCheckpointsOptions): Promise<Map<string, Checkpoint>> {
+export async function readLatestCheckpoints(
+  kafka: Kafka,
+  options: ReadCheckpointsOptions,
+): Promise<Map<string, Checkpoint>> {
   const topic = TOPICS.ingestorCheckpoints.name;
   const wanted = new Set(options.sourceIds);
   const found = new Map<string, Checkpoint>();
@@ -32,7 +35,9 @@ export async function readLatestCheckpoints(kafka: Kafka, options: ReadCheckpoin
     const offsets = await admin.fetchTopicOffsets(topic);
     // The last offset to reach per partition (a commit marker may be the last one); empty ones are done.
     const remaining = new Map(
-      offsets.filter((entry) => BigInt(entry.high) > BigInt(entry.low)).map((entry) => [entry.partition, BigInt(entry.high) - 1n] as const),
+      offsets
+        .filter((entry) => BigInt(entry.high) > BigInt(entry.low))
+        .map((entry) => [entry.partition, BigInt(entry.high) - 1n] as const),
     );
     if (remaining.size === 0) return found;
 
@@ -45,7 +50,9 @@ export async function readLatestCheckpoints(kafka: Kafka, options: ReadCheckpoin
       if (remaining.size === 0) done();
     };
     // Batches of nothing but transaction markers never reach eachBatch; their end offset comes here.
-    consumer.on(consumer.events.END_BATCH_PROCESS, (event) => reached(event.payload.partition, event.payload.lastOffset));
+    consumer.on(consumer.events.END_BATCH_PROCESS, (event) =>
+      reached(event.payload.partition, event.payload.lastOffset),
+    );
     try {
       await consumer.connect();
       await consumer.subscribe({ topics: [topic], fromBeginning: true });
@@ -59,7 +66,10 @@ export async function readLatestCheckpoints(kafka: Kafka, options: ReadCheckpoin
               const payload = CheckpointEvent.decode(message.value);
               if (payload.event?.$case === "checkpoint") found.set(key, payload.event.value);
             } catch (error) {
-              options.logger.error({ err: error, partition: batch.partition, offset: message.offset }, "undecodable checkpoint record; skipped");
+              options.logger.error(
+                { err: error, partition: batch.partition, offset: message.offset },
+                "undecodable checkpoint record; skipped",
+              );
             }
           }
           reached(batch.partition, batch.lastOffset());
@@ -68,7 +78,10 @@ export async function readLatestCheckpoints(kafka: Kafka, options: ReadCheckpoin
       const timeoutMs = options.timeoutMs ?? 60_000;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`could not read ${topic} to its end within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`could not read ${topic} to its end within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       });
       try {
         await Promise.race([finished, timedOut]);

@@ -53,7 +53,11 @@ describe("findCommonAncestor", () => {
   const kept = chain(10, 20, "a").map(ref);
 
   it("finds the highest kept block the node still has", () => {
-    const canonical = new Map([...chain(10, 16, "a"), ...chain(17, 22, "b", hash(16, "a"))].map((header) => [header.number, header.hash] as const));
+    const canonical = new Map(
+      [...chain(10, 16, "a"), ...chain(17, 22, "b", hash(16, "a"))].map(
+        (header) => [header.number, header.hash] as const,
+      ),
+    );
     expect(findCommonAncestor(kept, canonical)).toEqual(kept[6]);
   });
 
@@ -77,7 +81,11 @@ describe("window", () => {
   const entries = chain(1, 6, "a").map((header) => ({ block: ref(header), events: [Number(header.number)] }));
 
   it("keeps the newest blocks up to its size", () => {
-    expect(extendWindow(entries.slice(0, 4), entries.slice(4), 3).map((entry) => entry.block.number)).toEqual([4n, 5n, 6n]);
+    expect(extendWindow(entries.slice(0, 4), entries.slice(4), 3).map((entry) => entry.block.number)).toEqual([
+      4n,
+      5n,
+      6n,
+    ]);
   });
 
   it("splits at the common ancestor into kept and orphaned blocks with their events", () => {

@@ -40,7 +40,10 @@ export function linkHeaders(tip: BlockRef | undefined, headers: readonly BlockHe
  * height (`canonical`; a height the node no longer has is simply absent). Undefined when none is:
  * the reorganisation is deeper than the window, which the configured depths say cannot happen.
  */
-export function findCommonAncestor(window: readonly BlockRef[], canonical: ReadonlyMap<bigint, Hex>): BlockRef | undefined {
+export function findCommonAncestor(
+  window: readonly BlockRef[],
+  canonical: ReadonlyMap<bigint, Hex>,
+): BlockRef | undefined {
   for (let index = window.length - 1; index >= 0; index--) {
     const block = window[index]!;
     if (canonical.get(block.number) === block.hash) return block;
@@ -49,7 +52,11 @@ export function findCommonAncestor(window: readonly BlockRef[], canonical: Reado
 }
 
 /** The window after publishing `blocks` on top of it, keeping the newest `size` blocks. */
-export function extendWindow<E>(window: readonly WindowBlock<E>[], blocks: readonly WindowBlock<E>[], size: number): WindowBlock<E>[] {
+export function extendWindow<E>(
+  window: readonly WindowBlock<E>[],
+  blocks: readonly WindowBlock<E>[],
+  size: number,
+): WindowBlock<E>[] {
   const next = [...window, ...blocks];
   return next.length > size ? next.slice(next.length - size) : next;
 }

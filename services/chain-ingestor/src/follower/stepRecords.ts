@@ -18,7 +18,10 @@ export interface PublishedRecord {
  * common ancestor the chain went back to. Each goes out with the removed record's key, so it
  * follows that record in its partition.
  */
-export function removalsOf<E extends PublishedRecord>(step: FollowerCommit<E>, now: Date): { key: string; removal: ChainEventRemoved }[] {
+export function removalsOf<E extends PublishedRecord>(
+  step: FollowerCommit<E>,
+  now: Date,
+): { key: string; removal: ChainEventRemoved }[] {
   if (step.orphaned.length === 0) return [];
   const ancestor = step.commonAncestor;
   if (ancestor === undefined) throw new Error("orphaned blocks without a common ancestor");
@@ -39,7 +42,10 @@ export function removalsOf<E extends PublishedRecord>(step: FollowerCommit<E>, n
 }
 
 /** The step's checkpoint (its tip and the kept blocks), the last record of every transaction. */
-export function checkpointRecord(step: FollowerCommit<unknown>, context: { chainId: number; sourceId: string; now: Date }): OutgoingRecord {
+export function checkpointRecord(
+  step: FollowerCommit<unknown>,
+  context: { chainId: number; sourceId: string; now: Date },
+): OutgoingRecord {
   const checkpoint: CheckpointEvent = {
     event: {
       $case: "checkpoint",

@@ -5,5 +5,10 @@
  */
 export function isUnknownBlockError(error: unknown): boolean {
   const text = String((error as { details?: string })?.details ?? (error as Error)?.message ?? error).toLowerCase();
-  return text.includes("not found") || text.includes("unknown block") || text.includes("not canonical") || text.includes("header not found");
+  return (
+    text.includes("not found") ||
+    text.includes("unknown block") ||
+    text.includes("not canonical") ||
+    text.includes("header not found")
+  );
 }

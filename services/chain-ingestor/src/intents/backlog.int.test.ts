@@ -31,7 +31,12 @@ const log = createLogger({
   }),
 });
 const COUNT = 10_000;
-const noSignals: Signals = { publish: () => false, subscribe: () => () => undefined, ready: async () => false, close: async () => undefined };
+const noSignals: Signals = {
+  publish: () => false,
+  subscribe: () => () => undefined,
+  ready: async () => false,
+  close: async () => undefined,
+};
 
 let devnet: Devnet;
 let kafkaServer: RunningKafka;
@@ -39,7 +44,10 @@ let kafka: Kafka;
 let ingestor: IntentsIngestor | undefined;
 
 beforeAll(async () => {
-  [devnet, kafkaServer] = await Promise.all([startDevnet(dir.path), startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") })]);
+  [devnet, kafkaServer] = await Promise.all([
+    startDevnet(dir.path),
+    startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
+  ]);
   kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "backlog-test", logger: log });
 }, 180_000);
 
@@ -56,7 +64,9 @@ describe("intents ingestor backlog", () => {
     await rpcBatch(devnet.origin.rpcUrl, [{ method: "evm_setAutomine", params: [false] }]);
     const orderIds: string[] = [];
     while (orderIds.length < COUNT) {
-      orderIds.push(...(await burstOpens(devnet, Math.min(1_000, COUNT - orderIds.length), { batchSize: 500, senders: 50 })));
+      orderIds.push(
+        ...(await burstOpens(devnet, Math.min(1_000, COUNT - orderIds.length), { batchSize: 500, senders: 50 })),
+      );
       for (;;) {
         await rpcBatch(devnet.origin.rpcUrl, [{ method: "evm_mine", params: [] }]);
         const [status] = await rpcBatch(devnet.origin.rpcUrl, [{ method: "txpool_status", params: [] }]);
@@ -65,7 +75,9 @@ describe("intents ingestor backlog", () => {
     }
     await rpcBatch(devnet.origin.rpcUrl, [{ method: "evm_setAutomine", params: [true] }]);
     const head = await devnet.origin.publicClient.getBlockNumber();
-    const [mined] = await rpcBatch(devnet.origin.rpcUrl, [{ method: "eth_getLogs", params: [{ address: devnet.origin.settler, fromBlock: "0x0", toBlock: "latest" }] }]);
+    const [mined] = await rpcBatch(devnet.origin.rpcUrl, [
+      { method: "eth_getLogs", params: [{ address: devnet.origin.settler, fromBlock: "0x0", toBlock: "latest" }] },
+    ]);
     expect((mined!.result as unknown[]).length).toBeGreaterThanOrEqual(COUNT);
 
     const chains = await loadChainConfig(devnet.chainsFile);
@@ -82,10 +94,16 @@ describe("intents ingestor backlog", () => {
       onFenced: () => undefined,
     });
     const origin = ingestor.sources.find((source) => source.sourceId === "31337:intents")!;
-    await waitFor(async () => (origin.status().tip ?? -1n) >= head, { what: "backlog published", timeoutMs: 60_000, intervalMs: 20 });
+    await waitFor(async () => (origin.status().tip ?? -1n) >= head, {
+      what: "backlog published",
+      timeoutMs: 60_000,
+      intervalMs: 20,
+    });
     const total = (performance.now() - started) / 1_000;
     const startedAt = lines.find((line) => line.msg === "intents source starting" && line.chainId === 31337)?.time;
-    const doneAt = lines.find((line) => line.msg === "blocks published" && line.chainId === 31337 && BigInt(line.tip ?? "-1") >= head)?.time;
+    const doneAt = lines.find(
+      (line) => line.msg === "blocks published" && line.chainId === 31337 && BigInt(line.tip ?? "-1") >= head,
+    )?.time;
     const seconds = (Date.parse(doneAt!) - Date.parse(startedAt!)) / 1_000;
     const rate = COUNT / seconds;
     console.info(
@@ -95,9 +113,12 @@ describe("intents ingestor backlog", () => {
 
     const opened = new Map<string, number>();
     for (const record of await readTopic(kafka, TOPICS.chainIntents.name)) {
-      if (record.eventType === "OrderOpened" && record.key !== undefined) opened.set(record.key, (opened.get(record.key) ?? 0) + 1);
+      if (record.eventType === "OrderOpened" && record.key !== undefined)
+        opened.set(record.key, (opened.get(record.key) ?? 0) + 1);
     }
-    const problems = lines.filter((line) => (line as { level?: string }).level === "warn" || (line as { level?: string }).level === "error");
+    const problems = lines.filter(
+      (line) => (line as { level?: string }).level === "warn" || (line as { level?: string }).level === "error",
+    );
     if (orderIds.some((orderId) => opened.get(orderId) !== 1)) {
       console.error(
         JSON.stringify({

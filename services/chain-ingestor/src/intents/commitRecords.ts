@@ -31,7 +31,8 @@ export function commitRecords(commit: FollowerCommit<IntentsEvent>, context: Com
     ...(eventId === undefined ? {} : { eventId }),
   });
 
-  for (const { key, removal } of removalsOf(commit, context.now)) records.push(intents(key, { event: { $case: "chainEventRemoved", value: removal } }));
+  for (const { key, removal } of removalsOf(commit, context.now))
+    records.push(intents(key, { event: { $case: "chainEventRemoved", value: removal } }));
 
   for (const block of commit.blocks) {
     for (const event of block.events) records.push(intents(event.key, event.payload, event.eventId));
@@ -40,26 +41,23 @@ export function commitRecords(commit: FollowerCommit<IntentsEvent>, context: Com
   const tip = commit.tip;
   const latest = commit.latestBlockNumber;
   records.push(
-    intents(
-      `head:${context.chainId}`,
-      {
-        event: {
-          $case: "chainHeadAdvanced",
-          value: {
-            head: {
-              chainId: String(context.chainId),
-              blockNumber: tip.number.toString(),
-              blockHash: tip.hash,
-              parentHash: tip.parentHash,
-              blockTimestamp: new Date(Number(tip.timestamp) * 1_000).toISOString(),
-              finality: finalityAt(tip.number, latest, context.depths),
-            },
-            safeBlockNumber: blockAtDepth(latest, context.depths.safeDepth).toString(),
-            finalizedBlockNumber: blockAtDepth(latest, context.depths.finalizedDepth).toString(),
+    intents(`head:${context.chainId}`, {
+      event: {
+        $case: "chainHeadAdvanced",
+        value: {
+          head: {
+            chainId: String(context.chainId),
+            blockNumber: tip.number.toString(),
+            blockHash: tip.hash,
+            parentHash: tip.parentHash,
+            blockTimestamp: new Date(Number(tip.timestamp) * 1_000).toISOString(),
+            finality: finalityAt(tip.number, latest, context.depths),
           },
+          safeBlockNumber: blockAtDepth(latest, context.depths.safeDepth).toString(),
+          finalizedBlockNumber: blockAtDepth(latest, context.depths.finalizedDepth).toString(),
         },
       },
-    ),
+    }),
   );
 
   records.push(checkpointRecord(commit, context));

@@ -52,7 +52,8 @@ export function decodeOpenData(data: Hex): DecodedResolvedOrder {
   const bytes32 = (at: number): Hex => `0x${word(at)}`;
   const address = (at: number): Address => {
     const value = word(at);
-    if (!value.startsWith("000000000000000000000000")) throw new DecodeError(`Open data: word at ${at} is not an address`);
+    if (!value.startsWith("000000000000000000000000"))
+      throw new DecodeError(`Open data: word at ${at} is not an address`);
     return getAddress(`0x${value.slice(24)}`);
   };
   const count = (at: number): number => {
@@ -73,9 +74,14 @@ export function decodeOpenData(data: Hex): DecodedResolvedOrder {
     const item = offset(elements + index * 32, elements);
     const bytesAt = offset(item + 64, item);
     const length = uint(bytesAt);
-    if (length > BigInt(size - bytesAt - 32)) throw new DecodeError(`Open data: bytes of ${length} at ${bytesAt} overrun the data`);
+    if (length > BigInt(size - bytesAt - 32))
+      throw new DecodeError(`Open data: bytes of ${length} at ${bytesAt} overrun the data`);
     const start = (bytesAt + 32) * 2;
-    return { destinationChainId: uint(item), destinationSettler: bytes32(item + 32), originData: `0x${hex.slice(start, start + Number(length) * 2)}` as Hex };
+    return {
+      destinationChainId: uint(item),
+      destinationSettler: bytes32(item + 32),
+      originData: `0x${hex.slice(start, start + Number(length) * 2)}` as Hex,
+    };
   });
   return {
     user: address(order),

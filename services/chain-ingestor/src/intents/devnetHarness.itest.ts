@@ -80,7 +80,12 @@ export async function startDevnet(dir: string, finality = { safeDepth: 1, finali
   });
   const side = (name: "origin" | "destination", rpcUrl: string): Side => {
     const chainId = deployment.chains[name]!.chainId;
-    const chain = defineChain({ id: chainId, name, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    const chain = defineChain({
+      id: chainId,
+      name,
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
     const transport = http(rpcUrl);
     return {
       name,
@@ -144,7 +149,11 @@ export interface OpenedOrder {
 }
 
 /** The order data of a native-coin order from `user`, deadline `window` seconds after the origin's clock. */
-export async function orderFor(devnet: Devnet, user: Address, window = 3_600): Promise<{ data: FullOrderData; args: { fillDeadline: number; orderDataType: Hex; orderData: Hex } }> {
+export async function orderFor(
+  devnet: Devnet,
+  user: Address,
+  window = 3_600,
+): Promise<{ data: FullOrderData; args: { fillDeadline: number; orderDataType: Hex; orderData: Hex } }> {
   const fillDeadline = (await chainNow(devnet.origin)) + window;
   const params = {
     nonce: nonce++,
@@ -210,10 +219,17 @@ export async function settleOrder(devnet: Devnet, order: OpenedOrder): Promise<H
  * chain produces. Returns the order ids. With automine each is its own block; with automine off
  * they wait in the pool.
  */
-export async function burstOpens(devnet: Devnet, count: number, options: { batchSize?: number; senders?: number } = {}): Promise<Hex[]> {
+export async function burstOpens(
+  devnet: Devnet,
+  count: number,
+  options: { batchSize?: number; senders?: number } = {},
+): Promise<Hex[]> {
   const side = devnet.origin;
   const fillDeadline = (await chainNow(side)) + 3_600;
-  const senders = Array.from({ length: Math.min(count, options.senders ?? count) }, () => privateKeyToAccount(generatePrivateKey()).address);
+  const senders = Array.from(
+    { length: Math.min(count, options.senders ?? count) },
+    () => privateKeyToAccount(generatePrivateKey()).address,
+  );
   await rpcBatch(side.rpcUrl, [
     ...senders.map((user) => ({ method: "anvil_setBalance", params: [user, toHex(parseEther("1000"))] })),
     ...senders.map((user) => ({ method: "anvil_impersonateAccount", params: [user] })),
@@ -238,7 +254,11 @@ export async function burstOpens(devnet: Devnet, count: number, options: { batch
       destinationSettler: addressToBytes32(devnet.destination.settler),
       fillDeadline,
     });
-    const calldata = encodeFunctionData({ abi: fullSettlerAbi, functionName: "open", args: [{ fillDeadline, orderDataType: orderDataTypeHash, orderData: encodeOrderData(params) }] });
+    const calldata = encodeFunctionData({
+      abi: fullSettlerAbi,
+      functionName: "open",
+      args: [{ fillDeadline, orderDataType: orderDataTypeHash, orderData: encodeOrderData(params) }],
+    });
     return { user, txNonce, orderId: computeOrderId(data), calldata };
   });
   const batchSize = options.batchSize ?? 200;
@@ -249,7 +269,18 @@ export async function burstOpens(devnet: Devnet, count: number, options: { batch
       chunk.map((order) => ({
         method: "eth_sendTransaction",
         // A fee cap far above the base fee: full blocks raise it 12.5% each, and anvil drops what no longer pays it.
-        params: [{ from: order.user, to: side.settler, data: order.calldata, value: toHex(1_000n), gas: toHex(200_000n), nonce: toHex(order.txNonce), maxFeePerGas: toHex(10n ** 13n), maxPriorityFeePerGas: "0x0" }],
+        params: [
+          {
+            from: order.user,
+            to: side.settler,
+            data: order.calldata,
+            value: toHex(1_000n),
+            gas: toHex(200_000n),
+            nonce: toHex(order.txNonce),
+            maxFeePerGas: toHex(10n ** 13n),
+            maxPriorityFeePerGas: "0x0",
+          },
+        ],
       })),
     );
     const failed = sent.find((answer) => answer.error !== undefined);
@@ -258,7 +289,10 @@ export async function burstOpens(devnet: Devnet, count: number, options: { batch
   return orders.map((order) => order.orderId);
 }
 
-export async function rpcBatch(rpcUrl: string, calls: { method: string; params: unknown[] }[]): Promise<{ result?: unknown; error?: unknown }[]> {
+export async function rpcBatch(
+  rpcUrl: string,
+  calls: { method: string; params: unknown[] }[],
+): Promise<{ result?: unknown; error?: unknown }[]> {
   const response = await fetch(rpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -273,7 +307,9 @@ export async function readTopic(kafka: Kafka, topic: string): Promise<ConsumedRe
   const admin = kafka.admin();
   await admin.connect();
   const remaining = new Map(
-    (await admin.fetchTopicOffsets(topic)).filter((entry) => BigInt(entry.high) > BigInt(entry.low)).map((entry) => [entry.partition, BigInt(entry.high) - 1n] as const),
+    (await admin.fetchTopicOffsets(topic))
+      .filter((entry) => BigInt(entry.high) > BigInt(entry.low))
+      .map((entry) => [entry.partition, BigInt(entry.high) - 1n] as const),
   );
   const records: ConsumedRecord[] = [];
   const seen = new Set<string>();
@@ -314,7 +350,11 @@ export async function readTopic(kafka: Kafka, topic: string): Promise<ConsumedRe
 }
 
 /** Starts a service's main.ts from its sources as its own process (what the local stack does). */
-export function spawnService(name: "chain-ingestor" | "projector", env: Record<string, string>, logFile: string): ManagedProcess {
+export function spawnService(
+  name: "chain-ingestor" | "projector",
+  env: Record<string, string>,
+  logFile: string,
+): ManagedProcess {
   return spawnManaged({
     name,
     command: process.execPath,

@@ -51,7 +51,12 @@ export function intentsBlockSource(options: IntentsBlockSourceOptions): IntentsB
     const params =
       "blockHash" in filter
         ? { address: settler, topics: [followedTopics], blockHash: filter.blockHash }
-        : { address: settler, topics: [followedTopics], fromBlock: toHex(filter.fromBlock), toBlock: toHex(filter.toBlock) };
+        : {
+            address: settler,
+            topics: [followedTopics],
+            fromBlock: toHex(filter.fromBlock),
+            toBlock: toHex(filter.toBlock),
+          };
     try {
       return (await client.request({ method: "eth_getLogs", params: [params] as never })) as RawLog[];
     } catch (error) {
@@ -70,28 +75,47 @@ export function intentsBlockSource(options: IntentsBlockSourceOptions): IntentsB
 
   /** Senders of the Open transactions, from the full blocks they are in. */
   const sendersOf = async (logs: readonly RawLog[]): Promise<Map<Hex, Hex>> => {
-    const blocks = [...new Set(logs.filter((log) => log.topics[0]?.toLowerCase() === settlerTopics.open).map((log) => log.blockHash.toLowerCase() as Hex))];
+    const blocks = [
+      ...new Set(
+        logs
+          .filter((log) => log.topics[0]?.toLowerCase() === settlerTopics.open)
+          .map((log) => log.blockHash.toLowerCase() as Hex),
+      ),
+    ];
     const senders = new Map<Hex, Hex>();
     // Full blocks are large (a busy block holds hundreds of Opens): a few per batched request.
     for (let start = 0; start < blocks.length; start += FULL_BLOCKS_PER_REQUEST) {
       const chunk = blocks.slice(start, start + FULL_BLOCKS_PER_REQUEST);
       const fetched = await Promise.all(
-        chunk.map((hash) => client.request({ method: "eth_getBlockByHash", params: [hash, true] }) as Promise<RpcBlockWithTransactions | null>),
+        chunk.map(
+          (hash) =>
+            client.request({
+              method: "eth_getBlockByHash",
+              params: [hash, true],
+            }) as Promise<RpcBlockWithTransactions | null>,
+        ),
       );
       fetched.forEach((block, index) => {
-        if (block === null) throw new ForkDuringReadError(`block ${chunk[index]} vanished while its Open senders were read`);
-        for (const transaction of block.transactions) senders.set(transaction.hash.toLowerCase() as Hex, transaction.from);
+        if (block === null)
+          throw new ForkDuringReadError(`block ${chunk[index]} vanished while its Open senders were read`);
+        for (const transaction of block.transactions)
+          senders.set(transaction.hash.toLowerCase() as Hex, transaction.from);
       });
     }
     return senders;
   };
 
-  const decodeAll = async (logs: readonly RawLog[], headers: ReadonlyMap<Hex, BlockHeader>, latest: bigint): Promise<Map<Hex, IntentsEvent[]>> => {
+  const decodeAll = async (
+    logs: readonly RawLog[],
+    headers: ReadonlyMap<Hex, BlockHeader>,
+    latest: bigint,
+  ): Promise<Map<Hex, IntentsEvent[]>> => {
     const senders = await sendersOf(logs);
     const events = new Map<Hex, IntentsEvent[]>();
     for (const log of logs) {
       const header = headers.get(log.blockHash.toLowerCase() as Hex);
-      if (header === undefined) throw new ForkDuringReadError(`a log of block ${log.blockHash} was not among the blocks read`);
+      if (header === undefined)
+        throw new ForkDuringReadError(`a log of block ${log.blockHash} was not among the blocks read`);
       const event = decodeSettlerLog(log, {
         chainId,
         header,
@@ -118,7 +142,9 @@ export function intentsBlockSource(options: IntentsBlockSourceOptions): IntentsB
         const header = byNumber.get(BigInt(log.blockNumber));
         // The node answered from another fork than the headers: nothing of this range is used.
         if (log.removed === true || header === undefined || header.hash !== log.blockHash.toLowerCase()) {
-          throw new ForkDuringReadError(`logs of block ${BigInt(log.blockNumber)} belong to ${log.blockHash}, not to the block read`);
+          throw new ForkDuringReadError(
+            `logs of block ${BigInt(log.blockNumber)} belong to ${log.blockHash}, not to the block read`,
+          );
         }
       }
       return decodeAll(logs, new Map(headers.map((header) => [header.hash, header] as const)), latest);
@@ -127,7 +153,12 @@ export function intentsBlockSource(options: IntentsBlockSourceOptions): IntentsB
     async recoverWindow(blocks) {
       const latest = BigInt(await client.request({ method: "eth_blockNumber" }));
       const fetched = await Promise.all(
-        blocks.map((block) => client.request({ method: "eth_getBlockByHash", params: [block.hash, false] }) as Promise<Parameters<typeof toHeader>[0] | null>),
+        blocks.map(
+          (block) =>
+            client.request({ method: "eth_getBlockByHash", params: [block.hash, false] }) as Promise<
+              Parameters<typeof toHeader>[0] | null
+            >,
+        ),
       );
       const known: BlockHeader[] = [];
       const unknown: BlockRef[] = [];

@@ -43,7 +43,8 @@ type SettlerChain = ConfiguredChain & { contracts: { fullSettler: Address } };
 export function settlerChains(chains: readonly ConfiguredChain[]): SettlerChain[] {
   return chains.filter(
     (chain): chain is SettlerChain =>
-      chain.contracts.fullSettler !== undefined && (chain.roles.includes("origin") || chain.roles.includes("destination")),
+      chain.contracts.fullSettler !== undefined &&
+      (chain.roles.includes("origin") || chain.roles.includes("destination")),
   );
 }
 
@@ -103,17 +104,29 @@ export function startIntentsIngestor(options: IntentsIngestorOptions): IntentsIn
     dropAfterMs: options.notifiedTxDropAfterMs,
     retryIntervalMs: Math.max(250, options.pollIntervalMs),
     ...(options.notifiedTxMaxTracked === undefined ? {} : { maxTracked: options.notifiedTxMaxTracked }),
-    ...(options.notifiedTxMaxTrackedPerKey === undefined ? {} : { maxTrackedPerKey: options.notifiedTxMaxTrackedPerKey }),
+    ...(options.notifiedTxMaxTrackedPerKey === undefined
+      ? {}
+      : { maxTrackedPerKey: options.notifiedTxMaxTrackedPerKey }),
     log,
   });
   const unsubscribe = options.signals.subscribe(subjects.intentsNotified, (payload) => {
     watcher.handle(payload);
     // The notified transaction is about to be mined: poll its chain often for a while, so its
     // block (and the Open in it) is published as soon as the node has it, through the usual path.
-    const chainId = typeof payload === "object" && payload !== null ? String((payload as { chainId?: unknown }).chainId) : undefined;
+    const chainId =
+      typeof payload === "object" && payload !== null ? String((payload as { chainId?: unknown }).chainId) : undefined;
     sources[followed.findIndex((chain) => String(chain.chainId) === chainId)]?.expedite(EXPEDITE_AFTER_HINT_MS);
   });
-  log.info({ chains: followed.map((chain) => ({ name: chain.name, chainId: chain.chainId, fullSettler: chain.contracts.fullSettler })) }, "following FullSettler events");
+  log.info(
+    {
+      chains: followed.map((chain) => ({
+        name: chain.name,
+        chainId: chain.chainId,
+        fullSettler: chain.contracts.fullSettler,
+      })),
+    },
+    "following FullSettler events",
+  );
 
   return {
     sources,

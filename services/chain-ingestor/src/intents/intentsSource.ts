@@ -2,7 +2,12 @@ import type { ConfiguredChain } from "@platform/chain";
 import type { Address } from "viem";
 import { pollInterval } from "../follower/followLoop.js";
 import { rpcHeaderReader } from "../follower/headerReader.js";
-import { startFollowerSource, type FollowerSettings, type FollowerSource, type FollowerSourceStatus } from "../follower/followerSource.js";
+import {
+  startFollowerSource,
+  type FollowerSettings,
+  type FollowerSource,
+  type FollowerSourceStatus,
+} from "../follower/followerSource.js";
 import { commitRecords } from "./commitRecords.js";
 import { intentsBlockSource } from "./intentsBlockSource.js";
 
@@ -34,7 +39,11 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
   const now = options.now ?? (() => new Date());
   const sourceId = `${chain.chainId}:intents`;
   // A notification shortens the pauses for a while (expedite); the loop reads the interval before every pause.
-  const interval = pollInterval({ normalMs: options.pollIntervalMs, expeditedMs: options.expeditedPollIntervalMs ?? 50, now: () => now().getTime() });
+  const interval = pollInterval({
+    normalMs: options.pollIntervalMs,
+    expeditedMs: options.expeditedPollIntervalMs ?? 50,
+    now: () => now().getTime(),
+  });
   const source = startFollowerSource({
     ...options,
     headers: rpcHeaderReader(options.client),
@@ -42,7 +51,12 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
     kind: "intents",
     sourceId,
     transactionalId: `chain-ingestor-${chain.name}`,
-    blocks: intentsBlockSource({ client: options.client, chainId: chain.chainId, settler: chain.contracts.fullSettler, depths: chain.finality }),
+    blocks: intentsBlockSource({
+      client: options.client,
+      chainId: chain.chainId,
+      settler: chain.contracts.fullSettler,
+      depths: chain.finality,
+    }),
     toRecords: (step, at) => commitRecords(step, { chainId: chain.chainId, sourceId, depths: chain.finality, now: at }),
     pollIntervalMs: interval,
   });

@@ -1,6 +1,10 @@
 import type { OutgoingRecord } from "@platform/bus";
 import { Finality } from "@platform/proto/common/v1/common";
-import { TxOutcome, type IntentNotificationEvent, type NotifiedTxResolved } from "@platform/proto/events/v1/intents_notifications";
+import {
+  TxOutcome,
+  type IntentNotificationEvent,
+  type NotifiedTxResolved,
+} from "@platform/proto/events/v1/intents_notifications";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import { getAddress, type Hex } from "viem";
 import type { BlockHeader } from "../follower/blocks.js";
@@ -19,7 +23,13 @@ export interface RpcReceipt {
 }
 
 /** What a mined notified transaction did: SUCCEEDED with the orderIds of its Open logs, or REVERTED. */
-export function resolveMined(input: { chainId: number; receipt: RpcReceipt; block: BlockHeader; settler: Hex; now: Date }): NotifiedTxResolved {
+export function resolveMined(input: {
+  chainId: number;
+  receipt: RpcReceipt;
+  block: BlockHeader;
+  settler: Hex;
+  now: Date;
+}): NotifiedTxResolved {
   const { receipt, block } = input;
   const succeeded = BigInt(receipt.status) === 1n;
   return {
@@ -38,7 +48,9 @@ export function resolveMined(input: { chainId: number; receipt: RpcReceipt; bloc
       finality: Finality.FINALITY_LATEST,
     },
     txFrom: getAddress(receipt.from),
-    orderIds: succeeded ? receipt.logs.filter((log) => isOpenLog(log, input.settler)).map((log) => log.topics[1]!.toLowerCase()) : [],
+    orderIds: succeeded
+      ? receipt.logs.filter((log) => isOpenLog(log, input.settler)).map((log) => log.topics[1]!.toLowerCase())
+      : [],
     resolvedAt: input.now.toISOString(),
   };
 }

@@ -13,7 +13,11 @@ import { watcherClient } from "./watcherClient.js";
  * fake node: the watcher's look-ups back off, and how many it follows is bounded in all and per key.
  */
 
-const log = createLogger({ service: "watcher-test", level: "silent", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
+const log = createLogger({
+  service: "watcher-test",
+  level: "silent",
+  destination: new Writable({ write: (_c, _e, callback) => callback() }),
+});
 const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 const SETTLER = "0x00000000000000000000000000000000000000aa" as const;
 
@@ -32,7 +36,14 @@ describe("notified transaction watcher", () => {
     const node = emptyNode();
     const published: OutgoingRecord[] = [];
     const watcher = createNotifiedTxWatcher({
-      chains: [{ chainId: 31337, client: node.client, settler: SETTLER, publish: async (record) => void published.push(record) }],
+      chains: [
+        {
+          chainId: 31337,
+          client: node.client,
+          settler: SETTLER,
+          publish: async (record) => void published.push(record),
+        },
+      ],
       // The production settings: NOTIFIED_TX_DROP_AFTER_SECONDS=600, INGEST_POLL_INTERVAL_MS=1000.
       dropAfterMs: 600_000,
       retryIntervalMs: 1_000,
@@ -100,10 +111,24 @@ describe("watcher client", () => {
   afterEach(async () => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it("holds the watcher's look-ups to its own request rate on a real HTTP server", async () => {
-    const chain = { name: "origin", chainId: 31337, rpcUrl: url, roles: ["origin"], blockTimeMs: 1_000, finality: { safeDepth: 0, finalizedDepth: 0 }, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpc: { timeoutMs: 2_000, retryCount: 3, retryDelayMs: 10 }, contracts: {} } as const;
+    const chain = {
+      name: "origin",
+      chainId: 31337,
+      rpcUrl: url,
+      roles: ["origin"],
+      blockTimeMs: 1_000,
+      finality: { safeDepth: 0, finalizedDepth: 0 },
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpc: { timeoutMs: 2_000, retryCount: 3, retryDelayMs: 10 },
+      contracts: {},
+    } as const;
     const client = watcherClient({ ...chain, roles: [...chain.roles], contracts: {} }, { requestsPerSecond: 40 });
     const started = performance.now();
-    await Promise.all(Array.from({ length: 60 }, (_, n) => client.request({ method: "eth_getTransactionReceipt", params: [hash(n) as `0x${string}`] })));
+    await Promise.all(
+      Array.from({ length: 60 }, (_, n) =>
+        client.request({ method: "eth_getTransactionReceipt", params: [hash(n) as `0x${string}`] }),
+      ),
+    );
     const seconds = (performance.now() - started) / 1_000;
     expect(received).toBe(60);
     // 40 at once, then 40 a second: the other 20 take about half a second.

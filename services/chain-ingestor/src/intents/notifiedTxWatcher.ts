@@ -108,13 +108,29 @@ export function createNotifiedTxWatcher(options: NotifiedTxWatcherOptions): Noti
     entry.checking = true;
     const { chain, txHash } = entry;
     try {
-      const receipt = (await chain.client.request({ method: "eth_getTransactionReceipt", params: [txHash] })) as RpcReceipt | null;
+      const receipt = (await chain.client.request({
+        method: "eth_getTransactionReceipt",
+        params: [txHash],
+      })) as RpcReceipt | null;
       if (receipt !== null) {
-        const block = (await chain.client.request({ method: "eth_getBlockByHash", params: [receipt.blockHash, false] })) as Parameters<typeof toHeader>[0] | null;
-        if (block === null) throw new Error(`block ${receipt.blockHash} of the receipt vanished (a reorganisation); looking again`);
-        const resolution = resolveMined({ chainId: chain.chainId, receipt, block: toHeader(block), settler: chain.settler, now: now() });
+        const block = (await chain.client.request({
+          method: "eth_getBlockByHash",
+          params: [receipt.blockHash, false],
+        })) as Parameters<typeof toHeader>[0] | null;
+        if (block === null)
+          throw new Error(`block ${receipt.blockHash} of the receipt vanished (a reorganisation); looking again`);
+        const resolution = resolveMined({
+          chainId: chain.chainId,
+          receipt,
+          block: toHeader(block),
+          settler: chain.settler,
+          now: now(),
+        });
         await chain.publish(resolutionRecord(resolution));
-        log.info({ chainId: chain.chainId, txHash, outcome: resolution.outcome, orderIds: resolution.orderIds }, "notified transaction resolved");
+        log.info(
+          { chainId: chain.chainId, txHash, outcome: resolution.outcome, orderIds: resolution.orderIds },
+          "notified transaction resolved",
+        );
         finish(entry);
         return;
       }
@@ -128,7 +144,10 @@ export function createNotifiedTxWatcher(options: NotifiedTxWatcherOptions): Noti
     } catch (error) {
       // The node or Kafka is away for now: keep the transaction and look again, later each time
       // (past the window too: the outcome still has to be published).
-      log.warn({ err: error, chainId: chain.chainId, txHash }, "could not resolve a notified transaction yet; retrying");
+      log.warn(
+        { err: error, chainId: chain.chainId, txHash },
+        "could not resolve a notified transaction yet; retrying",
+      );
       schedule(entry, backoff(entry, false));
     } finally {
       entry.checking = false;
@@ -138,9 +157,18 @@ export function createNotifiedTxWatcher(options: NotifiedTxWatcherOptions): Noti
   return {
     handle(payload) {
       if (stopped || typeof payload !== "object" || payload === null) return;
-      const { chainId, txHash, apiKeyId: rawKeyId } = payload as { chainId?: unknown; txHash?: unknown; apiKeyId?: unknown };
+      const {
+        chainId,
+        txHash,
+        apiKeyId: rawKeyId,
+      } = payload as { chainId?: unknown; txHash?: unknown; apiKeyId?: unknown };
       const apiKeyId = typeof rawKeyId === "string" ? rawKeyId.slice(0, 128) : "";
-      if ((typeof chainId !== "string" && typeof chainId !== "number") || typeof txHash !== "string" || !TX_HASH.test(txHash)) return;
+      if (
+        (typeof chainId !== "string" && typeof chainId !== "number") ||
+        typeof txHash !== "string" ||
+        !TX_HASH.test(txHash)
+      )
+        return;
       const chain = chains.get(String(chainId));
       if (chain === undefined) return;
       const key = `${chain.chainId}:${txHash.toLowerCase()}`;
@@ -148,15 +176,28 @@ export function createNotifiedTxWatcher(options: NotifiedTxWatcherOptions): Noti
       // A repeated hint changes nothing: looking sooner would let repeats undo the backoff.
       if (known !== undefined) return;
       if (tracked.size >= maxTracked) {
-        log.warn({ chainId: chain.chainId, txHash, tracked: tracked.size }, "too many notified transactions followed; this one waits for the block follower");
+        log.warn(
+          { chainId: chain.chainId, txHash, tracked: tracked.size },
+          "too many notified transactions followed; this one waits for the block follower",
+        );
         return;
       }
       const keyCount = perKey.get(apiKeyId) ?? 0;
       if (keyCount >= maxTrackedPerKey) {
-        log.warn({ chainId: chain.chainId, txHash, apiKeyId, tracked: keyCount }, "too many notified transactions followed for this API key; this one waits for the block follower");
+        log.warn(
+          { chainId: chain.chainId, txHash, apiKeyId, tracked: keyCount },
+          "too many notified transactions followed for this API key; this one waits for the block follower",
+        );
         return;
       }
-      const entry: Tracked = { chain, txHash: txHash.toLowerCase() as Hex, apiKeyId, firstSeenMs: now().getTime(), looks: 0, checking: false };
+      const entry: Tracked = {
+        chain,
+        txHash: txHash.toLowerCase() as Hex,
+        apiKeyId,
+        firstSeenMs: now().getTime(),
+        looks: 0,
+        checking: false,
+      };
       tracked.set(key, entry);
       perKey.set(apiKeyId, keyCount + 1);
       void check(entry);

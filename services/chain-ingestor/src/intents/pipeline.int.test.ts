@@ -11,7 +11,17 @@ import { IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import { connectSignals, subjects, type Signals } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
-import { startKafka, startNats, startRedis, tempDir, waitFor, type ManagedProcess, type RunningKafka, type RunningNats, type RunningRedis } from "@platform/testing";
+import {
+  startKafka,
+  startNats,
+  startRedis,
+  tempDir,
+  waitFor,
+  type ManagedProcess,
+  type RunningKafka,
+  type RunningNats,
+  type RunningRedis,
+} from "@platform/testing";
 import { encodeFunctionData, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -120,7 +130,11 @@ async function record(suffix: string): Promise<IntentRecord | undefined> {
   return bytes === null ? undefined : IntentRecord.decode(bytes);
 }
 
-async function statusBecomes(orderId: string, status: IntentStatus | undefined, timeoutMs = 20_000): Promise<IntentRecord | undefined> {
+async function statusBecomes(
+  orderId: string,
+  status: IntentStatus | undefined,
+  timeoutMs = 20_000,
+): Promise<IntentRecord | undefined> {
   return waitFor(
     async () => {
       const current = await record(orderId);
@@ -158,10 +172,13 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
     expect(await redis.zscore(`rm:intents:user:${user.address}:pending`, order.orderId)).toBeNull();
 
     const latest = Number(await devnet.origin.publicClient.getBlockNumber());
-    const heads = await waitFor(async () => {
-      const hash = await redis.hgetall("rm:intents:head:31337");
-      return Number(hash.blockNumber) === latest ? hash : false;
-    }, { what: "origin head mirrored" });
+    const heads = await waitFor(
+      async () => {
+        const hash = await redis.hgetall("rm:intents:head:31337");
+        return Number(hash.blockNumber) === latest ? hash : false;
+      },
+      { what: "origin head mirrored" },
+    );
     // Depths 1 and 3: safe and finalized trail the head.
     expect(Number(heads.finalizedBlockNumber)).toBe(Number(heads.blockNumber) - 3);
   });
@@ -172,16 +189,29 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
     await statusBecomes(order.orderId, IntentStatus.INTENT_STATUS_OPEN);
     // The destination's clock passes the deadline; the origin's does not move yet.
     const destinationNow = await chainNow(devnet.destination);
-    await devnet.destination.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.max(destinationNow, order.data.fillDeadline) + 1) });
+    await devnet.destination.testClient.setNextBlockTimestamp({
+      timestamp: BigInt(Math.max(destinationNow, order.data.fillDeadline) + 1),
+    });
     await devnet.destination.testClient.mine({ blocks: 1 });
     const expired = await statusBecomes(order.orderId, IntentStatus.INTENT_STATUS_EXPIRED);
     expect(expired?.refundableAt).toBe(new Date((order.data.fillDeadline + GRACE) * 1_000).toISOString());
-    expect(await redis.zscore(`rm:intents:user:${user.address}:expired`, order.orderId)).toBe(String(order.data.fillDeadline));
+    expect(await redis.zscore(`rm:intents:user:${user.address}:expired`, order.orderId)).toBe(
+      String(order.data.fillDeadline),
+    );
 
     const originNow = await chainNow(devnet.origin);
-    await devnet.origin.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.max(originNow + 1, order.data.fillDeadline + GRACE)) });
+    await devnet.origin.testClient.setNextBlockTimestamp({
+      timestamp: BigInt(Math.max(originNow + 1, order.data.fillDeadline + GRACE)),
+    });
     await devnet.origin.testClient.mine({ blocks: 1 });
-    const refund = await devnet.origin.wallet(user).writeContract({ address: devnet.origin.settler, abi: fullSettlerAbi, functionName: "refund", args: [order.orderId] });
+    const refund = await devnet.origin
+      .wallet(user)
+      .writeContract({
+        address: devnet.origin.settler,
+        abi: fullSettlerAbi,
+        functionName: "refund",
+        args: [order.orderId],
+      });
     await devnet.origin.publicClient.waitForTransactionReceipt({ hash: refund });
     await statusBecomes(order.orderId, IntentStatus.INTENT_STATUS_REFUNDED);
     expect(await redis.zscore(`rm:intents:user:${user.address}:expired`, order.orderId)).toBeNull();
@@ -217,8 +247,16 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
       .map((entry) => ({ key: entry.key, event: IntentsChainEvent.decode(entry.value!).event }));
     expect(removals).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ key: doomed.orderId, event: expect.objectContaining({ value: expect.objectContaining({ removedEventType: "OrderOpened", key: doomed.orderId }) }) }),
-        expect.objectContaining({ key: order.orderId, event: expect.objectContaining({ value: expect.objectContaining({ removedEventType: "OrderFilled" }) }) }),
+        expect.objectContaining({
+          key: doomed.orderId,
+          event: expect.objectContaining({
+            value: expect.objectContaining({ removedEventType: "OrderOpened", key: doomed.orderId }),
+          }),
+        }),
+        expect.objectContaining({
+          key: order.orderId,
+          event: expect.objectContaining({ value: expect.objectContaining({ removedEventType: "OrderFilled" }) }),
+        }),
       ]),
     );
 
@@ -232,36 +270,73 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
     const publisher = await createPublisher(kafka);
     const notify = async (txHash: Hex) => {
       const payload: IntentNotificationEvent = {
-        event: { $case: "intentNotified", value: { originChainId: "31337", txHash, userAddress: user.address, notifiedAt: new Date().toISOString(), apiKeyId: "k", tcVersion: 1 } },
+        event: {
+          $case: "intentNotified",
+          value: {
+            originChainId: "31337",
+            txHash,
+            userAddress: user.address,
+            notifiedAt: new Date().toISOString(),
+            apiKeyId: "k",
+            tcVersion: 1,
+          },
+        },
       };
       await publisher.publish([
-        { topic: TOPICS.intentsNotifications.name, key: `31337:${txHash}`, value: encodePayload(TOPICS.intentsNotifications, payload), eventType: eventTypeOf(payload), schema: TOPICS.intentsNotifications.schema },
+        {
+          topic: TOPICS.intentsNotifications.name,
+          key: `31337:${txHash}`,
+          value: encodePayload(TOPICS.intentsNotifications, payload),
+          eventType: eventTypeOf(payload),
+          schema: TOPICS.intentsNotifications.schema,
+        },
       ]);
       signals.publish(subjects.intentsNotified, { chainId: "31337", txHash });
     };
     try {
       const order = await openOrder(devnet, user);
       await notify(order.txHash);
-      await waitFor(async () => (await redis.hget(`rm:intents:txstate:31337:${order.txHash}`, "resolution")) === "SUCCEEDED", { what: "resolution SUCCEEDED" });
-      expect(await redis.hgetall(`rm:intents:txstate:31337:${order.txHash}`)).toMatchObject({ status: "SUCCEEDED", userAddress: user.address, orderIds: order.orderId });
+      await waitFor(
+        async () => (await redis.hget(`rm:intents:txstate:31337:${order.txHash}`, "resolution")) === "SUCCEEDED",
+        { what: "resolution SUCCEEDED" },
+      );
+      expect(await redis.hgetall(`rm:intents:txstate:31337:${order.txHash}`)).toMatchObject({
+        status: "SUCCEEDED",
+        userAddress: user.address,
+        orderIds: order.orderId,
+      });
       // The Open comes through chain.intents.v1, another topic: the record shows the notification once both are applied.
-      await waitFor(async () => (await record(order.orderId))?.notifiedAt !== undefined, { what: "notified_at on the order's record" });
+      await waitFor(async () => (await record(order.orderId))?.notifiedAt !== undefined, {
+        what: "notified_at on the order's record",
+      });
 
       // A transaction that reverts on chain (wrong order data type), mined with an explicit gas limit.
       const reverted = await devnet.origin.wallet(user).sendTransaction({
         to: devnet.origin.settler,
-        data: encodeFunctionData({ abi: fullSettlerAbi, functionName: "open", args: [{ fillDeadline: 0, orderDataType: `0x${"00".repeat(32)}`, orderData: "0x" }] }),
+        data: encodeFunctionData({
+          abi: fullSettlerAbi,
+          functionName: "open",
+          args: [{ fillDeadline: 0, orderDataType: `0x${"00".repeat(32)}`, orderData: "0x" }],
+        }),
         gas: 300_000n,
       });
       expect((await devnet.origin.publicClient.waitForTransactionReceipt({ hash: reverted })).status).toBe("reverted");
       await notify(reverted);
-      await waitFor(async () => (await record(`tx:31337:${reverted}`))?.status === IntentStatus.INTENT_STATUS_REVERTED, { what: "REVERTED record" });
+      await waitFor(
+        async () => (await record(`tx:31337:${reverted}`))?.status === IntentStatus.INTENT_STATUS_REVERTED,
+        { what: "REVERTED record" },
+      );
       expect(await redis.hget(`rm:intents:txstate:31337:${reverted}`, "status")).toBe("REVERTED");
 
       const neverSent = `0x${"5a".repeat(32)}` as Hex;
       await notify(neverSent);
-      expect((await record(`tx:31337:${neverSent}`))?.status ?? IntentStatus.INTENT_STATUS_SUBMITTED).toBe(IntentStatus.INTENT_STATUS_SUBMITTED);
-      await waitFor(async () => (await record(`tx:31337:${neverSent}`))?.status === IntentStatus.INTENT_STATUS_DROPPED, { what: "DROPPED record" });
+      expect((await record(`tx:31337:${neverSent}`))?.status ?? IntentStatus.INTENT_STATUS_SUBMITTED).toBe(
+        IntentStatus.INTENT_STATUS_SUBMITTED,
+      );
+      await waitFor(
+        async () => (await record(`tx:31337:${neverSent}`))?.status === IntentStatus.INTENT_STATUS_DROPPED,
+        { what: "DROPPED record" },
+      );
       expect(await redis.zscore(`rm:intents:user:${user.address}:pending`, `tx:31337:${neverSent}`)).not.toBeNull();
     } finally {
       await publisher.disconnect();
@@ -288,7 +363,9 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
       },
       { what: "in-process ingestor fenced", timeoutMs: 30_000, intervalMs: 500 },
     ).catch((error: unknown) => {
-      throw new Error(`${String(error)}; the in-process ingestor's last log lines:\n${logLines.slice(-30).join("")}`, { cause: error });
+      throw new Error(`${String(error)}; the in-process ingestor's last log lines:\n${logLines.slice(-30).join("")}`, {
+        cause: error,
+      });
     });
     await ingestor?.stop();
     ingestor = undefined;
@@ -296,22 +373,34 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
     const count = 300;
     const burst = burstOpens(devnet, count, { batchSize: 20 });
     // Kill the ingestor once part of the burst is mirrored, while the rest is still being sent.
-    await waitFor(async () => (await redis.dbsize()) > 0 && (await countOpen(await burstIdsSoFar())) >= 40, { what: "part of the burst mirrored", timeoutMs: 40_000, intervalMs: 20 });
+    await waitFor(async () => (await redis.dbsize()) > 0 && (await countOpen(await burstIdsSoFar())) >= 40, {
+      what: "part of the burst mirrored",
+      timeoutMs: 40_000,
+      intervalMs: 20,
+    });
     child.kill("SIGKILL");
     expect(await child.exited).toBe("SIGKILL");
     const orderIds = await burst;
     child = spawnService("chain-ingestor", env, join(dir.path, "ingestor-2.log"));
     spawned.push(child);
     try {
-      await waitFor(async () => (await countOpen(orderIds)) === count, { what: "every order of the burst mirrored", timeoutMs: 45_000, intervalMs: 100 });
+      await waitFor(async () => (await countOpen(orderIds)) === count, {
+        what: "every order of the burst mirrored",
+        timeoutMs: 45_000,
+        intervalMs: 100,
+      });
       const opened = new Map<string, number>();
       for (const entry of await readTopic(kafka, TOPICS.chainIntents.name)) {
         if (entry.eventType !== "OrderOpened" || entry.key === undefined) continue;
         opened.set(entry.key, (opened.get(entry.key) ?? 0) + 1);
       }
       expect(orderIds.filter((orderId) => opened.get(orderId) !== 1)).toEqual([]);
-      const checkpoints = (await readTopic(kafka, TOPICS.ingestorCheckpoints.name)).map((entry) => CheckpointEvent.decode(entry.value!).event!.value);
-      const originCheckpoints = checkpoints.filter((checkpoint) => checkpoint.sourceId === "31337:intents").map((checkpoint) => BigInt(checkpoint.blockNumber));
+      const checkpoints = (await readTopic(kafka, TOPICS.ingestorCheckpoints.name)).map(
+        (entry) => CheckpointEvent.decode(entry.value!).event!.value,
+      );
+      const originCheckpoints = checkpoints
+        .filter((checkpoint) => checkpoint.sourceId === "31337:intents")
+        .map((checkpoint) => BigInt(checkpoint.blockNumber));
       // Committed checkpoints only ever move forward, except back to a common ancestor after a reorganisation.
       expect(originCheckpoints.length).toBeGreaterThan(0);
     } finally {
@@ -325,7 +414,9 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
     async function countOpen(ids: readonly string[]): Promise<number> {
       if (ids.length === 0) return 0;
       const values = await redis.mgetBuffer(...ids.map((orderId) => `rm:intents:order:${orderId}`));
-      return values.filter((value) => value !== null && IntentRecord.decode(value).status === IntentStatus.INTENT_STATUS_OPEN).length;
+      return values.filter(
+        (value) => value !== null && IntentRecord.decode(value).status === IntentStatus.INTENT_STATUS_OPEN,
+      ).length;
     }
   }, 60_000);
 });

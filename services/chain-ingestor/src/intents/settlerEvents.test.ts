@@ -16,7 +16,10 @@ const header: BlockHeader = { number: 42n, hash: random32(), parentHash: random3
 function openLog(order: ReturnType<typeof randomOrder>): RawLog {
   const item = getAbiItem({ abi: fullSettlerAbi, name: "Open" });
   const nonIndexed = item.inputs.filter((input) => !("indexed" in input && input.indexed));
-  return rawLog(encodeEventTopics({ abi: fullSettlerAbi, eventName: "Open", args: { orderId: order.orderId } }) as Hex[], encodeAbiParameters(nonIndexed, [order]));
+  return rawLog(
+    encodeEventTopics({ abi: fullSettlerAbi, eventName: "Open", args: { orderId: order.orderId } }) as Hex[],
+    encodeAbiParameters(nonIndexed, [order]),
+  );
 }
 
 function rawLog(topics: Hex[], data: Hex, logIndex = 3): RawLog {
@@ -33,7 +36,12 @@ function rawLog(topics: Hex[], data: Hex, logIndex = 3): RawLog {
 }
 
 function randomOrder(items = { maxSpent: 1, minReceived: 1, fillInstructions: 1, originDataBytes: 384 }) {
-  const output = () => ({ token: random32(), amount: BigInt(toHex(randomBytes(16))), recipient: random32(), chainId: BigInt(randomBytes(1)[0]!) + 1n });
+  const output = () => ({
+    token: random32(),
+    amount: BigInt(toHex(randomBytes(16))),
+    recipient: random32(),
+    chainId: BigInt(randomBytes(1)[0]!) + 1n,
+  });
   return {
     user: randomAddress(),
     originChainId: 31_337n,
@@ -50,7 +58,12 @@ function randomOrder(items = { maxSpent: 1, minReceived: 1, fillInstructions: 1,
   };
 }
 
-const context = { chainId: 31_337, header, finality: Finality.FINALITY_SAFE, txFrom: () => "0x00000000000000000000000000000000000000aa" as Hex };
+const context = {
+  chainId: 31_337,
+  header,
+  finality: Finality.FINALITY_SAFE,
+  txFrom: () => "0x00000000000000000000000000000000000000aa" as Hex,
+};
 
 describe("decodeOpenData", () => {
   it("reads every shape of ResolvedCrossChainOrder exactly as viem's decoder does", () => {
@@ -82,7 +95,15 @@ describe("decodeSettlerLog", () => {
     expect(event.key).toBe(order.orderId);
     expect(event.eventType).toBe("OrderOpened");
     expect(event.eventId).toBe(`31337:${header.hash}:3`);
-    expect(event.ref).toMatchObject({ chainId: "31337", blockNumber: "42", blockHash: header.hash, parentHash: header.parentHash, logIndex: 3, txIndex: 1, finality: Finality.FINALITY_SAFE });
+    expect(event.ref).toMatchObject({
+      chainId: "31337",
+      blockNumber: "42",
+      blockHash: header.hash,
+      parentHash: header.parentHash,
+      logIndex: 3,
+      txIndex: 1,
+      finality: Finality.FINALITY_SAFE,
+    });
     expect(event.ref.blockTimestamp).toBe("2030-03-17T17:46:40.000Z");
     const opened = event.payload.event?.$case === "orderOpened" ? event.payload.event.value : undefined;
     expect(opened).toMatchObject({
@@ -93,8 +114,21 @@ describe("decodeSettlerLog", () => {
         user: order.user,
         originChainId: "31337",
         fillDeadline: order.fillDeadline,
-        maxSpent: [{ token: order.maxSpent[0]!.token, amount: order.maxSpent[0]!.amount.toString(), recipient: order.maxSpent[0]!.recipient, chainId: order.maxSpent[0]!.chainId.toString() }],
-        fillInstructions: [{ destinationChainId: "31338", destinationSettler: order.fillInstructions[0]!.destinationSettler, originData: order.fillInstructions[0]!.originData }],
+        maxSpent: [
+          {
+            token: order.maxSpent[0]!.token,
+            amount: order.maxSpent[0]!.amount.toString(),
+            recipient: order.maxSpent[0]!.recipient,
+            chainId: order.maxSpent[0]!.chainId.toString(),
+          },
+        ],
+        fillInstructions: [
+          {
+            destinationChainId: "31338",
+            destinationSettler: order.fillInstructions[0]!.destinationSettler,
+            originData: order.fillInstructions[0]!.originData,
+          },
+        ],
       },
     });
   });
@@ -107,17 +141,47 @@ describe("decodeSettlerLog", () => {
       filledItem.inputs.filter((input) => !input.indexed),
       [31_337n, asBytes32(randomAddress()), asBytes32(randomAddress()), 990n, asBytes32(filler)],
     );
-    const filled = decodeSettlerLog(rawLog(encodeEventTopics({ abi: fullSettlerAbi, eventName: "Filled", args: { orderId, filler } }) as Hex[], filledData), context)!;
-    expect(filled.payload.event).toMatchObject({ $case: "orderFilled", value: { orderId, filler, outputAmount: "990", repaymentAddress: asBytes32(filler) } });
+    const filled = decodeSettlerLog(
+      rawLog(
+        encodeEventTopics({ abi: fullSettlerAbi, eventName: "Filled", args: { orderId, filler } }) as Hex[],
+        filledData,
+      ),
+      context,
+    )!;
+    expect(filled.payload.event).toMatchObject({
+      $case: "orderFilled",
+      value: { orderId, filler, outputAmount: "990", repaymentAddress: asBytes32(filler) },
+    });
 
     const moved = encodeAbiParameters([{ type: "bytes32" }, { type: "uint256" }], [asBytes32(randomAddress()), 1_000n]);
-    const settled = decodeSettlerLog(rawLog(encodeEventTopics({ abi: fullSettlerAbi, eventName: "Settled", args: { orderId, filler } }) as Hex[], moved), context)!;
-    expect(settled.payload.event).toMatchObject({ $case: "orderSettled", value: { orderId, filler, inputAmount: "1000" } });
+    const settled = decodeSettlerLog(
+      rawLog(
+        encodeEventTopics({ abi: fullSettlerAbi, eventName: "Settled", args: { orderId, filler } }) as Hex[],
+        moved,
+      ),
+      context,
+    )!;
+    expect(settled.payload.event).toMatchObject({
+      $case: "orderSettled",
+      value: { orderId, filler, inputAmount: "1000" },
+    });
     const user = randomAddress();
-    const refunded = decodeSettlerLog(rawLog(encodeEventTopics({ abi: fullSettlerAbi, eventName: "Refunded", args: { orderId, user } }) as Hex[], moved), context)!;
-    expect(refunded.payload.event).toMatchObject({ $case: "orderRefunded", value: { orderId, user, inputAmount: "1000" } });
+    const refunded = decodeSettlerLog(
+      rawLog(
+        encodeEventTopics({ abi: fullSettlerAbi, eventName: "Refunded", args: { orderId, user } }) as Hex[],
+        moved,
+      ),
+      context,
+    )!;
+    expect(refunded.payload.event).toMatchObject({
+      $case: "orderRefunded",
+      value: { orderId, user, inputAmount: "1000" },
+    });
 
-    const oracleSet = rawLog(encodeEventTopics({ abi: fullSettlerAbi, eventName: "OracleSet", args: { oracle: randomAddress() } }) as Hex[], "0x");
+    const oracleSet = rawLog(
+      encodeEventTopics({ abi: fullSettlerAbi, eventName: "OracleSet", args: { oracle: randomAddress() } }) as Hex[],
+      "0x",
+    );
     expect(decodeSettlerLog(oracleSet, context)).toBeUndefined();
     expect(Object.values(settlerTopics)).toHaveLength(4);
   });

@@ -26,7 +26,9 @@ const selector = (name: "Open" | "Filled" | "Settled" | "Refunded"): Hex =>
 
 /** The four events alone: viem looks an event up by hashing every event item of the ABI it is given. */
 const followedAbi = fullSettlerAbi.filter(
-  (item) => item.type === "event" && (item.name === "Open" || item.name === "Filled" || item.name === "Settled" || item.name === "Refunded"),
+  (item) =>
+    item.type === "event" &&
+    (item.name === "Open" || item.name === "Filled" || item.name === "Settled" || item.name === "Refunded"),
 );
 
 /** topic0 of the four FullSettler events the intents mirror follows; the getLogs filter asks for these only. */
@@ -58,11 +60,17 @@ export function decodeSettlerLog(log: RawLog, context: DecodeContext): IntentsEv
   if (topic0 === undefined || !(followedTopics as string[]).includes(topic0)) return undefined;
   let decoded: ReturnType<typeof decodeEventLog<typeof fullSettlerAbi>>;
   try {
-    decoded = topic0 === settlerTopics.open ? decodeOpenFast(log) : decodeEventLog({ abi: followedAbi, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
+    decoded =
+      topic0 === settlerTopics.open
+        ? decodeOpenFast(log)
+        : decodeEventLog({ abi: followedAbi, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
   } catch (error) {
-    throw new DecodeError(`could not decode a FullSettler log (tx ${log.transactionHash}, log ${Number(log.logIndex)}) on chain ${context.chainId}`, {
-      cause: error,
-    });
+    throw new DecodeError(
+      `could not decode a FullSettler log (tx ${log.transactionHash}, log ${Number(log.logIndex)}) on chain ${context.chainId}`,
+      {
+        cause: error,
+      },
+    );
   }
   const txHash = log.transactionHash.toLowerCase() as Hex;
   const logIndex = Number(log.logIndex);
@@ -83,7 +91,8 @@ export function decodeSettlerLog(log: RawLog, context: DecodeContext): IntentsEv
     case "Open": {
       const { orderId, resolvedOrder } = decoded.args;
       const from = context.txFrom(txHash);
-      if (from === undefined) throw new Error(`no sender known for the Open transaction ${txHash} on chain ${context.chainId}`);
+      if (from === undefined)
+        throw new Error(`no sender known for the Open transaction ${txHash} on chain ${context.chainId}`);
       payload = {
         event: {
           $case: "orderOpened",
@@ -135,7 +144,14 @@ export function decodeSettlerLog(log: RawLog, context: DecodeContext): IntentsEv
       payload = {
         event: {
           $case: "orderSettled",
-          value: { ref, orderId: lower(orderId), settler, filler: getAddress(filler), inputToken: lower(inputToken), inputAmount: inputAmount.toString() },
+          value: {
+            ref,
+            orderId: lower(orderId),
+            settler,
+            filler: getAddress(filler),
+            inputToken: lower(inputToken),
+            inputAmount: inputAmount.toString(),
+          },
         },
       };
       break;
@@ -145,7 +161,14 @@ export function decodeSettlerLog(log: RawLog, context: DecodeContext): IntentsEv
       payload = {
         event: {
           $case: "orderRefunded",
-          value: { ref, orderId: lower(orderId), settler, user: getAddress(user), inputToken: lower(inputToken), inputAmount: inputAmount.toString() },
+          value: {
+            ref,
+            orderId: lower(orderId),
+            settler,
+            user: getAddress(user),
+            inputToken: lower(inputToken),
+            inputAmount: inputAmount.toString(),
+          },
         },
       };
       break;
@@ -154,7 +177,13 @@ export function decodeSettlerLog(log: RawLog, context: DecodeContext): IntentsEv
       return undefined;
   }
   const orderId = (payload.event!.value as { orderId: string }).orderId;
-  return { key: orderId, eventId: chainEventId(context.chainId, context.header.hash, logIndex), eventType: eventTypeOf(payload), ref, payload };
+  return {
+    key: orderId,
+    eventId: chainEventId(context.chainId, context.header.hash, logIndex),
+    eventType: eventTypeOf(payload),
+    ref,
+    payload,
+  };
 }
 
 /** Open through the direct layout reader, and through viem whenever that one refuses the data. */
@@ -162,7 +191,9 @@ function decodeOpenFast(log: RawLog): ReturnType<typeof decodeEventLog<typeof fu
   const orderId = log.topics[1];
   if (orderId !== undefined && log.topics.length === 2) {
     try {
-      return { eventName: "Open", args: { orderId, resolvedOrder: decodeOpenData(log.data) } } as ReturnType<typeof decodeEventLog<typeof fullSettlerAbi>>;
+      return { eventName: "Open", args: { orderId, resolvedOrder: decodeOpenData(log.data) } } as ReturnType<
+        typeof decodeEventLog<typeof fullSettlerAbi>
+      >;
     } catch {
       // Not the layout FullSettler emits: let the general decoder decide.
     }
@@ -171,7 +202,12 @@ function decodeOpenFast(log: RawLog): ReturnType<typeof decodeEventLog<typeof fu
 }
 
 function toOutput(output: { token: Hex; amount: bigint; recipient: Hex; chainId: bigint }): Output {
-  return { token: lower(output.token), amount: output.amount.toString(), recipient: lower(output.recipient), chainId: output.chainId.toString() };
+  return {
+    token: lower(output.token),
+    amount: output.amount.toString(),
+    recipient: lower(output.recipient),
+    chainId: output.chainId.toString(),
+  };
 }
 
 function lower(value: Hex): string {
@@ -182,4 +218,3 @@ function lower(value: Hex): string {
 export function isOpenLog(log: { address: Hex; topics: readonly Hex[] }, settler: Hex): boolean {
   return log.address.toLowerCase() === settler.toLowerCase() && log.topics[0]?.toLowerCase() === settlerTopics.open;
 }
-

@@ -30,7 +30,12 @@ export function rateLimited<T extends Transport>(transport: T, rate: RequestRate
   return ((parameters: Parameters<T>[0]) => {
     const built = transport(parameters);
     const request = built.request as (args: unknown, options: unknown) => Promise<unknown>;
-    return { ...built, request: (async (args: unknown, options: unknown) => (await rate.take(), request(args, options))) as typeof built.request };
+    return {
+      ...built,
+      request: (async (args: unknown, options: unknown) => (
+        await rate.take(), request(args, options)
+      )) as typeof built.request,
+    };
   }) as T;
 }
 
@@ -46,7 +51,13 @@ export interface WatcherRpcSettings {
  * at most: the watcher looks again later anyway.
  */
 export function watcherClient(chain: ConfiguredChain, settings: WatcherRpcSettings): Client {
-  const transport = http(chain.rpcUrl, { timeout: chain.rpc.timeoutMs, retryCount: Math.min(chain.rpc.retryCount, 1), retryDelay: chain.rpc.retryDelayMs });
+  const transport = http(chain.rpcUrl, {
+    timeout: chain.rpc.timeoutMs,
+    retryCount: Math.min(chain.rpc.retryCount, 1),
+    retryDelay: chain.rpc.retryDelayMs,
+  });
   const burst = Math.max(1, Math.ceil(settings.requestsPerSecond));
-  return createPublicClient({ transport: rateLimited(transport, createRequestRate(settings.requestsPerSecond, burst)) });
+  return createPublicClient({
+    transport: rateLimited(transport, createRequestRate(settings.requestsPerSecond, burst)),
+  });
 }

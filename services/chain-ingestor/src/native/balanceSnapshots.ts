@@ -11,12 +11,30 @@ import { networkEventId, type NetworkRecord } from "../records/networkRecord.js"
  * projection applies an account's records in order). An account whose balance could not be read
  * is left out: its standing point stays, as for an activity without a balance.
  */
-export function balanceSnapshotRecords(accounts: readonly Hex[], balances: ReadonlyMap<string, AccountBalance>, context: { chainId: number; ref: ChainRef }): NetworkRecord[] {
+export function balanceSnapshotRecords(
+  accounts: readonly Hex[],
+  balances: ReadonlyMap<string, AccountBalance>,
+  context: { chainId: number; ref: ChainRef },
+): NetworkRecord[] {
   return accounts.flatMap((publicKey) => {
     const balance = balances.get(publicKey);
     if (balance === undefined) return [];
-    const payload = { event: { $case: "accountBalanceSnapshot" as const, value: { ref: context.ref, account: accountFromPublicKey(publicKey), balance } } };
+    const payload = {
+      event: {
+        $case: "accountBalanceSnapshot" as const,
+        value: { ref: context.ref, account: accountFromPublicKey(publicKey), balance },
+      },
+    };
     const eventType = eventTypeOf(payload);
-    return [{ topic: "chain.network.v1" as const, key: publicKey, eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, publicKey), eventType, ref: context.ref, payload }];
+    return [
+      {
+        topic: "chain.network.v1" as const,
+        key: publicKey,
+        eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, publicKey),
+        eventType,
+        ref: context.ref,
+        payload,
+      },
+    ];
   });
 }

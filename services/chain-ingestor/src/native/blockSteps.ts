@@ -4,7 +4,12 @@ import type { RuntimeAt } from "./runtimeAt.js";
  * What a block's step did to each subnet, without an event saying so: the subnets whose stored
  * "last done at" block is this block.
  */
-async function steppedAt(runtime: RuntimeAt, item: string, blockNumber: bigint, netuids: readonly number[]): Promise<number[]> {
+async function steppedAt(
+  runtime: RuntimeAt,
+  item: string,
+  blockNumber: bigint,
+  netuids: readonly number[],
+): Promise<number[]> {
   const stored = runtime.storage("subtensorModule", item);
   if (stored === undefined || netuids.length === 0) return [];
   const blocks = await stored.multi(netuids);
@@ -15,7 +20,9 @@ async function steppedAt(runtime: RuntimeAt, item: string, blockNumber: bigint, 
 }
 
 /** The subnets whose epoch ran in the block (`LastMechansimStepBlock`, the runtime's spelling). */
-export const epochsAt = (runtime: RuntimeAt, blockNumber: bigint, netuids: readonly number[]) => steppedAt(runtime, "lastMechansimStepBlock", blockNumber, netuids);
+export const epochsAt = (runtime: RuntimeAt, blockNumber: bigint, netuids: readonly number[]) =>
+  steppedAt(runtime, "lastMechansimStepBlock", blockNumber, netuids);
 
 /** The subnets whose registration burn and difficulty the block adjusted (`LastAdjustmentBlock`). */
-export const adjustmentsAt = (runtime: RuntimeAt, blockNumber: bigint, netuids: readonly number[]) => steppedAt(runtime, "lastAdjustmentBlock", blockNumber, netuids);
+export const adjustmentsAt = (runtime: RuntimeAt, blockNumber: bigint, netuids: readonly number[]) =>
+  steppedAt(runtime, "lastAdjustmentBlock", blockNumber, netuids);

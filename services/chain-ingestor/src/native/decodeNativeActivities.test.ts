@@ -20,7 +20,8 @@ const ev = (extrinsicIndex: number | undefined, pallet: string, name: string, da
   name,
   data,
 });
-const fee = (extrinsic: number, who: Hex, actualFee: bigint) => ev(extrinsic, "TransactionPayment", "TransactionFeePaid", { who: { raw: who }, actualFee, tip: 0n });
+const fee = (extrinsic: number, who: Hex, actualFee: bigint) =>
+  ev(extrinsic, "TransactionPayment", "TransactionFeePaid", { who: { raw: who }, actualFee, tip: 0n });
 const ok = (extrinsic: number) => ev(extrinsic, "System", "ExtrinsicSuccess", { dispatchInfo: {} });
 
 function block(events: RuntimeEvent[]) {
@@ -106,7 +107,13 @@ describe("decodeNativeActivities", () => {
       ]),
     );
     expect(activities).toHaveLength(1);
-    expect(activities[0]).toMatchObject({ type: TransactionType.TRANSACTION_TYPE_STAKE_MOVE, amountRao: 3_000n, alphaNalpha: 1_000n, feeRao: 10n, hotkey: accountFromPublicKey(hotA) });
+    expect(activities[0]).toMatchObject({
+      type: TransactionType.TRANSACTION_TYPE_STAKE_MOVE,
+      amountRao: 3_000n,
+      alphaNalpha: 1_000n,
+      feeRao: 10n,
+      hotkey: accountFromPublicKey(hotA),
+    });
   });
 
   it("reads registrations as the signer's, with what they burned or locked", () => {
@@ -126,8 +133,19 @@ describe("decodeNativeActivities", () => {
         ok(3),
       ]),
     );
-    expect(neuron).toMatchObject({ type: TransactionType.TRANSACTION_TYPE_NEURON_REGISTER, from: accountFromPublicKey(bob), netuid: 2, hotkey: accountFromPublicKey(hotB), amountRao: 1_000_000_000n });
-    expect(subnet).toMatchObject({ type: TransactionType.TRANSACTION_TYPE_SUBNET_REGISTER, from: accountFromPublicKey(alice), netuid: 3, amountRao: 2_000_000_000n });
+    expect(neuron).toMatchObject({
+      type: TransactionType.TRANSACTION_TYPE_NEURON_REGISTER,
+      from: accountFromPublicKey(bob),
+      netuid: 2,
+      hotkey: accountFromPublicKey(hotB),
+      amountRao: 1_000_000_000n,
+    });
+    expect(subnet).toMatchObject({
+      type: TransactionType.TRANSACTION_TYPE_SUBNET_REGISTER,
+      from: accountFromPublicKey(alice),
+      netuid: 3,
+      amountRao: 2_000_000_000n,
+    });
   });
 
   it("reads an EVM execution with its H160 sender and names the H160 on its value transfer", () => {
@@ -141,15 +159,32 @@ describe("decodeNativeActivities", () => {
         ev(1, "Balances", "Transfer", { from: { raw: from.publicKey }, to: { raw: to.publicKey }, amount: 1_000n }),
         ev(1, "Balances", "Deposit", { who: { raw: from.publicKey }, amount: 57_661n }),
         ev(1, "Balances", "Deposit", { who: { raw: id(9) }, amount: 0n }),
-        ev(1, "Ethereum", "Executed", { from: h160, to: h160To, transactionHash: key(0xab), exitReason: { type: "Succeed", value: { type: "Stopped" } }, extraData: "0x" }),
+        ev(1, "Ethereum", "Executed", {
+          from: h160,
+          to: h160To,
+          transactionHash: key(0xab),
+          exitReason: { type: "Succeed", value: { type: "Stopped" } },
+          extraData: "0x",
+        }),
         ok(1),
       ]),
     );
-    expect(activities.map((activity) => activity.type)).toEqual([TransactionType.TRANSACTION_TYPE_TRANSFER, TransactionType.TRANSACTION_TYPE_EVM_TX]);
+    expect(activities.map((activity) => activity.type)).toEqual([
+      TransactionType.TRANSACTION_TYPE_TRANSFER,
+      TransactionType.TRANSACTION_TYPE_EVM_TX,
+    ]);
     expect(activities[0]!.from.evmH160).toBe(from.evmH160);
     expect(activities[0]!.feeRao).toBe(0n);
     // The fee is what the sender's mapped account paid for gas, on the execution.
-    expect(activities[1]).toMatchObject({ from, to, success: true, feeRao: 242_339n, txHash: key(0xab), txIndex: 1, substrate: { extrinsicHash: key(0xe1) } });
+    expect(activities[1]).toMatchObject({
+      from,
+      to,
+      success: true,
+      feeRao: 242_339n,
+      txHash: key(0xab),
+      txIndex: 1,
+      substrate: { extrinsicHash: key(0xe1) },
+    });
   });
 
   it("keeps a failed extrinsic's fee, an unknown event and a known event of another shape, never throwing", () => {
@@ -168,10 +203,21 @@ describe("decodeNativeActivities", () => {
       ]),
     );
     expect(activities).toHaveLength(3);
-    expect(activities[0]).toMatchObject({ type: TransactionType.TRANSACTION_TYPE_OTHER, success: false, feeRao: 99n, substrate: { eventName: "System.ExtrinsicFailed" } });
-    expect(activities[1]).toMatchObject({ type: TransactionType.TRANSACTION_TYPE_OTHER, substrate: { eventName: "Proxy.ProxyAdded" } });
+    expect(activities[0]).toMatchObject({
+      type: TransactionType.TRANSACTION_TYPE_OTHER,
+      success: false,
+      feeRao: 99n,
+      substrate: { eventName: "System.ExtrinsicFailed" },
+    });
+    expect(activities[1]).toMatchObject({
+      type: TransactionType.TRANSACTION_TYPE_OTHER,
+      substrate: { eventName: "Proxy.ProxyAdded" },
+    });
     expect(activities[1]!.parties.map((party) => party.account.publicKey)).toEqual([alice, bob]);
-    expect(activities[2]).toMatchObject({ type: TransactionType.TRANSACTION_TYPE_OTHER, substrate: { eventName: "SubtensorModule.StakeAdded" } });
+    expect(activities[2]).toMatchObject({
+      type: TransactionType.TRANSACTION_TYPE_OTHER,
+      substrate: { eventName: "SubtensorModule.StakeAdded" },
+    });
   });
 
   it("charges an extrinsic's fee once, on the payer's first activity", () => {

@@ -2,7 +2,15 @@ import { formatRatio, type AccountId } from "@platform/subtensor";
 import { TransactionType } from "@platform/proto/common/v1/network";
 import type { Hex } from "viem";
 import { transferParties, type Activity } from "../records/activity.js";
-import { accountField, accountsIn, amountField, evmAccountField, namedFields, netuidField, tupleFields } from "./eventFields.js";
+import {
+  accountField,
+  accountsIn,
+  amountField,
+  evmAccountField,
+  namedFields,
+  netuidField,
+  tupleFields,
+} from "./eventFields.js";
 import { eventName, type NativeBlockFacts, type RuntimeEvent } from "./runtimeEvent.js";
 
 /**
@@ -100,13 +108,15 @@ function extrinsicContext(block: NativeBlockFacts, extrinsic: ExtrinsicEvents): 
       case "Balances.Deposit": {
         const who = accountField(fields?.["who"]);
         const amount = amountField(fields?.["amount"]);
-        if (who !== undefined && amount !== undefined) flows.push({ kind: event.name === "Withdraw" ? "withdraw" : "deposit", who: who.publicKey, amount });
+        if (who !== undefined && amount !== undefined)
+          flows.push({ kind: event.name === "Withdraw" ? "withdraw" : "deposit", who: who.publicKey, amount });
         break;
       }
       case "Ethereum.Executed": {
         const from = evmAccountField(fields?.["from"]);
         const to = evmAccountField(fields?.["to"]);
-        for (const account of [from, to]) if (account !== undefined) context.evmAccounts.set(account.publicKey, account);
+        for (const account of [from, to])
+          if (account !== undefined) context.evmAccounts.set(account.publicKey, account);
         evmSender ??= from;
         break;
       }
@@ -116,7 +126,9 @@ function extrinsicContext(block: NativeBlockFacts, extrinsic: ExtrinsicEvents): 
   // from the sender's mapped account and deposits the unused part back, so its fee is the difference.
   if (context.payer === undefined && evmSender !== undefined) {
     context.payer = evmSender;
-    const net = flows.filter((flow) => flow.who === evmSender!.publicKey).reduce((sum, flow) => sum + (flow.kind === "withdraw" ? flow.amount : -flow.amount), 0n);
+    const net = flows
+      .filter((flow) => flow.who === evmSender!.publicKey)
+      .reduce((sum, flow) => sum + (flow.kind === "withdraw" ? flow.amount : -flow.amount), 0n);
     context.feeRao = net > 0n ? net : 0n;
   }
   for (const flow of flows) {
@@ -129,7 +141,11 @@ function extrinsicContext(block: NativeBlockFacts, extrinsic: ExtrinsicEvents): 
   return context;
 }
 
-const MOVES = new Set([TransactionType.TRANSACTION_TYPE_STAKE_MOVE, TransactionType.TRANSACTION_TYPE_STAKE_SWAP, TransactionType.TRANSACTION_TYPE_STAKE_TRANSFER]);
+const MOVES = new Set([
+  TransactionType.TRANSACTION_TYPE_STAKE_MOVE,
+  TransactionType.TRANSACTION_TYPE_STAKE_SWAP,
+  TransactionType.TRANSACTION_TYPE_STAKE_TRANSFER,
+]);
 const LEGS = new Set([TransactionType.TRANSACTION_TYPE_STAKE_ADD, TransactionType.TRANSACTION_TYPE_STAKE_REMOVE]);
 
 /** An extrinsic's stake adds and removes of the coldkey that moved stake in it are that move's legs. */
@@ -145,8 +161,12 @@ function foldMoveLegs(activities: Activity[]): Activity[] {
       MOVES.has(activity.type) && added !== undefined && activity.from.publicKey === added.from.publicKey
         ? {
             ...activity,
-            ...(activity.amountRao === undefined && added.amountRao !== undefined ? { amountRao: added.amountRao } : {}),
-            ...(activity.alphaNalpha === undefined && added.alphaNalpha !== undefined ? { alphaNalpha: added.alphaNalpha } : {}),
+            ...(activity.amountRao === undefined && added.amountRao !== undefined
+              ? { amountRao: added.amountRao }
+              : {}),
+            ...(activity.alphaNalpha === undefined && added.alphaNalpha !== undefined
+              ? { alphaNalpha: added.alphaNalpha }
+              : {}),
           }
         : activity,
     );
@@ -161,9 +181,23 @@ const BOOKKEEPING = new Set([
   "System.NewAccount",
   "System.KilledAccount",
   "TransactionPayment.TransactionFeePaid",
-  ...["Withdraw", "Deposit", "Endowed", "Upgraded", "DustLost", "Reserved", "Unreserved", "Locked", "Unlocked", "Frozen", "Thawed", "Issued", "Rescinded", "Minted", "Burned"].map(
-    (name) => `Balances.${name}`,
-  ),
+  ...[
+    "Withdraw",
+    "Deposit",
+    "Endowed",
+    "Upgraded",
+    "DustLost",
+    "Reserved",
+    "Unreserved",
+    "Locked",
+    "Unlocked",
+    "Frozen",
+    "Thawed",
+    "Issued",
+    "Rescinded",
+    "Minted",
+    "Burned",
+  ].map((name) => `Balances.${name}`),
 ]);
 
 function decodeEvent(event: RuntimeEvent, context: ExtrinsicContext): Activity[] {
@@ -182,10 +216,20 @@ const DECODERS: Record<string, EventDecoder> = {
     const to = withEvm(accountField(fields?.["to"]), context);
     const amountRao = amountField(fields?.["amount"]);
     if (from === undefined || to === undefined || amountRao === undefined) return undefined;
-    return [activity(event, context, { type: TransactionType.TRANSACTION_TYPE_TRANSFER, from, to, amountRao, parties: transferParties(from, to) })];
+    return [
+      activity(event, context, {
+        type: TransactionType.TRANSACTION_TYPE_TRANSFER,
+        from,
+        to,
+        amountRao,
+        parties: transferParties(from, to),
+      }),
+    ];
   },
-  "SubtensorModule.StakeAdded": (event, context) => stakeChange(event, context, TransactionType.TRANSACTION_TYPE_STAKE_ADD, "out"),
-  "SubtensorModule.StakeRemoved": (event, context) => stakeChange(event, context, TransactionType.TRANSACTION_TYPE_STAKE_REMOVE, "in"),
+  "SubtensorModule.StakeAdded": (event, context) =>
+    stakeChange(event, context, TransactionType.TRANSACTION_TYPE_STAKE_ADD, "out"),
+  "SubtensorModule.StakeRemoved": (event, context) =>
+    stakeChange(event, context, TransactionType.TRANSACTION_TYPE_STAKE_REMOVE, "in"),
   // (coldkey, origin hotkey, origin netuid, destination hotkey, destination netuid) in spec 218;
   // later runtimes append the TAO amount moved.
   "SubtensorModule.StakeMoved": (event, context) => {
@@ -196,9 +240,19 @@ const DECODERS: Record<string, EventDecoder> = {
     const destinationHotkey = accountField(fields?.[3]);
     const destinationNetuid = netuidField(fields?.[4]);
     const amountRao = fields?.length === 6 ? amountField(fields[5]) : undefined;
-    if (coldkey === undefined || hotkey === undefined || netuid === undefined || destinationHotkey === undefined || destinationNetuid === undefined) return undefined;
+    if (
+      coldkey === undefined ||
+      hotkey === undefined ||
+      netuid === undefined ||
+      destinationHotkey === undefined ||
+      destinationNetuid === undefined
+    )
+      return undefined;
     if (fields?.length === 6 && amountRao === undefined) return undefined;
-    const type = netuid === destinationNetuid ? TransactionType.TRANSACTION_TYPE_STAKE_MOVE : TransactionType.TRANSACTION_TYPE_STAKE_SWAP;
+    const type =
+      netuid === destinationNetuid
+        ? TransactionType.TRANSACTION_TYPE_STAKE_MOVE
+        : TransactionType.TRANSACTION_TYPE_STAKE_SWAP;
     return [
       activity(event, context, {
         type,
@@ -222,7 +276,14 @@ const DECODERS: Record<string, EventDecoder> = {
     const netuid = netuidField(fields?.[2]);
     const destinationNetuid = netuidField(fields?.[3]);
     const alphaNalpha = amountField(fields?.[4]);
-    if (coldkey === undefined || hotkey === undefined || netuid === undefined || destinationNetuid === undefined || alphaNalpha === undefined) return undefined;
+    if (
+      coldkey === undefined ||
+      hotkey === undefined ||
+      netuid === undefined ||
+      destinationNetuid === undefined ||
+      alphaNalpha === undefined
+    )
+      return undefined;
     return [
       activity(event, context, {
         type: TransactionType.TRANSACTION_TYPE_STAKE_SWAP,
@@ -247,7 +308,15 @@ const DECODERS: Record<string, EventDecoder> = {
     const netuid = netuidField(fields?.[3]);
     const destinationNetuid = netuidField(fields?.[4]);
     const alphaNalpha = amountField(fields?.[5]);
-    if (from === undefined || to === undefined || hotkey === undefined || netuid === undefined || destinationNetuid === undefined || alphaNalpha === undefined) return undefined;
+    if (
+      from === undefined ||
+      to === undefined ||
+      hotkey === undefined ||
+      netuid === undefined ||
+      destinationNetuid === undefined ||
+      alphaNalpha === undefined
+    )
+      return undefined;
     return [
       activity(event, context, {
         type: TransactionType.TRANSACTION_TYPE_STAKE_TRANSFER,
@@ -308,7 +377,12 @@ const DECODERS: Record<string, EventDecoder> = {
     const hash = fields?.["transactionHash"];
     return [
       {
-        ...activity(event, context, { type: TransactionType.TRANSACTION_TYPE_EVM_TX, from, to, parties: [{ account: from, direction: "out" }] }),
+        ...activity(event, context, {
+          type: TransactionType.TRANSACTION_TYPE_EVM_TX,
+          from,
+          to,
+          parties: [{ account: from, direction: "out" }],
+        }),
         success: executedSucceeded(fields?.["exitReason"]),
         // The EVM transaction's own hash identifies it to its sender; the extrinsic id still places it.
         ...(typeof hash === "string" ? { txHash: hash.toLowerCase() as Hex } : {}),
@@ -318,20 +392,41 @@ const DECODERS: Record<string, EventDecoder> = {
 };
 
 /** (coldkey, hotkey, TAO, alpha, netuid): spec 218's StakeAdded and StakeRemoved. */
-function stakeChange(event: RuntimeEvent, context: ExtrinsicContext, type: TransactionType, direction: "in" | "out"): Activity[] | undefined {
+function stakeChange(
+  event: RuntimeEvent,
+  context: ExtrinsicContext,
+  type: TransactionType,
+  direction: "in" | "out",
+): Activity[] | undefined {
   const fields = tupleFields(event.data, 5);
   const coldkey = accountField(fields?.[0]);
   const hotkey = accountField(fields?.[1]);
   const amountRao = amountField(fields?.[2]);
   const alphaNalpha = amountField(fields?.[3]);
   const netuid = netuidField(fields?.[4]);
-  if (coldkey === undefined || hotkey === undefined || amountRao === undefined || alphaNalpha === undefined || netuid === undefined) return undefined;
+  if (
+    coldkey === undefined ||
+    hotkey === undefined ||
+    amountRao === undefined ||
+    alphaNalpha === undefined ||
+    netuid === undefined
+  )
+    return undefined;
   const effectivePriceTao = alphaNalpha > 0n ? formatRatio(amountRao, alphaNalpha, 9) : undefined;
   return [
     activity(
       event,
       context,
-      { type, from: coldkey, amountRao, alphaNalpha, netuid, hotkey, parties: [{ account: coldkey, direction }], stakeTouches: [{ coldkey, hotkey, netuid }] },
+      {
+        type,
+        from: coldkey,
+        amountRao,
+        alphaNalpha,
+        netuid,
+        hotkey,
+        parties: [{ account: coldkey, direction }],
+        stakeTouches: [{ coldkey, hotkey, netuid }],
+      },
       effectivePriceTao,
     ),
   ];
@@ -346,7 +441,10 @@ function otherActivities(event: RuntimeEvent, context: ExtrinsicContext): Activi
     activity(event, context, {
       type: TransactionType.TRANSACTION_TYPE_OTHER,
       from: context.payer ?? first,
-      parties: accounts.map((account) => ({ account, direction: account.publicKey === context.payer?.publicKey ? "out" : "in" })),
+      parties: accounts.map((account) => ({
+        account,
+        direction: account.publicKey === context.payer?.publicKey ? "out" : "in",
+      })),
     }),
   ];
 }
@@ -356,14 +454,24 @@ function failedExtrinsic(context: ExtrinsicContext): Activity {
   const payer = context.payer!;
   const failure = context.failure!;
   return {
-    ...activity(failure, context, { type: TransactionType.TRANSACTION_TYPE_OTHER, from: payer, parties: [{ account: payer, direction: "out" }] }),
+    ...activity(failure, context, {
+      type: TransactionType.TRANSACTION_TYPE_OTHER,
+      from: payer,
+      parties: [{ account: payer, direction: "out" }],
+    }),
     success: false,
   };
 }
 
-type ActivityBody = Pick<Activity, "type" | "from" | "parties"> & Partial<Pick<Activity, "to" | "amountRao" | "netuid" | "hotkey" | "alphaNalpha" | "stakeTouches">>;
+type ActivityBody = Pick<Activity, "type" | "from" | "parties"> &
+  Partial<Pick<Activity, "to" | "amountRao" | "netuid" | "hotkey" | "alphaNalpha" | "stakeTouches">>;
 
-function activity(event: RuntimeEvent, context: ExtrinsicContext, body: ActivityBody, effectivePriceTao?: string): Activity {
+function activity(
+  event: RuntimeEvent,
+  context: ExtrinsicContext,
+  body: ActivityBody,
+  effectivePriceTao?: string,
+): Activity {
   return {
     activityId: `${context.blockNumber}-${context.index}-${event.index}`,
     txHash: context.hash,
@@ -372,14 +480,21 @@ function activity(event: RuntimeEvent, context: ExtrinsicContext, body: Activity
     feeRao: 0n,
     stakeTouches: [],
     ...body,
-    substrate: { eventIndex: event.index, eventName: eventName(event), extrinsicHash: context.hash, ...(effectivePriceTao === undefined ? {} : { effectivePriceTao }) },
+    substrate: {
+      eventIndex: event.index,
+      eventName: eventName(event),
+      extrinsicHash: context.hash,
+      ...(effectivePriceTao === undefined ? {} : { effectivePriceTao }),
+    },
   };
 }
 
 /** The fee goes on the payer's EVM execution if the extrinsic is one, else on its first activity of the extrinsic. */
 function chargeFee(activities: Activity[], context: ExtrinsicContext): Activity[] {
   const payer = context.payer?.publicKey;
-  const execution = activities.findIndex((candidate) => candidate.type === TransactionType.TRANSACTION_TYPE_EVM_TX && candidate.from.publicKey === payer);
+  const execution = activities.findIndex(
+    (candidate) => candidate.type === TransactionType.TRANSACTION_TYPE_EVM_TX && candidate.from.publicKey === payer,
+  );
   const charged = execution >= 0 ? execution : activities.findIndex((candidate) => candidate.from.publicKey === payer);
   if (charged >= 0) activities[charged] = { ...activities[charged]!, feeRao: context.feeRao };
   return activities;
@@ -391,6 +506,9 @@ function withEvm(account: AccountId | undefined, context: ExtrinsicContext): Acc
 }
 
 function executedSucceeded(exitReason: unknown): boolean {
-  const kind = typeof exitReason === "object" && exitReason !== null && "type" in exitReason ? (exitReason as { type: unknown }).type : exitReason;
+  const kind =
+    typeof exitReason === "object" && exitReason !== null && "type" in exitReason
+      ? (exitReason as { type: unknown }).type
+      : exitReason;
   return kind === "Succeed";
 }

@@ -47,12 +47,14 @@ export function tupleFields(data: unknown, arity: number): readonly unknown[] | 
 
 /** The fields of a named variant. */
 export function namedFields(data: unknown): Readonly<Record<string, unknown>> | undefined {
-  return typeof data === "object" && data !== null && !Array.isArray(data) && !("raw" in data) ? (data as Record<string, unknown>) : undefined;
+  return typeof data === "object" && data !== null && !Array.isArray(data) && !("raw" in data)
+    ? (data as Record<string, unknown>)
+    : undefined;
 }
 
 /** Every AccountId32 among an event's top-level fields (for events the source has no meaning for). */
 export function accountsIn(data: unknown): AccountId[] {
-  const values = Array.isArray(data) ? data : (namedFields(data) !== undefined ? Object.values(data as object) : [data]);
+  const values = Array.isArray(data) ? data : namedFields(data) !== undefined ? Object.values(data as object) : [data];
   const found = new Map<string, AccountId>();
   for (const value of values) {
     const account = accountField(value);

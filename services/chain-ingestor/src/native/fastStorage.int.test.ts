@@ -33,16 +33,25 @@ interface DedotItem {
   pagedEntries(...args: unknown[]): Promise<[unknown, unknown][]>;
 }
 
-const itemOf = (pallet: string, name: string) => (client.query as unknown as Record<string, Record<string, DedotItem>>)[pallet]![name]!;
+const itemOf = (pallet: string, name: string) =>
+  (client.query as unknown as Record<string, Record<string, DedotItem>>)[pallet]![name]!;
 const fastOf = (item: DedotItem) => fastStorage(item.meta, client.registry as unknown as TypeRegistry);
 const account = () => `0x${randomBytes(32).toString("hex")}`;
-const raw = async (key: string) => (await client.rpc.state_getStorage(key as `0x${string}`)) as `0x${string}` | undefined;
+const raw = async (key: string) =>
+  (await client.rpc.state_getStorage(key as `0x${string}`)) as `0x${string}` | undefined;
 
 /** Keys of existing entries, in the form the source passes them (AccountId32 as hex). */
 async function existingKeys(item: DedotItem, count: number): Promise<unknown[]> {
   const entries = await item.pagedEntries({ pageSize: count });
-  const plain = (part: unknown): unknown => (part !== null && typeof part === "object" && "raw" in part ? (part as { raw: string }).raw : typeof part === "string" && part.length === 48 ? undefined : part);
-  return entries.map(([key]) => (Array.isArray(key) ? key.map(plain) : plain(key))).filter((key) => !(Array.isArray(key) ? key.includes(undefined) : key === undefined));
+  const plain = (part: unknown): unknown =>
+    part !== null && typeof part === "object" && "raw" in part
+      ? (part as { raw: string }).raw
+      : typeof part === "string" && part.length === 48
+        ? undefined
+        : part;
+  return entries
+    .map(([key]) => (Array.isArray(key) ? key.map(plain) : plain(key)))
+    .filter((key) => !(Array.isArray(key) ? key.includes(undefined) : key === undefined));
 }
 
 describe("fastStorage on the real runtime", () => {
@@ -56,18 +65,21 @@ describe("fastStorage on the real runtime", () => {
     ["system", "account", () => account()],
   ];
 
-  it.each(items)("%s.%s: the same keys as dedot's, for made-up and for existing entries, and the same values", async (pallet, name, makeKey) => {
-    const item = itemOf(pallet, name);
-    const fast = fastOf(item);
-    expect(fast, `${pallet}.${name} is built here`).toBeDefined();
-    const keys = [...Array.from({ length: 20 }, (_, index) => makeKey(index)), ...(await existingKeys(item, 20))];
-    expect(keys.length).toBeGreaterThan(20);
-    for (const key of keys) {
-      const built = fast!.encodeKey(key);
-      expect(built, JSON.stringify(key)).toBe(item.rawKey(key));
-      expect(fast!.decodeValue(await raw(built!))).toEqual(await item(key));
-    }
-  });
+  it.each(items)(
+    "%s.%s: the same keys as dedot's, for made-up and for existing entries, and the same values",
+    async (pallet, name, makeKey) => {
+      const item = itemOf(pallet, name);
+      const fast = fastOf(item);
+      expect(fast, `${pallet}.${name} is built here`).toBeDefined();
+      const keys = [...Array.from({ length: 20 }, (_, index) => makeKey(index)), ...(await existingKeys(item, 20))];
+      expect(keys.length).toBeGreaterThan(20);
+      for (const key of keys) {
+        const built = fast!.encodeKey(key);
+        expect(built, JSON.stringify(key)).toBe(item.rawKey(key));
+        expect(fast!.decodeValue(await raw(built!))).toEqual(await item(key));
+      }
+    },
+  );
 
   it("leaves a key in another form, and items of other key types, to dedot", () => {
     const alpha = fastOf(itemOf("subtensorModule", "alpha"))!;

@@ -59,12 +59,14 @@ export function fastStorage(meta: StorageEntryMeta, registry: TypeRegistry): Fas
   const defaultBytes = Buffer.from(meta.default.slice(2), "hex");
   return {
     encodeKey(key) {
-      const inputs = hashers.length === 1 ? [key] : Array.isArray(key) && key.length === hashers.length ? key : undefined;
+      const inputs =
+        hashers.length === 1 ? [key] : Array.isArray(key) && key.length === hashers.length ? key : undefined;
       if (inputs === undefined) return undefined;
       const chunks: Uint8Array[] = [prefix];
       for (let index = 0; index < inputs.length; index += 1) {
         const input = inputs[index];
-        const known = remembered[index] && typeof input === "string" ? hashedAccounts.get(input.toLowerCase()) : undefined;
+        const known =
+          remembered[index] && typeof input === "string" ? hashedAccounts.get(input.toLowerCase()) : undefined;
         if (known !== undefined) {
           chunks.push(known);
           continue;
@@ -78,7 +80,8 @@ export function fastStorage(meta: StorageEntryMeta, registry: TypeRegistry): Fas
       return `0x${Buffer.concat(chunks).toString("hex")}`;
     },
     decodeValue(raw) {
-      if (raw === null || raw === undefined) return meta.modifier === "Optional" ? undefined : valueCodec.tryDecode(defaultBytes);
+      if (raw === null || raw === undefined)
+        return meta.modifier === "Optional" ? undefined : valueCodec.tryDecode(defaultBytes);
       return valueCodec.tryDecode(Buffer.from(raw.slice(2), "hex"));
     },
   };
@@ -118,7 +121,9 @@ function keyPartOf(registry: TypeRegistry, id: number): KeyPart | undefined {
     };
   }
   // AccountId32: a composite of one [u8; 32], encoded as its 32 bytes.
-  if (type.path?.at(-1) === "AccountId32") return (input) => (typeof input === "string" && ACCOUNT_HEX.test(input) ? Buffer.from(input.slice(2), "hex") : undefined);
+  if (type.path?.at(-1) === "AccountId32")
+    return (input) =>
+      typeof input === "string" && ACCOUNT_HEX.test(input) ? Buffer.from(input.slice(2), "hex") : undefined;
   return undefined;
 }
 

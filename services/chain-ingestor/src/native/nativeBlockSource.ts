@@ -17,7 +17,16 @@ import { balanceSnapshotRecords } from "./balanceSnapshots.js";
 import { nativePoolRecords, ROOT_NETUID, subnetRemovedRecords, subnetsByBlock } from "./nativePools.js";
 import { accountsCounter, nativeStatsRecord } from "./nativeStats.js";
 import { adjustmentsAt, epochsAt } from "./blockSteps.js";
-import { changedColdkeys, coldkeysOn, holderChangesOf, holderRecords, nextHolders, positionsOf, readAllHolders, type HolderState } from "./nativeHolders.js";
+import {
+  changedColdkeys,
+  coldkeysOn,
+  holderChangesOf,
+  holderRecords,
+  nextHolders,
+  positionsOf,
+  readAllHolders,
+  type HolderState,
+} from "./nativeHolders.js";
 import { readEmissions, type EmissionDetails } from "./nativeEmissions.js";
 import { nextSubnets, readAllSubnets, subnetIndexes, subnetRecords, type SubnetsState } from "./nativeSubnets.js";
 import { subnetChangesOf } from "./subnetChanges.js";
@@ -88,7 +97,10 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
   const seenRecords = blockSeenRecords(options.networkPartitions ?? defaultPartitions["chain.network.v1"]);
   const concurrency = options.concurrency ?? 8;
   const rescanEveryBlocks = options.rescanEveryBlocks ?? 7_200;
-  const accounts = accountsCounter({ countAt: (hash) => reader.accountsCountAt(hash), recountEveryBlocks: rescanEveryBlocks });
+  const accounts = accountsCounter({
+    countAt: (hash) => reader.accountsCountAt(hash),
+    recountEveryBlocks: rescanEveryBlocks,
+  });
   const subnets = subnetsByBlock({ netuidsAt: (hash) => reader.netuidsAt(hash), rescanEveryBlocks });
   const holderChunkSize = options.holderChunkSize ?? 2_000;
   const rescanDue = (header: BlockHeader) => header.number % BigInt(rescanEveryBlocks) === 0n;
@@ -114,7 +126,8 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
     fullAt: rescanDue,
     keep: LARGE_STATES_KEPT,
   });
-  const enabledOf = (emissions: ReadonlyMap<number, EmissionDetails>) => new Map([...emissions].map(([netuid, emission]) => [netuid, emission.emissionEnabled]));
+  const enabledOf = (emissions: ReadonlyMap<number, EmissionDetails>) =>
+    new Map([...emissions].map(([netuid, emission]) => [netuid, emission.emissionEnabled]));
   const subnetStates = chainedByBlock<SubnetsState, BlockChanges>({
     full: async (_header, input) => {
       const { runtime, netuids, emissions } = await input;
@@ -124,18 +137,30 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
       nextSubnets(input.runtime, parent, {
         netuids: input.netuids,
         emissionEnabled: enabledOf(input.emissions),
-        changes: subnetChangesOf({ events: input.events, epochs: input.epochs, adjustments: input.adjustments, ...subnetIndexes(parent) }),
+        changes: subnetChangesOf({
+          events: input.events,
+          epochs: input.epochs,
+          adjustments: input.adjustments,
+          ...subnetIndexes(parent),
+        }),
       }),
     fullAt: rescanDue,
     keep: LARGE_STATES_KEPT,
   });
 
-  const balancesAfter = async (header: BlockHeader, accounts: readonly Hex[], netuids: readonly number[], holderState: HolderState | undefined): Promise<Map<string, AccountBalance>> => {
+  const balancesAfter = async (
+    header: BlockHeader,
+    accounts: readonly Hex[],
+    netuids: readonly number[],
+    holderState: HolderState | undefined,
+  ): Promise<Map<string, AccountBalance>> => {
     // Positions come from the holder state (every Alpha entry, already read); a runtime whose share
     // pool the holders cannot read is asked for them (StakeInfoRuntimeApi).
     const [balances, positions] = await Promise.all([
       reader.balancesAt(header.hash, accounts),
-      holderState === undefined ? reader.positionsAt(header.hash, accounts, netuids) : positionsOf(holderState, accounts),
+      holderState === undefined
+        ? reader.positionsAt(header.hash, accounts, netuids)
+        : positionsOf(holderState, accounts),
     ]);
     const after = new Map<string, AccountBalance>();
     for (const account of accounts) {
@@ -173,23 +198,43 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
     const netuidsBefore = header.number === 0n ? Promise.resolve([]) : subnets.before(header);
     const activitiesRead = factsRead.then(decodeNativeActivities);
     const changesRead = (async (): Promise<BlockChanges> => {
-      const [runtime, netuids, facts, activities] = await Promise.all([reader.runtimeAt(header.hash), netuidsRead, factsRead, activitiesRead]);
-      const [epochs, adjustments, emissions] = await Promise.all([epochsAt(runtime, header.number, netuids), adjustmentsAt(runtime, header.number, netuids), readEmissions(runtime, netuids, header.number)]);
+      const [runtime, netuids, facts, activities] = await Promise.all([
+        reader.runtimeAt(header.hash),
+        netuidsRead,
+        factsRead,
+        activitiesRead,
+      ]);
+      const [epochs, adjustments, emissions] = await Promise.all([
+        epochsAt(runtime, header.number, netuids),
+        adjustmentsAt(runtime, header.number, netuids),
+        readEmissions(runtime, netuids, header.number),
+      ]);
       return { runtime, netuids, epochs, adjustments, emissions, activities, events: facts.events };
     })();
     // Registered before any await, so blocks read side by side chain in order. The holders ask the
     // block's metagraphs which hotkeys an epoch paid.
     const subnetsRead = subnetStates.at(header, changesRead);
-    const holdersRead = holders.at(header, Promise.all([changesRead, subnetsRead]).then(([changes, subnetState]) => ({ ...changes, subnetState })));
+    const holdersRead = holders.at(
+      header,
+      Promise.all([changesRead, subnetsRead]).then(([changes, subnetState]) => ({ ...changes, subnetState })),
+    );
     const parentHolders = holders.known(header.parentHash);
     const [facts, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
-    const [pools, holderState, parentHolderState] = await Promise.all([reader.poolsAt(header.hash, netuids), holdersRead, parentHolders?.catch(() => undefined)]);
+    const [pools, holderState, parentHolderState] = await Promise.all([
+      reader.poolsAt(header.hash, netuids),
+      holdersRead,
+      parentHolders?.catch(() => undefined),
+    ]);
     // Coldkeys whose stake changed without an event naming them (an epoch paid their hotkeys): the
     // holder states of the block and its parent say which; without the parent's (the first block
     // read after a start), every coldkey of the subnets that had an epoch, and of root, may have moved.
     const { epochs } = await changesRead;
     const movedWithoutEvent =
-      holderState === undefined ? [] : parentHolderState !== undefined ? changedColdkeys(parentHolderState, holderState) : coldkeysOn(holderState, epochs.length === 0 ? [] : [ROOT_NETUID, ...epochs]);
+      holderState === undefined
+        ? []
+        : parentHolderState !== undefined
+          ? changedColdkeys(parentHolderState, holderState)
+          : coldkeysOn(holderState, epochs.length === 0 ? [] : [ROOT_NETUID, ...epochs]);
     const activities = await activitiesRead;
     const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
     // An account with activity in the block carries its balance on that activity already.
@@ -208,7 +253,9 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
       ...subnetRemovedRecords(previousNetuids, netuids, { chainId: network.chainId, ref }),
       ...nativePoolRecords(pools ?? [], { chainId: network.chainId, ref }),
       ...subnetRecords(subnetState, changes.emissions, { chainId: network.chainId, ref }),
-      ...(holderState === undefined ? [] : holderRecords(holderState, { chainId: network.chainId, ref, chunkSize: holderChunkSize })),
+      ...(holderState === undefined
+        ? []
+        : holderRecords(holderState, { chainId: network.chainId, ref, chunkSize: holderChunkSize })),
       nativeStatsRecord({ header, ref, storage, pools: pools ?? [], accountsCount: count }, network.chainId),
       ...seenRecords({ chainId: network.chainId, ref }),
     ];

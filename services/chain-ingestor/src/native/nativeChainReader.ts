@@ -10,7 +10,14 @@ import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
 import { ROOT_NETUID, type NativePool } from "./nativePools.js";
 import { fastStorage, type FastStorage, type StorageEntryMeta, type TypeRegistry } from "./fastStorage.js";
 import type { RuntimeAt, StorageItem as RuntimeStorageItem } from "./runtimeAt.js";
-import { decodeStakeInfoForColdkeys, fixedBits, shareArithmeticOf, shareValue, type ColdkeyPosition, type ShareArithmetic } from "./stakeInfo.js";
+import {
+  decodeStakeInfoForColdkeys,
+  fixedBits,
+  shareArithmeticOf,
+  shareValue,
+  type ColdkeyPosition,
+  type ShareArithmetic,
+} from "./stakeInfo.js";
 import { backoffDelay } from "@platform/errors/base";
 
 /** An account's balances as `System.Account` holds them at a block. */
@@ -40,7 +47,11 @@ export interface NativeChainReader {
    * Every alpha position of the coldkeys on the netuids, as StakeInfoRuntimeApi answers them;
    * undefined when the runtime has no StakeInfoRuntimeApi.
    */
-  positionsAt(blockHash: Hex, coldkeys: readonly Hex[], netuids: readonly number[]): Promise<Map<string, ColdkeyPosition[]> | undefined>;
+  positionsAt(
+    blockHash: Hex,
+    coldkeys: readonly Hex[],
+    netuids: readonly number[],
+  ): Promise<Map<string, ColdkeyPosition[]> | undefined>;
   /** The netuids of `NetworksAdded` at the block (a key scan), root included; [] when the runtime has no such map. */
   netuidsAt(blockHash: Hex): Promise<number[]>;
   /** The subnets' pools at the block; undefined when the runtime keeps no pools (before dynamic TAO: no `SubnetTAO`). */
@@ -67,7 +78,6 @@ interface RawHeader {
   number: number | string;
 }
 
-
 /** A storage map of dedot's untyped query proxy, with partial keys. */
 interface MapStorage {
   entries(...partialKey: unknown[]): Promise<unknown[]>;
@@ -77,7 +87,6 @@ interface MapStorage {
 /** SubtensorModule's storage items by name at a block, untyped (the runtime's own metadata decodes them); undefined without the pallet. */
 const subtensorStorage = (at: { query: unknown }): Record<string, MapStorage | undefined> | undefined =>
   (at.query as { subtensorModule?: Record<string, MapStorage | undefined> }).subtensorModule;
-
 
 /** twox128("System") ++ twox128("Account"): the prefix of every account's key. */
 const SYSTEM_ACCOUNT_PREFIX = "0x26aa394eea5630e07c48ae0c9558cef7b99d880ec681799c0cf30e8886371da9";
@@ -110,7 +119,8 @@ interface StorageItem {
   multi(keys: readonly unknown[]): Promise<unknown[]>;
 }
 
-const toBig = (value: unknown): bigint | undefined => (typeof value === "bigint" ? value : typeof value === "number" ? BigInt(value) : undefined);
+const toBig = (value: unknown): bigint | undefined =>
+  typeof value === "bigint" ? value : typeof value === "number" ? BigInt(value) : undefined;
 
 /** `TaoWeight`: a plain u64 in newer runtimes, a map by netuid in spec 218 (root's entry is the network's). */
 async function taoWeightAt(item: StorageItem | undefined): Promise<bigint | undefined> {
@@ -161,12 +171,18 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
 
   const runtimeAt = (blockHash: Hex): Promise<RuntimeAt> =>
     connection.read("runtime", async () =>
-      runtimeAtOf(await client.at(blockHash), connection, { blockHash, queryStorageAt: (keys, at) => rpc["state_queryStorageAt"]!(keys, at) as Promise<StorageChangeSet[]> }),
+      runtimeAtOf(await client.at(blockHash), connection, {
+        blockHash,
+        queryStorageAt: (keys, at) => rpc["state_queryStorageAt"]!(keys, at) as Promise<StorageChangeSet[]>,
+      }),
     );
 
   const reads: Omit<NativeChainReader, "onNewHead" | "close" | "runtimeAt"> = {
     async heads() {
-      const [best, finalizedHash] = await Promise.all([rpc["chain_getHeader"]!() as Promise<RawHeader>, rpc["chain_getFinalizedHead"]!() as Promise<Hex>]);
+      const [best, finalizedHash] = await Promise.all([
+        rpc["chain_getHeader"]!() as Promise<RawHeader>,
+        rpc["chain_getFinalizedHead"]!() as Promise<Hex>,
+      ]);
       const finalized = (await rpc["chain_getHeader"]!(finalizedHash)) as RawHeader;
       return { best: BigInt(best.number), finalized: BigInt(finalized.number) };
     },
@@ -187,8 +203,12 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     },
 
     async blockFacts(header) {
-      const [at, block] = await Promise.all([client.at(header.hash), rpc["chain_getBlock"]!(header.hash) as Promise<{ block: { extrinsics: Hex[] } } | undefined>]);
-      if (block === undefined) throw new ForkDuringReadError(`block ${header.number} (${header.hash}) vanished while it was read`);
+      const [at, block] = await Promise.all([
+        client.at(header.hash),
+        rpc["chain_getBlock"]!(header.hash) as Promise<{ block: { extrinsics: Hex[] } } | undefined>,
+      ]);
+      if (block === undefined)
+        throw new ForkDuringReadError(`block ${header.number} (${header.hash}) vanished while it was read`);
       const records = (await at.query.system.events()) as unknown as DedotEventRecord[];
       return {
         number: header.number,
@@ -234,14 +254,20 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       }
       const positions = new Map<string, ColdkeyPosition[]>(coldkeys.map((coldkey) => [coldkey, []]));
       if (stakers.length === 0) return positions;
-      const fromStorage = stakingHotkeys === undefined ? undefined : await sharePoolPositions(module, stakers, hotkeysOf, netuids);
+      const fromStorage =
+        stakingHotkeys === undefined ? undefined : await sharePoolPositions(module, stakers, hotkeysOf, netuids);
       if (fromStorage !== undefined) {
         for (const [coldkey, list] of fromStorage) positions.set(coldkey, list);
         return positions;
       }
       // A runtime whose share pool this reader does not know: ask the runtime (a wasm execution).
-      const call = at.call as unknown as { stakeInfoRuntimeApi: { getStakeInfoForColdkeys(coldkeys: Hex[]): Promise<unknown> } };
-      for (const [coldkey, list] of decodeStakeInfoForColdkeys(await call.stakeInfoRuntimeApi.getStakeInfoForColdkeys(stakers))) positions.set(coldkey, list);
+      const call = at.call as unknown as {
+        stakeInfoRuntimeApi: { getStakeInfoForColdkeys(coldkeys: Hex[]): Promise<unknown> };
+      };
+      for (const [coldkey, list] of decodeStakeInfoForColdkeys(
+        await call.stakeInfoRuntimeApi.getStakeInfoForColdkeys(stakers),
+      ))
+        positions.set(coldkey, list);
       return positions;
     },
 
@@ -250,16 +276,30 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       const added = subtensorStorage(at)?.["networksAdded"];
       if (added === undefined) return [];
       // At most `SubnetLimit` entries (a few hundred): one page of keys, values in the same read.
-      return ((await added.entries()) as [number, boolean][]).filter(([, isAdded]) => isAdded).map(([netuid]) => netuid).sort((a, b) => a - b);
+      return ((await added.entries()) as [number, boolean][])
+        .filter(([, isAdded]) => isAdded)
+        .map(([netuid]) => netuid)
+        .sort((a, b) => a - b);
     },
 
     async poolsAt(blockHash, netuids) {
       const at = await client.at(blockHash);
       const module = subtensorStorage(at);
-      const [tao, alphaIn, alphaOut, mechanism] = ["subnetTAO", "subnetAlphaIn", "subnetAlphaOut", "subnetMechanism"].map((name) => module?.[name]);
-      if (tao === undefined || alphaIn === undefined || alphaOut === undefined || mechanism === undefined) return undefined;
+      const [tao, alphaIn, alphaOut, mechanism] = [
+        "subnetTAO",
+        "subnetAlphaIn",
+        "subnetAlphaOut",
+        "subnetMechanism",
+      ].map((name) => module?.[name]);
+      if (tao === undefined || alphaIn === undefined || alphaOut === undefined || mechanism === undefined)
+        return undefined;
       const keys = [...netuids];
-      const [taos, alphaIns, alphaOuts, mechanisms] = await Promise.all([tao.multi(keys), alphaIn.multi(keys), alphaOut.multi(keys), mechanism.multi(keys)]);
+      const [taos, alphaIns, alphaOuts, mechanisms] = await Promise.all([
+        tao.multi(keys),
+        alphaIn.multi(keys),
+        alphaOut.multi(keys),
+        mechanism.multi(keys),
+      ]);
       return keys.map((netuid, index) => ({
         netuid,
         mechanism: Number(mechanisms[index] ?? 0),
@@ -273,8 +313,21 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       const at = await client.at(blockHash);
       const query = at.query as unknown as Record<string, Record<string, StorageItem | undefined> | undefined>;
       const subtensor = query["subtensorModule"];
-      const plain = async (item: StorageItem | undefined): Promise<bigint | undefined> => (item === undefined ? undefined : toBig(await item()));
-      const [totalIssuance, balancesIssuance, totalStake, blockEmission, subnetLimit, minLock, lastLock, lastRegistered, lockInterval, locked, taoWeight] = await Promise.all([
+      const plain = async (item: StorageItem | undefined): Promise<bigint | undefined> =>
+        item === undefined ? undefined : toBig(await item());
+      const [
+        totalIssuance,
+        balancesIssuance,
+        totalStake,
+        blockEmission,
+        subnetLimit,
+        minLock,
+        lastLock,
+        lastRegistered,
+        lockInterval,
+        locked,
+        taoWeight,
+      ] = await Promise.all([
         plain(subtensor?.["totalIssuance"]),
         plain(query["balances"]?.["totalIssuance"]),
         plain(subtensor?.["totalStake"]),
@@ -297,7 +350,8 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
         lastLock,
         lastRegistered,
         lockInterval,
-        subnetLocked: locked === undefined ? undefined : locked.reduce<bigint>((sum, value) => sum + (toBig(value) ?? 0n), 0n),
+        subnetLocked:
+          locked === undefined ? undefined : locked.reduce<bigint>((sum, value) => sum + (toBig(value) ?? 0n), 0n),
         taoWeight,
       };
     },
@@ -307,7 +361,11 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
       let startKey: Hex | undefined;
       for (;;) {
         // Each page is its own bounded read: a large network's count is many of them.
-        const page = await connection.read("accounts page", async () => (await rpc["state_getKeysPaged"]!(SYSTEM_ACCOUNT_PREFIX, KEYS_PAGE, startKey ?? null, blockHash)) as Hex[]);
+        const page = await connection.read(
+          "accounts page",
+          async () =>
+            (await rpc["state_getKeysPaged"]!(SYSTEM_ACCOUNT_PREFIX, KEYS_PAGE, startKey ?? null, blockHash)) as Hex[],
+        );
         count += BigInt(page.length);
         if (page.length < KEYS_PAGE) return count;
         startKey = page.at(-1)!;
@@ -322,10 +380,12 @@ export async function connectNativeChain(network: SubstrateNetwork): Promise<Nat
     blockFacts: (header) => connection.read(`block ${header.number}`, () => reads.blockFacts(header)),
     // Each page of the read is bounded on its own (runtimeAtOf).
     balancesAt: (blockHash, accounts) => reads.balancesAt(blockHash, accounts),
-    positionsAt: (blockHash, coldkeys, netuids) => connection.read("stake positions", () => reads.positionsAt(blockHash, coldkeys, netuids)),
+    positionsAt: (blockHash, coldkeys, netuids) =>
+      connection.read("stake positions", () => reads.positionsAt(blockHash, coldkeys, netuids)),
     netuidsAt: (blockHash) => connection.read("netuids", () => reads.netuidsAt(blockHash)),
     poolsAt: (blockHash, netuids) => connection.read("pools", () => reads.poolsAt(blockHash, netuids)),
-    networkStorageAt: (blockHash, netuids) => connection.read("network totals", () => reads.networkStorageAt(blockHash, netuids)),
+    networkStorageAt: (blockHash, netuids) =>
+      connection.read("network totals", () => reads.networkStorageAt(blockHash, netuids)),
     accountsCountAt: (blockHash) => reads.accountsCountAt(blockHash),
     runtimeAt,
     onNewHead: (onHead) => connection.onNewHead(onHead),
@@ -427,7 +487,8 @@ async function keepConnected(network: SubstrateNetwork, use: (client: LegacyClie
   let lastAnswerAt = Date.now();
   let closed = false;
 
-  const subscribeHeads = (connection: Connection, onHead: () => void): Promise<unknown> => connection.client.rpc.chain_subscribeNewHeads(() => onHead());
+  const subscribeHeads = (connection: Connection, onHead: () => void): Promise<unknown> =>
+    connection.client.rpc.chain_subscribeNewHeads(() => onHead());
 
   const replace = (broken: Connection): Promise<Connection> => {
     const attempt = (async () => {
@@ -446,7 +507,8 @@ async function keepConnected(network: SubstrateNetwork, use: (client: LegacyClie
         return next;
       } catch (error) {
         attempts += 1;
-        nextAttemptAt = Date.now() + backoffDelay(attempts - 1, { firstMs: Math.max(250, network.rpc.retryDelayMs), maxMs: 5_000 });
+        nextAttemptAt =
+          Date.now() + backoffDelay(attempts - 1, { firstMs: Math.max(250, network.rpc.retryDelayMs), maxMs: 5_000 });
         throw error;
       } finally {
         replacing = undefined;
@@ -461,7 +523,8 @@ async function keepConnected(network: SubstrateNetwork, use: (client: LegacyClie
     const stuck = failures >= 3 && Date.now() - lastAnswerAt >= timeoutMs;
     if (current.usable() && !stuck) return current;
     if (replacing !== undefined) return replacing;
-    if (Date.now() < nextAttemptAt) throw new Error(`${network.rpcUrl} does not answer; reconnecting in ${nextAttemptAt - Date.now()} ms`);
+    if (Date.now() < nextAttemptAt)
+      throw new Error(`${network.rpcUrl} does not answer; reconnecting in ${nextAttemptAt - Date.now()} ms`);
     return replace(current);
   };
 
@@ -538,7 +601,12 @@ function fastItemOf(registry: TypeRegistry, what: string, meta: StorageEntryMeta
  * fastStorage.ts and ask the node with `state_queryStorageAt` directly.
  */
 function runtimeAtOf(
-  at: { query: unknown; registry: unknown; metadata: { latest: { apis: { name: string }[] } }; runtimeVersion: { specVersion: number } },
+  at: {
+    query: unknown;
+    registry: unknown;
+    metadata: { latest: { apis: { name: string }[] } };
+    runtimeVersion: { specVersion: number };
+  },
   connection: KeptConnection,
   node: { blockHash: Hex; queryStorageAt(keys: Hex[], at: Hex): Promise<StorageChangeSet[]> },
 ): RuntimeAt {
@@ -560,7 +628,9 @@ function runtimeAtOf(
         if (fast === undefined) {
           const chunks: unknown[][] = [];
           for (let at = 0; at < keys.length; at += MULTI_CHUNK) chunks.push(keys.slice(at, at + MULTI_CHUNK));
-          const values = await inParallel(chunks, READS_IN_FLIGHT, (chunk) => connection.read(`${what} (${chunk.length} keys)`, () => raw.multi(chunk)));
+          const values = await inParallel(chunks, READS_IN_FLIGHT, (chunk) =>
+            connection.read(`${what} (${chunk.length} keys)`, () => raw.multi(chunk)),
+          );
           return values.flat();
         }
         const encoded = keys.map((key) => fast.encodeKey(key) ?? (raw.rawKey(key) as Hex));
@@ -569,7 +639,9 @@ function runtimeAtOf(
         for (let at = 0; at < unique.length; at += MULTI_CHUNK) chunks.push(unique.slice(at, at + MULTI_CHUNK));
         const found = new Map<string, Hex | null>();
         await inParallel(chunks, READS_IN_FLIGHT, async (chunk) => {
-          const sets = await connection.read(`${what} (${chunk.length} keys)`, () => node.queryStorageAt(chunk, node.blockHash));
+          const sets = await connection.read(`${what} (${chunk.length} keys)`, () =>
+            node.queryStorageAt(chunk, node.blockHash),
+          );
           for (const [key, value] of sets[0]?.changes ?? []) found.set(key.toLowerCase(), value);
         });
         return encoded.map((key) => fast.decodeValue(found.get(key)));
@@ -577,7 +649,12 @@ function runtimeAtOf(
       bounded.entries = async (...partialKey) => {
         const rows: [unknown, unknown][] = [];
         for (let startKey: string | undefined; ; ) {
-          const page = await connection.read(`${what} entries`, () => raw.pagedEntries(...partialKey, { pageSize: ENTRIES_PAGE, ...(startKey === undefined ? {} : { startKey }) }));
+          const page = await connection.read(`${what} entries`, () =>
+            raw.pagedEntries(...partialKey, {
+              pageSize: ENTRIES_PAGE,
+              ...(startKey === undefined ? {} : { startKey }),
+            }),
+          );
           rows.push(...page);
           if (page.length < ENTRIES_PAGE) return rows;
           startKey = raw.rawKey(page.at(-1)![0]);
@@ -598,7 +675,9 @@ function toRuntimeEvent(record: DedotEventRecord, index: number): RuntimeEvent {
   const named = typeof palletEvent === "string" ? { name: palletEvent, data: undefined } : palletEvent;
   return {
     index,
-    ...(record.phase.type === "ApplyExtrinsic" && record.phase.value !== undefined ? { extrinsicIndex: record.phase.value } : {}),
+    ...(record.phase.type === "ApplyExtrinsic" && record.phase.value !== undefined
+      ? { extrinsicIndex: record.phase.value }
+      : {}),
     pallet,
     name: named.name,
     data: named.data,
@@ -634,12 +713,23 @@ async function sharePoolPositions(
   hotkeysOf: ReadonlyMap<Hex, readonly Hex[]>,
   netuids: readonly number[],
 ): Promise<Map<string, ColdkeyPosition[]> | undefined> {
-  const [alpha, totalAlpha, totalShares] = ["alpha", "totalHotkeyAlpha", "totalHotkeyShares"].map((name) => module?.[name]);
-  if (alpha === undefined || totalAlpha === undefined || totalShares === undefined || netuids.length === 0) return undefined;
-  const triples = stakers.flatMap((coldkey) => (hotkeysOf.get(coldkey) ?? []).flatMap((hotkey) => netuids.map((netuid) => [hotkey, coldkey, netuid] as const)));
+  const [alpha, totalAlpha, totalShares] = ["alpha", "totalHotkeyAlpha", "totalHotkeyShares"].map(
+    (name) => module?.[name],
+  );
+  if (alpha === undefined || totalAlpha === undefined || totalShares === undefined || netuids.length === 0)
+    return undefined;
+  const triples = stakers.flatMap((coldkey) =>
+    (hotkeysOf.get(coldkey) ?? []).flatMap((hotkey) => netuids.map((netuid) => [hotkey, coldkey, netuid] as const)),
+  );
   const pairKey = (hotkey: Hex, netuid: number) => `${hotkey}:${netuid}`;
-  const pairs = [...new Map(triples.map(([hotkey, , netuid]) => [pairKey(hotkey, netuid), [hotkey, netuid] as const])).values()];
-  const [shares, alphas, totals] = await Promise.all([alpha.multi(triples), totalAlpha.multi(pairs), totalShares.multi(pairs)]);
+  const pairs = [
+    ...new Map(triples.map(([hotkey, , netuid]) => [pairKey(hotkey, netuid), [hotkey, netuid] as const])).values(),
+  ];
+  const [shares, alphas, totals] = await Promise.all([
+    alpha.multi(triples),
+    totalAlpha.multi(pairs),
+    totalShares.multi(pairs),
+  ]);
   const pool = new Map<string, { alpha: bigint; sharesBits: bigint; arithmetic: ShareArithmetic }>();
   for (const [index, [hotkey, netuid]] of pairs.entries()) {
     const poolAlpha = alphas[index];

@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { blocksUntilNextEpoch, followsTempoSchedule, nextEpochBlock, readEmissions } from "./nativeEmissions.js";
 import { fakeRuntimeAt, type FakeItem } from "./runtimeAtFake.js";
 
-const subtensor = (items: Record<string, FakeItem>) => Object.fromEntries(Object.entries(items).map(([name, item]) => [`subtensorModule.${name}`, item]));
-const byNetuid = (values: Record<number, unknown>, fallback?: unknown) => (netuid?: unknown) => values[netuid as number] ?? fallback;
+const subtensor = (items: Record<string, FakeItem>) =>
+  Object.fromEntries(Object.entries(items).map(([name, item]) => [`subtensorModule.${name}`, item]));
+const byNetuid = (values: Record<number, unknown>, fallback?: unknown) => (netuid?: unknown) =>
+  values[netuid as number] ?? fallback;
 
 /** Spec 218 at block 98: subnet 1 (tempo 100) stepped at 98, subnet 3 (tempo 30) at 88, root (tempo 100) never yet. */
 function spec218(overrides: Record<string, FakeItem> = {}) {
@@ -23,7 +25,15 @@ describe("readEmissions", () => {
   it("maps spec 218's items, leaving out what it does not keep", async () => {
     const emissions = await readEmissions(fakeRuntimeAt(spec218()), [0, 1, 3], 98n);
 
-    expect(emissions.get(0)).toEqual({ netuid: 0, emissionEnabled: false, taoInEmissionRao: "0", blockEmissionRao: "1000000000", ownerCut: "0.17999542", tempo: 100, nextEpochBlock: "99" });
+    expect(emissions.get(0)).toEqual({
+      netuid: 0,
+      emissionEnabled: false,
+      taoInEmissionRao: "0",
+      blockEmissionRao: "1000000000",
+      ownerCut: "0.17999542",
+      tempo: 100,
+      nextEpochBlock: "99",
+    });
     expect(emissions.get(1)).toEqual({
       netuid: 1,
       emissionEnabled: true,
@@ -35,7 +45,16 @@ describe("readEmissions", () => {
       nextEpochBlock: "199",
     });
     // No per-block alpha emission, no split pending amounts (PendingEmission is their undivided total).
-    expect(Object.keys(emissions.get(3)!)).toEqual(["netuid", "emissionEnabled", "taoInEmissionRao", "blockEmissionRao", "ownerCut", "tempo", "lastEpochBlock", "nextEpochBlock"]);
+    expect(Object.keys(emissions.get(3)!)).toEqual([
+      "netuid",
+      "emissionEnabled",
+      "taoInEmissionRao",
+      "blockEmissionRao",
+      "ownerCut",
+      "tempo",
+      "lastEpochBlock",
+      "nextEpochBlock",
+    ]);
     expect(emissions.get(3)).toMatchObject({ lastEpochBlock: "88", nextEpochBlock: "119" });
   });
 
@@ -43,8 +62,16 @@ describe("readEmissions", () => {
     const runtime = fakeRuntimeAt(spec218());
     await readEmissions(runtime, [0, 1, 3, 4, 5], 98n);
 
-    const items = runtime.reads.map((read) => `${read.kind} ${read.item.replace("subtensorModule.", "")} ${read.keys.length}`).sort();
-    expect(items).toEqual(["get blockEmission 0", "get subnetOwnerCut 0", "multi emissionValues 5", "multi lastMechansimStepBlock 5", "multi tempo 5"]);
+    const items = runtime.reads
+      .map((read) => `${read.kind} ${read.item.replace("subtensorModule.", "")} ${read.keys.length}`)
+      .sort();
+    expect(items).toEqual([
+      "get blockEmission 0",
+      "get subnetOwnerCut 0",
+      "multi emissionValues 5",
+      "multi lastMechansimStepBlock 5",
+      "multi tempo 5",
+    ]);
   });
 
   it("predicts no next epoch when the stored steps contradict the tempo formula (the devnet's build steps every block)", async () => {
@@ -106,7 +133,13 @@ describe("readEmissions", () => {
   it("keeps required fields at their proto default when the runtime lacks the items", async () => {
     const emissions = await readEmissions(fakeRuntimeAt({}), [2], 10n);
 
-    expect(emissions.get(2)).toEqual({ netuid: 2, emissionEnabled: false, taoInEmissionRao: "", blockEmissionRao: "", tempo: 0 });
+    expect(emissions.get(2)).toEqual({
+      netuid: 2,
+      emissionEnabled: false,
+      taoInEmissionRao: "",
+      blockEmissionRao: "",
+      tempo: 0,
+    });
   });
 });
 
@@ -138,7 +171,15 @@ describe("the tempo schedule of spec 218", () => {
   });
 
   it("holds when every subnet stepped exactly at its scheduled blocks", () => {
-    expect(followsTempoSchedule([{ netuid: 3, tempo: 30, lastStep: 88n }, { netuid: 1, tempo: 100, lastStep: 0n }], 88n)).toBe(true);
+    expect(
+      followsTempoSchedule(
+        [
+          { netuid: 3, tempo: 30, lastStep: 88n },
+          { netuid: 1, tempo: 100, lastStep: 0n },
+        ],
+        88n,
+      ),
+    ).toBe(true);
     expect(followsTempoSchedule([{ netuid: 3, tempo: 30, lastStep: 57n }], 88n)).toBe(false);
     expect(followsTempoSchedule([{ netuid: 1, tempo: 100, lastStep: 88n }], 88n)).toBe(false);
     expect(followsTempoSchedule([{ netuid: 1, tempo: undefined, lastStep: 0n }], 88n)).toBe(false);

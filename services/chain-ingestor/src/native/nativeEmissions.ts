@@ -65,7 +65,11 @@ export interface EpochState {
  * Every subnet's emission at the block `blockNumber` (the runtime's), as EmissionSnapshot payloads
  * by netuid: one batched read per storage item, whatever the number of subnets.
  */
-export async function readEmissions(runtime: RuntimeAt, netuids: readonly number[], blockNumber: bigint): Promise<Map<number, EmissionDetails>> {
+export async function readEmissions(
+  runtime: RuntimeAt,
+  netuids: readonly number[],
+  blockNumber: bigint,
+): Promise<Map<number, EmissionDetails>> {
   const [columns, taoIn, pendingRootAlpha, blockEmission, ownerCut] = await Promise.all([
     readColumns(runtime, EMISSION_ITEMS, netuids),
     readFirstColumn(runtime, TAO_IN_EMISSION_ITEMS, netuids),
@@ -80,7 +84,8 @@ export async function readEmissions(runtime: RuntimeAt, netuids: readonly number
     lastStep: amountField(value("lastMechansimStepBlock", index)),
   }));
   // Runtimes with `LastEpochBlock` schedule epochs from it (and from manual triggers), not by the formula.
-  const predictable = subtensorItem(runtime, "lastEpochBlock") === undefined && followsTempoSchedule(epochs, blockNumber);
+  const predictable =
+    subtensorItem(runtime, "lastEpochBlock") === undefined && followsTempoSchedule(epochs, blockNumber);
 
   return new Map(
     netuids.map((netuid, index) => {
@@ -88,7 +93,11 @@ export async function readEmissions(runtime: RuntimeAt, netuids: readonly number
       const next = predictable && tempo !== undefined ? nextEpochBlock(netuid, tempo, blockNumber) : undefined;
       const details: EmissionDetails = {
         netuid,
-        emissionEnabled: emissionEnabledOf(netuid, { stored: value("subnetEmissionEnabled", index), taoIn: taoIn?.[index], alphaOut: value("subnetAlphaOutEmission", index) }),
+        emissionEnabled: emissionEnabledOf(netuid, {
+          stored: value("subnetEmissionEnabled", index),
+          taoIn: taoIn?.[index],
+          alphaOut: value("subnetAlphaOutEmission", index),
+        }),
         // Required proto fields: a runtime without the item leaves the proto default.
         taoInEmissionRao: u64Text(taoIn?.[index]) ?? "",
         ...optional("alphaInEmissionNalpha", u64Text(value("subnetAlphaInEmission", index))),
@@ -148,6 +157,7 @@ export function followsTempoSchedule(subnets: readonly EpochState[], block: bigi
 
 /** A U96F32 (dedot: `{ bits }`) as a decimal, truncated to 18 places. */
 function fixedU96F32(value: unknown): string | undefined {
-  const bits = typeof value === "object" && value !== null && "bits" in value ? (value as { bits: unknown }).bits : undefined;
+  const bits =
+    typeof value === "object" && value !== null && "bits" in value ? (value as { bits: unknown }).bits : undefined;
   return typeof bits === "bigint" && bits >= 0n ? formatRatio(bits, U96F32_ONE, ROOT_PROP_DECIMALS) : undefined;
 }

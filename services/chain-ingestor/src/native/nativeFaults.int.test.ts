@@ -7,7 +7,17 @@ import { subtensorChainSpec } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
 import { Direction } from "@platform/proto/common/v1/network";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
-import { startChopsticks, startFaultyProxy, startKafka, tempDir, waitFor, type FaultMode, type FaultyProxy, type RunningChopsticks, type RunningKafka } from "@platform/testing";
+import {
+  startChopsticks,
+  startFaultyProxy,
+  startKafka,
+  tempDir,
+  waitFor,
+  type FaultMode,
+  type FaultyProxy,
+  type RunningChopsticks,
+  type RunningKafka,
+} from "@platform/testing";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { Keyring } from "@polkadot/keyring";
 import type { KeyringPair } from "@polkadot/keyring/types";
@@ -33,7 +43,8 @@ const log: Logger = createLogger({
   level: "debug",
   destination: new Writable({
     write: (chunk: Buffer, _encoding, callback) => {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) logged.push((JSON.parse(line) as { msg: string }).msg);
+      for (const line of chunk.toString().split("\n").filter(Boolean))
+        logged.push((JSON.parse(line) as { msg: string }).msg);
       if (process.env["NATIVE_FAULTS_LOG"]) process.stderr.write(chunk);
       callback();
     },
@@ -63,7 +74,9 @@ beforeAll(async () => {
   proxy = await startFaultyProxy({ targetPort: node.port });
   api = await ApiPromise.create({ provider: new WsProvider(node.rpcUrl), noInitWarn: true });
   alice = new Keyring({ type: "sr25519", ss58Format: 42 }).addFromUri("//Alice");
-  await node.request("dev_setStorage", [{ System: { Account: [[[alice.address], { providers: 1, data: { free: "1000000000000000" } }]] } }]);
+  await node.request("dev_setStorage", [
+    { System: { Account: [[[alice.address], { providers: 1, data: { free: "1000000000000000" } }]] } },
+  ]);
   await transferBlock();
   kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "native-faults-test", logger: log });
   ingestor = startNativeIngestor({
@@ -100,7 +113,9 @@ async function transferBlock(): Promise<string> {
   const nonce = (await api.rpc.system.accountNextIndex(alice.address)).toNumber();
   for (let index = 0; index < 2; index++) {
     const to = new Keyring({ type: "sr25519", ss58Format: 42 }).addFromUri(`//Faults${recipients++}`).address;
-    await api.tx.balances!.transferKeepAlive!(to, 1_000_000_000n + BigInt(recipients)).signAndSend(alice, { nonce: nonce + index });
+    await api.tx.balances!.transferKeepAlive!(to, 1_000_000_000n + BigInt(recipients)).signAndSend(alice, {
+      nonce: nonce + index,
+    });
   }
   return node.newBlocks(1);
 }
@@ -111,51 +126,74 @@ async function headNumber(): Promise<bigint> {
 
 /** Every readiness check of the native ingestor passes (as the service's /ready would). */
 async function ready(): Promise<boolean> {
-  const checks = [ingestor!.topicsCheck, ingestor!.check, ...(ingestor!.rpcCheck === undefined ? [] : [ingestor!.rpcCheck])];
+  const checks = [
+    ingestor!.topicsCheck,
+    ingestor!.check,
+    ...(ingestor!.rpcCheck === undefined ? [] : [ingestor!.rpcCheck]),
+  ];
   const results = await Promise.all(checks.map((check) => check.probe()));
   return results.every(Boolean);
 }
 
 async function readyAndCaughtUp(timeoutMs: number): Promise<void> {
   const head = await headNumber();
-  await waitFor(async () => (await ready()) && (ingestor!.source()?.status().tip ?? -1n) >= head, { what: `ready and at block ${head}`, timeoutMs, intervalMs: 100 });
+  await waitFor(async () => (await ready()) && (ingestor!.source()?.status().tip ?? -1n) >= head, {
+    what: `ready and at block ${head}`,
+    timeoutMs,
+    intervalMs: 100,
+  });
 }
 
 describe("the native source behind a faulty RPC", () => {
-  it.each<FaultMode>(["drop", "stall", "garbage"])("%s: turns not-ready while the fault lasts, then recovers and catches up by itself", async (mode) => {
-    const faultStarted = Date.now();
-    proxy.setMode(mode);
-    const connectionsBefore = proxy.connections();
-    const loggedBefore = logged.length;
-    await transferBlock();
-    await transferBlock();
-    await waitFor(async () => !(await ingestor!.rpcCheck!.probe()), { what: `${mode}: rpc check failing`, timeoutMs: 10_000, intervalMs: 100 });
-    timings[`${mode}: not ready after`] = Date.now() - faultStarted;
-    // It stays not-ready (and keeps retrying) as long as the fault lasts.
-    const windowStarted = Date.now();
-    const window = 2_000;
-    const connectionsAtWindow = proxy.connections();
-    while (Date.now() - windowStarted < window) {
-      expect(await ready(), `${mode}: ready while the fault is on`).toBe(false);
-      await sleep(250);
-    }
-    await transferBlock();
-    timings[`${mode}: connections in ${window} ms`] = proxy.connections() - connectionsAtWindow;
-    timings[`${mode}: connections during fault`] = proxy.connections() - connectionsBefore;
-    // Retrying with back-off, not in a tight loop: a handful of connection attempts in two seconds, not hundreds.
-    expect(proxy.connections() - connectionsAtWindow, `${mode}: connection attempts in ${window} ms`).toBeLessThan(20);
-    expect(logged.slice(loggedBefore), `${mode}: the source says it retries`).toContain("reading the chain failed; retrying");
+  it.each<FaultMode>(["drop", "stall", "garbage"])(
+    "%s: turns not-ready while the fault lasts, then recovers and catches up by itself",
+    async (mode) => {
+      const faultStarted = Date.now();
+      proxy.setMode(mode);
+      const connectionsBefore = proxy.connections();
+      const loggedBefore = logged.length;
+      await transferBlock();
+      await transferBlock();
+      await waitFor(async () => !(await ingestor!.rpcCheck!.probe()), {
+        what: `${mode}: rpc check failing`,
+        timeoutMs: 10_000,
+        intervalMs: 100,
+      });
+      timings[`${mode}: not ready after`] = Date.now() - faultStarted;
+      // It stays not-ready (and keeps retrying) as long as the fault lasts.
+      const windowStarted = Date.now();
+      const window = 2_000;
+      const connectionsAtWindow = proxy.connections();
+      while (Date.now() - windowStarted < window) {
+        expect(await ready(), `${mode}: ready while the fault is on`).toBe(false);
+        await sleep(250);
+      }
+      await transferBlock();
+      timings[`${mode}: connections in ${window} ms`] = proxy.connections() - connectionsAtWindow;
+      timings[`${mode}: connections during fault`] = proxy.connections() - connectionsBefore;
+      // Retrying with back-off, not in a tight loop: a handful of connection attempts in two seconds, not hundreds.
+      expect(proxy.connections() - connectionsAtWindow, `${mode}: connection attempts in ${window} ms`).toBeLessThan(
+        20,
+      );
+      expect(logged.slice(loggedBefore), `${mode}: the source says it retries`).toContain(
+        "reading the chain failed; retrying",
+      );
 
-    const passed = Date.now();
-    proxy.setMode("pass");
-    await readyAndCaughtUp(30_000);
-    timings[`${mode}: ready and caught up after`] = Date.now() - passed;
-    expect(fenced).toEqual([]);
-  }, 60_000);
+      const passed = Date.now();
+      proxy.setMode("pass");
+      await readyAndCaughtUp(30_000);
+      timings[`${mode}: ready and caught up after`] = Date.now() - passed;
+      expect(fenced).toEqual([]);
+    },
+    60_000,
+  );
 
   it("published every block whole: BlockSeen on every partition, no record twice, and exactly the block's transfers", async () => {
     const head = await headNumber();
-    const records = (await readTopic(kafka, TOPICS.chainNetwork.name)).map((record) => ({ record, event: decodePayload(TOPICS.chainNetwork, record.value!).event }));
+    const records = (await readTopic(kafka, TOPICS.chainNetwork.name)).map((record) => ({
+      record,
+      event: decodePayload(TOPICS.chainNetwork, record.value!).event,
+    }));
     expect(records.filter(({ event }) => event?.$case === "chainEventRemoved")).toEqual([]);
 
     const ids = records.map(({ record }) => record.eventId);
@@ -177,19 +215,43 @@ describe("the native source behind a faulty RPC", () => {
       const hash = (await api.rpc.chain.getBlockHash(number)).toHex();
       expect(seen.has(hash), `BlockSeen of block ${number}`).toBe(true);
       const published = records
-        .flatMap(({ event }) => (event?.$case === "accountActivity" && event.value.ref!.blockHash === hash ? [event.value] : []))
-        .map((activity) => ({ logIndex: activity.ref!.logIndex, account: activity.account!.publicKey, direction: activity.direction, amount: activity.amountRao }));
+        .flatMap(({ event }) =>
+          event?.$case === "accountActivity" && event.value.ref!.blockHash === hash ? [event.value] : [],
+        )
+        .map((activity) => ({
+          logIndex: activity.ref!.logIndex,
+          account: activity.account!.publicKey,
+          direction: activity.direction,
+          amount: activity.amountRao,
+        }));
       const events = await (await api.at(hash)).query.system!.events!();
-      const expected = (events as unknown as { event: { section: string; method: string; data: { toString(): string; toHex(): string }[] } }[]).flatMap((record, index) =>
+      const expected = (
+        events as unknown as {
+          event: { section: string; method: string; data: { toString(): string; toHex(): string }[] };
+        }[]
+      ).flatMap((record, index) =>
         record.event.section === "balances" && record.event.method === "Transfer"
           ? [
-              { logIndex: index, account: record.event.data[0]!.toHex(), direction: Direction.DIRECTION_OUT, amount: record.event.data[2]!.toString() },
-              { logIndex: index, account: record.event.data[1]!.toHex(), direction: Direction.DIRECTION_IN, amount: record.event.data[2]!.toString() },
+              {
+                logIndex: index,
+                account: record.event.data[0]!.toHex(),
+                direction: Direction.DIRECTION_OUT,
+                amount: record.event.data[2]!.toString(),
+              },
+              {
+                logIndex: index,
+                account: record.event.data[1]!.toHex(),
+                direction: Direction.DIRECTION_IN,
+                amount: record.event.data[2]!.toString(),
+              },
             ]
           : [],
       );
       transfers += expected.length / 2;
-      const order = (a: { logIndex?: number | undefined; direction: number }, b: { logIndex?: number | undefined; direction: number }) => (a.logIndex ?? 0) - (b.logIndex ?? 0) || a.direction - b.direction;
+      const order = (
+        a: { logIndex?: number | undefined; direction: number },
+        b: { logIndex?: number | undefined; direction: number },
+      ) => (a.logIndex ?? 0) - (b.logIndex ?? 0) || a.direction - b.direction;
       expect(published.sort(order), `activity of block ${number}`).toEqual(expected.sort(order));
     }
     // One block before the faults, three under each fault, two transfers each.

@@ -7,8 +7,14 @@ import { finalityAt } from "../intents/finality.js";
  * head) and it lies the configured depth below the best block; safe by depth. The depth rule alone
  * is what a node that finalizes at once (chopsticks) can be tested with.
  */
-export function nativeFinality(blockNumber: bigint, best: bigint, finalizedHead: bigint | undefined, depths: FinalityDepths): Finality {
+export function nativeFinality(
+  blockNumber: bigint,
+  best: bigint,
+  finalizedHead: bigint | undefined,
+  depths: FinalityDepths,
+): Finality {
   const byDepth = finalityAt(blockNumber, best, depths);
-  if (byDepth === Finality.FINALITY_FINALIZED && (finalizedHead === undefined || blockNumber > finalizedHead)) return Finality.FINALITY_SAFE;
+  if (byDepth === Finality.FINALITY_FINALIZED && (finalizedHead === undefined || blockNumber > finalizedHead))
+    return Finality.FINALITY_SAFE;
   return byDepth;
 }

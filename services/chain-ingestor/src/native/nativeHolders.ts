@@ -82,18 +82,83 @@ const entryKey = (hotkey: Hex, coldkey: Hex) => `${hotkey}${coldkey}`;
 
 /** SubtensorModule events that never move an `Alpha` entry or a hotkey pool. */
 const NEUTRAL_EVENTS = new Set([
-  "NetworkAdded", "NetworkRemoved", "WeightsSet", "NeuronRegistered", "BulkNeuronsRegistered", "AxonServed", "PrometheusServed",
-  "MaxAllowedUidsSet", "MaxWeightLimitSet", "DifficultySet", "AdjustmentIntervalSet", "RegistrationPerIntervalSet", "MaxRegistrationsPerBlockSet",
-  "ActivityCutoffSet", "RhoSet", "KappaSet", "MinAllowedWeightSet", "ValidatorPruneLenSet", "ScalingLawPowerSet", "WeightsSetRateLimitSet",
-  "ImmunityPeriodSet", "BondsMovingAverageSet", "MaxAllowedValidatorsSet", "EmissionValuesSet", "DelegateAdded", "DefaultTakeSet",
-  "WeightsVersionKeySet", "MinDifficultySet", "MaxDifficultySet", "ServingRateLimitSet", "BurnSet", "MaxBurnSet", "MinBurnSet", "TxRateLimitSet",
-  "TxDelegateTakeRateLimitSet", "TxChildKeyTakeRateLimitSet", "MinChildKeyTakeSet", "MaxChildKeyTakeSet", "ChildKeyTakeSet", "RegistrationAllowed",
-  "PowRegistrationAllowed", "TempoSet", "RAORecycledForRegistrationSet", "WeightsMinStake", "SenateRequiredStakePercentSet", "AdjustmentAlphaSet",
-  "SubnetOwnerCutSet", "NetworkRateLimitSet", "NetworkImmunityPeriodSet", "NetworkMinLockCostSet", "SubnetLimitSet", "NetworkLockCostReductionIntervalSet",
-  "TakeDecreased", "TakeIncreased", "MaxDelegateTakeSet", "MinDelegateTakeSet", "TargetStakesPerIntervalSet", "SenateAdjusted", "ColdkeySwapScheduled",
-  "ArbitrationPeriodExtended", "SetChildren", "NetworkMaxStakeSet", "ChainIdentitySet", "MechanismAdded", "NetworkActivated", "SubnetIdentitySet",
-  "SubnetIdentityRemoved", "ColdkeySwapScheduleDurationSet", "DissolveNetworkScheduleDurationSet", "WeightsCommitted", "WeightsRevealed",
-  "WeightsBatchRevealed", "Sudid", "FirstEmissionBlockNumberSet", "CommitRevealEnabled", "Yuma3EnableToggled", "TransferToggle",
+  "NetworkAdded",
+  "NetworkRemoved",
+  "WeightsSet",
+  "NeuronRegistered",
+  "BulkNeuronsRegistered",
+  "AxonServed",
+  "PrometheusServed",
+  "MaxAllowedUidsSet",
+  "MaxWeightLimitSet",
+  "DifficultySet",
+  "AdjustmentIntervalSet",
+  "RegistrationPerIntervalSet",
+  "MaxRegistrationsPerBlockSet",
+  "ActivityCutoffSet",
+  "RhoSet",
+  "KappaSet",
+  "MinAllowedWeightSet",
+  "ValidatorPruneLenSet",
+  "ScalingLawPowerSet",
+  "WeightsSetRateLimitSet",
+  "ImmunityPeriodSet",
+  "BondsMovingAverageSet",
+  "MaxAllowedValidatorsSet",
+  "EmissionValuesSet",
+  "DelegateAdded",
+  "DefaultTakeSet",
+  "WeightsVersionKeySet",
+  "MinDifficultySet",
+  "MaxDifficultySet",
+  "ServingRateLimitSet",
+  "BurnSet",
+  "MaxBurnSet",
+  "MinBurnSet",
+  "TxRateLimitSet",
+  "TxDelegateTakeRateLimitSet",
+  "TxChildKeyTakeRateLimitSet",
+  "MinChildKeyTakeSet",
+  "MaxChildKeyTakeSet",
+  "ChildKeyTakeSet",
+  "RegistrationAllowed",
+  "PowRegistrationAllowed",
+  "TempoSet",
+  "RAORecycledForRegistrationSet",
+  "WeightsMinStake",
+  "SenateRequiredStakePercentSet",
+  "AdjustmentAlphaSet",
+  "SubnetOwnerCutSet",
+  "NetworkRateLimitSet",
+  "NetworkImmunityPeriodSet",
+  "NetworkMinLockCostSet",
+  "SubnetLimitSet",
+  "NetworkLockCostReductionIntervalSet",
+  "TakeDecreased",
+  "TakeIncreased",
+  "MaxDelegateTakeSet",
+  "MinDelegateTakeSet",
+  "TargetStakesPerIntervalSet",
+  "SenateAdjusted",
+  "ColdkeySwapScheduled",
+  "ArbitrationPeriodExtended",
+  "SetChildren",
+  "NetworkMaxStakeSet",
+  "ChainIdentitySet",
+  "MechanismAdded",
+  "NetworkActivated",
+  "SubnetIdentitySet",
+  "SubnetIdentityRemoved",
+  "ColdkeySwapScheduleDurationSet",
+  "DissolveNetworkScheduleDurationSet",
+  "WeightsCommitted",
+  "WeightsRevealed",
+  "WeightsBatchRevealed",
+  "Sudid",
+  "FirstEmissionBlockNumberSet",
+  "CommitRevealEnabled",
+  "Yuma3EnableToggled",
+  "TransferToggle",
 ]);
 
 /**
@@ -116,7 +181,10 @@ export function holderChangesOf(input: {
     coldkeysByPool.set(pool, (coldkeysByPool.get(pool) ?? new Set<Hex>()).add(touch.coldkey.publicKey as Hex));
   }
   const readAll = input.events.some(
-    (event) => event.pallet === "SubtensorModule" && !NEUTRAL_EVENTS.has(event.name) && !["StakeAdded", "StakeRemoved", "StakeMoved"].includes(event.name),
+    (event) =>
+      event.pallet === "SubtensorModule" &&
+      !NEUTRAL_EVENTS.has(event.name) &&
+      !["StakeAdded", "StakeRemoved", "StakeMoved"].includes(event.name),
   );
   const newParents: (readonly [Hex, number])[] = [];
   for (const event of input.events) {
@@ -126,7 +194,15 @@ export function holderChangesOf(input: {
     const netuid = netuidField(fields[1]);
     if (parent !== undefined && netuid !== undefined) newParents.push([parent.publicKey as Hex, netuid]);
   }
-  return { hotkeysBySubnet, coldkeysByPool, epochs: input.epochs, netuids: input.netuids, registered: input.registered, newParents, readAll };
+  return {
+    hotkeysBySubnet,
+    coldkeysByPool,
+    epochs: input.epochs,
+    netuids: input.netuids,
+    registered: input.registered,
+    newParents,
+    readAll,
+  };
 }
 
 /** Every position of every subnet at the block: the whole `Alpha` map, then the pools of its (hotkey, subnet) pairs. */
@@ -140,9 +216,15 @@ export async function readAllHolders(runtime: RuntimeAt, netuids: readonly numbe
   }
   const subnets = new Map<number, SubnetHolders>();
   const hotkeysOf = (netuid: number) => [...new Set([...entries.get(netuid)!.values()].map((entry) => entry.hotkey))];
-  const pools = await readPools(items, netuids.flatMap((netuid) => hotkeysOf(netuid).map((hotkey) => [hotkey, netuid] as const)));
+  const pools = await readPools(
+    items,
+    netuids.flatMap((netuid) => hotkeysOf(netuid).map((hotkey) => [hotkey, netuid] as const)),
+  );
   for (const netuid of netuids) {
-    subnets.set(netuid, { entries: entries.get(netuid)!, pools: new Map(hotkeysOf(netuid).map((hotkey) => [hotkey, pools.get(poolKey(hotkey, netuid))!])) });
+    subnets.set(netuid, {
+      entries: entries.get(netuid)!,
+      pools: new Map(hotkeysOf(netuid).map((hotkey) => [hotkey, pools.get(poolKey(hotkey, netuid))!])),
+    });
   }
   return { specVersion: runtime.specVersion, subnets, parents: await readParents(runtime), changed: new Set(netuids) };
 }
@@ -161,10 +243,16 @@ export async function readAllHolders(runtime: RuntimeAt, netuids: readonly numbe
  * Subnets added get their positions from the hotkeys that hold them (registration stakes the owner);
  * removed subnets are dropped. Undefined when the block needs a full read instead.
  */
-export async function nextHolders(runtime: RuntimeAt, parent: HolderState, changes: HolderChanges): Promise<HolderState | undefined> {
+export async function nextHolders(
+  runtime: RuntimeAt,
+  parent: HolderState,
+  changes: HolderChanges,
+): Promise<HolderState | undefined> {
   const items = shareItems(runtime);
   if (items === undefined || changes.readAll || runtime.specVersion !== parent.specVersion) return undefined;
-  const dirty = new Set<number>([...changes.hotkeysBySubnet.keys(), ...changes.epochs].filter((netuid) => changes.netuids.includes(netuid)));
+  const dirty = new Set<number>(
+    [...changes.hotkeysBySubnet.keys(), ...changes.epochs].filter((netuid) => changes.netuids.includes(netuid)),
+  );
   if (changes.epochs.length > 0 && changes.netuids.includes(ROOT_NETUID)) dirty.add(ROOT_NETUID);
   const added = changes.netuids.filter((netuid) => !parent.subnets.has(netuid));
   for (const netuid of added) dirty.add(netuid);
@@ -173,11 +261,17 @@ export async function nextHolders(runtime: RuntimeAt, parent: HolderState, chang
   // The pools a block can have moved: those its stake events name; at a subnet's epoch those it
   // pays (its registered hotkeys, their parents and the owner's hotkey), and on root the same
   // hotkeys' root stake (root dividends). Other pools only change through events.
-  const candidates = new Map<number, Set<Hex>>([...dirty].map((netuid) => [netuid, new Set(changes.hotkeysBySubnet.get(netuid) ?? [])]));
+  const candidates = new Map<number, Set<Hex>>(
+    [...dirty].map((netuid) => [netuid, new Set(changes.hotkeysBySubnet.get(netuid) ?? [])]),
+  );
   const ownerHotkeys = await ownerHotkeysOf(runtime, [...changes.epochs, ...added]);
   for (const netuid of [...changes.epochs, ...added]) {
     const owner = ownerHotkeys.get(netuid);
-    const paid = [...changes.registered(netuid), ...(parents.get(netuid) ?? []), ...(owner === undefined ? [] : [owner])];
+    const paid = [
+      ...changes.registered(netuid),
+      ...(parents.get(netuid) ?? []),
+      ...(owner === undefined ? [] : [owner]),
+    ];
     for (const hotkey of paid) {
       candidates.get(netuid)?.add(hotkey);
       if (changes.epochs.includes(netuid)) candidates.get(ROOT_NETUID)?.add(hotkey);
@@ -209,7 +303,8 @@ export async function nextHolders(runtime: RuntimeAt, parent: HolderState, chang
     }
     for (const hotkey of rescanned) {
       for (const [key, entry] of entries) if (entry.hotkey === hotkey) entries.delete(key);
-      for (const entry of entriesOf.get(hotkey) ?? []) if (entry.netuid === netuid) entries.set(entryKey(entry.hotkey, entry.coldkey), entry);
+      for (const entry of entriesOf.get(hotkey) ?? [])
+        if (entry.netuid === netuid) entries.set(entryKey(entry.hotkey, entry.coldkey), entry);
     }
     for (const hotkey of candidates.get(netuid) ?? []) netuidPools.set(hotkey, pools.get(poolKey(hotkey, netuid))!);
     // A pool no entry refers to any more is not kept (its hotkey is read again if an event names it).
@@ -217,12 +312,20 @@ export async function nextHolders(runtime: RuntimeAt, parent: HolderState, chang
     for (const hotkey of [...netuidPools.keys()]) if (!held.has(hotkey)) netuidPools.delete(hotkey);
     const missing = [...held].filter((hotkey) => !netuidPools.has(hotkey));
     if (missing.length > 0) {
-      const read = await readPools(items, missing.map((hotkey) => [hotkey, netuid] as const));
+      const read = await readPools(
+        items,
+        missing.map((hotkey) => [hotkey, netuid] as const),
+      );
       for (const hotkey of missing) netuidPools.set(hotkey, read.get(poolKey(hotkey, netuid))!);
     }
     subnets.set(netuid, { entries, pools: netuidPools });
   }
-  return { specVersion: runtime.specVersion, subnets, parents, changed: new Set([...dirty].filter((netuid) => subnets.has(netuid))) };
+  return {
+    specVersion: runtime.specVersion,
+    subnets,
+    parents,
+    changed: new Set([...dirty].filter((netuid) => subnets.has(netuid))),
+  };
 }
 
 /** A subnet's positions valued by its pools, largest first (ties by coldkey, then hotkey); positions worth nothing are left out. */
@@ -235,7 +338,17 @@ export function valuedPositions(subnet: SubnetHolders): HolderValue[] {
     if (alphaNalpha > 0n) values.push({ hotkey: entry.hotkey, coldkey: entry.coldkey, alphaNalpha });
   }
   return values.sort((a, b) =>
-    a.alphaNalpha === b.alphaNalpha ? (a.coldkey === b.coldkey ? (a.hotkey < b.hotkey ? -1 : 1) : a.coldkey < b.coldkey ? -1 : 1) : a.alphaNalpha > b.alphaNalpha ? -1 : 1,
+    a.alphaNalpha === b.alphaNalpha
+      ? a.coldkey === b.coldkey
+        ? a.hotkey < b.hotkey
+          ? -1
+          : 1
+        : a.coldkey < b.coldkey
+          ? -1
+          : 1
+      : a.alphaNalpha > b.alphaNalpha
+        ? -1
+        : 1,
   );
 }
 
@@ -252,13 +365,18 @@ function shareItems(runtime: RuntimeAt): ShareItems | undefined {
   const totalAlpha = runtime.storage("subtensorModule", "totalHotkeyAlpha");
   const totalShares = runtime.storage("subtensorModule", "totalHotkeyShares");
   const owner = runtime.storage("subtensorModule", "owner");
-  return alpha === undefined || totalAlpha === undefined || totalShares === undefined ? undefined : { alpha, totalAlpha, totalShares, owner };
+  return alpha === undefined || totalAlpha === undefined || totalShares === undefined
+    ? undefined
+    : { alpha, totalAlpha, totalShares, owner };
 }
 
 const poolKey = (hotkey: Hex, netuid: number) => `${hotkey}:${netuid}`;
 
 /** Pools by `<hotkey>:<netuid>`, two batched reads. */
-async function readPools(items: ShareItems, pairs: readonly (readonly [Hex, number])[]): Promise<Map<string, HotkeyPool>> {
+async function readPools(
+  items: ShareItems,
+  pairs: readonly (readonly [Hex, number])[],
+): Promise<Map<string, HotkeyPool>> {
   const pools = new Map<string, HotkeyPool>();
   if (pairs.length === 0) return pools;
   const [alphas, shares] = await Promise.all([items.totalAlpha.multi(pairs), items.totalShares.multi(pairs)]);
@@ -266,8 +384,14 @@ async function readPools(items: ShareItems, pairs: readonly (readonly [Hex, numb
     const alpha = alphas[index];
     const sharesBits = fixedBits(shares[index]);
     const arithmetic = shareArithmeticOf(shares[index]);
-    if ((typeof alpha !== "bigint" && typeof alpha !== "number") || sharesBits === undefined || arithmetic === undefined) {
-      throw new DecodeError(`the share pool of ${hotkey} on subnet ${netuid} does not decode (TotalHotkeyAlpha ${String(alpha)})`);
+    if (
+      (typeof alpha !== "bigint" && typeof alpha !== "number") ||
+      sharesBits === undefined ||
+      arithmetic === undefined
+    ) {
+      throw new DecodeError(
+        `the share pool of ${hotkey} on subnet ${netuid} does not decode (TotalHotkeyAlpha ${String(alpha)})`,
+      );
     }
     pools.set(poolKey(hotkey, netuid), { alpha: BigInt(alpha), sharesBits, arithmetic });
   });
@@ -317,9 +441,11 @@ async function movedEntries(
     const sums = new Map<Hex, bigint>();
     const movedHere = new Set(moved.filter(([, at]) => at === netuid).map(([hotkey]) => hotkey));
     for (const [key, entry] of parent.subnets.get(netuid)?.entries ?? []) {
-      if (movedHere.has(entry.hotkey) && !updates.has(key)) sums.set(entry.hotkey, (sums.get(entry.hotkey) ?? 0n) + entry.shareBits);
+      if (movedHere.has(entry.hotkey) && !updates.has(key))
+        sums.set(entry.hotkey, (sums.get(entry.hotkey) ?? 0n) + entry.shareBits);
     }
-    for (const entry of updates.values()) if (entry !== undefined) sums.set(entry.hotkey, (sums.get(entry.hotkey) ?? 0n) + entry.shareBits);
+    for (const entry of updates.values())
+      if (entry !== undefined) sums.set(entry.hotkey, (sums.get(entry.hotkey) ?? 0n) + entry.shareBits);
     for (const hotkey of movedHere) {
       if ((sums.get(hotkey) ?? 0n) !== pools.get(poolKey(hotkey, netuid))!.sharesBits) rescanned.add(hotkey);
     }
@@ -329,14 +455,20 @@ async function movedEntries(
 }
 
 /** Each hotkey's entries on every subnet: one `Alpha` prefix per hotkey, a few in flight. */
-async function readHotkeyEntries(alpha: StorageItem, hotkeys: readonly Hex[]): Promise<Map<Hex, (HolderEntry & { netuid: number })[]>> {
+async function readHotkeyEntries(
+  alpha: StorageItem,
+  hotkeys: readonly Hex[],
+): Promise<Map<Hex, (HolderEntry & { netuid: number })[]>> {
   const found = new Map<Hex, (HolderEntry & { netuid: number })[]>();
   let next = 0;
   const worker = async () => {
     while (next < hotkeys.length) {
       const hotkey = hotkeys[next++]!;
       const rows = await alpha.entries(hotkey);
-      found.set(hotkey, rows.map(([key, value]) => alphaEntry(key, value)).filter((entry) => entry !== undefined));
+      found.set(
+        hotkey,
+        rows.map(([key, value]) => alphaEntry(key, value)).filter((entry) => entry !== undefined),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, hotkeys.length) }, worker));
@@ -373,7 +505,10 @@ async function readParents(runtime: RuntimeAt): Promise<Map<number, Set<Hex>>> {
 }
 
 /** The parent sets with a block's new parents added (a parent that lost its children stays: one extra read at epochs, never a miss). */
-function withNewParents(parents: ReadonlyMap<number, ReadonlySet<Hex>>, added: readonly (readonly [Hex, number])[]): ReadonlyMap<number, ReadonlySet<Hex>> {
+function withNewParents(
+  parents: ReadonlyMap<number, ReadonlySet<Hex>>,
+  added: readonly (readonly [Hex, number])[],
+): ReadonlyMap<number, ReadonlySet<Hex>> {
   if (added.length === 0) return parents;
   const next = new Map(parents);
   for (const [hotkey, netuid] of added) next.set(netuid, new Set([...(next.get(netuid) ?? []), hotkey]));
@@ -387,7 +522,8 @@ function alphaEntry(key: unknown, value: unknown): (HolderEntry & { netuid: numb
   const coldkey = publicKeyField(key[1]);
   const netuid = Number(key[2]);
   const shareBits = fixedBits(value);
-  if (hotkey === undefined || coldkey === undefined || !Number.isInteger(netuid) || shareBits === undefined) return undefined;
+  if (hotkey === undefined || coldkey === undefined || !Number.isInteger(netuid) || shareBits === undefined)
+    return undefined;
   return { hotkey, coldkey, netuid, shareBits };
 }
 
@@ -397,7 +533,10 @@ function alphaEntry(key: unknown, value: unknown): (HolderEntry & { netuid: numb
  * has none), keyed `netuid:<n>` so they travel with the subnet's other records. Coverage is
  * complete: the set is the whole `Alpha` map's, hotkeys registered on the subnet or not.
  */
-export function holderRecords(state: HolderState, context: { chainId: number; ref: ChainRef; chunkSize: number }): NetworkRecord[] {
+export function holderRecords(
+  state: HolderState,
+  context: { chainId: number; ref: ChainRef; chunkSize: number },
+): NetworkRecord[] {
   const records: NetworkRecord[] = [];
   for (const netuid of [...state.changed].sort((a, b) => a - b)) {
     const subnet = state.subnets.get(netuid);
@@ -425,7 +564,14 @@ export function holderRecords(state: HolderState, context: { chainId: number; re
         },
       };
       const eventType = eventTypeOf(payload);
-      records.push({ topic: "chain.network.v1", key, eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key, chunkIndex), eventType, ref: context.ref, payload });
+      records.push({
+        topic: "chain.network.v1",
+        key,
+        eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key, chunkIndex),
+        eventType,
+        ref: context.ref,
+        payload,
+      });
     }
   }
   return records;
@@ -464,11 +610,13 @@ export function positionsOf(state: HolderState, coldkeys: readonly Hex[]): Map<s
       const list = positions.get(entry.coldkey);
       if (list === undefined) continue;
       const pool = subnet.pools.get(entry.hotkey);
-      const stakeNalpha = pool === undefined ? 0n : shareValue(pool.alpha, pool.sharesBits, entry.shareBits, pool.arithmetic);
+      const stakeNalpha =
+        pool === undefined ? 0n : shareValue(pool.alpha, pool.sharesBits, entry.shareBits, pool.arithmetic);
       if (stakeNalpha > 0n) list.push({ netuid, hotkey: entry.hotkey, stakeNalpha });
     }
   }
-  for (const list of positions.values()) list.sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0));
+  for (const list of positions.values())
+    list.sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : a.hotkey > b.hotkey ? 1 : 0));
   return positions;
 }
 
@@ -490,12 +638,15 @@ export function changedColdkeys(parent: HolderState | undefined, state: HolderSt
     };
     const samePool = (hotkey: Hex) => {
       const [left, right] = [before?.pools.get(hotkey), after?.pools.get(hotkey)];
-      return left !== undefined && right !== undefined && left.alpha === right.alpha && left.sharesBits === right.sharesBits;
+      return (
+        left !== undefined && right !== undefined && left.alpha === right.alpha && left.sharesBits === right.sharesBits
+      );
     };
     for (const [key, entry] of after?.entries ?? []) {
       const previous = before?.entries.get(key);
       if (previous !== undefined && previous.shareBits === entry.shareBits && samePool(entry.hotkey)) continue;
-      if (previous === undefined ? value(after, entry) > 0n : value(before, previous) !== value(after, entry)) changed.add(entry.coldkey);
+      if (previous === undefined ? value(after, entry) > 0n : value(before, previous) !== value(after, entry))
+        changed.add(entry.coldkey);
     }
     for (const [key, entry] of before?.entries ?? []) {
       if (!after?.entries.has(key) && value(before, entry) > 0n) changed.add(entry.coldkey);

@@ -42,7 +42,7 @@ export interface NativeIngestor {
 export function startNativeIngestor(options: NativeIngestorOptions): NativeIngestor {
   const { network, log } = options;
   if (network === undefined) {
-    log.warn("the chains file has no \"substrate\" network: the native source is off");
+    log.warn('the chains file has no "substrate" network: the native source is off');
     return {
       check: { name: "native-following", probe: async () => true },
       topicsCheck: { name: "native-topics", probe: async () => true },
@@ -67,8 +67,13 @@ export function startNativeIngestor(options: NativeIngestorOptions): NativeInges
         reader = await connect(network);
         break;
       } catch (error) {
-        sourceLog.warn({ err: error, rpcUrl: network.rpcUrl, attempt }, "the native network's node does not answer; retrying");
-        await sleep(backoffDelay(attempt, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(() => undefined);
+        sourceLog.warn(
+          { err: error, rpcUrl: network.rpcUrl, attempt },
+          "the native network's node does not answer; retrying",
+        );
+        await sleep(backoffDelay(attempt, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(
+          () => undefined,
+        );
       }
     }
     if (reader === undefined) return;
@@ -84,7 +89,10 @@ export function startNativeIngestor(options: NativeIngestorOptions): NativeInges
       ...(options.startBlock === undefined ? {} : { startBlock: options.startBlock }),
       ...(options.rescanEveryBlocks === undefined ? {} : { rescanEveryBlocks: options.rescanEveryBlocks }),
     });
-    log.info({ network: network.name, chainId: network.chainId, rpcUrl: network.rpcUrl }, "following the native network (Substrate)");
+    log.info(
+      { network: network.name, chainId: network.chainId, rpcUrl: network.rpcUrl },
+      "following the native network (Substrate)",
+    );
   })();
 
   return {
@@ -92,7 +100,13 @@ export function startNativeIngestor(options: NativeIngestorOptions): NativeInges
     topicsCheck: { name: "native-topics", probe: async () => topics.ready() },
     rpcCheck: {
       name: `rpc:${network.name}`,
-      probe: async () => (reader === undefined ? false : withTimeout(reader.heads(), 1_000, "heads").then(() => true, () => false)),
+      probe: async () =>
+        reader === undefined
+          ? false
+          : withTimeout(reader.heads(), 1_000, "heads").then(
+              () => true,
+              () => false,
+            ),
     },
     source: () => source,
     async stop() {

@@ -7,9 +7,11 @@ const [HOT_A, HOT_B, HOT_C, COLD_A, COLD_B] = [key(0xa1), key(0xb1), key(0xc1), 
 const ZERO = `0x${"0".repeat(64)}`;
 const account = (publicKey: string) => ({ raw: publicKey });
 const bytes = (text: string) => `0x${Buffer.from(text, "utf8").toString("hex")}`;
-const subtensor = (items: Record<string, FakeItem>) => Object.fromEntries(Object.entries(items).map(([name, item]) => [`subtensorModule.${name}`, item]));
+const subtensor = (items: Record<string, FakeItem>) =>
+  Object.fromEntries(Object.entries(items).map(([name, item]) => [`subtensorModule.${name}`, item]));
 /** A map by key (compared as JSON), with a default for the rest, as a ValueQuery reads. */
-const table = (entries: [unknown, unknown][], fallback?: unknown) => (input?: unknown) => entries.find(([stored]) => JSON.stringify(stored) === JSON.stringify(input))?.[1] ?? fallback;
+const table = (entries: [unknown, unknown][], fallback?: unknown) => (input?: unknown) =>
+  entries.find(([stored]) => JSON.stringify(stored) === JSON.stringify(input))?.[1] ?? fallback;
 const byNetuid = (values: Record<number, unknown>) => (netuid?: unknown) => values[netuid as number] ?? [];
 
 /**
@@ -33,12 +35,45 @@ function spec218(overrides: Record<string, FakeItem> = {}) {
     validatorTrust: byNetuid({ 2: [65534, 0], 3: [5, 6] }),
     emission: byNetuid({ 2: [910_002_289n, 0n], 3: [7n, 8n] }),
     lastUpdate: byNetuid({ 2: [2n, 3n], 3: [9n, 10n] }),
-    blockAtRegistration: table([[[2, 0], 2n], [[2, 1], 3n], [[3, 0], 4n], [[3, 1], 5n]], 0n),
-    owner: table([[HOT_A, account(COLD_A)], [HOT_B, account(COLD_B)]], account(ZERO)),
-    totalHotkeyAlpha: table([[[HOT_A, 2], 2_999_999_997n], [[HOT_A, 0], 50n], [[HOT_C, 3], 11n]], 0n),
+    blockAtRegistration: table(
+      [
+        [[2, 0], 2n],
+        [[2, 1], 3n],
+        [[3, 0], 4n],
+        [[3, 1], 5n],
+      ],
+      0n,
+    ),
+    owner: table(
+      [
+        [HOT_A, account(COLD_A)],
+        [HOT_B, account(COLD_B)],
+      ],
+      account(ZERO),
+    ),
+    totalHotkeyAlpha: table(
+      [
+        [[HOT_A, 2], 2_999_999_997n],
+        [[HOT_A, 0], 50n],
+        [[HOT_C, 3], 11n],
+      ],
+      0n,
+    ),
     delegates: table([[HOT_A, 0]], 11796),
     childkeyTake: table([[[HOT_A, 3], 6553]], 0),
-    identities: [[COLD_A, { name: bytes("Alice validator"), url: bytes("https://alice.example"), image: bytes("img"), discord: bytes("alice#1"), description: bytes("the first"), additional: bytes("more") }]],
+    identities: [
+      [
+        COLD_A,
+        {
+          name: bytes("Alice validator"),
+          url: bytes("https://alice.example"),
+          image: bytes("img"),
+          discord: bytes("alice#1"),
+          description: bytes("the first"),
+          additional: bytes("more"),
+        },
+      ],
+    ],
     ...overrides,
   });
 }
@@ -66,7 +101,15 @@ describe("readMetagraphs", () => {
         emissionNalpha: "910002289",
         lastUpdateBlock: "2",
         // Spec 218's identity has no github repo: the proto default.
-        identity: { name: "Alice validator", url: "https://alice.example", githubRepo: "", image: "img", discord: "alice#1", description: "the first", additional: "more" },
+        identity: {
+          name: "Alice validator",
+          url: "https://alice.example",
+          githubRepo: "",
+          image: "img",
+          discord: "alice#1",
+          description: "the first",
+          additional: "more",
+        },
       },
       {
         uid: 1,
@@ -94,11 +137,17 @@ describe("readMetagraphs", () => {
     const runtime = fakeRuntimeAt(spec218());
     const metagraphs = await readMetagraphs(runtime, [2, 3]);
 
-    expect(metagraphs.get(3)?.map((neuron) => [neuron.uid, neuron.hotkey?.publicKey, neuron.childkeyTake, neuron.alphaStakeNalpha])).toEqual([
+    expect(
+      metagraphs
+        .get(3)
+        ?.map((neuron) => [neuron.uid, neuron.hotkey?.publicKey, neuron.childkeyTake, neuron.alphaStakeNalpha]),
+    ).toEqual([
       [0, HOT_A, "0.09999237", "0"],
       [1, HOT_C, "0", "11"],
     ]);
-    const reads = runtime.reads.map((read) => `${read.kind} ${read.item.replace("subtensorModule.", "")} ${read.keys.length}`).sort();
+    const reads = runtime.reads
+      .map((read) => `${read.kind} ${read.item.replace("subtensorModule.", "")} ${read.keys.length}`)
+      .sort();
     expect(reads).toEqual([
       "entries keys 1",
       "entries keys 1",
@@ -130,10 +179,23 @@ describe("readMetagraphs", () => {
   });
 
   it("gives the proto default to a uid beyond the end of a vector", async () => {
-    const runtime = fakeRuntimeAt(spec218({ active: byNetuid({ 2: [true] }), dividends: byNetuid({ 2: [] }), emission: byNetuid({ 2: [1n] }), lastUpdate: byNetuid({}) }));
+    const runtime = fakeRuntimeAt(
+      spec218({
+        active: byNetuid({ 2: [true] }),
+        dividends: byNetuid({ 2: [] }),
+        emission: byNetuid({ 2: [1n] }),
+        lastUpdate: byNetuid({}),
+      }),
+    );
     const neuron = (await readMetagraphs(runtime, [2])).get(2)![1]!;
 
-    expect(neuron).toMatchObject({ active: false, dividends: "", emissionNalpha: "", lastUpdateBlock: "0", incentive: "1" });
+    expect(neuron).toMatchObject({
+      active: false,
+      dividends: "",
+      emissionNalpha: "",
+      lastUpdateBlock: "0",
+      incentive: "1",
+    });
   });
 
   it("leaves out what the runtime does not keep", async () => {
@@ -158,27 +220,58 @@ describe("readMetagraphs", () => {
   });
 
   it("prefers IdentitiesV2 (with a github repo) over the plain map", async () => {
-    const v2 = { name: bytes("v2"), url: bytes("u"), githubRepo: bytes("gh"), image: bytes("i"), discord: bytes("d"), description: bytes("x"), additional: bytes("a") };
+    const v2 = {
+      name: bytes("v2"),
+      url: bytes("u"),
+      githubRepo: bytes("gh"),
+      image: bytes("i"),
+      discord: bytes("d"),
+      description: bytes("x"),
+      additional: bytes("a"),
+    };
     const neuron = (await readMetagraphs(fakeRuntimeAt(spec218({ identitiesV2: [[COLD_A, v2]] })), [2])).get(2)![0]!;
 
-    expect(neuron.identity).toEqual({ name: "v2", url: "u", githubRepo: "gh", image: "i", discord: "d", description: "x", additional: "a" });
+    expect(neuron.identity).toEqual({
+      name: "v2",
+      url: "u",
+      githubRepo: "gh",
+      image: "i",
+      discord: "d",
+      description: "x",
+      additional: "a",
+    });
   });
 
   it("answers an empty metagraph for a subnet without neurons, and reads nothing per neuron then", async () => {
     const runtime = fakeRuntimeAt(spec218());
     expect(await readMetagraphs(runtime, [9])).toEqual(new Map([[9, []]]));
-    expect(runtime.reads.filter((read) => read.item.endsWith(".owner") || read.item.endsWith(".delegates"))).toEqual([]);
+    expect(runtime.reads.filter((read) => read.item.endsWith(".owner") || read.item.endsWith(".delegates"))).toEqual(
+      [],
+    );
   });
 
   it("fails on a Keys entry of a shape it does not know, rather than dropping the uid", async () => {
-    await expect(readMetagraphs(fakeRuntimeAt(spec218({ keys: [[[2, 0], "not an account"]] })), [2])).rejects.toThrow(/unexpected entry shape/);
+    await expect(readMetagraphs(fakeRuntimeAt(spec218({ keys: [[[2, 0], "not an account"]] })), [2])).rejects.toThrow(
+      /unexpected entry shape/,
+    );
   });
 
   it("reads Keys as one map when it reads many subnets, and gives each subnet its own UIDs", async () => {
     const netuids = Array.from({ length: 20 }, (_, index) => index + 10);
-    const runtime = fakeRuntimeAt(spec218({ keys: [...netuids.map((netuid) => [[netuid, 0], account(HOT_A)] as [unknown, unknown]), [[2, 0], account(HOT_B)]] }));
+    const runtime = fakeRuntimeAt(
+      spec218({
+        keys: [
+          ...netuids.map((netuid) => [[netuid, 0], account(HOT_A)] as [unknown, unknown]),
+          [[2, 0], account(HOT_B)],
+        ],
+      }),
+    );
     const metagraphs = await readMetagraphs(runtime, netuids);
-    expect([...metagraphs.values()].map((neurons) => neurons.map((neuron) => [neuron.uid, neuron.hotkey?.publicKey]))).toEqual(netuids.map(() => [[0, HOT_A]]));
-    expect(runtime.reads.filter((read) => read.item === "subtensorModule.keys").map((read) => [read.kind, read.keys])).toEqual([["entries", []]]);
+    expect(
+      [...metagraphs.values()].map((neurons) => neurons.map((neuron) => [neuron.uid, neuron.hotkey?.publicKey])),
+    ).toEqual(netuids.map(() => [[0, HOT_A]]));
+    expect(
+      runtime.reads.filter((read) => read.item === "subtensorModule.keys").map((read) => [read.kind, read.keys]),
+    ).toEqual([["entries", []]]);
   });
 });

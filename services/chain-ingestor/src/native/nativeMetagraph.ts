@@ -2,7 +2,18 @@ import type { AccountId, ValidatorIdentity } from "@platform/proto/common/v1/net
 import type { NeuronState } from "@platform/proto/events/v1/chain_network";
 import { accountField } from "./eventFields.js";
 import { ROOT_NETUID } from "./nativePools.js";
-import { flag, optional, readColumns, readFirstColumn, smallInt, storedAccount, subtensorItem, textFieldsOf, u16Ratio, u64Text } from "./storageColumns.js";
+import {
+  flag,
+  optional,
+  readColumns,
+  readFirstColumn,
+  smallInt,
+  storedAccount,
+  subtensorItem,
+  textFieldsOf,
+  u16Ratio,
+  u64Text,
+} from "./storageColumns.js";
 import type { RuntimeAt } from "./runtimeAt.js";
 
 /*
@@ -21,7 +32,16 @@ import type { RuntimeAt } from "./runtimeAt.js";
  */
 
 /** Per-subnet vectors, indexed by uid. */
-const VECTOR_ITEMS = ["active", "validatorPermit", "dividends", "incentive", "consensus", "validatorTrust", "emission", "lastUpdate"] as const;
+const VECTOR_ITEMS = [
+  "active",
+  "validatorPermit",
+  "dividends",
+  "incentive",
+  "consensus",
+  "validatorTrust",
+  "emission",
+  "lastUpdate",
+] as const;
 type VectorItem = (typeof VECTOR_ITEMS)[number];
 
 /** Coldkey identities, newest name first (V2 added `github_repo`). */
@@ -53,16 +73,34 @@ interface NeuronValues {
  * netuid, ordered by uid. Scores are u16 ratios; a uid beyond the end of a vector (the runtime
  * grows the vectors at registration, so a short one is a runtime's oddity) gets the proto default.
  */
-export async function readMetagraphs(runtime: RuntimeAt, netuids: readonly number[]): Promise<Map<number, NeuronState[]>> {
-  const [slotsBySubnet, vectors] = await Promise.all([registeredSlots(runtime, netuids), readColumns(runtime, VECTOR_ITEMS, netuids)]);
+export async function readMetagraphs(
+  runtime: RuntimeAt,
+  netuids: readonly number[],
+): Promise<Map<number, NeuronState[]>> {
+  const [slotsBySubnet, vectors] = await Promise.all([
+    registeredSlots(runtime, netuids),
+    readColumns(runtime, VECTOR_ITEMS, netuids),
+  ]);
   const slots = slotsBySubnet.flat();
   const hotkeys = [...new Set(slots.map((slot) => slot.hotkey.publicKey))];
 
   const [perSlot, stakes, perHotkey, rootStakes] = await Promise.all([
-    readColumns(runtime, ["blockAtRegistration"], slots.map((slot) => [slot.netuid, slot.uid])),
-    readColumns(runtime, ["totalHotkeyAlpha", "childkeyTake"], slots.map((slot) => [slot.hotkey.publicKey, slot.netuid])),
+    readColumns(
+      runtime,
+      ["blockAtRegistration"],
+      slots.map((slot) => [slot.netuid, slot.uid]),
+    ),
+    readColumns(
+      runtime,
+      ["totalHotkeyAlpha", "childkeyTake"],
+      slots.map((slot) => [slot.hotkey.publicKey, slot.netuid]),
+    ),
     readColumns(runtime, ["owner", "delegates"], hotkeys),
-    readColumns(runtime, ["totalHotkeyAlpha"], hotkeys.map((hotkey) => [hotkey, ROOT_NETUID])),
+    readColumns(
+      runtime,
+      ["totalHotkeyAlpha"],
+      hotkeys.map((hotkey) => [hotkey, ROOT_NETUID]),
+    ),
   ]);
   const hotkeyIndex = new Map(hotkeys.map((hotkey, index) => [hotkey, index]));
   const coldkeyOf = (hotkey: string) => storedAccount(perHotkey.owner?.[hotkeyIndex.get(hotkey)!]);
@@ -121,7 +159,8 @@ const WHOLE_KEYS_MAP_FROM = 16;
 
 /** Each subnet's registered uids and hotkeys, by uid, in the order of `netuids`. */
 async function registeredSlots(runtime: RuntimeAt, netuids: readonly number[]): Promise<Slot[][]> {
-  if (netuids.length < WHOLE_KEYS_MAP_FROM) return Promise.all(netuids.map((netuid, index) => subnetSlots(runtime, netuid, index)));
+  if (netuids.length < WHOLE_KEYS_MAP_FROM)
+    return Promise.all(netuids.map((netuid, index) => subnetSlots(runtime, netuid, index)));
   const keys = subtensorItem(runtime, "keys");
   if (keys === undefined) return netuids.map(() => []);
   const entries = await keys.entries().catch((error: unknown) => {
@@ -151,7 +190,8 @@ async function subnetSlots(runtime: RuntimeAt, netuid: number, subnetIndex: numb
 function slotOf(netuid: number, subnetIndex: number, key: unknown, value: unknown): Slot {
   const uid = Array.isArray(key) && key.length === 2 ? smallInt(key[1]) : undefined;
   const hotkey = accountField(value);
-  if (uid === undefined || hotkey === undefined) throw new TypeError(`SubtensorModule.keys of subnet ${netuid}: unexpected entry shape`);
+  if (uid === undefined || hotkey === undefined)
+    throw new TypeError(`SubtensorModule.keys of subnet ${netuid}: unexpected entry shape`);
   return { netuid, subnetIndex, uid, hotkey };
 }
 
@@ -182,20 +222,37 @@ const DYNAMIC_VECTORS = VECTOR_ITEMS;
  * change only through events (registrations, take and identity changes), which re-read the subnet
  * whole. At mainnet size this is 2 storage values per neuron instead of 7.
  */
-export async function refreshMetagraphs(runtime: RuntimeAt, previous: ReadonlyMap<number, readonly NeuronState[]>, netuids: readonly number[]): Promise<Map<number, NeuronState[]>> {
+export async function refreshMetagraphs(
+  runtime: RuntimeAt,
+  previous: ReadonlyMap<number, readonly NeuronState[]>,
+  netuids: readonly number[],
+): Promise<Map<number, NeuronState[]>> {
   const slots = netuids.flatMap((netuid) => (previous.get(netuid) ?? []).map((neuron) => ({ netuid, neuron })));
-  const hotkeys = [...new Set(slots.flatMap(({ neuron }) => (neuron.hotkey === undefined ? [] : [neuron.hotkey.publicKey])))];
+  const hotkeys = [
+    ...new Set(slots.flatMap(({ neuron }) => (neuron.hotkey === undefined ? [] : [neuron.hotkey.publicKey]))),
+  ];
   const [vectors, stakes, rootStakes] = await Promise.all([
     readColumns(runtime, DYNAMIC_VECTORS, netuids),
-    readColumns(runtime, ["totalHotkeyAlpha"], slots.map(({ netuid, neuron }) => [neuron.hotkey?.publicKey, netuid])),
-    readColumns(runtime, ["totalHotkeyAlpha"], hotkeys.map((hotkey) => [hotkey, ROOT_NETUID])),
+    readColumns(
+      runtime,
+      ["totalHotkeyAlpha"],
+      slots.map(({ netuid, neuron }) => [neuron.hotkey?.publicKey, netuid]),
+    ),
+    readColumns(
+      runtime,
+      ["totalHotkeyAlpha"],
+      hotkeys.map((hotkey) => [hotkey, ROOT_NETUID]),
+    ),
   ]);
   const hotkeyIndex = new Map(hotkeys.map((hotkey, index) => [hotkey, index]));
   const subnetIndex = new Map(netuids.map((netuid, index) => [netuid, index]));
   const refreshed = new Map<number, NeuronState[]>(netuids.map((netuid) => [netuid, []]));
   slots.forEach(({ netuid, neuron }, index) => {
     const vector = (item: VectorItem) => elementAt(vectors[item]?.[subnetIndex.get(netuid)!], neuron.uid);
-    const rootStake = neuron.hotkey === undefined ? undefined : rootStakes.totalHotkeyAlpha?.[hotkeyIndex.get(neuron.hotkey.publicKey)!];
+    const rootStake =
+      neuron.hotkey === undefined
+        ? undefined
+        : rootStakes.totalHotkeyAlpha?.[hotkeyIndex.get(neuron.hotkey.publicKey)!];
     const { rootStakeRao: _rootStake, ...kept } = neuron;
     refreshed.get(netuid)!.push({
       ...kept,

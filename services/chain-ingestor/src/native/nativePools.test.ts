@@ -1,7 +1,13 @@
 import { Finality } from "@platform/proto/common/v1/common";
 import { PoolMechanism } from "@platform/proto/common/v1/network";
 import { describe, expect, it } from "vitest";
-import { nativePoolPrice, nativePoolRecords, nextNetuids, subnetRemovedRecords, type NativePool } from "./nativePools.js";
+import {
+  nativePoolPrice,
+  nativePoolRecords,
+  nextNetuids,
+  subnetRemovedRecords,
+  type NativePool,
+} from "./nativePools.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
 
 const HASH = "0x00000000000000000000000000000000000000000000000000000000000000c7";
@@ -16,18 +22,29 @@ const ref = {
 const U64_MAX = 2n ** 64n - 1n;
 
 function pool(overrides: Partial<NativePool> = {}): NativePool {
-  return { netuid: 1, mechanism: 1, taoInRao: 1_000_000_000n, alphaInNalpha: 3_000_000_000n, alphaOutNalpha: 500_000_000n, ...overrides };
+  return {
+    netuid: 1,
+    mechanism: 1,
+    taoInRao: 1_000_000_000n,
+    alphaInNalpha: 3_000_000_000n,
+    alphaOutNalpha: 500_000_000n,
+    ...overrides,
+  };
 }
 
 describe("nativePoolPrice", () => {
   it("prices root at 1 whatever its reserves hold", () => {
     // Root's reserves are the staked TAO: dividing them would give a price the chain never quotes.
-    expect(nativePoolPrice(pool({ netuid: 0, mechanism: 1, taoInRao: 7_000_000_000n, alphaInNalpha: 2_000_000_000n }))).toBe("1");
+    expect(
+      nativePoolPrice(pool({ netuid: 0, mechanism: 1, taoInRao: 7_000_000_000n, alphaInNalpha: 2_000_000_000n })),
+    ).toBe("1");
     expect(nativePoolPrice(pool({ netuid: 0, mechanism: 0, alphaInNalpha: 0n }))).toBe("1");
   });
 
   it("prices a stable pool at 1, even with an empty alpha reserve", () => {
-    expect(nativePoolPrice(pool({ netuid: 4, mechanism: 0, taoInRao: 9_000_000_000n, alphaInNalpha: 1_000_000_000n }))).toBe("1");
+    expect(
+      nativePoolPrice(pool({ netuid: 4, mechanism: 0, taoInRao: 9_000_000_000n, alphaInNalpha: 1_000_000_000n })),
+    ).toBe("1");
     expect(nativePoolPrice(pool({ netuid: 4, mechanism: 0, alphaInNalpha: 0n }))).toBe("1");
   });
 
@@ -52,9 +69,12 @@ describe("nativePoolPrice", () => {
     // u64 reserves stay exact (a float would round them).
     { tao: U64_MAX, alphaIn: 1n, price: "18446744073709551615" },
     { tao: U64_MAX, alphaIn: U64_MAX, price: "1" },
-  ])("prices a dynamic pool at SubnetTAO / SubnetAlphaIn to nine decimals: $tao / $alphaIn = $price", ({ tao, alphaIn, price }) => {
-    expect(nativePoolPrice(pool({ netuid: 3, mechanism: 1, taoInRao: tao, alphaInNalpha: alphaIn }))).toBe(price);
-  });
+  ])(
+    "prices a dynamic pool at SubnetTAO / SubnetAlphaIn to nine decimals: $tao / $alphaIn = $price",
+    ({ tao, alphaIn, price }) => {
+      expect(nativePoolPrice(pool({ netuid: 3, mechanism: 1, taoInRao: tao, alphaInNalpha: alphaIn }))).toBe(price);
+    },
+  );
 });
 
 describe("nativePoolRecords", () => {
@@ -83,13 +103,31 @@ describe("nativePoolRecords", () => {
       {
         event: {
           $case: "poolSnapshot",
-          value: { ref, netuid: 0, mechanism: PoolMechanism.POOL_MECHANISM_STABLE, taoInRao: "50000000000", alphaInNalpha: "0", alphaOutNalpha: "0", alphaIssuanceNalpha: "0", priceTao: "1" },
+          value: {
+            ref,
+            netuid: 0,
+            mechanism: PoolMechanism.POOL_MECHANISM_STABLE,
+            taoInRao: "50000000000",
+            alphaInNalpha: "0",
+            alphaOutNalpha: "0",
+            alphaIssuanceNalpha: "0",
+            priceTao: "1",
+          },
         },
       },
       {
         event: {
           $case: "poolSnapshot",
-          value: { ref, netuid: 1, mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, taoInRao: "1", alphaInNalpha: "3", alphaOutNalpha: "4", alphaIssuanceNalpha: "7", priceTao: "0.333333333" },
+          value: {
+            ref,
+            netuid: 1,
+            mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+            taoInRao: "1",
+            alphaInNalpha: "3",
+            alphaOutNalpha: "4",
+            alphaIssuanceNalpha: "7",
+            priceTao: "0.333333333",
+          },
         },
       },
       {
@@ -121,15 +159,31 @@ describe("nativePoolRecords", () => {
   });
 
   it("maps an unknown mechanism to unspecified, and prices it as the runtime does anything not stable", () => {
-    const [record] = nativePoolRecords([pool({ netuid: 2, mechanism: 2, taoInRao: 1n, alphaInNalpha: 4n })], { chainId: 945, ref });
-    expect(record!.payload.event).toMatchObject({ value: { mechanism: PoolMechanism.POOL_MECHANISM_UNSPECIFIED, priceTao: "0.25" } });
+    const [record] = nativePoolRecords([pool({ netuid: 2, mechanism: 2, taoInRao: 1n, alphaInNalpha: 4n })], {
+      chainId: 945,
+      ref,
+    });
+    expect(record!.payload.event).toMatchObject({
+      value: { mechanism: PoolMechanism.POOL_MECHANISM_UNSPECIFIED, priceTao: "0.25" },
+    });
   });
 });
 
 describe("nextNetuids", () => {
-  const event = (name: string, data: unknown, pallet = "SubtensorModule"): RuntimeEvent => ({ index: 0, pallet, name, data });
+  const event = (name: string, data: unknown, pallet = "SubtensorModule"): RuntimeEvent => ({
+    index: 0,
+    pallet,
+    name,
+    data,
+  });
   it("adds registered subnets and drops removed ones, sorted, ignoring other events and shapes", () => {
-    const events = [event("NetworkAdded", [5, 1]), event("NetworkRemoved", 2), event("NetworkAdded", [9, 0], "Other"), event("NetworkAdded", ["x"]), event("StakeAdded", [1])];
+    const events = [
+      event("NetworkAdded", [5, 1]),
+      event("NetworkRemoved", 2),
+      event("NetworkAdded", [9, 0], "Other"),
+      event("NetworkAdded", ["x"]),
+      event("StakeAdded", [1]),
+    ];
     expect(nextNetuids([0, 1, 2, 3], events)).toEqual([0, 1, 3, 5]);
     expect(nextNetuids([0, 1], [])).toEqual([0, 1]);
   });
@@ -138,7 +192,13 @@ describe("nextNetuids", () => {
 describe("subnetRemovedRecords", () => {
   it("publishes one SubnetRemoved per subnet of the parent's set the block no longer has, keyed with the subnet", () => {
     const records = subnetRemovedRecords([0, 1, 2, 128], [0, 2, 5], { chainId: 945, ref });
-    expect(records.map((record) => [record.key, record.eventType, record.payload.event?.$case === "subnetRemoved" ? record.payload.event.value.netuid : undefined])).toEqual([
+    expect(
+      records.map((record) => [
+        record.key,
+        record.eventType,
+        record.payload.event?.$case === "subnetRemoved" ? record.payload.event.value.netuid : undefined,
+      ]),
+    ).toEqual([
       ["netuid:1", "SubnetRemoved", 1],
       ["netuid:128", "SubnetRemoved", 128],
     ]);

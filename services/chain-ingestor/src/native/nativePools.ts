@@ -46,7 +46,10 @@ export function nativePoolPrice(pool: NativePool): string {
  * price and the cumulative volume are left out: spec 218 keeps neither (`SubnetMovingPrice` and
  * `SubnetVolume` came later), and the consumers show them as unknown rather than zero.
  */
-export function nativePoolRecords(pools: readonly NativePool[], context: { chainId: number; ref: ChainRef }): NetworkRecord[] {
+export function nativePoolRecords(
+  pools: readonly NativePool[],
+  context: { chainId: number; ref: ChainRef },
+): NetworkRecord[] {
   return pools.map((pool) => {
     const key = netuidKey(pool.netuid);
     const snapshot: PoolSnapshot = {
@@ -61,7 +64,14 @@ export function nativePoolRecords(pools: readonly NativePool[], context: { chain
     };
     const payload = { event: { $case: "poolSnapshot" as const, value: snapshot } };
     const eventType = eventTypeOf(payload);
-    return { topic: "chain.network.v1" as const, key, eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key), eventType, ref: context.ref, payload };
+    return {
+      topic: "chain.network.v1" as const,
+      key,
+      eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key),
+      eventType,
+      ref: context.ref,
+      payload,
+    };
   });
 }
 
@@ -69,7 +79,8 @@ export function nativePoolRecords(pools: readonly NativePool[], context: { chain
 export function nextNetuids(netuids: readonly number[], events: readonly RuntimeEvent[]): number[] {
   const set = new Set(netuids);
   for (const event of events) {
-    if (event.pallet !== "SubtensorModule" || (event.name !== "NetworkAdded" && event.name !== "NetworkRemoved")) continue;
+    if (event.pallet !== "SubtensorModule" || (event.name !== "NetworkAdded" && event.name !== "NetworkRemoved"))
+      continue;
     const netuid = netuidField(Array.isArray(event.data) ? event.data[0] : event.data);
     if (netuid === undefined) continue;
     if (event.name === "NetworkAdded") set.add(netuid);
@@ -101,7 +112,11 @@ export function subnetsByBlock(options: { netuidsAt(blockHash: Hex): Promise<num
  * own. Usually a `NetworkRemoved` event's, but a subnet found gone by a full read (a removal the
  * source did not see, or state written without events) is removed the same way.
  */
-export function subnetRemovedRecords(before: readonly number[], after: readonly number[], context: { chainId: number; ref: ChainRef }): NetworkRecord[] {
+export function subnetRemovedRecords(
+  before: readonly number[],
+  after: readonly number[],
+  context: { chainId: number; ref: ChainRef },
+): NetworkRecord[] {
   const remaining = new Set(after);
   return before
     .filter((netuid) => !remaining.has(netuid))
@@ -109,6 +124,13 @@ export function subnetRemovedRecords(before: readonly number[], after: readonly 
       const key = netuidKey(netuid);
       const payload = { event: { $case: "subnetRemoved" as const, value: { ref: context.ref, netuid } } };
       const eventType = eventTypeOf(payload);
-      return { topic: "chain.network.v1" as const, key, eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key), eventType, ref: context.ref, payload };
+      return {
+        topic: "chain.network.v1" as const,
+        key,
+        eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key),
+        eventType,
+        ref: context.ref,
+        payload,
+      };
     });
 }

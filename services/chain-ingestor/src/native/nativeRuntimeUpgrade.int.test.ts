@@ -8,7 +8,14 @@ import { TransactionType } from "@platform/proto/common/v1/network";
 import type { AccountActivity } from "@platform/proto/events/v1/chain_network";
 import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
-import { startChopsticks, startKafka, tempDir, waitFor, type RunningChopsticks, type RunningKafka } from "@platform/testing";
+import {
+  startChopsticks,
+  startKafka,
+  tempDir,
+  waitFor,
+  type RunningChopsticks,
+  type RunningKafka,
+} from "@platform/testing";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { Keyring } from "@polkadot/keyring";
 import type { KeyringPair } from "@polkadot/keyring/types";
@@ -25,7 +32,11 @@ import { startNativeIngestor, type NativeIngestor } from "./nativeIngestor.js";
  */
 
 const dir = tempDir("native-upgrade");
-const log = createLogger({ service: "native-upgrade-test", level: (process.env.TEST_LOG_LEVEL ?? "warn") as "warn", destination: process.env.TEST_LOG_LEVEL ? process.stderr : new Writable({ write: (_c, _e, callback) => callback() }) });
+const log = createLogger({
+  service: "native-upgrade-test",
+  level: (process.env.TEST_LOG_LEVEL ?? "warn") as "warn",
+  destination: process.env.TEST_LOG_LEVEL ? process.stderr : new Writable({ write: (_c, _e, callback) => callback() }),
+});
 const CHAIN_ID = 945;
 
 let node: RunningChopsticks;
@@ -42,11 +53,22 @@ beforeAll(async () => {
     startChopsticks({ genesis: subtensorChainSpec(), logFile: join(dir.path, "chopsticks.log") }),
     startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
   ]);
-  await node.request("dev_setStorage", [{ System: { Account: [[[alice.address], { providers: 1, data: { free: "1000000000000000" } }]] }, Sudo: { Key: alice.address } }]);
+  await node.request("dev_setStorage", [
+    {
+      System: { Account: [[[alice.address], { providers: 1, data: { free: "1000000000000000" } }]] },
+      Sudo: { Key: alice.address },
+    },
+  ]);
   kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "native-upgrade-test", logger: log });
   ingestor = startNativeIngestor({
     kafka,
-    network: substrateNetworkSchema.parse({ name: "bittensor", chainId: CHAIN_ID, rpcUrl: node.rpcUrl, blockTimeMs: 1_000, finality: { safeDepth: 1, finalizedDepth: 3 } }),
+    network: substrateNetworkSchema.parse({
+      name: "bittensor",
+      chainId: CHAIN_ID,
+      rpcUrl: node.rpcUrl,
+      blockTimeMs: 1_000,
+      finality: { safeDepth: 1, finalizedDepth: 3 },
+    }),
     pollIntervalMs: 100,
     maxBlocksPerBatch: 10,
     replicationFactor: 1,
@@ -62,7 +84,9 @@ afterAll(async () => {
 }, 60_000);
 
 /** Sends calls signed by Alice (consecutive nonces) through a fresh client of the running runtime, then builds a block. */
-async function inBlock(calls: (api: ApiPromise) => { signAndSend(pair: KeyringPair, options: { nonce: number }): Promise<unknown> }[]): Promise<string> {
+async function inBlock(
+  calls: (api: ApiPromise) => { signAndSend(pair: KeyringPair, options: { nonce: number }): Promise<unknown> }[],
+): Promise<string> {
   const api = await ApiPromise.create({ provider: new WsProvider(node.rpcUrl), noInitWarn: true });
   try {
     let nonce = Number((await api.rpc.system.accountNextIndex(alice.address)).toString());
@@ -83,7 +107,11 @@ async function activitiesUpTo(blockHash: string): Promise<AccountActivity[]> {
     async () =>
       (await readTopic(kafka, TOPICS.ingestorCheckpoints.name))
         .map((record) => CheckpointEvent.decode(record.value!).event!.value)
-        .some((checkpoint) => checkpoint.sourceId === `${CHAIN_ID}:native` && checkpoint.recentBlocks.some((block) => block.blockHash === blockHash)),
+        .some(
+          (checkpoint) =>
+            checkpoint.sourceId === `${CHAIN_ID}:native` &&
+            checkpoint.recentBlocks.some((block) => block.blockHash === blockHash),
+        ),
     { what: `block ${blockHash} published`, timeoutMs: 60_000, intervalMs: 200 },
   );
   return (await readTopic(kafka, TOPICS.chainNetwork.name)).flatMap((record) => {
@@ -94,14 +122,34 @@ async function activitiesUpTo(blockHash: string): Promise<AccountActivity[]> {
 
 describe("the native source across a runtime upgrade", () => {
   it("decodes every block with the metadata of the runtime that built it (218 → 204 → 218)", async () => {
-    const [bob, charlie, dave] = ["//Bob", "//Charlie", "//Dave"].map((uri) => keys().addFromUri(uri).address) as [string, string, string];
-    const tx = (api: ApiPromise) => api.tx as unknown as Record<string, Record<string, (...args: unknown[]) => { signAndSend(pair: KeyringPair, options: { nonce: number }): Promise<unknown> }>>;
-    await inBlock((api) => [tx(api)["sudo"]!["sudo"]!(tx(api)["adminUtils"]!["sudoSetNetworkRateLimit"]!(0)), tx(api)["subtensorModule"]!["registerNetwork"]!(bob, 1)]);
+    const [bob, charlie, dave] = ["//Bob", "//Charlie", "//Dave"].map((uri) => keys().addFromUri(uri).address) as [
+      string,
+      string,
+      string,
+    ];
+    const tx = (api: ApiPromise) =>
+      api.tx as unknown as Record<
+        string,
+        Record<
+          string,
+          (...args: unknown[]) => { signAndSend(pair: KeyringPair, options: { nonce: number }): Promise<unknown> }
+        >
+      >;
+    await inBlock((api) => [
+      tx(api)["sudo"]!["sudo"]!(tx(api)["adminUtils"]!["sudoSetNetworkRateLimit"]!(0)),
+      tx(api)["subtensorModule"]!["registerNetwork"]!(bob, 1),
+    ]);
     const netuid = 2;
-    await inBlock((api) => [tx(api)["subtensorModule"]!["addStake"]!(bob, netuid, 100_000_000_000n), tx(api)["subtensorModule"]!["burnedRegister"]!(netuid, charlie)]);
+    await inBlock((api) => [
+      tx(api)["subtensorModule"]!["addStake"]!(bob, netuid, 100_000_000_000n),
+      tx(api)["subtensorModule"]!["burnedRegister"]!(netuid, charlie),
+    ]);
 
     const moveAndTransfer = (from: string, to: string, recipient: string) =>
-      inBlock((api) => [tx(api)["subtensorModule"]!["moveStake"]!(from, to, netuid, netuid, 1_000n), tx(api)["balances"]!["transferKeepAlive"]!(recipient, 1_000_000_000n)]);
+      inBlock((api) => [
+        tx(api)["subtensorModule"]!["moveStake"]!(from, to, netuid, netuid, 1_000n),
+        tx(api)["balances"]!["transferKeepAlive"]!(recipient, 1_000_000_000n),
+      ]);
     const under218 = await moveAndTransfer(bob, charlie, dave);
     await upgradeRuntime(node, secondRuntime().code, { withoutChecks: true });
     const under204 = await moveAndTransfer(charlie, bob, dave);
@@ -114,8 +162,13 @@ describe("the native source across a runtime upgrade", () => {
 
     const activities = await activitiesUpTo(back218);
     for (const blockHash of [under218, under204, back218]) {
-      const inBlock = activities.filter((activity) => activity.ref!.blockHash === blockHash && activity.direction !== 1);
-      expect(inBlock.map((activity) => [activity.eventName, activity.type]), `block ${blockHash}`).toEqual([
+      const inBlock = activities.filter(
+        (activity) => activity.ref!.blockHash === blockHash && activity.direction !== 1,
+      );
+      expect(
+        inBlock.map((activity) => [activity.eventName, activity.type]),
+        `block ${blockHash}`,
+      ).toEqual([
         ["SubtensorModule.StakeMoved", TransactionType.TRANSACTION_TYPE_STAKE_MOVE],
         ["Balances.Transfer", TransactionType.TRANSACTION_TYPE_TRANSFER],
       ]);
@@ -123,12 +176,27 @@ describe("the native source across a runtime upgrade", () => {
 
     // Spec 204 keeps no `TokenSymbol`: the block of the new runtime is read whole, every subnet is
     // published, and the symbol is absent, not dropped with its subnet and not an empty text.
-    const records = (await readTopic(kafka, TOPICS.chainNetwork.name)).map((record) => decodePayload(TOPICS.chainNetwork, record.value!).event);
+    const records = (await readTopic(kafka, TOPICS.chainNetwork.name)).map(
+      (record) => decodePayload(TOPICS.chainNetwork, record.value!).event,
+    );
     const subnetsAt = (blockHash: string) =>
-      records.flatMap((event) => (event?.$case === "subnetSnapshot" && event.value.ref!.blockHash === blockHash ? [event.value] : [])).sort((a, b) => a.netuid - b.netuid);
-    const emissionsAt = (blockHash: string) => records.filter((event) => event?.$case === "emissionSnapshot" && event.value.ref!.blockHash === blockHash).length;
-    expect(subnetsAt(under204).map((subnet) => [subnet.netuid, subnet.symbol])).toEqual([[0, undefined], [1, undefined], [netuid, undefined]]);
-    expect(subnetsAt(back218).map((subnet) => [subnet.netuid, typeof subnet.symbol])).toEqual([[0, "string"], [1, "string"], [netuid, "string"]]);
+      records
+        .flatMap((event) =>
+          event?.$case === "subnetSnapshot" && event.value.ref!.blockHash === blockHash ? [event.value] : [],
+        )
+        .sort((a, b) => a.netuid - b.netuid);
+    const emissionsAt = (blockHash: string) =>
+      records.filter((event) => event?.$case === "emissionSnapshot" && event.value.ref!.blockHash === blockHash).length;
+    expect(subnetsAt(under204).map((subnet) => [subnet.netuid, subnet.symbol])).toEqual([
+      [0, undefined],
+      [1, undefined],
+      [netuid, undefined],
+    ]);
+    expect(subnetsAt(back218).map((subnet) => [subnet.netuid, typeof subnet.symbol])).toEqual([
+      [0, "string"],
+      [1, "string"],
+      [netuid, "string"],
+    ]);
     expect([emissionsAt(under218), emissionsAt(under204), emissionsAt(back218)]).toEqual([3, 3, 3]);
   }, 180_000);
 });

@@ -39,7 +39,9 @@ export function startNativeSource(options: NativeSourceOptions): FollowerSource 
   const sourceId = `${network.chainId}:native`;
   const headers = nativeHeaderReader(reader);
   const interval = pollInterval({ normalMs: options.pollIntervalMs, expeditedMs: 25 });
-  reader.onNewHead(() => interval.expedite(500)).catch((error: unknown) => options.log.warn({ err: error }, "no new-head subscription; polling only"));
+  reader
+    .onNewHead(() => interval.expedite(500))
+    .catch((error: unknown) => options.log.warn({ err: error }, "no new-head subscription; polling only"));
   return startFollowerSource({
     kafka: options.kafka,
     log: options.log,

@@ -20,7 +20,12 @@ const storage = (values: Partial<NativeNetworkStorage>): NativeNetworkStorage =>
   ...values,
 });
 const hash = (number: number) => `0x${number.toString(16).padStart(64, "0")}` as Hex;
-const header = (number: number): BlockHeader => ({ number: BigInt(number), hash: hash(number), parentHash: hash(number - 1), timestamp: 0n });
+const header = (number: number): BlockHeader => ({
+  number: BigInt(number),
+  hash: hash(number),
+  parentHash: hash(number - 1),
+  timestamp: 0n,
+});
 const event = (name: string): RuntimeEvent => ({ index: 0, pallet: "System", name, data: undefined });
 
 describe("subnetLockCost", () => {
@@ -41,7 +46,10 @@ describe("accountsCounter", () => {
   it("counts block 1 in full even after genesis: a devnet's genesis may be amended without events", async () => {
     const full: Hex[] = [];
     const counts = [202n, 208n];
-    const counter = accountsCounter({ countAt: async (at) => (full.push(at), counts.shift()!), recountEveryBlocks: 7_200 });
+    const counter = accountsCounter({
+      countAt: async (at) => (full.push(at), counts.shift()!),
+      recountEveryBlocks: 7_200,
+    });
     expect(await counter.countAt(header(0), Promise.resolve([]))).toBe(202n);
     expect(await counter.countAt(header(1), Promise.resolve([]))).toBe(208n);
     expect(await counter.countAt(header(2), Promise.resolve([event("NewAccount")]))).toBe(209n);
@@ -53,7 +61,10 @@ describe("accountsCounter", () => {
     const counter = accountsCounter({ countAt: async (at) => (full.push(at), 50_000n), recountEveryBlocks: 10 });
     const first = counter.countAt(header(7), Promise.resolve([]));
     // Registered before the parent's count resolved: it waits for it instead of counting in full.
-    const second = counter.countAt(header(8), Promise.resolve([event("NewAccount"), event("NewAccount"), event("KilledAccount")]));
+    const second = counter.countAt(
+      header(8),
+      Promise.resolve([event("NewAccount"), event("NewAccount"), event("KilledAccount")]),
+    );
     expect([await first, await second]).toEqual([50_000n, 50_001n]);
     expect(await counter.countAt(header(9), Promise.resolve([event("KilledAccount")]))).toBe(50_000n);
     expect(await counter.countAt(header(10), Promise.resolve([]))).toBe(50_000n);
@@ -75,6 +86,13 @@ describe("accountsCounter", () => {
   });
 
   it("counts only System.NewAccount and System.KilledAccount", () => {
-    expect(accountsDelta([event("NewAccount"), { ...event("NewAccount"), pallet: "Balances" }, event("KilledAccount"), event("ExtrinsicSuccess")])).toBe(0n);
+    expect(
+      accountsDelta([
+        event("NewAccount"),
+        { ...event("NewAccount"), pallet: "Balances" },
+        event("KilledAccount"),
+        event("ExtrinsicSuccess"),
+      ]),
+    ).toBe(0n);
   });
 });

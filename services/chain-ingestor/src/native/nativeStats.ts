@@ -20,7 +20,8 @@ import type { RuntimeEvent } from "./runtimeEvent.js";
  */
 export function subnetLockCost(storage: NativeNetworkStorage, blockNumber: bigint): bigint | undefined {
   const { lastLock, minLock, lastRegistered, lockInterval } = storage;
-  if (lastLock === undefined || minLock === undefined || lastRegistered === undefined || lockInterval === undefined) return undefined;
+  if (lastLock === undefined || minLock === undefined || lastRegistered === undefined || lockInterval === undefined)
+    return undefined;
   const doubled = lastLock * (lastRegistered === 0n ? 1n : 2n);
   const perBlock = lockInterval === 0n ? 0n : lastLock / lockInterval;
   const elapsed = blockNumber > lastRegistered ? blockNumber - lastRegistered : 0n;
@@ -47,7 +48,9 @@ export interface NativeStatsInput {
 export function nativeStatsRecord(input: NativeStatsInput, chainId: number): NetworkRecord {
   const { storage, pools, ref } = input;
   const stakedRoot = pools.find((pool) => pool.netuid === ROOT_NETUID)?.taoInRao ?? 0n;
-  const stakedAlpha = pools.filter((pool) => pool.netuid !== ROOT_NETUID).reduce((sum, pool) => sum + pool.taoInRao, 0n);
+  const stakedAlpha = pools
+    .filter((pool) => pool.netuid !== ROOT_NETUID)
+    .reduce((sum, pool) => sum + pool.taoInRao, 0n);
   const cost = subnetLockCost(storage, input.header.number);
   const optional = <T>(name: string, value: T | undefined) => (value === undefined ? {} : { [name]: value });
   const stats: NetworkStatsSnapshot = {
@@ -72,7 +75,14 @@ export function nativeStatsRecord(input: NativeStatsInput, chainId: number): Net
   };
   const payload = { event: { $case: "networkStatsSnapshot" as const, value: stats } };
   const eventType = eventTypeOf(payload);
-  return { topic: "chain.network.v1", key: NETWORK_KEY, eventId: networkEventId(chainId, ref.blockHash, eventType, NETWORK_KEY), eventType, ref, payload };
+  return {
+    topic: "chain.network.v1",
+    key: NETWORK_KEY,
+    eventId: networkEventId(chainId, ref.blockHash, eventType, NETWORK_KEY),
+    eventType,
+    ref,
+    payload,
+  };
 }
 
 /** Accounts a block created less those it removed (`System.NewAccount`, `System.KilledAccount`). */

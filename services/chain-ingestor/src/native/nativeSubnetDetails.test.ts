@@ -11,8 +11,10 @@ const ZERO = `0x${"0".repeat(64)}`;
 const bytes = (text: string) => `0x${Buffer.from(text, "utf8").toString("hex")}`;
 /** An AccountId32 as dedot decodes it. */
 const account = (publicKey: string) => ({ raw: publicKey });
-const subtensor = (items: Record<string, FakeItem>) => Object.fromEntries(Object.entries(items).map(([name, item]) => [`subtensorModule.${name}`, item]));
-const byNetuid = (values: Record<number, unknown>, fallback?: unknown) => (netuid?: unknown) => values[netuid as number] ?? fallback;
+const subtensor = (items: Record<string, FakeItem>) =>
+  Object.fromEntries(Object.entries(items).map(([name, item]) => [`subtensorModule.${name}`, item]));
+const byNetuid = (values: Record<number, unknown>, fallback?: unknown) => (netuid?: unknown) =>
+  values[netuid as number] ?? fallback;
 
 /** SubtensorModule of spec 218 as the devnet's runtime holds it: root (0) and one dynamic subnet (2). */
 function spec218(overrides: Record<string, FakeItem> = {}) {
@@ -20,7 +22,16 @@ function spec218(overrides: Record<string, FakeItem> = {}) {
     subnetOwner: byNetuid({ 2: account(ALICE) }, account(ZERO)),
     subnetOwnerHotkey: byNetuid({ 2: account(BOB) }, account(ZERO)),
     tokenSymbol: byNetuid({ 2: bytes("β") }, bytes("𝜏")),
-    subnetIdentities: [[2, { subnetName: bytes("seed-alpha"), githubRepo: bytes("https://github.com/example/seed-alpha"), subnetContact: bytes("a@example.com") }]],
+    subnetIdentities: [
+      [
+        2,
+        {
+          subnetName: bytes("seed-alpha"),
+          githubRepo: bytes("https://github.com/example/seed-alpha"),
+          subnetContact: bytes("a@example.com"),
+        },
+      ],
+    ],
     networkRegisteredAt: byNetuid({ 2: 2n }, 0n),
     subnetMechanism: byNetuid({ 2: 1 }, 0),
     tempo: byNetuid({ 0: 100 }, 30),
@@ -63,7 +74,16 @@ describe("readSubnetDetails", () => {
       name: "seed-alpha",
       symbol: "β",
       // Spec 218's identity has three fields; the newer ones stay at the proto default.
-      identity: { subnetName: "seed-alpha", githubRepo: "https://github.com/example/seed-alpha", subnetContact: "a@example.com", subnetUrl: "", discord: "", description: "", logoUrl: "", additional: "" },
+      identity: {
+        subnetName: "seed-alpha",
+        githubRepo: "https://github.com/example/seed-alpha",
+        subnetContact: "a@example.com",
+        subnetUrl: "",
+        discord: "",
+        description: "",
+        logoUrl: "",
+        additional: "",
+      },
       ownerColdkey: { ss58: "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY", publicKey: ALICE, evmH160: undefined },
       ownerHotkey: { ss58: "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty", publicKey: BOB, evmH160: undefined },
       registeredAtBlock: "2",
@@ -72,7 +92,15 @@ describe("readSubnetDetails", () => {
       uidCount: 3,
       maxUids: 256,
       maxValidators: 64,
-      registration: { allowed: true, powAllowed: false, burnRao: "1000000000", minBurnRao: "1", maxBurnRao: "100000000000", difficulty: "10000000", recycledTotalRao: "2000000000" },
+      registration: {
+        allowed: true,
+        powAllowed: false,
+        burnRao: "1000000000",
+        minBurnRao: "1",
+        maxBurnRao: "100000000000",
+        difficulty: "10000000",
+        recycledTotalRao: "2000000000",
+      },
       emissionEnabled: true,
       commitReveal: { enabled: true, interval: "1" },
       liquidAlpha: { enabled: false, alphaLow: "0.70000762", alphaHigh: "0.90000762" },
@@ -150,7 +178,14 @@ describe("readSubnetDetails", () => {
     const runtime = fakeRuntimeAt(subtensor({ networkRegistrationAllowed: () => false, liquidAlphaOn: () => true }));
     const details = (await readSubnetDetails(runtime, [1])).get(1)!;
 
-    expect(details.registration).toEqual({ allowed: false, powAllowed: false, burnRao: "", minBurnRao: "", maxBurnRao: "", difficulty: "0" });
+    expect(details.registration).toEqual({
+      allowed: false,
+      powAllowed: false,
+      burnRao: "",
+      minBurnRao: "",
+      maxBurnRao: "",
+      difficulty: "0",
+    });
     expect(details.liquidAlpha).toEqual({ enabled: true, alphaLow: "", alphaHigh: "" });
     expect(details).not.toHaveProperty("commitReveal");
   });
@@ -159,13 +194,17 @@ describe("readSubnetDetails", () => {
     { values: [0, 65535], low: "0", high: "1" },
     { values: [32768, 65534], low: "0.50000762", high: "0.99998474" },
   ])("normalises the alpha values $values as u16 ratios", async ({ values, low, high }) => {
-    const details = (await readSubnetDetails(fakeRuntimeAt(spec218({ alphaValues: () => values, liquidAlphaOn: () => true })), [2])).get(2)!;
+    const details = (
+      await readSubnetDetails(fakeRuntimeAt(spec218({ alphaValues: () => values, liquidAlphaOn: () => true })), [2])
+    ).get(2)!;
 
     expect(details.liquidAlpha).toEqual({ enabled: true, alphaLow: low, alphaHigh: high });
   });
 
   it("reads the later runtimes' items: transfers, Yuma3, sigmoid steepness", async () => {
-    const runtime = fakeRuntimeAt(spec218({ transferToggle: () => false, yuma3On: () => true, alphaSigmoidSteepness: () => 1000 }));
+    const runtime = fakeRuntimeAt(
+      spec218({ transferToggle: () => false, yuma3On: () => true, alphaSigmoidSteepness: () => 1000 }),
+    );
     const details = (await readSubnetDetails(runtime, [2])).get(2)!;
 
     expect(details.transfersEnabled).toBe(false);
@@ -174,22 +213,43 @@ describe("readSubnetDetails", () => {
   });
 
   it("keeps a negative steepness (an i16) at the proto default rather than wrapping it into a uint32", async () => {
-    const details = (await readSubnetDetails(fakeRuntimeAt(spec218({ alphaSigmoidSteepness: () => -300 })), [2])).get(2)!;
+    const details = (await readSubnetDetails(fakeRuntimeAt(spec218({ alphaSigmoidSteepness: () => -300 })), [2])).get(
+      2,
+    )!;
 
     expect(details.hyperparameters?.alphaSigmoidSteepness).toBe(0);
   });
 
   describe("identity", () => {
     const v1 = { subnetName: bytes("one"), githubRepo: bytes("g1"), subnetContact: bytes("c1") };
-    const v2 = { subnetName: bytes("two"), githubRepo: bytes("g2"), subnetContact: bytes("c2"), subnetUrl: bytes("u2"), discord: bytes("d2"), description: bytes("x2"), additional: bytes("a2") };
+    const v2 = {
+      subnetName: bytes("two"),
+      githubRepo: bytes("g2"),
+      subnetContact: bytes("c2"),
+      subnetUrl: bytes("u2"),
+      discord: bytes("d2"),
+      description: bytes("x2"),
+      additional: bytes("a2"),
+    };
     const v3 = { ...v2, subnetName: bytes("three"), logoUrl: bytes("l3") };
 
     it("prefers SubnetIdentitiesV3 over V2 and the plain map", async () => {
-      const runtime = fakeRuntimeAt(spec218({ subnetIdentitiesV3: [[2, v3]], subnetIdentitiesV2: [[2, v2]], subnetIdentities: [[2, v1]] }));
+      const runtime = fakeRuntimeAt(
+        spec218({ subnetIdentitiesV3: [[2, v3]], subnetIdentitiesV2: [[2, v2]], subnetIdentities: [[2, v1]] }),
+      );
       const details = (await readSubnetDetails(runtime, [2])).get(2)!;
 
       expect(details.name).toBe("three");
-      expect(details.identity).toEqual({ subnetName: "three", githubRepo: "g2", subnetContact: "c2", subnetUrl: "u2", discord: "d2", description: "x2", logoUrl: "l3", additional: "a2" });
+      expect(details.identity).toEqual({
+        subnetName: "three",
+        githubRepo: "g2",
+        subnetContact: "c2",
+        subnetUrl: "u2",
+        discord: "d2",
+        description: "x2",
+        logoUrl: "l3",
+        additional: "a2",
+      });
       expect(runtime.reads.map((read) => read.item)).not.toContain("subtensorModule.subnetIdentitiesV2");
     });
 
@@ -197,7 +257,16 @@ describe("readSubnetDetails", () => {
       const runtime = fakeRuntimeAt(spec218({ subnetIdentitiesV2: [[2, v2]], subnetIdentities: [[2, v1]] }));
       const details = (await readSubnetDetails(runtime, [2])).get(2)!;
 
-      expect(details.identity).toEqual({ subnetName: "two", githubRepo: "g2", subnetContact: "c2", subnetUrl: "u2", discord: "d2", description: "x2", logoUrl: "", additional: "a2" });
+      expect(details.identity).toEqual({
+        subnetName: "two",
+        githubRepo: "g2",
+        subnetContact: "c2",
+        subnetUrl: "u2",
+        discord: "d2",
+        description: "x2",
+        logoUrl: "",
+        additional: "a2",
+      });
     });
 
     it("falls back to the plain map (spec 218) when the runtime has neither", async () => {
@@ -208,7 +277,9 @@ describe("readSubnetDetails", () => {
     });
 
     it("gives no name for an identity whose name is empty, but keeps the identity", async () => {
-      const details = (await readSubnetDetails(fakeRuntimeAt(spec218({ subnetIdentities: [[2, { ...v1, subnetName: "0x" }]] })), [2])).get(2)!;
+      const details = (
+        await readSubnetDetails(fakeRuntimeAt(spec218({ subnetIdentities: [[2, { ...v1, subnetName: "0x" }]] })), [2])
+      ).get(2)!;
 
       expect(details).not.toHaveProperty("name");
       expect(details.identity?.githubRepo).toBe("g1");
@@ -218,9 +289,18 @@ describe("readSubnetDetails", () => {
 
 describe("readEmissionEnabled", () => {
   it("is off for root, on for a subnet that received TAO this block (spec 218: EmissionValues)", async () => {
-    const enabled = await readEmissionEnabled(fakeRuntimeAt(spec218({ emissionValues: byNetuid({ 0: 5n, 2: 1n }, 0n) })), [0, 2, 3]);
+    const enabled = await readEmissionEnabled(
+      fakeRuntimeAt(spec218({ emissionValues: byNetuid({ 0: 5n, 2: 1n }, 0n) })),
+      [0, 2, 3],
+    );
 
-    expect(enabled).toEqual(new Map([[0, false], [2, true], [3, false]]));
+    expect(enabled).toEqual(
+      new Map([
+        [0, false],
+        [2, true],
+        [3, false],
+      ]),
+    );
   });
 
   it("prefers SubnetTaoInEmission, counts alpha out emission, and takes SubnetEmissionEnabled where stored", async () => {
@@ -229,10 +309,22 @@ describe("readEmissionEnabled", () => {
       emissionValues: () => 0n,
       subnetAlphaOutEmission: byNetuid({ 2: 7n }, 0n),
     });
-    expect(await readEmissionEnabled(fakeRuntimeAt(later), [1, 2, 3])).toEqual(new Map([[1, true], [2, true], [3, false]]));
+    expect(await readEmissionEnabled(fakeRuntimeAt(later), [1, 2, 3])).toEqual(
+      new Map([
+        [1, true],
+        [2, true],
+        [3, false],
+      ]),
+    );
 
     const stored = fakeRuntimeAt({ ...later, "subtensorModule.subnetEmissionEnabled": byNetuid({ 1: false }, true) });
-    expect(await readEmissionEnabled(stored, [0, 1, 3])).toEqual(new Map([[0, false], [1, false], [3, true]]));
+    expect(await readEmissionEnabled(stored, [0, 1, 3])).toEqual(
+      new Map([
+        [0, false],
+        [1, false],
+        [3, true],
+      ]),
+    );
   });
 
   it("is taken from the caller without reading emission items", async () => {

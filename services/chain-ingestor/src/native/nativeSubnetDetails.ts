@@ -1,10 +1,27 @@
-import type { CommitReveal, LiquidAlpha, SubnetHyperparameters, SubnetIdentity, SubnetRegistration } from "@platform/proto/common/v1/network";
+import type {
+  CommitReveal,
+  LiquidAlpha,
+  SubnetHyperparameters,
+  SubnetIdentity,
+  SubnetRegistration,
+} from "@platform/proto/common/v1/network";
 import type { SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { poolMechanism } from "../records/poolMechanism.js";
 import { amountField } from "./eventFields.js";
 import { ROOT_NETUID } from "./nativePools.js";
 import type { RuntimeAt } from "./runtimeAt.js";
-import { bytesText, flag, optional, readColumns, readFirstColumn, smallInt, storedAccount, textFieldsOf, u16Ratio, u64Text } from "./storageColumns.js";
+import {
+  bytesText,
+  flag,
+  optional,
+  readColumns,
+  readFirstColumn,
+  smallInt,
+  storedAccount,
+  textFieldsOf,
+  u16Ratio,
+  u64Text,
+} from "./storageColumns.js";
 
 /** A subnet's SubnetSnapshot at a block, but for the block's ref (the caller's). */
 export type SubnetDetails = Omit<SubnetSnapshot, "ref">;
@@ -86,7 +103,12 @@ export async function readSubnetDetails(
   );
 }
 
-function subnetDetails(netuid: number, row: SubnetRow, identity: SubnetIdentity | undefined, emissionEnabled: boolean): SubnetDetails {
+function subnetDetails(
+  netuid: number,
+  row: SubnetRow,
+  identity: SubnetIdentity | undefined,
+  emissionEnabled: boolean,
+): SubnetDetails {
   const mechanism = smallInt(row("subnetMechanism"));
   return {
     netuid,
@@ -118,7 +140,10 @@ function subnetDetails(netuid: number, row: SubnetRow, identity: SubnetIdentity 
  * Whether each subnet receives emission: `SubnetEmissionEnabled` where the runtime keeps it, else
  * (spec 218) whether it received any this block, as the EVM source judged it. Root never does.
  */
-export async function readEmissionEnabled(runtime: RuntimeAt, netuids: readonly number[]): Promise<Map<number, boolean>> {
+export async function readEmissionEnabled(
+  runtime: RuntimeAt,
+  netuids: readonly number[],
+): Promise<Map<number, boolean>> {
   const [columns, taoIn] = await Promise.all([
     readColumns(runtime, ["subnetEmissionEnabled", "subnetAlphaOutEmission"], netuids),
     readFirstColumn(runtime, TAO_IN_EMISSION_ITEMS, netuids),
@@ -126,7 +151,11 @@ export async function readEmissionEnabled(runtime: RuntimeAt, netuids: readonly 
   return new Map(
     netuids.map((netuid, index) => [
       netuid,
-      emissionEnabledOf(netuid, { stored: columns.subnetEmissionEnabled?.[index], taoIn: taoIn?.[index], alphaOut: columns.subnetAlphaOutEmission?.[index] }),
+      emissionEnabledOf(netuid, {
+        stored: columns.subnetEmissionEnabled?.[index],
+        taoIn: taoIn?.[index],
+        alphaOut: columns.subnetAlphaOutEmission?.[index],
+      }),
     ]),
   );
 }
@@ -135,7 +164,10 @@ export async function readEmissionEnabled(runtime: RuntimeAt, netuids: readonly 
 export const TAO_IN_EMISSION_ITEMS = ["subnetTaoInEmission", "emissionValues"] as const;
 
 /** The rule of `readEmissionEnabled`, on values already read (raw, as the client decoded them). */
-export function emissionEnabledOf(netuid: number, values: { stored: unknown; taoIn: unknown; alphaOut: unknown }): boolean {
+export function emissionEnabledOf(
+  netuid: number,
+  values: { stored: unknown; taoIn: unknown; alphaOut: unknown },
+): boolean {
   if (netuid === ROOT_NETUID) return false;
   const stored = flag(values.stored);
   if (stored !== undefined) return stored;

@@ -25,7 +25,14 @@ const quiet = { details: new Set<number>(), metagraphs: new Set<number>(), score
 
 describe("native subnets state", () => {
   it("is read whole at first, every subnet changed", async () => {
-    const state = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([[1, true], [2, false]]));
+    const state = await readAllSubnets(
+      runtime({ 1: 10, 2: 20 }),
+      [1, 2],
+      enabled([
+        [1, true],
+        [2, false],
+      ]),
+    );
     expect([...state.changedDetails]).toEqual([1, 2]);
     expect([...state.changedMetagraphs]).toEqual([1, 2]);
     expect(state.details.get(2)).toMatchObject({ netuid: 2, tempo: 20, emissionEnabled: false });
@@ -34,9 +41,23 @@ describe("native subnets state", () => {
   });
 
   it("then re-reads only what a block names, carrying the rest over unchanged", async () => {
-    const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([[1, true], [2, true]]));
+    const parent = await readAllSubnets(
+      runtime({ 1: 10, 2: 20 }),
+      [1, 2],
+      enabled([
+        [1, true],
+        [2, true],
+      ]),
+    );
     const chain = runtime({ 1: 10, 2: 99 });
-    const state = (await nextSubnets(chain, parent, { netuids: [1, 2], changes: { ...quiet, details: new Set([2]) }, emissionEnabled: enabled([[1, true], [2, true]]) }))!;
+    const state = (await nextSubnets(chain, parent, {
+      netuids: [1, 2],
+      changes: { ...quiet, details: new Set([2]) },
+      emissionEnabled: enabled([
+        [1, true],
+        [2, true],
+      ]),
+    }))!;
     expect([...state.changedDetails]).toEqual([2]);
     expect([...state.changedMetagraphs]).toEqual([]);
     expect(state.details.get(2)?.tempo).toBe(99);
@@ -47,8 +68,22 @@ describe("native subnets state", () => {
   });
 
   it("marks a subnet whose emission switched on or off, reads an added subnet whole, drops a removed one", async () => {
-    const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([[1, true], [2, true]]));
-    const state = (await nextSubnets(runtime({ 1: 10, 3: 30 }), parent, { netuids: [1, 3], changes: quiet, emissionEnabled: enabled([[1, false], [3, true]]) }))!;
+    const parent = await readAllSubnets(
+      runtime({ 1: 10, 2: 20 }),
+      [1, 2],
+      enabled([
+        [1, true],
+        [2, true],
+      ]),
+    );
+    const state = (await nextSubnets(runtime({ 1: 10, 3: 30 }), parent, {
+      netuids: [1, 3],
+      changes: quiet,
+      emissionEnabled: enabled([
+        [1, false],
+        [3, true],
+      ]),
+    }))!;
     expect([...state.details.keys()]).toEqual([1, 3]);
     expect([...state.changedDetails].sort()).toEqual([1, 3]);
     expect(state.details.get(1)?.emissionEnabled).toBe(false);
@@ -67,24 +102,58 @@ describe("native subnets state", () => {
       });
     const parent = await readAllSubnets(items(100n), [1], enabled([]));
     const chain = items(250n);
-    const state = (await nextSubnets(chain, parent, { netuids: [1], changes: { ...quiet, scores: new Set([1]) }, emissionEnabled: enabled([]) }))!;
+    const state = (await nextSubnets(chain, parent, {
+      netuids: [1],
+      changes: { ...quiet, scores: new Set([1]) },
+      emissionEnabled: enabled([]),
+    }))!;
     expect(state.metagraphs.get(1)).toEqual([{ ...parent.metagraphs.get(1)![0], alphaStakeNalpha: "250" }]);
     expect([...state.changedMetagraphs]).toEqual([1]);
     // Neither the owner, the take nor the hotkeys were read again.
-    expect(chain.reads.map((read) => read.item).filter((item) => ["subtensorModule.owner", "subtensorModule.delegates", "subtensorModule.keys"].includes(item))).toEqual([]);
+    expect(
+      chain.reads
+        .map((read) => read.item)
+        .filter((item) =>
+          ["subtensorModule.owner", "subtensorModule.delegates", "subtensorModule.keys"].includes(item),
+        ),
+    ).toEqual([]);
   });
 
   it("is read whole again under another runtime", async () => {
     const parent = await readAllSubnets(runtime({ 1: 10 }), [1], enabled([]));
-    expect(await nextSubnets(runtime({ 1: 10 }, 219), parent, { netuids: [1], changes: quiet, emissionEnabled: enabled([]) })).toBeUndefined();
+    expect(
+      await nextSubnets(runtime({ 1: 10 }, 219), parent, {
+        netuids: [1],
+        changes: quiet,
+        emissionEnabled: enabled([]),
+      }),
+    ).toBeUndefined();
   });
 
   it("publishes every emission, and settings and metagraphs only of the subnets that changed", async () => {
     const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([]));
-    const state = (await nextSubnets(runtime({ 1: 10, 2: 20 }), parent, { netuids: [1, 2], changes: { ...quiet, metagraphs: new Set([1]) }, emissionEnabled: enabled([]) }))!;
-    const ref = { chainId: "945", blockNumber: "9", blockHash: `0x${"9".repeat(64)}`, parentHash: `0x${"8".repeat(64)}`, blockTimestamp: "2026-01-01T00:00:00.000Z", finality: 1 };
+    const state = (await nextSubnets(runtime({ 1: 10, 2: 20 }), parent, {
+      netuids: [1, 2],
+      changes: { ...quiet, metagraphs: new Set([1]) },
+      emissionEnabled: enabled([]),
+    }))!;
+    const ref = {
+      chainId: "945",
+      blockNumber: "9",
+      blockHash: `0x${"9".repeat(64)}`,
+      parentHash: `0x${"8".repeat(64)}`,
+      blockTimestamp: "2026-01-01T00:00:00.000Z",
+      finality: 1,
+    };
     const emission = { netuid: 0, emissionEnabled: false, taoInEmissionRao: "0", blockEmissionRao: "1", tempo: 0 };
-    const records = subnetRecords(state, new Map([[2, { ...emission, netuid: 2 }], [1, { ...emission, netuid: 1 }]]), { chainId: 945, ref });
+    const records = subnetRecords(
+      state,
+      new Map([
+        [2, { ...emission, netuid: 2 }],
+        [1, { ...emission, netuid: 1 }],
+      ]),
+      { chainId: 945, ref },
+    );
     expect(records.map((record) => [record.eventType, record.key])).toEqual([
       ["EmissionSnapshot", "netuid:1"],
       ["EmissionSnapshot", "netuid:2"],

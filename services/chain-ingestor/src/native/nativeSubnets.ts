@@ -28,9 +28,22 @@ export interface SubnetsState {
 /** What the emissions say of each subnet this block, which a subnet's settings show. */
 export type EmissionEnabled = ReadonlyMap<number, boolean>;
 
-export async function readAllSubnets(runtime: RuntimeAt, netuids: readonly number[], emissionEnabled: EmissionEnabled): Promise<SubnetsState> {
-  const [details, metagraphs] = await Promise.all([readSubnetDetails(runtime, netuids, emissionEnabled), readMetagraphs(runtime, netuids)]);
-  return { specVersion: runtime.specVersion, details, metagraphs, changedDetails: new Set(netuids), changedMetagraphs: new Set(netuids) };
+export async function readAllSubnets(
+  runtime: RuntimeAt,
+  netuids: readonly number[],
+  emissionEnabled: EmissionEnabled,
+): Promise<SubnetsState> {
+  const [details, metagraphs] = await Promise.all([
+    readSubnetDetails(runtime, netuids, emissionEnabled),
+    readMetagraphs(runtime, netuids),
+  ]);
+  return {
+    specVersion: runtime.specVersion,
+    details,
+    metagraphs,
+    changedDetails: new Set(netuids),
+    changedMetagraphs: new Set(netuids),
+  };
 }
 
 /** The state after a block from its parent's; undefined when the block must be read whole (another runtime). */
@@ -43,7 +56,8 @@ export async function nextSubnets(
   const { netuids, changes } = block;
   // An added subnet has no metagraph to refresh: `dirty` reads it whole.
   const added = netuids.filter((netuid) => !parent.details.has(netuid));
-  const dirty = (set: ReadonlySet<number> | "all") => netuids.filter((netuid) => set === "all" || set.has(netuid) || added.includes(netuid));
+  const dirty = (set: ReadonlySet<number> | "all") =>
+    netuids.filter((netuid) => set === "all" || set.has(netuid) || added.includes(netuid));
   const [detailNetuids, metagraphNetuids] = [dirty(changes.details), dirty(changes.metagraphs)];
   const scoreNetuids = dirty(changes.scores).filter((netuid) => !metagraphNetuids.includes(netuid));
   const [readDetails, readGraphs, refreshedGraphs] = await Promise.all([
@@ -66,7 +80,13 @@ export async function nextSubnets(
     details.set(netuid, subnet);
     metagraphs.set(netuid, readGraphs.get(netuid) ?? refreshedGraphs.get(netuid) ?? parent.metagraphs.get(netuid)!);
   }
-  return { specVersion: runtime.specVersion, details, metagraphs, changedDetails, changedMetagraphs: new Set([...metagraphNetuids, ...scoreNetuids]) };
+  return {
+    specVersion: runtime.specVersion,
+    details,
+    metagraphs,
+    changedDetails,
+    changedMetagraphs: new Set([...metagraphNetuids, ...scoreNetuids]),
+  };
 }
 
 export interface SubnetIndexes {
@@ -109,12 +129,23 @@ export function subnetIndexes(state: SubnetsState): SubnetIndexes {
  * The block's subnet records, keyed `netuid:<n>`: every subnet's emission (it moves every block),
  * and the settings and metagraphs of the subnets the block changed.
  */
-export function subnetRecords(state: SubnetsState | undefined, emissions: ReadonlyMap<number, EmissionDetails>, context: { chainId: number; ref: ChainRef }): NetworkRecord[] {
+export function subnetRecords(
+  state: SubnetsState | undefined,
+  emissions: ReadonlyMap<number, EmissionDetails>,
+  context: { chainId: number; ref: ChainRef },
+): NetworkRecord[] {
   const records: NetworkRecord[] = [];
   const push = (netuid: number, payload: NetworkRecord["payload"]) => {
     const key = netuidKey(netuid);
     const eventType = eventTypeOf(payload);
-    records.push({ topic: "chain.network.v1", key, eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key), eventType, ref: context.ref, payload });
+    records.push({
+      topic: "chain.network.v1",
+      key,
+      eventId: networkEventId(context.chainId, context.ref.blockHash, eventType, key),
+      eventType,
+      ref: context.ref,
+      payload,
+    });
   };
   for (const [netuid, emission] of [...emissions].sort(([a], [b]) => a - b)) {
     push(netuid, { event: { $case: "emissionSnapshot", value: { ref: context.ref, ...emission } } });
@@ -122,11 +153,15 @@ export function subnetRecords(state: SubnetsState | undefined, emissions: Readon
   if (state === undefined) return records;
   for (const netuid of [...state.changedDetails].sort((a, b) => a - b)) {
     const details = state.details.get(netuid);
-    if (details !== undefined) push(netuid, { event: { $case: "subnetSnapshot", value: { ref: context.ref, ...details } } });
+    if (details !== undefined)
+      push(netuid, { event: { $case: "subnetSnapshot", value: { ref: context.ref, ...details } } });
   }
   for (const netuid of [...state.changedMetagraphs].sort((a, b) => a - b)) {
     const neurons = state.metagraphs.get(netuid);
-    if (neurons !== undefined) push(netuid, { event: { $case: "validatorSetSnapshot", value: { ref: context.ref, netuid, neurons: [...neurons] } } });
+    if (neurons !== undefined)
+      push(netuid, {
+        event: { $case: "validatorSetSnapshot", value: { ref: context.ref, netuid, neurons: [...neurons] } },
+      });
   }
   return records;
 }

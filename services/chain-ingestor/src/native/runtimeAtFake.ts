@@ -20,7 +20,10 @@ export interface FakeRuntimeAt extends RuntimeAt {
   reads: FakeRead[];
 }
 
-export function fakeRuntimeAt(items: Readonly<Record<string, FakeItem>>, options: { specVersion?: number; runtimeApis?: readonly string[] } = {}): FakeRuntimeAt {
+export function fakeRuntimeAt(
+  items: Readonly<Record<string, FakeItem>>,
+  options: { specVersion?: number; runtimeApis?: readonly string[] } = {},
+): FakeRuntimeAt {
   const reads: FakeRead[] = [];
   return {
     specVersion: options.specVersion ?? 218,
@@ -35,7 +38,8 @@ export function fakeRuntimeAt(items: Readonly<Record<string, FakeItem>>, options
 }
 
 function fakeStorageItem(name: string, fake: FakeItem, reads: FakeRead[]): StorageItem {
-  const valueAt = (key: unknown): unknown => (typeof fake === "function" ? fake(key) : fake.find(([stored]) => sameKey(stored, key))?.[1]);
+  const valueAt = (key: unknown): unknown =>
+    typeof fake === "function" ? fake(key) : fake.find(([stored]) => sameKey(stored, key))?.[1];
   const item = (async (...key: unknown[]) => {
     reads.push({ item: name, kind: "get", keys: key });
     return valueAt(key[0]);
@@ -47,12 +51,15 @@ function fakeStorageItem(name: string, fake: FakeItem, reads: FakeRead[]): Stora
   item.entries = async (...partialKey) => {
     reads.push({ item: name, kind: "entries", keys: partialKey });
     if (typeof fake === "function") throw new Error(`${name}: a function item has no entries to list`);
-    return fake.filter(([key]) => startsWith(key, partialKey)).map(([key, value]) => [key, value] as [unknown, unknown]);
+    return fake
+      .filter(([key]) => startsWith(key, partialKey))
+      .map(([key, value]) => [key, value] as [unknown, unknown]);
   };
   return item;
 }
 
-const keyText = (key: unknown): string => JSON.stringify(key, (_name, value: unknown) => (typeof value === "bigint" ? `${value}n` : value));
+const keyText = (key: unknown): string =>
+  JSON.stringify(key, (_name, value: unknown) => (typeof value === "bigint" ? `${value}n` : value));
 
 const sameKey = (a: unknown, b: unknown): boolean => keyText(a) === keyText(b);
 

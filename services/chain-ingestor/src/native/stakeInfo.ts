@@ -33,7 +33,11 @@ export function decodeStakeInfoForColdkeys(answer: unknown): Map<string, Coldkey
   const positions = new Map<string, ColdkeyPosition[]>();
   for (const [coldkey, infos] of entries) {
     const list = infos
-      .map((info) => ({ netuid: Number(info.netuid), hotkey: publicKeyOf(info.hotkey), stakeNalpha: BigInt(info.stake) }))
+      .map((info) => ({
+        netuid: Number(info.netuid),
+        hotkey: publicKeyOf(info.hotkey),
+        stakeNalpha: BigInt(info.stake),
+      }))
       .filter((position) => position.stakeNalpha > 0n)
       .sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
     positions.set(publicKeyOf(coldkey), list);
@@ -50,7 +54,8 @@ function typedEntries(answer: unknown): StakeEntry[] {
 
 function publicKeyOf(value: unknown): `0x${string}` {
   const raw = typeof value === "object" && value !== null && "raw" in value ? (value as { raw: unknown }).raw : value;
-  if (typeof raw !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(raw)) throw new TypeError(`not an AccountId32: ${String(raw)}`);
+  if (typeof raw !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(raw))
+    throw new TypeError(`not an AccountId32: ${String(raw)}`);
   return raw.toLowerCase() as `0x${string}`;
 }
 
@@ -68,7 +73,11 @@ export type ShareArithmetic = "i96f32" | "u64f64";
 
 /** The arithmetic of a stored share amount: a plain u64 is spec 218's, `{ bits }` the share pool's. */
 export const shareArithmeticOf = (value: unknown): ShareArithmetic | undefined =>
-  typeof value === "bigint" ? "i96f32" : typeof value === "object" && value !== null && "bits" in value ? "u64f64" : undefined;
+  typeof value === "bigint"
+    ? "i96f32"
+    : typeof value === "object" && value !== null && "bits" in value
+      ? "u64f64"
+      : undefined;
 
 /**
  * A coldkey's alpha on a (hotkey, subnet) as the runtime values it, from `TotalHotkeyAlpha`,
@@ -81,7 +90,12 @@ export const shareArithmeticOf = (value: unknown): ShareArithmetic | undefined =
  *   the product truncates and saturates, and the result is the integer part.
  * Both saturate to a u64.
  */
-export function shareValue(totalAlpha: bigint, totalSharesBits: bigint, shareBits: bigint, arithmetic: ShareArithmetic = "u64f64"): bigint {
+export function shareValue(
+  totalAlpha: bigint,
+  totalSharesBits: bigint,
+  shareBits: bigint,
+  arithmetic: ShareArithmetic = "u64f64",
+): bigint {
   if (arithmetic === "i96f32") {
     const [totalShares, shares] = [totalSharesBits >> 64n, shareBits >> 64n];
     if (totalShares === 0n || totalAlpha === 0n || shares === 0n) return 0n;
@@ -104,6 +118,7 @@ export function shareValue(totalAlpha: bigint, totalSharesBits: bigint, shareBit
  */
 export function fixedBits(value: unknown): bigint | undefined {
   if (typeof value === "bigint") return value << 64n;
-  const bits = typeof value === "object" && value !== null && "bits" in value ? (value as { bits: unknown }).bits : undefined;
+  const bits =
+    typeof value === "object" && value !== null && "bits" in value ? (value as { bits: unknown }).bits : undefined;
   return typeof bits === "bigint" ? bits : undefined;
 }

@@ -5,7 +5,12 @@ import { subnetChangesOf, type SubnetChangeInput } from "./subnetChanges.js";
 
 const key = (byte: number) => `0x${byte.toString(16).padStart(2, "0").repeat(32)}` as Hex;
 const [HOT_A, HOT_B, COLD_A] = [key(0xa1), key(0xb1), key(0xa2)];
-const event = (name: string, data: unknown, pallet = "SubtensorModule"): RuntimeEvent => ({ index: 0, pallet, name, data });
+const event = (name: string, data: unknown, pallet = "SubtensorModule"): RuntimeEvent => ({
+  index: 0,
+  pallet,
+  name,
+  data,
+});
 
 /** Hotkey A sits on subnets 1 and 3 (owned by coldkey A), hotkey B on subnet 2. */
 const input = (overrides: Partial<SubnetChangeInput>): SubnetChangeInput => ({
@@ -26,18 +31,32 @@ describe("subnetChangesOf", () => {
   });
 
   it("a setting event changes its subnet's settings; a registration also its metagraph's make-up; weights only its scores", () => {
-    const changes = subnetChangesOf(input({ events: [event("TempoSet", [5, 10]), event("NeuronRegistered", [6, 1, { raw: HOT_B }]), event("WeightsSet", [7, 0])] }));
+    const changes = subnetChangesOf(
+      input({
+        events: [
+          event("TempoSet", [5, 10]),
+          event("NeuronRegistered", [6, 1, { raw: HOT_B }]),
+          event("WeightsSet", [7, 0]),
+        ],
+      }),
+    );
     expect(sorted(changes.details)).toEqual([5, 6]);
     expect(sorted(changes.metagraphs)).toEqual([6]);
     expect(sorted(changes.scores)).toEqual([7]);
   });
 
   it("a stake on a subnet changes its metagraph; on root, every metagraph its hotkey sits on", () => {
-    const onSubnet = subnetChangesOf(input({ events: [event("StakeAdded", [{ raw: COLD_A }, { raw: HOT_B }, 1n, 1n, 2])] }));
+    const onSubnet = subnetChangesOf(
+      input({ events: [event("StakeAdded", [{ raw: COLD_A }, { raw: HOT_B }, 1n, 1n, 2])] }),
+    );
     expect([sorted(onSubnet.scores), sorted(onSubnet.metagraphs)]).toEqual([[2], []]);
-    const onRoot = subnetChangesOf(input({ events: [event("StakeRemoved", [{ raw: COLD_A }, { raw: HOT_A }, 1n, 1n, 0])] }));
+    const onRoot = subnetChangesOf(
+      input({ events: [event("StakeRemoved", [{ raw: COLD_A }, { raw: HOT_A }, 1n, 1n, 0])] }),
+    );
     expect(sorted(onRoot.scores)).toEqual([0, 1, 3]);
-    const moved = subnetChangesOf(input({ events: [event("StakeMoved", [{ raw: COLD_A }, { raw: HOT_A }, 1, { raw: HOT_B }, 2])] }));
+    const moved = subnetChangesOf(
+      input({ events: [event("StakeMoved", [{ raw: COLD_A }, { raw: HOT_A }, 1, { raw: HOT_B }, 2])] }),
+    );
     expect(sorted(moved.scores)).toEqual([1, 2]);
   });
 
@@ -47,13 +66,29 @@ describe("subnetChangesOf", () => {
   });
 
   it("a take or identity change reaches the metagraphs of the hotkey or coldkey", () => {
-    expect(sorted(subnetChangesOf(input({ events: [event("TakeIncreased", [{ raw: COLD_A }, { raw: HOT_A }, 100])] })).metagraphs)).toEqual([1, 3]);
-    expect(sorted(subnetChangesOf(input({ events: [event("ChainIdentitySet", [{ raw: COLD_A }])] })).metagraphs)).toEqual([1, 3]);
+    expect(
+      sorted(
+        subnetChangesOf(input({ events: [event("TakeIncreased", [{ raw: COLD_A }, { raw: HOT_A }, 100])] })).metagraphs,
+      ),
+    ).toEqual([1, 3]);
+    expect(
+      sorted(subnetChangesOf(input({ events: [event("ChainIdentitySet", [{ raw: COLD_A }])] })).metagraphs),
+    ).toEqual([1, 3]);
   });
 
   it("changes nothing for events without a bearing, and everything for one it does not know or cannot read", () => {
-    expect(subnetChangesOf(input({ events: [event("AxonServed", [1, { raw: HOT_A }]), event("Transfer", {}, "Balances")] }))).toEqual({ details: new Set(), metagraphs: new Set(), scores: new Set() });
-    expect(subnetChangesOf(input({ events: [event("HotkeySwapped", {})] }))).toEqual({ details: "all", metagraphs: "all", scores: "all" });
-    expect(subnetChangesOf(input({ events: [event("StakeAdded", ["garbled"])] }))).toEqual({ details: "all", metagraphs: "all", scores: "all" });
+    expect(
+      subnetChangesOf(input({ events: [event("AxonServed", [1, { raw: HOT_A }]), event("Transfer", {}, "Balances")] })),
+    ).toEqual({ details: new Set(), metagraphs: new Set(), scores: new Set() });
+    expect(subnetChangesOf(input({ events: [event("HotkeySwapped", {})] }))).toEqual({
+      details: "all",
+      metagraphs: "all",
+      scores: "all",
+    });
+    expect(subnetChangesOf(input({ events: [event("StakeAdded", ["garbled"])] }))).toEqual({
+      details: "all",
+      metagraphs: "all",
+      scores: "all",
+    });
   });
 });

@@ -9,7 +9,12 @@ import { commitPriceRecords } from "./commitPriceRecords.js";
 import { priceRecord } from "./priceFeed.js";
 
 const FEED = "0xca11bde05977b3631167028862be2a173976ca11";
-const header = (number: bigint, hash: string): BlockHeader => ({ number, hash: hash as Hex, parentHash: "0x00", timestamp: 1_700_000_000n });
+const header = (number: bigint, hash: string): BlockHeader => ({
+  number,
+  hash: hash as Hex,
+  parentHash: "0x00",
+  timestamp: 1_700_000_000n,
+});
 const ref = {
   chainId: "31337",
   blockNumber: "11",
@@ -19,7 +24,11 @@ const ref = {
   finality: Finality.FINALITY_LATEST,
 };
 const identity = { chainId: 31337, feed: FEED, decimals: 8, asset: "TAO", vs: "usd" } as const;
-const logged = priceRecord({ answer: 333_12345678n, roundId: 5n, updatedAt: 1_767_225_600n }, { ...ref, txHash: "0xt", txIndex: 0, logIndex: 1 }, identity);
+const logged = priceRecord(
+  { answer: 333_12345678n, roundId: 5n, updatedAt: 1_767_225_600n },
+  { ...ref, txHash: "0xt", txIndex: 0, logIndex: 1 },
+  identity,
+);
 const latest = priceRecord({ answer: 320_00000000n, roundId: 4n, updatedAt: 1_767_225_500n }, ref, identity);
 
 describe("priceRecord", () => {
@@ -53,7 +62,10 @@ describe("commitPriceRecords", () => {
         blocks: [{ header: header(11n, "0xb11"), events: [latest, logged] }],
         tip: header(11n, "0xb11"),
         latestBlockNumber: 12n,
-        window: [{ number: 10n, hash: "0xb10" }, { number: 11n, hash: "0xb11" }],
+        window: [
+          { number: 10n, hash: "0xb10" },
+          { number: 11n, hash: "0xb11" },
+        ],
       },
       { chainId: 31337, sourceId: "31337:price", now: new Date("2026-01-01T00:00:00Z") },
     );
@@ -62,7 +74,9 @@ describe("commitPriceRecords", () => {
       ["oracle.prices.v1", "TAO", "PriceObserved", logged.eventId],
       ["ingestor.checkpoints.v1", "31337:price", "Checkpoint", undefined],
     ]);
-    expect((decodePayload(TOPICS.oraclePrices, records[1]!.value) as PriceEvent).event?.value.answer).toBe("33312345678");
+    expect((decodePayload(TOPICS.oraclePrices, records[1]!.value) as PriceEvent).event?.value.answer).toBe(
+      "33312345678",
+    );
     const checkpoint = decodePayload(TOPICS.ingestorCheckpoints, records[2]!.value) as CheckpointEvent;
     expect(checkpoint.event?.$case === "checkpoint" && checkpoint.event.value).toMatchObject({
       sourceId: "31337:price",

@@ -1,5 +1,12 @@
 import { priceFeedAbi } from "@platform/subtensor";
-import { BaseError, ContractFunctionRevertedError, ContractFunctionZeroDataError, type Address, type Client, type Hex } from "viem";
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  type Address,
+  type Client,
+  type Hex,
+} from "viem";
 import { readContract } from "viem/actions";
 import { ForkDuringReadError } from "../follower/blockFollower.js";
 import { isUnknownBlockError } from "../follower/unknownBlock.js";
@@ -25,7 +32,8 @@ export function feedReads(client: Client, feed: Address): FeedReads {
     try {
       return await readContract(client, { address: feed, abi: priceFeedAbi, functionName, blockHash });
     } catch (error) {
-      if (isUnknownBlockError(error)) throw new ForkDuringReadError(`block ${blockHash} is unknown to the node`, { cause: error });
+      if (isUnknownBlockError(error))
+        throw new ForkDuringReadError(`block ${blockHash} is unknown to the node`, { cause: error });
       throw error;
     }
   };
@@ -61,5 +69,9 @@ export function feedReads(client: Client, feed: Address): FeedReads {
 
 function isNoRound(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false;
-  return error.walk((cause) => cause instanceof ContractFunctionZeroDataError || cause instanceof ContractFunctionRevertedError) !== null;
+  return (
+    error.walk(
+      (cause) => cause instanceof ContractFunctionZeroDataError || cause instanceof ContractFunctionRevertedError,
+    ) !== null
+  );
 }

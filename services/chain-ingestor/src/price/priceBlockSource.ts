@@ -6,7 +6,13 @@ import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
 import { toHeader } from "../follower/headerReader.js";
 import { finalityAt } from "../intents/finality.js";
 import { feedReads } from "./feedReads.js";
-import { answerUpdatedTopic, decodeAnswerUpdated, priceRecord, type PriceFeedIdentity, type RawPriceLog } from "./priceFeed.js";
+import {
+  answerUpdatedTopic,
+  decodeAnswerUpdated,
+  priceRecord,
+  type PriceFeedIdentity,
+  type RawPriceLog,
+} from "./priceFeed.js";
 import type { PriceRecord } from "./priceRecord.js";
 
 export interface PriceBlockSourceOptions {
@@ -37,8 +43,13 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
   const reads = feedReads(client, feed.feed);
   let latestPriceDue = false;
 
-  const priceLogs = async (filter: { fromBlock: bigint; toBlock: bigint } | { blockHash: Hex }): Promise<RawPriceLog[]> => {
-    const range = "blockHash" in filter ? { blockHash: filter.blockHash } : { fromBlock: toHex(filter.fromBlock), toBlock: toHex(filter.toBlock) };
+  const priceLogs = async (
+    filter: { fromBlock: bigint; toBlock: bigint } | { blockHash: Hex },
+  ): Promise<RawPriceLog[]> => {
+    const range =
+      "blockHash" in filter
+        ? { blockHash: filter.blockHash }
+        : { fromBlock: toHex(filter.fromBlock), toBlock: toHex(filter.toBlock) };
     return (await client.request({
       method: "eth_getLogs",
       params: [{ address: feed.feed, topics: [answerUpdatedTopic], ...range }] as never,
@@ -46,12 +57,17 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
   };
 
   /** The logs by the hash of their block; a log of another block than the header read means the node switched forks. */
-  const logsByBlock = (logs: readonly RawPriceLog[], headers: ReadonlyMap<bigint, BlockHeader>): Map<Hex, RawPriceLog[]> => {
+  const logsByBlock = (
+    logs: readonly RawPriceLog[],
+    headers: ReadonlyMap<bigint, BlockHeader>,
+  ): Map<Hex, RawPriceLog[]> => {
     const grouped = new Map<Hex, RawPriceLog[]>();
     for (const log of logs) {
       const header = headers.get(BigInt(log.blockNumber));
       if (log.removed === true || header === undefined || header.hash !== log.blockHash.toLowerCase()) {
-        throw new ForkDuringReadError(`logs of block ${BigInt(log.blockNumber)} belong to ${log.blockHash}, not to the block read`);
+        throw new ForkDuringReadError(
+          `logs of block ${BigInt(log.blockNumber)} belong to ${log.blockHash}, not to the block read`,
+        );
       }
       const list = grouped.get(header.hash) ?? [];
       list.push(log);
@@ -71,7 +87,12 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
   });
 
   /** The block's records, and whether they include a round (which settles a pending latest round). */
-  const readBlock = async (header: BlockHeader, latest: bigint, logs: readonly RawPriceLog[], withLatestPrice: boolean) => {
+  const readBlock = async (
+    header: BlockHeader,
+    latest: bigint,
+    logs: readonly RawPriceLog[],
+    withLatestPrice: boolean,
+  ) => {
     const ref = refOf(header, latest);
     const records: PriceRecord[] = [];
     if (logs.length > 0) {
@@ -79,7 +100,18 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
       for (const log of logs) {
         const round = decodeAnswerUpdated(log);
         if (round === undefined) continue;
-        records.push(priceRecord(round, { ...ref, txHash: log.transactionHash.toLowerCase(), txIndex: Number(log.transactionIndex), logIndex: Number(log.logIndex) }, identity));
+        records.push(
+          priceRecord(
+            round,
+            {
+              ...ref,
+              txHash: log.transactionHash.toLowerCase(),
+              txIndex: Number(log.transactionIndex),
+              logIndex: Number(log.logIndex),
+            },
+            identity,
+          ),
+        );
       }
       // The block's own rounds are newer than or equal to any latest round read before it.
       return { records, priced: true };
@@ -103,7 +135,10 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
       const first = headers[0];
       const last = headers[headers.length - 1];
       if (first === undefined || last === undefined) return new Map();
-      const logs = logsByBlock(await priceLogs({ fromBlock: first.number, toBlock: last.number }), new Map(headers.map((header) => [header.number, header] as const)));
+      const logs = logsByBlock(
+        await priceLogs({ fromBlock: first.number, toBlock: last.number }),
+        new Map(headers.map((header) => [header.number, header] as const)),
+      );
       const records = new Map<Hex, PriceRecord[]>();
       // Settled as soon as a block of the range has a round. A failed commit restarts the source from
       // its checkpoint, and a source still without one is asked for the latest round again (onResume).
@@ -120,7 +155,12 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
     async recoverWindow(blocks) {
       const latest = BigInt(await client.request({ method: "eth_blockNumber" }));
       const fetched = await Promise.all(
-        blocks.map((block) => client.request({ method: "eth_getBlockByHash", params: [block.hash, false] }) as Promise<Parameters<typeof toHeader>[0] | null>),
+        blocks.map(
+          (block) =>
+            client.request({ method: "eth_getBlockByHash", params: [block.hash, false] }) as Promise<
+              Parameters<typeof toHeader>[0] | null
+            >,
+        ),
       );
       const window: WindowBlock<PriceRecord>[] = [];
       const unknown: BlockRef[] = [];
@@ -132,7 +172,10 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
           continue;
         }
         const header = toHeader(raw);
-        const logs = logsByBlock(await priceLogs({ blockHash: header.hash }), new Map([[header.number, header] as const]));
+        const logs = logsByBlock(
+          await priceLogs({ blockHash: header.hash }),
+          new Map([[header.number, header] as const]),
+        );
         window.push({ block, events: (await readBlock(header, latest, logs.get(header.hash) ?? [], false)).records });
       }
       return { window, unknown };

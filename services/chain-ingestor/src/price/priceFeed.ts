@@ -5,7 +5,9 @@ import type { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { decodeEventLog, getAddress, toEventSelector, type Address, type Hex } from "viem";
 import { priceEventId, type PriceRecord } from "./priceRecord.js";
 
-export const answerUpdatedTopic = toEventSelector(priceFeedAbi.find((item) => item.type === "event" && item.name === "AnswerUpdated")!);
+export const answerUpdatedTopic = toEventSelector(
+  priceFeedAbi.find((item) => item.type === "event" && item.name === "AnswerUpdated")!,
+);
 
 /** A log as `eth_getLogs` answers it (hex quantities): the intents source's raw log. */
 export type RawPriceLog = RawLog;
@@ -20,7 +22,12 @@ export interface PriceRound {
 /** An `AnswerUpdated` log's round: the answer and round id (indexed) and its updatedAt. */
 export function decodeAnswerUpdated(log: RawPriceLog): PriceRound | undefined {
   if (log.topics[0]?.toLowerCase() !== answerUpdatedTopic) return undefined;
-  const decoded = decodeEventLog({ abi: priceFeedAbi, eventName: "AnswerUpdated", topics: log.topics as [Hex, ...Hex[]], data: log.data });
+  const decoded = decodeEventLog({
+    abi: priceFeedAbi,
+    eventName: "AnswerUpdated",
+    topics: log.topics as [Hex, ...Hex[]],
+    data: log.data,
+  });
   return { answer: decoded.args.current, roundId: decoded.args.roundId, updatedAt: decoded.args.updatedAt };
 }
 

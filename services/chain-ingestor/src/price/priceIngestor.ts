@@ -59,7 +59,10 @@ export function startPriceIngestor(options: PriceIngestorOptions): PriceIngestor
     topicsReady: topics.ready,
     onFenced: options.onFenced,
   });
-  log.info({ chain: chain.name, chainId: chain.chainId, priceFeed: chain.contracts.priceFeed }, "following the coin/USD price feed");
+  log.info(
+    { chain: chain.name, chainId: chain.chainId, priceFeed: chain.contracts.priceFeed },
+    "following the coin/USD price feed",
+  );
   return {
     source,
     check: { name: "price-following", probe: async () => source.status().following },

@@ -29,7 +29,11 @@ import { priceFeedChain, startPriceIngestor, type PriceIngestor } from "./priceI
 const CHAIN_ID = 31337;
 const SOURCE_ID = `${CHAIN_ID}:price`;
 const dir = tempDir("price-pipeline");
-const log: Logger = createLogger({ service: "price-test", level: "warn", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
+const log: Logger = createLogger({
+  service: "price-test",
+  level: "warn",
+  destination: new Writable({ write: (_c, _e, callback) => callback() }),
+});
 
 let anvil: RunningAnvil;
 let kafkaServer: RunningKafka;
@@ -47,7 +51,16 @@ const feed = () => deployment.chains["origin"]!.contracts.priceFeed!;
 
 async function startInProcess(): Promise<PriceIngestor> {
   const chains = await loadChainConfig(chainsFile);
-  return startPriceIngestor({ kafka, chains: chains.chains, pollIntervalMs: 100, maxBlocksPerBatch: 20, startBlock, replicationFactor: 1, log, onFenced: (error) => fenced.push(error) });
+  return startPriceIngestor({
+    kafka,
+    chains: chains.chains,
+    pollIntervalMs: 100,
+    maxBlocksPerBatch: 20,
+    startBlock,
+    replicationFactor: 1,
+    log,
+    onFenced: (error) => fenced.push(error),
+  });
 }
 
 beforeAll(async () => {
@@ -55,7 +68,9 @@ beforeAll(async () => {
     startAnvil({ chainId: CHAIN_ID, logFile: join(dir.path, "anvil.log") }),
     startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
   ]);
-  deployment = await deployDevnet({ chains: [{ name: "origin", chainId: CHAIN_ID, rpcUrl: anvil.rpcUrl, roles: ["origin"] }] });
+  deployment = await deployDevnet({
+    chains: [{ name: "origin", chainId: CHAIN_ID, rpcUrl: anvil.rpcUrl, roles: ["origin"] }],
+  });
   chainsFile = join(dir.path, "chains.json");
   writeFileSync(
     chainsFile,
@@ -76,7 +91,12 @@ beforeAll(async () => {
       ],
     }),
   );
-  mover = await createPriceFeedMover({ rpcUrl: anvil.rpcUrl, simulatorKey: deployment.accounts.simulator.privateKey, priceFeed: feed(), seed: "price-pipeline" });
+  mover = await createPriceFeedMover({
+    rpcUrl: anvil.rpcUrl,
+    simulatorKey: deployment.accounts.simulator.privateKey,
+    priceFeed: feed(),
+    seed: "price-pipeline",
+  });
   // Rounds 2 and 3 go out before the source first runs, and it starts after them: on its first
   // block it must publish round 3 read from the feed, not wait for the next round.
   await mover.submitRound();
@@ -95,14 +115,20 @@ afterAll(async () => {
 }, 60_000);
 
 async function checkpointBlock(): Promise<bigint> {
-  const last = (await readTopic(kafka, TOPICS.ingestorCheckpoints.name)).filter((record) => record.key === SOURCE_ID).at(-1);
+  const last = (await readTopic(kafka, TOPICS.ingestorCheckpoints.name))
+    .filter((record) => record.key === SOURCE_ID)
+    .at(-1);
   if (last?.value === undefined || last.value === null) return -1n;
   const payload = CheckpointEvent.decode(last.value);
   return payload.event?.$case === "checkpoint" ? BigInt(payload.event.value.blockNumber) : -1n;
 }
 
 async function publishedThrough(block: bigint): Promise<void> {
-  await waitFor(async () => (await checkpointBlock()) >= block, { what: `checkpoint at block ${block}`, timeoutMs: 60_000, intervalMs: 200 });
+  await waitFor(async () => (await checkpointBlock()) >= block, {
+    what: `checkpoint at block ${block}`,
+    timeoutMs: 60_000,
+    intervalMs: 200,
+  });
 }
 
 interface Published {
@@ -128,7 +154,14 @@ async function removals(): Promise<ChainEventRemoved[]> {
 
 /** What the price source must have published for a round mined by the mover: from its AnswerUpdated log. */
 async function expectPublished(published: readonly Published[], submitted: SubmittedRound): Promise<Published> {
-  const [log] = await mover.publicClient.getContractEvents({ address: feed(), abi: priceFeedAbi, eventName: "AnswerUpdated", args: { roundId: submitted.roundId }, fromBlock: submitted.blockNumber, toBlock: submitted.blockNumber });
+  const [log] = await mover.publicClient.getContractEvents({
+    address: feed(),
+    abi: priceFeedAbi,
+    eventName: "AnswerUpdated",
+    args: { roundId: submitted.roundId },
+    fromBlock: submitted.blockNumber,
+    toBlock: submitted.blockNumber,
+  });
   expect(log, `AnswerUpdated of round ${submitted.roundId}`).toBeDefined();
   const matching = published.filter(({ round }) => round.ref?.txHash === submitted.hash);
   expect(matching, `records of round ${submitted.roundId}`).toHaveLength(1);
@@ -143,10 +176,18 @@ async function expectPublished(published: readonly Published[], submitted: Submi
     updatedAt: new Date(Number(log!.args.updatedAt) * 1_000).toISOString(),
     feedAddress: getAddress(feed()),
     provider: "chainlink",
-    ref: { chainId: String(CHAIN_ID), blockNumber: submitted.blockNumber.toString(), blockHash: log!.blockHash.toLowerCase(), txHash: submitted.hash, logIndex: log!.logIndex },
+    ref: {
+      chainId: String(CHAIN_ID),
+      blockNumber: submitted.blockNumber.toString(),
+      blockHash: log!.blockHash.toLowerCase(),
+      txHash: submitted.hash,
+      logIndex: log!.logIndex,
+    },
   });
   expect(record.key).toBe("TAO");
-  expect(record.eventId).toBe(`${CHAIN_ID}:${log!.blockHash.toLowerCase()}:PriceObserved:${log!.logIndex}:${submitted.roundId}`);
+  expect(record.eventId).toBe(
+    `${CHAIN_ID}:${log!.blockHash.toLowerCase()}:PriceObserved:${log!.logIndex}:${submitted.roundId}`,
+  );
   return matching[0]!;
 }
 
@@ -155,13 +196,22 @@ describe("price source: anvil (origin chain, TAO/USD feed) â†’ chain-ingestor â†
     await publishedThrough(startBlock);
     const [first] = await publishedRounds();
     const block = await mover.publicClient.getBlock({ blockNumber: startBlock });
-    const [roundId, answer, , updatedAt] = await mover.publicClient.readContract({ address: feed(), abi: priceFeedAbi, functionName: "latestRoundData", blockNumber: startBlock });
+    const [roundId, answer, , updatedAt] = await mover.publicClient.readContract({
+      address: feed(),
+      abi: priceFeedAbi,
+      functionName: "latestRoundData",
+      blockNumber: startBlock,
+    });
     expect(roundId).toBe(3n);
     expect(first?.round).toMatchObject({
       answer: answer.toString(),
       roundId: "3",
       updatedAt: new Date(Number(updatedAt) * 1_000).toISOString(),
-      ref: { blockNumber: startBlock.toString(), blockHash: block.hash, blockTimestamp: new Date(Number(block.timestamp) * 1_000).toISOString() },
+      ref: {
+        blockNumber: startBlock.toString(),
+        blockHash: block.hash,
+        blockTimestamp: new Date(Number(block.timestamp) * 1_000).toISOString(),
+      },
     });
     // Read from the feed, not from a log: the ref names no transaction, and the id says "latest".
     expect(first?.round.ref?.txHash).toBeUndefined();
@@ -174,7 +224,10 @@ describe("price source: anvil (origin chain, TAO/USD feed) â†’ chain-ingestor â†
     const published = await publishedRounds();
     for (const round of submitted) await expectPublished(published, round);
     // One partition (the asset's key): offset order is the order the rounds were published in.
-    expect(published.map(({ round }) => round.roundId)).toEqual(["3", ...submitted.map((round) => round.roundId.toString())]);
+    expect(published.map(({ round }) => round.roundId)).toEqual([
+      "3",
+      ...submitted.map((round) => round.roundId.toString()),
+    ]);
     expect(new Set(published.map(({ record }) => record.partition)).size).toBe(1);
   });
 
@@ -190,7 +243,11 @@ describe("price source: anvil (origin chain, TAO/USD feed) â†’ chain-ingestor â†
       async () => (await removals()).find((candidate) => candidate.removedEventId === record.eventId),
       { what: "the removal of the undone round", timeoutMs: 30_000, intervalMs: 200 },
     );
-    expect(removal).toMatchObject({ removedEventType: "PriceObserved", key: "TAO", removed: { blockHash: record.eventId!.split(":")[1], txHash: undone.hash } });
+    expect(removal).toMatchObject({
+      removedEventType: "PriceObserved",
+      key: "TAO",
+      removed: { blockHash: record.eventId!.split(":")[1], txHash: undone.hash },
+    });
     expect(BigInt(removal.commonAncestorBlockNumber)).toBeLessThan(undone.blockNumber);
 
     // The same round id again, on the new branch: a new record, not the undone one.
@@ -205,9 +262,19 @@ describe("price source: anvil (origin chain, TAO/USD feed) â†’ chain-ingestor â†
     // The price source's reading of blocks as priceSource.ts builds it, outside any follower: the
     // running ingestor is undisturbed. A fresh source asks for the latest round from its first block.
     const chain = priceFeedChain((await loadChainConfig(chainsFile)).chains)!;
-    const source = priceBlockSource({ client: followerClient(chain), depths: chain.finality, feed: { chainId: CHAIN_ID, feed: chain.contracts.priceFeed, asset: "TAO", vs: "usd" } });
+    const source = priceBlockSource({
+      client: followerClient(chain),
+      depths: chain.finality,
+      feed: { chainId: CHAIN_ID, feed: chain.contracts.priceFeed, asset: "TAO", vs: "usd" },
+    });
     source.publishLatestPriceOnNextBlock();
-    const [deployed] = await mover.publicClient.getContractEvents({ address: feed(), abi: priceFeedAbi, eventName: "AnswerUpdated", args: { roundId: 1n }, fromBlock: 0n });
+    const [deployed] = await mover.publicClient.getContractEvents({
+      address: feed(),
+      abi: priceFeedAbi,
+      eventName: "AnswerUpdated",
+      args: { roundId: 1n },
+      fromBlock: 0n,
+    });
     const headerAt = async (number: bigint): Promise<BlockHeader> => {
       const block = await mover.publicClient.getBlock({ blockNumber: number });
       return { number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp };

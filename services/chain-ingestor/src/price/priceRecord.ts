@@ -24,6 +24,17 @@ export interface PriceRecord {
  * gave the same rounds (its `networkEventId`), kept so that re-publishing a round, from either source
  * and after any restart, names the same record and consumers deduplicate it.
  */
-export function priceEventId(chainId: number, blockHash: string, logIndex: number | undefined, roundId: bigint): string {
-  return [String(chainId), blockHash.toLowerCase(), "PriceObserved", logIndex === undefined ? "latest" : String(logIndex), roundId.toString()].join(":");
+export function priceEventId(
+  chainId: number,
+  blockHash: string,
+  logIndex: number | undefined,
+  roundId: bigint,
+): string {
+  return [
+    String(chainId),
+    blockHash.toLowerCase(),
+    "PriceObserved",
+    logIndex === undefined ? "latest" : String(logIndex),
+    roundId.toString(),
+  ].join(":");
 }

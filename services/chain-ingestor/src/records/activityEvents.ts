@@ -38,14 +38,23 @@ export function activityRecords(activities: readonly Activity[], context: Activi
         ...(activity.netuid === undefined ? {} : { netuid: activity.netuid }),
         ...(activity.hotkey === undefined ? {} : { hotkey: activity.hotkey }),
         ...(activity.alphaNalpha === undefined ? {} : { alphaNalpha: activity.alphaNalpha.toString() }),
-        source: activity.substrate === undefined ? TransactionSource.TRANSACTION_SOURCE_EVM_TX : TransactionSource.TRANSACTION_SOURCE_SUBSTRATE_EVENT,
+        source:
+          activity.substrate === undefined
+            ? TransactionSource.TRANSACTION_SOURCE_EVM_TX
+            : TransactionSource.TRANSACTION_SOURCE_SUBSTRATE_EVENT,
         ...(balanceAfter === undefined ? {} : { balanceAfter }),
         ...substrateFields(activity, context.blockRef.blockNumber),
       };
       records.push({
         topic: "chain.network.v1",
         key: party.account.publicKey,
-        eventId: networkEventId(context.chainId, context.blockRef.blockHash, "AccountActivity", ...activityPlace(activity), party.account.publicKey),
+        eventId: networkEventId(
+          context.chainId,
+          context.blockRef.blockHash,
+          "AccountActivity",
+          ...activityPlace(activity),
+          party.account.publicKey,
+        ),
         eventType: "AccountActivity",
         ref: value.ref!,
         payload: { event: { $case: "accountActivity", value } },
@@ -76,7 +85,8 @@ function substrateFields(activity: Activity, blockNumber: string): Partial<Accou
 export function touchedAccounts(activities: readonly Activity[]): AccountId[] {
   const seen = new Map<string, AccountId>();
   for (const activity of activities) {
-    for (const party of activity.parties) if (!seen.has(party.account.publicKey)) seen.set(party.account.publicKey, party.account);
+    for (const party of activity.parties)
+      if (!seen.has(party.account.publicKey)) seen.set(party.account.publicKey, party.account);
   }
   return [...seen.values()];
 }

@@ -14,6 +14,13 @@ export function blockSeenRecords(partitions: number): (context: { chainId: numbe
   return ({ chainId, ref }) => {
     const payload: NetworkChainEvent = { event: { $case: "blockSeen", value: { ref, partitions } } };
     const eventType = eventTypeOf(payload);
-    return keys.map((key) => ({ topic: "chain.network.v1", key, eventId: networkEventId(chainId, ref.blockHash, eventType, key), eventType, ref, payload }));
+    return keys.map((key) => ({
+      topic: "chain.network.v1",
+      key,
+      eventId: networkEventId(chainId, ref.blockHash, eventType, key),
+      eventType,
+      ref,
+      payload,
+    }));
   };
 }

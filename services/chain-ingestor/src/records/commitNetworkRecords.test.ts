@@ -7,7 +7,12 @@ import type { BlockHeader } from "../follower/blocks.js";
 import { commitNetworkRecords } from "./commitNetworkRecords.js";
 import type { NetworkRecord } from "./networkRecord.js";
 
-const header = (number: bigint, hash: string): BlockHeader => ({ number, hash: hash as Hex, parentHash: "0x00", timestamp: 1_700_000_000n });
+const header = (number: bigint, hash: string): BlockHeader => ({
+  number,
+  hash: hash as Hex,
+  parentHash: "0x00",
+  timestamp: 1_700_000_000n,
+});
 const ref = (hash: string) => ({
   chainId: "945",
   blockNumber: "11",
@@ -23,7 +28,12 @@ const activity: NetworkRecord = {
   eventId: "945:0xb11:AccountActivity:0:0xabc",
   eventType: "AccountActivity",
   ref: { ...ref("0xb11"), txHash: "0xt", txIndex: 0 },
-  payload: { event: { $case: "accountActivity", value: { account: undefined, activityId: "11-0-0", type: 1, direction: 2, success: true, source: 2 } as never } },
+  payload: {
+    event: {
+      $case: "accountActivity",
+      value: { account: undefined, activityId: "11-0-0", type: 1, direction: 2, success: true, source: 2 } as never,
+    },
+  },
 };
 describe("commitNetworkRecords", () => {
   it("publishes a block's records on their topics, then the checkpoint with the window", () => {
@@ -33,7 +43,10 @@ describe("commitNetworkRecords", () => {
         blocks: [{ header: header(11n, "0xb11"), events: [activity] }],
         tip: header(11n, "0xb11"),
         latestBlockNumber: 12n,
-        window: [{ number: 10n, hash: "0xb10" }, { number: 11n, hash: "0xb11" }],
+        window: [
+          { number: 10n, hash: "0xb10" },
+          { number: 11n, hash: "0xb11" },
+        ],
       },
       { chainId: 945, sourceId: "945:network", now: new Date("2026-01-01T00:00:00Z") },
     );

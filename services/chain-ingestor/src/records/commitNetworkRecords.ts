@@ -17,9 +17,13 @@ export interface NetworkCommitContext {
  * record of the orphaned blocks, the new blocks' records, and the checkpoint. Each removal goes out
  * with the removed record's key, which keeps it behind the record in its partition.
  */
-export function commitNetworkRecords(commit: FollowerCommit<NetworkRecord>, context: NetworkCommitContext): OutgoingRecord[] {
+export function commitNetworkRecords(
+  commit: FollowerCommit<NetworkRecord>,
+  context: NetworkCommitContext,
+): OutgoingRecord[] {
   const records: OutgoingRecord[] = [];
-  for (const { key, removal } of removalsOf(commit, context.now)) records.push(networkRecord(key, { event: { $case: "chainEventRemoved", value: removal } }));
+  for (const { key, removal } of removalsOf(commit, context.now))
+    records.push(networkRecord(key, { event: { $case: "chainEventRemoved", value: removal } }));
   for (const block of commit.blocks) {
     for (const record of block.events) records.push(networkRecord(record.key, record.payload, record.eventId));
   }

@@ -4,6 +4,10 @@ import { poolMechanism } from "./poolMechanism.js";
 
 describe("poolMechanism", () => {
   it("names SubnetMechanism 0 stable and 1 dynamic, and no other value either", () => {
-    expect([0, 1, 2].map(poolMechanism)).toEqual([PoolMechanism.POOL_MECHANISM_STABLE, PoolMechanism.POOL_MECHANISM_DYNAMIC, PoolMechanism.POOL_MECHANISM_UNSPECIFIED]);
+    expect([0, 1, 2].map(poolMechanism)).toEqual([
+      PoolMechanism.POOL_MECHANISM_STABLE,
+      PoolMechanism.POOL_MECHANISM_DYNAMIC,
+      PoolMechanism.POOL_MECHANISM_UNSPECIFIED,
+    ]);
   });
 });

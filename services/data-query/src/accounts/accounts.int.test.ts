@@ -31,7 +31,11 @@ import { accountsKeys, marketPriceKeys } from "./keys.js";
  */
 
 const dir = tempDir("data-query-accounts");
-const log = createLogger({ service: "data-query-test", level: "warn", destination: new Writable({ write: (_chunk, _encoding, callback) => callback() }) });
+const log = createLogger({
+  service: "data-query-test",
+  level: "warn",
+  destination: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+});
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = Date.now();
@@ -54,7 +58,11 @@ beforeAll(async () => {
   client = createGrpcClient(AccountsServiceClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 10_000 });
   await setHead(14_000);
   await addPoolPoint(3, 14_000, "0.5");
-  await redis.zadd(marketPriceKeys.coinPoints, "1", JSON.stringify({ o: 1, b: 1, h: hashOf(1), t: timeOf(1), p: "", m: { price: "300" } }));
+  await redis.zadd(
+    marketPriceKeys.coinPoints,
+    "1",
+    JSON.stringify({ o: 1, b: 1, h: hashOf(1), t: timeOf(1), p: "", m: { price: "300" } }),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -70,23 +78,55 @@ const newKey = () => `0x${randomBytes(32).toString("hex")}`;
 const HOTKEY = accountFromPublicKey(`0x${"77".repeat(32)}`);
 
 async function setHead(block: number): Promise<void> {
-  await redis.hset(accountsKeys.head, { chainId: "964", blockNumber: String(block), blockHash: hashOf(block), timestamp: new Date(timeOf(block)).toISOString() });
+  await redis.hset(accountsKeys.head, {
+    chainId: "964",
+    blockNumber: String(block),
+    blockHash: hashOf(block),
+    timestamp: new Date(timeOf(block)).toISOString(),
+  });
 }
 
 /** A pool snapshot point of the market projection (only what AccountsService reads of it). */
 async function addPoolPoint(netuid: number, block: number, price: string): Promise<void> {
   const ordinal = block * 100_000 + 7;
-  await redis.zadd(marketPriceKeys.poolPoints(netuid), String(ordinal), JSON.stringify({ o: ordinal, b: block, h: hashOf(block), t: timeOf(block), p: "", m: { price } }));
+  await redis.zadd(
+    marketPriceKeys.poolPoints(netuid),
+    String(ordinal),
+    JSON.stringify({ o: ordinal, b: block, h: hashOf(block), t: timeOf(block), p: "", m: { price } }),
+  );
 }
 
-async function addPoint(publicKey: string, block: number, balance: AccountBalance, timeMs = timeOf(block)): Promise<void> {
+async function addPoint(
+  publicKey: string,
+  block: number,
+  balance: AccountBalance,
+  timeMs = timeOf(block),
+): Promise<void> {
   const encoded = Buffer.from(AccountBalance.encode(balance).finish()).toString("base64");
-  await redis.zadd(accountsKeys.points(publicKey), String(Math.floor(timeMs / 1_000)), `${pad(block, 12)}|${hashOf(block)}|${timeMs}|${encoded}`);
+  await redis.zadd(
+    accountsKeys.points(publicKey),
+    String(Math.floor(timeMs / 1_000)),
+    `${pad(block, 12)}|${hashOf(block)}|${timeMs}|${encoded}`,
+  );
 }
 
-function activity(owner: string, block: number, txIndex: number, extra: Partial<AccountActivity> = {}): AccountActivity {
+function activity(
+  owner: string,
+  block: number,
+  txIndex: number,
+  extra: Partial<AccountActivity> = {},
+): AccountActivity {
   return {
-    ref: { chainId: "964", blockNumber: String(block), blockHash: hashOf(block), parentHash: hashOf(block - 1), blockTimestamp: new Date(timeOf(block)).toISOString(), txHash: `0x${pad(block, 58)}${pad(txIndex, 6)}`, txIndex, finality: Finality.FINALITY_LATEST },
+    ref: {
+      chainId: "964",
+      blockNumber: String(block),
+      blockHash: hashOf(block),
+      parentHash: hashOf(block - 1),
+      blockTimestamp: new Date(timeOf(block)).toISOString(),
+      txHash: `0x${pad(block, 58)}${pad(txIndex, 6)}`,
+      txIndex,
+      finality: Finality.FINALITY_LATEST,
+    },
     account: accountFromPublicKey(owner as `0x${string}`),
     activityId: `${block}-${txIndex}-0`,
     type: TransactionType.TRANSACTION_TYPE_TRANSFER,
@@ -106,15 +146,26 @@ async function addTransactions(owner: string, activities: AccountActivity[]): Pr
     const ref = item.ref!;
     const member = `${pad(Number(ref.blockNumber), 12)}-${pad(ref.txIndex ?? 0, 6)}-${pad(ref.logIndex === undefined ? 0 : ref.logIndex + 1, 7)}|${ref.blockHash}|${item.activityId}|${item.direction === Direction.DIRECTION_OUT ? "o" : "i"}`;
     pipeline.zadd(accountsKeys.txs(owner), String(Math.floor(Date.parse(ref.blockTimestamp) / 1_000)), member);
-    pipeline.hset(accountsKeys.tx(owner), member, Buffer.from(AccountActivity.encode(item).finish()).toString("base64"));
+    pipeline.hset(
+      accountsKeys.tx(owner),
+      member,
+      Buffer.from(AccountActivity.encode(item).finish()).toString("base64"),
+    );
   }
   await pipeline.exec();
 }
 
-const latest = (request: Partial<GetBalanceLatestRequest>) => callUnary(client, client.getBalanceLatest, { address: "", valuation: 0, netuids: [], ...request }, new Metadata());
-const history = (request: Partial<GetBalanceHistoryRequest>) => callUnary(client, client.getBalanceHistory, { address: "", order: 0, ...request }, new Metadata());
+const latest = (request: Partial<GetBalanceLatestRequest>) =>
+  callUnary(client, client.getBalanceLatest, { address: "", valuation: 0, netuids: [], ...request }, new Metadata());
+const history = (request: Partial<GetBalanceHistoryRequest>) =>
+  callUnary(client, client.getBalanceHistory, { address: "", order: 0, ...request }, new Metadata());
 const transactions = (request: Partial<ListTransactionsRequest>) =>
-  callUnary(client, client.listTransactions, { address: "", types: [], direction: 0, netuids: [], order: 0, ...request }, new Metadata());
+  callUnary(
+    client,
+    client.listTransactions,
+    { address: "", types: [], direction: 0, netuids: [], order: 0, ...request },
+    new Metadata(),
+  );
 
 async function codeOf(call: Promise<unknown>): Promise<string> {
   try {
@@ -154,7 +205,12 @@ describe("GetBalanceLatest", () => {
       balanceTotalUsd: "2550.000003",
       positionsCount: 2,
     });
-    expect(response.positions[1]).toMatchObject({ netuid: 3, stakeNalpha: "3000000001", priceTao: "0.5", valueRao: "1500000000" });
+    expect(response.positions[1]).toMatchObject({
+      netuid: 3,
+      stakeNalpha: "3000000001",
+      priceTao: "0.5",
+      valueRao: "1500000000",
+    });
     const filtered = await latest({ address: owner, netuids: [3] });
     expect(filtered.positions.map((position) => position.netuid)).toEqual([3]);
     expect(filtered.balanceTotalRao).toBe("8500000010");
@@ -166,15 +222,30 @@ describe("GetBalanceLatest", () => {
     await addPoint(owner, 13_990, { freeRao: "1000", reservedRao: "0", frozenRao: "0", positions: [position] });
     // Later blocks within the second of block 13,995's time: the walk back must pass over them.
     for (const block of [13_996, 13_997, 13_998, 13_999]) {
-      await addPoint(owner, block, { freeRao: String(block), reservedRao: "0", frozenRao: "0", positions: [position] }, timeOf(13_995) + (block - 13_995) * 100);
+      await addPoint(
+        owner,
+        block,
+        { freeRao: String(block), reservedRao: "0", frozenRao: "0", positions: [position] },
+        timeOf(13_995) + (block - 13_995) * 100,
+      );
     }
     await addPoint(owner, 14_000, { freeRao: "2000", reservedRao: "0", frozenRao: "0", positions: [position] });
     await addPoolPoint(5, 13_980, "0.5");
     await addPoolPoint(5, 13_995, "0.25");
 
     const response = await latest({ address: owner });
-    expect(response.asOf).toMatchObject({ chainId: "964", blockNumber: "13995", blockHash: hashOf(13_995), timestamp: new Date(timeOf(13_995)).toISOString() });
-    expect(response).toMatchObject({ balanceFreeRao: "1000", balanceStakedAlphaValueRao: "1000000000", balanceTotalRao: "1000001000", priceUsd: "300" });
+    expect(response.asOf).toMatchObject({
+      chainId: "964",
+      blockNumber: "13995",
+      blockHash: hashOf(13_995),
+      timestamp: new Date(timeOf(13_995)).toISOString(),
+    });
+    expect(response).toMatchObject({
+      balanceFreeRao: "1000",
+      balanceStakedAlphaValueRao: "1000000000",
+      balanceTotalRao: "1000001000",
+      priceUsd: "300",
+    });
     expect(response.positions).toMatchObject([{ netuid: 5, priceTao: "0.25", valueRao: "1000000000" }]);
 
     // The market catches up: the head's answer again, with the head's balance and price.
@@ -189,7 +260,17 @@ describe("GetBalanceLatest", () => {
     const rounds = [
       { o: 900_000 * 100_000, b: 900_000, t: timeOf(14_000) - 1_000, price: "310" },
       { o: 900_001 * 100_000, b: 900_001, t: timeOf(14_000) + 60_000, price: "999" },
-    ].map((round) => ({ score: String(round.o), member: JSON.stringify({ o: round.o, b: round.b, h: hashOf(round.b), t: round.t, p: "", m: { price: round.price } }) }));
+    ].map((round) => ({
+      score: String(round.o),
+      member: JSON.stringify({
+        o: round.o,
+        b: round.b,
+        h: hashOf(round.b),
+        t: round.t,
+        p: "",
+        m: { price: round.price },
+      }),
+    }));
     for (const round of rounds) await redis.zadd(marketPriceKeys.coinPoints, round.score, round.member);
     try {
       const owner = newKey();
@@ -221,17 +302,29 @@ describe("GetBalanceHistory", () => {
     await addPoint(owner, 3_900, { freeRao: "90", reservedRao: "0", frozenRao: "0", positions: [] });
     const start = new Date(Math.floor(timeOf(3_000) / HOUR) * HOUR).toISOString();
     const end = new Date(Math.floor(timeOf(3_000) / HOUR) * HOUR + 5 * HOUR).toISOString();
-    const all = await history({ address: owner, window: { start, end, interval: Interval.INTERVAL_ONE_HOUR }, order: SortOrder.SORT_ORDER_ASC });
+    const all = await history({
+      address: owner,
+      window: { start, end, interval: Interval.INTERVAL_ONE_HOUR },
+      order: SortOrder.SORT_ORDER_ASC,
+    });
     expect(all.interval).toBe(Interval.INTERVAL_ONE_HOUR);
     expect(all.points.map((point) => point.balanceFreeRao)).toEqual(["150", "150", "150", "90", "90"]);
     expect(all.points.map((point) => point.changeTotalRao)).toEqual(["0", "0", "0", "-60", "0"]);
-    expect(all.points[0]).toMatchObject({ bucketStart: start, blockNumber: "3010", timestamp: new Date(timeOf(3_010)).toISOString() });
+    expect(all.points[0]).toMatchObject({
+      bucketStart: start,
+      blockNumber: "3010",
+      timestamp: new Date(timeOf(3_010)).toISOString(),
+    });
     expect(all.page?.hasMore).toBe(false);
 
     const seen: string[] = [];
     let cursor = "";
     do {
-      const page = await history({ address: owner, window: { start, end, interval: Interval.INTERVAL_ONE_HOUR }, page: { limit: 2, cursor } });
+      const page = await history({
+        address: owner,
+        window: { start, end, interval: Interval.INTERVAL_ONE_HOUR },
+        page: { limit: 2, cursor },
+      });
       seen.push(...page.points.map((point) => point.bucketStart));
       cursor = page.page?.nextCursor ?? "";
     } while (cursor !== "");
@@ -244,10 +337,21 @@ describe("GetBalanceHistory", () => {
     await addTransactions(owner, [activity(owner, 13_500, 0)]);
     // This server's clock stands at block 13,000's time: the head (14,000) and the activity are "in its future".
     const clock = timeOf(13_000);
-    const points = await getBalanceHistory(redis, { address: owner, order: SortOrder.SORT_ORDER_ASC, window: { interval: Interval.INTERVAL_ONE_HOUR } }, clock);
+    const points = await getBalanceHistory(
+      redis,
+      { address: owner, order: SortOrder.SORT_ORDER_ASC, window: { interval: Interval.INTERVAL_ONE_HOUR } },
+      clock,
+    );
     // The bucket of block 13,500 and the next, which holds the head (100 minutes later): both carry that balance.
-    expect(points.points.map((point) => [point.blockNumber, point.balanceFreeRao])).toEqual([["13500", "42"], ["13500", "42"]]);
-    const listed = await listTransactions(redis, { address: owner, types: [], direction: 0, netuids: [], order: 0 }, clock);
+    expect(points.points.map((point) => [point.blockNumber, point.balanceFreeRao])).toEqual([
+      ["13500", "42"],
+      ["13500", "42"],
+    ]);
+    const listed = await listTransactions(
+      redis,
+      { address: owner, types: [], direction: 0, netuids: [], order: 0 },
+      clock,
+    );
     expect(listed.transactions.map((item) => item.id)).toEqual(["13500-0-0"]);
   });
 
@@ -255,14 +359,18 @@ describe("GetBalanceHistory", () => {
     expect((await history({ address: newKey() })).points).toEqual([]);
     const window = { start: "2026-01-01T00:00:00Z", end: "2026-03-01T00:00:00Z", interval: Interval.INTERVAL_ONE_HOUR };
     expect(await codeOf(history({ address: newKey(), window }))).toBe("WINDOW_TOO_LARGE");
-    expect(await codeOf(history({ address: newKey(), window: { ...window, interval: Interval.INTERVAL_BLOCK } }))).toBe("INVALID_PARAMETER");
+    expect(await codeOf(history({ address: newKey(), window: { ...window, interval: Interval.INTERVAL_BLOCK } }))).toBe(
+      "INVALID_PARAMETER",
+    );
   });
 });
 
 describe("ListTransactions", () => {
   it("walks 1,000 transactions page by page, each once and in order, while new blocks land", async () => {
     const owner = newKey();
-    const originals = Array.from({ length: 1_000 }, (_, index) => activity(owner, 5_000 + Math.floor(index / 3), index % 3));
+    const originals = Array.from({ length: 1_000 }, (_, index) =>
+      activity(owner, 5_000 + Math.floor(index / 3), index % 3),
+    );
     await addTransactions(owner, originals);
     const expected = originals.map((item) => item.activityId);
 
@@ -290,28 +398,76 @@ describe("ListTransactions", () => {
     const other = `0x${"22".repeat(32)}`;
     await addTransactions(owner, [
       activity(owner, 7_000, 0, { amountRao: "10" }),
-      activity(owner, 7_001, 0, { direction: Direction.DIRECTION_OUT, from: accountFromPublicKey(owner as `0x${string}`), to: accountFromPublicKey(other as `0x${string}`), amountRao: "500", feeRao: "3" }),
-      activity(owner, 7_002, 1, { type: TransactionType.TRANSACTION_TYPE_STAKE_ADD, netuid: 3, alphaNalpha: "99", effectivePriceTao: "0.5", amountRao: "50" }),
+      activity(owner, 7_001, 0, {
+        direction: Direction.DIRECTION_OUT,
+        from: accountFromPublicKey(owner as `0x${string}`),
+        to: accountFromPublicKey(other as `0x${string}`),
+        amountRao: "500",
+        feeRao: "3",
+      }),
+      activity(owner, 7_002, 1, {
+        type: TransactionType.TRANSACTION_TYPE_STAKE_ADD,
+        netuid: 3,
+        alphaNalpha: "99",
+        effectivePriceTao: "0.5",
+        amountRao: "50",
+      }),
     ]);
     const out = await transactions({ address: owner, direction: Direction.DIRECTION_OUT });
     expect(out.transactions).toHaveLength(1);
-    expect(out.transactions[0]).toMatchObject({ id: "7001-0-0", direction: Direction.DIRECTION_OUT, amountRao: "500", feeRao: "3", blockNumber: "7001", timestamp: new Date(timeOf(7_001)).toISOString() });
+    expect(out.transactions[0]).toMatchObject({
+      id: "7001-0-0",
+      direction: Direction.DIRECTION_OUT,
+      amountRao: "500",
+      feeRao: "3",
+      blockNumber: "7001",
+      timestamp: new Date(timeOf(7_001)).toISOString(),
+    });
     expect(out.transactions[0]?.evmTxHash).toMatch(/^0x/);
-    expect((await transactions({ address: owner, types: [TransactionType.TRANSACTION_TYPE_STAKE_ADD] })).transactions.map((item) => [item.id, item.netuid, item.alphaNalpha])).toEqual([["7002-1-0", 3, "99"]]);
-    expect((await transactions({ address: owner, counterparty: other })).transactions.map((item) => item.id)).toEqual(["7001-0-0"]);
-    expect((await transactions({ address: owner, minAmountRao: "20", maxAmountRao: "100" })).transactions.map((item) => item.id)).toEqual(["7002-1-0"]);
-    expect((await transactions({ address: owner, netuids: [3] })).transactions.map((item) => item.id)).toEqual(["7002-1-0"]);
+    expect(
+      (await transactions({ address: owner, types: [TransactionType.TRANSACTION_TYPE_STAKE_ADD] })).transactions.map(
+        (item) => [item.id, item.netuid, item.alphaNalpha],
+      ),
+    ).toEqual([["7002-1-0", 3, "99"]]);
+    expect((await transactions({ address: owner, counterparty: other })).transactions.map((item) => item.id)).toEqual([
+      "7001-0-0",
+    ]);
+    expect(
+      (await transactions({ address: owner, minAmountRao: "20", maxAmountRao: "100" })).transactions.map(
+        (item) => item.id,
+      ),
+    ).toEqual(["7002-1-0"]);
+    expect((await transactions({ address: owner, netuids: [3] })).transactions.map((item) => item.id)).toEqual([
+      "7002-1-0",
+    ]);
   });
 
   it("maps native activity: the event's name, the extrinsic, and the EVM hash only for an EVM execution", async () => {
     const owner = newKey();
     const native = (block: number, eventName: string, extra: Partial<AccountActivity> = {}) =>
-      activity(owner, block, 2, { source: TransactionSource.TRANSACTION_SOURCE_SUBSTRATE_EVENT, eventName, extrinsicId: `${block}-2`, extrinsicHash: `0x${"ab".repeat(32)}`, ...extra });
-    await addTransactions(owner, [native(7_100, "Balances.Transfer"), native(7_101, "Ethereum.Executed", { type: TransactionType.TRANSACTION_TYPE_EVM_TX })]);
+      activity(owner, block, 2, {
+        source: TransactionSource.TRANSACTION_SOURCE_SUBSTRATE_EVENT,
+        eventName,
+        extrinsicId: `${block}-2`,
+        extrinsicHash: `0x${"ab".repeat(32)}`,
+        ...extra,
+      });
+    await addTransactions(owner, [
+      native(7_100, "Balances.Transfer"),
+      native(7_101, "Ethereum.Executed", { type: TransactionType.TRANSACTION_TYPE_EVM_TX }),
+    ]);
     const [executed, transfer] = (await transactions({ address: owner })).transactions;
-    expect(transfer).toMatchObject({ eventName: "Balances.Transfer", extrinsicId: "7100-2", extrinsicHash: `0x${"ab".repeat(32)}` });
+    expect(transfer).toMatchObject({
+      eventName: "Balances.Transfer",
+      extrinsicId: "7100-2",
+      extrinsicHash: `0x${"ab".repeat(32)}`,
+    });
     expect(transfer?.evmTxHash).toBeUndefined();
-    expect(executed).toMatchObject({ eventName: "Ethereum.Executed", extrinsicId: "7101-2", evmTxHash: `0x${pad(7_101, 58)}${pad(2, 6)}` });
+    expect(executed).toMatchObject({
+      eventName: "Ethereum.Executed",
+      extrinsicId: "7101-2",
+      evmTxHash: `0x${pad(7_101, 58)}${pad(2, 6)}`,
+    });
   });
 
   it("leaves out what the account's partition delivered past the head: balance, history and transactions are as of the head", async () => {
@@ -338,14 +494,36 @@ describe("ListTransactions", () => {
     expect(fresh.page).toMatchObject({ hasMore: false, limit: 50 });
     expect(fresh.asOf?.blockNumber).toBe("14000");
     expect(await codeOf(transactions({ address: "5Invalid" }))).toBe("INVALID_ADDRESS");
-    expect(await codeOf(transactions({ address: newKey(), page: { limit: 10, cursor: "garbage!" } }))).toBe("INVALID_CURSOR");
+    expect(await codeOf(transactions({ address: newKey(), page: { limit: 10, cursor: "garbage!" } }))).toBe(
+      "INVALID_CURSOR",
+    );
     const owner = newKey();
-    await addTransactions(owner, Array.from({ length: 5 }, (_, index) => activity(owner, 8_000 + index, 0)));
+    await addTransactions(
+      owner,
+      Array.from({ length: 5 }, (_, index) => activity(owner, 8_000 + index, 0)),
+    );
     const first = await transactions({ address: owner, page: { limit: 2, cursor: "" } });
     // A cursor is bound to its query: another order or another address refuses it.
-    expect(await codeOf(transactions({ address: owner, order: SortOrder.SORT_ORDER_ASC, page: { limit: 2, cursor: first.page!.nextCursor! } }))).toBe("INVALID_CURSOR");
-    expect(await codeOf(transactions({ address: newKey(), page: { limit: 2, cursor: first.page!.nextCursor! } }))).toBe("INVALID_CURSOR");
-    expect(await codeOf(transactions({ address: owner, window: { start: "2024-01-01T00:00:00Z", end: "2025-06-01T00:00:00Z", interval: 0 } }))).toBe("WINDOW_TOO_LARGE");
+    expect(
+      await codeOf(
+        transactions({
+          address: owner,
+          order: SortOrder.SORT_ORDER_ASC,
+          page: { limit: 2, cursor: first.page!.nextCursor! },
+        }),
+      ),
+    ).toBe("INVALID_CURSOR");
+    expect(await codeOf(transactions({ address: newKey(), page: { limit: 2, cursor: first.page!.nextCursor! } }))).toBe(
+      "INVALID_CURSOR",
+    );
+    expect(
+      await codeOf(
+        transactions({
+          address: owner,
+          window: { start: "2024-01-01T00:00:00Z", end: "2025-06-01T00:00:00Z", interval: 0 },
+        }),
+      ),
+    ).toBe("WINDOW_TOO_LARGE");
     expect(await codeOf(transactions({ address: owner, page: { limit: 201, cursor: "" } }))).toBe("INVALID_PARAMETER");
   });
 });

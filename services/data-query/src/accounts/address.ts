@@ -9,9 +9,17 @@ import { parseAccount } from "@platform/subtensor";
 export function parseAddress(input: string, parameter = "address"): AccountId {
   try {
     const account = parseAccount(input.trim());
-    return { ss58: account.ss58, publicKey: account.publicKey.toLowerCase(), ...(account.evmH160 === undefined ? {} : { evmH160: account.evmH160 }) };
+    return {
+      ss58: account.ss58,
+      publicKey: account.publicKey.toLowerCase(),
+      ...(account.evmH160 === undefined ? {} : { evmH160: account.evmH160 }),
+    };
   } catch {
     // Whatever the parser refused (bad checksum, length, prefix, alphabet) is the client's input.
-    throw invalidArgument("INVALID_ADDRESS", `${parameter} is not an SS58 address, a 32-byte public key or an EVM address`, { parameter });
+    throw invalidArgument(
+      "INVALID_ADDRESS",
+      `${parameter} is not an SS58 address, a 32-byte public key or an EVM address`,
+      { parameter },
+    );
   }
 }

@@ -10,7 +10,12 @@ const PAGE = 8;
  * block's time. Points are scored by block time in seconds and several blocks can share a second,
  * so the points at or before that second are walked newest first until one is at or before the block.
  */
-export async function balanceAt(redis: Redis, publicKey: string, block: number, timeMs: number): Promise<BalanceAt | undefined> {
+export async function balanceAt(
+  redis: Redis,
+  publicKey: string,
+  block: number,
+  timeMs: number,
+): Promise<BalanceAt | undefined> {
   const key = accountsKeys.points(publicKey);
   const second = Math.floor(timeMs / 1_000);
   for (let offset = 0; ; offset += PAGE) {

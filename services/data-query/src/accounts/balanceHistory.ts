@@ -1,6 +1,10 @@
 import { invalidArgument } from "@platform/errors";
 import { Interval } from "@platform/proto/common/v1/common";
-import type { BalancePoint, GetBalanceHistoryRequest, GetBalanceHistoryResponse } from "@platform/proto/data/v1/accounts";
+import type {
+  BalancePoint,
+  GetBalanceHistoryRequest,
+  GetBalanceHistoryResponse,
+} from "@platform/proto/data/v1/accounts";
 import type { Redis } from "@platform/store";
 import {
   bucketStarts,
@@ -23,7 +27,10 @@ import { parsePoint, type BalanceAt } from "./storedPoint.js";
 import { usdOf, valueBalance } from "./valuation.js";
 
 export const HISTORY_PAGE = { defaultLimit: 100, maxLimit: 1_000 } as const;
-const INTERVALS = { allowed: [Interval.INTERVAL_ONE_HOUR, Interval.INTERVAL_ONE_DAY, Interval.INTERVAL_ONE_WEEK], fallback: Interval.INTERVAL_ONE_DAY } as const;
+const INTERVALS = {
+  allowed: [Interval.INTERVAL_ONE_HOUR, Interval.INTERVAL_ONE_DAY, Interval.INTERVAL_ONE_WEEK],
+  fallback: Interval.INTERVAL_ONE_DAY,
+} as const;
 const MAX_SPAN: Partial<Record<Interval, number>> = {
   [Interval.INTERVAL_ONE_HOUR]: 31 * DURATION.DAY,
   [Interval.INTERVAL_ONE_DAY]: 5 * 366 * DURATION.DAY,
@@ -34,7 +41,12 @@ const MAX_SPAN: Partial<Record<Interval, number>> = {
  * The reading each bucket ends with: the newest point before min(bucket end, window end), walking
  * both time-ordered lists once. A bucket with no point at or before its end gets undefined.
  */
-export function bucketReadings<T extends { timeMs: number }>(points: readonly T[], bucketStartsMs: readonly number[], sizeMs: number, windowEndMs: number): Array<T | undefined> {
+export function bucketReadings<T extends { timeMs: number }>(
+  points: readonly T[],
+  bucketStartsMs: readonly number[],
+  sizeMs: number,
+  windowEndMs: number,
+): Array<T | undefined> {
   const readings: Array<T | undefined> = [];
   let at = -1;
   for (const start of bucketStartsMs) {
@@ -54,19 +66,34 @@ export function bucketReadings<T extends { timeMs: number }>(points: readonly T[
  * closes). A point's block_number and timestamp are those of the balance reading it shows;
  * change_total_rao is against the bucket before it (0 for the window's first bucket).
  */
-export async function getBalanceHistory(redis: Redis, request: GetBalanceHistoryRequest, nowMs: number = Date.now()): Promise<GetBalanceHistoryResponse> {
+export async function getBalanceHistory(
+  redis: Redis,
+  request: GetBalanceHistoryRequest,
+  nowMs: number = Date.now(),
+): Promise<GetBalanceHistoryResponse> {
   const address = parseAddress(request.address);
   const interval = resolveInterval(request.window?.interval, INTERVALS);
   if (request.window?.blockStart !== undefined || request.window?.blockEnd !== undefined) {
-    throw invalidArgument("INVALID_PARAMETER", "this route takes a time window (start, end), not block bounds", { parameter: "block_start" });
+    throw invalidArgument("INVALID_PARAMETER", "this route takes a time window (start, end), not block bounds", {
+      parameter: "block_start",
+    });
   }
   const rules = { defaultSpanMs: 30 * DURATION.DAY, maxSpanMs: MAX_SPAN[interval]! };
   // Checked before any read: a bad window is refused without touching the read model.
   resolveWindow(request.window, rules, nowMs);
   const limit = pageLimitOf(request.page, HISTORY_PAGE);
   const order = orderOf(request.order, "desc");
-  const scope = queryScope(["accounts.balance.history", address.publicKey, interval, request.window?.start ?? null, request.window?.end ?? null, order]);
-  const after = request.page?.cursor ? Number(decodeCursor(request.page.cursor, scope, { b: /^-?\d{1,16}$/ }).b) : undefined;
+  const scope = queryScope([
+    "accounts.balance.history",
+    address.publicKey,
+    interval,
+    request.window?.start ?? null,
+    request.window?.end ?? null,
+    order,
+  ]);
+  const after = request.page?.cursor
+    ? Number(decodeCursor(request.page.cursor, scope, { b: /^-?\d{1,16}$/ }).b)
+    : undefined;
 
   const asOf = await readAsOf(redis, accountsKeys.head);
   const headMs = Date.parse(asOf.timestamp);
@@ -83,11 +110,16 @@ export async function getBalanceHistory(redis: Redis, request: GetBalanceHistory
   ]);
   // Points the account's partition delivered past the head (see balanceLatest) are not yet counted.
   const headBlock = BigInt(asOf.blockNumber);
-  const points = [...before, ...inside].map(parsePoint).filter((point): point is BalanceAt => point !== undefined && BigInt(point.block) <= headBlock);
+  const points = [...before, ...inside]
+    .map(parsePoint)
+    .filter((point): point is BalanceAt => point !== undefined && BigInt(point.block) <= headBlock);
   const firstPoint = first[0] === undefined ? undefined : parsePoint(first[0]);
   const size = intervalMs(interval);
   // Buckets from the one holding the first reading, up to the one holding the head.
-  const candidates = firstPoint === undefined ? [] : bucketStarts(Math.max(window.startMs, firstPoint.timeMs), Math.min(window.endMs, headMs + 1), interval);
+  const candidates =
+    firstPoint === undefined
+      ? []
+      : bucketStarts(Math.max(window.startMs, firstPoint.timeMs), Math.min(window.endMs, headMs + 1), interval);
 
   const found = bucketReadings(points, candidates, size, window.endMs);
   // Every bucket from the first reading's on has one; the filter only guards the invariant.
@@ -97,16 +129,29 @@ export async function getBalanceHistory(redis: Redis, request: GetBalanceHistory
   // The page, as bucket indexes in the requested order, cut after the cursor's bucket.
   const indexes = buckets.map((_, index) => index);
   if (order === "desc") indexes.reverse();
-  const rest = after === undefined ? indexes : indexes.filter((index) => (order === "asc" ? buckets[index]! > after : buckets[index]! < after));
+  const rest =
+    after === undefined
+      ? indexes
+      : indexes.filter((index) => (order === "asc" ? buckets[index]! > after : buckets[index]! < after));
   const pageIndexes = rest.slice(0, limit);
   const hasMore = rest.length > limit;
   // Valued: the page's buckets and, for change_total_rao, the bucket before each.
-  const valuedIndexes = [...new Set(pageIndexes.flatMap((index) => (index > 0 ? [index - 1, index] : [index])))].sort((a, b) => a - b);
-  const netuids = [...new Set(valuedIndexes.flatMap((index) => readings[index]!.balance.positions.map((position) => position.netuid)))];
+  const valuedIndexes = [...new Set(pageIndexes.flatMap((index) => (index > 0 ? [index - 1, index] : [index])))].sort(
+    (a, b) => a - b,
+  );
+  const netuids = [
+    ...new Set(valuedIndexes.flatMap((index) => readings[index]!.balance.positions.map((position) => position.netuid))),
+  ];
   const ends = valuedIndexes.map((index) => Math.min(buckets[index]! + size, window.endMs, headMs + 1));
   const prices = await pricesAt(redis, ends, netuids);
   const valued = new Map(
-    valuedIndexes.map((index, slot) => [index, { value: valueBalance(readings[index]!.balance, (netuid) => prices.pool.get(netuid)?.[slot]), usd: prices.usd[slot] }]),
+    valuedIndexes.map((index, slot) => [
+      index,
+      {
+        value: valueBalance(readings[index]!.balance, (netuid) => prices.pool.get(netuid)?.[slot]),
+        usd: prices.usd[slot],
+      },
+    ]),
   );
 
   const pagePoints = pageIndexes.map((index): BalancePoint => {
@@ -114,7 +159,8 @@ export async function getBalanceHistory(redis: Redis, request: GetBalanceHistory
     const { value, usd } = valued.get(index)!;
     const previous = valued.get(index - 1)?.value.totalRao ?? value.totalRao;
     const alpha = new Map<number, bigint>();
-    for (const position of reading.balance.positions) alpha.set(position.netuid, (alpha.get(position.netuid) ?? 0n) + BigInt(position.stakeNalpha || "0"));
+    for (const position of reading.balance.positions)
+      alpha.set(position.netuid, (alpha.get(position.netuid) ?? 0n) + BigInt(position.stakeNalpha || "0"));
     return {
       bucketStart: new Date(buckets[index]!).toISOString(),
       blockNumber: reading.block,
@@ -127,7 +173,9 @@ export async function getBalanceHistory(redis: Redis, request: GetBalanceHistory
       balanceTotalRao: value.totalRao.toString(),
       ...(usd === undefined ? {} : { priceUsd: usd, balanceTotalUsd: usdOf(value.totalRao, usd) }),
       changeTotalRao: (value.totalRao - previous).toString(),
-      positions: [...alpha].sort(([a], [b]) => a - b).map(([netuid, amount]) => ({ netuid, alphaNalpha: amount.toString() })),
+      positions: [...alpha]
+        .sort(([a], [b]) => a - b)
+        .map(([netuid, amount]) => ({ netuid, alphaNalpha: amount.toString() })),
     };
   });
   const lastIndex = pageIndexes.at(-1);
@@ -136,6 +184,12 @@ export async function getBalanceHistory(redis: Redis, request: GetBalanceHistory
     address,
     interval,
     points: pagePoints,
-    page: { limit, hasMore, ...(hasMore && lastIndex !== undefined ? { nextCursor: encodeCursor(scope, { b: String(buckets[lastIndex]) }) } : {}) },
+    page: {
+      limit,
+      hasMore,
+      ...(hasMore && lastIndex !== undefined
+        ? { nextCursor: encodeCursor(scope, { b: String(buckets[lastIndex]) }) }
+        : {}),
+    },
   };
 }

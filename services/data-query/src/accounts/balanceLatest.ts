@@ -1,6 +1,10 @@
 import { invalidArgument } from "@platform/errors";
 import type { AsOf } from "@platform/proto/common/v1/common";
-import { Valuation, type GetBalanceLatestRequest, type GetBalanceLatestResponse } from "@platform/proto/data/v1/accounts";
+import {
+  Valuation,
+  type GetBalanceLatestRequest,
+  type GetBalanceLatestResponse,
+} from "@platform/proto/data/v1/accounts";
 import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
 import { readAsOf, readModel } from "../shared/index.js";
@@ -17,14 +21,25 @@ import { usdOf, valueBalance } from "./valuation.js";
  * not yet counted), valued at spot with the pool prices of the same block. A fresh address gets zeros. `as_of` is the accounts projection's head, or an older block
  * when the market's pool snapshots have not reached the head (see consistentBalance).
  */
-export async function getBalanceLatest(redis: Redis, request: GetBalanceLatestRequest): Promise<GetBalanceLatestResponse> {
+export async function getBalanceLatest(
+  redis: Redis,
+  request: GetBalanceLatestRequest,
+): Promise<GetBalanceLatestResponse> {
   const address = parseAddress(request.address);
   if (request.valuation !== Valuation.VALUATION_UNSPECIFIED && request.valuation !== Valuation.VALUATION_SPOT) {
     // UNSTAKE needs the pool's swap simulation with fees, which this read model cannot do exactly.
     throw invalidArgument("INVALID_PARAMETER", "valuation must be spot", { parameter: "valuation" });
   }
-  const [head, [top]] = await Promise.all([readAsOf(redis, accountsKeys.head), readModel(() => redis.zrange(accountsKeys.points(address.publicKey), "-1", "-1"))]);
-  const { asOf, balance, prices, usd } = await consistentBalance(redis, address.publicKey, head, await standingAt(redis, address.publicKey, head, top));
+  const [head, [top]] = await Promise.all([
+    readAsOf(redis, accountsKeys.head),
+    readModel(() => redis.zrange(accountsKeys.points(address.publicKey), "-1", "-1")),
+  ]);
+  const { asOf, balance, prices, usd } = await consistentBalance(
+    redis,
+    address.publicKey,
+    head,
+    await standingAt(redis, address.publicKey, head, top),
+  );
   const valued = valueBalance(balance, (netuid) => prices.get(netuid)?.price);
   const wanted = new Set(request.netuids);
   const positions = valued.positions.filter((entry) => wanted.size === 0 || wanted.has(entry.position.netuid));
@@ -56,7 +71,12 @@ export async function getBalanceLatest(redis: Redis, request: GetBalanceLatestRe
  * account's partition may have delivered blocks past the head (the oldest block every partition
  * delivered), and those are not yet part of the answer.
  */
-async function standingAt(redis: Redis, publicKey: string, head: AsOf, newest: string | undefined): Promise<BalanceAt | undefined> {
+async function standingAt(
+  redis: Redis,
+  publicKey: string,
+  head: AsOf,
+  newest: string | undefined,
+): Promise<BalanceAt | undefined> {
   const point = newest === undefined ? undefined : parsePoint(newest);
   if (point === undefined || BigInt(point.block) <= BigInt(head.blockNumber)) return point;
   return balanceAt(redis, publicKey, Number(head.blockNumber), Date.parse(head.timestamp));
@@ -83,10 +103,24 @@ async function consistentBalance(
   for (let step = 0; ; step++) {
     const block = Number(asOf.blockNumber);
     const balance = point?.balance ?? ZERO_BALANCE;
-    const { pool, usd } = await pricesAtBlock(redis, balance.positions.map((position) => position.netuid), block, Date.parse(asOf.timestamp));
-    const oldest = [...pool.values()].reduce<PricePoint | undefined>((min, price) => (min === undefined || price.block < min.block ? price : min), undefined);
-    if (oldest === undefined || oldest.block >= block || step === MAX_STEPS_BACK) return { asOf, balance, prices: pool, usd };
-    asOf = { ...asOf, blockNumber: String(oldest.block), blockHash: oldest.blockHash, timestamp: new Date(oldest.timeMs).toISOString() };
+    const { pool, usd } = await pricesAtBlock(
+      redis,
+      balance.positions.map((position) => position.netuid),
+      block,
+      Date.parse(asOf.timestamp),
+    );
+    const oldest = [...pool.values()].reduce<PricePoint | undefined>(
+      (min, price) => (min === undefined || price.block < min.block ? price : min),
+      undefined,
+    );
+    if (oldest === undefined || oldest.block >= block || step === MAX_STEPS_BACK)
+      return { asOf, balance, prices: pool, usd };
+    asOf = {
+      ...asOf,
+      blockNumber: String(oldest.block),
+      blockHash: oldest.blockHash,
+      timestamp: new Date(oldest.timeMs).toISOString(),
+    };
     point = await balanceAt(redis, publicKey, oldest.block, oldest.timeMs);
   }
 }

@@ -24,9 +24,21 @@ export function accountsGrpcService(deps: { redis: Redis; log: Logger }): GrpcSe
     name: ACCOUNTS_SERVICE_NAME,
     definition: AccountsServiceService,
     implementation: {
-      getBalanceLatest: unaryHandler<GetBalanceLatestRequest, GetBalanceLatestResponse>(log, "GetBalanceLatest", (request) => getBalanceLatest(redis, request)),
-      getBalanceHistory: unaryHandler<GetBalanceHistoryRequest, GetBalanceHistoryResponse>(log, "GetBalanceHistory", (request) => getBalanceHistory(redis, request)),
-      listTransactions: unaryHandler<ListTransactionsRequest, ListTransactionsResponse>(log, "ListTransactions", (request) => listTransactions(redis, request)),
+      getBalanceLatest: unaryHandler<GetBalanceLatestRequest, GetBalanceLatestResponse>(
+        log,
+        "GetBalanceLatest",
+        (request) => getBalanceLatest(redis, request),
+      ),
+      getBalanceHistory: unaryHandler<GetBalanceHistoryRequest, GetBalanceHistoryResponse>(
+        log,
+        "GetBalanceHistory",
+        (request) => getBalanceHistory(redis, request),
+      ),
+      listTransactions: unaryHandler<ListTransactionsRequest, ListTransactionsResponse>(
+        log,
+        "ListTransactions",
+        (request) => listTransactions(redis, request),
+      ),
     },
   };
 }

@@ -39,12 +39,14 @@ export async function pricesAtBlock(
   const subnets = [...new Set(netuids.filter((netuid) => netuid !== 0))];
   const top = block * ORDINAL_SPAN + (ORDINAL_SPAN - 1);
   const pipeline = redis.pipeline();
-  for (const netuid of subnets) pipeline.zrange(marketPriceKeys.poolPoints(netuid), top, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1);
+  for (const netuid of subnets)
+    pipeline.zrange(marketPriceKeys.poolPoints(netuid), top, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1);
   pipeline.zrange(marketPriceKeys.coinPoints, "+inf", "-inf", "BYSCORE", "REV", "LIMIT", 0, COIN_ROUNDS_SCANNED);
   const replies = (await readModel(() => pipeline.exec())) ?? [];
   const pointsOf = (index: number): PricePoint[] => {
     const [error, members] = replies[index] ?? [null, []];
-    if (error) throw unavailable("READ_MODEL_UNAVAILABLE", "the read model could not be read; retry shortly", undefined, error);
+    if (error)
+      throw unavailable("READ_MODEL_UNAVAILABLE", "the read model could not be read; retry shortly", undefined, error);
     return (members as string[]).flatMap((member) => pricePoint(member) ?? []);
   };
   const pool = new Map<number, PricePoint>();
@@ -74,7 +76,14 @@ function parsePricePoint(json: string): PricePoint | undefined {
   try {
     const point = JSON.parse(json) as { b?: unknown; h?: unknown; t?: unknown; m?: { price?: unknown } };
     const price = point.m?.price;
-    if (typeof price !== "string" || !DECIMAL.test(price) || typeof point.b !== "number" || typeof point.h !== "string" || typeof point.t !== "number") return undefined;
+    if (
+      typeof price !== "string" ||
+      !DECIMAL.test(price) ||
+      typeof point.b !== "number" ||
+      typeof point.h !== "string" ||
+      typeof point.t !== "number"
+    )
+      return undefined;
     return { block: point.b, blockHash: point.h, timeMs: point.t, price };
   } catch {
     return undefined;
@@ -96,19 +105,41 @@ function closeOf(json: string | undefined): string | undefined {
  * before the time (hourly buckets, which the market projection keeps 400 days, then daily ones).
  * `series` names the pool netuids wanted; the coin's USD price is always looked up.
  */
-export async function pricesAt(redis: Redis, times: readonly number[], netuids: readonly number[]): Promise<{ pool: Map<number, Array<string | undefined>>; usd: Array<string | undefined> }> {
+export async function pricesAt(
+  redis: Redis,
+  times: readonly number[],
+  netuids: readonly number[],
+): Promise<{ pool: Map<number, Array<string | undefined>>; usd: Array<string | undefined> }> {
   const subnets = [...new Set(netuids.filter((netuid) => netuid !== 0))];
-  const keys = [...subnets.flatMap((netuid) => [marketPriceKeys.poolBuckets(netuid, "1h"), marketPriceKeys.poolBuckets(netuid, "1d")]), marketPriceKeys.coinBuckets("1h"), marketPriceKeys.coinBuckets("1d")];
+  const keys = [
+    ...subnets.flatMap((netuid) => [
+      marketPriceKeys.poolBuckets(netuid, "1h"),
+      marketPriceKeys.poolBuckets(netuid, "1d"),
+    ]),
+    marketPriceKeys.coinBuckets("1h"),
+    marketPriceKeys.coinBuckets("1d"),
+  ];
   const pipeline = redis.pipeline();
-  for (const key of keys) for (const time of times) pipeline.zrange(key, `(${Math.floor(time / 1_000)}`, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1);
+  for (const key of keys)
+    for (const time of times)
+      pipeline.zrange(key, `(${Math.floor(time / 1_000)}`, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1);
   const replies = times.length === 0 ? [] : ((await readModel(() => pipeline.exec())) ?? []);
   const at = (keyIndex: number, timeIndex: number): string | undefined => {
     const [error, value] = replies[keyIndex * times.length + timeIndex] ?? [null, []];
     return error ? undefined : closeOf((value as string[])[0]);
   };
   const pool = new Map<number, Array<string | undefined>>();
-  subnets.forEach((netuid, index) => pool.set(netuid, times.map((_, timeIndex) => at(index * 2, timeIndex) ?? at(index * 2 + 1, timeIndex))));
-  if (netuids.includes(0)) pool.set(0, times.map(() => ROOT_PRICE));
+  subnets.forEach((netuid, index) =>
+    pool.set(
+      netuid,
+      times.map((_, timeIndex) => at(index * 2, timeIndex) ?? at(index * 2 + 1, timeIndex)),
+    ),
+  );
+  if (netuids.includes(0))
+    pool.set(
+      0,
+      times.map(() => ROOT_PRICE),
+    );
   const coin = subnets.length * 2;
   return { pool, usd: times.map((_, timeIndex) => at(coin, timeIndex) ?? at(coin + 1, timeIndex)) };
 }

@@ -36,17 +36,21 @@ interface Filters {
 
 function amountOf(value: string | undefined, parameter: string): bigint | undefined {
   if (value === undefined || value === "") return undefined;
-  if (!AMOUNT.test(value)) throw invalidArgument("INVALID_PARAMETER", `${parameter} must be a whole number of rao`, { parameter });
+  if (!AMOUNT.test(value))
+    throw invalidArgument("INVALID_PARAMETER", `${parameter} must be a whole number of rao`, { parameter });
   return BigInt(value);
 }
 
 function matches(activity: AccountActivity, filters: Filters): boolean {
   if (filters.types.size > 0 && !filters.types.has(activity.type)) return false;
   if (filters.direction !== Direction.DIRECTION_UNSPECIFIED && activity.direction !== filters.direction) return false;
-  if (filters.netuids.size > 0 && (activity.netuid === undefined || !filters.netuids.has(activity.netuid))) return false;
+  if (filters.netuids.size > 0 && (activity.netuid === undefined || !filters.netuids.has(activity.netuid)))
+    return false;
   if (filters.counterparty !== undefined) {
     const self = activity.account?.publicKey.toLowerCase();
-    const other = [activity.from?.publicKey, activity.to?.publicKey].map((key) => key?.toLowerCase()).filter((key) => key !== undefined && key !== self);
+    const other = [activity.from?.publicKey, activity.to?.publicKey]
+      .map((key) => key?.toLowerCase())
+      .filter((key) => key !== undefined && key !== self);
     if (!other.includes(filters.counterparty)) return false;
   }
   if (filters.min !== undefined || filters.max !== undefined) {
@@ -97,10 +101,16 @@ const carriesEvmHash = (activity: AccountActivity): boolean =>
  * (block time, chain position) of the last entry examined, so walking pages while new blocks land
  * yields each transaction exactly once: new ones only appear beyond the newest.
  */
-export async function listTransactions(redis: Redis, request: ListTransactionsRequest, nowMs: number = Date.now()): Promise<ListTransactionsResponse> {
+export async function listTransactions(
+  redis: Redis,
+  request: ListTransactionsRequest,
+  nowMs: number = Date.now(),
+): Promise<ListTransactionsResponse> {
   const address = parseAddress(request.address);
   if (request.window?.blockStart !== undefined || request.window?.blockEnd !== undefined) {
-    throw invalidArgument("INVALID_PARAMETER", "this route takes a time window (start, end), not block bounds", { parameter: "block_start" });
+    throw invalidArgument("INVALID_PARAMETER", "this route takes a time window (start, end), not block bounds", {
+      parameter: "block_start",
+    });
   }
   const window = resolveWindow(request.window, WINDOW, nowMs);
   if (window.kind !== "time") throw new Error("unreachable: block bounds refused above");
@@ -110,11 +120,18 @@ export async function listTransactions(redis: Redis, request: ListTransactionsRe
     types: new Set(request.types),
     direction: request.direction,
     netuids: new Set(request.netuids),
-    counterparty: request.counterparty === undefined || request.counterparty === "" ? undefined : parseAddress(request.counterparty, "counterparty").publicKey,
+    counterparty:
+      request.counterparty === undefined || request.counterparty === ""
+        ? undefined
+        : parseAddress(request.counterparty, "counterparty").publicKey,
     min: amountOf(request.minAmountRao, "min_amount_rao"),
     max: amountOf(request.maxAmountRao, "max_amount_rao"),
   };
-  if (request.direction !== Direction.DIRECTION_UNSPECIFIED && request.direction !== Direction.DIRECTION_IN && request.direction !== Direction.DIRECTION_OUT) {
+  if (
+    request.direction !== Direction.DIRECTION_UNSPECIFIED &&
+    request.direction !== Direction.DIRECTION_IN &&
+    request.direction !== Direction.DIRECTION_OUT
+  ) {
     throw invalidArgument("INVALID_PARAMETER", "direction must be in, out or any", { parameter: "direction" });
   }
   const scope = queryScope([
@@ -131,7 +148,9 @@ export async function listTransactions(redis: Redis, request: ListTransactionsRe
     order,
   ]);
   const after: ZsetEntry | undefined = request.page?.cursor
-    ? (({ s, m }) => ({ score: s!, member: m! }))(decodeCursor(request.page.cursor, scope, { s: /^\d{1,12}$/, m: /^\d{12}-\d{6}-\d{7}\|[^\s]{1,300}$/ }))
+    ? (({ s, m }) => ({ score: s!, member: m! }))(
+        decodeCursor(request.page.cursor, scope, { s: /^\d{1,12}$/, m: /^\d{12}-\d{6}-\d{7}\|[^\s]{1,300}$/ }),
+      )
     : undefined;
 
   // The head is read beside the scan, not before it: one round trip less.
@@ -140,7 +159,10 @@ export async function listTransactions(redis: Redis, request: ListTransactionsRe
   const detailsKey = accountsKeys.tx(address.publicKey);
   // Without an end, the window runs to the head (cut below), not to this server's clock: a chain's
   // clock may run ahead of it (a local chain building blocks faster than its slot time does).
-  const bounds = { min: String(Math.ceil(window.startMs / 1_000)), max: request.window?.end === undefined ? "+inf" : `(${Math.ceil(window.endMs / 1_000)}` };
+  const bounds = {
+    min: String(Math.ceil(window.startMs / 1_000)),
+    max: request.window?.end === undefined ? "+inf" : `(${Math.ceil(window.endMs / 1_000)}`,
+  };
 
   const found: Array<{ entry: ZsetEntry; transaction: Transaction }> = [];
   let examined = 0;
@@ -159,7 +181,12 @@ export async function listTransactions(redis: Redis, request: ListTransactionsRe
     pending = [];
   };
   const scanned = readModel(async () => {
-    const scan = scanZset(redis, key, { order, ...(after === undefined ? {} : { after }), ...bounds, chunk: Math.min(500, limit + 1) });
+    const scan = scanZset(redis, key, {
+      order,
+      ...(after === undefined ? {} : { after }),
+      ...bounds,
+      chunk: Math.min(500, limit + 1),
+    });
     for await (const entry of scan) {
       pending.push(entry);
       examined += 1;
@@ -185,7 +212,13 @@ export async function listTransactions(redis: Redis, request: ListTransactionsRe
     asOf,
     address,
     transactions: page.map((item) => item.transaction),
-    page: { limit, hasMore, ...(hasMore && position !== undefined ? { nextCursor: encodeCursor(scope, { s: position.score, m: position.member }) } : {}) },
+    page: {
+      limit,
+      hasMore,
+      ...(hasMore && position !== undefined
+        ? { nextCursor: encodeCursor(scope, { s: position.score, m: position.member }) }
+        : {}),
+    },
   };
 }
 

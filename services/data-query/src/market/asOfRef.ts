@@ -3,7 +3,8 @@ import { Finality, type AsOf, type ChainRef } from "@platform/proto/common/v1/co
 
 /** The as_of of an answer taken from the snapshot it reflects. */
 export function asOfOf(ref: ChainRef | undefined): AsOf {
-  if (ref === undefined) throw unavailable("READ_MODEL_UNAVAILABLE", "the read model holds a snapshot without its block; retry shortly");
+  if (ref === undefined)
+    throw unavailable("READ_MODEL_UNAVAILABLE", "the read model holds a snapshot without its block; retry shortly");
   return {
     chainId: ref.chainId,
     blockNumber: ref.blockNumber,
@@ -13,4 +14,5 @@ export function asOfOf(ref: ChainRef | undefined): AsOf {
   };
 }
 
-export const notYet = (what: string) => unavailable("READ_MODEL_UNAVAILABLE", `no ${what} has been projected yet; retry shortly`);
+export const notYet = (what: string) =>
+  unavailable("READ_MODEL_UNAVAILABLE", `no ${what} has been projected yet; retry shortly`);

@@ -35,7 +35,10 @@ export interface BucketPageRequest {
  * start, id). The cursor is the last (start, id) served. Each series is read from that position
  * for at most limit + 1 buckets, so a page costs one bounded read per series.
  */
-export async function bucketPage(redis: Redis, request: BucketPageRequest): Promise<{ items: { id: number; bucket: BucketAggregate }[]; page: PageInfo }> {
+export async function bucketPage(
+  redis: Redis,
+  request: BucketPageRequest,
+): Promise<{ items: { id: number; bucket: BucketAggregate }[]; page: PageInfo }> {
   const low = Math.floor(bucketStartMs(request.startMs, request.interval) / 1_000);
   const high = Math.ceil(request.endMs / 1_000);
   let after: { s: number; id: number } | undefined;
@@ -46,8 +49,24 @@ export async function bucketPage(redis: Redis, request: BucketPageRequest): Prom
   const want = request.limit + 1;
   const results = await run(redis, (pipeline) => {
     for (const { key } of request.series) {
-      if (request.order === "asc") pipeline.zrangebyscore(key, after === undefined ? low : Math.max(low, after.s), `(${high}`, "LIMIT", 0, want + 1);
-      else pipeline.zrevrangebyscore(key, `(${after === undefined ? high : Math.min(high, after.s + 1)}`, low, "LIMIT", 0, want + 1);
+      if (request.order === "asc")
+        pipeline.zrangebyscore(
+          key,
+          after === undefined ? low : Math.max(low, after.s),
+          `(${high}`,
+          "LIMIT",
+          0,
+          want + 1,
+        );
+      else
+        pipeline.zrevrangebyscore(
+          key,
+          `(${after === undefined ? high : Math.min(high, after.s + 1)}`,
+          low,
+          "LIMIT",
+          0,
+          want + 1,
+        );
     }
   });
   const merged: { id: number; bucket: BucketAggregate }[] = [];
@@ -55,7 +74,8 @@ export async function bucketPage(redis: Redis, request: BucketPageRequest): Prom
     for (const text of results[index] as string[]) merged.push({ id, bucket: JSON.parse(text) as BucketAggregate });
   });
   const sign = request.order === "asc" ? 1 : -1;
-  const compare = (left: { s: number; id: number }, right: { s: number; id: number }) => (left.s !== right.s ? sign * (left.s - right.s) : left.id - right.id);
+  const compare = (left: { s: number; id: number }, right: { s: number; id: number }) =>
+    left.s !== right.s ? sign * (left.s - right.s) : left.id - right.id;
   const ordered = merged
     .filter((entry) => after === undefined || compare({ s: entry.bucket.s, id: entry.id }, after) > 0)
     .sort((left, right) => compare({ s: left.bucket.s, id: left.id }, { s: right.bucket.s, id: right.id }));
@@ -63,6 +83,7 @@ export async function bucketPage(redis: Redis, request: BucketPageRequest): Prom
   const hasMore = ordered.length > request.limit;
   const last = items.at(-1);
   const page: PageInfo = { limit: request.limit, hasMore };
-  if (hasMore && last !== undefined) page.nextCursor = encodeCursor(request.scope, { s: String(last.bucket.s), i: String(last.id) });
+  if (hasMore && last !== undefined)
+    page.nextCursor = encodeCursor(request.scope, { s: String(last.bucket.s), i: String(last.id) });
   return { items, page };
 }

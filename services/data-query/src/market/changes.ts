@@ -11,13 +11,26 @@ export const DAY_MS = 24 * HOUR_MS;
  * the close of the last five-minute bucket that ended at or before that time (so within five
  * minutes of it). Absent when the series does not reach back that far.
  */
-export async function priceChanges(redis: Redis, bucketKeys: readonly string[], nowMs: number, periodsMs: readonly number[], current: readonly string[]): Promise<(string | undefined)[][]> {
+export async function priceChanges(
+  redis: Redis,
+  bucketKeys: readonly string[],
+  nowMs: number,
+  periodsMs: readonly number[],
+  current: readonly string[],
+): Promise<(string | undefined)[][]> {
   // Every period's reference bucket of every series in one pipeline.
-  const perPeriod = await bucketsEndedByEach(redis, bucketKeys, periodsMs.map((period) => nowMs - period), FIVE_MINUTES);
-  return bucketKeys.map((_key, index) => periodsMs.map((_period, at) => {
-    const bucket = perPeriod[at]![index];
-    return bucket === undefined ? undefined : percentChange(bucket.c, current[index]!);
-  }));
+  const perPeriod = await bucketsEndedByEach(
+    redis,
+    bucketKeys,
+    periodsMs.map((period) => nowMs - period),
+    FIVE_MINUTES,
+  );
+  return bucketKeys.map((_key, index) =>
+    periodsMs.map((_period, at) => {
+      const bucket = perPeriod[at]![index];
+      return bucket === undefined ? undefined : percentChange(bucket.c, current[index]!);
+    }),
+  );
 }
 
 /**
@@ -25,8 +38,16 @@ export async function priceChanges(redis: Redis, bucketKeys: readonly string[], 
  * last five-minute bucket ended 24 hours ago; when the series is younger than that, since its
  * first point (the whole volume it saw).
  */
-export async function volumes24h(redis: Redis, bucketKeys: readonly string[], nowMs: number, current: readonly (string | undefined)[]): Promise<(string | undefined)[]> {
-  const [ended, oldest] = await Promise.all([bucketsEndedBy(redis, bucketKeys, nowMs - DAY_MS, FIVE_MINUTES), oldestBuckets(redis, bucketKeys)]);
+export async function volumes24h(
+  redis: Redis,
+  bucketKeys: readonly string[],
+  nowMs: number,
+  current: readonly (string | undefined)[],
+): Promise<(string | undefined)[]> {
+  const [ended, oldest] = await Promise.all([
+    bucketsEndedBy(redis, bucketKeys, nowMs - DAY_MS, FIVE_MINUTES),
+    oldestBuckets(redis, bucketKeys),
+  ]);
   return bucketKeys.map((_key, index) => {
     const now = current[index];
     const before = ended[index]?.v1 ?? oldest[index]?.v0;

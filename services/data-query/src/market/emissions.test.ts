@@ -21,6 +21,10 @@ describe("describeEmission", () => {
     // The devnet's chain source has no StorageQuery reader for `BlockEmission` yet: the snapshot carries "".
     const emission = describeEmission(snapshot(""), undefined, 10);
     expect(emission.taoEmissionShare).toBe("");
-    expect(emission).toMatchObject({ taoInEmissionRao: "250000000", alphaOutEmissionNalpha: "1000000000", perDayEstimate: { taoInRao: "1800000000000" } });
+    expect(emission).toMatchObject({
+      taoInEmissionRao: "250000000",
+      alphaOutEmissionNalpha: "1000000000",
+      perDayEstimate: { taoInRao: "1800000000000" },
+    });
   });
 });

@@ -1,5 +1,10 @@
 import { invalidArgument } from "@platform/errors";
-import { EmissionSort, type GetSubnetEmissionsLatestRequest, type GetSubnetEmissionsLatestResponse, type SubnetEmission } from "@platform/proto/data/v1/market";
+import {
+  EmissionSort,
+  type GetSubnetEmissionsLatestRequest,
+  type GetSubnetEmissionsLatestResponse,
+  type SubnetEmission,
+} from "@platform/proto/data/v1/market";
 import { EmissionSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
 import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
@@ -11,10 +16,14 @@ import { sortedPage } from "./sortedPage.js";
 
 const BLOCKS_PER_DAY = 7_200n;
 
-const taoEmission = (snapshot: EmissionSnapshot) => BigInt(snapshot.taoInEmissionRao) + BigInt(snapshot.excessTaoRao ?? "0");
+const taoEmission = (snapshot: EmissionSnapshot) =>
+  BigInt(snapshot.taoInEmissionRao) + BigInt(snapshot.excessTaoRao ?? "0");
 
 /** `GET /data/v1/subnet-emissions/latest`: each subnet's emission in the newest block all of them reached. */
-export async function getSubnetEmissionsLatest(redis: Redis, request: GetSubnetEmissionsLatestRequest): Promise<GetSubnetEmissionsLatestResponse> {
+export async function getSubnetEmissionsLatest(
+  redis: Redis,
+  request: GetSubnetEmissionsLatestRequest,
+): Promise<GetSubnetEmissionsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 256, maxLimit: 256 });
   const order = orderOf(request.order, "desc");
   const valueOf = emissionSortValue(request.sort);
@@ -24,10 +33,28 @@ export async function getSubnetEmissionsLatest(redis: Redis, request: GetSubnetE
   if (block === undefined) throw notYet("emission");
   const snapshots = points.filter((point) => point !== undefined).map((point) => decodePoint(point!, EmissionSnapshot));
   const asOf = asOfOf(snapshots.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
-  const subnets = await pointsAtBlock(redis, snapshots.map((snapshot) => subnetsKeys.subnetPoints(snapshot.netuid)), block);
-  const emissions = snapshots.map((snapshot, index) => describeEmission(snapshot, subnets[index] === undefined ? undefined : decodePoint(subnets[index]!, SubnetSnapshot), block));
+  const subnets = await pointsAtBlock(
+    redis,
+    snapshots.map((snapshot) => subnetsKeys.subnetPoints(snapshot.netuid)),
+    block,
+  );
+  const emissions = snapshots.map((snapshot, index) =>
+    describeEmission(
+      snapshot,
+      subnets[index] === undefined ? undefined : decodePoint(subnets[index]!, SubnetSnapshot),
+      block,
+    ),
+  );
   const scope = queryScope(["subnet-emissions/latest", [...netuids].sort((a, b) => a - b), request.sort, order]);
-  const page = sortedPage({ items: emissions, valueOf, idOf: (emission) => emission.netuid, order, limit, cursor: request.page?.cursor ?? "", scope });
+  const page = sortedPage({
+    items: emissions,
+    valueOf,
+    idOf: (emission) => emission.netuid,
+    order,
+    limit,
+    cursor: request.page?.cursor ?? "",
+    scope,
+  });
   const first = snapshots[0];
   const response: GetSubnetEmissionsLatestResponse = {
     asOf,
@@ -62,13 +89,18 @@ function emissionSortValue(sort: EmissionSort): (emission: SubnetEmission) => st
  * owner cut first, the rest half to miners and half to validators, of which root_prop goes to root.
  * It is given only when the snapshot carries owner_cut and root_prop.
  */
-export function describeEmission(snapshot: EmissionSnapshot, subnet: SubnetSnapshot | undefined, block: number): SubnetEmission {
+export function describeEmission(
+  snapshot: EmissionSnapshot,
+  subnet: SubnetSnapshot | undefined,
+  block: number,
+): SubnetEmission {
   const emission: SubnetEmission = {
     netuid: snapshot.netuid,
     emissionEnabled: snapshot.emissionEnabled,
     // `BlockEmission` is storage-only: an ingestor without a StorageQuery reader leaves it empty,
     // and a share of an unknown total is unknown (rendered null), not a server error.
-    taoEmissionShare: snapshot.blockEmissionRao === "" ? "" : ratio(taoEmission(snapshot).toString(), snapshot.blockEmissionRao),
+    taoEmissionShare:
+      snapshot.blockEmissionRao === "" ? "" : ratio(taoEmission(snapshot).toString(), snapshot.blockEmissionRao),
     taoInEmissionRao: snapshot.taoInEmissionRao,
     tempo: snapshot.tempo,
     perDayEstimate: { taoInRao: (BigInt(snapshot.taoInEmissionRao) * BLOCKS_PER_DAY).toString() },
@@ -89,18 +121,37 @@ export function describeEmission(snapshot: EmissionSnapshot, subnet: SubnetSnaps
     emission.blocksSinceLastEpoch = String(Math.max(0, block - Number(snapshot.lastEpochBlock)));
   }
   if (snapshot.nextEpochBlock !== undefined) emission.nextEpochBlock = snapshot.nextEpochBlock;
-  if (snapshot.ownerCut !== undefined && snapshot.rootProp !== undefined && snapshot.alphaOutEmissionNalpha !== undefined) {
+  if (
+    snapshot.ownerCut !== undefined &&
+    snapshot.rootProp !== undefined &&
+    snapshot.alphaOutEmissionNalpha !== undefined
+  ) {
     const alphaOut = BigInt(snapshot.alphaOutEmissionNalpha);
     const owner = mulIntByDecimal(alphaOut, snapshot.ownerCut);
     const rest = alphaOut - owner;
     const miners = rest / 2n;
     const validatorsHalf = rest - miners;
     const root = mulIntByDecimal(validatorsHalf, snapshot.rootProp);
-    emission.alphaOutSplit = { ownerNalpha: owner.toString(), minersNalpha: miners.toString(), validatorsNalpha: (validatorsHalf - root).toString(), rootNalpha: root.toString() };
+    emission.alphaOutSplit = {
+      ownerNalpha: owner.toString(),
+      minersNalpha: miners.toString(),
+      validatorsNalpha: (validatorsHalf - root).toString(),
+      rootNalpha: root.toString(),
+    };
   }
-  const pending = [snapshot.pendingServerNalpha, snapshot.pendingValidatorNalpha, snapshot.pendingRootAlphaNalpha, snapshot.pendingOwnerCutNalpha];
+  const pending = [
+    snapshot.pendingServerNalpha,
+    snapshot.pendingValidatorNalpha,
+    snapshot.pendingRootAlphaNalpha,
+    snapshot.pendingOwnerCutNalpha,
+  ];
   if (pending.every((value) => value !== undefined)) {
-    emission.pending = { serverNalpha: pending[0]!, validatorNalpha: pending[1]!, rootAlphaNalpha: pending[2]!, ownerNalpha: pending[3]! };
+    emission.pending = {
+      serverNalpha: pending[0]!,
+      validatorNalpha: pending[1]!,
+      rootAlphaNalpha: pending[2]!,
+      ownerNalpha: pending[3]!,
+    };
   }
   return emission;
 }

@@ -29,15 +29,33 @@ export function marketGrpcService(deps: { redis: Redis; log: Logger }): GrpcServ
     name: "platform.data.v1.MarketService",
     definition: MarketServiceService,
     implementation: {
-      getPriceLatest: unaryHandler<GetPriceLatestRequest, GetPriceLatestResponse>(log, "GetPriceLatest", (request) => getPriceLatest(redis, request)),
-      getPriceHistory: unaryHandler<GetPriceHistoryRequest, GetPriceHistoryResponse>(log, "GetPriceHistory", (request) => getPriceHistory(redis, request)),
-      getNetworkStatsLatest: unaryHandler<GetNetworkStatsLatestRequest, GetNetworkStatsLatestResponse>(log, "GetNetworkStatsLatest", () => getNetworkStatsLatest(redis)),
-      getSubnetPoolsLatest: unaryHandler<GetSubnetPoolsLatestRequest, GetSubnetPoolsLatestResponse>(log, "GetSubnetPoolsLatest", (request) => getSubnetPoolsLatest(redis, request)),
-      getSubnetPoolsHistory: unaryHandler<GetSubnetPoolsHistoryRequest, GetSubnetPoolsHistoryResponse>(log, "GetSubnetPoolsHistory", (request) =>
-        getSubnetPoolsHistory(redis, request),
+      getPriceLatest: unaryHandler<GetPriceLatestRequest, GetPriceLatestResponse>(log, "GetPriceLatest", (request) =>
+        getPriceLatest(redis, request),
       ),
-      getSubnetEmissionsLatest: unaryHandler<GetSubnetEmissionsLatestRequest, GetSubnetEmissionsLatestResponse>(log, "GetSubnetEmissionsLatest", (request) =>
-        getSubnetEmissionsLatest(redis, request),
+      getPriceHistory: unaryHandler<GetPriceHistoryRequest, GetPriceHistoryResponse>(
+        log,
+        "GetPriceHistory",
+        (request) => getPriceHistory(redis, request),
+      ),
+      getNetworkStatsLatest: unaryHandler<GetNetworkStatsLatestRequest, GetNetworkStatsLatestResponse>(
+        log,
+        "GetNetworkStatsLatest",
+        () => getNetworkStatsLatest(redis),
+      ),
+      getSubnetPoolsLatest: unaryHandler<GetSubnetPoolsLatestRequest, GetSubnetPoolsLatestResponse>(
+        log,
+        "GetSubnetPoolsLatest",
+        (request) => getSubnetPoolsLatest(redis, request),
+      ),
+      getSubnetPoolsHistory: unaryHandler<GetSubnetPoolsHistoryRequest, GetSubnetPoolsHistoryResponse>(
+        log,
+        "GetSubnetPoolsHistory",
+        (request) => getSubnetPoolsHistory(redis, request),
+      ),
+      getSubnetEmissionsLatest: unaryHandler<GetSubnetEmissionsLatestRequest, GetSubnetEmissionsLatestResponse>(
+        log,
+        "GetSubnetEmissionsLatest",
+        (request) => getSubnetEmissionsLatest(redis, request),
       ),
     },
   };

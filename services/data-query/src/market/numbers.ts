@@ -35,7 +35,10 @@ export function subtract(a: string, b: string): string {
   const left = parseDecimal(a);
   const right = parseDecimal(b);
   const scale = Math.max(left.scale, right.scale);
-  return formatDecimal(left.units * 10n ** BigInt(scale - left.scale) - right.units * 10n ** BigInt(scale - right.scale), scale);
+  return formatDecimal(
+    left.units * 10n ** BigInt(scale - left.scale) - right.units * 10n ** BigInt(scale - right.scale),
+    scale,
+  );
 }
 
 /** decimal × decimal, exact. */

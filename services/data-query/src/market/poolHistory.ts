@@ -1,9 +1,24 @@
 import { invalidArgument } from "@platform/errors";
 import { Interval, type PageInfo } from "@platform/proto/common/v1/common";
-import { SeriesFormat, type GetSubnetPoolsHistoryRequest, type GetSubnetPoolsHistoryResponse, type PoolPoint } from "@platform/proto/data/v1/market";
+import {
+  SeriesFormat,
+  type GetSubnetPoolsHistoryRequest,
+  type GetSubnetPoolsHistoryResponse,
+  type PoolPoint,
+} from "@platform/proto/data/v1/market";
 import { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
-import { decodeCursor, encodeCursor, mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel, resolveInterval, resolveWindow } from "../shared/index.js";
+import {
+  decodeCursor,
+  encodeCursor,
+  mulIntByDecimal,
+  orderOf,
+  pageLimitOf,
+  queryScope,
+  readModel,
+  resolveInterval,
+  resolveWindow,
+} from "../shared/index.js";
 import { asOfOf, notYet } from "./asOfRef.js";
 import { DAY_MS } from "./changes.js";
 import { bucketNameOf, bucketPage } from "./bucketPage.js";
@@ -12,7 +27,13 @@ import { subtract } from "./numbers.js";
 import { consistentPoints, decodePoint, marketKeys, ORDINAL_SPAN, run, type SeriesPoint } from "./readModel.js";
 
 const INTERVALS = {
-  allowed: [Interval.INTERVAL_BLOCK, Interval.INTERVAL_FIVE_MINUTES, Interval.INTERVAL_ONE_HOUR, Interval.INTERVAL_FOUR_HOURS, Interval.INTERVAL_ONE_DAY],
+  allowed: [
+    Interval.INTERVAL_BLOCK,
+    Interval.INTERVAL_FIVE_MINUTES,
+    Interval.INTERVAL_ONE_HOUR,
+    Interval.INTERVAL_FOUR_HOURS,
+    Interval.INTERVAL_ONE_DAY,
+  ],
   fallback: Interval.INTERVAL_ONE_HOUR,
 };
 const MAX_SPAN_MS: Partial<Record<Interval, number>> = {
@@ -24,10 +45,19 @@ const MAX_SPAN_MS: Partial<Record<Interval, number>> = {
 const MAX_BLOCKS = 7_200n;
 
 /** `GET /data/v1/subnet-pools/history`: pool OHLC per bucket, or one point per snapshot block. */
-export async function getSubnetPoolsHistory(redis: Redis, request: GetSubnetPoolsHistoryRequest, nowMs = Date.now()): Promise<GetSubnetPoolsHistoryResponse> {
-  if (request.netuids.length === 0) throw invalidArgument("INVALID_PARAMETER", "netuid is required", { parameter: "netuid" });
+export async function getSubnetPoolsHistory(
+  redis: Redis,
+  request: GetSubnetPoolsHistoryRequest,
+  nowMs = Date.now(),
+): Promise<GetSubnetPoolsHistoryResponse> {
+  if (request.netuids.length === 0)
+    throw invalidArgument("INVALID_PARAMETER", "netuid is required", { parameter: "netuid" });
   const interval = resolveInterval(request.window?.interval, INTERVALS);
-  if (request.format !== SeriesFormat.SERIES_FORMAT_UNSPECIFIED && request.format !== SeriesFormat.SERIES_FORMAT_OHLC && request.format !== SeriesFormat.SERIES_FORMAT_CLOSE) {
+  if (
+    request.format !== SeriesFormat.SERIES_FORMAT_UNSPECIFIED &&
+    request.format !== SeriesFormat.SERIES_FORMAT_OHLC &&
+    request.format !== SeriesFormat.SERIES_FORMAT_CLOSE
+  ) {
     throw invalidArgument("INVALID_PARAMETER", "format must be ohlc or close", { parameter: "format" });
   }
   const close = request.format === SeriesFormat.SERIES_FORMAT_CLOSE;
@@ -39,25 +69,61 @@ export async function getSubnetPoolsHistory(redis: Redis, request: GetSubnetPool
 
   const { block, points } = await consistentPoints(redis, netuids.map(marketKeys.poolPoints));
   if (block === undefined) throw notYet("pool");
-  const asOf = asOfOf(points.map((point) => (point === undefined ? undefined : decodePoint(point, PoolSnapshot))).find((snapshot) => Number(snapshot?.ref?.blockNumber) === block)?.ref);
+  const asOf = asOfOf(
+    points
+      .map((point) => (point === undefined ? undefined : decodePoint(point, PoolSnapshot)))
+      .find((snapshot) => Number(snapshot?.ref?.blockNumber) === block)?.ref,
+  );
 
   if (interval === Interval.INTERVAL_BLOCK) {
     if (request.window?.start !== undefined || request.window?.end !== undefined) {
-      throw invalidArgument("INVALID_PARAMETER", "interval=block takes block_start/block_end, not start/end", { parameter: "interval" });
+      throw invalidArgument("INVALID_PARAMETER", "interval=block takes block_start/block_end, not start/end", {
+        parameter: "interval",
+      });
     }
     const window = resolveWindow(
-      { interval, blockStart: request.window?.blockStart ?? String(Math.max(0, block - Number(MAX_BLOCKS) + 1)), blockEnd: request.window?.blockEnd ?? String(block) },
+      {
+        interval,
+        blockStart: request.window?.blockStart ?? String(Math.max(0, block - Number(MAX_BLOCKS) + 1)),
+        blockEnd: request.window?.blockEnd ?? String(block),
+      },
       { defaultSpanMs: DAY_MS, maxSpanMs: DAY_MS, maxBlockSpan: MAX_BLOCKS },
       nowMs,
     );
     if (window.kind !== "blocks") throw new Error("unreachable");
-    const scope = queryScope(["subnet-pools/history", netuids, interval, String(window.start), String(window.end), order, close]);
-    const page = await blockPage(redis, netuids, Number(window.start), Math.min(Number(window.end), block), order, limit, cursor, scope);
-    return { asOf, interval, points: page.items.map(({ netuid, point, previous }) => blockPoint(netuid, point, previous, close)), page: page.page };
+    const scope = queryScope([
+      "subnet-pools/history",
+      netuids,
+      interval,
+      String(window.start),
+      String(window.end),
+      order,
+      close,
+    ]);
+    const page = await blockPage(
+      redis,
+      netuids,
+      Number(window.start),
+      Math.min(Number(window.end), block),
+      order,
+      limit,
+      cursor,
+      scope,
+    );
+    return {
+      asOf,
+      interval,
+      points: page.items.map(({ netuid, point, previous }) => blockPoint(netuid, point, previous, close)),
+      page: page.page,
+    };
   }
 
   if (request.window?.blockStart !== undefined || request.window?.blockEnd !== undefined) {
-    throw invalidArgument("INVALID_PARAMETER", "bucketed intervals take start/end; block bounds go with interval=block", { parameter: "block_start" });
+    throw invalidArgument(
+      "INVALID_PARAMETER",
+      "bucketed intervals take start/end; block bounds go with interval=block",
+      { parameter: "block_start" },
+    );
   }
   const window = resolveWindow(request.window, { defaultSpanMs: 7 * DAY_MS, maxSpanMs: MAX_SPAN_MS[interval]! }, nowMs);
   if (window.kind !== "time") throw new Error("unreachable");
@@ -112,7 +178,10 @@ function blockPoint(netuid: number, point: SeriesPoint, previous: SeriesPoint | 
     alphaOutNalpha: snapshot.alphaOutNalpha,
     marketCapRao: mulIntByDecimal(BigInt(snapshot.alphaIssuanceNalpha), snapshot.priceTao).toString(),
     // Volume since the previous snapshot; the first stored snapshot has none to compare with.
-    volumeRao: previous?.m?.cumulative === undefined || snapshot.volumeTotalRao === undefined ? "0" : subtract(snapshot.volumeTotalRao, previous.m.cumulative),
+    volumeRao:
+      previous?.m?.cumulative === undefined || snapshot.volumeTotalRao === undefined
+        ? "0"
+        : subtract(snapshot.volumeTotalRao, previous.m.cumulative),
   };
   if (snapshot.rootProp !== undefined) out.rootProp = snapshot.rootProp;
   return out;
@@ -141,16 +210,22 @@ async function blockPage(
   const results = await run(redis, (pipeline) => {
     for (const netuid of netuids) {
       const key = marketKeys.poolPoints(netuid);
-      if (order === "asc") pipeline.zrevrangebyscore(key, `(${low}`, "-inf", "LIMIT", 0, 1).zrangebyscore(key, low, `(${high}`, "LIMIT", 0, want);
+      if (order === "asc")
+        pipeline
+          .zrevrangebyscore(key, `(${low}`, "-inf", "LIMIT", 0, 1)
+          .zrangebyscore(key, low, `(${high}`, "LIMIT", 0, want);
       // Desc reads on past the range's low end by one point, the previous of its oldest point.
       else pipeline.zrevrangebyscore(key, `(${high}`, "-inf", "LIMIT", 0, want + 1).exists(key);
     }
   });
   const sign = order === "asc" ? 1 : -1;
-  const compare = (left: { b: number; n: number }, right: { b: number; n: number }) => (left.b !== right.b ? sign * (left.b - right.b) : left.n - right.n);
+  const compare = (left: { b: number; n: number }, right: { b: number; n: number }) =>
+    left.b !== right.b ? sign * (left.b - right.b) : left.n - right.n;
   const entries: { netuid: number; point: SeriesPoint; previous: SeriesPoint | undefined }[] = [];
   netuids.forEach((netuid, index) => {
-    const parsed = (results[index * 2 + (order === "asc" ? 1 : 0)] as string[]).map((text) => JSON.parse(text) as SeriesPoint);
+    const parsed = (results[index * 2 + (order === "asc" ? 1 : 0)] as string[]).map(
+      (text) => JSON.parse(text) as SeriesPoint,
+    );
     const chronological = order === "asc" ? parsed : [...parsed].reverse();
     const before = order === "asc" ? (results[index * 2] as string[])[0] : undefined;
     let previous = before === undefined ? undefined : (JSON.parse(before) as SeriesPoint);
@@ -166,6 +241,7 @@ async function blockPage(
   const hasMore = ordered.length > limit;
   const lastItem = items.at(-1);
   const page: PageInfo = { limit, hasMore };
-  if (hasMore && lastItem !== undefined) page.nextCursor = encodeCursor(scope, { b: String(lastItem.point.b), n: String(lastItem.netuid) });
+  if (hasMore && lastItem !== undefined)
+    page.nextCursor = encodeCursor(scope, { b: String(lastItem.point.b), n: String(lastItem.netuid) });
   return { items, page };
 }

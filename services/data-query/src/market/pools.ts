@@ -1,6 +1,11 @@
 import { invalidArgument } from "@platform/errors";
 import { PoolMechanism } from "@platform/proto/common/v1/network";
-import { PoolSort, type GetSubnetPoolsLatestRequest, type GetSubnetPoolsLatestResponse, type SubnetPool } from "@platform/proto/data/v1/market";
+import {
+  PoolSort,
+  type GetSubnetPoolsLatestRequest,
+  type GetSubnetPoolsLatestResponse,
+  type SubnetPool,
+} from "@platform/proto/data/v1/market";
 import { PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import type { Redis } from "@platform/store";
@@ -15,20 +20,40 @@ import { sortedPage } from "./sortedPage.js";
 const PAGE = { defaultLimit: 256, maxLimit: 256 };
 
 /** `GET /data/v1/subnet-pools/latest`: every pool at the newest block all of them reached. */
-export async function getSubnetPoolsLatest(redis: Redis, request: GetSubnetPoolsLatestRequest): Promise<GetSubnetPoolsLatestResponse> {
+export async function getSubnetPoolsLatest(
+  redis: Redis,
+  request: GetSubnetPoolsLatestRequest,
+): Promise<GetSubnetPoolsLatestResponse> {
   const limit = pageLimitOf(request.page, PAGE);
   const order = orderOf(request.order, "desc");
   const valueOf = poolSortValue(request.sort);
   const known = toNetuids(await readModel(() => redis.smembers(marketKeys.pools)));
-  const netuids = request.netuids.length > 0 ? checkNetuids(request.netuids, known, 256) : [...known].filter((netuid) => request.includeRoot || netuid !== 0);
+  const netuids =
+    request.netuids.length > 0
+      ? checkNetuids(request.netuids, known, 256)
+      : [...known].filter((netuid) => request.includeRoot || netuid !== 0);
   const { block, points } = await consistentPoints(redis, netuids.map(marketKeys.poolPoints));
   if (block === undefined) throw notYet("pool");
   const snapshots = points.map((point) => (point === undefined ? undefined : decodePoint(point, PoolSnapshot)));
   const standing = snapshots.filter((snapshot): snapshot is PoolSnapshot => snapshot !== undefined);
   const asOf = asOfOf(standing.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
   const pools = await describePools(redis, standing, block, Date.parse(asOf.timestamp));
-  const scope = queryScope(["subnet-pools/latest", [...netuids].sort((a, b) => a - b), request.includeRoot, request.sort, order]);
-  const page = sortedPage({ items: pools, valueOf, idOf: (pool) => pool.netuid, order, limit, cursor: request.page?.cursor ?? "", scope });
+  const scope = queryScope([
+    "subnet-pools/latest",
+    [...netuids].sort((a, b) => a - b),
+    request.includeRoot,
+    request.sort,
+    order,
+  ]);
+  const page = sortedPage({
+    items: pools,
+    valueOf,
+    idOf: (pool) => pool.netuid,
+    order,
+    limit,
+    cursor: request.page?.cursor ?? "",
+    scope,
+  });
   return { asOf, pools: page.items, page: page.page };
 }
 
@@ -57,12 +82,32 @@ function poolSortValue(sort: PoolSort): (pool: SubnetPool) => string | undefined
 }
 
 /** The API view of pool snapshots taken at `block` (time `nowMs`): derived values, changes, names, USD. */
-export async function describePools(redis: Redis, snapshots: readonly PoolSnapshot[], block: number, nowMs: number): Promise<SubnetPool[]> {
+export async function describePools(
+  redis: Redis,
+  snapshots: readonly PoolSnapshot[],
+  block: number,
+  nowMs: number,
+): Promise<SubnetPool[]> {
   const bucketKeys = snapshots.map((snapshot) => marketKeys.poolBuckets(snapshot.netuid, "5m"));
   const [changes, volumes, subnets, usd] = await Promise.all([
-    priceChanges(redis, bucketKeys, nowMs, [HOUR_MS, DAY_MS, 7 * DAY_MS], snapshots.map((snapshot) => snapshot.priceTao)),
-    volumes24h(redis, bucketKeys, nowMs, snapshots.map((snapshot) => snapshot.volumeTotalRao)),
-    pointsAtBlock(redis, snapshots.map((snapshot) => subnetsKeys.subnetPoints(snapshot.netuid)), block),
+    priceChanges(
+      redis,
+      bucketKeys,
+      nowMs,
+      [HOUR_MS, DAY_MS, 7 * DAY_MS],
+      snapshots.map((snapshot) => snapshot.priceTao),
+    ),
+    volumes24h(
+      redis,
+      bucketKeys,
+      nowMs,
+      snapshots.map((snapshot) => snapshot.volumeTotalRao),
+    ),
+    pointsAtBlock(
+      redis,
+      snapshots.map((snapshot) => subnetsKeys.subnetPoints(snapshot.netuid)),
+      block,
+    ),
     newestPoints(redis, [marketKeys.pricePoints("TAO", "usd")]),
   ]);
   const taoUsd = usd[0] === undefined ? undefined : decodePoint(usd[0], PriceObserved).price;
@@ -72,7 +117,10 @@ export async function describePools(redis: Redis, snapshots: readonly PoolSnapsh
     const [change1h, change24h, change7d] = changes[index]!;
     const pool: SubnetPool = {
       netuid: snapshot.netuid,
-      mechanism: snapshot.mechanism === PoolMechanism.POOL_MECHANISM_UNSPECIFIED ? PoolMechanism.POOL_MECHANISM_DYNAMIC : snapshot.mechanism,
+      mechanism:
+        snapshot.mechanism === PoolMechanism.POOL_MECHANISM_UNSPECIFIED
+          ? PoolMechanism.POOL_MECHANISM_DYNAMIC
+          : snapshot.mechanism,
       taoInRao: snapshot.taoInRao,
       alphaInNalpha: snapshot.alphaInNalpha,
       alphaOutNalpha: snapshot.alphaOutNalpha,

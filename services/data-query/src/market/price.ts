@@ -1,6 +1,13 @@
 import { invalidArgument } from "@platform/errors";
 import { Interval, type TimeWindow } from "@platform/proto/common/v1/common";
-import { SeriesFormat, type GetPriceHistoryRequest, type GetPriceHistoryResponse, type GetPriceLatestRequest, type GetPriceLatestResponse, type PriceCandle } from "@platform/proto/data/v1/market";
+import {
+  SeriesFormat,
+  type GetPriceHistoryRequest,
+  type GetPriceHistoryResponse,
+  type GetPriceLatestRequest,
+  type GetPriceLatestResponse,
+  type PriceCandle,
+} from "@platform/proto/data/v1/market";
 import { NetworkStatsSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import type { Redis } from "@platform/store";
@@ -24,11 +31,20 @@ function vsOf(vs: string): string {
 /** `GET /data/v1/coin/price/latest`: the newest price round, its changes, and supply from the newest network stats. */
 export async function getPriceLatest(redis: Redis, request: GetPriceLatestRequest): Promise<GetPriceLatestResponse> {
   const vs = vsOf(request.vs);
-  const [pricePoint, statsPoint] = await newestPoints(redis, [marketKeys.pricePoints(ASSET, vs), marketKeys.statsPoints]);
+  const [pricePoint, statsPoint] = await newestPoints(redis, [
+    marketKeys.pricePoints(ASSET, vs),
+    marketKeys.statsPoints,
+  ]);
   if (pricePoint === undefined) throw notYet("price");
   const observed = decodePoint(pricePoint, PriceObserved);
   const asOf = asOfOf(observed.ref);
-  const [changes] = await priceChanges(redis, [marketKeys.priceBuckets(ASSET, vs, "5m")], Date.parse(asOf.timestamp), [HOUR_MS, DAY_MS, 7 * DAY_MS, 30 * DAY_MS], [observed.price]);
+  const [changes] = await priceChanges(
+    redis,
+    [marketKeys.priceBuckets(ASSET, vs, "5m")],
+    Date.parse(asOf.timestamp),
+    [HOUR_MS, DAY_MS, 7 * DAY_MS, 30 * DAY_MS],
+    [observed.price],
+  );
   const [change1h, change24h, change7d, change30d] = changes!;
   const response: GetPriceLatestResponse = {
     asOf,
@@ -37,7 +53,12 @@ export async function getPriceLatest(redis: Redis, request: GetPriceLatestReques
     price: observed.price,
     maxSupplyTao: MAX_SUPPLY_TAO,
     fullyDilutedMarketCapUsd: multiply(observed.price, MAX_SUPPLY_TAO),
-    source: { provider: observed.provider, feedAddress: observed.feedAddress, updatedAt: observed.updatedAt, roundId: observed.roundId },
+    source: {
+      provider: observed.provider,
+      feedAddress: observed.feedAddress,
+      updatedAt: observed.updatedAt,
+      roundId: observed.roundId,
+    },
   };
   if (change1h !== undefined) response.priceChange1hPct = change1h;
   if (change24h !== undefined) response.priceChange24hPct = change24h;
@@ -66,12 +87,18 @@ const MAX_SPAN_MS: Partial<Record<Interval, number>> = {
 /** Time bounds only: the price feed's rounds are bucketed by block time. */
 export function timeOnly(window: TimeWindow | undefined): void {
   if (window?.blockStart !== undefined || window?.blockEnd !== undefined) {
-    throw invalidArgument("INVALID_PARAMETER", "this history takes start/end, not block bounds", { parameter: window.blockStart !== undefined ? "block_start" : "block_end" });
+    throw invalidArgument("INVALID_PARAMETER", "this history takes start/end, not block bounds", {
+      parameter: window.blockStart !== undefined ? "block_start" : "block_end",
+    });
   }
 }
 
 /** `GET /data/v1/coin/price/history`: OHLC candles of the price rounds, by block time. */
-export async function getPriceHistory(redis: Redis, request: GetPriceHistoryRequest, nowMs = Date.now()): Promise<GetPriceHistoryResponse> {
+export async function getPriceHistory(
+  redis: Redis,
+  request: GetPriceHistoryRequest,
+  nowMs = Date.now(),
+): Promise<GetPriceHistoryResponse> {
   const vs = vsOf(request.vs);
   const interval = resolveInterval(request.window?.interval, PRICE_INTERVALS);
   timeOnly(request.window);
@@ -80,7 +107,11 @@ export async function getPriceHistory(redis: Redis, request: GetPriceHistoryRequ
   const limit = pageLimitOf(request.page, { defaultLimit: 500, maxLimit: 2_000 });
   const order = orderOf(request.order, "asc");
   const format = request.format === SeriesFormat.SERIES_FORMAT_CLOSE ? "close" : "ohlc";
-  if (request.format !== SeriesFormat.SERIES_FORMAT_UNSPECIFIED && request.format !== SeriesFormat.SERIES_FORMAT_OHLC && request.format !== SeriesFormat.SERIES_FORMAT_CLOSE) {
+  if (
+    request.format !== SeriesFormat.SERIES_FORMAT_UNSPECIFIED &&
+    request.format !== SeriesFormat.SERIES_FORMAT_OHLC &&
+    request.format !== SeriesFormat.SERIES_FORMAT_CLOSE
+  ) {
     throw invalidArgument("INVALID_PARAMETER", "format must be ohlc or close", { parameter: "format" });
   }
   const scope = queryScope(["coin/price/history", vs, interval, window.startMs, window.endMs, order]);
@@ -112,12 +143,14 @@ export async function getPriceHistory(redis: Redis, request: GetPriceHistoryRequ
     page = await readPage();
   }
   const asOf = asOfOf(decodePoint(pricePoint, PriceObserved).ref);
-  const candles = page.items.map(({ bucket }): PriceCandle => ({
-    bucketStart: new Date(bucket.s * 1_000).toISOString(),
-    open: format === "close" ? "" : bucket.o,
-    high: format === "close" ? "" : bucket.h,
-    low: format === "close" ? "" : bucket.l,
-    close: bucket.c,
-  }));
+  const candles = page.items.map(
+    ({ bucket }): PriceCandle => ({
+      bucketStart: new Date(bucket.s * 1_000).toISOString(),
+      open: format === "close" ? "" : bucket.o,
+      high: format === "close" ? "" : bucket.h,
+      low: format === "close" ? "" : bucket.l,
+      close: bucket.c,
+    }),
+  );
   return { asOf, vs, interval, candles, page: page.page };
 }

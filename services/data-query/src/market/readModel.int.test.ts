@@ -23,7 +23,15 @@ afterAll(async () => {
 });
 
 const member = (block: number, price: string) =>
-  JSON.stringify({ o: block * 100_000, b: block, h: `0x${block.toString(16).padStart(64, "0")}`, t: block * 12_000, p: Buffer.from(PoolSnapshot.encode(PoolSnapshot.fromPartial({ netuid: 1, priceTao: price, taoInRao: "10" })).finish()).toString("base64") });
+  JSON.stringify({
+    o: block * 100_000,
+    b: block,
+    h: `0x${block.toString(16).padStart(64, "0")}`,
+    t: block * 12_000,
+    p: Buffer.from(
+      PoolSnapshot.encode(PoolSnapshot.fromPartial({ netuid: 1, priceTao: price, taoInRao: "10" })).finish(),
+    ).toString("base64"),
+  });
 
 describe("series points", () => {
   it("are parsed and decoded once per member, shared frozen, and a new member is read afresh", async () => {

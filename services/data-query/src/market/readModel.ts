@@ -41,7 +41,8 @@ export const marketKeys = {
   emissions: "rm:market:emissions",
   statsPoints: "rm:market:stats:points",
   pricePoints: (asset: string, vs: string) => `rm:market:price:${asset}:${vs}:points`,
-  priceBuckets: (asset: string, vs: string, interval: BucketName) => `rm:market:price:${asset}:${vs}:buckets:${interval}`,
+  priceBuckets: (asset: string, vs: string, interval: BucketName) =>
+    `rm:market:price:${asset}:${vs}:buckets:${interval}`,
 } as const;
 
 export const subnetsKeys = {
@@ -111,10 +112,16 @@ export async function newestPoints(redis: Redis, keys: readonly string[]): Promi
 }
 
 /** The state of each series at `block`: its newest point at or below it. */
-export async function pointsAtBlock(redis: Redis, keys: readonly string[], block: number): Promise<(SeriesPoint | undefined)[]> {
+export async function pointsAtBlock(
+  redis: Redis,
+  keys: readonly string[],
+  block: number,
+): Promise<(SeriesPoint | undefined)[]> {
   if (keys.length === 0) return [];
   const top = block * ORDINAL_SPAN + (ORDINAL_SPAN - 1);
-  const results = await run(redis, (pipeline) => keys.forEach((key) => pipeline.zrevrangebyscore(key, top, "-inf", "LIMIT", 0, 1)));
+  const results = await run(redis, (pipeline) =>
+    keys.forEach((key) => pipeline.zrevrangebyscore(key, top, "-inf", "LIMIT", 0, 1)),
+  );
   return results.map((members) => parse((members as string[])[0]));
 }
 
@@ -124,7 +131,10 @@ export async function pointsAtBlock(redis: Redis, keys: readonly string[], block
  * of another for a moment; answering at the common block keeps every item of an answer consistent
  * with one chain read. Series without any point are left out (undefined).
  */
-export async function consistentPoints(redis: Redis, keys: readonly string[]): Promise<{ block: number | undefined; points: (SeriesPoint | undefined)[] }> {
+export async function consistentPoints(
+  redis: Redis,
+  keys: readonly string[],
+): Promise<{ block: number | undefined; points: (SeriesPoint | undefined)[] }> {
   const newest = await newestPoints(redis, keys);
   const blocks = newest.filter((point): point is SeriesPoint => point !== undefined).map((point) => point.b);
   if (blocks.length === 0) return { block: undefined, points: newest };
@@ -136,13 +146,23 @@ export async function consistentPoints(redis: Redis, keys: readonly string[]): P
 }
 
 /** The last bucket that ended at or before `timeMs` (its close is the value at that boundary). */
-export async function bucketsEndedBy(redis: Redis, keys: readonly string[], timeMs: number, size: number): Promise<(BucketAggregate | undefined)[]> {
+export async function bucketsEndedBy(
+  redis: Redis,
+  keys: readonly string[],
+  timeMs: number,
+  size: number,
+): Promise<(BucketAggregate | undefined)[]> {
   const [buckets] = await bucketsEndedByEach(redis, keys, [timeMs], size);
   return buckets ?? [];
 }
 
 /** bucketsEndedBy for several times at once, in one pipeline: per time, the bucket of each key. */
-export async function bucketsEndedByEach(redis: Redis, keys: readonly string[], timesMs: readonly number[], size: number): Promise<(BucketAggregate | undefined)[][]> {
+export async function bucketsEndedByEach(
+  redis: Redis,
+  keys: readonly string[],
+  timesMs: readonly number[],
+  size: number,
+): Promise<(BucketAggregate | undefined)[][]> {
   if (keys.length === 0) return timesMs.map(() => []);
   const results = await run(redis, (pipeline) => {
     for (const timeMs of timesMs) {

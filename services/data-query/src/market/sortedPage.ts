@@ -22,9 +22,14 @@ export interface SortedPageRequest<T> {
   carry?: Record<string, string>;
 }
 
-function compare(left: { value: string | undefined; id: number }, right: { value: string | undefined; id: number }, order: Order): number {
+function compare(
+  left: { value: string | undefined; id: number },
+  right: { value: string | undefined; id: number },
+  order: Order,
+): number {
   let byValue: number;
-  if (left.value === undefined || right.value === undefined) byValue = left.value === right.value ? 0 : left.value === undefined ? -1 : 1;
+  if (left.value === undefined || right.value === undefined)
+    byValue = left.value === right.value ? 0 : left.value === undefined ? -1 : 1;
   else byValue = compareDecimalStrings(left.value, right.value);
   if (order === "desc") byValue = -byValue;
   return byValue !== 0 ? byValue : left.id - right.id;
@@ -44,6 +49,7 @@ export function sortedPage<T>(request: SortedPageRequest<T>): { items: T[]; page
   const hasMore = start + request.limit < keyed.length;
   const last = slice.at(-1);
   const page: PageInfo = { limit: request.limit, hasMore };
-  if (hasMore && last !== undefined) page.nextCursor = encodeCursor(request.scope, { ...request.carry, k: last.value ?? "", i: String(last.id) });
+  if (hasMore && last !== undefined)
+    page.nextCursor = encodeCursor(request.scope, { ...request.carry, k: last.value ?? "", i: String(last.id) });
   return { items: slice.map((entry) => entry.item), page };
 }

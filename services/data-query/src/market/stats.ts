@@ -18,7 +18,10 @@ export async function getNetworkStatsLatest(redis: Redis): Promise<GetNetworkSta
   const asOf = asOfOf(stats.ref);
   const block = Number(asOf.blockNumber);
   const nowMs = Date.parse(asOf.timestamp);
-  const [poolNetuids, subnetNetuids] = await Promise.all([readModel(() => redis.smembers(marketKeys.pools)), readModel(() => redis.smembers(subnetsKeys.netuids))]);
+  const [poolNetuids, subnetNetuids] = await Promise.all([
+    readModel(() => redis.smembers(marketKeys.pools)),
+    readModel(() => redis.smembers(subnetsKeys.netuids)),
+  ]);
   const pools = [...toNetuids(poolNetuids)];
   const [poolPoints, subnetPoints] = await Promise.all([
     pointsAtBlock(redis, pools.map(marketKeys.poolPoints), block),
@@ -60,7 +63,10 @@ export async function getNetworkStatsLatest(redis: Redis): Promise<GetNetworkSta
     response.subnetLockedRao = stats.subnetLockedRao;
     // Derived: issuance less stake and locks. A chain whose issuance does not cover them (a devnet
     // genesis that never set `TotalIssuance`) has no meaningful figure: left out, never negative.
-    const free = stats.totalIssuanceRao === "" ? -1n : BigInt(stats.totalIssuanceRao) - BigInt(stats.totalStakeRao) - BigInt(stats.subnetLockedRao);
+    const free =
+      stats.totalIssuanceRao === ""
+        ? -1n
+        : BigInt(stats.totalIssuanceRao) - BigInt(stats.totalStakeRao) - BigInt(stats.subnetLockedRao);
     if (free >= 0n) response.freeRao = free.toString();
   }
   if (stats.accountsCount !== undefined) response.accountsCount = stats.accountsCount;
@@ -68,16 +74,23 @@ export async function getNetworkStatsLatest(redis: Redis): Promise<GetNetworkSta
   if (stats.extrinsicsCount !== undefined) response.extrinsicsCount = stats.extrinsicsCount;
   if (stats.transfersCount !== undefined) response.transfersCount = stats.transfersCount;
   const registration = response.registration!;
-  if (stats.subnetRegistrationCostRao !== undefined) registration.subnetRegistrationCostRao = stats.subnetRegistrationCostRao;
+  if (stats.subnetRegistrationCostRao !== undefined)
+    registration.subnetRegistrationCostRao = stats.subnetRegistrationCostRao;
   if (stats.subnetMinLockRao !== undefined) registration.subnetMinLockRao = stats.subnetMinLockRao;
   if (stats.subnetLastLockRao !== undefined) registration.subnetLastLockRao = stats.subnetLastLockRao;
-  if (stats.subnetLastRegistrationBlock !== undefined) registration.subnetLastRegistrationBlock = stats.subnetLastRegistrationBlock;
-  if (stats.lockReductionIntervalBlocks !== undefined) registration.lockReductionIntervalBlocks = stats.lockReductionIntervalBlocks;
+  if (stats.subnetLastRegistrationBlock !== undefined)
+    registration.subnetLastRegistrationBlock = stats.subnetLastRegistrationBlock;
+  if (stats.lockReductionIntervalBlocks !== undefined)
+    registration.lockReductionIntervalBlocks = stats.lockReductionIntervalBlocks;
   if (burns.length > 0) registration.neuronBurn = burnRange(burns);
   return response;
 }
 
 /** Min, median (lower middle for an even count) and max. */
 function burnRange(sorted: readonly bigint[]): BurnRange {
-  return { minRao: sorted[0]!.toString(), medianRao: sorted[Math.floor((sorted.length - 1) / 2)]!.toString(), maxRao: sorted.at(-1)!.toString() };
+  return {
+    minRao: sorted[0]!.toString(),
+    medianRao: sorted[Math.floor((sorted.length - 1) / 2)]!.toString(),
+    maxRao: sorted.at(-1)!.toString(),
+  };
 }

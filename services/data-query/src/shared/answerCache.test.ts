@@ -37,9 +37,19 @@ function setUp(maxBytes = 1 << 20) {
   const registry = new Registry();
   const cache = answerCache({ redis, versionKey: "rm:test:version", maxBytes, registry, name: "Test" });
   let computed = 0;
-  const compute = async (question: Question): Promise<Answer> => ({ id: question.id, body: "x".repeat(100), computedAt: ++computed });
+  const compute = async (question: Question): Promise<Answer> => ({
+    id: question.id,
+    body: "x".repeat(100),
+    computedAt: ++computed,
+  });
   const ask = cache.cached(method, compute);
-  const counts = async () => Object.fromEntries((await registry.getSingleMetric("data_query_answer_cache_total")!.get()).values.map((value) => [value.labels.result, value.value]));
+  const counts = async () =>
+    Object.fromEntries(
+      (await registry.getSingleMetric("data_query_answer_cache_total")!.get()).values.map((value) => [
+        value.labels.result,
+        value.value,
+      ]),
+    );
   return { cache, ask, versions, gets, computed: () => computed, counts };
 }
 
@@ -113,7 +123,14 @@ describe("answerCache", () => {
     versions.set("rm:test:version", "v1");
     let encodings = 0;
     const definition = cache.preEncoded({
-      ask: { ...method, requestDeserialize: (bytes: Buffer) => ({ id: bytes.toString() }), responseDeserialize: (bytes: Buffer) => JSON.parse(bytes.toString()), responseSerialize: (answer: Answer) => (encodings++, Buffer.from(JSON.stringify(answer))), requestStream: false, responseStream: false },
+      ask: {
+        ...method,
+        requestDeserialize: (bytes: Buffer) => ({ id: bytes.toString() }),
+        responseDeserialize: (bytes: Buffer) => JSON.parse(bytes.toString()),
+        responseSerialize: (answer: Answer) => (encodings++, Buffer.from(JSON.stringify(answer))),
+        requestStream: false,
+        responseStream: false,
+      },
     });
     const serialize = definition.ask!.responseSerialize as (value: unknown) => Buffer;
     const kept = await ask({ id: "a" });

@@ -21,7 +21,10 @@ import { readModel } from "./asOf.js";
  */
 export interface AnswerCache {
   /** `compute`, answered from the cache while the version stands. */
-  cached<Request, Response extends object>(method: CachedMethod<Request, Response>, compute: (request: Request) => Promise<Response>): (request: Request) => Promise<Response>;
+  cached<Request, Response extends object>(
+    method: CachedMethod<Request, Response>,
+    compute: (request: Request) => Promise<Response>,
+  ): (request: Request) => Promise<Response>;
   /** The service's definition with each answer's kept bytes sent as they are (see preEncoded). */
   preEncoded(definition: ServiceDefinition): ServiceDefinition;
 }
@@ -46,7 +49,11 @@ export interface AnswerCacheOptions {
 
 export function answerCache(options: AnswerCacheOptions): AnswerCache {
   const { redis, versionKey } = options;
-  const kept = new LRUCache<string, object>({ maxSize: options.maxBytes, sizeCalculation: (answer, key) => HEAP_PER_WIRE_BYTE * (encodedAnswers.get(answer)?.byteLength ?? 0) + key.length + 1 });
+  const kept = new LRUCache<string, object>({
+    maxSize: options.maxBytes,
+    sizeCalculation: (answer, key) =>
+      HEAP_PER_WIRE_BYTE * (encodedAnswers.get(answer)?.byteLength ?? 0) + key.length + 1,
+  });
   const inFlight = new Map<string, Promise<object>>();
   let standingVersion: string | undefined;
   const counted = answerCacheCounter(options.registry);
@@ -54,7 +61,10 @@ export function answerCache(options: AnswerCacheOptions): AnswerCache {
   const readVersion = () => readModel(() => redis.get(versionKey));
 
   return {
-    cached<Request, Response extends object>(method: CachedMethod<Request, Response>, compute: (request: Request) => Promise<Response>) {
+    cached<Request, Response extends object>(
+      method: CachedMethod<Request, Response>,
+      compute: (request: Request) => Promise<Response>,
+    ) {
       const computeAndKeep = async (key: string, version: string, request: Request): Promise<Response> => {
         const answer = await compute(request);
         if (standingVersion === version) {
@@ -116,7 +126,8 @@ export function preEncodedDefinition(definition: ServiceDefinition): ServiceDefi
   return Object.fromEntries(
     Object.entries(definition).map(([name, method]) => {
       const serialize = method.responseSerialize as (value: unknown) => Buffer;
-      const responseSerialize = (value: unknown) => (typeof value === "object" && value !== null ? encodedAnswers.get(value) : undefined) ?? serialize(value);
+      const responseSerialize = (value: unknown) =>
+        (typeof value === "object" && value !== null ? encodedAnswers.get(value) : undefined) ?? serialize(value);
       return [name, { ...method, responseSerialize }];
     }),
   ) as ServiceDefinition;

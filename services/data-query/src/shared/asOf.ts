@@ -9,7 +9,8 @@ import type { Redis } from "@platform/store";
  */
 export function asOfFromHash(hash: Record<string, string>): AsOf | undefined {
   const { chainId, blockNumber, blockHash, timestamp } = hash;
-  if (chainId === undefined || blockNumber === undefined || blockHash === undefined || timestamp === undefined) return undefined;
+  if (chainId === undefined || blockNumber === undefined || blockHash === undefined || timestamp === undefined)
+    return undefined;
   if (!/^\d+$/.test(chainId) || !/^\d+$/.test(blockNumber)) return undefined;
   return { chainId, blockNumber, blockHash, timestamp, finality: Finality.FINALITY_LATEST };
 }
@@ -17,7 +18,8 @@ export function asOfFromHash(hash: Record<string, string>): AsOf | undefined {
 /** The head `as_of` of a projection; READ_MODEL_UNAVAILABLE (503) while it has seen no block. */
 export async function readAsOf(redis: Redis, headKey: string): Promise<AsOf> {
   const asOf = asOfFromHash(await readModel(() => redis.hgetall(headKey)));
-  if (asOf === undefined) throw unavailable("READ_MODEL_UNAVAILABLE", "the read model has not seen a block yet; retry shortly");
+  if (asOf === undefined)
+    throw unavailable("READ_MODEL_UNAVAILABLE", "the read model has not seen a block yet; retry shortly");
   return asOf;
 }
 

@@ -52,7 +52,11 @@ export interface IntervalRules {
 export function resolveInterval(requested: Interval | undefined, rules: IntervalRules): Interval {
   const interval = requested === undefined || requested === Interval.INTERVAL_UNSPECIFIED ? rules.fallback : requested;
   if (!rules.allowed.includes(interval)) {
-    throw invalidArgument("INVALID_PARAMETER", `interval must be one of ${rules.allowed.map(intervalName).join(", ")}`, { parameter: "interval" });
+    throw invalidArgument(
+      "INVALID_PARAMETER",
+      `interval must be one of ${rules.allowed.map(intervalName).join(", ")}`,
+      { parameter: "interval" },
+    );
   }
   return interval;
 }

@@ -29,14 +29,21 @@ export function encodeCursor(scope: string, position: CursorPosition): string {
 }
 
 export function invalidCursor(): AppError {
-  return invalidArgument("INVALID_CURSOR", "cursor is not a cursor of this query; start again without it", { parameter: "cursor" });
+  return invalidArgument("INVALID_CURSOR", "cursor is not a cursor of this query; start again without it", {
+    parameter: "cursor",
+  });
 }
 
 /**
  * The position a cursor carries, after checking it belongs to `scope` and has every field in
  * `fields` matching its pattern (and each of `optionalFields` it has).
  */
-export function decodeCursor(cursor: string, scope: string, fields: Record<string, RegExp>, optionalFields: Record<string, RegExp> = {}): CursorPosition {
+export function decodeCursor(
+  cursor: string,
+  scope: string,
+  fields: Record<string, RegExp>,
+  optionalFields: Record<string, RegExp> = {},
+): CursorPosition {
   if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalidCursor();
   let body: unknown;
   try {

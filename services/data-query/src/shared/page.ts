@@ -10,7 +10,8 @@ export interface PageRules {
 export function pageLimitOf(page: PageRequest | undefined, rules: PageRules): number {
   const limit = page?.limit ?? 0;
   if (limit === 0) return rules.defaultLimit;
-  if (limit > rules.maxLimit) throw invalidArgument("INVALID_PARAMETER", `limit must be between 1 and ${rules.maxLimit}`, { parameter: "limit" });
+  if (limit > rules.maxLimit)
+    throw invalidArgument("INVALID_PARAMETER", `limit must be between 1 and ${rules.maxLimit}`, { parameter: "limit" });
   return limit;
 }
 

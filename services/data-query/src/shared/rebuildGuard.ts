@@ -20,13 +20,23 @@ export const PROJECTION_MARKERS = {
  * The markers are read with the call's own first reads (checkedHandler): the MGET leaves first in
  * the same socket write (coalesceWrites), so the check costs no round trip.
  */
-export function guardedByMarkers(registration: GrpcServiceRegistration, redis: Redis, markerKeys: readonly string[]): GrpcServiceRegistration {
+export function guardedByMarkers(
+  registration: GrpcServiceRegistration,
+  redis: Redis,
+  markerKeys: readonly string[],
+): GrpcServiceRegistration {
   const check = () =>
     projectionsComplete(redis, markerKeys).then(
       (complete) => (complete ? undefined : rebuilding()),
       // The markers could not be read (Redis away): an unchecked answer never goes out.
-      (error: unknown) => unavailable("READ_MODEL_UNAVAILABLE", "the read model could not be read; retry shortly", undefined, error),
+      (error: unknown) =>
+        unavailable("READ_MODEL_UNAVAILABLE", "the read model could not be read; retry shortly", undefined, error),
     );
-  const implementation = Object.fromEntries(Object.entries(registration.implementation).map(([name, handler]) => [name, checkedHandler(handler as UnaryCallHandler, check)]));
+  const implementation = Object.fromEntries(
+    Object.entries(registration.implementation).map(([name, handler]) => [
+      name,
+      checkedHandler(handler as UnaryCallHandler, check),
+    ]),
+  );
   return { ...registration, implementation };
 }

@@ -45,23 +45,41 @@ describe("windows", () => {
   });
 
   it("take RFC 3339 bounds and refuse bad ones naming the parameter", () => {
-    expect(resolveWindow({ start: "2026-08-01T00:00:00Z", end: "2026-08-02T00:00:00Z", interval: 0 }, rules, now)).toEqual({
+    expect(
+      resolveWindow({ start: "2026-08-01T00:00:00Z", end: "2026-08-02T00:00:00Z", interval: 0 }, rules, now),
+    ).toEqual({
       kind: "time",
       startMs: Date.parse("2026-08-01T00:00:00Z"),
       endMs: Date.parse("2026-08-02T00:00:00Z"),
     });
     expect(codeOf(() => resolveWindow({ start: "yesterday", interval: 0 }, rules, now))).toBe("INVALID_PARAMETER");
-    expect(codeOf(() => resolveWindow({ start: "2026-08-02T00:00:00Z", end: "2026-08-01T00:00:00Z", interval: 0 }, rules, now))).toBe("INVALID_PARAMETER");
+    expect(
+      codeOf(() =>
+        resolveWindow({ start: "2026-08-02T00:00:00Z", end: "2026-08-01T00:00:00Z", interval: 0 }, rules, now),
+      ),
+    ).toBe("INVALID_PARAMETER");
   });
 
   it("answer a start still to come, end left to its default, with an empty window rather than an error", () => {
     const later = new Date(now + 60_000).toISOString();
-    expect(resolveWindow({ start: later, interval: 0 }, rules, now)).toEqual({ kind: "time", startMs: now + 60_000, endMs: now + 60_000 });
-    expect(codeOf(() => resolveWindow({ start: later, end: new Date(now).toISOString(), interval: 0 }, rules, now))).toBe("INVALID_PARAMETER");
+    expect(resolveWindow({ start: later, interval: 0 }, rules, now)).toEqual({
+      kind: "time",
+      startMs: now + 60_000,
+      endMs: now + 60_000,
+    });
+    expect(
+      codeOf(() => resolveWindow({ start: later, end: new Date(now).toISOString(), interval: 0 }, rules, now)),
+    ).toBe("INVALID_PARAMETER");
   });
 
   it("read the signed six-digit years the gateway writes for instants before year 0", () => {
-    expect(resolveWindow({ start: "-000001-12-31T23:00:00.000Z", end: "0000-01-01T01:00:00.000Z", interval: 0 }, { ...rules, maxSpanMs: 3 * DAY }, now)).toEqual({
+    expect(
+      resolveWindow(
+        { start: "-000001-12-31T23:00:00.000Z", end: "0000-01-01T01:00:00.000Z", interval: 0 },
+        { ...rules, maxSpanMs: 3 * DAY },
+        now,
+      ),
+    ).toEqual({
       kind: "time",
       startMs: Date.parse("-000001-12-31T23:00:00.000Z"),
       endMs: Date.parse("0000-01-01T01:00:00.000Z"),
@@ -69,13 +87,25 @@ describe("windows", () => {
   });
 
   it("refuse a span over the maximum with WINDOW_TOO_LARGE, time or blocks", () => {
-    expect(codeOf(() => resolveWindow({ start: "2025-01-01T00:00:00Z", end: "2026-08-01T00:00:00Z", interval: 0 }, rules, now))).toBe("WINDOW_TOO_LARGE");
-    expect(codeOf(() => resolveWindow({ blockStart: "0", blockEnd: String(366 * 7_200 + 1), interval: 0 }, rules, now))).toBe("WINDOW_TOO_LARGE");
-    expect(resolveWindow({ blockStart: "10", blockEnd: "20", interval: 0 }, rules, now)).toEqual({ kind: "blocks", start: 10n, end: 20n });
+    expect(
+      codeOf(() =>
+        resolveWindow({ start: "2025-01-01T00:00:00Z", end: "2026-08-01T00:00:00Z", interval: 0 }, rules, now),
+      ),
+    ).toBe("WINDOW_TOO_LARGE");
+    expect(
+      codeOf(() => resolveWindow({ blockStart: "0", blockEnd: String(366 * 7_200 + 1), interval: 0 }, rules, now)),
+    ).toBe("WINDOW_TOO_LARGE");
+    expect(resolveWindow({ blockStart: "10", blockEnd: "20", interval: 0 }, rules, now)).toEqual({
+      kind: "blocks",
+      start: 10n,
+      end: 20n,
+    });
   });
 
   it("refuse mixing time and block bounds", () => {
-    expect(codeOf(() => resolveWindow({ start: "2026-08-01T00:00:00Z", blockEnd: "5", interval: 0 }, rules, now))).toBe("INVALID_PARAMETER");
+    expect(codeOf(() => resolveWindow({ start: "2026-08-01T00:00:00Z", blockEnd: "5", interval: 0 }, rules, now))).toBe(
+      "INVALID_PARAMETER",
+    );
   });
 });
 
@@ -88,12 +118,23 @@ describe("buckets", () => {
   });
 
   it("list the buckets overlapping a half-open window", () => {
-    const starts = bucketStarts(Date.parse("2026-08-20T10:30:00Z"), Date.parse("2026-08-20T13:00:00Z"), Interval.INTERVAL_ONE_HOUR);
-    expect(starts.map((ms) => new Date(ms).toISOString())).toEqual(["2026-08-20T10:00:00.000Z", "2026-08-20T11:00:00.000Z", "2026-08-20T12:00:00.000Z"]);
+    const starts = bucketStarts(
+      Date.parse("2026-08-20T10:30:00Z"),
+      Date.parse("2026-08-20T13:00:00Z"),
+      Interval.INTERVAL_ONE_HOUR,
+    );
+    expect(starts.map((ms) => new Date(ms).toISOString())).toEqual([
+      "2026-08-20T10:00:00.000Z",
+      "2026-08-20T11:00:00.000Z",
+      "2026-08-20T12:00:00.000Z",
+    ]);
   });
 
   it("resolve the route's default interval and refuse others", () => {
-    const rules = { allowed: [Interval.INTERVAL_ONE_HOUR, Interval.INTERVAL_ONE_DAY], fallback: Interval.INTERVAL_ONE_DAY };
+    const rules = {
+      allowed: [Interval.INTERVAL_ONE_HOUR, Interval.INTERVAL_ONE_DAY],
+      fallback: Interval.INTERVAL_ONE_DAY,
+    };
     expect(resolveInterval(Interval.INTERVAL_UNSPECIFIED, rules)).toBe(Interval.INTERVAL_ONE_DAY);
     expect(codeOf(() => resolveInterval(Interval.INTERVAL_BLOCK, rules))).toBe("INVALID_PARAMETER");
   });
@@ -103,7 +144,9 @@ describe("pages and decimals", () => {
   it("apply default and maximum limits and the default order", () => {
     expect(pageLimitOf(undefined, { defaultLimit: 50, maxLimit: 200 })).toBe(50);
     expect(pageLimitOf({ limit: 7, cursor: "" }, { defaultLimit: 50, maxLimit: 200 })).toBe(7);
-    expect(codeOf(() => pageLimitOf({ limit: 201, cursor: "" }, { defaultLimit: 50, maxLimit: 200 }))).toBe("INVALID_PARAMETER");
+    expect(codeOf(() => pageLimitOf({ limit: 201, cursor: "" }, { defaultLimit: 50, maxLimit: 200 }))).toBe(
+      "INVALID_PARAMETER",
+    );
     expect(orderOf(SortOrder.SORT_ORDER_UNSPECIFIED, "desc")).toBe("desc");
     expect(orderOf(SortOrder.SORT_ORDER_ASC, "desc")).toBe("asc");
   });

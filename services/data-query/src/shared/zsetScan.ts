@@ -32,12 +32,37 @@ export async function* scanZset(redis: Redis, key: string, options: ZsetScanOpti
     if (position !== undefined) {
       // Redis orders equal scores by member bytes; members here are ASCII, where JS agrees.
       const ties = pairs(await redis.zrange(key, position.score, position.score, "BYSCORE", "WITHSCORES"));
-      const beyond = ascending ? ties.filter((entry) => entry.member > position!.member) : ties.filter((entry) => entry.member < position!.member).reverse();
+      const beyond = ascending
+        ? ties.filter((entry) => entry.member > position!.member)
+        : ties.filter((entry) => entry.member < position!.member).reverse();
       for (const entry of beyond) if (inBounds(entry.score, options)) yield entry;
     }
     const entries = ascending
-      ? pairs(await redis.zrange(key, position === undefined ? options.min : `(${position.score}`, options.max, "BYSCORE", "LIMIT", 0, chunk, "WITHSCORES"))
-      : pairs(await redis.zrange(key, position === undefined ? options.max : `(${position.score}`, options.min, "BYSCORE", "REV", "LIMIT", 0, chunk, "WITHSCORES"));
+      ? pairs(
+          await redis.zrange(
+            key,
+            position === undefined ? options.min : `(${position.score}`,
+            options.max,
+            "BYSCORE",
+            "LIMIT",
+            0,
+            chunk,
+            "WITHSCORES",
+          ),
+        )
+      : pairs(
+          await redis.zrange(
+            key,
+            position === undefined ? options.max : `(${position.score}`,
+            options.min,
+            "BYSCORE",
+            "REV",
+            "LIMIT",
+            0,
+            chunk,
+            "WITHSCORES",
+          ),
+        );
     const bounded = position === undefined ? entries : entries.filter((entry) => inBounds(entry.score, options));
     for (const entry of bounded) yield entry;
     const last = entries.at(-1);
@@ -66,6 +91,7 @@ function below(value: number, bound: string): boolean {
 
 function pairs(flat: string[]): ZsetEntry[] {
   const entries: ZsetEntry[] = [];
-  for (let index = 0; index + 1 < flat.length; index += 2) entries.push({ member: flat[index]!, score: flat[index + 1]! });
+  for (let index = 0; index + 1 < flat.length; index += 2)
+    entries.push({ member: flat[index]!, score: flat[index + 1]! });
   return entries;
 }

@@ -1,5 +1,10 @@
 import { invalidArgument, PlatformError, unavailable } from "@platform/errors";
-import { HolderGrouping, type GetHoldersTopRequest, type GetHoldersTopResponse, type Holder } from "@platform/proto/data/v1/subnets";
+import {
+  HolderGrouping,
+  type GetHoldersTopRequest,
+  type GetHoldersTopResponse,
+  type Holder,
+} from "@platform/proto/data/v1/subnets";
 import { HolderPositions, PoolSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { ChainRef, PageInfo } from "@platform/proto/common/v1/common";
 import type { HolderCoverage } from "@platform/proto/common/v1/network";
@@ -27,7 +32,8 @@ export async function getHoldersTop(redis: Redis, request: GetHoldersTopRequest)
       return await readHoldersTop(redis, request);
     } catch (error) {
       if (!(error instanceof RankingReplaced)) throw error;
-      if (attempt >= READ_ATTEMPTS) throw unavailable("READ_MODEL_UNAVAILABLE", "the holder ranking is being replaced; retry");
+      if (attempt >= READ_ATTEMPTS)
+        throw unavailable("READ_MODEL_UNAVAILABLE", "the holder ranking is being replaced; retry");
     }
   }
 }
@@ -57,16 +63,40 @@ async function atomically(redis: Redis, build: (multi: ReturnType<Redis["multi"]
 async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Promise<GetHoldersTopResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 100, maxLimit: 500 });
   const grouping = request.groupBy === HolderGrouping.HOLDER_GROUPING_POSITION ? "position" : "coldkey";
-  if (![HolderGrouping.HOLDER_GROUPING_UNSPECIFIED, HolderGrouping.HOLDER_GROUPING_COLDKEY, HolderGrouping.HOLDER_GROUPING_POSITION].includes(request.groupBy)) {
+  if (
+    ![
+      HolderGrouping.HOLDER_GROUPING_UNSPECIFIED,
+      HolderGrouping.HOLDER_GROUPING_COLDKEY,
+      HolderGrouping.HOLDER_GROUPING_POSITION,
+    ].includes(request.groupBy)
+  ) {
     throw invalidArgument("INVALID_PARAMETER", "group_by must be coldkey or position", { parameter: "group_by" });
   }
   const minAlpha = request.minAlphaNalpha ?? "1";
-  if (!/^\d{1,24}$/.test(minAlpha)) throw invalidArgument("INVALID_PARAMETER", "min_alpha_nalpha must be an integer amount", { parameter: "min_alpha_nalpha" });
+  if (!/^\d{1,24}$/.test(minAlpha))
+    throw invalidArgument("INVALID_PARAMETER", "min_alpha_nalpha must be an integer amount", {
+      parameter: "min_alpha_nalpha",
+    });
   const known = toNetuids(await readModel(() => redis.smembers(subnetsKeys.netuids)));
   const [netuid] = checkNetuids([request.netuid], known, 1) as [number];
   const scope = queryScope(["holders/top", netuid, grouping, minAlpha]);
-  const cursor = request.page?.cursor ? decodeCursor(request.page.cursor, scope, { m: /^\d{24}:0x[0-9a-f]{64}(:0x[0-9a-f]{64})?$/, r: /^\d{1,6}$/ }, { s: /^\d{1,20}:0x[0-9a-f]{64}$/, a: /^\d{1,12}$/ }) : undefined;
-  const walk: Walk = { netuid, grouping, limit, after: cursor?.m, ...(cursor?.s === undefined || cursor.a === undefined ? {} : { pinned: { set: cursor.s, poolBlock: Number(cursor.a) } }) };
+  const cursor = request.page?.cursor
+    ? decodeCursor(
+        request.page.cursor,
+        scope,
+        { m: /^\d{24}:0x[0-9a-f]{64}(:0x[0-9a-f]{64})?$/, r: /^\d{1,6}$/ },
+        { s: /^\d{1,20}:0x[0-9a-f]{64}$/, a: /^\d{1,12}$/ },
+      )
+    : undefined;
+  const walk: Walk = {
+    netuid,
+    grouping,
+    limit,
+    after: cursor?.m,
+    ...(cursor?.s === undefined || cursor.a === undefined
+      ? {}
+      : { pinned: { set: cursor.s, poolBlock: Number(cursor.a) } }),
+  };
 
   // A walk stays on the holder set (and pool block) of its first page while the projector
   // replaces the ranking: the zsets serve it while they show that set, the stored set after.
@@ -80,19 +110,26 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
           // A holder set is published when it changes, a pool at every block (same partition and
           // transaction, so never behind it): the set stands until the newest pool's block, which
           // the answer describes, valued at that pool.
-          newestPool !== undefined && newestPool.b >= Number(set.ref!.blockNumber) ? newestPool : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], Number(set.ref!.blockNumber)).then((points) => points[0]),
+          newestPool !== undefined && newestPool.b >= Number(set.ref!.blockNumber)
+            ? newestPool
+            : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], Number(set.ref!.blockNumber)).then(
+                (points) => points[0],
+              ),
         )
       : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], walk.pinned.poolBlock).then((points) => points[0]),
     // Names come from the metagraph's flags (coldkey and identity name of the neurons that have
     // one); a read model projected before the flags existed gives the whole metagraph.
-    newestPoints(redis, [subnetsKeys.validatorFlagPoints(netuid)]).then(async ([flags]) => flags ?? (await newestPoints(redis, [subnetsKeys.validatorPoints(netuid)]))[0]),
+    newestPoints(redis, [subnetsKeys.validatorFlagPoints(netuid)]).then(
+      async ([flags]) => flags ?? (await newestPoints(redis, [subnetsKeys.validatorPoints(netuid)]))[0],
+    ),
   ]);
   if (poolPoint === undefined) throw notYet("pool of this subnet");
   const pool = decodePoint(poolPoint, PoolSnapshot);
   const identities = new Map<string, string>();
   if (validatorPoint !== undefined) {
     for (const neuron of decodePoint(validatorPoint, ValidatorSetSnapshot).neurons) {
-      if (neuron.coldkey !== undefined && neuron.identity?.name) identities.set(neuron.coldkey.publicKey.toLowerCase(), neuron.identity.name);
+      if (neuron.coldkey !== undefined && neuron.identity?.name)
+        identities.set(neuron.coldkey.publicKey.toLowerCase(), neuron.identity.name);
     }
   }
 
@@ -120,7 +157,12 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
   const pageInfo: PageInfo = { limit, hasMore };
   const last = entries.at(-1);
   if (hasMore && last !== undefined) {
-    pageInfo.nextCursor = encodeCursor(scope, { m: last.member, r: String(firstRank + entries.length - 1), s: page.tag, a: String(poolPoint.b) });
+    pageInfo.nextCursor = encodeCursor(scope, {
+      m: last.member,
+      r: String(firstRank + entries.length - 1),
+      s: page.tag,
+      a: String(poolPoint.b),
+    });
   }
   return {
     asOf: asOfOf(pool.ref),
@@ -166,8 +208,10 @@ interface SetPage {
  */
 async function fromRanking(redis: Redis, walk: Walk): Promise<SetPage | undefined> {
   const { netuid, after } = walk;
-  const rankingKey = walk.grouping === "coldkey" ? subnetsKeys.holderColdkeys(netuid) : subnetsKeys.holderPositions(netuid);
-  const rowsKey = walk.grouping === "coldkey" ? subnetsKeys.holderColdkeyRows(netuid) : subnetsKeys.holderPositionRows(netuid);
+  const rankingKey =
+    walk.grouping === "coldkey" ? subnetsKeys.holderColdkeys(netuid) : subnetsKeys.holderPositions(netuid);
+  const rowsKey =
+    walk.grouping === "coldkey" ? subnetsKeys.holderColdkeyRows(netuid) : subnetsKeys.holderPositionRows(netuid);
   const [ranked, headText, members, startRank, holdersCount] = await atomically(redis, (multi) => {
     multi
       .get(subnetsKeys.holderRanked(netuid))
@@ -183,13 +227,19 @@ async function fromRanking(redis: Redis, walk: Walk): Promise<SetPage | undefine
   if (walk.pinned !== undefined && ranked !== walk.pinned.set) return undefined;
   // The ranking and its head are written in one transaction and read in one: they always agree.
   // A ranking written before heads existed: the newest stored set is its head.
-  const head = headText === null ? await headOfNewestSet(redis, netuid) : (JSON.parse(headText as string) as SetHead & { tag: string });
+  const head =
+    headText === null
+      ? await headOfNewestSet(redis, netuid)
+      : (JSON.parse(headText as string) as SetHead & { tag: string });
   if (ranked !== head.tag) throw new RankingReplaced();
   if (after !== undefined && startRank === null) throw invalidArgumentCursor();
   const fields = (members as string[]).map((member) => member.slice(RANK_WIDTH + 1));
   // The rows come in a second round trip: the same ranking must still stand, or they may be a newer
   // set's amounts under this set's as_of.
-  const [rowTexts, rankedNow] = fields.length === 0 ? [[], ranked] : await atomically(redis, (multi) => multi.hmget(rowsKey, ...fields).get(subnetsKeys.holderRanked(netuid)));
+  const [rowTexts, rankedNow] =
+    fields.length === 0
+      ? [[], ranked]
+      : await atomically(redis, (multi) => multi.hmget(rowsKey, ...fields).get(subnetsKeys.holderRanked(netuid)));
   if (rankedNow !== ranked) {
     if (walk.pinned === undefined) throw new RankingReplaced();
     return undefined;
@@ -219,11 +269,17 @@ async function fromStoredSet(redis: Redis, walk: Walk): Promise<SetPage> {
     .map((text) => JSON.parse(text) as SeriesPoint)
     .find((point) => `${point.o}:${point.h}` === tag);
   if (stored === undefined) {
-    throw invalidArgument("INVALID_CURSOR", "the holder set this walk started on is no longer kept; start again without the cursor", { parameter: "cursor" });
+    throw invalidArgument(
+      "INVALID_CURSOR",
+      "the holder set this walk started on is no longer kept; start again without the cursor",
+      { parameter: "cursor" },
+    );
   }
   const set = HolderPositions.decode(Buffer.from(stored.p, "base64"));
   const ranking = rankHolders(set);
-  const ranked = (walk.grouping === "coldkey" ? ranking.coldkeys : ranking.positions).sort((left, right) => (left.member < right.member ? -1 : left.member > right.member ? 1 : 0));
+  const ranked = (walk.grouping === "coldkey" ? ranking.coldkeys : ranking.positions).sort((left, right) =>
+    left.member < right.member ? -1 : left.member > right.member ? 1 : 0,
+  );
   const start = walk.after === undefined ? 0 : ranked.findIndex((entry) => entry.member === walk.after);
   if (start < 0) throw invalidArgumentCursor();
   const from = walk.after === undefined ? 0 : start + 1;
@@ -246,5 +302,9 @@ async function headOfNewestSet(redis: Redis, netuid: number): Promise<SetHead & 
 }
 
 function invalidArgumentCursor() {
-  return invalidArgument("INVALID_CURSOR", "the holder this cursor points at left the ranking; start again without it", { parameter: "cursor" });
+  return invalidArgument(
+    "INVALID_CURSOR",
+    "the holder this cursor points at left the ranking; start again without it",
+    { parameter: "cursor" },
+  );
 }

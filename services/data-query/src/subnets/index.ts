@@ -24,7 +24,13 @@ export interface SubnetsReadsOptions {
  */
 export function subnetsReads(options: SubnetsReadsOptions) {
   const { redis } = options;
-  const answers = answerCache({ redis, versionKey: readModelVersionKeys.subnets, maxBytes: options.answerCacheMaxBytes, registry: options.registry, name: "SubnetsService" });
+  const answers = answerCache({
+    redis,
+    versionKey: readModelVersionKeys.subnets,
+    maxBytes: options.answerCacheMaxBytes,
+    registry: options.registry,
+    name: "SubnetsService",
+  });
   const methods = SubnetsServiceService;
   return {
     definition: answers.preEncoded(SubnetsServiceService),
@@ -35,7 +41,12 @@ export function subnetsReads(options: SubnetsReadsOptions) {
 }
 
 /** SubnetsService: subnetsReads behind gRPC. */
-export function subnetsGrpcService(deps: { redis: Redis; log: Logger; answerCacheMaxBytes: number; registry?: Registry }): GrpcServiceRegistration {
+export function subnetsGrpcService(deps: {
+  redis: Redis;
+  log: Logger;
+  answerCacheMaxBytes: number;
+  registry?: Registry;
+}): GrpcServiceRegistration {
   const { log } = deps;
   const reads = subnetsReads(deps);
   return {

@@ -1,6 +1,16 @@
 import { invalidArgument } from "@platform/errors";
-import { SubnetSort, type GetSubnetsLatestRequest, type GetSubnetsLatestResponse, type Subnet } from "@platform/proto/data/v1/subnets";
-import { EmissionSnapshot, PoolSnapshot, SubnetSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
+import {
+  SubnetSort,
+  type GetSubnetsLatestRequest,
+  type GetSubnetsLatestResponse,
+  type Subnet,
+} from "@platform/proto/data/v1/subnets";
+import {
+  EmissionSnapshot,
+  PoolSnapshot,
+  SubnetSnapshot,
+  ValidatorSetSnapshot,
+} from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
 import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
 import { asOfOf, notYet } from "../market/asOfRef.js";
@@ -9,7 +19,10 @@ import { consistentPoints, decodePoint, pointsAtBlock, subnetsKeys } from "../ma
 import { sortedPage } from "../market/sortedPage.js";
 
 /** `GET /data/v1/subnets/latest`: every subnet at the newest block all of their snapshots reached. */
-export async function getSubnetsLatest(redis: Redis, request: GetSubnetsLatestRequest): Promise<GetSubnetsLatestResponse> {
+export async function getSubnetsLatest(
+  redis: Redis,
+  request: GetSubnetsLatestRequest,
+): Promise<GetSubnetsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 256, maxLimit: 256 });
   const order = orderOf(request.order, "asc");
   const valueOf = subnetSortValue(request.sort);
@@ -45,7 +58,15 @@ export async function getSubnetsLatest(redis: Redis, request: GetSubnetsLatestRe
     ),
   );
   const scope = queryScope(["subnets/latest", [...requested].sort((a, b) => a - b), request.sort, order]);
-  const page = sortedPage({ items: subnets, valueOf, idOf: (subnet) => subnet.netuid, order, limit, cursor: request.page?.cursor ?? "", scope });
+  const page = sortedPage({
+    items: subnets,
+    valueOf,
+    idOf: (subnet) => subnet.netuid,
+    order,
+    limit,
+    cursor: request.page?.cursor ?? "",
+    scope,
+  });
   return { asOf, subnets: page.items, page: page.page };
 }
 
@@ -70,7 +91,12 @@ function subnetSortValue(sort: SubnetSort): (subnet: Subnet) => string | undefin
 /** Each described subnet's TAO emission in the block (not a field of Subnet, only a sort key). */
 const taoEmissions = new WeakMap<Subnet, string>();
 
-export function describeSubnet(snapshot: SubnetSnapshot, validators: ValidatorSetSnapshot | undefined, pool: PoolSnapshot | undefined, emission: EmissionSnapshot | undefined): Subnet {
+export function describeSubnet(
+  snapshot: SubnetSnapshot,
+  validators: ValidatorSetSnapshot | undefined,
+  pool: PoolSnapshot | undefined,
+  emission: EmissionSnapshot | undefined,
+): Subnet {
   const subnet: Subnet = {
     netuid: snapshot.netuid,
     owner: { coldkey: snapshot.ownerColdkey, hotkey: snapshot.ownerHotkey },
@@ -96,8 +122,13 @@ export function describeSubnet(snapshot: SubnetSnapshot, validators: ValidatorSe
   if (snapshot.liquidAlpha !== undefined) subnet.liquidAlpha = snapshot.liquidAlpha;
   if (snapshot.hyperparameters !== undefined) subnet.hyperparameters = snapshot.hyperparameters;
   if (pool !== undefined) {
-    subnet.pool = { priceTao: pool.priceTao, taoInRao: pool.taoInRao, marketCapRao: mulIntByDecimal(BigInt(pool.alphaIssuanceNalpha), pool.priceTao).toString() };
+    subnet.pool = {
+      priceTao: pool.priceTao,
+      taoInRao: pool.taoInRao,
+      marketCapRao: mulIntByDecimal(BigInt(pool.alphaIssuanceNalpha), pool.priceTao).toString(),
+    };
   }
-  if (emission !== undefined) taoEmissions.set(subnet, (BigInt(emission.taoInEmissionRao) + BigInt(emission.excessTaoRao ?? "0")).toString());
+  if (emission !== undefined)
+    taoEmissions.set(subnet, (BigInt(emission.taoInEmissionRao) + BigInt(emission.excessTaoRao ?? "0")).toString());
   return subnet;
 }

@@ -19,7 +19,11 @@ import { getValidatorsLatest } from "./validators.js";
 import { subnetsReads } from "./index.js";
 
 const dir = tempDir("data-query-subnets-reads");
-const log = createLogger({ service: "holders-test", level: "warn", destination: new Writable({ write: (_c, _e, callback) => callback() }) });
+const log = createLogger({
+  service: "holders-test",
+  level: "warn",
+  destination: new Writable({ write: (_c, _e, callback) => callback() }),
+});
 const hashOf = (block: number) => `0x${block.toString(16).padStart(64, "0")}`;
 const ref = (block: number): ChainRef => ({
   chainId: "945",
@@ -38,20 +42,42 @@ let offset = -1;
 /** One block of subnet 1: its pool and its holder set (coldkey 1 and 2, with these amounts). */
 async function block(number: number, alphaOne: string | undefined, alphaTwo = "0", priceTao = "0.25"): Promise<void> {
   const events: NetworkChainEvent[] = [
-    { event: { $case: "poolSnapshot", value: { ref: ref(number), netuid: 1, mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, taoInRao: "1000", alphaInNalpha: "4000", alphaOutNalpha: String(number * 1_000), alphaIssuanceNalpha: "5000", priceTao, movingPriceTao: "0.25", volumeTotalRao: "0" } } },
-  ];
-  // A block without holder amounts publishes only its pool: the set of an earlier block stands.
-  if (alphaOne !== undefined) events.push(
     {
       event: {
-        $case: "holderPositions",
-        value: { ref: ref(number), netuid: 1, coverage: HolderCoverage.HOLDER_COVERAGE_REGISTERED_HOTKEYS_ONLY, chunkIndex: 0, chunkCount: 1, positions: [
-          { coldkey: account("1"), hotkey: account("a"), alphaNalpha: alphaOne },
-          { coldkey: account("2"), hotkey: account("a"), alphaNalpha: alphaTwo },
-        ] },
+        $case: "poolSnapshot",
+        value: {
+          ref: ref(number),
+          netuid: 1,
+          mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+          taoInRao: "1000",
+          alphaInNalpha: "4000",
+          alphaOutNalpha: String(number * 1_000),
+          alphaIssuanceNalpha: "5000",
+          priceTao,
+          movingPriceTao: "0.25",
+          volumeTotalRao: "0",
+        },
       },
     },
-  );
+  ];
+  // A block without holder amounts publishes only its pool: the set of an earlier block stands.
+  if (alphaOne !== undefined)
+    events.push({
+      event: {
+        $case: "holderPositions",
+        value: {
+          ref: ref(number),
+          netuid: 1,
+          coverage: HolderCoverage.HOLDER_COVERAGE_REGISTERED_HOTKEYS_ONLY,
+          chunkIndex: 0,
+          chunkCount: 1,
+          positions: [
+            { coldkey: account("1"), hotkey: account("a"), alphaNalpha: alphaOne },
+            { coldkey: account("2"), hotkey: account("a"), alphaNalpha: alphaTwo },
+          ],
+        },
+      },
+    });
   await publish(events);
 }
 
@@ -59,11 +85,26 @@ async function block(number: number, alphaOne: string | undefined, alphaTwo = "0
 async function publish(events: NetworkChainEvent[]): Promise<void> {
   const previous = offset;
   const messages: ConsumedRecord[] = events.map((event) => ({
-    topic: TOPICS.chainNetwork.name, partition: 0, offset: String(++offset), timestamp: "0", key: "netuid:1", value: Buffer.from(encodePayload(TOPICS.chainNetwork, event)),
-    eventId: undefined, eventType: undefined, schema: undefined, traceparent: undefined, tracestate: undefined, headers: {},
+    topic: TOPICS.chainNetwork.name,
+    partition: 0,
+    offset: String(++offset),
+    timestamp: "0",
+    key: "netuid:1",
+    value: Buffer.from(encodePayload(TOPICS.chainNetwork, event)),
+    eventId: undefined,
+    eventType: undefined,
+    schema: undefined,
+    traceparent: undefined,
+    tracestate: undefined,
+    headers: {},
   }));
   await subnetsProjection({ redis, log }).handleBatch({
-    topic: TOPICS.chainNetwork.name, partition: 0, messages, lastOffset: String(offset), previousOffset: previous < 0 ? undefined : String(previous), heartbeat: async () => undefined,
+    topic: TOPICS.chainNetwork.name,
+    partition: 0,
+    messages,
+    lastOffset: String(offset),
+    previousOffset: previous < 0 ? undefined : String(previous),
+    heartbeat: async () => undefined,
   });
 }
 
@@ -111,7 +152,10 @@ describe("getHoldersTop", () => {
     const answer = await getHoldersTop(racing, request);
     // Block 11's set throughout: its as_of, its amounts and its pool, never block 10's as_of with block 11's rows.
     expect(answer.asOf?.blockNumber).toBe("11");
-    expect(answer.holders.map((holder) => [holder.coldkey?.ss58, holder.alphaNalpha])).toEqual([["ss58-1", "900"], ["ss58-2", "100"]]);
+    expect(answer.holders.map((holder) => [holder.coldkey?.ss58, holder.alphaNalpha])).toEqual([
+      ["ss58-1", "900"],
+      ["ss58-2", "100"],
+    ]);
     expect(answer.alphaOutNalpha).toBe("11000");
   });
 
@@ -123,13 +167,20 @@ describe("getHoldersTop", () => {
     expect(answer.asOf?.blockNumber).toBe("42");
     expect(answer.priceTao).toBe("0.75");
     expect(answer.alphaOutNalpha).toBe("42000");
-    expect(answer.holders.map((holder) => [holder.coldkey?.ss58, holder.alphaNalpha, holder.valueRao])).toEqual([["ss58-1", "800", "600"], ["ss58-2", "200", "150"]]);
+    expect(answer.holders.map((holder) => [holder.coldkey?.ss58, holder.alphaNalpha, holder.valueRao])).toEqual([
+      ["ss58-1", "800", "600"],
+      ["ss58-2", "200", "150"],
+    ]);
   });
 
   it("answers a first page from the ranking and its head alone, without moving the whole stored set", async () => {
     await block(45, "900", "100");
     const expected = await getHoldersTop(redis, request);
-    expect(JSON.parse((await redis.get("rm:subnets:holders:1:ranked-head"))!)).toMatchObject({ tag: await redis.get("rm:subnets:holders:1:ranked"), ref: { blockNumber: "45" }, coverage: HolderCoverage.HOLDER_COVERAGE_REGISTERED_HOTKEYS_ONLY });
+    expect(JSON.parse((await redis.get("rm:subnets:holders:1:ranked-head"))!)).toMatchObject({
+      tag: await redis.get("rm:subnets:holders:1:ranked"),
+      ref: { blockNumber: "45" },
+      coverage: HolderCoverage.HOLDER_COVERAGE_REGISTERED_HOTKEYS_ONLY,
+    });
     await redis.rename("rm:subnets:holders:1:points", "aside");
     try {
       expect(await getHoldersTop(redis, request)).toEqual(expected);
@@ -152,13 +203,33 @@ describe("walks pinned to their first page's block", () => {
     event: {
       $case: "holderPositions",
       value: {
-        ref: ref(number), netuid: 1, coverage: HolderCoverage.HOLDER_COVERAGE_COMPLETE, chunkIndex: 0, chunkCount: 1,
-        positions: amounts.map((alpha, index) => ({ coldkey: account(String(index + 1)), hotkey: account("a"), alphaNalpha: String(alpha) })),
+        ref: ref(number),
+        netuid: 1,
+        coverage: HolderCoverage.HOLDER_COVERAGE_COMPLETE,
+        chunkIndex: 0,
+        chunkCount: 1,
+        positions: amounts.map((alpha, index) => ({
+          coldkey: account(String(index + 1)),
+          hotkey: account("a"),
+          alphaNalpha: String(alpha),
+        })),
       },
     },
   });
   const poolOnly = (number: number): NetworkChainEvent => ({
-    event: { $case: "poolSnapshot", value: { ref: ref(number), netuid: 1, mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, taoInRao: "1000", alphaInNalpha: "4000", alphaOutNalpha: "100000", alphaIssuanceNalpha: "5000", priceTao: "0.25" } },
+    event: {
+      $case: "poolSnapshot",
+      value: {
+        ref: ref(number),
+        netuid: 1,
+        mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+        taoInRao: "1000",
+        alphaInNalpha: "4000",
+        alphaOutNalpha: "100000",
+        alphaIssuanceNalpha: "5000",
+        priceTao: "0.25",
+      },
+    },
   });
 
   it("holders/top: every page of a walk shows the first page's set, once each, while newer sets replace the ranking", async () => {
@@ -172,8 +243,14 @@ describe("walks pinned to their first page's block", () => {
     const third = await getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: second.page!.nextCursor! } });
     const pages = [first, second, third];
     expect(pages.map((page) => page.asOf?.blockNumber)).toEqual(["100", "100", "100"]);
-    expect(pages.flatMap((page) => page.holders.map((holder) => [holder.rank, holder.coldkey?.ss58, holder.alphaNalpha]))).toEqual([
-      [1, "ss58-1", "500"], [2, "ss58-2", "400"], [3, "ss58-3", "300"], [4, "ss58-4", "200"], [5, "ss58-5", "100"],
+    expect(
+      pages.flatMap((page) => page.holders.map((holder) => [holder.rank, holder.coldkey?.ss58, holder.alphaNalpha])),
+    ).toEqual([
+      [1, "ss58-1", "500"],
+      [2, "ss58-2", "400"],
+      [3, "ss58-3", "300"],
+      [4, "ss58-4", "200"],
+      [5, "ss58-5", "100"],
     ]);
     expect(third.page?.hasMore).toBe(false);
     // A new walk starts on the newest set.
@@ -181,7 +258,9 @@ describe("walks pinned to their first page's block", () => {
 
     // Once the set is no longer kept (the newest 4 are), its walk ends with INVALID_CURSOR.
     for (const number of [103, 104, 105, 106]) await publish([poolOnly(number), holderSet(number, [9])]);
-    await expect(getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: second.page!.nextCursor! } })).rejects.toMatchObject({ code: "INVALID_CURSOR" });
+    await expect(
+      getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: second.page!.nextCursor! } }),
+    ).rejects.toMatchObject({ code: "INVALID_CURSOR" });
   });
 
   it("validators/latest: every page of a walk shows the first page's metagraph while newer ones arrive", async () => {
@@ -189,10 +268,21 @@ describe("walks pinned to their first page's block", () => {
       event: {
         $case: "validatorSetSnapshot",
         value: {
-          ref: ref(number), netuid: 1,
+          ref: ref(number),
+          netuid: 1,
           neurons: stakes.map((stake, uid) => ({
-            uid, hotkey: account(String.fromCharCode(97 + uid)), coldkey: account(String(uid + 1)), validatorPermit: true, active: true,
-            alphaStakeNalpha: String(stake), dividends: "0", vtrust: "0", incentive: "0", consensus: "0", emissionNalpha: "0", lastUpdateBlock: String(number),
+            uid,
+            hotkey: account(String.fromCharCode(97 + uid)),
+            coldkey: account(String(uid + 1)),
+            validatorPermit: true,
+            active: true,
+            alphaStakeNalpha: String(stake),
+            dividends: "0",
+            vtrust: "0",
+            incentive: "0",
+            consensus: "0",
+            emissionNalpha: "0",
+            lastUpdateBlock: String(number),
           })),
         },
       },
@@ -202,48 +292,135 @@ describe("walks pinned to their first page's block", () => {
     const first = await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: "" } });
     // The stakes reverse: a position cursor alone would serve uid 1 again and skip uid 2.
     await publish([poolOnly(201), metagraph(201, [10, 20, 60, 70])]);
-    const second = await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: first.page!.nextCursor! } });
+    const second = await getValidatorsLatest(redis, {
+      ...request,
+      page: { limit: 2, cursor: first.page!.nextCursor! },
+    });
     expect([first, second].map((page) => page.asOf?.blockNumber)).toEqual(["200", "200"]);
-    expect([first, second].flatMap((page) => page.validators.map((validator) => [validator.uid, validator.alphaStakeNalpha]))).toEqual([
-      [0, "50"], [1, "40"], [2, "30"], [3, "20"],
+    expect(
+      [first, second].flatMap((page) =>
+        page.validators.map((validator) => [validator.uid, validator.alphaStakeNalpha]),
+      ),
+    ).toEqual([
+      [0, "50"],
+      [1, "40"],
+      [2, "30"],
+      [3, "20"],
     ]);
-    expect((await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: "" } })).asOf?.blockNumber).toBe("201");
+    expect((await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: "" } })).asOf?.blockNumber).toBe(
+      "201",
+    );
   });
 });
 
 describe("subnets/latest", () => {
   const poolOnly = (number: number): NetworkChainEvent => ({
-    event: { $case: "poolSnapshot", value: { ref: ref(number), netuid: 1, mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, taoInRao: "1000", alphaInNalpha: "4000", alphaOutNalpha: "100000", alphaIssuanceNalpha: "5000", priceTao: "0.25" } },
+    event: {
+      $case: "poolSnapshot",
+      value: {
+        ref: ref(number),
+        netuid: 1,
+        mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+        taoInRao: "1000",
+        alphaInNalpha: "4000",
+        alphaOutNalpha: "100000",
+        alphaIssuanceNalpha: "5000",
+        priceTao: "0.25",
+      },
+    },
   });
   const subnet = (number: number): NetworkChainEvent => ({
-    event: { $case: "subnetSnapshot", value: { ref: ref(number), netuid: 1, name: "sn1", symbol: "α", registeredAtBlock: "1", mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, tempo: 360, uidCount: 4, emissionEnabled: true, yuma3Enabled: false } },
+    event: {
+      $case: "subnetSnapshot",
+      value: {
+        ref: ref(number),
+        netuid: 1,
+        name: "sn1",
+        symbol: "α",
+        registeredAtBlock: "1",
+        mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+        tempo: 360,
+        uidCount: 4,
+        emissionEnabled: true,
+        yuma3Enabled: false,
+      },
+    },
   });
   const metagraph = (number: number, flags: [permit: boolean, active: boolean][]): NetworkChainEvent => ({
     event: {
       $case: "validatorSetSnapshot",
       value: {
-        ref: ref(number), netuid: 1,
+        ref: ref(number),
+        netuid: 1,
         neurons: flags.map(([validatorPermit, active], uid) => ({
-          uid, hotkey: account(String.fromCharCode(97 + uid)), coldkey: account(String(uid + 1)), validatorPermit, active,
-          alphaStakeNalpha: "1000", dividends: "0.5", vtrust: "0.9", incentive: "0.1", consensus: "0.2", emissionNalpha: "7", lastUpdateBlock: String(number),
-          identity: { name: uid === 0 ? "validator 0" : "", url: "https://example.com", githubRepo: "", image: "", discord: "", description: "a long description ".repeat(20), additional: "" },
+          uid,
+          hotkey: account(String.fromCharCode(97 + uid)),
+          coldkey: account(String(uid + 1)),
+          validatorPermit,
+          active,
+          alphaStakeNalpha: "1000",
+          dividends: "0.5",
+          vtrust: "0.9",
+          incentive: "0.1",
+          consensus: "0.2",
+          emissionNalpha: "7",
+          lastUpdateBlock: String(number),
+          identity: {
+            name: uid === 0 ? "validator 0" : "",
+            url: "https://example.com",
+            githubRepo: "",
+            image: "",
+            discord: "",
+            description: "a long description ".repeat(20),
+            additional: "",
+          },
         })),
       },
     },
   });
   const removal = (number: number): NetworkChainEvent => ({
-    event: { $case: "chainEventRemoved", value: { removed: ref(number), removedEventType: "ValidatorSetSnapshot", removedEventId: "", key: "netuid:1", commonAncestorBlockNumber: String(number - 1) } as never },
+    event: {
+      $case: "chainEventRemoved",
+      value: {
+        removed: ref(number),
+        removedEventType: "ValidatorSetSnapshot",
+        removedEventId: "",
+        key: "netuid:1",
+        commonAncestorBlockNumber: String(number - 1),
+      } as never,
+    },
   });
 
   it("counts permits and active UIDs from the metagraphs' flags series, and a metagraph taken back by a reorganisation takes its flags too", async () => {
-    await publish([poolOnly(300), subnet(300), metagraph(300, [[true, true], [true, false], [false, true], [false, false]])]);
-    const counts = async () => (await getSubnetsLatest(redis, { netuids: [1], sort: 0, order: 0 })).subnets.map((item) => [item.validatorsWithPermit, item.activeUids]);
+    await publish([
+      poolOnly(300),
+      subnet(300),
+      metagraph(300, [
+        [true, true],
+        [true, false],
+        [false, true],
+        [false, false],
+      ]),
+    ]);
+    const counts = async () =>
+      (await getSubnetsLatest(redis, { netuids: [1], sort: 0, order: 0 })).subnets.map((item) => [
+        item.validatorsWithPermit,
+        item.activeUids,
+      ]);
     expect(await counts()).toEqual([[2, 2]]);
     // The flags point is each neuron cut to uid, permit and activity: a small fraction of the whole.
     const [flags] = await redis.zrange("rm:subnets:validator-flags:1:points", -1, -1);
     const [whole] = await redis.zrange("rm:subnets:validators:1:points", -1, -1);
     expect(flags!.length * 5).toBeLessThan(whole!.length);
-    await publish([poolOnly(301), metagraph(301, [[true, true], [true, true], [true, true], [false, true]])]);
+    await publish([
+      poolOnly(301),
+      metagraph(301, [
+        [true, true],
+        [true, true],
+        [true, true],
+        [false, true],
+      ]),
+    ]);
     expect(await counts()).toEqual([[3, 4]]);
     // A reorganisation takes block 301's metagraph back: both series fall back to block 300's.
     await publish([removal(301), poolOnly(302)]);
@@ -279,7 +456,20 @@ describe("kept answers (shared/answerCache.ts over the projection's version)", (
     const versions = new Set<string | null>([await redis.get("rm:subnets:version")]);
     await block(502, "1", "2");
     versions.add(await redis.get("rm:subnets:version"));
-    await publish([{ event: { $case: "chainEventRemoved", value: { removed: ref(502), removedEventType: "PoolSnapshot", removedEventId: "", key: "netuid:1", commonAncestorBlockNumber: "501" } as never } }]);
+    await publish([
+      {
+        event: {
+          $case: "chainEventRemoved",
+          value: {
+            removed: ref(502),
+            removedEventType: "PoolSnapshot",
+            removedEventId: "",
+            key: "netuid:1",
+            commonAncestorBlockNumber: "501",
+          } as never,
+        },
+      },
+    ]);
     versions.add(await redis.get("rm:subnets:version"));
     expect(versions.size).toBe(3);
     expect(versions.has(null)).toBe(false);

@@ -18,7 +18,11 @@ const neuron = NeuronState.fromPartial({
 
 describe("describeValidator", () => {
   it("values a subnet validator's alpha at the pool price and adds its root stake", () => {
-    const validator = describeValidator({ ...neuron, alphaStakeNalpha: "2000000000000", rootStakeRao: "300" }, "0.5", 12);
+    const validator = describeValidator(
+      { ...neuron, alphaStakeNalpha: "2000000000000", rootStakeRao: "300" },
+      "0.5",
+      12,
+    );
     expect(validator).toMatchObject({ totalStakeValueRao: "1000000000300", blocksSinceUpdate: "2" });
   });
 

@@ -1,5 +1,10 @@
 import { invalidArgument } from "@platform/errors";
-import { ValidatorSort, type GetValidatorsLatestRequest, type GetValidatorsLatestResponse, type Validator } from "@platform/proto/data/v1/subnets";
+import {
+  ValidatorSort,
+  type GetValidatorsLatestRequest,
+  type GetValidatorsLatestResponse,
+  type Validator,
+} from "@platform/proto/data/v1/subnets";
 import { PoolSnapshot, ValidatorSetSnapshot, type NeuronState } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
 import { ROOT_NETUID } from "@platform/subtensor";
@@ -10,7 +15,10 @@ import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys } from "../market
 import { sortedPage } from "../market/sortedPage.js";
 
 /** `GET /data/v1/subnets/{netuid}/validators/latest`: the newest metagraph of the subnet, ranked. */
-export async function getValidatorsLatest(redis: Redis, request: GetValidatorsLatestRequest): Promise<GetValidatorsLatestResponse> {
+export async function getValidatorsLatest(
+  redis: Redis,
+  request: GetValidatorsLatestRequest,
+): Promise<GetValidatorsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 64, maxLimit: 256 });
   const order = orderOf(request.order, "desc");
   const valueOf = validatorSortValue(request.sort);
@@ -23,26 +31,49 @@ export async function getValidatorsLatest(redis: Redis, request: GetValidatorsLa
     readModel(() => redis.smembers(subnetsKeys.netuids)),
     pinned === undefined
       ? newestPoints(redis, [subnetsKeys.validatorPoints(request.netuid), subnetsKeys.poolPoints(request.netuid)])
-      : pointsAtBlock(redis, [subnetsKeys.validatorPoints(request.netuid), subnetsKeys.poolPoints(request.netuid)], Number(pinned)),
+      : pointsAtBlock(
+          redis,
+          [subnetsKeys.validatorPoints(request.netuid), subnetsKeys.poolPoints(request.netuid)],
+          Number(pinned),
+        ),
   ]);
   const [netuid] = checkNetuids([request.netuid], toNetuids(members), 1);
   if (point === undefined) {
-    if (pinned !== undefined) throw invalidArgument("INVALID_CURSOR", "the metagraph this walk started on is no longer kept; start again without the cursor", { parameter: "cursor" });
+    if (pinned !== undefined)
+      throw invalidArgument(
+        "INVALID_CURSOR",
+        "the metagraph this walk started on is no longer kept; start again without the cursor",
+        { parameter: "cursor" },
+      );
     throw notYet("metagraph of this subnet");
   }
   const snapshot = decodePoint(point, ValidatorSetSnapshot);
   // A metagraph is published when it changes, a pool at every block (same partition, so never
   // behind it): the newest pool's block is the state the answer describes.
-  const poolPoint = newestPool !== undefined && newestPool.b >= point.b ? newestPool : (await pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid!)], point.b))[0];
+  const poolPoint =
+    newestPool !== undefined && newestPool.b >= point.b
+      ? newestPool
+      : (await pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid!)], point.b))[0];
   const pool = poolPoint === undefined ? undefined : decodePoint(poolPoint, PoolSnapshot);
   const block = poolPoint !== undefined && poolPoint.b >= point.b ? poolPoint.b : point.b;
   const asOf = asOfOf(block === point.b ? snapshot.ref : pool!.ref);
   const price = pool?.priceTao;
   const neurons = snapshot.neurons.filter((neuron) =>
-    request.includeWithoutPermit ? BigInt(neuron.alphaStakeNalpha) > 0n || BigInt(neuron.rootStakeRao ?? "0") > 0n : neuron.validatorPermit,
+    request.includeWithoutPermit
+      ? BigInt(neuron.alphaStakeNalpha) > 0n || BigInt(neuron.rootStakeRao ?? "0") > 0n
+      : neuron.validatorPermit,
   );
   const validators = neurons.map((neuron) => describeValidator(neuron, price, block, netuid === ROOT_NETUID));
-  const page = sortedPage({ items: validators, valueOf, idOf: (validator) => validator.uid, order, limit, cursor: request.page?.cursor ?? "", scope, carry: { b: String(block) } });
+  const page = sortedPage({
+    items: validators,
+    valueOf,
+    idOf: (validator) => validator.uid,
+    order,
+    limit,
+    cursor: request.page?.cursor ?? "",
+    scope,
+    carry: { b: String(block) },
+  });
   return { asOf, netuid: netuid!, validators: page.items, page: page.page };
 }
 
@@ -74,7 +105,12 @@ function validatorSortValue(sort: ValidatorSort): (validator: Validator) => stri
  * Total stake value: alpha stake at the pool's spot price at the same block (0 without a pool), plus
  * root stake. On the root subnet the "alpha" stake is the root stake itself (TAO, 1:1): counted once.
  */
-export function describeValidator(neuron: NeuronState, priceTao: string | undefined, block: number, onRoot = false): Validator {
+export function describeValidator(
+  neuron: NeuronState,
+  priceTao: string | undefined,
+  block: number,
+  onRoot = false,
+): Validator {
   const alphaValue = priceTao === undefined ? 0n : mulIntByDecimal(BigInt(neuron.alphaStakeNalpha), priceTao);
   const totalStakeValue = onRoot ? BigInt(neuron.alphaStakeNalpha) : alphaValue + BigInt(neuron.rootStakeRao ?? "0");
   const validator: Validator = {
@@ -100,7 +136,8 @@ export function describeValidator(neuron: NeuronState, priceTao: string | undefi
   if (neuron.rootStakeRao !== undefined) validator.rootStakeRao = neuron.rootStakeRao;
   if (neuron.stakeWeight !== undefined) validator.stakeWeight = neuron.stakeWeight;
   if (neuron.alphaDividendsNalpha !== undefined) validator.alphaDividendsNalpha = neuron.alphaDividendsNalpha;
-  if (neuron.rootAlphaDividendsNalpha !== undefined) validator.rootAlphaDividendsNalpha = neuron.rootAlphaDividendsNalpha;
+  if (neuron.rootAlphaDividendsNalpha !== undefined)
+    validator.rootAlphaDividendsNalpha = neuron.rootAlphaDividendsNalpha;
   if (neuron.nominatorsCount !== undefined) validator.nominatorsCount = neuron.nominatorsCount;
   return validator;
 }

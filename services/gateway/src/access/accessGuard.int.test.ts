@@ -28,10 +28,23 @@ const keys: SigningKeys = {
 };
 
 function request(authorization?: string): RequestContext {
-  return { requestId: "req-1", keyId: undefined, header: (name: string) => (name === "authorization" ? authorization : undefined), clientAddress: () => "127.0.0.1" } satisfies RequestContext;
+  return {
+    requestId: "req-1",
+    keyId: undefined,
+    header: (name: string) => (name === "authorization" ? authorization : undefined),
+    clientAddress: () => "127.0.0.1",
+  } satisfies RequestContext;
 }
 
-async function token(overrides: { claims?: Record<string, unknown>; kid?: string; expiresIn?: number; key?: CryptoKey; audience?: string } = {}) {
+async function token(
+  overrides: {
+    claims?: Record<string, unknown>;
+    kid?: string;
+    expiresIn?: number;
+    key?: CryptoKey;
+    audience?: string;
+  } = {},
+) {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ scope: "data:read intents:read", tier: "tiny", kver: 1, client_id: keyId, ...overrides.claims })
     .setProtectedHeader({ alg: "EdDSA", kid: overrides.kid ?? "k1", typ: "at+jwt" })
@@ -44,7 +57,14 @@ async function token(overrides: { claims?: Record<string, unknown>; kid?: string
 }
 
 function guard() {
-  const limiter = createRateLimiter(redis, [{ name: "tiny", ratePerSecond: 1, burst: 3 }, { name: "standard", ratePerSecond: 50, burst: 100 }], "standard");
+  const limiter = createRateLimiter(
+    redis,
+    [
+      { name: "tiny", ratePerSecond: 1, burst: 3 },
+      { name: "standard", ratePerSecond: 50, burst: 100 },
+    ],
+    "standard",
+  );
   return createAccessGuard(createTokenVerifier(keys, { clockToleranceSeconds: 30 }), limiter);
 }
 
@@ -66,7 +86,12 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   await redis.flushall();
-  await redis.hset(`auth:key:{${keyId}}`, { status: "active", secretVersion: "1", scopes: "data:read intents:read", tier: "tiny" });
+  await redis.hset(`auth:key:{${keyId}}`, {
+    status: "active",
+    secretVersion: "1",
+    scopes: "data:read intents:read",
+    tier: "tiny",
+  });
   // auth's registry is whole: an unknown key is a revoked one.
   await redis.set("auth:registry", "complete");
 });
@@ -88,40 +113,84 @@ describe("access guard", () => {
 
   it("answers 401 UNAUTHENTICATED without a token, with a bare Bearer challenge", async () => {
     const problem = await rejection(guard()(request(), route));
-    expect([problem.httpStatus, problem.code, problem.headers["www-authenticate"]]).toEqual([401, "UNAUTHENTICATED", 'Bearer realm="api"']);
+    expect([problem.httpStatus, problem.code, problem.headers["www-authenticate"]]).toEqual([
+      401,
+      "UNAUTHENTICATED",
+      'Bearer realm="api"',
+    ]);
   });
 
   it.each<[string, () => Promise<string>]>([
     ["a malformed header", async () => `Basic ${Buffer.from("a:b").toString("base64")}`],
     ["garbage", async () => "Bearer not.a.jwt"],
-    ["alg none", async () => {
-      const header = Buffer.from(JSON.stringify({ alg: "none", typ: "at+jwt", kid: "k1" })).toString("base64url");
-      const body = Buffer.from(JSON.stringify({ sub: keyId, iss: issuer, aud: audience, exp: 9_999_999_999, iat: 1, scope: "data:read", tier: "tiny", kver: 1 })).toString("base64url");
-      return `Bearer ${header}.${body}.`;
-    }],
-    ["HS256 signed with the public key", async () => {
-      const jwk = await exportJWK(publicKey);
-      const secret = new TextEncoder().encode(JSON.stringify(jwk));
-      const forged = await new SignJWT({ scope: "data:read", tier: "tiny", kver: 1 })
-        .setProtectedHeader({ alg: "HS256", kid: "k1", typ: "at+jwt" })
-        .setSubject(keyId).setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime("10m")
-        .sign(secret);
-      return `Bearer ${forged}`;
-    }],
-    ["a tampered payload", async () => {
-      const [header, , signature] = (await token()).split(".");
-      const body = Buffer.from(JSON.stringify({ sub: keyId, iss: issuer, aud: audience, exp: 9_999_999_999, iat: 1, scope: "data:read intents:write", tier: "unlimited", kver: 1 })).toString("base64url");
-      return `Bearer ${header}.${body}.${signature}`;
-    }],
+    [
+      "alg none",
+      async () => {
+        const header = Buffer.from(JSON.stringify({ alg: "none", typ: "at+jwt", kid: "k1" })).toString("base64url");
+        const body = Buffer.from(
+          JSON.stringify({
+            sub: keyId,
+            iss: issuer,
+            aud: audience,
+            exp: 9_999_999_999,
+            iat: 1,
+            scope: "data:read",
+            tier: "tiny",
+            kver: 1,
+          }),
+        ).toString("base64url");
+        return `Bearer ${header}.${body}.`;
+      },
+    ],
+    [
+      "HS256 signed with the public key",
+      async () => {
+        const jwk = await exportJWK(publicKey);
+        const secret = new TextEncoder().encode(JSON.stringify(jwk));
+        const forged = await new SignJWT({ scope: "data:read", tier: "tiny", kver: 1 })
+          .setProtectedHeader({ alg: "HS256", kid: "k1", typ: "at+jwt" })
+          .setSubject(keyId)
+          .setIssuer(issuer)
+          .setAudience(audience)
+          .setIssuedAt()
+          .setExpirationTime("10m")
+          .sign(secret);
+        return `Bearer ${forged}`;
+      },
+    ],
+    [
+      "a tampered payload",
+      async () => {
+        const [header, , signature] = (await token()).split(".");
+        const body = Buffer.from(
+          JSON.stringify({
+            sub: keyId,
+            iss: issuer,
+            aud: audience,
+            exp: 9_999_999_999,
+            iat: 1,
+            scope: "data:read intents:write",
+            tier: "unlimited",
+            kver: 1,
+          }),
+        ).toString("base64url");
+        return `Bearer ${header}.${body}.${signature}`;
+      },
+    ],
     ["an unknown kid", async () => `Bearer ${await token({ kid: "k-unknown" })}`],
-    ["a key nobody published", async () => `Bearer ${await token({ key: (await generateKeyPair("EdDSA", { crv: "Ed25519" })).privateKey })}`],
+    [
+      "a key nobody published",
+      async () => `Bearer ${await token({ key: (await generateKeyPair("EdDSA", { crv: "Ed25519" })).privateKey })}`,
+    ],
     ["an expired token beyond the leeway", async () => `Bearer ${await token({ expiresIn: -31 })}`],
     ["another audience", async () => `Bearer ${await token({ audience: "someone-else" })}`],
   ])("answers 401 INVALID_TOKEN for %s", async (_case, header) => {
     const problem = await rejection(guard()(request(await header()), route));
     expect(problem.httpStatus).toBe(401);
     expect(problem.code).toBe("INVALID_TOKEN");
-    expect(problem.headers["www-authenticate"]).toMatch(/^Bearer realm="api", error="invalid_token", error_description="[^"]+"$/);
+    expect(problem.headers["www-authenticate"]).toMatch(
+      /^Bearer realm="api", error="invalid_token", error_description="[^"]+"$/,
+    );
   });
 
   it("accepts a token expired within the clock leeway", async () => {

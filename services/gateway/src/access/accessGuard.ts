@@ -88,7 +88,9 @@ function invalidToken(reason: string): HttpProblem {
     code: "INVALID_TOKEN",
     grpcStatus: status.UNAUTHENTICATED,
     detail: reason,
-    headers: { "www-authenticate": `${REALM}, error="invalid_token", error_description="${reason.replaceAll('"', "'")}"` },
+    headers: {
+      "www-authenticate": `${REALM}, error="invalid_token", error_description="${reason.replaceAll('"', "'")}"`,
+    },
   });
 }
 

@@ -25,7 +25,9 @@ export interface RateLimiter {
 /** auth's registry marker (services/auth/src/registry/keys.ts). */
 const AUTH_REGISTRY_MARKER = "auth:registry";
 
-type WithScript = Redis & { admitRequests(authKey: string, limitKey: string, ...args: Array<string | number>): Promise<number[]> };
+type WithScript = Redis & {
+  admitRequests(authKey: string, limitKey: string, ...args: Array<string | number>): Promise<number[]>;
+};
 
 /** The requests of one key, token secret version and tier waiting for this turn's script call. */
 interface Batch {
@@ -60,7 +62,14 @@ export function createRateLimiter(redis: Redis, tiers: readonly Tier[], defaultT
     const { keyId, secretVersion, tier, requests } = batch;
     let flat: number[];
     try {
-      flat = await scripted.admitRequests(`auth:key:{${keyId}}`, `rl:{${keyId}}:default`, secretVersion, 1000 / tier.ratePerSecond, tier.burst, ...requests.map((request) => request.cost));
+      flat = await scripted.admitRequests(
+        `auth:key:{${keyId}}`,
+        `rl:{${keyId}}:default`,
+        secretVersion,
+        1000 / tier.ratePerSecond,
+        tier.burst,
+        ...requests.map((request) => request.cost),
+      );
     } catch (error) {
       for (const request of requests) request.fail(error);
       return;
@@ -98,7 +107,12 @@ export function createRateLimiter(redis: Redis, tiers: readonly Tier[], defaultT
 function verdictOf(flat: number[], index: number, tier: Tier): AdmitVerdict {
   if (flat[0] === -1) return { kind: "revoked" };
   if (flat[0] === -2) return { kind: "rotated" };
-  const [verdict, remaining, resetMs, retryAfterMs] = flat.slice(index * 4, index * 4 + 4) as [number, number, number, number];
+  const [verdict, remaining, resetMs, retryAfterMs] = flat.slice(index * 4, index * 4 + 4) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   if (verdict === 0) return { kind: "limited", tier, remaining, resetMs, retryAfterMs };
   return { kind: "allowed", tier, remaining, resetMs };
 }

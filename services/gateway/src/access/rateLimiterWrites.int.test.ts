@@ -52,21 +52,35 @@ describe("coalesceWrites on the gateway's client", () => {
     await redis.hset(`auth:key:{${keyId}}`, { status: "active", secretVersion: "1" });
     const limiter = createRateLimiter(redis, [{ name: "three", ratePerSecond: 1, burst: 3 }], "three");
     await limiter.admit(keyId, 1, "three", 0); // loads the script on this connection
-    const scriptCalls = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.info("commandstats"))?.[1] ?? 0);
+    const scriptCalls = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.info("commandstats"))?.[1] ?? 0);
     const before = await scriptCalls();
     // A check (cost 0) spends nothing; a request of cost 2 that does not fit is refused and the
     // cheaper one after it still fits.
     const verdicts = await Promise.all([1, 0, 1, 2, 1, 1].map((cost) => limiter.admit(keyId, 1, "three", cost)));
     expect(await scriptCalls()).toBe(before + 1);
-    expect(verdicts.map((verdict) => verdict.kind)).toEqual(["allowed", "allowed", "allowed", "limited", "allowed", "limited"]);
-    expect(verdicts.map((verdict) => ("remaining" in verdict ? verdict.remaining : undefined))).toEqual([2, 2, 1, 1, 0, 0]);
+    expect(verdicts.map((verdict) => verdict.kind)).toEqual([
+      "allowed",
+      "allowed",
+      "allowed",
+      "limited",
+      "allowed",
+      "limited",
+    ]);
+    expect(verdicts.map((verdict) => ("remaining" in verdict ? verdict.remaining : undefined))).toEqual([
+      2, 2, 1, 1, 0, 0,
+    ]);
     const limited = verdicts[5];
     expect(limited?.kind === "limited" && limited.retryAfterMs).toBeGreaterThan(900);
 
     // Every request of a batch of a revoked key, or of a token whose secret was rotated, is refused alike.
     await redis.hset(`auth:key:{${keyId}}`, "secretVersion", "2");
-    expect((await Promise.all([1, 1].map(() => limiter.admit(keyId, 1, "three", 1)))).map((verdict) => verdict.kind)).toEqual(["rotated", "rotated"]);
+    expect(
+      (await Promise.all([1, 1].map(() => limiter.admit(keyId, 1, "three", 1)))).map((verdict) => verdict.kind),
+    ).toEqual(["rotated", "rotated"]);
     await redis.hset(`auth:key:{${keyId}}`, "status", "revoked");
-    expect((await Promise.all([1, 1].map(() => limiter.admit(keyId, 2, "three", 1)))).map((verdict) => verdict.kind)).toEqual(["revoked", "revoked"]);
+    expect(
+      (await Promise.all([1, 1].map(() => limiter.admit(keyId, 2, "three", 1)))).map((verdict) => verdict.kind),
+    ).toEqual(["revoked", "revoked"]);
   });
 });

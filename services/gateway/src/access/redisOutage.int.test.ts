@@ -27,7 +27,11 @@ const thing = defineRoute({
   path: "/data/v1/things/latest",
   operationId: "thing",
   scope: "data:read",
-  docs: { summary: "thing", tags: ["test"], success: { status: 200, description: "a thing", contentType: "application/json", example: {} } },
+  docs: {
+    summary: "thing",
+    tags: ["test"],
+    success: { status: 200, description: "a thing", contentType: "application/json", example: {} },
+  },
   async handle() {
     return { status: 200, body: { ok: true } };
   },
@@ -38,7 +42,11 @@ const echo = defineRoute({
   operationId: "echo",
   scope: "data:read",
   body: z.object({ text: z.string() }),
-  docs: { summary: "echo", tags: ["test"], success: { status: 200, description: "echoed", contentType: "application/json", example: {} } },
+  docs: {
+    summary: "echo",
+    tags: ["test"],
+    success: { status: 200, description: "echoed", contentType: "application/json", example: {} },
+  },
   async handle({ body }) {
     return { status: 200, body };
   },
@@ -49,8 +57,16 @@ beforeAll(async () => {
   redis = createRedis({ url: redisServer.url, connectionName: "gateway-outage-test" });
   await waitFor(() => redisReadiness(redis), { what: "redis" });
   await redis.hset(`auth:key:{${KEY_ID}}`, { status: "active", secretVersion: "1" });
-  const verifier = { verify: async () => ({ ok: true as const, claims: { keyId: KEY_ID, scopes: new Set(["data:read"]), tier: "standard", secretVersion: 1, expiresAt: 2e9 } }) };
-  const guard = createAccessGuard(verifier, createRateLimiter(redis, [{ name: "standard", ratePerSecond: 1_000, burst: 1_000 }], "standard"));
+  const verifier = {
+    verify: async () => ({
+      ok: true as const,
+      claims: { keyId: KEY_ID, scopes: new Set(["data:read"]), tier: "standard", secretVersion: 1, expiresAt: 2e9 },
+    }),
+  };
+  const guard = createAccessGuard(
+    verifier,
+    createRateLimiter(redis, [{ name: "standard", ratePerSecond: 1_000, burst: 1_000 }], "standard"),
+  );
   const readiness = watchDependencies([{ name: "redis", probe: () => redisReadiness(redis) }], 60_000);
   const app = createGatewayApp({
     log: createLogger({ service: "gateway-outage-test", level: "silent" }),
@@ -74,7 +90,12 @@ afterAll(async () => {
 });
 
 const read = () => fetch(`${base}/data/v1/things/latest`, { headers: { authorization: "Bearer any" } });
-const write = () => fetch(`${base}/intents/v1/echo`, { method: "POST", headers: { authorization: "Bearer any", "content-type": "application/json" }, body: JSON.stringify({ text: "hi" }) });
+const write = () =>
+  fetch(`${base}/intents/v1/echo`, {
+    method: "POST",
+    headers: { authorization: "Bearer any", "content-type": "application/json" },
+    body: JSON.stringify({ text: "hi" }),
+  });
 
 describe("a lost Redis under a protected route", () => {
   it("answers 503 UNAVAILABLE with Retry-After on the fast path and through express, and serves again once Redis is back", async () => {
@@ -89,7 +110,11 @@ describe("a lost Redis under a protected route", () => {
       expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       expect(await response.json()).toMatchObject({ status: 503, code: "UNAVAILABLE" });
     }
-    redisServer = await startRedis({ port, dir: join(dir.path, "redis-again"), logFile: join(dir.path, "redis-again.log") });
+    redisServer = await startRedis({
+      port,
+      dir: join(dir.path, "redis-again"),
+      logFile: join(dir.path, "redis-again.log"),
+    });
     await waitFor(() => redisReadiness(redis), { what: "the connection back", timeoutMs: 10_000 });
     await redis.hset(`auth:key:{${KEY_ID}}`, { status: "active", secretVersion: "1" });
     expect((await read()).status).toBe(200);

@@ -17,10 +17,26 @@ function fakeAuth() {
     jwksJson: "",
   });
   const client = {
-    getSigningKeys(_request: unknown, _metadata: unknown, _options: unknown, callback: (error: unknown, value?: GetSigningKeysResponse) => void) {
+    getSigningKeys(
+      _request: unknown,
+      _metadata: unknown,
+      _options: unknown,
+      callback: (error: unknown, value?: GetSigningKeysResponse) => void,
+    ) {
       state.calls += 1;
       // Away: the call fails only at its deadline, as a real channel to a dead peer does.
-      if (state.away) setTimeout(() => callback(Object.assign(new Error("14 UNAVAILABLE"), { code: status.UNAVAILABLE, details: "", metadata: { get: () => [] } })), 2_000);
+      if (state.away)
+        setTimeout(
+          () =>
+            callback(
+              Object.assign(new Error("14 UNAVAILABLE"), {
+                code: status.UNAVAILABLE,
+                details: "",
+                metadata: { get: () => [] },
+              }),
+            ),
+          2_000,
+        );
       else callback(null, response());
       return {};
     },

@@ -25,7 +25,10 @@ interface KeySet {
  * refreshed in the background while requests go on with the keys known: an auth outage never
  * holds a request up, and a failed refresh is tried again after `retryMs`, not on every request.
  */
-export function cachedSigningKeys(auth: Pick<AuthServiceClient, "getSigningKeys">, options: { cooldownMs?: number; retryMs?: number } = {}): SigningKeys {
+export function cachedSigningKeys(
+  auth: Pick<AuthServiceClient, "getSigningKeys">,
+  options: { cooldownMs?: number; retryMs?: number } = {},
+): SigningKeys {
   const cooldownMs = options.cooldownMs ?? 5_000;
   const retryMs = options.retryMs ?? 1_000;
   let current: KeySet | undefined;

@@ -27,7 +27,10 @@ const KEY_ID = /^ak_[0-9A-Za-z]{22}$/;
  * with a small clock leeway. Verified tokens are remembered until they expire, so a client
  * reusing its token costs one map lookup instead of a signature check.
  */
-export function createTokenVerifier(keys: SigningKeys, options: { clockToleranceSeconds: number; cacheSize?: number }): TokenVerifier {
+export function createTokenVerifier(
+  keys: SigningKeys,
+  options: { clockToleranceSeconds: number; cacheSize?: number },
+): TokenVerifier {
   const cacheSize = options.cacheSize ?? 10_000;
   const verified = new Map<string, AccessClaims>();
 
@@ -60,7 +63,14 @@ export function createTokenVerifier(keys: SigningKeys, options: { clockTolerance
             if (!key) throw new joseErrors.JWKSNoMatchingKey();
             return key;
           },
-          { algorithms: ["EdDSA"], typ: "at+jwt", issuer, audience, clockTolerance: options.clockToleranceSeconds, requiredClaims: ["exp", "iat", "sub"] },
+          {
+            algorithms: ["EdDSA"],
+            typ: "at+jwt",
+            issuer,
+            audience,
+            clockTolerance: options.clockToleranceSeconds,
+            requiredClaims: ["exp", "iat", "sub"],
+          },
         );
         const claims = claimsOf(payload);
         if (!claims) return { ok: false, reason: "the token's claims are malformed" };
@@ -77,7 +87,8 @@ export function createTokenVerifier(keys: SigningKeys, options: { clockTolerance
 function claimsOf(payload: JWTPayload): AccessClaims | undefined {
   const { sub, scope, tier, kver, exp } = payload as JWTPayload & { scope?: unknown; tier?: unknown; kver?: unknown };
   if (typeof sub !== "string" || !KEY_ID.test(sub)) return undefined;
-  if (typeof scope !== "string" || typeof tier !== "string" || typeof kver !== "number" || typeof exp !== "number") return undefined;
+  if (typeof scope !== "string" || typeof tier !== "string" || typeof kver !== "number" || typeof exp !== "number")
+    return undefined;
   return { keyId: sub, scopes: new Set(scope.split(" ").filter(Boolean)), tier, secretVersion: kver, expiresAt: exp };
 }
 

@@ -18,7 +18,11 @@ const route = (method: "get" | "post", path: string, name: string) =>
     path,
     operationId: name,
     params: z.record(z.string(), z.string()),
-    docs: { summary: name, tags: ["test"], success: { status: 200, description: name, contentType: "application/json" } },
+    docs: {
+      summary: name,
+      tags: ["test"],
+      success: { status: 200, description: name, contentType: "application/json" },
+    },
     async handle({ params }) {
       return { status: 200, body: { route: name, params } };
     },
@@ -36,20 +40,39 @@ describe("route table", () => {
   it("matches templates like express: literals without regard to case, one trailing slash, parameters decoded, the first route that fits", () => {
     expect(find("/data/v1/subnets/latest")).toMatchObject({ route: { operationId: "subnets" }, params: {} });
     expect(find("/Data/V1/SUBNETS/latest/")).toMatchObject({ route: { operationId: "subnets" } });
-    expect(find("/data/v1/subnets/7/validators/latest")).toMatchObject({ route: { operationId: "validators" }, params: { netuid: "7" } });
-    expect(find("/data/v1/subnets/7/holders/latest")).toMatchObject({ route: { operationId: "view" }, params: { netuid: "7", view: "holders" } });
+    expect(find("/data/v1/subnets/7/validators/latest")).toMatchObject({
+      route: { operationId: "validators" },
+      params: { netuid: "7" },
+    });
+    expect(find("/data/v1/subnets/7/holders/latest")).toMatchObject({
+      route: { operationId: "view" },
+      params: { netuid: "7", view: "holders" },
+    });
     expect(find("/data/v1/subnets/a%2Fb%20c/validators/latest")).toMatchObject({ params: { netuid: "a/b c" } });
   });
 
   it("matches nothing else: other methods' routes, empty or extra segments, relative paths, undecodable parameters", () => {
-    for (const path of ["/intents/v1/quotes", "/data/v1/subnets", "/data/v1/subnets/latest//", "/data/v1/subnets//validators/latest", "/data/v1/subnets/1/validators/latest/x", "data/v1/subnets/latest", "*", "/data/v1/subnets/%E0%A4%A/validators/latest"]) {
+    for (const path of [
+      "/intents/v1/quotes",
+      "/data/v1/subnets",
+      "/data/v1/subnets/latest//",
+      "/data/v1/subnets//validators/latest",
+      "/data/v1/subnets/1/validators/latest/x",
+      "data/v1/subnets/latest",
+      "*",
+      "/data/v1/subnets/%E0%A4%A/validators/latest",
+    ]) {
       expect(find(path), path).toBeUndefined();
     }
   });
 });
 
 describe("client address", () => {
-  const request = (peer: string, forwarded?: string) => ({ socket: { remoteAddress: peer }, headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded } }) as unknown as IncomingMessage;
+  const request = (peer: string, forwarded?: string) =>
+    ({
+      socket: { remoteAddress: peer },
+      headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded },
+    }) as unknown as IncomingMessage;
 
   it("is the peer, or behind N trusted proxies the address the outermost trusted proxy saw", () => {
     expect(clientAddressOf(request("10.0.0.9", "203.0.113.7"), 0)).toBe("10.0.0.9");

@@ -27,7 +27,9 @@ export interface ApiFastPathOptions {
  * Data API read. Anything else (POST routes, which need their bodies parsed, the operations
  * routes, unknown paths, other methods) answers false and goes on to express.
  */
-export function createApiFastPath(options: ApiFastPathOptions): (request: IncomingMessage, response: ServerResponse) => boolean {
+export function createApiFastPath(
+  options: ApiFastPathOptions,
+): (request: IncomingMessage, response: ServerResponse) => boolean {
   const find = createRouteTable(options.routes, "get");
   return (request, response) => {
     const method = request.method;

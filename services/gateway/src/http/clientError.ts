@@ -17,7 +17,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
   const status = tooLarge ? 431 : 400;
   const code = tooLarge ? "REQUEST_HEADERS_TOO_LARGE" : "MALFORMED_REQUEST";
-  const detail = tooLarge ? "the request line and headers are larger than 16 KB; send fewer or shorter query values" : "the request is not well-formed HTTP/1.1";
+  const detail = tooLarge
+    ? "the request line and headers are larger than 16 KB; send fewer or shorter query values"
+    : "the request is not well-formed HTTP/1.1";
   const body = JSON.stringify(problemBody({ status, code, title: PROBLEM_TITLES[code]!, detail }, publicBaseUrl));
   socket.end(
     `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +

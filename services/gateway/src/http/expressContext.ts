@@ -24,7 +24,9 @@ export function contextOf(response: Response): GatewayContext {
 export function accessLogMiddleware(accessLog: AccessLog) {
   return (request: Request, response: Response, next: NextFunction): void => {
     response.on("finish", () => {
-      const route = (request.route?.path as string | undefined) ?? (response.statusCode === 404 ? "(unmatched)" : request.baseUrl || "(other)");
+      const route =
+        (request.route?.path as string | undefined) ??
+        (response.statusCode === 404 ? "(unmatched)" : request.baseUrl || "(other)");
       accessLog.record(request.method, route, response.statusCode, contextOf(response));
     });
     next();
@@ -35,7 +37,12 @@ export function accessLogMiddleware(accessLog: AccessLog) {
 export function errorHandler(log: Logger, problemTypeBase: string) {
   // express recognises an error handler by its four parameters
   return (error: unknown, request: Request, response: Response, _next: NextFunction): void => {
-    const { problem, headers } = problemOfError(error, log, contextOf(response)?.requestId ?? "", request.originalUrl.split("?")[0] ?? "");
+    const { problem, headers } = problemOfError(
+      error,
+      log,
+      contextOf(response)?.requestId ?? "",
+      request.originalUrl.split("?")[0] ?? "",
+    );
     for (const name in headers) response.setHeader(name, headers[name]!);
     sendProblem(response, problem, problemTypeBase);
   };

@@ -6,6 +6,12 @@ import { serveRoute, type AccessGuard } from "./serveRoute.js";
 /** Mounts a route definition on express (the routes apiFastPath does not take: those with a body). */
 export function mountRoute(router: Router, route: AnyRoute, guard: AccessGuard): void {
   router[route.method](route.path, (request: Request, response: Response, next: NextFunction) => {
-    serveRoute(route, { params: request.params, query: request.query, body: request.body }, contextOf(response), response, guard).catch(next);
+    serveRoute(
+      route,
+      { params: request.params, query: request.query, body: request.body },
+      contextOf(response),
+      response,
+      guard,
+    ).catch(next);
   });
 }

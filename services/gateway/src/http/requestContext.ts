@@ -14,7 +14,11 @@ export interface GatewayContext extends RequestContext {
  * Every request gets an id: the caller's `X-Request-Id` when it is well formed, else a new one.
  * It is echoed in the response and carried to the services in gRPC metadata and logs.
  */
-export function startRequest(request: IncomingMessage, response: ServerResponse, trustedProxyHops: number): GatewayContext {
+export function startRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  trustedProxyHops: number,
+): GatewayContext {
   const incoming = request.headers["x-request-id"];
   const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
   response.setHeader("x-request-id", requestId);
@@ -44,7 +48,12 @@ export function clientAddressOf(request: IncomingMessage, trustedProxyHops: numb
   const peer = plainAddress(request.socket.remoteAddress ?? "") ?? request.socket.remoteAddress ?? "";
   if (trustedProxyHops <= 0) return peer;
   const forwarded = headerOf(request, "x-forwarded-for");
-  const chain = forwarded ? forwarded.split(",").map((address) => address.trim()).reverse() : [];
+  const chain = forwarded
+    ? forwarded
+        .split(",")
+        .map((address) => address.trim())
+        .reverse()
+    : [];
   for (let hop = Math.min(trustedProxyHops, chain.length); hop >= 1; hop -= 1) {
     const address = plainAddress(chain[hop - 1]!);
     if (address !== undefined) return address;

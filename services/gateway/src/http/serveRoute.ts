@@ -17,7 +17,13 @@ export interface RawInput {
  * validated against the route's schemas (a 400 naming the parameter), the handler runs, and its
  * result is written. A failure rejects, for the caller to answer as a problem.
  */
-export async function serveRoute(route: AnyRoute, raw: RawInput, context: RequestContext, response: ServerResponse, guard: AccessGuard): Promise<void> {
+export async function serveRoute(
+  route: AnyRoute,
+  raw: RawInput,
+  context: RequestContext,
+  response: ServerResponse,
+  guard: AccessGuard,
+): Promise<void> {
   if (route.scope) {
     const admission = await guard(context, { scope: route.scope, cost: route.cost ?? 1 });
     context.keyId = admission.keyId;

@@ -6,7 +6,9 @@ export function renderDocsPage(document: Record<string, unknown>): string {
   const info = document.info as { title: string; version: string; description: string };
   const paths = document.paths as Record<string, Record<string, Operation>>;
   const sections = Object.entries(paths)
-    .flatMap(([path, operations]) => Object.entries(operations).map(([method, operation]) => ({ path, method, operation })))
+    .flatMap(([path, operations]) =>
+      Object.entries(operations).map(([method, operation]) => ({ path, method, operation })),
+    )
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
     .map(renderOperation)
     .join("\n");
@@ -38,7 +40,10 @@ function renderOperation({ path, method, operation }: { path: string; method: st
   const scopes = (operation.security ?? []).flatMap((entry) => Object.values(entry).flat());
   const parameters = operation.parameters ?? [];
   const rows = parameters
-    .map((p) => `<tr><td><code>${escape(p.name)}</code></td><td>${p.in}</td><td>${p.required ? "yes" : "no"}</td><td><code>${escape(JSON.stringify(p.schema))}</code></td><td>${escape(p.description ?? "")}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${escape(p.name)}</code></td><td>${p.in}</td><td>${p.required ? "yes" : "no"}</td><td><code>${escape(JSON.stringify(p.schema))}</code></td><td>${escape(p.description ?? "")}</td></tr>`,
+    )
     .join("");
   const body = operation.requestBody?.content["application/json"]?.schema;
   const responses = Object.entries(operation.responses)

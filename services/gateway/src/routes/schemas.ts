@@ -10,7 +10,10 @@ export const evmAddress = () =>
     .string()
     .refine(
       (value) => isAddress(value, { strict: false }) && (!isMixedCase(value) || isAddress(value, { strict: true })),
-      { error: "must be a 20-byte 0x-prefixed hex address (EIP-55 checksum when mixed case)", params: { code: "INVALID_ADDRESS" } },
+      {
+        error: "must be a 20-byte 0x-prefixed hex address (EIP-55 checksum when mixed case)",
+        params: { code: "INVALID_ADDRESS" },
+      },
     )
     .transform((value) => getAddress(value))
     .meta({

@@ -9,7 +9,9 @@ import { isQuotaExceeded } from "./rpcQuota.js";
 export function isContractAnswer(error: unknown): boolean {
   return (
     error instanceof BaseError &&
-    error.walk((cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError) !== null
+    error.walk(
+      (cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError,
+    ) !== null
   );
 }
 
@@ -17,7 +19,12 @@ export function isContractAnswer(error: unknown): boolean {
 export function chainUnavailable(chainId: number, error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isQuotaExceeded(error)) {
-    return unavailable("UNAVAILABLE", `chain ${chainId} is serving too many requests right now; retry shortly`, { chainId }, error);
+    return unavailable(
+      "UNAVAILABLE",
+      `chain ${chainId} is serving too many requests right now; retry shortly`,
+      { chainId },
+      error,
+    );
   }
   return unavailable("UNAVAILABLE", `chain ${chainId} cannot be read right now; retry shortly`, { chainId }, error);
 }

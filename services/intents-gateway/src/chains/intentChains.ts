@@ -42,7 +42,13 @@ export function createIntentChains(config: ChainConfig, settings: UserReadSettin
       retryDelay: chain.rpc.retryDelayMs,
     });
     const client = createPublicClient({ chain: toViemChain(chain), transport: withQuota(transport, quota) });
-    chains.set(chain.chainId, { chainId: chain.chainId, config: chain, client, settler: chain.contracts.fullSettler, quota });
+    chains.set(chain.chainId, {
+      chainId: chain.chainId,
+      config: chain,
+      client,
+      settler: chain.contracts.fullSettler,
+      quota,
+    });
   }
   return chains;
 }

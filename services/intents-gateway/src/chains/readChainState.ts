@@ -22,7 +22,11 @@ export async function readHead(chain: IntentChain): Promise<ChainHead> {
 }
 
 /** The settler's fill deadline bounds, read at a block: the owner can change them at any time. */
-export async function readFillDeadlineBounds(chain: IntentChain, settler: Address, blockNumber: bigint): Promise<FillDeadlineBounds> {
+export async function readFillDeadlineBounds(
+  chain: IntentChain,
+  settler: Address,
+  blockNumber: bigint,
+): Promise<FillDeadlineBounds> {
   try {
     const [minFillWindow, maxFillBuffer] = await Promise.all([
       chain.client.readContract({ address: settler, abi: fullSettlerAbi, functionName: "minFillWindow", blockNumber }),

@@ -4,7 +4,10 @@ import { PlatformError } from "@platform/errors/base";
 /** Thrown when a chain's user-triggered reads are at their quota: nothing was sent to the node. */
 export class RpcQuotaExceededError extends PlatformError {
   constructor(readonly chainId: number) {
-    super(`chain ${chainId}: too many user-triggered RPC requests in flight and queued`, { code: "RPC_QUOTA_EXCEEDED", retryable: true });
+    super(`chain ${chainId}: too many user-triggered RPC requests in flight and queued`, {
+      code: "RPC_QUOTA_EXCEEDED",
+      retryable: true,
+    });
   }
 }
 
@@ -58,7 +61,13 @@ export function createRpcQuota(chainId: number, limits: RpcQuotaLimits): RpcQuot
 export function withQuota<T extends Transport>(transport: T, quota: RpcQuota): T {
   return ((parameters: Parameters<T>[0]) => {
     const built = transport(parameters);
-    return { ...built, request: ((args: unknown, options: unknown) => quota.run(() => (built.request as (a: unknown, o: unknown) => Promise<unknown>)(args, options))) as typeof built.request };
+    return {
+      ...built,
+      request: ((args: unknown, options: unknown) =>
+        quota.run(() =>
+          (built.request as (a: unknown, o: unknown) => Promise<unknown>)(args, options),
+        )) as typeof built.request,
+    };
   }) as T;
 }
 

@@ -15,10 +15,12 @@ export function createTokenDecimals(): TokenDecimals {
     const key = `${chain.chainId}:${token}`;
     let decimals = cache.get(key);
     if (decimals === undefined) {
-      decimals = chain.client.readContract({ address: token, abi: erc20Abi, functionName: "decimals" }).catch((error: unknown) => {
-        cache.delete(key);
-        throw chainUnavailable(chain.chainId, error);
-      });
+      decimals = chain.client
+        .readContract({ address: token, abi: erc20Abi, functionName: "decimals" })
+        .catch((error: unknown) => {
+          cache.delete(key);
+          throw chainUnavailable(chain.chainId, error);
+        });
       cache.set(key, decimals);
     }
     return decimals;

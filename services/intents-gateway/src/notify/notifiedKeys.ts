@@ -10,7 +10,8 @@
  *   it are answered idempotently without asking the chain again. Keyed by wallet, so a claim by
  *   another wallet (refused unless it sent the transaction) never blocks the sender's own.
  */
-export const notifiedKey = (chainId: string, txHash: string) => `intents-gateway:notified:${chainId}:${txHash.toLowerCase()}`;
+export const notifiedKey = (chainId: string, txHash: string) =>
+  `intents-gateway:notified:${chainId}:${txHash.toLowerCase()}`;
 
 export const claimKey = (chainId: string, txHash: string, userAddress: string) =>
   `intents-gateway:claim:${chainId}:${txHash.toLowerCase()}:${userAddress.toLowerCase()}`;

@@ -31,14 +31,29 @@ export interface NotifyDependencies {
  * the de-duplication key is made final, so a notification the client was told about is never lost;
  * the NATS hint only makes the mirror update sooner.
  */
-export async function notify(dependencies: NotifyDependencies, request: NotifyRequest, apiKeyId: string, deadline: number): Promise<NotifyResponse> {
+export async function notify(
+  dependencies: NotifyDependencies,
+  request: NotifyRequest,
+  apiKeyId: string,
+  deadline: number,
+): Promise<NotifyResponse> {
   const valid = validateNotify(request, dependencies.originChainIds);
-  const gate = await callUnary(dependencies.tc, dependencies.tc.checkGate, { walletAddress: valid.userAddress }, new Metadata(), { deadline });
+  const gate = await callUnary(
+    dependencies.tc,
+    dependencies.tc.checkGate,
+    { walletAddress: valid.userAddress },
+    new Metadata(),
+    { deadline },
+  );
   if (!gate.allowed) {
-    throw permissionDenied("TC_NOT_ACCEPTED", `wallet ${valid.userAddress} has not accepted Terms & Conditions version ${gate.currentTcVersion}`, {
-      acceptedVersion: gate.acceptedVersion ?? null,
-      currentTcVersion: gate.currentTcVersion,
-    });
+    throw permissionDenied(
+      "TC_NOT_ACCEPTED",
+      `wallet ${valid.userAddress} has not accepted Terms & Conditions version ${gate.currentTcVersion}`,
+      {
+        acceptedVersion: gate.acceptedVersion ?? null,
+        currentTcVersion: gate.currentTcVersion,
+      },
+    );
   }
 
   const key = claimKey(valid.originChainId, valid.txHash, valid.userAddress);
@@ -94,7 +109,11 @@ export async function notify(dependencies: NotifyDependencies, request: NotifyRe
     .exec()
     .catch(() => undefined);
   // The key id lets the ingestor bound how many transactions one key has it follow.
-  dependencies.signals.publish(subjects.intentsNotified, { chainId: valid.originChainId, txHash: valid.txHash, apiKeyId });
+  dependencies.signals.publish(subjects.intentsNotified, {
+    chainId: valid.originChainId,
+    txHash: valid.txHash,
+    apiKeyId,
+  });
   return answer(valid, true);
 }
 
@@ -102,7 +121,10 @@ export async function notify(dependencies: NotifyDependencies, request: NotifyRe
 async function checkTransaction(chains: IntentChains, valid: ValidNotification): Promise<void> {
   const chain = chains.get(Number(valid.originChainId));
   // validateNotify admitted the chain: every intents chain has a client.
-  if (chain === undefined) throw unavailable("UNAVAILABLE", `chain ${valid.originChainId} has no read client`, { chainId: Number(valid.originChainId) });
+  if (chain === undefined)
+    throw unavailable("UNAVAILABLE", `chain ${valid.originChainId} has no read client`, {
+      chainId: Number(valid.originChainId),
+    });
   const known = await lookupTransaction(chain, valid.txHash);
   if (known === undefined) {
     throw notFound(
@@ -112,12 +134,22 @@ async function checkTransaction(chains: IntentChains, valid: ValidNotification):
     );
   }
   if (known.from !== valid.userAddress) {
-    throw permissionDenied("TX_SENDER_MISMATCH", `transaction ${valid.txHash} was not sent by ${valid.userAddress}; only its sender may notify it`, {
-      parameter: "userAddress",
-    });
+    throw permissionDenied(
+      "TX_SENDER_MISMATCH",
+      `transaction ${valid.txHash} was not sent by ${valid.userAddress}; only its sender may notify it`,
+      {
+        parameter: "userAddress",
+      },
+    );
   }
 }
 
 function answer(valid: ValidNotification, created: boolean): NotifyResponse {
-  return { originChainId: valid.originChainId, txHash: valid.txHash, orderIds: valid.orderId ? [valid.orderId] : [], status: IntentStatus.INTENT_STATUS_SUBMITTED, created };
+  return {
+    originChainId: valid.originChainId,
+    txHash: valid.txHash,
+    orderIds: valid.orderId ? [valid.orderId] : [],
+    status: IntentStatus.INTENT_STATUS_SUBMITTED,
+    created,
+  };
 }

@@ -19,17 +19,28 @@ const HASH = /^0x[0-9a-fA-F]{64}$/;
  */
 export function validateNotify(request: NotifyRequest, originChainIds: ReadonlySet<string>): ValidNotification {
   if (!isAddress(request.userAddress, { strict: false })) {
-    throw invalidArgument("INVALID_ADDRESS", "userAddress must be a 20-byte 0x-prefixed hex address", { parameter: "userAddress" });
-  }
-  if (!originChainIds.has(request.originChainId)) {
-    throw invalidArgument("UNSUPPORTED_CHAIN", `originChainId ${request.originChainId} is not an origin chain of this deployment`, {
-      parameter: "originChainId",
-      supportedChainIds: [...originChainIds].map(Number),
+    throw invalidArgument("INVALID_ADDRESS", "userAddress must be a 20-byte 0x-prefixed hex address", {
+      parameter: "userAddress",
     });
   }
-  if (!HASH.test(request.txHash)) throw invalidArgument("INVALID_PARAMETER", "txHash must be a 0x-prefixed 32-byte hex hash", { parameter: "txHash" });
+  if (!originChainIds.has(request.originChainId)) {
+    throw invalidArgument(
+      "UNSUPPORTED_CHAIN",
+      `originChainId ${request.originChainId} is not an origin chain of this deployment`,
+      {
+        parameter: "originChainId",
+        supportedChainIds: [...originChainIds].map(Number),
+      },
+    );
+  }
+  if (!HASH.test(request.txHash))
+    throw invalidArgument("INVALID_PARAMETER", "txHash must be a 0x-prefixed 32-byte hex hash", {
+      parameter: "txHash",
+    });
   if (request.orderId !== undefined && !HASH.test(request.orderId)) {
-    throw invalidArgument("INVALID_PARAMETER", "orderId must be a 0x-prefixed 32-byte hex value", { parameter: "orderId" });
+    throw invalidArgument("INVALID_PARAMETER", "orderId must be a 0x-prefixed 32-byte hex value", {
+      parameter: "orderId",
+    });
   }
   return {
     userAddress: getAddress(request.userAddress),

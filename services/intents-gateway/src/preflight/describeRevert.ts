@@ -35,7 +35,10 @@ export function describeRevertData(data: Hex, depth = 0): RevertDescription {
   if (data === "0x") return { name: "unknown", text: "reverted without data" };
   const bytes = (data.length - 2) / 2;
   if (bytes > MAX_REVERT_DATA_BYTES) {
-    return { name: "unknown", text: `reverted with ${Math.ceil(bytes)} bytes of data (selector ${data.slice(0, 10)}), over the ${MAX_REVERT_DATA_BYTES} decoded` };
+    return {
+      name: "unknown",
+      text: `reverted with ${Math.ceil(bytes)} bytes of data (selector ${data.slice(0, 10)}), over the ${MAX_REVERT_DATA_BYTES} decoded`,
+    };
   }
   try {
     const decoded = decodeErrorResult({ abi: errorAbi, data });
@@ -54,7 +57,9 @@ export function describeRevertData(data: Hex, depth = 0): RevertDescription {
 /** TokenTransferFailed carries the token's own revert data: decode it too so the cause is named (a few levels deep). */
 function render(value: unknown, type: string | undefined, depth: number): string {
   if (type === "bytes" && typeof value === "string" && value.length >= 10) {
-    return depth + 1 >= MAX_REVERT_NESTING ? `${value.slice(0, 10)}… (${(value.length - 2) / 2} bytes, nested too deep to decode)` : describeRevertData(value as Hex, depth + 1).text;
+    return depth + 1 >= MAX_REVERT_NESTING
+      ? `${value.slice(0, 10)}… (${(value.length - 2) / 2} bytes, nested too deep to decode)`
+      : describeRevertData(value as Hex, depth + 1).text;
   }
   return String(value);
 }

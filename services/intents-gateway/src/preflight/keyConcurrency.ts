@@ -19,7 +19,11 @@ export function createKeyConcurrency(limit: number, what: string): KeyConcurrenc
     async run(apiKeyId, work) {
       const now = running.get(apiKeyId) ?? 0;
       if (now >= limit) {
-        throw resourceExhausted("RATE_LIMITED", `at most ${limit} ${what} at once per API key; wait for one to finish`, { limit });
+        throw resourceExhausted(
+          "RATE_LIMITED",
+          `at most ${limit} ${what} at once per API key; wait for one to finish`,
+          { limit },
+        );
       }
       running.set(apiKeyId, now + 1);
       try {

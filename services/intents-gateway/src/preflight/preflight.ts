@@ -40,7 +40,10 @@ export interface PreflightDependencies {
  * cannot use are skipped rather than failing the request; an unreachable node is a 503, since a
  * preflight that silently skipped the chain would look like a pass.
  */
-export async function preflight(dependencies: PreflightDependencies, request: PreflightRequest): Promise<PreflightResponse> {
+export async function preflight(
+  dependencies: PreflightDependencies,
+  request: PreflightRequest,
+): Promise<PreflightResponse> {
   const user = parseAddress(request.userAddress, "userAddress");
   const stored = request.quoteId === undefined ? undefined : await dependencies.quotes.load(request.quoteId);
   const order = orderOf(request, stored);
@@ -54,7 +57,9 @@ export async function preflight(dependencies: PreflightDependencies, request: Pr
   const [facts, destinationHead, priced] = await Promise.all([
     origin === undefined || settler === undefined ? undefined : readOrderFacts(origin, settler, user, order),
     destination === undefined ? undefined : readHead(destination),
-    route === undefined || origin === undefined || destination === undefined ? undefined : priceOrder(dependencies.decimals, route, origin, destination, order),
+    route === undefined || origin === undefined || destination === undefined
+      ? undefined
+      : priceOrder(dependencies.decimals, route, origin, destination, order),
   ]);
 
   const now = dependencies.now?.() ?? new Date();
@@ -64,7 +69,13 @@ export async function preflight(dependencies: PreflightDependencies, request: Pr
     feeCoveredCheck(order, priced),
     quoteNotExpiredCheck(request.quoteId, stored, now),
     quoteMatchesCheck(order, stored),
-    fillDeadlineBoundsCheck(order, facts, route && destinationHead ? { timestamp: destinationHead.timestamp, fillTimeEstimateSeconds: route.fillTimeEstimateSeconds } : undefined),
+    fillDeadlineBoundsCheck(
+      order,
+      facts,
+      route && destinationHead
+        ? { timestamp: destinationHead.timestamp, fillTimeEstimateSeconds: route.fillTimeEstimateSeconds }
+        : undefined,
+    ),
     balanceCheck(order, facts),
     allowanceCheck(order, facts, settler),
     nativeGasCheck(order, facts, dependencies.openGasFallback),
@@ -84,17 +95,36 @@ export async function preflight(dependencies: PreflightDependencies, request: Pr
 /** The request's order, or the quote's own when only a quote id was sent. */
 function orderOf(request: PreflightRequest, stored: StoredQuote | undefined): ValidOrder {
   if (request.order !== undefined) return validateOrder(request.order);
-  if (request.quoteId === undefined) throw invalidArgument("INVALID_PARAMETER", "order is required unless quoteId is given", { parameter: "order" });
-  if (stored === undefined) throw notFound("QUOTE_NOT_FOUND", `no quote ${request.quoteId} (unknown, or expired long ago); send the order or ask for a new quote`, { quoteId: request.quoteId });
+  if (request.quoteId === undefined)
+    throw invalidArgument("INVALID_PARAMETER", "order is required unless quoteId is given", { parameter: "order" });
+  if (stored === undefined)
+    throw notFound(
+      "QUOTE_NOT_FOUND",
+      `no quote ${request.quoteId} (unknown, or expired long ago); send the order or ask for a new quote`,
+      { quoteId: request.quoteId },
+    );
   const quoted = stored.quote.settlement?.order;
   if (quoted === undefined || quoted.recipient === "") {
-    throw invalidArgument("INVALID_PARAMETER", "the quote was made without a user or recipient, so it has no complete order; send the order", { parameter: "order" });
+    throw invalidArgument(
+      "INVALID_PARAMETER",
+      "the quote was made without a user or recipient, so it has no complete order; send the order",
+      { parameter: "order" },
+    );
   }
   return validateOrder(quoted, "quote.order");
 }
 
-async function priceOrder(decimals: TokenDecimals, route: QuotedRoute, origin: IntentChain, destination: IntentChain, order: ValidOrder): Promise<Priced> {
-  const [input, output] = await Promise.all([decimals(origin, route.inputToken), decimals(destination, route.outputToken)]);
+async function priceOrder(
+  decimals: TokenDecimals,
+  route: QuotedRoute,
+  origin: IntentChain,
+  destination: IntentChain,
+  order: ValidOrder,
+): Promise<Priced> {
+  const [input, output] = await Promise.all([
+    decimals(origin, route.inputToken),
+    decimals(destination, route.outputToken),
+  ]);
   return priceExactInput(order.inputAmount, route.fee, { input, output });
 }
 

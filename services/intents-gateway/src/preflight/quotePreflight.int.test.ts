@@ -4,11 +4,38 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chainConfigSchema, type ChainConfig } from "@platform/chain";
-import { deployDevnet, devnetSettlerParams, fullSettlerAbi, testTokenAbi, type DevnetDeployment } from "@platform/devnet";
-import { computeOrderId, decodeOrderData, orderDataTypeHash, toFullOrderData, addressToBytes32 } from "@platform/devnet/intents";
-import { CheckStatus, TradeType, type PreflightCheck, type PreflightResponse, type QuoteRequest, type QuoteResponse } from "@platform/proto/intents/v1/intents";
+import {
+  deployDevnet,
+  devnetSettlerParams,
+  fullSettlerAbi,
+  testTokenAbi,
+  type DevnetDeployment,
+} from "@platform/devnet";
+import {
+  computeOrderId,
+  decodeOrderData,
+  orderDataTypeHash,
+  toFullOrderData,
+  addressToBytes32,
+} from "@platform/devnet/intents";
+import {
+  CheckStatus,
+  TradeType,
+  type PreflightCheck,
+  type PreflightResponse,
+  type QuoteRequest,
+  type QuoteResponse,
+} from "@platform/proto/intents/v1/intents";
 import { createRedis, type Redis } from "@platform/store";
-import { freePort, startAnvil, startRedis, tempDir, waitFor, type RunningAnvil, type RunningRedis } from "@platform/testing";
+import {
+  freePort,
+  startAnvil,
+  startRedis,
+  tempDir,
+  waitFor,
+  type RunningAnvil,
+  type RunningRedis,
+} from "@platform/testing";
 import {
   createTestClient,
   createWalletClient,
@@ -64,12 +91,30 @@ const unapproved = privateKeyToAccount(generatePrivateKey());
 const gasless = privateKeyToAccount(generatePrivateKey());
 
 function viemChain(chainId: number, rpcUrl: string) {
-  return defineChain({ id: chainId, name: `chain-${chainId}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  return defineChain({
+    id: chainId,
+    name: `chain-${chainId}`,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
 }
 
-async function send(account: PrivateKeyAccount, request: { address: Address; abi: typeof testTokenAbi | typeof fullSettlerAbi; functionName: string; args: readonly unknown[]; value?: bigint }): Promise<Hex> {
+async function send(
+  account: PrivateKeyAccount,
+  request: {
+    address: Address;
+    abi: typeof testTokenAbi | typeof fullSettlerAbi;
+    functionName: string;
+    args: readonly unknown[];
+    value?: bigint;
+  },
+): Promise<Hex> {
   const origin = chains.get(ORIGIN)!;
-  const wallet = createWalletClient({ chain: viemChain(ORIGIN, origin.config.rpcUrl), transport: http(origin.config.rpcUrl), account });
+  const wallet = createWalletClient({
+    chain: viemChain(ORIGIN, origin.config.rpcUrl),
+    transport: http(origin.config.rpcUrl),
+    account,
+  });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const hash = await wallet.writeContract(request as any);
   const receipt = await origin.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
@@ -95,16 +140,29 @@ beforeAll(async () => {
 
   // The local template with this run's RPC URLs and contracts, as the launcher writes it, plus a
   // native-coin route to cover the paths ERC-20 routes do not take.
-  const template = JSON.parse(readFileSync(localChains, "utf8")) as { chains: Array<Record<string, unknown>>; routes: Array<Record<string, unknown>> };
+  const template = JSON.parse(readFileSync(localChains, "utf8")) as {
+    chains: Array<Record<string, unknown>>;
+    routes: Array<Record<string, unknown>>;
+  };
   const rpcUrls: Record<string, string> = { origin: originAnvil.rpcUrl, destination: destinationAnvil.rpcUrl };
   config = chainConfigSchema.parse({
     environment: "test",
     chains: template.chains
       .filter((chain) => chain["name"] !== "subtensor")
-      .map((chain) => ({ ...chain, rpcUrl: rpcUrls[chain["name"] as string], contracts: deployment.chains[chain["name"] as string]!.contracts })),
+      .map((chain) => ({
+        ...chain,
+        rpcUrl: rpcUrls[chain["name"] as string],
+        contracts: deployment.chains[chain["name"] as string]!.contracts,
+      })),
     routes: [
       ...template.routes,
-      { ...template.routes[0], inputToken: "ETH", outputToken: "ETH", fee: { bps: 10, fixed: "0" }, limits: { min: "1000000000000000", max: "10000000000000000000" } },
+      {
+        ...template.routes[0],
+        inputToken: "ETH",
+        outputToken: "ETH",
+        fee: { bps: 10, fixed: "0" },
+        limits: { min: "1000000000000000", max: "10000000000000000000" },
+      },
     ],
   });
   chains = createIntentChains(config);
@@ -117,14 +175,32 @@ beforeAll(async () => {
   settler = deployment.chains["origin"]!.contracts.fullSettler!;
 
   const origin = chains.get(ORIGIN)!;
-  const testClient = createTestClient({ chain: viemChain(ORIGIN, originAnvil.rpcUrl), transport: http(originAnvil.rpcUrl), mode: "anvil" });
-  for (const account of [funded, broke, unapproved]) await testClient.setBalance({ address: account.address, value: parseEther("10") });
+  const testClient = createTestClient({
+    chain: viemChain(ORIGIN, originAnvil.rpcUrl),
+    transport: http(originAnvil.rpcUrl),
+    mode: "anvil",
+  });
+  for (const account of [funded, broke, unapproved])
+    await testClient.setBalance({ address: account.address, value: parseEther("10") });
   const deployer = privateKeyToAccount(deployment.accounts.deployer.privateKey);
   for (const account of [funded, unapproved, gasless]) {
-    await send(deployer, { address: usdc, abi: testTokenAbi, functionName: "mint", args: [account.address, parseUnits("1000", 6)] });
+    await send(deployer, {
+      address: usdc,
+      abi: testTokenAbi,
+      functionName: "mint",
+      args: [account.address, parseUnits("1000", 6)],
+    });
   }
-  for (const account of [funded, broke]) await send(account, { address: usdc, abi: testTokenAbi, functionName: "approve", args: [settler, maxUint256] });
-  expect(await origin.client.readContract({ address: usdc, abi: testTokenAbi, functionName: "balanceOf", args: [broke.address] })).toBe(0n);
+  for (const account of [funded, broke])
+    await send(account, { address: usdc, abi: testTokenAbi, functionName: "approve", args: [settler, maxUint256] });
+  expect(
+    await origin.client.readContract({
+      address: usdc,
+      abi: testTokenAbi,
+      functionName: "balanceOf",
+      args: [broke.address],
+    }),
+  ).toBe(0n);
   await waitFor(async () => redis.status === "ready", { what: "redis connection" });
 }, 120_000);
 
@@ -150,7 +226,8 @@ const checkOf = (answer: PreflightResponse, name: string): PreflightCheck => {
   if (found === undefined) throw new Error(`no check ${name}`);
   return found;
 };
-const statuses = (answer: PreflightResponse) => Object.fromEntries(answer.checks.map((entry) => [entry.name, CheckStatus[entry.status]]));
+const statuses = (answer: PreflightResponse) =>
+  Object.fromEntries(answer.checks.map((entry) => [entry.name, CheckStatus[entry.status]]));
 const orderOf = (quoted: QuoteResponse) => quoted.settlement!.order!;
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   return promise.then(
@@ -206,7 +283,10 @@ describe("Quote", () => {
   });
 
   it("quotes an exact output, a recipient other than the user, and no order data without either", async () => {
-    const exactOutput = await quote(quoteDeps, usdcQuote({ amount: "99850000", tradeType: TradeType.TRADE_TYPE_EXACT_OUTPUT, recipient: broke.address }));
+    const exactOutput = await quote(
+      quoteDeps,
+      usdcQuote({ amount: "99850000", tradeType: TradeType.TRADE_TYPE_EXACT_OUTPUT, recipient: broke.address }),
+    );
     expect(exactOutput).toMatchObject({ inputAmount: "100000000", outputAmount: "99850000" });
     expect(decodeOrderData(exactOutput.settlement!.orderData as Hex).recipient).toBe(addressToBytes32(broke.address));
 
@@ -215,7 +295,11 @@ describe("Quote", () => {
   });
 
   it("refuses an unsupported route, an amount outside the limits and malformed fields", async () => {
-    expect(await codeOf(quote(quoteDeps, usdcQuote({ outputToken: deployment.chains["destination"]!.contracts.tokens!["WETH"]! })))).toBe("UNSUPPORTED_ROUTE");
+    expect(
+      await codeOf(
+        quote(quoteDeps, usdcQuote({ outputToken: deployment.chains["destination"]!.contracts.tokens!["WETH"]! })),
+      ),
+    ).toBe("UNSUPPORTED_ROUTE");
     expect(await codeOf(quote(quoteDeps, usdcQuote({ destinationChainId: "1" })))).toBe("UNSUPPORTED_ROUTE");
     expect(await codeOf(quote(quoteDeps, usdcQuote({ amount: "999999" })))).toBe("AMOUNT_OUTSIDE_LIMITS");
     expect(await codeOf(quote(quoteDeps, usdcQuote({ amount: "100000000001" })))).toBe("AMOUNT_OUTSIDE_LIMITS");
@@ -228,7 +312,15 @@ describe("Quote", () => {
     const deadPort = await freePort();
     const dead = chainConfigSchema.parse({
       ...config,
-      chains: config.chains.map((chain) => (chain.chainId === DESTINATION ? { ...chain, rpcUrl: `http://127.0.0.1:${deadPort}`, rpc: { timeoutMs: 500, retryCount: 0, retryDelayMs: 0 } } : chain)),
+      chains: config.chains.map((chain) =>
+        chain.chainId === DESTINATION
+          ? {
+              ...chain,
+              rpcUrl: `http://127.0.0.1:${deadPort}`,
+              rpc: { timeoutMs: 500, retryCount: 0, retryDelayMs: 0 },
+            }
+          : chain,
+      ),
     });
     expect(await codeOf(quote({ ...quoteDeps, chains: createIntentChains(dead) }, usdcQuote()))).toBe("UNAVAILABLE");
   });
@@ -269,13 +361,21 @@ describe("Preflight", () => {
     expect(answer.orderId).toBe(expectedId);
 
     // The same order with the full order sent instead of only the quote id passes too.
-    expect((await preflight(preflightDeps, { userAddress: funded.address, quoteId: quoted.quoteId, order })).ok).toBe(true);
+    expect((await preflight(preflightDeps, { userAddress: funded.address, quoteId: quoted.quoteId, order })).ok).toBe(
+      true,
+    );
 
     const hash = await send(funded, {
       address: settler,
       abi: fullSettlerAbi,
       functionName: "open",
-      args: [{ fillDeadline: quoted.fillDeadline, orderDataType: quoted.settlement!.orderDataType, orderData: quoted.settlement!.orderData }],
+      args: [
+        {
+          fillDeadline: quoted.fillDeadline,
+          orderDataType: quoted.settlement!.orderDataType,
+          orderData: quoted.settlement!.orderData,
+        },
+      ],
     });
     const receipt = await chains.get(ORIGIN)!.client.getTransactionReceipt({ hash });
     const [opened] = parseEventLogs({ abi: fullSettlerAbi, eventName: "Open", logs: receipt.logs });
@@ -283,12 +383,18 @@ describe("Preflight", () => {
 
     // Opened once, the nonce is used: the same order no longer simulates.
     const again = await preflight(preflightDeps, { userAddress: funded.address, order });
-    expect(checkOf(again, "SIMULATION")).toMatchObject({ status: CheckStatus.CHECK_STATUS_FAIL, actual: "reverts with NonceUsed" });
+    expect(checkOf(again, "SIMULATION")).toMatchObject({
+      status: CheckStatus.CHECK_STATUS_FAIL,
+      actual: "reverts with NonceUsed",
+    });
     expect(checkOf(again, "QUOTE_NOT_EXPIRED").status).toBe(CheckStatus.CHECK_STATUS_SKIPPED);
   });
 
   it("fails ROUTE_SUPPORTED for a route the settler would accept but no filler serves", async () => {
-    const order = { ...orderOf(await quote(quoteDeps, usdcQuote())), outputToken: deployment.chains["destination"]!.contracts.tokens!["WETH"]! };
+    const order = {
+      ...orderOf(await quote(quoteDeps, usdcQuote())),
+      outputToken: deployment.chains["destination"]!.contracts.tokens!["WETH"]!,
+    };
     const answer = await preflight(preflightDeps, { userAddress: funded.address, order });
     expect(checkOf(answer, "ROUTE_SUPPORTED").status).toBe(CheckStatus.CHECK_STATUS_FAIL);
     expect(checkOf(answer, "AMOUNT_WITHIN_LIMITS").status).toBe(CheckStatus.CHECK_STATUS_SKIPPED);
@@ -299,26 +405,51 @@ describe("Preflight", () => {
 
   it("fails AMOUNT_WITHIN_LIMITS below the minimum and FEE_COVERED for an output that leaves no fee", async () => {
     const base = orderOf(await quote(quoteDeps, usdcQuote()));
-    const small = await preflight(preflightDeps, { userAddress: funded.address, order: { ...base, inputAmount: "500000", outputAmount: "400000" } });
-    expect(checkOf(small, "AMOUNT_WITHIN_LIMITS")).toMatchObject({ status: CheckStatus.CHECK_STATUS_FAIL, expected: ">= 1000000 and <= 100000000000", actual: "500000" });
-    const greedy = await preflight(preflightDeps, { userAddress: funded.address, order: { ...base, outputAmount: base.inputAmount } });
-    expect(checkOf(greedy, "FEE_COVERED")).toMatchObject({ status: CheckStatus.CHECK_STATUS_FAIL, expected: "<= 99850000", actual: "100000000" });
+    const small = await preflight(preflightDeps, {
+      userAddress: funded.address,
+      order: { ...base, inputAmount: "500000", outputAmount: "400000" },
+    });
+    expect(checkOf(small, "AMOUNT_WITHIN_LIMITS")).toMatchObject({
+      status: CheckStatus.CHECK_STATUS_FAIL,
+      expected: ">= 1000000 and <= 100000000000",
+      actual: "500000",
+    });
+    const greedy = await preflight(preflightDeps, {
+      userAddress: funded.address,
+      order: { ...base, outputAmount: base.inputAmount },
+    });
+    expect(checkOf(greedy, "FEE_COVERED")).toMatchObject({
+      status: CheckStatus.CHECK_STATUS_FAIL,
+      expected: "<= 99850000",
+      actual: "100000000",
+    });
     expect(greedy.ok).toBe(false);
   });
 
   it("fails BALANCE (and SIMULATION, naming the token's error) for a user without the input token", async () => {
     const quoted = await quote(quoteDeps, usdcQuote({ userAddress: broke.address }));
     const answer = await preflight(preflightDeps, { userAddress: broke.address, quoteId: quoted.quoteId });
-    expect(checkOf(answer, "BALANCE")).toMatchObject({ status: CheckStatus.CHECK_STATUS_FAIL, expected: ">= 100000000", actual: "0" });
+    expect(checkOf(answer, "BALANCE")).toMatchObject({
+      status: CheckStatus.CHECK_STATUS_FAIL,
+      expected: ">= 100000000",
+      actual: "0",
+    });
     expect(checkOf(answer, "ALLOWANCE").status).toBe(CheckStatus.CHECK_STATUS_PASS);
-    expect(checkOf(answer, "SIMULATION")).toMatchObject({ status: CheckStatus.CHECK_STATUS_FAIL, actual: "reverts with TokenTransferFailed" });
+    expect(checkOf(answer, "SIMULATION")).toMatchObject({
+      status: CheckStatus.CHECK_STATUS_FAIL,
+      actual: "reverts with TokenTransferFailed",
+    });
     expect(checkOf(answer, "SIMULATION").message).toContain("ERC20InsufficientBalance");
   });
 
   it("fails ALLOWANCE for a user who has not approved the settler", async () => {
     const quoted = await quote(quoteDeps, usdcQuote({ userAddress: unapproved.address }));
     const answer = await preflight(preflightDeps, { userAddress: unapproved.address, quoteId: quoted.quoteId });
-    expect(checkOf(answer, "ALLOWANCE")).toMatchObject({ status: CheckStatus.CHECK_STATUS_FAIL, expected: ">= 100000000", actual: "0" });
+    expect(checkOf(answer, "ALLOWANCE")).toMatchObject({
+      status: CheckStatus.CHECK_STATUS_FAIL,
+      expected: ">= 100000000",
+      actual: "0",
+    });
     expect(checkOf(answer, "ALLOWANCE").message).toContain(settler);
     expect(checkOf(answer, "BALANCE").status).toBe(CheckStatus.CHECK_STATUS_PASS);
     expect(checkOf(answer, "SIMULATION").message).toContain("ERC20InsufficientAllowance");
@@ -328,15 +459,31 @@ describe("Preflight", () => {
     const quoted = await quote(quoteDeps, usdcQuote());
     const later = { ...preflightDeps, now: () => new Date(new Date(quoted.validUntil).getTime() + 1_000) };
     const expired = await preflight(later, { userAddress: funded.address, quoteId: quoted.quoteId });
-    expect(checkOf(expired, "QUOTE_NOT_EXPIRED")).toMatchObject({ status: CheckStatus.CHECK_STATUS_FAIL, expected: `now <= ${quoted.validUntil}` });
+    expect(checkOf(expired, "QUOTE_NOT_EXPIRED")).toMatchObject({
+      status: CheckStatus.CHECK_STATUS_FAIL,
+      expected: `now <= ${quoted.validUntil}`,
+    });
     expect(expired.ok).toBe(false);
 
-    const unknown = await preflight(preflightDeps, { userAddress: funded.address, quoteId: "q_AAAAAAAAAAAAAAAAAAAAAA", order: orderOf(quoted) });
+    const unknown = await preflight(preflightDeps, {
+      userAddress: funded.address,
+      quoteId: "q_AAAAAAAAAAAAAAAAAAAAAA",
+      order: orderOf(quoted),
+    });
     expect(checkOf(unknown, "QUOTE_NOT_EXPIRED").status).toBe(CheckStatus.CHECK_STATUS_FAIL);
-    expect(await codeOf(preflight(preflightDeps, { userAddress: funded.address, quoteId: "q_AAAAAAAAAAAAAAAAAAAAAA" }))).toBe("QUOTE_NOT_FOUND");
+    expect(
+      await codeOf(preflight(preflightDeps, { userAddress: funded.address, quoteId: "q_AAAAAAAAAAAAAAAAAAAAAA" })),
+    ).toBe("QUOTE_NOT_FOUND");
 
-    const changed = await preflight(preflightDeps, { userAddress: funded.address, quoteId: quoted.quoteId, order: { ...orderOf(quoted), inputAmount: "200000000" } });
-    expect(checkOf(changed, "QUOTE_MATCHES")).toMatchObject({ status: CheckStatus.CHECK_STATUS_FAIL, message: "the order differs from the quote in inputAmount" });
+    const changed = await preflight(preflightDeps, {
+      userAddress: funded.address,
+      quoteId: quoted.quoteId,
+      order: { ...orderOf(quoted), inputAmount: "200000000" },
+    });
+    expect(checkOf(changed, "QUOTE_MATCHES")).toMatchObject({
+      status: CheckStatus.CHECK_STATUS_FAIL,
+      message: "the order differs from the quote in inputAmount",
+    });
   });
 
   it("fails FILL_DEADLINE_BOUNDS (and SIMULATION with the settler's error) for a deadline too near or too far", async () => {
@@ -344,10 +491,19 @@ describe("Preflight", () => {
     const now = Number((await chains.get(ORIGIN)!.client.getBlock()).timestamp);
     for (const fillDeadline of [now + 5, now + 2 * 86_400]) {
       const answer = await preflight(preflightDeps, { userAddress: funded.address, order: { ...order, fillDeadline } });
-      expect(checkOf(answer, "FILL_DEADLINE_BOUNDS")).toMatchObject({ status: CheckStatus.CHECK_STATUS_FAIL, actual: String(fillDeadline) });
-      expect(checkOf(answer, "SIMULATION")).toMatchObject({ status: CheckStatus.CHECK_STATUS_FAIL, actual: "reverts with FillDeadlineOutOfBounds" });
+      expect(checkOf(answer, "FILL_DEADLINE_BOUNDS")).toMatchObject({
+        status: CheckStatus.CHECK_STATUS_FAIL,
+        actual: String(fillDeadline),
+      });
+      expect(checkOf(answer, "SIMULATION")).toMatchObject({
+        status: CheckStatus.CHECK_STATUS_FAIL,
+        actual: "reverts with FillDeadlineOutOfBounds",
+      });
     }
-    const close = await preflight(preflightDeps, { userAddress: funded.address, order: { ...order, fillDeadline: now + devnetSettlerParams.minFillWindowSeconds + 20 } });
+    const close = await preflight(preflightDeps, {
+      userAddress: funded.address,
+      order: { ...order, fillDeadline: now + devnetSettlerParams.minFillWindowSeconds + 20 },
+    });
     expect(checkOf(close, "FILL_DEADLINE_BOUNDS").status).toBe(CheckStatus.CHECK_STATUS_WARN);
   });
 
@@ -359,14 +515,20 @@ describe("Preflight", () => {
   });
 
   it("checks a native-coin order by its value: no allowance, the native balance, gas on top", async () => {
-    const quoted = await quote(quoteDeps, usdcQuote({ inputToken: zeroAddress, outputToken: zeroAddress, amount: String(parseEther("1")) }));
+    const quoted = await quote(
+      quoteDeps,
+      usdcQuote({ inputToken: zeroAddress, outputToken: zeroAddress, amount: String(parseEther("1")) }),
+    );
     expect(quoted).toMatchObject({ inputAmount: "1000000000000000000", outputAmount: "999000000000000000" });
     const answer = await preflight(preflightDeps, { userAddress: funded.address, quoteId: quoted.quoteId });
     expect(answer.ok).toBe(true);
     expect(checkOf(answer, "ALLOWANCE").status).toBe(CheckStatus.CHECK_STATUS_SKIPPED);
     expect(checkOf(answer, "SIMULATION").status).toBe(CheckStatus.CHECK_STATUS_PASS);
 
-    const tooMuch = await preflight(preflightDeps, { userAddress: funded.address, order: { ...orderOf(quoted), inputAmount: String(parseEther("20")), outputAmount: "1" } });
+    const tooMuch = await preflight(preflightDeps, {
+      userAddress: funded.address,
+      order: { ...orderOf(quoted), inputAmount: String(parseEther("20")), outputAmount: "1" },
+    });
     expect(checkOf(tooMuch, "BALANCE").status).toBe(CheckStatus.CHECK_STATUS_FAIL);
     expect(checkOf(tooMuch, "SIMULATION").status).toBe(CheckStatus.CHECK_STATUS_FAIL);
   });
@@ -375,9 +537,15 @@ describe("Preflight", () => {
     expect(await codeOf(preflight(preflightDeps, { userAddress: funded.address }))).toBe("INVALID_PARAMETER");
     expect(await codeOf(preflight(preflightDeps, { userAddress: "nope" }))).toBe("INVALID_ADDRESS");
     const order = orderOf(await quote(quoteDeps, usdcQuote()));
-    expect(await codeOf(preflight(preflightDeps, { userAddress: funded.address, order: { ...order, nonce: "-1" } }))).toBe("INVALID_PARAMETER");
-    expect(await codeOf(preflight(preflightDeps, { userAddress: funded.address, order: { ...order, fillDeadline: 0 } }))).toBe("INVALID_PARAMETER");
-    expect(await codeOf(preflight(preflightDeps, { userAddress: funded.address, order: { ...order, recipient: "0x12" } }))).toBe("INVALID_ADDRESS");
+    expect(
+      await codeOf(preflight(preflightDeps, { userAddress: funded.address, order: { ...order, nonce: "-1" } })),
+    ).toBe("INVALID_PARAMETER");
+    expect(
+      await codeOf(preflight(preflightDeps, { userAddress: funded.address, order: { ...order, fillDeadline: 0 } })),
+    ).toBe("INVALID_PARAMETER");
+    expect(
+      await codeOf(preflight(preflightDeps, { userAddress: funded.address, order: { ...order, recipient: "0x12" } })),
+    ).toBe("INVALID_ADDRESS");
   });
 });
 
@@ -385,7 +553,10 @@ describe("Preflight", () => {
  * An HTTP JSON-RPC endpoint that counts the calls it gets (each call of a batch) and forwards them
  * to `target`, or answers every request with `failWith` (an HTTP status) when given.
  */
-async function countingRpc(target: string, failWith?: number): Promise<{ url: string; methods: string[]; server: Server }> {
+async function countingRpc(
+  target: string,
+  failWith?: number,
+): Promise<{ url: string; methods: string[]; server: Server }> {
   const methods: string[] = [];
   const server = createServer((request, response) => {
     let body = "";
@@ -398,10 +569,12 @@ async function countingRpc(target: string, failWith?: number): Promise<{ url: st
         response.end("busy");
         return;
       }
-      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(async (answer) => {
-        response.setHeader("content-type", "application/json");
-        response.end(await answer.text());
-      });
+      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(
+        async (answer) => {
+          response.setHeader("content-type", "application/json");
+          response.end(await answer.text());
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -427,7 +600,8 @@ describe("User-triggered chain reads (abuse limits)", () => {
       ),
     });
     const counted = createIntentChains(chainsConfig);
-    const count = () => [...counters.values()].reduce((sum, entry) => sum + entry.user.length + entry.ingestion.length, 0);
+    const count = () =>
+      [...counters.values()].reduce((sum, entry) => sum + entry.user.length + entry.ingestion.length, 0);
     return { chains: counted, counters, count };
   }
 
@@ -437,21 +611,33 @@ describe("User-triggered chain reads (abuse limits)", () => {
     const order = orderOf(await quote(quoteDeps, usdcQuote()));
     // A contract the user chose (here the settler itself, any address will do): its balanceOf, allowance and `open` would run on the node.
     for (const changed of [{ inputToken: settler }, { outputToken: settler }]) {
-      const refused = await preflight(deps, { userAddress: funded.address, order: { ...order, ...changed } }).catch((error: unknown) => error);
+      const refused = await preflight(deps, { userAddress: funded.address, order: { ...order, ...changed } }).catch(
+        (error: unknown) => error,
+      );
       expect(refused).toMatchObject({ code: "UNSUPPORTED_ROUTE", httpStatus: 400 });
-      expect((refused as { extras: Record<string, unknown> }).extras).toMatchObject({ parameter: Object.keys(changed)[0] === "outputToken" ? "order.outputToken" : "order.inputToken" });
+      expect((refused as { extras: Record<string, unknown> }).extras).toMatchObject({
+        parameter: Object.keys(changed)[0] === "outputToken" ? "order.outputToken" : "order.inputToken",
+      });
     }
     expect(count()).toBe(0);
     // Two configured tokens that no route pairs are still checked (ROUTE_SUPPORTED fails): every read is of an operator's token.
-    const crossed = await preflight(deps, { userAddress: funded.address, order: { ...order, outputToken: deployment.chains["destination"]!.contracts.tokens!["WETH"]! } });
+    const crossed = await preflight(deps, {
+      userAddress: funded.address,
+      order: { ...order, outputToken: deployment.chains["destination"]!.contracts.tokens!["WETH"]! },
+    });
     expect(checkOf(crossed, "ROUTE_SUPPORTED").status).toBe(CheckStatus.CHECK_STATUS_FAIL);
   });
 
   it("reads through the chain's preflightRpcUrl on a client of its own, never the ingestion URL, and retries at most once", async () => {
     const { chains: counted, counters } = await countedChains();
-    const answer = await preflight({ ...preflightDeps, chains: counted, decimals: createTokenDecimals() }, { userAddress: funded.address, order: orderOf(await quote(quoteDeps, usdcQuote())) });
+    const answer = await preflight(
+      { ...preflightDeps, chains: counted, decimals: createTokenDecimals() },
+      { userAddress: funded.address, order: orderOf(await quote(quoteDeps, usdcQuote())) },
+    );
     expect(answer.ok).toBe(true);
-    expect(counters.get(ORIGIN)!.user).toEqual(expect.arrayContaining(["eth_call", "eth_getBalance", "eth_estimateGas"]));
+    expect(counters.get(ORIGIN)!.user).toEqual(
+      expect.arrayContaining(["eth_call", "eth_getBalance", "eth_estimateGas"]),
+    );
     expect(counters.get(ORIGIN)!.ingestion).toEqual([]);
     expect(counters.get(DESTINATION)!.ingestion).toEqual([]);
 
@@ -459,24 +645,59 @@ describe("User-triggered chain reads (abuse limits)", () => {
     const busy = await countingRpc("", 503);
     servers.push(busy.server);
     const flaky = createIntentChains(
-      chainConfigSchema.parse({ ...config, chains: config.chains.map((chain) => ({ ...chain, preflightRpcUrl: busy.url, rpc: { timeoutMs: 2_000, retryCount: 3, retryDelayMs: 1 } })) }),
+      chainConfigSchema.parse({
+        ...config,
+        chains: config.chains.map((chain) => ({
+          ...chain,
+          preflightRpcUrl: busy.url,
+          rpc: { timeoutMs: 2_000, retryCount: 3, retryDelayMs: 1 },
+        })),
+      }),
     );
     await expect(flaky.get(ORIGIN)!.client.getBlockNumber({ cacheTime: 0 })).rejects.toThrow();
     expect(busy.methods).toEqual(["eth_blockNumber", "eth_blockNumber"]);
-    expect(await codeOf(preflight({ ...preflightDeps, chains: flaky, decimals: createTokenDecimals() }, { userAddress: funded.address, order: orderOf(await quote(quoteDeps, usdcQuote())) }))).toBe("UNAVAILABLE");
+    expect(
+      await codeOf(
+        preflight(
+          { ...preflightDeps, chains: flaky, decimals: createTokenDecimals() },
+          { userAddress: funded.address, order: orderOf(await quote(quoteDeps, usdcQuote())) },
+        ),
+      ),
+    ).toBe("UNAVAILABLE");
   });
 
   describe("notifications", () => {
     const published: OutgoingRecord[] = [];
     const hints: unknown[] = [];
     const tc = {
-      checkGate: (_request: unknown, _metadata: unknown, _options: unknown, callback: (error: null, response: { allowed: boolean; currentTcVersion: number }) => void) =>
-        callback(null, { allowed: true, currentTcVersion: 1 }),
+      checkGate: (
+        _request: unknown,
+        _metadata: unknown,
+        _options: unknown,
+        callback: (error: null, response: { allowed: boolean; currentTcVersion: number }) => void,
+      ) => callback(null, { allowed: true, currentTcVersion: 1 }),
     } as unknown as TcServiceClient;
-    const publisher = { publish: async (records: readonly OutgoingRecord[]) => (published.push(...records), []), connected: () => true, close: async () => undefined } as unknown as LazyPublisher;
-    const signals: Signals = { publish: (_subject, payload) => (hints.push(payload), true), subscribe: () => () => undefined, ready: async () => true, close: async () => undefined };
-    const notifyDeps = (chainsForReads: IntentChains): NotifyDependencies => ({ tc, redis, publisher, signals, originChainIds: new Set([String(ORIGIN), String(DESTINATION)]), chains: chainsForReads });
-    const notifyAs = (deps: NotifyDependencies, userAddress: string, txHash: string) => notify(deps, { userAddress, originChainId: String(ORIGIN), txHash }, "key-1", Date.now() + 5_000);
+    const publisher = {
+      publish: async (records: readonly OutgoingRecord[]) => (published.push(...records), []),
+      connected: () => true,
+      close: async () => undefined,
+    } as unknown as LazyPublisher;
+    const signals: Signals = {
+      publish: (_subject, payload) => (hints.push(payload), true),
+      subscribe: () => () => undefined,
+      ready: async () => true,
+      close: async () => undefined,
+    };
+    const notifyDeps = (chainsForReads: IntentChains): NotifyDependencies => ({
+      tc,
+      redis,
+      publisher,
+      signals,
+      originChainIds: new Set([String(ORIGIN), String(DESTINATION)]),
+      chains: chainsForReads,
+    });
+    const notifyAs = (deps: NotifyDependencies, userAddress: string, txHash: string) =>
+      notify(deps, { userAddress, originChainId: String(ORIGIN), txHash }, "key-1", Date.now() + 5_000);
 
     it("looks a notified hash up once: an unknown one is refused with 404 TRANSACTION_NOT_FOUND and publishes nothing", async () => {
       const { chains: counted, counters } = await countedChains();
@@ -493,12 +714,20 @@ describe("User-triggered chain reads (abuse limits)", () => {
     it("publishes a known transaction once for its sender, refuses another wallet's claim (403 TX_SENDER_MISMATCH), and answers repeats without the chain", async () => {
       const { chains: counted, counters } = await countedChains();
       const deps = notifyDeps(counted);
-      const txHash = await send(funded, { address: usdc, abi: testTokenAbi, functionName: "approve", args: [settler, maxUint256] });
+      const txHash = await send(funded, {
+        address: usdc,
+        abi: testTokenAbi,
+        functionName: "approve",
+        args: [settler, maxUint256],
+      });
       const squat = await notifyAs(deps, broke.address, txHash).catch((error: unknown) => error);
       expect(squat).toMatchObject({ code: "TX_SENDER_MISMATCH", httpStatus: 403 });
       expect(published).toEqual([]);
       // The squatter's attempt does not block the sender.
-      expect(await notifyAs(deps, funded.address, txHash)).toMatchObject({ created: true, txHash: txHash.toLowerCase() });
+      expect(await notifyAs(deps, funded.address, txHash)).toMatchObject({
+        created: true,
+        txHash: txHash.toLowerCase(),
+      });
       expect(published.map((record) => record.eventType)).toEqual(["IntentNotified"]);
       expect(hints).toEqual([{ chainId: String(ORIGIN), txHash: txHash.toLowerCase(), apiKeyId: "key-1" }]);
       const lookups = counters.get(ORIGIN)!.user.length;

@@ -31,7 +31,12 @@ export function onchainOrderOf(order: ValidOrder): { fillDeadline: number; order
  * simulated from the user's address, and the order id from `resolve` called as the user. A
  * contract's refusal becomes a fact; an unreachable node a 503.
  */
-export async function readOrderFacts(chain: IntentChain, settler: Address, user: Address, order: ValidOrder): Promise<OrderFacts> {
+export async function readOrderFacts(
+  chain: IntentChain,
+  settler: Address,
+  user: Address,
+  order: ValidOrder,
+): Promise<OrderFacts> {
   const head = await readHead(chain);
   const blockNumber = head.number;
   const client = chain.client;
@@ -44,12 +49,39 @@ export async function readOrderFacts(chain: IntentChain, settler: Address, user:
     const [bounds, nativeBalance, balance, allowance, maxFeePerGas, simulation, orderId] = await Promise.all([
       readFillDeadlineBounds(chain, settler, blockNumber),
       client.getBalance({ address: user, blockNumber }),
-      native ? undefined : guarded(client.readContract({ address: order.inputToken, abi: erc20Abi, functionName: "balanceOf", args: [user], blockNumber })),
-      native ? undefined : guarded(client.readContract({ address: order.inputToken, abi: erc20Abi, functionName: "allowance", args: [user, settler], blockNumber })),
+      native
+        ? undefined
+        : guarded(
+            client.readContract({
+              address: order.inputToken,
+              abi: erc20Abi,
+              functionName: "balanceOf",
+              args: [user],
+              blockNumber,
+            }),
+          ),
+      native
+        ? undefined
+        : guarded(
+            client.readContract({
+              address: order.inputToken,
+              abi: erc20Abi,
+              functionName: "allowance",
+              args: [user, settler],
+              blockNumber,
+            }),
+          ),
       readMaxFeePerGas(chain),
       simulateOpen(chain, settler, user, onchainOrder, value, blockNumber),
       client
-        .readContract({ address: settler, abi: fullSettlerAbi, functionName: "resolve", args: [onchainOrder], account: user, blockNumber })
+        .readContract({
+          address: settler,
+          abi: fullSettlerAbi,
+          functionName: "resolve",
+          args: [onchainOrder],
+          account: user,
+          blockNumber,
+        })
         .then((resolved) => resolved.orderId as Hex)
         .catch((error: unknown) => {
           if (isContractAnswer(error)) return undefined;
@@ -91,14 +123,31 @@ async function readMaxFeePerGas(chain: IntentChain): Promise<bigint> {
  * node that cannot execute the call for another reason (insufficient funds for the value) is too,
  * unless the node itself could not be reached.
  */
-async function simulateOpen(chain: IntentChain, settler: Address, user: Address, order: ReturnType<typeof onchainOrderOf>, value: bigint, blockNumber: bigint): Promise<Simulation> {
-  const call = { address: settler, abi: fullSettlerAbi, functionName: "open", args: [order], account: user, value } as const;
+async function simulateOpen(
+  chain: IntentChain,
+  settler: Address,
+  user: Address,
+  order: ReturnType<typeof onchainOrderOf>,
+  value: bigint,
+  blockNumber: bigint,
+): Promise<Simulation> {
+  const call = {
+    address: settler,
+    abi: fullSettlerAbi,
+    functionName: "open",
+    args: [order],
+    account: user,
+    value,
+  } as const;
   try {
     await chain.client.simulateContract({ ...call, blockNumber });
   } catch (error) {
     if (isUnreachable(error)) throw error;
     const revert = describeRevert(error);
-    return { ok: false, revert: revert ?? { name: "unknown", text: error instanceof BaseError ? error.shortMessage : String(error) } };
+    return {
+      ok: false,
+      revert: revert ?? { name: "unknown", text: error instanceof BaseError ? error.shortMessage : String(error) },
+    };
   }
   // The estimate runs on the pending block; it is advice for NATIVE_GAS, so a failure is not fatal.
   const gas = await chain.client.estimateContractGas(call).catch(() => undefined);
@@ -108,5 +157,8 @@ async function simulateOpen(chain: IntentChain, settler: Address, user: Address,
 /** The node was not asked (quota) or did not answer: not a fact about the order. */
 function isUnreachable(error: unknown): boolean {
   if (isQuotaExceeded(error)) return true;
-  return error instanceof BaseError && error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError) !== null;
+  return (
+    error instanceof BaseError &&
+    error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError) !== null
+  );
 }

@@ -20,19 +20,35 @@ export interface OrderTokens {
  * Throws 400 UNSUPPORTED_ROUTE, like a quote for an unsupported route, before any chain is read.
  */
 export function assertRouteTokens(routes: RouteTable, order: OrderTokens): void {
-  const inputKnown = routes.routes.some((route) => route.originChainId === order.originChainId && route.inputToken === order.inputToken);
-  const outputKnown = routes.routes.some((route) => route.destinationChainId === order.destinationChainId && route.outputToken === order.outputToken);
+  const inputKnown = routes.routes.some(
+    (route) => route.originChainId === order.originChainId && route.inputToken === order.inputToken,
+  );
+  const outputKnown = routes.routes.some(
+    (route) => route.destinationChainId === order.destinationChainId && route.outputToken === order.outputToken,
+  );
   if (inputKnown && outputKnown) return;
   const [parameter, token, side] = inputKnown
-    ? (["order.outputToken", order.outputToken, `the output token of any configured route to chain ${order.destinationChainId}`] as const)
-    : (["order.inputToken", order.inputToken, `the input token of any configured route from chain ${order.originChainId}`] as const);
-  throw invalidArgument("UNSUPPORTED_ROUTE", `${parameter} ${token} is not ${side}; preflight checks only the tokens of configured routes`, {
-    parameter,
-    supportedRoutes: routes.routes.map((route) => ({
-      originChainId: route.originChainId,
-      destinationChainId: route.destinationChainId,
-      inputToken: route.inputToken,
-      outputToken: route.outputToken,
-    })),
-  });
+    ? ([
+        "order.outputToken",
+        order.outputToken,
+        `the output token of any configured route to chain ${order.destinationChainId}`,
+      ] as const)
+    : ([
+        "order.inputToken",
+        order.inputToken,
+        `the input token of any configured route from chain ${order.originChainId}`,
+      ] as const);
+  throw invalidArgument(
+    "UNSUPPORTED_ROUTE",
+    `${parameter} ${token} is not ${side}; preflight checks only the tokens of configured routes`,
+    {
+      parameter,
+      supportedRoutes: routes.routes.map((route) => ({
+        originChainId: route.originChainId,
+        destinationChainId: route.destinationChainId,
+        inputToken: route.inputToken,
+        outputToken: route.outputToken,
+      })),
+    },
+  );
 }

@@ -21,7 +21,9 @@ export interface ValidOrder {
 export function validateOrder(order: OrderParams, prefix = "order"): ValidOrder {
   const name = (field: string) => `${prefix}.${field}`;
   if (!Number.isInteger(order.fillDeadline) || order.fillDeadline <= 0 || order.fillDeadline > 4_294_967_295) {
-    throw invalidArgument("INVALID_PARAMETER", `${name("fillDeadline")} must be unix seconds (a positive uint32)`, { parameter: name("fillDeadline") });
+    throw invalidArgument("INVALID_PARAMETER", `${name("fillDeadline")} must be unix seconds (a positive uint32)`, {
+      parameter: name("fillDeadline"),
+    });
   }
   return {
     originChainId: parseChainId(order.originChainId, name("originChainId")),

@@ -30,7 +30,12 @@ describe("fee model", () => {
   });
 
   it("finds the least input for an exact output, across decimals", () => {
-    for (const fee of [{ bps: 5, fixed: 100_000n }, { bps: 9_999, fixed: 0n }, { bps: 0, fixed: 0n }, { bps: 37, fixed: 3n }]) {
+    for (const fee of [
+      { bps: 5, fixed: 100_000n },
+      { bps: 9_999, fixed: 0n },
+      { bps: 0, fixed: 0n },
+      { bps: 37, fixed: 3n },
+    ]) {
       for (const decimals of [usdc, { input: 18, output: 6 }, { input: 6, output: 18 }]) {
         for (const wanted of [1n, 7n, 99_850_000n, 123_456_789_012n]) {
           const priced = priceExactOutput(wanted, fee, decimals);

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { DEADLINE_SLACK_SECONDS, judgeFillDeadline, suggestFillDeadline } from "./fillDeadline.js";
 
 const bounds = { minFillWindow: 30, maxFillBuffer: 86_400 };
-const base = { originTimestamp: 1_000_000, destinationTimestamp: 1_000_000, bounds, quoteTtlSeconds: 60, preferredWindowSeconds: 900, fillTimeEstimateSeconds: 10 };
+const base = {
+  originTimestamp: 1_000_000,
+  destinationTimestamp: 1_000_000,
+  bounds,
+  quoteTtlSeconds: 60,
+  preferredWindowSeconds: 900,
+  fillTimeEstimateSeconds: 10,
+};
 
 describe("suggestFillDeadline", () => {
   it("is the destination clock plus the preferred window", () => {
@@ -28,13 +35,22 @@ describe("suggestFillDeadline", () => {
 
 describe("judgeFillDeadline", () => {
   it("passes inside the bounds (both ends inclusive, as the contract), warns close to the lower one", () => {
-    expect(judgeFillDeadline(1_000_900, 1_000_000, bounds, 60)).toEqual({ status: "pass", earliest: 1_000_030, latest: 1_086_400, marginSeconds: 870 });
+    expect(judgeFillDeadline(1_000_900, 1_000_000, bounds, 60)).toEqual({
+      status: "pass",
+      earliest: 1_000_030,
+      latest: 1_086_400,
+      marginSeconds: 870,
+    });
     expect(judgeFillDeadline(1_086_400, 1_000_000, bounds, 60).status).toBe("pass");
     expect(judgeFillDeadline(1_000_030, 1_000_000, bounds, 60).status).toBe("warn");
   });
 
   it("fails outside them", () => {
-    expect(judgeFillDeadline(1_000_029, 1_000_000, bounds, 60)).toEqual({ status: "fail", earliest: 1_000_030, latest: 1_086_400 });
+    expect(judgeFillDeadline(1_000_029, 1_000_000, bounds, 60)).toEqual({
+      status: "fail",
+      earliest: 1_000_030,
+      latest: 1_086_400,
+    });
     expect(judgeFillDeadline(1_086_401, 1_000_000, bounds, 60).status).toBe("fail");
   });
 });

@@ -31,7 +31,8 @@ const UINT32_MAX = 4_294_967_295;
 export function suggestFillDeadline(inputs: FillDeadlineInputs): number {
   const window = Math.max(inputs.preferredWindowSeconds, inputs.fillTimeEstimateSeconds);
   const preferred = inputs.destinationTimestamp + window;
-  const earliest = inputs.originTimestamp + inputs.bounds.minFillWindow + inputs.quoteTtlSeconds + DEADLINE_SLACK_SECONDS;
+  const earliest =
+    inputs.originTimestamp + inputs.bounds.minFillWindow + inputs.quoteTtlSeconds + DEADLINE_SLACK_SECONDS;
   const latest = inputs.originTimestamp + inputs.bounds.maxFillBuffer;
   return Math.min(Math.min(Math.max(preferred, earliest), latest), UINT32_MAX);
 }
@@ -44,7 +45,12 @@ export type DeadlineVerdict =
  * How a deadline fares against the bounds as of an origin timestamp. Within the bounds but closer
  * to the lower one than `warnMarginSeconds` is a warning: the next blocks will push it out.
  */
-export function judgeFillDeadline(fillDeadline: number, originTimestamp: number, bounds: FillDeadlineBounds, warnMarginSeconds: number): DeadlineVerdict {
+export function judgeFillDeadline(
+  fillDeadline: number,
+  originTimestamp: number,
+  bounds: FillDeadlineBounds,
+  warnMarginSeconds: number,
+): DeadlineVerdict {
   const earliest = originTimestamp + bounds.minFillWindow;
   const latest = originTimestamp + bounds.maxFillBuffer;
   if (fillDeadline < earliest || fillDeadline > latest) return { status: "fail", earliest, latest };

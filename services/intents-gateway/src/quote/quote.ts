@@ -40,7 +40,10 @@ export async function quote(dependencies: QuoteDependencies, request: QuoteReque
   // An exact input can be refused before any chain is read; an exact output only once priced.
   if (valid.tradeType === "EXACT_INPUT") checkLimits(route, valid.amount);
   const settler = origin.settler;
-  if (settler === undefined) throw unavailable("UNAVAILABLE", `no FullSettler is configured on chain ${origin.chainId}`, { chainId: origin.chainId });
+  if (settler === undefined)
+    throw unavailable("UNAVAILABLE", `no FullSettler is configured on chain ${origin.chainId}`, {
+      chainId: origin.chainId,
+    });
 
   const [inputDecimals, outputDecimals, originHead, destinationHead] = await Promise.all([
     dependencies.decimals(origin, route.inputToken),
@@ -49,7 +52,10 @@ export async function quote(dependencies: QuoteDependencies, request: QuoteReque
     readHead(destination),
   ]);
   const decimals = { input: inputDecimals, output: outputDecimals };
-  const priced = valid.tradeType === "EXACT_INPUT" ? priceExactInput(valid.amount, route.fee, decimals) : priceExactOutput(valid.amount, route.fee, decimals);
+  const priced =
+    valid.tradeType === "EXACT_INPUT"
+      ? priceExactInput(valid.amount, route.fee, decimals)
+      : priceExactOutput(valid.amount, route.fee, decimals);
   checkLimits(route, priced.inputAmount);
   const bounds = await readFillDeadlineBounds(origin, settler, originHead.number);
 
@@ -109,7 +115,10 @@ export async function quote(dependencies: QuoteDependencies, request: QuoteReque
       },
     },
   };
-  await dependencies.quotes.save({ quote: response, ...(valid.userAddress === undefined ? {} : { userAddress: valid.userAddress }) }, route.quoteTtlSeconds);
+  await dependencies.quotes.save(
+    { quote: response, ...(valid.userAddress === undefined ? {} : { userAddress: valid.userAddress }) },
+    route.quoteTtlSeconds,
+  );
   return response;
 }
 
@@ -135,19 +144,30 @@ function checkLimits(route: QuotedRoute, inputAmount: bigint): void {
   throw invalidArgument(
     "AMOUNT_OUTSIDE_LIMITS",
     `the input amount ${inputAmount} is outside this route's limits [${route.limits.min}, ${route.limits.max}]`,
-    { parameter: "amount", inputAmount: String(inputAmount), minInputAmount: String(route.limits.min), maxInputAmount: String(route.limits.max) },
+    {
+      parameter: "amount",
+      inputAmount: String(inputAmount),
+      minInputAmount: String(route.limits.min),
+      maxInputAmount: String(route.limits.max),
+    },
   );
 }
 
 function intentChain(chains: IntentChains, chainId: number): IntentChain {
   const chain = chains.get(chainId);
   // A route names only validated chains; this guards a chains file edited without the schema.
-  if (chain === undefined) throw unavailable("UNAVAILABLE", `chain ${chainId} is not configured for intents`, { chainId });
+  if (chain === undefined)
+    throw unavailable("UNAVAILABLE", `chain ${chainId} is not configured for intents`, { chainId });
   return chain;
 }
 
 function feesOf(priced: Priced, token: Address): { total: Fee; breakdown: Fee[] } {
-  const fee = (type: FeeType, amount: bigint): Fee => ({ type, amount: String(amount), token, bps: bpsOf(amount, priced.inputAmount) });
+  const fee = (type: FeeType, amount: bigint): Fee => ({
+    type,
+    amount: String(amount),
+    token,
+    bps: bpsOf(amount, priced.inputAmount),
+  });
   return {
     total: fee(FeeType.FEE_TYPE_UNSPECIFIED, priced.totalFee),
     breakdown: [fee(FeeType.FEE_TYPE_FILLER, priced.fillerFee), fee(FeeType.FEE_TYPE_GAS, priced.gasFee)],

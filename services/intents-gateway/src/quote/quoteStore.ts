@@ -35,10 +35,16 @@ export const QUOTE_ID = /^q_[A-Za-z0-9_-]{22}$/;
 export function createQuoteStore(redis: Redis, retentionSeconds: number): QuoteStore {
   return {
     async save(stored, ttlSeconds) {
-      const value = JSON.stringify({ v: 1, userAddress: stored.userAddress ?? null, quote: QuoteResponse.toJSON(stored.quote) });
-      await redis.set(quoteKey(stored.quote.quoteId), value, "EX", ttlSeconds + retentionSeconds).catch((error: unknown) => {
-        throw unavailable("UNAVAILABLE", "the quote store is unavailable; retry shortly", {}, error);
+      const value = JSON.stringify({
+        v: 1,
+        userAddress: stored.userAddress ?? null,
+        quote: QuoteResponse.toJSON(stored.quote),
       });
+      await redis
+        .set(quoteKey(stored.quote.quoteId), value, "EX", ttlSeconds + retentionSeconds)
+        .catch((error: unknown) => {
+          throw unavailable("UNAVAILABLE", "the quote store is unavailable; retry shortly", {}, error);
+        });
     },
     async load(quoteId) {
       if (!QUOTE_ID.test(quoteId)) return undefined;
@@ -47,7 +53,10 @@ export function createQuoteStore(redis: Redis, retentionSeconds: number): QuoteS
       });
       if (text === null) return undefined;
       const parsed = JSON.parse(text) as { v: number; userAddress: string | null; quote: unknown };
-      return { quote: QuoteResponse.fromJSON(parsed.quote), ...(parsed.userAddress === null ? {} : { userAddress: parsed.userAddress }) };
+      return {
+        quote: QuoteResponse.fromJSON(parsed.quote),
+        ...(parsed.userAddress === null ? {} : { userAddress: parsed.userAddress }),
+      };
     },
   };
 }

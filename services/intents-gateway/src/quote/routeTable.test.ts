@@ -46,12 +46,20 @@ describe("buildRouteTable", () => {
       quoteTtlSeconds: 60,
     });
     expect(table.routes[1]).toMatchObject({ inputToken: zeroAddress, outputToken: zeroAddress });
-    expect(findRoute(table, { originChainId: 1, destinationChainId: 2, inputToken: USDC_A, outputToken: USDC_B })).toBe(table.routes[0]);
-    expect(findRoute(table, { originChainId: 2, destinationChainId: 1, inputToken: USDC_B, outputToken: USDC_A })).toBeUndefined();
+    expect(findRoute(table, { originChainId: 1, destinationChainId: 2, inputToken: USDC_A, outputToken: USDC_B })).toBe(
+      table.routes[0],
+    );
+    expect(
+      findRoute(table, { originChainId: 2, destinationChainId: 1, inputToken: USDC_B, outputToken: USDC_A }),
+    ).toBeUndefined();
   });
 
   it("leaves out, and reports, a route whose symbol has no address yet (a template before deployment)", () => {
-    const config = chainConfigSchema.parse({ environment: "test", chains: [chain("a", 1), chain("b", 2)], routes: [route()] } satisfies ChainConfigInput);
+    const config = chainConfigSchema.parse({
+      environment: "test",
+      chains: [chain("a", 1), chain("b", 2)],
+      routes: [route()],
+    } satisfies ChainConfigInput);
     expect(buildRouteTable(config)).toEqual({
       routes: [],
       unresolved: [{ index: 0, reason: "token USDC has no address on chain a; token USDC has no address on chain b" }],

@@ -42,7 +42,13 @@ export function buildRouteTable(config: ChainConfig): RouteTable {
     const input = resolveToken(chains.get(route.originChainId), route.inputToken);
     const output = resolveToken(chains.get(route.destinationChainId), route.outputToken);
     if (typeof input !== "string" || typeof output !== "string") {
-      unresolved.push({ index, reason: [input, output].filter((side) => typeof side !== "string").map((side) => side.problem).join("; ") });
+      unresolved.push({
+        index,
+        reason: [input, output]
+          .filter((side) => typeof side !== "string")
+          .map((side) => side.problem)
+          .join("; "),
+      });
       return;
     }
     routes.push(toQuotedRoute(route, input, output));

@@ -32,5 +32,7 @@ export function validateQuote(request: QuoteRequest): ValidQuoteRequest {
 function tradeTypeOf(value: TradeType): ValidQuoteRequest["tradeType"] {
   if (value === TradeType.TRADE_TYPE_UNSPECIFIED || value === TradeType.TRADE_TYPE_EXACT_INPUT) return "EXACT_INPUT";
   if (value === TradeType.TRADE_TYPE_EXACT_OUTPUT) return "EXACT_OUTPUT";
-  throw invalidArgument("INVALID_PARAMETER", "tradeType must be EXACT_INPUT or EXACT_OUTPUT", { parameter: "tradeType" });
+  throw invalidArgument("INVALID_PARAMETER", "tradeType must be EXACT_INPUT or EXACT_OUTPUT", {
+    parameter: "tradeType",
+  });
 }

@@ -30,7 +30,10 @@ export function encodeCursor(scope: CursorScope, position: ListPosition): string
 }
 
 export function decodeCursor(cursor: string, scope: CursorScope): ListPosition {
-  const invalid = () => invalidArgument("INVALID_CURSOR", "cursor is not a cursor of this list; start again without it", { parameter: "cursor" });
+  const invalid = () =>
+    invalidArgument("INVALID_CURSOR", "cursor is not a cursor of this list; start again without it", {
+      parameter: "cursor",
+    });
   if (!/^[A-Za-z0-9_-]{1,1024}$/.test(cursor)) throw invalid();
   let body: Partial<CursorBody>;
   try {

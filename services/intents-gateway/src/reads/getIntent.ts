@@ -10,7 +10,11 @@ export async function getIntent(redis: Redis, request: GetIntentRequest): Promis
   const orderId = parseHash32(request.orderId, "orderId");
   const [record] = await loadRecords(redis, [projectionKeys.order(orderId)]);
   if (record === undefined) {
-    throw notFound("INTENT_NOT_FOUND", `no intent with orderId ${orderId} is known (yet): the mirror follows the chain a few blocks behind`, { orderId });
+    throw notFound(
+      "INTENT_NOT_FOUND",
+      `no intent with orderId ${orderId} is known (yet): the mirror follows the chain a few blocks behind`,
+      { orderId },
+    );
   }
   const [intent] = await withCurrentHeads(redis, [record]);
   return { intent: intent! };

@@ -1,5 +1,11 @@
 import { invalidArgument } from "@platform/errors";
-import { IntentRecord, IntentStatus, TransactionStatus, type ListByTransactionRequest, type ListByTransactionResponse } from "@platform/proto/intents/v1/intents";
+import {
+  IntentRecord,
+  IntentStatus,
+  TransactionStatus,
+  type ListByTransactionRequest,
+  type ListByTransactionResponse,
+} from "@platform/proto/intents/v1/intents";
 import type { Redis } from "@platform/store";
 import { notifiedKey } from "../notify/notifiedKeys.js";
 import { parseChainId, parseHash32 } from "../validation/fields.js";
@@ -25,7 +31,11 @@ const RECORD_STATES: Partial<Record<IntentStatus, TransactionStatus>> = {
  * not found, pending (notified, not yet mined or indexed), reverted or dropped. Answered with 200
  * either way: a client polling right after broadcasting must not see a 404 for a real transaction.
  */
-export async function listByTransaction(redis: Redis, intentChainIds: ReadonlySet<number>, request: ListByTransactionRequest): Promise<ListByTransactionResponse> {
+export async function listByTransaction(
+  redis: Redis,
+  intentChainIds: ReadonlySet<number>,
+  request: ListByTransactionRequest,
+): Promise<ListByTransactionResponse> {
   const chainId = parseChainId(request.originChainId, "originChainId");
   if (!intentChainIds.has(chainId)) {
     throw invalidArgument("UNSUPPORTED_CHAIN", `originChainId ${chainId} is not an intents chain of this deployment`, {
@@ -55,7 +65,9 @@ export async function listByTransaction(redis: Redis, intentChainIds: ReadonlySe
   const txRecordBytes = replies[2] as Buffer | null;
   const notified = replies[3] === 1;
 
-  const opened = (await loadRecords(redis, orderIds.map(projectionKeys.order))).filter((record) => record !== undefined);
+  const opened = (await loadRecords(redis, orderIds.map(projectionKeys.order))).filter(
+    (record) => record !== undefined,
+  );
   const txRecord = opened.length === 0 && txRecordBytes ? IntentRecord.decode(txRecordBytes) : undefined;
   const records = opened.length > 0 ? opened : txRecord ? [txRecord] : [];
   const [intents, heads] = await Promise.all([withCurrentHeads(redis, sortByLog(records)), loadHeads(redis, [chain])]);
@@ -67,7 +79,12 @@ export async function listByTransaction(redis: Redis, intentChainIds: ReadonlySe
 }
 
 /** The most specific knowledge wins: an Open seen, the projection's tx state, its record, our own notification. */
-export function transactionStatusOf(hasOrders: boolean, txState: string | undefined, recordStatus: IntentStatus | undefined, notified: boolean): TransactionStatus {
+export function transactionStatusOf(
+  hasOrders: boolean,
+  txState: string | undefined,
+  recordStatus: IntentStatus | undefined,
+  notified: boolean,
+): TransactionStatus {
   // An Open event means the transaction was mined and succeeded.
   if (hasOrders) return TransactionStatus.TRANSACTION_STATUS_SUCCEEDED;
   if (txState !== undefined && TX_STATES[txState] !== undefined) return TX_STATES[txState];
@@ -79,5 +96,7 @@ export function transactionStatusOf(hasOrders: boolean, txState: string | undefi
 
 /** Orders of one transaction in the order their Open logs were emitted. */
 function sortByLog(records: IntentRecord[]): IntentRecord[] {
-  return records.slice().sort((a, b) => (a.opened?.logIndex ?? 0) - (b.opened?.logIndex ?? 0) || a.orderId.localeCompare(b.orderId));
+  return records
+    .slice()
+    .sort((a, b) => (a.opened?.logIndex ?? 0) - (b.opened?.logIndex ?? 0) || a.orderId.localeCompare(b.orderId));
 }

@@ -14,7 +14,8 @@ export const MAX_PAGE_LIMIT = 100;
 export function pageLimitOf(page: PageRequest | undefined): number {
   const limit = page?.limit ?? 0;
   if (limit === 0) return DEFAULT_PAGE_LIMIT;
-  if (limit > MAX_PAGE_LIMIT) throw invalidArgument("INVALID_PARAMETER", `limit must be between 1 and ${MAX_PAGE_LIMIT}`, { parameter: "limit" });
+  if (limit > MAX_PAGE_LIMIT)
+    throw invalidArgument("INVALID_PARAMETER", `limit must be between 1 and ${MAX_PAGE_LIMIT}`, { parameter: "limit" });
   return limit;
 }
 
@@ -35,10 +36,19 @@ export async function listUserIntents(
   const key = list === "pending" ? projectionKeys.userPending(userAddress) : projectionKeys.userExpired(userAddress);
 
   const page = await descendingPage(redis, key, limit, after);
-  const records = (await loadRecords(redis, page.entries.map((entry) => recordKeyOfMember(entry.member)))).filter((record) => record !== undefined);
+  const records = (
+    await loadRecords(
+      redis,
+      page.entries.map((entry) => recordKeyOfMember(entry.member)),
+    )
+  ).filter((record) => record !== undefined);
   const last = page.entries.at(-1);
   return {
     intents: await withCurrentHeads(redis, records),
-    page: { limit, hasMore: page.hasMore, ...(page.hasMore && last !== undefined ? { nextCursor: encodeCursor(scope, last) } : {}) },
+    page: {
+      limit,
+      hasMore: page.hasMore,
+      ...(page.hasMore && last !== undefined ? { nextCursor: encodeCursor(scope, last) } : {}),
+    },
   };
 }

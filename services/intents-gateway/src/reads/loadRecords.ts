@@ -39,11 +39,16 @@ export async function loadHeads(redis: Redis, chainIds: readonly string[]): Prom
  * happened up to block N" is what a status reader needs to know.
  */
 export async function withCurrentHeads(redis: Redis, records: readonly IntentRecord[]): Promise<IntentRecord[]> {
-  const chainsOf = (record: IntentRecord) => [record.originChainId, ...(record.destinationChainId === undefined ? [] : [record.destinationChainId])];
+  const chainsOf = (record: IntentRecord) => [
+    record.originChainId,
+    ...(record.destinationChainId === undefined ? [] : [record.destinationChainId]),
+  ];
   const heads = await loadHeads(redis, records.flatMap(chainsOf));
   return records.map((record) => {
     const chains = chainsOf(record);
-    const asOf = chains.map((chainId) => heads.get(chainId) ?? record.asOf.find((entry) => entry.chainId === chainId)).filter((entry) => entry !== undefined);
+    const asOf = chains
+      .map((chainId) => heads.get(chainId) ?? record.asOf.find((entry) => entry.chainId === chainId))
+      .filter((entry) => entry !== undefined);
     return { ...record, asOf };
   });
 }

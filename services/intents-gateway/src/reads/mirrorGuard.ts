@@ -13,7 +13,8 @@ export function mirroredRead<Handler>(redis: Redis, handler: Handler): Handler {
   return checkedHandler(handler as UnaryCallHandler, () =>
     projectionsComplete(redis, [projectionKeys.marker]).then(
       (complete) => (complete ? undefined : rebuilding("the intents mirror")),
-      (error: unknown) => unavailable("UNAVAILABLE", "the intents mirror could not be read; retry shortly", undefined, error),
+      (error: unknown) =>
+        unavailable("UNAVAILABLE", "the intents mirror could not be read; retry shortly", undefined, error),
     ),
   ) as Handler;
 }

@@ -41,9 +41,27 @@ function record(orderId: string, overrides: Partial<IntentRecord> = {}): IntentR
     input: { token: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: "100000000" },
     output: { token: "0x5FbDB2315678afecb367f032d93F642f64180aa3", amount: "99850000", recipient: USER },
     fillDeadline: 1_763_770_000,
-    opened: { chainId: ORIGIN, blockNumber: "120", blockHash: hex32(120), parentHash: hex32(119), blockTimestamp: "2026-11-22T10:00:00.000Z", txHash: TX, txIndex: 0, logIndex: 1, finality: Finality.FINALITY_LATEST },
+    opened: {
+      chainId: ORIGIN,
+      blockNumber: "120",
+      blockHash: hex32(120),
+      parentHash: hex32(119),
+      blockTimestamp: "2026-11-22T10:00:00.000Z",
+      txHash: TX,
+      txIndex: 0,
+      logIndex: 1,
+      finality: Finality.FINALITY_LATEST,
+    },
     updatedAt: "2026-11-22T10:00:01.000Z",
-    asOf: [{ chainId: ORIGIN, blockNumber: "120", blockHash: hex32(120), timestamp: "2026-11-22T10:00:00.000Z", finality: Finality.FINALITY_LATEST }],
+    asOf: [
+      {
+        chainId: ORIGIN,
+        blockNumber: "120",
+        blockHash: hex32(120),
+        timestamp: "2026-11-22T10:00:00.000Z",
+        finality: Finality.FINALITY_LATEST,
+      },
+    ],
     ...overrides,
   };
 }
@@ -77,14 +95,39 @@ describe("GetIntent", () => {
   it("answers the record with asOf brought up to the mirror's heads, for an id in any case", async () => {
     const orderId = hex32(1);
     await put(projectionKeys.order(orderId), record(orderId));
-    await redis.hset(projectionKeys.head(ORIGIN), { blockNumber: "130", blockHash: hex32(130), timestamp: "1763769610" });
-    await redis.hset(projectionKeys.head(DESTINATION), { blockNumber: "88", blockHash: hex32(88), timestamp: "2026-11-22T10:00:09Z" });
+    await redis.hset(projectionKeys.head(ORIGIN), {
+      blockNumber: "130",
+      blockHash: hex32(130),
+      timestamp: "1763769610",
+    });
+    await redis.hset(projectionKeys.head(DESTINATION), {
+      blockNumber: "88",
+      blockHash: hex32(88),
+      timestamp: "2026-11-22T10:00:09Z",
+    });
 
     const { intent } = await getIntent(redis, { orderId: orderId.toUpperCase().replace("0X", "0x") });
-    expect(intent).toMatchObject({ orderId, status: IntentStatus.INTENT_STATUS_OPEN, userAddress: USER, fillDeadline: 1_763_770_000 });
+    expect(intent).toMatchObject({
+      orderId,
+      status: IntentStatus.INTENT_STATUS_OPEN,
+      userAddress: USER,
+      fillDeadline: 1_763_770_000,
+    });
     expect(intent!.asOf).toEqual([
-      { chainId: ORIGIN, blockNumber: "130", blockHash: hex32(130), timestamp: "2025-11-22T00:00:10.000Z", finality: Finality.FINALITY_LATEST },
-      { chainId: DESTINATION, blockNumber: "88", blockHash: hex32(88), timestamp: "2026-11-22T10:00:09.000Z", finality: Finality.FINALITY_LATEST },
+      {
+        chainId: ORIGIN,
+        blockNumber: "130",
+        blockHash: hex32(130),
+        timestamp: "2025-11-22T00:00:10.000Z",
+        finality: Finality.FINALITY_LATEST,
+      },
+      {
+        chainId: DESTINATION,
+        blockNumber: "88",
+        blockHash: hex32(88),
+        timestamp: "2026-11-22T10:00:09.000Z",
+        finality: Finality.FINALITY_LATEST,
+      },
     ]);
   });
 
@@ -100,7 +143,11 @@ describe("GetIntent", () => {
   });
 
   it("answers UNAVAILABLE when Redis is away", async () => {
-    const away = createRedis({ url: `redis://127.0.0.1:${await freePort()}`, connectionName: "away", commandTimeoutMs: 200 });
+    const away = createRedis({
+      url: `redis://127.0.0.1:${await freePort()}`,
+      connectionName: "away",
+      commandTimeoutMs: 200,
+    });
     try {
       expect(await codeOf(getIntent(away, { orderId: hex32(1) }))).toBe("UNAVAILABLE");
     } finally {
@@ -114,11 +161,23 @@ describe("while the mirror is rebuilt (its projection marker not complete)", () 
     const orderId = hex32(7);
     await put(projectionKeys.order(orderId), record(orderId));
     const log = createLogger({ service: "mirror-guard-test", level: "silent" });
-    const guarded = mirroredRead(redis, unaryHandler<{ orderId: string }, unknown>(log, "GetIntent", (request) => getIntent(redis, request)));
+    const guarded = mirroredRead(
+      redis,
+      unaryHandler<{ orderId: string }, unknown>(log, "GetIntent", (request) => getIntent(redis, request)),
+    );
     const call = (id: string) =>
       new Promise<{ code?: number; errorCode?: string; value?: unknown }>((resolve) =>
         guarded({ request: { orderId: id } } as never, (error, value) =>
-          resolve(error ? { code: (error as { code?: number }).code, errorCode: String((error as { metadata?: { get(key: string): unknown[] } }).metadata?.get("x-error-code")[0]) } : { value }),
+          resolve(
+            error
+              ? {
+                  code: (error as { code?: number }).code,
+                  errorCode: String(
+                    (error as { metadata?: { get(key: string): unknown[] } }).metadata?.get("x-error-code")[0],
+                  ),
+                }
+              : { value },
+          ),
         ),
       );
     for (const marker of [undefined, "rebuilding:4f0c"]) {
@@ -140,22 +199,54 @@ describe("ListByTransaction", () => {
     await put(projectionKeys.order(first), record(first, { opened: { ...record(first).opened!, logIndex: 0 } }));
     await put(projectionKeys.order(second), record(second, { opened: { ...record(second).opened!, logIndex: 3 } }));
     await redis.sadd(projectionKeys.txOrders(ORIGIN, TX), first, second);
-    await redis.hset(projectionKeys.txState(ORIGIN, TX), { status: "NOTIFIED", userAddress: USER, notifiedAt: "2026-11-22T09:59:58.000Z" });
-    await redis.hset(projectionKeys.head(ORIGIN), { blockNumber: "131", blockHash: hex32(131), timestamp: "1763769611" });
+    await redis.hset(projectionKeys.txState(ORIGIN, TX), {
+      status: "NOTIFIED",
+      userAddress: USER,
+      notifiedAt: "2026-11-22T09:59:58.000Z",
+    });
+    await redis.hset(projectionKeys.head(ORIGIN), {
+      blockNumber: "131",
+      blockHash: hex32(131),
+      timestamp: "1763769611",
+    });
 
     const answer = await list(TX.toUpperCase().replace("0X", "0x"));
     expect(answer.intents.map((intent) => intent.orderId)).toEqual([first, second]);
     expect(answer.transactionStatus).toBe(TransactionStatus.TRANSACTION_STATUS_SUCCEEDED);
-    expect(answer.asOf).toEqual([{ chainId: ORIGIN, blockNumber: "131", blockHash: hex32(131), timestamp: "2025-11-22T00:00:11.000Z", finality: Finality.FINALITY_LATEST }]);
+    expect(answer.asOf).toEqual([
+      {
+        chainId: ORIGIN,
+        blockNumber: "131",
+        blockHash: hex32(131),
+        timestamp: "2025-11-22T00:00:11.000Z",
+        finality: Finality.FINALITY_LATEST,
+      },
+    ]);
   });
 
   it("answers a notified transaction's SUBMITTED record while it is not mined", async () => {
-    await redis.hset(projectionKeys.txState(ORIGIN, TX), { status: "NOTIFIED", userAddress: USER, notifiedAt: "2026-11-22T09:59:58.000Z" });
-    await put(projectionKeys.txOrder(ORIGIN, TX), record("", { status: IntentStatus.INTENT_STATUS_SUBMITTED, destinationChainId: undefined, opened: undefined, notifiedAt: "2026-11-22T09:59:58.000Z" }));
+    await redis.hset(projectionKeys.txState(ORIGIN, TX), {
+      status: "NOTIFIED",
+      userAddress: USER,
+      notifiedAt: "2026-11-22T09:59:58.000Z",
+    });
+    await put(
+      projectionKeys.txOrder(ORIGIN, TX),
+      record("", {
+        status: IntentStatus.INTENT_STATUS_SUBMITTED,
+        destinationChainId: undefined,
+        opened: undefined,
+        notifiedAt: "2026-11-22T09:59:58.000Z",
+      }),
+    );
     const answer = await list();
     expect(answer.transactionStatus).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
     expect(answer.intents).toHaveLength(1);
-    expect(answer.intents[0]).toMatchObject({ orderId: "", status: IntentStatus.INTENT_STATUS_SUBMITTED, originTxHash: TX });
+    expect(answer.intents[0]).toMatchObject({
+      orderId: "",
+      status: IntentStatus.INTENT_STATUS_SUBMITTED,
+      originTxHash: TX,
+    });
   });
 
   it.each([
@@ -163,13 +254,25 @@ describe("ListByTransaction", () => {
     ["DROPPED", TransactionStatus.TRANSACTION_STATUS_DROPPED],
     ["SUCCEEDED", TransactionStatus.TRANSACTION_STATUS_SUCCEEDED],
   ])("maps the projection's tx state %s", async (state, expected) => {
-    await redis.hset(projectionKeys.txState(ORIGIN, TX), { status: state, userAddress: USER, notifiedAt: "2026-11-22T09:59:58.000Z", resolvedAt: "2026-11-22T10:00:00.000Z" });
+    await redis.hset(projectionKeys.txState(ORIGIN, TX), {
+      status: state,
+      userAddress: USER,
+      notifiedAt: "2026-11-22T09:59:58.000Z",
+      resolvedAt: "2026-11-22T10:00:00.000Z",
+    });
     expect((await list()).transactionStatus).toBe(expected);
   });
 
   it("is PENDING when only this service's notification exists, NOT_FOUND when nothing does", async () => {
-    expect(await list()).toEqual({ intents: [], transactionStatus: TransactionStatus.TRANSACTION_STATUS_NOT_FOUND, asOf: [] });
-    await redis.set(notifiedKey(ORIGIN, TX), JSON.stringify({ userAddress: USER, orderId: null, notifiedAt: "2026-11-22T09:59:58.000Z" }));
+    expect(await list()).toEqual({
+      intents: [],
+      transactionStatus: TransactionStatus.TRANSACTION_STATUS_NOT_FOUND,
+      asOf: [],
+    });
+    await redis.set(
+      notifiedKey(ORIGIN, TX),
+      JSON.stringify({ userAddress: USER, orderId: null, notifiedAt: "2026-11-22T09:59:58.000Z" }),
+    );
     expect((await list()).transactionStatus).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
   });
 
@@ -186,14 +289,19 @@ describe("ListPending and ListExpired", () => {
     for (let index = 0; index < 45; index++) {
       const member = index % 9 === 4 ? `tx:${ORIGIN}:${hex32(0x7000 + index)}` : hex32(0x1000 + index);
       members.push({ score: 1_763_000_000_000 + Math.floor(index / 3), member });
-      if (member.startsWith("tx:")) await put(projectionKeys.txOrder(ORIGIN, hex32(0x7000 + index)), record("", { status: IntentStatus.INTENT_STATUS_SUBMITTED, originTxHash: hex32(0x7000 + index) }));
+      if (member.startsWith("tx:"))
+        await put(
+          projectionKeys.txOrder(ORIGIN, hex32(0x7000 + index)),
+          record("", { status: IntentStatus.INTENT_STATUS_SUBMITTED, originTxHash: hex32(0x7000 + index) }),
+        );
       else await put(projectionKeys.order(member), record(member));
     }
     await redis.zadd(projectionKeys.userPending(USER), ...members.flatMap(({ score, member }) => [score, member]));
     // Newest first; equal scores in Redis' reverse member order.
     return members.sort((a, b) => b.score - a.score || (a.member < b.member ? 1 : -1)).map(({ member }) => member);
   }
-  const idOf = (intent: IntentRecord) => (intent.orderId === "" ? `tx:${intent.originChainId}:${intent.originTxHash}` : intent.orderId);
+  const idOf = (intent: IntentRecord) =>
+    intent.orderId === "" ? `tx:${intent.originChainId}:${intent.originTxHash}` : intent.orderId;
 
   it("pages through every pending intent newest first, without loss or repeat", async () => {
     const expected = await seedPending();
@@ -201,7 +309,10 @@ describe("ListPending and ListExpired", () => {
     const pages: Array<{ count: number; hasMore: boolean; limit: number }> = [];
     let cursor = "";
     do {
-      const { intents, page } = await listUserIntents(redis, "pending", { userAddress: USER.toLowerCase(), page: { limit: 0, cursor } });
+      const { intents, page } = await listUserIntents(redis, "pending", {
+        userAddress: USER.toLowerCase(),
+        page: { limit: 0, cursor },
+      });
       seen.push(...intents.map(idOf));
       pages.push({ count: intents.length, hasMore: page.hasMore, limit: page.limit });
       cursor = page.nextCursor ?? "";
@@ -221,24 +332,46 @@ describe("ListPending and ListExpired", () => {
     const first = await listUserIntents(redis, "pending", { userAddress: USER, page: { limit: 2, cursor: "" } });
     expect(first.intents.map(idOf)).toEqual([expected[0]]);
     expect(first.page).toMatchObject({ limit: 2, hasMore: true });
-    const second = await listUserIntents(redis, "pending", { userAddress: USER, page: { limit: 2, cursor: first.page.nextCursor! } });
+    const second = await listUserIntents(redis, "pending", {
+      userAddress: USER,
+      page: { limit: 2, cursor: first.page.nextCursor! },
+    });
     expect(second.intents.map(idOf)).toEqual(expected.slice(2, 4));
   });
 
   it("answers an empty page for a user with nothing pending", async () => {
-    expect(await listUserIntents(redis, "pending", { userAddress: USER, page: { limit: 5, cursor: "" } })).toEqual({ intents: [], page: { limit: 5, hasMore: false } });
+    expect(await listUserIntents(redis, "pending", { userAddress: USER, page: { limit: 5, cursor: "" } })).toEqual({
+      intents: [],
+      page: { limit: 5, hasMore: false },
+    });
   });
 
   it("lists expired intents by latest fill deadline first", async () => {
     const ids = [hex32(0x51), hex32(0x52), hex32(0x53)];
     for (const [index, id] of ids.entries()) {
-      await put(projectionKeys.order(id), record(id, { status: IntentStatus.INTENT_STATUS_EXPIRED, fillDeadline: 1_763_770_000 + index, refundableAt: new Date((1_763_770_060 + index) * 1_000).toISOString() }));
+      await put(
+        projectionKeys.order(id),
+        record(id, {
+          status: IntentStatus.INTENT_STATUS_EXPIRED,
+          fillDeadline: 1_763_770_000 + index,
+          refundableAt: new Date((1_763_770_060 + index) * 1_000).toISOString(),
+        }),
+      );
       await redis.zadd(projectionKeys.userExpired(USER), 1_763_770_000 + index, id);
     }
-    const { intents, page } = await listUserIntents(redis, "expired", { userAddress: USER, page: { limit: 2, cursor: "" } });
+    const { intents, page } = await listUserIntents(redis, "expired", {
+      userAddress: USER,
+      page: { limit: 2, cursor: "" },
+    });
     expect(intents.map((intent) => intent.orderId)).toEqual([ids[2], ids[1]]);
-    expect(intents[0]).toMatchObject({ status: IntentStatus.INTENT_STATUS_EXPIRED, refundableAt: "2025-11-22T00:07:42.000Z" });
-    const rest = await listUserIntents(redis, "expired", { userAddress: USER, page: { limit: 2, cursor: page.nextCursor! } });
+    expect(intents[0]).toMatchObject({
+      status: IntentStatus.INTENT_STATUS_EXPIRED,
+      refundableAt: "2025-11-22T00:07:42.000Z",
+    });
+    const rest = await listUserIntents(redis, "expired", {
+      userAddress: USER,
+      page: { limit: 2, cursor: page.nextCursor! },
+    });
     expect(rest.intents.map((intent) => intent.orderId)).toEqual([ids[0]]);
     expect(rest.page).toEqual({ limit: 2, hasMore: false });
   });
@@ -246,10 +379,24 @@ describe("ListPending and ListExpired", () => {
   it("refuses a bad cursor, another list's or user's cursor, a limit over 100 and a bad address", async () => {
     await seedPending();
     const { page } = await listUserIntents(redis, "pending", { userAddress: USER, page: { limit: 1, cursor: "" } });
-    expect(await codeOf(listUserIntents(redis, "pending", { userAddress: USER, page: { limit: 1, cursor: "nope!" } }))).toBe("INVALID_CURSOR");
-    expect(await codeOf(listUserIntents(redis, "expired", { userAddress: USER, page: { limit: 1, cursor: page.nextCursor! } }))).toBe("INVALID_CURSOR");
-    expect(await codeOf(listUserIntents(redis, "pending", { userAddress: OTHER, page: { limit: 1, cursor: page.nextCursor! } }))).toBe("INVALID_CURSOR");
-    expect(await codeOf(listUserIntents(redis, "pending", { userAddress: USER, page: { limit: 101, cursor: "" } }))).toBe("INVALID_PARAMETER");
-    expect(await codeOf(listUserIntents(redis, "pending", { userAddress: "0x123", page: { limit: 1, cursor: "" } }))).toBe("INVALID_ADDRESS");
+    expect(
+      await codeOf(listUserIntents(redis, "pending", { userAddress: USER, page: { limit: 1, cursor: "nope!" } })),
+    ).toBe("INVALID_CURSOR");
+    expect(
+      await codeOf(
+        listUserIntents(redis, "expired", { userAddress: USER, page: { limit: 1, cursor: page.nextCursor! } }),
+      ),
+    ).toBe("INVALID_CURSOR");
+    expect(
+      await codeOf(
+        listUserIntents(redis, "pending", { userAddress: OTHER, page: { limit: 1, cursor: page.nextCursor! } }),
+      ),
+    ).toBe("INVALID_CURSOR");
+    expect(
+      await codeOf(listUserIntents(redis, "pending", { userAddress: USER, page: { limit: 101, cursor: "" } })),
+    ).toBe("INVALID_PARAMETER");
+    expect(
+      await codeOf(listUserIntents(redis, "pending", { userAddress: "0x123", page: { limit: 1, cursor: "" } })),
+    ).toBe("INVALID_ADDRESS");
   });
 });

@@ -15,7 +15,12 @@ export interface ZsetPage {
  * here (scores are milliseconds of first sighting, or fill deadlines). One more entry than asked
  * is read to know whether there is a next page.
  */
-export async function descendingPage(redis: Redis, key: string, limit: number, after?: ListPosition): Promise<ZsetPage> {
+export async function descendingPage(
+  redis: Redis,
+  key: string,
+  limit: number,
+  after?: ListPosition,
+): Promise<ZsetPage> {
   const want = limit + 1;
   try {
     const entries: ListPosition[] = [];
@@ -27,7 +32,11 @@ export async function descendingPage(redis: Redis, key: string, limit: number, a
       below = `(${after.score}`;
     }
     if (entries.length < want) {
-      entries.push(...pairs(await redis.zrange(key, below, "-inf", "BYSCORE", "REV", "LIMIT", 0, want - entries.length, "WITHSCORES")));
+      entries.push(
+        ...pairs(
+          await redis.zrange(key, below, "-inf", "BYSCORE", "REV", "LIMIT", 0, want - entries.length, "WITHSCORES"),
+        ),
+      );
     }
     return { entries: entries.slice(0, limit), hasMore: entries.length > limit };
   } catch (error) {
@@ -37,6 +46,7 @@ export async function descendingPage(redis: Redis, key: string, limit: number, a
 
 function pairs(flat: string[]): ListPosition[] {
   const entries: ListPosition[] = [];
-  for (let index = 0; index + 1 < flat.length; index += 2) entries.push({ member: flat[index]!, score: flat[index + 1]! });
+  for (let index = 0; index + 1 < flat.length; index += 2)
+    entries.push({ member: flat[index]!, score: flat[index + 1]! });
   return entries;
 }

@@ -24,7 +24,11 @@ export function parseChainId(value: string, parameter: string): number {
 /** A uint256 decimal string; `positive` rejects zero (amounts), nonces may be zero. */
 export function parseUint256(value: string, parameter: string, options: { positive: boolean }): bigint {
   if (!/^(0|[1-9][0-9]{0,77})$/.test(value) || BigInt(value) > maxUint256 || (options.positive && value === "0")) {
-    throw invalidArgument("INVALID_PARAMETER", `${parameter} must be a ${options.positive ? "positive " : ""}decimal integer of at most 256 bits`, { parameter });
+    throw invalidArgument(
+      "INVALID_PARAMETER",
+      `${parameter} must be a ${options.positive ? "positive " : ""}decimal integer of at most 256 bits`,
+      { parameter },
+    );
   }
   return BigInt(value);
 }
@@ -32,6 +36,7 @@ export function parseUint256(value: string, parameter: string, options: { positi
 export const HASH32 = /^0x[0-9a-fA-F]{64}$/;
 
 export function parseHash32(value: string, parameter: string): `0x${string}` {
-  if (!HASH32.test(value)) throw invalidArgument("INVALID_PARAMETER", `${parameter} must be a 0x-prefixed 32-byte hex value`, { parameter });
+  if (!HASH32.test(value))
+    throw invalidArgument("INVALID_PARAMETER", `${parameter} must be a 0x-prefixed 32-byte hex value`, { parameter });
   return value.toLowerCase() as `0x${string}`;
 }

@@ -4,7 +4,15 @@ import type { ChainRef } from "@platform/proto/common/v1/common";
 import { AccountActivity, AccountBalance, type AccountBalanceSnapshot } from "@platform/proto/events/v1/chain_network";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { accountsKeys } from "./keys.js";
-import { pointBlockPrefix, pointForkPrefix, pointMember, scoreOf, txForkPrefix, txMember, txPosition } from "./members.js";
+import {
+  pointBlockPrefix,
+  pointForkPrefix,
+  pointMember,
+  scoreOf,
+  txForkPrefix,
+  txMember,
+  txPosition,
+} from "./members.js";
 import { DecodeError } from "@platform/errors/base";
 
 /** What one record asks of the read model, in offset order. */
@@ -34,8 +42,14 @@ const PUBLIC_KEY = /^0x[0-9a-f]{64}$/;
 
 /** The head entry of a BlockSeen's ref (`rm:accounts:blocks:<partition>` member). */
 function blockMember(ref: ChainRef | undefined): { number: string; member: string } {
-  if (ref === undefined || ref.blockHash === "" || ref.blockTimestamp === "") throw new DecodeError("BlockSeen without a block");
-  const member = JSON.stringify({ chainId: ref.chainId, blockNumber: ref.blockNumber, blockHash: ref.blockHash.toLowerCase(), timestamp: new Date(ref.blockTimestamp).toISOString() });
+  if (ref === undefined || ref.blockHash === "" || ref.blockTimestamp === "")
+    throw new DecodeError("BlockSeen without a block");
+  const member = JSON.stringify({
+    chainId: ref.chainId,
+    blockNumber: ref.blockNumber,
+    blockHash: ref.blockHash.toLowerCase(),
+    timestamp: new Date(ref.blockTimestamp).toISOString(),
+  });
   return { number: ref.blockNumber, member };
 }
 
@@ -45,15 +59,23 @@ function activityChange(activity: AccountActivity): AccountsChange {
   if (ref === undefined || ref.blockHash === "") throw new DecodeError("account activity without a block");
   if (!PUBLIC_KEY.test(account)) throw new DecodeError(`account activity for a malformed public key: ${account}`);
   const score = scoreOf(ref.blockTimestamp);
-  const balance = activity.balanceAfter === undefined ? undefined : Buffer.from(AccountBalance.encode(activity.balanceAfter).finish()).toString("base64");
+  const balance =
+    activity.balanceAfter === undefined
+      ? undefined
+      : Buffer.from(AccountBalance.encode(activity.balanceAfter).finish()).toString("base64");
   const position = txPosition(ref.blockNumber, ref.txIndex, ref.logIndex);
-  const detail = Buffer.from(AccountActivity.encode({ ...activity, balanceAfter: undefined }).finish()).toString("base64");
+  const detail = Buffer.from(AccountActivity.encode({ ...activity, balanceAfter: undefined }).finish()).toString(
+    "base64",
+  );
   return {
     kind: "activity",
     account,
     score,
     pointPrefix: pointBlockPrefix(ref.blockNumber),
-    point: balance === undefined ? undefined : pointMember(ref.blockNumber, ref.blockHash, Date.parse(ref.blockTimestamp), balance),
+    point:
+      balance === undefined
+        ? undefined
+        : pointMember(ref.blockNumber, ref.blockHash, Date.parse(ref.blockTimestamp), balance),
     tx: txMember(position, ref.blockHash, activity.activityId, activity.direction),
     detail,
   };
@@ -99,7 +121,8 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
       if (event.$case === "chainEventRemoved") {
         const removed = event.value;
         const ref = removed.removed;
-        if (removed.removedEventType === "BlockSeen") changes.push({ kind: "unblock", partition: message.partition, member: blockMember(ref).member });
+        if (removed.removedEventType === "BlockSeen")
+          changes.push({ kind: "unblock", partition: message.partition, member: blockMember(ref).member });
         const isActivity = removed.removedEventType === "AccountActivity";
         if ((isActivity || removed.removedEventType === "AccountBalanceSnapshot") && ref !== undefined) {
           const account = removed.key.toLowerCase();
@@ -109,12 +132,15 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
             account,
             score: scoreOf(ref.blockTimestamp),
             pointPrefix: pointForkPrefix(ref.blockNumber, ref.blockHash),
-            txPrefix: isActivity ? txForkPrefix(txPosition(ref.blockNumber, ref.txIndex, ref.logIndex), ref.blockHash) : undefined,
+            txPrefix: isActivity
+              ? txForkPrefix(txPosition(ref.blockNumber, ref.txIndex, ref.logIndex), ref.blockHash)
+              : undefined,
           });
         }
         continue;
       }
-      if (event.$case === "blockSeen") changes.push({ kind: "block", partition: message.partition, ...blockMember(event.value.ref) });
+      if (event.$case === "blockSeen")
+        changes.push({ kind: "block", partition: message.partition, ...blockMember(event.value.ref) });
       if (event.$case === "accountActivity") changes.push(activityChange(event.value));
       if (event.$case === "accountBalanceSnapshot") changes.push(pointChange(event.value));
     } catch (error) {
@@ -129,7 +155,8 @@ export function slicesOf(changes: readonly AccountsChange[]): Array<{ key: strin
   const seen = new Map<string, { key: string; score: number }>();
   for (const change of changes) {
     if (change.kind !== "activity" && change.kind !== "removed" && change.kind !== "point") continue;
-    for (const key of [accountsKeys.points(change.account), accountsKeys.txs(change.account)]) seen.set(sliceId(key, change.score), { key, score: change.score });
+    for (const key of [accountsKeys.points(change.account), accountsKeys.txs(change.account)])
+      seen.set(sliceId(key, change.score), { key, score: change.score });
   }
   return [...seen.values()];
 }

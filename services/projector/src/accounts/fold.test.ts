@@ -20,7 +20,13 @@ const T0 = 1_800_000_000;
 
 const hashOf = (block: number, fork = "a") => `0x${fork.repeat(2)}${block.toString(16).padStart(62, "0")}`;
 
-function ref(block: number, txIndex: number, logIndex: number | undefined, fork = "a", time = T0 + block * 12): ChainRef {
+function ref(
+  block: number,
+  txIndex: number,
+  logIndex: number | undefined,
+  fork = "a",
+  time = T0 + block * 12,
+): ChainRef {
   return {
     chainId: "964",
     blockNumber: String(block),
@@ -36,7 +42,13 @@ function ref(block: number, txIndex: number, logIndex: number | undefined, fork 
 
 const account = (publicKey: string) => ({ ss58: `ss58-${publicKey.slice(2, 6)}`, publicKey });
 
-function activity(owner: string, at: ChainRef, free: string, direction = Direction.DIRECTION_IN, amount = "1000"): NetworkChainEvent {
+function activity(
+  owner: string,
+  at: ChainRef,
+  free: string,
+  direction = Direction.DIRECTION_IN,
+  amount = "1000",
+): NetworkChainEvent {
   return {
     event: {
       $case: "accountActivity",
@@ -103,11 +115,19 @@ function membersOf(slices: AccountsSlices, key: string): string[] {
     .map((entry) => entry.member);
 }
 
-const freeOf = (member: string) => AccountBalance.decode(Buffer.from(parsePointMember(member)!.balance, "base64")).freeRao;
+const freeOf = (member: string) =>
+  AccountBalance.decode(Buffer.from(parsePointMember(member)!.balance, "base64")).freeRao;
 
 describe("accounts fold", () => {
   it("adds each activity's transaction in chain order and one balance point per block", () => {
-    const folded = foldAccounts(empty(), changesOf([activity(ALICE, ref(10, 2, 5), "300"), activity(ALICE, ref(10, 0, undefined), "300"), activity(ALICE, ref(11, 1, 0), "200", Direction.DIRECTION_OUT)]));
+    const folded = foldAccounts(
+      empty(),
+      changesOf([
+        activity(ALICE, ref(10, 2, 5), "300"),
+        activity(ALICE, ref(10, 0, undefined), "300"),
+        activity(ALICE, ref(11, 1, 0), "200", Direction.DIRECTION_OUT),
+      ]),
+    );
     const txs = membersOf(folded, accountsKeys.txs(ALICE));
     expect(txs.map((member) => member.split("|")[2])).toEqual(["10-0-0", "10-2-5", "11-1-0"]);
     const points = membersOf(folded, accountsKeys.points(ALICE));
@@ -119,7 +139,10 @@ describe("accounts fold", () => {
   });
 
   it("takes back a removed block's transactions and balance point, and only that fork's", () => {
-    const applied = foldAccounts(empty(), changesOf([activity(ALICE, ref(10, 0, undefined), "300"), activity(ALICE, ref(11, 0, undefined), "500")]));
+    const applied = foldAccounts(
+      empty(),
+      changesOf([activity(ALICE, ref(10, 0, undefined), "300"), activity(ALICE, ref(11, 0, undefined), "500")]),
+    );
     // Removal of block 11 on another fork changes nothing.
     const wrongFork = foldAccounts(applied, changesOf([removal(ALICE, ref(11, 0, undefined, "c"), 10)]));
     expect(membersOf(wrongFork, accountsKeys.txs(ALICE))).toHaveLength(2);
@@ -134,9 +157,19 @@ describe("accounts fold", () => {
 
   it("adds a balance snapshot as a point without a transaction, and takes it back with its block", () => {
     const snapshot = (at: ChainRef, free: string): NetworkChainEvent => ({
-      event: { $case: "accountBalanceSnapshot", value: { ref: { ...at, txHash: "" }, account: account(ALICE), balance: { freeRao: free, reservedRao: "0", frozenRao: "0", positions: [] } } },
+      event: {
+        $case: "accountBalanceSnapshot",
+        value: {
+          ref: { ...at, txHash: "" },
+          account: account(ALICE),
+          balance: { freeRao: free, reservedRao: "0", frozenRao: "0", positions: [] },
+        },
+      },
     });
-    const applied = foldAccounts(empty(), changesOf([activity(ALICE, ref(10, 0, undefined), "300"), snapshot(ref(12, 0, undefined), "310")]));
+    const applied = foldAccounts(
+      empty(),
+      changesOf([activity(ALICE, ref(10, 0, undefined), "300"), snapshot(ref(12, 0, undefined), "310")]),
+    );
     expect(membersOf(applied, accountsKeys.points(ALICE)).map(freeOf)).toEqual(["300", "310"]);
     expect(membersOf(applied, accountsKeys.txs(ALICE))).toHaveLength(1);
     const removed = removal(ALICE, ref(12, 0, undefined), 11);
@@ -156,7 +189,12 @@ describe("accounts fold", () => {
   });
 
   it("is idempotent: replaying a batch over its own result changes nothing", () => {
-    const events = [activity(ALICE, ref(10, 0, undefined), "300"), activity(BOB, ref(10, 0, undefined), "7", Direction.DIRECTION_OUT), activity(ALICE, ref(12, 3, 1), "900"), removal(ALICE, ref(12, 3, 1), 11)];
+    const events = [
+      activity(ALICE, ref(10, 0, undefined), "300"),
+      activity(BOB, ref(10, 0, undefined), "7", Direction.DIRECTION_OUT),
+      activity(ALICE, ref(12, 3, 1), "900"),
+      removal(ALICE, ref(12, 3, 1), 11),
+    ];
     const once = foldAccounts(empty(), changesOf(events));
     const twice = foldAccounts(once, changesOf(events));
     expect(sliceWrites(once, twice).filter(([command]) => command === "zadd" || command === "zrem")).toEqual([]);
@@ -180,20 +218,41 @@ describe("accounts fold", () => {
     const unseen: NetworkChainEvent = {
       event: {
         $case: "chainEventRemoved",
-        value: { removed: blockRef, removedEventId: "x", removedEventType: "BlockSeen", key: "block-seen:0", commonAncestorBlockNumber: "9", commonAncestorBlockHash: hashOf(9), detectedAt: new Date().toISOString() },
+        value: {
+          removed: blockRef,
+          removedEventId: "x",
+          removedEventType: "BlockSeen",
+          key: "block-seen:0",
+          commonAncestorBlockNumber: "9",
+          commonAncestorBlockHash: hashOf(9),
+          detectedAt: new Date().toISOString(),
+        },
       },
     };
-    expect(headArguments(3, changesOf([activity(ALICE, ref(10, 0, undefined), "1"), removal(ALICE, ref(10, 0, undefined), 9)]))).toBeUndefined();
+    expect(
+      headArguments(
+        3,
+        changesOf([activity(ALICE, ref(10, 0, undefined), "1"), removal(ALICE, ref(10, 0, undefined), 9)]),
+      ),
+    ).toBeUndefined();
     const [partition, json] = headArguments(3, changesOf([activity(BOB, ref(10, 1, undefined), "1"), seen, unseen]))!;
     const ops = JSON.parse(json) as string[][];
     expect(partition).toBe("3");
     expect(ops.map((op) => op[0])).toEqual(["b", "u"]);
     expect(ops[1]![1]).toBe(ops[0]![2]);
-    expect(JSON.parse(ops[0]![2]!)).toEqual({ chainId: "964", blockNumber: "10", blockHash: hashOf(10), timestamp: new Date((T0 + 120) * 1_000).toISOString() });
+    expect(JSON.parse(ops[0]![2]!)).toEqual({
+      chainId: "964",
+      blockNumber: "10",
+      blockHash: hashOf(10),
+      timestamp: new Date((T0 + 120) * 1_000).toISOString(),
+    });
   });
 
   it("skips a record that does not decode instead of stopping", () => {
-    const broken = { ...records([activity(ALICE, ref(1, 0, undefined), "1")])[0]!, value: Buffer.from([0xff, 0xff, 0xff]) };
+    const broken = {
+      ...records([activity(ALICE, ref(1, 0, undefined), "1")])[0]!,
+      value: Buffer.from([0xff, 0xff, 0xff]),
+    };
     expect(decodeAccountsBatch([broken], log)).toEqual([]);
   });
 });

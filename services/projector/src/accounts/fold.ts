@@ -12,7 +12,8 @@ export interface AccountsSlices {
   details: Map<string, string | null>;
 }
 
-const withoutPrefix = (members: Set<string>, prefix: string): string[] => [...members].filter((member) => member.startsWith(prefix));
+const withoutPrefix = (members: Set<string>, prefix: string): string[] =>
+  [...members].filter((member) => member.startsWith(prefix));
 
 /**
  * Folds account changes into the loaded slices, in order (pure: returns new slices). An activity

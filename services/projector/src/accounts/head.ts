@@ -47,7 +47,10 @@ return 1
 `;
 
 /** The ARGV of MOVE_HEAD_SCRIPT after KEYS for one partition's batch; undefined when it moves no head. */
-export function headArguments(partition: number, changes: readonly AccountsChange[]): [string, string, string] | undefined {
+export function headArguments(
+  partition: number,
+  changes: readonly AccountsChange[],
+): [string, string, string] | undefined {
   const ops: Array<[string, string, string] | [string, string]> = [];
   for (const change of changes) {
     if (change.kind === "block") ops.push(["b", change.number, change.member]);

@@ -15,7 +15,8 @@ export function scoreOf(timestamp: string): number {
 export const pointBlockPrefix = (block: string): string => `${pad(block, 12)}|`;
 
 /** `<block:12>|<hash>|`: the point of that block on that fork. */
-export const pointForkPrefix = (block: string, blockHash: string): string => `${pointBlockPrefix(block)}${blockHash.toLowerCase()}|`;
+export const pointForkPrefix = (block: string, blockHash: string): string =>
+  `${pointBlockPrefix(block)}${blockHash.toLowerCase()}|`;
 
 export function pointMember(block: string, blockHash: string, timeMs: number, balance: string): string {
   return `${pointForkPrefix(block, blockHash)}${timeMs}|${balance}`;

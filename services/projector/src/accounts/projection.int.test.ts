@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { createKafkaClient, createPublisher, defaultPartitions, keysForEveryPartition, type Kafka, type Publisher } from "@platform/bus";
+import {
+  createKafkaClient,
+  createPublisher,
+  defaultPartitions,
+  keysForEveryPartition,
+  type Kafka,
+  type Publisher,
+} from "@platform/bus";
 import { createLogger, type Logger } from "@platform/log";
 import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
@@ -44,7 +51,11 @@ beforeAll(async () => {
   ]);
   kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "projector-accounts-test", logger: log });
   redis = createRedis({ url: redisServer.url, connectionName: "projector-test" });
-  projectionRedis = createRedis({ url: redisServer.url, connectionName: "projector-test-accounts", commandTimeoutMs: 10_000 });
+  projectionRedis = createRedis({
+    url: redisServer.url,
+    connectionName: "projector-test-accounts",
+    commandTimeoutMs: 10_000,
+  });
   supervisor = startAccountsProjection({ kafka, redis, projectionRedis, log, replicationFactor: 1, intervalMs: 300 });
   await waitFor(() => supervisor.check.probe(), { what: "accounts projection running", timeoutMs: 60_000 });
   publisher = await createPublisher(kafka);
@@ -96,7 +107,12 @@ function activity(owner: string, at: ChainRef, free: string): NetworkChainEvent 
         to: accountId(owner),
         amountRao: "1000",
         source: TransactionSource.TRANSACTION_SOURCE_EVM_TX,
-        balanceAfter: { freeRao: free, reservedRao: "0", frozenRao: "0", positions: [{ netuid: 0, hotkey: accountId(hex(32)), stakeNalpha: "5" }] },
+        balanceAfter: {
+          freeRao: free,
+          reservedRao: "0",
+          frozenRao: "0",
+          positions: [{ netuid: 0, hotkey: accountId(hex(32)), stakeNalpha: "5" }],
+        },
       },
     },
   };
@@ -106,7 +122,15 @@ function removal(owner: string, at: ChainRef, ancestor: number): NetworkChainEve
   return {
     event: {
       $case: "chainEventRemoved",
-      value: { removed: at, removedEventId: "x", removedEventType: "AccountActivity", key: owner, commonAncestorBlockNumber: String(ancestor), commonAncestorBlockHash: hashOf(ancestor), detectedAt: new Date().toISOString() },
+      value: {
+        removed: at,
+        removedEventId: "x",
+        removedEventType: "AccountActivity",
+        key: owner,
+        commonAncestorBlockNumber: String(ancestor),
+        commonAncestorBlockHash: hashOf(ancestor),
+        detectedAt: new Date().toISOString(),
+      },
     },
   };
 }
@@ -117,7 +141,15 @@ function blockRefOf(block: number): ChainRef {
 }
 
 async function publish(key: string, events: NetworkChainEvent[]): Promise<void> {
-  await publisher.publish(events.map((payload) => ({ topic: TOPICS.chainNetwork.name, key, value: encodePayload(TOPICS.chainNetwork, payload), eventType: eventTypeOf(payload), schema: TOPICS.chainNetwork.schema })));
+  await publisher.publish(
+    events.map((payload) => ({
+      topic: TOPICS.chainNetwork.name,
+      key,
+      value: encodePayload(TOPICS.chainNetwork, payload),
+      eventType: eventTypeOf(payload),
+      schema: TOPICS.chainNetwork.schema,
+    })),
+  );
 }
 
 /** The ingestor's BlockSeen keys: one per partition of the topic. */
@@ -125,8 +157,14 @@ const PARTITIONS = defaultPartitions["chain.network.v1"];
 const seenKeys = keysForEveryPartition("block-seen:", PARTITIONS);
 
 /** A block's BlockSeen in the given partitions (all by default), as the ingestor publishes it after the block's records. */
-async function seen(block: number, partitions: readonly number[] = seenKeys.map((_key, partition) => partition)): Promise<void> {
-  for (const partition of partitions) await publish(seenKeys[partition]!, [{ event: { $case: "blockSeen", value: { ref: blockRefOf(block), partitions: PARTITIONS } } }]);
+async function seen(
+  block: number,
+  partitions: readonly number[] = seenKeys.map((_key, partition) => partition),
+): Promise<void> {
+  for (const partition of partitions)
+    await publish(seenKeys[partition]!, [
+      { event: { $case: "blockSeen", value: { ref: blockRefOf(block), partitions: PARTITIONS } } },
+    ]);
 }
 
 /** The removal of a block's BlockSeen in every partition (a reorganisation). */
@@ -136,7 +174,15 @@ async function unseen(block: number, ancestor: number): Promise<void> {
       {
         event: {
           $case: "chainEventRemoved",
-          value: { removed: blockRefOf(block), removedEventId: "x", removedEventType: "BlockSeen", key, commonAncestorBlockNumber: String(ancestor), commonAncestorBlockHash: hashOf(ancestor), detectedAt: new Date().toISOString() },
+          value: {
+            removed: blockRefOf(block),
+            removedEventId: "x",
+            removedEventType: "BlockSeen",
+            key,
+            commonAncestorBlockNumber: String(ancestor),
+            commonAncestorBlockHash: hashOf(ancestor),
+            detectedAt: new Date().toISOString(),
+          },
         },
       },
     ]);
@@ -148,7 +194,9 @@ async function caughtUp(): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    const targets = (await admin.fetchTopicOffsets(TOPICS.chainNetwork.name)).filter((entry) => BigInt(entry.high) > 0n).map((entry) => ({ partition: entry.partition, last: BigInt(entry.high) - 1n }));
+    const targets = (await admin.fetchTopicOffsets(TOPICS.chainNetwork.name))
+      .filter((entry) => BigInt(entry.high) > 0n)
+      .map((entry) => ({ partition: entry.partition, last: BigInt(entry.high) - 1n }));
     await waitFor(
       async () => {
         for (const target of targets) {
@@ -164,25 +212,43 @@ async function caughtUp(): Promise<void> {
   }
 }
 
-const positionsOf = async (owner: string) => (await redis.zrange(accountsKeys.txs(owner), "0", "-1")).map((member) => member.split("|")[2]);
+const positionsOf = async (owner: string) =>
+  (await redis.zrange(accountsKeys.txs(owner), "0", "-1")).map((member) => member.split("|")[2]);
 const latestFree = async (owner: string) => {
   const [top] = await redis.zrange(accountsKeys.points(owner), "-1", "-1");
-  return top === undefined ? undefined : AccountBalance.decode(Buffer.from(parsePointMember(top)!.balance, "base64")).freeRao;
+  return top === undefined
+    ? undefined
+    : AccountBalance.decode(Buffer.from(parsePointMember(top)!.balance, "base64")).freeRao;
 };
 
 describe("accounts projection", () => {
   it("keeps the latest balance, the transactions in chain order and the head", async () => {
     const owner = hex(32);
     const [b1, b2] = [nextBlock++, nextBlock++];
-    await publish(owner, [activity(owner, ref(b1, 0), "100"), activity(owner, ref(b1, 3, 7), "100"), activity(owner, ref(b2, 1, 2), "250")]);
+    await publish(owner, [
+      activity(owner, ref(b1, 0), "100"),
+      activity(owner, ref(b1, 3, 7), "100"),
+      activity(owner, ref(b2, 1, 2), "250"),
+    ]);
     await seen(b1);
     await seen(b2);
     await caughtUp();
     expect(await positionsOf(owner)).toEqual([`${b1}-0-0`, `${b1}-3-7`, `${b2}-1-2`]);
     expect(await latestFree(owner)).toBe("250");
-    const stored = await redis.hget(accountsKeys.tx(owner), (await redis.zrange(accountsKeys.txs(owner), "-1", "-1"))[0]!);
-    expect(AccountActivity.decode(Buffer.from(stored!, "base64"))).toMatchObject({ activityId: `${b2}-1-2`, amountRao: "1000", balanceAfter: undefined });
-    expect(await redis.hgetall(accountsKeys.head)).toMatchObject({ chainId: "964", blockNumber: String(b2), blockHash: hashOf(b2) });
+    const stored = await redis.hget(
+      accountsKeys.tx(owner),
+      (await redis.zrange(accountsKeys.txs(owner), "-1", "-1"))[0]!,
+    );
+    expect(AccountActivity.decode(Buffer.from(stored!, "base64"))).toMatchObject({
+      activityId: `${b2}-1-2`,
+      amountRao: "1000",
+      balanceAfter: undefined,
+    });
+    expect(await redis.hgetall(accountsKeys.head)).toMatchObject({
+      chainId: "964",
+      blockNumber: String(b2),
+      blockHash: hashOf(b2),
+    });
   }, 60_000);
 
   it("moves the head to a block only once every partition has delivered it, with or without account activity", async () => {
@@ -195,8 +261,15 @@ describe("accounts projection", () => {
     expect(await redis.hget(accountsKeys.head, "blockNumber")).toBe(before);
     await seen(block, all.slice(-1));
     await caughtUp();
-    expect(await redis.hgetall(accountsKeys.head)).toMatchObject({ blockNumber: String(block), blockHash: hashOf(block), timestamp: new Date((T0 + block * 12) * 1_000).toISOString() });
-    for (const partition of all) expect(JSON.parse((await redis.zrange(accountsKeys.blocks(partition), -1, -1))[0]!)).toMatchObject({ blockNumber: String(block) });
+    expect(await redis.hgetall(accountsKeys.head)).toMatchObject({
+      blockNumber: String(block),
+      blockHash: hashOf(block),
+      timestamp: new Date((T0 + block * 12) * 1_000).toISOString(),
+    });
+    for (const partition of all)
+      expect(JSON.parse((await redis.zrange(accountsKeys.blocks(partition), -1, -1))[0]!)).toMatchObject({
+        blockNumber: String(block),
+      });
   }, 60_000);
 
   it("takes back the activity and balance of a removed block, and the head with it", async () => {
@@ -220,7 +293,10 @@ describe("accounts projection", () => {
   it("rebuilds the same read model from the topic after Redis loses it (FLUSHALL)", async () => {
     const owner = hex(32);
     const blocks = [nextBlock++, nextBlock++, nextBlock++];
-    await publish(owner, blocks.map((block, index) => activity(owner, ref(block, index), String(100 * (index + 1)))));
+    await publish(
+      owner,
+      blocks.map((block, index) => activity(owner, ref(block, index), String(100 * (index + 1)))),
+    );
     for (const block of blocks) await seen(block);
     await caughtUp();
     const snapshot = async () => ({
@@ -231,7 +307,10 @@ describe("accounts projection", () => {
     });
     const before = await snapshot();
     await redis.flushall();
-    await waitFor(async () => (await redis.zcard(accountsKeys.txs(owner))) === 3 && (await redis.exists(accountsKeys.marker)) === 1, { what: "rebuilt read model", timeoutMs: 60_000 });
+    await waitFor(
+      async () => (await redis.zcard(accountsKeys.txs(owner))) === 3 && (await redis.exists(accountsKeys.marker)) === 1,
+      { what: "rebuilt read model", timeoutMs: 60_000 },
+    );
     await caughtUp();
     expect(await snapshot()).toEqual(before);
   }, 90_000);

@@ -54,13 +54,18 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
     return { members, details: new Map() };
   };
 
-  const commit = async (batch: ProjectionBatch, changes: readonly AccountsChange[]): Promise<"committed" | "conflict"> => {
+  const commit = async (
+    batch: ProjectionBatch,
+    changes: readonly AccountsChange[],
+  ): Promise<"committed" | "conflict"> => {
     const offsetKey = accountsKeys.offset(batch.topic, batch.partition);
     await redis.watch(offsetKey);
     try {
       const stored = (await redis.get(offsetKey)) ?? undefined;
       if (stored !== batch.previousOffset) {
-        throw new Error(`stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`);
+        throw new Error(
+          `stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`,
+        );
       }
       const before = await loadSlices(changes);
       const after = foldAccounts(before, changes);
@@ -68,7 +73,8 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
       for (const [command, ...args] of sliceWrites(before, after)) transaction.call(command!, ...args);
       // A partition beyond the configured count (the topic grew) cannot hold the head back; said loudly below.
       const head = batch.partition < partitions ? headArguments(batch.partition, changes) : undefined;
-      if (head !== undefined) transaction.eval(MOVE_HEAD_SCRIPT, 1 + partitions, accountsKeys.head, ...blockKeys, ...head);
+      if (head !== undefined)
+        transaction.eval(MOVE_HEAD_SCRIPT, 1 + partitions, accountsKeys.head, ...blockKeys, ...head);
       transaction.set(offsetKey, batch.lastOffset);
       const result = await transaction.exec();
       if (result === null) return "conflict";
@@ -82,10 +88,19 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
 
   const signal = (changes: readonly AccountsChange[]): void => {
     if (options.signals === undefined) return;
-    const accounts = [...new Set(changes.flatMap((change) => (change.kind === "activity" || change.kind === "removed" || change.kind === "point" ? [change.account] : [])))];
+    const accounts = [
+      ...new Set(
+        changes.flatMap((change) =>
+          change.kind === "activity" || change.kind === "removed" || change.kind === "point" ? [change.account] : [],
+        ),
+      ),
+    ];
     if (accounts.length === 0) return;
     try {
-      options.signals.publish(subjects.readModelChanged("accounts"), { accounts: accounts.slice(0, SIGNAL_LIMIT), truncated: accounts.length > SIGNAL_LIMIT });
+      options.signals.publish(subjects.readModelChanged("accounts"), {
+        accounts: accounts.slice(0, SIGNAL_LIMIT),
+        truncated: accounts.length > SIGNAL_LIMIT,
+      });
     } catch (error) {
       log.warn({ err: error }, "could not publish the accounts change signal");
     }
@@ -97,7 +112,11 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
     },
     async handleBatch(batch) {
       const changes = decodeAccountsBatch(batch.messages, log);
-      if (batch.partition >= partitions) log.error({ topic: batch.topic, partition: batch.partition, partitions }, "a partition beyond the configured count: the accounts head ignores it");
+      if (batch.partition >= partitions)
+        log.error(
+          { topic: batch.topic, partition: batch.partition, partitions },
+          "a partition beyond the configured count: the accounts head ignores it",
+        );
       for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
         if ((await commit(batch, changes)) === "committed") {
           signal(changes);
@@ -105,7 +124,9 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
         }
         await batch.heartbeat();
       }
-      throw new Error(`the accounts batch ${batch.topic}/${batch.partition}@${batch.lastOffset} kept conflicting; retrying it`);
+      throw new Error(
+        `the accounts batch ${batch.topic}/${batch.partition}@${batch.lastOffset} kept conflicting; retrying it`,
+      );
     },
   };
 }

@@ -19,7 +19,11 @@ export interface DeriveContext {
   refundGraceSeconds: number;
 }
 
-const FINAL = new Set([IntentStatus.INTENT_STATUS_SETTLED, IntentStatus.INTENT_STATUS_REFUNDED, IntentStatus.INTENT_STATUS_REVERTED]);
+const FINAL = new Set([
+  IntentStatus.INTENT_STATUS_SETTLED,
+  IntentStatus.INTENT_STATUS_REFUNDED,
+  IntentStatus.INTENT_STATUS_REVERTED,
+]);
 
 export function isFinalStatus(status: IntentStatus): boolean {
   return FINAL.has(status);
@@ -30,7 +34,11 @@ export function isFinalStatus(status: IntentStatus): boolean {
  * removed by a reorganisation). `notification` is the notified transaction that opened or named
  * the order, if any. `updated_at` is left empty: the caller stamps records that changed.
  */
-export function deriveOrderRecord(state: OrderState, notification: TxState | undefined, context: DeriveContext): IntentRecord | undefined {
+export function deriveOrderRecord(
+  state: OrderState,
+  notification: TxState | undefined,
+  context: DeriveContext,
+): IntentRecord | undefined {
   const opened = standing(state, "orderOpened");
   if (opened === undefined) return undefined;
   const filled = standing(state, "orderFilled");
@@ -66,7 +74,10 @@ export function deriveOrderRecord(state: OrderState, notification: TxState | und
     input: input === undefined ? undefined : { token: evmAddress(input.token), amount: input.amount },
     output: output === undefined ? undefined : outputOf(output),
     fillDeadline,
-    refundableAt: fillDeadline === undefined ? undefined : new Date((fillDeadline + context.refundGraceSeconds) * 1_000).toISOString(),
+    refundableAt:
+      fillDeadline === undefined
+        ? undefined
+        : new Date((fillDeadline + context.refundGraceSeconds) * 1_000).toISOString(),
     filler: filled?.value.filler ?? settled?.value.filler,
     opened: raised(openRef, context.heads),
     filled: filled === undefined ? undefined : raised(filled.value.ref!, context.heads),
@@ -126,8 +137,13 @@ function raised(ref: ChainRef, heads: ReadonlyMap<string, HeadState>): ChainRef 
   if (head === undefined) return ref;
   const block = BigInt(ref.blockNumber);
   let finality = ref.finality;
-  if (head.finalizedBlockNumber !== undefined && BigInt(head.finalizedBlockNumber) >= block) finality = Finality.FINALITY_FINALIZED;
-  else if (head.safeBlockNumber !== undefined && BigInt(head.safeBlockNumber) >= block && finality < Finality.FINALITY_SAFE) {
+  if (head.finalizedBlockNumber !== undefined && BigInt(head.finalizedBlockNumber) >= block)
+    finality = Finality.FINALITY_FINALIZED;
+  else if (
+    head.safeBlockNumber !== undefined &&
+    BigInt(head.safeBlockNumber) >= block &&
+    finality < Finality.FINALITY_SAFE
+  ) {
     finality = Finality.FINALITY_SAFE;
   }
   return finality === ref.finality ? ref : { ...ref, finality };
@@ -138,7 +154,13 @@ function asOfChains(chainIds: readonly (string | undefined)[], heads: ReadonlyMa
   for (const chainId of new Set(chainIds)) {
     const head = chainId === undefined ? undefined : heads.get(chainId);
     if (head === undefined) continue;
-    asOf.push({ chainId: head.chainId, blockNumber: head.blockNumber, blockHash: head.blockHash, timestamp: head.timestamp, finality: Finality.FINALITY_LATEST });
+    asOf.push({
+      chainId: head.chainId,
+      blockNumber: head.blockNumber,
+      blockHash: head.blockHash,
+      timestamp: head.timestamp,
+      finality: Finality.FINALITY_LATEST,
+    });
   }
   return asOf;
 }
@@ -160,7 +182,6 @@ function evmAddress(value: string): string {
   checksummed.set(value, address);
   return address;
 }
-
 
 /** A record as read from Redis: decoded, and the bytes it was read from. */
 export interface StoredRecord {

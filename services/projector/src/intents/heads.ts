@@ -30,7 +30,11 @@ export function headSeconds(head: HeadState): number {
 }
 
 export function headToHash(head: HeadState): Record<string, string> {
-  const hash: Record<string, string> = { blockNumber: head.blockNumber, blockHash: head.blockHash, timestamp: head.timestamp };
+  const hash: Record<string, string> = {
+    blockNumber: head.blockNumber,
+    blockHash: head.blockHash,
+    timestamp: head.timestamp,
+  };
   if (head.safeBlockNumber !== undefined) hash.safeBlockNumber = head.safeBlockNumber;
   if (head.finalizedBlockNumber !== undefined) hash.finalizedBlockNumber = head.finalizedBlockNumber;
   return hash;

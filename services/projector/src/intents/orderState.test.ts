@@ -1,7 +1,15 @@
 import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
 import { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
 import { describe, expect, it } from "vitest";
-import { emptyOrderState, eventIdentity, evolveOrder, evolveOrderFromRecord, linkNotification, parseOrderState, serializeOrderState } from "./orderState.js";
+import {
+  emptyOrderState,
+  eventIdentity,
+  evolveOrder,
+  evolveOrderFromRecord,
+  linkNotification,
+  parseOrderState,
+  serializeOrderState,
+} from "./orderState.js";
 
 /* The stored form of an order's standing events (`rm:intents:events:<orderId>`). */
 
@@ -36,9 +44,17 @@ const opened: IntentsChainEvent = {
         fillDeadline: 1_800_000_100,
         orderId: ORDER,
         maxSpent: [{ token: `0x${"0".repeat(64)}`, amount: "990", recipient: `0x${"0".repeat(64)}`, chainId: "31338" }],
-        minReceived: [{ token: `0x${"0".repeat(64)}`, amount: "1000", recipient: `0x${"0".repeat(64)}`, chainId: "31337" }],
+        minReceived: [
+          { token: `0x${"0".repeat(64)}`, amount: "1000", recipient: `0x${"0".repeat(64)}`, chainId: "31337" },
+        ],
         // Long enough that lengths take more than one varint byte.
-        fillInstructions: [{ destinationChainId: "31338", destinationSettler: `0x${"0".repeat(64)}`, originData: `0x${"ef".repeat(400)}` }],
+        fillInstructions: [
+          {
+            destinationChainId: "31338",
+            destinationSettler: `0x${"0".repeat(64)}`,
+            originData: `0x${"ef".repeat(400)}`,
+          },
+        ],
       },
     },
   },
@@ -46,7 +62,16 @@ const opened: IntentsChainEvent = {
 const filled: IntentsChainEvent = {
   event: {
     $case: "orderFilled",
-    value: { ref: ref("31338", 20, 1), orderId: ORDER, settler: "0x00000000000000000000000000000000000000C2", filler: "0x00000000000000000000000000000000000000F1", recipient: "0x", outputToken: "0x", outputAmount: "990", repaymentAddress: "0x" },
+    value: {
+      ref: ref("31338", 20, 1),
+      orderId: ORDER,
+      settler: "0x00000000000000000000000000000000000000C2",
+      filler: "0x00000000000000000000000000000000000000F1",
+      recipient: "0x",
+      outputToken: "0x",
+      outputAmount: "990",
+      repaymentAddress: "0x",
+    },
   },
 };
 

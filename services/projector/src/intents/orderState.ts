@@ -50,7 +50,11 @@ export function evolveOrder(state: OrderState, payload: IntentsChainEvent): Orde
 }
 
 /** evolveOrder for an event read from its record: `stored` (the record's bytes) is kept as its stored form. */
-export function evolveOrderFromRecord(state: OrderState, payload: IntentsChainEvent, stored: Uint8Array | undefined): OrderState {
+export function evolveOrderFromRecord(
+  state: OrderState,
+  payload: IntentsChainEvent,
+  stored: Uint8Array | undefined,
+): OrderState {
   const event = payload.event;
   if (event === undefined) return state;
   switch (event.$case) {
@@ -79,7 +83,10 @@ export function linkNotification(state: OrderState, notifiedTx: string): OrderSt
 }
 
 /** The last standing event of a kind (a reorganisation may briefly leave two; the later wins). */
-export function standing<K extends StandingEvent["kind"]>(state: OrderState, kind: K): Extract<StandingEvent, { kind: K }> | undefined {
+export function standing<K extends StandingEvent["kind"]>(
+  state: OrderState,
+  kind: K,
+): Extract<StandingEvent, { kind: K }> | undefined {
   for (let index = state.events.length - 1; index >= 0; index--) {
     const event = state.events[index]!;
     if (event.kind === kind) return event as Extract<StandingEvent, { kind: K }>;
@@ -98,7 +105,11 @@ const BINARY_V2 = 0x02;
  */
 export function serializeOrderState(state: OrderState): Buffer {
   const events = state.events.map(
-    (standing) => storedForms.get(standing.value) ?? IntentsChainEvent.encode({ event: { $case: standing.kind, value: standing.value } as IntentsChainEvent["event"] }).finish(),
+    (standing) =>
+      storedForms.get(standing.value) ??
+      IntentsChainEvent.encode({
+        event: { $case: standing.kind, value: standing.value } as IntentsChainEvent["event"],
+      }).finish(),
   );
   const notified = state.notifiedTx === undefined ? undefined : Buffer.from(state.notifiedTx);
   let size = 1 + varintSize(notified?.length ?? 0) + (notified?.length ?? 0);
@@ -118,7 +129,8 @@ export function serializeOrderState(state: OrderState): Buffer {
 /** Reads `rm:intents:events:<orderId>` in either stored form (binary, or the JSON of version 1). */
 export function parseOrderState(orderId: string, stored: Uint8Array | null): OrderState {
   if (stored === null || stored.length === 0) return emptyOrderState(orderId);
-  if (stored[0] !== BINARY_V2) return parseJsonOrderState(orderId, Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString());
+  if (stored[0] !== BINARY_V2)
+    return parseJsonOrderState(orderId, Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString());
   const events: StandingEvent[] = [];
   let [length, at] = readVarint(stored, 1, orderId);
   const notifiedTx = length === 0 ? undefined : Buffer.from(stored.buffer, stored.byteOffset + at, length).toString();

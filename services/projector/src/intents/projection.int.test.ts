@@ -26,7 +26,10 @@ const dir = tempDir("projector-intents");
 const log: Logger = createLogger({
   service: "projector-test",
   level: process.env.PROJECTOR_TEST_LOG === "debug" ? "debug" : "warn",
-  destination: process.env.PROJECTOR_TEST_LOG === "debug" ? (process.stderr as unknown as Writable) : new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+  destination:
+    process.env.PROJECTOR_TEST_LOG === "debug"
+      ? (process.stderr as unknown as Writable)
+      : new Writable({ write: (_chunk, _encoding, callback) => callback() }),
 });
 const ORIGIN = "31337";
 const DESTINATION = "31338";
@@ -54,8 +57,21 @@ beforeAll(async () => {
   ]);
   kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "projector-test", logger: log });
   redis = createRedis({ url: redisServer.url, connectionName: "projector-test" });
-  projectionRedis = createRedis({ url: redisServer.url, connectionName: "projector-test-projection", commandTimeoutMs: 10_000 });
-  supervisor = superviseIntentsProjection({ kafka, redis, projectionRedis, signals: fakeSignals, log, refundGraceSeconds: GRACE, replicationFactor: 1, intervalMs: 300 });
+  projectionRedis = createRedis({
+    url: redisServer.url,
+    connectionName: "projector-test-projection",
+    commandTimeoutMs: 10_000,
+  });
+  supervisor = superviseIntentsProjection({
+    kafka,
+    redis,
+    projectionRedis,
+    signals: fakeSignals,
+    log,
+    refundGraceSeconds: GRACE,
+    replicationFactor: 1,
+    intervalMs: 300,
+  });
   await waitFor(() => supervisor.check.probe(), { what: "intents projection running", timeoutMs: 60_000 });
   publisher = await createPublisher(kafka);
 }, 120_000);
@@ -106,8 +122,16 @@ function opened(orderId: string, user: string, at: ChainRef, fillDeadline: numbe
           fillDeadline,
           orderId,
           maxSpent: [{ token: `0x${"0".repeat(64)}`, amount: "990", recipient: bytes32(user), chainId: DESTINATION }],
-          minReceived: [{ token: `0x${"0".repeat(64)}`, amount: "1000", recipient: `0x${"0".repeat(64)}`, chainId: ORIGIN }],
-          fillInstructions: [{ destinationChainId: DESTINATION, destinationSettler: bytes32("0x0000000000000000000000000000000000000C02"), originData: "0x" }],
+          minReceived: [
+            { token: `0x${"0".repeat(64)}`, amount: "1000", recipient: `0x${"0".repeat(64)}`, chainId: ORIGIN },
+          ],
+          fillInstructions: [
+            {
+              destinationChainId: DESTINATION,
+              destinationSettler: bytes32("0x0000000000000000000000000000000000000C02"),
+              originData: "0x",
+            },
+          ],
         },
       },
     },
@@ -118,14 +142,43 @@ const FILLER = "0x00000000000000000000000000000000000000F1";
 const filled = (orderId: string, at: ChainRef): IntentsChainEvent => ({
   event: {
     $case: "orderFilled",
-    value: { ref: at, orderId, settler: "0x0000000000000000000000000000000000000C02", filler: FILLER, recipient: "0x", outputToken: "0x", outputAmount: "990", repaymentAddress: "0x" },
+    value: {
+      ref: at,
+      orderId,
+      settler: "0x0000000000000000000000000000000000000C02",
+      filler: FILLER,
+      recipient: "0x",
+      outputToken: "0x",
+      outputAmount: "990",
+      repaymentAddress: "0x",
+    },
   },
 });
 const settled = (orderId: string, at: ChainRef): IntentsChainEvent => ({
-  event: { $case: "orderSettled", value: { ref: at, orderId, settler: "0x0000000000000000000000000000000000000C01", filler: FILLER, inputToken: "0x", inputAmount: "1000" } },
+  event: {
+    $case: "orderSettled",
+    value: {
+      ref: at,
+      orderId,
+      settler: "0x0000000000000000000000000000000000000C01",
+      filler: FILLER,
+      inputToken: "0x",
+      inputAmount: "1000",
+    },
+  },
 });
 const refunded = (orderId: string, user: string, at: ChainRef): IntentsChainEvent => ({
-  event: { $case: "orderRefunded", value: { ref: at, orderId, settler: "0x0000000000000000000000000000000000000C01", user, inputToken: "0x", inputAmount: "1000" } },
+  event: {
+    $case: "orderRefunded",
+    value: {
+      ref: at,
+      orderId,
+      settler: "0x0000000000000000000000000000000000000C01",
+      user,
+      inputToken: "0x",
+      inputAmount: "1000",
+    },
+  },
 });
 const removal = (orderId: string, event: IntentsChainEvent): IntentsChainEvent => ({
   event: {
@@ -146,7 +199,14 @@ const head = (chainId: string, seconds: number, safe?: number, finalized?: numbe
   event: {
     $case: "chainHeadAdvanced",
     value: {
-      head: { chainId, blockNumber: String(headBlock++), blockHash: hex(32), parentHash: hex(32), blockTimestamp: new Date(seconds * 1_000).toISOString(), finality: Finality.FINALITY_LATEST },
+      head: {
+        chainId,
+        blockNumber: String(headBlock++),
+        blockHash: hex(32),
+        parentHash: hex(32),
+        blockTimestamp: new Date(seconds * 1_000).toISOString(),
+        finality: Finality.FINALITY_LATEST,
+      },
       ...(safe === undefined ? {} : { safeBlockNumber: String(safe) }),
       ...(finalized === undefined ? {} : { finalizedBlockNumber: String(finalized) }),
     },
@@ -155,18 +215,34 @@ const head = (chainId: string, seconds: number, safe?: number, finalized?: numbe
 
 async function publishChain(key: string, ...events: IntentsChainEvent[]): Promise<void> {
   await publisher.publish(
-    events.map((payload) => ({ topic: TOPICS.chainIntents.name, key, value: encodePayload(TOPICS.chainIntents, payload), eventType: eventTypeOf(payload), schema: TOPICS.chainIntents.schema })),
+    events.map((payload) => ({
+      topic: TOPICS.chainIntents.name,
+      key,
+      value: encodePayload(TOPICS.chainIntents, payload),
+      eventType: eventTypeOf(payload),
+      schema: TOPICS.chainIntents.schema,
+    })),
   );
 }
 
 async function publishNotification(txHash: string, payload: IntentNotificationEvent): Promise<void> {
   await publisher.publish([
-    { topic: TOPICS.intentsNotifications.name, key: `${ORIGIN}:${txHash}`, value: encodePayload(TOPICS.intentsNotifications, payload), eventType: eventTypeOf(payload), schema: TOPICS.intentsNotifications.schema },
+    {
+      topic: TOPICS.intentsNotifications.name,
+      key: `${ORIGIN}:${txHash}`,
+      value: encodePayload(TOPICS.intentsNotifications, payload),
+      eventType: eventTypeOf(payload),
+      schema: TOPICS.intentsNotifications.schema,
+    },
   ]);
 }
 
 async function projectionRedisFor(name: string): Promise<Redis> {
-  const connection = createRedis({ url: redisServer.url, connectionName: `projector-test-${name}`, commandTimeoutMs: 10_000 });
+  const connection = createRedis({
+    url: redisServer.url,
+    connectionName: `projector-test-${name}`,
+    commandTimeoutMs: 10_000,
+  });
   await waitFor(async () => connection.status === "ready", { what: `${name} connection` });
   return connection;
 }
@@ -191,7 +267,11 @@ function interceptCommit(connection: Redis, before: () => Promise<void>): { redi
 }
 
 /** A batch handed to the projection directly (not through Kafka), on a partition of its own. */
-function directBatch(partition: number, previousOffset: string | undefined, events: [key: string, payload: IntentsChainEvent][]): ProjectionBatch {
+function directBatch(
+  partition: number,
+  previousOffset: string | undefined,
+  events: [key: string, payload: IntentsChainEvent][],
+): ProjectionBatch {
   const first = previousOffset === undefined ? 0 : Number(previousOffset) + 1;
   const messages = events.map(([key, payload], index) => ({
     topic: TOPICS.chainIntents.name,
@@ -207,7 +287,14 @@ function directBatch(partition: number, previousOffset: string | undefined, even
     tracestate: undefined,
     headers: {},
   }));
-  return { topic: TOPICS.chainIntents.name, partition, messages, lastOffset: messages.at(-1)!.offset, previousOffset, heartbeat: async () => undefined };
+  return {
+    topic: TOPICS.chainIntents.name,
+    partition,
+    messages,
+    lastOffset: messages.at(-1)!.offset,
+    previousOffset,
+    heartbeat: async () => undefined,
+  };
 }
 
 /** Waits until the projection applied everything both topics hold. */
@@ -218,7 +305,11 @@ async function caughtUp(): Promise<void> {
     const targets = (
       await Promise.all(
         [TOPICS.chainIntents.name, TOPICS.intentsNotifications.name].map(async (topic) =>
-          (await admin.fetchTopicOffsets(topic)).filter((entry) => BigInt(entry.high) > 0n).map((entry) => ({ topic, partition: entry.partition, last: BigInt(entry.high) - 1n })),
+          (
+            await admin.fetchTopicOffsets(topic)
+          )
+            .filter((entry) => BigInt(entry.high) > 0n)
+            .map((entry) => ({ topic, partition: entry.partition, last: BigInt(entry.high) - 1n })),
         ),
       )
     ).flat();
@@ -250,10 +341,20 @@ describe("intents projection (Kafka → Redis)", () => {
     await publishChain(orderId, opened(orderId, user, ref(ORIGIN, openTx), 2_000_000_000));
     await publishChain(`head:${DESTINATION}`, head(DESTINATION, 1_900_000_000, 10, 5));
     await caughtUp();
-    expect(await record(orderId)).toMatchObject({ orderId, status: IntentStatus.INTENT_STATUS_OPEN, userAddress: user, originTxHash: openTx, destinationChainId: DESTINATION });
+    expect(await record(orderId)).toMatchObject({
+      orderId,
+      status: IntentStatus.INTENT_STATUS_OPEN,
+      userAddress: user,
+      originTxHash: openTx,
+      destinationChainId: DESTINATION,
+    });
     expect(await redis.zscore(intentsKeys.pending(user), orderId)).not.toBeNull();
     expect(await redis.smembers(intentsKeys.tx(ORIGIN, openTx))).toEqual([orderId]);
-    expect(await redis.hgetall(intentsKeys.head(DESTINATION))).toMatchObject({ timestamp: new Date(1_900_000_000_000).toISOString(), safeBlockNumber: "10", finalizedBlockNumber: "5" });
+    expect(await redis.hgetall(intentsKeys.head(DESTINATION))).toMatchObject({
+      timestamp: new Date(1_900_000_000_000).toISOString(),
+      safeBlockNumber: "10",
+      finalizedBlockNumber: "5",
+    });
 
     await publishChain(orderId, filled(orderId, ref(DESTINATION, hex(32))));
     await caughtUp();
@@ -264,7 +365,13 @@ describe("intents projection (Kafka → Redis)", () => {
     expect(final).toMatchObject({ status: IntentStatus.INTENT_STATUS_SETTLED, isFinal: true, filler: FILLER });
     expect(final.updatedAt).not.toBe("");
     expect(await redis.zscore(intentsKeys.pending(user), orderId)).toBeNull();
-    expect(signals.some((signal) => signal.subject === "readmodel.changed.intents" && (signal.payload as { orderKeys: string[] }).orderKeys.includes(orderId))).toBe(true);
+    expect(
+      signals.some(
+        (signal) =>
+          signal.subject === "readmodel.changed.intents" &&
+          (signal.payload as { orderKeys: string[] }).orderKeys.includes(orderId),
+      ),
+    ).toBe(true);
   });
 
   it("expires an open order when the destination head passes its deadline, lists it, and a refund takes it off", async () => {
@@ -283,7 +390,10 @@ describe("intents projection (Kafka → Redis)", () => {
     await publishChain(`head:${DESTINATION}`, head(DESTINATION, deadline + 1));
     await caughtUp();
     const expired = (await record(orderId))!;
-    expect(expired).toMatchObject({ status: IntentStatus.INTENT_STATUS_EXPIRED, refundableAt: new Date((deadline + GRACE) * 1_000).toISOString() });
+    expect(expired).toMatchObject({
+      status: IntentStatus.INTENT_STATUS_EXPIRED,
+      refundableAt: new Date((deadline + GRACE) * 1_000).toISOString(),
+    });
     expect(await redis.zscore(intentsKeys.expired(user), orderId)).toBe(String(deadline));
     expect(await redis.zscore(intentsKeys.pending(user), orderId)).not.toBeNull();
 
@@ -352,18 +462,47 @@ describe("intents projection (Kafka → Redis)", () => {
     const openTx = hex(32);
     const notifiedAt = "2030-01-01T00:00:00.000Z";
     const notify = (txHash: string, orderId?: string): IntentNotificationEvent => ({
-      event: { $case: "intentNotified", value: { originChainId: ORIGIN, txHash, userAddress: user, notifiedAt, apiKeyId: "k1", tcVersion: 1, ...(orderId ? { orderId } : {}) } },
+      event: {
+        $case: "intentNotified",
+        value: {
+          originChainId: ORIGIN,
+          txHash,
+          userAddress: user,
+          notifiedAt,
+          apiKeyId: "k1",
+          tcVersion: 1,
+          ...(orderId ? { orderId } : {}),
+        },
+      },
     });
     await publishNotification(openTx, notify(openTx));
     await caughtUp();
     const suffix = `tx:${ORIGIN}:${openTx}`;
-    expect(await record(suffix)).toMatchObject({ orderId: "", status: IntentStatus.INTENT_STATUS_SUBMITTED, userAddress: user, notifiedAt });
-    expect(await redis.hgetall(intentsKeys.txState(ORIGIN, openTx))).toMatchObject({ status: "NOTIFIED", userAddress: user, notifiedAt });
+    expect(await record(suffix)).toMatchObject({
+      orderId: "",
+      status: IntentStatus.INTENT_STATUS_SUBMITTED,
+      userAddress: user,
+      notifiedAt,
+    });
+    expect(await redis.hgetall(intentsKeys.txState(ORIGIN, openTx))).toMatchObject({
+      status: "NOTIFIED",
+      userAddress: user,
+      notifiedAt,
+    });
     expect(await redis.zscore(intentsKeys.pending(user), suffix)).toBe(String(Date.parse(notifiedAt)));
 
     const orderId = hex(32);
     await publishNotification(openTx, {
-      event: { $case: "notifiedTxResolved", value: { originChainId: ORIGIN, txHash: openTx, outcome: TxOutcome.TX_OUTCOME_SUCCEEDED, orderIds: [orderId], resolvedAt: notifiedAt } },
+      event: {
+        $case: "notifiedTxResolved",
+        value: {
+          originChainId: ORIGIN,
+          txHash: openTx,
+          outcome: TxOutcome.TX_OUTCOME_SUCCEEDED,
+          orderIds: [orderId],
+          resolvedAt: notifiedAt,
+        },
+      },
     });
     await publishChain(orderId, opened(orderId, user, ref(ORIGIN, openTx), 2_000_000_000));
     await caughtUp();
@@ -379,13 +518,28 @@ describe("intents projection (Kafka → Redis)", () => {
     const namedOrder = hex(32);
     await publishNotification(revertTx, notify(revertTx, namedOrder));
     await caughtUp();
-    expect(await record(namedOrder)).toMatchObject({ orderId: namedOrder, status: IntentStatus.INTENT_STATUS_SUBMITTED });
-    expect(await record(`tx:${ORIGIN}:${revertTx}`)).toMatchObject({ orderId: namedOrder, status: IntentStatus.INTENT_STATUS_SUBMITTED });
+    expect(await record(namedOrder)).toMatchObject({
+      orderId: namedOrder,
+      status: IntentStatus.INTENT_STATUS_SUBMITTED,
+    });
+    expect(await record(`tx:${ORIGIN}:${revertTx}`)).toMatchObject({
+      orderId: namedOrder,
+      status: IntentStatus.INTENT_STATUS_SUBMITTED,
+    });
     expect(await redis.smembers(intentsKeys.tx(ORIGIN, revertTx))).toEqual([]);
     expect(await redis.zscore(intentsKeys.pending(user), namedOrder)).not.toBeNull();
     expect(await redis.zscore(intentsKeys.pending(user), `tx:${ORIGIN}:${revertTx}`)).toBeNull();
     await publishNotification(revertTx, {
-      event: { $case: "notifiedTxResolved", value: { originChainId: ORIGIN, txHash: revertTx, outcome: TxOutcome.TX_OUTCOME_REVERTED, orderIds: [], resolvedAt: notifiedAt } },
+      event: {
+        $case: "notifiedTxResolved",
+        value: {
+          originChainId: ORIGIN,
+          txHash: revertTx,
+          outcome: TxOutcome.TX_OUTCOME_REVERTED,
+          orderIds: [],
+          resolvedAt: notifiedAt,
+        },
+      },
     });
     await caughtUp();
     expect(await record(namedOrder)).toMatchObject({ status: IntentStatus.INTENT_STATUS_REVERTED, isFinal: true });
@@ -397,7 +551,16 @@ describe("intents projection (Kafka → Redis)", () => {
     const droppedTx = hex(32);
     await publishNotification(droppedTx, notify(droppedTx));
     await publishNotification(droppedTx, {
-      event: { $case: "notifiedTxResolved", value: { originChainId: ORIGIN, txHash: droppedTx, outcome: TxOutcome.TX_OUTCOME_DROPPED, orderIds: [], resolvedAt: notifiedAt } },
+      event: {
+        $case: "notifiedTxResolved",
+        value: {
+          originChainId: ORIGIN,
+          txHash: droppedTx,
+          outcome: TxOutcome.TX_OUTCOME_DROPPED,
+          orderIds: [],
+          resolvedAt: notifiedAt,
+        },
+      },
     });
     await caughtUp();
     expect((await record(`tx:${ORIGIN}:${droppedTx}`))?.status).toBe(IntentStatus.INTENT_STATUS_DROPPED);
@@ -410,7 +573,10 @@ describe("intents projection (Kafka → Redis)", () => {
     const txHash = hex(32);
     const orderId = hex(32);
     const claim = (userAddress: string, notifiedAt: string): IntentNotificationEvent => ({
-      event: { $case: "intentNotified", value: { originChainId: ORIGIN, txHash, userAddress, notifiedAt, apiKeyId: "k-squat", tcVersion: 1 } },
+      event: {
+        $case: "intentNotified",
+        value: { originChainId: ORIGIN, txHash, userAddress, notifiedAt, apiKeyId: "k-squat", tcVersion: 1 },
+      },
     });
     const suffix = `tx:${ORIGIN}:${txHash}`;
     // The squatter is first: before the transaction is mined, its claim is what shows.
@@ -420,12 +586,31 @@ describe("intents projection (Kafka → Redis)", () => {
     expect(await record(suffix)).toMatchObject({ status: IntentStatus.INTENT_STATUS_SUBMITTED, userAddress: squatter });
     // Mined: the receipt names the sender, whose claim (the second) now wins; the squatter's is off every list.
     await publishNotification(txHash, {
-      event: { $case: "notifiedTxResolved", value: { originChainId: ORIGIN, txHash, outcome: TxOutcome.TX_OUTCOME_SUCCEEDED, orderIds: [orderId], txFrom: sender, resolvedAt: "2030-01-01T00:00:05.000Z" } },
+      event: {
+        $case: "notifiedTxResolved",
+        value: {
+          originChainId: ORIGIN,
+          txHash,
+          outcome: TxOutcome.TX_OUTCOME_SUCCEEDED,
+          orderIds: [orderId],
+          txFrom: sender,
+          resolvedAt: "2030-01-01T00:00:05.000Z",
+        },
+      },
     });
     await publishChain(orderId, opened(orderId, sender, ref(ORIGIN, txHash), 2_000_000_000));
     await caughtUp();
-    expect(await record(orderId)).toMatchObject({ status: IntentStatus.INTENT_STATUS_OPEN, userAddress: sender, notifiedAt: "2030-01-01T00:00:01.000Z" });
-    expect(await redis.hgetall(intentsKeys.txState(ORIGIN, txHash))).toMatchObject({ status: "SUCCEEDED", userAddress: sender, txFrom: sender, rejectedClaims: squatter });
+    expect(await record(orderId)).toMatchObject({
+      status: IntentStatus.INTENT_STATUS_OPEN,
+      userAddress: sender,
+      notifiedAt: "2030-01-01T00:00:01.000Z",
+    });
+    expect(await redis.hgetall(intentsKeys.txState(ORIGIN, txHash))).toMatchObject({
+      status: "SUCCEEDED",
+      userAddress: sender,
+      txFrom: sender,
+      rejectedClaims: squatter,
+    });
     expect(await redis.zscore(intentsKeys.pending(squatter), suffix)).toBeNull();
     expect(await redis.zcard(intentsKeys.pending(squatter))).toBe(0);
 
@@ -433,15 +618,53 @@ describe("intents projection (Kafka → Redis)", () => {
     const minedTx = hex(32);
     const stranger = newUser();
     await publishNotification(minedTx, {
-      event: { $case: "notifiedTxResolved", value: { originChainId: ORIGIN, txHash: minedTx, outcome: TxOutcome.TX_OUTCOME_REVERTED, orderIds: [], txFrom: sender, resolvedAt: "2030-01-01T00:00:05.000Z" } },
+      event: {
+        $case: "notifiedTxResolved",
+        value: {
+          originChainId: ORIGIN,
+          txHash: minedTx,
+          outcome: TxOutcome.TX_OUTCOME_REVERTED,
+          orderIds: [],
+          txFrom: sender,
+          resolvedAt: "2030-01-01T00:00:05.000Z",
+        },
+      },
     });
-    await publishNotification(minedTx, { event: { $case: "intentNotified", value: { originChainId: ORIGIN, txHash: minedTx, userAddress: stranger, notifiedAt: "2030-01-01T00:00:06.000Z", apiKeyId: "k-squat", tcVersion: 1 } } });
+    await publishNotification(minedTx, {
+      event: {
+        $case: "intentNotified",
+        value: {
+          originChainId: ORIGIN,
+          txHash: minedTx,
+          userAddress: stranger,
+          notifiedAt: "2030-01-01T00:00:06.000Z",
+          apiKeyId: "k-squat",
+          tcVersion: 1,
+        },
+      },
+    });
     await caughtUp();
     expect(await record(`tx:${ORIGIN}:${minedTx}`)).toBeUndefined();
     expect(await redis.zcard(intentsKeys.pending(stranger))).toBe(0);
-    await publishNotification(minedTx, { event: { $case: "intentNotified", value: { originChainId: ORIGIN, txHash: minedTx, userAddress: sender, notifiedAt: "2030-01-01T00:00:07.000Z", apiKeyId: "k", tcVersion: 1 } } });
+    await publishNotification(minedTx, {
+      event: {
+        $case: "intentNotified",
+        value: {
+          originChainId: ORIGIN,
+          txHash: minedTx,
+          userAddress: sender,
+          notifiedAt: "2030-01-01T00:00:07.000Z",
+          apiKeyId: "k",
+          tcVersion: 1,
+        },
+      },
+    });
     await caughtUp();
-    expect(await record(`tx:${ORIGIN}:${minedTx}`)).toMatchObject({ status: IntentStatus.INTENT_STATUS_REVERTED, userAddress: sender, notifiedAt: "2030-01-01T00:00:07.000Z" });
+    expect(await record(`tx:${ORIGIN}:${minedTx}`)).toMatchObject({
+      status: IntentStatus.INTENT_STATUS_REVERTED,
+      userAddress: sender,
+      notifiedAt: "2030-01-01T00:00:07.000Z",
+    });
   });
 
   it("applies a batch once: a replay of an applied batch is refused, a republished event changes nothing", async () => {
@@ -479,10 +702,17 @@ describe("intents projection (Kafka → Redis)", () => {
     const offsetKey = intentsKeys.offset(TOPICS.chainIntents.name, partition);
     await redis.set(offsetKey, "4");
     // Another member commits the partition after this projection read its offset, before its commit.
-    const interfering = interceptCommit(await projectionRedisFor("stale-offset"), async () => void (await redis.set(offsetKey, "5")));
+    const interfering = interceptCommit(
+      await projectionRedisFor("stale-offset"),
+      async () => void (await redis.set(offsetKey, "5")),
+    );
     const projection = intentsProjection({ redis: interfering.redis, log, refundGraceSeconds: GRACE });
-    const batch = directBatch(partition, "4", [[orderId, opened(orderId, newUser(), ref(ORIGIN, hex(32)), 2_000_000_000)]]);
-    await expect(projection.handleBatch(batch)).rejects.toThrow(/stored offset of chain.intents.v1\/90 is 5, the batch continues from 4/);
+    const batch = directBatch(partition, "4", [
+      [orderId, opened(orderId, newUser(), ref(ORIGIN, hex(32)), 2_000_000_000)],
+    ]);
+    await expect(projection.handleBatch(batch)).rejects.toThrow(
+      /stored offset of chain.intents.v1\/90 is 5, the batch continues from 4/,
+    );
     expect(interfering.commits()).toBe(1);
     expect(await redis.get(offsetKey)).toBe("5");
     expect(await record(orderId)).toBeUndefined();
@@ -504,7 +734,9 @@ describe("intents projection (Kafka → Redis)", () => {
       await other.handleBatch(fill);
     });
     const projection = intentsProjection({ redis: interfering.redis, log, refundGraceSeconds: GRACE });
-    await projection.handleBatch(directBatch(91, undefined, [[orderId, opened(orderId, user, ref(ORIGIN, hex(32)), 2_000_000_000)]]));
+    await projection.handleBatch(
+      directBatch(91, undefined, [[orderId, opened(orderId, user, ref(ORIGIN, hex(32)), 2_000_000_000)]]),
+    );
     // The first commit was refused (its order's keys had moved), the second applied the Open on top of the Fill.
     expect(interfering.commits()).toBe(2);
     expect(await record(orderId)).toMatchObject({ status: IntentStatus.INTENT_STATUS_FILLED, userAddress: user });
@@ -520,14 +752,23 @@ describe("intents projection (Kafka → Redis)", () => {
     const orderIds = Array.from({ length: count }, () => hex(32));
     const records = orderIds.map((orderId) => {
       const payload = opened(orderId, user, ref(ORIGIN, hex(32)), 2_000_000_000);
-      return { topic: TOPICS.chainIntents.name, key: orderId, value: encodePayload(TOPICS.chainIntents, payload), eventType: "OrderOpened", schema: TOPICS.chainIntents.schema };
+      return {
+        topic: TOPICS.chainIntents.name,
+        key: orderId,
+        value: encodePayload(TOPICS.chainIntents, payload),
+        eventType: "OrderOpened",
+        schema: TOPICS.chainIntents.schema,
+      };
     });
     const started = performance.now();
-    for (let start = 0; start < records.length; start += 500) await publisher.publish(records.slice(start, start + 500));
+    for (let start = 0; start < records.length; start += 500)
+      await publisher.publish(records.slice(start, start + 500));
     await publishChain(`head:${ORIGIN}`, head(ORIGIN, 1_900_000_100, nextBlock, nextBlock - 2));
     await caughtUp();
     const seconds = (performance.now() - started) / 1_000;
-    console.info(`intents projection: ${count} Opens (and the head that makes them final) published and applied in ${seconds.toFixed(2)} s: ${Math.round(count / seconds)} events/s`);
+    console.info(
+      `intents projection: ${count} Opens (and the head that makes them final) published and applied in ${seconds.toFixed(2)} s: ${Math.round(count / seconds)} events/s`,
+    );
     expect(await redis.zcard(intentsKeys.pending(user))).toBe(count);
     const sample = await record(orderIds[count - 1]!);
     expect(sample?.status).toBe(IntentStatus.INTENT_STATUS_OPEN);
@@ -540,7 +781,13 @@ describe("intents projection (Kafka → Redis)", () => {
     await publisher.publish(
       orderIds.map((orderId) => {
         const payload = opened(orderId, user, ref(ORIGIN, hex(32)), deadline);
-        return { topic: TOPICS.chainIntents.name, key: orderId, value: encodePayload(TOPICS.chainIntents, payload), eventType: "OrderOpened", schema: TOPICS.chainIntents.schema };
+        return {
+          topic: TOPICS.chainIntents.name,
+          key: orderId,
+          value: encodePayload(TOPICS.chainIntents, payload),
+          eventType: "OrderOpened",
+          schema: TOPICS.chainIntents.schema,
+        };
       }),
     );
     await publishChain(`head:${DESTINATION}`, head(DESTINATION, deadline - 1));
@@ -561,13 +808,26 @@ describe("intents projection (Kafka → Redis)", () => {
   it("rebuilds the read model from the topics after Redis lost it", async () => {
     const orderId = hex(32);
     const user = newUser();
-    await publishChain(orderId, opened(orderId, user, ref(ORIGIN, hex(32)), 2_000_000_000), filled(orderId, ref(DESTINATION, hex(32))));
+    await publishChain(
+      orderId,
+      opened(orderId, user, ref(ORIGIN, hex(32)), 2_000_000_000),
+      filled(orderId, ref(DESTINATION, hex(32))),
+    );
     await caughtUp();
     const before = await record(orderId);
     await redis.flushall();
-    await waitFor(async () => (await record(orderId))?.status === IntentStatus.INTENT_STATUS_FILLED, { what: "rebuilt record", timeoutMs: 30_000 });
+    await waitFor(async () => (await record(orderId))?.status === IntentStatus.INTENT_STATUS_FILLED, {
+      what: "rebuilt record",
+      timeoutMs: 30_000,
+    });
     await caughtUp();
-    expect(await record(orderId)).toMatchObject({ orderId, status: before?.status, userAddress: user, opened: before?.opened, filled: before?.filled });
+    expect(await record(orderId)).toMatchObject({
+      orderId,
+      status: before?.status,
+      userAddress: user,
+      opened: before?.opened,
+      filled: before?.filled,
+    });
     expect(await redis.zscore(intentsKeys.pending(user), orderId)).not.toBeNull();
   });
 });

@@ -2,12 +2,34 @@ import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { subjects, type Signals } from "@platform/signals";
-import { readVersioned, versionedCommit, type EntityGroup, type EntityValue, type Redis, type VersionedOp, type VersionedRead } from "@platform/store";
+import {
+  readVersioned,
+  versionedCommit,
+  type EntityGroup,
+  type EntityValue,
+  type Redis,
+  type VersionedOp,
+  type VersionedRead,
+} from "@platform/store";
 import { decodeBatch, type BatchChange } from "./decodeBatch.js";
-import { deriveOrderRecord, derivePlaceholderRecord, encodeRecord, placeholderOrderId, sameAsStored, type DeriveContext, type StoredRecord } from "./deriveRecord.js";
+import {
+  deriveOrderRecord,
+  derivePlaceholderRecord,
+  encodeRecord,
+  placeholderOrderId,
+  sameAsStored,
+  type DeriveContext,
+  type StoredRecord,
+} from "./deriveRecord.js";
 import { headFromHash, headSeconds, headToHash, type HeadState } from "./heads.js";
 import { idPrefixes, intentsKeys, orderVersion, placeholderSuffix, txId, versionOf } from "./keys.js";
-import { evolveOrderFromRecord, linkNotification, parseOrderState, serializeOrderState, type OrderState } from "./orderState.js";
+import {
+  evolveOrderFromRecord,
+  linkNotification,
+  parseOrderState,
+  serializeOrderState,
+  type OrderState,
+} from "./orderState.js";
 import { groupedWrites } from "./groupedWrites.js";
 import { indexChanges, recordIndexes } from "./recordIndexes.js";
 import { evolveTx, txStateFromHash, txStateToHash, type TxState } from "./txState.js";
@@ -116,7 +138,11 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
     const txs = new Map<string, LoadedTx>();
     let rounds = 0;
     /** One round trip: the versions of `names` (keys.ts versionOf), then `commands`, then the orders and transactions of `load`. */
-    const read = async (names: readonly string[], commands: readonly (readonly string[])[], load?: ReturnType<typeof loadCommands>): Promise<VersionedRead> => {
+    const read = async (
+      names: readonly string[],
+      commands: readonly (readonly string[])[],
+      load?: ReturnType<typeof loadCommands>,
+    ): Promise<VersionedRead> => {
       rounds += 1;
       const answer = await readVersioned(redis, intentsKeys.versions, names, commands, versions, load?.groups ?? []);
       load?.parse(answer.groups, orders, txs);
@@ -130,11 +156,13 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
         dirtyOrders.add(change.orderId);
         // An Open's transaction is loaded anyway (forEachLinkedTx): in the first round, not a second.
         const event = change.payload.event;
-        if (event?.$case === "orderOpened" && event.value.ref?.txHash !== undefined) dirtyTxs.add(txId(event.value.ref.chainId, event.value.ref.txHash));
+        if (event?.$case === "orderOpened" && event.value.ref?.txHash !== undefined)
+          dirtyTxs.add(txId(event.value.ref.chainId, event.value.ref.txHash));
       }
       if (change.kind === "tx") {
         dirtyTxs.add(change.tx);
-        if (change.payload.event?.$case === "intentNotified" && change.payload.event.value.orderId) dirtyOrders.add(change.payload.event.value.orderId.toLowerCase());
+        if (change.payload.event?.$case === "intentNotified" && change.payload.event.value.orderId)
+          dirtyOrders.add(change.payload.event.value.orderId.toLowerCase());
       }
     }
 
@@ -144,8 +172,12 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       ? headChains.flatMap((chainId) => {
           const head = newHeads.get(chainId)!;
           return [
-            ...(head.safeBlockNumber === undefined ? [] : [["zrangebyscore", intentsKeys.unsafe(chainId), "-inf", head.safeBlockNumber]]),
-            ...(head.finalizedBlockNumber === undefined ? [] : [["zrangebyscore", intentsKeys.unfinalized(chainId), "-inf", head.finalizedBlockNumber]]),
+            ...(head.safeBlockNumber === undefined
+              ? []
+              : [["zrangebyscore", intentsKeys.unsafe(chainId), "-inf", head.safeBlockNumber]]),
+            ...(head.finalizedBlockNumber === undefined
+              ? []
+              : [["zrangebyscore", intentsKeys.unfinalized(chainId), "-inf", head.finalizedBlockNumber]]),
           ];
         })
       : [];
@@ -154,7 +186,14 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
         [
           intentsKeys.chains,
           ...guessedChains.map(intentsKeys.head),
-          ...(reaching ? headChains.flatMap((chainId) => [intentsKeys.expiry(chainId), intentsKeys.deadlines(chainId), intentsKeys.unsafe(chainId), intentsKeys.unfinalized(chainId)]) : []),
+          ...(reaching
+            ? headChains.flatMap((chainId) => [
+                intentsKeys.expiry(chainId),
+                intentsKeys.deadlines(chainId),
+                intentsKeys.unsafe(chainId),
+                intentsKeys.unfinalized(chainId),
+              ])
+            : []),
         ],
         [
           ...(offsetKey === undefined ? [] : [["get", offsetKey]]),
@@ -194,7 +233,12 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       : [];
     let deadlineHits: string[][] = [];
     if (unknownChains.length > 0 || lookups.length > 0) {
-      const second = (await read(unknownChains.map(intentsKeys.head), [...unknownChains.map((chainId) => ["hgetall", intentsKeys.head(chainId)]), ...lookups])).results;
+      const second = (
+        await read(unknownChains.map(intentsKeys.head), [
+          ...unknownChains.map((chainId) => ["hgetall", intentsKeys.head(chainId)]),
+          ...lookups,
+        ])
+      ).results;
       unknownChains.forEach((chainId, index) => hashes.set(chainId, second[index] as Record<string, string>));
       deadlineHits = second.slice(unknownChains.length) as string[][];
     }
@@ -207,7 +251,9 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
 
     // Round 3 (deadlines crossed): which of those orders' stored statuses disagree with the new time.
     const reached = new Set<string>(finalityHits.flat());
-    const candidates = deadlineHits.flatMap((members, index) => members.map((orderId) => ({ orderId, now: times[index]! })));
+    const candidates = deadlineHits.flatMap((members, index) =>
+      members.map((orderId) => ({ orderId, now: times[index]! })),
+    );
     if (candidates.length > 0) {
       const [records] = (
         await read(
@@ -221,7 +267,11 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
         const record = IntentRecord.decode(bytes);
         if (record.fillDeadline === undefined) return;
         const expired = candidate.now > record.fillDeadline;
-        if ((record.status === IntentStatus.INTENT_STATUS_OPEN && expired) || (record.status === IntentStatus.INTENT_STATUS_EXPIRED && !expired)) reached.add(candidate.orderId);
+        if (
+          (record.status === IntentStatus.INTENT_STATUS_OPEN && expired) ||
+          (record.status === IntentStatus.INTENT_STATUS_EXPIRED && !expired)
+        )
+          reached.add(candidate.orderId);
       });
     }
     const reachedNew = [...reached].filter((orderId) => !dirtyOrders.has(orderId));
@@ -311,16 +361,19 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       if (added.length > 0) ops.push({ op: "sadd", key: setKey, members: added });
       const hash = txStateToHash(loaded.after, (openersOf.get(tx) ?? []).length > 0);
       const same = sameHash(hash ?? {}, loaded.storedHash);
-      if (!same) ops.push({ op: "hreplace", key: intentsKeys.txState(loaded.chainId, loaded.txHash), fields: hash ?? {} });
+      if (!same)
+        ops.push({ op: "hreplace", key: intentsKeys.txState(loaded.chainId, loaded.txHash), fields: hash ?? {} });
       if (!same || added.length > 0 || removed.length > 0) changedTxs.push(tx);
     }
     for (const [chainId, head] of newHeads) {
       ops.push({ op: "hreplace", key: intentsKeys.head(chainId), fields: headToHash(head) });
       if (!chains.includes(chainId)) ops.push({ op: "sadd", key: intentsKeys.chains, members: [chainId] });
       // Every deadline up to this head's time now has the status this time gives it.
-      if (batch !== undefined) ops.push({ op: "set", key: intentsKeys.expiry(chainId), value: String(headSeconds(head)) });
+      if (batch !== undefined)
+        ops.push({ op: "set", key: intentsKeys.expiry(chainId), value: String(headSeconds(head)) });
     }
-    if (batch !== undefined && offsetKey !== undefined) ops.push({ op: "set", key: offsetKey, value: batch.lastOffset });
+    if (batch !== undefined && offsetKey !== undefined)
+      ops.push({ op: "set", key: offsetKey, value: batch.lastOffset });
     const foldMs = performance.now() - started - readMs;
     const bumps = new Set<string>();
     for (const op of ops) {
@@ -358,7 +411,8 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
   };
 
   const signalChange = (orderKeys: string[], users: string[], transactions: string[]): void => {
-    const truncated = orderKeys.length > SIGNAL_LIMIT || users.length > SIGNAL_LIMIT || transactions.length > SIGNAL_LIMIT;
+    const truncated =
+      orderKeys.length > SIGNAL_LIMIT || users.length > SIGNAL_LIMIT || transactions.length > SIGNAL_LIMIT;
     options.signals?.publish(subjects.readModelChanged("intents"), {
       orderKeys: orderKeys.slice(0, SIGNAL_LIMIT),
       users: users.slice(0, SIGNAL_LIMIT),
@@ -375,7 +429,11 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
    * only repeats work: the watermark and the finality indexes still name every order not yet
    * brought up to date.
    */
-  const catchUp = async (orders: readonly string[], newHeads: ReadonlyMap<string, HeadState>, stamp: string): Promise<void> => {
+  const catchUp = async (
+    orders: readonly string[],
+    newHeads: ReadonlyMap<string, HeadState>,
+    stamp: string,
+  ): Promise<void> => {
     for (let start = 0; start < orders.length; start += chunkSize) {
       const chunk = orders.slice(start, start + chunkSize);
       for (let attempt = 1; ; attempt++) {
@@ -383,7 +441,8 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
         if (outcome.kind === "committed") break;
         // Reached more orders than requested (the chunk's transactions linked others): the next round takes them.
         if (outcome.kind === "catch up") break;
-        if (attempt >= maxAttempts) throw new Error(`the intents read model kept changing under a head step (${outcome.key})`);
+        if (attempt >= maxAttempts)
+          throw new Error(`the intents read model kept changing under a head step (${outcome.key})`);
       }
     }
   };
@@ -399,7 +458,12 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
       for (let start = 0; start === 0 || start < batch.messages.length; start += recordsPerTransaction) {
         const messages = batch.messages.slice(start, start + recordsPerTransaction);
         const last = start + recordsPerTransaction >= batch.messages.length;
-        const part: ProjectionBatch = { ...batch, messages, lastOffset: last ? batch.lastOffset : messages.at(-1)!.offset, previousOffset };
+        const part: ProjectionBatch = {
+          ...batch,
+          messages,
+          lastOffset: last ? batch.lastOffset : messages.at(-1)!.offset,
+          previousOffset,
+        };
         await applyBatch(part);
         previousOffset = part.lastOffset;
         if (!last) await batch.heartbeat().catch(() => undefined);
@@ -421,24 +485,35 @@ export function intentsProjection(options: IntentsProjectionOptions): IntentsPro
         await catchUp(outcome.orders, newHeads, stamp);
       } else {
         conflicts += 1;
-        if (conflicts >= maxAttempts) throw new Error(`the intents read model kept changing under batch ${batch.topic}/${batch.partition}@${batch.lastOffset} (${outcome.key})`);
-        log.debug({ topic: batch.topic, partition: batch.partition, attempt: conflicts, key: outcome.key }, "intents keys read by the batch changed meanwhile; applying it again");
+        if (conflicts >= maxAttempts)
+          throw new Error(
+            `the intents read model kept changing under batch ${batch.topic}/${batch.partition}@${batch.lastOffset} (${outcome.key})`,
+          );
+        log.debug(
+          { topic: batch.topic, partition: batch.partition, attempt: conflicts, key: outcome.key },
+          "intents keys read by the batch changed meanwhile; applying it again",
+        );
       }
       await batch.heartbeat().catch(() => undefined);
     }
-    throw new Error(`the heads of batch ${batch.topic}/${batch.partition}@${batch.lastOffset} kept reaching more orders`);
+    throw new Error(
+      `the heads of batch ${batch.topic}/${batch.partition}@${batch.lastOffset} kept reaching more orders`,
+    );
   }
 }
 
 /** The batch continues from an offset that is no longer the stored one: the consumer must reload it. */
 function staleOffset(batch: ProjectionBatch, stored: string | undefined): Error {
-  return new Error(`stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`);
+  return new Error(
+    `stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`,
+  );
 }
 
 /** Calls `each` with the transactions an order's record depends on: where its Opens came from, and who named it (a repeat is possible). */
 function forEachLinkedTx(state: OrderState, each: (tx: string) => void): void {
   for (const event of state.events) {
-    if (event.kind === "orderOpened" && event.value.ref?.txHash !== undefined) each(txId(event.value.ref.chainId, event.value.ref.txHash));
+    if (event.kind === "orderOpened" && event.value.ref?.txHash !== undefined)
+      each(txId(event.value.ref.chainId, event.value.ref.txHash));
   }
   if (state.notifiedTx !== undefined) each(state.notifiedTx);
 }
@@ -465,9 +540,15 @@ function loadCommands(orderIds: readonly string[], txIds: readonly string[]) {
     return { tx, chainId: tx.slice(0, at), txHash: tx.slice(at + 1) };
   });
   const groups: EntityGroup[] = [];
-  if (orderIds.length > 0) groups.push({ reads: ORDER_READS, namePrefix: idPrefixes.order.version, keyPrefixes: ORDER_KEYS, ids: orderIds });
-  if (txIds.length > 0) groups.push({ reads: TX_READS, namePrefix: idPrefixes.tx.version, keyPrefixes: TX_KEYS, ids: txIds });
-  const parse = (answers: readonly Map<number, EntityValue[]>[], orders: Map<string, LoadedOrder>, txs: Map<string, LoadedTx>): void => {
+  if (orderIds.length > 0)
+    groups.push({ reads: ORDER_READS, namePrefix: idPrefixes.order.version, keyPrefixes: ORDER_KEYS, ids: orderIds });
+  if (txIds.length > 0)
+    groups.push({ reads: TX_READS, namePrefix: idPrefixes.tx.version, keyPrefixes: TX_KEYS, ids: txIds });
+  const parse = (
+    answers: readonly Map<number, EntityValue[]>[],
+    orders: Map<string, LoadedOrder>,
+    txs: Map<string, LoadedTx>,
+  ): void => {
     const orderAnswers = orderIds.length === 0 ? undefined : answers[0];
     const txAnswers = parsedTxs.length === 0 ? undefined : answers[orderIds.length === 0 ? 0 : 1];
     orderIds.forEach((orderId, index) => {
@@ -476,9 +557,21 @@ function loadCommands(orderIds: readonly string[], txIds: readonly string[]) {
       orders.set(orderId, { before: state, after: state, storedState: events, record: decodeRecord(record) });
     });
     parsedTxs.forEach(({ tx, chainId, txHash }, index) => {
-      const [placeholder, hash, members] = (txAnswers?.get(index) ?? [null, {}, []]) as [Buffer | null, Record<string, string>, string[]];
+      const [placeholder, hash, members] = (txAnswers?.get(index) ?? [null, {}, []]) as [
+        Buffer | null,
+        Record<string, string>,
+        string[],
+      ];
       const state = txStateFromHash(chainId, txHash, hash);
-      txs.set(tx, { chainId, txHash, before: state, after: state, storedHash: hash, members, placeholder: decodeRecord(placeholder) });
+      txs.set(tx, {
+        chainId,
+        txHash,
+        before: state,
+        after: state,
+        storedHash: hash,
+        members,
+        placeholder: decodeRecord(placeholder),
+      });
     });
   };
   return { groups, parse };
@@ -499,7 +592,11 @@ function sameHash(a: Readonly<Record<string, string>>, b: Readonly<Record<string
 }
 
 /** Folds a batch's events into the loaded states of their orders and transactions. */
-function foldChanges(changes: readonly BatchChange[], orders: Map<string, LoadedOrder>, txs: Map<string, LoadedTx>): void {
+function foldChanges(
+  changes: readonly BatchChange[],
+  orders: Map<string, LoadedOrder>,
+  txs: Map<string, LoadedTx>,
+): void {
   for (const change of changes) {
     if (change.kind === "order") {
       const loaded = orders.get(change.orderId)!;
@@ -517,7 +614,10 @@ function foldChanges(changes: readonly BatchChange[], orders: Map<string, Loaded
 }
 
 /** What the loaded records depend on and is not loaded yet: their transactions, and those transactions' orders. */
-function dependenciesOf(orders: ReadonlyMap<string, LoadedOrder>, txs: ReadonlyMap<string, LoadedTx>): { orders: string[]; txs: string[] } {
+function dependenciesOf(
+  orders: ReadonlyMap<string, LoadedOrder>,
+  txs: ReadonlyMap<string, LoadedTx>,
+): { orders: string[]; txs: string[] } {
   const moreTxs = new Set<string>();
   const moreOrders = new Set<string>();
   const needTx = (tx: string) => {

@@ -7,7 +7,17 @@ const ORDER = `0x${"ab".repeat(32)}`;
 const USER = "0x00000000000000000000000000000000000000A1";
 
 function ref(chainId: string, block: number, finality: Finality, at = "2027-01-01T00:00:10.000Z"): ChainRef {
-  return { chainId, blockNumber: String(block), blockHash: "0x", parentHash: "0x", blockTimestamp: at, txHash: "0x", txIndex: 0, logIndex: 0, finality };
+  return {
+    chainId,
+    blockNumber: String(block),
+    blockHash: "0x",
+    parentHash: "0x",
+    blockTimestamp: at,
+    txHash: "0x",
+    txIndex: 0,
+    logIndex: 0,
+    finality,
+  };
 }
 
 function record(overrides: Partial<IntentRecord>): IntentRecord {
@@ -48,8 +58,12 @@ describe("record indexes", () => {
 
   it("first sighting: the earlier of the notification and the Open's block time; 0 when neither is a time", () => {
     const opened = ref("31337", 1, Finality.FINALITY_FINALIZED, "2027-01-01T00:00:10.000Z");
-    expect(firstSightingMs(record({ opened, notifiedAt: "2027-01-01T00:00:05.000Z" }))).toBe(Date.parse("2027-01-01T00:00:05.000Z"));
-    expect(firstSightingMs(record({ opened, notifiedAt: "2027-01-01T00:00:15.000Z" }))).toBe(Date.parse("2027-01-01T00:00:10.000Z"));
+    expect(firstSightingMs(record({ opened, notifiedAt: "2027-01-01T00:00:05.000Z" }))).toBe(
+      Date.parse("2027-01-01T00:00:05.000Z"),
+    );
+    expect(firstSightingMs(record({ opened, notifiedAt: "2027-01-01T00:00:15.000Z" }))).toBe(
+      Date.parse("2027-01-01T00:00:10.000Z"),
+    );
     expect(firstSightingMs(record({ opened, notifiedAt: "" }))).toBe(Date.parse("2027-01-01T00:00:10.000Z"));
     expect(firstSightingMs(record({ notifiedAt: "not a time" }))).toBe(0);
   });

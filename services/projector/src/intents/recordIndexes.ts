@@ -29,7 +29,8 @@ export function recordIndexes(suffix: string, record: IntentRecord | undefined):
   if (record.status === IntentStatus.INTENT_STATUS_EXPIRED && deadline !== undefined && record.userAddress !== "") {
     entries.push({ key: intentsKeys.expired(record.userAddress), member: record.orderId, score: deadline });
   }
-  const waitsForDeadline = record.status === IntentStatus.INTENT_STATUS_OPEN || record.status === IntentStatus.INTENT_STATUS_EXPIRED;
+  const waitsForDeadline =
+    record.status === IntentStatus.INTENT_STATUS_OPEN || record.status === IntentStatus.INTENT_STATUS_EXPIRED;
   if (waitsForDeadline && deadline !== undefined && record.destinationChainId !== undefined) {
     entries.push({ key: intentsKeys.deadlines(record.destinationChainId), member: record.orderId, score: deadline });
   }
@@ -43,7 +44,13 @@ export function recordIndexes(suffix: string, record: IntentRecord | undefined):
  * For each chain of the steps still below `finality`, in order of first appearance, an entry of
  * `key(chainId)` scored by that chain's lowest such block number.
  */
-function pushLowest(entries: IndexEntry[], steps: readonly (ChainRef | undefined)[], finality: Finality, key: (chainId: string) => string, member: string): void {
+function pushLowest(
+  entries: IndexEntry[],
+  steps: readonly (ChainRef | undefined)[],
+  finality: Finality,
+  key: (chainId: string) => string,
+  member: string,
+): void {
   // At most a handful of steps over one or two chains: arrays beat a Map here.
   const chains: string[] = [];
   const blocks: number[] = [];
@@ -56,7 +63,8 @@ function pushLowest(entries: IndexEntry[], steps: readonly (ChainRef | undefined
       blocks.push(block);
     } else blocks[at] = Math.min(blocks[at]!, block);
   }
-  for (let index = 0; index < chains.length; index++) entries.push({ key: key(chains[index]!), member, score: blocks[index]! });
+  for (let index = 0; index < chains.length; index++)
+    entries.push({ key: key(chains[index]!), member, score: blocks[index]! });
 }
 
 /** When the record was first seen: its notification, or its Open's block time, whichever was first. */
@@ -73,7 +81,10 @@ function earlier(ms: number, time: string | undefined): number {
 }
 
 /** What to write so the indexes go from `before` to `after`: removals and (re)additions. */
-export function indexChanges(before: readonly IndexEntry[], after: readonly IndexEntry[]): { remove: readonly IndexEntry[]; add: readonly IndexEntry[] } {
+export function indexChanges(
+  before: readonly IndexEntry[],
+  after: readonly IndexEntry[],
+): { remove: readonly IndexEntry[]; add: readonly IndexEntry[] } {
   // A record new or gone (most of a backlog): nothing to match up.
   if (before.length === 0) return { remove: [], add: after };
   if (after.length === 0) return { remove: before, add: [] };

@@ -79,7 +79,9 @@ function claim(state: TxState, next: Claim): TxState {
   }
   if (state.notified === undefined) return { ...state, notified: next };
   const others = state.otherClaims ?? [];
-  const seen = sameAddress(state.notified.userAddress, next.userAddress) || others.some((other) => sameAddress(other.userAddress, next.userAddress));
+  const seen =
+    sameAddress(state.notified.userAddress, next.userAddress) ||
+    others.some((other) => sameAddress(other.userAddress, next.userAddress));
   if (seen || others.length >= MAX_OTHER_CLAIMS) return state;
   return { ...state, otherClaims: [...others, next] };
 }
@@ -88,7 +90,12 @@ function claim(state: TxState, next: Claim): TxState {
 function decide(state: TxState, sender: string): TxState {
   const claims = [...(state.notified === undefined ? [] : [state.notified]), ...(state.otherClaims ?? [])];
   const winner = claims.find((candidate) => sameAddress(candidate.userAddress, sender));
-  let decided: TxState = { chainId: state.chainId, txHash: state.txHash, ...(state.rejected ? { rejected: state.rejected } : {}), ...(state.resolution ? { resolution: state.resolution } : {}) };
+  let decided: TxState = {
+    chainId: state.chainId,
+    txHash: state.txHash,
+    ...(state.rejected ? { rejected: state.rejected } : {}),
+    ...(state.resolution ? { resolution: state.resolution } : {}),
+  };
   if (winner !== undefined) decided.notified = winner;
   for (const loser of claims) if (loser !== winner) decided = withRejected(decided, loser.userAddress);
   return decided;
@@ -96,7 +103,8 @@ function decide(state: TxState, sender: string): TxState {
 
 function withRejected(state: TxState, userAddress: string): TxState {
   const rejected = state.rejected ?? [];
-  if (rejected.length >= MAX_OTHER_CLAIMS || rejected.some((address) => sameAddress(address, userAddress))) return state;
+  if (rejected.length >= MAX_OTHER_CLAIMS || rejected.some((address) => sameAddress(address, userAddress)))
+    return state;
   return { ...state, rejected: [...rejected, userAddress] };
 }
 
@@ -108,14 +116,21 @@ export function txStatus(state: TxState, opensStanding: boolean): "NOTIFIED" | R
 
 /** The `rm:intents:txstate` hash; undefined for a transaction never notified (nothing to show). */
 export function txStateToHash(state: TxState, opensStanding: boolean): Record<string, string> | undefined {
-  if (state.notified === undefined && state.resolution === undefined && state.otherClaims === undefined && state.rejected === undefined) return undefined;
+  if (
+    state.notified === undefined &&
+    state.resolution === undefined &&
+    state.otherClaims === undefined &&
+    state.rejected === undefined
+  )
+    return undefined;
   const hash: Record<string, string> = { status: txStatus(state, opensStanding) };
   if (state.notified !== undefined) {
     hash.userAddress = state.notified.userAddress;
     hash.notifiedAt = state.notified.notifiedAt;
     if (state.notified.orderId !== undefined) hash.orderId = state.notified.orderId;
   }
-  if (state.otherClaims !== undefined && state.otherClaims.length > 0) hash.otherClaims = JSON.stringify(state.otherClaims);
+  if (state.otherClaims !== undefined && state.otherClaims.length > 0)
+    hash.otherClaims = JSON.stringify(state.otherClaims);
   if (state.rejected !== undefined && state.rejected.length > 0) hash.rejectedClaims = state.rejected.join(",");
   if (state.resolution !== undefined) {
     hash.resolution = state.resolution.outcome;
@@ -129,7 +144,11 @@ export function txStateToHash(state: TxState, opensStanding: boolean): Record<st
 export function txStateFromHash(chainId: string, txHash: string, hash: Record<string, string>): TxState {
   const state: TxState = { chainId, txHash };
   if (hash.userAddress !== undefined && hash.notifiedAt !== undefined) {
-    state.notified = { userAddress: hash.userAddress, notifiedAt: hash.notifiedAt, ...(hash.orderId ? { orderId: hash.orderId } : {}) };
+    state.notified = {
+      userAddress: hash.userAddress,
+      notifiedAt: hash.notifiedAt,
+      ...(hash.orderId ? { orderId: hash.orderId } : {}),
+    };
   }
   const others = parseClaims(hash.otherClaims);
   if (others.length > 0) state.otherClaims = others;

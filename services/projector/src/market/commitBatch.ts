@@ -27,7 +27,9 @@ export async function commitBatch(
     try {
       const stored = (await redis.get(offsetKey)) ?? undefined;
       if (stored !== batch.previousOffset) {
-        throw new Error(`stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`);
+        throw new Error(
+          `stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`,
+        );
       }
       const queue = await prepare();
       const multi = redis.multi();
@@ -44,8 +46,12 @@ export async function commitBatch(
     } finally {
       if (!executed) await redis.unwatch().catch(() => undefined);
     }
-    if (attempt >= maxAttempts) throw new Error(`batch of ${batch.topic}/${batch.partition} kept conflicting after ${attempt} attempts`);
-    log.warn({ topic: batch.topic, partition: batch.partition, attempt }, "watched keys changed during the batch; applying it again");
+    if (attempt >= maxAttempts)
+      throw new Error(`batch of ${batch.topic}/${batch.partition} kept conflicting after ${attempt} attempts`);
+    log.warn(
+      { topic: batch.topic, partition: batch.partition, attempt },
+      "watched keys changed during the batch; applying it again",
+    );
     await batch.heartbeat().catch(() => undefined);
   }
 }

@@ -1,7 +1,12 @@
 import type { ConsumedRecord } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { ChainRef } from "@platform/proto/common/v1/common";
-import { EmissionSnapshot, NetworkChainEvent, NetworkStatsSnapshot, PoolSnapshot } from "@platform/proto/events/v1/chain_network";
+import {
+  EmissionSnapshot,
+  NetworkChainEvent,
+  NetworkStatsSnapshot,
+  PoolSnapshot,
+} from "@platform/proto/events/v1/chain_network";
 import { PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { TOPICS } from "@platform/proto/topics";
 import { ordinalOf, type NewPoint, type PointMeasure } from "./series.js";
@@ -48,10 +53,15 @@ export function poolMeasure(pool: PoolSnapshot): PointMeasure {
   // A runtime without `SubnetMovingPrice` / `SubnetVolume` (spec 218) leaves them out.
   if (pool.movingPriceTao !== undefined) close.moving_price_tao = pool.movingPriceTao;
   if (pool.rootProp !== undefined) close.root_prop = pool.rootProp;
-  return { price: pool.priceTao, ...(pool.volumeTotalRao === undefined ? {} : { cumulative: pool.volumeTotalRao }), close };
+  return {
+    price: pool.priceTao,
+    ...(pool.volumeTotalRao === undefined ? {} : { cumulative: pool.volumeTotalRao }),
+    close,
+  };
 }
 
-export const priceIdentity = (blockHash: string, logIndex: number | undefined) => `${blockHash.toLowerCase()}:${logIndex ?? "-"}`;
+export const priceIdentity = (blockHash: string, logIndex: number | undefined) =>
+  `${blockHash.toLowerCase()}:${logIndex ?? "-"}`;
 
 /** Decodes a batch of either topic. An undecodable record is logged and skipped: retried, it would stop the projection for good. */
 export function decodeMarketBatch(messages: readonly ConsumedRecord[], log: Logger): MarketChange[] {
@@ -82,12 +92,20 @@ function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
     case "poolSnapshot": {
       const { block, hash, time } = refPosition(event.value.ref);
       const p = toBase64(PoolSnapshot.encode(event.value).finish());
-      return { kind: "pool", netuid: event.value.netuid, point: { o: ordinalOf(block), b: block, h: hash, t: time, p, m: poolMeasure(event.value) } };
+      return {
+        kind: "pool",
+        netuid: event.value.netuid,
+        point: { o: ordinalOf(block), b: block, h: hash, t: time, p, m: poolMeasure(event.value) },
+      };
     }
     case "emissionSnapshot": {
       const { block, hash, time } = refPosition(event.value.ref);
       const p = toBase64(EmissionSnapshot.encode(event.value).finish());
-      return { kind: "emission", netuid: event.value.netuid, point: { o: ordinalOf(block), b: block, h: hash, t: time, p } };
+      return {
+        kind: "emission",
+        netuid: event.value.netuid,
+        point: { o: ordinalOf(block), b: block, h: hash, t: time, p },
+      };
     }
     case "networkStatsSnapshot": {
       const { block, hash, time } = refPosition(event.value.ref);
@@ -111,7 +129,14 @@ function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
         case "NetworkStatsSnapshot":
           return { kind: "removed", what: "stats", block, hash };
         case "PriceObserved":
-          return { kind: "removed", what: "price", asset: removed.key, block, hash, identity: priceIdentity(hash, removed.removed?.logIndex) };
+          return {
+            kind: "removed",
+            what: "price",
+            asset: removed.key,
+            block,
+            hash,
+            identity: priceIdentity(hash, removed.removed?.logIndex),
+          };
         default:
           return undefined;
       }

@@ -47,7 +47,8 @@ export const marketKeys = {
   emissions: "rm:market:emissions",
   statsPoints: "rm:market:stats:points",
   pricePoints: (asset: string, vs: string) => `rm:market:price:${asset}:${vs}:points`,
-  priceBuckets: (asset: string, vs: string, interval: BucketName) => `rm:market:price:${asset}:${vs}:buckets:${interval}`,
+  priceBuckets: (asset: string, vs: string, interval: BucketName) =>
+    `rm:market:price:${asset}:${vs}:buckets:${interval}`,
   pricePairs: "rm:market:price:pairs",
   priceRemoved: "rm:market:price:removed",
   removedSubnets: "rm:market:removed-subnets",
@@ -63,7 +64,12 @@ export const PRICE_POINTS_KEPT = 10_000;
 
 export const poolLayout = (netuid: number): SeriesLayout => ({
   points: marketKeys.poolPoints(netuid),
-  buckets: { "5m": marketKeys.poolBuckets(netuid, "5m"), "1h": marketKeys.poolBuckets(netuid, "1h"), "4h": marketKeys.poolBuckets(netuid, "4h"), "1d": marketKeys.poolBuckets(netuid, "1d") },
+  buckets: {
+    "5m": marketKeys.poolBuckets(netuid, "5m"),
+    "1h": marketKeys.poolBuckets(netuid, "1h"),
+    "4h": marketKeys.poolBuckets(netuid, "4h"),
+    "1d": marketKeys.poolBuckets(netuid, "1d"),
+  },
   keepPoints: POOL_POINTS_KEPT,
   keepBucketSeconds: BUCKET_KEEP,
 });
@@ -80,6 +86,14 @@ export const priceLayout = (asset: string, vs: string): SeriesLayout => ({
   keepBucketSeconds: BUCKET_KEEP,
 });
 
-export const emissionLayout = (netuid: number): SeriesLayout => ({ points: marketKeys.emissionPoints(netuid), buckets: {}, keepPoints: SNAPSHOT_POINTS_KEPT });
+export const emissionLayout = (netuid: number): SeriesLayout => ({
+  points: marketKeys.emissionPoints(netuid),
+  buckets: {},
+  keepPoints: SNAPSHOT_POINTS_KEPT,
+});
 
-export const statsLayout: SeriesLayout = { points: marketKeys.statsPoints, buckets: {}, keepPoints: SNAPSHOT_POINTS_KEPT };
+export const statsLayout: SeriesLayout = {
+  points: marketKeys.statsPoints,
+  buckets: {},
+  keepPoints: SNAPSHOT_POINTS_KEPT,
+};

@@ -24,7 +24,11 @@ import type { SeriesPoint } from "./series.js";
  */
 
 const dir = tempDir("projector-market");
-const log: Logger = createLogger({ service: "projector-test", level: "warn", destination: new Writable({ write: (_chunk, _encoding, callback) => callback() }) });
+const log: Logger = createLogger({
+  service: "projector-test",
+  level: "warn",
+  destination: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+});
 const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 
 let kafkaServer: RunningKafka;
@@ -44,12 +48,23 @@ beforeAll(async () => {
   ]);
   kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "projector-test", logger: log });
   redis = createRedis({ url: redisServer.url, connectionName: "projector-test" });
-  marketRedis = createRedis({ url: redisServer.url, connectionName: "projector-test-market", commandTimeoutMs: 10_000 });
-  subnetsRedis = createRedis({ url: redisServer.url, connectionName: "projector-test-subnets", commandTimeoutMs: 10_000 });
+  marketRedis = createRedis({
+    url: redisServer.url,
+    connectionName: "projector-test-market",
+    commandTimeoutMs: 10_000,
+  });
+  subnetsRedis = createRedis({
+    url: redisServer.url,
+    connectionName: "projector-test-subnets",
+    commandTimeoutMs: 10_000,
+  });
   const common = { kafka, redis, log, replicationFactor: 1, intervalMs: 300 };
   market = startMarketProjection({ ...common, projectionRedis: marketRedis });
   subnets = startSubnetsProjection({ ...common, projectionRedis: subnetsRedis });
-  await waitFor(async () => (await market.check.probe()) && (await subnets.check.probe()), { what: "projections running", timeoutMs: 60_000 });
+  await waitFor(async () => (await market.check.probe()) && (await subnets.check.probe()), {
+    what: "projections running",
+    timeoutMs: 60_000,
+  });
   publisher = await createPublisher(kafka);
 }, 120_000);
 
@@ -95,10 +110,24 @@ const pool = (netuid: number, block: number, price: string, volume: string, fork
 const removed = (key: string, type: string, block: number, fork = "a"): NetworkChainEvent => ({
   event: {
     $case: "chainEventRemoved",
-    value: { removed: ref(block, fork), removedEventId: "x", removedEventType: type, key, commonAncestorBlockNumber: String(block - 1), commonAncestorBlockHash: hashOf(block - 1), detectedAt: new Date().toISOString() },
+    value: {
+      removed: ref(block, fork),
+      removedEventId: "x",
+      removedEventType: type,
+      key,
+      commonAncestorBlockNumber: String(block - 1),
+      commonAncestorBlockHash: hashOf(block - 1),
+      detectedAt: new Date().toISOString(),
+    },
   },
 });
-const holders = (netuid: number, block: number, index: number, count: number, positions: [string, string, string][]): NetworkChainEvent => ({
+const holders = (
+  netuid: number,
+  block: number,
+  index: number,
+  count: number,
+  positions: [string, string, string][],
+): NetworkChainEvent => ({
   event: {
     $case: "holderPositions",
     value: {
@@ -107,27 +136,60 @@ const holders = (netuid: number, block: number, index: number, count: number, po
       coverage: HolderCoverage.HOLDER_COVERAGE_COMPLETE,
       chunkIndex: index,
       chunkCount: count,
-      positions: positions.map(([coldkey, hotkey, alpha]) => ({ coldkey: account(coldkey), hotkey: account(hotkey), alphaNalpha: alpha })),
+      positions: positions.map(([coldkey, hotkey, alpha]) => ({
+        coldkey: account(coldkey),
+        hotkey: account(hotkey),
+        alphaNalpha: alpha,
+      })),
     },
   },
 });
 const price = (block: number, value: string, logIndex: number): PriceEvent => ({
   event: {
     $case: "priceObserved",
-    value: { ref: ref(block, "a", logIndex), asset: "TAO", vs: "usd", price: value, answer: "0", decimals: 8, roundId: String(block), updatedAt: new Date(T0 + block * 12_000).toISOString(), feedAddress: "0x0000000000000000000000000000000000000Fee", provider: "chainlink" },
+    value: {
+      ref: ref(block, "a", logIndex),
+      asset: "TAO",
+      vs: "usd",
+      price: value,
+      answer: "0",
+      decimals: 8,
+      roundId: String(block),
+      updatedAt: new Date(T0 + block * 12_000).toISOString(),
+      feedAddress: "0x0000000000000000000000000000000000000Fee",
+      provider: "chainlink",
+    },
   },
 });
 
 async function publishNetwork(key: string, ...events: NetworkChainEvent[]): Promise<void> {
-  await publisher.publish(events.map((payload) => ({ topic: TOPICS.chainNetwork.name, key, value: encodePayload(TOPICS.chainNetwork, payload), eventType: eventTypeOf(payload), schema: TOPICS.chainNetwork.schema })));
+  await publisher.publish(
+    events.map((payload) => ({
+      topic: TOPICS.chainNetwork.name,
+      key,
+      value: encodePayload(TOPICS.chainNetwork, payload),
+      eventType: eventTypeOf(payload),
+      schema: TOPICS.chainNetwork.schema,
+    })),
+  );
 }
 async function publishPrice(...events: PriceEvent[]): Promise<void> {
-  await publisher.publish(events.map((payload) => ({ topic: TOPICS.oraclePrices.name, key: "TAO", value: encodePayload(TOPICS.oraclePrices, payload), eventType: eventTypeOf(payload), schema: TOPICS.oraclePrices.schema })));
+  await publisher.publish(
+    events.map((payload) => ({
+      topic: TOPICS.oraclePrices.name,
+      key: "TAO",
+      value: encodePayload(TOPICS.oraclePrices, payload),
+      eventType: eventTypeOf(payload),
+      schema: TOPICS.oraclePrices.schema,
+    })),
+  );
 }
 
-const points = async (key: string): Promise<SeriesPoint[]> => (await redis.zrange(key, 0, -1)).map((text) => JSON.parse(text) as SeriesPoint);
+const points = async (key: string): Promise<SeriesPoint[]> =>
+  (await redis.zrange(key, 0, -1)).map((text) => JSON.parse(text) as SeriesPoint);
 /** The price of a pool's standing newest snapshot (what data-query values positions with). */
-const poolPrice = async (netuid: number): Promise<string | undefined> => (await points(marketKeys.poolPoints(netuid))).at(-1)?.m?.price;
+const poolPrice = async (netuid: number): Promise<string | undefined> =>
+  (await points(marketKeys.poolPoints(netuid))).at(-1)?.m?.price;
 
 describe("market and subnets projections", () => {
   it("folds pool snapshots into series and candles; a removal restores the previous snapshot", async () => {
@@ -147,7 +209,11 @@ describe("market and subnets projections", () => {
     expect(back).toMatchObject({ o: "0.5", h: "0.75", l: "0.5", c: "0.75", v1: "130", b: 11 });
     await publishNetwork("netuid:1", pool(1, 12, "0.8", "160", "b"));
     await waitFor(async () => (await poolPrice(1)) === "0.8", { what: "fork block 12", timeoutMs: 30_000 });
-    expect((await points(marketKeys.poolPoints(1))).map((point) => point.h)).toEqual([hashOf(10), hashOf(11), hashOf(12, "b")]);
+    expect((await points(marketKeys.poolPoints(1))).map((point) => point.h)).toEqual([
+      hashOf(10),
+      hashOf(11),
+      hashOf(12, "b"),
+    ]);
   });
 
   it("folds price rounds, emissions and network stats", async () => {
@@ -155,54 +221,143 @@ describe("market and subnets projections", () => {
     await publishNetwork("network", {
       event: {
         $case: "networkStatsSnapshot",
-        value: { ref: ref(20), totalIssuanceRao: "1", totalStakeRao: "1", stakedRootRao: "0", stakedAlphaPoolsRao: "1", blockEmissionRao: "1000000000", taoWeight: "0.18", rootNetuid: 0, subnetsCount: 2, subnetLimit: 128 },
+        value: {
+          ref: ref(20),
+          totalIssuanceRao: "1",
+          totalStakeRao: "1",
+          stakedRootRao: "0",
+          stakedAlphaPoolsRao: "1",
+          blockEmissionRao: "1000000000",
+          taoWeight: "0.18",
+          rootNetuid: 0,
+          subnetsCount: 2,
+          subnetLimit: 128,
+        },
       },
     });
-    await waitFor(async () => (await redis.zcard(marketKeys.pricePoints("TAO", "usd"))) === 3 && (await redis.zcard(marketKeys.statsPoints)) === 1, { what: "price and stats", timeoutMs: 30_000 });
+    await waitFor(
+      async () =>
+        (await redis.zcard(marketKeys.pricePoints("TAO", "usd"))) === 3 &&
+        (await redis.zcard(marketKeys.statsPoints)) === 1,
+      { what: "price and stats", timeoutMs: 30_000 },
+    );
     const candle = JSON.parse((await redis.zrange(marketKeys.priceBuckets("TAO", "usd", "1h"), -1, -1))[0]!);
     expect(candle).toMatchObject({ o: "300", h: "310", l: "290", c: "290" });
     expect(await redis.sismember(marketKeys.pricePairs, "TAO:usd")).toBe(1);
   });
 
   it("assembles holder chunks before replacing a subnet's ranking, and follows removals", async () => {
-    await publishNetwork("netuid:3", holders(3, 30, 0, 1, [["a", "1", "10"], ["b", "1", "30"]]));
-    await waitFor(async () => (await redis.zcard(subnetsKeys.holderColdkeys(3))) === 2, { what: "first holder set", timeoutMs: 30_000 });
-    // Block 31 in two chunks: after the first the ranking still shows block 30.
-    await publishNetwork("netuid:3", holders(3, 31, 1, 2, [["c", "2", "50"]]));
-    await waitFor(async () => (await redis.hlen(subnetsKeys.holderChunks(3))) === 1, { what: "pending chunk", timeoutMs: 30_000 });
-    expect(await redis.zcard(subnetsKeys.holderColdkeys(3))).toBe(2);
-    await publishNetwork("netuid:3", holders(3, 31, 0, 2, [["a", "1", "5"], ["a", "2", "7"]]));
-    await waitFor(async () => (await redis.zcard(subnetsKeys.holderColdkeys(3))) === 2 && (await redis.hexists(subnetsKeys.holderColdkeyRows(3), `0x${"c".repeat(64)}`)) === 1, {
-      what: "second holder set",
+    await publishNetwork(
+      "netuid:3",
+      holders(3, 30, 0, 1, [
+        ["a", "1", "10"],
+        ["b", "1", "30"],
+      ]),
+    );
+    await waitFor(async () => (await redis.zcard(subnetsKeys.holderColdkeys(3))) === 2, {
+      what: "first holder set",
       timeoutMs: 30_000,
     });
+    // Block 31 in two chunks: after the first the ranking still shows block 30.
+    await publishNetwork("netuid:3", holders(3, 31, 1, 2, [["c", "2", "50"]]));
+    await waitFor(async () => (await redis.hlen(subnetsKeys.holderChunks(3))) === 1, {
+      what: "pending chunk",
+      timeoutMs: 30_000,
+    });
+    expect(await redis.zcard(subnetsKeys.holderColdkeys(3))).toBe(2);
+    await publishNetwork(
+      "netuid:3",
+      holders(3, 31, 0, 2, [
+        ["a", "1", "5"],
+        ["a", "2", "7"],
+      ]),
+    );
+    await waitFor(
+      async () =>
+        (await redis.zcard(subnetsKeys.holderColdkeys(3))) === 2 &&
+        (await redis.hexists(subnetsKeys.holderColdkeyRows(3), `0x${"c".repeat(64)}`)) === 1,
+      {
+        what: "second holder set",
+        timeoutMs: 30_000,
+      },
+    );
     const top = await redis.zrangebylex(subnetsKeys.holderColdkeys(3), "-", "+");
     expect(top.map((member) => member.slice(25))).toEqual([`0x${"c".repeat(64)}`, `0x${"a".repeat(64)}`]);
-    expect(JSON.parse((await redis.hget(subnetsKeys.holderColdkeyRows(3), `0x${"a".repeat(64)}`))!)).toMatchObject({ alpha: "12" });
+    expect(JSON.parse((await redis.hget(subnetsKeys.holderColdkeyRows(3), `0x${"a".repeat(64)}`))!)).toMatchObject({
+      alpha: "12",
+    });
     expect(await redis.exists(subnetsKeys.holderChunks(3))).toBe(0);
 
-    await publishNetwork("netuid:3", removed("netuid:3", "HolderPositions", 31), removed("netuid:3", "HolderPositions", 31));
-    await waitFor(async () => (await redis.hexists(subnetsKeys.holderColdkeyRows(3), `0x${"b".repeat(64)}`)) === 1, { what: "holder set of block 30 again", timeoutMs: 30_000 });
+    await publishNetwork(
+      "netuid:3",
+      removed("netuid:3", "HolderPositions", 31),
+      removed("netuid:3", "HolderPositions", 31),
+    );
+    await waitFor(async () => (await redis.hexists(subnetsKeys.holderColdkeyRows(3), `0x${"b".repeat(64)}`)) === 1, {
+      what: "holder set of block 30 again",
+      timeoutMs: 30_000,
+    });
     expect(await redis.get(subnetsKeys.holderRanked(3))).toBe(`3000000:${hashOf(30)}`);
   });
 
   it("keeps subnet snapshots per block and knows the subnet while one stands", async () => {
     const subnet = (block: number): NetworkChainEvent => ({
-      event: { $case: "subnetSnapshot", value: { ref: ref(block), netuid: 4, name: `four-${block}`, registeredAtBlock: "1", mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, tempo: 360, uidCount: 2, emissionEnabled: true, yuma3Enabled: false } },
+      event: {
+        $case: "subnetSnapshot",
+        value: {
+          ref: ref(block),
+          netuid: 4,
+          name: `four-${block}`,
+          registeredAtBlock: "1",
+          mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+          tempo: 360,
+          uidCount: 2,
+          emissionEnabled: true,
+          yuma3Enabled: false,
+        },
+      },
     });
     await publishNetwork("netuid:4", subnet(40), subnet(41));
-    await waitFor(async () => (await redis.zcard(subnetsKeys.subnetPoints(4))) === 2, { what: "subnet snapshots", timeoutMs: 30_000 });
+    await waitFor(async () => (await redis.zcard(subnetsKeys.subnetPoints(4))) === 2, {
+      what: "subnet snapshots",
+      timeoutMs: 30_000,
+    });
     expect(await redis.sismember(subnetsKeys.netuids, "4")).toBe(1);
-    await publishNetwork("netuid:4", removed("netuid:4", "SubnetSnapshot", 41), removed("netuid:4", "SubnetSnapshot", 40));
-    await waitFor(async () => (await redis.sismember(subnetsKeys.netuids, "4")) === 0, { what: "subnet gone", timeoutMs: 30_000 });
+    await publishNetwork(
+      "netuid:4",
+      removed("netuid:4", "SubnetSnapshot", 41),
+      removed("netuid:4", "SubnetSnapshot", 40),
+    );
+    await waitFor(async () => (await redis.sismember(subnetsKeys.netuids, "4")) === 0, {
+      what: "subnet gone",
+      timeoutMs: 30_000,
+    });
   });
 
   it("stops listing a removed subnet, lists it again when the removal is undone, and when the netuid is registered again", async () => {
     const subnet = (block: number): NetworkChainEvent => ({
-      event: { $case: "subnetSnapshot", value: { ref: ref(block), netuid: 5, name: `five-${block}`, registeredAtBlock: "1", mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC, tempo: 360, uidCount: 2, emissionEnabled: true, yuma3Enabled: false } },
+      event: {
+        $case: "subnetSnapshot",
+        value: {
+          ref: ref(block),
+          netuid: 5,
+          name: `five-${block}`,
+          registeredAtBlock: "1",
+          mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+          tempo: 360,
+          uidCount: 2,
+          emissionEnabled: true,
+          yuma3Enabled: false,
+        },
+      },
     });
-    const gone = (block: number): NetworkChainEvent => ({ event: { $case: "subnetRemoved", value: { ref: ref(block), netuid: 5 } } });
-    const listed = async () => [await redis.sismember(marketKeys.pools, "5"), await redis.sismember(subnetsKeys.netuids, "5")];
+    const gone = (block: number): NetworkChainEvent => ({
+      event: { $case: "subnetRemoved", value: { ref: ref(block), netuid: 5 } },
+    });
+    const listed = async () => [
+      await redis.sismember(marketKeys.pools, "5"),
+      await redis.sismember(subnetsKeys.netuids, "5"),
+    ];
     await publishNetwork("netuid:5", pool(5, 50, "1", "0"), subnet(50));
     await waitFor(async () => (await listed()).join() === "1,1", { what: "subnet 5 listed", timeoutMs: 30_000 });
 
@@ -217,15 +372,24 @@ describe("market and subnets projections", () => {
     await publishNetwork("netuid:5", gone(52));
     await waitFor(async () => (await listed()).join() === "0,0", { what: "subnet 5 removed again", timeoutMs: 30_000 });
     await publishNetwork("netuid:5", pool(5, 60, "2", "0"), subnet(60));
-    await waitFor(async () => (await listed()).join() === "1,1", { what: "netuid 5 registered again", timeoutMs: 30_000 });
+    await waitFor(async () => (await listed()).join() === "1,1", {
+      what: "netuid 5 registered again",
+      timeoutMs: 30_000,
+    });
   });
 
   it("rebuilds both read models from offset 0 after FLUSHALL", async () => {
     const before = await points(marketKeys.poolPoints(1));
     const ranking = await redis.zrangebylex(subnetsKeys.holderColdkeys(3), "-", "+");
     await redis.flushall();
-    await waitFor(async () => (await poolPrice(1)) === "0.8" && (await redis.exists(subnetsKeys.holderRanked(3))) === 1, { what: "rebuilt", timeoutMs: 60_000 });
-    await waitFor(async () => (await redis.zcard(marketKeys.pricePoints("TAO", "usd"))) === 3, { what: "prices rebuilt", timeoutMs: 30_000 });
+    await waitFor(
+      async () => (await poolPrice(1)) === "0.8" && (await redis.exists(subnetsKeys.holderRanked(3))) === 1,
+      { what: "rebuilt", timeoutMs: 60_000 },
+    );
+    await waitFor(async () => (await redis.zcard(marketKeys.pricePoints("TAO", "usd"))) === 3, {
+      what: "prices rebuilt",
+      timeoutMs: 30_000,
+    });
     expect(await points(marketKeys.poolPoints(1))).toEqual(before);
     expect(await redis.zrangebylex(subnetsKeys.holderColdkeys(3), "-", "+")).toEqual(ranking);
   }, 90_000);

@@ -26,72 +26,110 @@ export function marketProjection(options: { redis: Redis; log: Logger }): Market
     loadOffsets: async (topic, partition) => (await redis.get(marketKeys.offset(topic, partition))) ?? undefined,
     async handleBatch(batch) {
       const changes = decodeMarketBatch(batch.messages, log);
-      await commitBatch(redis, batch, { offset: marketKeys.offset(batch.topic, batch.partition), version: readModelVersionKeys.market }, log, async () => {
-        const pending = new Map<string, PendingSeries & { kind: "pool" | "emission" | "stats" | "price"; netuid?: number; pair?: string }>();
-        const series = (kind: "pool" | "emission" | "stats" | "price", layout: PendingSeries["layout"], extra: { netuid?: number; pair?: string } = {}) => {
-          let entry = pending.get(layout.points);
-          if (entry === undefined) {
-            entry = { kind, layout, ops: [], ...extra };
-            pending.set(layout.points, entry);
+      await commitBatch(
+        redis,
+        batch,
+        { offset: marketKeys.offset(batch.topic, batch.partition), version: readModelVersionKeys.market },
+        log,
+        async () => {
+          const pending = new Map<
+            string,
+            PendingSeries & { kind: "pool" | "emission" | "stats" | "price"; netuid?: number; pair?: string }
+          >();
+          const series = (
+            kind: "pool" | "emission" | "stats" | "price",
+            layout: PendingSeries["layout"],
+            extra: { netuid?: number; pair?: string } = {},
+          ) => {
+            let entry = pending.get(layout.points);
+            if (entry === undefined) {
+              entry = { kind, layout, ops: [], ...extra };
+              pending.set(layout.points, entry);
+            }
+            return entry;
+          };
+          const removedPrices = changes.filter((change) => change.kind === "removed" && change.what === "price");
+          const pricePairs = removedPrices.length > 0 ? await redis.smembers(marketKeys.pricePairs) : [];
+          const priceAdds = changes.filter((change) => change.kind === "price");
+          const tombstoned = new Set<string>();
+          if (priceAdds.length > 0) {
+            const identities = priceAdds.map((change) => change.identity);
+            await redis.watch(marketKeys.priceRemoved);
+            const flags = await redis.smismember(marketKeys.priceRemoved, ...identities);
+            identities.forEach((identity, index) => flags[index] === 1 && tombstoned.add(identity));
           }
-          return entry;
-        };
-        const removedPrices = changes.filter((change) => change.kind === "removed" && change.what === "price");
-        const pricePairs = removedPrices.length > 0 ? await redis.smembers(marketKeys.pricePairs) : [];
-        const priceAdds = changes.filter((change) => change.kind === "price");
-        const tombstoned = new Set<string>();
-        if (priceAdds.length > 0) {
-          const identities = priceAdds.map((change) => change.identity);
-          await redis.watch(marketKeys.priceRemoved);
-          const flags = await redis.smismember(marketKeys.priceRemoved, ...identities);
-          identities.forEach((identity, index) => flags[index] === 1 && tombstoned.add(identity));
-        }
-        const newTombstones: string[] = [];
-        const removals: RemovalChange[] = [];
-        for (const change of changes) {
-          if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved")) removals.push(change);
-          else if (change.kind === "pool") series("pool", poolLayout(change.netuid), { netuid: change.netuid }).ops.push({ kind: "add", point: change.point });
-          else if (change.kind === "emission") series("emission", emissionLayout(change.netuid), { netuid: change.netuid }).ops.push({ kind: "add", point: change.point });
-          else if (change.kind === "stats") series("stats", statsLayout).ops.push({ kind: "add", point: change.point });
-          else if (change.kind === "price") {
-            if (tombstoned.has(change.identity)) continue;
-            series("price", priceLayout(change.asset, change.vs), { pair: `${change.asset}:${change.vs}` }).ops.push({ kind: "add", point: change.point });
-          } else {
-            const remove = { kind: "remove" as const, block: change.block, hash: change.hash };
-            if (change.what === "pool") series("pool", poolLayout(change.netuid), { netuid: change.netuid }).ops.push(remove);
-            else if (change.what === "emission") series("emission", emissionLayout(change.netuid), { netuid: change.netuid }).ops.push(remove);
-            else if (change.what === "stats") series("stats", statsLayout).ops.push(remove);
-            else if (change.what === "price") {
-              newTombstones.push(change.identity);
-              for (const pair of pricePairs.filter((known) => known.startsWith(`${change.asset}:`))) {
-                const vs = pair.slice(change.asset.length + 1);
-                series("price", priceLayout(change.asset, vs), { pair }).ops.push(remove);
+          const newTombstones: string[] = [];
+          const removals: RemovalChange[] = [];
+          for (const change of changes) {
+            if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"))
+              removals.push(change);
+            else if (change.kind === "pool")
+              series("pool", poolLayout(change.netuid), { netuid: change.netuid }).ops.push({
+                kind: "add",
+                point: change.point,
+              });
+            else if (change.kind === "emission")
+              series("emission", emissionLayout(change.netuid), { netuid: change.netuid }).ops.push({
+                kind: "add",
+                point: change.point,
+              });
+            else if (change.kind === "stats")
+              series("stats", statsLayout).ops.push({ kind: "add", point: change.point });
+            else if (change.kind === "price") {
+              if (tombstoned.has(change.identity)) continue;
+              series("price", priceLayout(change.asset, change.vs), { pair: `${change.asset}:${change.vs}` }).ops.push({
+                kind: "add",
+                point: change.point,
+              });
+            } else {
+              const remove = { kind: "remove" as const, block: change.block, hash: change.hash };
+              if (change.what === "pool")
+                series("pool", poolLayout(change.netuid), { netuid: change.netuid }).ops.push(remove);
+              else if (change.what === "emission")
+                series("emission", emissionLayout(change.netuid), { netuid: change.netuid }).ops.push(remove);
+              else if (change.what === "stats") series("stats", statsLayout).ops.push(remove);
+              else if (change.what === "price") {
+                newTombstones.push(change.identity);
+                for (const pair of pricePairs.filter((known) => known.startsWith(`${change.asset}:`))) {
+                  const vs = pair.slice(change.asset.length + 1);
+                  series("price", priceLayout(change.asset, vs), { pair }).ops.push(remove);
+                }
               }
             }
           }
-        }
-        const loaded = await loadSeries(redis, [...pending.values()]);
-        return (multi) => {
-          const folds = queueSeriesWrites(multi, loaded);
-          queueRemovals(multi, marketKeys.removedSubnets, removals);
-          // Pools and emissions are listed while their newest point stands and is newer than the subnet's removal.
-          const listed = new Set<number>(removals.map((removal) => removal.netuid));
-          for (const entry of pending.values()) {
-            const fold = folds.get(entry.layout.points);
-            if (fold === undefined || fold.folded.changedFrom === undefined) continue;
-            const newest: SeriesPoint | undefined = fold.folded.points.at(-1) ?? fold.base;
-            if (entry.kind === "pool" || entry.kind === "emission") listed.add(entry.netuid!);
-            else if (entry.kind === "price" && newest !== undefined) {
-              multi.sadd(marketKeys.pricePairs, entry.pair!);
+          const loaded = await loadSeries(redis, [...pending.values()]);
+          return (multi) => {
+            const folds = queueSeriesWrites(multi, loaded);
+            queueRemovals(multi, marketKeys.removedSubnets, removals);
+            // Pools and emissions are listed while their newest point stands and is newer than the subnet's removal.
+            const listed = new Set<number>(removals.map((removal) => removal.netuid));
+            for (const entry of pending.values()) {
+              const fold = folds.get(entry.layout.points);
+              if (fold === undefined || fold.folded.changedFrom === undefined) continue;
+              const newest: SeriesPoint | undefined = fold.folded.points.at(-1) ?? fold.base;
+              if (entry.kind === "pool" || entry.kind === "emission") listed.add(entry.netuid!);
+              else if (entry.kind === "price" && newest !== undefined) {
+                multi.sadd(marketKeys.pricePairs, entry.pair!);
+              }
             }
-          }
-          for (const netuid of listed) {
-            queueMembership(multi, { seriesKeys: [marketKeys.poolPoints(netuid)], setKey: marketKeys.pools, removalsKey: marketKeys.removedSubnets, netuid });
-            queueMembership(multi, { seriesKeys: [marketKeys.emissionPoints(netuid)], setKey: marketKeys.emissions, removalsKey: marketKeys.removedSubnets, netuid });
-          }
-          if (newTombstones.length > 0) multi.sadd(marketKeys.priceRemoved, ...newTombstones);
-        };
-      });
+            for (const netuid of listed) {
+              queueMembership(multi, {
+                seriesKeys: [marketKeys.poolPoints(netuid)],
+                setKey: marketKeys.pools,
+                removalsKey: marketKeys.removedSubnets,
+                netuid,
+              });
+              queueMembership(multi, {
+                seriesKeys: [marketKeys.emissionPoints(netuid)],
+                setKey: marketKeys.emissions,
+                removalsKey: marketKeys.removedSubnets,
+                netuid,
+              });
+            }
+            if (newTombstones.length > 0) multi.sadd(marketKeys.priceRemoved, ...newTombstones);
+          };
+        },
+      );
     },
   };
 }

@@ -23,11 +23,36 @@ function run(stored: SeriesPoint[], ops: SeriesOp[]): SeriesPoint[] {
 
 describe("series fold", () => {
   it("keeps the newest snapshot last and builds OHLC candles per bucket", () => {
-    const series = run([], [add(point(1, "1.5", "100", 10)), add(point(2, "2.25", "130", 100)), add(point(3, "0.75", "150", 200)), add(point(4, "1", "160", 310))]);
+    const series = run(
+      [],
+      [
+        add(point(1, "1.5", "100", 10)),
+        add(point(2, "2.25", "130", 100)),
+        add(point(3, "0.75", "150", 200)),
+        add(point(4, "1", "160", 310)),
+      ],
+    );
     expect(series.map((value) => value.b)).toEqual([1, 2, 3, 4]);
     // 0..300 s is one 5-minute bucket; block 4 opens the next, and its volume starts where block 3 ended.
-    expect(series[2]!.a!["5m"]).toMatchObject({ s: T0 / 1_000, o: "1.5", h: "2.25", l: "0.75", c: "0.75", v0: "100", v1: "150", b: 3 });
-    expect(series[3]!.a!["5m"]).toMatchObject({ s: T0 / 1_000 + 300, o: "1", h: "1", l: "1", c: "1", v0: "150", v1: "160" });
+    expect(series[2]!.a!["5m"]).toMatchObject({
+      s: T0 / 1_000,
+      o: "1.5",
+      h: "2.25",
+      l: "0.75",
+      c: "0.75",
+      v0: "100",
+      v1: "150",
+      b: 3,
+    });
+    expect(series[3]!.a!["5m"]).toMatchObject({
+      s: T0 / 1_000 + 300,
+      o: "1",
+      h: "1",
+      l: "1",
+      c: "1",
+      v0: "150",
+      v1: "160",
+    });
     expect(series[3]!.a!["1h"]).toMatchObject({ o: "1.5", h: "2.25", l: "0.75", c: "1", v0: "100", v1: "160" });
   });
 

@@ -122,7 +122,11 @@ export function foldSeries(loaded: LoadedTail, ops: readonly SeriesOp[], buckets
 }
 
 /** The point with the aggregates of its buckets, continuing `previous` where it shares a bucket. */
-export function withAggregates(point: NewPoint, previous: SeriesPoint | undefined, buckets: readonly BucketName[]): SeriesPoint {
+export function withAggregates(
+  point: NewPoint,
+  previous: SeriesPoint | undefined,
+  buckets: readonly BucketName[],
+): SeriesPoint {
   if (point.m === undefined || buckets.length === 0) return { ...point };
   const measure = point.m;
   const aggregates: Partial<Record<BucketName, BucketAggregate>> = {};
@@ -131,10 +135,19 @@ export function withAggregates(point: NewPoint, previous: SeriesPoint | undefine
     const before = previous?.a?.[name];
     const continues = before !== undefined && before.s === start;
     const aggregate: BucketAggregate = continues
-      ? { s: start, o: before.o, h: maxDecimal(before.h, measure.price), l: minDecimal(before.l, measure.price), c: measure.price, b: point.b }
+      ? {
+          s: start,
+          o: before.o,
+          h: maxDecimal(before.h, measure.price),
+          l: minDecimal(before.l, measure.price),
+          c: measure.price,
+          b: point.b,
+        }
       : { s: start, o: measure.price, h: measure.price, l: measure.price, c: measure.price, b: point.b };
     if (measure.cumulative !== undefined) {
-      aggregate.v0 = continues ? (before.v0 ?? measure.cumulative) : (before?.v1 ?? previous?.m?.cumulative ?? measure.cumulative);
+      aggregate.v0 = continues
+        ? (before.v0 ?? measure.cumulative)
+        : (before?.v1 ?? previous?.m?.cumulative ?? measure.cumulative);
       aggregate.v1 = measure.cumulative;
     }
     if (measure.close !== undefined) aggregate.x = measure.close;
@@ -154,7 +167,12 @@ export const bucketStart = (timeMs: number, name: BucketName): number => {
  * changed one is replaced by the aggregate of its last standing point (`base` included, as it may
  * share a bucket with removed points). Buckets from `from` on without a standing point are gone.
  */
-export function bucketsFrom(base: SeriesPoint | undefined, points: readonly SeriesPoint[], name: BucketName, changedFrom: number): { from: number; aggregates: BucketAggregate[] } {
+export function bucketsFrom(
+  base: SeriesPoint | undefined,
+  points: readonly SeriesPoint[],
+  name: BucketName,
+  changedFrom: number,
+): { from: number; aggregates: BucketAggregate[] } {
   const from = bucketStart(changedFrom, name);
   const last = new Map<number, BucketAggregate>();
   for (const point of base === undefined ? points : [base, ...points]) {

@@ -1,7 +1,17 @@
 import type { Redis } from "@platform/store";
 
 type ChainableCommander = ReturnType<Redis["multi"]>;
-import { BUCKET_SECONDS, bucketsFrom, foldSeries, lowestOrdinal, type BucketName, type FoldedTail, type LoadedTail, type SeriesOp, type SeriesPoint } from "./series.js";
+import {
+  BUCKET_SECONDS,
+  bucketsFrom,
+  foldSeries,
+  lowestOrdinal,
+  type BucketName,
+  type FoldedTail,
+  type LoadedTail,
+  type SeriesOp,
+  type SeriesPoint,
+} from "./series.js";
 
 /**
  * How one series lives in Redis: `points` is a zset of SeriesPoint JSON scored by ordinal (the
@@ -51,7 +61,10 @@ export async function loadSeries(redis: Redis, pending: readonly PendingSeries[]
 }
 
 /** Folds the loaded series and queues what changed on `multi`; returns the folds by points key. */
-export function queueSeriesWrites(multi: ChainableCommander, loaded: readonly LoadedSeries[]): Map<string, { folded: FoldedTail; base: SeriesPoint | undefined }> {
+export function queueSeriesWrites(
+  multi: ChainableCommander,
+  loaded: readonly LoadedSeries[],
+): Map<string, { folded: FoldedTail; base: SeriesPoint | undefined }> {
   const folds = new Map<string, { folded: FoldedTail; base: SeriesPoint | undefined }>();
   for (const series of loaded) {
     const names = Object.keys(series.layout.buckets) as BucketName[];
@@ -69,7 +82,8 @@ export function queueSeriesWrites(multi: ChainableCommander, loaded: readonly Lo
       multi.zremrangebyscore(key, from, "+inf");
       for (const aggregate of aggregates) multi.zadd(key, aggregate.s, JSON.stringify(aggregate));
       const keep = layout.keepBucketSeconds?.[name];
-      if (keep !== undefined && newest !== undefined) multi.zremrangebyscore(key, "-inf", `(${Math.floor(newest.t / 1_000) - keep - BUCKET_SECONDS[name]}`);
+      if (keep !== undefined && newest !== undefined)
+        multi.zremrangebyscore(key, "-inf", `(${Math.floor(newest.t / 1_000) - keep - BUCKET_SECONDS[name]}`);
     }
   }
   return folds;

@@ -21,7 +21,8 @@ const mark = (block: number, hash: string) => `${block}:${hash.toLowerCase()}`;
 /** Queues the batch's removals and their undoing on the MULTI, in order. */
 export function queueRemovals(multi: Multi, removalsKey: string, changes: readonly RemovalChange[]): void {
   for (const change of changes) {
-    if (change.kind === "subnetRemoved") multi.hset(removalsKey, String(change.netuid), mark(change.block, change.hash));
+    if (change.kind === "subnetRemoved")
+      multi.hset(removalsKey, String(change.netuid), mark(change.block, change.hash));
     else multi.eval(FORGET_IF_SAME, 1, removalsKey, String(change.netuid), mark(change.block, change.hash));
   }
 }
@@ -31,12 +32,16 @@ export function queueRemovals(multi: Multi, removalsKey: string, changes: readon
  * has a point above its removal's block (or any point, when it was never removed). Queue it after
  * the batch's series writes and removals.
  */
-export function queueMembership(multi: Multi, options: { seriesKeys: readonly string[]; setKey: string; removalsKey: string; netuid: number }): void {
+export function queueMembership(
+  multi: Multi,
+  options: { seriesKeys: readonly string[]; setKey: string; removalsKey: string; netuid: number },
+): void {
   const keys = [...options.seriesKeys, options.setKey, options.removalsKey];
   multi.eval(KNOWN_UNLESS_REMOVED, keys.length, ...keys, String(options.netuid), String(ORDINAL_SPAN));
 }
 
-const FORGET_IF_SAME = "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) end return 1";
+const FORGET_IF_SAME =
+  "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) end return 1";
 
 /** KEYS: the series zsets, then the set, then the removals hash; ARGV: the netuid, the ordinal span. */
 const KNOWN_UNLESS_REMOVED = `

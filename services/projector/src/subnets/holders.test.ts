@@ -6,13 +6,30 @@ import { describe, expect, it } from "vitest";
 import { addChunk, alphaOfMember, dropChunks, rankHolders, rankMember, type PendingChunks } from "./holders.js";
 
 const account = (byte: string): AccountId => ({ ss58: `ss58-${byte}`, publicKey: `0x${byte.repeat(64)}` });
-const chunk = (block: number, hash: string, index: number, count: number, positions: [string, string, string][]): HolderPositions => ({
-  ref: { chainId: "945", blockNumber: String(block), blockHash: hash, parentHash: "0x00", blockTimestamp: "2026-01-01T00:00:00.000Z", finality: Finality.FINALITY_LATEST },
+const chunk = (
+  block: number,
+  hash: string,
+  index: number,
+  count: number,
+  positions: [string, string, string][],
+): HolderPositions => ({
+  ref: {
+    chainId: "945",
+    blockNumber: String(block),
+    blockHash: hash,
+    parentHash: "0x00",
+    blockTimestamp: "2026-01-01T00:00:00.000Z",
+    finality: Finality.FINALITY_LATEST,
+  },
   netuid: 3,
   coverage: HolderCoverage.HOLDER_COVERAGE_COMPLETE,
   chunkIndex: index,
   chunkCount: count,
-  positions: positions.map(([coldkey, hotkey, alpha]) => ({ coldkey: account(coldkey), hotkey: account(hotkey), alphaNalpha: alpha })),
+  positions: positions.map(([coldkey, hotkey, alpha]) => ({
+    coldkey: account(coldkey),
+    hotkey: account(hotkey),
+    alphaNalpha: alpha,
+  })),
 });
 
 describe("holder chunks", () => {
@@ -39,15 +56,21 @@ describe("holder chunks", () => {
 
 describe("holder ranking", () => {
   it("sums a coldkey's hotkeys, skips zero holdings, and orders by alpha then key under lexicographic order", () => {
-    const { coldkeys, positions } = rankHolders(chunk(10, "0xaa", 0, 1, [
-      ["a", "1", "5"],
-      ["b", "1", "7"],
-      ["a", "2", "3"],
-      ["c", "1", "0"],
-      ["d", "2", "8"],
-    ]));
+    const { coldkeys, positions } = rankHolders(
+      chunk(10, "0xaa", 0, 1, [
+        ["a", "1", "5"],
+        ["b", "1", "7"],
+        ["a", "2", "3"],
+        ["c", "1", "0"],
+        ["d", "2", "8"],
+      ]),
+    );
     const order = [...coldkeys].sort((left, right) => (left.member < right.member ? -1 : 1));
-    expect(order.map((entry) => [entry.row.coldkey.ss58, entry.row.alpha])).toEqual([["ss58-a", "8"], ["ss58-d", "8"], ["ss58-b", "7"]]);
+    expect(order.map((entry) => [entry.row.coldkey.ss58, entry.row.alpha])).toEqual([
+      ["ss58-a", "8"],
+      ["ss58-d", "8"],
+      ["ss58-b", "7"],
+    ]);
     expect(order[0]!.row.hotkeys.map((held) => held.alpha)).toEqual(["5", "3"]);
     expect(positions).toHaveLength(4);
     expect(alphaOfMember(order[0]!.member)).toBe(8n);

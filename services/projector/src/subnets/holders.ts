@@ -1,5 +1,12 @@
 import { HolderPositions } from "@platform/proto/events/v1/chain_network";
-export { alphaOfMember, rankHolders, rankMember, type ColdkeyRow, type PositionRow, type RankedEntry } from "@platform/read-models";
+export {
+  alphaOfMember,
+  rankHolders,
+  rankMember,
+  type ColdkeyRow,
+  type PositionRow,
+  type RankedEntry,
+} from "@platform/read-models";
 
 /**
  * Holder sets arrive in chunks (HolderPositions with chunk_index / chunk_count, all of one block).
@@ -19,7 +26,8 @@ export const chunkField = (blockHash: string, index: number) => `${blockHash.toL
 export function addChunk(pending: PendingChunks, chunk: HolderPositions): HolderPositions | undefined {
   const ref = chunk.ref;
   if (ref === undefined) throw new Error("holder chunk without ChainRef");
-  if (chunk.chunkCount < 1 || chunk.chunkIndex >= chunk.chunkCount) throw new Error(`bad chunk ${chunk.chunkIndex}/${chunk.chunkCount}`);
+  if (chunk.chunkCount < 1 || chunk.chunkIndex >= chunk.chunkCount)
+    throw new Error(`bad chunk ${chunk.chunkIndex}/${chunk.chunkCount}`);
   const hash = ref.blockHash.toLowerCase();
   pending.set(chunkField(hash, chunk.chunkIndex), chunk);
   const ofBlock = [...pending.entries()].filter(([field]) => field.startsWith(`${hash}:`));
@@ -29,7 +37,14 @@ export function addChunk(pending: PendingChunks, chunk: HolderPositions): Holder
   for (const [field, value] of [...pending.entries()]) {
     if (field.startsWith(`${hash}:`) || BigInt(value.ref?.blockNumber ?? "0") < block) pending.delete(field);
   }
-  return { ref, netuid: chunk.netuid, coverage: chunk.coverage, chunkIndex: 0, chunkCount: 1, positions: chunks.flatMap((value) => value.positions) };
+  return {
+    ref,
+    netuid: chunk.netuid,
+    coverage: chunk.coverage,
+    chunkIndex: 0,
+    chunkCount: 1,
+    positions: chunks.flatMap((value) => value.positions),
+  };
 }
 
 /** Drops the pending chunks of a block a reorganisation undid. */

@@ -69,7 +69,14 @@ export const subnetsKeys = {
 
 export type SubnetsKind = "subnet" | "validators" | "validatorFlags" | "pool" | "emission" | "holders";
 
-const KEEP: Record<SubnetsKind, number> = { subnet: 64, validators: 8, validatorFlags: 8, pool: 64, emission: 64, holders: 4 };
+const KEEP: Record<SubnetsKind, number> = {
+  subnet: 64,
+  validators: 8,
+  validatorFlags: 8,
+  pool: 64,
+  emission: 64,
+  holders: 4,
+};
 const POINTS: Record<SubnetsKind, (netuid: number) => string> = {
   subnet: subnetsKeys.subnetPoints,
   validators: subnetsKeys.validatorPoints,
@@ -79,4 +86,8 @@ const POINTS: Record<SubnetsKind, (netuid: number) => string> = {
   holders: subnetsKeys.holderPoints,
 };
 
-export const subnetsLayout = (kind: SubnetsKind, netuid: number): SeriesLayout => ({ points: POINTS[kind](netuid), buckets: {}, keepPoints: KEEP[kind] });
+export const subnetsLayout = (kind: SubnetsKind, netuid: number): SeriesLayout => ({
+  points: POINTS[kind](netuid),
+  buckets: {},
+  keepPoints: KEEP[kind],
+});

@@ -1,6 +1,13 @@
 import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
-import { EmissionSnapshot, HolderPositions, NetworkChainEvent, PoolSnapshot, SubnetSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
+import {
+  EmissionSnapshot,
+  HolderPositions,
+  NetworkChainEvent,
+  PoolSnapshot,
+  SubnetSnapshot,
+  ValidatorSetSnapshot,
+} from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
 import type { Redis } from "@platform/store";
 import { readModelVersionKeys } from "@platform/read-models";
@@ -55,17 +62,42 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
       if (event === undefined) throw new Error("no event in the record");
       switch (event.$case) {
         case "subnetSnapshot":
-          changes.push({ kind: "snapshot", what: "subnet", netuid: event.value.netuid, point: pointOf(event.value.ref, SubnetSnapshot.encode(event.value).finish()) });
+          changes.push({
+            kind: "snapshot",
+            what: "subnet",
+            netuid: event.value.netuid,
+            point: pointOf(event.value.ref, SubnetSnapshot.encode(event.value).finish()),
+          });
           break;
         case "validatorSetSnapshot":
-          changes.push({ kind: "snapshot", what: "validators", netuid: event.value.netuid, point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(event.value).finish()) });
-          changes.push({ kind: "snapshot", what: "validatorFlags", netuid: event.value.netuid, point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(validatorFlags(event.value)).finish()) });
+          changes.push({
+            kind: "snapshot",
+            what: "validators",
+            netuid: event.value.netuid,
+            point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(event.value).finish()),
+          });
+          changes.push({
+            kind: "snapshot",
+            what: "validatorFlags",
+            netuid: event.value.netuid,
+            point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(validatorFlags(event.value)).finish()),
+          });
           break;
         case "poolSnapshot":
-          changes.push({ kind: "snapshot", what: "pool", netuid: event.value.netuid, point: pointOf(event.value.ref, PoolSnapshot.encode(event.value).finish()) });
+          changes.push({
+            kind: "snapshot",
+            what: "pool",
+            netuid: event.value.netuid,
+            point: pointOf(event.value.ref, PoolSnapshot.encode(event.value).finish()),
+          });
           break;
         case "emissionSnapshot":
-          changes.push({ kind: "snapshot", what: "emission", netuid: event.value.netuid, point: pointOf(event.value.ref, EmissionSnapshot.encode(event.value).finish()) });
+          changes.push({
+            kind: "snapshot",
+            what: "emission",
+            netuid: event.value.netuid,
+            point: pointOf(event.value.ref, EmissionSnapshot.encode(event.value).finish()),
+          });
           break;
         case "holderPositions":
           refPosition(event.value.ref);
@@ -85,14 +117,18 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
           const kinds = REMOVED_KINDS[event.value.removedEventType];
           if (kinds === undefined) break;
           const { block, hash } = refPosition(event.value.removed);
-          for (const what of kinds) changes.push({ kind: "removed", what, netuid: netuidOfKey(event.value.key), block, hash });
+          for (const what of kinds)
+            changes.push({ kind: "removed", what, netuid: netuidOfKey(event.value.key), block, hash });
           break;
         }
         default:
           break;
       }
     } catch (error) {
-      log.error({ topic: message.topic, partition: message.partition, offset: message.offset, err: error }, "undecodable subnets record; skipped");
+      log.error(
+        { topic: message.topic, partition: message.partition, offset: message.offset, err: error },
+        "undecodable subnets record; skipped",
+      );
     }
   }
   return changes;
@@ -112,92 +148,144 @@ export function subnetsProjection(options: { redis: Redis; log: Logger }): {
     loadOffsets: async (topic, partition) => (await redis.get(subnetsKeys.offset(topic, partition))) ?? undefined,
     async handleBatch(batch) {
       const changes = decodeSubnetsBatch(batch.messages, log);
-      await commitBatch(redis, batch, { offset: subnetsKeys.offset(batch.topic, batch.partition), version: readModelVersionKeys.subnets }, log, async () => {
-        const pending = new Map<string, PendingSeries & { what: SubnetsKind; netuid: number }>();
-        const series = (what: SubnetsKind, netuid: number) => {
-          const layout = subnetsLayout(what, netuid);
-          let entry = pending.get(layout.points);
-          if (entry === undefined) {
-            entry = { what, netuid, layout, ops: [] };
-            pending.set(layout.points, entry);
-          }
-          return entry;
-        };
-
-        // Holder chunks of the subnets the batch touches, folded in offset order with the removals.
-        const removals = changes.filter((change): change is RemovalChange => change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"));
-        const chunkNetuids = [...new Set(changes.filter((change) => change.kind === "chunk" || (change.kind === "removed" && change.what === "holders")).map((change) => change.netuid))];
-        const chunks = new Map<number, PendingChunks>();
-        if (chunkNetuids.length > 0) {
-          await redis.watch(...chunkNetuids.map(subnetsKeys.holderChunks));
-          const pipeline = redis.pipeline();
-          for (const netuid of chunkNetuids) pipeline.hgetall(subnetsKeys.holderChunks(netuid));
-          const stored = (await execOrThrow(pipeline)) as Record<string, string>[];
-          chunkNetuids.forEach((netuid, index) => chunks.set(netuid, new Map(Object.entries(stored[index] ?? {}).map(([field, text]) => [field, decodeChunk(text)]))));
-        }
-        for (const change of changes) {
-          if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved")) continue;
-          if (change.kind === "snapshot") series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
-          else if (change.kind === "chunk") {
-            const set = addChunk(chunks.get(change.netuid)!, change.chunk);
-            if (set !== undefined) series("holders", change.netuid).ops.push({ kind: "add", point: pointOf(set.ref, HolderPositions.encode(set).finish()) });
-          } else {
-            if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
-            series(change.what, change.netuid).ops.push({ kind: "remove", block: change.block, hash: change.hash });
-          }
-        }
-        const loaded = await loadSeries(redis, [...pending.values()]);
-        const rankedNetuids = [...pending.values()].filter((entry) => entry.what === "holders").map((entry) => entry.netuid);
-        if (rankedNetuids.length > 0) await redis.watch(...rankedNetuids.map(subnetsKeys.holderRanked));
-        const ranked = rankedNetuids.length === 0 ? [] : await redis.mget(...rankedNetuids.map(subnetsKeys.holderRanked));
-        const rankedOf = new Map(rankedNetuids.map((netuid, index) => [netuid, ranked[index] ?? null]));
-        const identityChecks = [
-          ...new Set([...[...pending.values()].filter((entry) => entry.what === "subnet" || entry.what === "validators").map((entry) => entry.netuid), ...removals.map((removal) => removal.netuid)]),
-        ];
-
-        return (multi) => {
-          for (const [netuid, map] of chunks) {
-            const key = subnetsKeys.holderChunks(netuid);
-            multi.del(key);
-            if (map.size > 0) multi.hset(key, Object.fromEntries([...map].map(([field, chunk]) => [field, Buffer.from(HolderPositions.encode(chunk).finish()).toString("base64")])));
-          }
-          const folds = queueSeriesWrites(multi, loaded);
-          const newestOf = (what: SubnetsKind, netuid: number): SeriesPoint | undefined | null => {
-            const fold = folds.get(subnetsLayout(what, netuid).points);
-            if (fold === undefined) return null;
-            return fold.folded.points.at(-1) ?? fold.base;
+      await commitBatch(
+        redis,
+        batch,
+        { offset: subnetsKeys.offset(batch.topic, batch.partition), version: readModelVersionKeys.subnets },
+        log,
+        async () => {
+          const pending = new Map<string, PendingSeries & { what: SubnetsKind; netuid: number }>();
+          const series = (what: SubnetsKind, netuid: number) => {
+            const layout = subnetsLayout(what, netuid);
+            let entry = pending.get(layout.points);
+            if (entry === undefined) {
+              entry = { what, netuid, layout, ops: [] };
+              pending.set(layout.points, entry);
+            }
+            return entry;
           };
-          for (const netuid of rankedNetuids) {
-            const newest = newestOf("holders", netuid);
-            if (newest === null) continue;
-            const tag = newest === undefined ? null : `${newest.o}:${newest.h}`;
-            if (tag === rankedOf.get(netuid)) continue;
-            const set = newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64"));
-            queueRankings(multi, netuid, set);
-            if (tag === null || set === undefined) multi.del(subnetsKeys.holderRanked(netuid), subnetsKeys.holderRankedHead(netuid));
-            else {
-              multi.set(subnetsKeys.holderRanked(netuid), tag);
-              multi.set(subnetsKeys.holderRankedHead(netuid), JSON.stringify({ tag, ref: set.ref, coverage: set.coverage }));
+
+          // Holder chunks of the subnets the batch touches, folded in offset order with the removals.
+          const removals = changes.filter(
+            (change): change is RemovalChange =>
+              change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"),
+          );
+          const chunkNetuids = [
+            ...new Set(
+              changes
+                .filter((change) => change.kind === "chunk" || (change.kind === "removed" && change.what === "holders"))
+                .map((change) => change.netuid),
+            ),
+          ];
+          const chunks = new Map<number, PendingChunks>();
+          if (chunkNetuids.length > 0) {
+            await redis.watch(...chunkNetuids.map(subnetsKeys.holderChunks));
+            const pipeline = redis.pipeline();
+            for (const netuid of chunkNetuids) pipeline.hgetall(subnetsKeys.holderChunks(netuid));
+            const stored = (await execOrThrow(pipeline)) as Record<string, string>[];
+            chunkNetuids.forEach((netuid, index) =>
+              chunks.set(
+                netuid,
+                new Map(Object.entries(stored[index] ?? {}).map(([field, text]) => [field, decodeChunk(text)])),
+              ),
+            );
+          }
+          for (const change of changes) {
+            if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"))
+              continue;
+            if (change.kind === "snapshot")
+              series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
+            else if (change.kind === "chunk") {
+              const set = addChunk(chunks.get(change.netuid)!, change.chunk);
+              if (set !== undefined)
+                series("holders", change.netuid).ops.push({
+                  kind: "add",
+                  point: pointOf(set.ref, HolderPositions.encode(set).finish()),
+                });
+            } else {
+              if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
+              series(change.what, change.netuid).ops.push({ kind: "remove", block: change.block, hash: change.hash });
             }
           }
-          queueRemovals(multi, subnetsKeys.removedSubnets, removals);
-          // A subnet is known while either its subnet snapshot or its metagraph stands, newer than its removal (checked after the writes above).
-          for (const netuid of identityChecks) {
-            queueMembership(multi, {
-              seriesKeys: [subnetsLayout("subnet", netuid).points, subnetsLayout("validators", netuid).points],
-              setKey: subnetsKeys.netuids,
-              removalsKey: subnetsKeys.removedSubnets,
-              netuid,
-            });
-          }
-        };
-      });
+          const loaded = await loadSeries(redis, [...pending.values()]);
+          const rankedNetuids = [...pending.values()]
+            .filter((entry) => entry.what === "holders")
+            .map((entry) => entry.netuid);
+          if (rankedNetuids.length > 0) await redis.watch(...rankedNetuids.map(subnetsKeys.holderRanked));
+          const ranked =
+            rankedNetuids.length === 0 ? [] : await redis.mget(...rankedNetuids.map(subnetsKeys.holderRanked));
+          const rankedOf = new Map(rankedNetuids.map((netuid, index) => [netuid, ranked[index] ?? null]));
+          const identityChecks = [
+            ...new Set([
+              ...[...pending.values()]
+                .filter((entry) => entry.what === "subnet" || entry.what === "validators")
+                .map((entry) => entry.netuid),
+              ...removals.map((removal) => removal.netuid),
+            ]),
+          ];
+
+          return (multi) => {
+            for (const [netuid, map] of chunks) {
+              const key = subnetsKeys.holderChunks(netuid);
+              multi.del(key);
+              if (map.size > 0)
+                multi.hset(
+                  key,
+                  Object.fromEntries(
+                    [...map].map(([field, chunk]) => [
+                      field,
+                      Buffer.from(HolderPositions.encode(chunk).finish()).toString("base64"),
+                    ]),
+                  ),
+                );
+            }
+            const folds = queueSeriesWrites(multi, loaded);
+            const newestOf = (what: SubnetsKind, netuid: number): SeriesPoint | undefined | null => {
+              const fold = folds.get(subnetsLayout(what, netuid).points);
+              if (fold === undefined) return null;
+              return fold.folded.points.at(-1) ?? fold.base;
+            };
+            for (const netuid of rankedNetuids) {
+              const newest = newestOf("holders", netuid);
+              if (newest === null) continue;
+              const tag = newest === undefined ? null : `${newest.o}:${newest.h}`;
+              if (tag === rankedOf.get(netuid)) continue;
+              const set = newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64"));
+              queueRankings(multi, netuid, set);
+              if (tag === null || set === undefined)
+                multi.del(subnetsKeys.holderRanked(netuid), subnetsKeys.holderRankedHead(netuid));
+              else {
+                multi.set(subnetsKeys.holderRanked(netuid), tag);
+                multi.set(
+                  subnetsKeys.holderRankedHead(netuid),
+                  JSON.stringify({ tag, ref: set.ref, coverage: set.coverage }),
+                );
+              }
+            }
+            queueRemovals(multi, subnetsKeys.removedSubnets, removals);
+            // A subnet is known while either its subnet snapshot or its metagraph stands, newer than its removal (checked after the writes above).
+            for (const netuid of identityChecks) {
+              queueMembership(multi, {
+                seriesKeys: [subnetsLayout("subnet", netuid).points, subnetsLayout("validators", netuid).points],
+                setKey: subnetsKeys.netuids,
+                removalsKey: subnetsKeys.removedSubnets,
+                netuid,
+              });
+            }
+          };
+        },
+      );
     },
   };
 }
 
 function queueRankings(multi: ReturnType<Redis["multi"]>, netuid: number, set: HolderPositions | undefined): void {
-  const keys = [subnetsKeys.holderColdkeys(netuid), subnetsKeys.holderColdkeyRows(netuid), subnetsKeys.holderPositions(netuid), subnetsKeys.holderPositionRows(netuid)];
+  const keys = [
+    subnetsKeys.holderColdkeys(netuid),
+    subnetsKeys.holderColdkeyRows(netuid),
+    subnetsKeys.holderPositions(netuid),
+    subnetsKeys.holderPositionRows(netuid),
+  ];
   multi.del(...keys);
   if (set === undefined) return;
   const { coldkeys, positions } = rankHolders(set);

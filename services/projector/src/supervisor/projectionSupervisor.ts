@@ -1,4 +1,9 @@
-import { superviseProjection as superviseTopics, type Kafka, type ProjectionSupervisor, type SupervisedProjection } from "@platform/bus";
+import {
+  superviseProjection as superviseTopics,
+  type Kafka,
+  type ProjectionSupervisor,
+  type SupervisedProjection,
+} from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { Signals } from "@platform/signals";
 import { redisProjectionMarker, type Redis } from "@platform/store";

@@ -1,4 +1,14 @@
-import { encodeAbiParameters, encodeFunctionData, keccak256, pad, parseEther, stringToHex, toHex, type Address, type Hex } from "viem";
+import {
+  encodeAbiParameters,
+  encodeFunctionData,
+  keccak256,
+  pad,
+  parseEther,
+  stringToHex,
+  toHex,
+  type Address,
+  type Hex,
+} from "viem";
 import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
 import { fullSettlerAbi } from "./intentsActors.js";
 import type { ChainSide } from "./intentsStack.js";
@@ -35,12 +45,43 @@ export async function prepareBurst(side: ChainSide, destinationChainId: number, 
         const user = senders[index % senders.length]!;
         const txNonce = Math.floor(index / senders.length);
         const orderData = encodeAbiParameters(
-          [{ type: "tuple", components: [{ type: "uint256" }, { type: "uint256" }, { type: "bytes32" }, { type: "uint256" }, { type: "bytes32" }, { type: "uint256" }, { type: "bytes32" }] }],
+          [
+            {
+              type: "tuple",
+              components: [
+                { type: "uint256" },
+                { type: "uint256" },
+                { type: "bytes32" },
+                { type: "uint256" },
+                { type: "bytes32" },
+                { type: "uint256" },
+                { type: "bytes32" },
+              ],
+            },
+          ],
           [[BigInt(txNonce + 1), BigInt(destinationChainId), NATIVE, 1_000n, NATIVE, 990n, pad(user, { size: 32 })]],
         );
-        const data = encodeFunctionData({ abi: fullSettlerAbi, functionName: "open", args: [{ fillDeadline, orderDataType, orderData }] });
+        const data = encodeFunctionData({
+          abi: fullSettlerAbi,
+          functionName: "open",
+          args: [{ fillDeadline, orderDataType, orderData }],
+        });
         // A fee cap far above the base fee: full blocks raise it 12.5% each, and anvil drops what no longer pays it.
-        calls.push({ method: "eth_sendTransaction", params: [{ from: user, to: side.settler, data, value: toHex(1_000n), gas: toHex(200_000n), nonce: toHex(txNonce), maxFeePerGas: toHex(10n ** 13n), maxPriorityFeePerGas: "0x0" }] });
+        calls.push({
+          method: "eth_sendTransaction",
+          params: [
+            {
+              from: user,
+              to: side.settler,
+              data,
+              value: toHex(1_000n),
+              gas: toHex(200_000n),
+              nonce: toHex(txNonce),
+              maxFeePerGas: toHex(10n ** 13n),
+              maxPriorityFeePerGas: "0x0",
+            },
+          ],
+        });
       }
       const answers = await rpcBatch(side.rpcUrl, calls);
       const failed = answers.find((answer) => answer.error !== undefined);
@@ -49,14 +90,36 @@ export async function prepareBurst(side: ChainSide, destinationChainId: number, 
   };
 }
 
-export async function rpcBatch(rpcUrl: string, calls: Array<{ method: string; params: unknown[] }>): Promise<Array<{ result?: unknown; error?: unknown }>> {
-  const response = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call }))) });
+export async function rpcBatch(
+  rpcUrl: string,
+  calls: Array<{ method: string; params: unknown[] }>,
+): Promise<Array<{ result?: unknown; error?: unknown }>> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call }))),
+  });
   const answers = (await response.json()) as Array<{ id: number; result?: unknown; error?: unknown }>;
   return answers.sort((a, b) => a.id - b.id);
 }
 
 /** Every Open the settler emitted since `fromBlock`, in chain order: the truth the mirror must show. */
-export async function opensSince(side: ChainSide, fromBlock: bigint): Promise<Array<{ orderId: Hex; user: Address; originData: Hex; txHash: Hex }>> {
-  const logs = await side.publicClient.getContractEvents({ address: side.settler, abi: fullSettlerAbi, eventName: "Open", fromBlock, toBlock: "latest", strict: true });
-  return logs.map((log) => ({ orderId: log.args.orderId, user: log.args.resolvedOrder.user, originData: log.args.resolvedOrder.fillInstructions[0]!.originData, txHash: log.transactionHash }));
+export async function opensSince(
+  side: ChainSide,
+  fromBlock: bigint,
+): Promise<Array<{ orderId: Hex; user: Address; originData: Hex; txHash: Hex }>> {
+  const logs = await side.publicClient.getContractEvents({
+    address: side.settler,
+    abi: fullSettlerAbi,
+    eventName: "Open",
+    fromBlock,
+    toBlock: "latest",
+    strict: true,
+  });
+  return logs.map((log) => ({
+    orderId: log.args.orderId,
+    user: log.args.resolvedOrder.user,
+    originData: log.args.resolvedOrder.fillInstructions[0]!.originData,
+    txHash: log.transactionHash,
+  }));
 }

@@ -10,8 +10,17 @@ import { bytesToHex, type Address, type Chain, type Hex, type HttpTransport, typ
  * The coin/USD feed's latest round at one block of its own chain (the stack's origin chain, not the
  * native network), read through Chainlink's ABI.
  */
-export async function priceRoundAt(client: PublicClient<HttpTransport, Chain>, feed: Address, blockNumber: bigint): Promise<{ roundId: bigint; answer: bigint; updatedAt: bigint }> {
-  const [roundId, answer, , updatedAt] = await client.readContract({ address: feed, abi: priceFeedAbi, functionName: "latestRoundData", blockNumber });
+export async function priceRoundAt(
+  client: PublicClient<HttpTransport, Chain>,
+  feed: Address,
+  blockNumber: bigint,
+): Promise<{ roundId: bigint; answer: bigint; updatedAt: bigint }> {
+  const [roundId, answer, , updatedAt] = await client.readContract({
+    address: feed,
+    abi: priceFeedAbi,
+    functionName: "latestRoundData",
+    blockNumber,
+  });
   return { roundId, answer, updatedAt };
 }
 
@@ -28,4 +37,5 @@ export function decimalUnits(text: string, decimals: number): bigint {
 }
 
 /** alpha × price (TAO per alpha) in rao, truncated: how the API values a stake. */
-export const valueRao = (alphaNalpha: bigint, priceTao: string): bigint => (alphaNalpha * decimalUnits(priceTao, 18)) / 10n ** 18n;
+export const valueRao = (alphaNalpha: bigint, priceTao: string): bigint =>
+  (alphaNalpha * decimalUnits(priceTao, 18)) / 10n ** 18n;

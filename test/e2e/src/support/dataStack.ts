@@ -1,4 +1,12 @@
-import { authCli, freePorts, silentProgress, startStack, testRuntime, type RunningStack, type SubstrateDescriptor } from "@platform/local-stack";
+import {
+  authCli,
+  freePorts,
+  silentProgress,
+  startStack,
+  testRuntime,
+  type RunningStack,
+  type SubstrateDescriptor,
+} from "@platform/local-stack";
 import { NATIVE_DEV_ACCOUNT_NAMES, readNativeInteger } from "@platform/devnet";
 import { createPriceFeedMover, type PriceFeedMover } from "@platform/simulator";
 import { tempDir } from "@platform/testing";
@@ -50,10 +58,26 @@ export interface SeededSubnet {
  * goes out, not into the pool, so a pool keeps about one nano-alpha (TAO / 1e-9 alpha: a price of
  * billions of TAO) and a stake buys nothing until someone sells alpha into it.
  */
-export async function ownerSale(driver: NativeDriver, subnet: SeededSubnet, fraction: bigint): Promise<NativeCallSpec[]> {
-  const owned = await readNativeInteger(driver.chain.api, "subtensorModule", "alpha", subnet.ownerHotkey, subnet.owner.address, subnet.netuid);
+export async function ownerSale(
+  driver: NativeDriver,
+  subnet: SeededSubnet,
+  fraction: bigint,
+): Promise<NativeCallSpec[]> {
+  const owned = await readNativeInteger(
+    driver.chain.api,
+    "subtensorModule",
+    "alpha",
+    subnet.ownerHotkey,
+    subnet.owner.address,
+    subnet.netuid,
+  );
   if (owned < fraction) return [];
-  return [{ tx: driver.tx("subtensorModule", "removeStake")(subnet.ownerHotkey, subnet.netuid, owned / fraction), signer: subnet.owner }];
+  return [
+    {
+      tx: driver.tx("subtensorModule", "removeStake")(subnet.ownerHotkey, subnet.netuid, owned / fraction),
+      signer: subnet.owner,
+    },
+  ];
 }
 
 /** The chain carrying the coin/USD feed (the stack's origin chain), and the feed. */
@@ -113,8 +137,19 @@ export async function startDataStack(name: string): Promise<DataStack> {
     const feedChain = stack.descriptor.chains.find((chain) => chain.contracts["priceFeed"] !== undefined);
     if (feedChain === undefined) throw new Error("the local stack has no chain with a price feed");
     const priceFeed = feedChain.contracts["priceFeed"] as Address;
-    const mover = await createPriceFeedMover({ rpcUrl: feedChain.rpcUrl, simulatorKey: stack.devnetAccounts!.simulator.privateKey, priceFeed, seed: name });
-    const price: PriceChain = { chainId: feedChain.chainId, rpcUrl: feedChain.rpcUrl, priceFeed, publicClient: mover.publicClient, mover };
+    const mover = await createPriceFeedMover({
+      rpcUrl: feedChain.rpcUrl,
+      simulatorKey: stack.devnetAccounts!.simulator.privateKey,
+      priceFeed,
+      seed: name,
+    });
+    const price: PriceChain = {
+      chainId: feedChain.chainId,
+      rpcUrl: feedChain.rpcUrl,
+      priceFeed,
+      publicClient: mover.publicClient,
+      mover,
+    };
     const driver = await connectNativeDriver(substrate.rpcUrl, substrate.httpUrl);
     closers.push(() => driver.close());
     const runtime = await connectRuntime(substrate.rpcUrl);
@@ -123,7 +158,10 @@ export async function startDataStack(name: string): Promise<DataStack> {
     const subnets = await Promise.all(
       substrate.netuids.map(async (netuid): Promise<SeededSubnet> => {
         const module = driver.chain.api.query.subtensorModule!;
-        const [ownerHotkey, owner] = await Promise.all([module.subnetOwnerHotkey!(netuid), module.subnetOwner!(netuid)]);
+        const [ownerHotkey, owner] = await Promise.all([
+          module.subnetOwnerHotkey!(netuid),
+          module.subnetOwner!(netuid),
+        ]);
         const pair = devByAddress.get(String(owner));
         if (pair === undefined) throw new Error(`subnet ${netuid} is owned by ${String(owner)}, not a dev account`);
         return { netuid, ownerHotkey: String(ownerHotkey), owner: pair };
@@ -155,15 +193,29 @@ export async function startDataStack(name: string): Promise<DataStack> {
 async function dataApi(stack: RunningStack, keyName: string): Promise<DataApi> {
   const base = stack.descriptor.gatewayUrl;
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", keyName, "--scopes", "data:read", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! })) as {
+  const key = JSON.parse(
+    await authCli(
+      testRuntime(),
+      ["keys", "create", "--name", keyName, "--scopes", "data:read", "--tier", "unlimited", "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
+    ),
+  ) as {
     id: string;
     secret: string;
   };
-  const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
+  const issued = await fetch(`${base}/auth`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+  });
   const token = ((await issued.json()) as { access_token: string }).access_token;
   const get = async (path: string) => {
     const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    return { status: response.status, contentType: response.headers.get("content-type") ?? "", body: (await response.json()) as Json };
+    return {
+      status: response.status,
+      contentType: response.headers.get("content-type") ?? "",
+      body: (await response.json()) as Json,
+    };
   };
   return {
     base,
@@ -190,13 +242,34 @@ async function step(native: NativeNetwork, mover: PriceFeedMover, index: number)
   const eve = driver.dev("Eve");
   const target = subnets[index % subnets.length]!;
   const previous = subnets[(index + subnets.length - 1) % subnets.length]!;
-  const held = await readNativeInteger(driver.chain.api, "subtensorModule", "alpha", previous.ownerHotkey, eve.address, previous.netuid);
+  const held = await readNativeInteger(
+    driver.chain.api,
+    "subtensorModule",
+    "alpha",
+    previous.ownerHotkey,
+    eve.address,
+    previous.netuid,
+  );
   const calls: NativeCallSpec[] = [
     ...(await ownerSale(driver, target, 20n)),
-    { tx: driver.tx("subtensorModule", "addStake")(target.ownerHotkey, target.netuid, 2n * RAO_PER_TAO + BigInt(index) * 10_000_000n), signer: eve },
-    { tx: driver.tx("balances", "transferKeepAlive")(driver.dev("Bob").address, RAO_PER_TAO + BigInt(index)), signer: driver.dev("Ferdie") },
+    {
+      tx: driver.tx("subtensorModule", "addStake")(
+        target.ownerHotkey,
+        target.netuid,
+        2n * RAO_PER_TAO + BigInt(index) * 10_000_000n,
+      ),
+      signer: eve,
+    },
+    {
+      tx: driver.tx("balances", "transferKeepAlive")(driver.dev("Bob").address, RAO_PER_TAO + BigInt(index)),
+      signer: driver.dev("Ferdie"),
+    },
   ];
-  if (held > 2n && previous.netuid !== target.netuid) calls.push({ tx: driver.tx("subtensorModule", "removeStake")(previous.ownerHotkey, previous.netuid, held / 2n), signer: eve });
+  if (held > 2n && previous.netuid !== target.netuid)
+    calls.push({
+      tx: driver.tx("subtensorModule", "removeStake")(previous.ownerHotkey, previous.netuid, held / 2n),
+      signer: eve,
+    });
   // The price round goes out beside the block: the feed is on another chain, so they never contend.
   await Promise.all([driver.block(calls), mover.submitRound()]);
 }

@@ -1,4 +1,14 @@
-import { erc20Abi, maxUint256, parseAbi, parseEther, parseEventLogs, type Account, type Hash, type Hex, type TransactionReceipt } from "viem";
+import {
+  erc20Abi,
+  maxUint256,
+  parseAbi,
+  parseEther,
+  parseEventLogs,
+  type Account,
+  type Hash,
+  type Hex,
+  type TransactionReceipt,
+} from "viem";
 import { createSiweMessage } from "viem/siwe";
 import type { ChainSide, IntentsApi, IntentsStack } from "./intentsStack.js";
 
@@ -25,14 +35,38 @@ async function mined(side: ChainSide, hash: Hash): Promise<TransactionReceipt> {
 }
 
 /** Gas, USDC minted by the deployer (the test tokens' minter) and, unless told not to, an approval to the settler. */
-export async function fundUser(stack: IntentsStack, user: Account, options: { usdc: bigint; approve?: boolean }): Promise<void> {
+export async function fundUser(
+  stack: IntentsStack,
+  user: Account,
+  options: { usdc: bigint; approve?: boolean },
+): Promise<void> {
   const { origin } = stack;
   await origin.testClient.setBalance({ address: user.address, value: parseEther("10") });
   if (options.usdc > 0n) {
-    await mined(origin, await origin.wallet(stack.deployer).writeContract({ address: origin.usdc, abi: testTokenAbi, functionName: "mint", args: [user.address, options.usdc] }));
+    await mined(
+      origin,
+      await origin
+        .wallet(stack.deployer)
+        .writeContract({
+          address: origin.usdc,
+          abi: testTokenAbi,
+          functionName: "mint",
+          args: [user.address, options.usdc],
+        }),
+    );
   }
   if (options.approve ?? true) {
-    await mined(origin, await origin.wallet(user).writeContract({ address: origin.usdc, abi: erc20Abi, functionName: "approve", args: [origin.settler, maxUint256] }));
+    await mined(
+      origin,
+      await origin
+        .wallet(user)
+        .writeContract({
+          address: origin.usdc,
+          abi: erc20Abi,
+          functionName: "approve",
+          args: [origin.settler, maxUint256],
+        }),
+    );
   }
 }
 
@@ -52,7 +86,10 @@ export async function acceptTerms(api: IntentsApi, user: Account): Promise<void>
     expirationTime: new Date(issuedAt.getTime() + 5 * 60_000),
     resources: [fields.resource],
   });
-  const accepted = await api.post("/intents/v1/tc/accept", { message, signature: await user.signMessage!({ message }) });
+  const accepted = await api.post("/intents/v1/tc/accept", {
+    message,
+    signature: await user.signMessage!({ message }),
+  });
   if (accepted.status !== 200) throw new Error(`T&C accept: ${accepted.status} ${await accepted.text()}`);
 }
 
@@ -72,27 +109,67 @@ export interface OpenedOrder {
 
 /** The user's `open`, sent and mined; the order id and fill data come from the Open event. */
 export async function openOrder(side: ChainSide, user: Account, order: OnchainOrder): Promise<OpenedOrder> {
-  const hash = await side.wallet(user).writeContract({ address: side.settler, abi: fullSettlerAbi, functionName: "open", args: [order] });
+  const hash = await side
+    .wallet(user)
+    .writeContract({ address: side.settler, abi: fullSettlerAbi, functionName: "open", args: [order] });
   const receipt = await mined(side, hash);
   const [opened] = parseEventLogs({ abi: fullSettlerAbi, eventName: "Open", logs: receipt.logs });
-  return { hash, receipt, orderId: opened!.args.orderId, originData: opened!.args.resolvedOrder.fillInstructions[0]!.originData };
+  return {
+    hash,
+    receipt,
+    orderId: opened!.args.orderId,
+    originData: opened!.args.resolvedOrder.fillInstructions[0]!.originData,
+  };
 }
 
 /** The quote's order as the wallet sends it. */
-export function orderOfQuote(quote: Record<string, any>): OnchainOrder { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return { fillDeadline: quote.fillDeadline, orderDataType: quote.settlement.orderDataType, orderData: quote.settlement.orderData };
+export function orderOfQuote(quote: Record<string, any>): OnchainOrder {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
+  return {
+    fillDeadline: quote.fillDeadline,
+    orderDataType: quote.settlement.orderDataType,
+    orderData: quote.settlement.orderData,
+  };
 }
 
-export async function fillAsFiller(stack: IntentsStack, order: Pick<OpenedOrder, "orderId" | "originData">): Promise<TransactionReceipt> {
+export async function fillAsFiller(
+  stack: IntentsStack,
+  order: Pick<OpenedOrder, "orderId" | "originData">,
+): Promise<TransactionReceipt> {
   const { destination } = stack;
-  return mined(destination, await destination.wallet(stack.filler).writeContract({ address: destination.settler, abi: fullSettlerAbi, functionName: "fill", args: [order.orderId, order.originData, "0x"] }));
+  return mined(
+    destination,
+    await destination
+      .wallet(stack.filler)
+      .writeContract({
+        address: destination.settler,
+        abi: fullSettlerAbi,
+        functionName: "fill",
+        args: [order.orderId, order.originData, "0x"],
+      }),
+  );
 }
 
 export async function settleAsOracle(stack: IntentsStack, orderId: Hex): Promise<TransactionReceipt> {
   const { origin } = stack;
-  return mined(origin, await origin.wallet(stack.oracle).writeContract({ address: origin.settler, abi: fullSettlerAbi, functionName: "settle", args: [orderId, stack.filler.address] }));
+  return mined(
+    origin,
+    await origin
+      .wallet(stack.oracle)
+      .writeContract({
+        address: origin.settler,
+        abi: fullSettlerAbi,
+        functionName: "settle",
+        args: [orderId, stack.filler.address],
+      }),
+  );
 }
 
 export async function refund(side: ChainSide, account: Account, orderId: Hex): Promise<TransactionReceipt> {
-  return mined(side, await side.wallet(account).writeContract({ address: side.settler, abi: fullSettlerAbi, functionName: "refund", args: [orderId] }));
+  return mined(
+    side,
+    await side
+      .wallet(account)
+      .writeContract({ address: side.settler, abi: fullSettlerAbi, functionName: "refund", args: [orderId] }),
+  );
 }

@@ -1,6 +1,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { authCli, freePorts, repoRoot, silentProgress, startStack, type RunningStack, testRuntime } from "@platform/local-stack";
+import {
+  authCli,
+  freePorts,
+  repoRoot,
+  silentProgress,
+  startStack,
+  type RunningStack,
+  testRuntime,
+} from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import {
   createPublicClient,
@@ -64,7 +72,9 @@ export async function startIntentsStack(name: string, options: IntentsStackOptio
   const state = tempDir(name);
   let chainsTemplate: string | undefined;
   if (options.editTemplate) {
-    const template = JSON.parse(readFileSync(join(repoRoot, "deploy", "config", "local", "chains.json"), "utf8")) as Json;
+    const template = JSON.parse(
+      readFileSync(join(repoRoot, "deploy", "config", "local", "chains.json"), "utf8"),
+    ) as Json;
     options.editTemplate(template);
     chainsTemplate = join(state.path, "chains-template.json");
     writeFileSync(chainsTemplate, JSON.stringify(template));
@@ -99,7 +109,8 @@ export async function startIntentsStack(name: string, options: IntentsStackOptio
           await response.body?.cancel();
           return undefined;
         }
-        if (response.status !== 200) throw new Error(`GET intent ${orderId}: ${response.status} ${await response.text()}`);
+        if (response.status !== 200)
+          throw new Error(`GET intent ${orderId}: ${response.status} ${await response.text()}`);
         return (await response.json()) as Json;
       },
     };
@@ -126,17 +137,32 @@ export async function startIntentsStack(name: string, options: IntentsStackOptio
 
 async function issueToken(stack: RunningStack, base: string, name: string): Promise<string> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
-  const key = JSON.parse(await authCli(testRuntime(), ["keys", "create", "--name", name, "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"], { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! })) as {
+  const key = JSON.parse(
+    await authCli(
+      testRuntime(),
+      ["keys", "create", "--name", name, "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
+    ),
+  ) as {
     id: string;
     secret: string;
   };
-  const issued = await fetch(`${base}/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }) });
+  const issued = await fetch(`${base}/auth`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+  });
   return ((await issued.json()) as { access_token: string }).access_token;
 }
 
 function chainSide(stack: RunningStack, chainId: number): ChainSide {
   const described = stack.descriptor.chains.find((chain) => chain.chainId === chainId)!;
-  const chain = defineChain({ id: chainId, name: described.name, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [described.rpcUrl] } } });
+  const chain = defineChain({
+    id: chainId,
+    name: described.name,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [described.rpcUrl] } },
+  });
   const transport = http(described.rpcUrl);
   return {
     chainId,
@@ -151,7 +177,13 @@ function chainSide(stack: RunningStack, chainId: number): ChainSide {
 }
 
 /** Polls a record until `accept` holds; returns it. */
-export function intentBecomes(api: IntentsApi, orderId: string, accept: (record: Json | undefined) => boolean, what: string, timeoutMs = 20_000): Promise<Json | undefined> {
+export function intentBecomes(
+  api: IntentsApi,
+  orderId: string,
+  accept: (record: Json | undefined) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<Json | undefined> {
   return waitFor(
     async () => {
       const record = await api.intent(orderId);

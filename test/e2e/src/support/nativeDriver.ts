@@ -1,5 +1,14 @@
 import type { SubmittableExtrinsic } from "@polkadot/api/types";
-import { blockEvents, connectNativeChain, eventsOfExtrinsic, extrinsicFailure, nativeDevPair, nativeKeyring, nativeTx, type NativeChain } from "@platform/devnet";
+import {
+  blockEvents,
+  connectNativeChain,
+  eventsOfExtrinsic,
+  extrinsicFailure,
+  nativeDevPair,
+  nativeKeyring,
+  nativeTx,
+  type NativeChain,
+} from "@platform/devnet";
 import { rpcRequest } from "@platform/testing";
 import { randomBytes } from "node:crypto";
 
@@ -79,18 +88,31 @@ export async function connectNativeDriver(rpcUrl: string, httpUrl: string): Prom
       nonces.set(signer.address, nonce + 1);
       signed.push(await tx.signAsync(signer, { nonce, era: 0 }));
     }
-    const hash = await rpc<string>("dev_newBlock", [calls.length === 0 ? {} : { transactions: signed.map((extrinsic) => extrinsic.toHex()) }]);
+    const hash = await rpc<string>("dev_newBlock", [
+      calls.length === 0 ? {} : { transactions: signed.map((extrinsic) => extrinsic.toHex()) },
+    ]);
     const built = await api.rpc.chain.getBlock(hash);
     const inBlock = built.block.extrinsics.map((extrinsic) => extrinsic.hash.toHex());
     const extrinsicHashes = signed.map((extrinsic) => extrinsic.hash.toHex());
     const missing = extrinsicHashes.filter((extrinsicHash, index) => inBlock[index + 1] !== extrinsicHash);
-    if (missing.length > 0) throw new Error(`block ${hash}: ${missing.length} of ${calls.length} extrinsics not where they were put (the runtime refused them)`);
+    if (missing.length > 0)
+      throw new Error(
+        `block ${hash}: ${missing.length} of ${calls.length} extrinsics not where they were put (the runtime refused them)`,
+      );
     const records = await blockEvents(api, hash);
     calls.forEach((call, index) => {
       const failure = extrinsicFailure(api, eventsOfExtrinsic(records, index + 1));
-      if (failure !== undefined) throw new Error(`${call.tx.method.section}.${call.tx.method.method} of ${call.signer.address} failed in block ${hash}: ${failure}`);
+      if (failure !== undefined)
+        throw new Error(
+          `${call.tx.method.section}.${call.tx.method.method} of ${call.signer.address} failed in block ${hash}: ${failure}`,
+        );
     });
-    return { number: built.block.header.number.toNumber(), hash, parentHash: built.block.header.parentHash.toHex(), extrinsicHashes };
+    return {
+      number: built.block.header.number.toNumber(),
+      hash,
+      parentHash: built.block.header.parentHash.toHex(),
+      extrinsicHashes,
+    };
   };
 
   return {

@@ -43,7 +43,9 @@ export interface RuntimeReads {
   /** The network totals at the block, as decimal strings (counts as numbers). */
   networkTotals(blockHash: string): Promise<NetworkTotals>;
   /** Every added subnet's pool reserves at the block, by netuid. */
-  pools(blockHash: string): Promise<{ netuid: number; mechanism: number; taoIn: string; alphaIn: string; alphaOut: string }[]>;
+  pools(
+    blockHash: string,
+  ): Promise<{ netuid: number; mechanism: number; taoIn: string; alphaIn: string; alphaOut: string }[]>;
   /** Every subnet at the block: its settings, emission and metagraph, straight from storage. */
   subnets(blockHash: string): Promise<DirectSubnet[]>;
   /** Every alpha position of every subnet at the block: each coldkey with an `Alpha` entry, asked of StakeInfoRuntimeApi. */
@@ -103,10 +105,36 @@ export interface DirectNeuron {
 
 /** The per-subnet storage items `subnets()` reads by netuid. */
 const SUBNET_ITEMS = [
-  "subnetOwner", "subnetOwnerHotkey", "networkRegisteredAt", "subnetMechanism", "tempo", "subnetworkN", "maxAllowedUids", "maxAllowedValidators",
-  "networkRegistrationAllowed", "networkPowRegistrationAllowed", "burn", "minBurn", "maxBurn", "difficulty", "raoRecycledForRegistration",
-  "commitRevealWeightsEnabled", "revealPeriodEpochs", "liquidAlphaOn", "rho", "kappa", "immunityPeriod", "minAllowedWeights", "maxWeightsLimit",
-  "weightsVersionKey", "weightsSetRateLimit", "activityCutoff", "adjustmentAlpha", "bondsMovingAverage", "servingRateLimit", "emissionValues",
+  "subnetOwner",
+  "subnetOwnerHotkey",
+  "networkRegisteredAt",
+  "subnetMechanism",
+  "tempo",
+  "subnetworkN",
+  "maxAllowedUids",
+  "maxAllowedValidators",
+  "networkRegistrationAllowed",
+  "networkPowRegistrationAllowed",
+  "burn",
+  "minBurn",
+  "maxBurn",
+  "difficulty",
+  "raoRecycledForRegistration",
+  "commitRevealWeightsEnabled",
+  "revealPeriodEpochs",
+  "liquidAlphaOn",
+  "rho",
+  "kappa",
+  "immunityPeriod",
+  "minAllowedWeights",
+  "maxWeightsLimit",
+  "weightsVersionKey",
+  "weightsSetRateLimit",
+  "activityCutoff",
+  "adjustmentAlpha",
+  "bondsMovingAverage",
+  "servingRateLimit",
+  "emissionValues",
   "lastMechansimStepBlock",
 ] as const;
 
@@ -119,23 +147,45 @@ interface Codec {
 export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
   const api = await ApiPromise.create({ provider: new WsProvider(rpcUrl), noInitWarn: true });
   api.registry.register({
-    E2eStakeInfo: { hotkey: "[u8; 32]", coldkey: "[u8; 32]", netuid: "Compact<u16>", stake: "Compact<u64>", locked: "Compact<u64>", emission: "Compact<u64>", drain: "Compact<u64>", isRegistered: "bool" },
+    E2eStakeInfo: {
+      hotkey: "[u8; 32]",
+      coldkey: "[u8; 32]",
+      netuid: "Compact<u16>",
+      stake: "Compact<u64>",
+      locked: "Compact<u64>",
+      emission: "Compact<u64>",
+      drain: "Compact<u64>",
+      isRegistered: "bool",
+    },
   });
   // By hash: a number names another block once the chain has reorganised.
   const blocks = new Map<string, Promise<RuntimeBlock>>();
 
   const readBlock = async (number: number, hash: string): Promise<RuntimeBlock> => {
     const at = await api.at(hash);
-    const [signed, records, now] = await Promise.all([api.rpc.chain.getBlock(hash), at.query.system!.events!(), at.query.timestamp!.now!()]);
-    const events = (records as unknown as { phase: { isApplyExtrinsic: boolean; asApplyExtrinsic: Codec }; event: { section: string; method: string; data: Codec[] } }[]).map(
-      (record, index) => ({
-        index,
-        extrinsicIndex: record.phase.isApplyExtrinsic ? record.phase.asApplyExtrinsic.toNumber() : undefined,
-        name: `${capitalise(record.event.section)}.${record.event.method}`,
-        fields: [...record.event.data].map(fieldText),
-      }),
-    );
-    return { number, hash, timestampMs: Number((now as unknown as Codec).toString()), extrinsicHashes: signed.block.extrinsics.map((extrinsic) => extrinsic.hash.toHex()), events };
+    const [signed, records, now] = await Promise.all([
+      api.rpc.chain.getBlock(hash),
+      at.query.system!.events!(),
+      at.query.timestamp!.now!(),
+    ]);
+    const events = (
+      records as unknown as {
+        phase: { isApplyExtrinsic: boolean; asApplyExtrinsic: Codec };
+        event: { section: string; method: string; data: Codec[] };
+      }[]
+    ).map((record, index) => ({
+      index,
+      extrinsicIndex: record.phase.isApplyExtrinsic ? record.phase.asApplyExtrinsic.toNumber() : undefined,
+      name: `${capitalise(record.event.section)}.${record.event.method}`,
+      fields: [...record.event.data].map(fieldText),
+    }));
+    return {
+      number,
+      hash,
+      timestampMs: Number((now as unknown as Codec).toString()),
+      extrinsicHashes: signed.block.extrinsics.map((extrinsic) => extrinsic.hash.toHex()),
+      events,
+    };
   };
 
   const reads: RuntimeReads = {
@@ -153,24 +203,38 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
       const entry = (await api.at(blockHash)).query[pallet]?.[name];
       if (entry === undefined) throw new Error(`no storage item ${pallet}.${name} at ${blockHash}`);
       const value = (await entry(...keys)) as unknown as Codec & { toRawType(): string };
-      return value.toRawType() === "AccountId32" || value.toRawType() === "AccountId" ? value.toHex() : value.toString();
+      return value.toRawType() === "AccountId32" || value.toRawType() === "AccountId"
+        ? value.toHex()
+        : value.toString();
     },
 
     async account(blockHash, publicKey) {
       const at = await api.at(blockHash);
-      const { data } = (await at.query.system!.account!(publicKey)) as unknown as { data: { free: Codec; reserved: Codec; frozen: Codec } };
+      const { data } = (await at.query.system!.account!(publicKey)) as unknown as {
+        data: { free: Codec; reserved: Codec; frozen: Codec };
+      };
       return { free: data.free.toString(), reserved: data.reserved.toString(), frozen: data.frozen.toString() };
     },
 
     async positions(blockHash, publicKey) {
       const argument = `0x80${publicKey.slice(2)}`;
       // The node's raw answer (without the RPC type's own length prefix)...
-      const answer = (await api.rpc.state.call("StakeInfoRuntimeApi_get_stake_info_for_coldkey", argument, blockHash)).toU8a(true);
+      const answer = (
+        await api.rpc.state.call("StakeInfoRuntimeApi_get_stake_info_for_coldkey", argument, blockHash)
+      ).toU8a(true);
       // ...is a SCALE Vec<u8> holding the Vec<StakeInfo>.
       const content = api.registry.createType("Bytes", answer).toU8a(true);
-      const infos = api.registry.createType("Vec<E2eStakeInfo>", content) as unknown as { netuid: Codec; hotkey: Codec; stake: Codec }[];
+      const infos = api.registry.createType("Vec<E2eStakeInfo>", content) as unknown as {
+        netuid: Codec;
+        hotkey: Codec;
+        stake: Codec;
+      }[];
       return infos
-        .map((info) => ({ netuid: info.netuid.toNumber(), hotkey: info.hotkey.toHex(), stakeNalpha: info.stake.toString() }))
+        .map((info) => ({
+          netuid: info.netuid.toNumber(),
+          hotkey: info.hotkey.toHex(),
+          stakeNalpha: info.stake.toString(),
+        }))
         .filter((position) => position.stakeNalpha !== "0")
         .sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
     },
@@ -178,7 +242,11 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
     async priceTao(blockHash, netuid) {
       if (netuid === 0) return "1";
       const module = (await api.at(blockHash)).query.subtensorModule!;
-      const [mechanism, tao, alphaIn] = await Promise.all([module.subnetMechanism!(netuid), module.subnetTAO!(netuid), module.subnetAlphaIn!(netuid)]);
+      const [mechanism, tao, alphaIn] = await Promise.all([
+        module.subnetMechanism!(netuid),
+        module.subnetTAO!(netuid),
+        module.subnetAlphaIn!(netuid),
+      ]);
       if ((mechanism as unknown as Codec).toNumber() === 0) return "1";
       const alpha = BigInt((alphaIn as unknown as Codec).toString());
       if (alpha === 0n) return "0";
@@ -192,7 +260,9 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
       const at = await api.at(blockHash);
       const module = at.query.subtensorModule!;
       const text = async (read: Promise<unknown>) => String(await read);
-      const netuids = ((await module.networksAdded!.keys()) as unknown as { args: [Codec] }[]).map((key) => key.args[0].toNumber());
+      const netuids = ((await module.networksAdded!.keys()) as unknown as { args: [Codec] }[]).map((key) =>
+        key.args[0].toNumber(),
+      );
       const taos = await Promise.all(netuids.map((netuid) => text(module.subnetTAO!(netuid))));
       const locked = await Promise.all(netuids.map((netuid) => text(module.subnetLocked!(netuid))));
       const root = BigInt(taos[netuids.indexOf(0)] ?? "0");
@@ -214,14 +284,27 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
 
     async pools(blockHash) {
       const module = (await api.at(blockHash)).query.subtensorModule!;
-      const netuids = ((await module.networksAdded!.entries()) as unknown as [{ args: [Codec] }, { toJSON(): unknown }][])
+      const netuids = (
+        (await module.networksAdded!.entries()) as unknown as [{ args: [Codec] }, { toJSON(): unknown }][]
+      )
         .filter(([, added]) => added.toJSON() === true)
         .map(([key]) => key.args[0].toNumber())
         .sort((a, b) => a - b);
       return Promise.all(
         netuids.map(async (netuid) => {
-          const [mechanism, taoIn, alphaIn, alphaOut] = await Promise.all([module.subnetMechanism!(netuid), module.subnetTAO!(netuid), module.subnetAlphaIn!(netuid), module.subnetAlphaOut!(netuid)]);
-          return { netuid, mechanism: Number(String(mechanism)), taoIn: String(taoIn), alphaIn: String(alphaIn), alphaOut: String(alphaOut) };
+          const [mechanism, taoIn, alphaIn, alphaOut] = await Promise.all([
+            module.subnetMechanism!(netuid),
+            module.subnetTAO!(netuid),
+            module.subnetAlphaIn!(netuid),
+            module.subnetAlphaOut!(netuid),
+          ]);
+          return {
+            netuid,
+            mechanism: Number(String(mechanism)),
+            taoIn: String(taoIn),
+            alphaIn: String(alphaIn),
+            alphaOut: String(alphaOut),
+          };
         }),
       );
     },
@@ -229,24 +312,43 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
     async subnets(blockHash) {
       const at = await api.at(blockHash);
       const module = at.query.subtensorModule!;
-      const netuids = ((await module.networksAdded!.entries()) as unknown as [{ args: [Codec] }, { toJSON(): unknown }][])
+      const netuids = (
+        (await module.networksAdded!.entries()) as unknown as [{ args: [Codec] }, { toJSON(): unknown }][]
+      )
         .filter(([, added]) => added.toJSON() === true)
         .map(([key]) => key.args[0].toNumber())
         .sort((a, b) => a - b);
       const text = (value: unknown) => {
         const codec = value as Codec & { toRawType(): string };
-        return codec.toRawType() === "AccountId32" || codec.toRawType() === "AccountId" ? codec.toHex() : codec.toString();
+        return codec.toRawType() === "AccountId32" || codec.toRawType() === "AccountId"
+          ? codec.toHex()
+          : codec.toString();
       };
-      const utf8 = (value: unknown) => Buffer.from((value as { toU8a(bare: boolean): Uint8Array }).toU8a(true)).toString("utf8");
+      const utf8 = (value: unknown) =>
+        Buffer.from((value as { toU8a(bare: boolean): Uint8Array }).toU8a(true)).toString("utf8");
       return Promise.all(
         netuids.map(async (netuid): Promise<DirectSubnet> => {
           const items: Record<string, string> = {};
           await Promise.all(SUBNET_ITEMS.map(async (item) => (items[item] = text(await module[item]!(netuid)))));
-          const identity = (await module.subnetIdentities!(netuid)) as unknown as { isSome: boolean; unwrap(): { subnetName: unknown } };
-          const alphaValues = ((await module.alphaValues!(netuid)) as unknown as Codec[]).map((value) => value.toNumber()) as [number, number];
+          const identity = (await module.subnetIdentities!(netuid)) as unknown as {
+            isSome: boolean;
+            unwrap(): { subnetName: unknown };
+          };
+          const alphaValues = ((await module.alphaValues!(netuid)) as unknown as Codec[]).map((value) =>
+            value.toNumber(),
+          ) as [number, number];
           const vector = async (item: string) => (await module[item]!(netuid)) as unknown as Codec[];
           const [active, permit, dividends, incentive, consensus, vtrust, emission, lastUpdate] = await Promise.all(
-            ["active", "validatorPermit", "dividends", "incentive", "consensus", "validatorTrust", "emission", "lastUpdate"].map(vector),
+            [
+              "active",
+              "validatorPermit",
+              "dividends",
+              "incentive",
+              "consensus",
+              "validatorTrust",
+              "emission",
+              "lastUpdate",
+            ].map(vector),
           );
           const keys = (await module.keys!.entries(netuid)) as unknown as [{ args: [Codec, Codec] }, Codec][];
           const neurons = await Promise.all(
@@ -287,11 +389,18 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
 
     async holders(blockHash) {
       const at = await api.at(blockHash);
-      const coldkeys = new Set(((await at.query.subtensorModule!.alpha!.keys()) as unknown as { args: [Codec, Codec, Codec] }[]).map((key) => key.args[1].toHex()));
+      const coldkeys = new Set(
+        ((await at.query.subtensorModule!.alpha!.keys()) as unknown as { args: [Codec, Codec, Codec] }[]).map((key) =>
+          key.args[1].toHex(),
+        ),
+      );
       const bySubnet = new Map<number, { coldkey: string; hotkey: string; alphaNalpha: string }[]>();
       for (const coldkey of coldkeys) {
         for (const position of await reads.positions(blockHash, coldkey)) {
-          bySubnet.set(position.netuid, [...(bySubnet.get(position.netuid) ?? []), { coldkey, hotkey: position.hotkey, alphaNalpha: position.stakeNalpha }]);
+          bySubnet.set(position.netuid, [
+            ...(bySubnet.get(position.netuid) ?? []),
+            { coldkey, hotkey: position.hotkey, alphaNalpha: position.stakeNalpha },
+          ]);
         }
       }
       return bySubnet;
@@ -309,5 +418,7 @@ const capitalise = (section: string) => section.charAt(0).toUpperCase() + sectio
 /** Account ids and H160s (fixed byte arrays) as hex; numbers and everything else as text. */
 function fieldText(field: Codec): string {
   const type = (field as unknown as { toRawType(): string }).toRawType();
-  return type === "AccountId32" || type === "AccountId" || type === "H160" || type === "H256" || type.startsWith("[u8;") ? field.toHex() : field.toString();
+  return type === "AccountId32" || type === "AccountId" || type === "H160" || type === "H256" || type.startsWith("[u8;")
+    ? field.toHex()
+    : field.toString();
 }

@@ -23,7 +23,8 @@ async function all(context: NativeSubnetsContext, path: string): Promise<{ first
 }
 
 const ratio = (raw: number) => formatU16Ratio(BigInt(raw));
-const account = (publicKey: string | undefined) => (publicKey === undefined || /^0x0+$/.test(publicKey) ? null : publicKey);
+const account = (publicKey: string | undefined) =>
+  publicKey === undefined || /^0x0+$/.test(publicKey) ? null : publicKey;
 
 /**
  * The subnet routes of the Data API against the real runtime: every value equals a direct read of
@@ -38,7 +39,9 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
     return holdersAt.get(blockHash)!;
   };
   const direct = async (body: Json): Promise<Map<number, DirectSubnet>> =>
-    new Map((await context.runtime().subnets(await context.asOfHash(body))).map((subnet) => [subnet.netuid, subnet] as const));
+    new Map(
+      (await context.runtime().subnets(await context.asOfHash(body))).map((subnet) => [subnet.netuid, subnet] as const),
+    );
 
   it("subnets/latest: owner, identity, registration, settings, hyperparameters, epochs and UID counts from storage", async () => {
     const { first, items } = await all(context, "/data/v1/subnets/latest?limit=256");
@@ -51,7 +54,10 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
       expect(item, where).toMatchObject({
         name: subnet.identityName === undefined || subnet.identityName === "" ? null : subnet.identityName,
         symbol: subnet.symbol,
-        owner: { coldkey: account(raw.subnetOwner) === null ? null : { public_key: raw.subnetOwner }, hotkey: account(raw.subnetOwnerHotkey) === null ? null : { public_key: raw.subnetOwnerHotkey } },
+        owner: {
+          coldkey: account(raw.subnetOwner) === null ? null : { public_key: raw.subnetOwner },
+          hotkey: account(raw.subnetOwnerHotkey) === null ? null : { public_key: raw.subnetOwnerHotkey },
+        },
         registered_at_block: Number(raw.networkRegisteredAt),
         mechanism: raw.subnetMechanism === "1" ? "dynamic" : "stable",
         tempo: Number(raw.tempo),
@@ -72,7 +78,11 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
         },
         emission_enabled: item.netuid !== 0 && BigInt(raw.emissionValues!) > 0n,
         commit_reveal: { enabled: raw.commitRevealWeightsEnabled === "true", interval: Number(raw.revealPeriodEpochs) },
-        liquid_alpha: { enabled: raw.liquidAlphaOn === "true", alpha_low: ratio(subnet.alphaValues[0]), alpha_high: ratio(subnet.alphaValues[1]) },
+        liquid_alpha: {
+          enabled: raw.liquidAlphaOn === "true",
+          alpha_low: ratio(subnet.alphaValues[0]),
+          alpha_high: ratio(subnet.alphaValues[1]),
+        },
         hyperparameters: {
           rho: Number(raw.rho),
           kappa: Number(raw.kappa),
@@ -87,14 +97,19 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
           serving_rate_limit: Number(raw.servingRateLimit),
         },
       });
-      expect(item._embedded.pool.price_tao, where).toBe(await context.runtime().priceTao(first.as_of.block_hash, item.netuid));
+      expect(item._embedded.pool.price_tao, where).toBe(
+        await context.runtime().priceTao(first.as_of.block_hash, item.netuid),
+      );
     }
     // The seed named subnets and registered neurons: the comparison went through identities and metagraphs.
     expect(items.some((item) => item.name !== null && item.uid_count > 1)).toBe(true);
   });
 
   it("subnet-pools/latest: every pool's reserves, issuance and price from SubnetTAO, SubnetAlphaIn and SubnetAlphaOut", async () => {
-    const { first, items } = await all(context, "/data/v1/subnet-pools/latest?include_root=true&sort=netuid&order=asc&limit=256");
+    const { first, items } = await all(
+      context,
+      "/data/v1/subnet-pools/latest?include_root=true&sort=netuid&order=asc&limit=256",
+    );
     const blockHash = await context.asOfHash(first);
     const pools = await context.runtime().pools(blockHash);
     expect(items.map((item) => item.netuid)).toEqual(pools.map((pool) => pool.netuid));
@@ -118,11 +133,17 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
     const subnets = await direct(await context.get("/data/v1/subnets/latest"));
     let compared = 0;
     for (const netuid of subnets.keys()) {
-      const { first, items } = await all(context, `/data/v1/subnets/${netuid}/validators/latest?permit_only=false&sort=uid&order=asc&limit=256`);
+      const { first, items } = await all(
+        context,
+        `/data/v1/subnets/${netuid}/validators/latest?permit_only=false&sort=uid&order=asc&limit=256`,
+      );
       const subnet = (await direct(first)).get(netuid)!;
       // Without the permit filter the route lists every UID holding stake; compare exactly those.
       const staked = subnet.neurons.filter((neuron) => BigInt(neuron.alphaStake) > 0n || BigInt(neuron.rootStake) > 0n);
-      expect(items.map((item) => item.uid), `subnet ${netuid} uids`).toEqual(staked.map((neuron) => neuron.uid));
+      expect(
+        items.map((item) => item.uid),
+        `subnet ${netuid} uids`,
+      ).toEqual(staked.map((neuron) => neuron.uid));
       items.forEach((item, index) => {
         const neuron = staked[index]!;
         expect(item, `subnet ${netuid} uid ${neuron.uid}`).toMatchObject({
@@ -172,17 +193,31 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
     // Every subnet's answer first, back to back (they mostly share one as_of block), then the
     // runtime's positions once per block they name: StakeInfo is a runtime call per coldkey.
     const answers = [];
-    for (const netuid of subnets.keys()) answers.push({ netuid, ...(await all(context, `/data/v1/subnets/${netuid}/holders/top?group_by=position&limit=500`)) });
+    for (const netuid of subnets.keys())
+      answers.push({
+        netuid,
+        ...(await all(context, `/data/v1/subnets/${netuid}/holders/top?group_by=position&limit=500`)),
+      });
     let unregistered = 0;
     for (const { netuid, first, items } of answers) {
       expect(first.coverage).toBe("complete");
       const asOf = await context.asOfHash(first);
       const positions = (await holders(asOf)).get(netuid) ?? [];
       const order = (a: { alphaNalpha: string; coldkey: string; hotkey: string }, b: typeof a) =>
-        BigInt(a.alphaNalpha) === BigInt(b.alphaNalpha) ? (a.coldkey + a.hotkey < b.coldkey + b.hotkey ? -1 : 1) : BigInt(a.alphaNalpha) > BigInt(b.alphaNalpha) ? -1 : 1;
+        BigInt(a.alphaNalpha) === BigInt(b.alphaNalpha)
+          ? a.coldkey + a.hotkey < b.coldkey + b.hotkey
+            ? -1
+            : 1
+          : BigInt(a.alphaNalpha) > BigInt(b.alphaNalpha)
+            ? -1
+            : 1;
       const expected = positions.filter((position) => BigInt(position.alphaNalpha) > 0n).sort(order);
       expect(
-        items.map((item) => ({ coldkey: item.coldkey.public_key, hotkey: item.hotkey.public_key, alphaNalpha: item.alpha_nalpha })),
+        items.map((item) => ({
+          coldkey: item.coldkey.public_key,
+          hotkey: item.hotkey.public_key,
+          alphaNalpha: item.alpha_nalpha,
+        })),
         `holders of subnet ${netuid} at ${first.as_of.block_number}`,
       ).toEqual(expected);
       expect(first.holders_count).toBe(new Set(expected.map((position) => position.coldkey)).size);

@@ -17,9 +17,13 @@ const FUZZ_DIR = join(repoRoot, "test/e2e/fuzz");
 /** The virtual environment install-deps.sh made for test/e2e/fuzz/requirements.txt. */
 export function fuzzVenv(): string {
   const cache = process.env.PLATFORM_CACHE_DIR ?? join(homedir(), ".cache/chain-intents-platform");
-  const digest = createHash("sha256").update(readFileSync(join(FUZZ_DIR, "requirements.txt"))).digest("hex").slice(0, 12);
+  const digest = createHash("sha256")
+    .update(readFileSync(join(FUZZ_DIR, "requirements.txt")))
+    .digest("hex")
+    .slice(0, 12);
   const venv = join(cache, `fuzz-venv-${digest}`);
-  if (!existsSync(join(venv, "bin/schemathesis"))) throw new Error(`no schemathesis in ${venv}: run deploy/local/install-deps.sh`);
+  if (!existsSync(join(venv, "bin/schemathesis")))
+    throw new Error(`no schemathesis in ${venv}: run deploy/local/install-deps.sh`);
   return venv;
 }
 
@@ -98,6 +102,7 @@ export async function runSchemathesis(target: FuzzTarget): Promise<FuzzRun> {
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exitCode = await new Promise<number | null>((resolve) => child.on("close", resolve));
   const report = existsSync(junit) ? readFileSync(junit, "utf8") : "";
-  const count = (name: string) => Number(new RegExp(`<testsuite[^>]* ${name}="(\\d+)"`).exec(report)?.[1] ?? Number.NaN);
+  const count = (name: string) =>
+    Number(new RegExp(`<testsuite[^>]* ${name}="(\\d+)"`).exec(report)?.[1] ?? Number.NaN);
   return { exitCode, output, testCases: count("tests"), failures: count("failures"), errors: count("errors") };
 }

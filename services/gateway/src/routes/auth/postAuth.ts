@@ -27,7 +27,9 @@ const authBody = z
     ],
     {
       error: (issue) =>
-        (issue.input as { type?: unknown } | undefined)?.type === undefined ? "is required" : "must be API_KEY or REFRESH_TOKEN",
+        (issue.input as { type?: unknown } | undefined)?.type === undefined
+          ? "is required"
+          : "must be API_KEY or REFRESH_TOKEN",
     },
   )
   .register(unknownDiscriminatorCodes, { code: "UNSUPPORTED_GRANT_TYPE" });
@@ -51,7 +53,12 @@ export function postAuthRoute(auth: AuthServiceClient) {
         status: 200,
         description: "Tokens issued",
         contentType: "application/json",
-        example: { access_token: "eyJhbGciOiJFZERTQSIs…", token_type: "Bearer", expires_in: "900", refresh_token: "rt_6Jv…" },
+        example: {
+          access_token: "eyJhbGciOiJFZERTQSIs…",
+          token_type: "Bearer",
+          expires_in: "900",
+          refresh_token: "rt_6Jv…",
+        },
       },
       errors: [
         { status: 400, code: "INVALID_REQUEST" },
@@ -89,7 +96,12 @@ export function postAuthRoute(auth: AuthServiceClient) {
         };
       } catch (error) {
         if (error instanceof AppError && error.grpcStatus === status.UNAUTHENTICATED) {
-          throw new HttpProblem({ code: error.code, grpcStatus: error.grpcStatus, detail: error.detail, headers: { "www-authenticate": 'ApiKey realm="auth"' } });
+          throw new HttpProblem({
+            code: error.code,
+            grpcStatus: error.grpcStatus,
+            detail: error.detail,
+            headers: { "www-authenticate": 'ApiKey realm="auth"' },
+          });
         }
         throw error;
       }

@@ -7,7 +7,12 @@ import { startGrpcServer, unaryHandler, type RunningGrpcServer } from "@platform
 import { createLogger } from "@platform/log";
 import { Interval, SortOrder } from "@platform/proto/common/v1/common";
 import { Direction, TransactionType } from "@platform/proto/common/v1/network";
-import { AccountsServiceService, Valuation, type ListTransactionsRequest, type Transaction } from "@platform/proto/data/v1/accounts";
+import {
+  AccountsServiceService,
+  Valuation,
+  type ListTransactionsRequest,
+  type Transaction,
+} from "@platform/proto/data/v1/accounts";
 import { MarketServiceService, PoolSort, SeriesFormat } from "@platform/proto/data/v1/market";
 import { HolderGrouping, SubnetsServiceService, ValidatorSort } from "@platform/proto/data/v1/subnets";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
@@ -68,22 +73,29 @@ function handler<Req, Res>(name: string, answer: (request: Req) => Res) {
 }
 
 function checkNetuids(netuids: number[]) {
-  if (netuids.includes(UNKNOWN_NETUID)) throw notFound("NETUID_NOT_FOUND", `no subnet ${UNKNOWN_NETUID}`, { netuid: UNKNOWN_NETUID });
+  if (netuids.includes(UNKNOWN_NETUID))
+    throw notFound("NETUID_NOT_FOUND", `no subnet ${UNKNOWN_NETUID}`, { netuid: UNKNOWN_NETUID });
 }
 
 function checkWindow(window: { start?: string | undefined } | undefined) {
-  if (window?.start !== undefined && window.start < OLDEST) throw invalidArgument("WINDOW_TOO_LARGE", "the window is longer than the interval allows", { parameter: "start" });
+  if (window?.start !== undefined && window.start < OLDEST)
+    throw invalidArgument("WINDOW_TOO_LARGE", "the window is longer than the interval allows", { parameter: "start" });
 }
 
 function listTransactions(request: ListTransactionsRequest) {
   checkWindow(request.window);
   const cursor = request.page?.cursor ?? "";
-  if (cursor !== "" && !/^o\d+$/.test(cursor)) throw invalidArgument("INVALID_CURSOR", "the cursor does not belong to this query", { parameter: "cursor" });
+  if (cursor !== "" && !/^o\d+$/.test(cursor))
+    throw invalidArgument("INVALID_CURSOR", "the cursor does not belong to this query", { parameter: "cursor" });
   const offset = cursor === "" ? 0 : Number(cursor.slice(1));
   const limit = request.page?.limit ?? 50;
   const transactions = ledger.slice(offset, offset + limit);
   const hasMore = offset + limit < ledger.length;
-  return { ...transactionsExample, transactions, page: { limit, hasMore, nextCursor: hasMore ? `o${offset + limit}` : undefined } };
+  return {
+    ...transactionsExample,
+    transactions,
+    page: { limit, hasMore, nextCursor: hasMore ? `o${offset + limit}` : undefined },
+  };
 }
 
 beforeAll(async () => {
@@ -96,7 +108,10 @@ beforeAll(async () => {
         definition: AccountsServiceService,
         implementation: {
           getBalanceLatest: handler("getBalanceLatest", () => balanceLatestExample),
-          getBalanceHistory: handler("getBalanceHistory", (request: { window?: { start?: string } }) => (checkWindow(request.window), balanceHistoryExample)),
+          getBalanceHistory: handler(
+            "getBalanceHistory",
+            (request: { window?: { start?: string } }) => (checkWindow(request.window), balanceHistoryExample),
+          ),
           listTransactions: handler("listTransactions", listTransactions),
         },
       },
@@ -105,24 +120,45 @@ beforeAll(async () => {
         definition: MarketServiceService,
         implementation: {
           getPriceLatest: handler("getPriceLatest", () => priceLatestExample),
-          getPriceHistory: handler("getPriceHistory", (request: { window?: { start?: string } }) => (checkWindow(request.window), priceHistoryExample)),
+          getPriceHistory: handler(
+            "getPriceHistory",
+            (request: { window?: { start?: string } }) => (checkWindow(request.window), priceHistoryExample),
+          ),
           getNetworkStatsLatest: handler("getNetworkStatsLatest", () => networkStatsExample),
-          getSubnetPoolsLatest: handler("getSubnetPoolsLatest", (request: { netuids: number[] }) => (checkNetuids(request.netuids), poolsLatestExample)),
-          getSubnetPoolsHistory: handler("getSubnetPoolsHistory", (request: { netuids: number[]; window?: { start?: string } }) => {
-            checkNetuids(request.netuids);
-            checkWindow(request.window);
-            return poolsHistoryExample;
-          }),
-          getSubnetEmissionsLatest: handler("getSubnetEmissionsLatest", (request: { netuids: number[] }) => (checkNetuids(request.netuids), emissionsLatestExample)),
+          getSubnetPoolsLatest: handler(
+            "getSubnetPoolsLatest",
+            (request: { netuids: number[] }) => (checkNetuids(request.netuids), poolsLatestExample),
+          ),
+          getSubnetPoolsHistory: handler(
+            "getSubnetPoolsHistory",
+            (request: { netuids: number[]; window?: { start?: string } }) => {
+              checkNetuids(request.netuids);
+              checkWindow(request.window);
+              return poolsHistoryExample;
+            },
+          ),
+          getSubnetEmissionsLatest: handler(
+            "getSubnetEmissionsLatest",
+            (request: { netuids: number[] }) => (checkNetuids(request.netuids), emissionsLatestExample),
+          ),
         },
       },
       {
         name: "platform.data.v1.SubnetsService",
         definition: SubnetsServiceService,
         implementation: {
-          getSubnetsLatest: handler("getSubnetsLatest", (request: { netuids: number[] }) => (checkNetuids(request.netuids), subnetsLatestExample)),
-          getValidatorsLatest: handler("getValidatorsLatest", (request: { netuid: number }) => (checkNetuids([request.netuid]), validatorsLatestExample)),
-          getHoldersTop: handler("getHoldersTop", (request: { netuid: number }) => (checkNetuids([request.netuid]), holdersTopExample)),
+          getSubnetsLatest: handler(
+            "getSubnetsLatest",
+            (request: { netuids: number[] }) => (checkNetuids(request.netuids), subnetsLatestExample),
+          ),
+          getValidatorsLatest: handler(
+            "getValidatorsLatest",
+            (request: { netuid: number }) => (checkNetuids([request.netuid]), validatorsLatestExample),
+          ),
+          getHoldersTop: handler(
+            "getHoldersTop",
+            (request: { netuid: number }) => (checkNetuids([request.netuid]), holdersTopExample),
+          ),
         },
       },
     ],
@@ -147,7 +183,12 @@ beforeAll(async () => {
     guard: async (context, route) => {
       const scopes = (context.header("x-test-scopes") ?? "data:read").split(",");
       if (!scopes.includes(route.scope)) {
-        throw new HttpProblem({ code: "FORBIDDEN", grpcStatus: status.PERMISSION_DENIED, detail: `this API key lacks the scope ${route.scope}`, headers: {} });
+        throw new HttpProblem({
+          code: "FORBIDDEN",
+          grpcStatus: status.PERMISSION_DENIED,
+          detail: `this API key lacks the scope ${route.scope}`,
+          headers: {},
+        });
       }
       return { keyId: "ak_data", headers: {} };
     },
@@ -192,10 +233,20 @@ const asked = (method: string) => seen.get(method)!.request as Record<string, an
 describe("Data API routes: answers", () => {
   it("balance/latest renders the backend's answer and asks with the parsed valuation and netuids", async () => {
     const body = await ok(`/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=spot&netuid=0,64&unknown=1`);
-    expect(body._links.self).toEqual({ href: `/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=spot&netuid=0%2C64` });
-    expect(body).toMatchObject({ as_of: { chain_id: 945, block_number: 7012345, finality: "latest" }, address: { ss58: ALICE.ss58, kind: "substrate" }, balance_total_rao: "101186669152" });
+    expect(body._links.self).toEqual({
+      href: `/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=spot&netuid=0%2C64`,
+    });
+    expect(body).toMatchObject({
+      as_of: { chain_id: 945, block_number: 7012345, finality: "latest" },
+      address: { ss58: ALICE.ss58, kind: "substrate" },
+      balance_total_rao: "101186669152",
+    });
     expect(body._embedded.positions).toHaveLength(2);
-    expect(asked("getBalanceLatest")).toEqual({ address: ALICE.ss58, valuation: Valuation.VALUATION_SPOT, netuids: [0, 64] });
+    expect(asked("getBalanceLatest")).toEqual({
+      address: ALICE.ss58,
+      valuation: Valuation.VALUATION_SPOT,
+      netuids: [0, 64],
+    });
     // The call carries the request id and the API key id for the backend's logs, never a token.
     const metadata = seen.get("getBalanceLatest")!.metadata;
     expect(metadata.get("x-api-key-id")).toEqual(["ak_data"]);
@@ -205,21 +256,33 @@ describe("Data API routes: answers", () => {
 
   it("balance/latest passes an EVM address and a 32-byte key through unchanged", async () => {
     await ok(`/data/v1/accounts/${EVM}/balance/latest`);
-    expect(asked("getBalanceLatest")).toMatchObject({ address: EVM, valuation: Valuation.VALUATION_UNSPECIFIED, netuids: [] });
+    expect(asked("getBalanceLatest")).toMatchObject({
+      address: EVM,
+      valuation: Valuation.VALUATION_UNSPECIFIED,
+      netuids: [],
+    });
     await ok(`/data/v1/accounts/${ALICE.publicKey}/balance/latest`);
     expect(asked("getBalanceLatest").address).toBe(ALICE.publicKey);
   });
 
   it("balance/history converts unix seconds to RFC 3339 and applies the documented default limit", async () => {
-    const body = await ok(`/data/v1/accounts/${ALICE.ss58}/balance/history?start=1787184000&end=2026-08-20T12:00:00%2B02:00&interval=1h`);
+    const body = await ok(
+      `/data/v1/accounts/${ALICE.ss58}/balance/history?start=1787184000&end=2026-08-20T12:00:00%2B02:00&interval=1h`,
+    );
     expect(asked("getBalanceHistory")).toEqual({
       address: ALICE.ss58,
-      window: { start: "2026-08-20T00:00:00.000Z", end: "2026-08-20T10:00:00.000Z", interval: Interval.INTERVAL_ONE_HOUR },
+      window: {
+        start: "2026-08-20T00:00:00.000Z",
+        end: "2026-08-20T10:00:00.000Z",
+        interval: Interval.INTERVAL_ONE_HOUR,
+      },
       page: { limit: 100, cursor: "" },
       order: SortOrder.SORT_ORDER_UNSPECIFIED,
     });
     expect(body).toMatchObject({ interval: "1d", page: { limit: 1, has_more: true } });
-    expect(body._links.self.href).toBe(`/data/v1/accounts/${ALICE.ss58}/balance/history?start=2026-08-20T00%3A00%3A00.000Z&end=2026-08-20T10%3A00%3A00.000Z&interval=1h`);
+    expect(body._links.self.href).toBe(
+      `/data/v1/accounts/${ALICE.ss58}/balance/history?start=2026-08-20T00%3A00%3A00.000Z&end=2026-08-20T10%3A00%3A00.000Z&interval=1h`,
+    );
     expect(body._links.next.href).toContain("cursor=");
     expect(body._embedded.items[0]).toMatchObject({ block_number: 7011999, change_total_rao: "-1500" });
   });
@@ -236,7 +299,11 @@ describe("Data API routes: answers", () => {
       counterparty: EVM,
       minAmountRao: "10",
       maxAmountRao: "20",
-      window: { interval: Interval.INTERVAL_UNSPECIFIED, start: "2026-08-13T00:00:00.000Z", end: "2026-08-20T00:00:00.000Z" },
+      window: {
+        interval: Interval.INTERVAL_UNSPECIFIED,
+        start: "2026-08-13T00:00:00.000Z",
+        end: "2026-08-20T00:00:00.000Z",
+      },
       page: { limit: 3, cursor: "" },
       order: SortOrder.SORT_ORDER_ASC,
     });
@@ -279,15 +346,30 @@ describe("Data API routes: answers", () => {
 
   it("network stats", async () => {
     const body = await ok("/data/v1/network/stats/latest");
-    expect(body).toMatchObject({ total_issuance_rao: "9503125500000000", blocks_per_day: 7200, subnets_count: 129, registration: { neuron_burn: { median_rao: "120000000" } } });
+    expect(body).toMatchObject({
+      total_issuance_rao: "9503125500000000",
+      blocks_per_day: 7200,
+      subnets_count: 129,
+      registration: { neuron_burn: { median_rao: "120000000" } },
+    });
   });
 
   it("subnet pools latest and history", async () => {
     const latest = await ok("/data/v1/subnet-pools/latest?include_root=true&sort=price_change_24h&order=asc");
-    expect(asked("getSubnetPoolsLatest")).toEqual({ netuids: [], includeRoot: true, sort: PoolSort.POOL_SORT_PRICE_CHANGE_24H, order: SortOrder.SORT_ORDER_ASC, page: { limit: 256, cursor: "" } });
+    expect(asked("getSubnetPoolsLatest")).toEqual({
+      netuids: [],
+      includeRoot: true,
+      sort: PoolSort.POOL_SORT_PRICE_CHANGE_24H,
+      order: SortOrder.SORT_ORDER_ASC,
+      page: { limit: 256, cursor: "" },
+    });
     expect(latest._embedded.items[0]).toMatchObject({ netuid: 64, price_tao: "0.003927757700", mechanism: "dynamic" });
     const history = await ok("/data/v1/subnet-pools/history?netuid=64,65&interval=block&block_start=7000000");
-    expect(asked("getSubnetPoolsHistory")).toMatchObject({ netuids: [64, 65], window: { interval: Interval.INTERVAL_BLOCK, blockStart: "7000000" }, format: SeriesFormat.SERIES_FORMAT_UNSPECIFIED });
+    expect(asked("getSubnetPoolsHistory")).toMatchObject({
+      netuids: [64, 65],
+      window: { interval: Interval.INTERVAL_BLOCK, blockStart: "7000000" },
+      format: SeriesFormat.SERIES_FORMAT_UNSPECIFIED,
+    });
     expect(history._embedded.items[0]).toMatchObject({ netuid: 64, price_close_tao: "0.003927757700" });
   });
 
@@ -299,17 +381,35 @@ describe("Data API routes: answers", () => {
 
   it("subnets, validators and holders", async () => {
     const subnets = await ok("/data/v1/subnets/latest?sort=uid_count");
-    expect(subnets._embedded.items[0]).toMatchObject({ netuid: 64, _embedded: { pool: { price_tao: "0.003927757700" } } });
+    expect(subnets._embedded.items[0]).toMatchObject({
+      netuid: 64,
+      _embedded: { pool: { price_tao: "0.003927757700" } },
+    });
     const validators = await ok("/data/v1/subnets/64/validators/latest?permit_only=false&sort=vtrust&limit=256");
-    expect(asked("getValidatorsLatest")).toEqual({ netuid: 64, includeWithoutPermit: true, sort: ValidatorSort.VALIDATOR_SORT_VTRUST, order: SortOrder.SORT_ORDER_UNSPECIFIED, page: { limit: 256, cursor: "" } });
+    expect(asked("getValidatorsLatest")).toEqual({
+      netuid: 64,
+      includeWithoutPermit: true,
+      sort: ValidatorSort.VALIDATOR_SORT_VTRUST,
+      order: SortOrder.SORT_ORDER_UNSPECIFIED,
+      page: { limit: 256, cursor: "" },
+    });
     expect(validators).toMatchObject({ netuid: 64 });
     expect(validators._embedded.items[0]).toMatchObject({ uid: 140, alpha_stake_nalpha: "28193611901088" });
     // An empty cursor is the first page.
     const first = await ok("/data/v1/subnets/0/validators/latest?cursor=");
-    expect(asked("getValidatorsLatest")).toMatchObject({ netuid: 0, includeWithoutPermit: false, page: { limit: 64, cursor: "" } });
+    expect(asked("getValidatorsLatest")).toMatchObject({
+      netuid: 0,
+      includeWithoutPermit: false,
+      page: { limit: 64, cursor: "" },
+    });
     expect(first._links.self).toEqual({ href: "/data/v1/subnets/0/validators/latest" });
     const holders = await ok("/data/v1/subnets/64/holders/top?group_by=position&min_alpha_nalpha=1000");
-    expect(asked("getHoldersTop")).toEqual({ netuid: 64, groupBy: HolderGrouping.HOLDER_GROUPING_POSITION, minAlphaNalpha: "1000", page: { limit: 100, cursor: "" } });
+    expect(asked("getHoldersTop")).toEqual({
+      netuid: 64,
+      groupBy: HolderGrouping.HOLDER_GROUPING_POSITION,
+      minAlphaNalpha: "1000",
+      page: { limit: 100, cursor: "" },
+    });
     expect(holders).toMatchObject({ holders_count: 5123, coverage: "registered_hotkeys_only" });
   });
 });
@@ -330,12 +430,24 @@ describe("Data API routes: refusals", () => {
     [`${account}/balance/history?start=yesterday`, "INVALID_PARAMETER", "start"],
     [`${account}/balance/history?start=2026-02-30T00:00:00Z`, "INVALID_PARAMETER", "start"],
     [`${account}/balance/history?start=2026-08-20T00:00:00Z&end=2026-08-19T00:00:00Z`, "INVALID_PARAMETER", "end"],
-    ["/data/v1/subnet-pools/history?netuid=1&interval=block&start=2026-08-20T00:00:00Z&block_start=5", "INVALID_PARAMETER", "block_start"],
-    ["/data/v1/subnet-pools/history?netuid=1&interval=block&block_start=10&block_end=5", "INVALID_PARAMETER", "block_end"],
+    [
+      "/data/v1/subnet-pools/history?netuid=1&interval=block&start=2026-08-20T00:00:00Z&block_start=5",
+      "INVALID_PARAMETER",
+      "block_start",
+    ],
+    [
+      "/data/v1/subnet-pools/history?netuid=1&interval=block&block_start=10&block_end=5",
+      "INVALID_PARAMETER",
+      "block_end",
+    ],
     ["/data/v1/subnet-pools/history?netuid=1&block_start=10", "INVALID_PARAMETER", "block_start"],
     ["/data/v1/subnet-pools/history?netuid=1&interval=1h&block_end=10", "INVALID_PARAMETER", "block_end"],
     ["/data/v1/subnet-pools/history?netuid=1&interval=block&start=2026-08-20T00:00:00Z", "INVALID_PARAMETER", "start"],
-    [`${account}/balance/history?start=2026-08-20T00:00:00.000000000001Z&end=2026-08-20T00:00:00Z`, "INVALID_PARAMETER", "end"],
+    [
+      `${account}/balance/history?start=2026-08-20T00:00:00.000000000001Z&end=2026-08-20T00:00:00Z`,
+      "INVALID_PARAMETER",
+      "end",
+    ],
     [`${account}/balance/history?limit=1001`, "INVALID_PARAMETER", "limit"],
     [`${account}/balance/history?order=up`, "INVALID_PARAMETER", "order"],
     [`${account}/transactions?limit=201`, "INVALID_PARAMETER", "limit"],
@@ -354,7 +466,11 @@ describe("Data API routes: refusals", () => {
     ["/data/v1/subnet-pools/latest?sort=name", "INVALID_PARAMETER", "sort"],
     ["/data/v1/subnet-pools/latest?limit=257", "INVALID_PARAMETER", "limit"],
     ["/data/v1/subnet-pools/history", "INVALID_PARAMETER", "netuid"],
-    [`/data/v1/subnet-pools/history?netuid=${Array.from({ length: 17 }, (_, index) => index).join(",")}`, "INVALID_PARAMETER", "netuid"],
+    [
+      `/data/v1/subnet-pools/history?netuid=${Array.from({ length: 17 }, (_, index) => index).join(",")}`,
+      "INVALID_PARAMETER",
+      "netuid",
+    ],
     ["/data/v1/subnet-pools/history?netuid=1&interval=1w", "INVALID_PARAMETER", "interval"],
     ["/data/v1/subnet-emissions/latest?sort=price", "INVALID_PARAMETER", "sort"],
     ["/data/v1/subnets/latest?netuid=abc", "INVALID_PARAMETER", "netuid"],
@@ -369,11 +485,18 @@ describe("Data API routes: refusals", () => {
     ["/data/v1/subnets/1/holders/top?limit=501", "INVALID_PARAMETER", "limit"],
   ];
 
-  const labelled = cases.map(([path, code, parameter]) => [path.length > 140 ? `${path.slice(0, 140)}…` : path, code, parameter, path] as const);
+  const labelled = cases.map(
+    ([path, code, parameter]) => [path.length > 140 ? `${path.slice(0, 140)}…` : path, code, parameter, path] as const,
+  );
   it.each(labelled)("%s → 400 %s naming %s, without calling a backend", async (_label, code, parameter, path) => {
     seen.clear();
     const body = await problem(path, 400);
-    expect(body).toMatchObject({ status: 400, code, parameter, type: `https://api.example/problems/${code.toLowerCase().replaceAll("_", "-")}` });
+    expect(body).toMatchObject({
+      status: 400,
+      code,
+      parameter,
+      type: `https://api.example/problems/${code.toLowerCase().replaceAll("_", "-")}`,
+    });
     expect(body.detail).toContain(`'${parameter}'`);
     expect(seen.size).toBe(0);
   });
@@ -391,7 +514,11 @@ describe("Data API routes: refusals", () => {
       `/data/v1/subnet-pools/history?netuid=${UNKNOWN_NETUID}`,
       `/data/v1/subnet-emissions/latest?netuid=${UNKNOWN_NETUID}`,
     ]) {
-      expect(await problem(path, 404)).toMatchObject({ code: "NETUID_NOT_FOUND", netuid: UNKNOWN_NETUID, instance: path.split("?")[0] });
+      expect(await problem(path, 404)).toMatchObject({
+        code: "NETUID_NOT_FOUND",
+        netuid: UNKNOWN_NETUID,
+        instance: path.split("?")[0],
+      });
     }
     for (const path of [
       `/data/v1/accounts/${ALICE.ss58}/balance/history?start=2019-01-01T00:00:00Z`,
@@ -401,11 +528,16 @@ describe("Data API routes: refusals", () => {
     ]) {
       expect(await problem(path, 400)).toMatchObject({ code: "WINDOW_TOO_LARGE", parameter: "start" });
     }
-    expect(await problem(`/data/v1/accounts/${ALICE.ss58}/transactions?cursor=somebody-elses`, 400)).toMatchObject({ code: "INVALID_CURSOR", parameter: "cursor" });
+    expect(await problem(`/data/v1/accounts/${ALICE.ss58}/transactions?cursor=somebody-elses`, 400)).toMatchObject({
+      code: "INVALID_CURSOR",
+      parameter: "cursor",
+    });
   });
 
   it("answers 403 to a key without data:read, before looking at the input", async () => {
-    const { response, body } = await get("/data/v1/accounts/not-an-address/balance/latest", { "x-test-scopes": "intents:read" });
+    const { response, body } = await get("/data/v1/accounts/not-an-address/balance/latest", {
+      "x-test-scopes": "intents:read",
+    });
     expect(response.status).toBe(403);
     expect(body).toMatchObject({ code: "FORBIDDEN" });
   });
@@ -456,10 +588,25 @@ describe("Data API routes: wiring", () => {
     }
     const transactions = body.paths["/data/v1/accounts/{address}/transactions"].get;
     expect(transactions.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(
-      expect.arrayContaining(["address", "type", "direction", "netuid", "counterparty", "start", "end", "limit", "cursor", "order"]),
+      expect.arrayContaining([
+        "address",
+        "type",
+        "direction",
+        "netuid",
+        "counterparty",
+        "start",
+        "end",
+        "limit",
+        "cursor",
+        "order",
+      ]),
     );
     expect(Object.keys(transactions.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "429"]));
-    expect(body.paths["/data/v1/subnets/{netuid}/holders/top"].get.responses["404"].description).toContain("NETUID_NOT_FOUND");
-    expect(body.components.schemas.Problem.properties.code.enum).toEqual(expect.arrayContaining(["INVALID_ADDRESS", "WINDOW_TOO_LARGE", "NETUID_NOT_FOUND", "INVALID_CURSOR"]));
+    expect(body.paths["/data/v1/subnets/{netuid}/holders/top"].get.responses["404"].description).toContain(
+      "NETUID_NOT_FOUND",
+    );
+    expect(body.components.schemas.Problem.properties.code.enum).toEqual(
+      expect.arrayContaining(["INVALID_ADDRESS", "WINDOW_TOO_LARGE", "NETUID_NOT_FOUND", "INVALID_CURSOR"]),
+    );
   });
 });

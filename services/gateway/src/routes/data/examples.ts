@@ -1,6 +1,18 @@
 import { Finality, Interval, type AsOf } from "@platform/proto/common/v1/common";
-import { Direction, HolderCoverage, PoolMechanism, TransactionSource, TransactionType, type AccountId } from "@platform/proto/common/v1/network";
-import { Valuation, type GetBalanceHistoryResponse, type GetBalanceLatestResponse, type ListTransactionsResponse } from "@platform/proto/data/v1/accounts";
+import {
+  Direction,
+  HolderCoverage,
+  PoolMechanism,
+  TransactionSource,
+  TransactionType,
+  type AccountId,
+} from "@platform/proto/common/v1/network";
+import {
+  Valuation,
+  type GetBalanceHistoryResponse,
+  type GetBalanceLatestResponse,
+  type ListTransactionsResponse,
+} from "@platform/proto/data/v1/accounts";
 import type {
   GetNetworkStatsLatestResponse,
   GetPriceHistoryResponse,
@@ -10,7 +22,11 @@ import type {
   GetSubnetPoolsLatestResponse,
 } from "@platform/proto/data/v1/market";
 import { accountFromEvmAddress } from "@platform/subtensor";
-import type { GetHoldersTopResponse, GetSubnetsLatestResponse, GetValidatorsLatestResponse } from "@platform/proto/data/v1/subnets";
+import type {
+  GetHoldersTopResponse,
+  GetSubnetsLatestResponse,
+  GetValidatorsLatestResponse,
+} from "@platform/proto/data/v1/subnets";
 
 /**
  * Backend answers, one per Data API method, in their proto form. The OpenAPI examples are these
@@ -18,9 +34,18 @@ import type { GetHoldersTopResponse, GetSubnetsLatestResponse, GetValidatorsLate
  * answer), and the route tests serve them from fake backends.
  */
 
-export const ALICE: AccountId = { ss58: "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY", publicKey: "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d" };
-export const BOB: AccountId = { ss58: "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty", publicKey: "0x8eaf04151687736326c9fea17e25fc5287613693c912909cb226aa4794f26a48" };
-export const CHARLIE: AccountId = { ss58: "5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y", publicKey: "0x90b5ab205c6974c9ea841be688864633dc9ca8a357843eeacf2314649965fe22" };
+export const ALICE: AccountId = {
+  ss58: "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY",
+  publicKey: "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d",
+};
+export const BOB: AccountId = {
+  ss58: "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty",
+  publicKey: "0x8eaf04151687736326c9fea17e25fc5287613693c912909cb226aa4794f26a48",
+};
+export const CHARLIE: AccountId = {
+  ss58: "5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y",
+  publicKey: "0x90b5ab205c6974c9ea841be688864633dc9ca8a357843eeacf2314649965fe22",
+};
 /** An account known by its EVM address: the account id HashedAddressMapping gives it. */
 export const EVM_ACCOUNT: AccountId = accountFromEvmAddress("0x52908400098527886E0F7030069857D2E4169EE7");
 
@@ -50,7 +75,14 @@ export const balanceLatestExample: GetBalanceLatestResponse = {
   balanceTotalUsd: "32594.25",
   positionsCount: 2,
   positions: [
-    { netuid: 0, hotkey: BOB, hotkeyName: "Bob's validator", stakeNalpha: "100074319189", priceTao: "1", valueRao: "100074319189" },
+    {
+      netuid: 0,
+      hotkey: BOB,
+      hotkeyName: "Bob's validator",
+      stakeNalpha: "100074319189",
+      priceTao: "1",
+      valueRao: "100074319189",
+    },
     { netuid: 64, hotkey: CHARLIE, stakeNalpha: "254600000000", priceTao: "0.003927757700", valueRao: "1000000000" },
   ],
 };
@@ -138,7 +170,12 @@ export const priceLatestExample: GetPriceLatestResponse = {
   circulatingSupplyTao: "9503125.5",
   totalIssuanceRao: "9503125500000000",
   maxSupplyTao: "21000000",
-  source: { provider: "chainlink", feedAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3", updatedAt: "2026-08-20T11:59:36.000Z", roundId: "18446744073709552171" },
+  source: {
+    provider: "chainlink",
+    feedAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    updatedAt: "2026-08-20T11:59:36.000Z",
+    roundId: "18446744073709552171",
+  },
 };
 
 export const priceHistoryExample: GetPriceHistoryResponse = {
@@ -146,7 +183,15 @@ export const priceHistoryExample: GetPriceHistoryResponse = {
   vs: "usd",
   interval: Interval.INTERVAL_ONE_HOUR,
   candles: [
-    { bucketStart: "2026-08-20T10:00:00.000Z", open: "320.10", high: "323.00", low: "319.85", close: "321.40", volumeUsd: "3911200.00", marketCapUsd: "3054300000.00" },
+    {
+      bucketStart: "2026-08-20T10:00:00.000Z",
+      open: "320.10",
+      high: "323.00",
+      low: "319.85",
+      close: "321.40",
+      volumeUsd: "3911200.00",
+      marketCapUsd: "3054300000.00",
+    },
     { bucketStart: "2026-08-20T11:00:00.000Z", open: "321.40", high: "322.50", low: "320.90", close: "322.12" },
   ],
   page: { limit: 2, nextCursor: EXAMPLE_CURSOR, hasMore: true },
@@ -255,8 +300,18 @@ export const emissionsLatestExample: GetSubnetEmissionsLatestResponse = {
       rootSellTaoRao: "12000000",
       alphaInEmissionNalpha: "18611000000",
       alphaOutEmissionNalpha: "1000000000",
-      alphaOutSplit: { ownerNalpha: "180000000", minersNalpha: "410000000", validatorsNalpha: "244000000", rootNalpha: "166000000" },
-      pending: { serverNalpha: "59040000000", validatorNalpha: "35136000000", rootAlphaNalpha: "23904000000", ownerNalpha: "25920000000" },
+      alphaOutSplit: {
+        ownerNalpha: "180000000",
+        minersNalpha: "410000000",
+        validatorsNalpha: "244000000",
+        rootNalpha: "166000000",
+      },
+      pending: {
+        serverNalpha: "59040000000",
+        validatorNalpha: "35136000000",
+        rootAlphaNalpha: "23904000000",
+        ownerNalpha: "25920000000",
+      },
       rootProp: "0.59",
       tempo: 360,
       lastEpochBlock: "7012200",
@@ -297,7 +352,15 @@ export const subnetsLatestExample: GetSubnetsLatestResponse = {
       maxValidators: 64,
       validatorsWithPermit: 64,
       activeUids: 241,
-      registration: { allowed: true, powAllowed: false, burnRao: "120000000", minBurnRao: "500000", maxBurnRao: "100000000000", difficulty: "10000000", recycledTotalRao: "81230000000" },
+      registration: {
+        allowed: true,
+        powAllowed: false,
+        burnRao: "120000000",
+        minBurnRao: "500000",
+        maxBurnRao: "100000000000",
+        difficulty: "10000000",
+        recycledTotalRao: "81230000000",
+      },
       transfersEnabled: true,
       emissionEnabled: true,
       commitReveal: { enabled: true, interval: "1" },
@@ -331,7 +394,15 @@ export const validatorsLatestExample: GetValidatorsLatestResponse = {
       uid: 140,
       hotkey: BOB,
       coldkey: ALICE,
-      identity: { name: "Example Validator", url: "https://validator.example", githubRepo: "", image: "", discord: "", description: "", additional: "" },
+      identity: {
+        name: "Example Validator",
+        url: "https://validator.example",
+        githubRepo: "",
+        image: "",
+        discord: "",
+        description: "",
+        additional: "",
+      },
       validatorPermit: true,
       active: true,
       registeredAtBlock: "2064863",

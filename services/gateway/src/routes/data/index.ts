@@ -16,7 +16,11 @@ import { getSubnetsLatestRoute } from "./subnets/getSubnetsLatest.js";
 import { getValidatorsLatestRoute } from "./subnets/getValidatorsLatest.js";
 
 /** The twelve Data API routes (`/data/v1`, scope data:read), in the order the spec lists them. */
-export function dataRoutes(backends: { accounts: AccountsServiceClient; market: MarketServiceClient; subnets: SubnetsServiceClient }): AnyRoute[] {
+export function dataRoutes(backends: {
+  accounts: AccountsServiceClient;
+  market: MarketServiceClient;
+  subnets: SubnetsServiceClient;
+}): AnyRoute[] {
   return [
     getBalanceLatestRoute(backends.accounts),
     getBalanceHistoryRoute(backends.accounts),

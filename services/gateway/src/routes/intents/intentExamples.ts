@@ -40,8 +40,20 @@ export const exampleIntent = {
   notifiedAt: "2025-11-22T00:06:38.512Z",
   updatedAt: "2025-11-22T00:06:41.020Z",
   asOf: [
-    { chainId: 31337, blockNumber: 1210, blockHash: "0x44d0…", timestamp: "2025-11-22T00:06:46.000Z", finality: "latest" },
-    { chainId: 31338, blockNumber: 987, blockHash: "0x0c9e…", timestamp: "2025-11-22T00:06:45.000Z", finality: "latest" },
+    {
+      chainId: 31337,
+      blockNumber: 1210,
+      blockHash: "0x44d0…",
+      timestamp: "2025-11-22T00:06:46.000Z",
+      finality: "latest",
+    },
+    {
+      chainId: 31338,
+      blockNumber: 987,
+      blockHash: "0x0c9e…",
+      timestamp: "2025-11-22T00:06:45.000Z",
+      finality: "latest",
+    },
   ],
 };
 

@@ -8,13 +8,18 @@ export const hash32 = (what: string) =>
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, { error: `must be a 0x-prefixed 32-byte hex ${what}` })
     .transform((value) => value.toLowerCase())
-    .meta({ description: `0x-prefixed 32-byte hex ${what}`, examples: ["0x9f2c5a1e7d4b3c2a1f0e9d8c7b6a5f4e3d2c1b0a99887766554433221100ffee"] });
+    .meta({
+      description: `0x-prefixed 32-byte hex ${what}`,
+      examples: ["0x9f2c5a1e7d4b3c2a1f0e9d8c7b6a5f4e3d2c1b0a99887766554433221100ffee"],
+    });
 
 /** Chain ids are JSON integers in bodies. */
-export const chainIdField = (description: string) => z.number().int().positive().max(Number.MAX_SAFE_INTEGER).meta({ description });
+export const chainIdField = (description: string) =>
+  z.number().int().positive().max(Number.MAX_SAFE_INTEGER).meta({ description });
 
 /** Chain ids arrive as text in a query string. */
-export const chainIdQuery = (description: string) => integerQuery({ min: 1, max: Number.MAX_SAFE_INTEGER, description });
+export const chainIdQuery = (description: string) =>
+  integerQuery({ min: 1, max: Number.MAX_SAFE_INTEGER, description });
 
 /**
  * uint256 values as decimal strings (they do not fit a JSON number), without leading zeros, up to
@@ -33,7 +38,11 @@ export const PAGE_MAX = 100;
 
 /** `limit` and `cursor` of the user lists; a malformed cursor is INVALID_CURSOR before any backend call. */
 export const pageQuery = {
-  limit: integerQuery({ min: 1, max: PAGE_MAX, description: `Page size, default ${PAGE_DEFAULT}, at most ${PAGE_MAX}` }).optional(),
+  limit: integerQuery({
+    min: 1,
+    max: PAGE_MAX,
+    description: `Page size, default ${PAGE_DEFAULT}, at most ${PAGE_MAX}`,
+  }).optional(),
   // Empty means the first page, as when absent.
   cursor: patternString(/^[A-Za-z0-9_-]{0,1024}$/, { message: "is not a cursor of this list", code: "INVALID_CURSOR" })
     .optional()

@@ -10,7 +10,9 @@ import { renderAsOf, renderIntent, transactionHref } from "./renderIntent.js";
 /** `TRANSACTION_STATUS_PENDING` → `PENDING`. */
 function transactionStatusName(status: TransactionStatus): string {
   const name = TransactionStatus[status];
-  return typeof name === "string" && name.startsWith("TRANSACTION_STATUS_") ? name.slice("TRANSACTION_STATUS_".length) : "UNSPECIFIED";
+  return typeof name === "string" && name.startsWith("TRANSACTION_STATUS_")
+    ? name.slice("TRANSACTION_STATUS_".length)
+    : "UNSPECIFIED";
 }
 
 /**

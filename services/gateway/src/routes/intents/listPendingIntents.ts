@@ -21,7 +21,9 @@ export function listPendingIntentsRoute(intents: IntentsServiceClient) {
         example: {
           _links: {
             self: { href: `/intents/v1/intents/pending?userAddress=${EXAMPLE_USER}&limit=1` },
-            next: { href: `/intents/v1/intents/pending?userAddress=${EXAMPLE_USER}&limit=1&cursor=eyJ2IjoxLCJsIjoicGVuZGluZyIs…` },
+            next: {
+              href: `/intents/v1/intents/pending?userAddress=${EXAMPLE_USER}&limit=1&cursor=eyJ2IjoxLCJsIjoicGVuZGluZyIs…`,
+            },
           },
           userAddress: EXAMPLE_USER,
           page: { limit: 1, next_cursor: "eyJ2IjoxLCJsIjoicGVuZGluZyIs…", has_more: true },

@@ -19,7 +19,14 @@ function codeOf(run: () => unknown): string | undefined {
 describe("decodeOnchainOrder", () => {
   it("agrees with the devnet's order data type and encoding", () => {
     expect(ORDER_DATA_TYPE).toBe(DEVNET_ORDER_DATA_TYPE);
-    expect(decodeOnchainOrder({ originChainId: 31337, fillDeadline: 1_763_770_900, orderDataType: DEVNET_ORDER_DATA_TYPE.toUpperCase().replace("0X", "0x"), orderData: DEVNET_ORDER_DATA })).toEqual({
+    expect(
+      decodeOnchainOrder({
+        originChainId: 31337,
+        fillDeadline: 1_763_770_900,
+        orderDataType: DEVNET_ORDER_DATA_TYPE.toUpperCase().replace("0X", "0x"),
+        orderData: DEVNET_ORDER_DATA,
+      }),
+    ).toEqual({
       originChainId: "31337",
       destinationChainId: "31338",
       inputToken: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
@@ -33,9 +40,18 @@ describe("decodeOnchainOrder", () => {
   });
 
   it("refuses another order data type, a wrong length and a word that is not an address", () => {
-    const order = { originChainId: 31337, fillDeadline: 1, orderDataType: DEVNET_ORDER_DATA_TYPE, orderData: DEVNET_ORDER_DATA };
-    expect(codeOf(() => decodeOnchainOrder({ ...order, orderDataType: `0x${"00".repeat(32)}` }))).toBe("UNSUPPORTED_ORDER_DATA_TYPE");
-    expect(codeOf(() => decodeOnchainOrder({ ...order, orderData: DEVNET_ORDER_DATA.slice(0, -64) }))).toBe("INVALID_REQUEST");
+    const order = {
+      originChainId: 31337,
+      fillDeadline: 1,
+      orderDataType: DEVNET_ORDER_DATA_TYPE,
+      orderData: DEVNET_ORDER_DATA,
+    };
+    expect(codeOf(() => decodeOnchainOrder({ ...order, orderDataType: `0x${"00".repeat(32)}` }))).toBe(
+      "UNSUPPORTED_ORDER_DATA_TYPE",
+    );
+    expect(codeOf(() => decodeOnchainOrder({ ...order, orderData: DEVNET_ORDER_DATA.slice(0, -64) }))).toBe(
+      "INVALID_REQUEST",
+    );
     const dirtyRecipient = DEVNET_ORDER_DATA.slice(0, -64) + "ff" + DEVNET_ORDER_DATA.slice(-62);
     expect(codeOf(() => decodeOnchainOrder({ ...order, orderData: dirtyRecipient }))).toBe("INVALID_REQUEST");
   });

@@ -33,14 +33,22 @@ export interface OnchainOrder {
 
 export function decodeOnchainOrder(order: OnchainOrder): OrderParams {
   if (order.orderDataType.toLowerCase() !== ORDER_DATA_TYPE) {
-    throw invalidArgument("UNSUPPORTED_ORDER_DATA_TYPE", `order.orderDataType must be the FullSettler's ${ORDER_DATA_TYPE}`, {
-      parameter: "order.orderDataType",
-      supportedOrderDataTypes: [ORDER_DATA_TYPE],
-    });
+    throw invalidArgument(
+      "UNSUPPORTED_ORDER_DATA_TYPE",
+      `order.orderDataType must be the FullSettler's ${ORDER_DATA_TYPE}`,
+      {
+        parameter: "order.orderDataType",
+        supportedOrderDataTypes: [ORDER_DATA_TYPE],
+      },
+    );
   }
   // Seven static words, exactly as the contract requires (it reverts InvalidOrderData otherwise).
   if (!/^0x[0-9a-fA-F]{448}$/.test(order.orderData)) {
-    throw invalidArgument("INVALID_REQUEST", "body field 'order.orderData' must be abi.encode(FullOrderParams): 224 bytes of 0x-prefixed hex", { parameter: "order.orderData" });
+    throw invalidArgument(
+      "INVALID_REQUEST",
+      "body field 'order.orderData' must be abi.encode(FullOrderParams): 224 bytes of 0x-prefixed hex",
+      { parameter: "order.orderData" },
+    );
   }
   const params = decodeOrderData(order.orderData as Hex);
   return {
@@ -59,7 +67,11 @@ export function decodeOnchainOrder(order: OnchainOrder): OrderParams {
 /** ERC-7683 carries EVM addresses left-padded in bytes32; anything else cannot be opened (NotAnEvmAddress). */
 function wordToAddress(word: Hex, field: string): string {
   if (!/^0x0{24}[0-9a-fA-F]{40}$/.test(word)) {
-    throw invalidArgument("INVALID_REQUEST", `body field 'order.orderData' holds a ${field} that is not a left-padded EVM address`, { parameter: "order.orderData" });
+    throw invalidArgument(
+      "INVALID_REQUEST",
+      `body field 'order.orderData' holds a ${field} that is not a left-padded EVM address`,
+      { parameter: "order.orderData" },
+    );
   }
   return getAddress(`0x${word.slice(26)}`);
 }

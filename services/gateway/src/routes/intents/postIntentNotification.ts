@@ -6,7 +6,10 @@ import { callMetadata } from "../../backends.js";
 import { evmAddress } from "../schemas.js";
 
 const hash32 = (what: string) =>
-  z.string().regex(/^0x[0-9a-fA-F]{64}$/, { error: `must be a 0x-prefixed 32-byte hex ${what}` }).transform((value) => value.toLowerCase());
+  z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, { error: `must be a 0x-prefixed 32-byte hex ${what}` })
+    .transform((value) => value.toLowerCase());
 
 /**
  * `POST /intents/v1/intents`: the optional post-broadcast notification. Gated by the user's
@@ -21,7 +24,11 @@ export function postIntentNotificationRoute(intents: IntentsServiceClient) {
     scope: "intents:write",
     body: z.object({
       userAddress: evmAddress(),
-      originChainId: z.number().int().positive().meta({ description: "Chain id of the origin chain the open transaction was sent to" }),
+      originChainId: z
+        .number()
+        .int()
+        .positive()
+        .meta({ description: "Chain id of the origin chain the open transaction was sent to" }),
       txHash: hash32("transaction hash"),
       orderId: hash32("order id").optional().meta({ description: "The orderId of the Open event, if already known" }),
       quoteId: z.string().min(1).max(128).optional(),
@@ -58,7 +65,13 @@ export function postIntentNotificationRoute(intents: IntentsServiceClient) {
       const notified = await callUnary(
         intents,
         intents.notify,
-        { userAddress: body!.userAddress, originChainId: String(body!.originChainId), txHash: body!.txHash, orderId: body!.orderId, quoteId: body!.quoteId },
+        {
+          userAddress: body!.userAddress,
+          originChainId: String(body!.originChainId),
+          txHash: body!.txHash,
+          orderId: body!.orderId,
+          quoteId: body!.quoteId,
+        },
         metadata,
         { deadline: Date.now() + 6_000 },
       );

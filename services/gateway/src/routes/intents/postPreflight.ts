@@ -9,11 +9,21 @@ import { baseUnits, chainIdField } from "./intentSchemas.js";
 import { decodeOnchainOrder, ORDER_DATA_PATTERN, ORDER_DATA_TYPE } from "./orderDataCodec.js";
 import { renderPreflight } from "./renderPreflight.js";
 
-const DECODED_FIELDS = ["destinationChainId", "inputToken", "inputAmount", "outputToken", "outputAmount", "recipient", "nonce"] as const;
+const DECODED_FIELDS = [
+  "destinationChainId",
+  "inputToken",
+  "inputAmount",
+  "outputToken",
+  "outputAmount",
+  "recipient",
+  "nonce",
+] as const;
 const ENCODED_FIELDS = ["orderDataType", "orderData"] as const;
 
 /** The one orderDataType, in any case: `0x710f…` as `^0x71[0f]...` with each letter either case. */
-const orderDataTypePattern = new RegExp(`^${ORDER_DATA_TYPE.replace(/[a-f]/g, (letter) => `[${letter}${letter.toUpperCase()}]`)}$`);
+const orderDataTypePattern = new RegExp(
+  `^${ORDER_DATA_TYPE.replace(/[a-f]/g, (letter) => `[${letter}${letter.toUpperCase()}]`)}$`,
+);
 
 /**
  * The order to check, in either form: the `OnchainCrossChainOrder` the wallet will send (orderDataType
@@ -23,13 +33,24 @@ const orderDataTypePattern = new RegExp(`^${ORDER_DATA_TYPE.replace(/[a-f]/g, (l
 const orderSchema = z
   .object({
     originChainId: chainIdField("Chain the order is opened on"),
-    fillDeadline: z.number().int().positive().max(4_294_967_295).meta({ description: "OnchainCrossChainOrder.fillDeadline, unix seconds" }),
-    orderDataType: patternString(orderDataTypePattern, { message: `must be the FullSettler's ${ORDER_DATA_TYPE}`, code: "UNSUPPORTED_ORDER_DATA_TYPE" })
+    fillDeadline: z
+      .number()
+      .int()
+      .positive()
+      .max(4_294_967_295)
+      .meta({ description: "OnchainCrossChainOrder.fillDeadline, unix seconds" }),
+    orderDataType: patternString(orderDataTypePattern, {
+      message: `must be the FullSettler's ${ORDER_DATA_TYPE}`,
+      code: "UNSUPPORTED_ORDER_DATA_TYPE",
+    })
       .optional()
       .meta({ description: `OnchainCrossChainOrder.orderDataType: the FullSettler's ${ORDER_DATA_TYPE} (any case)` }),
     orderData: z
       .string()
-      .regex(ORDER_DATA_PATTERN, { error: "must be abi.encode(FullOrderParams): 224 bytes of 0x-prefixed hex, addresses left-padded, amounts not zero" })
+      .regex(ORDER_DATA_PATTERN, {
+        error:
+          "must be abi.encode(FullOrderParams): 224 bytes of 0x-prefixed hex, addresses left-padded, amounts not zero",
+      })
       .optional()
       .meta({ description: "OnchainCrossChainOrder.orderData: abi.encode(FullOrderParams), seven words" }),
     destinationChainId: chainIdField("Decoded form: destination chain").optional(),
@@ -42,12 +63,19 @@ const orderSchema = z
   })
   .superRefine((order, ctx) => {
     if (order.orderData !== undefined || order.orderDataType !== undefined) {
-      if (order.orderData === undefined) ctx.addIssue({ code: "custom", path: ["orderData"], message: "is required with orderDataType" });
-      if (order.orderDataType === undefined) ctx.addIssue({ code: "custom", path: ["orderDataType"], message: "is required with orderData" });
+      if (order.orderData === undefined)
+        ctx.addIssue({ code: "custom", path: ["orderData"], message: "is required with orderDataType" });
+      if (order.orderDataType === undefined)
+        ctx.addIssue({ code: "custom", path: ["orderDataType"], message: "is required with orderData" });
       return;
     }
     for (const field of DECODED_FIELDS) {
-      if (order[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: "is required unless orderDataType and orderData are given" });
+      if (order[field] === undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: "is required unless orderDataType and orderData are given",
+        });
     }
   })
   // The rule above, for the document: both encoded fields, or neither and every decoded one.
@@ -62,7 +90,12 @@ type OrderBody = z.infer<typeof orderSchema>;
 
 function toOrderParams(order: OrderBody): OrderParams {
   if (order.orderData !== undefined && order.orderDataType !== undefined) {
-    return decodeOnchainOrder({ originChainId: order.originChainId, fillDeadline: order.fillDeadline, orderDataType: order.orderDataType, orderData: order.orderData });
+    return decodeOnchainOrder({
+      originChainId: order.originChainId,
+      fillDeadline: order.fillDeadline,
+      orderDataType: order.orderDataType,
+      orderData: order.orderData,
+    });
   }
   return {
     originChainId: String(order.originChainId),
@@ -88,11 +121,22 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
     cost: 5,
     body: z
       .object({
-        userAddress: evmAddress().meta({ description: "The wallet that will call open: balances, allowance and gas are its, and the simulation runs from it" }),
-        quoteId: z.string().min(1).max(128).optional().meta({ description: "The quote the order came from; enables QUOTE_NOT_EXPIRED and QUOTE_MATCHES" }),
+        userAddress: evmAddress().meta({
+          description:
+            "The wallet that will call open: balances, allowance and gas are its, and the simulation runs from it",
+        }),
+        quoteId: z
+          .string()
+          .min(1)
+          .max(128)
+          .optional()
+          .meta({ description: "The quote the order came from; enables QUOTE_NOT_EXPIRED and QUOTE_MATCHES" }),
         order: orderSchema.optional(),
       })
-      .refine((body) => body.order !== undefined || body.quoteId !== undefined, { error: "is required unless quoteId is given", path: ["order"] })
+      .refine((body) => body.order !== undefined || body.quoteId !== undefined, {
+        error: "is required unless quoteId is given",
+        path: ["order"],
+      })
       // The rule above, for the document.
       .meta({ anyOf: [{ required: ["order"] }, { required: ["quoteId"] }] }),
     docs: {
@@ -105,16 +149,54 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
         description: "The checks",
         contentType: "application/json",
         example: {
-          _links: { intent: { href: `/intents/v1/intents/${EXAMPLE_ORDER_ID}`, title: "The order's mirrored status once it is opened" } },
+          _links: {
+            intent: {
+              href: `/intents/v1/intents/${EXAMPLE_ORDER_ID}`,
+              title: "The order's mirrored status once it is opened",
+            },
+          },
           ok: false,
           orderId: EXAMPLE_ORDER_ID,
           checks: [
-            { name: "ROUTE_SUPPORTED", status: "pass", expected: "a configured route", actual: "0x5FbD… on 31337 -> 0xe7f1… on 31338", detail: "the route is supported" },
-            { name: "QUOTE_NOT_EXPIRED", status: "skipped", expected: null, actual: null, detail: "no quoteId was given" },
-            { name: "ALLOWANCE", status: "fail", expected: ">= 100000000", actual: "0", detail: "approve the FullSettler 0x9fE4… for at least 100000000 of the input token first" },
-            { name: "SIMULATION", status: "fail", expected: "open succeeds", actual: "reverts with TokenTransferFailed", detail: "open reverts as the user at block 1204: TokenTransferFailed(token=0x5FbD…, reason=ERC20InsufficientAllowance(spender=0x9fE4…, allowance=0, needed=100000000))" },
+            {
+              name: "ROUTE_SUPPORTED",
+              status: "pass",
+              expected: "a configured route",
+              actual: "0x5FbD… on 31337 -> 0xe7f1… on 31338",
+              detail: "the route is supported",
+            },
+            {
+              name: "QUOTE_NOT_EXPIRED",
+              status: "skipped",
+              expected: null,
+              actual: null,
+              detail: "no quoteId was given",
+            },
+            {
+              name: "ALLOWANCE",
+              status: "fail",
+              expected: ">= 100000000",
+              actual: "0",
+              detail: "approve the FullSettler 0x9fE4… for at least 100000000 of the input token first",
+            },
+            {
+              name: "SIMULATION",
+              status: "fail",
+              expected: "open succeeds",
+              actual: "reverts with TokenTransferFailed",
+              detail:
+                "open reverts as the user at block 1204: TokenTransferFailed(token=0x5FbD…, reason=ERC20InsufficientAllowance(spender=0x9fE4…, allowance=0, needed=100000000))",
+            },
           ],
-          asOf: [{ chainId: 31337, blockNumber: 1204, blockHash: "0x8e3c…", timestamp: "2025-11-22T00:06:40.000Z", finality: "latest" }],
+          asOf: [
+            {
+              chainId: 31337,
+              blockNumber: 1204,
+              blockHash: "0x8e3c…",
+              timestamp: "2025-11-22T00:06:40.000Z",
+              finality: "latest",
+            },
+          ],
           userAddress: EXAMPLE_USER,
         },
       },
@@ -132,12 +214,20 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
       const answer = await callUnary(
         intents,
         intents.preflight,
-        { userAddress: input.userAddress, quoteId: input.quoteId, order: input.order === undefined ? undefined : toOrderParams(input.order) },
+        {
+          userAddress: input.userAddress,
+          quoteId: input.quoteId,
+          order: input.order === undefined ? undefined : toOrderParams(input.order),
+        },
         // The key id bounds how many preflights one key runs at once (intents-gateway).
         callMetadata(context.requestId, context.keyId ?? ""),
         { deadline: Date.now() + 10_000 },
       );
-      return { status: 200, headers: { "cache-control": "no-store" }, body: { ...renderPreflight(answer), userAddress: input.userAddress } };
+      return {
+        status: 200,
+        headers: { "cache-control": "no-store" },
+        body: { ...renderPreflight(answer), userAddress: input.userAddress },
+      };
     },
   });
 }

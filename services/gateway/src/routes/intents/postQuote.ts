@@ -23,12 +23,26 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
     body: z.object({
       originChainId: chainIdField("Chain where the user opens the order (FullSettler.open)"),
       destinationChainId: chainIdField("Chain where the recipient receives the output"),
-      inputToken: evmAddress().meta({ description: "Token the user puts in on the origin chain; the zero address is the native coin" }),
-      outputToken: evmAddress().meta({ description: "Token the recipient gets on the destination chain; the zero address is the native coin" }),
+      inputToken: evmAddress().meta({
+        description: "Token the user puts in on the origin chain; the zero address is the native coin",
+      }),
+      outputToken: evmAddress().meta({
+        description: "Token the recipient gets on the destination chain; the zero address is the native coin",
+      }),
       amount: baseUnits("Base units of inputToken (EXACT_INPUT) or of outputToken (EXACT_OUTPUT)"),
-      tradeType: z.enum(["EXACT_INPUT", "EXACT_OUTPUT"]).default("EXACT_INPUT").meta({ description: "Which side `amount` fixes; EXACT_INPUT by default" }),
-      userAddress: evmAddress().optional().meta({ description: "The wallet that will call open; with it (or recipient) the answer carries the encoded orderData" }),
-      recipient: evmAddress().optional().meta({ description: "Receiver on the destination chain; defaults to userAddress" }),
+      tradeType: z
+        .enum(["EXACT_INPUT", "EXACT_OUTPUT"])
+        .default("EXACT_INPUT")
+        .meta({ description: "Which side `amount` fixes; EXACT_INPUT by default" }),
+      userAddress: evmAddress()
+        .optional()
+        .meta({
+          description:
+            "The wallet that will call open; with it (or recipient) the answer carries the encoded orderData",
+        }),
+      recipient: evmAddress()
+        .optional()
+        .meta({ description: "Receiver on the destination chain; defaults to userAddress" }),
     }),
     docs: {
       summary: "Quote a cross-chain intent",
@@ -40,7 +54,12 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
         description: "The quote",
         contentType: "application/json",
         example: {
-          _links: { preflight: { href: "/intents/v1/preflight", title: "POST {userAddress, quoteId} to check this quote's order before signing" } },
+          _links: {
+            preflight: {
+              href: "/intents/v1/preflight",
+              title: "POST {userAddress, quoteId} to check this quote's order before signing",
+            },
+          },
           quoteId: "q_Jc2bU1c1Hf4yD0mW3i3o6A",
           originChainId: 31337,
           destinationChainId: 31338,
@@ -98,7 +117,8 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
           inputToken: input.inputToken,
           outputToken: input.outputToken,
           amount: input.amount,
-          tradeType: input.tradeType === "EXACT_OUTPUT" ? TradeType.TRADE_TYPE_EXACT_OUTPUT : TradeType.TRADE_TYPE_EXACT_INPUT,
+          tradeType:
+            input.tradeType === "EXACT_OUTPUT" ? TradeType.TRADE_TYPE_EXACT_OUTPUT : TradeType.TRADE_TYPE_EXACT_INPUT,
           userAddress: input.userAddress,
           recipient: input.recipient,
         },

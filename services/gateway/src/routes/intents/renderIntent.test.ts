@@ -21,16 +21,46 @@ const record: IntentRecord = {
   fillDeadline: 1_763_770_000,
   refundableAt: "2025-11-22T00:07:40.000Z",
   filler: "0x8617E340B3D01FA5F11F306F4090FD50E238070D",
-  opened: { chainId: "31337", blockNumber: "120", blockHash: `0x${"01".repeat(32)}`, parentHash: `0x${"00".repeat(32)}`, blockTimestamp: "2025-11-21T23:52:00.000Z", txHash: TX, txIndex: 0, logIndex: 0, finality: Finality.FINALITY_SAFE },
-  filled: { chainId: "31338", blockNumber: "88", blockHash: `0x${"02".repeat(32)}`, parentHash: `0x${"03".repeat(32)}`, blockTimestamp: "2025-11-21T23:52:09.000Z", txHash: `0x${"04".repeat(32)}`, logIndex: 2, finality: Finality.FINALITY_LATEST },
+  opened: {
+    chainId: "31337",
+    blockNumber: "120",
+    blockHash: `0x${"01".repeat(32)}`,
+    parentHash: `0x${"00".repeat(32)}`,
+    blockTimestamp: "2025-11-21T23:52:00.000Z",
+    txHash: TX,
+    txIndex: 0,
+    logIndex: 0,
+    finality: Finality.FINALITY_SAFE,
+  },
+  filled: {
+    chainId: "31338",
+    blockNumber: "88",
+    blockHash: `0x${"02".repeat(32)}`,
+    parentHash: `0x${"03".repeat(32)}`,
+    blockTimestamp: "2025-11-21T23:52:09.000Z",
+    txHash: `0x${"04".repeat(32)}`,
+    logIndex: 2,
+    finality: Finality.FINALITY_LATEST,
+  },
   updatedAt: "2025-11-21T23:52:10.000Z",
-  asOf: [{ chainId: "31337", blockNumber: "130", blockHash: `0x${"05".repeat(32)}`, timestamp: "2025-11-21T23:52:10.000Z", finality: Finality.FINALITY_LATEST }],
+  asOf: [
+    {
+      chainId: "31337",
+      blockNumber: "130",
+      blockHash: `0x${"05".repeat(32)}`,
+      timestamp: "2025-11-21T23:52:10.000Z",
+      finality: Finality.FINALITY_LATEST,
+    },
+  ],
 };
 
 describe("renderIntent", () => {
   it("renders camelCase JSON with integer chain ids and blocks, bare state names, finality names and null for unseen steps", () => {
     expect(renderIntent(record)).toEqual({
-      _links: { self: { href: `/intents/v1/intents/${ORDER}` }, transaction: { href: `/intents/v1/intents?originChainId=31337&txHash=${TX}` } },
+      _links: {
+        self: { href: `/intents/v1/intents/${ORDER}` },
+        transaction: { href: `/intents/v1/intents?originChainId=31337&txHash=${TX}` },
+      },
       orderId: ORDER,
       status: "FILLED",
       isFinal: false,
@@ -43,25 +73,84 @@ describe("renderIntent", () => {
       fillDeadline: 1_763_770_000,
       refundableAt: "2025-11-22T00:07:40.000Z",
       filler: "0x8617E340B3D01FA5F11F306F4090FD50E238070D",
-      opened: { chainId: 31337, blockNumber: 120, blockHash: `0x${"01".repeat(32)}`, parentHash: `0x${"00".repeat(32)}`, blockTimestamp: "2025-11-21T23:52:00.000Z", txHash: TX, txIndex: 0, logIndex: 0, finality: "safe" },
-      filled: { chainId: 31338, blockNumber: 88, blockHash: `0x${"02".repeat(32)}`, parentHash: `0x${"03".repeat(32)}`, blockTimestamp: "2025-11-21T23:52:09.000Z", txHash: `0x${"04".repeat(32)}`, txIndex: null, logIndex: 2, finality: "latest" },
+      opened: {
+        chainId: 31337,
+        blockNumber: 120,
+        blockHash: `0x${"01".repeat(32)}`,
+        parentHash: `0x${"00".repeat(32)}`,
+        blockTimestamp: "2025-11-21T23:52:00.000Z",
+        txHash: TX,
+        txIndex: 0,
+        logIndex: 0,
+        finality: "safe",
+      },
+      filled: {
+        chainId: 31338,
+        blockNumber: 88,
+        blockHash: `0x${"02".repeat(32)}`,
+        parentHash: `0x${"03".repeat(32)}`,
+        blockTimestamp: "2025-11-21T23:52:09.000Z",
+        txHash: `0x${"04".repeat(32)}`,
+        txIndex: null,
+        logIndex: 2,
+        finality: "latest",
+      },
       settled: null,
       refunded: null,
       notifiedAt: null,
       updatedAt: "2025-11-21T23:52:10.000Z",
-      asOf: [{ chainId: 31337, blockNumber: 130, blockHash: `0x${"05".repeat(32)}`, timestamp: "2025-11-21T23:52:10.000Z", finality: "latest" }],
+      asOf: [
+        {
+          chainId: 31337,
+          blockNumber: 130,
+          blockHash: `0x${"05".repeat(32)}`,
+          timestamp: "2025-11-21T23:52:10.000Z",
+          finality: "latest",
+        },
+      ],
     });
   });
 
   it("links a notified transaction without an order id through its transaction", () => {
-    const submitted = renderIntent({ ...record, orderId: "", status: IntentStatus.INTENT_STATUS_SUBMITTED, destinationChainId: undefined, input: undefined, output: undefined, fillDeadline: undefined, opened: undefined, filled: undefined, notifiedAt: "2025-11-21T23:51:58.000Z" });
-    expect(submitted).toMatchObject({ orderId: null, status: "SUBMITTED", destinationChainId: null, input: null, output: null, fillDeadline: null, opened: null, notifiedAt: "2025-11-21T23:51:58.000Z" });
-    expect(submitted._links).toEqual({ self: { href: `/intents/v1/intents?originChainId=31337&txHash=${TX}` }, transaction: { href: `/intents/v1/intents?originChainId=31337&txHash=${TX}` } });
+    const submitted = renderIntent({
+      ...record,
+      orderId: "",
+      status: IntentStatus.INTENT_STATUS_SUBMITTED,
+      destinationChainId: undefined,
+      input: undefined,
+      output: undefined,
+      fillDeadline: undefined,
+      opened: undefined,
+      filled: undefined,
+      notifiedAt: "2025-11-21T23:51:58.000Z",
+    });
+    expect(submitted).toMatchObject({
+      orderId: null,
+      status: "SUBMITTED",
+      destinationChainId: null,
+      input: null,
+      output: null,
+      fillDeadline: null,
+      opened: null,
+      notifiedAt: "2025-11-21T23:51:58.000Z",
+    });
+    expect(submitted._links).toEqual({
+      self: { href: `/intents/v1/intents?originChainId=31337&txHash=${TX}` },
+      transaction: { href: `/intents/v1/intents?originChainId=31337&txHash=${TX}` },
+    });
   });
 
   it("names every state without its prefix", () => {
     expect(
-      [IntentStatus.INTENT_STATUS_SUBMITTED, IntentStatus.INTENT_STATUS_OPEN, IntentStatus.INTENT_STATUS_SETTLED, IntentStatus.INTENT_STATUS_EXPIRED, IntentStatus.INTENT_STATUS_REFUNDED, IntentStatus.INTENT_STATUS_REVERTED, IntentStatus.INTENT_STATUS_DROPPED].map(intentStatusName),
+      [
+        IntentStatus.INTENT_STATUS_SUBMITTED,
+        IntentStatus.INTENT_STATUS_OPEN,
+        IntentStatus.INTENT_STATUS_SETTLED,
+        IntentStatus.INTENT_STATUS_EXPIRED,
+        IntentStatus.INTENT_STATUS_REFUNDED,
+        IntentStatus.INTENT_STATUS_REVERTED,
+        IntentStatus.INTENT_STATUS_DROPPED,
+      ].map(intentStatusName),
     ).toEqual(["SUBMITTED", "OPEN", "SETTLED", "EXPIRED", "REFUNDED", "REVERTED", "DROPPED"]);
     expect(intentStatusName(IntentStatus.UNRECOGNIZED)).toBe("UNSPECIFIED");
   });

@@ -23,7 +23,9 @@ export function finalityName(finality: Finality): FinalityName | null {
 /** `INTENT_STATUS_OPEN` → `OPEN`. */
 export function intentStatusName(status: IntentStatus): string {
   const name = IntentStatus[status];
-  return typeof name === "string" && name.startsWith("INTENT_STATUS_") ? name.slice("INTENT_STATUS_".length) : "UNSPECIFIED";
+  return typeof name === "string" && name.startsWith("INTENT_STATUS_")
+    ? name.slice("INTENT_STATUS_".length)
+    : "UNSPECIFIED";
 }
 
 /** uint64 values arrive as decimal strings; block numbers and chain ids stay far below 2^53. */
@@ -55,7 +57,8 @@ export function renderChainRef(ref: ChainRef | undefined) {
 }
 
 export const intentHref = (orderId: string) => `/intents/v1/intents/${orderId}`;
-export const transactionHref = (originChainId: string | number, txHash: string) => hrefWithQuery("/intents/v1/intents", { originChainId, txHash });
+export const transactionHref = (originChainId: string | number, txHash: string) =>
+  hrefWithQuery("/intents/v1/intents", { originChainId, txHash });
 
 /** One record with its links: itself (by order id, or by transaction while the id is unknown) and its transaction. */
 export function renderIntent(record: IntentRecord) {
@@ -74,7 +77,10 @@ export function renderIntent(record: IntentRecord) {
     originTxHash: record.originTxHash || null,
     destinationChainId: record.destinationChainId === undefined ? null : integer(record.destinationChainId),
     input: record.input === undefined ? null : { token: record.input.token, amount: record.input.amount },
-    output: record.output === undefined ? null : { token: record.output.token, amount: record.output.amount, recipient: record.output.recipient },
+    output:
+      record.output === undefined
+        ? null
+        : { token: record.output.token, amount: record.output.amount, recipient: record.output.recipient },
     fillDeadline: record.fillDeadline ?? null,
     refundableAt: record.refundableAt ?? null,
     filler: record.filler ?? null,

@@ -11,7 +11,9 @@ const CHECK_STATUSES: Partial<Record<CheckStatus, string>> = {
 /** The public JSON of a preflight: named checks with pass|fail|warn|skipped, expected and actual values. */
 export function renderPreflight(answer: PreflightResponse) {
   return {
-    _links: answer.orderId ? { intent: { href: intentHref(answer.orderId), title: "The order's mirrored status once it is opened" } } : {},
+    _links: answer.orderId
+      ? { intent: { href: intentHref(answer.orderId), title: "The order's mirrored status once it is opened" } }
+      : {},
     ok: answer.ok,
     orderId: answer.orderId ?? null,
     checks: answer.checks.map((check) => ({

@@ -31,7 +31,17 @@ const quote: QuoteResponse = {
     fullSettler: SETTLER,
     orderDataType: "0x710f",
     orderData: "",
-    order: { originChainId: "31337", destinationChainId: "31338", inputToken: TOKEN, inputAmount: "100000000", outputToken: TOKEN, outputAmount: "99850000", recipient: "", nonce: "42", fillDeadline: 1_763_770_900 },
+    order: {
+      originChainId: "31337",
+      destinationChainId: "31338",
+      inputToken: TOKEN,
+      inputAmount: "100000000",
+      outputToken: TOKEN,
+      outputAmount: "99850000",
+      recipient: "",
+      nonce: "42",
+      fillDeadline: 1_763_770_900,
+    },
   },
 };
 
@@ -49,7 +59,12 @@ describe("renderQuote", () => {
         ],
       },
       fillDeadline: 1_763_770_900,
-      settlement: { fullSettler: SETTLER, approvalSpender: SETTLER, orderData: null, order: { originChainId: 31337, recipient: null, nonce: "42" } },
+      settlement: {
+        fullSettler: SETTLER,
+        approvalSpender: SETTLER,
+        orderData: null,
+        order: { originChainId: 31337, recipient: null, nonce: "42" },
+      },
     });
     expect(rendered._links.preflight.href).toBe("/intents/v1/preflight");
   });
@@ -66,17 +81,35 @@ describe("renderPreflight", () => {
           { name: "BALANCE", status: CheckStatus.CHECK_STATUS_FAIL, expected: ">= 5", actual: "0", message: "short" },
           { name: "QUOTE_NOT_EXPIRED", status: CheckStatus.CHECK_STATUS_SKIPPED, message: "no quoteId was given" },
         ],
-        asOf: [{ chainId: "31337", blockNumber: "7", blockHash: "0x01", timestamp: "2025-11-22T00:00:00.000Z", finality: Finality.FINALITY_LATEST }],
+        asOf: [
+          {
+            chainId: "31337",
+            blockNumber: "7",
+            blockHash: "0x01",
+            timestamp: "2025-11-22T00:00:00.000Z",
+            finality: Finality.FINALITY_LATEST,
+          },
+        ],
       }),
     ).toEqual({
-      _links: { intent: { href: `/intents/v1/intents/${orderId}`, title: "The order's mirrored status once it is opened" } },
+      _links: {
+        intent: { href: `/intents/v1/intents/${orderId}`, title: "The order's mirrored status once it is opened" },
+      },
       ok: false,
       orderId,
       checks: [
         { name: "BALANCE", status: "fail", expected: ">= 5", actual: "0", detail: "short" },
         { name: "QUOTE_NOT_EXPIRED", status: "skipped", expected: null, actual: null, detail: "no quoteId was given" },
       ],
-      asOf: [{ chainId: 31337, blockNumber: 7, blockHash: "0x01", timestamp: "2025-11-22T00:00:00.000Z", finality: "latest" }],
+      asOf: [
+        {
+          chainId: 31337,
+          blockNumber: 7,
+          blockHash: "0x01",
+          timestamp: "2025-11-22T00:00:00.000Z",
+          finality: "latest",
+        },
+      ],
     });
   });
 });

@@ -8,7 +8,8 @@ const FEE_TYPES: Partial<Record<FeeType, string>> = {
   [FeeType.FEE_TYPE_PROTOCOL]: "protocol",
 };
 
-const renderFee = (fee: Fee | undefined) => (fee === undefined ? null : { amount: fee.amount, token: fee.token, bps: fee.bps });
+const renderFee = (fee: Fee | undefined) =>
+  fee === undefined ? null : { amount: fee.amount, token: fee.token, bps: fee.bps };
 
 /** The decoded order: what `orderData` encodes, plus the origin chain and fill deadline of the on-chain order. */
 export function renderOrderParams(order: OrderParams) {
@@ -28,7 +29,12 @@ export function renderOrderParams(order: OrderParams) {
 export function renderQuote(quote: QuoteResponse) {
   const settlement = quote.settlement;
   return {
-    _links: { preflight: { href: "/intents/v1/preflight", title: "POST {userAddress, quoteId} to check this quote's order before signing" } },
+    _links: {
+      preflight: {
+        href: "/intents/v1/preflight",
+        title: "POST {userAddress, quoteId} to check this quote's order before signing",
+      },
+    },
     quoteId: quote.quoteId,
     originChainId: Number(quote.originChainId),
     destinationChainId: Number(quote.destinationChainId),
@@ -39,9 +45,15 @@ export function renderQuote(quote: QuoteResponse) {
     minOutputAmount: quote.minOutputAmount,
     fees: {
       total: renderFee(quote.fees?.total),
-      breakdown: (quote.fees?.breakdown ?? []).map((fee) => ({ type: FEE_TYPES[fee.type] ?? "other", ...renderFee(fee) })),
+      breakdown: (quote.fees?.breakdown ?? []).map((fee) => ({
+        type: FEE_TYPES[fee.type] ?? "other",
+        ...renderFee(fee),
+      })),
     },
-    limits: { minInputAmount: quote.limits?.minInputAmount ?? null, maxInputAmount: quote.limits?.maxInputAmount ?? null },
+    limits: {
+      minInputAmount: quote.limits?.minInputAmount ?? null,
+      maxInputAmount: quote.limits?.maxInputAmount ?? null,
+    },
     fillDeadline: quote.fillDeadline,
     validUntil: quote.validUntil,
     estimatedFillTimeSeconds: quote.estimatedFillTimeSeconds,

@@ -9,14 +9,24 @@ import { evmAddress } from "../schemas.js";
 import { pageQuery } from "./intentSchemas.js";
 import { renderIntent } from "./renderIntent.js";
 
-type ListCall = (intents: IntentsServiceClient, request: { userAddress: string; page: { limit: number; cursor: string } }, metadata: Metadata) => Promise<{ intents: IntentRecord[]; page?: PageInfo | undefined }>;
+type ListCall = (
+  intents: IntentsServiceClient,
+  request: { userAddress: string; page: { limit: number; cursor: string } },
+  metadata: Metadata,
+) => Promise<{ intents: IntentRecord[]; page?: PageInfo | undefined }>;
 
 /**
  * A paginated list of one user's intents (pending or expired): the shared shape of both routes.
  * `page: {limit, next_cursor, has_more}` and `_links.next` as every collection of the API; the
  * service binds cursors to the list and user, so another query's cursor is INVALID_CURSOR.
  */
-export function userIntentListRoute(options: { path: string; operationId: string; docs: RouteDocs; intents: IntentsServiceClient; call: ListCall }) {
+export function userIntentListRoute(options: {
+  path: string;
+  operationId: string;
+  docs: RouteDocs;
+  intents: IntentsServiceClient;
+  call: ListCall;
+}) {
   return defineRoute({
     method: "get",
     path: options.path,
@@ -31,12 +41,16 @@ export function userIntentListRoute(options: { path: string; operationId: string
         callMetadata(context.requestId),
       );
       const page = answer.page ?? { limit: query.limit ?? 0, hasMore: false };
-      const href = (cursor: string | undefined) => hrefWithQuery(options.path, { userAddress: query.userAddress, limit: query.limit, cursor });
+      const href = (cursor: string | undefined) =>
+        hrefWithQuery(options.path, { userAddress: query.userAddress, limit: query.limit, cursor });
       return {
         status: 200,
         headers: { "cache-control": "no-store" },
         body: {
-          _links: { self: { href: href(query.cursor) }, ...(page.hasMore && page.nextCursor ? { next: { href: href(page.nextCursor) } } : {}) },
+          _links: {
+            self: { href: href(query.cursor) },
+            ...(page.hasMore && page.nextCursor ? { next: { href: href(page.nextCursor) } } : {}),
+          },
           userAddress: query.userAddress,
           page: { limit: page.limit, next_cursor: page.nextCursor ?? null, has_more: page.hasMore },
           _embedded: { items: answer.intents.map(renderIntent) },
@@ -47,5 +61,7 @@ export function userIntentListRoute(options: { path: string; operationId: string
 }
 
 /** The grpc-js method bound for callUnary. */
-export const listPendingCall: ListCall = (intents, request, metadata) => callUnary(intents, intents.listPending, request, metadata);
-export const listExpiredCall: ListCall = (intents, request, metadata) => callUnary(intents, intents.listExpired, request, metadata);
+export const listPendingCall: ListCall = (intents, request, metadata) =>
+  callUnary(intents, intents.listPending, request, metadata);
+export const listExpiredCall: ListCall = (intents, request, metadata) =>
+  callUnary(intents, intents.listExpired, request, metadata);

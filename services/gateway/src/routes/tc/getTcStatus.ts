@@ -15,7 +15,8 @@ export function getTcStatusRoute(tc: TcServiceClient) {
     query: z.object({ walletAddress: evmAddress() }),
     docs: {
       summary: "Terms & Conditions acceptance of a wallet",
-      description: "Whether the wallet accepted the current T&C version, which version it accepted last (null if never) and when.",
+      description:
+        "Whether the wallet accepted the current T&C version, which version it accepted last (null if never) and when.",
       tags: ["Terms & Conditions"],
       success: {
         status: 200,
@@ -33,7 +34,12 @@ export function getTcStatusRoute(tc: TcServiceClient) {
       errors: [{ status: 400, code: "INVALID_ADDRESS" }],
     },
     async handle({ query, context }) {
-      const status = await callUnary(tc, tc.getStatus, { walletAddress: query.walletAddress }, callMetadata(context.requestId, context.keyId ?? ""));
+      const status = await callUnary(
+        tc,
+        tc.getStatus,
+        { walletAddress: query.walletAddress },
+        callMetadata(context.requestId, context.keyId ?? ""),
+      );
       return {
         status: 200,
         headers: { "cache-control": "no-store" },

@@ -19,7 +19,8 @@ export function postTcAcceptRoute(tc: TcServiceClient) {
         message: `is not an EIP-4361 message in the form the server takes (at most ${SIWE_MESSAGE_MAX_LENGTH} characters; see the pattern)`,
         code: "SIWE_MALFORMED",
       }).meta({
-        description: "The EIP-4361 message exactly as the wallet signed it; its address EIP-55 checksummed (the format's rule)",
+        description:
+          "The EIP-4361 message exactly as the wallet signed it; its address EIP-55 checksummed (the format's rule)",
         format: "siwe-message",
       }),
       signature: z
@@ -37,7 +38,11 @@ export function postTcAcceptRoute(tc: TcServiceClient) {
         status: 200,
         description: "Acceptance recorded",
         contentType: "application/json",
-        example: { walletAddress: "0x52908400098527886E0F7030069857D2E4169EE7", acceptedVersion: 3, acceptedAt: "2026-11-22T10:01:00.000Z" },
+        example: {
+          walletAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+          acceptedVersion: 3,
+          acceptedAt: "2026-11-22T10:01:00.000Z",
+        },
       },
       errors: [
         { status: 400, code: "INVALID_REQUEST" },
@@ -53,10 +58,16 @@ export function postTcAcceptRoute(tc: TcServiceClient) {
       ],
     },
     async handle({ body, context }) {
-      const accepted = await callUnary(tc, tc.accept, { message: body!.message, signature: body!.signature }, callMetadata(context.requestId, context.keyId ?? ""), {
-        // Contract-wallet checks call the chain and the acceptance waits for Kafka.
-        deadline: Date.now() + 10_000,
-      });
+      const accepted = await callUnary(
+        tc,
+        tc.accept,
+        { message: body!.message, signature: body!.signature },
+        callMetadata(context.requestId, context.keyId ?? ""),
+        {
+          // Contract-wallet checks call the chain and the acceptance waits for Kafka.
+          deadline: Date.now() + 10_000,
+        },
+      );
       return {
         status: 200,
         headers: { "cache-control": "no-store" },

@@ -42,7 +42,12 @@ export function postTcNonceRoute(tc: TcServiceClient) {
       ],
     },
     async handle({ body, context }) {
-      const nonce = await callUnary(tc, tc.issueNonce, { walletAddress: body!.walletAddress }, callMetadata(context.requestId, context.keyId ?? ""));
+      const nonce = await callUnary(
+        tc,
+        tc.issueNonce,
+        { walletAddress: body!.walletAddress },
+        callMetadata(context.requestId, context.keyId ?? ""),
+      );
       return {
         status: 200,
         headers: { "cache-control": "no-store" },

@@ -3,7 +3,16 @@ import { defineRoute } from "@platform/http";
 import { Valuation, type AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { z } from "zod";
 import { ALICE, balanceLatestExample } from "../examples.js";
-import { DATA_SCOPE, halAnswer, halSuccess, INVALID_ADDRESS, INVALID_PARAMETER, joinList, metadataOf, NETUID_NOT_FOUND } from "../shared/answer.js";
+import {
+  DATA_SCOPE,
+  halAnswer,
+  halSuccess,
+  INVALID_ADDRESS,
+  INVALID_PARAMETER,
+  joinList,
+  metadataOf,
+  NETUID_NOT_FOUND,
+} from "../shared/answer.js";
 import { accountAddress, enumQuery, netuidList } from "../shared/schemas.js";
 import { renderBalanceLatest } from "./renderAccounts.js";
 
@@ -20,7 +29,10 @@ export function getBalanceLatestRoute(accounts: AccountsServiceClient) {
     scope: DATA_SCOPE,
     params: z.object({ address: accountAddress("The account") }),
     query: z.object({
-      valuation: enumQuery(VALUATIONS, "How staked alpha is valued in TAO: spot (alpha x pool price, the default and, for now, the only one)"),
+      valuation: enumQuery(
+        VALUATIONS,
+        "How staked alpha is valued in TAO: spot (alpha x pool price, the default and, for now, the only one)",
+      ),
       netuid: netuidList(256, "Only list positions in these subnets (totals are not filtered)").optional(),
     }),
     docs: {
@@ -28,17 +40,29 @@ export function getBalanceLatestRoute(accounts: AccountsServiceClient) {
       description:
         "Free, reserved and frozen TAO, root stake, alpha stake valued in TAO, total (free + reserved + staked) and its USD value, with the staking positions embedded. Amounts are decimal strings in rao (1e-9 TAO) or nalpha (1e-9 alpha). An address with no activity answers zeros, not 404.",
       tags: ["Data: accounts"],
-      success: halSuccess("The balance at as_of", renderBalanceLatest(balanceLatestExample, { address: ALICE.ss58, query: {} })),
+      success: halSuccess(
+        "The balance at as_of",
+        renderBalanceLatest(balanceLatestExample, { address: ALICE.ss58, query: {} }),
+      ),
       errors: [INVALID_ADDRESS, INVALID_PARAMETER, NETUID_NOT_FOUND],
     },
     async handle({ params, query, context }) {
       const answer = await callUnary(
         accounts,
         accounts.getBalanceLatest,
-        { address: params.address, valuation: query.valuation === undefined ? Valuation.VALUATION_UNSPECIFIED : VALUATIONS[query.valuation], netuids: query.netuid ?? [] },
+        {
+          address: params.address,
+          valuation: query.valuation === undefined ? Valuation.VALUATION_UNSPECIFIED : VALUATIONS[query.valuation],
+          netuids: query.netuid ?? [],
+        },
         metadataOf(context),
       );
-      return halAnswer(renderBalanceLatest(answer, { address: params.address, query: { valuation: query.valuation, netuid: joinList(query.netuid) } }));
+      return halAnswer(
+        renderBalanceLatest(answer, {
+          address: params.address,
+          query: { valuation: query.valuation, netuid: joinList(query.netuid) },
+        }),
+      );
     },
   });
 }

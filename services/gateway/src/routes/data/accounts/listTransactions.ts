@@ -4,8 +4,30 @@ import { Direction, TransactionType } from "@platform/proto/common/v1/network";
 import type { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { z } from "zod";
 import { ALICE, transactionsExample } from "../examples.js";
-import { DATA_SCOPE, halAnswer, halSuccess, INVALID_ADDRESS, INVALID_CURSOR, INVALID_PARAMETER, joinList, metadataOf, WINDOW_TOO_LARGE } from "../shared/answer.js";
-import { accountAddress, enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf, timeWindow, windowLinkQuery, windowedQuery, windowQuery } from "../shared/schemas.js";
+import {
+  DATA_SCOPE,
+  halAnswer,
+  halSuccess,
+  INVALID_ADDRESS,
+  INVALID_CURSOR,
+  INVALID_PARAMETER,
+  joinList,
+  metadataOf,
+  WINDOW_TOO_LARGE,
+} from "../shared/answer.js";
+import {
+  accountAddress,
+  enumQuery,
+  netuidList,
+  orderQuery,
+  pageQuery,
+  pageRequest,
+  sortOrderOf,
+  timeWindow,
+  windowLinkQuery,
+  windowedQuery,
+  windowQuery,
+} from "../shared/schemas.js";
 import { renderTransactions } from "./renderAccounts.js";
 
 const LIMIT_DEFAULT = 50;
@@ -27,7 +49,11 @@ const TYPES = {
 type TypeName = keyof typeof TYPES;
 const TYPE_NAMES = Object.keys(TYPES) as TypeName[];
 
-const DIRECTIONS = { in: Direction.DIRECTION_IN, out: Direction.DIRECTION_OUT, any: Direction.DIRECTION_UNSPECIFIED } as const;
+const DIRECTIONS = {
+  in: Direction.DIRECTION_IN,
+  out: Direction.DIRECTION_OUT,
+  any: Direction.DIRECTION_UNSPECIFIED,
+} as const;
 
 const raoAmount = (description: string) =>
   z
@@ -46,7 +72,10 @@ export function listTransactionsRoute(accounts: AccountsServiceClient) {
     params: z.object({ address: accountAddress("The account") }),
     query: windowedQuery(
       {
-        type: listQuery(nameItem(TYPE_NAMES), { max: TYPE_NAMES.length, description: `Only these kinds: ${TYPE_NAMES.join(", ")}` }).optional(),
+        type: listQuery(nameItem(TYPE_NAMES), {
+          max: TYPE_NAMES.length,
+          description: `Only these kinds: ${TYPE_NAMES.join(", ")}`,
+        }).optional(),
         direction: enumQuery(DIRECTIONS, "Direction of value relative to the account; default any"),
         netuid: netuidList(256, "Only stake operations in these subnets").optional(),
         counterparty: accountAddress("Only transactions with this account").optional(),
@@ -56,13 +85,25 @@ export function listTransactionsRoute(accounts: AccountsServiceClient) {
         ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
         order: orderQuery("desc", "Order by block, then position in the block"),
       },
-      [{ kind: "ordered", first: "min_amount_rao", second: "max_amount_rao", strict: false, compare: "decimal", message: "must not be below min_amount_rao" }],
+      [
+        {
+          kind: "ordered",
+          first: "min_amount_rao",
+          second: "max_amount_rao",
+          strict: false,
+          compare: "decimal",
+          message: "must not be below min_amount_rao",
+        },
+      ],
     ),
     docs: {
       summary: "Transactions of an account",
       description: `Transfers, stake operations, registrations and EVM transactions of the account, with effective price and slippage on stake operations. Default window: the last 90 days; at most 366 days (400 WINDOW_TOO_LARGE). Pages are stable while new blocks arrive: following _links.next yields each transaction once. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: accounts"],
-      success: halSuccess("One page of transactions", renderTransactions(transactionsExample, { address: ALICE.ss58, query: { limit: 2 }, limit: 2 })),
+      success: halSuccess(
+        "One page of transactions",
+        renderTransactions(transactionsExample, { address: ALICE.ss58, query: { limit: 2 }, limit: 2 }),
+      ),
       errors: [INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE],
     },
     async handle({ params, query, context }) {

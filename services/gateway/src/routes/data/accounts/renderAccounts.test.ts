@@ -1,15 +1,43 @@
 import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
 import { Valuation } from "@platform/proto/data/v1/accounts";
 import { describe, expect, it } from "vitest";
-import { ALICE, balanceHistoryExample, balanceLatestExample, BOB, CHARLIE, EVM_ACCOUNT, EXAMPLE_CURSOR, transactionsExample } from "../examples.js";
-import { renderBalanceHistory, renderBalanceLatest, renderTransaction, renderTransactions, valuationName } from "./renderAccounts.js";
+import {
+  ALICE,
+  balanceHistoryExample,
+  balanceLatestExample,
+  BOB,
+  CHARLIE,
+  EVM_ACCOUNT,
+  EXAMPLE_CURSOR,
+  transactionsExample,
+} from "../examples.js";
+import {
+  renderBalanceHistory,
+  renderBalanceLatest,
+  renderTransaction,
+  renderTransactions,
+  valuationName,
+} from "./renderAccounts.js";
 
-const AS_OF = { chain_id: 945, block_number: 7012345, block_hash: balanceLatestExample.asOf!.blockHash, timestamp: "2026-08-20T12:00:00.000Z", finality: "latest" };
-const account = (id: { ss58: string; publicKey: string }) => ({ ss58: id.ss58, public_key: id.publicKey, evm_h160: null });
+const AS_OF = {
+  chain_id: 945,
+  block_number: 7012345,
+  block_hash: balanceLatestExample.asOf!.blockHash,
+  timestamp: "2026-08-20T12:00:00.000Z",
+  finality: "latest",
+};
+const account = (id: { ss58: string; publicKey: string }) => ({
+  ss58: id.ss58,
+  public_key: id.publicKey,
+  evm_h160: null,
+});
 
 describe("renderBalanceLatest", () => {
   it("renders every balance in rao with the positions embedded and the account's other views linked", () => {
-    const body = renderBalanceLatest(balanceLatestExample, { address: ALICE.ss58, query: { valuation: "spot", netuid: undefined } });
+    const body = renderBalanceLatest(balanceLatestExample, {
+      address: ALICE.ss58,
+      query: { valuation: "spot", netuid: undefined },
+    });
     expect(body._links).toEqual({
       self: { href: `/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=spot` },
       history: { href: `/data/v1/accounts/${ALICE.ss58}/balance/history` },
@@ -47,23 +75,46 @@ describe("renderBalanceLatest", () => {
         price_tao: "1",
         value_rao: "100074319189",
       },
-      expect.objectContaining({ netuid: 64, hotkey: account(CHARLIE), hotkey_name: null, price_tao: "0.003927757700", value_rao: "1000000000" }),
+      expect.objectContaining({
+        netuid: 64,
+        hotkey: account(CHARLIE),
+        hotkey_name: null,
+        price_tao: "0.003927757700",
+        value_rao: "1000000000",
+      }),
     ]);
   });
 
   it("keeps the caller's spelling of the address in links, escaped, and shows a fresh account as zeros", () => {
     const evm = EVM_ACCOUNT.evmH160!;
     const fresh = renderBalanceLatest(
-      { ...balanceLatestExample, address: EVM_ACCOUNT, balanceFreeRao: "0", balanceTotalRao: "0", priceUsd: undefined, balanceTotalUsd: undefined, positionsCount: 0, positions: [] },
+      {
+        ...balanceLatestExample,
+        address: EVM_ACCOUNT,
+        balanceFreeRao: "0",
+        balanceTotalRao: "0",
+        priceUsd: undefined,
+        balanceTotalUsd: undefined,
+        positionsCount: 0,
+        positions: [],
+      },
       { address: evm, query: {} },
     );
     expect(fresh._links.self).toEqual({ href: `/data/v1/accounts/${evm}/balance/latest` });
-    expect(fresh).toMatchObject({ address: { ss58: EVM_ACCOUNT.ss58, public_key: EVM_ACCOUNT.publicKey, evm_h160: evm, kind: "evm_mapped" }, balance_total_rao: "0", price_usd: null, balance_total_usd: null, positions_count: 0 });
+    expect(fresh).toMatchObject({
+      address: { ss58: EVM_ACCOUNT.ss58, public_key: EVM_ACCOUNT.publicKey, evm_h160: evm, kind: "evm_mapped" },
+      balance_total_rao: "0",
+      price_usd: null,
+      balance_total_usd: null,
+      positions_count: 0,
+    });
     expect(fresh._embedded).toEqual({ positions: [] });
   });
 
   it("names valuations", () => {
-    expect([Valuation.VALUATION_SPOT, Valuation.VALUATION_UNSTAKE, Valuation.VALUATION_UNSPECIFIED].map(valuationName)).toEqual(["spot", "unstake", null]);
+    expect(
+      [Valuation.VALUATION_SPOT, Valuation.VALUATION_UNSTAKE, Valuation.VALUATION_UNSPECIFIED].map(valuationName),
+    ).toEqual(["spot", "unstake", null]);
   });
 });
 
@@ -81,7 +132,12 @@ describe("renderBalanceHistory", () => {
       latest: { href: `/data/v1/accounts/${ALICE.ss58}/balance/latest` },
       transactions: { href: `/data/v1/accounts/${ALICE.ss58}/transactions` },
     });
-    expect(body).toMatchObject({ as_of: AS_OF, address: { ...account(ALICE), kind: "substrate" }, interval: "1d", page: { limit: 1, next_cursor: EXAMPLE_CURSOR, has_more: true } });
+    expect(body).toMatchObject({
+      as_of: AS_OF,
+      address: { ...account(ALICE), kind: "substrate" },
+      interval: "1d",
+      page: { limit: 1, next_cursor: EXAMPLE_CURSOR, has_more: true },
+    });
     expect((body._embedded as { items: unknown[] }).items).toEqual([
       {
         bucket_start: "2026-08-19T00:00:00.000Z",
@@ -105,7 +161,10 @@ describe("renderBalanceHistory", () => {
   });
 
   it("has no next link on the last page, and shows the requested limit when the backend sends no page", () => {
-    const body = renderBalanceHistory({ ...balanceHistoryExample, page: undefined }, { address: ALICE.ss58, query: {}, limit: 100 });
+    const body = renderBalanceHistory(
+      { ...balanceHistoryExample, page: undefined },
+      { address: ALICE.ss58, query: {}, limit: 100 },
+    );
     expect(body._links.next).toBeUndefined();
     expect(body.page).toEqual({ limit: 100, next_cursor: null, has_more: false });
   });
@@ -115,7 +174,10 @@ describe("renderTransactions", () => {
   it("renders types, directions and sources by name, amounts in rao, and links the counterparty and subnet", () => {
     const [stake, transfer] = transactionsExample.transactions;
     expect(renderTransaction(stake!, ALICE)).toEqual({
-      _links: { subnet: { href: "/data/v1/subnets/latest?netuid=64" }, counterparty: { href: `/data/v1/accounts/${CHARLIE.ss58}/balance/latest` } },
+      _links: {
+        subnet: { href: "/data/v1/subnets/latest?netuid=64" },
+        counterparty: { href: `/data/v1/accounts/${CHARLIE.ss58}/balance/latest` },
+      },
       id: "7012345-0012-0031",
       type: "stake_add",
       direction: "out",
@@ -143,7 +205,11 @@ describe("renderTransactions", () => {
       direction: "in",
       netuid: null,
       hotkey: null,
-      from: { ss58: EVM_ACCOUNT.ss58, public_key: EVM_ACCOUNT.publicKey, evm_h160: "0x52908400098527886E0F7030069857D2E4169EE7" },
+      from: {
+        ss58: EVM_ACCOUNT.ss58,
+        public_key: EVM_ACCOUNT.publicKey,
+        evm_h160: "0x52908400098527886E0F7030069857D2E4169EE7",
+      },
       source: "evm_tx",
       evm_tx_hash: transfer!.evmTxHash,
       extrinsic_id: null,
@@ -153,7 +219,14 @@ describe("renderTransactions", () => {
 
   it("has no counterparty for a transfer to oneself, and null names for unspecified enums", () => {
     const self = renderTransaction(
-      { ...transactionsExample.transactions[1]!, from: ALICE, to: ALICE, type: TransactionType.TRANSACTION_TYPE_UNSPECIFIED, direction: Direction.DIRECTION_UNSPECIFIED, source: TransactionSource.TRANSACTION_SOURCE_UNSPECIFIED },
+      {
+        ...transactionsExample.transactions[1]!,
+        from: ALICE,
+        to: ALICE,
+        type: TransactionType.TRANSACTION_TYPE_UNSPECIFIED,
+        direction: Direction.DIRECTION_UNSPECIFIED,
+        source: TransactionSource.TRANSACTION_SOURCE_UNSPECIFIED,
+      },
       ALICE,
     );
     expect(self._links).toEqual({});
@@ -161,11 +234,23 @@ describe("renderTransactions", () => {
   });
 
   it("pages with every filter kept in the links", () => {
-    const body = renderTransactions(transactionsExample, { address: ALICE.ss58, query: { type: "transfer,stake_add", direction: "in", limit: 2 }, limit: 2 });
+    const body = renderTransactions(transactionsExample, {
+      address: ALICE.ss58,
+      query: { type: "transfer,stake_add", direction: "in", limit: 2 },
+      limit: 2,
+    });
     const path = `/data/v1/accounts/${ALICE.ss58}/transactions`;
     expect(body._links.self).toEqual({ href: `${path}?type=transfer%2Cstake_add&direction=in&limit=2` });
-    expect(body._links.next).toEqual({ href: `${path}?type=transfer%2Cstake_add&direction=in&limit=2&cursor=${EXAMPLE_CURSOR}` });
-    expect(body._links).toMatchObject({ balance: { href: `/data/v1/accounts/${ALICE.ss58}/balance/latest` }, history: { href: `/data/v1/accounts/${ALICE.ss58}/balance/history` } });
-    expect((body._embedded as unknown as { items: Array<{ id: string }> }).items.map((item) => item.id)).toEqual(["7012345-0012-0031", "7012300-0003-0007"]);
+    expect(body._links.next).toEqual({
+      href: `${path}?type=transfer%2Cstake_add&direction=in&limit=2&cursor=${EXAMPLE_CURSOR}`,
+    });
+    expect(body._links).toMatchObject({
+      balance: { href: `/data/v1/accounts/${ALICE.ss58}/balance/latest` },
+      history: { href: `/data/v1/accounts/${ALICE.ss58}/balance/history` },
+    });
+    expect((body._embedded as unknown as { items: Array<{ id: string }> }).items.map((item) => item.id)).toEqual([
+      "7012345-0012-0031",
+      "7012300-0003-0007",
+    ]);
   });
 });

@@ -1,16 +1,42 @@
 import { halCollection, halResource, hrefWithQuery } from "@platform/http";
-import { Valuation, type BalancePoint, type GetBalanceHistoryResponse, type GetBalanceLatestResponse, type ListTransactionsResponse, type PositionValue, type Transaction } from "@platform/proto/data/v1/accounts";
+import {
+  Valuation,
+  type BalancePoint,
+  type GetBalanceHistoryResponse,
+  type GetBalanceLatestResponse,
+  type ListTransactionsResponse,
+  type PositionValue,
+  type Transaction,
+} from "@platform/proto/data/v1/accounts";
 import type { AccountId } from "@platform/proto/common/v1/network";
 import type { LinkQuery } from "../shared/render.js";
-import { accountBalanceHref, accountHistoryHref, accountTransactionsHref, coinPriceHref, poolsHref, subnetsHref, validatorsHref } from "../shared/links.js";
-import { directionName, integer, intervalName, orNull, pageOf, renderAccount, renderAsOf, renderSubject, transactionSourceName, transactionTypeName } from "../shared/render.js";
+import {
+  accountBalanceHref,
+  accountHistoryHref,
+  accountTransactionsHref,
+  coinPriceHref,
+  poolsHref,
+  subnetsHref,
+  validatorsHref,
+} from "../shared/links.js";
+import {
+  directionName,
+  integer,
+  intervalName,
+  orNull,
+  pageOf,
+  renderAccount,
+  renderAsOf,
+  renderSubject,
+  transactionSourceName,
+  transactionTypeName,
+} from "../shared/render.js";
 
 /**
  * The accounts group. `address` is the account as the caller wrote it in the path: the links of one
  * answer keep that spelling, so an account asked for by its EVM address stays that way while
  * the caller browses its history and transactions.
  */
-
 
 export function valuationName(valuation: Valuation): string | null {
   if (valuation === Valuation.VALUATION_SPOT) return "spot";
@@ -48,7 +74,11 @@ function renderPosition(position: PositionValue) {
 export function renderBalanceLatest(answer: GetBalanceLatestResponse, request: { address: string; query: LinkQuery }) {
   const { balance: _self, ...related } = accountLinks(request.address);
   return halResource(
-    { self: { href: hrefWithQuery(accountBalanceHref(request.address), request.query) }, ...related, "coin-price": { href: coinPriceHref() } },
+    {
+      self: { href: hrefWithQuery(accountBalanceHref(request.address), request.query) },
+      ...related,
+      "coin-price": { href: coinPriceHref() },
+    },
     {
       as_of: renderAsOf(answer.asOf),
       address: renderSubject(answer.address),
@@ -86,7 +116,10 @@ function renderBalancePoint(point: BalancePoint) {
   };
 }
 
-export function renderBalanceHistory(answer: GetBalanceHistoryResponse, request: { address: string; query: LinkQuery; cursor?: string | undefined; limit: number }) {
+export function renderBalanceHistory(
+  answer: GetBalanceHistoryResponse,
+  request: { address: string; query: LinkQuery; cursor?: string | undefined; limit: number },
+) {
   const { history: _self, ...related } = accountLinks(request.address);
   return halCollection({
     path: accountHistoryHref(request.address),
@@ -94,12 +127,17 @@ export function renderBalanceHistory(answer: GetBalanceHistoryResponse, request:
     cursor: request.cursor,
     page: pageOf(answer.page, request.limit),
     links: { latest: related.balance, transactions: related.transactions },
-    state: { as_of: renderAsOf(answer.asOf), address: renderSubject(answer.address), interval: intervalName(answer.interval) },
+    state: {
+      as_of: renderAsOf(answer.asOf),
+      address: renderSubject(answer.address),
+      interval: intervalName(answer.interval),
+    },
     items: answer.points.map(renderBalancePoint),
   });
 }
 
-const sameAccount = (left: AccountId | undefined, right: AccountId | undefined) => left !== undefined && right !== undefined && left.publicKey === right.publicKey;
+const sameAccount = (left: AccountId | undefined, right: AccountId | undefined) =>
+  left !== undefined && right !== undefined && left.publicKey === right.publicKey;
 
 /** The other side of a transaction, seen from the queried account. */
 function counterpartyOf(transaction: Transaction, subject: AccountId | undefined): AccountId | undefined {
@@ -137,7 +175,10 @@ export function renderTransaction(transaction: Transaction, subject: AccountId |
   };
 }
 
-export function renderTransactions(answer: ListTransactionsResponse, request: { address: string; query: LinkQuery; cursor?: string | undefined; limit: number }) {
+export function renderTransactions(
+  answer: ListTransactionsResponse,
+  request: { address: string; query: LinkQuery; cursor?: string | undefined; limit: number },
+) {
   const { transactions: _self, ...related } = accountLinks(request.address);
   return halCollection({
     path: accountTransactionsHref(request.address),

@@ -7,7 +7,11 @@ import { DATA_SCOPE, halAnswer, halSuccess, INVALID_PARAMETER, metadataOf } from
 import { renderPriceLatest } from "./renderMarket.js";
 
 /** The quote currency; v1 has one. */
-export const vsQuery = () => z.enum(["usd"], { error: "must be usd (the only quote currency of v1)" }).optional().meta({ description: "Quote currency; usd (the default)" });
+export const vsQuery = () =>
+  z
+    .enum(["usd"], { error: "must be usd (the only quote currency of v1)" })
+    .optional()
+    .meta({ description: "Quote currency; usd (the default)" });
 
 /** `GET /data/v1/coin/price/latest`: TAO/USD from the on-chain price feed, with changes and supply. */
 export function getPriceLatestRoute(market: MarketServiceClient) {

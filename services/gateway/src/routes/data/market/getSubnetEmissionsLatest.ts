@@ -3,7 +3,16 @@ import { defineRoute } from "@platform/http";
 import { EmissionSort, type MarketServiceClient } from "@platform/proto/data/v1/market";
 import { z } from "zod";
 import { emissionsLatestExample } from "../examples.js";
-import { DATA_SCOPE, halAnswer, halSuccess, INVALID_CURSOR, INVALID_PARAMETER, joinList, metadataOf, NETUID_NOT_FOUND } from "../shared/answer.js";
+import {
+  DATA_SCOPE,
+  halAnswer,
+  halSuccess,
+  INVALID_CURSOR,
+  INVALID_PARAMETER,
+  joinList,
+  metadataOf,
+  NETUID_NOT_FOUND,
+} from "../shared/answer.js";
 import { enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
 import { renderEmissionsLatest } from "./renderMarket.js";
 
@@ -34,7 +43,10 @@ export function getSubnetEmissionsLatestRoute(market: MarketServiceClient) {
       summary: "Latest subnet emissions",
       description: `Per subnet, the last block's TAO and alpha emission, its share of the block emission, the derived owner/miners/validators/root split of alpha out, the pending (undistributed) alpha, epoch timing and a per-day estimate. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: market"],
-      success: halSuccess("One page of emissions", renderEmissionsLatest(emissionsLatestExample, { query: { limit: 1 }, limit: 1 })),
+      success: halSuccess(
+        "One page of emissions",
+        renderEmissionsLatest(emissionsLatestExample, { query: { limit: 1 }, limit: 1 }),
+      ),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     },
     async handle({ query, context }) {

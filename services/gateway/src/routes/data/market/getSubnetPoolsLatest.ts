@@ -3,7 +3,17 @@ import { booleanQuery, defineRoute } from "@platform/http";
 import { PoolSort, type MarketServiceClient } from "@platform/proto/data/v1/market";
 import { z } from "zod";
 import { poolsLatestExample } from "../examples.js";
-import { DATA_SCOPE, flagText, halAnswer, halSuccess, INVALID_CURSOR, INVALID_PARAMETER, joinList, metadataOf, NETUID_NOT_FOUND } from "../shared/answer.js";
+import {
+  DATA_SCOPE,
+  flagText,
+  halAnswer,
+  halSuccess,
+  INVALID_CURSOR,
+  INVALID_PARAMETER,
+  joinList,
+  metadataOf,
+  NETUID_NOT_FOUND,
+} from "../shared/answer.js";
 import { enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
 import { renderPoolsLatest } from "./renderMarket.js";
 
@@ -39,7 +49,10 @@ export function getSubnetPoolsLatestRoute(market: MarketServiceClient) {
       summary: "Latest subnet pools",
       description: `Each subnet's pool: TAO and alpha reserves, alpha outstanding, spot price (getAlphaPrice / 1e18, TAO per alpha) beside the plain reserve ratio, EMA price, market cap (price x alpha issuance), liquidity (2 x tao_in, a convention), volumes and price changes. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: market"],
-      success: halSuccess("One page of pools", renderPoolsLatest(poolsLatestExample, { query: { limit: 1 }, limit: 1 })),
+      success: halSuccess(
+        "One page of pools",
+        renderPoolsLatest(poolsLatestExample, { query: { limit: 1 }, limit: 1 }),
+      ),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     },
     async handle({ query, context }) {
@@ -58,7 +71,13 @@ export function getSubnetPoolsLatestRoute(market: MarketServiceClient) {
       );
       return halAnswer(
         renderPoolsLatest(answer, {
-          query: { netuid: joinList(query.netuid), include_root: flagText(query.include_root), sort: query.sort, order: query.order, limit: query.limit },
+          query: {
+            netuid: joinList(query.netuid),
+            include_root: flagText(query.include_root),
+            sort: query.sort,
+            order: query.order,
+            limit: query.limit,
+          },
           cursor: query.cursor,
           limit: page.limit,
         }),

@@ -1,7 +1,22 @@
 import { Interval } from "@platform/proto/common/v1/common";
 import { describe, expect, it } from "vitest";
-import { emissionsLatestExample, EXAMPLE_CURSOR, networkStatsExample, poolsHistoryExample, poolsLatestExample, priceHistoryExample, priceLatestExample } from "../examples.js";
-import { renderEmissionsLatest, renderNetworkStats, renderPoolsHistory, renderPoolsLatest, renderPriceHistory, renderPriceLatest } from "./renderMarket.js";
+import {
+  emissionsLatestExample,
+  EXAMPLE_CURSOR,
+  networkStatsExample,
+  poolsHistoryExample,
+  poolsLatestExample,
+  priceHistoryExample,
+  priceLatestExample,
+} from "../examples.js";
+import {
+  renderEmissionsLatest,
+  renderNetworkStats,
+  renderPoolsHistory,
+  renderPoolsLatest,
+  renderPriceHistory,
+  renderPriceLatest,
+} from "./renderMarket.js";
 
 const items = (body: { _embedded?: unknown }) => (body._embedded as { items: Array<Record<string, unknown>> }).items;
 
@@ -24,22 +39,44 @@ describe("renderPriceLatest", () => {
       circulating_supply_tao: "9503125.5",
       total_issuance_rao: "9503125500000000",
       max_supply_tao: "21000000",
-      source: { provider: "chainlink", feed_address: "0x5FbDB2315678afecb367f032d93F642f64180aa3", updated_at: "2026-08-20T11:59:36.000Z", round_id: "18446744073709552171" },
+      source: {
+        provider: "chainlink",
+        feed_address: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+        updated_at: "2026-08-20T11:59:36.000Z",
+        round_id: "18446744073709552171",
+      },
     });
   });
 });
 
 describe("renderPriceHistory", () => {
   it("pages candles, with close-only members as null", () => {
-    const closeOnly = { ...priceHistoryExample, candles: [{ bucketStart: "2026-08-20T11:00:00.000Z", open: "", high: "", low: "", close: "322.12" }] };
+    const closeOnly = {
+      ...priceHistoryExample,
+      candles: [{ bucketStart: "2026-08-20T11:00:00.000Z", open: "", high: "", low: "", close: "322.12" }],
+    };
     const body = renderPriceHistory(closeOnly, { query: { format: "close", interval: "1h", limit: 1 }, limit: 1 });
     expect(body._links).toEqual({
       self: { href: "/data/v1/coin/price/history?format=close&interval=1h&limit=1" },
       next: { href: `/data/v1/coin/price/history?format=close&interval=1h&limit=1&cursor=${EXAMPLE_CURSOR}` },
       latest: { href: "/data/v1/coin/price/latest" },
     });
-    expect(body).toMatchObject({ vs: "usd", interval: "1h", page: { limit: 2, next_cursor: EXAMPLE_CURSOR, has_more: true } });
-    expect(items(body)).toEqual([{ bucket_start: "2026-08-20T11:00:00.000Z", open: null, high: null, low: null, close: "322.12", volume_usd: null, market_cap_usd: null }]);
+    expect(body).toMatchObject({
+      vs: "usd",
+      interval: "1h",
+      page: { limit: 2, next_cursor: EXAMPLE_CURSOR, has_more: true },
+    });
+    expect(items(body)).toEqual([
+      {
+        bucket_start: "2026-08-20T11:00:00.000Z",
+        open: null,
+        high: null,
+        low: null,
+        close: "322.12",
+        volume_usd: null,
+        market_cap_usd: null,
+      },
+    ]);
     expect(items(renderPriceHistory(priceHistoryExample, { query: {}, limit: 500 }))[0]).toEqual({
       bucket_start: "2026-08-20T10:00:00.000Z",
       open: "320.10",
@@ -52,9 +89,15 @@ describe("renderPriceHistory", () => {
   });
 
   it("names every interval", () => {
-    const names = [Interval.INTERVAL_BLOCK, Interval.INTERVAL_FIVE_MINUTES, Interval.INTERVAL_ONE_HOUR, Interval.INTERVAL_FOUR_HOURS, Interval.INTERVAL_ONE_DAY, Interval.INTERVAL_ONE_WEEK, Interval.INTERVAL_UNSPECIFIED].map(
-      (interval) => renderPriceHistory({ ...priceHistoryExample, interval }, { query: {}, limit: 1 }).interval,
-    );
+    const names = [
+      Interval.INTERVAL_BLOCK,
+      Interval.INTERVAL_FIVE_MINUTES,
+      Interval.INTERVAL_ONE_HOUR,
+      Interval.INTERVAL_FOUR_HOURS,
+      Interval.INTERVAL_ONE_DAY,
+      Interval.INTERVAL_ONE_WEEK,
+      Interval.INTERVAL_UNSPECIFIED,
+    ].map((interval) => renderPriceHistory({ ...priceHistoryExample, interval }, { query: {}, limit: 1 }).interval);
     expect(names).toEqual(["block", "5m", "1h", "4h", "1d", "1w", null]);
   });
 });
@@ -80,7 +123,11 @@ describe("renderNetworkStats", () => {
       balance_holders_count: null,
       extrinsics_count: null,
       transfers_count: 2503311,
-      volume: { swap_volume_24h_rao: "48210000000000", transfer_volume_24h_rao: "90233000000000", coin_volume_24h_usd: null },
+      volume: {
+        swap_volume_24h_rao: "48210000000000",
+        transfer_volume_24h_rao: "90233000000000",
+        coin_volume_24h_usd: null,
+      },
       registration: {
         subnet_registration_cost_rao: "1250000000000",
         subnet_last_registration_block: 7001000,
@@ -127,7 +174,9 @@ describe("renderPoolsLatest", () => {
 describe("renderPoolsHistory", () => {
   it("renders OHLC points and links to the pools' latest view", () => {
     const body = renderPoolsHistory(poolsHistoryExample, { query: { netuid: "64,65", interval: "1h" }, limit: 500 });
-    expect(renderPoolsHistory(poolsHistoryExample, { query: { netuid: "64,0" }, limit: 500 })._links["pool-latest"]).toEqual({ href: "/data/v1/subnet-pools/latest?netuid=64%2C0&include_root=true" });
+    expect(
+      renderPoolsHistory(poolsHistoryExample, { query: { netuid: "64,0" }, limit: 500 })._links["pool-latest"],
+    ).toEqual({ href: "/data/v1/subnet-pools/latest?netuid=64%2C0&include_root=true" });
     expect(body._links).toMatchObject({
       self: { href: "/data/v1/subnet-pools/history?netuid=64%2C65&interval=1h" },
       "pool-latest": { href: "/data/v1/subnet-pools/latest?netuid=64%2C65" },
@@ -156,14 +205,27 @@ describe("renderPoolsHistory", () => {
 describe("renderEmissionsLatest", () => {
   it("renders the block totals and each subnet's split in nalpha", () => {
     const body = renderEmissionsLatest(emissionsLatestExample, { query: {}, limit: 256 });
-    expect(body).toMatchObject({ block_emission_rao: "1000000000", total_tao_emission_rao: "1000000000", subnets_emitting: 128, owner_cut: "0.18" });
+    expect(body).toMatchObject({
+      block_emission_rao: "1000000000",
+      total_tao_emission_rao: "1000000000",
+      subnets_emitting: 128,
+      owner_cut: "0.18",
+    });
     expect(items(body)[0]).toMatchObject({
-      _links: { self: { href: "/data/v1/subnet-emissions/latest?netuid=64" }, pool: { href: "/data/v1/subnet-pools/latest?netuid=64" } },
+      _links: {
+        self: { href: "/data/v1/subnet-emissions/latest?netuid=64" },
+        pool: { href: "/data/v1/subnet-pools/latest?netuid=64" },
+      },
       tao_emission_share: "0.0731",
       tao_in_emission_rao: "73100000",
       alpha_out_emission_nalpha: "1000000000",
       alpha_out_split_nalpha: { owner: "180000000", miners: "410000000", validators: "244000000", root: "166000000" },
-      pending_nalpha: { server: "59040000000", validator: "35136000000", root_alpha: "23904000000", owner: "25920000000" },
+      pending_nalpha: {
+        server: "59040000000",
+        validator: "35136000000",
+        root_alpha: "23904000000",
+        owner: "25920000000",
+      },
       tempo: 360,
       last_epoch_block: 7012200,
       next_epoch_block: 7012561,
@@ -181,6 +243,9 @@ describe("renderEmissionsLatest", () => {
     const body = renderEmissionsLatest(unknown, { query: {}, limit: 256 });
     expect(body).toMatchObject({ block_emission_rao: null, total_tao_emission_rao: "1000000000" });
     expect(items(body)[0]).toMatchObject({ tao_emission_share: null, tao_in_emission_rao: "73100000" });
-    expect(renderNetworkStats({ ...networkStatsExample, totalIssuanceRao: "", blockEmissionRao: "" })).toMatchObject({ total_issuance_rao: null, block_emission_rao: null });
+    expect(renderNetworkStats({ ...networkStatsExample, totalIssuanceRao: "", blockEmissionRao: "" })).toMatchObject({
+      total_issuance_rao: null,
+      block_emission_rao: null,
+    });
   });
 });

@@ -11,8 +11,27 @@ import type {
   SubnetEmission,
   SubnetPool,
 } from "@platform/proto/data/v1/market";
-import { coinPriceHistoryHref, coinPriceHref, emissionsHref, networkStatsHref, poolHistoryHref, poolsHref, subnetLinks, subnetsHref } from "../shared/links.js";
-import { integer, intervalName, mechanismName, optionalInteger, orNull, pageOf, renderAsOf, type LinkQuery, type PageView } from "../shared/render.js";
+import {
+  coinPriceHistoryHref,
+  coinPriceHref,
+  emissionsHref,
+  networkStatsHref,
+  poolHistoryHref,
+  poolsHref,
+  subnetLinks,
+  subnetsHref,
+} from "../shared/links.js";
+import {
+  integer,
+  intervalName,
+  mechanismName,
+  optionalInteger,
+  orNull,
+  pageOf,
+  renderAsOf,
+  type LinkQuery,
+  type PageView,
+} from "../shared/render.js";
 
 /** The market group: coin price, network totals, subnet pools and emissions. */
 
@@ -48,7 +67,12 @@ export function renderPriceLatest(answer: GetPriceLatestResponse, request: { que
       source:
         answer.source === undefined
           ? null
-          : { provider: answer.source.provider, feed_address: answer.source.feedAddress, updated_at: answer.source.updatedAt, round_id: answer.source.roundId },
+          : {
+              provider: answer.source.provider,
+              feed_address: answer.source.feedAddress,
+              updated_at: answer.source.updatedAt,
+              round_id: answer.source.roundId,
+            },
     },
   );
 }
@@ -121,7 +145,11 @@ export function renderNetworkStats(answer: GetNetworkStatsLatestResponse) {
         neuron_burn:
           registration?.neuronBurn === undefined
             ? null
-            : { min_rao: registration.neuronBurn.minRao, median_rao: registration.neuronBurn.medianRao, max_rao: registration.neuronBurn.maxRao },
+            : {
+                min_rao: registration.neuronBurn.minRao,
+                median_rao: registration.neuronBurn.medianRao,
+                max_rao: registration.neuronBurn.maxRao,
+              },
       },
     },
   );
@@ -198,7 +226,16 @@ export function renderPoolsHistory(answer: GetSubnetPoolsHistoryResponse, reques
     cursor: request.cursor,
     page: pageOf(answer.page, request.limit),
     links: {
-      "pool-latest": { href: hrefWithQuery(poolsHref(), { netuid, include_root: String(netuid ?? "").split(",").includes("0") ? "true" : undefined }) },
+      "pool-latest": {
+        href: hrefWithQuery(poolsHref(), {
+          netuid,
+          include_root: String(netuid ?? "")
+            .split(",")
+            .includes("0")
+            ? "true"
+            : undefined,
+        }),
+      },
       subnet: { href: hrefWithQuery(subnetsHref(), { netuid }) },
     },
     state: { as_of: renderAsOf(answer.asOf), interval: intervalName(answer.interval) },
@@ -246,7 +283,10 @@ function renderEmission(emission: SubnetEmission) {
     per_day_estimate:
       emission.perDayEstimate === undefined
         ? null
-        : { tao_in_rao: emission.perDayEstimate.taoInRao, alpha_out_nalpha: orNull(emission.perDayEstimate.alphaOutNalpha) },
+        : {
+            tao_in_rao: emission.perDayEstimate.taoInRao,
+            alpha_out_nalpha: orNull(emission.perDayEstimate.alphaOutNalpha),
+          },
   };
 }
 

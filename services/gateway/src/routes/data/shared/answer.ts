@@ -30,6 +30,8 @@ export const WINDOW_TOO_LARGE: ErrorDoc = { status: 400, code: "WINDOW_TOO_LARGE
 export const NETUID_NOT_FOUND: ErrorDoc = { status: 404, code: "NETUID_NOT_FOUND" };
 
 /** A netuid list as it goes back into links. */
-export const joinList = (values: readonly (string | number)[] | undefined): string | undefined => (values === undefined ? undefined : values.join(","));
+export const joinList = (values: readonly (string | number)[] | undefined): string | undefined =>
+  values === undefined ? undefined : values.join(",");
 /** A boolean flag as it goes back into links. */
-export const flagText = (value: boolean | undefined): string | undefined => (value === undefined ? undefined : String(value));
+export const flagText = (value: boolean | undefined): string | undefined =>
+  value === undefined ? undefined : String(value);

@@ -1,5 +1,12 @@
 import { Finality, Interval, type AsOf } from "@platform/proto/common/v1/common";
-import { Direction, HolderCoverage, PoolMechanism, TransactionSource, TransactionType, type AccountId } from "@platform/proto/common/v1/network";
+import {
+  Direction,
+  HolderCoverage,
+  PoolMechanism,
+  TransactionSource,
+  TransactionType,
+  type AccountId,
+} from "@platform/proto/common/v1/network";
 import type { PageState } from "@platform/http";
 import { accountBalanceHref } from "./links.js";
 
@@ -12,7 +19,8 @@ import { accountBalanceHref } from "./links.js";
 
 /** uint64 block numbers and counts arrive as decimal strings; they stay far below 2^53. */
 export const integer = (value: string): number => Number(value);
-export const optionalInteger = (value: string | undefined): number | null => (value === undefined ? null : Number(value));
+export const optionalInteger = (value: string | undefined): number | null =>
+  value === undefined ? null : Number(value);
 export const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
 const FINALITY: Partial<Record<Finality, string>> = {
@@ -69,7 +77,8 @@ function shortName(names: object, value: number, prefix: string): string | null 
 
 export const transactionTypeName = (type: TransactionType) => shortName(TransactionType, type, "TRANSACTION_TYPE_");
 export const directionName = (direction: Direction) => shortName(Direction, direction, "DIRECTION_");
-export const transactionSourceName = (source: TransactionSource) => shortName(TransactionSource, source, "TRANSACTION_SOURCE_");
+export const transactionSourceName = (source: TransactionSource) =>
+  shortName(TransactionSource, source, "TRANSACTION_SOURCE_");
 export const mechanismName = (mechanism: PoolMechanism) => shortName(PoolMechanism, mechanism, "POOL_MECHANISM_");
 export const coverageName = (coverage: HolderCoverage) => shortName(HolderCoverage, coverage, "HOLDER_COVERAGE_");
 

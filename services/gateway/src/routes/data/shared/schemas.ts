@@ -1,4 +1,13 @@
-import { instantQuery, integerItem, integerQuery, listQuery, parametersOfRule, patternString, withParameterRules, type ParameterRule } from "@platform/http";
+import {
+  instantQuery,
+  integerItem,
+  integerQuery,
+  listQuery,
+  parametersOfRule,
+  patternString,
+  withParameterRules,
+  type ParameterRule,
+} from "@platform/http";
 import { Interval, SortOrder, type TimeWindow } from "@platform/proto/common/v1/common";
 import { checkAccountAddress, INVALID_ADDRESS, isInvalidAddressError } from "@platform/subtensor";
 import { z } from "zod";
@@ -17,15 +26,23 @@ export const netuidPath = () =>
   integerQuery({ min: 0, max: NETUID_MAX, description: "Subnet id (netuid), 0 to 65535" });
 
 /** `netuid=1,2` filters. */
-export const netuidList = (max: number, description: string) => listQuery(integerItem(0, NETUID_MAX), { max, description });
+export const netuidList = (max: number, description: string) =>
+  listQuery(integerItem(0, NETUID_MAX), { max, description });
 
 /** `limit` and `cursor` with the route's documented default and maximum. */
 export function pageQuery(defaultLimit: number, maxLimit: number) {
   return {
-    limit: integerQuery({ min: 1, max: maxLimit, description: `Page size, default ${defaultLimit}, at most ${maxLimit}` }).optional(),
+    limit: integerQuery({
+      min: 1,
+      max: maxLimit,
+      description: `Page size, default ${defaultLimit}, at most ${maxLimit}`,
+    }).optional(),
     // Opaque and bound to its query by the backend, which answers INVALID_CURSOR for a wrong one;
     // text that cannot be a cursor is refused here. Empty means the first page, as when absent.
-    cursor: patternString(/^[A-Za-z0-9_-]{0,2048}$/, { message: "is not a cursor of this list", code: "INVALID_CURSOR" })
+    cursor: patternString(/^[A-Za-z0-9_-]{0,2048}$/, {
+      message: "is not a cursor of this list",
+      code: "INVALID_CURSOR",
+    })
       .optional()
       .meta({ description: "Opaque: page.next_cursor of the previous page of the same query (or follow _links.next)" }),
   };
@@ -40,14 +57,21 @@ const ORDERS = { asc: SortOrder.SORT_ORDER_ASC, desc: SortOrder.SORT_ORDER_DESC 
 export type OrderName = keyof typeof ORDERS;
 
 export const orderQuery = (defaultOrder: OrderName, what: string) =>
-  z.enum(["asc", "desc"], { error: "must be asc or desc" }).optional().meta({ description: `${what}; default ${defaultOrder}` });
+  z
+    .enum(["asc", "desc"], { error: "must be asc or desc" })
+    .optional()
+    .meta({ description: `${what}; default ${defaultOrder}` });
 
-export const sortOrderOf = (order: OrderName | undefined): SortOrder => (order === undefined ? SortOrder.SORT_ORDER_UNSPECIFIED : ORDERS[order]);
+export const sortOrderOf = (order: OrderName | undefined): SortOrder =>
+  order === undefined ? SortOrder.SORT_ORDER_UNSPECIFIED : ORDERS[order];
 
 /** An enum parameter from a name → proto value table; the error lists the accepted names. */
 export function enumQuery<K extends string>(table: Record<K, number>, description: string) {
   const names = Object.keys(table) as [K, ...K[]];
-  return z.enum(names, { error: `must be one of ${names.join(", ")}` }).optional().meta({ description: `${description}: ${names.join(", ")}` });
+  return z
+    .enum(names, { error: `must be one of ${names.join(", ")}` })
+    .optional()
+    .meta({ description: `${description}: ${names.join(", ")}` });
 }
 
 export const INTERVALS = {
@@ -69,7 +93,10 @@ const blockQuery = (description: string) => integerQuery({ min: 0, max: Number.M
 export function windowQuery(defaults: string, options: { blocks: boolean } = { blocks: false }) {
   const time = {
     // Examples before end's, so that a client (or a fuzzer) combining them gets a valid window.
-    start: instantQuery(`Window start, inclusive; default ${defaults}`, ["2026-08-13T00:00:00Z", "1786579200"]).optional(),
+    start: instantQuery(`Window start, inclusive; default ${defaults}`, [
+      "2026-08-13T00:00:00Z",
+      "1786579200",
+    ]).optional(),
     end: instantQuery("Window end, exclusive; default now").optional(),
   };
   if (!options.blocks) return time;
@@ -81,11 +108,17 @@ export function windowQuery(defaults: string, options: { blocks: boolean } = { b
 }
 
 /** The bucket size among the route's accepted ones. */
-export function intervalQuery(intervals: readonly [IntervalName, ...IntervalName[]], defaultInterval: IntervalName, limits: string) {
+export function intervalQuery(
+  intervals: readonly [IntervalName, ...IntervalName[]],
+  defaultInterval: IntervalName,
+  limits: string,
+) {
   return z
     .enum(intervals, { error: `must be one of ${intervals.join(", ")}` })
     .optional()
-    .meta({ description: `Bucket size, aligned to UTC: ${intervals.join(", ")}; default ${defaultInterval}. ${limits}` });
+    .meta({
+      description: `Bucket size, aligned to UTC: ${intervals.join(", ")}; default ${defaultInterval}. ${limits}`,
+    });
 }
 
 interface WindowInput {
@@ -98,14 +131,36 @@ interface WindowInput {
 
 /** Window rules the schema of each field cannot see: time and block bounds not mixed, bounds in order. */
 export const WINDOW_RULES: ParameterRule[] = [
-  { kind: "exclusive", groups: [["start", "end"], ["block_start", "block_end"]] },
-  { kind: "ordered", first: "start", second: "end", strict: true, compare: "instant", message: "must be after start (the window is [start, end))" },
-  { kind: "ordered", first: "block_start", second: "block_end", strict: false, compare: "integer", message: "must not be below block_start" },
+  {
+    kind: "exclusive",
+    groups: [
+      ["start", "end"],
+      ["block_start", "block_end"],
+    ],
+  },
+  {
+    kind: "ordered",
+    first: "start",
+    second: "end",
+    strict: true,
+    compare: "instant",
+    message: "must be after start (the window is [start, end))",
+  },
+  {
+    kind: "ordered",
+    first: "block_start",
+    second: "block_end",
+    strict: false,
+    compare: "integer",
+    message: "must not be below block_start",
+  },
 ];
 
 /** A history route's query: its fields, checked against the window rules its fields have (and the route's own). */
 export function windowedQuery<S extends z.ZodRawShape>(shape: S, extraRules: ParameterRule[] = []) {
-  const rules = [...WINDOW_RULES, ...extraRules].filter((rule) => parametersOfRule(rule).every((name) => name in shape));
+  const rules = [...WINDOW_RULES, ...extraRules].filter((rule) =>
+    parametersOfRule(rule).every((name) => name in shape),
+  );
   return withParameterRules(z.object(shape), rules);
 }
 
@@ -122,7 +177,13 @@ export function timeWindow(query: WindowInput): TimeWindow {
 
 /** The window as it goes back into links (canonical text forms). */
 export function windowLinkQuery(query: WindowInput): Record<string, string | number | undefined> {
-  return { start: query.start, end: query.end, block_start: query.block_start, block_end: query.block_end, interval: query.interval };
+  return {
+    start: query.start,
+    end: query.end,
+    block_start: query.block_start,
+    block_end: query.block_end,
+    interval: query.interval,
+  };
 }
 
 /** SS58 with prefix 42 of a 32-byte key (48 base58 characters from '5'), a 0x 32-byte key or a 0x H160. */
@@ -142,7 +203,11 @@ export const accountAddress = (description: string) =>
         checkAccountAddress(text);
       } catch (error) {
         if (!isInvalidAddressError(error)) throw error;
-        context.addIssue({ code: "custom", message: `is not an account address (${error.reason})`, params: { code: INVALID_ADDRESS } });
+        context.addIssue({
+          code: "custom",
+          message: `is not an account address (${error.reason})`,
+          params: { code: INVALID_ADDRESS },
+        });
       }
     })
     .meta({

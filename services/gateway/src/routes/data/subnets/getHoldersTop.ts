@@ -3,14 +3,25 @@ import { defineRoute } from "@platform/http";
 import { HolderGrouping, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
 import { holdersTopExample } from "../examples.js";
-import { DATA_SCOPE, halAnswer, halSuccess, INVALID_CURSOR, INVALID_PARAMETER, metadataOf, NETUID_NOT_FOUND } from "../shared/answer.js";
+import {
+  DATA_SCOPE,
+  halAnswer,
+  halSuccess,
+  INVALID_CURSOR,
+  INVALID_PARAMETER,
+  metadataOf,
+  NETUID_NOT_FOUND,
+} from "../shared/answer.js";
 import { enumQuery, netuidPath, pageQuery, pageRequest } from "../shared/schemas.js";
 import { renderHoldersTop } from "./renderSubnets.js";
 
 const LIMIT_DEFAULT = 100;
 const LIMIT_MAX = 500;
 
-const GROUPINGS = { coldkey: HolderGrouping.HOLDER_GROUPING_COLDKEY, position: HolderGrouping.HOLDER_GROUPING_POSITION } as const;
+const GROUPINGS = {
+  coldkey: HolderGrouping.HOLDER_GROUPING_COLDKEY,
+  position: HolderGrouping.HOLDER_GROUPING_POSITION,
+} as const;
 
 /** `GET /data/v1/subnets/{netuid}/holders/top`: the largest alpha holders of a subnet. */
 export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
@@ -22,7 +33,10 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
     cost: 2,
     params: z.object({ netuid: netuidPath() }),
     query: z.object({
-      group_by: enumQuery(GROUPINGS, "One row per coldkey (summed over its hotkeys, the default) or per (coldkey, hotkey) position"),
+      group_by: enumQuery(
+        GROUPINGS,
+        "One row per coldkey (summed over its hotkeys, the default) or per (coldkey, hotkey) position",
+      ),
       min_alpha_nalpha: z
         .string()
         .regex(/^[0-9]{1,30}$/, { error: "must be a decimal string of nalpha" })
@@ -34,7 +48,10 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
       summary: "Top alpha holders of a subnet",
       description: `Holders ranked by alpha held, with share of alpha outstanding and TAO value at spot. coverage says whether every position was enumerated (complete) or only stakes on hotkeys registered on the subnet (registered_hotkeys_only). An unknown netuid is 404 NETUID_NOT_FOUND. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; cursors continue up to rank 10,000.`,
       tags: ["Data: subnets"],
-      success: halSuccess("One page of holders", renderHoldersTop(holdersTopExample, { netuid: 64, query: { limit: 1 }, limit: 1 })),
+      success: halSuccess(
+        "One page of holders",
+        renderHoldersTop(holdersTopExample, { netuid: 64, query: { limit: 1 }, limit: 1 }),
+      ),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     },
     async handle({ params, query, context }) {
@@ -44,7 +61,8 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
         subnets.getHoldersTop,
         {
           netuid: params.netuid,
-          groupBy: query.group_by === undefined ? HolderGrouping.HOLDER_GROUPING_UNSPECIFIED : GROUPINGS[query.group_by],
+          groupBy:
+            query.group_by === undefined ? HolderGrouping.HOLDER_GROUPING_UNSPECIFIED : GROUPINGS[query.group_by],
           minAlphaNalpha: query.min_alpha_nalpha,
           page,
         },

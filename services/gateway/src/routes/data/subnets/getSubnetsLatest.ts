@@ -3,7 +3,16 @@ import { defineRoute } from "@platform/http";
 import { SubnetSort, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
 import { subnetsLatestExample } from "../examples.js";
-import { DATA_SCOPE, halAnswer, halSuccess, INVALID_CURSOR, INVALID_PARAMETER, joinList, metadataOf, NETUID_NOT_FOUND } from "../shared/answer.js";
+import {
+  DATA_SCOPE,
+  halAnswer,
+  halSuccess,
+  INVALID_CURSOR,
+  INVALID_PARAMETER,
+  joinList,
+  metadataOf,
+  NETUID_NOT_FOUND,
+} from "../shared/answer.js";
 import { enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
 import { renderSubnetsLatest } from "./renderSubnets.js";
 
@@ -35,7 +44,10 @@ export function getSubnetsLatestRoute(subnets: SubnetsServiceClient) {
       summary: "Latest subnets",
       description: `Each subnet: name, symbol and identity, owner keys, registration block, mechanism, tempo and epoch blocks, UID counts, registration settings, toggles (transfers, emission, commit-reveal, liquid alpha, Yuma 3), hyperparameters, and a pool summary under _embedded.pool. u64 values that are not block numbers (difficulty, adjustment_alpha, weights_version, bonds_moving_average) are decimal strings. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: subnets"],
-      success: halSuccess("One page of subnets", renderSubnetsLatest(subnetsLatestExample, { query: { limit: 1 }, limit: 1 })),
+      success: halSuccess(
+        "One page of subnets",
+        renderSubnetsLatest(subnetsLatestExample, { query: { limit: 1 }, limit: 1 }),
+      ),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     },
     async handle({ query, context }) {

@@ -3,7 +3,16 @@ import { booleanQuery, defineRoute } from "@platform/http";
 import { ValidatorSort, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
 import { validatorsLatestExample } from "../examples.js";
-import { DATA_SCOPE, flagText, halAnswer, halSuccess, INVALID_CURSOR, INVALID_PARAMETER, metadataOf, NETUID_NOT_FOUND } from "../shared/answer.js";
+import {
+  DATA_SCOPE,
+  flagText,
+  halAnswer,
+  halSuccess,
+  INVALID_CURSOR,
+  INVALID_PARAMETER,
+  metadataOf,
+  NETUID_NOT_FOUND,
+} from "../shared/answer.js";
 import { enumQuery, netuidPath, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
 import { renderValidatorsLatest } from "./renderSubnets.js";
 
@@ -30,7 +39,9 @@ export function getValidatorsLatestRoute(subnets: SubnetsServiceClient) {
     scope: DATA_SCOPE,
     params: z.object({ netuid: netuidPath() }),
     query: z.object({
-      permit_only: booleanQuery("Only UIDs with a validator permit (default true); false lists every UID with any stake").optional(),
+      permit_only: booleanQuery(
+        "Only UIDs with a validator permit (default true); false lists every UID with any stake",
+      ).optional(),
       sort: enumQuery(SORTS, "Sort key; default stake"),
       order: orderQuery("desc", "Sort direction"),
       ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
@@ -39,7 +50,10 @@ export function getValidatorsLatestRoute(subnets: SubnetsServiceClient) {
       summary: "Latest validators of a subnet",
       description: `Each validator UID: hotkey, coldkey and its identity, permit, take, alpha and root stake and their TAO value, dividends, vtrust, incentive, consensus (decimals in [0, 1]), emission per epoch and weight-update recency. An unknown netuid is 404 NETUID_NOT_FOUND. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: subnets"],
-      success: halSuccess("One page of validators", renderValidatorsLatest(validatorsLatestExample, { netuid: 64, query: { limit: 1 }, limit: 1 })),
+      success: halSuccess(
+        "One page of validators",
+        renderValidatorsLatest(validatorsLatestExample, { netuid: 64, query: { limit: 1 }, limit: 1 }),
+      ),
       errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     },
     async handle({ params, query, context }) {

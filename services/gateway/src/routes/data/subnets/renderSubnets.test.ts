@@ -1,10 +1,22 @@
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
 import { describe, expect, it } from "vitest";
-import { ALICE, BOB, CHARLIE, EXAMPLE_CURSOR, holdersTopExample, subnetsLatestExample, validatorsLatestExample } from "../examples.js";
+import {
+  ALICE,
+  BOB,
+  CHARLIE,
+  EXAMPLE_CURSOR,
+  holdersTopExample,
+  subnetsLatestExample,
+  validatorsLatestExample,
+} from "../examples.js";
 import { renderHoldersTop, renderSubnetsLatest, renderValidatorsLatest } from "./renderSubnets.js";
 
 const items = (body: { _embedded?: unknown }) => (body._embedded as { items: Array<Record<string, unknown>> }).items;
-const account = (id: { ss58: string; publicKey: string }) => ({ ss58: id.ss58, public_key: id.publicKey, evm_h160: null });
+const account = (id: { ss58: string; publicKey: string }) => ({
+  ss58: id.ss58,
+  public_key: id.publicKey,
+  evm_h160: null,
+});
 
 describe("renderSubnetsLatest", () => {
   it("renders a subnet with its settings, u64 raw values as strings and its pool embedded", () => {
@@ -35,19 +47,57 @@ describe("renderSubnetsLatest", () => {
       last_epoch_block: 7012200,
       uid_count: 256,
       max_validators: 64,
-      registration: { allowed: true, pow_allowed: false, burn_rao: "120000000", difficulty: "10000000", recycled_total_rao: "81230000000" },
+      registration: {
+        allowed: true,
+        pow_allowed: false,
+        burn_rao: "120000000",
+        difficulty: "10000000",
+        recycled_total_rao: "81230000000",
+      },
       commit_reveal: { enabled: true, interval: 1 },
       liquid_alpha: { enabled: false, alpha_low: "0.7", alpha_high: "0.9" },
       yuma3_enabled: true,
-      hyperparameters: { kappa: 32767, weights_rate_limit: 100, adjustment_alpha: "17893341751498265066", bonds_moving_average: "900000", weights_version: "0", serving_rate_limit: 50 },
-      _embedded: { pool: { _links: { self: { href: "/data/v1/subnet-pools/latest?netuid=64" } }, price_tao: "0.003927757700", tao_in_rao: "1216232342225", market_cap_rao: "2886862908160" } },
+      hyperparameters: {
+        kappa: 32767,
+        weights_rate_limit: 100,
+        adjustment_alpha: "17893341751498265066",
+        bonds_moving_average: "900000",
+        weights_version: "0",
+        serving_rate_limit: 50,
+      },
+      _embedded: {
+        pool: {
+          _links: { self: { href: "/data/v1/subnet-pools/latest?netuid=64" } },
+          price_tao: "0.003927757700",
+          tao_in_rao: "1216232342225",
+          market_cap_rao: "2886862908160",
+        },
+      },
     });
   });
 
   it("shows unset identity and settings as null, and the root subnet's pool with include_root", () => {
-    const bare = { ...subnetsLatestExample.subnets[0]!, netuid: 0, identity: undefined, registration: undefined, hyperparameters: undefined, pool: undefined, name: undefined, mechanism: PoolMechanism.POOL_MECHANISM_STABLE };
-    const subnet = items(renderSubnetsLatest({ ...subnetsLatestExample, subnets: [bare] }, { query: {}, limit: 256 }))[0]!;
-    expect(subnet).toMatchObject({ netuid: 0, name: null, identity: null, registration: null, hyperparameters: null, mechanism: "stable" });
+    const bare = {
+      ...subnetsLatestExample.subnets[0]!,
+      netuid: 0,
+      identity: undefined,
+      registration: undefined,
+      hyperparameters: undefined,
+      pool: undefined,
+      name: undefined,
+      mechanism: PoolMechanism.POOL_MECHANISM_STABLE,
+    };
+    const subnet = items(
+      renderSubnetsLatest({ ...subnetsLatestExample, subnets: [bare] }, { query: {}, limit: 256 }),
+    )[0]!;
+    expect(subnet).toMatchObject({
+      netuid: 0,
+      name: null,
+      identity: null,
+      registration: null,
+      hyperparameters: null,
+      mechanism: "stable",
+    });
     expect(subnet._embedded).toBeUndefined();
     expect(subnet._links).toMatchObject({ pool: { href: "/data/v1/subnet-pools/latest?netuid=0&include_root=true" } });
   });
@@ -55,7 +105,11 @@ describe("renderSubnetsLatest", () => {
 
 describe("renderValidatorsLatest", () => {
   it("renders stake in nalpha and rao, scores as decimals, blocks as integers, and links the keys", () => {
-    const body = renderValidatorsLatest(validatorsLatestExample, { netuid: 64, query: { sort: "dividends", limit: 1 }, limit: 1 });
+    const body = renderValidatorsLatest(validatorsLatestExample, {
+      netuid: 64,
+      query: { sort: "dividends", limit: 1 },
+      limit: 1,
+    });
     expect(body._links).toEqual({
       self: { href: "/data/v1/subnets/64/validators/latest?sort=dividends&limit=1" },
       next: { href: `/data/v1/subnets/64/validators/latest?sort=dividends&limit=1&cursor=${EXAMPLE_CURSOR}` },
@@ -74,7 +128,15 @@ describe("renderValidatorsLatest", () => {
       uid: 140,
       hotkey: account(BOB),
       coldkey: account(ALICE),
-      identity: { name: "Example Validator", url: "https://validator.example", github_repo: "", image: "", discord: "", description: "", additional: "" },
+      identity: {
+        name: "Example Validator",
+        url: "https://validator.example",
+        github_repo: "",
+        image: "",
+        discord: "",
+        description: "",
+        additional: "",
+      },
       validator_permit: true,
       active: true,
       registered_at_block: 2064863,
@@ -132,6 +194,11 @@ describe("renderHoldersTop", () => {
       ],
       identity_name: "Example Validator",
     });
-    expect(renderHoldersTop({ ...holdersTopExample, coverage: HolderCoverage.HOLDER_COVERAGE_COMPLETE }, { netuid: 64, query: {}, limit: 100 }).coverage).toBe("complete");
+    expect(
+      renderHoldersTop(
+        { ...holdersTopExample, coverage: HolderCoverage.HOLDER_COVERAGE_COMPLETE },
+        { netuid: 64, query: {}, limit: 100 },
+      ).coverage,
+    ).toBe("complete");
   });
 });

@@ -1,7 +1,34 @@
 import { halCollection } from "@platform/http";
-import type { GetHoldersTopResponse, GetSubnetsLatestResponse, GetValidatorsLatestResponse, Holder, Subnet, Validator } from "@platform/proto/data/v1/subnets";
-import { accountBalanceHref, accountTransactionsHref, holdersHref, poolsHref, subnetLinks, subnetsHref, validatorsHref } from "../shared/links.js";
-import { accountLink, coverageName, integer, mechanismName, optionalInteger, orNull, pageOf, renderAccount, renderAsOf, type LinkQuery, type PageView } from "../shared/render.js";
+import type {
+  GetHoldersTopResponse,
+  GetSubnetsLatestResponse,
+  GetValidatorsLatestResponse,
+  Holder,
+  Subnet,
+  Validator,
+} from "@platform/proto/data/v1/subnets";
+import {
+  accountBalanceHref,
+  accountTransactionsHref,
+  holdersHref,
+  poolsHref,
+  subnetLinks,
+  subnetsHref,
+  validatorsHref,
+} from "../shared/links.js";
+import {
+  accountLink,
+  coverageName,
+  integer,
+  mechanismName,
+  optionalInteger,
+  orNull,
+  pageOf,
+  renderAccount,
+  renderAsOf,
+  type LinkQuery,
+  type PageView,
+} from "../shared/render.js";
 
 /**
  * The subnets group. u64 chain values that are not block numbers or counts (PoW difficulty,
@@ -58,11 +85,18 @@ function renderSubnet(subnet: Subnet) {
           },
     transfers_enabled: orNull(subnet.transfersEnabled),
     emission_enabled: subnet.emissionEnabled,
-    commit_reveal: subnet.commitReveal === undefined ? null : { enabled: subnet.commitReveal.enabled, interval: integer(subnet.commitReveal.interval) },
+    commit_reveal:
+      subnet.commitReveal === undefined
+        ? null
+        : { enabled: subnet.commitReveal.enabled, interval: integer(subnet.commitReveal.interval) },
     liquid_alpha:
       subnet.liquidAlpha === undefined
         ? null
-        : { enabled: subnet.liquidAlpha.enabled, alpha_low: subnet.liquidAlpha.alphaLow, alpha_high: subnet.liquidAlpha.alphaHigh },
+        : {
+            enabled: subnet.liquidAlpha.enabled,
+            alpha_low: subnet.liquidAlpha.alphaLow,
+            alpha_high: subnet.liquidAlpha.alphaHigh,
+          },
     yuma3_enabled: subnet.yuma3Enabled,
     hyperparameters:
       hyperparameters === undefined
@@ -161,7 +195,11 @@ export function renderValidatorsLatest(answer: GetValidatorsLatestResponse, requ
     query: request.query,
     cursor: request.cursor,
     page: pageOf(answer.page, request.limit),
-    links: { subnet: { href: subnetsHref(request.netuid) }, holders: { href: holdersHref(request.netuid) }, pool: { href: poolsHref(request.netuid) } },
+    links: {
+      subnet: { href: subnetsHref(request.netuid) },
+      holders: { href: holdersHref(request.netuid) },
+      pool: { href: poolsHref(request.netuid) },
+    },
     state: { as_of: renderAsOf(answer.asOf), netuid: answer.netuid },
     items: answer.validators.map((validator) => renderValidator(validator, request.netuid)),
   });
@@ -171,7 +209,10 @@ function renderHolder(holder: Holder) {
   const coldkey = holder.coldkey?.ss58;
   return {
     _links: coldkey
-      ? { "account-balance": { href: accountBalanceHref(coldkey) }, "account-transactions": { href: accountTransactionsHref(coldkey) } }
+      ? {
+          "account-balance": { href: accountBalanceHref(coldkey) },
+          "account-transactions": { href: accountTransactionsHref(coldkey) },
+        }
       : {},
     rank: holder.rank,
     coldkey: renderAccount(holder.coldkey),
@@ -180,7 +221,10 @@ function renderHolder(holder: Holder) {
     share_of_alpha_out: holder.shareOfAlphaOut,
     value_rao: holder.valueRao,
     positions_count: holder.positionsCount,
-    hotkeys: holder.hotkeys.map((holding) => ({ hotkey: renderAccount(holding.hotkey), alpha_nalpha: holding.alphaNalpha })),
+    hotkeys: holder.hotkeys.map((holding) => ({
+      hotkey: renderAccount(holding.hotkey),
+      alpha_nalpha: holding.alphaNalpha,
+    })),
     identity_name: orNull(holder.identityName),
   };
 }
