@@ -16,7 +16,7 @@ import { Writable } from "node:stream";
 import { createLogger } from "@platform/log";
 import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
 import type { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
-import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
+import { encodePayload, TOPICS } from "@platform/proto/topics";
 import { createRedis } from "@platform/store";
 import { startRedis, tempDir, waitFor } from "@platform/testing";
 import type { intentsProjection as IntentsProjectionFactory } from "../../services/projector/src/intents/projection.js";

@@ -202,7 +202,10 @@ export function generateScaleState(options: {
   const prefixes = new Map<string, Uint8Array>();
   const sub = (item: string) => {
     let prefix = prefixes.get(item);
-    if (prefix === undefined) prefixes.set(item, (prefix = P(item)));
+    if (prefix === undefined) {
+      prefix = P(item);
+      prefixes.set(item, prefix);
+    }
     return prefix;
   };
 
@@ -227,7 +230,10 @@ export function generateScaleState(options: {
   const register = (netuid: number, hotkey: number) => {
     registered.get(netuid)!.push(hotkey);
     let on = registeredOn.get(hotkey);
-    if (on === undefined) registeredOn.set(hotkey, (on = new Set()));
+    if (on === undefined) {
+      on = new Set();
+      registeredOn.set(hotkey, on);
+    }
     on.add(netuid);
   };
 
@@ -309,7 +315,10 @@ export function generateScaleState(options: {
     pool.shares += position.shares;
     pools.set(id, pool);
     let staking = stakingHotkeys.get(position.coldkey);
-    if (staking === undefined) stakingHotkeys.set(position.coldkey, (staking = new Set()));
+    if (staking === undefined) {
+      staking = new Set();
+      stakingHotkeys.set(position.coldkey, staking);
+    }
     staking.add(position.hotkey);
   }
   const alphaOut = new Map<number, bigint>(netuids.map((netuid) => [netuid, 0n]));
@@ -537,12 +546,10 @@ export function generateScaleState(options: {
   return {
     pairs,
     counts,
-    validators: validatorHotkeys
-      .slice(0, 32)
-      .map((hotkey) => ({
-        hotkey: hotkeys[hotkey]!,
-        netuids: [...registeredOn.get(hotkey)!].filter((netuid) => netuid !== 0),
-      })),
+    validators: validatorHotkeys.slice(0, 32).map((hotkey) => ({
+      hotkey: hotkeys[hotkey]!,
+      netuids: [...registeredOn.get(hotkey)!].filter((netuid) => netuid !== 0),
+    })),
     holders: holders.slice(0, 1_000),
     writtenFreeRao,
     totalStakeRao,

@@ -178,13 +178,19 @@ export class StrictSchema {
     if (value === null) return; // null is how YAML says "unset"; the API server treats it so.
     const map = MAP_TYPE.exec(type);
     if (map) {
-      if (!isPlainObject(value)) return report(path, `must be an object (map of ${map[1]})`);
+      if (!isPlainObject(value)) {
+        report(path, `must be an object (map of ${map[1]})`);
+        return;
+      }
       for (const [key, item] of Object.entries(value)) this.check(item, map[1]!, "", `${path}.${key}`, report);
       return;
     }
     const array = ARRAY_TYPE.exec(type);
     if (array) {
-      if (!Array.isArray(value)) return report(path, `must be an array of ${array[1]}`);
+      if (!Array.isArray(value)) {
+        report(path, `must be an array of ${array[1]}`);
+        return;
+      }
       value.forEach((item, index) => this.check(item, array[1]!, "", `${path}[${index}]`, report));
       return;
     }
@@ -211,8 +217,14 @@ export class StrictSchema {
         return;
     }
     const model = this.models.get(type);
-    if (!model) return report(path, `schema type ${type} is not loaded`);
-    if (!isPlainObject(value)) return report(path, `must be an object (${type}), not ${describe(value)}`);
+    if (!model) {
+      report(path, `schema type ${type} is not loaded`);
+      return;
+    }
+    if (!isPlainObject(value)) {
+      report(path, `must be an object (${type}), not ${describe(value)}`);
+      return;
+    }
     for (const required of model.required)
       if (value[required] === undefined) report(`${path}.${required}`, "is required");
     for (const [key, item] of Object.entries(value)) {
@@ -237,7 +249,10 @@ export class StrictSchema {
   ): void {
     const isQuantity = (item: unknown) => typeof item === "string" || typeof item === "number";
     if (MAP_TYPE.test(type)) {
-      if (!isPlainObject(value)) return report(path, "must be a map of quantities");
+      if (!isPlainObject(value)) {
+        report(path, "must be a map of quantities");
+        return;
+      }
       for (const [key, item] of Object.entries(value))
         if (!isQuantity(item)) report(`${path}.${key}`, `must be a quantity, not ${describe(item)}`);
       return;

@@ -37,7 +37,7 @@ try {
 
 async function up(): Promise<void> {
   const existing = readDescriptor(stateDir);
-  if (existing && existing.processes.some((entry) => isAlive(entry.pid))) {
+  if (existing?.processes.some((entry) => isAlive(entry.pid))) {
     process.stdout.write("The stack is already running (deploy/local/stack stop ends it).\n\n");
     process.stdout.write(renderSummary(existing));
     return;

@@ -4,7 +4,7 @@ import { recordBytes, sizedChunks } from "./sizedChunks.js";
 
 const record = (index: number, valueBytes: number): OutgoingRecord => ({
   topic: "chain.network.v1",
-  key: "0x" + "ab".repeat(32),
+  key: `0x${"ab".repeat(32)}`,
   value: new Uint8Array(valueBytes),
   eventType: "AccountActivity",
   schema: "platform.events.v1.NetworkChainEvent",

@@ -18,11 +18,9 @@ export const addressSchema = z
   .transform((value): Address => getAddress(value));
 
 /** A token symbol as used for keys: letters and digits, with `.` or `-` inside (`USDC`, `USDC.e`, `wstETH`). */
-const tokenSymbolSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,30}[A-Za-z0-9])?$/, {
-    message: "must be a token symbol (letters, digits, . and -)",
-  });
+const tokenSymbolSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,30}[A-Za-z0-9])?$/, {
+  message: "must be a token symbol (letters, digits, . and -)",
+});
 
 /** Addresses are optional: a chain is configured before its contracts are deployed. */
 export const chainContractsSchema = z.strictObject({

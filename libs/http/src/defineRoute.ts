@@ -71,5 +71,5 @@ export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
 }
 
 // The mounted list is heterogeneous; each route was checked by defineRoute when it was written.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a list of routes of different request and answer types
 export type AnyRoute = RouteDefinition<any, any, any>;

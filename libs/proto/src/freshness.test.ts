@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { credentials, Metadata, Server, ServerCredentials, status, type ServiceError } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Finality } from "./gen/common/v1/common.js";
-import { IntentsChainEvent } from "./gen/events/v1/chain_intents.js";
+import type { IntentsChainEvent } from "./gen/events/v1/chain_intents.js";
 import { NetworkChainEvent } from "./gen/events/v1/chain_network.js";
 import { TcServiceClient, TcServiceService, type GetStatusResponse, type TcServiceServer } from "./gen/tc/v1/tc.js";
 import { decodePayload, encodePayload, eventTypeOf, TOPICS } from "./topics.js";

@@ -185,6 +185,12 @@ await runBackendService({
     nats.close,
     kafka.close,
     redis.close,
-    { name: "tc", run: () => (tc.close(), tcHealth.close()) },
+    {
+      name: "tc",
+      run: () => {
+        tc.close();
+        tcHealth.close();
+      },
+    },
   ],
 });

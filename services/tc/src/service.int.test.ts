@@ -7,7 +7,6 @@ import { createKafkaClient } from "@platform/bus";
 import {
   deployContract,
   erc1271WalletAbi,
-  erc1271WalletBytecode,
   erc6492WalletFactoryAbi,
   erc6492WalletFactoryBytecode,
 } from "@platform/devnet";

@@ -101,12 +101,12 @@ describe("verifySignature", () => {
 
 describe("isSignatureHex", () => {
   it.each([
-    ["65 bytes", "0x" + "ab".repeat(65), true],
+    ["65 bytes", `0x${"ab".repeat(65)}`, true],
     ["no bytes", "0x", false],
     ["half a byte", "0xabc", false],
     ["no 0x", "ab".repeat(65), false],
-    ["not hex", "0x" + "zz".repeat(65), false],
-    ["too long", "0x" + "ab".repeat(10_001), false],
+    ["not hex", `0x${"zz".repeat(65)}`, false],
+    ["too long", `0x${"ab".repeat(10_001)}`, false],
   ])("%s → %s", (_, value, expected) => {
     expect(isSignatureHex(value)).toBe(expected);
   });

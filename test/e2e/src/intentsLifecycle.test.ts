@@ -268,14 +268,12 @@ describe("notifications", () => {
     await s.origin.testClient.setIntervalMining({ interval: 0 });
     let txHash: Hex;
     try {
-      txHash = await s.origin
-        .wallet(user)
-        .writeContract({
-          address: s.origin.settler,
-          abi: fullSettlerAbi,
-          functionName: "open",
-          args: [orderOfQuote(quote)],
-        });
+      txHash = await s.origin.wallet(user).writeContract({
+        address: s.origin.settler,
+        abi: fullSettlerAbi,
+        functionName: "open",
+        args: [orderOfQuote(quote)],
+      });
       const first = await s.api.post("/intents/v1/intents", {
         userAddress: user.address,
         originChainId: 31337,

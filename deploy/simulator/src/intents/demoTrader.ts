@@ -91,14 +91,12 @@ export function createDemoTrader(options: DemoTraderOptions) {
           for (const user of users) {
             for (const token of tokens.keys()) {
               approvals.push(
-                await origin
-                  .wallet(user)
-                  .writeContract({
-                    address: token as Hex,
-                    abi: erc20Abi,
-                    functionName: "approve",
-                    args: [origin.settler, maxUint256],
-                  }),
+                await origin.wallet(user).writeContract({
+                  address: token as Hex,
+                  abi: erc20Abi,
+                  functionName: "approve",
+                  args: [origin.settler, maxUint256],
+                }),
               );
             }
           }
@@ -182,14 +180,12 @@ export function createDemoTrader(options: DemoTraderOptions) {
           args: [entry.orderId],
         });
         if (status !== OrderStatus.OPENED) continue;
-        const hash = await entry.origin
-          .wallet(entry.user)
-          .writeContract({
-            address: entry.origin.settler,
-            abi: fullSettlerAbi,
-            functionName: "refund",
-            args: [entry.orderId],
-          });
+        const hash = await entry.origin.wallet(entry.user).writeContract({
+          address: entry.origin.settler,
+          abi: fullSettlerAbi,
+          functionName: "refund",
+          args: [entry.orderId],
+        });
         const receipt = await entry.origin.publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 });
         if (receipt.status === "success") refunded++;
         log.info(

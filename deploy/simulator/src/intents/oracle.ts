@@ -49,14 +49,12 @@ export function createOracle(options: { chains: readonly SettlerChain[]; account
             args: [orderId],
           });
           if (status === OrderStatus.OPENED) {
-            const hash = await origin
-              .wallet(account)
-              .writeContract({
-                address: origin.settler,
-                abi: fullSettlerAbi,
-                functionName: "settle",
-                args: [orderId, entry.repayment],
-              });
+            const hash = await origin.wallet(account).writeContract({
+              address: origin.settler,
+              abi: fullSettlerAbi,
+              functionName: "settle",
+              args: [orderId, entry.repayment],
+            });
             const receipt = await origin.publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 });
             if (receipt.status !== "success") throw new Error(`settle ${hash} reverted`);
             settled++;

@@ -103,14 +103,12 @@ async function openUsdcOrder(outputAmount: bigint): Promise<Hex> {
     .wallet(deployment.accounts.deployer.privateKey)
     .writeContract({ address: origin.usdc, abi: testTokenAbi, functionName: "mint", args: [address, 100_000_000n] });
   await origin.publicClient.waitForTransactionReceipt({ hash: minted });
-  const approved = await origin
-    .wallet(user)
-    .writeContract({
-      address: origin.usdc,
-      abi: testTokenAbi,
-      functionName: "approve",
-      args: [origin.settler, maxUint256],
-    });
+  const approved = await origin.wallet(user).writeContract({
+    address: origin.usdc,
+    abi: testTokenAbi,
+    functionName: "approve",
+    args: [origin.settler, maxUint256],
+  });
   await origin.publicClient.waitForTransactionReceipt({ hash: approved });
   const now = (await origin.publicClient.getBlock()).timestamp;
   const orderData = encodeOrderData({
@@ -122,14 +120,12 @@ async function openUsdcOrder(outputAmount: bigint): Promise<Hex> {
     outputAmount,
     recipient: addressToBytes32(address),
   });
-  const hash = await origin
-    .wallet(user)
-    .writeContract({
-      address: origin.settler,
-      abi: fullSettlerAbi,
-      functionName: "open",
-      args: [{ fillDeadline: Number(now) + 600, orderDataType: orderDataTypeHash, orderData }],
-    });
+  const hash = await origin.wallet(user).writeContract({
+    address: origin.settler,
+    abi: fullSettlerAbi,
+    functionName: "open",
+    args: [{ fillDeadline: Number(now) + 600, orderDataType: orderDataTypeHash, orderData }],
+  });
   const receipt = await origin.publicClient.waitForTransactionReceipt({ hash });
   return parseEventLogs({ abi: fullSettlerAbi, eventName: "Open", logs: receipt.logs })[0]!.args.orderId;
 }

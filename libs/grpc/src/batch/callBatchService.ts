@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import {
-  Metadata,
+  type Metadata,
   status,
   type sendUnaryData,
   type ServerUnaryCall,

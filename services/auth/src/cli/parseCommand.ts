@@ -96,7 +96,7 @@ export function parseCommand(argv: readonly string[], now: Date = new Date()): C
 type OptionSpec = Record<string, { type: "string" | "boolean" }>;
 
 function parse<T extends OptionSpec>(args: string[], options: T, positionalCount: number) {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: true }>>;
   try {
     parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { AppError, failedPrecondition, invalidArgument, notFound, unauthenticated } from "@platform/errors";
+import { type AppError, failedPrecondition, invalidArgument, notFound, unauthenticated } from "@platform/errors";
 import type { ApiKeyEvent } from "@platform/proto/events/v1/auth_api_keys";
 import type { ApiKeyRecord } from "./apiKeyRecord.js";
 import { isScope, SCOPES } from "./scopes.js";
@@ -30,6 +30,7 @@ export interface CreateRules {
 const MAX_NAME_LENGTH = 100;
 const MAX_REASON_LENGTH = 500;
 // Control characters would garble `keys list` and log lines.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function decideCreate(

@@ -88,5 +88,10 @@ export function queueRefreshTokenWrite(
   cap: number,
   now = Date.now(),
 ): void {
-  (multi as unknown as WithScript).writeRefreshToken(...argsOf(tokenHmac, record, cap, now));
+  // On a MULTI the command is queued, not sent: the pipeline it returns settles with EXEC.
+  (multi as unknown as QueuedScript).writeRefreshToken(...argsOf(tokenHmac, record, cap, now));
+}
+
+interface QueuedScript {
+  writeRefreshToken(tokenKey: string, setKey: string, ...args: (string | number)[]): Multi;
 }

@@ -204,14 +204,12 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
       timestamp: BigInt(Math.max(originNow + 1, order.data.fillDeadline + GRACE)),
     });
     await devnet.origin.testClient.mine({ blocks: 1 });
-    const refund = await devnet.origin
-      .wallet(user)
-      .writeContract({
-        address: devnet.origin.settler,
-        abi: fullSettlerAbi,
-        functionName: "refund",
-        args: [order.orderId],
-      });
+    const refund = await devnet.origin.wallet(user).writeContract({
+      address: devnet.origin.settler,
+      abi: fullSettlerAbi,
+      functionName: "refund",
+      args: [order.orderId],
+    });
     await devnet.origin.publicClient.waitForTransactionReceipt({ hash: refund });
     await statusBecomes(order.orderId, IntentStatus.INTENT_STATUS_REFUNDED);
     expect(await redis.zscore(`rm:intents:user:${user.address}:expired`, order.orderId)).toBeNull();

@@ -32,9 +32,10 @@ export function rateLimited<T extends Transport>(transport: T, rate: RequestRate
     const request = built.request as (args: unknown, options: unknown) => Promise<unknown>;
     return {
       ...built,
-      request: (async (args: unknown, options: unknown) => (
-        await rate.take(), request(args, options)
-      )) as typeof built.request,
+      request: (async (args: unknown, options: unknown) => {
+        await rate.take();
+        return request(args, options);
+      }) as typeof built.request,
     };
   }) as T;
 }

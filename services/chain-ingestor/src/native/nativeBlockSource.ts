@@ -219,7 +219,8 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
       Promise.all([changesRead, subnetsRead]).then(([changes, subnetState]) => ({ ...changes, subnetState })),
     );
     const parentHolders = holders.known(header.parentHash);
-    const [facts, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
+    // The facts themselves go to the records through factsRead; a failed read fails the block here.
+    const [, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
     const [pools, holderState, parentHolderState] = await Promise.all([
       reader.poolsAt(header.hash, netuids),
       holdersRead,

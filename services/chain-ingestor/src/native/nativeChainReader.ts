@@ -590,7 +590,10 @@ const fastItems = new WeakMap<object, Map<string, FastStorage | undefined>>();
 
 function fastItemOf(registry: TypeRegistry, what: string, meta: StorageEntryMeta): FastStorage | undefined {
   let items = fastItems.get(registry);
-  if (items === undefined) fastItems.set(registry, (items = new Map()));
+  if (items === undefined) {
+    items = new Map();
+    fastItems.set(registry, items);
+  }
   if (!items.has(what)) items.set(what, fastStorage(meta, registry));
   return items.get(what);
 }

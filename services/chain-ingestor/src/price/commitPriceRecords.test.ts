@@ -1,6 +1,6 @@
 import { Finality } from "@platform/proto/common/v1/common";
-import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
-import { PriceEvent } from "@platform/proto/events/v1/oracle_prices";
+import type { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
+import type { PriceEvent } from "@platform/proto/events/v1/oracle_prices";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";

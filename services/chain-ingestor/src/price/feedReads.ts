@@ -52,7 +52,7 @@ export function feedReads(client: Client, feed: Address): FeedReads {
     },
 
     async latestRound(blockHash) {
-      let round;
+      let round: Awaited<ReturnType<typeof read<"latestRoundData">>>;
       try {
         round = await read("latestRoundData", blockHash);
       } catch (error) {

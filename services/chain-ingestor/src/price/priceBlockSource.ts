@@ -1,6 +1,6 @@
 import type { Finality as FinalityDepths } from "@platform/chain";
 import type { ChainRef } from "@platform/proto/common/v1/common";
-import { toHex, type Address, type Client, type Hex } from "viem";
+import { toHex, type Client, type Hex } from "viem";
 import { ForkDuringReadError, type BlockSource } from "../follower/blockFollower.js";
 import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
 import { toHeader } from "../follower/headerReader.js";

@@ -1,5 +1,5 @@
 import { Finality } from "@platform/proto/common/v1/common";
-import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
+import type { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";

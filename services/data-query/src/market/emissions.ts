@@ -26,7 +26,7 @@ export async function getSubnetEmissionsLatest(
 ): Promise<GetSubnetEmissionsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 256, maxLimit: 256 });
   const order = orderOf(request.order, "desc");
-  const valueOf = emissionSortValue(request.sort);
+  const sortValueOf = emissionSortValue(request.sort);
   const known = toNetuids(await readModel(() => redis.smembers(marketKeys.emissions)));
   const netuids = request.netuids.length > 0 ? checkNetuids(request.netuids, known, 256) : [...known];
   const { block, points } = await consistentPoints(redis, netuids.map(marketKeys.emissionPoints));
@@ -48,7 +48,7 @@ export async function getSubnetEmissionsLatest(
   const scope = queryScope(["subnet-emissions/latest", [...netuids].sort((a, b) => a - b), request.sort, order]);
   const page = sortedPage({
     items: emissions,
-    valueOf,
+    valueOf: sortValueOf,
     idOf: (emission) => emission.netuid,
     order,
     limit,

@@ -26,7 +26,7 @@ export async function getSubnetPoolsLatest(
 ): Promise<GetSubnetPoolsLatestResponse> {
   const limit = pageLimitOf(request.page, PAGE);
   const order = orderOf(request.order, "desc");
-  const valueOf = poolSortValue(request.sort);
+  const sortValueOf = poolSortValue(request.sort);
   const known = toNetuids(await readModel(() => redis.smembers(marketKeys.pools)));
   const netuids =
     request.netuids.length > 0
@@ -47,7 +47,7 @@ export async function getSubnetPoolsLatest(
   ]);
   const page = sortedPage({
     items: pools,
-    valueOf,
+    valueOf: sortValueOf,
     idOf: (pool) => pool.netuid,
     order,
     limit,

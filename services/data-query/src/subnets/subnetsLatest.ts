@@ -25,7 +25,7 @@ export async function getSubnetsLatest(
 ): Promise<GetSubnetsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 256, maxLimit: 256 });
   const order = orderOf(request.order, "asc");
-  const valueOf = subnetSortValue(request.sort);
+  const sortValueOf = subnetSortValue(request.sort);
   const known = toNetuids(await readModel(() => redis.smembers(subnetsKeys.netuids)));
   const requested = request.netuids.length > 0 ? checkNetuids(request.netuids, known, 256) : [...known];
   // Pools are published at every block, subnet snapshots and metagraphs when they change: the
@@ -60,7 +60,7 @@ export async function getSubnetsLatest(
   const scope = queryScope(["subnets/latest", [...requested].sort((a, b) => a - b), request.sort, order]);
   const page = sortedPage({
     items: subnets,
-    valueOf,
+    valueOf: sortValueOf,
     idOf: (subnet) => subnet.netuid,
     order,
     limit,

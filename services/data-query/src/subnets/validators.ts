@@ -21,7 +21,7 @@ export async function getValidatorsLatest(
 ): Promise<GetValidatorsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 64, maxLimit: 256 });
   const order = orderOf(request.order, "desc");
-  const valueOf = validatorSortValue(request.sort);
+  const sortValueOf = validatorSortValue(request.sort);
   // The subnet list and the newest metagraph in one round trip; the netuid is judged once both are in.
   const scope = queryScope(["validators/latest", request.netuid, request.includeWithoutPermit, request.sort, order]);
   // Every page of a walk answers at the block of its first page, so no UID is served twice or
@@ -66,7 +66,7 @@ export async function getValidatorsLatest(
   const validators = neurons.map((neuron) => describeValidator(neuron, price, block, netuid === ROOT_NETUID));
   const page = sortedPage({
     items: validators,
-    valueOf,
+    valueOf: sortValueOf,
     idOf: (validator) => validator.uid,
     order,
     limit,

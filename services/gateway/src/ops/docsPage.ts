@@ -13,15 +13,15 @@ export function renderDocsPage(document: Record<string, unknown>): string {
     .map(renderOperation)
     .join("\n");
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(info.title)} reference</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(info.title)} reference</title>
 <style>
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.45;color:#1b1f24}
 h2{border-top:1px solid #d0d7de;padding-top:1rem}code,pre{background:#f6f8fa;border-radius:4px}
 pre{padding:.75rem;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left}
 .method{font-weight:700;text-transform:uppercase;margin-right:.5rem}
 </style></head><body>
-<h1>${escape(info.title)} <small>${escape(info.version)}</small></h1>
-<p>${escape(info.description)}</p>
+<h1>${escapeHtml(info.title)} <small>${escapeHtml(info.version)}</small></h1>
+<p>${escapeHtml(info.description)}</p>
 <p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Errors are <code>application/problem+json</code> with a stable <code>code</code>.</p>
 ${sections}
 </body></html>`;
@@ -42,24 +42,24 @@ function renderOperation({ path, method, operation }: { path: string; method: st
   const rows = parameters
     .map(
       (p) =>
-        `<tr><td><code>${escape(p.name)}</code></td><td>${p.in}</td><td>${p.required ? "yes" : "no"}</td><td><code>${escape(JSON.stringify(p.schema))}</code></td><td>${escape(p.description ?? "")}</td></tr>`,
+        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${p.required ? "yes" : "no"}</td><td><code>${escapeHtml(JSON.stringify(p.schema))}</code></td><td>${escapeHtml(p.description ?? "")}</td></tr>`,
     )
     .join("");
   const body = operation.requestBody?.content["application/json"]?.schema;
   const responses = Object.entries(operation.responses)
     .map(([status, response]) => {
       const example = Object.values(response.content ?? {})[0]?.example;
-      return `<li><strong>${status}</strong> ${escape(response.description)}${example === undefined ? "" : `<pre>${escape(JSON.stringify(example, null, 2))}</pre>`}</li>`;
+      return `<li><strong>${status}</strong> ${escapeHtml(response.description)}${example === undefined ? "" : `<pre>${escapeHtml(JSON.stringify(example, null, 2))}</pre>`}</li>`;
     })
     .join("");
-  return `<h2><span class="method">${method}</span><code>${escape(path)}</code></h2>
-<p>${escape(operation.summary)}</p>${operation.description ? `<p>${escape(operation.description)}</p>` : ""}
+  return `<h2><span class="method">${method}</span><code>${escapeHtml(path)}</code></h2>
+<p>${escapeHtml(operation.summary)}</p>${operation.description ? `<p>${escapeHtml(operation.description)}</p>` : ""}
 <p>${scopes.length > 0 ? `Bearer token with scope <code>${scopes.map(escape).join(", ")}</code>.` : "Public."}</p>
 ${rows ? `<table><tr><th>Parameter</th><th>In</th><th>Required</th><th>Schema</th><th>Description</th></tr>${rows}</table>` : ""}
-${body === undefined ? "" : `<p>Request body (JSON):</p><pre>${escape(JSON.stringify(body, null, 2))}</pre>`}
+${body === undefined ? "" : `<p>Request body (JSON):</p><pre>${escapeHtml(JSON.stringify(body, null, 2))}</pre>`}
 <ul>${responses}</ul>`;
 }
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 }

@@ -20,7 +20,6 @@ import {
   routeSupportedCheck,
   simulationCheck,
 } from "./checks.js";
-import type { OrderFacts } from "./orderFacts.js";
 import { readOrderFacts } from "./readOrderFacts.js";
 import { assertRouteTokens } from "./routeTokens.js";
 import { validateOrder, type ValidOrder } from "./validateOrder.js";

@@ -79,7 +79,6 @@ let chains: IntentChains;
 let quoteDeps: QuoteDependencies;
 let preflightDeps: PreflightDependencies;
 let usdc: Address;
-let weth: Address;
 let settler: Address;
 
 const ORIGIN = 31337;
@@ -171,7 +170,6 @@ beforeAll(async () => {
   quoteDeps = { ...base, fillDeadlineWindowSeconds: 900 };
   preflightDeps = { ...base, openGasFallback: 250_000n };
   usdc = deployment.chains["origin"]!.contracts.tokens!["USDC"]!;
-  weth = deployment.chains["origin"]!.contracts.tokens!["WETH"]!;
   settler = deployment.chains["origin"]!.contracts.fullSettler!;
 
   const origin = chains.get(ORIGIN)!;

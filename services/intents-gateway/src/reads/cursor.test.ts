@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 
 const scope = { list: "pending", userAddress: "0x52908400098527886E0F7030069857D2E4169EE7" } as const;
-const position = { score: "1763770000123", member: "0x" + "ab".repeat(32) };
+const position = { score: "1763770000123", member: `0x${"ab".repeat(32)}` };
 
 function codeOf(run: () => unknown): string | undefined {
   try {
@@ -19,8 +19,8 @@ describe("list cursors", () => {
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeCursor(cursor, scope)).toEqual(position);
     expect(
-      decodeCursor(encodeCursor(scope, { score: "5", member: "tx:31337:0x" + "01".repeat(32) }), scope).member,
-    ).toBe("tx:31337:0x" + "01".repeat(32));
+      decodeCursor(encodeCursor(scope, { score: "5", member: `tx:31337:0x${"01".repeat(32)}` }), scope).member,
+    ).toBe(`tx:31337:0x${"01".repeat(32)}`);
   });
 
   it("are bound to the list and the user they came from", () => {

@@ -45,27 +45,23 @@ export async function fundUser(
   if (options.usdc > 0n) {
     await mined(
       origin,
-      await origin
-        .wallet(stack.deployer)
-        .writeContract({
-          address: origin.usdc,
-          abi: testTokenAbi,
-          functionName: "mint",
-          args: [user.address, options.usdc],
-        }),
+      await origin.wallet(stack.deployer).writeContract({
+        address: origin.usdc,
+        abi: testTokenAbi,
+        functionName: "mint",
+        args: [user.address, options.usdc],
+      }),
     );
   }
   if (options.approve ?? true) {
     await mined(
       origin,
-      await origin
-        .wallet(user)
-        .writeContract({
-          address: origin.usdc,
-          abi: erc20Abi,
-          functionName: "approve",
-          args: [origin.settler, maxUint256],
-        }),
+      await origin.wallet(user).writeContract({
+        address: origin.usdc,
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [origin.settler, maxUint256],
+      }),
     );
   }
 }
@@ -139,14 +135,12 @@ export async function fillAsFiller(
   const { destination } = stack;
   return mined(
     destination,
-    await destination
-      .wallet(stack.filler)
-      .writeContract({
-        address: destination.settler,
-        abi: fullSettlerAbi,
-        functionName: "fill",
-        args: [order.orderId, order.originData, "0x"],
-      }),
+    await destination.wallet(stack.filler).writeContract({
+      address: destination.settler,
+      abi: fullSettlerAbi,
+      functionName: "fill",
+      args: [order.orderId, order.originData, "0x"],
+    }),
   );
 }
 
@@ -154,14 +148,12 @@ export async function settleAsOracle(stack: IntentsStack, orderId: Hex): Promise
   const { origin } = stack;
   return mined(
     origin,
-    await origin
-      .wallet(stack.oracle)
-      .writeContract({
-        address: origin.settler,
-        abi: fullSettlerAbi,
-        functionName: "settle",
-        args: [orderId, stack.filler.address],
-      }),
+    await origin.wallet(stack.oracle).writeContract({
+      address: origin.settler,
+      abi: fullSettlerAbi,
+      functionName: "settle",
+      args: [orderId, stack.filler.address],
+    }),
   );
 }
 

@@ -52,7 +52,7 @@ describe("decodeOnchainOrder", () => {
     expect(codeOf(() => decodeOnchainOrder({ ...order, orderData: DEVNET_ORDER_DATA.slice(0, -64) }))).toBe(
       "INVALID_REQUEST",
     );
-    const dirtyRecipient = DEVNET_ORDER_DATA.slice(0, -64) + "ff" + DEVNET_ORDER_DATA.slice(-62);
+    const dirtyRecipient = `${DEVNET_ORDER_DATA.slice(0, -64)}ff${DEVNET_ORDER_DATA.slice(-62)}`;
     expect(codeOf(() => decodeOnchainOrder({ ...order, orderData: dirtyRecipient }))).toBe("INVALID_REQUEST");
   });
 });

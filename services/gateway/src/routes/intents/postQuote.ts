@@ -34,12 +34,9 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
         .enum(["EXACT_INPUT", "EXACT_OUTPUT"])
         .default("EXACT_INPUT")
         .meta({ description: "Which side `amount` fixes; EXACT_INPUT by default" }),
-      userAddress: evmAddress()
-        .optional()
-        .meta({
-          description:
-            "The wallet that will call open; with it (or recipient) the answer carries the encoded orderData",
-        }),
+      userAddress: evmAddress().optional().meta({
+        description: "The wallet that will call open; with it (or recipient) the answer carries the encoded orderData",
+      }),
       recipient: evmAddress()
         .optional()
         .meta({ description: "Receiver on the destination chain; defaults to userAddress" }),

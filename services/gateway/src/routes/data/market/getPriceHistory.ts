@@ -1,7 +1,6 @@
 import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import { SeriesFormat, type MarketServiceClient } from "@platform/proto/data/v1/market";
-import { z } from "zod";
 import { priceHistoryExample } from "../examples.js";
 import {
   DATA_SCOPE,

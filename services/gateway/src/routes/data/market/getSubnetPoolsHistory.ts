@@ -1,7 +1,6 @@
 import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import type { MarketServiceClient } from "@platform/proto/data/v1/market";
-import { z } from "zod";
 import { poolsHistoryExample } from "../examples.js";
 import {
   DATA_SCOPE,

@@ -26,7 +26,6 @@ import {
   pageOf,
   renderAccount,
   renderAsOf,
-  type LinkQuery,
   type PageView,
 } from "../shared/render.js";
 
