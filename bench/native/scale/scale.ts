@@ -27,8 +27,7 @@
  * BENCH_SCALE_ACCOUNTS (100,000), BENCH_SCALE_CHOPSTICKS (`indexed`, or `stock`: chopsticks'
  * own linear next-key lookup; see README: a block then takes ~20 s and a 1,000-key page ~50 s),
  * BENCH_SCALE_TEMPO (99; the raonet runtime runs every subnet's epoch every block whatever it is, see README),
- * BENCH_SCALE_EPOCH_SUBNETS (unset: all; n: only netuids 1..=n keep a tempo, the rest get 0 and no
- * epoch; 1 is Finney's cadence rounded up), BENCH_SCALE_KEEP=1 keeps the temp folder (chopsticks log).
+ * BENCH_SCALE_KEEP=1 keeps the temp folder (chopsticks log).
  */
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -44,7 +43,6 @@ import { startScaleNode, type ScaleNode } from "./node.js";
 import { ReadTimes, timedReader } from "./timedReader.js";
 import { measureReadModels } from "./readModels.js";
 import {
-  EPOCH_SUBNETS,
   generateScaleState,
   MAINNET_SIZES,
   rawKeys,
@@ -107,7 +105,6 @@ const figures: Record<string, unknown> = {
   seed: SEED,
   sizes: SIZES,
   tempo: TEMPO,
-  epochSubnets: EPOCH_SUBNETS ?? "all",
   targets: TARGETS,
 };
 say(`starting chopsticks (spec 218${INDEXED ? ", indexed next-key lookup" : ", stock"}) in ${dir.path}…`);

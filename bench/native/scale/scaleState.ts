@@ -63,15 +63,6 @@ export const MAINNET_SIZES: ScaleSizes = {
 
 const RAO = 1_000_000_000n;
 export const TEMPO = Number(process.env.BENCH_SCALE_TEMPO ?? 99);
-/**
- * How many subnets (netuids 1..=n) keep `TEMPO`; the others get `Tempo` 0, which this runtime reads
- * as "no epoch" while still paying their pools each block. Unset: every subnet keeps it, and since
- * this runtime runs the epoch of every subnet with a tempo in every block (README), every block is
- * then the worst case. 1 gives Finney's cadence, rounded up: there a subnet's epoch comes every 361
- * blocks, 129 subnets make about 0.36 epochs a block.
- */
-export const EPOCH_SUBNETS =
-  process.env.BENCH_SCALE_EPOCH_SUBNETS === undefined ? undefined : Number(process.env.BENCH_SCALE_EPOCH_SUBNETS);
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same state. */
 export function prng(seed: number): () => number {
@@ -371,11 +362,7 @@ export function generateScaleState(options: {
     const nu = u16(netuid);
     put("NetworksAdded", concat(sub("NetworksAdded"), nu), bool(true));
     put("SubnetMechanism", concat(sub("SubnetMechanism"), nu), u16(netuid === 0 ? 0 : 1));
-    put(
-      "Tempo",
-      concat(sub("Tempo"), nu),
-      u16(EPOCH_SUBNETS === undefined || (netuid >= 1 && netuid <= EPOCH_SUBNETS) ? TEMPO : 0),
-    );
+    put("Tempo", concat(sub("Tempo"), nu), u16(TEMPO));
     put("SubnetworkN", concat(sub("SubnetworkN"), nu), u16(n));
     put("MaxAllowedUids", concat(sub("MaxAllowedUids"), nu), u16(netuid === 0 ? sizes.rootUids : sizes.uidsPerSubnet));
     put("NetworkRegisteredAt", concat(sub("NetworkRegisteredAt"), nu), u64(0n));
