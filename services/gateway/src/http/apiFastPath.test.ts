@@ -51,6 +51,15 @@ describe("route table", () => {
     expect(find("/data/v1/subnets/a%2Fb%20c/validators/latest")).toMatchObject({ params: { netuid: "a/b c" } });
   });
 
+  it("keeps the case of parameters, and takes a parameter of any length to its route (which judges its shape)", () => {
+    expect(find("/DATA/v1/subnets/5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty/Holders/latest")).toMatchObject({
+      route: { operationId: "view" },
+      params: { netuid: "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty", view: "Holders" },
+    });
+    const long = "x".repeat(300);
+    expect(find(`/data/v1/subnets/${long}/validators/latest`)).toMatchObject({ params: { netuid: long } });
+  });
+
   it("matches nothing else: other methods' routes, empty or extra segments, relative paths, undecodable parameters", () => {
     for (const path of [
       "/intents/v1/quotes",

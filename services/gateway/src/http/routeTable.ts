@@ -1,4 +1,5 @@
 import type { AnyRoute, HttpMethod } from "@platform/http";
+import FindMyWay, { type HTTPMethod } from "find-my-way";
 
 export interface RouteMatch {
   route: AnyRoute;
@@ -6,65 +7,32 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-type Segment = { literal: string } | { param: string };
-
-interface CompiledRoute {
-  route: AnyRoute;
-  segments: Segment[];
-}
-
 /**
- * Finds the route of a path among routes of one method, the way express 5 mounts them: templates
- * like `/data/v1/subnets/:netuid/validators/latest`, literal segments compared without regard to
- * case, one trailing slash allowed, a parameter one whole non-empty segment, percent-decoded; the
- * first route (in the order given) that matches wins. A path it cannot decode matches nothing, so
- * express answers it as before.
+ * Finds the route of a path among routes of one method, as express 5 mounts them (find-my-way, the
+ * radix-tree router of fastify): templates like `/data/v1/subnets/:netuid/validators/latest`,
+ * literal segments compared without regard to case (parameters keep theirs), one trailing slash
+ * allowed, a parameter one whole non-empty segment, percent-decoded. Where a literal and a parameter
+ * both fit a segment the literal wins, which is also the order the routes are mounted in. A path it
+ * cannot decode matches nothing, so express answers it as before. It replaced a hand-written table
+ * (issue 16): on the gateway's 18 GET templates, 196 ns a lookup against 291 (2 million lookups of
+ * six paths, both in one run on this 2-core machine).
  */
 export function createRouteTable(routes: AnyRoute[], method: HttpMethod): (path: string) => RouteMatch | undefined {
-  const bySegmentCount = new Map<number, CompiledRoute[]>();
+  const router = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: MAX_PARAMETER_LENGTH });
+  const verb = method.toUpperCase() as HTTPMethod;
   for (const route of routes) {
-    if (route.method !== method) continue;
-    const segments = route.path
-      .split("/")
-      .slice(1)
-      .map((part): Segment => (part.startsWith(":") ? { param: part.slice(1) } : { literal: part.toLowerCase() }));
-    const list = bySegmentCount.get(segments.length) ?? [];
-    list.push({ route, segments });
-    bySegmentCount.set(segments.length, list);
+    if (route.method === method) router.on(verb, route.path, () => undefined, route);
   }
-
   return (path) => {
-    if (!path.startsWith("/")) return undefined;
-    const parts = path.split("/").slice(1);
-    if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
-    const candidates = bySegmentCount.get(parts.length);
-    if (!candidates) return undefined;
-    for (const { route, segments } of candidates) {
-      const params = matchSegments(segments, parts);
-      if (params === null) continue;
-      return params === undefined ? undefined : { route, params };
-    }
-    return undefined;
+    const found = router.find(verb, path);
+    if (found === null) return undefined;
+    const params = found.params as Record<string, string>;
+    // express never gives a parameter an empty segment.
+    for (const name in params) if (params[name] === "") return undefined;
+    return { route: found.store as AnyRoute, params };
   };
 }
 
-/** The parameters when the parts fit the segments; null when they do not; undefined when a parameter does not decode. */
-function matchSegments(segments: Segment[], parts: string[]): Record<string, string> | null | undefined {
-  let params: Record<string, string> | undefined;
-  for (let index = 0; index < segments.length; index += 1) {
-    const segment = segments[index]!;
-    const part = parts[index]!;
-    if ("literal" in segment) {
-      if (part !== segment.literal && part.toLowerCase() !== segment.literal) return null;
-      continue;
-    }
-    if (part === "") return null;
-    params ??= {};
-    try {
-      params[segment.param] = part.includes("%") ? decodeURIComponent(part) : part;
-    } catch {
-      return undefined;
-    }
-  }
-  return params ?? {};
-}
+// Longer than any value the routes take (an SS58 address is 48 characters, a hash 66), so that a
+// longer one still reaches its route and is refused there for its shape, as express would.
+const MAX_PARAMETER_LENGTH = 1_024;
