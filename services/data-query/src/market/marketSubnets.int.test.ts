@@ -189,7 +189,7 @@ beforeAll(async () => {
   server = await startGrpcServer({
     host: "127.0.0.1",
     port: 0,
-    services: [marketGrpcService({ redis, log }), subnetsGrpcService({ redis, log })],
+    services: [marketGrpcService({ redis, log }), subnetsGrpcService({ redis, log, answerCacheMaxBytes: 1 << 20 })],
   });
   server.setServing(true);
   market = createGrpcClient(MarketServiceClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 10_000 });

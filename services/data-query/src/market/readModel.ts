@@ -1,67 +1,18 @@
 import { compareDecimalStrings } from "./numbers.js";
 import { readModel } from "../shared/index.js";
+import { ORDINAL_SPAN, type BucketAggregate, type SeriesPoint } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 
-/**
- * Reading the projector's series (services/projector/src/market/series.ts and keys.ts, which
- * document the layout; these names must change together with them). A series is a zset of
- * SeriesPoint JSON scored by block * 100000 + log index.
- */
-export interface BucketAggregate {
-  s: number;
-  o: string;
-  h: string;
-  l: string;
-  c: string;
-  v0?: string;
-  v1?: string;
-  b: number;
-  x?: Record<string, string>;
-}
-
-export interface SeriesPoint {
-  o: number;
-  b: number;
-  h: string;
-  t: number;
-  p: string;
-  m?: { price: string; cumulative?: string; close?: Record<string, string> };
-  a?: Partial<Record<BucketName, BucketAggregate>>;
-}
-
-export type BucketName = "5m" | "1h" | "4h" | "1d";
-
-export const ORDINAL_SPAN = 100_000;
-
-export const marketKeys = {
-  poolPoints: (netuid: number) => `rm:market:pool:${netuid}:points`,
-  poolBuckets: (netuid: number, interval: BucketName) => `rm:market:pool:${netuid}:buckets:${interval}`,
-  pools: "rm:market:pools",
-  emissionPoints: (netuid: number) => `rm:market:emission:${netuid}:points`,
-  emissions: "rm:market:emissions",
-  statsPoints: "rm:market:stats:points",
-  pricePoints: (asset: string, vs: string) => `rm:market:price:${asset}:${vs}:points`,
-  priceBuckets: (asset: string, vs: string, interval: BucketName) =>
-    `rm:market:price:${asset}:${vs}:buckets:${interval}`,
-} as const;
-
-export const subnetsKeys = {
-  subnetPoints: (netuid: number) => `rm:subnets:subnet:${netuid}:points`,
-  validatorPoints: (netuid: number) => `rm:subnets:validators:${netuid}:points`,
-  /** The same metagraphs cut to each neuron's uid, permit and activity (what subnets/latest counts). */
-  validatorFlagPoints: (netuid: number) => `rm:subnets:validator-flags:${netuid}:points`,
-  poolPoints: (netuid: number) => `rm:subnets:pool:${netuid}:points`,
-  emissionPoints: (netuid: number) => `rm:subnets:emission:${netuid}:points`,
-  holderPoints: (netuid: number) => `rm:subnets:holders:${netuid}:points`,
-  netuids: "rm:subnets:netuids",
-  holderColdkeys: (netuid: number) => `rm:subnets:holders:${netuid}:coldkeys`,
-  holderColdkeyRows: (netuid: number) => `rm:subnets:holders:${netuid}:coldkey-rows`,
-  holderPositions: (netuid: number) => `rm:subnets:holders:${netuid}:positions`,
-  holderPositionRows: (netuid: number) => `rm:subnets:holders:${netuid}:position-rows`,
-  holderRanked: (netuid: number) => `rm:subnets:holders:${netuid}:ranked`,
-  /** JSON `{tag, ref, coverage}` of the set the ranking shows. */
-  holderRankedHead: (netuid: number) => `rm:subnets:holders:${netuid}:ranked-head`,
-} as const;
+// The layout is the projector's, in libs/read-models (series.ts, market.ts, subnets.ts): a series is
+// a zset of SeriesPoint JSON scored by block * 100000 + log index.
+export {
+  marketKeys,
+  ORDINAL_SPAN,
+  subnetsKeys,
+  type BucketAggregate,
+  type BucketName,
+  type SeriesPoint,
+} from "@platform/read-models";
 
 // A series member never changes once written, and every caller asking at a block reads the same
 // ones (pool, subnet, validator-set and price snapshots are the network's state, not a caller's), so

@@ -1,12 +1,13 @@
 import { rebuilding, unavailable } from "@platform/errors";
 import { checkedHandler, type GrpcServiceRegistration, type UnaryCallHandler } from "@platform/grpc";
+import { accountsKeys, marketKeys, subnetsKeys } from "@platform/read-models";
 import { projectionsComplete, type Redis } from "@platform/store";
 
 /** The projector's markers (libs/bus superviseProjection): `complete` once a rebuild has caught up. */
 export const PROJECTION_MARKERS = {
-  accounts: "rm:accounts:projection",
-  market: "rm:market:projection",
-  subnets: "rm:subnets:projection",
+  accounts: accountsKeys.marker,
+  market: marketKeys.marker,
+  subnets: subnetsKeys.marker,
 } as const;
 
 /**

@@ -1,3 +1,12 @@
+import {
+  BUCKET_NAMES,
+  BUCKET_SECONDS,
+  ordinalOf,
+  type BucketAggregate,
+  type BucketName,
+  type PointMeasure,
+  type SeriesPoint,
+} from "@platform/read-models";
 import { maxDecimal, minDecimal } from "./decimal.js";
 
 /**
@@ -8,59 +17,20 @@ import { maxDecimal, minDecimal } from "./decimal.js";
  * bucket was before the removed points arrived.
  */
 
-/** Bucket intervals the projection aggregates, in seconds. */
-export const BUCKET_SECONDS = { "5m": 300, "1h": 3_600, "4h": 14_400, "1d": 86_400 } as const;
-export type BucketName = keyof typeof BUCKET_SECONDS;
-export const BUCKET_NAMES = Object.keys(BUCKET_SECONDS) as BucketName[];
-
-/** What a point contributes to its buckets. */
-export interface PointMeasure {
-  /** The value whose open / high / low / close the bucket keeps (a price). */
-  price: string;
-  /** A cumulative counter (pool volume): the bucket keeps its value before the bucket and at close. */
-  cumulative?: string;
-  /** Further values the bucket shows as of its close (reserves, moving price). */
-  close?: Record<string, string>;
-}
-
-/** One bucket's aggregate as of a point. */
-export interface BucketAggregate {
-  /** Bucket start, unix seconds (UTC-aligned). */
-  s: number;
-  o: string;
-  h: string;
-  l: string;
-  c: string;
-  /** Cumulative counter before the bucket's first point (or at it, for a series' first point). */
-  v0?: string;
-  /** Cumulative counter at close. */
-  v1?: string;
-  /** Block of the last point. */
-  b: number;
-  /** Close values (PointMeasure.close of the last point). */
-  x?: Record<string, string>;
-}
-
-export interface SeriesPoint {
-  /** Ordinal: the position in the series (block * 100000 + log index). */
-  o: number;
-  /** Block number and hash the point was seen at. */
-  b: number;
-  h: string;
-  /** Block time, ms since the epoch. */
-  t: number;
-  /** The event itself: base64 of its protobuf bytes. */
-  p: string;
-  m?: PointMeasure;
-  a?: Partial<Record<BucketName, BucketAggregate>>;
-}
+export {
+  BUCKET_NAMES,
+  BUCKET_SECONDS,
+  ORDINAL_SPAN,
+  ordinalOf,
+  type BucketAggregate,
+  type BucketName,
+  type PointMeasure,
+  type SeriesPoint,
+} from "@platform/read-models";
 
 export type NewPoint = Omit<SeriesPoint, "a">;
 
 export type SeriesOp = { kind: "add"; point: NewPoint } | { kind: "remove"; block: number; hash: string };
-
-export const ORDINAL_SPAN = 100_000;
-export const ordinalOf = (block: number, logIndex = 0): number => block * ORDINAL_SPAN + logIndex;
 
 /** Where a batch's operations start: below it nothing changes. */
 export function lowestOrdinal(ops: readonly SeriesOp[]): number {

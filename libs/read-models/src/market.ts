@@ -1,0 +1,56 @@
+import type { BucketName } from "./series.js";
+
+/**
+ * The market read model in Redis (`rm:market:` prefix), written only by the projector's `market`
+ * projection (consumer group `projector-market`, topics chain.network.v1 and oracle.prices.v1) and
+ * read by data-query's MarketService (and, for pool prices at a block, its AccountsService): both
+ * import this layout.
+ *
+ * Series (series.ts). A series is a zset of SeriesPoint JSON scored by ordinal
+ * (block * 100000 + log index): `{o, b: block, h: block hash, t: block time ms, p: base64 of the
+ * event's protobuf, m: measure, a: {"5m"|"1h"|"4h"|"1d": BucketAggregate}}`. The newest point is the
+ * latest snapshot; the point with the greatest ordinal at or below `block * 100000 + 99999` is the
+ * state at that block. A bucket zset holds BucketAggregate JSON `{s: bucket start (unix s, UTC
+ * aligned), o, h, l, c, v0, v1, b: last block, x: close values}` scored by `s`.
+ *
+ * - `rm:market:pool:<netuid>:points` PoolSnapshot series (newest 7,300 points: one per snapshot
+ *   block, enough for a 7,200-block window). Measure: price = price_tao, cumulative =
+ *   volume_total_rao, close = {tao_in_rao, alpha_in_nalpha, alpha_out_nalpha,
+ *   alpha_issuance_nalpha, moving_price_tao, root_prop?}.
+ *   `rm:market:pool:<netuid>:buckets:<interval>` OHLC of price_tao; v0 / v1 = cumulative volume
+ *   before the bucket and at its close. Kept: 5m 35 days, 1h 400 days, 4h and 1d for ever.
+ * - `rm:market:pools` set of netuids with a standing pool snapshot newer than the subnet's removal
+ *   (NETUID_NOT_FOUND otherwise).
+ * - `rm:market:emission:<netuid>:points` EmissionSnapshot series (newest 64), no buckets.
+ *   `rm:market:emissions` set of netuids with one (newer than the subnet's removal).
+ * - `rm:market:removed-subnets` hash netuid -> `<block>:<hash>` of the subnet's removal
+ *   (SubnetRemoved; subnetRemovals.ts).
+ * - `rm:market:stats:points` NetworkStatsSnapshot series (newest 64), no buckets.
+ * - `rm:market:price:<asset>:<vs>:points` PriceObserved series (newest 10,000; asset as published,
+ *   e.g. TAO, vs lowercase). Measure: price = price. Buckets
+ *   `rm:market:price:<asset>:<vs>:buckets:<interval>` as for pools (no volume).
+ *   `rm:market:price:pairs` set of `<asset>:<vs>`.
+ *
+ * Projection state: `rm:market:price:removed` set of `<blockHash>:<logIndex>` of price rounds a
+ * ChainEventRemoved took back (the removal travels on chain.network.v1, so it may overtake the round
+ * it removes); `rm:market:offset:<topic>:<partition>` the last applied offset, written in the same
+ * MULTI/EXEC as the changes; `rm:market:projection` the marker whose loss (FLUSHALL) makes the
+ * supervisor replay both topics from offset 0; `rm:market:version` a token every commit replaces
+ * (versions.ts).
+ */
+export const marketKeys = {
+  poolPoints: (netuid: number) => `rm:market:pool:${netuid}:points`,
+  poolBuckets: (netuid: number, interval: BucketName) => `rm:market:pool:${netuid}:buckets:${interval}`,
+  pools: "rm:market:pools",
+  emissionPoints: (netuid: number) => `rm:market:emission:${netuid}:points`,
+  emissions: "rm:market:emissions",
+  statsPoints: "rm:market:stats:points",
+  pricePoints: (asset: string, vs: string) => `rm:market:price:${asset}:${vs}:points`,
+  priceBuckets: (asset: string, vs: string, interval: BucketName) =>
+    `rm:market:price:${asset}:${vs}:buckets:${interval}`,
+  pricePairs: "rm:market:price:pairs",
+  priceRemoved: "rm:market:price:removed",
+  removedSubnets: "rm:market:removed-subnets",
+  offset: (topic: string, partition: number) => `rm:market:offset:${topic}:${partition}`,
+  marker: "rm:market:projection",
+} as const;
