@@ -95,142 +95,172 @@ export function createBlockFollower<E>(options: BlockFollowerOptions<E>): BlockF
   if (options.windowSize < 1) throw new RangeError(`windowSize must be positive, got ${options.windowSize}`);
   if (options.maxBlocksPerStep < 1)
     throw new RangeError(`maxBlocksPerStep must be positive, got ${options.maxBlocksPerStep}`);
-  const targetEvents = options.targetEventsPerStep ?? 2_000;
-  let window: WindowBlock<E>[] = options.window.slice(-options.windowSize);
-  // Start modestly: a backlog's density is unknown until its first range is read.
-  let rangeSize = Math.min(options.maxBlocksPerStep, 16);
-  let ahead: Promise<ReadAhead<E> | undefined> | undefined;
-
-  const range = (from: bigint, to: bigint): bigint[] => {
-    const numbers: bigint[] = [];
-    for (let number = from; number <= to; number++) numbers.push(number);
-    return numbers;
-  };
-
-  /** The blocks after `base` (or from the start block) up to the next range's end, and their events. */
-  const readRange = async (base: BlockRef | undefined, latest: bigint) => {
-    const from = base === undefined ? options.startBlock : base.number + 1n;
-    if (from > latest) return { linked: [] as BlockHeader[], tipMismatch: false, events: new Map<Hex, E[]>() };
-    const last = from + BigInt(rangeSize) - 1n;
-    const to = last < latest ? last : latest;
-    const headers = await options.headers.headersAt(range(from, to));
-    const { linked, tipMismatch } = linkHeaders(base, headers);
-    const events = linked.length === 0 ? new Map<Hex, E[]>() : await options.source.readBlocks(linked, latest);
-    return { linked, tipMismatch, events };
-  };
-
-  /** Sizes the next range after a step: about `targetEvents` events, within [1, maxBlocksPerStep]. */
-  const adapt = (blocks: number, events: number): void => {
-    if (blocks === 0) return;
-    const perBlock = events / blocks;
-    const size = perBlock === 0 ? options.maxBlocksPerStep : Math.floor(targetEvents / perBlock);
-    rangeSize = Math.max(1, Math.min(options.maxBlocksPerStep, size));
-  };
-
-  /** The range read ahead, if it still builds on the current tip (a failed commit discards it). */
-  const takeAhead = async (tip: BlockRef | undefined): Promise<ReadAhead<E> | undefined> => {
-    const pending = ahead;
-    ahead = undefined;
-    if (pending === undefined || tip === undefined) return undefined;
-    const read = await pending;
-    return read !== undefined && read.base.number === tip.number && read.base.hash === tip.hash ? read : undefined;
-  };
-
-  const reorganise = async (latest: bigint): Promise<StepOutcome> => {
-    const heights = window.map((entry) => entry.block.number).filter((number) => number <= latest);
-    const canonicalHeaders = await options.headers.headersAt(heights);
-    const canonical = new Map(canonicalHeaders.map((header) => [header.number, header.hash] as const));
-    const ancestor = findCommonAncestor(
-      window.map((entry) => entry.block),
-      canonical,
-    );
-    if (ancestor === undefined) {
-      const oldest = window[0]?.block;
-      throw new ReorgBeyondWindowError(
-        `no kept block is canonical any more (kept ${window.length} blocks from ${oldest?.number ?? "?"}); the fork is deeper than the window`,
-      );
-    }
-    const ancestorHeader = canonicalHeaders.find((header) => header.number === ancestor.number)!;
-    const { kept, orphaned } = splitAtAncestor(window, ancestor);
-    await options.commit({
-      orphaned,
-      blocks: [],
-      tip: ancestorHeader,
-      commonAncestor: ancestorHeader,
-      latestBlockNumber: latest,
-      window: kept.map((entry) => entry.block),
-    });
-    window = kept;
-    return { kind: "reorganised", ancestor: ancestor.number, orphanedBlocks: orphaned.length, latest };
+  const state: FollowerState<E> = {
+    options,
+    targetEvents: options.targetEventsPerStep ?? 2_000,
+    window: options.window.slice(-options.windowSize),
+    // Start modestly: a backlog's density is unknown until its first range is read.
+    rangeSize: Math.min(options.maxBlocksPerStep, 16),
+    ahead: undefined,
   };
 
   return {
-    tip: () => window.at(-1)?.block,
+    tip: () => state.window.at(-1)?.block,
 
-    async step() {
-      const tip = window.at(-1)?.block;
-      const prefetched = await takeAhead(tip);
-      let latest: bigint;
-      let linked: BlockHeader[];
-      let events: Map<Hex, E[]>;
-      if (prefetched !== undefined) {
-        ({ latest, linked, events } = prefetched);
-      } else {
-        latest = await options.headers.latestBlockNumber();
-        if (tip !== undefined && latest <= tip.number) {
-          // Nothing new, unless the node dropped or replaced the tip (a rollback, a same-height fork).
-          if (latest < tip.number) return reorganise(latest);
-          const [current] = await options.headers.headersAt([tip.number]);
-          if (current !== undefined && current.hash !== tip.hash) return reorganise(latest);
-          return { kind: "idle", latest };
-        }
-        const read = await readRange(tip, latest);
-        if (read.tipMismatch) return reorganise(latest);
-        ({ linked, events } = read);
-        if (linked.length === 0) return { kind: "idle", latest };
-      }
-
-      const blocks = linked.map((header) => ({ header, events: events.get(header.hash) ?? [] }));
-      const next = extendWindow(
-        window,
-        blocks.map(({ header, events: blockEvents }) => ({
-          block: { number: header.number, hash: header.hash },
-          events: blockEvents,
-        })),
-        options.windowSize,
-      );
-      const last = linked[linked.length - 1]!;
-      adapt(
-        blocks.length,
-        blocks.reduce((sum, block) => sum + block.events.length, 0),
-      );
-      // While a backlog remains, read the next range during the commit: the node and Kafka work
-      // side by side. It is used only if this commit succeeds and the range still builds on it.
-      const base = { number: last.number, hash: last.hash };
-      if (last.number < latest) {
-        const reading = readRange(base, latest).then(
-          (read) =>
-            read.tipMismatch || read.linked.length === 0
-              ? undefined
-              : { base, latest, linked: read.linked, events: read.events },
-          () => undefined,
-        );
-        ahead = reading;
-      }
-      try {
-        await options.commit({
-          orphaned: [],
-          blocks,
-          tip: last,
-          latestBlockNumber: latest,
-          window: next.map((entry) => entry.block),
-        });
-      } catch (error) {
-        ahead = undefined;
-        throw error;
-      }
-      window = next;
-      return { kind: "advanced", tip: last.number, latest };
-    },
+    step: () => takeStep(state),
   };
+}
+
+/** What a follower keeps from step to step. */
+interface FollowerState<E> {
+  readonly options: BlockFollowerOptions<E>;
+  readonly targetEvents: number;
+  /** The kept blocks with the events published for them, oldest first. */
+  window: WindowBlock<E>[];
+  /** Blocks the next range reads (adapted to the events of the last one). */
+  rangeSize: number;
+  ahead: Promise<ReadAhead<E> | undefined> | undefined;
+}
+
+async function takeStep<E>(state: FollowerState<E>): Promise<StepOutcome> {
+  const { options } = state;
+  const tip = state.window.at(-1)?.block;
+  const prefetched = await takeAhead(state, tip);
+  let latest: bigint;
+  let linked: BlockHeader[];
+  let events: Map<Hex, E[]>;
+  if (prefetched !== undefined) {
+    ({ latest, linked, events } = prefetched);
+  } else {
+    latest = await options.headers.latestBlockNumber();
+    if (tip !== undefined && latest <= tip.number) {
+      // Nothing new, unless the node dropped or replaced the tip (a rollback, a same-height fork).
+      if (latest < tip.number) return reorganise(state, latest);
+      const [current] = await options.headers.headersAt([tip.number]);
+      if (current !== undefined && current.hash !== tip.hash) return reorganise(state, latest);
+      return { kind: "idle", latest };
+    }
+    const read = await readRange(state, tip, latest);
+    if (read.tipMismatch) return reorganise(state, latest);
+    ({ linked, events } = read);
+    if (linked.length === 0) return { kind: "idle", latest };
+  }
+  return commitRange(state, latest, linked, events);
+}
+
+/** The range read ahead, if it still builds on the current tip (a failed commit discards it). */
+async function takeAhead<E>(state: FollowerState<E>, tip: BlockRef | undefined): Promise<ReadAhead<E> | undefined> {
+  const pending = state.ahead;
+  state.ahead = undefined;
+  if (pending === undefined || tip === undefined) return undefined;
+  const read = await pending;
+  return read !== undefined && read.base.number === tip.number && read.base.hash === tip.hash ? read : undefined;
+}
+
+async function reorganise<E>(state: FollowerState<E>, latest: bigint): Promise<StepOutcome> {
+  const { options } = state;
+  const heights = state.window.map((entry) => entry.block.number).filter((number) => number <= latest);
+  const canonicalHeaders = await options.headers.headersAt(heights);
+  const canonical = new Map(canonicalHeaders.map((header) => [header.number, header.hash] as const));
+  const ancestor = findCommonAncestor(
+    state.window.map((entry) => entry.block),
+    canonical,
+  );
+  if (ancestor === undefined) {
+    const oldest = state.window[0]?.block;
+    throw new ReorgBeyondWindowError(
+      `no kept block is canonical any more (kept ${state.window.length} blocks from ${oldest?.number ?? "?"}); the fork is deeper than the window`,
+    );
+  }
+  const ancestorHeader = canonicalHeaders.find((header) => header.number === ancestor.number)!;
+  const { kept, orphaned } = splitAtAncestor(state.window, ancestor);
+  await options.commit({
+    orphaned,
+    blocks: [],
+    tip: ancestorHeader,
+    commonAncestor: ancestorHeader,
+    latestBlockNumber: latest,
+    window: kept.map((entry) => entry.block),
+  });
+  state.window = kept;
+  return { kind: "reorganised", ancestor: ancestor.number, orphanedBlocks: orphaned.length, latest };
+}
+
+/** The blocks after `base` (or from the start block) up to the next range's end, and their events. */
+async function readRange<E>(state: FollowerState<E>, base: BlockRef | undefined, latest: bigint) {
+  const { options } = state;
+  const from = base === undefined ? options.startBlock : base.number + 1n;
+  if (from > latest) return { linked: [] as BlockHeader[], tipMismatch: false, events: new Map<Hex, E[]>() };
+  const last = from + BigInt(state.rangeSize) - 1n;
+  const to = last < latest ? last : latest;
+  const headers = await options.headers.headersAt(range(from, to));
+  const { linked, tipMismatch } = linkHeaders(base, headers);
+  const events = linked.length === 0 ? new Map<Hex, E[]>() : await options.source.readBlocks(linked, latest);
+  return { linked, tipMismatch, events };
+}
+
+function range(from: bigint, to: bigint): bigint[] {
+  const numbers: bigint[] = [];
+  for (let number = from; number <= to; number++) numbers.push(number);
+  return numbers;
+}
+
+/** Commits the linked blocks read after the tip, reading the next range meanwhile while a backlog remains. */
+async function commitRange<E>(
+  state: FollowerState<E>,
+  latest: bigint,
+  linked: BlockHeader[],
+  events: Map<Hex, E[]>,
+): Promise<StepOutcome> {
+  const { options } = state;
+  const blocks = linked.map((header) => ({ header, events: events.get(header.hash) ?? [] }));
+  const next = extendWindow(
+    state.window,
+    blocks.map(({ header, events: blockEvents }) => ({
+      block: { number: header.number, hash: header.hash },
+      events: blockEvents,
+    })),
+    options.windowSize,
+  );
+  const last = linked[linked.length - 1]!;
+  adapt(
+    state,
+    blocks.length,
+    blocks.reduce((sum, block) => sum + block.events.length, 0),
+  );
+  // While a backlog remains, read the next range during the commit: the node and Kafka work
+  // side by side. It is used only if this commit succeeds and the range still builds on it.
+  const base = { number: last.number, hash: last.hash };
+  if (last.number < latest) {
+    const reading = readRange(state, base, latest).then(
+      (read) =>
+        read.tipMismatch || read.linked.length === 0
+          ? undefined
+          : { base, latest, linked: read.linked, events: read.events },
+      () => undefined,
+    );
+    state.ahead = reading;
+  }
+  try {
+    await options.commit({
+      orphaned: [],
+      blocks,
+      tip: last,
+      latestBlockNumber: latest,
+      window: next.map((entry) => entry.block),
+    });
+  } catch (error) {
+    state.ahead = undefined;
+    throw error;
+  }
+  state.window = next;
+  return { kind: "advanced", tip: last.number, latest };
+}
+
+/** Sizes the next range after a step: about `targetEvents` events, within [1, maxBlocksPerStep]. */
+function adapt<E>(state: FollowerState<E>, blocks: number, events: number): void {
+  if (blocks === 0) return;
+  const perBlock = events / blocks;
+  const size = perBlock === 0 ? state.options.maxBlocksPerStep : Math.floor(state.targetEvents / perBlock);
+  state.rangeSize = Math.max(1, Math.min(state.options.maxBlocksPerStep, size));
 }

@@ -99,187 +99,223 @@ class CommitFailedError extends PlatformError {
  * not this process, knows. A second instance with the same transactional id fences this one off.
  */
 export function startFollowerSource<E>(options: FollowerSourceOptions<E>): FollowerSource {
-  const { kafka, chain, log, kind, sourceId, transactionalId, blocks } = options;
-  const windowSize = chain.finality.finalizedDepth + (options.windowMargin ?? 16);
+  const { chain, kind, sourceId, transactionalId } = options;
   const lag = BigInt(options.followingLagBlocks ?? 3);
-  const now = options.now ?? (() => new Date());
-  const abort = new AbortController();
-  const headers = options.headers;
-  let publisher: TransactionalPublisher | undefined;
-  let tip: bigint | undefined;
-  let latest: bigint | undefined;
-  let publishing = false;
-  // Steps failing one after another: the node (or the way to it) is not answering, whatever the tip says.
-  let failingSteps = 0;
-
-  // The publisher splits the records into produce requests the broker accepts (libs/bus sizedChunks).
-  const send = (current: TransactionalPublisher, records: readonly OutgoingRecord[]): Promise<void> =>
-    current.runInTransaction((transaction) => transaction.send(records));
-
-  const restoreWindow = async (kept: readonly BlockRef[]) => {
-    const { window, unknown } = await blocks.recoverWindow(kept);
-    if (unknown.length > 0) {
-      // Orphaned while this source was down and forgotten by the node: their records cannot be named
-      // in removals. Say so loudly; the projections keep them until a rebuild.
-      log.error(
-        {
-          chainId: chain.chainId,
-          blocks: unknown.map((block) => ({ number: block.number.toString(), hash: block.hash })),
-        },
-        "kept blocks unknown to the node; records published for them cannot be removed",
-      );
-    }
-    return window;
+  const state: SourceState<E> = {
+    options,
+    windowSize: chain.finality.finalizedDepth + (options.windowMargin ?? 16),
+    now: options.now ?? (() => new Date()),
+    abort: new AbortController(),
+    publisher: undefined,
+    tip: undefined,
+    latest: undefined,
+    publishing: false,
+    failingSteps: 0,
   };
 
-  const commit = async (current: TransactionalPublisher, step: FollowerCommit<E>): Promise<void> => {
-    const started = performance.now();
-    const records = options.toRecords(step, now());
-    try {
-      await send(current, records);
-    } catch (error) {
-      if (isProducerFencedError(error)) throw error;
-      throw new CommitFailedError(`could not publish blocks up to ${step.tip.number} of chain ${chain.chainId}`, {
-        cause: error,
-      });
-    }
-    log.debug(
-      {
-        chainId: chain.chainId,
-        source: kind,
-        tip: step.tip.number.toString(),
-        blocks: step.blocks.length,
-        records: records.length,
-        publishMs: Math.round(performance.now() - started),
-      },
-      "blocks published",
-    );
-    if (step.orphaned.length > 0) {
-      log.warn(
-        {
-          chainId: chain.chainId,
-          source: kind,
-          commonAncestor: step.tip.number.toString(),
-          orphanedBlocks: step.orphaned.length,
-          removedRecords: step.orphaned.reduce((sum, block) => sum + block.events.length, 0),
-        },
-        "chain reorganisation: removals published",
-      );
-    }
-  };
-
-  const runOnce = async (): Promise<void> => {
-    const current = await createTransactionalPublisher(kafka, { transactionalId, logger: log });
-    publisher = current;
-    try {
-      const checkpoint = (await readLatestCheckpoints(kafka, { sourceIds: [sourceId], logger: log })).get(sourceId);
-      const kept = (checkpoint?.recentBlocks ?? []).map((block) => ({
-        number: BigInt(block.blockNumber),
-        hash: block.blockHash.toLowerCase() as Hex,
-      }));
-      const window = await restoreWindow(kept);
-      options.onResume?.(checkpoint);
-      tip = kept.at(-1)?.number;
-      log.info(
-        { chainId: chain.chainId, sourceId, resumeAfter: checkpoint?.blockNumber ?? null, kept: kept.length },
-        `${kind} source starting`,
-      );
-      publishing = true;
-      const follower = createBlockFollower<E>({
-        headers,
-        source: blocks,
-        windowSize,
-        maxBlocksPerStep: options.maxBlocksPerStep,
-        window,
-        startBlock: options.startBlock ?? 0n,
-        commit: (step) => commit(current, step),
-      });
-      await runFollowLoop({
-        follower,
-        pollIntervalMs: options.pollIntervalMs,
-        signal: abort.signal,
-        onStep: (outcome) => {
-          latest = outcome.latest;
-          tip = follower.tip()?.number;
-          failingSteps = 0;
-        },
-        onError: (error, failures) => {
-          failingSteps = failures;
-          if (
-            isProducerFencedError(error) ||
-            error instanceof CommitFailedError ||
-            error instanceof ReorgBeyondWindowError
-          )
-            return "stop";
-          const level = error instanceof ForkDuringReadError || failures < 3 ? "debug" : "warn";
-          log[level](
-            { err: error, chainId: chain.chainId, source: kind, failures },
-            "reading the chain failed; retrying",
-          );
-          return "retry";
-        },
-      });
-    } finally {
-      publishing = false;
-      publisher = undefined;
-      await current.disconnect().catch(() => undefined);
-    }
-  };
-
-  const loop = (async () => {
-    let failures = 0;
-    while (!abort.signal.aborted) {
-      if (options.topicsReady !== undefined && !options.topicsReady()) {
-        await sleep(200, undefined, { signal: abort.signal }).catch(() => undefined);
-        continue;
-      }
-      try {
-        await runOnce();
-        failures = 0;
-      } catch (error) {
-        if (isProducerFencedError(error)) {
-          log.error(
-            { err: error, transactionalId },
-            `another chain-ingestor instance took over the ${kind} source; stopping`,
-          );
-          options.onFenced(error);
-          return;
-        }
-        failures += 1;
-        const level = error instanceof ReorgBeyondWindowError || failures >= 3 ? "error" : "warn";
-        log[level](
-          { err: error, chainId: chain.chainId, failures },
-          `${kind} source stopped; restarting from its checkpoint`,
-        );
-        await sleep(backoffDelay(failures, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(
-          () => undefined,
-        );
-      }
-    }
-  })();
+  const loop = restartUntilStopped(state);
 
   return {
     sourceId,
     transactionalId,
-    status: () => ({
-      following:
-        publishing &&
-        failingSteps < FAILING_STEPS_NOT_FOLLOWING &&
-        tip !== undefined &&
-        latest !== undefined &&
-        tip + lag >= latest,
-      ...(tip === undefined ? {} : { tip }),
-      ...(latest === undefined ? {} : { latest }),
-    }),
+    status: () => {
+      const { publishing, failingSteps, tip, latest } = state;
+      return {
+        following:
+          publishing &&
+          failingSteps < FAILING_STEPS_NOT_FOLLOWING &&
+          tip !== undefined &&
+          latest !== undefined &&
+          tip + lag >= latest,
+        ...(tip === undefined ? {} : { tip }),
+        ...(latest === undefined ? {} : { latest }),
+      };
+    },
     async publish(records) {
-      const current = publisher;
-      if (current === undefined || !publishing)
+      const current = state.publisher;
+      if (current === undefined || !state.publishing)
         throw new Error(`the ${kind} source of chain ${chain.chainId} is restarting`);
       await send(current, records);
     },
     async stop() {
-      abort.abort();
+      state.abort.abort();
       await loop;
     },
   };
+}
+
+/** A source's settings and what its runs (one per restart) leave for its status and `publish`. */
+interface SourceState<E> {
+  readonly options: FollowerSourceOptions<E>;
+  readonly windowSize: number;
+  readonly now: () => Date;
+  readonly abort: AbortController;
+  publisher: TransactionalPublisher | undefined;
+  tip: bigint | undefined;
+  latest: bigint | undefined;
+  publishing: boolean;
+  // Steps failing one after another: the node (or the way to it) is not answering, whatever the tip says.
+  failingSteps: number;
+}
+
+/** Runs the source until it is stopped or fenced off, starting over from its checkpoint after each failure. */
+async function restartUntilStopped<E>(state: SourceState<E>): Promise<void> {
+  const { options, abort } = state;
+  const { log, kind, chain, transactionalId } = options;
+  let failures = 0;
+  while (!abort.signal.aborted) {
+    if (options.topicsReady !== undefined && !options.topicsReady()) {
+      await sleep(200, undefined, { signal: abort.signal }).catch(() => undefined);
+      continue;
+    }
+    try {
+      await runOnce(state);
+      failures = 0;
+    } catch (error) {
+      if (isProducerFencedError(error)) {
+        log.error(
+          { err: error, transactionalId },
+          `another chain-ingestor instance took over the ${kind} source; stopping`,
+        );
+        options.onFenced(error);
+        return;
+      }
+      failures += 1;
+      const level = error instanceof ReorgBeyondWindowError || failures >= 3 ? "error" : "warn";
+      log[level](
+        { err: error, chainId: chain.chainId, failures },
+        `${kind} source stopped; restarting from its checkpoint`,
+      );
+      await sleep(backoffDelay(failures, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(
+        () => undefined,
+      );
+    }
+  }
+}
+
+/** One run: a new publisher, the window restored from the checkpoint, then the follow loop until it stops. */
+async function runOnce<E>(state: SourceState<E>): Promise<void> {
+  const { options } = state;
+  const { kafka, chain, log, kind, sourceId, transactionalId, blocks } = options;
+  const current = await createTransactionalPublisher(kafka, { transactionalId, logger: log });
+  state.publisher = current;
+  try {
+    const checkpoint = (await readLatestCheckpoints(kafka, { sourceIds: [sourceId], logger: log })).get(sourceId);
+    const kept = (checkpoint?.recentBlocks ?? []).map((block) => ({
+      number: BigInt(block.blockNumber),
+      hash: block.blockHash.toLowerCase() as Hex,
+    }));
+    const window = await restoreWindow(options, kept);
+    options.onResume?.(checkpoint);
+    state.tip = kept.at(-1)?.number;
+    log.info(
+      { chainId: chain.chainId, sourceId, resumeAfter: checkpoint?.blockNumber ?? null, kept: kept.length },
+      `${kind} source starting`,
+    );
+    state.publishing = true;
+    const follower = createBlockFollower<E>({
+      headers: options.headers,
+      source: blocks,
+      windowSize: state.windowSize,
+      maxBlocksPerStep: options.maxBlocksPerStep,
+      window,
+      startBlock: options.startBlock ?? 0n,
+      commit: (step) => commitStep(state, current, step),
+    });
+    await runFollowLoop({
+      follower,
+      pollIntervalMs: options.pollIntervalMs,
+      signal: state.abort.signal,
+      onStep: (outcome) => {
+        state.latest = outcome.latest;
+        state.tip = follower.tip()?.number;
+        state.failingSteps = 0;
+      },
+      onError: (error, failures) => {
+        state.failingSteps = failures;
+        return retryOrStop(options, error, failures);
+      },
+    });
+  } finally {
+    state.publishing = false;
+    state.publisher = undefined;
+    await current.disconnect().catch(() => undefined);
+  }
+}
+
+async function restoreWindow<E>(
+  options: FollowerSourceOptions<E>,
+  kept: readonly BlockRef[],
+): Promise<WindowBlock<E>[]> {
+  const { blocks, log, chain } = options;
+  const { window, unknown } = await blocks.recoverWindow(kept);
+  if (unknown.length > 0) {
+    // Orphaned while this source was down and forgotten by the node: their records cannot be named
+    // in removals. Say so loudly; the projections keep them until a rebuild.
+    log.error(
+      {
+        chainId: chain.chainId,
+        blocks: unknown.map((block) => ({ number: block.number.toString(), hash: block.hash })),
+      },
+      "kept blocks unknown to the node; records published for them cannot be removed",
+    );
+  }
+  return window;
+}
+
+async function commitStep<E>(
+  state: SourceState<E>,
+  current: TransactionalPublisher,
+  step: FollowerCommit<E>,
+): Promise<void> {
+  const { options } = state;
+  const { chain, log, kind } = options;
+  const started = performance.now();
+  const records = options.toRecords(step, state.now());
+  try {
+    await send(current, records);
+  } catch (error) {
+    if (isProducerFencedError(error)) throw error;
+    throw new CommitFailedError(`could not publish blocks up to ${step.tip.number} of chain ${chain.chainId}`, {
+      cause: error,
+    });
+  }
+  log.debug(
+    {
+      chainId: chain.chainId,
+      source: kind,
+      tip: step.tip.number.toString(),
+      blocks: step.blocks.length,
+      records: records.length,
+      publishMs: Math.round(performance.now() - started),
+    },
+    "blocks published",
+  );
+  if (step.orphaned.length > 0) {
+    log.warn(
+      {
+        chainId: chain.chainId,
+        source: kind,
+        commonAncestor: step.tip.number.toString(),
+        orphanedBlocks: step.orphaned.length,
+        removedRecords: step.orphaned.reduce((sum, block) => sum + block.events.length, 0),
+      },
+      "chain reorganisation: removals published",
+    );
+  }
+}
+
+// The publisher splits the records into produce requests the broker accepts (libs/bus sizedChunks).
+function send(current: TransactionalPublisher, records: readonly OutgoingRecord[]): Promise<void> {
+  return current.runInTransaction((transaction) => transaction.send(records));
+}
+
+/** A failed step: the run stops on a fenced producer, a failed commit or a fork deeper than the window, and retries otherwise. */
+function retryOrStop<E>(options: FollowerSourceOptions<E>, error: unknown, failures: number): "retry" | "stop" {
+  const { log, chain, kind } = options;
+  if (isProducerFencedError(error) || error instanceof CommitFailedError || error instanceof ReorgBeyondWindowError)
+    return "stop";
+  const level = error instanceof ForkDuringReadError || failures < 3 ? "debug" : "warn";
+  log[level]({ err: error, chainId: chain.chainId, source: kind, failures }, "reading the chain failed; retrying");
+  return "retry";
 }

@@ -11,7 +11,7 @@ import { blockSeenRecords } from "../records/blockSeen.js";
 import type { NetworkRecord } from "../records/networkRecord.js";
 import { decodeNativeActivities } from "./decodeNativeActivities.js";
 import type { NativeChainReader } from "./nativeChainReader.js";
-import type { RuntimeEvent } from "./runtimeEvent.js";
+import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
 import { nativeFinality } from "./nativeFinality.js";
 import { balanceSnapshotRecords } from "./balanceSnapshots.js";
 import { nativePoolRecords, ROOT_NETUID, subnetRemovedRecords, subnetsByBlock } from "./nativePools.js";
@@ -93,9 +93,56 @@ export interface NativeBlockSource extends BlockSource<NetworkRecord> {
  * it again.
  */
 export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBlockSource {
+  const { reader } = options;
+  const concurrency = options.concurrency ?? 8;
+  const context = blockReadContext(options);
+
+  return {
+    async readBlocks(headers, latest) {
+      const records = await readAll(context, concurrency, headers, latest);
+      return new Map(headers.map((header, index) => [header.hash, records[index]!] as const));
+    },
+
+    async recoverWindow(blocks) {
+      const { best } = await reader.heads();
+      const window: WindowBlock<NetworkRecord>[] = [];
+      const unknown: BlockRef[] = [];
+      for (const block of blocks) {
+        const header = await reader.headerOf(block.hash);
+        if (header === undefined) {
+          unknown.push(block);
+          window.push({ block, events: [] });
+          continue;
+        }
+        window.push({ block, events: await readBlock(context, header, best) });
+      }
+      return { window, unknown };
+    },
+  };
+}
+
+/** The states kept from block to block (chainedByBlock) with their inputs. */
+type HolderStates = ReturnType<
+  typeof chainedByBlock<HolderState | undefined, BlockChanges & { subnetState: SubnetsState }>
+>;
+type SubnetStates = ReturnType<typeof chainedByBlock<SubnetsState, BlockChanges>>;
+
+/** What reading a block needs: the node, the network, and the values kept from block to block. */
+interface BlockReadContext {
+  reader: NativeChainReader;
+  network: Pick<SubstrateNetwork, "chainId" | "finality">;
+  finalizedHead(): bigint | undefined;
+  seenRecords: ReturnType<typeof blockSeenRecords>;
+  holderChunkSize: number;
+  accounts: ReturnType<typeof accountsCounter>;
+  subnets: ReturnType<typeof subnetsByBlock>;
+  holders: HolderStates;
+  subnetStates: SubnetStates;
+}
+
+function blockReadContext(options: NativeBlockSourceOptions): BlockReadContext {
   const { reader, network } = options;
   const seenRecords = blockSeenRecords(options.networkPartitions ?? defaultPartitions["chain.network.v1"]);
-  const concurrency = options.concurrency ?? 8;
   const rescanEveryBlocks = options.rescanEveryBlocks ?? 7_200;
   const accounts = accountsCounter({
     countAt: (hash) => reader.accountsCountAt(hash),
@@ -104,7 +151,21 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
   const subnets = subnetsByBlock({ netuidsAt: (hash) => reader.netuidsAt(hash), rescanEveryBlocks });
   const holderChunkSize = options.holderChunkSize ?? 2_000;
   const rescanDue = (header: BlockHeader) => header.number % BigInt(rescanEveryBlocks) === 0n;
-  const holders = chainedByBlock<HolderState | undefined, BlockChanges & { subnetState: SubnetsState }>({
+  return {
+    reader,
+    network,
+    finalizedHead: () => options.finalizedHead(),
+    seenRecords,
+    holderChunkSize,
+    accounts,
+    subnets,
+    holders: chainedHolderStates(rescanDue),
+    subnetStates: chainedSubnetStates(rescanDue),
+  };
+}
+
+function chainedHolderStates(rescanDue: (header: BlockHeader) => boolean): HolderStates {
+  return chainedByBlock<HolderState | undefined, BlockChanges & { subnetState: SubnetsState }>({
     full: async (_header, input) => {
       const { runtime, netuids } = await input;
       return readAllHolders(runtime, netuids);
@@ -126,9 +187,10 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
     fullAt: rescanDue,
     keep: LARGE_STATES_KEPT,
   });
-  const enabledOf = (emissions: ReadonlyMap<number, EmissionDetails>) =>
-    new Map([...emissions].map(([netuid, emission]) => [netuid, emission.emissionEnabled]));
-  const subnetStates = chainedByBlock<SubnetsState, BlockChanges>({
+}
+
+function chainedSubnetStates(rescanDue: (header: BlockHeader) => boolean): SubnetStates {
+  return chainedByBlock<SubnetsState, BlockChanges>({
     full: async (_header, input) => {
       const { runtime, netuids, emissions } = await input;
       return readAllSubnets(runtime, netuids, enabledOf(emissions));
@@ -147,154 +209,149 @@ export function nativeBlockSource(options: NativeBlockSourceOptions): NativeBloc
     fullAt: rescanDue,
     keep: LARGE_STATES_KEPT,
   });
+}
 
-  const balancesAfter = async (
-    header: BlockHeader,
-    accounts: readonly Hex[],
-    netuids: readonly number[],
-    holderState: HolderState | undefined,
-  ): Promise<Map<string, AccountBalance>> => {
-    // Positions come from the holder state (every Alpha entry, already read); a runtime whose share
-    // pool the holders cannot read is asked for them (StakeInfoRuntimeApi).
-    const [balances, positions] = await Promise.all([
-      reader.balancesAt(header.hash, accounts),
-      holderState === undefined
-        ? reader.positionsAt(header.hash, accounts, netuids)
-        : positionsOf(holderState, accounts),
-    ]);
-    const after = new Map<string, AccountBalance>();
-    for (const account of accounts) {
-      const balance = balances.get(account);
-      if (balance === undefined) continue;
-      after.set(account, {
-        freeRao: balance.freeRao.toString(),
-        reservedRao: balance.reservedRao.toString(),
-        frozenRao: balance.frozenRao.toString(),
-        positions: (positions?.get(account) ?? []).map((position) => ({
-          netuid: position.netuid,
-          hotkey: accountFromPublicKey(position.hotkey),
-          stakeNalpha: position.stakeNalpha.toString(),
-        })),
-      });
+function enabledOf(emissions: ReadonlyMap<number, EmissionDetails>): Map<number, boolean> {
+  return new Map([...emissions].map(([netuid, emission]) => [netuid, emission.emissionEnabled]));
+}
+
+async function readAll(
+  context: BlockReadContext,
+  concurrency: number,
+  headers: readonly BlockHeader[],
+  latest: bigint,
+): Promise<NetworkRecord[][]> {
+  const results: NetworkRecord[][] = new Array(headers.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < headers.length) {
+      const index = next++;
+      results[index] = await readBlock(context, headers[index]!, latest);
     }
-    return after;
   };
+  await Promise.all(Array.from({ length: Math.min(concurrency, headers.length) }, worker));
+  return results;
+}
 
-  const readBlock = async (header: BlockHeader, latest: bigint): Promise<NetworkRecord[]> => {
-    const ref: ChainRef = {
-      chainId: String(network.chainId),
-      blockNumber: header.number.toString(),
-      blockHash: header.hash,
-      parentHash: header.parentHash,
-      // The runtime's clock in milliseconds: the block's time as the chain (and its explorers) give it.
-      blockTimestamp: new Date(Number(header.timestampMs ?? header.timestamp * 1_000n)).toISOString(),
-      finality: nativeFinality(header.number, latest, options.finalizedHead(), network.finality),
-    };
-    const factsRead = reader.blockFacts(header);
-    const events = factsRead.then((facts) => facts.events);
-    const accountsCount = accounts.countAt(header, events);
-    const netuidsRead = subnets.at(header, events);
-    // The genesis block has no parent to compare with.
-    const netuidsBefore = header.number === 0n ? Promise.resolve([]) : subnets.before(header);
-    const activitiesRead = factsRead.then(decodeNativeActivities);
-    const changesRead = (async (): Promise<BlockChanges> => {
-      const [runtime, netuids, facts, activities] = await Promise.all([
-        reader.runtimeAt(header.hash),
-        netuidsRead,
-        factsRead,
-        activitiesRead,
-      ]);
-      const [epochs, adjustments, emissions] = await Promise.all([
-        epochsAt(runtime, header.number, netuids),
-        adjustmentsAt(runtime, header.number, netuids),
-        readEmissions(runtime, netuids, header.number),
-      ]);
-      return { runtime, netuids, epochs, adjustments, emissions, activities, events: facts.events };
-    })();
-    // Registered before any await, so blocks read side by side chain in order. The holders ask the
-    // block's metagraphs which hotkeys an epoch paid.
-    const subnetsRead = subnetStates.at(header, changesRead);
-    const holdersRead = holders.at(
-      header,
-      Promise.all([changesRead, subnetsRead]).then(([changes, subnetState]) => ({ ...changes, subnetState })),
-    );
-    const parentHolders = holders.known(header.parentHash);
-    // The facts themselves go to the records through factsRead; a failed read fails the block here.
-    const [, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
-    const [pools, holderState, parentHolderState] = await Promise.all([
-      reader.poolsAt(header.hash, netuids),
-      holdersRead,
-      parentHolders?.catch(() => undefined),
-    ]);
-    // Coldkeys whose stake changed without an event naming them (an epoch paid their hotkeys): the
-    // holder states of the block and its parent say which; without the parent's (the first block
-    // read after a start), every coldkey of the subnets that had an epoch, and of root, may have moved.
-    const { epochs } = await changesRead;
-    const movedWithoutEvent =
-      holderState === undefined
-        ? []
-        : parentHolderState !== undefined
-          ? changedColdkeys(parentHolderState, holderState)
-          : coldkeysOn(holderState, epochs.length === 0 ? [] : [ROOT_NETUID, ...epochs]);
-    const activities = await activitiesRead;
-    const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
-    // An account with activity in the block carries its balance on that activity already.
-    const refreshed = movedWithoutEvent.filter((coldkey) => !touched.has(coldkey));
-    const read = [...touched, ...refreshed];
-    const [balances, storage, count, subnetState, changes] = await Promise.all([
-      read.length === 0 ? new Map<string, AccountBalance>() : balancesAfter(header, read, netuids, holderState),
-      reader.networkStorageAt(header.hash, netuids),
-      accountsCount,
-      subnetsRead,
-      changesRead,
-    ]);
-    return [
-      ...activityRecords(activities, { chainId: network.chainId, blockRef: ref, balances }),
-      ...balanceSnapshotRecords(refreshed, balances, { chainId: network.chainId, ref }),
-      ...subnetRemovedRecords(previousNetuids, netuids, { chainId: network.chainId, ref }),
-      ...nativePoolRecords(pools ?? [], { chainId: network.chainId, ref }),
-      ...subnetRecords(subnetState, changes.emissions, { chainId: network.chainId, ref }),
-      ...(holderState === undefined
-        ? []
-        : holderRecords(holderState, { chainId: network.chainId, ref, chunkSize: holderChunkSize })),
-      nativeStatsRecord({ header, ref, storage, pools: pools ?? [], accountsCount: count }, network.chainId),
-      ...seenRecords({ chainId: network.chainId, ref }),
-    ];
+async function readBlock(context: BlockReadContext, header: BlockHeader, latest: bigint): Promise<NetworkRecord[]> {
+  const { reader, network, accounts, subnets, holders, subnetStates } = context;
+  const ref: ChainRef = {
+    chainId: String(network.chainId),
+    blockNumber: header.number.toString(),
+    blockHash: header.hash,
+    parentHash: header.parentHash,
+    // The runtime's clock in milliseconds: the block's time as the chain (and its explorers) give it.
+    blockTimestamp: new Date(Number(header.timestampMs ?? header.timestamp * 1_000n)).toISOString(),
+    finality: nativeFinality(header.number, latest, context.finalizedHead(), network.finality),
   };
+  const factsRead = reader.blockFacts(header);
+  const events = factsRead.then((facts) => facts.events);
+  const accountsCount = accounts.countAt(header, events);
+  const netuidsRead = subnets.at(header, events);
+  // The genesis block has no parent to compare with.
+  const netuidsBefore = header.number === 0n ? Promise.resolve([]) : subnets.before(header);
+  const activitiesRead = factsRead.then(decodeNativeActivities);
+  const changesRead = readBlockChanges(reader, header, netuidsRead, factsRead, activitiesRead);
+  // Registered before any await, so blocks read side by side chain in order. The holders ask the
+  // block's metagraphs which hotkeys an epoch paid.
+  const subnetsRead = subnetStates.at(header, changesRead);
+  const holdersRead = holders.at(
+    header,
+    Promise.all([changesRead, subnetsRead]).then(([changes, subnetState]) => ({ ...changes, subnetState })),
+  );
+  const parentHolders = holders.known(header.parentHash);
+  // The facts themselves go to the records through factsRead; a failed read fails the block here.
+  const [, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
+  const [pools, holderState, parentHolderState] = await Promise.all([
+    reader.poolsAt(header.hash, netuids),
+    holdersRead,
+    parentHolders?.catch(() => undefined),
+  ]);
+  // Coldkeys whose stake changed without an event naming them (an epoch paid their hotkeys): the
+  // holder states of the block and its parent say which; without the parent's (the first block
+  // read after a start), every coldkey of the subnets that had an epoch, and of root, may have moved.
+  const { epochs } = await changesRead;
+  const movedWithoutEvent =
+    holderState === undefined
+      ? []
+      : parentHolderState !== undefined
+        ? changedColdkeys(parentHolderState, holderState)
+        : coldkeysOn(holderState, epochs.length === 0 ? [] : [ROOT_NETUID, ...epochs]);
+  const activities = await activitiesRead;
+  const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
+  // An account with activity in the block carries its balance on that activity already.
+  const refreshed = movedWithoutEvent.filter((coldkey) => !touched.has(coldkey));
+  const read = [...touched, ...refreshed];
+  const [balances, storage, count, subnetState, changes] = await Promise.all([
+    read.length === 0 ? new Map<string, AccountBalance>() : balancesAfter(reader, header, read, netuids, holderState),
+    reader.networkStorageAt(header.hash, netuids),
+    accountsCount,
+    subnetsRead,
+    changesRead,
+  ]);
+  return [
+    ...activityRecords(activities, { chainId: network.chainId, blockRef: ref, balances }),
+    ...balanceSnapshotRecords(refreshed, balances, { chainId: network.chainId, ref }),
+    ...subnetRemovedRecords(previousNetuids, netuids, { chainId: network.chainId, ref }),
+    ...nativePoolRecords(pools ?? [], { chainId: network.chainId, ref }),
+    ...subnetRecords(subnetState, changes.emissions, { chainId: network.chainId, ref }),
+    ...(holderState === undefined
+      ? []
+      : holderRecords(holderState, { chainId: network.chainId, ref, chunkSize: context.holderChunkSize })),
+    nativeStatsRecord({ header, ref, storage, pools: pools ?? [], accountsCount: count }, network.chainId),
+    ...context.seenRecords({ chainId: network.chainId, ref }),
+  ];
+}
 
-  const readAll = async (headers: readonly BlockHeader[], latest: bigint): Promise<NetworkRecord[][]> => {
-    const results: NetworkRecord[][] = new Array(headers.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < headers.length) {
-        const index = next++;
-        results[index] = await readBlock(headers[index]!, latest);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, headers.length) }, worker));
-    return results;
-  };
+/** The block's BlockChanges, read once its facts and subnets are. */
+async function readBlockChanges(
+  reader: NativeChainReader,
+  header: BlockHeader,
+  netuidsRead: Promise<number[]>,
+  factsRead: Promise<NativeBlockFacts>,
+  activitiesRead: Promise<ReturnType<typeof decodeNativeActivities>>,
+): Promise<BlockChanges> {
+  const [runtime, netuids, facts, activities] = await Promise.all([
+    reader.runtimeAt(header.hash),
+    netuidsRead,
+    factsRead,
+    activitiesRead,
+  ]);
+  const [epochs, adjustments, emissions] = await Promise.all([
+    epochsAt(runtime, header.number, netuids),
+    adjustmentsAt(runtime, header.number, netuids),
+    readEmissions(runtime, netuids, header.number),
+  ]);
+  return { runtime, netuids, epochs, adjustments, emissions, activities, events: facts.events };
+}
 
-  return {
-    async readBlocks(headers, latest) {
-      const records = await readAll(headers, latest);
-      return new Map(headers.map((header, index) => [header.hash, records[index]!] as const));
-    },
-
-    async recoverWindow(blocks) {
-      const { best } = await reader.heads();
-      const window: WindowBlock<NetworkRecord>[] = [];
-      const unknown: BlockRef[] = [];
-      for (const block of blocks) {
-        const header = await reader.headerOf(block.hash);
-        if (header === undefined) {
-          unknown.push(block);
-          window.push({ block, events: [] });
-          continue;
-        }
-        window.push({ block, events: await readBlock(header, best) });
-      }
-      return { window, unknown };
-    },
-  };
+async function balancesAfter(
+  reader: NativeChainReader,
+  header: BlockHeader,
+  accounts: readonly Hex[],
+  netuids: readonly number[],
+  holderState: HolderState | undefined,
+): Promise<Map<string, AccountBalance>> {
+  // Positions come from the holder state (every Alpha entry, already read); a runtime whose share
+  // pool the holders cannot read is asked for them (StakeInfoRuntimeApi).
+  const [balances, positions] = await Promise.all([
+    reader.balancesAt(header.hash, accounts),
+    holderState === undefined ? reader.positionsAt(header.hash, accounts, netuids) : positionsOf(holderState, accounts),
+  ]);
+  const after = new Map<string, AccountBalance>();
+  for (const account of accounts) {
+    const balance = balances.get(account);
+    if (balance === undefined) continue;
+    after.set(account, {
+      freeRao: balance.freeRao.toString(),
+      reservedRao: balance.reservedRao.toString(),
+      frozenRao: balance.frozenRao.toString(),
+      positions: (positions?.get(account) ?? []).map((position) => ({
+        netuid: position.netuid,
+        hotkey: accountFromPublicKey(position.hotkey),
+        stakeNalpha: position.stakeNalpha.toString(),
+      })),
+    });
+  }
+  return after;
 }

@@ -147,250 +147,269 @@ type RawRpc = Record<string, (...params: unknown[]) => Promise<unknown>>;
  * is replaced by a new one at a later read (`keepConnected`).
  */
 export async function connectNativeChain(network: SubstrateNetwork): Promise<NativeChainReader> {
-  // The connection in use; `keepConnected` swaps them when it replaces the connection.
-  let client: LegacyClient;
-  // Untyped access to the raw JSON-RPC methods (dedot's typed rpc proxies any method name).
-  let rpc: RawRpc;
+  // The connection in use; `keepConnected` swaps it when it replaces the connection (it sets it
+  // once before it resolves).
+  const node = {} as LiveNode;
   const connection = await keepConnected(network, (next) => {
-    client = next;
-    rpc = next.rpc as unknown as RawRpc;
+    node.client = next;
+    node.rpc = next.rpc as unknown as RawRpc;
   });
 
-  // dedot hands a JSON-RPC `null` result (no such block, header or storage value) back as `undefined`.
-  const headerAt = async (hash: Hex, raw: RawHeader | undefined): Promise<BlockHeader | undefined> => {
-    if (raw === undefined) return undefined;
-    const timestamp = (await rpc["state_getStorage"]!(TIMESTAMP_NOW_KEY, hash)) as Hex | undefined;
-    return {
-      number: BigInt(raw.number),
-      hash: hash.toLowerCase() as Hex,
-      parentHash: raw.parentHash.toLowerCase() as Hex,
-      timestamp: timestamp === undefined ? 0n : readU64Le(timestamp) / 1_000n,
-      timestampMs: timestamp === undefined ? 0n : readU64Le(timestamp),
-    };
-  };
-
-  const runtimeAt = (blockHash: Hex): Promise<RuntimeAt> =>
-    connection.read("runtime", async () =>
-      runtimeAtOf(await client.at(blockHash), connection, {
-        blockHash,
-        queryStorageAt: (keys, at) => rpc["state_queryStorageAt"]!(keys, at) as Promise<StorageChangeSet[]>,
-      }),
-    );
-
-  const reads: Omit<NativeChainReader, "onNewHead" | "close" | "runtimeAt"> = {
-    async heads() {
-      const [best, finalizedHash] = await Promise.all([
-        rpc["chain_getHeader"]!() as Promise<RawHeader>,
-        rpc["chain_getFinalizedHead"]!() as Promise<Hex>,
-      ]);
-      const finalized = (await rpc["chain_getHeader"]!(finalizedHash)) as RawHeader;
-      return { best: BigInt(best.number), finalized: BigInt(finalized.number) };
-    },
-
-    async headersAt(numbers) {
-      const headers = await Promise.all(
-        numbers.map(async (number) => {
-          const hash = (await rpc["chain_getBlockHash"]!(Number(number))) as Hex | undefined;
-          if (hash === undefined) return undefined;
-          return headerAt(hash, (await rpc["chain_getHeader"]!(hash)) as RawHeader | undefined);
-        }),
-      );
-      return headers.filter((header): header is BlockHeader => header !== undefined);
-    },
-
-    async headerOf(hash) {
-      return headerAt(hash, (await rpc["chain_getHeader"]!(hash)) as RawHeader | undefined);
-    },
-
-    async blockFacts(header) {
-      const [at, block] = await Promise.all([
-        client.at(header.hash),
-        rpc["chain_getBlock"]!(header.hash) as Promise<{ block: { extrinsics: Hex[] } } | undefined>,
-      ]);
-      if (block === undefined)
-        throw new ForkDuringReadError(`block ${header.number} (${header.hash}) vanished while it was read`);
-      const records = (await at.query.system.events()) as unknown as DedotEventRecord[];
-      return {
-        number: header.number,
-        extrinsicHashes: block.block.extrinsics.map((extrinsic) => blake2AsHex(extrinsic) as Hex),
-        events: records.map(toRuntimeEvent),
-      };
-    },
-
-    async balancesAt(blockHash, accounts) {
-      const balances = new Map<string, NativeAccountBalance>();
-      if (accounts.length === 0) return balances;
-      // Through RuntimeAt: tens of thousands of accounts at an epoch on a mainnet-sized state, in
-      // bounded pages, keys built in fastStorage.ts.
-      const account = (await runtimeAt(blockHash)).storage("system", "account");
-      if (account === undefined) throw new Error("the runtime has no System.Account");
-      const values = (await account.multi([...accounts])) as { data: Record<string, bigint> }[];
-      accounts.forEach((account, index) => {
-        const data = values[index]!.data;
-        balances.set(account, {
-          freeRao: data["free"] ?? 0n,
-          reservedRao: data["reserved"] ?? 0n,
-          // Older Balances pallets kept two frozen amounts; the account is frozen by the larger.
-          frozenRao: data["frozen"] ?? bigMax(data["miscFrozen"] ?? 0n, data["feeFrozen"] ?? 0n),
-        });
-      });
-      return balances;
-    },
-
-    async positionsAt(blockHash, coldkeys, netuids) {
-      if (coldkeys.length === 0) return new Map();
-      const at = await client.at(blockHash);
-      const hasApi = at.metadata.latest.apis.some((api) => api.name === "StakeInfoRuntimeApi");
-      if (!hasApi) return undefined;
-      // Only coldkeys that stake through some hotkey (`StakingHotkeys`) can hold a position.
-      const module = subtensorStorage(at);
-      const stakingHotkeys = module?.["stakingHotkeys"];
-      let stakers = [...coldkeys];
-      const hotkeysOf = new Map<Hex, Hex[]>();
-      if (stakingHotkeys !== undefined) {
-        const lists = (await stakingHotkeys.multi([...coldkeys])) as unknown[][];
-        coldkeys.forEach((coldkey, index) => hotkeysOf.set(coldkey, (lists[index] ?? []).map(publicKeyHex)));
-        stakers = coldkeys.filter((coldkey) => (hotkeysOf.get(coldkey)?.length ?? 0) > 0);
-      }
-      const positions = new Map<string, ColdkeyPosition[]>(coldkeys.map((coldkey) => [coldkey, []]));
-      if (stakers.length === 0) return positions;
-      const fromStorage =
-        stakingHotkeys === undefined ? undefined : await sharePoolPositions(module, stakers, hotkeysOf, netuids);
-      if (fromStorage !== undefined) {
-        for (const [coldkey, list] of fromStorage) positions.set(coldkey, list);
-        return positions;
-      }
-      // A runtime whose share pool this reader does not know: ask the runtime (a wasm execution).
-      const call = at.call as unknown as {
-        stakeInfoRuntimeApi: { getStakeInfoForColdkeys(coldkeys: Hex[]): Promise<unknown> };
-      };
-      for (const [coldkey, list] of decodeStakeInfoForColdkeys(
-        await call.stakeInfoRuntimeApi.getStakeInfoForColdkeys(stakers),
-      ))
-        positions.set(coldkey, list);
-      return positions;
-    },
-
-    async netuidsAt(blockHash) {
-      const at = await client.at(blockHash);
-      const added = subtensorStorage(at)?.["networksAdded"];
-      if (added === undefined) return [];
-      // At most `SubnetLimit` entries (a few hundred): one page of keys, values in the same read.
-      return ((await added.entries()) as [number, boolean][])
-        .filter(([, isAdded]) => isAdded)
-        .map(([netuid]) => netuid)
-        .sort((a, b) => a - b);
-    },
-
-    async poolsAt(blockHash, netuids) {
-      const at = await client.at(blockHash);
-      const module = subtensorStorage(at);
-      const [tao, alphaIn, alphaOut, mechanism] = [
-        "subnetTAO",
-        "subnetAlphaIn",
-        "subnetAlphaOut",
-        "subnetMechanism",
-      ].map((name) => module?.[name]);
-      if (tao === undefined || alphaIn === undefined || alphaOut === undefined || mechanism === undefined)
-        return undefined;
-      const keys = [...netuids];
-      const [taos, alphaIns, alphaOuts, mechanisms] = await Promise.all([
-        tao.multi(keys),
-        alphaIn.multi(keys),
-        alphaOut.multi(keys),
-        mechanism.multi(keys),
-      ]);
-      return keys.map((netuid, index) => ({
-        netuid,
-        mechanism: Number(mechanisms[index] ?? 0),
-        taoInRao: BigInt((taos[index] as bigint | undefined) ?? 0n),
-        alphaInNalpha: BigInt((alphaIns[index] as bigint | undefined) ?? 0n),
-        alphaOutNalpha: BigInt((alphaOuts[index] as bigint | undefined) ?? 0n),
-      }));
-    },
-
-    async networkStorageAt(blockHash, netuids) {
-      const at = await client.at(blockHash);
-      const query = at.query as unknown as Record<string, Record<string, StorageItem | undefined> | undefined>;
-      const subtensor = query["subtensorModule"];
-      const plain = async (item: StorageItem | undefined): Promise<bigint | undefined> =>
-        item === undefined ? undefined : toBig(await item());
-      const [
-        totalIssuance,
-        balancesIssuance,
-        totalStake,
-        blockEmission,
-        subnetLimit,
-        minLock,
-        lastLock,
-        lastRegistered,
-        lockInterval,
-        locked,
-        taoWeight,
-      ] = await Promise.all([
-        plain(subtensor?.["totalIssuance"]),
-        plain(query["balances"]?.["totalIssuance"]),
-        plain(subtensor?.["totalStake"]),
-        plain(subtensor?.["blockEmission"]),
-        plain(subtensor?.["subnetLimit"]),
-        plain(subtensor?.["networkMinLockCost"]),
-        plain(subtensor?.["networkLastLockCost"]),
-        plain(subtensor?.["networkLastRegistered"]),
-        plain(subtensor?.["networkLockReductionInterval"]),
-        subtensor?.["subnetLocked"]?.multi([...netuids]),
-        taoWeightAt(subtensor?.["taoWeight"]),
-      ]);
-      return {
-        totalIssuance,
-        balancesIssuance,
-        totalStake,
-        blockEmission,
-        subnetLimit,
-        minLock,
-        lastLock,
-        lastRegistered,
-        lockInterval,
-        subnetLocked:
-          locked === undefined ? undefined : locked.reduce<bigint>((sum, value) => sum + (toBig(value) ?? 0n), 0n),
-        taoWeight,
-      };
-    },
-
-    async accountsCountAt(blockHash) {
-      let count = 0n;
-      let startKey: Hex | undefined;
-      for (;;) {
-        // Each page is its own bounded read: a large network's count is many of them.
-        const page = await connection.read(
-          "accounts page",
-          async () =>
-            (await rpc["state_getKeysPaged"]!(SYSTEM_ACCOUNT_PREFIX, KEYS_PAGE, startKey ?? null, blockHash)) as Hex[],
-        );
-        count += BigInt(page.length);
-        if (page.length < KEYS_PAGE) return count;
-        startKey = page.at(-1)!;
-      }
-    },
-  };
-
   return {
-    heads: () => connection.read("heads", () => reads.heads()),
-    headersAt: (numbers) => connection.read("headers", () => reads.headersAt(numbers)),
-    headerOf: (hash) => connection.read("header", () => reads.headerOf(hash)),
-    blockFacts: (header) => connection.read(`block ${header.number}`, () => reads.blockFacts(header)),
+    heads: () => connection.read("heads", () => readHeads(node)),
+    headersAt: (numbers) => connection.read("headers", () => readHeadersAt(node, numbers)),
+    headerOf: (hash) => connection.read("header", () => readHeaderOf(node, hash)),
+    blockFacts: (header) => connection.read(`block ${header.number}`, () => readBlockFacts(node, header)),
     // Each page of the read is bounded on its own (runtimeAtOf).
-    balancesAt: (blockHash, accounts) => reads.balancesAt(blockHash, accounts),
+    balancesAt: (blockHash, accounts) => readBalancesAt(node, connection, blockHash, accounts),
     positionsAt: (blockHash, coldkeys, netuids) =>
-      connection.read("stake positions", () => reads.positionsAt(blockHash, coldkeys, netuids)),
-    netuidsAt: (blockHash) => connection.read("netuids", () => reads.netuidsAt(blockHash)),
-    poolsAt: (blockHash, netuids) => connection.read("pools", () => reads.poolsAt(blockHash, netuids)),
+      connection.read("stake positions", () => readPositionsAt(node, blockHash, coldkeys, netuids)),
+    netuidsAt: (blockHash) => connection.read("netuids", () => readNetuidsAt(node, blockHash)),
+    poolsAt: (blockHash, netuids) => connection.read("pools", () => readPoolsAt(node, blockHash, netuids)),
     networkStorageAt: (blockHash, netuids) =>
-      connection.read("network totals", () => reads.networkStorageAt(blockHash, netuids)),
-    accountsCountAt: (blockHash) => reads.accountsCountAt(blockHash),
-    runtimeAt,
+      connection.read("network totals", () => readNetworkStorageAt(node, blockHash, netuids)),
+    accountsCountAt: (blockHash) => countAccountsAt(node, connection, blockHash),
+    runtimeAt: (blockHash) => readRuntimeAt(node, connection, blockHash),
     onNewHead: (onHead) => connection.onNewHead(onHead),
     close: () => connection.close(),
   };
+}
+
+/** The client of the connection in use, read at every call (`keepConnected` replaces it). */
+interface LiveNode {
+  client: LegacyClient;
+  /** Untyped access to the raw JSON-RPC methods (dedot's typed rpc proxies any method name). */
+  rpc: RawRpc;
+}
+
+async function readHeads(node: LiveNode): Promise<{ best: bigint; finalized: bigint }> {
+  const [best, finalizedHash] = await Promise.all([
+    node.rpc["chain_getHeader"]!() as Promise<RawHeader>,
+    node.rpc["chain_getFinalizedHead"]!() as Promise<Hex>,
+  ]);
+  const finalized = (await node.rpc["chain_getHeader"]!(finalizedHash)) as RawHeader;
+  return { best: BigInt(best.number), finalized: BigInt(finalized.number) };
+}
+
+async function readHeadersAt(node: LiveNode, numbers: readonly bigint[]): Promise<BlockHeader[]> {
+  const headers = await Promise.all(
+    numbers.map(async (number) => {
+      const hash = (await node.rpc["chain_getBlockHash"]!(Number(number))) as Hex | undefined;
+      if (hash === undefined) return undefined;
+      return headerAt(node, hash, (await node.rpc["chain_getHeader"]!(hash)) as RawHeader | undefined);
+    }),
+  );
+  return headers.filter((header): header is BlockHeader => header !== undefined);
+}
+
+async function readHeaderOf(node: LiveNode, hash: Hex): Promise<BlockHeader | undefined> {
+  return headerAt(node, hash, (await node.rpc["chain_getHeader"]!(hash)) as RawHeader | undefined);
+}
+
+// dedot hands a JSON-RPC `null` result (no such block, header or storage value) back as `undefined`.
+async function headerAt(node: LiveNode, hash: Hex, raw: RawHeader | undefined): Promise<BlockHeader | undefined> {
+  if (raw === undefined) return undefined;
+  const timestamp = (await node.rpc["state_getStorage"]!(TIMESTAMP_NOW_KEY, hash)) as Hex | undefined;
+  return {
+    number: BigInt(raw.number),
+    hash: hash.toLowerCase() as Hex,
+    parentHash: raw.parentHash.toLowerCase() as Hex,
+    timestamp: timestamp === undefined ? 0n : readU64Le(timestamp) / 1_000n,
+    timestampMs: timestamp === undefined ? 0n : readU64Le(timestamp),
+  };
+}
+
+async function readBlockFacts(node: LiveNode, header: BlockHeader): Promise<NativeBlockFacts> {
+  const [at, block] = await Promise.all([
+    node.client.at(header.hash),
+    node.rpc["chain_getBlock"]!(header.hash) as Promise<{ block: { extrinsics: Hex[] } } | undefined>,
+  ]);
+  if (block === undefined)
+    throw new ForkDuringReadError(`block ${header.number} (${header.hash}) vanished while it was read`);
+  const records = (await at.query.system.events()) as unknown as DedotEventRecord[];
+  return {
+    number: header.number,
+    extrinsicHashes: block.block.extrinsics.map((extrinsic) => blake2AsHex(extrinsic) as Hex),
+    events: records.map(toRuntimeEvent),
+  };
+}
+
+async function readBalancesAt(
+  node: LiveNode,
+  connection: KeptConnection,
+  blockHash: Hex,
+  accounts: readonly Hex[],
+): Promise<Map<string, NativeAccountBalance>> {
+  const balances = new Map<string, NativeAccountBalance>();
+  if (accounts.length === 0) return balances;
+  // Through RuntimeAt: tens of thousands of accounts at an epoch on a mainnet-sized state, in
+  // bounded pages, keys built in fastStorage.ts.
+  const account = (await readRuntimeAt(node, connection, blockHash)).storage("system", "account");
+  if (account === undefined) throw new Error("the runtime has no System.Account");
+  const values = (await account.multi([...accounts])) as { data: Record<string, bigint> }[];
+  accounts.forEach((account, index) => {
+    const data = values[index]!.data;
+    balances.set(account, {
+      freeRao: data["free"] ?? 0n,
+      reservedRao: data["reserved"] ?? 0n,
+      // Older Balances pallets kept two frozen amounts; the account is frozen by the larger.
+      frozenRao: data["frozen"] ?? bigMax(data["miscFrozen"] ?? 0n, data["feeFrozen"] ?? 0n),
+    });
+  });
+  return balances;
+}
+
+function readRuntimeAt(node: LiveNode, connection: KeptConnection, blockHash: Hex): Promise<RuntimeAt> {
+  return connection.read("runtime", async () =>
+    runtimeAtOf(await node.client.at(blockHash), connection, {
+      blockHash,
+      queryStorageAt: (keys, at) => node.rpc["state_queryStorageAt"]!(keys, at) as Promise<StorageChangeSet[]>,
+    }),
+  );
+}
+
+async function readPositionsAt(
+  node: LiveNode,
+  blockHash: Hex,
+  coldkeys: readonly Hex[],
+  netuids: readonly number[],
+): Promise<Map<string, ColdkeyPosition[]> | undefined> {
+  if (coldkeys.length === 0) return new Map();
+  const at = await node.client.at(blockHash);
+  const hasApi = at.metadata.latest.apis.some((api) => api.name === "StakeInfoRuntimeApi");
+  if (!hasApi) return undefined;
+  // Only coldkeys that stake through some hotkey (`StakingHotkeys`) can hold a position.
+  const module = subtensorStorage(at);
+  const stakingHotkeys = module?.["stakingHotkeys"];
+  let stakers = [...coldkeys];
+  const hotkeysOf = new Map<Hex, Hex[]>();
+  if (stakingHotkeys !== undefined) {
+    const lists = (await stakingHotkeys.multi([...coldkeys])) as unknown[][];
+    coldkeys.forEach((coldkey, index) => hotkeysOf.set(coldkey, (lists[index] ?? []).map(publicKeyHex)));
+    stakers = coldkeys.filter((coldkey) => (hotkeysOf.get(coldkey)?.length ?? 0) > 0);
+  }
+  const positions = new Map<string, ColdkeyPosition[]>(coldkeys.map((coldkey) => [coldkey, []]));
+  if (stakers.length === 0) return positions;
+  const fromStorage =
+    stakingHotkeys === undefined ? undefined : await sharePoolPositions(module, stakers, hotkeysOf, netuids);
+  if (fromStorage !== undefined) {
+    for (const [coldkey, list] of fromStorage) positions.set(coldkey, list);
+    return positions;
+  }
+  // A runtime whose share pool this reader does not know: ask the runtime (a wasm execution).
+  const call = at.call as unknown as {
+    stakeInfoRuntimeApi: { getStakeInfoForColdkeys(coldkeys: Hex[]): Promise<unknown> };
+  };
+  for (const [coldkey, list] of decodeStakeInfoForColdkeys(
+    await call.stakeInfoRuntimeApi.getStakeInfoForColdkeys(stakers),
+  ))
+    positions.set(coldkey, list);
+  return positions;
+}
+
+async function readNetuidsAt(node: LiveNode, blockHash: Hex): Promise<number[]> {
+  const at = await node.client.at(blockHash);
+  const added = subtensorStorage(at)?.["networksAdded"];
+  if (added === undefined) return [];
+  // At most `SubnetLimit` entries (a few hundred): one page of keys, values in the same read.
+  return ((await added.entries()) as [number, boolean][])
+    .filter(([, isAdded]) => isAdded)
+    .map(([netuid]) => netuid)
+    .sort((a, b) => a - b);
+}
+
+async function readPoolsAt(
+  node: LiveNode,
+  blockHash: Hex,
+  netuids: readonly number[],
+): Promise<NativePool[] | undefined> {
+  const at = await node.client.at(blockHash);
+  const module = subtensorStorage(at);
+  const [tao, alphaIn, alphaOut, mechanism] = ["subnetTAO", "subnetAlphaIn", "subnetAlphaOut", "subnetMechanism"].map(
+    (name) => module?.[name],
+  );
+  if (tao === undefined || alphaIn === undefined || alphaOut === undefined || mechanism === undefined) return undefined;
+  const keys = [...netuids];
+  const [taos, alphaIns, alphaOuts, mechanisms] = await Promise.all([
+    tao.multi(keys),
+    alphaIn.multi(keys),
+    alphaOut.multi(keys),
+    mechanism.multi(keys),
+  ]);
+  return keys.map((netuid, index) => ({
+    netuid,
+    mechanism: Number(mechanisms[index] ?? 0),
+    taoInRao: BigInt((taos[index] as bigint | undefined) ?? 0n),
+    alphaInNalpha: BigInt((alphaIns[index] as bigint | undefined) ?? 0n),
+    alphaOutNalpha: BigInt((alphaOuts[index] as bigint | undefined) ?? 0n),
+  }));
+}
+
+async function readNetworkStorageAt(
+  node: LiveNode,
+  blockHash: Hex,
+  netuids: readonly number[],
+): Promise<NativeNetworkStorage> {
+  const at = await node.client.at(blockHash);
+  const query = at.query as unknown as Record<string, Record<string, StorageItem | undefined> | undefined>;
+  const subtensor = query["subtensorModule"];
+  const plain = async (item: StorageItem | undefined): Promise<bigint | undefined> =>
+    item === undefined ? undefined : toBig(await item());
+  const [
+    totalIssuance,
+    balancesIssuance,
+    totalStake,
+    blockEmission,
+    subnetLimit,
+    minLock,
+    lastLock,
+    lastRegistered,
+    lockInterval,
+    locked,
+    taoWeight,
+  ] = await Promise.all([
+    plain(subtensor?.["totalIssuance"]),
+    plain(query["balances"]?.["totalIssuance"]),
+    plain(subtensor?.["totalStake"]),
+    plain(subtensor?.["blockEmission"]),
+    plain(subtensor?.["subnetLimit"]),
+    plain(subtensor?.["networkMinLockCost"]),
+    plain(subtensor?.["networkLastLockCost"]),
+    plain(subtensor?.["networkLastRegistered"]),
+    plain(subtensor?.["networkLockReductionInterval"]),
+    subtensor?.["subnetLocked"]?.multi([...netuids]),
+    taoWeightAt(subtensor?.["taoWeight"]),
+  ]);
+  return {
+    totalIssuance,
+    balancesIssuance,
+    totalStake,
+    blockEmission,
+    subnetLimit,
+    minLock,
+    lastLock,
+    lastRegistered,
+    lockInterval,
+    subnetLocked:
+      locked === undefined ? undefined : locked.reduce<bigint>((sum, value) => sum + (toBig(value) ?? 0n), 0n),
+    taoWeight,
+  };
+}
+
+async function countAccountsAt(node: LiveNode, connection: KeptConnection, blockHash: Hex): Promise<bigint> {
+  let count = 0n;
+  let startKey: Hex | undefined;
+  for (;;) {
+    // Each page is its own bounded read: a large network's count is many of them.
+    const page = await connection.read(
+      "accounts page",
+      async () =>
+        (await node.rpc["state_getKeysPaged"]!(SYSTEM_ACCOUNT_PREFIX, KEYS_PAGE, startKey ?? null, blockHash)) as Hex[],
+    );
+    count += BigInt(page.length);
+    if (page.length < KEYS_PAGE) return count;
+    startKey = page.at(-1)!;
+  }
 }
 
 /**

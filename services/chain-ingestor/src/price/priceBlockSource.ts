@@ -5,7 +5,7 @@ import { ForkDuringReadError, type BlockSource } from "../follower/blockFollower
 import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
 import { toHeader } from "../follower/headerReader.js";
 import { finalityAt } from "../intents/finality.js";
-import { feedReads } from "./feedReads.js";
+import { feedReads, type FeedReads } from "./feedReads.js";
 import {
   answerUpdatedTopic,
   decodeAnswerUpdated,
@@ -40,91 +40,8 @@ export interface PriceBlockSource extends BlockSource<PriceRecord> {
  */
 export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSource {
   const { client, depths, feed } = options;
-  const reads = feedReads(client, feed.feed);
+  const context: PriceReadContext = { client, depths, feed, reads: feedReads(client, feed.feed) };
   let latestPriceDue = false;
-
-  const priceLogs = async (
-    filter: { fromBlock: bigint; toBlock: bigint } | { blockHash: Hex },
-  ): Promise<RawPriceLog[]> => {
-    const range =
-      "blockHash" in filter
-        ? { blockHash: filter.blockHash }
-        : { fromBlock: toHex(filter.fromBlock), toBlock: toHex(filter.toBlock) };
-    return (await client.request({
-      method: "eth_getLogs",
-      params: [{ address: feed.feed, topics: [answerUpdatedTopic], ...range }] as never,
-    })) as RawPriceLog[];
-  };
-
-  /** The logs by the hash of their block; a log of another block than the header read means the node switched forks. */
-  const logsByBlock = (
-    logs: readonly RawPriceLog[],
-    headers: ReadonlyMap<bigint, BlockHeader>,
-  ): Map<Hex, RawPriceLog[]> => {
-    const grouped = new Map<Hex, RawPriceLog[]>();
-    for (const log of logs) {
-      const header = headers.get(BigInt(log.blockNumber));
-      if (log.removed === true || header === undefined || header.hash !== log.blockHash.toLowerCase()) {
-        throw new ForkDuringReadError(
-          `logs of block ${BigInt(log.blockNumber)} belong to ${log.blockHash}, not to the block read`,
-        );
-      }
-      const list = grouped.get(header.hash) ?? [];
-      list.push(log);
-      grouped.set(header.hash, list);
-    }
-    for (const list of grouped.values()) list.sort((a, b) => Number(BigInt(a.logIndex) - BigInt(b.logIndex)));
-    return grouped;
-  };
-
-  const refOf = (header: BlockHeader, latest: bigint): ChainRef => ({
-    chainId: String(feed.chainId),
-    blockNumber: header.number.toString(),
-    blockHash: header.hash,
-    parentHash: header.parentHash,
-    blockTimestamp: new Date(Number(header.timestamp) * 1_000).toISOString(),
-    finality: finalityAt(header.number, latest, depths),
-  });
-
-  /** The block's records, and whether they include a round (which settles a pending latest round). */
-  const readBlock = async (
-    header: BlockHeader,
-    latest: bigint,
-    logs: readonly RawPriceLog[],
-    withLatestPrice: boolean,
-  ) => {
-    const ref = refOf(header, latest);
-    const records: PriceRecord[] = [];
-    if (logs.length > 0) {
-      const identity = { ...feed, decimals: await reads.decimals(header.hash) };
-      for (const log of logs) {
-        const round = decodeAnswerUpdated(log);
-        if (round === undefined) continue;
-        records.push(
-          priceRecord(
-            round,
-            {
-              ...ref,
-              txHash: log.transactionHash.toLowerCase(),
-              txIndex: Number(log.transactionIndex),
-              logIndex: Number(log.logIndex),
-            },
-            identity,
-          ),
-        );
-      }
-      // The block's own rounds are newer than or equal to any latest round read before it.
-      return { records, priced: true };
-    }
-    if (withLatestPrice) {
-      const round = await reads.latestRound(header.hash);
-      if (round !== undefined) {
-        records.push(priceRecord(round, ref, { ...feed, decimals: await reads.decimals(header.hash) }));
-        return { records, priced: true };
-      }
-    }
-    return { records, priced: false };
-  };
 
   return {
     publishLatestPriceOnNextBlock() {
@@ -136,7 +53,7 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
       const last = headers[headers.length - 1];
       if (first === undefined || last === undefined) return new Map();
       const logs = logsByBlock(
-        await priceLogs({ fromBlock: first.number, toBlock: last.number }),
+        await priceLogs(context, { fromBlock: first.number, toBlock: last.number }),
         new Map(headers.map((header) => [header.number, header] as const)),
       );
       const records = new Map<Hex, PriceRecord[]>();
@@ -144,7 +61,7 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
       // its checkpoint, and a source still without one is asked for the latest round again (onResume).
       let priceDue = latestPriceDue;
       for (const header of headers) {
-        const read = await readBlock(header, latest, logs.get(header.hash) ?? [], priceDue);
+        const read = await readBlock(context, header, latest, logs.get(header.hash) ?? [], priceDue);
         if (read.priced) priceDue = false;
         if (read.records.length > 0) records.set(header.hash, read.records);
       }
@@ -173,12 +90,113 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
         }
         const header = toHeader(raw);
         const logs = logsByBlock(
-          await priceLogs({ blockHash: header.hash }),
+          await priceLogs(context, { blockHash: header.hash }),
           new Map([[header.number, header] as const]),
         );
-        window.push({ block, events: (await readBlock(header, latest, logs.get(header.hash) ?? [], false)).records });
+        window.push({
+          block,
+          events: (await readBlock(context, header, latest, logs.get(header.hash) ?? [], false)).records,
+        });
       }
       return { window, unknown };
     },
+  };
+}
+
+/** What reading the feed's blocks needs: the node, the finality depths, the feed and its reads. */
+interface PriceReadContext {
+  client: Client;
+  depths: FinalityDepths;
+  feed: Omit<PriceFeedIdentity, "decimals">;
+  reads: FeedReads;
+}
+
+interface PriceBlockRead {
+  records: PriceRecord[];
+  priced: boolean;
+}
+
+async function priceLogs(
+  context: PriceReadContext,
+  filter: { fromBlock: bigint; toBlock: bigint } | { blockHash: Hex },
+): Promise<RawPriceLog[]> {
+  const range =
+    "blockHash" in filter
+      ? { blockHash: filter.blockHash }
+      : { fromBlock: toHex(filter.fromBlock), toBlock: toHex(filter.toBlock) };
+  return (await context.client.request({
+    method: "eth_getLogs",
+    params: [{ address: context.feed.feed, topics: [answerUpdatedTopic], ...range }] as never,
+  })) as RawPriceLog[];
+}
+
+/** The logs by the hash of their block; a log of another block than the header read means the node switched forks. */
+function logsByBlock(logs: readonly RawPriceLog[], headers: ReadonlyMap<bigint, BlockHeader>): Map<Hex, RawPriceLog[]> {
+  const grouped = new Map<Hex, RawPriceLog[]>();
+  for (const log of logs) {
+    const header = headers.get(BigInt(log.blockNumber));
+    if (log.removed === true || header === undefined || header.hash !== log.blockHash.toLowerCase()) {
+      throw new ForkDuringReadError(
+        `logs of block ${BigInt(log.blockNumber)} belong to ${log.blockHash}, not to the block read`,
+      );
+    }
+    const list = grouped.get(header.hash) ?? [];
+    list.push(log);
+    grouped.set(header.hash, list);
+  }
+  for (const list of grouped.values()) list.sort((a, b) => Number(BigInt(a.logIndex) - BigInt(b.logIndex)));
+  return grouped;
+}
+
+/** The block's records, and whether they include a round (which settles a pending latest round). */
+async function readBlock(
+  context: PriceReadContext,
+  header: BlockHeader,
+  latest: bigint,
+  logs: readonly RawPriceLog[],
+  withLatestPrice: boolean,
+): Promise<PriceBlockRead> {
+  const { feed, reads } = context;
+  const ref = refOf(context, header, latest);
+  const records: PriceRecord[] = [];
+  if (logs.length > 0) {
+    const identity = { ...feed, decimals: await reads.decimals(header.hash) };
+    for (const log of logs) {
+      const round = decodeAnswerUpdated(log);
+      if (round === undefined) continue;
+      records.push(
+        priceRecord(
+          round,
+          {
+            ...ref,
+            txHash: log.transactionHash.toLowerCase(),
+            txIndex: Number(log.transactionIndex),
+            logIndex: Number(log.logIndex),
+          },
+          identity,
+        ),
+      );
+    }
+    // The block's own rounds are newer than or equal to any latest round read before it.
+    return { records, priced: true };
+  }
+  if (withLatestPrice) {
+    const round = await reads.latestRound(header.hash);
+    if (round !== undefined) {
+      records.push(priceRecord(round, ref, { ...feed, decimals: await reads.decimals(header.hash) }));
+      return { records, priced: true };
+    }
+  }
+  return { records, priced: false };
+}
+
+function refOf(context: PriceReadContext, header: BlockHeader, latest: bigint): ChainRef {
+  return {
+    chainId: String(context.feed.chainId),
+    blockNumber: header.number.toString(),
+    blockHash: header.hash,
+    parentHash: header.parentHash,
+    blockTimestamp: new Date(Number(header.timestamp) * 1_000).toISOString(),
+    finality: finalityAt(header.number, latest, context.depths),
   };
 }
