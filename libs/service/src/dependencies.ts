@@ -48,3 +48,49 @@ export function natsDependency(url: string, service: string, log: Logger): Depen
     close: { name: "nats", run: () => signals.close() },
   };
 }
+
+/**
+ * The stores of a service that keeps a projection of its own events (auth's key registry, tc's
+ * acceptances): Redis, a second Redis connection for the projection's commits (their WATCH needs a
+ * connection nobody else runs MULTI/EXEC on), and Kafka.
+ */
+export function projectionStores(
+  config: { REDIS_URL: string; KAFKA_BROKERS: string[]; KAFKA_REPLICATION_FACTOR: number },
+  service: string,
+  projection: string,
+  log: Logger,
+): ProjectionStores {
+  const redis = redisDependency(config.REDIS_URL, service);
+  const projectionRedis = redisDependency(config.REDIS_URL, `${service}-${projection}`);
+  const kafka = kafkaDependency(config.KAFKA_BROKERS, service, log);
+  return {
+    redis,
+    kafka,
+    projection: {
+      redis: redis.client,
+      projectionRedis: projectionRedis.client,
+      kafka: kafka.client,
+      log,
+      replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    },
+    checks: [redis.check, kafka.check],
+    closes: [kafka.close, { ...projectionRedis.close, name: `redis-${projection}` }, redis.close],
+  };
+}
+
+export interface ProjectionStores {
+  redis: Dependency<Redis>;
+  kafka: Dependency<ReturnType<typeof createKafkaClient>>;
+  /** What the projection's supervisor takes. */
+  projection: {
+    redis: Redis;
+    projectionRedis: Redis;
+    kafka: ReturnType<typeof createKafkaClient>;
+    log: Logger;
+    replicationFactor: number;
+  };
+  /** Readiness checks of Redis and Kafka. */
+  checks: DependencyCheck[];
+  /** Kafka, then both Redis connections: the last steps of a shutdown. */
+  closes: ShutdownStep[];
+}

@@ -1,3 +1,10 @@
-export { kafkaDependency, natsDependency, redisDependency, type Dependency } from "./dependencies.js";
+export {
+  kafkaDependency,
+  natsDependency,
+  projectionStores,
+  redisDependency,
+  type Dependency,
+  type ProjectionStores,
+} from "./dependencies.js";
 export { runBackendService, type BackendServiceSpec, type RunningBackendService } from "./runBackendService.js";
 export { serviceVars } from "./serviceVars.js";

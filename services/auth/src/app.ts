@@ -1,8 +1,7 @@
 import type { GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
-import { kafkaDependency, redisDependency } from "@platform/service";
-import { createRedis } from "@platform/store";
+import { projectionStores } from "@platform/service";
 import type { AuthConfig } from "./config.js";
 import type { Pepper } from "./credentials/pepper.js";
 import { authAdminServiceRegistration, authServiceRegistration } from "./grpc/authService.js";
@@ -47,17 +46,11 @@ export function createAuthComponents(
   log: Logger,
   tuning: AuthTuning = {},
 ): AuthComponents {
-  const redis = redisDependency(config.REDIS_URL, "auth");
-  // The projection's WATCH needs a connection nobody else runs MULTI/EXEC on.
-  const projectionRedis = createRedis({ url: config.REDIS_URL, connectionName: "auth-registry" });
-  const kafka = kafkaDependency(config.KAFKA_BROKERS, "auth", log);
-  const publisher = lazyEventPublisher(kafka.client, log);
+  const stores = projectionStores(config, "auth", "registry", log);
+  const redis = stores.redis;
+  const publisher = lazyEventPublisher(stores.kafka.client, log);
   const registry = superviseRegistry({
-    kafka: kafka.client,
-    redis: redis.client,
-    projectionRedis,
-    log,
-    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    ...stores.projection,
     refreshTokensPerKey: config.AUTH_REFRESH_TOKENS_PER_KEY,
     ...(tuning.registryIntervalMs === undefined ? {} : { intervalMs: tuning.registryIntervalMs }),
   });
@@ -109,17 +102,12 @@ export function createAuthComponents(
       audience: config.AUTH_AUDIENCE,
     }),
     adminGrpc: authAdminServiceRegistration({ log, admin }),
-    dependencies: [redis.check, kafka.check, registry.check],
+    dependencies: [...stores.checks, registry.check],
     stops: [
       { name: "registry", run: () => registry.stop() },
       { name: "publisher", run: () => publisher.close() },
       { name: "signing-keys", run: () => signingKeys.stop() },
-      kafka.close,
-      {
-        name: "redis-registry",
-        run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())),
-      },
-      redis.close,
+      ...stores.closes,
     ],
   };
 }

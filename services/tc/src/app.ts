@@ -2,8 +2,7 @@ import type { ChainConfig } from "@platform/chain";
 import type { GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
-import { kafkaDependency, redisDependency } from "@platform/service";
-import { createRedis } from "@platform/store";
+import { projectionStores } from "@platform/service";
 import { acceptCommand } from "./accept.js";
 import type { TcConfig } from "./config.js";
 import { contractWalletChain, type ContractWalletChain } from "./contractWalletChain.js";
@@ -55,17 +54,11 @@ export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger
       .map((chain) => [chain.chainId, contractWalletChain(chain)]),
   );
 
-  const redis = redisDependency(config.REDIS_URL, "tc");
-  // The projection's WATCH needs a connection nobody else runs MULTI/EXEC on.
-  const projectionRedis = createRedis({ url: config.REDIS_URL, connectionName: "tc-projection" });
-  const kafka = kafkaDependency(config.KAFKA_BROKERS, "tc", log);
-  const publisher = lazyEventPublisher(kafka.client, log);
+  const stores = projectionStores(config, "tc", "projection", log);
+  const redis = stores.redis;
+  const publisher = lazyEventPublisher(stores.kafka.client, log);
   const projection = superviseAcceptanceProjection({
-    kafka: kafka.client,
-    redis: redis.client,
-    projectionRedis,
-    log,
-    replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    ...stores.projection,
     ...(tuning.projectionIntervalMs === undefined ? {} : { intervalMs: tuning.projectionIntervalMs }),
   });
   const accept = acceptCommand({
@@ -96,16 +89,11 @@ export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger
       accept,
       ...(tuning.now ? { now: tuning.now } : {}),
     }),
-    dependencies: [redis.check, kafka.check, projection.check],
+    dependencies: [...stores.checks, projection.check],
     stops: [
       { name: "projection", run: () => projection.stop() },
       { name: "publisher", run: () => publisher.close() },
-      kafka.close,
-      {
-        name: "redis-projection",
-        run: async () => void (await projectionRedis.quit().catch(() => projectionRedis.disconnect())),
-      },
-      redis.close,
+      ...stores.closes,
     ],
   };
 }

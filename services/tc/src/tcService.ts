@@ -5,12 +5,6 @@ import {
   TcServiceService,
   type AcceptRequest,
   type AcceptResponse,
-  type CheckGateRequest,
-  type CheckGateResponse,
-  type GetStatusRequest,
-  type GetStatusResponse,
-  type IssueNonceRequest,
-  type IssueNonceResponse,
   type TcServiceServer,
 } from "@platform/proto/tc/v1/tc";
 import type { Redis } from "@platform/store";
@@ -43,21 +37,21 @@ export function tcServiceRegistration(deps: TcServiceDependencies): GrpcServiceR
   const { log, redis, rules, projection } = deps;
   const now = deps.now ?? (() => new Date());
   const implementation: TcServiceServer = {
-    issueNonce: unaryHandler<IssueNonceRequest, IssueNonceResponse>(log, "IssueNonce", async (request) => {
+    issueNonce: unaryHandler(log, "IssueNonce", async (request) => {
       const wallet = parseWalletAddress(request.walletAddress);
       const nonce = generateNonce();
       const issuedAt = now();
       await storeNonce(redis, nonce, wallet, rules.nonceTtlSeconds);
       return nonceResponse(wallet, nonce, rules, issuedAt);
     }),
-    getStatus: unaryHandler<GetStatusRequest, GetStatusResponse>(log, "GetStatus", async (request) => {
+    getStatus: unaryHandler(log, "GetStatus", async (request) => {
       const wallet = parseWalletAddress(request.walletAddress);
       return statusOf(wallet, rules.currentTcVersion, await readAcceptance(redis, projection, wallet));
     }),
-    accept: unaryHandler<AcceptRequest, AcceptResponse>(log, "Accept", (request, call) =>
+    accept: unaryHandler(log, "Accept", (request, call) =>
       deps.accept(request, { deadline: deadlineOf(call), apiKeyId: apiKeyIdOf(call) }),
     ),
-    checkGate: unaryHandler<CheckGateRequest, CheckGateResponse>(log, "CheckGate", async (request) => {
+    checkGate: unaryHandler(log, "CheckGate", async (request) => {
       const wallet = parseWalletAddress(request.walletAddress);
       return gateOf(rules.currentTcVersion, await readAcceptance(redis, projection, wallet));
     }),

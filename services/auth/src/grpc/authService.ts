@@ -5,18 +5,6 @@ import {
   AuthServiceService,
   type AuthAdminServiceServer,
   type AuthServiceServer,
-  type CreateApiKeyRequest,
-  type CreateApiKeyResponse,
-  type GetSigningKeysRequest,
-  type GetSigningKeysResponse,
-  type IssueTokenRequest,
-  type IssueTokenResponse,
-  type ListApiKeysRequest,
-  type ListApiKeysResponse,
-  type RevokeApiKeyRequest,
-  type RevokeApiKeyResponse,
-  type RotateApiKeySecretRequest,
-  type RotateApiKeySecretResponse,
 } from "@platform/proto/auth/v1/auth";
 import type { TokenIssuer } from "../issue/issueToken.js";
 import type { AdminCommands } from "../registry/adminCommands.js";
@@ -39,10 +27,8 @@ export interface AuthServiceDependencies {
 export function authServiceRegistration(deps: AuthServiceDependencies): GrpcServiceRegistration {
   const { log, issueToken } = deps;
   const implementation: AuthServiceServer = {
-    issueToken: unaryHandler<IssueTokenRequest, IssueTokenResponse>(log, "IssueToken", (request, call) =>
-      issueToken(request, deadlineOf(call)),
-    ),
-    getSigningKeys: unaryHandler<GetSigningKeysRequest, GetSigningKeysResponse>(log, "GetSigningKeys", async () =>
+    issueToken: unaryHandler(log, "IssueToken", (request, call) => issueToken(request, deadlineOf(call))),
+    getSigningKeys: unaryHandler(log, "GetSigningKeys", async () =>
       signingKeysResponse(deps.signingKeys.keys(), deps.issuer, deps.audience),
     ),
   };
@@ -53,19 +39,11 @@ export function authServiceRegistration(deps: AuthServiceDependencies): GrpcServ
 export function authAdminServiceRegistration(deps: { log: Logger; admin: AdminCommands }): GrpcServiceRegistration {
   const { log, admin } = deps;
   const implementation: AuthAdminServiceServer = {
-    createApiKey: unaryHandler<CreateApiKeyRequest, CreateApiKeyResponse>(log, "CreateApiKey", (request, call) =>
-      admin.create(request, deadlineOf(call)),
-    ),
-    listApiKeys: unaryHandler<ListApiKeysRequest, ListApiKeysResponse>(log, "ListApiKeys", (request) =>
-      admin.list(request),
-    ),
-    revokeApiKey: unaryHandler<RevokeApiKeyRequest, RevokeApiKeyResponse>(log, "RevokeApiKey", (request, call) =>
-      admin.revoke(request, deadlineOf(call)),
-    ),
-    rotateApiKeySecret: unaryHandler<RotateApiKeySecretRequest, RotateApiKeySecretResponse>(
-      log,
-      "RotateApiKeySecret",
-      (request, call) => admin.rotate(request, deadlineOf(call)),
+    createApiKey: unaryHandler(log, "CreateApiKey", (request, call) => admin.create(request, deadlineOf(call))),
+    listApiKeys: unaryHandler(log, "ListApiKeys", (request) => admin.list(request)),
+    revokeApiKey: unaryHandler(log, "RevokeApiKey", (request, call) => admin.revoke(request, deadlineOf(call))),
+    rotateApiKeySecret: unaryHandler(log, "RotateApiKeySecret", (request, call) =>
+      admin.rotate(request, deadlineOf(call)),
     ),
   };
   return { name: AUTH_ADMIN_SERVICE_NAME, definition: AuthAdminServiceService, implementation };
