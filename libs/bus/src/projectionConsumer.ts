@@ -71,6 +71,14 @@ export interface ProjectionConsumer {
   stop(): Promise<void>;
 }
 
+/** Where the partitions stand: shared by the consumers run in turn and their batch handlers. */
+interface PartitionPositions {
+  /** The position per partition of the current assignment, loaded on its first batch. */
+  partitions: Map<string, PartitionState>;
+  /** The next offset to read per partition, as last known: where a new assignment seeks to. */
+  known: Map<string, bigint>;
+}
+
 interface PartitionState {
   /** The next offset to apply: the stored offset plus one, or 0 when nothing was applied. */
   next: bigint;
@@ -93,84 +101,13 @@ export async function runProjectionConsumer(
   options: ProjectionConsumerOptions,
 ): Promise<ProjectionConsumer> {
   const { groupId, logger } = options;
-  const partitions = new Map<string, PartitionState>();
-  /** The next offset to read per partition, as last known: where a new assignment seeks to. */
-  const known = new Map<string, bigint>();
-  const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+  const positions: PartitionPositions = { partitions: new Map(), known: new Map() };
+  const { partitions, known } = positions;
   let current: Consumer | undefined;
   let stopping = false;
   let failures = 0;
   let restartTimer: NodeJS.Timeout | undefined;
   let restarting: Promise<void> | undefined;
-
-  const positionOf = async (topic: string, partition: number): Promise<PartitionState> => {
-    const key = keyOf(topic, partition);
-    let state = partitions.get(key);
-    if (state === undefined) {
-      let stored: string | undefined;
-      try {
-        stored = await options.loadOffsets(topic, partition);
-      } catch (error) {
-        throw new Error(`could not load the stored offset of ${topic}/${partition} for ${groupId}`, { cause: error });
-      }
-      state = { next: stored === undefined ? 0n : BigInt(stored) + 1n, previous: stored, aligned: false };
-      partitions.set(key, state);
-      if (stored !== undefined) known.set(key, state.next);
-    }
-    return state;
-  };
-
-  const batchHandler =
-    (consumer: Consumer) =>
-    async (payload: EachBatchPayload): Promise<void> => {
-      const { batch, resolveOffset, heartbeat } = payload;
-      const { topic, partition } = batch;
-      if (!payload.isRunning() || payload.isStale()) return;
-      const state = await positionOf(topic, partition);
-
-      // First batch of this assignment: kafkajs started wherever it chose (earliest, as nothing
-      // is committed); move to the stored position. Once only: a log whose start moved past the
-      // stored position (retention) would otherwise seek forever.
-      if (!state.aligned) {
-        state.aligned = true;
-        const fetched = fetchedOffsetOf(batch);
-        if (fetched !== null && BigInt(fetched) !== state.next) {
-          logger?.debug(
-            { groupId, topic, partition, fetched, stored: state.previous ?? null },
-            "first batch fetched from elsewhere than the stored position; seeking",
-          );
-          consumer.seek({ topic, partition, offset: state.next.toString() });
-          return;
-        }
-      }
-
-      const fresh = batch.messages.filter((message) => BigInt(message.offset) >= state.next);
-      const last = batch.messages.at(-1);
-      if (last === undefined) return;
-      if (fresh.length > 0) {
-        const lastOffset = fresh.at(-1)?.offset ?? last.offset;
-        try {
-          await options.handleBatch({
-            topic,
-            partition,
-            messages: fresh.map((message) => fromKafkaMessage(topic, partition, message)),
-            lastOffset,
-            previousOffset: state.previous,
-            heartbeat,
-          });
-        } catch (error) {
-          // Whether the projection stored anything is unknown: reload its offset before the retry.
-          partitions.delete(keyOf(topic, partition));
-          throw error;
-        }
-        state.previous = lastOffset;
-        state.next = BigInt(lastOffset) + 1n;
-        known.set(keyOf(topic, partition), state.next);
-      }
-      // Resolving the last record lets kafkajs step over a trailing transaction marker too.
-      resolveOffset(last.offset);
-      await heartbeat();
-    };
 
   const start = async (): Promise<Consumer> => {
     const consumer = kafka.consumer({
@@ -210,40 +147,17 @@ export async function runProjectionConsumer(
     });
     try {
       await consumer.connect();
-      await loadKnownOffsets();
+      await loadKnownOffsets(kafka, options, known);
       await consumer.subscribe({ topics: options.topics, fromBeginning: true });
-      await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: batchHandler(consumer) });
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: batchHandler(options, positions, consumer),
+      });
       return consumer;
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
       throw error;
-    }
-  };
-
-  /**
-   * The stored offsets of every partition of the topics, for the seeks on joining. Best effort: a
-   * partition left out is read from the log's start and aligned on its first batch, as before.
-   */
-  const loadKnownOffsets = async (): Promise<void> => {
-    const admin = kafka.admin();
-    try {
-      await admin.connect();
-      const { topics } = await admin.fetchTopicMetadata({ topics: options.topics });
-      const wanted = topics.flatMap(({ name, partitions: entries }) =>
-        entries.map(({ partitionId }) => ({ topic: name, partition: partitionId })),
-      );
-      const stored = await Promise.all(wanted.map(({ topic, partition }) => options.loadOffsets(topic, partition)));
-      wanted.forEach(({ topic, partition }, index) => {
-        const offset = stored[index];
-        if (offset !== undefined) known.set(keyOf(topic, partition), BigInt(offset) + 1n);
-      });
-    } catch (error) {
-      logger?.debug(
-        { groupId, err: error },
-        "could not read the stored offsets before joining; aligning on the first batches",
-      );
-    } finally {
-      await admin.disconnect().catch(() => undefined);
     }
   };
 
@@ -287,6 +201,124 @@ export async function runProjectionConsumer(
       current = undefined;
     },
   };
+}
+
+/**
+ * The stored offsets of every partition of the topics, for the seeks on joining. Best effort: a
+ * partition left out is read from the log's start and aligned on its first batch, as before.
+ */
+async function loadKnownOffsets(
+  kafka: Kafka,
+  options: ProjectionConsumerOptions,
+  known: Map<string, bigint>,
+): Promise<void> {
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    const { topics } = await admin.fetchTopicMetadata({ topics: options.topics });
+    const wanted = topics.flatMap(({ name, partitions: entries }) =>
+      entries.map(({ partitionId }) => ({ topic: name, partition: partitionId })),
+    );
+    const stored = await Promise.all(wanted.map(({ topic, partition }) => options.loadOffsets(topic, partition)));
+    wanted.forEach(({ topic, partition }, index) => {
+      const offset = stored[index];
+      if (offset !== undefined) known.set(keyOf(topic, partition), BigInt(offset) + 1n);
+    });
+  } catch (error) {
+    options.logger?.debug(
+      { groupId: options.groupId, err: error },
+      "could not read the stored offsets before joining; aligning on the first batches",
+    );
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** Applies each batch at most once beyond the stored position, and records the new position. */
+function batchHandler(
+  options: ProjectionConsumerOptions,
+  positions: PartitionPositions,
+  consumer: Consumer,
+): (payload: EachBatchPayload) => Promise<void> {
+  const { groupId, logger } = options;
+  const { partitions, known } = positions;
+  return async (payload: EachBatchPayload): Promise<void> => {
+    const { batch, resolveOffset, heartbeat } = payload;
+    const { topic, partition } = batch;
+    if (!payload.isRunning() || payload.isStale()) return;
+    const state = await positionOf(options, positions, topic, partition);
+
+    // First batch of this assignment: kafkajs started wherever it chose (earliest, as nothing
+    // is committed); move to the stored position. Once only: a log whose start moved past the
+    // stored position (retention) would otherwise seek forever.
+    if (!state.aligned) {
+      state.aligned = true;
+      const fetched = fetchedOffsetOf(batch);
+      if (fetched !== null && BigInt(fetched) !== state.next) {
+        logger?.debug(
+          { groupId, topic, partition, fetched, stored: state.previous ?? null },
+          "first batch fetched from elsewhere than the stored position; seeking",
+        );
+        consumer.seek({ topic, partition, offset: state.next.toString() });
+        return;
+      }
+    }
+
+    const fresh = batch.messages.filter((message) => BigInt(message.offset) >= state.next);
+    const last = batch.messages.at(-1);
+    if (last === undefined) return;
+    if (fresh.length > 0) {
+      const lastOffset = fresh.at(-1)?.offset ?? last.offset;
+      try {
+        await options.handleBatch({
+          topic,
+          partition,
+          messages: fresh.map((message) => fromKafkaMessage(topic, partition, message)),
+          lastOffset,
+          previousOffset: state.previous,
+          heartbeat,
+        });
+      } catch (error) {
+        // Whether the projection stored anything is unknown: reload its offset before the retry.
+        partitions.delete(keyOf(topic, partition));
+        throw error;
+      }
+      state.previous = lastOffset;
+      state.next = BigInt(lastOffset) + 1n;
+      known.set(keyOf(topic, partition), state.next);
+    }
+    // Resolving the last record lets kafkajs step over a trailing transaction marker too.
+    resolveOffset(last.offset);
+    await heartbeat();
+  };
+}
+
+async function positionOf(
+  options: ProjectionConsumerOptions,
+  positions: PartitionPositions,
+  topic: string,
+  partition: number,
+): Promise<PartitionState> {
+  const key = keyOf(topic, partition);
+  let state = positions.partitions.get(key);
+  if (state === undefined) {
+    let stored: string | undefined;
+    try {
+      stored = await options.loadOffsets(topic, partition);
+    } catch (error) {
+      throw new Error(`could not load the stored offset of ${topic}/${partition} for ${options.groupId}`, {
+        cause: error,
+      });
+    }
+    state = { next: stored === undefined ? 0n : BigInt(stored) + 1n, previous: stored, aligned: false };
+    positions.partitions.set(key, state);
+    if (stored !== undefined) positions.known.set(key, state.next);
+  }
+  return state;
+}
+
+function keyOf(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`;
 }
 
 /** kafkajs' Batch knows the offset it fetched from (missing from its typings); firstOffset() otherwise. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kafka } from "kafkajs";
 import type { Logger } from "@platform/log";
-import { migrateTopics } from "./migrateTopics.js";
+import { migrateTopics, type TopicMigrationReport } from "./migrateTopics.js";
 import { runProjectionConsumer, type ProjectionBatch, type ProjectionConsumer } from "./projectionConsumer.js";
 import { topicCatalog } from "./topics.js";
 
@@ -98,59 +98,6 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
   let marker: string | null = null;
   const isComplete = () => marker !== null && !marker.startsWith(REBUILDING);
 
-  const withAdmin = async <T>(work: (admin: ReturnType<Kafka["admin"]>) => Promise<T>): Promise<T> => {
-    const admin = kafka.admin();
-    try {
-      await admin.connect();
-      return await work(admin);
-    } finally {
-      await admin.disconnect().catch(() => undefined);
-    }
-  };
-
-  const migrate = () =>
-    withAdmin((admin) =>
-      migrateTopics(
-        admin,
-        topicCatalog({ replicationFactor: options.replicationFactor }).filter((spec) =>
-          options.topics.includes(spec.name),
-        ),
-        { logger: log },
-      ),
-    );
-
-  /** Each partition's end offset (high watermark), by `<topic>:<partition>`. */
-  const endOffsets = () =>
-    withAdmin(async (admin) => {
-      const ends = new Map<string, bigint>();
-      for (const topic of options.topics)
-        for (const entry of await admin.fetchTopicOffsets(topic))
-          ends.set(`${topic}:${entry.partition}`, BigInt(entry.high));
-      return ends;
-    });
-
-  /**
-   * Whether the stored offsets reach the end offsets the rebuild must reach (`target`, read when it
-   * began; a busy topic's end moves on, and chasing it would never finish). A partition is there
-   * when its stored offset is the record before the target end; or, while the partition is quiet
-   * (its end still the target), the one before that: a transactional producer's commit marker takes
-   * the last offset, and a consumer never sees it as a record.
-   */
-  const caughtUp = async (target: ReadonlyMap<string, bigint>) => {
-    const now = await endOffsets();
-    for (const [partitionKey, end] of target) {
-      if (end === 0n) continue;
-      const [topic, partition] = [
-        partitionKey.slice(0, partitionKey.lastIndexOf(":")),
-        Number(partitionKey.slice(partitionKey.lastIndexOf(":") + 1)),
-      ];
-      const stored = await options.projection.loadOffsets(topic, partition);
-      if (stored === undefined) return false;
-      const reached = BigInt(stored) >= end - 1n || (BigInt(stored) >= end - 2n && now.get(partitionKey) === end);
-      if (!reached) return false;
-    }
-    return true;
-  };
   /** What the rebuild in progress must reach; read at the first tick that sees it. */
   let rebuildTarget: { marker: string; ends: Map<string, bigint> } | undefined;
 
@@ -174,7 +121,7 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
 
   const tick = async (): Promise<void> => {
     if (!migrated) {
-      await migrate();
+      await migrateProjectionTopics(options);
       migrated = true;
     }
     marker = await store.read();
@@ -194,8 +141,8 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
     if (consumer === undefined) await startConsumer();
     if (consumer === undefined || marker === null || isComplete()) return;
     // The end offsets are read after the marker: whatever the topics held then, the rebuild must reach.
-    if (rebuildTarget?.marker !== marker) rebuildTarget = { marker, ends: await endOffsets() };
-    if (await caughtUp(rebuildTarget.ends)) {
+    if (rebuildTarget?.marker !== marker) rebuildTarget = { marker, ends: await endOffsets(options) };
+    if (await caughtUp(options, rebuildTarget.ends)) {
       if (await store.replace(marker, PROJECTION_COMPLETE)) {
         marker = PROJECTION_COMPLETE;
         log.info(`${name} read model complete`);
@@ -254,4 +201,61 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
       consumer = undefined;
     },
   };
+}
+
+/** Creates the projection's topics (these only) if they are missing. */
+function migrateProjectionTopics(options: ProjectionSupervisorOptions): Promise<TopicMigrationReport> {
+  return withAdmin(options.kafka, (admin) =>
+    migrateTopics(
+      admin,
+      topicCatalog({ replicationFactor: options.replicationFactor }).filter((spec) =>
+        options.topics.includes(spec.name),
+      ),
+      { logger: options.log },
+    ),
+  );
+}
+
+async function withAdmin<T>(kafka: Kafka, work: (admin: ReturnType<Kafka["admin"]>) => Promise<T>): Promise<T> {
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    return await work(admin);
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+/** Each partition's end offset (high watermark), by `<topic>:<partition>`. */
+function endOffsets(options: ProjectionSupervisorOptions): Promise<Map<string, bigint>> {
+  return withAdmin(options.kafka, async (admin) => {
+    const ends = new Map<string, bigint>();
+    for (const topic of options.topics)
+      for (const entry of await admin.fetchTopicOffsets(topic))
+        ends.set(`${topic}:${entry.partition}`, BigInt(entry.high));
+    return ends;
+  });
+}
+
+/**
+ * Whether the stored offsets reach the end offsets the rebuild must reach (`target`, read when it
+ * began; a busy topic's end moves on, and chasing it would never finish). A partition is there
+ * when its stored offset is the record before the target end; or, while the partition is quiet
+ * (its end still the target), the one before that: a transactional producer's commit marker takes
+ * the last offset, and a consumer never sees it as a record.
+ */
+async function caughtUp(options: ProjectionSupervisorOptions, target: ReadonlyMap<string, bigint>): Promise<boolean> {
+  const now = await endOffsets(options);
+  for (const [partitionKey, end] of target) {
+    if (end === 0n) continue;
+    const [topic, partition] = [
+      partitionKey.slice(0, partitionKey.lastIndexOf(":")),
+      Number(partitionKey.slice(partitionKey.lastIndexOf(":") + 1)),
+    ];
+    const stored = await options.projection.loadOffsets(topic, partition);
+    if (stored === undefined) return false;
+    const reached = BigInt(stored) >= end - 1n || (BigInt(stored) >= end - 2n && now.get(partitionKey) === end);
+    if (!reached) return false;
+  }
+  return true;
 }

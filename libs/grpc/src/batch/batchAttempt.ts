@@ -1,4 +1,4 @@
-import { constants, type ClientHttp2Session } from "node:http2";
+import { constants, type ClientHttp2Session, type ClientHttp2Stream } from "node:http2";
 import { status, type Metadata, type StatusObject } from "@grpc/grpc-js";
 import {
   CallBatchServiceService,
@@ -8,7 +8,7 @@ import {
 } from "@platform/proto/rpc/v1/call_batch";
 import type { AttemptOutcome } from "../unary/callAttempt.js";
 import { failure, statusOfHttp, statusOfReset, statusOfTrailers } from "../unary/callStatus.js";
-import { createMessageReader, frameMessage } from "../unary/grpcFrame.js";
+import { createMessageReader, frameMessage, type MessageReader } from "../unary/grpcFrame.js";
 import { timeoutHeader } from "../unary/timeoutHeader.js";
 import { entriesOfMetadata, metadataOfEntries } from "./metadataEntries.js";
 
@@ -38,46 +38,13 @@ export function attemptBatch(
   onNotServed: () => void,
 ): void {
   const now = Date.now();
-  const calls: QueuedCall[] = [];
-  let latestDeadline = 0;
-  for (const call of queued) {
-    if (call.deadline <= now)
-      call.done({ status: failure(status.DEADLINE_EXCEEDED, "Deadline exceeded"), unsent: false });
-    else {
-      calls.push(call);
-      if (call.deadline > latestDeadline) latestDeadline = call.deadline;
-    }
-  }
+  const { calls, latestDeadline } = callsStillDue(queued, now);
   if (calls.length === 0) return;
 
-  const request = RunCallsRequest.encode({
-    calls: calls.map((call, id) => ({
-      id,
-      method: call.path,
-      request: call.message as Buffer,
-      metadata: entriesOfMetadata(call.metadata),
-      timeoutMs: Math.max(1, Math.ceil(call.deadline - now)),
-    })),
-  }).finish();
+  const request = encodeRunCalls(calls, now);
 
-  let stream: ReturnType<ClientHttp2Session["request"]>;
-  try {
-    stream = session.request(
-      {
-        ":method": "POST",
-        ":path": RUN_CALLS_PATH,
-        "content-type": "application/grpc",
-        te: "trailers",
-        "grpc-accept-encoding": "identity",
-        "grpc-timeout": timeoutHeader(latestDeadline - now),
-      },
-      { endStream: false },
-    );
-  } catch (error) {
-    const closing = failure(status.UNAVAILABLE, error instanceof Error ? error.message : String(error));
-    for (const call of calls) call.done({ status: closing, unsent: true });
-    return;
-  }
+  const stream = openBatchStream(session, calls, latestDeadline - now);
+  if (stream === undefined) return;
 
   const settled: boolean[] = calls.map(() => false);
   let unsettled = calls.length;
@@ -179,34 +146,62 @@ export function attemptBatch(
   stream.on("close", () => {
     if (timer) clearTimeout(timer);
     if (unsettled === 0) return;
-    const ending = endingOf();
+    const ending = endingOf({ session, stream, reader, streamStatus, httpStatus, outcomesSeen });
     if (ending.notServed) onNotServed();
     calls.forEach((_call, id) => settle(id, { status: ending.status, unsent: ending.unsent }));
   });
   stream.end(frameMessage(request));
+}
 
-  /** What the calls still waiting are told when the stream ended without their outcome. */
-  function endingOf(): { status: StatusObject; unsent: boolean; notServed: boolean } {
-    if (streamStatus !== undefined) {
-      if (streamStatus.code === status.OK)
-        return {
-          status: failure(status.INTERNAL, "The batch ended without the call's outcome"),
-          unsent: false,
-          notServed: false,
-        };
-      const notServed = streamStatus.code === status.UNIMPLEMENTED && outcomesSeen === 0;
-      return { status: streamStatus, unsent: notServed, notServed };
+/** The calls whose deadline is still ahead, and the latest of their deadlines; the others fail now. */
+function callsStillDue(queued: QueuedCall[], now: number): { calls: QueuedCall[]; latestDeadline: number } {
+  const calls: QueuedCall[] = [];
+  let latestDeadline = 0;
+  for (const call of queued) {
+    if (call.deadline <= now)
+      call.done({ status: failure(status.DEADLINE_EXCEEDED, "Deadline exceeded"), unsent: false });
+    else {
+      calls.push(call);
+      if (call.deadline > latestDeadline) latestDeadline = call.deadline;
     }
-    if (httpStatus !== 0 && httpStatus !== 200)
-      return { status: statusOfHttp(httpStatus), unsent: false, notServed: false };
-    if (reader.hasPartial())
-      return { status: failure(status.INTERNAL, "Truncated message"), unsent: false, notServed: false };
-    const refused = stream.rstCode === constants.NGHTTP2_REFUSED_STREAM;
-    return {
-      status: statusOfReset(stream.rstCode, session.destroyed && !refused),
-      unsent: refused && httpStatus === 0,
-      notServed: false,
-    };
+  }
+  return { calls, latestDeadline };
+}
+
+function encodeRunCalls(calls: QueuedCall[], now: number): Uint8Array {
+  return RunCallsRequest.encode({
+    calls: calls.map((call, id) => ({
+      id,
+      method: call.path,
+      request: call.message as Buffer,
+      metadata: entriesOfMetadata(call.metadata),
+      timeoutMs: Math.max(1, Math.ceil(call.deadline - now)),
+    })),
+  }).finish();
+}
+
+/** The RunCalls stream, or undefined when the session refused to open one (each call told so, as unsent). */
+function openBatchStream(
+  session: ClientHttp2Session,
+  calls: QueuedCall[],
+  timeoutMs: number,
+): ClientHttp2Stream | undefined {
+  try {
+    return session.request(
+      {
+        ":method": "POST",
+        ":path": RUN_CALLS_PATH,
+        "content-type": "application/grpc",
+        te: "trailers",
+        "grpc-accept-encoding": "identity",
+        "grpc-timeout": timeoutHeader(timeoutMs),
+      },
+      { endStream: false },
+    );
+  } catch (error) {
+    const closing = failure(status.UNAVAILABLE, error instanceof Error ? error.message : String(error));
+    for (const call of calls) call.done({ status: closing, unsent: true });
+    return undefined;
   }
 }
 
@@ -222,4 +217,39 @@ function statusOfOutcome(
     metadata = metadataOfEntries([]);
   }
   return { code: Number.isInteger(code) && code > 0 && code <= 16 ? code : status.UNKNOWN, details, metadata };
+}
+
+/** The stream of a batch as it closed: what its end is read from. */
+interface BatchStreamEnd {
+  session: ClientHttp2Session;
+  stream: ClientHttp2Stream;
+  reader: MessageReader;
+  streamStatus: StatusObject | undefined;
+  httpStatus: number;
+  outcomesSeen: number;
+}
+
+/** What the calls still waiting are told when the stream ended without their outcome. */
+function endingOf(ended: BatchStreamEnd): { status: StatusObject; unsent: boolean; notServed: boolean } {
+  const { session, stream, reader, streamStatus, httpStatus, outcomesSeen } = ended;
+  if (streamStatus !== undefined) {
+    if (streamStatus.code === status.OK)
+      return {
+        status: failure(status.INTERNAL, "The batch ended without the call's outcome"),
+        unsent: false,
+        notServed: false,
+      };
+    const notServed = streamStatus.code === status.UNIMPLEMENTED && outcomesSeen === 0;
+    return { status: streamStatus, unsent: notServed, notServed };
+  }
+  if (httpStatus !== 0 && httpStatus !== 200)
+    return { status: statusOfHttp(httpStatus), unsent: false, notServed: false };
+  if (reader.hasPartial())
+    return { status: failure(status.INTERNAL, "Truncated message"), unsent: false, notServed: false };
+  const refused = stream.rstCode === constants.NGHTTP2_REFUSED_STREAM;
+  return {
+    status: statusOfReset(stream.rstCode, session.destroyed && !refused),
+    unsent: refused && httpStatus === 0,
+    notServed: false,
+  };
 }

@@ -46,8 +46,81 @@ const DEFAULT_MAX_RECEIVE_BYTES = 4 * 1024 * 1024;
 
 export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelOptions): UnaryChannel {
   const maxReceiveBytes = options.maxReceiveBytes ?? DEFAULT_MAX_RECEIVE_BYTES;
-  const subchannels = new Map<string, Subchannel>();
+  const pool = createSubchannelPool(target);
   const batchers = new WeakMap<Subchannel, CallBatcher>();
+
+  /** One try of a call on the picked connection: alone, or with the turn's other calls to it. */
+  function send(subchannel: Subchannel, call: QueuedCall): void {
+    if (options.batchCalls) {
+      batcherOf(subchannel).send(call);
+      return;
+    }
+    const session = subchannel.readySession();
+    if (session) sendOne(session, call);
+    else call.done({ status: failure(status.UNAVAILABLE, "Connection closing"), unsent: true });
+  }
+
+  function batcherOf(subchannel: Subchannel): CallBatcher {
+    let batcher = batchers.get(subchannel);
+    if (!batcher) {
+      batcher = createCallBatcher({ session: () => subchannel.readySession(), sendOne, maxReceiveBytes });
+      batchers.set(subchannel, batcher);
+    }
+    return batcher;
+  }
+
+  function sendOne(session: ClientHttp2Session, call: QueuedCall): void {
+    const headers: OutgoingHttpHeaders = {
+      ...call.metadata.toHttp2Headers(),
+      ":method": "POST",
+      ":path": call.path,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "grpc-accept-encoding": "identity",
+    };
+    attemptCall(session, headers, frameMessage(call.message), call.deadline, maxReceiveBytes, call.done);
+  }
+
+  return {
+    async call(path, message, metadata, deadline) {
+      let attempts = 0;
+      let transparentRetries = 0;
+      let backoffMs = INITIAL_RETRY_BACKOFF_MS;
+      for (;;) {
+        const picked = await pool.pick(deadline);
+        const outcome: AttemptOutcome =
+          "code" in picked
+            ? { status: picked, unsent: false }
+            : await new Promise<AttemptOutcome>((done) => send(picked, { path, message, metadata, deadline, done }));
+        if ("message" in outcome) return { ok: true, message: outcome.message };
+        if (outcome.unsent && transparentRetries < MAX_TRANSPARENT_RETRIES && Date.now() < deadline) {
+          transparentRetries += 1;
+          continue;
+        }
+        attempts += 1;
+        if (outcome.status.code !== status.UNAVAILABLE || attempts >= options.maxAttempts)
+          return { ok: false, status: outcome.status };
+        const pause = Math.random() * backoffMs;
+        backoffMs = Math.min(MAX_RETRY_BACKOFF_MS, backoffMs * 2);
+        if (Date.now() + pause >= deadline) return { ok: false, status: outcome.status };
+        await new Promise((resume) => setTimeout(resume, pause));
+      }
+    },
+    close() {
+      pool.close();
+    },
+  };
+}
+
+/** The connections to every address of the target: resolved, kept current and handed out round-robin. */
+interface SubchannelPool {
+  /** A subchannel to try now, or the reason there is none; waits while connections are being made. */
+  pick(deadline: number): Promise<Subchannel | StatusObject>;
+  close(): void;
+}
+
+function createSubchannelPool(target: ChannelTarget): SubchannelPool {
+  const subchannels = new Map<string, Subchannel>();
   let ready: Subchannel[] = [];
   let next = 0;
   let waiters: Array<() => void> = [];
@@ -154,63 +227,8 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
     }
   }
 
-  /** One try of a call on the picked connection: alone, or with the turn's other calls to it. */
-  function send(subchannel: Subchannel, call: QueuedCall): void {
-    if (options.batchCalls) {
-      batcherOf(subchannel).send(call);
-      return;
-    }
-    const session = subchannel.readySession();
-    if (session) sendOne(session, call);
-    else call.done({ status: failure(status.UNAVAILABLE, "Connection closing"), unsent: true });
-  }
-
-  function batcherOf(subchannel: Subchannel): CallBatcher {
-    let batcher = batchers.get(subchannel);
-    if (!batcher) {
-      batcher = createCallBatcher({ session: () => subchannel.readySession(), sendOne, maxReceiveBytes });
-      batchers.set(subchannel, batcher);
-    }
-    return batcher;
-  }
-
-  function sendOne(session: ClientHttp2Session, call: QueuedCall): void {
-    const headers: OutgoingHttpHeaders = {
-      ...call.metadata.toHttp2Headers(),
-      ":method": "POST",
-      ":path": call.path,
-      "content-type": "application/grpc",
-      te: "trailers",
-      "grpc-accept-encoding": "identity",
-    };
-    attemptCall(session, headers, frameMessage(call.message), call.deadline, maxReceiveBytes, call.done);
-  }
-
   return {
-    async call(path, message, metadata, deadline) {
-      let attempts = 0;
-      let transparentRetries = 0;
-      let backoffMs = INITIAL_RETRY_BACKOFF_MS;
-      for (;;) {
-        const picked = await pick(deadline);
-        const outcome: AttemptOutcome =
-          "code" in picked
-            ? { status: picked, unsent: false }
-            : await new Promise<AttemptOutcome>((done) => send(picked, { path, message, metadata, deadline, done }));
-        if ("message" in outcome) return { ok: true, message: outcome.message };
-        if (outcome.unsent && transparentRetries < MAX_TRANSPARENT_RETRIES && Date.now() < deadline) {
-          transparentRetries += 1;
-          continue;
-        }
-        attempts += 1;
-        if (outcome.status.code !== status.UNAVAILABLE || attempts >= options.maxAttempts)
-          return { ok: false, status: outcome.status };
-        const pause = Math.random() * backoffMs;
-        backoffMs = Math.min(MAX_RETRY_BACKOFF_MS, backoffMs * 2);
-        if (Date.now() + pause >= deadline) return { ok: false, status: outcome.status };
-        await new Promise((resume) => setTimeout(resume, pause));
-      }
-    },
+    pick,
     close() {
       closed = true;
       if (periodic) clearInterval(periodic);

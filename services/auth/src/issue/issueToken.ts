@@ -145,7 +145,7 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     const source: AttemptSource = { keyId: idWellFormed ? grant.keyId : undefined, address };
     if ((await lockout.admit(source, deadline)).locked) throw invalidRefreshToken();
 
-    const { record, registryPresent } = await validRefresh(grant, idWellFormed);
+    const { record, registryPresent } = await validRefresh(redis, pepper, grant, idWellFormed);
     if (record === undefined) {
       const untrusted = registryPresent === undefined ? undefined : registryNotTrusted(registryPresent);
       if (untrusted) throw untrusted;
@@ -161,26 +161,6 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     };
   };
 
-  /**
-   * The key a refresh token still stands for (record undefined when it stands for none), and
-   * whether the registry was there to ask (undefined when the input was refused on its shape).
-   */
-  const validRefresh = async (
-    grant: RefreshTokenGrant,
-    idWellFormed: boolean,
-  ): Promise<{ record?: ApiKeyRecord; registryPresent?: boolean }> => {
-    if (!idWellFormed || !isWellFormed("refreshToken", grant.refreshToken)) return {};
-    const { value: token, registryPresent } = await lookUpRefreshToken(redis, pepper.hmac(grant.refreshToken));
-    // Bound to the key it was issued to (RFC 6749 §10.4): presenting it for another key fails.
-    if (token === undefined || token.keyId !== grant.keyId || !(Date.parse(token.expiresAt) > Date.now()))
-      return { registryPresent };
-    const record = await readApiKey(redis, grant.keyId);
-    // A revocation or a rotation since issue ends the token.
-    if (record === undefined || record.status !== "active" || record.secretVersion !== token.secretVersion)
-      return { registryPresent };
-    return { record, registryPresent };
-  };
-
   return async (request, deadline) => {
     const grant = request.grant;
     const address = request.clientAddress.trim() === "" ? undefined : request.clientAddress.trim();
@@ -190,4 +170,26 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       ? withApiKey(grant.value, address, deadline)
       : withRefreshToken(grant.value, address, deadline);
   };
+}
+
+/**
+ * The key a refresh token still stands for (record undefined when it stands for none), and
+ * whether the registry was there to ask (undefined when the input was refused on its shape).
+ */
+async function validRefresh(
+  redis: Redis,
+  pepper: Pepper,
+  grant: RefreshTokenGrant,
+  idWellFormed: boolean,
+): Promise<{ record?: ApiKeyRecord; registryPresent?: boolean }> {
+  if (!idWellFormed || !isWellFormed("refreshToken", grant.refreshToken)) return {};
+  const { value: token, registryPresent } = await lookUpRefreshToken(redis, pepper.hmac(grant.refreshToken));
+  // Bound to the key it was issued to (RFC 6749 §10.4): presenting it for another key fails.
+  if (token === undefined || token.keyId !== grant.keyId || !(Date.parse(token.expiresAt) > Date.now()))
+    return { registryPresent };
+  const record = await readApiKey(redis, grant.keyId);
+  // A revocation or a rotation since issue ends the token.
+  if (record === undefined || record.status !== "active" || record.secretVersion !== token.secretVersion)
+    return { registryPresent };
+  return { record, registryPresent };
 }
