@@ -27,6 +27,8 @@ command -v mvn >/dev/null || packages+=(maven)
 # kubectl renders the Kubernetes overlays in the tests (kustomize is built in)
 command -v kubectl >/dev/null || packages+=(kubernetes-client)
 # Python with venv runs the schema-driven fuzz of /openapi.json (schemathesis, from PyPI)
+# openssl makes the throwaway certificate of the gRPC TLS test
+command -v openssl >/dev/null || packages+=(openssl)
 command -v python3 >/dev/null || packages+=(python3)
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || packages+=(python3-venv)
 if [ ${#packages[@]} -gt 0 ]; then

@@ -27,6 +27,15 @@ export interface GrpcClientOptions {
    * stream (CallBatchService, which every server of startGrpcServer serves); on by default.
    */
   batchCalls?: boolean;
+  /**
+   * TLS to the backends: the certificate authority to trust (`ca`, the system's without), and a
+   * client certificate (`cert`, `key`) where they ask for one; plain text without this.
+   */
+  tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer; servername?: string };
+  /** How often a connection with calls open is pinged; 60 s. */
+  keepaliveMs?: number;
+  /** Connections close after this long without a call and open again on the next; 30 minutes. */
+  idleTimeoutMs?: number;
 }
 
 type ClientConstructor<C extends Client> = new (
@@ -62,13 +71,19 @@ export function createGrpcClient<C extends Client>(Constructor: ClientConstructo
           ]
         : [],
   };
-  const client = new Constructor(options.target, credentials.createInsecure(), {
+  const tls = options.tls;
+  const channelCredentials = tls
+    ? credentials.createSsl(tls.ca ?? null, tls.key ?? null, tls.cert ?? null)
+    : credentials.createInsecure();
+  const client = new Constructor(options.target, channelCredentials, {
+    ...(tls?.servername === undefined ? {} : { "grpc.ssl_target_name_override": tls.servername }),
+    ...(options.idleTimeoutMs === undefined ? {} : { "grpc.client_idle_timeout_ms": options.idleTimeoutMs }),
     "grpc.service_config": JSON.stringify(serviceConfig),
     "grpc.enable_retries": 1,
     // Nothing serves channelz here; without it grpc-js keeps no per-call statistics (trackers,
     // timestamps and closures on the channel, subchannel and transport for every call).
     "grpc.enable_channelz": 0,
-    "grpc.keepalive_time_ms": 60_000,
+    "grpc.keepalive_time_ms": options.keepaliveMs ?? 60_000,
     "grpc.keepalive_timeout_ms": 20_000,
     "grpc.dns_min_time_between_resolutions_ms": 5_000,
     // Reconnect quickly after a backend restarts instead of waiting for the default 1-120 s backoff.
@@ -82,6 +97,11 @@ export function createGrpcClient<C extends Client>(Constructor: ClientConstructo
     const channel = createUnaryChannel(target, {
       maxAttempts: Math.min(5, 1 + (options.unavailableRetries ?? 0)),
       batchCalls: options.batchCalls ?? true,
+      connection: {
+        ...(options.keepaliveMs === undefined ? {} : { keepaliveMs: options.keepaliveMs }),
+        ...(tls === undefined ? {} : { tls: { ...tls, ALPNProtocols: ["h2"] } }),
+      },
+      ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
     });
     directPaths.set(client, { deadlineMs: options.deadlineMs, channel });
     const closeClient = client.close.bind(client);

@@ -6,13 +6,13 @@ import {
   type Server as TcpServer,
   type Socket,
 } from "node:net";
-import { Metadata, status, type ServiceDefinition } from "@grpc/grpc-js";
+import { Metadata, status, type ServiceDefinition, type StatusObject } from "@grpc/grpc-js";
 import { createLogger } from "@platform/log";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startGrpcServer, type RunningGrpcServer } from "../startGrpcServer.js";
 import { unaryHandler } from "../unaryHandler.js";
 import { parseTarget } from "./parseTarget.js";
-import { createUnaryChannel, type UnaryChannel, type UnaryResult } from "./unaryChannel.js";
+import { createUnaryChannel, type UnaryChannel, type UnaryChannelOptions, type UnaryResult } from "./unaryChannel.js";
 
 // Real grpc-js servers on loopback answer the lean channel: it must speak the same protocol as
 // grpc-js's own client, balance, survive restarts and graceful shutdowns, and keep its deadlines.
@@ -78,13 +78,19 @@ afterEach(async () => {
 // Every behaviour below holds whether the calls of a turn travel in one stream or one stream each.
 let batchCalls = false;
 
-function channel(target: string, maxAttempts = 1, maxReceiveBytes?: number): UnaryChannel {
+function channel(
+  target: string,
+  maxAttempts = 1,
+  maxReceiveBytes?: number,
+  extra: Partial<UnaryChannelOptions> = {},
+): UnaryChannel {
   const parsed = parseTarget(target);
   if (!parsed) throw new Error(`unparsable target ${target}`);
   const created = createUnaryChannel(parsed, {
     maxAttempts,
     batchCalls,
     ...(maxReceiveBytes ? { maxReceiveBytes } : {}),
+    ...extra,
   });
   cleanups.push(() => created.close());
   return created;
@@ -267,6 +273,57 @@ describe.each([
     expect(codeOf(await call("/proxy/Empty"))).toBe(status.UNIMPLEMENTED);
   });
 
+  it("hands on a failure's metadata, grpc-status-details-bin included, as grpc-js does", async () => {
+    const details = Buffer.from([8, 9, 18, 3, 110, 111, 33]);
+    const server = await startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      services: [
+        {
+          name: "test.Echo",
+          definition,
+          implementation: {
+            echo: (_call: unknown, callback: (error: Partial<StatusObject>) => void) => {
+              const metadata = new Metadata();
+              metadata.set("grpc-status-details-bin", details);
+              metadata.set("x-problem-code", "REFUSED");
+              callback({ code: status.FAILED_PRECONDITION, details: "refused", metadata });
+            },
+          },
+        },
+      ],
+    });
+    server.setServing(true);
+    cleanups.push(() => server.shutdown(100));
+    const result = await echo(channel(`127.0.0.1:${server.port}`), { text: "x" });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.status.code).toBe(status.FAILED_PRECONDITION);
+    expect(result.status.details).toBe("refused");
+    expect(result.status.metadata.get("grpc-status-details-bin")).toEqual([details]);
+    expect(result.status.metadata.get("x-problem-code")).toEqual(["REFUSED"]);
+  });
+
+  it("closes its connections after the idle timeout, and opens them again for the next call", async () => {
+    const server = await echoServer("a");
+    cleanups.push(() => server.shutdown(100));
+    const relay = await tcpRelay(server.port);
+    cleanups.push(() => relay.close());
+    const idle = channel(`127.0.0.1:${relay.port}`, 1, undefined, { idleTimeoutMs: 150 });
+    expect((await echo(idle, { text: "one" })).body?.text).toBe("one");
+    expect(relay.accepted()).toBe(1);
+    // Calls keep it busy: no idle close while they come more often than the timeout.
+    for (let call = 0; call < 4; call += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect((await echo(idle, { text: "busy" })).ok).toBe(true);
+    }
+    expect(relay.accepted()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(relay.openConnections()).toBe(0);
+    expect((await echo(idle, { text: "two" })).body?.text).toBe("two");
+    expect(relay.accepted()).toBe(2);
+  });
+
   it("fails at once, as UNAVAILABLE, when nothing listens, and after close", async () => {
     const nowhere = channel("127.0.0.1:1");
     const started = Date.now();
@@ -313,10 +370,19 @@ describe("parseTarget", () => {
 });
 
 /** A loopback TCP relay to `port` that can drop every connection and stop listening, then listen again. */
-async function tcpRelay(
-  port: number,
-): Promise<{ port: number; vanish(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+async function tcpRelay(port: number): Promise<{
+  port: number;
+  /** Client connections accepted so far. */
+  accepted(): number;
+  /** Client connections open now. */
+  openConnections(): number;
+  vanish(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}> {
   const sockets = new Set<Socket>();
+  const clients = new Set<Socket>();
+  let accepted = 0;
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -324,6 +390,9 @@ async function tcpRelay(
   };
   const server = createTcpServer((client) => {
     const upstream = connectTcp(port, "127.0.0.1");
+    accepted += 1;
+    clients.add(client);
+    client.on("close", () => clients.delete(client));
     track(client);
     track(upstream);
     client.pipe(upstream).pipe(client);
@@ -341,6 +410,8 @@ async function tcpRelay(
   };
   return {
     port: relayPort,
+    accepted: () => accepted,
+    openConnections: () => clients.size,
     vanish,
     restore: () => listen(relayPort),
     close: async () => {

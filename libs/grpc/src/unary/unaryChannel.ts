@@ -8,7 +8,7 @@ import { attemptCall, type AttemptOutcome } from "./callAttempt.js";
 import { failure } from "./callStatus.js";
 import { frameMessage } from "./grpcFrame.js";
 import { authorityOf, type Address, type ChannelTarget } from "./parseTarget.js";
-import { createSubchannel, type Subchannel } from "./subchannel.js";
+import { createSubchannel, type ConnectionOptions, type Subchannel } from "./subchannel.js";
 
 export interface UnaryChannelOptions {
   /** Attempts per call when the answer is UNAVAILABLE (1 = no retry); only for idempotent calls. */
@@ -16,6 +16,13 @@ export interface UnaryChannelOptions {
   maxReceiveBytes?: number;
   /** Calls made to one address in one event-loop turn travel in one stream (libs/grpc/src/batch). */
   batchCalls?: boolean;
+  /** Keepalive and TLS of each connection (subchannel.ts). */
+  connection?: ConnectionOptions;
+  /**
+   * Close every connection once no call has been made for this long; the next call opens them
+   * again (grpc-js's client_idle_timeout_ms, whose default of 30 minutes this keeps).
+   */
+  idleTimeoutMs?: number;
 }
 
 export type UnaryResult = { ok: true; message: Buffer } | { ok: false; status: StatusObject };
@@ -27,8 +34,10 @@ export type UnaryResult = { ok: true; message: Buffer } | { ok: false; status: S
  * the whole request of a handler that reads Redis itself (a resolving call, a retrying call, a
  * load-balancing call and a subchannel call, each with its own promises and filters). This keeps
  * what the gateway relies on (round-robin over DNS or listed addresses, reconnection, deadlines,
- * retries of UNAVAILABLE, transparent retries of calls the server never saw) and nothing else;
- * grpc-js still serves everything that is not a unary call.
+ * retries of UNAVAILABLE, transparent retries of calls the server never saw, keepalive pings while
+ * calls are open and fewer after `too_many_pings`, failures' metadata with grpc-status-details-bin,
+ * TLS, an idle timeout) and nothing else; grpc-js still serves everything that is not a unary call.
+ * bench/grpc-clients measures it against grpc-js and @connectrpc/connect-node side by side.
  */
 export interface UnaryChannel {
   call(path: string, message: Uint8Array, metadata: Metadata, deadline: number): Promise<UnaryResult>;
@@ -43,14 +52,24 @@ const MIN_RESOLVE_INTERVAL_MS = 5_000;
 // A headless Service gains pods without any connection failing: look again now and then.
 const RESOLVE_EVERY_MS = 30_000;
 const DEFAULT_MAX_RECEIVE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 
 export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelOptions): UnaryChannel {
   const maxReceiveBytes = options.maxReceiveBytes ?? DEFAULT_MAX_RECEIVE_BYTES;
-  const pool = createSubchannelPool(target);
+  const pool = createSubchannelPool(target, options.connection ?? {});
   const batchers = new WeakMap<Subchannel, CallBatcher>();
+  const idle = idleWatch(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, () => pool.idle());
 
   /** One try of a call on the picked connection: alone, or with the turn's other calls to it. */
-  function send(subchannel: Subchannel, call: QueuedCall): void {
+  function send(subchannel: Subchannel, queued: QueuedCall): void {
+    const ended = subchannel.callStarted();
+    const call: QueuedCall = {
+      ...queued,
+      done: (outcome) => {
+        ended();
+        queued.done(outcome);
+      },
+    };
     if (options.batchCalls) {
       batcherOf(subchannel).send(call);
       return;
@@ -83,32 +102,76 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
 
   return {
     async call(path, message, metadata, deadline) {
-      let attempts = 0;
-      let transparentRetries = 0;
-      let backoffMs = INITIAL_RETRY_BACKOFF_MS;
-      for (;;) {
-        const picked = await pool.pick(deadline);
-        const outcome: AttemptOutcome =
-          "code" in picked
-            ? { status: picked, unsent: false }
-            : await new Promise<AttemptOutcome>((done) => send(picked, { path, message, metadata, deadline, done }));
-        if ("message" in outcome) return { ok: true, message: outcome.message };
-        if (outcome.unsent && transparentRetries < MAX_TRANSPARENT_RETRIES && Date.now() < deadline) {
-          transparentRetries += 1;
-          continue;
-        }
-        attempts += 1;
-        if (outcome.status.code !== status.UNAVAILABLE || attempts >= options.maxAttempts)
-          return { ok: false, status: outcome.status };
-        const pause = Math.random() * backoffMs;
-        backoffMs = Math.min(MAX_RETRY_BACKOFF_MS, backoffMs * 2);
-        if (Date.now() + pause >= deadline) return { ok: false, status: outcome.status };
-        await new Promise((resume) => setTimeout(resume, pause));
+      const ended = idle.callStarted();
+      try {
+        return await callWithRetries(path, message, metadata, deadline);
+      } finally {
+        ended();
       }
     },
     close() {
+      idle.stop();
       pool.close();
     },
+  };
+
+  async function callWithRetries(
+    path: string,
+    message: Uint8Array,
+    metadata: Metadata,
+    deadline: number,
+  ): Promise<UnaryResult> {
+    let attempts = 0;
+    let transparentRetries = 0;
+    let backoffMs = INITIAL_RETRY_BACKOFF_MS;
+    for (;;) {
+      const picked = await pool.pick(deadline);
+      const outcome: AttemptOutcome =
+        "code" in picked
+          ? { status: picked, unsent: false }
+          : await new Promise<AttemptOutcome>((done) => send(picked, { path, message, metadata, deadline, done }));
+      if ("message" in outcome) return { ok: true, message: outcome.message };
+      if (outcome.unsent && transparentRetries < MAX_TRANSPARENT_RETRIES && Date.now() < deadline) {
+        transparentRetries += 1;
+        continue;
+      }
+      attempts += 1;
+      if (outcome.status.code !== status.UNAVAILABLE || attempts >= options.maxAttempts)
+        return { ok: false, status: outcome.status };
+      const pause = Math.random() * backoffMs;
+      backoffMs = Math.min(MAX_RETRY_BACKOFF_MS, backoffMs * 2);
+      if (Date.now() + pause >= deadline) return { ok: false, status: outcome.status };
+      await new Promise((resume) => setTimeout(resume, pause));
+    }
+  }
+}
+
+/**
+ * Calls `goIdle` once no call has been open for `idleTimeoutMs` (checked a few times a period);
+ * a call after that starts the clock again.
+ */
+function idleWatch(idleTimeoutMs: number, goIdle: () => void): { callStarted(): () => void; stop(): void } {
+  let openCalls = 0;
+  let lastActivity = Date.now();
+  let idle = true;
+  const timer = setInterval(
+    () => {
+      if (idle || openCalls > 0 || Date.now() - lastActivity < idleTimeoutMs) return;
+      idle = true;
+      goIdle();
+    },
+    Math.max(10, Math.floor(idleTimeoutMs / 4)),
+  ).unref();
+  return {
+    callStarted() {
+      openCalls += 1;
+      idle = false;
+      return () => {
+        openCalls -= 1;
+        lastActivity = Date.now();
+      };
+    },
+    stop: () => clearInterval(timer),
   };
 }
 
@@ -116,10 +179,12 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
 interface SubchannelPool {
   /** A subchannel to try now, or the reason there is none; waits while connections are being made. */
   pick(deadline: number): Promise<Subchannel | StatusObject>;
+  /** Closes every connection; the next pick resolves the target and connects again. */
+  idle(): void;
   close(): void;
 }
 
-function createSubchannelPool(target: ChannelTarget): SubchannelPool {
+function createSubchannelPool(target: ChannelTarget, connection: ConnectionOptions): SubchannelPool {
   const subchannels = new Map<string, Subchannel>();
   let ready: Subchannel[] = [];
   let next = 0;
@@ -195,7 +260,7 @@ function createSubchannelPool(target: ChannelTarget): SubchannelPool {
       subchannel.close();
     }
     for (const authority of wanted)
-      if (!subchannels.has(authority)) subchannels.set(authority, createSubchannel(authority, events));
+      if (!subchannels.has(authority)) subchannels.set(authority, createSubchannel(authority, events, connection));
     events.onStateChange();
   }
 
@@ -227,15 +292,26 @@ function createSubchannelPool(target: ChannelTarget): SubchannelPool {
     }
   }
 
+  function closeConnections(): void {
+    if (periodic) clearInterval(periodic);
+    if (resolveTimer) clearTimeout(resolveTimer);
+    periodic = undefined;
+    resolveTimer = undefined;
+    for (const subchannel of subchannels.values()) subchannel.close();
+    subchannels.clear();
+    ready = [];
+  }
+
   return {
     pick,
+    idle() {
+      if (closed || !started) return;
+      started = false;
+      closeConnections();
+    },
     close() {
       closed = true;
-      if (periodic) clearInterval(periodic);
-      if (resolveTimer) clearTimeout(resolveTimer);
-      for (const subchannel of subchannels.values()) subchannel.close();
-      subchannels.clear();
-      ready = [];
+      closeConnections();
       wake();
     },
   };
