@@ -115,26 +115,7 @@ async function measureOnce(
   all: BenchRoute[],
   headers: Record<string, string>,
 ): Promise<void> {
-  const routesSetting = settings.ROUTES ?? "headline";
-  const routes =
-    routesSetting === "all"
-      ? all
-      : routesSetting === "headline"
-        ? all.filter((route) => route.headline)
-        : routesSetting.split(",").flatMap((group) => all.filter((route) => route.group === group));
-  const seconds = Number(settings.SECONDS ?? 3);
-  const rounds = Number(settings.ROUNDS ?? 2);
-  const connections = (settings.CONNECTIONS ?? "32").split(",").map(Number);
-  const profileDir = settings.PROFILE;
-  // VARIANTS=A=1|A=0: one gateway and data-query pair per variant, each with these extra variables.
-  const variants = (settings.VARIANTS ?? "").split("|").map((text) =>
-    Object.fromEntries(
-      text
-        .split(",")
-        .filter((pair) => pair.includes("="))
-        .map((pair) => pair.split("=") as [string, string]),
-    ),
-  );
+  const { routes, seconds, rounds, connections, profileDir, variants } = iterationSettings(settings, all);
   const infra = {
     ...stack.descriptor.infrastructure,
     chainsFile: join(state.path, "chains.json"),
@@ -166,7 +147,7 @@ async function measureOnce(
   };
   try {
     const processes: Record<string, number> = { bench: process.pid, redis: stack.processes.get("redis")!.pid };
-    const sides: Array<{ side: string; url: string; headers?: Record<string, string> }> = [];
+    const sides: MeasuredSide[] = [];
     for (const [index, variant] of variants.entries()) {
       const label = variants.length === 1 ? "gw" : `v${index}`;
       const own = await freePorts();
@@ -218,61 +199,110 @@ async function measureOnce(
           throw new Error(`${side.side} ${route.path}: ${response.status} ${(await response.text()).slice(0, 300)}`);
       }
     }
-    const targetsOf = (route: BenchRoute): Target[] =>
-      sides.map((side) => ({
-        side: side.side as Side,
-        url: `${side.url}${route.path}`,
-        ...(side.headers ? { headers: side.headers } : {}),
-      }));
-    await warmUp(routes.flatMap(targetsOf), 32, Number(settings.WARMUP ?? 2));
-    const rows: Array<Record<string, string | number>> = [];
-    for (const route of routes) {
-      for (const count of connections) {
-        const samples = await measureRotating({
-          targets: targetsOf(route),
-          connections: count,
-          seconds,
-          rounds,
-          redis,
-          processes,
-        });
-        for (const side of sides) {
-          const mine = samples.filter((sample) => sample.side === side.side);
-          const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-          const cpu = (name: string) => mean(mine.map((sample) => sample.cpuMicrosPerRequest[name] ?? Number.NaN));
-          const serving =
-            side.side === "baseline"
-              ? cpu("baseline") + cpu("redis")
-              : cpu(`${side.side}:gateway`) + cpu(`${side.side}:data-query`) + cpu("redis");
-          rows.push({
-            route: side.side === "baseline" ? `${route.name} @${count}` : "",
-            side: side.side,
-            "req/s": mean(mine.map((sample) => sample.requestsPerSecond)).toFixed(0),
-            "req/s each": mine.map((sample) => sample.requestsPerSecond.toFixed(0)).join(" "),
-            p50: mean(mine.map((sample) => sample.p50Ms)).toFixed(1),
-            p99: mean(mine.map((sample) => sample.p99Ms)).toFixed(1),
-            "gw µs": side.side === "baseline" ? cpu("baseline").toFixed(0) : cpu(`${side.side}:gateway`).toFixed(0),
-            "gw µs each": mine
-              .map((sample) =>
-                (
-                  sample.cpuMicrosPerRequest[side.side === "baseline" ? "baseline" : `${side.side}:gateway`] ?? 0
-                ).toFixed(0),
-              )
-              .join(" "),
-            "dq µs": side.side === "baseline" ? "" : cpu(`${side.side}:data-query`).toFixed(0),
-            "redis µs": cpu("redis").toFixed(0),
-            "serving µs": serving.toFixed(0),
-            "redis cmds": mean(mine.map((sample) => sample.redisCommandsPerRequest)).toFixed(1),
-            errors: mine.reduce((sum, sample) => sum + sample.failures, 0),
-            load: mean(mine.map((sample) => sample.loadAverage)).toFixed(1),
-          });
-        }
-      }
-    }
+    const rows = await measureRoutes(routes, sides, processes, {
+      connections,
+      seconds,
+      rounds,
+      warmUpSeconds: Number(settings.WARMUP ?? 2),
+    });
     process.stdout.write(
       `\niteration ${iteration} (${JSON.stringify(settings)}; ${variants.map((variant, index) => `v${index}=${JSON.stringify(variant)}`).join(" ")})\n${table(rows)}\n\n`,
     );
   } finally {
     for (const handle of started.reverse()) await handle.stop();
   }
+}
+
+/** What the `go` file asks for: the routes, the load, the profile folder and the variants. */
+function iterationSettings(settings: Record<string, string>, all: BenchRoute[]) {
+  const routesSetting = settings.ROUTES ?? "headline";
+  const routes =
+    routesSetting === "all"
+      ? all
+      : routesSetting === "headline"
+        ? all.filter((route) => route.headline)
+        : routesSetting.split(",").flatMap((group) => all.filter((route) => route.group === group));
+  const seconds = Number(settings.SECONDS ?? 3);
+  const rounds = Number(settings.ROUNDS ?? 2);
+  const connections = (settings.CONNECTIONS ?? "32").split(",").map(Number);
+  const profileDir = settings.PROFILE;
+  // VARIANTS=A=1|A=0: one gateway and data-query pair per variant, each with these extra variables.
+  const variants = (settings.VARIANTS ?? "").split("|").map((text) =>
+    Object.fromEntries(
+      text
+        .split(",")
+        .filter((pair) => pair.includes("="))
+        .map((pair) => pair.split("=") as [string, string]),
+    ),
+  );
+  return { routes, seconds, rounds, connections, profileDir, variants };
+}
+
+/** A fresh process pair (or the baseline) under measurement. */
+interface MeasuredSide {
+  side: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** Warms every side up, then measures each route at each connection count: one table row per side. */
+async function measureRoutes(
+  routes: BenchRoute[],
+  sides: MeasuredSide[],
+  processes: Record<string, number>,
+  load: { connections: number[]; seconds: number; rounds: number; warmUpSeconds: number },
+): Promise<Array<Record<string, string | number>>> {
+  const { connections, seconds, rounds } = load;
+  const targetsOf = (route: BenchRoute): Target[] =>
+    sides.map((side) => ({
+      side: side.side as Side,
+      url: `${side.url}${route.path}`,
+      ...(side.headers ? { headers: side.headers } : {}),
+    }));
+  await warmUp(routes.flatMap(targetsOf), 32, load.warmUpSeconds);
+  const rows: Array<Record<string, string | number>> = [];
+  for (const route of routes) {
+    for (const count of connections) {
+      const samples = await measureRotating({
+        targets: targetsOf(route),
+        connections: count,
+        seconds,
+        rounds,
+        redis,
+        processes,
+      });
+      for (const side of sides) {
+        const mine = samples.filter((sample) => sample.side === side.side);
+        const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+        const cpu = (name: string) => mean(mine.map((sample) => sample.cpuMicrosPerRequest[name] ?? Number.NaN));
+        const serving =
+          side.side === "baseline"
+            ? cpu("baseline") + cpu("redis")
+            : cpu(`${side.side}:gateway`) + cpu(`${side.side}:data-query`) + cpu("redis");
+        rows.push({
+          route: side.side === "baseline" ? `${route.name} @${count}` : "",
+          side: side.side,
+          "req/s": mean(mine.map((sample) => sample.requestsPerSecond)).toFixed(0),
+          "req/s each": mine.map((sample) => sample.requestsPerSecond.toFixed(0)).join(" "),
+          p50: mean(mine.map((sample) => sample.p50Ms)).toFixed(1),
+          p99: mean(mine.map((sample) => sample.p99Ms)).toFixed(1),
+          "gw µs": side.side === "baseline" ? cpu("baseline").toFixed(0) : cpu(`${side.side}:gateway`).toFixed(0),
+          "gw µs each": mine
+            .map((sample) =>
+              (sample.cpuMicrosPerRequest[side.side === "baseline" ? "baseline" : `${side.side}:gateway`] ?? 0).toFixed(
+                0,
+              ),
+            )
+            .join(" "),
+          "dq µs": side.side === "baseline" ? "" : cpu(`${side.side}:data-query`).toFixed(0),
+          "redis µs": cpu("redis").toFixed(0),
+          "serving µs": serving.toFixed(0),
+          "redis cmds": mean(mine.map((sample) => sample.redisCommandsPerRequest)).toFixed(1),
+          errors: mine.reduce((sum, sample) => sum + sample.failures, 0),
+          load: mean(mine.map((sample) => sample.loadAverage)).toFixed(1),
+        });
+      }
+    }
+  }
+  return rows;
 }

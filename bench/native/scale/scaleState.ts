@@ -164,7 +164,57 @@ export function generateScaleState(options: {
 }): ScaleState {
   const started = performance.now();
   const { sizes } = options;
-  const random = prng(options.seed);
+  // Every phase draws from the one seeded sequence, in this order: the same seed gives the same state.
+  const draws = seededDraws(options.seed);
+  const writer = stateWriter();
+  const { pairs, counts } = writer;
+
+  const accounts = registerAccounts(draws, sizes);
+  const { positions, unregisteredPositions } = stakePositions(draws, sizes, accounts);
+  const { pools, stakingHotkeys, alphaOut } = sharePools(draws, accounts.netuids, positions);
+  const { subnetTao, lockedRao } = writeSubnets(draws, writer, sizes, accounts, alphaOut);
+  writeHotkeys(writer, accounts);
+  writeSharePool(writer, accounts, positions, pools, stakingHotkeys);
+  const { holders, writtenFreeRao } = writeBalances(draws, writer, sizes, accounts.coldkeys, options.extraAccounts);
+  const { totalStakeRao, totalIssuanceRao } = writeTotals(writer, sizes, accounts.netuids, {
+    subnetTao,
+    lockedRao,
+    genesisIssuance: options.genesisIssuance,
+    writtenFreeRao,
+  });
+
+  const { hotkeys, coldkeys, validatorHotkeys, registeredOn } = accounts;
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  counts["Alpha on a hotkey not registered on the subnet"] = unregisteredPositions;
+  counts["(hotkey, netuid) pools"] = pools.size;
+  counts["hotkeys"] = hotkeys.length;
+  counts["coldkeys"] = coldkeys.length;
+  return {
+    pairs,
+    counts,
+    validators: validatorHotkeys.slice(0, 32).map((hotkey) => ({
+      hotkey: hotkeys[hotkey]!,
+      netuids: [...registeredOn.get(hotkey)!].filter((netuid) => netuid !== 0),
+    })),
+    holders: holders.slice(0, 1_000),
+    writtenFreeRao,
+    totalStakeRao,
+    totalIssuanceRao,
+    lockedRao,
+    generateMs: performance.now() - started,
+  };
+}
+
+/** The seeded draws the generator makes. */
+interface Draws {
+  random: () => number;
+  int: (below: number) => number;
+  amount: (minTao: number, maxTao: number) => bigint;
+  accountKey: () => Uint8Array;
+}
+
+function seededDraws(seed: number): Draws {
+  const random = prng(seed);
   const int = (below: number) => Math.floor(random() * below);
   const amount = (minTao: number, maxTao: number) => {
     // Log-uniform in TAO, in rao: many small positions, few large ones.
@@ -182,7 +232,19 @@ export function generateScaleState(options: {
     }
     return key;
   };
+  return { random, int, amount, accountKey };
+}
 
+/** The raw pairs written so far, counted by storage item. */
+interface StateWriter {
+  pairs: [Hex, Hex][];
+  counts: Record<string, number>;
+  put: (item: string, key: Uint8Array, value: Uint8Array) => void;
+  /** The key prefix of a `SubtensorModule` item. */
+  sub: (item: string) => Uint8Array;
+}
+
+function stateWriter(): StateWriter {
   const pairs: [Hex, Hex][] = [];
   const counts: Record<string, number> = {};
   const put = (item: string, key: Uint8Array, value: Uint8Array) => {
@@ -199,8 +261,29 @@ export function generateScaleState(options: {
     }
     return prefix;
   };
+  return { pairs, counts, put, sub };
+}
 
-  // Accounts: hotkeys and coldkeys are indexes into these arrays.
+/** Accounts: hotkeys and coldkeys are indexes into these arrays. */
+interface Accounts {
+  hotkeys: Uint8Array[];
+  coldkeys: Uint8Array[];
+  hotkeyOwner: number[];
+  newColdkey: () => number;
+  validatorOwners: number[];
+  validatorHotkeys: number[];
+  netuids: number[];
+  subnetOwner: Map<number, number>;
+  subnetOwnerHotkey: Map<number, number>;
+  /** Each subnet's hotkeys by uid. */
+  registered: Map<number, number[]>;
+  registeredOn: Map<number, Set<number>>;
+  floating: number[];
+}
+
+/** The validator pool, every subnet's owner and uids, and the hotkeys registered nowhere. */
+function registerAccounts(draws: Draws, sizes: ScaleSizes): Accounts {
+  const { int, accountKey } = draws;
   const hotkeys: Uint8Array[] = [];
   const coldkeys: Uint8Array[] = [];
   const hotkeyOwner: number[] = [];
@@ -250,8 +333,30 @@ export function generateScaleState(options: {
     }
   }
   const floating = Array.from({ length: sizes.floatingHotkeys }, () => newHotkey(newColdkey()));
+  return {
+    hotkeys,
+    coldkeys,
+    hotkeyOwner,
+    newColdkey,
+    validatorOwners,
+    validatorHotkeys,
+    netuids,
+    subnetOwner,
+    subnetOwnerHotkey,
+    registered,
+    registeredOn,
+    floating,
+  };
+}
 
-  // Positions.
+/** Positions: every registered hotkey's and floating hotkey's owner on it, then the nominators (new coldkeys). */
+function stakePositions(
+  draws: Draws,
+  sizes: ScaleSizes,
+  accounts: Accounts,
+): { positions: Map<string, Position>; unregisteredPositions: number } {
+  const { random, int, amount } = draws;
+  const { hotkeyOwner, newColdkey, validatorHotkeys, registered, registeredOn, floating } = accounts;
   const positions = new Map<string, Position>();
   const stake = (hotkey: number, coldkey: number, netuid: number, shares: bigint) => {
     const id = `${hotkey}:${coldkey}:${netuid}`;
@@ -296,9 +401,24 @@ export function generateScaleState(options: {
       }
     }
   }
+  return { positions, unregisteredPositions };
+}
 
-  // Pools of (hotkey, netuid): shares and their value.
-  const pools = new Map<string, { hotkey: number; netuid: number; shares: bigint; alpha: bigint }>();
+interface SharePool {
+  hotkey: number;
+  netuid: number;
+  shares: bigint;
+  alpha: bigint;
+}
+
+/** Pools of (hotkey, netuid): shares and their value; each coldkey's hotkeys; each subnet's alpha out. */
+function sharePools(
+  draws: Draws,
+  netuids: number[],
+  positions: Map<string, Position>,
+): { pools: Map<string, SharePool>; stakingHotkeys: Map<number, Set<number>>; alphaOut: Map<number, bigint> } {
+  const { int } = draws;
+  const pools = new Map<string, SharePool>();
   const stakingHotkeys = new Map<number, Set<number>>();
   for (const position of positions.values()) {
     const id = `${position.hotkey}:${position.netuid}`;
@@ -318,44 +438,57 @@ export function generateScaleState(options: {
     pool.alpha = pool.netuid === 0 ? pool.shares : (pool.shares * BigInt(1_000_000 + int(200_000))) / 1_000_000n;
     alphaOut.set(pool.netuid, alphaOut.get(pool.netuid)! + pool.alpha);
   }
+  return { pools, stakingHotkeys, alphaOut };
+}
 
-  // Subnet storage.
+const SYMBOLS = [
+  "α",
+  "β",
+  "γ",
+  "δ",
+  "ε",
+  "ζ",
+  "η",
+  "θ",
+  "ι",
+  "κ",
+  "λ",
+  "μ",
+  "ν",
+  "ξ",
+  "ο",
+  "π",
+  "ρ",
+  "σ",
+  "τ",
+  "υ",
+  "φ",
+  "χ",
+  "ψ",
+  "ω",
+  "א",
+  "ב",
+  "ג",
+  "ד",
+  "ה",
+  "ו",
+  "ז",
+  "ח",
+];
+
+/** Subnet storage: each subnet's settings and pool, then its uids. Returns each subnet's TAO and the sum of locks. */
+function writeSubnets(
+  draws: Draws,
+  writer: StateWriter,
+  sizes: ScaleSizes,
+  accounts: Accounts,
+  alphaOut: Map<number, bigint>,
+): { subnetTao: Map<number, bigint>; lockedRao: bigint } {
+  const { int, amount } = draws;
+  const { put, sub } = writer;
+  const { hotkeys, coldkeys, netuids, subnetOwner, subnetOwnerHotkey, registered } = accounts;
   const subnetTao = new Map<number, bigint>();
   let lockedRao = 0n;
-  const symbols = [
-    "α",
-    "β",
-    "γ",
-    "δ",
-    "ε",
-    "ζ",
-    "η",
-    "θ",
-    "ι",
-    "κ",
-    "λ",
-    "μ",
-    "ν",
-    "ξ",
-    "ο",
-    "π",
-    "ρ",
-    "σ",
-    "τ",
-    "υ",
-    "φ",
-    "χ",
-    "ψ",
-    "ω",
-    "א",
-    "ב",
-    "ג",
-    "ד",
-    "ה",
-    "ו",
-    "ז",
-    "ח",
-  ];
   for (const netuid of netuids) {
     const uids = registered.get(netuid)!;
     const n = uids.length;
@@ -380,7 +513,7 @@ export function generateScaleState(options: {
       put("SubnetLocked", concat(sub("SubnetLocked"), nu), u64(lock));
       put("SubnetOwner", concat(sub("SubnetOwner"), nu), coldkeys[subnetOwner.get(netuid)!]!);
       put("SubnetOwnerHotkey", concat(sub("SubnetOwnerHotkey"), nu), hotkeys[subnetOwnerHotkey.get(netuid)!]!);
-      put("TokenSymbol", concat(sub("TokenSymbol"), nu), bytes(symbols[netuid % symbols.length]!));
+      put("TokenSymbol", concat(sub("TokenSymbol"), nu), bytes(SYMBOLS[netuid % SYMBOLS.length]!));
       put(
         "SubnetIdentities",
         concat(sub("SubnetIdentities"), b2c(nu)),
@@ -395,55 +528,76 @@ export function generateScaleState(options: {
     put("SubnetTAO", concat(sub("SubnetTAO"), nu), u64(tao));
     put("SubnetAlphaOut", concat(sub("SubnetAlphaOut"), nu), u64(alphaOut.get(netuid)!));
 
-    const vector = <T>(make: (uid: number) => T, encode: (value: T) => Uint8Array) =>
-      vec(Array.from({ length: n }, (_, uid) => encode(make(uid))));
-    const isValidator = (uid: number) => netuid === 0 || uid <= sizes.validatorsPerSubnet;
-    const share = () => int(65_536);
-    put(
-      "Active",
-      concat(sub("Active"), nu),
-      vector(() => random() < 0.97, bool),
-    );
-    put("ValidatorPermit", concat(sub("ValidatorPermit"), nu), vector(isValidator, bool));
-    put("Rank", concat(sub("Rank"), nu), vector(share, u16));
-    put("Trust", concat(sub("Trust"), nu), vector(share, u16));
-    put("Consensus", concat(sub("Consensus"), nu), vector(share, u16));
-    put(
-      "Incentive",
-      concat(sub("Incentive"), nu),
-      vector((uid) => (isValidator(uid) ? 0 : share()), u16),
-    );
-    put(
-      "Dividends",
-      concat(sub("Dividends"), nu),
-      vector((uid) => (isValidator(uid) ? share() : 0), u16),
-    );
-    put(
-      "ValidatorTrust",
-      concat(sub("ValidatorTrust"), nu),
-      vector((uid) => (isValidator(uid) ? share() : 0), u16),
-    );
-    put("PruningScores", concat(sub("PruningScores"), nu), vector(share, u16));
-    put(
-      "Emission",
-      concat(sub("Emission"), nu),
-      vector(() => BigInt(int(5_000_000_000)), u64),
-    );
-    put(
-      "LastUpdate",
-      concat(sub("LastUpdate"), nu),
-      vector(() => 0n, u64),
-    );
-    for (const [uid, hotkey] of uids.entries()) {
-      const key = hotkeys[hotkey]!;
-      put("Keys", concat(sub("Keys"), nu, u16(uid)), key);
-      put("Uids", concat(sub("Uids"), nu, b2c(key)), u16(uid));
-      put("IsNetworkMember", concat(sub("IsNetworkMember"), b2c(key), nu), bool(true));
-      put("BlockAtRegistration", concat(sub("BlockAtRegistration"), nu, u16(uid)), u64(0n));
-    }
+    writeSubnetUids(draws, writer, sizes, netuid, uids, hotkeys);
   }
+  return { subnetTao, lockedRao };
+}
 
-  // Hotkeys: owner, owned, delegates.
+/** A subnet's metagraph vectors, then each uid's keys; `uids` are its hotkeys by uid. */
+function writeSubnetUids(
+  draws: Draws,
+  writer: StateWriter,
+  sizes: ScaleSizes,
+  netuid: number,
+  uids: number[],
+  hotkeys: Uint8Array[],
+): void {
+  const { random, int } = draws;
+  const { put, sub } = writer;
+  const n = uids.length;
+  const nu = u16(netuid);
+  const vector = <T>(make: (uid: number) => T, encode: (value: T) => Uint8Array) =>
+    vec(Array.from({ length: n }, (_, uid) => encode(make(uid))));
+  const isValidator = (uid: number) => netuid === 0 || uid <= sizes.validatorsPerSubnet;
+  const share = () => int(65_536);
+  put(
+    "Active",
+    concat(sub("Active"), nu),
+    vector(() => random() < 0.97, bool),
+  );
+  put("ValidatorPermit", concat(sub("ValidatorPermit"), nu), vector(isValidator, bool));
+  put("Rank", concat(sub("Rank"), nu), vector(share, u16));
+  put("Trust", concat(sub("Trust"), nu), vector(share, u16));
+  put("Consensus", concat(sub("Consensus"), nu), vector(share, u16));
+  put(
+    "Incentive",
+    concat(sub("Incentive"), nu),
+    vector((uid) => (isValidator(uid) ? 0 : share()), u16),
+  );
+  put(
+    "Dividends",
+    concat(sub("Dividends"), nu),
+    vector((uid) => (isValidator(uid) ? share() : 0), u16),
+  );
+  put(
+    "ValidatorTrust",
+    concat(sub("ValidatorTrust"), nu),
+    vector((uid) => (isValidator(uid) ? share() : 0), u16),
+  );
+  put("PruningScores", concat(sub("PruningScores"), nu), vector(share, u16));
+  put(
+    "Emission",
+    concat(sub("Emission"), nu),
+    vector(() => BigInt(int(5_000_000_000)), u64),
+  );
+  put(
+    "LastUpdate",
+    concat(sub("LastUpdate"), nu),
+    vector(() => 0n, u64),
+  );
+  for (const [uid, hotkey] of uids.entries()) {
+    const key = hotkeys[hotkey]!;
+    put("Keys", concat(sub("Keys"), nu, u16(uid)), key);
+    put("Uids", concat(sub("Uids"), nu, b2c(key)), u16(uid));
+    put("IsNetworkMember", concat(sub("IsNetworkMember"), b2c(key), nu), bool(true));
+    put("BlockAtRegistration", concat(sub("BlockAtRegistration"), nu, u16(uid)), u64(0n));
+  }
+}
+
+/** Hotkeys: owner, owned, delegates. */
+function writeHotkeys(writer: StateWriter, accounts: Accounts): void {
+  const { put, sub } = writer;
+  const { hotkeys, coldkeys, hotkeyOwner, validatorOwners, validatorHotkeys } = accounts;
   const owned = new Map<number, number[]>();
   for (const [hotkey, owner] of hotkeyOwner.entries()) {
     put("Owner", concat(sub("Owner"), b2c(hotkeys[hotkey]!)), coldkeys[owner]!);
@@ -472,8 +626,18 @@ export function generateScaleState(options: {
       ),
     );
   }
+}
 
-  // Share pool.
+/** Share pool: the positions, each (hotkey, netuid) pool's shares and value, each coldkey's hotkeys. */
+function writeSharePool(
+  writer: StateWriter,
+  accounts: Accounts,
+  positions: Map<string, Position>,
+  pools: Map<string, SharePool>,
+  stakingHotkeys: Map<number, Set<number>>,
+): void {
+  const { put, sub } = writer;
+  const { hotkeys, coldkeys } = accounts;
   for (const position of positions.values()) {
     put(
       "Alpha",
@@ -492,8 +656,18 @@ export function generateScaleState(options: {
       concat(sub("StakingHotkeys"), b2c(coldkeys[coldkey]!)),
       vec([...list].map((hotkey) => hotkeys[hotkey]!)),
     );
+}
 
-  // Balances: every coldkey, then plain holders up to `accounts`, then the extra (dev) accounts.
+/** Balances: every coldkey, then plain holders up to `accounts`, then the extra (dev) accounts. */
+function writeBalances(
+  draws: Draws,
+  writer: StateWriter,
+  sizes: ScaleSizes,
+  coldkeys: Uint8Array[],
+  extraAccounts: { publicKey: Uint8Array; freeRao: bigint; nonce: number }[],
+): { holders: Uint8Array[]; writtenFreeRao: bigint } {
+  const { amount, accountKey } = draws;
+  const { put, counts } = writer;
   let writtenFreeRao = 0n;
   const systemAccount = prefixOf("System", "Account");
   const holders: Uint8Array[] = [];
@@ -507,13 +681,22 @@ export function generateScaleState(options: {
     holders.push(key);
     fund(key, amount(0.001, 100));
   }
-  for (const extra of options.extraAccounts) fund(extra.publicKey, extra.freeRao, extra.nonce);
+  for (const extra of extraAccounts) fund(extra.publicKey, extra.freeRao, extra.nonce);
+  return { holders, writtenFreeRao };
+}
 
-  // Totals.
-  const totalStakeRao = [...subnetTao.values()].reduce((sum, value) => sum + value, 0n);
-  const balancesIssuance = options.genesisIssuance + writtenFreeRao;
+/** Totals: stake, both issuances, the network counts and the rate limit. */
+function writeTotals(
+  writer: StateWriter,
+  sizes: ScaleSizes,
+  netuids: number[],
+  written: { subnetTao: Map<number, bigint>; lockedRao: bigint; genesisIssuance: bigint; writtenFreeRao: bigint },
+): { totalStakeRao: bigint; totalIssuanceRao: bigint } {
+  const { put, sub } = writer;
+  const totalStakeRao = [...written.subnetTao.values()].reduce((sum, value) => sum + value, 0n);
+  const balancesIssuance = written.genesisIssuance + written.writtenFreeRao;
   put("TotalStake", sub("TotalStake"), u64(totalStakeRao));
-  const totalIssuanceRao = balancesIssuance + totalStakeRao + lockedRao;
+  const totalIssuanceRao = balancesIssuance + totalStakeRao + written.lockedRao;
   // Spec 218's block emission follows the halving curve of the issuance against 21M TAO: an issuance
   // at or above it divides by zero in on_initialize and no block builds. Mainnet holds about 10M.
   if (totalIssuanceRao >= 21_000_000n * RAO)
@@ -524,26 +707,7 @@ export function generateScaleState(options: {
   put("SubnetLimit", sub("SubnetLimit"), u16(sizes.subnets));
   // Registration rate limits off, so the bench's stake activity is never refused for them.
   put("NetworkRateLimit", sub("NetworkRateLimit"), u64(0n));
-
-  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  counts["Alpha on a hotkey not registered on the subnet"] = unregisteredPositions;
-  counts["(hotkey, netuid) pools"] = pools.size;
-  counts["hotkeys"] = hotkeys.length;
-  counts["coldkeys"] = coldkeys.length;
-  return {
-    pairs,
-    counts,
-    validators: validatorHotkeys.slice(0, 32).map((hotkey) => ({
-      hotkey: hotkeys[hotkey]!,
-      netuids: [...registeredOn.get(hotkey)!].filter((netuid) => netuid !== 0),
-    })),
-    holders: holders.slice(0, 1_000),
-    writtenFreeRao,
-    totalStakeRao,
-    totalIssuanceRao,
-    lockedRao,
-    generateMs: performance.now() - started,
-  };
+  return { totalStakeRao, totalIssuanceRao };
 }
 
 export interface WriteFigures {

@@ -327,196 +327,316 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
   const services = byKind("Service");
   const configMaps = configMapData(manifests, options.namespace);
   const policies = new NetworkPolicies(byKind("NetworkPolicy") as unknown as NetworkPolicyObject[], options.namespace);
+  const context: RuleContext = {
+    manifests,
+    options,
+    report,
+    byKind,
+    deployments,
+    hpas,
+    pdbs,
+    services,
+    configMaps,
+    policies,
+  };
 
-  // ---- Workloads: probes, resources, shutdown, security, images, scraping.
+  checkWorkloads(context);
+  checkScaling(context);
+  checkServices(context);
+  checkNothingSecret(context);
+  checkNetwork(context);
+
+  return problems;
+}
+
+type Report = (rule: string, object: string, message: string) => void;
+
+/** What every rule group reads: the input, where problems go, and the objects looked up once for all. */
+interface RuleContext {
+  manifests: Manifest[];
+  options: RuleOptions;
+  report: Report;
+  byKind: (kind: string) => Manifest[];
+  deployments: DeploymentView[];
+  hpas: Manifest[];
+  pdbs: Manifest[];
+  services: Manifest[];
+  configMaps: Map<string, Record<string, string>>;
+  policies: NetworkPolicies;
+}
+
+// ---- Workloads: probes, resources, shutdown, security, images, scraping.
+function checkWorkloads(context: RuleContext): void {
+  const { report, deployments } = context;
   for (const deployment of deployments) {
-    const object = id(deployment.manifest);
-    if (!deployment.podLabels["app.kubernetes.io/name"])
-      report("labels", object, "pod template has no app.kubernetes.io/name label");
+    checkPodTemplate(report, deployment);
+    for (const container of [...(deployment.pod.initContainers ?? []), ...deployment.containers])
+      checkContainerHardening(report, deployment, container);
+    for (const container of deployment.containers) checkContainerConfiguration(context, deployment, container);
+    checkVolumes(context, deployment);
+    checkScraping(report, deployment);
+  }
+}
+
+/** Labels and selector, at least one container, and the pod's own hardening. */
+function checkPodTemplate(report: Report, deployment: DeploymentView): void {
+  const object = id(deployment.manifest);
+  if (!deployment.podLabels["app.kubernetes.io/name"])
+    report("labels", object, "pod template has no app.kubernetes.io/name label");
+  if (
+    !deployment.selector ||
+    !selectorMatches(deployment.selector, deployment.podLabels) ||
+    Object.keys(deployment.selector.matchLabels ?? {}).length === 0
+  ) {
+    report("labels", object, "selector must be non-empty and match the pod template's labels");
+  }
+  if (deployment.containers.length === 0) report("containers", object, "has no container");
+  const pod = deployment.pod;
+  if (pod.automountServiceAccountToken !== false)
+    report("security", object, "must set automountServiceAccountToken: false (no workload talks to the API server)");
+  if (pod.hostNetwork || pod.hostPID || pod.hostIPC)
+    report("security", object, "must not use the host's network, PID or IPC namespace");
+}
+
+/** Every container, init containers included: a pinned image, and the security settings. */
+function checkContainerHardening(report: Report, deployment: DeploymentView, container: Container): void {
+  const object = id(deployment.manifest);
+  const pod = deployment.pod;
+  const where = `${object} container ${container.name}`;
+  const imageIssue = imageProblem(container.image);
+  if (imageIssue) report("images", where, imageIssue);
+
+  // Security: the container's settings, falling back to the pod's where Kubernetes does.
+  const own = container.securityContext ?? {};
+  const podLevel = pod.securityContext ?? {};
+  const runAsNonRoot = own.runAsNonRoot ?? podLevel.runAsNonRoot;
+  const runAsUser = own.runAsUser ?? podLevel.runAsUser;
+  const seccomp = own.seccompProfile?.type ?? podLevel.seccompProfile?.type;
+  if (runAsNonRoot !== true) report("security", where, "must run with runAsNonRoot: true");
+  if (runAsUser === 0) report("security", where, "must not run as uid 0");
+  if (own.readOnlyRootFilesystem !== true) report("security", where, "must set readOnlyRootFilesystem: true");
+  if (own.allowPrivilegeEscalation !== false) report("security", where, "must set allowPrivilegeEscalation: false");
+  if (own.privileged === true) report("security", where, "must not be privileged");
+  if (!(own.capabilities?.drop ?? []).includes("ALL")) report("security", where, "must drop ALL capabilities");
+  if ((own.capabilities?.add ?? []).length > 0) report("security", where, "must not add capabilities");
+  if (seccomp !== "RuntimeDefault" && seccomp !== "Localhost")
+    report("security", where, "must use the RuntimeDefault seccomp profile");
+}
+
+/** A workload's container: probes, resources, shutdown, listening addresses, and what its configuration refers to. */
+function checkContainerConfiguration(context: RuleContext, deployment: DeploymentView, container: Container): void {
+  const { manifests, report } = context;
+  const object = id(deployment.manifest);
+  const where = `${object} container ${container.name}`;
+  checkProbes(report, where, container);
+  checkResources(report, where, container);
+  const env = resolveEnv(container, manifests, deployment.namespace);
+  checkShutdown(report, deployment, where, container, env);
+  checkListeningAddresses(report, where, env);
+  checkConfigReferences(context, deployment, where, container);
+  checkMountedFiles(context, deployment, where, container, env);
+}
+
+function checkProbes(report: Report, where: string, container: Container): void {
+  for (const probe of ["startupProbe", "readinessProbe", "livenessProbe"] as const) {
+    if (!container[probe]) report("probes", where, `has no ${probe}`);
+  }
+  const ports = container.ports ?? [];
+  const grpcPort = ports.find((port) => port.name === "grpc")?.containerPort;
+  const httpPort = ports.find((port) => port.name === "http")?.containerPort;
+  if (grpcPort !== undefined && container.readinessProbe && container.readinessProbe.grpc?.port !== grpcPort) {
+    report(
+      "probes",
+      where,
+      `readinessProbe must be the gRPC health check on the gRPC port (grpc: {port: ${grpcPort}})`,
+    );
+  }
+  if (
+    grpcPort === undefined &&
+    httpPort !== undefined &&
+    container.readinessProbe &&
+    container.readinessProbe.httpGet?.path !== "/readyz"
+  ) {
+    report("probes", where, "readinessProbe must be httpGet /readyz");
+  }
+  for (const probe of ["livenessProbe", "startupProbe"] as const) {
+    const spec = container[probe];
+    if (!spec) continue;
+    // The services' gRPC health and /readyz follow their dependencies: a liveness or startup
+    // probe on them would restart every pod whenever Redis or Kafka is away.
+    if (spec.grpc)
+      report("probes", where, `${probe} must not use gRPC health (it reports dependencies); use httpGet /healthz`);
+    if (spec.httpGet && spec.httpGet.path !== "/healthz")
+      report("probes", where, `${probe} must be httpGet /healthz (process only), not ${spec.httpGet.path}`);
+  }
+}
+
+function checkResources(report: Report, where: string, container: Container): void {
+  for (const resource of ["cpu", "memory"]) {
+    const request = container.resources?.requests?.[resource];
+    const limit = container.resources?.limits?.[resource];
+    if (request === undefined) report("resources", where, `has no ${resource} request`);
+    if (limit === undefined) report("resources", where, `has no ${resource} limit`);
+    const requested = parseQuantity(request);
+    const limited = parseQuantity(limit);
+    if (requested !== undefined && limited !== undefined && requested > limited)
+      report("resources", where, `${resource} request ${request} exceeds its limit ${limit}`);
+  }
+}
+
+/** Graceful shutdown: preStop, then the process's own drain, within the grace period. */
+function checkShutdown(
+  report: Report,
+  deployment: DeploymentView,
+  where: string,
+  container: Container,
+  env: Record<string, string>,
+): void {
+  const object = id(deployment.manifest);
+  const pod = deployment.pod;
+  const preStop = container.lifecycle?.preStop;
+  if (!preStop) report("shutdown", where, "has no preStop hook (endpoints must drain before SIGTERM)");
+  const preStopSeconds =
+    preStop?.sleep?.seconds ?? Number(preStop?.exec?.command?.find((part) => /^\d+$/.test(part)) ?? 0);
+  const drainSeconds = Number(env.SHUTDOWN_TIMEOUT_MS ?? 15_000) / 1000;
+  const grace = pod.terminationGracePeriodSeconds ?? 30;
+  if (pod.terminationGracePeriodSeconds === undefined)
+    report("shutdown", object, "must set terminationGracePeriodSeconds");
+  else if (grace < preStopSeconds + drainSeconds + 5) {
+    report(
+      "shutdown",
+      where,
+      `terminationGracePeriodSeconds ${grace} < preStop ${preStopSeconds} s + SHUTDOWN_TIMEOUT_MS ${drainSeconds} s + 5 s`,
+    );
+  }
+}
+
+/**
+ * Listening addresses: the services default to loopback, unreachable in a pod; auth's key
+ * administration must stay there (operators reach it through kubectl port-forward).
+ */
+function checkListeningAddresses(report: Report, where: string, env: Record<string, string>): void {
+  for (const [name, value] of Object.entries(env)) {
+    const loopback = /^(127\.|localhost$|::1$)/.test(value);
+    if (name === "ADMIN_GRPC_HOST") {
+      if (!loopback)
+        report(
+          "env",
+          where,
+          `${name}=${value}: key administration must listen on loopback only (kubectl port-forward reaches it)`,
+        );
+    } else if (name.endsWith("_HOST") && loopback)
+      report("env", where, `${name}=${value} listens on loopback; set 0.0.0.0`);
+  }
+}
+
+/** ConfigMap references must resolve; Secrets referred to must be documented, mounted volumes must exist. */
+function checkConfigReferences(
+  context: RuleContext,
+  deployment: DeploymentView,
+  where: string,
+  container: Container,
+): void {
+  const { options, report, configMaps } = context;
+  const pod = deployment.pod;
+  // ConfigMap references must resolve.
+  for (const variable of container.env ?? []) {
+    const ref = variable.valueFrom?.configMapKeyRef;
+    if (ref && !ref.optional) {
+      const data = configMaps.get(`${deployment.namespace}/${ref.name}`);
+      if (!data) report("references", where, `env ${variable.name} refers to a missing ConfigMap ${ref.name}`);
+      else if (data[ref.key] === undefined)
+        report("references", where, `env ${variable.name} refers to a missing key ${ref.key} of ConfigMap ${ref.name}`);
+    }
+    const secretRef = variable.valueFrom?.secretKeyRef;
+    if (secretRef && !options.documentedSecrets.includes(secretRef.name ?? ""))
+      report("secrets", where, `env ${variable.name} refers to an undocumented Secret ${secretRef.name}`);
+  }
+  for (const from of container.envFrom ?? []) {
     if (
-      !deployment.selector ||
-      !selectorMatches(deployment.selector, deployment.podLabels) ||
-      Object.keys(deployment.selector.matchLabels ?? {}).length === 0
+      from.configMapRef?.name &&
+      !from.configMapRef.optional &&
+      !configMaps.has(`${deployment.namespace}/${from.configMapRef.name}`)
     ) {
-      report("labels", object, "selector must be non-empty and match the pod template's labels");
+      report("references", where, `envFrom refers to a missing ConfigMap ${from.configMapRef.name}`);
     }
-    if (deployment.containers.length === 0) report("containers", object, "has no container");
-    const pod = deployment.pod;
-    if (pod.automountServiceAccountToken !== false)
-      report("security", object, "must set automountServiceAccountToken: false (no workload talks to the API server)");
-    if (pod.hostNetwork || pod.hostPID || pod.hostIPC)
-      report("security", object, "must not use the host's network, PID or IPC namespace");
+    if (from.secretRef?.name && !options.documentedSecrets.includes(from.secretRef.name))
+      report("secrets", where, `envFrom refers to an undocumented Secret ${from.secretRef.name}`);
+  }
+  for (const mount of container.volumeMounts ?? []) {
+    if (!(pod.volumes ?? []).some((volume) => volume.name === mount.name))
+      report("references", where, `mounts a missing volume ${mount.name}`);
+  }
+}
 
-    for (const container of [...(pod.initContainers ?? []), ...deployment.containers]) {
-      const where = `${object} container ${container.name}`;
-      const imageIssue = imageProblem(container.image);
-      if (imageIssue) report("images", where, imageIssue);
-
-      // Security: the container's settings, falling back to the pod's where Kubernetes does.
-      const own = container.securityContext ?? {};
-      const podLevel = pod.securityContext ?? {};
-      const runAsNonRoot = own.runAsNonRoot ?? podLevel.runAsNonRoot;
-      const runAsUser = own.runAsUser ?? podLevel.runAsUser;
-      const seccomp = own.seccompProfile?.type ?? podLevel.seccompProfile?.type;
-      if (runAsNonRoot !== true) report("security", where, "must run with runAsNonRoot: true");
-      if (runAsUser === 0) report("security", where, "must not run as uid 0");
-      if (own.readOnlyRootFilesystem !== true) report("security", where, "must set readOnlyRootFilesystem: true");
-      if (own.allowPrivilegeEscalation !== false) report("security", where, "must set allowPrivilegeEscalation: false");
-      if (own.privileged === true) report("security", where, "must not be privileged");
-      if (!(own.capabilities?.drop ?? []).includes("ALL")) report("security", where, "must drop ALL capabilities");
-      if ((own.capabilities?.add ?? []).length > 0) report("security", where, "must not add capabilities");
-      if (seccomp !== "RuntimeDefault" && seccomp !== "Localhost")
-        report("security", where, "must use the RuntimeDefault seccomp profile");
-    }
-
-    for (const container of deployment.containers) {
-      const where = `${object} container ${container.name}`;
-      // Probes.
-      for (const probe of ["startupProbe", "readinessProbe", "livenessProbe"] as const) {
-        if (!container[probe]) report("probes", where, `has no ${probe}`);
+/** Files the configuration points at must be mounted. */
+function checkMountedFiles(
+  context: RuleContext,
+  deployment: DeploymentView,
+  where: string,
+  container: Container,
+  env: Record<string, string>,
+): void {
+  const { manifests, report } = context;
+  for (const [name, value] of Object.entries(env)) {
+    if (name.endsWith("_FILE") && value.startsWith("/") && !value.startsWith("/var/run/secrets/")) {
+      if (mountedConfigFile(deployment, container, value, manifests, deployment.namespace) === undefined) {
+        report("references", where, `${name}=${value} is not a file of a mounted ConfigMap`);
       }
-      const ports = container.ports ?? [];
-      const grpcPort = ports.find((port) => port.name === "grpc")?.containerPort;
-      const httpPort = ports.find((port) => port.name === "http")?.containerPort;
-      if (grpcPort !== undefined && container.readinessProbe && container.readinessProbe.grpc?.port !== grpcPort) {
-        report(
-          "probes",
-          where,
-          `readinessProbe must be the gRPC health check on the gRPC port (grpc: {port: ${grpcPort}})`,
-        );
-      }
-      if (
-        grpcPort === undefined &&
-        httpPort !== undefined &&
-        container.readinessProbe &&
-        container.readinessProbe.httpGet?.path !== "/readyz"
-      ) {
-        report("probes", where, "readinessProbe must be httpGet /readyz");
-      }
-      for (const probe of ["livenessProbe", "startupProbe"] as const) {
-        const spec = container[probe];
-        if (!spec) continue;
-        // The services' gRPC health and /readyz follow their dependencies: a liveness or startup
-        // probe on them would restart every pod whenever Redis or Kafka is away.
-        if (spec.grpc)
-          report("probes", where, `${probe} must not use gRPC health (it reports dependencies); use httpGet /healthz`);
-        if (spec.httpGet && spec.httpGet.path !== "/healthz")
-          report("probes", where, `${probe} must be httpGet /healthz (process only), not ${spec.httpGet.path}`);
-      }
-      // Resources.
-      for (const resource of ["cpu", "memory"]) {
-        const request = container.resources?.requests?.[resource];
-        const limit = container.resources?.limits?.[resource];
-        if (request === undefined) report("resources", where, `has no ${resource} request`);
-        if (limit === undefined) report("resources", where, `has no ${resource} limit`);
-        const requested = parseQuantity(request);
-        const limited = parseQuantity(limit);
-        if (requested !== undefined && limited !== undefined && requested > limited)
-          report("resources", where, `${resource} request ${request} exceeds its limit ${limit}`);
-      }
-      // Graceful shutdown: preStop, then the process's own drain, within the grace period.
-      const preStop = container.lifecycle?.preStop;
-      if (!preStop) report("shutdown", where, "has no preStop hook (endpoints must drain before SIGTERM)");
-      const preStopSeconds =
-        preStop?.sleep?.seconds ?? Number(preStop?.exec?.command?.find((part) => /^\d+$/.test(part)) ?? 0);
-      const env = resolveEnv(container, manifests, deployment.namespace);
-      const drainSeconds = Number(env.SHUTDOWN_TIMEOUT_MS ?? 15_000) / 1000;
-      const grace = pod.terminationGracePeriodSeconds ?? 30;
-      if (pod.terminationGracePeriodSeconds === undefined)
-        report("shutdown", object, "must set terminationGracePeriodSeconds");
-      else if (grace < preStopSeconds + drainSeconds + 5) {
-        report(
-          "shutdown",
-          where,
-          `terminationGracePeriodSeconds ${grace} < preStop ${preStopSeconds} s + SHUTDOWN_TIMEOUT_MS ${drainSeconds} s + 5 s`,
-        );
-      }
-      // Listening addresses: the services default to loopback, unreachable in a pod; auth's key
-      // administration must stay there (operators reach it through kubectl port-forward).
-      for (const [name, value] of Object.entries(env)) {
-        const loopback = /^(127\.|localhost$|::1$)/.test(value);
-        if (name === "ADMIN_GRPC_HOST") {
-          if (!loopback)
-            report(
-              "env",
-              where,
-              `${name}=${value}: key administration must listen on loopback only (kubectl port-forward reaches it)`,
-            );
-        } else if (name.endsWith("_HOST") && loopback)
-          report("env", where, `${name}=${value} listens on loopback; set 0.0.0.0`);
-      }
-      // ConfigMap references must resolve.
-      for (const variable of container.env ?? []) {
-        const ref = variable.valueFrom?.configMapKeyRef;
-        if (ref && !ref.optional) {
-          const data = configMaps.get(`${deployment.namespace}/${ref.name}`);
-          if (!data) report("references", where, `env ${variable.name} refers to a missing ConfigMap ${ref.name}`);
-          else if (data[ref.key] === undefined)
-            report(
-              "references",
-              where,
-              `env ${variable.name} refers to a missing key ${ref.key} of ConfigMap ${ref.name}`,
-            );
-        }
-        const secretRef = variable.valueFrom?.secretKeyRef;
-        if (secretRef && !options.documentedSecrets.includes(secretRef.name ?? ""))
-          report("secrets", where, `env ${variable.name} refers to an undocumented Secret ${secretRef.name}`);
-      }
-      for (const from of container.envFrom ?? []) {
-        if (
-          from.configMapRef?.name &&
-          !from.configMapRef.optional &&
-          !configMaps.has(`${deployment.namespace}/${from.configMapRef.name}`)
-        ) {
-          report("references", where, `envFrom refers to a missing ConfigMap ${from.configMapRef.name}`);
-        }
-        if (from.secretRef?.name && !options.documentedSecrets.includes(from.secretRef.name))
-          report("secrets", where, `envFrom refers to an undocumented Secret ${from.secretRef.name}`);
-      }
-      for (const mount of container.volumeMounts ?? []) {
-        if (!(pod.volumes ?? []).some((volume) => volume.name === mount.name))
-          report("references", where, `mounts a missing volume ${mount.name}`);
-      }
-      // Files the configuration points at must be mounted.
-      for (const [name, value] of Object.entries(env)) {
-        if (name.endsWith("_FILE") && value.startsWith("/") && !value.startsWith("/var/run/secrets/")) {
-          if (mountedConfigFile(deployment, container, value, manifests, deployment.namespace) === undefined) {
-            report("references", where, `${name}=${value} is not a file of a mounted ConfigMap`);
-          }
-        }
-      }
-    }
-
-    for (const volume of pod.volumes ?? []) {
-      if (volume.configMap?.name && !volume.configMap.optional) {
-        const data = configMaps.get(`${deployment.namespace}/${volume.configMap.name}`);
-        if (!data)
-          report("references", object, `volume ${volume.name} refers to a missing ConfigMap ${volume.configMap.name}`);
-        for (const item of volume.configMap.items ?? [])
-          if (data && data[item.key] === undefined)
-            report("references", object, `volume ${volume.name} refers to a missing key ${item.key}`);
-      }
-      if (volume.secret && !options.documentedSecrets.includes(volume.secret.secretName ?? "")) {
-        report("secrets", object, `volume ${volume.name} refers to an undocumented Secret ${volume.secret.secretName}`);
-      }
-    }
-
-    // Prometheus scraping: the annotated port is a container port.
-    const scrapePort = deployment.podAnnotations["prometheus.io/port"];
-    if (deployment.podAnnotations["prometheus.io/scrape"] !== "true" || !scrapePort) {
-      report("metrics", object, 'pod template must carry prometheus.io/scrape: "true" and prometheus.io/port');
-    } else if (
-      !deployment.containers.some((container) =>
-        (container.ports ?? []).some((port) => String(port.containerPort) === scrapePort),
-      )
-    ) {
-      report("metrics", object, `prometheus.io/port ${scrapePort} is not a container port`);
     }
   }
+}
 
-  // ---- Scaling: HPA or singleton, and PDBs that never block a drain.
-  const targetsOf = (hpa: Manifest) =>
-    (hpa.spec as { scaleTargetRef?: { kind?: string; name?: string } } | undefined)?.scaleTargetRef;
+/** The pod's volumes refer to ConfigMaps and keys that exist, and to documented Secrets only. */
+function checkVolumes(context: RuleContext, deployment: DeploymentView): void {
+  const { options, report, configMaps } = context;
+  const object = id(deployment.manifest);
+  const pod = deployment.pod;
+  for (const volume of pod.volumes ?? []) {
+    if (volume.configMap?.name && !volume.configMap.optional) {
+      const data = configMaps.get(`${deployment.namespace}/${volume.configMap.name}`);
+      if (!data)
+        report("references", object, `volume ${volume.name} refers to a missing ConfigMap ${volume.configMap.name}`);
+      for (const item of volume.configMap.items ?? [])
+        if (data && data[item.key] === undefined)
+          report("references", object, `volume ${volume.name} refers to a missing key ${item.key}`);
+    }
+    if (volume.secret && !options.documentedSecrets.includes(volume.secret.secretName ?? "")) {
+      report("secrets", object, `volume ${volume.name} refers to an undocumented Secret ${volume.secret.secretName}`);
+    }
+  }
+}
+
+/** Prometheus scraping: the annotated port is a container port. */
+function checkScraping(report: Report, deployment: DeploymentView): void {
+  const object = id(deployment.manifest);
+  const scrapePort = deployment.podAnnotations["prometheus.io/port"];
+  if (deployment.podAnnotations["prometheus.io/scrape"] !== "true" || !scrapePort) {
+    report("metrics", object, 'pod template must carry prometheus.io/scrape: "true" and prometheus.io/port');
+  } else if (
+    !deployment.containers.some((container) =>
+      (container.ports ?? []).some((port) => String(port.containerPort) === scrapePort),
+    )
+  ) {
+    report("metrics", object, `prometheus.io/port ${scrapePort} is not a container port`);
+  }
+}
+
+// ---- Scaling: HPA or singleton, and PDBs that never block a drain.
+function checkScaling(context: RuleContext): void {
+  checkAutoscalers(context);
+  const minimumSize = checkReplicas(context);
+  checkExclusiveWork(context);
+  checkDisruptionBudgets(context, minimumSize);
+}
+
+function targetsOf(hpa: Manifest) {
+  return (hpa.spec as { scaleTargetRef?: { kind?: string; name?: string } } | undefined)?.scaleTargetRef;
+}
+
+/** Each HPA scales a Deployment that exists, within sane bounds, on CPU. */
+function checkAutoscalers(context: RuleContext): void {
+  const { options, report, deployments, hpas } = context;
   for (const hpa of hpas) {
     const target = targetsOf(hpa);
     const spec = (hpa.spec ?? {}) as {
@@ -545,6 +665,14 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
       report("autoscaling", id(hpa), "must scale on CPU utilisation");
     }
   }
+}
+
+/**
+ * Each Deployment is either a singleton or autoscaled by exactly one HPA. Returns each one's minimum
+ * number of pods, by Deployment name.
+ */
+function checkReplicas(context: RuleContext): Map<string, number> {
+  const { options, report, deployments, hpas } = context;
   const minimumSize = new Map<string, number>();
   for (const deployment of deployments) {
     const object = id(deployment.manifest);
@@ -574,8 +702,15 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     const min = (scalers[0]?.spec as { minReplicas?: number } | undefined)?.minReplicas ?? 1;
     minimumSize.set(deployment.name, min);
   }
-  // A part of exclusive work in two Deployments would have two active instances (the second fenced
-  // off in a restart loop); in none, it would silently stop.
+  return minimumSize;
+}
+
+/**
+ * A part of exclusive work in two Deployments would have two active instances (the second fenced
+ * off in a restart loop); in none, it would silently stop.
+ */
+function checkExclusiveWork(context: RuleContext): void {
+  const { manifests, options, report, deployments } = context;
   for (const work of options.exclusiveWork) {
     const runners = new Map<string, string[]>(work.values.map((value) => [value, []]));
     for (const deployment of deployments) {
@@ -608,6 +743,11 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
         );
     }
   }
+}
+
+/** Each Deployment has exactly one PDB, and each PDB allows an eviction at the minimum size. */
+function checkDisruptionBudgets(context: RuleContext, minimumSize: Map<string, number>): void {
+  const { options, report, deployments, pdbs } = context;
   for (const deployment of deployments) {
     const selecting = pdbs.filter((pdb) => {
       const selector = (pdb.spec as { selector?: LabelSelector } | undefined)?.selector;
@@ -656,8 +796,11 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
         `allows no eviction at the minimum size of ${size} pod(s): node drains would block`,
       );
   }
+}
 
-  // ---- Services: selectors and ports meet real pods; gRPC Services are headless.
+// ---- Services: selectors and ports meet real pods; gRPC Services are headless.
+function checkServices(context: RuleContext): void {
+  const { options, report, deployments, services } = context;
   for (const service of services) {
     const spec = (service.spec ?? {}) as {
       selector?: Record<string, string>;
@@ -707,8 +850,11 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
       }
     }
   }
+}
 
-  // ---- Nothing secret in the repository.
+// ---- Nothing secret in the repository.
+function checkNothingSecret(context: RuleContext): void {
+  const { report, byKind } = context;
   for (const secret of byKind("Secret")) {
     if (secret.data || secret.stringData)
       report(
@@ -745,9 +891,19 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
       }
     }
   }
+}
 
-  // ---- Network: default deny, DNS, each gRPC caller reaches its backend and nothing else does.
-  const networkPolicies = byKind("NetworkPolicy") as unknown as NetworkPolicyObject[];
+// ---- Network: default deny, DNS, each gRPC caller reaches its backend and nothing else does.
+function checkNetwork(context: RuleContext): void {
+  const networkPolicies = context.byKind("NetworkPolicy") as unknown as NetworkPolicyObject[];
+  checkPolicyBaseline(context, networkPolicies);
+  const calls = checkWorkloadConnections(context, networkPolicies);
+  checkGrpcExposure(context, calls);
+}
+
+/** A default-deny policy exists, and no egress rule still points at a placeholder range. */
+function checkPolicyBaseline(context: RuleContext, networkPolicies: NetworkPolicyObject[]): void {
+  const { options, report } = context;
   const selectsAll = (selector: LabelSelector | undefined) =>
     Object.keys(selector?.matchLabels ?? {}).length === 0 && (selector?.matchExpressions ?? []).length === 0;
   const denyAll = networkPolicies.some((policy) => {
@@ -779,7 +935,17 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
       }
     }
   }
+}
 
+/**
+ * What each workload must reach: DNS, Prometheus scraping it, the backends its gRPC targets name and
+ * its external dependencies. Returns who calls whom (caller → callees, by Deployment name).
+ */
+function checkWorkloadConnections(
+  context: RuleContext,
+  networkPolicies: NetworkPolicyObject[],
+): Map<string, Set<string>> {
+  const { manifests, options, report, deployments, policies } = context;
   const dns: PodEndpoint = {
     kind: "pod",
     namespace: "kube-system",
@@ -794,7 +960,6 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     labels: { "app.kubernetes.io/name": "prometheus" },
     namedPorts: {},
   };
-  const internet: Endpoint = { kind: "external", ip: "203.0.113.50" };
   const calls = new Map<string, Set<string>>(); // caller → callees (Deployment names)
 
   for (const source of deployments) {
@@ -812,95 +977,124 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     }
     for (const container of source.containers) {
       const env = resolveEnv(container, manifests, source.namespace);
-      for (const [name, value] of Object.entries(env)) {
-        if (!name.endsWith("_GRPC_TARGET")) continue;
-        const target = parseGrpcTarget(value);
-        if (!target) {
-          report("grpc", object, `${name}=${value} must be dns:///<service>.<namespace>.svc.cluster.local:<port>`);
-          continue;
-        }
-        const service = services.find(
-          (candidate) =>
-            candidate.metadata.name === target.service && nsOf(candidate, options.namespace) === target.namespace,
+      checkGrpcTargets(context, source, env, calls);
+      checkExternalDependencies(context, networkPolicies, source, container, env);
+    }
+  }
+  return calls;
+}
+
+/** Each `*_GRPC_TARGET` names a headless Service and port that exist, and the policies let the call through. */
+function checkGrpcTargets(
+  context: RuleContext,
+  source: DeploymentView,
+  env: Record<string, string>,
+  calls: Map<string, Set<string>>,
+): void {
+  const { options, report, deployments, services, policies } = context;
+  const object = id(source.manifest);
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.endsWith("_GRPC_TARGET")) continue;
+    const target = parseGrpcTarget(value);
+    if (!target) {
+      report("grpc", object, `${name}=${value} must be dns:///<service>.<namespace>.svc.cluster.local:<port>`);
+      continue;
+    }
+    const service = services.find(
+      (candidate) =>
+        candidate.metadata.name === target.service && nsOf(candidate, options.namespace) === target.namespace,
+    );
+    const serviceSpec = (service?.spec ?? {}) as {
+      clusterIP?: string;
+      selector?: Record<string, string>;
+      ports?: Array<{ port: number }>;
+    };
+    if (!service) {
+      report(
+        "grpc",
+        object,
+        `${name} names Service ${target.service} in namespace ${target.namespace}, which does not exist`,
+      );
+      continue;
+    }
+    if (serviceSpec.clusterIP !== "None")
+      report(
+        "grpc",
+        object,
+        `${name} targets Service ${target.service}, which is not headless: calls would pin to one pod`,
+      );
+    if (!(serviceSpec.ports ?? []).some((port) => port.port === target.port))
+      report("grpc", object, `${name} uses port ${target.port}, which Service ${target.service} does not have`);
+    const selector = serviceSpec.selector;
+    for (const destination of deployments.filter(
+      (deployment) =>
+        selector !== undefined &&
+        deployment.namespace === target.namespace &&
+        selectorMatches({ matchLabels: selector }, deployment.podLabels),
+    )) {
+      calls.set(source.name, (calls.get(source.name) ?? new Set()).add(destination.name));
+      if (!policies.allows(source.endpoint, destination.endpoint, target.port)) {
+        report(
+          "network",
+          object,
+          `NetworkPolicies block ${name}: ${source.name} cannot reach ${destination.name} on ${target.port}`,
         );
-        const serviceSpec = (service?.spec ?? {}) as {
-          clusterIP?: string;
-          selector?: Record<string, string>;
-          ports?: Array<{ port: number }>;
-        };
-        if (!service) {
-          report(
-            "grpc",
-            object,
-            `${name} names Service ${target.service} in namespace ${target.namespace}, which does not exist`,
-          );
-          continue;
-        }
-        if (serviceSpec.clusterIP !== "None")
-          report(
-            "grpc",
-            object,
-            `${name} targets Service ${target.service}, which is not headless: calls would pin to one pod`,
-          );
-        if (!(serviceSpec.ports ?? []).some((port) => port.port === target.port))
-          report("grpc", object, `${name} uses port ${target.port}, which Service ${target.service} does not have`);
-        const selector = serviceSpec.selector;
-        for (const destination of deployments.filter(
-          (deployment) =>
-            selector !== undefined &&
-            deployment.namespace === target.namespace &&
-            selectorMatches({ matchLabels: selector }, deployment.podLabels),
-        )) {
-          calls.set(source.name, (calls.get(source.name) ?? new Set()).add(destination.name));
-          if (!policies.allows(source.endpoint, destination.endpoint, target.port)) {
-            report(
-              "network",
-              object,
-              `NetworkPolicies block ${name}: ${source.name} cannot reach ${destination.name} on ${target.port}`,
-            );
-          }
-        }
-      }
-      // External dependencies named in the configuration are reachable on their ports.
-      const external: Array<[string, number[]]> = [];
-      if (env.REDIS_URL)
-        external.push(["REDIS_URL", hostPortsOf(env.REDIS_URL, DEFAULT_PORTS[safeProtocol(env.REDIS_URL)] ?? 6379)]);
-      if (env.NATS_URL)
-        external.push(["NATS_URL", hostPortsOf(env.NATS_URL, DEFAULT_PORTS[safeProtocol(env.NATS_URL)] ?? 4222)]);
-      if (env.KAFKA_BROKERS) external.push(["KAFKA_BROKERS", hostPortsOf(env.KAFKA_BROKERS, 9092)]);
-      if (env.CHAINS_FILE) {
-        const chains = mountedConfigFile(source, container, env.CHAINS_FILE, manifests, source.namespace);
-        try {
-          const parsed = JSON.parse(chains ?? "{}") as { chains?: Array<{ rpcUrl?: string }> };
-          const ports = (parsed.chains ?? [])
-            .map((chain) => chain.rpcUrl ?? "")
-            .filter(Boolean)
-            .map((url) => hostPortsOf(url, DEFAULT_PORTS[safeProtocol(url)] ?? 443)[0]!);
-          external.push(["CHAINS_FILE rpcUrl", [...new Set(ports)]]);
-        } catch {
-          // Reported with the ConfigMap.
-        }
-      }
-      for (const [what, ports] of external) {
-        for (const port of ports) {
-          const reachable = networkPolicies.some((policy) =>
-            (policy.spec?.egress ?? []).some(
-              (rule) =>
-                // Probe with the block's own network address: inside it, and outside its exceptions unless all of it is excepted.
-                (rule.to ?? []).some(
-                  (peer) =>
-                    peer.ipBlock &&
-                    policies.allows(source.endpoint, { kind: "external", ip: peer.ipBlock.cidr.split("/")[0]! }, port),
-                ) && selectorMatches(policy.spec?.podSelector ?? {}, source.podLabels),
-            ),
-          );
-          if (!reachable) report("network", object, `no egress policy lets it reach ${what} on port ${port}`);
-        }
       }
     }
   }
+}
 
-  // Backends accept gRPC only from the deployables configured to call them; the gateway from anywhere.
+/** External dependencies named in the configuration are reachable on their ports. */
+function checkExternalDependencies(
+  context: RuleContext,
+  networkPolicies: NetworkPolicyObject[],
+  source: DeploymentView,
+  container: Container,
+  env: Record<string, string>,
+): void {
+  const { manifests, report, policies } = context;
+  const object = id(source.manifest);
+  const external: Array<[string, number[]]> = [];
+  if (env.REDIS_URL)
+    external.push(["REDIS_URL", hostPortsOf(env.REDIS_URL, DEFAULT_PORTS[safeProtocol(env.REDIS_URL)] ?? 6379)]);
+  if (env.NATS_URL)
+    external.push(["NATS_URL", hostPortsOf(env.NATS_URL, DEFAULT_PORTS[safeProtocol(env.NATS_URL)] ?? 4222)]);
+  if (env.KAFKA_BROKERS) external.push(["KAFKA_BROKERS", hostPortsOf(env.KAFKA_BROKERS, 9092)]);
+  if (env.CHAINS_FILE) {
+    const chains = mountedConfigFile(source, container, env.CHAINS_FILE, manifests, source.namespace);
+    try {
+      const parsed = JSON.parse(chains ?? "{}") as { chains?: Array<{ rpcUrl?: string }> };
+      const ports = (parsed.chains ?? [])
+        .map((chain) => chain.rpcUrl ?? "")
+        .filter(Boolean)
+        .map((url) => hostPortsOf(url, DEFAULT_PORTS[safeProtocol(url)] ?? 443)[0]!);
+      external.push(["CHAINS_FILE rpcUrl", [...new Set(ports)]]);
+    } catch {
+      // Reported with the ConfigMap.
+    }
+  }
+  for (const [what, ports] of external) {
+    for (const port of ports) {
+      const reachable = networkPolicies.some((policy) =>
+        (policy.spec?.egress ?? []).some(
+          (rule) =>
+            // Probe with the block's own network address: inside it, and outside its exceptions unless all of it is excepted.
+            (rule.to ?? []).some(
+              (peer) =>
+                peer.ipBlock &&
+                policies.allows(source.endpoint, { kind: "external", ip: peer.ipBlock.cidr.split("/")[0]! }, port),
+            ) && selectorMatches(policy.spec?.podSelector ?? {}, source.podLabels),
+        ),
+      );
+      if (!reachable) report("network", object, `no egress policy lets it reach ${what} on port ${port}`);
+    }
+  }
+}
+
+/** Backends accept gRPC only from the deployables configured to call them; the gateway from anywhere. */
+function checkGrpcExposure(context: RuleContext, calls: Map<string, Set<string>>): void {
+  const { report, deployments, policies } = context;
+  const internet: Endpoint = { kind: "external", ip: "203.0.113.50" };
   for (const destination of deployments) {
     const ports = destination.containers.flatMap((container) => container.ports ?? []);
     const grpc = ports.find((port) => port.name === "grpc")?.containerPort;
@@ -929,8 +1123,6 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
       }
     }
   }
-
-  return problems;
 }
 
 function safeProtocol(url: string): string {

@@ -15,6 +15,7 @@ import {
   serviceCommand,
   serviceProcessSpecs,
   type ServiceName,
+  type ServiceProcessSpec,
   type ServiceRuntime,
 } from "./serviceProcesses.js";
 import { simulatorCommand, simulatorProcessSpec, writeSimulatorKeys } from "./simulatorProcess.js";
@@ -103,6 +104,91 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
   mkdirSync(logs, { recursive: true });
   mkdirSync(data, { recursive: true });
 
+  const { started, partial, track, stopAll } = trackStartedProcesses(stateDir, ports);
+  const launch = launcher(options);
+
+  try {
+    const external = options.external ?? {};
+    progress.step("starting infrastructure (Kafka, Redis, NATS, chains) and making the stack's secrets");
+    const secretsDir = join(stateDir, "secrets");
+    const { kafkaBrokers, redisUrl, natsUrl, deployed, nativeNetwork } = await startInfrastructure(
+      options,
+      external,
+      { logs, data, secretsDir },
+      track,
+    );
+    const { chains, accounts } = deployed;
+
+    const chainsFile = external.chainsFile ?? join(stateDir, "chains.json");
+    if (deployed.config !== undefined) {
+      const config =
+        nativeNetwork === undefined ? deployed.config : { ...deployed.config, substrate: nativeNetwork.network };
+      writeFileSync(chainsFile, `${JSON.stringify(config, null, 2)}\n`);
+    }
+    const infra = { kafkaBrokers, redisUrl, natsUrl, chainsFile, secretsDir };
+    const wanted = new Set(options.services ?? SERVICE_ORDER);
+    const specs = serviceProcessSpecs(ports, infra, options.logLevel ?? "info").filter((spec) => wanted.has(spec.name));
+    const context: LaunchContext = { options, logs, launch, track };
+
+    await startServices(context, specs);
+
+    if ((options.simulator ?? options.services === undefined) && accounts !== undefined) {
+      // After the services: what the simulator does on chain is then mirrored from its first block.
+      await startSimulator(context, chainsFile, secretsDir, accounts);
+    }
+
+    const authSpec = specs.find((spec) => spec.name === "auth");
+    const demoApiKey = authSpec?.adminGrpcTarget
+      ? await seedDemoKey(options.runtime, authSpec.adminGrpcTarget)
+      : undefined;
+    if (demoApiKey) progress.done(`demo API key ${demoApiKey.id} created`);
+
+    const descriptor: StackDescriptor = {
+      ...partial,
+      ...(demoApiKey ? { demoApiKey } : {}),
+      chains,
+      ...(nativeNetwork === undefined ? {} : { substrate: nativeNetwork.descriptor }),
+      infrastructure: { kafkaBrokers, redisUrl, natsUrl },
+      processes: started.map((entry) => entry.descriptor),
+    };
+    writeDescriptor(stateDir, descriptor);
+    const processes = new Map(started.map((entry) => [entry.descriptor.name, entry.handle]));
+    const restart = (name: string) => restartProcess({ options, started, processes, descriptor }, name);
+    return {
+      descriptor,
+      processes,
+      ...(accounts ? { devnetAccounts: accounts } : {}),
+      restart,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+type Track = (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>) => void;
+
+/** `Track` for services and the simulator: what the descriptor shows of them, and how to start them again. */
+type TrackStarted = (
+  name: string,
+  handle: ManagedProcess,
+  logFile: string,
+  stop: () => Promise<void>,
+  extra?: Partial<ProcessDescriptor>,
+  relaunch?: StartedProcess["relaunch"],
+) => void;
+
+interface ProcessTracking {
+  started: StartedProcess[];
+  partial: StackDescriptor;
+  track: TrackStarted;
+  /** Stops every started process, the last started first. */
+  stopAll: () => Promise<void>;
+}
+
+/** The processes `startStack` has started so far, and the descriptor that records them. */
+function trackStartedProcesses(stateDir: string, ports: PortPlan): ProcessTracking {
   const started: StartedProcess[] = [];
   const stopAll = async () => {
     for (const entry of [...started].reverse()) await entry.stop().catch(() => undefined);
@@ -134,186 +220,201 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     partial.processes = started.map((entry) => entry.descriptor);
     writeDescriptor(stateDir, partial);
   };
-  const launch =
-    (name: string, command: { command: string; args: string[] }, env: Record<string, string>, logFile: string) => () =>
-      spawnManaged({
-        name,
-        ...command,
-        logFile,
-        cwd: repoRoot,
-        detached: options.detached,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
-      });
-
-  try {
-    const external = options.external ?? {};
-    progress.step("starting infrastructure (Kafka, Redis, NATS, chains) and making the stack's secrets");
-    const secretsDir = join(stateDir, "secrets");
-    const withNative = !external.chainsFile && options.nativeNetwork === true;
-    const native: Promise<NativeNetwork | undefined> = withNative
-      ? startNativeNetwork({
-          port: ports.subtensorNode,
-          blockTimeMs: options.nativeBlockTimeMs ?? 2_000,
-          logs,
-          detached: options.detached,
-          track,
-        }).then((started) => {
-          progress.done(
-            `subtensor runtime (spec ${started.descriptor.specVersion}) on ${started.descriptor.rpcUrl}, seeded`,
-          );
-          return started;
-        })
-      : Promise.resolve(undefined);
-    const [kafkaBrokers, redisUrl, natsUrl, deployed, , nativeNetwork] = await Promise.all([
-      external.kafkaBrokers ??
-        (async () => {
-          const logFile = join(logs, "kafka.log");
-          const kafka = await startKafka({
-            port: ports.kafka,
-            controllerPort: ports.kafkaController,
-            dataDir: join(data, "kafka"),
-            logFile,
-            detached: options.detached,
-          });
-          track("kafka", kafka.process, logFile, () => kafka.stop());
-          progress.done(`kafka on ${kafka.brokers.join(",")}`);
-          return kafka.brokers;
-        })(),
-      external.redisUrl ??
-        (async () => {
-          const logFile = join(logs, "redis.log");
-          const redis = await startRedis({
-            port: ports.redis,
-            dir: join(data, "redis"),
-            logFile,
-            appendOnly: true,
-            detached: options.detached,
-          });
-          track("redis", redis.process, logFile, () => redis.stop());
-          progress.done(`redis on ${redis.url}`);
-          return redis.url;
-        })(),
-      external.natsUrl ??
-        (async () => {
-          const logFile = join(logs, "nats.log");
-          const nats = await startNats({
-            port: ports.nats,
-            dir: join(data, "nats"),
-            logFile,
-            detached: options.detached,
-          });
-          track("nats", nats.process, logFile, () => nats.stop());
-          progress.done(`nats (JetStream) on ${nats.url}`);
-          return nats.url;
-        })(),
-      external.chainsFile ? describeExternalChains(external.chainsFile) : startDevnetChains(options, logs, track),
-      prepareSecrets(secretsDir, options.runtime),
-      native,
-    ]);
-    const { chains, accounts } = deployed;
-
-    const chainsFile = external.chainsFile ?? join(stateDir, "chains.json");
-    if (deployed.config !== undefined) {
-      const config =
-        nativeNetwork === undefined ? deployed.config : { ...deployed.config, substrate: nativeNetwork.network };
-      writeFileSync(chainsFile, `${JSON.stringify(config, null, 2)}\n`);
-    }
-    const infra = { kafkaBrokers, redisUrl, natsUrl, chainsFile, secretsDir };
-    const wanted = new Set(options.services ?? SERVICE_ORDER);
-    const specs = serviceProcessSpecs(ports, infra, options.logLevel ?? "info").filter((spec) => wanted.has(spec.name));
-
-    progress.step(`starting services: ${specs.map((spec) => spec.name).join(", ")}`);
-    for (const spec of specs) {
-      const logFile = join(logs, `${spec.name}.log`);
-      const spawn = launch(spec.name, serviceCommand(repoRoot, spec.name, options.runtime), spec.env, logFile);
-      const handle = spawn();
-      track(
-        spec.name,
-        handle,
-        logFile,
-        () => handle.stop(),
-        {
-          opsUrl: spec.readyUrl.replace(/\/readyz$/, ""),
-          grpcTarget: spec.grpcTarget,
-          ...(spec.adminGrpcTarget ? { adminGrpcTarget: spec.adminGrpcTarget } : {}),
-        },
-        { spawn, readyUrl: spec.readyUrl },
-      );
-    }
-    // Every process becomes ready on its own; the stack is up once each one, gateway included, says so.
-    await Promise.all(
-      specs.map(async (spec) => {
-        await waitReady(spec.name, spec.readyUrl, join(logs, `${spec.name}.log`), options.readyTimeoutMs ?? 90_000);
-        progress.done(`${spec.name} ready`);
-      }),
-    );
-
-    if ((options.simulator ?? options.services === undefined) && accounts !== undefined) {
-      // After the services: what the simulator does on chain is then mirrored from its first block.
-      const spec = simulatorProcessSpec(
-        ports,
-        chainsFile,
-        writeSimulatorKeys(secretsDir, accounts),
-        options.logLevel ?? "info",
-      );
-      const logFile = join(logs, "simulator.log");
-      const spawn = launch("simulator", simulatorCommand(repoRoot, options.runtime), spec.env, logFile);
-      const handle = spawn();
-      track(
-        "simulator",
-        handle,
-        logFile,
-        () => handle.stop(),
-        { opsUrl: spec.readyUrl.replace(/\/readyz$/, "") },
-        { spawn, readyUrl: spec.readyUrl },
-      );
-      await waitReady("simulator", spec.readyUrl, logFile, options.readyTimeoutMs ?? 90_000);
-      progress.done("simulator ready (filler, oracle, demo users)");
-    }
-
-    const authSpec = specs.find((spec) => spec.name === "auth");
-    const demoApiKey = authSpec?.adminGrpcTarget
-      ? await seedDemoKey(options.runtime, authSpec.adminGrpcTarget)
-      : undefined;
-    if (demoApiKey) progress.done(`demo API key ${demoApiKey.id} created`);
-
-    const descriptor: StackDescriptor = {
-      ...partial,
-      ...(demoApiKey ? { demoApiKey } : {}),
-      chains,
-      ...(nativeNetwork === undefined ? {} : { substrate: nativeNetwork.descriptor }),
-      infrastructure: { kafkaBrokers, redisUrl, natsUrl },
-      processes: started.map((entry) => entry.descriptor),
-    };
-    writeDescriptor(stateDir, descriptor);
-    const processes = new Map(started.map((entry) => [entry.descriptor.name, entry.handle]));
-    const restart = async (name: string) => {
-      const entry = started.find((candidate) => candidate.descriptor.name === name);
-      if (entry?.relaunch === undefined) throw new Error(`${name} is not a service or the simulator of this stack`);
-      await entry.stop();
-      const handle = entry.relaunch.spawn();
-      entry.handle = handle;
-      entry.stop = () => handle.stop();
-      entry.descriptor = { ...entry.descriptor, pid: handle.pid };
-      processes.set(name, handle);
-      descriptor.processes = started.map((candidate) => candidate.descriptor);
-      writeDescriptor(stateDir, descriptor);
-      await waitReady(name, entry.relaunch.readyUrl, entry.descriptor.logFile, options.readyTimeoutMs ?? 90_000);
-    };
-    return {
-      descriptor,
-      processes,
-      ...(accounts ? { devnetAccounts: accounts } : {}),
-      restart,
-      stop: stopAll,
-    };
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
+  return { started, partial, track, stopAll };
 }
 
-type Track = (name: string, handle: ManagedProcess, logFile: string, stop: () => Promise<void>) => void;
+type Launch = (
+  name: string,
+  command: { command: string; args: string[] },
+  env: Record<string, string>,
+  logFile: string,
+) => () => ManagedProcess;
+
+/** How a service or the simulator is spawned, from the repo root; `restart` spawns it again the same way. */
+function launcher(options: StartStackOptions): Launch {
+  return (name, command, env, logFile) => () =>
+    spawnManaged({
+      name,
+      ...command,
+      logFile,
+      cwd: repoRoot,
+      detached: options.detached,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
+    });
+}
+
+interface StackDirs {
+  logs: string;
+  data: string;
+  secretsDir: string;
+}
+
+/**
+ * Kafka, Redis, NATS, the chains, the stack's secrets and, when asked for, the native network, all in
+ * parallel; what `external` names is used as it is instead.
+ */
+async function startInfrastructure(
+  options: StartStackOptions,
+  external: ExternalInfrastructure,
+  dirs: StackDirs,
+  track: Track,
+) {
+  const { ports, progress } = options;
+  const { logs, data, secretsDir } = dirs;
+  const withNative = !external.chainsFile && options.nativeNetwork === true;
+  const native: Promise<NativeNetwork | undefined> = withNative
+    ? startNativeNetwork({
+        port: ports.subtensorNode,
+        blockTimeMs: options.nativeBlockTimeMs ?? 2_000,
+        logs,
+        detached: options.detached,
+        track,
+      }).then((started) => {
+        progress.done(
+          `subtensor runtime (spec ${started.descriptor.specVersion}) on ${started.descriptor.rpcUrl}, seeded`,
+        );
+        return started;
+      })
+    : Promise.resolve(undefined);
+  const [kafkaBrokers, redisUrl, natsUrl, deployed, , nativeNetwork] = await Promise.all([
+    external.kafkaBrokers ??
+      (async () => {
+        const logFile = join(logs, "kafka.log");
+        const kafka = await startKafka({
+          port: ports.kafka,
+          controllerPort: ports.kafkaController,
+          dataDir: join(data, "kafka"),
+          logFile,
+          detached: options.detached,
+        });
+        track("kafka", kafka.process, logFile, () => kafka.stop());
+        progress.done(`kafka on ${kafka.brokers.join(",")}`);
+        return kafka.brokers;
+      })(),
+    external.redisUrl ??
+      (async () => {
+        const logFile = join(logs, "redis.log");
+        const redis = await startRedis({
+          port: ports.redis,
+          dir: join(data, "redis"),
+          logFile,
+          appendOnly: true,
+          detached: options.detached,
+        });
+        track("redis", redis.process, logFile, () => redis.stop());
+        progress.done(`redis on ${redis.url}`);
+        return redis.url;
+      })(),
+    external.natsUrl ??
+      (async () => {
+        const logFile = join(logs, "nats.log");
+        const nats = await startNats({
+          port: ports.nats,
+          dir: join(data, "nats"),
+          logFile,
+          detached: options.detached,
+        });
+        track("nats", nats.process, logFile, () => nats.stop());
+        progress.done(`nats (JetStream) on ${nats.url}`);
+        return nats.url;
+      })(),
+    external.chainsFile ? describeExternalChains(external.chainsFile) : startDevnetChains(options, logs, track),
+    prepareSecrets(secretsDir, options.runtime),
+    native,
+  ]);
+  return { kafkaBrokers, redisUrl, natsUrl, deployed, nativeNetwork };
+}
+
+/** What starting a service or the simulator needs from `startStack`. */
+interface LaunchContext {
+  options: StartStackOptions;
+  logs: string;
+  launch: Launch;
+  track: TrackStarted;
+}
+
+/** Spawns every chosen service, then waits until each one is ready. */
+async function startServices(context: LaunchContext, specs: ServiceProcessSpec[]): Promise<void> {
+  const { options, logs, launch, track } = context;
+  const { progress } = options;
+  progress.step(`starting services: ${specs.map((spec) => spec.name).join(", ")}`);
+  for (const spec of specs) {
+    const logFile = join(logs, `${spec.name}.log`);
+    const spawn = launch(spec.name, serviceCommand(repoRoot, spec.name, options.runtime), spec.env, logFile);
+    const handle = spawn();
+    track(
+      spec.name,
+      handle,
+      logFile,
+      () => handle.stop(),
+      {
+        opsUrl: spec.readyUrl.replace(/\/readyz$/, ""),
+        grpcTarget: spec.grpcTarget,
+        ...(spec.adminGrpcTarget ? { adminGrpcTarget: spec.adminGrpcTarget } : {}),
+      },
+      { spawn, readyUrl: spec.readyUrl },
+    );
+  }
+  // Every process becomes ready on its own; the stack is up once each one, gateway included, says so.
+  await Promise.all(
+    specs.map(async (spec) => {
+      await waitReady(spec.name, spec.readyUrl, join(logs, `${spec.name}.log`), options.readyTimeoutMs ?? 90_000);
+      progress.done(`${spec.name} ready`);
+    }),
+  );
+}
+
+/** The devnet simulator with the devnet accounts' keys, waited on until ready. */
+async function startSimulator(
+  context: LaunchContext,
+  chainsFile: string,
+  secretsDir: string,
+  accounts: DevnetAccounts,
+): Promise<void> {
+  const { options, logs, launch, track } = context;
+  const spec = simulatorProcessSpec(
+    options.ports,
+    chainsFile,
+    writeSimulatorKeys(secretsDir, accounts),
+    options.logLevel ?? "info",
+  );
+  const logFile = join(logs, "simulator.log");
+  const spawn = launch("simulator", simulatorCommand(repoRoot, options.runtime), spec.env, logFile);
+  const handle = spawn();
+  track(
+    "simulator",
+    handle,
+    logFile,
+    () => handle.stop(),
+    { opsUrl: spec.readyUrl.replace(/\/readyz$/, "") },
+    { spawn, readyUrl: spec.readyUrl },
+  );
+  await waitReady("simulator", spec.readyUrl, logFile, options.readyTimeoutMs ?? 90_000);
+  options.progress.done("simulator ready (filler, oracle, demo users)");
+}
+
+interface RestartContext {
+  options: StartStackOptions;
+  started: StartedProcess[];
+  processes: Map<string, ManagedProcess>;
+  descriptor: StackDescriptor;
+}
+
+/** `RunningStack.restart`: one service or the simulator, spawned again and recorded under its new pid. */
+async function restartProcess(stack: RestartContext, name: string): Promise<void> {
+  const { options, started, processes, descriptor } = stack;
+  const entry = started.find((candidate) => candidate.descriptor.name === name);
+  if (entry?.relaunch === undefined) throw new Error(`${name} is not a service or the simulator of this stack`);
+  await entry.stop();
+  const handle = entry.relaunch.spawn();
+  entry.handle = handle;
+  entry.stop = () => handle.stop();
+  entry.descriptor = { ...entry.descriptor, pid: handle.pid };
+  processes.set(name, handle);
+  descriptor.processes = started.map((candidate) => candidate.descriptor);
+  writeDescriptor(options.stateDir, descriptor);
+  await waitReady(name, entry.relaunch.readyUrl, entry.descriptor.logFile, options.readyTimeoutMs ?? 90_000);
+}
 
 interface StackChains {
   chains: ChainDescriptor[];

@@ -58,52 +58,7 @@ export function createDemoTrader(options: DemoTraderOptions) {
     },
     /** Gas and tokens for every demo user on every origin of a route, and approvals to its settler. */
     async prepare(): Promise<void> {
-      const origins = [...new Map(routes.map((route) => [route.origin.chainId, route.origin])).values()];
-      await Promise.all(
-        origins.map(async (origin) => {
-          const tokens = new Map<string, bigint>();
-          for (const route of routes.filter(
-            (candidate) => candidate.origin === origin && candidate.inputToken !== zeroAddress,
-          )) {
-            tokens.set(
-              route.inputToken,
-              (tokens.get(route.inputToken) ?? 0n) + route.limits.min * BigInt(MAX_AMOUNT_FACTOR) * ORDERS_FUNDED,
-            );
-          }
-          const funder = origin.wallet(options.funder);
-          const sent: Hash[] = [];
-          // Back to back: the node numbers them from its pending nonce, and all are awaited together.
-          for (const user of users) {
-            sent.push(await funder.sendTransaction({ to: user.address, value: parseEther("10") }));
-            for (const [token, amount] of tokens) {
-              sent.push(
-                await funder.writeContract({
-                  address: token as Hex,
-                  abi: erc20Abi,
-                  functionName: "transfer",
-                  args: [user.address, amount],
-                }),
-              );
-            }
-          }
-          await confirm(origin, sent);
-          const approvals: Hash[] = [];
-          for (const user of users) {
-            for (const token of tokens.keys()) {
-              approvals.push(
-                await origin.wallet(user).writeContract({
-                  address: token as Hex,
-                  abi: erc20Abi,
-                  functionName: "approve",
-                  args: [origin.settler, maxUint256],
-                }),
-              );
-            }
-          }
-          await confirm(origin, approvals);
-        }),
-      );
-      log.info({ users: users.length, origins: origins.map((origin) => origin.chainId) }, "demo users funded");
+      await fundDemoUsers(routes, users, options.funder, log);
     },
     /** Opens one order from the next demo user on a random route. */
     async openOne(): Promise<void> {
@@ -195,6 +150,67 @@ export function createDemoTrader(options: DemoTraderOptions) {
       }
     },
   };
+}
+
+/** Gas and tokens for every demo user on every origin of a route, and approvals to its settler. */
+async function fundDemoUsers(
+  routes: readonly DemoRoute[],
+  users: readonly Account[],
+  funder: Account,
+  log: Logger,
+): Promise<void> {
+  const origins = [...new Map(routes.map((route) => [route.origin.chainId, route.origin])).values()];
+  await Promise.all(origins.map((origin) => fundDemoUsersOnOrigin(origin, routes, users, funder)));
+  log.info({ users: users.length, origins: origins.map((origin) => origin.chainId) }, "demo users funded");
+}
+
+/** One origin's share of `fundDemoUsers`: gas and the input tokens of its routes, then the approvals. */
+async function fundDemoUsersOnOrigin(
+  origin: SettlerChain,
+  routes: readonly DemoRoute[],
+  users: readonly Account[],
+  funderAccount: Account,
+): Promise<void> {
+  const tokens = new Map<string, bigint>();
+  for (const route of routes.filter(
+    (candidate) => candidate.origin === origin && candidate.inputToken !== zeroAddress,
+  )) {
+    tokens.set(
+      route.inputToken,
+      (tokens.get(route.inputToken) ?? 0n) + route.limits.min * BigInt(MAX_AMOUNT_FACTOR) * ORDERS_FUNDED,
+    );
+  }
+  const funder = origin.wallet(funderAccount);
+  const sent: Hash[] = [];
+  // Back to back: the node numbers them from its pending nonce, and all are awaited together.
+  for (const user of users) {
+    sent.push(await funder.sendTransaction({ to: user.address, value: parseEther("10") }));
+    for (const [token, amount] of tokens) {
+      sent.push(
+        await funder.writeContract({
+          address: token as Hex,
+          abi: erc20Abi,
+          functionName: "transfer",
+          args: [user.address, amount],
+        }),
+      );
+    }
+  }
+  await confirm(origin, sent);
+  const approvals: Hash[] = [];
+  for (const user of users) {
+    for (const token of tokens.keys()) {
+      approvals.push(
+        await origin.wallet(user).writeContract({
+          address: token as Hex,
+          abi: erc20Abi,
+          functionName: "approve",
+          args: [origin.settler, maxUint256],
+        }),
+      );
+    }
+  }
+  await confirm(origin, approvals);
 }
 
 async function confirm(chain: SettlerChain, hashes: readonly Hash[]): Promise<void> {
