@@ -454,8 +454,8 @@ describe("every route answers what the chain holds at its as_of block", () => {
       else
         candles.set(bucket, {
           open: candle.open,
-          high: Math.max(answer, candle.high),
-          low: Math.min(answer, candle.low),
+          high: answer > candle.high ? answer : candle.high,
+          low: answer < candle.low ? answer : candle.low,
           close: answer,
         });
     }
