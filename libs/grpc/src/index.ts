@@ -6,5 +6,6 @@ export {
   type RunningGrpcServer,
   type StartGrpcServerOptions,
 } from "./startGrpcServer.js";
+export { callDeadline } from "./callDeadline.js";
 export { unaryHandler } from "./unaryHandler.js";
 export { checkedHandler, type UnaryCallHandler } from "./checkedHandler.js";

@@ -1,5 +1,5 @@
 import type { ServerUnaryCall } from "@grpc/grpc-js";
-import { unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
+import { callDeadline, unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import {
   TcServiceService,
@@ -49,7 +49,7 @@ export function tcServiceRegistration(deps: TcServiceDependencies): GrpcServiceR
       return statusOf(wallet, rules.currentTcVersion, await readAcceptance(redis, projection, wallet));
     }),
     accept: unaryHandler(log, "Accept", (request, call) =>
-      deps.accept(request, { deadline: deadlineOf(call), apiKeyId: apiKeyIdOf(call) }),
+      deps.accept(request, { deadline: callDeadline(call), apiKeyId: apiKeyIdOf(call) }),
     ),
     checkGate: unaryHandler(log, "CheckGate", async (request) => {
       const wallet = parseWalletAddress(request.walletAddress);
@@ -57,12 +57,6 @@ export function tcServiceRegistration(deps: TcServiceDependencies): GrpcServiceR
     }),
   };
   return { name: TC_SERVICE_NAME, definition: TcServiceService, implementation };
-}
-
-/** The caller's deadline in epoch ms; Infinity when it set none. */
-function deadlineOf(call: ServerUnaryCall<unknown, unknown>): number {
-  const deadline = call.getDeadline();
-  return deadline instanceof Date ? deadline.getTime() : Number(deadline);
 }
 
 function apiKeyIdOf(call: ServerUnaryCall<unknown, unknown>): string {
