@@ -18,11 +18,6 @@ import { readAcceptance } from "./readAcceptance.js";
 import type { SiweRules } from "./siweRules.js";
 import { parseWalletAddress } from "./walletAddress.js";
 
-export const TC_SERVICE_NAME = "platform.tc.v1.TcService";
-
-/** gRPC metadata the gateway may set with the API key id of the request (audit only). */
-export const API_KEY_ID_METADATA = "x-api-key-id";
-
 export interface TcServiceDependencies {
   log: Logger;
   redis: Redis;
@@ -31,6 +26,11 @@ export interface TcServiceDependencies {
   accept(request: AcceptRequest, context: AcceptContext): Promise<AcceptResponse>;
   now?: () => Date;
 }
+
+export const TC_SERVICE_NAME = "platform.tc.v1.TcService";
+
+/** gRPC metadata the gateway may set with the API key id of the request (audit only). */
+export const API_KEY_ID_METADATA = "x-api-key-id";
 
 /** The gRPC TcService: thin adapters from calls to the nonce store, the projection and Accept. */
 export function tcServiceRegistration(deps: TcServiceDependencies): GrpcServiceRegistration {
