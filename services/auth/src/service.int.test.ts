@@ -263,7 +263,7 @@ let main: { key: ApiKey; secret: string };
 let other: { key: ApiKey; secret: string };
 let mainRefresh: string;
 
-describe("auth over gRPC", () => {
+describe("auth over gRPC: keys and grants", () => {
   it("creates a key that works at once, in both grant types", async () => {
     main = await createKey("integration", ["intents:read", "data:read"]);
     expect(main.key).toMatchObject({
@@ -355,7 +355,9 @@ describe("auth over gRPC", () => {
     // At most AUTH_REFRESH_TOKENS_PER_KEY (25) of its 30 refresh tokens stay live.
     expect(await redis.zcard(authKeys.refreshTokensOfKey(busy.key.id))).toBe(25);
   }, 30_000);
+});
 
+describe("auth over gRPC: Kafka topics and the admin listener", () => {
   it("publishes issued refresh tokens on auth.refresh-tokens.v1 (kept 31 days), the keys' own events on auth.api-keys.v1 (kept forever)", async () => {
     const admin = createKafkaClient({ brokers: kafka.brokers, clientId: "auth-test-topics", logger: log }).admin();
     await admin.connect();
@@ -412,7 +414,9 @@ describe("auth over gRPC", () => {
       ),
     ).not.toContain("minted");
   });
+});
 
+describe("auth over gRPC: refused credentials, rotation and revocation", () => {
   it("answers an unknown key id, a wrong secret and a malformed secret identically", async () => {
     // A key of its own: these failures count towards its lockout.
     const probe = await createKey("probe", ["data:read"]);
@@ -492,7 +496,9 @@ describe("auth over gRPC", () => {
     await redis.hset(stored, "expiresAt", new Date(Date.now() - 1_000).toISOString());
     expect(await refusal(issue(withRefresh(other.key.id, refreshToken!, "198.51.100.9")))).toEqual(badRefresh);
   });
+});
 
+describe("auth over gRPC: lockout", () => {
   it("slows down and then locks out repeated failures of a key id from one address, with the same 401", async () => {
     const target = await createKey("lockout", ["data:read"]);
     // Two failures from one address, then the right secret from there: slowed, and it clears the count.
@@ -547,7 +553,9 @@ describe("auth over gRPC", () => {
     expect((await issue(withRefresh(main.key.id, mainRefresh, "203.0.113.66"))).accessToken).toBeTruthy();
     expect(await redis.get(authKeys.failuresOfAddress("203.0.113.66"))).toBe("12");
   });
+});
 
+describe("auth over gRPC: signing keys and rebuilding the registry", () => {
   it("publishes a new signing key at once and signs with it only from its activeFrom", async () => {
     const activeFrom = new Date(Date.now() + 2_500);
     const nextKid = generateAndWrite(activeFrom);
@@ -627,7 +635,9 @@ describe("auth over gRPC", () => {
       { what: "the registry rebuilt by a new process", timeoutMs: 15_000, intervalMs: 250 },
     );
   });
+});
 
+describe("auth over gRPC: without Kafka, and the logs", () => {
   it("starts without Kafka, reports not ready, and answers UNAVAILABLE where it must publish", async () => {
     const away = await startInstance(`127.0.0.1:${await freePort()}`, { waitReady: false });
     const registry = away.components.dependencies.find((check) => check.name === "registry")!;

@@ -126,7 +126,7 @@ async function problem(response: Response) {
   return (await response.json()) as Record<string, unknown>;
 }
 
-describe("gateway HTTP behaviour", () => {
+describe("gateway HTTP behaviour: routes and problems", () => {
   it("validates and answers a route", async () => {
     const response = await post("/intents/v1/echo/7", JSON.stringify({ text: "hi" }));
     expect(response.status).toBe(200);
@@ -223,7 +223,9 @@ describe("gateway HTTP behaviour", () => {
     expect(wrongMethod.headers.get("allow")).toBe("POST");
     expect(await problem(wrongMethod)).toMatchObject({ code: "METHOD_NOT_ALLOWED" });
   });
+});
 
+describe("gateway HTTP behaviour: operations routes", () => {
   it("serves health, readiness (only the status publicly; each backend listed on the ops port), and the OpenAPI document", async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
@@ -275,87 +277,87 @@ describe("gateway HTTP behaviour", () => {
       { name: "id", in: "path", required: true, schema: expect.objectContaining({ type: "integer" }) },
     ]);
   });
+});
 
-  describe("GET routes (served before express)", () => {
-    it("validate and answer like express did: path parameters decoded, repeated query keys as lists, guard headers and the request id on the answer", async () => {
-      const response = await fetch(`${base}/data/v1/things/a%20b/latest?size=3&tag=x&tag=y`, {
-        headers: { "x-request-id": "req-42", "x-forwarded-for": "203.0.113.7, 198.51.100.1" },
-      });
-      expect(response.status).toBe(200);
-      expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
-      expect(response.headers.get("cache-control")).toBe("private, max-age=6");
-      expect(response.headers.get("ratelimit")).toBe('"default";r=9;t=1');
-      expect(response.headers.get("x-request-id")).toBe("req-42");
-      // One trusted proxy hop: the client is the address that proxy saw.
-      expect(await response.json()).toEqual({
-        name: "a b",
-        size: 3,
-        tag: ["x", "y"],
-        requestId: "req-42",
-        keyId: "ak_test",
-        client: "198.51.100.1",
-      });
+describe("gateway HTTP behaviour: GET routes (served before express)", () => {
+  it("validate and answer like express did: path parameters decoded, repeated query keys as lists, guard headers and the request id on the answer", async () => {
+    const response = await fetch(`${base}/data/v1/things/a%20b/latest?size=3&tag=x&tag=y`, {
+      headers: { "x-request-id": "req-42", "x-forwarded-for": "203.0.113.7, 198.51.100.1" },
     });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("private, max-age=6");
+    expect(response.headers.get("ratelimit")).toBe('"default";r=9;t=1');
+    expect(response.headers.get("x-request-id")).toBe("req-42");
+    // One trusted proxy hop: the client is the address that proxy saw.
+    expect(await response.json()).toEqual({
+      name: "a b",
+      size: 3,
+      tag: ["x", "y"],
+      requestId: "req-42",
+      keyId: "ak_test",
+      client: "198.51.100.1",
+    });
+  });
 
-    it("match literal segments without regard to case and allow one trailing slash, as express routes do; answer HEAD without a body", async () => {
-      expect((await fetch(`${base}/DATA/v1/Things/a/latest/`)).status).toBe(200);
-      expect((await fetch(`${base}/data/v1/things/a/latest//`)).status).toBe(404);
-      expect((await fetch(`${base}/data/v1/things//latest`)).status).toBe(404);
-      const head = await fetch(`${base}/data/v1/things/a/latest`, { method: "HEAD" });
-      expect(head.status).toBe(200);
-      expect(Number(head.headers.get("content-length"))).toBeGreaterThan(0);
-      expect(await head.text()).toBe("");
-    });
+  it("match literal segments without regard to case and allow one trailing slash, as express routes do; answer HEAD without a body", async () => {
+    expect((await fetch(`${base}/DATA/v1/Things/a/latest/`)).status).toBe(200);
+    expect((await fetch(`${base}/data/v1/things/a/latest//`)).status).toBe(404);
+    expect((await fetch(`${base}/data/v1/things//latest`)).status).toBe(404);
+    const head = await fetch(`${base}/data/v1/things/a/latest`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get("content-length"))).toBeGreaterThan(0);
+    expect(await head.text()).toBe("");
+  });
 
-    it("answer every failure as problem+json: bad parameters, guard refusals with their headers, service errors, crashes, undecodable paths", async () => {
-      expect(await problem(await fetch(`${base}/data/v1/things/${"x".repeat(30)}/latest`))).toMatchObject({
-        status: 400,
-        code: "INVALID_PARAMETER",
-        parameter: "name",
-      });
-      expect(await problem(await fetch(`${base}/data/v1/things/a/latest?size=-1`))).toMatchObject({
-        status: 400,
-        code: "INVALID_PARAMETER",
-        parameter: "size",
-      });
-      const limited = await fetch(`${base}/data/v1/things/a/latest`, { headers: { authorization: "Bearer spent" } });
-      expect(limited.status).toBe(429);
-      expect(limited.headers.get("retry-after")).toBe("3");
-      expect(await problem(limited)).toMatchObject({ code: "RATE_LIMITED", instance: "/data/v1/things/a/latest" });
-      expect(await problem(await fetch(`${base}/data/v1/things/missing/latest?size=1`))).toEqual({
-        type: "https://api.example/problems/thing-not-found",
-        title: "Not Found",
-        status: 404,
-        detail: "no such thing",
-        instance: "/data/v1/things/missing/latest",
-        code: "THING_NOT_FOUND",
-        thingName: "missing",
-      });
-      const crash = await fetch(`${base}/data/v1/things/crash/latest`);
-      expect(crash.status).toBe(500);
-      expect(JSON.stringify(await problem(crash))).not.toContain("hunter2");
-      expect(await problem(await fetch(`${base}/data/v1/things/%E0%A4%A/latest`))).toMatchObject({
-        status: 400,
-        code: "INVALID_REQUEST",
-      });
+  it("answer every failure as problem+json: bad parameters, guard refusals with their headers, service errors, crashes, undecodable paths", async () => {
+    expect(await problem(await fetch(`${base}/data/v1/things/${"x".repeat(30)}/latest`))).toMatchObject({
+      status: 400,
+      code: "INVALID_PARAMETER",
+      parameter: "name",
     });
+    expect(await problem(await fetch(`${base}/data/v1/things/a/latest?size=-1`))).toMatchObject({
+      status: 400,
+      code: "INVALID_PARAMETER",
+      parameter: "size",
+    });
+    const limited = await fetch(`${base}/data/v1/things/a/latest`, { headers: { authorization: "Bearer spent" } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("3");
+    expect(await problem(limited)).toMatchObject({ code: "RATE_LIMITED", instance: "/data/v1/things/a/latest" });
+    expect(await problem(await fetch(`${base}/data/v1/things/missing/latest?size=1`))).toEqual({
+      type: "https://api.example/problems/thing-not-found",
+      title: "Not Found",
+      status: 404,
+      detail: "no such thing",
+      instance: "/data/v1/things/missing/latest",
+      code: "THING_NOT_FOUND",
+      thingName: "missing",
+    });
+    const crash = await fetch(`${base}/data/v1/things/crash/latest`);
+    expect(crash.status).toBe(500);
+    expect(JSON.stringify(await problem(crash))).not.toContain("hunter2");
+    expect(await problem(await fetch(`${base}/data/v1/things/%E0%A4%A/latest`))).toMatchObject({
+      status: 400,
+      code: "INVALID_REQUEST",
+    });
+  });
 
-    it("leave other methods to express: 405 with Allow", async () => {
-      const wrongMethod = await fetch(`${base}/data/v1/things/a/latest`, { method: "POST" });
-      expect(wrongMethod.status).toBe(405);
-      expect(wrongMethod.headers.get("allow")).toBe("GET, HEAD");
-    });
+  it("leave other methods to express: 405 with Allow", async () => {
+    const wrongMethod = await fetch(`${base}/data/v1/things/a/latest`, { method: "POST" });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("GET, HEAD");
+  });
 
-    it("count and time every request by its route template", async () => {
-      await fetch(`${base}/data/v1/things/counted/latest`);
-      const durations = await registry.getSingleMetric("http_request_duration_seconds")!.get();
-      const count = durations.values.find(
-        (value) =>
-          value.metricName === "http_request_duration_seconds_count" &&
-          value.labels.route === "/data/v1/things/:name/latest" &&
-          value.labels.status === "200",
-      );
-      expect(count?.value).toBeGreaterThan(0);
-    });
+  it("count and time every request by its route template", async () => {
+    await fetch(`${base}/data/v1/things/counted/latest`);
+    const durations = await registry.getSingleMetric("http_request_duration_seconds")!.get();
+    const count = durations.values.find(
+      (value) =>
+        value.metricName === "http_request_duration_seconds_count" &&
+        value.labels.route === "/data/v1/things/:name/latest" &&
+        value.labels.status === "200",
+    );
+    expect(count?.value).toBeGreaterThan(0);
   });
 });

@@ -310,9 +310,10 @@ async function recordedAcceptances(): Promise<TermsAccepted[]> {
   return events;
 }
 
-describe("tc service", () => {
-  const alice = newAccount();
+// Shared across the tests, which run in order: alice accepts in the rebuild test and later ones read her status.
+const alice = newAccount();
 
+describe("tc service: nonces and acceptance", () => {
   it("issues a nonce bound to the wallet with exactly the SIWE fields it will accept", async () => {
     const before = Date.now();
     const offer = await issueNonce(alice);
@@ -380,7 +381,9 @@ describe("tc service", () => {
     });
     expect(Date.parse(recorded!.expirationTime) - Date.parse(recorded!.issuedAt)).toBe(5 * 60_000);
   });
+});
 
+describe("tc service: message checks", () => {
   it("refuses each kind of bad message with its own code, without burning the nonce", async () => {
     const carol = newAccount();
     const offer = await issueNonce(carol);
@@ -439,7 +442,9 @@ describe("tc service", () => {
     const again = messageFor(offer, carol);
     expect((await accept(again, await carol.signMessage({ message: again }))).walletAddress).toBe(carol.address);
   });
+});
 
+describe("tc service: single-use nonces", () => {
   it("uses a nonce once, for its own wallet only, and burns it even when the signature fails", async () => {
     const dave = newAccount();
     const erin = newAccount();
@@ -507,7 +512,9 @@ describe("tc service", () => {
     expect(outcomes.filter((outcome) => outcome === "NONCE_INVALID_OR_USED")).toHaveLength(49);
     expect((await recordedAcceptances()).filter((event) => event.walletAddress === grace.address)).toHaveLength(1);
   });
+});
 
+describe("tc service: chain outages, projection rebuild and version raise", () => {
   it("accepts an EOA offline while a chain's RPC is away, and answers UNAVAILABLE where the chain must be asked", async () => {
     const heidi = newAccount();
     expect((await acceptAs(heidi, v3, { chainId: DEAD_CHAIN })).acceptedVersion).toBe(3);
@@ -585,119 +592,119 @@ describe("tc service", () => {
     expect(await gateOf(ivan.address, v4)).toEqual({ allowed: true, acceptedVersion: 4, currentTcVersion: 4 });
     await v4.stop();
   });
+});
 
-  describe("contract wallets", () => {
-    const owner = newAccount();
-    let context: Awaited<ReturnType<typeof deployer>>;
-    let factory: Address;
-    let deployed: Address;
+describe("tc service: contract wallets", () => {
+  const owner = newAccount();
+  let context: Awaited<ReturnType<typeof deployer>>;
+  let factory: Address;
+  let deployed: Address;
 
-    beforeAll(async () => {
-      context = await deployer();
-      factory = await deployContract(context, { abi: erc6492WalletFactoryAbi, bytecode: erc6492WalletFactoryBytecode });
-      deployed = await context.publicClient.readContract({
-        address: factory,
-        abi: erc6492WalletFactoryAbi,
-        functionName: "getAddress",
-        args: [owner.address, keccak256(toHex("deployed"))],
-      });
-      const hash = await context.walletClient.writeContract({
-        address: factory,
-        abi: erc6492WalletFactoryAbi,
-        functionName: "deploy",
-        args: [owner.address, keccak256(toHex("deployed"))],
-      });
-      await context.publicClient.waitForTransactionReceipt({ hash });
-      expect(await context.publicClient.getCode({ address: deployed })).not.toBe(undefined);
-      expect(
-        await context.publicClient.readContract({ address: deployed, abi: erc1271WalletAbi, functionName: "owner" }),
-      ).toBe(owner.address);
+  beforeAll(async () => {
+    context = await deployer();
+    factory = await deployContract(context, { abi: erc6492WalletFactoryAbi, bytecode: erc6492WalletFactoryBytecode });
+    deployed = await context.publicClient.readContract({
+      address: factory,
+      abi: erc6492WalletFactoryAbi,
+      functionName: "getAddress",
+      args: [owner.address, keccak256(toHex("deployed"))],
     });
-
-    /** A message naming the wallet, signed by its owner (the wallet's ERC-1271 signature). */
-    async function ownerSigned(wallet: Address, chainId: number, signer: PrivateKeyAccount = owner) {
-      const offer = await issueNonce({ address: wallet });
-      const message = createSiweMessage({
-        address: wallet,
-        chainId,
-        domain: offer.domain,
-        uri: offer.uri,
-        version: "1",
-        nonce: offer.nonce,
-        statement: offer.statement,
-        resources: [offer.resource],
-        issuedAt: new Date(),
-        expirationTime: new Date(Date.now() + 5 * 60_000),
-      });
-      return { message, signature: await signer.signMessage({ message }) };
-    }
-
-    it("accepts a deployed ERC-1271 wallet's signature and refuses one its owner did not make", async () => {
-      const { message, signature } = await ownerSigned(deployed, LIVE_CHAIN);
-      expect(await accept(message, signature)).toMatchObject({ walletAddress: deployed, acceptedVersion: 3 });
-      expect(await gateOf(deployed)).toEqual({ allowed: true, acceptedVersion: 3, currentTcVersion: 3 });
-      const recorded = (await recordedAcceptances()).find((event) => event.walletAddress === deployed);
-      expect(recorded?.signatureKind).toBe(SignatureKind.SIGNATURE_KIND_ERC1271);
-
-      const forged = await ownerSigned(deployed, LIVE_CHAIN, newAccount());
-      expect(await refusal(accept(forged.message, forged.signature))).toEqual(refused("SIWE_SIGNATURE_INVALID"));
+    const hash = await context.walletClient.writeContract({
+      address: factory,
+      abi: erc6492WalletFactoryAbi,
+      functionName: "deploy",
+      args: [owner.address, keccak256(toHex("deployed"))],
     });
-
-    it("accepts a counterfactual ERC-6492 signature of a wallet not deployed yet, without deploying it", async () => {
-      const salt = keccak256(toHex("counterfactual"));
-      const wallet = await context.publicClient.readContract({
-        address: factory,
-        abi: erc6492WalletFactoryAbi,
-        functionName: "getAddress",
-        args: [owner.address, salt],
-      });
-      expect(await context.publicClient.getCode({ address: wallet })).toBeUndefined();
-      const { message, signature: ownerSignature } = await ownerSigned(wallet, LIVE_CHAIN);
-      const signature = serializeErc6492Signature({
-        address: factory,
-        data: encodeFunctionData({ abi: erc6492WalletFactoryAbi, functionName: "deploy", args: [owner.address, salt] }),
-        signature: ownerSignature,
-      });
-      expect(await accept(message, signature)).toMatchObject({ walletAddress: wallet, acceptedVersion: 3 });
-      expect((await statusOf(wallet)).accepted).toBe(true);
-      expect(await context.publicClient.getCode({ address: wallet })).toBeUndefined();
-      const recorded = (await recordedAcceptances()).find((event) => event.walletAddress === wallet);
-      expect(recorded).toMatchObject({ signatureKind: SignatureKind.SIGNATURE_KIND_ERC6492, signature });
-
-      // The wrapper does not make another key's signature valid.
-      const forged = await ownerSigned(wallet, LIVE_CHAIN, newAccount());
-      const wrappedForgery = serializeErc6492Signature({
-        address: factory,
-        data: encodeFunctionData({ abi: erc6492WalletFactoryAbi, functionName: "deploy", args: [owner.address, salt] }),
-        signature: forged.signature,
-      });
-      expect(await refusal(accept(forged.message, wrappedForgery))).toEqual(refused("SIWE_SIGNATURE_INVALID"));
-    });
-
-    it("answers UNAVAILABLE, not SIWE_SIGNATURE_INVALID, when the RPC fails while checking a contract wallet", async () => {
-      try {
-        // The RPC refuses everything: whether the address holds code is unknown.
-        proxyMode = "down";
-        const first = await ownerSigned(deployed, PROXIED_CHAIN);
-        expect(await refusal(accept(first.message, first.signature))).toEqual(
-          refused("UNAVAILABLE", status.UNAVAILABLE),
-        );
-
-        // The code is found, but the ERC-1271 call fails: viem alone would call that "invalid".
-        proxyMode = "fail-eth_call";
-        const second = await ownerSigned(deployed, PROXIED_CHAIN);
-        expect(await refusal(accept(second.message, second.signature))).toEqual(
-          refused("UNAVAILABLE", status.UNAVAILABLE),
-        );
-      } finally {
-        proxyMode = "up";
-      }
-      // Back up: the next attempt (with a new nonce) goes through.
-      const third = await ownerSigned(deployed, PROXIED_CHAIN);
-      expect((await accept(third.message, third.signature)).walletAddress).toBe(deployed);
-    });
+    await context.publicClient.waitForTransactionReceipt({ hash });
+    expect(await context.publicClient.getCode({ address: deployed })).not.toBe(undefined);
+    expect(
+      await context.publicClient.readContract({ address: deployed, abi: erc1271WalletAbi, functionName: "owner" }),
+    ).toBe(owner.address);
   });
 
+  /** A message naming the wallet, signed by its owner (the wallet's ERC-1271 signature). */
+  async function ownerSigned(wallet: Address, chainId: number, signer: PrivateKeyAccount = owner) {
+    const offer = await issueNonce({ address: wallet });
+    const message = createSiweMessage({
+      address: wallet,
+      chainId,
+      domain: offer.domain,
+      uri: offer.uri,
+      version: "1",
+      nonce: offer.nonce,
+      statement: offer.statement,
+      resources: [offer.resource],
+      issuedAt: new Date(),
+      expirationTime: new Date(Date.now() + 5 * 60_000),
+    });
+    return { message, signature: await signer.signMessage({ message }) };
+  }
+
+  it("accepts a deployed ERC-1271 wallet's signature and refuses one its owner did not make", async () => {
+    const { message, signature } = await ownerSigned(deployed, LIVE_CHAIN);
+    expect(await accept(message, signature)).toMatchObject({ walletAddress: deployed, acceptedVersion: 3 });
+    expect(await gateOf(deployed)).toEqual({ allowed: true, acceptedVersion: 3, currentTcVersion: 3 });
+    const recorded = (await recordedAcceptances()).find((event) => event.walletAddress === deployed);
+    expect(recorded?.signatureKind).toBe(SignatureKind.SIGNATURE_KIND_ERC1271);
+
+    const forged = await ownerSigned(deployed, LIVE_CHAIN, newAccount());
+    expect(await refusal(accept(forged.message, forged.signature))).toEqual(refused("SIWE_SIGNATURE_INVALID"));
+  });
+
+  it("accepts a counterfactual ERC-6492 signature of a wallet not deployed yet, without deploying it", async () => {
+    const salt = keccak256(toHex("counterfactual"));
+    const wallet = await context.publicClient.readContract({
+      address: factory,
+      abi: erc6492WalletFactoryAbi,
+      functionName: "getAddress",
+      args: [owner.address, salt],
+    });
+    expect(await context.publicClient.getCode({ address: wallet })).toBeUndefined();
+    const { message, signature: ownerSignature } = await ownerSigned(wallet, LIVE_CHAIN);
+    const signature = serializeErc6492Signature({
+      address: factory,
+      data: encodeFunctionData({ abi: erc6492WalletFactoryAbi, functionName: "deploy", args: [owner.address, salt] }),
+      signature: ownerSignature,
+    });
+    expect(await accept(message, signature)).toMatchObject({ walletAddress: wallet, acceptedVersion: 3 });
+    expect((await statusOf(wallet)).accepted).toBe(true);
+    expect(await context.publicClient.getCode({ address: wallet })).toBeUndefined();
+    const recorded = (await recordedAcceptances()).find((event) => event.walletAddress === wallet);
+    expect(recorded).toMatchObject({ signatureKind: SignatureKind.SIGNATURE_KIND_ERC6492, signature });
+
+    // The wrapper does not make another key's signature valid.
+    const forged = await ownerSigned(wallet, LIVE_CHAIN, newAccount());
+    const wrappedForgery = serializeErc6492Signature({
+      address: factory,
+      data: encodeFunctionData({ abi: erc6492WalletFactoryAbi, functionName: "deploy", args: [owner.address, salt] }),
+      signature: forged.signature,
+    });
+    expect(await refusal(accept(forged.message, wrappedForgery))).toEqual(refused("SIWE_SIGNATURE_INVALID"));
+  });
+
+  it("answers UNAVAILABLE, not SIWE_SIGNATURE_INVALID, when the RPC fails while checking a contract wallet", async () => {
+    try {
+      // The RPC refuses everything: whether the address holds code is unknown.
+      proxyMode = "down";
+      const first = await ownerSigned(deployed, PROXIED_CHAIN);
+      expect(await refusal(accept(first.message, first.signature))).toEqual(refused("UNAVAILABLE", status.UNAVAILABLE));
+
+      // The code is found, but the ERC-1271 call fails: viem alone would call that "invalid".
+      proxyMode = "fail-eth_call";
+      const second = await ownerSigned(deployed, PROXIED_CHAIN);
+      expect(await refusal(accept(second.message, second.signature))).toEqual(
+        refused("UNAVAILABLE", status.UNAVAILABLE),
+      );
+    } finally {
+      proxyMode = "up";
+    }
+    // Back up: the next attempt (with a new nonce) goes through.
+    const third = await ownerSigned(deployed, PROXIED_CHAIN);
+    expect((await accept(third.message, third.signature)).walletAddress).toBe(deployed);
+  });
+});
+
+describe("tc service: Kafka and Redis away, and the logs", () => {
   it("starts without Kafka and Redis, reports not ready, and answers UNAVAILABLE", async () => {
     const away = await startInstance(
       { KAFKA_BROKERS: `127.0.0.1:${await freePort()}`, REDIS_URL: `redis://127.0.0.1:${await freePort()}` },

@@ -104,7 +104,7 @@ afterAll(async () => {
 
 const route = { scope: "data:read", cost: 1 };
 
-describe("access guard", () => {
+describe("access guard: authentication", () => {
   it("admits a valid token and reports the remaining budget", async () => {
     const admission = await guard()(request(`Bearer ${await token()}`), route);
     expect(admission.keyId).toBe(keyId);
@@ -196,7 +196,9 @@ describe("access guard", () => {
   it("accepts a token expired within the clock leeway", async () => {
     await expect(guard()(request(`Bearer ${await token({ expiresIn: -5 })}`), route)).resolves.toMatchObject({ keyId });
   });
+});
 
+describe("access guard: key registry", () => {
   it("refuses a token of a revoked key, and of a key whose secret was rotated since", async () => {
     const valid = `Bearer ${await token()}`;
     const check = guard();
@@ -218,7 +220,9 @@ describe("access guard", () => {
     await redis.set("auth:registry", "complete");
     expect((await rejection(guard()(request(valid), route))).code).toBe("INVALID_TOKEN");
   });
+});
 
+describe("access guard: scopes and rate limits", () => {
   it("answers 403 for a missing scope without spending budget", async () => {
     const valid = `Bearer ${await token()}`;
     const problem = await rejection(guard()(request(valid), { scope: "intents:write", cost: 1 }));

@@ -324,7 +324,7 @@ describe("Quote", () => {
   });
 });
 
-describe("Preflight", () => {
+describe("Preflight: a passing order", () => {
   it("passes every check for a funded, approved user with the quote's order, which then opens with that orderId", async () => {
     const quoted = await quote(quoteDeps, usdcQuote());
     const answer = await preflight(preflightDeps, { userAddress: funded.address, quoteId: quoted.quoteId });
@@ -387,7 +387,9 @@ describe("Preflight", () => {
     });
     expect(checkOf(again, "QUOTE_NOT_EXPIRED").status).toBe(CheckStatus.CHECK_STATUS_SKIPPED);
   });
+});
 
+describe("Preflight: route, amount, fee, balance and allowance checks", () => {
   it("fails ROUTE_SUPPORTED for a route the settler would accept but no filler serves", async () => {
     const order = {
       ...orderOf(await quote(quoteDeps, usdcQuote())),
@@ -452,7 +454,9 @@ describe("Preflight", () => {
     expect(checkOf(answer, "BALANCE").status).toBe(CheckStatus.CHECK_STATUS_PASS);
     expect(checkOf(answer, "SIMULATION").message).toContain("ERC20InsufficientAllowance");
   });
+});
 
+describe("Preflight: quote, deadline and gas checks, native-coin orders and malformed requests", () => {
   it("fails QUOTE_NOT_EXPIRED after validUntil and for an unknown quote, and matches the order to its quote", async () => {
     const quoted = await quote(quoteDeps, usdcQuote());
     const later = { ...preflightDeps, now: () => new Date(new Date(quoted.validUntil).getTime() + 1_000) };
@@ -579,29 +583,31 @@ async function countingRpc(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, methods, server };
 }
 
-describe("User-triggered chain reads (abuse limits)", () => {
-  const servers: Server[] = [];
-  afterAll(async () => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
+/** The counting RPC servers the abuse-limit tests start, closed after the last of them. */
+const countingServers: Server[] = [];
 
-  /** The test chains with every RPC URL behind a counter: rpcUrl (what ingestion uses) and preflightRpcUrl. */
-  async function countedChains() {
-    const counters = new Map<number, { ingestion: string[]; user: string[] }>();
-    const chainsConfig = chainConfigSchema.parse({
-      ...config,
-      chains: await Promise.all(
-        config.chains.map(async (chain) => {
-          const [ingestion, user] = await Promise.all([countingRpc(chain.rpcUrl), countingRpc(chain.rpcUrl)]);
-          servers.push(ingestion.server, user.server);
-          counters.set(chain.chainId, { ingestion: ingestion.methods, user: user.methods });
-          return { ...chain, rpcUrl: ingestion.url, preflightRpcUrl: user.url };
-        }),
-      ),
-    });
-    const counted = createIntentChains(chainsConfig);
-    const count = () =>
-      [...counters.values()].reduce((sum, entry) => sum + entry.user.length + entry.ingestion.length, 0);
-    return { chains: counted, counters, count };
-  }
+/** The test chains with every RPC URL behind a counter: rpcUrl (what ingestion uses) and preflightRpcUrl. */
+async function countedChains() {
+  const counters = new Map<number, { ingestion: string[]; user: string[] }>();
+  const chainsConfig = chainConfigSchema.parse({
+    ...config,
+    chains: await Promise.all(
+      config.chains.map(async (chain) => {
+        const [ingestion, user] = await Promise.all([countingRpc(chain.rpcUrl), countingRpc(chain.rpcUrl)]);
+        countingServers.push(ingestion.server, user.server);
+        counters.set(chain.chainId, { ingestion: ingestion.methods, user: user.methods });
+        return { ...chain, rpcUrl: ingestion.url, preflightRpcUrl: user.url };
+      }),
+    ),
+  });
+  const counted = createIntentChains(chainsConfig);
+  const count = () =>
+    [...counters.values()].reduce((sum, entry) => sum + entry.user.length + entry.ingestion.length, 0);
+  return { chains: counted, counters, count };
+}
+
+describe("User-triggered chain reads (abuse limits)", () => {
+  afterAll(async () => Promise.all(countingServers.map((server) => new Promise((resolve) => server.close(resolve)))));
 
   it("refuses an order whose token no configured route names with 400 UNSUPPORTED_ROUTE, before any RPC request", async () => {
     const { chains: counted, count } = await countedChains();
@@ -641,7 +647,7 @@ describe("User-triggered chain reads (abuse limits)", () => {
 
     // A node answering 503 to everything, with the chains file's 3 retries: asked twice (one retry), then 503 to the user.
     const busy = await countingRpc("", 503);
-    servers.push(busy.server);
+    countingServers.push(busy.server);
     const flaky = createIntentChains(
       chainConfigSchema.parse({
         ...config,
@@ -664,75 +670,78 @@ describe("User-triggered chain reads (abuse limits)", () => {
     ).toBe("UNAVAILABLE");
   });
 
-  describe("notifications", () => {
-    const published: OutgoingRecord[] = [];
-    const hints: unknown[] = [];
-    const tc = {
-      checkGate: (
-        _request: unknown,
-        _metadata: unknown,
-        _options: unknown,
-        callback: (error: null, response: { allowed: boolean; currentTcVersion: number }) => void,
-      ) => callback(null, { allowed: true, currentTcVersion: 1 }),
-    } as unknown as TcServiceClient;
-    const publisher = {
-      publish: async (records: readonly OutgoingRecord[]) => (published.push(...records), []),
-      connected: () => true,
-      close: async () => undefined,
-    } as unknown as LazyPublisher;
-    const signals: Signals = {
-      publish: (_subject, payload) => (hints.push(payload), true),
-      subscribe: () => () => undefined,
-      ready: async () => true,
-      close: async () => undefined,
-    };
-    const notifyDeps = (chainsForReads: IntentChains): NotifyDependencies => ({
-      tc,
-      redis,
-      publisher,
-      signals,
-      originChainIds: new Set([String(ORIGIN), String(DESTINATION)]),
-      chains: chainsForReads,
-    });
-    const notifyAs = (deps: NotifyDependencies, userAddress: string, txHash: string) =>
-      notify(deps, { userAddress, originChainId: String(ORIGIN), txHash }, "key-1", Date.now() + 5_000);
-
-    it("looks a notified hash up once: an unknown one is refused with 404 TRANSACTION_NOT_FOUND and publishes nothing", async () => {
-      const { chains: counted, counters } = await countedChains();
-      const deps = notifyDeps(counted);
-      const unknown = `0x${"5a".repeat(32)}`;
-      const refused = await notifyAs(deps, funded.address, unknown).catch((error: unknown) => error);
-      expect(refused).toMatchObject({ code: "TRANSACTION_NOT_FOUND", httpStatus: 404 });
-      expect(counters.get(ORIGIN)!.user).toEqual(["eth_getTransactionByHash"]);
-      expect(counters.get(ORIGIN)!.ingestion).toEqual([]);
-      expect(published).toEqual([]);
-      expect(hints).toEqual([]);
-    });
-
-    it("publishes a known transaction once for its sender, refuses another wallet's claim (403 TX_SENDER_MISMATCH), and answers repeats without the chain", async () => {
-      const { chains: counted, counters } = await countedChains();
-      const deps = notifyDeps(counted);
-      const txHash = await send(funded, {
-        address: usdc,
-        abi: testTokenAbi,
-        functionName: "approve",
-        args: [settler, maxUint256],
-      });
-      const squat = await notifyAs(deps, broke.address, txHash).catch((error: unknown) => error);
-      expect(squat).toMatchObject({ code: "TX_SENDER_MISMATCH", httpStatus: 403 });
-      expect(published).toEqual([]);
-      // The squatter's attempt does not block the sender.
-      expect(await notifyAs(deps, funded.address, txHash)).toMatchObject({
-        created: true,
-        txHash: txHash.toLowerCase(),
-      });
-      expect(published.map((record) => record.eventType)).toEqual(["IntentNotified"]);
-      expect(hints).toEqual([{ chainId: String(ORIGIN), txHash: txHash.toLowerCase(), apiKeyId: "key-1" }]);
-      const lookups = counters.get(ORIGIN)!.user.length;
-      expect(lookups).toBe(2);
-      expect(await notifyAs(deps, funded.address, txHash)).toMatchObject({ created: false });
-      expect(counters.get(ORIGIN)!.user.length).toBe(lookups);
-      expect(published).toHaveLength(1);
-    });
-  });
+  describe("notifications", notificationTests);
 });
+
+/** The "notifications" tests of "User-triggered chain reads": notify looks a transaction up on the user's RPC, once. */
+function notificationTests() {
+  const published: OutgoingRecord[] = [];
+  const hints: unknown[] = [];
+  const tc = {
+    checkGate: (
+      _request: unknown,
+      _metadata: unknown,
+      _options: unknown,
+      callback: (error: null, response: { allowed: boolean; currentTcVersion: number }) => void,
+    ) => callback(null, { allowed: true, currentTcVersion: 1 }),
+  } as unknown as TcServiceClient;
+  const publisher = {
+    publish: async (records: readonly OutgoingRecord[]) => (published.push(...records), []),
+    connected: () => true,
+    close: async () => undefined,
+  } as unknown as LazyPublisher;
+  const signals: Signals = {
+    publish: (_subject, payload) => (hints.push(payload), true),
+    subscribe: () => () => undefined,
+    ready: async () => true,
+    close: async () => undefined,
+  };
+  const notifyDeps = (chainsForReads: IntentChains): NotifyDependencies => ({
+    tc,
+    redis,
+    publisher,
+    signals,
+    originChainIds: new Set([String(ORIGIN), String(DESTINATION)]),
+    chains: chainsForReads,
+  });
+  const notifyAs = (deps: NotifyDependencies, userAddress: string, txHash: string) =>
+    notify(deps, { userAddress, originChainId: String(ORIGIN), txHash }, "key-1", Date.now() + 5_000);
+
+  it("looks a notified hash up once: an unknown one is refused with 404 TRANSACTION_NOT_FOUND and publishes nothing", async () => {
+    const { chains: counted, counters } = await countedChains();
+    const deps = notifyDeps(counted);
+    const unknown = `0x${"5a".repeat(32)}`;
+    const refused = await notifyAs(deps, funded.address, unknown).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "TRANSACTION_NOT_FOUND", httpStatus: 404 });
+    expect(counters.get(ORIGIN)!.user).toEqual(["eth_getTransactionByHash"]);
+    expect(counters.get(ORIGIN)!.ingestion).toEqual([]);
+    expect(published).toEqual([]);
+    expect(hints).toEqual([]);
+  });
+
+  it("publishes a known transaction once for its sender, refuses another wallet's claim (403 TX_SENDER_MISMATCH), and answers repeats without the chain", async () => {
+    const { chains: counted, counters } = await countedChains();
+    const deps = notifyDeps(counted);
+    const txHash = await send(funded, {
+      address: usdc,
+      abi: testTokenAbi,
+      functionName: "approve",
+      args: [settler, maxUint256],
+    });
+    const squat = await notifyAs(deps, broke.address, txHash).catch((error: unknown) => error);
+    expect(squat).toMatchObject({ code: "TX_SENDER_MISMATCH", httpStatus: 403 });
+    expect(published).toEqual([]);
+    // The squatter's attempt does not block the sender.
+    expect(await notifyAs(deps, funded.address, txHash)).toMatchObject({
+      created: true,
+      txHash: txHash.toLowerCase(),
+    });
+    expect(published.map((record) => record.eventType)).toEqual(["IntentNotified"]);
+    expect(hints).toEqual([{ chainId: String(ORIGIN), txHash: txHash.toLowerCase(), apiKeyId: "key-1" }]);
+    const lookups = counters.get(ORIGIN)!.user.length;
+    expect(lookups).toBe(2);
+    expect(await notifyAs(deps, funded.address, txHash)).toMatchObject({ created: false });
+    expect(counters.get(ORIGIN)!.user.length).toBe(lookups);
+    expect(published).toHaveLength(1);
+  });
+}

@@ -230,7 +230,7 @@ async function problem(path: string, status: number) {
 
 const asked = (method: string) => seen.get(method)!.request as Record<string, any>;
 
-describe("Data API routes: answers", () => {
+describe("Data API routes: account answers", () => {
   it("balance/latest renders the backend's answer and asks with the parsed valuation and netuids", async () => {
     const body = await ok(`/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=spot&netuid=0,64&unknown=1`);
     expect(body._links.self).toEqual({
@@ -327,7 +327,9 @@ describe("Data API routes: answers", () => {
     expect(pages).toBe(5);
     expect(ids).toEqual(ledger.map((transaction) => transaction.id));
   });
+});
 
+describe("Data API routes: market and subnet answers", () => {
   it("coin price latest and history", async () => {
     const latest = await ok("/data/v1/coin/price/latest?vs=usd");
     expect(latest).toMatchObject({ symbol: "TAO", vs: "usd", price: "322.12", source: { provider: "chainlink" } });
