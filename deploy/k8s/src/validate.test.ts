@@ -190,22 +190,321 @@ test("the base alone is not deployable: its external ranges are placeholders the
   ]);
 });
 
-describe("the checks bite", () => {
-  type Mutation = (manifests: Manifest[]) => void;
-  const deployment = (manifests: Manifest[], name: string) => find(manifests, "Deployment", name);
-  const container = (manifests: Manifest[], name: string) =>
-    deployment(manifests, name).spec.template.spec.containers[0];
-  const schemaProblems = (mutate: Mutation) => {
-    const manifests = clone("dev");
-    mutate(manifests);
-    return validateManifests(manifests, schema).schema;
-  };
-  const ruleProblems = (mutate: Mutation, overlay: OverlayName = "dev"): RuleProblem[] => {
-    const manifests = clone(overlay);
-    mutate(manifests);
-    return checkRules(manifests, PROJECT_RULES);
-  };
+// The checks bite: mutations of a rendered overlay and the problems they must raise.
+type Mutation = (manifests: Manifest[]) => void;
+const deployment = (manifests: Manifest[], name: string) => find(manifests, "Deployment", name);
+const container = (manifests: Manifest[], name: string) => deployment(manifests, name).spec.template.spec.containers[0];
+const schemaProblems = (mutate: Mutation) => {
+  const manifests = clone("dev");
+  mutate(manifests);
+  return validateManifests(manifests, schema).schema;
+};
+const ruleProblems = (mutate: Mutation, overlay: OverlayName = "dev"): RuleProblem[] => {
+  const manifests = clone(overlay);
+  mutate(manifests);
+  return checkRules(manifests, PROJECT_RULES);
+};
 
+/** Each case: a mutation of a rendered overlay (dev unless named) and the rule problem it must raise. */
+const RULE_CASES: Array<[string, Mutation, RegExp, OverlayName?]> = [
+  [
+    "a Deployment without a readiness probe",
+    (m) => void delete container(m, "data-query-subnets").readinessProbe,
+    /\[probes\] Deployment\/data-query-subnets container data-query: has no readinessProbe/,
+  ],
+  [
+    "a liveness probe on gRPC health",
+    (m) => void (container(m, "auth").livenessProbe = { grpc: { port: 50051 } }),
+    /livenessProbe must not use gRPC health/,
+  ],
+  [
+    "a backend readiness probe that is not gRPC health",
+    (m) => void (container(m, "tc").readinessProbe = { httpGet: { path: "/readyz", port: "metrics" } }),
+    /tc container tc: readinessProbe must be the gRPC health check/,
+  ],
+  [
+    "a container without a memory limit",
+    (m) => void delete container(m, "gateway").resources.limits.memory,
+    /\[resources\] Deployment\/gateway container gateway: has no memory limit/,
+  ],
+  [
+    "a container without a preStop hook",
+    (m) => void delete container(m, "projector-market").lifecycle,
+    /projector-market container projector: has no preStop hook/,
+  ],
+  [
+    "a grace period shorter than the drain",
+    (m) => void (deployment(m, "auth").spec.template.spec.terminationGracePeriodSeconds = 10),
+    /terminationGracePeriodSeconds 10 < preStop 5 s/,
+  ],
+  [
+    "a container that may run as root",
+    (m) => {
+      delete container(m, "tc").securityContext.runAsNonRoot;
+      delete deployment(m, "tc").spec.template.spec.securityContext.runAsNonRoot;
+    },
+    /tc container tc: must run with runAsNonRoot: true/,
+  ],
+  [
+    "a writable root filesystem",
+    (m) => void (container(m, "gateway").securityContext.readOnlyRootFilesystem = false),
+    /gateway: must set readOnlyRootFilesystem: true/,
+  ],
+  [
+    "an image tagged latest",
+    (m) => void (container(m, "auth").image = "registry.example/platform/auth:latest"),
+    /\[images\].*uses the tag latest/,
+  ],
+  [
+    "an image without a tag",
+    (m) => void (container(m, "auth").image = "registry.example:5000/platform/auth"),
+    /\[images\].*has no tag or digest/,
+  ],
+  [
+    "a Service whose selector matches no pods",
+    (m) => void (find(m, "Service", "tc").spec.selector = { "app.kubernetes.io/name": "t-c" }),
+    /\[services\] Service\/tc: selector matches no Deployment's pod labels/,
+  ],
+  [
+    "a gRPC Service with a cluster IP",
+    (m) => void delete find(m, "Service", "auth").spec.clusterIP,
+    /Service\/auth: serves gRPC and must be headless/,
+  ],
+  [
+    "an HPA whose target does not exist",
+    (m) => void (find(m, "HorizontalPodAutoscaler", "tc").spec.scaleTargetRef.name = "tcx"),
+    /HorizontalPodAutoscaler\/tc: scaleTargetRef Deployment\/tcx does not exist/,
+  ],
+  [
+    "a Deployment without a PDB",
+    (m) => void m.splice(m.indexOf(find(m, "PodDisruptionBudget", "auth")), 1),
+    /\[disruption\] Deployment\/auth: must be selected by exactly one PodDisruptionBudget \(found 0\)/,
+  ],
+  [
+    "a PDB that blocks drains",
+    (m) => {
+      const spec = find(m, "PodDisruptionBudget", "gateway").spec;
+      delete spec.maxUnavailable;
+      spec.minAvailable = "100%";
+    },
+    /PodDisruptionBudget\/gateway: allows no eviction/,
+  ],
+  [
+    "a second native ingestor replica",
+    (m) => void (deployment(m, "chain-ingestor-native").spec.replicas = 2),
+    /chain-ingestor-native: is a singleton: replicas must be exactly 1/,
+  ],
+  [
+    "an ingestor rolled out with RollingUpdate",
+    (m) => void (deployment(m, "chain-ingestor-intents").spec.strategy = { type: "RollingUpdate" }),
+    /chain-ingestor-intents: is a singleton: strategy must be Recreate/,
+  ],
+  [
+    "an autoscaled ingestor",
+    (m) => {
+      const hpa = structuredClone(find(m, "HorizontalPodAutoscaler", "tc"));
+      hpa.metadata.name = "chain-ingestor-native";
+      hpa.spec.scaleTargetRef.name = "chain-ingestor-native";
+      m.push(hpa);
+    },
+    /chain-ingestor-native: is a singleton and must have no HPA/,
+  ],
+  [
+    "an ingestor source in two Deployments",
+    (m) => {
+      (container(m, "chain-ingestor-native").env as Array<{ name: string; value?: string }>).find(
+        (v) => v.name === "INGEST_SOURCES",
+      )!.value = "native,intents";
+    },
+    /INGEST_SOURCES=intents: must run in exactly one Deployment \(found 2: chain-ingestor-intents, chain-ingestor-native\)/,
+  ],
+  [
+    "an ingestor without INGEST_SOURCES (runs every source)",
+    (m) => {
+      const env = container(m, "chain-ingestor-intents").env as Array<{ name: string }>;
+      env.splice(
+        env.findIndex((v) => v.name === "INGEST_SOURCES"),
+        1,
+      );
+    },
+    /INGEST_SOURCES=native: must run in exactly one Deployment \(found 2/,
+  ],
+  [
+    "an ingestor source nobody runs",
+    (m) => void m.splice(m.indexOf(deployment(m, "chain-ingestor-native")), 1),
+    /INGEST_SOURCES=native: must run in exactly one Deployment \(found 0\)/,
+  ],
+  [
+    "an unknown ingestor source",
+    (m) => {
+      (container(m, "chain-ingestor-native").env as Array<{ name: string; value?: string }>).find(
+        (v) => v.name === "INGEST_SOURCES",
+      )!.value = "native,blocks";
+    },
+    /chain-ingestor-native: INGEST_SOURCES lists blocks, which is none of intents, native/,
+  ],
+  [
+    "an autoscaled Deployment that pins replicas",
+    (m) => void (deployment(m, "gateway").spec.replicas = 3),
+    /gateway: is autoscaled: leave spec.replicas to the HPA/,
+  ],
+  [
+    "a Secret with data",
+    (m) =>
+      void m.push({
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: "auth-pepper" },
+        data: { pepper: "c2VjcmV0" },
+      }),
+    /\[secrets\] Secret\/auth-pepper: Secret with data/,
+  ],
+  [
+    "a ConfigMap holding a PEM block",
+    (m) => {
+      find(m, "ConfigMap", ofKind(m, "ConfigMap")[0]!.metadata.name).data!.SIGNING =
+        "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEI\n-----END PRIVATE KEY-----";
+    },
+    /value of SIGNING contains a PEM block/,
+  ],
+  [
+    "a ConfigMap key named like a secret",
+    (m) =>
+      void (ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config"))!.data = {
+        ...(ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config")) as any).data,
+        AUTH_PEPPER: "x",
+      }),
+    /key AUTH_PEPPER looks like a secret/,
+  ],
+  [
+    "a Redis URL with a password in a ConfigMap",
+    (m) => {
+      const config = ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config")) as any;
+      config.data.REDIS_URL = "redis://:hunter2@redis.dev.internal.example:6379";
+    },
+    /value of REDIS_URL has a URL with a password/,
+  ],
+  [
+    "an RPC URL that embeds an API key",
+    (m) => {
+      const chains = ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-chains")) as any;
+      chains.data["chains.json"] = chains.data["chains.json"].replace(
+        "https://origin-rpc.dev.example",
+        "https://eth-sepolia.provider.example/v2/Ab3dEf6hIj9kLm2nOp5qRs8tUv",
+      );
+    },
+    /chains\.json has a URL whose path looks like it embeds an API key/,
+  ],
+  [
+    "a backend listening on loopback",
+    (m) => {
+      (container(m, "auth").env as Array<{ name: string; value?: string }>).find((v) => v.name === "GRPC_HOST")!.value =
+        "127.0.0.1";
+    },
+    /auth container auth: GRPC_HOST=127\.0\.0\.1 listens on loopback/,
+  ],
+  [
+    "a gateway target that is not a dns:/// name",
+    (m) => {
+      (container(m, "gateway").env as Array<{ name: string; value?: string }>).find(
+        (v) => v.name === "AUTH_GRPC_TARGET",
+      )!.value = "auth:50051";
+    },
+    /AUTH_GRPC_TARGET=auth:50051 must be dns:\/\/\//,
+  ],
+  [
+    "a gateway target in the wrong namespace",
+    (m) => {
+      (container(m, "gateway").env as Array<{ name: string; value?: string }>).find(
+        (v) => v.name === "TC_GRPC_TARGET",
+      )!.value = "dns:///tc.default.svc.cluster.local:50051";
+    },
+    /TC_GRPC_TARGET names Service tc in namespace default, which does not exist/,
+  ],
+  [
+    "a reference to a missing ConfigMap key",
+    (m) => {
+      (container(m, "tc").env as Array<{ name: string; valueFrom?: any }>).find(
+        (v) => v.name === "TC_CURRENT_VERSION",
+      )!.valueFrom.configMapKeyRef.key = "TC_VERSION";
+    },
+    /env TC_CURRENT_VERSION refers to a missing key TC_VERSION/,
+  ],
+  [
+    "a chains file that is not mounted",
+    (m) =>
+      void (container(m, "chain-ingestor-native").volumeMounts = container(
+        m,
+        "chain-ingestor-native",
+      ).volumeMounts.filter((v: { name: string }) => v.name !== "chains")),
+    /CHAINS_FILE=\/etc\/platform\/chains\/chains\.json is not a file of a mounted ConfigMap/,
+  ],
+  [
+    "a backend whose ingress policy is gone",
+    (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "data-query-accounts")), 1),
+    /gateway: NetworkPolicies block DATA_ACCOUNTS_GRPC_TARGET: gateway cannot reach data-query-accounts on 50051/,
+  ],
+  [
+    "a gateway without egress to a backend",
+    (m) => {
+      find(m, "NetworkPolicy", "gateway").spec.egress[0].to[0].podSelector.matchExpressions[0].values = ["auth"];
+    },
+    /gateway cannot reach tc on 50051/,
+  ],
+  [
+    "a backend open to every pod",
+    (m) => void (find(m, "NetworkPolicy", "auth").spec.ingress = [{ ports: [{ protocol: "TCP", port: "grpc" }] }]),
+    /Deployment\/auth: accepts gRPC on 50051 from outside the namespace/,
+  ],
+  [
+    "auth's key administration listening beyond loopback",
+    (m) =>
+      void (container(m, "auth").env.find((variable: { name: string }) => variable.name === "ADMIN_GRPC_HOST").value =
+        "0.0.0.0"),
+    /Deployment\/auth container auth: ADMIN_GRPC_HOST=0\.0\.0\.0: key administration must listen on loopback only/,
+  ],
+  [
+    "the gateway's ops port (metrics, detailed readiness) open to the public",
+    (m) =>
+      void find(m, "NetworkPolicy", "gateway").spec.ingress.push({ ports: [{ protocol: "TCP", port: "metrics" }] }),
+    /Deployment\/gateway: serves \/metrics and the detailed \/readyz on 9464 to anyone outside the namespace/,
+  ],
+  [
+    "tc reachable from a projector",
+    (m) => {
+      find(m, "NetworkPolicy", "tc").spec.ingress[0].from[0].podSelector.matchExpressions[0].values.push(
+        "projector-intents",
+      );
+      find(m, "NetworkPolicy", "projector-intents").spec.egress = [{ to: [{ podSelector: {} }] }];
+    },
+    /Deployment\/tc: accepts gRPC from projector-intents, which is not configured to call it/,
+  ],
+  [
+    "no DNS egress",
+    (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "allow-egress-dns")), 1),
+    /cannot reach kube-dns on port 53/,
+  ],
+  [
+    "no default deny",
+    (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "default-deny-all")), 1),
+    /needs a default-deny policy/,
+  ],
+  [
+    "Redis moved to a port the policy does not open",
+    (m) => {
+      const config = ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config")) as any;
+      config.data.REDIS_URL = "redis://redis.dev.internal.example:6390";
+    },
+    /no egress policy lets it reach REDIS_URL on port 6390/,
+  ],
+  [
+    "Prometheus shut out",
+    (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "allow-metrics-scrape")), 1),
+    /Prometheus \(namespace monitoring\) cannot scrape port 9464/,
+  ],
+];
+
+describe("the checks bite", () => {
   test("an unknown field is reported with its path", () => {
     const problems = schemaProblems((manifests) => {
       container(manifests, "data-query-market").bogusField = true;
@@ -250,306 +549,7 @@ describe("the checks bite", () => {
     );
   });
 
-  const cases: Array<[string, Mutation, RegExp, OverlayName?]> = [
-    [
-      "a Deployment without a readiness probe",
-      (m) => void delete container(m, "data-query-subnets").readinessProbe,
-      /\[probes\] Deployment\/data-query-subnets container data-query: has no readinessProbe/,
-    ],
-    [
-      "a liveness probe on gRPC health",
-      (m) => void (container(m, "auth").livenessProbe = { grpc: { port: 50051 } }),
-      /livenessProbe must not use gRPC health/,
-    ],
-    [
-      "a backend readiness probe that is not gRPC health",
-      (m) => void (container(m, "tc").readinessProbe = { httpGet: { path: "/readyz", port: "metrics" } }),
-      /tc container tc: readinessProbe must be the gRPC health check/,
-    ],
-    [
-      "a container without a memory limit",
-      (m) => void delete container(m, "gateway").resources.limits.memory,
-      /\[resources\] Deployment\/gateway container gateway: has no memory limit/,
-    ],
-    [
-      "a container without a preStop hook",
-      (m) => void delete container(m, "projector-market").lifecycle,
-      /projector-market container projector: has no preStop hook/,
-    ],
-    [
-      "a grace period shorter than the drain",
-      (m) => void (deployment(m, "auth").spec.template.spec.terminationGracePeriodSeconds = 10),
-      /terminationGracePeriodSeconds 10 < preStop 5 s/,
-    ],
-    [
-      "a container that may run as root",
-      (m) => {
-        delete container(m, "tc").securityContext.runAsNonRoot;
-        delete deployment(m, "tc").spec.template.spec.securityContext.runAsNonRoot;
-      },
-      /tc container tc: must run with runAsNonRoot: true/,
-    ],
-    [
-      "a writable root filesystem",
-      (m) => void (container(m, "gateway").securityContext.readOnlyRootFilesystem = false),
-      /gateway: must set readOnlyRootFilesystem: true/,
-    ],
-    [
-      "an image tagged latest",
-      (m) => void (container(m, "auth").image = "registry.example/platform/auth:latest"),
-      /\[images\].*uses the tag latest/,
-    ],
-    [
-      "an image without a tag",
-      (m) => void (container(m, "auth").image = "registry.example:5000/platform/auth"),
-      /\[images\].*has no tag or digest/,
-    ],
-    [
-      "a Service whose selector matches no pods",
-      (m) => void (find(m, "Service", "tc").spec.selector = { "app.kubernetes.io/name": "t-c" }),
-      /\[services\] Service\/tc: selector matches no Deployment's pod labels/,
-    ],
-    [
-      "a gRPC Service with a cluster IP",
-      (m) => void delete find(m, "Service", "auth").spec.clusterIP,
-      /Service\/auth: serves gRPC and must be headless/,
-    ],
-    [
-      "an HPA whose target does not exist",
-      (m) => void (find(m, "HorizontalPodAutoscaler", "tc").spec.scaleTargetRef.name = "tcx"),
-      /HorizontalPodAutoscaler\/tc: scaleTargetRef Deployment\/tcx does not exist/,
-    ],
-    [
-      "a Deployment without a PDB",
-      (m) => void m.splice(m.indexOf(find(m, "PodDisruptionBudget", "auth")), 1),
-      /\[disruption\] Deployment\/auth: must be selected by exactly one PodDisruptionBudget \(found 0\)/,
-    ],
-    [
-      "a PDB that blocks drains",
-      (m) => {
-        const spec = find(m, "PodDisruptionBudget", "gateway").spec;
-        delete spec.maxUnavailable;
-        spec.minAvailable = "100%";
-      },
-      /PodDisruptionBudget\/gateway: allows no eviction/,
-    ],
-    [
-      "a second native ingestor replica",
-      (m) => void (deployment(m, "chain-ingestor-native").spec.replicas = 2),
-      /chain-ingestor-native: is a singleton: replicas must be exactly 1/,
-    ],
-    [
-      "an ingestor rolled out with RollingUpdate",
-      (m) => void (deployment(m, "chain-ingestor-intents").spec.strategy = { type: "RollingUpdate" }),
-      /chain-ingestor-intents: is a singleton: strategy must be Recreate/,
-    ],
-    [
-      "an autoscaled ingestor",
-      (m) => {
-        const hpa = structuredClone(find(m, "HorizontalPodAutoscaler", "tc"));
-        hpa.metadata.name = "chain-ingestor-native";
-        hpa.spec.scaleTargetRef.name = "chain-ingestor-native";
-        m.push(hpa);
-      },
-      /chain-ingestor-native: is a singleton and must have no HPA/,
-    ],
-    [
-      "an ingestor source in two Deployments",
-      (m) => {
-        (container(m, "chain-ingestor-native").env as Array<{ name: string; value?: string }>).find(
-          (v) => v.name === "INGEST_SOURCES",
-        )!.value = "native,intents";
-      },
-      /INGEST_SOURCES=intents: must run in exactly one Deployment \(found 2: chain-ingestor-intents, chain-ingestor-native\)/,
-    ],
-    [
-      "an ingestor without INGEST_SOURCES (runs every source)",
-      (m) => {
-        const env = container(m, "chain-ingestor-intents").env as Array<{ name: string }>;
-        env.splice(
-          env.findIndex((v) => v.name === "INGEST_SOURCES"),
-          1,
-        );
-      },
-      /INGEST_SOURCES=native: must run in exactly one Deployment \(found 2/,
-    ],
-    [
-      "an ingestor source nobody runs",
-      (m) => void m.splice(m.indexOf(deployment(m, "chain-ingestor-native")), 1),
-      /INGEST_SOURCES=native: must run in exactly one Deployment \(found 0\)/,
-    ],
-    [
-      "an unknown ingestor source",
-      (m) => {
-        (container(m, "chain-ingestor-native").env as Array<{ name: string; value?: string }>).find(
-          (v) => v.name === "INGEST_SOURCES",
-        )!.value = "native,blocks";
-      },
-      /chain-ingestor-native: INGEST_SOURCES lists blocks, which is none of intents, native/,
-    ],
-    [
-      "an autoscaled Deployment that pins replicas",
-      (m) => void (deployment(m, "gateway").spec.replicas = 3),
-      /gateway: is autoscaled: leave spec.replicas to the HPA/,
-    ],
-    [
-      "a Secret with data",
-      (m) =>
-        void m.push({
-          apiVersion: "v1",
-          kind: "Secret",
-          metadata: { name: "auth-pepper" },
-          data: { pepper: "c2VjcmV0" },
-        }),
-      /\[secrets\] Secret\/auth-pepper: Secret with data/,
-    ],
-    [
-      "a ConfigMap holding a PEM block",
-      (m) => {
-        find(m, "ConfigMap", ofKind(m, "ConfigMap")[0]!.metadata.name).data!.SIGNING =
-          "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEI\n-----END PRIVATE KEY-----";
-      },
-      /value of SIGNING contains a PEM block/,
-    ],
-    [
-      "a ConfigMap key named like a secret",
-      (m) =>
-        void (ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config"))!.data = {
-          ...(ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config")) as any).data,
-          AUTH_PEPPER: "x",
-        }),
-      /key AUTH_PEPPER looks like a secret/,
-    ],
-    [
-      "a Redis URL with a password in a ConfigMap",
-      (m) => {
-        const config = ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config")) as any;
-        config.data.REDIS_URL = "redis://:hunter2@redis.dev.internal.example:6379";
-      },
-      /value of REDIS_URL has a URL with a password/,
-    ],
-    [
-      "an RPC URL that embeds an API key",
-      (m) => {
-        const chains = ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-chains")) as any;
-        chains.data["chains.json"] = chains.data["chains.json"].replace(
-          "https://origin-rpc.dev.example",
-          "https://eth-sepolia.provider.example/v2/Ab3dEf6hIj9kLm2nOp5qRs8tUv",
-        );
-      },
-      /chains\.json has a URL whose path looks like it embeds an API key/,
-    ],
-    [
-      "a backend listening on loopback",
-      (m) => {
-        (container(m, "auth").env as Array<{ name: string; value?: string }>).find(
-          (v) => v.name === "GRPC_HOST",
-        )!.value = "127.0.0.1";
-      },
-      /auth container auth: GRPC_HOST=127\.0\.0\.1 listens on loopback/,
-    ],
-    [
-      "a gateway target that is not a dns:/// name",
-      (m) => {
-        (container(m, "gateway").env as Array<{ name: string; value?: string }>).find(
-          (v) => v.name === "AUTH_GRPC_TARGET",
-        )!.value = "auth:50051";
-      },
-      /AUTH_GRPC_TARGET=auth:50051 must be dns:\/\/\//,
-    ],
-    [
-      "a gateway target in the wrong namespace",
-      (m) => {
-        (container(m, "gateway").env as Array<{ name: string; value?: string }>).find(
-          (v) => v.name === "TC_GRPC_TARGET",
-        )!.value = "dns:///tc.default.svc.cluster.local:50051";
-      },
-      /TC_GRPC_TARGET names Service tc in namespace default, which does not exist/,
-    ],
-    [
-      "a reference to a missing ConfigMap key",
-      (m) => {
-        (container(m, "tc").env as Array<{ name: string; valueFrom?: any }>).find(
-          (v) => v.name === "TC_CURRENT_VERSION",
-        )!.valueFrom.configMapKeyRef.key = "TC_VERSION";
-      },
-      /env TC_CURRENT_VERSION refers to a missing key TC_VERSION/,
-    ],
-    [
-      "a chains file that is not mounted",
-      (m) =>
-        void (container(m, "chain-ingestor-native").volumeMounts = container(
-          m,
-          "chain-ingestor-native",
-        ).volumeMounts.filter((v: { name: string }) => v.name !== "chains")),
-      /CHAINS_FILE=\/etc\/platform\/chains\/chains\.json is not a file of a mounted ConfigMap/,
-    ],
-    [
-      "a backend whose ingress policy is gone",
-      (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "data-query-accounts")), 1),
-      /gateway: NetworkPolicies block DATA_ACCOUNTS_GRPC_TARGET: gateway cannot reach data-query-accounts on 50051/,
-    ],
-    [
-      "a gateway without egress to a backend",
-      (m) => {
-        find(m, "NetworkPolicy", "gateway").spec.egress[0].to[0].podSelector.matchExpressions[0].values = ["auth"];
-      },
-      /gateway cannot reach tc on 50051/,
-    ],
-    [
-      "a backend open to every pod",
-      (m) => void (find(m, "NetworkPolicy", "auth").spec.ingress = [{ ports: [{ protocol: "TCP", port: "grpc" }] }]),
-      /Deployment\/auth: accepts gRPC on 50051 from outside the namespace/,
-    ],
-    [
-      "auth's key administration listening beyond loopback",
-      (m) =>
-        void (container(m, "auth").env.find((variable: { name: string }) => variable.name === "ADMIN_GRPC_HOST").value =
-          "0.0.0.0"),
-      /Deployment\/auth container auth: ADMIN_GRPC_HOST=0\.0\.0\.0: key administration must listen on loopback only/,
-    ],
-    [
-      "the gateway's ops port (metrics, detailed readiness) open to the public",
-      (m) =>
-        void find(m, "NetworkPolicy", "gateway").spec.ingress.push({ ports: [{ protocol: "TCP", port: "metrics" }] }),
-      /Deployment\/gateway: serves \/metrics and the detailed \/readyz on 9464 to anyone outside the namespace/,
-    ],
-    [
-      "tc reachable from a projector",
-      (m) => {
-        find(m, "NetworkPolicy", "tc").spec.ingress[0].from[0].podSelector.matchExpressions[0].values.push(
-          "projector-intents",
-        );
-        find(m, "NetworkPolicy", "projector-intents").spec.egress = [{ to: [{ podSelector: {} }] }];
-      },
-      /Deployment\/tc: accepts gRPC from projector-intents, which is not configured to call it/,
-    ],
-    [
-      "no DNS egress",
-      (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "allow-egress-dns")), 1),
-      /cannot reach kube-dns on port 53/,
-    ],
-    [
-      "no default deny",
-      (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "default-deny-all")), 1),
-      /needs a default-deny policy/,
-    ],
-    [
-      "Redis moved to a port the policy does not open",
-      (m) => {
-        const config = ofKind(m, "ConfigMap").find((c) => c.metadata.name.startsWith("platform-config")) as any;
-        config.data.REDIS_URL = "redis://redis.dev.internal.example:6390";
-      },
-      /no egress policy lets it reach REDIS_URL on port 6390/,
-    ],
-    [
-      "Prometheus shut out",
-      (m) => void m.splice(m.indexOf(find(m, "NetworkPolicy", "allow-metrics-scrape")), 1),
-      /Prometheus \(namespace monitoring\) cannot scrape port 9464/,
-    ],
-  ];
-
-  test.each(cases)("%s is reported", (_name, mutate, expected, overlay) => {
+  test.each(RULE_CASES)("%s is reported", (_name, mutate, expected, overlay) => {
     const problems = ruleProblems(mutate, overlay);
     expect(formatProblems(problems)).toMatch(expected);
   });

@@ -21,7 +21,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-describe("versionedCommit against a real redis-server", () => {
+describe("versionedCommit against a real redis-server: ops and expected values", () => {
   it("applies every op kind and bumps the versions named", async () => {
     const result = await versionedCommit(redis, {
       versionsKey: VERSIONS,
@@ -91,7 +91,9 @@ describe("versionedCommit against a real redis-server", () => {
     expect(await redis.get("t2:offset")).toBe("10");
     expect(await redis.hget(VERSIONS, "t2:data")).toBeNull();
   });
+});
 
+describe("versionedCommit against a real redis-server: version guards and conflicts", () => {
   it("answers conflict when a guarded key was written after it was read, and commits on a fresh read", async () => {
     const bump = (value: string) =>
       versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ op: "set", key: "t3:a", value }], bumps: ["t3:a"] });
@@ -164,7 +166,9 @@ describe("versionedCommit against a real redis-server", () => {
       key: "t4:a",
     });
   });
+});
 
+describe("versionedCommit against a real redis-server: script reloads, size limits and argument packing", () => {
   it("loads the script again after SCRIPT FLUSH (EVALSHA answers NOSCRIPT)", async () => {
     await redis.script("FLUSH");
     expect(
@@ -259,7 +263,9 @@ describe("versionedCommit against a real redis-server", () => {
     expect(mixed.separate).toEqual([large, text]);
     expect(() => packOps([{ op: "del", key: "a\nb" }])).toThrow(/key/);
   });
+});
 
+describe("readVersioned against a real redis-server: groups of entities", () => {
   it("reads groups of entities with their versions in one script, answering only those that hold something", async () => {
     await versionedCommit(redis, {
       versionsKey: VERSIONS,

@@ -154,7 +154,7 @@ const answerOf = (outcome: AttemptOutcome) =>
   "message" in outcome ? (json.deserialize(outcome.message) as EchoAnswer) : undefined;
 const codeOf = (outcome: AttemptOutcome) => ("message" in outcome ? status.OK : outcome.status.code);
 
-describe("call batching", () => {
+describe("call batching: each call of a turn answered on its own", () => {
   it("sends the calls of one turn in one stream, each with its own request, metadata and deadline, and answers each", async () => {
     const server = await echoServer();
     const { session, streams } = await countingSession(server.port);
@@ -244,7 +244,9 @@ describe("call batching", () => {
     expect(count("OK")).toBe(2);
     expect(count("NOT_FOUND")).toBe(1);
   });
+});
 
+describe("call batching: servers without batches, lost connections, large and failing answers", () => {
   it("sends the calls one by one to a server that does not serve batches, none of them lost or run twice", async () => {
     // A plain grpc-js server with the Echo service only: RunCalls is UNIMPLEMENTED there.
     let runs = 0;

@@ -118,6 +118,12 @@ describe.each([
     batchCalls = batched;
   });
 
+  describe("connecting, balancing and failing over", connectingBalancingAndFailover);
+  describe("deadlines, limits, failures and idle connections", deadlinesLimitsFailuresAndIdle);
+});
+
+// The tests of one mode, registered inside the describe.each above so that both modes run each.
+function connectingBalancingAndFailover(): void {
   it("calls a grpc-js server, carrying metadata, the deadline (as grpc-timeout) and the answer", async () => {
     const server = await echoServer("a");
     cleanups.push(() => server.shutdown(100));
@@ -217,7 +223,9 @@ describe.each([
     await relay.vanish();
     expect(codeOf(await cut)).toBe(status.UNAVAILABLE);
   });
+}
 
+function deadlinesLimitsFailuresAndIdle(): void {
   it("keeps the deadline while connecting and while waiting for the answer", async () => {
     // A TCP server that accepts and never speaks HTTP/2: the connection stays "connecting".
     const sockets = new Set<Socket>();
@@ -335,7 +343,7 @@ describe.each([
     closed.close();
     expect(codeOf(await echo(closed, { text: "x" }))).toBe(status.UNAVAILABLE);
   });
-});
+}
 
 describe("parseTarget", () => {
   it("reads the target forms grpc-js accepts, and refuses the others", () => {

@@ -365,7 +365,7 @@ describe("GetBalanceHistory", () => {
   });
 });
 
-describe("ListTransactions", () => {
+describe("ListTransactions: paging, filters and mapping", () => {
   it("walks 1,000 transactions page by page, each once and in order, while new blocks land", async () => {
     const owner = newKey();
     const originals = Array.from({ length: 1_000 }, (_, index) =>
@@ -469,7 +469,9 @@ describe("ListTransactions", () => {
       evmTxHash: `0x${pad(7_101, 58)}${pad(2, 6)}`,
     });
   });
+});
 
+describe("ListTransactions: as of the head, and the documented errors", () => {
   it("leaves out what the account's partition delivered past the head: balance, history and transactions are as of the head", async () => {
     const owner = newKey();
     await addPoint(owner, 13_998, { freeRao: "100", reservedRao: "0", frozenRao: "0", positions: [] });

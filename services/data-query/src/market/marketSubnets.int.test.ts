@@ -320,7 +320,7 @@ afterAll(async () => {
   dir.remove();
 }, 30_000);
 
-describe("MarketService", () => {
+describe("MarketService: TAO price and network stats", () => {
   it("GetPriceLatest answers the newest round with its changes and supply", async () => {
     const latest = await call(market, "getPriceLatest", { vs: "" });
     expect(latest).toMatchObject({
@@ -394,7 +394,9 @@ describe("MarketService", () => {
       registration: { neuronBurn: { minRao: "100", medianRao: "100", maxRao: "200" } },
     });
   });
+});
 
+describe("MarketService: subnet pools", () => {
   it("GetSubnetPoolsLatest answers every pool at the block all reached, sorted and paged", async () => {
     const all = await call(market, "getSubnetPoolsLatest", {
       netuids: [],
@@ -497,7 +499,9 @@ describe("MarketService", () => {
       "NETUID_NOT_FOUND",
     );
   });
+});
 
+describe("MarketService: subnet emissions", () => {
   it("GetSubnetEmissionsLatest splits the alpha emission", async () => {
     const emissions = await call(market, "getSubnetEmissionsLatest", { netuids: [], sort: 0, order: 0 });
     expect(emissions).toMatchObject({

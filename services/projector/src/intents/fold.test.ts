@@ -311,31 +311,31 @@ describe("intents fold: chain events", () => {
   });
 });
 
-describe("intents fold: notifications", () => {
-  const notified = (orderId?: string): IntentNotificationEvent => ({
-    event: {
-      $case: "intentNotified",
-      value: {
-        originChainId: ORIGIN,
-        txHash: OPEN_TX,
-        userAddress: USER,
-        notifiedAt: "2027-01-15T08:00:00.000Z",
-        apiKeyId: "k",
-        tcVersion: 1,
-        ...(orderId ? { orderId } : {}),
-      },
+const notified = (orderId?: string): IntentNotificationEvent => ({
+  event: {
+    $case: "intentNotified",
+    value: {
+      originChainId: ORIGIN,
+      txHash: OPEN_TX,
+      userAddress: USER,
+      notifiedAt: "2027-01-15T08:00:00.000Z",
+      apiKeyId: "k",
+      tcVersion: 1,
+      ...(orderId ? { orderId } : {}),
     },
-  });
-  const resolved = (outcome: TxOutcome, orderIds: string[] = []): IntentNotificationEvent => ({
-    event: {
-      $case: "notifiedTxResolved",
-      value: { originChainId: ORIGIN, txHash: OPEN_TX, outcome, orderIds, resolvedAt: "2027-01-15T08:00:05.000Z" },
-    },
-  });
-  const tx = (events: IntentNotificationEvent[]): TxState =>
-    events.reduce(evolveTx, { chainId: ORIGIN, txHash: OPEN_TX } as TxState);
-  const context = { heads: beforeDeadline, refundGraceSeconds: GRACE };
+  },
+});
+const resolved = (outcome: TxOutcome, orderIds: string[] = []): IntentNotificationEvent => ({
+  event: {
+    $case: "notifiedTxResolved",
+    value: { originChainId: ORIGIN, txHash: OPEN_TX, outcome, orderIds, resolvedAt: "2027-01-15T08:00:05.000Z" },
+  },
+});
+const tx = (events: IntentNotificationEvent[]): TxState =>
+  events.reduce(evolveTx, { chainId: ORIGIN, txHash: OPEN_TX } as TxState);
+const context = { heads: beforeDeadline, refundGraceSeconds: GRACE };
 
+describe("intents fold: notifications", () => {
   it("notified → SUBMITTED, pending under the transaction; then REVERTED, final and off the pending list", () => {
     const submitted = derivePlaceholderRecord(tx([notified()]), context)!;
     expect(submitted).toMatchObject({
@@ -397,36 +397,6 @@ describe("intents fold: notifications", () => {
 
   it("believes a claim only as far as the mined sender bears it out: the sender's claim wins whenever it came", () => {
     const SQUATTER = "0x5555555555555555555555555555555555555555";
-    const claimBy = (userAddress: string, notifiedAt: string, orderId?: string): IntentNotificationEvent => ({
-      event: {
-        $case: "intentNotified",
-        value: {
-          originChainId: ORIGIN,
-          txHash: OPEN_TX,
-          userAddress,
-          notifiedAt,
-          apiKeyId: "k",
-          tcVersion: 1,
-          ...(orderId ? { orderId } : {}),
-        },
-      },
-    });
-    const minedBy = (
-      txFrom: string | undefined,
-      outcome = TxOutcome.TX_OUTCOME_SUCCEEDED,
-    ): IntentNotificationEvent => ({
-      event: {
-        $case: "notifiedTxResolved",
-        value: {
-          originChainId: ORIGIN,
-          txHash: OPEN_TX,
-          outcome,
-          orderIds: [],
-          resolvedAt: "2027-01-15T08:00:05.000Z",
-          ...(txFrom ? { txFrom } : {}),
-        },
-      },
-    });
     // Squatter first, sender second, then mined by the sender: the sender's claim is shown.
     const contested = tx([
       claimBy(SQUATTER, "2027-01-15T08:00:00.000Z", `0x${"cd".repeat(32)}`),
@@ -477,3 +447,38 @@ describe("intents fold: notifications", () => {
     ).toBeUndefined();
   });
 });
+
+/** A notification of OPEN_TX claimed by `userAddress`. */
+function claimBy(userAddress: string, notifiedAt: string, orderId?: string): IntentNotificationEvent {
+  return {
+    event: {
+      $case: "intentNotified",
+      value: {
+        originChainId: ORIGIN,
+        txHash: OPEN_TX,
+        userAddress,
+        notifiedAt,
+        apiKeyId: "k",
+        tcVersion: 1,
+        ...(orderId ? { orderId } : {}),
+      },
+    },
+  };
+}
+
+/** The resolution of OPEN_TX, mined by `txFrom` (undefined: a resolution without a sender, as a DROPPED one). */
+function minedBy(txFrom: string | undefined, outcome = TxOutcome.TX_OUTCOME_SUCCEEDED): IntentNotificationEvent {
+  return {
+    event: {
+      $case: "notifiedTxResolved",
+      value: {
+        originChainId: ORIGIN,
+        txHash: OPEN_TX,
+        outcome,
+        orderIds: [],
+        resolvedAt: "2027-01-15T08:00:05.000Z",
+        ...(txFrom ? { txFrom } : {}),
+      },
+    },
+  };
+}

@@ -333,7 +333,7 @@ async function record(suffix: string): Promise<IntentRecord | undefined> {
   return bytes === null ? undefined : IntentRecord.decode(bytes);
 }
 
-describe("intents projection (Kafka → Redis)", () => {
+describe("intents projection (Kafka → Redis): order lifecycle", () => {
   it("folds open → filled → settled into the record, the pending list and the heads", async () => {
     const orderId = hex(32);
     const user = newUser();
@@ -415,7 +415,9 @@ describe("intents projection (Kafka → Redis)", () => {
     await publishChain(`head:${DESTINATION}`, head(DESTINATION, 1_900_000_000));
     await caughtUp();
   });
+});
 
+describe("intents projection (Kafka → Redis): removed events and finality", () => {
   it("takes removed events back out: a removed Filled returns to OPEN, a removed Open leaves every read", async () => {
     const orderId = hex(32);
     const user = newUser();
@@ -456,7 +458,9 @@ describe("intents projection (Kafka → Redis)", () => {
     expect((await record(orderId))?.opened?.finality).toBe(Finality.FINALITY_FINALIZED);
     expect(await redis.zscore(intentsKeys.unfinalized(ORIGIN), orderId)).toBeNull();
   });
+});
 
+describe("intents projection (Kafka → Redis): notified transactions", () => {
   it("shows a notified transaction as SUBMITTED until its Open is seen, then links the order; a reverted one is final", async () => {
     const user = newUser();
     const openTx = hex(32);
@@ -566,7 +570,9 @@ describe("intents projection (Kafka → Redis)", () => {
     expect((await record(`tx:${ORIGIN}:${droppedTx}`))?.status).toBe(IntentStatus.INTENT_STATUS_DROPPED);
     expect(await redis.zscore(intentsKeys.pending(user), `tx:${ORIGIN}:${droppedTx}`)).not.toBeNull();
   });
+});
 
+describe("intents projection (Kafka → Redis): claims by others than the sender", () => {
   it("drops a squatter's claim once the mined transaction's sender is known, and the sender's later claim wins", async () => {
     const squatter = newUser();
     const sender = newUser();
@@ -666,7 +672,9 @@ describe("intents projection (Kafka → Redis)", () => {
       notifiedAt: "2030-01-01T00:00:07.000Z",
     });
   });
+});
 
+describe("intents projection (Kafka → Redis): applying each batch once", () => {
   it("applies a batch once: a replay of an applied batch is refused, a republished event changes nothing", async () => {
     const orderId = hex(32);
     const open = opened(orderId, newUser(), ref(ORIGIN, hex(32)), 2_000_000_000);
@@ -745,7 +753,9 @@ describe("intents projection (Kafka → Redis)", () => {
     interfering.redis.disconnect();
     otherRedis.disconnect();
   });
+});
 
+describe("intents projection (Kafka → Redis): backlogs and the rebuild", () => {
   it("projects a backlog of 10,000 Opens with their heads (figure printed)", async () => {
     const count = 10_000;
     const user = newUser();

@@ -191,7 +191,7 @@ const points = async (key: string): Promise<SeriesPoint[]> =>
 const poolPrice = async (netuid: number): Promise<string | undefined> =>
   (await points(marketKeys.poolPoints(netuid))).at(-1)?.m?.price;
 
-describe("market and subnets projections", () => {
+describe("market and subnets projections: pool, price and network series", () => {
   it("folds pool snapshots into series and candles; a removal restores the previous snapshot", async () => {
     await publishNetwork("netuid:1", pool(1, 10, "0.5", "100"), pool(1, 11, "0.75", "130"), pool(1, 12, "0.25", "150"));
     await publishNetwork("netuid:2", pool(2, 10, "2", "0"));
@@ -245,7 +245,9 @@ describe("market and subnets projections", () => {
     expect(candle).toMatchObject({ o: "300", h: "310", l: "290", c: "290" });
     expect(await redis.sismember(marketKeys.pricePairs, "TAO:usd")).toBe(1);
   });
+});
 
+describe("market and subnets projections: holder rankings and subnet snapshots", () => {
   it("assembles holder chunks before replacing a subnet's ranking, and follows removals", async () => {
     await publishNetwork(
       "netuid:3",
@@ -333,7 +335,9 @@ describe("market and subnets projections", () => {
       timeoutMs: 30_000,
     });
   });
+});
 
+describe("market and subnets projections: removed and re-registered subnets", () => {
   it("stops listing a removed subnet, lists it again when the removal is undone, and when the netuid is registered again", async () => {
     const subnet = (block: number): NetworkChainEvent => ({
       event: {
@@ -377,7 +381,10 @@ describe("market and subnets projections", () => {
       timeoutMs: 30_000,
     });
   });
+});
 
+// Runs last: it rebuilds what the tests above projected.
+describe("market and subnets projections: rebuild after FLUSHALL", () => {
   it("rebuilds both read models from offset 0 after FLUSHALL", async () => {
     const before = await points(marketKeys.poolPoints(1));
     const ranking = await redis.zrangebylex(subnetsKeys.holderColdkeys(3), "-", "+");
