@@ -195,7 +195,11 @@ describe("market and subnets projections: pool, price and network series", () =>
   it("folds pool snapshots into series and candles; a removal restores the previous snapshot", async () => {
     await publishNetwork("netuid:1", pool(1, 10, "0.5", "100"), pool(1, 11, "0.75", "130"), pool(1, 12, "0.25", "150"));
     await publishNetwork("netuid:2", pool(2, 10, "2", "0"));
-    await waitFor(async () => (await poolPrice(1)) === "0.25", { what: "pool 1 at block 12", timeoutMs: 30_000 });
+    // Subnet 2's record may travel on another partition: wait for both, not only the one read first.
+    await waitFor(async () => (await poolPrice(1)) === "0.25" && (await redis.sismember(marketKeys.pools, "2")) === 1, {
+      what: "pool 1 at block 12 and pool 2",
+      timeoutMs: 30_000,
+    });
     const series = await points(marketKeys.poolPoints(1));
     expect(series.map((point) => point.b)).toEqual([10, 11, 12]);
     const candle = JSON.parse((await redis.zrange(marketKeys.poolBuckets(1, "1h"), -1, -1))[0]!);
