@@ -66,7 +66,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-describe("deployDevnet", () => {
+describe("deployDevnet: contracts, settler configuration and funds", () => {
   it("reports every chain by name with its id, RPC URL, and Multicall3 and the wallet factory deployed", async () => {
     expect(Object.keys(deployment.chains)).toEqual([...names]);
     expect(deployment.chains["subtensor"]).toMatchObject({ chainId: 31964, rpcUrl: anvils[2]!.rpcUrl });
@@ -165,7 +165,9 @@ describe("deployDevnet", () => {
       expect(await client.getBalance({ address: oracle.address })).toBe(devnetNativeFunds.oracle);
     }
   });
+});
 
+describe("deployDevnet: the price feed and the accounts", () => {
   it("deploys the TAO/USD feed on the origin chain only, the simulator its updater with gas there", async () => {
     const feed = deployment.chains["origin"]!.contracts.priceFeed!;
     expect(feed).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -212,7 +214,9 @@ describe("deployDevnet", () => {
       expect({ ...account }).toEqual({ address: account.address });
     }
   });
+});
 
+describe("deployDevnet: Multicall3 and the chain id check", () => {
   it("serves viem's multicall: batched reads equal direct reads at the same block", async () => {
     const blockNumber = await origin.getBlockNumber();
     const [balance, batchBlock] = await origin.multicall({

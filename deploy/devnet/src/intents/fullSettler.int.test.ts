@@ -282,6 +282,17 @@ async function fill(order: OpenedOrder, options: { repayment?: Address; value?: 
   });
 }
 
+/** Sends open() for `order` as `from` (the user unless given) with `value`, approving nothing first. */
+function attemptOpen(order: ReturnType<typeof onchainOrder>, value = 0n, from: Account = user) {
+  return origin.wallet(from).writeContract({
+    address: origin.settler,
+    abi: fullSettlerAbi,
+    functionName: "open",
+    args: [order],
+    value,
+  });
+}
+
 describe("FullSettler orderData helpers", () => {
   it("use the contract's orderDataType, and compute the orderId resolve() returns", async () => {
     expect(
@@ -378,166 +389,157 @@ describe("FullSettler.open", () => {
     expect(open!.args).toEqual({ orderId: order.orderId, resolvedOrder: expectedResolved(order.data) });
     expect(await origin.publicClient.getBalance({ address: origin.settler })).toBe(settlerBefore + params.inputAmount);
   });
+});
 
-  describe("rejects", () => {
-    const attemptOpen = (order: ReturnType<typeof onchainOrder>, value = 0n, from: Account = user) =>
-      origin.wallet(from).writeContract({
-        address: origin.settler,
-        abi: fullSettlerAbi,
-        functionName: "open",
-        args: [order],
-        value,
-      });
-
-    it("a wrong orderDataType", async () => {
-      const wrongType = `0x${"ab".repeat(32)}` as const;
-      expect(await revertOf(attemptOpen(onchainOrder(usdcParams(), (await now(origin)) + WINDOW, wrongType)))).toEqual({
-        errorName: "WrongOrderDataType",
-        args: [orderDataTypeHash, wrongType],
-      });
+describe("FullSettler.open rejects: the order's type, data, route, deadline and nonce", () => {
+  it("a wrong orderDataType", async () => {
+    const wrongType = `0x${"ab".repeat(32)}` as const;
+    expect(await revertOf(attemptOpen(onchainOrder(usdcParams(), (await now(origin)) + WINDOW, wrongType)))).toEqual({
+      errorName: "WrongOrderDataType",
+      args: [orderDataTypeHash, wrongType],
     });
+  });
 
-    it("orderData that is not a FullOrderParams", async () => {
-      const order = {
-        fillDeadline: (await now(origin)) + WINDOW,
-        orderDataType: orderDataTypeHash,
-        orderData: "0x1234" as const,
-      };
-      expect(await revertOf(attemptOpen(order))).toEqual({ errorName: "InvalidOrderData", args: [2n] });
-    });
+  it("orderData that is not a FullOrderParams", async () => {
+    const order = {
+      fillDeadline: (await now(origin)) + WINDOW,
+      orderDataType: orderDataTypeHash,
+      orderData: "0x1234" as const,
+    };
+    expect(await revertOf(attemptOpen(order))).toEqual({ errorName: "InvalidOrderData", args: [2n] });
+  });
 
-    it("a route to a chain without a peer", async () => {
-      const order = onchainOrder(usdcParams({ destinationChainId: 999n }), (await now(origin)) + WINDOW);
-      expect(await revertOf(attemptOpen(order))).toEqual({ errorName: "UnsupportedRoute", args: [999n] });
-      // resolve() refuses it too, so preflight learns the same before anything is sent.
-      const resolving = origin.publicClient.readContract({
-        address: origin.settler,
-        abi: fullSettlerAbi,
-        functionName: "resolve",
-        args: [order],
-        account: user.address,
-      });
-      expect((await revertOf(resolving)).errorName).toBe("UnsupportedRoute");
+  it("a route to a chain without a peer", async () => {
+    const order = onchainOrder(usdcParams({ destinationChainId: 999n }), (await now(origin)) + WINDOW);
+    expect(await revertOf(attemptOpen(order))).toEqual({ errorName: "UnsupportedRoute", args: [999n] });
+    // resolve() refuses it too, so preflight learns the same before anything is sent.
+    const resolving = origin.publicClient.readContract({
+      address: origin.settler,
+      abi: fullSettlerAbi,
+      functionName: "resolve",
+      args: [order],
+      account: user.address,
     });
+    expect((await revertOf(resolving)).errorName).toBe("UnsupportedRoute");
+  });
 
-    it("a fill deadline sooner than the minimum window", async () => {
-      const fillDeadline = (await now(origin)) + devnetSettlerParams.minFillWindowSeconds - 1;
-      const revert = await revertOf(attemptOpen(onchainOrder(usdcParams(), fillDeadline)));
-      expect(revert.errorName).toBe("FillDeadlineOutOfBounds");
-      const [deadline, earliest, latest] = revert.args as [number, bigint, bigint];
-      expect(deadline).toBe(fillDeadline);
-      expect(earliest).toBeGreaterThan(BigInt(fillDeadline));
-      expect(latest - earliest).toBe(
-        BigInt(devnetSettlerParams.maxFillBufferSeconds - devnetSettlerParams.minFillWindowSeconds),
-      );
-    });
+  it("a fill deadline sooner than the minimum window", async () => {
+    const fillDeadline = (await now(origin)) + devnetSettlerParams.minFillWindowSeconds - 1;
+    const revert = await revertOf(attemptOpen(onchainOrder(usdcParams(), fillDeadline)));
+    expect(revert.errorName).toBe("FillDeadlineOutOfBounds");
+    const [deadline, earliest, latest] = revert.args as [number, bigint, bigint];
+    expect(deadline).toBe(fillDeadline);
+    expect(earliest).toBeGreaterThan(BigInt(fillDeadline));
+    expect(latest - earliest).toBe(
+      BigInt(devnetSettlerParams.maxFillBufferSeconds - devnetSettlerParams.minFillWindowSeconds),
+    );
+  });
 
-    it("a fill deadline further than the maximum buffer", async () => {
-      const fillDeadline = (await now(origin)) + devnetSettlerParams.maxFillBufferSeconds + 10;
-      const revert = await revertOf(attemptOpen(onchainOrder(usdcParams(), fillDeadline)));
-      expect(revert.errorName).toBe("FillDeadlineOutOfBounds");
-      expect(revert.args[0]).toBe(fillDeadline);
-      expect(revert.args[2] as bigint).toBeLessThan(BigInt(fillDeadline));
-    });
+  it("a fill deadline further than the maximum buffer", async () => {
+    const fillDeadline = (await now(origin)) + devnetSettlerParams.maxFillBufferSeconds + 10;
+    const revert = await revertOf(attemptOpen(onchainOrder(usdcParams(), fillDeadline)));
+    expect(revert.errorName).toBe("FillDeadlineOutOfBounds");
+    expect(revert.args[0]).toBe(fillDeadline);
+    expect(revert.args[2] as bigint).toBeLessThan(BigInt(fillDeadline));
+  });
 
-    it("a nonce the user already used", async () => {
-      const params = usdcParams({ inputToken: NATIVE_TOKEN, inputAmount: 1000n });
-      await openOrder(params);
-      const again = onchainOrder({ ...params, outputAmount: params.outputAmount + 1n }, (await now(origin)) + WINDOW);
-      expect(await revertOf(attemptOpen(again, 1000n))).toEqual({
-        errorName: "NonceUsed",
-        args: [user.address, params.nonce],
-      });
+  it("a nonce the user already used", async () => {
+    const params = usdcParams({ inputToken: NATIVE_TOKEN, inputAmount: 1000n });
+    await openOrder(params);
+    const again = onchainOrder({ ...params, outputAmount: params.outputAmount + 1n }, (await now(origin)) + WINDOW);
+    expect(await revertOf(attemptOpen(again, 1000n))).toEqual({
+      errorName: "NonceUsed",
+      args: [user.address, params.nonce],
     });
+  });
+});
 
-    it("less or more native coin than the input amount, and any with an ERC-20 input", async () => {
-      const deadline = (await now(origin)) + WINDOW;
-      const native = onchainOrder(usdcParams({ inputToken: NATIVE_TOKEN, inputAmount: 1000n }), deadline);
-      expect(await revertOf(attemptOpen(native, 999n))).toEqual({
-        errorName: "InsufficientValue",
-        args: [1000n, 999n],
-      });
-      expect(await revertOf(attemptOpen(native, 1001n))).toEqual({ errorName: "ExcessValue", args: [1000n, 1001n] });
-      expect(await revertOf(attemptOpen(onchainOrder(usdcParams(), deadline), 1n))).toEqual({
-        errorName: "ExcessValue",
-        args: [0n, 1n],
-      });
+describe("FullSettler.open rejects: value, token transfers, amounts and gasless orders", () => {
+  it("less or more native coin than the input amount, and any with an ERC-20 input", async () => {
+    const deadline = (await now(origin)) + WINDOW;
+    const native = onchainOrder(usdcParams({ inputToken: NATIVE_TOKEN, inputAmount: 1000n }), deadline);
+    expect(await revertOf(attemptOpen(native, 999n))).toEqual({
+      errorName: "InsufficientValue",
+      args: [1000n, 999n],
     });
+    expect(await revertOf(attemptOpen(native, 1001n))).toEqual({ errorName: "ExcessValue", args: [1000n, 1001n] });
+    expect(await revertOf(attemptOpen(onchainOrder(usdcParams(), deadline), 1n))).toEqual({
+      errorName: "ExcessValue",
+      args: [0n, 1n],
+    });
+  });
 
-    it("an ERC-20 input without enough allowance, carrying the token's own reason", async () => {
-      await mined(
-        origin,
-        origin.wallet(user).writeContract({
-          address: origin.usdc,
-          abi: testTokenAbi,
-          functionName: "approve",
-          args: [origin.settler, 5n],
-        }),
-      );
-      const params = usdcParams();
-      const revert = await revertOf(attemptOpen(onchainOrder(params, (await now(origin)) + WINDOW)));
-      expect(revert.errorName).toBe("TokenTransferFailed");
-      expect(revert.args[0]).toBe(origin.usdc);
-      expect(decodeErrorResult({ abi: testTokenAbi, data: revert.args[1] as Hex })).toMatchObject({
-        errorName: "ERC20InsufficientAllowance",
-        args: [origin.settler, 5n, params.inputAmount],
-      });
+  it("an ERC-20 input without enough allowance, carrying the token's own reason", async () => {
+    await mined(
+      origin,
+      origin.wallet(user).writeContract({
+        address: origin.usdc,
+        abi: testTokenAbi,
+        functionName: "approve",
+        args: [origin.settler, 5n],
+      }),
+    );
+    const params = usdcParams();
+    const revert = await revertOf(attemptOpen(onchainOrder(params, (await now(origin)) + WINDOW)));
+    expect(revert.errorName).toBe("TokenTransferFailed");
+    expect(revert.args[0]).toBe(origin.usdc);
+    expect(decodeErrorResult({ abi: testTokenAbi, data: revert.args[1] as Hex })).toMatchObject({
+      errorName: "ERC20InsufficientAllowance",
+      args: [origin.settler, 5n, params.inputAmount],
     });
+  });
 
-    it("an ERC-20 input beyond the user's balance", async () => {
-      await mined(
-        origin,
-        origin.wallet(stranger).writeContract({
-          address: origin.usdc,
-          abi: testTokenAbi,
-          functionName: "approve",
-          args: [origin.settler, maxUint256],
-        }),
-      );
-      const revert = await revertOf(
-        attemptOpen(onchainOrder(usdcParams(), (await now(origin)) + WINDOW), 0n, stranger),
-      );
-      expect(decodeErrorResult({ abi: testTokenAbi, data: revert.args[1] as Hex }).errorName).toBe(
-        "ERC20InsufficientBalance",
-      );
-    });
+  it("an ERC-20 input beyond the user's balance", async () => {
+    await mined(
+      origin,
+      origin.wallet(stranger).writeContract({
+        address: origin.usdc,
+        abi: testTokenAbi,
+        functionName: "approve",
+        args: [origin.settler, maxUint256],
+      }),
+    );
+    const revert = await revertOf(attemptOpen(onchainOrder(usdcParams(), (await now(origin)) + WINDOW), 0n, stranger));
+    expect(decodeErrorResult({ abi: testTokenAbi, data: revert.args[1] as Hex }).errorName).toBe(
+      "ERC20InsufficientBalance",
+    );
+  });
 
-    it("zero amounts, a zero recipient and tokens that are not EVM addresses", async () => {
-      const deadline = (await now(origin)) + WINDOW;
-      expect(await revertOf(attemptOpen(onchainOrder(usdcParams({ inputAmount: 0n }), deadline)))).toEqual({
-        errorName: "ZeroAmount",
-        args: [],
-      });
-      expect(await revertOf(attemptOpen(onchainOrder(usdcParams({ recipient: zeroHash }), deadline)))).toEqual({
-        errorName: "ZeroRecipient",
-        args: [],
-      });
-      const notAnAddress = `0x01${"00".repeat(31)}` as const;
-      expect(await revertOf(attemptOpen(onchainOrder(usdcParams({ outputToken: notAnAddress }), deadline)))).toEqual({
-        errorName: "NotAnEvmAddress",
-        args: [notAnAddress],
-      });
+  it("zero amounts, a zero recipient and tokens that are not EVM addresses", async () => {
+    const deadline = (await now(origin)) + WINDOW;
+    expect(await revertOf(attemptOpen(onchainOrder(usdcParams({ inputAmount: 0n }), deadline)))).toEqual({
+      errorName: "ZeroAmount",
+      args: [],
     });
+    expect(await revertOf(attemptOpen(onchainOrder(usdcParams({ recipient: zeroHash }), deadline)))).toEqual({
+      errorName: "ZeroRecipient",
+      args: [],
+    });
+    const notAnAddress = `0x01${"00".repeat(31)}` as const;
+    expect(await revertOf(attemptOpen(onchainOrder(usdcParams({ outputToken: notAnAddress }), deadline)))).toEqual({
+      errorName: "NotAnEvmAddress",
+      args: [notAnAddress],
+    });
+  });
 
-    it("gasless orders, which it does not offer", async () => {
-      const gasless = {
-        originSettler: origin.settler,
-        user: user.address,
-        nonce: 1n,
-        originChainId: BigInt(origin.chainId),
-        openDeadline: 0,
-        fillDeadline: 0,
-        orderDataType: orderDataTypeHash,
-        orderData: "0x" as const,
-      };
-      const attempt = origin.wallet(user).writeContract({
-        address: origin.settler,
-        abi: fullSettlerAbi,
-        functionName: "openFor",
-        args: [gasless, "0x", "0x"],
-      });
-      expect(await revertOf(attempt)).toEqual({ errorName: "NotSupported", args: [] });
+  it("gasless orders, which it does not offer", async () => {
+    const gasless = {
+      originSettler: origin.settler,
+      user: user.address,
+      nonce: 1n,
+      originChainId: BigInt(origin.chainId),
+      openDeadline: 0,
+      fillDeadline: 0,
+      orderDataType: orderDataTypeHash,
+      orderData: "0x" as const,
+    };
+    const attempt = origin.wallet(user).writeContract({
+      address: origin.settler,
+      abi: fullSettlerAbi,
+      functionName: "openFor",
+      args: [gasless, "0x", "0x"],
     });
+    expect(await revertOf(attempt)).toEqual({ errorName: "NotSupported", args: [] });
   });
 });
 

@@ -144,7 +144,7 @@ async function statusBecomes(
   ).then((value) => (value === "gone" ? undefined : value));
 }
 
-describe("intents pipeline: anvil → chain-ingestor → Kafka → projector → Redis", () => {
+describe("intents pipeline: anvil → chain-ingestor → Kafka → projector → Redis, an order's lifecycle", () => {
   it("mirrors an order opened on the origin, filled on the destination and settled by the oracle", async () => {
     const user = await newUser(devnet);
     const order = await openOrder(devnet, user);
@@ -215,7 +215,9 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
     expect(await redis.zscore(`rm:intents:user:${user.address}:expired`, order.orderId)).toBeNull();
     expect(await redis.zscore(`rm:intents:user:${user.address}:pending`, order.orderId)).toBeNull();
   });
+});
 
+describe("intents pipeline: reorganisations and intents.notified hints", () => {
   it("removes a reorganised-out Open from every read, and moves a reorganised-out Filled back to OPEN", async () => {
     const user = await newUser(devnet);
     // Origin: the block with the Open is replaced by empty blocks.
@@ -340,7 +342,9 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
       await publisher.disconnect();
     }
   });
+});
 
+describe("intents pipeline: fencing and a killed ingestor", () => {
   it("a second instance fences the first; kill -9 during a burst of opens loses and repeats nothing", async () => {
     const env = {
       CHAINS_FILE: devnet.chainsFile,

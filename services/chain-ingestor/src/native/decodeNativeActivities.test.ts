@@ -28,7 +28,7 @@ function block(events: RuntimeEvent[]) {
   return { number: 7n, extrinsicHashes: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => key(0xe0 + n)), events };
 }
 
-describe("decodeNativeActivities", () => {
+describe("decodeNativeActivities: transfers and stake", () => {
   it("reads a transfer with its fee, extrinsic and event", () => {
     index = 0;
     const [transfer] = decodeNativeActivities(
@@ -115,7 +115,9 @@ describe("decodeNativeActivities", () => {
       hotkey: accountFromPublicKey(hotA),
     });
   });
+});
 
+describe("decodeNativeActivities: registrations, EVM executions, failures and fees", () => {
   it("reads registrations as the signer's, with what they burned or locked", () => {
     index = 0;
     const [neuron, subnet] = decodeNativeActivities(

@@ -65,25 +65,25 @@ const noChanges = { stakeTouches: [], events: [], epochs: [], netuids: [0, 1, 2]
 const valuesOf = (state: HolderState, netuid: number) =>
   valuedPositions(state.subnets.get(netuid)!).map((value) => [value.coldkey, value.hotkey, value.alphaNalpha]);
 
-describe("native holders", () => {
-  // Subnet 1: coldkeys 1 and 2 through hotkey A (registered), coldkey 3 through X (registered nowhere on 1).
-  const start: Chain = {
-    alpha: [
-      [HOT_A, COLD_1, 1, 600n],
-      [HOT_A, COLD_2, 1, 400n],
-      [HOT_X, COLD_3, 1, 50n],
-      [HOT_B, COLD_1, 2, 10n],
-    ],
-    totals: { [`${HOT_A}:1`]: 2_000n, [`${HOT_X}:1`]: 100n, [`${HOT_B}:2`]: 10n },
-    keys: [
-      [1, 0, HOT_A],
-      [2, 0, HOT_B],
-    ],
-    owners: { [HOT_A]: COLD_3, [HOT_B]: COLD_2 },
-  };
-  const alphaReads = (chain: ReturnType<typeof runtime>) =>
-    chain.reads.filter((read) => read.item === "subtensorModule.alpha").map((read) => [read.kind, read.keys]);
+// Subnet 1: coldkeys 1 and 2 through hotkey A (registered), coldkey 3 through X (registered nowhere on 1).
+const start: Chain = {
+  alpha: [
+    [HOT_A, COLD_1, 1, 600n],
+    [HOT_A, COLD_2, 1, 400n],
+    [HOT_X, COLD_3, 1, 50n],
+    [HOT_B, COLD_1, 2, 10n],
+  ],
+  totals: { [`${HOT_A}:1`]: 2_000n, [`${HOT_X}:1`]: 100n, [`${HOT_B}:2`]: 10n },
+  keys: [
+    [1, 0, HOT_A],
+    [2, 0, HOT_B],
+  ],
+  owners: { [HOT_A]: COLD_3, [HOT_B]: COLD_2 },
+};
+const alphaReads = (chain: ReturnType<typeof runtime>) =>
+  chain.reads.filter((read) => read.item === "subtensorModule.alpha").map((read) => [read.kind, read.keys]);
 
+describe("native holders: full reads and stake events", () => {
   it("reads every position of the Alpha map, hotkeys registered on the subnet or not, valued by its pool", async () => {
     const state = (await readAllHolders(runtime(start), [0, 1, 2]))!;
     expect(valuesOf(state, 1)).toEqual([
@@ -143,7 +143,9 @@ describe("native holders", () => {
       ["entries", [HOT_B]],
     ]);
   });
+});
 
+describe("native holders: epochs", () => {
   it("at an epoch re-values every pool of the subnet, and of root, from the new totals", async () => {
     const parent = (await readAllHolders(runtime(start), [0, 1, 2]))!;
     // The epoch paid hotkey A: its total grew, no share moved.
@@ -201,7 +203,9 @@ describe("native holders", () => {
       ]),
     );
   });
+});
 
+describe("native holders: full re-reads, subnet changes, positions and records", () => {
   it("asks for a full read on a swap or an unknown event, and on another runtime", async () => {
     const parent = (await readAllHolders(runtime(start), [0, 1, 2]))!;
     const swap = holderChangesOf({

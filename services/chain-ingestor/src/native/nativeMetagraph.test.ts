@@ -78,7 +78,7 @@ function spec218(overrides: Record<string, FakeItem> = {}) {
   });
 }
 
-describe("readMetagraphs", () => {
+describe("readMetagraphs: spec 218 items and batched reads", () => {
   it("maps every item of spec 218 to the neurons, ordered by uid", async () => {
     const metagraphs = await readMetagraphs(fakeRuntimeAt(spec218()), [2]);
 
@@ -170,7 +170,9 @@ describe("readMetagraphs", () => {
       "multi validatorTrust 2",
     ]);
   });
+});
 
+describe("readMetagraphs: missing values, identities and Keys", () => {
   it("leaves out the coldkey of a hotkey without owner (the zero default) and its identity", async () => {
     const neuron = (await readMetagraphs(fakeRuntimeAt(spec218()), [3])).get(3)![1]!;
 

@@ -240,7 +240,7 @@ async function directPools(blockHash: string): Promise<Omit<PoolSnapshot, "ref">
   return pools.sort((a, b) => a.netuid - b.netuid);
 }
 
-describe("the native source on the real runtime", () => {
+describe("the native source on the real runtime: activities and pools", () => {
   it("publishes each seeded activity, and every value equals a direct read at its block", async () => {
     registerStakeInfo();
     const activities = activitiesOf(await published());
@@ -351,7 +351,9 @@ describe("the native source on the real runtime", () => {
     expect([...new Set(dynamic.map((pool) => pool.netuid))]).toEqual(expect.arrayContaining(seeded.netuids));
     expect(dynamic.some((pool) => pool.priceTao !== "1" && pool.priceTao !== "0")).toBe(true);
   }, 60_000);
+});
 
+describe("the native source on the real runtime: alpha holders", () => {
   it("publishes every alpha position of a subnet (hotkeys registered there or not) whenever it changes, equal to the runtime API's", async () => {
     registerStakeInfo();
     const records = await published();
@@ -431,7 +433,9 @@ describe("the native source on the real runtime", () => {
     // Charlie's alpha moved to seed-beta through his seed-gamma hotkey, which is not registered on seed-beta.
     expect(unregistered).toBeGreaterThan(0);
   }, 240_000);
+});
 
+describe("the native source on the real runtime: network totals and an abandoned branch", () => {
   it("publishes the network totals at every block, equal to direct reads there (the registration cost to the runtime API's)", async () => {
     const records = await published();
     const stats = records.flatMap(({ event, record }) =>

@@ -65,7 +65,7 @@ function spec218(overrides: Record<string, FakeItem> = {}) {
   });
 }
 
-describe("readSubnetDetails", () => {
+describe("readSubnetDetails: spec 218 and batched reads", () => {
   it("maps every item of spec 218 to the SubnetSnapshot fields", async () => {
     const details = await readSubnetDetails(fakeRuntimeAt(spec218()), [2]);
 
@@ -144,7 +144,9 @@ describe("readSubnetDetails", () => {
     expect(root.mechanism).toBe(PoolMechanism.POOL_MECHANISM_STABLE);
     expect(root.emissionEnabled).toBe(false);
   });
+});
 
+describe("readSubnetDetails: what a runtime lacks or adds", () => {
   it("leaves out what the runtime does not keep, and keeps required fields at their proto default", async () => {
     const runtime = fakeRuntimeAt(subtensor({ tempo: () => 99, burn: () => 5n }));
     const details = (await readSubnetDetails(runtime, [7])).get(7)!;
@@ -219,71 +221,71 @@ describe("readSubnetDetails", () => {
 
     expect(details.hyperparameters?.alphaSigmoidSteepness).toBe(0);
   });
+});
 
-  describe("identity", () => {
-    const v1 = { subnetName: bytes("one"), githubRepo: bytes("g1"), subnetContact: bytes("c1") };
-    const v2 = {
-      subnetName: bytes("two"),
-      githubRepo: bytes("g2"),
-      subnetContact: bytes("c2"),
-      subnetUrl: bytes("u2"),
-      discord: bytes("d2"),
-      description: bytes("x2"),
-      additional: bytes("a2"),
-    };
-    const v3 = { ...v2, subnetName: bytes("three"), logoUrl: bytes("l3") };
+describe("readSubnetDetails: identity", () => {
+  const v1 = { subnetName: bytes("one"), githubRepo: bytes("g1"), subnetContact: bytes("c1") };
+  const v2 = {
+    subnetName: bytes("two"),
+    githubRepo: bytes("g2"),
+    subnetContact: bytes("c2"),
+    subnetUrl: bytes("u2"),
+    discord: bytes("d2"),
+    description: bytes("x2"),
+    additional: bytes("a2"),
+  };
+  const v3 = { ...v2, subnetName: bytes("three"), logoUrl: bytes("l3") };
 
-    it("prefers SubnetIdentitiesV3 over V2 and the plain map", async () => {
-      const runtime = fakeRuntimeAt(
-        spec218({ subnetIdentitiesV3: [[2, v3]], subnetIdentitiesV2: [[2, v2]], subnetIdentities: [[2, v1]] }),
-      );
-      const details = (await readSubnetDetails(runtime, [2])).get(2)!;
+  it("prefers SubnetIdentitiesV3 over V2 and the plain map", async () => {
+    const runtime = fakeRuntimeAt(
+      spec218({ subnetIdentitiesV3: [[2, v3]], subnetIdentitiesV2: [[2, v2]], subnetIdentities: [[2, v1]] }),
+    );
+    const details = (await readSubnetDetails(runtime, [2])).get(2)!;
 
-      expect(details.name).toBe("three");
-      expect(details.identity).toEqual({
-        subnetName: "three",
-        githubRepo: "g2",
-        subnetContact: "c2",
-        subnetUrl: "u2",
-        discord: "d2",
-        description: "x2",
-        logoUrl: "l3",
-        additional: "a2",
-      });
-      expect(runtime.reads.map((read) => read.item)).not.toContain("subtensorModule.subnetIdentitiesV2");
+    expect(details.name).toBe("three");
+    expect(details.identity).toEqual({
+      subnetName: "three",
+      githubRepo: "g2",
+      subnetContact: "c2",
+      subnetUrl: "u2",
+      discord: "d2",
+      description: "x2",
+      logoUrl: "l3",
+      additional: "a2",
     });
+    expect(runtime.reads.map((read) => read.item)).not.toContain("subtensorModule.subnetIdentitiesV2");
+  });
 
-    it("falls back to V2 (no logo) when the runtime has no V3", async () => {
-      const runtime = fakeRuntimeAt(spec218({ subnetIdentitiesV2: [[2, v2]], subnetIdentities: [[2, v1]] }));
-      const details = (await readSubnetDetails(runtime, [2])).get(2)!;
+  it("falls back to V2 (no logo) when the runtime has no V3", async () => {
+    const runtime = fakeRuntimeAt(spec218({ subnetIdentitiesV2: [[2, v2]], subnetIdentities: [[2, v1]] }));
+    const details = (await readSubnetDetails(runtime, [2])).get(2)!;
 
-      expect(details.identity).toEqual({
-        subnetName: "two",
-        githubRepo: "g2",
-        subnetContact: "c2",
-        subnetUrl: "u2",
-        discord: "d2",
-        description: "x2",
-        logoUrl: "",
-        additional: "a2",
-      });
+    expect(details.identity).toEqual({
+      subnetName: "two",
+      githubRepo: "g2",
+      subnetContact: "c2",
+      subnetUrl: "u2",
+      discord: "d2",
+      description: "x2",
+      logoUrl: "",
+      additional: "a2",
     });
+  });
 
-    it("falls back to the plain map (spec 218) when the runtime has neither", async () => {
-      const details = (await readSubnetDetails(fakeRuntimeAt(spec218({ subnetIdentities: [[2, v1]] })), [2])).get(2)!;
+  it("falls back to the plain map (spec 218) when the runtime has neither", async () => {
+    const details = (await readSubnetDetails(fakeRuntimeAt(spec218({ subnetIdentities: [[2, v1]] })), [2])).get(2)!;
 
-      expect(details.name).toBe("one");
-      expect(details.identity?.subnetContact).toBe("c1");
-    });
+    expect(details.name).toBe("one");
+    expect(details.identity?.subnetContact).toBe("c1");
+  });
 
-    it("gives no name for an identity whose name is empty, but keeps the identity", async () => {
-      const details = (
-        await readSubnetDetails(fakeRuntimeAt(spec218({ subnetIdentities: [[2, { ...v1, subnetName: "0x" }]] })), [2])
-      ).get(2)!;
+  it("gives no name for an identity whose name is empty, but keeps the identity", async () => {
+    const details = (
+      await readSubnetDetails(fakeRuntimeAt(spec218({ subnetIdentities: [[2, { ...v1, subnetName: "0x" }]] })), [2])
+    ).get(2)!;
 
-      expect(details).not.toHaveProperty("name");
-      expect(details.identity?.githubRepo).toBe("g1");
-    });
+    expect(details).not.toHaveProperty("name");
+    expect(details.identity?.githubRepo).toBe("g1");
   });
 });
 

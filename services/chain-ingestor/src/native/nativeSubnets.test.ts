@@ -129,7 +129,9 @@ describe("native subnets state", () => {
       }),
     ).toBeUndefined();
   });
+});
 
+describe("native subnets records", () => {
   it("publishes every emission, and settings and metagraphs only of the subnets that changed", async () => {
     const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([]));
     const state = (await nextSubnets(runtime({ 1: 10, 2: 20 }), parent, {
