@@ -187,46 +187,65 @@ const newestFirst = (a: string, b: string) => {
   return 0;
 };
 
-describe("an account's routes after its own transfers, stakes and unstake", () => {
+/**
+ * The account whose routes the next two describes read: its key, its blocks (funding; stakes and a
+ * transfer out; an unstake and a transfer in) and the netuids it staked on.
+ */
+interface OwnAccount {
+  coldkey: KeyringPair;
+  blocks: BuiltBlock[];
+  stakedNetuids: number[];
+}
+
+let ownAccount: Promise<OwnAccount> | undefined;
+/** The account's activity, built and indexed once, before the first test that reads it. */
+const ownAccountActivity = () => (ownAccount ??= buildOwnAccount());
+
+async function buildOwnAccount(): Promise<OwnAccount> {
+  const { driver, subnets } = s.native;
+  const coldkey = driver.fresh();
+  const [first, second] = subnets as [(typeof subnets)[number], (typeof subnets)[number]];
+  const stakedNetuids = [first.netuid, second.netuid];
+  const blocks = [await driver.block([transfer(driver.dev("Alice"), coldkey.address, tao(100))])];
+  blocks.push(
+    await driver.block([
+      // The owners sell first, so the stakes buy alpha (see ownerSale).
+      ...(await ownerSale(driver, first, 4n)),
+      ...(await ownerSale(driver, second, 4n)),
+      { tx: driver.tx("subtensorModule", "addStake")(first.ownerHotkey, first.netuid, tao(10)), signer: coldkey },
+      { tx: driver.tx("subtensorModule", "addStake")(second.ownerHotkey, second.netuid, tao(5)), signer: coldkey },
+      transfer(coldkey, driver.fresh().address, tao(3)),
+    ]),
+  );
+  // Half the alpha the 10 TAO bought, as StakeInfo values the position.
+  const bought = (await s.native.runtime.positions(blocks[1]!.hash, hexOf(coldkey))).find(
+    (position) => position.netuid === first.netuid,
+  );
+  const alpha = BigInt(bought?.stakeNalpha ?? "0");
+  if (alpha < 2n)
+    throw new Error(
+      `10 TAO bought ${alpha} nalpha on subnet ${first.netuid} at price ${await s.native.runtime.priceTao(blocks[1]!.hash, first.netuid)}`,
+    );
+  blocks.push(
+    await driver.block([
+      {
+        tx: driver.tx("subtensorModule", "removeStake")(first.ownerHotkey, first.netuid, alpha / 2n),
+        signer: coldkey,
+      },
+      transfer(driver.dev("Bob"), coldkey.address, tao(1)),
+    ]),
+  );
+  await indexedThrough(blocks.at(-1)!.number);
+  return { coldkey, blocks, stakedNetuids };
+}
+
+describe("an account's balance routes after its own transfers, stakes and unstake", () => {
   let coldkey: KeyringPair;
   let blocks: BuiltBlock[];
   let stakedNetuids: number[];
 
   beforeAll(async () => {
-    const { driver, subnets } = s.native;
-    coldkey = driver.fresh();
-    const [first, second] = subnets as [(typeof subnets)[number], (typeof subnets)[number]];
-    stakedNetuids = [first.netuid, second.netuid];
-    blocks = [await driver.block([transfer(driver.dev("Alice"), coldkey.address, tao(100))])];
-    blocks.push(
-      await driver.block([
-        // The owners sell first, so the stakes buy alpha (see ownerSale).
-        ...(await ownerSale(driver, first, 4n)),
-        ...(await ownerSale(driver, second, 4n)),
-        { tx: driver.tx("subtensorModule", "addStake")(first.ownerHotkey, first.netuid, tao(10)), signer: coldkey },
-        { tx: driver.tx("subtensorModule", "addStake")(second.ownerHotkey, second.netuid, tao(5)), signer: coldkey },
-        transfer(coldkey, driver.fresh().address, tao(3)),
-      ]),
-    );
-    // Half the alpha the 10 TAO bought, as StakeInfo values the position.
-    const bought = (await s.native.runtime.positions(blocks[1]!.hash, hexOf(coldkey))).find(
-      (position) => position.netuid === first.netuid,
-    );
-    const alpha = BigInt(bought?.stakeNalpha ?? "0");
-    if (alpha < 2n)
-      throw new Error(
-        `10 TAO bought ${alpha} nalpha on subnet ${first.netuid} at price ${await s.native.runtime.priceTao(blocks[1]!.hash, first.netuid)}`,
-      );
-    blocks.push(
-      await driver.block([
-        {
-          tx: driver.tx("subtensorModule", "removeStake")(first.ownerHotkey, first.netuid, alpha / 2n),
-          signer: coldkey,
-        },
-        transfer(driver.dev("Bob"), coldkey.address, tao(1)),
-      ]),
-    );
-    await indexedThrough(blocks.at(-1)!.number);
+    ({ coldkey, blocks, stakedNetuids } = await ownAccountActivity());
   }, 120_000);
 
   it("balance/latest: free, reserved, frozen and each position valued at its pool's price equal the runtime at as_of", async () => {
@@ -295,6 +314,16 @@ describe("an account's routes after its own transfers, stakes and unstake", () =
     expect(last.block_number).toBeGreaterThanOrEqual(blocks.at(-1)!.number);
     expect(last.balance_free_rao).toBe((await s.native.runtime.account(blocks.at(-1)!.hash, hexOf(coldkey))).free);
   });
+});
+
+describe("an account's transactions and its subnets' holders after its own transfers, stakes and unstake", () => {
+  let coldkey: KeyringPair;
+  let blocks: BuiltBlock[];
+  let stakedNetuids: number[];
+
+  beforeAll(async () => {
+    ({ coldkey, blocks, stakedNetuids } = await ownAccountActivity());
+  }, 120_000);
 
   it("transactions: exactly the account's transfers and stake events up to as_of, newest first, with amounts and each extrinsic's fee once", async () => {
     const { first, items: listed } = await allItems(`/data/v1/accounts/${coldkey.address}/transactions?limit=200`);
@@ -413,7 +442,7 @@ describe("an account's routes after its own transfers, stakes and unstake", () =
   });
 });
 
-describe("every route answers what the chain holds at its as_of block", () => {
+describe("every route answers what the chain holds at its as_of block: coin price and network stats", () => {
   it("coin price: latest is the feed's latestRoundData at as_of (on the origin chain); history candles are the feed's rounds bucketed", async () => {
     const latest = await s.api.ok("/data/v1/coin/price/latest");
     const latestAt = await atPriceAsOf(latest);
@@ -499,7 +528,9 @@ describe("every route answers what the chain holds at its as_of block", () => {
       max_supply_rao: "21000000000000000",
     });
   });
+});
 
+describe("every route answers what the chain holds at its as_of block: subnet pools", () => {
   it("subnet pools: latest sorted by price, TAO reserve, alpha outstanding and market cap, either way, page by page, with each pool's reserves as the runtime holds them", async () => {
     await holdingStill(async () => {
       for (const [sort, order, key] of [
@@ -614,7 +645,9 @@ describe("every route answers what the chain holds at its as_of block", () => {
       })),
     ).toEqual(expected);
   });
+});
 
+describe("every route answers what the chain holds at its as_of block: subnet emissions, subnets and validators", () => {
   it("subnet emissions: sorted by TAO emission page by page; the total is the sum of every subnet's EmissionValues at as_of", async () => {
     await holdingStill(async () => {
       const { first, items: emissions } = await pagedOneByOne(

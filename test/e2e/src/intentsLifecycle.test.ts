@@ -59,6 +59,8 @@ const listIds = async (list: "pending" | "expired", user: string) => {
   const body = await s.api.json(await s.api.get(`/intents/v1/intents/${list}?userAddress=${user}&limit=100`));
   return body._embedded.items as Json[];
 };
+const byTx = async (txHash: string) =>
+  s.api.json(await s.api.get(`/intents/v1/intents?originChainId=31337&txHash=${txHash}`));
 
 describe("an intent's life through the API and the chains", () => {
   it("quote → preflight → open → OPEN within 2 s → fill → FILLED → settle → SETTLED", async () => {
@@ -254,10 +256,7 @@ describe("preflight names the failing check", () => {
   }, 30_000);
 });
 
-describe("notifications", () => {
-  const byTx = async (txHash: string) =>
-    s.api.json(await s.api.get(`/intents/v1/intents?originChainId=31337&txHash=${txHash}`));
-
+describe("notifications of an order's opening transaction", () => {
   it("shows SUBMITTED before mining, records a repeated notification once, and OPEN once mined", async () => {
     const user = privateKeyToAccount(generatePrivateKey());
     await fundUser(s, user, { usdc: 1_000_000_000n });
@@ -360,7 +359,9 @@ describe("notifications", () => {
     });
     expect(await s.api.intent(opened.orderId)).toMatchObject({ userAddress: user.address, status: "OPEN" });
   }, 60_000);
+});
 
+describe("notifications of a reverted transaction and from a wallet without the T&C", () => {
   it("answers REVERTED for a notified transaction that failed on chain", async () => {
     const user = privateKeyToAccount(generatePrivateKey());
     await fundUser(s, user, { usdc: 0n, approve: false });

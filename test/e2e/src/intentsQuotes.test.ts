@@ -138,7 +138,7 @@ const quoteBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-describe("quotes and preflight through the gateway", () => {
+describe("quotes and preflight through the gateway: a quoted order that opens", () => {
   it("quotes, passes every preflight check, and the order opens with the preflight's orderId", async () => {
     const quoted = await post("/intents/v1/quotes", quoteBody());
     expect(quoted.status).toBe(200);
@@ -243,7 +243,9 @@ describe("quotes and preflight through the gateway", () => {
       _links: { self: { href: `/intents/v1/intents?originChainId=31337&txHash=${hash}` } },
     });
   }, 60_000);
+});
 
+describe("quotes and preflight through the gateway: failing checks, problem codes and the scope", () => {
   it("names failing checks: no allowance and no balance for a fresh wallet", async () => {
     const stranger = privateKeyToAccount(generatePrivateKey());
     const quote = await json(await post("/intents/v1/quotes", quoteBody({ userAddress: stranger.address })));

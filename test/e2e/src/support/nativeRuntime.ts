@@ -144,6 +144,9 @@ interface Codec {
   toNumber(): number;
 }
 
+/** The storage queries of one pallet at a block (`(await api.at(hash)).query.subtensorModule`). */
+type PalletQuery = NonNullable<Awaited<ReturnType<ApiPromise["at"]>>["query"][string]>;
+
 export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
   const api = await ApiPromise.create({ provider: new WsProvider(rpcUrl), noInitWarn: true });
   api.registry.register({
@@ -161,256 +164,279 @@ export async function connectRuntime(rpcUrl: string): Promise<RuntimeReads> {
   // By hash: a number names another block once the chain has reorganised.
   const blocks = new Map<string, Promise<RuntimeBlock>>();
 
-  const readBlock = async (number: number, hash: string): Promise<RuntimeBlock> => {
-    const at = await api.at(hash);
-    const [signed, records, now] = await Promise.all([
-      api.rpc.chain.getBlock(hash),
-      at.query.system!.events!(),
-      at.query.timestamp!.now!(),
-    ]);
-    const events = (
-      records as unknown as {
-        phase: { isApplyExtrinsic: boolean; asApplyExtrinsic: Codec };
-        event: { section: string; method: string; data: Codec[] };
-      }[]
-    ).map((record, index) => ({
-      index,
-      extrinsicIndex: record.phase.isApplyExtrinsic ? record.phase.asApplyExtrinsic.toNumber() : undefined,
-      name: `${capitalise(record.event.section)}.${record.event.method}`,
-      fields: [...record.event.data].map(fieldText),
-    }));
-    return {
-      number,
-      hash,
-      timestampMs: Number((now as unknown as Codec).toString()),
-      extrinsicHashes: signed.block.extrinsics.map((extrinsic) => extrinsic.hash.toHex()),
-      events,
-    };
-  };
-
-  const reads: RuntimeReads = {
+  return {
     async block(number) {
       const hash = (await api.rpc.chain.getBlockHash(number)).toHex();
       let read = blocks.get(hash);
       if (read === undefined) {
-        read = readBlock(number, hash);
+        read = readBlock(api, number, hash);
         blocks.set(hash, read);
       }
       return read;
     },
-
-    async item(blockHash, pallet, name, ...keys) {
-      const entry = (await api.at(blockHash)).query[pallet]?.[name];
-      if (entry === undefined) throw new Error(`no storage item ${pallet}.${name} at ${blockHash}`);
-      const value = (await entry(...keys)) as unknown as Codec & { toRawType(): string };
-      return value.toRawType() === "AccountId32" || value.toRawType() === "AccountId"
-        ? value.toHex()
-        : value.toString();
-    },
-
-    async account(blockHash, publicKey) {
-      const at = await api.at(blockHash);
-      const { data } = (await at.query.system!.account!(publicKey)) as unknown as {
-        data: { free: Codec; reserved: Codec; frozen: Codec };
-      };
-      return { free: data.free.toString(), reserved: data.reserved.toString(), frozen: data.frozen.toString() };
-    },
-
-    async positions(blockHash, publicKey) {
-      const argument = `0x80${publicKey.slice(2)}`;
-      // The node's raw answer (without the RPC type's own length prefix)...
-      const answer = (
-        await api.rpc.state.call("StakeInfoRuntimeApi_get_stake_info_for_coldkey", argument, blockHash)
-      ).toU8a(true);
-      // ...is a SCALE Vec<u8> holding the Vec<StakeInfo>.
-      const content = api.registry.createType("Bytes", answer).toU8a(true);
-      const infos = api.registry.createType("Vec<E2eStakeInfo>", content) as unknown as {
-        netuid: Codec;
-        hotkey: Codec;
-        stake: Codec;
-      }[];
-      return infos
-        .map((info) => ({
-          netuid: info.netuid.toNumber(),
-          hotkey: info.hotkey.toHex(),
-          stakeNalpha: info.stake.toString(),
-        }))
-        .filter((position) => position.stakeNalpha !== "0")
-        .sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
-    },
-
-    async priceTao(blockHash, netuid) {
-      if (netuid === 0) return "1";
-      const module = (await api.at(blockHash)).query.subtensorModule!;
-      const [mechanism, tao, alphaIn] = await Promise.all([
-        module.subnetMechanism!(netuid),
-        module.subnetTAO!(netuid),
-        module.subnetAlphaIn!(netuid),
-      ]);
-      if ((mechanism as unknown as Codec).toNumber() === 0) return "1";
-      const alpha = BigInt((alphaIn as unknown as Codec).toString());
-      if (alpha === 0n) return "0";
-      const scaled = (BigInt((tao as unknown as Codec).toString()) * 1_000_000_000n) / alpha;
-      const whole = scaled / 1_000_000_000n;
-      const fraction = (scaled % 1_000_000_000n).toString().padStart(9, "0").replace(/0+$/, "");
-      return fraction === "" ? whole.toString() : `${whole}.${fraction}`;
-    },
-
-    async networkTotals(blockHash) {
-      const at = await api.at(blockHash);
-      const module = at.query.subtensorModule!;
-      const text = async (read: Promise<unknown>) => String(await read);
-      const netuids = ((await module.networksAdded!.keys()) as unknown as { args: [Codec] }[]).map((key) =>
-        key.args[0].toNumber(),
-      );
-      const taos = await Promise.all(netuids.map((netuid) => text(module.subnetTAO!(netuid))));
-      const locked = await Promise.all(netuids.map((netuid) => text(module.subnetLocked!(netuid))));
-      const root = BigInt(taos[netuids.indexOf(0)] ?? "0");
-      const accounts = await api.rpc.state.getKeysPaged(api.query.system!.account!.keyPrefix(), 1000, null, blockHash);
-      if (accounts.length >= 1000) throw new Error("more accounts than one page: count them page by page");
-      return {
-        totalIssuance: await text(module.totalIssuance!()),
-        balancesIssuance: await text(at.query.balances!.totalIssuance!()),
-        totalStake: await text(module.totalStake!()),
-        stakedRoot: root.toString(),
-        stakedAlphaPools: (taos.reduce((sum, tao) => sum + BigInt(tao), 0n) - root).toString(),
-        subnetLocked: locked.reduce((sum, value) => sum + BigInt(value), 0n).toString(),
-        blockEmission: await text(module.blockEmission!()),
-        lastRegistered: await text(module.networkLastRegistered!()),
-        subnetsCount: netuids.length,
-        accountsCount: accounts.length,
-      };
-    },
-
-    async pools(blockHash) {
-      const module = (await api.at(blockHash)).query.subtensorModule!;
-      const netuids = (
-        (await module.networksAdded!.entries()) as unknown as [{ args: [Codec] }, { toJSON(): unknown }][]
-      )
-        .filter(([, added]) => added.toJSON() === true)
-        .map(([key]) => key.args[0].toNumber())
-        .sort((a, b) => a - b);
-      return Promise.all(
-        netuids.map(async (netuid) => {
-          const [mechanism, taoIn, alphaIn, alphaOut] = await Promise.all([
-            module.subnetMechanism!(netuid),
-            module.subnetTAO!(netuid),
-            module.subnetAlphaIn!(netuid),
-            module.subnetAlphaOut!(netuid),
-          ]);
-          return {
-            netuid,
-            mechanism: Number(String(mechanism)),
-            taoIn: String(taoIn),
-            alphaIn: String(alphaIn),
-            alphaOut: String(alphaOut),
-          };
-        }),
-      );
-    },
-
-    async subnets(blockHash) {
-      const at = await api.at(blockHash);
-      const module = at.query.subtensorModule!;
-      const netuids = (
-        (await module.networksAdded!.entries()) as unknown as [{ args: [Codec] }, { toJSON(): unknown }][]
-      )
-        .filter(([, added]) => added.toJSON() === true)
-        .map(([key]) => key.args[0].toNumber())
-        .sort((a, b) => a - b);
-      const text = (value: unknown) => {
-        const codec = value as Codec & { toRawType(): string };
-        return codec.toRawType() === "AccountId32" || codec.toRawType() === "AccountId"
-          ? codec.toHex()
-          : codec.toString();
-      };
-      const utf8 = (value: unknown) =>
-        Buffer.from((value as { toU8a(bare: boolean): Uint8Array }).toU8a(true)).toString("utf8");
-      return Promise.all(
-        netuids.map(async (netuid): Promise<DirectSubnet> => {
-          const items: Record<string, string> = {};
-          await Promise.all(SUBNET_ITEMS.map(async (item) => (items[item] = text(await module[item]!(netuid)))));
-          const identity = (await module.subnetIdentities!(netuid)) as unknown as {
-            isSome: boolean;
-            unwrap(): { subnetName: unknown };
-          };
-          const alphaValues = ((await module.alphaValues!(netuid)) as unknown as Codec[]).map((value) =>
-            value.toNumber(),
-          ) as [number, number];
-          const vector = async (item: string) => (await module[item]!(netuid)) as unknown as Codec[];
-          const [active, permit, dividends, incentive, consensus, vtrust, emission, lastUpdate] = await Promise.all(
-            [
-              "active",
-              "validatorPermit",
-              "dividends",
-              "incentive",
-              "consensus",
-              "validatorTrust",
-              "emission",
-              "lastUpdate",
-            ].map(vector),
-          );
-          const keys = (await module.keys!.entries(netuid)) as unknown as [{ args: [Codec, Codec] }, Codec][];
-          const neurons = await Promise.all(
-            keys.map(async ([key, hotkeyCodec]): Promise<DirectNeuron> => {
-              const uid = key.args[1].toNumber();
-              const hotkey = hotkeyCodec.toHex();
-              const at = (values: Codec[], fallback: string) => values[uid]?.toString() ?? fallback;
-              return {
-                uid,
-                hotkey,
-                coldkey: ((await module.owner!(hotkey)) as unknown as Codec).toHex(),
-                active: at(active!, "false") === "true",
-                validatorPermit: at(permit!, "false") === "true",
-                dividends: Number(at(dividends!, "0")),
-                incentive: Number(at(incentive!, "0")),
-                consensus: Number(at(consensus!, "0")),
-                vtrust: Number(at(vtrust!, "0")),
-                emission: at(emission!, "0"),
-                lastUpdate: at(lastUpdate!, "0"),
-                registeredAt: String(await module.blockAtRegistration!(netuid, uid)),
-                alphaStake: String(await module.totalHotkeyAlpha!(hotkey, netuid)),
-                rootStake: String(await module.totalHotkeyAlpha!(hotkey, 0)),
-                take: Number(String(await module.delegates!(hotkey))),
-              };
-            }),
-          );
-          return {
-            netuid,
-            items,
-            identityName: identity.isSome ? utf8(identity.unwrap().subnetName) : undefined,
-            symbol: utf8(await module.tokenSymbol!(netuid)),
-            alphaValues,
-            neurons: neurons.sort((a, b) => a.uid - b.uid),
-          };
-        }),
-      );
-    },
-
-    async holders(blockHash) {
-      const at = await api.at(blockHash);
-      const coldkeys = new Set(
-        ((await at.query.subtensorModule!.alpha!.keys()) as unknown as { args: [Codec, Codec, Codec] }[]).map((key) =>
-          key.args[1].toHex(),
-        ),
-      );
-      const bySubnet = new Map<number, { coldkey: string; hotkey: string; alphaNalpha: string }[]>();
-      for (const coldkey of coldkeys) {
-        for (const position of await reads.positions(blockHash, coldkey)) {
-          bySubnet.set(position.netuid, [
-            ...(bySubnet.get(position.netuid) ?? []),
-            { coldkey, hotkey: position.hotkey, alphaNalpha: position.stakeNalpha },
-          ]);
-        }
-      }
-      return bySubnet;
-    },
-
+    item: (blockHash, pallet, name, ...keys) => readItem(api, blockHash, pallet, name, ...keys),
+    account: (blockHash, publicKey) => readAccount(api, blockHash, publicKey),
+    positions: (blockHash, publicKey) => readPositions(api, blockHash, publicKey),
+    priceTao: (blockHash, netuid) => readPriceTao(api, blockHash, netuid),
+    networkTotals: (blockHash) => readNetworkTotals(api, blockHash),
+    pools: (blockHash) => readPools(api, blockHash),
+    subnets: (blockHash) => readSubnets(api, blockHash),
+    holders: (blockHash) => readHolders(api, blockHash),
     async close() {
       await api.disconnect();
     },
   };
-  return reads;
+}
+
+async function readBlock(api: ApiPromise, number: number, hash: string): Promise<RuntimeBlock> {
+  const at = await api.at(hash);
+  const [signed, records, now] = await Promise.all([
+    api.rpc.chain.getBlock(hash),
+    at.query.system!.events!(),
+    at.query.timestamp!.now!(),
+  ]);
+  const events = (
+    records as unknown as {
+      phase: { isApplyExtrinsic: boolean; asApplyExtrinsic: Codec };
+      event: { section: string; method: string; data: Codec[] };
+    }[]
+  ).map((record, index) => ({
+    index,
+    extrinsicIndex: record.phase.isApplyExtrinsic ? record.phase.asApplyExtrinsic.toNumber() : undefined,
+    name: `${capitalise(record.event.section)}.${record.event.method}`,
+    fields: [...record.event.data].map(fieldText),
+  }));
+  return {
+    number,
+    hash,
+    timestampMs: Number((now as unknown as Codec).toString()),
+    extrinsicHashes: signed.block.extrinsics.map((extrinsic) => extrinsic.hash.toHex()),
+    events,
+  };
+}
+
+async function readItem(
+  api: ApiPromise,
+  blockHash: string,
+  pallet: string,
+  name: string,
+  ...keys: unknown[]
+): Promise<string> {
+  const entry = (await api.at(blockHash)).query[pallet]?.[name];
+  if (entry === undefined) throw new Error(`no storage item ${pallet}.${name} at ${blockHash}`);
+  const value = (await entry(...keys)) as unknown as Codec & { toRawType(): string };
+  return value.toRawType() === "AccountId32" || value.toRawType() === "AccountId" ? value.toHex() : value.toString();
+}
+
+async function readAccount(
+  api: ApiPromise,
+  blockHash: string,
+  publicKey: string,
+): Promise<{ free: string; reserved: string; frozen: string }> {
+  const at = await api.at(blockHash);
+  const { data } = (await at.query.system!.account!(publicKey)) as unknown as {
+    data: { free: Codec; reserved: Codec; frozen: Codec };
+  };
+  return { free: data.free.toString(), reserved: data.reserved.toString(), frozen: data.frozen.toString() };
+}
+
+async function readPositions(api: ApiPromise, blockHash: string, publicKey: string): Promise<RuntimePosition[]> {
+  const argument = `0x80${publicKey.slice(2)}`;
+  // The node's raw answer (without the RPC type's own length prefix)...
+  const answer = (
+    await api.rpc.state.call("StakeInfoRuntimeApi_get_stake_info_for_coldkey", argument, blockHash)
+  ).toU8a(true);
+  // ...is a SCALE Vec<u8> holding the Vec<StakeInfo>.
+  const content = api.registry.createType("Bytes", answer).toU8a(true);
+  const infos = api.registry.createType("Vec<E2eStakeInfo>", content) as unknown as {
+    netuid: Codec;
+    hotkey: Codec;
+    stake: Codec;
+  }[];
+  return infos
+    .map((info) => ({
+      netuid: info.netuid.toNumber(),
+      hotkey: info.hotkey.toHex(),
+      stakeNalpha: info.stake.toString(),
+    }))
+    .filter((position) => position.stakeNalpha !== "0")
+    .sort((a, b) => a.netuid - b.netuid || (a.hotkey < b.hotkey ? -1 : 1));
+}
+
+async function readPriceTao(api: ApiPromise, blockHash: string, netuid: number): Promise<string> {
+  if (netuid === 0) return "1";
+  const module = (await api.at(blockHash)).query.subtensorModule!;
+  const [mechanism, tao, alphaIn] = await Promise.all([
+    module.subnetMechanism!(netuid),
+    module.subnetTAO!(netuid),
+    module.subnetAlphaIn!(netuid),
+  ]);
+  if ((mechanism as unknown as Codec).toNumber() === 0) return "1";
+  const alpha = BigInt((alphaIn as unknown as Codec).toString());
+  if (alpha === 0n) return "0";
+  const scaled = (BigInt((tao as unknown as Codec).toString()) * 1_000_000_000n) / alpha;
+  const whole = scaled / 1_000_000_000n;
+  const fraction = (scaled % 1_000_000_000n).toString().padStart(9, "0").replace(/0+$/, "");
+  return fraction === "" ? whole.toString() : `${whole}.${fraction}`;
+}
+
+async function readNetworkTotals(api: ApiPromise, blockHash: string): Promise<NetworkTotals> {
+  const at = await api.at(blockHash);
+  const module = at.query.subtensorModule!;
+  const text = async (read: Promise<unknown>) => String(await read);
+  const netuids = ((await module.networksAdded!.keys()) as unknown as { args: [Codec] }[]).map((key) =>
+    key.args[0].toNumber(),
+  );
+  const taos = await Promise.all(netuids.map((netuid) => text(module.subnetTAO!(netuid))));
+  const locked = await Promise.all(netuids.map((netuid) => text(module.subnetLocked!(netuid))));
+  const root = BigInt(taos[netuids.indexOf(0)] ?? "0");
+  const accounts = await api.rpc.state.getKeysPaged(api.query.system!.account!.keyPrefix(), 1000, null, blockHash);
+  if (accounts.length >= 1000) throw new Error("more accounts than one page: count them page by page");
+  return {
+    totalIssuance: await text(module.totalIssuance!()),
+    balancesIssuance: await text(at.query.balances!.totalIssuance!()),
+    totalStake: await text(module.totalStake!()),
+    stakedRoot: root.toString(),
+    stakedAlphaPools: (taos.reduce((sum, tao) => sum + BigInt(tao), 0n) - root).toString(),
+    subnetLocked: locked.reduce((sum, value) => sum + BigInt(value), 0n).toString(),
+    blockEmission: await text(module.blockEmission!()),
+    lastRegistered: await text(module.networkLastRegistered!()),
+    subnetsCount: netuids.length,
+    accountsCount: accounts.length,
+  };
+}
+
+/** The netuids `NetworksAdded` marks added, ascending. */
+async function addedNetuids(module: PalletQuery): Promise<number[]> {
+  return ((await module.networksAdded!.entries()) as unknown as [{ args: [Codec] }, { toJSON(): unknown }][])
+    .filter(([, added]) => added.toJSON() === true)
+    .map(([key]) => key.args[0].toNumber())
+    .sort((a, b) => a - b);
+}
+
+async function readPools(
+  api: ApiPromise,
+  blockHash: string,
+): Promise<{ netuid: number; mechanism: number; taoIn: string; alphaIn: string; alphaOut: string }[]> {
+  const module = (await api.at(blockHash)).query.subtensorModule!;
+  const netuids = await addedNetuids(module);
+  return Promise.all(
+    netuids.map(async (netuid) => {
+      const [mechanism, taoIn, alphaIn, alphaOut] = await Promise.all([
+        module.subnetMechanism!(netuid),
+        module.subnetTAO!(netuid),
+        module.subnetAlphaIn!(netuid),
+        module.subnetAlphaOut!(netuid),
+      ]);
+      return {
+        netuid,
+        mechanism: Number(String(mechanism)),
+        taoIn: String(taoIn),
+        alphaIn: String(alphaIn),
+        alphaOut: String(alphaOut),
+      };
+    }),
+  );
+}
+
+async function readSubnets(api: ApiPromise, blockHash: string): Promise<DirectSubnet[]> {
+  const at = await api.at(blockHash);
+  const module = at.query.subtensorModule!;
+  const netuids = await addedNetuids(module);
+  return Promise.all(netuids.map((netuid) => readSubnet(module, netuid)));
+}
+
+/** One subnet's storage items, identity, symbol, alpha values and metagraph. */
+async function readSubnet(module: PalletQuery, netuid: number): Promise<DirectSubnet> {
+  const text = (value: unknown) => {
+    const codec = value as Codec & { toRawType(): string };
+    return codec.toRawType() === "AccountId32" || codec.toRawType() === "AccountId" ? codec.toHex() : codec.toString();
+  };
+  const utf8 = (value: unknown) =>
+    Buffer.from((value as { toU8a(bare: boolean): Uint8Array }).toU8a(true)).toString("utf8");
+  const items: Record<string, string> = {};
+  await Promise.all(SUBNET_ITEMS.map(async (item) => (items[item] = text(await module[item]!(netuid)))));
+  const identity = (await module.subnetIdentities!(netuid)) as unknown as {
+    isSome: boolean;
+    unwrap(): { subnetName: unknown };
+  };
+  const alphaValues = ((await module.alphaValues!(netuid)) as unknown as Codec[]).map((value) => value.toNumber()) as [
+    number,
+    number,
+  ];
+  const neurons = await readNeurons(module, netuid);
+  return {
+    netuid,
+    items,
+    identityName: identity.isSome ? utf8(identity.unwrap().subnetName) : undefined,
+    symbol: utf8(await module.tokenSymbol!(netuid)),
+    alphaValues,
+    neurons: neurons.sort((a, b) => a.uid - b.uid),
+  };
+}
+
+/** Every UID of the subnet (`Keys`), with its metagraph vectors' entries, coldkey, stakes and take. */
+async function readNeurons(module: PalletQuery, netuid: number): Promise<DirectNeuron[]> {
+  const vector = async (item: string) => (await module[item]!(netuid)) as unknown as Codec[];
+  const [active, permit, dividends, incentive, consensus, vtrust, emission, lastUpdate] = await Promise.all(
+    [
+      "active",
+      "validatorPermit",
+      "dividends",
+      "incentive",
+      "consensus",
+      "validatorTrust",
+      "emission",
+      "lastUpdate",
+    ].map(vector),
+  );
+  const keys = (await module.keys!.entries(netuid)) as unknown as [{ args: [Codec, Codec] }, Codec][];
+  return Promise.all(
+    keys.map(async ([key, hotkeyCodec]): Promise<DirectNeuron> => {
+      const uid = key.args[1].toNumber();
+      const hotkey = hotkeyCodec.toHex();
+      const at = (values: Codec[], fallback: string) => values[uid]?.toString() ?? fallback;
+      return {
+        uid,
+        hotkey,
+        coldkey: ((await module.owner!(hotkey)) as unknown as Codec).toHex(),
+        active: at(active!, "false") === "true",
+        validatorPermit: at(permit!, "false") === "true",
+        dividends: Number(at(dividends!, "0")),
+        incentive: Number(at(incentive!, "0")),
+        consensus: Number(at(consensus!, "0")),
+        vtrust: Number(at(vtrust!, "0")),
+        emission: at(emission!, "0"),
+        lastUpdate: at(lastUpdate!, "0"),
+        registeredAt: String(await module.blockAtRegistration!(netuid, uid)),
+        alphaStake: String(await module.totalHotkeyAlpha!(hotkey, netuid)),
+        rootStake: String(await module.totalHotkeyAlpha!(hotkey, 0)),
+        take: Number(String(await module.delegates!(hotkey))),
+      };
+    }),
+  );
+}
+
+async function readHolders(
+  api: ApiPromise,
+  blockHash: string,
+): Promise<Map<number, { coldkey: string; hotkey: string; alphaNalpha: string }[]>> {
+  const at = await api.at(blockHash);
+  const coldkeys = new Set(
+    ((await at.query.subtensorModule!.alpha!.keys()) as unknown as { args: [Codec, Codec, Codec] }[]).map((key) =>
+      key.args[1].toHex(),
+    ),
+  );
+  const bySubnet = new Map<number, { coldkey: string; hotkey: string; alphaNalpha: string }[]>();
+  for (const coldkey of coldkeys) {
+    for (const position of await readPositions(api, blockHash, coldkey)) {
+      bySubnet.set(position.netuid, [
+        ...(bySubnet.get(position.netuid) ?? []),
+        { coldkey, hotkey: position.hotkey, alphaNalpha: position.stakeNalpha },
+      ]);
+    }
+  }
+  return bySubnet;
 }
 
 const capitalise = (section: string) => section.charAt(0).toUpperCase() + section.slice(1);

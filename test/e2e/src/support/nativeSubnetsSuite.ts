@@ -26,6 +26,12 @@ const ratio = (raw: number) => formatU16Ratio(BigInt(raw));
 const account = (publicKey: string | undefined) =>
   publicKey === undefined || /^0x0+$/.test(publicKey) ? null : publicKey;
 
+/** The runtime's reads the subnet tests share: each subnet at an answer's as_of, and every alpha position of a block, read once. */
+interface SubnetReads {
+  direct(body: Json): Promise<Map<number, DirectSubnet>>;
+  holders(blockHash: string): ReturnType<RuntimeReads["holders"]>;
+}
+
 /**
  * The subnet routes of the Data API against the real runtime: every value equals a direct read of
  * the runtime's storage (through @polkadot/api, not the service's client) at the block the answer's
@@ -34,15 +40,28 @@ const account = (publicKey: string | undefined) =>
 export function nativeSubnetTests(context: NativeSubnetsContext): void {
   // Every position of a block asks the runtime API once per coldkey: read each block once.
   const holdersAt = new Map<string, ReturnType<RuntimeReads["holders"]>>();
-  const holders = (blockHash: string) => {
-    if (!holdersAt.has(blockHash)) holdersAt.set(blockHash, context.runtime().holders(blockHash));
-    return holdersAt.get(blockHash)!;
+  const reads: SubnetReads = {
+    holders(blockHash) {
+      if (!holdersAt.has(blockHash)) holdersAt.set(blockHash, context.runtime().holders(blockHash));
+      return holdersAt.get(blockHash)!;
+    },
+    async direct(body) {
+      return new Map(
+        (await context.runtime().subnets(await context.asOfHash(body))).map(
+          (subnet) => [subnet.netuid, subnet] as const,
+        ),
+      );
+    },
   };
-  const direct = async (body: Json): Promise<Map<number, DirectSubnet>> =>
-    new Map(
-      (await context.runtime().subnets(await context.asOfHash(body))).map((subnet) => [subnet.netuid, subnet] as const),
-    );
+  subnetsLatestTest(context, reads);
+  subnetPoolsLatestTest(context);
+  validatorsLatestTest(context, reads);
+  subnetEmissionsLatestTest(context, reads);
+  holdersTopTest(context, reads);
+}
 
+/** subnets/latest against each subnet's storage. */
+function subnetsLatestTest(context: NativeSubnetsContext, { direct }: SubnetReads): void {
   it("subnets/latest: owner, identity, registration, settings, hyperparameters, epochs and UID counts from storage", async () => {
     const { first, items } = await all(context, "/data/v1/subnets/latest?limit=256");
     const subnets = await direct(first);
@@ -104,7 +123,10 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
     // The seed named subnets and registered neurons: the comparison went through identities and metagraphs.
     expect(items.some((item) => item.name !== null && item.uid_count > 1)).toBe(true);
   });
+}
 
+/** subnet-pools/latest against each pool's reserves. */
+function subnetPoolsLatestTest(context: NativeSubnetsContext): void {
   it("subnet-pools/latest: every pool's reserves, issuance and price from SubnetTAO, SubnetAlphaIn and SubnetAlphaOut", async () => {
     const { first, items } = await all(
       context,
@@ -128,7 +150,10 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
       });
     }
   });
+}
 
+/** validators/latest against each subnet's metagraph. */
+function validatorsLatestTest(context: NativeSubnetsContext, { direct }: SubnetReads): void {
   it("validators/latest: every UID of every subnet with its metagraph vectors, stakes, take and coldkey", async () => {
     const subnets = await direct(await context.get("/data/v1/subnets/latest"));
     let compared = 0;
@@ -167,7 +192,10 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
     }
     expect(compared).toBeGreaterThan(3);
   });
+}
 
+/** subnet-emissions/latest against EmissionValues and the block emission. */
+function subnetEmissionsLatestTest(context: NativeSubnetsContext, { direct }: SubnetReads): void {
   it("subnet-emissions/latest: each subnet's TAO injection of the block, the block emission and epochs; no alpha emission where the runtime keeps none", async () => {
     const { first, items } = await all(context, "/data/v1/subnet-emissions/latest?sort=netuid&order=asc");
     const subnets = await direct(first);
@@ -187,7 +215,10 @@ export function nativeSubnetTests(context: NativeSubnetsContext): void {
     }
     expect(items.some((item) => BigInt(item.tao_in_emission_rao) > 0n)).toBe(true);
   });
+}
 
+/** holders/top against StakeInfo's positions. */
+function holdersTopTest(context: NativeSubnetsContext, { direct, holders }: SubnetReads): void {
   it("holders/top: every alpha position of each subnet, hotkeys registered there or not, as StakeInfo values them", async () => {
     const subnets = await direct(await context.get("/data/v1/subnets/latest"));
     // Every subnet's answer first, back to back (they mostly share one as_of block), then the
