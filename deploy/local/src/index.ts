@@ -15,6 +15,7 @@ export {
   serviceCommand,
   serviceProcessSpecs,
   type ServiceName,
+  type ServiceProcessSpec,
   type ServiceRuntime,
 } from "./serviceProcesses.js";
 export { startStack, type ExternalInfrastructure, type RunningStack, type StartStackOptions } from "./startStack.js";
