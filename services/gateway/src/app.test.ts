@@ -354,7 +354,7 @@ describe("gateway HTTP behaviour: GET routes (served before express)", () => {
     const durations = await registry.getSingleMetric("http_request_duration_seconds")!.get();
     const count = durations.values.find(
       (value) =>
-        value.metricName === "http_request_duration_seconds_count" &&
+        (value as { metricName?: string }).metricName === "http_request_duration_seconds_count" &&
         value.labels.route === "/data/v1/things/:name/latest" &&
         value.labels.status === "200",
     );

@@ -1,8 +1,10 @@
 import { erc20ErrorsAbi, fullSettlerAbi as publishedSettlerAbi } from "@platform/settler";
 import { formatAbiItem } from "viem/utils";
-import type { AbiError } from "viem";
+import type { Abi } from "viem";
 import { describe, expect, it } from "vitest";
 import { fullSettlerAbi, testTokenAbi } from "../generated/index.js";
+
+type AbiError = Extract<Abi[number], { type: "error" }>;
 
 describe("what libs/settler publishes for the services", () => {
   it("is the devnet's own FullSettler ABI (the binding re-exports it)", () => {

@@ -165,7 +165,7 @@ describe("the intents simulator", () => {
     expect(await filledBy(paying)).toBe(deployment.accounts.filler.address);
     // The chain says SETTLED as soon as the settle transaction is mined; the simulator counts it once
     // its receipt comes back, a moment later.
-    await waitFor(async () => running.stats().settled >= 1, { what: "the settlement counted", timeoutMs: 10_000 });
+    await waitFor(async () => running!.stats().settled >= 1, { what: "the settlement counted", timeoutMs: 10_000 });
     expect(running.stats()).toMatchObject({ filled: 1, settled: 1 });
 
     expect(await originStatus(free)).toBe(OrderStatus.OPENED);

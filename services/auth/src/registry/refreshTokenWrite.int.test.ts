@@ -31,7 +31,7 @@ const token = (index: number) => ({
   record: { keyId: KEY, secretVersion: 1, expiresAt: new Date(now + index * 60_000).toISOString() },
 });
 const live = async () =>
-  (await redis.zrange(authKeys.refreshTokensOfKey(KEY), 0, -1)).map((key) => key.replace("auth:refresh:", ""));
+  (await redis.zrange(authKeys.refreshTokensOfKey(KEY), "0", "-1")).map((key) => key.replace("auth:refresh:", ""));
 const stored = async () => (await redis.keys("auth:refresh:h*")).map((key) => key.replace("auth:refresh:", "")).sort();
 
 describe("capped refresh-token writes", () => {

@@ -7,8 +7,13 @@ import { callUnary, createGrpcClient, startGrpcServer, type RunningGrpcServer } 
 import { createLogger } from "@platform/log";
 import { Finality, Interval, type ChainRef } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
-import { MarketServiceClient, PoolSort } from "@platform/proto/data/v1/market";
-import { HolderGrouping, SubnetsServiceClient, ValidatorSort } from "@platform/proto/data/v1/subnets";
+import { MarketServiceClient, type MarketServiceService, PoolSort } from "@platform/proto/data/v1/market";
+import {
+  HolderGrouping,
+  SubnetsServiceClient,
+  type SubnetsServiceService,
+  ValidatorSort,
+} from "@platform/proto/data/v1/subnets";
 import type { NetworkChainEvent, NeuronState } from "@platform/proto/events/v1/chain_network";
 import type { PriceEvent } from "@platform/proto/events/v1/oracle_prices";
 import { encodePayload, TOPICS } from "@platform/proto/topics";
@@ -153,24 +158,19 @@ const subnetSnapshot = (netuid: number, block: number): NetworkChainEvent => ({
   },
 });
 
-type Methods<C> = {
-  [K in keyof C]: C[K] extends (
-    request: infer Q,
-    metadata: Metadata,
-    options: object,
-    callback: (error: never, response: infer R) => void,
-  ) => unknown
-    ? [Q, R]
-    : never;
-};
+// The request and answer types of each method, from the generated service definitions.
+type Definitions = typeof MarketServiceService & typeof SubnetsServiceService;
+type RequestOf<K extends keyof Definitions> = Parameters<Definitions[K]["requestSerialize"]>[0];
+type AnswerOf<K extends keyof Definitions> = ReturnType<Definitions[K]["responseDeserialize"]>;
+
 /** Calls a unary method by name, the way the gateway does (callUnary with metadata). */
-function call<C extends MarketServiceClient | SubnetsServiceClient, K extends keyof C & string>(
-  client: C,
+function call<K extends keyof Definitions>(
+  client: MarketServiceClient | SubnetsServiceClient,
   name: K,
-  request: Partial<Methods<C>[K][0]>,
-): Promise<Methods<C>[K][1]> {
+  request: Partial<RequestOf<K>>,
+): Promise<AnswerOf<K>> {
   const method = (client as unknown as Record<string, Parameters<typeof callUnary>[1]>)[name]!;
-  return callUnary(client, method, request, new Metadata()) as Promise<Methods<C>[K][1]>;
+  return callUnary(client, method, request, new Metadata()) as Promise<AnswerOf<K>>;
 }
 
 const grpcCode = async (pending: Promise<unknown>): Promise<string> => {

@@ -409,8 +409,8 @@ describe("subnets/latest", () => {
       ]);
     expect(await counts()).toEqual([[2, 2]]);
     // The flags point is each neuron cut to uid, permit and activity: a small fraction of the whole.
-    const [flags] = await redis.zrange("rm:subnets:validator-flags:1:points", -1, -1);
-    const [whole] = await redis.zrange("rm:subnets:validators:1:points", -1, -1);
+    const [flags] = await redis.zrange("rm:subnets:validator-flags:1:points", "-1", "-1");
+    const [whole] = await redis.zrange("rm:subnets:validators:1:points", "-1", "-1");
     expect(flags!.length * 5).toBeLessThan(whole!.length);
     await publish([
       poolOnly(301),

@@ -267,7 +267,7 @@ describe("accounts projection", () => {
       timestamp: new Date((T0 + block * 12) * 1_000).toISOString(),
     });
     for (const partition of all)
-      expect(JSON.parse((await redis.zrange(accountsKeys.blocks(partition), -1, -1))[0]!)).toMatchObject({
+      expect(JSON.parse((await redis.zrange(accountsKeys.blocks(partition), "-1", "-1"))[0]!)).toMatchObject({
         blockNumber: String(block),
       });
   }, 60_000);

@@ -186,7 +186,7 @@ async function publishPrice(...events: PriceEvent[]): Promise<void> {
 }
 
 const points = async (key: string): Promise<SeriesPoint[]> =>
-  (await redis.zrange(key, 0, -1)).map((text) => JSON.parse(text) as SeriesPoint);
+  (await redis.zrange(key, "0", "-1")).map((text) => JSON.parse(text) as SeriesPoint);
 /** The price of a pool's standing newest snapshot (what data-query values positions with). */
 const poolPrice = async (netuid: number): Promise<string | undefined> =>
   (await points(marketKeys.poolPoints(netuid))).at(-1)?.m?.price;
@@ -202,14 +202,14 @@ describe("market and subnets projections: pool, price and network series", () =>
     });
     const series = await points(marketKeys.poolPoints(1));
     expect(series.map((point) => point.b)).toEqual([10, 11, 12]);
-    const candle = JSON.parse((await redis.zrange(marketKeys.poolBuckets(1, "1h"), -1, -1))[0]!);
+    const candle = JSON.parse((await redis.zrange(marketKeys.poolBuckets(1, "1h"), "-1", "-1"))[0]!);
     expect(candle).toMatchObject({ o: "0.5", h: "0.75", l: "0.25", c: "0.25", v0: "100", v1: "150", b: 12 });
     expect((await redis.smembers(marketKeys.pools)).sort()).toEqual(["1", "2"]);
 
     // A reorganisation undoes block 12 and block 12' replaces it.
     await publishNetwork("netuid:1", removed("netuid:1", "PoolSnapshot", 12));
     await waitFor(async () => (await poolPrice(1)) === "0.75", { what: "block 12 taken back", timeoutMs: 30_000 });
-    const back = JSON.parse((await redis.zrange(marketKeys.poolBuckets(1, "1h"), -1, -1))[0]!);
+    const back = JSON.parse((await redis.zrange(marketKeys.poolBuckets(1, "1h"), "-1", "-1"))[0]!);
     expect(back).toMatchObject({ o: "0.5", h: "0.75", l: "0.5", c: "0.75", v1: "130", b: 11 });
     await publishNetwork("netuid:1", pool(1, 12, "0.8", "160", "b"));
     await waitFor(async () => (await poolPrice(1)) === "0.8", { what: "fork block 12", timeoutMs: 30_000 });
@@ -245,7 +245,7 @@ describe("market and subnets projections: pool, price and network series", () =>
         (await redis.zcard(marketKeys.statsPoints)) === 1,
       { what: "price and stats", timeoutMs: 30_000 },
     );
-    const candle = JSON.parse((await redis.zrange(marketKeys.priceBuckets("TAO", "usd", "1h"), -1, -1))[0]!);
+    const candle = JSON.parse((await redis.zrange(marketKeys.priceBuckets("TAO", "usd", "1h"), "-1", "-1"))[0]!);
     expect(candle).toMatchObject({ o: "300", h: "310", l: "290", c: "290" });
     expect(await redis.sismember(marketKeys.pricePairs, "TAO:usd")).toBe(1);
   });
