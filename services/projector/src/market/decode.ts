@@ -9,7 +9,8 @@ import {
 } from "@platform/proto/events/v1/chain_network";
 import { PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { TOPICS } from "@platform/proto/topics";
-import { ordinalOf, type NewPoint, type PointMeasure } from "./series.js";
+import { ordinalOf, type PointMeasure } from "@platform/read-models";
+import type { NewPoint } from "./series.js";
 import type { RemovalChange } from "./subnetRemovals.js";
 import { DecodeError } from "@platform/errors/base";
 

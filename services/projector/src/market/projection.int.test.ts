@@ -15,7 +15,7 @@ import { startSubnetsProjection } from "../subnets/index.js";
 import { subnetsKeys } from "../subnets/keys.js";
 import { startMarketProjection } from "./index.js";
 import { marketKeys } from "./keys.js";
-import type { SeriesPoint } from "./series.js";
+import type { SeriesPoint } from "@platform/read-models";
 
 /*
  * The market and subnets projections against one real Kafka broker and a real Redis: snapshots

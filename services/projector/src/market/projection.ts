@@ -5,7 +5,7 @@ import { readModelVersionKeys } from "@platform/read-models";
 import { commitBatch } from "./commitBatch.js";
 import { decodeMarketBatch } from "./decode.js";
 import { emissionLayout, marketKeys, poolLayout, priceLayout, statsLayout } from "./keys.js";
-import type { SeriesPoint } from "./series.js";
+import type { SeriesPoint } from "@platform/read-models";
 import { loadSeries, queueSeriesWrites, type PendingSeries } from "./seriesStore.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "./subnetRemovals.js";
 

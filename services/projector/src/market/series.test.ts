@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bucketsFrom, foldSeries, ordinalOf, type NewPoint, type SeriesOp, type SeriesPoint } from "./series.js";
+import { ordinalOf, type SeriesPoint } from "@platform/read-models";
+import { bucketsFrom, foldSeries, type NewPoint, type SeriesOp } from "./series.js";
 
 const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 const point = (block: number, price: string, volume: string, seconds: number, hash = `0x${block}`): NewPoint => ({

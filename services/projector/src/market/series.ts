@@ -1,10 +1,8 @@
 import {
-  BUCKET_NAMES,
   BUCKET_SECONDS,
   ordinalOf,
   type BucketAggregate,
   type BucketName,
-  type PointMeasure,
   type SeriesPoint,
 } from "@platform/read-models";
 import { maxDecimal, minDecimal } from "./decimal.js";
@@ -16,17 +14,6 @@ import { maxDecimal, minDecimal } from "./decimal.js";
  * reorganisation) restores the buckets exactly: the new last point of a bucket carries what the
  * bucket was before the removed points arrived.
  */
-
-export {
-  BUCKET_NAMES,
-  BUCKET_SECONDS,
-  ORDINAL_SPAN,
-  ordinalOf,
-  type BucketAggregate,
-  type BucketName,
-  type PointMeasure,
-  type SeriesPoint,
-} from "@platform/read-models";
 
 export type NewPoint = Omit<SeriesPoint, "a">;
 

@@ -1,17 +1,8 @@
+import { BUCKET_SECONDS, type BucketName, type SeriesPoint } from "@platform/read-models";
 import type { Redis } from "@platform/store";
+import { bucketsFrom, foldSeries, lowestOrdinal, type FoldedTail, type LoadedTail, type SeriesOp } from "./series.js";
 
 type ChainableCommander = ReturnType<Redis["multi"]>;
-import {
-  BUCKET_SECONDS,
-  bucketsFrom,
-  foldSeries,
-  lowestOrdinal,
-  type BucketName,
-  type FoldedTail,
-  type LoadedTail,
-  type SeriesOp,
-  type SeriesPoint,
-} from "./series.js";
 
 /**
  * How one series lives in Redis: `points` is a zset of SeriesPoint JSON scored by ordinal (the

@@ -1,5 +1,5 @@
 import type { Redis } from "@platform/store";
-import { ORDINAL_SPAN } from "./series.js";
+import { ORDINAL_SPAN } from "@platform/read-models";
 
 /**
  * Subnets that left the network (SubnetRemoved). A projection keeps, per netuid, the block of its
