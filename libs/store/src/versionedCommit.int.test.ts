@@ -22,6 +22,37 @@ afterAll(async () => {
 });
 
 describe("versionedCommit against a real redis-server: ops and expected values", () => {
+  it("appends change-log entries in order, with the commit or not at all, trimmed to about their bound", async () => {
+    const entry = (n: number) => ({
+      op: "xadd" as const,
+      key: "t9:log",
+      maxLength: 10,
+      fields: ["n", String(n), "bytes", Buffer.from([n, 0, 255])],
+    });
+    for (let n = 0; n < 300; n += 3)
+      await versionedCommit(redis, { versionsKey: VERSIONS, ops: [entry(n), entry(n + 1), entry(n + 2)], bumps: [] });
+    const entries = await redis.xrangeBuffer("t9:log", "-", "+");
+    // "~" trims whole nodes only: about the bound, never fewer than it.
+    expect(entries.length).toBeGreaterThanOrEqual(10);
+    expect(entries.length).toBeLessThan(300);
+    const numbers = entries.map(([, fields]) => Number(fields[1]!.toString()));
+    expect(numbers).toEqual(numbers.map((_, i) => numbers[0]! + i));
+    expect(numbers.at(-1)).toBe(299);
+    expect(entries.at(-1)![1][3]!.equals(Buffer.from([299 & 255, 0, 255]))).toBe(true);
+
+    const refused = await versionedCommit(redis, {
+      versionsKey: VERSIONS,
+      guards: new Map([["t9:guard", "5"]]),
+      ops: [entry(1000)],
+      bumps: [],
+    });
+    expect(refused.outcome).toBe("conflict");
+    expect(await redis.xrevrange("t9:log", "+", "-", "COUNT", 1)).toEqual([[expect.any(String), ["n", "299", "bytes", expect.any(String)]]]);
+    await expect(
+      versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ ...entry(1), fields: ["odd"] }], bumps: [] }),
+    ).rejects.toThrow(/field and value pairs/);
+  });
+
   it("applies every op kind and bumps the versions named", async () => {
     const result = await versionedCommit(redis, {
       versionsKey: VERSIONS,

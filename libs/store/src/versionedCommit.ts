@@ -33,7 +33,12 @@ export type VersionedOp =
   | { op: "sadd"; key: string; members: readonly string[] }
   | { op: "srem"; key: string; members: readonly string[] }
   /** Replaces a hash whole (DEL then HSET); an empty record deletes it. */
-  | { op: "hreplace"; key: string; fields: Readonly<Record<string, string>> };
+  | { op: "hreplace"; key: string; fields: Readonly<Record<string, string>> }
+  /**
+   * Appends an entry to a stream (XADD, the id Redis's: after every id before it), trimmed to about
+   * `maxLength` entries: a read model's change log, written in the same transaction as the change.
+   */
+  | { op: "xadd"; key: string; maxLength: number; fields: readonly (string | Buffer)[] };
 
 export interface VersionedCommitInput {
   /** The hash holding the versions; one per data set (e.g. `rm:intents:versions`). */
@@ -133,6 +138,8 @@ for h = 1, #headers, 3 do
   elseif op == 'hreplace' then
     redis.call('DEL', key)
     if nArgs > 0 then redis.call('HSET', key, unpack(args)) end
+  elseif op == 'xadd' then
+    redis.call('XADD', key, 'MAXLEN', '~', args[1], '*', unpack(args, 2))
   elseif nArgs > 0 then
     for i = 1, nArgs, 5000 do
       redis.call(op, key, unpack(args, i, math.min(i + 4999, nArgs)))
@@ -259,6 +266,10 @@ function opArguments(op: VersionedOp): readonly (string | Buffer)[] {
       return Object.entries(op.fields).flat();
     case "zadd":
       return op.entries.map(String);
+    case "xadd":
+      if (op.fields.length === 0 || op.fields.length % 2 !== 0)
+        throw new Error(`a stream entry needs field and value pairs: ${op.key}`);
+      return [String(op.maxLength), ...op.fields];
     default:
       if (!MULTI_ARG_OPS.has(op.op)) throw new Error(`unknown versioned op ${(op as { op: string }).op}`);
       return op.members;
