@@ -7,6 +7,7 @@ import { createGatewayApp } from "../../services/gateway/src/app.js";
 import { connectBackends } from "../../services/gateway/src/backends.js";
 import { loadGatewayConfig } from "../../services/gateway/src/config.js";
 import { apiRoutes } from "../../services/gateway/src/routes/index.js";
+import { unservedEventStreams } from ".../services/gateway/src/routes/events/index.js";
 
 const config = loadGatewayConfig();
 const backends = connectBackends(config);
@@ -14,7 +15,10 @@ const app = createGatewayApp({
   log: createLogger({ service: "gateway-baseline", level: config.LOG_LEVEL }),
   registry: createMetricsRegistry("gateway-baseline"),
   readiness: watchDependencies(backends.checks, config.READINESS_INTERVAL_MS),
-  routes: apiRoutes(backends),
+  routes: apiRoutes(
+    backends,
+    unservedEventStreams(createLogger({ service: "gateway-baseline", level: config.LOG_LEVEL })),
+  ),
   guard: async () => ({ keyId: "baseline", headers: {} }),
   publicBaseUrl: config.PUBLIC_BASE_URL,
   maxBodyBytes: config.MAX_BODY_BYTES,

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Hex, PrivateKeyAccount } from "viem";
+import { openEventStream, type OpenedStream } from "../../test/e2e/src/support/eventStream.js";
 import { intentStatus, notify, type Gateway } from "./gateway.js";
 import { chainSeconds, prepareOpen, rpc, type Origin } from "./origin.js";
 
-export type Mode = "block follower only" | "with notification hint";
+export type Mode = "block follower only" | "with notification hint" | "event stream";
 
 export interface LatencySample {
   mode: Mode;
@@ -64,6 +65,22 @@ function watchMinedTransactions(origin: Origin): { minedAt(txHash: Hex): Promise
   };
 }
 
+/** When the wallet's event stream (GET /intents/v1/events) brought the order's OPEN status event. */
+async function openEventAt(stream: OpenedStream, orderId: Hex, from: number): Promise<number> {
+  const event = await stream.next(
+    (candidate) =>
+      candidate.event === "status" &&
+      (candidate.data as { orderId?: string; status?: string }).orderId === orderId &&
+      (candidate.data as { status?: string }).status === "OPEN",
+    OPEN_TIMEOUT_MS,
+    from,
+  );
+  return arrivals.get(event) ?? performance.now();
+}
+
+/** Arrival time of each event read by the streams of "event stream" mode. */
+const arrivals = new WeakMap<object, number>();
+
 async function measureOne(
   origin: Origin,
   gateway: Gateway,
@@ -71,6 +88,7 @@ async function measureOne(
   txNonce: number,
   mode: Mode,
   watcher: ReturnType<typeof watchMinedTransactions>,
+  stream: OpenedStream | undefined,
 ): Promise<LatencySample> {
   const open = await prepareOpen(origin, account, txNonce, await chainSeconds(origin));
   const broadcastAt = performance.now();
@@ -85,6 +103,7 @@ async function measureOne(
   }
   const deadline = performance.now() + OPEN_TIMEOUT_MS;
   let visibleAt: number | undefined;
+  if (stream !== undefined) visibleAt = await openEventAt(stream, open.orderId, 0);
   while (visibleAt === undefined) {
     if ((await intentStatus(gateway, open.orderId)) === "OPEN") visibleAt = performance.now();
     else if (performance.now() > deadline)
@@ -110,6 +129,7 @@ export async function measureLatency(
 ): Promise<LatencySample[]> {
   const watcher = watchMinedTransactions(origin);
   const samples: LatencySample[] = [];
+  const streams: OpenedStream[] = [];
   let next = 0;
   try {
     await Promise.all(
@@ -117,15 +137,33 @@ export async function measureLatency(
         let txNonce = Number(
           BigInt(await rpc<Hex>(origin.rpcUrl, "eth_getTransactionCount", [account.address, "pending"])),
         );
+        // One stream per wallet, open before its first order, as a wallet app would hold it.
+        const stream = mode === "event stream" ? await walletStream(gateway, account) : undefined;
+        if (stream) streams.push(stream);
         while (next < count) {
           next += 1;
           await sleep(Math.random() * 1_000);
-          samples.push(await measureOne(origin, gateway, account, txNonce++, mode, watcher));
+          samples.push(await measureOne(origin, gateway, account, txNonce++, mode, watcher, stream));
         }
       }),
     );
   } finally {
     watcher.stop();
+    for (const stream of streams) stream.close();
   }
   return samples;
+}
+
+/** The wallet's event stream, live (caught up), with each event's arrival time noted. */
+async function walletStream(gateway: Gateway, account: PrivateKeyAccount): Promise<OpenedStream> {
+  const token = gateway.headers.authorization!.slice("Bearer ".length);
+  const stream = await openEventStream(`${gateway.base}/intents/v1/events?userAddress=${account.address}`, token);
+  if (stream.status !== 200) throw new Error(`GET /intents/v1/events answered ${stream.status}`);
+  const push = stream.events.push.bind(stream.events);
+  stream.events.push = (...events) => {
+    for (const event of events) arrivals.set(event, performance.now());
+    return push(...events);
+  };
+  await stream.next((event) => event.event === "live", OPEN_TIMEOUT_MS);
+  return stream;
 }

@@ -106,7 +106,8 @@ export const DEPLOYABLES: Deployable[] = [
     name: "gateway",
     service: "gateway",
     role: "gateway",
-    uses: { redis: true },
+    // NATS: the projections' change signals, so conditional Data API reads answer 304 without data-query.
+    uses: { redis: true, nats: true },
     calls: ["auth", "tc", "intents-gateway", ...DATA_QUERY_GROUPS.map((group) => `data-query-${group}`)],
     env: {
       PUBLIC_BASE_URL: { configMapKey: "PUBLIC_BASE_URL" },

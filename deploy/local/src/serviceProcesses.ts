@@ -85,7 +85,8 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
     }),
     backend("data-query", ports.dataQueryGrpc, ports.dataQueryOps, {
       REDIS_URL: infra.redisUrl,
-      DATA_QUERY_GROUPS: "accounts,market,subnets",
+      DATA_QUERY_GROUPS: "accounts,market,subnets,events",
+      NATS_URL: infra.natsUrl,
     }),
     backend("intents-gateway", ports.intentsGrpc, ports.intentsOps, {
       REDIS_URL: infra.redisUrl,
@@ -134,6 +135,8 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
         DATA_ACCOUNTS_GRPC_TARGET: `127.0.0.1:${ports.dataQueryGrpc}`,
         DATA_MARKET_GRPC_TARGET: `127.0.0.1:${ports.dataQueryGrpc}`,
         DATA_SUBNETS_GRPC_TARGET: `127.0.0.1:${ports.dataQueryGrpc}`,
+        // The projections' change signals: conditional Data API reads answer 304 without data-query.
+        NATS_URL: infra.natsUrl,
         LOG_LEVEL: logLevel,
       },
     },

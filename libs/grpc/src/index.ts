@@ -7,5 +7,5 @@ export {
   type StartGrpcServerOptions,
 } from "./startGrpcServer.js";
 export { callDeadline } from "./callDeadline.js";
-export { unaryHandler } from "./unaryHandler.js";
+export { safeGrpcError, unaryHandler } from "./unaryHandler.js";
 export { checkedHandler, type UnaryCallHandler } from "./checkedHandler.js";

@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { z } from "zod";
 
 export type HttpMethod = "get" | "post";
@@ -8,6 +9,8 @@ export interface RequestContext {
   readonly requestId: string;
   /** The API key the access guard admitted (protected routes only). */
   keyId: string | undefined;
+  /** What the admitted token says of its key (protected routes only): long-lived answers check it again. */
+  credential?: { secretVersion: number; tier: string; expiresAt: number };
   /** A request header, by lower-case name. */
   header(name: string): string | undefined;
   /** The client's address, after the trusted proxy hops. */
@@ -26,6 +29,11 @@ export interface RouteResult {
   body: unknown;
   contentType?: string;
   headers?: Record<string, string>;
+  /**
+   * A streamed answer (server-sent events): called instead of writing `body`, with the response
+   * whose status and headers it writes itself; the request ends when the promise settles.
+   */
+  stream?: (response: ServerResponse) => Promise<void>;
 }
 
 export interface RouteDocs {
@@ -36,6 +44,20 @@ export interface RouteDocs {
   success: { status: number; description: string; contentType: string; example?: unknown };
   /** Error codes the route can answer besides the protected-route ones, with their statuses. */
   errors?: Array<{ status: number; code: string }>;
+  /**
+   * A conditional read (RFC 9110 §13.1.2): the success answer carries a strong `ETag` and
+   * `Cache-Control`, and the operation honours `If-None-Match` with `304 Not Modified`. The texts say,
+   * for this route, how long an answer stays fresh and what a 304 costs; the OpenAPI document adds
+   * the request header, the response headers and the 304 answer (openapi.ts).
+   */
+  conditional?: ConditionalReadDocs;
+}
+
+export interface ConditionalReadDocs {
+  /** What the `Cache-Control` of an answer says, and why. */
+  cacheControl: string;
+  /** When a 304 comes, and what it costs the caller. */
+  notModified: string;
 }
 
 /**

@@ -2,6 +2,7 @@ export { halCollection, pageBody, type CollectionOptions, type PageState } from 
 export {
   defineRoute,
   type AnyRoute,
+  type ConditionalReadDocs,
   type HttpMethod,
   type RequestContext,
   type RouteDefinition,

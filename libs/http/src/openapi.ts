@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AnyRoute } from "./defineRoute.js";
+import type { AnyRoute, ConditionalReadDocs } from "./defineRoute.js";
 import { parameterRules } from "./parameterRules.js";
 import { problemSlug } from "./problem.js";
 import { useDocumentedForm } from "./wireSchemas.js";
@@ -89,6 +89,35 @@ function parametersOf(route: AnyRoute): unknown[] {
   return parameters;
 }
 
+/**
+ * What a conditional read adds to its operation (RFC 9110 §13.1.2, §8.8.3, RFC 9111 §5.2): the
+ * optional If-None-Match header, ETag and Cache-Control on the success answer, and the 304 answer
+ * that carries them without a body.
+ */
+function conditionalParts(docs: ConditionalReadDocs) {
+  const headers = {
+    ETag: {
+      description:
+        "Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands.",
+      required: true,
+      schema: { type: "string" },
+    },
+    "Cache-Control": { description: docs.cacheControl, required: true, schema: { type: "string" } },
+  };
+  return {
+    parameter: {
+      name: "If-None-Match",
+      in: "header",
+      required: false,
+      description:
+        "Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body.",
+      schema: { type: "string" },
+    },
+    successHeaders: headers,
+    notModified: { description: `Not Modified: ${docs.notModified}`, headers },
+  };
+}
+
 function uniqueErrors(errors: Array<{ status: number; code: string }>): Array<{ status: number; code: string }> {
   const seen = new Set<string>();
   return errors.filter(
@@ -107,14 +136,17 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
       ...(route.body ? BODY_ROUTE_ERRORS : []),
       ...EVERY_ROUTE_ERRORS,
     ]);
+    const conditional = route.docs.conditional === undefined ? undefined : conditionalParts(route.docs.conditional);
     const responses: Record<string, unknown> = {
       [String(route.docs.success.status)]: {
         description: route.docs.success.description,
+        ...(conditional === undefined ? {} : { headers: conditional.successHeaders }),
         content: {
           [route.docs.success.contentType]:
             route.docs.success.example === undefined ? {} : { example: route.docs.success.example },
         },
       },
+      ...(conditional === undefined ? {} : { "304": conditional.notModified }),
     };
     const byStatus = new Map<number, string[]>();
     for (const error of errors) {
@@ -135,7 +167,7 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
       ...(route.docs.description === undefined ? {} : { description: route.docs.description }),
       tags: route.docs.tags,
       ...(route.scope ? { security: [{ bearerAuth: [route.scope] }] } : { security: [] }),
-      parameters: parametersOf(route),
+      parameters: conditional === undefined ? parametersOf(route) : [...parametersOf(route), conditional.parameter],
       ...(route.query && parameterRules.get(route.query)
         ? { "x-parameter-rules": parameterRules.get(route.query)!.rules }
         : {}),

@@ -4,3 +4,4 @@ export * from "./market.js";
 export * from "./series.js";
 export * from "./subnets.js";
 export * from "./versions.js";
+export * from "./changeLogs.js";

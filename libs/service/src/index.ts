@@ -8,3 +8,4 @@ export {
 } from "./dependencies.js";
 export { runBackendService, type BackendServiceSpec, type RunningBackendService } from "./runBackendService.js";
 export { serviceVars } from "./serviceVars.js";
+export { resumePosition, streamChanges, type StreamChangesOptions } from "./streamChanges.js";

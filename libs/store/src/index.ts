@@ -13,3 +13,12 @@ export {
 export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
 export { coalesceWrites } from "./coalesceWrites.js";
 export { awaitStoredOffset, commitAtOffset, type OffsetStep } from "./offsetCommit.js";
+export {
+  createChangeFeed,
+  idAfter,
+  type ChangeEntry,
+  type ChangeFeed,
+  type ChangeFeedOptions,
+  type ChangeWatch,
+  type WatchOptions,
+} from "./changeFeed.js";

@@ -47,7 +47,9 @@ describe("versionedCommit against a real redis-server: ops and expected values",
       bumps: [],
     });
     expect(refused.outcome).toBe("conflict");
-    expect(await redis.xrevrange("t9:log", "+", "-", "COUNT", 1)).toEqual([[expect.any(String), ["n", "299", "bytes", expect.any(String)]]]);
+    expect(await redis.xrevrange("t9:log", "+", "-", "COUNT", 1)).toEqual([
+      [expect.any(String), ["n", "299", "bytes", expect.any(String)]],
+    ]);
     await expect(
       versionedCommit(redis, { versionsKey: VERSIONS, ops: [{ ...entry(1), fields: ["odd"] }], bumps: [] }),
     ).rejects.toThrow(/field and value pairs/);

@@ -2,26 +2,37 @@ import { loadConfigOrExit, vars } from "@platform/config";
 import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
-export const DATA_QUERY_GROUPS = ["accounts", "market", "subnets"] as const;
+export const DATA_QUERY_GROUPS = ["accounts", "market", "subnets", "events"] as const;
 
-export const dataQueryConfigSchema = z.object({
-  ...serviceVars,
-  REDIS_URL: vars.url(["redis", "rediss"]),
-  /** Which gRPC services this process serves, so each group deploys and scales on its own. */
-  DATA_QUERY_GROUPS: vars
-    .list()
-    .refine((groups) => groups.every((group) => (DATA_QUERY_GROUPS as readonly string[]).includes(group)), {
-      error: `must list groups among ${DATA_QUERY_GROUPS.join(", ")}`,
-    })
-    .transform((groups) => [...new Set(groups)] as Array<(typeof DATA_QUERY_GROUPS)[number]>),
-  /**
-   * Bound on the heap of the answers a group keeps while its read model's version stands
-   * (shared/answerCache.ts; estimated as 4 times their wire bytes). 64 MiB by default, a quarter of
-   * the subnets group's 256 MiB memory limit: on a mainnet-sized state every subnet's summary is
-   * 190 KB of JSON, a page of 100 holders 50 KB, so about a hundred of the heaviest answers.
-   */
-  ANSWER_CACHE_MAX_BYTES: vars.positiveInt().default(64 * 1024 * 1024),
-});
+export const dataQueryConfigSchema = z
+  .object({
+    ...serviceVars,
+    REDIS_URL: vars.url(["redis", "rediss"]),
+    /** Which gRPC services this process serves, so each group deploys and scales on its own. */
+    DATA_QUERY_GROUPS: vars
+      .list()
+      .refine((groups) => groups.every((group) => (DATA_QUERY_GROUPS as readonly string[]).includes(group)), {
+        error: `must list groups among ${DATA_QUERY_GROUPS.join(", ")}`,
+      })
+      .transform((groups) => [...new Set(groups)] as Array<(typeof DATA_QUERY_GROUPS)[number]>),
+    /**
+     * Bound on the heap of the answers a group keeps while its read model's version stands
+     * (shared/answerCache.ts; estimated as 4 times their wire bytes). 64 MiB by default, a quarter of
+     * the subnets group's 256 MiB memory limit: on a mainnet-sized state every subnet's summary is
+     * 190 KB of JSON, a page of 100 holders 50 KB, so about a hundred of the heaviest answers.
+     */
+    ANSWER_CACHE_MAX_BYTES: vars.positiveInt().default(64 * 1024 * 1024),
+    /** The `events` group's wake-up: the data projections' change signals. Required with that group. */
+    NATS_URL: vars.url(["nats", "tls"]).optional(),
+    /** The `events` group reads the data change log's tail at least this often, whatever the signals say. */
+    WATCH_POLL_MS: vars.positiveInt().default(1_000),
+    /** A WatchData caller that leaves this many bytes unread is ended (RESOURCE_EXHAUSTED). */
+    WATCH_MAX_BUFFERED_BYTES: vars.positiveInt().default(1024 * 1024),
+  })
+  .refine((config) => !config.DATA_QUERY_GROUPS.includes("events") || config.NATS_URL !== undefined, {
+    error: "NATS_URL is required when DATA_QUERY_GROUPS lists events",
+    path: ["NATS_URL"],
+  });
 
 export type DataQueryConfig = z.infer<typeof dataQueryConfigSchema>;
 

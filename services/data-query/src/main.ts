@@ -2,10 +2,11 @@ import type { GrpcServiceRegistration } from "@platform/grpc";
 import { createLogger, type Logger } from "@platform/log";
 import { createMetricsRegistry } from "@platform/runtime";
 import type { Registry } from "prom-client";
-import { redisDependency, runBackendService } from "@platform/service";
+import { natsDependency, redisDependency, runBackendService } from "@platform/service";
 import { coalesceWrites, type Redis } from "@platform/store";
 import { accountsGrpcService } from "./accounts/index.js";
 import { loadDataQueryConfig, type DataQueryConfig } from "./config.js";
+import { dataEventsGrpcService } from "./events/index.js";
 import { marketGrpcService } from "./market/index.js";
 import { guardedByMarkers, PROJECTION_MARKERS } from "./shared/rebuildGuard.js";
 import { subnetsGrpcService } from "./subnets/index.js";
@@ -22,19 +23,21 @@ log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
 type Group = DataQueryConfig["DATA_QUERY_GROUPS"][number];
 const registry = createMetricsRegistry("data-query");
 type GroupDeps = { redis: Redis; log: Logger; answerCacheMaxBytes: number; registry: Registry };
-const services: Record<Group, (deps: GroupDeps) => GrpcServiceRegistration> = {
+type ReadGroup = Exclude<Group, "events">;
+const services: Record<ReadGroup, (deps: GroupDeps) => GrpcServiceRegistration> = {
   accounts: accountsGrpcService,
   market: marketGrpcService,
   subnets: subnetsGrpcService,
 };
 // The projections each group reads (accounts values positions at the market's prices): while one
 // is rebuilt after a loss of Redis, the group answers 503 REBUILDING rather than an older as_of.
-const readsFrom: Record<Group, (keyof typeof PROJECTION_MARKERS)[]> = {
+const readsFrom: Record<ReadGroup, (keyof typeof PROJECTION_MARKERS)[]> = {
   accounts: ["accounts", "market"],
   market: ["market", "subnets"],
   subnets: ["subnets"],
 };
-const registrations = config.DATA_QUERY_GROUPS.map((group) =>
+const readGroups = config.DATA_QUERY_GROUPS.filter((group): group is ReadGroup => group !== "events");
+const registrations = readGroups.map((group) =>
   guardedByMarkers(
     services[group]({
       redis: redis.client,
@@ -47,14 +50,33 @@ const registrations = config.DATA_QUERY_GROUPS.map((group) =>
   ),
 );
 
+// The event streams (GET /data/v1/events) follow the data change log; NATS says when it grew.
+const nats = config.DATA_QUERY_GROUPS.includes("events")
+  ? natsDependency(config.NATS_URL!, "data-query", log)
+  : undefined;
+const events = nats
+  ? dataEventsGrpcService({
+      redis: redis.client,
+      log: log.child({ group: "events" }),
+      signals: nats.client,
+      pollMs: config.WATCH_POLL_MS,
+      maxBufferedBytes: config.WATCH_MAX_BUFFERED_BYTES,
+    })
+  : undefined;
+if (events) registrations.push(events);
+
 await runBackendService({
   name: "data-query",
   log,
   registry,
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: registrations },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
-  dependencies: [redis.check],
+  dependencies: [redis.check, ...(nats ? [nats.check] : [])],
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  stops: [redis.close],
+  stops: [
+    ...(events ? [{ name: "event-streams", run: async () => events.close() }] : []),
+    ...(nats ? [nats.close] : []),
+    redis.close,
+  ],
 });

@@ -30,6 +30,7 @@ import { connectBackends } from "../src/backends.js";
 import { gatewayConfigSchema } from "../src/config.js";
 import { balanceLatestExample, priceLatestExample, validatorsLatestExample } from "../src/routes/data/examples.js";
 import { apiRoutes } from "../src/routes/index.js";
+import { unservedEventStreams } from "../src/routes/events/index.js";
 
 const log = createLogger({ service: "gateway-cpu", level: "warn" });
 
@@ -159,7 +160,7 @@ if (process.env.GATEWAY_CPU_ROLE === "backend") {
         guard,
         registry: createMetricsRegistry("gateway"),
         readiness,
-        routes: apiRoutes(backends),
+        routes: apiRoutes(backends, unservedEventStreams(log)),
         publicBaseUrl: config.PUBLIC_BASE_URL,
         maxBodyBytes: 65_536,
       });

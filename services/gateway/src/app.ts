@@ -7,6 +7,7 @@ import type { Readiness } from "@platform/runtime";
 import type { Registry } from "prom-client";
 import { createAccessLog } from "./http/accessLog.js";
 import { createApiFastPath } from "./http/apiFastPath.js";
+import { createConditionalReads, type ConditionalReads } from "./http/conditional/index.js";
 import { accessLogMiddleware, errorHandler, requestContextMiddleware } from "./http/expressContext.js";
 import { answerClientError } from "./http/clientError.js";
 import { mountRoute } from "./http/mountRoute.js";
@@ -25,6 +26,11 @@ export interface GatewayAppOptions {
   routes: AnyRoute[];
   publicBaseUrl: string;
   maxBodyBytes: number;
+  /**
+   * ETag, Cache-Control and If-None-Match of the Data API's reads (http/conditional). By default
+   * with a 12 s block and no change signals: every conditional request calls its backend.
+   */
+  conditional?: ConditionalReads;
 }
 
 /** The gateway's request listener, and a way to serve it. */
@@ -41,6 +47,7 @@ export interface GatewayApp {
 export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
   const accessLog = createAccessLog(options.log, options.registry);
   const trustedProxyHops = options.trustProxyHops ?? 0;
+  const conditional = options.conditional ?? createConditionalReads({ blockSeconds: 12, registry: options.registry });
   const fastPath = createApiFastPath({
     routes: options.routes,
     guard: options.guard,
@@ -48,8 +55,9 @@ export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
     accessLog,
     publicBaseUrl: options.publicBaseUrl,
     trustedProxyHops,
+    conditional,
   });
-  const slowPath = expressApp(options, accessLog, trustedProxyHops);
+  const slowPath = expressApp({ ...options, conditional }, accessLog, trustedProxyHops);
   const app = ((request: IncomingMessage, response: ServerResponse) => {
     if (!fastPath(request, response)) slowPath(request, response);
   }) as GatewayApp;
@@ -85,7 +93,7 @@ function expressApp(
   app.use(express.json({ limit: options.maxBodyBytes, type: "application/json", strict: true }));
 
   const api = Router();
-  for (const route of options.routes) mountRoute(api, route, options.guard);
+  for (const route of options.routes) mountRoute(api, route, options.guard, options.conditional);
   for (const [path, methods] of methodsByPath(options.routes)) {
     api.all(path, (_request: Request, response: Response) => {
       response.setHeader("allow", methods.join(", "));

@@ -2,6 +2,7 @@ import { Metadata } from "@grpc/grpc-js";
 import { createGrpcClient, createHealthChecker, type GrpcClientOptions } from "@platform/grpc";
 import { AuthServiceClient } from "@platform/proto/auth/v1/auth";
 import { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
+import { DataEventsServiceClient } from "@platform/proto/data/v1/events";
 import { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
@@ -19,6 +20,8 @@ export interface Backends {
   accounts: AccountsServiceClient;
   market: MarketServiceClient;
   subnets: SubnetsServiceClient;
+  /** The data event streams (data-query's `events` group). */
+  dataEvents: DataEventsServiceClient;
   /** One readiness check per backend service: its gRPC health must say SERVING. */
   checks: DependencyCheck[];
   close(): void;
@@ -66,6 +69,10 @@ export function connectBackends(config: GatewayConfig): Backends {
   const accounts = createGrpcClient(AccountsServiceClient, options(config.DATA_ACCOUNTS_GRPC_TARGET, 2));
   const market = createGrpcClient(MarketServiceClient, options(config.DATA_MARKET_GRPC_TARGET, 2));
   const subnets = createGrpcClient(SubnetsServiceClient, options(config.DATA_SUBNETS_GRPC_TARGET, 2));
+  const dataEvents = createGrpcClient(
+    DataEventsServiceClient,
+    options(config.DATA_EVENTS_GRPC_TARGET ?? config.DATA_MARKET_GRPC_TARGET),
+  );
   return {
     auth,
     tc,
@@ -74,6 +81,7 @@ export function connectBackends(config: GatewayConfig): Backends {
     accounts,
     market,
     subnets,
+    dataEvents,
     checks: checkers.map(({ target, checker }) => ({
       name: `grpc:${target.name}`,
       probe: async () => (await checker.check(target.healthService, 1_000)) === "SERVING",
@@ -86,6 +94,7 @@ export function connectBackends(config: GatewayConfig): Backends {
       accounts.close();
       market.close();
       subnets.close();
+      dataEvents.close();
       for (const { checker } of checkers) checker.close();
     },
   };

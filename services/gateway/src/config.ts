@@ -16,6 +16,20 @@ export const gatewayConfigSchema = z.object({
   DATA_ACCOUNTS_GRPC_TARGET: vars.string(),
   DATA_MARKET_GRPC_TARGET: vars.string(),
   DATA_SUBNETS_GRPC_TARGET: vars.string(),
+  /** data-query's `events` group (GET /data/v1/events); by default served beside the market group. */
+  DATA_EVENTS_GRPC_TARGET: vars.string().optional(),
+  /**
+   * NATS, where the projections publish `readmodel.changed.<projection>` after each commit: with it
+   * the gateway answers a conditional Data API read 304 from memory while the read model behind
+   * the answer has not changed. Without it, or while it is down, every conditional read calls
+   * data-query (the gateway stays ready).
+   */
+  NATS_URL: vars.url(["nats", "tls"]).optional(),
+  /**
+   * The chain's block time, seconds: a Data API answer's Cache-Control max-age runs to the next
+   * block expected after its as_of (at most this long), and the gateway keeps it no longer.
+   */
+  DATA_BLOCK_SECONDS: vars.positiveInt().default(12),
   /** Deadline of every gRPC call made for a request. */
   GRPC_DEADLINE_MS: vars.positiveInt().default(2_000),
   /**
@@ -36,6 +50,16 @@ export const gatewayConfigSchema = z.object({
   TOKEN_CLOCK_TOLERANCE_SECONDS: vars.positiveInt().default(30),
   /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client address (0: none). */
   TRUST_PROXY_HOPS: vars.port().default(0),
+  /** Event streams (GET /intents/v1/events, /data/v1/events) one API key may hold open at once. */
+  EVENT_STREAMS_PER_KEY: vars.positiveInt().default(5),
+  /** A comment line on every event stream this often, so proxies keep idle streams open. */
+  EVENT_STREAM_HEARTBEAT_MS: vars.positiveInt().default(15_000),
+  /** A stream's client that leaves this many bytes unread is dropped with a final event. */
+  EVENT_STREAM_MAX_BUFFERED_BYTES: vars.positiveInt().default(256 * 1024),
+  /** How often the keys of open streams are checked for revocation and rotation (streams close within this). */
+  EVENT_STREAM_KEY_CHECK_MS: vars.positiveInt().default(2_000),
+  /** A stream's slot lease in Redis, renewed at a third of it: how long a dead replica's streams still count. */
+  EVENT_STREAM_LEASE_MS: vars.positiveInt().default(30_000),
   /** Largest accepted JSON body. */
   MAX_BODY_BYTES: vars.positiveInt().default(64 * 1024),
 });

@@ -10,6 +10,8 @@ import { createTokenVerifier } from "./access/verifyAccessToken.js";
 import { createGatewayApp } from "./app.js";
 import { connectBackends } from "./backends.js";
 import { loadGatewayConfig } from "./config.js";
+import { connectConditionalReads } from "./http/conditional/index.js";
+import { createEventStreams } from "./routes/events/index.js";
 import { apiRoutes } from "./routes/index.js";
 
 const config = loadGatewayConfig();
@@ -20,6 +22,15 @@ const redis = createRedis({ url: config.REDIS_URL, connectionName: "gateway" });
 // The rate-limit scripts of requests that arrive in the same event-loop turn leave in one socket write.
 coalesceWrites(redis);
 const backends = connectBackends(config);
+// Conditional Data API reads (http/conditional): proven unchanged from memory while the
+// projections' change signals arrive over NATS. Optional, like a backend: NATS down (or not
+// configured) only sends every conditional read to data-query.
+const conditional = connectConditionalReads({
+  natsUrl: config.NATS_URL,
+  blockSeconds: config.DATA_BLOCK_SECONDS,
+  registry,
+  log,
+});
 // Ready while the gateway itself can serve: every protected route needs Redis (revocation and the
 // rate limit). A backend that is down only fails its own routes with 503, so its health is listed in
 // /readyz but does not take the gateway out of its load balancer, where every route would be lost.
@@ -27,6 +38,7 @@ const readiness = watchDependencies(
   [
     { name: "redis", probe: () => redisReadiness(redis) },
     ...backends.checks.map((check) => ({ ...check, required: false })),
+    ...conditional.checks,
   ],
   config.READINESS_INTERVAL_MS,
 );
@@ -35,9 +47,14 @@ readiness.onChange((snapshot) => {
     .filter(([, state]) => !state.ok)
     .map(([name]) => name);
   if (!snapshot.ready) log.warn({ down }, "not ready");
-  else if (down.length > 0) log.warn({ down }, "ready; these backends do not answer, so their routes answer 503");
+  else if (down.length > 0)
+    log.warn(
+      { down },
+      "ready; these do not answer: a backend's routes answer 503, without NATS conditional reads call data-query",
+    );
   else log.info("ready: Redis and every backend answer");
 });
+readiness.onChange(conditional.onReadiness);
 
 const verifier = createTokenVerifier(cachedSigningKeys(backends.auth), {
   clockToleranceSeconds: config.TOKEN_CLOCK_TOLERANCE_SECONDS,
@@ -46,15 +63,18 @@ const limiter = await loadFromVariableOrExit("gateway", "RATE_LIMIT_DEFAULT_TIER
   createRateLimiter(redis, tiers, config.RATE_LIMIT_DEFAULT_TIER),
 );
 
+const streams = createEventStreams({ redis, limiter, config, registry, log });
+
 const app = createGatewayApp({
   log,
   guard: createAccessGuard(verifier, limiter),
   trustProxyHops: config.TRUST_PROXY_HOPS,
   registry,
   readiness,
-  routes: apiRoutes(backends),
+  routes: apiRoutes(backends, streams),
   publicBaseUrl: config.PUBLIC_BASE_URL,
   maxBodyBytes: config.MAX_BODY_BYTES,
+  conditional: conditional.reads,
 });
 
 // /metrics and the detailed /readyz on their own port, out of the public's reach.
@@ -83,6 +103,7 @@ handleShutdown(
       // Stop accepting, let in-flight requests finish, then close idle keep-alive connections.
       run: () =>
         new Promise<void>((resolve) => {
+          streams.closeAll();
           server.close(() => resolve());
           server.closeIdleConnections();
           setTimeout(
@@ -94,8 +115,10 @@ handleShutdown(
         }),
     },
     { name: "readiness", run: () => readiness.stop() },
+    { name: "event-streams", run: async () => streams.close() },
     { name: "ops", run: () => ops.close() },
     { name: "backends", run: () => backends.close() },
+    { name: "nats", run: () => conditional.close() },
     { name: "redis", run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
   ],
   config.SHUTDOWN_TIMEOUT_MS,

@@ -32,6 +32,10 @@ export const intentsGatewayConfigSchema = z.object({
   CHAIN_READS_MAX_QUEUED: vars.positiveInt().default(128),
   /** Preflights one API key may have in progress at once; more answer 429. */
   PREFLIGHT_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(2),
+  /** WatchIntents reads the change log's tail at least this often, whatever the NATS signals say. */
+  WATCH_POLL_MS: vars.positiveInt().default(1_000),
+  /** A WatchIntents caller that leaves this many bytes unread is ended (RESOURCE_EXHAUSTED). */
+  WATCH_MAX_BUFFERED_BYTES: vars.positiveInt().default(1024 * 1024),
 });
 
 export type IntentsGatewayConfig = z.infer<typeof intentsGatewayConfigSchema>;

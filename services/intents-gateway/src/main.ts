@@ -21,7 +21,10 @@ import {
   type QuoteResponse,
 } from "@platform/proto/intents/v1/intents";
 import { TcServiceClient } from "@platform/proto/tc/v1/tc";
+import { intentsChangeLog } from "@platform/read-models";
 import { createMetricsRegistry } from "@platform/runtime";
+import { createChangeFeed } from "@platform/store";
+import { subjects } from "@platform/signals";
 import { kafkaDependency, natsDependency, redisDependency, runBackendService } from "@platform/service";
 import { loadIntentsGatewayConfig } from "./config.js";
 import { createIntentChains } from "./chains/intentChains.js";
@@ -36,6 +39,7 @@ import { getIntent } from "./reads/getIntent.js";
 import { mirroredRead } from "./reads/mirrorGuard.js";
 import { listByTransaction } from "./reads/listByTransaction.js";
 import { listUserIntents } from "./reads/listUserIntents.js";
+import { watchIntents } from "./reads/watchIntents.js";
 
 // Quotes and preflight read the chains of CHAINS_FILE and price its routes; the status reads serve
 // the intents projection's Redis records; the notification passes the T&C gate first.
@@ -92,6 +96,14 @@ log.info(
 // Not fatal: the other routes are served; these come back once the chains file names their tokens.
 for (const skipped of routes.unresolved)
   log.warn({ route: skipped.index, reason: skipped.reason }, "route left out: token not resolved");
+// One reader of the intents change log for every open watch; each projection commit's signal wakes it.
+const changes = createChangeFeed({
+  redis: redis.client,
+  key: intentsChangeLog.key,
+  pollMs: config.WATCH_POLL_MS,
+  onError: (error) => log.warn({ err: error }, "reading the intents change log failed; retrying"),
+});
+nats.client.subscribe(subjects.readModelChanged("intents"), () => changes.wake());
 const quoteDependencies = {
   routes,
   chains: intentChains,
@@ -160,6 +172,7 @@ await runBackendService({
               listUserIntents(redis.client, "pending", request),
             ),
           ),
+          watchIntents: watchIntents({ feed: changes, log, maxBufferedBytes: config.WATCH_MAX_BUFFERED_BYTES }),
           listExpired: mirrored(
             unaryHandler<ListExpiredRequest, ListExpiredResponse>(log, "ListExpired", (request) =>
               listUserIntents(redis.client, "expired", request),
@@ -180,6 +193,7 @@ await runBackendService({
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   stops: [
+    { name: "watches", run: async () => changes.close() },
     { name: "topics", run: () => topics.stop() },
     { name: "publisher", run: () => publisher.close() },
     nats.close,

@@ -2,6 +2,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { encodeFunctionData, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@platform/testing";
+import { intentEventsSuite } from "./support/intentEventsSuite.js";
 import {
   acceptTerms,
   fillAsFiller,
@@ -412,3 +413,5 @@ describe("notifications of a reverted transaction and from a wallet without the 
     });
   });
 });
+
+intentEventsSuite(() => s);

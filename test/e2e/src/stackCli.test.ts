@@ -19,7 +19,7 @@ import { valueRao } from "./support/dataChain.js";
 import { connectRuntime, type RuntimeBlock, type RuntimeEvent, type RuntimeReads } from "./support/nativeRuntime.js";
 import { fullSettlerAbi } from "./support/intentsActors.js";
 import { nativeSubnetTests } from "./support/nativeSubnetsSuite.js";
-import { runSchemathesis } from "./support/openApiFuzz.js";
+import { runSchemathesis, STREAM_PATHS } from "./support/openApiFuzz.js";
 
 // The README's run command, end to end: the CLI brings every process up detached on free ports in
 // a temporary state folder, the gateway answers through the services, and `stop` ends them all.
@@ -547,13 +547,17 @@ describe("deploy/local/stack: network stats and the schema-driven fuzz", () => {
       const verdict = { exitCode: run.exitCode, failures: run.failures, errors: run.errors };
       if (run.exitCode !== 0) process.stderr.write(run.output);
       expect(verdict).toEqual({ exitCode: 0, failures: 0, errors: 0 });
-      // Every operation of the document was exercised.
-      const operations = Object.values(
-        ((await (await fetch(`${descriptor.gatewayUrl}/openapi.json`)).json()) as { paths: Record<string, object> })
-          .paths,
-      ).flatMap(Object.keys).length;
+      // Every operation of the document but the event streams was exercised.
+      const paths = (
+        (await (await fetch(`${descriptor.gatewayUrl}/openapi.json`)).json()) as {
+          paths: Record<string, object>;
+        }
+      ).paths;
+      const operations = Object.entries(paths)
+        .filter(([path]) => !STREAM_PATHS.test(path))
+        .flatMap(([, methods]) => Object.keys(methods)).length;
       expect(run.output).toContain(`Tested: ${operations}`);
-      expect(run.output).toMatch(/Selected: (\d+)\/\1/);
+      expect(run.output).toContain(`Selected: ${operations}/`);
     } finally {
       work.remove();
     }

@@ -6,6 +6,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpProblem } from "../http/HttpProblem.js";
 import { createAccessGuard } from "./accessGuard.js";
+import { notModifiedCost } from "./notModifiedCost.js";
 import { createRateLimiter } from "./rateLimiter.js";
 import type { SigningKeys } from "./signingKeys.js";
 import { createTokenVerifier } from "./verifyAccessToken.js";
@@ -244,5 +245,20 @@ describe("access guard: scopes and rate limits", () => {
     expect(problem.headers.ratelimit).toMatch(/^"default";r=0;t=\d+$/);
     await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
     await expect(first(request(valid), route)).resolves.toMatchObject({ keyId });
+  });
+
+  it("spends fractional costs: five 304s proven from memory spend what one 200 does", async () => {
+    const valid = `Bearer ${await token()}`;
+    const check = guard();
+    const notModified = { ...route, cost: notModifiedCost(route.cost) };
+    expect(notModified.cost).toBe(0.2);
+    // Tier tiny: a burst of 3 units, refilled at 1 a second.
+    let last: Awaited<ReturnType<typeof check>> | undefined;
+    for (let index = 0; index < 5; index += 1) last = await check(request(valid), notModified);
+    expect(last!.headers.ratelimit).toMatch(/^"default";r=2;/);
+    await check(request(valid), route);
+    await check(request(valid), route);
+    const problem = await rejection(check(request(valid), notModified));
+    expect([problem.httpStatus, problem.code]).toEqual([429, "RATE_LIMITED"]);
   });
 });

@@ -14,6 +14,8 @@ export interface GuardedRoute {
 
 export interface Admission {
   keyId: string;
+  /** What the token says of its key, for a long-lived answer that checks the key again later (event streams). */
+  credential?: { secretVersion: number; tier: string; expiresAt: number };
   /** RateLimit-Policy and RateLimit, sent on every protected response. */
   headers: Record<string, string>;
 }
@@ -65,7 +67,11 @@ export function createAccessGuard(verifier: TokenVerifier, limiter: RateLimiter)
         headers: { ...headers, "retry-after": String(retryAfter) },
       });
     }
-    return { keyId: claims.keyId, headers };
+    return {
+      keyId: claims.keyId,
+      headers,
+      credential: { secretVersion: claims.secretVersion, tier: claims.tier, expiresAt: claims.expiresAt },
+    };
   };
 }
 

@@ -3,6 +3,7 @@ import { parse as parseQuery } from "node:querystring";
 import type { Logger } from "@platform/log";
 import { sendProblem, type AnyRoute } from "@platform/http";
 import type { AccessLog } from "./accessLog.js";
+import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { problemOfError } from "./problemOfError.js";
 import { startRequest } from "./requestContext.js";
 import { createRouteTable } from "./routeTable.js";
@@ -15,6 +16,8 @@ export interface ApiFastPathOptions {
   accessLog: AccessLog;
   publicBaseUrl: string;
   trustedProxyHops: number;
+  /** ETag, Cache-Control and If-None-Match of the Data API's reads. */
+  conditional?: ConditionalReads;
 }
 
 /**
@@ -31,6 +34,7 @@ export function createApiFastPath(
   options: ApiFastPathOptions,
 ): (request: IncomingMessage, response: ServerResponse) => boolean {
   const find = createRouteTable(options.routes, "get");
+  const { guard, conditional } = options;
   return (request, response) => {
     const method = request.method;
     if (method !== "GET" && method !== "HEAD") return false;
@@ -42,7 +46,7 @@ export function createApiFastPath(
     const context = startRequest(request, response, options.trustedProxyHops);
     const raw = { params: match.params, query: queryAt < 0 ? {} : parseQuery(url.slice(queryAt + 1)), body: undefined };
     const finished = () => options.accessLog.record(method, match.route.path, response.statusCode, context);
-    serveRoute(match.route, raw, context, response, options.guard).then(finished, (error: unknown) => {
+    serveRoute(match.route, raw, context, response, guard, conditional).then(finished, (error: unknown) => {
       if (response.headersSent) {
         options.log.error({ err: error, requestId: context.requestId }, "failed after the answer was sent");
         response.destroy();

@@ -1,10 +1,11 @@
 import type { NextFunction, Request, Response, Router } from "express";
 import type { AnyRoute } from "@platform/http";
+import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { contextOf } from "./expressContext.js";
 import { serveRoute, type AccessGuard } from "./serveRoute.js";
 
 /** Mounts a route definition on express (the routes apiFastPath does not take: those with a body). */
-export function mountRoute(router: Router, route: AnyRoute, guard: AccessGuard): void {
+export function mountRoute(router: Router, route: AnyRoute, guard: AccessGuard, conditional?: ConditionalReads): void {
   router[route.method](route.path, (request: Request, response: Response, next: NextFunction) => {
     serveRoute(
       route,
@@ -12,6 +13,7 @@ export function mountRoute(router: Router, route: AnyRoute, guard: AccessGuard):
       contextOf(response),
       response,
       guard,
+      conditional,
     ).catch(next);
   });
 }

@@ -1,6 +1,9 @@
 import type { ServerResponse } from "node:http";
 import { sendJsonText, validateInput, type AnyRoute, type RequestContext } from "@platform/http";
 import type { Admission, GuardedRoute } from "../access/accessGuard.js";
+import { conditionalReadOf } from "./conditional/conditionalRoute.js";
+import type { ConditionalReads } from "./conditional/conditionalReads.js";
+import { serveConditionalRead } from "./conditional/serveConditionalRead.js";
 
 export type AccessGuard = (context: RequestContext, route: GuardedRoute) => Promise<Admission>;
 
@@ -23,16 +26,39 @@ export async function serveRoute(
   context: RequestContext,
   response: ServerResponse,
   guard: AccessGuard,
+  conditional?: ConditionalReads,
 ): Promise<void> {
-  if (route.scope) {
-    const admission = await guard(context, { scope: route.scope, cost: route.cost ?? 1 });
-    context.keyId = admission.keyId;
-    for (const name in admission.headers) response.setHeader(name, admission.headers[name]!);
-  }
+  // The Data API's reads: ETag, Cache-Control and If-None-Match (http/conditional).
+  const read = conditional === undefined ? undefined : conditionalReadOf(route);
+  if (read !== undefined) return serveConditionalRead({ route, read, raw, context, response, guard }, conditional!);
+  if (route.scope) await admit(route, route.cost ?? 1, context, response, guard);
   const params = route.params ? validateInput(route.params, raw.params, "path") : {};
   const query = route.query ? validateInput(route.query, raw.query, "query") : {};
   const body = route.body ? validateInput(route.body, raw.body ?? {}, "body") : undefined;
   const result = await route.handle({ params, query, body, context });
+  if (result.stream) return result.stream(response);
   if (result.headers) for (const name in result.headers) response.setHeader(name, result.headers[name]!);
   sendJsonText(response, result.status, result.contentType ?? "application/json", JSON.stringify(result.body));
+}
+
+/** Passes a protected route's access guard at `cost` units: the key on the context, the RateLimit headers on the answer. */
+export async function admit(
+  route: AnyRoute,
+  cost: number,
+  context: RequestContext,
+  response: ServerResponse,
+  guard: AccessGuard,
+): Promise<void> {
+  const admission = await guard(context, { scope: route.scope!, cost });
+  context.keyId = admission.keyId;
+  if (admission.credential) context.credential = admission.credential;
+  for (const name in admission.headers) response.setHeader(name, admission.headers[name]!);
+}
+
+/** A request's validated inputs: path, then query, then body; the first refusal is thrown. */
+export function validateAll(route: AnyRoute, raw: RawInput): { params: unknown; query: unknown; body: unknown } {
+  const params = route.params ? validateInput(route.params, raw.params, "path") : {};
+  const query = route.query ? validateInput(route.query, raw.query, "query") : {};
+  const body = route.body ? validateInput(route.body, raw.body ?? {}, "body") : undefined;
+  return { params, query, body };
 }

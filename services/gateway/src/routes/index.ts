@@ -2,6 +2,7 @@ import type { AnyRoute } from "@platform/http";
 import type { Backends } from "../backends.js";
 import { postAuthRoute } from "./auth/postAuth.js";
 import { dataRoutes } from "./data/index.js";
+import { dataEventsRoute, type EventStreams, intentEventsRoute } from "./events/index.js";
 import { getIntentRoute } from "./intents/getIntent.js";
 import { listExpiredIntentsRoute } from "./intents/listExpiredIntents.js";
 import { listIntentsByTransactionRoute } from "./intents/listIntentsByTransaction.js";
@@ -14,7 +15,7 @@ import { postTcAcceptRoute } from "./tc/postTcAccept.js";
 import { postTcNonceRoute } from "./tc/postTcNonce.js";
 
 /** Every public API route, in the order the OpenAPI document lists them. */
-export function apiRoutes(backends: Backends): AnyRoute[] {
+export function apiRoutes(backends: Backends, streams: EventStreams): AnyRoute[] {
   return [
     postAuthRoute(backends.auth),
     postTcNonceRoute(backends.tc),
@@ -28,6 +29,8 @@ export function apiRoutes(backends: Backends): AnyRoute[] {
     listPendingIntentsRoute(backends.intents),
     listExpiredIntentsRoute(backends.intents),
     getIntentRoute(backends.intents),
+    intentEventsRoute(backends.intents, streams),
     ...dataRoutes(backends),
+    dataEventsRoute(backends.dataEvents, streams),
   ];
 }

@@ -1,11 +1,15 @@
 import type { AccountsChange } from "./decode.js";
+import { dataChangeLog } from "@platform/read-models";
 import { BLOCKS_KEPT } from "./keys.js";
 
 /**
  * Moves the projection head. KEYS[1] = the head hash, KEYS[2..] = every partition's blocks zset,
  * partition 0 first; ARGV[1] = the batch's partition (0-based), ARGV[2] = JSON list of
  * `["b", number, member]` (the partition delivered a block: its BlockSeen) and `["u", member]` (a
- * removal took that BlockSeen back), in order; ARGV[3] = how many blocks to keep per partition.
+ * removal took that BlockSeen back), in order; ARGV[3] = how many blocks to keep per partition;
+ * ARGV[4], ARGV[5] = the data change log and its length bound (libs/read-models changeLogs.ts), where
+ * a head that moved is appended (the script then touches a key not in KEYS: standalone Redis only,
+ * as the projections' other commit scripts).
  *
  * The head is the oldest of the partitions' newest standing blocks: every partition has delivered
  * every record of it, so the read model holds that block in full (partitions are applied
@@ -42,7 +46,12 @@ for index = 2, #KEYS do
   end
 end
 local head = cjson.decode(oldest)
+local before = redis.call("HGET", KEYS[1], "blockHash")
 redis.call("HSET", KEYS[1], "chainId", head.chainId, "blockNumber", head.blockNumber, "blockHash", head.blockHash, "timestamp", head.timestamp)
+if before ~= head.blockHash then
+  redis.call("XADD", ARGV[4], "MAXLEN", "~", ARGV[5], "*", "k", "head", "m", "accounts",
+    "c", head.chainId, "n", head.blockNumber, "h", head.blockHash, "t", head.timestamp)
+end
 return 1
 `;
 
@@ -50,11 +59,13 @@ return 1
 export function headArguments(
   partition: number,
   changes: readonly AccountsChange[],
-): [string, string, string] | undefined {
+): [string, string, string, string, string] | undefined {
   const ops: Array<[string, string, string] | [string, string]> = [];
   for (const change of changes) {
     if (change.kind === "block") ops.push(["b", change.number, change.member]);
     else if (change.kind === "unblock") ops.push(["u", change.member]);
   }
-  return ops.length === 0 ? undefined : [String(partition), JSON.stringify(ops), String(BLOCKS_KEPT)];
+  return ops.length === 0
+    ? undefined
+    : [String(partition), JSON.stringify(ops), String(BLOCKS_KEPT), dataChangeLog.key, String(dataChangeLog.maxLength)];
 }

@@ -5,6 +5,7 @@
  */
 import type { ProjectionBatch } from "@platform/bus";
 import type { IntentRecord } from "@platform/proto/intents/v1/intents";
+import { intentsChangeLog } from "@platform/read-models";
 import type { VersionedOp } from "@platform/store";
 import {
   deriveOrderRecord,
@@ -111,8 +112,9 @@ export interface CommitWrites {
 export function queueWrites(input: WritesInput): CommitWrites {
   const writes = groupedWrites();
   queueOrderStates(writes, input.orders);
-  const { changedKeys, users } = queueRecords(writes, input.derived, input.stamp);
+  const { changedKeys, users, changes } = queueRecords(writes, input.derived, input.stamp);
   const ops: VersionedOp[] = writes.ops();
+  ops.push(...changes);
   const changedTxs = queueTxStates(ops, input.txs, input.derived);
   queueHeadsAndOffset(ops, input);
   return { ops, changedKeys, users, changedTxs };
@@ -131,28 +133,55 @@ function queueOrderStates(writes: GroupedWrites, orders: ReadonlyMap<string, Loa
   });
 }
 
-/** The records that differ from the stored ones, with their indexes; the keys written and their users. */
+/**
+ * The records that differ from the stored ones, with their indexes and a change-log entry each; the
+ * keys written and their users.
+ */
 function queueRecords(
   writes: GroupedWrites,
   derived: DerivedRecords,
   stamp: string,
-): { changedKeys: string[]; users: Set<string> } {
+): { changedKeys: string[]; users: Set<string>; changes: VersionedOp[] } {
   const changedKeys: string[] = [];
   const users = new Set<string>();
+  const changes: VersionedOp[] = [];
   derived.next.forEach((record, suffix) => {
     const stored = derived.previous.get(suffix);
     if (sameAsStored(stored, record)) return;
     const before = stored?.record;
     changedKeys.push(suffix);
-    if (record === undefined) writes.del(intentsKeys.order(suffix));
-    else writes.set(intentsKeys.order(suffix), encodeRecord({ ...record, updatedAt: stamp }));
+    const encoded = record === undefined ? undefined : encodeRecord({ ...record, updatedAt: stamp });
+    if (encoded === undefined) writes.del(intentsKeys.order(suffix));
+    else writes.set(intentsKeys.order(suffix), encoded);
+    const statusChanged = before?.status !== record?.status;
+    changes.push(changeEntry(suffix, record?.userAddress ?? before?.userAddress ?? "", encoded, statusChanged));
     const { remove, add } = indexChanges(recordIndexes(suffix, before), recordIndexes(suffix, record));
     for (const entry of remove) writes.zrem(entry.key, entry.member);
     for (const entry of add) writes.zadd(entry.key, entry.score, entry.member);
     if (before?.userAddress) users.add(before.userAddress);
     if (record?.userAddress) users.add(record.userAddress);
   });
-  return { changedKeys, users };
+  return { changedKeys, users, changes };
+}
+
+/** The change-log entry of a record written (libs/read-models changeLogs.ts). */
+function changeEntry(suffix: string, user: string, encoded: Buffer | undefined, statusChanged: boolean): VersionedOp {
+  const { fields, key, maxLength } = intentsChangeLog;
+  return {
+    op: "xadd",
+    key,
+    maxLength,
+    fields: [
+      fields.key,
+      suffix,
+      fields.user,
+      user,
+      fields.record,
+      encoded ?? "",
+      fields.statusChanged,
+      statusChanged ? "1" : "0",
+    ],
+  };
 }
 
 /** The transactions' order sets and state hashes where they differ; the transactions changed. */

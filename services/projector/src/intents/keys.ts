@@ -122,6 +122,8 @@ const PREFIXES: readonly [prefix: string, name: (rest: string) => string | undef
   ["rm:intents:txstate:", txVersion],
   ["rm:intents:tx:", txVersion],
   ["rm:intents:user:", () => undefined],
+  // The change log (libs/read-models changeLogs.ts) is only appended to, never read by the projection.
+  ["rm:intents:changes", () => undefined],
 ];
 
 /**

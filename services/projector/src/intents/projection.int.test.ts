@@ -8,6 +8,7 @@ import type { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents"
 import { TxOutcome, type IntentNotificationEvent } from "@platform/proto/events/v1/intents_notifications";
 import { IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
+import { intentsChangeLog } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
 import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
@@ -333,6 +334,26 @@ async function record(suffix: string): Promise<IntentRecord | undefined> {
   return bytes === null ? undefined : IntentRecord.decode(bytes);
 }
 
+/** The change-log entries of one record key, oldest first (libs/read-models changeLogs.ts). */
+async function changesOf(key: string): Promise<{ id: string; user: string; record: IntentRecord | undefined }[]> {
+  const { fields } = intentsChangeLog;
+  const entries = await redis.xrangeBuffer(intentsChangeLog.key, "-", "+");
+  return entries
+    .map(([id, flat]) => {
+      const byName = new Map<string, Buffer>();
+      for (let i = 0; i + 1 < flat.length; i += 2) byName.set(flat[i]!.toString(), flat[i + 1]!);
+      const bytes = byName.get(fields.record)!;
+      return {
+        id: id.toString(),
+        key: byName.get(fields.key)!.toString(),
+        user: byName.get(fields.user)!.toString(),
+        record: bytes.length === 0 ? undefined : IntentRecord.decode(bytes),
+      };
+    })
+    .filter((change) => change.key === key)
+    .map(({ key: _key, ...change }) => change);
+}
+
 describe("intents projection (Kafka → Redis): order lifecycle", () => {
   it("folds open → filled → settled into the record, the pending list and the heads", async () => {
     const orderId = hex(32);
@@ -365,6 +386,14 @@ describe("intents projection (Kafka → Redis): order lifecycle", () => {
     expect(final).toMatchObject({ status: IntentStatus.INTENT_STATUS_SETTLED, isFinal: true, filler: FILLER });
     expect(final.updatedAt).not.toBe("");
     expect(await redis.zscore(intentsKeys.pending(user), orderId)).toBeNull();
+    // Every commit that changed the record left an entry in the change log, in order, with the
+    // record as that commit wrote it.
+    expect((await changesOf(orderId)).map((change) => [change.user, change.record?.status])).toEqual([
+      [user, IntentStatus.INTENT_STATUS_OPEN],
+      [user, IntentStatus.INTENT_STATUS_FILLED],
+      [user, IntentStatus.INTENT_STATUS_SETTLED],
+    ]);
+    expect((await changesOf(orderId)).at(-1)!.record).toEqual(final);
     expect(
       signals.some(
         (signal) =>
@@ -436,6 +465,12 @@ describe("intents projection (Kafka → Redis): removed events and finality", ()
     await publishChain(orderId, removal(orderId, open));
     await caughtUp();
     expect(await record(orderId)).toBeUndefined();
+    // The removal is in the change log too: an entry without a record.
+    expect((await changesOf(orderId)).map((change) => change.record?.status ?? "removed")).toEqual([
+      IntentStatus.INTENT_STATUS_FILLED,
+      IntentStatus.INTENT_STATUS_OPEN,
+      "removed",
+    ]);
     expect(await redis.zscore(intentsKeys.pending(user), orderId)).toBeNull();
     expect(await redis.zscore(intentsKeys.deadlines(DESTINATION), orderId)).toBeNull();
     expect(await redis.zscore(intentsKeys.unsafe(ORIGIN), orderId)).toBeNull();

@@ -18,7 +18,11 @@ export function startMarketProjection(options: ProjectionStartOptions): Projecti
     groupId: MARKET_GROUP_ID,
     topics: MARKET_TOPICS,
     markerKey: marketKeys.marker,
-    projection: marketProjection({ redis: options.projectionRedis, log: options.log }),
+    projection: marketProjection({
+      redis: options.projectionRedis,
+      log: options.log,
+      ...(options.signals === undefined ? {} : { signals: options.signals }),
+    }),
     replicationFactor: options.replicationFactor,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
   });

@@ -15,7 +15,8 @@ import { startSubnetsProjection } from "../subnets/index.js";
 import { subnetsKeys } from "../subnets/keys.js";
 import { startMarketProjection } from "./index.js";
 import { marketKeys } from "./keys.js";
-import type { SeriesPoint } from "@platform/read-models";
+import { readModelVersionKeys, type SeriesPoint } from "@platform/read-models";
+import type { Signals } from "@platform/signals";
 
 /*
  * The market and subnets projections against one real Kafka broker and a real Redis: snapshots
@@ -40,6 +41,11 @@ let subnetsRedis: Redis;
 let publisher: Publisher;
 let market: ProjectionSupervisor;
 let subnets: ProjectionSupervisor;
+/** What the projections announced on NATS (a stand-in that records each publish). */
+const announced: Array<[string, unknown]> = [];
+const signals = {
+  publish: (subject: string, payload: unknown) => announced.push([subject, payload]) > 0,
+} as unknown as Signals;
 
 beforeAll(async () => {
   [kafkaServer, redisServer] = await Promise.all([
@@ -58,7 +64,7 @@ beforeAll(async () => {
     connectionName: "projector-test-subnets",
     commandTimeoutMs: 10_000,
   });
-  const common = { kafka, redis, log, replicationFactor: 1, intervalMs: 300 };
+  const common = { kafka, redis, log, signals, replicationFactor: 1, intervalMs: 300 };
   market = startMarketProjection({ ...common, projectionRedis: marketRedis });
   subnets = startSubnetsProjection({ ...common, projectionRedis: subnetsRedis });
   await waitFor(async () => (await market.check.probe()) && (await subnets.check.probe()), {
@@ -404,4 +410,26 @@ describe("market and subnets projections: rebuild after FLUSHALL", () => {
     expect(await points(marketKeys.poolPoints(1))).toEqual(before);
     expect(await redis.zrangebylex(subnetsKeys.holderColdkeys(3), "-", "+")).toEqual(ranking);
   }, 90_000);
+});
+
+describe("market and subnets projections: change signals", () => {
+  it("announce each commit on readmodel.changed.<projection> with the version token it stored", async () => {
+    announced.length = 0;
+    await publishNetwork("netuid:7", pool(7, 30, "1.5", "10"));
+    await waitFor(async () => (await poolPrice(7)) === "1.5", { what: "pool 7 projected", timeoutMs: 30_000 });
+    // Once both have committed the record, the last announcement of each names the version that stands.
+    const lastOf = (projection: "market" | "subnets") =>
+      announced.filter(([subject]) => subject === `readmodel.changed.${projection}`).at(-1)?.[1];
+    await waitFor(
+      async () => {
+        for (const projection of ["market", "subnets"] as const) {
+          const version = await redis.get(readModelVersionKeys[projection]);
+          if (JSON.stringify(lastOf(projection)) !== JSON.stringify({ projection, version })) return false;
+        }
+        return true;
+      },
+      { what: "each projection's last signal naming its stored version", timeoutMs: 30_000 },
+    );
+    expect(announced.every(([subject]) => /^readmodel\.changed\.(market|subnets)$/.test(subject))).toBe(true);
+  });
 });

@@ -1,5 +1,6 @@
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { readModelVersionKeys } from "@platform/read-models";
 import { commitBatch } from "./commitBatch.js";
@@ -18,9 +19,10 @@ export interface MarketProjection {
  * The market projection: folds pool, emission and network-stats snapshots (chain.network.v1) and
  * price rounds (oracle.prices.v1) into the series of keys.ts, exactly once per record (the offset
  * is stored in the batch's MULTI/EXEC). A ChainEventRemoved takes its snapshot's point out of the
- * series, so the previous snapshot stands again and the buckets go back with it.
+ * series, so the previous snapshot stands again and the buckets go back with it. Each commit is
+ * announced on `signals` as `readmodel.changed.market` (commitBatch.ts).
  */
-export function marketProjection(options: { redis: Redis; log: Logger }): MarketProjection {
+export function marketProjection(options: { redis: Redis; log: Logger; signals?: Signals }): MarketProjection {
   const { redis, log } = options;
   return {
     loadOffsets: async (topic, partition) => (await redis.get(marketKeys.offset(topic, partition))) ?? undefined,
@@ -129,6 +131,7 @@ export function marketProjection(options: { redis: Redis; log: Logger }): Market
             if (newTombstones.length > 0) multi.sadd(marketKeys.priceRemoved, ...newTombstones);
           };
         },
+        { signals: options.signals, projection: "market" },
       );
     },
   };

@@ -18,7 +18,11 @@ export function startSubnetsProjection(options: ProjectionStartOptions): Project
     groupId: SUBNETS_GROUP_ID,
     topics: SUBNETS_TOPICS,
     markerKey: subnetsKeys.marker,
-    projection: subnetsProjection({ redis: options.projectionRedis, log: options.log }),
+    projection: subnetsProjection({
+      redis: options.projectionRedis,
+      log: options.log,
+      ...(options.signals === undefined ? {} : { signals: options.signals }),
+    }),
     replicationFactor: options.replicationFactor,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
   });

@@ -1,5 +1,6 @@
 import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import type { Signals } from "@platform/signals";
 import {
   EmissionSnapshot,
   HolderPositions,
@@ -139,8 +140,9 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
  * The subnets projection: snapshot series per subnet (keys.ts), holder chunks assembled into whole
  * sets, and the holder rankings of the newest set. A ChainEventRemoved takes its snapshot out of
  * its series (the previous one stands again, and the rankings follow the holder set that stands).
+ * Each commit is announced on `signals` as `readmodel.changed.subnets` (market/commitBatch.ts).
  */
-export function subnetsProjection(options: { redis: Redis; log: Logger }): {
+export function subnetsProjection(options: { redis: Redis; log: Logger; signals?: Signals }): {
   loadOffsets(topic: string, partition: number): Promise<string | undefined>;
   handleBatch(batch: ProjectionBatch): Promise<void>;
 } {
@@ -275,6 +277,7 @@ export function subnetsProjection(options: { redis: Redis; log: Logger }): {
             }
           };
         },
+        { signals: options.signals, projection: "subnets" },
       );
     },
   };

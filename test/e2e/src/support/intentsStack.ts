@@ -136,23 +136,33 @@ export async function startIntentsStack(name: string, options: IntentsStackOptio
 }
 
 async function issueToken(stack: RunningStack, base: string, name: string): Promise<string> {
+  return (await newApiKey(stack, name)).token;
+}
+
+/** A new API key of the stack (scopes intents:read and intents:write, tier unlimited) and a token of it. */
+export async function newApiKey(
+  stack: RunningStack,
+  name: string,
+): Promise<{ id: string; secret: string; token: string; revoke(): Promise<void> }> {
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
+  const admin = { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! };
   const key = JSON.parse(
     await authCli(
       testRuntime(),
       ["keys", "create", "--name", name, "--scopes", "intents:read,intents:write", "--tier", "unlimited", "--json"],
-      { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
+      admin,
     ),
   ) as {
     id: string;
     secret: string;
   };
-  const issued = await fetch(`${base}/auth`, {
+  const issued = await fetch(`${stack.descriptor.gatewayUrl}/auth`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
   });
-  return ((await issued.json()) as { access_token: string }).access_token;
+  const token = ((await issued.json()) as { access_token: string }).access_token;
+  return { ...key, token, revoke: async () => void (await authCli(testRuntime(), ["keys", "revoke", key.id], admin)) };
 }
 
 function chainSide(stack: RunningStack, chainId: number): ChainSide {

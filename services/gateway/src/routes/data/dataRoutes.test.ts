@@ -21,9 +21,13 @@ import { createGatewayApp } from "../../app.js";
 import { connectBackends, type Backends } from "../../backends.js";
 import { gatewayConfigSchema } from "../../config.js";
 import { HttpProblem } from "../../http/HttpProblem.js";
+import { applyChangeSignal, createConditionalReads } from "../../http/conditional/index.js";
 import { apiRoutes } from "../index.js";
+import { unservedEventStreams } from "../events/index.js";
 import {
   ALICE,
+  EVM_ACCOUNT,
+  EXAMPLE_AS_OF,
   balanceHistoryExample,
   balanceLatestExample,
   emissionsLatestExample,
@@ -57,6 +61,12 @@ let backendServer: RunningGrpcServer;
 let backends: Backends;
 let server: Server;
 let base: string;
+/** ETag and If-None-Match, with the change signals taken as arriving, one second after the examples' as_of. */
+const reads = createConditionalReads({
+  blockSeconds: 12,
+  registry: createMetricsRegistry("gateway-data-conditional-test"),
+  now: () => Date.parse(EXAMPLE_AS_OF.timestamp) + 1_000,
+});
 
 /** Thirty transactions, newest first, paged by offset: enough to walk several pages. */
 const ledger: Transaction[] = Array.from({ length: 30 }, (_, index) => ({
@@ -194,10 +204,12 @@ beforeAll(async () => {
     },
     registry: createMetricsRegistry("gateway-data-test"),
     readiness,
-    routes: apiRoutes(backends),
+    routes: apiRoutes(backends, unservedEventStreams(log)),
     publicBaseUrl: "https://api.example",
     maxBodyBytes: 1024,
+    conditional: reads,
   });
+  reads.setSignalsReady(true);
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -547,7 +559,9 @@ describe("Data API routes: refusals", () => {
 
 describe("Data API routes: wiring", () => {
   it("mounts the twelve routes with scope data:read and HAL answers", () => {
-    const data = apiRoutes(backends).filter((route) => route.path.startsWith("/data/v1/"));
+    const data = apiRoutes(backends, unservedEventStreams(log)).filter(
+      (route) => route.path.startsWith("/data/v1/") && route.path !== "/data/v1/events",
+    );
     expect(data).toHaveLength(12);
     for (const route of data) {
       expect(route.scope).toBe("data:read");
@@ -564,7 +578,7 @@ describe("Data API routes: wiring", () => {
 
   it("documents the twelve paths in the OpenAPI document with examples, parameters and error codes", async () => {
     const { body } = await get("/openapi.json");
-    const paths = Object.keys(body.paths).filter((path) => path.startsWith("/data/v1/"));
+    const paths = Object.keys(body.paths).filter((path) => path.startsWith("/data/v1/") && path !== "/data/v1/events");
     expect(paths.sort()).toEqual(
       [
         "/data/v1/accounts/{address}/balance/history",
@@ -610,5 +624,100 @@ describe("Data API routes: wiring", () => {
     expect(body.components.schemas.Problem.properties.code.enum).toEqual(
       expect.arrayContaining(["INVALID_ADDRESS", "WINDOW_TOO_LARGE", "NETUID_NOT_FOUND", "INVALID_CURSOR"]),
     );
+  });
+});
+
+describe("Data API routes: conditional reads", () => {
+  // One read of each route, the backend method it calls, and the change signals that make it stale.
+  type Signal = "market" | "subnets" | "account";
+  const routes: Array<[string, string, Signal[]]> = [
+    [`/data/v1/accounts/${ALICE.ss58}/balance/latest`, "getBalanceLatest", ["account", "market"]],
+    [`/data/v1/accounts/${ALICE.ss58}/balance/history?interval=1w`, "getBalanceHistory", ["account", "market"]],
+    [`/data/v1/accounts/${ALICE.ss58}/transactions?limit=3`, "listTransactions", ["account"]],
+    ["/data/v1/coin/price/latest", "getPriceLatest", ["market"]],
+    ["/data/v1/coin/price/history?interval=5m", "getPriceHistory", ["market"]],
+    ["/data/v1/network/stats/latest", "getNetworkStatsLatest", ["market", "subnets"]],
+    ["/data/v1/subnet-pools/latest?netuid=64", "getSubnetPoolsLatest", ["market", "subnets"]],
+    ["/data/v1/subnet-pools/history?netuid=64", "getSubnetPoolsHistory", ["market"]],
+    ["/data/v1/subnet-emissions/latest", "getSubnetEmissionsLatest", ["market", "subnets"]],
+    ["/data/v1/subnets/latest", "getSubnetsLatest", ["subnets"]],
+    ["/data/v1/subnets/64/validators/latest", "getValidatorsLatest", ["subnets"]],
+    ["/data/v1/subnets/64/holders/top", "getHoldersTop", ["subnets"]],
+  ];
+  const signal = (which: Signal, account = ALICE.publicKey) =>
+    which === "account"
+      ? applyChangeSignal(reads, "accounts", { accounts: [account], truncated: false })
+      : applyChangeSignal(reads, which, { projection: which, version: "v" });
+
+  it("covers the twelve routes", () => {
+    expect(new Set(routes.map(([, method]) => method)).size).toBe(12);
+  });
+
+  it.each(routes)(
+    "%s: ETag and Cache-Control, 304 without a backend call until its read models change",
+    async (path, method, signals) => {
+      const first = await fetch(`${base}${path}`);
+      expect(first.status, await first.clone().text()).toBe(200);
+      const tag = first.headers.get("etag")!;
+      expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      // One second after as_of, with a 12 s block.
+      expect(first.headers.get("cache-control")).toBe("private, max-age=11");
+      const conditional = () => fetch(`${base}${path}`, { headers: { "if-none-match": tag } });
+
+      seen.clear();
+      const cached = await conditional();
+      expect([cached.status, cached.headers.get("etag"), await cached.text()]).toEqual([304, tag, ""]);
+      expect(seen.size).toBe(0);
+
+      // What it does not depend on changes nothing.
+      for (const other of (["market", "subnets", "account"] as const).filter((which) => !signals.includes(which)))
+        signal(other);
+      signal("account", `0x${"77".repeat(32)}`);
+      expect((await conditional()).status).toBe(304);
+      expect(seen.size).toBe(0);
+
+      for (const which of signals) {
+        signal(which);
+        const afterCall = await conditional();
+        expect([which, afterCall.status, afterCall.headers.get("etag")]).toEqual([which, 304, tag]);
+        expect(seen.has(method), which).toBe(true);
+        seen.clear();
+        expect((await conditional()).status).toBe(304);
+        expect(seen.size).toBe(0);
+      }
+    },
+  );
+
+  it("knows an account by its public key however the path spells it (an EVM address is its mapped account)", async () => {
+    const path = `/data/v1/accounts/${EVM}/balance/latest`;
+    const tag = (await fetch(`${base}${path}`)).headers.get("etag")!;
+    seen.clear();
+    expect((await fetch(`${base}${path}`, { headers: { "if-none-match": tag } })).status).toBe(304);
+    expect(seen.size).toBe(0);
+    signal("account", EVM_ACCOUNT.publicKey);
+    expect((await fetch(`${base}${path}`, { headers: { "if-none-match": tag } })).status).toBe(304);
+    expect(seen.has("getBalanceLatest")).toBe(true);
+  });
+
+  it("documents If-None-Match, ETag, Cache-Control and the 304 with what it costs on every route", async () => {
+    const { body } = await get("/openapi.json");
+    for (const [path] of routes) {
+      const template = Object.keys(body.paths).find((candidate) =>
+        new RegExp(`^${candidate.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path.split("?")[0]!),
+      )!;
+      const operation = body.paths[template].get;
+      expect(operation.parameters.at(-1), template).toMatchObject({
+        name: "If-None-Match",
+        in: "header",
+        required: false,
+      });
+      expect(Object.keys(operation.responses["200"].headers)).toEqual(["ETag", "Cache-Control"]);
+      expect(operation.responses["304"].headers.ETag.required).toBe(true);
+      expect(operation.responses["304"].description).toMatch(/^Not Modified: /);
+    }
+    const holders = body.paths["/data/v1/subnets/{netuid}/holders/top"].get.responses["304"].description;
+    expect(holders).toContain("0.4 units of the rate budget (0.2 of the route's 2)");
+    const price = body.paths["/data/v1/coin/price/latest"].get.responses["304"].description;
+    expect(price).toContain("0.2 units of the rate budget (0.2 of the route's 1)");
   });
 });

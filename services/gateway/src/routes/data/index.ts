@@ -11,28 +11,35 @@ import { getPriceLatestRoute } from "./market/getPriceLatest.js";
 import { getSubnetEmissionsLatestRoute } from "./market/getSubnetEmissionsLatest.js";
 import { getSubnetPoolsHistoryRoute } from "./market/getSubnetPoolsHistory.js";
 import { getSubnetPoolsLatestRoute } from "./market/getSubnetPoolsLatest.js";
+import { dataRead, readAboutAccount, readFrom } from "./shared/conditional.js";
 import { getHoldersTopRoute } from "./subnets/getHoldersTop.js";
 import { getSubnetsLatestRoute } from "./subnets/getSubnetsLatest.js";
 import { getValidatorsLatestRoute } from "./subnets/getValidatorsLatest.js";
 
-/** The twelve Data API routes (`/data/v1`, scope data:read), in the order the spec lists them. */
+/**
+ * The twelve Data API routes (`/data/v1`, scope data:read), in the order the spec lists them, each
+ * a conditional read (shared/conditional.ts) that depends on the read models data-query reads for
+ * it: accounts answers on the account's entries (balances also on the market's prices), market
+ * answers on the market projection (with the subnets projection's subnet snapshots where they show
+ * them), subnet answers on the subnets projection alone.
+ */
 export function dataRoutes(backends: {
   accounts: AccountsServiceClient;
   market: MarketServiceClient;
   subnets: SubnetsServiceClient;
 }): AnyRoute[] {
   return [
-    getBalanceLatestRoute(backends.accounts),
-    getBalanceHistoryRoute(backends.accounts),
-    listTransactionsRoute(backends.accounts),
-    getPriceLatestRoute(backends.market),
-    getPriceHistoryRoute(backends.market),
-    getNetworkStatsRoute(backends.market),
-    getSubnetPoolsLatestRoute(backends.market),
-    getSubnetPoolsHistoryRoute(backends.market),
-    getSubnetEmissionsLatestRoute(backends.market),
-    getSubnetsLatestRoute(backends.subnets),
-    getValidatorsLatestRoute(backends.subnets),
-    getHoldersTopRoute(backends.subnets),
+    dataRead(getBalanceLatestRoute(backends.accounts), readAboutAccount("market")),
+    dataRead(getBalanceHistoryRoute(backends.accounts), readAboutAccount("market")),
+    dataRead(listTransactionsRoute(backends.accounts), readAboutAccount()),
+    dataRead(getPriceLatestRoute(backends.market), readFrom("market")),
+    dataRead(getPriceHistoryRoute(backends.market), readFrom("market")),
+    dataRead(getNetworkStatsRoute(backends.market), readFrom("market", "subnets")),
+    dataRead(getSubnetPoolsLatestRoute(backends.market), readFrom("market", "subnets")),
+    dataRead(getSubnetPoolsHistoryRoute(backends.market), readFrom("market")),
+    dataRead(getSubnetEmissionsLatestRoute(backends.market), readFrom("market", "subnets")),
+    dataRead(getSubnetsLatestRoute(backends.subnets), readFrom("subnets")),
+    dataRead(getValidatorsLatestRoute(backends.subnets), readFrom("subnets")),
+    dataRead(getHoldersTopRoute(backends.subnets), readFrom("subnets")),
   ];
 }

@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -580,6 +582,45 @@ export interface ListExpiredResponse {
   /** Each with refundable_at set. */
   intents: IntentRecord[];
   page?: PageInfo | undefined;
+}
+
+export interface WatchIntentsRequest {
+  /** Exactly one filter: the records of one user (EIP-55 or any case) or of one order. */
+  userAddress: string;
+  orderId: string;
+  /** The position (a WatchIntentsResponse.position) to resume after; empty: only changes from now on. */
+  after: string;
+}
+
+/** One change of a record, at its position in the change log. */
+export interface WatchIntentsResponse {
+  /** Resumable position (`<ms>-<seq>`, increasing): pass it as `after` to continue after this change. */
+  position: string;
+  change?:
+    | //
+    /** The record as that commit wrote it. */
+    { $case: "record"; value: IntentRecord }
+    | //
+    /** The record key (an order id, or `tx:<chainId>:<txHash>`) of a record a reorganisation removed. */
+    { $case: "removed"; value: string }
+    | //
+    /**
+     * `after` is older than the change log keeps: changes between it and `position` (this one's,
+     * the oldest kept) are gone; re-read the current records. Sent once, before anything else.
+     */
+    { $case: "gap"; value: boolean }
+    | //
+    /**
+     * Caught up: every later change follows as it is committed (`position` is where the watch
+     * stands). Sent once.
+     */
+    { $case: "live"; value: boolean }
+    | undefined;
+  /**
+   * With `record`: the commit changed the record's status (or made the record); false when only
+   * something else changed (a step became final, a notification was linked).
+   */
+  statusChanged: boolean;
 }
 
 function createBaseTokenAmount(): TokenAmount {
@@ -3785,6 +3826,294 @@ export const ListExpiredResponse: MessageFns<ListExpiredResponse> = {
   },
 };
 
+function createBaseWatchIntentsRequest(): WatchIntentsRequest {
+  return { userAddress: "", orderId: "", after: "" };
+}
+
+export const WatchIntentsRequest: MessageFns<WatchIntentsRequest> = {
+  encode(message: WatchIntentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userAddress !== "") {
+      writer.uint32(10).string(message.userAddress);
+    }
+    if (message.orderId !== "") {
+      writer.uint32(18).string(message.orderId);
+    }
+    if (message.after !== "") {
+      writer.uint32(26).string(message.after);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchIntentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchIntentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userAddress = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.orderId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.after = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchIntentsRequest {
+    return {
+      userAddress: isSet(object.userAddress)
+        ? globalThis.String(object.userAddress)
+        : isSet(object.user_address)
+        ? globalThis.String(object.user_address)
+        : "",
+      orderId: isSet(object.orderId)
+        ? globalThis.String(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.String(object.order_id)
+        : "",
+      after: isSet(object.after) ? globalThis.String(object.after) : "",
+    };
+  },
+
+  toJSON(message: WatchIntentsRequest): unknown {
+    const obj: any = {};
+    if (message.userAddress !== "") {
+      obj.userAddress = message.userAddress;
+    }
+    if (message.orderId !== "") {
+      obj.orderId = message.orderId;
+    }
+    if (message.after !== "") {
+      obj.after = message.after;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WatchIntentsRequest>): WatchIntentsRequest {
+    return WatchIntentsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WatchIntentsRequest>): WatchIntentsRequest {
+    const message = createBaseWatchIntentsRequest();
+    message.userAddress = object.userAddress ?? "";
+    message.orderId = object.orderId ?? "";
+    message.after = object.after ?? "";
+    return message;
+  },
+};
+
+function createBaseWatchIntentsResponse(): WatchIntentsResponse {
+  return { position: "", change: undefined, statusChanged: false };
+}
+
+export const WatchIntentsResponse: MessageFns<WatchIntentsResponse> = {
+  encode(message: WatchIntentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.position !== "") {
+      writer.uint32(10).string(message.position);
+    }
+    switch (message.change?.$case) {
+      case "record":
+        IntentRecord.encode(message.change.value, writer.uint32(18).fork()).join();
+        break;
+      case "removed":
+        writer.uint32(26).string(message.change.value);
+        break;
+      case "gap":
+        writer.uint32(32).bool(message.change.value);
+        break;
+      case "live":
+        writer.uint32(40).bool(message.change.value);
+        break;
+    }
+    if (message.statusChanged !== false) {
+      writer.uint32(48).bool(message.statusChanged);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchIntentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchIntentsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.position = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.change = { $case: "record", value: IntentRecord.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.change = { $case: "removed", value: reader.string() };
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.change = { $case: "gap", value: reader.bool() };
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.change = { $case: "live", value: reader.bool() };
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.statusChanged = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchIntentsResponse {
+    return {
+      position: isSet(object.position) ? globalThis.String(object.position) : "",
+      change: isSet(object.record)
+        ? { $case: "record", value: IntentRecord.fromJSON(object.record) }
+        : isSet(object.removed)
+        ? { $case: "removed", value: globalThis.String(object.removed) }
+        : isSet(object.gap)
+        ? { $case: "gap", value: globalThis.Boolean(object.gap) }
+        : isSet(object.live)
+        ? { $case: "live", value: globalThis.Boolean(object.live) }
+        : undefined,
+      statusChanged: isSet(object.statusChanged)
+        ? globalThis.Boolean(object.statusChanged)
+        : isSet(object.status_changed)
+        ? globalThis.Boolean(object.status_changed)
+        : false,
+    };
+  },
+
+  toJSON(message: WatchIntentsResponse): unknown {
+    const obj: any = {};
+    if (message.position !== "") {
+      obj.position = message.position;
+    }
+    if (message.change?.$case === "record") {
+      obj.record = IntentRecord.toJSON(message.change.value);
+    } else if (message.change?.$case === "removed") {
+      obj.removed = message.change.value;
+    } else if (message.change?.$case === "gap") {
+      obj.gap = message.change.value;
+    } else if (message.change?.$case === "live") {
+      obj.live = message.change.value;
+    }
+    if (message.statusChanged !== false) {
+      obj.statusChanged = message.statusChanged;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WatchIntentsResponse>): WatchIntentsResponse {
+    return WatchIntentsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WatchIntentsResponse>): WatchIntentsResponse {
+    const message = createBaseWatchIntentsResponse();
+    message.position = object.position ?? "";
+    switch (object.change?.$case) {
+      case "record": {
+        if (object.change?.value !== undefined && object.change?.value !== null) {
+          message.change = { $case: "record", value: IntentRecord.fromPartial(object.change.value) };
+        }
+        break;
+      }
+      case "removed": {
+        if (object.change?.value !== undefined && object.change?.value !== null) {
+          message.change = { $case: "removed", value: object.change.value };
+        }
+        break;
+      }
+      case "gap": {
+        if (object.change?.value !== undefined && object.change?.value !== null) {
+          message.change = { $case: "gap", value: object.change.value };
+        }
+        break;
+      }
+      case "live": {
+        if (object.change?.value !== undefined && object.change?.value !== null) {
+          message.change = { $case: "live", value: object.change.value };
+        }
+        break;
+      }
+    }
+    message.statusChanged = object.statusChanged ?? false;
+    return message;
+  },
+};
+
 /**
  * The intents companion API (`/intents/v1`, except the T&C routes, which are platform.tc.v1).
  * The service never signs, sends or relays a transaction: intents are opened on chain with
@@ -3871,6 +4200,21 @@ export const IntentsServiceService = {
     responseSerialize: (value: ListExpiredResponse): Buffer => Buffer.from(ListExpiredResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListExpiredResponse => ListExpiredResponse.decode(value),
   },
+  /**
+   * `GET /intents/v1/events`: the changes of the matching records after `after`, in commit order,
+   * from the intents read model's change log, then each new change as it is committed. The stream
+   * stays open until the caller cancels it. INVALID_ARGUMENT for a malformed filter or position.
+   */
+  watchIntents: {
+    path: "/platform.intents.v1.IntentsService/WatchIntents" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: WatchIntentsRequest): Buffer => Buffer.from(WatchIntentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WatchIntentsRequest => WatchIntentsRequest.decode(value),
+    responseSerialize: (value: WatchIntentsResponse): Buffer =>
+      Buffer.from(WatchIntentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WatchIntentsResponse => WatchIntentsResponse.decode(value),
+  },
 } as const;
 
 export interface IntentsServiceServer extends UntypedServiceImplementation {
@@ -3892,6 +4236,12 @@ export interface IntentsServiceServer extends UntypedServiceImplementation {
   listPending: handleUnaryCall<ListPendingRequest, ListPendingResponse>;
   /** `GET /intents/v1/intents/expired?userAddress=`: fill deadline passed, no fill, no refund yet. */
   listExpired: handleUnaryCall<ListExpiredRequest, ListExpiredResponse>;
+  /**
+   * `GET /intents/v1/events`: the changes of the matching records after `after`, in commit order,
+   * from the intents read model's change log, then each new change as it is committed. The stream
+   * stays open until the caller cancels it. INVALID_ARGUMENT for a malformed filter or position.
+   */
+  watchIntents: handleServerStreamingCall<WatchIntentsRequest, WatchIntentsResponse>;
 }
 
 export interface IntentsServiceClient extends Client {
@@ -4011,6 +4361,20 @@ export interface IntentsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListExpiredResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * `GET /intents/v1/events`: the changes of the matching records after `after`, in commit order,
+   * from the intents read model's change log, then each new change as it is committed. The stream
+   * stays open until the caller cancels it. INVALID_ARGUMENT for a malformed filter or position.
+   */
+  watchIntents(
+    request: WatchIntentsRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<WatchIntentsResponse>;
+  watchIntents(
+    request: WatchIntentsRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<WatchIntentsResponse>;
 }
 
 export const IntentsServiceClient = makeGenericClientConstructor(

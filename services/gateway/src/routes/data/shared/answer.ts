@@ -10,11 +10,11 @@ export function metadataOf(context: RequestContext) {
 }
 
 /**
- * A 200 HAL answer. Chain views change once per block (12 s): a client may reuse an answer for
- * half a block; it is private because it was served to one API key.
+ * A 200 HAL answer. Its ETag and Cache-Control (fresh until the next expected block after its
+ * as_of) are added where it is served, as a conditional read (http/conditional, shared/conditional.ts).
  */
 export function halAnswer(body: unknown): RouteResult {
-  return { status: 200, contentType: HAL_CONTENT_TYPE, headers: { "cache-control": "private, max-age=6" }, body };
+  return { status: 200, contentType: HAL_CONTENT_TYPE, body };
 }
 
 /** The success part of a route's docs. */

@@ -1,0 +1,34 @@
+export {
+  type ApiClient,
+  type CallInit,
+  type ClientOptions,
+  createClient,
+  type GetPath,
+  type ItemOf,
+  type ListPath,
+  type PathsWith,
+  type PostPath,
+  type ResponseBody,
+} from "./client.js";
+export type {
+  ClosedEvent,
+  ControlEvent,
+  DataStreamEvent,
+  DataTopic,
+  DroppedEvent,
+  EventStreamOptions,
+  IntentsStreamEvent,
+  ReconnectOptions,
+  StreamEvent,
+} from "./events.js";
+export type { components, operations, paths } from "./generated/schema.js";
+export type { HalLink, HalPage } from "./pages.js";
+export {
+  type DocumentedProblemCode,
+  isProblem,
+  type Problem,
+  type ProblemCode,
+  ProblemError,
+} from "./problem.js";
+export type { ApiKeyCredentials, RefreshTokenCredentials } from "./tokens.js";
+export type { RetryOptions } from "./transport.js";

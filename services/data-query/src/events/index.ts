@@ -1,0 +1,40 @@
+import type { GrpcServiceRegistration } from "@platform/grpc";
+import type { Logger } from "@platform/log";
+import { DataEventsServiceService } from "@platform/proto/data/v1/events";
+import { dataChangeLog } from "@platform/read-models";
+import { subjects, type Signals } from "@platform/signals";
+import { createChangeFeed, type Redis } from "@platform/store";
+import { watchData } from "./watchData.js";
+
+/**
+ * DataEventsService over the data change log: one reader of its tail per process, woken by the
+ * data projections' change signals (and by a timer should one be lost).
+ */
+export function dataEventsGrpcService(deps: {
+  redis: Redis;
+  log: Logger;
+  signals: Signals;
+  pollMs: number;
+  maxBufferedBytes: number;
+}): GrpcServiceRegistration & { close(): void } {
+  const feed = createChangeFeed({
+    redis: deps.redis,
+    key: dataChangeLog.key,
+    pollMs: deps.pollMs,
+    onError: (error) => deps.log.warn({ err: error }, "reading the data change log failed; retrying"),
+  });
+  const unsubscribe = deps.signals.subscribe(subjects.readModelChanged("*"), (_payload, subject) => {
+    if (subject !== subjects.readModelChanged("intents")) feed.wake();
+  });
+  return {
+    name: "platform.data.v1.DataEventsService",
+    definition: DataEventsServiceService,
+    implementation: {
+      watchData: watchData({ feed, log: deps.log, maxBufferedBytes: deps.maxBufferedBytes }),
+    },
+    close() {
+      unsubscribe();
+      feed.close();
+    },
+  };
+}

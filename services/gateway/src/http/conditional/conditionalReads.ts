@@ -1,0 +1,142 @@
+import { LRUCache } from "lru-cache";
+import { Counter, Gauge, type Registry } from "prom-client";
+import { ChangeClock, type Dependency } from "./changeClock.js";
+
+/** What is kept of an answer to prove a later If-None-Match current without asking the backend. */
+export interface KeptAnswer {
+  tag: string;
+  /** When its Cache-Control lets a client's copy go stale (ms since the epoch): it is kept no longer. */
+  expiresAt: number;
+  /** The change clock's tick when the call that read it started. */
+  since: number;
+  dependencies: readonly Dependency[];
+}
+
+/** How a conditional request (one with If-None-Match) was answered. */
+export type ConditionalResult = "not_modified_cached" | "not_modified_after_call" | "modified";
+
+export interface ConditionalReadsOptions {
+  /** The chain's block time (DATA_BLOCK_SECONDS): answers are fresh until the next expected block. */
+  blockSeconds: number;
+  registry: Registry;
+  /** Bound on the kept answers' estimated heap; 32 MiB by default. */
+  maxBytes?: number;
+  /** The wall clock, ms (tests move it). */
+  now?: () => number;
+}
+
+/**
+ * The gateway's memory of the Data API answers it sent, to answer If-None-Match with 304 without
+ * calling data-query when it can prove the representation unchanged (issue 17).
+ *
+ * Kept per route, path parameters and canonical query (answers do not depend on the API key),
+ * each answer's tag stands until the read model behind it changes, as the projections' change
+ * signals tell (changeSignals.ts and changeClock.ts), and never longer than its own Cache-Control
+ * lets a client reuse it: a lost signal cannot keep a stale 304 going longer than a client would
+ * have kept its copy without asking. While the signals are not known to arrive (NATS not ready,
+ * or no NATS configured) nothing is proven from memory: every conditional request calls the
+ * backend and compares the fresh answer's tag. Least recently used answers go first once the kept
+ * ones' estimated heap passes `maxBytes`.
+ */
+export interface ConditionalReads {
+  readonly blockSeconds: number;
+  readonly clock: ChangeClock;
+  now(): number;
+  /** Whether answers may be proven unchanged from memory now. */
+  cacheOn(): boolean;
+  /** Turns proofs from memory on (the signals arrive) or off (they may be lost); nothing kept before counts. */
+  setSignalsReady(ready: boolean): void;
+  /** The answer kept under `key` if it is still current, else undefined (and it is dropped). */
+  current(key: string): KeptAnswer | undefined;
+  /** Keeps an answer, unless something it depends on changed since its call started, or it is already stale. */
+  keep(key: string, answer: KeptAnswer): void;
+  count(route: string, result: ConditionalResult): void;
+}
+
+/** Estimated heap of a kept answer besides its key's characters: the object, its tag and dependencies. */
+const ENTRY_OVERHEAD_BYTES = 256;
+
+export function createConditionalReads(options: ConditionalReadsOptions): ConditionalReads {
+  const now = options.now ?? Date.now;
+  const clock = new ChangeClock();
+  const kept = new LRUCache<string, KeptAnswer>({
+    maxSize: options.maxBytes ?? 32 * 1024 * 1024,
+    sizeCalculation: (_answer, key) => 2 * key.length + ENTRY_OVERHEAD_BYTES,
+  });
+  let enabled = false;
+  const metrics = conditionalMetrics(options.registry, () => kept.size);
+  metrics.enabled.set(0);
+
+  const stillCurrent = (answer: KeptAnswer) =>
+    answer.expiresAt > now() && clock.lastChange(answer.dependencies) <= answer.since;
+
+  return {
+    blockSeconds: options.blockSeconds,
+    clock,
+    now,
+    cacheOn: () => enabled,
+    setSignalsReady(ready) {
+      if (ready === enabled) return;
+      enabled = ready;
+      clock.everythingChanged();
+      kept.clear();
+      metrics.enabled.set(ready ? 1 : 0);
+    },
+    current(key) {
+      if (!enabled) return undefined;
+      const answer = kept.get(key);
+      if (answer === undefined) return undefined;
+      if (stillCurrent(answer)) return answer;
+      kept.delete(key);
+      return undefined;
+    },
+    keep(key, answer) {
+      if (enabled && stillCurrent(answer)) kept.set(key, answer);
+    },
+    count: (route, result) => metrics.reads.inc({ route, result }),
+  };
+}
+
+/** One of each metric a registry, however many times the gateway's parts are built on it (tests). */
+export function metricOnce<T>(registry: Registry, name: string, create: () => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? create();
+}
+
+function conditionalMetrics(registry: Registry, size: () => number) {
+  return {
+    reads: metricOnce(
+      registry,
+      "gateway_conditional_reads_total",
+      () =>
+        new Counter({
+          name: "gateway_conditional_reads_total",
+          help: "Data API requests with If-None-Match, by route template and how they were answered: 304 proven from the gateway's memory without a backend call (not_modified_cached), 304 after calling the backend (not_modified_after_call), or 200 with a new ETag (modified).",
+          labelNames: ["route", "result"],
+          registers: [registry],
+        }),
+    ),
+    enabled: metricOnce(
+      registry,
+      "gateway_conditional_cache_enabled",
+      () =>
+        new Gauge({
+          name: "gateway_conditional_cache_enabled",
+          help: "1 while the gateway proves answers unchanged from memory (its NATS connection is ready), 0 while every conditional request calls the backend.",
+          registers: [registry],
+        }),
+    ),
+    entries: metricOnce(
+      registry,
+      "gateway_conditional_cache_entries",
+      () =>
+        new Gauge({
+          name: "gateway_conditional_cache_entries",
+          help: "Answers the gateway keeps to prove If-None-Match current without a backend call.",
+          registers: [registry],
+          collect() {
+            this.set(size());
+          },
+        }),
+    ),
+  };
+}

@@ -1,0 +1,87 @@
+import type { ServerResponse } from "node:http";
+import { sendJsonText, type AnyRoute, type RequestContext } from "@platform/http";
+import { notModifiedCost } from "../../access/notModifiedCost.js";
+import { admit, validateAll, type AccessGuard, type RawInput } from "../serveRoute.js";
+import type { ConditionalReads, KeptAnswer } from "./conditionalReads.js";
+import { answerKey, type ConditionalRead } from "./conditionalRoute.js";
+import { entityTagOf, matchesTag, parseIfNoneMatch } from "./entityTags.js";
+import { asOfTimestampOf, cacheControlOf, secondsUntilNextBlock } from "./freshness.js";
+
+export interface ConditionalRequest {
+  route: AnyRoute;
+  read: ConditionalRead;
+  raw: RawInput;
+  context: RequestContext;
+  response: ServerResponse;
+  guard: AccessGuard;
+}
+
+/**
+ * Serves a conditional read (RFC 9110 §13.1.2, §15.4.5) in the order serveRoute keeps: the guard,
+ * then the inputs, then the handler.
+ *
+ * - A request with If-None-Match whose answer the gateway keeps and can prove current (its tag is
+ *   named, nothing it was read from changed since, and its Cache-Control has not run out) is
+ *   admitted at a fifth of the route's cost (access/notModifiedCost.ts) and answered 304 with no
+ *   backend call. The inputs are validated before the guard to find the kept answer, but a refusal
+ *   is still thrown after it, so 401/403/429 come first as on every route.
+ * - Otherwise it is admitted at the full cost and the handler runs. A 200 answer gets its ETag and
+ *   Cache-Control, and is kept (when the cache is on); if If-None-Match names its tag, it goes out
+ *   as 304 instead. Any other answer goes out as it is, without ETag.
+ *
+ * A 304 carries the ETag, Cache-Control and the RateLimit headers, and no body; HEAD answers alike.
+ */
+export async function serveConditionalRead(request: ConditionalRequest, reads: ConditionalReads): Promise<void> {
+  const { route, raw, context, response, guard } = request;
+  const condition = parseIfNoneMatch(context.header("if-none-match"));
+  let input: ReturnType<typeof validateAll> | undefined;
+  let refusal: { error: unknown } | undefined;
+  let proven: KeptAnswer | undefined;
+  if (condition !== undefined && reads.cacheOn()) {
+    try {
+      input = validateAll(route, raw);
+    } catch (error) {
+      refusal = { error };
+    }
+    const kept = input === undefined ? undefined : reads.current(answerKey(route, input.params, input.query));
+    if (kept !== undefined && matchesTag(condition, kept.tag)) proven = kept;
+  }
+  const cost = route.cost ?? 1;
+  if (route.scope) await admit(route, proven === undefined ? cost : notModifiedCost(cost), context, response, guard);
+  if (refusal !== undefined) throw refusal.error;
+  if (proven !== undefined) {
+    reads.count(route.path, "not_modified_cached");
+    return notModified(response, proven.tag, Math.max(0, Math.floor((proven.expiresAt - reads.now()) / 1_000)));
+  }
+
+  input ??= validateAll(route, raw);
+  const since = reads.clock.now();
+  const result = await route.handle({ ...input, context });
+  if (result.headers) for (const name in result.headers) response.setHeader(name, result.headers[name]!);
+  const text = JSON.stringify(result.body);
+  if (result.status !== 200)
+    return sendJsonText(response, result.status, result.contentType ?? "application/json", text);
+
+  const tag = entityTagOf(text);
+  const maxAge = secondsUntilNextBlock(asOfTimestampOf(result.body), reads.blockSeconds, reads.now());
+  if (reads.cacheOn() && maxAge > 0) {
+    const dependencies = request.read.dependsOn(input.params as Record<string, unknown>);
+    const expiresAt = reads.now() + maxAge * 1_000;
+    reads.keep(answerKey(route, input.params, input.query), { tag, expiresAt, since, dependencies });
+  }
+  if (condition !== undefined && matchesTag(condition, tag)) {
+    reads.count(route.path, "not_modified_after_call");
+    return notModified(response, tag, maxAge);
+  }
+  if (condition !== undefined) reads.count(route.path, "modified");
+  response.setHeader("etag", tag);
+  response.setHeader("cache-control", cacheControlOf(maxAge));
+  sendJsonText(response, 200, result.contentType ?? "application/json", text);
+}
+
+function notModified(response: ServerResponse, tag: string, maxAge: number): void {
+  response.statusCode = 304;
+  response.setHeader("etag", tag);
+  response.setHeader("cache-control", cacheControlOf(maxAge));
+  response.end();
+}

@@ -1,0 +1,99 @@
+import { status } from "@grpc/grpc-js";
+import { defineRoute } from "@platform/http";
+import type { IntentsServiceClient, WatchIntentsResponse } from "@platform/proto/intents/v1/intents";
+import { z } from "zod";
+import { callMetadata } from "../../backends.js";
+import { HttpProblem } from "../../http/HttpProblem.js";
+import { exampleIntent } from "../intents/intentExamples.js";
+import { hash32 } from "../intents/intentSchemas.js";
+import { renderIntent } from "../intents/renderIntent.js";
+import { evmAddress } from "../schemas.js";
+import { followUpstream } from "./followUpstream.js";
+import { type EventStreams, lastEventId, serveEventStream } from "./serveEventStream.js";
+import { frame, type SseEvent } from "./sseWriter.js";
+
+const PATH = "/intents/v1/events";
+
+/**
+ * `GET /intents/v1/events?userAddress=` or `?orderId=`: a `status` event per change of a matching
+ * record, from the intents read model's change log through intents-gateway's WatchIntents.
+ */
+export function intentEventsRoute(intents: IntentsServiceClient, streams: EventStreams) {
+  return defineRoute({
+    method: "get",
+    path: PATH,
+    operationId: "streamIntentEvents",
+    scope: "intents:read",
+    query: z.object({
+      userAddress: evmAddress().optional(),
+      orderId: hash32("order id (the Open event's orderId)").optional(),
+    }),
+    docs: {
+      summary: "Stream of intent status changes (server-sent events)",
+      description: `text/event-stream. Name exactly one of userAddress and orderId. Events, in commit order, each with an id (a resumable position): \`status\` when a matching record's status changes (or the record appears), \`update\` when something else of it changes (a step becomes final, a notification is linked); data = the record as GET /intents/v1/intents/{orderId} renders it; \`removed\` (a reorganisation removed the record: data {key}); \`live\` (caught up: later changes follow as they are committed; its id is where the stream stands); \`gap\` (Last-Event-ID is older than the change log keeps: changes after it may be missing, re-read the records); \`dropped\` (the client read too slowly), \`closed\` (the key was revoked or rotated, the token expired): both end the stream. Send the last id back as the Last-Event-ID header to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold ${streams.slots.cap} streams at once (429 RATE_LIMITED past that); opening one spends the route's cost once; a revoked or rotated key's streams close within 5 s.`,
+      tags: ["Intents"],
+      success: {
+        status: 200,
+        description: "The event stream",
+        contentType: "text/event-stream",
+        example: [
+          frame({ event: "live", id: "1795758733285-0", data: { position: "1795758733285-0" } }),
+          frame({ event: "status", id: "1795758735926-0", data: exampleIntent }),
+        ].join(""),
+      },
+      errors: [
+        { status: 400, code: "INVALID_PARAMETER" },
+        { status: 400, code: "INVALID_ADDRESS" },
+      ],
+    },
+    async handle({ query, context }) {
+      if ((query.userAddress === undefined) === (query.orderId === undefined))
+        throw new HttpProblem({
+          code: "INVALID_PARAMETER",
+          grpcStatus: status.INVALID_ARGUMENT,
+          detail: "name exactly one of userAddress and orderId",
+          extras: { parameter: query.userAddress === undefined ? "userAddress" : "orderId" },
+          headers: {},
+        });
+      const after = lastEventId(context);
+      const stream = await serveEventStream(streams, PATH, context, (sink) =>
+        followUpstream<WatchIntentsResponse>({
+          ...(after === undefined ? {} : { after }),
+          open: (from) =>
+            intents.watchIntents(
+              { userAddress: query.userAddress ?? "", orderId: query.orderId ?? "", after: from ?? "" },
+              callMetadata(context.requestId, context.keyId),
+              { deadline: Number.POSITIVE_INFINITY },
+            ),
+          positionOf: (message) => (message.change?.$case === "gap" ? undefined : message.position),
+          onMessage: (message) => {
+            const event = eventOf(message);
+            if (event) sink.send(event);
+          },
+          onFatal: (error) => sink.fail(error),
+        }),
+      );
+      return { status: 200, body: undefined, stream };
+    },
+  });
+}
+
+function eventOf(message: WatchIntentsResponse): SseEvent | undefined {
+  const change = message.change;
+  switch (change?.$case) {
+    case "record":
+      return {
+        id: message.position,
+        event: message.statusChanged ? "status" : "update",
+        data: renderIntent(change.value),
+      };
+    case "removed":
+      return { id: message.position, event: "removed", data: { key: change.value } };
+    case "live":
+      return { id: message.position, event: "live", data: { position: message.position } };
+    case "gap":
+      return { event: "gap", data: { oldest: message.position } };
+    default:
+      return undefined;
+  }
+}
