@@ -1,8 +1,12 @@
 // The baseline of bench/data: a bare express app (the gateway's express version) with one handler
 // per measured route. Each handler calls data-query's own read-model function for the route (the
-// same Redis reads, in the same order) and renders the answer with the gateway's own HAL renderer,
-// so both sides send the same bytes; what the baseline leaves out is exactly the gateway's share:
+// same Redis reads, in the same order; the subnets group's through data-query's own answer cache,
+// as data-query serves them) and renders the answer with the gateway's own HAL renderer, so both
+// sides send the same bytes; what the baseline leaves out is exactly the gateway's share:
 // no token check, no rate limit, no input validation, no access log, no gRPC hop.
+// Like the gateway, every 200 carries the strong ETag of its text (the gateway's own entityTagOf:
+// SHA-1, base64url) and Cache-Control until the next block, and an If-None-Match naming it is
+// answered 304 without a body (computed after the read, as the gateway does without its cache).
 // BASELINE_HTTP=node serves the same handlers from node's HTTP server without express (as the
 // gateway serves its GET routes), for a second reference (run.ts, BENCH_NODE_BASELINE=1).
 // Started as its own process by run.ts (REDIS_URL, HTTP_PORT); never part of a deployment.
@@ -10,23 +14,44 @@ import { AppError } from "@platform/errors";
 import { HAL_CONTENT_TYPE, sendJsonText } from "@platform/http";
 import { createLogger } from "@platform/log";
 import { GetBalanceLatestRequest, ListTransactionsRequest } from "@platform/proto/data/v1/accounts";
-import { GetPriceLatestRequest, GetSubnetPoolsLatestRequest } from "@platform/proto/data/v1/market";
-import { GetSubnetsLatestRequest, GetValidatorsLatestRequest } from "@platform/proto/data/v1/subnets";
+import {
+  GetPriceLatestRequest,
+  GetSubnetEmissionsLatestRequest,
+  GetSubnetPoolsLatestRequest,
+} from "@platform/proto/data/v1/market";
+import {
+  GetHoldersTopRequest,
+  GetSubnetsLatestRequest,
+  GetValidatorsLatestRequest,
+} from "@platform/proto/data/v1/subnets";
 import { coalesceWrites, createRedis } from "@platform/store";
-import { createServer, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import express, { type Request, type Response } from "express";
 import { getBalanceLatest } from "../../services/data-query/src/accounts/balanceLatest.js";
 import { listTransactions } from "../../services/data-query/src/accounts/transactions.js";
+import { getSubnetEmissionsLatest } from "../../services/data-query/src/market/emissions.js";
 import { getPriceLatest } from "../../services/data-query/src/market/price.js";
 import { getSubnetPoolsLatest } from "../../services/data-query/src/market/pools.js";
-import { getSubnetsLatest } from "../../services/data-query/src/subnets/subnetsLatest.js";
-import { getValidatorsLatest } from "../../services/data-query/src/subnets/validators.js";
+import { getNetworkStatsLatest } from "../../services/data-query/src/market/stats.js";
+import { subnetsReads } from "../../services/data-query/src/subnets/index.js";
+import { entityTagOf, matchesTag, parseIfNoneMatch } from "../../services/gateway/src/http/conditional/entityTags.js";
+import {
+  asOfTimestampOf,
+  cacheControlOf,
+  secondsUntilNextBlock,
+} from "../../services/gateway/src/http/conditional/freshness.js";
 import {
   renderBalanceLatest,
   renderTransactions,
 } from "../../services/gateway/src/routes/data/accounts/renderAccounts.js";
-import { renderPoolsLatest, renderPriceLatest } from "../../services/gateway/src/routes/data/market/renderMarket.js";
 import {
+  renderEmissionsLatest,
+  renderNetworkStats,
+  renderPoolsLatest,
+  renderPriceLatest,
+} from "../../services/gateway/src/routes/data/market/renderMarket.js";
+import {
+  renderHoldersTop,
   renderSubnetsLatest,
   renderValidatorsLatest,
 } from "../../services/gateway/src/routes/data/subnets/renderSubnets.js";
@@ -43,15 +68,24 @@ coalesceWrites(redis);
 // Diagnostics only (BENCH_BASELINE_AUTOPIPELINE=1): what ioredis auto-pipelining would save
 // data-query; the baseline then no longer matches data-query's client, so its ratios do not count.
 if (process.env.BENCH_BASELINE_AUTOPIPELINE === "1") redis.options.enableAutoPipelining = true;
+// data-query's subnets group: its reads behind its answer cache (64 MiB, data-query's default).
+const subnets = subnetsReads({ redis, answerCacheMaxBytes: 64 * 1024 * 1024 });
 
 /** The gateway's defaults for a request without query parameters (services/gateway/src/routes/data). */
 const TRANSACTIONS_LIMIT = 50;
 const POOLS_LIMIT = 256;
 const SUBNETS_LIMIT = 256;
 const VALIDATORS_LIMIT = 64;
+const HOLDERS_LIMIT = 100;
+const EMISSIONS_LIMIT = 256;
+/** The gateway's DATA_BLOCK_SECONDS default: Cache-Control runs to the next expected block. */
+const BLOCK_SECONDS = 12;
 
-/** A route's read and render, from its path parameters. */
-type Handler = (params: Record<string, string>) => Promise<unknown>;
+/**
+ * A route's read and render, from its path parameters and query (only `netuid=<n>` on
+ * subnet-pools/latest is read: the bench sends no other parameter).
+ */
+type Handler = (params: Record<string, string>, query: Record<string, string | undefined>) => Promise<unknown>;
 
 const handlers: Array<[path: string, handler: Handler]> = [
   [
@@ -84,21 +118,37 @@ const handlers: Array<[path: string, handler: Handler]> = [
   ],
   [
     "/data/v1/subnet-pools/latest",
-    async () =>
-      renderPoolsLatest(
+    async (_params, query) => {
+      const netuids = query.netuid === undefined ? [] : query.netuid.split(",").map(Number);
+      return renderPoolsLatest(
         await getSubnetPoolsLatest(
           redis,
-          GetSubnetPoolsLatestRequest.fromPartial({ page: { limit: POOLS_LIMIT, cursor: "" } }),
+          GetSubnetPoolsLatestRequest.fromPartial({ netuids, page: { limit: POOLS_LIMIT, cursor: "" } }),
         ),
-        { query: {}, limit: POOLS_LIMIT },
+        { query: { netuid: query.netuid === undefined ? undefined : netuids.join(",") }, limit: POOLS_LIMIT },
+      );
+    },
+  ],
+  [
+    "/data/v1/network/stats/latest",
+    async () => renderNetworkStats(await getNetworkStatsLatest(redis)),
+  ],
+  [
+    "/data/v1/subnet-emissions/latest",
+    async () =>
+      renderEmissionsLatest(
+        await getSubnetEmissionsLatest(
+          redis,
+          GetSubnetEmissionsLatestRequest.fromPartial({ page: { limit: EMISSIONS_LIMIT, cursor: "" } }),
+        ),
+        { query: {}, limit: EMISSIONS_LIMIT },
       ),
   ],
   [
     "/data/v1/subnets/latest",
     async () =>
       renderSubnetsLatest(
-        await getSubnetsLatest(
-          redis,
+        await subnets.getSubnetsLatest(
           GetSubnetsLatestRequest.fromPartial({ page: { limit: SUBNETS_LIMIT, cursor: "" } }),
         ),
         { query: {}, limit: SUBNETS_LIMIT },
@@ -108,14 +158,44 @@ const handlers: Array<[path: string, handler: Handler]> = [
     "/data/v1/subnets/:netuid/validators/latest",
     async (params) => {
       const netuid = Number(params.netuid);
-      const answer = await getValidatorsLatest(
-        redis,
+      const answer = await subnets.getValidatorsLatest(
         GetValidatorsLatestRequest.fromPartial({ netuid, page: { limit: VALIDATORS_LIMIT, cursor: "" } }),
       );
       return renderValidatorsLatest(answer, { netuid, query: {}, limit: VALIDATORS_LIMIT });
     },
   ],
+  [
+    "/data/v1/subnets/:netuid/holders/top",
+    async (params) => {
+      const netuid = Number(params.netuid);
+      const answer = await subnets.getHoldersTop(
+        GetHoldersTopRequest.fromPartial({ netuid, page: { limit: HOLDERS_LIMIT, cursor: "" } }),
+      );
+      return renderHoldersTop(answer, { netuid, query: {}, limit: HOLDERS_LIMIT });
+    },
+  ],
 ];
+
+/**
+ * Sends a rendered 200 as the gateway does (services/gateway/src/http/conditional/serveConditionalRead.ts):
+ * its strong ETag and Cache-Control, or 304 with no body when If-None-Match names the tag.
+ */
+function sendAnswer(response: ServerResponse, headers: IncomingHttpHeaders, body: unknown): void {
+  const text = JSON.stringify(body);
+  const tag = entityTagOf(text);
+  const condition = parseIfNoneMatch(headers["if-none-match"]);
+  response.setHeader("etag", tag);
+  response.setHeader(
+    "cache-control",
+    cacheControlOf(secondsUntilNextBlock(asOfTimestampOf(body), BLOCK_SECONDS, Date.now())),
+  );
+  if (condition !== undefined && matchesTag(condition, tag)) {
+    response.statusCode = 304;
+    response.end();
+    return;
+  }
+  sendJsonText(response, 200, HAL_CONTENT_TYPE, text);
+}
 
 /** What a failed read answers (the bench only measures answers that succeed). */
 function failure(error: unknown, path: string): { status: number; body: unknown } {
@@ -145,8 +225,8 @@ function expressServer() {
   app.set("etag", false);
   for (const [path, handler] of handlers) {
     app.get(path, (request: Request, response: Response) => {
-      handler(request.params as Record<string, string>).then(
-        (body) => void response.status(200).type(HAL_CONTENT_TYPE).send(JSON.stringify(body)),
+      handler(request.params as Record<string, string>, request.query as Record<string, string | undefined>).then(
+        (body) => sendAnswer(response, request.headers, body),
         (error: unknown) => {
           const failed = failure(error, request.path);
           response.status(failed.status).json(failed.body);
@@ -170,7 +250,7 @@ function nodeServer() {
   const send = (response: ServerResponse, status: number, body: unknown) =>
     sendJsonText(response, status, HAL_CONTENT_TYPE, JSON.stringify(body));
   return createServer((request, response) => {
-    const path = (request.url ?? "").split("?")[0] ?? "";
+    const [path = "", search = ""] = (request.url ?? "").split("?");
     if (path === "/readyz") {
       response.statusCode = redis.status === "ready" ? 200 : 503;
       response.end();
@@ -182,8 +262,9 @@ function nodeServer() {
       const params = Object.fromEntries(
         Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]),
       );
-      handler(params).then(
-        (body) => send(response, 200, body),
+      const query = search === "" ? {} : Object.fromEntries(new URLSearchParams(search));
+      handler(params, query).then(
+        (body) => sendAnswer(response, request.headers, body),
         (error: unknown) => {
           const failed = failure(error, path);
           send(response, failed.status, failed.body);

@@ -14,14 +14,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { authCli, freePorts, repoRoot, silentProgress, startStack } from "@platform/local-stack";
+import { repoRoot } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
-import { spawnManaged, tempDir, waitFor } from "@platform/testing";
 import { measureRotating, warmUp, type Target } from "./measure.js";
 import { profileGatewayPath } from "./profile.js";
 import { cpuRatio, figuresOf, renderTables, TARGETS, type RouteFigures } from "./report.js";
-import { benchRoutes, type BenchRoute, type HalBody } from "./routes.js";
+import { benchRoutes, type BenchRoute } from "./routes.js";
 import { seedAccountActivity } from "./seed.js";
+import { authorization, createDataKey, startBaseline, startBenchStack, waitPopulated } from "./stackSetup.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -34,104 +34,48 @@ const TRANSFERS = 300;
 
 const startedAt = Date.now();
 const loadAtStart = loadavg();
-const state = tempDir("bench-data");
-const ports = await freePorts();
-process.stdout.write("starting the stack (Kafka, Redis, NATS, anvil, the Subtensor runtime, services, simulator)…\n");
-const stack = await startStack({
-  stateDir: state.path,
-  ports,
-  detached: false,
-  runtime: "dist",
-  progress: silentProgress,
-  logLevel: "warn",
-  nativeNetwork: true,
-});
-const gatewayUrl = stack.descriptor.gatewayUrl;
-const redisUrl = stack.descriptor.infrastructure.redisUrl;
-const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!;
+const bench = await startBenchStack("bench-data");
+const { stack, ports, gatewayUrl, redisUrl } = bench;
 
-const baselinePort = (await freePorts()).gateway;
-const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-const baseline = spawnManaged({
+const baseline = await startBaseline({
   name: "data-baseline",
-  command: process.execPath,
-  args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "bench", "data", "baseline.ts")],
-  cwd: repoRoot,
-  logFile: join(state.path, "logs", "data-baseline.log"),
-  env: {
-    PATH: process.env.PATH,
-    NODE_ENV: "production",
-    REDIS_URL: redisUrl,
-    HTTP_PORT: String(baselinePort),
-    LOG_LEVEL: "warn",
-    BENCH_BASELINE_AUTOPIPELINE: process.env.BENCH_BASELINE_AUTOPIPELINE ?? "",
-  },
+  redisUrl,
+  statePath: bench.statePath,
+  http: "express",
+  env: { BENCH_BASELINE_AUTOPIPELINE: process.env.BENCH_BASELINE_AUTOPIPELINE ?? "" },
 });
+const baselineUrl = baseline.url;
 // BENCH_NODE_BASELINE=1: a second reference, the same handlers on node's HTTP server without
 // express (the gateway serves its GET routes that way), measured beside the other two.
-const nodeBaselineUrl =
-  process.env.BENCH_NODE_BASELINE === "1" ? `http://127.0.0.1:${(await freePorts()).gateway}` : undefined;
 const nodeBaseline =
-  nodeBaselineUrl === undefined
-    ? undefined
-    : spawnManaged({
-        name: "data-node-baseline",
-        command: process.execPath,
-        args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "bench", "data", "baseline.ts")],
-        cwd: repoRoot,
-        logFile: join(state.path, "logs", "data-node-baseline.log"),
-        env: {
-          PATH: process.env.PATH,
-          NODE_ENV: "production",
-          REDIS_URL: redisUrl,
-          HTTP_PORT: new URL(nodeBaselineUrl).port,
-          LOG_LEVEL: "warn",
-          BASELINE_HTTP: "node",
-        },
-      });
+  process.env.BENCH_NODE_BASELINE === "1"
+    ? await startBaseline({ name: "data-node-baseline", redisUrl, statePath: bench.statePath, http: "node" })
+    : undefined;
+const nodeBaselineUrl = nodeBaseline?.url;
 const redis = createRedis({ url: redisUrl, connectionName: "bench-data", commandTimeoutMs: 10_000 });
 
 try {
-  await waitFor(async () => (await fetch(`${baselineUrl}/readyz`).catch(() => undefined))?.status === 200, {
-    what: "the baseline",
-    timeoutMs: 60_000,
-  });
-  if (nodeBaselineUrl)
-    await waitFor(async () => (await fetch(`${nodeBaselineUrl}/readyz`).catch(() => undefined))?.status === 200, {
-      what: "the node:http baseline",
-      timeoutMs: 60_000,
-    });
-  const key = JSON.parse(
-    await authCli(
-      "dist",
-      ["keys", "create", "--name", "bench-data", "--scopes", "data:read", "--tier", "unlimited", "--json"],
-      { AUTH_ADMIN_GRPC_TARGET: authTarget },
-    ),
-  ) as { id: string; secret: string };
-  const issued = await fetch(`${gatewayUrl}/auth`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
-  });
-  if (issued.status !== 200) throw new Error(`POST /auth answered ${issued.status}`);
-  const headers = { authorization: `Bearer ${((await issued.json()) as { access_token: string }).access_token}` };
+  await baseline.ready();
+  await nodeBaseline?.ready();
+  const headers = await authorization(gatewayUrl, await createDataKey(stack, "bench-data"));
 
   process.stdout.write(
     `seeding ${TRANSFERS} transfers to a seeded coldkey of the native network and waiting for the read models…\n`,
   );
   const { address, netuid } = await seedAccountActivity(stack, TRANSFERS);
   const routes = selectRoutes(benchRoutes(address, netuid));
-  for (const route of routes) await waitPopulated(route, headers);
+  for (const route of routes)
+    await waitPopulated({ ...route, what: route.name, gatewayUrl, baselineUrl, headers, timeoutMs: 120_000 });
 
   const pidOf = (name: string) => stack.processes.get(name)!.pid;
   const processes: Record<string, number> = {
     bench: process.pid,
-    baseline: baseline.pid,
+    baseline: baseline.process.pid,
     gateway: pidOf("gateway"),
     "data-query": pidOf("data-query"),
     redis: pidOf("redis"),
   };
-  if (nodeBaseline) processes["node-baseline"] = nodeBaseline.pid;
+  if (nodeBaseline) processes["node-baseline"] = nodeBaseline.process.pid;
   const targetsOf = (route: BenchRoute): Target[] => [
     { side: "baseline", url: `${baselineUrl}${route.path}` },
     { side: "gateway", url: `${gatewayUrl}${route.path}`, headers },
@@ -161,7 +105,7 @@ try {
     await profileGatewayPath({
       stack,
       ports,
-      stateDir: state.path,
+      stateDir: bench.statePath,
       dir: process.env.BENCH_CPU_PROFILE,
       paths,
       headers,
@@ -171,11 +115,9 @@ try {
   }
 } finally {
   await redis.quit().catch(() => redis.disconnect());
-  await baseline.stop();
-  await nodeBaseline?.stop();
-  await stack.stop();
-  if (process.env.BENCH_KEEP_STATE === "1") process.stdout.write(`state and logs kept in ${state.path}\n`);
-  else state.remove();
+  await baseline.process.stop();
+  await nodeBaseline?.process.stop();
+  await bench.stop();
 }
 
 function selectRoutes(all: BenchRoute[]): BenchRoute[] {
@@ -183,45 +125,6 @@ function selectRoutes(all: BenchRoute[]): BenchRoute[] {
   if (ROUTES === "headline") return all.filter((route) => route.headline);
   // Groups are measured in the order given: the first route measured reads high (see README).
   return ROUTES.split(",").flatMap((group) => all.filter((route) => route.group === group));
-}
-
-/**
- * Waits until the route answers 200 with data on both sides, and that both carry the same members
- * and the same number of embedded items: the baseline must do the gateway's work, not less.
- */
-async function waitPopulated(route: BenchRoute, headers: Record<string, string>): Promise<void> {
-  const read = async (url: string, withHeaders?: Record<string, string>) => {
-    const response = await fetch(url, withHeaders ? { headers: withHeaders } : {});
-    return { status: response.status, body: (await response.json()) as HalBody };
-  };
-  let last = "";
-  await waitFor(
-    async () => {
-      const [gateway, base] = await Promise.all([
-        read(`${gatewayUrl}${route.path}`, headers),
-        read(`${baselineUrl}${route.path}`),
-      ]);
-      last = `gateway ${gateway.status} ${JSON.stringify(gateway.body).slice(0, 300)}; baseline ${base.status} ${JSON.stringify(base.body).slice(0, 300)}`;
-      if (
-        gateway.status !== 200 ||
-        base.status !== 200 ||
-        !route.populated(gateway.body) ||
-        !route.populated(base.body)
-      )
-        return false;
-      const shape = (body: HalBody) =>
-        JSON.stringify([
-          Object.keys(body).sort(),
-          Object.entries(body._embedded ?? {}).map(([name, items]) => [name, items.length]),
-        ]);
-      if (shape(gateway.body) !== shape(base.body))
-        throw new Error(`the baseline's answer differs in shape from the gateway's for ${route.path}`);
-      return true;
-    },
-    { what: `${route.name} answering data on both sides`, timeoutMs: 120_000, intervalMs: 500 },
-  ).catch((error: unknown) => {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; last: ${last}`, { cause: error });
-  });
 }
 
 function report(figures: RouteFigures[], address: string): void {

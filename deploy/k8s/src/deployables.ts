@@ -178,9 +178,11 @@ export const DEPLOYABLES: Deployable[] = [
       name: `data-query-${group}`,
       service: "data-query",
       role: "backend",
-      uses: { redis: true },
+      // The market deployment also serves the data event streams (the `events` group): they follow
+      // the market's own changes most, and the gateway reaches them at the market's address.
+      uses: group === "market" ? { redis: true, nats: true } : { redis: true },
       calls: [],
-      env: { DATA_QUERY_GROUPS: group },
+      env: { DATA_QUERY_GROUPS: group === "market" ? "market,events" : group },
       resources: { requests: { cpu: "200m", memory: "128Mi" }, limits: { cpu: "1", memory: "256Mi" } },
       scaling: stateless(2, 10),
     }),

@@ -123,7 +123,8 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
           }>
         ).map((v) => [v.name, v.value]),
       );
-    for (const group of DATA_QUERY_GROUPS) expect(envOf(`data-query-${group}`).DATA_QUERY_GROUPS).toBe(group);
+    for (const group of DATA_QUERY_GROUPS)
+      expect(envOf(`data-query-${group}`).DATA_QUERY_GROUPS).toBe(group === "market" ? "market,events" : group);
     for (const projection of PROJECTIONS) expect(envOf(`projector-${projection}`).PROJECTIONS).toBe(projection);
     const gateway = envOf("gateway");
     expect(gateway.DATA_ACCOUNTS_GRPC_TARGET).toBe("dns:///data-query-accounts.platform.svc.cluster.local:50051");

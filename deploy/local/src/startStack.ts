@@ -63,6 +63,8 @@ export interface StartStackOptions {
    * blocks itself (`dev_newBlock` on the node), as tests that reorganise the chain must.
    */
   nativeBlockTimeMs?: number;
+  /** Extra environment of some services, over the stack's own (e.g. a short token lifetime for a test). */
+  serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
 }
 
 export interface RunningStack {
@@ -127,7 +129,9 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     }
     const infra = { kafkaBrokers, redisUrl, natsUrl, chainsFile, secretsDir };
     const wanted = new Set(options.services ?? SERVICE_ORDER);
-    const specs = serviceProcessSpecs(ports, infra, options.logLevel ?? "info").filter((spec) => wanted.has(spec.name));
+    const specs = serviceProcessSpecs(ports, infra, options.logLevel ?? "info")
+      .filter((spec) => wanted.has(spec.name))
+      .map((spec) => ({ ...spec, env: { ...spec.env, ...options.serviceEnv?.[spec.name] } }));
     const context: LaunchContext = { options, logs, launch, track };
 
     await startServices(context, specs);

@@ -16,9 +16,9 @@ import { DecodeError } from "@platform/errors/base";
 
 /** One thing a record tells the market projection, in offset order. */
 export type MarketChange =
-  | { kind: "pool"; netuid: number; point: NewPoint }
-  | { kind: "emission"; netuid: number; point: NewPoint }
-  | { kind: "stats"; point: NewPoint }
+  | { kind: "pool"; netuid: number; point: NewPoint; ref?: ChainRef }
+  | { kind: "emission"; netuid: number; point: NewPoint; ref?: ChainRef }
+  | { kind: "stats"; point: NewPoint; ref?: ChainRef }
   | { kind: "price"; asset: string; vs: string; point: NewPoint; identity: string }
   | { kind: "removed"; what: "pool" | "emission"; netuid: number; block: number; hash: string }
   | { kind: "removed"; what: "stats"; block: number; hash: string }
@@ -97,6 +97,7 @@ function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
         kind: "pool",
         netuid: event.value.netuid,
         point: { o: ordinalOf(block), b: block, h: hash, t: time, p, m: poolMeasure(event.value) },
+        ref: event.value.ref,
       };
     }
     case "emissionSnapshot": {
@@ -106,12 +107,13 @@ function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
         kind: "emission",
         netuid: event.value.netuid,
         point: { o: ordinalOf(block), b: block, h: hash, t: time, p },
+        ref: event.value.ref,
       };
     }
     case "networkStatsSnapshot": {
       const { block, hash, time } = refPosition(event.value.ref);
       const p = toBase64(NetworkStatsSnapshot.encode(event.value).finish());
-      return { kind: "stats", point: { o: ordinalOf(block), b: block, h: hash, t: time, p } };
+      return { kind: "stats", point: { o: ordinalOf(block), b: block, h: hash, t: time, p }, ref: event.value.ref };
     }
     case "subnetRemoved": {
       const { block, hash } = refPosition(event.value.ref);

@@ -4,8 +4,8 @@ import { createKafkaClient, createPublisher, type Kafka, type Publisher } from "
 import { createLogger, type Logger } from "@platform/log";
 import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
-import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
-import type { PriceEvent } from "@platform/proto/events/v1/oracle_prices";
+import { type NetworkChainEvent, PoolSnapshot } from "@platform/proto/events/v1/chain_network";
+import { type PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
 import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
@@ -15,7 +15,7 @@ import { startSubnetsProjection } from "../subnets/index.js";
 import { subnetsKeys } from "../subnets/keys.js";
 import { startMarketProjection } from "./index.js";
 import { marketKeys } from "./keys.js";
-import { readModelVersionKeys, type SeriesPoint } from "@platform/read-models";
+import { dataChangeLog, readModelVersionKeys, type SeriesPoint } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 
 /*
@@ -257,6 +257,51 @@ describe("market and subnets projections: pool, price and network series", () =>
   });
 });
 
+describe("market and subnets projections: the data change log", () => {
+  it("appends each new pool snapshot and price round, and each read model's new head, with the commit", async () => {
+    const { key, fields } = dataChangeLog;
+    const before = (await redis.xrevrange(key, "+", "-", "COUNT", 1))[0]?.[0] ?? "0-0";
+    await publishNetwork("netuid:77", pool(77, 500, "0.5", "10"), pool(77, 501, "0.6", "20"));
+    await publishPrice(price(502, "333", 2));
+    const entries = async () =>
+      (await redis.xrangeBuffer(key, `(${before}`, "+")).map(([, flat]) => {
+        const byName = new Map<string, Buffer>();
+        for (let i = 0; i + 1 < flat.length; i += 2) byName.set(flat[i]!.toString(), flat[i + 1]!);
+        return byName;
+      });
+    await waitFor(async () => (await entries()).some((entry) => entry.get(fields.kind)?.toString() === "price"), {
+      what: "the price entry",
+      timeoutMs: 30_000,
+    });
+    await waitFor(
+      async () =>
+        (await entries()).some(
+          (entry) =>
+            entry.get(fields.readModel)?.toString() === "market" && entry.get(fields.blockNumber)?.toString() === "501",
+        ),
+      { what: "the market head at 501", timeoutMs: 30_000 },
+    );
+    const all = await entries();
+    const pools = all
+      .filter((entry) => entry.get(fields.kind)?.toString() === "pool")
+      .map((entry) => PoolSnapshot.decode(entry.get(fields.bytes)!))
+      .filter((snapshot) => snapshot.netuid === 77);
+    expect(pools.map((snapshot) => [snapshot.priceTao, snapshot.ref?.blockNumber])).toEqual([
+      ["0.5", "500"],
+      ["0.6", "501"],
+    ]);
+    const prices = all
+      .filter((entry) => entry.get(fields.kind)?.toString() === "price")
+      .map((entry) => PriceObserved.decode(entry.get(fields.bytes)!));
+    expect(prices.map((round) => round.price)).toContain("333");
+    const head = all.find(
+      (entry) =>
+        entry.get(fields.readModel)?.toString() === "market" && entry.get(fields.blockNumber)?.toString() === "501",
+    )!;
+    expect(head.get(fields.blockHash)?.toString()).toBe(hashOf(501));
+  });
+});
+
 describe("market and subnets projections: holder rankings and subnet snapshots", () => {
   it("assembles holder chunks before replacing a subnet's ranking, and follows removals", async () => {
     await publishNetwork(
@@ -403,7 +448,8 @@ describe("market and subnets projections: rebuild after FLUSHALL", () => {
       async () => (await poolPrice(1)) === "0.8" && (await redis.exists(subnetsKeys.holderRanked(3))) === 1,
       { what: "rebuilt", timeoutMs: 60_000 },
     );
-    await waitFor(async () => (await redis.zcard(marketKeys.pricePoints("TAO", "usd"))) === 3, {
+    // Three rounds of the price test, one of the change-log test.
+    await waitFor(async () => (await redis.zcard(marketKeys.pricePoints("TAO", "usd"))) === 4, {
       what: "prices rebuilt",
       timeoutMs: 30_000,
     });

@@ -4,6 +4,7 @@ import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { readModelVersionKeys } from "@platform/read-models";
 import { commitBatch } from "./commitBatch.js";
+import { newestRef, queueDataChanges } from "./dataChangeLog.js";
 import { decodeMarketBatch } from "./decode.js";
 import { emissionLayout, marketKeys, poolLayout, priceLayout, statsLayout } from "./keys.js";
 import type { SeriesPoint } from "@platform/read-models";
@@ -129,6 +130,12 @@ export function marketProjection(options: { redis: Redis; log: Logger; signals?:
               });
             }
             if (newTombstones.length > 0) multi.sadd(marketKeys.priceRemoved, ...newTombstones);
+            queueDataChanges(multi, {
+              readModel: "market",
+              head: newestRef(changes.map((change) => ("ref" in change ? change.ref : undefined))),
+              pools: changes.flatMap((change) => (change.kind === "pool" ? [change.point.p] : [])),
+              prices: priceAdds.filter((change) => !tombstoned.has(change.identity)).map((change) => change.point.p),
+            });
           };
         },
         { signals: options.signals, projection: "market" },

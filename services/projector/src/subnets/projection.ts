@@ -12,7 +12,9 @@ import {
 import { TOPICS } from "@platform/proto/topics";
 import type { Redis } from "@platform/store";
 import { readModelVersionKeys } from "@platform/read-models";
+import type { ChainRef } from "@platform/proto/common/v1/common";
 import { commitBatch } from "../market/commitBatch.js";
+import { newestRef, queueDataChanges } from "../market/dataChangeLog.js";
 import { netuidOfKey, refPosition } from "../market/decode.js";
 import { ordinalOf, type SeriesPoint } from "@platform/read-models";
 import type { NewPoint } from "../market/series.js";
@@ -22,7 +24,7 @@ import { addChunk, decodeChunk, dropChunks, rankHolders, type PendingChunks } fr
 import { subnetsKeys, subnetsLayout, type SubnetsKind } from "./keys.js";
 
 type SubnetsChange =
-  | { kind: "snapshot"; what: Exclude<SubnetsKind, "holders">; netuid: number; point: NewPoint }
+  | { kind: "snapshot"; what: Exclude<SubnetsKind, "holders">; netuid: number; point: NewPoint; ref?: ChainRef }
   | { kind: "chunk"; netuid: number; chunk: HolderPositions }
   | { kind: "removed"; what: SubnetsKind; netuid: number; block: number; hash: string }
   | RemovalChange;
@@ -69,6 +71,7 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             what: "subnet",
             netuid: event.value.netuid,
             point: pointOf(event.value.ref, SubnetSnapshot.encode(event.value).finish()),
+            ref: event.value.ref,
           });
           break;
         case "validatorSetSnapshot":
@@ -77,12 +80,14 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             what: "validators",
             netuid: event.value.netuid,
             point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(event.value).finish()),
+            ref: event.value.ref,
           });
           changes.push({
             kind: "snapshot",
             what: "validatorFlags",
             netuid: event.value.netuid,
             point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(validatorFlags(event.value)).finish()),
+            ref: event.value.ref,
           });
           break;
         case "poolSnapshot":
@@ -91,6 +96,7 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             what: "pool",
             netuid: event.value.netuid,
             point: pointOf(event.value.ref, PoolSnapshot.encode(event.value).finish()),
+            ref: event.value.ref,
           });
           break;
         case "emissionSnapshot":
@@ -99,6 +105,7 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             what: "emission",
             netuid: event.value.netuid,
             point: pointOf(event.value.ref, EmissionSnapshot.encode(event.value).finish()),
+            ref: event.value.ref,
           });
           break;
         case "holderPositions":
@@ -275,12 +282,22 @@ export function subnetsProjection(options: { redis: Redis; log: Logger; signals?
                 netuid,
               });
             }
+            queueDataChanges(multi, { readModel: "subnets", head: batchHead(changes) });
           };
         },
         { signals: options.signals, projection: "subnets" },
       );
     },
   };
+}
+
+/** The newest block a batch's records name: the subnets read model's new `as_of`. */
+function batchHead(changes: readonly SubnetsChange[]): ChainRef | undefined {
+  return newestRef(
+    changes.map((change) =>
+      change.kind === "snapshot" ? change.ref : change.kind === "chunk" ? change.chunk.ref : undefined,
+    ),
+  );
 }
 
 function queueRankings(multi: ReturnType<Redis["multi"]>, netuid: number, set: HolderPositions | undefined): void {

@@ -1,4 +1,5 @@
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { createClient, type IntentsStreamEvent } from "@chain-intents/client";
 import { describe, expect, it } from "vitest";
 import { openEventStream, type OpenedStream, type ReadEvent } from "./eventStream.js";
 import { fillAsFiller, fundUser, openOrder, orderOfQuote, settleAsOracle, type OpenedOrder } from "./intentsActors.js";
@@ -121,6 +122,23 @@ export function intentEventsSuite(stack: () => IntentsStack) {
       expect(Date.now() - revokedAt).toBeLessThan(5_000);
       expect(closed.data).toMatchObject({ reason: "the API key was revoked" });
     }, 30_000);
+
+    it("reads an intent's status events through the typed client", async () => {
+      const key = await newApiKey(s().stack, "e2e-events-client");
+      const client = createClient({ baseUrl: s().stack.descriptor.gatewayUrl, apiKey: key });
+      const user = await fundedUser();
+      const seen: IntentsStreamEvent[] = [];
+      let opened: OpenedOrder | undefined;
+      for await (const event of client.events.intents({ userAddress: user.address })) {
+        if (event.type === "live" && opened === undefined) opened = await openFor(user);
+        if (event.type !== "status") continue;
+        seen.push(event);
+        if (statusOf({ event: "status", data: event.data }) === "OPEN") await fillAsFiller(s(), opened!);
+        if (statusOf({ event: "status", data: event.data }) === "FILLED") break;
+      }
+      expect(seen.map((event) => (event.data as Json).status)).toEqual(["OPEN", "FILLED"]);
+      expect(seen.every((event) => (event.data as Json).orderId === opened!.orderId)).toBe(true);
+    }, 60_000);
 
     it("answers a bad filter or position with a 400 problem before streaming", async () => {
       const key = await newApiKey(s().stack, "e2e-events-bad");

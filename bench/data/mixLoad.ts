@@ -1,0 +1,122 @@
+// Drives one side of bench/data's mix (mixRun.ts) with autocannon: closed-loop connections that take
+// the next request of the shared sequence (mix.ts) each time one answers, so at any connection count
+// the requests leave in the sequence's order. A conditional request carries the ETag of the latest
+// answer this side gave for its URL in this round (none yet: it goes without, and is counted).
+import autocannon from "autocannon";
+import type { Mix } from "./mix.js";
+
+export interface MixLoadResult {
+  requestsPerSecond: number;
+  /** Over every answer, from the request's setup just before it is written to its last byte (µs resolution). */
+  p50Ms: number;
+  p99Ms: number;
+  /** The same over 200 answers alone and over 304 answers alone. */
+  okP99Ms: number;
+  notModifiedP50Ms: number;
+  notModifiedP99Ms: number;
+  /** autocannon's own percentiles (whole milliseconds), for comparison with the single-URL bench. */
+  autocannonP50Ms: number;
+  autocannonP99Ms: number;
+  /** Answers counted by autocannon (the run's in-flight requests at its end are not). */
+  total: number;
+  /** Requests taken from the sequence (where the side got to). */
+  sent: number;
+  ok: number;
+  notModified: number;
+  /** Answers other than 200 and 304, and transport errors and timeouts. */
+  failures: number;
+  /** Requests the sequence marks conditional, and those of them sent without a tag (none known yet). */
+  conditional: number;
+  conditionalWithoutTag: number;
+  /** Answers by status. */
+  statuses: Record<string, number>;
+}
+
+interface Context {
+  url?: number;
+  startedAt?: number;
+}
+
+/** The `fraction` quantile of `values` (nearest rank); NaN when there are none. */
+export function quantile(values: number[], fraction: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
+}
+
+/** Loads `baseUrl` with the mix's sequence from its start for `seconds` at `connections`. */
+export async function loadMix(options: {
+  baseUrl: string;
+  headers?: Record<string, string>;
+  mix: Mix;
+  connections: number;
+  seconds: number;
+}): Promise<MixLoadResult> {
+  const { mix } = options;
+  const tags: Array<string | undefined> = new Array(mix.urls.length);
+  const statuses: Record<string, number> = {};
+  let next = 0;
+  let conditional = 0;
+  let conditionalWithoutTag = 0;
+  const okLatencies: number[] = [];
+  const notModifiedLatencies: number[] = [];
+  const otherLatencies: number[] = [];
+  const result = await autocannon({
+    url: options.baseUrl,
+    connections: options.connections,
+    duration: options.seconds,
+    ...(options.headers ? { headers: options.headers } : {}),
+    requests: [
+      {
+        method: "GET",
+        // The builder hands over a fresh copy of the request and its headers each time.
+        setupRequest(request, context: Context) {
+          const at = next % mix.sequence.length;
+          next += 1;
+          const url = mix.sequence[at]!;
+          context.url = url;
+          context.startedAt = performance.now();
+          request.path = mix.urls[url]!;
+          if (mix.conditional[at] === 1) {
+            conditional += 1;
+            const tag = tags[url];
+            if (tag === undefined) conditionalWithoutTag += 1;
+            else request.headers = { ...request.headers, "if-none-match": tag };
+          }
+          return request;
+        },
+        onResponse(status, _body, context: Context, headers) {
+          statuses[status] = (statuses[status] ?? 0) + 1;
+          const latency = performance.now() - (context.startedAt ?? Number.NaN);
+          (status === 200 ? okLatencies : status === 304 ? notModifiedLatencies : otherLatencies).push(latency);
+          const tag = (headers as Record<string, string | undefined> | undefined)?.etag;
+          if (tag !== undefined && context.url !== undefined) tags[context.url] = tag;
+        },
+      },
+    ],
+  });
+  const ok = statuses[200] ?? 0;
+  const notModified = statuses[304] ?? 0;
+  const all = [...okLatencies, ...notModifiedLatencies, ...otherLatencies];
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: quantile(all, 0.5),
+    p99Ms: quantile(all, 0.99),
+    okP99Ms: quantile(okLatencies, 0.99),
+    notModifiedP50Ms: quantile(notModifiedLatencies, 0.5),
+    notModifiedP99Ms: quantile(notModifiedLatencies, 0.99),
+    autocannonP50Ms: result.latency.p50,
+    autocannonP99Ms: result.latency.p99,
+    total: result.requests.total,
+    sent: next,
+    ok,
+    notModified,
+    failures:
+      Object.entries(statuses).reduce((sum, [status, count]) => sum + (status === "200" || status === "304" ? 0 : count), 0) +
+      result.errors +
+      result.timeouts,
+    conditional,
+    conditionalWithoutTag,
+    statuses,
+  };
+}

@@ -1,0 +1,152 @@
+// Figures of bench/data's mix (mixRun.ts): per connection count and side, the means over the rounds,
+// the gateway's ratios to the baseline and the issue's targets; and the gateway's own count of the
+// conditional reads it answered, from its ops /metrics.
+import { table } from "../src/load.js";
+import type { MixLoadResult } from "./mixLoad.js";
+
+/** Issue 17, "Speed": gateway ≥ 0.8 × the node:http baseline's req/s, and a p99 not worse than its. */
+export const MIX_TARGETS = { minRatio: 0.8, maxP99Ratio: 1 } as const;
+
+export type MixSide = "baseline" | "gateway";
+
+export interface MixSample extends MixLoadResult {
+  side: MixSide;
+  connections: number;
+  round: number;
+  /** Which side went first in this round. */
+  first: MixSide;
+  /** The machine's 1-minute load average when the side's round ended. */
+  loadAverage: number;
+}
+
+export interface MixSideFigures {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  notModifiedP99Ms: number;
+  /** 304 answers over all answers. */
+  notModifiedShare: number;
+  /** Requests sent with If-None-Match over requests sent. */
+  conditionalShare: number;
+  failures: number;
+  loadAverage: number;
+}
+
+export interface MixFigures {
+  connections: number;
+  baseline: MixSideFigures;
+  gateway: MixSideFigures;
+  /** Gateway req/s over baseline req/s. */
+  ratio: number;
+  /** Gateway p99 over baseline p99. */
+  p99Ratio: number;
+  met: { throughput: boolean; p99: boolean };
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
+function sideFigures(samples: MixSample[]): MixSideFigures {
+  const answers = sum(samples.map((sample) => sample.ok + sample.notModified));
+  const sent = sum(samples.map((sample) => sample.sent));
+  return {
+    requestsPerSecond: mean(samples.map((sample) => sample.requestsPerSecond)),
+    p50Ms: mean(samples.map((sample) => sample.p50Ms)),
+    p99Ms: mean(samples.map((sample) => sample.p99Ms)),
+    notModifiedP99Ms: mean(samples.map((sample) => sample.notModifiedP99Ms)),
+    notModifiedShare: sum(samples.map((sample) => sample.notModified)) / answers,
+    conditionalShare: sum(samples.map((sample) => sample.conditional - sample.conditionalWithoutTag)) / sent,
+    failures: sum(samples.map((sample) => sample.failures)),
+    loadAverage: mean(samples.map((sample) => sample.loadAverage)),
+  };
+}
+
+/** Means over the rounds (as run.ts reports), per connection count, against the targets. */
+export function mixFigures(samples: MixSample[]): MixFigures[] {
+  return [...new Set(samples.map((sample) => sample.connections))].map((connections) => {
+    const at = samples.filter((sample) => sample.connections === connections);
+    const baseline = sideFigures(at.filter((sample) => sample.side === "baseline"));
+    const gateway = sideFigures(at.filter((sample) => sample.side === "gateway"));
+    const ratio = gateway.requestsPerSecond / baseline.requestsPerSecond;
+    const p99Ratio = gateway.p99Ms / baseline.p99Ms;
+    return {
+      connections,
+      baseline,
+      gateway,
+      ratio,
+      p99Ratio,
+      met: { throughput: ratio >= MIX_TARGETS.minRatio, p99: p99Ratio <= MIX_TARGETS.maxP99Ratio },
+    };
+  });
+}
+
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
+const percent = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(1)} %` : "-");
+
+/** Every round of every side, then the summary against the targets. */
+export function renderMix(samples: MixSample[], figures: MixFigures[]): string {
+  const rounds = table(
+    samples.map((sample) => ({
+      conn: sample.connections,
+      round: sample.round + 1,
+      side: sample.side,
+      first: sample.first === sample.side ? "yes" : "",
+      "req/s": fixed(sample.requestsPerSecond, 0),
+      p50: fixed(sample.p50Ms),
+      p99: fixed(sample.p99Ms),
+      "200 p99": fixed(sample.okP99Ms),
+      "304 p50": fixed(sample.notModifiedP50Ms),
+      "304 p99": fixed(sample.notModifiedP99Ms),
+      "304s": percent(sample.notModified / (sample.ok + sample.notModified)),
+      "cond. sent": percent((sample.conditional - sample.conditionalWithoutTag) / sample.sent),
+      "seq. reached": sample.sent,
+      errors: sample.failures,
+      load: fixed(sample.loadAverage, 2),
+    })),
+  );
+  const summary = table(
+    figures.flatMap((entry) => [
+      ...(["baseline", "gateway"] as const).map((side) => ({
+        conn: entry.connections,
+        side,
+        "req/s": fixed(entry[side].requestsPerSecond, 0),
+        p50: fixed(entry[side].p50Ms),
+        p99: fixed(entry[side].p99Ms),
+        "304 p99": fixed(entry[side].notModifiedP99Ms),
+        "304s": percent(entry[side].notModifiedShare),
+        "cond. sent": percent(entry[side].conditionalShare),
+        errors: entry[side].failures,
+        "gw/base req/s": side === "gateway" ? fixed(entry.ratio, 2) : "",
+        "gw/base p99": side === "gateway" ? fixed(entry.p99Ratio, 2) : "",
+        met:
+          side === "gateway"
+            ? `${entry.met.throughput ? "yes" : "NO"} / ${entry.met.p99 ? "yes" : "NO"}`
+            : `≥ ${MIX_TARGETS.minRatio} / ≤ ${MIX_TARGETS.maxP99Ratio}`,
+      })),
+    ]),
+  );
+  return `every round (latencies in ms; 304s = share of answers; cond. sent = requests sent with If-None-Match)\n${rounds}\n\nmeans over the rounds; targets: gateway/baseline req/s ≥ ${MIX_TARGETS.minRatio}, gateway p99 ≤ baseline p99\n${summary}`;
+}
+
+/** A Prometheus counter's samples from an exposition text, as `{labels}` → value. */
+export function counterSamples(text: string, name: string): Record<string, number> {
+  const samples: Record<string, number> = {};
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const at = line.lastIndexOf(" ");
+    samples[line.slice(name.length, at) || "{}"] = Number(line.slice(at + 1));
+  }
+  return samples;
+}
+
+/** `after - before` per label set (a counter absent before counts from 0). */
+export const counterDelta = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([labels, value]) => [labels, value - (before[labels] ?? 0)]));
+
+/** The conditional-read counts as a table: per route template and result, during the rounds and since start. */
+export function renderCounts(during: Record<string, number>, total: Record<string, number>): string {
+  const rows = Object.keys(total)
+    .sort()
+    .map((labels) => ({ labels, "during the rounds": during[labels] ?? 0, "since start": total[labels]! }));
+  return rows.length === 0 ? "(none)" : table(rows);
+}

@@ -1,0 +1,241 @@
+// bench/data, the realistic mix (issue 17, "Speed on a realistic mix"): the gateway (token check and
+// rate limit on, an unlimited-tier key; conditional reads with its in-process cache; gRPC hop to
+// data-query) against the bare node:http baseline (baseline.ts with BASELINE_HTTP=node: data-query's
+// read functions, the gateway's renderers and entity tags, no gRPC), side by side in one run, on a
+// seeded request sequence (mix.ts): Zipf (s = 1) over 10,000 accounts (the seeded ones hottest,
+// most never on chain) and over every subnet of the stack, beside the market's latest views, with
+// 20 % of requests conditional on the ETag of an earlier answer to the same URL.
+//
+//   pnpm --silent build && (cd bench && pnpm data-mix)
+//
+// Per connection count (32, 128), rounds alternate which side goes first; both start the sequence
+// from its beginning each round. Prints req/s, p50, p99 and the share of 304s per side, the ratios
+// to the baseline against the targets (≥ 0.8 × throughput, p99 not worse), and the gateway's
+// gateway_conditional_reads_total; writes everything to bench/results/data-mix-<time>.json.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { repoRoot, type RunningStack } from "@platform/local-stack";
+import { buildMix, describeMix, mixAccounts, mixPath, type Mix, type MixRoute } from "./mix.js";
+import { loadMix } from "./mixLoad.js";
+import {
+  counterDelta,
+  counterSamples,
+  MIX_TARGETS,
+  mixFigures,
+  renderCounts,
+  renderMix,
+  type MixSample,
+  type MixSide,
+} from "./mixReport.js";
+import type { HalBody } from "./routes.js";
+import { seedAccountActivity } from "./seed.js";
+import { authorization, createDataKey, startBaseline, startBenchStack, waitPopulated } from "./stackSetup.js";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "32,128").split(",").map(Number);
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+const SEED = Number(process.env.BENCH_MIX_SEED ?? 17);
+const ACCOUNTS = 10_000;
+const EXPONENT = 1;
+const CONDITIONAL_SHARE = 0.2;
+/** Longer than any side gets through in a round (about 10,000 req/s at most here). */
+const SEQUENCE_LENGTH = Math.max(400_000, SECONDS * 40_000);
+const TRANSFERS = 300;
+
+const startedAt = Date.now();
+const loadAtStart = loadavg();
+const bench = await startBenchStack("bench-data-mix");
+const { stack, gatewayUrl } = bench;
+const baseline = await startBaseline({
+  name: "data-node-baseline",
+  redisUrl: bench.redisUrl,
+  statePath: bench.statePath,
+  http: "node",
+});
+
+try {
+  await baseline.ready();
+  const key = await createDataKey(stack, "bench-data-mix");
+  process.stdout.write(`seeding ${TRANSFERS} transfers to a seeded coldkey and waiting for the read models…\n`);
+  const seeded = await seedAccountActivity(stack, TRANSFERS);
+  const headers = await authorization(gatewayUrl, key);
+  const subjects = await mixSubjects(stack, seeded.address, headers);
+  await checkBothSides(subjects, headers);
+  const mix = buildMix({
+    accounts: subjects.accounts,
+    netuids: subjects.netuids,
+    length: SEQUENCE_LENGTH,
+    seed: SEED,
+    exponent: EXPONENT,
+    conditionalShare: CONDITIONAL_SHARE,
+  });
+  const described = describeMix(mix, 50_000);
+  process.stdout.write(
+    `mix: ${subjects.accounts.length} accounts (${subjects.seededAccounts} seeded, hottest), subnets ${subjects.netuids.join(", ")} (by rank); first 50,000 requests: ${described.distinctUrls} distinct URLs, ${(described.conditionalShare * 100).toFixed(1)} % conditional\n`,
+  );
+  // A token of its own for the rounds (tokens live 15 minutes).
+  const measured = await measure(mix, await authorization(gatewayUrl, key));
+  report(mix, subjects, described, measured);
+} finally {
+  await baseline.process.stop();
+  await bench.stop();
+}
+
+interface Subjects {
+  accounts: string[];
+  seededAccounts: number;
+  netuids: number[];
+  /** Subnets the read models list that the mix leaves out, and why. */
+  leftOut: Array<{ netuid: number; why: string }>;
+}
+
+/**
+ * The accounts (the native network's seeded ones first, Alice with her full page of transactions
+ * at the top) and the subnets of the mix: every netuid subnets/latest lists whose validators,
+ * holders and pool all answer 200, the seed's own subnets (which have neurons) ranked first.
+ */
+async function mixSubjects(stack: RunningStack, subject: string, headers: Record<string, string>): Promise<Subjects> {
+  const substrate = stack.descriptor.substrate!;
+  const seeded = [subject, ...substrate.demoAccounts.map((account) => account.ss58).filter((ss58) => ss58 !== subject)];
+  const listed = (await (await fetch(`${gatewayUrl}/data/v1/subnets/latest`, { headers })).json()) as HalBody;
+  const all = ((listed._embedded?.items ?? []) as Array<{ netuid: number }>).map((item) => item.netuid);
+  const ranked = [
+    ...substrate.netuids.filter((netuid) => all.includes(netuid)),
+    ...all.filter((netuid) => !substrate.netuids.includes(netuid)).sort((left, right) => left - right),
+  ];
+  const netuids: number[] = [];
+  const leftOut: Subjects["leftOut"] = [];
+  for (const netuid of ranked) {
+    const statuses = await Promise.all(
+      (["validators", "holders", "subnetPool"] as const).map(
+        async (route) => (await fetch(`${gatewayUrl}${mixPath(route, subject, netuid)}`, { headers })).status,
+      ),
+    );
+    if (statuses.every((status) => status === 200)) netuids.push(netuid);
+    else leftOut.push({ netuid, why: `validators, holders, pool answered ${statuses.join(", ")}` });
+  }
+  if (netuids.length === 0) throw new Error(`no subnet answers every subnet route: ${JSON.stringify(leftOut)}`);
+  return { accounts: mixAccounts(seeded, ACCOUNTS), seededAccounts: seeded.length, netuids, leftOut };
+}
+
+/**
+ * Every read of the mix answers 200 with data on both sides, with the same members and embedded
+ * counts, and the same ETag at once (the same bytes) for one URL of each; an account that was
+ * never on chain answers 200 on both.
+ */
+async function checkBothSides(subjects: Subjects, headers: Record<string, string>): Promise<void> {
+  const items = (body: HalBody) => body._embedded?.items?.length ?? 0;
+  const populated: Record<MixRoute, (body: HalBody) => boolean> = {
+    balance: (body) => BigInt(String(body.balance_total_rao ?? "0")) > 0n,
+    transactions: (body) => items(body) === 50,
+    validators: (body) => items(body) > 0,
+    holders: (body) => items(body) > 0,
+    subnetPool: (body) => items(body) === 1,
+    subnets: (body) => items(body) === subjects.netuids.length || items(body) > 0,
+    price: (body) => Number(body.price) > 0,
+    pools: (body) => items(body) > 0,
+    stats: (body) => body.as_of !== undefined,
+    emissions: (body) => items(body) > 0,
+  };
+  const [account] = subjects.accounts;
+  const [netuid] = subjects.netuids;
+  const checks = (Object.keys(populated) as MixRoute[]).map((route) => ({
+    path: mixPath(route, account!, netuid!),
+    what: route,
+    populated: populated[route],
+  }));
+  const cold = subjects.accounts[subjects.accounts.length - 1]!;
+  checks.push(
+    { path: mixPath("balance", cold, 0), what: "a cold account's balance", populated: () => true },
+    { path: mixPath("transactions", cold, 0), what: "a cold account's transactions", populated: () => true },
+  );
+  process.stdout.write("checking that both sides answer every read of the mix alike…\n");
+  for (const check of checks)
+    await waitPopulated({
+      ...check,
+      gatewayUrl,
+      baselineUrl: baseline.url,
+      headers,
+      timeoutMs: 120_000,
+      sameTag: true,
+    });
+}
+
+/** Warm-up on both sides, then per connection count the rounds, alternating which side goes first. */
+async function measure(mix: Mix, headers: Record<string, string>) {
+  const targets: Record<MixSide, { baseUrl: string; headers?: Record<string, string> }> = {
+    baseline: { baseUrl: baseline.url },
+    gateway: { baseUrl: gatewayUrl, headers },
+  };
+  const gatewayOps = stack.descriptor.processes.find((entry) => entry.name === "gateway")!.opsUrl!;
+  const scrape = async () =>
+    counterSamples(await (await fetch(`${gatewayOps}/metrics`)).text(), "gateway_conditional_reads_total");
+  process.stdout.write(`warming up both sides on the mix (${WARM_UP_SECONDS} s each)…\n`);
+  for (const side of ["baseline", "gateway"] as const)
+    await loadMix({ ...targets[side], mix, connections: 32, seconds: WARM_UP_SECONDS });
+  const before = await scrape();
+  const samples: MixSample[] = [];
+  for (const connections of CONNECTIONS) {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order: MixSide[] = round % 2 === 0 ? ["baseline", "gateway"] : ["gateway", "baseline"];
+      process.stdout.write(`${connections} connections, round ${round + 1}: ${order.join(" then ")}…\n`);
+      for (const side of order) {
+        const result = await loadMix({ ...targets[side], mix, connections, seconds: SECONDS });
+        samples.push({ ...result, side, connections, round, first: order[0]!, loadAverage: loadavg()[0]! });
+      }
+    }
+  }
+  const after = await scrape();
+  const cacheEnabled = counterSamples(await (await fetch(`${gatewayOps}/metrics`)).text(), "gateway_conditional_cache_enabled");
+  return { samples, conditionalReads: { during: counterDelta(before, after), total: after }, cacheEnabled };
+}
+
+function report(
+  mix: Mix,
+  subjects: Subjects,
+  described: ReturnType<typeof describeMix>,
+  measured: Awaited<ReturnType<typeof measure>>,
+): void {
+  const figures = mixFigures(measured.samples);
+  const loadAtEnd = loadavg();
+  const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(" ");
+  process.stdout.write(
+    `\nbench/data mix — node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} alternating rounds of ${SECONDS} s per side and connection count; load average ${load(loadAtStart)} at start, ${load(loadAtEnd)} at end\n` +
+      `route share of the sequence: ${Object.entries(described.routeShare)
+        .map(([route, share]) => `${route} ${(share * 100).toFixed(1)} %`)
+        .join(", ")}\n` +
+      `hottest URLs: ${described.hottest.map((entry) => `${entry.url} ${(entry.share * 100).toFixed(1)} %`).join(", ")}\n` +
+      (subjects.leftOut.length > 0 ? `subnets left out: ${JSON.stringify(subjects.leftOut)}\n` : "") +
+      `\n${renderMix(measured.samples, figures)}\n\n` +
+      `gateway_conditional_reads_total (not_modified_cached: 304 without a data-query call); cache enabled: ${JSON.stringify(measured.cacheEnabled)}\n${renderCounts(measured.conditionalReads.during, measured.conditionalReads.total)}\n\n`,
+  );
+  const dir = join(repoRoot, "bench", "results");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `data-mix-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  const settings = { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, warmUpSeconds: WARM_UP_SECONDS };
+  const mixSettings = { seed: SEED, accounts: ACCOUNTS, exponent: EXPONENT, conditionalShare: CONDITIONAL_SHARE };
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        node: process.version,
+        cpus: cpus().length,
+        ...settings,
+        mix: { ...mixSettings, sequenceLength: mix.sequence.length, netuids: subjects.netuids, ...described },
+        subnetsLeftOut: subjects.leftOut,
+        seededAccounts: subjects.accounts.slice(0, subjects.seededAccounts),
+        targets: MIX_TARGETS,
+        loadAverage: { start: loadAtStart, end: loadAtEnd },
+        runSeconds: (Date.now() - startedAt) / 1_000,
+        figures,
+        conditionalReads: measured.conditionalReads,
+        samples: measured.samples,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  process.stdout.write(`figures written to ${file}; whole run ${((Date.now() - startedAt) / 1_000).toFixed(0)} s\n`);
+}

@@ -1,0 +1,207 @@
+import { createClient, type DataStreamEvent } from "@chain-intents/client";
+import { clientSuite } from "@chain-intents/client/againstStack";
+import { authCli, freePorts, silentProgress, startStack, testRuntime, type RunningStack } from "@platform/local-stack";
+import { tempDir, waitFor } from "@platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openEventStream, type ReadEvent } from "./support/eventStream.js";
+
+/*
+ * Live updates on the whole demo stack (the native network with its block timer, the simulator):
+ * conditional reads, the data event stream, and the typed client's tests against the stack. Access
+ * tokens live 5 s here (and the gateway allows 1 s of clock skew), so the client's refresh across
+ * an expiry takes seconds; every test takes fresh tokens.
+ */
+
+const TOKEN_TTL_SECONDS = 5;
+const CLOCK_TOLERANCE_SECONDS = 1;
+
+const state = tempDir("e2e-live");
+let stack: RunningStack;
+let key: { id: string; secret: string };
+let freeKey: { id: string; secret: string };
+
+beforeAll(async () => {
+  stack = await startStack({
+    stateDir: state.path,
+    ports: await freePorts(),
+    detached: false,
+    runtime: testRuntime(),
+    progress: silentProgress,
+    nativeNetwork: true,
+    serviceEnv: {
+      auth: { ACCESS_TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) },
+      gateway: { TOKEN_CLOCK_TOLERANCE_SECONDS: String(CLOCK_TOLERANCE_SECONDS) },
+    },
+  });
+  key = await createKey("e2e-live", "unlimited");
+  freeKey = await createKey("e2e-live-free", "free");
+}, 300_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  state.remove();
+}, 120_000);
+
+async function createKey(name: string, tier: string): Promise<{ id: string; secret: string }> {
+  const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
+  return JSON.parse(
+    await authCli(
+      testRuntime(),
+      ["keys", "create", "--name", name, "--scopes", "data:read,intents:read", "--tier", tier, "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
+    ),
+  ) as { id: string; secret: string };
+}
+
+async function freshToken(): Promise<string> {
+  const issued = await fetch(`${stack.descriptor.gatewayUrl}/auth`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+  });
+  return ((await issued.json()) as { access_token: string }).access_token;
+}
+
+/** A counter of a service's /metrics (ops port), summed over the series whose labels include `labels`. */
+async function counter(service: string, name: string, labels: Record<string, string>): Promise<number> {
+  const ops = stack.descriptor.processes.find((entry) => entry.name === service)!;
+  const text = await (await fetch(`${ops.opsUrl!}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`${name}{`)) continue;
+    if (Object.entries(labels).every(([label, value]) => line.includes(`${label}="${value}"`)))
+      total += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return total;
+}
+
+describe("conditional reads", () => {
+  const PATH = "/data/v1/subnets/latest";
+  const cached = () =>
+    counter("gateway", "gateway_conditional_reads_total", { route: PATH, result: "not_modified_cached" });
+  const modified = () => counter("gateway", "gateway_conditional_reads_total", { route: PATH, result: "modified" });
+  const dataQueryCalls = () =>
+    counter("data-query", "grpc_server_handled_total", { grpc_method: "getSubnetsLatest", grpc_code: "OK" });
+
+  it("answers an unchanged latest read 304 without calling data-query, and a changed one 200 with a new ETag", async () => {
+    const token = await freshToken();
+    const get = (etag?: string) =>
+      fetch(`${stack.descriptor.gatewayUrl}${PATH}`, {
+        headers: { authorization: `Bearer ${token}`, ...(etag === undefined ? {} : { "if-none-match": etag }) },
+      });
+    await waitFor(async () => (await counter("gateway", "gateway_conditional_cache_enabled", {})) === 1, {
+      what: "the gateway's conditional cache on (NATS connected)",
+    });
+    // A block lands every 2 s and moves the read model: take the ETag and ask again at once, until
+    // one pair falls inside a block.
+    const pair = await waitFor(
+      async () => {
+        const first = await get();
+        const etag = first.headers.get("etag")!;
+        await first.arrayBuffer();
+        const [callsBefore, cachedBefore] = [await dataQueryCalls(), await cached()];
+        const again = await get(etag);
+        const [callsAfter, cachedAfter] = [await dataQueryCalls(), await cached()];
+        if (again.status !== 304) return undefined;
+        return { etag, again, callsBefore, callsAfter, cachedBefore, cachedAfter, body: await again.text() };
+      },
+      { what: "a 304 pair between two blocks", timeoutMs: 30_000, intervalMs: 0 },
+    );
+    expect(pair.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(pair.body).toBe("");
+    expect(pair.again.headers.get("etag")).toBe(pair.etag);
+    expect(pair.again.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
+    expect(pair.callsAfter).toBe(pair.callsBefore);
+    expect(pair.cachedAfter).toBe(pair.cachedBefore + 1);
+
+    // After the next block the read model moved: the old ETag no longer matches.
+    const modifiedBefore = await modified();
+    const changed = await waitFor(
+      async () => {
+        const answer = await get(pair.etag);
+        if (answer.status === 304) return undefined;
+        return { status: answer.status, etag: answer.headers.get("etag"), body: (await answer.json()) as object };
+      },
+      { what: "a changed answer", timeoutMs: 30_000, intervalMs: 250 },
+    );
+    expect(changed.status).toBe(200);
+    expect(changed.etag).not.toBe(pair.etag);
+    expect(changed.body).toHaveProperty("_embedded");
+    expect(await modified()).toBeGreaterThan(modifiedBefore);
+  }, 90_000);
+});
+
+describe("GET /data/v1/events", () => {
+  const url = (topics: string) => `${stack.descriptor.gatewayUrl}/data/v1/events?topics=${topics}`;
+  const changes = (events: ReadEvent[]) => events.filter((event) => ["head", "pool", "price"].includes(event.event));
+
+  it("streams each read model's new head and each pool snapshot in order, and resumes with no gap and no repeat", async () => {
+    const control = await openEventStream(url("heads,pools"), await freshToken());
+    const cut = await openEventStream(url("heads,pools"), await freshToken());
+    expect([control.status, cut.status]).toEqual([200, 200]);
+    await cut.next((event) => event.event === "live");
+    await control.next((event) => event.event === "live");
+    // A few blocks' worth, then the cut stream goes away mid-flow.
+    const cutAt = await cut.next((event) => event.event === "pool", 30_000);
+    cut.close();
+    const pools = (await control.next((event) => event.event === "pool", 30_000)).data as Record<string, unknown>;
+    expect(pools).toMatchObject({ netuid: expect.any(Number), price_tao: expect.any(String) });
+    for (const model of ["market", "subnets", "accounts"])
+      await control.next(
+        (event) => event.event === "head" && (event.data as { read_model: string }).read_model === model,
+        30_000,
+      );
+    const resumed = await openEventStream(url("heads,pools"), await freshToken(), cutAt.id);
+    await resumed.next((event) => event.event === "live");
+    // Wait until the control has seen what the resumed stream has caught up to, then compare.
+    const lastResumed = changes(resumed.events).at(-1)!.id!;
+    await control.next((event) => event.id === lastResumed, 30_000);
+    const cutIds = changes(cut.events).map((event) => event.id);
+    const joined = [...cutIds.slice(0, cutIds.indexOf(cutAt.id) + 1), ...changes(resumed.events).map((e) => e.id)];
+    const controlIds = changes(control.events).map((event) => event.id);
+    expect(joined).toEqual(controlIds.slice(0, controlIds.indexOf(lastResumed) + 1));
+    const heads = changes(control.events).filter((event) => event.event === "head");
+    expect(heads[0]!.data).toMatchObject({
+      read_model: expect.stringMatching(/^(accounts|market|subnets)$/),
+      as_of: { block_number: expect.any(Number), block_hash: expect.stringMatching(/^0x/) },
+    });
+    control.close();
+    resumed.close();
+  }, 120_000);
+
+  it("reads the data stream through the typed client, resuming from an event's id", async () => {
+    const client = createClient({ baseUrl: stack.descriptor.gatewayUrl, apiKey: key });
+    const first: DataStreamEvent[] = [];
+    for await (const event of client.events.data({ topics: ["heads"] })) {
+      if (event.type === "head") first.push(event);
+      if (first.length === 3) break;
+    }
+    const next: DataStreamEvent[] = [];
+    for await (const event of client.events.data({ topics: ["heads"] }, { lastEventId: first.at(-1)!.id })) {
+      if (event.type === "head") next.push(event);
+      if (next.length === 2) break;
+    }
+    const ids = [...first, ...next].map((event) => event.id!);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort(compareIds)).toEqual(ids);
+  }, 90_000);
+
+  it("refuses an unknown topic with a 400 problem", async () => {
+    const refused = await openEventStream(url("heads,weather"), await freshToken());
+    expect(refused).toMatchObject({ status: 400, problem: { code: "INVALID_PARAMETER" } });
+  });
+});
+
+/** Stream ids by time, then sequence. */
+function compareIds(a: string, b: string): number {
+  const [aMs, aSeq] = a.split("-").map(BigInt) as [bigint, bigint];
+  const [bMs, bSeq] = b.split("-").map(BigInt) as [bigint, bigint];
+  return aMs === bMs ? Number(aSeq - bSeq) : aMs < bMs ? -1 : 1;
+}
+
+clientSuite(() => ({
+  baseUrl: stack.descriptor.gatewayUrl,
+  apiKey: key,
+  freeTierKey: freeKey,
+  tokenClockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
+}));
