@@ -161,6 +161,8 @@ describe("deploy/local/stack: the descriptor, the native runtime, readiness and 
         "grpc:data-subnets",
         "grpc:intents",
         "grpc:tc",
+        // Not required: without it the gateway only answers conditional reads by calling data-query.
+        "nats",
         "redis",
       ].sort(),
     );

@@ -5,8 +5,7 @@ import type { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
-import { followUpstream } from "./followUpstream.js";
-import { type EventStreams, lastEventId, serveEventStream } from "./serveEventStream.js";
+import { type EventStreams, lastEventId, serveEventStream, watchSource } from "./serveEventStream.js";
 import { frame, type SseEvent } from "./sseWriter.js";
 
 const PATH = "/data/v1/events";
@@ -58,19 +57,17 @@ export function dataEventsRoute(dataEvents: DataEventsServiceClient, streams: Ev
     async handle({ query, context }) {
       const topics = (query.topics ?? TOPIC_NAMES).map((name: keyof typeof TOPICS) => TOPICS[name]);
       const after = lastEventId(context);
-      const stream = await serveEventStream(streams, PATH, context, (sink) =>
-        followUpstream<WatchDataResponse>({
-          ...(after === undefined ? {} : { after }),
+      const stream = await serveEventStream(
+        streams,
+        PATH,
+        context,
+        watchSource<WatchDataResponse>({
+          after,
           open: (from) =>
             dataEvents.watchData({ topics, after: from ?? "" }, callMetadata(context.requestId, context.keyId), {
               deadline: Number.POSITIVE_INFINITY,
             }),
-          positionOf: (message) => (message.change?.$case === "gap" ? undefined : message.position),
-          onMessage: (message) => {
-            const event = eventOf(message);
-            if (event) sink.send(event);
-          },
-          onFatal: (error) => sink.fail(error),
+          eventOf,
         }),
       );
       return { status: 200, body: undefined, stream };

@@ -8,8 +8,7 @@ import { exampleIntent } from "../intents/intentExamples.js";
 import { hash32 } from "../intents/intentSchemas.js";
 import { renderIntent } from "../intents/renderIntent.js";
 import { evmAddress } from "../schemas.js";
-import { followUpstream } from "./followUpstream.js";
-import { type EventStreams, lastEventId, serveEventStream } from "./serveEventStream.js";
+import { type EventStreams, lastEventId, serveEventStream, watchSource } from "./serveEventStream.js";
 import { frame, type SseEvent } from "./sseWriter.js";
 
 const PATH = "/intents/v1/events";
@@ -56,21 +55,19 @@ export function intentEventsRoute(intents: IntentsServiceClient, streams: EventS
           headers: {},
         });
       const after = lastEventId(context);
-      const stream = await serveEventStream(streams, PATH, context, (sink) =>
-        followUpstream<WatchIntentsResponse>({
-          ...(after === undefined ? {} : { after }),
+      const stream = await serveEventStream(
+        streams,
+        PATH,
+        context,
+        watchSource<WatchIntentsResponse>({
+          after,
           open: (from) =>
             intents.watchIntents(
               { userAddress: query.userAddress ?? "", orderId: query.orderId ?? "", after: from ?? "" },
               callMetadata(context.requestId, context.keyId),
               { deadline: Number.POSITIVE_INFINITY },
             ),
-          positionOf: (message) => (message.change?.$case === "gap" ? undefined : message.position),
-          onMessage: (message) => {
-            const event = eventOf(message);
-            if (event) sink.send(event);
-          },
-          onFatal: (error) => sink.fail(error),
+          eventOf,
         }),
       );
       return { status: 200, body: undefined, stream };

@@ -3,7 +3,8 @@ import { status } from "@grpc/grpc-js";
 import type { RequestContext } from "@platform/http";
 import type { Logger } from "@platform/log";
 import { HttpProblem } from "../../http/HttpProblem.js";
-import type { UpstreamFollow } from "./followUpstream.js";
+import type { ClientReadableStream } from "@grpc/grpc-js";
+import { followUpstream, type UpstreamFollow } from "./followUpstream.js";
 import type { KeyWatch } from "./keyWatch.js";
 import { openSse, type SseEvent, type SseWriter } from "./sseWriter.js";
 import type { StreamSlots } from "./streamSlots.js";
@@ -25,6 +26,35 @@ export interface EventStreams {
 
 /** A stream's source: started with a sink for its events, stopped when the client leaves. */
 export type EventSource = (sink: { send(event: SseEvent): void; fail(error: Error): void }) => UpstreamFollow;
+
+/** What every service watch answers: a position, and a change whose `gap` case moves no position. */
+interface WatchMessage {
+  position: string;
+  change?: { $case: string } | undefined;
+}
+
+/**
+ * A stream's source from a service's watch (WatchIntents, WatchData): opened after the client's
+ * position and again after the last one it gave (followUpstream), each message turned into an
+ * event by `eventOf` (undefined: nothing to send).
+ */
+export function watchSource<Message extends WatchMessage>(options: {
+  after: string | undefined;
+  open(after: string | undefined): ClientReadableStream<Message>;
+  eventOf(message: Message): SseEvent | undefined;
+}): EventSource {
+  return (sink) =>
+    followUpstream<Message>({
+      ...(options.after === undefined ? {} : { after: options.after }),
+      open: options.open,
+      positionOf: (message) => (message.change?.$case === "gap" ? undefined : message.position),
+      onMessage: (message) => {
+        const event = options.eventOf(message);
+        if (event) sink.send(event);
+      },
+      onFatal: (error) => sink.fail(error),
+    });
+}
 
 /** The `Last-Event-ID` header (or undefined), checked to be a position this API gives. */
 export function lastEventId(context: RequestContext): string | undefined {
@@ -84,6 +114,14 @@ export async function serveEventStream(
     throw error;
   }
   return async (response) => {
+    if (response.req.method === "HEAD") {
+      // The headers a GET would get, and no stream to hold open.
+      response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" });
+      response.end();
+      follow.close();
+      await slot.release().catch(() => undefined);
+      return;
+    }
     writer = openSse(response, {
       maxBufferedBytes: streams.maxBufferedBytes,
       heartbeatMs: streams.heartbeatMs,
