@@ -14,6 +14,8 @@ function setup() {
   reads.setSignalsReady(true);
   const answer = (dependencies: Dependency[], overrides: Partial<KeptAnswer> = {}): KeptAnswer => ({
     tag: '"t"',
+    body: Buffer.from("{}"),
+    contentType: "application/json",
     expiresAt: clockMs + 10_000,
     since: reads.clock.now(),
     dependencies,
@@ -125,7 +127,14 @@ describe("conditional reads: bounded by age, and off without signals", () => {
 
   it("starts off: nothing is proven before the signals are known to arrive", () => {
     const reads = createConditionalReads({ blockSeconds: 12, registry: createMetricsRegistry("conditional-off") });
-    reads.keep("price", { tag: '"t"', expiresAt: Date.now() + 10_000, since: 0, dependencies: ["market"] });
+    reads.keep("price", {
+      tag: '"t"',
+      body: Buffer.from("{}"),
+      contentType: "application/json",
+      expiresAt: Date.now() + 10_000,
+      since: 0,
+      dependencies: ["market"],
+    });
     expect(reads.cacheOn()).toBe(false);
     expect(reads.current("price")).toBeUndefined();
   });
@@ -137,6 +146,8 @@ describe("conditional reads: bounded by age, and off without signals", () => {
     for (let index = 0; index < 50; index += 1)
       reads.keep(`key-${index}`, {
         tag: '"t"',
+        body: Buffer.from("{}"),
+        contentType: "application/json",
         expiresAt: Date.now() + 10_000,
         since: reads.clock.now(),
         dependencies: [],

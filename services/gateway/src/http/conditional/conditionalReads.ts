@@ -2,9 +2,15 @@ import { LRUCache } from "lru-cache";
 import { Counter, Gauge, type Registry } from "prom-client";
 import { ChangeClock, type Dependency } from "./changeClock.js";
 
-/** What is kept of an answer to prove a later If-None-Match current without asking the backend. */
+/**
+ * What is kept of an answer: enough to prove a later If-None-Match current, and to send the same
+ * answer again, without asking the backend.
+ */
 export interface KeptAnswer {
   tag: string;
+  /** The JSON sent, and its content type. */
+  body: Buffer;
+  contentType: string;
   /** When its Cache-Control lets a client's copy go stale (ms since the epoch): it is kept no longer. */
   expiresAt: number;
   /** The change clock's tick when the call that read it started. */
@@ -19,15 +25,17 @@ export interface ConditionalReadsOptions {
   /** The chain's block time (DATA_BLOCK_SECONDS): answers are fresh until the next expected block. */
   blockSeconds: number;
   registry: Registry;
-  /** Bound on the kept answers' estimated heap; 32 MiB by default. */
+  /** Bound on the kept answers' estimated heap (their bodies and keys); 32 MiB by default. */
   maxBytes?: number;
   /** The wall clock, ms (tests move it). */
   now?: () => number;
 }
 
 /**
- * The gateway's memory of the Data API answers it sent, to answer If-None-Match with 304 without
- * calling data-query when it can prove the representation unchanged (issue 17).
+ * The gateway's memory of the Data API answers it sent, to answer If-None-Match with 304, and the
+ * same question again with the same 200, without calling data-query when it can prove the
+ * representation unchanged (issue 17): on a realistic mix most reads repeat a hot question within
+ * the block that answered it.
  *
  * Kept per route, path parameters and canonical query (answers do not depend on the API key),
  * each answer's tag stands until the read model behind it changes, as the projections' change
@@ -51,6 +59,8 @@ export interface ConditionalReads {
   /** Keeps an answer, unless something it depends on changed since its call started, or it is already stale. */
   keep(key: string, answer: KeptAnswer): void;
   count(route: string, result: ConditionalResult): void;
+  /** Counts a 200 sent from memory, without a backend call. */
+  countServed(route: string): void;
 }
 
 /** Estimated heap of a kept answer besides its key's characters: the object, its tag and dependencies. */
@@ -61,7 +71,7 @@ export function createConditionalReads(options: ConditionalReadsOptions): Condit
   const clock = new ChangeClock();
   const kept = new LRUCache<string, KeptAnswer>({
     maxSize: options.maxBytes ?? 32 * 1024 * 1024,
-    sizeCalculation: (_answer, key) => 2 * key.length + ENTRY_OVERHEAD_BYTES,
+    sizeCalculation: (answer, key) => answer.body.length + 2 * key.length + ENTRY_OVERHEAD_BYTES,
   });
   let enabled = false;
   const metrics = conditionalMetrics(options.registry, () => kept.size);
@@ -94,6 +104,7 @@ export function createConditionalReads(options: ConditionalReadsOptions): Condit
       if (enabled && stillCurrent(answer)) kept.set(key, answer);
     },
     count: (route, result) => metrics.reads.inc({ route, result }),
+    countServed: (route) => metrics.served.inc({ route }),
   };
 }
 
@@ -112,6 +123,17 @@ function conditionalMetrics(registry: Registry, size: () => number) {
           name: "gateway_conditional_reads_total",
           help: "Data API requests with If-None-Match, by route template and how they were answered: 304 proven from the gateway's memory without a backend call (not_modified_cached), 304 after calling the backend (not_modified_after_call), or 200 with a new ETag (modified).",
           labelNames: ["route", "result"],
+          registers: [registry],
+        }),
+    ),
+    served: metricOnce(
+      registry,
+      "gateway_kept_answers_served_total",
+      () =>
+        new Counter({
+          name: "gateway_kept_answers_served_total",
+          help: "Data API 200 answers sent from the gateway's memory of a current answer, without a backend call, by route template.",
+          labelNames: ["route"],
           registers: [registry],
         }),
     ),

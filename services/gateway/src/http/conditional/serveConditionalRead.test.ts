@@ -205,11 +205,29 @@ describe("conditional reads: the backend is asked when nothing is proven", () =>
     expect(JSON.parse(await changed.text())).toMatchObject({ price: "1.01" });
     expect(await count("modified")).toBe(modified + 1);
     expect(costs).toEqual([2, 2, 2]);
-    // The new answer is the one kept now.
-    expect((await get("/data/v1/things/a/latest", { "if-none-match": tag })).status).toBe(200);
+    // The new answer is the one kept now: the old tag gets it again (from memory), the new one a 304.
+    const again = await get("/data/v1/things/a/latest", { "if-none-match": tag });
+    expect([again.status, again.headers.get("etag")]).toEqual([200, changed.headers.get("etag")]);
     const newTag = changed.headers.get("etag")!;
     expect((await get("/data/v1/things/a/latest", { "if-none-match": newTag })).status).toBe(304);
-    expect(backend.calls).toBe(4);
+    expect(backend.calls).toBe(3);
+  });
+
+  it("sends a current kept answer again as the same 200 without calling the backend, at the full cost", async () => {
+    const first = await get("/data/v1/things/a/latest");
+    const firstBody = await first.text();
+    const again = await get("/data/v1/things/a/latest");
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe(firstBody);
+    expect(again.headers.get("etag")).toBe(first.headers.get("etag"));
+    expect(again.headers.get("content-type")).toBe(first.headers.get("content-type"));
+    expect(again.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
+    expect(backend.calls).toBe(1);
+    expect(costs).toEqual([2, 2]);
+    // A change of what it was read from sends the next one to the backend.
+    applyChangeSignal(reads, "market", { projection: "market", version: "v9" });
+    await (await get("/data/v1/things/a/latest")).text();
+    expect(backend.calls).toBe(2);
   });
 
   it("while the signals may be lost (NATS not ready): every conditional read calls the backend", async () => {

@@ -20,11 +20,12 @@ export interface ConditionalRequest {
  * Serves a conditional read (RFC 9110 §13.1.2, §15.4.5) in the order serveRoute keeps: the guard,
  * then the inputs, then the handler.
  *
- * - A request with If-None-Match whose answer the gateway keeps and can prove current (its tag is
- *   named, nothing it was read from changed since, and its Cache-Control has not run out) is
- *   admitted at a fifth of the route's cost (access/notModifiedCost.ts) and answered 304 with no
- *   backend call. The inputs are validated before the guard to find the kept answer, but a refusal
- *   is still thrown after it, so 401/403/429 come first as on every route.
+ * - A request whose answer the gateway keeps and can prove current (nothing it was read from
+ *   changed since, and its Cache-Control has not run out) is answered from memory with no backend
+ *   call: 304 when If-None-Match names its tag (admitted at a fifth of the route's cost,
+ *   access/notModifiedCost.ts), else the same 200 again at the full cost. The inputs are validated
+ *   before the guard to find the kept answer, but a refusal is still thrown after it, so
+ *   401/403/429 come first as on every route.
  * - Otherwise it is admitted at the full cost and the handler runs. A 200 answer gets its ETag and
  *   Cache-Control, and is kept (when the cache is on); if If-None-Match names its tag, it goes out
  *   as 304 instead. Any other answer goes out as it is, without ETag.
@@ -36,23 +37,20 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
   const condition = parseIfNoneMatch(context.header("if-none-match"));
   let input: ReturnType<typeof validateAll> | undefined;
   let refusal: { error: unknown } | undefined;
-  let proven: KeptAnswer | undefined;
-  if (condition !== undefined && reads.cacheOn()) {
+  let kept: KeptAnswer | undefined;
+  if (reads.cacheOn()) {
     try {
       input = validateAll(route, raw);
     } catch (error) {
       refusal = { error };
     }
-    const kept = input === undefined ? undefined : reads.current(answerKey(route, input.params, input.query));
-    if (kept !== undefined && matchesTag(condition, kept.tag)) proven = kept;
+    kept = input === undefined ? undefined : reads.current(answerKey(route, input.params, input.query));
   }
+  const proven = kept !== undefined && condition !== undefined && matchesTag(condition, kept.tag);
   const cost = route.cost ?? 1;
-  if (route.scope) await admit(route, proven === undefined ? cost : notModifiedCost(cost), context, response, guard);
+  if (route.scope) await admit(route, proven ? notModifiedCost(cost) : cost, context, response, guard);
   if (refusal !== undefined) throw refusal.error;
-  if (proven !== undefined) {
-    reads.count(route.path, "not_modified_cached");
-    return notModified(response, proven.tag, Math.max(0, Math.floor((proven.expiresAt - reads.now()) / 1_000)));
-  }
+  if (kept !== undefined) return answerFromMemory(request, reads, kept, condition !== undefined, proven);
 
   input ??= validateAll(route, raw);
   const since = reads.clock.now();
@@ -64,10 +62,12 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
 
   const tag = entityTagOf(text);
   const maxAge = secondsUntilNextBlock(asOfTimestampOf(result.body), reads.blockSeconds, reads.now());
+  const contentType = result.contentType ?? "application/json";
   if (reads.cacheOn() && maxAge > 0) {
     const dependencies = request.read.dependsOn(input.params as Record<string, unknown>);
     const expiresAt = reads.now() + maxAge * 1_000;
-    reads.keep(answerKey(route, input.params, input.query), { tag, expiresAt, since, dependencies });
+    const body = Buffer.from(text);
+    reads.keep(answerKey(route, input.params, input.query), { tag, body, contentType, expiresAt, since, dependencies });
   }
   if (condition !== undefined && matchesTag(condition, tag)) {
     reads.count(route.path, "not_modified_after_call");
@@ -76,7 +76,30 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
   if (condition !== undefined) reads.count(route.path, "modified");
   response.setHeader("etag", tag);
   response.setHeader("cache-control", cacheControlOf(maxAge));
-  sendJsonText(response, 200, result.contentType ?? "application/json", text);
+  sendJsonText(response, 200, contentType, text);
+}
+
+/** A current kept answer: 304 when the request names its tag, else the same 200 again. */
+function answerFromMemory(
+  { route, response }: ConditionalRequest,
+  reads: ConditionalReads,
+  kept: KeptAnswer,
+  conditional: boolean,
+  proven: boolean,
+): void {
+  const maxAge = Math.max(0, Math.floor((kept.expiresAt - reads.now()) / 1_000));
+  if (proven) {
+    reads.count(route.path, "not_modified_cached");
+    return notModified(response, kept.tag, maxAge);
+  }
+  if (conditional) reads.count(route.path, "modified");
+  reads.countServed(route.path);
+  response.setHeader("etag", kept.tag);
+  response.setHeader("cache-control", cacheControlOf(maxAge));
+  response.statusCode = 200;
+  response.setHeader("content-type", `${kept.contentType}; charset=utf-8`);
+  response.setHeader("content-length", kept.body.length);
+  response.end(kept.body);
 }
 
 function notModified(response: ServerResponse, tag: string, maxAge: number): void {
