@@ -129,10 +129,7 @@ const handlers: Array<[path: string, handler: Handler]> = [
       );
     },
   ],
-  [
-    "/data/v1/network/stats/latest",
-    async () => renderNetworkStats(await getNetworkStatsLatest(redis)),
-  ],
+  ["/data/v1/network/stats/latest", async () => renderNetworkStats(await getNetworkStatsLatest(redis))],
   [
     "/data/v1/subnet-emissions/latest",
     async () =>

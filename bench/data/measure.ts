@@ -37,7 +37,7 @@ async function commandsProcessed(redis: Redis): Promise<number> {
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds (user + system) a process has used so far; NaN when it is gone or not on Linux. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name (which may hold spaces) start after the last ')'.
@@ -48,7 +48,7 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-const cpuOf = (processes: Record<string, number>) =>
+export const cpuOf = (processes: Record<string, number>) =>
   Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
 
 const IDLE_SAMPLE_MS = 1_000;

@@ -1,12 +1,19 @@
 // Drives one side of bench/data's mix (mixRun.ts) with autocannon: closed-loop connections that take
 // the next request of the shared sequence (mix.ts) each time one answers, so at any connection count
-// the requests leave in the sequence's order. A conditional request carries the ETag of the latest
-// answer this side gave for its URL in this round (none yet: it goes without, and is counted).
+// the requests leave in the sequence's order, and a run sends exactly the sequence's first `requests`
+// (both sides do the same work, rather than the faster one reaching further into colder URLs). A
+// conditional request carries the ETag of the latest answer this side gave for its URL in this run
+// (none yet, as when the earlier request is still in flight: it goes without, and is counted).
 import autocannon from "autocannon";
 import type { Mix } from "./mix.js";
 
 export interface MixLoadResult {
+  /**
+   * Answers over the run's wall time, from autocannon's start to the last answer (autocannon itself
+   * notices the end of a fixed amount only at its next 1-second tick).
+   */
   requestsPerSecond: number;
+  elapsedSeconds: number;
   /** Over every answer, from the request's setup just before it is written to its last byte (µs resolution). */
   p50Ms: number;
   p99Ms: number;
@@ -17,9 +24,9 @@ export interface MixLoadResult {
   /** autocannon's own percentiles (whole milliseconds), for comparison with the single-URL bench. */
   autocannonP50Ms: number;
   autocannonP99Ms: number;
-  /** Answers counted by autocannon (the run's in-flight requests at its end are not). */
+  /** Answers counted by autocannon. */
   total: number;
-  /** Requests taken from the sequence (where the side got to). */
+  /** Requests taken from the sequence. */
   sent: number;
   ok: number;
   notModified: number;
@@ -44,13 +51,13 @@ export function quantile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
 }
 
-/** Loads `baseUrl` with the mix's sequence from its start for `seconds` at `connections`. */
+/** Sends the mix's first `requests` to `baseUrl` at `connections`. */
 export async function loadMix(options: {
   baseUrl: string;
   headers?: Record<string, string>;
   mix: Mix;
   connections: number;
-  seconds: number;
+  requests: number;
 }): Promise<MixLoadResult> {
   const { mix } = options;
   const tags: Array<string | undefined> = new Array(mix.urls.length);
@@ -61,10 +68,12 @@ export async function loadMix(options: {
   const okLatencies: number[] = [];
   const notModifiedLatencies: number[] = [];
   const otherLatencies: number[] = [];
+  const started = performance.now();
+  let lastAnswerAt = started;
   const result = await autocannon({
     url: options.baseUrl,
     connections: options.connections,
-    duration: options.seconds,
+    amount: options.requests,
     ...(options.headers ? { headers: options.headers } : {}),
     requests: [
       {
@@ -87,7 +96,8 @@ export async function loadMix(options: {
         },
         onResponse(status, _body, context: Context, headers) {
           statuses[status] = (statuses[status] ?? 0) + 1;
-          const latency = performance.now() - (context.startedAt ?? Number.NaN);
+          lastAnswerAt = performance.now();
+          const latency = lastAnswerAt - (context.startedAt ?? Number.NaN);
           (status === 200 ? okLatencies : status === 304 ? notModifiedLatencies : otherLatencies).push(latency);
           const tag = (headers as Record<string, string | undefined> | undefined)?.etag;
           if (tag !== undefined && context.url !== undefined) tags[context.url] = tag;
@@ -97,9 +107,11 @@ export async function loadMix(options: {
   });
   const ok = statuses[200] ?? 0;
   const notModified = statuses[304] ?? 0;
+  const elapsedSeconds = (lastAnswerAt - started) / 1_000;
   const all = [...okLatencies, ...notModifiedLatencies, ...otherLatencies];
   return {
-    requestsPerSecond: result.requests.average,
+    requestsPerSecond: result.requests.total / elapsedSeconds,
+    elapsedSeconds,
     p50Ms: quantile(all, 0.5),
     p99Ms: quantile(all, 0.99),
     okP99Ms: quantile(okLatencies, 0.99),
@@ -112,7 +124,10 @@ export async function loadMix(options: {
     ok,
     notModified,
     failures:
-      Object.entries(statuses).reduce((sum, [status, count]) => sum + (status === "200" || status === "304" ? 0 : count), 0) +
+      Object.entries(statuses).reduce(
+        (sum, [status, count]) => sum + (status === "200" || status === "304" ? 0 : count),
+        0,
+      ) +
       result.errors +
       result.timeouts,
     conditional,

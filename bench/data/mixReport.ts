@@ -17,6 +17,8 @@ export interface MixSample extends MixLoadResult {
   first: MixSide;
   /** The machine's 1-minute load average when the side's round ended. */
   loadAverage: number;
+  /** CPU time (user + system) each watched process spent during the run, less its idle rate, per answer, in µs. */
+  cpuMicrosPerRequest: Record<string, number>;
 }
 
 export interface MixSideFigures {
@@ -30,6 +32,10 @@ export interface MixSideFigures {
   conditionalShare: number;
   failures: number;
   loadAverage: number;
+  /** Mean CPU µs per answer of each watched process during this side's rounds. */
+  cpuMicrosPerRequest: Record<string, number>;
+  /** Of the processes that serve this side: the gateway, data-query and Redis, or the baseline and Redis. */
+  servingCpuMicros: number;
 }
 
 export interface MixFigures {
@@ -40,15 +46,29 @@ export interface MixFigures {
   ratio: number;
   /** Gateway p99 over baseline p99. */
   p99Ratio: number;
+  /** Baseline serving CPU per answer over the gateway path's: the req/s ratio where CPU alone limits. */
+  cpuRatio: number;
   met: { throughput: boolean; p99: boolean };
 }
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
-function sideFigures(samples: MixSample[]): MixSideFigures {
+/** The processes that serve each side. */
+const SERVING: Record<MixSide, string[]> = {
+  baseline: ["baseline", "redis"],
+  gateway: ["gateway", "data-query", "redis"],
+};
+
+function sideFigures(samples: MixSample[], side: MixSide): MixSideFigures {
   const answers = sum(samples.map((sample) => sample.ok + sample.notModified));
   const sent = sum(samples.map((sample) => sample.sent));
+  const cpu = Object.fromEntries(
+    Object.keys(samples[0]?.cpuMicrosPerRequest ?? {}).map((name) => [
+      name,
+      mean(samples.map((sample) => sample.cpuMicrosPerRequest[name]!)),
+    ]),
+  );
   return {
     requestsPerSecond: mean(samples.map((sample) => sample.requestsPerSecond)),
     p50Ms: mean(samples.map((sample) => sample.p50Ms)),
@@ -58,6 +78,8 @@ function sideFigures(samples: MixSample[]): MixSideFigures {
     conditionalShare: sum(samples.map((sample) => sample.conditional - sample.conditionalWithoutTag)) / sent,
     failures: sum(samples.map((sample) => sample.failures)),
     loadAverage: mean(samples.map((sample) => sample.loadAverage)),
+    cpuMicrosPerRequest: cpu,
+    servingCpuMicros: sum(SERVING[side].map((name) => cpu[name] ?? 0)),
   };
 }
 
@@ -65,8 +87,14 @@ function sideFigures(samples: MixSample[]): MixSideFigures {
 export function mixFigures(samples: MixSample[]): MixFigures[] {
   return [...new Set(samples.map((sample) => sample.connections))].map((connections) => {
     const at = samples.filter((sample) => sample.connections === connections);
-    const baseline = sideFigures(at.filter((sample) => sample.side === "baseline"));
-    const gateway = sideFigures(at.filter((sample) => sample.side === "gateway"));
+    const baseline = sideFigures(
+      at.filter((sample) => sample.side === "baseline"),
+      "baseline",
+    );
+    const gateway = sideFigures(
+      at.filter((sample) => sample.side === "gateway"),
+      "gateway",
+    );
     const ratio = gateway.requestsPerSecond / baseline.requestsPerSecond;
     const p99Ratio = gateway.p99Ms / baseline.p99Ms;
     return {
@@ -75,6 +103,7 @@ export function mixFigures(samples: MixSample[]): MixFigures[] {
       gateway,
       ratio,
       p99Ratio,
+      cpuRatio: baseline.servingCpuMicros / gateway.servingCpuMicros,
       met: { throughput: ratio >= MIX_TARGETS.minRatio, p99: p99Ratio <= MIX_TARGETS.maxP99Ratio },
     };
   });
@@ -99,7 +128,7 @@ export function renderMix(samples: MixSample[], figures: MixFigures[]): string {
       "304 p99": fixed(sample.notModifiedP99Ms),
       "304s": percent(sample.notModified / (sample.ok + sample.notModified)),
       "cond. sent": percent((sample.conditional - sample.conditionalWithoutTag) / sample.sent),
-      "seq. reached": sample.sent,
+      s: fixed(sample.elapsedSeconds),
       errors: sample.failures,
       load: fixed(sample.loadAverage, 2),
     })),
@@ -116,8 +145,12 @@ export function renderMix(samples: MixSample[], figures: MixFigures[]): string {
         "304s": percent(entry[side].notModifiedShare),
         "cond. sent": percent(entry[side].conditionalShare),
         errors: entry[side].failures,
+        "cpu µs/req": `${fixed(entry[side].servingCpuMicros, 0)} (${SERVING[side]
+          .map((name) => fixed(entry[side].cpuMicrosPerRequest[name] ?? Number.NaN, 0))
+          .join(" + ")})`,
         "gw/base req/s": side === "gateway" ? fixed(entry.ratio, 2) : "",
         "gw/base p99": side === "gateway" ? fixed(entry.p99Ratio, 2) : "",
+        "cpu ratio": side === "gateway" ? fixed(entry.cpuRatio, 2) : "",
         met:
           side === "gateway"
             ? `${entry.met.throughput ? "yes" : "NO"} / ${entry.met.p99 ? "yes" : "NO"}`
@@ -125,18 +158,38 @@ export function renderMix(samples: MixSample[], figures: MixFigures[]): string {
       })),
     ]),
   );
-  return `every round (latencies in ms; 304s = share of answers; cond. sent = requests sent with If-None-Match)\n${rounds}\n\nmeans over the rounds; targets: gateway/baseline req/s ≥ ${MIX_TARGETS.minRatio}, gateway p99 ≤ baseline p99\n${summary}`;
+  return `every round (latencies in ms; 304s = share of answers; cond. sent = requests sent with If-None-Match; s = the run's seconds)\n${rounds}\n\nmeans over the rounds; targets: gateway/baseline req/s ≥ ${MIX_TARGETS.minRatio}, gateway p99 ≤ baseline p99; cpu µs/req of the serving processes (baseline + Redis; gateway + data-query + Redis), idle rates taken out; cpu ratio = baseline's / gateway's\n${summary}`;
 }
 
-/** A Prometheus counter's samples from an exposition text, as `{labels}` → value. */
+/** A Prometheus metric's samples from an exposition text, as `name{labels}` → value. */
 export function counterSamples(text: string, name: string): Record<string, number> {
   const samples: Record<string, number> = {};
   for (const line of text.split("\n")) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
     const at = line.lastIndexOf(" ");
-    samples[line.slice(name.length, at) || "{}"] = Number(line.slice(at + 1));
+    samples[line.slice(0, at)] = Number(line.slice(at + 1));
   }
   return samples;
+}
+
+/**
+ * The gateway's answers from memory in `counts` (counterSamples of gateway_conditional_reads_total
+ * and gateway_kept_answers_served_total), summed over routes: 304s proven without a data-query call,
+ * 304s after one, conditional requests answered 200 with a new tag, and 200s sent again from memory.
+ */
+export function summarizeCounts(counts: Record<string, number>) {
+  const total = (pattern: RegExp) =>
+    sum(
+      Object.entries(counts)
+        .filter(([labels]) => pattern.test(labels))
+        .map(([, value]) => value),
+    );
+  return {
+    notModifiedCached: total(/result="not_modified_cached"/),
+    notModifiedAfterCall: total(/result="not_modified_after_call"/),
+    modified: total(/result="modified"/),
+    keptAnswersServed: total(/^gateway_kept_answers_served_total/),
+  };
 }
 
 /** `after - before` per label set (a counter absent before counts from 0). */
@@ -147,6 +200,10 @@ export const counterDelta = (before: Record<string, number>, after: Record<strin
 export function renderCounts(during: Record<string, number>, total: Record<string, number>): string {
   const rows = Object.keys(total)
     .sort()
-    .map((labels) => ({ labels, "during the rounds": during[labels] ?? 0, "since start": total[labels]! }));
+    .map((labels) => ({
+      labels: labels.replace(/,?service="gateway"/, ""),
+      "during the rounds": during[labels] ?? 0,
+      "since start": total[labels]!,
+    }));
   return rows.length === 0 ? "(none)" : table(rows);
 }

@@ -8,16 +8,18 @@
 //
 //   pnpm --silent build && (cd bench && pnpm data-mix)
 //
-// Per connection count (32, 128), rounds alternate which side goes first; both start the sequence
-// from its beginning each round. Prints req/s, p50, p99 and the share of 304s per side, the ratios
-// to the baseline against the targets (≥ 0.8 × throughput, p99 not worse), and the gateway's
-// gateway_conditional_reads_total; writes everything to bench/results/data-mix-<time>.json.
+// Per connection count (32, 128), rounds alternate which side goes first; each side sends the same
+// first BENCH_MIX_REQUESTS of the sequence each round. Prints req/s, p50, p99 and the share of 304s
+// per side, CPU per request of each serving process, the ratios to the baseline against the targets
+// (≥ 0.8 × throughput, p99 not worse), and the gateway's gateway_conditional_reads_total; writes
+// everything to bench/results/data-mix-<time>.json.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { repoRoot, type RunningStack } from "@platform/local-stack";
 import { buildMix, describeMix, mixAccounts, mixPath, type Mix, type MixRoute } from "./mix.js";
-import { loadMix } from "./mixLoad.js";
+import { cpuOf } from "./measure.js";
+import { loadMix, type MixLoadResult } from "./mixLoad.js";
 import {
   counterDelta,
   counterSamples,
@@ -25,6 +27,7 @@ import {
   mixFigures,
   renderCounts,
   renderMix,
+  summarizeCounts,
   type MixSample,
   type MixSide,
 } from "./mixReport.js";
@@ -32,16 +35,18 @@ import type { HalBody } from "./routes.js";
 import { seedAccountActivity } from "./seed.js";
 import { authorization, createDataKey, startBaseline, startBenchStack, waitPopulated } from "./stackSetup.js";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Requests per side and round: the sequence's first ones, the same on both sides. */
+const REQUESTS = Number(process.env.BENCH_MIX_REQUESTS ?? 15_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "32,128").split(",").map(Number);
-const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+/** Warm-up per side before anything is measured: the sequence's first requests, at 32 connections. */
+const WARM_UP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 10_000);
 const SEED = Number(process.env.BENCH_MIX_SEED ?? 17);
 const ACCOUNTS = 10_000;
 const EXPONENT = 1;
 const CONDITIONAL_SHARE = 0.2;
-/** Longer than any side gets through in a round (about 10,000 req/s at most here). */
-const SEQUENCE_LENGTH = Math.max(400_000, SECONDS * 40_000);
+const SEQUENCE_LENGTH = Math.max(REQUESTS, WARM_UP_REQUESTS);
+const IDLE_SAMPLE_MS = 1_000;
 const TRANSFERS = 300;
 
 const startedAt = Date.now();
@@ -71,9 +76,9 @@ try {
     exponent: EXPONENT,
     conditionalShare: CONDITIONAL_SHARE,
   });
-  const described = describeMix(mix, 50_000);
+  const described = describeMix(mix, REQUESTS);
   process.stdout.write(
-    `mix: ${subjects.accounts.length} accounts (${subjects.seededAccounts} seeded, hottest), subnets ${subjects.netuids.join(", ")} (by rank); first 50,000 requests: ${described.distinctUrls} distinct URLs, ${(described.conditionalShare * 100).toFixed(1)} % conditional\n`,
+    `mix: ${subjects.accounts.length} accounts (${subjects.seededAccounts} seeded, hottest), subnets ${subjects.netuids.join(", ")} (by rank); the ${REQUESTS} requests of a round: ${described.distinctUrls} distinct URLs, ${(described.conditionalShare * 100).toFixed(1)} % conditional\n`,
   );
   // A token of its own for the rounds (tokens live 15 minutes).
   const measured = await measure(mix, await authorization(gatewayUrl, key));
@@ -133,7 +138,7 @@ async function checkBothSides(subjects: Subjects, headers: Record<string, string
     validators: (body) => items(body) > 0,
     holders: (body) => items(body) > 0,
     subnetPool: (body) => items(body) === 1,
-    subnets: (body) => items(body) === subjects.netuids.length || items(body) > 0,
+    subnets: (body) => items(body) > 0,
     price: (body) => Number(body.price) > 0,
     pools: (body) => items(body) > 0,
     stats: (body) => body.as_of !== undefined,
@@ -141,7 +146,9 @@ async function checkBothSides(subjects: Subjects, headers: Record<string, string
   };
   const [account] = subjects.accounts;
   const [netuid] = subjects.netuids;
-  const checks = (Object.keys(populated) as MixRoute[]).map((route) => ({
+  const checks: Array<{ path: string; what: string; populated(body: HalBody): boolean }> = (
+    Object.keys(populated) as MixRoute[]
+  ).map((route) => ({
     path: mixPath(route, account!, netuid!),
     what: route,
     populated: populated[route],
@@ -170,26 +177,69 @@ async function measure(mix: Mix, headers: Record<string, string>) {
     gateway: { baseUrl: gatewayUrl, headers },
   };
   const gatewayOps = stack.descriptor.processes.find((entry) => entry.name === "gateway")!.opsUrl!;
-  const scrape = async () =>
-    counterSamples(await (await fetch(`${gatewayOps}/metrics`)).text(), "gateway_conditional_reads_total");
-  process.stdout.write(`warming up both sides on the mix (${WARM_UP_SECONDS} s each)…\n`);
+  const metrics = async () => (await fetch(`${gatewayOps}/metrics`)).text();
+  const reads = async () => {
+    const text = await metrics();
+    return {
+      ...counterSamples(text, "gateway_conditional_reads_total"),
+      ...counterSamples(text, "gateway_kept_answers_served_total"),
+    };
+  };
+  const pidOf = (name: string) => stack.processes.get(name)!.pid;
+  const processes: Record<string, number> = {
+    bench: process.pid,
+    baseline: baseline.process.pid,
+    gateway: pidOf("gateway"),
+    "data-query": pidOf("data-query"),
+    redis: pidOf("redis"),
+  };
+  process.stdout.write(`warming up both sides on the mix (its first ${WARM_UP_REQUESTS} requests each)…\n`);
   for (const side of ["baseline", "gateway"] as const)
-    await loadMix({ ...targets[side], mix, connections: 32, seconds: WARM_UP_SECONDS });
-  const before = await scrape();
+    await loadMix({ ...targets[side], mix, connections: 32, requests: WARM_UP_REQUESTS });
+  const before = await reads();
   const samples: MixSample[] = [];
   for (const connections of CONNECTIONS) {
+    // What the watched processes do with no load (projector writes, probes, the simulator's blocks).
+    const idle = await cpuDuring(processes, () => new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS)));
     for (let round = 0; round < ROUNDS; round += 1) {
       const order: MixSide[] = round % 2 === 0 ? ["baseline", "gateway"] : ["gateway", "baseline"];
       process.stdout.write(`${connections} connections, round ${round + 1}: ${order.join(" then ")}…\n`);
       for (const side of order) {
-        const result = await loadMix({ ...targets[side], mix, connections, seconds: SECONDS });
-        samples.push({ ...result, side, connections, round, first: order[0]!, loadAverage: loadavg()[0]! });
+        let result: MixLoadResult | undefined;
+        const busy = await cpuDuring(processes, async () => {
+          result = await loadMix({ ...targets[side], mix, connections, requests: REQUESTS });
+        });
+        const perRequest = (name: string) =>
+          (Math.max(0, busy.cpu[name]! - (idle.cpu[name]! / idle.seconds) * busy.seconds) * 1e6) / result!.total;
+        const cpuMicrosPerRequest = Object.fromEntries(Object.keys(processes).map((name) => [name, perRequest(name)]));
+        samples.push({
+          ...result!,
+          side,
+          connections,
+          round,
+          first: order[0]!,
+          loadAverage: loadavg()[0]!,
+          cpuMicrosPerRequest,
+        });
       }
     }
   }
-  const after = await scrape();
-  const cacheEnabled = counterSamples(await (await fetch(`${gatewayOps}/metrics`)).text(), "gateway_conditional_cache_enabled");
+  const after = await reads();
+  const cacheEnabled = counterSamples(await metrics(), "gateway_conditional_cache_enabled");
   return { samples, conditionalReads: { during: counterDelta(before, after), total: after }, cacheEnabled };
+}
+
+/** CPU seconds each watched process used while `during` ran, and the wall seconds it took. */
+async function cpuDuring(processes: Record<string, number>, during: () => Promise<unknown>) {
+  const before = cpuOf(processes);
+  const started = performance.now();
+  await during();
+  const seconds = (performance.now() - started) / 1_000;
+  const after = cpuOf(processes);
+  return {
+    seconds,
+    cpu: Object.fromEntries(Object.keys(processes).map((name) => [name, after[name]! - before[name]!])),
+  };
 }
 
 function report(
@@ -202,19 +252,20 @@ function report(
   const loadAtEnd = loadavg();
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(" ");
   process.stdout.write(
-    `\nbench/data mix — node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} alternating rounds of ${SECONDS} s per side and connection count; load average ${load(loadAtStart)} at start, ${load(loadAtEnd)} at end\n` +
+    `\nbench/data mix — node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} alternating rounds of ${REQUESTS} requests per side and connection count; load average ${load(loadAtStart)} at start, ${load(loadAtEnd)} at end\n` +
       `route share of the sequence: ${Object.entries(described.routeShare)
         .map(([route, share]) => `${route} ${(share * 100).toFixed(1)} %`)
         .join(", ")}\n` +
       `hottest URLs: ${described.hottest.map((entry) => `${entry.url} ${(entry.share * 100).toFixed(1)} %`).join(", ")}\n` +
       (subjects.leftOut.length > 0 ? `subnets left out: ${JSON.stringify(subjects.leftOut)}\n` : "") +
       `\n${renderMix(measured.samples, figures)}\n\n` +
-      `gateway_conditional_reads_total (not_modified_cached: 304 without a data-query call); cache enabled: ${JSON.stringify(measured.cacheEnabled)}\n${renderCounts(measured.conditionalReads.during, measured.conditionalReads.total)}\n\n`,
+      `the gateway's answers from memory (not_modified_cached: 304 without a data-query call; gateway_kept_answers_served_total: 200 sent again without one); cache enabled: ${JSON.stringify(measured.cacheEnabled)}\n${renderCounts(measured.conditionalReads.during, measured.conditionalReads.total)}\n` +
+      `during the rounds, over every route: ${JSON.stringify(summarizeCounts(measured.conditionalReads.during))}\n\n`,
   );
   const dir = join(repoRoot, "bench", "results");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `data-mix-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  const settings = { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, warmUpSeconds: WARM_UP_SECONDS };
+  const settings = { requests: REQUESTS, rounds: ROUNDS, connections: CONNECTIONS, warmUpRequests: WARM_UP_REQUESTS };
   const mixSettings = { seed: SEED, accounts: ACCOUNTS, exponent: EXPONENT, conditionalShare: CONDITIONAL_SHARE };
   writeFileSync(
     file,
@@ -230,7 +281,7 @@ function report(
         loadAverage: { start: loadAtStart, end: loadAtEnd },
         runSeconds: (Date.now() - startedAt) / 1_000,
         figures,
-        conditionalReads: measured.conditionalReads,
+        conditionalReads: { ...measured.conditionalReads, summary: summarizeCounts(measured.conditionalReads.during) },
         samples: measured.samples,
       },
       null,
