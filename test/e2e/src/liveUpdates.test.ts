@@ -189,7 +189,10 @@ describe("GET /data/v1/events", () => {
   it("refuses an unknown topic with a 400 problem, and answers HEAD with the headers and no stream", async () => {
     const refused = await openEventStream(url("heads,weather"), await freshToken());
     expect(refused).toMatchObject({ status: 400, problem: { code: "INVALID_PARAMETER" } });
-    const head = await fetch(url("heads"), { method: "HEAD", headers: { authorization: `Bearer ${await freshToken()}` } });
+    const head = await fetch(url("heads"), {
+      method: "HEAD",
+      headers: { authorization: `Bearer ${await freshToken()}` },
+    });
     expect([head.status, head.headers.get("content-type")]).toEqual([200, "text/event-stream; charset=utf-8"]);
   });
 });

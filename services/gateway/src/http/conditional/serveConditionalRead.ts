@@ -90,7 +90,8 @@ function answerFromMemory(
   const maxAge = Math.max(0, Math.floor((kept.expiresAt - reads.now()) / 1_000));
   if (proven) {
     reads.count(route.path, "not_modified_cached");
-    return notModified(response, kept.tag, maxAge);
+    notModified(response, kept.tag, maxAge);
+    return;
   }
   if (conditional) reads.count(route.path, "modified");
   reads.countServed(route.path);
