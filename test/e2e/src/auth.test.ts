@@ -15,6 +15,7 @@ import {
 import { createRedis } from "@platform/store";
 import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { termsAndConditionsSuite } from "./support/termsAndConditionsSuite.js";
 
 // API.md's `POST /auth` and `Protected routes`, row by row, through the real gateway and the real
 // auth service, with Kafka, Redis and NATS behind them.
@@ -277,6 +278,9 @@ describe("protected routes", () => {
     expect((await callProtected(access_token)).status).toBe(200);
   }, 60_000);
 });
+
+// Before the durability tests, which restart auth and flush Redis.
+termsAndConditionsSuite(() => ({ stack, ports, stateDir: state.path }));
 
 describe("durability and secrecy", () => {
   it("keys and refresh tokens survive a restart of auth and the loss of Redis", async () => {

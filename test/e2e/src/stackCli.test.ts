@@ -543,7 +543,8 @@ describe("deploy/local/stack: network stats and the schema-driven fuzz", () => {
           "query.txHash": opened.transactionHash,
         },
         seed: 15,
-        maxExamples: 15,
+        // Every operation with every check; a few examples each (the coverage phase adds its own).
+        maxExamples: 8,
         workDir: work.path,
       });
       const verdict = { exitCode: run.exitCode, failures: run.failures, errors: run.errors };
