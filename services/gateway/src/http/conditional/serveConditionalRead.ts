@@ -60,13 +60,14 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
   if (result.status !== 200)
     return sendJsonText(response, result.status, result.contentType ?? "application/json", text);
 
-  const tag = entityTagOf(text);
+  // Encoded once: hashed, kept and sent as the same bytes.
+  const body = Buffer.from(text);
+  const tag = entityTagOf(body);
   const maxAge = secondsUntilNextBlock(asOfTimestampOf(result.body), reads.blockSeconds, reads.now());
   const contentType = result.contentType ?? "application/json";
   if (reads.cacheOn() && maxAge > 0) {
     const dependencies = request.read.dependsOn(input.params as Record<string, unknown>);
     const expiresAt = reads.now() + maxAge * 1_000;
-    const body = Buffer.from(text);
     reads.keep(answerKey(route, input.params, input.query), { tag, body, contentType, expiresAt, since, dependencies });
   }
   if (condition !== undefined && matchesTag(condition, tag)) {
@@ -74,9 +75,7 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
     return notModified(response, tag, maxAge);
   }
   if (condition !== undefined) reads.count(route.path, "modified");
-  response.setHeader("etag", tag);
-  response.setHeader("cache-control", cacheControlOf(maxAge));
-  sendJsonText(response, 200, contentType, text);
+  sendAnswer(response, { tag, body, contentType }, maxAge);
 }
 
 /** A current kept answer: 304 when the request names its tag, else the same 200 again. */
@@ -95,12 +94,21 @@ function answerFromMemory(
   }
   if (conditional) reads.count(route.path, "modified");
   reads.countServed(route.path);
-  response.setHeader("etag", kept.tag);
-  response.setHeader("cache-control", cacheControlOf(maxAge));
+  sendAnswer(response, kept, maxAge);
+}
+
+/** A 200 with its ETag and Cache-Control, the body as encoded bytes (sendJsonText's headers otherwise). */
+function sendAnswer(
+  response: ServerResponse,
+  answer: Pick<KeptAnswer, "tag" | "body" | "contentType">,
+  maxAge: number,
+): void {
   response.statusCode = 200;
-  response.setHeader("content-type", `${kept.contentType}; charset=utf-8`);
-  response.setHeader("content-length", kept.body.length);
-  response.end(kept.body);
+  response.setHeader("etag", answer.tag);
+  response.setHeader("cache-control", cacheControlOf(maxAge));
+  response.setHeader("content-type", `${answer.contentType}; charset=utf-8`);
+  response.setHeader("content-length", answer.body.length);
+  response.end(answer.body);
 }
 
 function notModified(response: ServerResponse, tag: string, maxAge: number): void {
