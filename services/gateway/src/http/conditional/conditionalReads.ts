@@ -61,6 +61,12 @@ export interface ConditionalReads {
   count(route: string, result: ConditionalResult): void;
   /** Counts a 200 sent from memory, without a backend call. */
   countServed(route: string): void;
+  /**
+   * Runs `compute` for `key` unless a computation of the same question is already under way, whose
+   * outcome is then shared: when a block invalidates every hot answer at once, the requests that
+   * arrive before the first new answer is kept wait for one backend call per question, not one each.
+   */
+  shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
 }
 
 /** Estimated heap of a kept answer besides its key's characters: the object, its tag and dependencies. */
@@ -74,6 +80,7 @@ export function createConditionalReads(options: ConditionalReadsOptions): Condit
     sizeCalculation: (answer, key) => answer.body.length + 2 * key.length + ENTRY_OVERHEAD_BYTES,
   });
   let enabled = false;
+  const inFlight = new Map<string, Promise<unknown>>();
   const metrics = conditionalMetrics(options.registry, () => kept.size);
   metrics.enabled.set(0);
 
@@ -105,6 +112,13 @@ export function createConditionalReads(options: ConditionalReadsOptions): Condit
     },
     count: (route, result) => metrics.reads.inc({ route, result }),
     countServed: (route) => metrics.served.inc({ route }),
+    shared<T>(key: string, compute: () => Promise<T>): Promise<T> {
+      const running = inFlight.get(key) as Promise<T> | undefined;
+      if (running !== undefined) return running;
+      const started = compute().finally(() => inFlight.delete(key));
+      inFlight.set(key, started);
+      return started;
+    },
   };
 }
 

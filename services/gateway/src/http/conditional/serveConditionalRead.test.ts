@@ -19,7 +19,7 @@ import { conditionalRead } from "./conditionalRoute.js";
 const registry = createMetricsRegistry("conditional-serve-test");
 const reads = createConditionalReads({ blockSeconds: 12, registry });
 /** What the fake backend answers: its price and as_of's time; and how often it was called. */
-const backend = { calls: 0, price: "1.00", asOfTimestamp: "" };
+const backend = { calls: 0, price: "1.00", asOfTimestamp: "", delayMs: 0 };
 const costs: number[] = [];
 let server: Server;
 let base: string;
@@ -40,6 +40,7 @@ const priceRoute = conditionalRead(
     },
     async handle({ params, query }) {
       backend.calls += 1;
+      if (backend.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, backend.delayMs));
       if (params.name === "missing") throw notFound("THING_NOT_FOUND", "no such thing");
       return {
         status: 200,
@@ -89,7 +90,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   reads.setSignalsReady(false);
   reads.setSignalsReady(true);
-  Object.assign(backend, { calls: 0, price: "1.00", asOfTimestamp: new Date().toISOString() });
+  Object.assign(backend, { calls: 0, price: "1.00", asOfTimestamp: new Date().toISOString(), delayMs: 0 });
   costs.length = 0;
 });
 
@@ -211,6 +212,15 @@ describe("conditional reads: the backend is asked when nothing is proven", () =>
     const newTag = changed.headers.get("etag")!;
     expect((await get("/data/v1/things/a/latest", { "if-none-match": newTag })).status).toBe(304);
     expect(backend.calls).toBe(3);
+  });
+
+  it("shares one backend call among concurrent requests for the same question", async () => {
+    backend.delayMs = 100;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => get("/data/v1/things/a/latest")));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((answer) => answer.headers.get("etag"))).size).toBe(1);
+    expect(backend.calls).toBe(1);
+    expect(costs).toEqual([2, 2, 2, 2, 2]);
   });
 
   it("sends a current kept answer again as the same 200 without calling the backend, at the full cost", async () => {

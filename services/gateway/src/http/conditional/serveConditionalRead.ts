@@ -52,9 +52,14 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
   if (refusal !== undefined) throw refusal.error;
   if (kept !== undefined) return answerFromMemory(request, reads, kept, condition !== undefined, proven);
 
-  input ??= validateAll(route, raw);
-  const since = reads.clock.now();
-  const result = await route.handle({ ...input, context });
+  const valid = input ?? validateAll(route, raw);
+  const compute = async () => ({ since: reads.clock.now(), result: await route.handle({ ...valid, context }) });
+  // While the cache is on, concurrent misses of one question share one call (answers do not
+  // depend on the caller); the request id of the first goes to the backend.
+  const { since, result } = reads.cacheOn()
+    ? await reads.shared(answerKey(route, valid.params, valid.query), compute)
+    : await compute();
+  input = valid;
   if (result.headers) for (const name in result.headers) response.setHeader(name, result.headers[name]!);
   const text = JSON.stringify(result.body);
   if (result.status !== 200)
