@@ -131,7 +131,10 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const wanted = new Set(options.services ?? SERVICE_ORDER);
     const specs = serviceProcessSpecs(ports, infra, options.logLevel ?? "info")
       .filter((spec) => wanted.has(spec.name))
-      .map((spec) => ({ ...spec, env: { ...spec.env, ...options.serviceEnv?.[spec.name] } }));
+      .map((spec) => ({
+        ...spec,
+        env: { ...spec.env, ...blockTimeEnv(spec.name, options), ...options.serviceEnv?.[spec.name] },
+      }));
     const context: LaunchContext = { options, logs, launch, track };
 
     await startServices(context, specs);
@@ -487,4 +490,15 @@ function describeChain(chain: ChainConfig["chains"][number]): ChainDescriptor {
     ),
     tokens: { ...tokens },
   };
+}
+
+/**
+ * The gateway's Cache-Control runs to the next expected block: with the local native network's
+ * block timer that is its block time, not mainnet's 12 s (a chain whose blocks the caller builds
+ * keeps the default).
+ */
+function blockTimeEnv(name: ServiceName, options: StartStackOptions): Record<string, string> {
+  const blockTimeMs = options.nativeBlockTimeMs ?? 2_000;
+  if (name !== "gateway" || options.nativeNetwork !== true || blockTimeMs === 0) return {};
+  return { DATA_BLOCK_SECONDS: String(Math.max(1, Math.round(blockTimeMs / 1_000))) };
 }

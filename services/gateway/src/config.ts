@@ -30,6 +30,11 @@ export const gatewayConfigSchema = z.object({
    * block expected after its as_of (at most this long), and the gateway keeps it no longer.
    */
   DATA_BLOCK_SECONDS: vars.positiveInt().default(12),
+  /**
+   * Bound on the Data API answers the gateway keeps (their bodies and keys, bytes): an eighth of the
+   * gateway's 256 MiB memory request in Kubernetes by default. The least recently used go first.
+   */
+  KEPT_ANSWERS_MAX_BYTES: vars.positiveInt().default(32 * 1024 * 1024),
   /** Deadline of every gRPC call made for a request. */
   GRPC_DEADLINE_MS: vars.positiveInt().default(2_000),
   /**

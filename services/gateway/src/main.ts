@@ -28,6 +28,7 @@ const backends = connectBackends(config);
 const conditional = connectConditionalReads({
   natsUrl: config.NATS_URL,
   blockSeconds: config.DATA_BLOCK_SECONDS,
+  maxBytes: config.KEPT_ANSWERS_MAX_BYTES,
   registry,
   log,
 });

@@ -24,11 +24,17 @@ export interface ConnectedConditionalReads {
 export function connectConditionalReads(options: {
   natsUrl: string | undefined;
   blockSeconds: number;
+  /** Bound on the kept answers (KEPT_ANSWERS_MAX_BYTES). */
+  maxBytes?: number;
   registry: Registry;
   log: Logger;
 }): ConnectedConditionalReads {
   const { log, registry } = options;
-  const reads = createConditionalReads({ blockSeconds: options.blockSeconds, registry });
+  const reads = createConditionalReads({
+    blockSeconds: options.blockSeconds,
+    registry,
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+  });
   if (options.natsUrl === undefined) {
     log.warn("no NATS_URL: every conditional Data API read calls data-query");
     return { reads, signals: undefined, checks: [], onReadiness: () => undefined, close: async () => undefined };
