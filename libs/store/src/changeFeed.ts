@@ -106,7 +106,10 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
     const { after } = watcher.options;
     if (after === undefined) {
       // From now on: after the tail as this process knows it (read first if it knows none yet).
-      if (tail === undefined) await (reading ?? (pump(), reading));
+      if (tail === undefined) {
+        pump();
+        await reading;
+      }
       watcher.position = tail ?? (await newestId(options.redis, options.key));
     } else {
       const { gap, oldest } = await trimState(options.redis, options.key, after);

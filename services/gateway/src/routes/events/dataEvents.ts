@@ -6,7 +6,7 @@ import type { ChainRef } from "@platform/proto/common/v1/common";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { type EventStreams, lastEventId, serveEventStream, watchSource } from "./serveEventStream.js";
-import { frame, type SseEvent } from "./sseWriter.js";
+import { type SseEvent, streamSuccess } from "./sseWriter.js";
 
 const PATH = "/data/v1/events";
 const TOPICS = {
@@ -43,15 +43,11 @@ export function dataEventsRoute(dataEvents: DataEventsServiceClient, streams: Ev
       summary: "Stream of data changes (server-sent events)",
       description: `text/event-stream. Events, in commit order, each with an id (a resumable position): \`head\` (a read model's as_of moved: data {read_model: accounts|market|subnets, as_of}), \`pool\` (a subnet pool's new snapshot, fields as in subnet-pools/latest), \`price\` (a new coin price round); \`live\` (caught up), \`gap\` (Last-Event-ID is older than the change log keeps), \`dropped\` and \`closed\` (the stream ends) as on GET /intents/v1/events. Send the last id back as Last-Event-ID to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold ${streams.slots.cap} streams at once (429 RATE_LIMITED past that), intents and data streams together.`,
       tags: ["Data: events"],
-      success: {
-        status: 200,
-        description: "The event stream",
-        contentType: "text/event-stream",
-        example: [
-          frame({ event: "live", id: "1795758733285-0", data: { position: "1795758733285-0" } }),
-          frame({ event: "head", id: "1795758735926-0", data: { read_model: "market", as_of: EXAMPLE_AS_OF } }),
-        ].join(""),
-      },
+      success: streamSuccess({
+        event: "head",
+        id: "1795758735926-0",
+        data: { read_model: "market", as_of: EXAMPLE_AS_OF },
+      }),
       errors: [{ status: 400, code: "INVALID_PARAMETER" }],
     },
     async handle({ query, context }) {

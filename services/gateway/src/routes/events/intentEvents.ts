@@ -9,7 +9,7 @@ import { hash32 } from "../intents/intentSchemas.js";
 import { renderIntent } from "../intents/renderIntent.js";
 import { evmAddress } from "../schemas.js";
 import { type EventStreams, lastEventId, serveEventStream, watchSource } from "./serveEventStream.js";
-import { frame, type SseEvent } from "./sseWriter.js";
+import { type SseEvent, streamSuccess } from "./sseWriter.js";
 
 const PATH = "/intents/v1/events";
 
@@ -31,15 +31,7 @@ export function intentEventsRoute(intents: IntentsServiceClient, streams: EventS
       summary: "Stream of intent status changes (server-sent events)",
       description: `text/event-stream. Name exactly one of userAddress and orderId. Events, in commit order, each with an id (a resumable position): \`status\` when a matching record's status changes (or the record appears), \`update\` when something else of it changes (a step becomes final, a notification is linked); data = the record as GET /intents/v1/intents/{orderId} renders it; \`removed\` (a reorganisation removed the record: data {key}); \`live\` (caught up: later changes follow as they are committed; its id is where the stream stands); \`gap\` (Last-Event-ID is older than the change log keeps: changes after it may be missing, re-read the records); \`dropped\` (the client read too slowly), \`closed\` (the key was revoked or rotated, the token expired): both end the stream. Send the last id back as the Last-Event-ID header to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold ${streams.slots.cap} streams at once (429 RATE_LIMITED past that); opening one spends the route's cost once; a revoked or rotated key's streams close within 5 s.`,
       tags: ["Intents"],
-      success: {
-        status: 200,
-        description: "The event stream",
-        contentType: "text/event-stream",
-        example: [
-          frame({ event: "live", id: "1795758733285-0", data: { position: "1795758733285-0" } }),
-          frame({ event: "status", id: "1795758735926-0", data: exampleIntent }),
-        ].join(""),
-      },
+      success: streamSuccess({ event: "status", id: "1795758735926-0", data: exampleIntent }),
       errors: [
         { status: 400, code: "INVALID_PARAMETER" },
         { status: 400, code: "INVALID_ADDRESS" },

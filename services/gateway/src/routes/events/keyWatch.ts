@@ -14,12 +14,14 @@ export interface KeyWatch {
  * revoked or rotated key's streams end within one interval.
  */
 export function createKeyWatch(limiter: RateLimiter, intervalMs: number, onError: (error: unknown) => void): KeyWatch {
-  const byKey = new Map<string, { secretVersion: number; tier: string; listeners: Set<(why: KeyEnd) => void> }>();
+  const byKey = new Map<
+    string,
+    { keyId: string; secretVersion: number; tier: string; listeners: Set<(why: KeyEnd) => void> }
+  >();
   const check = async () => {
     await Promise.all(
       [...byKey].map(async ([id, entry]) => {
-        const keyId = id.slice(0, id.lastIndexOf("\n"));
-        const verdict = await limiter.admit(keyId, entry.secretVersion, entry.tier, 0);
+        const verdict = await limiter.admit(entry.keyId, entry.secretVersion, entry.tier, 0);
         if (verdict.kind !== "revoked" && verdict.kind !== "rotated") return;
         byKey.delete(id);
         for (const listener of entry.listeners) listener(verdict.kind);
@@ -38,7 +40,7 @@ export function createKeyWatch(limiter: RateLimiter, intervalMs: number, onError
       const id = `${keyId}\n${credential.secretVersion}`;
       let entry = byKey.get(id);
       if (entry === undefined) {
-        entry = { ...credential, listeners: new Set() };
+        entry = { keyId, secretVersion: credential.secretVersion, tier: credential.tier, listeners: new Set() };
         byKey.set(id, entry);
       }
       const listeners = entry.listeners;

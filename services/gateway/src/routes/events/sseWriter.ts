@@ -92,3 +92,16 @@ export function frame(event: SseEvent): string {
   const id = event.id === undefined ? "" : `id: ${event.id}\n`;
   return `${id}event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }
+
+/** The success part of an event stream route's docs: a `live` event, then one change as the example. */
+export function streamSuccess(change: SseEvent) {
+  return {
+    status: 200,
+    description: "The event stream",
+    contentType: "text/event-stream",
+    example: [
+      frame({ event: "live", id: "1795758733285-0", data: { position: "1795758733285-0" } }),
+      frame(change),
+    ].join(""),
+  };
+}
