@@ -3,11 +3,15 @@ import { loadavg } from "node:os";
 import type { Redis } from "@platform/store";
 import { load, type LoadResult } from "../src/load.js";
 
-/** The express baseline, the gateway, and (BENCH_NODE_BASELINE=1) the same baseline on node:http. */
+/**
+ * The issue's express baseline, the gateway, and (BENCH_NODE_BASELINE=1) the same baseline on
+ * node:http; BENCH_TRACING=1 also gateway + data-query pairs with tracing off and on (tracingOverhead.ts).
+ */
 export type Side = "baseline" | "gateway" | "node-baseline";
+export type MeasuredSide = Side | "tracing-off" | "tracing-on";
 
 export interface Sample extends LoadResult {
-  side: Side;
+  side: MeasuredSide;
   round: number;
   /** The machine's 1-minute load average when the round ended (other work shares the 2 cores). */
   loadAverage: number;
@@ -22,7 +26,7 @@ export interface Sample extends LoadResult {
 }
 
 export interface Target {
-  side: Side;
+  side: MeasuredSide;
   url: string;
   headers?: Record<string, string>;
 }

@@ -21,6 +21,7 @@ import { profileGatewayPath } from "./profile.js";
 import { cpuRatio, figuresOf, renderTables, TARGETS, type RouteFigures } from "./report.js";
 import { benchRoutes, type BenchRoute } from "./routes.js";
 import { seedAccountActivity } from "./seed.js";
+import { measureTracingOverhead } from "./tracingOverhead.js";
 import { authorization, createDataKey, startBaseline, startBenchStack, waitPopulated } from "./stackSetup.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -31,6 +32,10 @@ const ROUTES = process.env.BENCH_ROUTES ?? "all";
 /** Warm-up per route and side before anything is measured; the first route measured reads high with less. */
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const TRANSFERS = 300;
+/** BENCH_TRACING=1: afterwards, tracing on (1 % sampled) against off on fresh gateway + data-query pairs. */
+const TRACING = process.env.BENCH_TRACING === "1";
+/** BENCH_SKIP_MAIN=1 (with BENCH_TRACING=1): only the tracing comparison. */
+const SKIP_MAIN = process.env.BENCH_SKIP_MAIN === "1";
 
 const startedAt = Date.now();
 const loadAtStart = loadavg();
@@ -81,10 +86,10 @@ try {
     { side: "gateway", url: `${gatewayUrl}${route.path}`, headers },
     ...(nodeBaselineUrl ? [{ side: "node-baseline" as const, url: `${nodeBaselineUrl}${route.path}` }] : []),
   ];
-  process.stdout.write("warming up every route on both sides…\n");
-  await warmUp(routes.flatMap(targetsOf), 32, WARM_UP_SECONDS);
   const figures: RouteFigures[] = [];
-  for (const route of routes) {
+  if (!SKIP_MAIN) process.stdout.write("warming up every route on both sides…\n");
+  if (!SKIP_MAIN) await warmUp(routes.flatMap(targetsOf), 32, WARM_UP_SECONDS);
+  for (const route of SKIP_MAIN ? [] : routes) {
     for (const connections of CONNECTIONS) {
       process.stdout.write(`measuring ${route.name} at ${connections} connections…\n`);
       const samples = await measureRotating({
@@ -98,7 +103,20 @@ try {
       figures.push(figuresOf(route, connections, samples));
     }
   }
-  report(figures, address);
+  if (!SKIP_MAIN) report(figures, address);
+  if (TRACING)
+    await measureTracingOverhead({
+      stack,
+      ports,
+      stateDir: bench.statePath,
+      routes,
+      headers,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      rounds: Number(process.env.BENCH_TRACING_ROUNDS ?? 4),
+      warmUpSeconds: WARM_UP_SECONDS,
+      redis,
+    });
   // BENCH_CPU_PROFILE=<dir>: afterwards, CPU profiles of a gateway and a data-query serving the headline routes.
   if (process.env.BENCH_CPU_PROFILE) {
     const paths = routes.filter((route) => route.headline).map((route) => route.path);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the stack and the tests need and skips what is already there:
-# pnpm, the workspace's node packages (anvil and solc come with them), Redis and NATS from
-# Debian's packages, Maven if missing, the Kafka broker jars from Maven Central, and the
+# pnpm, the workspace's node packages (anvil and solc come with them), Redis, NATS and Prometheus
+# (with promtool) from Debian's packages, Maven if missing, the Kafka broker jars from Maven Central, and the
 # schemathesis fuzzer from PyPI (in a virtual environment).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,11 +30,17 @@ command -v kubectl >/dev/null || packages+=(kubernetes-client)
 # openssl makes the throwaway certificate of the gRPC TLS test
 command -v openssl >/dev/null || packages+=(openssl)
 command -v python3 >/dev/null || packages+=(python3)
+# Prometheus and promtool: the alert rules' checks and unit tests, and the local stack's Prometheus (STACK_OBSERVABILITY=1)
+command -v promtool >/dev/null || packages+=(prometheus)
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || packages+=(python3-venv)
 if [ ${#packages[@]} -gt 0 ]; then
   say "installing Debian packages: ${packages[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+  # The package enables a system-wide Prometheus on :9090; the stack runs its own, so the one we just installed is stopped.
+  if [[ " ${packages[*]} " == *" prometheus "* ]] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+    $SUDO systemctl disable --now prometheus >/dev/null 2>&1 || true
+  fi
 fi
 
 say "installing node packages (pnpm install --frozen-lockfile)"

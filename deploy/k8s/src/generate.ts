@@ -1,5 +1,5 @@
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { stringify } from "yaml";
 import { CHAINS_CONFIG_MAP, CONFIG_MAP, DEPLOYABLES, NAMESPACE, type Deployable } from "./deployables.js";
 import {
@@ -9,7 +9,8 @@ import {
   sharedNetworkPolicies,
   type Manifest,
 } from "./manifests.js";
-import { BASE_DIR } from "./paths.js";
+import { generateObservability, observabilityManifests } from "./observability/files.js";
+import { BASE_DIR, OBSERVABILITY_DIR } from "./paths.js";
 
 const HEADER = [
   "# Generated from deploy/k8s/src/deployables.ts by `pnpm --filter @platform/k8s gen`.",
@@ -47,6 +48,7 @@ function kustomization(deployables: Deployable[]): string {
       "namespace.yaml",
       "network-policies.yaml",
       ...deployables.map((deployable) => `${deployable.name}.yaml`),
+      "observability.yaml",
     ],
     configMapGenerator: [
       { name: CONFIG_MAP, literals: Object.entries(BASE_SETTINGS).map(([key, value]) => `${key}=${value}`) },
@@ -64,20 +66,30 @@ export function generateBase(deployables: Deployable[] = DEPLOYABLES): Map<strin
   files.set("network-policies.yaml", documents(sharedNetworkPolicies(deployables)));
   for (const deployable of deployables)
     files.set(`${deployable.name}.yaml`, documents(deployableManifests(deployable, deployables)));
+  // The alert rules (PrometheusRule) and Grafana dashboards (ConfigMaps), from src/observability.
+  files.set("observability.yaml", documents(observabilityManifests()));
   return files;
 }
 
 /** Writes the base and removes YAML files of deployables that are gone (every YAML file there is generated). */
-export async function writeBase(dir = BASE_DIR): Promise<{ written: string[]; removed: string[] }> {
+export async function writeBase(
+  dir = BASE_DIR,
+  observabilityDir = OBSERVABILITY_DIR,
+): Promise<{ written: string[]; removed: string[] }> {
   const files = generateBase();
   for (const [name, content] of files) await writeFile(join(dir, name), content);
   const removed = (await readdir(dir)).filter((name) => name.endsWith(".yaml") && !files.has(name));
   for (const name of removed) await rm(join(dir, name));
-  return { written: [...files.keys()], removed };
+  const observability = generateObservability();
+  for (const [name, content] of observability) {
+    await mkdir(dirname(join(observabilityDir, name)), { recursive: true });
+    await writeFile(join(observabilityDir, name), content);
+  }
+  return { written: [...files.keys(), ...[...observability.keys()].map((name) => `observability/${name}`)], removed };
 }
 
 /** Generated files whose content on disk differs, and YAML files in base/ the generator does not make. */
-export async function staleBaseFiles(dir = BASE_DIR): Promise<string[]> {
+export async function staleBaseFiles(dir = BASE_DIR, observabilityDir = OBSERVABILITY_DIR): Promise<string[]> {
   const files = generateBase();
   const stale: string[] = [];
   for (const [name, content] of files) {
@@ -85,5 +97,9 @@ export async function staleBaseFiles(dir = BASE_DIR): Promise<string[]> {
     if (onDisk !== content) stale.push(name);
   }
   for (const name of await readdir(dir)) if (name.endsWith(".yaml") && !files.has(name)) stale.push(name);
+  for (const [name, content] of generateObservability()) {
+    const onDisk = await readFile(join(observabilityDir, name), "utf8").catch(() => undefined);
+    if (onDisk !== content) stale.push(`observability/${name}`);
+  }
   return stale;
 }

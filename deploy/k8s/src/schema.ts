@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { checkPrometheusRuleSpec, PROMETHEUS_RULE_API } from "./observability/prometheusRuleSchema.js";
 
 /**
  * Strict validation of manifests against the Kubernetes API of one pinned version.
@@ -155,6 +156,15 @@ export class StrictSchema {
     const metadata = (record.metadata ?? {}) as Record<string, unknown>;
     const label = `${String(record.kind)}/${String(metadata.name)}`;
     const problems: SchemaProblem[] = [];
+    if (record.apiVersion === PROMETHEUS_RULE_API && record.kind === "PrometheusRule") {
+      // A custom resource (Prometheus Operator): its own strict check, metadata as any object's.
+      const report = (path: string, message: string) => problems.push({ object: label, path, message });
+      for (const key of Object.keys(record))
+        if (!["apiVersion", "kind", "metadata", "spec"].includes(key)) report(`.${key}`, `unknown field "${key}"`);
+      this.check(record.metadata, "V1ObjectMeta", "", ".metadata", report);
+      checkPrometheusRuleSpec(record.spec, report);
+      return problems;
+    }
     const model = this.modelFor(record.apiVersion, record.kind);
     if (!model) {
       problems.push({

@@ -5,9 +5,11 @@ import { isAlive, stopPid } from "@platform/testing";
 import { readDescriptor, type StackDescriptor } from "./descriptor.js";
 import { defaultStateDir } from "./paths.js";
 import { configuredPorts } from "./ports.js";
+import { observabilityFromEnv, type ObservabilityOptions } from "./prometheus.js";
 import { consoleProgress } from "./progress.js";
 import { startStack, type ExternalInfrastructure } from "./startStack.js";
 import { renderSummary } from "./summary.js";
+import { otelServiceEnv } from "./tracingEnv.js";
 
 const [command = "up", ...rest] = process.argv.slice(2);
 const stateDir = process.env.STACK_STATE_DIR ?? defaultStateDir;
@@ -42,6 +44,8 @@ async function up(): Promise<void> {
     process.stdout.write(renderSummary(existing));
     return;
   }
+  const observability = observabilityOptions();
+  const otelEnv = otelServiceEnv();
   const progress = consoleProgress();
   const started = Date.now();
   const stack = await startStack({
@@ -54,6 +58,9 @@ async function up(): Promise<void> {
     progress,
     nativeNetwork: true,
     nativeBlockTimeMs: nativeBlockTimeFromEnv(),
+    ...(observability === undefined ? {} : { observability }),
+    // OTEL_* of this shell go to every service (README, Tracing).
+    ...(otelEnv === undefined ? {} : { serviceEnv: otelEnv }),
   });
   progress.done(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n${renderSummary(stack.descriptor)}`);
@@ -71,6 +78,16 @@ function nativeBlockTimeFromEnv(env: NodeJS.ProcessEnv = process.env): number | 
     process.exit(78);
   }
   return ms;
+}
+
+/** `STACK_OBSERVABILITY=1` (and its tuning variables): Prometheus with the alert rules; exit 78 naming a malformed variable. */
+function observabilityOptions(): ObservabilityOptions | undefined {
+  try {
+    return observabilityFromEnv();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(78);
+  }
 }
 
 /** `STACK_KAFKA_BROKERS`, `STACK_REDIS_URL`, `STACK_NATS_URL`, `STACK_CHAINS_FILE` point at servers the stack then does not start. */

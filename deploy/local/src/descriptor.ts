@@ -43,6 +43,8 @@ export interface StackDescriptor {
   chains: ChainDescriptor[];
   substrate?: SubstrateDescriptor;
   infrastructure: { kafkaBrokers: string[]; redisUrl: string; natsUrl: string };
+  /** The stack's Prometheus (STACK_OBSERVABILITY=1), with the platform's alert rules loaded. */
+  prometheusUrl?: string;
   /** The demo API key, once the auth service issues keys. */
   demoApiKey?: { id: string; secret: string; scopes: string[] };
   processes: ProcessDescriptor[];

@@ -21,4 +21,14 @@ export {
 export { startStack, type ExternalInfrastructure, type RunningStack, type StartStackOptions } from "./startStack.js";
 export { authCli } from "./authCli.js";
 export { DEMO_SCOPES, prepareSecrets, seedDemoKey, type DemoKey } from "./secrets.js";
+export {
+  observabilityFromEnv,
+  observabilityIntervals,
+  prometheusConfig,
+  RULE_FILES,
+  startPrometheus,
+  withEvaluationInterval,
+  type ObservabilityOptions,
+  type RuleVariant,
+} from "./prometheus.js";
 export { simulatorCommand, simulatorKeysFile, simulatorProcessSpec, writeSimulatorKeys } from "./simulatorProcess.js";

@@ -29,6 +29,8 @@ export interface PortPlan {
   projectorOps: number;
   /** The devnet simulator's /readyz. */
   simulatorOps: number;
+  /** Prometheus, with STACK_OBSERVABILITY=1 (away from its usual 9090, so a system one is left alone). */
+  prometheus: number;
 }
 
 // Away from the servers' usual ports, so a system Redis, NATS or Kafka on the same machine is left alone.
@@ -56,6 +58,7 @@ export const DEFAULT_PORTS: PortPlan = {
   ingestorOps: 9475,
   projectorOps: 9476,
   simulatorOps: 9477,
+  prometheus: 19090,
 };
 
 /** `anvilOrigin` → `STACK_PORT_ANVIL_ORIGIN`. */

@@ -7,6 +7,7 @@ import type { ChainDescriptor, ProcessDescriptor, StackDescriptor } from "./desc
 import { writeDescriptor } from "./descriptor.js";
 import { localChainsTemplate, repoRoot } from "./paths.js";
 import { startNativeNetwork, type NativeNetwork } from "./nativeNetwork.js";
+import { startPrometheus, type ObservabilityOptions } from "./prometheus.js";
 import { prepareSecrets, seedDemoKey } from "./secrets.js";
 import type { PortPlan } from "./ports.js";
 import type { Progress } from "./progress.js";
@@ -65,6 +66,11 @@ export interface StartStackOptions {
   nativeBlockTimeMs?: number;
   /** Extra environment of some services, over the stack's own (e.g. a short token lifetime for a test). */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /**
+   * Start Prometheus (Debian's binary) on `ports.prometheus`, scraping every service's ops port with
+   * the platform's alert rules loaded (`STACK_OBSERVABILITY=1` in the CLI); off when omitted.
+   */
+  observability?: ObservabilityOptions;
 }
 
 export interface RunningStack {
@@ -144,6 +150,9 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       await startSimulator(context, chainsFile, secretsDir, accounts);
     }
 
+    const prometheusUrl =
+      options.observability === undefined ? undefined : await startStackPrometheus(context, specs, data);
+
     const authSpec = specs.find((spec) => spec.name === "auth");
     const demoApiKey = authSpec?.adminGrpcTarget
       ? await seedDemoKey(options.runtime, authSpec.adminGrpcTarget)
@@ -153,6 +162,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const descriptor: StackDescriptor = {
       ...partial,
       ...(demoApiKey ? { demoApiKey } : {}),
+      ...(prometheusUrl === undefined ? {} : { prometheusUrl }),
       chains,
       ...(nativeNetwork === undefined ? {} : { substrate: nativeNetwork.descriptor }),
       infrastructure: { kafkaBrokers, redisUrl, natsUrl },
@@ -398,6 +408,27 @@ async function startSimulator(
   );
   await waitReady("simulator", spec.readyUrl, logFile, options.readyTimeoutMs ?? 90_000);
   options.progress.done("simulator ready (filler, oracle, demo users)");
+}
+
+/** Prometheus scraping the ops port of every service started (its `job` is the service's name). */
+async function startStackPrometheus(
+  context: LaunchContext,
+  specs: ServiceProcessSpec[],
+  data: string,
+): Promise<string> {
+  const { options, logs, track } = context;
+  const logFile = join(logs, "prometheus.log");
+  const prometheus = await startPrometheus({
+    ...options.observability,
+    port: options.ports.prometheus,
+    targets: specs.map((spec) => ({ job: spec.name, address: new URL(spec.readyUrl).host })),
+    dataDir: join(data, "prometheus"),
+    logFile,
+    detached: options.detached,
+  });
+  track("prometheus", prometheus.process, logFile, () => prometheus.stop());
+  options.progress.done(`prometheus on ${prometheus.url} (rules ${prometheus.rulesFile})`);
+  return prometheus.url;
 }
 
 interface RestartContext {

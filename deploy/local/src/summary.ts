@@ -47,9 +47,13 @@ ${substrate.demoAccounts.map((account) => `    ${account.name.padEnd(18)} ${acco
     ? `${accountTry}  curl -s ${substrate.httpUrl} -H 'content-type: application/json' -d '{"id":1,"jsonrpc":"2.0","method":"chain_getHeader","params":[]}'
 `
     : "";
+  const prometheus = descriptor.prometheusUrl
+    ? `Prometheus  ${descriptor.prometheusUrl}   (alerts: ${descriptor.prometheusUrl}/alerts; rules and dashboards: deploy/k8s/observability)
+`
+    : "";
   return `Gateway     ${base}
 Reference   ${base}/docs   (OpenAPI: ${base}/openapi.json)
-Descriptor  ${descriptor.stateDir}/stack.json
+${prometheus}Descriptor  ${descriptor.stateDir}/stack.json
 Logs        deploy/local/stack logs [name]
 Chains
 ${chainLines}

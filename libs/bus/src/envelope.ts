@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IHeaders, KafkaMessage, Message } from "kafkajs";
+import { currentTraceparent } from "@platform/telemetry";
 
 /** The headers every record carries (ARCHITECTURE.md): identity, type, payload schema, trace context. */
 export const headerNames = {
@@ -53,7 +54,9 @@ export function toKafkaMessage(record: OutgoingRecord): Message {
     [headerNames.eventType]: record.eventType,
     [headerNames.schema]: record.schema,
   };
-  if (record.traceparent !== undefined) headers[headerNames.traceparent] = record.traceparent;
+  // The producing operation's trace (an ingested block's span) unless the caller named one.
+  const traceparent = record.traceparent ?? currentTraceparent();
+  if (traceparent !== undefined) headers[headerNames.traceparent] = traceparent;
   if (record.tracestate !== undefined) headers[headerNames.tracestate] = record.tracestate;
   return { key: record.key, value: asBuffer(record.value), headers };
 }

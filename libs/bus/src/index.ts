@@ -30,6 +30,13 @@ export {
   type SupervisedProjection,
 } from "./projectionSupervisor.js";
 export { ensureTopics, type EnsuredTopics } from "./ensureTopics.js";
+export { lagSeconds, oldestUnappliedMs, partitionLagRecords, type PartitionLagState } from "./projectionLag.js";
+export {
+  projectionMetrics,
+  type ProjectionMetrics,
+  type ProjectionMetricsOptions,
+  type ProjectionProgress,
+} from "./projectionMetrics.js";
 export { createLazyPublisher, type LazyPublisher, type LazyPublisherOptions } from "./lazyPublisher.js";
 export { createPublisher, type PublishedBatch, type Publisher, type PublisherOptions } from "./publisher.js";
 export { keysForEveryPartition } from "./partitionKeys.js";

@@ -1,6 +1,8 @@
 import type { Batch, Consumer, EachBatchPayload, Kafka } from "kafkajs";
 import type { Logger } from "@platform/log";
+import { inConsumeSpan } from "./consumeSpan.js";
 import { fromKafkaMessage, type ConsumedRecord } from "./envelope.js";
+import type { ProjectionProgress } from "./projectionMetrics.js";
 import { backoffDelay } from "@platform/errors/base";
 
 /*
@@ -64,6 +66,8 @@ export interface ProjectionConsumerOptions {
   sessionTimeoutMs?: number;
   /** How long a fetch waits for records when there are none; 1 s by default (latency vs. requests). */
   maxWaitTimeMs?: number;
+  /** Told where each assigned partition stands, for the lag metrics (projectionMetrics.ts). */
+  progress?: ProjectionProgress;
 }
 
 export interface ProjectionConsumer {
@@ -133,7 +137,21 @@ export async function runProjectionConsumer(
         }
       }
       logger?.info({ groupId, assignment, seeks }, "projection consumer joined its group");
+      options.progress?.assigned(
+        Object.entries(assignment).flatMap(([topic, assigned]) =>
+          assigned.map((partition) => ({ topic, partition, next: known.get(keyOf(topic, partition)) })),
+        ),
+      );
     });
+    // A fetch of commit markers (or aborted records) only never reaches the batch handler: kafkajs
+    // steps over it, and the position moves past it, so a caught-up partition reads as 0 behind.
+    if (options.progress !== undefined) {
+      const progress = options.progress;
+      consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+        if (payload.batchSize === 0 && payload.lastOffset !== undefined)
+          progress.position(payload.topic, payload.partition, BigInt(payload.lastOffset) + 1n);
+      });
+    }
     consumer.on(consumer.events.CRASH, (event) => {
       partitions.clear();
       const { error, restart } = event.payload;
@@ -269,24 +287,32 @@ function batchHandler(
     if (last === undefined) return;
     if (fresh.length > 0) {
       const lastOffset = fresh.at(-1)?.offset ?? last.offset;
+      options.progress?.applying(topic, partition, Number(fresh[0]!.timestamp));
+      const messages = fresh.map((message) => fromKafkaMessage(topic, partition, message));
       try {
-        await options.handleBatch({
-          topic,
-          partition,
-          messages: fresh.map((message) => fromKafkaMessage(topic, partition, message)),
-          lastOffset,
-          previousOffset: state.previous,
-          heartbeat,
-        });
+        await inConsumeSpan(groupId, topic, partition, messages, () =>
+          options.handleBatch({
+            topic,
+            partition,
+            messages,
+            lastOffset,
+            previousOffset: state.previous,
+            heartbeat,
+          }),
+        );
       } catch (error) {
         // Whether the projection stored anything is unknown: reload its offset before the retry.
         partitions.delete(keyOf(topic, partition));
+        options.progress?.failed(topic, partition);
         throw error;
       }
       state.previous = lastOffset;
       state.next = BigInt(lastOffset) + 1n;
       known.set(keyOf(topic, partition), state.next);
+      options.progress?.applied(topic, partition, fresh.length, Number(fresh.at(-1)!.timestamp), state.next);
     }
+    // Past a trailing commit marker too: the next record to apply comes after everything this batch held.
+    options.progress?.position(topic, partition, BigInt(batch.lastOffset()) + 1n);
     // Resolving the last record lets kafkajs step over a trailing transaction marker too.
     resolveOffset(last.offset);
     await heartbeat();
@@ -312,6 +338,7 @@ async function positionOf(
     }
     state = { next: stored === undefined ? 0n : BigInt(stored) + 1n, previous: stored, aligned: false };
     positions.partitions.set(key, state);
+    options.progress?.position(topic, partition, state.next);
     if (stored !== undefined) positions.known.set(key, state.next);
   }
   return state;

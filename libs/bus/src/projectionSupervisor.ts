@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Kafka } from "kafkajs";
 import type { Logger } from "@platform/log";
+import type { Registry } from "prom-client";
 import { migrateTopics, type TopicMigrationReport } from "./migrateTopics.js";
 import { runProjectionConsumer, type ProjectionBatch, type ProjectionConsumer } from "./projectionConsumer.js";
+import { projectionMetrics } from "./projectionMetrics.js";
 import { topicCatalog } from "./topics.js";
 
 /** The marker's value once the read model holds everything its topics held when its rebuild began. */
@@ -54,6 +56,12 @@ export interface ProjectionSupervisorOptions {
   onRebuild?: () => Promise<void> | void;
   /** Passed to the consumer: how long a fetch waits for records (ms). */
   maxWaitTimeMs?: number;
+  /**
+   * Where the projection's lag and progress metrics go (projectionMetrics.ts), labelled with
+   * `projection` (`name` by default); the topics' ends are read every `lagIntervalMs` (5 s by
+   * default). None without it.
+   */
+  metrics?: { registry: Registry; projection?: string; lagIntervalMs?: number };
 }
 
 export interface ProjectionSupervisor {
@@ -90,6 +98,14 @@ const CATCH_UP_POLL_MS = 100;
 export function superviseProjection(options: ProjectionSupervisorOptions): ProjectionSupervisor {
   const { kafka, log, name, marker: store } = options;
   const intervalMs = options.intervalMs ?? 2_000;
+  const metrics =
+    options.metrics &&
+    projectionMetrics({
+      registry: options.metrics.registry,
+      projection: options.metrics.projection ?? name,
+      topics: options.topics,
+    });
+  metrics?.startRefreshing(kafka, options.metrics?.lagIntervalMs ?? 5_000, log);
   let consumer: ProjectionConsumer | undefined;
   let migrated = false;
   let stopped = false;
@@ -109,6 +125,7 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
       handleBatch: options.projection.handleBatch,
       logger: log,
       ...(options.maxWaitTimeMs === undefined ? {} : { maxWaitTimeMs: options.maxWaitTimeMs }),
+      ...(metrics === undefined ? {} : { progress: metrics }),
     });
     if (stopped) {
       // stop() came while Kafka was slow to answer: this consumer must not outlive it.
@@ -138,6 +155,7 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
       await store.setIfAbsent(`${REBUILDING}${randomUUID()}`);
       marker = await store.read();
     }
+    metrics?.rebuilding(marker?.startsWith(REBUILDING) === true);
     if (consumer === undefined) await startConsumer();
     if (consumer === undefined || marker === null || isComplete()) return;
     // The end offsets are read after the marker: whatever the topics held then, the rebuild must reach.
@@ -145,6 +163,7 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
     if (await caughtUp(options, rebuildTarget.ends)) {
       if (await store.replace(marker, PROJECTION_COMPLETE)) {
         marker = PROJECTION_COMPLETE;
+        metrics?.rebuilding(false);
         log.info(`${name} read model complete`);
       }
     }
@@ -199,6 +218,7 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
       await Promise.race([loop, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       await consumer?.stop().catch(() => undefined);
       consumer = undefined;
+      await metrics?.stop();
     },
   };
 }

@@ -1,5 +1,6 @@
 import kafkajs, { type Kafka, type Producer, type RetryOptions, type Transaction } from "kafkajs";
 import type { Logger } from "@platform/log";
+import { activeSpan, inSpan, isTracingEnabled, SpanKind } from "@platform/telemetry";
 import type { OutgoingRecord } from "./envelope.js";
 import { isProducerFencedError, ProducerFencedError } from "./errors.js";
 import { groupByTopic } from "./publisher.js";
@@ -128,7 +129,21 @@ export async function createTransactionalPublisher(
   return {
     transactionalId,
     runInTransaction<T>(body: (tx: TransactionContext) => Promise<T>): Promise<T> {
-      const next = queue.then(() => run(body));
+      // Inside a trace (an ingested block's), the transaction is its producer span: the records
+      // sent in it carry this span's traceparent.
+      const traced = isTracingEnabled() && activeSpan() !== undefined;
+      const next = queue.then(() =>
+        traced
+          ? inSpan(
+              "kafka transaction",
+              {
+                kind: SpanKind.PRODUCER,
+                attributes: { "messaging.system": "kafka", "kafka.transactional_id": transactionalId },
+              },
+              () => run(body),
+            )
+          : run(body),
+      );
       queue = next.catch(() => undefined);
       return next;
     },

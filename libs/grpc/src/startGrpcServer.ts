@@ -2,7 +2,9 @@ import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceI
 import { HealthImplementation } from "grpc-health-check";
 import type { Registry } from "prom-client";
 import { callBatchService } from "./batch/callBatchService.js";
+import { isTracingEnabled } from "@platform/telemetry";
 import { createServerMetrics } from "./serverMetrics.js";
+import { traceServerCalls } from "./tracing.js";
 
 export interface GrpcServiceRegistration {
   /** Fully qualified name used for per-service health ("platform.tc.v1.TcService"). */
@@ -46,12 +48,17 @@ export async function startGrpcServer(options: StartGrpcServerOptions): Promise<
   const health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, "NOT_SERVING" as const])));
   health.addToServer(server);
   const metrics = options.registry ? createServerMetrics(options.registry) : undefined;
-  const served = options.services.map((service) => ({
-    definition: service.definition,
-    implementation: metrics
+  const traced = isTracingEnabled();
+  const served = options.services.map((service) => {
+    const measured = metrics
       ? metrics.instrument(service.name, service.definition, service.implementation)
-      : service.implementation,
-  }));
+      : service.implementation;
+    // A server span per call, batched ones included (the batch service runs these same wrappers).
+    return {
+      definition: service.definition,
+      implementation: traced ? traceServerCalls(service.definition, measured) : measured,
+    };
+  });
   for (const service of served) server.addService(service.definition, service.implementation);
   // Clients may send several unary calls in one stream (libs/grpc/src/batch): served by the same
   // implementations, so counted in the same metrics.

@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { inSpan, startTestTracing } from "@platform/telemetry";
 import { createLogger } from "./createLogger.js";
 
 function capture() {
@@ -31,5 +32,28 @@ describe("createLogger", () => {
     for (const secret of ["s3cret-pw", "rt-123", "0xdeadbeef", "abc.def.ghi", "eyJhbGciOi.eyJzdWIiOiJ4In0"]) {
       expect(all).not.toContain(secret);
     }
+  });
+
+  it("carries the active span's trace_id and span_id, and nothing outside a span", async () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ service: "unit", destination });
+    const tracing = startTestTracing();
+    try {
+      await inSpan("work", {}, async (span) => {
+        await Promise.resolve();
+        log.info("inside");
+        expect(JSON.parse(lines[0]!)).toMatchObject({
+          trace_id: span.spanContext().traceId,
+          span_id: span.spanContext().spanId,
+        });
+      });
+      log.info("outside");
+      expect(JSON.parse(lines[1]!)).not.toHaveProperty("trace_id");
+      expect(JSON.parse(lines[1]!)).not.toHaveProperty("span_id");
+    } finally {
+      await tracing.shutdown();
+    }
+    log.info("tracing off");
+    expect(JSON.parse(lines[2]!)).not.toHaveProperty("trace_id");
   });
 });

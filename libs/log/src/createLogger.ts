@@ -1,3 +1,4 @@
+import { context, isSpanContextValid, trace } from "@opentelemetry/api";
 import { pino, stdSerializers, type DestinationStream, type Logger } from "pino";
 import { redactPaths, scrubText } from "./redact.js";
 
@@ -21,9 +22,22 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       redact: { paths: redactPaths, censor: "[redacted]" },
       serializers: { err: serializeError, error: serializeError },
       formatters: { level: (label) => ({ level: label }) },
+      mixin: traceIds,
     },
     options.destination,
   );
+}
+
+/**
+ * The active span's ids on every line logged inside it (trace_id, span_id), so a line leads to its
+ * trace and back; nothing outside a span, or while tracing is off (the API then has no context).
+ */
+// A fresh object each time: pino merges the line's own fields into what the mixin returns.
+export function traceIds(): object {
+  const span = trace.getSpan(context.active());
+  if (span === undefined) return {};
+  const ids = span.spanContext();
+  return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
 }
 
 function serializeError(error: unknown): unknown {

@@ -7,4 +7,5 @@ export {
   type Readiness,
   type ReadinessSnapshot,
 } from "./readiness.js";
+export { exportReadinessMetrics, readReadiness, type ReadinessReading } from "./readinessMetrics.js";
 export { handleShutdown, type ShutdownStep } from "./shutdown.js";

@@ -1,6 +1,7 @@
 import { startGrpcServer, type GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import {
+  exportReadinessMetrics,
   handleShutdown,
   startOpsServer,
   watchDependencies,
@@ -40,6 +41,7 @@ export interface RunningBackendService {
  */
 export async function runBackendService(spec: BackendServiceSpec): Promise<RunningBackendService> {
   const readiness = watchDependencies(spec.dependencies, spec.readinessIntervalMs);
+  exportReadinessMetrics(readiness, spec.registry);
   const grpc = await startGrpcServer({
     host: spec.grpc.host,
     port: spec.grpc.port,

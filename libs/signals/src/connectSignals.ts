@@ -1,4 +1,5 @@
 import { connect, type NatsConnection, type Subscription } from "@nats-io/transport-node";
+import { signalHeaders } from "./signalSpan.js";
 
 export interface Signals {
   /**
@@ -80,7 +81,9 @@ export function connectSignals(options: ConnectSignalsOptions): Signals {
     publish(subject, payload) {
       if (!connection || connection.isClosed()) return false;
       try {
-        connection.publish(subject, JSON.stringify(payload));
+        const headers = signalHeaders(subject);
+        if (headers === undefined) connection.publish(subject, JSON.stringify(payload));
+        else connection.publish(subject, JSON.stringify(payload), { headers });
         return true;
       } catch (error) {
         options.onError?.(error);

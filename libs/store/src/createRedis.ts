@@ -1,4 +1,6 @@
 import { Redis } from "ioredis";
+import { isTracingEnabled } from "@platform/telemetry";
+import { traceRedisCommands } from "./redisTracing.js";
 
 export type { Redis } from "ioredis";
 
@@ -27,6 +29,7 @@ export function createRedis(options: CreateRedisOptions): Redis {
   // Connection errors surface through readiness and failed commands; an unhandled 'error' event
   // would otherwise crash the process.
   redis.on("error", () => undefined);
+  if (isTracingEnabled()) traceRedisCommands(redis);
   return redis;
 }
 

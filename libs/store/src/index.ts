@@ -12,6 +12,7 @@ export {
 } from "./versionedCommit.js";
 export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
 export { coalesceWrites } from "./coalesceWrites.js";
+export { traceRedisCommands } from "./redisTracing.js";
 export { awaitStoredOffset, commitAtOffset, type OffsetStep } from "./offsetCommit.js";
 export {
   createChangeFeed,

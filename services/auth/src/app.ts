@@ -9,7 +9,7 @@ import { tokenIssuer } from "./issue/issueToken.js";
 import { redisLockout } from "./issue/lockout.js";
 import { adminCommands } from "./registry/adminCommands.js";
 import { lazyEventPublisher } from "./registry/eventPublisher.js";
-import { superviseRegistry } from "./registry/registrySupervisor.js";
+import { superviseRegistry, type RegistrySupervisorOptions } from "./registry/registrySupervisor.js";
 import type { SigningKey } from "./tokens/signingKeyFile.js";
 import { watchSigningKeys } from "./tokens/signingKeyStore.js";
 
@@ -32,6 +32,8 @@ export interface AuthComponents {
 export interface AuthTuning {
   /** How often the registry marker is checked; 2 s by default. */
   registryIntervalMs?: number;
+  /** Where the registry projection's lag metrics go (the process's registry); none without it. */
+  metrics?: RegistrySupervisorOptions["metrics"];
 }
 
 /**
@@ -53,6 +55,7 @@ export function createAuthComponents(
     ...stores.projection,
     refreshTokensPerKey: config.AUTH_REFRESH_TOKENS_PER_KEY,
     ...(tuning.registryIntervalMs === undefined ? {} : { intervalMs: tuning.registryIntervalMs }),
+    ...(tuning.metrics === undefined ? {} : { metrics: tuning.metrics }),
   });
   const signingKeys = watchSigningKeys(config.AUTH_SIGNING_KEYS_DIR, secrets.signingKeys, {
     intervalMs: config.AUTH_SIGNING_KEYS_RELOAD_MS,

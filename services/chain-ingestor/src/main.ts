@@ -1,9 +1,11 @@
 import { createChainClients, loadChainConfig, rpcReadiness, type ConfiguredChain } from "@platform/chain";
 import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
+import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
 import { kafkaDependency, natsDependency, runBackendService } from "@platform/service";
 import { loadChainIngestorConfig } from "./config.js";
+import { ingestMetrics } from "./follower/ingestMetrics.js";
 import { settlerChains, startIntentsIngestor } from "./intents/intentsIngestor.js";
 import { startNativeIngestor } from "./native/nativeIngestor.js";
 import { priceFeedChain, startPriceIngestor } from "./price/priceIngestor.js";
@@ -16,9 +18,14 @@ import { priceFeedChain, startPriceIngestor } from "./price/priceIngestor.js";
 // INGEST_SOURCES picks which run here, so each source can be its own single-replica Deployment;
 // readiness then covers only what this process uses.
 const config = loadChainIngestorConfig();
+// Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
+const tracing = startTracingOrExit("chain-ingestor");
 const log = createLogger({ service: "chain-ingestor", level: config.LOG_LEVEL });
 const chains = await loadFromVariableOrExit("chain-ingestor", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "chain-ingestor", log);
+// Created before the sources: each reports its chain's head and what it published here.
+const registry = createMetricsRegistry("chain-ingestor");
+const metrics = ingestMetrics(registry);
 log.info({ sources: config.INGEST_SOURCES }, "sources configured");
 
 // A newer instance owns a transactional id: exit non-zero at once, so the orchestrator notices and
@@ -48,6 +55,7 @@ if (config.INGEST_SOURCES.includes("intents")) {
     notifiedTxRequestsPerSecond: config.NOTIFIED_TX_RPC_PER_SECOND,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     log,
+    metrics,
     onFenced: exitWhenFenced("intents"),
   });
   for (const chain of settlerChains(chains.chains)) followed.set(chain.chainId, chain);
@@ -65,6 +73,7 @@ if (config.INGEST_SOURCES.includes("native")) {
     ...(config.NATIVE_START_BLOCK === undefined ? {} : { startBlock: BigInt(config.NATIVE_START_BLOCK) }),
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     log,
+    metrics,
     onFenced: exitWhenFenced("native"),
   });
   checks.push(native.topicsCheck, native.check, ...(native.rpcCheck === undefined ? [] : [native.rpcCheck]));
@@ -80,6 +89,7 @@ if (config.INGEST_SOURCES.includes("price")) {
     ...(config.PRICE_START_BLOCK === undefined ? {} : { startBlock: BigInt(config.PRICE_START_BLOCK) }),
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     log,
+    metrics,
     onFenced: exitWhenFenced("price"),
   });
   const feedChain = priceFeedChain(chains.chains);
@@ -97,11 +107,11 @@ for (const chain of followed.values()) {
 await runBackendService({
   name: "chain-ingestor",
   log,
-  registry: createMetricsRegistry("chain-ingestor"),
+  registry,
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [] },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
   dependencies: checks,
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  stops: [...stops, kafka.close],
+  stops: [...stops, kafka.close, tracing.stop],
 });

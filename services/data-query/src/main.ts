@@ -1,5 +1,6 @@
 import type { GrpcServiceRegistration } from "@platform/grpc";
 import { createLogger, type Logger } from "@platform/log";
+import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry } from "@platform/runtime";
 import type { Registry } from "prom-client";
 import { natsDependency, redisDependency, runBackendService } from "@platform/service";
@@ -14,6 +15,8 @@ import { subnetsGrpcService } from "./subnets/index.js";
 // Each group is one gRPC service over its read models; DATA_QUERY_GROUPS picks the ones this
 // process serves, so each group deploys and scales apart.
 const config = loadDataQueryConfig();
+// Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
+const tracing = startTracingOrExit("data-query");
 const log = createLogger({ service: "data-query", level: config.LOG_LEVEL });
 const redis = redisDependency(config.REDIS_URL, "data-query");
 // The reads of concurrent calls that start in the same event-loop turn leave in one socket write.
@@ -78,5 +81,6 @@ await runBackendService({
     ...(events ? [{ name: "event-streams", run: async () => events.close() }] : []),
     ...(nats ? [nats.close] : []),
     redis.close,
+    tracing.stop,
   ],
 });

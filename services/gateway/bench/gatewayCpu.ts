@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { loadConfig } from "@platform/config";
 import { startGrpcServer, unaryHandler } from "@platform/grpc";
 import { createLogger } from "@platform/log";
+import { startTracingOrExit } from "@platform/telemetry";
 import { AccountsServiceService } from "@platform/proto/data/v1/accounts";
 import { MarketServiceService } from "@platform/proto/data/v1/market";
 import { SubnetsServiceService } from "@platform/proto/data/v1/subnets";
@@ -33,6 +34,8 @@ import { apiRoutes } from "../src/routes/index.js";
 import { unservedEventStreams } from "../src/routes/events/index.js";
 
 const log = createLogger({ service: "gateway-cpu", level: "warn" });
+// OTEL_* trace the in-process gateway (and the backends) as the service would: off by default.
+startTracingOrExit("gateway-cpu");
 
 if (process.env.GATEWAY_CPU_ROLE === "backend") {
   const answer = <T>(name: string, value: T) => unaryHandler(log, name, async () => value);

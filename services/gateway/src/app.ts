@@ -12,6 +12,7 @@ import { accessLogMiddleware, errorHandler, requestContextMiddleware } from "./h
 import { answerClientError } from "./http/clientError.js";
 import { mountRoute } from "./http/mountRoute.js";
 import { PROBLEM_TITLES } from "./http/problemTitles.js";
+import { tracedListener } from "./http/requestSpan.js";
 import type { AccessGuard } from "./http/serveRoute.js";
 import { opsRoutes } from "./ops/opsRoutes.js";
 
@@ -58,7 +59,7 @@ export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
     conditional,
   });
   const slowPath = expressApp({ ...options, conditional }, accessLog, trustedProxyHops);
-  const app = ((request: IncomingMessage, response: ServerResponse) => {
+  const app = tracedListener((request: IncomingMessage, response: ServerResponse) => {
     if (!fastPath(request, response)) slowPath(request, response);
   }) as GatewayApp;
   app.listen = (port, host, listening) =>

@@ -1,7 +1,14 @@
 import type { Socket } from "node:net";
 import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
-import { createMetricsRegistry, handleShutdown, startOpsServer, watchDependencies } from "@platform/runtime";
+import { startTracingOrExit } from "@platform/telemetry";
+import {
+  createMetricsRegistry,
+  exportReadinessMetrics,
+  handleShutdown,
+  startOpsServer,
+  watchDependencies,
+} from "@platform/runtime";
 import { coalesceWrites, createRedis, redisReadiness } from "@platform/store";
 import { createAccessGuard } from "./access/accessGuard.js";
 import { createRateLimiter, parseTiers } from "./access/rateLimiter.js";
@@ -15,6 +22,8 @@ import { createEventStreams } from "./routes/events/index.js";
 import { apiRoutes } from "./routes/index.js";
 
 const config = loadGatewayConfig();
+// Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
+const tracing = startTracingOrExit("gateway");
 const log = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 const tiers = await loadFromVariableOrExit("gateway", "RATE_LIMIT_TIERS", () => parseTiers(config.RATE_LIMIT_TIERS));
 const registry = createMetricsRegistry("gateway");
@@ -56,6 +65,7 @@ readiness.onChange((snapshot) => {
   else log.info("ready: Redis and every backend answer");
 });
 readiness.onChange(conditional.onReadiness);
+exportReadinessMetrics(readiness, registry);
 
 const verifier = createTokenVerifier(cachedSigningKeys(backends.auth), {
   clockToleranceSeconds: config.TOKEN_CLOCK_TOLERANCE_SECONDS,
@@ -68,7 +78,7 @@ const streams = createEventStreams({ redis, limiter, config, registry, log });
 
 const app = createGatewayApp({
   log,
-  guard: createAccessGuard(verifier, limiter),
+  guard: createAccessGuard(verifier, limiter, { registry }),
   trustProxyHops: config.TRUST_PROXY_HOPS,
   registry,
   readiness,
@@ -121,6 +131,7 @@ handleShutdown(
     { name: "backends", run: () => backends.close() },
     { name: "nats", run: () => conditional.close() },
     { name: "redis", run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
+    tracing.stop,
   ],
   config.SHUTDOWN_TIMEOUT_MS,
 );

@@ -3,6 +3,7 @@ import { loadChainConfig } from "@platform/chain";
 import { loadFromVariableOrExit } from "@platform/config";
 import { createGrpcClient, createHealthChecker, unaryHandler } from "@platform/grpc";
 import { createLogger } from "@platform/log";
+import { startTracingOrExit } from "@platform/telemetry";
 import {
   IntentsServiceService,
   type GetIntentRequest,
@@ -44,6 +45,8 @@ import { watchIntents } from "./reads/watchIntents.js";
 // Quotes and preflight read the chains of CHAINS_FILE and price its routes; the status reads serve
 // the intents projection's Redis records; the notification passes the T&C gate first.
 const config = loadIntentsGatewayConfig();
+// Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
+const tracing = startTracingOrExit("intents-gateway");
 const log = createLogger({ service: "intents-gateway", level: config.LOG_LEVEL });
 const chains = await loadFromVariableOrExit("intents-gateway", "CHAINS_FILE", () =>
   loadChainConfig(config.CHAINS_FILE),
@@ -206,5 +209,6 @@ await runBackendService({
         tcHealth.close();
       },
     },
+    tracing.stop,
   ],
 });

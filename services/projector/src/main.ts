@@ -1,4 +1,5 @@
 import { createLogger } from "@platform/log";
+import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
 import { kafkaDependency, natsDependency, redisDependency, runBackendService } from "@platform/service";
 import { createRedis } from "@platform/store";
@@ -10,11 +11,15 @@ import { startSubnetsProjection } from "./subnets/index.js";
 import type { ProjectionStartOptions, ProjectionSupervisor } from "./supervisor/index.js";
 
 const config = loadProjectorConfig();
+// Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
+const tracing = startTracingOrExit("projector");
 const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
 const redis = redisDependency(config.REDIS_URL, "projector");
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log);
 const nats = natsDependency(config.NATS_URL, "projector", log);
 log.info({ projections: config.PROJECTIONS }, "projections configured");
+// Created before the projections: each reports its lag and its read model's as_of here.
+const registry = createMetricsRegistry("projector");
 
 const checks: DependencyCheck[] = [];
 const stops: ShutdownStep[] = [];
@@ -33,6 +38,7 @@ if (config.PROJECTIONS.includes("intents")) {
     log: log.child({ projection: "intents" }),
     refundGraceSeconds: config.INTENTS_REFUND_GRACE_SECONDS!,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    registry,
   });
   checks.push(intents.check);
   stops.push(
@@ -66,6 +72,7 @@ for (const name of config.PROJECTIONS) {
     signals: nats.client,
     log: log.child({ projection: name }),
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    registry,
   });
   checks.push(supervisor.check);
   stops.push(
@@ -80,11 +87,11 @@ for (const name of config.PROJECTIONS) {
 await runBackendService({
   name: "projector",
   log,
-  registry: createMetricsRegistry("projector"),
+  registry,
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [] },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
   dependencies: [redis.check, kafka.check, nats.check, ...checks],
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  stops: [...stops, nats.close, kafka.close, redis.close],
+  stops: [...stops, nats.close, kafka.close, redis.close, tracing.stop],
 });

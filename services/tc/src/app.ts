@@ -7,7 +7,7 @@ import { acceptCommand } from "./accept.js";
 import type { TcConfig } from "./config.js";
 import { contractWalletChain, type ContractWalletChain } from "./contractWalletChain.js";
 import { lazyEventPublisher } from "./eventPublisher.js";
-import { superviseAcceptanceProjection } from "./projectionSupervisor.js";
+import { superviseAcceptanceProjection, type AcceptanceSupervisorOptions } from "./projectionSupervisor.js";
 import { siweRules } from "./siweRules.js";
 import { tcServiceRegistration } from "./tcService.js";
 import type { TcVersions } from "./tcVersions.js";
@@ -29,6 +29,8 @@ export interface TcComponents {
 export interface TcTuning {
   /** How often the projection marker is checked; 2 s by default. */
   projectionIntervalMs?: number;
+  /** Where the acceptance projection's lag metrics go (the process's registry); none without it. */
+  metrics?: AcceptanceSupervisorOptions["metrics"];
   now?: () => Date;
 }
 
@@ -60,6 +62,7 @@ export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger
   const projection = superviseAcceptanceProjection({
     ...stores.projection,
     ...(tuning.projectionIntervalMs === undefined ? {} : { intervalMs: tuning.projectionIntervalMs }),
+    ...(tuning.metrics === undefined ? {} : { metrics: tuning.metrics }),
   });
   const accept = acceptCommand({
     redis: redis.client,

@@ -1,4 +1,9 @@
-import { superviseProjection, type Kafka, type ProjectionSupervisor } from "@platform/bus";
+import {
+  superviseProjection,
+  type Kafka,
+  type ProjectionSupervisor,
+  type ProjectionSupervisorOptions,
+} from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
 import { redisProjectionMarker, type Redis } from "@platform/store";
@@ -20,6 +25,8 @@ export interface AcceptanceSupervisorOptions {
   replicationFactor: number;
   /** How often the marker is checked once the projection is complete; 2 s by default. */
   intervalMs?: number;
+  /** Where its lag metrics go (`projection="tc-acceptances"`); none without it. */
+  metrics?: ProjectionSupervisorOptions["metrics"];
 }
 
 /** Lets a reader that found the projection missing ask for a check now rather than at the next interval. */
@@ -44,5 +51,6 @@ export function superviseAcceptanceProjection(options: AcceptanceSupervisorOptio
     projection,
     replicationFactor: options.replicationFactor,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    ...(options.metrics === undefined ? {} : { metrics: { projection: PROJECTION_GROUP_ID, ...options.metrics } }),
   });
 }

@@ -4,6 +4,8 @@ import { authCli, freePorts, silentProgress, startStack, testRuntime, type Runni
 import { tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEventStream, type ReadEvent } from "./support/eventStream.js";
+import { startOtlpReceiver, tracingEnv, type OtlpReceiver } from "./support/otlpReceiver.js";
+import { tracingSuite } from "./support/tracingSuite.js";
 
 /*
  * Live updates on the whole demo stack (the native network with its block timer, the simulator):
@@ -19,8 +21,12 @@ const state = tempDir("e2e-live");
 let stack: RunningStack;
 let key: { id: string; secret: string };
 let freeKey: { id: string; secret: string };
+// Every process exports its spans here, all sampled (support/tracingSuite.ts reads them back).
+let receiver: OtlpReceiver;
 
 beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  const traced = tracingEnv(receiver);
   stack = await startStack({
     stateDir: state.path,
     ports: await freePorts(),
@@ -29,8 +35,13 @@ beforeAll(async () => {
     progress: silentProgress,
     nativeNetwork: true,
     serviceEnv: {
-      auth: { ACCESS_TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) },
-      gateway: { TOKEN_CLOCK_TOLERANCE_SECONDS: String(CLOCK_TOLERANCE_SECONDS) },
+      auth: { ...traced, ACCESS_TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) },
+      gateway: { ...traced, TOKEN_CLOCK_TOLERANCE_SECONDS: String(CLOCK_TOLERANCE_SECONDS) },
+      tc: traced,
+      "data-query": traced,
+      "intents-gateway": traced,
+      "chain-ingestor": traced,
+      projector: traced,
     },
   });
   key = await createKey("e2e-live", "unlimited");
@@ -39,6 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
+  await receiver?.close();
   state.remove();
 }, 120_000);
 
@@ -213,3 +225,5 @@ clientSuite(() => ({
   freeTierKey: freeKey,
   tokenClockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
 }));
+
+tracingSuite(() => ({ stack, receiver, token: freshToken }));

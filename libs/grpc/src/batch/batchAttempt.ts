@@ -10,6 +10,8 @@ import type { AttemptOutcome } from "../unary/callAttempt.js";
 import { failure, statusOfHttp, statusOfReset, statusOfTrailers } from "../unary/callStatus.js";
 import { createMessageReader, frameMessage, type MessageReader } from "../unary/grpcFrame.js";
 import { timeoutHeader } from "../unary/timeoutHeader.js";
+import type { Span } from "@platform/telemetry";
+import { batchSpan } from "../tracing.js";
 import { entriesOfMetadata, metadataOfEntries } from "./metadataEntries.js";
 
 /** One unary call waiting for its outcome on this attempt. */
@@ -19,6 +21,8 @@ export interface QueuedCall {
   metadata: Metadata;
   deadline: number;
   done(outcome: AttemptOutcome): void;
+  /** The call's client span while tracing (its traceparent is in `metadata`). */
+  span?: Span | undefined;
 }
 
 export const RUN_CALLS_PATH = CallBatchServiceService.runCalls.path;
@@ -45,6 +49,7 @@ export function attemptBatch(
 
   const stream = openBatchStream(session, calls, latestDeadline - now);
   if (stream === undefined) return;
+  const span = batchSpan(calls);
 
   const settled: boolean[] = calls.map(() => false);
   let unsettled = calls.length;
@@ -144,6 +149,7 @@ export function attemptBatch(
   });
   stream.on("error", () => undefined);
   stream.on("close", () => {
+    span?.end();
     if (timer) clearTimeout(timer);
     if (unsettled === 0) return;
     const ending = endingOf({ session, stream, reader, streamStatus, httpStatus, outcomesSeen });

@@ -9,6 +9,8 @@ import { failure } from "./callStatus.js";
 import { frameMessage } from "./grpcFrame.js";
 import { authorityOf, type Address, type ChannelTarget } from "./parseTarget.js";
 import { createSubchannel, type ConnectionOptions, type Subchannel } from "./subchannel.js";
+import { isTracingEnabled, type Span } from "@platform/telemetry";
+import { tracedClientCall } from "../tracing.js";
 
 export interface UnaryChannelOptions {
   /** Attempts per call when the answer is UNAVAILABLE (1 = no retry); only for idempotent calls. */
@@ -104,6 +106,10 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
     async call(path, message, metadata, deadline) {
       const ended = idle.callStarted();
       try {
+        if (isTracingEnabled())
+          return await tracedClientCall(path, metadata, (traced, span) =>
+            callWithRetries(path, message, traced, deadline, span),
+          );
         return await callWithRetries(path, message, metadata, deadline);
       } finally {
         ended();
@@ -120,6 +126,7 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
     message: Uint8Array,
     metadata: Metadata,
     deadline: number,
+    span?: Span,
   ): Promise<UnaryResult> {
     let attempts = 0;
     let transparentRetries = 0;
@@ -129,7 +136,9 @@ export function createUnaryChannel(target: ChannelTarget, options: UnaryChannelO
       const outcome: AttemptOutcome =
         "code" in picked
           ? { status: picked, unsent: false }
-          : await new Promise<AttemptOutcome>((done) => send(picked, { path, message, metadata, deadline, done }));
+          : await new Promise<AttemptOutcome>((done) =>
+              send(picked, { path, message, metadata, deadline, done, span }),
+            );
       if ("message" in outcome) return { ok: true, message: outcome.message };
       if (outcome.unsent && transparentRetries < MAX_TRANSPARENT_RETRIES && Date.now() < deadline) {
         transparentRetries += 1;

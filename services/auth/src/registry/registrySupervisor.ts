@@ -1,4 +1,9 @@
-import { superviseProjection, type Kafka, type ProjectionSupervisor } from "@platform/bus";
+import {
+  superviseProjection,
+  type Kafka,
+  type ProjectionSupervisor,
+  type ProjectionSupervisorOptions,
+} from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
 import { redisProjectionMarker, type Redis } from "@platform/store";
@@ -20,6 +25,8 @@ export interface RegistrySupervisorOptions {
   refreshTokensPerKey: number;
   /** How often the marker is checked once the registry is complete; 2 s by default. */
   intervalMs?: number;
+  /** Where its lag metrics go (`projection="auth-registry"`); none without it. */
+  metrics?: ProjectionSupervisorOptions["metrics"];
 }
 
 /** Whether the Redis registry can be trusted to answer "no such key", and a way to ask for a check now. */
@@ -46,5 +53,6 @@ export function superviseRegistry(options: RegistrySupervisorOptions): Projectio
     }),
     replicationFactor: options.replicationFactor,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    ...(options.metrics === undefined ? {} : { metrics: { projection: REGISTRY_GROUP_ID, ...options.metrics } }),
   });
 }

@@ -19,7 +19,9 @@ import {
 } from "./blockFollower.js";
 import type { BlockRef, WindowBlock } from "./blocks.js";
 import { runFollowLoop, type PollInterval } from "./followLoop.js";
+import { ingestTracing } from "./ingestSpan.js";
 import type { HeaderReader } from "./headerReader.js";
+import { finalizedByDepth, type IngestMetrics, type SourceMetrics } from "./ingestMetrics.js";
 import { readLatestCheckpoints } from "./readCheckpoints.js";
 import { backoffDelay, PlatformError } from "@platform/errors/base";
 
@@ -41,6 +43,8 @@ export interface FollowerSettings {
   /** Another instance took over the transactional id: this process must stop (the orchestrator restarts it). */
   onFenced(error: unknown): void;
   now?: () => Date;
+  /** Where the source reports the chain's head, finality and what it published (`ingest_*`); none without it. */
+  metrics?: IngestMetrics;
 }
 
 /** What a kind of source (intents, network) brings to the shared follow-and-publish loop. */
@@ -64,6 +68,11 @@ export interface FollowerSourceOptions<E> extends Omit<FollowerSettings, "client
   /** Called once the checkpoint is read, before the first step: a source may prime its first block. */
   onResume?(checkpoint: Checkpoint | undefined): void;
   pollIntervalMs: number | PollInterval;
+  /**
+   * The newest finalized block given the node's latest, or undefined while unknown; the chain's
+   * configured finalized depth below the head by default.
+   */
+  finalizedBlock?(latest: bigint): bigint | undefined;
 }
 
 export interface FollowerSourceStatus {
@@ -111,6 +120,7 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
     latest: undefined,
     publishing: false,
     failingSteps: 0,
+    metrics: options.metrics?.source(sourceId),
   };
 
   const loop = restartUntilStopped(state);
@@ -156,6 +166,7 @@ interface SourceState<E> {
   publishing: boolean;
   // Steps failing one after another: the node (or the way to it) is not answering, whatever the tip says.
   failingSteps: number;
+  readonly metrics: SourceMetrics | undefined;
 }
 
 /** Runs the source until it is stopped or fenced off, starting over from its checkpoint after each failure. */
@@ -208,11 +219,13 @@ async function runOnce<E>(state: SourceState<E>): Promise<void> {
     const window = await restoreWindow(options, kept);
     options.onResume?.(checkpoint);
     state.tip = kept.at(-1)?.number;
+    if (state.tip !== undefined) state.metrics?.published(state.tip);
     log.info(
       { chainId: chain.chainId, sourceId, resumeAfter: checkpoint?.blockNumber ?? null, kept: kept.length },
       `${kind} source starting`,
     );
     state.publishing = true;
+    const tracing = ingestTracing(kind, chain.chainId);
     const follower = createBlockFollower<E>({
       headers: options.headers,
       source: blocks,
@@ -220,16 +233,23 @@ async function runOnce<E>(state: SourceState<E>): Promise<void> {
       maxBlocksPerStep: options.maxBlocksPerStep,
       window,
       startBlock: options.startBlock ?? 0n,
-      commit: (step) => commitStep(state, current, step),
+      commit: (step) => tracing.commit(step, () => commitStep(state, current, step)),
     });
     await runFollowLoop({
-      follower,
+      follower: tracing.follower(follower),
       pollIntervalMs: options.pollIntervalMs,
       signal: state.abort.signal,
       onStep: (outcome) => {
         state.latest = outcome.latest;
         state.tip = follower.tip()?.number;
         state.failingSteps = 0;
+        if (state.metrics !== undefined) {
+          state.metrics.head(outcome.latest);
+          const finalized = options.finalizedBlock
+            ? options.finalizedBlock(outcome.latest)
+            : finalizedByDepth(outcome.latest, chain.finality.finalizedDepth);
+          if (finalized !== undefined) state.metrics.finalized(finalized);
+        }
       },
       onError: (error, failures) => {
         state.failingSteps = failures;
@@ -280,6 +300,7 @@ async function commitStep<E>(
       cause: error,
     });
   }
+  state.metrics?.published(step.tip.number, Date.now());
   log.debug(
     {
       chainId: chain.chainId,

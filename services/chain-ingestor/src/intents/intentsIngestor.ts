@@ -7,6 +7,7 @@ import { createPublicClient, http, type Address, type Client } from "viem";
 import { createNotifiedTxWatcher, type NotifiedTxWatcher } from "./notifiedTxWatcher.js";
 import { watcherClient } from "./watcherClient.js";
 import { startIntentsSource, type IntentsSource } from "./intentsSource.js";
+import type { IngestMetrics } from "../follower/ingestMetrics.js";
 
 export interface IntentsIngestorOptions {
   kafka: Kafka;
@@ -25,6 +26,8 @@ export interface IntentsIngestorOptions {
   replicationFactor: number;
   log: Logger;
   onFenced(error: unknown): void;
+  /** Where each source reports its chain's head, finality and what it published; none without it. */
+  metrics?: IngestMetrics;
 }
 
 export interface IntentsIngestor {
@@ -89,6 +92,7 @@ export function startIntentsIngestor(options: IntentsIngestorOptions): IntentsIn
       log: log.child({ chain: chain.name }),
       topicsReady: topics.ready,
       onFenced: options.onFenced,
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     }),
   );
   // Notifications are user-triggered: their look-ups go through a client of their own, with its own

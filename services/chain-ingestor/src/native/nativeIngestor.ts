@@ -6,6 +6,7 @@ import type { DependencyCheck } from "@platform/runtime";
 import type { FollowerSource } from "../follower/followerSource.js";
 import { connectNativeChain, withTimeout, type NativeChainReader } from "./nativeChainReader.js";
 import { startNativeSource } from "./nativeSource.js";
+import type { IngestMetrics } from "../follower/ingestMetrics.js";
 import { backoffDelay } from "@platform/errors/base";
 
 export interface NativeIngestorOptions {
@@ -22,6 +23,8 @@ export interface NativeIngestorOptions {
   rescanEveryBlocks?: number;
   /** How the node is reached; connectNativeChain by default (tests pass a faulty one). */
   connect?: (network: SubstrateNetwork) => Promise<NativeChainReader>;
+  /** Where the source reports the chain's head, finality and what it published; none without it. */
+  metrics?: IngestMetrics;
 }
 
 export interface NativeIngestor {
@@ -88,6 +91,7 @@ export function startNativeIngestor(options: NativeIngestorOptions): NativeInges
       onFenced: options.onFenced,
       ...(options.startBlock === undefined ? {} : { startBlock: options.startBlock }),
       ...(options.rescanEveryBlocks === undefined ? {} : { rescanEveryBlocks: options.rescanEveryBlocks }),
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     });
     log.info(
       { network: network.name, chainId: network.chainId, rpcUrl: network.rpcUrl },

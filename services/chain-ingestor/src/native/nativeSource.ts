@@ -3,6 +3,7 @@ import type { SubstrateNetwork } from "@platform/chain";
 import type { Logger } from "@platform/log";
 import { startFollowerSource, type FollowerSource, type FollowerSourceStatus } from "../follower/followerSource.js";
 import { pollInterval } from "../follower/followLoop.js";
+import { finalizedByDepth, type IngestMetrics } from "../follower/ingestMetrics.js";
 import { commitNetworkRecords } from "../records/commitNetworkRecords.js";
 import { nativeBlockSource } from "./nativeBlockSource.js";
 import type { NativeChainReader } from "./nativeChainReader.js";
@@ -23,6 +24,8 @@ export interface NativeSourceOptions {
   networkPartitions?: number;
   /** Blocks between full reads of what is kept from events (nativeBlockSource); a day of blocks by default. */
   rescanEveryBlocks?: number;
+  /** Where the source reports the chain's head, finality and what it published; none without it. */
+  metrics?: IngestMetrics;
 }
 
 export type NativeSourceStatus = FollowerSourceStatus;
@@ -63,5 +66,13 @@ export function startNativeSource(options: NativeSourceOptions): FollowerSource 
     }),
     toRecords: (step, now) => commitNetworkRecords(step, { chainId: network.chainId, sourceId, now }),
     pollIntervalMs: interval,
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    // As nativeFinality judges a block: finalized by GRANDPA and the configured depth below the best block.
+    finalizedBlock: (latest) => {
+      const grandpa = headers.finalizedHead();
+      if (grandpa === undefined) return undefined;
+      const byDepth = finalizedByDepth(latest, network.finality.finalizedDepth);
+      return grandpa < byDepth ? grandpa : byDepth;
+    },
   });
 }

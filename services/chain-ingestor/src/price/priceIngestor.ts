@@ -4,6 +4,7 @@ import type { Logger } from "@platform/log";
 import type { DependencyCheck } from "@platform/runtime";
 import { followerClient } from "../intents/intentsIngestor.js";
 import { startPriceSource, type PriceFeedChain, type PriceSource } from "./priceSource.js";
+import type { IngestMetrics } from "../follower/ingestMetrics.js";
 
 export interface PriceIngestorOptions {
   kafka: Kafka;
@@ -15,6 +16,8 @@ export interface PriceIngestorOptions {
   replicationFactor: number;
   log: Logger;
   onFenced(error: unknown): void;
+  /** Where the source reports the chain's head, finality and what it published; none without it. */
+  metrics?: IngestMetrics;
 }
 
 export interface PriceIngestor {
@@ -58,6 +61,7 @@ export function startPriceIngestor(options: PriceIngestorOptions): PriceIngestor
     log: log.child({ chain: chain.name, source: "price" }),
     topicsReady: topics.ready,
     onFenced: options.onFenced,
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
   });
   log.info(
     { chain: chain.name, chainId: chain.chainId, priceFeed: chain.contracts.priceFeed },

@@ -3,6 +3,7 @@ import type { RequestContext } from "@platform/http";
 import { createRedis, redisReadiness, type Redis } from "@platform/store";
 import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from "jose";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpProblem } from "../http/HttpProblem.js";
 import { createAccessGuard } from "./accessGuard.js";
@@ -57,7 +58,7 @@ async function token(
     .sign(overrides.key ?? privateKey);
 }
 
-function guard() {
+function guard(registry?: Registry) {
   const limiter = createRateLimiter(
     redis,
     [
@@ -66,7 +67,11 @@ function guard() {
     ],
     "standard",
   );
-  return createAccessGuard(createTokenVerifier(keys, { clockToleranceSeconds: 30 }), limiter);
+  return createAccessGuard(
+    createTokenVerifier(keys, { clockToleranceSeconds: 30 }),
+    limiter,
+    registry === undefined ? {} : { registry },
+  );
 }
 
 async function rejection(promise: Promise<unknown>): Promise<HttpProblem> {
@@ -260,5 +265,27 @@ describe("access guard: scopes and rate limits", () => {
     await check(request(valid), route);
     const problem = await rejection(check(request(valid), notModified));
     expect([problem.httpStatus, problem.code]).toEqual([429, "RATE_LIMITED"]);
+  });
+});
+
+describe("access guard: metrics", () => {
+  it("counts every 429 of the rate limiter in gateway_rate_limited_total by the key's tier, as the registry's text output shows", async () => {
+    const registry = new Registry();
+    const admit = guard(registry);
+    const bearer = `Bearer ${await token()}`;
+    const line = 'gateway_rate_limited_total{tier="tiny"}';
+    const count = async () => {
+      const found = (await registry.metrics()).split("\n").find((entry) => entry.startsWith(`${line} `));
+      return found === undefined ? undefined : Number(found.slice(line.length + 1));
+    };
+    // The burst of 3 is admitted and counts nothing; a 403 (missing scope) is no 429 either.
+    for (let i = 0; i < 3; i += 1) await admit(request(bearer), route);
+    await rejection(admit(request(bearer), { scope: "intents:write", cost: 1 }));
+    expect(await count()).toBeUndefined();
+    const problem = await rejection(admit(request(bearer), route));
+    expect(problem.httpStatus).toBe(429);
+    expect(await count()).toBe(1);
+    await rejection(admit(request(bearer), route));
+    expect(await count()).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 import { status } from "@grpc/grpc-js";
 import { REBUILDING_RETRY_AFTER_SECONDS } from "@platform/errors";
 import type { RequestContext } from "@platform/http";
+import { Counter, type Registry } from "prom-client";
 import { HttpProblem } from "../http/HttpProblem.js";
 import type { AdmitVerdict, RateLimiter, Tier } from "./rateLimiter.js";
 import type { TokenVerifier } from "./verifyAccessToken.js";
@@ -28,7 +29,12 @@ const REALM = 'Bearer realm="api"';
  * without the route's scope → 403; an exhausted budget → 429. Key status and budget are one
  * Redis round trip, and a 403 spends nothing.
  */
-export function createAccessGuard(verifier: TokenVerifier, limiter: RateLimiter) {
+export function createAccessGuard(
+  verifier: TokenVerifier,
+  limiter: RateLimiter,
+  options: { registry?: Registry } = {},
+) {
+  const limited = options.registry && rateLimitedCounter(options.registry);
   return async (context: RequestContext, route: GuardedRoute): Promise<Admission> => {
     const token = bearerToken(context.header("authorization"));
     const verdict = await verifier.verify(token);
@@ -58,6 +64,7 @@ export function createAccessGuard(verifier: TokenVerifier, limiter: RateLimiter)
       });
     }
     if (admitted.kind === "limited") {
+      limited?.inc({ tier: admitted.tier.name });
       const retryAfter = Math.max(1, Math.ceil(admitted.retryAfterMs / 1000));
       throw new HttpProblem({
         code: "RATE_LIMITED",
@@ -73,6 +80,19 @@ export function createAccessGuard(verifier: TokenVerifier, limiter: RateLimiter)
       credential: { secretVersion: claims.secretVersion, tier: claims.tier, expiresAt: claims.expiresAt },
     };
   };
+}
+
+/** `gateway_rate_limited_total{tier}`, once per registry. */
+function rateLimitedCounter(registry: Registry): Counter<"tier"> {
+  return (
+    (registry.getSingleMetric("gateway_rate_limited_total") as Counter<"tier"> | undefined) ??
+    new Counter({
+      name: "gateway_rate_limited_total",
+      help: "Requests refused with 429 because the API key's rate budget was spent, by the key's tier.",
+      labelNames: ["tier"],
+      registers: [registry],
+    })
+  );
 }
 
 function bearerToken(header: string | undefined): string {

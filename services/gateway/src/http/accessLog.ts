@@ -1,6 +1,7 @@
 import type { Logger } from "@platform/log";
 import { Histogram, type Registry } from "prom-client";
 import type { GatewayContext } from "./requestContext.js";
+import { endRequestSpan } from "./requestSpan.js";
 
 /**
  * One log line and one histogram observation per request, labelled by the route template (never
@@ -23,6 +24,7 @@ export function createAccessLog(log: Logger, registry: Registry): AccessLog {
     record(method, route, status, context) {
       const seconds = Number(process.hrtime.bigint() - context.startedAt) / 1e9;
       duration.observe({ method, route, status: String(status) }, seconds);
+      if (context.span) endRequestSpan(context.span, method, route, status);
       const line = { requestId: context.requestId, method, route, status, ms: Math.round(seconds * 1e4) / 10 };
       if (status >= 500) log.warn(line, "request failed");
       else log.info(line, "request");

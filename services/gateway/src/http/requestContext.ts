@@ -2,12 +2,16 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isIP, isIPv4 } from "node:net";
 import type { RequestContext } from "@platform/http";
+import type { Span } from "@platform/telemetry";
+import { requestSpan } from "./requestSpan.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** A request's context as the gateway keeps it: what routes see, and when it started. */
 export interface GatewayContext extends RequestContext {
   readonly startedAt: bigint;
+  /** The request's server span while tracing; the access log ends it, named by the route template. */
+  readonly span?: Span | undefined;
 }
 
 /**
@@ -26,6 +30,7 @@ export function startRequest(
     requestId,
     keyId: undefined,
     startedAt: process.hrtime.bigint(),
+    span: requestSpan(),
     header: (name) => headerOf(request, name),
     clientAddress: () => clientAddressOf(request, trustedProxyHops),
   };

@@ -1,5 +1,10 @@
 import { TOPICS } from "@platform/proto/topics";
-import { superviseProjection, type ProjectionStartOptions, type ProjectionSupervisor } from "../supervisor/index.js";
+import {
+  readModelMetrics,
+  superviseProjection,
+  type ProjectionStartOptions,
+  type ProjectionSupervisor,
+} from "../supervisor/index.js";
 import { accountsKeys } from "./keys.js";
 import { accountsProjection } from "./projection.js";
 
@@ -12,6 +17,7 @@ export function startAccountsProjection(options: ProjectionStartOptions): Projec
     redis: options.projectionRedis,
     log: options.log,
     ...(options.signals === undefined ? {} : { signals: options.signals }),
+    ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
   });
   return superviseProjection({
     name: "accounts",
@@ -24,6 +30,7 @@ export function startAccountsProjection(options: ProjectionStartOptions): Projec
     projection,
     replicationFactor: options.replicationFactor,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    ...(options.registry === undefined ? {} : { registry: options.registry }),
   });
 }
 

@@ -16,6 +16,7 @@ import { AccountActivity, AccountBalance, type NetworkChainEvent } from "@platfo
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
 import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionSupervisor } from "../supervisor/index.js";
 import { startAccountsProjection } from "./index.js";
@@ -43,6 +44,14 @@ let redis: Redis;
 let projectionRedis: Redis;
 let publisher: Publisher;
 let supervisor: ProjectionSupervisor;
+/** The process's registry, as main.ts hands it to every projection. */
+const registry = new Registry();
+
+/** A sample of the registry's text output, as a scraper reads it; undefined when absent. */
+async function scrape(line: string): Promise<number | undefined> {
+  const found = (await registry.metrics()).split("\n").find((entry) => entry.startsWith(`${line} `));
+  return found === undefined ? undefined : Number(found.slice(line.length + 1));
+}
 
 beforeAll(async () => {
   [kafkaServer, redisServer] = await Promise.all([
@@ -56,7 +65,15 @@ beforeAll(async () => {
     connectionName: "projector-test-accounts",
     commandTimeoutMs: 10_000,
   });
-  supervisor = startAccountsProjection({ kafka, redis, projectionRedis, log, replicationFactor: 1, intervalMs: 300 });
+  supervisor = startAccountsProjection({
+    kafka,
+    redis,
+    projectionRedis,
+    log,
+    replicationFactor: 1,
+    intervalMs: 300,
+    registry,
+  });
   await waitFor(() => supervisor.check.probe(), { what: "accounts projection running", timeoutMs: 60_000 });
   publisher = await createPublisher(kafka);
 }, 120_000);
@@ -249,6 +266,23 @@ describe("accounts projection", () => {
       blockNumber: String(b2),
       blockHash: hashOf(b2),
     });
+    // The read model's as_of and the projection's progress, as the projector exports them.
+    await waitFor(async () => (await scrape('read_model_as_of_block{read_model="accounts"}')) === b2, {
+      what: "as_of block exported",
+      timeoutMs: 10_000,
+    });
+    expect(await scrape('read_model_as_of_timestamp_seconds{read_model="accounts"}')).toBe(T0 + b2 * 12);
+    expect(await scrape('read_model_as_of_age_seconds{read_model="accounts"}')).toBeCloseTo(
+      Date.now() / 1_000 - (T0 + b2 * 12),
+      -1,
+    );
+    expect((await scrape('projection_records_applied_total{projection="accounts"}'))!).toBeGreaterThanOrEqual(3);
+    await waitFor(
+      async () =>
+        (await scrape(`projection_consumer_lag_records{projection="accounts",topic="${TOPICS.chainNetwork.name}"}`)) ===
+        0,
+      { what: "no lag exported", timeoutMs: 15_000 },
+    );
   }, 60_000);
 
   it("moves the head to a block only once every partition has delivered it, with or without account activity", async () => {
@@ -288,6 +322,11 @@ describe("accounts projection", () => {
     expect(await latestFree(owner)).toBe("100");
     expect(await redis.hlen(accountsKeys.tx(owner))).toBe(1);
     expect(await redis.hget(accountsKeys.head, "blockNumber")).toBe(String(kept));
+    // The exported as_of goes back with the head.
+    await waitFor(async () => (await scrape('read_model_as_of_block{read_model="accounts"}')) === kept, {
+      what: "as_of block back at the common ancestor",
+      timeoutMs: 10_000,
+    });
   }, 60_000);
 
   it("rebuilds the same read model from the topic after Redis loses it (FLUSHALL)", async () => {

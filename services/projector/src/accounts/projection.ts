@@ -6,6 +6,7 @@ import { decodeAccountsBatch, sliceId, slicesOf, type AccountsChange } from "./d
 import { foldAccounts, sliceWrites, type AccountsSlices } from "./fold.js";
 import { headArguments, MOVE_HEAD_SCRIPT } from "./head.js";
 import { accountsKeys } from "./keys.js";
+import { throttled, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 
 export interface AccountsProjectionOptions {
   /** A connection of the projection's own: WATCH belongs to the connection. */
@@ -17,6 +18,8 @@ export interface AccountsProjectionOptions {
   maxAttempts?: number;
   /** chain.network.v1's partition count (the head waits for every partition); the topic catalog's by default. */
   partitions?: number;
+  /** Told where the head stands after commits that moved it (`read_model_as_of_*{read_model="accounts"}`). */
+  readModels?: ReadModelMetrics;
 }
 
 export interface AccountsProjection {
@@ -39,6 +42,16 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
   const maxAttempts = options.maxAttempts ?? 5;
   const partitions = options.partitions ?? defaultPartitions["chain.network.v1"];
   const blockKeys = Array.from({ length: partitions }, (_, partition) => accountsKeys.blocks(partition));
+  // The head is the oldest of every partition's newest block, computed in Redis by the commit's
+  // script: read back at most once a second (a replay commits far more often).
+  const readModels = options.readModels;
+  const readHead =
+    readModels &&
+    throttled(async () => {
+      const [block, timestamp] = await redis.hmget(accountsKeys.head, "blockNumber", "timestamp");
+      if (block !== null && block !== undefined && timestamp !== null && timestamp !== undefined)
+        readModels.stand("accounts", Number(block), Date.parse(timestamp) / 1_000);
+    }, 1_000);
 
   const loadSlices = async (changes: readonly AccountsChange[]): Promise<AccountsSlices> => {
     const slices = slicesOf(changes);
@@ -120,6 +133,8 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
       for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
         if ((await commit(batch, changes)) === "committed") {
           signal(changes);
+          if (readHead !== undefined && changes.some((change) => change.kind === "block" || change.kind === "unblock"))
+            readHead();
           return;
         }
         await batch.heartbeat();

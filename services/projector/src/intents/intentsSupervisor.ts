@@ -3,7 +3,8 @@ import type { Logger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
 import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
-import { superviseProjection, type ProjectionSupervisor } from "../supervisor/index.js";
+import type { Registry } from "prom-client";
+import { readModelMetrics, superviseProjection, type ProjectionSupervisor } from "../supervisor/index.js";
 import { intentsKeys } from "./keys.js";
 import { intentsProjection } from "./projection.js";
 
@@ -24,6 +25,8 @@ export interface IntentsSupervisorOptions {
   replicationFactor: number;
   /** How often the marker is checked; 2 s by default. */
   intervalMs?: number;
+  /** Where the projection's lag and read-model metrics go (the process's registry); none without it. */
+  registry?: Registry;
 }
 
 export type IntentsSupervisor = ProjectionSupervisor;
@@ -46,8 +49,10 @@ export function superviseIntentsProjection(options: IntentsSupervisorOptions): I
       log: options.log,
       refundGraceSeconds: options.refundGraceSeconds,
       ...(options.signals === undefined ? {} : { signals: options.signals }),
+      ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
     }),
     replicationFactor: options.replicationFactor,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    ...(options.registry === undefined ? {} : { registry: options.registry }),
   });
 }

@@ -12,6 +12,7 @@ import { intentsChangeLog } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
 import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { superviseIntentsProjection, type IntentsSupervisor } from "./intentsSupervisor.js";
 import { intentsKeys } from "./keys.js";
@@ -34,6 +35,14 @@ const log: Logger = createLogger({
 });
 const ORIGIN = "31337";
 const DESTINATION = "31338";
+/** The process's registry, as main.ts hands it to every projection. */
+const registry = new Registry();
+
+/** A sample of the registry's text output, as a scraper reads it; undefined when absent. */
+async function scrape(line: string): Promise<number | undefined> {
+  const found = (await registry.metrics()).split("\n").find((entry) => entry.startsWith(`${line} `));
+  return found === undefined ? undefined : Number(found.slice(line.length + 1));
+}
 const GRACE = 60;
 
 let kafkaServer: RunningKafka;
@@ -72,6 +81,7 @@ beforeAll(async () => {
     refundGraceSeconds: GRACE,
     replicationFactor: 1,
     intervalMs: 300,
+    registry,
   });
   await waitFor(() => supervisor.check.probe(), { what: "intents projection running", timeoutMs: 60_000 });
   publisher = await createPublisher(kafka);
@@ -376,6 +386,10 @@ describe("intents projection (Kafka → Redis): order lifecycle", () => {
       safeBlockNumber: "10",
       finalizedBlockNumber: "5",
     });
+    // The mirror's as_of per chain, as the projector exports it.
+    const headNumber = Number(await redis.hget(intentsKeys.head(DESTINATION), "blockNumber"));
+    expect(await scrape(`read_model_as_of_block{read_model="intents:${DESTINATION}"}`)).toBe(headNumber);
+    expect(await scrape(`read_model_as_of_timestamp_seconds{read_model="intents:${DESTINATION}"}`)).toBe(1_900_000_000);
 
     await publishChain(orderId, filled(orderId, ref(DESTINATION, hex(32))));
     await caughtUp();

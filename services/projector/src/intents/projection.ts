@@ -8,6 +8,7 @@ import { decodeBatch, type BatchChange } from "./decodeBatch.js";
 import type { DeriveContext } from "./deriveRecord.js";
 import { deadlineLookups, expiryDisagrees, finalityReads, headsOf } from "./headReach.js";
 import { headSeconds, type HeadState } from "./heads.js";
+import type { ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { intentsKeys, orderVersion } from "./keys.js";
 import {
   dependenciesOf,
@@ -35,6 +36,8 @@ export interface IntentsProjectionOptions {
    * commit script holds Redis; 500 by default.
    */
   recordsPerTransaction?: number;
+  /** Told each chain's head after the commits that moved it (`read_model_as_of_*{read_model="intents:<chainId>"}`). */
+  readModels?: ReadModelMetrics;
 }
 
 export interface IntentsProjection {
@@ -175,7 +178,11 @@ async function applyBatch(projection: ProjectionContext, batch: ProjectionBatch)
   let conflicts = 0;
   for (let round = 0; round < 10_000; round++) {
     const outcome = await commit(projection, { changes, orders: [], newHeads, batch, stamp });
-    if (outcome.kind === "committed") return;
+    if (outcome.kind === "committed") {
+      for (const [chainId, head] of newHeads)
+        projection.options.readModels?.stand(`intents:${chainId}`, Number(head.blockNumber), headSeconds(head));
+      return;
+    }
     if (outcome.kind === "catch up") {
       await catchUp(projection, outcome.orders, newHeads, stamp);
     } else {

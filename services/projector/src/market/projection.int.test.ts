@@ -9,6 +9,7 @@ import { type PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
 import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionSupervisor } from "../supervisor/index.js";
 import { startSubnetsProjection } from "../subnets/index.js";
@@ -41,6 +42,14 @@ let subnetsRedis: Redis;
 let publisher: Publisher;
 let market: ProjectionSupervisor;
 let subnets: ProjectionSupervisor;
+/** The process's registry, as main.ts hands it to every projection. */
+const registry = new Registry();
+
+/** A sample of the registry's text output, as a scraper reads it; undefined when absent. */
+async function scrape(line: string): Promise<number | undefined> {
+  const found = (await registry.metrics()).split("\n").find((entry) => entry.startsWith(`${line} `));
+  return found === undefined ? undefined : Number(found.slice(line.length + 1));
+}
 /** What the projections announced on NATS (a stand-in that records each publish). */
 const announced: Array<[string, unknown]> = [];
 const signals = {
@@ -64,7 +73,7 @@ beforeAll(async () => {
     connectionName: "projector-test-subnets",
     commandTimeoutMs: 10_000,
   });
-  const common = { kafka, redis, log, signals, replicationFactor: 1, intervalMs: 300 };
+  const common = { kafka, redis, log, signals, replicationFactor: 1, intervalMs: 300, registry };
   market = startMarketProjection({ ...common, projectionRedis: marketRedis });
   subnets = startSubnetsProjection({ ...common, projectionRedis: subnetsRedis });
   await waitFor(async () => (await market.check.probe()) && (await subnets.check.probe()), {
@@ -299,6 +308,14 @@ describe("market and subnets projections: the data change log", () => {
         entry.get(fields.readModel)?.toString() === "market" && entry.get(fields.blockNumber)?.toString() === "501",
     )!;
     expect(head.get(fields.blockHash)?.toString()).toBe(hashOf(501));
+    // Both read models stand at least at that block, as the projector exports it (the subnets
+    // projection keeps its own copy of the pool snapshots).
+    for (const readModel of ["market", "subnets"])
+      await waitFor(async () => ((await scrape(`read_model_as_of_block{read_model="${readModel}"}`)) ?? 0) >= 501, {
+        what: `${readModel} as_of exported`,
+        timeoutMs: 10_000,
+      });
+    expect(await scrape('read_model_as_of_age_seconds{read_model="market"}')).toBeDefined();
   });
 });
 

@@ -10,6 +10,7 @@ import { emissionLayout, marketKeys, poolLayout, priceLayout, statsLayout } from
 import type { SeriesPoint } from "@platform/read-models";
 import { loadSeries, queueSeriesWrites, type PendingSeries } from "./seriesStore.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "./subnetRemovals.js";
+import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 
 export interface MarketProjection {
   loadOffsets(topic: string, partition: number): Promise<string | undefined>;
@@ -23,7 +24,13 @@ export interface MarketProjection {
  * series, so the previous snapshot stands again and the buckets go back with it. Each commit is
  * announced on `signals` as `readmodel.changed.market` (commitBatch.ts).
  */
-export function marketProjection(options: { redis: Redis; log: Logger; signals?: Signals }): MarketProjection {
+export function marketProjection(options: {
+  redis: Redis;
+  log: Logger;
+  signals?: Signals;
+  /** Told the newest block of each commit (`read_model_as_of_*{read_model="market"}`). */
+  readModels?: ReadModelMetrics;
+}): MarketProjection {
   const { redis, log } = options;
   return {
     loadOffsets: async (topic, partition) => (await redis.get(marketKeys.offset(topic, partition))) ?? undefined,
@@ -139,6 +146,11 @@ export function marketProjection(options: { redis: Redis; log: Logger; signals?:
           };
         },
         { signals: options.signals, projection: "market" },
+      );
+      advanceToRef(
+        options.readModels,
+        "market",
+        newestRef(changes.map((change) => ("ref" in change ? change.ref : undefined))),
       );
     },
   };

@@ -1,5 +1,10 @@
 import { TOPICS } from "@platform/proto/topics";
-import { superviseProjection, type ProjectionStartOptions, type ProjectionSupervisor } from "../supervisor/index.js";
+import {
+  readModelMetrics,
+  superviseProjection,
+  type ProjectionStartOptions,
+  type ProjectionSupervisor,
+} from "../supervisor/index.js";
 import { subnetsKeys } from "./keys.js";
 import { subnetsProjection } from "./projection.js";
 
@@ -22,8 +27,10 @@ export function startSubnetsProjection(options: ProjectionStartOptions): Project
       redis: options.projectionRedis,
       log: options.log,
       ...(options.signals === undefined ? {} : { signals: options.signals }),
+      ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
     }),
     replicationFactor: options.replicationFactor,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    ...(options.registry === undefined ? {} : { registry: options.registry }),
   });
 }

@@ -15,6 +15,7 @@ import { readModelVersionKeys } from "@platform/read-models";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import { commitBatch } from "../market/commitBatch.js";
 import { newestRef, queueDataChanges } from "../market/dataChangeLog.js";
+import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { netuidOfKey, refPosition } from "../market/decode.js";
 import { ordinalOf, type SeriesPoint } from "@platform/read-models";
 import type { NewPoint } from "../market/series.js";
@@ -149,7 +150,13 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
  * its series (the previous one stands again, and the rankings follow the holder set that stands).
  * Each commit is announced on `signals` as `readmodel.changed.subnets` (market/commitBatch.ts).
  */
-export function subnetsProjection(options: { redis: Redis; log: Logger; signals?: Signals }): {
+export function subnetsProjection(options: {
+  redis: Redis;
+  log: Logger;
+  signals?: Signals;
+  /** Told the newest block of each commit (`read_model_as_of_*{read_model="subnets"}`). */
+  readModels?: ReadModelMetrics;
+}): {
   loadOffsets(topic: string, partition: number): Promise<string | undefined>;
   handleBatch(batch: ProjectionBatch): Promise<void>;
 } {
@@ -287,6 +294,7 @@ export function subnetsProjection(options: { redis: Redis; log: Logger; signals?
         },
         { signals: options.signals, projection: "subnets" },
       );
+      advanceToRef(options.readModels, "subnets", batchHead(changes));
     },
   };
 }

@@ -5,3 +5,10 @@ export {
   type ProjectionSupervisorOptions,
   type SupervisedProjection,
 } from "./projectionSupervisor.js";
+export {
+  advanceToRef,
+  asOfAgeSeconds,
+  readModelMetrics,
+  throttled,
+  type ReadModelMetrics,
+} from "./readModelMetrics.js";

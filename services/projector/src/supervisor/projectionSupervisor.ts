@@ -5,8 +5,10 @@ import {
   type SupervisedProjection,
 } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import type { Registry } from "prom-client";
 import type { Signals } from "@platform/signals";
 import { redisProjectionMarker, type Redis } from "@platform/store";
+import { readModelMetrics } from "./readModelMetrics.js";
 
 export type { ProjectionSupervisor, SupervisedProjection } from "@platform/bus";
 
@@ -26,6 +28,8 @@ export interface ProjectionStartOptions {
   replicationFactor: number;
   /** How often the marker is checked; 2 s by default. */
   intervalMs?: number;
+  /** Where the projection's lag and read-model metrics go (the process's registry); none without it. */
+  registry?: Registry;
 }
 
 export interface ProjectionSupervisorOptions {
@@ -41,6 +45,8 @@ export interface ProjectionSupervisorOptions {
   projection: SupervisedProjection;
   replicationFactor: number;
   intervalMs?: number;
+  /** Lag metrics (libs/bus projectionMetrics) labelled with `name`, and the read model forgotten on a rebuild. */
+  registry?: Registry;
 }
 
 /**
@@ -61,5 +67,12 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
     replicationFactor: options.replicationFactor,
     readyWhenComplete: false,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    ...(options.registry === undefined
+      ? {}
+      : {
+          metrics: { registry: options.registry },
+          // The read model is gone: its as_of is unknown until the replay commits again.
+          onRebuild: () => readModelMetrics(options.registry!).forget(options.name),
+        }),
   });
 }

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { Counter, Gauge, type Registry } from "prom-client";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { ChangeClock, type Dependency } from "./changeClock.js";
 
 /**
@@ -16,6 +16,8 @@ export interface KeptAnswer {
   /** The change clock's tick when the call that read it started. */
   since: number;
   dependencies: readonly Dependency[];
+  /** Its `as_of` block's time (ms since the epoch), when it has one: each answer sent observes its age. */
+  asOfMs?: number;
 }
 
 /** How a conditional request (one with If-None-Match) was answered. */
@@ -61,6 +63,8 @@ export interface ConditionalReads {
   count(route: string, result: ConditionalResult): void;
   /** Counts a 200 sent from memory, without a backend call. */
   countServed(route: string): void;
+  /** An answer carrying `as_of` (block time `asOfMs`) was sent: observes now minus that time. */
+  observeAsOf(route: string, asOfMs: number): void;
   /**
    * Runs `compute` for `key` unless a computation of the same question is already under way, whose
    * outcome is then shared: when a block invalidates every hot answer at once, the requests that
@@ -112,6 +116,7 @@ export function createConditionalReads(options: ConditionalReadsOptions): Condit
     },
     count: (route, result) => metrics.reads.inc({ route, result }),
     countServed: (route) => metrics.served.inc({ route }),
+    observeAsOf: (route, asOfMs) => metrics.asOfAge.observe({ route }, answerAgeSeconds(asOfMs, now())),
     shared<T>(key: string, compute: () => Promise<T>): Promise<T> {
       const running = inFlight.get(key) as Promise<T> | undefined;
       if (running !== undefined) return running;
@@ -120,6 +125,14 @@ export function createConditionalReads(options: ConditionalReadsOptions): Condit
       return started;
     },
   };
+}
+
+/**
+ * How old an answer's `as_of` is when sent, in seconds: now minus its block's time, never below 0
+ * (a chain clock ahead of this one, as on a chopsticks devnet, reads as fresh).
+ */
+export function answerAgeSeconds(asOfMs: number, nowMs: number): number {
+  return Math.max(0, (nowMs - asOfMs) / 1_000);
 }
 
 /** One of each metric a registry, however many times the gateway's parts are built on it (tests). */
@@ -148,6 +161,18 @@ function conditionalMetrics(registry: Registry, size: () => number) {
           name: "gateway_kept_answers_served_total",
           help: "Data API 200 answers sent from the gateway's memory of a current answer, without a backend call, by route template.",
           labelNames: ["route"],
+          registers: [registry],
+        }),
+    ),
+    asOfAge: metricOnce(
+      registry,
+      "gateway_answer_as_of_age_seconds",
+      () =>
+        new Histogram({
+          name: "gateway_answer_as_of_age_seconds",
+          help: "Data API answers carrying as_of (200, and 304 confirming one), by route template: now minus the as_of block's time when sent, never below 0.",
+          labelNames: ["route"],
+          buckets: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1_800],
           registers: [registry],
         }),
     ),

@@ -255,3 +255,53 @@ describe("conditional reads: the backend is asked when nothing is proven", () =>
     expect(response.status).toBe(200);
   });
 });
+
+describe("conditional reads: as_of age", () => {
+  /** A sample of gateway_answer_as_of_age_seconds for the route, from the registry's text output. */
+  async function ageSample(
+    suffix: "count" | "sum" | 'bucket{le="1"' | 'bucket{le="10"' | 'bucket{le="60"',
+  ): Promise<number> {
+    const name = suffix.startsWith("bucket")
+      ? `gateway_answer_as_of_age_seconds_${suffix},`
+      : `gateway_answer_as_of_age_seconds_${suffix}{`;
+    const line = (await registry.metrics())
+      .split("\n")
+      .find((entry) => entry.startsWith(name) && entry.includes('route="/data/v1/things/:name/latest"'));
+    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+
+  it("observes now minus the as_of block's time for every answer sent, from the backend or from memory", async () => {
+    const [count, sum, within60] = [
+      await ageSample("count"),
+      await ageSample("sum"),
+      await ageSample('bucket{le="60"'),
+    ];
+    backend.asOfTimestamp = new Date(Date.now() - 30_000).toISOString();
+    expect((await get("/data/v1/things/a/latest")).status).toBe(200);
+    expect(await ageSample("count")).toBe(count + 1);
+    expect(await ageSample("sum")).toBeGreaterThanOrEqual(sum + 30);
+    expect(await ageSample("sum")).toBeLessThan(sum + 40);
+    expect(await ageSample('bucket{le="60"')).toBe(within60 + 1);
+
+    // Kept (its next block is not due yet) and sent again from memory: observed again, without a backend call.
+    backend.asOfTimestamp = new Date(Date.now() - 2_000).toISOString();
+    const within10 = await ageSample('bucket{le="10"');
+    const first = await get("/data/v1/things/b/latest");
+    const again = await get("/data/v1/things/b/latest", { "if-none-match": first.headers.get("etag")! });
+    expect(again.status).toBe(304);
+    expect(backend.calls).toBe(2);
+    expect(await ageSample("count")).toBe(count + 3);
+    expect(await ageSample('bucket{le="10"')).toBe(within10 + 2);
+
+    // A chain clock ahead of this one (a chopsticks devnet) reads as fresh, never as a negative age.
+    const within1 = await ageSample('bucket{le="1"');
+    backend.asOfTimestamp = new Date(Date.now() + 20_000).toISOString();
+    await get("/data/v1/things/c/latest");
+    expect(await ageSample('bucket{le="1"')).toBe(within1 + 1);
+    expect(await ageSample("count")).toBe(count + 4);
+
+    // An error carries no as_of: nothing observed.
+    await get("/data/v1/things/missing/latest");
+    expect(await ageSample("count")).toBe(count + 4);
+  });
+});

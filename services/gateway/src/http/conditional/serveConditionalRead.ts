@@ -68,12 +68,23 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
   // Encoded once: hashed, kept and sent as the same bytes.
   const body = Buffer.from(text);
   const tag = entityTagOf(body);
-  const maxAge = secondsUntilNextBlock(asOfTimestampOf(result.body), reads.blockSeconds, reads.now());
+  const asOfTimestamp = asOfTimestampOf(result.body);
+  const maxAge = secondsUntilNextBlock(asOfTimestamp, reads.blockSeconds, reads.now());
   const contentType = result.contentType ?? "application/json";
+  const asOfMs = asOfTimestamp === undefined ? Number.NaN : Date.parse(asOfTimestamp);
+  if (Number.isFinite(asOfMs)) reads.observeAsOf(route.path, asOfMs);
   if (reads.cacheOn() && maxAge > 0) {
     const dependencies = request.read.dependsOn(input.params as Record<string, unknown>);
     const expiresAt = reads.now() + maxAge * 1_000;
-    reads.keep(answerKey(route, input.params, input.query), { tag, body, contentType, expiresAt, since, dependencies });
+    reads.keep(answerKey(route, input.params, input.query), {
+      tag,
+      body,
+      contentType,
+      expiresAt,
+      since,
+      dependencies,
+      ...(Number.isFinite(asOfMs) ? { asOfMs } : {}),
+    });
   }
   if (condition !== undefined && matchesTag(condition, tag)) {
     reads.count(route.path, "not_modified_after_call");
@@ -92,6 +103,7 @@ function answerFromMemory(
   proven: boolean,
 ): void {
   const maxAge = Math.max(0, Math.floor((kept.expiresAt - reads.now()) / 1_000));
+  if (kept.asOfMs !== undefined) reads.observeAsOf(route.path, kept.asOfMs);
   if (proven) {
     reads.count(route.path, "not_modified_cached");
     notModified(response, kept.tag, maxAge);

@@ -1,0 +1,194 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import {
+  freePorts,
+  repoRoot,
+  serviceCommand,
+  serviceProcessSpecs,
+  type PortPlan,
+  type RunningStack,
+} from "@platform/local-stack";
+import type { Redis } from "@platform/store";
+import { spawnManaged, waitFor, type ManagedProcess } from "@platform/testing";
+import { table } from "../src/load.js";
+import { measureRotating, warmUp, type Sample } from "./measure.js";
+import type { BenchRoute } from "./routes.js";
+
+/**
+ * BENCH_TRACING=1: what tracing costs on the Data API path. Two fresh pairs of gateway and
+ * data-query from dist beside the stack's own, identical but for the OTEL_* variables: one with
+ * tracing off (the default), one with tracing on as production would run it, sampled at 1 %
+ * (`parentbased_traceidratio`, 0.01) and exporting over OTLP/HTTP to a local receiver that takes
+ * and drops the spans. Each route is loaded through both in rotating rounds (measure.ts); the
+ * ratio is traced req/s over untraced req/s (target: within 5 %).
+ */
+export async function measureTracingOverhead(options: {
+  stack: RunningStack;
+  /** The stack's port plan: the pairs' gateways call the stack's auth, tc and intents. */
+  ports: PortPlan;
+  stateDir: string;
+  routes: BenchRoute[];
+  headers: Record<string, string>;
+  connections: number[];
+  seconds: number;
+  rounds: number;
+  warmUpSeconds: number;
+  redis: Redis;
+}): Promise<void> {
+  const receiver = await startSpanSink();
+  const started: ManagedProcess[] = [];
+  try {
+    const off = await startPair(options, "tracing-off", {}, started);
+    const on = await startPair(
+      options,
+      "tracing-on",
+      {
+        OTEL_TRACES_EXPORTER: "otlp",
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+        OTEL_TRACES_SAMPLER_ARG: "0.01",
+      },
+      started,
+    );
+    const processes = {
+      "gateway-off": off.gatewayPid,
+      "data-query-off": off.dataQueryPid,
+      "gateway-on": on.gatewayPid,
+      "data-query-on": on.dataQueryPid,
+    };
+    const targetsOf = (route: BenchRoute) => [
+      { side: "tracing-off" as const, url: `${off.url}${route.path}`, headers: options.headers },
+      { side: "tracing-on" as const, url: `${on.url}${route.path}`, headers: options.headers },
+    ];
+    process.stdout.write("tracing overhead: warming up both pairs…\n");
+    await warmUp(options.routes.flatMap(targetsOf), 32, options.warmUpSeconds);
+    const rows: Record<string, string>[] = [];
+    for (const route of options.routes) {
+      for (const connections of options.connections) {
+        process.stdout.write(`tracing overhead: ${route.name} at ${connections} connections…\n`);
+        const samples = await measureRotating({
+          targets: targetsOf(route),
+          connections,
+          seconds: options.seconds,
+          rounds: options.rounds,
+          redis: options.redis,
+          processes,
+        });
+        rows.push(rowOf(route, connections, samples));
+      }
+    }
+    process.stdout.write(
+      `\ntracing on (1 % sampled, OTLP/HTTP to a local receiver: ${receiver.requests()} exports, ${(receiver.bytes() / 1024).toFixed(0)} KiB) vs off, ${options.rounds} rotating rounds of ${options.seconds} s each\n${table(rows)}\n\n`,
+    );
+  } finally {
+    for (const handle of started.reverse()) await handle.stop();
+    await receiver.close();
+  }
+}
+
+function rowOf(route: BenchRoute, connections: number, samples: Sample[]): Record<string, string> {
+  const mean = (side: string, pick: (sample: Sample) => number) => {
+    const mine = samples.filter((sample) => sample.side === side);
+    return mine.reduce((sum, sample) => sum + pick(sample), 0) / mine.length;
+  };
+  const cpu = (side: string, suffix: string) =>
+    mean(
+      side,
+      (sample) =>
+        (sample.cpuMicrosPerRequest[`gateway-${suffix}`] ?? 0) +
+        (sample.cpuMicrosPerRequest[`data-query-${suffix}`] ?? 0),
+    );
+  const offRate = mean("tracing-off", (sample) => sample.requestsPerSecond);
+  const onRate = mean("tracing-on", (sample) => sample.requestsPerSecond);
+  return {
+    route: route.name,
+    conn: String(connections),
+    "off req/s": offRate.toFixed(0),
+    "on req/s": onRate.toFixed(0),
+    "ratio on/off": (onRate / offRate).toFixed(3),
+    "off p99": mean("tracing-off", (sample) => sample.p99Ms).toFixed(1),
+    "on p99": mean("tracing-on", (sample) => sample.p99Ms).toFixed(1),
+    "CPU µs/req off → on": `${cpu("tracing-off", "off").toFixed(0)} → ${cpu("tracing-on", "on").toFixed(0)}`,
+  };
+}
+
+/** A gateway and a data-query of their own, on the stack's Redis, NATS and other backends. */
+async function startPair(
+  options: { stack: RunningStack; ports: PortPlan; stateDir: string },
+  name: string,
+  tracing: Record<string, string>,
+  started: ManagedProcess[],
+): Promise<{ url: string; gatewayPid: number; dataQueryPid: number }> {
+  const own = await freePorts();
+  const infra = {
+    ...options.stack.descriptor.infrastructure,
+    chainsFile: join(options.stateDir, "chains.json"),
+    secretsDir: join(options.stateDir, "secrets"),
+  };
+  const specs = serviceProcessSpecs(options.ports, infra, "warn");
+  const dataQuery = specs.find((spec) => spec.name === "data-query")!;
+  const gateway = specs.find((spec) => spec.name === "gateway")!;
+  const target = `127.0.0.1:${own.dataQueryGrpc}`;
+  const spawn = (service: "data-query" | "gateway", env: Record<string, string>) => {
+    const { command, args } = serviceCommand(repoRoot, service, "dist");
+    const handle = spawnManaged({
+      name: `${service}-${name}`,
+      command,
+      args,
+      cwd: repoRoot,
+      logFile: join(options.stateDir, "logs", `${service}-${name}.log`),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env, ...tracing },
+    });
+    started.push(handle);
+    return handle;
+  };
+  const dq = spawn("data-query", {
+    ...dataQuery.env,
+    GRPC_PORT: String(own.dataQueryGrpc),
+    OPS_PORT: String(own.dataQueryOps),
+  });
+  const gw = spawn("gateway", {
+    ...gateway.env,
+    HTTP_PORT: String(own.gateway),
+    OPS_PORT: String(own.gatewayOps),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${own.gateway}`,
+    DATA_ACCOUNTS_GRPC_TARGET: target,
+    DATA_MARKET_GRPC_TARGET: target,
+    DATA_SUBNETS_GRPC_TARGET: target,
+  });
+  const url = `http://127.0.0.1:${own.gateway}`;
+  await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, {
+    what: `the ${name} gateway`,
+    timeoutMs: 60_000,
+  });
+  return { url, gatewayPid: gw.pid, dataQueryPid: dq.pid };
+}
+
+/** Takes OTLP/HTTP exports and drops them (answers 200), counting what arrived. */
+async function startSpanSink(): Promise<{
+  endpoint: string;
+  requests(): number;
+  bytes(): number;
+  close(): Promise<void>;
+}> {
+  let requests = 0;
+  let bytes = 0;
+  const server = createServer((request, response) => {
+    request.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    request.on("end", () => {
+      requests += 1;
+      response.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    requests: () => requests,
+    bytes: () => bytes,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,108 @@
+import { makeGenericClientConstructor, Metadata, type ServiceDefinition } from "@grpc/grpc-js";
+import { createLogger } from "@platform/log";
+import { inSpan, SpanKind, startTestTracing, tracer, type ReadableSpan } from "@platform/telemetry";
+import { afterEach, describe, expect, it } from "vitest";
+import { callUnary, createGrpcClient } from "./createClient.js";
+import { startGrpcServer } from "./startGrpcServer.js";
+import { unaryHandler } from "./unaryHandler.js";
+
+// Every call of a batch keeps its own client span, parented to its own request's span, and its
+// own server span, parented by the traceparent that travelled in that call's metadata entries.
+
+const json = {
+  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
+  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
+};
+const definition: ServiceDefinition = {
+  echo: {
+    path: "/test.Echo/Echo",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
+  },
+};
+const EchoClient = makeGenericClientConstructor(definition, "test.Echo");
+type EchoMethod = Parameters<typeof callUnary<{ text: string }, { text: string }>>[1];
+const log = createLogger({ service: "grpc-tracing-test", level: "silent" });
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe("gRPC spans", () => {
+  it("two calls in one batch keep their own client span, parent and server span", async () => {
+    const tracing = startTestTracing("grpc");
+    cleanups.push(() => tracing.shutdown());
+    const server = await startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      services: [
+        {
+          name: "test.Echo",
+          definition,
+          implementation: {
+            echo: unaryHandler<{ text: string }, { text: string }>(log, "Echo", async (request) => {
+              await new Promise((resolve) => setTimeout(resolve, 2));
+              // What the handler does (a Redis read, say) nests under the call's server span.
+              tracer().startSpan(`work ${request.text}`).end();
+              return { text: request.text };
+            }),
+          },
+        },
+      ],
+    });
+    server.setServing(true);
+    cleanups.push(() => server.shutdown(100));
+    const client = createGrpcClient(EchoClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 2_000 });
+    cleanups.push(() => client.close());
+    const call = (text: string) =>
+      callUnary<{ text: string }, { text: string }>(client, client.echo as EchoMethod, { text }, new Metadata());
+    await call("warm-up");
+    tracing.exporter.reset();
+
+    // Two requests, each in its own trace, whose calls leave in the same turn: one RunCalls stream.
+    const answers = await Promise.all(
+      ["a", "b"].map((text) => inSpan(`request ${text}`, { kind: SpanKind.SERVER }, () => call(text))),
+    );
+    expect(answers.map((answer) => answer.text)).toEqual(["a", "b"]);
+    // The batch's span ends when its stream closes, just after the last outcome arrived.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const spans = tracing.exporter.getFinishedSpans();
+    const named = (name: string, kind?: SpanKind): ReadableSpan => {
+      const found = spans.filter((span) => span.name === name && (kind === undefined || span.kind === kind));
+      expect(found, name).toHaveLength(1);
+      return found[0]!;
+    };
+    const batch = named("platform.rpc.v1.CallBatchService/RunCalls");
+    expect(batch.links).toHaveLength(2);
+    for (const text of ["a", "b"]) {
+      const request = named(`request ${text}`);
+      const clientSpan = spans.find(
+        (span) =>
+          span.kind === SpanKind.CLIENT &&
+          span.name === "test.Echo/Echo" &&
+          span.parentSpanContext?.spanId === request.spanContext().spanId,
+      );
+      expect(clientSpan, `client span of ${text}`).toBeDefined();
+      expect(clientSpan!.spanContext().traceId).toBe(request.spanContext().traceId);
+      expect(clientSpan!.attributes["rpc.batch.size"]).toBe(2);
+      expect(batch.links.map((link) => link.context.spanId)).toContain(clientSpan!.spanContext().spanId);
+      const serverSpan = spans.find(
+        (span) =>
+          span.kind === SpanKind.SERVER &&
+          span.name === "test.Echo/Echo" &&
+          span.parentSpanContext?.spanId === clientSpan!.spanContext().spanId,
+      );
+      expect(serverSpan, `server span of ${text}`).toBeDefined();
+      expect(serverSpan!.spanContext().traceId).toBe(request.spanContext().traceId);
+      expect(serverSpan!.attributes["rpc.grpc.status_code"]).toBe(0);
+      const work = named(`work ${text}`);
+      expect(work.parentSpanContext?.spanId).toBe(serverSpan!.spanContext().spanId);
+    }
+  });
+});

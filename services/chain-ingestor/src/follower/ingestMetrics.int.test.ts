@@ -1,0 +1,115 @@
+import { join } from "node:path";
+import { createKafkaClient, ensureTopics, type Kafka } from "@platform/bus";
+import { createLogger } from "@platform/log";
+import { startAnvil, startKafka, tempDir, waitFor, type RunningAnvil, type RunningKafka } from "@platform/testing";
+import { Registry } from "prom-client";
+import { createPublicClient, createTestClient, http } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFollowerSource, type FollowerSource } from "./followerSource.js";
+import { rpcHeaderReader } from "./headerReader.js";
+import { ingestMetrics } from "./ingestMetrics.js";
+import { checkpointRecord } from "./stepRecords.js";
+
+/*
+ * The ingest metrics of the shared follower (every source runs on it) against a real anvil chain and
+ * a real Kafka broker, read from the registry's text output as a scraper reads them. The source
+ * publishes only its checkpoints: what it reports about its chain is what is checked.
+ */
+
+const CHAIN_ID = 31337;
+const SOURCE_ID = `${CHAIN_ID}:metrics`;
+const FINALIZED_DEPTH = 3;
+const dir = tempDir("ingest-metrics");
+const log = createLogger({ service: "ingest-metrics-test", level: "warn" });
+let anvil: RunningAnvil;
+let kafkaServer: RunningKafka;
+let kafka: Kafka;
+
+beforeAll(async () => {
+  [anvil, kafkaServer] = await Promise.all([
+    startAnvil({ chainId: CHAIN_ID, logFile: join(dir.path, "anvil.log") }),
+    startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
+  ]);
+  kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "ingest-metrics-test", logger: log });
+  const topics = ensureTopics(kafka, { topics: ["ingestor.checkpoints.v1"], replicationFactor: 1, logger: log });
+  await waitFor(async () => topics.ready(), { what: "checkpoints topic", timeoutMs: 60_000 });
+  topics.stop();
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([anvil?.stop(), kafkaServer?.stop()]);
+  dir.remove();
+}, 60_000);
+
+async function scrape(registry: Registry, name: string): Promise<number | undefined> {
+  const line = `${name}{source="${SOURCE_ID}"}`;
+  const found = (await registry.metrics()).split("\n").find((entry) => entry.startsWith(`${line} `));
+  return found === undefined ? undefined : Number(found.slice(line.length + 1));
+}
+
+describe("ingest metrics", () => {
+  it("report the chain head, finality and the published block, behind while the source catches up and 0 after", async () => {
+    await createTestClient({ transport: http(anvil.rpcUrl), mode: "anvil" }).mine({ blocks: 40 });
+    const client = createPublicClient({ transport: http(anvil.rpcUrl) });
+    const head = await client.getBlockNumber();
+    const registry = new Registry();
+    // The source's second read waits until released: the first step's commit is then all it published.
+    let reads = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let source: FollowerSource | undefined;
+    try {
+      source = startFollowerSource<never>({
+        kafka,
+        log,
+        maxBlocksPerStep: 5,
+        onFenced: () => undefined,
+        chain: { chainId: CHAIN_ID, finality: { safeDepth: 1, finalizedDepth: FINALIZED_DEPTH } },
+        headers: rpcHeaderReader(client),
+        kind: "metrics",
+        sourceId: SOURCE_ID,
+        transactionalId: "ingest-metrics-test",
+        blocks: {
+          readBlocks: async () => {
+            reads += 1;
+            if (reads > 1) await gate;
+            return new Map();
+          },
+          recoverWindow: async (kept) => ({ window: kept.map((block) => ({ block, events: [] })), unknown: [] }),
+        },
+        toRecords: (step, now) => [checkpointRecord(step, { chainId: CHAIN_ID, sourceId: SOURCE_ID, now })],
+        pollIntervalMs: 100,
+        metrics: ingestMetrics(registry),
+      });
+
+      // Held after its first step: the head is known, and only the first blocks are published.
+      await waitFor(async () => (await scrape(registry, "ingest_published_block")) !== undefined && reads > 1, {
+        what: "the first step published",
+        timeoutMs: 60_000,
+      });
+      const published = (await scrape(registry, "ingest_published_block"))!;
+      expect(await scrape(registry, "ingest_chain_head_block")).toBe(Number(head));
+      expect(await scrape(registry, "ingest_finalized_block")).toBe(Number(head) - FINALIZED_DEPTH);
+      expect(published).toBeLessThan(Number(head) - FINALIZED_DEPTH);
+      expect(await scrape(registry, "ingest_blocks_behind_head")).toBe(Number(head) - published);
+      expect(await scrape(registry, "ingest_blocks_behind_finalized")).toBe(Number(head) - FINALIZED_DEPTH - published);
+      const publishedAt = (await scrape(registry, "ingest_last_publish_timestamp_seconds"))!;
+      expect(Math.abs(publishedAt - Date.now() / 1_000)).toBeLessThan(60);
+
+      // Let go: it catches up with the head, and is 0 blocks behind.
+      release();
+      await waitFor(async () => (await scrape(registry, "ingest_blocks_behind_head")) === 0, {
+        what: "caught up with the head",
+        timeoutMs: 60_000,
+      });
+      expect(await scrape(registry, "ingest_published_block")).toBe(Number(head));
+      expect(await scrape(registry, "ingest_blocks_behind_finalized")).toBe(0);
+      expect((await scrape(registry, "ingest_last_publish_timestamp_seconds"))!).toBeGreaterThanOrEqual(publishedAt);
+    } finally {
+      release();
+      await source?.stop();
+    }
+  }, 120_000);
+});
