@@ -11,9 +11,9 @@ import type { ConsumedRecord } from "./envelope.js";
 
 /**
  * Runs a projection's batch (its apply, the commit to Redis, the change signal after it) in a
- * consumer span continuing the trace of the batch's first record, linked to the traces of the
- * others (records folded together come from many producing operations). The batch itself while
- * tracing is off.
+ * consumer span continuing the trace of the batch's first traced record, linked to the traces of
+ * the others (records folded together come from many producing operations). The batch itself
+ * while tracing is off, or when no record carries a trace.
  */
 export function inConsumeSpan(
   groupId: string,
@@ -23,18 +23,17 @@ export function inConsumeSpan(
   run: () => Promise<void>,
 ): Promise<void> {
   if (!isTracingEnabled()) return run();
-  const first = records[0];
-  const parent =
-    first?.traceparent === undefined
-      ? ROOT_CONTEXT
-      : extractContext(
-          first.tracestate === undefined
-            ? { traceparent: first.traceparent }
-            : { traceparent: first.traceparent, tracestate: first.tracestate },
-          ROOT_CONTEXT,
-        );
+  // A trace is decided where the records were made: records that carry none stay untraced here.
+  const first = records.find((record) => record.traceparent !== undefined);
+  if (first?.traceparent === undefined) return run();
+  const parent = extractContext(
+    first.tracestate === undefined
+      ? { traceparent: first.traceparent }
+      : { traceparent: first.traceparent, tracestate: first.tracestate },
+    ROOT_CONTEXT,
+  );
   const links: Link[] = [];
-  const seen = new Set<string>(first?.traceparent === undefined ? [] : [first.traceparent]);
+  const seen = new Set<string>([first.traceparent]);
   for (const record of records) {
     if (record.traceparent === undefined || seen.has(record.traceparent)) continue;
     seen.add(record.traceparent);

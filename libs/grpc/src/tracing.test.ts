@@ -33,36 +33,42 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** A traced echo server and a client of it; `call` sends one Echo with the given metadata. */
+async function startEchoPair() {
+  const tracing = startTestTracing("grpc");
+  cleanups.push(() => tracing.shutdown());
+  const server = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    services: [
+      {
+        name: "test.Echo",
+        definition,
+        implementation: {
+          echo: unaryHandler<{ text: string }, { text: string }>(log, "Echo", async (request) => {
+            await new Promise((resolve) => setTimeout(resolve, 2));
+            // What the handler does (a Redis read, say) nests under the call's server span.
+            tracer().startSpan(`work ${request.text}`).end();
+            return { text: request.text };
+          }),
+        },
+      },
+    ],
+  });
+  server.setServing(true);
+  cleanups.push(() => server.shutdown(100));
+  const client = createGrpcClient(EchoClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 2_000 });
+  cleanups.push(() => client.close());
+  const call = (text: string, metadata = new Metadata()) =>
+    callUnary<{ text: string }, { text: string }>(client, client.echo as EchoMethod, { text }, metadata);
+  await call("warm-up");
+  tracing.exporter.reset();
+  return { tracing, call };
+}
+
 describe("gRPC spans", () => {
   it("two calls in one batch keep their own client span, parent and server span", async () => {
-    const tracing = startTestTracing("grpc");
-    cleanups.push(() => tracing.shutdown());
-    const server = await startGrpcServer({
-      host: "127.0.0.1",
-      port: 0,
-      services: [
-        {
-          name: "test.Echo",
-          definition,
-          implementation: {
-            echo: unaryHandler<{ text: string }, { text: string }>(log, "Echo", async (request) => {
-              await new Promise((resolve) => setTimeout(resolve, 2));
-              // What the handler does (a Redis read, say) nests under the call's server span.
-              tracer().startSpan(`work ${request.text}`).end();
-              return { text: request.text };
-            }),
-          },
-        },
-      ],
-    });
-    server.setServing(true);
-    cleanups.push(() => server.shutdown(100));
-    const client = createGrpcClient(EchoClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 2_000 });
-    cleanups.push(() => client.close());
-    const call = (text: string) =>
-      callUnary<{ text: string }, { text: string }>(client, client.echo as EchoMethod, { text }, new Metadata());
-    await call("warm-up");
-    tracing.exporter.reset();
+    const { tracing, call } = await startEchoPair();
 
     // Two requests, each in its own trace, whose calls leave in the same turn: one RunCalls stream.
     const answers = await Promise.all(
@@ -104,5 +110,24 @@ describe("gRPC spans", () => {
       const work = named(`work ${text}`);
       expect(work.parentSpanContext?.spanId).toBe(serverSpan!.spanContext().spanId);
     }
+  });
+
+  it("takes a call's parent from the traceparent its caller put in the metadata; a call outside any trace goes untraced", async () => {
+    const { tracing, call } = await startEchoPair();
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const requestSpanId = "00f067aa0ba902b7";
+    const metadata = new Metadata();
+    metadata.set("traceparent", `00-${traceId}-${requestSpanId}-01`);
+    await call("explicit", metadata);
+    await call("untraced");
+    const spans = tracing.exporter.getFinishedSpans();
+    const clientSpan = spans.find((span) => span.kind === SpanKind.CLIENT && span.name === "test.Echo/Echo");
+    expect(clientSpan?.spanContext().traceId).toBe(traceId);
+    expect(clientSpan?.parentSpanContext?.spanId).toBe(requestSpanId);
+    const serverSpan = spans.find((span) => span.kind === SpanKind.SERVER);
+    expect(serverSpan?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
+    // Only the explicit call made gRPC spans; the untraced call's work is nobody's child.
+    expect(spans.filter((span) => span.name === "test.Echo/Echo")).toHaveLength(2);
+    expect(spans.find((span) => span.name === "work untraced")?.parentSpanContext).toBeUndefined();
   });
 });

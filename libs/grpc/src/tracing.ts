@@ -9,12 +9,14 @@ import {
 import {
   context,
   extractContext,
+  holdContext,
   injectTraceparent,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
   tracer,
+  type Context,
   type Link,
   type Span,
 } from "@platform/telemetry";
@@ -22,6 +24,9 @@ import {
 // Spans of the gRPC hops (OpenTelemetry's RPC conventions): named `package.Service/Method`, the
 // W3C traceparent in each call's own metadata. A batched call's metadata travels inside the
 // batch, so every call of a batch keeps its own span and its own parent on both sides.
+// A trace is decided at its edge: a call made outside any trace (its edge sampled it out, see
+// @platform/telemetry's sampledContextManager) goes untraced, and a server call without a
+// traceparent makes no span, rather than either starting a trace of its own.
 
 const RPC_SYSTEM = { "rpc.system.name": "grpc" } as const;
 
@@ -31,15 +36,25 @@ function spanNameOf(path: string): string {
 }
 
 /**
- * A client span for one unary call (all its attempts), child of the caller's active span; the
- * call goes out with a copy of its metadata carrying this span's traceparent.
+ * The caller's span: named by the traceparent the caller put in the call's metadata (the
+ * gateway carries its requests' spans explicitly), else the active one.
+ */
+function parentOf(metadata: Metadata): Context {
+  const traceparent = metadata.get("traceparent")[0];
+  return typeof traceparent === "string" ? extractContext({ traceparent }, ROOT_CONTEXT) : context.active();
+}
+
+/**
+ * A client span for one unary call (all its attempts), child of the caller's span; the call goes
+ * out with a copy of its metadata carrying this span's traceparent instead.
  */
 export async function tracedClientCall<T extends { ok: boolean; status?: { code: number; details: string } }>(
   path: string,
   metadata: Metadata,
-  run: (metadata: Metadata, span: Span) => Promise<T>,
+  run: (metadata: Metadata, span: Span | undefined) => Promise<T>,
 ): Promise<T> {
-  const parent = context.active();
+  const parent = parentOf(metadata);
+  if (trace.getSpan(parent) === undefined) return run(metadata, undefined);
   const span = tracer().startSpan(
     spanNameOf(path),
     { kind: SpanKind.CLIENT, attributes: { ...RPC_SYSTEM, "rpc.method": spanNameOf(path) } },
@@ -101,22 +116,27 @@ export function traceServerCalls(
     const name = spanNameOf(spec.path);
     wrapped[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const traceparent = call.metadata.get("traceparent")[0];
+      if (typeof traceparent !== "string") return unary(call, callback);
       const tracestate = call.metadata.get("tracestate")[0];
-      const parent =
-        typeof traceparent === "string"
-          ? extractContext(typeof tracestate === "string" ? { traceparent, tracestate } : { traceparent }, ROOT_CONTEXT)
-          : ROOT_CONTEXT;
+      const parent = extractContext(
+        typeof tracestate === "string" ? { traceparent, tracestate } : { traceparent },
+        ROOT_CONTEXT,
+      );
       const span = tracer().startSpan(
         name,
         { kind: SpanKind.SERVER, attributes: { ...RPC_SYSTEM, "rpc.method": name } },
         parent,
       );
-      context.with(trace.setSpan(parent, span), () =>
+      const active = trace.setSpan(parent, span);
+      // The handler answers through the callback: a sampled call keeps its context until then.
+      const release = holdContext(active);
+      context.with(active, () =>
         unary(call, (error, value, trailer, flags) => {
           const code = error ? (error.code ?? status.UNKNOWN) : status.OK;
           span.setAttribute("rpc.grpc.status_code", code);
           if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: error.details ?? "" });
           span.end();
+          release();
           callback(error, value, trailer, flags);
         }),
       );

@@ -11,6 +11,11 @@ export interface RequestContext {
   keyId: string | undefined;
   /** What the admitted token says of its key (protected routes only): long-lived answers check it again. */
   credential?: { secretVersion: number; tier: string; expiresAt: number };
+  /**
+   * The W3C traceparent of the request's own span, when tracing sampled it: the calls made on its
+   * behalf carry it (the gateway keeps no trace context across awaits).
+   */
+  readonly traceparent?: string | undefined;
   /** A request header, by lower-case name. */
   header(name: string): string | undefined;
   /** The client's address, after the trusted proxy hops. */

@@ -23,6 +23,16 @@ export {
   tracer,
   type SpanOptions,
 } from "./tracer.js";
+export { holdContext, SampledContextManager } from "./sampledContextManager.js";
 export { currentTraceparent, extractContext, injectTraceparent, spanContextOf } from "./propagation.js";
-export { context, trace, ROOT_CONTEXT, type Context, type Link, type Span, type SpanContext } from "@opentelemetry/api";
+export {
+  context,
+  isSpanContextValid,
+  trace,
+  ROOT_CONTEXT,
+  type Context,
+  type Link,
+  type Span,
+  type SpanContext,
+} from "@opentelemetry/api";
 export { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace";

@@ -1,5 +1,4 @@
 import { context, propagation, trace } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter as OtlpJsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as OtlpProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
@@ -20,6 +19,7 @@ import {
 } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { ConfigError } from "@platform/config";
+import { SampledContextManager, useSampledContextManager } from "./sampledContextManager.js";
 import { setTracingEnabled } from "./tracer.js";
 import { parseTracingConfig, type SamplerKind, type TracingConfig } from "./tracingConfig.js";
 
@@ -46,8 +46,8 @@ export interface Tracing {
 /**
  * Sets up tracing for a process from the standard OTEL_* variables (tracingConfig.ts). Off by
  * default: nothing is registered and the API's no-op tracer answers every call, so the spans in
- * the adapters cost a function call. On: W3C trace context propagation, spans kept across
- * awaits (AsyncLocalStorage), a batch span processor exporting over OTLP/HTTP, flushed by
+ * the adapters cost a function call. On: W3C trace context propagation, sampled spans kept across
+ * awaits (sampledContextManager.ts: the rest stays untraced below the edge that sampled it out), a batch span processor exporting over OTLP/HTTP, flushed by
  * `shutdown` (every service lists it in its stops). Throws a ConfigError naming the variable on
  * a bad value.
  */
@@ -62,8 +62,9 @@ export function startTracing(options: StartTracingOptions): Tracing {
     sampler: samplerOf(config.sampler, config.samplerRatio),
     spanProcessors: [processor],
   });
-  const contextManager = new AsyncLocalStorageContextManager();
+  const contextManager = new SampledContextManager();
   context.setGlobalContextManager(contextManager.enable());
+  useSampledContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   setTracingEnabled(true);
@@ -79,6 +80,7 @@ export function startTracing(options: StartTracingOptions): Tracing {
         trace.disable();
         propagation.disable();
         context.disable();
+        useSampledContextManager(undefined);
       })();
       return stopped;
     },

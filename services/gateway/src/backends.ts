@@ -7,6 +7,7 @@ import { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
 import { TcServiceClient } from "@platform/proto/tc/v1/tc";
+import type { RequestContext } from "@platform/http";
 import type { DependencyCheck } from "@platform/runtime";
 import type { GatewayConfig } from "./config.js";
 
@@ -101,12 +102,14 @@ export function connectBackends(config: GatewayConfig): Backends {
 }
 
 /**
- * gRPC metadata for a call made on behalf of an HTTP request: the request id (logs) and the
- * authenticated API key id (audit records), never the token itself.
+ * gRPC metadata for a call made on behalf of an HTTP request: the request id (logs), the
+ * authenticated API key id (audit records), never the token itself, and the request's
+ * traceparent when tracing sampled it (the call's client span takes it as its parent).
  */
-export function callMetadata(requestId: string, apiKeyId?: string): Metadata {
+export function callMetadata(context: Pick<RequestContext, "requestId" | "traceparent">, apiKeyId?: string): Metadata {
   const metadata = new Metadata();
-  if (requestId) metadata.set("x-request-id", requestId);
+  if (context.requestId) metadata.set("x-request-id", context.requestId);
   if (apiKeyId) metadata.set("x-api-key-id", apiKeyId);
+  if (context.traceparent !== undefined) metadata.set("traceparent", context.traceparent);
   return metadata;
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isIP, isIPv4 } from "node:net";
 import type { RequestContext } from "@platform/http";
 import type { Span } from "@platform/telemetry";
-import { requestSpan } from "./requestSpan.js";
+import { requestSpanOf, traceparentOf } from "./requestSpan.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -26,11 +26,13 @@ export function startRequest(
   const incoming = request.headers["x-request-id"];
   const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
   response.setHeader("x-request-id", requestId);
+  const span = requestSpanOf(request);
   return {
     requestId,
     keyId: undefined,
     startedAt: process.hrtime.bigint(),
-    span: requestSpan(),
+    span,
+    traceparent: traceparentOf(span),
     header: (name) => headerOf(request, name),
     clientAddress: () => clientAddressOf(request, trustedProxyHops),
   };

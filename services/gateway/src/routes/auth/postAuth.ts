@@ -81,7 +81,7 @@ export function postAuthRoute(auth: AuthServiceClient) {
           auth,
           auth.issueToken,
           { grant, clientAddress: context.clientAddress() },
-          callMetadata(context.requestId),
+          callMetadata(context),
           // Lockout slows failing attempts by up to a few seconds: give auth the time.
           { deadline: Date.now() + 10_000 },
         );

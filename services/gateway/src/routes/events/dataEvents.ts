@@ -60,7 +60,7 @@ export function dataEventsRoute(dataEvents: DataEventsServiceClient, streams: Ev
         watchSource<WatchDataResponse>({
           after,
           open: (from) =>
-            dataEvents.watchData({ topics, after: from ?? "" }, callMetadata(context.requestId, context.keyId), {
+            dataEvents.watchData({ topics, after: from ?? "" }, callMetadata(context, context.keyId), {
               deadline: Number.POSITIVE_INFINITY,
             }),
           eventOf,

@@ -56,7 +56,7 @@ export function intentEventsRoute(intents: IntentsServiceClient, streams: EventS
           open: (from) =>
             intents.watchIntents(
               { userAddress: query.userAddress ?? "", orderId: query.orderId ?? "", after: from ?? "" },
-              callMetadata(context.requestId, context.keyId),
+              callMetadata(context, context.keyId),
               { deadline: Number.POSITIVE_INFINITY },
             ),
           eventOf,

@@ -30,12 +30,7 @@ export function getIntentRoute(intents: IntentsServiceClient) {
       ],
     },
     async handle({ params, context }) {
-      const answer = await callUnary(
-        intents,
-        intents.getIntent,
-        { orderId: params.orderId },
-        callMetadata(context.requestId),
-      );
+      const answer = await callUnary(intents, intents.getIntent, { orderId: params.orderId }, callMetadata(context));
       return { status: 200, headers: { "cache-control": "no-store" }, body: renderIntent(answer.intent!) };
     },
   });

@@ -58,7 +58,7 @@ export function listIntentsByTransactionRoute(intents: IntentsServiceClient) {
         intents,
         intents.listByTransaction,
         { originChainId: String(query.originChainId), txHash: query.txHash },
-        callMetadata(context.requestId),
+        callMetadata(context),
       );
       return {
         status: 200,

@@ -61,7 +61,7 @@ export function postIntentNotificationRoute(intents: IntentsServiceClient) {
       ],
     },
     async handle({ body, context }) {
-      const metadata = callMetadata(context.requestId, context.keyId ?? "");
+      const metadata = callMetadata(context, context.keyId ?? "");
       const notified = await callUnary(
         intents,
         intents.notify,

@@ -220,7 +220,7 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
           order: input.order === undefined ? undefined : toOrderParams(input.order),
         },
         // The key id bounds how many preflights one key runs at once (intents-gateway).
-        callMetadata(context.requestId, context.keyId ?? ""),
+        callMetadata(context, context.keyId ?? ""),
         { deadline: Date.now() + 10_000 },
       );
       return {

@@ -119,7 +119,7 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
           userAddress: input.userAddress,
           recipient: input.recipient,
         },
-        callMetadata(context.requestId),
+        callMetadata(context),
         // Four chain reads and a Redis write.
         { deadline: Date.now() + 8_000 },
       );

@@ -38,7 +38,7 @@ export function userIntentListRoute(options: {
       const answer = await options.call(
         options.intents,
         { userAddress: query.userAddress, page: { limit: query.limit ?? 0, cursor: query.cursor ?? "" } },
-        callMetadata(context.requestId),
+        callMetadata(context),
       );
       const page = answer.page ?? { limit: query.limit ?? 0, hasMore: false };
       const href = (cursor: string | undefined) =>

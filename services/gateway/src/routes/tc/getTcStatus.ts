@@ -38,7 +38,7 @@ export function getTcStatusRoute(tc: TcServiceClient) {
         tc,
         tc.getStatus,
         { walletAddress: query.walletAddress },
-        callMetadata(context.requestId, context.keyId ?? ""),
+        callMetadata(context, context.keyId ?? ""),
       );
       return {
         status: 200,

@@ -62,7 +62,7 @@ export function postTcAcceptRoute(tc: TcServiceClient) {
         tc,
         tc.accept,
         { message: body!.message, signature: body!.signature },
-        callMetadata(context.requestId, context.keyId ?? ""),
+        callMetadata(context, context.keyId ?? ""),
         {
           // Contract-wallet checks call the chain and the acceptance waits for Kafka.
           deadline: Date.now() + 10_000,

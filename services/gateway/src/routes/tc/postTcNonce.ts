@@ -46,7 +46,7 @@ export function postTcNonceRoute(tc: TcServiceClient) {
         tc,
         tc.issueNonce,
         { walletAddress: body!.walletAddress },
-        callMetadata(context.requestId, context.keyId ?? ""),
+        callMetadata(context, context.keyId ?? ""),
       );
       return {
         status: 200,

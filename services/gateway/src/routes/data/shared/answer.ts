@@ -6,7 +6,7 @@ export const DATA_SCOPE = "data:read";
 
 /** gRPC metadata for a backend call made for this request: request id and API key id, never the token. */
 export function metadataOf(context: RequestContext) {
-  return callMetadata(context.requestId, context.keyId);
+  return callMetadata(context, context.keyId);
 }
 
 /**
