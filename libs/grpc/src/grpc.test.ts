@@ -1,4 +1,4 @@
-import { Metadata, makeGenericClientConstructor, status, type ServiceDefinition } from "@grpc/grpc-js";
+import { Metadata, makeGenericClientConstructor, status } from "@grpc/grpc-js";
 import { AppError, unavailable } from "@platform/errors";
 import { createLogger } from "@platform/log";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import { callUnary, createGrpcClient } from "./createClient.js";
 import { createHealthChecker } from "./checkHealth.js";
 import { startGrpcServer, type RunningGrpcServer } from "./startGrpcServer.js";
 import { unaryHandler } from "./unaryHandler.js";
+import { jsonUnaryService } from "./jsonUnaryService.js";
 
 // A real service over real HTTP/2, with JSON on the wire so this library's test does not depend on
 // generated code. The generated services are exercised in libs/proto and the services' own tests.
@@ -15,21 +16,7 @@ interface EchoRequest {
   failTimes?: number;
   key?: string;
 }
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
-};
-const echoDefinition: ServiceDefinition = {
-  echo: {
-    path: "/test.Echo/Echo",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const echoDefinition = jsonUnaryService({ echo: "/test.Echo/Echo" });
 const EchoClient = makeGenericClientConstructor(echoDefinition, "Echo");
 type EchoClientType = InstanceType<typeof EchoClient> & {
   echo: Parameters<typeof callUnary<EchoRequest, { text: string }>>[1];

@@ -1,4 +1,4 @@
-import { makeGenericClientConstructor, Metadata, type ServiceDefinition } from "@grpc/grpc-js";
+import { makeGenericClientConstructor, Metadata } from "@grpc/grpc-js";
 import { unavailable } from "@platform/errors";
 import { createLogger } from "@platform/log";
 import { Registry } from "prom-client";
@@ -6,22 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callUnary, createGrpcClient } from "./createClient.js";
 import { startGrpcServer, type RunningGrpcServer } from "./startGrpcServer.js";
 import { unaryHandler } from "./unaryHandler.js";
+import { jsonUnaryService } from "./jsonUnaryService.js";
 
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
-};
-const definition: ServiceDefinition = {
-  ping: {
-    path: "/test.Ping/Ping",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const definition = jsonUnaryService({ ping: "/test.Ping/Ping" });
 const PingClient = makeGenericClientConstructor(definition, "Ping");
 type Ping = InstanceType<typeof PingClient> & { ping: Parameters<typeof callUnary<{ fail: boolean }, object>>[1] };
 

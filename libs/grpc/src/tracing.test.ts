@@ -1,29 +1,16 @@
-import { makeGenericClientConstructor, Metadata, type ServiceDefinition } from "@grpc/grpc-js";
+import { makeGenericClientConstructor, Metadata } from "@grpc/grpc-js";
 import { createLogger } from "@platform/log";
 import { inSpan, SpanKind, startTestTracing, tracer, type ReadableSpan } from "@platform/telemetry";
 import { afterEach, describe, expect, it } from "vitest";
 import { callUnary, createGrpcClient } from "./createClient.js";
 import { startGrpcServer } from "./startGrpcServer.js";
 import { unaryHandler } from "./unaryHandler.js";
+import { jsonUnaryService } from "./jsonUnaryService.js";
 
 // Every call of a batch keeps its own client span, parented to its own request's span, and its
 // own server span, parented by the traceparent that travelled in that call's metadata entries.
 
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
-};
-const definition: ServiceDefinition = {
-  echo: {
-    path: "/test.Echo/Echo",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const definition = jsonUnaryService({ echo: "/test.Echo/Echo" });
 const EchoClient = makeGenericClientConstructor(definition, "test.Echo");
 type EchoMethod = Parameters<typeof callUnary<{ text: string }, { text: string }>>[1];
 const log = createLogger({ service: "grpc-tracing-test", level: "silent" });

@@ -6,13 +6,14 @@ import {
   type Server as TcpServer,
   type Socket,
 } from "node:net";
-import { Metadata, status, type ServiceDefinition, type StatusObject } from "@grpc/grpc-js";
+import { Metadata, status, type StatusObject } from "@grpc/grpc-js";
 import { createLogger } from "@platform/log";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startGrpcServer, type RunningGrpcServer } from "../startGrpcServer.js";
 import { unaryHandler } from "../unaryHandler.js";
 import { parseTarget } from "./parseTarget.js";
 import { createUnaryChannel, type UnaryChannel, type UnaryChannelOptions, type UnaryResult } from "./unaryChannel.js";
+import { jsonUnaryService } from "../jsonUnaryService.js";
 
 // Real grpc-js servers on loopback answer the lean channel: it must speak the same protocol as
 // grpc-js's own client, balance, survive restarts and graceful shutdowns, and keep its deadlines.
@@ -21,21 +22,8 @@ interface Echo {
   delayMs?: number;
   bytes?: number;
 }
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
-};
-const definition: ServiceDefinition = {
-  echo: {
-    path: "/test.Echo/Echo",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const definition = jsonUnaryService({ echo: "/test.Echo/Echo" });
+const echoMethod = definition.echo!;
 const log = createLogger({ service: "unary-channel-test", level: "silent" });
 
 async function echoServer(name: string, port = 0): Promise<RunningGrpcServer> {
@@ -104,8 +92,15 @@ async function echo(
 ): Promise<
   UnaryResult & { body?: { from: string; text: string; requestId?: string; deadlineInMs?: number; padding?: string } }
 > {
-  const result = await on.call("/test.Echo/Echo", json.serialize(request), metadata, Date.now() + deadlineMs);
-  return result.ok ? { ...result, body: json.deserialize(result.message) as { from: string; text: string } } : result;
+  const result = await on.call(
+    "/test.Echo/Echo",
+    echoMethod.requestSerialize(request),
+    metadata,
+    Date.now() + deadlineMs,
+  );
+  return result.ok
+    ? { ...result, body: echoMethod.responseDeserialize(result.message) as { from: string; text: string } }
+    : result;
 }
 
 const codeOf = (result: UnaryResult) => (result.ok ? status.OK : result.status.code);
