@@ -56,7 +56,9 @@ function start(name: string, service: "auth" | "data-query" | "gateway", env: Re
   return handle;
 }
 
-async function ready(url: string, timeoutMs = 60_000): Promise<void> {
+/** As long as the local stack waits (startStack's readyTimeoutMs): on a loaded machine the first
+ * consumer-group join on a fresh Kafka took over 60 s once. */
+async function ready(url: string, timeoutMs = 90_000): Promise<void> {
   await waitFor(
     async () => {
       try {
