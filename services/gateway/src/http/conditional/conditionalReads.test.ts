@@ -16,7 +16,8 @@ function setup() {
     tag: '"t"',
     body: Buffer.from("{}"),
     contentType: "application/json",
-    expiresAt: clockMs + 10_000,
+    expiresAt: clockMs + 5_000,
+    keepUntil: clockMs + 10_000,
     since: reads.clock.now(),
     dependencies,
     ...overrides,
@@ -91,15 +92,16 @@ describe("conditional reads: what is kept stays current until its read model cha
 });
 
 describe("conditional reads: bounded by age, and off without signals", () => {
-  it("keeps an answer no longer than its Cache-Control lets a client reuse it, even without a signal", () => {
+  it("keeps an answer no longer than its keepUntil (a block after its read), even without a signal, past its Cache-Control", () => {
     const { reads, answer, advance } = setup();
     reads.keep("price", answer(["market"]));
+    // Past its Cache-Control (5 s) but within its block: still proven by the signals.
     advance(9_999);
     expect(reads.current("price")).toBeDefined();
     advance(1);
     expect(reads.current("price")).toBeUndefined();
-    // An answer already stale is not kept at all.
-    reads.keep("price", answer(["market"], { expiresAt: 0 }));
+    // An answer already past its keepUntil is not kept at all.
+    reads.keep("price", answer(["market"], { keepUntil: 0 }));
     expect(reads.current("price")).toBeUndefined();
   });
 
@@ -132,6 +134,7 @@ describe("conditional reads: bounded by age, and off without signals", () => {
       body: Buffer.from("{}"),
       contentType: "application/json",
       expiresAt: Date.now() + 10_000,
+      keepUntil: Date.now() + 10_000,
       since: 0,
       dependencies: ["market"],
     });
@@ -149,6 +152,7 @@ describe("conditional reads: bounded by age, and off without signals", () => {
         body: Buffer.from("{}"),
         contentType: "application/json",
         expiresAt: Date.now() + 10_000,
+        keepUntil: Date.now() + 10_000,
         since: reads.clock.now(),
         dependencies: [],
       });

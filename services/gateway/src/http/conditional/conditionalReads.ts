@@ -11,8 +11,15 @@ export interface KeptAnswer {
   /** The JSON sent, and its content type. */
   body: Buffer;
   contentType: string;
-  /** When its Cache-Control lets a client's copy go stale (ms since the epoch): it is kept no longer. */
+  /** When its Cache-Control lets a client's copy go stale (ms since the epoch): what answers from memory say. */
   expiresAt: number;
+  /**
+   * It is kept no longer than this (ms since the epoch), whatever the signals say: one block time
+   * after it was read, also when its Cache-Control is 0 (a price whose oracle round is older than a
+   * block, a chain whose next block is overdue). The signals prove it current; this only bounds
+   * how long a lost signal could leave it standing.
+   */
+  keepUntil: number;
   /** The change clock's tick when the call that read it started. */
   since: number;
   dependencies: readonly Dependency[];
@@ -41,9 +48,9 @@ export interface ConditionalReadsOptions {
  *
  * Kept per route, path parameters and canonical query (answers do not depend on the API key),
  * each answer's tag stands until the read model behind it changes, as the projections' change
- * signals tell (changeSignals.ts and changeClock.ts), and never longer than its own Cache-Control
- * lets a client reuse it: a lost signal cannot keep a stale 304 going longer than a client would
- * have kept its copy without asking. While the signals are not known to arrive (NATS not ready,
+ * signals tell (changeSignals.ts and changeClock.ts), and never longer than one block time after
+ * it was read: a lost signal cannot keep a stale answer going longer than a client with a block's
+ * max-age would have kept its copy without asking. While the signals are not known to arrive (NATS not ready,
  * or no NATS configured) nothing is proven from memory: every conditional request calls the
  * backend and compares the fresh answer's tag. Least recently used answers go first once the kept
  * ones' estimated heap passes `maxBytes`.
@@ -89,7 +96,7 @@ export function createConditionalReads(options: ConditionalReadsOptions): Condit
   metrics.enabled.set(0);
 
   const stillCurrent = (answer: KeptAnswer) =>
-    answer.expiresAt > now() && clock.lastChange(answer.dependencies) <= answer.since;
+    answer.keepUntil > now() && clock.lastChange(answer.dependencies) <= answer.since;
 
   return {
     blockSeconds: options.blockSeconds,

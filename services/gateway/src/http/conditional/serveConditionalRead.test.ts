@@ -115,12 +115,18 @@ describe("conditional reads: 200 answers", () => {
     expect(costs).toEqual([2]);
   });
 
-  it("an answer whose next block is overdue is fresh for 0 s and proven by calling the backend only", async () => {
+  it("an answer whose next block is overdue is fresh for 0 s, and still proven from memory while nothing it was read from changes", async () => {
     backend.asOfTimestamp = new Date(Date.now() - 30_000).toISOString();
     const first = await get("/data/v1/things/a/latest");
     expect(first.headers.get("cache-control")).toBe("private, max-age=0");
     const again = await get("/data/v1/things/a/latest", { "if-none-match": first.headers.get("etag")! });
-    expect(again.status).toBe(304);
+    expect([again.status, again.headers.get("cache-control")]).toEqual([304, "private, max-age=0"]);
+    const repeated = await get("/data/v1/things/a/latest");
+    expect([repeated.status, repeated.headers.get("cache-control")]).toEqual([200, "private, max-age=0"]);
+    expect(backend.calls).toBe(1);
+    // Its read model changes: the next read calls the backend again.
+    applyChangeSignal(reads, "market", {});
+    await get("/data/v1/things/a/latest");
     expect(backend.calls).toBe(2);
   });
 

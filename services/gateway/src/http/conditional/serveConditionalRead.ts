@@ -21,7 +21,7 @@ export interface ConditionalRequest {
  * then the inputs, then the handler.
  *
  * - A request whose answer the gateway keeps and can prove current (nothing it was read from
- *   changed since, and its Cache-Control has not run out) is answered from memory with no backend
+ *   changed since, and it was read less than a block time ago) is answered from memory with no backend
  *   call: 304 when If-None-Match names its tag (admitted at a fifth of the route's cost,
  *   access/notModifiedCost.ts), else the same 200 again at the full cost. The inputs are validated
  *   before the guard to find the kept answer, but a refusal is still thrown after it, so
@@ -73,14 +73,15 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
   const contentType = result.contentType ?? "application/json";
   const asOfMs = asOfTimestamp === undefined ? Number.NaN : Date.parse(asOfTimestamp);
   if (Number.isFinite(asOfMs)) reads.observeAsOf(route.path, asOfMs);
-  if (reads.cacheOn() && maxAge > 0) {
+  if (reads.cacheOn() && reads.blockSeconds > 0) {
     const dependencies = request.read.dependsOn(input.params as Record<string, unknown>);
-    const expiresAt = reads.now() + maxAge * 1_000;
+    const now = reads.now();
     reads.keep(answerKey(route, input.params, input.query), {
       tag,
       body,
       contentType,
-      expiresAt,
+      expiresAt: now + maxAge * 1_000,
+      keepUntil: now + reads.blockSeconds * 1_000,
       since,
       dependencies,
       ...(Number.isFinite(asOfMs) ? { asOfMs } : {}),
