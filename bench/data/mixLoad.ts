@@ -4,6 +4,7 @@
 // (both sides do the same work, rather than the faster one reaching further into colder URLs). A
 // conditional request carries the ETag of the latest answer this side gave for its URL in this run
 // (none yet, as when the earlier request is still in flight: it goes without, and is counted).
+import { appendFileSync } from "node:fs";
 import autocannon from "autocannon";
 import type { Mix } from "./mix.js";
 
@@ -39,6 +40,9 @@ export interface MixLoadResult {
   statuses: Record<string, number>;
 }
 
+/** Diagnostics: BENCH_MIX_TRACE=<file> appends each run's requests (start ms, latency ms, url index, status). */
+const TRACE = process.env.BENCH_MIX_TRACE;
+
 interface Context {
   url?: number;
   startedAt?: number;
@@ -68,6 +72,7 @@ export async function loadMix(options: {
   const okLatencies: number[] = [];
   const notModifiedLatencies: number[] = [];
   const otherLatencies: number[] = [];
+  const trace: Array<[number, number, number, number]> = [];
   const started = performance.now();
   let lastAnswerAt = started;
   const result = await autocannon({
@@ -99,12 +104,18 @@ export async function loadMix(options: {
           lastAnswerAt = performance.now();
           const latency = lastAnswerAt - (context.startedAt ?? Number.NaN);
           (status === 200 ? okLatencies : status === 304 ? notModifiedLatencies : otherLatencies).push(latency);
+          if (TRACE) trace.push([context.startedAt! - started, latency, context.url ?? -1, status]);
           const tag = (headers as Record<string, string | undefined> | undefined)?.etag;
           if (tag !== undefined && context.url !== undefined) tags[context.url] = tag;
         },
       },
     ],
   });
+  if (TRACE)
+    appendFileSync(
+      TRACE,
+      `${JSON.stringify({ connections: options.connections, base: options.baseUrl, urls: mix.urls, trace })}\n`,
+    );
   const ok = statuses[200] ?? 0;
   const notModified = statuses[304] ?? 0;
   const elapsedSeconds = (lastAnswerAt - started) / 1_000;

@@ -29,7 +29,13 @@ export interface BenchStack {
  * Starts the whole local stack from `dist` (Kafka, Redis, NATS, anvil, the Subtensor runtime under
  * chopsticks, the services, the simulator), as production runs it, with warn-level logs.
  */
-export async function startBenchStack(name: string): Promise<BenchStack> {
+export async function startBenchStack(
+  name: string,
+  options: {
+    /** The native network's block time (the local stack's own default, 2 s, when unset). */
+    nativeBlockTimeMs?: number;
+  } = {},
+): Promise<BenchStack> {
   const state = tempDir(name);
   const ports = await freePorts();
   process.stdout.write("starting the stack (Kafka, Redis, NATS, anvil, the Subtensor runtime, services, simulator)…\n");
@@ -41,6 +47,7 @@ export async function startBenchStack(name: string): Promise<BenchStack> {
     progress: silentProgress,
     logLevel: "warn",
     nativeNetwork: true,
+    ...(options.nativeBlockTimeMs === undefined ? {} : { nativeBlockTimeMs: options.nativeBlockTimeMs }),
   });
   return {
     stack,
