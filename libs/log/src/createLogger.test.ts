@@ -34,6 +34,13 @@ describe("createLogger", () => {
     }
   });
 
+  it("never prints secrets in a child logger's bindings either", () => {
+    const { lines, destination } = capture();
+    createLogger({ service: "unit", destination }).child({ apiKeySecret: "sk-1", keyId: "ak_1" }).info("bound");
+    expect(lines[0]).not.toContain("sk-1");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ apiKeySecret: "[redacted]", keyId: "ak_1" });
+  });
+
   it("carries the active span's trace_id and span_id, and nothing outside a span", async () => {
     const { lines, destination } = capture();
     const log = createLogger({ service: "unit", destination });

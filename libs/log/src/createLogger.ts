@@ -1,6 +1,6 @@
 import { context, isSpanContextValid, trace } from "@opentelemetry/api";
-import { pino, stdSerializers, type DestinationStream, type Logger } from "pino";
-import { redactPaths, scrubText } from "./redact.js";
+import { pino, type DestinationStream, type Logger } from "pino";
+import { CENSOR, exactRedactPaths, redactLine, serializeError } from "./redact.js";
 
 export type { Logger } from "pino";
 
@@ -19,9 +19,10 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       level: options.level ?? process.env.LOG_LEVEL ?? "info",
       base: { service: options.service },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: redactPaths, censor: "[redacted]" },
+      // Exact paths here (they reach child bindings too), any depth in the log formatter.
+      redact: { paths: exactRedactPaths, censor: CENSOR },
       serializers: { err: serializeError, error: serializeError },
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: label }), log: redactLine },
       mixin: traceIds,
     },
     options.destination,
@@ -38,12 +39,4 @@ export function traceIds(): object {
   if (span === undefined) return {};
   const ids = span.spanContext();
   return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
-}
-
-function serializeError(error: unknown): unknown {
-  if (!(error instanceof Error)) return error;
-  const serialized = stdSerializers.err(error);
-  serialized.message = scrubText(serialized.message);
-  if (serialized.stack) serialized.stack = scrubText(serialized.stack);
-  return serialized;
 }

@@ -1,2 +1,2 @@
 export { createLogger, type CreateLoggerOptions, type Logger } from "./createLogger.js";
-export { redactPaths, scrubText } from "./redact.js";
+export { CENSOR, exactRedactPaths, redactLine, scrubText, SENSITIVE_KEYS } from "./redact.js";

@@ -11,10 +11,13 @@ import {
 } from "@opentelemetry/api";
 
 let enabled = false;
+/** The provider's tracer, asked once per start: `trace.getTracer` builds a key and looks it up on every call. */
+let cachedTracer: Tracer | undefined;
 
 /** Set by startTracing: adapters skip their span work entirely while tracing is off. */
 export function setTracingEnabled(on: boolean): void {
   enabled = on;
+  cachedTracer = undefined;
 }
 
 /** True while a startTracing with an exporter is running in this process. */
@@ -24,7 +27,9 @@ export function isTracingEnabled(): boolean {
 
 /** The platform's tracer (the API's no-op one while tracing is off). */
 export function tracer(): Tracer {
-  return trace.getTracer("@platform/telemetry");
+  if (!enabled) return trace.getTracer("@platform/telemetry");
+  cachedTracer ??= trace.getTracer("@platform/telemetry");
+  return cachedTracer;
 }
 
 /** The active span, if a sampled or recording one is open in this async context. */

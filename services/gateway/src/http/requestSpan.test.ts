@@ -31,6 +31,21 @@ const getRoute = defineRoute({
     return { status: 200, body: { address: params.address } };
   },
 });
+const slowRoute = defineRoute({
+  method: "get",
+  path: "/data/v1/slow/:name",
+  operationId: "slowThing",
+  params: z.object({ name: z.string().max(64) }),
+  docs: {
+    summary: "slow",
+    tags: ["test"],
+    success: { status: 200, description: "slowly", contentType: "application/json", example: {} },
+  },
+  async handle() {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { status: 200, body: {} };
+  },
+});
 const postRoute = defineRoute({
   method: "post",
   path: "/intents/v1/things/:id",
@@ -55,7 +70,7 @@ beforeAll(async () => {
     guard: async () => ({ keyId: "ak_test", headers: {} }),
     registry: createMetricsRegistry("gateway-test"),
     readiness,
-    routes: [getRoute, postRoute],
+    routes: [getRoute, slowRoute, postRoute],
     publicBaseUrl: "https://api.example",
     maxBodyBytes: 1024,
   });
@@ -109,5 +124,17 @@ describe("the gateway's request spans", () => {
     expect(spans.map((span) => span.name).sort()).toEqual(["GET (unmatched)", "POST /intents/v1/things/:id"]);
     expect(spans.find((span) => span.name === "GET (unmatched)")!.attributes["http.response.status_code"]).toBe(404);
     expect(spans[0]!.spanContext().traceId).not.toBe(spans[1]!.spanContext().traceId);
+  });
+
+  it("a request its client leaves before the answer: its span ends once, when the connection closes", async () => {
+    tracing.exporter.reset();
+    await fetch(`${base}/data/v1/slow/a`, { signal: AbortSignal.timeout(50) }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const [closed, ...others] = tracing.exporter.getFinishedSpans();
+    expect(others).toEqual([]);
+    expect(closed!.name).toBe("GET");
+    // The answer that comes after the close neither ends it again nor exports another span.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(tracing.exporter.getFinishedSpans()).toHaveLength(1);
   });
 });

@@ -13,8 +13,15 @@ import {
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
-const ended = new WeakSet<Span>();
-const spans = new WeakMap<IncomingMessage, Span>();
+/**
+ * Where a request keeps its span, and a recording span whether it has ended: properties rather
+ * than a WeakMap and a WeakSet, whose entries for every short-lived request the garbage collector
+ * has to trace as ephemerons.
+ */
+const SPAN = Symbol("requestSpan");
+const ENDED = Symbol("requestSpanEnded");
+type WithSpan = IncomingMessage & { [SPAN]?: Span };
+type Endable = Span & { [ENDED]?: true };
 
 /**
  * The listener, each request in a server span (while tracing is on; the listener itself when
@@ -24,7 +31,8 @@ const spans = new WeakMap<IncomingMessage, Span>();
  * AsyncLocalStorage, whose per-promise hook cost the gateway 10–20 % of its throughput at 1 %
  * sampling (bench:data, BENCH_TRACING=1). The span is named by the route template once the access
  * log knows it (`endRequestSpan`), never by the raw path, which carries addresses; a request that
- * closes before that ends it as it stands.
+ * closes before that ends it as it stands. A span sampled out records nothing and needs no ending:
+ * it only lends the access line its ids.
  */
 export function tracedListener(listener: Listener): Listener {
   if (!isTracingEnabled()) return listener;
@@ -36,15 +44,15 @@ export function tracedListener(listener: Listener): Listener {
       { kind: SpanKind.SERVER, attributes: { "http.request.method": method } },
       parent,
     );
-    spans.set(request, span);
-    response.once("close", () => endRequestSpan(span, method, undefined, response.statusCode));
+    (request as WithSpan)[SPAN] = span;
+    if (span.isRecording()) response.once("close", () => endRequestSpan(span, method, undefined, response.statusCode));
     listener(request, response);
   };
 }
 
 /** The request's server span (undefined while tracing is off). */
 export function requestSpanOf(request: IncomingMessage): Span | undefined {
-  return spans.get(request);
+  return (request as WithSpan)[SPAN];
 }
 
 /**
@@ -58,8 +66,10 @@ export function traceparentOf(span: Span | undefined): string | undefined {
 
 /** Names the span by its route template, records the status, and ends it (once). */
 export function endRequestSpan(span: Span, method: string, route: string | undefined, status: number): void {
-  if (ended.has(span)) return;
-  ended.add(span);
+  if (!span.isRecording()) return;
+  const endable = span as Endable;
+  if (endable[ENDED]) return;
+  endable[ENDED] = true;
   if (route !== undefined) {
     span.updateName(`${method} ${route}`);
     span.setAttribute("http.route", route);
