@@ -9,28 +9,15 @@
 import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Metadata, type ServiceDefinition } from "@grpc/grpc-js";
+import { Metadata } from "@grpc/grpc-js";
 import { createLogger } from "@platform/log";
+import { jsonUnaryService } from "../src/jsonUnaryService.js";
 import { startGrpcServer } from "../src/startGrpcServer.js";
 import { unaryHandler } from "../src/unaryHandler.js";
 import { parseTarget } from "../src/unary/parseTarget.js";
 import { createUnaryChannel } from "../src/unary/unaryChannel.js";
 
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
-};
-const definition: ServiceDefinition = {
-  echo: {
-    path: "/bench.Echo/Echo",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const definition = jsonUnaryService({ echo: "/bench.Echo/Echo" });
 
 if (process.argv[2] === "server") {
   const log = createLogger({ service: "bench-echo", level: "silent" });
@@ -58,7 +45,7 @@ if (process.argv[2] === "server") {
   for (const round of [1, 2, 3]) {
     for (const batchCalls of [false, true]) {
       const channel = createUnaryChannel(parseTarget(`127.0.0.1:${port}`)!, { maxAttempts: 1, batchCalls });
-      const request = json.serialize({ vs: "usd" });
+      const request = definition.echo!.requestSerialize({ vs: "usd" });
       const wave = () =>
         Promise.all(
           Array.from({ length: perWave }, () => {

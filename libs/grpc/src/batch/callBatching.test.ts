@@ -18,6 +18,7 @@ import { startGrpcServer, type RunningGrpcServer } from "../startGrpcServer.js";
 import type { AttemptOutcome } from "../unary/callAttempt.js";
 import { attemptCall } from "../unary/callAttempt.js";
 import { frameMessage } from "../unary/grpcFrame.js";
+import { jsonUnaryService } from "../jsonUnaryService.js";
 import { unaryHandler } from "../unaryHandler.js";
 import { RUN_CALLS_PATH, type QueuedCall } from "./batchAttempt.js";
 import { createCallBatcher } from "./callBatcher.js";
@@ -37,22 +38,8 @@ interface EchoAnswer {
   deadlineInMs: number;
   path: string;
 }
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
-};
 const ECHO_PATH = "/test.Echo/Echo";
-const definition: ServiceDefinition = {
-  echo: {
-    path: ECHO_PATH,
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const definition = jsonUnaryService({ echo: ECHO_PATH });
 const log = createLogger({ service: "call-batching-test", level: "silent" });
 
 const echoImplementation = unaryHandler<Echo, EchoAnswer>(log, "Echo", async (request, call) => {
@@ -141,7 +128,7 @@ function send(
   return new Promise<{ outcome: AttemptOutcome; at: number }>((resolve) => {
     const call: QueuedCall = {
       path: options.path ?? ECHO_PATH,
-      message: json.serialize(request),
+      message: definition.echo!.requestSerialize(request),
       metadata,
       deadline: Date.now() + (options.deadlineMs ?? 2_000),
       done: (outcome) => resolve({ outcome, at: Date.now() }),
@@ -151,7 +138,7 @@ function send(
 }
 
 const answerOf = (outcome: AttemptOutcome) =>
-  "message" in outcome ? (json.deserialize(outcome.message) as EchoAnswer) : undefined;
+  "message" in outcome ? (definition.echo!.responseDeserialize(outcome.message) as EchoAnswer) : undefined;
 const codeOf = (outcome: AttemptOutcome) => ("message" in outcome ? status.OK : outcome.status.code);
 
 describe("call batching: each call of a turn answered on its own", () => {
