@@ -31,7 +31,9 @@ import {
   type MixSample,
   type MixSide,
 } from "./mixReport.js";
+import { withProfiledPair } from "./profile.js";
 import type { HalBody } from "./routes.js";
+import { startSpanSink, tracingEnv } from "./tracingOverhead.js";
 import { seedAccountActivity } from "./seed.js";
 import { authorization, createDataKey, startBaseline, startBenchStack, waitPopulated } from "./stackSetup.js";
 
@@ -58,6 +60,11 @@ const EXPONENT = 1;
 const CONDITIONAL_SHARE = 0.2;
 const SEQUENCE_LENGTH = Math.max(REQUESTS, WARM_UP_REQUESTS);
 const IDLE_SAMPLE_MS = 1_000;
+/**
+ * BENCH_CPU_PROFILE=<dir>: afterwards, a second gateway and data-query with --cpu-prof (profile.ts)
+ * serve the warm-up and two rounds of the mix at 32 connections; their profiles land in <dir>.
+ */
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
 const TRANSFERS = 300;
 
 const startedAt = Date.now();
@@ -94,9 +101,31 @@ try {
   // A token of its own for the rounds (tokens live 15 minutes).
   const measured = await measure(mix, await authorization(gatewayUrl, key));
   report(mix, subjects, described, measured);
+  if (PROFILE_DIR !== undefined) await profileMix(mix, await authorization(gatewayUrl, key));
 } finally {
   await baseline.process.stop();
   await bench.stop();
+}
+
+async function profileMix(mix: Mix, headers: Record<string, string>): Promise<void> {
+  // BENCH_PROFILE_TRACING=1: the profiled pair traces as production would (1 %, OTLP to a sink here).
+  const sink = process.env.BENCH_PROFILE_TRACING === "1" ? await startSpanSink() : undefined;
+  await withProfiledPair(
+    {
+      stack,
+      ports: bench.ports,
+      stateDir: bench.statePath,
+      dir: PROFILE_DIR!,
+      ...(sink === undefined ? {} : { env: tracingEnv(sink.endpoint) }),
+    },
+    async (baseUrl) => {
+      await loadMix({ baseUrl, headers, mix, connections: 32, requests: WARM_UP_REQUESTS });
+      for (let round = 0; round < 2; round += 1) {
+        const result = await loadMix({ baseUrl, headers, mix, connections: 32, requests: REQUESTS });
+        process.stdout.write(`profiled mix round ${round + 1}: ${result.requestsPerSecond.toFixed(0)} req/s\n`);
+      }
+    },
+  ).finally(() => sink?.close());
 }
 
 interface Subjects {

@@ -16,17 +16,48 @@ import { load } from "../src/load.js";
  * both stop and V8 writes their CPU profiles into `dir` (open them in Chrome DevTools, or summarise
  * with profileSummary.ts). The stack's processes cannot take the flag: their command line is fixed.
  */
-export async function profileGatewayPath(options: {
+export async function profileGatewayPath(
+  options: ProfiledPairOptions & {
+    paths: string[];
+    headers: Record<string, string>;
+    connections: number;
+    seconds: number;
+  },
+): Promise<void> {
+  await withProfiledPair(options, async (base) => {
+    for (const path of options.paths) {
+      const result = await load({
+        url: `${base}${path}`,
+        headers: options.headers,
+        connections: options.connections,
+        durationSeconds: options.seconds,
+      });
+      process.stdout.write(
+        `profiled ${path}: ${result.requestsPerSecond.toFixed(0)} req/s, ${result.total} requests, ${result.failures} failures\n`,
+      );
+    }
+  });
+}
+
+export interface ProfiledPairOptions {
   stack: RunningStack;
   /** The stack's port plan: the profiled gateway calls the stack's auth, tc and intents. */
   ports: PortPlan;
   stateDir: string;
+  /** Where V8 writes the two profiles. */
   dir: string;
-  paths: string[];
-  headers: Record<string, string>;
-  connections: number;
-  seconds: number;
-}): Promise<void> {
+  /** More environment for both (OTEL_* to profile them tracing). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs `work` against a profiled gateway (its base URL) in front of a profiled data-query, both on
+ * the stack's Redis, NATS and other backends, then stops both so V8 writes their profiles.
+ */
+export async function withProfiledPair(
+  options: ProfiledPairOptions,
+  work: (base: string) => Promise<void>,
+): Promise<void> {
   const { stack, stateDir } = options;
   const own = await freePorts();
   const infra = {
@@ -53,7 +84,7 @@ export async function profileGatewayPath(options: {
         ],
         cwd: repoRoot,
         logFile: join(stateDir, "logs", `${name}-profiled.log`),
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env, ...options.env },
       }),
     );
   };
@@ -62,6 +93,7 @@ export async function profileGatewayPath(options: {
     spawn("gateway", {
       ...gateway.env,
       HTTP_PORT: String(own.gateway),
+      OPS_PORT: String(own.gatewayOps),
       PUBLIC_BASE_URL: `http://127.0.0.1:${own.gateway}`,
       DATA_ACCOUNTS_GRPC_TARGET: dataQueryTarget,
       DATA_MARKET_GRPC_TARGET: dataQueryTarget,
@@ -72,17 +104,7 @@ export async function profileGatewayPath(options: {
       what: "the profiled gateway",
       timeoutMs: 60_000,
     });
-    for (const path of options.paths) {
-      const result = await load({
-        url: `${base}${path}`,
-        headers: options.headers,
-        connections: options.connections,
-        durationSeconds: options.seconds,
-      });
-      process.stdout.write(
-        `profiled ${path}: ${result.requestsPerSecond.toFixed(0)} req/s, ${result.total} requests, ${result.failures} failures\n`,
-      );
-    }
+    await work(base);
   } finally {
     // SIGTERM: both shut down cleanly and V8 writes the profiles on exit.
     for (const handle of started.reverse()) await handle.stop();

@@ -40,17 +40,7 @@ export async function measureTracingOverhead(options: {
   const started: ManagedProcess[] = [];
   try {
     const off = await startPair(options, "tracing-off", {}, started);
-    const on = await startPair(
-      options,
-      "tracing-on",
-      {
-        OTEL_TRACES_EXPORTER: "otlp",
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
-        OTEL_TRACES_SAMPLER_ARG: "0.01",
-      },
-      started,
-    );
+    const on = await startPair(options, "tracing-on", tracingEnv(receiver.endpoint), started);
     const processes = {
       "gateway-off": off.gatewayPid,
       "data-query-off": off.dataQueryPid,
@@ -87,6 +77,16 @@ export async function measureTracingOverhead(options: {
   }
 }
 
+/** Tracing as production would run it: sampled at 1 %, exported over OTLP/HTTP to `endpoint`. */
+export function tracingEnv(endpoint: string): Record<string, string> {
+  return {
+    OTEL_TRACES_EXPORTER: "otlp",
+    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+    OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+    OTEL_TRACES_SAMPLER_ARG: "0.01",
+  };
+}
+
 function rowOf(route: BenchRoute, connections: number, samples: Sample[]): Record<string, string> {
   const mean = (side: string, pick: (sample: Sample) => number) => {
     const mine = samples.filter((sample) => sample.side === side);
@@ -99,6 +99,8 @@ function rowOf(route: BenchRoute, connections: number, samples: Sample[]): Recor
         (sample.cpuMicrosPerRequest[`gateway-${suffix}`] ?? 0) +
         (sample.cpuMicrosPerRequest[`data-query-${suffix}`] ?? 0),
     );
+  const processCpu = (side: string, name: string) =>
+    mean(side, (sample) => sample.cpuMicrosPerRequest[name] ?? 0).toFixed(1);
   const offRate = mean("tracing-off", (sample) => sample.requestsPerSecond);
   const onRate = mean("tracing-on", (sample) => sample.requestsPerSecond);
   return {
@@ -107,10 +109,34 @@ function rowOf(route: BenchRoute, connections: number, samples: Sample[]): Recor
     "off req/s": offRate.toFixed(0),
     "on req/s": onRate.toFixed(0),
     "ratio on/off": (onRate / offRate).toFixed(3),
+    "median round ratio": medianRoundRatio(samples).toFixed(3),
     "off p99": mean("tracing-off", (sample) => sample.p99Ms).toFixed(1),
     "on p99": mean("tracing-on", (sample) => sample.p99Ms).toFixed(1),
     "CPU µs/req off → on": `${cpu("tracing-off", "off").toFixed(0)} → ${cpu("tracing-on", "on").toFixed(0)}`,
+    "gateway · data-query µs/req off → on": `${processCpu("tracing-off", "gateway-off")} · ${processCpu("tracing-off", "data-query-off")} → ${processCpu("tracing-on", "gateway-on")} · ${processCpu("tracing-on", "data-query-on")}`,
   };
+}
+
+/**
+ * The median over rounds of each round's on/off throughput ratio: both sides of a round ran back to
+ * back, so a block's burst of work on the shared cores, or the machine's drift over the minutes,
+ * moves one round's pair together rather than tilting the means; one round a burst hit one side of
+ * is one outlier of the median, not a share of the mean.
+ */
+function medianRoundRatio(samples: Sample[]): number {
+  const rounds = new Map<number, { off?: number; on?: number }>();
+  for (const sample of samples) {
+    const pair = rounds.get(sample.round) ?? {};
+    if (sample.side === "tracing-off") pair.off = sample.requestsPerSecond;
+    else pair.on = sample.requestsPerSecond;
+    rounds.set(sample.round, pair);
+  }
+  const ratios = [...rounds.values()]
+    .filter((pair) => pair.off !== undefined && pair.on !== undefined)
+    .map((pair) => pair.on! / pair.off!)
+    .sort((left, right) => left - right);
+  const middle = Math.floor(ratios.length / 2);
+  return ratios.length % 2 === 1 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
 }
 
 /** A gateway and a data-query of their own, on the stack's Redis, NATS and other backends. */
@@ -166,7 +192,7 @@ async function startPair(
 }
 
 /** Takes OTLP/HTTP exports and drops them (answers 200), counting what arrived. */
-async function startSpanSink(): Promise<{
+export async function startSpanSink(): Promise<{
   endpoint: string;
   requests(): number;
   bytes(): number;

@@ -1,4 +1,4 @@
-import { context, SpanKind, SpanStatusCode, trace, tracer, type Span } from "@platform/telemetry";
+import { context, noSampledContext, SpanKind, SpanStatusCode, trace, tracer, type Span } from "@platform/telemetry";
 import type { Redis } from "ioredis";
 
 /** What this module reads of an ioredis command. */
@@ -45,6 +45,8 @@ export function traceRedisCommands(redis: Redis): void {
       span.setAttribute("db.operation.batch.size", commands);
       return ended(span, send.call(this, command, ...rest));
     }
+    // Nearly every command at a low ratio: nothing sampled is in flight, so no parent to look up.
+    if (noSampledContext()) return send.call(this, command, ...rest);
     const parent = context.active();
     // A leaf: nothing to propagate, so a trace sampled out costs nothing more here.
     if (trace.getSpan(parent)?.isRecording() !== true) return send.call(this, command, ...rest);

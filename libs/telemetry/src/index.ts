@@ -23,10 +23,12 @@ export {
   tracer,
   type SpanOptions,
 } from "./tracer.js";
-export { holdContext, SampledContextManager } from "./sampledContextManager.js";
+export { holdContext, noSampledContext, SampledContextManager } from "./sampledContextManager.js";
+export { startEdgeSpan } from "./edgeSpan.js";
 export { currentTraceparent, extractContext, injectTraceparent, spanContextOf } from "./propagation.js";
 export {
   context,
+  INVALID_TRACEID,
   isSpanContextValid,
   trace,
   ROOT_CONTEXT,

@@ -58,6 +58,11 @@ export class SampledContextManager extends AsyncLocalStorageContextManager {
     return result;
   }
 
+  /** True when no sampled context can be active: none is held, so the storage is off. */
+  idle(): boolean {
+    return this.holds === 0;
+  }
+
   /** Keeps the storage on until the returned function is called (work that outlives a `with` body). */
   hold(): () => void {
     this.holds += 1;
@@ -126,3 +131,12 @@ export function holdContext(context: Context = contextApi.active()): () => void 
 }
 
 const noop = () => undefined;
+
+/**
+ * True when no sampled span can be active in this process now (startTracing's manager holds
+ * nothing sampled): a leaf's span wrapper (a Redis command) can skip looking up the active context.
+ * False means only that one may be (or another manager is in charge): look it up.
+ */
+export function noSampledContext(): boolean {
+  return manager !== undefined && manager.idle();
+}

@@ -19,6 +19,7 @@ import {
 } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { ConfigError } from "@platform/config";
+import { EdgeIdGenerator, useEdgeSampling } from "./edgeSpan.js";
 import { SampledContextManager, useSampledContextManager } from "./sampledContextManager.js";
 import { setTracingEnabled } from "./tracer.js";
 import { parseTracingConfig, type SamplerKind, type TracingConfig } from "./tracingConfig.js";
@@ -57,9 +58,12 @@ export function startTracing(options: StartTracingOptions): Tracing {
   if (processor === undefined) {
     return { enabled: false, config, flush: async () => undefined, shutdown: async () => undefined };
   }
+  const sampler = samplerOf(config.sampler, config.samplerRatio);
+  const ids = new EdgeIdGenerator();
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName }),
-    sampler: samplerOf(config.sampler, config.samplerRatio),
+    sampler,
+    idGenerator: ids,
     spanProcessors: [processor],
   });
   const contextManager = new SampledContextManager();
@@ -67,6 +71,7 @@ export function startTracing(options: StartTracingOptions): Tracing {
   useSampledContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
+  useEdgeSampling({ sampler, ids });
   setTracingEnabled(true);
   let stopped: Promise<void> | undefined;
   return {
@@ -76,6 +81,7 @@ export function startTracing(options: StartTracingOptions): Tracing {
     shutdown() {
       stopped ??= (async () => {
         setTracingEnabled(false);
+        useEdgeSampling(undefined);
         await provider.shutdown().catch(() => undefined);
         trace.disable();
         propagation.disable();

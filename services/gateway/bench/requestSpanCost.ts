@@ -8,7 +8,7 @@
 import { EventEmitter } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { isSpanContextValid, startTracing } from "@platform/telemetry";
+import { INVALID_TRACEID, startTracing } from "@platform/telemetry";
 import { endRequestSpan, requestSpanOf, traceparentOf, tracedListener } from "../src/http/requestSpan.js";
 
 const REQUESTS = Number(process.argv[2] ?? 1_000_000);
@@ -21,7 +21,7 @@ function handle(request: IncomingMessage): void {
   const traceparent = traceparentOf(span);
   if (span === undefined) return;
   const ids = span.spanContext();
-  if (isSpanContextValid(ids)) sink += ids.traceId.length + ids.spanId.length + (traceparent ? 1 : 0);
+  if (ids.traceId !== INVALID_TRACEID) sink += ids.traceId.length + ids.spanId.length + (traceparent ? 1 : 0);
   endRequestSpan(span, "GET", "/data/v1/coin/price/latest", 200);
 }
 

@@ -25,6 +25,14 @@ describe("parseAccount", () => {
     expect(parseAccount(ALICE_SS58)).toEqual({ ss58: ALICE_SS58, publicKey: ALICE_PUBLIC_KEY, evmH160: undefined });
   });
 
+  it("answers a repeated SS58 address alike, and still refuses a near miss of one it has seen", () => {
+    const first = parseAccount(ALICE_SS58);
+    expect(parseAccount(ALICE_SS58)).toEqual(first);
+    expect(() => checkAccountAddress(ALICE_SS58)).not.toThrow();
+    expect(reasonOf("5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQZ")).toBe("bad SS58 checksum");
+    expect(reasonOf("5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQZ")).toBe("bad SS58 checksum");
+  });
+
   it("reads a 32-byte public key in any case into its SS58", () => {
     expect(parseAccount(ALICE_PUBLIC_KEY.toUpperCase().replace("0X", "0x"))).toEqual({
       ss58: ALICE_SS58,

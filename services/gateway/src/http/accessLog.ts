@@ -1,5 +1,5 @@
 import type { Logger } from "@platform/log";
-import { isSpanContextValid, type Span } from "@platform/telemetry";
+import { INVALID_TRACEID, type Span } from "@platform/telemetry";
 import { Histogram, type Registry } from "prom-client";
 import type { GatewayContext } from "./requestContext.js";
 import { endRequestSpan } from "./requestSpan.js";
@@ -13,9 +13,10 @@ export interface AccessLog {
   record(method: string, route: string, status: number, context: GatewayContext): void;
 }
 
+/** The span's ids; none for the invalid context a suppressed trace gets (the SDK's ids and a parsed traceparent's are valid). */
 function traceIdsOf(span: Span): { trace_id: string; span_id: string } | Record<string, never> {
   const ids = span.spanContext();
-  return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+  return ids.traceId === INVALID_TRACEID ? {} : { trace_id: ids.traceId, span_id: ids.spanId };
 }
 
 export function createAccessLog(log: Logger, registry: Registry): AccessLog {
@@ -31,6 +32,8 @@ export function createAccessLog(log: Logger, registry: Registry): AccessLog {
       const seconds = Number(process.hrtime.bigint() - context.startedAt) / 1e9;
       duration.observe({ method, route, status: String(status) }, seconds);
       if (context.span) endRequestSpan(context.span, method, route, status);
+      // The line is built only to be written (a service run at warn writes 5xx lines alone).
+      if (status < 500 && !log.isLevelEnabled("info")) return;
       const line = {
         requestId: context.requestId,
         method,

@@ -6,8 +6,8 @@ import {
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
+  startEdgeSpan,
   trace,
-  tracer,
   type Span,
 } from "@platform/telemetry";
 
@@ -39,13 +39,12 @@ export function tracedListener(listener: Listener): Listener {
   return (request, response) => {
     const method = request.method ?? "GET";
     const parent = extractContext(request.headers, ROOT_CONTEXT);
-    const span = tracer().startSpan(
-      method,
-      { kind: SpanKind.SERVER, attributes: { "http.request.method": method } },
-      parent,
-    );
+    const span = startEdgeSpan(method, SpanKind.SERVER, parent);
     (request as WithSpan)[SPAN] = span;
-    if (span.isRecording()) response.once("close", () => endRequestSpan(span, method, undefined, response.statusCode));
+    if (span.isRecording()) {
+      span.setAttribute("http.request.method", method);
+      response.once("close", () => endRequestSpan(span, method, undefined, response.statusCode));
+    }
     listener(request, response);
   };
 }

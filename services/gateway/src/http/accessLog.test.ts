@@ -1,0 +1,74 @@
+import { Writable } from "node:stream";
+import { createLogger } from "@platform/log";
+import { createMetricsRegistry } from "@platform/runtime";
+import { ROOT_CONTEXT, SpanKind, startEdgeSpan, startTracing, type Tracing } from "@platform/telemetry";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAccessLog } from "./accessLog.js";
+import type { GatewayContext } from "./requestContext.js";
+
+let tracing: Tracing | undefined;
+afterEach(async () => {
+  await tracing?.shutdown();
+  tracing = undefined;
+});
+
+function capture(level: string) {
+  const lines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  const log = createLogger({ service: "access-log-test", level, destination });
+  const registry = createMetricsRegistry("access-log-test");
+  return { lines, registry, accessLog: createAccessLog(log, registry) };
+}
+
+const contextWith = (span: GatewayContext["span"]): GatewayContext => ({
+  requestId: "req-1",
+  keyId: undefined,
+  startedAt: process.hrtime.bigint(),
+  span,
+  traceparent: undefined,
+  header: () => undefined,
+  clientAddress: () => "127.0.0.1",
+});
+
+describe("access log", () => {
+  it("names the request's trace and span on its line, also when its trace was sampled out", async () => {
+    tracing = startTracing({
+      service: "access-log-test",
+      env: { OTEL_TRACES_EXPORTER: "console", OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "0" },
+    });
+    const { lines, accessLog } = capture("info");
+    const span = startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT);
+    accessLog.record("GET", "/data/v1/coin/price/latest", 200, contextWith(span));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      msg: "request",
+      requestId: "req-1",
+      route: "/data/v1/coin/price/latest",
+      status: 200,
+      trace_id: span.spanContext().traceId,
+      span_id: span.spanContext().spanId,
+    });
+  });
+
+  it("at warn writes the failures only, and still counts every request", async () => {
+    const { lines, registry, accessLog } = capture("warn");
+    accessLog.record("GET", "/data/v1/coin/price/latest", 200, contextWith(undefined));
+    accessLog.record("GET", "/data/v1/coin/price/latest", 503, contextWith(undefined));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map((line) => [line.msg, line.status])).toEqual([["request failed", 503]]);
+    expect(lines[0]).not.toHaveProperty("trace_id");
+    const counted = (await registry.getSingleMetric("http_request_duration_seconds")!.get()).values.filter((value) =>
+      String((value as { metricName?: string }).metricName).endsWith("_count"),
+    );
+    expect(counted.map((value) => [value.labels.status, value.value]).sort()).toEqual([
+      ["200", 1],
+      ["503", 1],
+    ]);
+  });
+});
