@@ -151,3 +151,56 @@ export async function measureRotating(options: {
   }
   return samples;
 }
+
+/**
+ * Loads every target at once, `connections` each, for `seconds`, `rounds` times: an A/B of two
+ * variants of one server on the same shared cores. Whatever else the machine does (a block's burst
+ * of work, the drift over minutes) falls on both during the same seconds, so their throughput ratio
+ * within a round says how much more work one needs per request, which rotating rounds (one after
+ * the other) blur by ± 5–10 % here. Redis is shared, so its commands per request are not split.
+ */
+export async function measureTogether(options: {
+  targets: readonly Target[];
+  connections: number;
+  seconds: number;
+  rounds: number;
+  redis: Redis;
+  processes: Record<string, number>;
+}): Promise<Sample[]> {
+  const { connections, seconds, redis } = options;
+  const idle = await activity(redis, options.processes, () => sleep(IDLE_SAMPLE_MS));
+  const idleRate = (delta: number) => delta / (idle.elapsedMs / 1_000);
+  const samples: Sample[] = [];
+  for (let round = 0; round < options.rounds; round += 1) {
+    const results: LoadResult[] = [];
+    const busy = await activity(redis, options.processes, async () => {
+      const loads = options.targets.map((target) =>
+        load({
+          url: target.url,
+          ...(target.headers ? { headers: target.headers } : {}),
+          connections,
+          durationSeconds: seconds,
+        }),
+      );
+      results.push(...(await Promise.all(loads)));
+    });
+    options.targets.forEach((target, index) => {
+      const result = results[index]!;
+      const perRequest = (busyDelta: number, idleDelta: number) =>
+        result.total === 0
+          ? Number.NaN
+          : (Math.max(0, busyDelta - idleRate(idleDelta) * (busy.elapsedMs / 1_000)) * 1e6) / result.total;
+      samples.push({
+        ...result,
+        side: target.side,
+        round,
+        loadAverage: loadavg()[0]!,
+        redisCommandsPerRequest: Number.NaN,
+        cpuMicrosPerRequest: Object.fromEntries(
+          Object.keys(options.processes).map((name) => [name, perRequest(busy.cpu[name]!, idle.cpu[name]!)]),
+        ),
+      });
+    });
+  }
+  return samples;
+}

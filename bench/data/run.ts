@@ -21,7 +21,7 @@ import { profileGatewayPath } from "./profile.js";
 import { cpuRatio, figuresOf, renderTables, TARGETS, type RouteFigures } from "./report.js";
 import { benchRoutes, type BenchRoute } from "./routes.js";
 import { seedAccountActivity } from "./seed.js";
-import { measureTracingOverhead } from "./tracingOverhead.js";
+import { measureTracingOverhead, startSpanSink, tracingEnv } from "./tracingOverhead.js";
 import { authorization, createDataKey, startBaseline, startBenchStack, waitPopulated } from "./stackSetup.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -117,19 +117,35 @@ try {
       warmUpSeconds: WARM_UP_SECONDS,
       redis,
     });
-  // BENCH_CPU_PROFILE=<dir>: afterwards, CPU profiles of a gateway and a data-query serving the headline routes.
+  // BENCH_CPU_PROFILE=<dir>: afterwards, CPU profiles of a gateway and a data-query serving the headline
+  // routes; with BENCH_PROFILE_TRACING=1 a pair with tracing off (<dir>/off), then one on at 1 % (<dir>/on).
   if (process.env.BENCH_CPU_PROFILE) {
     const paths = routes.filter((route) => route.headline).map((route) => route.path);
-    await profileGatewayPath({
-      stack,
-      ports,
-      stateDir: bench.statePath,
-      dir: process.env.BENCH_CPU_PROFILE,
-      paths,
-      headers,
-      connections: 32,
-      seconds: SECONDS * 2,
-    });
+    const dir = process.env.BENCH_CPU_PROFILE;
+    const sink = process.env.BENCH_PROFILE_TRACING === "1" ? await startSpanSink() : undefined;
+    const variants =
+      sink === undefined
+        ? [{ dir, env: {} }]
+        : [
+            { dir: join(dir, "off"), env: {} },
+            { dir: join(dir, "on"), env: tracingEnv(sink.endpoint) },
+          ];
+    try {
+      for (const variant of variants)
+        await profileGatewayPath({
+          stack,
+          ports,
+          stateDir: bench.statePath,
+          dir: variant.dir,
+          env: variant.env,
+          paths,
+          headers,
+          connections: 32,
+          seconds: SECONDS * 2,
+        });
+    } finally {
+      await sink?.close();
+    }
   }
 } finally {
   await redis.quit().catch(() => redis.disconnect());

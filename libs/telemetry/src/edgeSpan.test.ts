@@ -1,10 +1,12 @@
+import { randomBytes } from "node:crypto";
 import { ROOT_CONTEXT, SamplingDecision, SpanKind, trace, TraceFlags } from "@opentelemetry/api";
 import { InMemorySpanExporter, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace";
 import { afterEach, describe, expect, it } from "vitest";
-import { randomId, startEdgeSpan } from "./edgeSpan.js";
+import { randomId, rootDecisionOf, startEdgeSpan } from "./edgeSpan.js";
 import { extractContext } from "./propagation.js";
 import { noSampledContext } from "./sampledContextManager.js";
-import { startTracing, type Tracing } from "./startTracing.js";
+import { samplerOf, startTracing, type Tracing } from "./startTracing.js";
+import type { SamplerKind } from "./tracingConfig.js";
 
 let tracing: Tracing | undefined;
 afterEach(async () => {
@@ -23,37 +25,34 @@ function traceAt(sampler: string, ratio?: string): InMemorySpanExporter {
 }
 
 describe("startEdgeSpan", () => {
-  it("records exactly the spans the configured ratio sampler keeps, under the ids it decided on", async () => {
+  it("makes a recorded span for about the configured ratio of new traces, and none for the rest", async () => {
     const exporter = traceAt("parentbased_traceidratio", "0.5");
     const reference = new TraceIdRatioBasedSampler(0.5);
     let recorded = 0;
     for (let index = 0; index < 400; index += 1) {
       const span = startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT);
+      if (span === undefined) continue;
       const { traceId, spanId, traceFlags } = span.spanContext();
-      const kept = reference.shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED;
-      expect(span.isRecording()).toBe(kept);
-      expect(traceFlags).toBe(kept ? TraceFlags.SAMPLED : TraceFlags.NONE);
+      // Made by the SDK under the ids decided on: its own sampler agrees.
+      expect(span.isRecording()).toBe(true);
+      expect(traceFlags).toBe(TraceFlags.SAMPLED);
+      expect(reference.shouldSample(ROOT_CONTEXT, traceId).decision).toBe(SamplingDecision.RECORD_AND_SAMPLED);
       expect(traceId).toMatch(/^[0-9a-f]{32}$/);
       expect(spanId).toMatch(/^[0-9a-f]{16}$/);
-      if (kept) recorded += 1;
+      recorded += 1;
       span.end();
     }
-    // About half, and every recorded one exported with the ids the access line would show.
     expect(recorded).toBeGreaterThan(120);
     expect(recorded).toBeLessThan(280);
     await tracing!.flush();
     expect(exporter.getFinishedSpans()).toHaveLength(recorded);
   });
 
-  it("gives a span sampled out ids of its own, which name no recorded span", () => {
+  it("starts nothing for a new trace sampled out, and leaves the SDK's next ids its own", () => {
     const exporter = traceAt("traceidratio", "0");
-    const first = startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT);
-    const second = startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT);
-    expect(first.isRecording()).toBe(false);
-    expect(first.spanContext().traceId).not.toBe(second.spanContext().traceId);
-    // A later span the SDK starts itself draws fresh ids: nothing was left primed.
+    expect(startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT)).toBeUndefined();
     const inner = trace.getTracer("t").startSpan("inner", {}, ROOT_CONTEXT);
-    expect(inner.spanContext().traceId).not.toBe(first.spanContext().traceId);
+    expect(inner.spanContext().traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(exporter.getFinishedSpans()).toHaveLength(0);
   });
 
@@ -63,7 +62,7 @@ describe("startEdgeSpan", () => {
       { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" },
       ROOT_CONTEXT,
     );
-    const child = startEdgeSpan("GET", SpanKind.SERVER, sampled);
+    const child = startEdgeSpan("GET", SpanKind.SERVER, sampled)!;
     expect(child.isRecording()).toBe(true);
     expect(child.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
     child.end();
@@ -71,13 +70,55 @@ describe("startEdgeSpan", () => {
       { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00" },
       ROOT_CONTEXT,
     );
-    expect(startEdgeSpan("GET", SpanKind.SERVER, notSampled).isRecording()).toBe(false);
+    // Sampled out by the caller: a span that records nothing, still naming the caller's trace.
+    const quiet = startEdgeSpan("GET", SpanKind.SERVER, notSampled)!;
+    expect(quiet.isRecording()).toBe(false);
+    expect(quiet.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
   });
 
-  it("is the API's no-op span while tracing is off", () => {
-    const span = startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT);
-    expect(span.isRecording()).toBe(false);
-    expect(trace.isSpanContextValid(span.spanContext())).toBe(false);
+  it("starts nothing while tracing is off", () => {
+    expect(startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT)).toBeUndefined();
+  });
+});
+
+describe("rootDecisionOf", () => {
+  const kinds: SamplerKind[] = [
+    "always_on",
+    "always_off",
+    "traceidratio",
+    "parentbased_always_on",
+    "parentbased_always_off",
+    "parentbased_traceidratio",
+  ];
+
+  it("decides every new trace as the SDK's sampler of the same kind does", () => {
+    for (const kind of kinds)
+      for (const ratio of [0, 0.01, 0.25, 0.5, 1]) {
+        const mine = rootDecisionOf(kind, ratio);
+        const sdk = samplerOf(kind, ratio);
+        for (let index = 0; index < 2_000; index += 1) {
+          const bytes = randomBytes(16);
+          const expected =
+            sdk.shouldSample(ROOT_CONTEXT, bytes.toString("hex"), "GET", SpanKind.SERVER, {}, []).decision ===
+            SamplingDecision.RECORD_AND_SAMPLED;
+          if (mine(bytes, 0) !== expected) throw new Error(`${kind} at ${ratio} differs on ${bytes.toString("hex")}`);
+        }
+      }
+  });
+
+  it("agrees at the ratio's bound, where a word's sign bit and rounding could part them", () => {
+    const sdk = new TraceIdRatioBasedSampler(0.5);
+    const mine = rootDecisionOf("traceidratio", 0.5);
+    for (const hex of [
+      "7fffffff000000000000000000000000",
+      "80000000000000000000000000000000",
+      "7ffffffe000000000000000000000001",
+      "ffffffffffffffffffffffffffffffff",
+      "00000000000000000000000000000001",
+    ]) {
+      const expected = sdk.shouldSample(ROOT_CONTEXT, hex).decision === SamplingDecision.RECORD_AND_SAMPLED;
+      expect([hex, mine(Buffer.from(hex, "hex"), 0)]).toEqual([hex, expected]);
+    }
   });
 });
 
@@ -95,7 +136,7 @@ describe("noSampledContext", () => {
   it("says so while nothing sampled is in flight, and not while a sampled body runs", async () => {
     traceAt("always_on");
     expect(noSampledContext()).toBe(true);
-    const span = startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT);
+    const span = startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT)!;
     const during = await trace
       .getTracer("t")
       .startActiveSpan("work", {}, trace.setSpan(ROOT_CONTEXT, span), async (inner) => {

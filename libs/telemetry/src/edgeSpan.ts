@@ -1,55 +1,81 @@
 import { randomFillSync } from "node:crypto";
-import {
-  INVALID_SPANID,
-  INVALID_TRACEID,
-  SamplingDecision,
-  trace,
-  TraceFlags,
-  type Context,
-  type Link,
-  type Span,
-  type SpanKind,
-} from "@opentelemetry/api";
-import type { IdGenerator, Sampler } from "@opentelemetry/sdk-trace";
+import { trace, type Context, type Span, type SpanKind } from "@opentelemetry/api";
+import type { IdGenerator } from "@opentelemetry/sdk-trace";
 import { tracer } from "./tracer.js";
+import type { SamplerKind } from "./tracingConfig.js";
 
 /**
- * Starts the span of a unit of work that enters the process (an HTTP request): the first span of
- * its trace here, whose sampling decides what the hops below it trace.
+ * Starts the span of a unit of work that enters the process (an HTTP request), the first span of
+ * its trace here, or returns undefined when its trace is not sampled: then the work goes untraced,
+ * and so do the hops below it.
  *
- * Why not `tracer().startSpan` alone: at a 1 % ratio, 99 edge spans in 100 are sampled out, and the
- * SDK still does for each what only a recorded span needs (attribute cleaning, span metrics, debug
- * log look-ups, id validation). On the gateway's hottest requests, answered from memory in about
- * 50 µs of CPU, that was 1.2 µs a request (services/gateway/bench/requestSpanCost.ts). Here a
- * span without a parent gets its ids and the configured sampler's decision first; one sampled out
- * is only its ids (a non-recording span, which still names the trace in the access line); one
- * sampled in is made by the SDK with those same ids, so its decision is the same. A span with a
- * parent (a caller's traceparent) goes to the SDK as it is: its parent decides.
+ * - With a caller's trace (a `traceparent` in `parent`), the SDK makes the span and the caller's
+ *   sampled flag decides (parent-based samplers): sampled out, it is a non-recording span that
+ *   still names the caller's trace in the access line.
+ * - Without one, the configured sampler's decision for a new trace comes first, drawn from random
+ *   bytes (`rootDecisionOf`); only a trace sampled in gets ids in hex and its span from the SDK,
+ *   primed with those ids, so the SDK's own sampler decides the same.
+ *
+ * Why: at a 1 % ratio, 99 edge spans in 100 are sampled out, and a span for each (ids in hex, the
+ * SDK's sampler, a non-recording span) cost the gateway 4–6 % of its throughput on reads it answers
+ * from memory (bench/data, BENCH_TRACING=1, both pairs loaded at once), for ids that lead to no
+ * trace: nothing of a trace sampled out is recorded anywhere, and the request id already ties its
+ * lines together.
  */
-export function startEdgeSpan(name: string, kind: SpanKind, parent: Context): Span {
-  if (edge === undefined || trace.getSpan(parent) !== undefined) return tracer().startSpan(name, { kind }, parent);
-  const traceId = randomId(16);
-  const spanId = randomId(8);
-  const { decision } = edge.sampler.shouldSample(parent, traceId, name, kind, NO_ATTRIBUTES, NO_LINKS);
-  if (decision === SamplingDecision.NOT_RECORD)
-    return trace.wrapSpanContext({ traceId, spanId, traceFlags: TraceFlags.NONE });
-  edge.ids.prime(traceId, spanId);
+export function startEdgeSpan(name: string, kind: SpanKind, parent: Context): Span | undefined {
+  if (edge === undefined) return undefined;
+  if (trace.getSpan(parent) !== undefined) return tracer().startSpan(name, { kind }, parent);
+  const at = draw(24);
+  if (!edge.sampledRoot(POOL, at)) return undefined;
+  edge.ids.prime(hexOf(at, 16), hexOf(at + 16, 8));
   return tracer().startSpan(name, { kind }, parent);
 }
 
-const NO_ATTRIBUTES = Object.freeze({});
-const NO_LINKS: Link[] = [];
+/** Whether a new trace whose id is the 16 bytes at `offset` is sampled. */
+export type RootDecision = (bytes: Buffer, offset: number) => boolean;
 
-let edge: { sampler: Sampler; ids: EdgeIdGenerator } | undefined;
+let edge: { sampledRoot: RootDecision; ids: EdgeIdGenerator } | undefined;
 
-/** Set by startTracing (the provider's sampler and id generator), cleared by its shutdown. */
-export function useEdgeSampling(state: { sampler: Sampler; ids: EdgeIdGenerator } | undefined): void {
+/** Set by startTracing (the sampler's root decision and the provider's id generator), cleared by its shutdown. */
+export function useEdgeSampling(state: { sampledRoot: RootDecision; ids: EdgeIdGenerator } | undefined): void {
   edge = state;
 }
 
 /**
- * The provider's id generator: random ids (from a pooled buffer filled by the CSPRNG), or, once,
- * the ids `startEdgeSpan` already drew and sampled on.
+ * What the configured sampler (startTracing's samplerOf) decides for a trace without a parent, as
+ * a function of its id's bytes: the ratio samplers keep an id when the XOR of its four big-endian
+ * 32-bit words is below ratio × 2³² − 1 (the SDK's TraceIdRatioBasedSampler, which reads the same
+ * words from the hex); a parent-based sampler asks its root sampler. edgeSpan.test.ts checks every
+ * kind against the SDK's samplers.
+ */
+export function rootDecisionOf(kind: SamplerKind, ratio: number): RootDecision {
+  switch (kind) {
+    case "always_on":
+    case "parentbased_always_on":
+      return () => true;
+    case "always_off":
+    case "parentbased_always_off":
+      return () => false;
+    case "traceidratio":
+    case "parentbased_traceidratio": {
+      const bounded = Number.isNaN(ratio) ? 0 : Math.min(1, Math.max(0, ratio));
+      const upperBound = bounded === 1 ? 2 ** 32 : Math.floor(bounded * 0xffffffff);
+      return (bytes, offset) => {
+        const accumulated =
+          (bytes.readUInt32BE(offset) ^
+            bytes.readUInt32BE(offset + 4) ^
+            bytes.readUInt32BE(offset + 8) ^
+            bytes.readUInt32BE(offset + 12)) >>>
+          0;
+        return accumulated < upperBound;
+      };
+    }
+  }
+}
+
+/**
+ * The provider's id generator: random ids from the pool, or, once, the ids `startEdgeSpan`
+ * already drew and decided on.
  */
 export class EdgeIdGenerator implements IdGenerator {
   #traceId: string | undefined;
@@ -76,18 +102,30 @@ export class EdgeIdGenerator implements IdGenerator {
   }
 }
 
-// One CSPRNG call per 256 trace ids rather than one per id; the bytes are used once each.
+// One CSPRNG call per 170 edge decisions rather than one each; every byte is used once.
 const POOL = Buffer.allocUnsafe(4_096);
 let used = POOL.length;
 
-/** `bytes` random bytes as lower-case hex, never all zeros (an invalid id). */
-export function randomId(bytes: 8 | 16): string {
+/** The offset of `bytes` fresh random bytes in the pool. */
+function draw(bytes: number): number {
   if (used + bytes > POOL.length) {
     randomFillSync(POOL);
     used = 0;
   }
-  const id = POOL.toString("hex", used, used + bytes);
+  const at = used;
   used += bytes;
-  if (id === INVALID_TRACEID || id === INVALID_SPANID) return randomId(bytes);
-  return id;
+  return at;
+}
+
+/** The pool's `bytes` bytes at `offset` as lower-case hex; an all-zero id (invalid) gets a last byte of 1, as the SDK's own generator does. */
+function hexOf(offset: number, bytes: number): string {
+  let zero = true;
+  for (let index = offset; index < offset + bytes && zero; index += 1) zero = POOL[index] === 0;
+  if (zero) POOL[offset + bytes - 1] = 1;
+  return POOL.toString("hex", offset, offset + bytes);
+}
+
+/** `bytes` random bytes as lower-case hex, never all zeros (an invalid id). */
+export function randomId(bytes: 8 | 16): string {
+  return hexOf(draw(bytes), bytes);
 }

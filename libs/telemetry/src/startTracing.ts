@@ -19,7 +19,7 @@ import {
 } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { ConfigError } from "@platform/config";
-import { EdgeIdGenerator, useEdgeSampling } from "./edgeSpan.js";
+import { EdgeIdGenerator, rootDecisionOf, useEdgeSampling } from "./edgeSpan.js";
 import { SampledContextManager, useSampledContextManager } from "./sampledContextManager.js";
 import { setTracingEnabled } from "./tracer.js";
 import { parseTracingConfig, type SamplerKind, type TracingConfig } from "./tracingConfig.js";
@@ -58,11 +58,10 @@ export function startTracing(options: StartTracingOptions): Tracing {
   if (processor === undefined) {
     return { enabled: false, config, flush: async () => undefined, shutdown: async () => undefined };
   }
-  const sampler = samplerOf(config.sampler, config.samplerRatio);
   const ids = new EdgeIdGenerator();
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName }),
-    sampler,
+    sampler: samplerOf(config.sampler, config.samplerRatio),
     idGenerator: ids,
     spanProcessors: [processor],
   });
@@ -71,7 +70,7 @@ export function startTracing(options: StartTracingOptions): Tracing {
   useSampledContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
-  useEdgeSampling({ sampler, ids });
+  useEdgeSampling({ sampledRoot: rootDecisionOf(config.sampler, config.samplerRatio), ids });
   setTracingEnabled(true);
   let stopped: Promise<void> | undefined;
   return {

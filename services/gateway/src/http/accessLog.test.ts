@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry } from "@platform/runtime";
-import { ROOT_CONTEXT, SpanKind, startEdgeSpan, startTracing, type Tracing } from "@platform/telemetry";
+import { extractContext, ROOT_CONTEXT, SpanKind, startEdgeSpan, startTracing, type Tracing } from "@platform/telemetry";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAccessLog } from "./accessLog.js";
 import type { GatewayContext } from "./requestContext.js";
@@ -36,24 +36,41 @@ const contextWith = (span: GatewayContext["span"]): GatewayContext => ({
 });
 
 describe("access log", () => {
-  it("names the request's trace and span on its line, also when its trace was sampled out", async () => {
+  it("names the trace of a traced request on its line: its own, or the caller's it was sampled out of", async () => {
     tracing = startTracing({
       service: "access-log-test",
-      env: { OTEL_TRACES_EXPORTER: "console", OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "0" },
+      env: {
+        OTEL_TRACES_EXPORTER: "console",
+        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+        OTEL_TRACES_SAMPLER_ARG: "0",
+      },
     });
     const { lines, accessLog } = capture("info");
-    const span = startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT);
+    const callers = extractContext(
+      { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00" },
+      ROOT_CONTEXT,
+    );
+    const span = startEdgeSpan("GET", SpanKind.SERVER, callers);
     accessLog.record("GET", "/data/v1/coin/price/latest", 200, contextWith(span));
+    // Sampled out at this edge: no span, so no ids (the request id ties the request's lines).
+    accessLog.record(
+      "GET",
+      "/data/v1/coin/price/latest",
+      200,
+      contextWith(startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT)),
+    );
     await new Promise((resolve) => setImmediate(resolve));
-    expect(lines).toHaveLength(1);
+    expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({
       msg: "request",
       requestId: "req-1",
       route: "/data/v1/coin/price/latest",
       status: 200,
-      trace_id: span.spanContext().traceId,
-      span_id: span.spanContext().spanId,
+      trace_id: "0af7651916cd43dd8448eb211c80319c",
+      span_id: span!.spanContext().spanId,
     });
+    expect(lines[1]).toMatchObject({ msg: "request", status: 200 });
+    expect(lines[1]).not.toHaveProperty("trace_id");
   });
 
   it("at warn writes the failures only, and still counts every request", async () => {

@@ -31,25 +31,28 @@ type Endable = Span & { [ENDED]?: true };
  * AsyncLocalStorage, whose per-promise hook cost the gateway 10–20 % of its throughput at 1 %
  * sampling (bench:data, BENCH_TRACING=1). The span is named by the route template once the access
  * log knows it (`endRequestSpan`), never by the raw path, which carries addresses; a request that
- * closes before that ends it as it stands. A span sampled out records nothing and needs no ending:
- * it only lends the access line its ids.
+ * closes before that ends it as it stands. A request whose trace its edge sampled out has no span
+ * (libs/telemetry's startEdgeSpan) and its access line no trace ids; one in a caller's trace that
+ * the caller sampled out has a span that records nothing, needs no ending, and lends the access
+ * line the caller's trace id.
  */
 export function tracedListener(listener: Listener): Listener {
   if (!isTracingEnabled()) return listener;
   return (request, response) => {
     const method = request.method ?? "GET";
-    const parent = extractContext(request.headers, ROOT_CONTEXT);
-    const span = startEdgeSpan(method, SpanKind.SERVER, parent);
-    (request as WithSpan)[SPAN] = span;
-    if (span.isRecording()) {
-      span.setAttribute("http.request.method", method);
-      response.once("close", () => endRequestSpan(span, method, undefined, response.statusCode));
+    const span = startEdgeSpan(method, SpanKind.SERVER, extractContext(request.headers, ROOT_CONTEXT));
+    if (span !== undefined) {
+      (request as WithSpan)[SPAN] = span;
+      if (span.isRecording()) {
+        span.setAttribute("http.request.method", method);
+        response.once("close", () => endRequestSpan(span, method, undefined, response.statusCode));
+      }
     }
     listener(request, response);
   };
 }
 
-/** The request's server span (undefined while tracing is off). */
+/** The request's server span (undefined while tracing is off, or when its trace was sampled out at this edge). */
 export function requestSpanOf(request: IncomingMessage): Span | undefined {
   return (request as WithSpan)[SPAN];
 }
