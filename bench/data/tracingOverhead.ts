@@ -49,7 +49,7 @@ export async function measureTracingOverhead(options: {
   try {
     const off = await startPair(options, "tracing-off", {}, started);
     // BENCH_TRACING_AA=1 (calibration): the "on" pair traces nothing either, so a ratio off 1 is the method's.
-    const onEnv = process.env.BENCH_TRACING_AA === "1" ? {} : { ...tracingEnv(receiver.endpoint), ...(process.env.TRACING_EXPERIMENT ? { TRACING_EXPERIMENT: process.env.TRACING_EXPERIMENT } : {}) };
+    const onEnv = process.env.BENCH_TRACING_AA === "1" ? {} : tracingEnv(receiver.endpoint);
     const on = await startPair(options, "tracing-on", onEnv, started);
     const processes = {
       "gateway-off": off.gatewayPid,
