@@ -5,6 +5,7 @@ import { join } from "node:path";
 import {
   authCli,
   freePorts,
+  NODE_FLAGS,
   repoRoot,
   silentProgress,
   startStack,
@@ -117,7 +118,14 @@ export async function startBaseline(options: {
   const managed = spawnManaged({
     name: options.name,
     command: process.execPath,
-    args: ["--conditions=@platform/source", "--import", "tsx", join(repoRoot, "bench", "data", "baseline.ts")],
+    // data-query's V8 flags: the baseline runs data-query's own reads, so it gets the same young generation.
+    args: [
+      ...(NODE_FLAGS["data-query"] ?? []),
+      "--conditions=@platform/source",
+      "--import",
+      "tsx",
+      join(repoRoot, "bench", "data", "baseline.ts"),
+    ],
     cwd: repoRoot,
     logFile: join(options.statePath, "logs", `${options.name}.log`),
     env: {

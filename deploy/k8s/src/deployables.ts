@@ -101,6 +101,16 @@ export const PROJECTIONS = ["intents", "accounts", "market", "subnets"] as const
 /** The chain-ingestor's sources (its INGEST_SOURCES values); each runs in exactly one singleton Deployment. */
 export const INGEST_SOURCES = ["intents", "native", "price"] as const;
 
+/**
+ * V8 flags (NODE_OPTIONS) per service: the same as the local stack's (deploy/local's NODE_FLAGS,
+ * where the measurement that chose them is; nodeOptions.int.test.ts keeps the two equal). Node reads
+ * the variable itself; no config schema does.
+ */
+export const NODE_OPTIONS: Readonly<Partial<Record<ServiceName, string>>> = {
+  gateway: "--max-semi-space-size=64",
+  "data-query": "--max-semi-space-size=64",
+};
+
 export const DEPLOYABLES: Deployable[] = [
   {
     name: "gateway",
@@ -118,6 +128,7 @@ export const DEPLOYABLES: Deployable[] = [
       DATA_ACCOUNTS_GRPC_TARGET: grpcTarget("data-query-accounts"),
       DATA_MARKET_GRPC_TARGET: grpcTarget("data-query-market"),
       DATA_SUBNETS_GRPC_TARGET: grpcTarget("data-query-subnets"),
+      NODE_OPTIONS: NODE_OPTIONS.gateway!,
     },
     resources: { requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1", memory: "512Mi" } },
     scaling: stateless(2, 10),
@@ -182,8 +193,12 @@ export const DEPLOYABLES: Deployable[] = [
       // the market's own changes most, and the gateway reaches them at the market's address.
       uses: group === "market" ? { redis: true, nats: true } : { redis: true },
       calls: [],
-      env: { DATA_QUERY_GROUPS: group === "market" ? "market,events" : group },
-      resources: { requests: { cpu: "200m", memory: "128Mi" }, limits: { cpu: "1", memory: "256Mi" } },
+      env: {
+        DATA_QUERY_GROUPS: group === "market" ? "market,events" : group,
+        NODE_OPTIONS: NODE_OPTIONS["data-query"]!,
+      },
+      // The limit leaves room for the 64 MiB semi-spaces NODE_OPTIONS asks for (up to 128 MiB of young generation).
+      resources: { requests: { cpu: "200m", memory: "192Mi" }, limits: { cpu: "1", memory: "384Mi" } },
       scaling: stateless(2, 10),
     }),
   ),

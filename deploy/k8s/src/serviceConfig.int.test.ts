@@ -38,10 +38,14 @@ const SCHEMAS: Record<ServiceName, ConfigSchema> = {
   "chain-ingestor": chainIngestorConfigSchema,
 };
 
-/** Variables the manifests set that no config schema reads yet (auth's secret files; see README). */
-const NOT_YET_READ = new Set(
-  DEPLOYABLES.flatMap((deployable) => (deployable.secrets ?? []).map((secret) => secret.env.name)),
-);
+/**
+ * Variables the manifests set that no config schema reads: auth's secret files (not yet; see
+ * README), and NODE_OPTIONS, which node reads itself.
+ */
+const NOT_YET_READ = new Set([
+  ...DEPLOYABLES.flatMap((deployable) => (deployable.secrets ?? []).map((secret) => secret.env.name)),
+  "NODE_OPTIONS",
+]);
 
 const rendered = new Map<OverlayName, Manifest[]>();
 beforeAll(async () => {

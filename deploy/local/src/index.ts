@@ -12,6 +12,7 @@ export { consoleProgress, silentProgress, type Progress } from "./progress.js";
 export { testRuntime } from "./testRuntime.js";
 export {
   SERVICE_ORDER,
+  NODE_FLAGS,
   serviceCommand,
   serviceProcessSpecs,
   type ServiceName,
