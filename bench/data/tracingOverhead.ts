@@ -18,8 +18,9 @@ import type { BenchRoute } from "./routes.js";
 /**
  * BENCH_TRACING_MODE: `together` (the default) loads both pairs at once each round, `connections`
  * each (measure.ts, measureTogether): whatever else the two shared cores do then falls on both, and
- * two untraced pairs read 0.98–1.02 of each other that way (BENCH_TRACING_AA=1). `rotating` loads
- * one after the other, as the main tables do, and spreads ± 5–10 % round to round here.
+ * two untraced pairs read 0.98–1.05 of each other that way, 0.985–1.016 as medians of the rounds
+ * (BENCH_TRACING_AA=1). `rotating` loads one after the other, as the main tables do, and spreads
+ * ± 5–10 % round to round here.
  */
 const TOGETHER = (process.env.BENCH_TRACING_MODE ?? "together") === "together";
 
