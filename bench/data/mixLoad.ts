@@ -55,18 +55,19 @@ export function quantile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
 }
 
-/** Sends the mix's first `requests` to `baseUrl` at `connections`. */
+/** Sends `requests` of the mix, from its `from`th (its first by default), to `baseUrl` at `connections`. */
 export async function loadMix(options: {
   baseUrl: string;
   headers?: Record<string, string>;
   mix: Mix;
   connections: number;
   requests: number;
+  from?: number;
 }): Promise<MixLoadResult> {
   const { mix } = options;
   const tags: Array<string | undefined> = new Array(mix.urls.length);
   const statuses: Record<string, number> = {};
-  let next = 0;
+  let next = options.from ?? 0;
   let conditional = 0;
   let conditionalWithoutTag = 0;
   const okLatencies: number[] = [];

@@ -58,7 +58,15 @@ const SEED = Number(process.env.BENCH_MIX_SEED ?? 17);
 const ACCOUNTS = 10_000;
 const EXPONENT = 1;
 const CONDITIONAL_SHARE = 0.2;
-const SEQUENCE_LENGTH = Math.max(REQUESTS, WARM_UP_REQUESTS);
+/**
+ * BENCH_MIX_ROUND_WARMUP (0 by default): requests each side serves, unmeasured, right before each of
+ * its rounds, from the sequence past the rounds' own. Rounds alternate, so a side sits idle for the
+ * other's round (13–20 s here): longer than a block, after which none of the gateway's kept answers
+ * stands and its round starts as a cold start that continuous traffic never has. With a warm-up
+ * per round both sides are measured in their steady state.
+ */
+const ROUND_WARM_UP = Number(process.env.BENCH_MIX_ROUND_WARMUP ?? 0);
+const SEQUENCE_LENGTH = Math.max(REQUESTS + ROUND_WARM_UP, WARM_UP_REQUESTS);
 const IDLE_SAMPLE_MS = 1_000;
 /**
  * BENCH_CPU_PROFILE=<dir>: afterwards, a second gateway and data-query with --cpu-prof (profile.ts)
@@ -245,6 +253,8 @@ async function measure(mix: Mix, headers: Record<string, string>) {
       const order: MixSide[] = round % 2 === 0 ? ["baseline", "gateway"] : ["gateway", "baseline"];
       process.stdout.write(`${connections} connections, round ${round + 1}: ${order.join(" then ")}…\n`);
       for (const side of order) {
+        if (ROUND_WARM_UP > 0)
+          await loadMix({ ...targets[side], mix, connections, requests: ROUND_WARM_UP, from: REQUESTS });
         let result: MixLoadResult | undefined;
         const busy = await cpuDuring(processes, async () => {
           result = await loadMix({ ...targets[side], mix, connections, requests: REQUESTS });
@@ -292,7 +302,7 @@ function report(
   const loadAtEnd = loadavg();
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(" ");
   process.stdout.write(
-    `\nbench/data mix — node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} alternating rounds of ${REQUESTS} requests per side and connection count, a native block every ${BLOCK_MS / 1_000} s; load average ${load(loadAtStart)} at start, ${load(loadAtEnd)} at end\n` +
+    `\nbench/data mix — node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} alternating rounds of ${REQUESTS} requests per side and connection count${ROUND_WARM_UP > 0 ? `, each after ${ROUND_WARM_UP} unmeasured` : ""}, a native block every ${BLOCK_MS / 1_000} s; load average ${load(loadAtStart)} at start, ${load(loadAtEnd)} at end\n` +
       `route share of the sequence: ${Object.entries(described.routeShare)
         .map(([route, share]) => `${route} ${(share * 100).toFixed(1)} %`)
         .join(", ")}\n` +
