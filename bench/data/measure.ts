@@ -103,26 +103,50 @@ export async function warmUp(targets: Target[], connections: number, seconds: nu
     });
 }
 
-/**
- * Loads each target in turn, `rounds` times each; the order rotates by one every round, so drift in
- * what else the shared machine does falls on every target alike (warm them up first: warmUp).
- * run.ts measures its two or three sides so; data/iterate.ts also A/B variants of the gateway.
- */
-export async function measureRotating(options: {
+export interface MeasureOptions {
   targets: readonly Target[];
   connections: number;
   seconds: number;
   rounds: number;
   redis: Redis;
   processes: Record<string, number>;
-}): Promise<Sample[]> {
-  const { connections, seconds, redis } = options;
-  const run = async (target: Target, durationSeconds: number) =>
-    load({ url: target.url, ...(target.headers ? { headers: target.headers } : {}), connections, durationSeconds });
-  // What the watched processes and Redis do with no load (projector writes, readiness probes, the
-  // simulator's blocks), measured right before the rounds and taken out of the per-request figures.
-  const idle = await activity(redis, options.processes, () => sleep(IDLE_SAMPLE_MS));
+}
+
+const loadTarget = (target: Target, connections: number, durationSeconds: number) =>
+  load({ url: target.url, ...(target.headers ? { headers: target.headers } : {}), connections, durationSeconds });
+
+/**
+ * What the watched processes and Redis do with no load (projector writes, readiness probes, the
+ * simulator's blocks), measured right before the rounds and taken out of the per-request figures:
+ * `perRequest(busy, total)` turns a round's activity into its figures per request answered.
+ */
+async function idleBaseline(redis: Redis, processes: Record<string, number>) {
+  const idle = await activity(redis, processes, () => sleep(IDLE_SAMPLE_MS));
   const idleRate = (delta: number) => delta / (idle.elapsedMs / 1_000);
+  return {
+    perRequest(busy: Activity, total: number) {
+      const per = (busyDelta: number, idleDelta: number, scale: number) =>
+        total === 0
+          ? Number.NaN
+          : (Math.max(0, busyDelta - idleRate(idleDelta) * (busy.elapsedMs / 1_000)) * scale) / total;
+      return {
+        redisCommandsPerRequest: per(busy.commands, idle.commands, 1),
+        cpuMicrosPerRequest: Object.fromEntries(
+          Object.keys(processes).map((name) => [name, per(busy.cpu[name]!, idle.cpu[name]!, 1e6)]),
+        ),
+      };
+    },
+  };
+}
+
+/**
+ * Loads each target in turn, `rounds` times each; the order rotates by one every round, so drift in
+ * what else the shared machine does falls on every target alike (warm them up first: warmUp).
+ * run.ts measures its two or three sides so; data/iterate.ts also A/B variants of the gateway.
+ */
+export async function measureRotating(options: MeasureOptions): Promise<Sample[]> {
+  const { connections, seconds, redis } = options;
+  const idle = await idleBaseline(redis, options.processes);
   const samples: Sample[] = [];
   const count = options.targets.length;
   for (let round = 0; round < options.rounds; round += 1) {
@@ -130,22 +154,14 @@ export async function measureRotating(options: {
     for (const target of order) {
       let result: LoadResult | undefined;
       const busy = await activity(redis, options.processes, async () => {
-        result = await run(target, seconds);
+        result = await loadTarget(target, connections, seconds);
       });
-      const { total } = result!;
-      const perRequest = (busyDelta: number, idleDelta: number, scale = 1) =>
-        total === 0
-          ? Number.NaN
-          : (Math.max(0, busyDelta - idleRate(idleDelta) * (busy.elapsedMs / 1_000)) * scale) / total;
       samples.push({
         ...result!,
         side: target.side,
         round,
         loadAverage: loadavg()[0]!,
-        redisCommandsPerRequest: perRequest(busy.commands, idle.commands),
-        cpuMicrosPerRequest: Object.fromEntries(
-          Object.keys(options.processes).map((name) => [name, perRequest(busy.cpu[name]!, idle.cpu[name]!, 1e6)]),
-        ),
+        ...idle.perRequest(busy, result!.total),
       });
     }
   }
@@ -159,46 +175,24 @@ export async function measureRotating(options: {
  * within a round says how much more work one needs per request, which rotating rounds (one after
  * the other) blur by ± 5–10 % here. Redis is shared, so its commands per request are not split.
  */
-export async function measureTogether(options: {
-  targets: readonly Target[];
-  connections: number;
-  seconds: number;
-  rounds: number;
-  redis: Redis;
-  processes: Record<string, number>;
-}): Promise<Sample[]> {
+export async function measureTogether(options: MeasureOptions): Promise<Sample[]> {
   const { connections, seconds, redis } = options;
-  const idle = await activity(redis, options.processes, () => sleep(IDLE_SAMPLE_MS));
-  const idleRate = (delta: number) => delta / (idle.elapsedMs / 1_000);
+  const idle = await idleBaseline(redis, options.processes);
   const samples: Sample[] = [];
   for (let round = 0; round < options.rounds; round += 1) {
     const results: LoadResult[] = [];
     const busy = await activity(redis, options.processes, async () => {
-      const loads = options.targets.map((target) =>
-        load({
-          url: target.url,
-          ...(target.headers ? { headers: target.headers } : {}),
-          connections,
-          durationSeconds: seconds,
-        }),
-      );
-      results.push(...(await Promise.all(loads)));
+      results.push(...(await Promise.all(options.targets.map((target) => loadTarget(target, connections, seconds)))));
     });
     options.targets.forEach((target, index) => {
       const result = results[index]!;
-      const perRequest = (busyDelta: number, idleDelta: number) =>
-        result.total === 0
-          ? Number.NaN
-          : (Math.max(0, busyDelta - idleRate(idleDelta) * (busy.elapsedMs / 1_000)) * 1e6) / result.total;
       samples.push({
         ...result,
         side: target.side,
         round,
         loadAverage: loadavg()[0]!,
+        ...idle.perRequest(busy, result.total),
         redisCommandsPerRequest: Number.NaN,
-        cpuMicrosPerRequest: Object.fromEntries(
-          Object.keys(options.processes).map((name) => [name, perRequest(busy.cpu[name]!, idle.cpu[name]!)]),
-        ),
       });
     });
   }

@@ -6,7 +6,7 @@ import { randomId, rootDecisionOf, startEdgeSpan } from "./edgeSpan.js";
 import { extractContext } from "./propagation.js";
 import { noSampledContext } from "./sampledContextManager.js";
 import { samplerOf, startTracing, type Tracing } from "./startTracing.js";
-import type { SamplerKind } from "./tracingConfig.js";
+import { SAMPLERS } from "./tracingConfig.js";
 
 let tracing: Tracing | undefined;
 afterEach(async () => {
@@ -58,20 +58,14 @@ describe("startEdgeSpan", () => {
 
   it("follows a caller's traceparent: its trace and its sampled flag", () => {
     traceAt("parentbased_traceidratio", "0");
-    const sampled = extractContext(
-      { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" },
-      ROOT_CONTEXT,
-    );
-    const child = startEdgeSpan("GET", SpanKind.SERVER, sampled)!;
+    const callersTrace = (flags: "00" | "01") =>
+      extractContext({ traceparent: `00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-${flags}` }, ROOT_CONTEXT);
+    const child = startEdgeSpan("GET", SpanKind.SERVER, callersTrace("01"))!;
     expect(child.isRecording()).toBe(true);
     expect(child.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
     child.end();
-    const notSampled = extractContext(
-      { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00" },
-      ROOT_CONTEXT,
-    );
     // Sampled out by the caller: a span that records nothing, still naming the caller's trace.
-    const quiet = startEdgeSpan("GET", SpanKind.SERVER, notSampled)!;
+    const quiet = startEdgeSpan("GET", SpanKind.SERVER, callersTrace("00"))!;
     expect(quiet.isRecording()).toBe(false);
     expect(quiet.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
   });
@@ -82,17 +76,8 @@ describe("startEdgeSpan", () => {
 });
 
 describe("rootDecisionOf", () => {
-  const kinds: SamplerKind[] = [
-    "always_on",
-    "always_off",
-    "traceidratio",
-    "parentbased_always_on",
-    "parentbased_always_off",
-    "parentbased_traceidratio",
-  ];
-
   it("decides every new trace as the SDK's sampler of the same kind does", () => {
-    for (const kind of kinds)
+    for (const kind of SAMPLERS)
       for (const ratio of [0, 0.01, 0.25, 0.5, 1]) {
         const mine = rootDecisionOf(kind, ratio);
         const sdk = samplerOf(kind, ratio);

@@ -26,7 +26,8 @@ export interface TracingConfig {
 
 const EXPORTERS: readonly TracesExporterKind[] = ["otlp", "console", "none"];
 const PROTOCOLS: readonly OtlpProtocol[] = ["http/protobuf", "http/json"];
-const SAMPLERS: readonly SamplerKind[] = [
+/** Every OTEL_TRACES_SAMPLER value taken. */
+export const SAMPLERS: readonly SamplerKind[] = [
   "always_on",
   "always_off",
   "traceidratio",
