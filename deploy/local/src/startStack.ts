@@ -355,10 +355,12 @@ async function startServices(context: LaunchContext, specs: ServiceProcessSpec[]
   const { options, logs, launch, track } = context;
   const { progress } = options;
   progress.step(`starting services: ${specs.map((spec) => spec.name).join(", ")}`);
+  const handles = new Map<string, ManagedProcess>();
   for (const spec of specs) {
     const logFile = join(logs, `${spec.name}.log`);
     const spawn = launch(spec.name, serviceCommand(repoRoot, spec.name, options.runtime), spec.env, logFile);
     const handle = spawn();
+    handles.set(spec.name, handle);
     track(
       spec.name,
       handle,
@@ -375,7 +377,13 @@ async function startServices(context: LaunchContext, specs: ServiceProcessSpec[]
   // Every process becomes ready on its own; the stack is up once each one, gateway included, says so.
   await Promise.all(
     specs.map(async (spec) => {
-      await waitReady(spec.name, spec.readyUrl, join(logs, `${spec.name}.log`), options.readyTimeoutMs ?? 90_000);
+      await waitReady(
+        spec.name,
+        spec.readyUrl,
+        join(logs, `${spec.name}.log`),
+        options.readyTimeoutMs ?? 90_000,
+        handles.get(spec.name)?.exited,
+      );
       progress.done(`${spec.name} ready`);
     }),
   );
@@ -406,7 +414,7 @@ async function startSimulator(
     { opsUrl: spec.readyUrl.replace(/\/readyz$/, "") },
     { spawn, readyUrl: spec.readyUrl },
   );
-  await waitReady("simulator", spec.readyUrl, logFile, options.readyTimeoutMs ?? 90_000);
+  await waitReady("simulator", spec.readyUrl, logFile, options.readyTimeoutMs ?? 90_000, handle.exited);
   options.progress.done("simulator ready (filler, oracle, demo users)");
 }
 
@@ -451,7 +459,13 @@ async function restartProcess(stack: RestartContext, name: string): Promise<void
   processes.set(name, handle);
   descriptor.processes = started.map((candidate) => candidate.descriptor);
   writeDescriptor(options.stateDir, descriptor);
-  await waitReady(name, entry.relaunch.readyUrl, entry.descriptor.logFile, options.readyTimeoutMs ?? 90_000);
+  await waitReady(
+    name,
+    entry.relaunch.readyUrl,
+    entry.descriptor.logFile,
+    options.readyTimeoutMs ?? 90_000,
+    handle.exited,
+  );
 }
 
 interface StackChains {
