@@ -1,9 +1,10 @@
 // Drives one side of bench/data's mix (mixRun.ts) with autocannon: closed-loop connections that take
 // the next request of the shared sequence (mix.ts) each time one answers, so at any connection count
-// the requests leave in the sequence's order, and a run sends exactly the sequence's first `requests`
-// (both sides do the same work, rather than the faster one reaching further into colder URLs). A
-// conditional request carries the ETag of the latest answer this side gave for its URL in this run
-// (none yet, as when the earlier request is still in flight: it goes without, and is counted).
+// the requests leave in the sequence's order. A run sends either exactly the sequence's first
+// `requests` or as many as `durationMs` allows (then the faster side reaches further into the
+// sequence, where more URLs are new to it). A conditional request carries the ETag of the latest
+// answer this side gave for its URL in this run (none yet, as when the earlier request is still in
+// flight: it goes without, and is counted).
 import { appendFileSync } from "node:fs";
 import autocannon from "autocannon";
 import type { Mix } from "./mix.js";
@@ -55,15 +56,22 @@ export function quantile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
 }
 
-/** Sends `requests` of the mix, from its `from`th (its first by default), to `baseUrl` at `connections`. */
-export async function loadMix(options: {
-  baseUrl: string;
-  headers?: Record<string, string>;
-  mix: Mix;
-  connections: number;
-  requests: number;
-  from?: number;
-}): Promise<MixLoadResult> {
+/** How much of the mix a run sends: a number of requests, or requests for a time. */
+export type MixAmount = { requests: number } | { durationMs: number };
+
+/**
+ * Sends the mix from its `from`th request (its first by default) to `baseUrl` at `connections`, for
+ * `requests` or `durationMs`; the sequence starts over at its end.
+ */
+export async function loadMix(
+  options: {
+    baseUrl: string;
+    headers?: Record<string, string>;
+    mix: Mix;
+    connections: number;
+    from?: number;
+  } & MixAmount,
+): Promise<MixLoadResult> {
   const { mix } = options;
   const tags: Array<string | undefined> = new Array(mix.urls.length);
   const statuses: Record<string, number> = {};
@@ -79,7 +87,7 @@ export async function loadMix(options: {
   const result = await autocannon({
     url: options.baseUrl,
     connections: options.connections,
-    amount: options.requests,
+    ...("requests" in options ? { amount: options.requests } : { duration: options.durationMs / 1_000 }),
     ...(options.headers ? { headers: options.headers } : {}),
     requests: [
       {
@@ -132,7 +140,7 @@ export async function loadMix(options: {
     autocannonP50Ms: result.latency.p50,
     autocannonP99Ms: result.latency.p99,
     total: result.requests.total,
-    sent: next,
+    sent: next - (options.from ?? 0),
     ok,
     notModified,
     failures:

@@ -19,6 +19,8 @@ export interface MixSample extends MixLoadResult {
   loadAverage: number;
   /** CPU time (user + system) each watched process spent during the run, less its idle rate, per answer, in µs. */
   cpuMicrosPerRequest: Record<string, number>;
+  /** Gateway rounds: answers it sent from memory (304s proven, 200s kept) and change signals it got, during the round. */
+  memory?: { answered: number; signals: number };
 }
 
 export interface MixSideFigures {
@@ -128,6 +130,8 @@ export function renderMix(samples: MixSample[], figures: MixFigures[]): string {
       "304 p99": fixed(sample.notModifiedP99Ms),
       "304s": percent(sample.notModified / (sample.ok + sample.notModified)),
       "cond. sent": percent((sample.conditional - sample.conditionalWithoutTag) / sample.sent),
+      "from memory": sample.memory ? percent(sample.memory.answered / sample.total) : "",
+      signals: sample.memory?.signals ?? "",
       s: fixed(sample.elapsedSeconds),
       errors: sample.failures,
       load: fixed(sample.loadAverage, 2),
@@ -189,6 +193,8 @@ export function summarizeCounts(counts: Record<string, number>) {
     notModifiedAfterCall: total(/result="not_modified_after_call"/),
     modified: total(/result="modified"/),
     keptAnswersServed: total(/^gateway_kept_answers_served_total/),
+    // Intents signals feed no Data API answer.
+    changeSignals: total(/^gateway_conditional_change_signals_total\{.*projection="(market|subnets|accounts)"/),
   };
 }
 

@@ -8,8 +8,8 @@
 //
 //   pnpm --silent build && (cd bench && pnpm data-mix)
 //
-// Per connection count (32, 128), rounds alternate which side goes first; each side sends the same
-// first BENCH_MIX_REQUESTS of the sequence each round. Prints req/s, p50, p99 and the share of 304s
+// Per connection count (32, 128), rounds alternate which side goes first; each side's round lasts
+// one block time after a per-round warm-up (or sends the sequence's first BENCH_MIX_REQUESTS). Prints req/s, p50, p99 and the share of 304s
 // per side, CPU per request of each serving process, the ratios to the baseline against the targets
 // (≥ 0.8 × throughput, p99 not worse), and the gateway's gateway_conditional_reads_total; writes
 // everything to bench/results/data-mix-<time>.json.
@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { repoRoot, type RunningStack } from "@platform/local-stack";
 import { buildMix, describeMix, mixAccounts, mixPath, type Mix, type MixRoute } from "./mix.js";
 import { cpuOf } from "./measure.js";
-import { loadMix, type MixLoadResult } from "./mixLoad.js";
+import { loadMix, type MixAmount, type MixLoadResult } from "./mixLoad.js";
 import {
   counterDelta,
   counterSamples,
@@ -45,11 +45,29 @@ import { authorization, createDataKey, startBaseline, startBenchStack, waitPopul
  */
 const BLOCK_MS = Number(process.env.BENCH_MIX_BLOCK_MS ?? 12_000);
 /**
- * Requests per side and round: the sequence's first ones, the same on both sides. Enough that a
- * round lasts longer than a block at either connection count (3,000–4,800 answers a second here),
- * so every round of each side meets a block's burst of changed answers, not only some.
+ * Time between the coin/USD price feed's rounds. Every round changes every balance's USD value, so
+ * it drops every kept balance (40 % of the mix). A Chainlink-style aggregator posts a round when the
+ * price moves past its deviation threshold or a heartbeat passes (hours to a day: docs.chain.link,
+ * Data Feeds), and push oracles check the deviation every 30–60 s (docs.api3.org, "Deviation
+ * thresholds"): 30 s is the busiest such feed. The simulator's demo cadence (3 s,
+ * BENCH_MIX_PRICE_MS=3000) posts four rounds per native block, which no such feed does.
  */
-const REQUESTS = Number(process.env.BENCH_MIX_REQUESTS ?? 60_000);
+const PRICE_MS = Number(process.env.BENCH_MIX_PRICE_MS ?? 30_000);
+/**
+ * How long each side's round lasts: one block time by default (BENCH_MIX_ROUND_MS), so every round
+ * of either side meets exactly one block, whose burst of change signals drops the gateway's kept
+ * answers, as continuous traffic meets one per block. BENCH_MIX_REQUESTS=<n> instead sends exactly
+ * the sequence's first n requests per round on both sides (the same work; how many blocks a round
+ * meets then depends on its speed).
+ */
+const ROUND: MixAmount =
+  process.env.BENCH_MIX_REQUESTS === undefined
+    ? { durationMs: Number(process.env.BENCH_MIX_ROUND_MS ?? BLOCK_MS) }
+    : { requests: Number(process.env.BENCH_MIX_REQUESTS) };
+/** Requests per round the sequence holds before it starts over: 25,000 a second of a timed round. */
+const ROUND_CAPACITY = "requests" in ROUND ? ROUND.requests : Math.ceil(ROUND.durationMs * 25);
+/** What the profiled pair (BENCH_CPU_PROFILE) serves per round, and what the mix's description counts. */
+const PROFILED_REQUESTS = 60_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "32,128").split(",").map(Number);
 /** Warm-up per side before anything is measured: the sequence's first requests, at 32 connections. */
@@ -59,14 +77,14 @@ const ACCOUNTS = 10_000;
 const EXPONENT = 1;
 const CONDITIONAL_SHARE = 0.2;
 /**
- * BENCH_MIX_ROUND_WARMUP (0 by default): requests each side serves, unmeasured, right before each of
- * its rounds, from the sequence past the rounds' own. Rounds alternate, so a side sits idle for the
- * other's round (13–20 s here): longer than a block, after which none of the gateway's kept answers
- * stands and its round starts as a cold start that continuous traffic never has. With a warm-up
- * per round both sides are measured in their steady state.
+ * BENCH_MIX_ROUND_WARMUP: requests each side serves, unmeasured, right before each of its rounds, from
+ * the sequence past the rounds' own (10,000 by default, 0 for none). Rounds alternate, so a side sits
+ * idle for the other's round, longer than a block, after which none of the gateway's kept answers
+ * stands: without a warm-up its every round starts as a cold start that continuous traffic never
+ * has. With one both sides are measured in their steady state.
  */
-const ROUND_WARM_UP = Number(process.env.BENCH_MIX_ROUND_WARMUP ?? 0);
-const SEQUENCE_LENGTH = Math.max(REQUESTS + ROUND_WARM_UP, WARM_UP_REQUESTS);
+const ROUND_WARM_UP = Number(process.env.BENCH_MIX_ROUND_WARMUP ?? 10_000);
+const SEQUENCE_LENGTH = Math.max(ROUND_CAPACITY + ROUND_WARM_UP, WARM_UP_REQUESTS);
 const IDLE_SAMPLE_MS = 1_000;
 /**
  * BENCH_CPU_PROFILE=<dir>: afterwards, a second gateway and data-query with --cpu-prof (profile.ts)
@@ -77,7 +95,7 @@ const TRANSFERS = 300;
 
 const startedAt = Date.now();
 const loadAtStart = loadavg();
-const bench = await startBenchStack("bench-data-mix", { nativeBlockTimeMs: BLOCK_MS });
+const bench = await startBenchStack("bench-data-mix", { nativeBlockTimeMs: BLOCK_MS, priceIntervalMs: PRICE_MS });
 const { stack, gatewayUrl } = bench;
 const baseline = await startBaseline({
   name: "data-node-baseline",
@@ -102,9 +120,9 @@ try {
     exponent: EXPONENT,
     conditionalShare: CONDITIONAL_SHARE,
   });
-  const described = describeMix(mix, REQUESTS);
+  const described = describeMix(mix, PROFILED_REQUESTS);
   process.stdout.write(
-    `mix: ${subjects.accounts.length} accounts (${subjects.seededAccounts} seeded, hottest), subnets ${subjects.netuids.join(", ")} (by rank); the ${REQUESTS} requests of a round: ${described.distinctUrls} distinct URLs, ${(described.conditionalShare * 100).toFixed(1)} % conditional\n`,
+    `mix: ${subjects.accounts.length} accounts (${subjects.seededAccounts} seeded, hottest), subnets ${subjects.netuids.join(", ")} (by rank); its first ${PROFILED_REQUESTS} requests: ${described.distinctUrls} distinct URLs, ${(described.conditionalShare * 100).toFixed(1)} % conditional\n`,
   );
   // A token of its own for the rounds (tokens live 15 minutes).
   const measured = await measure(mix, await authorization(gatewayUrl, key));
@@ -129,7 +147,7 @@ async function profileMix(mix: Mix, headers: Record<string, string>): Promise<vo
     async (baseUrl) => {
       await loadMix({ baseUrl, headers, mix, connections: 32, requests: WARM_UP_REQUESTS });
       for (let round = 0; round < 2; round += 1) {
-        const result = await loadMix({ baseUrl, headers, mix, connections: 32, requests: REQUESTS });
+        const result = await loadMix({ baseUrl, headers, mix, connections: 32, requests: PROFILED_REQUESTS });
         process.stdout.write(`profiled mix round ${round + 1}: ${result.requestsPerSecond.toFixed(0)} req/s\n`);
       }
     },
@@ -231,7 +249,16 @@ async function measure(mix: Mix, headers: Record<string, string>) {
     return {
       ...counterSamples(text, "gateway_conditional_reads_total"),
       ...counterSamples(text, "gateway_kept_answers_served_total"),
+      ...counterSamples(text, "gateway_conditional_change_signals_total"),
     };
+  };
+  // Per gateway round: how much of it the gateway answered from memory, and how many change signals
+  // dropped its kept answers meanwhile (a round that meets more blocks or price rounds keeps less).
+  const memoryDuring = async (during: () => Promise<unknown>) => {
+    const start = await reads();
+    await during();
+    const counts = summarizeCounts(counterDelta(start, await reads()));
+    return { answered: counts.notModifiedCached + counts.keptAnswersServed, signals: counts.changeSignals };
   };
   const pidOf = (name: string) => stack.processes.get(name)!.pid;
   const processes: Record<string, number> = {
@@ -254,10 +281,15 @@ async function measure(mix: Mix, headers: Record<string, string>) {
       process.stdout.write(`${connections} connections, round ${round + 1}: ${order.join(" then ")}…\n`);
       for (const side of order) {
         if (ROUND_WARM_UP > 0)
-          await loadMix({ ...targets[side], mix, connections, requests: ROUND_WARM_UP, from: REQUESTS });
+          await loadMix({ ...targets[side], mix, connections, requests: ROUND_WARM_UP, from: ROUND_CAPACITY });
         let result: MixLoadResult | undefined;
+        let memory: MixSample["memory"];
         const busy = await cpuDuring(processes, async () => {
-          result = await loadMix({ ...targets[side], mix, connections, requests: REQUESTS });
+          const load = async () => {
+            result = await loadMix({ ...targets[side], mix, connections, ...ROUND });
+          };
+          if (side === "gateway") memory = await memoryDuring(load);
+          else await load();
         });
         const perRequest = (name: string) =>
           (Math.max(0, busy.cpu[name]! - (idle.cpu[name]! / idle.seconds) * busy.seconds) * 1e6) / result!.total;
@@ -270,6 +302,7 @@ async function measure(mix: Mix, headers: Record<string, string>) {
           first: order[0]!,
           loadAverage: loadavg()[0]!,
           cpuMicrosPerRequest,
+          ...(memory ? { memory } : {}),
         });
       }
     }
@@ -302,7 +335,7 @@ function report(
   const loadAtEnd = loadavg();
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(" ");
   process.stdout.write(
-    `\nbench/data mix — node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} alternating rounds of ${REQUESTS} requests per side and connection count${ROUND_WARM_UP > 0 ? `, each after ${ROUND_WARM_UP} unmeasured` : ""}, a native block every ${BLOCK_MS / 1_000} s; load average ${load(loadAtStart)} at start, ${load(loadAtEnd)} at end\n` +
+    `\nbench/data mix — node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} alternating rounds of ${"requests" in ROUND ? `${ROUND.requests} requests` : `${ROUND.durationMs / 1_000} s`} per side and connection count${ROUND_WARM_UP > 0 ? `, each after ${ROUND_WARM_UP} unmeasured` : ""}, a native block every ${BLOCK_MS / 1_000} s, a price round every ${PRICE_MS / 1_000} s; load average ${load(loadAtStart)} at start, ${load(loadAtEnd)} at end\n` +
       `route share of the sequence: ${Object.entries(described.routeShare)
         .map(([route, share]) => `${route} ${(share * 100).toFixed(1)} %`)
         .join(", ")}\n` +
@@ -316,8 +349,9 @@ function report(
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `data-mix-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   const settings = {
-    requests: REQUESTS,
+    round: ROUND,
     nativeBlockMs: BLOCK_MS,
+    priceRoundMs: PRICE_MS,
     rounds: ROUNDS,
     connections: CONNECTIONS,
     warmUpRequests: WARM_UP_REQUESTS,

@@ -35,6 +35,8 @@ export async function startBenchStack(
   options: {
     /** The native network's block time (the local stack's own default, 2 s, when unset). */
     nativeBlockTimeMs?: number;
+    /** Time between the coin price feed's rounds (the simulator's own default, 3 s, when unset). */
+    priceIntervalMs?: number;
   } = {},
 ): Promise<BenchStack> {
   const state = tempDir(name);
@@ -49,6 +51,9 @@ export async function startBenchStack(
     logLevel: "warn",
     nativeNetwork: true,
     ...(options.nativeBlockTimeMs === undefined ? {} : { nativeBlockTimeMs: options.nativeBlockTimeMs }),
+    ...(options.priceIntervalMs === undefined
+      ? {}
+      : { simulatorEnv: { SIM_PRICE_INTERVAL_MS: String(options.priceIntervalMs) } }),
   });
   return {
     stack,

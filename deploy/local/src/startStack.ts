@@ -66,6 +66,8 @@ export interface StartStackOptions {
   nativeBlockTimeMs?: number;
   /** Extra environment of some services, over the stack's own (e.g. a short token lifetime for a test). */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** Extra environment of the simulator, over the stack's own (e.g. `SIM_PRICE_INTERVAL_MS` for a bench). */
+  simulatorEnv?: Record<string, string>;
   /**
    * Start Prometheus (Debian's binary) on `ports.prometheus`, scraping every service's ops port with
    * the platform's alert rules loaded (`STACK_OBSERVABILITY=1` in the CLI); off when omitted.
@@ -397,12 +399,13 @@ async function startSimulator(
   accounts: DevnetAccounts,
 ): Promise<void> {
   const { options, logs, launch, track } = context;
-  const spec = simulatorProcessSpec(
+  const stackSpec = simulatorProcessSpec(
     options.ports,
     chainsFile,
     writeSimulatorKeys(secretsDir, accounts),
     options.logLevel ?? "info",
   );
+  const spec = { ...stackSpec, env: { ...stackSpec.env, ...options.simulatorEnv } };
   const logFile = join(logs, "simulator.log");
   const spawn = launch("simulator", simulatorCommand(repoRoot, options.runtime), spec.env, logFile);
   const handle = spawn();
