@@ -161,6 +161,31 @@ describe("conditional reads", () => {
     expect(changed.body).toHaveProperty("as_of");
     expect(await modified()).toBeGreaterThan(modifiedBefore);
   }, 90_000);
+
+  it("drops a quiet account's kept answer when the accounts head moves: its as_of follows the head", async () => {
+    const token = await freshToken();
+    const blockOf = async (address: string) => {
+      const answer = await fetch(`${stack.descriptor.gatewayUrl}/data/v1/accounts/${address}/transactions`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { as_of: { block_number: number } }).as_of.block_number;
+    };
+    // Read and kept: nothing ever changes this account, only the head its answer shows as as_of.
+    const kept = await blockOf(QUIET);
+    // An account never asked about is read from data-query: its answer shows where the head is now.
+    const head = await waitFor(
+      async () => {
+        const now = await blockOf(ss58Encode(randomBytes(32)));
+        return now > kept ? now : undefined;
+      },
+      { what: "the accounts head past the kept answer's block", timeoutMs: 30_000, intervalMs: 500 },
+    );
+    // The head's change signal follows its commit within milliseconds; the kept answer is long
+    // younger than its one-block lifetime (10 s here), so only the signal can have dropped it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await blockOf(QUIET)).toBeGreaterThanOrEqual(head);
+  }, 60_000);
 });
 
 describe("GET /data/v1/events", () => {

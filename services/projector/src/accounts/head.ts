@@ -51,9 +51,13 @@ redis.call("HSET", KEYS[1], "chainId", head.chainId, "blockNumber", head.blockNu
 if before ~= head.blockHash then
   redis.call("XADD", ARGV[4], "MAXLEN", "~", ARGV[5], "*", "k", "head", "m", "accounts",
     "c", head.chainId, "n", head.blockNumber, "h", head.blockHash, "t", head.timestamp)
+  return 2
 end
 return 1
 `;
+
+/** MOVE_HEAD_SCRIPT's answer when the head now names another block (0: not every partition has a block yet; 1: unchanged). */
+export const HEAD_MOVED = 2;
 
 /** The ARGV of MOVE_HEAD_SCRIPT after KEYS for one partition's batch; undefined when it moves no head. */
 export function headArguments(

@@ -14,6 +14,7 @@ import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
 import { AccountActivity, AccountBalance, type NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
+import type { Signals } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
 import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
 import { Registry } from "prom-client";
@@ -44,6 +45,17 @@ let redis: Redis;
 let projectionRedis: Redis;
 let publisher: Publisher;
 let supervisor: ProjectionSupervisor;
+/** What the projection announced (`readmodel.changed.accounts`), in order: recorded in process, not over NATS. */
+const announced: unknown[] = [];
+const signals: Signals = {
+  publish: (subject, payload) => {
+    if (subject === "readmodel.changed.accounts") announced.push(payload);
+    return true;
+  },
+  subscribe: () => () => undefined,
+  ready: async () => true,
+  close: async () => undefined,
+};
 /** The process's registry, as main.ts hands it to every projection. */
 const registry = new Registry();
 
@@ -69,6 +81,7 @@ beforeAll(async () => {
     kafka,
     redis,
     projectionRedis,
+    signals,
     log,
     replicationFactor: 1,
     intervalMs: 300,
@@ -290,11 +303,15 @@ describe("accounts projection", () => {
     const block = nextBlock++;
     const all = seenKeys.map((_key, partition) => partition);
     // Every partition but the last has delivered the block: the last may still hold its accounts' records.
+    const mark = announced.length;
     await seen(block, all.slice(0, -1));
     await caughtUp();
     expect(await redis.hget(accountsKeys.head, "blockNumber")).toBe(before);
+    expect(announced.slice(mark)).toEqual([]);
     await seen(block, all.slice(-1));
     await caughtUp();
+    // No account changed, but every answer about one shows the head as its as_of: the move is announced.
+    expect(announced.slice(mark)).toEqual([{ accounts: [], truncated: false, head: true }]);
     expect(await redis.hgetall(accountsKeys.head)).toMatchObject({
       blockNumber: String(block),
       blockHash: hashOf(block),

@@ -4,7 +4,7 @@ import { subjects, type Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { decodeAccountsBatch, sliceId, slicesOf, type AccountsChange } from "./decode.js";
 import { foldAccounts, sliceWrites, type AccountsSlices } from "./fold.js";
-import { headArguments, MOVE_HEAD_SCRIPT } from "./head.js";
+import { HEAD_MOVED, headArguments, MOVE_HEAD_SCRIPT } from "./head.js";
 import { accountsKeys } from "./keys.js";
 import { throttled, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 
@@ -12,7 +12,11 @@ export interface AccountsProjectionOptions {
   /** A connection of the projection's own: WATCH belongs to the connection. */
   redis: Redis;
   log: Logger;
-  /** `readmodel.changed.accounts` goes out here after each commit: `{accounts: string[], truncated}`. */
+  /**
+   * `readmodel.changed.accounts` goes out here after each commit that changed accounts or moved the
+   * head: `{accounts: string[], truncated, head}`, `head` true when the head names another block
+   * (every answer about an account shows the head as its `as_of`, so every one of them changed).
+   */
   signals?: Signals;
   /** Attempts of a batch whose watched offset moved meanwhile; 5 by default. */
   maxAttempts?: number;
@@ -70,7 +74,7 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
   const commit = async (
     batch: ProjectionBatch,
     changes: readonly AccountsChange[],
-  ): Promise<"committed" | "conflict"> => {
+  ): Promise<{ committed: false } | { committed: true; headMoved: boolean }> => {
     const offsetKey = accountsKeys.offset(batch.topic, batch.partition);
     await redis.watch(offsetKey);
     try {
@@ -83,23 +87,26 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
       const before = await loadSlices(changes);
       const after = foldAccounts(before, changes);
       const transaction = redis.multi();
-      for (const [command, ...args] of sliceWrites(before, after)) transaction.call(command!, ...args);
+      const writes = sliceWrites(before, after);
+      for (const [command, ...args] of writes) transaction.call(command!, ...args);
       // A partition beyond the configured count (the topic grew) cannot hold the head back; said loudly below.
       const head = batch.partition < partitions ? headArguments(batch.partition, changes) : undefined;
+      // The script's reply follows the slice writes' among EXEC's replies.
+      const headReply = writes.length;
       if (head !== undefined)
         transaction.eval(MOVE_HEAD_SCRIPT, 1 + partitions, accountsKeys.head, ...blockKeys, ...head);
       transaction.set(offsetKey, batch.lastOffset);
       const result = await transaction.exec();
-      if (result === null) return "conflict";
+      if (result === null) return { committed: false };
       const failed = result.find(([error]) => error !== null);
       if (failed !== undefined) throw failed[0];
-      return "committed";
+      return { committed: true, headMoved: head !== undefined && result[headReply]?.[1] === HEAD_MOVED };
     } finally {
       await redis.unwatch().catch(() => undefined);
     }
   };
 
-  const signal = (changes: readonly AccountsChange[]): void => {
+  const signal = (changes: readonly AccountsChange[], headMoved: boolean): void => {
     if (options.signals === undefined) return;
     const accounts = [
       ...new Set(
@@ -108,11 +115,12 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
         ),
       ),
     ];
-    if (accounts.length === 0) return;
+    if (accounts.length === 0 && !headMoved) return;
     try {
       options.signals.publish(subjects.readModelChanged("accounts"), {
         accounts: accounts.slice(0, SIGNAL_LIMIT),
         truncated: accounts.length > SIGNAL_LIMIT,
+        head: headMoved,
       });
     } catch (error) {
       log.warn({ err: error }, "could not publish the accounts change signal");
@@ -131,8 +139,9 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
           "a partition beyond the configured count: the accounts head ignores it",
         );
       for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-        if ((await commit(batch, changes)) === "committed") {
-          signal(changes);
+        const outcome = await commit(batch, changes);
+        if (outcome.committed) {
+          signal(changes, outcome.headMoved);
           if (readHead !== undefined && changes.some((change) => change.kind === "block" || change.kind === "unblock"))
             readHead();
           return;

@@ -8,8 +8,10 @@ const PREFIX = subjects.readModelChanged("");
 /**
  * Feeds the projections' change signals (`readmodel.changed.<projection>`, published after each
  * commit) into the conditional reads' change clock: `market` and `subnets` ({projection, version})
- * make every answer read from them stale; `accounts` ({accounts, truncated}) only the answers about
- * the accounts it names, or every account's when the list was truncated (or cannot be read).
+ * make every answer read from them stale; `accounts` ({accounts, truncated, head}) only the answers
+ * about the accounts it names, or every account's when the list was truncated (or cannot be read)
+ * or the head moved (each such answer shows the head as its `as_of`: kept past the head's move, an
+ * unchanged account's answer would show an older block than a replica that read it since).
  * Other projections (intents) feed no Data API answer. Returns the unsubscribe.
  */
 export function followChangeSignals(signals: Signals, reads: ConditionalReads, registry: Registry): () => void {
@@ -36,10 +38,13 @@ export function applyChangeSignal(reads: ConditionalReads, projection: string, p
     reads.clock.projectionChanged(projection);
   } else if (projection === "accounts") {
     const accounts = accountsOf(payload);
-    if (accounts === undefined) reads.clock.projectionChanged("accounts");
+    if (accounts === undefined || headMoved(payload)) reads.clock.projectionChanged("accounts");
     else reads.clock.accountsChanged(accounts);
   }
 }
+
+const headMoved = (payload: unknown): boolean =>
+  typeof payload === "object" && payload !== null && (payload as { head?: unknown }).head === true;
 
 /** The accounts a signal names, or undefined when it does not name them all. */
 function accountsOf(payload: unknown): string[] | undefined {

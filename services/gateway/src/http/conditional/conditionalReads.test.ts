@@ -68,6 +68,17 @@ describe("conditional reads: what is kept stays current until its read model cha
     }
   });
 
+  it("an accounts signal whose head moved makes every account's answers stale (each shows the head as as_of)", () => {
+    const { reads, answer } = setup();
+    reads.keep("bob", answer([{ account: BOB }]));
+    reads.keep("price", answer(["market"]));
+    applyChangeSignal(reads, "accounts", { accounts: [ALICE], truncated: false, head: false });
+    expect(reads.current("bob")).toBeDefined();
+    applyChangeSignal(reads, "accounts", { accounts: [], truncated: false, head: true });
+    expect(reads.current("bob")).toBeUndefined();
+    expect(reads.current("price")).toBeDefined();
+  });
+
   it("ignores the signals of projections no Data API answer is read from", () => {
     const { reads, answer } = setup();
     reads.keep("price", answer(["market"]));
