@@ -357,12 +357,12 @@ async function startServices(context: LaunchContext, specs: ServiceProcessSpec[]
   const { options, logs, launch, track } = context;
   const { progress } = options;
   progress.step(`starting services: ${specs.map((spec) => spec.name).join(", ")}`);
-  const handles = new Map<string, ManagedProcess>();
+  const exits: Array<Promise<number | string>> = [];
   for (const spec of specs) {
     const logFile = join(logs, `${spec.name}.log`);
     const spawn = launch(spec.name, serviceCommand(repoRoot, spec.name, options.runtime), spec.env, logFile);
     const handle = spawn();
-    handles.set(spec.name, handle);
+    exits.push(handle.exited);
     track(
       spec.name,
       handle,
@@ -378,14 +378,9 @@ async function startServices(context: LaunchContext, specs: ServiceProcessSpec[]
   }
   // Every process becomes ready on its own; the stack is up once each one, gateway included, says so.
   await Promise.all(
-    specs.map(async (spec) => {
-      await waitReady(
-        spec.name,
-        spec.readyUrl,
-        join(logs, `${spec.name}.log`),
-        options.readyTimeoutMs ?? 90_000,
-        handles.get(spec.name)?.exited,
-      );
+    specs.map(async (spec, index) => {
+      const logFile = join(logs, `${spec.name}.log`);
+      await waitReady(spec.name, spec.readyUrl, logFile, options.readyTimeoutMs ?? 90_000, exits[index]);
       progress.done(`${spec.name} ready`);
     }),
   );

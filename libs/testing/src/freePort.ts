@@ -14,12 +14,17 @@ const SLICES = 8;
 
 /** Ports this process already handed out; a pick is never repeated even before its server binds. */
 const handedOut = new Set<number>();
-let cursor: number | undefined;
+/** This process's slice, worked out on the first pick (it reads /proc once). */
+let ports: { first: number; size: number } | undefined;
+let cursor = 0;
 
 /** A loopback port that is free now, below the ephemeral range, never handed out twice by one process. */
 export async function freePort(): Promise<number> {
-  const { first, size } = slice();
-  cursor ??= Math.floor(Math.random() * size);
+  if (ports === undefined) {
+    ports = slice();
+    cursor = Math.floor(Math.random() * ports.size);
+  }
+  const { first, size } = ports;
   for (let tried = 0; tried < size; tried++) {
     const port = first + (cursor++ % size);
     if (handedOut.has(port)) continue;
