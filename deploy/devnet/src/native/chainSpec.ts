@@ -4,10 +4,10 @@ import { fileURLToPath } from "node:url";
 import { PlatformError } from "@platform/errors/base";
 
 /** The committed chain spec's checksum (chain-spec/README.md says where it comes from). */
-export const SUBTENSOR_CHAIN_SPEC_SHA256 = "bb2c7e34390f8fb5032750cc7d80d23f91a47f56fdebf4c35a24c7938b96c57c";
+export const SUBTENSOR_CHAIN_SPEC_SHA256 = "6268b23333ac7f9939b68a6b0a88a69b630fb93c6dadb4014226c19cf22a8d90";
 
 /** src/ and dist/ both sit one level below the package root. */
-const specFile = fileURLToPath(new URL("../../chain-spec/raonet.json", import.meta.url));
+const specFile = fileURLToPath(new URL("../../chain-spec/raonet-epoch-by-tempo.json", import.meta.url));
 
 export class ChainSpecChecksumError extends PlatformError {
   constructor(message: string, options?: ErrorOptions) {
