@@ -9,7 +9,7 @@ export {
   type RuntimeUpgradeOptions,
   type SecondRuntime,
 } from "./runtimeUpgrade.js";
-export { seedNativeNetwork, type SeedNativeNetworkOptions } from "./seedNativeNetwork.js";
+export { DEMO_TEMPO, seedNativeNetwork, type SeedNativeNetworkOptions } from "./seedNativeNetwork.js";
 export {
   NATIVE_ACTIVITY_KINDS,
   type NativeActivity,

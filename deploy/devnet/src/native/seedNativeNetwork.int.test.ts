@@ -11,7 +11,7 @@ import {
   type NativeChain,
 } from "./nativeChain.js";
 import { blockEvents, eventsOfExtrinsic, findEvents } from "./nativeEvents.js";
-import { NativeCallError, sendNativeCalls } from "./nativeSubmit.js";
+import { headNumber, NativeCallError, sendNativeCalls } from "./nativeSubmit.js";
 import { seedNativeNetwork } from "./seedNativeNetwork.js";
 import { NATIVE_ACTIVITY_KINDS, type NativeActivityKind, type SeededNativeNetwork } from "./seedTypes.js";
 
@@ -24,6 +24,9 @@ const EXPECTED_EVENT: Record<NativeActivityKind, string> = {
   register: "subtensorModule.NeuronRegistered",
   subnetRegister: "subtensorModule.NetworkAdded",
   evm: "ethereum.Executed",
+  delegate: "subtensorModule.DelegateAdded",
+  children: "subtensorModule.SetChildren",
+  identity: "subtensorModule.ChainIdentitySet",
 };
 
 let node: RunningChopsticks;
@@ -44,14 +47,15 @@ afterAll(async () => {
 const account = (seeded: SeededNativeNetwork, name: string) =>
   seeded.accounts.find((candidate) => candidate.name === name)!;
 
+let seeded: SeededNativeNetwork;
+
 describe("seedNativeNetwork", () => {
-  let seeded: SeededNativeNetwork;
 
   it("seeds every kind of activity with real extrinsics in a few blocks built on demand", async () => {
     const started = Date.now();
     seeded = await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
     console.info(`seeded in ${Date.now() - started} ms, blocks #${seeded.blocks.first}..#${seeded.blocks.last}`);
-    expect(seeded.blocks.last - seeded.blocks.first + 1).toBeLessThanOrEqual(15);
+    expect(seeded.blocks.last - seeded.blocks.first + 1).toBeLessThanOrEqual(10);
     expect(seeded.netuids).toHaveLength(3);
     expect(new Set(seeded.netuids).size).toBe(3);
     for (const kind of NATIVE_ACTIVITY_KINDS) expect(seeded.activity[kind].length, kind).toBeGreaterThan(0);
@@ -86,7 +90,10 @@ describe("seedNativeNetwork", () => {
       } | null;
       expect(identity?.subnetName).toBe(subnet.name);
       expect(await readNativeInteger(api, "subtensorModule", "subnetMechanism", subnet.netuid)).toBe(1n);
-      expect(subnet.neurons).toHaveLength(2);
+      expect(subnet.validators).toHaveLength(3);
+      expect(subnet.miners).toHaveLength(3);
+      expect(subnet.child).toBeDefined();
+      expect(subnet.neurons).toHaveLength(6);
       for (const hotkey of subnet.neurons)
         expect((await api.query.subtensorModule!.uids!(subnet.netuid, hotkey)).toJSON()).not.toBeNull();
     }
@@ -116,4 +123,146 @@ describe("seedNativeNetwork", () => {
       /too much unstaked \(subtensorModule\.removeStake\) failed in block #\d+: subtensorModule\.\w+/,
     );
   });
+});
+
+/** Storage values of every dynamic subnet at the head, as the runtime keeps them. */
+async function marketAtHead(api: NativeChain["api"]) {
+  const query = api.query.subtensorModule!;
+  const netuids = ((await query.networksAdded!.keys()) as unknown as { args: [{ toString(): string }] }[])
+    .map((key) => Number(key.args[0].toString()))
+    .sort((a, b) => a - b);
+  const big = (value: { toString(): string }) => BigInt(value.toString());
+  const entries = async (item: string) =>
+    ((await query[item]!.entries()) as unknown as [{ args: { toString(): string }[] }, { toString(): string }][]).map(
+      ([key, value]) => ({ args: key.args.map((arg) => arg.toString()), value: big(value) }),
+    );
+  const [hotkeyAlpha, hotkeyShares, shares] = await Promise.all([
+    entries("totalHotkeyAlpha"),
+    entries("totalHotkeyShares"),
+    entries("alpha"),
+  ]);
+  const subnets = [];
+  for (const netuid of netuids) {
+    if (big(await query.subnetMechanism!(netuid)) !== 1n) continue;
+    const [tao, alphaIn, alphaOut] = await Promise.all(
+      ["subnetTAO", "subnetAlphaIn", "subnetAlphaOut"].map(async (item) => big(await query[item]!(netuid))),
+    );
+    const onSubnet = <T extends { args: string[] }>(list: T[], at: number) =>
+      list.filter((entry) => entry.args[at] === String(netuid));
+    subnets.push({
+      netuid,
+      tao: tao!,
+      alphaIn: alphaIn!,
+      alphaOut: alphaOut!,
+      holdersAlpha: onSubnet(hotkeyAlpha, 1).reduce((sum, entry) => sum + entry.value, 0n),
+      pools: onSubnet(hotkeyShares, 1).map((pool) => ({
+        hotkey: pool.args[0]!,
+        total: pool.value,
+        held: onSubnet(shares, 2).filter((share) => share.args[0] === pool.args[0]),
+      })),
+    });
+  }
+  return subnets;
+}
+
+describe("the seeded market", () => {
+  it("has deep pools at prices between 0.001 and 1 TAO per alpha, and no more alpha held than outstanding", async () => {
+    const market = await marketAtHead(chain.api);
+    expect(market.map((subnet) => subnet.netuid)).toEqual([1, ...seeded.netuids]);
+    for (const subnet of market) {
+      expect(subnet.tao, `subnet ${subnet.netuid} TAO`).toBeGreaterThanOrEqual(1_000n * 10n ** 9n);
+      const price = Number(subnet.tao) / Number(subnet.alphaIn);
+      expect(price, `subnet ${subnet.netuid} price`).toBeGreaterThanOrEqual(0.001);
+      expect(price, `subnet ${subnet.netuid} price`).toBeLessThanOrEqual(1);
+      expect(subnet.holdersAlpha, `subnet ${subnet.netuid} holders' alpha`).toBeLessThanOrEqual(subnet.alphaOut);
+      for (const pool of subnet.pools) {
+        const held = pool.held.reduce((sum, share) => sum + share.value, 0n);
+        expect(held, `subnet ${subnet.netuid} hotkey ${pool.hotkey} shares`).toBe(pool.total);
+        for (const share of pool.held) expect(share.value).toBeLessThanOrEqual(pool.total);
+      }
+    }
+  });
+
+  it("has validators staked by several coldkeys, delegates with identities, and a child hotkey per seeded subnet", async () => {
+    const query = chain.api.query.subtensorModule!;
+    for (const subnet of [...seeded.subnets, seeded.genesisSubnet]) {
+      for (const hotkey of subnet.validators) {
+        expect((await query.delegates!(hotkey)).toString(), `${hotkey} is a delegate`).not.toBe("0");
+        const stakers = ((await query.alpha!.keys(hotkey)) as unknown as { args: { toString(): string }[] }[]).filter(
+          (key) => key.args[2]!.toString() === String(subnet.netuid),
+        );
+        expect(stakers.length, `stakers of ${hotkey}`).toBeGreaterThanOrEqual(1);
+      }
+      const coldkeys = new Set<string>();
+      for (const hotkey of subnet.validators)
+        for (const key of (await query.alpha!.keys(hotkey)) as unknown as { args: { toString(): string }[] }[])
+          if (key.args[2]!.toString() === String(subnet.netuid)) coldkeys.add(key.args[1]!.toString());
+      expect(coldkeys.size, `coldkeys staking on subnet ${subnet.netuid}`).toBeGreaterThanOrEqual(3);
+      if (subnet !== seeded.genesisSubnet) {
+        const children = (await query.childKeys!(subnet.ownerHotkey, subnet.netuid)).toJSON() as [number, string][];
+        expect(children.map(([, child]) => child)).toEqual([
+          chain.api.createType("AccountId32", subnet.child).toString(),
+        ]);
+      }
+    }
+    const identity = (await query.identities!(account(seeded, "Alice").ss58)).toHuman() as { name: string } | null;
+    expect(identity?.name).toBe("Alice Validation");
+  });
+
+  it("sells alpha for 5 TAO to a new account on every subnet", async () => {
+    const { api } = chain;
+    const keyring = await nativeKeyring();
+    const newcomer = keyring.addFromUri(`//newcomer-${Date.now()}`);
+    await sendNativeCalls(
+      chain,
+      [
+        {
+          label: "fund the newcomer",
+          tx: nativeTx(api, "balances", "transferKeepAlive")(newcomer.address, 100n * 10n ** 9n),
+          signer: nativeDevPair(keyring, "Alice"),
+        },
+      ],
+      { buildBlock: () => node.newBlocks(1) },
+    );
+    const stakes = [...seeded.subnets, seeded.genesisSubnet].map((subnet) => ({
+      label: `the newcomer stakes 5 TAO on subnet ${subnet.netuid}`,
+      tx: nativeTx(api, "subtensorModule", "addStake")(subnet.validators[0]!, subnet.netuid, 5n * 10n ** 9n),
+      signer: newcomer,
+    }));
+    const landed = await sendNativeCalls(chain, stakes, { buildBlock: () => node.newBlocks(1) });
+    for (const [index, call] of landed.entries()) {
+      const added = findEvents(call.events, "subtensorModule.StakeAdded")[0]!;
+      // StakeAdded(coldkey, hotkey, tao, alpha, netuid): 5 TAO at 0.001–1 TAO per alpha buys 5–5,000 alpha.
+      expect(BigInt(added.data[3]!.toString()), stakes[index]!.label).toBeGreaterThan(4n * 10n ** 9n);
+    }
+  }, 60_000);
+
+  it("steps each subnet exactly when blocks_until_next_epoch is 0, over two tempos", async () => {
+    const { api } = chain;
+    const query = api.query.subtensorModule!;
+    const netuids = [0, seeded.genesisSubnet.netuid, ...seeded.netuids];
+    for (const netuid of netuids) expect(Number((await query.tempo!(netuid)).toString())).toBe(seeded.tempo);
+    const lastStep = async () =>
+      Promise.all(netuids.map(async (netuid) => Number((await query.lastMechansimStepBlock!(netuid)).toString())));
+    // The runtime's own rule (run_coinbase, should_run_epoch): a subnet steps in block b when
+    // tempo - (b + netuid + 1) % (tempo + 1) is 0.
+    const untilEpoch = (netuid: number, block: number) => seeded.tempo - ((block + netuid + 1) % (seeded.tempo + 1));
+    let before = await lastStep();
+    const steps = new Map(netuids.map((netuid) => [netuid, 0]));
+    for (let built = 0; built < 2 * (seeded.tempo + 1); built++) {
+      await node.newBlocks(1);
+      const block = await headNumber(api);
+      const after = await lastStep();
+      for (const [index, netuid] of netuids.entries()) {
+        const due = untilEpoch(netuid, block) === 0;
+        expect(after[index], `subnet ${netuid} at block ${block}`).toBe(due ? block : before[index]);
+        if (due) steps.set(netuid, steps.get(netuid)! + 1);
+      }
+      before = after;
+    }
+    for (const netuid of netuids) expect(steps.get(netuid), `steps of subnet ${netuid}`).toBe(2);
+    // Epochs paid out: positions grew, and still no more alpha is held than is outstanding.
+    for (const subnet of await marketAtHead(api))
+      expect(subnet.holdersAlpha, `subnet ${subnet.netuid} after two epochs`).toBeLessThanOrEqual(subnet.alphaOut);
+  }, 300_000);
 });

@@ -1,7 +1,7 @@
 import { accountFromEvmAddress } from "@platform/subtensor";
 import { privateKeyToAccount } from "viem/accounts";
 import { evmTransferCall } from "./evmTransfer.js";
-import { nativeStorage, nativeTx, readNativeInteger, type NativeChain } from "./nativeChain.js";
+import { nativeTx, readNativeInteger, type NativeChain } from "./nativeChain.js";
 import { findEvents } from "./nativeEvents.js";
 import {
   NativeCallError,
@@ -10,21 +10,36 @@ import {
   type LandedCall,
   type NativeCall,
 } from "./nativeSubmit.js";
-import { devPair, SEED_SUBNETS, type SeedKeys } from "./seedAccounts.js";
-import type { NativeActivityKind, NativeActivity, NativeSeededSubnet } from "./seedTypes.js";
+import {
+  devPair,
+  GENESIS_SUBNET,
+  SEED_NOMINATORS,
+  SEED_SUBNETS,
+  type SeedKeys,
+  type SeedSubnetPlan,
+} from "./seedAccounts.js";
+import { RAO_PER_TAO } from "./seedHistory.js";
+import type { NativeActivity, NativeActivityKind, NativeSeededSubnet } from "./seedTypes.js";
 
-export const RAO_PER_TAO = 1_000_000_000n;
-/** What each dev account is given: far more than the seed and a long simulator run spend. */
-const DEV_FUNDS_RAO = 1_000_000n * RAO_PER_TAO;
 /** Mechanism 1: a dynamic subnet with its own alpha pool. */
 const DYNAMIC_MECHANISM = 1;
+/** What each nominator is sent to delegate from. */
+const NOMINATOR_FUNDS_RAO = 2_000n * RAO_PER_TAO;
+/** Registrations a subnet takes per block and per interval: the seed registers up to seven at once. */
+const REGISTRATIONS_PER_BLOCK = 16;
+/** The owner's validator gives its child half of its weight (`u64::MAX / 2`). */
+const CHILD_PROPORTION = (1n << 63n) - 1n;
 
 /** The state a seed run builds up, step by step. */
 export interface SeedRun {
   chain: NativeChain;
   producer: BlockProducer;
   keys: SeedKeys;
+  /** Every subnet's tempo from the seed on. */
+  tempo: number;
   subnets: NativeSeededSubnet[];
+  /** Genesis' subnet 1 as the seed leaves it (not registered by it). */
+  genesisSubnet: NativeSeededSubnet;
   activity: NativeActivity[];
   blockNumbers: number[];
 }
@@ -54,71 +69,31 @@ async function sendStep(run: SeedRun, calls: readonly SeedCall[]): Promise<Lande
   return landed;
 }
 
-/**
- * The only state written directly: the dev accounts' balances (raonet's genesis gives them nothing)
- * and the sudo key (raonet's has no known seed). Nonces are kept, so a second seed of the same chain
- * does not replay old nonces.
- */
-export async function fundDevAccounts(run: SeedRun): Promise<void> {
-  const { api } = run.chain;
-  const entries = [];
-  let balancesIssuance = await readNativeInteger(api, "balances", "totalIssuance");
-  for (const pair of run.keys.dev.values()) {
-    const stored = (await nativeStorage(api, "system", "account")(pair.address)).toJSON() as {
-      nonce?: number;
-      data?: { free?: number | string; reserved?: number | string };
-    };
-    balancesIssuance += DEV_FUNDS_RAO - BigInt(stored.data?.free ?? 0) - BigInt(stored.data?.reserved ?? 0);
-    entries.push([
-      [pair.address],
-      { nonce: stored.nonce ?? 0, providers: 1, data: { free: DEV_FUNDS_RAO.toString() } },
-    ]);
-  }
-  // The funds are written straight into accounts, so the issuances are set to match: Balances' is
-  // the TAO in accounts, Subtensor's that plus what is staked and locked (raonet's genesis leaves it
-  // at 0, which would make the network's free supply negative). The runtime keeps both from here on.
-  const netuids = (
-    (await nativeStorage(api, "subtensorModule", "networksAdded").keys()) as unknown as {
-      args: [{ toString(): string }];
-    }[]
-  ).map((key) => Number(key.args[0].toString()));
-  let locked = 0n;
-  for (const netuid of netuids) locked += await readNativeInteger(api, "subtensorModule", "subnetLocked", netuid);
-  const subtensorIssuance = balancesIssuance + (await readNativeInteger(api, "subtensorModule", "totalStake")) + locked;
-  await run.chain.rpc("dev_setStorage", [
-    {
-      System: { Account: entries },
-      Balances: { TotalIssuance: balancesIssuance.toString() },
-      SubtensorModule: { TotalIssuance: subtensorIssuance.toString() },
-      Sudo: { Key: devPair(run.keys, "Alice").address },
-    },
-  ]);
+const tx = (run: SeedRun, pallet: string, call: string) => nativeTx(run.chain.api, pallet, call);
+
+function signed(
+  run: SeedRun,
+  signer: string,
+  label: string,
+  extrinsic: SeedCall["tx"],
+  kind?: NativeActivityKind,
+): SeedCall {
+  return { label, tx: extrinsic, signer: devPair(run.keys, signer), ...(kind === undefined ? {} : { kind }) };
 }
 
 /** Block 1: lifts the subnet rate limit (sudo), registers the subnets, and moves balances around. */
 export async function registerSubnets(run: SeedRun): Promise<void> {
-  const { api } = run.chain;
-  const alice = devPair(run.keys, "Alice");
-  const sudo = nativeTx(api, "sudo", "sudo")(nativeTx(api, "adminUtils", "sudoSetNetworkRateLimit")(0));
+  const sudo = tx(run, "sudo", "sudo")(tx(run, "adminUtils", "sudoSetNetworkRateLimit")(0));
   const registrations = SEED_SUBNETS.map((plan): SeedCall => {
     const hotkey = run.keys.hotkey(plan.owner, plan.name).address;
-    const tx = plan.identityAtRegistration
-      ? nativeTx(api, "subtensorModule", "registerNetworkWithIdentity")(
-          hotkey,
-          DYNAMIC_MECHANISM,
-          subnetIdentity(plan.name),
-        )
-      : nativeTx(api, "subtensorModule", "registerNetwork")(hotkey, DYNAMIC_MECHANISM);
-    return {
-      kind: "subnetRegister",
-      label: `subnet ${plan.name} registered by ${plan.owner}`,
-      tx,
-      signer: devPair(run.keys, plan.owner),
-    };
+    const extrinsic = plan.identityAtRegistration
+      ? tx(run, "subtensorModule", "registerNetworkWithIdentity")(hotkey, DYNAMIC_MECHANISM, subnetIdentity(plan.name))
+      : tx(run, "subtensorModule", "registerNetwork")(hotkey, DYNAMIC_MECHANISM);
+    return signed(run, plan.owner, `subnet ${plan.name} registered by ${plan.owner}`, extrinsic, "subnetRegister");
   });
   const evmMapped = accountFromEvmAddress(privateKeyToAccount(run.keys.evmKey).address).ss58;
   const landed = await sendStep(run, [
-    { label: "sudo: network rate limit 0", tx: sudo, signer: alice },
+    signed(run, "Alice", "sudo: network rate limit 0", sudo),
     ...registrations,
     transfer(run, "Alice", devPair(run.keys, "Bob").address, "Bob", 100n * RAO_PER_TAO),
     transfer(run, "Bob", run.keys.fresh.address, "a fresh account", 10n * RAO_PER_TAO),
@@ -128,61 +103,64 @@ export async function registerSubnets(run: SeedRun): Promise<void> {
   for (const [index, plan] of SEED_SUBNETS.entries()) {
     const added = findEvents(landed[index + 1]!.events, "subtensorModule.NetworkAdded")[0];
     if (added === undefined) throw new NativeCallError(`subnet ${plan.name}: no SubtensorModule.NetworkAdded event`);
-    const owner = devPair(run.keys, plan.owner).address;
+    const ownerHotkey = run.keys.hotkey(plan.owner, plan.name).address;
     run.subnets.push({
       netuid: Number(added.data[0]!.toString()),
       name: plan.name,
-      owner,
-      ownerHotkey: run.keys.hotkey(plan.owner, plan.name).address,
+      owner: devPair(run.keys, plan.owner).address,
+      ownerHotkey,
       neurons: [],
+      validators: [ownerHotkey],
+      miners: [],
     });
   }
 }
 
 function transfer(run: SeedRun, from: string, to: string, toName: string, rao: bigint): SeedCall {
-  const tx = nativeTx(run.chain.api, "balances", "transferKeepAlive")(to, rao);
-  return {
-    kind: "transfer",
-    label: `transfer ${from} → ${toName} ${formatTao(rao)} TAO`,
-    tx,
-    signer: devPair(run.keys, from),
-  };
+  const extrinsic = tx(run, "balances", "transferKeepAlive")(to, rao);
+  return signed(run, from, `transfer ${from} → ${toName} ${formatTao(rao)} TAO`, extrinsic, "transfer");
 }
 
 function subnetIdentity(name: string) {
   return { subnetName: name, githubRepo: `https://github.com/example/${name}`, subnetContact: `${name}@example.com` };
 }
 
-/** Block 2: neurons on every subnet, the bare subnet's identity, and the EVM transfer. */
-export async function registerNeurons(run: SeedRun): Promise<void> {
-  const { api } = run.chain;
-  const neurons = SEED_SUBNETS.flatMap((plan, index) =>
-    plan.neurons.map((coldkey): SeedCall & { subnet: NativeSeededSubnet; hotkey: string } => {
-      const subnet = run.subnets[index]!;
-      const hotkey = run.keys.hotkey(coldkey, plan.name).address;
-      const tx = nativeTx(api, "subtensorModule", "burnedRegister")(subnet.netuid, hotkey);
-      return {
-        kind: "register",
-        label: `neuron ${coldkey}/${plan.name} on subnet ${subnet.netuid}`,
-        tx,
-        signer: devPair(run.keys, coldkey),
-        subnet,
-        hotkey,
-      };
-    }),
-  );
+/**
+ * Block 2, sudo: every subnet's tempo (root's too), registrations wide enough for the seed's neurons,
+ * no delegate-take rate limit (a coldkey becomes a delegate on two subnets at once) and no owner cut.
+ * The owner cut is 0 because this runtime books it wrong: `run_coinbase` credits it to the owner's
+ * position (`Alpha`, `TotalHotkeyShares`, `TotalHotkeyAlpha`) and *subtracts* it from
+ * `SubnetAlphaOut`, so with Finney's 18 % every epoch would push the holders' alpha above the
+ * subnet's outstanding alpha by twice the cut (README, "The native network").
+ * Also: nominators funded, the bare subnet named, and an EVM transfer.
+ */
+export async function configureSubnets(run: SeedRun): Promise<void> {
+  const netuids = [0, GENESIS_SUBNET.netuid, ...run.subnets.map((subnet) => subnet.netuid)];
+  const admin = (call: string, ...args: unknown[]) => tx(run, "adminUtils", call)(...args);
+  const settings = [
+    ...netuids.map((netuid) => admin("sudoSetTempo", netuid, run.tempo)),
+    ...netuids
+      .filter((netuid) => netuid !== 0)
+      .flatMap((netuid) => [
+        admin("sudoSetMaxRegistrationsPerBlock", netuid, REGISTRATIONS_PER_BLOCK),
+        admin("sudoSetTargetRegistrationsPerInterval", netuid, REGISTRATIONS_PER_BLOCK),
+      ]),
+    admin("sudoSetTxDelegateTakeRateLimit", 0),
+    admin("sudoSetSubnetOwnerCut", 0),
+  ];
+  const sudo = tx(run, "sudo", "sudo")(tx(run, "utility", "batchAll")(settings));
   const identities = SEED_SUBNETS.flatMap((plan, index): SeedCall[] => {
     if (plan.identityAtRegistration) return [];
     const { subnetName, githubRepo, subnetContact } = subnetIdentity(plan.name);
-    const tx = nativeTx(api, "subtensorModule", "setSubnetIdentity")(
+    const extrinsic = tx(run, "subtensorModule", "setSubnetIdentity")(
       run.subnets[index]!.netuid,
       subnetName,
       githubRepo,
       subnetContact,
     );
-    return [{ label: `identity of subnet ${plan.name}`, tx, signer: devPair(run.keys, plan.owner) }];
+    return [signed(run, plan.owner, `identity of subnet ${plan.name}`, extrinsic)];
   });
-  const evm = await evmTransferCall(api, {
+  const evm = await evmTransferCall(run.chain.api, {
     privateKey: run.keys.evmKey,
     to: run.keys.evmRecipient,
     valueWei: 10n ** 18n,
@@ -194,8 +172,15 @@ export async function registerNeurons(run: SeedRun): Promise<void> {
     tx: evm.tx,
     ethereumHash: evm.ethereumHash,
   };
-  const landed = await sendStep(run, [...neurons, ...identities, evmCall]);
-  for (const neuron of neurons) neuron.subnet.neurons.push(neuron.hotkey);
+  const nominators = SEED_NOMINATORS.map((name) =>
+    transfer(run, "Alice", devPair(run.keys, name).address, name, NOMINATOR_FUNDS_RAO),
+  );
+  const landed = await sendStep(run, [
+    signed(run, "Alice", `sudo: tempo ${run.tempo}, registration limits, no owner cut`, sudo),
+    ...nominators,
+    ...identities,
+    evmCall,
+  ]);
   checkEvmExecuted(evmCall.label, landed.at(-1)!);
 }
 
@@ -207,59 +192,218 @@ function checkEvmExecuted(label: string, landed: LandedCall): void {
     throw new NativeCallError(`${label}: EVM did not succeed (${exit?.toString() ?? "no Ethereum.Executed"})`);
 }
 
+/** A subnet of the plan with where it is on the chain. */
+type PlacedSubnet = {
+  plan: Pick<SeedSubnetPlan, "name" | "validators" | "miners">;
+  subnet: NativeSeededSubnet;
+  owner?: string;
+};
+
+function placedSubnets(run: SeedRun): PlacedSubnet[] {
+  return [
+    ...SEED_SUBNETS.map((plan, index) => ({ plan, subnet: run.subnets[index]!, owner: plan.owner })),
+    { plan: GENESIS_SUBNET, subnet: run.genesisSubnet },
+  ];
+}
+
+/** Block 3: validators, the owners' child hotkeys and miners register on every subnet (`burnedRegister`). */
+export async function registerNeurons(run: SeedRun): Promise<void> {
+  const calls: (SeedCall & { add: () => void })[] = [];
+  for (const { plan, subnet, owner } of placedSubnets(run)) {
+    const register = (coldkey: string, hotkey: string, role: string, add: () => void) =>
+      calls.push({
+        ...signed(
+          run,
+          coldkey,
+          `${role} ${coldkey}/${plan.name} on subnet ${subnet.netuid}`,
+          tx(run, "subtensorModule", "burnedRegister")(subnet.netuid, hotkey),
+          "register",
+        ),
+        add: () => {
+          subnet.neurons.push(hotkey);
+          add();
+        },
+      });
+    for (const { coldkey } of plan.validators) {
+      if (coldkey === owner) continue;
+      const hotkey = run.keys.hotkey(coldkey, plan.name).address;
+      register(coldkey, hotkey, "validator", () => subnet.validators.push(hotkey));
+    }
+    if (owner !== undefined) {
+      const child = run.keys.childHotkey(owner, plan.name).address;
+      register(owner, child, "child hotkey", () => (subnet.child = child));
+    }
+    for (const coldkey of plan.miners) {
+      const hotkey = run.keys.minerHotkey(coldkey, plan.name).address;
+      register(coldkey, hotkey, "miner", () => subnet.miners.push(hotkey));
+    }
+  }
+  await sendStep(run, calls);
+  for (const call of calls) call.add();
+}
+
 /**
- * Block 3: stake leaves, comes in and moves. A new dynamic subnet's pool starts with 1 rao of TAO and
- * 1 of alpha, so a stake into it buys no alpha; the owners' alpha (their emission cut, paid from the
- * block after registration) sold first gives the pools something to sell.
+ * Nominations a nominator makes: (nominator, subnet index in placedSubnets, validator index, TAO).
+ * Every subnet's validators get stake from at least two coldkeys other than their own.
+ */
+const NOMINATIONS: readonly [string, number, number, bigint][] = [
+  ["Nominator1", 0, 0, 120n],
+  ["Nominator1", 1, 1, 200n],
+  ["Nominator2", 0, 1, 60n],
+  ["Nominator2", 2, 0, 80n],
+  ["Nominator3", 1, 0, 250n],
+  ["Nominator3", 3, 0, 90n],
+  ["Nominator4", 2, 2, 40n],
+  ["Nominator4", 3, 0, 60n],
+  ["Nominator4", 0, 2, 30n],
+];
+
+/**
+ * Block 4: each validator stakes on itself and becomes a delegate, nominators stake to validators of
+ * other coldkeys, each owner's validator names its child hotkey, and the validators' coldkeys set
+ * their identities.
+ */
+export async function stakeAndDelegate(run: SeedRun): Promise<void> {
+  const calls: SeedCall[] = [];
+  const placed = placedSubnets(run);
+  for (const { plan, subnet } of placed) {
+    plan.validators.forEach(({ coldkey, selfStakeTao }, index) => {
+      const hotkey = subnet.validators[index]!;
+      calls.push(
+        signed(
+          run,
+          coldkey,
+          `${coldkey} stakes ${selfStakeTao} TAO on its validator on subnet ${subnet.netuid}`,
+          tx(run, "subtensorModule", "addStake")(hotkey, subnet.netuid, selfStakeTao * RAO_PER_TAO),
+          "stakeAdd",
+        ),
+        signed(
+          run,
+          coldkey,
+          `${coldkey}/${plan.name} becomes a delegate`,
+          tx(run, "subtensorModule", "becomeDelegate")(hotkey),
+          "delegate",
+        ),
+      );
+    });
+  }
+  for (const [nominator, subnetIndex, validatorIndex, tao] of NOMINATIONS) {
+    const { subnet } = placed[subnetIndex]!;
+    const hotkey = subnet.validators[validatorIndex]!;
+    calls.push(
+      signed(
+        run,
+        nominator,
+        `${nominator} delegates ${tao} TAO to a validator on subnet ${subnet.netuid}`,
+        tx(run, "subtensorModule", "addStake")(hotkey, subnet.netuid, tao * RAO_PER_TAO),
+        "stakeAdd",
+      ),
+    );
+  }
+  for (const { plan, subnet, owner } of placed) {
+    if (owner === undefined || subnet.child === undefined) continue;
+    calls.push(
+      signed(
+        run,
+        owner,
+        `${owner}/${plan.name} gives half its weight to its child hotkey on subnet ${subnet.netuid}`,
+        tx(run, "subtensorModule", "setChildren")(subnet.ownerHotkey, subnet.netuid, [
+          [CHILD_PROPORTION, subnet.child],
+        ]),
+        "children",
+      ),
+    );
+  }
+  const validatorColdkeys = [...new Set(placed.flatMap(({ plan }) => plan.validators.map(({ coldkey }) => coldkey)))];
+  for (const coldkey of validatorColdkeys)
+    calls.push(
+      signed(
+        run,
+        coldkey,
+        `identity of ${coldkey}`,
+        tx(run, "subtensorModule", "setIdentity")(
+          `${coldkey} Validation`,
+          `https://${coldkey.toLowerCase()}.example.com`,
+          "",
+          "",
+          `${coldkey}'s validators on the demo network`,
+          "",
+        ),
+        "identity",
+      ),
+    );
+  await sendStep(run, calls);
+}
+
+/**
+ * Block 5: stake leaves, comes in and moves: unstaking part of an owner's stake, staking to another
+ * coldkey's validator, moving stake to another subnet and to another hotkey.
  */
 export async function moveStake(run: SeedRun): Promise<void> {
-  const { api } = run.chain;
   const [alpha, beta, gamma] = run.subnets as [NativeSeededSubnet, NativeSeededSubnet, NativeSeededSubnet];
-  const [alphaOwned, betaOwned, gammaOwned] = await Promise.all(run.subnets.map((subnet) => ownerAlpha(run, subnet)));
-  const tx = (call: string) => nativeTx(api, "subtensorModule", call);
-  const call = (kind: NativeActivityKind, signer: string, label: string, extrinsic: SeedCall["tx"]): SeedCall => ({
-    kind,
-    label,
-    tx: extrinsic,
-    signer: devPair(run.keys, signer),
-  });
-  // Each buy follows a sale on the same subnet: an emptied pool sells nothing to the next buyer.
+  const [alphaOwned, betaOwned, gammaOwned] = (await Promise.all(
+    [alpha, beta, gamma].map((subnet) => ownerAlpha(run, subnet)),
+  )) as [bigint, bigint, bigint];
+  const call = (kind: NativeActivityKind, signer: string, label: string, name: string, ...args: unknown[]) =>
+    signed(run, signer, label, tx(run, "subtensorModule", name)(...args), kind);
   await sendStep(run, [
     call(
       "stakeRemove",
       "Alice",
-      `Alice unstakes half her owner alpha on subnet ${alpha.netuid}`,
-      tx("removeStake")(alpha.ownerHotkey, alpha.netuid, alphaOwned! / 2n),
+      `Alice unstakes a fifth of her stake on subnet ${alpha.netuid}`,
+      "removeStake",
+      alpha.ownerHotkey,
+      alpha.netuid,
+      alphaOwned / 5n,
     ),
     call(
       "stakeRemove",
       "Bob",
-      `Bob unstakes a quarter of his owner alpha on subnet ${beta.netuid}`,
-      tx("removeStake")(beta.ownerHotkey, beta.netuid, betaOwned! / 4n),
+      `Bob unstakes a tenth of his stake on subnet ${beta.netuid}`,
+      "removeStake",
+      beta.ownerHotkey,
+      beta.netuid,
+      betaOwned / 10n,
     ),
     call(
       "stakeAdd",
       "Dave",
-      `Dave stakes 50 TAO on subnet ${alpha.netuid}`,
-      tx("addStake")(alpha.ownerHotkey, alpha.netuid, 50n * RAO_PER_TAO),
+      `Dave stakes 50 TAO to Alice's validator on subnet ${alpha.netuid}`,
+      "addStake",
+      alpha.ownerHotkey,
+      alpha.netuid,
+      50n * RAO_PER_TAO,
     ),
     call(
       "stakeMove",
       "Charlie",
-      `Charlie moves half his owner alpha from subnet ${gamma.netuid} to ${beta.netuid}`,
-      tx("moveStake")(gamma.ownerHotkey, gamma.ownerHotkey, gamma.netuid, beta.netuid, gammaOwned! / 2n),
+      `Charlie moves a quarter of his stake from subnet ${gamma.netuid} to ${beta.netuid}`,
+      "moveStake",
+      gamma.ownerHotkey,
+      gamma.ownerHotkey,
+      gamma.netuid,
+      beta.netuid,
+      gammaOwned / 4n,
     ),
     call(
       "stakeAdd",
       "Eve",
-      `Eve stakes 20 TAO on subnet ${gamma.netuid}`,
-      tx("addStake")(gamma.neurons[0]!, gamma.netuid, 20n * RAO_PER_TAO),
+      `Eve stakes 20 TAO to Dave's validator on subnet ${gamma.netuid}`,
+      "addStake",
+      gamma.validators[2]!,
+      gamma.netuid,
+      20n * RAO_PER_TAO,
     ),
     call(
       "stakeMove",
       "Bob",
-      `Bob moves a quarter of his owner alpha on subnet ${beta.netuid} to another hotkey`,
-      tx("moveStake")(beta.ownerHotkey, beta.neurons[0]!, beta.netuid, beta.netuid, betaOwned! / 4n),
+      `Bob moves a tenth of his stake on subnet ${beta.netuid} to another validator`,
+      "moveStake",
+      beta.ownerHotkey,
+      beta.validators[1]!,
+      beta.netuid,
+      beta.netuid,
+      betaOwned / 10n,
     ),
   ]);
 }
@@ -273,9 +417,9 @@ async function ownerAlpha(run: SeedRun, subnet: NativeSeededSubnet): Promise<big
     subnet.owner,
     subnet.netuid,
   );
-  if (alpha < 2n)
-    throw new Error(
-      `the owner of subnet ${subnet.netuid} holds no alpha yet (${alpha}); the seed expects one block of emission first`,
+  if (alpha < 10n)
+    throw new NativeCallError(
+      `the owner of subnet ${subnet.netuid} holds no stake (${alpha}); its self-stake is missing`,
     );
   return alpha;
 }

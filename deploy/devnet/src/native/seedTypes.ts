@@ -7,6 +7,9 @@ export const NATIVE_ACTIVITY_KINDS = [
   "register",
   "subnetRegister",
   "evm",
+  "delegate",
+  "children",
+  "identity",
 ] as const;
 export type NativeActivityKind = (typeof NATIVE_ACTIVITY_KINDS)[number];
 
@@ -30,8 +33,14 @@ export interface NativeSeededSubnet {
   /** SS58 of the owner's coldkey and of the hotkey it registered the subnet with. */
   owner: string;
   ownerHotkey: string;
-  /** SS58 hotkeys registered with `burnedRegister`. */
+  /** SS58 hotkeys registered with `burnedRegister` (validators, the owner's child, miners). */
   neurons: string[];
+  /** SS58 validating hotkeys, the owner's first. */
+  validators: string[];
+  /** SS58 mining hotkeys (registered, not staked to). */
+  miners: string[];
+  /** The hotkey the owner's validator named as its child (`setChildren`), when it did. */
+  child?: string;
 }
 
 /** One extrinsic of the seed, where it landed. */
@@ -55,7 +64,11 @@ export interface SeededNativeNetwork {
   /** The subnets it registered, in order. */
   netuids: number[];
   subnets: NativeSeededSubnet[];
+  /** Genesis' subnet 1, whose pool the seed deepens and which it gives two neurons. */
+  genesisSubnet: NativeSeededSubnet;
   activity: Record<NativeActivityKind, NativeActivity[]>;
+  /** Every subnet's tempo after the seed (the runtime staggers their epochs by netuid). */
+  tempo: number;
   /** The first and last block holding its extrinsics. */
   blocks: { first: number; last: number };
 }
