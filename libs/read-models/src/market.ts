@@ -25,7 +25,12 @@ import type { BucketName } from "./series.js";
  *   `rm:market:emissions` set of netuids with one (newer than the subnet's removal).
  * - `rm:market:removed-subnets` hash netuid -> `<block>:<hash>` of the subnet's removal
  *   (SubnetRemoved; subnetRemovals.ts).
- * - `rm:market:stats:points` NetworkStatsSnapshot series (newest 64), no buckets.
+ * - `rm:market:stats:points` NetworkStatsSnapshot series (newest 64), no buckets. A point whose
+ *   snapshot carries its block's own counts holds them as `k` ({ph: parent hash, x: extrinsics,
+ *   r: Balances.Transfer events}) and the running counts through its block as `n` ({s: first block
+ *   counted, x, r}): the point below's `n` plus its own when that point is its parent, else a new
+ *   run from its block (series.ts RunningCounts). Each point carries its sum, so trimming the series
+ *   loses nothing, and taking points off the tail leaves the sum of the point below standing.
  * - `rm:market:price:<asset>:<vs>:points` PriceObserved series (newest 10,000; asset as published,
  *   e.g. TAO, vs lowercase). Measure: price = price. Buckets
  *   `rm:market:price:<asset>:<vs>:buckets:<interval>` as for pools (no volume).

@@ -50,6 +50,31 @@ export interface SeriesPoint {
   p: string;
   m?: PointMeasure;
   a?: Partial<Record<BucketName, BucketAggregate>>;
+  /** What the point's block counts itself (network stats), which the series keeps running in `n`. */
+  k?: BlockCounts;
+  /** The running counts through this point's block (set on points with `k`). */
+  n?: RunningCounts;
+}
+
+/** A block's own counts, with its parent's hash: a running count goes on only from its parent. */
+export interface BlockCounts {
+  /** The block's parent hash (lowercase). */
+  ph: string;
+  /** Extrinsics in the block. */
+  x: number;
+  /** `Balances.Transfer` events in the block. */
+  r: number;
+}
+
+/**
+ * Counts summed over an unbroken run of blocks, through the point's block: every block from `s` on
+ * counted exactly once (a point whose block does not build on the point before it starts a new run).
+ */
+export interface RunningCounts {
+  /** The first block of the run. */
+  s: number;
+  x: number;
+  r: number;
 }
 
 export const ORDINAL_SPAN = 100_000;

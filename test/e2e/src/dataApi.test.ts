@@ -528,6 +528,25 @@ describe("every route answers what the chain holds at its as_of block: coin pric
       max_supply_rao: "21000000000000000",
     });
   });
+
+  it("network stats: extrinsics and transfers equal a count of every block from counted_since_block through as_of", async () => {
+    await holdingStill(async () => {
+      const body = await s.api.ok("/data/v1/network/stats/latest");
+      const block = await atAsOf(body);
+      // The stack's native source follows from genesis: the counts are the chain's totals.
+      expect(body.counted_since_block).toBeLessThanOrEqual(1);
+      let extrinsics = 0;
+      let transfers = 0;
+      for (let number = body.counted_since_block as number; number <= block.number; number++) {
+        const counted = await s.native.runtime.block(number);
+        extrinsics += counted.extrinsicHashes.length;
+        transfers += counted.events.filter((event) => event.name === "Balances.Transfer").length;
+      }
+      expect({ extrinsics: body.extrinsics_count, transfers: body.transfers_count }).toEqual({ extrinsics, transfers });
+      // The seed and the tests' own accounts moved TAO.
+      expect(transfers).toBeGreaterThan(0);
+    });
+  });
 });
 
 describe("every route answers what the chain holds at its as_of block: subnet pools", () => {

@@ -337,7 +337,7 @@ export interface paths {
         };
         /**
          * Latest network totals
-         * @description Issuance, stake (root and alpha pools), locked and free TAO, block emission, subnet counts, indexer counts (null where ingestion cannot know them), 24 h volume, and subnet and neuron registration costs. free_rao is derived (issuance - stake - locked), null when the issuance does not cover them. From the native runtime: accounts_count is the number of System.Account entries; transfers_count, extrinsics_count and balance_holders_count are null (the chain keeps no such count; only an indexer that followed from genesis can give them); the subnet registration cost is the runtime's get_network_lock_cost at the block; swap_volume_24h_rao is null while the runtime keeps no SubnetVolume.
+         * @description Issuance, stake (root and alpha pools), locked and free TAO, block emission, subnet counts, indexer counts (null where ingestion cannot know them), 24 h volume, and subnet and neuron registration costs. free_rao is derived (issuance - stake - locked), null when the issuance does not cover them. From the native runtime: accounts_count is the number of System.Account entries; extrinsics_count (extrinsics in the blocks' bodies) and transfers_count (Balances.Transfer events) are counted over the blocks ingestion followed, from counted_since_block through as_of: counted_since_block 0 or 1 means from genesis, so they are the chain's totals, and a later block means ingestion started there and they count from it only; a reorganisation takes an orphaned block's counts back; the three are null only before the first counted block. balance_holders_count is null (the chain keeps no such count, and no block's events tell it); the subnet registration cost is the runtime's get_network_lock_cost at the block; swap_volume_24h_rao is null while the runtime keeps no SubnetVolume.
          */
         get: operations["getNetworkStatsLatest"];
         put?: never;
@@ -3146,8 +3146,9 @@ export interface operations {
                      *       "subnet_limit": 128,
                      *       "accounts_count": 412345,
                      *       "balance_holders_count": null,
-                     *       "extrinsics_count": null,
+                     *       "extrinsics_count": 38120554,
                      *       "transfers_count": 2503311,
+                     *       "counted_since_block": 0,
                      *       "volume": {
                      *         "swap_volume_24h_rao": "48210000000000",
                      *         "transfer_volume_24h_rao": "90233000000000",

@@ -15,7 +15,7 @@ import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
 import { nativeFinality } from "./nativeFinality.js";
 import { balanceSnapshotRecords } from "./balanceSnapshots.js";
 import { nativePoolRecords, ROOT_NETUID, subnetRemovedRecords, subnetsByBlock } from "./nativePools.js";
-import { accountsCounter, nativeStatsRecord } from "./nativeStats.js";
+import { accountsCounter, blockContentCounts, nativeStatsRecord } from "./nativeStats.js";
 import { adjustmentsAt, epochsAt } from "./blockSteps.js";
 import {
   changedColdkeys,
@@ -87,7 +87,7 @@ export interface NativeBlockSource extends BlockSource<NetworkRecord> {
  *   read whole at the first block, every `rescanEveryBlocks` and under a new runtime, and between
  *   those only for the subnets the block's events, epochs and adjustments name, so they are
  *   published when they change;
- * - the network totals (nativeStats.ts);
+ * - the network totals (nativeStats.ts), with the block's own extrinsic and transfer counts;
  * - then one BlockSeen per partition.
  * A block is published whole or not at all: any failed read fails the range, and the follower reads
  * it again.
@@ -260,8 +260,8 @@ async function readBlock(context: BlockReadContext, header: BlockHeader, latest:
     Promise.all([changesRead, subnetsRead]).then(([changes, subnetState]) => ({ ...changes, subnetState })),
   );
   const parentHolders = holders.known(header.parentHash);
-  // The facts themselves go to the records through factsRead; a failed read fails the block here.
-  const [, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
+  // A failed read of the facts fails the block here.
+  const [facts, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
   const [pools, holderState, parentHolderState] = await Promise.all([
     reader.poolsAt(header.hash, netuids),
     holdersRead,
@@ -298,7 +298,10 @@ async function readBlock(context: BlockReadContext, header: BlockHeader, latest:
     ...(holderState === undefined
       ? []
       : holderRecords(holderState, { chainId: network.chainId, ref, chunkSize: context.holderChunkSize })),
-    nativeStatsRecord({ header, ref, storage, pools: pools ?? [], accountsCount: count }, network.chainId),
+    nativeStatsRecord(
+      { header, ref, storage, pools: pools ?? [], accountsCount: count, counts: blockContentCounts(facts) },
+      network.chainId,
+    ),
     ...context.seenRecords({ chainId: network.chainId, ref }),
   ];
 }

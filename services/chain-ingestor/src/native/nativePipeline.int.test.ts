@@ -478,6 +478,8 @@ describe("the native source on the real runtime: network totals and an abandoned
         ]),
       );
       const taoWeight = BigInt(await text(module.taoWeight!(0)));
+      const body = await api.rpc.chain.getBlock(blockHash);
+      const events = (await at.query.system.events()) as unknown as { event: { section: string; method: string } }[];
       expect(snapshot, `totals at block ${snapshot.ref!.blockNumber}`).toEqual({
         ref: snapshot.ref,
         totalIssuanceRao: await text(module.totalIssuance!()),
@@ -497,8 +499,11 @@ describe("the native source on the real runtime: network totals and an abandoned
         subnetLastRegistrationBlock: await text(module.networkLastRegistered!()),
         lockReductionIntervalBlocks: await text(module.networkLockReductionInterval!()),
         accountsCount: String(accounts),
+        blockExtrinsicsCount: body.block.extrinsics.length,
+        blockTransfersCount: events.filter(({ event }) => event.section === "balances" && event.method === "Transfer")
+          .length,
       });
-      // Counts the chain does not keep are left out, not zero.
+      // Totals the chain does not keep are left out, not zero (the projection sums the block's own counts).
       expect([snapshot.transfersCount, snapshot.extrinsicsCount, snapshot.balanceHoldersCount]).toEqual([
         undefined,
         undefined,
@@ -575,7 +580,9 @@ describe("the subnet set, read whole every few blocks", () => {
       ...(await directPools(newest.ref!.blockHash)).find((pool) => pool.netuid === 128),
       ref: newest.ref,
     });
-    expect(newest.priceTao).toBe("0.25");
+    // 5 TAO against the 20 alpha written, and the alpha this runtime adds to every pool each block since.
+    expect(BigInt(newest.alphaInNalpha)).toBeGreaterThanOrEqual(20_000_000_000n);
+    expect(newest.priceTao).toBe(runtimePrice(128, 1, 5_000_000_000n, BigInt(newest.alphaInNalpha)));
     expect(
       added.some(
         ({ event }) => event?.$case === "subnetSnapshot" && event.value.netuid === 128 && event.value.tempo === 100,

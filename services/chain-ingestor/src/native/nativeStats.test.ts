@@ -2,7 +2,13 @@ import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import type { BlockHeader } from "../follower/blocks.js";
 import type { NativeNetworkStorage } from "./nativeChainReader.js";
-import { accountsCounter, accountsDelta, subnetLockCost } from "./nativeStats.js";
+import {
+  accountsCounter,
+  accountsDelta,
+  blockContentCounts,
+  nativeStatsRecord,
+  subnetLockCost,
+} from "./nativeStats.js";
 import type { RuntimeEvent } from "./runtimeEvent.js";
 
 const storage = (values: Partial<NativeNetworkStorage>): NativeNetworkStorage => ({
@@ -94,5 +100,51 @@ describe("accountsCounter", () => {
         event("ExtrinsicSuccess"),
       ]),
     ).toBe(0n);
+  });
+});
+
+describe("the block's own counts", () => {
+  const of = (pallet: string, name: string): RuntimeEvent => ({ index: 0, pallet, name, data: undefined });
+
+  it("counts the body's extrinsics and the Balances.Transfer events the block kept", () => {
+    const counts = blockContentCounts({
+      extrinsicHashes: [hash(1), hash(2), hash(3)],
+      events: [
+        of("Balances", "Withdraw"),
+        of("Balances", "Transfer"),
+        of("System", "ExtrinsicSuccess"),
+        of("Balances", "Transfer"),
+        of("SubtensorModule", "Transfer"),
+        of("Balances", "TransferAllowDeath"),
+        of("System", "ExtrinsicFailed"),
+      ],
+    });
+    expect(counts).toEqual({ extrinsics: 3, transfers: 2 });
+    expect(blockContentCounts({ extrinsicHashes: [], events: [] })).toEqual({ extrinsics: 0, transfers: 0 });
+  });
+
+  it("go out on the block's network totals, zeros included", () => {
+    const record = nativeStatsRecord(
+      {
+        header: header(5),
+        ref: {
+          chainId: "945",
+          blockNumber: "5",
+          blockHash: hash(5),
+          parentHash: hash(4),
+          blockTimestamp: "",
+          finality: 0,
+        },
+        storage: storage({}),
+        pools: [],
+        accountsCount: undefined,
+        counts: { extrinsics: 2, transfers: 0 },
+      },
+      945,
+    );
+    const stats = record.payload.event?.$case === "networkStatsSnapshot" ? record.payload.event.value : undefined;
+    expect([stats?.blockExtrinsicsCount, stats?.blockTransfersCount]).toEqual([2, 0]);
+    // Totals over the chain's history are the projection's to keep, never one block's.
+    expect([stats?.extrinsicsCount, stats?.transfersCount]).toEqual([undefined, undefined]);
   });
 });

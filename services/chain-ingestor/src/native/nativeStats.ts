@@ -8,7 +8,7 @@ import { NETWORK_KEY, networkEventId, type NetworkRecord } from "../records/netw
 import type { NativeNetworkStorage } from "./nativeChainReader.js";
 import { ROOT_NETUID, type NativePool } from "./nativePools.js";
 import { chainedByBlock } from "./chainedByBlock.js";
-import type { RuntimeEvent } from "./runtimeEvent.js";
+import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
 
 /**
  * The subnet registration cost at the block, as the runtime's `get_network_lock_cost` (what
@@ -36,14 +36,33 @@ export interface NativeStatsInput {
   storage: NativeNetworkStorage;
   pools: readonly NativePool[];
   accountsCount: bigint | undefined;
+  /** What the block itself holds (blockContentCounts). */
+  counts: BlockContentCounts;
+}
+
+/** A block's own counts: its extrinsics and its `Balances.Transfer` events. */
+export interface BlockContentCounts {
+  extrinsics: number;
+  transfers: number;
 }
 
 /**
- * The network totals at the block, keyed `network` like the EVM source's. Stake comes from the
- * pools (`SubnetTAO`: root's is the root stake, the others' the alpha pools'), `TotalStake` when the
- * runtime keeps it. Counts the chain does not keep (extrinsics, transfers, accounts holding a
- * balance: only an indexer that followed from genesis can tell) are left out; the accounts count is
- * the number of `System.Account` entries.
+ * Counted from the facts the block is read for anyway (its body's extrinsics, its events): no
+ * further read. Only events the block kept count: a failed extrinsic's transfer left none.
+ */
+export function blockContentCounts(facts: Pick<NativeBlockFacts, "extrinsicHashes" | "events">): BlockContentCounts {
+  let transfers = 0;
+  for (const event of facts.events) if (event.pallet === "Balances" && event.name === "Transfer") transfers += 1;
+  return { extrinsics: facts.extrinsicHashes.length, transfers };
+}
+
+/**
+ * The network totals at the block, keyed `network`. Stake comes from the pools (`SubnetTAO`:
+ * root's is the root stake, the others' the alpha pools'), `TotalStake` when the runtime keeps it.
+ * The accounts count is the number of `System.Account` entries. Extrinsics and transfers, which the
+ * chain keeps no total of, go out as the block's own counts: the market projection sums them over
+ * the blocks it folded (a total over the chain's history needs every block since genesis, which
+ * one block's reads cannot give). Accounts holding a balance are left out (see the README).
  */
 export function nativeStatsRecord(input: NativeStatsInput, chainId: number): NetworkRecord {
   const { storage, pools, ref } = input;
@@ -72,6 +91,8 @@ export function nativeStatsRecord(input: NativeStatsInput, chainId: number): Net
     ...optional("subnetLastRegistrationBlock", storage.lastRegistered?.toString()),
     ...optional("lockReductionIntervalBlocks", storage.lockInterval?.toString()),
     ...optional("accountsCount", input.accountsCount?.toString()),
+    blockExtrinsicsCount: input.counts.extrinsics,
+    blockTransfersCount: input.counts.transfers,
   };
   const payload = { event: { $case: "networkStatsSnapshot" as const, value: stats } };
   const eventType = eventTypeOf(payload);

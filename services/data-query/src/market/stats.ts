@@ -1,5 +1,6 @@
 import type { GetNetworkStatsLatestResponse, BurnRange } from "@platform/proto/data/v1/market";
 import { NetworkStatsSnapshot, PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
+import type { RunningCounts } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/index.js";
 import { asOfOf, notYet } from "./asOfRef.js";
@@ -71,8 +72,7 @@ export async function getNetworkStatsLatest(redis: Redis): Promise<GetNetworkSta
   }
   if (stats.accountsCount !== undefined) response.accountsCount = stats.accountsCount;
   if (stats.balanceHoldersCount !== undefined) response.balanceHoldersCount = stats.balanceHoldersCount;
-  if (stats.extrinsicsCount !== undefined) response.extrinsicsCount = stats.extrinsicsCount;
-  if (stats.transfersCount !== undefined) response.transfersCount = stats.transfersCount;
+  Object.assign(response, chainCounts(stats, point.n));
   const registration = response.registration!;
   if (stats.subnetRegistrationCostRao !== undefined)
     registration.subnetRegistrationCostRao = stats.subnetRegistrationCostRao;
@@ -84,6 +84,25 @@ export async function getNetworkStatsLatest(redis: Redis): Promise<GetNetworkSta
     registration.lockReductionIntervalBlocks = stats.lockReductionIntervalBlocks;
   if (burns.length > 0) registration.neuronBurn = burnRange(burns);
   return response;
+}
+
+/**
+ * Extrinsics and transfers with the block they are counted from: the source's own totals (over the
+ * chain's history) when it gives them, else the projection's running counts through the point's
+ * block (runningCounts.ts in the projector), else none. Never a count without its first block.
+ */
+export function chainCounts(
+  stats: Pick<NetworkStatsSnapshot, "extrinsicsCount" | "transfersCount">,
+  running: RunningCounts | undefined,
+): Pick<GetNetworkStatsLatestResponse, "extrinsicsCount" | "transfersCount" | "countedSinceBlock"> {
+  if (stats.extrinsicsCount !== undefined && stats.transfersCount !== undefined)
+    return { extrinsicsCount: stats.extrinsicsCount, transfersCount: stats.transfersCount, countedSinceBlock: "0" };
+  if (running === undefined) return {};
+  return {
+    extrinsicsCount: String(running.x),
+    transfersCount: String(running.r),
+    countedSinceBlock: String(running.s),
+  };
 }
 
 /** Min, median (lower middle for an even count) and max. */

@@ -9,7 +9,7 @@ import {
 } from "@platform/proto/events/v1/chain_network";
 import { PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { TOPICS } from "@platform/proto/topics";
-import { ordinalOf, type PointMeasure } from "@platform/read-models";
+import { ordinalOf, type BlockCounts, type PointMeasure } from "@platform/read-models";
 import type { NewPoint } from "./series.js";
 import type { RemovalChange } from "./subnetRemovals.js";
 import { DecodeError } from "@platform/errors/base";
@@ -59,6 +59,13 @@ export function poolMeasure(pool: PoolSnapshot): PointMeasure {
     ...(pool.volumeTotalRao === undefined ? {} : { cumulative: pool.volumeTotalRao }),
     close,
   };
+}
+
+/** The block's own counts a stats snapshot carries, which the series keeps running (runningCounts.ts). */
+export function blockCountsOf(stats: NetworkStatsSnapshot): BlockCounts | undefined {
+  const { blockExtrinsicsCount: x, blockTransfersCount: r, ref } = stats;
+  if (x === undefined || r === undefined || ref === undefined) return undefined;
+  return { ph: ref.parentHash.toLowerCase(), x, r };
 }
 
 export const priceIdentity = (blockHash: string, logIndex: number | undefined) =>
@@ -113,7 +120,12 @@ function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
     case "networkStatsSnapshot": {
       const { block, hash, time } = refPosition(event.value.ref);
       const p = toBase64(NetworkStatsSnapshot.encode(event.value).finish());
-      return { kind: "stats", point: { o: ordinalOf(block), b: block, h: hash, t: time, p }, ref: event.value.ref };
+      const k = blockCountsOf(event.value);
+      return {
+        kind: "stats",
+        point: { o: ordinalOf(block), b: block, h: hash, t: time, p, ...(k === undefined ? {} : { k }) },
+        ref: event.value.ref,
+      };
     }
     case "subnetRemoved": {
       const { block, hash } = refPosition(event.value.ref);

@@ -6,16 +6,18 @@ import {
   type SeriesPoint,
 } from "@platform/read-models";
 import { maxDecimal, minDecimal } from "./decimal.js";
+import { withRunningCounts } from "./runningCounts.js";
 
 /**
  * A series: the snapshots of one thing (a subnet's pool, a price pair, a subnet's emission) in
  * chain order, each stored with the running aggregate of every bucket interval it falls in. The
  * aggregate a bucket shows is the one carried by its last point, so taking points off the tail (a
  * reorganisation) restores the buckets exactly: the new last point of a bucket carries what the
- * bucket was before the removed points arrived.
+ * bucket was before the removed points arrived. Points that count their block's contents (`k`)
+ * carry the running counts the same way (`n`, runningCounts.ts).
  */
 
-export type NewPoint = Omit<SeriesPoint, "a">;
+export type NewPoint = Omit<SeriesPoint, "a" | "n">;
 
 export type SeriesOp = { kind: "add"; point: NewPoint } | { kind: "remove"; block: number; hash: string };
 
@@ -42,11 +44,11 @@ export interface FoldedTail {
 
 /**
  * Applies the operations to the loaded tail: an add replaces a point of the same ordinal, a
- * remove takes out the point of that block and hash. The aggregates of every point from the first
- * change on are computed again from `base`, in order.
+ * remove takes out the point of that block and hash. The aggregates and running counts of every
+ * point from the first change on are computed again from `base`, in order.
  */
 export function foldSeries(loaded: LoadedTail, ops: readonly SeriesOp[], buckets: readonly BucketName[]): FoldedTail {
-  let raw: NewPoint[] = loaded.tail.map(({ a: _aggregates, ...point }) => point);
+  let raw: NewPoint[] = loaded.tail.map(({ a: _aggregates, n: _counts, ...point }) => point);
   let changedFrom: number | undefined;
   const touch = (time: number) => {
     changedFrom = changedFrom === undefined ? time : Math.min(changedFrom, time);
@@ -71,7 +73,7 @@ export function foldSeries(loaded: LoadedTail, ops: readonly SeriesOp[], buckets
   const points: SeriesPoint[] = [];
   let previous = loaded.base;
   for (const point of raw) {
-    const next = withAggregates(point, previous, buckets);
+    const next = withRunningCounts(withAggregates(point, previous, buckets), previous);
     points.push(next);
     previous = next;
   }

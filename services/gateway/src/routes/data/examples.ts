@@ -214,7 +214,9 @@ export const networkStatsExample: GetNetworkStatsLatestResponse = {
   subnetsCount: 129,
   subnetLimit: 128,
   accountsCount: "412345",
+  extrinsicsCount: "38120554",
   transfersCount: "2503311",
+  countedSinceBlock: "0",
   volume: { swapVolume24hRao: "48210000000000", transferVolume24hRao: "90233000000000" },
   registration: {
     subnetRegistrationCostRao: "1250000000000",

@@ -355,11 +355,21 @@ export interface GetNetworkStatsLatestResponse {
   subnetLimit: number;
   /** Indexer counts; absent where ingestion cannot know them. */
   accountsCount?: string | undefined;
-  balanceHoldersCount?: string | undefined;
+  balanceHoldersCount?:
+    | string
+    | undefined;
+  /** Counted over the blocks from counted_since_block through as_of. */
   extrinsicsCount?: string | undefined;
   transfersCount?: string | undefined;
   volume?: NetworkVolume | undefined;
-  registration?: RegistrationCosts | undefined;
+  registration?:
+    | RegistrationCosts
+    | undefined;
+  /**
+   * The first block extrinsics_count and transfers_count cover (set with them): 0 or 1 when they
+   * are the chain's totals since genesis, a later block when ingestion started there.
+   */
+  countedSinceBlock?: string | undefined;
 }
 
 export interface GetSubnetPoolsLatestRequest {
@@ -2020,6 +2030,7 @@ function createBaseGetNetworkStatsLatestResponse(): GetNetworkStatsLatestRespons
     transfersCount: undefined,
     volume: undefined,
     registration: undefined,
+    countedSinceBlock: undefined,
   };
 }
 
@@ -2087,6 +2098,9 @@ export const GetNetworkStatsLatestResponse: MessageFns<GetNetworkStatsLatestResp
     }
     if (message.registration !== undefined) {
       RegistrationCosts.encode(message.registration, writer.uint32(170).fork()).join();
+    }
+    if (message.countedSinceBlock !== undefined) {
+      writer.uint32(176).uint64(message.countedSinceBlock);
     }
     return writer;
   },
@@ -2272,6 +2286,14 @@ export const GetNetworkStatsLatestResponse: MessageFns<GetNetworkStatsLatestResp
             message.registration = RegistrationCosts.decode(reader, reader.uint32());
             continue;
           }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.countedSinceBlock = reader.uint64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2383,6 +2405,11 @@ export const GetNetworkStatsLatestResponse: MessageFns<GetNetworkStatsLatestResp
         : undefined,
       volume: isSet(object.volume) ? NetworkVolume.fromJSON(object.volume) : undefined,
       registration: isSet(object.registration) ? RegistrationCosts.fromJSON(object.registration) : undefined,
+      countedSinceBlock: isSet(object.countedSinceBlock)
+        ? globalThis.String(object.countedSinceBlock)
+        : isSet(object.counted_since_block)
+        ? globalThis.String(object.counted_since_block)
+        : undefined,
     };
   },
 
@@ -2451,6 +2478,9 @@ export const GetNetworkStatsLatestResponse: MessageFns<GetNetworkStatsLatestResp
     if (message.registration !== undefined) {
       obj.registration = RegistrationCosts.toJSON(message.registration);
     }
+    if (message.countedSinceBlock !== undefined) {
+      obj.countedSinceBlock = message.countedSinceBlock;
+    }
     return obj;
   },
 
@@ -2484,6 +2514,7 @@ export const GetNetworkStatsLatestResponse: MessageFns<GetNetworkStatsLatestResp
     message.registration = (object.registration !== undefined && object.registration !== null)
       ? RegistrationCosts.fromPartial(object.registration)
       : undefined;
+    message.countedSinceBlock = object.countedSinceBlock ?? undefined;
     return message;
   },
 };

@@ -378,11 +378,21 @@ export interface NetworkStatsSnapshot {
   lockReductionIntervalBlocks?:
     | string
     | undefined;
-  /** Indexer counts, when the source can supply them. */
+  /** Indexer counts, when the source can supply them (totals over the chain's whole history). */
   accountsCount?: string | undefined;
   balanceHoldersCount?: string | undefined;
   extrinsicsCount?: string | undefined;
-  transfersCount?: string | undefined;
+  transfersCount?:
+    | string
+    | undefined;
+  /**
+   * This block's own counts, which the chain keeps no running total of: the market projection sums
+   * them from the first block it saw (a replayed or orphaned block's counts replace or leave its
+   * sum). Extrinsics in the block's body; `Balances.Transfer` events among its events. Absent from
+   * a source that does not read them.
+   */
+  blockExtrinsicsCount?: number | undefined;
+  blockTransfersCount?: number | undefined;
 }
 
 function createBaseNetworkChainEvent(): NetworkChainEvent {
@@ -3599,6 +3609,8 @@ function createBaseNetworkStatsSnapshot(): NetworkStatsSnapshot {
     balanceHoldersCount: undefined,
     extrinsicsCount: undefined,
     transfersCount: undefined,
+    blockExtrinsicsCount: undefined,
+    blockTransfersCount: undefined,
   };
 }
 
@@ -3666,6 +3678,12 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
     }
     if (message.transfersCount !== undefined) {
       writer.uint32(168).uint64(message.transfersCount);
+    }
+    if (message.blockExtrinsicsCount !== undefined) {
+      writer.uint32(176).uint32(message.blockExtrinsicsCount);
+    }
+    if (message.blockTransfersCount !== undefined) {
+      writer.uint32(184).uint32(message.blockTransfersCount);
     }
     return writer;
   },
@@ -3851,6 +3869,22 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
             message.transfersCount = reader.uint64().toString();
             continue;
           }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.blockExtrinsicsCount = reader.uint32();
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.blockTransfersCount = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3966,6 +4000,16 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
         : isSet(object.transfers_count)
         ? globalThis.String(object.transfers_count)
         : undefined,
+      blockExtrinsicsCount: isSet(object.blockExtrinsicsCount)
+        ? globalThis.Number(object.blockExtrinsicsCount)
+        : isSet(object.block_extrinsics_count)
+        ? globalThis.Number(object.block_extrinsics_count)
+        : undefined,
+      blockTransfersCount: isSet(object.blockTransfersCount)
+        ? globalThis.Number(object.blockTransfersCount)
+        : isSet(object.block_transfers_count)
+        ? globalThis.Number(object.block_transfers_count)
+        : undefined,
     };
   },
 
@@ -4034,6 +4078,12 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
     if (message.transfersCount !== undefined) {
       obj.transfersCount = message.transfersCount;
     }
+    if (message.blockExtrinsicsCount !== undefined) {
+      obj.blockExtrinsicsCount = Math.round(message.blockExtrinsicsCount);
+    }
+    if (message.blockTransfersCount !== undefined) {
+      obj.blockTransfersCount = Math.round(message.blockTransfersCount);
+    }
     return obj;
   },
 
@@ -4063,6 +4113,8 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
     message.balanceHoldersCount = object.balanceHoldersCount ?? undefined;
     message.extrinsicsCount = object.extrinsicsCount ?? undefined;
     message.transfersCount = object.transfersCount ?? undefined;
+    message.blockExtrinsicsCount = object.blockExtrinsicsCount ?? undefined;
+    message.blockTransfersCount = object.blockTransfersCount ?? undefined;
     return message;
   },
 };

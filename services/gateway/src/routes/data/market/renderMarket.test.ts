@@ -103,6 +103,17 @@ describe("renderPriceHistory", () => {
 });
 
 describe("renderNetworkStats", () => {
+  it("says from which block the chain's counts run, and null for it with the counts before any block was counted", () => {
+    const later = renderNetworkStats({ ...networkStatsExample, countedSinceBlock: "4200000" });
+    expect(later).toMatchObject({ extrinsics_count: 38120554, transfers_count: 2503311, counted_since_block: 4200000 });
+    const { extrinsicsCount: _x, transfersCount: _r, countedSinceBlock: _s, ...uncounted } = networkStatsExample;
+    expect(renderNetworkStats(uncounted)).toMatchObject({
+      extrinsics_count: null,
+      transfers_count: null,
+      counted_since_block: null,
+    });
+  });
+
   it("renders totals in rao, counts as integers and unknown counts as null", () => {
     const body = renderNetworkStats(networkStatsExample);
     expect(body._links).toEqual({
@@ -121,8 +132,9 @@ describe("renderNetworkStats", () => {
       subnets_count: 129,
       accounts_count: 412345,
       balance_holders_count: null,
-      extrinsics_count: null,
+      extrinsics_count: 38120554,
       transfers_count: 2503311,
+      counted_since_block: 0,
       volume: {
         swap_volume_24h_rao: "48210000000000",
         transfer_volume_24h_rao: "90233000000000",

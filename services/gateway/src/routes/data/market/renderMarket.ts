@@ -131,6 +131,7 @@ export function renderNetworkStats(answer: GetNetworkStatsLatestResponse) {
       balance_holders_count: optionalInteger(answer.balanceHoldersCount),
       extrinsics_count: optionalInteger(answer.extrinsicsCount),
       transfers_count: optionalInteger(answer.transfersCount),
+      counted_since_block: optionalInteger(answer.countedSinceBlock),
       volume: {
         swap_volume_24h_rao: orNull(answer.volume?.swapVolume24hRao),
         transfer_volume_24h_rao: orNull(answer.volume?.transferVolume24hRao),
