@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { decimalUnits, priceRoundAt, publicKeyOf, valueRao } from "./support/dataChain.js";
 import { ownerSale, startDataStack, type DataStack, type Json } from "./support/dataStack.js";
 import type { BuiltBlock, KeyringPair, NativeCallSpec } from "./support/nativeDriver.js";
+import { nativeMarketSuite } from "./support/nativeMarketSuite.js";
 import type { RuntimeBlock } from "./support/nativeRuntime.js";
 
 /*
@@ -1146,3 +1147,5 @@ describe("Redis losing every read model under load (FLUSHALL)", () => {
     }
   }, 150_000);
 });
+
+nativeMarketSuite({ stack: () => s, allItems, atAsOf, holdingStill });

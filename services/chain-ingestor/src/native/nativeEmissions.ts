@@ -141,10 +141,10 @@ export function nextEpochBlock(netuid: number, tempo: number, block: bigint): bi
 
 /**
  * Whether the subnets stepped at `block` exactly where the tempo formula says. Not every runtime
- * that calls itself spec 218 follows it: the raonet build the devnet runs steps every subnet at
- * every block (the tempo check commented out, as in subtensor commit 999609859), which one block's
- * storage shows as subnets stepping off their schedule. Then no next epoch is predicted rather than
- * a wrong one. (A subnet registered in the block, which has not stepped yet, also disables the
+ * that calls itself spec 218 follows it: one raonet build steps every subnet at every block (the
+ * tempo check commented out, commit 1629c559b; the devnet ran it until 29 Nov 2026), which one
+ * block's storage shows as subnets stepping off their schedule. Then no next epoch is predicted
+ * rather than a wrong one. (A subnet registered in the block, which has not stepped yet, also disables the
  * prediction for that block: a missing value, never a wrong one.)
  */
 export function followsTempoSchedule(subnets: readonly EpochState[], block: bigint): boolean {

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { bytesToHex } from "viem";
+import { decimalUnits } from "./dataChain.js";
+import type { DataStack, Json } from "./dataStack.js";
+import type { RuntimeBlock } from "./nativeRuntime.js";
+
+const RAO_PER_TAO = 1_000_000_000n;
+
+/** What the suite needs of the test file that runs it: its stack, and its helpers over that stack. */
+export interface NativeMarketContext {
+  stack(): DataStack;
+  /** Every item of a collection, all pages. */
+  allItems(path: string): Promise<{ first: Json; items: Json[] }>;
+  /** Checks the answer's as_of names a canonical native block; that block. */
+  atAsOf(body: Json): Promise<RuntimeBlock>;
+  /** Runs `read` with the background blocks paused and every read model at the head. */
+  holdingStill(read: () => Promise<void>): Promise<void>;
+}
+
+/**
+ * The demo market the stack seeds, seen through the Data API as a newcomer sees it: deep pools at
+ * believable prices, no more alpha held than the subnet has outstanding, and a first stake of 5 TAO
+ * that buys alpha and shows on every route about the account and its subnet before the next block.
+ */
+export function nativeMarketSuite(ctx: NativeMarketContext): void {
+  describe("the seeded market, through the API", () => {
+    it("every dynamic pool holds at least 1,000 TAO at a price between 0.001 and 1 TAO per alpha, as the runtime holds it", async () => {
+      await ctx.holdingStill(async () => {
+        const { first, items: pools } = await ctx.allItems("/data/v1/subnet-pools/latest?limit=200");
+        const block = await ctx.atAsOf(first);
+        const direct = new Map((await ctx.stack().native.runtime.pools(block.hash)).map((pool) => [pool.netuid, pool]));
+        const seeded = ctx.stack().native.subnets.map((subnet) => subnet.netuid);
+        expect(pools.map((pool) => pool.netuid)).toEqual(expect.arrayContaining([1, ...seeded]));
+        for (const pool of pools) {
+          expect(pool.tao_in_rao, `subnet ${pool.netuid}`).toBe(direct.get(pool.netuid)!.taoIn);
+          expect(BigInt(pool.tao_in_rao), `subnet ${pool.netuid} TAO`).toBeGreaterThanOrEqual(1_000n * RAO_PER_TAO);
+          const price = decimalUnits(pool.price_tao, 18);
+          expect(price, `subnet ${pool.netuid} price ${pool.price_tao}`).toBeGreaterThanOrEqual(10n ** 15n);
+          expect(price, `subnet ${pool.netuid} price ${pool.price_tao}`).toBeLessThanOrEqual(10n ** 18n);
+        }
+      });
+    });
+
+    it("no subnet's holders hold more alpha than it has outstanding, and no share is above 1", async () => {
+      await ctx.holdingStill(async () => {
+        const { items: pools } = await ctx.allItems("/data/v1/subnet-pools/latest?limit=200");
+        for (const { netuid } of pools) {
+          const { first, items: holders } = await ctx.allItems(`/data/v1/subnets/${netuid}/holders/top?limit=200`);
+          const block = await ctx.atAsOf(first);
+          const outstanding = await ctx
+            .stack()
+            .native.runtime.item(block.hash, "subtensorModule", "subnetAlphaOut", netuid);
+          expect(first.alpha_out_nalpha, `subnet ${netuid}`).toBe(outstanding);
+          const held = holders.reduce((sum, holder) => sum + BigInt(holder.alpha_nalpha), 0n);
+          expect(held, `subnet ${netuid}: holders' alpha against SubnetAlphaOut`).toBeLessThanOrEqual(
+            BigInt(outstanding),
+          );
+          for (const holder of holders) expect(Number(holder.share_of_alpha_out)).toBeLessThanOrEqual(1);
+        }
+      });
+    });
+
+    it("a new account's 5 TAO stake buys alpha, and shows in balance/latest, transactions and holders/top at its own block", async () => {
+      const { driver, runtime, subnets } = ctx.stack().native;
+      const newcomer = driver.fresh();
+      const [subnet] = subnets;
+      await ctx.holdingStill(async () => {
+        await driver.block([
+          {
+            tx: driver.tx("balances", "transferKeepAlive")(newcomer.address, 20n * RAO_PER_TAO),
+            signer: driver.dev("Alice"),
+          },
+        ]);
+        const staked = await driver.block([
+          {
+            tx: driver.tx("subtensorModule", "addStake")(subnet!.ownerHotkey, subnet!.netuid, 5n * RAO_PER_TAO),
+            signer: newcomer,
+          },
+        ]);
+        const built = Date.now();
+        const publicKey = bytesToHex(newcomer.publicKey);
+        const [position] = await runtime.positions(staked.hash, publicKey);
+        expect(position, "the runtime's StakeInfo of the newcomer").toBeDefined();
+        expect(BigInt(position!.stakeNalpha), "alpha bought for 5 TAO").toBeGreaterThan(0n);
+
+        // Nothing else is built meanwhile, so each route must show the stake's block itself.
+        const api = ctx.stack().api;
+        const balance = await waitForBlock(
+          () => api.get(`/data/v1/accounts/${newcomer.address}/balance/latest`),
+          staked.number,
+        );
+        const transactions = await waitForBlock(
+          () => api.get(`/data/v1/accounts/${newcomer.address}/transactions`),
+          staked.number,
+        );
+        const holders = await waitForBlock(
+          () => api.get(`/data/v1/subnets/${subnet!.netuid}/holders/top?limit=200`),
+          staked.number,
+        );
+        console.info(`a 5 TAO stake showed on all three routes ${Date.now() - built} ms after its block was built`);
+
+        expect(balance._embedded.positions.map((listed: Json) => [listed.netuid, listed.stake_nalpha])).toEqual([
+          [subnet!.netuid, position!.stakeNalpha],
+        ]);
+        const stake = (transactions._embedded.items as Json[]).find((item) => item.type === "stake_add");
+        const event = (await runtime.block(staked.number)).events.find(
+          (candidate) => candidate.name === "SubtensorModule.StakeAdded",
+        )!;
+        // StakeAdded(coldkey, hotkey, tao, alpha, netuid)
+        expect(stake, "the stake among the newcomer's transactions").toMatchObject({
+          block_number: staked.number,
+          netuid: subnet!.netuid,
+          amount_rao: event.fields[2],
+          alpha_nalpha: event.fields[3],
+        });
+        const holder = (holders._embedded.items as Json[]).find((item) => item.coldkey.public_key === publicKey);
+        expect(holder, "the newcomer among the subnet's holders").toMatchObject({
+          alpha_nalpha: position!.stakeNalpha,
+        });
+      });
+    }, 120_000);
+  });
+}
+
+/** The first 200 answer whose as_of has reached `block`, polled; at most 20 s. */
+async function waitForBlock(read: () => Promise<{ status: number; body: Json }>, block: number): Promise<Json> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const answer = await read();
+    if (answer.status === 200 && Number(answer.body.as_of.block_number) >= block) {
+      expect(Number(answer.body.as_of.block_number)).toBe(block);
+      return answer.body;
+    }
+    if (Date.now() > deadline)
+      throw new Error(
+        `no answer at block ${block} within 20 s (last: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)})`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
