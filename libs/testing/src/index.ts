@@ -12,6 +12,7 @@ export { countSocketWrites } from "./socketWrites.js";
 export {
   rpcRequest,
   startChopsticks,
+  type BlockTimerState,
   type RunningChopsticks,
   type StartChopsticksOptions,
 } from "./chopsticks/startChopsticks.js";

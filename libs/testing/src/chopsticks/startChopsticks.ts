@@ -33,7 +33,20 @@ export interface RunningChopsticks {
   request<T = unknown>(method: string, params?: unknown[]): Promise<T>;
   /** Starts a paused block timer (see `timerPaused`); nothing otherwise. */
   startTimer(): void;
+  /**
+   * Holds the block timer (`dev_pauseBlockTimer`, subtensorNode.ts): resolves once no timer block is
+   * being built and none will start, so the chain moves only when the caller builds or sets a block.
+   */
+  pauseTimer(): Promise<BlockTimerState>;
+  /** Lets the block timer go again (`dev_resumeBlockTimer`): its next block at once, then every block time. */
+  resumeTimer(): Promise<BlockTimerState>;
   stop(): Promise<void>;
+}
+
+/** What the node's timer methods answer: whether the timer is held (always, without one) and the head's number. */
+export interface BlockTimerState {
+  paused: boolean;
+  head: number;
 }
 
 /**
@@ -120,6 +133,8 @@ async function launch(options: StartChopsticksOptions): Promise<RunningChopstick
     startTimer() {
       if (options.timerPaused === true && (options.blockTimeMs ?? 0) > 0) child.kill("SIGUSR2");
     },
+    pauseTimer: () => request<BlockTimerState>("dev_pauseBlockTimer"),
+    resumeTimer: () => request<BlockTimerState>("dev_resumeBlockTimer"),
     stop: () => child.stop(10_000),
   };
 }

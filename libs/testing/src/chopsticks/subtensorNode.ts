@@ -9,10 +9,22 @@
  * the head before the chain moves on (state written without events is only seen as such when it
  * lands on a known block).
  *
+ * Two JSON-RPC methods of this node (beside chopsticks' own) hold the timer and let it go again,
+ * for a test that needs the chain to itself for a while on a running stack (a reorganisation made
+ * with `dev_setHead` must not race a timer's block):
+ * - `dev_pauseBlockTimer`: no timer block starts after it; it answers once a block the timer was
+ *   building has been built, so the head the caller reads next stays until it moves it itself;
+ * - `dev_resumeBlockTimer`: a held timer builds its next block at once, then one every block time
+ *   (also what SIGUSR2 does); a running one keeps its pace.
+ * Both answer `{ paused, head }` (the head's number); without a timer they only say so.
+ *
  *   node subtensorNode.js --genesis <chain spec> --port <port> [--block-time-ms <ms> [--timer-paused]]
  */
 import { parseArgs } from "node:util";
-import { setupWithServer, BuildBlockMode } from "@acala-network/chopsticks";
+import { BuildBlockMode, defaultLogger } from "@acala-network/chopsticks";
+import { setupContext } from "@acala-network/chopsticks/context";
+import { handler } from "@acala-network/chopsticks/rpc/index";
+import { createServer } from "@acala-network/chopsticks/server";
 
 const { values } = parseArgs({
   options: {
@@ -35,33 +47,103 @@ const blockTimeMs = Number(values["block-time-ms"]);
 if (!Number.isInteger(blockTimeMs) || blockTimeMs < 0)
   fail(`--block-time-ms must be a whole number of milliseconds, got ${values["block-time-ms"]}`);
 
-const node = await setupWithServer({
+const config = {
   genesis,
   port,
   host: "127.0.0.1",
   "build-block-mode": BuildBlockMode.Manual,
-} as Parameters<typeof setupWithServer>[0]);
-
+} as Parameters<typeof setupContext>[0];
+// What chopsticks' setupWithServer does, with this node's timer methods answered before its own.
+const context = await setupContext(config);
 let stopping = false;
+const timer = blockTimer(values["timer-paused"]);
+// Before the server answers: a launcher that found it ready may signal at once.
+process.on("SIGUSR2", () => timer.resume());
+const chopsticksHandler = handler(context);
+const server = await createServer(
+  async (call, subscriptions) => {
+    if (call.method === "dev_pauseBlockTimer") return timer.pause();
+    if (call.method === "dev_resumeBlockTimer") return timer.resume();
+    return chopsticksHandler(call, subscriptions);
+  },
+  port,
+  "127.0.0.1",
+);
+defaultLogger.info(
+  `${await context.chain.api.getSystemChain()} RPC listening on http://${server.addr} and ws://${server.addr}`,
+);
+
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  await node.close().catch(() => undefined);
+  timer.stopped();
+  await context.chain.close().catch(() => undefined);
+  await context.fetchStorageWorker?.terminate().catch(() => undefined);
+  await server.close().catch(() => undefined);
   process.exit(0);
 };
 process.once("SIGTERM", () => void stop());
 process.once("SIGINT", () => void stop());
+await timer.start();
 
-if (blockTimeMs > 0) {
-  if (values["timer-paused"]) await new Promise((resolve) => process.once("SIGUSR2", resolve));
-  // Timer-built blocks take the transactions waiting in the pool, like a block author would.
-  while (!stopping) {
-    const started = Date.now();
-    try {
-      await node.chain.newBlock();
-    } catch (error) {
-      console.error(`subtensor-node: building a block failed: ${String(error)}`);
+interface TimerState {
+  paused: boolean;
+  /** The head's block number. */
+  head: number;
+}
+
+/**
+ * The block timer: timer-built blocks take the transactions waiting in the pool, like a block
+ * author would; the next block starts one block time after the previous one started, or as soon
+ * as it is built when it took longer.
+ */
+function blockTimer(startPaused: boolean) {
+  let paused = startPaused;
+  let building: Promise<void> = Promise.resolve();
+  let wake: (() => void) | undefined;
+  const state = (): TimerState => ({ paused: blockTimeMs === 0 || paused, head: context.chain.head.number });
+  const rouse = () => {
+    const waiting = wake;
+    wake = undefined;
+    waiting?.();
+  };
+  const woken = () => new Promise<void>((resolve) => (wake = resolve));
+  const run = async () => {
+    while (!stopping) {
+      if (paused) {
+        await woken();
+        continue;
+      }
+      const started = Date.now();
+      // Set before any await: a pause from here on waits for this block.
+      building = context.chain.newBlock().then(
+        () => undefined,
+        (error: unknown) => console.error(`subtensor-node: building a block failed: ${String(error)}`),
+      );
+      await building;
+      const due = Math.max(0, blockTimeMs - (Date.now() - started));
+      let timeout: NodeJS.Timeout | undefined;
+      // A resume (or the stop) ends the wait early.
+      await Promise.race([new Promise((resolve) => (timeout = setTimeout(resolve, due))), woken()]);
+      clearTimeout(timeout);
+      wake = undefined;
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, blockTimeMs - (Date.now() - started))));
-  }
+  };
+  return {
+    start: () => (blockTimeMs > 0 ? run() : Promise.resolve()),
+    async pause(): Promise<TimerState> {
+      paused = true;
+      await building;
+      return state();
+    },
+    resume(): TimerState {
+      // A timer already running keeps its pace.
+      if (paused) {
+        paused = false;
+        rouse();
+      }
+      return state();
+    },
+    stopped: rouse,
+  };
 }

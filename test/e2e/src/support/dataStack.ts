@@ -190,7 +190,8 @@ export async function startDataStack(name: string): Promise<DataStack> {
   }
 }
 
-async function dataApi(stack: RunningStack, keyName: string): Promise<DataApi> {
+/** A Data API client of the stack's gateway, with a token of a new `data:read` key (unlimited tier) named `keyName`. */
+export async function dataApi(stack: RunningStack, keyName: string): Promise<DataApi> {
   const base = stack.descriptor.gatewayUrl;
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
   const key = JSON.parse(

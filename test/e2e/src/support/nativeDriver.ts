@@ -9,7 +9,7 @@ import {
   nativeTx,
   type NativeChain,
 } from "@platform/devnet";
-import { rpcRequest } from "@platform/testing";
+import { rpcRequest, type BlockTimerState } from "@platform/testing";
 import { randomBytes } from "node:crypto";
 
 /** A signing key of the chain (sr25519, SS58 prefix 42). */
@@ -23,7 +23,9 @@ export type KeyringPair = ReturnType<typeof nativeDevPair>;
  * Why the extrinsics go in with `dev_newBlock {transactions}` rather than through the pool: the node
  * validates each pooled extrinsic with a runtime call on submission (about 0.1-0.2 s each here), and
  * a block built from the pool takes what is there; given to the block directly, every block holds
- * exactly what the test says and nothing of a concurrent caller's.
+ * exactly what the test says and nothing of a concurrent caller's. For the same reason nonces are
+ * read from the head's state, not from the pool (chopsticks' `system_accountNextIndex` counts the
+ * pool's extrinsics of the account too, which the stack's simulator may have put there).
  */
 
 export interface NativeCallSpec {
@@ -38,6 +40,8 @@ export interface BuiltBlock {
   parentHash: string;
   /** blake2_256 of each given extrinsic, in the order given; its index in the block is its position + 1 (the timestamp inherent is 0). */
   extrinsicHashes: string[];
+  /** When the node answered that it had built the block (Date.now()): from then on it is the head. */
+  builtAtMs: number;
 }
 
 export interface NativeDriver {
@@ -57,6 +61,12 @@ export interface NativeDriver {
   head(): Promise<{ number: number; hash: string }>;
   /** `dev_setHead`: the head goes back to this block; the next block built forks from it. */
   setHead(hash: string): Promise<void>;
+  /**
+   * Holds the node's block timer, on a stack that has one (`dev_pauseBlockTimer`): resolves once no
+   * timer block is being built, so the chain is the caller's until `resumeTimer`.
+   */
+  pauseTimer(): Promise<BlockTimerState>;
+  resumeTimer(): Promise<BlockTimerState>;
   close(): Promise<void>;
 }
 
@@ -71,6 +81,9 @@ export async function connectNativeDriver(rpcUrl: string, httpUrl: string): Prom
     return { number, hash: await rpc<string>("chain_getBlockHash", [number]) };
   };
 
+  const stateNonce = async (address: string) =>
+    Number(((await api.query.system!.account!(address)).toJSON() as { nonce: number }).nonce);
+
   // One block at a time, signing included: the test and its background loop share dev accounts,
   // and a nonce read while another caller's block is being built would be that block's too.
   let queue: Promise<unknown> = Promise.resolve();
@@ -84,13 +97,14 @@ export async function connectNativeDriver(rpcUrl: string, httpUrl: string): Prom
     const nonces = new Map<string, number>();
     const signed: SubmittableExtrinsic<"promise">[] = [];
     for (const { tx, signer } of calls) {
-      const nonce = nonces.get(signer.address) ?? (await api.rpc.system.accountNextIndex(signer.address)).toNumber();
+      const nonce = nonces.get(signer.address) ?? (await stateNonce(signer.address));
       nonces.set(signer.address, nonce + 1);
       signed.push(await tx.signAsync(signer, { nonce, era: 0 }));
     }
     const hash = await rpc<string>("dev_newBlock", [
       calls.length === 0 ? {} : { transactions: signed.map((extrinsic) => extrinsic.toHex()) },
     ]);
+    const builtAtMs = Date.now();
     const built = await api.rpc.chain.getBlock(hash);
     const inBlock = built.block.extrinsics.map((extrinsic) => extrinsic.hash.toHex());
     const extrinsicHashes = signed.map((extrinsic) => extrinsic.hash.toHex());
@@ -112,6 +126,7 @@ export async function connectNativeDriver(rpcUrl: string, httpUrl: string): Prom
       hash,
       parentHash: built.block.header.parentHash.toHex(),
       extrinsicHashes,
+      builtAtMs,
     };
   };
 
@@ -131,6 +146,8 @@ export async function connectNativeDriver(rpcUrl: string, httpUrl: string): Prom
       serially(async () => {
         await rpc("dev_setHead", [hash]);
       }),
+    pauseTimer: () => serially(() => rpc<BlockTimerState>("dev_pauseBlockTimer")),
+    resumeTimer: () => serially(() => rpc<BlockTimerState>("dev_resumeBlockTimer")),
     close: () => chain.close(),
   };
 }
