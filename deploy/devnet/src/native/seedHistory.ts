@@ -3,8 +3,9 @@ import type { SeedPool } from "./seedAccounts.js";
 
 /**
  * The only state the seed writes directly (`dev_setStorage`), each what no extrinsic of this runtime
- * can make and a fork of a long-running network would bring: the dev accounts' funds with sudo, and
- * the depth of the subnets' pools. Everything else is real signed extrinsics (seedSteps.ts).
+ * can make and a fork of a long-running network would bring: the dev accounts' funds with sudo, the
+ * share-pool total genesis leaves out, and the depth of the subnets' pools. Everything else is real
+ * signed extrinsics (seedSteps.ts).
  */
 
 export const RAO_PER_TAO = 1_000_000_000n;
@@ -81,6 +82,44 @@ export async function writePoolHistory(chain: NativeChain, pools: ReadonlyMap<nu
       },
     },
   ]);
+}
+
+/**
+ * Genesis gives subnet 1's owner a position (`Alpha`: 1 alpha of shares on its own hotkey, with
+ * `TotalHotkeyAlpha` 1 alpha) but no `TotalHotkeyShares`, so the runtime values the position at 0,
+ * and the first stake anyone adds to that hotkey bootstraps the pool as if it were empty: the
+ * genesis shares then claim a multiple of the pool (the stack showed 640 alpha held against a pool
+ * of 177). Each pool's total is set to the sum of its shares, as the runtime keeps it for any pool
+ * it made; a pool whose total is right is left alone.
+ */
+export async function completeSharePools(chain: NativeChain): Promise<number> {
+  const entries = async (item: string) =>
+    (
+      (await nativeStorage(chain.api, "subtensorModule", item).entries()) as unknown as [
+        { args: { toString(): string }[] },
+        { toString(): string },
+      ][]
+    ).map(([key, value]) => ({ args: key.args.map((arg) => arg.toString()), value: BigInt(value.toString()) }));
+  const sums = new Map<string, { hotkey: string; netuid: number; shares: bigint }>();
+  for (const { args, value } of await entries("alpha")) {
+    const [hotkey, , netuid] = args as [string, string, string];
+    const pool = sums.get(`${hotkey}:${netuid}`) ?? { hotkey, netuid: Number(netuid), shares: 0n };
+    pool.shares += value;
+    sums.set(`${hotkey}:${netuid}`, pool);
+  }
+  const totals = new Map(
+    (await entries("totalHotkeyShares")).map(({ args, value }) => [`${args[0]}:${args[1]}`, value]),
+  );
+  const fixes = [...sums].filter(([key, pool]) => totals.get(key) !== pool.shares).map(([, pool]) => pool);
+  if (fixes.length > 0)
+    await chain.rpc("dev_setStorage", [
+      {
+        SubtensorModule: {
+          TotalHotkeyShares: fixes.map(({ hotkey, netuid, shares }) => [[hotkey, netuid], shares.toString()]),
+        },
+      },
+    ]);
+  return fixes.length;
 }
 
 async function netuidsOf(chain: NativeChain): Promise<number[]> {

@@ -50,7 +50,6 @@ const account = (seeded: SeededNativeNetwork, name: string) =>
 let seeded: SeededNativeNetwork;
 
 describe("seedNativeNetwork", () => {
-
   it("seeds every kind of activity with real extrinsics in a few blocks built on demand", async () => {
     const started = Date.now();
     seeded = await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
@@ -155,10 +154,11 @@ async function marketAtHead(api: NativeChain["api"]) {
       alphaIn: alphaIn!,
       alphaOut: alphaOut!,
       holdersAlpha: onSubnet(hotkeyAlpha, 1).reduce((sum, entry) => sum + entry.value, 0n),
-      pools: onSubnet(hotkeyShares, 1).map((pool) => ({
-        hotkey: pool.args[0]!,
-        total: pool.value,
-        held: onSubnet(shares, 2).filter((share) => share.args[0] === pool.args[0]),
+      // Every hotkey holding shares on the subnet, with its pool's total (0 where none is stored).
+      pools: [...new Set(onSubnet(shares, 2).map((share) => share.args[0]!))].map((hotkey) => ({
+        hotkey,
+        total: onSubnet(hotkeyShares, 1).find((pool) => pool.args[0] === hotkey)?.value ?? 0n,
+        held: onSubnet(shares, 2).filter((share) => share.args[0] === hotkey),
       })),
     });
   }
@@ -229,6 +229,12 @@ describe("the seeded market", () => {
       tx: nativeTx(api, "subtensorModule", "addStake")(subnet.validators[0]!, subnet.netuid, 5n * 10n ** 9n),
       signer: newcomer,
     }));
+    // Also on genesis' own owner hotkey, whose pool genesis left without a share total.
+    stakes.push({
+      label: "the newcomer stakes 5 TAO on genesis' owner hotkey",
+      tx: nativeTx(api, "subtensorModule", "addStake")(seeded.genesisSubnet.ownerHotkey, 1, 5n * 10n ** 9n),
+      signer: newcomer,
+    });
     const landed = await sendNativeCalls(chain, stakes, { buildBlock: () => node.newBlocks(1) });
     for (const [index, call] of landed.entries()) {
       const added = findEvents(call.events, "subtensorModule.StakeAdded")[0]!;
@@ -262,7 +268,13 @@ describe("the seeded market", () => {
     }
     for (const netuid of netuids) expect(steps.get(netuid), `steps of subnet ${netuid}`).toBe(2);
     // Epochs paid out: positions grew, and still no more alpha is held than is outstanding.
-    for (const subnet of await marketAtHead(api))
+    for (const subnet of await marketAtHead(api)) {
       expect(subnet.holdersAlpha, `subnet ${subnet.netuid} after two epochs`).toBeLessThanOrEqual(subnet.alphaOut);
+      for (const pool of subnet.pools)
+        expect(
+          pool.held.reduce((sum, share) => sum + share.value, 0n),
+          `subnet ${subnet.netuid} hotkey ${pool.hotkey}: shares against the pool's total`,
+        ).toBe(pool.total);
+    }
   }, 300_000);
 });

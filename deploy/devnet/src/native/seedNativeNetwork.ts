@@ -1,6 +1,6 @@
 import { connectNativeChain, NATIVE_DEV_ACCOUNT_NAMES, nativeKeyring, nativeStorage } from "./nativeChain.js";
 import { GENESIS_SUBNET, SEED_SUBNETS, seedKeys, type SeedPool } from "./seedAccounts.js";
-import { fundDevAccounts, writePoolHistory } from "./seedHistory.js";
+import { completeSharePools, fundDevAccounts, writePoolHistory } from "./seedHistory.js";
 import {
   configureSubnets,
   moveStake,
@@ -41,7 +41,7 @@ export interface SeedNativeNetworkOptions {
 /**
  * Gives a fresh raonet chain (runtime spec 218) a small Finney-shaped market and the native activity
  * an indexer has to read, in five blocks. Written directly (seedHistory.ts): the dev accounts' funds
- * and sudo, and the pools' depth after the subnets are registered. Everything else is real signed
+ * and sudo, genesis' missing share-pool total, and the pools' depth after the subnets are registered. Everything else is real signed
  * extrinsics: three dynamic subnets with identities, each with three validators (self-staked,
  * delegates, nominated by other coldkeys), the owner's child hotkey and three miners; two neurons on
  * genesis' subnet 1; transfers (to a new account, to an EVM key's mapped account, to four
@@ -67,6 +67,7 @@ export async function seedNativeNetwork(options: SeedNativeNetworkOptions): Prom
     };
     const devAddresses = NATIVE_DEV_ACCOUNT_NAMES.map((name) => keys.dev.get(name)!.address);
     await fundDevAccounts(chain, devAddresses, keys.dev.get("Alice")!.address);
+    await completeSharePools(chain);
     await registerSubnets(run);
     await writePoolHistory(chain, poolsOf(run));
     await configureSubnets(run);

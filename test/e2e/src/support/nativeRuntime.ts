@@ -75,7 +75,8 @@ export interface DirectSubnet {
   /** `SubnetIdentities[netuid]`'s subnet name, as UTF-8 (absent when none is set). */
   identityName: string | undefined;
   /** `TokenSymbol[netuid]` as UTF-8. */
-  symbol: string;
+  /** `TokenSymbol`, null where the runtime keeps none (the spec-218 build the devnet runs). */
+  symbol: string | null;
   /** `AlphaValues[netuid]`. */
   alphaValues: [number, number];
   neurons: DirectNeuron[];
@@ -369,7 +370,7 @@ async function readSubnet(module: PalletQuery, netuid: number): Promise<DirectSu
     netuid,
     items,
     identityName: identity.isSome ? utf8(identity.unwrap().subnetName) : undefined,
-    symbol: utf8(await module.tokenSymbol!(netuid)),
+    symbol: module.tokenSymbol === undefined ? null : utf8(await module.tokenSymbol(netuid)),
     alphaValues,
     neurons: neurons.sort((a, b) => a.uid - b.uid),
   };
