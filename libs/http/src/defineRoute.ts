@@ -20,6 +20,13 @@ export interface RequestContext {
   header(name: string): string | undefined;
   /** The client's address, after the trusted proxy hops. */
   clientAddress(): string;
+  /**
+   * Calls `listener` once when the request's connection closes, whether answered or left by the
+   * client (at once when it has closed already); returns the way to stop listening. A handler that
+   * holds resources before it answers (an event stream's slot and backend watch) needs it: once
+   * the client has gone, no answer will ever be written to tell it.
+   */
+  onClose?(listener: () => void): () => void;
 }
 
 export interface RouteInput<P, Q, B> {

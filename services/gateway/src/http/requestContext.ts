@@ -35,7 +35,18 @@ export function startRequest(
     traceparent: traceparentOf(span),
     header: (name) => headerOf(request, name),
     clientAddress: () => clientAddressOf(request, trustedProxyHops),
+    onClose: (listener) => onClosed(response, listener),
   };
+}
+
+/** `listener` once the response's connection has closed; at once (next tick) when it already has. */
+function onClosed(response: ServerResponse, listener: () => void): () => void {
+  if (response.closed) {
+    process.nextTick(listener);
+    return () => undefined;
+  }
+  response.once("close", listener);
+  return () => response.off("close", listener);
 }
 
 function headerOf(request: IncomingMessage, name: string): string | undefined {

@@ -29,7 +29,7 @@ export function createEventStreams(options: {
   const { config, log } = options;
   const total = new Counter({
     name: "gateway_event_streams_total",
-    help: "Event streams by route and outcome: opened, refused (the key's cap), dropped (slow client), revoked, expired, ended",
+    help: "Event streams by route and outcome: opened, refused (the key's cap), left (the client closed before the stream began), dropped (slow client), revoked, expired, ended",
     labelNames: ["route", "outcome"],
     registers: [options.registry],
   });

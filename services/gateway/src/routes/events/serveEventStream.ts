@@ -7,7 +7,7 @@ import type { ClientReadableStream } from "@grpc/grpc-js";
 import { followUpstream, type UpstreamFollow } from "./followUpstream.js";
 import type { KeyWatch } from "./keyWatch.js";
 import { openSse, type SseEvent, type SseWriter } from "./sseWriter.js";
-import type { StreamSlots } from "./streamSlots.js";
+import type { StreamSlot, StreamSlots } from "./streamSlots.js";
 
 /** What every event stream route shares: the per-key cap, the key checks, the limits. */
 export interface EventStreams {
@@ -17,7 +17,7 @@ export interface EventStreams {
   maxBufferedBytes: number;
   log: Logger;
   /** Counts streams opened, refused, dropped and ended, by route. */
-  count(route: string, outcome: "opened" | "refused" | "dropped" | "revoked" | "expired" | "ended"): void;
+  count(route: string, outcome: "opened" | "refused" | "left" | "dropped" | "revoked" | "expired" | "ended"): void;
   /** Keeps a way to close an open stream (on shutdown); returns the way to forget it. */
   track(close: () => void): () => void;
   /** Closes every open stream with a final event (the gateway is shutting down). */
@@ -72,11 +72,52 @@ export function lastEventId(context: RequestContext): string | undefined {
 }
 
 /**
+ * What nginx logs for a request whose client closed the connection before the answer: never sent
+ * (nobody is left to read it), only seen by the access log and the request metrics.
+ */
+const CLIENT_CLOSED_REQUEST = 499;
+
+/** A request whose client left before its stream began: nothing to write, only the status to log. */
+const clientLeft = async (response: ServerResponse): Promise<void> => {
+  response.statusCode = CLIENT_CLOSED_REQUEST;
+};
+
+/** Whether the client is still there, and a promise of its leaving (its connection closed). */
+interface Presence {
+  readonly gone: boolean;
+  readonly left: Promise<void>;
+  stop(): void;
+}
+
+function presenceOf(context: RequestContext): Presence {
+  let gone = false;
+  let leave: () => void = () => undefined;
+  const left = new Promise<void>((resolve) => (leave = resolve));
+  const stop =
+    context.onClose?.(() => {
+      gone = true;
+      leave();
+    }) ?? (() => undefined);
+  return {
+    get gone() {
+      return gone;
+    },
+    left,
+    stop,
+  };
+}
+
+/**
  * Serves one event stream: takes one of the key's stream slots (429 past the cap), starts the
  * source and waits for its first message (a refusal or an unreachable service is still a problem
  * answer then), and only then answers 200 and streams. The stream ends when the client leaves, the
  * key is revoked or rotated (checked every few seconds), the token expires, the slot's lease cannot
  * be renewed, the source fails, or the client reads too slowly (a final `dropped` event).
+ *
+ * The client may leave at any moment, also while the slot is taken or the first message awaited:
+ * its connection's close is watched from the start, since a `close` that fired before the stream
+ * began is never seen again, and a slot held for a client that left would be renewed for as long
+ * as the backend's watch stays quiet (issue 32: five such requests locked a key out of streams).
  */
 export async function serveEventStream(
   streams: EventStreams,
@@ -85,8 +126,13 @@ export async function serveEventStream(
   source: EventSource,
 ): Promise<(response: ServerResponse) => Promise<void>> {
   const keyId = context.keyId!;
-  const slot = await streams.slots.take(keyId);
+  const presence = presenceOf(context);
+  const slot = await streams.slots.take(keyId).catch((error: unknown) => {
+    presence.stop();
+    throw error;
+  });
   if (slot === undefined) {
+    presence.stop();
     streams.count(route, "refused");
     throw new HttpProblem({
       code: "RATE_LIMITED",
@@ -96,80 +142,133 @@ export async function serveEventStream(
       headers: { "retry-after": "5" },
     });
   }
+  const release = async () => {
+    presence.stop();
+    await slot.release().catch(() => undefined);
+  };
+  if (presence.gone) {
+    await release();
+    streams.count(route, "left");
+    return clientLeft;
+  }
+  const sink = bufferedSink();
+  const follow = source(sink);
+  let started: boolean;
+  try {
+    started = await Promise.race([follow.started.then(() => true), presence.left.then(() => false)]);
+  } catch (error) {
+    follow.close();
+    await release();
+    throw error;
+  }
+  if (!started) {
+    follow.close();
+    await release();
+    streams.count(route, "left");
+    return clientLeft;
+  }
+  return (response) => streamEvents({ streams, route, context, response, sink, follow, slot, presence, release });
+}
+
+/** Events a source sends before the answer has begun wait here; then they go straight to the writer. */
+interface BufferedSink {
+  send(event: SseEvent): void;
+  fail(error: Error): void;
+  /** Hands what waited to the writer, and everything after it. */
+  attach(writer: SseWriter): void;
+}
+
+function bufferedSink(): BufferedSink {
   let writer: SseWriter | undefined;
   const early: SseEvent[] = [];
   let failure: Error | undefined;
-  const follow = source({
+  const closeFailed = (error: Error) =>
+    writer?.close({ event: "closed", data: { reason: "the stream cannot go on", code: codeOf(error) } });
+  return {
     send: (event) => (writer ? writer.send(event) : early.push(event)),
-    fail: (error) => {
+    fail(error) {
       failure = error;
-      writer?.close({ event: "closed", data: { reason: "the stream cannot go on", code: codeOf(error) } });
+      closeFailed(error);
     },
-  });
-  try {
-    await follow.started;
-  } catch (error) {
-    follow.close();
-    await slot.release().catch(() => undefined);
-    throw error;
-  }
-  return async (response) => {
-    if (response.req.method === "HEAD") {
-      // The headers a GET would get, and no stream to hold open.
-      response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" });
-      response.end();
-      follow.close();
-      await slot.release().catch(() => undefined);
-      return;
-    }
-    writer = openSse(response, {
-      maxBufferedBytes: streams.maxBufferedBytes,
-      heartbeatMs: streams.heartbeatMs,
-      headers: { "x-request-id": context.requestId },
-      onDropped: () => streams.count(route, "dropped"),
-    });
-    streams.count(route, "opened");
-    for (const event of early) writer.send(event);
-    if (failure) writer.close({ event: "closed", data: { reason: "the stream cannot go on", code: codeOf(failure) } });
-    const untrack = streams.track(() =>
-      writer?.close({ event: "closed", data: { reason: "this gateway is shutting down; resume with Last-Event-ID" } }),
-    );
-    const credential = context.credential ?? { secretVersion: 0, tier: "", expiresAt: Number.POSITIVE_INFINITY };
-    const stopKeyWatch = context.credential
-      ? streams.keys.watch(keyId, credential, (why) => {
-          streams.count(route, "revoked");
-          writer?.close({ event: "closed", data: { reason: `the API key was ${why}` } });
-        })
-      : () => undefined;
-    const untilExpiry = Math.min(2 ** 31 - 1, Math.max(0, credential.expiresAt * 1000 - Date.now()));
-    const expiry = setTimeout(() => {
-      streams.count(route, "expired");
-      writer?.close({
-        event: "closed",
-        data: { reason: "the access token expired; reconnect with a fresh one and Last-Event-ID" },
-      });
-    }, untilExpiry);
-    const renewal = setInterval(
-      () => {
-        slot.renew().then(
-          (held) => held || writer?.close({ event: "closed", data: { reason: "the stream's slot was lost" } }),
-          (error: unknown) => streams.log.warn({ err: error }, "renewing an event stream's slot failed"),
-        );
-      },
-      Math.max(1_000, streams.slots.leaseMs / 3),
-    );
-    try {
-      await writer.closed;
-    } finally {
-      clearTimeout(expiry);
-      clearInterval(renewal);
-      stopKeyWatch();
-      untrack();
-      follow.close();
-      streams.count(route, "ended");
-      await slot.release().catch(() => undefined);
-    }
+    attach(attached) {
+      writer = attached;
+      for (const event of early) attached.send(event);
+      early.length = 0;
+      if (failure) closeFailed(failure);
+    },
   };
+}
+
+/** The 200 and the stream itself, until it ends for any reason; then everything it held is let go. */
+async function streamEvents(stream: {
+  streams: EventStreams;
+  route: string;
+  context: RequestContext;
+  response: ServerResponse;
+  sink: BufferedSink;
+  follow: UpstreamFollow;
+  slot: StreamSlot;
+  presence: Presence;
+  release(): Promise<void>;
+}): Promise<void> {
+  const { streams, route, context, response, follow, presence } = stream;
+  if (response.req.method === "HEAD" || presence.gone) {
+    // HEAD: the headers a GET would get, and no stream to hold open.
+    if (presence.gone) response.statusCode = CLIENT_CLOSED_REQUEST;
+    else response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" });
+    response.end();
+    follow.close();
+    await stream.release();
+    return;
+  }
+  const writer = openSse(response, {
+    maxBufferedBytes: streams.maxBufferedBytes,
+    heartbeatMs: streams.heartbeatMs,
+    headers: { "x-request-id": context.requestId },
+    onDropped: () => streams.count(route, "dropped"),
+  });
+  streams.count(route, "opened");
+  stream.sink.attach(writer);
+  const untrack = streams.track(() =>
+    writer.close({ event: "closed", data: { reason: "this gateway is shutting down; resume with Last-Event-ID" } }),
+  );
+  const keyId = context.keyId!;
+  const credential = context.credential ?? { secretVersion: 0, tier: "", expiresAt: Number.POSITIVE_INFINITY };
+  const stopKeyWatch = context.credential
+    ? streams.keys.watch(keyId, credential, (why) => {
+        streams.count(route, "revoked");
+        writer.close({ event: "closed", data: { reason: `the API key was ${why}` } });
+      })
+    : () => undefined;
+  const untilExpiry = Math.min(2 ** 31 - 1, Math.max(0, credential.expiresAt * 1000 - Date.now()));
+  const expiry = setTimeout(() => {
+    streams.count(route, "expired");
+    writer.close({
+      event: "closed",
+      data: { reason: "the access token expired; reconnect with a fresh one and Last-Event-ID" },
+    });
+  }, untilExpiry);
+  const renewal = setInterval(
+    () => {
+      stream.slot.renew().then(
+        (held) => held || writer.close({ event: "closed", data: { reason: "the stream's slot was lost" } }),
+        (error: unknown) => streams.log.warn({ err: error }, "renewing an event stream's slot failed"),
+      );
+    },
+    Math.max(1_000, streams.slots.leaseMs / 3),
+  );
+  try {
+    // The writer's own close listener came after the connection's; the presence saw it either way.
+    await Promise.race([writer.closed, presence.left]);
+  } finally {
+    clearTimeout(expiry);
+    clearInterval(renewal);
+    stopKeyWatch();
+    untrack();
+    follow.close();
+    streams.count(route, "ended");
+    await stream.release();
+  }
 }
 
 function codeOf(error: Error): string {
