@@ -6,7 +6,7 @@ import { bytesToHex, getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { decimalUnits, priceRoundAt, publicKeyOf, valueRao } from "./support/dataChain.js";
-import { ownerSale, startDataStack, type DataStack, type Json } from "./support/dataStack.js";
+import { startDataStack, type DataStack, type Json } from "./support/dataStack.js";
 import type { BuiltBlock, KeyringPair, NativeCallSpec } from "./support/nativeDriver.js";
 import { nativeMarketSuite } from "./support/nativeMarketSuite.js";
 import type { RuntimeBlock } from "./support/nativeRuntime.js";
@@ -210,9 +210,6 @@ async function buildOwnAccount(): Promise<OwnAccount> {
   const blocks = [await driver.block([transfer(driver.dev("Alice"), coldkey.address, tao(100))])];
   blocks.push(
     await driver.block([
-      // The owners sell first, so the stakes buy alpha (see ownerSale).
-      ...(await ownerSale(driver, first, 4n)),
-      ...(await ownerSale(driver, second, 4n)),
       { tx: driver.tx("subtensorModule", "addStake")(first.ownerHotkey, first.netuid, tao(10)), signer: coldkey },
       { tx: driver.tx("subtensorModule", "addStake")(second.ownerHotkey, second.netuid, tao(5)), signer: coldkey },
       transfer(coldkey, driver.fresh().address, tao(3)),

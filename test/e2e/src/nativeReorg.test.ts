@@ -1,10 +1,9 @@
-import { NATIVE_DEV_ACCOUNT_NAMES } from "@platform/devnet";
 import { freePorts, silentProgress, startStack, testRuntime, type RunningStack } from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import { bytesToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { valueRao } from "./support/dataChain.js";
-import { dataApi, ownerSale, type DataApi, type Json } from "./support/dataStack.js";
+import { dataApi, type DataApi, type Json } from "./support/dataStack.js";
 import {
   connectNativeDriver,
   type BuiltBlock,
@@ -85,13 +84,11 @@ afterAll(async () => {
   state.remove();
 }, 120_000);
 
-/** A seeded subnet to stake on: its owner's hotkey, and its owner's key when that is a dev account (for ownerSale). */
-async function stakingSubnet(): Promise<{ netuid: number; hotkey: string; owner: KeyringPair | undefined }> {
+/** A seeded subnet to stake on, by its owner's hotkey (its pool is deep enough for any stake here to buy alpha). */
+async function stakingSubnet(): Promise<{ netuid: number; hotkey: string }> {
   const netuid = stack.descriptor.substrate!.netuids[0]!;
-  const module = driver.chain.api.query.subtensorModule!;
-  const [hotkey, owner] = await Promise.all([module.subnetOwnerHotkey!(netuid), module.subnetOwner!(netuid)]);
-  const dev = NATIVE_DEV_ACCOUNT_NAMES.map((name) => driver.dev(name)).find((pair) => pair.address === String(owner));
-  return { netuid, hotkey: String(hotkey), owner: dev };
+  const hotkey = await driver.chain.api.query.subtensorModule!.subnetOwnerHotkey!(netuid);
+  return { netuid, hotkey: String(hotkey) };
 }
 
 interface Seen {
@@ -239,7 +236,7 @@ async function allHolders(first: Json): Promise<Json[]> {
 
 /** The accounts, the subnet and the routes of the scenario. */
 interface Scenario {
-  subnet: { netuid: number; hotkey: string; owner: KeyringPair | undefined };
+  subnet: { netuid: number; hotkey: string };
   alice: KeyringPair;
   bob: KeyringPair;
   charlie: KeyringPair;
@@ -295,18 +292,13 @@ type Watcher = ReturnType<typeof watch>;
 type FirstAnswers = Map<string, { at: number; body: Json }>;
 
 /**
- * The fork point (the staker funded, and when the subnet's owner is a dev account holding alpha,
- * some of it sold into the pool so a stake buys alpha: ownerSale), then the branch to be abandoned:
+ * The fork point (the staker funded), then the branch to be abandoned:
  * Bob pays a fresh account 5 TAO and the staker stakes 10 TAO. Both indexed, and what the
  * reorganisation must take back seen through the API first.
  */
 async function abandonedBranch(s: Scenario, watcher: Watcher, head: number) {
   const { subnet } = s;
-  const sale =
-    subnet.owner === undefined
-      ? []
-      : await ownerSale(driver, { netuid: subnet.netuid, ownerHotkey: subnet.hotkey, owner: subnet.owner }, 20n);
-  const fork = await driver.block([transfer(s.alice, s.staker, tao(100)), ...sale]);
+  const fork = await driver.block([transfer(s.alice, s.staker, tao(100))]);
   expect(fork.number).toBe(head + 1);
   await watcher.at(fork.hash, "the fork point indexed", 90_000);
 

@@ -52,34 +52,6 @@ export interface SeededSubnet {
   owner: KeyringPair;
 }
 
-/**
- * What a subnet's owner sells of the alpha it holds on its own hotkey, so a stake can buy some.
- * Why: in this runtime a new subnet's pool starts with 1 nano-alpha in reserve and its emission
- * goes out, not into the pool, so a pool keeps about one nano-alpha (TAO / 1e-9 alpha: a price of
- * billions of TAO) and a stake buys nothing until someone sells alpha into it.
- */
-export async function ownerSale(
-  driver: NativeDriver,
-  subnet: SeededSubnet,
-  fraction: bigint,
-): Promise<NativeCallSpec[]> {
-  const owned = await readNativeInteger(
-    driver.chain.api,
-    "subtensorModule",
-    "alpha",
-    subnet.ownerHotkey,
-    subnet.owner.address,
-    subnet.netuid,
-  );
-  if (owned < fraction) return [];
-  return [
-    {
-      tx: driver.tx("subtensorModule", "removeStake")(subnet.ownerHotkey, subnet.netuid, owned / fraction),
-      signer: subnet.owner,
-    },
-  ];
-}
-
 /** The chain carrying the coin/USD feed (the stack's origin chain), and the feed. */
 export interface PriceChain {
   chainId: number;
@@ -233,9 +205,8 @@ export async function dataApi(stack: RunningStack, keyName: string): Promise<Dat
 const RAO_PER_TAO = 1_000_000_000n;
 
 /**
- * One step: the owner of one seeded subnet (a different one each step) sells a twentieth of its
- * alpha into the pool, Eve stakes there and unstakes half of what she holds on the subnet before
- * it, Ferdie pays Bob, all in one new block; and the feed gets a round. Pools move by the trades
+ * One step: Eve stakes on one seeded subnet (a different one each step) and unstakes half of what
+ * she holds on the subnet before it, Ferdie pays Bob, all in one new block; and the feed gets a round. Pools move by the trades
  * and by the block's emission, balances by the transfer and fees.
  */
 async function step(native: NativeNetwork, mover: PriceFeedMover, index: number): Promise<void> {
@@ -252,7 +223,6 @@ async function step(native: NativeNetwork, mover: PriceFeedMover, index: number)
     previous.netuid,
   );
   const calls: NativeCallSpec[] = [
-    ...(await ownerSale(driver, target, 20n)),
     {
       tx: driver.tx("subtensorModule", "addStake")(
         target.ownerHotkey,
