@@ -124,6 +124,32 @@ describe("createChangeFeed against a real redis-server", () => {
     feed.close();
   });
 
+  it("bounds a catch-up: a position more than maxCatchUp entries behind gets a gap and only the newest maxCatchUp", async () => {
+    const key = "feed:bounded";
+    const ids: string[] = [];
+    for (let n = 0; n < 60; n += 1) ids.push((await append(key, n, n % 2 === 0 ? "even" : "odd"))!);
+    const feed = createChangeFeed({ redis, key, pollMs: 1_000, maxCatchUp: 20 });
+    // From the very start (Last-Event-ID 0-0): 60 entries behind, 20 replayed after a gap naming the first of them.
+    const whole = recorder();
+    feed.watch(whole.options("0-0"));
+    await waitFor(async () => whole.live() !== undefined, { what: "live" });
+    expect(whole.gaps).toEqual([ids[40]]);
+    expect(numbers(whole.got)).toEqual(Array.from({ length: 20 }, (_, i) => 40 + i));
+    // The bound counts entries read, whatever the watcher keeps of them.
+    const evens = recorder();
+    feed.watch(evens.options(ids[0], "even"));
+    await waitFor(async () => evens.live() !== undefined, { what: "live" });
+    expect(evens.gaps).toEqual([ids[40]]);
+    expect(numbers(evens.got)).toEqual(Array.from({ length: 10 }, (_, i) => 40 + 2 * i));
+    // Exactly the bound behind: everything, no gap.
+    const near = recorder();
+    feed.watch(near.options(ids[39]));
+    await waitFor(async () => near.live() !== undefined, { what: "live" });
+    expect(near.gaps).toEqual([]);
+    expect(numbers(near.got)).toEqual(Array.from({ length: 20 }, (_, i) => 40 + i));
+    feed.close();
+  });
+
   it("compares stream ids by time, then sequence", () => {
     expect(idAfter("10-0", "9-5")).toBe(true);
     expect(idAfter("10-1", "10-0")).toBe(true);

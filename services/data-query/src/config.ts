@@ -28,6 +28,11 @@ export const dataQueryConfigSchema = z
     WATCH_POLL_MS: vars.positiveInt().default(1_000),
     /** A WatchData caller that leaves this many bytes unread is ended (RESOURCE_EXHAUSTED). */
     WATCH_MAX_BUFFERED_BYTES: vars.positiveInt().default(1024 * 1024),
+    /**
+     * A WatchData resume replays at most this many change-log entries; a position further behind
+     * gets `gap` and the newest this many (the gateway charges replayed events to the key's budget).
+     */
+    WATCH_MAX_REPLAY_ENTRIES: vars.positiveInt().default(1_000),
   })
   .refine((config) => !config.DATA_QUERY_GROUPS.includes("events") || config.NATS_URL !== undefined, {
     error: "NATS_URL is required when DATA_QUERY_GROUPS lists events",

@@ -64,6 +64,7 @@ const events = nats
       signals: nats.client,
       pollMs: config.WATCH_POLL_MS,
       maxBufferedBytes: config.WATCH_MAX_BUFFERED_BYTES,
+      maxReplayEntries: config.WATCH_MAX_REPLAY_ENTRIES,
     })
   : undefined;
 if (events) registrations.push(events);

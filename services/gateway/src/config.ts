@@ -65,6 +65,11 @@ export const gatewayConfigSchema = z.object({
   EVENT_STREAM_KEY_CHECK_MS: vars.positiveInt().default(2_000),
   /** A stream's slot lease in Redis, renewed at a third of it: how long a dead replica's streams still count. */
   EVENT_STREAM_LEASE_MS: vars.positiveInt().default(30_000),
+  /**
+   * A resumed event stream's replay (the events before `live`) spends one unit of the key's rate
+   * budget for every this many events, besides the unit its opening costs.
+   */
+  EVENT_REPLAY_EVENTS_PER_UNIT: vars.positiveInt().default(100),
   /** Largest accepted JSON body. */
   MAX_BODY_BYTES: vars.positiveInt().default(64 * 1024),
 });

@@ -8,7 +8,9 @@ import { watchData } from "./watchData.js";
 
 /**
  * DataEventsService over the data change log: one reader of its tail per process, woken by the
- * data projections' change signals (and by a timer should one be lost).
+ * data projections' change signals (and by a timer should one be lost). A resume replays at most
+ * `maxReplayEntries`: the log holds up to 100,000 entries, and this group runs beside the market
+ * reads.
  */
 export function dataEventsGrpcService(deps: {
   redis: Redis;
@@ -16,11 +18,14 @@ export function dataEventsGrpcService(deps: {
   signals: Signals;
   pollMs: number;
   maxBufferedBytes: number;
+  /** A resume's catch-up reads at most this many entries (libs/store changeFeed's maxCatchUp). */
+  maxReplayEntries: number;
 }): GrpcServiceRegistration & { close(): void } {
   const feed = createChangeFeed({
     redis: deps.redis,
     key: dataChangeLog.key,
     pollMs: deps.pollMs,
+    maxCatchUp: deps.maxReplayEntries,
     onError: (error) => deps.log.warn({ err: error }, "reading the data change log failed; retrying"),
   });
   const unsubscribe = deps.signals.subscribe(subjects.readModelChanged("*"), (_payload, subject) => {

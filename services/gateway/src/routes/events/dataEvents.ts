@@ -15,6 +15,8 @@ const TOPICS = {
   prices: DataTopic.DATA_TOPIC_PRICES,
 };
 const TOPIC_NAMES = Object.keys(TOPICS) as (keyof typeof TOPICS)[];
+/** The most change-log entries a resume replays: data-query's WATCH_MAX_REPLAY_ENTRIES, as it is deployed. */
+const REPLAY_BOUND = 1_000;
 
 const EXAMPLE_AS_OF = {
   chain_id: 945,
@@ -41,7 +43,7 @@ export function dataEventsRoute(dataEvents: DataEventsServiceClient, streams: Ev
     }),
     docs: {
       summary: "Stream of data changes (server-sent events)",
-      description: `text/event-stream. Events, in commit order, each with an id (a resumable position): \`head\` (a read model's as_of moved: data {read_model: accounts|market|subnets, as_of}), \`pool\` (a subnet pool's new snapshot, fields as in subnet-pools/latest), \`price\` (a new coin price round); \`live\` (caught up), \`gap\` (Last-Event-ID is older than the change log keeps), \`dropped\` and \`closed\` (the stream ends) as on GET /intents/v1/events. Send the last id back as Last-Event-ID to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold ${streams.slots.cap} streams at once (429 RATE_LIMITED past that), intents and data streams together.`,
+      description: `text/event-stream. Events, in commit order, each with an id (a resumable position): \`head\` (a read model's as_of moved: data {read_model: accounts|market|subnets, as_of}), \`pool\` (a subnet pool's new snapshot, fields as in subnet-pools/latest), \`price\` (a new coin price round); \`live\` (caught up), \`gap\` (data {oldest}: Last-Event-ID is older than the change log keeps, or more than ${REPLAY_BOUND.toLocaleString("en-US")} entries behind: the stream goes on from the newest ${REPLAY_BOUND.toLocaleString("en-US")}, from \`oldest\`; changes before it are missing, re-read the state with the GET routes), \`dropped\` and \`closed\` (the stream ends) as on GET /intents/v1/events. Send the last id back as Last-Event-ID to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold ${streams.slots.cap} streams at once (429 RATE_LIMITED past that), intents and data streams together; opening one spends the route's cost once, and a resume's replay (the events before \`live\`) one more unit for every ${streams.replayEventsPerUnit} events: a budget spent mid-replay ends the stream with \`closed\` (data {code: RATE_LIMITED, retry_after_seconds}); resume from the last id after that.`,
       tags: ["Data: events"],
       success: streamSuccess({
         event: "head",

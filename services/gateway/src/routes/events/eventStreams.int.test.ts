@@ -36,13 +36,19 @@ let dataEvents: DataEventsServiceClient;
 const calls: Array<{ after: string; cancelledAt?: number }> = [];
 /** How long the backend waits before its first message. */
 let firstMessageMs = 0;
+/** How many events the backend replays to a call that resumes (Last-Event-ID), before `live`. */
+let replayed = 0;
 
 function watchData(call: ServerWritableStream<WatchDataRequest, WatchDataResponse>): void {
   const record: { after: string; cancelledAt?: number } = { after: call.request.after };
   calls.push(record);
   call.on("cancelled", () => (record.cancelledAt = Date.now()));
   setTimeout(() => {
-    if (record.cancelledAt === undefined) call.write({ position: "1-0", change: { $case: "live", value: true } });
+    if (record.cancelledAt !== undefined) return;
+    if (call.request.after !== "")
+      for (let index = 0; index < replayed; index += 1)
+        call.write({ position: `2-${index}`, change: { $case: "head", value: { readModel: "market" } } });
+    call.write({ position: "3-0", change: { $case: "live", value: true } });
   }, firstMessageMs);
 }
 
@@ -57,7 +63,8 @@ const BASE_CONFIG: EventStreamsConfig = {
 /** A gateway serving the data event stream to one key (KEY, free tier) with the given stream settings. */
 async function startGateway(config: Partial<EventStreamsConfig> = {}) {
   const registry = createMetricsRegistry("gateway-event-streams-test");
-  const limiter = createRateLimiter(client, [{ name: "free", ratePerSecond: 5, burst: 10 }], "free");
+  // A unit back every 100 s: what a stream spends stays spent while the test reads it.
+  const limiter = createRateLimiter(client, [{ name: "free", ratePerSecond: 0.01, burst: 10 }], "free");
   const streams = createEventStreams({ redis: client, limiter, config: { ...BASE_CONFIG, ...config }, registry, log });
   const app = createGatewayApp({
     log,
@@ -79,6 +86,11 @@ async function startGateway(config: Partial<EventStreamsConfig> = {}) {
   return {
     base,
     streams,
+    /** Units left in KEY's budget (a cost-0 admission spends nothing). */
+    async remaining() {
+      const verdict = await limiter.admit(KEY, 1, "free", 0);
+      return verdict.kind === "allowed" ? verdict.remaining : Number.NaN;
+    },
     async stop() {
       streams.closeAll();
       streams.close();
@@ -89,6 +101,35 @@ async function startGateway(config: Partial<EventStreamsConfig> = {}) {
 }
 
 const slotsHeld = () => client.zcard(`sse:{${KEY}}`);
+
+/** The events of an SSE answer, read until `enough` says so or the stream ends. */
+async function readEvents(
+  response: Response,
+  enough: (events: Array<{ event: string; data: unknown }>) => boolean = () => false,
+): Promise<Array<{ event: string; data: unknown }>> {
+  const events: Array<{ event: string; data: unknown }> = [];
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += value;
+    let end = text.indexOf("\n\n");
+    while (end >= 0) {
+      const frame = text.slice(0, end);
+      text = text.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(frame)?.[1];
+      const data = /^data: (.*)$/m.exec(frame)?.[1];
+      if (event !== undefined) events.push({ event, data: data === undefined ? undefined : JSON.parse(data) });
+      end = text.indexOf("\n\n");
+    }
+    if (enough(events)) {
+      await reader.cancel();
+      break;
+    }
+  }
+  return events;
+}
 
 beforeAll(async () => {
   redis = await startRedis({ dir: join(dir.path, "data"), logFile: join(dir.path, "redis.log") });
@@ -154,6 +195,54 @@ describe("a client that leaves an event stream", () => {
       expect(next.status).toBe(200);
       await next.body!.cancel();
       await waitFor(async () => (await slotsHeld()) === 0, { what: "the second slot released", timeoutMs: 10_000 });
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe("a resumed stream's replay", () => {
+  it("is charged to the key's rate budget: a unit for every 100 events replayed before live", async () => {
+    const gateway = await startGateway({ EVENT_REPLAY_EVENTS_PER_UNIT: 100 });
+    try {
+      await client.del(`rl:{${KEY}}:default`);
+      firstMessageMs = 0;
+      replayed = 250;
+      expect(await gateway.remaining()).toBe(10);
+      const response = await fetch(`${gateway.base}/data/v1/events`, { headers: { "last-event-id": "1-0" } });
+      expect(response.status).toBe(200);
+      const events = await readEvents(response, (seen) => seen.some((event) => event.event === "live"));
+      expect(events.filter((event) => event.event === "head")).toHaveLength(250);
+      await waitFor(async () => (await gateway.remaining()) === 8, { what: "two units spent", timeoutMs: 10_000 });
+      // A stream that does not resume replays nothing and is charged nothing more.
+      const fresh = await fetch(`${gateway.base}/data/v1/events`);
+      await readEvents(fresh, (seen) => seen.some((event) => event.event === "live"));
+      await waitFor(async () => (await slotsHeld()) === 0, { what: "the slots released", timeoutMs: 10_000 });
+      expect(await gateway.remaining()).toBe(8);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it("that spends the budget ends the stream with `closed` RATE_LIMITED, to be resumed from its last id later", async () => {
+    const gateway = await startGateway({ EVENT_REPLAY_EVENTS_PER_UNIT: 100 });
+    try {
+      await client.del(`rl:{${KEY}}:default`);
+      firstMessageMs = 0;
+      replayed = 5_000;
+      const response = await fetch(`${gateway.base}/data/v1/events`, { headers: { "last-event-id": "1-0" } });
+      expect(response.status).toBe(200);
+      const events = await readEvents(response);
+      const last = events.at(-1)!;
+      expect(last.event).toBe("closed");
+      expect(last.data).toMatchObject({ code: "RATE_LIMITED" });
+      expect((last.data as { retry_after_seconds: number }).retry_after_seconds).toBeGreaterThan(0);
+      // Ten units were there; the eleventh hundred was refused. What arrived before the refusal
+      // came back may pass it, never the whole replay.
+      const heads = events.filter((event) => event.event === "head").length;
+      expect(heads).toBeGreaterThanOrEqual(1_000);
+      expect(heads).toBeLessThan(5_000);
+      expect(events.some((event) => event.event === "live")).toBe(false);
     } finally {
       await gateway.stop();
     }

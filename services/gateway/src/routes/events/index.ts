@@ -16,6 +16,7 @@ export interface EventStreamsConfig {
   EVENT_STREAM_MAX_BUFFERED_BYTES: number;
   EVENT_STREAM_KEY_CHECK_MS: number;
   EVENT_STREAM_LEASE_MS: number;
+  EVENT_REPLAY_EVENTS_PER_UNIT: number;
 }
 
 /** The event streams' shared parts: per-key slots in Redis, key checks through the limiter, metrics. */
@@ -51,6 +52,9 @@ export function createEventStreams(options: {
     keys,
     heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS,
     maxBufferedBytes: config.EVENT_STREAM_MAX_BUFFERED_BYTES,
+    replayEventsPerUnit: config.EVENT_REPLAY_EVENTS_PER_UNIT,
+    charge: (keyId, credential, units) =>
+      options.limiter.admit(keyId, credential.secretVersion, credential.tier, units),
     log,
     count(route, outcome) {
       total.inc({ route, outcome });
@@ -78,6 +82,8 @@ export function unservedEventStreams(log: Logger, cap = 5): EventStreams {
     keys: { watch: () => () => undefined, close: () => undefined },
     heartbeatMs: 15_000,
     maxBufferedBytes: 256 * 1024,
+    replayEventsPerUnit: 100,
+    charge: async () => ({ kind: "revoked" }),
     log,
     count: () => undefined,
     track: () => () => undefined,

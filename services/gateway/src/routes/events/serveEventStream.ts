@@ -4,8 +4,10 @@ import type { RequestContext } from "@platform/http";
 import type { Logger } from "@platform/log";
 import { HttpProblem } from "../../http/HttpProblem.js";
 import type { ClientReadableStream } from "@grpc/grpc-js";
+import type { AdmitVerdict } from "../../access/rateLimiter.js";
 import { followUpstream, type UpstreamFollow } from "./followUpstream.js";
 import type { KeyWatch } from "./keyWatch.js";
+import { replayCharge } from "./replayCharge.js";
 import { openSse, type SseEvent, type SseWriter } from "./sseWriter.js";
 import type { StreamSlot, StreamSlots } from "./streamSlots.js";
 
@@ -15,6 +17,10 @@ export interface EventStreams {
   keys: KeyWatch;
   heartbeatMs: number;
   maxBufferedBytes: number;
+  /** A replay (the events before `live`) spends a unit of the key's budget for every this many events. */
+  replayEventsPerUnit: number;
+  /** Spends `units` of a key's rate budget (replayCharge.ts). */
+  charge(keyId: string, credential: { secretVersion: number; tier: string }, units: number): Promise<AdmitVerdict>;
   log: Logger;
   /** Counts streams opened, refused, dropped and ended, by route. */
   count(route: string, outcome: "opened" | "refused" | "left" | "dropped" | "revoked" | "expired" | "ended"): void;
@@ -152,7 +158,17 @@ export async function serveEventStream(
     return clientLeft;
   }
   const sink = bufferedSink();
-  const follow = source(sink);
+  const credential = context.credential;
+  const charged =
+    credential === undefined
+      ? sink
+      : withReplayCharge(sink, {
+          eventsPerUnit: streams.replayEventsPerUnit,
+          charge: (units) => streams.charge(keyId, credential, units),
+          end: (last) => sink.end(last),
+          onError: (error) => streams.log.warn({ err: error }, "charging an event stream's replay failed"),
+        });
+  const follow = source(charged);
   let started: boolean;
   try {
     started = await Promise.race([follow.started.then(() => true), presence.left.then(() => false)]);
@@ -174,6 +190,8 @@ export async function serveEventStream(
 interface BufferedSink {
   send(event: SseEvent): void;
   fail(error: Error): void;
+  /** Ends the stream after `last` (at once, or as soon as it begins). */
+  end(last: SseEvent): void;
   /** Hands what waited to the writer, and everything after it. */
   attach(writer: SseWriter): void;
 }
@@ -181,20 +199,32 @@ interface BufferedSink {
 function bufferedSink(): BufferedSink {
   let writer: SseWriter | undefined;
   const early: SseEvent[] = [];
-  let failure: Error | undefined;
-  const closeFailed = (error: Error) =>
-    writer?.close({ event: "closed", data: { reason: "the stream cannot go on", code: codeOf(error) } });
+  let final: SseEvent | undefined;
+  const end = (last: SseEvent) => {
+    final ??= last;
+    writer?.close(last);
+  };
   return {
-    send: (event) => (writer ? writer.send(event) : early.push(event)),
-    fail(error) {
-      failure = error;
-      closeFailed(error);
-    },
+    send: (event) => (final !== undefined ? undefined : writer ? writer.send(event) : early.push(event)),
+    fail: (error) => end({ event: "closed", data: { reason: "the stream cannot go on", code: codeOf(error) } }),
+    end,
     attach(attached) {
       writer = attached;
       for (const event of early) attached.send(event);
       early.length = 0;
-      if (failure) closeFailed(failure);
+      if (final) attached.close(final);
+    },
+  };
+}
+
+/** The sink, with each event it is sent counted towards the replay's charge first. */
+function withReplayCharge(sink: BufferedSink, options: Parameters<typeof replayCharge>[0]): BufferedSink {
+  const observe = replayCharge(options);
+  return {
+    ...sink,
+    send(event) {
+      observe(event);
+      sink.send(event);
     },
   };
 }
