@@ -3,7 +3,7 @@ import { ROOT_CONTEXT, SamplingDecision, SpanKind, trace, TraceFlags } from "@op
 import { InMemorySpanExporter, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace";
 import { afterEach, describe, expect, it } from "vitest";
 import { randomId, rootDecisionOf, startEdgeSpan } from "./edgeSpan.js";
-import { extractContext } from "./propagation.js";
+import { spanContextOf } from "./propagation.js";
 import { noSampledContext } from "./sampledContextManager.js";
 import { samplerOf, startTracing, type Tracing } from "./startTracing.js";
 import { SAMPLERS } from "./tracingConfig.js";
@@ -30,7 +30,7 @@ describe("startEdgeSpan", () => {
     const reference = new TraceIdRatioBasedSampler(0.5);
     let recorded = 0;
     for (let index = 0; index < 400; index += 1) {
-      const span = startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT);
+      const span = startEdgeSpan("GET", SpanKind.SERVER);
       if (span === undefined) continue;
       const { traceId, spanId, traceFlags } = span.spanContext();
       // Made by the SDK under the ids decided on: its own sampler agrees.
@@ -50,28 +50,38 @@ describe("startEdgeSpan", () => {
 
   it("starts nothing for a new trace sampled out, and leaves the SDK's next ids its own", () => {
     const exporter = traceAt("traceidratio", "0");
-    expect(startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT)).toBeUndefined();
+    expect(startEdgeSpan("GET", SpanKind.SERVER)).toBeUndefined();
     const inner = trace.getTracer("t").startSpan("inner", {}, ROOT_CONTEXT);
     expect(inner.spanContext().traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(exporter.getFinishedSpans()).toHaveLength(0);
   });
 
-  it("follows a caller's traceparent: its trace and its sampled flag", () => {
+  it("decides by its own sampler whatever a caller's traceparent says, keeping the caller's context only as a link", async () => {
+    const caller = (flags: "00" | "01") =>
+      spanContextOf(`00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-${flags}`, "vendor=opaque")!;
+    // Sampled out here: a caller's sampled flag does not bring a span back.
     traceAt("parentbased_traceidratio", "0");
-    const callersTrace = (flags: "00" | "01") =>
-      extractContext({ traceparent: `00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-${flags}` }, ROOT_CONTEXT);
-    const child = startEdgeSpan("GET", SpanKind.SERVER, callersTrace("01"))!;
-    expect(child.isRecording()).toBe(true);
-    expect(child.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
-    child.end();
-    // Sampled out by the caller: a span that records nothing, still naming the caller's trace.
-    const quiet = startEdgeSpan("GET", SpanKind.SERVER, callersTrace("00"))!;
-    expect(quiet.isRecording()).toBe(false);
-    expect(quiet.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
+    expect(startEdgeSpan("GET", SpanKind.SERVER, caller("01"))).toBeUndefined();
+    await tracing!.shutdown();
+    // Sampled in here: a trace of our own, even for a caller that sampled its own trace out.
+    const exporter = traceAt("parentbased_traceidratio", "1");
+    const span = startEdgeSpan("GET", SpanKind.SERVER, caller("00"))!;
+    expect(span.isRecording()).toBe(true);
+    expect(span.spanContext().traceId).not.toBe("0af7651916cd43dd8448eb211c80319c");
+    span.end();
+    const [ended] = exporter.getFinishedSpans();
+    expect(ended!.parentSpanContext).toBeUndefined();
+    expect(ended!.links.map((link) => link.context)).toEqual([
+      { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", traceFlags: 0, isRemote: true },
+    ]);
+    // A malformed or absent context is no link.
+    const lone = startEdgeSpan("GET", SpanKind.SERVER, spanContextOf("00-nothex-01"))!;
+    lone.end();
+    expect(exporter.getFinishedSpans()[1]!.links).toEqual([]);
   });
 
   it("starts nothing while tracing is off", () => {
-    expect(startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT)).toBeUndefined();
+    expect(startEdgeSpan("GET", SpanKind.SERVER)).toBeUndefined();
   });
 });
 
@@ -121,7 +131,7 @@ describe("noSampledContext", () => {
   it("says so while nothing sampled is in flight, and not while a sampled body runs", async () => {
     traceAt("always_on");
     expect(noSampledContext()).toBe(true);
-    const span = startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT)!;
+    const span = startEdgeSpan("GET", SpanKind.SERVER)!;
     const during = await trace
       .getTracer("t")
       .startActiveSpan("work", {}, trace.setSpan(ROOT_CONTEXT, span), async (inner) => {

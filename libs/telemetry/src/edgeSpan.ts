@@ -1,34 +1,37 @@
 import { randomFillSync } from "node:crypto";
-import { trace, type Context, type Span, type SpanKind } from "@opentelemetry/api";
+import { isSpanContextValid, ROOT_CONTEXT, type Span, type SpanContext, type SpanKind } from "@opentelemetry/api";
 import type { IdGenerator } from "@opentelemetry/sdk-trace";
 import { tracer } from "./tracer.js";
 import type { SamplerKind } from "./tracingConfig.js";
 
 /**
- * Starts the span of a unit of work that enters the process (an HTTP request), the first span of
- * its trace here, or returns undefined when its trace is not sampled: then the work goes untraced,
- * and so do the hops below it.
+ * Starts the span of a unit of work that enters the process from outside (a public HTTP request),
+ * the root of a trace of its own, or returns undefined when the configured sampler leaves that
+ * trace out: then the work goes untraced, and so do the hops below it.
  *
- * - With a caller's trace (a `traceparent` in `parent`), the SDK makes the span and the caller's
- *   sampled flag decides (parent-based samplers): sampled out, it is a non-recording span that
- *   still names the caller's trace in the access line.
- * - Without one, the configured sampler's decision for a new trace comes first, drawn from random
- *   bytes (`rootDecisionOf`); only a trace sampled in gets ids in hex and its span from the SDK,
- *   primed with those ids, so the SDK's own sampler decides the same.
+ * The sampler's decision comes first, drawn from random bytes (`rootDecisionOf`); only a trace
+ * sampled in gets ids in hex and its span from the SDK, primed with those ids, so the SDK's own
+ * sampler decides the same. A caller's trace context (its `traceparent`) never decides: at a public
+ * edge anyone can send `…-01`, and a parent-based sampler would record every such request and carry
+ * the flag to every backend at any ratio (issue 32). It is kept only as a link of the span, with its
+ * trace and span id and flags: never its tracestate, which is the caller's to fill.
  *
- * Why: at a 1 % ratio, 99 edge spans in 100 are sampled out, and a span for each (ids in hex, the
- * SDK's sampler, a non-recording span) cost the gateway 4–6 % of its throughput on reads it answers
- * from memory (bench/data, BENCH_TRACING=1, both pairs loaded at once), for ids that lead to no
- * trace: nothing of a trace sampled out is recorded anywhere, and the request id already ties its
- * lines together.
+ * Why decide before any span: at a 1 % ratio, 99 edge spans in 100 are sampled out, and a span for
+ * each (ids in hex, the SDK's sampler, a non-recording span) cost the gateway 4–6 % of its
+ * throughput on reads it answers from memory (bench/data, BENCH_TRACING=1, both pairs loaded at
+ * once), for ids that lead to no trace: nothing of a trace sampled out is recorded anywhere, and
+ * the request id already ties its lines together.
  */
-export function startEdgeSpan(name: string, kind: SpanKind, parent: Context): Span | undefined {
+export function startEdgeSpan(name: string, kind: SpanKind, caller?: SpanContext): Span | undefined {
   if (edge === undefined) return undefined;
-  if (trace.getSpan(parent) !== undefined) return tracer().startSpan(name, { kind }, parent);
   const at = draw(24);
   if (!edge.sampledRoot(POOL, at)) return undefined;
   edge.ids.prime(hexOf(at, 16), hexOf(at + 16, 8));
-  return tracer().startSpan(name, { kind }, parent);
+  const link =
+    caller !== undefined && isSpanContextValid(caller)
+      ? [{ context: { traceId: caller.traceId, spanId: caller.spanId, traceFlags: caller.traceFlags, isRemote: true } }]
+      : undefined;
+  return tracer().startSpan(name, { kind, root: true, ...(link === undefined ? {} : { links: link }) }, ROOT_CONTEXT);
 }
 
 /** Whether a new trace whose id is the 16 bytes at `offset` is sampled. */

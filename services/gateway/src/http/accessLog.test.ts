@@ -1,11 +1,12 @@
 import { Writable } from "node:stream";
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry } from "@platform/runtime";
-import { extractContext, ROOT_CONTEXT, SpanKind, startEdgeSpan, startTracing, type Tracing } from "@platform/telemetry";
+import { SpanKind, spanContextOf, startEdgeSpan, startTracing, type Tracing } from "@platform/telemetry";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAccessLog } from "./accessLog.js";
 import type { GatewayContext } from "./requestContext.js";
 
+const CALLER_TRACE = "0af7651916cd43dd8448eb211c80319c";
 let tracing: Tracing | undefined;
 afterEach(async () => {
   await tracing?.shutdown();
@@ -36,7 +37,16 @@ const contextWith = (span: GatewayContext["span"]): GatewayContext => ({
 });
 
 describe("access log", () => {
-  it("names the trace of a traced request on its line: its own, or the caller's it was sampled out of", async () => {
+  it("names the trace of a request sampled in at this edge on its line, and none for one sampled out", async () => {
+    tracing = startTracing({
+      service: "access-log-test",
+      env: { OTEL_TRACES_EXPORTER: "console", OTEL_TRACES_SAMPLER: "parentbased_always_on" },
+    });
+    const { lines, accessLog } = capture("info");
+    // A caller's context is only a link: the line names this gateway's own trace, never the caller's.
+    const span = startEdgeSpan("GET", SpanKind.SERVER, spanContextOf(`00-${CALLER_TRACE}-b7ad6b7169203331-01`));
+    accessLog.record("GET", "/data/v1/coin/price/latest", 200, contextWith(span));
+    await tracing.shutdown();
     tracing = startTracing({
       service: "access-log-test",
       env: {
@@ -45,19 +55,12 @@ describe("access log", () => {
         OTEL_TRACES_SAMPLER_ARG: "0",
       },
     });
-    const { lines, accessLog } = capture("info");
-    const callers = extractContext(
-      { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00" },
-      ROOT_CONTEXT,
-    );
-    const span = startEdgeSpan("GET", SpanKind.SERVER, callers);
-    accessLog.record("GET", "/data/v1/coin/price/latest", 200, contextWith(span));
     // Sampled out at this edge: no span, so no ids (the request id ties the request's lines).
     accessLog.record(
       "GET",
       "/data/v1/coin/price/latest",
       200,
-      contextWith(startEdgeSpan("GET", SpanKind.SERVER, ROOT_CONTEXT)),
+      contextWith(startEdgeSpan("GET", SpanKind.SERVER, spanContextOf(`00-${CALLER_TRACE}-b7ad6b7169203331-01`))),
     );
     await new Promise((resolve) => setImmediate(resolve));
     expect(lines).toHaveLength(2);
@@ -66,9 +69,10 @@ describe("access log", () => {
       requestId: "req-1",
       route: "/data/v1/coin/price/latest",
       status: 200,
-      trace_id: "0af7651916cd43dd8448eb211c80319c",
+      trace_id: span!.spanContext().traceId,
       span_id: span!.spanContext().spanId,
     });
+    expect(lines[0]!.trace_id).not.toBe(CALLER_TRACE);
     expect(lines[1]).toMatchObject({ msg: "request", status: 200 });
     expect(lines[1]).not.toHaveProperty("trace_id");
   });

@@ -40,8 +40,8 @@ export function createAccessLog(log: Logger, registry: Registry): AccessLog {
         route,
         status,
         ms: Math.round(seconds * 1e4) / 10,
-        // Named here, not by the log's mixin: a request sampled out has no active span by now,
-        // yet its trace id is the one a caller's traceparent named.
+        // Named here, not by the log's mixin: the gateway keeps no active span across awaits.
+        // Always this gateway's own trace: a caller's trace context is never logged.
         ...(context.span === undefined ? {} : traceIdsOf(context.span)),
       };
       if (status >= 500) log.warn(line, "request failed");

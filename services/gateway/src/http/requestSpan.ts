@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   currentTraceparent,
-  extractContext,
   isTracingEnabled,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
+  spanContextOf,
   startEdgeSpan,
   trace,
   type Span,
@@ -24,29 +24,32 @@ type WithSpan = IncomingMessage & { [SPAN]?: Span };
 type Endable = Span & { [ENDED]?: true };
 
 /**
- * The listener, each request in a server span (while tracing is on; the listener itself when
- * off): the client's `traceparent` is honoured. The span is carried explicitly, not in the async
- * context: the request's context holds it (`requestSpanOf`) and the traceparent its gRPC calls go
- * out with. Why: keeping a context across the awaits of every in-flight request needs
- * AsyncLocalStorage, whose per-promise hook cost the gateway 10–20 % of its throughput at 1 %
- * sampling (bench:data, BENCH_TRACING=1). The span is named by the route template once the access
- * log knows it (`endRequestSpan`), never by the raw path, which carries addresses; a request that
- * closes before that ends it as it stands. A request whose trace its edge sampled out has no span
- * (libs/telemetry's startEdgeSpan) and its access line no trace ids; one in a caller's trace that
- * the caller sampled out has a span that records nothing, needs no ending, and lends the access
- * line the caller's trace id.
+ * The listener, each request sampled in by this gateway's own sampler in a server span (while
+ * tracing is on; the listener itself when off). The caller's `traceparent` decides nothing: it
+ * becomes a link of the span (libs/telemetry's startEdgeSpan), and the caller's tracestate and
+ * baggage are never read, so they reach neither the backends nor the logs. The span is carried
+ * explicitly, not in the async context: the request's context holds it (`requestSpanOf`) and the
+ * traceparent its gRPC calls go out with. Why: keeping a context across the awaits of every
+ * in-flight request needs AsyncLocalStorage, whose per-promise hook cost the gateway 10–20 % of
+ * its throughput at 1 % sampling (bench:data, BENCH_TRACING=1). The span is named by the route
+ * template once the access log knows it (`endRequestSpan`), never by the raw path, which carries
+ * addresses; a request that closes before that ends it as it stands. A request sampled out has no
+ * span and its access line no trace ids.
  */
 export function tracedListener(listener: Listener): Listener {
   if (!isTracingEnabled()) return listener;
   return (request, response) => {
     const method = request.method ?? "GET";
-    const span = startEdgeSpan(method, SpanKind.SERVER, extractContext(request.headers, ROOT_CONTEXT));
+    const traceparent = request.headers.traceparent;
+    const span = startEdgeSpan(
+      method,
+      SpanKind.SERVER,
+      typeof traceparent === "string" ? spanContextOf(traceparent) : undefined,
+    );
     if (span !== undefined) {
       (request as WithSpan)[SPAN] = span;
-      if (span.isRecording()) {
-        span.setAttribute("http.request.method", method);
-        response.once("close", () => endRequestSpan(span, method, undefined, response.statusCode));
-      }
+      span.setAttribute("http.request.method", method);
+      response.once("close", () => endRequestSpan(span, method, undefined, response.statusCode));
     }
     listener(request, response);
   };

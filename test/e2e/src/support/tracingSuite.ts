@@ -137,9 +137,10 @@ async function batchedTrace(
       for (const request of requests) {
         const server = spans.find(
           (span) =>
-            span.traceId === request.traceId &&
-            span.parentSpanId === request.parentId &&
-            span.kind === SPAN_KIND.server,
+            // The gateway starts a trace of its own at the public edge; the client's context is a link.
+            span.kind === SPAN_KIND.server &&
+            span.parentSpanId === "" &&
+            span.links.some((link) => link.traceId === request.traceId && link.spanId === request.parentId),
         );
         if (server === undefined) continue;
         const client = childOf(spans, server, (span) => span.kind === SPAN_KIND.client && span.name.includes("/"))[0];
