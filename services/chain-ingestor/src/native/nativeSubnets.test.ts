@@ -131,6 +131,35 @@ describe("native subnets state", () => {
   });
 });
 
+describe("native subnets indexes", () => {
+  const both = enabled([
+    [1, true],
+    [2, true],
+  ]);
+  it("shares the parent's indexes while the metagraphs hold the same neurons, builds new ones when they change", async () => {
+    const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], both);
+    const scored = (await nextSubnets(runtime({ 1: 10, 2: 20 }), parent, {
+      netuids: [1, 2],
+      changes: { ...quiet, scores: new Set([1]) },
+      emissionEnabled: both,
+    }))!;
+    expect(subnetIndexes(scored)).toBe(subnetIndexes(parent));
+    const registered = (await nextSubnets(runtime({ 1: 10, 2: 20 }), scored, {
+      netuids: [1, 2],
+      changes: { ...quiet, metagraphs: new Set([2]) },
+      emissionEnabled: both,
+    }))!;
+    expect(subnetIndexes(registered)).not.toBe(subnetIndexes(parent));
+    expect(subnetIndexes(registered).subnetsOfHotkey(HOT_B as `0x${string}`)).toEqual([2]);
+    const removed = (await nextSubnets(runtime({ 1: 10 }), scored, {
+      netuids: [1],
+      changes: quiet,
+      emissionEnabled: enabled([[1, true]]),
+    }))!;
+    expect(subnetIndexes(removed).subnetsOfHotkey(HOT_B as `0x${string}`)).toEqual([]);
+  });
+});
+
 describe("native subnets records", () => {
   it("publishes every emission, and settings and metagraphs only of the subnets that changed", async () => {
     const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([]));
