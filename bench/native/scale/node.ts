@@ -36,6 +36,9 @@ export async function startScaleNode(options: {
     String(port),
   ];
   if (options.indexedKeys) args.push("--indexed-keys");
+  // BENCH_SCALE_NODE_ARGS: extra node flags for the chopsticks process (e.g. --cpu-prof --cpu-prof-dir=/tmp/p).
+  const extra = (process.env.BENCH_SCALE_NODE_ARGS ?? "").split(/\s+/).filter((flag) => flag.length > 0);
+  args.unshift(...extra);
   const child = spawnManaged({ name: "scale-chopsticks", command: process.execPath, args, logFile: options.logFile });
   const httpUrl = `http://127.0.0.1:${port}`;
   // Large writes and wasm-heavy blocks: generous timeouts. A keep-alive socket the node closed while

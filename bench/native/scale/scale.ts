@@ -1,47 +1,50 @@
 /**
- * bench/native/scale: the chain-ingestor's native source on a mainnet-sized state.
+ * bench/native/scale: the chain-ingestor's native source and the projections on a mainnet-sized
+ * state, at Finney's epoch cadence (Tempo 360, subnets staggered by netuid).
  *
  *   cd bench && pnpm bench:native-scale     (or: node --import tsx --conditions=@platform/source native/scale/scale.ts)
  *
- * 1. Starts chopsticks (the real Subtensor runtime, spec 218) on its own port and temp folder, and
- *    writes the state of scaleState.ts into it with `dev_setStorage` (raw pairs, in chunks), then
- *    builds one block on it.
- * 2. Baselines, same run: the node answering raw reads of that state (a `state_getKeysPaged` walk of
- *    the whole `Alpha` map with its values by `state_queryStorageAt`; one `state_queryStorageAt` of
- *    1,000 keys).
- * 3. Full snapshot: a fresh `nativeBlockSource` (services/chain-ingestor, the real code, on its own
- *    `connectNativeChain` connection) reads the head block: `readBlocks([header], best)`. Timed,
- *    with the records and bytes (protobuf payloads) it produced.
- * 4. Incremental: BENCH_SCALE_BLOCKS blocks (default 30), each with signed extrinsics from funded
- *    dev accounts (transfers to holders and a new account, an `addStake` on a validator) and the
- *    block's own emission and one subnet epoch; each block read by the same, warm, source. p50 / p95 / max.
- * 3b. The read models: the snapshot's records folded by the projector's market and subnets
- *    projections into a real Redis (used_memory), and data-query's subnets/latest and holders/top
- *    (page of 100, the subnet with most positions) read closed-loop against a GET of the same size
- *    (readModels.ts; BENCH_SCALE_READS=0 skips it).
- * 5. Memory: heapUsed / RSS of this process before and after the snapshot and after the blocks,
- *    and the node's RSS.
- * Prints a table and writes bench/results/native-scale-<time>.json.
+ * 1. Starts chopsticks (the real Subtensor runtime, spec 218, the epoch-by-tempo build) on its own
+ *    port and temp folder, writes the state of scaleState.ts into it with `dev_setStorage` (raw
+ *    pairs, in chunks), then builds one block on it.
+ * 2. Baselines, same run: the node answering raw reads of that state (baseline A: a
+ *    `state_getKeysPaged` walk of the whole `Alpha` map with its values by `state_queryStorageAt`;
+ *    baseline B: one `state_queryStorageAt` of 1,000 keys).
+ * 3. Full snapshot: the source in a process of its own (sourceProcess.ts: `connectNativeChain`,
+ *    `nativeBlockSource`, the follower as the service runs them) reads the head block; its records
+ *    (protobuf-encoded as for Kafka) come over IPC and every projection of chain.network.v1
+ *    (accounts, market, subnets) folds them into a real Redis (readModels.ts).
+ * 4. Backlog: BENCH_SCALE_BACKLOG blocks (1,000) built while the source is not following, each with
+ *    signed extrinsics from funded dev accounts (transfers to holders and to a new account, two
+ *    `addStake`) and the block's own emission and epochs.
+ * 5. Catch-up: the same source follows the backlog as fast as it can (the follower's ranges, up to
+ *    100 blocks, read ahead during commits), the projections committing behind it: blocks per second.
+ * 6. Incremental: BENCH_SCALE_BLOCKS blocks (200), each built with the same extrinsics, then timed
+ *    from built to every read model committed (the source's read of the block, its records to the
+ *    projections, their commits). p50 / p95 / max, for epoch and non-epoch blocks apart as well.
+ * 7. The heavy reads of data-query on the final read models: subnets/latest and holders/top, computed
+ *    and kept, against a GET of the same bytes.
+ * Memory: the source process's heap and RSS every second (and after a GC at the marks: after the
+ * snapshot, after warm-up, at the end of the catch-up and of the incremental blocks), Redis
+ * `used_memory` and chopsticks' RSS at each phase. Prints a table and writes
+ * bench/results/native-scale-<time>.json.
  *
- * Knobs: BENCH_SCALE_BLOCKS (30), BENCH_SCALE_SEED (42), BENCH_SCALE_NOMINATORS (26,000),
- * BENCH_SCALE_ACCOUNTS (100,000), BENCH_SCALE_CHOPSTICKS (`indexed`, or `stock`: chopsticks'
- * own linear next-key lookup; see README: a block then takes ~20 s and a 1,000-key page ~50 s),
- * BENCH_SCALE_TEMPO (99; the raonet runtime runs every subnet's epoch every block whatever it is, see README),
- * BENCH_SCALE_KEEP=1 keeps the temp folder (chopsticks log).
+ * Knobs: BENCH_SCALE_BLOCKS (200), BENCH_SCALE_BACKLOG (1,000), BENCH_SCALE_SEED (42),
+ * BENCH_SCALE_NOMINATORS (26,000), BENCH_SCALE_ACCOUNTS (100,000), BENCH_SCALE_TEMPO (360),
+ * BENCH_SCALE_CHOPSTICKS (`indexed`, or `stock`: chopsticks' own linear next-key lookup, see
+ * README), BENCH_SCALE_READS=0 skips the heavy reads, BENCH_SCALE_PROFILE=1 writes CPU profiles of
+ * each phase (the source process and this one, bench/results), BENCH_SCALE_KEEP=1 keeps the temp
+ * folder (chopsticks, Redis and source logs).
  */
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { substrateNetworkSchema } from "@platform/chain";
 import { subtensorChainSpec } from "@platform/devnet";
-import { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { tempDir } from "@platform/testing";
 import { ApiPromise, Keyring, WsProvider } from "@polkadot/api";
-import { nativeBlockSource } from "../../../services/chain-ingestor/src/native/nativeBlockSource.js";
-import { connectNativeChain } from "../../../services/chain-ingestor/src/native/nativeChainReader.js";
 import { startScaleNode, type ScaleNode } from "./node.js";
-import { ReadTimes, timedReader } from "./timedReader.js";
-import { measureReadModels } from "./readModels.js";
+import { startProfiler } from "./profile.js";
+import { startReadModels, type ReadFigures } from "./readModels.js";
+import { startSourceProcess, type MemorySample, type SourceCommit } from "./sourceClient.js";
 import {
   generateScaleState,
   MAINNET_SIZES,
@@ -55,31 +58,38 @@ import {
 
 const numberFromEnv = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number`);
   return value;
 };
-const BLOCKS = numberFromEnv("BENCH_SCALE_BLOCKS", 30);
+const BLOCKS = numberFromEnv("BENCH_SCALE_BLOCKS", 200);
+const BACKLOG = numberFromEnv("BENCH_SCALE_BACKLOG", 1_000);
 const SEED = numberFromEnv("BENCH_SCALE_SEED", 42);
+/** Blocks of the catch-up after which the source counts as warm (its kept states filled). */
+const WARM_UP_BLOCKS = 100;
 const SIZES = {
   ...MAINNET_SIZES,
   nominators: numberFromEnv("BENCH_SCALE_NOMINATORS", MAINNET_SIZES.nominators),
   accounts: numberFromEnv("BENCH_SCALE_ACCOUNTS", MAINNET_SIZES.accounts),
 };
 const INDEXED = (process.env.BENCH_SCALE_CHOPSTICKS ?? "indexed") !== "stock";
-/** BENCH_SCALE_PROFILE=1: a CPU profile of each incremental block's read, in bench/results (open in Chrome DevTools). */
 const PROFILE = process.env.BENCH_SCALE_PROFILE === "1";
-const RESULTS_DIR = fileURLToPath(new URL("../../results/", import.meta.url));
-const TARGETS = { fullSnapshotMs: 60_000, incrementalP95Ms: 1_000, heavyReadRatio: 0.6 };
+const STAMP = new Date().toISOString().replace(/[:.]/g, "-");
+/** The chain-ingestor-native Deployment's memory limit (deploy/k8s/src/deployables.ts: 512Mi). */
+const MEMORY_LIMIT_MB = 512 * 1.048576;
+const TARGETS = {
+  fullSnapshotMs: 30_000,
+  incrementalP95Ms: 1_000,
+  catchUpBlocksPerSecond: 5,
+  heavyReadRatio: 0.6,
+  sourceMemoryLimitMb: MEMORY_LIMIT_MB,
+};
 const RAO = 1_000_000_000n;
 const DEV_FUNDS_RAO = 10_000n * RAO;
 const DEV_NAMES = ["Alice", "Bob", "Charlie", "Dave", "Eve", "Ferdie"] as const;
 
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const say = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
-const memory = (node: ScaleNode) => {
-  const { heapUsed, rss } = process.memoryUsage();
-  return { heapUsedMb: mb(heapUsed), rssMb: mb(rss), nodeRssMb: mb(processRss(node.process.pid)) };
-};
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 function processRss(pid: number): number {
   try {
     const line = readFileSync(`/proc/${pid}/status`, "utf8")
@@ -90,22 +100,49 @@ function processRss(pid: number): number {
     return 0;
   }
 }
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]!;
-const median = (values: readonly number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    0.5,
+const percentile = (values: readonly number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]!;
+};
+const median = (values: readonly number[]) => percentile(values, 0.5);
+const spread = (values: readonly number[]) => ({
+  count: values.length,
+  p50Ms: percentile(values, 0.5),
+  p95Ms: percentile(values, 0.95),
+  maxMs: values.length === 0 ? Number.NaN : Math.max(...values),
+});
+const sourceMemory = (sample: MemorySample) => ({
+  heapUsedMb: mb(sample.heapUsed),
+  heapTotalMb: mb(sample.heapTotal),
+  externalMb: mb(sample.external),
+  rssMb: mb(sample.rss),
+  rssPeakMb: mb(sample.rssPeak),
+});
+/** The netuids whose epoch a block runs on the epoch-by-tempo runtime: `(block + netuid + 1) % (tempo + 1) == tempo`. */
+const epochsOf = (block: number, netuids: number) =>
+  Array.from({ length: netuids }, (_, netuid) => netuid).filter(
+    (netuid) => (block + netuid + 1) % (TEMPO + 1) === TEMPO,
   );
 
 const dir = tempDir("bench-native-scale");
 const figures: Record<string, unknown> = {
   machine: "2 cores",
+  loadBefore: readFileSync("/proc/loadavg", "utf8").trim(),
   chopsticks: INDEXED ? "indexed next-key lookup (indexedKeys.mjs)" : "stock",
+  runtime: "spec 218, raonet-epoch-by-tempo.json",
   seed: SEED,
   sizes: SIZES,
   tempo: TEMPO,
+  backlog: BACKLOG,
+  blocks: BLOCKS,
   targets: TARGETS,
+};
+const writeFigures = () => {
+  const resultsDir = new URL("../../results/", import.meta.url);
+  mkdirSync(resultsDir, { recursive: true });
+  const file = new URL(`native-scale-${STAMP}.json`, resultsDir);
+  writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
+  return file.pathname;
 };
 say(`starting chopsticks (spec 218${INDEXED ? ", indexed next-key lookup" : ", stock"}) in ${dir.path}…`);
 const node = await startScaleNode({
@@ -114,9 +151,10 @@ const node = await startScaleNode({
   indexedKeys: INDEXED,
 });
 let api: ApiPromise | undefined;
-let stopReader: (() => Promise<void>) | undefined;
+let stopSource: (() => Promise<void>) | undefined;
+let stopReadModels: (() => Promise<void>) | undefined;
 try {
-  api = await ApiPromise.create({ provider: new WsProvider(node.rpcUrl), noInitWarn: true });
+  api = await ApiPromise.create({ provider: new WsProvider(node.rpcUrl, 1_000, {}, 600_000), noInitWarn: true });
   const keyring = new Keyring({ type: "sr25519", ss58Format: 42 });
   const dev = Object.fromEntries(DEV_NAMES.map((name) => [name, keyring.addFromUri(`//${name}`)])) as Record<
     (typeof DEV_NAMES)[number],
@@ -137,18 +175,27 @@ try {
       return { publicKey: dev[name].publicKey, freeRao: DEV_FUNDS_RAO, nonce: 0 };
     }),
   );
-  const state = generateScaleState({ seed: SEED, sizes: SIZES, genesisIssuance, extraAccounts: devAccounts });
+  // The epoch-by-tempo build of spec 218 has no `TokenSymbol`: write it only where the metadata has it.
+  const tokenSymbol = api.query.subtensorModule?.tokenSymbol !== undefined;
+  const state = generateScaleState({
+    seed: SEED,
+    sizes: SIZES,
+    genesisIssuance,
+    extraAccounts: devAccounts,
+    tokenSymbol,
+  });
   const counts = state.counts;
   say(
-    `generated ${state.pairs.length.toLocaleString("en")} storage pairs in ${(state.generateMs / 1000).toFixed(1)} s: ${counts["Alpha"]!.toLocaleString("en")} Alpha positions (${counts["Alpha on a hotkey not registered on the subnet"]!.toLocaleString("en")} on hotkeys not registered on the subnet), ${counts["System.Account"]!.toLocaleString("en")} accounts, ${counts["NetworksAdded"]} netuids, ${counts["Keys"]!.toLocaleString("en")} uids, ${counts["(hotkey, netuid) pools"]!.toLocaleString("en")} hotkey pools; issuance ${(state.totalIssuanceRao / RAO).toLocaleString("en")} TAO, of it staked ${(state.totalStakeRao / RAO).toLocaleString("en")} TAO`,
+    `generated ${state.pairs.length.toLocaleString("en")} storage pairs in ${seconds(state.generateMs)}: ${counts["Alpha"]!.toLocaleString("en")} Alpha positions (${counts["Alpha on a hotkey not registered on the subnet"]!.toLocaleString("en")} on hotkeys not registered on the subnet), ${counts["System.Account"]!.toLocaleString("en")} accounts, ${counts["NetworksAdded"]} netuids, ${counts["Keys"]!.toLocaleString("en")} uids, ${counts["(hotkey, netuid) pools"]!.toLocaleString("en")} hotkey pools; issuance ${(state.totalIssuanceRao / RAO).toLocaleString("en")} TAO, of it staked ${(state.totalStakeRao / RAO).toLocaleString("en")} TAO; Tempo ${TEMPO}${tokenSymbol ? "" : "; no TokenSymbol (not in this runtime's metadata)"}`,
   );
-  const written = await writeScaleState(node.request, state.pairs, { log: say });
+  const written = await writeScaleState(node.request, state.pairs, {});
   say(
-    `written: ${written.pairs.toLocaleString("en")} pairs, ${mb(written.bytes)} MB of JSON in ${written.chunks} dev_setStorage calls, ${(written.writeMs / 1000).toFixed(1)} s; first block on it built in ${(written.blockMs / 1000).toFixed(2)} s`,
+    `written: ${written.pairs.toLocaleString("en")} pairs, ${mb(written.bytes)} MB of JSON in ${written.chunks} dev_setStorage calls, ${seconds(written.writeMs)}; first block on it built in ${seconds(written.blockMs)}`,
   );
   figures["state"] = {
     pairs: written.pairs,
     counts,
+    tokenSymbol,
     generateMs: state.generateMs,
     writeMs: written.writeMs,
     writeMb: mb(written.bytes),
@@ -156,6 +203,9 @@ try {
     firstBlockMs: written.blockMs,
   };
   await checkState(node, state);
+  const netuidCount = counts["NetworksAdded"]!;
+  const activity = activityPlan(state, dev);
+  state.pairs.length = 0; // the bench's own copy of the state is not needed past here
 
   // ---- 2. baselines ----
   const alphaWalk = await walkPrefix(node, rawKeys.prefix("SubtensorModule", "Alpha"), true);
@@ -169,7 +219,7 @@ try {
   }
   const queryBaseline = median(queryMs);
   say(
-    `baseline: the Alpha map walked raw (${alphaWalk.keys.toLocaleString("en")} keys, pages of 1,000, values by state_queryStorageAt) in ${(alphaWalk.ms / 1000).toFixed(2)} s; System.Account's keys (${accountWalk.keys.toLocaleString("en")}) in ${(accountWalk.ms / 1000).toFixed(2)} s; one state_queryStorageAt of 1,000 keys ${queryBaseline.toFixed(0)} ms`,
+    `baseline A: the Alpha map walked raw (${alphaWalk.keys.toLocaleString("en")} keys, pages of 1,000, values by state_queryStorageAt) in ${seconds(alphaWalk.ms)}; System.Account's keys (${accountWalk.keys.toLocaleString("en")}) in ${seconds(accountWalk.ms)}; baseline B: one state_queryStorageAt of 1,000 keys ${queryBaseline.toFixed(0)} ms`,
   );
   figures["baseline"] = {
     alphaWalkMs: alphaWalk.ms,
@@ -179,224 +229,398 @@ try {
     queryStorageAt1000Ms: queryBaseline,
   };
 
-  // ---- 3. full snapshot ----
-  const network = substrateNetworkSchema.parse({
-    name: "bench-scale",
-    chainId: 945,
+  // ---- 3. full snapshot: the source process reads the head, the projections fold it ----
+  const readModels = await startReadModels(dir.path);
+  stopReadModels = () => readModels.stop();
+  const snapshotBlock = Number((await node.request<{ number: string }>("chain_getHeader")).number);
+  const source = await startSourceProcess({
     rpcUrl: node.rpcUrl,
-    blockTimeMs: 12_000,
-    finality: { safeDepth: 1, finalizedDepth: 3 },
-    rpc: { timeoutMs: 300_000, retryCount: 1, retryDelayMs: 100 },
+    startBlock: snapshotBlock,
+    maxBlocksPerStep: 100,
+    logFile: join(dir.path, "source.log"),
   });
-  const reader = await connectNativeChain(network);
-  stopReader = () => reader.close();
-  // Every read the source makes is timed (timedReader.ts), so the snapshot's time can be placed.
-  const readTimes = new ReadTimes();
-  const source = nativeBlockSource({ reader: timedReader(reader, readTimes), network, finalizedHead: () => undefined });
-  // The reads in flight, every 30 s while the snapshot runs (a slow one shows before it ends).
-  const progress = setInterval(
-    () =>
-      say(
-        `  … ${((performance.now() - fullStarted) / 1000).toFixed(0)} s: ${readTimes
-          .table()
-          .slice(0, 4)
-          .map(
-            (row) =>
-              `${row.read} ${row.calls}× ${(row.ms / 1000).toFixed(1)} s${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`,
-          )
-          .join("; ")} (reads finished so far; no line for a while = the event loop is blocked)`,
-      ),
-    30_000,
-  );
-  const memoryBefore = memory(node);
-  const head = await reader.heads();
-  const [headHeader] = await reader.headersAt([head.best]);
-  say(`full snapshot: a fresh nativeBlockSource reads block ${head.best}…`);
-  const fullStarted = performance.now();
-  const full = await source.readBlocks([headHeader!], head.best).finally(() => clearInterval(progress));
-  const fullMs = performance.now() - fullStarted;
-  const fullReads = readTimes.table();
-  say(
-    `  the snapshot's reads by time (overlapping): ${fullReads
-      .slice(0, 8)
-      .map(
-        (row) =>
-          `${row.read} ${row.calls}× ${(row.ms / 1000).toFixed(2)} s${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`,
-      )
-      .join("; ")}`,
-  );
-  readTimes.reset();
-  const fullRecords = summarize(full.get(headHeader!.hash) ?? []);
-  const memoryAfterFull = memory(node);
-  say(
-    `full snapshot: ${(fullMs / 1000).toFixed(2)} s, ${fullRecords.records.toLocaleString("en")} records, ${mb(fullRecords.bytes)} MB of payloads (${describeTypes(fullRecords.byType)})`,
-  );
-  figures["fullSnapshot"] = {
-    ms: fullMs,
-    block: Number(head.best),
-    ...fullRecords,
-    ratioToAlphaWalk: fullMs / alphaWalk.ms,
-    reads: fullReads,
+  stopSource = () => source.stop();
+  const sourceStarted = source.samples[0]!;
+  say(`source process ${source.pid} connected (heap ${mb(sourceStarted.heapUsed)} MB, RSS ${mb(sourceStarted.rss)} MB)`);
+  const redisSamples: { at: number; phase: string; usedMemoryMb: number; chopsticksRssMb: number }[] = [];
+  let phase = "snapshot";
+  const sampleRedis = async () =>
+    redisSamples.push({
+      at: Date.now(),
+      phase,
+      usedMemoryMb: await readModels.usedMemoryMb(),
+      chopsticksRssMb: mb(processRss(node.process.pid)),
+    });
+  const redisSampler = setInterval(() => void sampleRedis().catch(() => undefined), 10_000);
+
+  /** What the follow of one phase saw: per step, the source's read and the way to the read models. */
+  interface StepFigures {
+    blocks: number[];
+    readMs: number;
+    encodeMs: number;
+    transferMs: number;
+    records: number;
+    bytes: number;
+    committedAt: number;
+    receivedAt: number;
+    reads: SourceCommit["reads"];
+  }
+  const follow = async (until: number, options: { gcAt?: number; profile?: string } = {}) => {
+    const steps: StepFigures[] = [];
+    const started = performance.now();
+    const result = await source.follow(until, {
+      ...options,
+      onCommit(commit, receivedAt) {
+        const step: StepFigures = {
+          blocks: commit.blocks,
+          readMs: commit.readMs,
+          encodeMs: commit.encodeMs,
+          transferMs: receivedAt - commit.sentAt,
+          records: commit.records.length,
+          bytes: commit.records.reduce((sum, record) => sum + record.value.byteLength, 0),
+          committedAt: Number.NaN,
+          receivedAt: performance.now(),
+          reads: commit.reads,
+        };
+        steps.push(step);
+        readModels.enqueue(commit.records, commit.blocks, (at) => (step.committedAt = at));
+      },
+    });
+    const sourceDoneAt = performance.now();
+    await readModels.idle();
+    const committedAt = performance.now();
+    const { steps: stepCount, ...rest } = result;
+    return { ...rest, stepCount, steps, started, sourceMs: sourceDoneAt - started, totalMs: committedAt - started };
   };
 
-  // ---- 3b. the read models of that snapshot ----
-  if (process.env.BENCH_SCALE_READS !== "0") {
-    const models = await measureReadModels(full.get(headHeader!.hash) ?? [], dir.path);
-    figures["readModels"] = models;
-    say(
-      `read models: ${models.records.toLocaleString("en")} records projected in ${(models.projectMs / 1000).toFixed(1)} s; Redis used_memory ${models.usedMemoryMb.toFixed(0)} MB`,
-    );
-    for (const read of models.reads) {
-      say(
-        `  ${read.name}, ${(read.bytes / 1e3).toFixed(0)} KB; baseline: a GET of the same size, ${read.baselinePerSecond.toFixed(0)}/s`,
-      );
-      say(
-        `    computed on every call (the first call after each commit): ${read.computed.perSecond.toFixed(0)} reads/s, p95 ${read.computed.p95Ms.toFixed(1)} ms, ${read.computed.ratio.toFixed(2)} × baseline`,
-      );
-      say(
-        `    as served, kept while the version stands: ${read.kept.perSecond.toFixed(0)} reads/s, p95 ${read.kept.p95Ms.toFixed(1)} ms, ${read.kept.ratio.toFixed(2)} × baseline (target ≥ 0.6: ${read.kept.ratio >= TARGETS.heavyReadRatio ? "met" : "not met"})`,
-      );
+  say(`full snapshot: the source reads block ${snapshotBlock}, the projections fold it…`);
+  const snapshotProfile = PROFILE ? await startProfiler() : undefined;
+  const snapshot = await follow(snapshotBlock, PROFILE ? { profile: `native-scale-${STAMP}-source-snapshot` } : {});
+  const snapshotStep = snapshot.steps[0]!;
+  const afterSnapshot = await source.memory("after snapshot", true);
+  await sampleRedis();
+  const redisAfterSnapshot = redisSamples.at(-1)!.usedMemoryMb;
+  say(
+    `full snapshot: read ${seconds(snapshotStep.readMs)} (${(snapshotStep.readMs / alphaWalk.ms).toFixed(2)} × A), ${snapshotStep.records.toLocaleString("en")} records, ${mb(snapshotStep.bytes)} MB of payloads; encoded ${seconds(snapshotStep.encodeMs)}, to the projections ${seconds(snapshotStep.transferMs)}, committed by every projection ${seconds(snapshotStep.committedAt - snapshotStep.receivedAt)}; built → committed ${seconds(snapshot.totalMs)}`,
+  );
+  say(
+    `  slowest reads (overlapping): ${snapshotStep.reads
+      .slice(0, 6)
+      .map((row) => `${row.read} ${row.calls}× ${seconds(row.ms)}${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`)
+      .join("; ")}`,
+  );
+  say(
+    `  source process after a GC: heap ${mb(afterSnapshot.heapUsed)} MB, RSS ${mb(afterSnapshot.rss)} MB (peak so far ${mb(afterSnapshot.rssPeak)} MB); Redis used_memory ${redisAfterSnapshot.toFixed(0)} MB`,
+  );
+  if (snapshot.profile) say(`  source profile: ${snapshot.profile}`);
+  if (snapshotProfile) say(`  bench (projections) profile: ${await snapshotProfile.stop(`native-scale-${STAMP}-bench-snapshot`)}`);
+  figures["fullSnapshot"] = {
+    block: snapshotBlock,
+    readMs: snapshotStep.readMs,
+    ratioToAlphaWalk: snapshotStep.readMs / alphaWalk.ms,
+    encodeMs: snapshotStep.encodeMs,
+    transferMs: snapshotStep.transferMs,
+    projectMs: snapshotStep.committedAt - snapshotStep.receivedAt,
+    totalMs: snapshot.totalMs,
+    records: snapshotStep.records,
+    payloadMb: mb(snapshotStep.bytes),
+    reads: snapshotStep.reads,
+    sourceMemoryAfterGc: sourceMemory(afterSnapshot),
+    redisUsedMemoryMb: redisAfterSnapshot,
+  };
+  writeFigures();
+
+  // ---- 4. backlog: blocks built while the source does not follow ----
+  phase = "backlog";
+  const nonces = new Map<string, number>();
+  let activityIndex = 0;
+  const buildBlock = async (expected: number) => {
+    const calls = activity(activityIndex++);
+    for (const { tx, signer } of calls) {
+      const nonce = nonces.get(signer.address) ?? (await api!.rpc.system.accountNextIndex(signer.address)).toNumber();
+      nonces.set(signer.address, nonce + 1);
+      await api!.rpc.author.submitExtrinsic(await tx.signAsync(signer, { nonce }));
     }
+    const started = performance.now();
+    const hash = (await node.newBlocks(1)) as Hex;
+    const buildMs = performance.now() - started;
+    const head = await node.request<{ number: string }>("chain_getHeader");
+    if (Number(head.number) !== expected)
+      throw new Error(`block ${expected} was not built (head ${Number(head.number)}): the runtime refused it; see the chopsticks log`);
+    return { hash, buildMs, extrinsics: calls.length };
+  };
+  const backlogBuilds: number[] = [];
+  const backlogStarted = performance.now();
+  if (BACKLOG > 0) say(`backlog: building ${BACKLOG.toLocaleString("en")} blocks while the source does not follow…`);
+  for (let index = 0; index < BACKLOG; index++) {
+    const { buildMs } = await buildBlock(snapshotBlock + index + 1);
+    backlogBuilds.push(buildMs);
+    if ((index + 1) % 100 === 0)
+      say(
+        `  ${index + 1} blocks built (${seconds(performance.now() - backlogStarted)}; builds of the last 100: p50 ${median(backlogBuilds.slice(-100)).toFixed(0)} ms, max ${Math.max(...backlogBuilds.slice(-100)).toFixed(0)} ms)`,
+      );
+  }
+  const backlogEnd = snapshotBlock + BACKLOG;
+  const backlogEpochBlocks = Array.from({ length: BACKLOG }, (_, index) => snapshotBlock + index + 1).filter(
+    (block) => epochsOf(block, netuidCount).length > 0,
+  );
+  const backlogBuild = {
+    blocks: BACKLOG,
+    ms: performance.now() - backlogStarted,
+    buildP50Ms: percentile(backlogBuilds, 0.5),
+    buildP95Ms: percentile(backlogBuilds, 0.95),
+    buildMaxMs: Math.max(...backlogBuilds, 0),
+    epochBuildP50Ms: percentile(
+      backlogBuilds.filter((_, index) => epochsOf(snapshotBlock + index + 1, netuidCount).length > 0),
+      0.5,
+    ),
+    nonEpochBuildP50Ms: percentile(
+      backlogBuilds.filter((_, index) => epochsOf(snapshotBlock + index + 1, netuidCount).length === 0),
+      0.5,
+    ),
+    epochBlocks: backlogEpochBlocks.length,
+  };
+  figures["backlogBuild"] = backlogBuild;
+  if (BACKLOG > 0)
+    say(
+      `backlog: blocks ${snapshotBlock + 1}–${backlogEnd} built in ${seconds(backlogBuild.ms)} (a block p50 ${backlogBuild.buildP50Ms.toFixed(0)} ms: with an epoch ${backlogBuild.epochBuildP50Ms.toFixed(0)} ms, without ${backlogBuild.nonEpochBuildP50Ms.toFixed(0)} ms; ${backlogEpochBlocks.length} blocks with an epoch)`,
+    );
+
+  // ---- 5. catch-up ----
+  phase = "catch-up";
+  let catchUp: Record<string, unknown> | undefined;
+  const catchUpSamplesFrom = source.samples.length;
+  if (BACKLOG > 0) {
+    say(`catch-up: the source follows blocks ${snapshotBlock + 1}–${backlogEnd} as fast as it can…`);
+    const catchUpProfile = PROFILE ? await startProfiler() : undefined;
+    const followed = await follow(backlogEnd, {
+      gcAt: snapshotBlock + Math.min(WARM_UP_BLOCKS, BACKLOG),
+      ...(PROFILE ? { profile: `native-scale-${STAMP}-source-catchup` } : {}),
+    });
+    const endOfCatchUp = await source.memory("end of catch-up", true);
+    // BENCH_SCALE_HEAP_SNAPSHOT=<dir>: the source process's heap at the end of the catch-up (diagnosis).
+    if (process.env.BENCH_SCALE_HEAP_SNAPSHOT)
+      say(`  heap snapshot of the source process: ${await source.heapSnapshot(process.env.BENCH_SCALE_HEAP_SNAPSHOT)}`);
+    await sampleRedis();
+    const during = source.samples.slice(catchUpSamplesFrom);
+    const blocks = followed.steps.reduce((sum, step) => sum + step.blocks.length, 0);
+    const warm = followed.warm;
+    // Blocks per second after warm-up: from the commit of the warm-up's last block to the end.
+    const warmStep = followed.steps.find((step) => step.blocks.at(-1)! >= snapshotBlock + WARM_UP_BLOCKS);
+    const afterWarm = warmStep === undefined ? undefined : backlogEnd - warmStep.blocks.at(-1)!;
+    const afterWarmMs = warmStep === undefined ? undefined : performance.now() - warmStep.committedAt;
+    catchUp = {
+      blocks,
+      steps: followed.steps.length,
+      ms: followed.totalMs,
+      blocksPerSecond: blocks / (followed.totalMs / 1000),
+      sourceMs: followed.sourceMs,
+      sourceBlocksPerSecond: blocks / (followed.sourceMs / 1000),
+      afterWarmUpBlocksPerSecond:
+        afterWarm === undefined || afterWarmMs === undefined ? undefined : afterWarm / (afterWarmMs / 1000),
+      readMsSum: followed.steps.reduce((sum, step) => sum + step.readMs, 0),
+      records: followed.steps.reduce((sum, step) => sum + step.records, 0),
+      payloadMb: mb(followed.steps.reduce((sum, step) => sum + step.bytes, 0)),
+      projectMs: { ...readModels.projectMs },
+      epochBlocks: backlogEpochBlocks.length,
+      memory: {
+        warmAfterGc: warm === undefined ? undefined : sourceMemory(warm),
+        endAfterGc: sourceMemory(endOfCatchUp),
+        maxHeapUsedMb: mb(Math.max(...during.map((sample) => sample.heapUsed))),
+        maxRssMb: mb(Math.max(...during.map((sample) => sample.rss))),
+        rssPeakMb: mb(endOfCatchUp.rssPeak),
+      },
+      redisUsedMemoryMb: redisSamples.at(-1)!.usedMemoryMb,
+      slowestSteps: [...followed.steps]
+        .sort((a, b) => b.readMs - a.readMs)
+        .slice(0, 5)
+        .map((step) => ({ blocks: `${step.blocks[0]}–${step.blocks.at(-1)}`, readMs: step.readMs, reads: step.reads.slice(0, 5) })),
+    };
+    figures["catchUp"] = catchUp;
+    say(
+      `catch-up: ${blocks.toLocaleString("en")} blocks in ${seconds(followed.totalMs)} = ${(catchUp["blocksPerSecond"] as number).toFixed(2)} blocks/s built → committed (the source alone: ${(catchUp["sourceBlocksPerSecond"] as number).toFixed(2)} blocks/s; after warm-up ${((catchUp["afterWarmUpBlocksPerSecond"] as number | undefined) ?? Number.NaN).toFixed(2)} blocks/s), ${followed.steps.length} steps, ${(catchUp["records"] as number).toLocaleString("en")} records`,
+    );
+    say(
+      `  source memory after a GC: after ${WARM_UP_BLOCKS} blocks heap ${warm === undefined ? "?" : mb(warm.heapUsed)} MB / RSS ${warm === undefined ? "?" : mb(warm.rss)} MB; at the end heap ${mb(endOfCatchUp.heapUsed)} MB / RSS ${mb(endOfCatchUp.rss)} MB; during: max heap ${mb(Math.max(...during.map((sample) => sample.heapUsed)))} MB, max RSS ${mb(Math.max(...during.map((sample) => sample.rss)))} MB; Redis used_memory ${redisSamples.at(-1)!.usedMemoryMb.toFixed(0)} MB`,
+    );
+    if (followed.profile) say(`  source profile: ${followed.profile}`);
+    if (catchUpProfile) say(`  bench (projections) profile: ${await catchUpProfile.stop(`native-scale-${STAMP}-bench-catchup`)}`);
+    writeFigures();
   }
 
-  // ---- 4. incremental ----
-  const activity = activityPlan(state, dev);
-  const nonces = new Map<string, number>();
+  // ---- 6. incremental: each block from built to every read model committed ----
+  phase = "incremental";
+  for (const name of Object.keys(readModels.projectMs)) readModels.projectMs[name] = 0;
+  const incrementalSamplesFrom = source.samples.length;
   const perBlock: {
     block: number;
-    readMs: number;
     buildMs: number;
+    committedMs: number;
+    readMs: number;
+    transferMs: number;
+    projectMs: number;
     extrinsics: number;
     failed: number;
     records: number;
     bytes: number;
-    epochs: number;
-    reads: ReturnType<ReadTimes["table"]>;
+    epochs: number[];
+    steppedNetuids: number;
+    reads: SourceCommit["reads"];
   }[] = [];
+  const incrementalProfile = PROFILE ? await startProfiler() : undefined;
+  if (PROFILE) await source.profile();
+  const firstIncremental = backlogEnd + 1;
+  say(`incremental: ${BLOCKS} blocks from ${firstIncremental}, each timed from built to every read model committed…`);
   for (let index = 0; index < BLOCKS; index++) {
-    const calls = activity(index);
-    for (const { tx, signer } of calls) {
-      const nonce = nonces.get(signer.address) ?? (await api.rpc.system.accountNextIndex(signer.address)).toNumber();
-      nonces.set(signer.address, nonce + 1);
-      await api.rpc.author.submitExtrinsic(await tx.signAsync(signer, { nonce }));
-    }
-    const buildStarted = performance.now();
-    const hash = (await node.newBlocks(1)) as Hex;
-    const buildMs = performance.now() - buildStarted;
-    const built = await reader.headerOf(hash);
-    if (built === undefined || Number(built.number) !== Number(head.best) + index + 1)
-      throw new Error(
-        `block ${Number(head.best) + index + 1} was not built (the runtime refused it); see the chopsticks log`,
-      );
-    const header = (await reader.headerOf(hash))!;
-    const profiler = PROFILE ? await startProfiler() : undefined;
-    const readStarted = performance.now();
-    const read = await source.readBlocks([header], header.number);
-    const readMs = performance.now() - readStarted;
-    if (profiler)
-      say(
-        `  CPU profile of block ${header.number}'s read: ${await profiler.stop(`native-scale-block-${header.number}`)}`,
-      );
-    const records = summarize(read.get(header.hash) ?? []);
-    const blockReads = readTimes.table();
-    readTimes.reset();
-    const events = (await (
-      await api.at(hash)
-    ).query.system!.events!()) as unknown as { event: { section: string; method: string } }[];
-    const failed = events.filter(
-      ({ event }) => event.section === "system" && event.method === "ExtrinsicFailed",
-    ).length;
-    // Spec 218 emits no epoch event: the subnets whose `LastMechansimStepBlock` is this block had one
-    // (on this runtime every subnet, every block, whatever its tempo).
-    const steps = (await (await api.at(hash)).query.subtensorModule!.lastMechansimStepBlock!.entries()) as unknown as [
+    const number = firstIncremental + index;
+    const built = await buildBlock(number);
+    const started = performance.now();
+    const followed = await follow(number);
+    const committedMs = performance.now() - started;
+    const step = followed.steps.at(-1)!;
+    const at = await api.at(built.hash);
+    const events = (await at.query.system!.events!()) as unknown as { event: { section: string; method: string } }[];
+    const failed = events.filter(({ event }) => event.section === "system" && event.method === "ExtrinsicFailed").length;
+    // Spec 218 emits no epoch event: the subnets whose `LastMechansimStepBlock` is this block stepped.
+    const steps = (await at.query.subtensorModule!.lastMechansimStepBlock!.entries()) as unknown as [
       unknown,
       { toString(): string },
     ][];
-    const epochs = steps.filter(([, value]) => value.toString() === String(header.number)).length;
+    const steppedNetuids = steps.filter(([, value]) => value.toString() === String(number)).length;
+    const epochs = epochsOf(number, netuidCount);
     perBlock.push({
-      block: Number(header.number),
-      readMs,
-      buildMs,
-      extrinsics: calls.length,
+      block: number,
+      buildMs: built.buildMs,
+      committedMs,
+      readMs: step.readMs,
+      transferMs: step.transferMs,
+      projectMs: step.committedAt - step.receivedAt,
+      extrinsics: built.extrinsics,
       failed,
-      records: records.records,
-      bytes: records.bytes,
+      records: step.records,
+      bytes: step.bytes,
       epochs,
-      reads: blockReads,
+      steppedNetuids,
+      reads: step.reads.slice(0, 5),
     });
-    say(
-      `  block ${header.number}: built in ${buildMs.toFixed(0)} ms (${calls.length} extrinsics${failed > 0 ? `, ${failed} failed` : ""}${epochs > 0 ? `, ${epochs} subnet epochs` : ""}); read in ${readMs.toFixed(0)} ms, ${records.records} records (${describeTypes(records.byType)}); slowest reads: ${blockReads
-        .slice(0, 3)
-        .map((row) => `${row.read} ${row.calls}× ${row.ms.toFixed(0)} ms`)
-        .join(", ")}`,
-    );
+    if (index < 3 || (index + 1) % 25 === 0 || committedMs > TARGETS.incrementalP95Ms)
+      say(
+        `  block ${number}: built in ${built.buildMs.toFixed(0)} ms${epochs.length > 0 ? ` (epoch of subnet ${epochs.join(", ")}; ${steppedNetuids} stepped)` : ` (${steppedNetuids} stepped)`}${failed > 0 ? `, ${failed} extrinsics failed` : ""}; committed ${committedMs.toFixed(0)} ms after: read ${step.readMs.toFixed(0)} ms, to the projections ${step.transferMs.toFixed(0)} ms, projected ${(step.committedAt - step.receivedAt).toFixed(0)} ms; ${step.records} records; slowest reads: ${step.reads
+          .slice(0, 3)
+          .map((row) => `${row.read} ${row.calls}× ${row.ms.toFixed(0)} ms`)
+          .join(", ")}`,
+      );
   }
-  const reads = perBlock.map((block) => block.readMs).sort((a, b) => a - b);
-  const builds = perBlock.map((block) => block.buildMs).sort((a, b) => a - b);
+  const incrementalProfileLine = incrementalProfile
+    ? await incrementalProfile.stop(`native-scale-${STAMP}-bench-incremental`)
+    : undefined;
+  const incrementalSourceProfile = PROFILE ? await source.profile(`native-scale-${STAMP}-source-incremental`) : undefined;
+  const endOfIncremental = await source.memory("end of incremental", true);
+  await sampleRedis();
+  clearInterval(redisSampler);
+  const epochBlocks = perBlock.filter((block) => block.epochs.length > 0);
+  const quietBlocks = perBlock.filter((block) => block.epochs.length === 0);
   const incremental = {
     blocks: perBlock.length,
-    p50Ms: percentile(reads, 0.5),
-    p95Ms: percentile(reads, 0.95),
-    maxMs: reads.at(-1)!,
-    buildP50Ms: percentile(builds, 0.5),
-    buildP95Ms: percentile(builds, 0.95),
+    all: spread(perBlock.map((block) => block.committedMs)),
+    epochBlocks: spread(epochBlocks.map((block) => block.committedMs)),
+    nonEpochBlocks: spread(quietBlocks.map((block) => block.committedMs)),
+    read: spread(perBlock.map((block) => block.readMs)),
+    transfer: spread(perBlock.map((block) => block.transferMs)),
+    project: spread(perBlock.map((block) => block.projectMs)),
+    build: spread(perBlock.map((block) => block.buildMs)),
+    epochBuild: spread(epochBlocks.map((block) => block.buildMs)),
+    nonEpochBuild: spread(quietBlocks.map((block) => block.buildMs)),
+    projectMsByProjection: { ...readModels.projectMs },
+    epochsMatchingStorage: perBlock.filter((block) => block.epochs.length === block.steppedNetuids).length,
     failedExtrinsics: perBlock.reduce((sum, block) => sum + block.failed, 0),
     extrinsics: perBlock.reduce((sum, block) => sum + block.extrinsics, 0),
     recordsP50: percentile(
-      perBlock.map((block) => block.records).sort((a, b) => a - b),
+      perBlock.map((block) => block.records),
       0.5,
     ),
+    sourceMemory: {
+      endAfterGc: sourceMemory(endOfIncremental),
+      maxHeapUsedMb: mb(Math.max(...source.samples.slice(incrementalSamplesFrom).map((sample) => sample.heapUsed))),
+      maxRssMb: mb(Math.max(...source.samples.slice(incrementalSamplesFrom).map((sample) => sample.rss))),
+    },
+    redisUsedMemoryMb: redisSamples.at(-1)!.usedMemoryMb,
     perBlock,
   };
-  const memoryAfterBlocks = memory(node);
   figures["incremental"] = incremental;
-  figures["memory"] = {
-    beforeSnapshot: memoryBefore,
-    afterSnapshot: memoryAfterFull,
-    afterIncremental: memoryAfterBlocks,
-  };
+  if (incrementalSourceProfile) say(`  source profile: ${incrementalSourceProfile}`);
+  if (incrementalProfileLine) say(`  bench (projections) profile: ${incrementalProfileLine}`);
+  writeFigures();
 
-  // ---- 5. summary ----
-  const met = (ok: boolean) => (ok ? "met" : "not met");
+  // ---- 7. heavy reads on the final read models ----
+  let reads: ReadFigures[] = [];
+  if (process.env.BENCH_SCALE_READS !== "0" && BLOCKS + BACKLOG >= 0) {
+    reads = await readModels.measureReads();
+    figures["reads"] = reads;
+    for (const read of reads) {
+      say(`${read.name}, ${(read.bytes / 1e3).toFixed(0)} KB; baseline: a GET of the same size, ${read.baselinePerSecond.toFixed(0)}/s`);
+      say(
+        `  computed on every call: ${read.computed.perSecond.toFixed(0)} reads/s, p95 ${read.computed.p95Ms.toFixed(1)} ms, ${read.computed.ratio.toFixed(2)} × baseline; kept while the version stands: ${read.kept.perSecond.toFixed(0)} reads/s, p95 ${read.kept.p95Ms.toFixed(1)} ms, ${read.kept.ratio.toFixed(2)} × baseline`,
+      );
+    }
+  }
+
+  // ---- memory series and summary ----
+  const allSamples = source.samples;
+  const every = Math.max(1, Math.ceil(allSamples.length / 400));
+  figures["memory"] = {
+    sourceStarted: sourceMemory(sourceStarted),
+    sourceSamples: allSamples
+      .filter((_, index) => index % every === 0)
+      .map((sample) => ({ t: Math.round((sample.at - sourceStarted.at) / 1000), heapUsedMb: mb(sample.heapUsed), rssMb: mb(sample.rss) })),
+    sourceRssPeakMb: mb(endOfIncremental.rssPeak),
+    redis: redisSamples,
+    chopsticksRssMb: mb(processRss(node.process.pid)),
+  };
+  figures["loadAfter"] = readFileSync("/proc/loadavg", "utf8").trim();
+  const met = (ok: boolean) => (ok ? "met" : "**not met**");
+  const catchUpRate = (catchUp?.["blocksPerSecond"] as number | undefined) ?? Number.NaN;
+  const catchUpMemory = catchUp?.["memory"] as
+    | { warmAfterGc?: ReturnType<typeof sourceMemory>; endAfterGc: ReturnType<typeof sourceMemory>; maxRssMb: number }
+    | undefined;
+  const peak = mb(endOfIncremental.rssPeak);
+  const lines = [
+    "| measure | value | against |",
+    "|---|---|---|",
+    `| baseline A: raw walk of the Alpha map (${alphaWalk.keys.toLocaleString("en")} keys + values) | ${seconds(alphaWalk.ms)} | 1.00 |`,
+    `| baseline B: one state_queryStorageAt of 1,000 keys | ${queryBaseline.toFixed(0)} ms | 1.00 |`,
+    `| **full snapshot**, the source's read of block ${snapshotBlock} | **${seconds(snapshotStep.readMs)}** | ${(snapshotStep.readMs / alphaWalk.ms).toFixed(2)} × A; target < 30 s: ${met(snapshotStep.readMs < TARGETS.fullSnapshotMs)} |`,
+    `| … built → every read model committed (${snapshotStep.records.toLocaleString("en")} records, ${mb(snapshotStep.bytes)} MB) | ${seconds(snapshot.totalMs)} | ${(snapshot.totalMs / alphaWalk.ms).toFixed(2)} × A |`,
+    `| backlog build by chopsticks, a block p50 (with / without an epoch) | ${backlogBuild.buildP50Ms.toFixed(0)} ms (${backlogBuild.epochBuildP50Ms.toFixed(0)} / ${backlogBuild.nonEpochBuildP50Ms.toFixed(0)} ms) | ${BACKLOG.toLocaleString("en")} blocks in ${seconds(backlogBuild.ms)} |`,
+    `| **catch-up**, ${BACKLOG.toLocaleString("en")} blocks (${backlogEpochBlocks.length} with an epoch), built → committed | **${catchUpRate.toFixed(2)} blocks/s** | target ≥ 5: ${met(catchUpRate >= TARGETS.catchUpBlocksPerSecond)} |`,
+    `| … the source alone | ${((catchUp?.["sourceBlocksPerSecond"] as number | undefined) ?? Number.NaN).toFixed(2)} blocks/s | |`,
+    `| **incremental**, built → every read model committed, ${incremental.blocks} blocks: p50 / **p95** / max | ${incremental.all.p50Ms.toFixed(0)} / **${incremental.all.p95Ms.toFixed(0)}** / ${incremental.all.maxMs.toFixed(0)} ms | p95 ${(incremental.all.p95Ms / queryBaseline).toFixed(1)} × B; target p95 < 1 s: ${met(incremental.all.p95Ms < TARGETS.incrementalP95Ms)} |`,
+    `| … ${epochBlocks.length} blocks with an epoch: p50 / p95 / max | ${incremental.epochBlocks.p50Ms.toFixed(0)} / ${incremental.epochBlocks.p95Ms.toFixed(0)} / ${incremental.epochBlocks.maxMs.toFixed(0)} ms | |`,
+    `| … ${quietBlocks.length} blocks without: p50 / p95 / max | ${incremental.nonEpochBlocks.p50Ms.toFixed(0)} / ${incremental.nonEpochBlocks.p95Ms.toFixed(0)} / ${incremental.nonEpochBlocks.maxMs.toFixed(0)} ms | |`,
+    `| … of it the source's read / to the projections / projected, p95 | ${incremental.read.p95Ms.toFixed(0)} / ${incremental.transfer.p95Ms.toFixed(0)} / ${incremental.project.p95Ms.toFixed(0)} ms | |`,
+    `| block build by chopsticks, p50 (with / without an epoch) | ${incremental.build.p50Ms.toFixed(0)} ms (${incremental.epochBuild.p50Ms.toFixed(0)} / ${incremental.nonEpochBuild.p50Ms.toFixed(0)} ms) | |`,
+    `| source process heap / RSS after a GC: after the snapshot | ${mb(afterSnapshot.heapUsed)} / ${mb(afterSnapshot.rss)} MB | |`,
+    `| … after ${WARM_UP_BLOCKS} blocks of catch-up (warm) | ${catchUpMemory?.warmAfterGc?.heapUsedMb ?? "?"} / ${catchUpMemory?.warmAfterGc?.rssMb ?? "?"} MB | |`,
+    `| … at the end of the catch-up | ${catchUpMemory?.endAfterGc.heapUsedMb ?? "?"} / ${catchUpMemory?.endAfterGc.rssMb ?? "?"} MB | |`,
+    `| … after the incremental blocks | ${mb(endOfIncremental.heapUsed)} / ${mb(endOfIncremental.rss)} MB | |`,
+    `| **source process peak RSS** (VmHWM, whole run) | **${peak} MB** | limit 512 MiB = ${MEMORY_LIMIT_MB.toFixed(0)} MB: ${met(peak < MEMORY_LIMIT_MB)} |`,
+    `| Redis used_memory: after the snapshot / catch-up / incremental | ${redisAfterSnapshot.toFixed(0)} / ${((catchUp?.["redisUsedMemoryMb"] as number | undefined) ?? Number.NaN).toFixed(0)} / ${incremental.redisUsedMemoryMb.toFixed(0)} MB | |`,
+    `| chopsticks RSS at the end | ${mb(processRss(node.process.pid))} MB | |`,
+    ...reads.flatMap((read) => [
+      `| ${read.name}, computed | ${read.computed.perSecond.toFixed(0)} reads/s (p95 ${read.computed.p95Ms.toFixed(1)} ms) | ${read.computed.ratio.toFixed(2)} × a GET of the same ${(read.bytes / 1e3).toFixed(0)} KB (${read.baselinePerSecond.toFixed(0)}/s) |`,
+      `| ${read.name}, **kept** | **${read.kept.perSecond.toFixed(0)} reads/s** (p95 ${read.kept.p95Ms.toFixed(1)} ms) | ${read.kept.ratio.toFixed(2)} × the GET; target ≥ 0.6: ${met(read.kept.ratio >= TARGETS.heavyReadRatio)} |`,
+    ]),
+  ];
   say("");
-  say("| measure | value | ratio to baseline |");
-  say("|---|---|---|");
-  say(
-    `| baseline A: raw walk of the Alpha map (${alphaWalk.keys.toLocaleString("en")} keys + values) | ${(alphaWalk.ms / 1000).toFixed(2)} s | 1.00 |`,
+  for (const line of lines) process.stdout.write(`${line}\n`);
+  process.stdout.write(
+    `(${incremental.extrinsics} extrinsics in ${incremental.blocks} incremental blocks, ${incremental.failedExtrinsics} failed; epochs by the formula matched LastMechansimStepBlock in ${incremental.epochsMatchingStorage} of ${incremental.blocks} blocks; load ${figures["loadBefore"]} → ${figures["loadAfter"]})\n`,
   );
-  say(`| baseline B: one state_queryStorageAt of 1,000 keys | ${queryBaseline.toFixed(0)} ms | 1.00 |`);
-  say(
-    `| **full snapshot** (fresh source, head block) | **${(fullMs / 1000).toFixed(2)} s** | ${(fullMs / alphaWalk.ms).toFixed(2)} × A (target < 60 s: ${met(fullMs < TARGETS.fullSnapshotMs)}) |`,
-  );
-  say(
-    `| records / payload bytes of the snapshot | ${fullRecords.records.toLocaleString("en")} / ${mb(fullRecords.bytes)} MB | |`,
-  );
-  say(
-    `| incremental read per block, p50 | ${incremental.p50Ms.toFixed(0)} ms | ${(incremental.p50Ms / queryBaseline).toFixed(1)} × B |`,
-  );
-  say(
-    `| **incremental read per block, p95** | **${incremental.p95Ms.toFixed(0)} ms** | ${(incremental.p95Ms / queryBaseline).toFixed(1)} × B (target < 1 s: ${met(incremental.p95Ms < TARGETS.incrementalP95Ms)}) |`,
-  );
-  say(
-    `| incremental read per block, max | ${incremental.maxMs.toFixed(0)} ms | ${(incremental.maxMs / queryBaseline).toFixed(1)} × B |`,
-  );
-  say(
-    `| block build by chopsticks, p50 / p95 | ${incremental.buildP50Ms.toFixed(0)} / ${incremental.buildP95Ms.toFixed(0)} ms | |`,
-  );
-  say(`| this process heapUsed / RSS: before snapshot | ${memoryBefore.heapUsedMb} / ${memoryBefore.rssMb} MB | |`);
-  say(`| … after snapshot | ${memoryAfterFull.heapUsedMb} / ${memoryAfterFull.rssMb} MB | |`);
-  say(`| … after ${incremental.blocks} blocks | ${memoryAfterBlocks.heapUsedMb} / ${memoryAfterBlocks.rssMb} MB | |`);
-  say(`| chopsticks RSS before / after | ${memoryBefore.nodeRssMb} / ${memoryAfterBlocks.nodeRssMb} MB | |`);
-  say(
-    `(${incremental.extrinsics} extrinsics in ${incremental.blocks} blocks, ${incremental.failedExtrinsics} failed; ${perBlock.filter((block) => block.epochs > 0).length} blocks carried a subnet epoch)`,
-  );
-  const resultsDir = new URL("../../results/", import.meta.url);
-  mkdirSync(resultsDir, { recursive: true });
-  const file = new URL(`native-scale-${new Date().toISOString().replace(/[:.]/g, "-")}.json`, resultsDir);
-  writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
-  say(`figures: ${file.pathname}`);
+  figures["table"] = lines;
+  say(`figures: ${writeFigures()}`);
 } finally {
-  await stopReader?.().catch(() => undefined);
+  await stopSource?.().catch(() => undefined);
+  await stopReadModels?.().catch(() => undefined);
   await api?.disconnect().catch(() => undefined);
   await node.stop();
   if (process.env.BENCH_SCALE_KEEP === "1") say(`kept ${dir.path}`);
@@ -447,27 +671,6 @@ async function walkPrefix(
   return { keys, ms: performance.now() - started, sample };
 }
 
-function summarize(records: readonly { eventType: string; payload: NetworkChainEvent }[]): {
-  records: number;
-  bytes: number;
-  byType: Record<string, number>;
-} {
-  const byType: Record<string, number> = {};
-  let bytes = 0;
-  for (const record of records) {
-    byType[record.eventType] = (byType[record.eventType] ?? 0) + 1;
-    bytes += NetworkChainEvent.encode(record.payload).finish().length;
-  }
-  return { records: records.length, bytes, byType };
-}
-
-function describeTypes(byType: Record<string, number>): string {
-  return Object.entries(byType)
-    .sort((a, b) => b[1] - a[1])
-    .map(([type, count]) => `${type} ${count.toLocaleString("en")}`)
-    .join(", ");
-}
-
 /**
  * The signed extrinsics of the i-th block: Alice and Charlie send TAO to existing holders, Dave to
  * a new account, Bob stakes 1 TAO on a validator hotkey on one of its subnets, Eve stakes on a
@@ -478,12 +681,15 @@ function activityPlan(
   dev: Record<(typeof DEV_NAMES)[number], ReturnType<Keyring["addFromUri"]>>,
 ) {
   const apiNow = api!;
+  const holders = state.holders;
+  const validators = state.validators;
   return (index: number) => {
-    const holder = (offset: number) => u8aHex(state.holders[(index * 7 + offset) % state.holders.length]!);
-    const validator = state.validators[index % state.validators.length]!;
+    const holder = (offset: number) => u8aHex(holders[(index * 7 + offset) % holders.length]!);
+    const validator = validators[index % validators.length]!;
     const netuid = validator.netuids[index % validator.netuids.length]!;
     const elsewhere = ((netuid + 17) % 128) + 1;
-    const fresh = new Uint8Array(32).fill(0).map((_, byte) => (index * 31 + byte * 7 + 1) % 256);
+    // A new account every block: the index in its first bytes.
+    const fresh = new Uint8Array(32).map((_, byte) => (byte < 4 ? (index >>> (byte * 8)) & 0xff : (byte * 7 + 1) % 256));
     return [
       { signer: dev.Alice, tx: apiNow.tx.balances!.transferKeepAlive!(holder(0), 3n * RAO) },
       { signer: dev.Charlie, tx: apiNow.tx.balances!.transferKeepAlive!(holder(3), RAO / 2n) },
@@ -492,45 +698,4 @@ function activityPlan(
       { signer: dev.Eve, tx: apiNow.tx.subtensorModule!.addStake!(u8aHex(validator.hotkey), elsewhere, RAO) },
     ];
   };
-}
-
-/** The V8 CPU profiler of this process, from now until `stop`, which writes the profile and a top-10 by self time. */
-async function startProfiler(): Promise<{ stop(name: string): Promise<string> }> {
-  const { Session } = await import("node:inspector/promises");
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.start");
-  return {
-    async stop(name) {
-      const { profile } = (await session.post("Profiler.stop")) as { profile: CpuProfile };
-      session.disconnect();
-      const path = join(RESULTS_DIR, `${name}.cpuprofile`);
-      mkdirSync(RESULTS_DIR, { recursive: true });
-      writeFileSync(path, JSON.stringify(profile));
-      return `${path}; by self time: ${topSelfTime(profile, 10)}`;
-    },
-  };
-}
-
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-function topSelfTime(profile: CpuProfile, count: number): string {
-  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map<string, number>();
-  profile.samples.forEach((id, index) => {
-    const frame = byNode.get(id)!.callFrame;
-    const name = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").slice(-2).join("/")}:${frame.lineNumber + 1}`;
-    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[index] ?? 0));
-  });
-  const total = [...self.values()].reduce((sum, value) => sum + value, 0);
-  return [...self]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, count)
-    .map(([name, micros]) => `${name} ${((micros / total) * 100).toFixed(1)} %`)
-    .join("; ");
 }

@@ -36,6 +36,9 @@ const node = await setupWithServer({
   port: Number(values.port),
   host: "127.0.0.1",
   "build-block-mode": BuildBlockMode.Manual,
+  // Every block stays readable: the source catches up over a backlog of 1,000+ blocks, and chopsticks
+  // (no database here) forgets all but the newest 500 by default.
+  "max-memory-block-count": 1_000_000,
 });
 if (values["indexed-keys"]) {
   // The indexed lookup skips the genesis layer (indexedKeys.mjs): every genesis key still present at

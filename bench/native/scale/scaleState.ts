@@ -5,9 +5,10 @@
  *
  * What it holds (sizes from `ScaleSizes`):
  * - netuids 0 (root) ..= 128, `SubnetLimit` 128, `TotalNetworks` 129; every subnet dynamic
- *   (mechanism 1) with a pool (`SubnetTAO`, `SubnetAlphaIn`, `SubnetAlphaOut`), `Tempo` 360 (epochs
- *   fall on `(block + netuid + 1) % 361 == 0`, so at most one subnet's epoch per block), owner,
- *   owner hotkey, token symbol, identity, lock, registration block;
+ *   (mechanism 1) with a pool (`SubnetTAO`, `SubnetAlphaIn`, `SubnetAlphaOut`), `Tempo` 360
+ *   (BENCH_SCALE_TEMPO; epochs fall on `(block + netuid + 1) % 361 == 360`, so at most one subnet's
+ *   epoch per block), owner, owner hotkey, token symbol (where the runtime has `TokenSymbol`),
+ *   identity, lock, registration block;
  * - 256 UIDs per subnet (64 on root): uid 0 the owner's hotkey, uids 1..=32 validators drawn from a
  *   shared pool of validator hotkeys (registered on many subnets, as on mainnet), the rest miners
  *   with their own hotkeys; `Keys`, `Uids`, `IsNetworkMember`, `BlockAtRegistration` and the
@@ -62,7 +63,8 @@ export const MAINNET_SIZES: ScaleSizes = {
 };
 
 const RAO = 1_000_000_000n;
-export const TEMPO = Number(process.env.BENCH_SCALE_TEMPO ?? 99);
+/** Finney's tempo: a subnet steps once per 361 blocks, when `(block + netuid + 1) % 361 == 360`. */
+export const TEMPO = Number(process.env.BENCH_SCALE_TEMPO ?? 360);
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same state. */
 export function prng(seed: number): () => number {
@@ -161,6 +163,8 @@ export function generateScaleState(options: {
   sizes: ScaleSizes;
   genesisIssuance: bigint;
   extraAccounts: { publicKey: Uint8Array; freeRao: bigint; nonce: number }[];
+  /** Write `SubtensorModule.TokenSymbol` (the runtime's metadata has it; the epoch-by-tempo build does not). True by default. */
+  tokenSymbol?: boolean;
 }): ScaleState {
   const started = performance.now();
   const { sizes } = options;
@@ -172,7 +176,7 @@ export function generateScaleState(options: {
   const accounts = registerAccounts(draws, sizes);
   const { positions, unregisteredPositions } = stakePositions(draws, sizes, accounts);
   const { pools, stakingHotkeys, alphaOut } = sharePools(draws, accounts.netuids, positions);
-  const { subnetTao, lockedRao } = writeSubnets(draws, writer, sizes, accounts, alphaOut);
+  const { subnetTao, lockedRao } = writeSubnets(draws, writer, sizes, accounts, alphaOut, options.tokenSymbol ?? true);
   writeHotkeys(writer, accounts);
   writeSharePool(writer, accounts, positions, pools, stakingHotkeys);
   const { holders, writtenFreeRao } = writeBalances(draws, writer, sizes, accounts.coldkeys, options.extraAccounts);
@@ -483,6 +487,7 @@ function writeSubnets(
   sizes: ScaleSizes,
   accounts: Accounts,
   alphaOut: Map<number, bigint>,
+  tokenSymbol: boolean,
 ): { subnetTao: Map<number, bigint>; lockedRao: bigint } {
   const { int, amount } = draws;
   const { put, sub } = writer;
@@ -513,7 +518,7 @@ function writeSubnets(
       put("SubnetLocked", concat(sub("SubnetLocked"), nu), u64(lock));
       put("SubnetOwner", concat(sub("SubnetOwner"), nu), coldkeys[subnetOwner.get(netuid)!]!);
       put("SubnetOwnerHotkey", concat(sub("SubnetOwnerHotkey"), nu), hotkeys[subnetOwnerHotkey.get(netuid)!]!);
-      put("TokenSymbol", concat(sub("TokenSymbol"), nu), bytes(SYMBOLS[netuid % SYMBOLS.length]!));
+      if (tokenSymbol) put("TokenSymbol", concat(sub("TokenSymbol"), nu), bytes(SYMBOLS[netuid % SYMBOLS.length]!));
       put(
         "SubnetIdentities",
         concat(sub("SubnetIdentities"), b2c(nu)),
