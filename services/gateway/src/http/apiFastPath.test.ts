@@ -9,6 +9,7 @@ import { createAccessLog } from "./accessLog.js";
 import { createApiFastPath } from "./apiFastPath.js";
 import { clientAddressOf, plainAddress } from "./requestContext.js";
 import { createRouteTable } from "./routeTable.js";
+import { conditionalRead, createConditionalReads } from "./conditional/index.js";
 
 // The fast path alone, on a bare node server: what it takes it answers without express; what it
 // does not take is left untouched (app.test.ts checks that both paths answer alike).
@@ -28,6 +29,25 @@ const route = (method: "get" | "post", path: string, name: string) =>
     },
   });
 const routes = [
+  conditionalRead(
+    route("get", "/data/v1/coin/latest", "coin"),
+    { dependsOn: () => ["market"] },
+    { cacheControl: "until the next block", notModified: "still current" },
+  ),
+  defineRoute({
+    method: "get",
+    path: "/data/v1/strict/:id",
+    operationId: "strict",
+    params: z.object({ id: z.string().max(8) }),
+    docs: {
+      summary: "strict",
+      tags: ["test"],
+      success: { status: 200, description: "strict", contentType: "application/json" },
+    },
+    async handle() {
+      return { status: 200, body: {} };
+    },
+  }),
   route("get", "/data/v1/subnets/latest", "subnets"),
   route("get", "/data/v1/subnets/:netuid/validators/latest", "validators"),
   route("get", "/data/v1/subnets/:netuid/:view/latest", "view"),
@@ -124,6 +144,7 @@ describe("API fast path", () => {
       accessLog: createAccessLog(log, createMetricsRegistry("fast-path-test")),
       publicBaseUrl: "https://api.example",
       trustedProxyHops: 0,
+      conditional: createConditionalReads({ blockSeconds: 12, registry: createMetricsRegistry("fast-path-reads") }),
     });
     // What the fast path leaves alone is answered 599, so a test sees who answered.
     server = createServer((request, response) => {
@@ -142,6 +163,17 @@ describe("API fast path", () => {
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ route: "validators", params: { netuid: "3" } });
     expect((await fetch(`${base}/data/v1/subnets/latest`, { method: "HEAD" })).status).toBe(200);
+  });
+
+  it("marks every answer it gives nosniff: 200, 304 and problems, so no browser runs one as something else", async () => {
+    const answers = [
+      await fetch(`${base}/data/v1/subnets/3/validators/latest`),
+      await fetch(`${base}/data/v1/subnets/latest`, { method: "HEAD" }),
+      await fetch(`${base}/data/v1/coin/latest`, { headers: { "if-none-match": "*" } }),
+      await fetch(`${base}/data/v1/strict/${"x".repeat(20)}`),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 304, 400]);
+    for (const answer of answers) expect(answer.headers.get("x-content-type-options"), answer.url).toBe("nosniff");
   });
 
   it("leaves POST routes, other methods and unknown paths to what comes after it", async () => {

@@ -43,6 +43,9 @@ export function createApiFastPath(
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     const match = find(path);
     if (!match) return false;
+    // As express's chain sets it for what it serves: a 200, a 304 or a problem echoing a caller's
+    // input must never be sniffed by a browser into something it would run (HTML, script).
+    response.setHeader("x-content-type-options", "nosniff");
     const context = startRequest(request, response, options.trustedProxyHops);
     const raw = { params: match.params, query: queryAt < 0 ? {} : parseQuery(url.slice(queryAt + 1)), body: undefined };
     const finished = () => options.accessLog.record(method, match.route.path, response.statusCode, context);
