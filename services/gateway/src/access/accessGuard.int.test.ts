@@ -229,11 +229,19 @@ describe("access guard: key registry", () => {
 });
 
 describe("access guard: scopes and rate limits", () => {
-  it("answers 403 for a missing scope without spending budget", async () => {
+  it("answers 403 for a missing scope at one unit of budget, so probing scopes is rate limited too", async () => {
     const valid = `Bearer ${await token()}`;
-    const problem = await rejection(guard()(request(valid), { scope: "intents:write", cost: 1 }));
+    const check = guard();
+    const probe = { scope: "intents:write", cost: 5 };
+    const problem = await rejection(check(request(valid), probe));
     expect([problem.httpStatus, problem.code]).toEqual([403, "FORBIDDEN"]);
-    expect(problem.headers.ratelimit).toBe('"default";r=3;t=0');
+    // Tier tiny: a burst of 3. One unit spent, whatever the route would cost.
+    expect(problem.headers.ratelimit).toMatch(/^"default";r=2;/);
+    await rejection(check(request(valid), probe));
+    await rejection(check(request(valid), probe));
+    const limited = await rejection(check(request(valid), probe));
+    expect([limited.httpStatus, limited.code]).toEqual([429, "RATE_LIMITED"]);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
   });
 
   it("answers 429 with Retry-After once the budget is spent, shared by two gateways, and admits again after it", async () => {
@@ -278,14 +286,15 @@ describe("access guard: metrics", () => {
       const found = (await registry.metrics()).split("\n").find((entry) => entry.startsWith(`${line} `));
       return found === undefined ? undefined : Number(found.slice(line.length + 1));
     };
-    // The burst of 3 is admitted and counts nothing; a 403 (missing scope) is no 429 either.
-    for (let i = 0; i < 3; i += 1) await admit(request(bearer), route);
-    await rejection(admit(request(bearer), { scope: "intents:write", cost: 1 }));
+    // The burst of 3 (one of it spent by a 403 for a missing scope) is admitted and counts nothing.
+    expect((await rejection(admit(request(bearer), { scope: "intents:write", cost: 1 }))).httpStatus).toBe(403);
+    for (let i = 0; i < 2; i += 1) await admit(request(bearer), route);
     expect(await count()).toBeUndefined();
     const problem = await rejection(admit(request(bearer), route));
     expect(problem.httpStatus).toBe(429);
     expect(await count()).toBe(1);
-    await rejection(admit(request(bearer), route));
+    // Probing a scope past the budget is a 429 too.
+    expect((await rejection(admit(request(bearer), { scope: "intents:write", cost: 1 }))).httpStatus).toBe(429);
     expect(await count()).toBe(2);
   });
 });

@@ -24,10 +24,17 @@ export interface Admission {
 const REALM = 'Bearer realm="api"';
 
 /**
+ * What a 403 (missing scope) spends, whatever the route would: one unit, the cheapest route's
+ * cost. Free, a key could probe which scopes and routes exist as fast as it can send, every probe
+ * a token check and a Redis round trip; priced, probing is held to the key's rate like any call.
+ */
+export const FORBIDDEN_COST = 1;
+
+/**
  * The protected-route check, in the order the answers must come: no token → 401
  * UNAUTHENTICATED; a bad, expired, revoked or rotated-away token → 401 INVALID_TOKEN; a token
  * without the route's scope → 403; an exhausted budget → 429. Key status and budget are one
- * Redis round trip, and a 403 spends nothing.
+ * Redis round trip. A 403 spends FORBIDDEN_COST, and past the budget a missing scope is a 429 too.
  */
 export function createAccessGuard(
   verifier: TokenVerifier,
@@ -41,7 +48,12 @@ export function createAccessGuard(
     if (!verdict.ok) throw invalidToken(verdict.reason);
     const { claims } = verdict;
     const hasScope = claims.scopes.has(route.scope);
-    const admitted = await limiter.admit(claims.keyId, claims.secretVersion, claims.tier, hasScope ? route.cost : 0);
+    const admitted = await limiter.admit(
+      claims.keyId,
+      claims.secretVersion,
+      claims.tier,
+      hasScope ? route.cost : FORBIDDEN_COST,
+    );
     if (admitted.kind === "registry-rebuilding") {
       throw new HttpProblem({
         code: "REBUILDING",
@@ -54,7 +66,7 @@ export function createAccessGuard(
     if (admitted.kind === "revoked") throw invalidToken("the API key was revoked");
     if (admitted.kind === "rotated") throw invalidToken("the API key's secret was rotated after this token was issued");
     const headers = rateLimitHeaders(admitted);
-    if (!hasScope) {
+    if (!hasScope && admitted.kind !== "limited") {
       throw new HttpProblem({
         code: "FORBIDDEN",
         grpcStatus: status.PERMISSION_DENIED,
