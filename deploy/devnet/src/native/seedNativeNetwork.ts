@@ -19,8 +19,8 @@ import {
 
 /**
  * The demo tempo: at the stack's 2 s blocks a subnet steps once a minute (Finney's 360 at 12 s is
- * once in 72 minutes, longer than anyone watches a demo), and with the runtime's stagger by netuid
- * one of the four subnets steps every 7–8 blocks.
+ * once in 72 minutes, longer than anyone watches a demo); the runtime staggers the subnets by netuid,
+ * one block apart.
  */
 export const DEMO_TEMPO = 29;
 
