@@ -23,7 +23,11 @@ const PROTECTED_ERRORS = [
 ];
 
 /** Answers any route may give before its handler runs (node's HTTP parser, the body parser). */
-const EVERY_ROUTE_ERRORS = [{ status: 431, code: "REQUEST_HEADERS_TOO_LARGE" }];
+const EVERY_ROUTE_ERRORS = [
+  // The request's headers or whole request did not arrive within the server's timeouts.
+  { status: 408, code: "REQUEST_TIMEOUT" },
+  { status: 431, code: "REQUEST_HEADERS_TOO_LARGE" },
+];
 const BODY_ROUTE_ERRORS = [
   { status: 400, code: "INVALID_REQUEST" },
   { status: 413, code: "PAYLOAD_TOO_LARGE" },

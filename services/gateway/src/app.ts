@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import { buildOpenApiDocument, sendProblem, type AnyRoute } from "@platform/http";
@@ -13,6 +13,7 @@ import { answerClientError } from "./http/clientError.js";
 import { mountRoute } from "./http/mountRoute.js";
 import { PROBLEM_TITLES } from "./http/problemTitles.js";
 import { tracedListener } from "./http/requestSpan.js";
+import { createLimitedServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "./http/serverLimits.js";
 import type { AccessGuard } from "./http/serveRoute.js";
 import { opsRoutes } from "./ops/opsRoutes.js";
 
@@ -32,6 +33,8 @@ export interface GatewayAppOptions {
    * with a 12 s block and no change signals: every conditional request calls its backend.
    */
   conditional?: ConditionalReads;
+  /** Connections and timeouts of the server `listen` makes; the configuration's defaults when absent. */
+  serverLimits?: ServerLimits;
 }
 
 /** The gateway's request listener, and a way to serve it. */
@@ -63,7 +66,7 @@ export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
     if (!fastPath(request, response)) slowPath(request, response);
   }) as GatewayApp;
   app.listen = (port, host, listening) =>
-    createServer(app)
+    createLimitedServer(app, options.serverLimits ?? DEFAULT_SERVER_LIMITS)
       .on("clientError", (error: Error, socket: Socket) => answerClientError(error, socket, options.publicBaseUrl))
       .listen(port, host, listening);
   return app;

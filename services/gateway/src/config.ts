@@ -70,6 +70,20 @@ export const gatewayConfigSchema = z.object({
    * budget for every this many events, besides the unit its opening costs.
    */
   EVENT_REPLAY_EVENTS_PER_UNIT: vars.positiveInt().default(100),
+  /** Connections the public HTTP server holds at once; one more is closed as it arrives. */
+  HTTP_MAX_CONNECTIONS: vars.positiveInt().default(10_000),
+  /** How long a client may take to send its request headers before it gets 408 and is closed. */
+  HTTP_HEADERS_TIMEOUT_MS: vars.positiveInt().default(10_000),
+  /** How long a client may take to send its whole request (headers and body; an answer may last longer). */
+  HTTP_REQUEST_TIMEOUT_MS: vars.positiveInt().default(30_000),
+  /** An idle keep-alive connection is closed after this: above the load balancer's 60 s, so that one closes first. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: vars.positiveInt().default(65_000),
+  /**
+   * Event streams one gateway replica serves at once, every key together (each holds a socket, a
+   * backend watch and up to EVENT_STREAM_MAX_BUFFERED_BYTES unread): past it 503 UNAVAILABLE with
+   * Retry-After, so another replica takes the stream.
+   */
+  EVENT_STREAMS_PER_REPLICA: vars.positiveInt().default(1_000),
   /** Largest accepted JSON body. */
   MAX_BODY_BYTES: vars.positiveInt().default(64 * 1024),
 });

@@ -19,6 +19,7 @@ import { connectBackends } from "./backends.js";
 import { loadGatewayConfig } from "./config.js";
 import { connectConditionalReads } from "./http/conditional/index.js";
 import { createEventStreams } from "./routes/events/index.js";
+import { serverLimitsOf } from "./http/serverLimits.js";
 import { apiRoutes } from "./routes/index.js";
 
 const config = loadGatewayConfig();
@@ -86,6 +87,7 @@ const app = createGatewayApp({
   publicBaseUrl: config.PUBLIC_BASE_URL,
   maxBodyBytes: config.MAX_BODY_BYTES,
   conditional: conditional.reads,
+  serverLimits: serverLimitsOf(config),
 });
 
 // /metrics and the detailed /readyz on their own port, out of the public's reach.
@@ -95,7 +97,6 @@ log.info({ port: ops.port, host: config.OPS_HOST }, "ops endpoint started");
 const server = app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {
   log.info({ port: config.HTTP_PORT, host: config.HTTP_HOST }, "gateway started");
 });
-server.keepAliveTimeout = 65_000;
 server.on("error", (error) => {
   log.fatal({ err: error }, "HTTP server failed");
   process.exit(1);

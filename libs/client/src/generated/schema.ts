@@ -217,7 +217,7 @@ export interface paths {
         };
         /**
          * Stream of intent status changes (server-sent events)
-         * @description text/event-stream. Name exactly one of userAddress and orderId. Events, in commit order, each with an id (a resumable position): `status` when a matching record's status changes (or the record appears), `update` when something else of it changes (a step becomes final, a notification is linked); data = the record as GET /intents/v1/intents/{orderId} renders it; `removed` (a reorganisation removed the record: data {key}); `live` (caught up: later changes follow as they are committed; its id is where the stream stands); `gap` (Last-Event-ID is older than the change log keeps: changes after it may be missing, re-read the records); `dropped` (the client read too slowly), `closed` (the key was revoked or rotated, the token expired): both end the stream. Send the last id back as the Last-Event-ID header to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold 5 streams at once (429 RATE_LIMITED past that); opening one spends the route's cost once, and a resume's replay (the events before `live`) one more unit for every 100 events: a budget spent mid-replay ends the stream with `closed` (data {code: RATE_LIMITED, retry_after_seconds}); resume from the last id after that; a revoked or rotated key's streams close within 5 s.
+         * @description text/event-stream. Name exactly one of userAddress and orderId. Events, in commit order, each with an id (a resumable position): `status` when a matching record's status changes (or the record appears), `update` when something else of it changes (a step becomes final, a notification is linked); data = the record as GET /intents/v1/intents/{orderId} renders it; `removed` (a reorganisation removed the record: data {key}); `live` (caught up: later changes follow as they are committed; its id is where the stream stands); `gap` (Last-Event-ID is older than the change log keeps: changes after it may be missing, re-read the records); `dropped` (the client read too slowly), `closed` (the key was revoked or rotated, the token expired): both end the stream. Send the last id back as the Last-Event-ID header to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold 5 streams at once (429 RATE_LIMITED past that), and each gateway replica serves 1,000 streams of every key together (503 UNAVAILABLE with Retry-After past that: retry, another replica may take it); opening one spends the route's cost once, and a resume's replay (the events before `live`) one more unit for every 100 events: a budget spent mid-replay ends the stream with `closed` (data {code: RATE_LIMITED, retry_after_seconds}); resume from the last id after that; a revoked or rotated key's streams close within 5 s.
          */
         get: operations["streamIntentEvents"];
         put?: never;
@@ -477,7 +477,7 @@ export interface paths {
         };
         /**
          * Stream of data changes (server-sent events)
-         * @description text/event-stream. Events, in commit order, each with an id (a resumable position): `head` (a read model's as_of moved: data {read_model: accounts|market|subnets, as_of}), `pool` (a subnet pool's new snapshot, fields as in subnet-pools/latest), `price` (a new coin price round); `live` (caught up), `gap` (data {oldest}: Last-Event-ID is older than the change log keeps, or more than 1,000 entries behind: the stream goes on from the newest 1,000, from `oldest`; changes before it are missing, re-read the state with the GET routes), `dropped` and `closed` (the stream ends) as on GET /intents/v1/events. Send the last id back as Last-Event-ID to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold 5 streams at once (429 RATE_LIMITED past that), intents and data streams together; opening one spends the route's cost once, and a resume's replay (the events before `live`) one more unit for every 100 events: a budget spent mid-replay ends the stream with `closed` (data {code: RATE_LIMITED, retry_after_seconds}); resume from the last id after that.
+         * @description text/event-stream. Events, in commit order, each with an id (a resumable position): `head` (a read model's as_of moved: data {read_model: accounts|market|subnets, as_of}), `pool` (a subnet pool's new snapshot, fields as in subnet-pools/latest), `price` (a new coin price round); `live` (caught up), `gap` (data {oldest}: Last-Event-ID is older than the change log keeps, or more than 1,000 entries behind: the stream goes on from the newest 1,000, from `oldest`; changes before it are missing, re-read the state with the GET routes), `dropped` and `closed` (the stream ends) as on GET /intents/v1/events. Send the last id back as Last-Event-ID to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold 5 streams at once (429 RATE_LIMITED past that), and each gateway replica serves 1,000 streams of every key together (503 UNAVAILABLE with Retry-After past that: retry, another replica may take it), intents and data streams together; opening one spends the route's cost once, and a resume's replay (the events before `live`) one more unit for every 100 events: a budget spent mid-replay ends the stream with `closed` (data {code: RATE_LIMITED, retry_after_seconds}); resume from the last id after that.
          */
         get: operations["streamDataEvents"];
         put?: never;
@@ -501,7 +501,7 @@ export interface components {
             detail?: string;
             instance?: string;
             /** @enum {string} */
-            code: "AMOUNT_OUTSIDE_LIMITS" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
+            code: "AMOUNT_OUTSIDE_LIMITS" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
         } & {
             [key: string]: unknown;
         };
@@ -587,6 +587,15 @@ export interface operations {
             };
             /** @description Problem: METHOD_NOT_ALLOWED */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -695,6 +704,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -795,6 +813,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -881,6 +908,15 @@ export interface operations {
             };
             /** @description Problem: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1071,6 +1107,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -1177,6 +1222,15 @@ export interface operations {
             };
             /** @description Problem: TRANSACTION_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1363,6 +1417,15 @@ export interface operations {
             };
             /** @description Problem: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1571,6 +1634,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -1744,6 +1816,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -1905,6 +1986,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -2054,6 +2144,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -2135,6 +2234,15 @@ export interface operations {
             };
             /** @description Problem: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2349,6 +2457,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -2515,6 +2632,15 @@ export interface operations {
             };
             /** @description Problem: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2757,6 +2883,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -2886,6 +3021,15 @@ export interface operations {
             };
             /** @description Problem: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3053,6 +3197,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -3193,6 +3346,15 @@ export interface operations {
             };
             /** @description Problem: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3395,6 +3557,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -3561,6 +3732,15 @@ export interface operations {
             };
             /** @description Problem: NETUID_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3764,6 +3944,15 @@ export interface operations {
             };
             /** @description Problem: NETUID_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4019,6 +4208,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -4227,6 +4425,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -4422,6 +4629,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
@@ -4501,6 +4717,15 @@ export interface operations {
             };
             /** @description Problem: FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };

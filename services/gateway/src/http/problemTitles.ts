@@ -9,6 +9,7 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   METHOD_NOT_ALLOWED: "Method not allowed",
   PAYLOAD_TOO_LARGE: "Payload too large",
   REQUEST_HEADERS_TOO_LARGE: "Request headers too large",
+  REQUEST_TIMEOUT: "Request timeout",
   MALFORMED_REQUEST: "Malformed HTTP request",
   UNAUTHENTICATED: "Authentication required",
   UNSUPPORTED_GRANT_TYPE: "Unsupported grant type",

@@ -58,6 +58,8 @@ const BASE_CONFIG: EventStreamsConfig = {
   EVENT_STREAM_MAX_BUFFERED_BYTES: 256 * 1024,
   EVENT_STREAM_KEY_CHECK_MS: 2_000,
   EVENT_STREAM_LEASE_MS: 30_000,
+  EVENT_REPLAY_EVENTS_PER_UNIT: 100,
+  EVENT_STREAMS_PER_REPLICA: 1_000,
 };
 
 /** A gateway serving the data event stream to one key (KEY, free tier) with the given stream settings. */
@@ -243,6 +245,32 @@ describe("a resumed stream's replay", () => {
       expect(heads).toBeGreaterThanOrEqual(1_000);
       expect(heads).toBeLessThan(5_000);
       expect(events.some((event) => event.event === "live")).toBe(false);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe("a gateway replica's stream cap", () => {
+  it("answers 503 UNAVAILABLE with Retry-After past it, whatever the key holds, and admits again once a stream ends", async () => {
+    const gateway = await startGateway({ EVENT_STREAMS_PER_KEY: 5, EVENT_STREAMS_PER_REPLICA: 1 });
+    try {
+      firstMessageMs = 0;
+      replayed = 0;
+      const first = await fetch(`${gateway.base}/data/v1/events`);
+      expect(first.status).toBe(200);
+      const refused = await fetch(`${gateway.base}/data/v1/events`);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect(await refused.json()).toMatchObject({ status: 503, code: "UNAVAILABLE" });
+      // The refused request took no slot of the key's.
+      expect(await slotsHeld()).toBe(1);
+      await first.body!.cancel();
+      await waitFor(async () => (await slotsHeld()) === 0, { what: "the first stream ended", timeoutMs: 10_000 });
+      const again = await fetch(`${gateway.base}/data/v1/events`);
+      expect(again.status).toBe(200);
+      await again.body!.cancel();
     } finally {
       await gateway.stop();
     }

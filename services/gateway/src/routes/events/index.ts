@@ -17,6 +17,7 @@ export interface EventStreamsConfig {
   EVENT_STREAM_KEY_CHECK_MS: number;
   EVENT_STREAM_LEASE_MS: number;
   EVENT_REPLAY_EVENTS_PER_UNIT: number;
+  EVENT_STREAMS_PER_REPLICA: number;
 }
 
 /** The event streams' shared parts: per-key slots in Redis, key checks through the limiter, metrics. */
@@ -30,7 +31,7 @@ export function createEventStreams(options: {
   const { config, log } = options;
   const total = new Counter({
     name: "gateway_event_streams_total",
-    help: "Event streams by route and outcome: opened, refused (the key's cap), left (the client closed before the stream began), dropped (slow client), revoked, expired, ended",
+    help: "Event streams by route and outcome: opened, refused (the key's cap or the replica's), left (the client closed before the stream began), dropped (slow client), revoked, expired, ended",
     labelNames: ["route", "outcome"],
     registers: [options.registry],
   });
@@ -41,6 +42,7 @@ export function createEventStreams(options: {
     registers: [options.registry],
   });
   const running = new Set<() => void>();
+  let held = 0;
   const keys = createKeyWatch(options.limiter, config.EVENT_STREAM_KEY_CHECK_MS, (error) =>
     log.warn({ err: error }, "checking the keys of open event streams failed; trying again"),
   );
@@ -53,6 +55,17 @@ export function createEventStreams(options: {
     heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS,
     maxBufferedBytes: config.EVENT_STREAM_MAX_BUFFERED_BYTES,
     replayEventsPerUnit: config.EVENT_REPLAY_EVENTS_PER_UNIT,
+    replicaCap: config.EVENT_STREAMS_PER_REPLICA,
+    reserve() {
+      if (held >= config.EVENT_STREAMS_PER_REPLICA) return undefined;
+      held += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held -= 1;
+      };
+    },
     charge: (keyId, credential, units) =>
       options.limiter.admit(keyId, credential.secretVersion, credential.tier, units),
     log,
@@ -83,6 +96,8 @@ export function unservedEventStreams(log: Logger, cap = 5): EventStreams {
     heartbeatMs: 15_000,
     maxBufferedBytes: 256 * 1024,
     replayEventsPerUnit: 100,
+    replicaCap: 1_000,
+    reserve: () => () => undefined,
     charge: async () => ({ kind: "revoked" }),
     log,
     count: () => undefined,

@@ -17,6 +17,10 @@ export interface EventStreams {
   keys: KeyWatch;
   heartbeatMs: number;
   maxBufferedBytes: number;
+  /** Streams this replica serves at once, every key together (EVENT_STREAMS_PER_REPLICA). */
+  replicaCap: number;
+  /** A place among the replica's streams, or undefined when it serves `replicaCap`; returns its release (idempotent). */
+  reserve(): (() => void) | undefined;
   /** A replay (the events before `live`) spends a unit of the key's budget for every this many events. */
   replayEventsPerUnit: number;
   /** Spends `units` of a key's rate budget (replayCharge.ts). */
@@ -132,12 +136,26 @@ export async function serveEventStream(
   source: EventSource,
 ): Promise<(response: ServerResponse) => Promise<void>> {
   const keyId = context.keyId!;
+  // The replica's cap first: a refusal here takes none of the key's slots, shared by every replica.
+  const place = streams.reserve();
+  if (place === undefined) {
+    streams.count(route, "refused");
+    throw new HttpProblem({
+      code: "UNAVAILABLE",
+      grpcStatus: status.UNAVAILABLE,
+      detail: `this gateway replica serves ${streams.replicaCap} event streams already, the most it may; retry (another replica may take it)`,
+      extras: { retryAfterSeconds: 5 },
+      headers: { "retry-after": "5" },
+    });
+  }
   const presence = presenceOf(context);
   const slot = await streams.slots.take(keyId).catch((error: unknown) => {
+    place();
     presence.stop();
     throw error;
   });
   if (slot === undefined) {
+    place();
     presence.stop();
     streams.count(route, "refused");
     throw new HttpProblem({
@@ -150,6 +168,7 @@ export async function serveEventStream(
   }
   const release = async () => {
     presence.stop();
+    place();
     await slot.release().catch(() => undefined);
   };
   if (presence.gone) {
