@@ -31,6 +31,7 @@ let conditional: ConnectedConditionalReads;
 let readiness: Readiness;
 let server: Server;
 let base: string;
+let registry: ReturnType<typeof createMetricsRegistry>;
 
 const route = (path: string, operationId: string) =>
   defineRoute({
@@ -54,7 +55,7 @@ const docs = { cacheControl: "until the next block", notModified: "still current
 beforeAll(async () => {
   nats = await startNats({ dir: join(dir.path, "js"), logFile: join(dir.path, "nats.log") });
   publisher = connectSignals({ servers: [nats.url], name: "projector-stand-in" });
-  const registry = createMetricsRegistry("gateway-conditional-test");
+  registry = createMetricsRegistry("gateway-conditional-test");
   conditional = connectConditionalReads({ natsUrl: nats.url, blockSeconds: 12, registry, log });
   readiness = watchDependencies([{ name: "redis", probe: async () => true }, ...conditional.checks], 100);
   readiness.onChange(conditional.onReadiness);
@@ -129,6 +130,26 @@ describe("conditional reads against a real nats-server", () => {
     publisher.publish(subjects.readModelChanged("market"), { projection: "market", version: "v4" });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect([await alice(), await bob()]).toEqual(["cached", "cached"]);
+  });
+
+  it("counts signals by projection, every subject it does not know as `other`: no publisher can make up metric labels", async () => {
+    const count = async (projection: string) => {
+      const prefix = `gateway_conditional_change_signals_total{projection="${projection}",`;
+      const found = (await registry.metrics()).split("\n").find((entry) => entry.startsWith(prefix));
+      return found === undefined ? 0 : Number(found.slice(found.lastIndexOf(" ") + 1));
+    };
+    const before = { market: await count("market"), other: await count("other") };
+    const madeUp = Array.from({ length: 20 }, (_, index) => `made-up-${index}-${"x".repeat(40)}`);
+    for (const name of madeUp) publisher.publish(subjects.readModelChanged(name), {});
+    publisher.publish(subjects.readModelChanged("market"), { projection: "market", version: "v-labels" });
+    await waitFor(
+      async () => (await count("other")) === before.other + 20 && (await count("market")) === before.market + 1,
+      {
+        what: "the signals counted",
+        timeoutMs: 10_000,
+      },
+    );
+    expect(await registry.metrics()).not.toContain("made-up-");
   });
 
   it("proves nothing from memory while NATS is down, stays ready, and proves again once it is back", async () => {

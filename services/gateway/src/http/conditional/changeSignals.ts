@@ -6,6 +6,16 @@ import { metricOnce, type ConditionalReads } from "./conditionalReads.js";
 const PREFIX = subjects.readModelChanged("");
 
 /**
+ * The projections that publish change signals, the only values the counter's `projection` label
+ * takes: any other subject under the prefix counts as `other`. The label comes from a subject
+ * anyone who can publish to NATS chooses, and every distinct value would be a series kept forever.
+ */
+const KNOWN_PROJECTIONS = new Set(["accounts", "market", "subnets", "intents"]);
+
+export const projectionLabelOf = (projection: string): string =>
+  KNOWN_PROJECTIONS.has(projection) ? projection : "other";
+
+/**
  * Feeds the projections' change signals (`readmodel.changed.<projection>`, published after each
  * commit) into the conditional reads' change clock: `market` and `subnets` ({projection, version})
  * make every answer read from them stale; `accounts` ({accounts, truncated, head}) only the answers
@@ -21,14 +31,14 @@ export function followChangeSignals(signals: Signals, reads: ConditionalReads, r
     () =>
       new Counter({
         name: "gateway_conditional_change_signals_total",
-        help: "readmodel.changed.<projection> signals received, by projection: each makes the answers kept from that read model stale.",
+        help: "readmodel.changed.<projection> signals received, by projection (accounts, market, subnets, intents; any other: other): each makes the answers kept from that read model stale.",
         labelNames: ["projection"],
         registers: [registry],
       }),
   );
   return signals.subscribe(subjects.readModelChanged("*"), (payload, subject) => {
     const projection = subject.slice(PREFIX.length);
-    received.inc({ projection });
+    received.inc({ projection: projectionLabelOf(projection) });
     applyChangeSignal(reads, projection, payload);
   });
 }
