@@ -176,6 +176,25 @@ describe("API fast path", () => {
     for (const answer of answers) expect(answer.headers.get("x-content-type-options"), answer.url).toBe("nosniff");
   });
 
+  it("answers `If-None-Match: *` on a GET 304 whenever the resource exists (RFC 9110 §13.1.2), with or without ETags, and never a 5xx", async () => {
+    for (const path of ["/data/v1/subnets/latest", "/data/v1/coin/latest"]) {
+      const any = await fetch(`${base}${path}`, { headers: { "if-none-match": "*" } });
+      expect([path, any.status, await any.text()]).toEqual([path, 304, ""]);
+      const head = await fetch(`${base}${path}`, { method: "HEAD", headers: { "if-none-match": "*" } });
+      expect([path, head.status]).toEqual([path, 304]);
+      // A tag that is not current, or a malformed field, leaves the request unconditional.
+      for (const field of ['"stale"', "*, *", "W/"])
+        expect([path, field, (await fetch(`${base}${path}`, { headers: { "if-none-match": field } })).status]).toEqual([
+          path,
+          field,
+          200,
+        ]);
+    }
+    // No representation: the refusal, as without the field.
+    const refused = await fetch(`${base}/data/v1/strict/${"x".repeat(20)}`, { headers: { "if-none-match": "*" } });
+    expect(refused.status).toBe(400);
+  });
+
   it("leaves POST routes, other methods and unknown paths to what comes after it", async () => {
     expect((await fetch(`${base}/intents/v1/quotes`, { method: "POST", body: "{}" })).status).toBe(599);
     expect((await fetch(`${base}/data/v1/subnets/latest`, { method: "DELETE" })).status).toBe(599);

@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import { sendJsonText, validateInput, type AnyRoute, type RequestContext } from "@platform/http";
 import type { Admission, GuardedRoute } from "../access/accessGuard.js";
 import { conditionalReadOf } from "./conditional/conditionalRoute.js";
+import { parseIfNoneMatch } from "./conditional/entityTags.js";
 import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { serveConditionalRead } from "./conditional/serveConditionalRead.js";
 
@@ -38,8 +39,19 @@ export async function serveRoute(
   const result = await route.handle({ params, query, body, context });
   if (result.stream) return result.stream(response);
   if (result.headers) for (const name in result.headers) response.setHeader(name, result.headers[name]!);
+  if (result.status === 200 && route.method === "get" && asksForNoneAtAll(context)) {
+    // RFC 9110 §13.1.2: on a GET, `If-None-Match: *` is false whenever a representation exists,
+    // so a 200 becomes 304, as the conditional reads answer it; the field is never ignored.
+    response.statusCode = 304;
+    response.end();
+    return;
+  }
   sendJsonText(response, result.status, result.contentType ?? "application/json", JSON.stringify(result.body));
 }
+
+/** `If-None-Match: *` (a list of tags names none of this route's answers: they carry no ETag). */
+const asksForNoneAtAll = (context: RequestContext): boolean =>
+  parseIfNoneMatch(context.header("if-none-match"))?.any === true;
 
 /** Passes a protected route's access guard at `cost` units: the key on the context, the RateLimit headers on the answer. */
 export async function admit(
