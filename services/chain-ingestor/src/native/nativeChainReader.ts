@@ -1,7 +1,7 @@
 import type { SubstrateNetwork } from "@platform/chain";
 import { LegacyClient } from "@dedot/api";
 import { WsProvider } from "@dedot/providers";
-import { blake2AsHex } from "@dedot/utils";
+import { blake2AsHex, stringCamelCase } from "@dedot/utils";
 import type { Hex } from "viem";
 import type { BlockHeader } from "../follower/blocks.js";
 import { ForkDuringReadError } from "../follower/blockFollower.js";
@@ -607,14 +607,44 @@ interface StorageChangeSet {
 /** Per runtime (its registry), the items whose keys and values are built here (fastStorage.ts). */
 const fastItems = new WeakMap<object, Map<string, FastStorage | undefined>>();
 
-function fastItemOf(registry: TypeRegistry, what: string, meta: StorageEntryMeta): FastStorage | undefined {
+function fastItemOf(
+  registry: TypeRegistry,
+  what: string,
+  meta: () => StorageEntryMeta | undefined,
+): FastStorage | undefined {
   let items = fastItems.get(registry);
   if (items === undefined) {
     items = new Map();
     fastItems.set(registry, items);
   }
-  if (!items.has(what)) items.set(what, fastStorage(meta, registry));
+  if (!items.has(what)) {
+    const known = meta();
+    items.set(what, known === undefined ? undefined : fastStorage(known, registry));
+  }
   return items.get(what);
+}
+
+/** The storage items of a runtime's metadata. */
+interface PalletsMeta {
+  pallets: readonly { name: string; storage?: { entries: readonly { name: string }[] } }[];
+}
+
+/** Per runtime (its registry), its storage items as `pallet.item` in dedot's camelCase. */
+const storageNames = new WeakMap<object, Set<string>>();
+
+function storageNamesOf(registry: object, metadata: PalletsMeta): Set<string> {
+  let names = storageNames.get(registry);
+  if (names === undefined) {
+    names = new Set(
+      metadata.pallets.flatMap((pallet) =>
+        (pallet.storage?.entries ?? []).map(
+          (entry) => `${stringCamelCase(pallet.name)}.${stringCamelCase(entry.name)}`,
+        ),
+      ),
+    );
+    storageNames.set(registry, names);
+  }
+  return names;
 }
 
 /**
@@ -626,7 +656,7 @@ function runtimeAtOf(
   at: {
     query: unknown;
     registry: unknown;
-    metadata: { latest: { apis: { name: string }[] } };
+    metadata: { latest: { apis: { name: string }[] } & PalletsMeta };
     runtimeVersion: { specVersion: number };
   },
   connection: KeptConnection,
@@ -635,56 +665,83 @@ function runtimeAtOf(
   const query = at.query as Record<string, Record<string, DedotStorage | undefined> | undefined>;
   const apis = new Set(at.metadata.latest.apis.map((api) => api.name));
   const registry = at.registry as TypeRegistry;
+  // dedot builds an item's query object from the metadata on every access (a camelCase search of
+  // the pallet's items, and an error object made whether found or not): ~13 ms of a block's read
+  // on the scale state. So an item the runtime lacks is answered from its item names, an item is
+  // made once per block, and its dedot object only when a read needs it (a fast multi does not).
+  const names = storageNamesOf(registry, at.metadata.latest);
+  const made = new Map<string, RuntimeStorageItem | undefined>();
   return {
     specVersion: at.runtimeVersion.specVersion,
     hasRuntimeApi: (name) => apis.has(name),
     storage(pallet, item) {
-      const raw = query[pallet]?.[item];
-      if (raw === undefined) return undefined;
       const what = `${pallet}.${item}`;
-      const bounded = ((...key: unknown[]) => connection.read(what, () => raw(...key))) as RuntimeStorageItem;
-      // Large reads go in pages, each bounded on its own: a mainnet-sized map (the whole `Alpha`
-      // map, 100,000+ entries) takes longer than one read may, and a node caps a request's size.
-      const fast = raw.meta === undefined ? undefined : fastItemOf(registry, what, raw.meta);
-      bounded.multi = async (keys) => {
-        if (fast === undefined) {
-          const chunks: unknown[][] = [];
-          for (let at = 0; at < keys.length; at += MULTI_CHUNK) chunks.push(keys.slice(at, at + MULTI_CHUNK));
-          const values = await inParallel(chunks, READS_IN_FLIGHT, (chunk) =>
-            connection.read(`${what} (${chunk.length} keys)`, () => raw.multi(chunk)),
-          );
-          return values.flat();
-        }
-        const encoded = keys.map((key) => fast.encodeKey(key) ?? (raw.rawKey(key) as Hex));
-        const unique = [...new Set(encoded)];
-        const chunks: Hex[][] = [];
-        for (let at = 0; at < unique.length; at += MULTI_CHUNK) chunks.push(unique.slice(at, at + MULTI_CHUNK));
-        const found = new Map<string, Hex | null>();
-        await inParallel(chunks, READS_IN_FLIGHT, async (chunk) => {
-          const sets = await connection.read(`${what} (${chunk.length} keys)`, () =>
-            node.queryStorageAt(chunk, node.blockHash),
-          );
-          for (const [key, value] of sets[0]?.changes ?? []) found.set(key.toLowerCase(), value);
-        });
-        return encoded.map((key) => fast.decodeValue(found.get(key)));
-      };
-      bounded.entries = async (...partialKey) => {
-        const rows: [unknown, unknown][] = [];
-        for (let startKey: string | undefined; ; ) {
-          const page = await connection.read(`${what} entries`, () =>
-            raw.pagedEntries(...partialKey, {
-              pageSize: ENTRIES_PAGE,
-              ...(startKey === undefined ? {} : { startKey }),
-            }),
-          );
-          rows.push(...page);
-          if (page.length < ENTRIES_PAGE) return rows;
-          startKey = raw.rawKey(page.at(-1)![0]);
-        }
-      };
-      return bounded;
+      if (made.has(what)) return made.get(what);
+      const storageItem = names.has(`${stringCamelCase(pallet)}.${stringCamelCase(item)}`)
+        ? storageItemOf(query, pallet, item, what, registry, connection, node)
+        : undefined;
+      made.set(what, storageItem);
+      return storageItem;
     },
   };
+}
+
+function storageItemOf(
+  query: Record<string, Record<string, DedotStorage | undefined> | undefined>,
+  pallet: string,
+  item: string,
+  what: string,
+  registry: TypeRegistry,
+  connection: KeptConnection,
+  node: { blockHash: Hex; queryStorageAt(keys: Hex[], at: Hex): Promise<StorageChangeSet[]> },
+): RuntimeStorageItem | undefined {
+  let resolved: DedotStorage | undefined;
+  const raw = (): DedotStorage => {
+    resolved ??= query[pallet]?.[item];
+    if (resolved === undefined) throw new Error(`${what}: not in the runtime's metadata`);
+    return resolved;
+  };
+  const bounded = ((...key: unknown[]) => connection.read(what, () => raw()(...key))) as RuntimeStorageItem;
+  // Large reads go in pages, each bounded on its own: a mainnet-sized map (the whole `Alpha`
+  // map, 100,000+ entries) takes longer than one read may, and a node caps a request's size.
+  const fast = fastItemOf(registry, what, () => raw().meta);
+  bounded.multi = async (keys) => {
+    if (fast === undefined) {
+      const chunks: unknown[][] = [];
+      for (let at = 0; at < keys.length; at += MULTI_CHUNK) chunks.push(keys.slice(at, at + MULTI_CHUNK));
+      const values = await inParallel(chunks, READS_IN_FLIGHT, (chunk) =>
+        connection.read(`${what} (${chunk.length} keys)`, () => raw().multi(chunk)),
+      );
+      return values.flat();
+    }
+    const encoded = keys.map((key) => fast.encodeKey(key) ?? (raw().rawKey(key) as Hex));
+    const unique = [...new Set(encoded)];
+    const chunks: Hex[][] = [];
+    for (let at = 0; at < unique.length; at += MULTI_CHUNK) chunks.push(unique.slice(at, at + MULTI_CHUNK));
+    const found = new Map<string, Hex | null>();
+    await inParallel(chunks, READS_IN_FLIGHT, async (chunk) => {
+      const sets = await connection.read(`${what} (${chunk.length} keys)`, () =>
+        node.queryStorageAt(chunk, node.blockHash),
+      );
+      for (const [key, value] of sets[0]?.changes ?? []) found.set(key.toLowerCase(), value);
+    });
+    return encoded.map((key) => fast.decodeValue(found.get(key)));
+  };
+  bounded.entries = async (...partialKey) => {
+    const rows: [unknown, unknown][] = [];
+    for (let startKey: string | undefined; ; ) {
+      const page = await connection.read(`${what} entries`, () =>
+        raw().pagedEntries(...partialKey, {
+          pageSize: ENTRIES_PAGE,
+          ...(startKey === undefined ? {} : { startKey }),
+        }),
+      );
+      rows.push(...page);
+      if (page.length < ENTRIES_PAGE) return rows;
+      startKey = raw().rawKey(page.at(-1)![0]);
+    }
+  };
+  return bounded;
 }
 
 interface DedotEventRecord {

@@ -251,6 +251,18 @@ describe("native holders: full re-reads, subnet changes, positions and records",
         [key(0x09), []],
       ]),
     );
+    // Fewer coldkeys than a subnet's entries are looked up in its coldkey index: the same answer.
+    expect(positionsOf(state, [COLD_1])).toEqual(
+      new Map([
+        [
+          COLD_1,
+          [
+            { netuid: 1, hotkey: HOT_A, stakeNalpha: 1_200n },
+            { netuid: 2, hotkey: HOT_B, stakeNalpha: 10n },
+          ],
+        ],
+      ]),
+    );
   });
 
   it("names the coldkeys whose positions a block changed in value, and none for a block that changed nothing", async () => {

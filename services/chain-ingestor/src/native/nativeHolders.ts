@@ -597,22 +597,32 @@ function entriesByColdkey(subnet: SubnetHolders): Map<Hex, HolderEntry[]> {
 /**
  * The coldkeys' alpha positions after the block, from the holder state: every `Alpha` entry of the
  * coldkey worth something, valued as the runtime values it (what StakeInfoRuntimeApi answers, without
- * a runtime call or a storage read), ordered by netuid then hotkey. One pass over each subnet's
- * entries: at an epoch on a mainnet-sized state this is asked for 30,000+ coldkeys at once, and
- * a lookup per (coldkey, subnet) was the block's largest CPU cost (bench/native/scale profile).
+ * a runtime call or a storage read), ordered by netuid then hotkey. Per subnet, fewer coldkeys than
+ * it has entries (a block's own activity: a few accounts) are looked up in its coldkey index, kept
+ * while the subnet's positions do not change, so most subnets' stand from block to block; more (an
+ * epoch's payees, 30,000+ coldkeys at mainnet size) take one pass over its entries. (A pass over
+ * every subnet for every block's few accounts was a quarter of a catch-up's CPU, and a lookup per
+ * coldkey and subnet the largest cost of an epoch block: bench/native/scale profiles.)
  */
 export function positionsOf(state: HolderState, coldkeys: readonly Hex[]): Map<string, ColdkeyPosition[]> {
   const positions = new Map<string, ColdkeyPosition[]>(coldkeys.map((coldkey) => [coldkey, []]));
   const netuids = [...state.subnets.keys()].sort((a, b) => a - b);
   for (const netuid of netuids) {
     const subnet = state.subnets.get(netuid)!;
-    for (const entry of subnet.entries.values()) {
-      const list = positions.get(entry.coldkey);
-      if (list === undefined) continue;
+    const add = (list: ColdkeyPosition[], entry: HolderEntry) => {
       const pool = subnet.pools.get(entry.hotkey);
       const stakeNalpha =
         pool === undefined ? 0n : shareValue(pool.alpha, pool.sharesBits, entry.shareBits, pool.arithmetic);
       if (stakeNalpha > 0n) list.push({ netuid, hotkey: entry.hotkey, stakeNalpha });
+    };
+    if (positions.size < subnet.entries.size) {
+      const index = entriesByColdkey(subnet);
+      for (const [coldkey, list] of positions) for (const entry of index.get(coldkey as Hex) ?? []) add(list, entry);
+      continue;
+    }
+    for (const entry of subnet.entries.values()) {
+      const list = positions.get(entry.coldkey);
+      if (list !== undefined) add(list, entry);
     }
   }
   for (const list of positions.values())
