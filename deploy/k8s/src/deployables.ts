@@ -13,6 +13,12 @@ export const BASE_IMAGE_TAG = "0.1.0";
 export const GRPC_PORT = 50051;
 export const OPS_PORT = 9464;
 export const HTTP_PORT = 8080;
+/**
+ * Namespace of the Ingress controller, the only source the gateway's NetworkPolicy admits on its
+ * HTTP port: the gateway believes X-Forwarded-For only from TRUST_PROXY_CIDRS, and a pod elsewhere
+ * in the cluster that could reach it directly would be a proxy nobody vouched for.
+ */
+export const INGRESS_CONTROLLER_NAMESPACE = "ingress-nginx";
 /** The uid of the `node` user the Dockerfile's runtime stage switches to. */
 export const RUN_AS_UID = 1000;
 
@@ -121,7 +127,7 @@ export const DEPLOYABLES: Deployable[] = [
     calls: ["auth", "tc", "intents-gateway", ...DATA_QUERY_GROUPS.map((group) => `data-query-${group}`)],
     env: {
       PUBLIC_BASE_URL: { configMapKey: "PUBLIC_BASE_URL" },
-      TRUST_PROXY_HOPS: { configMapKey: "TRUST_PROXY_HOPS" },
+      TRUST_PROXY_CIDRS: { configMapKey: "TRUST_PROXY_CIDRS" },
       AUTH_GRPC_TARGET: grpcTarget("auth"),
       TC_GRPC_TARGET: grpcTarget("tc"),
       INTENTS_GRPC_TARGET: grpcTarget("intents-gateway"),

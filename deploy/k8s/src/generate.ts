@@ -25,9 +25,9 @@ export const BASE_SETTINGS: Record<string, string> = {
   TC_CURRENT_VERSION: "1",
   LOG_LEVEL: "info",
   PUBLIC_BASE_URL: "https://api.example",
-  // Proxies in front of the gateway that append to X-Forwarded-For (the Ingress controller): the
-  // client address /auth's slow-down counts comes from there. Never more than really append.
-  TRUST_PROXY_HOPS: "1",
+  // The pod range of the Ingress controller (the only source the gateway's NetworkPolicy admits):
+  // X-Forwarded-For is believed only on its connections. Every overlay sets its cluster's range.
+  TRUST_PROXY_CIDRS: "10.244.0.0/16",
   INTENTS_REFUND_GRACE_SECONDS: "3600",
   SIWE_DOMAIN: "api.example",
   SIWE_URI: "https://api.example",

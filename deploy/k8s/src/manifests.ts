@@ -27,6 +27,7 @@ import {
   GRPC_PORT,
   HTTP_PORT,
   imageOf,
+  INGRESS_CONTROLLER_NAMESPACE,
   NAMESPACE,
   OPS_PORT,
   PRE_STOP_SLEEP_SECONDS,
@@ -318,8 +319,12 @@ const podsNamed = (names: string[]): V1NetworkPolicyPeer => ({
 export function networkPolicyOf(deployable: Deployable, all: Deployable[] = DEPLOYABLES): NetworkPolicyManifest {
   const ingress: IngressRule[] = [];
   if (deployable.role === "gateway") {
-    // The public entry: any source (ingress controller, load balancer) on the HTTP port.
-    ingress.push({ ports: [{ protocol: "TCP", port: "http" }] });
+    // The public entry, through the Ingress controller only: the gateway takes the client address
+    // from X-Forwarded-For on its connections, so nothing else may connect (README, section 3).
+    ingress.push({
+      from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": INGRESS_CONTROLLER_NAMESPACE } } }],
+      ports: [{ protocol: "TCP", port: "http" }],
+    });
   } else {
     const callers = all.filter((other) => other.calls.includes(deployable.name)).map((other) => other.name);
     if (callers.length > 0) ingress.push({ from: [podsNamed(callers)], ports: [{ protocol: "TCP", port: "grpc" }] });

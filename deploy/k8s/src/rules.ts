@@ -37,6 +37,11 @@ export interface RuleOptions {
   unconfiguredCidrs: string[];
   /** The namespace Prometheus scrapes from. */
   monitoringNamespace: string;
+  /**
+   * The Ingress controller's namespace: the only source that may reach a public entry's HTTP port,
+   * since the gateway takes the client address from the forwarded headers of its proxies.
+   */
+  ingressNamespace: string;
 }
 
 // Loosely typed views of the parts the rules read. The schema check has vouched for the shapes of
@@ -1091,16 +1096,49 @@ function checkExternalDependencies(
   }
 }
 
-/** Backends accept gRPC only from the deployables configured to call them; the gateway from anywhere. */
+/**
+ * Backends accept gRPC only from the deployables configured to call them; the public entry's HTTP
+ * port only from the Ingress controller's namespace (a direct connection could forge the forwarded
+ * client address), which must reach it.
+ */
 function checkGrpcExposure(context: RuleContext, calls: Map<string, Set<string>>): void {
-  const { report, deployments, policies } = context;
+  const { report, deployments, policies, options } = context;
   const internet: Endpoint = { kind: "external", ip: "203.0.113.50" };
+  const podIn = (namespace: string): Endpoint => ({
+    kind: "pod",
+    namespace,
+    namespaceLabels: { "kubernetes.io/metadata.name": namespace },
+    labels: { "app.kubernetes.io/name": "some-pod" },
+    namedPorts: {},
+  });
+  const ingressController = podIn(options.ingressNamespace);
   for (const destination of deployments) {
     const ports = destination.containers.flatMap((container) => container.ports ?? []);
     const grpc = ports.find((port) => port.name === "grpc")?.containerPort;
     const http = ports.find((port) => port.name === "http")?.containerPort;
-    if (http !== undefined && !policies.allows(internet, destination.endpoint, http))
-      report("network", id(destination.manifest), `is the public entry but cannot be reached on ${http}`);
+    if (http !== undefined) {
+      if (!policies.allows(ingressController, destination.endpoint, http)) {
+        report(
+          "network",
+          id(destination.manifest),
+          `is the public entry but the Ingress controller (namespace ${options.ingressNamespace}) cannot reach it on ${http}`,
+        );
+      }
+      const elsewhere = [
+        ["anyone outside the cluster", internet],
+        ["pods of namespace default", podIn("default")],
+        ["pods of its own namespace", podIn(options.namespace)],
+      ] as const;
+      for (const [who, source] of elsewhere) {
+        if (policies.allows(source, destination.endpoint, http)) {
+          report(
+            "network",
+            id(destination.manifest),
+            `accepts HTTP on ${http} from ${who}, not only the Ingress controller (namespace ${options.ingressNamespace}): a direct client could forge X-Forwarded-For`,
+          );
+        }
+      }
+    }
     const ops = ports.find((port) => port.name === "metrics")?.containerPort;
     if (ops !== undefined && policies.allows(internet, destination.endpoint, ops)) {
       report(

@@ -155,18 +155,21 @@ test("every overlay names its Bittensor network by its Substrate RPC (an archive
   ]);
 });
 
-test("every overlay's gateway reads the client address from its Ingress (X-Forwarded-For, one trusted hop), not from the proxy's socket", () => {
-  const hops = OVERLAYS.map((overlay) => {
+test("every overlay's gateway believes X-Forwarded-For only from its Ingress controller's pod ranges, IPv4 and IPv6", () => {
+  const trusted = OVERLAYS.map((overlay) => {
     const manifests = rendered.get(overlay)!;
     const gateway = manifests.find((m) => m.kind === "Deployment" && m.metadata.name === "gateway") as Manifest & {
       spec: any;
     };
     const env = resolveEnv(gateway.spec.template.spec.containers[0], manifests, gateway.metadata.namespace as string);
-    return [overlay, gatewayConfigSchema.parse(env).TRUST_PROXY_HOPS];
+    const proxies = gatewayConfigSchema.parse(env).TRUST_PROXY_CIDRS;
+    // A pod of each family is a trusted hop; a client on the internet never is.
+    const pods = { dev: ["10.244.1.5", "fd00:10:244::5"], prod: ["10.49.1.5", "fd10:48::5"] }[overlay];
+    return [overlay, pods.map((pod) => proxies.has(pod)), proxies.has("203.0.113.77"), proxies.has("2001:db8::77")];
   });
-  expect(hops).toEqual([
-    ["dev", 1],
-    ["prod", 1],
+  expect(trusted).toEqual([
+    ["dev", [true, true], false, false],
+    ["prod", [true, true], false, false],
   ]);
 });
 

@@ -179,6 +179,21 @@ test("prod: the hot endpoints start wider and serving tiers keep half their pods
     expect(find(prod, "PodDisruptionBudget", name).spec).toMatchObject({ maxUnavailable: 1 });
 });
 
+test("the gateway's HTTP port admits only the Ingress controller's namespace in every overlay", () => {
+  for (const overlay of OVERLAYS) {
+    const policy = find(objects(overlay), "NetworkPolicy", "gateway");
+    expect([overlay, policy.spec.ingress]).toEqual([
+      overlay,
+      [
+        {
+          from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } }],
+          ports: [{ protocol: "TCP", port: "http" }],
+        },
+      ],
+    ]);
+  }
+});
+
 test("the base alone is not deployable: its external ranges are placeholders the overlays replace", async () => {
   const base = parseManifests(await renderKustomization(BASE_DIR));
   expect(formatProblems(validateManifests(base, schema).schema)).toBe("");
@@ -469,6 +484,24 @@ const RULE_CASES: Array<[string, Mutation, RegExp, OverlayName?]> = [
     (m) =>
       void find(m, "NetworkPolicy", "gateway").spec.ingress.push({ ports: [{ protocol: "TCP", port: "metrics" }] }),
     /Deployment\/gateway: serves \/metrics and the detailed \/readyz on 9464 to anyone outside the namespace/,
+  ],
+  [
+    "the gateway's HTTP port open to any source (a direct client could forge X-Forwarded-For)",
+    (m) => void delete find(m, "NetworkPolicy", "gateway").spec.ingress[0].from,
+    /Deployment\/gateway: accepts HTTP on 8080 from anyone outside the cluster, not only the Ingress controller \(namespace ingress-nginx\)/,
+  ],
+  [
+    "the gateway's HTTP port open to the pods of every namespace",
+    (m) => void (find(m, "NetworkPolicy", "gateway").spec.ingress[0].from = [{ namespaceSelector: {} }]),
+    /Deployment\/gateway: accepts HTTP on 8080 from pods of namespace default/,
+  ],
+  [
+    "the Ingress controller shut out of the gateway",
+    (m) =>
+      void (find(m, "NetworkPolicy", "gateway").spec.ingress[0].from[0].namespaceSelector.matchLabels[
+        "kubernetes.io/metadata.name"
+      ] = "ingress"),
+    /Deployment\/gateway: is the public entry but the Ingress controller \(namespace ingress-nginx\) cannot reach it on 8080/,
   ],
   [
     "tc reachable from a projector",

@@ -2,6 +2,7 @@ import {
   DEPLOYABLES,
   imageOf,
   INGEST_SOURCES,
+  INGRESS_CONTROLLER_NAMESPACE,
   NAMESPACE,
   REFERENCED_SECRETS,
   UNCONFIGURED_CIDR,
@@ -21,6 +22,7 @@ export const PROJECT_RULES: RuleOptions = {
   documentedSecrets: REFERENCED_SECRETS,
   unconfiguredCidrs: [UNCONFIGURED_CIDR],
   monitoringNamespace: "monitoring",
+  ingressNamespace: INGRESS_CONTROLLER_NAMESPACE,
 };
 
 export interface ValidationReport {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGatewayApp } from "./app.js";
 import { HttpProblem } from "./http/HttpProblem.js";
+import { parseTrustedProxies } from "./http/trustedProxies.js";
 
 // The gateway's HTTP behaviour, in process, with routes defined here: problem+json for every
 // failure, 404 and 405, body parsing, and the operations routes. Backends are exercised in test/e2e.
@@ -100,7 +101,8 @@ beforeAll(async () => {
     },
     registry,
     readiness,
-    trustProxyHops: 1,
+    // The test's own connections come from loopback: here they play the trusted proxy.
+    trustedProxies: parseTrustedProxies("127.0.0.0/8"),
     routes: [echoRoute, thingRoute],
     publicBaseUrl: "https://api.example",
     maxBodyBytes: 1024,
@@ -289,7 +291,7 @@ describe("gateway HTTP behaviour: GET routes (served before express)", () => {
     expect(response.headers.get("cache-control")).toBe("private, max-age=6");
     expect(response.headers.get("ratelimit")).toBe('"default";r=9;t=1');
     expect(response.headers.get("x-request-id")).toBe("req-42");
-    // One trusted proxy hop: the client is the address that proxy saw.
+    // From a trusted proxy: the client is the rightmost entry outside the trusted ranges.
     expect(await response.json()).toEqual({
       name: "a b",
       size: 3,

@@ -13,6 +13,7 @@ import { answerClientError } from "./http/clientError.js";
 import { mountRoute } from "./http/mountRoute.js";
 import { PROBLEM_TITLES } from "./http/problemTitles.js";
 import { tracedListener } from "./http/requestSpan.js";
+import { NO_TRUSTED_PROXIES, type TrustedProxies } from "./http/trustedProxies.js";
 import { createLimitedServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "./http/serverLimits.js";
 import type { AccessGuard } from "./http/serveRoute.js";
 import { opsRoutes } from "./ops/opsRoutes.js";
@@ -21,8 +22,8 @@ export interface GatewayAppOptions {
   log: Logger;
   /** Checks token, scope and budget of protected routes. */
   guard: AccessGuard;
-  /** Proxy hops whose X-Forwarded-For is trusted for the client address. */
-  trustProxyHops?: number;
+  /** Proxies whose X-Forwarded-For names the client (TRUST_PROXY_CIDRS); none by default. */
+  trustedProxies?: TrustedProxies;
   registry: Registry;
   readiness: Readiness;
   routes: AnyRoute[];
@@ -50,7 +51,7 @@ export interface GatewayApp {
  */
 export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
   const accessLog = createAccessLog(options.log, options.registry);
-  const trustedProxyHops = options.trustProxyHops ?? 0;
+  const trustedProxies = options.trustedProxies ?? NO_TRUSTED_PROXIES;
   const conditional = options.conditional ?? createConditionalReads({ blockSeconds: 12, registry: options.registry });
   const fastPath = createApiFastPath({
     routes: options.routes,
@@ -58,10 +59,10 @@ export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
     log: options.log,
     accessLog,
     publicBaseUrl: options.publicBaseUrl,
-    trustedProxyHops,
+    trustedProxies,
     conditional,
   });
-  const slowPath = expressApp({ ...options, conditional }, accessLog, trustedProxyHops);
+  const slowPath = expressApp({ ...options, conditional }, accessLog, trustedProxies);
   const app = tracedListener((request: IncomingMessage, response: ServerResponse) => {
     if (!fastPath(request, response)) slowPath(request, response);
   }) as GatewayApp;
@@ -75,12 +76,12 @@ export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
 function expressApp(
   options: GatewayAppOptions,
   accessLog: ReturnType<typeof createAccessLog>,
-  trustedProxyHops: number,
+  trustedProxies: TrustedProxies,
 ): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.use(requestContextMiddleware(trustedProxyHops));
+  app.use(requestContextMiddleware(trustedProxies));
   // Every answer is JSON, problem JSON or the docs page: a browser must never sniff one into
   // something it would run (an error echoing a caller's input, read as HTML).
   app.use((_request: Request, response: Response, next: NextFunction) => {

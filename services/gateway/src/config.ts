@@ -1,5 +1,6 @@
 import { loadConfigOrExit, vars } from "@platform/config";
 import { z } from "zod";
+import { NO_TRUSTED_PROXIES, parseTrustedProxies } from "./http/trustedProxies.js";
 
 export const gatewayConfigSchema = z.object({
   HTTP_HOST: vars.string().default("127.0.0.1"),
@@ -53,8 +54,35 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_DEFAULT_TIER: vars.string().default("standard"),
   /** Leeway for token expiry and issue times, seconds. */
   TOKEN_CLOCK_TOLERANCE_SECONDS: vars.positiveInt().default(30),
-  /** Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client address (0: none). */
-  TRUST_PROXY_HOPS: vars.port().default(0),
+  /**
+   * Address ranges (IPv4 and IPv6 CIDRs, comma separated) of the proxies in front of the gateway:
+   * X-Forwarded-For is read only on a connection from one of them, past every entry inside them
+   * (http/requestContext.ts). Unset: none, the connection's peer is the client. In Kubernetes the
+   * pod range of the Ingress controller, whose namespace alone the NetworkPolicy admits.
+   */
+  TRUST_PROXY_CIDRS: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined) return NO_TRUSTED_PROXIES;
+      try {
+        return parseTrustedProxies(value);
+      } catch (error) {
+        context.addIssue({
+          code: "custom",
+          message: `must be IPv4/IPv6 CIDRs, comma separated: ${(error as Error).message}`,
+        });
+        return z.NEVER;
+      }
+    }),
+  /**
+   * Replaced by TRUST_PROXY_CIDRS: a count of hops believed X-Forwarded-For from any peer, so a
+   * client that reached the gateway directly chose its own address. Refused, so a deployment that
+   * still sets it fails at start instead of silently counting every client as its proxy.
+   */
+  TRUST_PROXY_HOPS: z
+    .undefined({ error: "is no longer read: set TRUST_PROXY_CIDRS to the proxies' address ranges instead" })
+    .optional(),
   /** Event streams (GET /intents/v1/events, /data/v1/events) one API key may hold open at once. */
   EVENT_STREAMS_PER_KEY: vars.positiveInt().default(5),
   /** A comment line on every event stream this often, so proxies keep idle streams open. */

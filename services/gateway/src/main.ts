@@ -80,7 +80,7 @@ const streams = createEventStreams({ redis, limiter, config, registry, log });
 const app = createGatewayApp({
   log,
   guard: createAccessGuard(verifier, limiter, { registry }),
-  trustProxyHops: config.TRUST_PROXY_HOPS,
+  trustedProxies: config.TRUST_PROXY_CIDRS,
   registry,
   readiness,
   routes: apiRoutes(backends, streams),

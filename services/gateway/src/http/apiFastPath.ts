@@ -8,6 +8,7 @@ import { problemOfError } from "./problemOfError.js";
 import { startRequest } from "./requestContext.js";
 import { createRouteTable } from "./routeTable.js";
 import { serveRoute, type AccessGuard } from "./serveRoute.js";
+import type { TrustedProxies } from "./trustedProxies.js";
 
 export interface ApiFastPathOptions {
   routes: AnyRoute[];
@@ -15,7 +16,8 @@ export interface ApiFastPathOptions {
   log: Logger;
   accessLog: AccessLog;
   publicBaseUrl: string;
-  trustedProxyHops: number;
+  /** Proxies whose X-Forwarded-For names the client (TRUST_PROXY_CIDRS). */
+  trustedProxies: TrustedProxies;
   /** ETag, Cache-Control and If-None-Match of the Data API's reads. */
   conditional?: ConditionalReads;
 }
@@ -46,7 +48,7 @@ export function createApiFastPath(
     // As express's chain sets it for what it serves: a 200, a 304 or a problem echoing a caller's
     // input must never be sniffed by a browser into something it would run (HTML, script).
     response.setHeader("x-content-type-options", "nosniff");
-    const context = startRequest(request, response, options.trustedProxyHops);
+    const context = startRequest(request, response, options.trustedProxies);
     const raw = { params: match.params, query: queryAt < 0 ? {} : parseQuery(url.slice(queryAt + 1)), body: undefined };
     const finished = () => options.accessLog.record(method, match.route.path, response.statusCode, context);
     serveRoute(match.route, raw, context, response, guard, conditional).then(finished, (error: unknown) => {

@@ -4,14 +4,15 @@ import { sendProblem } from "@platform/http";
 import type { AccessLog } from "./accessLog.js";
 import { problemOfError } from "./problemOfError.js";
 import { startRequest, type GatewayContext } from "./requestContext.js";
+import type { TrustedProxies } from "./trustedProxies.js";
 
 // What express's middleware chain needs to share the fast path's request context, access log and
 // problems: the routes express serves answer exactly as the fast path's do.
 
 /** The first middleware: the request's context (id, start time) in `response.locals`. */
-export function requestContextMiddleware(trustedProxyHops: number) {
+export function requestContextMiddleware(trustedProxies: TrustedProxies) {
   return (request: Request, response: Response, next: NextFunction): void => {
-    response.locals.context = startRequest(request, response, trustedProxyHops);
+    response.locals.context = startRequest(request, response, trustedProxies);
     next();
   };
 }

@@ -4,6 +4,7 @@ import { isIP, isIPv4 } from "node:net";
 import type { RequestContext } from "@platform/http";
 import type { Span } from "@platform/telemetry";
 import { requestSpanOf, traceparentOf } from "./requestSpan.js";
+import type { TrustedProxies } from "./trustedProxies.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -21,7 +22,7 @@ export interface GatewayContext extends RequestContext {
 export function startRequest(
   request: IncomingMessage,
   response: ServerResponse,
-  trustedProxyHops: number,
+  trustedProxies: TrustedProxies,
 ): GatewayContext {
   const incoming = request.headers["x-request-id"];
   const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -34,7 +35,7 @@ export function startRequest(
     span,
     traceparent: traceparentOf(span),
     header: (name) => headerOf(request, name),
-    clientAddress: () => clientAddressOf(request, trustedProxyHops),
+    clientAddress: () => clientAddressOf(request, trustedProxies),
     onClose: (listener) => onClosed(response, listener),
   };
 }
@@ -55,28 +56,29 @@ function headerOf(request: IncomingMessage, name: string): string | undefined {
 }
 
 /**
- * The client's address: the connection's peer, or, behind `trustedProxyHops` proxies, the address
- * the outermost trusted proxy saw (X-Forwarded-For read from the right), as express's numeric
- * `trust proxy` setting reads it. Entries left of the trusted ones are the client's own claims and
- * never read. An entry that is not an IP address (a hop that did not append, so the client wrote
- * it) is refused: the nearest trusted entry before it is taken instead, down to the peer.
- * Addresses are given plain: no brackets or port, an IPv4-mapped IPv6 address as IPv4.
+ * The client's address, as auth's per-address slow-down and lockout count it. The connection's
+ * peer, unless the peer is a trusted proxy (TRUST_PROXY_CIDRS): then X-Forwarded-For is read from
+ * the right, each entry being the address the hop to its right saw, past every trusted proxy, and
+ * the first address outside them is the client. Only the peer decides whether the header is read at
+ * all, so a client connecting directly cannot name itself; entries left of the first untrusted one
+ * are that client's own claims and never read. An entry that is not an IP address (a hop that did
+ * not append) ends the walk at the last trusted address. When every entry is a trusted proxy the
+ * leftmost is taken. Addresses are given plain: no brackets or port, an IPv4-mapped IPv6 address
+ * as IPv4.
  */
-export function clientAddressOf(request: IncomingMessage, trustedProxyHops: number): string {
+export function clientAddressOf(request: IncomingMessage, trustedProxies: TrustedProxies): string {
   const peer = plainAddress(request.socket.remoteAddress ?? "") ?? request.socket.remoteAddress ?? "";
-  if (trustedProxyHops <= 0) return peer;
+  if (!trustedProxies.has(peer)) return peer;
   const forwarded = headerOf(request, "x-forwarded-for");
-  const chain = forwarded
-    ? forwarded
-        .split(",")
-        .map((address) => address.trim())
-        .reverse()
-    : [];
-  for (let hop = Math.min(trustedProxyHops, chain.length); hop >= 1; hop -= 1) {
-    const address = plainAddress(chain[hop - 1]!);
-    if (address !== undefined) return address;
+  const chain = forwarded ? forwarded.split(",") : [];
+  let address = peer;
+  for (let index = chain.length - 1; index >= 0; index -= 1) {
+    const entry = plainAddress(chain[index]!.trim());
+    if (entry === undefined) return address;
+    address = entry;
+    if (!trustedProxies.has(entry)) return entry;
   }
-  return peer;
+  return address;
 }
 
 /** An IP address without brackets, port or IPv4 mapping; undefined when the text is none. */
