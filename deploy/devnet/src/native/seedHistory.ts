@@ -111,14 +111,17 @@ export async function completeSharePools(chain: NativeChain): Promise<number> {
     (await entries("totalHotkeyShares")).map(({ args, value }) => [`${args[0]}:${args[1]}`, value]),
   );
   const fixes = [...sums].filter(([key, pool]) => totals.get(key) !== pool.shares).map(([, pool]) => pool);
-  if (fixes.length > 0)
-    await chain.rpc("dev_setStorage", [
-      {
-        SubtensorModule: {
-          TotalHotkeyShares: fixes.map(({ hotkey, netuid, shares }) => [[hotkey, netuid], shares.toString()]),
-        },
-      },
-    ]);
+  if (fixes.length === 0) return 0;
+  const values = {
+    SubtensorModule: {
+      TotalHotkeyShares: fixes.map(({ hotkey, netuid, shares }) => [[hotkey, netuid], shares.toString()]),
+    },
+  };
+  // Written into every block so far, genesis included, as if the chain spec had it: an indexer
+  // reads genesis whole and then follows events, and no event will ever name this pool's total.
+  const head = (await chain.api.rpc.chain.getHeader()).number.toNumber();
+  for (let number = 0; number <= head; number++)
+    await chain.rpc("dev_setStorage", [values, (await chain.api.rpc.chain.getBlockHash(number)).toHex()]);
   return fixes.length;
 }
 
