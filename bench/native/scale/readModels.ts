@@ -75,11 +75,14 @@ export async function startReadModels(dir: string): Promise<ReadModels> {
     createRedis({ url: server.url, connectionName: `bench-scale-${name}`, commandTimeoutMs: 300_000 });
   const redis = connection("reads");
   // A connection each: the accounts projection WATCHes its offset on its own connection.
-  const projectionRedis = { accounts: connection("accounts"), market: connection("market"), subnets: connection("subnets") };
-  await waitFor(
-    async () => [redis, ...Object.values(projectionRedis)].every((client) => client.status === "ready"),
-    { what: "the bench's Redis connections" },
-  );
+  const projectionRedis = {
+    accounts: connection("accounts"),
+    market: connection("market"),
+    subnets: connection("subnets"),
+  };
+  await waitFor(async () => [redis, ...Object.values(projectionRedis)].every((client) => client.status === "ready"), {
+    what: "the bench's Redis connections",
+  });
   const projections: Record<string, Projection> = {
     accounts: accountsProjection({ redis: projectionRedis.accounts, log }),
     market: marketProjection({ redis: projectionRedis.market, log }),

@@ -24,7 +24,9 @@ import { ReadTimes, timedReader } from "./timedReader.js";
 
 const config = JSON.parse(process.env.BENCH_SCALE_SOURCE_CONFIG ?? "{}") as SourceConfig;
 const send = (message: FromSource) =>
-  new Promise<void>((resolve, reject) => process.send!(message, (error: Error | null) => (error ? reject(error) : resolve())));
+  new Promise<void>((resolve, reject) =>
+    process.send!(message, (error: Error | null) => (error ? reject(error) : resolve())),
+  );
 
 function memorySample(): MemorySample {
   const usage = process.memoryUsage();
