@@ -21,7 +21,12 @@ function runtime(tempos: Record<number, number>, specVersion = 218) {
   );
 }
 const enabled = (entries: [number, boolean][]) => new Map(entries);
-const quiet = { details: new Set<number>(), metagraphs: new Set<number>(), scores: new Set<number>() };
+const quiet = {
+  details: new Set<number>(),
+  metagraphs: new Set<number>(),
+  scores: new Set<number>(),
+  rootStakes: new Set<`0x${string}`>(),
+};
 
 describe("native subnets state", () => {
   it("is read whole at first, every subnet changed", async () => {
@@ -157,6 +162,71 @@ describe("native subnets indexes", () => {
       emissionEnabled: enabled([[1, true]]),
     }))!;
     expect(subnetIndexes(removed).subnetsOfHotkey(HOT_B as `0x${string}`)).toEqual([]);
+  });
+});
+
+describe("native metagraph refresh", () => {
+  it("keeps a metagraph whose scores and stakes did not move (not changed, not published), and each neuron that did not", async () => {
+    const items = (stakeOfA: bigint) =>
+      fakeRuntimeAt({
+        "subtensorModule.tempo": () => 10,
+        "subtensorModule.keys": [
+          [[1, 0], account(HOT_A)],
+          [[1, 1], account(HOT_B)],
+          [[2, 0], account(HOT_B)],
+        ],
+        "subtensorModule.owner": () => account(COLD_A),
+        "subtensorModule.totalHotkeyAlpha": (pair) => {
+          const [hotkey, netuid] = pair as [string, number];
+          return netuid === 1 && hotkey === HOT_A ? stakeOfA : 7n;
+        },
+      });
+    const parent = await readAllSubnets(items(100n), [1, 2], enabled([]));
+    const state = (await nextSubnets(items(250n), parent, {
+      netuids: [1, 2],
+      changes: { ...quiet, scores: new Set([1, 2]) },
+      emissionEnabled: enabled([]),
+    }))!;
+    expect([...state.changedMetagraphs]).toEqual([1]);
+    expect(state.metagraphs.get(2)).toBe(parent.metagraphs.get(2));
+    const [a, b] = state.metagraphs.get(1)!;
+    expect(a).toEqual({ ...parent.metagraphs.get(1)![0], alphaStakeNalpha: "250" });
+    expect(b).toBe(parent.metagraphs.get(1)![1]);
+  });
+});
+
+describe("native root stake refresh", () => {
+  it("reads only the named hotkeys' root stake on the other metagraphs they sit on, keeping every other neuron", async () => {
+    const items = (rootOfB: bigint) =>
+      fakeRuntimeAt({
+        "subtensorModule.tempo": () => 10,
+        "subtensorModule.keys": [
+          [[1, 0], account(HOT_A)],
+          [[2, 0], account(HOT_B)],
+          [[2, 1], account(HOT_A)],
+        ],
+        "subtensorModule.owner": () => account(COLD_A),
+        "subtensorModule.totalHotkeyAlpha": (pair) => {
+          const [hotkey, netuid] = pair as [string, number];
+          return netuid === 0 && hotkey === HOT_B ? rootOfB : 7n;
+        },
+      });
+    const parent = await readAllSubnets(items(100n), [1, 2], enabled([]));
+    const chain = items(300n);
+    const state = (await nextSubnets(chain, parent, {
+      netuids: [1, 2],
+      changes: { ...quiet, rootStakes: new Set([HOT_B as `0x${string}`]) },
+      emissionEnabled: enabled([]),
+    }))!;
+    expect([...state.changedMetagraphs]).toEqual([2]);
+    expect(state.metagraphs.get(1)).toBe(parent.metagraphs.get(1));
+    const [b, a] = state.metagraphs.get(2)!;
+    expect(b).toEqual({ ...parent.metagraphs.get(2)![0], rootStakeRao: "300" });
+    expect(a).toBe(parent.metagraphs.get(2)![1]);
+    // Hotkey B's root stake, nothing else.
+    expect(chain.reads.map((read) => [read.item, read.keys])).toEqual([
+      ["subtensorModule.totalHotkeyAlpha", [[HOT_B, 0]]],
+    ]);
   });
 });
 

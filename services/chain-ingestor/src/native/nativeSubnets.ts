@@ -4,7 +4,7 @@ import { eventTypeOf } from "@platform/proto/topics";
 import type { Hex } from "viem";
 import { netuidKey, networkEventId, type NetworkRecord } from "../records/networkRecord.js";
 import type { EmissionDetails } from "./nativeEmissions.js";
-import { readMetagraphs, refreshMetagraphs } from "./nativeMetagraph.js";
+import { readMetagraphs, refreshMetagraphs, refreshRootStakes } from "./nativeMetagraph.js";
 import { readSubnetDetails, type SubnetDetails } from "./nativeSubnetDetails.js";
 import type { RuntimeAt } from "./runtimeAt.js";
 import type { SubnetChanges } from "./subnetChanges.js";
@@ -60,10 +60,14 @@ export async function nextSubnets(
     netuids.filter((netuid) => set === "all" || set.has(netuid) || added.includes(netuid));
   const [detailNetuids, metagraphNetuids] = [dirty(changes.details), dirty(changes.metagraphs)];
   const scoreNetuids = dirty(changes.scores).filter((netuid) => !metagraphNetuids.includes(netuid));
-  const [readDetails, readGraphs, refreshedGraphs] = await Promise.all([
+  const rootStakeNetuids = rootStakeSubnets(parent, changes.rootStakes).filter(
+    (netuid) => netuids.includes(netuid) && !metagraphNetuids.includes(netuid) && !scoreNetuids.includes(netuid),
+  );
+  const [readDetails, readGraphs, refreshedGraphs, rootStaked] = await Promise.all([
     readSubnetDetails(runtime, detailNetuids, block.emissionEnabled),
     readMetagraphs(runtime, metagraphNetuids),
     refreshMetagraphs(runtime, parent.metagraphs, scoreNetuids),
+    refreshRootStakes(runtime, parent.metagraphs, rootStakeNetuids, changes.rootStakes),
   ]);
 
   const details = new Map<number, SubnetDetails>();
@@ -78,20 +82,35 @@ export async function nextSubnets(
       changedDetails.add(netuid);
     }
     details.set(netuid, subnet);
-    metagraphs.set(netuid, readGraphs.get(netuid) ?? refreshedGraphs.get(netuid) ?? parent.metagraphs.get(netuid)!);
+    metagraphs.set(
+      netuid,
+      readGraphs.get(netuid) ?? refreshedGraphs.get(netuid) ?? rootStaked.get(netuid) ?? parent.metagraphs.get(netuid)!,
+    );
   }
   const next: SubnetsState = {
     specVersion: runtime.specVersion,
     details,
     metagraphs,
     changedDetails,
-    changedMetagraphs: new Set([...metagraphNetuids, ...scoreNetuids]),
+    // A refreshed metagraph that did not move is the parent's own (refreshMetagraphs): unchanged.
+    changedMetagraphs: new Set([
+      ...metagraphNetuids,
+      ...scoreNetuids.filter((netuid) => refreshedGraphs.get(netuid) !== parent.metagraphs.get(netuid)),
+      ...rootStakeNetuids.filter((netuid) => rootStaked.get(netuid) !== parent.metagraphs.get(netuid)),
+    ]),
   };
   // Scores refreshed and metagraphs kept hold the same neurons (hotkeys, coldkeys) as the parent's:
   // the parent's indexes stand. Built per block, at mainnet size they were ~7 MB a block, 64 kept.
   if (metagraphNetuids.length === 0 && netuids.length === parent.metagraphs.size)
     indexes.set(next, subnetIndexes(parent));
   return next;
+}
+
+/** The subnets where any of the hotkeys holds a UID, in the state's metagraphs. */
+function rootStakeSubnets(state: SubnetsState, hotkeys: ReadonlySet<Hex>): number[] {
+  if (hotkeys.size === 0) return [];
+  const { subnetsOfHotkey } = subnetIndexes(state);
+  return [...new Set([...hotkeys].flatMap((hotkey) => subnetsOfHotkey(hotkey)))].sort((a, b) => a - b);
 }
 
 export interface SubnetIndexes {

@@ -26,7 +26,12 @@ const sorted = (set: ReadonlySet<number> | "all") => (set === "all" ? set : [...
 
 describe("subnetChangesOf", () => {
   it("names nothing for a quiet block, and the adjusted subnets' settings", () => {
-    expect(subnetChangesOf(input({}))).toEqual({ details: new Set(), metagraphs: new Set(), scores: new Set() });
+    expect(subnetChangesOf(input({}))).toEqual({
+      details: new Set(),
+      metagraphs: new Set(),
+      scores: new Set(),
+      rootStakes: new Set(),
+    });
     expect(sorted(subnetChangesOf(input({ adjustments: [4] })).details)).toEqual([4]);
   });
 
@@ -45,7 +50,7 @@ describe("subnetChangesOf", () => {
     expect(sorted(changes.scores)).toEqual([7]);
   });
 
-  it("a stake on a subnet changes its metagraph; on root, every metagraph its hotkey sits on", () => {
+  it("a stake on a subnet changes its metagraph; on root, root's and its hotkey's root stake on every metagraph it sits on", () => {
     const onSubnet = subnetChangesOf(
       input({ events: [event("StakeAdded", [{ raw: COLD_A }, { raw: HOT_B }, 1n, 1n, 2])] }),
     );
@@ -53,16 +58,16 @@ describe("subnetChangesOf", () => {
     const onRoot = subnetChangesOf(
       input({ events: [event("StakeRemoved", [{ raw: COLD_A }, { raw: HOT_A }, 1n, 1n, 0])] }),
     );
-    expect(sorted(onRoot.scores)).toEqual([0, 1, 3]);
+    expect([sorted(onRoot.scores), [...onRoot.rootStakes]]).toEqual([[0], [HOT_A]]);
     const moved = subnetChangesOf(
       input({ events: [event("StakeMoved", [{ raw: COLD_A }, { raw: HOT_A }, 1, { raw: HOT_B }, 2])] }),
     );
     expect(sorted(moved.scores)).toEqual([1, 2]);
   });
 
-  it("an epoch changes its metagraph, root's, and every metagraph its hotkeys sit on (root dividends)", () => {
+  it("an epoch changes its metagraph, root's, and its hotkeys' root stake (root dividends) on every metagraph", () => {
     const epoch = subnetChangesOf(input({ epochs: [1] }));
-    expect([sorted(epoch.scores), sorted(epoch.metagraphs)]).toEqual([[0, 1, 3], []]);
+    expect([sorted(epoch.scores), sorted(epoch.metagraphs), [...epoch.rootStakes]]).toEqual([[0, 1], [], [HOT_A]]);
   });
 
   it("a take or identity change reaches the metagraphs of the hotkey or coldkey", () => {
@@ -79,16 +84,18 @@ describe("subnetChangesOf", () => {
   it("changes nothing for events without a bearing, and everything for one it does not know or cannot read", () => {
     expect(
       subnetChangesOf(input({ events: [event("AxonServed", [1, { raw: HOT_A }]), event("Transfer", {}, "Balances")] })),
-    ).toEqual({ details: new Set(), metagraphs: new Set(), scores: new Set() });
+    ).toEqual({ details: new Set(), metagraphs: new Set(), scores: new Set(), rootStakes: new Set() });
     expect(subnetChangesOf(input({ events: [event("HotkeySwapped", {})] }))).toEqual({
       details: "all",
       metagraphs: "all",
       scores: "all",
+      rootStakes: new Set(),
     });
     expect(subnetChangesOf(input({ events: [event("StakeAdded", ["garbled"])] }))).toEqual({
       details: "all",
       metagraphs: "all",
       scores: "all",
+      rootStakes: new Set(),
     });
   });
 });

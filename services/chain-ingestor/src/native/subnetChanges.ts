@@ -14,6 +14,12 @@ export interface SubnetChanges {
   metagraphs: ReadonlySet<number> | "all";
   /** Metagraphs whose scores or stakes moved (epochs, weights, stake): those read again, the rest kept. */
   scores: ReadonlySet<number> | "all";
+  /**
+   * Hotkeys whose root stake may have moved (an epoch's root dividends to the subnet's hotkeys, a
+   * stake on root): every metagraph they sit on shows it, and only that (the neurons' root stake),
+   * so those metagraphs need only these hotkeys' root stake read again. Empty with `scores` "all".
+   */
+  rootStakes: ReadonlySet<Hex>;
 }
 
 export interface SubnetChangeInput {
@@ -123,15 +129,17 @@ export function subnetChangesOf(input: SubnetChangeInput): SubnetChanges {
   const details = new Set<number>(input.adjustments);
   const metagraphs = new Set<number>();
   const scores = new Set<number>();
+  const rootStakes = new Set<Hex>();
   const subnetsOf = (value: unknown, into: Set<number>) => {
     const hotkey = accountField(value);
     if (hotkey !== undefined) for (const netuid of input.subnetsOfHotkey(hotkey.publicKey as Hex)) into.add(netuid);
   };
   for (const netuid of input.epochs) {
     scores.add(netuid);
-    // The epoch pays its validators' root dividends as root stake, which every metagraph they sit on shows.
+    // The epoch pays its validators' root dividends as root stake, which every metagraph they sit on
+    // shows: root's metagraph is read again, the others get those hotkeys' root stake only.
     scores.add(ROOT_NETUID);
-    for (const hotkey of input.hotkeysOf(netuid)) for (const other of input.subnetsOfHotkey(hotkey)) scores.add(other);
+    for (const hotkey of input.hotkeysOf(netuid)) rootStakes.add(hotkey);
   }
   let everything = false;
   for (const event of input.events) {
@@ -167,11 +175,14 @@ export function subnetChangesOf(input: SubnetChangeInput): SubnetChanges {
       else for (const netuid of input.subnetsOfColdkey(coldkey.publicKey as Hex)) metagraphs.add(netuid);
     } else if (!NEUTRAL_EVENTS.has(event.name)) everything = true;
   }
-  return everything ? { details: "all", metagraphs: "all", scores: "all" } : { details, metagraphs, scores };
+  return everything
+    ? { details: "all", metagraphs: "all", scores: "all", rootStakes: new Set() }
+    : { details, metagraphs, scores, rootStakes };
 
   /** A stake change moves the hotkey's stake on the subnet, and on root its root stake, shown on every metagraph it sits on. */
   function stakeMoved(netuid: number, hotkey: unknown): void {
     scores.add(netuid);
-    if (netuid === ROOT_NETUID) subnetsOf(hotkey, scores);
+    const account = accountField(hotkey);
+    if (netuid === ROOT_NETUID && account !== undefined) rootStakes.add(account.publicKey as Hex);
   }
 }
