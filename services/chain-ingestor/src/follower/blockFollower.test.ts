@@ -215,3 +215,25 @@ describe("block follower", () => {
     expect(published(commits)).toEqual(["event@aa:8", "event@aa:9"]);
   });
 });
+
+describe("block follower window", () => {
+  it("keeps what windowEvent keeps of each event, and names that in the removals of a fork", async () => {
+    const model = new FakeChain(6);
+    const commits: FollowerCommit<string>[] = [];
+    const follower = createBlockFollower<string>({
+      headers: model.reader(),
+      source: model.source(),
+      windowSize: 8,
+      maxBlocksPerStep: 100,
+      window: [],
+      windowEvent: (event) => event.split(":")[0]!,
+      startBlock: 0n,
+      commit: async (step) => void commits.push(step),
+    });
+    for (let guard = 0; guard < 10 && (await follower.step()).kind !== "idle"; guard++);
+    expect(commits.flatMap((commit) => commit.blocks.flatMap((block) => block.events))).toContain("event@aa:5");
+    model.fork(3, 3, "d");
+    for (let guard = 0; guard < 10 && (await follower.step()).kind !== "idle"; guard++);
+    expect(removed(commits)).toEqual(["event@aa", "event@aa"]);
+  });
+});

@@ -66,6 +66,12 @@ export interface BlockFollowerOptions<E> {
   targetEventsPerStep?: number;
   /** Kept blocks restored from the checkpoint, oldest first; empty for a source that never published. */
   window: WindowBlock<E>[];
+  /**
+   * What the window keeps of each committed event: a removal names an event by its key, id, type
+   * and block, so a source whose events are large keeps only those (the native source at mainnet
+   * size: thousands of balance snapshots and holder positions a block). The whole event by default.
+   */
+  windowEvent?(event: E): E;
   /** Where a source without a checkpoint starts. */
   startBlock: bigint;
 }
@@ -98,7 +104,7 @@ export function createBlockFollower<E>(options: BlockFollowerOptions<E>): BlockF
   const state: FollowerState<E> = {
     options,
     targetEvents: options.targetEventsPerStep ?? 2_000,
-    window: options.window.slice(-options.windowSize),
+    window: keptInWindow(options, options.window.slice(-options.windowSize)),
     // Start modestly: a backlog's density is unknown until its first range is read.
     rangeSize: Math.min(options.maxBlocksPerStep, 16),
     ahead: undefined,
@@ -216,10 +222,13 @@ async function commitRange<E>(
   const blocks = linked.map((header) => ({ header, events: events.get(header.hash) ?? [] }));
   const next = extendWindow(
     state.window,
-    blocks.map(({ header, events: blockEvents }) => ({
-      block: { number: header.number, hash: header.hash },
-      events: blockEvents,
-    })),
+    keptInWindow(
+      options,
+      blocks.map(({ header, events: blockEvents }) => ({
+        block: { number: header.number, hash: header.hash },
+        events: blockEvents,
+      })),
+    ),
     options.windowSize,
   );
   const last = linked[linked.length - 1]!;
@@ -255,6 +264,12 @@ async function commitRange<E>(
   }
   state.window = next;
   return { kind: "advanced", tip: last.number, latest };
+}
+
+/** The blocks as the window keeps them (`windowEvent` of each event). */
+function keptInWindow<E>(options: BlockFollowerOptions<E>, blocks: WindowBlock<E>[]): WindowBlock<E>[] {
+  const keep = options.windowEvent;
+  return keep === undefined ? blocks : blocks.map(({ block, events }) => ({ block, events: events.map(keep) }));
 }
 
 /** Sizes the next range after a step: about `targetEvents` events, within [1, maxBlocksPerStep]. */

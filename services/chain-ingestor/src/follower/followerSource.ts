@@ -65,6 +65,8 @@ export interface FollowerSourceOptions<E> extends Omit<FollowerSettings, "client
   };
   /** Everything one step publishes (removals, records, checkpoint), in order, for one transaction. */
   toRecords(step: FollowerCommit<E>, now: Date): OutgoingRecord[];
+  /** What the window keeps of each published event (blockFollower's `windowEvent`); the whole event by default. */
+  windowEvent?(event: E): E;
   /** Called once the checkpoint is read, before the first step: a source may prime its first block. */
   onResume?(checkpoint: Checkpoint | undefined): void;
   pollIntervalMs: number | PollInterval;
@@ -232,6 +234,7 @@ async function runOnce<E>(state: SourceState<E>): Promise<void> {
       windowSize: state.windowSize,
       maxBlocksPerStep: options.maxBlocksPerStep,
       window,
+      ...(options.windowEvent === undefined ? {} : { windowEvent: options.windowEvent }),
       startBlock: options.startBlock ?? 0n,
       commit: (step) => tracing.commit(step, () => commitStep(state, current, step)),
     });

@@ -5,6 +5,7 @@ import { startFollowerSource, type FollowerSource, type FollowerSourceStatus } f
 import { pollInterval } from "../follower/followLoop.js";
 import { finalizedByDepth, type IngestMetrics } from "../follower/ingestMetrics.js";
 import { commitNetworkRecords } from "../records/commitNetworkRecords.js";
+import { publishedOnly } from "../records/networkRecord.js";
 import { nativeBlockSource } from "./nativeBlockSource.js";
 import type { NativeChainReader } from "./nativeChainReader.js";
 import { nativeHeaderReader } from "./nativeHeaderReader.js";
@@ -65,6 +66,7 @@ export function startNativeSource(options: NativeSourceOptions): FollowerSource 
       ...(options.rescanEveryBlocks === undefined ? {} : { rescanEveryBlocks: options.rescanEveryBlocks }),
     }),
     toRecords: (step, now) => commitNetworkRecords(step, { chainId: network.chainId, sourceId, now }),
+    windowEvent: publishedOnly,
     pollIntervalMs: interval,
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     // As nativeFinality judges a block: finalized by GRANDPA and the configured depth below the best block.

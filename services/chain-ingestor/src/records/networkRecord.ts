@@ -26,3 +26,19 @@ export function networkEventId(chainId: number, blockHash: string, ...parts: (st
 
 export const netuidKey = (netuid: number): string => `netuid:${netuid}`;
 export const NETWORK_KEY = "network";
+
+/**
+ * What the follower's window keeps of a published record: its key, id, type and block, which a
+ * removal names, without the payload (at mainnet size an epoch block's records hold thousands of
+ * balance snapshots and holder positions; 19 blocks of them were ~100 MB of the source's heap).
+ */
+export function publishedOnly(record: NetworkRecord): NetworkRecord {
+  return {
+    topic: record.topic,
+    key: record.key,
+    eventId: record.eventId,
+    eventType: record.eventType,
+    ref: record.ref,
+    payload: {},
+  };
+}
