@@ -1,9 +1,10 @@
+import { fork, type ChildProcess } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
-import { Writable } from "node:stream";
 import { join } from "node:path";
-import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
+import { fileURLToPath } from "node:url";
+import type { ConsumedRecord } from "@platform/bus";
 import { defaultPartitions } from "@platform/bus";
-import { createLogger } from "@platform/log";
 import { HolderGrouping } from "@platform/proto/data/v1/subnets";
 import { TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
@@ -11,15 +12,14 @@ import { startRedis, waitFor } from "@platform/testing";
 import { getHoldersTop } from "../../../services/data-query/src/subnets/holders.js";
 import { subnetsReads } from "../../../services/data-query/src/subnets/index.js";
 import { getSubnetsLatest } from "../../../services/data-query/src/subnets/subnetsLatest.js";
-import { accountsProjection } from "../../../services/projector/src/accounts/projection.js";
-import { marketProjection } from "../../../services/projector/src/market/projection.js";
-import { subnetsProjection } from "../../../services/projector/src/subnets/projection.js";
+import type { FromProjection, ProjectionName, ToProjection } from "./projectionProcess.js";
 import type { BusRecord } from "./sourceClient.js";
 
 /**
  * The read-model side of the scale bench. Every projection that reads chain.network.v1 (the
- * projector's accounts, market and subnets) folds the source's records into one real Redis, as
- * the projector's consumers would get them from Kafka:
+ * projector's accounts, market and subnets) folds the source's records into one real Redis, each
+ * in a process of its own as in its own Deployment (projectionProcess.ts), as the projector's
+ * consumers would get them from Kafka:
  * - each record goes to the partition kafkajs' default partitioner gives its key (6 partitions,
  *   the topic catalog's), with offsets counted per partition;
  * - what has arrived while the projections were busy is taken at once, up to a fetch's 10 MiB
@@ -35,12 +35,6 @@ import type { BusRecord } from "./sourceClient.js";
  * of a payload the size of the answer.
  */
 
-const log = createLogger({
-  service: "bench-scale",
-  level: "warn",
-  destination: new Writable({ write: (_c, _e, callback) => callback() }),
-});
-
 const FETCH_MAX_BYTES = 10 * 1024 * 1024;
 const PARTITION_MAX_BYTES = 1024 * 1024;
 
@@ -52,8 +46,66 @@ export interface ReadFigures {
   kept: { perSecond: number; p95Ms: number; ratio: number };
 }
 
-interface Projection {
-  handleBatch(batch: ProjectionBatch): Promise<void>;
+/** A projection's process: one batch at a time, answered with its handleBatch's time. */
+interface ProjectionProcess {
+  name: ProjectionName;
+  batch(batch: Extract<ToProjection, { type: "batch" }>["batch"]): Promise<number>;
+  profile(name?: string): Promise<string | undefined>;
+  stop(): Promise<void>;
+}
+
+async function startProjection(name: ProjectionName, redisUrl: string, logFile: string): Promise<ProjectionProcess> {
+  const out = openSync(logFile, "a");
+  const child: ChildProcess = fork(fileURLToPath(new URL("./projectionProcess.ts", import.meta.url)), [], {
+    execArgv: ["--import", "tsx", "--conditions=@platform/source"],
+    serialization: "advanced",
+    stdio: ["ignore", out, out, "ipc"],
+    env: { ...process.env, BENCH_SCALE_PROJECTION: JSON.stringify({ name, redisUrl }) },
+  });
+  closeSync(out);
+  let nextId = 1;
+  const waiting = new Map<number, { resolve(message: FromProjection): void; reject(error: Error): void }>();
+  let readyResolve: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (readyResolve = resolve));
+  child.on("message", (message: FromProjection) => {
+    if (message.type === "ready") return readyResolve();
+    const entry = waiting.get(message.id);
+    waiting.delete(message.id);
+    if (message.type === "error") entry?.reject(new Error(`the ${name} projection failed: ${message.message}`));
+    else entry?.resolve(message);
+  });
+  let exited = false;
+  child.once("exit", (code, signal) => {
+    exited = true;
+    for (const entry of waiting.values()) entry.reject(new Error(`the ${name} projection exited (${code ?? signal}); see ${logFile}`));
+    waiting.clear();
+  });
+  const ask = (message: ToProjection & { id: number }) =>
+    new Promise<FromProjection>((resolve, reject) => {
+      if (exited) return reject(new Error(`the ${name} projection exited; see ${logFile}`));
+      waiting.set(message.id, { resolve, reject });
+      child.send(message);
+    });
+  await ready;
+  return {
+    name,
+    async batch(batch) {
+      const answer = await ask({ type: "batch", id: nextId++, batch });
+      return answer.type === "done" ? answer.ms : 0;
+    },
+    async profile(profileName) {
+      const answer = await ask({ type: "profile", id: nextId++, ...(profileName === undefined ? {} : { name: profileName }) });
+      return answer.type === "profiled" ? answer.profile : undefined;
+    },
+    async stop() {
+      if (exited) return;
+      const done = new Promise((resolve) => child.once("exit", resolve));
+      child.send({ type: "stop" } satisfies ToProjection);
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await done;
+      clearTimeout(timer);
+    },
+  };
 }
 
 export interface ReadModels {
@@ -62,8 +114,10 @@ export interface ReadModels {
   enqueue(records: readonly BusRecord[], blocks: readonly number[], onCommitted: (at: number) => void): void;
   /** Resolves once everything queued is committed. */
   idle(): Promise<void>;
-  /** Time spent in the projections (wall, per projection) since the last reset. */
+  /** Time spent in each projection's handleBatch (its process's own clock) since the last reset. */
   projectMs: Record<string, number>;
+  /** Without a name, starts profiling each projection process; with one, stops and writes <name>-<projection>.cpuprofile. */
+  profile(name?: string): Promise<string[]>;
   usedMemoryMb(): Promise<number>;
   measureReads(seconds?: number): Promise<ReadFigures[]>;
   stop(): Promise<void>;
@@ -74,20 +128,11 @@ export async function startReadModels(dir: string): Promise<ReadModels> {
   const connection = (name: string) =>
     createRedis({ url: server.url, connectionName: `bench-scale-${name}`, commandTimeoutMs: 300_000 });
   const redis = connection("reads");
-  // A connection each: the accounts projection WATCHes its offset on its own connection.
-  const projectionRedis = {
-    accounts: connection("accounts"),
-    market: connection("market"),
-    subnets: connection("subnets"),
-  };
-  await waitFor(async () => [redis, ...Object.values(projectionRedis)].every((client) => client.status === "ready"), {
-    what: "the bench's Redis connections",
-  });
-  const projections: Record<string, Projection> = {
-    accounts: accountsProjection({ redis: projectionRedis.accounts, log }),
-    market: marketProjection({ redis: projectionRedis.market, log }),
-    subnets: subnetsProjection({ redis: projectionRedis.subnets, log }),
-  };
+  await waitFor(async () => redis.status === "ready", { what: "the bench's Redis connection" });
+  const names: ProjectionName[] = ["accounts", "market", "subnets"];
+  const projections = await Promise.all(
+    names.map((name) => startProjection(name, server.url, join(dir, `projection-${name}.log`))),
+  );
   const partitions = defaultPartitions["chain.network.v1"];
   const partitionOf = kafkaPartitioner(partitions);
   const nextOffset = new Array<number>(partitions).fill(0);
@@ -116,24 +161,23 @@ export async function startReadModels(dir: string): Promise<ReadModels> {
           byPartition.set(message.partition, list);
         }
       await Promise.all(
-        Object.entries(projections).map(async ([name, projection]) => {
-          const started = performance.now();
+        projections.map(async (projection) => {
+          const { name } = projection;
           for (const [partition, messages] of [...byPartition].sort((a, b) => a[0] - b[0])) {
             for (const batch of sized(messages, PARTITION_MAX_BYTES)) {
               const id = `${name}:${partition}`;
               const lastOffset = batch.at(-1)!.offset;
-              await projection.handleBatch({
+              const ms = await projection.batch({
                 topic: TOPICS.chainNetwork.name,
                 partition,
                 messages: batch,
                 lastOffset,
                 previousOffset: committed.get(id),
-                heartbeat: async () => undefined,
               });
+              projectMs[name] = (projectMs[name] ?? 0) + ms;
               committed.set(id, lastOffset);
             }
           }
-          projectMs[name] = (projectMs[name] ?? 0) + performance.now() - started;
         }),
       );
       const at = performance.now();
@@ -184,8 +228,17 @@ export async function startReadModels(dir: string): Promise<ReadModels> {
       return Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1] ?? 0) / 1e6;
     },
     measureReads: (seconds = 5) => measureReads(redis, seconds),
+    async profile(name) {
+      const lines = await Promise.all(
+        projections.map((projection) =>
+          projection.profile(name === undefined ? undefined : `${name}-${projection.name}`),
+        ),
+      );
+      return lines.flatMap((line, index) => (line === undefined ? [] : [`${projections[index]!.name}: ${line}`]));
+    },
     async stop() {
-      for (const client of [redis, ...Object.values(projectionRedis)]) client.disconnect();
+      await Promise.all(projections.map((projection) => projection.stop().catch(() => undefined)));
+      redis.disconnect();
       await server.stop();
     },
   };

@@ -13,7 +13,8 @@
  * 3. Full snapshot: the source in a process of its own (sourceProcess.ts: `connectNativeChain`,
  *    `nativeBlockSource`, the follower as the service runs them) reads the head block; its records
  *    (protobuf-encoded as for Kafka) come over IPC and every projection of chain.network.v1
- *    (accounts, market, subnets) folds them into a real Redis (readModels.ts).
+ *    (accounts, market, subnets), each in a process of its own as in its Deployment, folds them
+ *    into a real Redis (readModels.ts, projectionProcess.ts).
  * 4. Backlog: BENCH_SCALE_BACKLOG blocks (1,000) built while the source is not following, each with
  *    signed extrinsics from funded dev accounts (transfers to holders and to a new account, two
  *    `addStake`) and the block's own emission and epochs.
@@ -30,11 +31,14 @@
  * bench/results/native-scale-<time>.json.
  *
  * Knobs: BENCH_SCALE_BLOCKS (200), BENCH_SCALE_BACKLOG (1,000), BENCH_SCALE_SEED (42),
+ * BENCH_SCALE_FIRST_BLOCK (the first block on the state gets this number, e.g. 225: just before
+ * 129 epoch blocks; 0, the default: the next number),
  * BENCH_SCALE_NOMINATORS (26,000), BENCH_SCALE_ACCOUNTS (100,000), BENCH_SCALE_TEMPO (360),
  * BENCH_SCALE_CHOPSTICKS (`indexed`, or `stock`: chopsticks' own linear next-key lookup, see
- * README), BENCH_SCALE_READS=0 skips the heavy reads, BENCH_SCALE_PROFILE=1 writes CPU profiles of
+ * README), BENCH_SCALE_SOURCE_HEAP_MB (256: the source process's --max-old-space-size, as Node
+ * sizes it in the Deployment's 512Mi container; 0 for Node's default), BENCH_SCALE_READS=0 skips the heavy reads, BENCH_SCALE_PROFILE=1 writes CPU profiles of
  * each phase (the source process and this one, bench/results), BENCH_SCALE_KEEP=1 keeps the temp
- * folder (chopsticks, Redis and source logs).
+ * folder (chopsticks, Redis, source and projection logs).
  */
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -42,7 +46,6 @@ import { subtensorChainSpec } from "@platform/devnet";
 import { tempDir } from "@platform/testing";
 import { ApiPromise, Keyring, WsProvider } from "@polkadot/api";
 import { startScaleNode, type ScaleNode } from "./node.js";
-import { startProfiler } from "./profile.js";
 import { startReadModels, type ReadFigures } from "./readModels.js";
 import { startSourceProcess, type MemorySample, type SourceCommit } from "./sourceClient.js";
 import {
@@ -64,6 +67,8 @@ const numberFromEnv = (name: string, fallback: number) => {
 const BLOCKS = numberFromEnv("BENCH_SCALE_BLOCKS", 200);
 const BACKLOG = numberFromEnv("BENCH_SCALE_BACKLOG", 1_000);
 const SEED = numberFromEnv("BENCH_SCALE_SEED", 42);
+/** BENCH_SCALE_FIRST_BLOCK: the number of the first block built on the state (0: the next one), e.g. 225 to start just before a run of epoch blocks (231–359). */
+const FIRST_BLOCK = numberFromEnv("BENCH_SCALE_FIRST_BLOCK", 0);
 /** Blocks of the catch-up after which the source counts as warm (its kept states filled). */
 const WARM_UP_BLOCKS = 100;
 const SIZES = {
@@ -72,6 +77,12 @@ const SIZES = {
   accounts: numberFromEnv("BENCH_SCALE_ACCOUNTS", MAINNET_SIZES.accounts),
 };
 const INDEXED = (process.env.BENCH_SCALE_CHOPSTICKS ?? "indexed") !== "stock";
+/**
+ * The source process's old space (`--max-old-space-size`), 256 MB by default: what Node gives itself
+ * in the chain-ingestor-native Deployment's 512Mi container (it sizes the heap from the cgroup
+ * limit, about half of it; the Deployment sets no NODE_OPTIONS). 0: Node's default on this machine.
+ */
+const SOURCE_HEAP_MB = numberFromEnv("BENCH_SCALE_SOURCE_HEAP_MB", 256);
 const PROFILE = process.env.BENCH_SCALE_PROFILE === "1";
 const STAMP = new Date().toISOString().replace(/[:.]/g, "-");
 /** The chain-ingestor-native Deployment's memory limit (deploy/k8s/src/deployables.ts: 512Mi). */
@@ -102,9 +113,7 @@ function processRss(pid: number): number {
 }
 const percentile = (values: readonly number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]!;
+  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]!;
 };
 const median = (values: readonly number[]) => percentile(values, 0.5);
 const spread = (values: readonly number[]) => ({
@@ -138,6 +147,7 @@ const figures: Record<string, unknown> = {
   backlog: BACKLOG,
   blocks: BLOCKS,
   targets: TARGETS,
+  sourceMaxOldSpaceMb: SOURCE_HEAP_MB > 0 ? SOURCE_HEAP_MB : "node default",
 };
 const writeFigures = () => {
   const resultsDir = new URL("../../results/", import.meta.url);
@@ -155,6 +165,7 @@ const node = await startScaleNode({
 let api: ApiPromise | undefined;
 let stopSource: (() => Promise<void>) | undefined;
 let stopReadModels: (() => Promise<void>) | undefined;
+let failureMemory: (() => unknown) | undefined;
 try {
   api = await ApiPromise.create({ provider: new WsProvider(node.rpcUrl, 1_000, {}, 600_000), noInitWarn: true });
   const keyring = new Keyring({ type: "sr25519", ss58Format: 42 });
@@ -190,7 +201,7 @@ try {
   say(
     `generated ${state.pairs.length.toLocaleString("en")} storage pairs in ${seconds(state.generateMs)}: ${counts["Alpha"]!.toLocaleString("en")} Alpha positions (${counts["Alpha on a hotkey not registered on the subnet"]!.toLocaleString("en")} on hotkeys not registered on the subnet), ${counts["System.Account"]!.toLocaleString("en")} accounts, ${counts["NetworksAdded"]} netuids, ${counts["Keys"]!.toLocaleString("en")} uids, ${counts["(hotkey, netuid) pools"]!.toLocaleString("en")} hotkey pools; issuance ${(state.totalIssuanceRao / RAO).toLocaleString("en")} TAO, of it staked ${(state.totalStakeRao / RAO).toLocaleString("en")} TAO; Tempo ${TEMPO}${tokenSymbol ? "" : "; no TokenSymbol (not in this runtime's metadata)"}`,
   );
-  const written = await writeScaleState(node.request, state.pairs, {});
+  const written = await writeScaleState(node.request, state.pairs, FIRST_BLOCK > 0 ? { blockNumber: FIRST_BLOCK } : {});
   say(
     `written: ${written.pairs.toLocaleString("en")} pairs, ${mb(written.bytes)} MB of JSON in ${written.chunks} dev_setStorage calls, ${seconds(written.writeMs)}; first block on it built in ${seconds(written.blockMs)}`,
   );
@@ -240,12 +251,17 @@ try {
     startBlock: snapshotBlock,
     maxBlocksPerStep: 100,
     logFile: join(dir.path, "source.log"),
+    ...(SOURCE_HEAP_MB > 0 ? { maxOldSpaceMb: SOURCE_HEAP_MB } : {}),
   });
   stopSource = () => source.stop();
+  failureMemory = () =>
+    source.samples.map((sample) => ({
+      t: Math.round((sample.at - source.samples[0]!.at) / 1000),
+      heapUsedMb: mb(sample.heapUsed),
+      rssMb: mb(sample.rss),
+    }));
   const sourceStarted = source.samples[0]!;
-  say(
-    `source process ${source.pid} connected (heap ${mb(sourceStarted.heapUsed)} MB, RSS ${mb(sourceStarted.rss)} MB)`,
-  );
+  say(`source process ${source.pid} connected (heap ${mb(sourceStarted.heapUsed)} MB, RSS ${mb(sourceStarted.rss)} MB)`);
   const redisSamples: { at: number; phase: string; usedMemoryMb: number; chopsticksRssMb: number }[] = [];
   let phase = "snapshot";
   const sampleRedis = async () =>
@@ -268,6 +284,7 @@ try {
     committedAt: number;
     receivedAt: number;
     reads: SourceCommit["reads"];
+    byType: Record<string, number>;
   }
   const follow = async (until: number, options: { gcAt?: number; profile?: string } = {}) => {
     const steps: StepFigures[] = [];
@@ -285,6 +302,7 @@ try {
           committedAt: Number.NaN,
           receivedAt: performance.now(),
           reads: commit.reads,
+          byType: countByType(commit.records),
         };
         steps.push(step);
         readModels.enqueue(commit.records, commit.blocks, (at) => (step.committedAt = at));
@@ -298,7 +316,7 @@ try {
   };
 
   say(`full snapshot: the source reads block ${snapshotBlock}, the projections fold it…`);
-  const snapshotProfile = PROFILE ? await startProfiler() : undefined;
+  if (PROFILE) await readModels.profile();
   const snapshot = await follow(snapshotBlock, PROFILE ? { profile: `native-scale-${STAMP}-source-snapshot` } : {});
   const snapshotStep = snapshot.steps[0]!;
   const afterSnapshot = await source.memory("after snapshot", true);
@@ -310,18 +328,15 @@ try {
   say(
     `  slowest reads (overlapping): ${snapshotStep.reads
       .slice(0, 6)
-      .map(
-        (row) =>
-          `${row.read} ${row.calls}× ${seconds(row.ms)}${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`,
-      )
+      .map((row) => `${row.read} ${row.calls}× ${seconds(row.ms)}${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`)
       .join("; ")}`,
   );
   say(
     `  source process after a GC: heap ${mb(afterSnapshot.heapUsed)} MB, RSS ${mb(afterSnapshot.rss)} MB (peak so far ${mb(afterSnapshot.rssPeak)} MB); Redis used_memory ${redisAfterSnapshot.toFixed(0)} MB`,
   );
   if (snapshot.profile) say(`  source profile: ${snapshot.profile}`);
-  if (snapshotProfile)
-    say(`  bench (projections) profile: ${await snapshotProfile.stop(`native-scale-${STAMP}-bench-snapshot`)}`);
+  if (PROFILE)
+    for (const line of await readModels.profile(`native-scale-${STAMP}-snapshot`)) say(`  projection profile, ${line}`);
   figures["fullSnapshot"] = {
     block: snapshotBlock,
     readMs: snapshotStep.readMs,
@@ -354,9 +369,7 @@ try {
     const buildMs = performance.now() - started;
     const head = await node.request<{ number: string }>("chain_getHeader");
     if (Number(head.number) !== expected)
-      throw new Error(
-        `block ${expected} was not built (head ${Number(head.number)}): the runtime refused it; see the chopsticks log`,
-      );
+      throw new Error(`block ${expected} was not built (head ${Number(head.number)}): the runtime refused it; see the chopsticks log`);
     return { hash, buildMs, extrinsics: calls.length };
   };
   const backlogBuilds: number[] = [];
@@ -402,7 +415,7 @@ try {
   const catchUpSamplesFrom = source.samples.length;
   if (BACKLOG > 0) {
     say(`catch-up: the source follows blocks ${snapshotBlock + 1}–${backlogEnd} as fast as it can…`);
-    const catchUpProfile = PROFILE ? await startProfiler() : undefined;
+    if (PROFILE) await readModels.profile();
     const followed = await follow(backlogEnd, {
       gcAt: snapshotBlock + Math.min(WARM_UP_BLOCKS, BACKLOG),
       ...(PROFILE ? { profile: `native-scale-${STAMP}-source-catchup` } : {}),
@@ -430,6 +443,7 @@ try {
         afterWarm === undefined || afterWarmMs === undefined ? undefined : afterWarm / (afterWarmMs / 1000),
       readMsSum: followed.steps.reduce((sum, step) => sum + step.readMs, 0),
       records: followed.steps.reduce((sum, step) => sum + step.records, 0),
+      recordsByType: sumByType(followed.steps.map((step) => step.byType)),
       payloadMb: mb(followed.steps.reduce((sum, step) => sum + step.bytes, 0)),
       projectMs: { ...readModels.projectMs },
       epochBlocks: backlogEpochBlocks.length,
@@ -444,11 +458,7 @@ try {
       slowestSteps: [...followed.steps]
         .sort((a, b) => b.readMs - a.readMs)
         .slice(0, 5)
-        .map((step) => ({
-          blocks: `${step.blocks[0]}–${step.blocks.at(-1)}`,
-          readMs: step.readMs,
-          reads: step.reads.slice(0, 5),
-        })),
+        .map((step) => ({ blocks: `${step.blocks[0]}–${step.blocks.at(-1)}`, readMs: step.readMs, reads: step.reads.slice(0, 5) })),
     };
     figures["catchUp"] = catchUp;
     say(
@@ -458,8 +468,8 @@ try {
       `  source memory after a GC: after ${WARM_UP_BLOCKS} blocks heap ${warm === undefined ? "?" : mb(warm.heapUsed)} MB / RSS ${warm === undefined ? "?" : mb(warm.rss)} MB; at the end heap ${mb(endOfCatchUp.heapUsed)} MB / RSS ${mb(endOfCatchUp.rss)} MB; during: max heap ${mb(Math.max(...during.map((sample) => sample.heapUsed)))} MB, max RSS ${mb(Math.max(...during.map((sample) => sample.rss)))} MB; Redis used_memory ${redisSamples.at(-1)!.usedMemoryMb.toFixed(0)} MB`,
     );
     if (followed.profile) say(`  source profile: ${followed.profile}`);
-    if (catchUpProfile)
-      say(`  bench (projections) profile: ${await catchUpProfile.stop(`native-scale-${STAMP}-bench-catchup`)}`);
+    if (PROFILE)
+      for (const line of await readModels.profile(`native-scale-${STAMP}-catchup`)) say(`  projection profile, ${line}`);
     writeFigures();
   }
 
@@ -481,9 +491,9 @@ try {
     epochs: number[];
     steppedNetuids: number;
     reads: SourceCommit["reads"];
+    byType: Record<string, number>;
   }[] = [];
-  const incrementalProfile = PROFILE ? await startProfiler() : undefined;
-  if (PROFILE) await source.profile();
+  if (PROFILE) await Promise.all([source.profile(), readModels.profile()]);
   const firstIncremental = backlogEnd + 1;
   say(`incremental: ${BLOCKS} blocks from ${firstIncremental}, each timed from built to every read model committed…`);
   for (let index = 0; index < BLOCKS; index++) {
@@ -495,9 +505,7 @@ try {
     const step = followed.steps.at(-1)!;
     const at = await api.at(built.hash);
     const events = (await at.query.system!.events!()) as unknown as { event: { section: string; method: string } }[];
-    const failed = events.filter(
-      ({ event }) => event.section === "system" && event.method === "ExtrinsicFailed",
-    ).length;
+    const failed = events.filter(({ event }) => event.section === "system" && event.method === "ExtrinsicFailed").length;
     // Spec 218 emits no epoch event: the subnets whose `LastMechansimStepBlock` is this block stepped.
     const steps = (await at.query.subtensorModule!.lastMechansimStepBlock!.entries()) as unknown as [
       unknown,
@@ -519,21 +527,18 @@ try {
       epochs,
       steppedNetuids,
       reads: step.reads.slice(0, 5),
+      byType: step.byType,
     });
     if (index < 3 || (index + 1) % 25 === 0 || committedMs > TARGETS.incrementalP95Ms)
       say(
-        `  block ${number}: built in ${built.buildMs.toFixed(0)} ms${epochs.length > 0 ? ` (epoch of subnet ${epochs.join(", ")}; ${steppedNetuids} stepped)` : ` (${steppedNetuids} stepped)`}${failed > 0 ? `, ${failed} extrinsics failed` : ""}; committed ${committedMs.toFixed(0)} ms after: read ${step.readMs.toFixed(0)} ms, to the projections ${step.transferMs.toFixed(0)} ms, projected ${(step.committedAt - step.receivedAt).toFixed(0)} ms; ${step.records} records; slowest reads: ${step.reads
+        `  block ${number}: built in ${built.buildMs.toFixed(0)} ms${epochs.length > 0 ? ` (epoch of subnet ${epochs.join(", ")}; ${steppedNetuids} stepped)` : ` (${steppedNetuids} stepped)`}${failed > 0 ? `, ${failed} extrinsics failed` : ""}; committed ${committedMs.toFixed(0)} ms after: read ${step.readMs.toFixed(0)} ms, to the projections ${step.transferMs.toFixed(0)} ms, projected ${(step.committedAt - step.receivedAt).toFixed(0)} ms; ${step.records} records (${describeTypes(step.byType)}); slowest reads: ${step.reads
           .slice(0, 3)
           .map((row) => `${row.read} ${row.calls}× ${row.ms.toFixed(0)} ms`)
           .join(", ")}`,
       );
   }
-  const incrementalProfileLine = incrementalProfile
-    ? await incrementalProfile.stop(`native-scale-${STAMP}-bench-incremental`)
-    : undefined;
-  const incrementalSourceProfile = PROFILE
-    ? await source.profile(`native-scale-${STAMP}-source-incremental`)
-    : undefined;
+  const incrementalProjectionProfiles = PROFILE ? await readModels.profile(`native-scale-${STAMP}-incremental`) : [];
+  const incrementalSourceProfile = PROFILE ? await source.profile(`native-scale-${STAMP}-source-incremental`) : undefined;
   const endOfIncremental = await source.memory("end of incremental", true);
   await sampleRedis();
   clearInterval(redisSampler);
@@ -568,7 +573,7 @@ try {
   };
   figures["incremental"] = incremental;
   if (incrementalSourceProfile) say(`  source profile: ${incrementalSourceProfile}`);
-  if (incrementalProfileLine) say(`  bench (projections) profile: ${incrementalProfileLine}`);
+  for (const line of incrementalProjectionProfiles) say(`  projection profile, ${line}`);
   writeFigures();
 
   // ---- 7. heavy reads on the final read models ----
@@ -577,9 +582,7 @@ try {
     reads = await readModels.measureReads();
     figures["reads"] = reads;
     for (const read of reads) {
-      say(
-        `${read.name}, ${(read.bytes / 1e3).toFixed(0)} KB; baseline: a GET of the same size, ${read.baselinePerSecond.toFixed(0)}/s`,
-      );
+      say(`${read.name}, ${(read.bytes / 1e3).toFixed(0)} KB; baseline: a GET of the same size, ${read.baselinePerSecond.toFixed(0)}/s`);
       say(
         `  computed on every call: ${read.computed.perSecond.toFixed(0)} reads/s, p95 ${read.computed.p95Ms.toFixed(1)} ms, ${read.computed.ratio.toFixed(2)} × baseline; kept while the version stands: ${read.kept.perSecond.toFixed(0)} reads/s, p95 ${read.kept.p95Ms.toFixed(1)} ms, ${read.kept.ratio.toFixed(2)} × baseline`,
       );
@@ -593,11 +596,7 @@ try {
     sourceStarted: sourceMemory(sourceStarted),
     sourceSamples: allSamples
       .filter((_, index) => index % every === 0)
-      .map((sample) => ({
-        t: Math.round((sample.at - sourceStarted.at) / 1000),
-        heapUsedMb: mb(sample.heapUsed),
-        rssMb: mb(sample.rss),
-      })),
+      .map((sample) => ({ t: Math.round((sample.at - sourceStarted.at) / 1000), heapUsedMb: mb(sample.heapUsed), rssMb: mb(sample.rss) })),
     sourceRssPeakMb: mb(endOfIncremental.rssPeak),
     redis: redisSamples,
     chopsticksRssMb: mb(processRss(node.process.pid)),
@@ -643,6 +642,19 @@ try {
   );
   figures["table"] = lines;
   say(`figures: ${writeFigures()}`);
+} catch (error) {
+  figures["error"] = (error as Error).stack ?? String(error);
+  figures["memoryAtFailure"] = failureMemory?.();
+  say(`FAILED: ${(error as Error).message}`);
+  try {
+    const log = readFileSync(join(dir.path, "source.log"), "utf8").split("\n").slice(-40).join("\n");
+    say(`the source process's log, last lines:\n${log}`);
+    figures["sourceLogTail"] = log;
+  } catch {
+    // no source process yet
+  }
+  say(`figures so far: ${writeFigures()}`);
+  process.exitCode = 1;
 } finally {
   await stopSource?.().catch(() => undefined);
   await stopReadModels?.().catch(() => undefined);
@@ -650,6 +662,25 @@ try {
   await node.stop();
   if (process.env.BENCH_SCALE_KEEP === "1") say(`kept ${dir.path}`);
   else dir.remove();
+}
+
+function countByType(records: readonly { eventType: string }[]): Record<string, number> {
+  const byType: Record<string, number> = {};
+  for (const record of records) byType[record.eventType] = (byType[record.eventType] ?? 0) + 1;
+  return byType;
+}
+
+function sumByType(counts: readonly Record<string, number>[]): Record<string, number> {
+  const sum: Record<string, number> = {};
+  for (const count of counts) for (const [type, n] of Object.entries(count)) sum[type] = (sum[type] ?? 0) + n;
+  return sum;
+}
+
+function describeTypes(byType: Record<string, number>): string {
+  return Object.entries(byType)
+    .sort((a, b) => b[1] - a[1])
+    .map(([type, count]) => `${type} ${count.toLocaleString("en")}`)
+    .join(", ");
 }
 
 function readLe(hex: string): bigint {
@@ -714,9 +745,7 @@ function activityPlan(
     const netuid = validator.netuids[index % validator.netuids.length]!;
     const elsewhere = ((netuid + 17) % 128) + 1;
     // A new account every block: the index in its first bytes.
-    const fresh = new Uint8Array(32).map((_, byte) =>
-      byte < 4 ? (index >>> (byte * 8)) & 0xff : (byte * 7 + 1) % 256,
-    );
+    const fresh = new Uint8Array(32).map((_, byte) => (byte < 4 ? (index >>> (byte * 8)) & 0xff : (byte * 7 + 1) % 256));
     return [
       { signer: dev.Alice, tx: apiNow.tx.balances!.transferKeepAlive!(holder(0), 3n * RAO) },
       { signer: dev.Charlie, tx: apiNow.tx.balances!.transferKeepAlive!(holder(3), RAO / 2n) },

@@ -731,7 +731,7 @@ export interface WriteFigures {
 export async function writeScaleState(
   request: <T>(method: string, params?: unknown[]) => Promise<T>,
   pairs: readonly [Hex, Hex][],
-  options: { chunk?: number; log?: (line: string) => void } = {},
+  options: { chunk?: number; log?: (line: string) => void; blockNumber?: number } = {},
 ): Promise<WriteFigures> {
   const chunk = options.chunk ?? 25_000;
   let sent = 0;
@@ -749,10 +749,15 @@ export async function writeScaleState(
   const writeMs = performance.now() - started;
   const before = Number((await request<{ number: string }>("chain_getHeader")).number);
   const blockStarted = performance.now();
-  const blockHash = await request<Hex>("dev_newBlock", [{ count: 1 }]);
+  // `blockNumber`: the block gets that number (chopsticks' unsafeBlockHeight), e.g. to start just
+  // before a run of epoch blocks.
+  const expected = options.blockNumber ?? before + 1;
+  const blockHash = await request<Hex>("dev_newBlock", [
+    { count: 1, ...(options.blockNumber === undefined ? {} : { unsafeBlockHeight: options.blockNumber }) },
+  ]);
   // chopsticks answers dev_newBlock with the old head when the runtime panicked building the block.
   const after = Number((await request<{ number: string }>("chain_getHeader")).number);
-  if (after !== before + 1)
+  if (after !== expected)
     throw new Error(
       `no block built on the written state (head stayed at ${after}): the runtime refused it; see the chopsticks log`,
     );

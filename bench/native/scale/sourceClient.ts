@@ -78,14 +78,24 @@ export interface SourceClient {
 }
 
 /**
- * Starts sourceProcess.ts (tsx, `--expose-gc`, no other flags: the Deployment runs the service
- * without NODE_OPTIONS) and waits until it is connected to the node.
+ * Starts sourceProcess.ts (tsx, `--expose-gc`; `maxOldSpaceMb` sets `--max-old-space-size`, the
+ * Deployment runs the service without NODE_OPTIONS, so Node sizes its heap from the container's
+ * memory limit) and waits until it is connected to the node.
  */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the client's methods are one object over one child process; split in the bench's next change
-export async function startSourceProcess(config: SourceConfig & { logFile: string }): Promise<SourceClient> {
+export async function startSourceProcess(
+  config: SourceConfig & { logFile: string; maxOldSpaceMb?: number },
+): Promise<SourceClient> {
   const out = openSync(config.logFile, "a");
   const child: ChildProcess = fork(fileURLToPath(new URL("./sourceProcess.ts", import.meta.url)), [], {
-    execArgv: ["--import", "tsx", "--conditions=@platform/source", "--expose-gc"],
+    execArgv: [
+      "--import",
+      "tsx",
+      "--conditions=@platform/source",
+      "--expose-gc",
+      ...(config.maxOldSpaceMb === undefined ? [] : [`--max-old-space-size=${config.maxOldSpaceMb}`]),
+      // BENCH_SCALE_SOURCE_NODE_ARGS: more flags (e.g. --heapsnapshot-near-heap-limit=1 --diagnostic-dir=/tmp/heap).
+      ...(process.env.BENCH_SCALE_SOURCE_NODE_ARGS ?? "").split(/\s+/).filter((flag) => flag.length > 0),
+    ],
     serialization: "advanced",
     stdio: ["ignore", out, out, "ipc"],
     env: {
@@ -132,9 +142,7 @@ export async function startSourceProcess(config: SourceConfig & { logFile: strin
         break;
     }
   });
-  child.once("exit", (code, signal) =>
-    fail(new Error(`the source process exited (${code ?? signal}); see ${config.logFile}`)),
-  );
+  child.once("exit", (code, signal) => fail(new Error(`the source process exited (${code ?? signal}); see ${config.logFile}`)));
   const guarded = <T>(run: (reject: (error: Error) => void) => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (failed) return reject(failed);

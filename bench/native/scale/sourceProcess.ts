@@ -18,6 +18,7 @@ import { nativeBlockSource } from "../../../services/chain-ingestor/src/native/n
 import { connectNativeChain } from "../../../services/chain-ingestor/src/native/nativeChainReader.js";
 import { nativeHeaderReader } from "../../../services/chain-ingestor/src/native/nativeHeaderReader.js";
 import { commitNetworkRecords } from "../../../services/chain-ingestor/src/records/commitNetworkRecords.js";
+import { publishedOnly } from "../../../services/chain-ingestor/src/records/networkRecord.js";
 import { startProfiler } from "./profile.js";
 import type { FromSource, MemorySample, SourceConfig, ToSource } from "./sourceClient.js";
 import { ReadTimes, timedReader } from "./timedReader.js";
@@ -76,6 +77,8 @@ const follower = createBlockFollower({
   windowSize: network.finality.finalizedDepth + 16,
   maxBlocksPerStep: config.maxBlocksPerStep,
   window: [],
+  // As nativeSource.ts: the window keeps what a removal names, not the payloads.
+  windowEvent: publishedOnly,
   startBlock: BigInt(config.startBlock),
   async commit(step) {
     const encodeStarted = performance.now();
