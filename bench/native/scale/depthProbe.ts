@@ -24,7 +24,8 @@ try {
   const issuance = await node.request<Hex>("state_getStorage", [rawKeys.plain("Balances", "TotalIssuance")]);
   let genesisIssuance = 0n;
   const bytes = Buffer.from(issuance.slice(2), "hex");
-  for (let index = bytes.length - 1; index >= 0; index--) genesisIssuance = (genesisIssuance << 8n) | BigInt(bytes[index]!);
+  for (let index = bytes.length - 1; index >= 0; index--)
+    genesisIssuance = (genesisIssuance << 8n) | BigInt(bytes[index]!);
   const state = generateScaleState({
     seed: 42,
     sizes: MAINNET_SIZES,

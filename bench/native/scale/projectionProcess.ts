@@ -32,7 +32,11 @@ const log = createLogger({
   level: "warn",
   destination: new Writable({ write: (_c, _e, callback) => callback() }),
 });
-const redis = createRedis({ url: config.redisUrl, connectionName: `bench-scale-${config.name}`, commandTimeoutMs: 300_000 });
+const redis = createRedis({
+  url: config.redisUrl,
+  connectionName: `bench-scale-${config.name}`,
+  commandTimeoutMs: 300_000,
+});
 const projection =
   config.name === "accounts"
     ? accountsProjection({ redis, log })
@@ -40,7 +44,9 @@ const projection =
       ? marketProjection({ redis, log })
       : subnetsProjection({ redis, log });
 const send = (message: FromProjection) =>
-  new Promise<void>((resolve, reject) => process.send!(message, (error: Error | null) => (error ? reject(error) : resolve())));
+  new Promise<void>((resolve, reject) =>
+    process.send!(message, (error: Error | null) => (error ? reject(error) : resolve())),
+  );
 let profiler: Awaited<ReturnType<typeof startProfiler>> | undefined;
 
 process.on("message", (message: ToProjection) => {
@@ -57,7 +63,10 @@ async function handle(message: ToProjection): Promise<void> {
         // IPC gives plain Uint8Arrays: the consumer hands Buffers.
         const messages = message.batch.messages.map((record) => ({
           ...record,
-          value: record.value === null ? null : Buffer.from(record.value.buffer, record.value.byteOffset, record.value.byteLength),
+          value:
+            record.value === null
+              ? null
+              : Buffer.from(record.value.buffer, record.value.byteOffset, record.value.byteLength),
         }));
         await projection.handleBatch({ ...message.batch, messages, heartbeat: async () => undefined });
         const { heapUsed, rss } = process.memoryUsage();

@@ -77,7 +77,8 @@ async function startProjection(name: ProjectionName, redisUrl: string, logFile: 
   let exited = false;
   child.once("exit", (code, signal) => {
     exited = true;
-    for (const entry of waiting.values()) entry.reject(new Error(`the ${name} projection exited (${code ?? signal}); see ${logFile}`));
+    for (const entry of waiting.values())
+      entry.reject(new Error(`the ${name} projection exited (${code ?? signal}); see ${logFile}`));
     waiting.clear();
   });
   const ask = (message: ToProjection & { id: number }) =>
@@ -94,7 +95,11 @@ async function startProjection(name: ProjectionName, redisUrl: string, logFile: 
       return answer.type === "done" ? answer.ms : 0;
     },
     async profile(profileName) {
-      const answer = await ask({ type: "profile", id: nextId++, ...(profileName === undefined ? {} : { name: profileName }) });
+      const answer = await ask({
+        type: "profile",
+        id: nextId++,
+        ...(profileName === undefined ? {} : { name: profileName }),
+      });
       return answer.type === "profiled" ? answer.profile : undefined;
     },
     async stop() {

@@ -113,7 +113,9 @@ function processRss(pid: number): number {
 }
 const percentile = (values: readonly number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]!;
+  return sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))]!;
 };
 const median = (values: readonly number[]) => percentile(values, 0.5);
 const spread = (values: readonly number[]) => ({
@@ -261,7 +263,9 @@ try {
       rssMb: mb(sample.rss),
     }));
   const sourceStarted = source.samples[0]!;
-  say(`source process ${source.pid} connected (heap ${mb(sourceStarted.heapUsed)} MB, RSS ${mb(sourceStarted.rss)} MB)`);
+  say(
+    `source process ${source.pid} connected (heap ${mb(sourceStarted.heapUsed)} MB, RSS ${mb(sourceStarted.rss)} MB)`,
+  );
   const redisSamples: { at: number; phase: string; usedMemoryMb: number; chopsticksRssMb: number }[] = [];
   let phase = "snapshot";
   const sampleRedis = async () =>
@@ -328,7 +332,10 @@ try {
   say(
     `  slowest reads (overlapping): ${snapshotStep.reads
       .slice(0, 6)
-      .map((row) => `${row.read} ${row.calls}× ${seconds(row.ms)}${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`)
+      .map(
+        (row) =>
+          `${row.read} ${row.calls}× ${seconds(row.ms)}${row.items > 0 ? ` (${row.items.toLocaleString("en")} items)` : ""}`,
+      )
       .join("; ")}`,
   );
   say(
@@ -369,7 +376,9 @@ try {
     const buildMs = performance.now() - started;
     const head = await node.request<{ number: string }>("chain_getHeader");
     if (Number(head.number) !== expected)
-      throw new Error(`block ${expected} was not built (head ${Number(head.number)}): the runtime refused it; see the chopsticks log`);
+      throw new Error(
+        `block ${expected} was not built (head ${Number(head.number)}): the runtime refused it; see the chopsticks log`,
+      );
     return { hash, buildMs, extrinsics: calls.length };
   };
   const backlogBuilds: number[] = [];
@@ -458,7 +467,11 @@ try {
       slowestSteps: [...followed.steps]
         .sort((a, b) => b.readMs - a.readMs)
         .slice(0, 5)
-        .map((step) => ({ blocks: `${step.blocks[0]}–${step.blocks.at(-1)}`, readMs: step.readMs, reads: step.reads.slice(0, 5) })),
+        .map((step) => ({
+          blocks: `${step.blocks[0]}–${step.blocks.at(-1)}`,
+          readMs: step.readMs,
+          reads: step.reads.slice(0, 5),
+        })),
     };
     figures["catchUp"] = catchUp;
     say(
@@ -469,7 +482,8 @@ try {
     );
     if (followed.profile) say(`  source profile: ${followed.profile}`);
     if (PROFILE)
-      for (const line of await readModels.profile(`native-scale-${STAMP}-catchup`)) say(`  projection profile, ${line}`);
+      for (const line of await readModels.profile(`native-scale-${STAMP}-catchup`))
+        say(`  projection profile, ${line}`);
     writeFigures();
   }
 
@@ -505,7 +519,9 @@ try {
     const step = followed.steps.at(-1)!;
     const at = await api.at(built.hash);
     const events = (await at.query.system!.events!()) as unknown as { event: { section: string; method: string } }[];
-    const failed = events.filter(({ event }) => event.section === "system" && event.method === "ExtrinsicFailed").length;
+    const failed = events.filter(
+      ({ event }) => event.section === "system" && event.method === "ExtrinsicFailed",
+    ).length;
     // Spec 218 emits no epoch event: the subnets whose `LastMechansimStepBlock` is this block stepped.
     const steps = (await at.query.subtensorModule!.lastMechansimStepBlock!.entries()) as unknown as [
       unknown,
@@ -538,7 +554,9 @@ try {
       );
   }
   const incrementalProjectionProfiles = PROFILE ? await readModels.profile(`native-scale-${STAMP}-incremental`) : [];
-  const incrementalSourceProfile = PROFILE ? await source.profile(`native-scale-${STAMP}-source-incremental`) : undefined;
+  const incrementalSourceProfile = PROFILE
+    ? await source.profile(`native-scale-${STAMP}-source-incremental`)
+    : undefined;
   const endOfIncremental = await source.memory("end of incremental", true);
   await sampleRedis();
   clearInterval(redisSampler);
@@ -582,7 +600,9 @@ try {
     reads = await readModels.measureReads();
     figures["reads"] = reads;
     for (const read of reads) {
-      say(`${read.name}, ${(read.bytes / 1e3).toFixed(0)} KB; baseline: a GET of the same size, ${read.baselinePerSecond.toFixed(0)}/s`);
+      say(
+        `${read.name}, ${(read.bytes / 1e3).toFixed(0)} KB; baseline: a GET of the same size, ${read.baselinePerSecond.toFixed(0)}/s`,
+      );
       say(
         `  computed on every call: ${read.computed.perSecond.toFixed(0)} reads/s, p95 ${read.computed.p95Ms.toFixed(1)} ms, ${read.computed.ratio.toFixed(2)} × baseline; kept while the version stands: ${read.kept.perSecond.toFixed(0)} reads/s, p95 ${read.kept.p95Ms.toFixed(1)} ms, ${read.kept.ratio.toFixed(2)} × baseline`,
       );
@@ -596,7 +616,11 @@ try {
     sourceStarted: sourceMemory(sourceStarted),
     sourceSamples: allSamples
       .filter((_, index) => index % every === 0)
-      .map((sample) => ({ t: Math.round((sample.at - sourceStarted.at) / 1000), heapUsedMb: mb(sample.heapUsed), rssMb: mb(sample.rss) })),
+      .map((sample) => ({
+        t: Math.round((sample.at - sourceStarted.at) / 1000),
+        heapUsedMb: mb(sample.heapUsed),
+        rssMb: mb(sample.rss),
+      })),
     sourceRssPeakMb: mb(endOfIncremental.rssPeak),
     redis: redisSamples,
     chopsticksRssMb: mb(processRss(node.process.pid)),
@@ -745,7 +769,9 @@ function activityPlan(
     const netuid = validator.netuids[index % validator.netuids.length]!;
     const elsewhere = ((netuid + 17) % 128) + 1;
     // A new account every block: the index in its first bytes.
-    const fresh = new Uint8Array(32).map((_, byte) => (byte < 4 ? (index >>> (byte * 8)) & 0xff : (byte * 7 + 1) % 256));
+    const fresh = new Uint8Array(32).map((_, byte) =>
+      byte < 4 ? (index >>> (byte * 8)) & 0xff : (byte * 7 + 1) % 256,
+    );
     return [
       { signer: dev.Alice, tx: apiNow.tx.balances!.transferKeepAlive!(holder(0), 3n * RAO) },
       { signer: dev.Charlie, tx: apiNow.tx.balances!.transferKeepAlive!(holder(3), RAO / 2n) },

@@ -82,6 +82,7 @@ export interface SourceClient {
  * Deployment runs the service without NODE_OPTIONS, so Node sizes its heap from the container's
  * memory limit) and waits until it is connected to the node.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the client's methods are one object over one child process; split in the bench's next change
 export async function startSourceProcess(
   config: SourceConfig & { logFile: string; maxOldSpaceMb?: number },
 ): Promise<SourceClient> {
@@ -142,7 +143,9 @@ export async function startSourceProcess(
         break;
     }
   });
-  child.once("exit", (code, signal) => fail(new Error(`the source process exited (${code ?? signal}); see ${config.logFile}`)));
+  child.once("exit", (code, signal) =>
+    fail(new Error(`the source process exited (${code ?? signal}); see ${config.logFile}`)),
+  );
   const guarded = <T>(run: (reject: (error: Error) => void) => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (failed) return reject(failed);
