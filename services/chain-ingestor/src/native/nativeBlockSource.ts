@@ -53,10 +53,12 @@ export interface NativeBlockSourceOptions {
 
 /**
  * Blocks whose holder and subnet states are kept: each block's state copies the subnets it changed,
- * so at mainnet size a thousand blocks of them would hold gigabytes. 64 blocks cover any
- * reorganisation Finney has (GRANDPA finalizes within a few blocks); deeper, the block is read in full.
+ * so at mainnet size a thousand blocks of them would hold gigabytes. 32 blocks cover the follower's
+ * window (the finalized depth plus 16: a deeper fork stops the source) with the blocks read ahead;
+ * deeper, the block is read in full. (64 held ~40 MB more of the source's heap on the scale state
+ * at Finney's epoch cadence: each epoch block copies root's 4,900 positions and its own subnet's.)
  */
-const LARGE_STATES_KEPT = 64;
+const LARGE_STATES_KEPT = 32;
 
 /** What the chained snapshots read from a block: its runtime, its subnets, its epochs and what its events say. */
 interface BlockChanges {

@@ -6,6 +6,7 @@ import {
   holderChangesOf,
   holderRecords,
   nextHolders,
+  coldkeysOn,
   positionsOf,
   readAllHolders,
   valuedPositions,
@@ -251,7 +252,8 @@ describe("native holders: full re-reads, subnet changes, positions and records",
         [key(0x09), []],
       ]),
     );
-    // Fewer coldkeys than a subnet's entries are looked up in its coldkey index: the same answer.
+    // A subnet whose coldkey index stands (coldkeysOn builds it) is looked up in it: the same answer.
+    coldkeysOn(state, [1, 2]);
     expect(positionsOf(state, [COLD_1])).toEqual(
       new Map([
         [

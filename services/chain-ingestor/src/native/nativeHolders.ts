@@ -597,10 +597,10 @@ function entriesByColdkey(subnet: SubnetHolders): Map<Hex, HolderEntry[]> {
 /**
  * The coldkeys' alpha positions after the block, from the holder state: every `Alpha` entry of the
  * coldkey worth something, valued as the runtime values it (what StakeInfoRuntimeApi answers, without
- * a runtime call or a storage read), ordered by netuid then hotkey. Per subnet, fewer coldkeys than
- * it has entries (a block's own activity: a few accounts) are looked up in its coldkey index, kept
+ * a runtime call or a storage read), ordered by netuid then hotkey. Per subnet, few coldkeys against
+ * its entries (a block's own activity: a few accounts) are looked up in its coldkey index, kept
  * while the subnet's positions do not change, so most subnets' stand from block to block; more (an
- * epoch's payees, 30,000+ coldkeys at mainnet size) take one pass over its entries. (A pass over
+ * epoch's payees, 1,000 to 30,000+ coldkeys at mainnet size) take one pass over its entries. (A pass over
  * every subnet for every block's few accounts was a quarter of a catch-up's CPU, and a lookup per
  * coldkey and subnet the largest cost of an epoch block: bench/native/scale profiles.)
  */
@@ -615,7 +615,9 @@ export function positionsOf(state: HolderState, coldkeys: readonly Hex[]): Map<s
         pool === undefined ? 0n : shareValue(pool.alpha, pool.sharesBits, entry.shareBits, pool.arithmetic);
       if (stakeNalpha > 0n) list.push({ netuid, hotkey: entry.hotkey, stakeNalpha });
     };
-    if (positions.size < subnet.entries.size) {
+    // The index pays off on subnets that stand from block to block; an epoch's payees (a thousand
+    // coldkeys and more) take the pass, so the subnets an epoch changes get no index built per block.
+    if (positions.size * 8 < subnet.entries.size || byColdkey.has(subnet)) {
       const index = entriesByColdkey(subnet);
       for (const [coldkey, list] of positions) for (const entry of index.get(coldkey as Hex) ?? []) add(list, entry);
       continue;
