@@ -13,6 +13,7 @@ import {
   txMember,
   txPosition,
 } from "./members.js";
+import { skippable } from "../market/eventBytes.js";
 import { DecodeError } from "@platform/errors/base";
 
 /** What one record asks of the read model, in offset order. */
@@ -106,6 +107,9 @@ function pointChange(snapshot: AccountBalanceSnapshot): AccountsChange {
  * point. Other kinds change nothing. A record that can never be
  * decoded is logged and skipped: retried, it would stop the projection for good.
  */
+/** The chain.network.v1 events the accounts projection reads (others are skipped undecoded). */
+const ACCOUNTS_EVENT_TYPES = new Set(["AccountActivity", "AccountBalanceSnapshot", "BlockSeen", "ChainEventRemoved"]);
+
 export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Logger): AccountsChange[] {
   const changes: AccountsChange[] = [];
   for (const message of messages) {
@@ -116,6 +120,7 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
         log.warn(where, "record of a topic the accounts projection does not read; skipped");
         continue;
       }
+      if (skippable(message, ACCOUNTS_EVENT_TYPES)) continue;
       const event = decodePayload(TOPICS.chainNetwork, message.value).event;
       if (event === undefined) throw new DecodeError("no event in the record");
       if (event.$case === "chainEventRemoved") {

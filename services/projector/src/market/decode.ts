@@ -13,6 +13,7 @@ import { ordinalOf, type BlockCounts, type PointMeasure } from "@platform/read-m
 import type { NewPoint } from "./series.js";
 import type { RemovalChange } from "./subnetRemovals.js";
 import { DecodeError } from "@platform/errors/base";
+import { eventBytesOr, skippable } from "./eventBytes.js";
 
 /** One thing a record tells the market projection, in offset order. */
 export type MarketChange =
@@ -79,7 +80,8 @@ export function decodeMarketBatch(messages: readonly ConsumedRecord[], log: Logg
     const where = { topic: message.topic, partition: message.partition, offset: message.offset };
     try {
       if (message.topic === TOPICS.chainNetwork.name) {
-        const change = networkChange(NetworkChainEvent.decode(message.value));
+        if (skippable(message, MARKET_EVENT_TYPES)) continue;
+        const change = networkChange(NetworkChainEvent.decode(message.value), message);
         if (change !== undefined) changes.push(change);
       } else if (message.topic === TOPICS.oraclePrices.name) {
         const event = PriceEvent.decode(message.value).event;
@@ -93,13 +95,22 @@ export function decodeMarketBatch(messages: readonly ConsumedRecord[], log: Logg
   return changes;
 }
 
-function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
+/** The chain.network.v1 events the market projection reads (others are skipped undecoded). */
+const MARKET_EVENT_TYPES = new Set([
+  "PoolSnapshot",
+  "EmissionSnapshot",
+  "NetworkStatsSnapshot",
+  "SubnetRemoved",
+  "ChainEventRemoved",
+]);
+
+function networkChange(payload: NetworkChainEvent, message: Pick<ConsumedRecord, "value">): MarketChange | undefined {
   const event = payload.event;
   if (event === undefined) throw new DecodeError("no event in the record");
   switch (event.$case) {
     case "poolSnapshot": {
       const { block, hash, time } = refPosition(event.value.ref);
-      const p = toBase64(PoolSnapshot.encode(event.value).finish());
+      const p = toBase64(eventBytesOr(message, () => PoolSnapshot.encode(event.value).finish()));
       return {
         kind: "pool",
         netuid: event.value.netuid,
@@ -109,7 +120,7 @@ function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
     }
     case "emissionSnapshot": {
       const { block, hash, time } = refPosition(event.value.ref);
-      const p = toBase64(EmissionSnapshot.encode(event.value).finish());
+      const p = toBase64(eventBytesOr(message, () => EmissionSnapshot.encode(event.value).finish()));
       return {
         kind: "emission",
         netuid: event.value.netuid,
@@ -119,7 +130,7 @@ function networkChange(payload: NetworkChainEvent): MarketChange | undefined {
     }
     case "networkStatsSnapshot": {
       const { block, hash, time } = refPosition(event.value.ref);
-      const p = toBase64(NetworkStatsSnapshot.encode(event.value).finish());
+      const p = toBase64(eventBytesOr(message, () => NetworkStatsSnapshot.encode(event.value).finish()));
       const k = blockCountsOf(event.value);
       return {
         kind: "stats",

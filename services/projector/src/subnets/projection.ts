@@ -17,6 +17,7 @@ import { commitBatch } from "../market/commitBatch.js";
 import { newestRef, queueDataChanges } from "../market/dataChangeLog.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { netuidOfKey, refPosition } from "../market/decode.js";
+import { eventBytesOr, skippable } from "../market/eventBytes.js";
 import { ordinalOf, type SeriesPoint } from "@platform/read-models";
 import type { NewPoint } from "../market/series.js";
 import { execOrThrow, loadSeries, queueSeriesWrites, type PendingSeries } from "../market/seriesStore.js";
@@ -58,10 +59,22 @@ const pointOf = (ref: Parameters<typeof refPosition>[0], bytes: Uint8Array): New
   return { o: ordinalOf(block), b: block, h: hash, t: time, p: Buffer.from(bytes).toString("base64") };
 };
 
+/** The chain.network.v1 events the subnets projection reads (others are skipped undecoded). */
+const SUBNETS_EVENT_TYPES = new Set([
+  "SubnetSnapshot",
+  "ValidatorSetSnapshot",
+  "PoolSnapshot",
+  "EmissionSnapshot",
+  "HolderPositions",
+  "SubnetRemoved",
+  "ChainEventRemoved",
+]);
+
 function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): SubnetsChange[] {
   const changes: SubnetsChange[] = [];
   for (const message of messages) {
     if (message.value === null || message.topic !== TOPICS.chainNetwork.name) continue;
+    if (skippable(message, SUBNETS_EVENT_TYPES)) continue;
     try {
       const event = NetworkChainEvent.decode(message.value).event;
       if (event === undefined) throw new Error("no event in the record");
@@ -71,7 +84,10 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             kind: "snapshot",
             what: "subnet",
             netuid: event.value.netuid,
-            point: pointOf(event.value.ref, SubnetSnapshot.encode(event.value).finish()),
+            point: pointOf(
+              event.value.ref,
+              eventBytesOr(message, () => SubnetSnapshot.encode(event.value).finish()),
+            ),
             ref: event.value.ref,
           });
           break;
@@ -80,7 +96,10 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             kind: "snapshot",
             what: "validators",
             netuid: event.value.netuid,
-            point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(event.value).finish()),
+            point: pointOf(
+              event.value.ref,
+              eventBytesOr(message, () => ValidatorSetSnapshot.encode(event.value).finish()),
+            ),
             ref: event.value.ref,
           });
           changes.push({
@@ -96,7 +115,10 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             kind: "snapshot",
             what: "pool",
             netuid: event.value.netuid,
-            point: pointOf(event.value.ref, PoolSnapshot.encode(event.value).finish()),
+            point: pointOf(
+              event.value.ref,
+              eventBytesOr(message, () => PoolSnapshot.encode(event.value).finish()),
+            ),
             ref: event.value.ref,
           });
           break;
@@ -105,7 +127,10 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             kind: "snapshot",
             what: "emission",
             netuid: event.value.netuid,
-            point: pointOf(event.value.ref, EmissionSnapshot.encode(event.value).finish()),
+            point: pointOf(
+              event.value.ref,
+              eventBytesOr(message, () => EmissionSnapshot.encode(event.value).finish()),
+            ),
             ref: event.value.ref,
           });
           break;
