@@ -609,6 +609,15 @@ try {
     }
   }
 
+  const redisFamilies = await readModels.memoryByFamily();
+  figures["redisByKeyFamily"] = redisFamilies;
+  say(
+    `Redis used_memory ${(await readModels.usedMemoryMb()).toFixed(0)} MB; largest key families: ${redisFamilies
+      .slice(0, 6)
+      .map((entry) => `${entry.family} ${entry.mb} MB (${entry.keys.toLocaleString("en")} keys)`)
+      .join("; ")}`,
+  );
+
   // ---- memory series and summary ----
   const allSamples = source.samples;
   const every = Math.max(1, Math.ceil(allSamples.length / 400));
