@@ -235,31 +235,7 @@ export async function startReadModels(dir: string): Promise<ReadModels> {
       return Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1] ?? 0) / 1e6;
     },
     measureReads: (seconds = 5) => measureReads(redis, seconds),
-    async memoryByFamily(top = 12) {
-      const families = new Map<string, { keys: number; bytes: number }>();
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(cursor, "COUNT", 1_000);
-        cursor = next;
-        const pipeline = redis.pipeline();
-        for (const key of keys) pipeline.memory("USAGE", key);
-        const sizes = (await pipeline.exec()) ?? [];
-        keys.forEach((key, index) => {
-          const family = key
-            .replace(/0x[0-9a-f]+/gi, "<hex>")
-            .replace(/[0-9a-zA-Z]{40,}/g, "<id>")
-            .replace(/\d+/g, "<n>");
-          const entry = families.get(family) ?? { keys: 0, bytes: 0 };
-          entry.keys += 1;
-          entry.bytes += Number(sizes[index]?.[1] ?? 0);
-          families.set(family, entry);
-        });
-      } while (cursor !== "0");
-      return [...families]
-        .sort((a, b) => b[1].bytes - a[1].bytes)
-        .slice(0, top)
-        .map(([family, { keys, bytes }]) => ({ family, keys, mb: Math.round(bytes / 1e5) / 10 }));
-    },
+    memoryByFamily: (top = 12) => memoryByFamily(redis, top),
     async profile(name) {
       const lines = await Promise.all(
         projections.map((projection) =>
@@ -274,6 +250,32 @@ export async function startReadModels(dir: string): Promise<ReadModels> {
       await server.stop();
     },
   };
+}
+
+async function memoryByFamily(redis: Redis, top: number): Promise<{ family: string; keys: number; mb: number }[]> {
+  const families = new Map<string, { keys: number; bytes: number }>();
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "COUNT", 1_000);
+    cursor = next;
+    const pipeline = redis.pipeline();
+    for (const key of keys) pipeline.memory("USAGE", key);
+    const sizes = (await pipeline.exec()) ?? [];
+    keys.forEach((key, index) => {
+      const family = key
+        .replace(/0x[0-9a-f]+/gi, "<hex>")
+        .replace(/[0-9a-zA-Z]{40,}/g, "<id>")
+        .replace(/\d+/g, "<n>");
+      const entry = families.get(family) ?? { keys: 0, bytes: 0 };
+      entry.keys += 1;
+      entry.bytes += Number(sizes[index]?.[1] ?? 0);
+      families.set(family, entry);
+    });
+  } while (cursor !== "0");
+  return [...families]
+    .sort((a, b) => b[1].bytes - a[1].bytes)
+    .slice(0, top)
+    .map(([family, { keys, bytes }]) => ({ family, keys, mb: Math.round(bytes / 1e5) / 10 }));
 }
 
 /** kafkajs' DefaultPartitioner (murmur2 of the key, as the publishers' producer), from @platform/bus's kafkajs. */
