@@ -22,6 +22,12 @@ export const intentsGatewayConfigSchema = z.object({
    * "unknown quote" for a while.
    */
   QUOTE_RETENTION_SECONDS: vars.positiveInt().default(3_600),
+  /**
+   * Quotes one API key keeps at most (about 1.4 KB of Redis each); a new quote past it drops the
+   * key's quotes that expire first. 5,000 holds 100 s of quoting at the standard tier's full rate
+   * (50/s), longer than a route's usual lifetime, so only quotes already past validUntil go.
+   */
+  QUOTES_PER_KEY: vars.positiveInt().default(5_000),
   /** Gas assumed for `open` when the simulation cannot estimate it (it reverted). */
   OPEN_GAS_FALLBACK: vars.positiveInt().default(250_000),
   /**

@@ -86,7 +86,7 @@ const intentChains = createIntentChains(chains, {
 const preflightsPerKey = createKeyConcurrency(config.PREFLIGHT_MAX_CONCURRENT_PER_KEY, "preflight checks");
 const intentChainIds = new Set(intentChains.keys());
 const routes = buildRouteTable(chains);
-const quotes = createQuoteStore(redis.client, config.QUOTE_RETENTION_SECONDS);
+const quotes = createQuoteStore(redis.client, config.QUOTE_RETENTION_SECONDS, config.QUOTES_PER_KEY);
 const decimals = createTokenDecimals();
 log.info(
   {
@@ -150,14 +150,13 @@ await runBackendService({
               until,
             );
           }),
-          quote: unaryHandler<QuoteRequest, QuoteResponse>(log, "Quote", (request) =>
-            quote(quoteDependencies, request),
+          quote: unaryHandler<QuoteRequest, QuoteResponse>(log, "Quote", (request, call) =>
+            quote(quoteDependencies, request, String(call.metadata.get("x-api-key-id")[0] ?? "")),
           ),
-          preflight: unaryHandler<PreflightRequest, PreflightResponse>(log, "Preflight", (request, call) =>
-            preflightsPerKey.run(String(call.metadata.get("x-api-key-id")[0] ?? ""), () =>
-              preflight(preflightDependencies, request),
-            ),
-          ),
+          preflight: unaryHandler<PreflightRequest, PreflightResponse>(log, "Preflight", (request, call) => {
+            const apiKeyId = String(call.metadata.get("x-api-key-id")[0] ?? "");
+            return preflightsPerKey.run(apiKeyId, () => preflight(preflightDependencies, request, apiKeyId));
+          }),
           // The mirrored reads wait for a rebuilt read model (503 REBUILDING) rather than answer an
           // older status, or "not found" for an intent the replay has not reached yet.
           getIntent: mirrored(

@@ -291,6 +291,20 @@ describe("quotes and preflight through the gateway: failing checks, problem code
     ).toMatchObject({ status: 404, code: "QUOTE_NOT_FOUND" });
   }, 30_000);
 
+  it("keeps a quote for the API key that asked for it: another key's preflight reads its quoteId as unknown", async () => {
+    const quote = await json(await post("/intents/v1/quotes", quoteBody({ userAddress: user.address })));
+    const ownPreflight = await post("/intents/v1/preflight", { userAddress: user.address, quoteId: quote.quoteId });
+    expect(ownPreflight.status).toBe(200);
+    const otherKey = await issueToken("e2e-intents-other", "intents:read,intents:write");
+    const otherPreflight = await post(
+      "/intents/v1/preflight",
+      { userAddress: user.address, quoteId: quote.quoteId },
+      otherKey,
+    );
+    expect(otherPreflight.status).toBe(404);
+    expect(await json(otherPreflight)).toMatchObject({ code: "QUOTE_NOT_FOUND" });
+  }, 30_000);
+
   it("needs the intents:read scope", async () => {
     const refused = await post("/intents/v1/quotes", quoteBody(), dataOnlyToken);
     expect(refused.status).toBe(403);

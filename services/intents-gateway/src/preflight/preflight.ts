@@ -42,9 +42,10 @@ export interface PreflightDependencies {
 export async function preflight(
   dependencies: PreflightDependencies,
   request: PreflightRequest,
+  apiKeyId = "",
 ): Promise<PreflightResponse> {
   const user = parseAddress(request.userAddress, "userAddress");
-  const stored = request.quoteId === undefined ? undefined : await dependencies.quotes.load(request.quoteId);
+  const stored = request.quoteId === undefined ? undefined : await dependencies.quotes.load(request.quoteId, apiKeyId);
   const order = orderOf(request, stored);
   // Before any chain read: the node is never asked about a token no route names.
   assertRouteTokens(dependencies.routes, order);

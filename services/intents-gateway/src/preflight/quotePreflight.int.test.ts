@@ -165,7 +165,7 @@ beforeAll(async () => {
     ],
   });
   chains = createIntentChains(config);
-  const quotes = createQuoteStore(redis, 3_600);
+  const quotes = createQuoteStore(redis, 3_600, 5_000);
   const base = { routes: buildRouteTable(config), chains, decimals: createTokenDecimals(), quotes };
   quoteDeps = { ...base, fillDeadlineWindowSeconds: 900 };
   preflightDeps = { ...base, openGasFallback: 250_000n };

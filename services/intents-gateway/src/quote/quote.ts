@@ -30,9 +30,14 @@ const randomNonce = () => bytesToBigInt(randomBytes(32));
  * Prices a route and says what to put into `OnchainCrossChainOrder`: the fee model's output, the
  * suggested fill deadline from both chains' clocks and the settler's bounds, and, when the
  * recipient is known (it defaults to the user), the encoded `orderData` with a fresh nonce. The
- * quote is stored so preflight can check it later; nothing is signed or sent.
+ * quote is stored under the caller's API key (`apiKeyId`, "" for direct gRPC calls) so that key's
+ * preflight can check it later; nothing is signed or sent.
  */
-export async function quote(dependencies: QuoteDependencies, request: QuoteRequest): Promise<QuoteResponse> {
+export async function quote(
+  dependencies: QuoteDependencies,
+  request: QuoteRequest,
+  apiKeyId = "",
+): Promise<QuoteResponse> {
   const valid = validateQuote(request);
   const route = routeOf(dependencies.routes, valid);
   const origin = intentChain(dependencies.chains, route.originChainId);
@@ -118,6 +123,7 @@ export async function quote(dependencies: QuoteDependencies, request: QuoteReque
   await dependencies.quotes.save(
     { quote: response, ...(valid.userAddress === undefined ? {} : { userAddress: valid.userAddress }) },
     route.quoteTtlSeconds,
+    apiKeyId,
   );
   return response;
 }
