@@ -9,3 +9,5 @@ export {
 export { callDeadline } from "./callDeadline.js";
 export { safeGrpcError, unaryHandler } from "./unaryHandler.js";
 export { checkedHandler, type UnaryCallHandler } from "./checkedHandler.js";
+export { API_KEY_ID_METADATA, apiKeyIdOf } from "./apiKeyId.js";
+export { createKeyConcurrency, type KeyConcurrency } from "./keyConcurrency.js";

@@ -38,6 +38,10 @@ export const intentsGatewayConfigSchema = z.object({
   CHAIN_READS_MAX_QUEUED: vars.positiveInt().default(128),
   /** Preflights one API key may have in progress at once; more answer 429. */
   PREFLIGHT_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(2),
+  /** Quotes (four chain reads each) one API key may have in progress at once; more answer 429. */
+  QUOTES_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(4),
+  /** Notifications (a transaction look-up each) one API key may have in progress at once; more answer 429. */
+  NOTIFY_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(4),
   /** WatchIntents reads the change log's tail at least this often, whatever the NATS signals say. */
   WATCH_POLL_MS: vars.positiveInt().default(1_000),
   /** A WatchIntents caller that leaves this many bytes unread is ended (RESOURCE_EXHAUSTED). */

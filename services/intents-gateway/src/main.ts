@@ -1,7 +1,7 @@
 import { createLazyPublisher, ensureTopics } from "@platform/bus";
 import { loadChainConfig } from "@platform/chain";
 import { loadFromVariableOrExit } from "@platform/config";
-import { createGrpcClient, createHealthChecker, unaryHandler } from "@platform/grpc";
+import { apiKeyIdOf, createGrpcClient, createHealthChecker, createKeyConcurrency, unaryHandler } from "@platform/grpc";
 import { createLogger } from "@platform/log";
 import { startTracingOrExit } from "@platform/telemetry";
 import {
@@ -31,7 +31,6 @@ import { loadIntentsGatewayConfig } from "./config.js";
 import { createIntentChains } from "./chains/intentChains.js";
 import { createTokenDecimals } from "./chains/tokenDecimals.js";
 import { notify } from "./notify/notify.js";
-import { createKeyConcurrency } from "./preflight/keyConcurrency.js";
 import { preflight } from "./preflight/preflight.js";
 import { quote } from "./quote/quote.js";
 import { createQuoteStore } from "./quote/quoteStore.js";
@@ -83,7 +82,6 @@ const intentChains = createIntentChains(chains, {
   maxQueued: config.CHAIN_READS_MAX_QUEUED,
   maxRetries: 1,
 });
-const preflightsPerKey = createKeyConcurrency(config.PREFLIGHT_MAX_CONCURRENT_PER_KEY, "preflight checks");
 const intentChainIds = new Set(intentChains.keys());
 const routes = buildRouteTable(chains);
 const quotes = createQuoteStore(redis.client, config.QUOTE_RETENTION_SECONDS, config.QUOTES_PER_KEY);
@@ -113,6 +111,7 @@ const quoteDependencies = {
   decimals,
   quotes,
   fillDeadlineWindowSeconds: config.FILL_DEADLINE_WINDOW_SECONDS,
+  perKey: createKeyConcurrency(config.QUOTES_MAX_CONCURRENT_PER_KEY, "quotes"),
 };
 const preflightDependencies = {
   routes,
@@ -120,7 +119,10 @@ const preflightDependencies = {
   decimals,
   quotes,
   openGasFallback: BigInt(config.OPEN_GAS_FALLBACK),
+  perKey: createKeyConcurrency(config.PREFLIGHT_MAX_CONCURRENT_PER_KEY, "preflight checks"),
 };
+// Every chain-touching call a user makes is bounded per API key as well as per chain (CHAIN_READS_*).
+const notificationsPerKey = createKeyConcurrency(config.NOTIFY_MAX_CONCURRENT_PER_KEY, "notifications");
 
 await runBackendService({
   name: "intents-gateway",
@@ -135,7 +137,7 @@ await runBackendService({
         definition: IntentsServiceService,
         implementation: {
           notify: unaryHandler<NotifyRequest, NotifyResponse>(log, "Notify", (request, call) => {
-            const apiKeyId = String(call.metadata.get("x-api-key-id")[0] ?? "");
+            const apiKeyId = apiKeyIdOf(call);
             const deadline = call.getDeadline();
             const until =
               deadline instanceof Date
@@ -144,19 +146,26 @@ await runBackendService({
                   ? Number(deadline)
                   : Date.now() + 5_000;
             return notify(
-              { tc, redis: redis.client, publisher, signals: nats.client, originChainIds, chains: intentChains },
+              {
+                tc,
+                redis: redis.client,
+                publisher,
+                signals: nats.client,
+                originChainIds,
+                chains: intentChains,
+                perKey: notificationsPerKey,
+              },
               request,
               apiKeyId,
               until,
             );
           }),
           quote: unaryHandler<QuoteRequest, QuoteResponse>(log, "Quote", (request, call) =>
-            quote(quoteDependencies, request, String(call.metadata.get("x-api-key-id")[0] ?? "")),
+            quote(quoteDependencies, request, apiKeyIdOf(call)),
           ),
-          preflight: unaryHandler<PreflightRequest, PreflightResponse>(log, "Preflight", (request, call) => {
-            const apiKeyId = String(call.metadata.get("x-api-key-id")[0] ?? "");
-            return preflightsPerKey.run(apiKeyId, () => preflight(preflightDependencies, request, apiKeyId));
-          }),
+          preflight: unaryHandler<PreflightRequest, PreflightResponse>(log, "Preflight", (request, call) =>
+            preflight(preflightDependencies, request, apiKeyIdOf(call)),
+          ),
           // The mirrored reads wait for a rebuilt read model (503 REBUILDING) rather than answer an
           // older status, or "not found" for an intent the replay has not reached yet.
           getIntent: mirrored(

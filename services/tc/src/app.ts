@@ -1,5 +1,5 @@
 import type { ChainConfig } from "@platform/chain";
-import type { GrpcServiceRegistration } from "@platform/grpc";
+import { createKeyConcurrency, type GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
 import { projectionStores } from "@platform/service";
@@ -53,7 +53,14 @@ export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger
   const chains = new Map<number, ContractWalletChain>(
     files.chains.chains
       .filter((chain) => rules.chainIds.includes(chain.chainId))
-      .map((chain) => [chain.chainId, contractWalletChain(chain)]),
+      .map((chain) => [
+        chain.chainId,
+        contractWalletChain(chain, {
+          maxInFlight: config.CHAIN_READS_MAX_IN_FLIGHT,
+          maxQueued: config.CHAIN_READS_MAX_QUEUED,
+          maxRetries: 1,
+        }),
+      ]),
   );
 
   const stores = projectionStores(config, "tc", "projection", log);
@@ -64,7 +71,7 @@ export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger
     ...(tuning.projectionIntervalMs === undefined ? {} : { intervalMs: tuning.projectionIntervalMs }),
     ...(tuning.metrics === undefined ? {} : { metrics: tuning.metrics }),
   });
-  const accept = acceptCommand({
+  const acceptOnce = acceptCommand({
     redis: redis.client,
     rules,
     chains,
@@ -72,6 +79,10 @@ export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger
     log,
     ...(tuning.now ? { now: tuning.now } : {}),
   });
+  // Before the nonce is consumed: a call refused here keeps its nonce for the retry.
+  const acceptsPerKey = createKeyConcurrency(config.ACCEPTS_MAX_CONCURRENT_PER_KEY, "acceptances");
+  const accept: typeof acceptOnce = (request, context) =>
+    acceptsPerKey.run(context.apiKeyId, () => acceptOnce(request, context));
 
   log.info(
     {

@@ -49,6 +49,15 @@ export const tcConfigSchema = z.object({
       error: "must be a comma-separated list of positive chain ids",
     })
     .transform((items) => [...new Set(items.map(Number))]),
+  /**
+   * Per allowed chain, the JSON-RPC requests of contract-wallet signature checks sent to the node at
+   * once, and how many more may wait; beyond, Accept answers 503 UNAVAILABLE. They go to the chain's
+   * `preflightRpcUrl` when CHAINS_FILE sets one.
+   */
+  CHAIN_READS_MAX_IN_FLIGHT: vars.positiveInt().default(16),
+  CHAIN_READS_MAX_QUEUED: vars.positiveInt().default(64),
+  /** Acceptances one API key may have in progress at once (a contract wallet's check reads its chain); more answer 429. */
+  ACCEPTS_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(4),
   /** How long an issued nonce can be used. */
   NONCE_TTL_SECONDS: vars.positiveInt().default(600),
 });

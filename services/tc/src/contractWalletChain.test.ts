@@ -1,5 +1,5 @@
 import { status } from "@grpc/grpc-js";
-import { configuredChainSchema } from "@platform/chain";
+import { configuredChainSchema, DEFAULT_USER_READS } from "@platform/chain";
 import { AppError } from "@platform/errors";
 import { freePort } from "@platform/testing";
 import { HttpRequestError, RpcRequestError, serializeErc6492Signature } from "viem";
@@ -19,6 +19,7 @@ async function deadChain() {
       finality: { safeDepth: 0, finalizedDepth: 0 },
       rpc: { timeoutMs: 1_000, retryCount: 0, retryDelayMs: 0 },
     }),
+    DEFAULT_USER_READS,
   );
 }
 

@@ -1,5 +1,12 @@
-import { toViemChain, type ConfiguredChain } from "@platform/chain";
-import { BaseError, createPublicClient, custom, http, type Address, type EIP1193RequestFn, type Hex } from "viem";
+import {
+  createRpcQuota,
+  isQuotaExceeded,
+  toViemChain,
+  userReadTransport,
+  type ConfiguredChain,
+  type UserReadSettings,
+} from "@platform/chain";
+import { BaseError, createPublicClient, custom, type Address, type EIP1193RequestFn, type Hex } from "viem";
 import { verifyHash } from "viem/actions";
 import { dependencyUnavailable } from "./acceptErrors.js";
 
@@ -16,20 +23,20 @@ export interface ContractWalletChain {
 }
 
 /**
- * The chain a message names, read through its configured RPC. verifyHash answers `false` both for
+ * The chain a message names, read as users' reads are (`userReadTransport`): through the chain's
+ * `preflightRpcUrl` when configured, never sharing the ingestion's client, every request within
+ * `settings`' quota (an ERC-6492 check is an `eth_call` with up to 10 KB of the caller's calldata),
+ * and retried at most `maxRetries` times. verifyHash answers `false` both for
  * a signature the wallet rejects and for an RPC it could not reach (viem folds a failed `eth_call`
  * into "invalid"), so each verification runs on a client of its own whose transport notes any
  * failure that is not an execution revert; such a failure makes the answer UNAVAILABLE instead of
  * SIWE_SIGNATURE_INVALID, so an RPC outage never refuses a valid signature.
  */
-export function contractWalletChain(chain: ConfiguredChain): ContractWalletChain {
+export function contractWalletChain(chain: ConfiguredChain, settings: UserReadSettings): ContractWalletChain {
   const viemChain = toViemChain(chain);
-  // Deadline and bounded retries per request come from CHAINS_FILE's rpc settings.
-  const { request } = http(chain.rpcUrl, {
-    timeout: chain.rpc.timeoutMs,
-    retryCount: chain.rpc.retryCount,
-    retryDelay: chain.rpc.retryDelayMs,
-  })({ chain: viemChain });
+  // Deadline per request from CHAINS_FILE's rpc settings; retries capped by settings.maxRetries.
+  const quota = createRpcQuota(chain.chainId, settings);
+  const { request } = userReadTransport(chain, quota, settings.maxRetries)({ chain: viemChain });
 
   const observedClient = () => {
     let failure: unknown;
@@ -50,7 +57,9 @@ export function contractWalletChain(chain: ConfiguredChain): ContractWalletChain
 
   const unreachable = (cause: unknown) =>
     dependencyUnavailable(
-      `the RPC of chain ${chain.chainId} did not answer while checking a contract wallet's signature; try again shortly`,
+      isQuotaExceeded(cause)
+        ? `chain ${chain.chainId} is checking too many contract-wallet signatures right now; try again shortly`
+        : `the RPC of chain ${chain.chainId} did not answer while checking a contract wallet's signature; try again shortly`,
       cause,
     );
 

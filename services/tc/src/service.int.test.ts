@@ -61,6 +61,8 @@ const LIVE_CHAIN = 31337;
 const DEAD_CHAIN = 31399;
 /** The live anvil again, reached through a proxy the test can break (rpcProxy). */
 const PROXIED_CHAIN = 31398;
+/** Its rpcUrl has nobody listening, its preflightRpcUrl is the live anvil: user reads must take the latter. */
+const USER_RPC_CHAIN = 31397;
 
 const dir = tempDir("tc-service");
 const chainsFile = join(dir.path, "chains.json");
@@ -84,8 +86,9 @@ let anvil: RunningAnvil;
 let redis: Redis;
 let kafkaStopped = false;
 let proxy: Server;
-/** How the proxy in front of anvil behaves: pass everything, refuse everything, or fail only eth_call. */
-let proxyMode: "up" | "down" | "fail-eth_call" = "up";
+/** How the proxy in front of anvil behaves: pass everything, refuse everything, fail only eth_call, or answer after PROXY_DELAY_MS. */
+let proxyMode: "up" | "down" | "fail-eth_call" | "slow" = "up";
+const PROXY_DELAY_MS = 1_500;
 
 type Client = InstanceType<typeof TcServiceClient>;
 interface Instance {
@@ -108,7 +111,7 @@ async function startInstance(
     CHAINS_FILE: chainsFile,
     SIWE_DOMAIN: "127.0.0.1:8080",
     SIWE_URI: "http://127.0.0.1:8080",
-    SIWE_CHAIN_IDS: `${LIVE_CHAIN},${DEAD_CHAIN},${PROXIED_CHAIN}`,
+    SIWE_CHAIN_IDS: `${LIVE_CHAIN},${DEAD_CHAIN},${PROXIED_CHAIN},${USER_RPC_CHAIN}`,
     NONCE_TTL_SECONDS: "60",
     ...env,
   });
@@ -168,6 +171,10 @@ beforeAll(async () => {
         chain("live", LIVE_CHAIN, anvil.rpcUrl),
         chain("dead", DEAD_CHAIN, `http://127.0.0.1:${await freePort()}`),
         chain("proxied", PROXIED_CHAIN, `http://127.0.0.1:${(proxy.address() as { port: number }).port}`),
+        {
+          ...chain("user-rpc", USER_RPC_CHAIN, `http://127.0.0.1:${await freePort()}`),
+          preflightRpcUrl: anvil.rpcUrl,
+        },
       ],
     }),
   );
@@ -198,7 +205,9 @@ async function rpcProxy(target: string): Promise<Server> {
         response.writeHead(502).end("bad gateway");
         return;
       }
-      fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
+      const delay = proxyMode === "slow" ? PROXY_DELAY_MS : 0;
+      new Promise((resolve) => setTimeout(resolve, delay))
+        .then(() => fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }))
         .then(async (answer) =>
           response.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text()),
         )
@@ -267,9 +276,12 @@ async function accept(
   signature: Hex,
   on: Instance = v3,
   deadlineMs = 15_000,
+  apiKeyId?: string,
 ): Promise<AcceptResponse> {
   submitted.push(message, signature);
-  return callUnary(on.tc, on.tc.accept, { message, signature }, metadata(), { deadline: Date.now() + deadlineMs });
+  const sent = metadata();
+  if (apiKeyId !== undefined) sent.set("x-api-key-id", apiKeyId);
+  return callUnary(on.tc, on.tc.accept, { message, signature }, sent, { deadline: Date.now() + deadlineMs });
 }
 
 /** Nonce, message, signature by the account itself, accept. */
@@ -322,7 +334,7 @@ describe("tc service: nonces and acceptance", () => {
       domain: "127.0.0.1:8080",
       uri: "http://127.0.0.1:8080",
       version: "1",
-      chainIds: [String(LIVE_CHAIN), String(DEAD_CHAIN), String(PROXIED_CHAIN)],
+      chainIds: [String(LIVE_CHAIN), String(DEAD_CHAIN), String(PROXIED_CHAIN), String(USER_RPC_CHAIN)],
       statement: "I accept the Terms and Conditions version 3.",
       resource: "coin-tc:v3",
       currentTcVersion: 3,
@@ -496,13 +508,13 @@ describe("tc service: single-use nonces", () => {
     );
   });
 
-  it("lets exactly one of 50 concurrent accepts with one nonce succeed", async () => {
+  it("lets exactly one of 50 concurrent accepts with one nonce (from 50 API keys) succeed", async () => {
     const grace = newAccount();
     const message = messageFor(await issueNonce(grace), grace);
     const signature = await grace.signMessage({ message });
     const outcomes = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        accept(message, signature).then(
+      Array.from({ length: 50 }, (_, index) =>
+        accept(message, signature, v3, 15_000, `key-${index}`).then(
           () => "accepted",
           (error: unknown) => (error instanceof AppError ? error.code : String(error)),
         ),
@@ -701,6 +713,107 @@ describe("tc service: contract wallets", () => {
     // Back up: the next attempt (with a new nonce) goes through.
     const third = await ownerSigned(deployed, PROXIED_CHAIN);
     expect((await accept(third.message, third.signature)).walletAddress).toBe(deployed);
+  });
+});
+
+describe("tc service: limits on contract-wallet checks", () => {
+  const owner = newAccount();
+  let deployed: Address;
+
+  beforeAll(async () => {
+    const context = await deployer();
+    const factory = await deployContract(context, {
+      abi: erc6492WalletFactoryAbi,
+      bytecode: erc6492WalletFactoryBytecode,
+    });
+    const salt = keccak256(toHex("limits"));
+    deployed = await context.publicClient.readContract({
+      address: factory,
+      abi: erc6492WalletFactoryAbi,
+      functionName: "getAddress",
+      args: [owner.address, salt],
+    });
+    const hash = await context.walletClient.writeContract({
+      address: factory,
+      abi: erc6492WalletFactoryAbi,
+      functionName: "deploy",
+      args: [owner.address, salt],
+    });
+    await context.publicClient.waitForTransactionReceipt({ hash });
+  });
+
+  /** The deployed wallet's ERC-1271 acceptance on `chainId`, signed by its owner. */
+  async function walletAcceptance(chainId: number) {
+    const offer = await issueNonce({ address: deployed });
+    const message = createSiweMessage({
+      address: deployed,
+      chainId,
+      domain: offer.domain,
+      uri: offer.uri,
+      version: "1",
+      nonce: offer.nonce,
+      statement: offer.statement,
+      resources: [offer.resource],
+      issuedAt: new Date(),
+      expirationTime: new Date(Date.now() + 5 * 60_000),
+    });
+    return { message, signature: await owner.signMessage({ message }) };
+  }
+  const acceptFor = (on: Instance, apiKeyId: string, signed: { message: string; signature: Hex }) =>
+    accept(signed.message, signed.signature, on, 20_000, apiKeyId);
+
+  it("checks a contract wallet through the chain's preflightRpcUrl, not the rpcUrl ingestion uses", async () => {
+    // USER_RPC_CHAIN's rpcUrl has nobody listening: the check can only pass through preflightRpcUrl.
+    const signed = await walletAcceptance(USER_RPC_CHAIN);
+    expect((await acceptFor(v3, "key-user-rpc", signed)).walletAddress).toBe(deployed);
+  });
+
+  it("lets one API key run ACCEPTS_MAX_CONCURRENT_PER_KEY acceptances at once (429 beyond, nonce kept); other keys go on", async () => {
+    const limited = await startInstance({ ACCEPTS_MAX_CONCURRENT_PER_KEY: "1" });
+    const [first, second, other] = await Promise.all([
+      walletAcceptance(PROXIED_CHAIN),
+      walletAcceptance(PROXIED_CHAIN),
+      walletAcceptance(PROXIED_CHAIN),
+    ]);
+    proxyMode = "slow";
+    let settled: PromiseSettledResult<AcceptResponse>[];
+    try {
+      const running = acceptFor(limited, "key-a", first);
+      // The first is at the (slow) chain when the second of the same key arrives.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      settled = await Promise.allSettled([
+        running,
+        acceptFor(limited, "key-a", second),
+        acceptFor(limited, "key-b", other),
+      ]);
+    } finally {
+      proxyMode = "up";
+    }
+    expect(settled.map((entry) => entry.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((settled[1] as PromiseRejectedResult).reason).toMatchObject({
+      code: "RATE_LIMITED",
+      grpcStatus: status.RESOURCE_EXHAUSTED,
+    });
+    // Refused before its nonce was used: the same signed message goes through now.
+    expect((await acceptFor(limited, "key-a", second)).walletAddress).toBe(deployed);
+  });
+
+  it("sends at most CHAIN_READS_MAX_IN_FLIGHT checks' requests to a chain, queues CHAIN_READS_MAX_QUEUED, and answers UNAVAILABLE beyond", async () => {
+    const bounded = await startInstance({ CHAIN_READS_MAX_IN_FLIGHT: "1", CHAIN_READS_MAX_QUEUED: "1" });
+    const signed = await Promise.all([1, 2, 3].map(() => walletAcceptance(PROXIED_CHAIN)));
+    proxyMode = "slow";
+    let settled: PromiseSettledResult<AcceptResponse>[];
+    try {
+      settled = await Promise.allSettled(signed.map((entry, index) => acceptFor(bounded, `key-${index}`, entry)));
+    } finally {
+      proxyMode = "up";
+    }
+    const refusals = settled.filter((entry): entry is PromiseRejectedResult => entry.status === "rejected");
+    expect(refusals.length).toBeGreaterThanOrEqual(1);
+    for (const refusal of refusals)
+      expect(refusal.reason).toMatchObject({ code: "UNAVAILABLE", grpcStatus: status.UNAVAILABLE });
+    expect(refusals[0]!.reason.message).toMatch(/too many contract-wallet signatures/);
+    expect(settled.some((entry) => entry.status === "fulfilled")).toBe(true);
   });
 });
 

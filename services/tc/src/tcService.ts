@@ -1,5 +1,4 @@
-import type { ServerUnaryCall } from "@grpc/grpc-js";
-import { callDeadline, unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
+import { apiKeyIdOf, callDeadline, unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import {
   TcServiceService,
@@ -29,9 +28,6 @@ export interface TcServiceDependencies {
 
 export const TC_SERVICE_NAME = "platform.tc.v1.TcService";
 
-/** gRPC metadata the gateway may set with the API key id of the request (audit only). */
-export const API_KEY_ID_METADATA = "x-api-key-id";
-
 /** The gRPC TcService: thin adapters from calls to the nonce store, the projection and Accept. */
 export function tcServiceRegistration(deps: TcServiceDependencies): GrpcServiceRegistration {
   const { log, redis, rules, projection } = deps;
@@ -57,9 +53,4 @@ export function tcServiceRegistration(deps: TcServiceDependencies): GrpcServiceR
     }),
   };
   return { name: TC_SERVICE_NAME, definition: TcServiceService, implementation };
-}
-
-function apiKeyIdOf(call: ServerUnaryCall<unknown, unknown>): string {
-  const [value] = call.metadata.get(API_KEY_ID_METADATA);
-  return typeof value === "string" ? value.slice(0, 200) : "";
 }

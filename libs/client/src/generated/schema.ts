@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Accept the current Terms & Conditions with a SIWE signature
-         * @description Verifies the message against the server's own configuration (domain, uri, chain ids, the single resource coin-tc:v<current>, the nonce issued to that wallet, time bounds) and the signature (EOA, deployed ERC-1271 or counterfactual ERC-6492 wallet). Each failure has its own code. The acceptance is recorded with the full message and signature for audit.
+         * @description Verifies the message against the server's own configuration (domain, uri, chain ids, the single resource coin-tc:v<current>, the nonce issued to that wallet, time bounds) and the signature (EOA, deployed ERC-1271 or counterfactual ERC-6492 wallet). Each failure has its own code. The acceptance is recorded with the full message and signature for audit. One API key may have 4 acceptances in progress at once (by default; a contract wallet's check reads its chain); more answer 429 RATE_LIMITED without using the nonce.
          */
         post: operations["acceptTc"];
         delete?: never;
@@ -99,7 +99,7 @@ export interface paths {
         put?: never;
         /**
          * Notify the service of a broadcast FullSettler.open transaction
-         * @description Optional: the chain is the source of truth and the mirror follows it anyway; a notification makes it update sooner. The userAddress must have accepted the current Terms & Conditions and must be the transaction's sender (403 TX_SENDER_MISMATCH otherwise). The transaction must be known to the origin chain, pending or mined: notify after broadcasting it (404 TRANSACTION_NOT_FOUND otherwise; retry in a few seconds if it was just sent through another node). Repeating a notification for the same (originChainId, txHash) is harmless and answers the same record.
+         * @description Optional: the chain is the source of truth and the mirror follows it anyway; a notification makes it update sooner. The userAddress must have accepted the current Terms & Conditions and must be the transaction's sender (403 TX_SENDER_MISMATCH otherwise). The transaction must be known to the origin chain, pending or mined: notify after broadcasting it (404 TRANSACTION_NOT_FOUND otherwise; retry in a few seconds if it was just sent through another node). Repeating a notification for the same (originChainId, txHash) is harmless and answers the same record. One API key may have 4 notifications in progress at once (by default); more answer 429 RATE_LIMITED.
          */
         post: operations["notifyIntent"];
         delete?: never;
@@ -119,7 +119,7 @@ export interface paths {
         put?: never;
         /**
          * Quote a cross-chain intent
-         * @description Output amount after the route's fee (fixed part plus basis points of the input, in the input token), the fee breakdown, the route's limits, a suggested fillDeadline (unix seconds, destination chain clock, inside the settler's bounds for an open sent before validUntil), the estimated fill time, the FullSettler (the open target and ERC-20 approval spender), orderDataType and the ABI-encoded orderData for OnchainCrossChainOrder with a fresh random nonce. orderData is null when neither userAddress nor recipient is given. Nothing is signed or sent. The quote is kept for its API key only (another key's preflight reads its quoteId as unknown), by default until an hour after validUntil; each API key keeps at most QUOTES_PER_KEY quotes (5,000 by default): a new quote is never refused for that, it drops the key's quote that expires first, whose quoteId then reads as unknown (QUOTE_NOT_FOUND).
+         * @description Output amount after the route's fee (fixed part plus basis points of the input, in the input token), the fee breakdown, the route's limits, a suggested fillDeadline (unix seconds, destination chain clock, inside the settler's bounds for an open sent before validUntil), the estimated fill time, the FullSettler (the open target and ERC-20 approval spender), orderDataType and the ABI-encoded orderData for OnchainCrossChainOrder with a fresh random nonce. orderData is null when neither userAddress nor recipient is given. Nothing is signed or sent. The quote is kept for its API key only (another key's preflight reads its quoteId as unknown), by default until an hour after validUntil; each API key keeps at most QUOTES_PER_KEY quotes (5,000 by default): a new quote is never refused for that, it drops the key's quote that expires first, whose quoteId then reads as unknown (QUOTE_NOT_FOUND). One API key may have 4 quotes in progress at once (by default); more answer 429 RATE_LIMITED.
          */
         post: operations["createQuote"];
         delete?: never;

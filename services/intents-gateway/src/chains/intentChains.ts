@@ -1,6 +1,13 @@
-import { toViemChain, type ChainConfig } from "@platform/chain";
-import { createPublicClient, http, type Address, type Chain, type PublicClient, type Transport } from "viem";
-import { createRpcQuota, withQuota, type RpcQuota, type RpcQuotaLimits } from "./rpcQuota.js";
+import {
+  createRpcQuota,
+  DEFAULT_USER_READS,
+  toViemChain,
+  userReadTransport,
+  type ChainConfig,
+  type RpcQuota,
+  type UserReadSettings,
+} from "@platform/chain";
+import { createPublicClient, type Address, type Chain, type PublicClient, type Transport } from "viem";
 
 type ConfiguredChain = ChainConfig["chains"][number];
 
@@ -16,14 +23,6 @@ export interface IntentChain {
 
 export type IntentChains = ReadonlyMap<number, IntentChain>;
 
-export interface UserReadSettings extends RpcQuotaLimits {
-  /** Retries of a failed request, at most; a user can retry, and retries multiply a burst's load. */
-  maxRetries: number;
-}
-
-/** Defaults: the gateway's reads of one chain never hold more than 32 requests at the node. */
-export const DEFAULT_USER_READS: UserReadSettings = { maxInFlight: 32, maxQueued: 128, maxRetries: 1 };
-
 /**
  * Read clients for every chain that takes part in intents (origin or destination role). Everything
  * here is user-triggered (quotes, preflight's eth_calls, notification look-ups), so it gets its own
@@ -36,12 +35,10 @@ export function createIntentChains(config: ChainConfig, settings: UserReadSettin
   for (const chain of config.chains) {
     if (!chain.roles.some((role) => role === "origin" || role === "destination")) continue;
     const quota = createRpcQuota(chain.chainId, settings);
-    const transport = http(chain.preflightRpcUrl ?? chain.rpcUrl, {
-      timeout: chain.rpc.timeoutMs,
-      retryCount: Math.min(chain.rpc.retryCount, settings.maxRetries),
-      retryDelay: chain.rpc.retryDelayMs,
+    const client = createPublicClient({
+      chain: toViemChain(chain),
+      transport: userReadTransport(chain, quota, settings.maxRetries),
     });
-    const client = createPublicClient({ chain: toViemChain(chain), transport: withQuota(transport, quota) });
     chains.set(chain.chainId, {
       chainId: chain.chainId,
       config: chain,

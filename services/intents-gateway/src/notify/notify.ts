@@ -1,7 +1,7 @@
 import { Metadata } from "@grpc/grpc-js";
 import type { LazyPublisher } from "@platform/bus";
 import { notFound, permissionDenied, unavailable } from "@platform/errors";
-import { callUnary } from "@platform/grpc";
+import { callUnary, type KeyConcurrency } from "@platform/grpc";
 import { IntentStatus, type NotifyRequest, type NotifyResponse } from "@platform/proto/intents/v1/intents";
 import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
@@ -21,6 +21,8 @@ export interface NotifyDependencies {
   /** The user-triggered read clients: the notified transaction is looked up once, on its origin chain. */
   chains: IntentChains;
   now?: () => Date;
+  /** How many of these calls one API key may have in progress at once (429 RATE_LIMITED beyond). */
+  perKey: KeyConcurrency;
 }
 
 /**
@@ -32,6 +34,15 @@ export interface NotifyDependencies {
  * the NATS hint only makes the mirror update sooner.
  */
 export async function notify(
+  dependencies: NotifyDependencies,
+  request: NotifyRequest,
+  apiKeyId: string,
+  deadline: number,
+): Promise<NotifyResponse> {
+  return dependencies.perKey.run(apiKeyId, () => recordNotification(dependencies, request, apiKeyId, deadline));
+}
+
+async function recordNotification(
   dependencies: NotifyDependencies,
   request: NotifyRequest,
   apiKeyId: string,

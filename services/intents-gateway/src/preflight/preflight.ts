@@ -1,4 +1,5 @@
 import { invalidArgument, notFound } from "@platform/errors";
+import type { KeyConcurrency } from "@platform/grpc";
 import { Finality, type AsOf } from "@platform/proto/common/v1/common";
 import { CheckStatus, type PreflightRequest, type PreflightResponse } from "@platform/proto/intents/v1/intents";
 import type { IntentChain, IntentChains } from "../chains/intentChains.js";
@@ -32,6 +33,8 @@ export interface PreflightDependencies {
   /** OPEN_GAS_FALLBACK: gas assumed for `open` when it cannot be estimated. */
   openGasFallback: bigint;
   now?: () => Date;
+  /** How many of these calls one API key may have in progress at once (429 RATE_LIMITED beyond). */
+  perKey: KeyConcurrency;
 }
 
 /**
@@ -40,6 +43,14 @@ export interface PreflightDependencies {
  * preflight that silently skipped the chain would look like a pass.
  */
 export async function preflight(
+  dependencies: PreflightDependencies,
+  request: PreflightRequest,
+  apiKeyId = "",
+): Promise<PreflightResponse> {
+  return dependencies.perKey.run(apiKeyId, () => checkOrder(dependencies, request, apiKeyId));
+}
+
+async function checkOrder(
   dependencies: PreflightDependencies,
   request: PreflightRequest,
   apiKeyId = "",

@@ -26,6 +26,7 @@ import {
   type QuoteRequest,
   type QuoteResponse,
 } from "@platform/proto/intents/v1/intents";
+import { createKeyConcurrency } from "@platform/grpc";
 import { createRedis, type Redis } from "@platform/store";
 import {
   freePort,
@@ -167,8 +168,9 @@ beforeAll(async () => {
   chains = createIntentChains(config);
   const quotes = createQuoteStore(redis, 3_600, 5_000);
   const base = { routes: buildRouteTable(config), chains, decimals: createTokenDecimals(), quotes };
-  quoteDeps = { ...base, fillDeadlineWindowSeconds: 900 };
-  preflightDeps = { ...base, openGasFallback: 250_000n };
+  // Limits far above what these tests run at once; "User-triggered chain reads" tests them.
+  quoteDeps = { ...base, fillDeadlineWindowSeconds: 900, perKey: createKeyConcurrency(1_000, "quotes") };
+  preflightDeps = { ...base, openGasFallback: 250_000n, perKey: createKeyConcurrency(1_000, "preflight checks") };
   usdc = deployment.chains["origin"]!.contracts.tokens!["USDC"]!;
   settler = deployment.chains["origin"]!.contracts.fullSettler!;
 
@@ -670,6 +672,29 @@ describe("User-triggered chain reads (abuse limits)", () => {
     ).toBe("UNAVAILABLE");
   });
 
+  it("bounds each chain-touching call per API key: a key's call beyond the limit answers 429 RATE_LIMITED at once, other keys go on", async () => {
+    const one = (what: string) => createKeyConcurrency(1, what);
+    const limitedQuote = { ...quoteDeps, perKey: one("quotes") };
+    const quotes = await Promise.allSettled([
+      quote(limitedQuote, usdcQuote(), "key-a"),
+      quote(limitedQuote, usdcQuote(), "key-a"),
+      quote(limitedQuote, usdcQuote(), "key-b"),
+    ]);
+    expect(quotes.map((settled) => settled.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((quotes[1] as PromiseRejectedResult).reason).toMatchObject({ code: "RATE_LIMITED", httpStatus: 429 });
+    // The slot is free again once the key's call ended.
+    await expect(quote(limitedQuote, usdcQuote(), "key-a")).resolves.toMatchObject({ quoteId: expect.any(String) });
+
+    const order = orderOf(await quote(quoteDeps, usdcQuote()));
+    const limitedPreflight = { ...preflightDeps, perKey: one("preflight checks") };
+    const checks = await Promise.allSettled([
+      preflight(limitedPreflight, { userAddress: funded.address, order }, "key-a"),
+      preflight(limitedPreflight, { userAddress: funded.address, order }, "key-a"),
+    ]);
+    expect(checks.map((settled) => settled.status)).toEqual(["fulfilled", "rejected"]);
+    expect((checks[1] as PromiseRejectedResult).reason).toMatchObject({ code: "RATE_LIMITED", httpStatus: 429 });
+  });
+
   describe("notifications", notificationTests);
 });
 
@@ -703,9 +728,25 @@ function notificationTests() {
     signals,
     originChainIds: new Set([String(ORIGIN), String(DESTINATION)]),
     chains: chainsForReads,
+    perKey: createKeyConcurrency(1_000, "notifications"),
   });
   const notifyAs = (deps: NotifyDependencies, userAddress: string, txHash: string) =>
     notify(deps, { userAddress, originChainId: String(ORIGIN), txHash }, "key-1", Date.now() + 5_000);
+
+  it("bounds notifications per API key: one beyond the limit answers 429 RATE_LIMITED before any look-up", async () => {
+    const { chains: counted, counters } = await countedChains();
+    const deps = { ...notifyDeps(counted), perKey: createKeyConcurrency(1, "notifications") };
+    const unknown = `0x${"5b".repeat(32)}`;
+    const settled = await Promise.allSettled([
+      notifyAs(deps, funded.address, unknown),
+      notifyAs(deps, funded.address, unknown),
+    ]);
+    expect(settled.map((entry) => (entry as PromiseRejectedResult).reason?.code)).toEqual([
+      "TRANSACTION_NOT_FOUND",
+      "RATE_LIMITED",
+    ]);
+    expect(counters.get(ORIGIN)!.user).toEqual(["eth_getTransactionByHash"]);
+  });
 
   it("looks a notified hash up once: an unknown one is refused with 404 TRANSACTION_NOT_FOUND and publishes nothing", async () => {
     const { chains: counted, counters } = await countedChains();

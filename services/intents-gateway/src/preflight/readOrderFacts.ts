@@ -2,7 +2,7 @@ import { addressToBytes32, encodeOrderData, fullSettlerAbi, orderDataTypeHash } 
 import { BaseError, erc20Abi, HttpRequestError, TimeoutError, zeroAddress, type Address, type Hex } from "viem";
 import { chainUnavailable, isContractAnswer } from "../chains/chainErrors.js";
 import type { IntentChain } from "../chains/intentChains.js";
-import { isQuotaExceeded } from "../chains/rpcQuota.js";
+import { isQuotaExceeded } from "@platform/chain";
 import { readFillDeadlineBounds, readHead } from "../chains/readChainState.js";
 import { describeRevert } from "./describeRevert.js";
 import type { OrderFacts, Simulation, Unreadable } from "./orderFacts.js";

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { KeyConcurrency } from "@platform/grpc";
 import { invalidArgument, unavailable } from "@platform/errors";
 import { addressToBytes32, encodeOrderData, orderDataTypeHash } from "@platform/settler";
 import { FeeType, type Fee, type QuoteRequest, type QuoteResponse } from "@platform/proto/intents/v1/intents";
@@ -22,6 +23,8 @@ export interface QuoteDependencies {
   now?: () => Date;
   /** The order nonce; random by default so two quotes for one user never collide. */
   nonce?: () => bigint;
+  /** How many of these calls one API key may have in progress at once (429 RATE_LIMITED beyond). */
+  perKey: KeyConcurrency;
 }
 
 const randomNonce = () => bytesToBigInt(randomBytes(32));
@@ -34,6 +37,14 @@ const randomNonce = () => bytesToBigInt(randomBytes(32));
  * preflight can check it later; nothing is signed or sent.
  */
 export async function quote(
+  dependencies: QuoteDependencies,
+  request: QuoteRequest,
+  apiKeyId = "",
+): Promise<QuoteResponse> {
+  return dependencies.perKey.run(apiKeyId, () => priceQuote(dependencies, request, apiKeyId));
+}
+
+async function priceQuote(
   dependencies: QuoteDependencies,
   request: QuoteRequest,
   apiKeyId = "",

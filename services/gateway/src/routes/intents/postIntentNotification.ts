@@ -36,7 +36,7 @@ export function postIntentNotificationRoute(intents: IntentsServiceClient) {
     docs: {
       summary: "Notify the service of a broadcast FullSettler.open transaction",
       description:
-        "Optional: the chain is the source of truth and the mirror follows it anyway; a notification makes it update sooner. The userAddress must have accepted the current Terms & Conditions and must be the transaction's sender (403 TX_SENDER_MISMATCH otherwise). The transaction must be known to the origin chain, pending or mined: notify after broadcasting it (404 TRANSACTION_NOT_FOUND otherwise; retry in a few seconds if it was just sent through another node). Repeating a notification for the same (originChainId, txHash) is harmless and answers the same record.",
+        "Optional: the chain is the source of truth and the mirror follows it anyway; a notification makes it update sooner. The userAddress must have accepted the current Terms & Conditions and must be the transaction's sender (403 TX_SENDER_MISMATCH otherwise). The transaction must be known to the origin chain, pending or mined: notify after broadcasting it (404 TRANSACTION_NOT_FOUND otherwise; retry in a few seconds if it was just sent through another node). Repeating a notification for the same (originChainId, txHash) is harmless and answers the same record. One API key may have 4 notifications in progress at once (by default); more answer 429 RATE_LIMITED.",
       tags: ["Intents"],
       success: {
         status: 202,

@@ -47,7 +47,8 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
         "Output amount after the route's fee (fixed part plus basis points of the input, in the input token), the fee breakdown, the route's limits, a suggested fillDeadline (unix seconds, destination chain clock, inside the settler's bounds for an open sent before validUntil), the estimated fill time, the FullSettler (the open target and ERC-20 approval spender), orderDataType and the ABI-encoded orderData for OnchainCrossChainOrder with a fresh random nonce. orderData is null when neither userAddress nor recipient is given. Nothing is signed or sent. " +
         "The quote is kept for its API key only (another key's preflight reads its quoteId as unknown), by default until an hour after validUntil; " +
         "each API key keeps at most QUOTES_PER_KEY quotes (5,000 by default): a new quote is never refused for that, " +
-        "it drops the key's quote that expires first, whose quoteId then reads as unknown (QUOTE_NOT_FOUND).",
+        "it drops the key's quote that expires first, whose quoteId then reads as unknown (QUOTE_NOT_FOUND). " +
+        "One API key may have 4 quotes in progress at once (by default); more answer 429 RATE_LIMITED.",
       tags: ["Intents"],
       success: {
         status: 200,

@@ -32,7 +32,7 @@ export function postTcAcceptRoute(tc: TcServiceClient) {
     docs: {
       summary: "Accept the current Terms & Conditions with a SIWE signature",
       description:
-        "Verifies the message against the server's own configuration (domain, uri, chain ids, the single resource coin-tc:v<current>, the nonce issued to that wallet, time bounds) and the signature (EOA, deployed ERC-1271 or counterfactual ERC-6492 wallet). Each failure has its own code. The acceptance is recorded with the full message and signature for audit.",
+        "Verifies the message against the server's own configuration (domain, uri, chain ids, the single resource coin-tc:v<current>, the nonce issued to that wallet, time bounds) and the signature (EOA, deployed ERC-1271 or counterfactual ERC-6492 wallet). Each failure has its own code. The acceptance is recorded with the full message and signature for audit. One API key may have 4 acceptances in progress at once (by default; a contract wallet's check reads its chain); more answer 429 RATE_LIMITED without using the nonce.",
       tags: ["Terms & Conditions"],
       success: {
         status: 200,

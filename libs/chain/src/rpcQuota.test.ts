@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { createRpcQuota, isQuotaExceeded, RpcQuotaExceededError } from "./rpcQuota.js";
-import { createKeyConcurrency } from "../preflight/keyConcurrency.js";
 
 const gate = () => {
   let open!: () => void;
@@ -25,19 +24,5 @@ describe("user-triggered read limits", () => {
     expect(isQuotaExceeded(new Error("wrapped", { cause: refused }))).toBe(true);
     expect(started).toBe(3);
     expect(quota.inFlight()).toBe(0);
-  });
-
-  it("lets one API key run at most `limit` calls at once (429 RATE_LIMITED), other keys unaffected", async () => {
-    const perKey = createKeyConcurrency(2, "preflight checks");
-    const hold = gate();
-    const slow = (key: string) => perKey.run(key, () => hold.opened);
-    const first = [slow("a"), slow("a")];
-    await expect(slow("a")).rejects.toMatchObject({ code: "RATE_LIMITED", httpStatus: 429 });
-    const other = slow("b");
-    expect(perKey.running("a")).toBe(2);
-    hold.open();
-    await Promise.all([...first, other]);
-    expect(perKey.running("a")).toBe(0);
-    await expect(perKey.run("a", async () => "again")).resolves.toBe("again");
   });
 });
