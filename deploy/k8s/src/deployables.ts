@@ -235,7 +235,12 @@ export const DEPLOYABLES: Deployable[] = [
       uses: { kafka: true, chainRpc: true, chainsFile: true, ...(source === "intents" ? { nats: true } : {}) },
       calls: [],
       env: { INGEST_SOURCES: source },
-      resources: { requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1", memory: "512Mi" } },
+      // The native source keeps a mainnet-sized chain's recent holder and subnet states: its RSS
+      // runs ~515 MB, with peaks near 600 MB on runs of epoch blocks (bench/native/scale).
+      resources:
+        source === "native"
+          ? { requests: { cpu: "500m", memory: "640Mi" }, limits: { cpu: "1", memory: "768Mi" } }
+          : { requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "1", memory: "512Mi" } },
       scaling: "singleton",
     }),
   ),
