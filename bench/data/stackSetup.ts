@@ -12,6 +12,7 @@ import {
   type PortPlan,
   type RunningStack,
 } from "@platform/local-stack";
+import { DEMO_TEMPO } from "@platform/devnet";
 import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
 import type { HalBody } from "./routes.js";
 
@@ -55,6 +56,8 @@ export async function startBenchStack(
       ? {}
       : { simulatorEnv: { SIM_PRICE_INTERVAL_MS: String(options.priceIntervalMs) } }),
   });
+  if (stack.descriptor.substrate !== undefined && stack.descriptor.substrate.blockTimeMs > 0)
+    await passFirstEpochs(stack.descriptor.substrate.httpUrl);
   return {
     stack,
     ports,
@@ -67,6 +70,31 @@ export async function startBenchStack(
       else state.remove();
     },
   };
+}
+
+/**
+ * Builds the native chain past every subnet's first epoch at once: a subnet's validators hold their
+ * permits only from its first epoch on (validators/latest lists none before), and at Bittensor's
+ * 12 s blocks the demo tempo would take six minutes to get there. The block timer is held while
+ * chopsticks builds the blocks on demand, then goes on at its own pace.
+ */
+async function passFirstEpochs(httpUrl: string): Promise<void> {
+  const call = async (method: string, params: unknown[] = []) => {
+    const response = await fetch(httpUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    const answer = (await response.json()) as { error?: { message: string } };
+    if (answer.error !== undefined) throw new Error(`${method}: ${answer.error.message}`);
+  };
+  process.stdout.write(`building ${DEMO_TEMPO + 2} native blocks at once, past every subnet's first epoch…\n`);
+  await call("dev_pauseBlockTimer");
+  try {
+    await call("dev_newBlock", [{ count: DEMO_TEMPO + 2 }]);
+  } finally {
+    await call("dev_resumeBlockTimer");
+  }
 }
 
 export interface DataKey {
