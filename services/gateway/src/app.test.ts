@@ -75,6 +75,7 @@ const thingRoute = defineRoute({
   },
 });
 const registry = createMetricsRegistry("gateway-test");
+const ALLOWED_ORIGIN = "https://app.example";
 
 beforeAll(async () => {
   const readiness = watchDependencies(
@@ -106,6 +107,7 @@ beforeAll(async () => {
     routes: [echoRoute, thingRoute],
     publicBaseUrl: "https://api.example",
     maxBodyBytes: 1024,
+    corsOrigins: [ALLOWED_ORIGIN],
   });
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
@@ -361,5 +363,66 @@ describe("gateway HTTP behaviour: GET routes (served before express)", () => {
         value.labels.status === "200",
     );
     expect(count?.value).toBeGreaterThan(0);
+  });
+});
+
+describe("gateway HTTP behaviour: browsers on other origins (CORS)", () => {
+  const preflight = (path: string, origin: string) =>
+    fetch(`${base}${path}`, {
+      method: "OPTIONS",
+      headers: {
+        origin,
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization, if-none-match",
+      },
+    });
+
+  it("answers an allowed origin's preflight with 204, the methods, headers and a max-age", async () => {
+    const response = await preflight("/data/v1/things/a/latest", ALLOWED_ORIGIN);
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe(ALLOWED_ORIGIN);
+    expect(response.headers.get("access-control-allow-methods")).toBe("GET, HEAD, POST");
+    expect(response.headers.get("access-control-allow-headers")).toContain("authorization");
+    expect(response.headers.get("access-control-allow-headers")).toContain("if-none-match");
+    expect(response.headers.get("access-control-max-age")).toBe("600");
+    expect(response.headers.get("vary")).toBe("Origin");
+  });
+
+  it("lets an allowed origin read answers of both paths, with the rate-limit, ETag and request-id headers exposed", async () => {
+    for (const response of [
+      await fetch(`${base}/data/v1/things/a/latest`, { headers: { origin: ALLOWED_ORIGIN } }),
+      await fetch(`${base}/intents/v1/echo/7`, {
+        method: "POST",
+        headers: { origin: ALLOWED_ORIGIN, "content-type": "application/json" },
+        body: JSON.stringify({ text: "hi" }),
+      }),
+      await fetch(`${base}/data/v1/things/missing/latest`, { headers: { origin: ALLOWED_ORIGIN } }),
+    ]) {
+      expect(response.headers.get("access-control-allow-origin"), response.url).toBe(ALLOWED_ORIGIN);
+      expect(response.headers.get("vary")).toBe("Origin");
+      const exposed = response.headers.get("access-control-expose-headers")!.split(", ");
+      expect(exposed).toEqual(
+        expect.arrayContaining(["ratelimit", "ratelimit-policy", "retry-after", "etag", "x-request-id"]),
+      );
+    }
+  });
+
+  it("refuses another origin's preflight with a 403 problem and never names it allowed", async () => {
+    const response = await preflight("/data/v1/things/a/latest", "https://evil.example");
+    expect(response.status).toBe(403);
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    expect(await problem(response)).toMatchObject({ status: 403, code: "FORBIDDEN" });
+    const read = await fetch(`${base}/data/v1/things/a/latest`, { headers: { origin: "https://evil.example" } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("access-control-allow-origin")).toBeNull();
+    expect(read.headers.get("vary")).toBe("Origin");
+  });
+
+  it("adds no CORS header to a request without Origin, and leaves a plain OPTIONS to the 405", async () => {
+    const read = await fetch(`${base}/data/v1/things/a/latest`);
+    expect(read.headers.get("access-control-allow-origin")).toBeNull();
+    expect(read.headers.get("vary")).toBeNull();
+    const options = await fetch(`${base}/data/v1/things/a/latest`, { method: "OPTIONS" });
+    expect(options.status).toBe(405);
   });
 });

@@ -8,6 +8,7 @@ import type { Registry } from "prom-client";
 import { createAccessLog } from "./http/accessLog.js";
 import { createApiFastPath } from "./http/apiFastPath.js";
 import { createConditionalReads, type ConditionalReads } from "./http/conditional/index.js";
+import { createCors } from "./http/cors.js";
 import { accessLogMiddleware, errorHandler, requestContextMiddleware } from "./http/expressContext.js";
 import { answerClientError } from "./http/clientError.js";
 import { mountRoute } from "./http/mountRoute.js";
@@ -36,6 +37,8 @@ export interface GatewayAppOptions {
   conditional?: ConditionalReads;
   /** Connections and timeouts of the server `listen` makes; the configuration's defaults when absent. */
   serverLimits?: ServerLimits;
+  /** Origins whose pages may call the API from a browser (CORS_ALLOWED_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 /** The gateway's request listener, and a way to serve it. */
@@ -63,7 +66,9 @@ export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
     conditional,
   });
   const slowPath = expressApp({ ...options, conditional }, accessLog, trustedProxies);
+  const cors = createCors(options.corsOrigins ?? [], options.publicBaseUrl);
   const app = tracedListener((request: IncomingMessage, response: ServerResponse) => {
+    if (cors(request, response)) return;
     if (!fastPath(request, response)) slowPath(request, response);
   }) as GatewayApp;
   app.listen = (port, host, listening) =>

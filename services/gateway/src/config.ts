@@ -1,5 +1,6 @@
 import { loadConfigOrExit, vars } from "@platform/config";
 import { z } from "zod";
+import { isOrigin } from "./http/cors.js";
 import { NO_TRUSTED_PROXIES, parseTrustedProxies } from "./http/trustedProxies.js";
 
 export const gatewayConfigSchema = z.object({
@@ -99,6 +100,17 @@ export const gatewayConfigSchema = z.object({
    */
   EVENT_REPLAY_EVENTS_PER_UNIT: vars.positiveInt().default(100),
   /** Connections the public HTTP server holds at once; one more is closed as it arrives. */
+  /**
+   * Origins (`https://app.example.com`, comma separated) whose pages may call the API from a
+   * browser: CORS answers for them (http/cors.ts). Empty by default: no other origin's page reads
+   * an answer, and their preflights answer 403.
+   */
+  CORS_ALLOWED_ORIGINS: vars
+    .list()
+    .default([])
+    .refine((origins) => origins.every(isOrigin), {
+      error: "must be origins (scheme://host[:port], no path or trailing slash), comma separated",
+    }),
   HTTP_MAX_CONNECTIONS: vars.positiveInt().default(10_000),
   /** How long a client may take to send its request headers before it gets 408 and is closed. */
   HTTP_HEADERS_TIMEOUT_MS: vars.positiveInt().default(10_000),

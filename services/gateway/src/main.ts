@@ -88,6 +88,7 @@ const app = createGatewayApp({
   maxBodyBytes: config.MAX_BODY_BYTES,
   conditional: conditional.reads,
   serverLimits: serverLimitsOf(config),
+  corsOrigins: config.CORS_ALLOWED_ORIGINS,
 });
 
 // /metrics and the detailed /readyz on their own port, out of the public's reach.
