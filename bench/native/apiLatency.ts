@@ -150,6 +150,8 @@ try {
     brokers: running.descriptor.infrastructure.kafkaBrokers,
     clientId: "bench-native-api",
     logger: silent,
+    // The stack's Kafka has ACLs: the bench reads as its super user.
+    ...(running.descriptor.kafkaAdmin ? { credentials: running.descriptor.kafkaAdmin } : {}),
   });
   const published = STAGES ? await watchBlockSeen(kafka) : undefined;
   const redis = createRedis({ url: running.descriptor.infrastructure.redisUrl, connectionName: "bench-native-api" });

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { checkDockerfile, checkDockerignore } from "./dockerfile.js";
 import { staleBaseFiles, writeBase } from "./generate.js";
+import { kafkaAclCommands } from "./kafkaAcls.js";
 import { renderOverlay } from "./kustomize.js";
 import { OVERLAYS, REPO_ROOT } from "./paths.js";
 import { formatProblems } from "./rules.js";
@@ -11,6 +12,7 @@ import { validateManifests } from "./validate.js";
 /**
  *   gen     regenerate deploy/k8s/base from src/deployables.ts
  *   check   render every overlay and validate it (schema + project rules), check the Dockerfile
+ *   kafka-acls  print the kafka-acls.sh commands that grant each Deployment's Kafka user its ACLs
  */
 const command = process.argv[2];
 
@@ -56,7 +58,9 @@ if (command === "gen") {
     console.error(`Dockerfile:\n${dockerProblems.join("\n")}`);
   } else console.log("Dockerfile: ok");
   process.exitCode = failed ? 1 : 0;
+} else if (command === "kafka-acls") {
+  console.log(kafkaAclCommands().join("\n"));
 } else {
-  console.error("usage: cli.ts gen | check");
+  console.error("usage: cli.ts gen | check | kafka-acls");
   process.exitCode = 2;
 }

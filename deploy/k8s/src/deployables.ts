@@ -5,6 +5,8 @@
  * PodDisruptionBudget and NetworkPolicy.
  */
 
+import { kafkaSecretName } from "./kafkaSecrets.js";
+
 export const NAMESPACE = "platform";
 export const IMAGE_REGISTRY = "registry.example/platform";
 /** The tag the base uses; overlays set their own through kustomize `images:`. */
@@ -44,7 +46,8 @@ export type ServiceName = "gateway" | "auth" | "tc" | "intents-gateway" | "data-
  */
 export type Role = "gateway" | "backend" | "worker";
 
-export type EnvValue = string | { configMapKey: string };
+/** A literal, a key of the platform ConfigMap, or a key of a Secret (credentials). */
+export type EnvValue = string | { configMapKey: string } | { secretKey: { name: string; key: string } };
 
 export interface Resources {
   requests: { cpu: string; memory: string };
@@ -258,9 +261,10 @@ export const SERVICES: ServiceName[] = [
 ];
 
 /** Secrets the manifests reference; operators create them (README). */
-export const REFERENCED_SECRETS: string[] = DEPLOYABLES.flatMap((deployable) =>
-  (deployable.secrets ?? []).map((secret) => secret.secretName),
-);
+export const REFERENCED_SECRETS: string[] = [
+  ...DEPLOYABLES.flatMap((deployable) => (deployable.secrets ?? []).map((secret) => secret.secretName)),
+  ...DEPLOYABLES.filter((deployable) => deployable.uses.kafka).map((deployable) => kafkaSecretName(deployable.name)),
+];
 
 /** Placeholder ranges the base uses for external dependencies; every overlay must replace them. */
 export const UNCONFIGURED_CIDR = "192.0.2.0/24";

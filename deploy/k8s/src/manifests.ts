@@ -39,6 +39,7 @@ import {
   type Deployable,
   type EnvValue,
 } from "./deployables.js";
+import { kafkaCredentialEnv } from "./kafkaSecrets.js";
 
 /** Any Kubernetes object as it appears in a manifest. */
 export type Manifest = {
@@ -63,6 +64,7 @@ const selectorOf = (deployable: Deployable) => ({ matchLabels: { [NAME_LABEL]: d
 
 function envVar(name: string, value: EnvValue): V1EnvVar {
   if (typeof value === "string") return { name, value };
+  if ("secretKey" in value) return { name, valueFrom: { secretKeyRef: value.secretKey } };
   const ref: V1ConfigMapKeySelector = { name: CONFIG_MAP, key: value.configMapKey };
   return { name, valueFrom: { configMapKeyRef: ref } };
 }
@@ -84,7 +86,10 @@ function envOf(deployable: Deployable): V1EnvVar[] {
   env.LOG_LEVEL = { configMapKey: "LOG_LEVEL" };
   env.SHUTDOWN_TIMEOUT_MS = String(SHUTDOWN_TIMEOUT_MS);
   if (deployable.uses.redis) env.REDIS_URL = { configMapKey: "REDIS_URL" };
-  if (deployable.uses.kafka) env.KAFKA_BROKERS = { configMapKey: "KAFKA_BROKERS" };
+  if (deployable.uses.kafka) {
+    env.KAFKA_BROKERS = { configMapKey: "KAFKA_BROKERS" };
+    Object.assign(env, kafkaCredentialEnv(deployable.name));
+  }
   if (deployable.uses.nats) env.NATS_URL = { configMapKey: "NATS_URL" };
   if (deployable.uses.chainsFile) env.CHAINS_FILE = CHAINS_FILE;
   Object.assign(env, deployable.env);

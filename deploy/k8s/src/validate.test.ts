@@ -143,10 +143,30 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     const manifests = objects(overlay);
     expect(ofKind(manifests, "Secret")).toEqual([]);
     const text = JSON.stringify(manifests);
-    const referenced = new Set([...text.matchAll(/"secretName":"([^"]+)"/g)].map((match) => match[1]));
+    const referenced = new Set(
+      [...text.matchAll(/"secretName":"([^"]+)"|"secretKeyRef":\{[^}]*"name":"([^"]+)"/g)].map(
+        (match) => match[1] ?? match[2],
+      ),
+    );
     expect(referenced).toEqual(new Set(REFERENCED_SECRETS));
     const readme = await readFile(join(K8S_DIR, "README.md"), "utf8");
     for (const secret of REFERENCED_SECRETS) expect(readme).toContain(`\`${secret}\``);
+  });
+
+  test("each Deployment that uses Kafka takes its own Kafka user from a Secret of its own; the others get none", () => {
+    for (const deployment of ofKind(objects(overlay), "Deployment")) {
+      const env = deployment.spec.template.spec.containers[0].env as Array<{ name: string; valueFrom?: any }>;
+      const kafka = env.filter((variable) => variable.name.startsWith("KAFKA_SASL_"));
+      if (!env.some((variable) => variable.name === "KAFKA_BROKERS")) {
+        expect(kafka, deployment.metadata.name).toEqual([]);
+        continue;
+      }
+      const secret = `kafka-${deployment.metadata.name}`;
+      expect(kafka, deployment.metadata.name).toEqual([
+        { name: "KAFKA_SASL_USERNAME", valueFrom: { secretKeyRef: { name: secret, key: "username" } } },
+        { name: "KAFKA_SASL_PASSWORD", valueFrom: { secretKeyRef: { name: secret, key: "password" } } },
+      ]);
+    }
   });
 
   test("every backend's gRPC Service is headless", () => {

@@ -43,6 +43,11 @@ export interface StackDescriptor {
   chains: ChainDescriptor[];
   substrate?: SubstrateDescriptor;
   infrastructure: { kafkaBrokers: string[]; redisUrl: string; natsUrl: string };
+  /**
+   * The stack's Kafka super user, for tools and tests that read or write topics directly (no
+   * service has it: each has its own user, libs/bus kafkaAcl.ts). Absent on an external Kafka.
+   */
+  kafkaAdmin?: { username: string; password: string };
   /** The stack's Prometheus (STACK_OBSERVABILITY=1), with the platform's alert rules loaded. */
   prometheusUrl?: string;
   /** The demo API key, once the auth service issues keys. */

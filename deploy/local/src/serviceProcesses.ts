@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { devnetSettlerParams } from "@platform/devnet";
+import { withKafkaCredentials } from "./kafkaCredentials.js";
 import type { PortPlan } from "./ports.js";
 
 export type ServiceName = "auth" | "tc" | "data-query" | "intents-gateway" | "chain-ingestor" | "projector" | "gateway";
@@ -59,7 +60,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       ...env,
     },
   });
-  return [
+  const specs: ServiceProcessSpec[] = [
     {
       ...backend("auth", ports.authGrpc, ports.authOps, {
         ADMIN_GRPC_HOST: "127.0.0.1",
@@ -141,6 +142,8 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       },
     },
   ];
+  // Each service's own Kafka user, when the stack's broker has credentials (kafkaCredentials.ts).
+  return specs.map((spec) => withKafkaCredentials(spec, infra.secretsDir));
 }
 
 /**

@@ -5,6 +5,13 @@ import { deployDevnet, type DevnetAccounts } from "@platform/devnet";
 import { spawnManaged, startAnvil, startKafka, startNats, startRedis, type ManagedProcess } from "@platform/testing";
 import type { ChainDescriptor, ProcessDescriptor, StackDescriptor } from "./descriptor.js";
 import { writeDescriptor } from "./descriptor.js";
+import {
+  brokerSasl,
+  grantServiceAcls,
+  makeKafkaCredentials,
+  writeKafkaPasswordFiles,
+  type StackKafkaCredentials,
+} from "./kafkaCredentials.js";
 import { localChainsTemplate, repoRoot } from "./paths.js";
 import { startNativeNetwork, type NativeNetwork } from "./nativeNetwork.js";
 import { startPrometheus, type ObservabilityOptions } from "./prometheus.js";
@@ -121,12 +128,17 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const external = options.external ?? {};
     progress.step("starting infrastructure (Kafka, Redis, NATS, chains) and making the stack's secrets");
     const secretsDir = join(stateDir, "secrets");
+    // A Kafka of the stack's own runs with credentials and ACLs; an external one as it is.
+    const kafkaCredentials = external.kafkaBrokers ? undefined : makeKafkaCredentials();
     const { kafkaBrokers, redisUrl, natsUrl, deployed, nativeNetwork } = await startInfrastructure(
       options,
       external,
       { logs, data, secretsDir },
       track,
+      kafkaCredentials,
     );
+    // Before the services' specs: serviceProcessSpecs gives a service its Kafka user when its password file is there.
+    if (kafkaCredentials) writeKafkaPasswordFiles(secretsDir, kafkaCredentials);
     const { chains, accounts } = deployed;
 
     const chainsFile = external.chainsFile ?? join(stateDir, "chains.json");
@@ -168,6 +180,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       chains,
       ...(nativeNetwork === undefined ? {} : { substrate: nativeNetwork.descriptor }),
       infrastructure: { kafkaBrokers, redisUrl, natsUrl },
+      ...(kafkaCredentials ? { kafkaAdmin: kafkaCredentials.admin } : {}),
       processes: started.map((entry) => entry.descriptor),
     };
     writeDescriptor(stateDir, descriptor);
@@ -277,6 +290,7 @@ async function startInfrastructure(
   external: ExternalInfrastructure,
   dirs: StackDirs,
   track: Track,
+  kafkaCredentials?: StackKafkaCredentials,
 ) {
   const { ports, progress } = options;
   const { logs, data, secretsDir } = dirs;
@@ -296,20 +310,7 @@ async function startInfrastructure(
       })
     : Promise.resolve(undefined);
   const [kafkaBrokers, redisUrl, natsUrl, deployed, , nativeNetwork] = await Promise.all([
-    external.kafkaBrokers ??
-      (async () => {
-        const logFile = join(logs, "kafka.log");
-        const kafka = await startKafka({
-          port: ports.kafka,
-          controllerPort: ports.kafkaController,
-          dataDir: join(data, "kafka"),
-          logFile,
-          detached: options.detached,
-        });
-        track("kafka", kafka.process, logFile, () => kafka.stop());
-        progress.done(`kafka on ${kafka.brokers.join(",")}`);
-        return kafka.brokers;
-      })(),
+    external.kafkaBrokers ?? startStackKafka(options, logs, data, track, kafkaCredentials),
     external.redisUrl ??
       (async () => {
         const logFile = join(logs, "redis.log");
@@ -342,6 +343,36 @@ async function startInfrastructure(
     native,
   ]);
   return { kafkaBrokers, redisUrl, natsUrl, deployed, nativeNetwork };
+}
+
+/** The stack's broker, with every service's user and ACLs when it has credentials. */
+async function startStackKafka(
+  options: StartStackOptions,
+  logs: string,
+  data: string,
+  track: Track,
+  credentials: StackKafkaCredentials | undefined,
+): Promise<string[]> {
+  const logFile = join(logs, "kafka.log");
+  const kafka = await startKafka({
+    port: options.ports.kafka,
+    controllerPort: options.ports.kafkaController,
+    dataDir: join(data, "kafka"),
+    logFile,
+    detached: options.detached,
+    ...(credentials ? { sasl: brokerSasl(credentials) } : {}),
+  });
+  track("kafka", kafka.process, logFile, () => kafka.stop());
+  if (credentials) {
+    const startedAt = Date.now();
+    await grantServiceAcls(kafka.brokers, credentials);
+    options.progress.done(
+      `kafka on ${kafka.brokers.join(",")}, SASL/SCRAM users and ACLs (${Date.now() - startedAt} ms)`,
+    );
+  } else {
+    options.progress.done(`kafka on ${kafka.brokers.join(",")}`);
+  }
+  return kafka.brokers;
 }
 
 /** What starting a service or the simulator needs from `startStack`. */

@@ -12,6 +12,14 @@ export interface KafkaClientOptions {
   /** Per-request timeout; 10 s by default. */
   requestTimeoutMs?: number;
   retry?: RetryOptions;
+  /** The service's own SASL/SCRAM-SHA-512 user (libs/bus kafkaAcl.ts grants it); none on a broker without SASL. */
+  credentials?: KafkaCredentials;
+}
+
+/** A Kafka SASL/SCRAM user. Never logged. */
+export interface KafkaCredentials {
+  username: string;
+  password: string;
 }
 
 /**
@@ -35,5 +43,6 @@ export function createKafkaClient(options: KafkaClientOptions): Kafka {
     retry: { ...defaultRetry, ...options.retry },
     logLevel: kafkaLogLevelFor(options.logger),
     logCreator: kafkaLogCreator(options.logger),
+    ...(options.credentials ? { sasl: { mechanism: "scram-sha-512" as const, ...options.credentials } } : {}),
   });
 }

@@ -1,4 +1,17 @@
-export { createKafkaClient, defaultRetry, type KafkaClientOptions } from "./client.js";
+export { createKafkaClient, defaultRetry, type KafkaClientOptions, type KafkaCredentials } from "./client.js";
+export { applyKafkaAcls, type ApplyKafkaAclsOptions } from "./applyKafkaAcls.js";
+export {
+  aclBindings,
+  chainIngestorGrants,
+  KAFKA_GRANTS,
+  KAFKA_SERVICES,
+  mergeGrants,
+  platformAclBindings,
+  projectorGrants,
+  type KafkaAclBinding,
+  type KafkaGrant,
+  type KafkaService,
+} from "./kafkaAcl.js";
 export {
   fromKafkaMessage,
   headerNames,

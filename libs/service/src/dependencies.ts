@@ -1,4 +1,4 @@
-import { createKafkaClient, kafkaReadiness } from "@platform/bus";
+import { createKafkaClient, kafkaReadiness, type KafkaCredentials } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
 import { connectSignals, type Signals } from "@platform/signals";
@@ -20,12 +20,14 @@ export function redisDependency(url: string, service: string): Dependency<Redis>
   };
 }
 
+/** `credentials`: the service's own Kafka user (kafkaCredentialsOrExit), none on a broker without SASL. */
 export function kafkaDependency(
   brokers: string[],
   service: string,
   log: Logger,
+  credentials?: KafkaCredentials,
 ): Dependency<ReturnType<typeof createKafkaClient>> {
-  const kafka = createKafkaClient({ brokers, clientId: service, logger: log });
+  const kafka = createKafkaClient({ brokers, clientId: service, logger: log, ...(credentials ? { credentials } : {}) });
   const admin = kafka.admin();
   // Connected in the background: a broker that is down at boot makes the service not-ready, not dead.
   void admin.connect().catch(() => undefined);
@@ -59,10 +61,11 @@ export function projectionStores(
   service: string,
   projection: string,
   log: Logger,
+  kafkaCredentials?: KafkaCredentials,
 ): ProjectionStores {
   const redis = redisDependency(config.REDIS_URL, service);
   const projectionRedis = redisDependency(config.REDIS_URL, `${service}-${projection}`);
-  const kafka = kafkaDependency(config.KAFKA_BROKERS, service, log);
+  const kafka = kafkaDependency(config.KAFKA_BROKERS, service, log, kafkaCredentials);
   return {
     redis,
     kafka,

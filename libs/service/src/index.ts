@@ -6,6 +6,12 @@ export {
   type Dependency,
   type ProjectionStores,
 } from "./dependencies.js";
+export {
+  kafkaCredentialsOf,
+  kafkaCredentialsOrExit,
+  kafkaCredentialVars,
+  type KafkaCredentialConfig,
+} from "./kafkaCredentials.js";
 export { runBackendService, type BackendServiceSpec, type RunningBackendService } from "./runBackendService.js";
 export { serviceVars } from "./serviceVars.js";
 export { resumePosition, streamChanges, type StreamChangesOptions } from "./streamChanges.js";

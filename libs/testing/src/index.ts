@@ -7,7 +7,14 @@ export { isListening } from "./tcp.js";
 export { tempDir } from "./tempDir.js";
 export { waitFor, type WaitForOptions } from "./waitFor.js";
 export { startAnvil, type RunningAnvil, type StartAnvilOptions } from "./anvil.js";
-export { ensureKafkaJars, startKafka, type RunningKafka, type StartKafkaOptions } from "./kafka.js";
+export {
+  ensureKafkaJars,
+  startKafka,
+  type KafkaSasl,
+  type KafkaUser,
+  type RunningKafka,
+  type StartKafkaOptions,
+} from "./kafka.js";
 export { countSocketWrites } from "./socketWrites.js";
 export {
   rpcRequest,

@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import kafkajs from "kafkajs";
@@ -42,5 +43,43 @@ describe("startKafka", () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it("with credentials, serves the super user and turns away a client without them or with a wrong password", async () => {
+    const admin = { username: "admin", password: "admin-password-1" };
+    const kafka = await startKafka({
+      dataDir: join(dir.path, "sasl"),
+      logFile: join(dir.path, "sasl.log"),
+      sasl: { admin, users: [{ username: "reader", password: "reader-password-1" }] },
+    });
+    started.push(kafka);
+    expect(kafka.sasl).toEqual({ mechanism: "scram-sha-512", ...admin });
+    const client = (sasl?: { mechanism: "scram-sha-512"; username: string; password: string }) =>
+      new kafkajs.Kafka({
+        brokers: kafka.brokers,
+        logLevel: kafkajs.logLevel.NOTHING,
+        connectionTimeout: 1_000,
+        retry: { retries: 0 },
+        ...(sasl ? { sasl } : {}),
+      }).admin();
+    const superUser = client(kafka.sasl);
+    await superUser.connect();
+    await superUser.createTopics({ topics: [{ topic: "t1" }] });
+    expect(await superUser.listTopics()).toContain("t1");
+    await superUser.disconnect();
+    // A user with no ACL sees nothing; no credentials or a wrong password get no answer at all.
+    const reader = client({ mechanism: "scram-sha-512", username: "reader", password: "reader-password-1" });
+    await reader.connect();
+    expect(await reader.listTopics()).toEqual([]);
+    await reader.disconnect();
+    const wrong = client({ mechanism: "scram-sha-512", username: "reader", password: "wrong-password-1" });
+    await expect(wrong.connect()).rejects.toThrow(/SASL/);
+    const anonymous = client();
+    await expect(anonymous.connect().then(() => anonymous.listTopics())).rejects.toThrow();
+    await anonymous.disconnect().catch(() => undefined);
+    // The super user's password is in the broker's config, which only its owner may read.
+    expect(statSync(join(dir.path, "sasl", "server.properties")).mode & 0o777).toBe(0o600);
+    const log = readFileSync(join(dir.path, "sasl.log"), "utf8");
+    for (const password of ["admin-password-1", "reader-password-1"]) expect(log).not.toContain(password);
   });
 });

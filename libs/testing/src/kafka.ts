@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -31,6 +32,27 @@ export interface StartKafkaOptions {
   detached?: boolean;
   /** How long to wait for the broker to answer; 90 s by default. */
   timeoutMs?: number;
+  /**
+   * Credentials and ACLs: clients authenticate with SASL/SCRAM-SHA-512 and may do only what an ACL
+   * grants (StandardAuthorizer, nothing allowed without one). Off by default (PLAINTEXT, no ACLs).
+   */
+  sasl?: KafkaSasl;
+}
+
+/** A SCRAM user. Names and passwords are letters, digits, `.`, `_` and `-` only (they go into JAAS and `--add-scram` text). */
+export interface KafkaUser {
+  username: string;
+  password: string;
+}
+
+export interface KafkaSasl {
+  /** The super user: the broker's own connections, and the admin that creates ACLs. */
+  admin: KafkaUser;
+  /**
+   * Users created when the storage is formatted (the first start on a dataDir; a restart keeps
+   * them). They may do nothing until ACLs grant it.
+   */
+  users?: KafkaUser[];
 }
 
 export interface RunningKafka {
@@ -38,6 +60,8 @@ export interface RunningKafka {
   brokers: string[];
   port: number;
   controllerPort: number;
+  /** kafkajs' `sasl` option for the super user, when the broker was started with credentials. */
+  sasl?: { mechanism: "scram-sha-512"; username: string; password: string };
   process: ManagedProcess;
   stop(): Promise<void>;
 }
@@ -60,12 +84,22 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
   const logDir = join(options.dataDir, "kraft");
   mkdirSync(logDir, { recursive: true });
   const propertiesFile = join(options.dataDir, "server.properties");
-  writeFileSync(propertiesFile, serverProperties({ port, controllerPort, logDir }));
+  // With credentials it holds the super user's password: its owner's only.
+  writeFileSync(propertiesFile, serverProperties({ port, controllerPort, logDir, sasl: options.sasl }), {
+    mode: 0o600,
+  });
+  chmodSync(propertiesFile, 0o600);
 
   const classpath = join(libs, "*");
   const cds = classDataSharing(dirname(libs), options.detached ?? false);
   if (!existsSync(join(logDir, "meta.properties"))) {
-    await formatStorage({ classpath, propertiesFile, logFile: options.logFile, jvmOptions: cds.readOnlyOptions });
+    await formatStorage({
+      classpath,
+      propertiesFile,
+      logFile: options.logFile,
+      jvmOptions: cds.readOnlyOptions,
+      users: options.sasl ? [options.sasl.admin, ...(options.sasl.users ?? [])] : [],
+    });
   }
 
   const broker = spawnManaged({
@@ -82,9 +116,12 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
   };
 
   const brokers = [`127.0.0.1:${port}`];
+  const sasl = options.sasl && { mechanism: "scram-sha-512" as const, ...options.sasl.admin };
   try {
     await waitUntilServing({
       brokers,
+      // A copy: kafkajs writes its authenticator into the object it is given.
+      sasl: sasl && { ...sasl },
       process: broker,
       logFile: options.logFile,
       timeoutMs: options.timeoutMs ?? 90_000,
@@ -94,7 +131,7 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
     cds.afterExit(false);
     throw error;
   }
-  return { brokers, port, controllerPort, process: broker, stop };
+  return { brokers, port, controllerPort, ...(sasl ? { sasl } : {}), process: broker, stop };
 }
 
 /**
@@ -119,16 +156,36 @@ export async function ensureKafkaJars(): Promise<string> {
   return libs;
 }
 
-function serverProperties(values: { port: number; controllerPort: number; logDir: string }): string {
-  const template = readFileSync(join(kafkaDeployDir, "server.properties.template"), "utf8");
-  return template
+function serverProperties(values: { port: number; controllerPort: number; logDir: string; sasl?: KafkaSasl }): string {
+  const read = (name: string) => readFileSync(join(kafkaDeployDir, name), "utf8");
+  let listeners = read("listeners.plaintext.properties");
+  if (values.sasl) {
+    for (const user of [values.sasl.admin, ...(values.sasl.users ?? [])]) checkUser(user);
+    listeners = read("listeners.sasl.properties.template")
+      .replaceAll("{{ADMIN_USERNAME}}", values.sasl.admin.username)
+      .replaceAll("{{ADMIN_PASSWORD}}", values.sasl.admin.password);
+  }
+  return read("server.properties.template")
+    .replace("{{LISTENERS}}", listeners.trimEnd())
     .replaceAll("{{PORT}}", String(values.port))
     .replaceAll("{{CONTROLLER_PORT}}", String(values.controllerPort))
     .replaceAll("{{DATA_DIR}}", values.logDir);
 }
 
+/** Names and passwords end up inside quoted JAAS values and `[name=…,password=…]`: nothing that could break out. */
+function checkUser(user: KafkaUser): void {
+  const safe = /^[A-Za-z0-9._-]+$/;
+  if (!safe.test(user.username))
+    throw new Error(`kafka user name ${JSON.stringify(user.username)}: letters, digits, . _ - only`);
+  // The password itself is never put in an error: it would end up in a test's output.
+  if (!safe.test(user.password))
+    throw new Error(`the password of kafka user ${user.username}: letters, digits, . _ - only`);
+}
+
 /**
- * Writes meta.properties and the bootstrap metadata. With static `controller.quorum.voters`
+ * Writes meta.properties and the bootstrap metadata, with the SCRAM users (KIP-900: the broker's
+ * own user must exist before it can authenticate to itself, and creating users here costs no
+ * second JVM start). With static `controller.quorum.voters`
  * (in the template) Kafka 4.x needs neither `--standalone` nor `--initial-controllers`.
  */
 async function formatStorage(options: {
@@ -136,6 +193,7 @@ async function formatStorage(options: {
   propertiesFile: string;
   logFile: string;
   jvmOptions: string[];
+  users: KafkaUser[];
 }): Promise<void> {
   const args = [
     ...jvmOptions("256m"),
@@ -149,11 +207,20 @@ async function formatStorage(options: {
     "--config",
     options.propertiesFile,
     "--ignore-formatted",
+    ...options.users.flatMap((user) => [
+      "--add-scram",
+      `SCRAM-SHA-512=[name=${user.username},password=${user.password}]`,
+    ]),
   ];
   const { code, stdout, stderr } = await run(javaBinary(), args);
-  writeFileSync(options.logFile, stdout + stderr, { flag: "a" });
+  // The tool may echo an argument back in an error: no password reaches the log or the error.
+  const redact = (text: string) =>
+    options.users.reduce((clean, user) => clean.replaceAll(user.password, "<redacted>"), text);
+  writeFileSync(options.logFile, redact(stdout + stderr), { flag: "a" });
   if (code !== 0) {
-    throw new Error(`kafka storage format failed with exit code ${code}`, { cause: new Error(stderr.slice(-4_000)) });
+    throw new Error(`kafka storage format failed with exit code ${code}`, {
+      cause: new Error(redact(stderr.slice(-4_000))),
+    });
   }
 }
 
@@ -272,6 +339,7 @@ function javaBinary(): string {
 
 async function waitUntilServing(options: {
   brokers: string[];
+  sasl: RunningKafka["sasl"];
   process: ManagedProcess;
   logFile: string;
   timeoutMs: number;
@@ -279,6 +347,7 @@ async function waitUntilServing(options: {
   const kafka = new kafkajs.Kafka({
     brokers: options.brokers,
     clientId: "start-kafka",
+    ...(options.sasl ? { sasl: options.sasl } : {}),
     logLevel: kafkajs.logLevel.NOTHING,
     connectionTimeout: 1_000,
     requestTimeout: 5_000,

@@ -1,3 +1,4 @@
+import type { KafkaCredentials } from "@platform/bus";
 import type { GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
@@ -17,6 +18,8 @@ import { watchSigningKeys } from "./tokens/signingKeyStore.js";
 export interface AuthSecrets {
   pepper: Pepper;
   signingKeys: SigningKey[];
+  /** auth's own Kafka user (KAFKA_SASL_*); none on a broker without SASL. */
+  kafkaCredentials?: KafkaCredentials;
 }
 
 export interface AuthComponents {
@@ -48,7 +51,7 @@ export function createAuthComponents(
   log: Logger,
   tuning: AuthTuning = {},
 ): AuthComponents {
-  const stores = projectionStores(config, "auth", "registry", log);
+  const stores = projectionStores(config, "auth", "registry", log, secrets.kafkaCredentials);
   const redis = stores.redis;
   const publisher = lazyEventPublisher(stores.kafka.client, log);
   const registry = superviseRegistry({

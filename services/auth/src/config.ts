@@ -1,6 +1,6 @@
 import { loadConfigOrExit, vars } from "@platform/config";
 import { REFRESH_TOKEN_RETENTION_MS } from "@platform/bus";
-import { serviceVars } from "@platform/service";
+import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 /*
@@ -12,6 +12,8 @@ export const authConfigSchema = z
     ...serviceVars,
     REDIS_URL: vars.url(["redis", "rediss"]),
     KAFKA_BROKERS: vars.hostPortList(),
+    /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
+    ...kafkaCredentialVars,
     /**
      * API-key administration (AuthAdminService, the admin CLI's) on a listener of its own. Loopback
      * by default, and in Kubernetes: operators reach it with `kubectl port-forward`, no pod can.

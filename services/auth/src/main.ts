@@ -2,7 +2,7 @@ import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
 import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry } from "@platform/runtime";
-import { runBackendService } from "@platform/service";
+import { kafkaCredentialsOrExit, runBackendService } from "@platform/service";
 import { createAuthComponents } from "./app.js";
 import { loadAuthConfig } from "./config.js";
 import { loadPepper } from "./credentials/pepper.js";
@@ -17,9 +17,10 @@ const pepper = await loadFromVariableOrExit("auth", "AUTH_PEPPER_FILE", () => lo
 const signingKeys = await loadFromVariableOrExit("auth", "AUTH_SIGNING_KEYS_DIR", () =>
   loadSigningKeysForStart(config.AUTH_SIGNING_KEYS_DIR),
 );
+const kafkaCredentials = kafkaCredentialsOrExit("auth", config);
 const log = createLogger({ service: "auth", level: config.LOG_LEVEL });
 const registry = createMetricsRegistry("auth");
-const auth = createAuthComponents(config, { pepper, signingKeys }, log, { metrics: { registry } });
+const auth = createAuthComponents(config, { pepper, signingKeys, kafkaCredentials }, log, { metrics: { registry } });
 
 await runBackendService({
   name: "auth",

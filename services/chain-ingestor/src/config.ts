@@ -1,5 +1,5 @@
 import { loadConfigOrExit, vars } from "@platform/config";
-import { serviceVars } from "@platform/service";
+import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 /** The sources one process can run; each has its own Kafka transactional ids and checkpoints. */
@@ -21,6 +21,8 @@ export const chainIngestorConfigSchema = z
       .transform((names) => [...new Set(names)] as IngestSource[])
       .default([...INGEST_SOURCES]),
     KAFKA_BROKERS: vars.hostPortList(),
+    /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
+    ...kafkaCredentialVars,
     /** Only the intents source listens to NATS (`intents.notified` hints). Required when INGEST_SOURCES lists intents. */
     NATS_URL: vars.url(["nats", "tls"]).optional(),
     /**

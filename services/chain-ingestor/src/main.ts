@@ -3,7 +3,7 @@ import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
 import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
-import { kafkaDependency, natsDependency, runBackendService } from "@platform/service";
+import { kafkaCredentialsOrExit, kafkaDependency, natsDependency, runBackendService } from "@platform/service";
 import { loadChainIngestorConfig } from "./config.js";
 import { ingestMetrics } from "./follower/ingestMetrics.js";
 import { settlerChains, startIntentsIngestor } from "./intents/intentsIngestor.js";
@@ -20,9 +20,11 @@ import { priceFeedChain, startPriceIngestor } from "./price/priceIngestor.js";
 const config = loadChainIngestorConfig();
 // Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
 const tracing = startTracingOrExit("chain-ingestor");
+// Checked before any connection opens, like the rest of the configuration.
+const kafkaCredentials = kafkaCredentialsOrExit("chain-ingestor", config);
 const log = createLogger({ service: "chain-ingestor", level: config.LOG_LEVEL });
 const chains = await loadFromVariableOrExit("chain-ingestor", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
-const kafka = kafkaDependency(config.KAFKA_BROKERS, "chain-ingestor", log);
+const kafka = kafkaDependency(config.KAFKA_BROKERS, "chain-ingestor", log, kafkaCredentials);
 // Created before the sources: each reports its chain's head and what it published here.
 const registry = createMetricsRegistry("chain-ingestor");
 const metrics = ingestMetrics(registry);

@@ -1,11 +1,13 @@
 import { loadConfigOrExit, vars } from "@platform/config";
-import { serviceVars } from "@platform/service";
+import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 export const intentsGatewayConfigSchema = z.object({
   ...serviceVars,
   REDIS_URL: vars.url(["redis", "rediss"]),
   KAFKA_BROKERS: vars.hostPortList(),
+  /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
+  ...kafkaCredentialVars,
   NATS_URL: vars.url(["nats", "tls"]),
   TC_GRPC_TARGET: vars.string(),
   /** Deployment data: chains, RPC URLs, settler addresses (deploy/config/<env>/chains.json). */

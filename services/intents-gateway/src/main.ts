@@ -26,7 +26,13 @@ import { intentsChangeLog } from "@platform/read-models";
 import { createMetricsRegistry } from "@platform/runtime";
 import { createChangeFeed } from "@platform/store";
 import { subjects } from "@platform/signals";
-import { kafkaDependency, natsDependency, redisDependency, runBackendService } from "@platform/service";
+import {
+  kafkaCredentialsOrExit,
+  kafkaDependency,
+  natsDependency,
+  redisDependency,
+  runBackendService,
+} from "@platform/service";
 import { loadIntentsGatewayConfig } from "./config.js";
 import { createIntentChains } from "./chains/intentChains.js";
 import { createTokenDecimals } from "./chains/tokenDecimals.js";
@@ -46,6 +52,8 @@ import { watchIntents } from "./reads/watchIntents.js";
 const config = loadIntentsGatewayConfig();
 // Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
 const tracing = startTracingOrExit("intents-gateway");
+// Checked before any connection opens, like the rest of the configuration.
+const kafkaCredentials = kafkaCredentialsOrExit("intents-gateway", config);
 const log = createLogger({ service: "intents-gateway", level: config.LOG_LEVEL });
 const chains = await loadFromVariableOrExit("intents-gateway", "CHAINS_FILE", () =>
   loadChainConfig(config.CHAINS_FILE),
@@ -59,7 +67,7 @@ const originChainIds = new Set(
 );
 const redis = redisDependency(config.REDIS_URL, "intents-gateway");
 const mirrored = <Handler>(handler: Handler): Handler => mirroredRead(redis.client, handler);
-const kafka = kafkaDependency(config.KAFKA_BROKERS, "intents-gateway", log);
+const kafka = kafkaDependency(config.KAFKA_BROKERS, "intents-gateway", log, kafkaCredentials);
 const nats = natsDependency(config.NATS_URL, "intents-gateway", log);
 const topics = ensureTopics(kafka.client, {
   topics: ["intents.notifications.v1"],

@@ -1,5 +1,5 @@
 import { loadConfigOrExit, vars } from "@platform/config";
-import { serviceVars } from "@platform/service";
+import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 export const PROJECTIONS = ["intents", "accounts", "market", "subnets"] as const;
@@ -8,6 +8,8 @@ export const projectorConfigSchema = z
   .object({
     ...serviceVars,
     KAFKA_BROKERS: vars.hostPortList(),
+    /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
+    ...kafkaCredentialVars,
     REDIS_URL: vars.url(["redis", "rediss"]),
     NATS_URL: vars.url(["nats", "tls"]),
     /** Projections this process runs, each its own consumer group, so they deploy and scale apart. */

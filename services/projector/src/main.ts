@@ -1,7 +1,13 @@
 import { createLogger } from "@platform/log";
 import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
-import { kafkaDependency, natsDependency, redisDependency, runBackendService } from "@platform/service";
+import {
+  kafkaCredentialsOrExit,
+  kafkaDependency,
+  natsDependency,
+  redisDependency,
+  runBackendService,
+} from "@platform/service";
 import { createRedis } from "@platform/store";
 import { loadProjectorConfig } from "./config.js";
 import { startAccountsProjection } from "./accounts/index.js";
@@ -13,9 +19,11 @@ import type { ProjectionStartOptions, ProjectionSupervisor } from "./supervisor/
 const config = loadProjectorConfig();
 // Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
 const tracing = startTracingOrExit("projector");
+// Checked before any connection opens, like the rest of the configuration.
+const kafkaCredentials = kafkaCredentialsOrExit("projector", config);
 const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
 const redis = redisDependency(config.REDIS_URL, "projector");
-const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log);
+const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log, kafkaCredentials);
 const nats = natsDependency(config.NATS_URL, "projector", log);
 log.info({ projections: config.PROJECTIONS }, "projections configured");
 // Created before the projections: each reports its lag and its read model's as_of here.

@@ -1,4 +1,5 @@
 import type { ChainConfig } from "@platform/chain";
+import type { KafkaCredentials } from "@platform/bus";
 import { createKeyConcurrency, type GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
@@ -16,6 +17,8 @@ import type { TcVersions } from "./tcVersions.js";
 export interface TcFiles {
   chains: ChainConfig;
   versions: TcVersions;
+  /** tc's own Kafka user (KAFKA_SASL_*); none on a broker without SASL. */
+  kafkaCredentials?: KafkaCredentials;
 }
 
 export interface TcComponents {
@@ -63,7 +66,7 @@ export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger
       ]),
   );
 
-  const stores = projectionStores(config, "tc", "projection", log);
+  const stores = projectionStores(config, "tc", "projection", log, files.kafkaCredentials);
   const redis = stores.redis;
   const publisher = lazyEventPublisher(stores.kafka.client, log);
   const projection = superviseAcceptanceProjection({

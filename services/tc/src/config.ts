@@ -1,5 +1,5 @@
 import { loadConfigOrExit, vars } from "@platform/config";
-import { serviceVars } from "@platform/service";
+import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 import { isSiweDomain, isSiweScheme, isSiweUri } from "./siweSyntax.js";
 
@@ -18,6 +18,8 @@ export const tcConfigSchema = z.object({
   ...serviceVars,
   REDIS_URL: vars.url(["redis", "rediss"]),
   KAFKA_BROKERS: vars.hostPortList(),
+  /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
+  ...kafkaCredentialVars,
   /** Replication of tc.acceptances.v1 when the start-up migration creates it; 1 on a single broker. */
   KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
   /** The T&C version wallets must have accepted to pass the gate. Raising it outdates every acceptance. */

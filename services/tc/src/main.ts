@@ -3,7 +3,7 @@ import { ConfigError, loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
 import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry } from "@platform/runtime";
-import { runBackendService } from "@platform/service";
+import { kafkaCredentialsOrExit, runBackendService } from "@platform/service";
 import { createTcComponents, type TcComponents } from "./app.js";
 import { loadTcConfig } from "./config.js";
 import { loadTcVersions } from "./tcVersions.js";
@@ -15,12 +15,13 @@ const config = loadTcConfig();
 const tracing = startTracingOrExit("tc");
 const chains = await loadFromVariableOrExit("tc", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
 const versions = await loadFromVariableOrExit("tc", "TC_VERSIONS_FILE", () => loadTcVersions(config.TC_VERSIONS_FILE));
+const kafkaCredentials = kafkaCredentialsOrExit("tc", config);
 const log = createLogger({ service: "tc", level: config.LOG_LEVEL });
 
 const registry = createMetricsRegistry("tc");
 let tc: TcComponents;
 try {
-  tc = createTcComponents(config, { chains, versions }, log, { metrics: { registry } });
+  tc = createTcComponents(config, { chains, versions, kafkaCredentials }, log, { metrics: { registry } });
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   process.stderr.write(`tc: configuration error: ${error.message}\n`);

@@ -93,6 +93,19 @@ describe("a service with bad configuration exits at once, naming the variable", 
     ],
     ["projector", { ...valid, PROJECTIONS: "intents", LOG_LEVEL: "loud" }, "LOG_LEVEL", /pino level/],
     ["chain-ingestor", { ...valid, CHAINS_FILE: "/nonexistent/chains.json" }, "CHAINS_FILE", /nonexistent/],
+    // A Kafka user without a password, or a password file that cannot be read, stops the service at once.
+    [
+      "projector",
+      { ...valid, PROJECTIONS: "accounts", KAFKA_SASL_USERNAME: "projector" },
+      "KAFKA_SASL_PASSWORD",
+      /or KAFKA_SASL_PASSWORD_FILE is required with KAFKA_SASL_USERNAME/,
+    ],
+    [
+      "tc",
+      { ...valid, ...tcSiwe, KAFKA_SASL_USERNAME: "tc", KAFKA_SASL_PASSWORD_FILE: "/nonexistent/kafka-password" },
+      "KAFKA_SASL_PASSWORD_FILE",
+      /cannot read \/nonexistent\/kafka-password: ENOENT/,
+    ],
   ])("%s with a malformed %s names it", (name, env, variable, problem) => {
     const result = runWith(name, env);
     expect(result.status).toBe(78);

@@ -1,0 +1,71 @@
+import {
+  aclBindings,
+  chainIngestorGrants,
+  KAFKA_GRANTS,
+  projectorGrants,
+  type KafkaAclBinding,
+  type KafkaGrant,
+  type KafkaService,
+} from "@platform/bus";
+import { DEPLOYABLES, type Deployable } from "./deployables.js";
+
+/**
+ * What a deployable's Kafka user may do: its service's grant (libs/bus kafkaAcl.ts), narrowed to
+ * its projection or ingestor source where the service is split over several Deployments.
+ */
+export function kafkaGrantOf(deployable: Deployable): KafkaGrant | undefined {
+  if (!deployable.uses.kafka) return undefined;
+  if (deployable.service === "projector")
+    return projectorGrants[deployable.env.PROJECTIONS as keyof typeof projectorGrants];
+  if (deployable.service === "chain-ingestor")
+    return chainIngestorGrants[deployable.env.INGEST_SOURCES as keyof typeof chainIngestorGrants];
+  return KAFKA_GRANTS[deployable.service as KafkaService];
+}
+
+const OPERATION_FLAGS: Record<KafkaAclBinding["operation"], string> = {
+  READ: "Read",
+  WRITE: "Write",
+  CREATE: "Create",
+  DELETE: "Delete",
+  DESCRIBE_CONFIGS: "DescribeConfigs",
+  ALTER_CONFIGS: "AlterConfigs",
+};
+
+const RESOURCE_FLAGS: Record<KafkaAclBinding["resourceType"], string> = {
+  TOPIC: "--topic",
+  GROUP: "--group",
+  TRANSACTIONAL_ID: "--transactional-id",
+};
+
+/**
+ * `kafka-acls.sh` commands that grant every Kafka-using Deployment its ACLs, one command per
+ * resource, for an operator to run as a super user (`pnpm --filter @platform/k8s kafka-acls`).
+ * `usernameOf` names each Deployment's user as its Secret `kafka-<deployable>` does.
+ */
+export function kafkaAclCommands(
+  usernameOf: (deployable: Deployable) => string = (deployable) => deployable.name,
+): string[] {
+  const commands: string[] = [];
+  for (const deployable of DEPLOYABLES) {
+    const grant = kafkaGrantOf(deployable);
+    if (grant === undefined) continue;
+    const byResource = new Map<string, KafkaAclBinding[]>();
+    for (const binding of aclBindings(usernameOf(deployable), grant)) {
+      const key = `${binding.principal} ${binding.resourceType} ${binding.patternType} ${binding.resourceName}`;
+      byResource.set(key, [...(byResource.get(key) ?? []), binding]);
+    }
+    for (const bindings of byResource.values()) {
+      const { principal, resourceType, resourceName, patternType } = bindings[0]!;
+      commands.push(
+        [
+          'kafka-acls.sh --bootstrap-server "$KAFKA_BOOTSTRAP" --command-config "$KAFKA_ADMIN_CONFIG" --add',
+          `--allow-principal ${principal}`,
+          ...bindings.map((binding) => `--operation ${OPERATION_FLAGS[binding.operation]}`),
+          `${RESOURCE_FLAGS[resourceType]} ${resourceName}`,
+          ...(patternType === "PREFIXED" ? ["--resource-pattern-type prefixed"] : []),
+        ].join(" "),
+      );
+    }
+  }
+  return commands;
+}

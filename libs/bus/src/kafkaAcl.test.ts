@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { toAclEntry } from "./applyKafkaAcls.js";
+import {
+  aclBindings,
+  chainIngestorGrants,
+  KAFKA_GRANTS,
+  KAFKA_SERVICES,
+  platformAclBindings,
+  projectorGrants,
+  type KafkaService,
+} from "./kafkaAcl.js";
+import { topicNames } from "./topics.js";
+
+const t = topicNames;
+
+describe("the Kafka ACL table", () => {
+  it("grants each service exactly the topics it writes and reads", () => {
+    const brief = Object.fromEntries(
+      KAFKA_SERVICES.map((service) => {
+        const grant = KAFKA_GRANTS[service];
+        return [service, { produces: [...grant.produces].sort(), consumes: [...grant.consumes].sort() }];
+      }),
+    );
+    expect(brief).toEqual({
+      auth: { produces: [t.authApiKeys, t.authRefreshTokens], consumes: [t.authApiKeys, t.authRefreshTokens] },
+      tc: { produces: [t.tcAcceptances], consumes: [t.tcAcceptances] },
+      "intents-gateway": { produces: [t.intentsNotifications], consumes: [] },
+      projector: { produces: [], consumes: [t.chainIntents, t.chainNetwork, t.intentsNotifications, t.oraclePrices] },
+      "chain-ingestor": {
+        produces: [t.chainIntents, t.chainNetwork, t.ingestorCheckpoints, t.intentsNotifications, t.oraclePrices],
+        consumes: [t.ingestorCheckpoints],
+      },
+    });
+  });
+
+  it("lets only a topic's writers change its configs; readers may only create it when it is missing", () => {
+    for (const service of KAFKA_SERVICES) {
+      const grant = KAFKA_GRANTS[service];
+      expect([...grant.owns].sort(), service).toEqual([...grant.produces].sort());
+      for (const topic of grant.createsIfMissing) expect(grant.consumes, service).toContain(topic);
+    }
+  });
+
+  it("names every group and transactional id after its service, and grants nothing on the cluster or by wildcard", () => {
+    const bindings = platformAclBindings();
+    for (const binding of bindings) {
+      const service = binding.principal.replace(/^User:/, "") as KafkaService;
+      expect(KAFKA_SERVICES).toContain(service);
+      expect(binding.resourceName).not.toMatch(/^\*?$/);
+      expect(["TOPIC", "GROUP", "TRANSACTIONAL_ID"]).toContain(binding.resourceType);
+      if (binding.resourceType !== "TOPIC")
+        expect(binding.resourceName.startsWith(`${service}-`), binding.resourceName).toBe(true);
+      if (binding.patternType === "PREFIXED") expect(binding.resourceName).toMatch(/-$/);
+    }
+    expect(bindings.filter((binding) => binding.resourceType === "TRANSACTIONAL_ID").map((b) => b.principal)).toEqual(
+      Object.keys(chainIngestorGrants).map(() => "User:chain-ingestor"),
+    );
+  });
+
+  it("gives each projection its own group and only its own topics", () => {
+    expect(projectorGrants.market.consumes).toEqual([t.chainNetwork, t.oraclePrices]);
+    expect(projectorGrants.market.groups).toEqual(["projector-market"]);
+    expect(aclBindings("projector-market", projectorGrants.market)).toEqual(
+      expect.arrayContaining([
+        {
+          principal: "User:projector-market",
+          resourceType: "GROUP",
+          resourceName: "projector-market",
+          patternType: "LITERAL",
+          operation: "READ",
+        },
+      ]),
+    );
+    expect(
+      aclBindings("projector-market", projectorGrants.market).some(
+        (binding) => binding.operation === "WRITE" || binding.operation === "ALTER_CONFIGS",
+      ),
+    ).toBe(false);
+  });
+
+  it("turns a binding into the kafkajs ACL entry: ALLOW from any host", () => {
+    expect(
+      toAclEntry({
+        principal: "User:chain-ingestor",
+        resourceType: "TRANSACTIONAL_ID",
+        resourceName: "chain-ingestor-",
+        patternType: "PREFIXED",
+        operation: "WRITE",
+      }),
+    ).toEqual({
+      principal: "User:chain-ingestor",
+      host: "*",
+      resourceType: 5,
+      resourceName: "chain-ingestor-",
+      resourcePatternType: 4,
+      operation: 4,
+      permissionType: 3,
+    });
+  });
+});

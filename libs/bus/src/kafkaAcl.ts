@@ -1,0 +1,155 @@
+import { topicNames, type TopicName } from "./topics.js";
+
+/**
+ * Who may do what on Kafka: one principal (SASL/SCRAM user) per service, granted exactly what its
+ * code does and nothing else (issue 32, item 7). A change to what a service reads, writes, creates
+ * or which group or transactional id it uses must be made here too, or the broker refuses it.
+ *
+ * Operations Kafka implies are not granted twice: WRITE and READ imply DESCRIBE, ALTER_CONFIGS
+ * implies DESCRIBE_CONFIGS. An idempotent producer needs WRITE on some topic (KIP-679), so no
+ * cluster-wide IDEMPOTENT_WRITE is granted; no service gets any other cluster operation.
+ */
+export interface KafkaGrant {
+  /** Consumed (READ): the consumer fetches them and lists their partitions and ends. */
+  consumes: readonly TopicName[];
+  /** Produced to (WRITE). */
+  produces: readonly TopicName[];
+  /**
+   * Topics whose start-up migration it runs as their owner (migrateTopics): created when missing
+   * and their configs brought to the catalog (CREATE, ALTER_CONFIGS).
+   */
+  owns: readonly TopicName[];
+  /**
+   * Topics it creates when it starts before their owner, so a projection can subscribe at once
+   * (CREATE, DESCRIBE_CONFIGS); their configs stay the owner's to change.
+   */
+  createsIfMissing: readonly TopicName[];
+  /** Consumer groups it joins (READ on the group). */
+  groups: readonly string[];
+  /** Prefixes of throw-away groups it joins and deletes afterwards (READ, DELETE). */
+  groupPrefixes: readonly string[];
+  /** Prefixes of its transactional ids (WRITE, which implies DESCRIBE). */
+  transactionalIdPrefixes: readonly string[];
+}
+
+const none: KafkaGrant = {
+  consumes: [],
+  produces: [],
+  owns: [],
+  createsIfMissing: [],
+  groups: [],
+  groupPrefixes: [],
+  transactionalIdPrefixes: [],
+};
+
+const t = topicNames;
+
+/** The projector's projections (PROJECTIONS), each its own consumer group, topics read and created if missing. */
+export const projectorGrants = {
+  intents: projection("projector-intents", [t.chainIntents, t.intentsNotifications]),
+  accounts: projection("projector-accounts", [t.chainNetwork]),
+  market: projection("projector-market", [t.chainNetwork, t.oraclePrices]),
+  subnets: projection("projector-subnets", [t.chainNetwork]),
+} as const satisfies Record<string, KafkaGrant>;
+
+/**
+ * The chain-ingestor's sources (INGEST_SOURCES). Each writes its records and its checkpoints in
+ * Kafka transactions, and reads the checkpoints back at start through a throw-away group. The
+ * intents source's transactional ids are `chain-ingestor-<chain>`, so its prefix also covers the
+ * other sources' ids: a source's grant is narrower in what it writes, not in its ids.
+ */
+export const chainIngestorGrants = {
+  intents: ingestorSource("chain-ingestor-", [t.chainIntents, t.intentsNotifications]),
+  native: ingestorSource("chain-ingestor-native-", [t.chainNetwork]),
+  price: ingestorSource("chain-ingestor-price-", [t.oraclePrices, t.chainNetwork]),
+} as const satisfies Record<string, KafkaGrant>;
+
+/** Every service that talks to Kafka, with its whole grant; gateway and data-query have none. */
+export const KAFKA_GRANTS = {
+  // Writes the key and token events and projects them into its registry (group auth-registry).
+  auth: ownProjection("auth-registry", [t.authApiKeys, t.authRefreshTokens]),
+  // Writes acceptances and projects them (group tc-acceptances).
+  tc: ownProjection("tc-acceptances", [t.tcAcceptances]),
+  // Writes wallet notifications (a notified transaction); reads nothing from Kafka.
+  "intents-gateway": { ...none, produces: [t.intentsNotifications], owns: [t.intentsNotifications] },
+  projector: mergeGrants(Object.values(projectorGrants)),
+  "chain-ingestor": mergeGrants(Object.values(chainIngestorGrants)),
+} as const satisfies Record<string, KafkaGrant>;
+
+export type KafkaService = keyof typeof KAFKA_GRANTS;
+export const KAFKA_SERVICES = Object.keys(KAFKA_GRANTS) as KafkaService[];
+
+function ownProjection(group: string, topics: readonly TopicName[]): KafkaGrant {
+  return { ...none, consumes: topics, produces: topics, owns: topics, groups: [group] };
+}
+
+function projection(group: string, topics: readonly TopicName[]): KafkaGrant {
+  return { ...none, consumes: topics, createsIfMissing: topics, groups: [group] };
+}
+
+function ingestorSource(transactionalIdPrefix: string, topics: readonly TopicName[]): KafkaGrant {
+  const written = [...topics, t.ingestorCheckpoints];
+  return {
+    ...none,
+    consumes: [t.ingestorCheckpoints],
+    produces: written,
+    owns: written,
+    groupPrefixes: ["chain-ingestor-checkpoint-reader-"],
+    transactionalIdPrefixes: [transactionalIdPrefix],
+  };
+}
+
+/** The union of grants (a process running several projections or sources). */
+export function mergeGrants(grants: readonly KafkaGrant[]): KafkaGrant {
+  const union = <T>(pick: (grant: KafkaGrant) => readonly T[]) => [...new Set(grants.flatMap(pick))].sort();
+  return {
+    consumes: union((grant) => grant.consumes),
+    produces: union((grant) => grant.produces),
+    owns: union((grant) => grant.owns),
+    // A topic it owns is created and altered under that grant already.
+    createsIfMissing: union((grant) => grant.createsIfMissing).filter(
+      (topic) => !grants.some((grant) => grant.owns.includes(topic)),
+    ),
+    groups: union((grant) => grant.groups),
+    groupPrefixes: union((grant) => grant.groupPrefixes),
+    transactionalIdPrefixes: union((grant) => grant.transactionalIdPrefixes),
+  };
+}
+
+/** One ACL entry, as plain data; `principal` is `User:<name>`. Always ALLOW, from any host. */
+export interface KafkaAclBinding {
+  principal: string;
+  resourceType: "TOPIC" | "GROUP" | "TRANSACTIONAL_ID";
+  resourceName: string;
+  patternType: "LITERAL" | "PREFIXED";
+  operation: "READ" | "WRITE" | "CREATE" | "DELETE" | "DESCRIBE_CONFIGS" | "ALTER_CONFIGS";
+}
+
+/** The ACL entries that grant `username` exactly `grant`. */
+export function aclBindings(username: string, grant: KafkaGrant): KafkaAclBinding[] {
+  const principal = `User:${username}`;
+  const bindings: KafkaAclBinding[] = [];
+  const add = (
+    resourceType: KafkaAclBinding["resourceType"],
+    names: readonly string[],
+    operations: readonly KafkaAclBinding["operation"][],
+    patternType: KafkaAclBinding["patternType"] = "LITERAL",
+  ) => {
+    for (const resourceName of names)
+      for (const operation of operations)
+        bindings.push({ principal, resourceType, resourceName, patternType, operation });
+  };
+  add("TOPIC", grant.consumes, ["READ"]);
+  add("TOPIC", grant.produces, ["WRITE"]);
+  add("TOPIC", grant.owns, ["CREATE", "ALTER_CONFIGS"]);
+  add("TOPIC", grant.createsIfMissing, ["CREATE", "DESCRIBE_CONFIGS"]);
+  add("GROUP", grant.groups, ["READ"]);
+  add("GROUP", grant.groupPrefixes, ["READ", "DELETE"], "PREFIXED");
+  add("TRANSACTIONAL_ID", grant.transactionalIdPrefixes, ["WRITE"], "PREFIXED");
+  return bindings;
+}
+
+/** The ACL entries of every service, each under its own username (the service's name by default). */
+export function platformAclBindings(usernameOf: (service: KafkaService) => string = (service) => service) {
+  return KAFKA_SERVICES.flatMap((service) => aclBindings(usernameOf(service), KAFKA_GRANTS[service]));
+}
