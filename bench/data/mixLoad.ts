@@ -39,7 +39,17 @@ export interface MixLoadResult {
   conditionalWithoutTag: number;
   /** Answers by status. */
   statuses: Record<string, number>;
+  /**
+   * With `changedAt`: the answers whose request was in flight within CHANGE_WINDOW_MS after a read
+   * model changed (a block's or a price round's commits, which drop the gateway's kept answers), and
+   * the rest. Their share of the answers and their latencies.
+   */
+  afterChange?: { share: number; p50Ms: number; p99Ms: number };
+  quiet?: { p50Ms: number; p99Ms: number };
 }
+
+/** How long after a read model's change a request counts as meeting it. */
+export const CHANGE_WINDOW_MS = 1_000;
 
 /** Diagnostics: BENCH_MIX_TRACE=<file> appends each run's requests (start ms, latency ms, url index, status). */
 const TRACE = process.env.BENCH_MIX_TRACE;
@@ -70,6 +80,8 @@ export async function loadMix(
     mix: Mix;
     connections: number;
     from?: number;
+    /** `performance.now()` of the newest read-model change (changeMarks.ts): splits the latencies by it. */
+    changedAt?: () => number | undefined;
   } & MixAmount,
 ): Promise<MixLoadResult> {
   const { mix } = options;
@@ -81,6 +93,8 @@ export async function loadMix(
   const okLatencies: number[] = [];
   const notModifiedLatencies: number[] = [];
   const otherLatencies: number[] = [];
+  const afterChangeLatencies: number[] = [];
+  const quietLatencies: number[] = [];
   const trace: Array<[number, number, number, number]> = [];
   const started = performance.now();
   let lastAnswerAt = started;
@@ -113,6 +127,12 @@ export async function loadMix(
           lastAnswerAt = performance.now();
           const latency = lastAnswerAt - (context.startedAt ?? Number.NaN);
           (status === 200 ? okLatencies : status === 304 ? notModifiedLatencies : otherLatencies).push(latency);
+          if (options.changedAt) {
+            // In flight at some moment of the window after the newest change that came before the answer.
+            const changed = options.changedAt();
+            const met = changed !== undefined && (context.startedAt ?? Number.NaN) <= changed + CHANGE_WINDOW_MS;
+            (met ? afterChangeLatencies : quietLatencies).push(latency);
+          }
           if (TRACE) trace.push([context.startedAt! - started, latency, context.url ?? -1, status]);
           const tag = (headers as Record<string, string | undefined> | undefined)?.etag;
           if (tag !== undefined && context.url !== undefined) tags[context.url] = tag;
@@ -153,5 +173,15 @@ export async function loadMix(
     conditional,
     conditionalWithoutTag,
     statuses,
+    ...(options.changedAt
+      ? {
+          afterChange: {
+            share: afterChangeLatencies.length / Math.max(1, all.length),
+            p50Ms: quantile(afterChangeLatencies, 0.5),
+            p99Ms: quantile(afterChangeLatencies, 0.99),
+          },
+          quiet: { p50Ms: quantile(quietLatencies, 0.5), p99Ms: quantile(quietLatencies, 0.99) },
+        }
+      : {}),
   };
 }

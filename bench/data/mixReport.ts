@@ -38,6 +38,9 @@ export interface MixSideFigures {
   cpuMicrosPerRequest: Record<string, number>;
   /** Of the processes that serve this side: the gateway, data-query and Redis, or the baseline and Redis. */
   servingCpuMicros: number;
+  /** p99 of the answers in flight within a second after a read model changed, and of the rest (mixLoad.ts). */
+  afterChangeP99Ms: number;
+  quietP99Ms: number;
 }
 
 export interface MixFigures {
@@ -82,6 +85,8 @@ function sideFigures(samples: MixSample[], side: MixSide): MixSideFigures {
     loadAverage: mean(samples.map((sample) => sample.loadAverage)),
     cpuMicrosPerRequest: cpu,
     servingCpuMicros: sum(SERVING[side].map((name) => cpu[name] ?? 0)),
+    afterChangeP99Ms: mean(samples.map((sample) => sample.afterChange?.p99Ms ?? Number.NaN)),
+    quietP99Ms: mean(samples.map((sample) => sample.quiet?.p99Ms ?? Number.NaN)),
   };
 }
 
@@ -129,6 +134,9 @@ export function renderMix(samples: MixSample[], figures: MixFigures[]): string {
       "304 p50": fixed(sample.notModifiedP50Ms),
       "304 p99": fixed(sample.notModifiedP99Ms),
       "304s": percent(sample.notModified / (sample.ok + sample.notModified)),
+      "chg p99": sample.afterChange ? fixed(sample.afterChange.p99Ms) : "",
+      "quiet p99": sample.quiet ? fixed(sample.quiet.p99Ms) : "",
+      "in chg": sample.afterChange ? percent(sample.afterChange.share) : "",
       "cond. sent": percent((sample.conditional - sample.conditionalWithoutTag) / sample.sent),
       "from memory": sample.memory ? percent(sample.memory.answered / sample.total) : "",
       signals: sample.memory?.signals ?? "",
@@ -146,6 +154,8 @@ export function renderMix(samples: MixSample[], figures: MixFigures[]): string {
         p50: fixed(entry[side].p50Ms),
         p99: fixed(entry[side].p99Ms),
         "304 p99": fixed(entry[side].notModifiedP99Ms),
+        "chg p99": fixed(entry[side].afterChangeP99Ms),
+        "quiet p99": fixed(entry[side].quietP99Ms),
         "304s": percent(entry[side].notModifiedShare),
         "cond. sent": percent(entry[side].conditionalShare),
         errors: entry[side].failures,
@@ -162,7 +172,7 @@ export function renderMix(samples: MixSample[], figures: MixFigures[]): string {
       })),
     ]),
   );
-  return `every round (latencies in ms; 304s = share of answers; cond. sent = requests sent with If-None-Match; s = the run's seconds)\n${rounds}\n\nmeans over the rounds; targets: gateway/baseline req/s ≥ ${MIX_TARGETS.minRatio}, gateway p99 ≤ baseline p99; cpu µs/req of the serving processes (baseline + Redis; gateway + data-query + Redis), idle rates taken out; cpu ratio = baseline's / gateway's\n${summary}`;
+  return `every round (latencies in ms; 304s = share of answers; chg p99 / quiet p99 = p99 of the answers in flight within a second after a read model changed (a block's or a price round's commits) / of the rest, in chg = the former's share; cond. sent = requests sent with If-None-Match; s = the run's seconds)\n${rounds}\n\nmeans over the rounds; targets: gateway/baseline req/s ≥ ${MIX_TARGETS.minRatio}, gateway p99 ≤ baseline p99; cpu µs/req of the serving processes (baseline + Redis; gateway + data-query + Redis), idle rates taken out; cpu ratio = baseline's / gateway's\n${summary}`;
 }
 
 /** A Prometheus metric's samples from an exposition text, as `name{labels}` → value. */

@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { repoRoot, type RunningStack } from "@platform/local-stack";
 import { buildMix, describeMix, mixAccounts, mixPath, type Mix, type MixRoute } from "./mix.js";
 import { cpuOf } from "./measure.js";
+import { watchChangeMarks } from "./changeMarks.js";
 import { loadMix, type MixAmount, type MixLoadResult } from "./mixLoad.js";
 import {
   counterDelta,
@@ -268,6 +269,7 @@ async function measure(mix: Mix, headers: Record<string, string>) {
     "data-query": pidOf("data-query"),
     redis: pidOf("redis"),
   };
+  const changes = watchChangeMarks(bench.redisUrl);
   process.stdout.write(`warming up both sides on the mix (its first ${WARM_UP_REQUESTS} requests each)…\n`);
   for (const side of ["baseline", "gateway"] as const)
     await loadMix({ ...targets[side], mix, connections: 32, requests: WARM_UP_REQUESTS });
@@ -286,7 +288,7 @@ async function measure(mix: Mix, headers: Record<string, string>) {
         let memory: MixSample["memory"];
         const busy = await cpuDuring(processes, async () => {
           const load = async () => {
-            result = await loadMix({ ...targets[side], mix, connections, ...ROUND });
+            result = await loadMix({ ...targets[side], mix, connections, ...ROUND, changedAt: changes.lastAt });
           };
           if (side === "gateway") memory = await memoryDuring(load);
           else await load();
@@ -307,6 +309,7 @@ async function measure(mix: Mix, headers: Record<string, string>) {
       }
     }
   }
+  await changes.stop();
   const after = await reads();
   const cacheEnabled = counterSamples(await metrics(), "gateway_conditional_cache_enabled");
   return { samples, conditionalReads: { during: counterDelta(before, after), total: after }, cacheEnabled };
