@@ -1,9 +1,11 @@
 export {
   kafkaDependency,
+  natsConnectionOf,
   natsDependency,
   projectionStores,
   redisDependency,
   type Dependency,
+  type NatsConnection,
   type ProjectionStores,
 } from "./dependencies.js";
 export { runBackendService, type BackendServiceSpec, type RunningBackendService } from "./runBackendService.js";

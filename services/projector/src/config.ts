@@ -1,4 +1,4 @@
-import { loadConfigOrExit, vars } from "@platform/config";
+import { loadConfigOrExit, natsCredentialVars, redisCredentialVars, vars } from "@platform/config";
 import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
@@ -9,7 +9,9 @@ export const projectorConfigSchema = z
     ...serviceVars,
     KAFKA_BROKERS: vars.hostPortList(),
     REDIS_URL: vars.url(["redis", "rediss"]),
+    ...redisCredentialVars,
     NATS_URL: vars.url(["nats", "tls"]),
+    ...natsCredentialVars,
     /** Projections this process runs, each its own consumer group, so they deploy and scale apart. */
     PROJECTIONS: vars
       .list()

@@ -1,8 +1,14 @@
 import { createLogger } from "@platform/log";
 import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
-import { kafkaDependency, natsDependency, redisDependency, runBackendService } from "@platform/service";
-import { createRedis } from "@platform/store";
+import {
+  kafkaDependency,
+  natsConnectionOf,
+  natsDependency,
+  redisDependency,
+  runBackendService,
+} from "@platform/service";
+import { createRedis, redisConnectionOf } from "@platform/store";
 import { loadProjectorConfig } from "./config.js";
 import { startAccountsProjection } from "./accounts/index.js";
 import { superviseIntentsProjection } from "./intents/intentsSupervisor.js";
@@ -14,9 +20,9 @@ const config = loadProjectorConfig();
 // Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
 const tracing = startTracingOrExit("projector");
 const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
-const redis = redisDependency(config.REDIS_URL, "projector");
+const redis = redisDependency(redisConnectionOf(config), "projector");
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log);
-const nats = natsDependency(config.NATS_URL, "projector", log);
+const nats = natsDependency(natsConnectionOf(config), "projector", log);
 log.info({ projections: config.PROJECTIONS }, "projections configured");
 // Created before the projections: each reports its lag and its read model's as_of here.
 const registry = createMetricsRegistry("projector");
@@ -26,7 +32,7 @@ const stops: ShutdownStep[] = [];
 if (config.PROJECTIONS.includes("intents")) {
   // WATCH belongs to a connection: the projection gets one of its own.
   const projectionRedis = createRedis({
-    url: config.REDIS_URL,
+    ...redisConnectionOf(config),
     connectionName: "projector-intents",
     commandTimeoutMs: 10_000,
   });
@@ -61,7 +67,7 @@ const dataProjections: Record<
 for (const name of config.PROJECTIONS) {
   if (name === "intents") continue;
   const projectionRedis = createRedis({
-    url: config.REDIS_URL,
+    ...redisConnectionOf(config),
     connectionName: `projector-${name}`,
     commandTimeoutMs: 10_000,
   });
