@@ -1,3 +1,5 @@
+import { serverSecretsOf } from "./serverCredentials.js";
+
 /**
  * The deployables of the platform on Kubernetes, as data. `manifests.ts` turns this table into the
  * kustomize base (`deploy/k8s/base`); the overlays tune replicas, resources, images, settings and
@@ -44,7 +46,8 @@ export type ServiceName = "gateway" | "auth" | "tc" | "intents-gateway" | "data-
  */
 export type Role = "gateway" | "backend" | "worker";
 
-export type EnvValue = string | { configMapKey: string };
+/** A literal, a key of the ConfigMap, or a key of a Secret (created in the cluster). */
+export type EnvValue = string | { configMapKey: string } | { secretKey: { name: string; key: string } };
 
 export interface Resources {
   requests: { cpu: string; memory: string };
@@ -253,9 +256,14 @@ export const SERVICES: ServiceName[] = [
 ];
 
 /** Secrets the manifests reference; operators create them (README). */
-export const REFERENCED_SECRETS: string[] = DEPLOYABLES.flatMap((deployable) =>
-  (deployable.secrets ?? []).map((secret) => secret.secretName),
-);
+export const REFERENCED_SECRETS: string[] = [
+  ...new Set(
+    DEPLOYABLES.flatMap((deployable) => [
+      ...(deployable.secrets ?? []).map((secret) => secret.secretName),
+      ...serverSecretsOf(deployable),
+    ]),
+  ),
+];
 
 /** Placeholder ranges the base uses for external dependencies; every overlay must replace them. */
 export const UNCONFIGURED_CIDR = "192.0.2.0/24";

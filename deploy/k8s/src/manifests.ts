@@ -39,6 +39,7 @@ import {
   type Deployable,
   type EnvValue,
 } from "./deployables.js";
+import { serverCredentialEnv } from "./serverCredentials.js";
 
 /** Any Kubernetes object as it appears in a manifest. */
 export type Manifest = {
@@ -63,6 +64,7 @@ const selectorOf = (deployable: Deployable) => ({ matchLabels: { [NAME_LABEL]: d
 
 function envVar(name: string, value: EnvValue): V1EnvVar {
   if (typeof value === "string") return { name, value };
+  if ("secretKey" in value) return { name, valueFrom: { secretKeyRef: value.secretKey } };
   const ref: V1ConfigMapKeySelector = { name: CONFIG_MAP, key: value.configMapKey };
   return { name, valueFrom: { configMapKeyRef: ref } };
 }
@@ -86,6 +88,7 @@ function envOf(deployable: Deployable): V1EnvVar[] {
   if (deployable.uses.redis) env.REDIS_URL = { configMapKey: "REDIS_URL" };
   if (deployable.uses.kafka) env.KAFKA_BROKERS = { configMapKey: "KAFKA_BROKERS" };
   if (deployable.uses.nats) env.NATS_URL = { configMapKey: "NATS_URL" };
+  Object.assign(env, serverCredentialEnv(deployable));
   if (deployable.uses.chainsFile) env.CHAINS_FILE = CHAINS_FILE;
   Object.assign(env, deployable.env);
   for (const secret of deployable.secrets ?? []) env[secret.env.name] = secret.env.value;
