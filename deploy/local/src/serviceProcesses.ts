@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { devnetSettlerParams } from "@platform/devnet";
 import type { PortPlan } from "./ports.js";
+import { serviceCredentialEnv } from "./serverUsers.js";
 
 export type ServiceName = "auth" | "tc" | "data-query" | "intents-gateway" | "chain-ingestor" | "projector" | "gateway";
 
@@ -33,7 +34,9 @@ export interface Infrastructure {
   /**
    * Folder of the stack's secrets, laid out like auth's Kubernetes Secret mounts:
    * `auth-pepper/pepper` (at least 32 random bytes) and `auth-signing-keys/` (one signing-key file
-   * per key, written by `pnpm --silent cli signing-keys generate --dir <secretsDir>/auth-signing-keys`).
+   * per key, written by `pnpm --silent cli signing-keys generate --dir <secretsDir>/auth-signing-keys`),
+   * and, on the Redis and NATS the stack started, each service's password (`<service>-redis/password`,
+   * `<service>-nats/password`, serverUsers.ts): the specs name them with the service's user.
    */
   secretsDir: string;
 }
@@ -59,7 +62,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       ...env,
     },
   });
-  return [
+  const specs: ServiceProcessSpec[] = [
     {
       ...backend("auth", ports.authGrpc, ports.authOps, {
         ADMIN_GRPC_HOST: "127.0.0.1",
@@ -141,6 +144,11 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       },
     },
   ];
+  // Each service's own Redis and NATS user, when the stack made them (serverUsers.ts).
+  return specs.map((spec) => ({
+    ...spec,
+    env: { ...spec.env, ...serviceCredentialEnv(infra.secretsDir, spec.name, spec.env) },
+  }));
 }
 
 /**

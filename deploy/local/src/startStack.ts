@@ -9,6 +9,7 @@ import { localChainsTemplate, repoRoot } from "./paths.js";
 import { startNativeNetwork, type NativeNetwork } from "./nativeNetwork.js";
 import { startPrometheus, type ObservabilityOptions } from "./prometheus.js";
 import { prepareSecrets, seedDemoKey } from "./secrets.js";
+import { withCredentials, writeNatsUsers, writeRedisUsers } from "./serverUsers.js";
 import type { PortPlan } from "./ports.js";
 import type { Progress } from "./progress.js";
 import {
@@ -121,7 +122,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const external = options.external ?? {};
     progress.step("starting infrastructure (Kafka, Redis, NATS, chains) and making the stack's secrets");
     const secretsDir = join(stateDir, "secrets");
-    const { kafkaBrokers, redisUrl, natsUrl, deployed, nativeNetwork } = await startInfrastructure(
+    const { kafkaBrokers, redisUrl, natsUrl, admin, deployed, nativeNetwork } = await startInfrastructure(
       options,
       external,
       { logs, data, secretsDir },
@@ -167,7 +168,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       ...(prometheusUrl === undefined ? {} : { prometheusUrl }),
       chains,
       ...(nativeNetwork === undefined ? {} : { substrate: nativeNetwork.descriptor }),
-      infrastructure: { kafkaBrokers, redisUrl, natsUrl },
+      infrastructure: { kafkaBrokers, redisUrl, natsUrl, ...admin },
       processes: started.map((entry) => entry.descriptor),
     };
     writeDescriptor(stateDir, descriptor);
@@ -280,6 +281,10 @@ async function startInfrastructure(
 ) {
   const { ports, progress } = options;
   const { logs, data, secretsDir } = dirs;
+  // Fresh for every start, before the servers that read their users from it (prepareSecrets adds auth's).
+  rmSync(secretsDir, { recursive: true, force: true });
+  const redisUsers = external.redisUrl === undefined ? writeRedisUsers(secretsDir) : undefined;
+  const natsUsers = external.natsUrl === undefined ? writeNatsUsers(secretsDir) : undefined;
   const withNative = !external.chainsFile && options.nativeNetwork === true;
   const native: Promise<NativeNetwork | undefined> = withNative
     ? startNativeNetwork({
@@ -318,10 +323,11 @@ async function startInfrastructure(
           dir: join(data, "redis"),
           logFile,
           appendOnly: true,
+          ...(redisUsers === undefined ? {} : { aclFile: redisUsers.serverFile }),
           detached: options.detached,
         });
         track("redis", redis.process, logFile, () => redis.stop());
-        progress.done(`redis on ${redis.url}`);
+        progress.done(`redis on ${redis.url} (an ACL user per service)`);
         return redis.url;
       })(),
     external.natsUrl ??
@@ -331,17 +337,25 @@ async function startInfrastructure(
           port: ports.nats,
           dir: join(data, "nats"),
           logFile,
+          ...(natsUsers === undefined ? {} : { configFile: natsUsers.serverFile }),
           detached: options.detached,
         });
         track("nats", nats.process, logFile, () => nats.stop());
-        progress.done(`nats (JetStream) on ${nats.url}`);
+        progress.done(`nats (JetStream) on ${nats.url} (a user per service)`);
         return nats.url;
       })(),
     external.chainsFile ? describeExternalChains(external.chainsFile) : startDevnetChains(options, logs, track),
     prepareSecrets(secretsDir, options.runtime),
     native,
   ]);
-  return { kafkaBrokers, redisUrl, natsUrl, deployed, nativeNetwork };
+  // Tests and tools act as the stack's admin; the descriptor that carries it is the owner's only.
+  const admin = {
+    ...(redisUsers === undefined
+      ? {}
+      : { redisAdminUrl: withCredentials(redisUrl, "admin", redisUsers.adminPassword) }),
+    ...(natsUsers === undefined ? {} : { natsAdminUrl: withCredentials(natsUrl, "admin", natsUsers.adminPassword) }),
+  };
+  return { kafkaBrokers, redisUrl, natsUrl, admin, deployed, nativeNetwork };
 }
 
 /** What starting a service or the simulator needs from `startStack`. */
