@@ -584,6 +584,20 @@ describe("deploy/local/stack: network stats and the schema-driven fuzz", () => {
   }, 400_000);
 });
 
+describe("deploy/local/stack: least privilege", () => {
+  it("no service was refused anything on Redis while the stack ran: each grant covers what its service does", async () => {
+    const redis = createRedis({ url: redisAdminUrl(descriptor), connectionName: "e2e-acl-log" });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Each entry: a command, key or channel a user was refused, or a failed AUTH.
+      const refusals = (await redis.call("ACL", "LOG")) as unknown[][];
+      expect(refusals.map((entry) => entry.map(String).join(" "))).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
 describe("deploy/local/stack: one backend down, then stop", () => {
   it("stays ready with one backend down: only that backend's routes answer 503", async () => {
     const token = await accessToken();
