@@ -17,6 +17,7 @@ import { join } from "node:path";
 import {
   authCli,
   freePorts,
+  redisAdminUrl,
   repoRoot,
   serviceCommand,
   serviceProcessSpecs,
@@ -47,7 +48,7 @@ const stack = await startStack({
   logLevel: "warn",
   nativeNetwork: true,
 });
-const redisUrl = stack.descriptor.infrastructure.redisUrl;
+const redisUrl = redisAdminUrl(stack.descriptor);
 const authTarget = stack.descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget!;
 const redis = createRedis({ url: redisUrl, connectionName: "bench-data-iterate", commandTimeoutMs: 10_000 });
 const ready = (url: string, what: string) =>

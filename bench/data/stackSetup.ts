@@ -6,6 +6,7 @@ import {
   authCli,
   freePorts,
   NODE_FLAGS,
+  redisAdminUrl,
   repoRoot,
   silentProgress,
   startStack,
@@ -63,7 +64,7 @@ export async function startBenchStack(
     ports,
     statePath: state.path,
     gatewayUrl: stack.descriptor.gatewayUrl,
-    redisUrl: stack.descriptor.infrastructure.redisUrl,
+    redisUrl: redisAdminUrl(stack.descriptor),
     async stop() {
       await stack.stop();
       if (process.env.BENCH_KEEP_STATE === "1") process.stdout.write(`state and logs kept in ${state.path}\n`);

@@ -10,7 +10,14 @@
 // offers. The figures also go to bench/results/intents-<time>.json (git-ignored: one machine's).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePorts, repoRoot, silentProgress, startStack, type ServiceRuntime } from "@platform/local-stack";
+import {
+  freePorts,
+  redisAdminUrl,
+  repoRoot,
+  silentProgress,
+  startStack,
+  type ServiceRuntime,
+} from "@platform/local-stack";
 import { createRedis } from "@platform/store";
 import { tempDir } from "@platform/testing";
 import type { Address, Hex } from "viem";
@@ -54,7 +61,7 @@ const stack = await startStack({
 });
 const services = serviceControl(stack, ports, state.path, RUNTIME);
 const redis = createRedis({
-  url: stack.descriptor.infrastructure.redisUrl,
+  url: redisAdminUrl(stack.descriptor),
   connectionName: "bench-intents",
   commandTimeoutMs: 30_000,
 });

@@ -41,6 +41,7 @@ import {
   authCli,
   DEFAULT_PORTS,
   freePorts,
+  redisAdminUrl,
   repoRoot,
   serviceCommand,
   serviceProcessSpecs,
@@ -154,7 +155,7 @@ try {
     ...(running.descriptor.kafkaAdmin ? { credentials: running.descriptor.kafkaAdmin } : {}),
   });
   const published = STAGES ? await watchBlockSeen(kafka) : undefined;
-  const redis = createRedis({ url: running.descriptor.infrastructure.redisUrl, connectionName: "bench-native-api" });
+  const redis = createRedis({ url: redisAdminUrl(running.descriptor), connectionName: "bench-native-api" });
   // The chain-ingestor's own reader and block source, with the stack's network settings (chains.json).
   const network = substrateNetworkSchema.parse({
     name: substrate.name,

@@ -1,3 +1,5 @@
+import { serverSecretsOf } from "./serverCredentials.js";
+
 /**
  * The deployables of the platform on Kubernetes, as data. `manifests.ts` turns this table into the
  * kustomize base (`deploy/k8s/base`); the overlays tune replicas, resources, images, settings and
@@ -46,7 +48,7 @@ export type ServiceName = "gateway" | "auth" | "tc" | "intents-gateway" | "data-
  */
 export type Role = "gateway" | "backend" | "worker";
 
-/** A literal, a key of the platform ConfigMap, or a key of a Secret (credentials). */
+/** A literal, a key of the ConfigMap, or a key of a Secret (created in the cluster). */
 export type EnvValue = string | { configMapKey: string } | { secretKey: { name: string; key: string } };
 
 export interface Resources {
@@ -262,8 +264,13 @@ export const SERVICES: ServiceName[] = [
 
 /** Secrets the manifests reference; operators create them (README). */
 export const REFERENCED_SECRETS: string[] = [
-  ...DEPLOYABLES.flatMap((deployable) => (deployable.secrets ?? []).map((secret) => secret.secretName)),
-  ...DEPLOYABLES.filter((deployable) => deployable.uses.kafka).map((deployable) => kafkaSecretName(deployable.name)),
+  ...new Set(
+    DEPLOYABLES.flatMap((deployable) => [
+      ...(deployable.secrets ?? []).map((secret) => secret.secretName),
+      ...serverSecretsOf(deployable),
+      ...(deployable.uses.kafka ? [kafkaSecretName(deployable.name)] : []),
+    ]),
+  ),
 ];
 
 /** Placeholder ranges the base uses for external dependencies; every overlay must replace them. */

@@ -40,6 +40,7 @@ import {
   type EnvValue,
 } from "./deployables.js";
 import { kafkaCredentialEnv } from "./kafkaSecrets.js";
+import { serverCredentialEnv } from "./serverCredentials.js";
 
 /** Any Kubernetes object as it appears in a manifest. */
 export type Manifest = {
@@ -91,6 +92,7 @@ function envOf(deployable: Deployable): V1EnvVar[] {
     Object.assign(env, kafkaCredentialEnv(deployable.name));
   }
   if (deployable.uses.nats) env.NATS_URL = { configMapKey: "NATS_URL" };
+  Object.assign(env, serverCredentialEnv(deployable));
   if (deployable.uses.chainsFile) env.CHAINS_FILE = CHAINS_FILE;
   Object.assign(env, deployable.env);
   for (const secret of deployable.secrets ?? []) env[secret.env.name] = secret.env.value;

@@ -169,6 +169,31 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     }
   });
 
+  test("each service reaches Redis and NATS as its own user, its password from a Secret of its own", () => {
+    for (const deployable of DEPLOYABLES) {
+      const env = find(objects(overlay), "Deployment", deployable.name).spec.template.spec.containers[0].env as Array<{
+        name: string;
+        value?: string;
+        valueFrom?: { secretKeyRef?: { name: string; key: string } };
+      }>;
+      const of = (name: string) => env.find((variable) => variable.name === name);
+      for (const [server, prefix] of [
+        ["redis", "REDIS"],
+        ["nats", "NATS"],
+      ] as const) {
+        if (of(`${prefix}_URL`) === undefined) {
+          expect(of(`${prefix}_PASSWORD`), `${deployable.name} ${prefix}_PASSWORD`).toBeUndefined();
+          continue;
+        }
+        expect(of(`${prefix}_USERNAME`)?.value, `${deployable.name} ${prefix}_USERNAME`).toBe(deployable.service);
+        expect(of(`${prefix}_PASSWORD`)?.valueFrom?.secretKeyRef, `${deployable.name} ${prefix}_PASSWORD`).toEqual({
+          name: `${deployable.service}-${server}`,
+          key: "password",
+        });
+      }
+    }
+  });
+
   test("every backend's gRPC Service is headless", () => {
     for (const deployable of DEPLOYABLES.filter((candidate) => candidate.role !== "gateway")) {
       expect(find(objects(overlay), "Service", deployable.name).spec.clusterIP).toBe("None");

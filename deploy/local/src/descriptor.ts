@@ -36,13 +36,32 @@ export interface SubstrateDescriptor {
   netuids: number[];
 }
 
+/**
+ * The servers' addresses, without credentials: every service has its own user on Redis and NATS
+ * (`<stateDir>/secrets/<service>-redis/`, `-nats/`). The admin URLs, with the `admin` user's
+ * password in them, are for tests and tools (redis-cli -u); absent when the servers were given from
+ * outside (STACK_REDIS_URL, STACK_NATS_URL). Never printed (summary.ts).
+ */
+export interface InfrastructureDescriptor {
+  kafkaBrokers: string[];
+  redisUrl: string;
+  natsUrl: string;
+  redisAdminUrl?: string;
+  natsAdminUrl?: string;
+}
+
+/** A URL tests and tools may do anything with on the stack's Redis. */
+export function redisAdminUrl(descriptor: StackDescriptor): string {
+  return descriptor.infrastructure.redisAdminUrl ?? descriptor.infrastructure.redisUrl;
+}
+
 /** `.local/stack.json`: what tools, tests and people need to talk to a running stack. */
 export interface StackDescriptor {
   startedAt: string;
   gatewayUrl: string;
   chains: ChainDescriptor[];
   substrate?: SubstrateDescriptor;
-  infrastructure: { kafkaBrokers: string[]; redisUrl: string; natsUrl: string };
+  infrastructure: InfrastructureDescriptor;
   /**
    * The stack's Kafka super user, for tools and tests that read or write topics directly (no
    * service has it: each has its own user, libs/bus kafkaAcl.ts). Absent on an external Kafka.

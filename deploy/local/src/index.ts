@@ -1,7 +1,9 @@
 export {
   readDescriptor,
+  redisAdminUrl,
   writeDescriptor,
   type ChainDescriptor,
+  type InfrastructureDescriptor,
   type ProcessDescriptor,
   type StackDescriptor,
   type SubstrateDescriptor,
@@ -22,6 +24,7 @@ export {
 export { startStack, type ExternalInfrastructure, type RunningStack, type StartStackOptions } from "./startStack.js";
 export { authCli } from "./authCli.js";
 export { DEMO_SCOPES, prepareSecrets, seedDemoKey, type DemoKey } from "./secrets.js";
+export { serviceCredentialEnv } from "./serverUsers.js";
 export {
   observabilityFromEnv,
   observabilityIntervals,

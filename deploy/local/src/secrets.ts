@@ -5,12 +5,14 @@ import { authCli } from "./authCli.js";
 import type { ServiceRuntime } from "./serviceProcesses.js";
 
 /**
- * The stack's secrets, laid out like auth's Kubernetes Secret mounts and made fresh for every
- * `up` (the chains and Kafka start empty too): a random pepper and one signing key, active at once.
- * Nothing here is ever committed; the folder is readable by its owner only.
+ * auth's secrets, laid out like its Kubernetes Secret mounts and made fresh for every `up` (the
+ * chains and Kafka start empty too): a random pepper and one signing key, active at once. Nothing
+ * here is ever committed; the folder is readable by its owner only. Only auth's folders are
+ * replaced: the servers' users (serverUsers.ts) are written beside them at the same time.
  */
 export async function prepareSecrets(secretsDir: string, runtime: ServiceRuntime): Promise<void> {
-  rmSync(secretsDir, { recursive: true, force: true });
+  for (const secret of ["auth-pepper", "auth-signing-keys"])
+    rmSync(join(secretsDir, secret), { recursive: true, force: true });
   mkdirSync(join(secretsDir, "auth-pepper"), { recursive: true, mode: 0o700 });
   writeFileSync(join(secretsDir, "auth-pepper", "pepper"), randomBytes(48).toString("base64url"), { mode: 0o600 });
   const keysDir = join(secretsDir, "auth-signing-keys");

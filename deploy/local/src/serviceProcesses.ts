@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { devnetSettlerParams } from "@platform/devnet";
 import { withKafkaCredentials } from "./kafkaCredentials.js";
 import type { PortPlan } from "./ports.js";
+import { serviceCredentialEnv } from "./serverUsers.js";
 
 export type ServiceName = "auth" | "tc" | "data-query" | "intents-gateway" | "chain-ingestor" | "projector" | "gateway";
 
@@ -34,7 +35,9 @@ export interface Infrastructure {
   /**
    * Folder of the stack's secrets, laid out like auth's Kubernetes Secret mounts:
    * `auth-pepper/pepper` (at least 32 random bytes) and `auth-signing-keys/` (one signing-key file
-   * per key, written by `pnpm --silent cli signing-keys generate --dir <secretsDir>/auth-signing-keys`).
+   * per key, written by `pnpm --silent cli signing-keys generate --dir <secretsDir>/auth-signing-keys`),
+   * and, on the Redis and NATS the stack started, each service's password (`<service>-redis/password`,
+   * `<service>-nats/password`, serverUsers.ts): the specs name them with the service's user.
    */
   secretsDir: string;
 }
@@ -142,8 +145,14 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       },
     },
   ];
-  // Each service's own Kafka user, when the stack's broker has credentials (kafkaCredentials.ts).
-  return specs.map((spec) => withKafkaCredentials(spec, infra.secretsDir));
+  // Each service's own Redis and NATS user (serverUsers.ts) and Kafka user (kafkaCredentials.ts),
+  // when the stack made them.
+  return specs.map((spec) =>
+    withKafkaCredentials(
+      { ...spec, env: { ...spec.env, ...serviceCredentialEnv(infra.secretsDir, spec.name, spec.env) } },
+      infra.secretsDir,
+    ),
+  );
 }
 
 /**

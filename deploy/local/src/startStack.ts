@@ -16,6 +16,7 @@ import { localChainsTemplate, repoRoot } from "./paths.js";
 import { startNativeNetwork, type NativeNetwork } from "./nativeNetwork.js";
 import { startPrometheus, type ObservabilityOptions } from "./prometheus.js";
 import { prepareSecrets, seedDemoKey } from "./secrets.js";
+import { withCredentials, writeNatsUsers, writeRedisUsers } from "./serverUsers.js";
 import type { PortPlan } from "./ports.js";
 import type { Progress } from "./progress.js";
 import {
@@ -130,7 +131,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const secretsDir = join(stateDir, "secrets");
     // A Kafka of the stack's own runs with credentials and ACLs; an external one as it is.
     const kafkaCredentials = external.kafkaBrokers ? undefined : makeKafkaCredentials();
-    const { kafkaBrokers, redisUrl, natsUrl, deployed, nativeNetwork } = await startInfrastructure(
+    const { kafkaBrokers, redisUrl, natsUrl, admin, deployed, nativeNetwork } = await startInfrastructure(
       options,
       external,
       { logs, data, secretsDir },
@@ -179,7 +180,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       ...(prometheusUrl === undefined ? {} : { prometheusUrl }),
       chains,
       ...(nativeNetwork === undefined ? {} : { substrate: nativeNetwork.descriptor }),
-      infrastructure: { kafkaBrokers, redisUrl, natsUrl },
+      infrastructure: { kafkaBrokers, redisUrl, natsUrl, ...admin },
       ...(kafkaCredentials ? { kafkaAdmin: kafkaCredentials.admin } : {}),
       processes: started.map((entry) => entry.descriptor),
     };
@@ -294,6 +295,10 @@ async function startInfrastructure(
 ) {
   const { ports, progress } = options;
   const { logs, data, secretsDir } = dirs;
+  // Fresh for every start, before the servers that read their users from it (prepareSecrets adds auth's).
+  rmSync(secretsDir, { recursive: true, force: true });
+  const redisUsers = external.redisUrl === undefined ? writeRedisUsers(secretsDir) : undefined;
+  const natsUsers = external.natsUrl === undefined ? writeNatsUsers(secretsDir) : undefined;
   const withNative = !external.chainsFile && options.nativeNetwork === true;
   const native: Promise<NativeNetwork | undefined> = withNative
     ? startNativeNetwork({
@@ -319,10 +324,11 @@ async function startInfrastructure(
           dir: join(data, "redis"),
           logFile,
           appendOnly: true,
+          ...(redisUsers === undefined ? {} : { aclFile: redisUsers.serverFile }),
           detached: options.detached,
         });
         track("redis", redis.process, logFile, () => redis.stop());
-        progress.done(`redis on ${redis.url}`);
+        progress.done(`redis on ${redis.url} (an ACL user per service)`);
         return redis.url;
       })(),
     external.natsUrl ??
@@ -332,17 +338,25 @@ async function startInfrastructure(
           port: ports.nats,
           dir: join(data, "nats"),
           logFile,
+          ...(natsUsers === undefined ? {} : { configFile: natsUsers.serverFile }),
           detached: options.detached,
         });
         track("nats", nats.process, logFile, () => nats.stop());
-        progress.done(`nats (JetStream) on ${nats.url}`);
+        progress.done(`nats (JetStream) on ${nats.url} (a user per service)`);
         return nats.url;
       })(),
     external.chainsFile ? describeExternalChains(external.chainsFile) : startDevnetChains(options, logs, track),
     prepareSecrets(secretsDir, options.runtime),
     native,
   ]);
-  return { kafkaBrokers, redisUrl, natsUrl, deployed, nativeNetwork };
+  // Tests and tools act as the stack's admin; the descriptor that carries it is the owner's only.
+  const admin = {
+    ...(redisUsers === undefined
+      ? {}
+      : { redisAdminUrl: withCredentials(redisUrl, "admin", redisUsers.adminPassword) }),
+    ...(natsUsers === undefined ? {} : { natsAdminUrl: withCredentials(natsUrl, "admin", natsUsers.adminPassword) }),
+  };
+  return { kafkaBrokers, redisUrl, natsUrl, admin, deployed, nativeNetwork };
 }
 
 /** The stack's broker, with every service's user and ACLs when it has credentials. */

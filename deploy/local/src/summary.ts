@@ -1,5 +1,27 @@
 import type { StackDescriptor } from "./descriptor.js";
 
+/** A URL as it may be shown: a password in it (an external server's) is masked. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === "") return url;
+    parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, "//***@");
+  }
+}
+
+/** Where the servers' credentials are, never the credentials themselves. */
+function credentials(descriptor: StackDescriptor): string {
+  const { redisAdminUrl, natsAdminUrl } = descriptor.infrastructure;
+  if (redisAdminUrl === undefined && natsAdminUrl === undefined) return "";
+  const secrets = `${descriptor.stateDir}/secrets`;
+  return `  each service has its own Redis and NATS user: ${secrets}/<service>-redis/password, <service>-nats/password
+  admin (tests and tools): ${secrets}/admin-redis/password, admin-nats/password
+`;
+}
+
 /** The closing summary: where things are and lines to paste. */
 export function renderSummary(descriptor: StackDescriptor): string {
   const base = descriptor.gatewayUrl;
@@ -58,8 +80,8 @@ Logs        deploy/local/stack logs [name]
 Chains
 ${chainLines}
 ${substrateLines}Infrastructure
-  kafka ${descriptor.infrastructure.kafkaBrokers.join(",")}   redis ${descriptor.infrastructure.redisUrl}   nats ${descriptor.infrastructure.natsUrl}
-${key}
+  kafka ${descriptor.infrastructure.kafkaBrokers.join(",")}   redis ${withoutPassword(descriptor.infrastructure.redisUrl)}   nats ${withoutPassword(descriptor.infrastructure.natsUrl)}
+${credentials(descriptor)}${key}
 Try:
   curl -s ${base}/readyz
 ${tokenLines}${substrateTry}  curl -s ${base}/openapi.json | head -c 400

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CENSOR, redactLine, SENSITIVE_KEYS } from "./redact.js";
+import { CENSOR, redactLine, scrubText, SENSITIVE_KEYS, serializeError } from "./redact.js";
 
 describe("redactLine", () => {
   it("returns a line without secrets as it is, without copying it", () => {
@@ -47,6 +47,16 @@ describe("redactLine", () => {
       message: "failed with Bearer [redacted]",
     });
     expect(error.token).toBe("t-1");
+  });
+
+  it("scrubs the password of a URL in an error's message", () => {
+    const error = new Error("cannot reach redis://gateway:hunter2-pw@127.0.0.1:6379 or nats://nats.internal:4222");
+    expect(serializeError(error).message).toBe(
+      "cannot reach redis://gateway:[redacted]@127.0.0.1:6379 or nats://nats.internal:4222",
+    );
+    expect(scrubText("redis://admin:pw@h:1 rediss://:only-password@h:2")).toBe(
+      "redis://admin:[redacted]@h:1 rediss://:[redacted]@h:2",
+    );
   });
 
   it("stops at depth 4 and survives cycles", () => {

@@ -7,6 +7,9 @@ import { stdSerializers } from "pino";
  */
 export const SENSITIVE_KEYS = [
   "password",
+  // The services' own Redis and NATS credentials, should a config object be logged.
+  "REDIS_PASSWORD",
+  "NATS_PASSWORD",
   "secret",
   "token",
   "access_token",
@@ -91,8 +94,14 @@ export function serializeError(error: unknown): Record<string, unknown> {
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 const LONG_HEX = /\b0x[0-9a-fA-F]{128,}\b/g;
+/** The password of a URL's user part (`redis://user:password@host`). */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*:)[^\s@/]+@/gi;
 
-/** Scrubs free text (error messages, URLs) of bearer tokens, JWTs and signature-length hex. */
+/** Scrubs free text (error messages, URLs) of bearer tokens, JWTs, signature-length hex and URL passwords. */
 export function scrubText(text: string): string {
-  return text.replace(BEARER, "$1[redacted]").replace(JWT, "[redacted-jwt]").replace(LONG_HEX, "[redacted-hex]");
+  return text
+    .replace(BEARER, "$1[redacted]")
+    .replace(JWT, "[redacted-jwt]")
+    .replace(LONG_HEX, "[redacted-hex]")
+    .replace(URL_PASSWORD, "$1[redacted]@");
 }

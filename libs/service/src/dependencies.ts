@@ -2,7 +2,7 @@ import { createKafkaClient, kafkaReadiness, type KafkaCredentials } from "@platf
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
 import { connectSignals, type Signals } from "@platform/signals";
-import { createRedis, redisReadiness, type Redis } from "@platform/store";
+import { createRedis, redisConnectionOf, redisReadiness, type Redis, type RedisConnection } from "@platform/store";
 
 /** A connection a service depends on: its readiness check and how to close it on shutdown. */
 export interface Dependency<T> {
@@ -11,8 +11,8 @@ export interface Dependency<T> {
   close: ShutdownStep;
 }
 
-export function redisDependency(url: string, service: string): Dependency<Redis> {
-  const redis = createRedis({ url, connectionName: service });
+export function redisDependency(connection: RedisConnection, service: string): Dependency<Redis> {
+  const redis = createRedis({ ...connection, connectionName: service });
   return {
     client: redis,
     check: { name: "redis", probe: () => redisReadiness(redis) },
@@ -38,9 +38,26 @@ export function kafkaDependency(
   };
 }
 
-export function natsDependency(url: string, service: string, log: Logger): Dependency<Signals> {
+/** Where NATS is and the service's own user there (NATS_URL, NATS_USERNAME, NATS_PASSWORD). */
+export interface NatsConnection {
+  url: string;
+  user?: string | undefined;
+  password?: string | undefined;
+}
+
+export function natsConnectionOf(config: {
+  NATS_URL: string;
+  NATS_USERNAME?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+}): NatsConnection {
+  return { url: config.NATS_URL, user: config.NATS_USERNAME, password: config.NATS_PASSWORD };
+}
+
+export function natsDependency(connection: NatsConnection, service: string, log: Logger): Dependency<Signals> {
   const signals = connectSignals({
-    servers: [url],
+    servers: [connection.url],
+    user: connection.user,
+    password: connection.password,
     name: service,
     onError: (error) => log.debug({ err: error }, "nats connection problem"),
   });
@@ -57,14 +74,20 @@ export function natsDependency(url: string, service: string, log: Logger): Depen
  * connection nobody else runs MULTI/EXEC on), and Kafka.
  */
 export function projectionStores(
-  config: { REDIS_URL: string; KAFKA_BROKERS: string[]; KAFKA_REPLICATION_FACTOR: number },
+  config: {
+    REDIS_URL: string;
+    REDIS_USERNAME?: string | undefined;
+    REDIS_PASSWORD?: string | undefined;
+    KAFKA_BROKERS: string[];
+    KAFKA_REPLICATION_FACTOR: number;
+  },
   service: string,
   projection: string,
   log: Logger,
   kafkaCredentials?: KafkaCredentials,
 ): ProjectionStores {
-  const redis = redisDependency(config.REDIS_URL, service);
-  const projectionRedis = redisDependency(config.REDIS_URL, `${service}-${projection}`);
+  const redis = redisDependency(redisConnectionOf(config), service);
+  const projectionRedis = redisDependency(redisConnectionOf(config), `${service}-${projection}`);
   const kafka = kafkaDependency(config.KAFKA_BROKERS, service, log, kafkaCredentials);
   return {
     redis,

@@ -1,9 +1,11 @@
 export {
   kafkaDependency,
+  natsConnectionOf,
   natsDependency,
   projectionStores,
   redisDependency,
   type Dependency,
+  type NatsConnection,
   type ProjectionStores,
 } from "./dependencies.js";
 export {

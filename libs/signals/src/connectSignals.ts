@@ -18,6 +18,9 @@ export interface ConnectSignalsOptions {
   servers: string[];
   /** Connection name shown by the server's monitoring. */
   name: string;
+  /** The service's own NATS user (natsPermissions.ts), when the server has users. */
+  user?: string | undefined;
+  password?: string | undefined;
   onError?: (error: unknown) => void;
 }
 
@@ -61,6 +64,8 @@ export function connectSignals(options: ConnectSignalsOptions): Signals {
         const nc = await connect({
           servers: options.servers,
           name: options.name,
+          ...(options.user === undefined ? {} : { user: options.user }),
+          ...(options.password === undefined ? {} : { pass: options.password }),
           maxReconnectAttempts: -1,
           reconnectTimeWait: 250,
           waitOnFirstConnect: true,

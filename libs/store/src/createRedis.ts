@@ -4,8 +4,24 @@ import { traceRedisCommands } from "./redisTracing.js";
 
 export type { Redis } from "ioredis";
 
-export interface CreateRedisOptions {
+/** Where Redis is and who the service is there: its own ACL user (redisAcl.ts) when the server has ACLs. */
+export interface RedisConnection {
+  /** `redis://host:port` or `rediss://…`; credentials in it count only when username and password are not given. */
   url: string;
+  username?: string | undefined;
+  password?: string | undefined;
+}
+
+/** The connection a service's configuration names (REDIS_URL, REDIS_USERNAME, REDIS_PASSWORD). */
+export function redisConnectionOf(config: {
+  REDIS_URL: string;
+  REDIS_USERNAME?: string | undefined;
+  REDIS_PASSWORD?: string | undefined;
+}): RedisConnection {
+  return { url: config.REDIS_URL, username: config.REDIS_USERNAME, password: config.REDIS_PASSWORD };
+}
+
+export interface CreateRedisOptions extends RedisConnection {
   /** Shown by CLIENT LIST, so an operator can tell the services' connections apart. */
   connectionName: string;
   /** Per-command budget; a command that takes longer fails instead of holding a request. */
@@ -17,7 +33,11 @@ export interface CreateRedisOptions {
  * command) and reconnects by itself forever, so callers answer 503 quickly and recover unattended.
  */
 export function createRedis(options: CreateRedisOptions): Redis {
-  const redis = new Redis(options.url, {
+  const explicit = options.username !== undefined || options.password !== undefined;
+  // ioredis prefers the URL's credentials to its options': the configured ones must win.
+  const redis = new Redis(explicit ? withoutCredentials(options.url) : options.url, {
+    ...(options.username === undefined ? {} : { username: options.username }),
+    ...(options.password === undefined ? {} : { password: options.password }),
     connectionName: options.connectionName,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -31,6 +51,13 @@ export function createRedis(options: CreateRedisOptions): Redis {
   redis.on("error", () => undefined);
   if (isTracingEnabled()) traceRedisCommands(redis);
   return redis;
+}
+
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.toString();
 }
 
 /** True when Redis answers PING within the timeout; never throws. */

@@ -1,4 +1,12 @@
-export { createRedis, redisReadiness, type CreateRedisOptions, type Redis } from "./createRedis.js";
+export {
+  createRedis,
+  redisConnectionOf,
+  redisReadiness,
+  type CreateRedisOptions,
+  type Redis,
+  type RedisConnection,
+} from "./createRedis.js";
+export { REDIS_ACL, REDIS_USERS, redisAclFile, redisAclRules, type RedisGrant, type RedisUser } from "./redisAcl.js";
 export {
   readVersioned,
   versionedCommit,

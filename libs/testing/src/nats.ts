@@ -10,10 +10,16 @@ export interface StartNatsOptions {
   /** JetStream's store folder. */
   dir: string;
   logFile: string;
+  /**
+   * A configuration file (`-c`), e.g. with users and their permissions (@platform/signals
+   * natsAuthorization); the command line's address, port and JetStream settings win over it.
+   */
+  configFile?: string;
   detached?: boolean;
 }
 
 export interface RunningNats {
+  /** The address, without credentials. */
   url: string;
   port: number;
   process: ManagedProcess;
@@ -27,7 +33,10 @@ export async function startNats(options: StartNatsOptions): Promise<RunningNats>
   const process = spawnManaged({
     name: "nats",
     command: findBinary("nats-server", "NATS_SERVER_BIN"),
-    args: ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", options.dir],
+    args: [
+      ...(options.configFile === undefined ? [] : ["-c", options.configFile]),
+      ...["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", options.dir],
+    ],
     logFile: options.logFile,
     detached: options.detached,
   });

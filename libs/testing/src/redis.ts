@@ -12,10 +12,16 @@ export interface StartRedisOptions {
   logFile: string;
   /** The local stack keeps an append-only file; tests don't need one. */
   appendOnly?: boolean;
+  /**
+   * Users and their grants (redis-server's `aclfile`, e.g. @platform/store redisAclFile). Without
+   * one, the `default` user may do anything without a password.
+   */
+  aclFile?: string;
   detached?: boolean;
 }
 
 export interface RunningRedis {
+  /** The address, without credentials. */
   url: string;
   port: number;
   process: ManagedProcess;
@@ -44,6 +50,7 @@ export async function startRedis(options: StartRedisOptions): Promise<RunningRed
       "no",
       "--protected-mode",
       "yes",
+      ...(options.aclFile === undefined ? [] : ["--aclfile", options.aclFile]),
     ],
     logFile: options.logFile,
     detached: options.detached,

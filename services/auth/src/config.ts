@@ -1,4 +1,4 @@
-import { loadConfigOrExit, vars } from "@platform/config";
+import { loadConfigOrExit, redisCredentialVars, vars } from "@platform/config";
 import { REFRESH_TOKEN_RETENTION_MS } from "@platform/bus";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
@@ -11,6 +11,7 @@ export const authConfigSchema = z
   .object({
     ...serviceVars,
     REDIS_URL: vars.url(["redis", "rediss"]),
+    ...redisCredentialVars,
     KAFKA_BROKERS: vars.hostPortList(),
     /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
     ...kafkaCredentialVars,

@@ -1,4 +1,4 @@
-import { loadConfigOrExit, vars } from "@platform/config";
+import { loadConfigOrExit, natsCredentialVars, vars } from "@platform/config";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
@@ -25,6 +25,7 @@ export const chainIngestorConfigSchema = z
     ...kafkaCredentialVars,
     /** Only the intents source listens to NATS (`intents.notified` hints). Required when INGEST_SOURCES lists intents. */
     NATS_URL: vars.url(["nats", "tls"]).optional(),
+    ...natsCredentialVars,
     /**
      * Deployment data: the chains to follow and their contracts (deploy/config/<env>/chains.json).
      * main.ts reads and validates the file at once and exits 78 naming it when it is missing or wrong.

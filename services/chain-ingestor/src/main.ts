@@ -3,7 +3,13 @@ import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
 import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
-import { kafkaCredentialsOrExit, kafkaDependency, natsDependency, runBackendService } from "@platform/service";
+import {
+  kafkaCredentialsOrExit,
+  kafkaDependency,
+  natsConnectionOf,
+  natsDependency,
+  runBackendService,
+} from "@platform/service";
 import { loadChainIngestorConfig } from "./config.js";
 import { ingestMetrics } from "./follower/ingestMetrics.js";
 import { settlerChains, startIntentsIngestor } from "./intents/intentsIngestor.js";
@@ -44,7 +50,7 @@ const followed = new Map<number, ConfiguredChain>();
 
 if (config.INGEST_SOURCES.includes("intents")) {
   // The config schema requires NATS_URL when the intents source is selected.
-  const nats = natsDependency(config.NATS_URL!, "chain-ingestor", log);
+  const nats = natsDependency(natsConnectionOf({ ...config, NATS_URL: config.NATS_URL! }), "chain-ingestor", log);
   const intents = startIntentsIngestor({
     kafka: kafka.client,
     signals: nats.client,

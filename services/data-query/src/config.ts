@@ -1,4 +1,4 @@
-import { loadConfigOrExit, vars } from "@platform/config";
+import { loadConfigOrExit, natsCredentialVars, redisCredentialVars, vars } from "@platform/config";
 import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
@@ -8,6 +8,7 @@ export const dataQueryConfigSchema = z
   .object({
     ...serviceVars,
     REDIS_URL: vars.url(["redis", "rediss"]),
+    ...redisCredentialVars,
     /** Which gRPC services this process serves, so each group deploys and scales on its own. */
     DATA_QUERY_GROUPS: vars
       .list()
@@ -24,6 +25,7 @@ export const dataQueryConfigSchema = z
     ANSWER_CACHE_MAX_BYTES: vars.positiveInt().default(64 * 1024 * 1024),
     /** The `events` group's wake-up: the data projections' change signals. Required with that group. */
     NATS_URL: vars.url(["nats", "tls"]).optional(),
+    ...natsCredentialVars,
     /** The `events` group reads the data change log's tail at least this often, whatever the signals say. */
     WATCH_POLL_MS: vars.positiveInt().default(1_000),
     /** A WatchData caller that leaves this many bytes unread is ended (RESOURCE_EXHAUSTED). */

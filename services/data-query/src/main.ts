@@ -3,8 +3,8 @@ import { createLogger, type Logger } from "@platform/log";
 import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry } from "@platform/runtime";
 import type { Registry } from "prom-client";
-import { natsDependency, redisDependency, runBackendService } from "@platform/service";
-import { coalesceWrites, type Redis } from "@platform/store";
+import { natsConnectionOf, natsDependency, redisDependency, runBackendService } from "@platform/service";
+import { coalesceWrites, redisConnectionOf, type Redis } from "@platform/store";
 import { accountsGrpcService } from "./accounts/index.js";
 import { loadDataQueryConfig, type DataQueryConfig } from "./config.js";
 import { dataEventsGrpcService } from "./events/index.js";
@@ -18,7 +18,7 @@ const config = loadDataQueryConfig();
 // Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
 const tracing = startTracingOrExit("data-query");
 const log = createLogger({ service: "data-query", level: config.LOG_LEVEL });
-const redis = redisDependency(config.REDIS_URL, "data-query");
+const redis = redisDependency(redisConnectionOf(config), "data-query");
 // The reads of concurrent calls that start in the same event-loop turn leave in one socket write.
 coalesceWrites(redis.client);
 log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
@@ -55,7 +55,7 @@ const registrations = readGroups.map((group) =>
 
 // The event streams (GET /data/v1/events) follow the data change log; NATS says when it grew.
 const nats = config.DATA_QUERY_GROUPS.includes("events")
-  ? natsDependency(config.NATS_URL!, "data-query", log)
+  ? natsDependency(natsConnectionOf({ ...config, NATS_URL: config.NATS_URL! }), "data-query", log)
   : undefined;
 const events = nats
   ? dataEventsGrpcService({

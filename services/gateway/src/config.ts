@@ -1,4 +1,4 @@
-import { loadConfigOrExit, vars } from "@platform/config";
+import { loadConfigOrExit, natsCredentialVars, redisCredentialVars, vars } from "@platform/config";
 import { z } from "zod";
 import { isOrigin } from "./http/cors.js";
 import { NO_TRUSTED_PROXIES, parseTrustedProxies } from "./http/trustedProxies.js";
@@ -12,6 +12,7 @@ export const gatewayConfigSchema = z.object({
   /** Base of absolute links in problem types and the OpenAPI `servers` entry. */
   PUBLIC_BASE_URL: vars.url(["http", "https"]).default("http://127.0.0.1:8080"),
   REDIS_URL: vars.url(["redis", "rediss"]),
+  ...redisCredentialVars,
   AUTH_GRPC_TARGET: vars.string(),
   TC_GRPC_TARGET: vars.string(),
   INTENTS_GRPC_TARGET: vars.string(),
@@ -27,6 +28,7 @@ export const gatewayConfigSchema = z.object({
    * data-query (the gateway stays ready).
    */
   NATS_URL: vars.url(["nats", "tls"]).optional(),
+  ...natsCredentialVars,
   /**
    * The chain's block time, seconds: a Data API answer's Cache-Control max-age runs to the next
    * block expected after its as_of (at most this long), and the gateway keeps it no longer.

@@ -9,7 +9,7 @@ import {
   startOpsServer,
   watchDependencies,
 } from "@platform/runtime";
-import { coalesceWrites, createRedis, redisReadiness } from "@platform/store";
+import { coalesceWrites, createRedis, redisConnectionOf, redisReadiness } from "@platform/store";
 import { createAccessGuard } from "./access/accessGuard.js";
 import { createRateLimiter, parseTiers } from "./access/rateLimiter.js";
 import { cachedSigningKeys } from "./access/signingKeys.js";
@@ -28,7 +28,7 @@ const tracing = startTracingOrExit("gateway");
 const log = createLogger({ service: "gateway", level: config.LOG_LEVEL });
 const tiers = await loadFromVariableOrExit("gateway", "RATE_LIMIT_TIERS", () => parseTiers(config.RATE_LIMIT_TIERS));
 const registry = createMetricsRegistry("gateway");
-const redis = createRedis({ url: config.REDIS_URL, connectionName: "gateway" });
+const redis = createRedis({ ...redisConnectionOf(config), connectionName: "gateway" });
 // The rate-limit scripts of requests that arrive in the same event-loop turn leave in one socket write.
 coalesceWrites(redis);
 const backends = connectBackends(config);
@@ -37,6 +37,8 @@ const backends = connectBackends(config);
 // configured) only sends every conditional read to data-query.
 const conditional = connectConditionalReads({
   natsUrl: config.NATS_URL,
+  natsUser: config.NATS_USERNAME,
+  natsPassword: config.NATS_PASSWORD,
   blockSeconds: config.DATA_BLOCK_SECONDS,
   maxBytes: config.KEPT_ANSWERS_MAX_BYTES,
   registry,

@@ -1,14 +1,16 @@
-import { loadConfigOrExit, vars } from "@platform/config";
+import { loadConfigOrExit, natsCredentialVars, redisCredentialVars, vars } from "@platform/config";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 export const intentsGatewayConfigSchema = z.object({
   ...serviceVars,
   REDIS_URL: vars.url(["redis", "rediss"]),
+  ...redisCredentialVars,
   KAFKA_BROKERS: vars.hostPortList(),
   /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
   ...kafkaCredentialVars,
   NATS_URL: vars.url(["nats", "tls"]),
+  ...natsCredentialVars,
   TC_GRPC_TARGET: vars.string(),
   /** Deployment data: chains, RPC URLs, settler addresses (deploy/config/<env>/chains.json). */
   CHAINS_FILE: vars.string(),

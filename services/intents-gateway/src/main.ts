@@ -24,11 +24,12 @@ import {
 import { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { intentsChangeLog } from "@platform/read-models";
 import { createMetricsRegistry } from "@platform/runtime";
-import { createChangeFeed } from "@platform/store";
+import { createChangeFeed, redisConnectionOf } from "@platform/store";
 import { subjects } from "@platform/signals";
 import {
   kafkaCredentialsOrExit,
   kafkaDependency,
+  natsConnectionOf,
   natsDependency,
   redisDependency,
   runBackendService,
@@ -65,10 +66,10 @@ const originChainIds = new Set(
     .filter((chain) => chain.roles.includes("origin") || chain.roles.includes("destination"))
     .map((chain) => String(chain.chainId)),
 );
-const redis = redisDependency(config.REDIS_URL, "intents-gateway");
+const redis = redisDependency(redisConnectionOf(config), "intents-gateway");
 const mirrored = <Handler>(handler: Handler): Handler => mirroredRead(redis.client, handler);
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "intents-gateway", log, kafkaCredentials);
-const nats = natsDependency(config.NATS_URL, "intents-gateway", log);
+const nats = natsDependency(natsConnectionOf(config), "intents-gateway", log);
 const topics = ensureTopics(kafka.client, {
   topics: ["intents.notifications.v1"],
   replicationFactor: config.KAFKA_REPLICATION_FACTOR,

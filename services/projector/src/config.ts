@@ -1,4 +1,4 @@
-import { loadConfigOrExit, vars } from "@platform/config";
+import { loadConfigOrExit, natsCredentialVars, redisCredentialVars, vars } from "@platform/config";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
@@ -11,7 +11,9 @@ export const projectorConfigSchema = z
     /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
     ...kafkaCredentialVars,
     REDIS_URL: vars.url(["redis", "rediss"]),
+    ...redisCredentialVars,
     NATS_URL: vars.url(["nats", "tls"]),
+    ...natsCredentialVars,
     /** Projections this process runs, each its own consumer group, so they deploy and scale apart. */
     PROJECTIONS: vars
       .list()

@@ -4,11 +4,12 @@ import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "
 import {
   kafkaCredentialsOrExit,
   kafkaDependency,
+  natsConnectionOf,
   natsDependency,
   redisDependency,
   runBackendService,
 } from "@platform/service";
-import { createRedis } from "@platform/store";
+import { createRedis, redisConnectionOf } from "@platform/store";
 import { loadProjectorConfig } from "./config.js";
 import { startAccountsProjection } from "./accounts/index.js";
 import { superviseIntentsProjection } from "./intents/intentsSupervisor.js";
@@ -22,9 +23,9 @@ const tracing = startTracingOrExit("projector");
 // Checked before any connection opens, like the rest of the configuration.
 const kafkaCredentials = kafkaCredentialsOrExit("projector", config);
 const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
-const redis = redisDependency(config.REDIS_URL, "projector");
+const redis = redisDependency(redisConnectionOf(config), "projector");
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log, kafkaCredentials);
-const nats = natsDependency(config.NATS_URL, "projector", log);
+const nats = natsDependency(natsConnectionOf(config), "projector", log);
 log.info({ projections: config.PROJECTIONS }, "projections configured");
 // Created before the projections: each reports its lag and its read model's as_of here.
 const registry = createMetricsRegistry("projector");
@@ -34,7 +35,7 @@ const stops: ShutdownStep[] = [];
 if (config.PROJECTIONS.includes("intents")) {
   // WATCH belongs to a connection: the projection gets one of its own.
   const projectionRedis = createRedis({
-    url: config.REDIS_URL,
+    ...redisConnectionOf(config),
     connectionName: "projector-intents",
     commandTimeoutMs: 10_000,
   });
@@ -69,7 +70,7 @@ const dataProjections: Record<
 for (const name of config.PROJECTIONS) {
   if (name === "intents") continue;
   const projectionRedis = createRedis({
-    url: config.REDIS_URL,
+    ...redisConnectionOf(config),
     connectionName: `projector-${name}`,
     commandTimeoutMs: 10_000,
   });

@@ -1,4 +1,4 @@
-import { loadConfigOrExit, vars } from "@platform/config";
+import { loadConfigOrExit, redisCredentialVars, vars } from "@platform/config";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 import { isSiweDomain, isSiweScheme, isSiweUri } from "./siweSyntax.js";
@@ -17,6 +17,7 @@ export const DEFAULT_SIWE_STATEMENT = "I accept the Terms and Conditions version
 export const tcConfigSchema = z.object({
   ...serviceVars,
   REDIS_URL: vars.url(["redis", "rediss"]),
+  ...redisCredentialVars,
   KAFKA_BROKERS: vars.hostPortList(),
   /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
   ...kafkaCredentialVars,

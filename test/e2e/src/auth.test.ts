@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   authCli,
   freePorts,
+  redisAdminUrl,
   repoRoot,
   serviceCommand,
   serviceProcessSpecs,
@@ -322,7 +323,7 @@ describe("durability and secrecy", () => {
     expect((await postAuth({ type: "REFRESH_TOKEN", username: key.id, refresh_token })).status).toBe(200);
 
     // Lose Redis' data: the registry comes back from Kafka.
-    const redis = createRedis({ url: stack.descriptor.infrastructure.redisUrl, connectionName: "e2e-flush" });
+    const redis = createRedis({ url: redisAdminUrl(stack.descriptor), connectionName: "e2e-flush" });
     await waitFor(async () => (await redis.ping()) === "PONG", { what: "redis" });
     await redis.flushall();
     redis.disconnect();

@@ -1,6 +1,7 @@
 import { bearerAuth, Ketting } from "ketting";
 import { formatScaled, formatU64Ratio, priceFeedAbi } from "@platform/subtensor";
 import { createRedis } from "@platform/store";
+import { redisAdminUrl } from "@platform/local-stack";
 import { waitFor } from "@platform/testing";
 import { bytesToHex, getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -1109,7 +1110,7 @@ describe("Redis losing every read model under load (FLUSHALL)", () => {
       const before = new Map(highest);
       // Before the flush every read model is complete: every answer was a 200.
       expect([...statuses.keys()]).toEqual([200]);
-      const redis = createRedis({ url: s.stack.descriptor.infrastructure.redisUrl, connectionName: "flushall-test" });
+      const redis = createRedis({ url: redisAdminUrl(s.stack.descriptor), connectionName: "flushall-test" });
       try {
         // The client fails at once while not connected (no offline queue).
         await waitFor(async () => redis.status === "ready", {

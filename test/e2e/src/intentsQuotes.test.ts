@@ -1,5 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { authCli, freePorts, silentProgress, startStack, type RunningStack, testRuntime } from "@platform/local-stack";
+import {
+  authCli,
+  freePorts,
+  redisAdminUrl,
+  silentProgress,
+  startStack,
+  type RunningStack,
+  testRuntime,
+} from "@platform/local-stack";
 import { tempDir } from "@platform/testing";
 import {
   createPublicClient,
@@ -76,13 +84,7 @@ beforeAll(async () => {
   base = stack.descriptor.gatewayUrl;
   // No projector runs here: the intents mirror is empty, and its marker says so complete (as a
   // caught-up projector's would), so reads answer what an empty mirror holds, not REBUILDING.
-  execFileSync("redis-cli", [
-    "-u",
-    stack.descriptor.infrastructure.redisUrl,
-    "SET",
-    "rm:intents:projection",
-    "complete",
-  ]);
+  execFileSync("redis-cli", ["-u", redisAdminUrl(stack.descriptor), "SET", "rm:intents:projection", "complete"]);
   token = await issueToken("e2e-intents", "intents:read,intents:write");
   dataOnlyToken = await issueToken("e2e-intents-data", "data:read");
 

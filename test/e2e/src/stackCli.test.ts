@@ -5,6 +5,7 @@ import {
   freePorts,
   portVariable,
   readDescriptor,
+  redisAdminUrl,
   repoRoot,
   testRuntime,
   type PortPlan,
@@ -75,6 +76,18 @@ async function accessToken(key: { id: string; secret: string } = descriptor.demo
 }
 
 describe("deploy/local/stack: the descriptor, the native runtime, readiness and the demo key", () => {
+  it("runs Redis and NATS with a user per service, and never prints a password", () => {
+    const { redisUrl, natsUrl, redisAdminUrl, natsAdminUrl } = descriptor.infrastructure;
+    expect(new URL(redisUrl).password).toBe("");
+    expect(new URL(natsUrl).password).toBe("");
+    const passwords = [new URL(redisAdminUrl!).password, new URL(natsAdminUrl!).password];
+    for (const password of passwords) {
+      expect(password.length).toBeGreaterThanOrEqual(32);
+      expect(upOutput).not.toContain(password);
+    }
+    expect(upOutput).toContain("each service has its own Redis and NATS user");
+  });
+
   it("writes the descriptor with the gateway, every chain and every process", () => {
     expect(descriptor.gatewayUrl).toBe(`http://127.0.0.1:${ports.gateway}`);
     // The EVM chains of the intents; the network is the real Subtensor runtime (descriptor.substrate), no EVM stand-in.
@@ -225,7 +238,7 @@ describe("deploy/local/stack: requests through the gateway", () => {
 
   it("carries a request through the gateway to a service over gRPC, which reads Redis", async () => {
     const wallet = "0x52908400098527886E0F7030069857D2E4169EE7";
-    const redis = createRedis({ url: descriptor.infrastructure.redisUrl, connectionName: "e2e" });
+    const redis = createRedis({ url: redisAdminUrl(descriptor), connectionName: "e2e" });
     await new Promise((resolve) => setTimeout(resolve, 200));
     await redis.hset(`tc:wallet:${wallet}`, { acceptedVersion: "1", acceptedAt: "2026-11-20T08:00:00.000Z" });
     redis.disconnect();
@@ -569,6 +582,20 @@ describe("deploy/local/stack: network stats and the schema-driven fuzz", () => {
       work.remove();
     }
   }, 400_000);
+});
+
+describe("deploy/local/stack: least privilege", () => {
+  it("no service was refused anything on Redis while the stack ran: each grant covers what its service does", async () => {
+    const redis = createRedis({ url: redisAdminUrl(descriptor), connectionName: "e2e-acl-log" });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Each entry: a command, key or channel a user was refused, or a failed AUTH.
+      const refusals = (await redis.call("ACL", "LOG")) as unknown[][];
+      expect(refusals.map((entry) => entry.map(String).join(" "))).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  });
 });
 
 describe("deploy/local/stack: one backend down, then stop", () => {

@@ -23,6 +23,9 @@ export interface ConnectedConditionalReads {
  */
 export function connectConditionalReads(options: {
   natsUrl: string | undefined;
+  /** The gateway's own NATS user (NATS_USERNAME, NATS_PASSWORD), when the server has users. */
+  natsUser?: string | undefined;
+  natsPassword?: string | undefined;
   blockSeconds: number;
   /** Bound on the kept answers (KEPT_ANSWERS_MAX_BYTES). */
   maxBytes?: number;
@@ -41,6 +44,8 @@ export function connectConditionalReads(options: {
   }
   const signals = connectSignals({
     servers: [options.natsUrl],
+    user: options.natsUser,
+    password: options.natsPassword,
     name: "gateway",
     onError: (error) => log.debug({ err: error }, "nats connection problem"),
   });

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import type { StackDescriptor } from "./descriptor.js";
+import { renderSummary, withoutPassword } from "./summary.js";
+
+const descriptor: StackDescriptor = {
+  startedAt: "2026-11-29T11:00:00.000Z",
+  gatewayUrl: "http://127.0.0.1:8080",
+  chains: [],
+  infrastructure: {
+    kafkaBrokers: ["127.0.0.1:19092"],
+    redisUrl: "redis://127.0.0.1:16379",
+    natsUrl: "nats://127.0.0.1:14222",
+    redisAdminUrl: "redis://admin:redis-admin-password@127.0.0.1:16379",
+    natsAdminUrl: "nats://admin:nats-admin-password@127.0.0.1:14222",
+  },
+  processes: [],
+  stateDir: "/tmp/stack",
+};
+
+describe("the stack's summary", () => {
+  it("shows the servers' addresses and where the credentials are, never a password", () => {
+    const summary = renderSummary(descriptor);
+    expect(summary).toContain("redis redis://127.0.0.1:16379");
+    expect(summary).toContain("nats nats://127.0.0.1:14222");
+    expect(summary).toContain("/tmp/stack/secrets/<service>-redis/password");
+    expect(summary).not.toMatch(/admin-password/);
+  });
+
+  it("masks a password in an external server's URL", () => {
+    const external = {
+      ...descriptor,
+      infrastructure: {
+        kafkaBrokers: ["kafka:9092"],
+        redisUrl: "rediss://ops:s3cret@redis.internal:6380",
+        natsUrl: "nats://nats.internal:4222",
+      },
+    };
+    const summary = renderSummary(external);
+    expect(summary).not.toContain("s3cret");
+    expect(summary).toContain("rediss://ops:***@redis.internal:6380");
+    expect(withoutPassword("not a url://a:b@c")).not.toContain(":b@");
+  });
+});

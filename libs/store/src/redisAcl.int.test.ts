@@ -1,0 +1,329 @@
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Redis as IORedis } from "ioredis";
+import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
+import { commitAtOffset } from "./offsetCommit.js";
+import { redisProjectionMarker } from "./projectionMarker.js";
+import { REDIS_USERS, redisAclFile, type RedisUser } from "./redisAcl.js";
+
+/**
+ * The ACL table (redisAcl.ts) on a real redis-server: each service's user can do what its service
+ * does (a representative command of every key family it uses, its scripts through EVALSHA as
+ * ioredis sends them) and is refused anything outside its grant. Widening a grant, or switching the
+ * users off, fails a test here.
+ */
+
+const dir = tempDir("redis-acl");
+const password = () => randomBytes(16).toString("hex");
+const adminPassword = password();
+const passwords = Object.fromEntries(REDIS_USERS.map((name) => [name, password()])) as Record<RedisUser, string>;
+let server: RunningRedis;
+let admin: Redis;
+const users = new Map<RedisUser, Redis>();
+
+/** Redis' answers to a command outside the user's grant, run directly or from a script. */
+const REFUSED = /NOPERM|ACL failure|no permissions|can't (run|access)/i;
+
+const as = (name: RedisUser): Redis => users.get(name)!;
+const refused = (attempt: Promise<unknown>) => expect(attempt).rejects.toThrow(REFUSED);
+
+beforeAll(async () => {
+  const aclFile = join(dir.path, "users.acl");
+  writeFileSync(aclFile, redisAclFile(adminPassword, passwords), { mode: 0o600 });
+  server = await startRedis({ dir: join(dir.path, "data"), logFile: join(dir.path, "redis.log"), aclFile });
+  admin = createRedis({ url: server.url, username: "admin", password: adminPassword, connectionName: "admin" });
+  for (const name of REDIS_USERS)
+    users.set(name, createRedis({ url: server.url, username: name, password: passwords[name], connectionName: name }));
+  for (const client of [admin, ...users.values()])
+    await waitFor(() => redisReadiness(client), { what: "redis ready", timeoutMs: 10_000 });
+  // What the other services wrote, for the readers.
+  await admin
+    .multi()
+    .hset("auth:key:{ak_1}", { status: "active", secretVersion: "1" })
+    .set("auth:registry", "complete")
+    .set("rm:intents:order:0x01", "record")
+    .set("rm:intents:projection", "complete")
+    .xadd("rm:intents:changes", "*", "o", "0x01")
+    .zadd("rm:market:pool:1:points", 1, "point")
+    .hset("rm:accounts:head", { blockNumber: "1" })
+    .set("rm:market:projection", "complete")
+    .xadd("rm:data:changes", "*", "k", "head")
+    .exec();
+});
+
+afterAll(async () => {
+  for (const client of [admin, ...users.values()]) client?.disconnect();
+  await server?.stop();
+  dir.remove();
+});
+
+/** Registers `lua` on the connection as ioredis' defineCommand does (EVALSHA, then EVAL once) and runs it twice. */
+async function runScript(redis: Redis, name: string, lua: string, keys: string[], ...args: string[]): Promise<unknown> {
+  redis.defineCommand(name, { numberOfKeys: keys.length, lua });
+  const call = () =>
+    (redis as unknown as Record<string, (...a: string[]) => Promise<unknown>>)[name]!(...keys, ...args);
+  await call();
+  return call();
+}
+
+describe("the servers' users", () => {
+  it("refuses a connection without credentials, or with a wrong password", async () => {
+    // RESP2: no HELLO at connect, so the connection opens and each command meets the server's answer.
+    const anonymous = new IORedis(server.url, {
+      protocol: 2,
+      lazyConnect: true,
+      enableReadyCheck: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    anonymous.on("error", () => undefined);
+    try {
+      await anonymous.connect();
+      await expect(anonymous.get("auth:key:{ak_1}")).rejects.toThrow(/NOAUTH/);
+      await expect(anonymous.call("AUTH", "data-query", "not-its-password")).rejects.toThrow(/WRONGPASS/);
+      await expect(anonymous.call("AUTH", "default", "")).rejects.toThrow(/WRONGPASS|disabled/);
+    } finally {
+      anonymous.disconnect();
+    }
+  });
+
+  it("lets only auth write auth:*, and only the projector write rm:*", async () => {
+    for (const name of REDIS_USERS) {
+      const writeAuth = as(name).set("auth:key:{ak_probe}", "x");
+      const writeReadModel = as(name).set("rm:intents:order:0xprobe", "x");
+      if (name === "auth") await expect(writeAuth).resolves.toBe("OK");
+      else await refused(writeAuth);
+      if (name === "projector") await expect(writeReadModel).resolves.toBe("OK");
+      else await refused(writeReadModel);
+    }
+  });
+
+  it("refuses every service the dangerous commands", async () => {
+    for (const name of REDIS_USERS) {
+      const redis = as(name);
+      await refused(redis.flushall());
+      await refused(redis.flushdb());
+      await refused(redis.keys("*"));
+      await refused(redis.call("CONFIG", "GET", "maxmemory"));
+      await refused(redis.call("ACL", "LIST"));
+      await refused(redis.call("BGSAVE"));
+      await refused(redis.call("SORT", "rm:market:pool:1:points", "ALPHA"));
+      await refused(redis.call("CLIENT", "LIST"));
+      await refused(redis.call("SCRIPT", "FLUSH"));
+      await refused(redis.call("FUNCTION", "FLUSH"));
+      await refused(redis.publish("readmodel.changed.intents", "x"));
+    }
+  });
+});
+
+describe("data-query: reads the data read models, writes nothing", () => {
+  it("reads the data read models, their markers and change log", async () => {
+    const redis = as("data-query");
+    expect(await redis.zrange("rm:market:pool:1:points", "0", "-1")).toEqual(["point"]);
+    expect(await redis.hgetall("rm:accounts:head")).toEqual({ blockNumber: "1" });
+    expect(await redis.mget("rm:market:projection", "rm:accounts:projection")).toEqual(["complete", null]);
+    expect(await redis.xrange("rm:data:changes", "-", "+")).toHaveLength(1);
+    expect(await redis.xrevrange("rm:data:changes", "+", "-", "COUNT", 1)).toHaveLength(1);
+    expect(await redis.xinfo("STREAM", "rm:data:changes")).toContain("entries-added");
+    const [[, points]] = (await redis.multi().zrange("rm:market:pool:1:points", "0", "-1").exec()) as [
+      [null, string[]],
+    ];
+    expect(points).toEqual(["point"]);
+  });
+
+  it("is refused writes, scripts and other services' keys", async () => {
+    const redis = as("data-query");
+    await refused(redis.zadd("rm:market:pool:1:points", 2, "forged"));
+    await refused(redis.xadd("rm:data:changes", "*", "k", "head"));
+    await refused(redis.del("rm:market:projection"));
+    await refused(redis.hset("auth:key:{ak_1}", "status", "active"));
+    await refused(redis.hgetall("auth:key:{ak_1}"));
+    await refused(redis.get("rm:intents:order:0x01"));
+    await refused(redis.eval("return redis.call('GET', KEYS[1])", 1, "rm:market:projection"));
+  });
+});
+
+// The gateway's rate-limit script (services/gateway/src/access/rateLimitScript.ts) in short: checks
+// auth's key record, reads Redis' clock, spends the key's budget.
+const ADMIT = `
+local key = redis.call('HMGET', KEYS[1], 'status', 'secretVersion')
+if key[1] ~= 'active' then return -1 end
+local time = redis.call('TIME')
+redis.call('SET', KEYS[2], time[1], 'PX', 1000)
+return 1
+`;
+// The event streams' lease script (services/gateway/src/routes/events/streamSlots.ts) in short.
+const TAKE_SLOT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', 0)
+redis.call('ZADD', KEYS[1], 1, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], 1000)
+return redis.call('ZCARD', KEYS[1])
+`;
+
+describe("gateway: reads auth's key records, writes only its budgets and leases", () => {
+  it("runs its rate-limit and lease scripts and reads auth's registry marker", async () => {
+    const redis = as("gateway");
+    expect(await runScript(redis, "admit", ADMIT, ["auth:key:{ak_1}", "rl:{ak_1}:default"])).toBe(1);
+    expect(await redis.exists("rl:{ak_1}:default")).toBe(1);
+    expect(await runScript(redis, "takeSlot", TAKE_SLOT, ["sse:{ak_1}"], "stream-1")).toBe(1);
+    expect(await redis.zrem("sse:{ak_1}", "stream-1")).toBe(1);
+    expect(await redis.mget("auth:registry")).toEqual(["complete"]);
+  });
+
+  it("is refused writing auth's keys, directly or from a script, and the read models", async () => {
+    const redis = as("gateway");
+    await refused(redis.hset("auth:key:{ak_1}", "status", "active"));
+    await refused(redis.set("auth:registry", "complete"));
+    // The selector lets a script name the key record beside the budget; what it runs is still checked.
+    await refused(redis.eval("return redis.call('HSET', KEYS[1], 'status', 'active')", 2, "auth:key:{ak_1}", "rl:{x}"));
+    await refused(redis.eval("return redis.call('DEL', KEYS[1])", 2, "auth:key:{ak_1}", "rl:{x}"));
+    await refused(redis.eval("return redis.call('GET', KEYS[1])", 1, "auth:refresh:x"));
+    await refused(redis.get("rm:market:projection"));
+    await refused(redis.set("tc:nonce:x", "x"));
+  });
+});
+
+// auth's refresh-token write (services/auth/src/registry/refreshTokenWrite.ts) in short.
+const WRITE_REFRESH_TOKEN = `
+redis.call('HSET', KEYS[1], 'keyId', ARGV[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
+return redis.call('ZCARD', KEYS[2])
+`;
+
+describe("auth: its registry, tokens and counters", () => {
+  it("writes its key records, refresh tokens, counters, offsets and marker", async () => {
+    const redis = as("auth");
+    await redis.hset("auth:key:{ak_2}", { status: "active", secretVersion: "1" });
+    expect(await redis.sadd("auth:keys", "ak_2")).toBe(1);
+    const expiry = String(Date.now() + 60_000);
+    expect(
+      await runScript(
+        redis,
+        "writeRefreshToken",
+        WRITE_REFRESH_TOKEN,
+        ["auth:refresh:ab", "auth:refresh-of:{ak_2}"],
+        "ak_2",
+        expiry,
+      ),
+    ).toBe(1);
+    const [[, count]] = (await redis
+      .multi()
+      .incr("auth:grants:{ak_2}:1")
+      .pexpire("auth:grants:{ak_2}:1", 61_000)
+      .exec()) as [[null, number]];
+    expect(count).toBe(1);
+    await commitAtOffset(
+      redis,
+      { offsetKey: "auth:offset:auth.api-keys.v1:0", previousOffset: undefined, lastOffset: "1", partition: "p" },
+      (multi) => {
+        multi.hset("auth:key:{ak_2}", "name", "two");
+      },
+    );
+    const marker = redisProjectionMarker(redis, "auth:registry-probe");
+    await marker.setIfAbsent("rebuilding:1");
+    expect(await marker.replace("rebuilding:1", "complete")).toBe(true);
+  });
+
+  it("is refused the read models and the other services' keys", async () => {
+    const redis = as("auth");
+    await refused(redis.get("rm:market:projection"));
+    await refused(redis.set("tc:wallet:0x01", "x"));
+    await refused(redis.set("rl:{ak_1}:default", "0"));
+  });
+});
+
+describe("tc: its acceptances and nonces", () => {
+  it("stores and consumes nonces, projects acceptances with its offsets and marker", async () => {
+    const redis = as("tc");
+    await redis.set("tc:nonce:n1", "0xWallet", "EX", 60);
+    expect(await redis.getdel("tc:nonce:n1")).toBe("0xWallet");
+    await commitAtOffset(
+      redis,
+      { offsetKey: "tc:offset:tc.acceptances.v1:0", previousOffset: undefined, lastOffset: "1", partition: "p" },
+      (multi) => {
+        multi.hset("tc:wallet:0xWallet", { acceptedVersion: "1" });
+      },
+    );
+    expect(await redis.hget("tc:wallet:0xWallet", "acceptedVersion")).toBe("1");
+    const marker = redisProjectionMarker(redis, "tc:projection");
+    await marker.setIfAbsent("rebuilding:1");
+    expect(await marker.replace("rebuilding:1", "complete")).toBe(true);
+  });
+
+  it("is refused auth's keys and the read models", async () => {
+    const redis = as("tc");
+    await refused(redis.hgetall("auth:key:{ak_1}"));
+    await refused(redis.get("rm:intents:order:0x01"));
+  });
+});
+
+describe("projector: every read model", () => {
+  it("commits read models with their change logs, versions and offsets, through scripts", async () => {
+    const redis = as("projector");
+    await redis.xadd("rm:data:changes", "MAXLEN", "~", "100", "*", "k", "head");
+    await redis.set("rm:market:version", "token");
+    const commit = "redis.call('HINCRBY', KEYS[1], ARGV[1], 1) return redis.call('SET', KEYS[2], ARGV[2])";
+    expect(
+      await runScript(redis, "commitOrder", commit, ["rm:intents:versions", "rm:intents:order:0x02"], "o:0x02", "r"),
+    ).toBe("OK");
+    expect(await redis.script("LOAD", "return redis.call('HMGET', KEYS[1], ARGV[1])")).toMatch(/^[0-9a-f]{40}$/);
+    await commitAtOffset(
+      redis,
+      { offsetKey: "rm:accounts:offset:chain.native.v1:0", previousOffset: undefined, lastOffset: "1", partition: "p" },
+      (multi) => {
+        multi.hset("rm:accounts:head", { blockNumber: "2" });
+      },
+    );
+    const marker = redisProjectionMarker(redis, "rm:subnets:projection");
+    await marker.setIfAbsent("rebuilding:1");
+    expect(await marker.replace("rebuilding:1", "complete")).toBe(true);
+  });
+
+  it("is refused the services' own keys", async () => {
+    const redis = as("projector");
+    await refused(redis.hset("auth:key:{ak_1}", "status", "revoked"));
+    await refused(redis.set("tc:wallet:0x01", "x"));
+    await refused(redis.set("intents-gateway:notified:1:0x01", "x"));
+    await refused(redis.set("rl:{ak_1}:default", "0"));
+  });
+});
+
+// intents-gateway's quote store (services/intents-gateway/src/quote/quoteStore.ts) in short.
+const SAVE_QUOTE = `
+local time = redis.call('TIME')
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', 0)
+redis.call('SET', KEYS[2], ARGV[2], 'EX', 60)
+redis.call('ZADD', KEYS[1], tonumber(time[1]), ARGV[1])
+if redis.call('PTTL', KEYS[1]) < 60000 then redis.call('PEXPIRE', KEYS[1], 60000) end
+return redis.call('ZCARD', KEYS[1])
+`;
+
+describe("intents-gateway: its quotes and claims, the intents read model read-only", () => {
+  it("saves quotes through its script, claims notifications, reads the intents mirror and its change log", async () => {
+    const redis = as("intents-gateway");
+    const keys = ["intents-gateway:quotes:{ak:ak_1}", "intents-gateway:quote:{ak:ak_1}:q_1"];
+    expect(await runScript(redis, "saveQuote", SAVE_QUOTE, keys, "q_1", "{}")).toBe(1);
+    expect(await redis.set("intents-gateway:claim:1:0xab:0xcd", "pending", "EX", 60, "NX")).toBe("OK");
+    await redis
+      .multi()
+      .set("intents-gateway:notified:1:0xab", "1", "EX", 60)
+      .del("intents-gateway:claim:1:0xab:0xcd")
+      .exec();
+    expect(await redis.get("rm:intents:order:0x01")).toBe("record");
+    expect(await redis.mget("rm:intents:projection")).toEqual(["complete"]);
+    expect(await redis.xrange("rm:intents:changes", "-", "+")).toHaveLength(1);
+    expect(await redis.xinfo("STREAM", "rm:intents:changes")).toContain("entries-added");
+  });
+
+  it("is refused writing the intents read model, and the other read models", async () => {
+    const redis = as("intents-gateway");
+    await refused(redis.set("rm:intents:order:0x01", "forged"));
+    await refused(redis.xadd("rm:intents:changes", "*", "o", "0x01"));
+    await refused(redis.get("rm:market:projection"));
+    await refused(redis.eval("return redis.call('GET', KEYS[1])", 1, "rm:intents:order:0x01"));
+  });
+});
