@@ -270,9 +270,8 @@ async function measure(mix: Mix, headers: Record<string, string>) {
     "data-query": pidOf("data-query"),
     redis: pidOf("redis"),
   };
-  // BENCH_MIX_SPLIT=1: latencies split by read-model changes (changeMarks.ts). Off by default: with it
-  // on, the 128-connection ratio read 1.56-1.69 against 1.90-2.00 without (29 Nov, same trees
-  // otherwise), so the split perturbs what it measures and is for finding the tail, not for figures.
+  // BENCH_MIX_SPLIT=1: latencies split by read-model changes (changeMarks.ts), for finding the tail;
+  // off by default, so that figures are taken with nothing extra in the load generator's process.
   const changes = SPLIT_BY_CHANGES ? watchChangeMarks(bench.redisUrl) : undefined;
   process.stdout.write(`warming up both sides on the mix (its first ${WARM_UP_REQUESTS} requests each)…\n`);
   for (const side of ["baseline", "gateway"] as const)
