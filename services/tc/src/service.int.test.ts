@@ -714,66 +714,30 @@ describe("tc service: contract wallets", () => {
     const third = await ownerSigned(deployed, PROXIED_CHAIN);
     expect((await accept(third.message, third.signature)).walletAddress).toBe(deployed);
   });
+
+  describe("limits on the checks", () => limitTests(() => deployed, ownerSigned));
 });
 
-describe("tc service: limits on contract-wallet checks", () => {
-  const owner = newAccount();
-  let deployed: Address;
-
-  beforeAll(async () => {
-    const context = await deployer();
-    const factory = await deployContract(context, {
-      abi: erc6492WalletFactoryAbi,
-      bytecode: erc6492WalletFactoryBytecode,
-    });
-    const salt = keccak256(toHex("limits"));
-    deployed = await context.publicClient.readContract({
-      address: factory,
-      abi: erc6492WalletFactoryAbi,
-      functionName: "getAddress",
-      args: [owner.address, salt],
-    });
-    const hash = await context.walletClient.writeContract({
-      address: factory,
-      abi: erc6492WalletFactoryAbi,
-      functionName: "deploy",
-      args: [owner.address, salt],
-    });
-    await context.publicClient.waitForTransactionReceipt({ hash });
-  });
-
-  /** The deployed wallet's ERC-1271 acceptance on `chainId`, signed by its owner. */
-  async function walletAcceptance(chainId: number) {
-    const offer = await issueNonce({ address: deployed });
-    const message = createSiweMessage({
-      address: deployed,
-      chainId,
-      domain: offer.domain,
-      uri: offer.uri,
-      version: "1",
-      nonce: offer.nonce,
-      statement: offer.statement,
-      resources: [offer.resource],
-      issuedAt: new Date(),
-      expirationTime: new Date(Date.now() + 5 * 60_000),
-    });
-    return { message, signature: await owner.signMessage({ message }) };
-  }
+/** The "limits" tests of "contract wallets": a deployed ERC-1271 wallet, and its owner's signed acceptance on a chain. */
+function limitTests(
+  wallet: () => Address,
+  signedOn: (wallet: Address, chainId: number) => Promise<{ message: string; signature: Hex }>,
+) {
   const acceptFor = (on: Instance, apiKeyId: string, signed: { message: string; signature: Hex }) =>
     accept(signed.message, signed.signature, on, 20_000, apiKeyId);
 
   it("checks a contract wallet through the chain's preflightRpcUrl, not the rpcUrl ingestion uses", async () => {
     // USER_RPC_CHAIN's rpcUrl has nobody listening: the check can only pass through preflightRpcUrl.
-    const signed = await walletAcceptance(USER_RPC_CHAIN);
-    expect((await acceptFor(v3, "key-user-rpc", signed)).walletAddress).toBe(deployed);
+    const signed = await signedOn(wallet(), USER_RPC_CHAIN);
+    expect((await acceptFor(v3, "key-user-rpc", signed)).walletAddress).toBe(wallet());
   });
 
   it("lets one API key run ACCEPTS_MAX_CONCURRENT_PER_KEY acceptances at once (429 beyond, nonce kept); other keys go on", async () => {
     const limited = await startInstance({ ACCEPTS_MAX_CONCURRENT_PER_KEY: "1" });
     const [first, second, other] = await Promise.all([
-      walletAcceptance(PROXIED_CHAIN),
-      walletAcceptance(PROXIED_CHAIN),
-      walletAcceptance(PROXIED_CHAIN),
+      signedOn(wallet(), PROXIED_CHAIN),
+      signedOn(wallet(), PROXIED_CHAIN),
+      signedOn(wallet(), PROXIED_CHAIN),
     ]);
     proxyMode = "slow";
     let settled: PromiseSettledResult<AcceptResponse>[];
@@ -795,12 +759,12 @@ describe("tc service: limits on contract-wallet checks", () => {
       grpcStatus: status.RESOURCE_EXHAUSTED,
     });
     // Refused before its nonce was used: the same signed message goes through now.
-    expect((await acceptFor(limited, "key-a", second)).walletAddress).toBe(deployed);
+    expect((await acceptFor(limited, "key-a", second)).walletAddress).toBe(wallet());
   });
 
   it("sends at most CHAIN_READS_MAX_IN_FLIGHT checks' requests to a chain, queues CHAIN_READS_MAX_QUEUED, and answers UNAVAILABLE beyond", async () => {
     const bounded = await startInstance({ CHAIN_READS_MAX_IN_FLIGHT: "1", CHAIN_READS_MAX_QUEUED: "1" });
-    const signed = await Promise.all([1, 2, 3].map(() => walletAcceptance(PROXIED_CHAIN)));
+    const signed = await Promise.all([1, 2, 3].map(() => signedOn(wallet(), PROXIED_CHAIN)));
     proxyMode = "slow";
     let settled: PromiseSettledResult<AcceptResponse>[];
     try {
@@ -815,7 +779,7 @@ describe("tc service: limits on contract-wallet checks", () => {
     expect(refusals[0]!.reason.message).toMatch(/too many contract-wallet signatures/);
     expect(settled.some((entry) => entry.status === "fulfilled")).toBe(true);
   });
-});
+}
 
 describe("tc service: Kafka and Redis away, and the logs", () => {
   it("starts without Kafka and Redis, reports not ready, and answers UNAVAILABLE", async () => {
