@@ -86,7 +86,10 @@ describe("a three-broker KRaft cluster", () => {
     });
     const writer = startWriter(publisher);
     try {
-      await waitFor(() => writer.committed.length >= 10, { what: "10 transactions before the kill", timeoutMs: 60_000 });
+      await waitFor(async () => writer.committed.length >= 10, {
+        what: "10 transactions before the kill",
+        timeoutMs: 60_000,
+      });
       // The transaction-state topic, like the offsets topic, has a replica on every node.
       const internal = await superUser.fetchTopicMetadata({ topics: ["__transaction_state"] });
       expect(internal.topics[0]?.partitions[0]?.replicas.sort()).toEqual([1, 2, 3]);
@@ -97,7 +100,7 @@ describe("a three-broker KRaft cluster", () => {
       await cluster.kill(leader, "SIGKILL");
       const commitsBeforeKill = writer.committed.length;
 
-      await waitFor(() => writer.committed.some((at) => at > killedAt), {
+      await waitFor(async () => writer.committed.some((at) => at > killedAt), {
         what: "a commit after the leader was killed",
         timeoutMs: 120_000,
         intervalMs: 50,
@@ -110,7 +113,7 @@ describe("a three-broker KRaft cluster", () => {
       expect(recoveryMs).toBeLessThan(90_000);
       const newLeader = await leaderOf(superUser, partition);
       expect(newLeader).not.toBe(leader);
-      await waitFor(() => writer.committed.length >= commitsBeforeKill + 10, {
+      await waitFor(async () => writer.committed.length >= commitsBeforeKill + 10, {
         what: "10 transactions with a node down",
         timeoutMs: 60_000,
       });
@@ -124,7 +127,7 @@ describe("a three-broker KRaft cluster", () => {
       });
       console.info(`node ${leader} restarted and back in sync after ${Date.now() - restartedAt} ms`);
       const commitsAfterRejoin = writer.committed.length;
-      await waitFor(() => writer.committed.length >= commitsAfterRejoin + 5, {
+      await waitFor(async () => writer.committed.length >= commitsAfterRejoin + 5, {
         what: "5 transactions after the rejoin",
         timeoutMs: 60_000,
       });
@@ -213,7 +216,7 @@ async function readCommitted(count: number): Promise<number[]> {
         seen.push(Number(message.value?.toString()));
       },
     });
-    await waitFor(() => seen.length >= count, { what: `${count} committed records`, timeoutMs: 60_000 }).catch(
+    await waitFor(async () => seen.length >= count, { what: `${count} committed records`, timeoutMs: 60_000 }).catch(
       () => undefined,
     );
     // Anything past `count` would be a duplicate: give it a moment to show up.

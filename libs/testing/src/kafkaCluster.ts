@@ -171,6 +171,7 @@ function nodeLauncher(options: {
   return {
     async start() {
       mkdirSync(logDir, { recursive: true });
+      mkdirSync(dirname(logFile), { recursive: true });
       writeServerProperties(
         propertiesFile,
         serverProperties({ port, controllerPort, logDir, sasl: options.sasl, node: options.role }),
