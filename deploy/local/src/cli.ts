@@ -58,6 +58,7 @@ async function up(): Promise<void> {
     progress,
     nativeNetwork: true,
     nativeBlockTimeMs: nativeBlockTimeFromEnv(),
+    kafkaNodes: kafkaNodesFromEnv(),
     ...(observability === undefined ? {} : { observability }),
     // OTEL_* of this shell go to every service (README, Tracing).
     ...(otelEnv === undefined ? {} : { serviceEnv: otelEnv }),
@@ -78,6 +79,17 @@ function nativeBlockTimeFromEnv(env: NodeJS.ProcessEnv = process.env): number | 
     process.exit(78);
   }
   return ms;
+}
+
+/** `STACK_KAFKA_NODES`: 1 (the default) or a KRaft cluster of that many nodes, e.g. 3 with replication factor 3. */
+function kafkaNodesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.STACK_KAFKA_NODES;
+  if (value === undefined || value === "") return 1;
+  if (!/^[1-5]$/.test(value)) {
+    process.stderr.write(`STACK_KAFKA_NODES: must be a whole number from 1 to 5, got "${value}"\n`);
+    process.exit(78);
+  }
+  return Number(value);
 }
 
 /** `STACK_OBSERVABILITY=1` (and its tuning variables): Prometheus with the alert rules; exit 78 naming a malformed variable. */
