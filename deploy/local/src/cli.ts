@@ -121,9 +121,17 @@ async function stop(): Promise<void> {
     process.stdout.write("No stack descriptor found; nothing to stop.\n");
     return;
   }
+  // A Kafka cluster's nodes (kafka-<n>) stop together: a node left alone waits for a quorum that is gone.
+  const kafkaNodes = descriptor.processes.filter((entry) => /^kafka-\d+$/.test(entry.name));
   for (const entry of [...descriptor.processes].reverse()) {
-    const stopped = await stopPid(entry.pid, entry.name === "kafka" ? 30_000 : 15_000);
-    process.stdout.write(`${stopped ? "stopped" : "not running"}: ${entry.name} (pid ${entry.pid})\n`);
+    if (kafkaNodes.includes(entry) && entry !== kafkaNodes.at(-1)) continue;
+    const batch = kafkaNodes.includes(entry) ? kafkaNodes : [entry];
+    await Promise.all(
+      batch.map(async (one) => {
+        const stopped = await stopPid(one.pid, one.name.startsWith("kafka") ? 30_000 : 15_000);
+        process.stdout.write(`${stopped ? "stopped" : "not running"}: ${one.name} (pid ${one.pid})\n`);
+      }),
+    );
   }
 }
 

@@ -398,7 +398,9 @@ async function startStackKafka(
   credentials: StackKafkaCredentials | undefined,
 ): Promise<StackKafka> {
   const kafka = await startStackKafkaNodes(options, logs, data, track, credentials);
-  const nodes = kafka.cluster ? ` (${kafka.replicationFactor} nodes, replication factor ${kafka.replicationFactor})` : "";
+  const nodes = kafka.cluster
+    ? ` (${kafka.replicationFactor} nodes, replication factor ${kafka.replicationFactor})`
+    : "";
   if (credentials) {
     const startedAt = Date.now();
     await grantServiceAcls(kafka.brokers, credentials);

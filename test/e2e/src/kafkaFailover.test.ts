@@ -81,7 +81,10 @@ afterAll(async () => {
 describe("kill -9 of the Kafka partition leader during ingestion", () => {
   it("ingestion and projection resume by themselves; no block is lost or applied twice", async () => {
     expect(stack.kafkaCluster?.nodes).toHaveLength(3);
-    await waitFor(async () => stats.blocks.length >= 3, { what: "3 blocks' network totals in Kafka", timeoutMs: 120_000 });
+    await waitFor(async () => stats.blocks.length >= 3, {
+      what: "3 blocks' network totals in Kafka",
+      timeoutMs: 120_000,
+    });
     const partition = stats.blocks[0]!.partition;
     const leader = await leaderOf(partition);
 
