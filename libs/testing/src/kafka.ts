@@ -123,9 +123,8 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
       brokers,
       // A copy: kafkajs writes its authenticator into the object it is given.
       sasl: sasl && { ...sasl },
-      processes: [broker],
+      nodes: [{ process: broker, logFile: options.logFile }],
       brokerCount: 1,
-      logFile: options.logFile,
       timeoutMs: options.timeoutMs ?? 90_000,
     });
   } catch (error) {
@@ -372,14 +371,13 @@ export function javaBinary(): string {
 
 /**
  * Resolves once a client can describe the cluster, sees `brokerCount` brokers registered and can
- * list topics; rejects as soon as one of `processes` exits.
+ * list topics; rejects, with the node's log, as soon as one of `nodes` exits.
  */
 export async function waitUntilServing(options: {
   brokers: string[];
   sasl: RunningKafka["sasl"];
-  processes: ManagedProcess[];
+  nodes: { process: ManagedProcess; logFile: string }[];
   brokerCount: number;
-  logFile: string;
   timeoutMs: number;
 }): Promise<void> {
   const kafka = new kafkajs.Kafka({
@@ -393,12 +391,14 @@ export async function waitUntilServing(options: {
   });
   const admin = kafka.admin({ retry: { retries: 0 } });
   let settled = false;
-  const died = Promise.race(options.processes.map((managed) => managed.exited)).then((code) => {
-    if (settled) return;
-    throw new Error(`kafka exited with ${code} while starting; see ${options.logFile}`, {
-      cause: new Error(tail(options.logFile)),
-    });
-  });
+  const died = Promise.race(options.nodes.map((node) => node.process.exited.then((code) => ({ node, code })))).then(
+    ({ node, code }) => {
+      if (settled) return;
+      throw new Error(`kafka exited with ${code} while starting; see ${node.logFile}`, {
+        cause: new Error(tail(node.logFile)),
+      });
+    },
+  );
   const answered = waitFor(
     async () => {
       if (settled) throw new Error("kafka start abandoned");

@@ -105,15 +105,17 @@ export async function startKafkaCluster(options: StartKafkaClusterOptions): Prom
       brokers,
       // A copy: kafkajs writes its authenticator into the object it is given.
       sasl: sasl && { ...sasl },
-      processes: nodes.map((node) => node.process),
+      nodes,
       brokerCount: count,
-      logFile: join(options.logDir, "kafka-<n>.log"),
       timeoutMs: options.timeoutMs ?? 120_000,
     });
 
   try {
-    // Formatting and JVM starts in parallel: a voter waits for the others anyway.
-    await Promise.all(launchers.map((_, index) => launch(index)));
+    // Formatting and JVM starts in parallel: a voter waits for the others anyway. All settle
+    // before a failure is thrown, so no node starts after the cleanup below.
+    const launched = await Promise.allSettled(launchers.map((_, index) => launch(index)));
+    const failed = launched.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+    if (failed) throw failed.reason;
     await waitForAll();
   } catch (error) {
     await stop();
