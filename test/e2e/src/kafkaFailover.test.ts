@@ -131,23 +131,40 @@ describe("kill -9 of the Kafka partition leader during ingestion", () => {
     }
     expect({ extrinsics: body.extrinsics_count, transfers: body.transfers_count }).toEqual({ extrinsics, transfers });
 
-    // Kafka: one snapshot per block, contiguous, none twice, through the API's as_of at least.
-    await waitFor(async () => stats.blocks.some((block) => block.number >= asOf), {
-      what: `block ${asOf}'s network totals in Kafka`,
-      timeoutMs: 60_000,
-    });
-    const numbers = stats.blocks.map((block) => block.number);
+    // Kafka, read afresh once the cluster is whole: one snapshot per block, contiguous, none twice,
+    // through the API's as_of at least.
+    const afterwards = await followNetworkStats(kafka);
+    try {
+      await waitFor(async () => afterwards.blocks.some((block) => block.number >= asOf), {
+        what: `block ${asOf}'s network totals in Kafka, read from the start`,
+        timeoutMs: 120_000,
+      });
+    } finally {
+      await afterwards.stop();
+    }
+    const numbers = afterwards.blocks.map((block) => block.number);
     const first = numbers[0]!;
     const last = numbers.at(-1)!;
     expect(numbers).toEqual(Array.from({ length: last - first + 1 }, (_, index) => first + index));
     expect(first).toBeLessThanOrEqual(headAtKill - 3);
-    expect(stats.blocks.every((block) => block.partition === partition)).toBe(true);
+    expect(afterwards.blocks.every((block) => block.partition === partition)).toBe(true);
+
+    // The consumer that lived through the failover, for the record: what it missed or got twice.
+    const live = stats.blocks.filter((block) => block.number <= last).map((block) => `${block.number}@${block.offset}`);
+    const fresh = afterwards.blocks.map((block) => `${block.number}@${block.offset}`);
+    const missed = fresh.filter((entry) => !live.includes(entry));
+    const twice = live.filter((entry, index) => live.indexOf(entry) !== index);
+    console.info(
+      `the consumer group that lived through the failover: ${missed.length === 0 ? "missed nothing" : `missed ${missed.join(", ")}`}; ` +
+        `${twice.length === 0 ? "nothing twice" : `twice ${twice.join(", ")}`} (block@offset)`,
+    );
   }, 900_000);
 });
 
 interface SeenBlock {
   number: number;
   partition: number;
+  offset: string;
   seenAt: number;
 }
 
@@ -168,7 +185,12 @@ async function followNetworkStats(client: Kafka): Promise<StatsFollower> {
       if (message.headers?.["event-type"]?.toString() !== "NetworkStatsSnapshot" || message.value === null) return;
       const event = TOPICS.chainNetwork.codec.decode(message.value).event;
       if (event?.$case !== "networkStatsSnapshot") return;
-      blocks.push({ number: Number(event.value.ref?.blockNumber), partition, seenAt: Date.now() });
+      blocks.push({
+        number: Number(event.value.ref?.blockNumber),
+        partition,
+        offset: message.offset,
+        seenAt: Date.now(),
+      });
     },
   });
   return { blocks, stop: () => consumer.disconnect() };
