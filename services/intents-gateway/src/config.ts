@@ -48,6 +48,8 @@ export const intentsGatewayConfigSchema = z.object({
   NOTIFY_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(4),
   /** WatchIntents reads the change log's tail at least this often, whatever the NATS signals say. */
   WATCH_POLL_MS: vars.positiveInt().default(1_000),
+  /** A WatchIntents resume replays at most this many change-log entries, then says `gap`. */
+  WATCH_MAX_REPLAY_ENTRIES: vars.positiveInt().default(1_000),
   /** A WatchIntents caller that leaves this many bytes unread is ended (RESOURCE_EXHAUSTED). */
   WATCH_MAX_BUFFERED_BYTES: vars.positiveInt().default(1024 * 1024),
 });
