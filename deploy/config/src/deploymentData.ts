@@ -57,7 +57,12 @@ function tokensOf(chain: ConfiguredChain, catalog: TokenCatalog, routeSymbols: S
     if (Object.hasOwn(listed, symbol)) continue;
     if (symbol !== chain.nativeCurrency.symbol)
       throw new Error(`a route names ${symbol} on chain ${chain.name}: add its name and decimals to the token catalog`);
-    tokens.push({ symbol, name: chain.nativeCurrency.name, decimals: chain.nativeCurrency.decimals, address: zeroAddress });
+    tokens.push({
+      symbol,
+      name: chain.nativeCurrency.name,
+      decimals: chain.nativeCurrency.decimals,
+      address: zeroAddress,
+    });
   }
   return tokens;
 }

@@ -140,7 +140,8 @@ function crossReferenceIssues(deployment: Deployment): string[] {
     for (const symbol of repeats(chain.tokens.map((token) => token.symbol)))
       issues.push(`chain ${chain.chainId}: token ${symbol} is listed twice`);
     const addresses = chain.tokens.flatMap((token) => (token.address === null ? [] : [token.address]));
-    for (const address of repeats(addresses)) issues.push(`chain ${chain.chainId}: token address ${address} is listed twice`);
+    for (const address of repeats(addresses))
+      issues.push(`chain ${chain.chainId}: token address ${address} is listed twice`);
   }
   deployment.routes.forEach((route, index) => issues.push(...routeIssues(deployment, route, `routes.${index}`)));
   for (const route of repeats(deployment.routes.map(describeRoute))) issues.push(`routes: ${route} is listed twice`);
