@@ -18,7 +18,9 @@ import {
 import { loadTokenCatalog } from "./tokenCatalog.js";
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Record<string, any>;
-const validator = () => new Ajv2020({ allErrors: true, strict: true }).compile(readJson(schemaFile));
+// Compiled once: ajv's compilation, not the validation, is what costs.
+const compiled = new Ajv2020({ allErrors: true, strict: true }).compile(readJson(schemaFile));
+const validator = () => compiled;
 
 describe("the published deployment data", () => {
   it("is generated for every environment of deploy/config (local at least)", () => {
