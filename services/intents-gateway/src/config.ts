@@ -14,6 +14,12 @@ export const intentsGatewayConfigSchema = z.object({
   TC_GRPC_TARGET: vars.string(),
   /** Deployment data: chains, RPC URLs, settler addresses (deploy/config/<env>/chains.json). */
   CHAINS_FILE: vars.string(),
+  /**
+   * Where this environment's deployment data (deploy/config/<env>/deployment.v1.json, with the
+   * deployed addresses) is published; UNSUPPORTED_ROUTE problems link to it. Unset, they name the
+   * environment only.
+   */
+  DEPLOYMENT_DATA_URL: vars.url(["https", "http", "file"]).optional(),
   /** Replication of the topics this service creates; 3 in production, 1 on a single-broker stack. */
   KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
   /**

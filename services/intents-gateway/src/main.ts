@@ -92,7 +92,7 @@ const intentChains = createIntentChains(chains, {
   maxRetries: 1,
 });
 const intentChainIds = new Set(intentChains.keys());
-const routes = buildRouteTable(chains);
+const routes = buildRouteTable(chains, config.DEPLOYMENT_DATA_URL);
 const quotes = createQuoteStore(redis.client, config.QUOTE_RETENTION_SECONDS, config.QUOTES_PER_KEY);
 const decimals = createTokenDecimals();
 log.info(
