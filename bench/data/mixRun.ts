@@ -16,8 +16,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { repoRoot, type RunningStack } from "@platform/local-stack";
-import { buildMix, describeMix, mixAccounts, mixPath, type Mix, type MixRoute } from "./mix.js";
+import { repoRoot } from "@platform/local-stack";
+import { buildMix, describeMix, mixPath, type Mix, type MixRoute } from "./mix.js";
+import { mixSubjects, type Subjects } from "./mixSubjects.js";
 import { cpuOf } from "./measure.js";
 import { watchChangeMarks } from "./changeMarks.js";
 import { loadMix, type MixAmount, type MixLoadResult } from "./mixLoad.js";
@@ -112,7 +113,7 @@ try {
   process.stdout.write(`seeding ${TRANSFERS} transfers to a seeded coldkey and waiting for the read models…\n`);
   const seeded = await seedAccountActivity(stack, TRANSFERS);
   const headers = await authorization(gatewayUrl, key);
-  const subjects = await mixSubjects(stack, seeded.address, headers);
+  const subjects = await mixSubjects({ stack, gatewayUrl, subject: seeded.address, headers, accounts: ACCOUNTS });
   await checkBothSides(subjects, headers);
   const mix = buildMix({
     accounts: subjects.accounts,
@@ -154,43 +155,6 @@ async function profileMix(mix: Mix, headers: Record<string, string>): Promise<vo
       }
     },
   ).finally(() => sink?.close());
-}
-
-interface Subjects {
-  accounts: string[];
-  seededAccounts: number;
-  netuids: number[];
-  /** Subnets the read models list that the mix leaves out, and why. */
-  leftOut: Array<{ netuid: number; why: string }>;
-}
-
-/**
- * The accounts (the native network's seeded ones first, Alice with her full page of transactions
- * at the top) and the subnets of the mix: every netuid subnets/latest lists whose validators,
- * holders and pool all answer 200, the seed's own subnets (which have neurons) ranked first.
- */
-async function mixSubjects(stack: RunningStack, subject: string, headers: Record<string, string>): Promise<Subjects> {
-  const substrate = stack.descriptor.substrate!;
-  const seeded = [subject, ...substrate.demoAccounts.map((account) => account.ss58).filter((ss58) => ss58 !== subject)];
-  const listed = (await (await fetch(`${gatewayUrl}/data/v1/subnets/latest`, { headers })).json()) as HalBody;
-  const all = ((listed._embedded?.items ?? []) as Array<{ netuid: number }>).map((item) => item.netuid);
-  const ranked = [
-    ...substrate.netuids.filter((netuid) => all.includes(netuid)),
-    ...all.filter((netuid) => !substrate.netuids.includes(netuid)).sort((left, right) => left - right),
-  ];
-  const netuids: number[] = [];
-  const leftOut: Subjects["leftOut"] = [];
-  for (const netuid of ranked) {
-    const statuses = await Promise.all(
-      (["validators", "holders", "subnetPool"] as const).map(
-        async (route) => (await fetch(`${gatewayUrl}${mixPath(route, subject, netuid)}`, { headers })).status,
-      ),
-    );
-    if (statuses.every((status) => status === 200)) netuids.push(netuid);
-    else leftOut.push({ netuid, why: `validators, holders, pool answered ${statuses.join(", ")}` });
-  }
-  if (netuids.length === 0) throw new Error(`no subnet answers every subnet route: ${JSON.stringify(leftOut)}`);
-  return { accounts: mixAccounts(seeded, ACCOUNTS), seededAccounts: seeded.length, netuids, leftOut };
 }
 
 /**

@@ -1,19 +1,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import {
-  freePorts,
-  repoRoot,
-  serviceCommand,
-  serviceProcessSpecs,
-  type PortPlan,
-  type RunningStack,
-} from "@platform/local-stack";
+import type { PortPlan, RunningStack } from "@platform/local-stack";
 import type { Redis } from "@platform/store";
-import { spawnManaged, waitFor, type ManagedProcess } from "@platform/testing";
 import { table } from "../src/load.js";
 import { measureRotating, measureTogether, warmUp, type Sample } from "./measure.js";
 import type { BenchRoute } from "./routes.js";
+import { startServingPair, type ServingPair } from "./servingPair.js";
 
 /**
  * BENCH_TRACING_MODE: `together` (the default) loads both pairs at once each round, `connections`
@@ -46,21 +38,24 @@ export async function measureTracingOverhead(options: {
   redis: Redis;
 }): Promise<void> {
   const receiver = await startSpanSink();
-  const started: ManagedProcess[] = [];
+  const started: ServingPair[] = [];
+  const pairOptions = { stack: options.stack, ports: options.ports, stateDir: options.stateDir };
   try {
-    const off = await startPair(options, "tracing-off", {}, started);
+    const off = await startServingPair({ ...pairOptions, name: "tracing-off" });
+    started.push(off);
     // BENCH_TRACING_AA=1 (calibration): the "on" pair traces nothing either, so a ratio off 1 is the method's.
     const onEnv = process.env.BENCH_TRACING_AA === "1" ? {} : tracingEnv(receiver.endpoint);
-    const on = await startPair(options, "tracing-on", onEnv, started);
+    const on = await startServingPair({ ...pairOptions, name: "tracing-on", env: onEnv });
+    started.push(on);
     const processes = {
-      "gateway-off": off.gatewayPid,
-      "data-query-off": off.dataQueryPid,
-      "gateway-on": on.gatewayPid,
-      "data-query-on": on.dataQueryPid,
+      "gateway-off": off.pids.gateway,
+      "data-query-off": off.pids["data-query"],
+      "gateway-on": on.pids.gateway,
+      "data-query-on": on.pids["data-query"],
     };
     const targetsOf = (route: BenchRoute) => [
-      { side: "tracing-off" as const, url: `${off.url}${route.path}`, headers: options.headers },
-      { side: "tracing-on" as const, url: `${on.url}${route.path}`, headers: options.headers },
+      { side: "tracing-off" as const, url: `${off.baseUrl}${route.path}`, headers: options.headers },
+      { side: "tracing-on" as const, url: `${on.baseUrl}${route.path}`, headers: options.headers },
     ];
     process.stdout.write("tracing overhead: warming up both pairs…\n");
     await warmUp(options.routes.flatMap(targetsOf), 32, options.warmUpSeconds);
@@ -83,7 +78,7 @@ export async function measureTracingOverhead(options: {
       `\ntracing on (1 % sampled, OTLP/HTTP to a local receiver: ${receiver.requests()} exports, ${(receiver.bytes() / 1024).toFixed(0)} KiB) vs off, ${options.rounds} ${TOGETHER ? "rounds of both pairs loaded at once (conn. each)" : "rotating rounds"} of ${options.seconds} s each\n${table(rows)}\n\n`,
     );
   } finally {
-    for (const handle of started.reverse()) await handle.stop();
+    for (const pair of started.reverse()) await pair.stop();
     await receiver.close();
   }
 }
@@ -148,58 +143,6 @@ function medianRoundRatio(samples: Sample[]): number {
     .sort((left, right) => left - right);
   const middle = Math.floor(ratios.length / 2);
   return ratios.length % 2 === 1 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
-}
-
-/** A gateway and a data-query of their own, on the stack's Redis, NATS and other backends. */
-async function startPair(
-  options: { stack: RunningStack; ports: PortPlan; stateDir: string },
-  name: string,
-  tracing: Record<string, string>,
-  started: ManagedProcess[],
-): Promise<{ url: string; gatewayPid: number; dataQueryPid: number }> {
-  const own = await freePorts();
-  const infra = {
-    ...options.stack.descriptor.infrastructure,
-    chainsFile: join(options.stateDir, "chains.json"),
-    secretsDir: join(options.stateDir, "secrets"),
-  };
-  const specs = serviceProcessSpecs(options.ports, infra, "warn");
-  const dataQuery = specs.find((spec) => spec.name === "data-query")!;
-  const gateway = specs.find((spec) => spec.name === "gateway")!;
-  const target = `127.0.0.1:${own.dataQueryGrpc}`;
-  const spawn = (service: "data-query" | "gateway", env: Record<string, string>) => {
-    const { command, args } = serviceCommand(repoRoot, service, "dist");
-    const handle = spawnManaged({
-      name: `${service}-${name}`,
-      command,
-      args,
-      cwd: repoRoot,
-      logFile: join(options.stateDir, "logs", `${service}-${name}.log`),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env, ...tracing },
-    });
-    started.push(handle);
-    return handle;
-  };
-  const dq = spawn("data-query", {
-    ...dataQuery.env,
-    GRPC_PORT: String(own.dataQueryGrpc),
-    OPS_PORT: String(own.dataQueryOps),
-  });
-  const gw = spawn("gateway", {
-    ...gateway.env,
-    HTTP_PORT: String(own.gateway),
-    OPS_PORT: String(own.gatewayOps),
-    PUBLIC_BASE_URL: `http://127.0.0.1:${own.gateway}`,
-    DATA_ACCOUNTS_GRPC_TARGET: target,
-    DATA_MARKET_GRPC_TARGET: target,
-    DATA_SUBNETS_GRPC_TARGET: target,
-  });
-  const url = `http://127.0.0.1:${own.gateway}`;
-  await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, {
-    what: `the ${name} gateway`,
-    timeoutMs: 60_000,
-  });
-  return { url, gatewayPid: gw.pid, dataQueryPid: dq.pid };
 }
 
 /** Takes OTLP/HTTP exports and drops them (answers 200), counting what arrived. */

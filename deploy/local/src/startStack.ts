@@ -1,6 +1,14 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { loadChainConfig, type ChainConfig } from "@platform/chain";
+import {
+  DEPLOYMENT_FILE_NAME,
+  deploymentDataOf,
+  loadTokenCatalog,
+  renderJson,
+  tokenCatalogFile,
+} from "@platform/deployment-data";
 import { deployDevnet, type DevnetAccounts } from "@platform/devnet";
 import {
   spawnManaged,
@@ -161,10 +169,12 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const { chains, accounts } = deployed;
 
     const chainsFile = external.chainsFile ?? join(stateDir, "chains.json");
+    let deploymentDataUrl: string | undefined;
     if (deployed.config !== undefined) {
       const config =
         nativeNetwork === undefined ? deployed.config : { ...deployed.config, substrate: nativeNetwork.network };
       writeFileSync(chainsFile, `${JSON.stringify(config, null, 2)}\n`);
+      deploymentDataUrl = await writeDeploymentData(stateDir, deployed.config);
     }
     const { brokers: kafkaBrokers, replicationFactor: kafkaReplicationFactor } = kafka;
     const infra = { kafkaBrokers, kafkaReplicationFactor, redisUrl, natsUrl, chainsFile, secretsDir };
@@ -173,7 +183,12 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       .filter((spec) => wanted.has(spec.name))
       .map((spec) => ({
         ...spec,
-        env: { ...spec.env, ...blockTimeEnv(spec.name, options), ...options.serviceEnv?.[spec.name] },
+        env: {
+          ...spec.env,
+          ...blockTimeEnv(spec.name, options),
+          ...(spec.name === "intents-gateway" && deploymentDataUrl ? { DEPLOYMENT_DATA_URL: deploymentDataUrl } : {}),
+          ...options.serviceEnv?.[spec.name],
+        },
       }));
     const context: LaunchContext = { options, logs, launch, track };
 
@@ -639,6 +654,18 @@ function describeChain(chain: ChainConfig["chains"][number]): ChainDescriptor {
     ),
     tokens: { ...tokens },
   };
+}
+
+/**
+ * The deployment data integrators read (deploy/config), with the addresses this run deployed,
+ * made from the chains file the services get so the two cannot differ; its file URL, which the
+ * intents-gateway's UNSUPPORTED_ROUTE problems point to.
+ */
+async function writeDeploymentData(stateDir: string, config: ChainConfig): Promise<string> {
+  const file = join(stateDir, DEPLOYMENT_FILE_NAME);
+  const catalog = await loadTokenCatalog(tokenCatalogFile("local"));
+  writeFileSync(file, renderJson(deploymentDataOf(config, catalog)));
+  return pathToFileURL(file).href;
 }
 
 /**

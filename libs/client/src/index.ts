@@ -21,6 +21,8 @@ export type {
   ReconnectOptions,
   StreamEvent,
 } from "./events.js";
+export * from "./calls.js";
+export * from "./deployments.js";
 export type { components, operations, paths } from "./generated/schema.js";
 export type { HalLink, HalPage } from "./pages.js";
 export {

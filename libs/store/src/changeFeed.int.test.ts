@@ -158,3 +158,36 @@ describe("createChangeFeed against a real redis-server", () => {
     expect(idAfter("18446744073709551615-2", "18446744073709551615-1")).toBe(true);
   });
 });
+
+describe("createChangeFeed started just before a resume", () => {
+  it("loses nothing appended between a resume's catch-up and the process's first read of the tail", async () => {
+    const key = "feed:first-second";
+    const ids: string[] = [];
+    for (let n = 0; n < 10; n += 1) ids.push((await append(key, n))!);
+    // The first XRANGE this feed sends appends entry 10 as soon as it has answered: before the
+    // tail was known, that read was the catch-up's, and the tail then started after entry 10.
+    let appended = false;
+    const racing = new Proxy(redis, {
+      get(target, property, receiver) {
+        if (property !== "xrangeBuffer") return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<Redis["xrangeBuffer"]>) => {
+          const answer = await target.xrangeBuffer(...args);
+          if (!appended) {
+            appended = true;
+            await append(key, 10);
+          }
+          return answer;
+        };
+      },
+    });
+    const feed = createChangeFeed({ redis: racing, key, pollMs: 60_000 });
+    const watcher = recorder();
+    feed.watch(watcher.options(ids[4]));
+    await waitFor(async () => watcher.live() !== undefined, { what: "live" });
+    await append(key, 11);
+    feed.wake();
+    await waitFor(async () => numbers(watcher.got).includes(11), { what: "the entry after live" });
+    expect(numbers(watcher.got)).toEqual([5, 6, 7, 8, 9, 10, 11]);
+    feed.close();
+  });
+});

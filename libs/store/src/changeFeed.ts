@@ -111,14 +111,18 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
   timer.unref();
 
   const catchUp = async (watcher: Watcher) => {
+    // The tail must be known before the catch-up reads: it starts at the log's newest id when first
+    // read, so an entry appended between a catch-up's read and that first read of the tail would
+    // otherwise fall between the two and reach no watcher (a resume in a process's first second).
+    if (tail === undefined) {
+      pump();
+      await reading;
+      if (tail === undefined) throw new Error(`the change log ${options.key} could not be read`);
+    }
     const { after } = watcher.options;
     if (after === undefined) {
-      // From now on: after the tail as this process knows it (read first if it knows none yet).
-      if (tail === undefined) {
-        pump();
-        await reading;
-      }
-      watcher.position = tail ?? (await newestId(options.redis, options.key));
+      // From now on: after the tail as this process knows it.
+      watcher.position = tail;
     } else if (options.maxCatchUp === undefined) {
       const { gap, oldest } = await trimState(options.redis, options.key, after);
       if (gap && !watcher.closed) watcher.options.gap(oldest);

@@ -14,6 +14,12 @@ export const intentsGatewayConfigSchema = z.object({
   TC_GRPC_TARGET: vars.string(),
   /** Deployment data: chains, RPC URLs, settler addresses (deploy/config/<env>/chains.json). */
   CHAINS_FILE: vars.string(),
+  /**
+   * Where this environment's deployment data (deploy/config/<env>/deployment.v1.json, with the
+   * deployed addresses) is published; UNSUPPORTED_ROUTE problems link to it. Unset, they name the
+   * environment only.
+   */
+  DEPLOYMENT_DATA_URL: vars.url(["https", "http", "file"]).optional(),
   /** Replication of the topics this service creates; 3 in production, 1 on a single-broker stack. */
   KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
   /**
@@ -48,6 +54,8 @@ export const intentsGatewayConfigSchema = z.object({
   NOTIFY_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(4),
   /** WatchIntents reads the change log's tail at least this often, whatever the NATS signals say. */
   WATCH_POLL_MS: vars.positiveInt().default(1_000),
+  /** A WatchIntents resume replays at most this many change-log entries, then says `gap`. */
+  WATCH_MAX_REPLAY_ENTRIES: vars.positiveInt().default(1_000),
   /** A WatchIntents caller that leaves this many bytes unread is ended (RESOURCE_EXHAUSTED). */
   WATCH_MAX_BUFFERED_BYTES: vars.positiveInt().default(1024 * 1024),
 });

@@ -22,9 +22,8 @@ import {
   type QuoteResponse,
 } from "@platform/proto/intents/v1/intents";
 import { TcServiceClient } from "@platform/proto/tc/v1/tc";
-import { intentsChangeLog } from "@platform/read-models";
 import { createMetricsRegistry } from "@platform/runtime";
-import { createChangeFeed, redisConnectionOf } from "@platform/store";
+import { redisConnectionOf } from "@platform/store";
 import { subjects } from "@platform/signals";
 import {
   kafkaCredentialsOrExit,
@@ -46,6 +45,7 @@ import { getIntent } from "./reads/getIntent.js";
 import { mirroredRead } from "./reads/mirrorGuard.js";
 import { listByTransaction } from "./reads/listByTransaction.js";
 import { listUserIntents } from "./reads/listUserIntents.js";
+import { createIntentsChangeFeed } from "./reads/intentsChangeFeed.js";
 import { watchIntents } from "./reads/watchIntents.js";
 
 // Quotes and preflight read the chains of CHAINS_FILE and price its routes; the status reads serve
@@ -92,7 +92,7 @@ const intentChains = createIntentChains(chains, {
   maxRetries: 1,
 });
 const intentChainIds = new Set(intentChains.keys());
-const routes = buildRouteTable(chains);
+const routes = buildRouteTable(chains, config.DEPLOYMENT_DATA_URL);
 const quotes = createQuoteStore(redis.client, config.QUOTE_RETENTION_SECONDS, config.QUOTES_PER_KEY);
 const decimals = createTokenDecimals();
 log.info(
@@ -106,12 +106,11 @@ log.info(
 // Not fatal: the other routes are served; these come back once the chains file names their tokens.
 for (const skipped of routes.unresolved)
   log.warn({ route: skipped.index, reason: skipped.reason }, "route left out: token not resolved");
-// One reader of the intents change log for every open watch; each projection commit's signal wakes it.
-const changes = createChangeFeed({
+const changes = createIntentsChangeFeed({
   redis: redis.client,
-  key: intentsChangeLog.key,
+  log,
   pollMs: config.WATCH_POLL_MS,
-  onError: (error) => log.warn({ err: error }, "reading the intents change log failed; retrying"),
+  maxReplayEntries: config.WATCH_MAX_REPLAY_ENTRIES,
 });
 nats.client.subscribe(subjects.readModelChanged("intents"), () => changes.wake());
 const quoteDependencies = {

@@ -1,6 +1,6 @@
-import { invalidArgument } from "@platform/errors";
 import type { Address } from "viem";
 import type { RouteTable } from "../quote/routeTable.js";
+import { unsupportedRoute } from "../quote/unsupportedRoute.js";
 
 export interface OrderTokens {
   originChainId: number;
@@ -38,17 +38,9 @@ export function assertRouteTokens(routes: RouteTable, order: OrderTokens): void 
         order.inputToken,
         `the input token of any configured route from chain ${order.originChainId}`,
       ] as const);
-  throw invalidArgument(
-    "UNSUPPORTED_ROUTE",
+  throw unsupportedRoute(
+    routes,
     `${parameter} ${token} is not ${side}; preflight checks only the tokens of configured routes`,
-    {
-      parameter,
-      supportedRoutes: routes.routes.map((route) => ({
-        originChainId: route.originChainId,
-        destinationChainId: route.destinationChainId,
-        inputToken: route.inputToken,
-        outputToken: route.outputToken,
-      })),
-    },
+    { parameter },
   );
 }

@@ -11,6 +11,7 @@ import { bpsOf, priceExactInput, priceExactOutput, type Priced } from "./feeMode
 import { suggestFillDeadline } from "./fillDeadline.js";
 import { newQuoteId, type QuoteStore } from "./quoteStore.js";
 import { findRoute, type QuotedRoute, type RouteTable } from "./routeTable.js";
+import { unsupportedRoute } from "./unsupportedRoute.js";
 import { validateQuote, type ValidQuoteRequest } from "./validateQuote.js";
 
 export interface QuoteDependencies {
@@ -142,17 +143,9 @@ async function priceQuote(
 function routeOf(routes: RouteTable, valid: ValidQuoteRequest): QuotedRoute {
   const route = findRoute(routes, valid);
   if (route !== undefined) return route;
-  throw invalidArgument(
-    "UNSUPPORTED_ROUTE",
+  throw unsupportedRoute(
+    routes,
     `no route from ${valid.inputToken} on chain ${valid.originChainId} to ${valid.outputToken} on chain ${valid.destinationChainId}`,
-    {
-      supportedRoutes: routes.routes.map((supported) => ({
-        originChainId: supported.originChainId,
-        destinationChainId: supported.destinationChainId,
-        inputToken: supported.inputToken,
-        outputToken: supported.outputToken,
-      })),
-    },
   );
 }
 

@@ -63,6 +63,7 @@ describe("buildRouteTable", () => {
     expect(buildRouteTable(config)).toEqual({
       routes: [],
       unresolved: [{ index: 0, reason: "token USDC has no address on chain a; token USDC has no address on chain b" }],
+      deploymentData: { environment: "test" },
     });
   });
 });

@@ -20,6 +20,8 @@ export interface RouteTable {
   routes: readonly QuotedRoute[];
   /** Routes whose token symbol the chains file does not resolve (contracts not deployed yet). */
   unresolved: ReadonlyArray<{ index: number; reason: string }>;
+  /** Where integrators read the routes: the environment's deployment data, and its URL when published. */
+  deploymentData: { environment: string; url?: string };
 }
 
 export interface RouteKey {
@@ -34,7 +36,7 @@ export interface RouteKey {
  * `contracts.tokens` (or its native currency); a route that cannot be resolved is left out and
  * reported, so the service still serves the others.
  */
-export function buildRouteTable(config: ChainConfig): RouteTable {
+export function buildRouteTable(config: ChainConfig, deploymentDataUrl?: string): RouteTable {
   const chains = new Map(config.chains.map((chain) => [chain.chainId, chain]));
   const routes: QuotedRoute[] = [];
   const unresolved: Array<{ index: number; reason: string }> = [];
@@ -53,7 +55,11 @@ export function buildRouteTable(config: ChainConfig): RouteTable {
     }
     routes.push(toQuotedRoute(route, input, output));
   });
-  return { routes, unresolved };
+  const deploymentData = {
+    environment: config.environment,
+    ...(deploymentDataUrl === undefined ? {} : { url: deploymentDataUrl }),
+  };
+  return { routes, unresolved, deploymentData };
 }
 
 export function findRoute(table: RouteTable, key: RouteKey): QuotedRoute | undefined {

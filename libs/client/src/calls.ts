@@ -1,0 +1,199 @@
+import {
+  type Address,
+  decodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  maxUint256,
+  zeroAddress,
+} from "viem";
+import { FULL_ORDER_DATA_TYPE, fullOrderParamsAbi, fullSettlerOpenAbi } from "./callsAbi.js";
+import { chainOf, findRoute, type ResolvedRoute } from "./deployments.js";
+import type { Deployment } from "./deploymentsSchema.js";
+
+/*
+ * The transactions a quote leads to, encoded here and never by the API (which builds, signs and
+ * sends none): an ERC-20 `approve` of the FullSettler where the allowance is short, then
+ * `FullSettler.open(order)`. The caller's wallet signs and sends them, in order, from `owner`.
+ */
+
+/** One transaction to send: what a wallet's `sendTransaction` takes. */
+export interface Call {
+  chainId: number;
+  to: Address;
+  data: Hex;
+  /** Native coin sent with it, in wei: the input amount when the input is the native coin, else 0. */
+  value: bigint;
+}
+
+/** The parts of a quote answer (`POST /intents/v1/quotes`) the calls are made from. */
+export interface QuoteForCalls {
+  originChainId: number;
+  destinationChainId: number;
+  inputToken: string;
+  outputToken: string;
+  inputAmount: string;
+  outputAmount: string;
+  fillDeadline: number;
+  settlement: { fullSettler: string; orderDataType: string; orderData: string | null } | null;
+}
+
+export interface AllowanceQuery {
+  chainId: number;
+  token: Address;
+  owner: Address;
+  spender: Address;
+}
+
+/** Reads an ERC-20 allowance, e.g. with viem: `(q) => publicClient.readContract({address: q.token, abi: erc20Abi, functionName: "allowance", args: [q.owner, q.spender]})`. */
+export type ReadAllowance = (query: AllowanceQuery) => Promise<bigint>;
+
+export interface OpenCallsInput {
+  quote: QuoteForCalls;
+  /** The environment's deployment data, with addresses: the quote is checked against it. */
+  deployment: Deployment;
+  /** The wallet that will send the calls: the quote's `userAddress`, whose allowance counts. */
+  owner: string;
+  /** How much to approve when the allowance is short: the order's input (default) or unlimited. */
+  approve?: "exact" | "unlimited";
+}
+
+export type OpenCallsProblem =
+  | "NO_ORDER_DATA"
+  | "ROUTE_NOT_IN_DEPLOYMENT"
+  | "ADDRESSES_UNKNOWN"
+  | "SETTLER_MISMATCH"
+  | "ORDER_DATA_MISMATCH"
+  | "AMOUNT_OUTSIDE_LIMITS";
+
+/** A quote the calls cannot be made from, or that disagrees with the deployment data. */
+export class OpenCallsError extends Error {
+  constructor(
+    readonly code: OpenCallsProblem,
+    message: string,
+  ) {
+    super(message);
+    this.name = "OpenCallsError";
+  }
+}
+
+/**
+ * `approve` (if `allowance` is below the input amount; never for the native coin) then `open`.
+ * Throws OpenCallsError when the quote has no `orderData` (it was asked without `userAddress` or
+ * `recipient`), when the deployment data does not list its route or names another FullSettler,
+ * or when `orderData` says something other than the quote's fields.
+ */
+export function openCalls(input: OpenCallsInput & { allowance: bigint }): Call[] {
+  const { route, settler, order, inputAmount } = checkedOrder(input);
+  const chainId = route.origin.chainId;
+  const token = getAddress(route.inputToken.address!);
+  const open: Call = {
+    chainId,
+    to: settler,
+    data: encodeFunctionData({ abi: fullSettlerOpenAbi, functionName: "open", args: [order] }),
+    value: token === zeroAddress ? inputAmount : 0n,
+  };
+  if (token === zeroAddress || input.allowance >= inputAmount) return [open];
+  const amount = input.approve === "unlimited" ? maxUint256 : inputAmount;
+  const approve: Call = {
+    chainId,
+    to: token,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [settler, amount] }),
+    value: 0n,
+  };
+  return [approve, open];
+}
+
+/** `openCalls` with the allowance read through the caller's `readAllowance` (not read for the native coin). */
+export async function buildOpenCalls(input: OpenCallsInput & { readAllowance: ReadAllowance }): Promise<Call[]> {
+  const { route, settler } = checkedOrder(input);
+  const token = getAddress(route.inputToken.address!);
+  const allowance =
+    token === zeroAddress
+      ? 0n
+      : await input.readAllowance({
+          chainId: route.origin.chainId,
+          token,
+          owner: getAddress(input.owner),
+          spender: settler,
+        });
+  return openCalls({ ...input, allowance });
+}
+
+interface CheckedOrder {
+  route: ResolvedRoute;
+  settler: Address;
+  order: { fillDeadline: number; orderDataType: Hex; orderData: Hex };
+  inputAmount: bigint;
+}
+
+function checkedOrder({ quote, deployment }: OpenCallsInput): CheckedOrder {
+  const settlement = quote.settlement;
+  if (settlement?.orderData == null || settlement.orderData === "")
+    throw new OpenCallsError("NO_ORDER_DATA", "the quote has no orderData: ask for it with userAddress or recipient");
+  const route = routeOf(quote, deployment);
+  const settler = route.origin.fullSettler;
+  if (settler === null || route.inputToken.address === null)
+    throw new OpenCallsError(
+      "ADDRESSES_UNKNOWN",
+      `the deployment data of ${deployment.environment} has no addresses for chain ${route.origin.chainId} (deployed with each run: load the file the deployment wrote)`,
+    );
+  if (!isAddressEqual(getAddress(settler), getAddress(settlement.fullSettler)))
+    throw new OpenCallsError(
+      "SETTLER_MISMATCH",
+      `the quote names FullSettler ${settlement.fullSettler}; the deployment data of chain ${route.origin.chainId} names ${settler}`,
+    );
+  const inputAmount = BigInt(quote.inputAmount);
+  const { minInputAmount, maxInputAmount } = route.route.limits;
+  if (inputAmount < BigInt(minInputAmount) || inputAmount > BigInt(maxInputAmount))
+    throw new OpenCallsError(
+      "AMOUNT_OUTSIDE_LIMITS",
+      `the input amount ${inputAmount} is outside the route's limits [${minInputAmount}, ${maxInputAmount}]`,
+    );
+  const order = {
+    fillDeadline: quote.fillDeadline,
+    orderDataType: settlement.orderDataType as Hex,
+    orderData: settlement.orderData as Hex,
+  };
+  checkOrderData(order, quote, inputAmount);
+  return { route, settler: getAddress(settler), order, inputAmount };
+}
+
+function routeOf(quote: QuoteForCalls, deployment: Deployment): ResolvedRoute {
+  const route = findRoute(deployment, quote);
+  if (route !== undefined) return route;
+  const unknownAddresses = [quote.originChainId, quote.destinationChainId].some((chainId) =>
+    chainOf(deployment, chainId)?.tokens.some((token) => token.address === null),
+  );
+  throw new OpenCallsError(
+    unknownAddresses ? "ADDRESSES_UNKNOWN" : "ROUTE_NOT_IN_DEPLOYMENT",
+    `the deployment data of ${deployment.environment} lists no route from ${quote.inputToken} on chain ${quote.originChainId} to ${quote.outputToken} on chain ${quote.destinationChainId}${unknownAddresses ? " with these addresses (its token addresses are written at deploy: load that file)" : ""}`,
+  );
+}
+
+/** `orderData` is what `open` escrows and pays out: it must say what the quote's fields say. */
+function checkOrderData(order: CheckedOrder["order"], quote: QuoteForCalls, inputAmount: bigint): void {
+  if (order.orderDataType.toLowerCase() !== FULL_ORDER_DATA_TYPE)
+    throw new OpenCallsError("ORDER_DATA_MISMATCH", `orderDataType ${order.orderDataType} is not FullSettler's`);
+  const params = decodedOrderData(order.orderData);
+  const asAddress = (word: Hex) => getAddress(`0x${word.slice(-40)}`);
+  const mismatches = [
+    params.destinationChainId !== BigInt(quote.destinationChainId) && "destinationChainId",
+    !isAddressEqual(asAddress(params.inputToken), getAddress(quote.inputToken)) && "inputToken",
+    params.inputAmount !== inputAmount && "inputAmount",
+    params.outputAmount !== BigInt(quote.outputAmount) && "outputAmount",
+    !isAddressEqual(asAddress(params.outputToken), getAddress(quote.outputToken)) && "outputToken",
+  ].filter((field): field is string => field !== false);
+  if (mismatches.length > 0)
+    throw new OpenCallsError("ORDER_DATA_MISMATCH", `orderData disagrees with the quote on ${mismatches.join(", ")}`);
+}
+
+function decodedOrderData(orderData: Hex) {
+  try {
+    return decodeAbiParameters(fullOrderParamsAbi, orderData)[0];
+  } catch {
+    throw new OpenCallsError("ORDER_DATA_MISMATCH", "orderData is not an ABI-encoded FullOrderParams");
+  }
+}
