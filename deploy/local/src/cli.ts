@@ -58,6 +58,7 @@ async function up(): Promise<void> {
     progress,
     nativeNetwork: true,
     nativeBlockTimeMs: nativeBlockTimeFromEnv(),
+    kafkaNodes: kafkaNodesFromEnv(),
     ...(observability === undefined ? {} : { observability }),
     // OTEL_* of this shell go to every service (README, Tracing).
     ...(otelEnv === undefined ? {} : { serviceEnv: otelEnv }),
@@ -78,6 +79,17 @@ function nativeBlockTimeFromEnv(env: NodeJS.ProcessEnv = process.env): number | 
     process.exit(78);
   }
   return ms;
+}
+
+/** `STACK_KAFKA_NODES`: 1 (the default) or a KRaft cluster of that many nodes, e.g. 3 with replication factor 3. */
+function kafkaNodesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.STACK_KAFKA_NODES;
+  if (value === undefined || value === "") return 1;
+  if (!/^[1-5]$/.test(value)) {
+    process.stderr.write(`STACK_KAFKA_NODES: must be a whole number from 1 to 5, got "${value}"\n`);
+    process.exit(78);
+  }
+  return Number(value);
 }
 
 /** `STACK_OBSERVABILITY=1` (and its tuning variables): Prometheus with the alert rules; exit 78 naming a malformed variable. */
@@ -109,9 +121,17 @@ async function stop(): Promise<void> {
     process.stdout.write("No stack descriptor found; nothing to stop.\n");
     return;
   }
+  // A Kafka cluster's nodes (kafka-<n>) stop together: a node left alone waits for a quorum that is gone.
+  const kafkaNodes = descriptor.processes.filter((entry) => /^kafka-\d+$/.test(entry.name));
   for (const entry of [...descriptor.processes].reverse()) {
-    const stopped = await stopPid(entry.pid, entry.name === "kafka" ? 30_000 : 15_000);
-    process.stdout.write(`${stopped ? "stopped" : "not running"}: ${entry.name} (pid ${entry.pid})\n`);
+    if (kafkaNodes.includes(entry) && entry !== kafkaNodes.at(-1)) continue;
+    const batch = kafkaNodes.includes(entry) ? kafkaNodes : [entry];
+    await Promise.all(
+      batch.map(async (one) => {
+        const stopped = await stopPid(one.pid, one.name.startsWith("kafka") ? 30_000 : 15_000);
+        process.stdout.write(`${stopped ? "stopped" : "not running"}: ${one.name} (pid ${one.pid})\n`);
+      }),
+    );
   }
 }
 

@@ -29,6 +29,8 @@ export interface ServiceProcessSpec {
 
 export interface Infrastructure {
   kafkaBrokers: string[];
+  /** Replicas of every topic the services create: 1 (the default) on one broker, 3 on the three-node cluster. */
+  kafkaReplicationFactor?: number;
   redisUrl: string;
   natsUrl: string;
   chainsFile: string;
@@ -45,6 +47,7 @@ export interface Infrastructure {
 /** The environment of each service process: exactly the variables its config schema reads. */
 export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logLevel: string): ServiceProcessSpec[] {
   const kafka = infra.kafkaBrokers.join(",");
+  const replicationFactor = String(infra.kafkaReplicationFactor ?? 1);
   const backend = (
     name: ServiceName,
     grpcPort: number,
@@ -70,7 +73,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
         ADMIN_GRPC_PORT: String(ports.authAdminGrpc),
         REDIS_URL: infra.redisUrl,
         KAFKA_BROKERS: kafka,
-        KAFKA_REPLICATION_FACTOR: "1",
+        KAFKA_REPLICATION_FACTOR: replicationFactor,
         AUTH_PEPPER_FILE: join(infra.secretsDir, "auth-pepper", "pepper"),
         AUTH_SIGNING_KEYS_DIR: join(infra.secretsDir, "auth-signing-keys"),
       }),
@@ -79,7 +82,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
     backend("tc", ports.tcGrpc, ports.tcOps, {
       REDIS_URL: infra.redisUrl,
       KAFKA_BROKERS: kafka,
-      KAFKA_REPLICATION_FACTOR: "1",
+      KAFKA_REPLICATION_FACTOR: replicationFactor,
       TC_CURRENT_VERSION: "1",
       CHAINS_FILE: infra.chainsFile,
       // Messages are signed for the public gateway, the origin clients see; every local EVM chain may be named.
@@ -98,14 +101,14 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       NATS_URL: infra.natsUrl,
       TC_GRPC_TARGET: `127.0.0.1:${ports.tcGrpc}`,
       CHAINS_FILE: infra.chainsFile,
-      KAFKA_REPLICATION_FACTOR: "1",
+      KAFKA_REPLICATION_FACTOR: replicationFactor,
     }),
     backend("projector", ports.projectorGrpc, ports.projectorOps, {
       REDIS_URL: infra.redisUrl,
       KAFKA_BROKERS: kafka,
       NATS_URL: infra.natsUrl,
       PROJECTIONS: "intents,accounts,market,subnets",
-      KAFKA_REPLICATION_FACTOR: "1",
+      KAFKA_REPLICATION_FACTOR: replicationFactor,
       // The devnet FullSettlers are deployed with this grace; refundable_at depends on it.
       INTENTS_REFUND_GRACE_SECONDS: String(devnetSettlerParams.refundGraceSeconds),
     }),
@@ -113,7 +116,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       KAFKA_BROKERS: kafka,
       NATS_URL: infra.natsUrl,
       CHAINS_FILE: infra.chainsFile,
-      KAFKA_REPLICATION_FACTOR: "1",
+      KAFKA_REPLICATION_FACTOR: replicationFactor,
       // A quarter of the devnet's 1 s block time, so the mirror trails the chains by little.
       INGEST_POLL_INTERVAL_MS: "250",
       // The intents source follows the EVM chains, the native source the real Subtensor runtime

@@ -10,7 +10,16 @@ import {
   tokenCatalogFile,
 } from "@platform/deployment-data";
 import { deployDevnet, type DevnetAccounts } from "@platform/devnet";
-import { spawnManaged, startAnvil, startKafka, startNats, startRedis, type ManagedProcess } from "@platform/testing";
+import {
+  spawnManaged,
+  startAnvil,
+  startKafka,
+  startKafkaCluster,
+  startNats,
+  startRedis,
+  type ManagedProcess,
+  type RunningKafkaCluster,
+} from "@platform/testing";
 import type { ChainDescriptor, ProcessDescriptor, StackDescriptor } from "./descriptor.js";
 import { writeDescriptor } from "./descriptor.js";
 import {
@@ -80,6 +89,13 @@ export interface StartStackOptions {
    * blocks itself (`dev_newBlock` on the node), as tests that reorganise the chain must.
    */
   nativeBlockTimeMs?: number;
+  /**
+   * Nodes of the stack's own Kafka: 1 (the default), or a KRaft cluster of that many combined
+   * broker + controller nodes (3 for the fault tests), whose topics then get one replica per node
+   * and `min.insync.replicas` one less (`KAFKA_REPLICATION_FACTOR` of the services). Node 1 takes
+   * `ports.kafka` and `ports.kafkaController`, the others free ports.
+   */
+  kafkaNodes?: number;
   /** Extra environment of some services, over the stack's own (e.g. a short token lifetime for a test). */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
   /** Extra environment of the simulator, over the stack's own (e.g. `SIM_PRICE_INTERVAL_MS` for a bench). */
@@ -95,6 +111,8 @@ export interface RunningStack {
   descriptor: StackDescriptor;
   /** Handles of the processes this call started, by name (for tests that kill one); `restart` replaces them. */
   processes: Map<string, ManagedProcess>;
+  /** The stack's Kafka cluster, when `kafkaNodes` asked for more than one node (its nodes are `kafka-<n>` in `processes`). */
+  kafkaCluster?: RunningKafkaCluster;
   /**
    * The devnet's accounts with their keys (in memory only), when this call deployed the devnet: tests
    * act as the filler or the oracle with them.
@@ -139,7 +157,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const secretsDir = join(stateDir, "secrets");
     // A Kafka of the stack's own runs with credentials and ACLs; an external one as it is.
     const kafkaCredentials = external.kafkaBrokers ? undefined : makeKafkaCredentials();
-    const { kafkaBrokers, redisUrl, natsUrl, admin, deployed, nativeNetwork } = await startInfrastructure(
+    const { kafka, redisUrl, natsUrl, admin, deployed, nativeNetwork } = await startInfrastructure(
       options,
       external,
       { logs, data, secretsDir },
@@ -158,7 +176,8 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       writeFileSync(chainsFile, `${JSON.stringify(config, null, 2)}\n`);
       deploymentDataUrl = await writeDeploymentData(stateDir, deployed.config);
     }
-    const infra = { kafkaBrokers, redisUrl, natsUrl, chainsFile, secretsDir };
+    const { brokers: kafkaBrokers, replicationFactor: kafkaReplicationFactor } = kafka;
+    const infra = { kafkaBrokers, kafkaReplicationFactor, redisUrl, natsUrl, chainsFile, secretsDir };
     const wanted = new Set(options.services ?? SERVICE_ORDER);
     const specs = serviceProcessSpecs(ports, infra, options.logLevel ?? "info")
       .filter((spec) => wanted.has(spec.name))
@@ -205,6 +224,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     return {
       descriptor,
       processes,
+      ...(kafka.cluster ? { kafkaCluster: kafka.cluster } : {}),
       ...(accounts ? { devnetAccounts: accounts } : {}),
       restart,
       stop: stopAll,
@@ -329,8 +349,10 @@ async function startInfrastructure(
         return started;
       })
     : Promise.resolve(undefined);
-  const [kafkaBrokers, redisUrl, natsUrl, deployed, , nativeNetwork] = await Promise.all([
-    external.kafkaBrokers ?? startStackKafka(options, logs, data, track, kafkaCredentials),
+  const [kafka, redisUrl, natsUrl, deployed, , nativeNetwork] = await Promise.all([
+    external.kafkaBrokers
+      ? Promise.resolve<StackKafka>({ brokers: external.kafkaBrokers, replicationFactor: 1 })
+      : startStackKafka(options, logs, data, track, kafkaCredentials),
     external.redisUrl ??
       (async () => {
         const logFile = join(logs, "redis.log");
@@ -371,37 +393,76 @@ async function startInfrastructure(
       : { redisAdminUrl: withCredentials(redisUrl, "admin", redisUsers.adminPassword) }),
     ...(natsUsers === undefined ? {} : { natsAdminUrl: withCredentials(natsUrl, "admin", natsUsers.adminPassword) }),
   };
-  return { kafkaBrokers, redisUrl, natsUrl, admin, deployed, nativeNetwork };
+  return { kafka, redisUrl, natsUrl, admin, deployed, nativeNetwork };
 }
 
-/** The stack's broker, with every service's user and ACLs when it has credentials. */
+/** What the services are told about the stack's Kafka. */
+interface StackKafka {
+  brokers: string[];
+  /** Every topic's replication factor: the node count (`KAFKA_REPLICATION_FACTOR`). */
+  replicationFactor: number;
+  cluster?: RunningKafkaCluster;
+}
+
+/** The stack's broker (or cluster), with every service's user and ACLs when it has credentials. */
 async function startStackKafka(
   options: StartStackOptions,
   logs: string,
   data: string,
   track: Track,
   credentials: StackKafkaCredentials | undefined,
-): Promise<string[]> {
-  const logFile = join(logs, "kafka.log");
-  const kafka = await startKafka({
-    port: options.ports.kafka,
-    controllerPort: options.ports.kafkaController,
-    dataDir: join(data, "kafka"),
-    logFile,
-    detached: options.detached,
-    ...(credentials ? { sasl: brokerSasl(credentials) } : {}),
-  });
-  track("kafka", kafka.process, logFile, () => kafka.stop());
+): Promise<StackKafka> {
+  const kafka = await startStackKafkaNodes(options, logs, data, track, credentials);
+  const nodes = kafka.cluster
+    ? ` (${kafka.replicationFactor} nodes, replication factor ${kafka.replicationFactor})`
+    : "";
   if (credentials) {
     const startedAt = Date.now();
     await grantServiceAcls(kafka.brokers, credentials);
     options.progress.done(
-      `kafka on ${kafka.brokers.join(",")}, SASL/SCRAM users and ACLs (${Date.now() - startedAt} ms)`,
+      `kafka on ${kafka.brokers.join(",")}${nodes}, SASL/SCRAM users and ACLs (${Date.now() - startedAt} ms)`,
     );
   } else {
-    options.progress.done(`kafka on ${kafka.brokers.join(",")}`);
+    options.progress.done(`kafka on ${kafka.brokers.join(",")}${nodes}`);
   }
-  return kafka.brokers;
+  return kafka;
+}
+
+async function startStackKafkaNodes(
+  options: StartStackOptions,
+  logs: string,
+  data: string,
+  track: Track,
+  credentials: StackKafkaCredentials | undefined,
+): Promise<StackKafka> {
+  const sasl = credentials ? { sasl: brokerSasl(credentials) } : {};
+  const nodes = options.kafkaNodes ?? 1;
+  if (nodes === 1) {
+    const logFile = join(logs, "kafka.log");
+    const kafka = await startKafka({
+      port: options.ports.kafka,
+      controllerPort: options.ports.kafkaController,
+      dataDir: join(data, "kafka"),
+      logFile,
+      detached: options.detached,
+      ...sasl,
+    });
+    track("kafka", kafka.process, logFile, () => kafka.stop());
+    return { brokers: kafka.brokers, replicationFactor: 1 };
+  }
+  const cluster = await startKafkaCluster({
+    brokers: nodes,
+    ports: [options.ports.kafka],
+    controllerPorts: [options.ports.kafkaController],
+    dataDir: join(data, "kafka"),
+    logDir: logs,
+    detached: options.detached,
+    ...sasl,
+  });
+  // Each node's entry stops the whole cluster: its nodes stop together, since a node left alone
+  // waits for a quorum that is gone before it shuts down. Later calls find them stopped.
+  for (const node of cluster.nodes) track(`kafka-${node.nodeId}`, node.process, node.logFile, () => cluster.stop());
+  return { brokers: cluster.brokers, replicationFactor: cluster.replicationFactor, cluster };
 }
 
 /** What starting a service or the simulator needs from `startStack`. */

@@ -15,6 +15,12 @@ export {
   type RunningKafka,
   type StartKafkaOptions,
 } from "./kafka.js";
+export {
+  startKafkaCluster,
+  type KafkaClusterNode,
+  type RunningKafkaCluster,
+  type StartKafkaClusterOptions,
+} from "./kafkaCluster.js";
 export { countSocketWrites } from "./socketWrites.js";
 export {
   rpcRequest,

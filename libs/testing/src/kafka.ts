@@ -85,10 +85,10 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
   mkdirSync(logDir, { recursive: true });
   const propertiesFile = join(options.dataDir, "server.properties");
   // With credentials it holds the super user's password: its owner's only.
-  writeFileSync(propertiesFile, serverProperties({ port, controllerPort, logDir, sasl: options.sasl }), {
-    mode: 0o600,
-  });
-  chmodSync(propertiesFile, 0o600);
+  writeServerProperties(
+    propertiesFile,
+    serverProperties({ port, controllerPort, logDir, sasl: options.sasl, node: singleNode(controllerPort) }),
+  );
 
   const classpath = join(libs, "*");
   const cds = classDataSharing(dirname(libs), options.detached ?? false);
@@ -99,6 +99,7 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
       logFile: options.logFile,
       jvmOptions: cds.readOnlyOptions,
       users: options.sasl ? [options.sasl.admin, ...(options.sasl.users ?? [])] : [],
+      clusterId: randomClusterId(),
     });
   }
 
@@ -122,8 +123,8 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
       brokers,
       // A copy: kafkajs writes its authenticator into the object it is given.
       sasl: sasl && { ...sasl },
-      process: broker,
-      logFile: options.logFile,
+      nodes: [{ process: broker, logFile: options.logFile }],
+      brokerCount: 1,
       timeoutMs: options.timeoutMs ?? 90_000,
     });
   } catch (error) {
@@ -156,7 +157,32 @@ export async function ensureKafkaJars(): Promise<string> {
   return libs;
 }
 
-function serverProperties(values: { port: number; controllerPort: number; logDir: string; sasl?: KafkaSasl }): string {
+/** What tells one node of a cluster from another; a single broker is node 1 of one. */
+export interface KafkaNodeRole {
+  nodeId: number;
+  /** `controller.quorum.voters`: `<id>@127.0.0.1:<controller port>` of every node. */
+  quorumVoters: string;
+  replicationFactor: number;
+  minInsyncReplicas: number;
+}
+
+function singleNode(controllerPort: number): KafkaNodeRole {
+  return { nodeId: 1, quorumVoters: `1@127.0.0.1:${controllerPort}`, replicationFactor: 1, minInsyncReplicas: 1 };
+}
+
+/** With credentials the file holds the super user's password: its owner's only. */
+export function writeServerProperties(file: string, text: string): void {
+  writeFileSync(file, text, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
+export function serverProperties(values: {
+  port: number;
+  controllerPort: number;
+  logDir: string;
+  sasl?: KafkaSasl | undefined;
+  node: KafkaNodeRole;
+}): string {
   const read = (name: string) => readFileSync(join(kafkaDeployDir, name), "utf8");
   let listeners = read("listeners.plaintext.properties");
   if (values.sasl) {
@@ -169,7 +195,11 @@ function serverProperties(values: { port: number; controllerPort: number; logDir
     .replace("{{LISTENERS}}", listeners.trimEnd())
     .replaceAll("{{PORT}}", String(values.port))
     .replaceAll("{{CONTROLLER_PORT}}", String(values.controllerPort))
-    .replaceAll("{{DATA_DIR}}", values.logDir);
+    .replaceAll("{{DATA_DIR}}", values.logDir)
+    .replaceAll("{{NODE_ID}}", String(values.node.nodeId))
+    .replaceAll("{{QUORUM_VOTERS}}", values.node.quorumVoters)
+    .replaceAll("{{REPLICATION_FACTOR}}", String(values.node.replicationFactor))
+    .replaceAll("{{MIN_INSYNC_REPLICAS}}", String(values.node.minInsyncReplicas));
 }
 
 /** Names and passwords end up inside quoted JAAS values and `[name=…,password=…]`: nothing that could break out. */
@@ -188,12 +218,14 @@ function checkUser(user: KafkaUser): void {
  * second JVM start). With static `controller.quorum.voters`
  * (in the template) Kafka 4.x needs neither `--standalone` nor `--initial-controllers`.
  */
-async function formatStorage(options: {
+export async function formatStorage(options: {
   classpath: string;
   propertiesFile: string;
   logFile: string;
   jvmOptions: string[];
   users: KafkaUser[];
+  /** Every node of a cluster is formatted with the same one. */
+  clusterId: string;
 }): Promise<void> {
   const args = [
     ...jvmOptions("256m"),
@@ -203,7 +235,7 @@ async function formatStorage(options: {
     "kafka.tools.StorageTool",
     "format",
     "--cluster-id",
-    randomClusterId(),
+    options.clusterId,
     "--config",
     options.propertiesFile,
     "--ignore-formatted",
@@ -225,7 +257,7 @@ async function formatStorage(options: {
 }
 
 /** A Kafka UUID as the StorageTool expects it: 16 random bytes, base64url without padding. */
-function randomClusterId(): string {
+export function randomClusterId(): string {
   for (;;) {
     const id = randomBytes(16).toString("base64url");
     if (!id.startsWith("-")) return id;
@@ -233,7 +265,7 @@ function randomClusterId(): string {
 }
 
 /** Small heap and fast start: C1 only, serial GC, class-data sharing, no perf-data file. */
-function jvmOptions(heap: string): string[] {
+export function jvmOptions(heap: string): string[] {
   return [
     `-Xmx${heap}`,
     "-Xms128m",
@@ -255,7 +287,7 @@ function jvmOptions(heap: string): string[] {
  * longer); later starts use it. The archive's name carries the JVM's identity, since an archive
  * only fits the JVM build that wrote it; install.sh drops the archives when it replaces the jars.
  */
-function classDataSharing(
+export function classDataSharing(
   kafkaHome: string,
   detached: boolean,
 ): { jvmOptions: string[]; readOnlyOptions: string[]; afterExit(keep: boolean): void } {
@@ -319,7 +351,7 @@ function resolveJava(): string | undefined {
  * SIGTERM (Kafka shuts down cleanly), then SIGKILL after `graceMs`, without holding the event
  * loop open. Resolves with the exit code, or the signal's name when it was killed.
  */
-async function stopGracefully(managed: ManagedProcess, graceMs: number): Promise<number | string> {
+export async function stopGracefully(managed: ManagedProcess, graceMs: number): Promise<number | string> {
   managed.kill("SIGTERM");
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<true>((resolve) => {
@@ -332,16 +364,20 @@ async function stopGracefully(managed: ManagedProcess, graceMs: number): Promise
   return managed.exited;
 }
 
-function javaBinary(): string {
+export function javaBinary(): string {
   const javaHome = process.env.JAVA_HOME;
   return javaHome ? join(javaHome, "bin", "java") : "java";
 }
 
-async function waitUntilServing(options: {
+/**
+ * Resolves once a client can describe the cluster, sees `brokerCount` brokers registered and can
+ * list topics; rejects, with the node's log, as soon as one of `nodes` exits.
+ */
+export async function waitUntilServing(options: {
   brokers: string[];
   sasl: RunningKafka["sasl"];
-  process: ManagedProcess;
-  logFile: string;
+  nodes: { process: ManagedProcess; logFile: string }[];
+  brokerCount: number;
   timeoutMs: number;
 }): Promise<void> {
   const kafka = new kafkajs.Kafka({
@@ -355,18 +391,21 @@ async function waitUntilServing(options: {
   });
   const admin = kafka.admin({ retry: { retries: 0 } });
   let settled = false;
-  const died = options.process.exited.then((code) => {
-    if (settled) return;
-    throw new Error(`kafka exited with ${code} while starting; see ${options.logFile}`, {
-      cause: new Error(tail(options.logFile)),
-    });
-  });
+  const died = Promise.race(options.nodes.map((node) => node.process.exited.then((code) => ({ node, code })))).then(
+    ({ node, code }) => {
+      if (settled) return;
+      throw new Error(`kafka exited with ${code} while starting; see ${node.logFile}`, {
+        cause: new Error(tail(node.logFile)),
+      });
+    },
+  );
   const answered = waitFor(
     async () => {
       if (settled) throw new Error("kafka start abandoned");
       try {
         await admin.connect();
-        await admin.describeCluster();
+        const cluster = await admin.describeCluster();
+        if (cluster.brokers.length < options.brokerCount) return false;
         await admin.listTopics();
         return true;
       } catch {

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
  */
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const STARTS_A_SERVER =
-  /\b(startKafka|startRedis|startNats|startAnvil|startChopsticks|deployDevnet|spawnManaged|ensureKafkaJars|startDataStack)\(|devnetHarness|from "@platform\/local-stack"/;
+  /\b(startKafka|startKafkaCluster|startRedis|startNats|startAnvil|startChopsticks|deployDevnet|spawnManaged|ensureKafkaJars|startDataStack)\(|devnetHarness|from "@platform\/local-stack"/;
 
 async function unitTestFiles(): Promise<string[]> {
   const files: string[] = [];
