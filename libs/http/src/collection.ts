@@ -37,9 +37,9 @@ export interface CollectionOptions<
 
 /** A page of a collection as halCollection renders it, typed by its items and state. */
 export type HalCollection<I, S, L = Record<never, HalLink>> = { _links: { self: HalLink; next?: HalLink } & L } & S & {
-  page: ReturnType<typeof pageBody>;
-  _embedded: { items: I[] };
-};
+    page: ReturnType<typeof pageBody>;
+    _embedded: { items: I[] };
+  };
 
 /**
  * A page of a collection as HAL: `_links.self` (this page), `_links.next` (the same query with the

@@ -65,6 +65,8 @@ export interface RouteDocs {
     schema?: z.ZodType;
     headers?: Record<string, string>;
   };
+  /** Headers on every answer of the route, problems included (by name, with their meaning). */
+  everyAnswerHeaders?: Record<string, string>;
   /** Error codes the route can answer besides the protected-route ones, with their statuses. */
   errors?: Array<{ status: number; code: string }>;
   /**

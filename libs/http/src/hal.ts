@@ -19,7 +19,10 @@ export interface HalResource {
  * Builds a HAL resource: links first, then state, then embedded resources, as clients read it. The
  * result keeps the types of its parts, so a render's output can be held against its answer schema.
  */
-export function halResource<L extends HalLinks, S extends Record<string, unknown>>(links: L, state: S): { _links: L } & S;
+export function halResource<L extends HalLinks, S extends Record<string, unknown>>(
+  links: L,
+  state: S,
+): { _links: L } & S;
 export function halResource<L extends HalLinks, S extends Record<string, unknown>, E extends Record<string, unknown>>(
   links: L,
   state: S,

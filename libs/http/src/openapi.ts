@@ -224,14 +224,18 @@ function componentSchemas(): Record<string, unknown> {
   return components;
 }
 
-function successResponse(route: AnyRoute, conditional: ReturnType<typeof conditionalParts> | undefined) {
-  const success = route.docs.success;
-  const routeHeaders = Object.fromEntries(
-    Object.entries(success.headers ?? {}).map(([name, description]) => [
+/** Headers a route documents by name and meaning: always sent, text. */
+const namedHeaders = (headers: Record<string, string> | undefined) =>
+  Object.fromEntries(
+    Object.entries(headers ?? {}).map(([name, description]) => [
       name,
       { description, required: true, schema: { type: "string" } },
     ]),
   );
+
+function successResponse(route: AnyRoute, conditional: ReturnType<typeof conditionalParts> | undefined) {
+  const success = route.docs.success;
+  const routeHeaders = namedHeaders({ ...route.docs.everyAnswerHeaders, ...success.headers });
   const media: Record<string, unknown> = {
     ...(success.schema === undefined ? {} : { schema: successSchema(success.schema) }),
     ...(success.example === undefined ? {} : { example: success.example }),
@@ -274,7 +278,10 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
     for (const [status, codes] of byStatus) {
       responses[String(status)] = {
         description: `Problem: ${codes.join(", ")}`,
-        headers: problemHeaders(status, route.scope !== undefined),
+        headers: {
+          ...problemHeaders(status, route.scope !== undefined),
+          ...(status === 408 || status === 431 ? {} : namedHeaders(route.docs.everyAnswerHeaders)),
+        },
         content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
       };
     }

@@ -20,7 +20,10 @@ export const instant = () => z.string().meta({ description: "ISO 8601 instant (U
 
 /** A short lowercase name of a proto enum value, or null when the backend sent none it knows. */
 export const enumName = (names: readonly string[], description: string) =>
-  z.enum(names as [string, ...string[]]).nullable().meta({ description });
+  z
+    .enum(names as [string, ...string[]])
+    .nullable()
+    .meta({ description });
 
 export const FinalitySchema = z
   .enum(["latest", "safe", "finalized"])
@@ -61,10 +64,7 @@ export const SubjectSchema = component(
 );
 
 export const INTERVAL_NAME_LIST = ["block", "5m", "1h", "4h", "1d", "1w"] as const;
-export const IntervalSchema = z
-  .enum(INTERVAL_NAME_LIST)
-  .nullable()
-  .meta({ description: "Bucket width of the series" });
+export const IntervalSchema = z.enum(INTERVAL_NAME_LIST).nullable().meta({ description: "Bucket width of the series" });
 
 /** A collection page's `_links`: self, next while there is more, and the related resources. */
 export const collectionLinks = <S extends Record<string, z.ZodType>>(related: S) =>
