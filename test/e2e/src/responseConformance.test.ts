@@ -1,7 +1,10 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { authCli, freePorts, silentProgress, startStack, testRuntime, type RunningStack } from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerRecorder, type AnswerRecorder } from "./support/answerConformance.js";
+import { consumerProject, packClient, runConsumer, tarballFiles } from "./support/clientPackage.js";
 import { RESPONSE_CHECKS, runSchemathesis } from "./support/openApiFuzz.js";
 
 /*
@@ -236,4 +239,64 @@ describe("every answer the gateway gives is the one its OpenAPI document describ
       work.remove();
     }
   }, 400_000);
+});
+
+describe("the client package, packed and installed outside the workspace", () => {
+  it("installs with npm into an empty project, compiles in strict mode, and reads the stack", async () => {
+    const key = await createKey("data:read", "standard");
+    const account = stack.descriptor.substrate!.demoAccounts.find((entry) => entry.role === "coldkey")!.ss58;
+    const work = tempDir("client-package");
+    try {
+      const tarball = packClient(work.path);
+      const files = tarballFiles(tarball);
+      // Every export's target ships: none points at a file the pack leaves out.
+      const manifest = JSON.parse(
+        execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+      ) as { exports: Record<string, string | Record<string, string>>; dependencies: Record<string, string> };
+      const targets = Object.values(manifest.exports).flatMap((target) =>
+        typeof target === "string" ? [target] : Object.values(target),
+      );
+      expect(targets.filter((target) => !files.includes(target.replace(/^\.\//, "")))).toEqual([]);
+      expect(files).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md", "openapi.json", "dist/index.d.ts"]));
+      expect(Object.values(manifest.dependencies).every((range) => range.startsWith("^"))).toBe(true);
+
+      const project = join(work.path, "consumer");
+      consumerProject(
+        project,
+        tarball,
+        `import { createClient, isProblem } from "@chain-intents/client";
+
+const client = createClient({
+  baseUrl: ${JSON.stringify(base)},
+  apiKey: { id: ${JSON.stringify(key.id)}, secret: ${JSON.stringify(key.secret)} },
+});
+const balance = await client.get("/data/v1/accounts/{address}/balance/latest", {
+  params: { path: { address: ${JSON.stringify(account)} } },
+});
+const free: string = balance.balance_free_rao;
+const subnets: number[] = [];
+for await (const subnet of client.paginate("/data/v1/subnets/latest", { params: { query: { limit: 2 } } }))
+  subnets.push(subnet.netuid);
+let refused = "";
+try {
+  await client.get("/data/v1/subnets/{netuid}/validators/latest", { params: { path: { netuid: 65000 } } });
+} catch (error) {
+  if (isProblem(error)) refused = error.code;
+}
+console.log(JSON.stringify({ free, kind: balance.address?.kind, subnets: subnets.length, refused }));
+`,
+      );
+      const printed = JSON.parse(runConsumer(project)) as {
+        free: string;
+        kind: string;
+        subnets: number;
+        refused: string;
+      };
+      expect(printed).toMatchObject({ kind: "substrate", refused: "NETUID_NOT_FOUND" });
+      expect(printed.free).toMatch(/^\d+$/);
+      expect(printed.subnets).toBeGreaterThan(0);
+    } finally {
+      work.remove();
+    }
+  }, 300_000);
 });
