@@ -7,7 +7,7 @@ import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { evmAddress } from "../schemas.js";
 import { pageQuery } from "./intentSchemas.js";
-import { IntentListSchema } from "./intentAnswers.js";
+import type { IntentListSchema } from "./intentAnswers.js";
 import { renderIntent } from "./renderIntent.js";
 
 type ListCall = (
