@@ -164,6 +164,11 @@ const HEADERS = {
     required: true,
     schema: { type: "string" },
   },
+  Allow: {
+    description: "The methods the path takes (RFC 9110 §10.2.1).",
+    required: true,
+    schema: { type: "string" },
+  },
   "WWW-Authenticate": {
     description: "The authentication scheme and, for a refused token or scope, why (RFC 6750 §3).",
     required: true,
@@ -200,6 +205,7 @@ function problemHeaders(status: number, protectedRoute: boolean): Record<string,
     ...(status === 401 ? { "WWW-Authenticate": headerRef("WWW-Authenticate") } : {}),
     ...(status === 403 && protectedRoute ? { "WWW-Authenticate": optional("WWW-Authenticate") } : {}),
     ...(status === 429 || status === 503 ? { "Retry-After": headerRef("Retry-After") } : {}),
+    ...(status === 405 ? { Allow: headerRef("Allow") } : {}),
   };
 }
 

@@ -1375,6 +1375,8 @@ export interface components {
         "Retry-After": string;
         /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
         ETag: string;
+        /** @description The methods the path takes (RFC 9110 §10.2.1). */
+        Allow: string;
         /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
         "WWW-Authenticate": string;
     };
@@ -1483,6 +1485,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    Allow: components["headers"]["Allow"];
                     /** @description `no-store`: the answer carries credentials */
                     "Cache-Control": string;
                     /** @description `no-cache`, for HTTP/1.0 caches */
