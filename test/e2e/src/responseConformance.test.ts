@@ -204,14 +204,17 @@ describe("every answer the gateway gives is the one its OpenAPI document describ
     ];
     const statuses: Record<string, number[]> = {};
     for (const path of reads) {
-      const answer = await send(path, authorized(token));
-      statuses[path] = [answer.status];
-      if (answer.status !== 200) continue;
-      const body = (await answer.json()) as Json;
-      const etag = answer.headers.get("etag")!;
-      statuses[path]!.push((await send(path, authorized(token, { headers: { "if-none-match": etag } }))).status);
-      // The next page a list links to, as a client following `next` gets it.
-      if (body._links?.next) statuses[path]!.push((await send(body._links.next.href, authorized(token))).status);
+      // A new block may change the answer between the two requests: then the pair is asked again.
+      for (let attempt = 0; attempt < 5 && statuses[path]?.[1] !== 304; attempt++) {
+        const answer = await send(path, authorized(token));
+        statuses[path] = [answer.status];
+        if (answer.status !== 200) break;
+        const body = (await answer.json()) as Json;
+        const etag = answer.headers.get("etag")!;
+        statuses[path].push((await send(path, authorized(token, { headers: { "if-none-match": etag } }))).status);
+        // The next page a list links to, as a client following `next` gets it.
+        if (body._links?.next) statuses[path].push((await send(body._links.next.href, authorized(token))).status);
+      }
     }
     for (const path of reads) expect(statuses[path]!.slice(0, 2), path).toEqual([200, 304]);
     expect((await send("/data/v1/accounts/not-an-account/balance/latest", authorized(token))).status).toBe(400);
