@@ -10,7 +10,7 @@ import {
   type ReconnectOptions,
 } from "./events.js";
 import type { paths } from "./generated/schema.js";
-import { type HalPage, type PageReader, walkItems, walkPages } from "./pages.js";
+import { type PageReader, walkItems, walkPages } from "./pages.js";
 import { problemErrorOf, readProblem } from "./problem.js";
 import { type ApiKeyCredentials, createTokenSource, type RefreshTokenCredentials } from "./tokens.js";
 import { authorizing, type RetryOptions, retrying, type Send } from "./transport.js";
@@ -77,7 +77,10 @@ export interface ApiClient {
   /** Calls a POST operation: the success body, or a thrown ProblemError. */
   post<P extends PostPath>(path: P, ...init: CallArgs<P, "post">): Promise<ResponseBody<P, "post">>;
   /** Every page of a list route, following `_links.next` from the page `init` asks for. */
-  pages<P extends ListPath>(path: P, ...init: CallArgs<P, "get">): AsyncGenerator<HalPage<ItemOf<P>>, void, undefined>;
+  pages<P extends ListPath>(
+    path: P,
+    ...init: CallArgs<P, "get">
+  ): AsyncGenerator<ResponseBody<P, "get">, void, undefined>;
   /** Every item of every page of a list route, in order. */
   paginate<P extends ListPath>(path: P, ...init: CallArgs<P, "get">): AsyncGenerator<ItemOf<P>, void, undefined>;
   readonly events: {

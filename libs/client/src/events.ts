@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { components } from "./generated/schema.js";
 import { ProblemError, readProblem } from "./problem.js";
 import { sleep, type Send } from "./transport.js";
 
@@ -36,7 +37,11 @@ export type ControlEvent = StreamEvent<"live"> | StreamEvent<"gap"> | DroppedEve
  * was linked), both with `data` as `GET /intents/v1/intents/{orderId}` renders the record;
  * `removed` when a reorganisation removed it (`data: {key}`).
  */
-export type IntentsStreamEvent = StreamEvent<"status"> | StreamEvent<"update"> | StreamEvent<"removed"> | ControlEvent;
+export type IntentsStreamEvent =
+  | StreamEvent<"status", components["schemas"]["Intent"]>
+  | StreamEvent<"update", components["schemas"]["Intent"]>
+  | StreamEvent<"removed", { key: string }>
+  | ControlEvent;
 
 /** `GET /data/v1/events`: `head` (a read model's new `as_of`), `pool` (a subnet pool's new snapshot) and `price` events. */
 export type DataStreamEvent = StreamEvent<"head"> | StreamEvent<"pool"> | StreamEvent<"price"> | ControlEvent;

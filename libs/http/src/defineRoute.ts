@@ -52,8 +52,21 @@ export interface RouteDocs {
   summary: string;
   description?: string;
   tags: string[];
-  /** The success status and an example body, shown in the OpenAPI document. */
-  success: { status: number; description: string; contentType: string; example?: unknown };
+  /**
+   * The success answer: its status, the schema of its body (the render function's output type is
+   * held against it where the route is written), an example, and the headers it carries besides
+   * the ones every answer or every protected answer has (openapi.ts), by name with their meaning.
+   */
+  success: {
+    status: number;
+    description: string;
+    contentType: string;
+    example?: unknown;
+    schema?: z.ZodType;
+    headers?: Record<string, string>;
+  };
+  /** Headers on every answer of the route, problems included (by name, with their meaning). */
+  everyAnswerHeaders?: Record<string, string>;
   /** Error codes the route can answer besides the protected-route ones, with their statuses. */
   errors?: Array<{ status: number; code: string }>;
   /**

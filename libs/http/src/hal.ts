@@ -15,13 +15,25 @@ export interface HalResource {
   [state: string]: unknown;
 }
 
-/** Builds a HAL resource: links first, then state, then embedded resources, as clients read it. */
+/**
+ * Builds a HAL resource: links first, then state, then embedded resources, as clients read it. The
+ * result keeps the types of its parts, so a render's output can be held against its answer schema.
+ */
+export function halResource<L extends HalLinks, S extends Record<string, unknown>>(
+  links: L,
+  state: S,
+): { _links: L } & S;
+export function halResource<L extends HalLinks, S extends Record<string, unknown>, E extends Record<string, unknown>>(
+  links: L,
+  state: S,
+  embedded: E,
+): { _links: L } & S & { _embedded: E };
 export function halResource(
   links: HalLinks,
   state: Record<string, unknown>,
-  embedded?: Record<string, HalResource | HalResource[]>,
+  embedded?: Record<string, unknown>,
 ): HalResource {
-  return { _links: links, ...state, ...(embedded === undefined ? {} : { _embedded: embedded }) };
+  return { _links: links, ...state, ...(embedded === undefined ? {} : { _embedded: embedded }) } as HalResource;
 }
 
 /** A path with a query string built from the defined values only, in a stable order. */

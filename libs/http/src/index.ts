@@ -1,4 +1,4 @@
-export { halCollection, pageBody, type CollectionOptions, type PageState } from "./collection.js";
+export { halCollection, pageBody, type CollectionOptions, type HalCollection, type PageState } from "./collection.js";
 export {
   defineRoute,
   type AnyRoute,
@@ -12,6 +12,13 @@ export {
 } from "./defineRoute.js";
 export { HAL_CONTENT_TYPE, halResource, hrefWithQuery, type HalLink, type HalLinks, type HalResource } from "./hal.js";
 export { buildOpenApiDocument, openApiPath, type OpenApiInfo } from "./openapi.js";
+export {
+  component,
+  HalLinkSchema,
+  OptionalHalLinkSchema,
+  PageSchema,
+  responseComponents,
+} from "./responseSchemas.js";
 export {
   PROBLEM_CONTENT_TYPE,
   problemBody,

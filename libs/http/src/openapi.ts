@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AnyRoute, ConditionalReadDocs } from "./defineRoute.js";
 import { parameterRules } from "./parameterRules.js";
 import { problemSlug } from "./problem.js";
+import { responseComponents } from "./responseSchemas.js";
 import { useDocumentedForm } from "./wireSchemas.js";
 
 export interface OpenApiInfo {
@@ -60,9 +61,9 @@ export const VALUE_REFUSALS = [
   "SIWE_NOT_YET_VALID",
 ] as const;
 
-function jsonSchema(schema: z.ZodType): Record<string, unknown> {
+function jsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
-    io: "input",
+    io,
     unrepresentable: "any",
     override: useDocumentedForm,
   }) as Record<string, unknown>;
@@ -100,12 +101,7 @@ function parametersOf(route: AnyRoute): unknown[] {
  */
 function conditionalParts(docs: ConditionalReadDocs) {
   const headers = {
-    ETag: {
-      description:
-        "Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands.",
-      required: true,
-      schema: { type: "string" },
-    },
+    ETag: { $ref: "#/components/headers/ETag" },
     "Cache-Control": { description: docs.cacheControl, required: true, schema: { type: "string" } },
   };
   return {
@@ -129,6 +125,134 @@ function uniqueErrors(errors: Array<{ status: number; code: string }>): Array<{ 
   );
 }
 
+/**
+ * The response headers the gateway writes, each once (`components.headers`), as required where it
+ * is always sent. Where a header comes on some answers of a status only, the operation carries an
+ * optional copy (`optional`).
+ */
+const HEADERS = {
+  "X-Request-Id": {
+    description:
+      "The request's id: the caller's X-Request-Id when well-formed, else a fresh one. Quote it when reporting a problem.",
+    required: true,
+    schema: { type: "string", minLength: 1 },
+  },
+  "X-Content-Type-Options": {
+    description: "Always `nosniff`: a browser never reads an answer as anything but its content type.",
+    required: true,
+    schema: { type: "string", enum: ["nosniff"] },
+  },
+  RateLimit: {
+    description:
+      'What is left of the caller\'s rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`.',
+    required: true,
+    schema: { type: "string", pattern: '^"default";r=\\d+;t=\\d+$' },
+  },
+  "RateLimit-Policy": {
+    description: 'The caller\'s tier: `"default";q=<units per window>;w=<window seconds>`.',
+    required: true,
+    schema: { type: "string", pattern: '^"default";q=\\d+;w=\\d+$' },
+  },
+  "Retry-After": {
+    description: "Seconds to wait before trying again.",
+    required: true,
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+  ETag: {
+    description:
+      "Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands.",
+    required: true,
+    schema: { type: "string" },
+  },
+  Allow: {
+    description: "The methods the path takes (RFC 9110 §10.2.1).",
+    required: true,
+    schema: { type: "string" },
+  },
+  "WWW-Authenticate": {
+    description: "The authentication scheme and, for a refused token or scope, why (RFC 6750 §3).",
+    required: true,
+    schema: { type: "string" },
+  },
+} as const;
+type HeaderName = keyof typeof HEADERS;
+
+const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
+const optional = (name: HeaderName) => ({ ...HEADERS[name], required: false });
+
+/** Headers every answer of an operation carries; `admitted` for an answer that passed a protected route's access guard. */
+function commonHeaders(protectedRoute: boolean, admitted: boolean): Record<string, unknown> {
+  return {
+    "X-Request-Id": headerRef("X-Request-Id"),
+    "X-Content-Type-Options": headerRef("X-Content-Type-Options"),
+    ...(protectedRoute
+      ? admitted
+        ? { RateLimit: headerRef("RateLimit"), "RateLimit-Policy": headerRef("RateLimit-Policy") }
+        : { RateLimit: optional("RateLimit"), "RateLimit-Policy": optional("RateLimit-Policy") }
+      : {}),
+  };
+}
+
+/**
+ * The headers of a problem answer with this status. 408 and 431 are written by the server before
+ * any request exists (no request id); a 401 or 403 from the access guard says why in
+ * WWW-Authenticate; every 429 and 503 says when to come back.
+ */
+function problemHeaders(status: number, protectedRoute: boolean): Record<string, unknown> {
+  if (status === 408 || status === 431) return { "X-Content-Type-Options": headerRef("X-Content-Type-Options") };
+  return {
+    ...commonHeaders(protectedRoute, false),
+    ...(status === 401 ? { "WWW-Authenticate": headerRef("WWW-Authenticate") } : {}),
+    ...(status === 403 && protectedRoute ? { "WWW-Authenticate": optional("WWW-Authenticate") } : {}),
+    ...(status === 429 || status === 503 ? { "Retry-After": headerRef("Retry-After") } : {}),
+    ...(status === 405 ? { Allow: headerRef("Allow") } : {}),
+  };
+}
+
+/** The success answer's body schema: a `$ref` to its component when it is one, else inline. */
+function successSchema(schema: z.ZodType): Record<string, unknown> {
+  const named = responseComponents.get(schema);
+  return named === undefined ? jsonSchema(schema, "output") : { $ref: `#/components/schemas/${named.id}` };
+}
+
+/** Every named answer schema, with `$ref`s between them (responseSchemas.ts). */
+function componentSchemas(): Record<string, unknown> {
+  const { schemas } = z.toJSONSchema(responseComponents, {
+    io: "output",
+    unrepresentable: "any",
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Record<string, unknown>> };
+  const components: Record<string, unknown> = {};
+  for (const id of Object.keys(schemas).sort()) {
+    const { $schema: _schema, $id: _id, ...schema } = schemas[id]!;
+    components[id] = schema;
+  }
+  return components;
+}
+
+/** Headers a route documents by name and meaning: always sent, text. */
+const namedHeaders = (headers: Record<string, string> | undefined) =>
+  Object.fromEntries(
+    Object.entries(headers ?? {}).map(([name, description]) => [
+      name,
+      { description, required: true, schema: { type: "string" } },
+    ]),
+  );
+
+function successResponse(route: AnyRoute, conditional: ReturnType<typeof conditionalParts> | undefined) {
+  const success = route.docs.success;
+  const routeHeaders = namedHeaders({ ...route.docs.everyAnswerHeaders, ...success.headers });
+  const media: Record<string, unknown> = {
+    ...(success.schema === undefined ? {} : { schema: successSchema(success.schema) }),
+    ...(success.example === undefined ? {} : { example: success.example }),
+  };
+  return {
+    description: success.description,
+    headers: { ...commonHeaders(route.scope !== undefined, true), ...routeHeaders, ...conditional?.successHeaders },
+    content: { [success.contentType]: media },
+  };
+}
+
 /** The OpenAPI 3.1 document of the mounted routes; JSON Schema comes straight from the zod schemas. */
 export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -142,15 +266,15 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
     ]);
     const conditional = route.docs.conditional === undefined ? undefined : conditionalParts(route.docs.conditional);
     const responses: Record<string, unknown> = {
-      [String(route.docs.success.status)]: {
-        description: route.docs.success.description,
-        ...(conditional === undefined ? {} : { headers: conditional.successHeaders }),
-        content: {
-          [route.docs.success.contentType]:
-            route.docs.success.example === undefined ? {} : { example: route.docs.success.example },
-        },
-      },
-      ...(conditional === undefined ? {} : { "304": conditional.notModified }),
+      [String(route.docs.success.status)]: successResponse(route, conditional),
+      ...(conditional === undefined
+        ? {}
+        : {
+            "304": {
+              ...conditional.notModified,
+              headers: { ...commonHeaders(route.scope !== undefined, true), ...conditional.notModified.headers },
+            },
+          }),
     };
     const byStatus = new Map<number, string[]>();
     for (const error of errors) {
@@ -160,6 +284,10 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
     for (const [status, codes] of byStatus) {
       responses[String(status)] = {
         description: `Problem: ${codes.join(", ")}`,
+        headers: {
+          ...problemHeaders(status, route.scope !== undefined),
+          ...(status === 408 || status === 431 ? {} : namedHeaders(route.docs.everyAnswerHeaders)),
+        },
         content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
       };
     }
@@ -171,6 +299,8 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
       ...(route.docs.description === undefined ? {} : { description: route.docs.description }),
       tags: route.docs.tags,
       ...(route.scope ? { security: [{ bearerAuth: [route.scope] }] } : { security: [] }),
+      // Units of the caller's rate budget one call spends (RateLimit-Policy's quota is in these units).
+      ...(route.scope ? { "x-rate-limit-cost": route.cost ?? 1 } : {}),
       parameters: conditional === undefined ? parametersOf(route) : [...parametersOf(route), conditional.parameter],
       ...(route.query && parameterRules.get(route.query)
         ? { "x-parameter-rules": parameterRules.get(route.query)!.rules }
@@ -188,24 +318,35 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Access token from POST /auth" } },
-      schemas: {
-        Problem: {
-          type: "object",
-          description: "RFC 9457 problem details; `code` is stable, extension members depend on the code.",
-          required: ["type", "title", "status", "code"],
-          properties: {
-            type: { type: "string", format: "uri-reference" },
-            title: { type: "string" },
-            status: { type: "integer" },
-            detail: { type: "string" },
-            instance: { type: "string" },
-            code: { type: "string", enum: [...problemCodes].sort() },
-          },
-          additionalProperties: true,
-        },
-      },
+      headers: HEADERS,
+      schemas: { ...componentSchemas(), Problem: problemSchema([...problemCodes].sort()) },
     },
     "x-problem-types": [...problemCodes].sort().map((code) => ({ code, type: `/problems/${problemSlug(code)}` })),
     "x-value-refusals": VALUE_REFUSALS.filter((code) => problemCodes.has(code)),
+  };
+}
+
+/**
+ * RFC 9457 problem details. Extension members depend on the code and come from the services
+ * (relayed over gRPC), so the object stays open; the ones the gateway itself adds are named.
+ */
+function problemSchema(codes: string[]): Record<string, unknown> {
+  return {
+    type: "object",
+    description: "RFC 9457 problem details; `code` is stable, extension members depend on the code.",
+    required: ["type", "title", "status", "code"],
+    properties: {
+      type: { type: "string", format: "uri-reference" },
+      title: { type: "string" },
+      status: { type: "integer" },
+      detail: { type: "string" },
+      instance: { type: "string" },
+      code: { type: "string", enum: codes },
+      parameter: { type: "string", description: "The input a 400 refuses (a query or path parameter, a body member)" },
+      retryAfterSeconds: { type: "integer", description: "As Retry-After, for a 429 or 503" },
+      requiredScope: { type: "string", description: "The scope a 403 FORBIDDEN found missing" },
+      "violated-policies": { type: "array", items: { type: "string" }, description: "The budgets a 429 spent" },
+    },
+    additionalProperties: true,
   };
 }

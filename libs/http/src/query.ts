@@ -73,7 +73,8 @@ export const instantQuery = (
     });
 
 /** A decimal integer written plainly (no sign, exponent, hex or spaces) within [min, max]. */
-export const integerQuery = (options: { min: number; max: number; description: string }) =>
+/** `default`: the value the route uses when the parameter is absent, published as the schema's `default`. */
+export const integerQuery = (options: { min: number; max: number; description: string; default?: number }) =>
   z
     .string()
     .transform((text, context) => {
@@ -83,7 +84,13 @@ export const integerQuery = (options: { min: number; max: number; description: s
       return z.NEVER;
     })
     // Documented as the integer it is; on the wire every query value is text.
-    .meta({ description: options.description, type: "integer", minimum: options.min, maximum: options.max });
+    .meta({
+      description: options.description,
+      type: "integer",
+      minimum: options.min,
+      maximum: options.max,
+      ...(options.default === undefined ? {} : { default: options.default }),
+    });
 
 /** `true` or `false`, nothing else (a typo must not silently read as false). */
 export const booleanQuery = (description: string) =>

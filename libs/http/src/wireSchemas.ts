@@ -12,6 +12,11 @@ export const wireSchemas = z.registry<{ jsonSchema: Record<string, unknown> }>()
 
 /** For z.toJSONSchema's `override`: a registered schema is replaced by its documented form. */
 export function useDocumentedForm(context: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  // A query value's default lives in its parser (`integerQuery`'s `default`), which the input-side
+  // conversion of a transform leaves out of the JSON Schema: it is put back from the metadata.
+  const declaredDefault = z.globalRegistry.get(context.zodSchema as z.ZodType)?.default;
+  if (declaredDefault !== undefined && context.jsonSchema.default === undefined)
+    context.jsonSchema.default = declaredDefault;
   const documented = wireSchemas.get(context.zodSchema as z.ZodType);
   if (documented === undefined) return;
   for (const key of Object.keys(context.jsonSchema)) delete context.jsonSchema[key];

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import express, { Router, type NextFunction, type Request, type Response } from "express";
-import { buildOpenApiDocument, sendProblem, type AnyRoute } from "@platform/http";
+import { sendProblem, type AnyRoute } from "@platform/http";
 import type { Logger } from "@platform/log";
 import type { Readiness } from "@platform/runtime";
 import type { Registry } from "prom-client";
@@ -16,7 +16,8 @@ import { PROBLEM_TITLES } from "./http/problemTitles.js";
 import { tracedListener } from "./http/requestSpan.js";
 import { NO_TRUSTED_PROXIES, type TrustedProxies } from "./http/trustedProxies.js";
 import { createLimitedServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "./http/serverLimits.js";
-import type { AccessGuard } from "./http/serveRoute.js";
+import type { AccessGuard } from "./http/admission.js";
+import { gatewayDocument } from "./openapi/document.js";
 import { opsRoutes } from "./ops/opsRoutes.js";
 
 export interface GatewayAppOptions {
@@ -124,17 +125,7 @@ function expressApp(
   app.use(
     opsRoutes({
       readiness: options.readiness,
-      openApi: () =>
-        buildOpenApiDocument(
-          {
-            title: "Chain data and cross-chain intents API",
-            version: "1.0.0",
-            description:
-              "Data API (/data/v1) about the Bittensor network and TAO, and the Service API (/intents/v1), the off-chain companion to ERC-7683 intents opened on-chain with FullSettler.open(...).",
-            serverUrl: options.publicBaseUrl,
-          },
-          options.routes,
-        ),
+      openApi: () => gatewayDocument(options.routes, options.publicBaseUrl),
     }),
   );
 

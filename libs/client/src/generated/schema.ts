@@ -492,6 +492,851 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A Bittensor account */
+        Account: {
+            /** @description SS58 address */
+            ss58: string;
+            /** @description 0x-prefixed 32-byte public key */
+            public_key: string;
+            /** @description The EVM address mapped onto it, when known */
+            evm_h160: string | null;
+        };
+        /** @description The account a route is about, with how it was given */
+        AccountSubject: {
+            /** @description SS58 address */
+            ss58: string;
+            /** @description 0x-prefixed 32-byte public key */
+            public_key: string;
+            /** @description The EVM address mapped onto it, when known */
+            evm_h160: string | null;
+            /**
+             * @description How it was named: a native key, or an EVM address mapped onto one
+             * @enum {string}
+             */
+            kind: "substrate" | "evm_mapped";
+        };
+        /** @description The block the answer reflects: the read model's head when it was read */
+        AsOf: {
+            chain_id: number;
+            block_number: number;
+            block_hash: string;
+            /** @description ISO 8601 instant (UTC) */
+            timestamp: string;
+            /** @description How settled the block is: latest, safe or finalized */
+            finality: ("latest" | "safe" | "finalized") | null;
+        };
+        BalanceHistory: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                latest: components["schemas"]["HalLink"];
+                transactions: components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            address: components["schemas"]["AccountSubject"] | null;
+            /** @description Bucket width of the series */
+            interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["BalancePoint"][];
+            };
+        };
+        BalanceLatest: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                history: components["schemas"]["HalLink"];
+                transactions: components["schemas"]["HalLink"];
+                "coin-price": components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            address: components["schemas"]["AccountSubject"] | null;
+            balance_free_rao: string;
+            balance_reserved_rao: string;
+            balance_frozen_rao: string;
+            balance_staked_rao: string;
+            balance_staked_root_rao: string;
+            balance_staked_alpha_value_rao: string;
+            balance_total_rao: string;
+            valuation: ("spot" | "unstake") | null;
+            price_usd: string | null;
+            balance_total_usd: string | null;
+            positions_count: number;
+            _embedded: {
+                positions: components["schemas"]["Position"][];
+            };
+        };
+        BalancePoint: {
+            /** @description ISO 8601 instant (UTC) */
+            bucket_start: string;
+            block_number: number;
+            /** @description ISO 8601 instant (UTC) */
+            timestamp: string;
+            balance_free_rao: string;
+            balance_reserved_rao: string;
+            balance_staked_rao: string;
+            balance_staked_root_rao: string;
+            balance_staked_alpha_value_rao: string;
+            balance_total_rao: string;
+            price_usd: string | null;
+            balance_total_usd: string | null;
+            change_total_rao: string;
+            positions: {
+                netuid: number;
+                alpha_nalpha: string;
+            }[];
+        };
+        /** @description The block of one chain the answer reflects */
+        ChainAsOf: {
+            chainId: number;
+            blockNumber: number;
+            /** @description 0x-prefixed 32-byte hex */
+            blockHash: string;
+            /** @description ISO 8601 instant (UTC) */
+            timestamp: string;
+            /** @description How settled the block is */
+            finality: ("latest" | "safe" | "finalized") | null;
+        };
+        /** @description Where on a chain a step of the order was seen */
+        ChainRef: {
+            chainId: number;
+            blockNumber: number;
+            /** @description 0x-prefixed 32-byte hex */
+            blockHash: string;
+            /** @description 0x-prefixed 32-byte hex */
+            parentHash: string;
+            /** @description ISO 8601 instant (UTC) */
+            blockTimestamp: string;
+            txHash: string | null;
+            txIndex: number | null;
+            logIndex: number | null;
+            /** @description How settled the block is */
+            finality: ("latest" | "safe" | "finalized") | null;
+        };
+        /** @description A HAL link (RFC 8288 relation named by its key in `_links`) */
+        HalLink: {
+            /** @description Path of the related resource, query included */
+            href: string;
+            title?: string;
+        };
+        Holder: {
+            _links: {
+                "account-balance"?: components["schemas"]["HalLink"];
+                "account-transactions"?: components["schemas"]["HalLink"];
+            };
+            rank: number;
+            coldkey: components["schemas"]["Account"] | null;
+            hotkey: components["schemas"]["Account"] | null;
+            alpha_nalpha: string;
+            share_of_alpha_out: string;
+            value_rao: string;
+            positions_count: number;
+            hotkeys: {
+                hotkey: components["schemas"]["Account"] | null;
+                alpha_nalpha: string;
+            }[];
+            identity_name: string | null;
+        };
+        HoldersTop: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                subnet: components["schemas"]["HalLink"];
+                pool: components["schemas"]["HalLink"];
+                validators: components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            netuid: number;
+            holders_count: number;
+            alpha_out_nalpha: string;
+            price_tao: string;
+            /** @description Which holders the ranking counts */
+            coverage: ("complete" | "registered_hotkeys_only") | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["Holder"][];
+            };
+        };
+        /** @description An intent mirrored from the chains */
+        Intent: {
+            _links: {
+                self?: components["schemas"]["HalLink"];
+                transaction?: components["schemas"]["HalLink"];
+            };
+            orderId: string | null;
+            /**
+             * @description The order's state
+             * @enum {string}
+             */
+            status: "UNSPECIFIED" | "SUBMITTED" | "OPEN" | "FILLED" | "SETTLED" | "EXPIRED" | "REFUNDED" | "REVERTED" | "DROPPED";
+            isFinal: boolean;
+            /** @description 0x-prefixed 20-byte address */
+            userAddress: string;
+            originChainId: number;
+            originTxHash: string | null;
+            destinationChainId: number | null;
+            input: {
+                /** @description 0x-prefixed 20-byte address */
+                token: string;
+                /** @description uint256 as a decimal string, in the token's base units */
+                amount: string;
+            } | null;
+            output: {
+                /** @description 0x-prefixed 20-byte address */
+                token: string;
+                /** @description uint256 as a decimal string, in the token's base units */
+                amount: string;
+                /** @description 0x-prefixed 20-byte address */
+                recipient: string;
+            } | null;
+            /** @description Unix seconds, destination clock */
+            fillDeadline: number | null;
+            refundableAt: string | null;
+            filler: string | null;
+            opened: components["schemas"]["ChainRef"] | null;
+            filled: components["schemas"]["ChainRef"] | null;
+            settled: components["schemas"]["ChainRef"] | null;
+            refunded: components["schemas"]["ChainRef"] | null;
+            notifiedAt: string | null;
+            /** @description ISO 8601 instant (UTC) */
+            updatedAt: string;
+            asOf: components["schemas"]["ChainAsOf"][];
+        };
+        IntentList: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+            };
+            /** @description 0x-prefixed 20-byte address */
+            userAddress: string;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["Intent"][];
+            };
+        };
+        IntentNotification: {
+            originChainId: number;
+            /** @description 0x-prefixed 32-byte hex */
+            txHash: string;
+            orderIds: string[];
+            /** @constant */
+            status: "SUBMITTED";
+            /** @description false when this transaction was notified before */
+            created: boolean;
+            _links: {
+                status: components["schemas"]["HalLink"];
+            };
+        };
+        NetworkStats: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                "coin-price": components["schemas"]["HalLink"];
+                subnets: components["schemas"]["HalLink"];
+                "subnet-pools": components["schemas"]["HalLink"];
+                "subnet-emissions": components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            total_issuance_rao: string | null;
+            balances_total_issuance_rao: string | null;
+            max_supply_rao: string;
+            total_stake_rao: string;
+            staked_root_rao: string;
+            staked_alpha_pools_rao: string;
+            subnet_locked_rao: string | null;
+            free_rao: string | null;
+            block_emission_rao: string | null;
+            blocks_per_day: number;
+            tao_weight: string;
+            root_netuid: number;
+            subnets_count: number;
+            subnet_limit: number;
+            accounts_count: number | null;
+            balance_holders_count: number | null;
+            extrinsics_count: number | null;
+            transfers_count: number | null;
+            counted_since_block: number | null;
+            volume: {
+                swap_volume_24h_rao: string | null;
+                transfer_volume_24h_rao: string | null;
+                coin_volume_24h_usd: string | null;
+            };
+            registration: {
+                subnet_registration_cost_rao: string | null;
+                subnet_min_lock_rao: string | null;
+                subnet_last_lock_rao: string | null;
+                subnet_last_registration_block: number | null;
+                lock_reduction_interval_blocks: number | null;
+                neuron_burn: {
+                    min_rao: string;
+                    median_rao: string;
+                    max_rao: string;
+                } | null;
+            };
+        };
+        /** @description The order `orderData` encodes, with the on-chain order's origin chain and fill deadline */
+        OrderParams: {
+            originChainId: number;
+            destinationChainId: number;
+            /** @description 0x-prefixed 20-byte address */
+            inputToken: string;
+            /** @description uint256 as a decimal string, in the token's base units */
+            inputAmount: string;
+            /** @description 0x-prefixed 20-byte address */
+            outputToken: string;
+            /** @description uint256 as a decimal string, in the token's base units */
+            outputAmount: string;
+            recipient: string | null;
+            /** @description uint256 as a decimal string, in the token's base units */
+            nonce: string;
+            /** @description Unix seconds */
+            fillDeadline: number;
+        };
+        /** @description Where a page of a collection stands */
+        Page: {
+            /** @description The page size this page was read with */
+            limit: number;
+            /** @description Opaque cursor of the next page of the same query; null on the last page */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        PoolPoint: {
+            netuid: number;
+            /** @description ISO 8601 instant (UTC) */
+            bucket_start: string;
+            block_number: number;
+            price_open_tao: string | null;
+            price_high_tao: string | null;
+            price_low_tao: string | null;
+            price_close_tao: string;
+            moving_price_tao: string | null;
+            tao_in_rao: string;
+            alpha_in_nalpha: string;
+            alpha_out_nalpha: string;
+            market_cap_rao: string;
+            volume_rao: string;
+            root_prop: string | null;
+        };
+        /** @description A staking position: alpha staked on a hotkey in one subnet, valued in TAO */
+        Position: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                subnet: components["schemas"]["HalLink"];
+                validators: components["schemas"]["HalLink"];
+                hotkey?: components["schemas"]["HalLink"];
+            };
+            netuid: number;
+            hotkey: components["schemas"]["Account"] | null;
+            hotkey_name: string | null;
+            stake_nalpha: string;
+            price_tao: string;
+            value_rao: string;
+        };
+        Preflight: {
+            _links: {
+                intent?: components["schemas"]["HalLink"];
+            };
+            ok: boolean;
+            orderId: string | null;
+            checks: {
+                name: string;
+                /** @enum {string} */
+                status: "pass" | "fail" | "warn" | "skipped";
+                expected: string | null;
+                actual: string | null;
+                detail: string;
+            }[];
+            asOf: components["schemas"]["ChainAsOf"][];
+            /** @description The user the order was checked as */
+            userAddress: string;
+        };
+        PriceCandle: {
+            /** @description ISO 8601 instant (UTC) */
+            bucket_start: string;
+            open: string | null;
+            high: string | null;
+            low: string | null;
+            close: string;
+            volume_usd: string | null;
+            market_cap_usd: string | null;
+        };
+        PriceHistory: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                latest: components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            vs: string;
+            /** @description Bucket width of the series */
+            interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["PriceCandle"][];
+            };
+        };
+        PriceLatest: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                history: components["schemas"]["HalLink"];
+                "network-stats": components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            symbol: string;
+            vs: string;
+            price: string;
+            price_change_1h_pct: string | null;
+            price_change_24h_pct: string | null;
+            price_change_7d_pct: string | null;
+            price_change_30d_pct: string | null;
+            volume_24h_usd: string | null;
+            market_cap_usd: string | null;
+            fully_diluted_market_cap_usd: string | null;
+            circulating_supply_tao: string | null;
+            total_issuance_rao: string | null;
+            max_supply_tao: string;
+            source: {
+                provider: string;
+                feed_address: string;
+                /** @description ISO 8601 instant (UTC) */
+                updated_at: string;
+                round_id: string;
+            } | null;
+        };
+        Quote: {
+            _links: {
+                preflight: components["schemas"]["HalLink"];
+            };
+            quoteId: string;
+            originChainId: number;
+            destinationChainId: number;
+            /** @description 0x-prefixed 20-byte address */
+            inputToken: string;
+            /** @description 0x-prefixed 20-byte address */
+            outputToken: string;
+            /** @description uint256 as a decimal string, in the token's base units */
+            inputAmount: string;
+            /** @description uint256 as a decimal string, in the token's base units */
+            outputAmount: string;
+            /** @description uint256 as a decimal string, in the token's base units */
+            minOutputAmount: string;
+            fees: {
+                total: {
+                    /** @description uint256 as a decimal string, in the token's base units */
+                    amount: string;
+                    /** @description 0x-prefixed 20-byte address */
+                    token: string;
+                    bps: number;
+                } | null;
+                breakdown: {
+                    /** @description uint256 as a decimal string, in the token's base units */
+                    amount: string;
+                    /** @description 0x-prefixed 20-byte address */
+                    token: string;
+                    bps: number;
+                    /** @enum {string} */
+                    type: "filler" | "gas" | "protocol" | "other";
+                }[];
+            };
+            limits: {
+                minInputAmount: string | null;
+                maxInputAmount: string | null;
+            };
+            /** @description Unix seconds */
+            fillDeadline: number;
+            /** @description ISO 8601 instant (UTC) */
+            validUntil: string;
+            estimatedFillTimeSeconds: number;
+            settlement: {
+                /** @description 0x-prefixed 20-byte address */
+                fullSettler: string;
+                /** @description 0x-prefixed 20-byte address */
+                approvalSpender: string;
+                /** @description 0x-prefixed 32-byte hex */
+                orderDataType: string;
+                orderData: string | null;
+                order: components["schemas"]["OrderParams"] | null;
+            } | null;
+        };
+        Subnet: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                pool: components["schemas"]["HalLink"];
+                "pool-history": components["schemas"]["HalLink"];
+                emissions: components["schemas"]["HalLink"];
+                validators: components["schemas"]["HalLink"];
+                holders: components["schemas"]["HalLink"];
+            };
+            netuid: number;
+            name: string | null;
+            symbol: string | null;
+            identity: {
+                subnet_name: string;
+                github_repo: string;
+                subnet_contact: string;
+                subnet_url: string;
+                discord: string;
+                description: string;
+                logo_url: string;
+                additional: string;
+            } | null;
+            owner: {
+                coldkey: components["schemas"]["Account"] | null;
+                hotkey: components["schemas"]["Account"] | null;
+            };
+            registered_at_block: number;
+            registered_at: string | null;
+            /** @description The pool's swap mechanism */
+            mechanism: ("stable" | "dynamic") | null;
+            tempo: number;
+            last_epoch_block: number;
+            next_epoch_block: number;
+            uid_count: number;
+            max_uids: number | null;
+            max_validators: number | null;
+            validators_with_permit: number;
+            active_uids: number;
+            registration: {
+                allowed: boolean;
+                pow_allowed: boolean;
+                burn_rao: string;
+                min_burn_rao: string;
+                max_burn_rao: string;
+                difficulty: string;
+                recycled_total_rao: string | null;
+            } | null;
+            transfers_enabled: boolean | null;
+            emission_enabled: boolean;
+            commit_reveal: {
+                enabled: boolean;
+                interval: number;
+            } | null;
+            liquid_alpha: {
+                enabled: boolean;
+                alpha_low: string;
+                alpha_high: string;
+            } | null;
+            yuma3_enabled: boolean;
+            hyperparameters: {
+                rho: number;
+                kappa: number;
+                immunity_period: number;
+                min_allowed_weights: number;
+                max_weight_limit: number;
+                weights_version: string;
+                weights_rate_limit: number;
+                activity_cutoff: number;
+                adjustment_alpha: string;
+                bonds_moving_average: string;
+                serving_rate_limit: number;
+                alpha_sigmoid_steepness: number;
+            } | null;
+            _embedded?: {
+                pool: {
+                    _links: {
+                        self: components["schemas"]["HalLink"];
+                    };
+                    price_tao: string;
+                    tao_in_rao: string;
+                    market_cap_rao: string;
+                };
+            };
+        };
+        SubnetEmission: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                subnet: components["schemas"]["HalLink"];
+                pool: components["schemas"]["HalLink"];
+                "pool-history": components["schemas"]["HalLink"];
+                validators: components["schemas"]["HalLink"];
+                holders: components["schemas"]["HalLink"];
+            };
+            netuid: number;
+            name: string | null;
+            symbol: string | null;
+            emission_enabled: boolean;
+            tao_emission_share: string | null;
+            tao_in_emission_rao: string;
+            excess_tao_rao: string | null;
+            root_sell_tao_rao: string | null;
+            alpha_in_emission_nalpha: string | null;
+            alpha_out_emission_nalpha: string | null;
+            alpha_out_split_nalpha: {
+                owner: string;
+                miners: string;
+                validators: string;
+                root: string;
+            } | null;
+            pending_nalpha: {
+                server: string;
+                validator: string;
+                root_alpha: string;
+                owner: string;
+            } | null;
+            root_prop: string | null;
+            tempo: number;
+            last_epoch_block: number | null;
+            next_epoch_block: number | null;
+            blocks_since_last_epoch: number | null;
+            per_day_estimate: {
+                tao_in_rao: string;
+                alpha_out_nalpha: string | null;
+            } | null;
+        };
+        SubnetEmissions: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                "subnet-pools": components["schemas"]["HalLink"];
+                "network-stats": components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            block_emission_rao: string | null;
+            total_tao_emission_rao: string;
+            subnets_emitting: number;
+            owner_cut: string | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["SubnetEmission"][];
+            };
+        };
+        SubnetPool: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                history: components["schemas"]["HalLink"];
+                subnet: components["schemas"]["HalLink"];
+                emissions: components["schemas"]["HalLink"];
+                validators: components["schemas"]["HalLink"];
+                holders: components["schemas"]["HalLink"];
+            };
+            netuid: number;
+            name: string | null;
+            symbol: string | null;
+            /** @description The pool's swap mechanism */
+            mechanism: ("stable" | "dynamic") | null;
+            tao_in_rao: string;
+            alpha_in_nalpha: string;
+            alpha_out_nalpha: string;
+            alpha_issuance_nalpha: string;
+            protocol_alpha_nalpha: string | null;
+            price_tao: string;
+            reserve_ratio_tao: string;
+            moving_price_tao: string | null;
+            balancer_quote_weight: string | null;
+            market_cap_rao: string;
+            liquidity_rao: string;
+            root_prop: string | null;
+            volume_total_rao: string | null;
+            volume_24h_rao: string | null;
+            price_change_1h_pct: string | null;
+            price_change_24h_pct: string | null;
+            price_change_7d_pct: string | null;
+            price_usd: string | null;
+            market_cap_usd: string | null;
+            block_number: number;
+            /** @description ISO 8601 instant (UTC) */
+            timestamp: string;
+        };
+        SubnetPools: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                emissions: components["schemas"]["HalLink"];
+                subnets: components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["SubnetPool"][];
+            };
+        };
+        SubnetPoolsHistory: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                "pool-latest": components["schemas"]["HalLink"];
+                subnet: components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            /** @description Bucket width of the series */
+            interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["PoolPoint"][];
+            };
+        };
+        Subnets: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                "subnet-pools": components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["Subnet"][];
+            };
+        };
+        TcAcceptance: {
+            /** @description The wallet's EVM address, EIP-55 */
+            walletAddress: string;
+            acceptedVersion: number;
+            /** @description ISO 8601 instant (UTC) */
+            acceptedAt: string;
+            _links: {
+                status: components["schemas"]["HalLink"];
+            };
+        };
+        /** @description A single-use nonce and the exact SIWE fields the server accepts */
+        TcNonce: {
+            /** @description The wallet's EVM address, EIP-55 */
+            walletAddress: string;
+            nonce: string;
+            /** @description ISO 8601 instant (UTC) */
+            expiresAt: string;
+            /** @description ISO 8601 instant (UTC) */
+            issuedAt: string;
+            domain: string;
+            uri: string;
+            version: string;
+            chainIds: number[];
+            statement: string;
+            resource: string;
+            currentTcVersion: number;
+        };
+        TcStatus: {
+            /** @description The wallet's EVM address, EIP-55 */
+            walletAddress: string;
+            currentTcVersion: number;
+            /** @description The version accepted last; null if never */
+            acceptedVersion: number | null;
+            /** @description Whether the current version is accepted */
+            accepted: boolean;
+            acceptedAt: string | null;
+            _links: {
+                self: components["schemas"]["HalLink"];
+            };
+        };
+        Token: {
+            /** @description Opaque bearer token: do not parse it */
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /** @description Seconds until the access token expires, as digits */
+            expires_in: string;
+            /** @description Issued for an API_KEY grant only; absent in REFRESH_TOKEN mode */
+            refresh_token?: string;
+        };
+        Transaction: {
+            _links: {
+                subnet?: components["schemas"]["HalLink"];
+                counterparty?: components["schemas"]["HalLink"];
+            };
+            id: string;
+            /** @description What the transaction did */
+            type: ("transfer" | "stake_add" | "stake_remove" | "stake_move" | "stake_transfer" | "stake_swap" | "alpha_burn" | "evm_tx" | "neuron_register" | "subnet_register" | "other") | null;
+            /** @description Seen from the queried account */
+            direction: ("in" | "out") | null;
+            success: boolean;
+            block_number: number;
+            /** @description ISO 8601 instant (UTC) */
+            timestamp: string;
+            extrinsic_id: string | null;
+            extrinsic_hash: string | null;
+            evm_tx_hash: string | null;
+            from: components["schemas"]["Account"] | null;
+            to: components["schemas"]["Account"] | null;
+            amount_rao: string | null;
+            fee_rao: string | null;
+            netuid: number | null;
+            hotkey: components["schemas"]["Account"] | null;
+            alpha_nalpha: string | null;
+            effective_price_tao: string | null;
+            slippage: string | null;
+            /** @description Where the record came from */
+            source: ("substrate_event" | "evm_tx") | null;
+            event_name: string | null;
+        };
+        TransactionIntents: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+            };
+            originChainId: number;
+            /** @description 0x-prefixed 32-byte hex */
+            txHash: string;
+            /** @enum {string} */
+            transactionStatus: "UNSPECIFIED" | "NOT_FOUND" | "PENDING" | "SUCCEEDED" | "REVERTED" | "DROPPED";
+            asOf: components["schemas"]["ChainAsOf"][];
+            _embedded: {
+                items: components["schemas"]["Intent"][];
+            };
+        };
+        Transactions: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                balance: components["schemas"]["HalLink"];
+                history: components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            address: components["schemas"]["AccountSubject"] | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["Transaction"][];
+            };
+        };
+        Validator: {
+            _links: {
+                hotkey?: components["schemas"]["HalLink"];
+                "coldkey-balance"?: components["schemas"]["HalLink"];
+                subnet: components["schemas"]["HalLink"];
+                holders: components["schemas"]["HalLink"];
+            };
+            uid: number;
+            hotkey: components["schemas"]["Account"] | null;
+            coldkey: components["schemas"]["Account"] | null;
+            identity: {
+                name: string;
+                url: string;
+                github_repo: string;
+                image: string;
+                discord: string;
+                description: string;
+                additional: string;
+            } | null;
+            validator_permit: boolean;
+            active: boolean;
+            registered_at_block: number | null;
+            take: string | null;
+            childkey_take: string | null;
+            alpha_stake_nalpha: string;
+            root_stake_rao: string | null;
+            stake_weight: string | null;
+            total_stake_value_rao: string;
+            dividends: string;
+            vtrust: string;
+            incentive: string;
+            consensus: string;
+            emission_nalpha: string;
+            alpha_dividends_nalpha: string | null;
+            root_alpha_dividends_nalpha: string | null;
+            last_update_block: number;
+            blocks_since_update: number;
+            nominators_count: number | null;
+        };
+        Validators: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                subnet: components["schemas"]["HalLink"];
+                pool: components["schemas"]["HalLink"];
+                holders: components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            netuid: number;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["Validator"][];
+            };
+        };
         /** @description RFC 9457 problem details; `code` is stable, extension members depend on the code. */
         Problem: {
             /** Format: uri-reference */
@@ -502,6 +1347,14 @@ export interface components {
             instance?: string;
             /** @enum {string} */
             code: "AMOUNT_OUTSIDE_LIMITS" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
+            /** @description The input a 400 refuses (a query or path parameter, a body member) */
+            parameter?: string;
+            /** @description As Retry-After, for a 429 or 503 */
+            retryAfterSeconds?: number;
+            /** @description The scope a 403 FORBIDDEN found missing */
+            requiredScope?: string;
+            /** @description The budgets a 429 spent */
+            "violated-policies"?: string[];
         } & {
             [key: string]: unknown;
         };
@@ -509,7 +1362,24 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the caller's X-Request-Id when well-formed, else a fresh one. Quote it when reporting a problem. */
+        "X-Request-Id": string;
+        /** @description Always `nosniff`: a browser never reads an answer as anything but its content type. */
+        "X-Content-Type-Options": "nosniff";
+        /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+        RateLimit: string;
+        /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait before trying again. */
+        "Retry-After": string;
+        /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
+        ETag: string;
+        /** @description The methods the path takes (RFC 9110 §10.2.1). */
+        Allow: string;
+        /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+        "WWW-Authenticate": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -544,6 +1414,12 @@ export interface operations {
             /** @description Tokens issued */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description `no-store`: the answer carries credentials */
+                    "Cache-Control": string;
+                    /** @description `no-cache`, for HTTP/1.0 caches */
+                    Pragma: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -555,12 +1431,18 @@ export interface operations {
                      *       "refresh_token": "rt_6Jv…"
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Token"];
                 };
             };
             /** @description Problem: INVALID_REQUEST, UNSUPPORTED_GRANT_TYPE */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description `no-store`: the answer carries credentials */
+                    "Cache-Control": string;
+                    /** @description `no-cache`, for HTTP/1.0 caches */
+                    Pragma: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -570,6 +1452,13 @@ export interface operations {
             /** @description Problem: INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    /** @description `no-store`: the answer carries credentials */
+                    "Cache-Control": string;
+                    /** @description `no-cache`, for HTTP/1.0 caches */
+                    Pragma: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -579,6 +1468,12 @@ export interface operations {
             /** @description Problem: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description `no-store`: the answer carries credentials */
+                    "Cache-Control": string;
+                    /** @description `no-cache`, for HTTP/1.0 caches */
+                    Pragma: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -588,6 +1483,13 @@ export interface operations {
             /** @description Problem: METHOD_NOT_ALLOWED */
             405: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    Allow: components["headers"]["Allow"];
+                    /** @description `no-store`: the answer carries credentials */
+                    "Cache-Control": string;
+                    /** @description `no-cache`, for HTTP/1.0 caches */
+                    Pragma: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -597,6 +1499,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -606,6 +1509,12 @@ export interface operations {
             /** @description Problem: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description `no-store`: the answer carries credentials */
+                    "Cache-Control": string;
+                    /** @description `no-cache`, for HTTP/1.0 caches */
+                    Pragma: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -615,6 +1524,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -624,6 +1534,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, GRANTS_EXHAUSTED */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    /** @description `no-store`: the answer carries credentials */
+                    "Cache-Control": string;
+                    /** @description `no-cache`, for HTTP/1.0 caches */
+                    Pragma: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -654,6 +1571,12 @@ export interface operations {
             /** @description A fresh nonce */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: about one wallet's state, which changes when it accepts */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -674,12 +1597,18 @@ export interface operations {
                      *       "currentTcVersion": 3
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TcNonce"];
                 };
             };
             /** @description Problem: INVALID_ADDRESS, INVALID_REQUEST */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -689,6 +1618,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -698,6 +1634,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -707,6 +1651,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -716,6 +1661,12 @@ export interface operations {
             /** @description Problem: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -725,6 +1676,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -734,6 +1692,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -743,6 +1702,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -766,6 +1732,12 @@ export interface operations {
             /** @description The wallet's acceptance status */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: about one wallet's state, which changes when it accepts */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -783,12 +1755,18 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TcStatus"];
                 };
             };
             /** @description Problem: INVALID_ADDRESS */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -798,6 +1776,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -807,6 +1792,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -816,6 +1809,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -825,6 +1819,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -834,6 +1835,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -843,6 +1845,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -875,6 +1884,12 @@ export interface operations {
             /** @description Acceptance recorded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: about one wallet's state, which changes when it accepts */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -882,15 +1897,26 @@ export interface operations {
                      * @example {
                      *       "walletAddress": "0x52908400098527886E0F7030069857D2E4169EE7",
                      *       "acceptedVersion": 3,
-                     *       "acceptedAt": "2026-11-22T10:01:00.000Z"
+                     *       "acceptedAt": "2026-11-22T10:01:00.000Z",
+                     *       "_links": {
+                     *         "status": {
+                     *           "href": "/intents/v1/tc/status?walletAddress=0x52908400098527886E0F7030069857D2E4169EE7"
+                     *         }
+                     *       }
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TcAcceptance"];
                 };
             };
             /** @description Problem: INVALID_REQUEST, SIWE_MALFORMED, SIWE_SIGNATURE_INVALID, SIWE_DOMAIN_MISMATCH, SIWE_URI_MISMATCH, SIWE_CHAIN_UNSUPPORTED, SIWE_EXPIRED, SIWE_NOT_YET_VALID, NONCE_INVALID_OR_USED */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -900,6 +1926,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -909,6 +1942,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -918,6 +1959,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -927,6 +1969,12 @@ export interface operations {
             /** @description Problem: TC_VERSION_MISMATCH */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -936,6 +1984,12 @@ export interface operations {
             /** @description Problem: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -945,6 +1999,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -954,6 +2015,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -963,6 +2025,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -988,6 +2057,12 @@ export interface operations {
             /** @description The transaction's records and state */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: the answer is about the caller's own orders or quote and changes as they progress */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1077,12 +2152,18 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TransactionIntents"];
                 };
             };
             /** @description Problem: INVALID_PARAMETER, UNSUPPORTED_CHAIN */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1092,6 +2173,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1101,6 +2189,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1110,6 +2206,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1119,6 +2216,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1128,6 +2232,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1137,6 +2242,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1173,6 +2285,12 @@ export interface operations {
             /** @description Notification recorded (or already recorded) */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description Where the transaction's records are: the same as `_links.status` */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1190,12 +2308,18 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["IntentNotification"];
                 };
             };
             /** @description Problem: INVALID_REQUEST, INVALID_ADDRESS, UNSUPPORTED_CHAIN */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1205,6 +2329,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1214,6 +2345,14 @@ export interface operations {
             /** @description Problem: TC_NOT_ACCEPTED, TX_SENDER_MISMATCH, FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1223,6 +2362,12 @@ export interface operations {
             /** @description Problem: TRANSACTION_NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1232,6 +2377,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1241,6 +2387,12 @@ export interface operations {
             /** @description Problem: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1250,6 +2402,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1259,6 +2418,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1268,6 +2428,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1328,6 +2495,12 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: the answer is about the caller's own orders or quote and changes as they progress */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1394,12 +2567,18 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Quote"];
                 };
             };
             /** @description Problem: INVALID_REQUEST, INVALID_PARAMETER, INVALID_ADDRESS, UNSUPPORTED_ROUTE, AMOUNT_OUTSIDE_LIMITS */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1409,6 +2588,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1418,6 +2604,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1427,6 +2621,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1436,6 +2631,12 @@ export interface operations {
             /** @description Problem: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1445,6 +2646,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1454,6 +2662,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1463,6 +2672,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1540,6 +2756,12 @@ export interface operations {
             /** @description The checks */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: the answer is about the caller's own orders or quote and changes as they progress */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1595,12 +2817,18 @@ export interface operations {
                      *       "userAddress": "0x52908400098527886E0F7030069857D2E4169EE7"
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Preflight"];
                 };
             };
             /** @description Problem: INVALID_REQUEST, INVALID_PARAMETER, INVALID_ADDRESS, UNSUPPORTED_ORDER_DATA_TYPE, UNSUPPORTED_ROUTE */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1610,6 +2838,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1619,6 +2854,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1628,6 +2871,12 @@ export interface operations {
             /** @description Problem: QUOTE_NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1637,6 +2886,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1646,6 +2896,12 @@ export interface operations {
             /** @description Problem: PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1655,6 +2911,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1664,6 +2927,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1673,6 +2937,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1700,6 +2971,12 @@ export interface operations {
             /** @description One page of the user's pending intents */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: the answer is about the caller's own orders or quote and changes as they progress */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1786,12 +3063,18 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["IntentList"];
                 };
             };
             /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1801,6 +3084,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1810,6 +3100,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1819,6 +3117,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1828,6 +3127,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1837,6 +3143,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1846,6 +3153,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1873,6 +3187,12 @@ export interface operations {
             /** @description One page of the user's expired intents */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: the answer is about the caller's own orders or quote and changes as they progress */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1956,12 +3276,18 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["IntentList"];
                 };
             };
             /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1971,6 +3297,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1980,6 +3313,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1989,6 +3330,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1998,6 +3340,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2007,6 +3356,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2016,6 +3366,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2039,6 +3396,12 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: the answer is about the caller's own orders or quote and changes as they progress */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2105,12 +3468,18 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Intent"];
                 };
             };
             /** @description Problem: INVALID_PARAMETER */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2120,6 +3489,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2129,6 +3505,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2138,6 +3522,12 @@ export interface operations {
             /** @description Problem: INTENT_NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2147,6 +3537,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2156,6 +3547,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2165,6 +3563,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2174,6 +3573,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2199,6 +3605,14 @@ export interface operations {
             /** @description The event stream */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: a live stream */
+                    "Cache-Control": string;
+                    /** @description `no`: proxies that honour it pass each event on at once */
+                    "X-Accel-Buffering": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2211,12 +3625,18 @@ export interface operations {
                      *     event: status
                      *     data: {"_links":{"self":{"href":"/intents/v1/intents/0x9f2c5a1e7d4b3c2a1f0e9d8c7b6a5f4e3d2c1b0a99887766554433221100ffee"},"transaction":{"href":"/intents/v1/intents?originChainId=31337&txHash=0x5f1c3e2d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d"}},"orderId":"0x9f2c5a1e7d4b3c2a1f0e9d8c7b6a5f4e3d2c1b0a99887766554433221100ffee","status":"OPEN","isFinal":false,"userAddress":"0x52908400098527886E0F7030069857D2E4169EE7","originChainId":31337,"originTxHash":"0x5f1c3e2d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d","destinationChainId":31338,"input":{"token":"0x5FbDB2315678afecb367f032d93F642f64180aa3","amount":"100000000"},"output":{"token":"0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512","amount":"99850000","recipient":"0x52908400098527886E0F7030069857D2E4169EE7"},"fillDeadline":1763770900,"refundableAt":"2025-11-22T00:22:40.000Z","filler":null,"opened":{"chainId":31337,"blockNumber":1204,"blockHash":"0x8e3c…","parentHash":"0x1a7b…","blockTimestamp":"2025-11-22T00:06:40.000Z","txHash":"0x5f1c3e2d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d","txIndex":0,"logIndex":1,"finality":"safe"},"filled":null,"settled":null,"refunded":null,"notifiedAt":"2025-11-22T00:06:38.512Z","updatedAt":"2025-11-22T00:06:41.020Z","asOf":[{"chainId":31337,"blockNumber":1210,"blockHash":"0x44d0…","timestamp":"2025-11-22T00:06:46.000Z","finality":"latest"},{"chainId":31338,"blockNumber":987,"blockHash":"0x0c9e…","timestamp":"2025-11-22T00:06:45.000Z","finality":"latest"}]}
                      */
-                    "text/event-stream": unknown;
+                    "text/event-stream": string;
                 };
             };
             /** @description Problem: INVALID_PARAMETER, INVALID_ADDRESS */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2226,6 +3646,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2235,6 +3662,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2244,6 +3679,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2253,6 +3689,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2262,6 +3705,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2271,6 +3715,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2302,8 +3753,11 @@ export interface operations {
             /** @description The balance at as_of */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -2407,14 +3861,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["BalanceLatest"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.2 units of the rate budget (0.2 of the route's 1) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 1 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -2424,6 +3881,12 @@ export interface operations {
             /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2433,6 +3896,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2442,6 +3912,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2451,6 +3929,12 @@ export interface operations {
             /** @description Problem: NETUID_NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2460,6 +3944,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2469,6 +3954,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2478,6 +3970,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2487,6 +3980,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2526,8 +4026,11 @@ export interface operations {
             /** @description One page of balance points */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -2598,14 +4101,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["BalanceHistory"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.4 units of the rate budget (0.2 of the route's 2) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 2 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -2615,6 +4121,12 @@ export interface operations {
             /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2624,6 +4136,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2633,6 +4152,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2642,6 +4169,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2651,6 +4179,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2660,6 +4195,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2669,6 +4205,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,8 +4261,11 @@ export interface operations {
             /** @description One page of transactions */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -2842,14 +4388,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["Transactions"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.4 units of the rate budget (0.2 of the route's 2) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 2 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -2859,6 +4408,12 @@ export interface operations {
             /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2868,6 +4423,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2877,6 +4439,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,6 +4456,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2895,6 +4466,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2904,6 +4482,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2913,6 +4492,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2939,8 +4525,11 @@ export interface operations {
             /** @description The price at as_of */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -2987,14 +4576,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["PriceLatest"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.2 units of the rate budget (0.2 of the route's 1) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 1 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3004,6 +4596,12 @@ export interface operations {
             /** @description Problem: INVALID_PARAMETER */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3013,6 +4611,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3022,6 +4627,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3031,6 +4644,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3040,6 +4654,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3049,6 +4670,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3058,6 +4680,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3098,8 +4727,11 @@ export interface operations {
             /** @description One page of candles */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3156,14 +4788,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["PriceHistory"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.4 units of the rate budget (0.2 of the route's 2) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 2 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3173,6 +4808,12 @@ export interface operations {
             /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3182,6 +4823,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3191,6 +4839,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3200,6 +4856,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3209,6 +4866,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +4882,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3227,6 +4892,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3250,8 +4922,11 @@ export interface operations {
             /** @description The network totals at as_of */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3321,14 +4996,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["NetworkStats"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.2 units of the rate budget (0.2 of the route's 1) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 1 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3338,6 +5016,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3347,6 +5032,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3356,6 +5049,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3365,6 +5059,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3374,6 +5075,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3383,6 +5085,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3419,8 +5128,11 @@ export interface operations {
             /** @description One page of pools */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3507,14 +5219,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["SubnetPools"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.2 units of the rate budget (0.2 of the route's 1) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 1 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3524,6 +5239,12 @@ export interface operations {
             /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3533,6 +5254,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3542,6 +5270,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3551,6 +5287,12 @@ export interface operations {
             /** @description Problem: NETUID_NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3560,6 +5302,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3569,6 +5312,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3578,6 +5328,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3587,6 +5338,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,8 +5389,11 @@ export interface operations {
             /** @description One page of pool points */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3689,14 +5450,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["SubnetPoolsHistory"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.4 units of the rate budget (0.2 of the route's 2) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 2 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3706,6 +5470,12 @@ export interface operations {
             /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3715,6 +5485,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,6 +5501,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3733,6 +5518,12 @@ export interface operations {
             /** @description Problem: NETUID_NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3742,6 +5533,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3751,6 +5543,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3760,6 +5559,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3769,6 +5569,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3803,8 +5610,11 @@ export interface operations {
             /** @description One page of emissions */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3901,14 +5711,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["SubnetEmissions"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.2 units of the rate budget (0.2 of the route's 1) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 1 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -3918,6 +5731,12 @@ export interface operations {
             /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3927,6 +5746,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3936,6 +5762,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3945,6 +5779,12 @@ export interface operations {
             /** @description Problem: NETUID_NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3954,6 +5794,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3963,6 +5804,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3972,6 +5820,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3981,6 +5830,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4015,8 +5871,11 @@ export interface operations {
             /** @description One page of subnets */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -4158,14 +6017,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["Subnets"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.2 units of the rate budget (0.2 of the route's 1) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 1 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -4175,6 +6037,12 @@ export interface operations {
             /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4184,6 +6052,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4193,6 +6068,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4202,6 +6085,12 @@ export interface operations {
             /** @description Problem: NETUID_NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4211,6 +6100,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4220,6 +6110,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4229,6 +6126,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,6 +6136,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4275,8 +6180,11 @@ export interface operations {
             /** @description One page of validators */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -4375,14 +6283,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["Validators"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.2 units of the rate budget (0.2 of the route's 1) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 1 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -4392,6 +6303,12 @@ export interface operations {
             /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4401,6 +6318,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4410,6 +6334,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4419,6 +6351,12 @@ export interface operations {
             /** @description Problem: NETUID_NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4428,6 +6366,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4437,6 +6376,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4446,6 +6392,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4455,6 +6402,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4490,8 +6444,11 @@ export interface operations {
             /** @description One page of holders */
             200: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -4579,14 +6536,17 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/hal+json": unknown;
+                    "application/hal+json": components["schemas"]["HoldersTop"];
                 };
             };
             /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.4 units of the rate budget (0.2 of the route's 2) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 2 otherwise. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of this representation (a hash of the JSON text sent): send it back in If-None-Match to get 304 while it stands. */
-                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
@@ -4596,6 +6556,12 @@ export interface operations {
             /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4605,6 +6571,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4614,6 +6587,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4623,6 +6604,12 @@ export interface operations {
             /** @description Problem: NETUID_NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4632,6 +6619,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4641,6 +6629,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4650,6 +6645,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4659,6 +6655,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4682,6 +6685,14 @@ export interface operations {
             /** @description The event stream */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `no-store`: a live stream */
+                    "Cache-Control": string;
+                    /** @description `no`: proxies that honour it pass each event on at once */
+                    "X-Accel-Buffering": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4694,12 +6705,18 @@ export interface operations {
                      *     event: head
                      *     data: {"read_model":"market","as_of":{"chain_id":945,"block_number":4812331,"block_hash":"0x5d1e0c9f3b7a2e6d4c8b1a0f9e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d","timestamp":"2026-11-27T06:00:12.000Z"}}
                      */
-                    "text/event-stream": unknown;
+                    "text/event-stream": string;
                 };
             };
             /** @description Problem: INVALID_PARAMETER */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4709,6 +6726,13 @@ export interface operations {
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4718,6 +6742,14 @@ export interface operations {
             /** @description Problem: FORBIDDEN */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4727,6 +6759,7 @@ export interface operations {
             /** @description Problem: REQUEST_TIMEOUT */
             408: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4736,6 +6769,13 @@ export interface operations {
             /** @description Problem: RATE_LIMITED */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4745,6 +6785,7 @@ export interface operations {
             /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
             431: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4754,6 +6795,13 @@ export interface operations {
             /** @description Problem: UNAVAILABLE, REBUILDING */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

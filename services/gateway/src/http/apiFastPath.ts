@@ -7,7 +7,8 @@ import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { problemOfError } from "./problemOfError.js";
 import { startRequest } from "./requestContext.js";
 import { createRouteTable } from "./routeTable.js";
-import { serveRoute, type AccessGuard } from "./serveRoute.js";
+import type { AccessGuard } from "./admission.js";
+import { serveRoute } from "./serveRoute.js";
 import type { TrustedProxies } from "./trustedProxies.js";
 
 export interface ApiFastPathOptions {

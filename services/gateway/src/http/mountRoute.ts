@@ -2,7 +2,8 @@ import type { NextFunction, Request, Response, Router } from "express";
 import type { AnyRoute } from "@platform/http";
 import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { contextOf } from "./expressContext.js";
-import { serveRoute, type AccessGuard } from "./serveRoute.js";
+import type { AccessGuard } from "./admission.js";
+import { serveRoute } from "./serveRoute.js";
 
 /** Mounts a route definition on express (the routes apiFastPath does not take: those with a body). */
 export function mountRoute(router: Router, route: AnyRoute, guard: AccessGuard, conditional?: ConditionalReads): void {

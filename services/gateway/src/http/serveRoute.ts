@@ -1,19 +1,10 @@
 import type { ServerResponse } from "node:http";
-import { sendJsonText, validateInput, type AnyRoute, type RequestContext } from "@platform/http";
-import type { Admission, GuardedRoute } from "../access/accessGuard.js";
+import { sendJsonText, type AnyRoute, type RequestContext } from "@platform/http";
+import { admit, validateAll, type AccessGuard, type RawInput } from "./admission.js";
 import { conditionalReadOf } from "./conditional/conditionalRoute.js";
 import { parseIfNoneMatch } from "./conditional/entityTags.js";
 import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { serveConditionalRead } from "./conditional/serveConditionalRead.js";
-
-export type AccessGuard = (context: RequestContext, route: GuardedRoute) => Promise<Admission>;
-
-/** A request's inputs as they arrived: path parameters, query and (for POST) the parsed body. */
-export interface RawInput {
-  params: unknown;
-  query: unknown;
-  body: unknown;
-}
 
 /**
  * Serves one route. A protected route first passes the access guard (401, 403, 429 come before any
@@ -33,9 +24,7 @@ export async function serveRoute(
   const read = conditional === undefined ? undefined : conditionalReadOf(route);
   if (read !== undefined) return serveConditionalRead({ route, read, raw, context, response, guard }, conditional!);
   if (route.scope) await admit(route, route.cost ?? 1, context, response, guard);
-  const params = route.params ? validateInput(route.params, raw.params, "path") : {};
-  const query = route.query ? validateInput(route.query, raw.query, "query") : {};
-  const body = route.body ? validateInput(route.body, raw.body ?? {}, "body") : undefined;
+  const { params, query, body } = validateAll(route, raw);
   const result = await route.handle({ params, query, body, context });
   if (result.stream) return result.stream(response);
   if (result.headers) for (const name in result.headers) response.setHeader(name, result.headers[name]!);
@@ -52,25 +41,3 @@ export async function serveRoute(
 /** `If-None-Match: *` (a list of tags names none of this route's answers: they carry no ETag). */
 const asksForNoneAtAll = (context: RequestContext): boolean =>
   parseIfNoneMatch(context.header("if-none-match"))?.any === true;
-
-/** Passes a protected route's access guard at `cost` units: the key on the context, the RateLimit headers on the answer. */
-export async function admit(
-  route: AnyRoute,
-  cost: number,
-  context: RequestContext,
-  response: ServerResponse,
-  guard: AccessGuard,
-): Promise<void> {
-  const admission = await guard(context, { scope: route.scope!, cost });
-  context.keyId = admission.keyId;
-  if (admission.credential) context.credential = admission.credential;
-  for (const name in admission.headers) response.setHeader(name, admission.headers[name]!);
-}
-
-/** A request's validated inputs: path, then query, then body; the first refusal is thrown. */
-export function validateAll(route: AnyRoute, raw: RawInput): { params: unknown; query: unknown; body: unknown } {
-  const params = route.params ? validateInput(route.params, raw.params, "path") : {};
-  const query = route.query ? validateInput(route.query, raw.query, "query") : {};
-  const body = route.body ? validateInput(route.body, raw.body ?? {}, "body") : undefined;
-  return { params, query, body };
-}

@@ -1,7 +1,7 @@
 import { status } from "@grpc/grpc-js";
 import { AppError } from "@platform/errors";
 import { callUnary } from "@platform/grpc";
-import { defineRoute, unknownDiscriminatorCodes } from "@platform/http";
+import { component, defineRoute, unknownDiscriminatorCodes } from "@platform/http";
 import type { AuthServiceClient, IssueTokenRequest } from "@platform/proto/auth/v1/auth";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
@@ -34,6 +34,26 @@ const authBody = z
   )
   .register(unknownDiscriminatorCodes, { code: "UNSUPPORTED_GRANT_TYPE" });
 
+/** The tokens issued: a bearer access token and, for an API key grant, a refresh token. */
+const TokenSchema = component(
+  "Token",
+  z.object({
+    access_token: z.string().meta({ description: "Opaque bearer token: do not parse it" }),
+    token_type: z.literal("Bearer"),
+    expires_in: z.string().regex(/^\d+$/).meta({ description: "Seconds until the access token expires, as digits" }),
+    refresh_token: z
+      .string()
+      .optional()
+      .meta({ description: "Issued for an API_KEY grant only; absent in REFRESH_TOKEN mode" }),
+  }),
+);
+
+/** RFC 6749 §5.1: anything that may carry credentials is never cached (app.ts sets them on every /auth answer). */
+const AUTH_HEADERS = {
+  "Cache-Control": "`no-store`: the answer carries credentials",
+  Pragma: "`no-cache`, for HTTP/1.0 caches",
+};
+
 /**
  * `POST /auth`: API-key credentials or a refresh token in, a bearer access token out. Public; it
  * never answers 403 or 429 (repeated failures are slowed and locked out by auth, still as 401).
@@ -49,10 +69,12 @@ export function postAuthRoute(auth: AuthServiceClient) {
       description:
         "Tokens are opaque: do not parse them. `expires_in` is a string of digits (seconds). In REFRESH_TOKEN mode no new refresh token is issued and the field is absent. Every answer carries Cache-Control: no-store.",
       tags: ["Authentication"],
+      everyAnswerHeaders: AUTH_HEADERS,
       success: {
         status: 200,
         description: "Tokens issued",
         contentType: "application/json",
+        schema: TokenSchema,
         example: {
           access_token: "eyJhbGciOiJFZERTQSIs…",
           token_type: "Bearer",
@@ -92,7 +114,7 @@ export function postAuthRoute(auth: AuthServiceClient) {
             token_type: "Bearer",
             expires_in: String(issued.expiresInSeconds),
             ...(issued.refreshToken === undefined ? {} : { refresh_token: issued.refreshToken }),
-          },
+          } satisfies z.output<typeof TokenSchema>,
         };
       } catch (error) {
         if (error instanceof AppError && error.grpcStatus === status.UNAUTHENTICATED) {

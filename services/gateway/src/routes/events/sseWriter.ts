@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { z } from "zod";
 
 export interface SseEvent {
   /** The resumable position (`id:`); a client sends the last one back as Last-Event-ID. */
@@ -93,12 +94,21 @@ export function frame(event: SseEvent): string {
   return `${id}event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }
 
+const EVENT_STREAM_TEXT = z.string().meta({ description: "A text/event-stream (WHATWG HTML, server-sent events)" });
+
 /** The success part of an event stream route's docs: a `live` event, then one change as the example. */
 export function streamSuccess(change: SseEvent) {
   return {
     status: 200,
     description: "The event stream",
     contentType: "text/event-stream",
+    // Events, each `id:`, `event:` and `data:` (JSON) lines: what each event's data holds is
+    // described in the route's description; a schema can only say the stream is text.
+    schema: EVENT_STREAM_TEXT,
+    headers: {
+      "Cache-Control": "`no-store`: a live stream",
+      "X-Accel-Buffering": "`no`: proxies that honour it pass each event on at once",
+    },
     example: [
       frame({ event: "live", id: "1795758733285-0", data: { position: "1795758733285-0" } }),
       frame(change),

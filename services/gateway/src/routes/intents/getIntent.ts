@@ -6,6 +6,7 @@ import { callMetadata } from "../../backends.js";
 import { exampleIntent } from "./intentExamples.js";
 import { hash32 } from "./intentSchemas.js";
 import { renderIntent } from "./renderIntent.js";
+import { IntentSchema, NO_STORE } from "./intentAnswers.js";
 
 /**
  * `GET /intents/v1/intents/{orderId}`: the mirrored status record. The id must be 32-byte hex, so
@@ -23,7 +24,14 @@ export function getIntentRoute(intents: IntentsServiceClient) {
       description:
         "The status record of one order as the mirror has followed it on chain: OPEN, FILLED, SETTLED (final), EXPIRED (the destination's clock passed fillDeadline with no fill), REFUNDED (final); SUBMITTED, REVERTED and DROPPED for notified transactions. Each step seen carries its chain reference with finality; asOf says how far the mirror has read each chain. A reorganisation moves a record back, never forward. Chain events remain the source of truth.",
       tags: ["Intents"],
-      success: { status: 200, description: "The record", contentType: "application/json", example: exampleIntent },
+      success: {
+        status: 200,
+        description: "The record",
+        contentType: "application/json",
+        schema: IntentSchema,
+        headers: { "Cache-Control": NO_STORE },
+        example: exampleIntent,
+      },
       errors: [
         { status: 400, code: "INVALID_PARAMETER" },
         { status: 404, code: "INTENT_NOT_FOUND" },

@@ -41,6 +41,7 @@ export const pageQuery = {
   limit: integerQuery({
     min: 1,
     max: PAGE_MAX,
+    default: PAGE_DEFAULT,
     description: `Page size, default ${PAGE_DEFAULT}, at most ${PAGE_MAX}`,
   }).optional(),
   // Empty means the first page, as when absent.

@@ -2,6 +2,7 @@ import type { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
 import { EXAMPLE_USER, exampleIntent } from "./intentExamples.js";
 import { PAGE_DEFAULT, PAGE_MAX } from "./intentSchemas.js";
 import { listExpiredCall, userIntentListRoute } from "./userIntentList.js";
+import { IntentListSchema, NO_STORE } from "./intentAnswers.js";
 
 /** `GET /intents/v1/intents/expired?userAddress=&limit=&cursor=`: refundable intents, latest deadline first. */
 export function listExpiredIntentsRoute(intents: IntentsServiceClient) {
@@ -18,6 +19,8 @@ export function listExpiredIntentsRoute(intents: IntentsServiceClient) {
         status: 200,
         description: "One page of the user's expired intents",
         contentType: "application/json",
+        schema: IntentListSchema,
+        headers: { "Cache-Control": NO_STORE },
         example: {
           _links: { self: { href: `/intents/v1/intents/expired?userAddress=${EXAMPLE_USER}` } },
           userAddress: EXAMPLE_USER,

@@ -3,6 +3,7 @@ import { defineRoute } from "@platform/http";
 import { TransactionStatus, type IntentsServiceClient } from "@platform/proto/intents/v1/intents";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
+import { NO_STORE, TransactionIntentsSchema } from "./intentAnswers.js";
 import { EXAMPLE_TX_HASH, exampleIntent } from "./intentExamples.js";
 import { chainIdQuery, hash32 } from "./intentSchemas.js";
 import { renderAsOf, renderIntent, transactionHref } from "./renderIntent.js";
@@ -39,6 +40,8 @@ export function listIntentsByTransactionRoute(intents: IntentsServiceClient) {
         status: 200,
         description: "The transaction's records and state",
         contentType: "application/json",
+        schema: TransactionIntentsSchema,
+        headers: { "Cache-Control": NO_STORE },
         example: {
           _links: { self: { href: `/intents/v1/intents?originChainId=31337&txHash=${EXAMPLE_TX_HASH}` } },
           originChainId: 31337,
@@ -70,7 +73,7 @@ export function listIntentsByTransactionRoute(intents: IntentsServiceClient) {
           transactionStatus: transactionStatusName(answer.transactionStatus),
           asOf: answer.asOf.map(renderAsOf),
           _embedded: { items: answer.intents.map(renderIntent) },
-        },
+        } satisfies z.output<typeof TransactionIntentsSchema>,
       };
     },
   });

@@ -3,6 +3,7 @@ import { defineRoute } from "@platform/http";
 import type { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
+import { IntentNotificationSchema } from "./intentAnswers.js";
 import { evmAddress } from "../schemas.js";
 
 const hash32 = (what: string) =>
@@ -42,6 +43,8 @@ export function postIntentNotificationRoute(intents: IntentsServiceClient) {
         status: 202,
         description: "Notification recorded (or already recorded)",
         contentType: "application/json",
+        schema: IntentNotificationSchema,
+        headers: { Location: "Where the transaction's records are: the same as `_links.status`" },
         example: {
           originChainId: 31337,
           txHash: "0x5f1c…",
@@ -86,7 +89,7 @@ export function postIntentNotificationRoute(intents: IntentsServiceClient) {
           status: "SUBMITTED",
           created: notified.created,
           _links: { status: { href: statusHref } },
-        },
+        } satisfies z.output<typeof IntentNotificationSchema>,
       };
     },
   });

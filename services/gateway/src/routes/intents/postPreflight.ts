@@ -8,6 +8,7 @@ import { EXAMPLE_ORDER_ID, EXAMPLE_USER } from "./intentExamples.js";
 import { baseUnits, chainIdField } from "./intentSchemas.js";
 import { decodeOnchainOrder, ORDER_DATA_PATTERN, ORDER_DATA_TYPE } from "./orderDataCodec.js";
 import { renderPreflight } from "./renderPreflight.js";
+import { NO_STORE, PreflightSchema } from "./intentAnswers.js";
 
 const DECODED_FIELDS = [
   "destinationChainId",
@@ -148,6 +149,8 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
         status: 200,
         description: "The checks",
         contentType: "application/json",
+        schema: PreflightSchema,
+        headers: { "Cache-Control": NO_STORE },
         example: {
           _links: {
             intent: {
@@ -226,7 +229,7 @@ export function postPreflightRoute(intents: IntentsServiceClient) {
       return {
         status: 200,
         headers: { "cache-control": "no-store" },
-        body: { ...renderPreflight(answer), userAddress: input.userAddress },
+        body: { ...renderPreflight(answer), userAddress: input.userAddress } satisfies z.output<typeof PreflightSchema>,
       };
     },
   });

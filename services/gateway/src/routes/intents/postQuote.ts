@@ -7,6 +7,7 @@ import { evmAddress } from "../schemas.js";
 import { EXAMPLE_USER, exampleTokens } from "./intentExamples.js";
 import { baseUnits, chainIdField } from "./intentSchemas.js";
 import { renderQuote } from "./renderQuote.js";
+import { NO_STORE, QuoteSchema } from "./intentAnswers.js";
 
 const SETTLER = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
 
@@ -54,6 +55,8 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
         status: 200,
         description: "The quote",
         contentType: "application/json",
+        schema: QuoteSchema,
+        headers: { "Cache-Control": NO_STORE },
         example: {
           _links: {
             preflight: {

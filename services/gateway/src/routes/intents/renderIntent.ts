@@ -1,6 +1,8 @@
 import { hrefWithQuery } from "@platform/http";
 import { Finality, type AsOf, type ChainRef } from "@platform/proto/common/v1/common";
 import { IntentStatus, type IntentRecord } from "@platform/proto/intents/v1/intents";
+import type { z } from "zod";
+import type { ChainAsOfSchema, ChainRefSchema, IntentSchema } from "./intentAnswers.js";
 
 /**
  * The public JSON of a mirrored intent: camelCase, amounts as decimal strings, chain ids and block
@@ -31,7 +33,7 @@ export function intentStatusName(status: IntentStatus): string {
 /** uint64 values arrive as decimal strings; block numbers and chain ids stay far below 2^53. */
 const integer = (value: string) => Number(value);
 
-export function renderAsOf(asOf: AsOf) {
+export function renderAsOf(asOf: AsOf): z.output<typeof ChainAsOfSchema> {
   return {
     chainId: integer(asOf.chainId),
     blockNumber: integer(asOf.blockNumber),
@@ -41,7 +43,7 @@ export function renderAsOf(asOf: AsOf) {
   };
 }
 
-export function renderChainRef(ref: ChainRef | undefined) {
+export function renderChainRef(ref: ChainRef | undefined): z.output<typeof ChainRefSchema> | null {
   if (ref === undefined) return null;
   return {
     chainId: integer(ref.chainId),
@@ -61,7 +63,7 @@ export const transactionHref = (originChainId: string | number, txHash: string) 
   hrefWithQuery("/intents/v1/intents", { originChainId, txHash });
 
 /** One record with its links: itself (by order id, or by transaction while the id is unknown) and its transaction. */
-export function renderIntent(record: IntentRecord) {
+export function renderIntent(record: IntentRecord): z.output<typeof IntentSchema> {
   const byTransaction = record.originTxHash ? transactionHref(record.originChainId, record.originTxHash) : undefined;
   const self = record.orderId ? intentHref(record.orderId) : byTransaction;
   return {

@@ -1,8 +1,10 @@
 import { FeeType, type Fee, type OrderParams, type QuoteResponse } from "@platform/proto/intents/v1/intents";
+import type { z } from "zod";
+import type { OrderParamsSchema, QuoteSchema } from "./intentAnswers.js";
 
 /** The public JSON of a quote: camelCase, amounts as decimal strings, chain ids as integers. */
 
-const FEE_TYPES: Partial<Record<FeeType, string>> = {
+const FEE_TYPES: Partial<Record<FeeType, "filler" | "gas" | "protocol">> = {
   [FeeType.FEE_TYPE_FILLER]: "filler",
   [FeeType.FEE_TYPE_GAS]: "gas",
   [FeeType.FEE_TYPE_PROTOCOL]: "protocol",
@@ -12,7 +14,7 @@ const renderFee = (fee: Fee | undefined) =>
   fee === undefined ? null : { amount: fee.amount, token: fee.token, bps: fee.bps };
 
 /** The decoded order: what `orderData` encodes, plus the origin chain and fill deadline of the on-chain order. */
-export function renderOrderParams(order: OrderParams) {
+export function renderOrderParams(order: OrderParams): z.output<typeof OrderParamsSchema> {
   return {
     originChainId: Number(order.originChainId),
     destinationChainId: Number(order.destinationChainId),
@@ -26,7 +28,7 @@ export function renderOrderParams(order: OrderParams) {
   };
 }
 
-export function renderQuote(quote: QuoteResponse) {
+export function renderQuote(quote: QuoteResponse): z.output<typeof QuoteSchema> {
   const settlement = quote.settlement;
   return {
     _links: {
@@ -47,7 +49,7 @@ export function renderQuote(quote: QuoteResponse) {
       total: renderFee(quote.fees?.total),
       breakdown: (quote.fees?.breakdown ?? []).map((fee) => ({
         type: FEE_TYPES[fee.type] ?? "other",
-        ...renderFee(fee),
+        ...renderFee(fee)!,
       })),
     },
     limits: {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { evmAddress } from "../schemas.js";
 import { pageQuery } from "./intentSchemas.js";
+import type { IntentListSchema } from "./intentAnswers.js";
 import { renderIntent } from "./renderIntent.js";
 
 type ListCall = (
@@ -54,7 +55,7 @@ export function userIntentListRoute(options: {
           userAddress: query.userAddress,
           page: { limit: page.limit, next_cursor: page.nextCursor ?? null, has_more: page.hasMore },
           _embedded: { items: answer.intents.map(renderIntent) },
-        },
+        } satisfies z.output<typeof IntentListSchema>,
       };
     },
   });

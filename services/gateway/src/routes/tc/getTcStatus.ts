@@ -4,6 +4,7 @@ import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { evmAddress } from "../schemas.js";
+import { TC_NO_STORE, TcStatusSchema } from "./tcAnswers.js";
 
 /** `GET /intents/v1/tc/status`: the wallet's acceptance of the current Terms & Conditions. */
 export function getTcStatusRoute(tc: TcServiceClient) {
@@ -22,6 +23,8 @@ export function getTcStatusRoute(tc: TcServiceClient) {
         status: 200,
         description: "The wallet's acceptance status",
         contentType: "application/json",
+        schema: TcStatusSchema,
+        headers: { "Cache-Control": TC_NO_STORE },
         example: {
           walletAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
           currentTcVersion: 3,
@@ -50,7 +53,7 @@ export function getTcStatusRoute(tc: TcServiceClient) {
           accepted: status.accepted,
           acceptedAt: status.acceptedAt ?? null,
           _links: { self: { href: `/intents/v1/tc/status?walletAddress=${status.walletAddress}` } },
-        },
+        } satisfies z.output<typeof TcStatusSchema>,
       };
     },
   });

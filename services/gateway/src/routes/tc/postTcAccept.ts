@@ -4,6 +4,7 @@ import { defineRoute, patternString } from "@platform/http";
 import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
+import { TC_NO_STORE, TcAcceptanceSchema } from "./tcAnswers.js";
 
 /** `POST /intents/v1/tc/accept`: records a wallet's signed acceptance of the current version. */
 export function postTcAcceptRoute(tc: TcServiceClient) {
@@ -38,11 +39,16 @@ export function postTcAcceptRoute(tc: TcServiceClient) {
         status: 200,
         description: "Acceptance recorded",
         contentType: "application/json",
+        schema: TcAcceptanceSchema,
+        headers: { "Cache-Control": TC_NO_STORE },
         example: {
           walletAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
           acceptedVersion: 3,
           acceptedAt: "2026-11-22T10:01:00.000Z",
-        },
+          _links: {
+            status: { href: "/intents/v1/tc/status?walletAddress=0x52908400098527886E0F7030069857D2E4169EE7" },
+          },
+        } satisfies z.output<typeof TcAcceptanceSchema>,
       },
       errors: [
         { status: 400, code: "INVALID_REQUEST" },
@@ -76,7 +82,7 @@ export function postTcAcceptRoute(tc: TcServiceClient) {
           acceptedVersion: accepted.acceptedVersion,
           acceptedAt: accepted.acceptedAt,
           _links: { status: { href: `/intents/v1/tc/status?walletAddress=${accepted.walletAddress}` } },
-        },
+        } satisfies z.output<typeof TcAcceptanceSchema>,
       };
     },
   });

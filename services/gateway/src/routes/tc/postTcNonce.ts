@@ -4,6 +4,7 @@ import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { evmAddress } from "../schemas.js";
+import { TC_NO_STORE, TcNonceSchema } from "./tcAnswers.js";
 
 /** `POST /intents/v1/tc/nonce`: a single-use nonce for the wallet and the exact SIWE fields the server accepts. */
 export function postTcNonceRoute(tc: TcServiceClient) {
@@ -22,6 +23,8 @@ export function postTcNonceRoute(tc: TcServiceClient) {
         status: 200,
         description: "A fresh nonce",
         contentType: "application/json",
+        schema: TcNonceSchema,
+        headers: { "Cache-Control": TC_NO_STORE },
         example: {
           walletAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
           nonce: "Xk2cP9vQ1mT7rL4wZ8aB3nD6",
@@ -63,7 +66,7 @@ export function postTcNonceRoute(tc: TcServiceClient) {
           statement: nonce.statement,
           resource: nonce.resource,
           currentTcVersion: nonce.currentTcVersion,
-        },
+        } satisfies z.output<typeof TcNonceSchema>,
       };
     },
   });

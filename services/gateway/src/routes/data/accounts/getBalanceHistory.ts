@@ -2,6 +2,7 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import type { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { z } from "zod";
+import { BalanceHistorySchema } from "./accountSchemas.js";
 import { ALICE, balanceHistoryExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -50,6 +51,7 @@ export function getBalanceHistoryRoute(accounts: AccountsServiceClient) {
       description: `One point per bucket (the balance at the last block of the bucket), newest first by default. The window is [start, end) in time; at most 31 days with interval=1h and 5 years with 1d or 1w (400 WINDOW_TOO_LARGE beyond). limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; follow _links.next for the next page.`,
       tags: ["Data: accounts"],
       success: halSuccess(
+        BalanceHistorySchema,
         "One page of balance points",
         renderBalanceHistory(balanceHistoryExample, {
           address: ALICE.ss58,

@@ -2,6 +2,7 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import { Valuation, type AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { z } from "zod";
+import { BalanceLatestSchema } from "./accountSchemas.js";
 import { ALICE, balanceLatestExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -41,6 +42,7 @@ export function getBalanceLatestRoute(accounts: AccountsServiceClient) {
         "Free, reserved and frozen TAO, root stake, alpha stake valued in TAO, total (free + reserved + staked) and its USD value, with the staking positions embedded. Amounts are decimal strings in rao (1e-9 TAO) or nalpha (1e-9 alpha). An address with no activity answers zeros, not 404.",
       tags: ["Data: accounts"],
       success: halSuccess(
+        BalanceLatestSchema,
         "The balance at as_of",
         renderBalanceLatest(balanceLatestExample, { address: ALICE.ss58, query: {} }),
       ),

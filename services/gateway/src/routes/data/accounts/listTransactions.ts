@@ -3,6 +3,7 @@ import { defineRoute, listQuery, nameItem } from "@platform/http";
 import { Direction, TransactionType } from "@platform/proto/common/v1/network";
 import type { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { z } from "zod";
+import { TransactionsSchema } from "./accountSchemas.js";
 import { ALICE, transactionsExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -101,6 +102,7 @@ export function listTransactionsRoute(accounts: AccountsServiceClient) {
       description: `Transfers, stake operations, registrations and EVM transactions of the account, with effective price and slippage on stake operations. Default window: the last 90 days; at most 366 days (400 WINDOW_TOO_LARGE). Pages are stable while new blocks arrive: following _links.next yields each transaction once. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: accounts"],
       success: halSuccess(
+        TransactionsSchema,
         "One page of transactions",
         renderTransactions(transactionsExample, { address: ALICE.ss58, query: { limit: 2 }, limit: 2 }),
       ),

@@ -9,7 +9,16 @@ import {
   type Transaction,
 } from "@platform/proto/data/v1/accounts";
 import type { AccountId } from "@platform/proto/common/v1/network";
+import type { z } from "zod";
 import type { LinkQuery } from "../shared/render.js";
+import type {
+  BalanceHistorySchema,
+  BalanceLatestSchema,
+  BalancePointSchema,
+  PositionSchema,
+  TransactionSchema,
+  TransactionsSchema,
+} from "./accountSchemas.js";
 import {
   accountBalanceHref,
   accountHistoryHref,
@@ -38,7 +47,7 @@ import {
  * the caller browses its history and transactions.
  */
 
-export function valuationName(valuation: Valuation): string | null {
+export function valuationName(valuation: Valuation): "spot" | "unstake" | null {
   if (valuation === Valuation.VALUATION_SPOT) return "spot";
   if (valuation === Valuation.VALUATION_UNSTAKE) return "unstake";
   return null;
@@ -52,7 +61,7 @@ function accountLinks(address: string) {
   };
 }
 
-function renderPosition(position: PositionValue) {
+function renderPosition(position: PositionValue): z.output<typeof PositionSchema> {
   return halResource(
     {
       self: { href: poolsHref(position.netuid) },
@@ -71,7 +80,10 @@ function renderPosition(position: PositionValue) {
   );
 }
 
-export function renderBalanceLatest(answer: GetBalanceLatestResponse, request: { address: string; query: LinkQuery }) {
+export function renderBalanceLatest(
+  answer: GetBalanceLatestResponse,
+  request: { address: string; query: LinkQuery },
+): z.output<typeof BalanceLatestSchema> {
   const { balance: _self, ...related } = accountLinks(request.address);
   return halResource(
     {
@@ -98,7 +110,7 @@ export function renderBalanceLatest(answer: GetBalanceLatestResponse, request: {
   );
 }
 
-function renderBalancePoint(point: BalancePoint) {
+function renderBalancePoint(point: BalancePoint): z.output<typeof BalancePointSchema> {
   return {
     bucket_start: point.bucketStart,
     block_number: integer(point.blockNumber),
@@ -119,7 +131,7 @@ function renderBalancePoint(point: BalancePoint) {
 export function renderBalanceHistory(
   answer: GetBalanceHistoryResponse,
   request: { address: string; query: LinkQuery; cursor?: string | undefined; limit: number },
-) {
+): z.output<typeof BalanceHistorySchema> {
   const { history: _self, ...related } = accountLinks(request.address);
   return halCollection({
     path: accountHistoryHref(request.address),
@@ -145,7 +157,10 @@ function counterpartyOf(transaction: Transaction, subject: AccountId | undefined
   return transaction.from;
 }
 
-export function renderTransaction(transaction: Transaction, subject: AccountId | undefined) {
+export function renderTransaction(
+  transaction: Transaction,
+  subject: AccountId | undefined,
+): z.output<typeof TransactionSchema> {
   const counterparty = counterpartyOf(transaction, subject);
   return {
     _links: {
@@ -178,7 +193,7 @@ export function renderTransaction(transaction: Transaction, subject: AccountId |
 export function renderTransactions(
   answer: ListTransactionsResponse,
   request: { address: string; query: LinkQuery; cursor?: string | undefined; limit: number },
-) {
+): z.output<typeof TransactionsSchema> {
   const { transactions: _self, ...related } = accountLinks(request.address);
   return halCollection({
     path: accountTransactionsHref(request.address),

@@ -1,4 +1,5 @@
 import { callUnary } from "@platform/grpc";
+import { PriceHistorySchema } from "./marketSchemas.js";
 import { defineRoute } from "@platform/http";
 import { SeriesFormat, type MarketServiceClient } from "@platform/proto/data/v1/market";
 import { priceHistoryExample } from "../examples.js";
@@ -54,6 +55,7 @@ export function getPriceHistoryRoute(market: MarketServiceClient) {
       description: `Candles of the TAO/USD price per bucket of a window [start, end), oldest first by default. A window over the interval's maximum is 400 WINDOW_TOO_LARGE. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; follow _links.next for the next page.`,
       tags: ["Data: market"],
       success: halSuccess(
+        PriceHistorySchema,
         "One page of candles",
         renderPriceHistory(priceHistoryExample, { query: { interval: "1h", limit: 2 }, limit: 2 }),
       ),

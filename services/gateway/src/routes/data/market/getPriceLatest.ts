@@ -2,6 +2,7 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import type { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { z } from "zod";
+import { PriceLatestSchema } from "./marketSchemas.js";
 import { priceLatestExample } from "../examples.js";
 import { DATA_SCOPE, halAnswer, halSuccess, INVALID_PARAMETER, metadataOf } from "../shared/answer.js";
 import { renderPriceLatest } from "./renderMarket.js";
@@ -26,7 +27,11 @@ export function getPriceLatestRoute(market: MarketServiceClient) {
       description:
         "The TAO/USD price from the price feed (source names the feed, its round and its own updated_at, so staleness is visible), changes over 1 h, 24 h, 7 d and 30 d (null without enough history), market capitalisation from chain issuance, and the fixed maximum supply.",
       tags: ["Data: market"],
-      success: halSuccess("The price at as_of", renderPriceLatest(priceLatestExample, { query: {} })),
+      success: halSuccess(
+        PriceLatestSchema,
+        "The price at as_of",
+        renderPriceLatest(priceLatestExample, { query: {} }),
+      ),
       errors: [INVALID_PARAMETER],
     },
     async handle({ query, context }) {

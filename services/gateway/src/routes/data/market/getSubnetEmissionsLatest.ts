@@ -2,6 +2,7 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import { EmissionSort, type MarketServiceClient } from "@platform/proto/data/v1/market";
 import { z } from "zod";
+import { SubnetEmissionsSchema } from "./marketSchemas.js";
 import { emissionsLatestExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -44,6 +45,7 @@ export function getSubnetEmissionsLatestRoute(market: MarketServiceClient) {
       description: `Per subnet, the last block's TAO and alpha emission, its share of the block emission, the derived owner/miners/validators/root split of alpha out, the pending (undistributed) alpha, epoch timing and a per-day estimate. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: market"],
       success: halSuccess(
+        SubnetEmissionsSchema,
         "One page of emissions",
         renderEmissionsLatest(emissionsLatestExample, { query: { limit: 1 }, limit: 1 }),
       ),

@@ -1,4 +1,5 @@
 import { callUnary } from "@platform/grpc";
+import { SubnetPoolsHistorySchema } from "./marketSchemas.js";
 import { defineRoute } from "@platform/http";
 import type { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { poolsHistoryExample } from "../examples.js";
@@ -75,6 +76,7 @@ export function getSubnetPoolsHistoryRoute(market: MarketServiceClient) {
       description: `Per subnet and bucket: alpha price open/high/low/close (TAO per alpha), EMA price, reserves, market cap and the volume traded in the bucket; block_number is the last block of the bucket. A window over the interval's maximum is 400 WINDOW_TOO_LARGE. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: market"],
       success: halSuccess(
+        SubnetPoolsHistorySchema,
         "One page of pool points",
         renderPoolsHistory(poolsHistoryExample, { query: { netuid: "64", interval: "1h", limit: 1 }, limit: 1 }),
       ),

@@ -2,6 +2,7 @@ import { callUnary } from "@platform/grpc";
 import { booleanQuery, defineRoute } from "@platform/http";
 import { PoolSort, type MarketServiceClient } from "@platform/proto/data/v1/market";
 import { z } from "zod";
+import { SubnetPoolsSchema } from "./marketSchemas.js";
 import { poolsLatestExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -50,6 +51,7 @@ export function getSubnetPoolsLatestRoute(market: MarketServiceClient) {
       description: `Each subnet's pool: TAO and alpha reserves, alpha outstanding, spot price (getAlphaPrice / 1e18, TAO per alpha) beside the plain reserve ratio, EMA price, market cap (price x alpha issuance), liquidity (2 x tao_in, a convention), volumes and price changes. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: market"],
       success: halSuccess(
+        SubnetPoolsSchema,
         "One page of pools",
         renderPoolsLatest(poolsLatestExample, { query: { limit: 1 }, limit: 1 }),
       ),

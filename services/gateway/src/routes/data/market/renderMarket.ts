@@ -33,6 +33,20 @@ import {
   type PageView,
 } from "../shared/render.js";
 
+import type { z } from "zod";
+import type {
+  NetworkStatsSchema,
+  PoolPointSchema,
+  PriceCandleSchema,
+  PriceHistorySchema,
+  PriceLatestSchema,
+  SubnetEmissionSchema,
+  SubnetEmissionsSchema,
+  SubnetPoolSchema,
+  SubnetPoolsHistorySchema,
+  SubnetPoolsSchema,
+} from "./marketSchemas.js";
+
 /** The market group: coin price, network totals, subnet pools and emissions. */
 
 /**
@@ -42,7 +56,10 @@ import {
  */
 const orNullIfEmpty = (value: string): string | null => (value === "" ? null : value);
 
-export function renderPriceLatest(answer: GetPriceLatestResponse, request: { query: LinkQuery }) {
+export function renderPriceLatest(
+  answer: GetPriceLatestResponse,
+  request: { query: LinkQuery },
+): z.output<typeof PriceLatestSchema> {
   return halResource(
     {
       self: { href: hrefWithQuery(coinPriceHref(), request.query) },
@@ -77,7 +94,7 @@ export function renderPriceLatest(answer: GetPriceLatestResponse, request: { que
   );
 }
 
-function renderCandle(candle: PriceCandle) {
+function renderCandle(candle: PriceCandle): z.output<typeof PriceCandleSchema> {
   return {
     bucket_start: candle.bucketStart,
     open: orNullIfEmpty(candle.open),
@@ -89,7 +106,10 @@ function renderCandle(candle: PriceCandle) {
   };
 }
 
-export function renderPriceHistory(answer: GetPriceHistoryResponse, request: PageView) {
+export function renderPriceHistory(
+  answer: GetPriceHistoryResponse,
+  request: PageView,
+): z.output<typeof PriceHistorySchema> {
   return halCollection({
     path: coinPriceHistoryHref(),
     query: request.query,
@@ -101,7 +121,7 @@ export function renderPriceHistory(answer: GetPriceHistoryResponse, request: Pag
   });
 }
 
-export function renderNetworkStats(answer: GetNetworkStatsLatestResponse) {
+export function renderNetworkStats(answer: GetNetworkStatsLatestResponse): z.output<typeof NetworkStatsSchema> {
   const registration = answer.registration;
   return halResource(
     {
@@ -156,7 +176,7 @@ export function renderNetworkStats(answer: GetNetworkStatsLatestResponse) {
   );
 }
 
-function renderPool(pool: SubnetPool) {
+function renderPool(pool: SubnetPool): z.output<typeof SubnetPoolSchema> {
   const { pool: _self, "pool-history": history, ...related } = subnetLinks(pool.netuid);
   return {
     _links: { self: { href: poolsHref(pool.netuid) }, history, ...related },
@@ -188,7 +208,10 @@ function renderPool(pool: SubnetPool) {
   };
 }
 
-export function renderPoolsLatest(answer: GetSubnetPoolsLatestResponse, request: PageView) {
+export function renderPoolsLatest(
+  answer: GetSubnetPoolsLatestResponse,
+  request: PageView,
+): z.output<typeof SubnetPoolsSchema> {
   return halCollection({
     path: poolsHref(),
     query: request.query,
@@ -200,7 +223,7 @@ export function renderPoolsLatest(answer: GetSubnetPoolsLatestResponse, request:
   });
 }
 
-function renderPoolPoint(point: PoolPoint) {
+function renderPoolPoint(point: PoolPoint): z.output<typeof PoolPointSchema> {
   return {
     netuid: point.netuid,
     bucket_start: point.bucketStart,
@@ -219,7 +242,10 @@ function renderPoolPoint(point: PoolPoint) {
   };
 }
 
-export function renderPoolsHistory(answer: GetSubnetPoolsHistoryResponse, request: PageView) {
+export function renderPoolsHistory(
+  answer: GetSubnetPoolsHistoryResponse,
+  request: PageView,
+): z.output<typeof SubnetPoolsHistorySchema> {
   const netuid = request.query.netuid;
   return halCollection({
     path: poolHistoryHref(),
@@ -244,7 +270,7 @@ export function renderPoolsHistory(answer: GetSubnetPoolsHistoryResponse, reques
   });
 }
 
-function renderEmission(emission: SubnetEmission) {
+function renderEmission(emission: SubnetEmission): z.output<typeof SubnetEmissionSchema> {
   const { emissions: _self, ...related } = subnetLinks(emission.netuid);
   return {
     _links: { self: { href: emissionsHref(emission.netuid) }, ...related },
@@ -291,7 +317,10 @@ function renderEmission(emission: SubnetEmission) {
   };
 }
 
-export function renderEmissionsLatest(answer: GetSubnetEmissionsLatestResponse, request: PageView) {
+export function renderEmissionsLatest(
+  answer: GetSubnetEmissionsLatestResponse,
+  request: PageView,
+): z.output<typeof SubnetEmissionsSchema> {
   return halCollection({
     path: emissionsHref(),
     query: request.query,

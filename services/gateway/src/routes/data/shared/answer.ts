@@ -1,4 +1,5 @@
 import { HAL_CONTENT_TYPE, type RequestContext, type RouteDocs, type RouteResult } from "@platform/http";
+import type { z } from "zod";
 import { callMetadata } from "../../../backends.js";
 
 /** Every Data API route needs this scope (API.md). */
@@ -17,9 +18,13 @@ export function halAnswer(body: unknown): RouteResult {
   return { status: 200, contentType: HAL_CONTENT_TYPE, body };
 }
 
-/** The success part of a route's docs. */
-export function halSuccess(description: string, example: unknown): RouteDocs["success"] {
-  return { status: 200, description, contentType: HAL_CONTENT_TYPE, example };
+/** The success part of a route's docs: the answer's schema, what it is, and an example its render made. */
+export function halSuccess<S extends z.ZodType>(
+  schema: S,
+  description: string,
+  example: z.output<S>,
+): RouteDocs["success"] {
+  return { status: 200, description, contentType: HAL_CONTENT_TYPE, example, schema };
 }
 
 type ErrorDoc = NonNullable<RouteDocs["errors"]>[number];

@@ -8,7 +8,9 @@ import {
   type AccountId,
 } from "@platform/proto/common/v1/network";
 import type { PageState } from "@platform/http";
+import type { z } from "zod";
 import { accountBalanceHref } from "./links.js";
+import type { AccountSchema, AsOfSchema, INTERVAL_NAME_LIST, SubjectSchema } from "./wire.js";
 
 /**
  * Rendering conventions of the Data API: snake_case members with the unit in the name, amounts and
@@ -23,14 +25,14 @@ export const optionalInteger = (value: string | undefined): number | null =>
   value === undefined ? null : Number(value);
 export const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
-const FINALITY: Partial<Record<Finality, string>> = {
+const FINALITY: Partial<Record<Finality, "latest" | "safe" | "finalized">> = {
   [Finality.FINALITY_LATEST]: "latest",
   [Finality.FINALITY_SAFE]: "safe",
   [Finality.FINALITY_FINALIZED]: "finalized",
 };
 
 /** What the answer reflects: the block the backend's view was taken at. */
-export function renderAsOf(asOf: AsOf | undefined) {
+export function renderAsOf(asOf: AsOf | undefined): z.output<typeof AsOfSchema> | null {
   if (asOf === undefined) return null;
   return {
     chain_id: integer(asOf.chainId),
@@ -41,15 +43,15 @@ export function renderAsOf(asOf: AsOf | undefined) {
   };
 }
 
-export function renderAccount(account: AccountId | undefined) {
+export function renderAccount(account: AccountId | undefined): z.output<typeof AccountSchema> | null {
   if (account === undefined) return null;
   return { ss58: account.ss58, public_key: account.publicKey, evm_h160: account.evmH160 ?? null };
 }
 
 /** The account a route is about, with how it was given: a native key, or an EVM address mapped onto one. */
-export function renderSubject(account: AccountId | undefined) {
+export function renderSubject(account: AccountId | undefined): z.output<typeof SubjectSchema> | null {
   if (account === undefined) return null;
-  return { ...renderAccount(account), kind: account.evmH160 === undefined ? "substrate" : "evm_mapped" };
+  return { ...renderAccount(account)!, kind: account.evmH160 === undefined ? "substrate" : "evm_mapped" };
 }
 
 /** An account with a link to its balance, for lists that name accounts (holders, validators). */
@@ -57,7 +59,7 @@ export function accountLink(account: AccountId | undefined) {
   return account === undefined || account.ss58 === "" ? undefined : { href: accountBalanceHref(account.ss58) };
 }
 
-const INTERVAL_NAMES: Partial<Record<Interval, string>> = {
+const INTERVAL_NAMES: Partial<Record<Interval, (typeof INTERVAL_NAME_LIST)[number]>> = {
   [Interval.INTERVAL_BLOCK]: "block",
   [Interval.INTERVAL_FIVE_MINUTES]: "5m",
   [Interval.INTERVAL_ONE_HOUR]: "1h",
@@ -65,7 +67,8 @@ const INTERVAL_NAMES: Partial<Record<Interval, string>> = {
   [Interval.INTERVAL_ONE_DAY]: "1d",
   [Interval.INTERVAL_ONE_WEEK]: "1w",
 };
-export const intervalName = (interval: Interval): string | null => INTERVAL_NAMES[interval] ?? null;
+export const intervalName = (interval: Interval): (typeof INTERVAL_NAME_LIST)[number] | null =>
+  INTERVAL_NAMES[interval] ?? null;
 
 /** `TRANSACTION_TYPE_STAKE_ADD` → `stake_add`: the proto enum name without its prefix. */
 function shortName(names: object, value: number, prefix: string): string | null {
@@ -73,6 +76,14 @@ function shortName(names: object, value: number, prefix: string): string | null 
   const name = (names as Record<number, unknown>)[value];
   if (typeof name !== "string" || !name.startsWith(prefix) || name.endsWith("_UNSPECIFIED")) return null;
   return name.slice(prefix.length).toLowerCase();
+}
+
+/** Every name shortName gives for values of `names`: what the answer schemas list. */
+export function shortNames(names: object, prefix: string): string[] {
+  return Object.values(names)
+    .filter((value): value is number => typeof value === "number")
+    .map((value) => shortName(names, value, prefix))
+    .filter((name): name is string => name !== null);
 }
 
 export const transactionTypeName = (type: TransactionType) => shortName(TransactionType, type, "TRANSACTION_TYPE_");

@@ -35,6 +35,7 @@ export function pageQuery(defaultLimit: number, maxLimit: number) {
     limit: integerQuery({
       min: 1,
       max: maxLimit,
+      default: defaultLimit,
       description: `Page size, default ${defaultLimit}, at most ${maxLimit}`,
     }).optional(),
     // Opaque and bound to its query by the backend, which answers INVALID_CURSOR for a wrong one;

@@ -2,6 +2,7 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import { HolderGrouping, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
+import { HoldersTopSchema } from "./subnetSchemas.js";
 import { holdersTopExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -49,6 +50,7 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
       description: `Holders ranked by alpha held, with share of alpha outstanding and TAO value at spot. coverage says whether every position was enumerated (complete) or only stakes on hotkeys registered on the subnet (registered_hotkeys_only). An unknown netuid is 404 NETUID_NOT_FOUND. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; cursors continue up to rank 10,000.`,
       tags: ["Data: subnets"],
       success: halSuccess(
+        HoldersTopSchema,
         "One page of holders",
         renderHoldersTop(holdersTopExample, { netuid: 64, query: { limit: 1 }, limit: 1 }),
       ),

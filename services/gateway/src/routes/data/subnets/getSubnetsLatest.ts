@@ -2,6 +2,7 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import { SubnetSort, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
+import { SubnetsSchema } from "./subnetSchemas.js";
 import { subnetsLatestExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -45,6 +46,7 @@ export function getSubnetsLatestRoute(subnets: SubnetsServiceClient) {
       description: `Each subnet: name, symbol and identity, owner keys, registration block, mechanism, tempo and epoch blocks, UID counts, registration settings, toggles (transfers, emission, commit-reveal, liquid alpha, Yuma 3), hyperparameters, and a pool summary under _embedded.pool. u64 values that are not block numbers (difficulty, adjustment_alpha, weights_version, bonds_moving_average) are decimal strings. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: subnets"],
       success: halSuccess(
+        SubnetsSchema,
         "One page of subnets",
         renderSubnetsLatest(subnetsLatestExample, { query: { limit: 1 }, limit: 1 }),
       ),

@@ -2,6 +2,7 @@ import { callUnary } from "@platform/grpc";
 import { booleanQuery, defineRoute } from "@platform/http";
 import { ValidatorSort, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
+import { ValidatorsSchema } from "./subnetSchemas.js";
 import { validatorsLatestExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -51,6 +52,7 @@ export function getValidatorsLatestRoute(subnets: SubnetsServiceClient) {
       description: `Each validator UID: hotkey, coldkey and its identity, permit, take, alpha and root stake and their TAO value, dividends, vtrust, incentive, consensus (decimals in [0, 1]), emission per epoch and weight-update recency. An unknown netuid is 404 NETUID_NOT_FOUND. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: subnets"],
       success: halSuccess(
+        ValidatorsSchema,
         "One page of validators",
         renderValidatorsLatest(validatorsLatestExample, { netuid: 64, query: { limit: 1 }, limit: 1 }),
       ),

@@ -29,13 +29,23 @@ import {
   type PageView,
 } from "../shared/render.js";
 
+import type { z } from "zod";
+import type {
+  HolderSchema,
+  HoldersTopSchema,
+  SubnetSchema,
+  SubnetsSchema,
+  ValidatorSchema,
+  ValidatorsSchema,
+} from "./subnetSchemas.js";
+
 /**
  * The subnets group. u64 chain values that are not block numbers or counts (PoW difficulty,
  * adjustment_alpha, weights_version, bonds_moving_average) stay decimal strings: they can exceed
  * 2^53, which a JSON number cannot carry exactly.
  */
 
-function renderSubnet(subnet: Subnet) {
+function renderSubnet(subnet: Subnet): z.output<typeof SubnetSchema> {
   const { subnet: _self, ...related } = subnetLinks(subnet.netuid);
   const identity = subnet.identity;
   const registration = subnet.registration;
@@ -129,7 +139,10 @@ function renderSubnet(subnet: Subnet) {
   };
 }
 
-export function renderSubnetsLatest(answer: GetSubnetsLatestResponse, request: PageView) {
+export function renderSubnetsLatest(
+  answer: GetSubnetsLatestResponse,
+  request: PageView,
+): z.output<typeof SubnetsSchema> {
   return halCollection({
     path: subnetsHref(),
     query: request.query,
@@ -141,7 +154,7 @@ export function renderSubnetsLatest(answer: GetSubnetsLatestResponse, request: P
   });
 }
 
-function renderValidator(validator: Validator, netuid: number) {
+function renderValidator(validator: Validator, netuid: number): z.output<typeof ValidatorSchema> {
   const coldkey = accountLink(validator.coldkey);
   const hotkey = accountLink(validator.hotkey);
   return {
@@ -188,7 +201,10 @@ function renderValidator(validator: Validator, netuid: number) {
   };
 }
 
-export function renderValidatorsLatest(answer: GetValidatorsLatestResponse, request: PageView & { netuid: number }) {
+export function renderValidatorsLatest(
+  answer: GetValidatorsLatestResponse,
+  request: PageView & { netuid: number },
+): z.output<typeof ValidatorsSchema> {
   return halCollection({
     path: validatorsHref(request.netuid),
     query: request.query,
@@ -204,7 +220,7 @@ export function renderValidatorsLatest(answer: GetValidatorsLatestResponse, requ
   });
 }
 
-function renderHolder(holder: Holder) {
+function renderHolder(holder: Holder): z.output<typeof HolderSchema> {
   const coldkey = holder.coldkey?.ss58;
   return {
     _links: coldkey
@@ -228,7 +244,10 @@ function renderHolder(holder: Holder) {
   };
 }
 
-export function renderHoldersTop(answer: GetHoldersTopResponse, request: PageView & { netuid: number }) {
+export function renderHoldersTop(
+  answer: GetHoldersTopResponse,
+  request: PageView & { netuid: number },
+): z.output<typeof HoldersTopSchema> {
   return halCollection({
     path: holdersHref(request.netuid),
     query: request.query,

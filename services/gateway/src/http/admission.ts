@@ -1,0 +1,40 @@
+import type { ServerResponse } from "node:http";
+import { validateInput, type AnyRoute, type RequestContext } from "@platform/http";
+import type { Admission, GuardedRoute } from "../access/accessGuard.js";
+
+/**
+ * The two steps every served route takes before its handler, whether served plainly
+ * (serveRoute.ts) or as a conditional read (conditional/serveConditionalRead.ts): the access guard
+ * and the validation of its inputs.
+ */
+
+export type AccessGuard = (context: RequestContext, route: GuardedRoute) => Promise<Admission>;
+
+/** A request's inputs as they arrived: path parameters, query and (for POST) the parsed body. */
+export interface RawInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+/** Passes a protected route's access guard at `cost` units: the key on the context, the RateLimit headers on the answer. */
+export async function admit(
+  route: AnyRoute,
+  cost: number,
+  context: RequestContext,
+  response: ServerResponse,
+  guard: AccessGuard,
+): Promise<void> {
+  const admission = await guard(context, { scope: route.scope!, cost });
+  context.keyId = admission.keyId;
+  if (admission.credential) context.credential = admission.credential;
+  for (const name in admission.headers) response.setHeader(name, admission.headers[name]!);
+}
+
+/** A request's validated inputs: path, then query, then body; the first refusal is thrown. */
+export function validateAll(route: AnyRoute, raw: RawInput): { params: unknown; query: unknown; body: unknown } {
+  const params = route.params ? validateInput(route.params, raw.params, "path") : {};
+  const query = route.query ? validateInput(route.query, raw.query, "query") : {};
+  const body = route.body ? validateInput(route.body, raw.body ?? {}, "body") : undefined;
+  return { params, query, body };
+}

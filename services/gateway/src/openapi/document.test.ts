@@ -1,0 +1,44 @@
+import { createConformance } from "@platform/http/conformance";
+import { describe, expect, it } from "vitest";
+import { defaultGatewayDocument } from "./document.js";
+
+type Media = { schema?: unknown; example?: unknown };
+type Operation = { operationId: string; responses: Record<string, { content?: Record<string, Media> }> };
+
+const document = defaultGatewayDocument() as { paths: Record<string, Record<string, Operation>> };
+const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+);
+
+describe("the gateway's OpenAPI document", () => {
+  it("gives every operation's success answer a body schema", () => {
+    const undeclared = operations
+      .filter(({ operation }) => {
+        const [status, success] = Object.entries(operation.responses).find(([code]) => code.startsWith("2"))!;
+        return status === undefined || Object.values(success.content ?? {}).some((media) => media.schema === undefined);
+      })
+      .map(({ operation }) => operation.operationId);
+    expect(undeclared).toEqual([]);
+    expect(operations.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it("holds every example, which the routes' renders made, against its answer's schema", () => {
+    const check = createConformance(document);
+    const refused: string[] = [];
+    for (const { path, method, operation } of operations)
+      for (const [status, response] of Object.entries(operation.responses))
+        for (const [contentType, media] of Object.entries(response.content ?? {})) {
+          if (media.example === undefined || contentType === "text/event-stream") continue;
+          const { violations } = check({
+            method,
+            path: path.replace(/\{[^}]+\}/g, "x"),
+            status: Number(status),
+            headers: { "content-type": contentType },
+            body: media.example,
+          });
+          for (const violation of violations.filter((text) => text.startsWith("body")))
+            refused.push(`${operation.operationId} ${status}: ${violation}`);
+        }
+    expect(refused).toEqual([]);
+  });
+});

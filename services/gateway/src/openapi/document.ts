@@ -1,0 +1,47 @@
+import { buildOpenApiDocument, type AnyRoute } from "@platform/http";
+import { createLogger } from "@platform/log";
+import type { Backends } from "../backends.js";
+import { gatewayConfigSchema } from "../config.js";
+import { unservedEventStreams } from "../routes/events/index.js";
+import { apiRoutes } from "../routes/index.js";
+
+const TITLE = "Chain data and cross-chain intents API";
+const VERSION = "1.0.0";
+const DESCRIPTION =
+  "Data API (/data/v1) about the Bittensor network and TAO, and the Service API (/intents/v1), the off-chain companion to ERC-7683 intents opened on-chain with FullSettler.open(...).";
+
+/** The document `/openapi.json` serves for these routes, with the gateway's public URL as its server. */
+export function gatewayDocument(routes: AnyRoute[], publicBaseUrl: string): Record<string, unknown> {
+  return buildOpenApiDocument(
+    { title: TITLE, version: VERSION, description: DESCRIPTION, serverUrl: publicBaseUrl },
+    routes,
+  );
+}
+
+/**
+ * The document of the gateway's default configuration, without a server: what the build emits
+ * (emit.ts) and the client is generated from. The routes only call their backends while answering
+ * a request, so placeholders that throw if ever called stand in for the gRPC clients.
+ */
+export function defaultGatewayDocument(): Record<string, unknown> {
+  const streams = unservedEventStreams(
+    createLogger({ service: "gateway-openapi", level: "silent" }),
+    gatewayConfigSchema.shape.EVENT_STREAMS_PER_KEY.parse(undefined),
+  );
+  return gatewayDocument(
+    apiRoutes(placeholderBackends(), streams),
+    gatewayConfigSchema.shape.PUBLIC_BASE_URL.parse(undefined),
+  );
+}
+
+function placeholderBackends(): Backends {
+  const unusable = new Proxy(
+    {},
+    {
+      get(_target, property) {
+        throw new Error(`placeholder backend: ${String(property)} is not available while building the document`);
+      },
+    },
+  );
+  return new Proxy({} as Backends, { get: () => unusable });
+}

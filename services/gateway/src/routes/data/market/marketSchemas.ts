@@ -1,0 +1,234 @@
+import { component, HalLinkSchema, PageSchema } from "@platform/http";
+import { PoolMechanism } from "@platform/proto/common/v1/network";
+import { z } from "zod";
+import { shortNames } from "../shared/render.js";
+import {
+  AsOfSchema,
+  blockNumber,
+  collectionLinks,
+  count,
+  decimal,
+  enumName,
+  instant,
+  IntervalSchema,
+  netuid,
+  nullableDecimal,
+  subnetItemLinks,
+} from "../shared/wire.js";
+
+/** The answers of the market group, as renderMarket.ts renders them. */
+
+export const PriceLatestSchema = component(
+  "PriceLatest",
+  z.object({
+    _links: z.object({ self: HalLinkSchema, history: HalLinkSchema, "network-stats": HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    symbol: z.string(),
+    vs: z.string(),
+    price: decimal(),
+    price_change_1h_pct: nullableDecimal(),
+    price_change_24h_pct: nullableDecimal(),
+    price_change_7d_pct: nullableDecimal(),
+    price_change_30d_pct: nullableDecimal(),
+    volume_24h_usd: nullableDecimal(),
+    market_cap_usd: nullableDecimal(),
+    fully_diluted_market_cap_usd: nullableDecimal(),
+    circulating_supply_tao: nullableDecimal(),
+    total_issuance_rao: nullableDecimal(),
+    max_supply_tao: decimal(),
+    source: z
+      .object({ provider: z.string(), feed_address: z.string(), updated_at: instant(), round_id: z.string() })
+      .nullable(),
+  }),
+);
+
+export const PriceCandleSchema = component(
+  "PriceCandle",
+  z.object({
+    bucket_start: instant(),
+    open: nullableDecimal(),
+    high: nullableDecimal(),
+    low: nullableDecimal(),
+    close: decimal(),
+    volume_usd: nullableDecimal(),
+    market_cap_usd: nullableDecimal(),
+  }),
+);
+
+export const PriceHistorySchema = component(
+  "PriceHistory",
+  z.object({
+    _links: collectionLinks({ latest: HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    vs: z.string(),
+    interval: IntervalSchema,
+    page: PageSchema,
+    _embedded: z.object({ items: z.array(PriceCandleSchema) }),
+  }),
+);
+
+export const NetworkStatsSchema = component(
+  "NetworkStats",
+  z.object({
+    _links: z.object({
+      self: HalLinkSchema,
+      "coin-price": HalLinkSchema,
+      subnets: HalLinkSchema,
+      "subnet-pools": HalLinkSchema,
+      "subnet-emissions": HalLinkSchema,
+    }),
+    as_of: AsOfSchema.nullable(),
+    total_issuance_rao: nullableDecimal(),
+    balances_total_issuance_rao: nullableDecimal(),
+    max_supply_rao: decimal(),
+    total_stake_rao: decimal(),
+    staked_root_rao: decimal(),
+    staked_alpha_pools_rao: decimal(),
+    subnet_locked_rao: nullableDecimal(),
+    free_rao: nullableDecimal(),
+    block_emission_rao: nullableDecimal(),
+    blocks_per_day: count(),
+    tao_weight: decimal(),
+    root_netuid: netuid(),
+    subnets_count: count(),
+    subnet_limit: count(),
+    accounts_count: count().nullable(),
+    balance_holders_count: count().nullable(),
+    extrinsics_count: count().nullable(),
+    transfers_count: count().nullable(),
+    counted_since_block: blockNumber().nullable(),
+    volume: z.object({
+      swap_volume_24h_rao: nullableDecimal(),
+      transfer_volume_24h_rao: nullableDecimal(),
+      coin_volume_24h_usd: nullableDecimal(),
+    }),
+    registration: z.object({
+      subnet_registration_cost_rao: nullableDecimal(),
+      subnet_min_lock_rao: nullableDecimal(),
+      subnet_last_lock_rao: nullableDecimal(),
+      subnet_last_registration_block: blockNumber().nullable(),
+      lock_reduction_interval_blocks: count().nullable(),
+      neuron_burn: z.object({ min_rao: decimal(), median_rao: decimal(), max_rao: decimal() }).nullable(),
+    }),
+  }),
+);
+
+const mechanism = () => enumName(shortNames(PoolMechanism, "POOL_MECHANISM_"), "The pool's swap mechanism");
+
+export const SubnetPoolSchema = component(
+  "SubnetPool",
+  z.object({
+    _links: z.object({ self: HalLinkSchema, history: HalLinkSchema, ...subnetItemLinks("pool") }).omit({
+      "pool-history": true,
+    }),
+    netuid: netuid(),
+    name: z.string().nullable(),
+    symbol: z.string().nullable(),
+    mechanism: mechanism(),
+    tao_in_rao: decimal(),
+    alpha_in_nalpha: decimal(),
+    alpha_out_nalpha: decimal(),
+    alpha_issuance_nalpha: decimal(),
+    protocol_alpha_nalpha: nullableDecimal(),
+    price_tao: decimal(),
+    reserve_ratio_tao: decimal(),
+    moving_price_tao: nullableDecimal(),
+    balancer_quote_weight: nullableDecimal(),
+    market_cap_rao: decimal(),
+    liquidity_rao: decimal(),
+    root_prop: nullableDecimal(),
+    volume_total_rao: nullableDecimal(),
+    volume_24h_rao: nullableDecimal(),
+    price_change_1h_pct: nullableDecimal(),
+    price_change_24h_pct: nullableDecimal(),
+    price_change_7d_pct: nullableDecimal(),
+    price_usd: nullableDecimal(),
+    market_cap_usd: nullableDecimal(),
+    block_number: blockNumber(),
+    timestamp: instant(),
+  }),
+);
+
+export const SubnetPoolsSchema = component(
+  "SubnetPools",
+  z.object({
+    _links: collectionLinks({ emissions: HalLinkSchema, subnets: HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    page: PageSchema,
+    _embedded: z.object({ items: z.array(SubnetPoolSchema) }),
+  }),
+);
+
+export const PoolPointSchema = component(
+  "PoolPoint",
+  z.object({
+    netuid: netuid(),
+    bucket_start: instant(),
+    block_number: blockNumber(),
+    price_open_tao: nullableDecimal(),
+    price_high_tao: nullableDecimal(),
+    price_low_tao: nullableDecimal(),
+    price_close_tao: decimal(),
+    moving_price_tao: nullableDecimal(),
+    tao_in_rao: decimal(),
+    alpha_in_nalpha: decimal(),
+    alpha_out_nalpha: decimal(),
+    market_cap_rao: decimal(),
+    volume_rao: decimal(),
+    root_prop: nullableDecimal(),
+  }),
+);
+
+export const SubnetPoolsHistorySchema = component(
+  "SubnetPoolsHistory",
+  z.object({
+    _links: collectionLinks({ "pool-latest": HalLinkSchema, subnet: HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    interval: IntervalSchema,
+    page: PageSchema,
+    _embedded: z.object({ items: z.array(PoolPointSchema) }),
+  }),
+);
+
+export const SubnetEmissionSchema = component(
+  "SubnetEmission",
+  z.object({
+    _links: z.object({ self: HalLinkSchema, ...subnetItemLinks("emissions") }),
+    netuid: netuid(),
+    name: z.string().nullable(),
+    symbol: z.string().nullable(),
+    emission_enabled: z.boolean(),
+    tao_emission_share: nullableDecimal(),
+    tao_in_emission_rao: decimal(),
+    excess_tao_rao: nullableDecimal(),
+    root_sell_tao_rao: nullableDecimal(),
+    alpha_in_emission_nalpha: nullableDecimal(),
+    alpha_out_emission_nalpha: nullableDecimal(),
+    alpha_out_split_nalpha: z
+      .object({ owner: decimal(), miners: decimal(), validators: decimal(), root: decimal() })
+      .nullable(),
+    pending_nalpha: z
+      .object({ server: decimal(), validator: decimal(), root_alpha: decimal(), owner: decimal() })
+      .nullable(),
+    root_prop: nullableDecimal(),
+    tempo: count(),
+    last_epoch_block: blockNumber().nullable(),
+    next_epoch_block: blockNumber().nullable(),
+    blocks_since_last_epoch: count().nullable(),
+    per_day_estimate: z.object({ tao_in_rao: decimal(), alpha_out_nalpha: nullableDecimal() }).nullable(),
+  }),
+);
+
+export const SubnetEmissionsSchema = component(
+  "SubnetEmissions",
+  z.object({
+    _links: collectionLinks({ "subnet-pools": HalLinkSchema, "network-stats": HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    block_emission_rao: nullableDecimal(),
+    total_tao_emission_rao: decimal(),
+    subnets_emitting: count(),
+    owner_cut: nullableDecimal(),
+    page: PageSchema,
+    _embedded: z.object({ items: z.array(SubnetEmissionSchema) }),
+  }),
+);

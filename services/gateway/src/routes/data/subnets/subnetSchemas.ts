@@ -1,0 +1,197 @@
+import { component, HalLinkSchema, OptionalHalLinkSchema, PageSchema } from "@platform/http";
+import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
+import { z } from "zod";
+import { shortNames } from "../shared/render.js";
+import {
+  AccountSchema,
+  AsOfSchema,
+  blockNumber,
+  collectionLinks,
+  count,
+  decimal,
+  enumName,
+  instant,
+  netuid,
+  nullableDecimal,
+  subnetItemLinks,
+} from "../shared/wire.js";
+
+/**
+ * The answers of the subnets group, as renderSubnets.ts renders them. u64 chain values that are
+ * not block numbers or counts stay decimal strings (they can exceed 2^53).
+ */
+
+export const SubnetSchema = component(
+  "Subnet",
+  z.object({
+    _links: z.object({ self: HalLinkSchema, ...subnetItemLinks("subnet") }),
+    netuid: netuid(),
+    name: z.string().nullable(),
+    symbol: z.string().nullable(),
+    identity: z
+      .object({
+        subnet_name: z.string(),
+        github_repo: z.string(),
+        subnet_contact: z.string(),
+        subnet_url: z.string(),
+        discord: z.string(),
+        description: z.string(),
+        logo_url: z.string(),
+        additional: z.string(),
+      })
+      .nullable(),
+    owner: z.object({ coldkey: AccountSchema.nullable(), hotkey: AccountSchema.nullable() }),
+    registered_at_block: blockNumber(),
+    registered_at: instant().nullable(),
+    mechanism: enumName(shortNames(PoolMechanism, "POOL_MECHANISM_"), "The pool's swap mechanism"),
+    tempo: count(),
+    last_epoch_block: blockNumber(),
+    next_epoch_block: blockNumber(),
+    uid_count: count(),
+    max_uids: count().nullable(),
+    max_validators: count().nullable(),
+    validators_with_permit: count(),
+    active_uids: count(),
+    registration: z
+      .object({
+        allowed: z.boolean(),
+        pow_allowed: z.boolean(),
+        burn_rao: decimal(),
+        min_burn_rao: decimal(),
+        max_burn_rao: decimal(),
+        difficulty: decimal(),
+        recycled_total_rao: nullableDecimal(),
+      })
+      .nullable(),
+    transfers_enabled: z.boolean().nullable(),
+    emission_enabled: z.boolean(),
+    commit_reveal: z.object({ enabled: z.boolean(), interval: count() }).nullable(),
+    liquid_alpha: z.object({ enabled: z.boolean(), alpha_low: decimal(), alpha_high: decimal() }).nullable(),
+    yuma3_enabled: z.boolean(),
+    hyperparameters: z
+      .object({
+        rho: count(),
+        kappa: count(),
+        immunity_period: count(),
+        min_allowed_weights: count(),
+        max_weight_limit: count(),
+        weights_version: decimal(),
+        weights_rate_limit: count(),
+        activity_cutoff: count(),
+        adjustment_alpha: decimal(),
+        bonds_moving_average: decimal(),
+        serving_rate_limit: count(),
+        alpha_sigmoid_steepness: z.number().int(),
+      })
+      .nullable(),
+    _embedded: z
+      .object({
+        pool: z.object({
+          _links: z.object({ self: HalLinkSchema }),
+          price_tao: decimal(),
+          tao_in_rao: decimal(),
+          market_cap_rao: decimal(),
+        }),
+      })
+      .optional(),
+  }),
+);
+
+export const SubnetsSchema = component(
+  "Subnets",
+  z.object({
+    _links: collectionLinks({ "subnet-pools": HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    page: PageSchema,
+    _embedded: z.object({ items: z.array(SubnetSchema) }),
+  }),
+);
+
+export const ValidatorSchema = component(
+  "Validator",
+  z.object({
+    _links: z.object({
+      hotkey: OptionalHalLinkSchema,
+      "coldkey-balance": OptionalHalLinkSchema,
+      subnet: HalLinkSchema,
+      holders: HalLinkSchema,
+    }),
+    uid: count(),
+    hotkey: AccountSchema.nullable(),
+    coldkey: AccountSchema.nullable(),
+    identity: z
+      .object({
+        name: z.string(),
+        url: z.string(),
+        github_repo: z.string(),
+        image: z.string(),
+        discord: z.string(),
+        description: z.string(),
+        additional: z.string(),
+      })
+      .nullable(),
+    validator_permit: z.boolean(),
+    active: z.boolean(),
+    registered_at_block: blockNumber().nullable(),
+    take: nullableDecimal(),
+    childkey_take: nullableDecimal(),
+    alpha_stake_nalpha: decimal(),
+    root_stake_rao: nullableDecimal(),
+    stake_weight: nullableDecimal(),
+    total_stake_value_rao: decimal(),
+    dividends: decimal(),
+    vtrust: decimal(),
+    incentive: decimal(),
+    consensus: decimal(),
+    emission_nalpha: decimal(),
+    alpha_dividends_nalpha: nullableDecimal(),
+    root_alpha_dividends_nalpha: nullableDecimal(),
+    last_update_block: blockNumber(),
+    blocks_since_update: count(),
+    nominators_count: count().nullable(),
+  }),
+);
+
+const subnetViewLinks = { subnet: HalLinkSchema, pool: HalLinkSchema };
+
+export const ValidatorsSchema = component(
+  "Validators",
+  z.object({
+    _links: collectionLinks({ ...subnetViewLinks, holders: HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    netuid: netuid(),
+    page: PageSchema,
+    _embedded: z.object({ items: z.array(ValidatorSchema) }),
+  }),
+);
+
+export const HolderSchema = component(
+  "Holder",
+  z.object({
+    _links: z.object({ "account-balance": OptionalHalLinkSchema, "account-transactions": OptionalHalLinkSchema }),
+    rank: count(),
+    coldkey: AccountSchema.nullable(),
+    hotkey: AccountSchema.nullable(),
+    alpha_nalpha: decimal(),
+    share_of_alpha_out: decimal(),
+    value_rao: decimal(),
+    positions_count: count(),
+    hotkeys: z.array(z.object({ hotkey: AccountSchema.nullable(), alpha_nalpha: decimal() })),
+    identity_name: z.string().nullable(),
+  }),
+);
+
+export const HoldersTopSchema = component(
+  "HoldersTop",
+  z.object({
+    _links: collectionLinks({ ...subnetViewLinks, validators: HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    netuid: netuid(),
+    holders_count: count(),
+    alpha_out_nalpha: decimal(),
+    price_tao: decimal(),
+    coverage: enumName(shortNames(HolderCoverage, "HOLDER_COVERAGE_"), "Which holders the ranking counts"),
+    page: PageSchema,
+    _embedded: z.object({ items: z.array(HolderSchema) }),
+  }),
+);
