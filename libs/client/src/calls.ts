@@ -12,6 +12,7 @@ import {
 import { FULL_ORDER_DATA_TYPE, fullOrderParamsAbi, fullSettlerOpenAbi } from "./callsAbi.js";
 import { chainOf, findRoute, type ResolvedRoute } from "./deployments.js";
 import type { Deployment } from "./deploymentsSchema.js";
+import type { components } from "./generated/schema.js";
 
 /*
  * The transactions a quote leads to, encoded here and never by the API (which builds, signs and
@@ -28,17 +29,24 @@ export interface Call {
   value: bigint;
 }
 
-/** The parts of a quote answer (`POST /intents/v1/quotes`) the calls are made from. */
-export interface QuoteForCalls {
-  originChainId: number;
-  destinationChainId: number;
-  inputToken: string;
-  outputToken: string;
-  inputAmount: string;
-  outputAmount: string;
-  fillDeadline: number;
-  settlement: { fullSettler: string; orderDataType: string; orderData: string | null } | null;
-}
+type Quote = components["schemas"]["Quote"];
+
+/**
+ * The parts of a quote answer (`POST /intents/v1/quotes`, the document's `Quote`) the calls are
+ * made from: the client's own answer passes as it is.
+ */
+export type QuoteForCalls = Pick<
+  Quote,
+  | "originChainId"
+  | "destinationChainId"
+  | "inputToken"
+  | "outputToken"
+  | "inputAmount"
+  | "outputAmount"
+  | "fillDeadline"
+> & {
+  settlement: Pick<NonNullable<Quote["settlement"]>, "fullSettler" | "orderDataType" | "orderData"> | null;
+};
 
 export interface AllowanceQuery {
   chainId: number;

@@ -49,7 +49,8 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
         "The quote is kept for its API key only (another key's preflight reads its quoteId as unknown), by default until an hour after validUntil; " +
         "each API key keeps at most QUOTES_PER_KEY quotes (5,000 by default): a new quote is never refused for that, " +
         "it drops the key's quote that expires first, whose quoteId then reads as unknown (QUOTE_NOT_FOUND). " +
-        "One API key may have 4 quotes in progress at once (by default); more answer 429 RATE_LIMITED.",
+        "One API key may have 4 quotes in progress at once (by default); more answer 429 RATE_LIMITED. " +
+        "A token pair no route serves answers 400 UNSUPPORTED_ROUTE with supportedRoutes and deploymentData {environment, href}: where the environment's deployment data (chains, tokens, FullSettler addresses, routes and their limits) is published.",
       tags: ["Intents"],
       success: {
         status: 200,
