@@ -1,7 +1,8 @@
 import { Interval, type PageInfo } from "@platform/proto/common/v1/common";
 import type { Redis } from "@platform/store";
 import { bucketStartMs, decodeCursor, encodeCursor, type Order } from "../shared/index.js";
-import { run, type BucketAggregate, type BucketName } from "./readModel.js";
+import { run } from "../shared/readModel.js";
+import type { BucketAggregate, BucketName } from "@platform/read-models";
 
 export function bucketNameOf(interval: Interval): BucketName {
   switch (interval) {

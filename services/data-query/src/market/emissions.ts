@@ -8,11 +8,12 @@ import {
 import { EmissionSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
 import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "./asOfRef.js";
-import { checkNetuids, toNetuids } from "./netuids.js";
-import { ratio } from "./numbers.js";
-import { consistentPoints, decodePoint, marketKeys, pointsAtBlock, subnetsKeys } from "./readModel.js";
-import { sortedPage } from "./sortedPage.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { ratio } from "../shared/numbers.js";
+import { consistentPoints, decodePoint, pointsAtBlock } from "../shared/readModel.js";
+import { marketKeys, subnetsKeys } from "@platform/read-models";
+import { sortedPage } from "../shared/sortedPage.js";
 
 const BLOCKS_PER_DAY = 7_200n;
 

@@ -19,12 +19,13 @@ import {
   resolveInterval,
   resolveWindow,
 } from "../shared/index.js";
-import { asOfOf, notYet } from "./asOfRef.js";
-import { DAY_MS } from "./changes.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { DAY_MS } from "../shared/changes.js";
 import { bucketNameOf, bucketPage } from "./bucketPage.js";
-import { checkNetuids, toNetuids } from "./netuids.js";
-import { subtract } from "./numbers.js";
-import { consistentPoints, decodePoint, marketKeys, ORDINAL_SPAN, run, type SeriesPoint } from "./readModel.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { subtract } from "../shared/numbers.js";
+import { consistentPoints, decodePoint, run } from "../shared/readModel.js";
+import { marketKeys, ORDINAL_SPAN, type SeriesPoint } from "@platform/read-models";
 
 const INTERVALS = {
   allowed: [

@@ -10,12 +10,13 @@ import { PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_ne
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import type { Redis } from "@platform/store";
 import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "./asOfRef.js";
-import { DAY_MS, HOUR_MS, priceChanges, volumes24h } from "./changes.js";
-import { checkNetuids, toNetuids } from "./netuids.js";
-import { multiply, ratio } from "./numbers.js";
-import { consistentPoints, decodePoint, marketKeys, newestPoints, pointsAtBlock, subnetsKeys } from "./readModel.js";
-import { sortedPage } from "./sortedPage.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { DAY_MS, HOUR_MS, priceChanges, volumes24h } from "../shared/changes.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { multiply, ratio } from "../shared/numbers.js";
+import { consistentPoints, decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import { marketKeys, subnetsKeys } from "@platform/read-models";
+import { sortedPage } from "../shared/sortedPage.js";
 
 const PAGE = { defaultLimit: 256, maxLimit: 256 };
 

@@ -12,11 +12,12 @@ import { NetworkStatsSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import type { Redis } from "@platform/store";
 import { formatDecimal, orderOf, pageLimitOf, queryScope, resolveInterval, resolveWindow } from "../shared/index.js";
-import { asOfOf, notYet } from "./asOfRef.js";
-import { DAY_MS, HOUR_MS, priceChanges } from "./changes.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { DAY_MS, HOUR_MS, priceChanges } from "../shared/changes.js";
 import { bucketPage, bucketNameOf } from "./bucketPage.js";
-import { multiply } from "./numbers.js";
-import { decodePoint, marketKeys, newestPoints } from "./readModel.js";
+import { multiply } from "../shared/numbers.js";
+import { decodePoint, newestPoints } from "../shared/readModel.js";
+import { marketKeys } from "@platform/read-models";
 
 const ASSET = "TAO";
 const MAX_SUPPLY_TAO = "21000000";

@@ -8,13 +8,21 @@ import {
 import { HolderPositions, PoolSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { ChainRef, PageInfo } from "@platform/proto/common/v1/common";
 import type { HolderCoverage } from "@platform/proto/common/v1/network";
-import { alphaOfMember, rankHolders, RANK_WIDTH, type ColdkeyRow, type PositionRow } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { decodeCursor, encodeCursor, mulIntByDecimal, pageLimitOf, queryScope, readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "../market/asOfRef.js";
-import { checkNetuids, toNetuids } from "../market/netuids.js";
-import { ratio } from "../market/numbers.js";
-import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys, type SeriesPoint } from "../market/readModel.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { ratio } from "../shared/numbers.js";
+import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import {
+  alphaOfMember,
+  rankHolders,
+  RANK_WIDTH,
+  subnetsKeys,
+  type ColdkeyRow,
+  type PositionRow,
+  type SeriesPoint,
+} from "@platform/read-models";
 
 /** Cursors continue the ranking up to this rank. */
 const MAX_RANK = 10_000;

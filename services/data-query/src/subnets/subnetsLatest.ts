@@ -13,10 +13,11 @@ import {
 } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
 import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "../market/asOfRef.js";
-import { checkNetuids, toNetuids } from "../market/netuids.js";
-import { consistentPoints, decodePoint, pointsAtBlock, subnetsKeys } from "../market/readModel.js";
-import { sortedPage } from "../market/sortedPage.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { consistentPoints, decodePoint, pointsAtBlock } from "../shared/readModel.js";
+import { subnetsKeys } from "@platform/read-models";
+import { sortedPage } from "../shared/sortedPage.js";
 
 /** `GET /data/v1/subnets/latest`: every subnet at the newest block all of their snapshots reached. */
 export async function getSubnetsLatest(

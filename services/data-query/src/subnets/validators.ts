@@ -9,10 +9,11 @@ import { PoolSnapshot, ValidatorSetSnapshot, type NeuronState } from "@platform/
 import type { Redis } from "@platform/store";
 import { ROOT_NETUID } from "@platform/subtensor";
 import { decodeCursor, mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "../market/asOfRef.js";
-import { checkNetuids, toNetuids } from "../market/netuids.js";
-import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys } from "../market/readModel.js";
-import { sortedPage } from "../market/sortedPage.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import { subnetsKeys } from "@platform/read-models";
+import { sortedPage } from "../shared/sortedPage.js";
 
 /** `GET /data/v1/subnets/{netuid}/validators/latest`: the newest metagraph of the subnet, ranked. */
 export async function getValidatorsLatest(

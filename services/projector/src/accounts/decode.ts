@@ -13,7 +13,7 @@ import {
   txMember,
   txPosition,
 } from "./members.js";
-import { skippable } from "../market/eventBytes.js";
+import { skippable } from "../shared/eventBytes.js";
 import { DecodeError } from "@platform/errors/base";
 
 /** What one record asks of the read model, in offset order. */

@@ -1,5 +1,5 @@
 import { marketKeys, type BucketName } from "@platform/read-models";
-import type { SeriesLayout } from "./seriesStore.js";
+import type { SeriesLayout } from "../shared/seriesStore.js";
 
 // The layout itself (keys, series, buckets) is libs/read-models market.ts, which data-query reads by.
 export { marketKeys };

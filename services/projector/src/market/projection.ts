@@ -3,13 +3,13 @@ import type { Logger } from "@platform/log";
 import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { readModelVersionKeys } from "@platform/read-models";
-import { commitBatch } from "./commitBatch.js";
-import { newestRef, queueDataChanges } from "./dataChangeLog.js";
+import { commitBatch } from "../shared/commitBatch.js";
+import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { decodeMarketBatch } from "./decode.js";
 import { emissionLayout, marketKeys, poolLayout, priceLayout, statsLayout } from "./keys.js";
 import type { SeriesPoint } from "@platform/read-models";
-import { loadSeries, queueSeriesWrites, type PendingSeries } from "./seriesStore.js";
-import { queueMembership, queueRemovals, type RemovalChange } from "./subnetRemovals.js";
+import { loadSeries, queueSeriesWrites, type PendingSeries } from "../shared/seriesStore.js";
+import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 
 export interface MarketProjection {

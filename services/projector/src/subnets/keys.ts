@@ -1,5 +1,5 @@
 import { subnetsKeys } from "@platform/read-models";
-import type { SeriesLayout } from "../market/seriesStore.js";
+import type { SeriesLayout } from "../shared/seriesStore.js";
 
 // The layout itself is libs/read-models subnets.ts, which data-query reads by.
 export { subnetsKeys };

@@ -1,18 +1,10 @@
 import { compareDecimalStrings } from "./numbers.js";
-import { readModel } from "../shared/index.js";
+import { readModel } from "./asOf.js";
 import { ORDINAL_SPAN, type BucketAggregate, type SeriesPoint } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 
-// The layout is the projector's, in libs/read-models (series.ts, market.ts, subnets.ts): a series is
+// The layout is libs/read-models' (series.ts, market.ts, subnets.ts): a series is
 // a zset of SeriesPoint JSON scored by block * 100000 + log index.
-export {
-  marketKeys,
-  ORDINAL_SPAN,
-  subnetsKeys,
-  type BucketAggregate,
-  type BucketName,
-  type SeriesPoint,
-} from "@platform/read-models";
 
 // A series member never changes once written, and every caller asking at a block reads the same
 // ones (pool, subnet, validator-set and price snapshots are the network's state, not a caller's), so

@@ -1,5 +1,6 @@
 import type { PageInfo } from "@platform/proto/common/v1/common";
-import { decodeCursor, encodeCursor, type Order } from "../shared/index.js";
+import { decodeCursor, encodeCursor } from "./cursor.js";
+import type { Order } from "./page.js";
 import { compareDecimalStrings } from "./numbers.js";
 
 /**

@@ -1,4 +1,4 @@
-import { formatDecimal, parseDecimal } from "../shared/index.js";
+import { formatDecimal, parseDecimal } from "./decimal.js";
 
 /** Digits kept after the point in derived ratios and percentages. */
 const RATIO_SCALE = 12;
