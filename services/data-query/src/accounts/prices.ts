@@ -1,4 +1,5 @@
 import { unavailable } from "@platform/errors";
+import { ORDINAL_SPAN } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/index.js";
 import { marketPriceKeys } from "./keys.js";
@@ -15,9 +16,6 @@ export interface PricePoint {
   timeMs: number;
   price: string;
 }
-
-/** Series scores are block * ORDINAL_SPAN + log index (services/projector/src/market/series.ts). */
-const ORDINAL_SPAN = 100_000;
 
 /** Coin rounds looked at, newest first, for the newest one at or before a time. */
 const COIN_ROUNDS_SCANNED = 16;

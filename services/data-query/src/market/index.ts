@@ -22,7 +22,7 @@ import { getSubnetPoolsLatest } from "./pools.js";
 import { getPriceHistory, getPriceLatest } from "./price.js";
 import { getNetworkStatsLatest } from "./stats.js";
 
-/** MarketService over the projector's market read model (services/projector/src/market/keys.ts). */
+/** MarketService over the projector's market read model (libs/read-models market.ts). */
 export function marketGrpcService(deps: { redis: Redis; log: Logger }): GrpcServiceRegistration {
   const { redis, log } = deps;
   return {

@@ -29,7 +29,7 @@ const MAX_RANK = 10_000;
 
 /**
  * `GET /data/v1/subnets/{netuid}/holders/top`: the newest complete holder set of the subnet,
- * ranked by alpha (services/projector/src/subnets/keys.ts). The cursor is the last ranking member
+ * ranked by alpha (libs/read-models subnets.ts). The cursor is the last ranking member
  * served, so a page continues after that holder's position.
  */
 export async function getHoldersTop(redis: Redis, request: GetHoldersTopRequest): Promise<GetHoldersTopResponse> {

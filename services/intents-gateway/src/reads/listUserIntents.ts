@@ -5,7 +5,7 @@ import type { Redis } from "@platform/store";
 import { parseAddress } from "../validation/fields.js";
 import { decodeCursor, encodeCursor, type CursorScope } from "./cursor.js";
 import { loadRecords, withCurrentHeads } from "./loadRecords.js";
-import { projectionKeys, recordKeyOfMember } from "./projectionKeys.js";
+import { intentsReadKeys, recordKeyOfMember } from "@platform/read-models";
 import { descendingPage } from "./zsetPage.js";
 
 export const DEFAULT_PAGE_LIMIT = 20;
@@ -33,7 +33,7 @@ export async function listUserIntents(
   const limit = pageLimitOf(request.page);
   const scope: CursorScope = { list, userAddress };
   const after = request.page?.cursor ? decodeCursor(request.page.cursor, scope) : undefined;
-  const key = list === "pending" ? projectionKeys.userPending(userAddress) : projectionKeys.userExpired(userAddress);
+  const key = list === "pending" ? intentsReadKeys.userPending(userAddress) : intentsReadKeys.userExpired(userAddress);
 
   const page = await descendingPage(redis, key, limit, after);
   const records = (

@@ -3,7 +3,7 @@ import type { Logger } from "@platform/log";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import { AccountActivity, AccountBalance, type AccountBalanceSnapshot } from "@platform/proto/events/v1/chain_network";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
-import { accountsKeys } from "./keys.js";
+import { accountsKeys } from "@platform/read-models";
 import {
   pointBlockPrefix,
   pointForkPrefix,

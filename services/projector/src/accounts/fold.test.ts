@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { decodeAccountsBatch, type AccountsChange } from "./decode.js";
 import { foldAccounts, sliceWrites, type AccountsSlices } from "./fold.js";
 import { headArguments } from "./head.js";
-import { accountsKeys } from "./keys.js";
+import { accountsKeys } from "@platform/read-models";
 import { parsePointMember } from "./members.js";
 
 /* The accounts fold as pure functions: records in, sorted-set slices out. */

@@ -1,5 +1,5 @@
 import type { AccountsChange } from "./decode.js";
-import { accountsKeys } from "./keys.js";
+import { accountsKeys } from "@platform/read-models";
 import { sliceId } from "./decode.js";
 
 /**

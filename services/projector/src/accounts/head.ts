@@ -1,6 +1,6 @@
 import type { AccountsChange } from "./decode.js";
 import { dataChangeLog } from "@platform/read-models";
-import { BLOCKS_KEPT } from "./keys.js";
+import { BLOCKS_KEPT } from "@platform/read-models";
 
 /**
  * Moves the projection head. KEYS[1] = the head hash, KEYS[2..] = every partition's blocks zset,

@@ -5,7 +5,7 @@ import {
   type ProjectionStartOptions,
   type ProjectionSupervisor,
 } from "../supervisor/index.js";
-import { accountsKeys } from "./keys.js";
+import { accountsKeys } from "@platform/read-models";
 import { accountsProjection } from "./projection.js";
 
 export const ACCOUNTS_GROUP_ID = "projector-accounts";
@@ -33,5 +33,3 @@ export function startAccountsProjection(options: ProjectionStartOptions): Projec
     ...(options.registry === undefined ? {} : { registry: options.registry }),
   });
 }
-
-export { accountsKeys } from "./keys.js";

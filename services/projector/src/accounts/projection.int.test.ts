@@ -21,7 +21,7 @@ import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionSupervisor } from "../supervisor/index.js";
 import { startAccountsProjection } from "./index.js";
-import { accountsKeys } from "./keys.js";
+import { accountsKeys } from "@platform/read-models";
 import { parsePointMember } from "./members.js";
 
 /*

@@ -5,7 +5,7 @@ import type { Redis } from "@platform/store";
 import { decodeAccountsBatch, sliceId, slicesOf, type AccountsChange } from "./decode.js";
 import { foldAccounts, sliceWrites, type AccountsSlices } from "./fold.js";
 import { HEAD_MOVED, headArguments, MOVE_HEAD_SCRIPT } from "./head.js";
-import { accountsKeys } from "./keys.js";
+import { accountsKeys } from "@platform/read-models";
 import { throttled, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 
 export interface AccountsProjectionOptions {

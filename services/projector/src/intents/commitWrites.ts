@@ -5,7 +5,6 @@
  */
 import type { ProjectionBatch } from "@platform/bus";
 import type { IntentRecord } from "@platform/proto/intents/v1/intents";
-import { intentsChangeLog } from "@platform/read-models";
 import type { VersionedOp } from "@platform/store";
 import {
   deriveOrderRecord,
@@ -18,7 +17,7 @@ import {
 } from "./deriveRecord.js";
 import { groupedWrites, type GroupedWrites } from "./groupedWrites.js";
 import { headSeconds, headToHash, type HeadState } from "./heads.js";
-import { intentsKeys, placeholderSuffix, txId, versionOf } from "./keys.js";
+import { intentsChangeLog, intentsKeys, placeholderSuffix, txId, versionOf } from "@platform/read-models";
 import { notificationOf, type LoadedOrder, type LoadedTx } from "./loadedState.js";
 import { serializeOrderState } from "./orderState.js";
 import { indexChanges, recordIndexes } from "./recordIndexes.js";

@@ -4,7 +4,7 @@ import { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
 import { IntentNotificationEvent } from "@platform/proto/events/v1/intents_notifications";
 import { TOPICS } from "@platform/proto/topics";
 import { headFromEvent, type HeadState } from "./heads.js";
-import { txId } from "./keys.js";
+import { txId } from "@platform/read-models";
 import { DecodeError } from "@platform/errors/base";
 
 /** One thing a record tells the projection, in offset order. */

@@ -5,7 +5,7 @@
  */
 import { IntentStatus, type IntentRecord } from "@platform/proto/intents/v1/intents";
 import { headFromHash, type HeadState } from "./heads.js";
-import { intentsKeys } from "./keys.js";
+import { intentsKeys } from "@platform/read-models";
 
 /** Per chain with a new head, the reads of the orders it reaches by finality (a step at or below its safe or finalized block). */
 export function finalityReads(newHeads: ReadonlyMap<string, HeadState>, headChains: readonly string[]): string[][] {

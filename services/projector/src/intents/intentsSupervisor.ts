@@ -5,7 +5,7 @@ import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import type { Registry } from "prom-client";
 import { readModelMetrics, superviseProjection, type ProjectionSupervisor } from "../supervisor/index.js";
-import { intentsKeys } from "./keys.js";
+import { intentsKeys } from "@platform/read-models";
 import { intentsProjection } from "./projection.js";
 
 export const INTENTS_GROUP_ID = "projector-intents";

@@ -7,7 +7,7 @@ import { IntentRecord } from "@platform/proto/intents/v1/intents";
 import type { EntityGroup, EntityValue } from "@platform/store";
 import type { BatchChange } from "./decodeBatch.js";
 import type { StoredRecord } from "./deriveRecord.js";
-import { idPrefixes, txId } from "./keys.js";
+import { idPrefixes, txId } from "@platform/read-models";
 import { evolveOrderFromRecord, linkNotification, parseOrderState, type OrderState } from "./orderState.js";
 import { evolveTx, txStateFromHash, type TxState } from "./txState.js";
 

@@ -8,14 +8,13 @@ import type { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents"
 import { TxOutcome, type IntentNotificationEvent } from "@platform/proto/events/v1/intents_notifications";
 import { IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
-import { intentsChangeLog } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
 import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { superviseIntentsProjection, type IntentsSupervisor } from "./intentsSupervisor.js";
-import { intentsKeys } from "./keys.js";
+import { intentsChangeLog, intentsKeys } from "@platform/read-models";
 import { intentsProjection } from "./projection.js";
 
 /*

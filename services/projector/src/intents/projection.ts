@@ -9,7 +9,7 @@ import type { DeriveContext } from "./deriveRecord.js";
 import { deadlineLookups, expiryDisagrees, finalityReads, headsOf } from "./headReach.js";
 import { headSeconds, type HeadState } from "./heads.js";
 import type { ReadModelMetrics } from "../supervisor/readModelMetrics.js";
-import { intentsKeys, orderVersion } from "./keys.js";
+import { intentsKeys, orderVersion } from "@platform/read-models";
 import {
   dependenciesOf,
   foldChanges,

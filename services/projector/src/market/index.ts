@@ -5,10 +5,8 @@ import {
   type ProjectionStartOptions,
   type ProjectionSupervisor,
 } from "../supervisor/index.js";
-import { marketKeys } from "./keys.js";
+import { marketKeys } from "@platform/read-models";
 import { marketProjection } from "./projection.js";
-
-export { marketKeys } from "./keys.js";
 
 export const MARKET_GROUP_ID = "projector-market";
 export const MARKET_TOPICS = [TOPICS.chainNetwork.name, TOPICS.oraclePrices.name] as const;

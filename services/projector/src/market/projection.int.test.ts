@@ -15,7 +15,7 @@ import type { ProjectionSupervisor } from "../supervisor/index.js";
 import { startSubnetsProjection } from "../subnets/index.js";
 import { subnetsKeys } from "../subnets/keys.js";
 import { startMarketProjection } from "./index.js";
-import { marketKeys } from "./keys.js";
+import { marketKeys } from "@platform/read-models";
 import { dataChangeLog, readModelVersionKeys, type SeriesPoint } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 

@@ -5,10 +5,8 @@ import {
   type ProjectionStartOptions,
   type ProjectionSupervisor,
 } from "../supervisor/index.js";
-import { subnetsKeys } from "./keys.js";
+import { subnetsKeys } from "@platform/read-models";
 import { subnetsProjection } from "./projection.js";
-
-export { subnetsKeys } from "./keys.js";
 
 export const SUBNETS_GROUP_ID = "projector-subnets";
 export const SUBNETS_TOPICS = [TOPICS.chainNetwork.name] as const;

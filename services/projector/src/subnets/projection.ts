@@ -23,7 +23,8 @@ import type { NewPoint } from "../shared/series.js";
 import { execOrThrow, loadSeries, queueSeriesWrites, type PendingSeries } from "../shared/seriesStore.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { addChunk, decodeChunk, dropChunks, rankHolders, type PendingChunks } from "./holders.js";
-import { subnetsKeys, subnetsLayout, type SubnetsKind } from "./keys.js";
+import { subnetsKeys } from "@platform/read-models";
+import { subnetsLayout, type SubnetsKind } from "./keys.js";
 
 type SubnetsChange =
   | { kind: "snapshot"; what: Exclude<SubnetsKind, "holders">; netuid: number; point: NewPoint; ref?: ChainRef }

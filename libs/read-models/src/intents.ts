@@ -1,10 +1,11 @@
 /**
  * The intents read model in Redis (`rm:intents:` prefix), written only by the projector's `intents`
  * projection (consumer group `projector-intents`, topics chain.intents.v1 and
- * intents.notifications.v1) and read by intents-gateway. The names and values are a contract:
- * change them only together with services/intents-gateway.
+ * intents.notifications.v1) and read by intents-gateway, both through this module (`intentsKeys`
+ * and `versionOf` for the writer, `intentsReadKeys` for readers). Stored data is named by these
+ * strings: intents.test.ts pins them.
  *
- * Reads (the gateway):
+ * Reads (intents-gateway):
  *
  * - `rm:intents:order:<orderId>` string: protobuf `platform.intents.v1.IntentRecord`
  *   (`IntentRecord.encode(record).finish()`). orderId is 0x-prefixed lowercase hex. Present while
@@ -44,7 +45,7 @@
  *
  * Projection state (not for readers):
  *
- * - `rm:intents:events:<orderId>` string, binary (orderState.ts serializeOrderState): byte 0x02,
+ * - `rm:intents:events:<orderId>` string, binary (the projector's intents/orderState.ts serializeOrderState): byte 0x02,
  *   the notified transaction that named the order (length-prefixed `<chainId>:<txHash>`, empty when
  *   none), then the order's standing chain events in the order applied, each its record's protobuf
  *   IntentsChainEvent as published, length-prefixed (varint lengths). An event's identity
@@ -133,4 +134,25 @@ const PREFIXES: readonly [prefix: string, name: (rest: string) => string | undef
 export function versionOf(key: string): string | undefined {
   for (const [prefix, name] of PREFIXES) if (key.startsWith(prefix)) return name(key.slice(prefix.length));
   return key;
+}
+
+/**
+ * The keys readers take from caller-given ids: order ids and transaction hashes are lower-cased,
+ * as the projection stores them; user addresses are EIP-55 as given.
+ */
+export const intentsReadKeys = {
+  order: (orderId: string) => intentsKeys.order(orderId.toLowerCase()),
+  txOrder: (chainId: string, txHash: string) => intentsKeys.order(placeholderSuffix(chainId, txHash.toLowerCase())),
+  txOrders: (chainId: string, txHash: string) => intentsKeys.tx(chainId, txHash.toLowerCase()),
+  txState: (chainId: string, txHash: string) => intentsKeys.txState(chainId, txHash.toLowerCase()),
+  userPending: intentsKeys.pending,
+  userExpired: intentsKeys.expired,
+  head: intentsKeys.head,
+  marker: intentsKeys.marker,
+} as const;
+
+/** A pending-zset member names an order, or a notified transaction with no order id yet. */
+export function recordKeyOfMember(member: string): string {
+  const tx = /^tx:(\d+):(0x[0-9a-fA-F]{64})$/.exec(member);
+  return tx ? intentsReadKeys.txOrder(tx[1]!, tx[2]!) : intentsReadKeys.order(member);
 }
