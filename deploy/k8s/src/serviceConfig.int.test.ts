@@ -13,7 +13,7 @@ import { DEPLOYABLES, INGEST_SOURCES, type ServiceName } from "./deployables.js"
 import { renderOverlay } from "./kustomize.js";
 import type { Manifest } from "./manifests.js";
 import { BASE_DIR, OVERLAYS, type OverlayName } from "./paths.js";
-import { mountedConfigFile, resolveEnv } from "./rules.js";
+import { mountedConfigFile, resolveEnv } from "./rules/containerConfig.js";
 
 /**
  * The pods' configuration read by the services' own config schemas: every Deployment's resolved

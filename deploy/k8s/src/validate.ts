@@ -8,7 +8,8 @@ import {
   UNCONFIGURED_CIDR,
 } from "./deployables.js";
 import type { Manifest } from "./manifests.js";
-import { checkRules, type RuleOptions, type RuleProblem } from "./rules.js";
+import { checkRules } from "./rules/checkRules.js";
+import type { RuleOptions, RuleProblem } from "./rules/ruleContext.js";
 import type { SchemaProblem, StrictSchema } from "./schema.js";
 
 /** The rules as this project applies them. */
