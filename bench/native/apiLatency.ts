@@ -55,8 +55,8 @@ import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { createRedis } from "@platform/store";
 import { rpcRequest, spawnManaged, tempDir, type ManagedProcess } from "@platform/testing";
 import type { Hex } from "viem";
-import { nativeBlockSource } from "../../services/chain-ingestor/src/native/nativeBlockSource.js";
-import { connectNativeChain as connectNativeReader } from "../../services/chain-ingestor/src/native/nativeChainReader.js";
+import { nativeBlockSource } from "../../services/chain-ingestor/src/native/source/blockSource.js";
+import { connectNativeChain as connectNativeReader } from "../../services/chain-ingestor/src/native/node/chainReader.js";
 
 const numberFromEnv = (name: string, fallback: number, { zero = false } = {}) => {
   const value = Number(process.env[name] ?? fallback);

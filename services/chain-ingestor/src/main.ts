@@ -13,7 +13,7 @@ import {
 import { loadChainIngestorConfig } from "./config.js";
 import { ingestMetrics } from "./follower/ingestMetrics.js";
 import { settlerChains, startIntentsIngestor } from "./intents/intentsIngestor.js";
-import { startNativeIngestor } from "./native/nativeIngestor.js";
+import { startNativeIngestor } from "./native/source/ingestor.js";
 import { priceFeedChain, startPriceIngestor } from "./price/priceIngestor.js";
 
 // Three sources on the generic block follower (src/follower): the intents source follows FullSettler

@@ -6,7 +6,7 @@ import { createLogger } from "@platform/log";
 import type { Signals } from "@platform/signals";
 import { startKafka, tempDir, waitFor, type RunningKafka } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { burstOpens, readTopic, rpcBatch, startDevnet, type Devnet } from "./devnetHarness.itest.js";
+import { burstOpens, readTopic, rpcBatch, startDevnet, type Devnet } from "../testSupport/devnetHarness.js";
 import { startIntentsIngestor, type IntentsIngestor } from "./intentsIngestor.js";
 import { TOPICS } from "@platform/proto/topics";
 

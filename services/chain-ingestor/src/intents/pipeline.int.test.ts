@@ -36,7 +36,7 @@ import {
   spawnService,
   startDevnet,
   type Devnet,
-} from "./devnetHarness.itest.js";
+} from "../testSupport/devnetHarness.js";
 import { startIntentsIngestor, type IntentsIngestor } from "./intentsIngestor.js";
 
 /*

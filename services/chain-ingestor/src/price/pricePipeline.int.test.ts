@@ -15,7 +15,7 @@ import { startAnvil, startKafka, tempDir, waitFor, type RunningAnvil, type Runni
 import { createTestClient, getAddress, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BlockHeader } from "../follower/blocks.js";
-import { readTopic } from "../intents/devnetHarness.itest.js";
+import { readTopic } from "../testSupport/devnetHarness.js";
 import { followerClient } from "../intents/intentsIngestor.js";
 import { priceBlockSource } from "./priceBlockSource.js";
 import { priceFeedChain, startPriceIngestor, type PriceIngestor } from "./priceIngestor.js";

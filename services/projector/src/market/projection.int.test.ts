@@ -13,10 +13,8 @@ import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionSupervisor } from "../supervisor/index.js";
 import { startSubnetsProjection } from "../subnets/index.js";
-import { subnetsKeys } from "../subnets/keys.js";
 import { startMarketProjection } from "./index.js";
-import { marketKeys } from "@platform/read-models";
-import { dataChangeLog, readModelVersionKeys, type SeriesPoint } from "@platform/read-models";
+import { dataChangeLog, marketKeys, readModelVersionKeys, subnetsKeys, type SeriesPoint } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 
 /*
