@@ -4,12 +4,12 @@ import { createKeyConcurrency, type GrpcServiceRegistration } from "@platform/gr
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
 import { projectionStores } from "@platform/service";
-import { acceptCommand } from "./accept.js";
+import { acceptCommand } from "./acceptance/accept.js";
 import type { TcConfig } from "./config.js";
-import { contractWalletChain, type ContractWalletChain } from "./contractWalletChain.js";
-import { lazyEventPublisher } from "./eventPublisher.js";
-import { superviseAcceptanceProjection, type AcceptanceSupervisorOptions } from "./projectionSupervisor.js";
-import { siweRules } from "./siweRules.js";
+import { contractWalletChain, type ContractWalletChain } from "./siwe/contractWalletChain.js";
+import { lazyEventPublisher } from "./acceptance/eventPublisher.js";
+import { superviseAcceptanceProjection, type AcceptanceSupervisorOptions } from "./status/projectionSupervisor.js";
+import { siweRules } from "./siwe/siweRules.js";
 import { tcServiceRegistration } from "./tcService.js";
 import type { TcVersions } from "./tcVersions.js";
 

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "@platform/store";
 import type { Address } from "viem";
-import { tcKeys } from "./keys.js";
-import { fromStore } from "./storeErrors.js";
+import { tcKeys } from "../keys.js";
+import { fromStore } from "../storeErrors.js";
 
 /**
  * A fresh nonce: 128 random bits as 32 lowercase hex digits, alphanumeric as EIP-4361 requires

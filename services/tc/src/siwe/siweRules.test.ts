@@ -1,8 +1,8 @@
 import { ConfigError, loadConfig } from "@platform/config";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SIWE_STATEMENT, tcConfigSchema } from "./config.js";
+import { DEFAULT_SIWE_STATEMENT, tcConfigSchema } from "../config.js";
 import { resourceOf, siweRules, versionOfResource } from "./siweRules.js";
-import type { TcVersions } from "./tcVersions.js";
+import type { TcVersions } from "../tcVersions.js";
 
 const env = {
   REDIS_URL: "redis://127.0.0.1:6379",

@@ -1,7 +1,7 @@
 import { ConfigError } from "@platform/config";
-import type { TcConfig } from "./config.js";
+import type { TcConfig } from "../config.js";
 import { isSiweStatement } from "./siweSyntax.js";
-import type { TcDocument, TcVersions } from "./tcVersions.js";
+import type { TcDocument, TcVersions } from "../tcVersions.js";
 
 /** What an acceptable message must carry, all of it from configuration (never from a request). */
 export interface SiweRules {

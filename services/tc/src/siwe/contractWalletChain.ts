@@ -8,7 +8,7 @@ import {
 } from "@platform/chain";
 import { BaseError, createPublicClient, custom, type Address, type EIP1193RequestFn, type Hex } from "viem";
 import { verifyHash } from "viem/actions";
-import { dependencyUnavailable } from "./acceptErrors.js";
+import { dependencyUnavailable } from "../acceptErrors.js";
 
 /** What checking a contract wallet's signature needs from its chain. Both throw UNAVAILABLE when the RPC fails. */
 export interface ContractWalletChain {

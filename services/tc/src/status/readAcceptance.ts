@@ -1,9 +1,9 @@
 import type { Redis } from "@platform/store";
 import type { Address } from "viem";
-import { dependencyUnavailable } from "./acceptErrors.js";
-import { tcKeys } from "./keys.js";
+import { dependencyUnavailable } from "../acceptErrors.js";
+import { tcKeys } from "../keys.js";
 import { PROJECTION_COMPLETE, type ProjectionStatus } from "./projectionSupervisor.js";
-import { fromStore } from "./storeErrors.js";
+import { fromStore } from "../storeErrors.js";
 
 export interface Acceptance {
   acceptedVersion: number;

@@ -7,7 +7,7 @@ import {
 import type { Logger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
 import { redisProjectionMarker, type Redis } from "@platform/store";
-import { tcKeys } from "./keys.js";
+import { tcKeys } from "../keys.js";
 import { acceptanceProjection } from "./projection.js";
 
 export { PROJECTION_COMPLETE } from "@platform/bus";

@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { refusal } from "./acceptErrors.js";
+import { refusal } from "../acceptErrors.js";
 import type { ParsedSiwe } from "./parseMessage.js";
 import { versionOfResource, type SiweRules } from "./siweRules.js";
 

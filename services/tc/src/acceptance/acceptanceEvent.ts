@@ -1,6 +1,6 @@
 import type { SignatureKind, TcAcceptanceEvent } from "@platform/proto/events/v1/tc_acceptances";
 import type { Hex } from "viem";
-import type { ParsedSiwe } from "./parseMessage.js";
+import type { ParsedSiwe } from "../siwe/parseMessage.js";
 
 export interface AcceptanceFacts {
   /** The message exactly as signed. */

@@ -3,7 +3,7 @@ import type { Logger } from "@platform/log";
 import { TcAcceptanceEvent } from "@platform/proto/events/v1/tc_acceptances";
 import { commitAtOffset, type Redis } from "@platform/store";
 import { getAddress } from "viem";
-import { tcKeys } from "./keys.js";
+import { tcKeys } from "../keys.js";
 import type { Acceptance } from "./readAcceptance.js";
 
 export interface AcceptanceProjection {

@@ -2,7 +2,7 @@ import { createLazyPublisher, type Kafka } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { TcAcceptanceEvent } from "@platform/proto/events/v1/tc_acceptances";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
-import { dependencyUnavailable } from "./acceptErrors.js";
+import { dependencyUnavailable } from "../acceptErrors.js";
 
 /** Where a published event landed. */
 export interface PublishedEvent {

@@ -2,17 +2,17 @@ import type { Logger } from "@platform/log";
 import { signatureKindToJSON } from "@platform/proto/events/v1/tc_acceptances";
 import type { AcceptRequest, AcceptResponse } from "@platform/proto/tc/v1/tc";
 import { awaitStoredOffset, type Redis } from "@platform/store";
-import { dependencyUnavailable, refusal } from "./acceptErrors.js";
+import { dependencyUnavailable, refusal } from "../acceptErrors.js";
 import { termsAccepted } from "./acceptanceEvent.js";
-import { checkMessage } from "./checkMessage.js";
-import type { ContractWalletChain } from "./contractWalletChain.js";
+import { checkMessage } from "../siwe/checkMessage.js";
+import type { ContractWalletChain } from "../siwe/contractWalletChain.js";
 import type { EventPublisher } from "./eventPublisher.js";
 import { consumeNonce } from "./nonces.js";
-import { parseSiwe } from "./parseMessage.js";
-import type { SiweRules } from "./siweRules.js";
-import { isSignatureHex, verifySignature } from "./verifySignature.js";
+import { parseSiwe } from "../siwe/parseMessage.js";
+import type { SiweRules } from "../siwe/siweRules.js";
+import { isSignatureHex, verifySignature } from "../siwe/verifySignature.js";
 import { TOPICS } from "@platform/proto/topics";
-import { tcKeys } from "./keys.js";
+import { tcKeys } from "../keys.js";
 
 export interface AcceptOptions {
   redis: Redis;

@@ -1,6 +1,6 @@
 import type { IssueNonceResponse } from "@platform/proto/tc/v1/tc";
 import type { Address } from "viem";
-import type { SiweRules } from "./siweRules.js";
+import type { SiweRules } from "../siwe/siweRules.js";
 
 /** The IssueNonce answer: the nonce, its lifetime, and exactly the SIWE fields Accept will require. */
 export function nonceResponse(wallet: Address, nonce: string, rules: SiweRules, now: Date): IssueNonceResponse {

@@ -1,7 +1,7 @@
 import { SIWE_MESSAGE_MAX_LENGTH, SIWE_MESSAGE_PATTERN } from "@platform/chain";
 import { getAddress, type Address } from "viem";
 import { createSiweMessage, parseSiweMessage, SiweInvalidMessageFieldError } from "viem/siwe";
-import { refusal } from "./acceptErrors.js";
+import { refusal } from "../acceptErrors.js";
 
 /** A message that is EIP-4361 conformant, with every field Accept needs. */
 export interface ParsedSiwe {
