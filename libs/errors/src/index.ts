@@ -17,5 +17,12 @@ export {
 export { ERROR_CODE_KEY, ERROR_EXTRAS_KEY, fromGrpcError, toGrpcError } from "./grpcTransport.js";
 export { defaultCodeOf, httpStatusOf } from "./statusMap.js";
 export { isDependencyUnavailable } from "./dependencyUnavailable.js";
-export { backoffDelay } from "./backoff.js";
-export { DecodeError, isRetryable, PlatformError, type PlatformErrorOptions } from "./PlatformError.js";
+export { backoffDelay, retryDelay } from "./backoff.js";
+export {
+  DecodeError,
+  givesUp,
+  isRetryable,
+  PlatformError,
+  TransientError,
+  type PlatformErrorOptions,
+} from "./PlatformError.js";

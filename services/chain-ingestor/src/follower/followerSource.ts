@@ -23,7 +23,7 @@ import { ingestTracing } from "./ingestSpan.js";
 import type { HeaderReader } from "./headerReader.js";
 import { finalizedByDepth, type IngestMetrics, type SourceMetrics } from "./ingestMetrics.js";
 import { readLatestCheckpoints } from "./readCheckpoints.js";
-import { backoffDelay, PlatformError } from "@platform/errors/base";
+import { backoffDelay, PlatformError, retryDelay } from "@platform/errors/base";
 
 /** How any source follows its chain: the settings the intents, native and price sources share. */
 export interface FollowerSettings {
@@ -194,14 +194,26 @@ async function restartUntilStopped<E>(state: SourceState<E>): Promise<void> {
         return;
       }
       failures += 1;
+      // A fork deeper than the window is what restarting from the checkpoint exists for; any other
+      // error that says trying again cannot succeed stops the source.
+      const delay =
+        error instanceof ReorgBeyondWindowError
+          ? backoffDelay(failures, { firstMs: 500, maxMs: 30_000 })
+          : retryDelay(error, failures, { firstMs: 500, maxMs: 30_000 });
+      if (delay === undefined) {
+        if (!abort.signal.aborted)
+          log.error(
+            { err: error, chainId: chain.chainId },
+            `${kind} source stopped by an error that a restart cannot mend`,
+          );
+        return;
+      }
       const level = error instanceof ReorgBeyondWindowError || failures >= 3 ? "error" : "warn";
       log[level](
         { err: error, chainId: chain.chainId, failures },
         `${kind} source stopped; restarting from its checkpoint`,
       );
-      await sleep(backoffDelay(failures, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(
-        () => undefined,
-      );
+      await sleep(delay, undefined, { signal: abort.signal }).catch(() => undefined);
     }
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Redis } from "@platform/store";
 import type { Address } from "viem";
 import { tcKeys } from "../keys.js";
-import { fromStore } from "../storeErrors.js";
+import { fromTcStore } from "../storeErrors.js";
 
 /**
  * A fresh nonce: 128 random bits as 32 lowercase hex digits, alphanumeric as EIP-4361 requires
@@ -14,7 +14,7 @@ export function generateNonce(): string {
 
 /** Stores the nonce for the wallet until it expires; NX so a (never expected) collision cannot rebind one. */
 export async function storeNonce(redis: Redis, nonce: string, wallet: Address, ttlSeconds: number): Promise<void> {
-  await fromStore(async () => {
+  await fromTcStore(async () => {
     const stored = await redis.set(tcKeys.nonce(nonce), wallet, "EX", ttlSeconds, "NX");
     if (stored !== "OK") throw new Error("nonce collision");
   });
@@ -27,6 +27,6 @@ export async function storeNonce(redis: Redis, nonce: string, wallet: Address, t
  * nonce, exactly one gets its value back.
  */
 export async function consumeNonce(redis: Redis, nonce: string, wallet: Address): Promise<boolean> {
-  const issuedTo = await fromStore(() => redis.getdel(tcKeys.nonce(nonce)));
+  const issuedTo = await fromTcStore(() => redis.getdel(tcKeys.nonce(nonce)));
   return issuedTo === wallet;
 }

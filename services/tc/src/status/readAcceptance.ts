@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import { dependencyUnavailable } from "../acceptErrors.js";
 import { tcKeys } from "../keys.js";
 import { PROJECTION_COMPLETE, type ProjectionStatus } from "./projectionSupervisor.js";
-import { fromStore } from "../storeErrors.js";
+import { fromTcStore } from "../storeErrors.js";
 
 export interface Acceptance {
   acceptedVersion: number;
@@ -30,7 +30,7 @@ export async function readAcceptance(
   projection: ProjectionStatus,
   wallet: Address,
 ): Promise<Acceptance | undefined> {
-  const [[version, acceptedAt], marker] = await fromStore(async () => {
+  const [[version, acceptedAt], marker] = await fromTcStore(async () => {
     const results =
       (await redis
         .pipeline()

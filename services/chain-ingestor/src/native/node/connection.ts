@@ -1,5 +1,5 @@
 import type { SubstrateNetwork } from "@platform/chain";
-import { backoffDelay } from "@platform/errors/base";
+import { backoffDelay, PlatformError, TransientError } from "@platform/errors/base";
 import { LegacyClient } from "@dedot/api";
 import { WsProvider } from "@dedot/providers";
 
@@ -61,7 +61,7 @@ async function openConnection(network: SubstrateNetwork): Promise<Connection> {
   ).catch(async (error: unknown) => {
     await provider.disconnect();
     // dedot rejects a failed WebSocket with `new Error(String(event))`: "[object Object]".
-    throw new Error(`could not connect to ${network.rpcUrl}`, { cause: error });
+    throw new TransientError(`could not connect to ${network.rpcUrl}`, { code: "NODE_UNAVAILABLE", cause: error });
   });
   return {
     client,
@@ -113,7 +113,7 @@ export async function keepConnected(
         const next = await openConnection(network);
         if (closed) {
           await next.close();
-          throw new Error(`the reader of ${network.rpcUrl} is closed`);
+          throw readerClosed(network.rpcUrl);
         }
         current = next;
         use(next.client);
@@ -135,12 +135,14 @@ export async function keepConnected(
   };
 
   const usable = async (): Promise<Connection> => {
-    if (closed) throw new Error(`the reader of ${network.rpcUrl} is closed`);
+    if (closed) throw readerClosed(network.rpcUrl);
     const stuck = failures >= 3 && Date.now() - lastAnswerAt >= timeoutMs;
     if (current.usable() && !stuck) return current;
     if (replacing !== undefined) return replacing;
     if (Date.now() < nextAttemptAt)
-      throw new Error(`${network.rpcUrl} does not answer; reconnecting in ${nextAttemptAt - Date.now()} ms`);
+      throw new TransientError(`${network.rpcUrl} does not answer; reconnecting in ${nextAttemptAt - Date.now()} ms`, {
+        code: "NODE_UNAVAILABLE",
+      });
     return replace(current);
   };
 
@@ -171,7 +173,11 @@ export async function keepConnected(
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new TransientError(`${what}: no answer within ${ms} ms`, { code: "TIMEOUT" })), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** Closed on purpose (shutting down): reading again cannot succeed. */
+const readerClosed = (rpcUrl: string) =>
+  new PlatformError(`the reader of ${rpcUrl} is closed`, { code: "READER_CLOSED", retryable: false });

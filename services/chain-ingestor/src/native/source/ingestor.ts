@@ -8,7 +8,7 @@ import { withTimeout } from "../node/connection.js";
 import { connectNativeChain, type NativeChainReader } from "../node/chainReader.js";
 import { startNativeSource } from "./source.js";
 import type { IngestMetrics } from "../../follower/ingestMetrics.js";
-import { backoffDelay } from "@platform/errors/base";
+import { retryDelay } from "@platform/errors/base";
 
 export interface NativeIngestorOptions {
   kafka: Kafka;
@@ -71,13 +71,19 @@ export function startNativeIngestor(options: NativeIngestorOptions): NativeInges
         reader = await connect(network);
         break;
       } catch (error) {
+        const delay = retryDelay(error, attempt, { firstMs: 500, maxMs: 30_000 });
+        if (delay === undefined) {
+          sourceLog.error(
+            { err: error, rpcUrl: network.rpcUrl },
+            "cannot connect to the native network's node; giving up",
+          );
+          return;
+        }
         sourceLog.warn(
           { err: error, rpcUrl: network.rpcUrl, attempt },
           "the native network's node does not answer; retrying",
         );
-        await sleep(backoffDelay(attempt, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(
-          () => undefined,
-        );
+        await sleep(delay, undefined, { signal: abort.signal }).catch(() => undefined);
       }
     }
     if (reader === undefined) return;
