@@ -1,3 +1,4 @@
+export * from "./deployable.js";
 export * from "./deployables.js";
 export * from "./dockerfile.js";
 export * from "./generate.js";

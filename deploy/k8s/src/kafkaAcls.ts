@@ -7,7 +7,8 @@ import {
   type KafkaGrant,
   type KafkaService,
 } from "@platform/bus";
-import { DEPLOYABLES, type Deployable } from "./deployables.js";
+import type { Deployable } from "./deployable.js";
+import { DEPLOYABLES } from "./deployables.js";
 
 /**
  * What a deployable's Kafka user may do: its service's grant (libs/bus kafkaAcl.ts), narrowed to

@@ -15,7 +15,7 @@ import { startAccountsProjection } from "./accounts/index.js";
 import { superviseIntentsProjection } from "./intents/intentsSupervisor.js";
 import { startMarketProjection } from "./market/index.js";
 import { startSubnetsProjection } from "./subnets/index.js";
-import type { ProjectionStartOptions, ProjectionSupervisor } from "./supervisor/index.js";
+import type { ProjectionStartOptions, ProjectionSupervisor } from "./supervisor/projectionSupervisor.js";
 
 const config = loadProjectorConfig();
 // Before any connection opens, so the Redis client and the gRPC server are traced (off by default).

@@ -12,7 +12,7 @@ import { gateOf } from "./status/gate.js";
 import { statusOf } from "./status/getStatus.js";
 import { nonceResponse } from "./acceptance/issueNonce.js";
 import { generateNonce, storeNonce } from "./acceptance/nonces.js";
-import type { ProjectionStatus } from "./status/projectionSupervisor.js";
+import type { ProjectionStatus } from "./status/readAcceptance.js";
 import { readAcceptance } from "./status/readAcceptance.js";
 import type { SiweRules } from "./siwe/siweRules.js";
 import { parseWalletAddress } from "./siwe/walletAddress.js";

@@ -17,7 +17,7 @@ import {
   type NativeSimulatorOptions,
   type NativeTick,
   type RunningNativeSimulator,
-} from "./index.js";
+} from "./nativeSimulator.js";
 
 /** The event a successful extrinsic of each kind leaves. */
 const EVENT_OF_KIND = {

@@ -22,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getBalanceHistory } from "./balanceHistory.js";
 import { accountsGrpcService } from "./index.js";
 import { listTransactions } from "./transactions.js";
-import { accountsKeys, marketPriceKeys } from "./keys.js";
+import { accountsKeys } from "@platform/read-models";
+import { marketPriceKeys } from "./keys.js";
 
 /*
  * AccountsService over gRPC against a real Redis holding the accounts read model exactly as the

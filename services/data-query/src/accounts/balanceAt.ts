@@ -1,6 +1,6 @@
 import type { Redis } from "@platform/store";
-import { readModel } from "../shared/index.js";
-import { accountsKeys } from "./keys.js";
+import { readModel } from "../shared/asOf.js";
+import { accountsKeys } from "@platform/read-models";
 import { parsePoint, type BalanceAt } from "./storedPoint.js";
 
 const PAGE = 8;

@@ -6,22 +6,13 @@ import type {
   GetBalanceHistoryResponse,
 } from "@platform/proto/data/v1/accounts";
 import type { Redis } from "@platform/store";
-import {
-  bucketStarts,
-  decodeCursor,
-  DURATION,
-  encodeCursor,
-  intervalMs,
-  orderOf,
-  pageLimitOf,
-  queryScope,
-  readAsOf,
-  readModel,
-  resolveInterval,
-  resolveWindow,
-} from "../shared/index.js";
+import { readAsOf, readModel } from "../shared/asOf.js";
+import { bucketStarts, DURATION, intervalMs, resolveInterval } from "../shared/buckets.js";
+import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { resolveWindow } from "../shared/window.js";
 import { parseAddress } from "./address.js";
-import { accountsKeys } from "./keys.js";
+import { accountsKeys } from "@platform/read-models";
 import { pricesAt } from "./prices.js";
 import { parsePoint, type BalanceAt } from "./storedPoint.js";
 import { usdOf, valueBalance } from "./valuation.js";

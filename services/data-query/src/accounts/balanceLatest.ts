@@ -7,10 +7,10 @@ import {
 } from "@platform/proto/data/v1/accounts";
 import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
-import { readAsOf, readModel } from "../shared/index.js";
+import { readAsOf, readModel } from "../shared/asOf.js";
 import { parseAddress } from "./address.js";
 import { balanceAt } from "./balanceAt.js";
-import { accountsKeys } from "./keys.js";
+import { accountsKeys } from "@platform/read-models";
 import { pricesAtBlock, type PricePoint } from "./prices.js";
 import { parsePoint, ZERO_BALANCE, type BalanceAt } from "./storedPoint.js";
 import { usdOf, valueBalance } from "./valuation.js";

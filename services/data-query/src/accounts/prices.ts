@@ -1,7 +1,7 @@
 import { unavailable } from "@platform/errors";
 import { ORDINAL_SPAN } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { readModel } from "../shared/index.js";
+import { readModel } from "../shared/asOf.js";
 import { marketPriceKeys } from "./keys.js";
 
 /** Root (netuid 0) alpha is TAO 1:1. */

@@ -1,6 +1,8 @@
 import { Interval, type PageInfo } from "@platform/proto/common/v1/common";
 import type { Redis } from "@platform/store";
-import { bucketStartMs, decodeCursor, encodeCursor, type Order } from "../shared/index.js";
+import { bucketStartMs } from "../shared/buckets.js";
+import { decodeCursor, encodeCursor } from "../shared/cursor.js";
+import type { Order } from "../shared/page.js";
 import { run } from "../shared/readModel.js";
 import type { BucketAggregate, BucketName } from "@platform/read-models";
 

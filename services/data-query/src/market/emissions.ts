@@ -7,7 +7,10 @@ import {
 } from "@platform/proto/data/v1/market";
 import { EmissionSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
-import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
+import { readModel } from "../shared/asOf.js";
+import { queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { checkNetuids, toNetuids } from "../shared/netuids.js";
 import { ratio } from "../shared/numbers.js";

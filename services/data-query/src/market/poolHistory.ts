@@ -8,17 +8,12 @@ import {
 } from "@platform/proto/data/v1/market";
 import { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
-import {
-  decodeCursor,
-  encodeCursor,
-  mulIntByDecimal,
-  orderOf,
-  pageLimitOf,
-  queryScope,
-  readModel,
-  resolveInterval,
-  resolveWindow,
-} from "../shared/index.js";
+import { readModel } from "../shared/asOf.js";
+import { resolveInterval } from "../shared/buckets.js";
+import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { resolveWindow } from "../shared/window.js";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { DAY_MS } from "../shared/changes.js";
 import { bucketNameOf, bucketPage } from "./bucketPage.js";

@@ -9,7 +9,10 @@ import {
 import { PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import type { Redis } from "@platform/store";
-import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
+import { readModel } from "../shared/asOf.js";
+import { queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { DAY_MS, HOUR_MS, priceChanges, volumes24h } from "../shared/changes.js";
 import { checkNetuids, toNetuids } from "../shared/netuids.js";

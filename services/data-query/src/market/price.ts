@@ -11,7 +11,11 @@ import {
 import { NetworkStatsSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import type { Redis } from "@platform/store";
-import { formatDecimal, orderOf, pageLimitOf, queryScope, resolveInterval, resolveWindow } from "../shared/index.js";
+import { resolveInterval } from "../shared/buckets.js";
+import { queryScope } from "../shared/cursor.js";
+import { formatDecimal } from "../shared/decimal.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { resolveWindow } from "../shared/window.js";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { DAY_MS, HOUR_MS, priceChanges } from "../shared/changes.js";
 import { bucketPage, bucketNameOf } from "./bucketPage.js";

@@ -1,7 +1,7 @@
 import type { GetNetworkStatsLatestResponse, BurnRange } from "@platform/proto/data/v1/market";
 import { NetworkStatsSnapshot, PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
-import { readModel } from "../shared/index.js";
+import { readModel } from "../shared/asOf.js";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { volumes24h } from "../shared/changes.js";
 import { toNetuids } from "../shared/netuids.js";

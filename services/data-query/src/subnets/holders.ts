@@ -9,7 +9,10 @@ import { HolderPositions, PoolSnapshot, ValidatorSetSnapshot } from "@platform/p
 import type { ChainRef, PageInfo } from "@platform/proto/common/v1/common";
 import type { HolderCoverage } from "@platform/proto/common/v1/network";
 import type { Redis } from "@platform/store";
-import { decodeCursor, encodeCursor, mulIntByDecimal, pageLimitOf, queryScope, readModel } from "../shared/index.js";
+import { readModel } from "../shared/asOf.js";
+import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { pageLimitOf } from "../shared/page.js";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { checkNetuids, toNetuids } from "../shared/netuids.js";
 import { ratio } from "../shared/numbers.js";

@@ -12,7 +12,10 @@ import {
   ValidatorSetSnapshot,
 } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
-import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
+import { readModel } from "../shared/asOf.js";
+import { queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { checkNetuids, toNetuids } from "../shared/netuids.js";
 import { consistentPoints, decodePoint, pointsAtBlock } from "../shared/readModel.js";

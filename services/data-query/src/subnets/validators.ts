@@ -8,7 +8,10 @@ import {
 import { PoolSnapshot, ValidatorSetSnapshot, type NeuronState } from "@platform/proto/events/v1/chain_network";
 import type { Redis } from "@platform/store";
 import { ROOT_NETUID } from "@platform/subtensor";
-import { decodeCursor, mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
+import { readModel } from "../shared/asOf.js";
+import { decodeCursor, queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { checkNetuids, toNetuids } from "../shared/netuids.js";
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";

@@ -19,7 +19,7 @@ import { createRedis, type Redis } from "@platform/store";
 import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProjectionSupervisor } from "../supervisor/index.js";
+import type { ProjectionSupervisor } from "../supervisor/projectionSupervisor.js";
 import { startAccountsProjection } from "./index.js";
 import { accountsKeys } from "@platform/read-models";
 import { parsePointMember } from "./members.js";

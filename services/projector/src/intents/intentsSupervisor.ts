@@ -4,7 +4,8 @@ import { TOPICS } from "@platform/proto/topics";
 import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import type { Registry } from "prom-client";
-import { readModelMetrics, superviseProjection, type ProjectionSupervisor } from "../supervisor/index.js";
+import { superviseProjection, type ProjectionSupervisor } from "../supervisor/projectionSupervisor.js";
+import { readModelMetrics } from "../supervisor/readModelMetrics.js";
 import { intentsKeys } from "@platform/read-models";
 import { intentsProjection } from "./projection.js";
 

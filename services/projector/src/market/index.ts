@@ -1,10 +1,10 @@
 import { TOPICS } from "@platform/proto/topics";
 import {
-  readModelMetrics,
   superviseProjection,
   type ProjectionStartOptions,
   type ProjectionSupervisor,
-} from "../supervisor/index.js";
+} from "../supervisor/projectionSupervisor.js";
+import { readModelMetrics } from "../supervisor/readModelMetrics.js";
 import { marketKeys } from "@platform/read-models";
 import { marketProjection } from "./projection.js";
 

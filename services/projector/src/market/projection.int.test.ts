@@ -11,7 +11,7 @@ import { createRedis, type Redis } from "@platform/store";
 import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProjectionSupervisor } from "../supervisor/index.js";
+import type { ProjectionSupervisor } from "../supervisor/projectionSupervisor.js";
 import { startSubnetsProjection } from "../subnets/index.js";
 import { startMarketProjection } from "./index.js";
 import { dataChangeLog, marketKeys, readModelVersionKeys, subnetsKeys, type SeriesPoint } from "@platform/read-models";

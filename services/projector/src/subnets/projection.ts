@@ -11,19 +11,17 @@ import {
 } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
 import type { Redis } from "@platform/store";
-import { readModelVersionKeys } from "@platform/read-models";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import { commitBatch } from "../shared/commitBatch.js";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
-import { ordinalOf, type SeriesPoint } from "@platform/read-models";
+import { ordinalOf, rankHolders, readModelVersionKeys, subnetsKeys, type SeriesPoint } from "@platform/read-models";
 import type { NewPoint } from "../shared/series.js";
 import { execOrThrow, loadSeries, queueSeriesWrites, type PendingSeries } from "../shared/seriesStore.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
-import { addChunk, decodeChunk, dropChunks, rankHolders, type PendingChunks } from "./holders.js";
-import { subnetsKeys } from "@platform/read-models";
+import { addChunk, decodeChunk, dropChunks, type PendingChunks } from "./holders.js";
 import { subnetsLayout, type SubnetsKind } from "./keys.js";
 
 type SubnetsChange =

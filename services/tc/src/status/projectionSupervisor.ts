@@ -10,8 +10,6 @@ import { redisProjectionMarker, type Redis } from "@platform/store";
 import { tcKeys } from "../keys.js";
 import { acceptanceProjection } from "./projection.js";
 
-export { PROJECTION_COMPLETE } from "@platform/bus";
-
 export const PROJECTION_GROUP_ID = "tc-acceptances";
 
 export interface AcceptanceSupervisorOptions {
@@ -28,9 +26,6 @@ export interface AcceptanceSupervisorOptions {
   /** Where its lag metrics go (`projection="tc-acceptances"`); none without it. */
   metrics?: ProjectionSupervisorOptions["metrics"];
 }
-
-/** Lets a reader that found the projection missing ask for a check now rather than at the next interval. */
-export type ProjectionStatus = Pick<ProjectionSupervisor, "poke">;
 
 /**
  * Keeps `tc:wallet:*` a live projection of `tc.acceptances.v1` (superviseProjection in

@@ -1,9 +1,12 @@
+import { PROJECTION_COMPLETE, type ProjectionSupervisor } from "@platform/bus";
 import type { Redis } from "@platform/store";
 import type { Address } from "viem";
 import { dependencyUnavailable } from "../acceptErrors.js";
 import { tcKeys } from "../keys.js";
-import { PROJECTION_COMPLETE, type ProjectionStatus } from "./projectionSupervisor.js";
 import { fromTcStore } from "../storeErrors.js";
+
+/** Lets a reader that found the projection missing ask for a check now rather than at the next interval. */
+export type ProjectionStatus = Pick<ProjectionSupervisor, "poke">;
 
 export interface Acceptance {
   acceptedVersion: number;
