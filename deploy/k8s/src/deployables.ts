@@ -191,8 +191,8 @@ export const DEPLOYABLES: Deployable[] = [
       uses: { kafka: true, chainRpc: true, chainsFile: true, ...(source === "intents" ? { nats: true } : {}) },
       calls: [],
       env: { INGEST_SOURCES: source },
-      // The native source keeps a mainnet-sized chain's recent holder and subnet states: its RSS
-      // runs ~515 MB, with peaks near 600 MB on runs of epoch blocks (bench/native/scale).
+      // The native source keeps a mainnet-sized chain's recent holder and subnet states: its memory
+      // at that size, and its peaks on runs of epoch blocks, are what bench/native/scale measures.
       resources:
         source === "native"
           ? { requests: { cpu: "500m", memory: "640Mi" }, limits: { cpu: "1", memory: "768Mi" } }

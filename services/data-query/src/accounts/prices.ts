@@ -58,8 +58,8 @@ export async function pricesAtBlock(
 /**
  * The first well-formed point among `members` (newest first) that `wanted` accepts. Parsed one by
  * one as needed: the newest round is nearly always the one, and each member looked at costs a hash
- * of its whole text (the parse cache's key); reading all 16 coin rounds was 6 % of data-query's CPU
- * on bench/data's mix.
+ * of its whole text (the parse cache's key); reading every coin round was a visible share of
+ * data-query's CPU on bench/data's mix.
  */
 function firstPoint(members: readonly string[], wanted: (point: PricePoint) => boolean): PricePoint | undefined {
   for (const member of members) {

@@ -607,8 +607,8 @@ function entriesByColdkey(subnet: SubnetHolders): Map<Hex, HolderEntry[]> {
  * its entries (a block's own activity: a few accounts) are looked up in its coldkey index, kept
  * while the subnet's positions do not change, so most subnets' stand from block to block; more (an
  * epoch's payees, 1,000 to 30,000+ coldkeys at mainnet size) take one pass over its entries. (A pass over
- * every subnet for every block's few accounts was a quarter of a catch-up's CPU, and a lookup per
- * coldkey and subnet the largest cost of an epoch block: bench/native/scale profiles.)
+ * every subnet for every block's few accounts, or a lookup per coldkey and subnet, were the largest
+ * costs of a catch-up and of an epoch block in bench/native/scale's profiles.)
  */
 export function positionsOf(state: HolderState, coldkeys: readonly Hex[]): Map<string, ColdkeyPosition[]> {
   const positions = new Map<string, ColdkeyPosition[]>(coldkeys.map((coldkey) => [coldkey, []]));

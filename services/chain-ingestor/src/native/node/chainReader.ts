@@ -614,8 +614,8 @@ const bigMax = (a: bigint, b: bigint): bigint => (a > b ? a : b);
  * hotkey of the coldkey on every subnet, non-zero stakes), computed from the share pool's storage
  * (`Alpha`, `TotalHotkeyAlpha`, `TotalHotkeyShares`) with the runtime's fixed-point arithmetic
  * (stakeInfo.ts `shareValue`). A handful of storage reads instead of a runtime call: under
- * chopsticks the call costs 60-100 ms of wasm a block and capped the source at about 15 blocks/s
- * (bench/native). Undefined when the runtime keeps these items under other names or shapes; the
+ * chopsticks the call runs wasm for every block and capped the source's rate (bench/native
+ * measures it). Undefined when the runtime keeps these items under other names or shapes; the
  * caller then asks the runtime.
  */
 async function sharePoolPositions(

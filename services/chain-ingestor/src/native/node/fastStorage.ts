@@ -5,10 +5,10 @@ import type { Hex } from "viem";
  * Storage keys built and values decoded for the large reads of a mainnet-sized state, from the
  * block's own metadata (hashers, key and value types), where dedot's `multi` spends its time.
  *
- * Why by hand: on the 505,689-pair scale state a CPU profile put ~90 % of a large `multi` in
- * dedot's per-key `encodeKey` (the pallet and item prefix re-hashed with a BigInt xxhash for every
- * key, the key shape asserted, hex decoded by hand) at 100–400 µs a key; built here a key costs a
- * few µs (bench/native/scale, `fastStorage` figures in its README). Only the key shapes the
+ * Why by hand: on the scale state a CPU profile put most of a large `multi` in dedot's per-key
+ * `encodeKey` (the pallet and item prefix re-hashed with a BigInt xxhash for every key, the key
+ * shape asserted, hex decoded by hand); built here a key costs a small fraction of that
+ * (bench/native/scale measures both: its README's `fastStorage` figures). Only the key shapes the
  * native source reads are built here (AccountId32 and unsigned integers under Blake2_128Concat,
  * Twox64Concat or Identity); any other item, or a key given in another form, is left to dedot
  * (`undefined`), and a test checks every key built here against dedot's own for the items read.
@@ -49,8 +49,8 @@ export function fastStorage(meta: StorageEntryMeta, registry: TypeRegistry): Fas
   const hashing = hasherNames.map(hasherOf);
   if (parts.some((part) => part === undefined) || hashing.some((hasher) => hasher === undefined)) return undefined;
   // An account under Blake2_128Concat (hotkeys, coldkeys) is hashed once and remembered: the same
-  // accounts key several items block after block (blake2b in JavaScript was ~9 % of an epoch
-  // block's read on the scale state).
+  // accounts key several items block after block (blake2b in JavaScript showed in an epoch block's
+  // read on bench/native/scale's state).
   const isAccount = keyTypes.map((id) => registry.findType(id).path?.at(-1) === "AccountId32");
   const remembered = hasherNames.map((name, index) => isAccount[index] && name === "blake2128concat");
 
