@@ -6,8 +6,8 @@ import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
 import { createGatewayApp } from "../../services/gateway/src/app.js";
 import { connectBackends } from "../../services/gateway/src/backends.js";
 import { loadGatewayConfig } from "../../services/gateway/src/config.js";
+import { unservedEventStreams } from "../../services/gateway/src/routes/events/eventStreams.js";
 import { apiRoutes } from "../../services/gateway/src/routes/index.js";
-import { unservedEventStreams } from ".../services/gateway/src/routes/events/index.js";
 
 const config = loadGatewayConfig();
 const backends = connectBackends(config);

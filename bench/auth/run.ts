@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { authCli, freePorts, repoRoot, serviceProcessSpecs, silentProgress, startStack } from "@platform/local-stack";
 import { spawnManaged, tempDir, waitFor } from "@platform/testing";
-import { load, table, type LoadResult } from "../src/load.js";
+import { type LoadResult, load, table } from "../src/load.js";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);

@@ -10,6 +10,8 @@
 // BASELINE_HTTP=node serves the same handlers from node's HTTP server without express (as the
 // gateway serves its GET routes), for a second reference (run.ts, BENCH_NODE_BASELINE=1).
 // Started as its own process by run.ts (REDIS_URL, HTTP_PORT); never part of a deployment.
+
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import { AppError } from "@platform/errors";
 import { HAL_CONTENT_TYPE, sendJsonText } from "@platform/http";
 import { createLogger } from "@platform/log";
@@ -25,13 +27,12 @@ import {
   GetValidatorsLatestRequest,
 } from "@platform/proto/data/v1/subnets";
 import { coalesceWrites, createRedis } from "@platform/store";
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import express, { type Request, type Response } from "express";
 import { getBalanceLatest } from "../../services/data-query/src/accounts/balanceLatest.js";
 import { listTransactions } from "../../services/data-query/src/accounts/transactions.js";
 import { getSubnetEmissionsLatest } from "../../services/data-query/src/market/emissions.js";
-import { getPriceLatest } from "../../services/data-query/src/market/price.js";
 import { getSubnetPoolsLatest } from "../../services/data-query/src/market/pools.js";
+import { getPriceLatest } from "../../services/data-query/src/market/price.js";
 import { getNetworkStatsLatest } from "../../services/data-query/src/market/stats.js";
 import { subnetsReads } from "../../services/data-query/src/subnets/index.js";
 import { entityTagOf, matchesTag, parseIfNoneMatch } from "../../services/gateway/src/http/conditional/entityTags.js";

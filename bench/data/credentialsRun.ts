@@ -25,7 +25,7 @@ import { buildMix, type Mix } from "./mix.js";
 import { loadMix, type MixLoadResult } from "./mixLoad.js";
 import { mixSubjects } from "./mixSubjects.js";
 import { seedAccountActivity } from "./seed.js";
-import { startServingPair, type ServingPair } from "./servingPair.js";
+import { type ServingPair, startServingPair } from "./servingPair.js";
 import { authorization, createDataKey, startBenchStack } from "./stackSetup.js";
 
 const BLOCK_MS = Number(process.env.BENCH_MIX_BLOCK_MS ?? 12_000);

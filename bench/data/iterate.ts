@@ -25,10 +25,10 @@ import {
   startStack,
 } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
-import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
+import { type ManagedProcess, spawnManaged, tempDir, waitFor } from "@platform/testing";
 import { table } from "../src/load.js";
-import { measureRotating, warmUp, type Side, type Target } from "./measure.js";
-import { benchRoutes, type BenchRoute } from "./routes.js";
+import { measureRotating, type Side, type Target, warmUp } from "./measure.js";
+import { type BenchRoute, benchRoutes } from "./routes.js";
 import { seedAccountActivity } from "./seed.js";
 
 const control = process.argv[2];

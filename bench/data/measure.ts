@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import type { Redis } from "@platform/store";
-import { load, type LoadResult } from "../src/load.js";
+import { type LoadResult, load } from "../src/load.js";
 
 /**
  * The issue's express baseline, the gateway, and (BENCH_NODE_BASELINE=1) the same baseline on

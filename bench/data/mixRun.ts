@@ -17,27 +17,27 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "@platform/local-stack";
-import { buildMix, describeMix, mixPath, type Mix, type MixRoute } from "./mix.js";
-import { mixSubjects, type Subjects } from "./mixSubjects.js";
-import { cpuOf } from "./measure.js";
 import { watchChangeMarks } from "./changeMarks.js";
+import { cpuOf } from "./measure.js";
+import { buildMix, describeMix, type Mix, type MixRoute, mixPath } from "./mix.js";
 import { loadMix, type MixAmount, type MixLoadResult } from "./mixLoad.js";
 import {
   counterDelta,
   counterSamples,
   MIX_TARGETS,
+  type MixSample,
+  type MixSide,
   mixFigures,
   renderCounts,
   renderMix,
   summarizeCounts,
-  type MixSample,
-  type MixSide,
 } from "./mixReport.js";
+import { mixSubjects, type Subjects } from "./mixSubjects.js";
 import { withProfiledPair } from "./profile.js";
 import type { HalBody } from "./routes.js";
-import { startSpanSink, tracingEnv } from "./tracingOverhead.js";
 import { seedAccountActivity } from "./seed.js";
 import { authorization, createDataKey, startBaseline, startBenchStack, waitPopulated } from "./stackSetup.js";
+import { startSpanSink, tracingEnv } from "./tracingOverhead.js";
 
 /**
  * The native network's block time: Bittensor's 12 s by default. Every block changes every answer

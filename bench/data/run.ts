@@ -16,13 +16,13 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
-import { measureRotating, warmUp, type Target } from "./measure.js";
+import { measureRotating, type Target, warmUp } from "./measure.js";
 import { profileGatewayPath } from "./profile.js";
-import { cpuRatio, figuresOf, renderTables, TARGETS, type RouteFigures } from "./report.js";
-import { benchRoutes, type BenchRoute } from "./routes.js";
+import { cpuRatio, figuresOf, type RouteFigures, renderTables, TARGETS } from "./report.js";
+import { type BenchRoute, benchRoutes } from "./routes.js";
 import { seedAccountActivity } from "./seed.js";
-import { measureTracingOverhead, startSpanSink, tracingEnv } from "./tracingOverhead.js";
 import { authorization, createDataKey, startBaseline, startBenchStack, waitPopulated } from "./stackSetup.js";
+import { measureTracingOverhead, startSpanSink, tracingEnv } from "./tracingOverhead.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import {
   freePorts,
+  type PortPlan,
+  type RunningStack,
   repoRoot,
   serviceCommand,
   serviceProcessSpecs,
-  type PortPlan,
-  type RunningStack,
 } from "@platform/local-stack";
-import { spawnManaged, waitFor, type ManagedProcess } from "@platform/testing";
+import { type ManagedProcess, spawnManaged, waitFor } from "@platform/testing";
 
 export interface ServingPairOptions {
   stack: RunningStack;

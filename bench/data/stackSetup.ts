@@ -2,19 +2,19 @@
 // whole local stack from dist with the native network, an unlimited-tier data:read key and its
 // token, and the baseline process (baseline.ts) on the stack's Redis.
 import { join } from "node:path";
+import { DEMO_TEMPO } from "@platform/devnet";
 import {
   authCli,
   freePorts,
   NODE_FLAGS,
+  type PortPlan,
+  type RunningStack,
   redisAdminUrl,
   repoRoot,
   silentProgress,
   startStack,
-  type PortPlan,
-  type RunningStack,
 } from "@platform/local-stack";
-import { DEMO_TEMPO } from "@platform/devnet";
-import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
+import { type ManagedProcess, spawnManaged, tempDir, waitFor } from "@platform/testing";
 import type { HalBody } from "./routes.js";
 
 export interface BenchStack {

@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import type { PortPlan, RunningStack } from "@platform/local-stack";
 import type { Redis } from "@platform/store";
 import { table } from "../src/load.js";
-import { measureRotating, measureTogether, warmUp, type Sample } from "./measure.js";
+import { measureRotating, measureTogether, type Sample, warmUp } from "./measure.js";
 import type { BenchRoute } from "./routes.js";
-import { startServingPair, type ServingPair } from "./servingPair.js";
+import { type ServingPair, startServingPair } from "./servingPair.js";
 
 /**
  * BENCH_TRACING_MODE: `together` (the default) loads both pairs at once each round, `connections`

@@ -17,16 +17,16 @@
  *
  * Run: `cd bench && pnpm grpc-clients` (knobs: BENCH_GRPC_SECONDS, 5 a run).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { createFileRegistry, type DescService, fromBinary } from "@bufbuild/protobuf";
+import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createFileRegistry, fromBinary, type DescService } from "@bufbuild/protobuf";
-import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { credentials, Metadata } from "@grpc/grpc-js";
 import { callUnary, createGrpcClient } from "@platform/grpc";
 import { AccountsServiceClient, type GetBalanceLatestRequest } from "@platform/proto/data/v1/accounts";

@@ -1,9 +1,10 @@
 import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
+import { intentsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import type { Hex } from "viem";
-import { intentStatus, type Gateway } from "./gateway.js";
-import { burstOpens, rpc, type Origin } from "./origin.js";
+import { type Gateway, intentStatus } from "./gateway.js";
+import { burstOpens, type Origin, rpc } from "./origin.js";
 import { logTime, readLogLines, type ServiceControl } from "./services.js";
 
 export interface BacklogResult {
@@ -73,9 +74,6 @@ function projectorPhases(file: string, joinedAt: number): ProjectorPhases | unde
 /** debug shows each batch's size and time in the projector's log (BENCH_KEEP_STATE=1 keeps it). */
 const PROJECTOR_LOG_LEVEL = process.env.BENCH_PROJECTOR_LOG_LEVEL ?? "info";
 
-/** The read model's record key of an order (services/projector/src/intents/keys.ts; a contract with the gateway). */
-const orderKey = (orderId: string) => `rm:intents:order:${orderId}`;
-
 /** Resolves when every order has a record, answering when the first and the last appeared (ms since the epoch). */
 async function allVisible(
   redis: Redis,
@@ -87,7 +85,7 @@ async function allVisible(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const pipeline = redis.pipeline();
-    for (const orderId of remaining) pipeline.exists(orderKey(orderId));
+    for (const orderId of remaining) pipeline.exists(intentsKeys.order(orderId));
     const answers = (await pipeline.exec()) ?? [];
     const seenAt = Date.now();
     remaining = remaining.filter((_, index) => answers[index]?.[1] !== 1);

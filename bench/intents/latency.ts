@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Hex, PrivateKeyAccount } from "viem";
-import { openEventStream, type OpenedStream } from "../../test/e2e/src/support/eventStream.js";
-import { intentStatus, notify, type Gateway } from "./gateway.js";
-import { chainSeconds, prepareOpen, rpc, type Origin } from "./origin.js";
+import { type OpenedStream, openEventStream } from "../../test/e2e/src/support/eventStream.js";
+import { type Gateway, intentStatus, notify } from "./gateway.js";
+import { chainSeconds, type Origin, prepareOpen, rpc } from "./origin.js";
 
 export type Mode = "block follower only" | "with notification hint" | "event stream";
 

@@ -7,7 +7,7 @@ import {
   orderDataTypeHash,
   toFullOrderData,
 } from "@platform/devnet";
-import { encodeFunctionData, keccak256, parseEther, toHex, type Address, type Hex, type PrivateKeyAccount } from "viem";
+import { type Address, encodeFunctionData, type Hex, keccak256, type PrivateKeyAccount, parseEther, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 
 /** The origin chain as the bench drives it: raw JSON-RPC plus what an order needs. */

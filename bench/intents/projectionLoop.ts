@@ -14,7 +14,7 @@ import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createLogger } from "@platform/log";
-import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import type { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
 import { encodePayload, TOPICS } from "@platform/proto/topics";
 import { createRedis } from "@platform/store";

@@ -14,19 +14,19 @@ import {
   freePorts,
   redisAdminUrl,
   repoRoot,
+  type ServiceRuntime,
   silentProgress,
   startStack,
-  type ServiceRuntime,
 } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
 import { tempDir } from "@platform/testing";
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { table } from "../src/load.js";
-import { backlogRound, type BacklogResult } from "./backlog.js";
+import { type BacklogResult, backlogRound } from "./backlog.js";
 import { acceptTerms, connectGateway, type Gateway } from "./gateway.js";
-import { measureLatency, type LatencySample, type Mode } from "./latency.js";
-import { fund, rpc, type Origin } from "./origin.js";
+import { type LatencySample, type Mode, measureLatency } from "./latency.js";
+import { fund, type Origin, rpc } from "./origin.js";
 import { serviceControl } from "./services.js";
 import { summarise } from "./stats.js";
 

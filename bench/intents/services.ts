@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  repoRoot,
-  serviceCommand,
-  serviceProcessSpecs,
   type PortPlan,
   type RunningStack,
+  repoRoot,
   type ServiceRuntime,
+  serviceCommand,
+  serviceProcessSpecs,
 } from "@platform/local-stack";
-import { spawnManaged, waitFor, type ManagedProcess } from "@platform/testing";
+import { type ManagedProcess, spawnManaged, waitFor } from "@platform/testing";
 
 export type Restartable = "chain-ingestor" | "projector";
 

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { secondRuntime, subtensorChainSpec } from "@platform/devnet";
+import { type RunningChopsticks, startChopsticks, tempDir } from "@platform/testing";
 import { ApiPromise, Keyring, WsProvider } from "@polkadot/api";
 import type { SubmittableExtrinsic } from "@polkadot/api/types";
-import { secondRuntime, subtensorChainSpec } from "@platform/devnet";
-import { startChopsticks, tempDir, type RunningChopsticks } from "@platform/testing";
 import { importDependencyOf } from "./importDependency.js";
 
 /**

@@ -1,5 +1,5 @@
+import { type BacklogBlock, SYSTEM_EVENTS_KEY } from "./chain.js";
 import { importDependencyOf } from "./importDependency.js";
-import { SYSTEM_EVENTS_KEY, type BacklogBlock } from "./chain.js";
 import type { RawRpc } from "./rawRpc.js";
 
 /** One block's bytes as the node serves them, fetched once: the decoders are measured on these. */

@@ -1,4 +1,4 @@
-import { importDependencyOf, type DependencyChain } from "./importDependency.js";
+import { type DependencyChain, importDependencyOf } from "./importDependency.js";
 
 /** The `ws` package, as @polkadot/api's WebSocket shim (@polkadot/x-ws) loads it: node 20 has no global WebSocket. */
 const WS_CHAIN: DependencyChain = ["@polkadot/api", "@polkadot/rpc-provider", "@polkadot/x-ws", "ws"];

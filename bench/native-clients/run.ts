@@ -19,13 +19,13 @@ import { pjsClient } from "./clients/pjs.js";
 import type { ClientUnderTest, OfflineDecoder } from "./clients/types.js";
 import { compareOutputs, type DecodedOutput } from "./compare.js";
 import { fetchRaw, type RawBlock } from "./fetchRaw.js";
-import { runtimeFootprint, type RuntimeFootprint } from "./footprint.js";
+import { type RuntimeFootprint, runtimeFootprint } from "./footprint.js";
 import { installSize } from "./installSize.js";
 import { BASELINE, measureLive, requestSummary } from "./live.js";
 import { interleaved, median } from "./measure.js";
 import { accountsThroughput, buildAll, checkKeys, eventsThroughput, measureBuilds, offlineOutput } from "./offline.js";
 import { RawRpc } from "./rawRpc.js";
-import { markdownReport, type BaselineFigures, type ClientFigures } from "./report.js";
+import { type BaselineFigures, type ClientFigures, markdownReport } from "./report.js";
 
 const numberFromEnv = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);

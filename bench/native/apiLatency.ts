@@ -41,22 +41,22 @@ import {
   authCli,
   DEFAULT_PORTS,
   freePorts,
+  type RunningStack,
   redisAdminUrl,
   repoRoot,
+  type ServiceRuntime,
   serviceCommand,
   serviceProcessSpecs,
   silentProgress,
   startStack,
-  type RunningStack,
-  type ServiceRuntime,
 } from "@platform/local-stack";
 import { createLogger } from "@platform/log";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { createRedis } from "@platform/store";
-import { rpcRequest, spawnManaged, tempDir, type ManagedProcess } from "@platform/testing";
+import { type ManagedProcess, rpcRequest, spawnManaged, tempDir } from "@platform/testing";
 import type { Hex } from "viem";
-import { nativeBlockSource } from "../../services/chain-ingestor/src/native/nativeBlockSource.js";
-import { connectNativeChain as connectNativeReader } from "../../services/chain-ingestor/src/native/nativeChainReader.js";
+import { connectNativeChain as connectNativeReader } from "../../services/chain-ingestor/src/native/node/chainReader.js";
+import { nativeBlockSource } from "../../services/chain-ingestor/src/native/source/blockSource.js";
 
 const numberFromEnv = (name: string, fallback: number, { zero = false } = {}) => {
   const value = Number(process.env[name] ?? fallback);

@@ -19,8 +19,8 @@ import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints"
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { startKafka, tempDir } from "@platform/testing";
 import { LegacyClient, QueryableStorage, WsProvider } from "dedot";
-import { startNativeIngestor } from "../../services/chain-ingestor/src/native/nativeIngestor.js";
-import { buildBacklog, SYSTEM_EVENTS_KEY, type Backlog } from "../native-clients/chain.js";
+import { startNativeIngestor } from "../../services/chain-ingestor/src/native/source/ingestor.js";
+import { type Backlog, buildBacklog, SYSTEM_EVENTS_KEY } from "../native-clients/chain.js";
 import { accountStorageKeys } from "../native-clients/fetchRaw.js";
 import { median } from "../native-clients/measure.js";
 import { RawRpc } from "../native-clients/rawRpc.js";

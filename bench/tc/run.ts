@@ -5,9 +5,10 @@
 //
 // Each acceptance is a real SIWE message signed by a fresh key, with its own nonce; load is
 // autocannon over loopback, bounded in count and time.
-import autocannon from "autocannon";
+
 import { authCli, freePorts, silentProgress, startStack } from "@platform/local-stack";
 import { tempDir } from "@platform/testing";
+import autocannon from "autocannon";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { load, table } from "../src/load.js";

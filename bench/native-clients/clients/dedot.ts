@@ -2,14 +2,14 @@ import { LegacyClient, QueryableStorage, WsProvider } from "dedot";
 import { $Metadata, AccountId32, PortableRegistry } from "dedot/codecs";
 import { dependencyVersion } from "../importDependency.js";
 import {
-  COMPARED_FIELDS,
-  phaseOf,
   type ClientUnderTest,
+  COMPARED_FIELDS,
   type Decoded,
   type LiveClient,
   type NormalizedAccount,
   type NormalizedEvent,
   type OfflineDecoder,
+  phaseOf,
 } from "./types.js";
 
 /**

@@ -1,15 +1,15 @@
 import { createClient, getSs58AddressInfo, type JsonRpcProvider } from "polkadot-api";
-import { dependencyVersion, importDependencyOf, type DependencyChain } from "../importDependency.js";
-import { webSocketClass, type WebSocketConstructor } from "../rawRpc.js";
+import { type DependencyChain, dependencyVersion, importDependencyOf } from "../importDependency.js";
+import { type WebSocketConstructor, webSocketClass } from "../rawRpc.js";
 import {
-  COMPARED_FIELDS,
-  phaseOf,
   type ClientUnderTest,
+  COMPARED_FIELDS,
   type Decoded,
   type LiveClient,
   type NormalizedAccount,
   type NormalizedEvent,
   type OfflineDecoder,
+  phaseOf,
 } from "./types.js";
 
 /*

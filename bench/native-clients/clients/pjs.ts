@@ -1,15 +1,15 @@
 import "@polkadot/api/augment";
 import { ApiPromise, WsProvider } from "@polkadot/api";
-import { dependencyVersion, importDependencyOf, type DependencyChain } from "../importDependency.js";
+import { type DependencyChain, dependencyVersion, importDependencyOf } from "../importDependency.js";
 import {
-  COMPARED_FIELDS,
-  phaseOf,
   type ClientUnderTest,
+  COMPARED_FIELDS,
   type Decoded,
   type LiveClient,
   type NormalizedAccount,
   type NormalizedEvent,
   type OfflineDecoder,
+  phaseOf,
 } from "./types.js";
 
 /** @polkadot/types is a dependency of @polkadot/api, not of bench: imported from @polkadot/api's location. */

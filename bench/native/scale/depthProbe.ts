@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { subtensorChainSpec } from "@platform/devnet";
 import { tempDir } from "@platform/testing";
 import { startScaleNode } from "./node.js";
-import { generateScaleState, MAINNET_SIZES, rawKeys, writeScaleState, type Hex } from "./scaleState.js";
+import { generateScaleState, type Hex, MAINNET_SIZES, rawKeys, writeScaleState } from "./scaleState.js";
 
 const ROUNDS = Number(process.env.BENCH_PROBE_ROUNDS ?? 6);
 const dir = tempDir("bench-depth-probe");

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { freePort, rpcRequest, spawnManaged, type ManagedProcess } from "@platform/testing";
+import { freePort, type ManagedProcess, rpcRequest, spawnManaged } from "@platform/testing";
 
 export interface ScaleNode {
   rpcUrl: string;

@@ -40,24 +40,24 @@
  * each phase (the source process and this one, bench/results), BENCH_SCALE_KEEP=1 keeps the temp
  * folder (chopsticks, Redis, source and projection logs).
  */
-import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { subtensorChainSpec } from "@platform/devnet";
 import { tempDir } from "@platform/testing";
 import { ApiPromise, Keyring, WsProvider } from "@polkadot/api";
-import { startScaleNode, type ScaleNode } from "./node.js";
-import { startReadModels, type ReadFigures } from "./readModels.js";
-import { startSourceProcess, type MemorySample, type SourceCommit } from "./sourceClient.js";
+import { type ScaleNode, startScaleNode } from "./node.js";
+import { type ReadFigures, startReadModels } from "./readModels.js";
 import {
   generateScaleState,
+  type Hex,
   MAINNET_SIZES,
   rawKeys,
   systemAccountKey,
   TEMPO,
   u8aHex,
   writeScaleState,
-  type Hex,
 } from "./scaleState.js";
+import { type MemorySample, type SourceCommit, startSourceProcess } from "./sourceClient.js";
 
 const numberFromEnv = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);

@@ -14,9 +14,9 @@ import { substrateNetworkSchema } from "@platform/chain";
 import { TOPICS } from "@platform/proto/topics";
 import { createBlockFollower } from "../../../services/chain-ingestor/src/follower/blockFollower.js";
 import type { BlockHeader } from "../../../services/chain-ingestor/src/follower/blocks.js";
-import { nativeBlockSource } from "../../../services/chain-ingestor/src/native/nativeBlockSource.js";
-import { connectNativeChain } from "../../../services/chain-ingestor/src/native/nativeChainReader.js";
-import { nativeHeaderReader } from "../../../services/chain-ingestor/src/native/nativeHeaderReader.js";
+import { connectNativeChain } from "../../../services/chain-ingestor/src/native/node/chainReader.js";
+import { nativeBlockSource } from "../../../services/chain-ingestor/src/native/source/blockSource.js";
+import { nativeHeaderReader } from "../../../services/chain-ingestor/src/native/source/headerReader.js";
 import { commitNetworkRecords } from "../../../services/chain-ingestor/src/records/commitNetworkRecords.js";
 import { publishedOnly } from "../../../services/chain-ingestor/src/records/networkRecord.js";
 import { startProfiler } from "./profile.js";
@@ -77,7 +77,7 @@ const follower = createBlockFollower({
   windowSize: network.finality.finalizedDepth + 16,
   maxBlocksPerStep: config.maxBlocksPerStep,
   window: [],
-  // As nativeSource.ts: the window keeps what a removal names, not the payloads.
+  // As source.ts: the window keeps what a removal names, not the payloads.
   windowEvent: publishedOnly,
   startBlock: BigInt(config.startBlock),
   async commit(step) {

@@ -1,5 +1,5 @@
-import type { NativeChainReader } from "../../../services/chain-ingestor/src/native/nativeChainReader.js";
-import type { RuntimeAt, StorageItem } from "../../../services/chain-ingestor/src/native/runtimeAt.js";
+import type { NativeChainReader } from "../../../services/chain-ingestor/src/native/node/chainReader.js";
+import type { RuntimeAt, StorageItem } from "../../../services/chain-ingestor/src/native/node/runtimeAt.js";
 
 /** Time spent and calls made per read of the native source, by name (`positionsAt`, `storage subtensorModule.alpha entries`…). */
 export class ReadTimes {

@@ -1,9 +1,9 @@
 import {
-  getAddress,
   type Abi,
   type Account,
   type Address,
   type Chain,
+  getAddress,
   type Hash,
   type Hex,
   type HttpTransport,

@@ -1,21 +1,21 @@
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { configuredChainSchema, createChainClients } from "@platform/chain";
-import { startAnvil, tempDir, type RunningAnvil } from "@platform/testing";
+import { type RunningAnvil, startAnvil, tempDir } from "@platform/testing";
 import {
+  type Address,
   ContractFunctionRevertedError,
   createPublicClient,
   http,
   maxUint256,
+  type PublicClient,
   pad,
   parseEventLogs,
   zeroHash,
-  type Address,
-  type PublicClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deployDevnet, type DevnetDeployment } from "./deployDevnet.js";
+import { type DevnetDeployment, deployDevnet } from "./deployDevnet.js";
 import { devnetNativeFunds, devnetSettlerParams, devnetTokens } from "./deploySteps.js";
 import {
   erc6492WalletFactoryAbi,

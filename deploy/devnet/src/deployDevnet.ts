@@ -1,23 +1,23 @@
 import type { ChainRole } from "@platform/chain";
 import {
+  type Address,
   createPublicClient,
   createTestClient,
   createWalletClient,
   defineChain,
-  http,
-  parseEther,
-  type Address,
   type Hex,
+  http,
   type LocalAccount,
+  parseEther,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import {
-  deploySteps,
-  linkSteps,
   type ChainStepContext,
   type DeployedChain,
   type DeployStep,
   type DevnetContracts,
+  deploySteps,
+  linkSteps,
 } from "./deploySteps.js";
 
 export interface DevnetChainTarget {

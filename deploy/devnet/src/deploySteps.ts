@@ -1,23 +1,23 @@
 import type { ChainRole } from "@platform/chain";
 import {
-  maxUint256,
-  pad,
-  parseEther,
-  parseUnits,
   type Account,
   type Address,
   type Chain,
   type Hash,
   type HttpTransport,
+  maxUint256,
+  pad,
+  parseEther,
+  parseUnits,
   type TestClient,
   type WalletClient,
 } from "viem";
 import {
   awaitDeployment,
   confirmTransactions,
+  type DeployContext,
   deployContract,
   sendDeployment,
-  type DeployContext,
 } from "./deployContract.js";
 import {
   erc6492WalletFactoryAbi,

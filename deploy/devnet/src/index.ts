@@ -1,33 +1,88 @@
 export {
-  deployDevnet,
+  awaitDeployment,
+  type ContractArtefact,
+  confirmTransactions,
+  type DeployContext,
+  deployContract,
+  sendDeployment,
+} from "./deployContract.js";
+export {
   type DevnetAccount,
   type DevnetAccounts,
   type DevnetChainDeployment,
   type DevnetChainTarget,
   type DevnetDeployment,
+  deployDevnet,
 } from "./deployDevnet.js";
 export {
-  deploySteps,
-  devnetNativeFunds,
-  devnetSettlerParams,
-  devnetTokens,
-  linkSteps,
   type ChainStepContext,
   type DeployedChain,
   type DeployStep,
   type DevnetContracts,
+  deploySteps,
+  devnetNativeFunds,
+  devnetSettlerParams,
+  devnetTokens,
   type LinkStep,
+  linkSteps,
 } from "./deploySteps.js";
-export {
-  awaitDeployment,
-  confirmTransactions,
-  deployContract,
-  sendDeployment,
-  type ContractArtefact,
-  type DeployContext,
-} from "./deployContract.js";
 export * from "./generated/index.js";
-export * from "./oracle/index.js";
 export * from "./intents/index.js";
-export * from "./wallets/index.js";
-export * from "./native/index.js";
+export { ChainSpecChecksumError, SUBTENSOR_CHAIN_SPEC_SHA256, subtensorChainSpec } from "./native/chainSpec.js";
+export {
+  type EvmTransferCall,
+  type EvmTransferRequest,
+  evmChainId,
+  evmTransferCall,
+  nativeEvmChainId,
+} from "./native/evmTransfer.js";
+export {
+  connectNativeChain,
+  NATIVE_DEV_ACCOUNT_NAMES,
+  type NativeChain,
+  type NativeDevAccountName,
+  nativeDevPair,
+  nativeKeyring,
+  nativeStorage,
+  nativeTx,
+  readNativeInteger,
+} from "./native/nativeChain.js";
+export {
+  blockEvents,
+  eventName,
+  eventsOfExtrinsic,
+  extrinsicFailure,
+  findEvents,
+  type NativeEventRecord,
+  type NativeValue,
+} from "./native/nativeEvents.js";
+export {
+  type BlockProducer,
+  headNumber,
+  type LandedCall,
+  type NativeCall,
+  NativeCallError,
+  nextHead,
+  sendNativeCalls,
+} from "./native/nativeSubmit.js";
+export {
+  type DevChain,
+  type RuntimeUpgrade,
+  RuntimeUpgradeError,
+  type RuntimeUpgradeOptions,
+  SECOND_RUNTIME_SHA256,
+  type SecondRuntime,
+  secondRuntime,
+  upgradeRuntime,
+} from "./native/runtimeUpgrade.js";
+export { DEMO_TEMPO, type SeedNativeNetworkOptions, seedNativeNetwork } from "./native/seedNativeNetwork.js";
+export {
+  NATIVE_ACTIVITY_KINDS,
+  type NativeActivity,
+  type NativeActivityKind,
+  type NativeDemoAccount,
+  type NativeSeededSubnet,
+  type SeededNativeNetwork,
+} from "./native/seedTypes.js";
+export { deployPriceFeed, devnetPriceFeed, devnetPriceUpdaterFunds } from "./oracle/deployPriceFeed.js";
+export * from "./wallets/erc6492.js";

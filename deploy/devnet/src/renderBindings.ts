@@ -1,4 +1,4 @@
-import type { CompileResult, CompiledContract } from "./compileContracts.js";
+import type { CompiledContract, CompileResult } from "./compileContracts.js";
 
 /**
  * Contracts whose ABI the services need. Their ABI is committed in libs/settler (which the services'

@@ -5,7 +5,7 @@ import { staleBaseFiles, writeBase } from "./generate.js";
 import { kafkaAclCommands } from "./kafkaAcls.js";
 import { renderOverlay } from "./kustomize.js";
 import { OVERLAYS, REPO_ROOT } from "./paths.js";
-import { formatProblems } from "./rules.js";
+import { formatProblems } from "./rules/checkRules.js";
 import { KUBERNETES_VERSION, StrictSchema } from "./schema.js";
 import { validateManifests } from "./validate.js";
 

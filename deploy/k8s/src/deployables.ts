@@ -1,3 +1,4 @@
+import type { Autoscaling, Deployable, Resources, ServiceName } from "./deployable.js";
 import { serverSecretsOf } from "./serverCredentials.js";
 
 /**
@@ -38,56 +39,6 @@ export const CHAINS_CONFIG_MAP = "platform-chains";
 export const CHAINS_MOUNT_PATH = "/etc/platform/chains";
 export const CHAINS_FILE = `${CHAINS_MOUNT_PATH}/chains.json`;
 export const SERVICE_ACCOUNT = "platform";
-
-/** Folders under services/, and so image names. */
-export type ServiceName = "gateway" | "auth" | "tc" | "intents-gateway" | "data-query" | "projector" | "chain-ingestor";
-
-/**
- * gateway: the public HTTP entry. backend: serves gRPC to other deployables. worker: serves only
- * gRPC health and metrics (projector, chain-ingestor).
- */
-export type Role = "gateway" | "backend" | "worker";
-
-/** A literal, a key of the ConfigMap, or a key of a Secret (created in the cluster). */
-export type EnvValue = string | { configMapKey: string } | { secretKey: { name: string; key: string } };
-
-export interface Resources {
-  requests: { cpu: string; memory: string };
-  limits: { cpu: string; memory: string };
-}
-
-export interface Autoscaling {
-  minReplicas: number;
-  maxReplicas: number;
-  /** Target average CPU utilisation, percent of requests. */
-  cpuUtilization: number;
-  /** Seconds the HPA waits before removing pods (Kafka consumers prefer few rebalances). */
-  scaleDownStabilizationSeconds: number;
-}
-
-/** A Secret mounted as files; its values are created in the cluster, never in the repository. */
-export interface SecretMount {
-  secretName: string;
-  mountPath: string;
-  /** Variable that tells the process where the files are. */
-  env: { name: string; value: string };
-}
-
-export interface Deployable {
-  name: string;
-  service: ServiceName;
-  role: Role;
-  /** What the pod talks to outside the namespace; drives env and egress NetworkPolicies. */
-  uses: { redis?: boolean; kafka?: boolean; nats?: boolean; chainRpc?: boolean; chainsFile?: boolean };
-  /** Deployables this one calls over gRPC (egress to them, ingress on their side). */
-  calls: string[];
-  /** Variables particular to this deployable, beside the ones derived from its role and `uses`. */
-  env: Record<string, EnvValue>;
-  resources: Resources;
-  /** `singleton`: exactly one replica, replaced with Recreate, no HPA (fenced by its Kafka transactional ids). */
-  scaling: Autoscaling | "singleton";
-  secrets?: SecretMount[];
-}
 
 /** `dns:///name.ns.svc.cluster.local:port`: grpc-js resolves every pod of the headless Service and balances round-robin. */
 export function grpcTarget(deployable: string, namespace = NAMESPACE): string {
@@ -240,8 +191,8 @@ export const DEPLOYABLES: Deployable[] = [
       uses: { kafka: true, chainRpc: true, chainsFile: true, ...(source === "intents" ? { nats: true } : {}) },
       calls: [],
       env: { INGEST_SOURCES: source },
-      // The native source keeps a mainnet-sized chain's recent holder and subnet states: its RSS
-      // runs ~515 MB, with peaks near 600 MB on runs of epoch blocks (bench/native/scale).
+      // The native source keeps a mainnet-sized chain's recent holder and subnet states: its memory
+      // at that size, and its peaks on runs of epoch blocks, are what bench/native/scale measures.
       resources:
         source === "native"
           ? { requests: { cpu: "500m", memory: "640Mi" }, limits: { cpu: "1", memory: "768Mi" } }

@@ -5,9 +5,9 @@ import { RUN_AS_UID, SERVICES } from "./deployables.js";
 import {
   checkDockerfile,
   checkDockerignore,
+  type DockerfileExpectations,
   finalUser,
   parseDockerfile,
-  type DockerfileExpectations,
 } from "./dockerfile.js";
 import { REPO_ROOT } from "./paths.js";
 

@@ -1,13 +1,14 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { stringify } from "yaml";
-import { CHAINS_CONFIG_MAP, CONFIG_MAP, DEPLOYABLES, NAMESPACE, type Deployable } from "./deployables.js";
+import type { Deployable } from "./deployable.js";
+import { CHAINS_CONFIG_MAP, CONFIG_MAP, DEPLOYABLES, NAMESPACE } from "./deployables.js";
 import {
   deployableManifests,
+  type Manifest,
   namespaceManifest,
   serviceAccountManifest,
   sharedNetworkPolicies,
-  type Manifest,
 } from "./manifests.js";
 import { generateObservability, observabilityManifests } from "./observability/files.js";
 import { BASE_DIR, OBSERVABILITY_DIR } from "./paths.js";

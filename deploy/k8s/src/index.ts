@@ -1,3 +1,4 @@
+export * from "./deployable.js";
 export * from "./deployables.js";
 export * from "./dockerfile.js";
 export * from "./generate.js";
@@ -5,6 +6,10 @@ export * from "./kustomize.js";
 export * from "./manifests.js";
 export * from "./netpol.js";
 export * from "./paths.js";
-export * from "./rules.js";
+export { checkRules, formatProblems } from "./rules/checkRules.js";
+export { mountedConfigFile, parseQuantity, resolveEnv } from "./rules/containerConfig.js";
+export { parseGrpcTarget } from "./rules/network.js";
+export type { RuleOptions, RuleProblem } from "./rules/ruleContext.js";
+export { secretLookingValue } from "./rules/secrets.js";
 export * from "./schema.js";
 export * from "./validate.js";

@@ -2,12 +2,13 @@ import {
   aclBindings,
   chainIngestorGrants,
   KAFKA_GRANTS,
-  projectorGrants,
   type KafkaAclBinding,
   type KafkaGrant,
   type KafkaService,
+  projectorGrants,
 } from "@platform/bus";
-import { DEPLOYABLES, type Deployable } from "./deployables.js";
+import type { Deployable } from "./deployable.js";
+import { DEPLOYABLES } from "./deployables.js";
 
 /**
  * What a deployable's Kafka user may do: its service's grant (libs/bus kafkaAcl.ts), narrowed to

@@ -1,4 +1,4 @@
-import type { EnvValue } from "./deployables.js";
+import type { EnvValue } from "./deployable.js";
 
 /**
  * Each deployable that uses Kafka authenticates as a SASL/SCRAM user of its own, whose name and

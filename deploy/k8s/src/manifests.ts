@@ -17,6 +17,7 @@ import type {
   V1VolumeMount,
   V2HorizontalPodAutoscaler,
 } from "@kubernetes/client-node";
+import type { Deployable, EnvValue } from "./deployable.js";
 import {
   BASE_IMAGE_TAG,
   CHAINS_CONFIG_MAP,
@@ -26,8 +27,8 @@ import {
   DEPLOYABLES,
   GRPC_PORT,
   HTTP_PORT,
-  imageOf,
   INGRESS_CONTROLLER_NAMESPACE,
+  imageOf,
   NAMESPACE,
   OPS_PORT,
   PRE_STOP_SLEEP_SECONDS,
@@ -36,8 +37,6 @@ import {
   SHUTDOWN_TIMEOUT_MS,
   TERMINATION_GRACE_SECONDS,
   UNCONFIGURED_CIDR,
-  type Deployable,
-  type EnvValue,
 } from "./deployables.js";
 import { kafkaCredentialEnv } from "./kafkaSecrets.js";
 import { serverCredentialEnv } from "./serverCredentials.js";

@@ -1,4 +1,4 @@
-import type { Deployable, EnvValue } from "./deployables.js";
+import type { Deployable, EnvValue } from "./deployable.js";
 
 /**
  * Each service's own user on Redis and NATS (libs/store redisAcl.ts, libs/signals

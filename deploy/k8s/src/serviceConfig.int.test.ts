@@ -9,11 +9,12 @@ import { intentsGatewayConfigSchema } from "@platform/intents-gateway/src/config
 import { projectorConfigSchema } from "@platform/projector/src/config.js";
 import { tcConfigSchema } from "@platform/tc/src/config.js";
 import { beforeAll, describe, expect, test } from "vitest";
-import { DEPLOYABLES, INGEST_SOURCES, type ServiceName } from "./deployables.js";
+import type { ServiceName } from "./deployable.js";
+import { DEPLOYABLES, INGEST_SOURCES } from "./deployables.js";
 import { renderOverlay } from "./kustomize.js";
 import type { Manifest } from "./manifests.js";
 import { BASE_DIR, OVERLAYS, type OverlayName } from "./paths.js";
-import { mountedConfigFile, resolveEnv } from "./rules.js";
+import { mountedConfigFile, resolveEnv } from "./rules/containerConfig.js";
 
 /**
  * The pods' configuration read by the services' own config schemas: every Deployment's resolved

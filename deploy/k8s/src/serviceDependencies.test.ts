@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { describe, expect, test } from "vitest";
 import { SERVICES } from "./deployables.js";
 import { REPO_ROOT } from "./paths.js";
@@ -39,7 +39,14 @@ async function productionSources(service: string): Promise<string[]> {
   const root = join(REPO_ROOT, "services", service, "src");
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts") && !/\.(test|itest)\.ts$/.test(entry.name))
+    .filter(
+      (entry) =>
+        entry.isFile() &&
+        entry.name.endsWith(".ts") &&
+        !entry.name.endsWith(".test.ts") &&
+        // Test support lives in testSupport/ folders, which no build includes.
+        !entry.parentPath.split(sep).includes("testSupport"),
+    )
     .map((entry) => join(entry.parentPath, entry.name));
 }
 

@@ -14,7 +14,8 @@ import { staleBaseFiles } from "./generate.js";
 import { parseManifests, renderKustomization, renderOverlay } from "./kustomize.js";
 import type { Manifest } from "./manifests.js";
 import { BASE_DIR, K8S_DIR, OVERLAYS, type OverlayName } from "./paths.js";
-import { checkRules, formatProblems, type RuleProblem } from "./rules.js";
+import { checkRules, formatProblems } from "./rules/checkRules.js";
+import type { RuleProblem } from "./rules/ruleContext.js";
 import { KUBERNETES_VERSION, StrictSchema } from "./schema.js";
 import { PROJECT_RULES, validateManifests } from "./validate.js";
 

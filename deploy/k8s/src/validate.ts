@@ -1,14 +1,15 @@
 import {
   DEPLOYABLES,
-  imageOf,
   INGEST_SOURCES,
   INGRESS_CONTROLLER_NAMESPACE,
+  imageOf,
   NAMESPACE,
   REFERENCED_SECRETS,
   UNCONFIGURED_CIDR,
 } from "./deployables.js";
 import type { Manifest } from "./manifests.js";
-import { checkRules, type RuleOptions, type RuleProblem } from "./rules.js";
+import { checkRules } from "./rules/checkRules.js";
+import type { RuleOptions, RuleProblem } from "./rules/ruleContext.js";
 import type { SchemaProblem, StrictSchema } from "./schema.js";
 
 /** The rules as this project applies them. */

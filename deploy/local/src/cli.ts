@@ -5,9 +5,9 @@ import { isAlive, stopPid } from "@platform/testing";
 import { readDescriptor, type StackDescriptor } from "./descriptor.js";
 import { defaultStateDir } from "./paths.js";
 import { configuredPorts } from "./ports.js";
-import { observabilityFromEnv, type ObservabilityOptions } from "./prometheus.js";
 import { consoleProgress } from "./progress.js";
-import { startStack, type ExternalInfrastructure } from "./startStack.js";
+import { type ObservabilityOptions, observabilityFromEnv } from "./prometheus.js";
+import { type ExternalInfrastructure, startStack } from "./startStack.js";
 import { renderSummary } from "./summary.js";
 import { otelServiceEnv } from "./tracingEnv.js";
 

@@ -1,38 +1,38 @@
+export { authCli } from "./authCli.js";
 export {
-  readDescriptor,
-  redisAdminUrl,
-  writeDescriptor,
   type ChainDescriptor,
   type InfrastructureDescriptor,
   type ProcessDescriptor,
+  readDescriptor,
+  redisAdminUrl,
   type StackDescriptor,
   type SubstrateDescriptor,
+  writeDescriptor,
 } from "./descriptor.js";
 export { repoRoot } from "./paths.js";
-export { configuredPorts, DEFAULT_PORTS, freePorts, portVariable, type PortPlan } from "./ports.js";
-export { consoleProgress, silentProgress, type Progress } from "./progress.js";
-export { testRuntime } from "./testRuntime.js";
+export { configuredPorts, DEFAULT_PORTS, freePorts, type PortPlan, portVariable } from "./ports.js";
+export { consoleProgress, type Progress, silentProgress } from "./progress.js";
 export {
-  SERVICE_ORDER,
-  NODE_FLAGS,
-  serviceCommand,
-  serviceProcessSpecs,
-  type ServiceName,
-  type ServiceProcessSpec,
-  type ServiceRuntime,
-} from "./serviceProcesses.js";
-export { startStack, type ExternalInfrastructure, type RunningStack, type StartStackOptions } from "./startStack.js";
-export { authCli } from "./authCli.js";
-export { DEMO_SCOPES, prepareSecrets, seedDemoKey, type DemoKey } from "./secrets.js";
-export { serviceCredentialEnv } from "./serverUsers.js";
-export {
+  type ObservabilityOptions,
   observabilityFromEnv,
   observabilityIntervals,
   prometheusConfig,
   RULE_FILES,
+  type RuleVariant,
   startPrometheus,
   withEvaluationInterval,
-  type ObservabilityOptions,
-  type RuleVariant,
 } from "./prometheus.js";
+export { DEMO_SCOPES, type DemoKey, prepareSecrets, seedDemoKey } from "./secrets.js";
+export { serviceCredentialEnv } from "./serverUsers.js";
+export {
+  NODE_FLAGS,
+  SERVICE_ORDER,
+  type ServiceName,
+  type ServiceProcessSpec,
+  type ServiceRuntime,
+  serviceCommand,
+  serviceProcessSpecs,
+} from "./serviceProcesses.js";
 export { simulatorCommand, simulatorKeysFile, simulatorProcessSpec, writeSimulatorKeys } from "./simulatorProcess.js";
+export { type ExternalInfrastructure, type RunningStack, type StartStackOptions, startStack } from "./startStack.js";
+export { testRuntime } from "./testRuntime.js";

@@ -6,13 +6,12 @@ import {
   createKafkaClient,
   KAFKA_GRANTS,
   KAFKA_SERVICES,
-  platformAclBindings,
   type KafkaCredentials,
   type KafkaService,
+  platformAclBindings,
 } from "@platform/bus";
 import { createLogger } from "@platform/log";
 import type { KafkaSasl } from "@platform/testing";
-import type { ServiceProcessSpec } from "./serviceProcesses.js";
 
 /** The stack's Kafka users: made fresh for every `up`, like the broker's data. */
 export interface StackKafkaCredentials {
@@ -59,7 +58,10 @@ export function writeKafkaPasswordFiles(secretsDir: string, credentials: StackKa
  * that start a service of a running stack again (with the stack's secrets folder) get it too, and
  * those with a broker of their own (and no such file) do not. Unchanged when it uses no Kafka.
  */
-export function withKafkaCredentials(spec: ServiceProcessSpec, secretsDir: string): ServiceProcessSpec {
+export function withKafkaCredentials<Spec extends { name: string; env: Record<string, string> }>(
+  spec: Spec,
+  secretsDir: string,
+): Spec {
   if (spec.env.KAFKA_BROKERS === undefined || !(spec.name in KAFKA_GRANTS)) return spec;
   const service = spec.name as KafkaService;
   const passwordFile = kafkaPasswordFile(secretsDir, service);

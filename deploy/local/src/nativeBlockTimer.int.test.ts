@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { subtensorChainSpec } from "@platform/devnet";
-import { startChopsticks, tempDir, waitFor, type RunningChopsticks } from "@platform/testing";
+import { type RunningChopsticks, startChopsticks, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /*

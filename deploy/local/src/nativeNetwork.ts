@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { SubstrateNetworkInput } from "@platform/chain";
 import { nativeEvmChainId, seedNativeNetwork, subtensorChainSpec } from "@platform/devnet";
-import { startChopsticks, type ManagedProcess } from "@platform/testing";
+import { type ManagedProcess, startChopsticks } from "@platform/testing";
 import type { SubstrateDescriptor } from "./descriptor.js";
 
 export interface StartNativeNetworkOptions {

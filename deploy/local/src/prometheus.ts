@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { findBinary, spawnManaged, waitFor, type ManagedProcess } from "@platform/testing";
+import { findBinary, type ManagedProcess, spawnManaged, waitFor } from "@platform/testing";
 import { repoRoot } from "./paths.js";
 
 /**

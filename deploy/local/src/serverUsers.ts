@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { NATS_USERS, natsAuthorization, type NatsUser } from "@platform/signals";
-import { REDIS_USERS, redisAclFile, type RedisUser } from "@platform/store";
+import { NATS_USERS, type NatsUser, natsAuthorization } from "@platform/signals";
+import { REDIS_USERS, type RedisUser, redisAclFile } from "@platform/store";
 
 /**
  * Redis and NATS users for the stack, made fresh at every start: one per service with only its

@@ -164,11 +164,10 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
  *
  * The gateway and data-query allocate per request (parsed requests, answers, protobuf and HAL
  * objects) and keep little of it: a young generation of 64 MiB semi-spaces (V8's own limit is 16)
- * scavenges a quarter as often, and fewer short-lived objects are caught alive and copied. On
- * bench/data's mix (27 Nov) the gateway path's CPU per answer fell from 197–214 µs to 157 µs, and
- * its p99 at 32 connections from 0.99–1.25 × the baseline's to 0.72–0.94 (the baseline, which runs
- * data-query's code, with the same flag). The cost is memory: up to 128 MiB more per process at
- * peak, which the manifests' limits allow for.
+ * scavenges a quarter as often, and fewer short-lived objects are caught alive and copied: less
+ * CPU per answer and a lower p99, which bench/data's mix measures (bench/HISTORY.md has the run that
+ * chose it). The cost is memory: up to 128 MiB more per process at peak, which the manifests' limits
+ * allow for.
  */
 export const NODE_FLAGS: Readonly<Partial<Record<ServiceName, readonly string[]>>> = {
   gateway: ["--max-semi-space-size=64"],

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "@platform/testing";
 import type { DevnetAccounts } from "@platform/devnet";
+import { tempDir } from "@platform/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_PORTS } from "./ports.js";
 import { simulatorProcessSpec, writeSimulatorKeys } from "./simulatorProcess.js";

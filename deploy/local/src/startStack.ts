@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadChainConfig, type ChainConfig } from "@platform/chain";
+import { type ChainConfig, loadChainConfig } from "@platform/chain";
 import {
   DEPLOYMENT_FILE_NAME,
   deploymentDataOf,
@@ -9,16 +9,16 @@ import {
   renderJson,
   tokenCatalogFile,
 } from "@platform/deployment-data";
-import { deployDevnet, type DevnetAccounts } from "@platform/devnet";
+import { type DevnetAccounts, deployDevnet } from "@platform/devnet";
 import {
+  type ManagedProcess,
+  type RunningKafkaCluster,
   spawnManaged,
   startAnvil,
   startKafka,
   startKafkaCluster,
   startNats,
   startRedis,
-  type ManagedProcess,
-  type RunningKafkaCluster,
 } from "@platform/testing";
 import type { ChainDescriptor, ProcessDescriptor, StackDescriptor } from "./descriptor.js";
 import { writeDescriptor } from "./descriptor.js";
@@ -26,23 +26,23 @@ import {
   brokerSasl,
   grantServiceAcls,
   makeKafkaCredentials,
-  writeKafkaPasswordFiles,
   type StackKafkaCredentials,
+  writeKafkaPasswordFiles,
 } from "./kafkaCredentials.js";
+import { type NativeNetwork, startNativeNetwork } from "./nativeNetwork.js";
 import { localChainsTemplate, repoRoot } from "./paths.js";
-import { startNativeNetwork, type NativeNetwork } from "./nativeNetwork.js";
-import { startPrometheus, type ObservabilityOptions } from "./prometheus.js";
-import { prepareSecrets, seedDemoKey } from "./secrets.js";
-import { withCredentials, writeNatsUsers, writeRedisUsers } from "./serverUsers.js";
 import type { PortPlan } from "./ports.js";
 import type { Progress } from "./progress.js";
+import { type ObservabilityOptions, startPrometheus } from "./prometheus.js";
+import { prepareSecrets, seedDemoKey } from "./secrets.js";
+import { withCredentials, writeNatsUsers, writeRedisUsers } from "./serverUsers.js";
 import {
   SERVICE_ORDER,
-  serviceCommand,
-  serviceProcessSpecs,
   type ServiceName,
   type ServiceProcessSpec,
   type ServiceRuntime,
+  serviceCommand,
+  serviceProcessSpecs,
 } from "./serviceProcesses.js";
 import { simulatorCommand, simulatorProcessSpec, writeSimulatorKeys } from "./simulatorProcess.js";
 import { waitReady } from "./waitReady.js";

@@ -4,32 +4,32 @@ import { fileURLToPath } from "node:url";
 import { loadChainConfig } from "@platform/chain";
 import {
   addressToBytes32,
+  type DevnetDeployment,
   deployDevnet,
   encodeOrderData,
   fullSettlerAbi,
-  orderDataTypeHash,
   OrderStatus,
-  type DevnetDeployment,
+  orderDataTypeHash,
 } from "@platform/devnet";
+import { priceFeedAbi } from "@platform/subtensor";
 import {
   freePort,
+  type ManagedProcess,
+  type RunningAnvil,
   spawnManaged,
   startAnvil,
   tempDir,
   waitFor,
-  type ManagedProcess,
-  type RunningAnvil,
 } from "@platform/testing";
-import { priceFeedAbi } from "@platform/subtensor";
 import {
   createPublicClient,
   createTestClient,
   createWalletClient,
   defineChain,
+  type Hex,
   http,
   parseEther,
   parseEventLogs,
-  type Hex,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -2,13 +2,13 @@ import { loadChainConfig } from "@platform/chain";
 import { loadConfigOrExit, loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
 import { privateKeyToAccount } from "viem/accounts";
-import { startNativeSimulator } from "./native/index.js";
-import { startPriceSimulator } from "./price/index.js";
-import { networkRandom } from "./random.js";
 import { readKeysFile, requireKey } from "./intents/keysFile.js";
 import { startOpsServer } from "./intents/opsServer.js";
 import { simulatorConfigSchema } from "./intents/simulatorConfig.js";
 import { startIntentsSimulator } from "./intents/startIntentsSimulator.js";
+import { startNativeSimulator } from "./native/nativeSimulator.js";
+import { startPriceSimulator } from "./price/startPriceSimulator.js";
+import { networkRandom } from "./random.js";
 
 /**
  * The devnet simulator process: plays the filler, the oracle and demo users on the intent chains,

@@ -1,4 +1,4 @@
-import kafkajs, { type Admin, type AclEntry } from "kafkajs";
+import kafkajs, { type AclEntry, type Admin } from "kafkajs";
 import type { KafkaAclBinding } from "./kafkaAcl.js";
 
 const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs;

@@ -1,17 +1,17 @@
-import { Writable } from "node:stream";
 import { join } from "node:path";
+import { Writable } from "node:stream";
+import { createLogger, type Logger } from "@platform/log";
+import { type RunningKafka, startKafka, tempDir, waitFor } from "@platform/testing";
 import kafkajs, { type Admin, type Kafka } from "kafkajs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, type Logger } from "@platform/log";
-import { startKafka, tempDir, waitFor, type RunningKafka } from "@platform/testing";
 import { createKafkaClient } from "./client.js";
 import type { ConsumedRecord, OutgoingRecord } from "./envelope.js";
 import { ProducerFencedError } from "./errors.js";
 import { migrateTopics } from "./migrateTopics.js";
-import { runProjectionConsumer, type ProjectionBatch, type ProjectionConsumer } from "./projectionConsumer.js";
+import { type ProjectionBatch, type ProjectionConsumer, runProjectionConsumer } from "./projectionConsumer.js";
 import { createPublisher } from "./publisher.js";
 import { kafkaReadiness } from "./readiness.js";
-import { topicCatalog, type TopicSpec } from "./topics.js";
+import { type TopicSpec, topicCatalog } from "./topics.js";
 import { createTransactionalPublisher, type TransactionalPublisher } from "./transactionalPublisher.js";
 
 // One real broker (Kafka 4.x, KRaft) for the whole file; the last test stops and restarts it.

@@ -1,5 +1,5 @@
-import kafkajs, { type Kafka, type RetryOptions } from "kafkajs";
 import type { Logger } from "@platform/log";
+import kafkajs, { type Kafka, type RetryOptions } from "kafkajs";
 import { kafkaLogCreator, kafkaLogLevelFor } from "./logCreator.js";
 
 export interface KafkaClientOptions {

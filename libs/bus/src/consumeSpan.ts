@@ -2,10 +2,10 @@ import {
   extractContext,
   inSpan,
   isTracingEnabled,
-  ROOT_CONTEXT,
-  spanContextOf,
-  SpanKind,
   type Link,
+  ROOT_CONTEXT,
+  SpanKind,
+  spanContextOf,
 } from "@platform/telemetry";
 import type { ConsumedRecord } from "./envelope.js";
 

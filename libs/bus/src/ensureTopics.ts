@@ -1,8 +1,8 @@
+import { retryDelay } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import type { Kafka } from "kafkajs";
 import { migrateTopics } from "./migrateTopics.js";
-import { topicCatalog, type TopicName } from "./topics.js";
-import { backoffDelay } from "@platform/errors/base";
+import { type TopicName, topicCatalog } from "./topics.js";
 
 export interface EnsuredTopics {
   /** True once the topics exist with their settings; a readiness check. */
@@ -33,12 +33,17 @@ export function ensureTopics(
       await migrateTopics(admin, specs, { logger: options.logger });
       done = true;
     } catch (error) {
+      const delay = retryDelay(error, failures, { firstMs: 1_000, maxMs: 30_000 });
+      if (delay === undefined) {
+        options.logger.error({ err: error, topics: options.topics }, "cannot create topics; not trying again");
+        return;
+      }
       options.logger.warn(
         { err: error, topics: options.topics, failures: failures + 1 },
         "could not create topics yet; retrying",
       );
       if (!stopped) {
-        timer = setTimeout(() => void attempt(failures + 1), backoffDelay(failures, { firstMs: 1_000, maxMs: 30_000 }));
+        timer = setTimeout(() => void attempt(failures + 1), delay);
         timer.unref();
       }
     } finally {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { IHeaders, KafkaMessage, Message } from "kafkajs";
 import { currentTraceparent } from "@platform/telemetry";
+import type { IHeaders, KafkaMessage, Message } from "kafkajs";
 
 /** The headers every record carries (ARCHITECTURE.md): identity, type, payload schema, trace context. */
 export const headerNames = {

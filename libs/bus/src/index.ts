@@ -1,67 +1,68 @@
+export type { Admin, Kafka } from "kafkajs";
+export { type ApplyKafkaAclsOptions, applyKafkaAcls } from "./applyKafkaAcls.js";
 export { createKafkaClient, defaultRetry, type KafkaClientOptions, type KafkaCredentials } from "./client.js";
-export { applyKafkaAcls, type ApplyKafkaAclsOptions } from "./applyKafkaAcls.js";
+export { type EnsuredTopics, ensureTopics } from "./ensureTopics.js";
+export {
+  type ConsumedRecord,
+  fromKafkaMessage,
+  headerNames,
+  type OutgoingRecord,
+  toKafkaMessage,
+} from "./envelope.js";
+export { isProducerFencedError, ProducerFencedError } from "./errors.js";
 export {
   aclBindings,
   chainIngestorGrants,
   KAFKA_GRANTS,
   KAFKA_SERVICES,
-  mergeGrants,
-  platformAclBindings,
-  projectorGrants,
   type KafkaAclBinding,
   type KafkaGrant,
   type KafkaService,
+  mergeGrants,
+  platformAclBindings,
+  projectorGrants,
 } from "./kafkaAcl.js";
-export {
-  fromKafkaMessage,
-  headerNames,
-  toKafkaMessage,
-  type ConsumedRecord,
-  type OutgoingRecord,
-} from "./envelope.js";
-export { isProducerFencedError, ProducerFencedError } from "./errors.js";
+export { createLazyPublisher, type LazyPublisher, type LazyPublisherOptions } from "./lazyPublisher.js";
 export { kafkaLevelToPino, kafkaLogCreator, kafkaLogLevelFor } from "./logCreator.js";
 export {
-  migrateTopics,
   type ConfigChange,
   type MigrateTopicsOptions,
+  migrateTopics,
   type TopicDrift,
   type TopicMigrationReport,
 } from "./migrateTopics.js";
+export { keysForEveryPartition } from "./partitionKeys.js";
 export {
-  runProjectionConsumer,
   type ProjectionBatch,
   type ProjectionConsumer,
   type ProjectionConsumerOptions,
+  runProjectionConsumer,
 } from "./projectionConsumer.js";
+export { lagSeconds, oldestUnappliedMs, type PartitionLagState, partitionLagRecords } from "./projectionLag.js";
+export {
+  type ProjectionMetrics,
+  type ProjectionMetricsOptions,
+  type ProjectionProgress,
+  projectionMetrics,
+} from "./projectionMetrics.js";
 export {
   PROJECTION_COMPLETE,
-  superviseProjection,
   type ProjectionMarker,
   type ProjectionSupervisor,
   type ProjectionSupervisorOptions,
   type SupervisedProjection,
+  superviseProjection,
 } from "./projectionSupervisor.js";
-export { ensureTopics, type EnsuredTopics } from "./ensureTopics.js";
-export { lagSeconds, oldestUnappliedMs, partitionLagRecords, type PartitionLagState } from "./projectionLag.js";
-export {
-  projectionMetrics,
-  type ProjectionMetrics,
-  type ProjectionMetricsOptions,
-  type ProjectionProgress,
-} from "./projectionMetrics.js";
-export { createLazyPublisher, type LazyPublisher, type LazyPublisherOptions } from "./lazyPublisher.js";
 export { createPublisher, type PublishedBatch, type Publisher, type PublisherOptions } from "./publisher.js";
-export { keysForEveryPartition } from "./partitionKeys.js";
 export { kafkaReadiness } from "./readiness.js";
 export {
-  REFRESH_TOKEN_RETENTION_MS,
   defaultPartitions,
-  topicCatalog,
-  topicNames,
+  REFRESH_TOKEN_RETENTION_MS,
   type TopicCatalogOptions,
   type TopicName,
   type TopicSpec,
+  topicCatalog,
+  topicNames,
 } from "./topics.js";
 export {
   createTransactionalPublisher,
@@ -70,4 +71,3 @@ export {
   type TransactionContext,
   type TransactionOffsets,
 } from "./transactionalPublisher.js";
-export type { Admin, Kafka } from "kafkajs";

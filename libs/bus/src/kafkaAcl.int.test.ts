@@ -1,18 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { createLogger } from "@platform/log";
+import { type RunningKafka, startKafka, tempDir, waitFor } from "@platform/testing";
 import kafkajs, { type Kafka } from "kafkajs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "@platform/log";
-import { startKafka, tempDir, waitFor, type RunningKafka } from "@platform/testing";
 import { applyKafkaAcls } from "./applyKafkaAcls.js";
 import { createKafkaClient, type KafkaCredentials } from "./client.js";
 import type { OutgoingRecord } from "./envelope.js";
-import { KAFKA_GRANTS, KAFKA_SERVICES, platformAclBindings, type KafkaService } from "./kafkaAcl.js";
+import { KAFKA_GRANTS, KAFKA_SERVICES, type KafkaService, platformAclBindings } from "./kafkaAcl.js";
 import { migrateTopics } from "./migrateTopics.js";
 import { runProjectionConsumer } from "./projectionConsumer.js";
 import { createPublisher } from "./publisher.js";
-import { topicCatalog, topicNames, type TopicName } from "./topics.js";
+import { type TopicName, topicCatalog, topicNames } from "./topics.js";
 import { createTransactionalPublisher } from "./transactionalPublisher.js";
 
 /*

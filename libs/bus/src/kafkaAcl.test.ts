@@ -5,9 +5,9 @@ import {
   chainIngestorGrants,
   KAFKA_GRANTS,
   KAFKA_SERVICES,
+  type KafkaService,
   platformAclBindings,
   projectorGrants,
-  type KafkaService,
 } from "./kafkaAcl.js";
 import { topicNames } from "./topics.js";
 

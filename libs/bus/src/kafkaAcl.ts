@@ -1,4 +1,4 @@
-import { topicNames, type TopicName } from "./topics.js";
+import { type TopicName, topicNames } from "./topics.js";
 
 /**
  * Who may do what on Kafka: one principal (SASL/SCRAM user) per service, granted exactly what its

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { createLogger } from "@platform/log";
+import { type RunningKafkaCluster, startKafkaCluster, tempDir, waitFor } from "@platform/testing";
 import kafkajs, { type Admin } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "@platform/log";
-import { startKafkaCluster, tempDir, waitFor, type RunningKafkaCluster } from "@platform/testing";
 import { applyKafkaAcls } from "./applyKafkaAcls.js";
 import { createKafkaClient, type KafkaCredentials } from "./client.js";
 import { platformAclBindings } from "./kafkaAcl.js";

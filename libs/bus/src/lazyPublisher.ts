@@ -1,7 +1,7 @@
+import { retryDelay } from "@platform/errors/base";
 import type { Kafka } from "kafkajs";
 import type { OutgoingRecord } from "./envelope.js";
 import { createPublisher, type PublishedBatch, type Publisher } from "./publisher.js";
-import { backoffDelay } from "@platform/errors/base";
 
 export interface LazyPublisher {
   /**
@@ -21,7 +21,8 @@ export interface LazyPublisherOptions {
 
 /**
  * An idempotent publisher that connects in the background and keeps trying (1 s doubling to
- * 30 s) while Kafka is away, so a service starts, and reports not-ready, without a broker.
+ * 30 s) while Kafka is away, so a service starts, and reports not-ready, without a broker. An
+ * error that says trying again cannot succeed (givesUp) ends the attempts; a publish then tries once more.
  */
 export function createLazyPublisher(kafka: Kafka, options: LazyPublisherOptions = {}): LazyPublisher {
   let publisher: Publisher | undefined;
@@ -45,11 +46,9 @@ export function createLazyPublisher(kafka: Kafka, options: LazyPublisherOptions 
         connecting = undefined;
         failures += 1;
         options.onConnectError?.(error, failures);
-        if (!closed) {
-          retryTimer = setTimeout(
-            () => void connect().catch(() => undefined),
-            backoffDelay(failures - 1, { firstMs: 1_000, maxMs: 30_000 }),
-          );
+        const delay = retryDelay(error, failures - 1, { firstMs: 1_000, maxMs: 30_000 });
+        if (!closed && delay !== undefined) {
+          retryTimer = setTimeout(() => void connect().catch(() => undefined), delay);
           retryTimer.unref();
         }
         throw error;

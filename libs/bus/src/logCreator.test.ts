@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
+import { createLogger } from "@platform/log";
 import kafkajs from "kafkajs";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "@platform/log";
 import { kafkaLevelToPino, kafkaLogCreator, kafkaLogLevelFor } from "./logCreator.js";
 
 const { logLevel } = kafkajs;

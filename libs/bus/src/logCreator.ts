@@ -1,5 +1,5 @@
-import kafkajs, { type LogEntry, type logCreator, type logLevel as KafkaLogLevel } from "kafkajs";
 import type { Logger } from "@platform/log";
+import kafkajs, { type logLevel as KafkaLogLevel, type LogEntry, type logCreator } from "kafkajs";
 
 const { logLevel } = kafkajs;
 

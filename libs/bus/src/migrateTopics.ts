@@ -1,5 +1,5 @@
-import kafkajs, { type Admin } from "kafkajs";
 import type { Logger } from "@platform/log";
+import kafkajs, { type Admin } from "kafkajs";
 import type { TopicSpec } from "./topics.js";
 
 const { ConfigResourceTypes, ConfigSource } = kafkajs;

@@ -1,15 +1,15 @@
-import { Writable } from "node:stream";
 import { join } from "node:path";
+import { Writable } from "node:stream";
+import { createLogger, type Logger } from "@platform/log";
+import { type RunningKafka, startKafka, tempDir, waitFor } from "@platform/testing";
 import type { Admin, Kafka } from "kafkajs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, type Logger } from "@platform/log";
-import { startKafka, tempDir, waitFor, type RunningKafka } from "@platform/testing";
 import { createKafkaClient } from "./client.js";
 import type { ConsumedRecord, OutgoingRecord } from "./envelope.js";
 import { migrateTopics } from "./migrateTopics.js";
-import { runProjectionConsumer, type ProjectionBatch, type ProjectionConsumer } from "./projectionConsumer.js";
-import { createPublisher, type Publisher } from "./publisher.js";
+import { type ProjectionBatch, type ProjectionConsumer, runProjectionConsumer } from "./projectionConsumer.js";
 import { PROJECTION_COMPLETE, superviseProjection } from "./projectionSupervisor.js";
+import { createPublisher, type Publisher } from "./publisher.js";
 import { createTransactionalPublisher } from "./transactionalPublisher.js";
 
 // Where a projection consumer starts reading, against one real broker.

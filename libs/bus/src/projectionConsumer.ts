@@ -1,9 +1,9 @@
-import type { Batch, Consumer, EachBatchPayload, Kafka } from "kafkajs";
+import { retryDelay } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
+import type { Batch, Consumer, EachBatchPayload, Kafka } from "kafkajs";
 import { inConsumeSpan } from "./consumeSpan.js";
-import { fromKafkaMessage, type ConsumedRecord } from "./envelope.js";
+import { type ConsumedRecord, fromKafkaMessage } from "./envelope.js";
 import type { ProjectionProgress } from "./projectionMetrics.js";
-import { backoffDelay } from "@platform/errors/base";
 
 /*
  * Exactly-once projections on an at-least-once bus.
@@ -160,7 +160,7 @@ export async function runProjectionConsumer(
         logger?.warn({ groupId, err: error }, "projection consumer crashed; kafkajs restarts it");
       } else {
         logger?.warn({ groupId, err: error }, "projection consumer crashed; replacing it");
-        scheduleRestart();
+        scheduleRestart(error);
       }
     });
     try {
@@ -179,9 +179,13 @@ export async function runProjectionConsumer(
     }
   };
 
-  const scheduleRestart = (): void => {
+  const scheduleRestart = (error: unknown): void => {
     if (stopping || restartTimer !== undefined) return;
-    const delay = backoffDelay(failures, { firstMs: 1_000, maxMs: 30_000 });
+    const delay = retryDelay(error, failures, { firstMs: 1_000, maxMs: 30_000 });
+    if (delay === undefined) {
+      logger?.error({ groupId, err: error }, "projection consumer stopped by an error that trying again cannot mend");
+      return;
+    }
     failures += 1;
     restartTimer = setTimeout(() => {
       restartTimer = undefined;
@@ -194,7 +198,7 @@ export async function runProjectionConsumer(
         } catch (error) {
           const level = failures >= 5 ? "error" : "warn";
           logger?.[level]({ groupId, err: error, failures }, "projection consumer could not restart; retrying");
-          scheduleRestart();
+          scheduleRestart(error);
         }
       })().finally(() => {
         restarting = undefined;

@@ -1,14 +1,14 @@
 import { join } from "node:path";
+import { createLogger } from "@platform/log";
+import { type RunningKafka, startKafka, tempDir, waitFor } from "@platform/testing";
 import type { Kafka } from "kafkajs";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "@platform/log";
-import { startKafka, tempDir, waitFor, type RunningKafka } from "@platform/testing";
 import { createKafkaClient } from "./client.js";
 import type { OutgoingRecord } from "./envelope.js";
 import { migrateTopics } from "./migrateTopics.js";
 import type { ProjectionBatch } from "./projectionConsumer.js";
-import { PROJECTION_COMPLETE, superviseProjection, type ProjectionMarker } from "./projectionSupervisor.js";
+import { PROJECTION_COMPLETE, type ProjectionMarker, superviseProjection } from "./projectionSupervisor.js";
 import { createTransactionalPublisher, type TransactionalPublisher } from "./transactionalPublisher.js";
 
 // The lag metrics of a supervised projection against one real broker, read as a scraper reads them.

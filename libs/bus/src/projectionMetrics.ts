@@ -1,7 +1,7 @@
+import type { Logger } from "@platform/log";
 import type { Admin, Kafka } from "kafkajs";
 import { Counter, Gauge, type Registry } from "prom-client";
-import type { Logger } from "@platform/log";
-import { lagSeconds, partitionLagRecords, type PartitionLagState } from "./projectionLag.js";
+import { lagSeconds, type PartitionLagState, partitionLagRecords } from "./projectionLag.js";
 
 /**
  * What a projection consumer tells about where it stands (runProjectionConsumer's `progress`).

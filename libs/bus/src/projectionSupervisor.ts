@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Kafka } from "kafkajs";
 import type { Logger } from "@platform/log";
+import type { Kafka } from "kafkajs";
 import type { Registry } from "prom-client";
 import { migrateTopics, type TopicMigrationReport } from "./migrateTopics.js";
-import { runProjectionConsumer, type ProjectionBatch, type ProjectionConsumer } from "./projectionConsumer.js";
+import { type ProjectionBatch, type ProjectionConsumer, runProjectionConsumer } from "./projectionConsumer.js";
 import { projectionMetrics } from "./projectionMetrics.js";
 import { topicCatalog } from "./topics.js";
 

@@ -1,3 +1,4 @@
+import { givesUp, TransientError } from "@platform/errors/base";
 import kafkajs, {
   type Kafka,
   type Producer,
@@ -5,7 +6,7 @@ import kafkajs, {
   type RetryOptions,
   type TopicMessages,
 } from "kafkajs";
-import { toKafkaMessage, type OutgoingRecord } from "./envelope.js";
+import { type OutgoingRecord, toKafkaMessage } from "./envelope.js";
 
 /** Where a published record landed: the first offset written to each partition. */
 export interface PublishedBatch {
@@ -43,7 +44,9 @@ export async function createPublisher(kafka: Kafka, options: PublisherOptions = 
   try {
     await producer.connect();
   } catch (error) {
-    throw new Error("could not connect the Kafka publisher", { cause: error });
+    // A driver's failure is Kafka away for now; an error that already says it cannot pass stays as it is.
+    if (givesUp(error)) throw error;
+    throw new TransientError("could not connect the Kafka publisher", { code: "KAFKA_UNAVAILABLE", cause: error });
   }
   return {
     async publish(records) {
@@ -54,7 +57,10 @@ export async function createPublisher(kafka: Kafka, options: PublisherOptions = 
         return metadata.map(toPublishedBatch);
       } catch (error) {
         const topics = topicMessages.map((entry) => entry.topic).join(", ");
-        throw new Error(`could not publish ${records.length} record(s) to ${topics}`, { cause: error });
+        throw new TransientError(`could not publish ${records.length} record(s) to ${topics}`, {
+          code: "KAFKA_UNAVAILABLE",
+          cause: error,
+        });
       }
     },
     disconnect: () => producer.disconnect(),

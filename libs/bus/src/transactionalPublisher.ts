@@ -1,6 +1,6 @@
-import kafkajs, { type Kafka, type Producer, type RetryOptions, type Transaction } from "kafkajs";
 import type { Logger } from "@platform/log";
 import { activeSpan, inSpan, isTracingEnabled, SpanKind } from "@platform/telemetry";
+import kafkajs, { type Kafka, type Producer, type RetryOptions, type Transaction } from "kafkajs";
 import type { OutgoingRecord } from "./envelope.js";
 import { isProducerFencedError, ProducerFencedError } from "./errors.js";
 import { groupByTopic } from "./publisher.js";

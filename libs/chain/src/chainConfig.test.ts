@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  type ConfiguredChainInput,
   chainConfigSchema,
   configuredChainSchema,
-  routeSchema,
-  type ConfiguredChainInput,
   type RouteConfigInput,
+  routeSchema,
 } from "./chainConfig.js";
 
 const chain = (overrides: Partial<ConfiguredChainInput> = {}): ConfiguredChainInput => ({

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { startAnvil, tempDir, type RunningAnvil } from "@platform/testing";
+import { type RunningAnvil, startAnvil, tempDir } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configuredChainSchema, type ConfiguredChain } from "./chainConfig.js";
+import { type ConfiguredChain, configuredChainSchema } from "./chainConfig.js";
 import { createChainClients } from "./createChainClients.js";
 import { rpcReadiness } from "./rpcReadiness.js";
 

@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Chain, type HttpTransport, type PublicClient } from "viem";
+import { type Chain, createPublicClient, type HttpTransport, http, type PublicClient } from "viem";
 import type { ConfiguredChain } from "./chainConfig.js";
 import { toViemChain } from "./toViemChain.js";
 

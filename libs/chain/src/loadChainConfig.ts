@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
-import type { z } from "zod";
-import { chainConfigSchema, type ChainConfig } from "./chainConfig.js";
 import { PlatformError } from "@platform/errors/base";
+import type { z } from "zod";
+import { type ChainConfig, chainConfigSchema } from "./chainConfig.js";
 
 /** A chains.json that cannot be used; the message names the file and each failing path. */
 export class ChainConfigError extends PlatformError {

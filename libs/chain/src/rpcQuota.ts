@@ -1,5 +1,5 @@
-import type { Transport } from "viem";
 import { PlatformError } from "@platform/errors/base";
+import type { Transport } from "viem";
 
 /** Thrown when a chain's user-triggered reads are at their quota: nothing was sent to the node. */
 export class RpcQuotaExceededError extends PlatformError {

@@ -1,4 +1,4 @@
-import { hexToNumber, type Chain, type PublicClient, type Transport } from "viem";
+import { type Chain, hexToNumber, type PublicClient, type Transport } from "viem";
 
 /**
  * True when the node answers `eth_chainId` with the client's chain id within `timeoutMs`; false on

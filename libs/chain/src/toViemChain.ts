@@ -1,4 +1,4 @@
-import { defineChain, type Chain } from "viem";
+import { type Chain, defineChain } from "viem";
 import type { ConfiguredChain } from "./chainConfig.js";
 
 /**

@@ -1,6 +1,6 @@
-import { http, type HttpTransport } from "viem";
+import { type HttpTransport, http } from "viem";
 import type { ConfiguredChain } from "./chainConfig.js";
-import { withQuota, type RpcQuota, type RpcQuotaLimits } from "./rpcQuota.js";
+import { type RpcQuota, type RpcQuotaLimits, withQuota } from "./rpcQuota.js";
 
 export interface UserReadSettings extends RpcQuotaLimits {
   /** Retries of a failed request, at most; a user can retry, and retries multiply a burst's load. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createClient, type ApiClient, type ClientOptions } from "./client.js";
+import { type ApiClient, type ClientOptions, createClient } from "./client.js";
 import type { HalPage } from "./pages.js";
 import { isProblem, ProblemError } from "./problem.js";
 import type { ApiKeyCredentials } from "./tokens.js";

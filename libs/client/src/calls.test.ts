@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 // The workspace's own copies, which the published client cannot depend on: what it carries must equal them.
 import { fullSettlerAbi } from "../../settler/src/generated/fullSettlerAbi.js";
 import { addressToBytes32, encodeOrderData, orderDataTypeHash } from "../../settler/src/orderData.js";
-import { type Call, buildOpenCalls, OpenCallsError, openCalls, type QuoteForCalls } from "./calls.js";
+import { buildOpenCalls, type Call, OpenCallsError, openCalls, type QuoteForCalls } from "./calls.js";
 import { FULL_ORDER_DATA_TYPE, fullSettlerOpenAbi } from "./callsAbi.js";
-import { type Deployment, parseDeployment } from "./deployments.js";
+import { parseDeployment } from "./deployments.js";
+import type { Deployment } from "./deploymentsSchema.js";
 
 const SETTLER = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
 const OTHER_SETTLER = "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createClient, type ClientOptions, type ListPath } from "./client.js";
+import { type ClientOptions, createClient, type ListPath } from "./client.js";
 import { isProblem, ProblemError } from "./problem.js";
 import { type FakeApi, KEY, sendJson, sendProblem, sleep, startFakeApi } from "./testing/fakeApi.js";
 

@@ -1,5 +1,4 @@
 import { getAddress } from "viem";
-import { localDeployment } from "./generated/deployments.js";
 import {
   type Deployment,
   type DeploymentChain,
@@ -7,15 +6,7 @@ import {
   type DeploymentToken,
   deploymentSchema,
 } from "./deploymentsSchema.js";
-
-export {
-  DEPLOYMENT_SCHEMA_VERSION,
-  type Deployment,
-  type DeploymentChain,
-  type DeploymentRoute,
-  type DeploymentToken,
-  deploymentJsonSchema,
-} from "./deploymentsSchema.js";
+import { localDeployment } from "./generated/deployments.js";
 
 /**
  * The deployment data of the environments this package knows, as published in the repository's

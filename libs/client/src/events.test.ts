@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createClient, type ClientOptions } from "./client.js";
+import { type ClientOptions, createClient } from "./client.js";
 import type { StreamEvent } from "./events.js";
 import { type FakeApi, KEY, type SeenRequest, sendProblem, sleep, startFakeApi } from "./testing/fakeApi.js";
 

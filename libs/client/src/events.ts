@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { components } from "./generated/schema.js";
 import { ProblemError, readProblem } from "./problem.js";
-import { sleep, type Send } from "./transport.js";
+import { type Send, sleep } from "./transport.js";
 
 /** One server-sent event: its `event:` name, its `id:` (the resumable position) and its `data:` parsed as JSON. */
 export interface StreamEvent<Type extends string = string, Data = unknown> {

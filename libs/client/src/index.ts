@@ -1,3 +1,4 @@
+export * from "./calls.js";
 export {
   type ApiClient,
   type CallInit,
@@ -10,6 +11,15 @@ export {
   type PostPath,
   type ResponseBody,
 } from "./client.js";
+export * from "./deployments.js";
+export {
+  DEPLOYMENT_SCHEMA_VERSION,
+  type Deployment,
+  type DeploymentChain,
+  type DeploymentRoute,
+  type DeploymentToken,
+  deploymentJsonSchema,
+} from "./deploymentsSchema.js";
 export type {
   ClosedEvent,
   ControlEvent,
@@ -21,8 +31,6 @@ export type {
   ReconnectOptions,
   StreamEvent,
 } from "./events.js";
-export * from "./calls.js";
-export * from "./deployments.js";
 export type { components, operations, paths } from "./generated/schema.js";
 export type { HalLink, HalPage } from "./pages.js";
 export {

@@ -1,3 +1,3 @@
+export { natsCredentialVars, redisCredentialVars } from "./connectionVars.js";
 export { ConfigError, loadConfig, loadConfigOrExit, loadFromVariableOrExit } from "./loadConfig.js";
 export { vars } from "./vars.js";
-export { natsCredentialVars, redisCredentialVars } from "./connectionVars.js";

@@ -1,5 +1,5 @@
-import type { z } from "zod";
 import { PlatformError } from "@platform/errors/base";
+import type { z } from "zod";
 
 /** A configuration problem, always naming the environment variable at fault. */
 export class ConfigError extends PlatformError {

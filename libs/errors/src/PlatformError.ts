@@ -37,6 +37,30 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /**
+ * Whether a retry loop must stop at once: the nearest platform error in `error`'s cause chain says
+ * trying again cannot succeed. An error that says nothing (a driver's plain Error) keeps the loop
+ * going, as a dependency's failures always did.
+ */
+export function givesUp(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let current: unknown = error; current instanceof Error && !seen.has(current); current = current.cause) {
+    seen.add(current);
+    if (current instanceof PlatformError) return !current.retryable;
+  }
+  return false;
+}
+
+/**
+ * A failure that is expected to pass: a dependency away or not answering yet. Retryable, so a retry
+ * loop keeps trying.
+ */
+export class TransientError extends PlatformError {
+  constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
+    super(message, { code: options.code ?? "DEPENDENCY_UNAVAILABLE", retryable: true, cause: options.cause });
+  }
+}
+
+/**
  * Data that does not decode as what it claims to be: an event without its payload, a log that is not
  * the settler's, a storage value of the wrong shape. Not retryable: the same bytes decode the same way.
  */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay } from "./backoff.js";
+import { backoffDelay, retryDelay } from "./backoff.js";
+import { DecodeError, givesUp, TransientError } from "./PlatformError.js";
 
 describe("backoffDelay", () => {
   it("doubles from the first wait per failure, up to the maximum", () => {
@@ -17,5 +18,21 @@ describe("backoffDelay", () => {
   it("reads a negative attempt as the first one, and a huge one without overflowing", () => {
     expect(backoffDelay(-1, { firstMs: 250, maxMs: 5_000 })).toBe(250);
     expect(backoffDelay(10_000, { firstMs: 250, maxMs: 5_000 })).toBe(5_000);
+  });
+});
+
+describe("retryDelay", () => {
+  const options = { firstMs: 100, maxMs: 5_000 };
+
+  it("waits as backoffDelay after a retryable error, or one that says nothing", () => {
+    expect(retryDelay(new TransientError("away"), 2, options)).toBe(400);
+    expect(retryDelay(new Error("ECONNREFUSED"), 2, options)).toBe(400);
+    expect(retryDelay(new Error("wrapped", { cause: new TransientError("away") }), 0, options)).toBe(100);
+  });
+
+  it("stops at once after an error that says trying again cannot succeed", () => {
+    expect(retryDelay(new DecodeError("bad bytes"), 0, options)).toBeUndefined();
+    expect(retryDelay(new Error("wrapped", { cause: new DecodeError("bad bytes") }), 3, options)).toBeUndefined();
+    expect(givesUp(new TransientError("away", { cause: new DecodeError("underneath") }))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { Metadata, type ServiceError, status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { AppError, permissionDenied } from "./AppError.js";
 import { fromGrpcError, toGrpcError } from "./grpcTransport.js";

@@ -1,4 +1,4 @@
-import { Metadata, status, type ServiceError, type StatusObject } from "@grpc/grpc-js";
+import { Metadata, type ServiceError, type StatusObject, status } from "@grpc/grpc-js";
 import { AppError, type ProblemExtras } from "./AppError.js";
 import { isDependencyUnavailable } from "./dependencyUnavailable.js";
 import { defaultCodeOf } from "./statusMap.js";

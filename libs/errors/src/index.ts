@@ -1,21 +1,28 @@
 export {
   AppError,
+  type AppErrorParameters,
   alreadyExists,
   failedPrecondition,
   internal,
   invalidArgument,
   notFound,
+  type ProblemExtras,
   permissionDenied,
-  rebuilding,
   REBUILDING_RETRY_AFTER_SECONDS,
+  rebuilding,
   resourceExhausted,
   unauthenticated,
   unavailable,
-  type AppErrorParameters,
-  type ProblemExtras,
 } from "./AppError.js";
-export { ERROR_CODE_KEY, ERROR_EXTRAS_KEY, fromGrpcError, toGrpcError } from "./grpcTransport.js";
-export { defaultCodeOf, httpStatusOf } from "./statusMap.js";
+export { backoffDelay, retryDelay } from "./backoff.js";
 export { isDependencyUnavailable } from "./dependencyUnavailable.js";
-export { backoffDelay } from "./backoff.js";
-export { DecodeError, isRetryable, PlatformError, type PlatformErrorOptions } from "./PlatformError.js";
+export { ERROR_CODE_KEY, ERROR_EXTRAS_KEY, fromGrpcError, toGrpcError } from "./grpcTransport.js";
+export {
+  DecodeError,
+  givesUp,
+  isRetryable,
+  PlatformError,
+  type PlatformErrorOptions,
+  TransientError,
+} from "./PlatformError.js";
+export { defaultCodeOf, httpStatusOf } from "./statusMap.js";

@@ -1,4 +1,4 @@
-import { credentials, makeGenericClientConstructor, type Client, type ServiceError } from "@grpc/grpc-js";
+import { type Client, credentials, makeGenericClientConstructor, type ServiceError } from "@grpc/grpc-js";
 import { service as healthService } from "grpc-health-check";
 
 export type HealthStatus = "SERVING" | "NOT_SERVING" | "UNKNOWN" | "SERVICE_UNKNOWN" | "UNREACHABLE";

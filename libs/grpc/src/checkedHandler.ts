@@ -1,5 +1,5 @@
-import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
-import { toGrpcError, type AppError } from "@platform/errors";
+import type { ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js";
+import { type AppError, toGrpcError } from "@platform/errors";
 
 export type UnaryCallHandler = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void;
 

@@ -2,11 +2,11 @@ import { Metadata, makeGenericClientConstructor, status } from "@grpc/grpc-js";
 import { AppError, unavailable } from "@platform/errors";
 import { createLogger } from "@platform/log";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callUnary, createGrpcClient } from "./createClient.js";
 import { createHealthChecker } from "./checkHealth.js";
-import { startGrpcServer, type RunningGrpcServer } from "./startGrpcServer.js";
-import { unaryHandler } from "./unaryHandler.js";
+import { callUnary, createGrpcClient } from "./createClient.js";
 import { jsonUnaryService } from "./jsonUnaryService.js";
+import { type RunningGrpcServer, startGrpcServer } from "./startGrpcServer.js";
+import { unaryHandler } from "./unaryHandler.js";
 
 // A real service over real HTTP/2, with JSON on the wire so this library's test does not depend on
 // generated code. The generated services are exercised in libs/proto and the services' own tests.

@@ -1,13 +1,13 @@
-export { callUnary, createGrpcClient, type GrpcClientOptions } from "./createClient.js";
+export { API_KEY_ID_METADATA, apiKeyIdOf } from "./apiKeyId.js";
+export { callDeadline } from "./callDeadline.js";
+export { checkedHandler, type UnaryCallHandler } from "./checkedHandler.js";
 export { createHealthChecker, type HealthStatus } from "./checkHealth.js";
+export { callUnary, createGrpcClient, type GrpcClientOptions } from "./createClient.js";
+export { createKeyConcurrency, type KeyConcurrency } from "./keyConcurrency.js";
 export {
-  startGrpcServer,
   type GrpcServiceRegistration,
   type RunningGrpcServer,
   type StartGrpcServerOptions,
+  startGrpcServer,
 } from "./startGrpcServer.js";
-export { callDeadline } from "./callDeadline.js";
 export { safeGrpcError, unaryHandler } from "./unaryHandler.js";
-export { checkedHandler, type UnaryCallHandler } from "./checkedHandler.js";
-export { API_KEY_ID_METADATA, apiKeyIdOf } from "./apiKeyId.js";
-export { createKeyConcurrency, type KeyConcurrency } from "./keyConcurrency.js";

@@ -1,12 +1,12 @@
-import { makeGenericClientConstructor, Metadata } from "@grpc/grpc-js";
+import { Metadata, makeGenericClientConstructor } from "@grpc/grpc-js";
 import { unavailable } from "@platform/errors";
 import { createLogger } from "@platform/log";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callUnary, createGrpcClient } from "./createClient.js";
-import { startGrpcServer, type RunningGrpcServer } from "./startGrpcServer.js";
-import { unaryHandler } from "./unaryHandler.js";
 import { jsonUnaryService } from "./jsonUnaryService.js";
+import { type RunningGrpcServer, startGrpcServer } from "./startGrpcServer.js";
+import { unaryHandler } from "./unaryHandler.js";
 
 const definition = jsonUnaryService({ ping: "/test.Ping/Ping" });
 const PingClient = makeGenericClientConstructor(definition, "Ping");

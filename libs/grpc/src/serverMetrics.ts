@@ -1,8 +1,8 @@
 import {
-  status,
-  type sendUnaryData,
   type ServerUnaryCall,
   type ServiceDefinition,
+  type sendUnaryData,
+  status,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Counter, Histogram, type Registry } from "prom-client";

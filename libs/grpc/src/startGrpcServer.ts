@@ -1,8 +1,8 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { isTracingEnabled } from "@platform/telemetry";
 import { HealthImplementation } from "grpc-health-check";
 import type { Registry } from "prom-client";
 import { callBatchService } from "./batch/callBatchService.js";
-import { isTracingEnabled } from "@platform/telemetry";
 import { createServerMetrics } from "./serverMetrics.js";
 import { traceServerCalls } from "./tracing.js";
 

@@ -1,11 +1,11 @@
-import { makeGenericClientConstructor, Metadata } from "@grpc/grpc-js";
+import { Metadata, makeGenericClientConstructor } from "@grpc/grpc-js";
 import { createLogger } from "@platform/log";
-import { inSpan, SpanKind, startTestTracing, tracer, type ReadableSpan } from "@platform/telemetry";
+import { inSpan, type ReadableSpan, SpanKind, startTestTracing, tracer } from "@platform/telemetry";
 import { afterEach, describe, expect, it } from "vitest";
 import { callUnary, createGrpcClient } from "./createClient.js";
+import { jsonUnaryService } from "./jsonUnaryService.js";
 import { startGrpcServer } from "./startGrpcServer.js";
 import { unaryHandler } from "./unaryHandler.js";
-import { jsonUnaryService } from "./jsonUnaryService.js";
 
 // Every call of a batch keeps its own client span, parented to its own request's span, and its
 // own server span, parented by the traceparent that travelled in that call's metadata entries.

@@ -1,24 +1,24 @@
 import {
-  status,
   type Metadata,
-  type sendUnaryData,
   type ServerUnaryCall,
   type ServiceDefinition,
+  type sendUnaryData,
+  status,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import {
+  type Context,
   context,
   extractContext,
   holdContext,
   injectTraceparent,
+  type Link,
   ROOT_CONTEXT,
+  type Span,
   SpanKind,
   SpanStatusCode,
   trace,
   tracer,
-  type Context,
-  type Link,
-  type Span,
 } from "@platform/telemetry";
 
 // Spans of the gRPC hops (OpenTelemetry's RPC conventions): named `package.Service/Method`, the

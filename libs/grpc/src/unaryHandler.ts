@@ -1,4 +1,4 @@
-import { status, type sendUnaryData, type ServerUnaryCall, type StatusObject } from "@grpc/grpc-js";
+import { type ServerUnaryCall, type StatusObject, type sendUnaryData, status } from "@grpc/grpc-js";
 import { AppError, isDependencyUnavailable, toGrpcError } from "@platform/errors";
 import type { Logger } from "@platform/log";
 

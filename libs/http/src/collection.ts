@@ -1,4 +1,4 @@
-import { halResource, hrefWithQuery, type HalLink, type HalLinks } from "./hal.js";
+import { type HalLink, type HalLinks, halResource, hrefWithQuery } from "./hal.js";
 
 /** One page as a backend reports it. */
 export interface PageState {

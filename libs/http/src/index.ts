@@ -1,8 +1,8 @@
-export { halCollection, pageBody, type CollectionOptions, type HalCollection, type PageState } from "./collection.js";
+export { type CollectionOptions, type HalCollection, halCollection, type PageState, pageBody } from "./collection.js";
 export {
-  defineRoute,
   type AnyRoute,
   type ConditionalReadDocs,
+  defineRoute,
   type HttpMethod,
   type RequestContext,
   type RouteDefinition,
@@ -10,8 +10,30 @@ export {
   type RouteInput,
   type RouteResult,
 } from "./defineRoute.js";
-export { HAL_CONTENT_TYPE, halResource, hrefWithQuery, type HalLink, type HalLinks, type HalResource } from "./hal.js";
-export { buildOpenApiDocument, openApiPath, type OpenApiInfo } from "./openapi.js";
+export { HAL_CONTENT_TYPE, type HalLink, type HalLinks, type HalResource, halResource, hrefWithQuery } from "./hal.js";
+export { decimalAtMostPattern, hexWordPattern } from "./numberPatterns.js";
+export { buildOpenApiDocument, type OpenApiInfo, openApiPath } from "./openapi.js";
+export { type ParameterRule, parameterRules, parametersOfRule, withParameterRules } from "./parameterRules.js";
+export { patternString } from "./patternString.js";
+export {
+  PROBLEM_CONTENT_TYPE,
+  type Problem,
+  problemBody,
+  problemSlug,
+  sendJsonText,
+  sendProblem,
+  titleFor,
+} from "./problem.js";
+export {
+  booleanQuery,
+  instantQuery,
+  integerItem,
+  integerQuery,
+  type ListItem,
+  listQuery,
+  nameItem,
+  parseInstant,
+} from "./query.js";
 export {
   component,
   HalLinkSchema,
@@ -19,27 +41,5 @@ export {
   PageSchema,
   responseComponents,
 } from "./responseSchemas.js";
-export {
-  PROBLEM_CONTENT_TYPE,
-  problemBody,
-  problemSlug,
-  sendJsonText,
-  sendProblem,
-  titleFor,
-  type Problem,
-} from "./problem.js";
-export { parameterRules, parametersOfRule, withParameterRules, type ParameterRule } from "./parameterRules.js";
-export { patternString } from "./patternString.js";
-export {
-  booleanQuery,
-  instantQuery,
-  integerItem,
-  integerQuery,
-  listQuery,
-  nameItem,
-  parseInstant,
-  type ListItem,
-} from "./query.js";
+export { type InputLocation, unknownDiscriminatorCodes, validateInput } from "./validate.js";
 export { wireSchemas } from "./wireSchemas.js";
-export { unknownDiscriminatorCodes, validateInput, type InputLocation } from "./validate.js";
-export { decimalAtMostPattern, hexWordPattern } from "./numberPatterns.js";

@@ -2,7 +2,7 @@ import { AppError } from "@platform/errors";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildOpenApiDocument } from "./openapi.js";
-import { parameterRules, withParameterRules, type ParameterRule } from "./parameterRules.js";
+import { type ParameterRule, parameterRules, withParameterRules } from "./parameterRules.js";
 import { instantQuery, integerQuery } from "./query.js";
 import { validateInput } from "./validate.js";
 

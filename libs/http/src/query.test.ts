@@ -7,10 +7,10 @@ import {
   instantQuery,
   integerItem,
   integerQuery,
+  type ListItem,
   listQuery,
   nameItem,
   parseInstant,
-  type ListItem,
 } from "./query.js";
 import { validateInput } from "./validate.js";
 

@@ -1,4 +1,4 @@
-import { invalidArgument, type AppError } from "@platform/errors";
+import { type AppError, invalidArgument } from "@platform/errors";
 import { z } from "zod";
 
 /**

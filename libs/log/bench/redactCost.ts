@@ -3,7 +3,7 @@
 //
 //   cd libs/log && npx tsx bench/redactCost.ts [lines]
 import { performance } from "node:perf_hooks";
-import { pino, type LoggerOptions } from "pino";
+import { type LoggerOptions, pino } from "pino";
 import { createLogger } from "../src/createLogger.js";
 import { exactRedactPaths, SENSITIVE_KEYS } from "../src/redact.js";
 

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
 import { inSpan, startTestTracing } from "@platform/telemetry";
+import { describe, expect, it } from "vitest";
 import { createLogger } from "./createLogger.js";
 
 function capture() {

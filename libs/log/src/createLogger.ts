@@ -1,5 +1,5 @@
 import { context, isSpanContextValid, trace } from "@opentelemetry/api";
-import { pino, type DestinationStream, type Logger } from "pino";
+import { type DestinationStream, type Logger, pino } from "pino";
 import { CENSOR, exactRedactPaths, redactLine, serializeError } from "./redact.js";
 
 export type { Logger } from "pino";

@@ -1,2 +1,2 @@
-export { createLogger, type CreateLoggerOptions, type Logger } from "./createLogger.js";
-export { CENSOR, exactRedactPaths, redactLine, scrubText, SENSITIVE_KEYS } from "./redact.js";
+export { type CreateLoggerOptions, createLogger, type Logger } from "./createLogger.js";
+export { CENSOR, exactRedactPaths, redactLine, SENSITIVE_KEYS, scrubText } from "./redact.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CENSOR, redactLine, scrubText, SENSITIVE_KEYS, serializeError } from "./redact.js";
+import { CENSOR, redactLine, SENSITIVE_KEYS, scrubText, serializeError } from "./redact.js";
 
 describe("redactLine", () => {
   it("returns a line without secrets as it is, without copying it", () => {

@@ -46,10 +46,9 @@ const UNCHANGED = Symbol("unchanged");
  * a line without secrets (nearly all of them) is returned as it is, having cost one look-up per key.
  *
  * Written by hand rather than with wildcard paths in pino's `redact` option (`*.token`,
- * `*.*.token`, for each key): with pino 10.4 (@pinojs/redact 0.4) they cost 52 µs for the gateway's
- * access line, against 1.2 µs with exact paths only or none, and 2.4 µs for createLogger's whole
- * line now, this included (`libs/log/bench/redactCost.ts`). The gateway writes that line for
- * every request at info level, so the wildcard paths were most of a request's CPU.
+ * `*.*.token`, for each key): with pino 10.4 (@pinojs/redact 0.4) they cost more per access line
+ * than the rest of a request answered from memory (`libs/log/bench/redactCost.ts` measures both).
+ * The gateway writes that line for every request at info level.
  */
 export function redactLine<T extends object>(line: T): T {
   const copy = redacted(line, 1);

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { credentials, Metadata, Server, ServerCredentials, status, type ServiceError } from "@grpc/grpc-js";
+import { credentials, Metadata, Server, ServerCredentials, type ServiceError, status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Finality } from "./gen/common/v1/common.js";
 import type { IntentsChainEvent } from "./gen/events/v1/chain_intents.js";
 import { NetworkChainEvent } from "./gen/events/v1/chain_network.js";
-import { TcServiceClient, TcServiceService, type GetStatusResponse, type TcServiceServer } from "./gen/tc/v1/tc.js";
+import { type GetStatusResponse, TcServiceClient, type TcServiceServer, TcServiceService } from "./gen/tc/v1/tc.js";
 import { decodePayload, encodePayload, eventTypeOf, TOPICS } from "./topics.js";
 
 const run = promisify(execFile);

@@ -1,4 +1,5 @@
 import type { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { DecodeError } from "@platform/errors/base";
 import { ApiKeyEvent } from "./gen/events/v1/auth_api_keys.js";
 import { IntentsChainEvent } from "./gen/events/v1/chain_intents.js";
 import { NetworkChainEvent } from "./gen/events/v1/chain_network.js";
@@ -6,7 +7,6 @@ import { CheckpointEvent } from "./gen/events/v1/ingestor_checkpoints.js";
 import { IntentNotificationEvent } from "./gen/events/v1/intents_notifications.js";
 import { PriceEvent } from "./gen/events/v1/oracle_prices.js";
 import { TcAcceptanceEvent } from "./gen/events/v1/tc_acceptances.js";
-import { DecodeError } from "@platform/errors/base";
 
 /** The encode/decode pair of a generated ts-proto message. */
 export interface PayloadCodec<T> {

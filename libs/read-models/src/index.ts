@@ -1,7 +1,37 @@
-export * from "./accounts.js";
-export * from "./holderRanking.js";
-export * from "./market.js";
-export * from "./series.js";
-export * from "./subnets.js";
-export * from "./versions.js";
-export * from "./changeLogs.js";
+export { accountsKeys, BLOCKS_KEPT } from "./accounts.js";
+export { type DataChangeKind, dataChangeLog, intentsChangeLog } from "./changeLogs.js";
+export {
+  alphaOfMember,
+  type ColdkeyRow,
+  type PositionRow,
+  RANK_WIDTH,
+  type RankedEntry,
+  rankHolders,
+  rankMember,
+} from "./holderRanking.js";
+export {
+  idPrefixes,
+  intentsKeys,
+  intentsReadKeys,
+  orderVersion,
+  placeholderSuffix,
+  recordKeyOfMember,
+  txId,
+  txVersion,
+  versionOf,
+} from "./intents.js";
+export { marketKeys } from "./market.js";
+export {
+  type BlockCounts,
+  BUCKET_NAMES,
+  BUCKET_SECONDS,
+  type BucketAggregate,
+  type BucketName,
+  ORDINAL_SPAN,
+  ordinalOf,
+  type PointMeasure,
+  type RunningCounts,
+  type SeriesPoint,
+} from "./series.js";
+export { subnetsKeys } from "./subnets.js";
+export { readModelVersionKeys, type VersionedProjection } from "./versions.js";

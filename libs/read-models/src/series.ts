@@ -2,7 +2,7 @@
  * The series layout the projector's market and subnets projections write and data-query reads: a
  * zset of SeriesPoint JSON scored by ordinal, and for bucketed series a zset per interval of
  * BucketAggregate JSON scored by bucket start (market.ts and subnets.ts say which keys). The
- * projector's market/series.ts folds points into buckets.
+ * projector's shared/series.ts folds points into buckets.
  */
 
 /** Bucket intervals the projection aggregates, in seconds. */

@@ -23,7 +23,7 @@
  * - `rm:subnets:netuids` set of netuids with a standing SubnetSnapshot or ValidatorSetSnapshot newer
  *   than the subnet's removal.
  * - `rm:subnets:removed-subnets` hash netuid -> `<block>:<hash>` of the subnet's removal
- *   (SubnetRemoved; market/subnetRemovals.ts).
+ *   (SubnetRemoved; the projector's shared/subnetRemovals.ts).
  *
  * Holder rankings of the newest complete holder set (replaced whole with it):
  * - `rm:subnets:holders:<netuid>:coldkeys` zset, every score 0, member

@@ -1,11 +1,11 @@
 export { createMetricsRegistry } from "./metrics.js";
-export { startOpsServer, type OpsServer } from "./opsServer.js";
+export { type OpsServer, startOpsServer } from "./opsServer.js";
 export {
-  watchDependencies,
   type DependencyCheck,
   type DependencyState,
   type Readiness,
   type ReadinessSnapshot,
+  watchDependencies,
 } from "./readiness.js";
-export { exportReadinessMetrics, readReadiness, type ReadinessReading } from "./readinessMetrics.js";
+export { exportReadinessMetrics, type ReadinessReading, readReadiness } from "./readinessMetrics.js";
 export { handleShutdown, type ShutdownStep } from "./shutdown.js";

@@ -1,4 +1,4 @@
-import { Registry, collectDefaultMetrics } from "prom-client";
+import { collectDefaultMetrics, Registry } from "prom-client";
 
 /** A registry per process with Node's default metrics, labelled with the service name. */
 export function createMetricsRegistry(service: string): Registry {

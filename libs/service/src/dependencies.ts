@@ -1,8 +1,8 @@
-import { createKafkaClient, kafkaReadiness, type KafkaCredentials } from "@platform/bus";
+import { createKafkaClient, type KafkaCredentials, kafkaReadiness } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
 import { connectSignals, type Signals } from "@platform/signals";
-import { createRedis, redisConnectionOf, redisReadiness, type Redis, type RedisConnection } from "@platform/store";
+import { createRedis, type Redis, type RedisConnection, redisConnectionOf, redisReadiness } from "@platform/store";
 
 /** A connection a service depends on: its readiness check and how to close it on shutdown. */
 export interface Dependency<T> {

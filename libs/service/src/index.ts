@@ -1,19 +1,21 @@
 export {
+  type Dependency,
   kafkaDependency,
+  type NatsConnection,
   natsConnectionOf,
   natsDependency,
+  type ProjectionStores,
   projectionStores,
   redisDependency,
-  type Dependency,
-  type NatsConnection,
-  type ProjectionStores,
 } from "./dependencies.js";
+export { type KeyedEventPublisher, lazyEventPublisher, type PublishedEvent } from "./eventPublisher.js";
 export {
+  type KafkaCredentialConfig,
   kafkaCredentialsOf,
   kafkaCredentialsOrExit,
   kafkaCredentialVars,
-  type KafkaCredentialConfig,
 } from "./kafkaCredentials.js";
-export { runBackendService, type BackendServiceSpec, type RunningBackendService } from "./runBackendService.js";
+export { type BackendServiceSpec, type RunningBackendService, runBackendService } from "./runBackendService.js";
 export { serviceVars } from "./serviceVars.js";
-export { resumePosition, streamChanges, type StreamChangesOptions } from "./streamChanges.js";
+export { fromStore } from "./storeCalls.js";
+export { resumePosition, type StreamChangesOptions, streamChanges } from "./streamChanges.js";

@@ -1,13 +1,13 @@
-import { startGrpcServer, type GrpcServiceRegistration } from "@platform/grpc";
+import { type GrpcServiceRegistration, startGrpcServer } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import {
+  type DependencyCheck,
   exportReadinessMetrics,
   handleShutdown,
-  startOpsServer,
-  watchDependencies,
-  type DependencyCheck,
   type Readiness,
   type ShutdownStep,
+  startOpsServer,
+  watchDependencies,
 } from "@platform/runtime";
 import type { Registry } from "prom-client";
 

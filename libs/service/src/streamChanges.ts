@@ -1,4 +1,4 @@
-import { status, type ServerWritableStream } from "@grpc/grpc-js";
+import { type ServerWritableStream, status } from "@grpc/grpc-js";
 import { invalidArgument } from "@platform/errors";
 import { safeGrpcError } from "@platform/grpc";
 import type { Logger } from "@platform/log";

@@ -1,7 +1,6 @@
 import { keccak256, stringToHex, zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import {
-  OrderStatus,
   addressToBytes32,
   bytes32ToAddress,
   computeOrderId,
@@ -10,10 +9,11 @@ import {
   encodeFillerData,
   encodeOrderData,
   encodeOriginData,
+  type FullOrderParams,
+  OrderStatus,
   orderDataTypeHash,
   orderStatusName,
   toFullOrderData,
-  type FullOrderParams,
 } from "./orderData.js";
 
 // The on-chain equality of every helper is tested against the deployed contract in fullSettler.int.test.ts;

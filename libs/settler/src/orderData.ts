@@ -1,13 +1,13 @@
 import {
+  type Address,
   decodeAbiParameters,
   encodeAbiParameters,
   getAddress,
+  type Hex,
   keccak256,
   pad,
   stringToHex,
   zeroHash,
-  type Address,
-  type Hex,
 } from "viem";
 
 /**

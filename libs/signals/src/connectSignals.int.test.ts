@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
-import { startNats, tempDir, waitFor, type RunningNats } from "@platform/testing";
+import { type RunningNats, startNats, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectSignals, type Signals } from "./connectSignals.js";
 import { subjects } from "./subjects.js";

@@ -1,3 +1,3 @@
-export { connectSignals, type ConnectSignalsOptions, type Signals } from "./connectSignals.js";
+export { type ConnectSignalsOptions, connectSignals, type Signals } from "./connectSignals.js";
+export { NATS_PERMISSIONS, NATS_USERS, type NatsGrant, type NatsUser, natsAuthorization } from "./natsPermissions.js";
 export { subjects } from "./subjects.js";
-export { NATS_PERMISSIONS, NATS_USERS, natsAuthorization, type NatsGrant, type NatsUser } from "./natsPermissions.js";

@@ -3,10 +3,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { startNats, tempDir, waitFor, type RunningNats } from "@platform/testing";
+import { type RunningNats, startNats, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectSignals } from "./connectSignals.js";
-import { NATS_PERMISSIONS, NATS_USERS, natsAuthorization, type NatsUser } from "./natsPermissions.js";
+import { NATS_PERMISSIONS, NATS_USERS, type NatsUser, natsAuthorization } from "./natsPermissions.js";
 import { subjects } from "./subjects.js";
 
 /**

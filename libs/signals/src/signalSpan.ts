@@ -1,4 +1,4 @@
-import { headers as natsHeaders, type MsgHdrs } from "@nats-io/transport-node";
+import { type MsgHdrs, headers as natsHeaders } from "@nats-io/transport-node";
 import { activeSpan, context, injectTraceparent, isTracingEnabled, SpanKind, trace, tracer } from "@platform/telemetry";
 
 /**

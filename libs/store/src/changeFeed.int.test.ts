@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChangeFeed, idAfter, type ChangeEntry } from "./changeFeed.js";
-import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
+import { type ChangeEntry, createChangeFeed, idAfter } from "./changeFeed.js";
+import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
 
 const dir = tempDir("store-change-feed");
 let server: RunningRedis;

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
-import { countSocketWrites, startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { countSocketWrites, type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coalesceWrites } from "./coalesceWrites.js";
+import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
 
 const dir = tempDir("store-coalesce");
 let server: RunningRedis;

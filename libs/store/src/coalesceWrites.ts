@@ -5,8 +5,8 @@ import type { Redis } from "./createRedis.js";
  * in a single socket write: the first command of a turn corks the socket and a `setImmediate`
  * (which runs once this turn's I/O callbacks, and the promise chains they started, are done)
  * uncorks it. Concurrent requests whose commands start in the same turn then share one `writev`
- * system call instead of one `write` each, and Redis reads them in one go (bench/data: data-query
- * about 10 % and Redis 25-50 % less CPU per request). Replies are unchanged: Redis answers in
+ * system call instead of one `write` each, and Redis reads them in one go (less CPU per request in
+ * data-query and Redis, as bench/data measures). Replies are unchanged: Redis answers in
  * order, and ioredis queues the commands exactly as before; only the moment the bytes leave moves
  * to the end of the current turn.
  *

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
+import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
 import { redisProjectionMarker } from "./projectionMarker.js";
 
 const dir = tempDir("store");

@@ -1,5 +1,5 @@
-import { Redis } from "ioredis";
 import { isTracingEnabled } from "@platform/telemetry";
+import { Redis } from "ioredis";
 import { traceRedisCommands } from "./redisTracing.js";
 
 export type { Redis } from "ioredis";

@@ -1,33 +1,33 @@
 export {
-  createRedis,
-  redisConnectionOf,
-  redisReadiness,
-  type CreateRedisOptions,
-  type Redis,
-  type RedisConnection,
-} from "./createRedis.js";
-export { REDIS_ACL, REDIS_USERS, redisAclFile, redisAclRules, type RedisGrant, type RedisUser } from "./redisAcl.js";
-export {
-  readVersioned,
-  versionedCommit,
-  type EntityGroup,
-  type EntityRead,
-  type EntityValue,
-  type VersionedCommitInput,
-  type VersionedCommitResult,
-  type VersionedOp,
-  type VersionedRead,
-} from "./versionedCommit.js";
-export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
-export { coalesceWrites } from "./coalesceWrites.js";
-export { traceRedisCommands } from "./redisTracing.js";
-export { awaitStoredOffset, commitAtOffset, type OffsetStep } from "./offsetCommit.js";
-export {
-  createChangeFeed,
-  idAfter,
   type ChangeEntry,
   type ChangeFeed,
   type ChangeFeedOptions,
   type ChangeWatch,
+  createChangeFeed,
+  idAfter,
   type WatchOptions,
 } from "./changeFeed.js";
+export { coalesceWrites } from "./coalesceWrites.js";
+export {
+  type CreateRedisOptions,
+  createRedis,
+  type Redis,
+  type RedisConnection,
+  redisConnectionOf,
+  redisReadiness,
+} from "./createRedis.js";
+export { awaitStoredOffset, commitAtOffset, type OffsetStep } from "./offsetCommit.js";
+export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
+export { REDIS_ACL, REDIS_USERS, type RedisGrant, type RedisUser, redisAclFile, redisAclRules } from "./redisAcl.js";
+export { traceRedisCommands } from "./redisTracing.js";
+export {
+  type EntityGroup,
+  type EntityRead,
+  type EntityValue,
+  readVersioned,
+  type VersionedCommitInput,
+  type VersionedCommitResult,
+  type VersionedOp,
+  type VersionedRead,
+  versionedCommit,
+} from "./versionedCommit.js";

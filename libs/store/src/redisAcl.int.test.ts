@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { Redis as IORedis } from "ioredis";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
+import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
 import { commitAtOffset } from "./offsetCommit.js";
 import { redisProjectionMarker } from "./projectionMarker.js";
-import { REDIS_USERS, redisAclFile, type RedisUser } from "./redisAcl.js";
+import { REDIS_USERS, type RedisUser, redisAclFile } from "./redisAcl.js";
 
 /**
  * The ACL table (redisAcl.ts) on a real redis-server: each service's user can do what its service

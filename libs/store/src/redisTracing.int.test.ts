@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { inSpan, startTestTracing, SpanKind } from "@platform/telemetry";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { inSpan, SpanKind, startTestTracing } from "@platform/telemetry";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedis, redisReadiness, type Redis } from "./createRedis.js";
+import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
 
 // ioredis's own tracing channels, subscribed by createRedis while tracing is on (no patching: ESM).
 const dir = tempDir("store-tracing");

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { ROOT_CONTEXT, SamplingDecision, SpanKind, trace, TraceFlags } from "@opentelemetry/api";
+import { ROOT_CONTEXT, SamplingDecision, SpanKind, TraceFlags, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace";
 import { afterEach, describe, expect, it } from "vitest";
 import { randomId, rootDecisionOf, startEdgeSpan } from "./edgeSpan.js";

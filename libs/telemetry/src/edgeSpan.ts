@@ -17,9 +17,9 @@ import type { SamplerKind } from "./tracingConfig.js";
  * trace and span id and flags: never its tracestate, which is the caller's to fill.
  *
  * Why decide before any span: at a 1 % ratio, 99 edge spans in 100 are sampled out, and a span for
- * each (ids in hex, the SDK's sampler, a non-recording span) cost the gateway 4–6 % of its
- * throughput on reads it answers from memory (bench/data, BENCH_TRACING=1, both pairs loaded at
- * once), for ids that lead to no trace: nothing of a trace sampled out is recorded anywhere, and
+ * each (ids in hex, the SDK's sampler, a non-recording span) cost the gateway a share of its
+ * throughput on reads it answers from memory (bench/data with BENCH_TRACING=1 measures it), for
+ * ids that lead to no trace: nothing of a trace sampled out is recorded anywhere, and
  * the request id already ties its lines together.
  */
 export function startEdgeSpan(name: string, kind: SpanKind, caller?: SpanContext): Span | undefined {

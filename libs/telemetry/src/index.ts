@@ -1,16 +1,24 @@
 export {
-  parseTracingConfig,
-  type OtlpProtocol,
-  type SamplerKind,
-  type TracesExporterKind,
-  type TracingConfig,
-} from "./tracingConfig.js";
+  type Context,
+  context,
+  INVALID_TRACEID,
+  isSpanContextValid,
+  type Link,
+  ROOT_CONTEXT,
+  type Span,
+  type SpanContext,
+  trace,
+} from "@opentelemetry/api";
+export { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace";
+export { startEdgeSpan } from "./edgeSpan.js";
+export { currentTraceparent, extractContext, injectTraceparent, spanContextOf } from "./propagation.js";
+export { holdContext, noSampledContext, SampledContextManager } from "./sampledContextManager.js";
 export {
+  type StartTracingOptions,
   samplerOf,
   startTestTracing,
   startTracing,
   startTracingOrExit,
-  type StartTracingOptions,
   type Tracing,
 } from "./startTracing.js";
 export {
@@ -19,22 +27,14 @@ export {
   inSpan,
   isTracingEnabled,
   SpanKind,
+  type SpanOptions,
   SpanStatusCode,
   tracer,
-  type SpanOptions,
 } from "./tracer.js";
-export { holdContext, noSampledContext, SampledContextManager } from "./sampledContextManager.js";
-export { startEdgeSpan } from "./edgeSpan.js";
-export { currentTraceparent, extractContext, injectTraceparent, spanContextOf } from "./propagation.js";
 export {
-  context,
-  INVALID_TRACEID,
-  isSpanContextValid,
-  trace,
-  ROOT_CONTEXT,
-  type Context,
-  type Link,
-  type Span,
-  type SpanContext,
-} from "@opentelemetry/api";
-export { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace";
+  type OtlpProtocol,
+  parseTracingConfig,
+  type SamplerKind,
+  type TracesExporterKind,
+  type TracingConfig,
+} from "./tracingConfig.js";

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { context, SpanKind, trace } from "@opentelemetry/api";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { currentTraceparent, extractContext, injectTraceparent, spanContextOf } from "./propagation.js";
 import { startTestTracing, startTracing } from "./startTracing.js";
 import { inSpan, isTracingEnabled, tracer } from "./tracer.js";

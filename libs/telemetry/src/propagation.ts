@@ -1,4 +1,4 @@
-import { context, trace, type Context, type SpanContext, type TextMapGetter } from "@opentelemetry/api";
+import { type Context, context, type SpanContext, type TextMapGetter, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 
 // The W3C propagator itself, not the global one: a record's or a call's traceparent is read and

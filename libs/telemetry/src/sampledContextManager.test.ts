@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { ROOT_CONTEXT, trace, TraceFlags, type Context } from "@opentelemetry/api";
+import { type Context, ROOT_CONTEXT, TraceFlags, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { holdContext, SampledContextManager, useSampledContextManager } from "./sampledContextManager.js";
 

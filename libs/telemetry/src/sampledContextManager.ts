@@ -1,15 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { context as contextApi, ROOT_CONTEXT, trace, type Context } from "@opentelemetry/api";
+import { type Context, context as contextApi, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 
 /**
  * Keeps a context across awaits only when it holds a sampled (recording) span.
  *
  * Why not the stock AsyncLocalStorageContextManager: on Node 20 an enabled AsyncLocalStorage runs
- * a hook on every promise the process makes, about 0.3 µs an await. Measured with `bench:data`
- * (BENCH_TRACING=1), that alone added 10–20 µs of CPU a request across the gateway and
- * data-query, and tracing at 1 % cost 10–27 % of the throughput, for 99 requests in 100 whose
- * spans are dropped anyway. So here:
+ * a hook on every promise the process makes: CPU on every await of every request, so that tracing
+ * at 1 % cost a large share of the throughput (`bench:data` with BENCH_TRACING=1 measures it), for
+ * 99 requests in 100 whose spans are dropped anyway. So here:
  * - a sampled context runs in an AsyncLocalStorage, which is switched off again whenever no
  *   sampled context is held (`holdContext`, or the promise a `with` body returned, still pending);
  * - any other context is active for the synchronous part of its `with` only. After its first

@@ -10,12 +10,12 @@ import {
   ConsoleSpanExporter,
   InMemorySpanExporter,
   ParentBasedSampler,
-  SimpleSpanProcessor,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
   type Sampler,
+  SimpleSpanProcessor,
   type SpanExporter,
   type SpanProcessor,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
 } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { ConfigError } from "@platform/config";

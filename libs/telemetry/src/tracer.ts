@@ -1,13 +1,13 @@
 import {
-  context,
-  SpanKind,
-  SpanStatusCode,
-  trace,
   type Attributes,
   type Context,
+  context,
   type Link,
   type Span,
+  SpanKind,
+  SpanStatusCode,
   type Tracer,
+  trace,
 } from "@opentelemetry/api";
 
 let enabled = false;

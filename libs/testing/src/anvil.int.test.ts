@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { startAnvil, type RunningAnvil } from "./anvil.js";
+import { type RunningAnvil, startAnvil } from "./anvil.js";
 import { isAlive } from "./process.js";
 import { tempDir } from "./tempDir.js";
 

@@ -2,9 +2,9 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort } from "./freePort.js";
-import { spawnManaged, type ManagedProcess } from "./process.js";
-import { isListening } from "./tcp.js";
 import { logTail } from "./logTail.js";
+import { type ManagedProcess, spawnManaged } from "./process.js";
+import { isListening } from "./tcp.js";
 
 export interface StartAnvilOptions {
   /** Omit to take a free port (tests); the local stack passes its fixed ports. */

@@ -1,7 +1,7 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFaultyProxy, type FaultyProxy } from "./faultyProxy.js";
+import { type FaultyProxy, startFaultyProxy } from "./faultyProxy.js";
 import { waitFor } from "./waitFor.js";
 
 /*

@@ -1,32 +1,32 @@
+export { type RunningAnvil, type StartAnvilOptions, startAnvil } from "./anvil.js";
+export {
+  type BlockTimerState,
+  type RunningChopsticks,
+  rpcRequest,
+  type StartChopsticksOptions,
+  startChopsticks,
+} from "./chopsticks/startChopsticks.js";
+export { type FaultMode, type FaultyProxy, type StartFaultyProxyOptions, startFaultyProxy } from "./faultyProxy.js";
 export { findBinary } from "./findBinary.js";
 export { freePort } from "./freePort.js";
-export { startNats, type RunningNats, type StartNatsOptions } from "./nats.js";
-export { isAlive, spawnManaged, stopPid, type ManagedProcess, type SpawnOptions } from "./process.js";
-export { startRedis, type RunningRedis, type StartRedisOptions } from "./redis.js";
-export { isListening } from "./tcp.js";
-export { tempDir } from "./tempDir.js";
-export { waitFor, type WaitForOptions } from "./waitFor.js";
-export { startAnvil, type RunningAnvil, type StartAnvilOptions } from "./anvil.js";
 export {
   ensureKafkaJars,
-  startKafka,
   type KafkaSasl,
   type KafkaUser,
   type RunningKafka,
   type StartKafkaOptions,
+  startKafka,
 } from "./kafka.js";
 export {
-  startKafkaCluster,
   type KafkaClusterNode,
   type RunningKafkaCluster,
   type StartKafkaClusterOptions,
+  startKafkaCluster,
 } from "./kafkaCluster.js";
+export { type RunningNats, type StartNatsOptions, startNats } from "./nats.js";
+export { isAlive, type ManagedProcess, type SpawnOptions, spawnManaged, stopPid } from "./process.js";
+export { type RunningRedis, type StartRedisOptions, startRedis } from "./redis.js";
 export { countSocketWrites } from "./socketWrites.js";
-export {
-  rpcRequest,
-  startChopsticks,
-  type BlockTimerState,
-  type RunningChopsticks,
-  type StartChopsticksOptions,
-} from "./chopsticks/startChopsticks.js";
-export { startFaultyProxy, type FaultMode, type FaultyProxy, type StartFaultyProxyOptions } from "./faultyProxy.js";
+export { isListening } from "./tcp.js";
+export { tempDir } from "./tempDir.js";
+export { type WaitForOptions, waitFor } from "./waitFor.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import kafkajs from "kafkajs";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "./freePort.js";
-import { startKafka, type RunningKafka } from "./kafka.js";
+import { type RunningKafka, startKafka } from "./kafka.js";
 import { isAlive } from "./process.js";
 import { tempDir } from "./tempDir.js";
 

@@ -17,7 +17,7 @@ import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import kafkajs from "kafkajs";
 import { freePort } from "./freePort.js";
-import { spawnManaged, type ManagedProcess } from "./process.js";
+import { type ManagedProcess, spawnManaged } from "./process.js";
 import { waitFor } from "./waitFor.js";
 
 export interface StartKafkaOptions {

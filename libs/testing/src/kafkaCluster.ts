@@ -7,16 +7,16 @@ import {
   formatStorage,
   javaBinary,
   jvmOptions,
+  type KafkaNodeRole,
+  type KafkaSasl,
+  type RunningKafka,
   randomClusterId,
   serverProperties,
   stopGracefully,
   waitUntilServing,
   writeServerProperties,
-  type KafkaNodeRole,
-  type KafkaSasl,
-  type RunningKafka,
 } from "./kafka.js";
-import { spawnManaged, type ManagedProcess } from "./process.js";
+import { type ManagedProcess, spawnManaged } from "./process.js";
 
 export interface StartKafkaClusterOptions {
   /** How many nodes, each a combined broker + controller and a voter of the quorum; 3 by default. */

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { findBinary } from "./findBinary.js";
 import { freePort } from "./freePort.js";
-import { spawnManaged, type ManagedProcess } from "./process.js";
+import { type ManagedProcess, spawnManaged } from "./process.js";
 import { isListening } from "./tcp.js";
 import { waitFor } from "./waitFor.js";
 

@@ -10,7 +10,7 @@ import { tokenIssuer } from "./issue/issueToken.js";
 import { redisLockout } from "./issue/lockout.js";
 import { adminCommands } from "./registry/adminCommands.js";
 import { lazyEventPublisher } from "./registry/eventPublisher.js";
-import { superviseRegistry, type RegistrySupervisorOptions } from "./registry/registrySupervisor.js";
+import { type RegistrySupervisorOptions, superviseRegistry } from "./registry/registrySupervisor.js";
 import type { SigningKey } from "./tokens/signingKeyFile.js";
 import { watchSigningKeys } from "./tokens/signingKeyStore.js";
 

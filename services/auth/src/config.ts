@@ -1,5 +1,5 @@
-import { loadConfigOrExit, redisCredentialVars, vars } from "@platform/config";
 import { REFRESH_TOKEN_RETENTION_MS } from "@platform/bus";
+import { loadConfigOrExit, redisCredentialVars, vars } from "@platform/config";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 

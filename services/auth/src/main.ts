@@ -1,8 +1,8 @@
 import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
-import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry } from "@platform/runtime";
 import { kafkaCredentialsOrExit, runBackendService } from "@platform/service";
+import { startTracingOrExit } from "@platform/telemetry";
 import { createAuthComponents } from "./app.js";
 import { loadAuthConfig } from "./config.js";
 import { loadPepper } from "./credentials/pepper.js";

@@ -6,13 +6,13 @@ import { Metadata, status } from "@grpc/grpc-js";
 import { createKafkaClient } from "@platform/bus";
 import { loadConfig } from "@platform/config";
 import { AppError } from "@platform/errors";
-import { callUnary, createGrpcClient, startGrpcServer, type RunningGrpcServer } from "@platform/grpc";
+import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from "@platform/grpc";
 import { createLogger, type Logger } from "@platform/log";
 import {
+  type ApiKey,
   ApiKeyStatus,
   AuthAdminServiceClient,
   AuthServiceClient,
-  type ApiKey,
   type IssueTokenRequest,
   type IssueTokenResponse,
 } from "@platform/proto/auth/v1/auth";
@@ -20,16 +20,16 @@ import { TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
 import {
   freePort,
+  type RunningKafka,
+  type RunningRedis,
   startKafka,
   startRedis,
   tempDir,
   waitFor,
-  type RunningKafka,
-  type RunningRedis,
 } from "@platform/testing";
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
+import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthComponents, type AuthComponents } from "./app.js";
+import { type AuthComponents, createAuthComponents } from "./app.js";
 import { authConfigSchema } from "./config.js";
 import { newCredential } from "./credentials/credentialFormat.js";
 import { loadPepper } from "./credentials/pepper.js";

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
+import { freePort, type ManagedProcess, spawnManaged, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The entry point as a Deployment runs it, with INGEST_SOURCES picking the sources. No broker or

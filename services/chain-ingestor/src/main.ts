@@ -1,7 +1,6 @@
-import { createChainClients, loadChainConfig, rpcReadiness, type ConfiguredChain } from "@platform/chain";
+import { type ConfiguredChain, createChainClients, loadChainConfig, rpcReadiness } from "@platform/chain";
 import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
-import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
 import {
   kafkaCredentialsOrExit,
@@ -10,10 +9,11 @@ import {
   natsDependency,
   runBackendService,
 } from "@platform/service";
+import { startTracingOrExit } from "@platform/telemetry";
 import { loadChainIngestorConfig } from "./config.js";
 import { ingestMetrics } from "./follower/ingestMetrics.js";
 import { settlerChains, startIntentsIngestor } from "./intents/intentsIngestor.js";
-import { startNativeIngestor } from "./native/nativeIngestor.js";
+import { startNativeIngestor } from "./native/source/ingestor.js";
 import { priceFeedChain, startPriceIngestor } from "./price/priceIngestor.js";
 
 // Three sources on the generic block follower (src/follower): the intents source follows FullSettler

@@ -1,12 +1,12 @@
 import type { GrpcServiceRegistration } from "@platform/grpc";
 import { createLogger, type Logger } from "@platform/log";
-import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry } from "@platform/runtime";
-import type { Registry } from "prom-client";
 import { natsConnectionOf, natsDependency, redisDependency, runBackendService } from "@platform/service";
-import { coalesceWrites, redisConnectionOf, type Redis } from "@platform/store";
+import { coalesceWrites, type Redis, redisConnectionOf } from "@platform/store";
+import { startTracingOrExit } from "@platform/telemetry";
+import type { Registry } from "prom-client";
 import { accountsGrpcService } from "./accounts/index.js";
-import { loadDataQueryConfig, type DataQueryConfig } from "./config.js";
+import { type DataQueryConfig, loadDataQueryConfig } from "./config.js";
 import { dataEventsGrpcService } from "./events/index.js";
 import { marketGrpcService } from "./market/index.js";
 import { guardedByMarkers, PROJECTION_MARKERS } from "./shared/rebuildGuard.js";

@@ -15,12 +15,12 @@ import { fileURLToPath } from "node:url";
 import { loadConfig } from "@platform/config";
 import { startGrpcServer, unaryHandler } from "@platform/grpc";
 import { createLogger } from "@platform/log";
-import { startTracingOrExit } from "@platform/telemetry";
 import { AccountsServiceService } from "@platform/proto/data/v1/accounts";
 import { MarketServiceService } from "@platform/proto/data/v1/market";
 import { SubnetsServiceService } from "@platform/proto/data/v1/subnets";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
 import { coalesceWrites, createRedis, redisReadiness } from "@platform/store";
+import { startTracingOrExit } from "@platform/telemetry";
 import { startRedis, tempDir, waitFor } from "@platform/testing";
 import { generateKeyPair, SignJWT } from "jose";
 import { createAccessGuard } from "../src/access/accessGuard.js";
@@ -30,8 +30,8 @@ import { createGatewayApp } from "../src/app.js";
 import { connectBackends } from "../src/backends.js";
 import { gatewayConfigSchema } from "../src/config.js";
 import { balanceLatestExample, priceLatestExample, validatorsLatestExample } from "../src/routes/data/examples.js";
-import { apiRoutes } from "../src/routes/index.js";
 import { unservedEventStreams } from "../src/routes/events/index.js";
+import { apiRoutes } from "../src/routes/index.js";
 
 const log = createLogger({ service: "gateway-cpu", level: "warn" });
 // OTEL_* trace the in-process gateway (and the backends) as the service would: off by default.

@@ -9,7 +9,7 @@ import { EventEmitter } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { INVALID_TRACEID, startTracing } from "@platform/telemetry";
-import { endRequestSpan, requestSpanOf, traceparentOf, tracedListener } from "../src/http/requestSpan.js";
+import { endRequestSpan, requestSpanOf, tracedListener, traceparentOf } from "../src/http/requestSpan.js";
 
 const REQUESTS = Number(process.argv[2] ?? 1_000_000);
 const RATIO = process.env.OTEL_TRACES_SAMPLER_ARG ?? "0.01";

@@ -1,10 +1,10 @@
-import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { status } from "@grpc/grpc-js";
 import { notFound, unavailable } from "@platform/errors";
 import { defineRoute } from "@platform/http";
 import { createLogger } from "@platform/log";
-import { createMetricsRegistry, startOpsServer, watchDependencies, type OpsServer } from "@platform/runtime";
+import { createMetricsRegistry, type OpsServer, startOpsServer, watchDependencies } from "@platform/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGatewayApp } from "./app.js";

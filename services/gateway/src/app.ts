@@ -1,22 +1,22 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import express, { Router, type NextFunction, type Request, type Response } from "express";
-import { sendProblem, type AnyRoute } from "@platform/http";
+import { type AnyRoute, sendProblem } from "@platform/http";
 import type { Logger } from "@platform/log";
 import type { Readiness } from "@platform/runtime";
+import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { Registry } from "prom-client";
 import { createAccessLog } from "./http/accessLog.js";
+import type { AccessGuard } from "./http/admission.js";
 import { createApiFastPath } from "./http/apiFastPath.js";
-import { createConditionalReads, type ConditionalReads } from "./http/conditional/index.js";
+import { answerClientError } from "./http/clientError.js";
+import { type ConditionalReads, createConditionalReads } from "./http/conditional/conditionalReads.js";
 import { createCors } from "./http/cors.js";
 import { accessLogMiddleware, errorHandler, requestContextMiddleware } from "./http/expressContext.js";
-import { answerClientError } from "./http/clientError.js";
 import { mountRoute } from "./http/mountRoute.js";
 import { PROBLEM_TITLES } from "./http/problemTitles.js";
 import { tracedListener } from "./http/requestSpan.js";
-import { NO_TRUSTED_PROXIES, type TrustedProxies } from "./http/trustedProxies.js";
 import { createLimitedServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from "./http/serverLimits.js";
-import type { AccessGuard } from "./http/admission.js";
+import { NO_TRUSTED_PROXIES, type TrustedProxies } from "./http/trustedProxies.js";
 import { gatewayDocument } from "./openapi/document.js";
 import { opsRoutes } from "./ops/opsRoutes.js";
 

@@ -1,5 +1,6 @@
 import { Metadata } from "@grpc/grpc-js";
 import { createGrpcClient, createHealthChecker, type GrpcClientOptions } from "@platform/grpc";
+import type { RequestContext } from "@platform/http";
 import { AuthServiceClient } from "@platform/proto/auth/v1/auth";
 import { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { DataEventsServiceClient } from "@platform/proto/data/v1/events";
@@ -7,7 +8,6 @@ import { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
 import { TcServiceClient } from "@platform/proto/tc/v1/tc";
-import type { RequestContext } from "@platform/http";
 import type { DependencyCheck } from "@platform/runtime";
 import type { GatewayConfig } from "./config.js";
 

@@ -1,7 +1,6 @@
 import type { Socket } from "node:net";
 import { loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
-import { startTracingOrExit } from "@platform/telemetry";
 import {
   createMetricsRegistry,
   exportReadinessMetrics,
@@ -10,6 +9,7 @@ import {
   watchDependencies,
 } from "@platform/runtime";
 import { coalesceWrites, createRedis, redisConnectionOf, redisReadiness } from "@platform/store";
+import { startTracingOrExit } from "@platform/telemetry";
 import { createAccessGuard } from "./access/accessGuard.js";
 import { createRateLimiter, parseTiers } from "./access/rateLimiter.js";
 import { cachedSigningKeys } from "./access/signingKeys.js";
@@ -17,9 +17,9 @@ import { createTokenVerifier } from "./access/verifyAccessToken.js";
 import { createGatewayApp } from "./app.js";
 import { connectBackends } from "./backends.js";
 import { loadGatewayConfig } from "./config.js";
-import { connectConditionalReads } from "./http/conditional/index.js";
-import { createEventStreams } from "./routes/events/index.js";
+import { connectConditionalReads } from "./http/conditional/connect.js";
 import { serverLimitsOf } from "./http/serverLimits.js";
+import { createEventStreams } from "./routes/events/eventStreams.js";
 import { apiRoutes } from "./routes/index.js";
 
 const config = loadGatewayConfig();

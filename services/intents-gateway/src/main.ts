@@ -3,11 +3,10 @@ import { loadChainConfig } from "@platform/chain";
 import { loadFromVariableOrExit } from "@platform/config";
 import { apiKeyIdOf, createGrpcClient, createHealthChecker, createKeyConcurrency, unaryHandler } from "@platform/grpc";
 import { createLogger } from "@platform/log";
-import { startTracingOrExit } from "@platform/telemetry";
 import {
-  IntentsServiceService,
   type GetIntentRequest,
   type GetIntentResponse,
+  IntentsServiceService,
   type ListByTransactionRequest,
   type ListByTransactionResponse,
   type ListExpiredRequest,
@@ -23,8 +22,6 @@ import {
 } from "@platform/proto/intents/v1/intents";
 import { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { createMetricsRegistry } from "@platform/runtime";
-import { redisConnectionOf } from "@platform/store";
-import { subjects } from "@platform/signals";
 import {
   kafkaCredentialsOrExit,
   kafkaDependency,
@@ -33,19 +30,22 @@ import {
   redisDependency,
   runBackendService,
 } from "@platform/service";
-import { loadIntentsGatewayConfig } from "./config.js";
+import { subjects } from "@platform/signals";
+import { redisConnectionOf } from "@platform/store";
+import { startTracingOrExit } from "@platform/telemetry";
 import { createIntentChains } from "./chains/intentChains.js";
 import { createTokenDecimals } from "./chains/tokenDecimals.js";
+import { loadIntentsGatewayConfig } from "./config.js";
 import { notify } from "./notify/notify.js";
 import { preflight } from "./preflight/preflight.js";
 import { quote } from "./quote/quote.js";
 import { createQuoteStore } from "./quote/quoteStore.js";
 import { buildRouteTable } from "./quote/routeTable.js";
 import { getIntent } from "./reads/getIntent.js";
-import { mirroredRead } from "./reads/mirrorGuard.js";
+import { createIntentsChangeFeed } from "./reads/intentsChangeFeed.js";
 import { listByTransaction } from "./reads/listByTransaction.js";
 import { listUserIntents } from "./reads/listUserIntents.js";
-import { createIntentsChangeFeed } from "./reads/intentsChangeFeed.js";
+import { mirroredRead } from "./reads/mirrorGuard.js";
 import { watchIntents } from "./reads/watchIntents.js";
 
 // Quotes and preflight read the chains of CHAINS_FILE and price its routes; the status reads serve

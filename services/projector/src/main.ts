@@ -1,5 +1,4 @@
 import { createLogger } from "@platform/log";
-import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
 import {
   kafkaCredentialsOrExit,
@@ -10,12 +9,13 @@ import {
   runBackendService,
 } from "@platform/service";
 import { createRedis, redisConnectionOf } from "@platform/store";
-import { loadProjectorConfig } from "./config.js";
+import { startTracingOrExit } from "@platform/telemetry";
 import { startAccountsProjection } from "./accounts/index.js";
+import { loadProjectorConfig } from "./config.js";
 import { superviseIntentsProjection } from "./intents/intentsSupervisor.js";
 import { startMarketProjection } from "./market/index.js";
 import { startSubnetsProjection } from "./subnets/index.js";
-import type { ProjectionStartOptions, ProjectionSupervisor } from "./supervisor/index.js";
+import type { ProjectionStartOptions, ProjectionSupervisor } from "./supervisor/projectionSupervisor.js";
 
 const config = loadProjectorConfig();
 // Before any connection opens, so the Redis client and the gRPC server are traced (off by default).

@@ -1,5 +1,5 @@
 import { status } from "@grpc/grpc-js";
-import { AppError, invalidArgument, unavailable, type ProblemExtras } from "@platform/errors";
+import { AppError, invalidArgument, type ProblemExtras, unavailable } from "@platform/errors";
 
 /*
  * Accept's refusals, one code each (API.md, "T&C acceptance rules"), and their gRPC status (the

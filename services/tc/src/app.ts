@@ -1,15 +1,15 @@
-import type { ChainConfig } from "@platform/chain";
 import type { KafkaCredentials } from "@platform/bus";
+import type { ChainConfig } from "@platform/chain";
 import { createKeyConcurrency, type GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
 import { projectionStores } from "@platform/service";
-import { acceptCommand } from "./accept.js";
+import { acceptCommand } from "./acceptance/accept.js";
+import { lazyEventPublisher } from "./acceptance/eventPublisher.js";
 import type { TcConfig } from "./config.js";
-import { contractWalletChain, type ContractWalletChain } from "./contractWalletChain.js";
-import { lazyEventPublisher } from "./eventPublisher.js";
-import { superviseAcceptanceProjection, type AcceptanceSupervisorOptions } from "./projectionSupervisor.js";
-import { siweRules } from "./siweRules.js";
+import { type ContractWalletChain, contractWalletChain } from "./siwe/contractWalletChain.js";
+import { siweRules } from "./siwe/siweRules.js";
+import { type AcceptanceSupervisorOptions, superviseAcceptanceProjection } from "./status/projectionSupervisor.js";
 import { tcServiceRegistration } from "./tcService.js";
 import type { TcVersions } from "./tcVersions.js";
 

@@ -1,7 +1,7 @@
 import { loadConfigOrExit, redisCredentialVars, vars } from "@platform/config";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
-import { isSiweDomain, isSiweScheme, isSiweUri } from "./siweSyntax.js";
+import { isSiweDomain, isSiweScheme, isSiweUri } from "./siwe/siweSyntax.js";
 
 /** The statement when SIWE_STATEMENT is not set; `{version}` becomes the current T&C version. */
 export const DEFAULT_SIWE_STATEMENT = "I accept the Terms and Conditions version {version}.";

@@ -1,9 +1,9 @@
 import { loadChainConfig } from "@platform/chain";
 import { ConfigError, loadFromVariableOrExit } from "@platform/config";
 import { createLogger } from "@platform/log";
-import { startTracingOrExit } from "@platform/telemetry";
 import { createMetricsRegistry } from "@platform/runtime";
 import { kafkaCredentialsOrExit, runBackendService } from "@platform/service";
+import { startTracingOrExit } from "@platform/telemetry";
 import { createTcComponents, type TcComponents } from "./app.js";
 import { loadTcConfig } from "./config.js";
 import { loadTcVersions } from "./tcVersions.js";

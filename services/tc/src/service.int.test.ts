@@ -4,45 +4,45 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { Metadata, status } from "@grpc/grpc-js";
 import { createKafkaClient } from "@platform/bus";
+import { loadChainConfig } from "@platform/chain";
+import { loadConfig } from "@platform/config";
 import {
   deployContract,
   erc1271WalletAbi,
   erc6492WalletFactoryAbi,
   erc6492WalletFactoryBytecode,
 } from "@platform/devnet";
-import { loadChainConfig } from "@platform/chain";
-import { loadConfig } from "@platform/config";
 import { AppError } from "@platform/errors";
 import { callUnary, createGrpcClient, startGrpcServer } from "@platform/grpc";
 import { createLogger, type Logger } from "@platform/log";
 import { SignatureKind, TcAcceptanceEvent, type TermsAccepted } from "@platform/proto/events/v1/tc_acceptances";
-import { TcServiceClient, type AcceptResponse, type IssueNonceResponse } from "@platform/proto/tc/v1/tc";
+import { type AcceptResponse, type IssueNonceResponse, TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
 import {
   freePort,
+  type RunningAnvil,
+  type RunningKafka,
+  type RunningRedis,
   startAnvil,
   startKafka,
   startRedis,
   tempDir,
   waitFor,
-  type RunningAnvil,
-  type RunningKafka,
-  type RunningRedis,
 } from "@platform/testing";
 import {
+  type Address,
   createPublicClient,
   createWalletClient,
   defineChain,
   encodeFunctionData,
+  type Hex,
   http,
   keccak256,
   serializeErc6492Signature,
   toHex,
-  type Address,
-  type Hex,
 } from "viem";
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTcComponents, type TcComponents } from "./app.js";

@@ -1,21 +1,21 @@
-import { apiKeyIdOf, callDeadline, unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
+import { apiKeyIdOf, callDeadline, type GrpcServiceRegistration, unaryHandler } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import {
-  TcServiceService,
   type AcceptRequest,
   type AcceptResponse,
   type TcServiceServer,
+  TcServiceService,
 } from "@platform/proto/tc/v1/tc";
 import type { Redis } from "@platform/store";
-import type { AcceptContext } from "./accept.js";
-import { gateOf } from "./gate.js";
-import { statusOf } from "./getStatus.js";
-import { nonceResponse } from "./issueNonce.js";
-import { generateNonce, storeNonce } from "./nonces.js";
-import type { ProjectionStatus } from "./projectionSupervisor.js";
-import { readAcceptance } from "./readAcceptance.js";
-import type { SiweRules } from "./siweRules.js";
-import { parseWalletAddress } from "./walletAddress.js";
+import type { AcceptContext } from "./acceptance/accept.js";
+import { nonceResponse } from "./acceptance/issueNonce.js";
+import { generateNonce, storeNonce } from "./acceptance/nonces.js";
+import type { SiweRules } from "./siwe/siweRules.js";
+import { parseWalletAddress } from "./siwe/walletAddress.js";
+import { gateOf } from "./status/gate.js";
+import { statusOf } from "./status/getStatus.js";
+import type { ProjectionStatus } from "./status/readAcceptance.js";
+import { readAcceptance } from "./status/readAcceptance.js";
 
 export interface TcServiceDependencies {
   log: Logger;

@@ -3,18 +3,18 @@ import { join } from "node:path";
 import {
   authCli,
   freePorts,
+  type PortPlan,
+  type RunningStack,
   redisAdminUrl,
   repoRoot,
   serviceCommand,
   serviceProcessSpecs,
   silentProgress,
   startStack,
-  type PortPlan,
-  type RunningStack,
   testRuntime,
 } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
-import { spawnManaged, tempDir, waitFor, type ManagedProcess } from "@platform/testing";
+import { type ManagedProcess, spawnManaged, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { termsAndConditionsSuite } from "./support/termsAndConditionsSuite.js";
 

@@ -17,7 +17,7 @@ import { erc20Abi, type Hash, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fullSettlerAbi, fundUser } from "./support/intentsActors.js";
-import { intentBecomes, type IntentsStack, newApiKey, startIntentsStack } from "./support/intentsStack.js";
+import { type IntentsStack, intentBecomes, newApiKey, startIntentsStack } from "./support/intentsStack.js";
 
 // Issue 31, point 5, against a whole local stack without the simulator: the deployment data the
 // launcher publishes is what the services run with, and the calls the client encodes from a quote

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { repoRoot, serviceCommand, type ServiceName, testRuntime } from "@platform/local-stack";
+import { repoRoot, type ServiceName, serviceCommand, testRuntime } from "@platform/local-stack";
 import { describe, expect, it } from "vitest";
 
 /** Runs a service with exactly the given environment and returns how it ended. */

@@ -1,13 +1,13 @@
-import { bearerAuth, Ketting } from "ketting";
-import { formatScaled, formatU64Ratio, priceFeedAbi } from "@platform/subtensor";
-import { createRedis } from "@platform/store";
 import { redisAdminUrl } from "@platform/local-stack";
+import { createRedis } from "@platform/store";
+import { formatScaled, formatU64Ratio, priceFeedAbi } from "@platform/subtensor";
 import { waitFor } from "@platform/testing";
+import { bearerAuth, Ketting } from "ketting";
 import { bytesToHex, getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { decimalUnits, priceRoundAt, publicKeyOf, valueRao } from "./support/dataChain.js";
-import { startDataStack, type DataStack, type Json } from "./support/dataStack.js";
+import { type DataStack, type Json, startDataStack } from "./support/dataStack.js";
 import type { BuiltBlock, KeyringPair, NativeCallSpec } from "./support/nativeDriver.js";
 import { nativeMarketSuite } from "./support/nativeMarketSuite.js";
 import type { RuntimeBlock } from "./support/nativeRuntime.js";

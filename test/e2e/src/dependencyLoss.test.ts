@@ -1,22 +1,22 @@
 import { join } from "node:path";
 import {
   freePorts,
+  type PortPlan,
   repoRoot,
   serviceCommand,
   serviceProcessSpecs,
-  type PortPlan,
   testRuntime,
 } from "@platform/local-stack";
 import {
+  type ManagedProcess,
+  type RunningKafka,
+  type RunningRedis,
   spawnManaged,
   startKafka,
   startNats,
   startRedis,
   tempDir,
   waitFor,
-  type ManagedProcess,
-  type RunningKafka,
-  type RunningRedis,
 } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -1,7 +1,7 @@
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { encodeFunctionData, type Hex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@platform/testing";
+import { encodeFunctionData, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { intentEventsSuite } from "./support/intentEventsSuite.js";
 import {
   acceptTerms,
@@ -15,10 +15,10 @@ import {
 } from "./support/intentsActors.js";
 import {
   advanceClock,
-  intentBecomes,
-  startIntentsStack,
   type IntentsStack,
+  intentBecomes,
   type Json,
+  startIntentsStack,
 } from "./support/intentsStack.js";
 
 // Issue 5's acceptance through the public API and the chains only, on one local stack without the

@@ -2,27 +2,27 @@ import { execFileSync } from "node:child_process";
 import {
   authCli,
   freePorts,
+  type RunningStack,
   redisAdminUrl,
   silentProgress,
   startStack,
-  type RunningStack,
   testRuntime,
 } from "@platform/local-stack";
 import { tempDir } from "@platform/testing";
 import {
+  type Address,
   createPublicClient,
   createTestClient,
   createWalletClient,
   defineChain,
   erc20Abi,
+  type Hex,
   http,
   maxUint256,
   parseAbi,
   parseEther,
   parseEventLogs,
   parseUnits,
-  type Address,
-  type Hex,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,10 +1,10 @@
 import { waitFor } from "@platform/testing";
-import { encodeFunctionData, toHex, type Hex } from "viem";
+import { encodeFunctionData, type Hex, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { opensSince, prepareBurst, rpcBatch } from "./support/burstOpens.js";
 import { fillAsFiller, fullSettlerAbi, fundUser, openOrder, orderOfQuote } from "./support/intentsActors.js";
-import { intentBecomes, startIntentsStack, type IntentsStack, type Json } from "./support/intentsStack.js";
+import { type IntentsStack, intentBecomes, type Json, startIntentsStack } from "./support/intentsStack.js";
 
 // Issue 5's reorganisation and crash-safety acceptance on a whole local stack (no simulator): chain
 // reorganisations made with anvil snapshots, and the ingestor and projector killed with SIGKILL.

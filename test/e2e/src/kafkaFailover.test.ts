@@ -1,10 +1,10 @@
-import { createKafkaClient, type Admin, type Kafka } from "@platform/bus";
-import { freePorts, silentProgress, startStack, testRuntime, type RunningStack } from "@platform/local-stack";
+import { type Admin, createKafkaClient, type Kafka } from "@platform/bus";
+import { freePorts, type RunningStack, silentProgress, startStack, testRuntime } from "@platform/local-stack";
 import { createLogger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
 import { tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataApi, type DataApi } from "./support/dataStack.js";
+import { type DataApi, dataApi } from "./support/dataStack.js";
 import { connectRuntime, type RuntimeReads } from "./support/nativeRuntime.js";
 
 /*

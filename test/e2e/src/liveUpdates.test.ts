@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { createClient, type DataStreamEvent } from "@chain-intents/client";
 import { clientSuite } from "@chain-intents/client/againstStack";
-import { authCli, freePorts, silentProgress, startStack, testRuntime, type RunningStack } from "@platform/local-stack";
+import { authCli, freePorts, type RunningStack, silentProgress, startStack, testRuntime } from "@platform/local-stack";
 import { ss58Encode } from "@platform/subtensor";
 import { tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEventStream, type ReadEvent } from "./support/eventStream.js";
-import { startOtlpReceiver, tracingEnv, type OtlpReceiver } from "./support/otlpReceiver.js";
+import { type OtlpReceiver, startOtlpReceiver, tracingEnv } from "./support/otlpReceiver.js";
 import { tracingSuite } from "./support/tracingSuite.js";
 
 /*

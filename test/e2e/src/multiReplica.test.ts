@@ -3,22 +3,22 @@ import { join } from "node:path";
 import {
   authCli,
   freePorts,
+  type PortPlan,
   prepareSecrets,
   repoRoot,
+  type ServiceProcessSpec,
   serviceCommand,
   serviceProcessSpecs,
-  type PortPlan,
-  type ServiceProcessSpec,
   testRuntime,
 } from "@platform/local-stack";
 import {
   freePort,
+  type ManagedProcess,
   spawnManaged,
   startKafka,
   startRedis,
   tempDir,
   waitFor,
-  type ManagedProcess,
 } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

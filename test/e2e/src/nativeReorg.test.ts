@@ -1,12 +1,12 @@
-import { freePorts, silentProgress, startStack, testRuntime, type RunningStack } from "@platform/local-stack";
+import { freePorts, type RunningStack, silentProgress, startStack, testRuntime } from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import { bytesToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { valueRao } from "./support/dataChain.js";
-import { dataApi, type DataApi, type Json } from "./support/dataStack.js";
+import { type DataApi, dataApi, type Json } from "./support/dataStack.js";
 import {
-  connectNativeDriver,
   type BuiltBlock,
+  connectNativeDriver,
   type KeyringPair,
   type NativeCallSpec,
   type NativeDriver,

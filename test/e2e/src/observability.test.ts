@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePorts, repoRoot, silentProgress, startStack, testRuntime, type RunningStack } from "@platform/local-stack";
+import { freePorts, type RunningStack, repoRoot, silentProgress, startStack, testRuntime } from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metricNames } from "../../../deploy/k8s/src/observability/promql.js";

@@ -1,21 +1,21 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { authCli, freePorts, silentProgress, startStack, testRuntime, type RunningStack } from "@platform/local-stack";
+import { authCli, freePorts, type RunningStack, silentProgress, startStack, testRuntime } from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import {
+  type Address,
   createPublicClient,
   createTestClient,
   createWalletClient,
   defineChain,
+  type Hex,
   http,
   parseEther,
-  type Address,
-  type Hex,
 } from "viem";
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerRecorder, type AnswerRecorder } from "./support/answerConformance.js";
+import { type AnswerRecorder, answerRecorder } from "./support/answerConformance.js";
 import { consumerProject, packClient, runConsumer, tarballFiles } from "./support/clientPackage.js";
 import { fullSettlerAbi } from "./support/intentsActors.js";
 import { RESPONSE_CHECKS, runSchemathesis } from "./support/openApiFuzz.js";

@@ -3,22 +3,22 @@ import { join } from "node:path";
 import {
   authCli,
   freePorts,
+  type PortPlan,
   portVariable,
   readDescriptor,
   redisAdminUrl,
   repoRoot,
-  testRuntime,
-  type PortPlan,
   type StackDescriptor,
+  testRuntime,
 } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
 import { evmAddressToAccountId, formatScaled, priceFeedAbi } from "@platform/subtensor";
 import { isAlive, tempDir, waitFor } from "@platform/testing";
-import { bytesToHex, createPublicClient, http, type Address } from "viem";
+import { type Address, bytesToHex, createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { valueRao } from "./support/dataChain.js";
-import { connectRuntime, type RuntimeBlock, type RuntimeEvent, type RuntimeReads } from "./support/nativeRuntime.js";
 import { fullSettlerAbi } from "./support/intentsActors.js";
+import { connectRuntime, type RuntimeBlock, type RuntimeEvent, type RuntimeReads } from "./support/nativeRuntime.js";
 import { nativeSubnetTests } from "./support/nativeSubnetsSuite.js";
 import { runSchemathesis, STREAM_PATHS } from "./support/openApiFuzz.js";
 

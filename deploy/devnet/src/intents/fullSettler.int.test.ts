@@ -1,50 +1,50 @@
 import { join } from "node:path";
-import { startAnvil, tempDir, type RunningAnvil } from "@platform/testing";
 import {
-  BaseError,
-  ContractFunctionRevertedError,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
-  decodeErrorResult,
-  defineChain,
-  http,
-  keccak256,
-  maxUint256,
-  parseEther,
-  parseEventLogs,
-  parseUnits,
-  zeroHash,
-  type Account,
-  type Address,
-  type Chain,
-  type Hash,
-  type Hex,
-  type HttpTransport,
-  type PublicClient,
-  type TestClient,
-  type TransactionReceipt,
-  type WalletClient,
-} from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { deployDevnet, type DevnetDeployment } from "../deployDevnet.js";
-import { devnetSettlerParams } from "../deploySteps.js";
-import { fullSettlerAbi, testTokenAbi } from "../generated/index.js";
-import {
-  NATIVE_TOKEN,
-  OrderStatus,
   addressToBytes32,
   computeOrderId,
   decodeOriginData,
   encodeFillerData,
   encodeOrderData,
   encodeOriginData,
-  orderDataTypeHash,
-  toFullOrderData,
   type FullOrderData,
   type FullOrderParams,
+  NATIVE_TOKEN,
+  OrderStatus,
+  orderDataTypeHash,
+  toFullOrderData,
 } from "@platform/settler";
+import { type RunningAnvil, startAnvil, tempDir } from "@platform/testing";
+import {
+  type Account,
+  type Address,
+  BaseError,
+  type Chain,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  decodeErrorResult,
+  defineChain,
+  type Hash,
+  type Hex,
+  type HttpTransport,
+  http,
+  keccak256,
+  maxUint256,
+  type PublicClient,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+  type TestClient,
+  type TransactionReceipt,
+  type WalletClient,
+  zeroHash,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type DevnetDeployment, deployDevnet } from "../deployDevnet.js";
+import { devnetSettlerParams } from "../deploySteps.js";
+import { fullSettlerAbi, testTokenAbi } from "../generated/index.js";
 
 /** One side of the devnet as a test drives it: clients for each account that acts there. */
 interface Side {

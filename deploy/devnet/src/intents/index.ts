@@ -1,8 +1,5 @@
 // The order helpers live in libs/settler, beside the ABI, so the services need not depend on the devnet.
 export {
-  FULL_ORDER_PARAMS_TYPE,
-  NATIVE_TOKEN,
-  OrderStatus,
   addressToBytes32,
   bytes32ToAddress,
   computeOrderId,
@@ -11,10 +8,13 @@ export {
   encodeFillerData,
   encodeOrderData,
   encodeOriginData,
+  FULL_ORDER_PARAMS_TYPE,
+  type FullOrderData,
+  type FullOrderParams,
+  NATIVE_TOKEN,
+  OrderStatus,
+  type OrderStatusName,
   orderDataTypeHash,
   orderStatusName,
   toFullOrderData,
-  type FullOrderData,
-  type FullOrderParams,
-  type OrderStatusName,
 } from "@platform/settler";

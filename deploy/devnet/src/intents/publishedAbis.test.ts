@@ -1,6 +1,6 @@
 import { erc20ErrorsAbi, fullSettlerAbi as publishedSettlerAbi } from "@platform/settler";
-import { formatAbiItem } from "viem/utils";
 import type { Abi } from "viem";
+import { formatAbiItem } from "viem/utils";
 import { describe, expect, it } from "vitest";
 import { fullSettlerAbi, testTokenAbi } from "../generated/index.js";
 

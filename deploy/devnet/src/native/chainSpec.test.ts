@@ -1,7 +1,7 @@
-import { copyFileSync, appendFileSync } from "node:fs";
+import { appendFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
 import { tempDir } from "@platform/testing";
+import { describe, expect, it } from "vitest";
 import { ChainSpecChecksumError, subtensorChainSpec } from "./chainSpec.js";
 
 describe("the Subtensor chain spec", () => {

@@ -1,6 +1,6 @@
 import type { ApiPromise } from "@polkadot/api";
 import type { SubmittableExtrinsic } from "@polkadot/api/types";
-import { keccak256, parseTransaction, type Address, type Hex } from "viem";
+import { type Address, type Hex, keccak256, parseTransaction } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { connectNativeChain, nativeTx, readNativeInteger } from "./nativeChain.js";
 

@@ -1,9 +1,9 @@
+import { PlatformError } from "@platform/errors/base";
 import type { ApiPromise } from "@polkadot/api";
 import type { SubmittableExtrinsic } from "@polkadot/api/types";
 import type { KeyringPair } from "@polkadot/keyring/types";
 import type { NativeChain } from "./nativeChain.js";
 import { blockEvents, eventsOfExtrinsic, extrinsicFailure, type NativeEventRecord } from "./nativeEvents.js";
-import { PlatformError } from "@platform/errors/base";
 
 /** One extrinsic to send: signed by `signer`, or unsigned (e.g. `ethereum.transact`) without one. */
 export interface NativeCall {

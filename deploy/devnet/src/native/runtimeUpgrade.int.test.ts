@@ -1,11 +1,11 @@
 import { appendFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
+import { type RunningChopsticks, startChopsticks, tempDir } from "@platform/testing";
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { Keyring } from "@polkadot/keyring";
 import type { KeyringPair } from "@polkadot/keyring/types";
 import { cryptoWaitReady } from "@polkadot/util-crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startChopsticks, tempDir, type RunningChopsticks } from "@platform/testing";
 import { ChainSpecChecksumError, subtensorChainSpec } from "./chainSpec.js";
 import { secondRuntime, upgradeRuntime } from "./runtimeUpgrade.js";
 

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { PlatformError } from "@platform/errors/base";
 import { ApiPromise, HttpProvider } from "@polkadot/api";
 import { Keyring } from "@polkadot/keyring";
 import { cryptoWaitReady } from "@polkadot/util-crypto";
 import { ChainSpecChecksumError } from "./chainSpec.js";
-import { PlatformError } from "@platform/errors/base";
 
 /** The committed second runtime's checksum (chain-spec/README.md says where it comes from). */
 export const SECOND_RUNTIME_SHA256 = "72a8df0dd2550d20f5c9af56209d9466d993dc7d8f3edacd3109c45cb0c9f7e1";

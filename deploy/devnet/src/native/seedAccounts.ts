@@ -1,8 +1,8 @@
+import { accountFromEvmAddress } from "@platform/subtensor";
 import type { Keyring } from "@polkadot/api";
 import type { KeyringPair } from "@polkadot/keyring/types";
 import { u8aToHex } from "@polkadot/util";
 import { randomAsU8a } from "@polkadot/util-crypto";
-import { accountFromEvmAddress } from "@platform/subtensor";
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { NATIVE_DEV_ACCOUNT_NAMES, nativeDevPair } from "./nativeChain.js";

@@ -1,4 +1,4 @@
-import { nativeStorage, readNativeInteger, type NativeChain } from "./nativeChain.js";
+import { type NativeChain, nativeStorage, readNativeInteger } from "./nativeChain.js";
 import type { SeedPool } from "./seedAccounts.js";
 
 /**

@@ -1,14 +1,14 @@
 import { join } from "node:path";
+import { type RunningChopsticks, startChopsticks, tempDir } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startChopsticks, tempDir, type RunningChopsticks } from "@platform/testing";
 import { subtensorChainSpec } from "./chainSpec.js";
 import {
   connectNativeChain,
+  type NativeChain,
   nativeDevPair,
   nativeKeyring,
   nativeTx,
   readNativeInteger,
-  type NativeChain,
 } from "./nativeChain.js";
 import { blockEvents, eventsOfExtrinsic, findEvents } from "./nativeEvents.js";
 import { headNumber, NativeCallError, sendNativeCalls } from "./nativeSubmit.js";

@@ -1,13 +1,13 @@
 import { connectNativeChain, NATIVE_DEV_ACCOUNT_NAMES, nativeKeyring, nativeStorage } from "./nativeChain.js";
-import { GENESIS_SUBNET, SEED_SUBNETS, seedKeys, type SeedPool } from "./seedAccounts.js";
+import { GENESIS_SUBNET, SEED_SUBNETS, type SeedPool, seedKeys } from "./seedAccounts.js";
 import { completeSharePools, fundDevAccounts, writePoolHistory } from "./seedHistory.js";
 import {
   configureSubnets,
   moveStake,
   registerNeurons,
   registerSubnets,
-  stakeAndDelegate,
   type SeedRun,
+  stakeAndDelegate,
 } from "./seedSteps.js";
 import {
   NATIVE_ACTIVITY_KINDS,

@@ -1,14 +1,14 @@
 import { accountFromEvmAddress } from "@platform/subtensor";
 import { privateKeyToAccount } from "viem/accounts";
 import { evmTransferCall } from "./evmTransfer.js";
-import { nativeTx, readNativeInteger, type NativeChain } from "./nativeChain.js";
+import { type NativeChain, nativeTx, readNativeInteger } from "./nativeChain.js";
 import { findEvents } from "./nativeEvents.js";
 import {
-  NativeCallError,
-  sendNativeCalls,
   type BlockProducer,
   type LandedCall,
   type NativeCall,
+  NativeCallError,
+  sendNativeCalls,
 } from "./nativeSubmit.js";
 import {
   devPair,

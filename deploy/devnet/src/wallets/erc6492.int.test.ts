@@ -1,20 +1,20 @@
 import { join } from "node:path";
 import { configuredChainSchema, createChainClients } from "@platform/chain";
-import { startAnvil, tempDir, type RunningAnvil } from "@platform/testing";
+import { type RunningAnvil, startAnvil, tempDir } from "@platform/testing";
 import {
+  type Address,
+  type Chain,
   createTestClient,
   createWalletClient,
+  type Hex,
+  type HttpTransport,
   hashMessage,
   http,
   keccak256,
+  type PublicClient,
   parseEther,
   serializeErc6492Signature,
   stringToHex,
-  type Address,
-  type Chain,
-  type Hex,
-  type HttpTransport,
-  type PublicClient,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";

@@ -1,4 +1,4 @@
-import { concat, encodeAbiParameters, encodeFunctionData, getContractAddress, type Address, type Hex } from "viem";
+import { type Address, concat, encodeAbiParameters, encodeFunctionData, getContractAddress, type Hex } from "viem";
 import { erc1271WalletBytecode, erc6492WalletFactoryAbi } from "../generated/index.js";
 
 /**

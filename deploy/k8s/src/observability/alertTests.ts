@@ -1,4 +1,4 @@
-import { alertRuleGroups, duration, type AlertRule, type AlertSettings } from "./alerts.js";
+import { type AlertRule, type AlertSettings, alertRuleGroups, duration } from "./alerts.js";
 
 /**
  * promtool unit tests of the alert rules (`promtool test rules`), one scenario per alert and more

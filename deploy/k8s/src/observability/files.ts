@@ -1,6 +1,6 @@
 import { stringify } from "yaml";
 import type { Manifest } from "../manifests.js";
-import { alertRuleGroups, PRODUCTION_ALERT_SETTINGS, SHORT_ALERT_SETTINGS, type AlertSettings } from "./alerts.js";
+import { type AlertSettings, alertRuleGroups, PRODUCTION_ALERT_SETTINGS, SHORT_ALERT_SETTINGS } from "./alerts.js";
 import { promtoolTests } from "./alertTests.js";
 import { DASHBOARDS, grafanaJson } from "./dashboards.js";
 

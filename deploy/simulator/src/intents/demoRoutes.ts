@@ -1,5 +1,5 @@
 import type { ChainConfig } from "@platform/chain";
-import { getAddress, zeroAddress, type Address } from "viem";
+import { type Address, getAddress, zeroAddress } from "viem";
 import { chainById, type SettlerChain } from "./settlerChains.js";
 
 /** A configured route between two settler chains, tokens as addresses (zero = native coin). */

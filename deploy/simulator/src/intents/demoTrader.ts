@@ -1,8 +1,8 @@
-import { addressToBytes32, encodeOrderData, fullSettlerAbi, orderDataTypeHash, OrderStatus } from "@platform/devnet";
+import { addressToBytes32, encodeOrderData, fullSettlerAbi, OrderStatus, orderDataTypeHash } from "@platform/devnet";
 import type { Logger } from "@platform/log";
-import { erc20Abi, maxUint256, parseEther, parseEventLogs, zeroAddress, type Account, type Hash, type Hex } from "viem";
+import { type Account, erc20Abi, type Hash, type Hex, maxUint256, parseEther, parseEventLogs, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { outputAfterFee, type DemoRoute } from "./demoRoutes.js";
+import { type DemoRoute, outputAfterFee } from "./demoRoutes.js";
 import { seededRandom } from "./seededRandom.js";
 import type { SettlerChain } from "./settlerChains.js";
 

@@ -1,9 +1,9 @@
-import { decodeOriginData, encodeOriginData, fullSettlerAbi, NATIVE_TOKEN, type FullOrderData } from "@platform/devnet";
+import { decodeOriginData, encodeOriginData, type FullOrderData, fullSettlerAbi, NATIVE_TOKEN } from "@platform/devnet";
 import type { Logger } from "@platform/log";
-import { zeroAddress, type Account, type Hex } from "viem";
+import { type Account, type Hex, zeroAddress } from "viem";
 import { paysFiller } from "./fillerPolicy.js";
-import type { SettlerLog } from "./settlerEventFeed.js";
 import { chainById, type SettlerChain } from "./settlerChains.js";
+import type { SettlerLog } from "./settlerEventFeed.js";
 
 /** The `Open` event's arguments as viem decodes them (only what the filler reads). */
 export interface OpenArgs {

@@ -1,8 +1,8 @@
 import { bytes32ToAddress, fullSettlerAbi, OrderStatus } from "@platform/devnet";
 import type { Logger } from "@platform/log";
 import type { Account, Address, Hex } from "viem";
-import type { SettlerLog } from "./settlerEventFeed.js";
 import { chainById, type SettlerChain } from "./settlerChains.js";
+import type { SettlerLog } from "./settlerEventFeed.js";
 
 /** The `Filled` event's arguments as viem decodes them (only what the oracle reads). */
 export interface FilledArgs {

@@ -1,13 +1,13 @@
 import type { ChainConfig } from "@platform/chain";
 import { toViemChain } from "@platform/chain";
 import {
-  createPublicClient,
-  createWalletClient,
-  http,
   type Account,
   type Address,
   type Chain,
+  createPublicClient,
+  createWalletClient,
   type HttpTransport,
+  http,
   type PublicClient,
   type WalletClient,
 } from "viem";

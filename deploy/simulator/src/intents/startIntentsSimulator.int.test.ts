@@ -1,34 +1,34 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadChainConfig, type ChainConfig } from "@platform/chain";
+import { type ChainConfig, loadChainConfig } from "@platform/chain";
 import {
   addressToBytes32,
+  type DevnetDeployment,
   deployDevnet,
   encodeOrderData,
   fullSettlerAbi,
-  orderDataTypeHash,
   OrderStatus,
+  orderDataTypeHash,
   testTokenAbi,
-  type DevnetDeployment,
 } from "@platform/devnet";
 import { createLogger } from "@platform/log";
-import { startAnvil, tempDir, waitFor, type RunningAnvil } from "@platform/testing";
+import { type RunningAnvil, startAnvil, tempDir, waitFor } from "@platform/testing";
 import {
+  type Address,
   createPublicClient,
   createTestClient,
   createWalletClient,
   defineChain,
+  type Hex,
   http,
   maxUint256,
   parseEther,
   parseEventLogs,
   zeroAddress,
-  type Address,
-  type Hex,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startIntentsSimulator, type RunningIntentsSimulator } from "./startIntentsSimulator.js";
+import { type RunningIntentsSimulator, startIntentsSimulator } from "./startIntentsSimulator.js";
 
 // The simulator against two real anvil chains with the devnet contracts: an order a user opens is
 // filled on the destination and settled on the origin by it alone; one paying no fee is left open;

@@ -1,13 +1,13 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ChainConfig } from "@platform/chain";
 import type { Logger } from "@platform/log";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Account } from "viem";
-import { createDemoTrader } from "./demoTrader.js";
 import { demoRoutes } from "./demoRoutes.js";
+import { createDemoTrader } from "./demoTrader.js";
 import { createFiller, type OpenArgs } from "./filler.js";
 import { createOracle, type FilledArgs } from "./oracle.js";
-import { settlerEventFeed } from "./settlerEventFeed.js";
 import { settlerChains } from "./settlerChains.js";
+import { settlerEventFeed } from "./settlerEventFeed.js";
 
 export interface DemoSettings {
   users: number;

@@ -1,4 +1,4 @@
-import { nativeTx, type NativeCall, type NativeChain, type nativeDevPair } from "@platform/devnet";
+import { type NativeCall, type NativeChain, type nativeDevPair, nativeTx } from "@platform/devnet";
 import type { NetworkRandom } from "../random.js";
 import type { NativeChainState, NativePosition, NativeSubnetState } from "./nativeState.js";
 

@@ -1,23 +1,23 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   blockEvents,
   connectNativeChain,
   eventName,
-  seedNativeNetwork,
-  subtensorChainSpec,
   type NativeChain,
   type SeededNativeNetwork,
+  seedNativeNetwork,
+  subtensorChainSpec,
 } from "@platform/devnet";
-import { startChopsticks, tempDir, type RunningChopsticks } from "@platform/testing";
 import { createLogger } from "@platform/log";
+import { type RunningChopsticks, startChopsticks, tempDir } from "@platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { networkRandom } from "../random.js";
 import {
-  startNativeSimulator,
   type NativeSimulatorOptions,
   type NativeTick,
   type RunningNativeSimulator,
-} from "./index.js";
+  startNativeSimulator,
+} from "./nativeSimulator.js";
 
 /** The event a successful extrinsic of each kind leaves. */
 const EVENT_OF_KIND = {

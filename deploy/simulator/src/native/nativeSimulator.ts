@@ -4,18 +4,18 @@ import {
   eventsOfExtrinsic,
   extrinsicFailure,
   NATIVE_DEV_ACCOUNT_NAMES,
-  nativeKeyring,
   type NativeChain,
   type NativeDemoAccount,
+  nativeKeyring,
 } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
 import type { NetworkRandom } from "../random.js";
 import {
   NATIVE_SIMULATOR_KINDS,
-  planTick,
   type NativeAction,
   type NativeActor,
   type NativeSimulatorKind,
+  planTick,
 } from "./nativeActions.js";
 import { readNativeState } from "./nativeState.js";
 

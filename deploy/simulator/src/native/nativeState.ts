@@ -1,4 +1,4 @@
-import { nativeStorage, type NativeChain } from "@platform/devnet";
+import { type NativeChain, nativeStorage } from "@platform/devnet";
 
 type Api = NativeChain["api"];
 

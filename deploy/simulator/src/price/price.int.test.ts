@@ -1,12 +1,13 @@
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { deployDevnet, devnetPriceFeed, type DevnetDeployment } from "@platform/devnet";
+import { type DevnetDeployment, deployDevnet, devnetPriceFeed } from "@platform/devnet";
 import { createLogger } from "@platform/log";
 import { priceFeedAbi } from "@platform/subtensor";
-import { startAnvil, tempDir, waitFor, type RunningAnvil } from "@platform/testing";
+import { type RunningAnvil, startAnvil, tempDir, waitFor } from "@platform/testing";
 import { createTestClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPriceFeedMover, startPriceSimulator } from "./index.js";
+import { createPriceFeedMover } from "./priceFeedMover.js";
+import { startPriceSimulator } from "./startPriceSimulator.js";
 
 // The devnet's coin/USD feed lives on the origin chain; the simulator is its only updater there.
 const dir = tempDir("price-simulator");

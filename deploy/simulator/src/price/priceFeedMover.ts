@@ -1,22 +1,22 @@
 import { priceFeedAggregatorMockAbi } from "@platform/devnet";
 import { priceFeedAbi } from "@platform/subtensor";
 import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  http,
-  parseEventLogs,
   type Account,
   type Address,
   type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
   type Hash,
   type Hex,
   type HttpTransport,
+  http,
   type PublicClient,
+  parseEventLogs,
   type WalletClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { networkRandom, type NetworkRandom } from "../random.js";
+import { type NetworkRandom, networkRandom } from "../random.js";
 
 export interface PriceFeedMoverOptions {
   /** RPC of the chain carrying the feed (the devnet's origin chain). */

@@ -1,17 +1,17 @@
-import { constants, type ClientHttp2Session, type ClientHttp2Stream } from "node:http2";
-import { status, type Metadata, type StatusObject } from "@grpc/grpc-js";
+import { type ClientHttp2Session, type ClientHttp2Stream, constants } from "node:http2";
+import { type Metadata, type StatusObject, status } from "@grpc/grpc-js";
 import {
   CallBatchServiceService,
+  type CallOutcome,
   RunCallsRequest,
   RunCallsResponse,
-  type CallOutcome,
 } from "@platform/proto/rpc/v1/call_batch";
+import type { Span } from "@platform/telemetry";
+import { batchSpan } from "../tracing.js";
 import type { AttemptOutcome } from "../unary/callAttempt.js";
 import { failure, statusOfHttp, statusOfReset, statusOfTrailers } from "../unary/callStatus.js";
 import { createMessageReader, frameMessage, type MessageReader } from "../unary/grpcFrame.js";
 import { timeoutHeader } from "../unary/timeoutHeader.js";
-import type { Span } from "@platform/telemetry";
-import { batchSpan } from "../tracing.js";
 import { entriesOfMetadata, metadataOfEntries } from "./metadataEntries.js";
 
 /** One unary call waiting for its outcome on this attempt. */

@@ -1,17 +1,17 @@
 import { EventEmitter } from "node:events";
 import {
   type Metadata,
-  status,
-  type sendUnaryData,
   type ServerUnaryCall,
   type ServerWritableStream,
   type ServiceDefinition,
   type StatusObject,
+  type sendUnaryData,
+  status,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import {
-  CallBatchServiceService,
   type BatchedCall,
+  CallBatchServiceService,
   type CallOutcome,
   type RunCallsRequest,
   type RunCallsResponse,

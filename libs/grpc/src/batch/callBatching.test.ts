@@ -1,26 +1,26 @@
-import { connect, type ClientHttp2Session } from "node:http2";
+import { type ClientHttp2Session, connect } from "node:http2";
 import {
-  makeGenericClientConstructor,
   Metadata,
+  makeGenericClientConstructor,
   Server,
   ServerCredentials,
-  status,
-  type ServiceDefinition,
   type ServerUnaryCall,
+  type ServiceDefinition,
   type sendUnaryData,
+  status,
 } from "@grpc/grpc-js";
 import { AppError, type ProblemExtras } from "@platform/errors";
 import { createLogger } from "@platform/log";
 import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { callUnary, createGrpcClient } from "../createClient.js";
-import { startGrpcServer, type RunningGrpcServer } from "../startGrpcServer.js";
+import { jsonUnaryService } from "../jsonUnaryService.js";
+import { type RunningGrpcServer, startGrpcServer } from "../startGrpcServer.js";
 import type { AttemptOutcome } from "../unary/callAttempt.js";
 import { attemptCall } from "../unary/callAttempt.js";
 import { frameMessage } from "../unary/grpcFrame.js";
-import { jsonUnaryService } from "../jsonUnaryService.js";
 import { unaryHandler } from "../unaryHandler.js";
-import { RUN_CALLS_PATH, type QueuedCall } from "./batchAttempt.js";
+import { type QueuedCall, RUN_CALLS_PATH } from "./batchAttempt.js";
 import { createCallBatcher } from "./callBatcher.js";
 
 // The calls of one turn travel in one CallBatchService stream to real grpc-js servers, and each

@@ -1,5 +1,5 @@
-import { constants, type ClientHttp2Session, type OutgoingHttpHeaders } from "node:http2";
-import { status, type StatusObject } from "@grpc/grpc-js";
+import { type ClientHttp2Session, constants, type OutgoingHttpHeaders } from "node:http2";
+import { type StatusObject, status } from "@grpc/grpc-js";
 import { failure, statusOfHttp, statusOfReset, statusOfTrailers } from "./callStatus.js";
 import { readUnaryBody } from "./grpcFrame.js";
 import { timeoutHeader } from "./timeoutHeader.js";

@@ -1,5 +1,5 @@
 import { constants, type IncomingHttpHeaders } from "node:http2";
-import { Metadata, status, type StatusObject } from "@grpc/grpc-js";
+import { Metadata, type StatusObject, status } from "@grpc/grpc-js";
 
 // Headers of the protocol itself, never handed to callers as metadata. `grpc-status-details-bin`
 // (a google.rpc.Status with the error's details) is not one of them: grpc-js hands it on, so do we.

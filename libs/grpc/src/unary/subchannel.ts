@@ -1,4 +1,4 @@
-import { connect, constants, type ClientHttp2Session, type SecureClientSessionOptions } from "node:http2";
+import { type ClientHttp2Session, connect, constants, type SecureClientSessionOptions } from "node:http2";
 
 /**
  * One HTTP/2 connection to one backend address, kept open: reconnected at once after the server

@@ -1,19 +1,19 @@
 import { createServer as createHttp2Server, type Http2Server } from "node:http2";
 import {
+  type AddressInfo,
   connect as connectTcp,
   createServer as createTcpServer,
-  type AddressInfo,
-  type Server as TcpServer,
   type Socket,
+  type Server as TcpServer,
 } from "node:net";
-import { Metadata, status, type StatusObject } from "@grpc/grpc-js";
+import { Metadata, type StatusObject, status } from "@grpc/grpc-js";
 import { createLogger } from "@platform/log";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startGrpcServer, type RunningGrpcServer } from "../startGrpcServer.js";
+import { jsonUnaryService } from "../jsonUnaryService.js";
+import { type RunningGrpcServer, startGrpcServer } from "../startGrpcServer.js";
 import { unaryHandler } from "../unaryHandler.js";
 import { parseTarget } from "./parseTarget.js";
 import { createUnaryChannel, type UnaryChannel, type UnaryChannelOptions, type UnaryResult } from "./unaryChannel.js";
-import { jsonUnaryService } from "../jsonUnaryService.js";
 
 // Real grpc-js servers on loopback answer the lean channel: it must speak the same protocol as
 // grpc-js's own client, balance, survive restarts and graceful shutdowns, and keep its deadlines.

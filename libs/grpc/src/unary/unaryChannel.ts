@@ -1,16 +1,16 @@
 import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import type { ClientHttp2Session, OutgoingHttpHeaders } from "node:http2";
-import { status, type Metadata, type StatusObject } from "@grpc/grpc-js";
+import { isIP } from "node:net";
+import { type Metadata, type StatusObject, status } from "@grpc/grpc-js";
+import { isTracingEnabled, type Span } from "@platform/telemetry";
 import type { QueuedCall } from "../batch/batchAttempt.js";
-import { createCallBatcher, type CallBatcher } from "../batch/callBatcher.js";
-import { attemptCall, type AttemptOutcome } from "./callAttempt.js";
+import { type CallBatcher, createCallBatcher } from "../batch/callBatcher.js";
+import { tracedClientCall } from "../tracing.js";
+import { type AttemptOutcome, attemptCall } from "./callAttempt.js";
 import { failure } from "./callStatus.js";
 import { frameMessage } from "./grpcFrame.js";
-import { authorityOf, type Address, type ChannelTarget } from "./parseTarget.js";
-import { createSubchannel, type ConnectionOptions, type Subchannel } from "./subchannel.js";
-import { isTracingEnabled, type Span } from "@platform/telemetry";
-import { tracedClientCall } from "../tracing.js";
+import { type Address, authorityOf, type ChannelTarget } from "./parseTarget.js";
+import { type ConnectionOptions, createSubchannel, type Subchannel } from "./subchannel.js";
 
 export interface UnaryChannelOptions {
   /** Attempts per call when the answer is UNAVAILABLE (1 = no retry); only for idempotent calls. */

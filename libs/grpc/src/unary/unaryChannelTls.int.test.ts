@@ -3,16 +3,16 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  makeGenericClientConstructor,
   Metadata,
+  makeGenericClientConstructor,
   Server,
   ServerCredentials,
-  status,
-  type sendUnaryData,
   type ServerUnaryCall,
+  type sendUnaryData,
+  status,
 } from "@grpc/grpc-js";
-import { callUnary, createGrpcClient } from "../createClient.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callUnary, createGrpcClient } from "../createClient.js";
 import { parseTarget } from "./parseTarget.js";
 import { createUnaryChannel } from "./unaryChannel.js";
 

@@ -23,9 +23,9 @@ const HEX_20 = /^0x[0-9a-fA-F]{40}$/;
  * The account a 32-byte public key (account id) is, with its SS58 and lowercase hex forms. Shared
  * and frozen: the same key gives the same object while it is remembered.
  *
- * Remembered because SS58 costs ~11 µs a key (base58 and a blake2b checksum) and the native source
- * names the same accounts block after block: every position of a mainnet-sized holder set is
- * 220,000 of them (bench/native/scale). At most ACCOUNTS_REMEMBERED, the oldest forgotten first.
+ * Remembered because SS58 costs a base58 encode and a blake2b checksum in JS, and the native source
+ * names the same accounts block after block, every position of a mainnet-sized holder set
+ * (bench/native/scale measures it). At most ACCOUNTS_REMEMBERED, the oldest forgotten first.
  */
 export function accountFromPublicKey(publicKey: Uint8Array | `0x${string}`): AccountId {
   const hex = typeof publicKey === "string" ? publicKey.toLowerCase() : bytesToHex(publicKey);
@@ -54,10 +54,10 @@ export function accountFromEvmAddress(h160: `0x${string}`): AccountId {
 /** What an input is, once it is known to be an account address. */
 type AddressForm = { kind: "publicKey" } | { kind: "evm" } | { kind: "ss58"; publicKey: `0x${string}` };
 
-// An SS58 address's check costs a base58 decode and a blake2b checksum in JS (about 10 µs); the
+// An SS58 address's check costs a base58 decode and a blake2b checksum in JS; the
 // gateway checks every account read's address, and data-query parses it again, while the addresses
 // asked about repeat (wallets poll theirs). So the public keys of recently seen valid addresses
-// are kept, the oldest forgotten first: on bench/data's mix the decode was 3 % of each process's CPU.
+// are kept, the oldest forgotten first (bench/data's mix measures what the decode costs).
 const SS58_KEPT = 50_000;
 const ss58PublicKeys = new Map<string, `0x${string}`>();
 
@@ -108,7 +108,7 @@ export function parseAccount(input: string): AccountId {
 }
 
 // The EVM mapping costs two hashes in JS (blake2b-256, then the SS58 checksum) and two hex
-// conversions: in a profile, 40 % of data-query's CPU for a balance read of an EVM address; the accounts a
+// conversions, a large share of data-query's CPU for a balance read of an EVM address (bench/data); the accounts a
 // service is asked about repeat (wallets and dashboards poll theirs), so, like viem's own cache of
 // checksums, the mapping of recent addresses is kept. Answers are frozen: callers share them.
 const MAPPED_KEPT = 10_000;

@@ -1,4 +1,4 @@
-import { toEventSelector, toFunctionSelector, type AbiEvent, type AbiFunction } from "viem";
+import { type AbiEvent, type AbiFunction, toEventSelector, toFunctionSelector } from "viem";
 import { describe, expect, it } from "vitest";
 import { priceFeedAbi } from "./priceFeedAbi.js";
 

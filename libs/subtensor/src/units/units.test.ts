@@ -7,8 +7,8 @@ import {
   parseScaled,
   raoToWei,
   U64_MAX,
-  weiToRao,
   utf8Text,
+  weiToRao,
 } from "./units.js";
 
 describe("units", () => {

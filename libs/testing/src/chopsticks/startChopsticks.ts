@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../freePort.js";
-import { spawnManaged, type ManagedProcess } from "../process.js";
-import { isListening } from "../tcp.js";
-import { logTail } from "../logTail.js";
 import { PlatformError } from "@platform/errors/base";
+import { freePort } from "../freePort.js";
+import { logTail } from "../logTail.js";
+import { type ManagedProcess, spawnManaged } from "../process.js";
+import { isListening } from "../tcp.js";
 
 export interface StartChopsticksOptions {
   /** The raw chain spec whose genesis holds the runtime (deploy/devnet/chain-spec, checked by the caller). */

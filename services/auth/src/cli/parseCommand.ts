@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
+import { PlatformError } from "@platform/errors/base";
 import { isWellFormed } from "../credentials/credentialFormat.js";
 import { isScope, SCOPES } from "../registry/scopes.js";
-import { PlatformError } from "@platform/errors/base";
 
 export type CliCommand =
   | { kind: "help" }

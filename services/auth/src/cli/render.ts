@@ -1,4 +1,4 @@
-import { ApiKeyStatus, type ApiKey } from "@platform/proto/auth/v1/auth";
+import { type ApiKey, ApiKeyStatus } from "@platform/proto/auth/v1/auth";
 
 /** A key as the CLI's --json shows it. */
 export function keyJson(key: ApiKey): Record<string, unknown> {

@@ -1,10 +1,10 @@
-import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { Metadata, type ServiceError, status } from "@grpc/grpc-js";
 import { AppError, ERROR_CODE_KEY } from "@platform/errors";
 import { callUnary, createGrpcClient } from "@platform/grpc";
 import { AuthAdminServiceClient } from "@platform/proto/auth/v1/auth";
 import { generateSigningKeyFile, writeSigningKeyFile } from "../tokens/signingKeyFile.js";
 import { resolveAuthTarget, TargetError } from "./authTarget.js";
-import { parseCommand, USAGE, UsageError, type CliCommand } from "./parseCommand.js";
+import { type CliCommand, parseCommand, USAGE, UsageError } from "./parseCommand.js";
 import { describeKey, keyJson, keyTable } from "./render.js";
 
 export interface CliIo {

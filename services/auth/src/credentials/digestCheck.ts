@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { sameDigest, type Pepper } from "./pepper.js";
+import { type Pepper, sameDigest } from "./pepper.js";
 
 /** What a stored credential is compared against. */
 export interface StoredDigest {

@@ -1,10 +1,10 @@
+import { type GrpcServiceRegistration, unaryHandler } from "@platform/grpc";
 import type { Logger } from "@platform/log";
-import { unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
 import {
-  AuthAdminServiceService,
-  AuthServiceService,
   type AuthAdminServiceServer,
+  AuthAdminServiceService,
   type AuthServiceServer,
+  AuthServiceService,
 } from "@platform/proto/auth/v1/auth";
 import type { TokenIssuer } from "../issue/issueToken.js";
 import type { AdminCommands } from "../registry/adminCommands.js";

@@ -1,7 +1,7 @@
 import { unavailable } from "@platform/errors";
 import type { Redis } from "@platform/store";
 import { authKeys } from "../registry/keys.js";
-import { fromStore } from "../registry/storeErrors.js";
+import { fromRegistry } from "../registry/storeErrors.js";
 
 /**
  * Counts a successful API_KEY grant against its key's budget of `perMinute` per clock minute
@@ -13,7 +13,7 @@ import { fromStore } from "../registry/storeErrors.js";
 export async function spendGrant(redis: Redis, keyId: string, perMinute: number, now = Date.now()): Promise<void> {
   const minute = Math.floor(now / 60_000);
   const key = authKeys.grantsOfKey(keyId, minute);
-  const [[, count]] = (await fromStore(() => redis.multi().incr(key).pexpire(key, 61_000).exec())) as [
+  const [[, count]] = (await fromRegistry(() => redis.multi().incr(key).pexpire(key, 61_000).exec())) as [
     [unknown, number],
   ];
   if (count <= perMinute) return;

@@ -14,7 +14,7 @@ import { decideIssueRefreshToken, invalidCredentials, invalidRefreshToken } from
 import type { EventPublisher } from "../registry/eventPublisher.js";
 import { lookUpApiKey, lookUpRefreshToken, readApiKey, writeRefreshToken } from "../registry/readRegistry.js";
 import type { RegistryStatus } from "../registry/registrySupervisor.js";
-import { issueAccessToken, type AccessTokenSettings } from "../tokens/accessToken.js";
+import { type AccessTokenSettings, issueAccessToken } from "../tokens/accessToken.js";
 import type { SigningKeyStore } from "../tokens/signingKeyStore.js";
 import { spendGrant } from "./grantBudget.js";
 import type { AttemptSource, Lockout } from "./lockout.js";

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "@platform/store";
 import { authKeys } from "../registry/keys.js";
-import { fromStore } from "../registry/storeErrors.js";
+import { fromRegistry } from "../registry/storeErrors.js";
 import { addressBucket } from "./addressBucket.js";
 import { assess, type LockoutPolicy } from "./lockoutPolicy.js";
 
@@ -48,7 +48,7 @@ export function redisLockout(redis: Redis, policy: LockoutPolicy): Lockout {
   return {
     async admit(source, deadline) {
       const keys = keysOf(source);
-      const [pair, address] = await fromStore(() =>
+      const [pair, address] = await fromRegistry(() =>
         Promise.all([keys.pair ? redis.get(keys.pair) : null, redis.get(keys.address)]),
       );
       const verdict = assess({ keyAddress: Number(pair ?? 0), address: Number(address ?? 0) }, policy);
@@ -59,7 +59,7 @@ export function redisLockout(redis: Redis, policy: LockoutPolicy): Lockout {
 
     async failed(source) {
       const keys = keysOf(source);
-      await fromStore(async () => {
+      await fromRegistry(async () => {
         const multi = redis.multi();
         multi.incr(keys.address).pexpire(keys.address, policy.windowMs, "NX");
         if (keys.pair) multi.incr(keys.pair).pexpire(keys.pair, policy.windowMs, "NX");
@@ -72,7 +72,7 @@ export function redisLockout(redis: Redis, policy: LockoutPolicy): Lockout {
 
     async succeeded(source) {
       const { pair } = keysOf(source);
-      if (pair) await fromStore(() => redis.del(pair));
+      if (pair) await fromRegistry(() => redis.del(pair));
     },
   };
 }

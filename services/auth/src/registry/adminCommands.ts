@@ -10,17 +10,17 @@ import type {
   RotateApiKeySecretRequest,
   RotateApiKeySecretResponse,
 } from "@platform/proto/auth/v1/auth";
+import { TOPICS } from "@platform/proto/topics";
 import { awaitStoredOffset, type Redis } from "@platform/store";
 import { isWellFormed, newCredential } from "../credentials/credentialFormat.js";
 import type { Pepper } from "../credentials/pepper.js";
-import { apiKeyToProto, type ApiKeyRecord } from "./apiKeyRecord.js";
-import { decideCreate, decideRevoke, decideRotate, type CreateRules, type Decision } from "./decide.js";
+import { type ApiKeyRecord, apiKeyToProto } from "./apiKeyRecord.js";
+import { type CreateRules, type Decision, decideCreate, decideRevoke, decideRotate } from "./decide.js";
 import type { EventPublisher } from "./eventPublisher.js";
 import { evolve } from "./evolve.js";
+import { authKeys } from "./keys.js";
 import { listApiKeys, lookUpApiKey, readApiKey } from "./readRegistry.js";
 import type { RegistryStatus } from "./registrySupervisor.js";
-import { TOPICS } from "@platform/proto/topics";
-import { authKeys } from "./keys.js";
 
 export interface AdminCommandsOptions {
   redis: Redis;

@@ -1,4 +1,4 @@
-import { ApiKeyStatus, type ApiKey } from "@platform/proto/auth/v1/auth";
+import { type ApiKey, ApiKeyStatus } from "@platform/proto/auth/v1/auth";
 
 /** An API key as the registry holds it (the fold of its events). */
 export interface ApiKeyRecord {

@@ -2,7 +2,7 @@ import { status } from "@grpc/grpc-js";
 import { AppError } from "@platform/errors";
 import { describe, expect, it } from "vitest";
 import type { ApiKeyRecord } from "./apiKeyRecord.js";
-import { decideCreate, decideIssueRefreshToken, decideRevoke, decideRotate, type Decision } from "./decide.js";
+import { type Decision, decideCreate, decideIssueRefreshToken, decideRevoke, decideRotate } from "./decide.js";
 
 const now = new Date("2026-03-01T12:00:00.000Z");
 const rules = { tiers: ["free", "standard", "unlimited"], defaultTier: "standard" };

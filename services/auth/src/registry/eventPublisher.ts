@@ -1,15 +1,9 @@
-import { createLazyPublisher, type Kafka } from "@platform/bus";
-import { unavailable } from "@platform/errors";
+import type { Kafka } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { ApiKeyEvent } from "@platform/proto/events/v1/auth_api_keys";
-import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
+import { TOPICS } from "@platform/proto/topics";
+import { lazyEventPublisher as keyedEventPublisher, type PublishedEvent } from "@platform/service";
 import { keyIdOf } from "./evolve.js";
-
-/** Where a published event landed. */
-export interface PublishedEvent {
-  partition: number;
-  offset: string;
-}
 
 export interface EventPublisher {
   /**
@@ -24,31 +18,14 @@ export interface EventPublisher {
   close(): Promise<void>;
 }
 
-/**
- * libs/bus's lazy publisher for auth's events: it connects in the background and keeps trying
- * while Kafka is away, so auth starts, and reports not-ready, without a broker.
- */
+/** libs/service's lazy event publisher for auth's events. */
 export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
-  const publisher = createLazyPublisher(kafka, {
-    onConnectError: (error, failures) =>
-      log.warn({ err: error, failures }, "kafka publisher could not connect; retrying"),
+  const publisher = keyedEventPublisher<ApiKeyEvent>(kafka, log, {
+    topicOf,
+    unconfirmed: "the event log (Kafka) did not confirm the change in time; try again shortly",
   });
   return {
-    async publish(event, deadline) {
-      const topic = topicOf(event);
-      const record = {
-        topic: topic.name,
-        key: keyIdOf(event) ?? "",
-        value: encodePayload(topic, event),
-        eventType: eventTypeOf(event),
-        schema: topic.schema,
-      };
-      const [landed] = await publisher
-        .publish([record], deadline)
-        .catch((error: unknown) => Promise.reject(notConfirmed(error)));
-      if (landed === undefined) throw notConfirmed();
-      return { partition: landed.partition, offset: landed.baseOffset };
-    },
+    publish: (event, deadline) => publisher.publish(event, keyIdOf(event) ?? "", deadline),
     connected: publisher.connected,
     close: publisher.close,
   };
@@ -57,13 +34,4 @@ export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
 /** Where an event goes: refresh tokens expire, so their events need not be kept forever. */
 export function topicOf(event: ApiKeyEvent): typeof TOPICS.authApiKeys | typeof TOPICS.authRefreshTokens {
   return event.event?.$case === "refreshTokenIssued" ? TOPICS.authRefreshTokens : TOPICS.authApiKeys;
-}
-
-function notConfirmed(cause?: unknown) {
-  return unavailable(
-    "UNAVAILABLE",
-    "the event log (Kafka) did not confirm the change in time; try again shortly",
-    undefined,
-    cause,
-  );
 }

@@ -4,7 +4,7 @@ import { createLogger } from "@platform/log";
 import { ApiKeyEvent } from "@platform/proto/events/v1/auth_api_keys";
 import { TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { authKeys } from "./keys.js";
 import { registryProjection } from "./projection.js";

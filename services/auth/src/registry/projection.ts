@@ -2,7 +2,7 @@ import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { ApiKeyEvent } from "@platform/proto/events/v1/auth_api_keys";
 import { commitAtOffset, type Redis } from "@platform/store";
-import { apiKeyFromHash, apiKeyToHash, type ApiKeyRecord, type RefreshTokenRecord } from "./apiKeyRecord.js";
+import { type ApiKeyRecord, apiKeyFromHash, apiKeyToHash, type RefreshTokenRecord } from "./apiKeyRecord.js";
 import { evolve, keyIdOf } from "./evolve.js";
 import { authKeys } from "./keys.js";
 import { defineRefreshTokenWrite, queueRefreshTokenWrite } from "./refreshTokenWrite.js";

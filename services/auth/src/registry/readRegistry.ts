@@ -1,18 +1,18 @@
 import type { Redis } from "@platform/store";
-import { apiKeyFromHash, refreshTokenFromHash, type ApiKeyRecord, type RefreshTokenRecord } from "./apiKeyRecord.js";
+import { type ApiKeyRecord, apiKeyFromHash, type RefreshTokenRecord, refreshTokenFromHash } from "./apiKeyRecord.js";
 import { authKeys } from "./keys.js";
 import { writeCappedRefreshToken } from "./refreshTokenWrite.js";
-import { fromStore } from "./storeErrors.js";
+import { fromRegistry } from "./storeErrors.js";
 
 /** Reads of the registry projection (registry/keys.ts). Redis failures surface as UNAVAILABLE. */
 
 export function readApiKey(redis: Redis, keyId: string): Promise<ApiKeyRecord | undefined> {
-  return fromStore(async () => apiKeyFromHash(keyId, await redis.hgetall(authKeys.apiKey(keyId))));
+  return fromRegistry(async () => apiKeyFromHash(keyId, await redis.hgetall(authKeys.apiKey(keyId))));
 }
 
 /** Every key, oldest first. */
 export function listApiKeys(redis: Redis): Promise<ApiKeyRecord[]> {
-  return fromStore(async () => {
+  return fromRegistry(async () => {
     const ids = await redis.smembers(authKeys.keySet);
     if (ids.length === 0) return [];
     const pipeline = redis.pipeline();
@@ -40,12 +40,12 @@ export function writeRefreshToken(
   record: RefreshTokenRecord,
   cap: number,
 ): Promise<void> {
-  return fromStore(() => writeCappedRefreshToken(redis, tokenHmac, record, cap));
+  return fromRegistry(() => writeCappedRefreshToken(redis, tokenHmac, record, cap));
 }
 
 /** The last applied offset of a partition of the registry topic, or undefined. */
 export function storedOffset(redis: Redis, topic: string, partition: number): Promise<string | undefined> {
-  return fromStore(async () => (await redis.get(authKeys.offset(topic, partition))) ?? undefined);
+  return fromRegistry(async () => (await redis.get(authKeys.offset(topic, partition))) ?? undefined);
 }
 
 /** A registry read together with whether the registry itself is there (its marker). */
@@ -57,7 +57,7 @@ export interface Lookup<T> {
 
 /** The key and the registry marker in one round trip, so every lookup costs the same. */
 export function lookUpApiKey(redis: Redis, keyId: string): Promise<Lookup<ApiKeyRecord>> {
-  return fromStore(async () => {
+  return fromRegistry(async () => {
     const [hash, marker] = await pipelined(redis, (pipeline) =>
       pipeline.hgetall(authKeys.apiKey(keyId)).exists(authKeys.marker),
     );
@@ -66,7 +66,7 @@ export function lookUpApiKey(redis: Redis, keyId: string): Promise<Lookup<ApiKey
 }
 
 export function lookUpRefreshToken(redis: Redis, tokenHmac: string): Promise<Lookup<RefreshTokenRecord>> {
-  return fromStore(async () => {
+  return fromRegistry(async () => {
     const [hash, marker] = await pipelined(redis, (pipeline) =>
       pipeline.hgetall(authKeys.refreshToken(tokenHmac)).exists(authKeys.marker),
     );

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createRedis, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { authKeys } from "./keys.js";
 import { defineRefreshTokenWrite, queueRefreshTokenWrite, writeCappedRefreshToken } from "./refreshTokenWrite.js";

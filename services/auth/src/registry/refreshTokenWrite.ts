@@ -1,5 +1,5 @@
 import type { Redis } from "@platform/store";
-import { refreshTokenToHash, type RefreshTokenRecord } from "./apiKeyRecord.js";
+import { type RefreshTokenRecord, refreshTokenToHash } from "./apiKeyRecord.js";
 import { authKeys } from "./keys.js";
 
 /**

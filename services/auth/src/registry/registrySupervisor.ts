@@ -1,12 +1,12 @@
 import {
-  superviseProjection,
   type Kafka,
   type ProjectionSupervisor,
   type ProjectionSupervisorOptions,
+  superviseProjection,
 } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
-import { redisProjectionMarker, type Redis } from "@platform/store";
+import { type Redis, redisProjectionMarker } from "@platform/store";
 import { authKeys } from "./keys.js";
 import { registryProjection } from "./projection.js";
 

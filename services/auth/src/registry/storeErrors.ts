@@ -1,14 +1,5 @@
-import { AppError, unavailable } from "@platform/errors";
+import { fromStore } from "@platform/service";
 
-/**
- * Runs a Redis operation and turns a failure (Redis away, a timeout) into UNAVAILABLE, so callers
- * get a 503 they may retry instead of an INTERNAL error, and nothing about the failure leaks.
- */
-export async function fromStore<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw unavailable("UNAVAILABLE", "the key registry is unavailable; try again shortly", undefined, error);
-  }
-}
+/** A Redis operation of auth's: a failure answers UNAVAILABLE, retryable (libs/service fromStore). */
+export const fromRegistry = <T>(action: () => Promise<T>): Promise<T> =>
+  fromStore("the key registry is unavailable; try again shortly", action);

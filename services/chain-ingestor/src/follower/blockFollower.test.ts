@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest";
 import type { Hex } from "viem";
+import { describe, expect, it } from "vitest";
 import {
+  type BlockSource,
   createBlockFollower,
+  type FollowerCommit,
   ForkDuringReadError,
   ReorgBeyondWindowError,
-  type BlockSource,
-  type FollowerCommit,
 } from "./blockFollower.js";
 import type { BlockHeader } from "./blocks.js";
 import type { HeaderReader } from "./headerReader.js";

@@ -1,8 +1,8 @@
+import { PlatformError } from "@platform/errors/base";
 import type { Hex } from "viem";
 import type { BlockHeader, BlockRef, WindowBlock } from "./blocks.js";
 import type { HeaderReader } from "./headerReader.js";
 import { extendWindow, findCommonAncestor, linkHeaders, splitAtAncestor } from "./reconcile.js";
-import { PlatformError } from "@platform/errors/base";
 
 /**
  * A generic block follower: it walks a chain block by block from a checkpoint, reads each range's

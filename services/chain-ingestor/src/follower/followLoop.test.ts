@@ -1,3 +1,4 @@
+import { DecodeError, TransientError } from "@platform/errors/base";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { BlockFollower, StepOutcome } from "./blockFollower.js";
 import { pollInterval, runFollowLoop } from "./followLoop.js";
@@ -105,6 +106,30 @@ describe("runFollowLoop", () => {
     expect(gaps(polls.slice(4, 6))).toEqual([50]);
     abort.abort();
     await loop;
+  });
+
+  it("retries after a retryable error, and stops at once after one that says trying again cannot succeed", async () => {
+    const transient = (): StepOutcome => {
+      throw new TransientError("node away");
+    };
+    const undecodable = (): StepOutcome => {
+      throw new DecodeError("a storage value of the wrong shape");
+    };
+    const { follower, polls } = recordingFollower([transient, undecodable, transient]);
+    const abort = new AbortController();
+    const failures: number[] = [];
+    const loop = runFollowLoop({
+      follower,
+      pollIntervalMs: 200,
+      signal: abort.signal,
+      onError: (_error, count) => (failures.push(count), "retry"),
+    });
+    const stopped = expect(loop).rejects.toBeInstanceOf(DecodeError);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await stopped;
+    // Tried again 400 ms after the transient failure; not after the undecodable one, though onError said "retry".
+    expect(gaps(polls)).toEqual([400]);
+    expect(failures).toEqual([1, 2]);
   });
 
   it("reads a plain number before every pause, and resolves as soon as the signal aborts", async () => {

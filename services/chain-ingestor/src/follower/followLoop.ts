@@ -1,5 +1,5 @@
+import { retryDelay } from "@platform/errors/base";
 import type { BlockFollower, StepOutcome } from "./blockFollower.js";
-import { backoffDelay } from "@platform/errors/base";
 
 /**
  * The pause between polls once caught up, which a hint can shorten for a while: after a
@@ -91,8 +91,10 @@ export async function runFollowLoop(options: FollowLoopOptions): Promise<void> {
       wakes = true;
     } catch (error) {
       failures += 1;
-      if (options.onError(error, failures) === "stop") throw error;
-      pause = backoffDelay(failures, { firstMs: interval.normalMs, maxMs: 5_000, maxDoublings: 5 });
+      const delay = retryDelay(error, failures, { firstMs: interval.normalMs, maxMs: 5_000, maxDoublings: 5 });
+      // The caller hears of every failure, even one that stops the loop at once (givesUp).
+      if (options.onError(error, failures) === "stop" || delay === undefined) throw error;
+      pause = delay;
     }
     if (pause > 0 && !signal.aborted) await pauseFor(pause, signal, wakes ? interval.onExpedite : undefined);
   }

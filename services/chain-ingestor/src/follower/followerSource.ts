@@ -7,23 +7,23 @@ import {
   type TransactionalPublisher,
 } from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
+import { backoffDelay, PlatformError, retryDelay } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import type { Checkpoint } from "@platform/proto/events/v1/ingestor_checkpoints";
 import type { Client, Hex } from "viem";
 import {
+  type BlockSource,
   createBlockFollower,
+  type FollowerCommit,
   ForkDuringReadError,
   ReorgBeyondWindowError,
-  type BlockSource,
-  type FollowerCommit,
 } from "./blockFollower.js";
 import type { BlockRef, WindowBlock } from "./blocks.js";
-import { runFollowLoop, type PollInterval } from "./followLoop.js";
-import { ingestTracing } from "./ingestSpan.js";
+import { type PollInterval, runFollowLoop } from "./followLoop.js";
 import type { HeaderReader } from "./headerReader.js";
 import { finalizedByDepth, type IngestMetrics, type SourceMetrics } from "./ingestMetrics.js";
+import { ingestTracing } from "./ingestSpan.js";
 import { readLatestCheckpoints } from "./readCheckpoints.js";
-import { backoffDelay, PlatformError } from "@platform/errors/base";
 
 /** How any source follows its chain: the settings the intents, native and price sources share. */
 export interface FollowerSettings {
@@ -194,14 +194,26 @@ async function restartUntilStopped<E>(state: SourceState<E>): Promise<void> {
         return;
       }
       failures += 1;
+      // A fork deeper than the window is what restarting from the checkpoint exists for; any other
+      // error that says trying again cannot succeed stops the source.
+      const delay =
+        error instanceof ReorgBeyondWindowError
+          ? backoffDelay(failures, { firstMs: 500, maxMs: 30_000 })
+          : retryDelay(error, failures, { firstMs: 500, maxMs: 30_000 });
+      if (delay === undefined) {
+        if (!abort.signal.aborted)
+          log.error(
+            { err: error, chainId: chain.chainId },
+            `${kind} source stopped by an error that a restart cannot mend`,
+          );
+        return;
+      }
       const level = error instanceof ReorgBeyondWindowError || failures >= 3 ? "error" : "warn";
       log[level](
         { err: error, chainId: chain.chainId, failures },
         `${kind} source stopped; restarting from its checkpoint`,
       );
-      await sleep(backoffDelay(failures, { firstMs: 500, maxMs: 30_000 }), undefined, { signal: abort.signal }).catch(
-        () => undefined,
-      );
+      await sleep(delay, undefined, { signal: abort.signal }).catch(() => undefined);
     }
   }
 }

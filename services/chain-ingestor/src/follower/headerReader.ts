@@ -1,4 +1,4 @@
-import { toHex, type Client, type Hex } from "viem";
+import { type Client, type Hex, toHex } from "viem";
 import type { BlockHeader } from "./blocks.js";
 
 /** What the follower asks the node. */

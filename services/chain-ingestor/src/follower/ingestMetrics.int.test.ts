@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { createKafkaClient, ensureTopics, type Kafka } from "@platform/bus";
 import { createLogger } from "@platform/log";
-import { startAnvil, startKafka, tempDir, waitFor, type RunningAnvil, type RunningKafka } from "@platform/testing";
+import { type RunningAnvil, type RunningKafka, startAnvil, startKafka, tempDir, waitFor } from "@platform/testing";
 import { Registry } from "prom-client";
 import { createPublicClient, createTestClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFollowerSource, type FollowerSource } from "./followerSource.js";
+import { type FollowerSource, startFollowerSource } from "./followerSource.js";
 import { rpcHeaderReader } from "./headerReader.js";
 import { ingestMetrics } from "./ingestMetrics.js";
 import { checkpointRecord } from "./stepRecords.js";

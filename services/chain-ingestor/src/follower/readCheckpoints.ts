@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kafka } from "@platform/bus";
 import type { Logger } from "@platform/log";
-import { CheckpointEvent, type Checkpoint } from "@platform/proto/events/v1/ingestor_checkpoints";
+import { type Checkpoint, CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
 import { TOPICS } from "@platform/proto/topics";
 
 export interface ReadCheckpointsOptions {

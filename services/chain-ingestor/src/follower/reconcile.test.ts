@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import type { Hex } from "viem";
+import { describe, expect, it } from "vitest";
 import type { BlockHeader } from "./blocks.js";
 import { extendWindow, findCommonAncestor, linkHeaders, splitAtAncestor } from "./reconcile.js";
 

@@ -3,12 +3,12 @@ import { Writable } from "node:stream";
 import { createKafkaClient, type Kafka } from "@platform/bus";
 import { loadChainConfig } from "@platform/chain";
 import { createLogger } from "@platform/log";
-import type { Signals } from "@platform/signals";
-import { startKafka, tempDir, waitFor, type RunningKafka } from "@platform/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { burstOpens, readTopic, rpcBatch, startDevnet, type Devnet } from "./devnetHarness.itest.js";
-import { startIntentsIngestor, type IntentsIngestor } from "./intentsIngestor.js";
 import { TOPICS } from "@platform/proto/topics";
+import type { Signals } from "@platform/signals";
+import { type RunningKafka, startKafka, tempDir, waitFor } from "@platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { burstOpens, type Devnet, readTopic, rpcBatch, startDevnet } from "../testSupport/devnetHarness.js";
+import { type IntentsIngestor, startIntentsIngestor } from "./intentsIngestor.js";
 
 /*
  * A backlog: 10,000 Opens already on the origin chain when the ingestor starts (an ingestor that

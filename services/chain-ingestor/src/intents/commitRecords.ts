@@ -1,5 +1,5 @@
-import type { Finality as FinalityDepths } from "@platform/chain";
 import type { OutgoingRecord } from "@platform/bus";
+import type { Finality as FinalityDepths } from "@platform/chain";
 import type { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import type { FollowerCommit } from "../follower/blockFollower.js";

@@ -1,11 +1,11 @@
 import type { Finality as FinalityDepths } from "@platform/chain";
-import { toHex, type Address, type Client, type Hex } from "viem";
-import { ForkDuringReadError, type BlockSource } from "../follower/blockFollower.js";
+import { type Address, type Client, type Hex, toHex } from "viem";
+import { type BlockSource, ForkDuringReadError } from "../follower/blockFollower.js";
 import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
 import { toHeader } from "../follower/headerReader.js";
 import { finalityAt } from "./finality.js";
 import type { IntentsEvent } from "./intentsEvent.js";
-import { decodeSettlerLog, followedTopics, settlerTopics, type RawLog } from "./settlerEvents.js";
+import { decodeSettlerLog, followedTopics, type RawLog, settlerTopics } from "./settlerEvents.js";
 
 export interface IntentsBlockSourceOptions {
   client: Client;

@@ -2,12 +2,12 @@ import { ensureTopics, type Kafka } from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck } from "@platform/runtime";
-import { subjects, type Signals } from "@platform/signals";
-import { createPublicClient, http, type Address, type Client } from "viem";
+import { type Signals, subjects } from "@platform/signals";
+import { type Address, type Client, createPublicClient, http } from "viem";
+import type { IngestMetrics } from "../follower/ingestMetrics.js";
+import { type IntentsSource, startIntentsSource } from "./intentsSource.js";
 import { createNotifiedTxWatcher, type NotifiedTxWatcher } from "./notifiedTxWatcher.js";
 import { watcherClient } from "./watcherClient.js";
-import { startIntentsSource, type IntentsSource } from "./intentsSource.js";
-import type { IngestMetrics } from "../follower/ingestMetrics.js";
 
 export interface IntentsIngestorOptions {
   kafka: Kafka;

@@ -1,13 +1,13 @@
 import type { ConfiguredChain } from "@platform/chain";
 import type { Address } from "viem";
-import { pollInterval } from "../follower/followLoop.js";
-import { rpcHeaderReader } from "../follower/headerReader.js";
 import {
-  startFollowerSource,
   type FollowerSettings,
   type FollowerSource,
   type FollowerSourceStatus,
+  startFollowerSource,
 } from "../follower/followerSource.js";
+import { pollInterval } from "../follower/followLoop.js";
+import { rpcHeaderReader } from "../follower/headerReader.js";
 import { commitRecords } from "./commitRecords.js";
 import { intentsBlockSource } from "./intentsBlockSource.js";
 

@@ -1,9 +1,9 @@
 import type { OutgoingRecord } from "@platform/bus";
 import { Finality } from "@platform/proto/common/v1/common";
 import {
-  TxOutcome,
   type IntentNotificationEvent,
   type NotifiedTxResolved,
+  TxOutcome,
 } from "@platform/proto/events/v1/intents_notifications";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import { getAddress, type Hex } from "viem";

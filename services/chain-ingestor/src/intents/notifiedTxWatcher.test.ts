@@ -1,8 +1,8 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import type { OutgoingRecord } from "@platform/bus";
 import { createLogger } from "@platform/log";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Client } from "viem";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createNotifiedTxWatcher } from "./notifiedTxWatcher.js";

@@ -1,9 +1,9 @@
 import type { OutgoingRecord } from "@platform/bus";
+import { backoffDelay } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import type { Address, Client, Hex } from "viem";
 import { toHeader } from "../follower/headerReader.js";
-import { resolutionRecord, resolveDropped, resolveMined, type RpcReceipt } from "./notifiedTxResolution.js";
-import { backoffDelay } from "@platform/errors/base";
+import { type RpcReceipt, resolutionRecord, resolveDropped, resolveMined } from "./notifiedTxResolution.js";
 
 export interface WatchedChain {
   chainId: number;

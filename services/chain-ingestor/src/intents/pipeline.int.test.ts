@@ -3,31 +3,32 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createKafkaClient, createPublisher, type Kafka } from "@platform/bus";
 import { loadChainConfig } from "@platform/chain";
-import { createLogger, type Logger } from "@platform/log";
 import { fullSettlerAbi } from "@platform/devnet";
+import { createLogger, type Logger } from "@platform/log";
 import { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
 import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
 import type { IntentNotificationEvent } from "@platform/proto/events/v1/intents_notifications";
 import { IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
-import { connectSignals, subjects, type Signals } from "@platform/signals";
+import { connectSignals, type Signals, subjects } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
 import {
+  type ManagedProcess,
+  type RunningKafka,
+  type RunningNats,
+  type RunningRedis,
   startKafka,
   startNats,
   startRedis,
   tempDir,
   waitFor,
-  type ManagedProcess,
-  type RunningKafka,
-  type RunningNats,
-  type RunningRedis,
 } from "@platform/testing";
 import { encodeFunctionData, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   burstOpens,
   chainNow,
+  type Devnet,
   fillOrder,
   newUser,
   openOrder,
@@ -35,9 +36,8 @@ import {
   settleOrder,
   spawnService,
   startDevnet,
-  type Devnet,
-} from "./devnetHarness.itest.js";
-import { startIntentsIngestor, type IntentsIngestor } from "./intentsIngestor.js";
+} from "../testSupport/devnetHarness.js";
+import { type IntentsIngestor, startIntentsIngestor } from "./intentsIngestor.js";
 
 /*
  * End to end on real servers: two anvil chains with the devnet FullSettlers, one Kafka broker,

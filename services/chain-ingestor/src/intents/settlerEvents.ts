@@ -1,12 +1,12 @@
-import { fullSettlerAbi } from "@platform/settler";
+import { DecodeError } from "@platform/errors/base";
 import type { ChainRef, Finality } from "@platform/proto/common/v1/common";
 import type { IntentsChainEvent, Output } from "@platform/proto/events/v1/chain_intents";
 import { eventTypeOf } from "@platform/proto/topics";
-import { decodeEventLog, getAbiItem, getAddress, toEventSelector, type Hex } from "viem";
+import { fullSettlerAbi } from "@platform/settler";
+import { decodeEventLog, getAbiItem, getAddress, type Hex, toEventSelector } from "viem";
 import type { BlockHeader } from "../follower/blocks.js";
 import { decodeOpenData } from "./decodeOpenData.js";
 import { chainEventId, type IntentsEvent } from "./intentsEvent.js";
-import { DecodeError } from "@platform/errors/base";
 
 /** A log as `eth_getLogs` returns it (unformatted). */
 export interface RawLog {

@@ -1,5 +1,5 @@
 import type { ConfiguredChain } from "@platform/chain";
-import { createPublicClient, http, type Client, type Transport } from "viem";
+import { type Client, createPublicClient, http, type Transport } from "viem";
 
 export interface RequestRate {
   /** Resolves when the next request may go out. */

@@ -1,10 +1,10 @@
 import { priceFeedAbi } from "@platform/subtensor";
 import {
+  type Address,
   BaseError,
+  type Client,
   ContractFunctionRevertedError,
   ContractFunctionZeroDataError,
-  type Address,
-  type Client,
   type Hex,
 } from "viem";
 import { readContract } from "viem/actions";

@@ -1,16 +1,16 @@
 import type { Finality as FinalityDepths } from "@platform/chain";
 import type { ChainRef } from "@platform/proto/common/v1/common";
-import { toHex, type Client, type Hex } from "viem";
-import { ForkDuringReadError, type BlockSource } from "../follower/blockFollower.js";
+import { type Client, type Hex, toHex } from "viem";
+import { type BlockSource, ForkDuringReadError } from "../follower/blockFollower.js";
 import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
 import { toHeader } from "../follower/headerReader.js";
 import { finalityAt } from "../intents/finality.js";
-import { feedReads, type FeedReads } from "./feedReads.js";
+import { type FeedReads, feedReads } from "./feedReads.js";
 import {
   answerUpdatedTopic,
   decodeAnswerUpdated,
-  priceRecord,
   type PriceFeedIdentity,
+  priceRecord,
   type RawPriceLog,
 } from "./priceFeed.js";
 import type { PriceRecord } from "./priceRecord.js";

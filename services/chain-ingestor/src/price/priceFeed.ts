@@ -1,9 +1,9 @@
-import type { RawLog } from "../intents/settlerEvents.js";
-import { formatScaled, priceFeedAbi } from "@platform/subtensor";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
-import { decodeEventLog, getAddress, toEventSelector, type Address, type Hex } from "viem";
-import { priceEventId, type PriceRecord } from "./priceRecord.js";
+import { formatScaled, priceFeedAbi } from "@platform/subtensor";
+import { type Address, decodeEventLog, getAddress, type Hex, toEventSelector } from "viem";
+import type { RawLog } from "../intents/settlerEvents.js";
+import { type PriceRecord, priceEventId } from "./priceRecord.js";
 
 export const answerUpdatedTopic = toEventSelector(
   priceFeedAbi.find((item) => item.type === "event" && item.name === "AnswerUpdated")!,

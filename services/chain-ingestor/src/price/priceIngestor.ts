@@ -2,9 +2,9 @@ import { ensureTopics, type Kafka } from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck } from "@platform/runtime";
-import { followerClient } from "../intents/intentsIngestor.js";
-import { startPriceSource, type PriceFeedChain, type PriceSource } from "./priceSource.js";
 import type { IngestMetrics } from "../follower/ingestMetrics.js";
+import { followerClient } from "../intents/intentsIngestor.js";
+import { type PriceFeedChain, type PriceSource, startPriceSource } from "./priceSource.js";
 
 export interface PriceIngestorOptions {
   kafka: Kafka;

@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { createKafkaClient, type ConsumedRecord, type Kafka } from "@platform/bus";
+import { type ConsumedRecord, createKafkaClient, type Kafka } from "@platform/bus";
 import { loadChainConfig } from "@platform/chain";
-import { deployDevnet, type DevnetDeployment } from "@platform/devnet";
+import { type DevnetDeployment, deployDevnet } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
 import type { ChainEventRemoved } from "@platform/proto/events/v1/chain";
 import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
@@ -11,14 +11,14 @@ import type { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { createPriceFeedMover, type PriceFeedMover, type SubmittedRound } from "@platform/simulator";
 import { formatScaled, priceFeedAbi } from "@platform/subtensor";
-import { startAnvil, startKafka, tempDir, waitFor, type RunningAnvil, type RunningKafka } from "@platform/testing";
+import { type RunningAnvil, type RunningKafka, startAnvil, startKafka, tempDir, waitFor } from "@platform/testing";
 import { createTestClient, getAddress, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BlockHeader } from "../follower/blocks.js";
-import { readTopic } from "../intents/devnetHarness.itest.js";
 import { followerClient } from "../intents/intentsIngestor.js";
+import { readTopic } from "../testSupport/devnetHarness.js";
 import { priceBlockSource } from "./priceBlockSource.js";
-import { priceFeedChain, startPriceIngestor, type PriceIngestor } from "./priceIngestor.js";
+import { type PriceIngestor, priceFeedChain, startPriceIngestor } from "./priceIngestor.js";
 
 /*
  * On real servers: an anvil origin chain with the devnet's TAO/USD feed, and one Kafka broker. The

@@ -1,5 +1,5 @@
-import type { AccountId } from "@platform/subtensor";
 import type { TransactionType } from "@platform/proto/common/v1/network";
+import type { AccountId } from "@platform/subtensor";
 import type { Hex } from "viem";
 
 /*

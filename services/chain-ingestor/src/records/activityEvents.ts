@@ -1,9 +1,9 @@
-import type { AccountId } from "@platform/subtensor";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource } from "@platform/proto/common/v1/network";
 import type { AccountActivity, AccountBalance } from "@platform/proto/events/v1/chain_network";
-import { networkEventId, type NetworkRecord } from "./networkRecord.js";
+import type { AccountId } from "@platform/subtensor";
 import type { Activity } from "./activity.js";
+import { type NetworkRecord, networkEventId } from "./networkRecord.js";
 
 export interface ActivityContext {
   chainId: number;

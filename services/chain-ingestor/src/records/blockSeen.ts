@@ -2,7 +2,7 @@ import { keysForEveryPartition } from "@platform/bus";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { eventTypeOf } from "@platform/proto/topics";
-import { networkEventId, type NetworkRecord } from "./networkRecord.js";
+import { type NetworkRecord, networkEventId } from "./networkRecord.js";
 
 /**
  * A block's BlockSeen records, one per partition of chain.network.v1, to go out after every other

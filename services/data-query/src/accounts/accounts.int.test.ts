@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { Metadata } from "@grpc/grpc-js";
 import { AppError } from "@platform/errors";
-import { callUnary, createGrpcClient, startGrpcServer, type RunningGrpcServer } from "@platform/grpc";
+import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from "@platform/grpc";
 import { createLogger } from "@platform/log";
 import { Finality, Interval, SortOrder } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
@@ -15,14 +15,15 @@ import {
   type Transaction,
 } from "@platform/proto/data/v1/accounts";
 import { AccountActivity, AccountBalance } from "@platform/proto/events/v1/chain_network";
+import { accountsKeys } from "@platform/read-models";
 import { createRedis, type Redis } from "@platform/store";
 import { accountFromPublicKey } from "@platform/subtensor";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getBalanceHistory } from "./balanceHistory.js";
 import { accountsGrpcService } from "./index.js";
+import { marketPriceKeys } from "./keys.js";
 import { listTransactions } from "./transactions.js";
-import { accountsKeys, marketPriceKeys } from "./keys.js";
 
 /*
  * AccountsService over gRPC against a real Redis holding the accounts read model exactly as the

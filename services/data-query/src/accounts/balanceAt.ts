@@ -1,7 +1,7 @@
+import { accountsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { readModel } from "../shared/index.js";
-import { accountsKeys } from "./keys.js";
-import { parsePoint, type BalanceAt } from "./storedPoint.js";
+import { readModel } from "../shared/asOf.js";
+import { type BalanceAt, parsePoint } from "./storedPoint.js";
 
 const PAGE = 8;
 

@@ -1,6 +1,6 @@
 import { Interval } from "@platform/proto/common/v1/common";
 import { describe, expect, it } from "vitest";
-import { bucketStarts } from "../shared/index.js";
+import { bucketStarts } from "../shared/buckets.js";
 import { bucketReadings } from "./balanceHistory.js";
 
 const HOUR = 3_600_000;

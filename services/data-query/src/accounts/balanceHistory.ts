@@ -5,25 +5,16 @@ import type {
   GetBalanceHistoryRequest,
   GetBalanceHistoryResponse,
 } from "@platform/proto/data/v1/accounts";
+import { accountsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import {
-  bucketStarts,
-  decodeCursor,
-  DURATION,
-  encodeCursor,
-  intervalMs,
-  orderOf,
-  pageLimitOf,
-  queryScope,
-  readAsOf,
-  readModel,
-  resolveInterval,
-  resolveWindow,
-} from "../shared/index.js";
+import { readAsOf, readModel } from "../shared/asOf.js";
+import { bucketStarts, DURATION, intervalMs, resolveInterval } from "../shared/buckets.js";
+import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { resolveWindow } from "../shared/window.js";
 import { parseAddress } from "./address.js";
-import { accountsKeys } from "./keys.js";
 import { pricesAt } from "./prices.js";
-import { parsePoint, type BalanceAt } from "./storedPoint.js";
+import { type BalanceAt, parsePoint } from "./storedPoint.js";
 import { usdOf, valueBalance } from "./valuation.js";
 
 export const HISTORY_PAGE = { defaultLimit: 100, maxLimit: 1_000 } as const;

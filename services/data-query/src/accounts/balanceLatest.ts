@@ -1,18 +1,18 @@
 import { invalidArgument } from "@platform/errors";
 import type { AsOf } from "@platform/proto/common/v1/common";
 import {
-  Valuation,
   type GetBalanceLatestRequest,
   type GetBalanceLatestResponse,
+  Valuation,
 } from "@platform/proto/data/v1/accounts";
 import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
+import { accountsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { readAsOf, readModel } from "../shared/index.js";
+import { readAsOf, readModel } from "../shared/asOf.js";
 import { parseAddress } from "./address.js";
 import { balanceAt } from "./balanceAt.js";
-import { accountsKeys } from "./keys.js";
-import { pricesAtBlock, type PricePoint } from "./prices.js";
-import { parsePoint, ZERO_BALANCE, type BalanceAt } from "./storedPoint.js";
+import { type PricePoint, pricesAtBlock } from "./prices.js";
+import { type BalanceAt, parsePoint, ZERO_BALANCE } from "./storedPoint.js";
 import { usdOf, valueBalance } from "./valuation.js";
 
 /**

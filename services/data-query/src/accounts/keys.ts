@@ -1,8 +1,5 @@
 import { marketKeys } from "@platform/read-models";
 
-// The accounts layout is the projector's, in libs/read-models accounts.ts.
-export { accountsKeys } from "@platform/read-models";
-
 /** The market keys AccountsService reads: pool and coin prices (libs/read-models market.ts). */
 export const marketPriceKeys = {
   poolPoints: marketKeys.poolPoints,

@@ -1,6 +1,7 @@
 import { unavailable } from "@platform/errors";
+import { ORDINAL_SPAN } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { readModel } from "../shared/index.js";
+import { readModel } from "../shared/asOf.js";
 import { marketPriceKeys } from "./keys.js";
 
 /** Root (netuid 0) alpha is TAO 1:1. */
@@ -15,9 +16,6 @@ export interface PricePoint {
   timeMs: number;
   price: string;
 }
-
-/** Series scores are block * ORDINAL_SPAN + log index (services/projector/src/market/series.ts). */
-const ORDINAL_SPAN = 100_000;
 
 /** Coin rounds looked at, newest first, for the newest one at or before a time. */
 const COIN_ROUNDS_SCANNED = 16;
@@ -60,8 +58,8 @@ export async function pricesAtBlock(
 /**
  * The first well-formed point among `members` (newest first) that `wanted` accepts. Parsed one by
  * one as needed: the newest round is nearly always the one, and each member looked at costs a hash
- * of its whole text (the parse cache's key); reading all 16 coin rounds was 6 % of data-query's CPU
- * on bench/data's mix.
+ * of its whole text (the parse cache's key); reading every coin round was a visible share of
+ * data-query's CPU on bench/data's mix.
  */
 function firstPoint(members: readonly string[], wanted: (point: PricePoint) => boolean): PricePoint | undefined {
   for (const member of members) {

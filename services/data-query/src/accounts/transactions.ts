@@ -2,22 +2,15 @@ import { invalidArgument } from "@platform/errors";
 import { Direction, TransactionSource } from "@platform/proto/common/v1/network";
 import type { ListTransactionsRequest, ListTransactionsResponse, Transaction } from "@platform/proto/data/v1/accounts";
 import { AccountActivity } from "@platform/proto/events/v1/chain_network";
+import { accountsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import {
-  decodeCursor,
-  DURATION,
-  encodeCursor,
-  orderOf,
-  pageLimitOf,
-  queryScope,
-  readAsOf,
-  readModel,
-  resolveWindow,
-  scanZset,
-  type ZsetEntry,
-} from "../shared/index.js";
+import { readAsOf, readModel } from "../shared/asOf.js";
+import { DURATION } from "../shared/buckets.js";
+import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { resolveWindow } from "../shared/window.js";
+import { scanZset, type ZsetEntry } from "../shared/zsetScan.js";
 import { parseAddress } from "./address.js";
-import { accountsKeys } from "./keys.js";
 
 export const TRANSACTIONS_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const WINDOW = { defaultSpanMs: 90 * DURATION.DAY, maxSpanMs: 366 * DURATION.DAY } as const;

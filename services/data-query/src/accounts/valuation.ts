@@ -1,6 +1,6 @@
 import type { StakePosition } from "@platform/proto/common/v1/network";
 import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
-import { formatDecimal, mulIntByDecimal, parseDecimal } from "../shared/index.js";
+import { formatDecimal, mulIntByDecimal, parseDecimal } from "../shared/decimal.js";
 
 export interface ValuedPosition {
   position: StakePosition;

@@ -2,7 +2,7 @@ import type { GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import { DataEventsServiceService } from "@platform/proto/data/v1/events";
 import { dataChangeLog } from "@platform/read-models";
-import { subjects, type Signals } from "@platform/signals";
+import { type Signals, subjects } from "@platform/signals";
 import { createChangeFeed, type Redis } from "@platform/store";
 import { watchData } from "./watchData.js";
 

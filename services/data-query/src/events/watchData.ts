@@ -1,13 +1,13 @@
 import type { ServerWritableStream } from "@grpc/grpc-js";
 import { invalidArgument } from "@platform/errors";
 import type { Logger } from "@platform/log";
+import { Finality } from "@platform/proto/common/v1/common";
 import {
   DataTopic,
   type HeadMoved,
   type WatchDataRequest,
   type WatchDataResponse,
 } from "@platform/proto/data/v1/events";
-import { Finality } from "@platform/proto/common/v1/common";
 import { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { type DataChangeKind, dataChangeLog } from "@platform/read-models";

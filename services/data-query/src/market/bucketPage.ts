@@ -1,7 +1,10 @@
 import { Interval, type PageInfo } from "@platform/proto/common/v1/common";
+import type { BucketAggregate, BucketName } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { bucketStartMs, decodeCursor, encodeCursor, type Order } from "../shared/index.js";
-import { run, type BucketAggregate, type BucketName } from "./readModel.js";
+import { bucketStartMs } from "../shared/buckets.js";
+import { decodeCursor, encodeCursor } from "../shared/cursor.js";
+import type { Order } from "../shared/page.js";
+import { run } from "../shared/readModel.js";
 
 export function bucketNameOf(interval: Interval): BucketName {
   switch (interval) {

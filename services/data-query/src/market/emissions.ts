@@ -6,13 +6,17 @@ import {
   type SubnetEmission,
 } from "@platform/proto/data/v1/market";
 import { EmissionSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
+import { marketKeys, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "./asOfRef.js";
-import { checkNetuids, toNetuids } from "./netuids.js";
-import { ratio } from "./numbers.js";
-import { consistentPoints, decodePoint, marketKeys, pointsAtBlock, subnetsKeys } from "./readModel.js";
-import { sortedPage } from "./sortedPage.js";
+import { readModel } from "../shared/asOf.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { ratio } from "../shared/numbers.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { consistentPoints, decodePoint, pointsAtBlock } from "../shared/readModel.js";
+import { sortedPage } from "../shared/sortedPage.js";
 
 const BLOCKS_PER_DAY = 7_200n;
 

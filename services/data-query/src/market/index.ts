@@ -1,7 +1,6 @@
-import { unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
+import { type GrpcServiceRegistration, unaryHandler } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import {
-  MarketServiceService,
   type GetNetworkStatsLatestRequest,
   type GetNetworkStatsLatestResponse,
   type GetPriceHistoryRequest,
@@ -14,6 +13,7 @@ import {
   type GetSubnetPoolsHistoryResponse,
   type GetSubnetPoolsLatestRequest,
   type GetSubnetPoolsLatestResponse,
+  MarketServiceService,
 } from "@platform/proto/data/v1/market";
 import type { Redis } from "@platform/store";
 import { getSubnetEmissionsLatest } from "./emissions.js";
@@ -22,7 +22,7 @@ import { getSubnetPoolsLatest } from "./pools.js";
 import { getPriceHistory, getPriceLatest } from "./price.js";
 import { getNetworkStatsLatest } from "./stats.js";
 
-/** MarketService over the projector's market read model (services/projector/src/market/keys.ts). */
+/** MarketService over the projector's market read model (libs/read-models market.ts). */
 export function marketGrpcService(deps: { redis: Redis; log: Logger }): GrpcServiceRegistration {
   const { redis, log } = deps;
   return {

@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
 import { Metadata } from "@grpc/grpc-js";
+import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
 import { AppError } from "@platform/errors";
-import { callUnary, createGrpcClient, startGrpcServer, type RunningGrpcServer } from "@platform/grpc";
+import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from "@platform/grpc";
 import { createLogger } from "@platform/log";
-import { Finality, Interval, type ChainRef } from "@platform/proto/common/v1/common";
+import { type ChainRef, Finality, Interval } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
 import { MarketServiceClient, type MarketServiceService, PoolSort } from "@platform/proto/data/v1/market";
 import {
@@ -18,14 +18,14 @@ import type { NetworkChainEvent, NeuronState } from "@platform/proto/events/v1/c
 import type { PriceEvent } from "@platform/proto/events/v1/oracle_prices";
 import { encodePayload, TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The read model is written by the projector's own projections (no Kafka here), so this is also
 // the contract test between services/projector/src/{market,subnets}/keys.ts and these readers.
 import { marketProjection } from "../../../projector/src/market/projection.js";
 import { subnetsProjection } from "../../../projector/src/subnets/projection.js";
-import { subnetsGrpcService } from "../subnets/index.js";
 import { guardedByMarkers, PROJECTION_MARKERS } from "../shared/rebuildGuard.js";
+import { subnetsGrpcService } from "../subnets/index.js";
 import { marketGrpcService } from "./index.js";
 
 const dir = tempDir("data-query-market");

@@ -1,30 +1,26 @@
 import { invalidArgument } from "@platform/errors";
 import { Interval, type PageInfo } from "@platform/proto/common/v1/common";
 import {
-  SeriesFormat,
   type GetSubnetPoolsHistoryRequest,
   type GetSubnetPoolsHistoryResponse,
   type PoolPoint,
+  SeriesFormat,
 } from "@platform/proto/data/v1/market";
 import { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
+import { marketKeys, ORDINAL_SPAN, type SeriesPoint } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import {
-  decodeCursor,
-  encodeCursor,
-  mulIntByDecimal,
-  orderOf,
-  pageLimitOf,
-  queryScope,
-  readModel,
-  resolveInterval,
-  resolveWindow,
-} from "../shared/index.js";
-import { asOfOf, notYet } from "./asOfRef.js";
-import { DAY_MS } from "./changes.js";
+import { readModel } from "../shared/asOf.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { resolveInterval } from "../shared/buckets.js";
+import { DAY_MS } from "../shared/changes.js";
+import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { subtract } from "../shared/numbers.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { consistentPoints, decodePoint, run } from "../shared/readModel.js";
+import { resolveWindow } from "../shared/window.js";
 import { bucketNameOf, bucketPage } from "./bucketPage.js";
-import { checkNetuids, toNetuids } from "./netuids.js";
-import { subtract } from "./numbers.js";
-import { consistentPoints, decodePoint, marketKeys, ORDINAL_SPAN, run, type SeriesPoint } from "./readModel.js";
 
 const INTERVALS = {
   allowed: [

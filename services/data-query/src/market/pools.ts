@@ -1,21 +1,25 @@
 import { invalidArgument } from "@platform/errors";
 import { PoolMechanism } from "@platform/proto/common/v1/network";
 import {
-  PoolSort,
   type GetSubnetPoolsLatestRequest,
   type GetSubnetPoolsLatestResponse,
+  PoolSort,
   type SubnetPool,
 } from "@platform/proto/data/v1/market";
 import { PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
+import { marketKeys, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "./asOfRef.js";
-import { DAY_MS, HOUR_MS, priceChanges, volumes24h } from "./changes.js";
-import { checkNetuids, toNetuids } from "./netuids.js";
-import { multiply, ratio } from "./numbers.js";
-import { consistentPoints, decodePoint, marketKeys, newestPoints, pointsAtBlock, subnetsKeys } from "./readModel.js";
-import { sortedPage } from "./sortedPage.js";
+import { readModel } from "../shared/asOf.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { DAY_MS, HOUR_MS, priceChanges, volumes24h } from "../shared/changes.js";
+import { queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { multiply, ratio } from "../shared/numbers.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { consistentPoints, decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import { sortedPage } from "../shared/sortedPage.js";
 
 const PAGE = { defaultLimit: 256, maxLimit: 256 };
 

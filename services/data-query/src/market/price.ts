@@ -1,22 +1,27 @@
 import { invalidArgument } from "@platform/errors";
 import { Interval, type TimeWindow } from "@platform/proto/common/v1/common";
 import {
-  SeriesFormat,
   type GetPriceHistoryRequest,
   type GetPriceHistoryResponse,
   type GetPriceLatestRequest,
   type GetPriceLatestResponse,
   type PriceCandle,
+  SeriesFormat,
 } from "@platform/proto/data/v1/market";
 import { NetworkStatsSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
+import { marketKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { formatDecimal, orderOf, pageLimitOf, queryScope, resolveInterval, resolveWindow } from "../shared/index.js";
-import { asOfOf, notYet } from "./asOfRef.js";
-import { DAY_MS, HOUR_MS, priceChanges } from "./changes.js";
-import { bucketPage, bucketNameOf } from "./bucketPage.js";
-import { multiply } from "./numbers.js";
-import { decodePoint, marketKeys, newestPoints } from "./readModel.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { resolveInterval } from "../shared/buckets.js";
+import { DAY_MS, HOUR_MS, priceChanges } from "../shared/changes.js";
+import { queryScope } from "../shared/cursor.js";
+import { formatDecimal } from "../shared/decimal.js";
+import { multiply } from "../shared/numbers.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { decodePoint, newestPoints } from "../shared/readModel.js";
+import { resolveWindow } from "../shared/window.js";
+import { bucketNameOf, bucketPage } from "./bucketPage.js";
 
 const ASSET = "TAO";
 const MAX_SUPPLY_TAO = "21000000";

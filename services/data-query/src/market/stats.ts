@@ -1,12 +1,12 @@
-import type { GetNetworkStatsLatestResponse, BurnRange } from "@platform/proto/data/v1/market";
+import type { BurnRange, GetNetworkStatsLatestResponse } from "@platform/proto/data/v1/market";
 import { NetworkStatsSnapshot, PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
-import type { RunningCounts } from "@platform/read-models";
+import { marketKeys, type RunningCounts, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "./asOfRef.js";
-import { volumes24h } from "./changes.js";
-import { toNetuids } from "./netuids.js";
-import { decodePoint, marketKeys, newestPoints, pointsAtBlock, subnetsKeys } from "./readModel.js";
+import { readModel } from "../shared/asOf.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { volumes24h } from "../shared/changes.js";
+import { toNetuids } from "../shared/netuids.js";
+import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 
 const MAX_SUPPLY_RAO = "21000000000000000";
 const BLOCKS_PER_DAY = 7_200;

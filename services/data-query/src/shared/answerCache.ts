@@ -1,7 +1,7 @@
-import { LRUCache } from "lru-cache";
 import type { ServiceDefinition } from "@grpc/grpc-js";
-import { Counter, type Registry } from "prom-client";
 import type { Redis } from "@platform/store";
+import { LRUCache } from "lru-cache";
+import { Counter, type Registry } from "prom-client";
 import { readModel } from "./asOf.js";
 
 /**

@@ -1,5 +1,5 @@
 import { AppError, unavailable } from "@platform/errors";
-import { Finality, type AsOf } from "@platform/proto/common/v1/common";
+import { type AsOf, Finality } from "@platform/proto/common/v1/common";
 import type { Redis } from "@platform/store";
 
 /**

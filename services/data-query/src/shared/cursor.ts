@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { invalidArgument, type AppError } from "@platform/errors";
+import { type AppError, invalidArgument } from "@platform/errors";
 
 /**
  * Opaque page cursors: a position in a collection (the sort key of the last item served, never an

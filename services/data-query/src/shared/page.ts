@@ -1,5 +1,5 @@
 import { invalidArgument } from "@platform/errors";
-import { SortOrder, type PageRequest } from "@platform/proto/common/v1/common";
+import { type PageRequest, SortOrder } from "@platform/proto/common/v1/common";
 
 export interface PageRules {
   defaultLimit: number;

@@ -1,27 +1,38 @@
 import { invalidArgument, PlatformError, unavailable } from "@platform/errors";
+import type { ChainRef, PageInfo } from "@platform/proto/common/v1/common";
+import type { HolderCoverage } from "@platform/proto/common/v1/network";
 import {
-  HolderGrouping,
   type GetHoldersTopRequest,
   type GetHoldersTopResponse,
   type Holder,
+  HolderGrouping,
 } from "@platform/proto/data/v1/subnets";
 import { HolderPositions, PoolSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
-import type { ChainRef, PageInfo } from "@platform/proto/common/v1/common";
-import type { HolderCoverage } from "@platform/proto/common/v1/network";
-import { alphaOfMember, rankHolders, RANK_WIDTH, type ColdkeyRow, type PositionRow } from "@platform/read-models";
+import {
+  alphaOfMember,
+  type ColdkeyRow,
+  type PositionRow,
+  RANK_WIDTH,
+  rankHolders,
+  type SeriesPoint,
+  subnetsKeys,
+} from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { decodeCursor, encodeCursor, mulIntByDecimal, pageLimitOf, queryScope, readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "../market/asOfRef.js";
-import { checkNetuids, toNetuids } from "../market/netuids.js";
-import { ratio } from "../market/numbers.js";
-import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys, type SeriesPoint } from "../market/readModel.js";
+import { readModel } from "../shared/asOf.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { ratio } from "../shared/numbers.js";
+import { pageLimitOf } from "../shared/page.js";
+import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 
 /** Cursors continue the ranking up to this rank. */
 const MAX_RANK = 10_000;
 
 /**
  * `GET /data/v1/subnets/{netuid}/holders/top`: the newest complete holder set of the subnet,
- * ranked by alpha (services/projector/src/subnets/keys.ts). The cursor is the last ranking member
+ * ranked by alpha (libs/read-models subnets.ts). The cursor is the last ranking member
  * served, so a page continues after that holder's position.
  */
 export async function getHoldersTop(redis: Redis, request: GetHoldersTopRequest): Promise<GetHoldersTopResponse> {

@@ -1,4 +1,4 @@
-import { unaryHandler, type GrpcServiceRegistration } from "@platform/grpc";
+import { type GrpcServiceRegistration, unaryHandler } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import { SubnetsServiceService } from "@platform/proto/data/v1/subnets";
 import { readModelVersionKeys } from "@platform/read-models";
@@ -17,7 +17,7 @@ export interface SubnetsReadsOptions {
 }
 
 /**
- * The three reads over the projector's subnets read model (services/projector/src/subnets/keys.ts),
+ * The three reads over the projector's subnets read model (libs/read-models subnets.ts),
  * each kept for as long as the projection's version stands: every answer here is the network's
  * state at the read model's newest block, the same for every caller, and the heaviest of the Data
  * API to compute.

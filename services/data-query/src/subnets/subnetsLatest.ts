@@ -1,9 +1,9 @@
 import { invalidArgument } from "@platform/errors";
 import {
-  SubnetSort,
   type GetSubnetsLatestRequest,
   type GetSubnetsLatestResponse,
   type Subnet,
+  SubnetSort,
 } from "@platform/proto/data/v1/subnets";
 import {
   EmissionSnapshot,
@@ -11,12 +11,16 @@ import {
   SubnetSnapshot,
   ValidatorSetSnapshot,
 } from "@platform/proto/events/v1/chain_network";
+import { subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "../market/asOfRef.js";
-import { checkNetuids, toNetuids } from "../market/netuids.js";
-import { consistentPoints, decodePoint, pointsAtBlock, subnetsKeys } from "../market/readModel.js";
-import { sortedPage } from "../market/sortedPage.js";
+import { readModel } from "../shared/asOf.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { consistentPoints, decodePoint, pointsAtBlock } from "../shared/readModel.js";
+import { sortedPage } from "../shared/sortedPage.js";
 
 /** `GET /data/v1/subnets/latest`: every subnet at the newest block all of their snapshots reached. */
 export async function getSubnetsLatest(

@@ -2,21 +2,21 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { ConsumedRecord } from "@platform/bus";
 import { createLogger } from "@platform/log";
-import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
 import { GetSubnetsLatestResponse } from "@platform/proto/data/v1/subnets";
 import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // Written by the projector's own projection, as in production (the keys are its contract).
 import { subnetsProjection } from "../../../projector/src/subnets/projection.js";
 import { getHoldersTop } from "./holders.js";
+import { subnetsReads } from "./index.js";
 import { getSubnetsLatest } from "./subnetsLatest.js";
 import { getValidatorsLatest } from "./validators.js";
-import { subnetsReads } from "./index.js";
 
 const dir = tempDir("data-query-subnets-reads");
 const log = createLogger({

@@ -1,18 +1,22 @@
 import { invalidArgument } from "@platform/errors";
 import {
-  ValidatorSort,
   type GetValidatorsLatestRequest,
   type GetValidatorsLatestResponse,
   type Validator,
+  ValidatorSort,
 } from "@platform/proto/data/v1/subnets";
-import { PoolSnapshot, ValidatorSetSnapshot, type NeuronState } from "@platform/proto/events/v1/chain_network";
+import { type NeuronState, PoolSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
+import { subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { ROOT_NETUID } from "@platform/subtensor";
-import { decodeCursor, mulIntByDecimal, orderOf, pageLimitOf, queryScope, readModel } from "../shared/index.js";
-import { asOfOf, notYet } from "../market/asOfRef.js";
-import { checkNetuids, toNetuids } from "../market/netuids.js";
-import { decodePoint, newestPoints, pointsAtBlock, subnetsKeys } from "../market/readModel.js";
-import { sortedPage } from "../market/sortedPage.js";
+import { readModel } from "../shared/asOf.js";
+import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { decodeCursor, queryScope } from "../shared/cursor.js";
+import { mulIntByDecimal } from "../shared/decimal.js";
+import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { orderOf, pageLimitOf } from "../shared/page.js";
+import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import { sortedPage } from "../shared/sortedPage.js";
 
 /** `GET /data/v1/subnets/{netuid}/validators/latest`: the newest metagraph of the subnet, ranked. */
 export async function getValidatorsLatest(

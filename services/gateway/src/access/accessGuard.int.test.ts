@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import type { RequestContext } from "@platform/http";
-import { createRedis, redisReadiness, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from "jose";
+import { createRedis, type Redis, redisReadiness } from "@platform/store";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
+import { type CryptoKey, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpProblem } from "../http/HttpProblem.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { coalesceWrites, createRedis, redisReadiness, type Redis } from "@platform/store";
-import { countSocketWrites, startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { coalesceWrites, createRedis, type Redis, redisReadiness } from "@platform/store";
+import { countSocketWrites, type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRateLimiter } from "./rateLimiter.js";
 

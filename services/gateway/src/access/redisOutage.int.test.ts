@@ -1,11 +1,11 @@
-import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { defineRoute } from "@platform/http";
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
-import { createRedis, redisReadiness, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { createRedis, type Redis, redisReadiness } from "@platform/store";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGatewayApp } from "../app.js";

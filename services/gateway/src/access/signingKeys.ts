@@ -1,7 +1,7 @@
 import { Metadata } from "@grpc/grpc-js";
 import { callUnary } from "@platform/grpc";
 import type { AuthServiceClient } from "@platform/proto/auth/v1/auth";
-import { importJWK, type CryptoKey, type JWK } from "jose";
+import { type CryptoKey, importJWK, type JWK } from "jose";
 
 export interface SigningKeys {
   /** The public key for a `kid`, fetching auth's key set again (at most once per cooldown) when it is unknown. */

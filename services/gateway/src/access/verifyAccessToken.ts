@@ -1,5 +1,5 @@
 import { AppError } from "@platform/errors";
-import { errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+import { type JWTPayload, errors as joseErrors, jwtVerify } from "jose";
 import type { SigningKeys } from "./signingKeys.js";
 
 /** What the gateway needs from a verified access token. */

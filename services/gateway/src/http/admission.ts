@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { validateInput, type AnyRoute, type RequestContext } from "@platform/http";
+import { type AnyRoute, type RequestContext, validateInput } from "@platform/http";
 import type { Admission, GuardedRoute } from "../access/accessGuard.js";
 
 /**

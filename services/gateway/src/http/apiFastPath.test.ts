@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAccessLog } from "./accessLog.js";
 import { createApiFastPath } from "./apiFastPath.js";
+import { createConditionalReads } from "./conditional/conditionalReads.js";
+import { conditionalRead } from "./conditional/conditionalRoute.js";
 import { createRouteTable } from "./routeTable.js";
 import { NO_TRUSTED_PROXIES } from "./trustedProxies.js";
-import { conditionalRead, createConditionalReads } from "./conditional/index.js";
 
 // The fast path alone, on a bare node server: what it takes it answers without express; what it
 // does not take is left untouched (app.test.ts checks that both paths answer alike).

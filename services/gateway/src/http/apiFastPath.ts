@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
+import { type AnyRoute, sendProblem } from "@platform/http";
 import type { Logger } from "@platform/log";
-import { sendProblem, type AnyRoute } from "@platform/http";
 import type { AccessLog } from "./accessLog.js";
+import type { AccessGuard } from "./admission.js";
 import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { problemOfError } from "./problemOfError.js";
 import { startRequest } from "./requestContext.js";
 import { createRouteTable } from "./routeTable.js";
-import type { AccessGuard } from "./admission.js";
 import { serveRoute } from "./serveRoute.js";
 import type { TrustedProxies } from "./trustedProxies.js";
 

@@ -1,5 +1,5 @@
 import type { Socket } from "node:net";
-import { problemBody, PROBLEM_CONTENT_TYPE } from "@platform/http";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "@platform/http";
 import { PROBLEM_TITLES } from "./problemTitles.js";
 
 /** What node's refusals become: status, reason phrase, problem code and detail. */

@@ -1,9 +1,9 @@
-import type { NextFunction, Request, Response } from "express";
-import type { Logger } from "@platform/log";
 import { sendProblem } from "@platform/http";
+import type { Logger } from "@platform/log";
+import type { NextFunction, Request, Response } from "express";
 import type { AccessLog } from "./accessLog.js";
 import { problemOfError } from "./problemOfError.js";
-import { startRequest, type GatewayContext } from "./requestContext.js";
+import { type GatewayContext, startRequest } from "./requestContext.js";
 import type { TrustedProxies } from "./trustedProxies.js";
 
 // What express's middleware chain needs to share the fast path's request context, access log and

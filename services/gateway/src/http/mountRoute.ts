@@ -1,8 +1,8 @@
-import type { NextFunction, Request, Response, Router } from "express";
 import type { AnyRoute } from "@platform/http";
+import type { NextFunction, Request, Response, Router } from "express";
+import type { AccessGuard } from "./admission.js";
 import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { contextOf } from "./expressContext.js";
-import type { AccessGuard } from "./admission.js";
 import { serveRoute } from "./serveRoute.js";
 
 /** Mounts a route definition on express (the routes apiFastPath does not take: those with a body). */

@@ -1,6 +1,6 @@
 import { AppError, isDependencyUnavailable } from "@platform/errors";
+import { type Problem, titleFor } from "@platform/http";
 import type { Logger } from "@platform/log";
-import { titleFor, type Problem } from "@platform/http";
 import { HttpProblem } from "./HttpProblem.js";
 import { PROBLEM_TITLES } from "./problemTitles.js";
 

@@ -1,5 +1,5 @@
-import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { defineRoute } from "@platform/http";
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";

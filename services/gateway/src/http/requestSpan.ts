@@ -3,12 +3,12 @@ import {
   currentTraceparent,
   isTracingEnabled,
   ROOT_CONTEXT,
+  type Span,
   SpanKind,
   SpanStatusCode,
   spanContextOf,
   startEdgeSpan,
   trace,
-  type Span,
 } from "@platform/telemetry";
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;

@@ -1,9 +1,9 @@
 import type { ServerResponse } from "node:http";
-import { sendJsonText, type AnyRoute, type RequestContext } from "@platform/http";
-import { admit, validateAll, type AccessGuard, type RawInput } from "./admission.js";
+import { type AnyRoute, type RequestContext, sendJsonText } from "@platform/http";
+import { type AccessGuard, admit, type RawInput, validateAll } from "./admission.js";
+import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { conditionalReadOf } from "./conditional/conditionalRoute.js";
 import { parseIfNoneMatch } from "./conditional/entityTags.js";
-import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { serveConditionalRead } from "./conditional/serveConditionalRead.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { connect, type AddressInfo, type Socket } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,8 +1,8 @@
-import { buildOpenApiDocument, type AnyRoute } from "@platform/http";
+import { type AnyRoute, buildOpenApiDocument } from "@platform/http";
 import { createLogger } from "@platform/log";
 import type { Backends } from "../backends.js";
 import { gatewayConfigSchema } from "../config.js";
-import { unservedEventStreams } from "../routes/events/index.js";
+import { unservedEventStreams } from "../routes/events/eventStreams.js";
 import { apiRoutes } from "../routes/index.js";
 
 const TITLE = "Chain data and cross-chain intents API";

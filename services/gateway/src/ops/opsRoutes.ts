@@ -1,5 +1,5 @@
-import { Router } from "express";
 import type { Readiness } from "@platform/runtime";
+import { Router } from "express";
 import { renderDocsPage } from "./docsPage.js";
 
 /**

@@ -1,6 +1,6 @@
+import { isQuotaExceeded } from "@platform/chain";
 import { AppError, unavailable } from "@platform/errors";
 import { BaseError, ContractFunctionRevertedError, ContractFunctionZeroDataError } from "viem";
-import { isQuotaExceeded } from "@platform/chain";
 
 /**
  * True when a read failed because of what the contract did (reverted, or there is no contract),

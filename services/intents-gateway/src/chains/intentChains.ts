@@ -1,13 +1,13 @@
 import {
+  type ChainConfig,
   createRpcQuota,
   DEFAULT_USER_READS,
-  toViemChain,
-  userReadTransport,
-  type ChainConfig,
   type RpcQuota,
+  toViemChain,
   type UserReadSettings,
+  userReadTransport,
 } from "@platform/chain";
-import { createPublicClient, type Address, type Chain, type PublicClient, type Transport } from "viem";
+import { type Address, type Chain, createPublicClient, type PublicClient, type Transport } from "viem";
 
 type ConfiguredChain = ChainConfig["chains"][number];
 

@@ -1,8 +1,8 @@
 import { fullSettlerAbi } from "@platform/settler";
 import type { Address } from "viem";
+import type { FillDeadlineBounds } from "../quote/fillDeadline.js";
 import { chainUnavailable } from "./chainErrors.js";
 import type { IntentChain } from "./intentChains.js";
-import type { FillDeadlineBounds } from "../quote/fillDeadline.js";
 
 export interface ChainHead {
   number: bigint;

@@ -1,4 +1,4 @@
-import { erc20Abi, zeroAddress, type Address } from "viem";
+import { type Address, erc20Abi, zeroAddress } from "viem";
 import { chainUnavailable } from "./chainErrors.js";
 import type { IntentChain } from "./intentChains.js";
 

@@ -1,4 +1,4 @@
-import { getAddress, type Address, type Hex } from "viem";
+import { type Address, getAddress, type Hex } from "viem";
 import { chainUnavailable } from "../chains/chainErrors.js";
 import type { IntentChain } from "../chains/intentChains.js";
 

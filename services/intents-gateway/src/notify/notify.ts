@@ -5,12 +5,12 @@ import { callUnary, type KeyConcurrency } from "@platform/grpc";
 import { IntentStatus, type NotifyRequest, type NotifyResponse } from "@platform/proto/intents/v1/intents";
 import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
-import { subjects, type Signals } from "@platform/signals";
+import { type Signals, subjects } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import type { IntentChains } from "../chains/intentChains.js";
 import { lookupTransaction } from "./lookupTransaction.js";
 import { claimKey, NOTIFIED_TTL_SECONDS, notifiedKey } from "./notifiedKeys.js";
-import { validateNotify, type ValidNotification } from "./validateNotify.js";
+import { type ValidNotification, validateNotify } from "./validateNotify.js";
 
 export interface NotifyDependencies {
   tc: TcServiceClient;

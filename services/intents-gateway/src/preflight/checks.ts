@@ -2,8 +2,8 @@ import { CheckStatus, type PreflightCheck } from "@platform/proto/intents/v1/int
 import { zeroAddress } from "viem";
 import type { Priced } from "../quote/feeModel.js";
 import { judgeFillDeadline } from "../quote/fillDeadline.js";
-import type { QuotedRoute } from "../quote/routeTable.js";
 import type { StoredQuote } from "../quote/quoteStore.js";
+import type { QuotedRoute } from "../quote/routeTable.js";
 import { isUnreadable, type OrderFacts } from "./orderFacts.js";
 import type { ValidOrder } from "./validateOrder.js";
 

@@ -1,5 +1,5 @@
 import { fullSettlerAbi, testTokenAbi } from "@platform/devnet";
-import { encodeErrorResult, type Address } from "viem";
+import { type Address, encodeErrorResult } from "viem";
 import { describe, expect, it } from "vitest";
 import { describeRevertData, MAX_REVERT_DATA_BYTES, MAX_REVERT_NESTING } from "./describeRevert.js";
 

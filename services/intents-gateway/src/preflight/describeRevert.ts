@@ -1,5 +1,5 @@
 import { erc20ErrorsAbi, fullSettlerAbi } from "@platform/settler";
-import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type Abi, type Hex } from "viem";
+import { type Abi, BaseError, ContractFunctionRevertedError, decodeErrorResult, type Hex } from "viem";
 
 export interface RevertDescription {
   /** The custom error's name (`FillDeadlineOutOfBounds`), `Error`/`Panic`, or `unknown`. */

@@ -1,11 +1,11 @@
 import { invalidArgument, notFound } from "@platform/errors";
 import type { KeyConcurrency } from "@platform/grpc";
-import { Finality, type AsOf } from "@platform/proto/common/v1/common";
+import { type AsOf, Finality } from "@platform/proto/common/v1/common";
 import { CheckStatus, type PreflightRequest, type PreflightResponse } from "@platform/proto/intents/v1/intents";
 import type { IntentChain, IntentChains } from "../chains/intentChains.js";
-import { readHead, type ChainHead } from "../chains/readChainState.js";
+import { type ChainHead, readHead } from "../chains/readChainState.js";
 import type { TokenDecimals } from "../chains/tokenDecimals.js";
-import { priceExactInput, type Priced } from "../quote/feeModel.js";
+import { type Priced, priceExactInput } from "../quote/feeModel.js";
 import type { QuoteStore, StoredQuote } from "../quote/quoteStore.js";
 import { findRoute, type QuotedRoute, type RouteTable } from "../quote/routeTable.js";
 import { parseAddress } from "../validation/fields.js";
@@ -23,7 +23,7 @@ import {
 } from "./checks.js";
 import { readOrderFacts } from "./readOrderFacts.js";
 import { assertRouteTokens } from "./routeTokens.js";
-import { validateOrder, type ValidOrder } from "./validateOrder.js";
+import { type ValidOrder, validateOrder } from "./validateOrder.js";
 
 export interface PreflightDependencies {
   routes: RouteTable;

@@ -3,65 +3,65 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chainConfigSchema, type ChainConfig } from "@platform/chain";
+import type { LazyPublisher, OutgoingRecord } from "@platform/bus";
+import { type ChainConfig, chainConfigSchema } from "@platform/chain";
 import {
+  type DevnetDeployment,
   deployDevnet,
   devnetSettlerParams,
   fullSettlerAbi,
   testTokenAbi,
-  type DevnetDeployment,
 } from "@platform/devnet";
 import {
+  addressToBytes32,
   computeOrderId,
   decodeOrderData,
   orderDataTypeHash,
   toFullOrderData,
-  addressToBytes32,
 } from "@platform/devnet/intents";
+import { createKeyConcurrency } from "@platform/grpc";
 import {
   CheckStatus,
-  TradeType,
   type PreflightCheck,
   type PreflightResponse,
   type QuoteRequest,
   type QuoteResponse,
+  TradeType,
 } from "@platform/proto/intents/v1/intents";
-import { createKeyConcurrency } from "@platform/grpc";
+import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
+import type { Signals } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
 import {
   freePort,
+  type RunningAnvil,
+  type RunningRedis,
   startAnvil,
   startRedis,
   tempDir,
   waitFor,
-  type RunningAnvil,
-  type RunningRedis,
 } from "@platform/testing";
 import {
+  type Address,
   createTestClient,
   createWalletClient,
   defineChain,
+  type Hex,
   http,
   maxUint256,
   parseEther,
   parseEventLogs,
   parseUnits,
   zeroAddress,
-  type Address,
-  type Hex,
 } from "viem";
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import type { LazyPublisher, OutgoingRecord } from "@platform/bus";
-import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
-import type { Signals } from "@platform/signals";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIntentChains, type IntentChains } from "../chains/intentChains.js";
-import { notify, type NotifyDependencies } from "../notify/notify.js";
 import { createTokenDecimals } from "../chains/tokenDecimals.js";
-import { quote, type QuoteDependencies } from "../quote/quote.js";
+import { type NotifyDependencies, notify } from "../notify/notify.js";
+import { type QuoteDependencies, quote } from "../quote/quote.js";
 import { createQuoteStore } from "../quote/quoteStore.js";
 import { buildRouteTable } from "../quote/routeTable.js";
-import { preflight, type PreflightDependencies } from "./preflight.js";
+import { type PreflightDependencies, preflight } from "./preflight.js";
 
 /*
  * Quote → preflight → open against two anvil chains with the devnet contracts, the local

@@ -1,8 +1,8 @@
+import { isQuotaExceeded } from "@platform/chain";
 import { addressToBytes32, encodeOrderData, fullSettlerAbi, orderDataTypeHash } from "@platform/settler";
-import { BaseError, erc20Abi, HttpRequestError, TimeoutError, zeroAddress, type Address, type Hex } from "viem";
+import { type Address, BaseError, erc20Abi, type Hex, HttpRequestError, TimeoutError, zeroAddress } from "viem";
 import { chainUnavailable, isContractAnswer } from "../chains/chainErrors.js";
 import type { IntentChain } from "../chains/intentChains.js";
-import { isQuotaExceeded } from "@platform/chain";
 import { readFillDeadlineBounds, readHead } from "../chains/readChainState.js";
 import { describeRevert } from "./describeRevert.js";
 import type { OrderFacts, Simulation, Unreadable } from "./orderFacts.js";

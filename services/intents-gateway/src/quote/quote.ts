@@ -1,18 +1,18 @@
 import { randomBytes } from "node:crypto";
-import type { KeyConcurrency } from "@platform/grpc";
 import { invalidArgument, unavailable } from "@platform/errors";
+import type { KeyConcurrency } from "@platform/grpc";
+import { type Fee, FeeType, type QuoteRequest, type QuoteResponse } from "@platform/proto/intents/v1/intents";
 import { addressToBytes32, encodeOrderData, orderDataTypeHash } from "@platform/settler";
-import { FeeType, type Fee, type QuoteRequest, type QuoteResponse } from "@platform/proto/intents/v1/intents";
-import { bytesToBigInt, type Address } from "viem";
+import { type Address, bytesToBigInt } from "viem";
 import type { IntentChain, IntentChains } from "../chains/intentChains.js";
 import { readFillDeadlineBounds, readHead } from "../chains/readChainState.js";
 import type { TokenDecimals } from "../chains/tokenDecimals.js";
-import { bpsOf, priceExactInput, priceExactOutput, type Priced } from "./feeModel.js";
+import { bpsOf, type Priced, priceExactInput, priceExactOutput } from "./feeModel.js";
 import { suggestFillDeadline } from "./fillDeadline.js";
 import { newQuoteId, type QuoteStore } from "./quoteStore.js";
 import { findRoute, type QuotedRoute, type RouteTable } from "./routeTable.js";
 import { unsupportedRoute } from "./unsupportedRoute.js";
-import { validateQuote, type ValidQuoteRequest } from "./validateQuote.js";
+import { type ValidQuoteRequest, validateQuote } from "./validateQuote.js";
 
 export interface QuoteDependencies {
   routes: RouteTable;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { FeeType, type QuoteResponse } from "@platform/proto/intents/v1/intents";
 import { createRedis, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createQuoteStore, newQuoteId, quoteIndexKey } from "./quoteStore.js";
 

@@ -1,4 +1,4 @@
-import { chainConfigSchema, type ChainConfigInput } from "@platform/chain";
+import { type ChainConfigInput, chainConfigSchema } from "@platform/chain";
 import { zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { buildRouteTable, findRoute } from "./routeTable.js";

@@ -1,5 +1,5 @@
 import type { ChainConfig } from "@platform/chain";
-import { getAddress, zeroAddress, type Address } from "viem";
+import { type Address, getAddress, zeroAddress } from "viem";
 
 type ConfiguredChain = ChainConfig["chains"][number];
 type RouteConfig = ChainConfig["routes"][number];

@@ -1,4 +1,4 @@
-import { chainConfigSchema, type ChainConfigInput } from "@platform/chain";
+import { type ChainConfigInput, chainConfigSchema } from "@platform/chain";
 import { describe, expect, it } from "vitest";
 import { buildRouteTable } from "./routeTable.js";
 import { unsupportedRoute } from "./unsupportedRoute.js";

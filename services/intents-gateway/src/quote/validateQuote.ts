@@ -1,5 +1,5 @@
 import { invalidArgument } from "@platform/errors";
-import { TradeType, type QuoteRequest } from "@platform/proto/intents/v1/intents";
+import { type QuoteRequest, TradeType } from "@platform/proto/intents/v1/intents";
 import type { Address } from "viem";
 import { parseAddress, parseChainId, parseUint256 } from "../validation/fields.js";
 

@@ -1,4 +1,4 @@
-import { Finality, type AsOf } from "@platform/proto/common/v1/common";
+import { type AsOf, Finality } from "@platform/proto/common/v1/common";
 
 /**
  * The projection's head hash `{blockNumber, blockHash, timestamp, ...}` as an AsOf. The timestamp

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { createLogger } from "@platform/log";
 import { intentsChangeLog } from "@platform/read-models";
-import { createRedis, redisReadiness, type ChangeEntry, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { type ChangeEntry, createRedis, type Redis, redisReadiness } from "@platform/store";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIntentsChangeFeed } from "./intentsChangeFeed.js";
 

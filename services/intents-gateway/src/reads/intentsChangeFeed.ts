@@ -1,6 +1,6 @@
 import type { Logger } from "@platform/log";
 import { intentsChangeLog } from "@platform/read-models";
-import { createChangeFeed, type ChangeFeed, type Redis } from "@platform/store";
+import { type ChangeFeed, createChangeFeed, type Redis } from "@platform/store";
 
 /**
  * One reader of the intents change log for every open WatchIntents; each projection commit's

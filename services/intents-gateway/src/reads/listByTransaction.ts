@@ -2,16 +2,16 @@ import { invalidArgument } from "@platform/errors";
 import {
   IntentRecord,
   IntentStatus,
-  TransactionStatus,
   type ListByTransactionRequest,
   type ListByTransactionResponse,
+  TransactionStatus,
 } from "@platform/proto/intents/v1/intents";
+import { intentsReadKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { notifiedKey } from "../notify/notifiedKeys.js";
 import { parseChainId, parseHash32 } from "../validation/fields.js";
 import { loadHeads, loadRecords, withCurrentHeads } from "./loadRecords.js";
 import { mirrorUnavailable } from "./mirrorErrors.js";
-import { projectionKeys } from "./projectionKeys.js";
 
 const TX_STATES: Readonly<Record<string, TransactionStatus>> = {
   NOTIFIED: TransactionStatus.TRANSACTION_STATUS_PENDING,
@@ -48,9 +48,9 @@ export async function listByTransaction(
 
   const results = await redis
     .pipeline()
-    .smembers(projectionKeys.txOrders(chain, txHash))
-    .hgetall(projectionKeys.txState(chain, txHash))
-    .getBuffer(projectionKeys.txOrder(chain, txHash))
+    .smembers(intentsReadKeys.txOrders(chain, txHash))
+    .hgetall(intentsReadKeys.txState(chain, txHash))
+    .getBuffer(intentsReadKeys.txOrder(chain, txHash))
     .exists(notifiedKey(chain, txHash))
     .exec()
     .catch((error: unknown) => {
@@ -65,7 +65,7 @@ export async function listByTransaction(
   const txRecordBytes = replies[2] as Buffer | null;
   const notified = replies[3] === 1;
 
-  const opened = (await loadRecords(redis, orderIds.map(projectionKeys.order))).filter(
+  const opened = (await loadRecords(redis, orderIds.map(intentsReadKeys.order))).filter(
     (record) => record !== undefined,
   );
   const txRecord = opened.length === 0 && txRecordBytes ? IntentRecord.decode(txRecordBytes) : undefined;

@@ -1,11 +1,11 @@
 import { invalidArgument } from "@platform/errors";
 import type { PageInfo, PageRequest } from "@platform/proto/common/v1/common";
 import type { IntentRecord } from "@platform/proto/intents/v1/intents";
+import { intentsReadKeys, recordKeyOfMember } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { parseAddress } from "../validation/fields.js";
-import { decodeCursor, encodeCursor, type CursorScope } from "./cursor.js";
+import { type CursorScope, decodeCursor, encodeCursor } from "./cursor.js";
 import { loadRecords, withCurrentHeads } from "./loadRecords.js";
-import { projectionKeys, recordKeyOfMember } from "./projectionKeys.js";
 import { descendingPage } from "./zsetPage.js";
 
 export const DEFAULT_PAGE_LIMIT = 20;
@@ -33,7 +33,7 @@ export async function listUserIntents(
   const limit = pageLimitOf(request.page);
   const scope: CursorScope = { list, userAddress };
   const after = request.page?.cursor ? decodeCursor(request.page.cursor, scope) : undefined;
-  const key = list === "pending" ? projectionKeys.userPending(userAddress) : projectionKeys.userExpired(userAddress);
+  const key = list === "pending" ? intentsReadKeys.userPending(userAddress) : intentsReadKeys.userExpired(userAddress);
 
   const page = await descendingPage(redis, key, limit, after);
   const records = (

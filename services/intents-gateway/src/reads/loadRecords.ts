@@ -1,9 +1,9 @@
-import { IntentRecord } from "@platform/proto/intents/v1/intents";
 import type { AsOf } from "@platform/proto/common/v1/common";
+import { IntentRecord } from "@platform/proto/intents/v1/intents";
+import { intentsReadKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { headAsOf } from "./headAsOf.js";
 import { mirrorUnavailable } from "./mirrorErrors.js";
-import { projectionKeys } from "./projectionKeys.js";
 
 /** Records at the given keys, in order, in one round trip; undefined where a key is absent. */
 export async function loadRecords(redis: Redis, keys: readonly string[]): Promise<Array<IntentRecord | undefined>> {
@@ -20,7 +20,7 @@ export async function loadHeads(redis: Redis, chainIds: readonly string[]): Prom
   const heads = new Map<string, AsOf>();
   if (unique.length === 0) return heads;
   const pipeline = redis.pipeline();
-  for (const chainId of unique) pipeline.hgetall(projectionKeys.head(chainId));
+  for (const chainId of unique) pipeline.hgetall(intentsReadKeys.head(chainId));
   const results = await pipeline.exec().catch((error: unknown) => {
     throw mirrorUnavailable(error);
   });

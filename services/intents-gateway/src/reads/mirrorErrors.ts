@@ -1,4 +1,4 @@
-import { unavailable, type AppError } from "@platform/errors";
+import { type AppError, unavailable } from "@platform/errors";
 
 /** Redis being away is a 503 the client can retry; the connection error stays in the log. */
 export function mirrorUnavailable(error: unknown): AppError {

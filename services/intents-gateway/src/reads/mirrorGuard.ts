@@ -1,7 +1,7 @@
 import { rebuilding, unavailable } from "@platform/errors";
 import { checkedHandler, type UnaryCallHandler } from "@platform/grpc";
+import { intentsReadKeys } from "@platform/read-models";
 import { projectionsComplete, type Redis } from "@platform/store";
-import { projectionKeys } from "./projectionKeys.js";
 
 /**
  * A read of the intents mirror answers only while its projection marker says `complete`: after
@@ -11,7 +11,7 @@ import { projectionKeys } from "./projectionKeys.js";
  */
 export function mirroredRead<Handler>(redis: Redis, handler: Handler): Handler {
   return checkedHandler(handler as UnaryCallHandler, () =>
-    projectionsComplete(redis, [projectionKeys.marker]).then(
+    projectionsComplete(redis, [intentsReadKeys.marker]).then(
       (complete) => (complete ? undefined : rebuilding("the intents mirror")),
       (error: unknown) =>
         unavailable("UNAVAILABLE", "the intents mirror could not be read; retry shortly", undefined, error),

@@ -4,15 +4,15 @@ import { unaryHandler } from "@platform/grpc";
 import { createLogger } from "@platform/log";
 import { Finality } from "@platform/proto/common/v1/common";
 import { IntentRecord, IntentStatus, TransactionStatus } from "@platform/proto/intents/v1/intents";
+import { intentsReadKeys } from "@platform/read-models";
 import { createRedis, type Redis } from "@platform/store";
-import { freePort, startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { freePort, type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { notifiedKey } from "../notify/notifiedKeys.js";
 import { getIntent } from "./getIntent.js";
 import { listByTransaction } from "./listByTransaction.js";
 import { listUserIntents } from "./listUserIntents.js";
 import { mirroredRead } from "./mirrorGuard.js";
-import { projectionKeys } from "./projectionKeys.js";
 
 // The status reads against a real Redis seeded with the intents projection's layout, exactly as the
 // projector writes it (records as protobuf IntentRecord).
@@ -94,13 +94,13 @@ beforeEach(async () => {
 describe("GetIntent", () => {
   it("answers the record with asOf brought up to the mirror's heads, for an id in any case", async () => {
     const orderId = hex32(1);
-    await put(projectionKeys.order(orderId), record(orderId));
-    await redis.hset(projectionKeys.head(ORIGIN), {
+    await put(intentsReadKeys.order(orderId), record(orderId));
+    await redis.hset(intentsReadKeys.head(ORIGIN), {
       blockNumber: "130",
       blockHash: hex32(130),
       timestamp: "1763769610",
     });
-    await redis.hset(projectionKeys.head(DESTINATION), {
+    await redis.hset(intentsReadKeys.head(DESTINATION), {
       blockNumber: "88",
       blockHash: hex32(88),
       timestamp: "2026-11-22T10:00:09Z",
@@ -133,7 +133,7 @@ describe("GetIntent", () => {
 
   it("keeps the record's own asOf for a chain without a head", async () => {
     const orderId = hex32(2);
-    await put(projectionKeys.order(orderId), record(orderId));
+    await put(intentsReadKeys.order(orderId), record(orderId));
     expect((await getIntent(redis, { orderId })).intent!.asOf).toEqual(record(orderId).asOf);
   });
 
@@ -159,7 +159,7 @@ describe("GetIntent", () => {
 describe("while the mirror is rebuilt (its projection marker not complete)", () => {
   it("answers 503 REBUILDING instead of an older status or a not-found, and the record once the marker says complete", async () => {
     const orderId = hex32(7);
-    await put(projectionKeys.order(orderId), record(orderId));
+    await put(intentsReadKeys.order(orderId), record(orderId));
     const log = createLogger({ service: "mirror-guard-test", level: "silent" });
     const guarded = mirroredRead(
       redis,
@@ -181,11 +181,11 @@ describe("while the mirror is rebuilt (its projection marker not complete)", () 
         ),
       );
     for (const marker of [undefined, "rebuilding:4f0c"]) {
-      if (marker !== undefined) await redis.set(projectionKeys.marker, marker);
+      if (marker !== undefined) await redis.set(intentsReadKeys.marker, marker);
       expect(await call(orderId)).toEqual({ code: status.UNAVAILABLE, errorCode: "REBUILDING" });
       expect(await call(hex32(404))).toEqual({ code: status.UNAVAILABLE, errorCode: "REBUILDING" });
     }
-    await redis.set(projectionKeys.marker, "complete");
+    await redis.set(intentsReadKeys.marker, "complete");
     expect(((await call(orderId)).value as { intent: { orderId: string } }).intent.orderId).toBe(orderId);
     expect(await call(hex32(404))).toMatchObject({ errorCode: "INTENT_NOT_FOUND" });
   });
@@ -196,15 +196,15 @@ describe("ListByTransaction", () => {
 
   it("answers every order the transaction opened, in log order, as SUCCEEDED", async () => {
     const [first, second] = [hex32(0xf2), hex32(0xf1)];
-    await put(projectionKeys.order(first), record(first, { opened: { ...record(first).opened!, logIndex: 0 } }));
-    await put(projectionKeys.order(second), record(second, { opened: { ...record(second).opened!, logIndex: 3 } }));
-    await redis.sadd(projectionKeys.txOrders(ORIGIN, TX), first, second);
-    await redis.hset(projectionKeys.txState(ORIGIN, TX), {
+    await put(intentsReadKeys.order(first), record(first, { opened: { ...record(first).opened!, logIndex: 0 } }));
+    await put(intentsReadKeys.order(second), record(second, { opened: { ...record(second).opened!, logIndex: 3 } }));
+    await redis.sadd(intentsReadKeys.txOrders(ORIGIN, TX), first, second);
+    await redis.hset(intentsReadKeys.txState(ORIGIN, TX), {
       status: "NOTIFIED",
       userAddress: USER,
       notifiedAt: "2026-11-22T09:59:58.000Z",
     });
-    await redis.hset(projectionKeys.head(ORIGIN), {
+    await redis.hset(intentsReadKeys.head(ORIGIN), {
       blockNumber: "131",
       blockHash: hex32(131),
       timestamp: "1763769611",
@@ -225,13 +225,13 @@ describe("ListByTransaction", () => {
   });
 
   it("answers a notified transaction's SUBMITTED record while it is not mined", async () => {
-    await redis.hset(projectionKeys.txState(ORIGIN, TX), {
+    await redis.hset(intentsReadKeys.txState(ORIGIN, TX), {
       status: "NOTIFIED",
       userAddress: USER,
       notifiedAt: "2026-11-22T09:59:58.000Z",
     });
     await put(
-      projectionKeys.txOrder(ORIGIN, TX),
+      intentsReadKeys.txOrder(ORIGIN, TX),
       record("", {
         status: IntentStatus.INTENT_STATUS_SUBMITTED,
         destinationChainId: undefined,
@@ -254,7 +254,7 @@ describe("ListByTransaction", () => {
     ["DROPPED", TransactionStatus.TRANSACTION_STATUS_DROPPED],
     ["SUCCEEDED", TransactionStatus.TRANSACTION_STATUS_SUCCEEDED],
   ])("maps the projection's tx state %s", async (state, expected) => {
-    await redis.hset(projectionKeys.txState(ORIGIN, TX), {
+    await redis.hset(intentsReadKeys.txState(ORIGIN, TX), {
       status: state,
       userAddress: USER,
       notifiedAt: "2026-11-22T09:59:58.000Z",
@@ -291,12 +291,12 @@ describe("ListPending and ListExpired", () => {
       members.push({ score: 1_763_000_000_000 + Math.floor(index / 3), member });
       if (member.startsWith("tx:"))
         await put(
-          projectionKeys.txOrder(ORIGIN, hex32(0x7000 + index)),
+          intentsReadKeys.txOrder(ORIGIN, hex32(0x7000 + index)),
           record("", { status: IntentStatus.INTENT_STATUS_SUBMITTED, originTxHash: hex32(0x7000 + index) }),
         );
-      else await put(projectionKeys.order(member), record(member));
+      else await put(intentsReadKeys.order(member), record(member));
     }
-    await redis.zadd(projectionKeys.userPending(USER), ...members.flatMap(({ score, member }) => [score, member]));
+    await redis.zadd(intentsReadKeys.userPending(USER), ...members.flatMap(({ score, member }) => [score, member]));
     // Newest first; equal scores in Redis' reverse member order.
     return members.sort((a, b) => b.score - a.score || (a.member < b.member ? 1 : -1)).map(({ member }) => member);
   }
@@ -328,7 +328,7 @@ describe("ListPending and ListExpired", () => {
 
   it("honours a limit, pages of equal scores included, and leaves out a member whose record is gone", async () => {
     const expected = await seedPending();
-    await redis.del(projectionKeys.order(expected[1]!));
+    await redis.del(intentsReadKeys.order(expected[1]!));
     const first = await listUserIntents(redis, "pending", { userAddress: USER, page: { limit: 2, cursor: "" } });
     expect(first.intents.map(idOf)).toEqual([expected[0]]);
     expect(first.page).toMatchObject({ limit: 2, hasMore: true });
@@ -350,14 +350,14 @@ describe("ListPending and ListExpired", () => {
     const ids = [hex32(0x51), hex32(0x52), hex32(0x53)];
     for (const [index, id] of ids.entries()) {
       await put(
-        projectionKeys.order(id),
+        intentsReadKeys.order(id),
         record(id, {
           status: IntentStatus.INTENT_STATUS_EXPIRED,
           fillDeadline: 1_763_770_000 + index,
           refundableAt: new Date((1_763_770_060 + index) * 1_000).toISOString(),
         }),
       );
-      await redis.zadd(projectionKeys.userExpired(USER), 1_763_770_000 + index, id);
+      await redis.zadd(intentsReadKeys.userExpired(USER), 1_763_770_000 + index, id);
     }
     const { intents, page } = await listUserIntents(redis, "expired", {
       userAddress: USER,

@@ -1,5 +1,5 @@
 import { invalidArgument } from "@platform/errors";
-import { getAddress, isAddress, maxUint256, type Address } from "viem";
+import { type Address, getAddress, isAddress, maxUint256 } from "viem";
 
 /**
  * Field parsers for gRPC requests. The gateway validated shapes already, but the service is also

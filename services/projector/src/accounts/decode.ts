@@ -1,9 +1,11 @@
 import type { ConsumedRecord } from "@platform/bus";
+import { DecodeError } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import { AccountActivity, AccountBalance, type AccountBalanceSnapshot } from "@platform/proto/events/v1/chain_network";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
-import { accountsKeys } from "./keys.js";
+import { accountsKeys } from "@platform/read-models";
+import { skippable } from "../shared/eventBytes.js";
 import {
   pointBlockPrefix,
   pointForkPrefix,
@@ -13,8 +15,6 @@ import {
   txMember,
   txPosition,
 } from "./members.js";
-import { skippable } from "../market/eventBytes.js";
-import { DecodeError } from "@platform/errors/base";
 
 /** What one record asks of the read model, in offset order. */
 export type AccountsChange =

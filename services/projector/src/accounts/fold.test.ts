@@ -1,14 +1,14 @@
 import type { ConsumedRecord } from "@platform/bus";
 import { createLogger } from "@platform/log";
-import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
 import { AccountBalance, type NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, TOPICS } from "@platform/proto/topics";
+import { accountsKeys } from "@platform/read-models";
 import { describe, expect, it } from "vitest";
-import { decodeAccountsBatch, type AccountsChange } from "./decode.js";
-import { foldAccounts, sliceWrites, type AccountsSlices } from "./fold.js";
+import { type AccountsChange, decodeAccountsBatch } from "./decode.js";
+import { type AccountsSlices, foldAccounts, sliceWrites } from "./fold.js";
 import { headArguments } from "./head.js";
-import { accountsKeys } from "./keys.js";
 import { parsePointMember } from "./members.js";
 
 /* The accounts fold as pure functions: records in, sorted-set slices out. */

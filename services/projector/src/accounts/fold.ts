@@ -1,5 +1,5 @@
+import { accountsKeys } from "@platform/read-models";
 import type { AccountsChange } from "./decode.js";
-import { accountsKeys } from "./keys.js";
 import { sliceId } from "./decode.js";
 
 /**

@@ -1,6 +1,5 @@
+import { BLOCKS_KEPT, dataChangeLog } from "@platform/read-models";
 import type { AccountsChange } from "./decode.js";
-import { dataChangeLog } from "@platform/read-models";
-import { BLOCKS_KEPT } from "./keys.js";
 
 /**
  * Moves the projection head. KEYS[1] = the head hash, KEYS[2..] = every partition's blocks zset,

@@ -1,11 +1,11 @@
 import { TOPICS } from "@platform/proto/topics";
+import { accountsKeys } from "@platform/read-models";
 import {
-  readModelMetrics,
-  superviseProjection,
   type ProjectionStartOptions,
   type ProjectionSupervisor,
-} from "../supervisor/index.js";
-import { accountsKeys } from "./keys.js";
+  superviseProjection,
+} from "../supervisor/projectionSupervisor.js";
+import { readModelMetrics } from "../supervisor/readModelMetrics.js";
 import { accountsProjection } from "./projection.js";
 
 export const ACCOUNTS_GROUP_ID = "projector-accounts";
@@ -33,5 +33,3 @@ export function startAccountsProjection(options: ProjectionStartOptions): Projec
     ...(options.registry === undefined ? {} : { registry: options.registry }),
   });
 }
-
-export { accountsKeys } from "./keys.js";

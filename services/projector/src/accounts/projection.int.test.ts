@@ -5,23 +5,23 @@ import {
   createKafkaClient,
   createPublisher,
   defaultPartitions,
-  keysForEveryPartition,
   type Kafka,
+  keysForEveryPartition,
   type Publisher,
 } from "@platform/bus";
 import { createLogger, type Logger } from "@platform/log";
-import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
 import { AccountActivity, AccountBalance, type NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
+import { accountsKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
-import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
+import { type RunningKafka, type RunningRedis, startKafka, startRedis, tempDir, waitFor } from "@platform/testing";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProjectionSupervisor } from "../supervisor/index.js";
+import type { ProjectionSupervisor } from "../supervisor/projectionSupervisor.js";
 import { startAccountsProjection } from "./index.js";
-import { accountsKeys } from "./keys.js";
 import { parsePointMember } from "./members.js";
 
 /*

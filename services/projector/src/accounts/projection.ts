@@ -1,12 +1,12 @@
 import { defaultPartitions, type ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
-import { subjects, type Signals } from "@platform/signals";
+import { accountsKeys } from "@platform/read-models";
+import { type Signals, subjects } from "@platform/signals";
 import type { Redis } from "@platform/store";
-import { decodeAccountsBatch, sliceId, slicesOf, type AccountsChange } from "./decode.js";
-import { foldAccounts, sliceWrites, type AccountsSlices } from "./fold.js";
+import { type ReadModelMetrics, throttled } from "../supervisor/readModelMetrics.js";
+import { type AccountsChange, decodeAccountsBatch, sliceId, slicesOf } from "./decode.js";
+import { type AccountsSlices, foldAccounts, sliceWrites } from "./fold.js";
 import { HEAD_MOVED, headArguments, MOVE_HEAD_SCRIPT } from "./head.js";
-import { accountsKeys } from "./keys.js";
-import { throttled, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 
 export interface AccountsProjectionOptions {
   /** A connection of the projection's own: WATCH belongs to the connection. */

@@ -5,21 +5,20 @@
  */
 import type { ProjectionBatch } from "@platform/bus";
 import type { IntentRecord } from "@platform/proto/intents/v1/intents";
-import { intentsChangeLog } from "@platform/read-models";
+import { intentsChangeLog, intentsKeys, placeholderSuffix, txId, versionOf } from "@platform/read-models";
 import type { VersionedOp } from "@platform/store";
 import {
+  type DeriveContext,
   deriveOrderRecord,
   derivePlaceholderRecord,
   encodeRecord,
   placeholderOrderId,
-  sameAsStored,
-  type DeriveContext,
   type StoredRecord,
+  sameAsStored,
 } from "./deriveRecord.js";
-import { groupedWrites, type GroupedWrites } from "./groupedWrites.js";
-import { headSeconds, headToHash, type HeadState } from "./heads.js";
-import { intentsKeys, placeholderSuffix, txId, versionOf } from "./keys.js";
-import { notificationOf, type LoadedOrder, type LoadedTx } from "./loadedState.js";
+import { type GroupedWrites, groupedWrites } from "./groupedWrites.js";
+import { type HeadState, headSeconds, headToHash } from "./heads.js";
+import { type LoadedOrder, type LoadedTx, notificationOf } from "./loadedState.js";
 import { serializeOrderState } from "./orderState.js";
 import { indexChanges, recordIndexes } from "./recordIndexes.js";
 import { txStateToHash } from "./txState.js";

@@ -1,11 +1,11 @@
 import type { ConsumedRecord } from "@platform/bus";
+import { DecodeError } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
 import { IntentNotificationEvent } from "@platform/proto/events/v1/intents_notifications";
 import { TOPICS } from "@platform/proto/topics";
-import { headFromEvent, type HeadState } from "./heads.js";
-import { txId } from "./keys.js";
-import { DecodeError } from "@platform/errors/base";
+import { txId } from "@platform/read-models";
+import { type HeadState, headFromEvent } from "./heads.js";
 
 /** One thing a record tells the projection, in offset order. */
 export type BatchChange =

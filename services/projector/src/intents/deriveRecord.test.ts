@@ -1,6 +1,6 @@
 import { IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { describe, expect, it } from "vitest";
-import { sameAsStored, type StoredRecord } from "./deriveRecord.js";
+import { type StoredRecord, sameAsStored } from "./deriveRecord.js";
 
 const base: IntentRecord = IntentRecord.fromPartial({
   orderId: `0x${"ab".repeat(32)}`,

@@ -1,9 +1,9 @@
-import { Finality, type AsOf, type ChainRef } from "@platform/proto/common/v1/common";
+import { type AsOf, type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import type { Output } from "@platform/proto/events/v1/chain_intents";
 import { IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { getAddress } from "viem";
-import { headSeconds, type HeadState } from "./heads.js";
-import { standing, type OrderState } from "./orderState.js";
+import { type HeadState, headSeconds } from "./heads.js";
+import { type OrderState, standing } from "./orderState.js";
 import type { TxState } from "./txState.js";
 
 /*

@@ -1,13 +1,13 @@
-import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import type { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
-import { TxOutcome, type IntentNotificationEvent } from "@platform/proto/events/v1/intents_notifications";
+import { type IntentNotificationEvent, TxOutcome } from "@platform/proto/events/v1/intents_notifications";
 import { IntentStatus } from "@platform/proto/intents/v1/intents";
 import { describe, expect, it } from "vitest";
 import { deriveOrderRecord, derivePlaceholderRecord, placeholderOrderId } from "./deriveRecord.js";
 import type { HeadState } from "./heads.js";
-import { emptyOrderState, evolveOrder, parseOrderState, serializeOrderState, type OrderState } from "./orderState.js";
+import { emptyOrderState, evolveOrder, type OrderState, parseOrderState, serializeOrderState } from "./orderState.js";
 import { recordIndexes } from "./recordIndexes.js";
-import { evolveTx, txStateFromHash, txStateToHash, txStatus, type TxState } from "./txState.js";
+import { evolveTx, type TxState, txStateFromHash, txStateToHash, txStatus } from "./txState.js";
 
 /* The intents fold as pure functions: events in, record out. */
 

@@ -3,9 +3,9 @@
  * or final, the deadline range a head's time crossed, and whether a stored record's status
  * disagrees with that time. The intents projection reads and writes; these only decide.
  */
-import { IntentStatus, type IntentRecord } from "@platform/proto/intents/v1/intents";
-import { headFromHash, type HeadState } from "./heads.js";
-import { intentsKeys } from "./keys.js";
+import { type IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
+import { intentsKeys } from "@platform/read-models";
+import { type HeadState, headFromHash } from "./heads.js";
 
 /** Per chain with a new head, the reads of the orders it reaches by finality (a step at or below its safe or finalized block). */
 export function finalityReads(newHeads: ReadonlyMap<string, HeadState>, headChains: readonly string[]): string[][] {

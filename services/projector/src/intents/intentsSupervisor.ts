@@ -1,11 +1,12 @@
 import type { Kafka } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
+import { intentsKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import type { Registry } from "prom-client";
-import { readModelMetrics, superviseProjection, type ProjectionSupervisor } from "../supervisor/index.js";
-import { intentsKeys } from "./keys.js";
+import { type ProjectionSupervisor, superviseProjection } from "../supervisor/projectionSupervisor.js";
+import { readModelMetrics } from "../supervisor/readModelMetrics.js";
 import { intentsProjection } from "./projection.js";
 
 export const INTENTS_GROUP_ID = "projector-intents";

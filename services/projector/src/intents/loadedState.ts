@@ -4,12 +4,12 @@
  * and what else the folded records depend on.
  */
 import { IntentRecord } from "@platform/proto/intents/v1/intents";
+import { idPrefixes, txId } from "@platform/read-models";
 import type { EntityGroup, EntityValue } from "@platform/store";
 import type { BatchChange } from "./decodeBatch.js";
 import type { StoredRecord } from "./deriveRecord.js";
-import { idPrefixes, txId } from "./keys.js";
-import { evolveOrderFromRecord, linkNotification, parseOrderState, type OrderState } from "./orderState.js";
-import { evolveTx, txStateFromHash, type TxState } from "./txState.js";
+import { evolveOrderFromRecord, linkNotification, type OrderState, parseOrderState } from "./orderState.js";
+import { evolveTx, type TxState, txStateFromHash } from "./txState.js";
 
 export interface LoadedOrder {
   before: OrderState;

@@ -1,4 +1,4 @@
-import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
 import { describe, expect, it } from "vitest";
 import {

@@ -3,19 +3,18 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createKafkaClient, createPublisher, type Kafka, type ProjectionBatch, type Publisher } from "@platform/bus";
 import { createLogger, type Logger } from "@platform/log";
-import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import type { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
-import { TxOutcome, type IntentNotificationEvent } from "@platform/proto/events/v1/intents_notifications";
+import { type IntentNotificationEvent, TxOutcome } from "@platform/proto/events/v1/intents_notifications";
 import { IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
-import { intentsChangeLog } from "@platform/read-models";
+import { intentsChangeLog, intentsKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
-import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
+import { type RunningKafka, type RunningRedis, startKafka, startRedis, tempDir, waitFor } from "@platform/testing";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { superviseIntentsProjection, type IntentsSupervisor } from "./intentsSupervisor.js";
-import { intentsKeys } from "./keys.js";
+import { type IntentsSupervisor, superviseIntentsProjection } from "./intentsSupervisor.js";
 import { intentsProjection } from "./projection.js";
 
 /*

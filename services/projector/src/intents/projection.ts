@@ -1,22 +1,22 @@
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { IntentRecord } from "@platform/proto/intents/v1/intents";
-import { subjects, type Signals } from "@platform/signals";
-import { readVersioned, versionedCommit, type Redis, type VersionedRead } from "@platform/store";
+import { intentsKeys, orderVersion } from "@platform/read-models";
+import { type Signals, subjects } from "@platform/signals";
+import { type Redis, readVersioned, type VersionedRead, versionedCommit } from "@platform/store";
+import type { ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { deriveRecords, queueWrites, versionBumps } from "./commitWrites.js";
-import { decodeBatch, type BatchChange } from "./decodeBatch.js";
+import { type BatchChange, decodeBatch } from "./decodeBatch.js";
 import type { DeriveContext } from "./deriveRecord.js";
 import { deadlineLookups, expiryDisagrees, finalityReads, headsOf } from "./headReach.js";
-import { headSeconds, type HeadState } from "./heads.js";
-import type { ReadModelMetrics } from "../supervisor/readModelMetrics.js";
-import { intentsKeys, orderVersion } from "./keys.js";
+import { type HeadState, headSeconds } from "./heads.js";
 import {
   dependenciesOf,
   foldChanges,
-  loadCommands,
-  touchedBy,
   type LoadedOrder,
   type LoadedTx,
+  loadCommands,
+  touchedBy,
 } from "./loadedState.js";
 
 export interface IntentsProjectionOptions {

@@ -1,7 +1,7 @@
-import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
-import { IntentStatus, type IntentRecord } from "@platform/proto/intents/v1/intents";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
+import { type IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { describe, expect, it } from "vitest";
-import { firstSightingMs, indexChanges, recordIndexes, type IndexEntry } from "./recordIndexes.js";
+import { firstSightingMs, type IndexEntry, indexChanges, recordIndexes } from "./recordIndexes.js";
 
 const ORDER = `0x${"ab".repeat(32)}`;
 const USER = "0x00000000000000000000000000000000000000A1";

@@ -1,6 +1,6 @@
-import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
-import { IntentStatus, type IntentRecord } from "@platform/proto/intents/v1/intents";
-import { intentsKeys } from "./keys.js";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
+import { type IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
+import { intentsKeys } from "@platform/read-models";
 
 /** One sorted-set membership a record implies. */
 export interface IndexEntry {

@@ -1,4 +1,4 @@
-import { TxOutcome, type IntentNotificationEvent } from "@platform/proto/events/v1/intents_notifications";
+import { type IntentNotificationEvent, TxOutcome } from "@platform/proto/events/v1/intents_notifications";
 
 export type Resolution = "SUCCEEDED" | "REVERTED" | "DROPPED";
 

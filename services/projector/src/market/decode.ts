@@ -1,4 +1,5 @@
 import type { ConsumedRecord } from "@platform/bus";
+import { DecodeError } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import {
@@ -9,11 +10,11 @@ import {
 } from "@platform/proto/events/v1/chain_network";
 import { PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { TOPICS } from "@platform/proto/topics";
-import { ordinalOf, type BlockCounts, type PointMeasure } from "@platform/read-models";
-import type { NewPoint } from "./series.js";
-import type { RemovalChange } from "./subnetRemovals.js";
-import { DecodeError } from "@platform/errors/base";
-import { eventBytesOr, skippable } from "./eventBytes.js";
+import { type BlockCounts, ordinalOf, type PointMeasure } from "@platform/read-models";
+import { eventBytesOr, skippable } from "../shared/eventBytes.js";
+import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
+import type { NewPoint } from "../shared/series.js";
+import type { RemovalChange } from "../shared/subnetRemovals.js";
 
 /** One thing a record tells the market projection, in offset order. */
 export type MarketChange =
@@ -27,23 +28,6 @@ export type MarketChange =
   | RemovalChange;
 
 const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
-
-/** Block, hash and time of a ChainRef; throws when the ref is missing or malformed. */
-export function refPosition(ref: ChainRef | undefined): { block: number; hash: string; time: number } {
-  if (ref === undefined) throw new DecodeError("the event carries no ChainRef");
-  const block = Number(ref.blockNumber);
-  const time = Date.parse(ref.blockTimestamp);
-  if (!Number.isSafeInteger(block) || block < 0) throw new DecodeError(`bad block number ${ref.blockNumber}`);
-  if (!Number.isFinite(time)) throw new DecodeError(`bad block timestamp ${ref.blockTimestamp}`);
-  return { block, hash: ref.blockHash.toLowerCase(), time };
-}
-
-/** `netuid:<n>` -> n. */
-export function netuidOfKey(key: string): number {
-  const match = /^netuid:(\d{1,5})$/.exec(key);
-  if (match === null) throw new DecodeError(`not a netuid key: ${key}`);
-  return Number(match[1]);
-}
 
 export function poolMeasure(pool: PoolSnapshot): PointMeasure {
   const close: Record<string, string> = {

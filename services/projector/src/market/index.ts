@@ -1,14 +1,12 @@
 import { TOPICS } from "@platform/proto/topics";
+import { marketKeys } from "@platform/read-models";
 import {
-  readModelMetrics,
-  superviseProjection,
   type ProjectionStartOptions,
   type ProjectionSupervisor,
-} from "../supervisor/index.js";
-import { marketKeys } from "./keys.js";
+  superviseProjection,
+} from "../supervisor/projectionSupervisor.js";
+import { readModelMetrics } from "../supervisor/readModelMetrics.js";
 import { marketProjection } from "./projection.js";
-
-export { marketKeys } from "./keys.js";
 
 export const MARKET_GROUP_ID = "projector-market";
 export const MARKET_TOPICS = [TOPICS.chainNetwork.name, TOPICS.oraclePrices.name] as const;

@@ -1,8 +1,7 @@
-import { marketKeys, type BucketName } from "@platform/read-models";
-import type { SeriesLayout } from "./seriesStore.js";
+import { type BucketName, marketKeys } from "@platform/read-models";
+import type { SeriesLayout } from "../shared/seriesStore.js";
 
-// The layout itself (keys, series, buckets) is libs/read-models market.ts, which data-query reads by.
-export { marketKeys };
+// How long the projector keeps each series; the layout itself (keys, series, buckets) is libs/read-models market.ts.
 
 const DAY = 86_400;
 const BUCKET_KEEP: Partial<Record<BucketName, number>> = { "5m": 35 * DAY, "1h": 400 * DAY };

@@ -2,22 +2,20 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createKafkaClient, createPublisher, type Kafka, type Publisher } from "@platform/bus";
 import { createLogger, type Logger } from "@platform/log";
-import { Finality, type ChainRef } from "@platform/proto/common/v1/common";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
 import { type NetworkChainEvent, PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import { type PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
+import { dataChangeLog, marketKeys, readModelVersionKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
+import type { Signals } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
-import { startKafka, startRedis, tempDir, waitFor, type RunningKafka, type RunningRedis } from "@platform/testing";
+import { type RunningKafka, type RunningRedis, startKafka, startRedis, tempDir, waitFor } from "@platform/testing";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProjectionSupervisor } from "../supervisor/index.js";
 import { startSubnetsProjection } from "../subnets/index.js";
-import { subnetsKeys } from "../subnets/keys.js";
+import type { ProjectionSupervisor } from "../supervisor/projectionSupervisor.js";
 import { startMarketProjection } from "./index.js";
-import { marketKeys } from "./keys.js";
-import { dataChangeLog, readModelVersionKeys, type SeriesPoint } from "@platform/read-models";
-import type { Signals } from "@platform/signals";
 
 /*
  * The market and subnets projections against one real Kafka broker and a real Redis: snapshots

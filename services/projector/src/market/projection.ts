@@ -1,16 +1,16 @@
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import type { SeriesPoint } from "@platform/read-models";
+import { marketKeys, readModelVersionKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
-import { readModelVersionKeys } from "@platform/read-models";
-import { commitBatch } from "./commitBatch.js";
-import { newestRef, queueDataChanges } from "./dataChangeLog.js";
-import { decodeMarketBatch } from "./decode.js";
-import { emissionLayout, marketKeys, poolLayout, priceLayout, statsLayout } from "./keys.js";
-import type { SeriesPoint } from "@platform/read-models";
-import { loadSeries, queueSeriesWrites, type PendingSeries } from "./seriesStore.js";
-import { queueMembership, queueRemovals, type RemovalChange } from "./subnetRemovals.js";
+import { commitBatch } from "../shared/commitBatch.js";
+import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
+import { loadSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
+import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
+import { decodeMarketBatch } from "./decode.js";
+import { emissionLayout, poolLayout, priceLayout, statsLayout } from "./keys.js";
 
 export interface MarketProjection {
   loadOffsets(topic: string, partition: number): Promise<string | undefined>;

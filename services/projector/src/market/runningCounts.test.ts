@@ -6,9 +6,9 @@ import { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
 import { ordinalOf, type SeriesPoint } from "@platform/read-models";
 import { describe, expect, it } from "vitest";
+import { runningCountsOf } from "../shared/runningCounts.js";
+import { foldSeries, type NewPoint, type SeriesOp } from "../shared/series.js";
 import { decodeMarketBatch } from "./decode.js";
-import { runningCountsOf } from "./runningCounts.js";
-import { foldSeries, type NewPoint, type SeriesOp } from "./series.js";
 
 const T0 = Date.UTC(2026, 0, 1);
 const hashOf = (block: number, fork = "a") => `0x${fork}${block}`;

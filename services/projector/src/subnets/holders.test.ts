@@ -1,9 +1,10 @@
+import { Finality } from "@platform/proto/common/v1/common";
 import type { AccountId } from "@platform/proto/common/v1/network";
 import { HolderCoverage } from "@platform/proto/common/v1/network";
-import { Finality } from "@platform/proto/common/v1/common";
 import type { HolderPositions } from "@platform/proto/events/v1/chain_network";
+import { alphaOfMember, rankHolders, rankMember } from "@platform/read-models";
 import { describe, expect, it } from "vitest";
-import { addChunk, alphaOfMember, dropChunks, rankHolders, rankMember, type PendingChunks } from "./holders.js";
+import { addChunk, dropChunks, type PendingChunks } from "./holders.js";
 
 const account = (byte: string): AccountId => ({ ss58: `ss58-${byte}`, publicKey: `0x${byte.repeat(64)}` });
 const chunk = (

@@ -1,12 +1,4 @@
 import { HolderPositions } from "@platform/proto/events/v1/chain_network";
-export {
-  alphaOfMember,
-  rankHolders,
-  rankMember,
-  type ColdkeyRow,
-  type PositionRow,
-  type RankedEntry,
-} from "@platform/read-models";
 
 /**
  * Holder sets arrive in chunks (HolderPositions with chunk_index / chunk_count, all of one block).

@@ -1,14 +1,12 @@
 import { TOPICS } from "@platform/proto/topics";
+import { subnetsKeys } from "@platform/read-models";
 import {
-  readModelMetrics,
-  superviseProjection,
   type ProjectionStartOptions,
   type ProjectionSupervisor,
-} from "../supervisor/index.js";
-import { subnetsKeys } from "./keys.js";
+  superviseProjection,
+} from "../supervisor/projectionSupervisor.js";
+import { readModelMetrics } from "../supervisor/readModelMetrics.js";
 import { subnetsProjection } from "./projection.js";
-
-export { subnetsKeys } from "./keys.js";
 
 export const SUBNETS_GROUP_ID = "projector-subnets";
 export const SUBNETS_TOPICS = [TOPICS.chainNetwork.name] as const;

@@ -1,8 +1,7 @@
 import { subnetsKeys } from "@platform/read-models";
-import type { SeriesLayout } from "../market/seriesStore.js";
+import type { SeriesLayout } from "../shared/seriesStore.js";
 
-// The layout itself is libs/read-models subnets.ts, which data-query reads by.
-export { subnetsKeys };
+// How long the projector keeps each series; the layout itself is libs/read-models subnets.ts.
 
 export type SubnetsKind = "subnet" | "validators" | "validatorFlags" | "pool" | "emission" | "holders";
 

@@ -1,6 +1,6 @@
 import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
-import type { Signals } from "@platform/signals";
+import type { ChainRef } from "@platform/proto/common/v1/common";
 import {
   EmissionSnapshot,
   HolderPositions,
@@ -10,20 +10,19 @@ import {
   ValidatorSetSnapshot,
 } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
+import { ordinalOf, rankHolders, readModelVersionKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
+import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
-import { readModelVersionKeys } from "@platform/read-models";
-import type { ChainRef } from "@platform/proto/common/v1/common";
-import { commitBatch } from "../market/commitBatch.js";
-import { newestRef, queueDataChanges } from "../market/dataChangeLog.js";
+import { commitBatch } from "../shared/commitBatch.js";
+import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
+import { eventBytesOr, skippable } from "../shared/eventBytes.js";
+import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
+import type { NewPoint } from "../shared/series.js";
+import { execOrThrow, loadSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
+import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
-import { netuidOfKey, refPosition } from "../market/decode.js";
-import { eventBytesOr, skippable } from "../market/eventBytes.js";
-import { ordinalOf, type SeriesPoint } from "@platform/read-models";
-import type { NewPoint } from "../market/series.js";
-import { execOrThrow, loadSeries, queueSeriesWrites, type PendingSeries } from "../market/seriesStore.js";
-import { queueMembership, queueRemovals, type RemovalChange } from "../market/subnetRemovals.js";
-import { addChunk, decodeChunk, dropChunks, rankHolders, type PendingChunks } from "./holders.js";
-import { subnetsKeys, subnetsLayout, type SubnetsKind } from "./keys.js";
+import { addChunk, decodeChunk, dropChunks, type PendingChunks } from "./holders.js";
+import { type SubnetsKind, subnetsLayout } from "./keys.js";
 
 type SubnetsChange =
   | { kind: "snapshot"; what: Exclude<SubnetsKind, "holders">; netuid: number; point: NewPoint; ref?: ChainRef }
@@ -173,7 +172,7 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
  * The subnets projection: snapshot series per subnet (keys.ts), holder chunks assembled into whole
  * sets, and the holder rankings of the newest set. A ChainEventRemoved takes its snapshot out of
  * its series (the previous one stands again, and the rankings follow the holder set that stands).
- * Each commit is announced on `signals` as `readmodel.changed.subnets` (market/commitBatch.ts).
+ * Each commit is announced on `signals` as `readmodel.changed.subnets` (shared/commitBatch.ts).
  */
 export function subnetsProjection(options: {
   redis: Redis;

@@ -1,13 +1,13 @@
 import {
-  superviseProjection as superviseTopics,
   type Kafka,
   type ProjectionSupervisor,
   type SupervisedProjection,
+  superviseProjection as superviseTopics,
 } from "@platform/bus";
 import type { Logger } from "@platform/log";
-import type { Registry } from "prom-client";
 import type { Signals } from "@platform/signals";
-import { redisProjectionMarker, type Redis } from "@platform/store";
+import { type Redis, redisProjectionMarker } from "@platform/store";
+import type { Registry } from "prom-client";
 import { readModelMetrics } from "./readModelMetrics.js";
 
 export type { ProjectionSupervisor, SupervisedProjection } from "@platform/bus";

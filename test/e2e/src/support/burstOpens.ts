@@ -1,15 +1,15 @@
 import {
+  type Address,
   encodeAbiParameters,
   encodeFunctionData,
+  type Hex,
   keccak256,
   pad,
   parseEther,
   stringToHex,
   toHex,
-  type Address,
-  type Hex,
 } from "viem";
-import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { fullSettlerAbi } from "./intentsActors.js";
 import type { ChainSide } from "./intentsStack.js";
 

@@ -1,5 +1,5 @@
 import { evmAddressToAccountId, priceFeedAbi } from "@platform/subtensor";
-import { bytesToHex, type Address, type Chain, type Hex, type HttpTransport, type PublicClient } from "viem";
+import { type Address, bytesToHex, type Chain, type Hex, type HttpTransport, type PublicClient } from "viem";
 
 /*
  * Values the Data API tests compute for themselves, written independently of the services: the

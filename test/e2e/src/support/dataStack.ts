@@ -1,13 +1,13 @@
+import { NATIVE_DEV_ACCOUNT_NAMES, readNativeInteger } from "@platform/devnet";
 import {
   authCli,
   freePorts,
+  type RunningStack,
+  type SubstrateDescriptor,
   silentProgress,
   startStack,
   testRuntime,
-  type RunningStack,
-  type SubstrateDescriptor,
 } from "@platform/local-stack";
-import { NATIVE_DEV_ACCOUNT_NAMES, readNativeInteger } from "@platform/devnet";
 import { createPriceFeedMover, type PriceFeedMover } from "@platform/simulator";
 import { tempDir } from "@platform/testing";
 import type { Address, Chain, HttpTransport, PublicClient } from "viem";

@@ -1,9 +1,9 @@
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { createClient, type IntentsStreamEvent } from "@chain-intents/client";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { openEventStream, type OpenedStream, type ReadEvent } from "./eventStream.js";
-import { fillAsFiller, fundUser, openOrder, orderOfQuote, settleAsOracle, type OpenedOrder } from "./intentsActors.js";
-import { newApiKey, type IntentsStack, type Json } from "./intentsStack.js";
+import { type OpenedStream, openEventStream, type ReadEvent } from "./eventStream.js";
+import { fillAsFiller, fundUser, type OpenedOrder, openOrder, orderOfQuote, settleAsOracle } from "./intentsActors.js";
+import { type IntentsStack, type Json, newApiKey } from "./intentsStack.js";
 
 /*
  * GET /intents/v1/events on a whole stack: an intent's life as status events, resuming after a

@@ -1,12 +1,12 @@
 import {
+  type Account,
   erc20Abi,
+  type Hash,
+  type Hex,
   maxUint256,
   parseAbi,
   parseEther,
   parseEventLogs,
-  type Account,
-  type Hash,
-  type Hex,
   type TransactionReceipt,
 } from "viem";
 import { createSiweMessage } from "viem/siwe";

@@ -3,23 +3,23 @@ import { join } from "node:path";
 import {
   authCli,
   freePorts,
+  type RunningStack,
   repoRoot,
   silentProgress,
   startStack,
-  type RunningStack,
   testRuntime,
 } from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import {
+  type Account,
+  type Address,
+  type Chain,
   createPublicClient,
   createTestClient,
   createWalletClient,
   defineChain,
-  http,
-  type Account,
-  type Address,
-  type Chain,
   type HttpTransport,
+  http,
   type PublicClient,
   type TestClient,
   type WalletClient,

@@ -1,16 +1,16 @@
-import type { SubmittableExtrinsic } from "@polkadot/api/types";
+import { randomBytes } from "node:crypto";
 import {
   blockEvents,
   connectNativeChain,
   eventsOfExtrinsic,
   extrinsicFailure,
+  type NativeChain,
   nativeDevPair,
   nativeKeyring,
   nativeTx,
-  type NativeChain,
 } from "@platform/devnet";
-import { rpcRequest, type BlockTimerState } from "@platform/testing";
-import { randomBytes } from "node:crypto";
+import { type BlockTimerState, rpcRequest } from "@platform/testing";
+import type { SubmittableExtrinsic } from "@polkadot/api/types";
 
 /** A signing key of the chain (sr25519, SS58 prefix 42). */
 export type KeyringPair = ReturnType<typeof nativeDevPair>;

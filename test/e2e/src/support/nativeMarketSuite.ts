@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { bytesToHex } from "viem";
+import { describe, expect, it } from "vitest";
 import { decimalUnits } from "./dataChain.js";
 import type { DataStack, Json } from "./dataStack.js";
 import type { RuntimeBlock } from "./nativeRuntime.js";

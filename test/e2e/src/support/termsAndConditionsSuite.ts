@@ -2,17 +2,17 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import {
   authCli,
+  type PortPlan,
+  type RunningStack,
   repoRoot,
   serviceCommand,
   serviceProcessSpecs,
-  type PortPlan,
-  type RunningStack,
   testRuntime,
 } from "@platform/local-stack";
-import { spawnManaged, waitFor, type ManagedProcess } from "@platform/testing";
+import { type ManagedProcess, spawnManaged, waitFor } from "@platform/testing";
+import { createTestClient, createWalletClient, defineChain, type Hex, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
-import { createTestClient, createWalletClient, defineChain, http, parseEther, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /*

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { RunningStack } from "@platform/local-stack";
 import { waitFor } from "@platform/testing";
 import { describe, expect, it } from "vitest";
-import { SPAN_KIND, type OtlpReceiver, type ReceivedSpan } from "./otlpReceiver.js";
+import { type OtlpReceiver, type ReceivedSpan, SPAN_KIND } from "./otlpReceiver.js";
 
 /*
  * One trace per path with every hop in order, read back from the spans the stack's processes

@@ -3,15 +3,15 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { defineRoute } from "@platform/http";
 import { createLogger } from "@platform/log";
-import { createMetricsRegistry, watchDependencies, type Readiness } from "@platform/runtime";
-import { connectSignals, subjects, type Signals } from "@platform/signals";
-import { startNats, tempDir, waitFor, type RunningNats } from "@platform/testing";
+import { createMetricsRegistry, type Readiness, watchDependencies } from "@platform/runtime";
+import { connectSignals, type Signals, subjects } from "@platform/signals";
+import { type RunningNats, startNats, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGatewayApp } from "../../app.js";
 import { readAboutAccount, readFrom } from "../../routes/data/shared/conditional.js";
 import { conditionalRead } from "./conditionalRoute.js";
-import { connectConditionalReads, type ConnectedConditionalReads } from "./connect.js";
+import { type ConnectedConditionalReads, connectConditionalReads } from "./connect.js";
 
 // The gateway's conditional reads wired as main.ts wires them (connectConditionalReads, a `nats`
 // readiness check), against a real nats-server: a projection's `readmodel.changed.<projection>`

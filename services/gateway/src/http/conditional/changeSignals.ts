@@ -1,7 +1,7 @@
 import type { Logger } from "@platform/log";
-import { subjects, type Signals } from "@platform/signals";
+import { type Signals, subjects } from "@platform/signals";
 import { Counter, type Registry } from "prom-client";
-import { metricOnce, type ConditionalReads } from "./conditionalReads.js";
+import { type ConditionalReads, metricOnce } from "./conditionalReads.js";
 
 const PREFIX = subjects.readModelChanged("");
 

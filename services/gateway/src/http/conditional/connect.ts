@@ -3,7 +3,7 @@ import type { DependencyCheck, ReadinessSnapshot } from "@platform/runtime";
 import { connectSignals, type Signals } from "@platform/signals";
 import type { Registry } from "prom-client";
 import { cacheFollowsReadiness, followChangeSignals } from "./changeSignals.js";
-import { createConditionalReads, type ConditionalReads } from "./conditionalReads.js";
+import { type ConditionalReads, createConditionalReads } from "./conditionalReads.js";
 
 export interface ConnectedConditionalReads {
   reads: ConditionalReads;

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { status } from "@grpc/grpc-js";
 import { notFound } from "@platform/errors";
-import { defineRoute, listQuery, integerItem } from "@platform/http";
+import { defineRoute, integerItem, listQuery } from "@platform/http";
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

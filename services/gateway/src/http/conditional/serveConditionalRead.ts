@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
-import { sendJsonText, type AnyRoute, type RequestContext } from "@platform/http";
+import { type AnyRoute, type RequestContext, sendJsonText } from "@platform/http";
 import { notModifiedCost } from "../../access/notModifiedCost.js";
-import { admit, validateAll, type AccessGuard, type RawInput } from "../admission.js";
+import { type AccessGuard, admit, type RawInput, validateAll } from "../admission.js";
 import type { ConditionalReads, KeptAnswer } from "./conditionalReads.js";
 import { answerKey, type ConditionalRead } from "./conditionalRoute.js";
 import { entityTagOf, matchesTag, parseIfNoneMatch } from "./entityTags.js";

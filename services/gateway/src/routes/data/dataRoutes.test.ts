@@ -1,35 +1,36 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { status, type Metadata, type ServerUnaryCall } from "@grpc/grpc-js";
+import { type Metadata, type ServerUnaryCall, status } from "@grpc/grpc-js";
 import { loadConfig } from "@platform/config";
 import { invalidArgument, notFound } from "@platform/errors";
-import { startGrpcServer, unaryHandler, type RunningGrpcServer } from "@platform/grpc";
+import { type RunningGrpcServer, startGrpcServer, unaryHandler } from "@platform/grpc";
 import { createLogger } from "@platform/log";
 import { Interval, SortOrder } from "@platform/proto/common/v1/common";
 import { Direction, TransactionType } from "@platform/proto/common/v1/network";
 import {
   AccountsServiceService,
-  Valuation,
   type ListTransactionsRequest,
   type Transaction,
+  Valuation,
 } from "@platform/proto/data/v1/accounts";
 import { MarketServiceService, PoolSort, SeriesFormat } from "@platform/proto/data/v1/market";
 import { HolderGrouping, SubnetsServiceService, ValidatorSort } from "@platform/proto/data/v1/subnets";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayApp } from "../../app.js";
-import { connectBackends, type Backends } from "../../backends.js";
+import { type Backends, connectBackends } from "../../backends.js";
 import { gatewayConfigSchema } from "../../config.js";
+import { applyChangeSignal } from "../../http/conditional/changeSignals.js";
+import { createConditionalReads } from "../../http/conditional/conditionalReads.js";
 import { HttpProblem } from "../../http/HttpProblem.js";
-import { applyChangeSignal, createConditionalReads } from "../../http/conditional/index.js";
+import { unservedEventStreams } from "../events/eventStreams.js";
 import { apiRoutes } from "../index.js";
-import { unservedEventStreams } from "../events/index.js";
 import {
   ALICE,
-  EVM_ACCOUNT,
-  EXAMPLE_AS_OF,
   balanceHistoryExample,
   balanceLatestExample,
+  EVM_ACCOUNT,
+  EXAMPLE_AS_OF,
   emissionsLatestExample,
   holdersTopExample,
   networkStatsExample,

@@ -1,17 +1,17 @@
-import { Finality, Interval, type AsOf } from "@platform/proto/common/v1/common";
+import { type AsOf, Finality, Interval } from "@platform/proto/common/v1/common";
 import {
+  type AccountId,
   Direction,
   HolderCoverage,
   PoolMechanism,
   TransactionSource,
   TransactionType,
-  type AccountId,
 } from "@platform/proto/common/v1/network";
 import {
-  Valuation,
   type GetBalanceHistoryResponse,
   type GetBalanceLatestResponse,
   type ListTransactionsResponse,
+  Valuation,
 } from "@platform/proto/data/v1/accounts";
 import type {
   GetNetworkStatsLatestResponse,
@@ -21,12 +21,12 @@ import type {
   GetSubnetPoolsHistoryResponse,
   GetSubnetPoolsLatestResponse,
 } from "@platform/proto/data/v1/market";
-import { accountFromEvmAddress } from "@platform/subtensor";
 import type {
   GetHoldersTopResponse,
   GetSubnetsLatestResponse,
   GetValidatorsLatestResponse,
 } from "@platform/proto/data/v1/subnets";
+import { accountFromEvmAddress } from "@platform/subtensor";
 
 /**
  * Backend answers, one per Data API method, in their proto form. The OpenAPI examples are these

@@ -1,8 +1,8 @@
 import { defineRoute, listQuery, nameItem } from "@platform/http";
-import { DataTopic, type DataEventsServiceClient, type WatchDataResponse } from "@platform/proto/data/v1/events";
+import type { ChainRef } from "@platform/proto/common/v1/common";
+import { type DataEventsServiceClient, DataTopic, type WatchDataResponse } from "@platform/proto/data/v1/events";
 import type { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
-import type { ChainRef } from "@platform/proto/common/v1/common";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { type EventStreams, lastEventId, serveEventStream, watchSource } from "./serveEventStream.js";

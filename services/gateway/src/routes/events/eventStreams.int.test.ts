@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { ServerWritableStream } from "@grpc/grpc-js";
-import { createGrpcClient, startGrpcServer, type RunningGrpcServer } from "@platform/grpc";
+import { createGrpcClient, type RunningGrpcServer, startGrpcServer } from "@platform/grpc";
 import { createLogger } from "@platform/log";
 import {
   DataEventsServiceClient,
@@ -11,12 +11,13 @@ import {
   type WatchDataResponse,
 } from "@platform/proto/data/v1/events";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
-import { createRedis, redisReadiness, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { createRedis, type Redis, redisReadiness } from "@platform/store";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRateLimiter } from "../../access/rateLimiter.js";
 import { createGatewayApp } from "../../app.js";
-import { createEventStreams, dataEventsRoute, type EventStreamsConfig } from "./index.js";
+import { dataEventsRoute } from "./dataEvents.js";
+import { createEventStreams, type EventStreamsConfig } from "./eventStreams.js";
 
 /*
  * The data event stream through the real gateway app, its slots and key checks in a real Redis,

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { Metadata, status, type ClientReadableStream } from "@grpc/grpc-js";
+import { type ClientReadableStream, Metadata, status } from "@grpc/grpc-js";
 import { waitFor } from "@platform/testing";
 import { describe, expect, it } from "vitest";
 import { followUpstream } from "./followUpstream.js";

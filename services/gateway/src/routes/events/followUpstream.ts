@@ -1,4 +1,4 @@
-import { status, type ClientReadableStream, type ServiceError } from "@grpc/grpc-js";
+import { type ClientReadableStream, type ServiceError, status } from "@grpc/grpc-js";
 import { backoffDelay, fromGrpcError } from "@platform/errors";
 
 export interface FollowUpstreamOptions<Message> {

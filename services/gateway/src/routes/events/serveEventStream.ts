@@ -1,10 +1,10 @@
 import type { ServerResponse } from "node:http";
+import type { ClientReadableStream } from "@grpc/grpc-js";
 import { status } from "@grpc/grpc-js";
 import type { RequestContext } from "@platform/http";
 import type { Logger } from "@platform/log";
-import { HttpProblem } from "../../http/HttpProblem.js";
-import type { ClientReadableStream } from "@grpc/grpc-js";
 import type { AdmitVerdict } from "../../access/rateLimiter.js";
+import { HttpProblem } from "../../http/HttpProblem.js";
 import { followUpstream, type UpstreamFollow } from "./followUpstream.js";
 import type { KeyWatch } from "./keyWatch.js";
 import { replayCharge } from "./replayCharge.js";

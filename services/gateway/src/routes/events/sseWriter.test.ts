@@ -1,4 +1,4 @@
-import { createServer, request, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { frame, openSse, type SseWriter } from "./sseWriter.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { createRedis, redisReadiness, type Redis } from "@platform/store";
-import { startRedis, tempDir, waitFor, type RunningRedis } from "@platform/testing";
+import { createRedis, type Redis, redisReadiness } from "@platform/store";
+import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStreamSlots } from "./streamSlots.js";
 

@@ -3,10 +3,10 @@ import { defineRoute } from "@platform/http";
 import type { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
+import { IntentSchema, NO_STORE } from "./intentAnswers.js";
 import { exampleIntent } from "./intentExamples.js";
 import { hash32 } from "./intentSchemas.js";
 import { renderIntent } from "./renderIntent.js";
-import { IntentSchema, NO_STORE } from "./intentAnswers.js";
 
 /**
  * `GET /intents/v1/intents/{orderId}`: the mirrored status record. The id must be 32-byte hex, so

@@ -1,8 +1,8 @@
 import type { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
+import { IntentListSchema, NO_STORE } from "./intentAnswers.js";
 import { EXAMPLE_USER, exampleIntent } from "./intentExamples.js";
 import { PAGE_DEFAULT, PAGE_MAX } from "./intentSchemas.js";
 import { listExpiredCall, userIntentListRoute } from "./userIntentList.js";
-import { IntentListSchema, NO_STORE } from "./intentAnswers.js";
 
 /** `GET /intents/v1/intents/expired?userAddress=&limit=&cursor=`: refundable intents, latest deadline first. */
 export function listExpiredIntentsRoute(intents: IntentsServiceClient) {

@@ -1,6 +1,6 @@
 import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
-import { TransactionStatus, type IntentsServiceClient } from "@platform/proto/intents/v1/intents";
+import { type IntentsServiceClient, TransactionStatus } from "@platform/proto/intents/v1/intents";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { NO_STORE, TransactionIntentsSchema } from "./intentAnswers.js";

@@ -3,8 +3,8 @@ import { defineRoute } from "@platform/http";
 import type { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
-import { IntentNotificationSchema } from "./intentAnswers.js";
 import { evmAddress } from "../schemas.js";
+import { IntentNotificationSchema } from "./intentAnswers.js";
 
 const hash32 = (what: string) =>
   z

@@ -4,11 +4,11 @@ import type { IntentsServiceClient, OrderParams } from "@platform/proto/intents/
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { evmAddress } from "../schemas.js";
+import { NO_STORE, PreflightSchema } from "./intentAnswers.js";
 import { EXAMPLE_ORDER_ID, EXAMPLE_USER } from "./intentExamples.js";
 import { baseUnits, chainIdField } from "./intentSchemas.js";
 import { decodeOnchainOrder, ORDER_DATA_PATTERN, ORDER_DATA_TYPE } from "./orderDataCodec.js";
 import { renderPreflight } from "./renderPreflight.js";
-import { NO_STORE, PreflightSchema } from "./intentAnswers.js";
 
 const DECODED_FIELDS = [
   "destinationChainId",

@@ -1,13 +1,13 @@
 import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
-import { TradeType, type IntentsServiceClient } from "@platform/proto/intents/v1/intents";
+import { type IntentsServiceClient, TradeType } from "@platform/proto/intents/v1/intents";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { evmAddress } from "../schemas.js";
+import { NO_STORE, QuoteSchema } from "./intentAnswers.js";
 import { EXAMPLE_USER, exampleTokens } from "./intentExamples.js";
 import { baseUnits, chainIdField } from "./intentSchemas.js";
 import { renderQuote } from "./renderQuote.js";
-import { NO_STORE, QuoteSchema } from "./intentAnswers.js";
 
 const SETTLER = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
 

@@ -1,5 +1,5 @@
 import { Finality } from "@platform/proto/common/v1/common";
-import { IntentStatus, type IntentRecord } from "@platform/proto/intents/v1/intents";
+import { type IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import { describe, expect, it } from "vitest";
 import { intentStatusName, renderIntent } from "./renderIntent.js";
 

@@ -1,6 +1,6 @@
 import { hrefWithQuery } from "@platform/http";
-import { Finality, type AsOf, type ChainRef } from "@platform/proto/common/v1/common";
-import { IntentStatus, type IntentRecord } from "@platform/proto/intents/v1/intents";
+import { type AsOf, type ChainRef, Finality } from "@platform/proto/common/v1/common";
+import { type IntentRecord, IntentStatus } from "@platform/proto/intents/v1/intents";
 import type { z } from "zod";
 import type { ChainAsOfSchema, ChainRefSchema, IntentSchema } from "./intentAnswers.js";
 

@@ -1,4 +1,4 @@
-import { FeeType, type Fee, type OrderParams, type QuoteResponse } from "@platform/proto/intents/v1/intents";
+import { type Fee, FeeType, type OrderParams, type QuoteResponse } from "@platform/proto/intents/v1/intents";
 import type { z } from "zod";
 import type { OrderParamsSchema, QuoteSchema } from "./intentAnswers.js";
 

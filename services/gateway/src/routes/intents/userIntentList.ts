@@ -6,8 +6,8 @@ import type { IntentRecord, IntentsServiceClient } from "@platform/proto/intents
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
 import { evmAddress } from "../schemas.js";
-import { pageQuery } from "./intentSchemas.js";
 import type { IntentListSchema } from "./intentAnswers.js";
+import { pageQuery } from "./intentSchemas.js";
 import { renderIntent } from "./renderIntent.js";
 
 type ListCall = (

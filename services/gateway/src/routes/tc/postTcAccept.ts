@@ -1,5 +1,5 @@
-import { callUnary } from "@platform/grpc";
 import { SIWE_MESSAGE_MAX_LENGTH, SIWE_MESSAGE_PATTERN } from "@platform/chain";
+import { callUnary } from "@platform/grpc";
 import { defineRoute, patternString } from "@platform/http";
 import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { z } from "zod";

@@ -2,7 +2,6 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import type { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { z } from "zod";
-import { BalanceHistorySchema } from "./accountSchemas.js";
 import { ALICE, balanceHistoryExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -22,10 +21,11 @@ import {
   pageRequest,
   sortOrderOf,
   timeWindow,
-  windowLinkQuery,
   windowedQuery,
+  windowLinkQuery,
   windowQuery,
 } from "../shared/schemas.js";
+import { BalanceHistorySchema } from "./accountSchemas.js";
 import { renderBalanceHistory } from "./renderAccounts.js";
 
 const LIMIT_DEFAULT = 100;

@@ -1,8 +1,7 @@
 import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
-import { Valuation, type AccountsServiceClient } from "@platform/proto/data/v1/accounts";
+import { type AccountsServiceClient, Valuation } from "@platform/proto/data/v1/accounts";
 import { z } from "zod";
-import { BalanceLatestSchema } from "./accountSchemas.js";
 import { ALICE, balanceLatestExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -15,6 +14,7 @@ import {
   NETUID_NOT_FOUND,
 } from "../shared/answer.js";
 import { accountAddress, enumQuery, netuidList } from "../shared/schemas.js";
+import { BalanceLatestSchema } from "./accountSchemas.js";
 import { renderBalanceLatest } from "./renderAccounts.js";
 
 // Only spot: an unstake valuation needs each pool's swap simulated against reserves of the same

@@ -3,7 +3,6 @@ import { defineRoute, listQuery, nameItem } from "@platform/http";
 import { Direction, TransactionType } from "@platform/proto/common/v1/network";
 import type { AccountsServiceClient } from "@platform/proto/data/v1/accounts";
 import { z } from "zod";
-import { TransactionsSchema } from "./accountSchemas.js";
 import { ALICE, transactionsExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -25,10 +24,11 @@ import {
   pageRequest,
   sortOrderOf,
   timeWindow,
-  windowLinkQuery,
   windowedQuery,
+  windowLinkQuery,
   windowQuery,
 } from "../shared/schemas.js";
+import { TransactionsSchema } from "./accountSchemas.js";
 import { renderTransactions } from "./renderAccounts.js";
 
 const LIMIT_DEFAULT = 50;

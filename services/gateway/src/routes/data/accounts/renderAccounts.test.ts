@@ -3,9 +3,9 @@ import { Valuation } from "@platform/proto/data/v1/accounts";
 import { describe, expect, it } from "vitest";
 import {
   ALICE,
+  BOB,
   balanceHistoryExample,
   balanceLatestExample,
-  BOB,
   CHARLIE,
   EVM_ACCOUNT,
   EXAMPLE_CURSOR,

@@ -1,24 +1,15 @@
 import { halCollection, halResource, hrefWithQuery } from "@platform/http";
+import type { AccountId } from "@platform/proto/common/v1/network";
 import {
-  Valuation,
   type BalancePoint,
   type GetBalanceHistoryResponse,
   type GetBalanceLatestResponse,
   type ListTransactionsResponse,
   type PositionValue,
   type Transaction,
+  Valuation,
 } from "@platform/proto/data/v1/accounts";
-import type { AccountId } from "@platform/proto/common/v1/network";
 import type { z } from "zod";
-import type { LinkQuery } from "../shared/render.js";
-import type {
-  BalanceHistorySchema,
-  BalanceLatestSchema,
-  BalancePointSchema,
-  PositionSchema,
-  TransactionSchema,
-  TransactionsSchema,
-} from "./accountSchemas.js";
 import {
   accountBalanceHref,
   accountHistoryHref,
@@ -28,6 +19,7 @@ import {
   subnetsHref,
   validatorsHref,
 } from "../shared/links.js";
+import type { LinkQuery } from "../shared/render.js";
 import {
   directionName,
   integer,
@@ -40,6 +32,14 @@ import {
   transactionSourceName,
   transactionTypeName,
 } from "../shared/render.js";
+import type {
+  BalanceHistorySchema,
+  BalanceLatestSchema,
+  BalancePointSchema,
+  PositionSchema,
+  TransactionSchema,
+  TransactionsSchema,
+} from "./accountSchemas.js";
 
 /**
  * The accounts group. `address` is the account as the caller wrote it in the path: the links of one

@@ -1,9 +1,9 @@
 import { callUnary } from "@platform/grpc";
-import { NetworkStatsSchema } from "./marketSchemas.js";
 import { defineRoute } from "@platform/http";
 import type { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { networkStatsExample } from "../examples.js";
 import { DATA_SCOPE, halAnswer, halSuccess, metadataOf } from "../shared/answer.js";
+import { NetworkStatsSchema } from "./marketSchemas.js";
 import { renderNetworkStats } from "./renderMarket.js";
 
 /** `GET /data/v1/network/stats/latest`: issuance, stake, emission, counts, volume and registration costs. */

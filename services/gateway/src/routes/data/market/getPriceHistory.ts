@@ -1,7 +1,6 @@
 import { callUnary } from "@platform/grpc";
-import { PriceHistorySchema } from "./marketSchemas.js";
 import { defineRoute } from "@platform/http";
-import { SeriesFormat, type MarketServiceClient } from "@platform/proto/data/v1/market";
+import { type MarketServiceClient, SeriesFormat } from "@platform/proto/data/v1/market";
 import { priceHistoryExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -20,11 +19,12 @@ import {
   pageRequest,
   sortOrderOf,
   timeWindow,
-  windowLinkQuery,
   windowedQuery,
+  windowLinkQuery,
   windowQuery,
 } from "../shared/schemas.js";
 import { vsQuery } from "./getPriceLatest.js";
+import { PriceHistorySchema } from "./marketSchemas.js";
 import { renderPriceHistory } from "./renderMarket.js";
 
 const LIMIT_DEFAULT = 500;

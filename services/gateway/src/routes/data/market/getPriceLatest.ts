@@ -2,9 +2,9 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import type { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { z } from "zod";
-import { PriceLatestSchema } from "./marketSchemas.js";
 import { priceLatestExample } from "../examples.js";
 import { DATA_SCOPE, halAnswer, halSuccess, INVALID_PARAMETER, metadataOf } from "../shared/answer.js";
+import { PriceLatestSchema } from "./marketSchemas.js";
 import { renderPriceLatest } from "./renderMarket.js";
 
 /** The quote currency; v1 has one. */

@@ -2,7 +2,6 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import { EmissionSort, type MarketServiceClient } from "@platform/proto/data/v1/market";
 import { z } from "zod";
-import { SubnetEmissionsSchema } from "./marketSchemas.js";
 import { emissionsLatestExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -15,6 +14,7 @@ import {
   NETUID_NOT_FOUND,
 } from "../shared/answer.js";
 import { enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
+import { SubnetEmissionsSchema } from "./marketSchemas.js";
 import { renderEmissionsLatest } from "./renderMarket.js";
 
 const LIMIT_DEFAULT = 256;

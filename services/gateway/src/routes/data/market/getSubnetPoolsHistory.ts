@@ -1,5 +1,4 @@
 import { callUnary } from "@platform/grpc";
-import { SubnetPoolsHistorySchema } from "./marketSchemas.js";
 import { defineRoute } from "@platform/http";
 import type { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { poolsHistoryExample } from "../examples.js";
@@ -23,11 +22,12 @@ import {
   pageRequest,
   sortOrderOf,
   timeWindow,
-  windowLinkQuery,
   windowedQuery,
+  windowLinkQuery,
   windowQuery,
 } from "../shared/schemas.js";
 import { FORMATS, formatOf } from "./getPriceHistory.js";
+import { SubnetPoolsHistorySchema } from "./marketSchemas.js";
 import { renderPoolsHistory } from "./renderMarket.js";
 
 const LIMIT_DEFAULT = 500;

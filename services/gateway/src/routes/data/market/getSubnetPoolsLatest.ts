@@ -1,8 +1,7 @@
 import { callUnary } from "@platform/grpc";
 import { booleanQuery, defineRoute } from "@platform/http";
-import { PoolSort, type MarketServiceClient } from "@platform/proto/data/v1/market";
+import { type MarketServiceClient, PoolSort } from "@platform/proto/data/v1/market";
 import { z } from "zod";
-import { SubnetPoolsSchema } from "./marketSchemas.js";
 import { poolsLatestExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -16,6 +15,7 @@ import {
   NETUID_NOT_FOUND,
 } from "../shared/answer.js";
 import { enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
+import { SubnetPoolsSchema } from "./marketSchemas.js";
 import { renderPoolsLatest } from "./renderMarket.js";
 
 const LIMIT_DEFAULT = 256;

@@ -1,8 +1,8 @@
 import { Interval } from "@platform/proto/common/v1/common";
 import { describe, expect, it } from "vitest";
 import {
-  emissionsLatestExample,
   EXAMPLE_CURSOR,
+  emissionsLatestExample,
   networkStatsExample,
   poolsHistoryExample,
   poolsLatestExample,

@@ -11,6 +11,7 @@ import type {
   SubnetEmission,
   SubnetPool,
 } from "@platform/proto/data/v1/market";
+import type { z } from "zod";
 import {
   coinPriceHistoryHref,
   coinPriceHref,
@@ -24,16 +25,14 @@ import {
 import {
   integer,
   intervalName,
+  type LinkQuery,
   mechanismName,
   optionalInteger,
   orNull,
+  type PageView,
   pageOf,
   renderAsOf,
-  type LinkQuery,
-  type PageView,
 } from "../shared/render.js";
-
-import type { z } from "zod";
 import type {
   NetworkStatsSchema,
   PoolPointSchema,

@@ -1,7 +1,8 @@
 import type { AnyRoute } from "@platform/http";
 import { parseAccount } from "@platform/subtensor";
 import { NOT_MODIFIED_COST_SHARE, notModifiedCost } from "../../../access/notModifiedCost.js";
-import { conditionalRead, type Dependency } from "../../../http/conditional/index.js";
+import type { Dependency } from "../../../http/conditional/changeClock.js";
+import { conditionalRead } from "../../../http/conditional/conditionalRoute.js";
 
 /**
  * Every Data API route is a conditional read (API.md, "Live updates and conditional reads"): a

@@ -1,13 +1,13 @@
-import { Finality, Interval, type AsOf } from "@platform/proto/common/v1/common";
+import type { PageState } from "@platform/http";
+import { type AsOf, Finality, Interval } from "@platform/proto/common/v1/common";
 import {
+  type AccountId,
   Direction,
   HolderCoverage,
   PoolMechanism,
   TransactionSource,
   TransactionType,
-  type AccountId,
 } from "@platform/proto/common/v1/network";
-import type { PageState } from "@platform/http";
 import type { z } from "zod";
 import { accountBalanceHref } from "./links.js";
 import type { AccountSchema, AsOfSchema, INTERVAL_NAME_LIST, SubjectSchema } from "./wire.js";

@@ -3,10 +3,10 @@ import {
   integerItem,
   integerQuery,
   listQuery,
+  type ParameterRule,
   parametersOfRule,
   patternString,
   withParameterRules,
-  type ParameterRule,
 } from "@platform/http";
 import { Interval, SortOrder, type TimeWindow } from "@platform/proto/common/v1/common";
 import { checkAccountAddress, INVALID_ADDRESS, isInvalidAddressError } from "@platform/subtensor";

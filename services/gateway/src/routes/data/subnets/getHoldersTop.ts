@@ -2,7 +2,6 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import { HolderGrouping, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
-import { HoldersTopSchema } from "./subnetSchemas.js";
 import { holdersTopExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -15,6 +14,7 @@ import {
 } from "../shared/answer.js";
 import { enumQuery, netuidPath, pageQuery, pageRequest } from "../shared/schemas.js";
 import { renderHoldersTop } from "./renderSubnets.js";
+import { HoldersTopSchema } from "./subnetSchemas.js";
 
 const LIMIT_DEFAULT = 100;
 const LIMIT_MAX = 500;

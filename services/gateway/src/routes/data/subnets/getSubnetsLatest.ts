@@ -2,7 +2,6 @@ import { callUnary } from "@platform/grpc";
 import { defineRoute } from "@platform/http";
 import { SubnetSort, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
-import { SubnetsSchema } from "./subnetSchemas.js";
 import { subnetsLatestExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -16,6 +15,7 @@ import {
 } from "../shared/answer.js";
 import { enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
 import { renderSubnetsLatest } from "./renderSubnets.js";
+import { SubnetsSchema } from "./subnetSchemas.js";
 
 const LIMIT_DEFAULT = 256;
 const LIMIT_MAX = 256;

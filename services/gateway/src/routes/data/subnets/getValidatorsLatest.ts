@@ -1,8 +1,7 @@
 import { callUnary } from "@platform/grpc";
 import { booleanQuery, defineRoute } from "@platform/http";
-import { ValidatorSort, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
+import { type SubnetsServiceClient, ValidatorSort } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
-import { ValidatorsSchema } from "./subnetSchemas.js";
 import { validatorsLatestExample } from "../examples.js";
 import {
   DATA_SCOPE,
@@ -16,6 +15,7 @@ import {
 } from "../shared/answer.js";
 import { enumQuery, netuidPath, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
 import { renderValidatorsLatest } from "./renderSubnets.js";
+import { ValidatorsSchema } from "./subnetSchemas.js";
 
 const LIMIT_DEFAULT = 64;
 const LIMIT_MAX = 256;

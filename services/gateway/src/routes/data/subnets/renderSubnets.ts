@@ -7,6 +7,7 @@ import type {
   Subnet,
   Validator,
 } from "@platform/proto/data/v1/subnets";
+import type { z } from "zod";
 import {
   accountBalanceHref,
   accountTransactionsHref,
@@ -23,13 +24,11 @@ import {
   mechanismName,
   optionalInteger,
   orNull,
+  type PageView,
   pageOf,
   renderAccount,
   renderAsOf,
-  type PageView,
 } from "../shared/render.js";
-
-import type { z } from "zod";
 import type {
   HolderSchema,
   HoldersTopSchema,

@@ -1,1 +1,0 @@
-export { deployPriceFeed, devnetPriceFeed, devnetPriceUpdaterFunds } from "./deployPriceFeed.js";

@@ -1,1 +1,0 @@
-export * from "./erc6492.js";

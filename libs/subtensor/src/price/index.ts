@@ -1,1 +1,0 @@
-export { PRICE_FEED_DECIMALS, priceFeedAbi } from "./priceFeedAbi.js";
