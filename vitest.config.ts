@@ -64,6 +64,8 @@ export default defineConfig({
           name: "e2e",
           include: ["test/**/src/**/*.test.ts", "test/**/*.test.ts"],
           exclude,
+          // Every answer of the suite held against the gateway's document (answerConformance).
+          setupFiles: ["test/e2e/src/support/conformanceSetup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: "forks",

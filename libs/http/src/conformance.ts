@@ -42,6 +42,8 @@ const TRANSPORT_HEADERS = new Set([
   "access-control-expose-headers",
 ]);
 
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+
 interface HeaderDoc {
   required?: boolean;
   schema?: Record<string, unknown>;
@@ -98,7 +100,17 @@ export function createConformance(document: Record<string, unknown>): (answer: R
   return (answer) => {
     const method = answer.method.toLowerCase() === "head" ? "get" : answer.method.toLowerCase();
     const match = templates.find((entry) => entry.pattern.test(answer.path) && doc.paths[entry.template]![method]);
-    if (match === undefined) return { operation: undefined, violations: [`no operation ${method} ${answer.path}`] };
+    if (match === undefined) {
+      const path = templates.find((entry) => entry.pattern.test(answer.path));
+      if (path === undefined) return { operation: undefined, violations: [`no operation ${method} ${answer.path}`] };
+      return {
+        operation: undefined,
+        violations: methodNotAllowedViolations(
+          answer,
+          Object.keys(doc.paths[path.template]!).filter((name) => HTTP_METHODS.has(name)),
+        ),
+      };
+    }
     const operationName = `${method} ${match.template}`;
     const response = doc.paths[match.template]![method]!.responses[String(answer.status)];
     if (response === undefined)
@@ -140,4 +152,16 @@ export function createConformance(document: Record<string, unknown>): (answer: R
     }
     return { operation: operationName, violations };
   };
+}
+
+/**
+ * A documented path asked with a method it has no operation for: HTTP's own answer (RFC 9110,
+ * 15.5.6), 405 with an Allow header naming the path's methods, whatever the document lists.
+ */
+function methodNotAllowedViolations(answer: RecordedAnswer, methods: string[]): string[] {
+  if (answer.status !== 405)
+    return [`status ${answer.status} for a method ${answer.path} has no operation for (405 expected)`];
+  const allowed = new Set((answer.headers.allow ?? "").split(",").map((name) => name.trim().toLowerCase()));
+  const missing = methods.filter((name) => !allowed.has(name));
+  return missing.length === 0 ? [] : [`405 without ${missing.join(", ")} in its Allow header`];
 }
