@@ -124,6 +124,7 @@ function expressApp(
   app.use(
     opsRoutes({
       readiness: options.readiness,
+      publicBaseUrl: options.publicBaseUrl,
       openApi: () =>
         buildOpenApiDocument(
           {
