@@ -42,6 +42,7 @@ export function rendererAsset(): DocsAsset {
 export function mountScriptAsset(): DocsAsset {
   const configuration = {
     url: "/openapi.json",
+    slug: "api",
     withDefaultFonts: false,
     telemetry: false,
     agent: { disabled: true },
@@ -51,7 +52,7 @@ export function mountScriptAsset(): DocsAsset {
     documentDownloadType: "json",
     authentication: { preferredSecurityScheme: "bearerAuth" },
   };
-  const text = `Scalar.createApiReference("#api-reference", ${JSON.stringify(configuration)});\n`;
+  const text = `Scalar.createApiReference("#reference", ${JSON.stringify(configuration)});\n`;
   const body = Buffer.from(text);
   const hash = createHash("sha256").update(body).digest("hex").slice(0, 16);
   return memoryAsset(`mount-${hash}.js`, "text/javascript; charset=utf-8", body);

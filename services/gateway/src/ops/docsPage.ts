@@ -16,13 +16,14 @@ export function renderDocsPage(document: Record<string, unknown>, scripts: reado
     .join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(info.title)} ${escapeHtml(info.version)}: API reference</title></head><body>
+<title>${escapeHtml(info.title)} ${escapeHtml(info.version)}: API reference</title>
+<link rel="icon" href="data:,"></head><body>
 <noscript><h1>${escapeHtml(info.title)} ${escapeHtml(info.version)}</h1>
 <p>The interactive reference needs JavaScript. The OpenAPI 3.1 document is at <a href="/openapi.json">/openapi.json</a>; each problem type at <a href="/problems">/problems</a>.</p>
 <ul>
 ${operations}
 </ul></noscript>
-<div id="api-reference"></div>
+<div id="reference"></div>
 ${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join("\n")}
 </body></html>`;
 }

@@ -95,7 +95,7 @@ describe("GET /docs", () => {
     const { scripts } = await docsPage();
     const mount = await fetch(`${base}${scripts[1]}`);
     const text = await mount.text();
-    const configuration = JSON.parse(/createApiReference\("#api-reference", (.*)\);/.exec(text)![1]!) as Record<
+    const configuration = JSON.parse(/createApiReference\("#reference", (.*)\);/.exec(text)![1]!) as Record<
       string,
       unknown
     >;
