@@ -43,6 +43,8 @@ export function mountScriptAsset(): DocsAsset {
   const configuration = {
     url: "/openapi.json",
     slug: "api",
+    // The table of contents lists every operation from the start, not only the first tag's.
+    defaultOpenAllTags: true,
     withDefaultFonts: false,
     telemetry: false,
     agent: { disabled: true },
