@@ -175,10 +175,16 @@ describe("the client library on another origin", () => {
     );
     expect(read.ids.length, JSON.stringify(gatewayAnswers)).toBeGreaterThan(0);
     expect(read.asOfBlock).toEqual(expect.any(Number));
-    const event = await page.evaluate(
-      (timeoutMs) => (globalThis as unknown as { clientDemo: ClientDemo }).clientDemo.firstDataEvent(timeoutMs),
-      60_000,
-    );
+    const event = await page
+      .evaluate(
+        (timeoutMs) => (globalThis as unknown as { clientDemo: ClientDemo }).clientDemo.firstDataEvent(timeoutMs),
+        60_000,
+      )
+      .catch((error: Error) => {
+        throw new Error(
+          `${error.message}; answers: ${JSON.stringify(gatewayAnswers)}; console: ${consoleErrors.join(" | ")}`,
+        );
+      });
     expect(event).toMatchObject({ type: "head", id: expect.stringMatching(/^\d+-\d+$/) });
     expect(gatewayAnswers).toEqual(
       expect.arrayContaining([
