@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the stack and the tests need and skips what is already there:
 # pnpm, the workspace's node packages (anvil and solc come with them), Redis, NATS and Prometheus
-# (with promtool) from Debian's packages, Maven if missing, the Kafka broker jars from Maven Central, and the
+# (with promtool) and Chromium (the browser test) from Debian's packages, Maven if missing, the Kafka broker jars from Maven Central, and the
 # schemathesis fuzzer from PyPI (in a virtual environment).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,6 +33,8 @@ command -v python3 >/dev/null || packages+=(python3)
 # Prometheus and promtool: the alert rules' checks and unit tests, and the local stack's Prometheus (STACK_OBSERVABILITY=1)
 command -v promtool >/dev/null || packages+=(prometheus)
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || packages+=(python3-venv)
+# Chromium (headless, driven by playwright-core) runs the browser e2e test: /docs, and the client on another origin
+[ -x /usr/bin/chromium ] || packages+=(chromium)
 if [ ${#packages[@]} -gt 0 ]; then
   say "installing Debian packages: ${packages[*]}"
   $SUDO apt-get update -qq

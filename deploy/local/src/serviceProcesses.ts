@@ -45,6 +45,12 @@ export interface Infrastructure {
 }
 
 /** The environment of each service process: exactly the variables its config schema reads. */
+/**
+ * Origins whose pages may call the local gateway from a browser: a web app's development server on
+ * its usual port (Vite's 5173), under both names of loopback. Production allows none by default.
+ */
+export const LOCAL_DEMO_ORIGINS = ["http://localhost:5173", "http://127.0.0.1:5173"];
+
 export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logLevel: string): ServiceProcessSpec[] {
   const kafka = infra.kafkaBrokers.join(",");
   const replicationFactor = String(infra.kafkaReplicationFactor ?? 1);
@@ -135,6 +141,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
         OPS_HOST: "127.0.0.1",
         OPS_PORT: String(ports.gatewayOps),
         PUBLIC_BASE_URL: `http://127.0.0.1:${ports.gateway}`,
+        CORS_ALLOWED_ORIGINS: LOCAL_DEMO_ORIGINS.join(","),
         REDIS_URL: infra.redisUrl,
         AUTH_GRPC_TARGET: `127.0.0.1:${ports.authGrpc}`,
         TC_GRPC_TARGET: `127.0.0.1:${ports.tcGrpc}`,

@@ -384,6 +384,8 @@ describe("gateway HTTP behaviour: browsers on other origins (CORS)", () => {
     expect(response.headers.get("access-control-allow-methods")).toBe("GET, HEAD, POST");
     expect(response.headers.get("access-control-allow-headers")).toContain("authorization");
     expect(response.headers.get("access-control-allow-headers")).toContain("if-none-match");
+    // The client library's event streams send it (libs/client events.ts).
+    expect(response.headers.get("access-control-allow-headers")).toContain("cache-control");
     expect(response.headers.get("access-control-max-age")).toBe("600");
     expect(response.headers.get("vary")).toBe("Origin");
   });

@@ -125,6 +125,7 @@ function expressApp(
   app.use(
     opsRoutes({
       readiness: options.readiness,
+      publicBaseUrl: options.publicBaseUrl,
       openApi: () => gatewayDocument(options.routes, options.publicBaseUrl),
     }),
   );

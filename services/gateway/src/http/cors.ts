@@ -5,8 +5,12 @@ import { PROBLEM_TITLES } from "./problemTitles.js";
 /** What a page on an allowed origin may read from an answer besides the CORS-safelisted headers. */
 const EXPOSED_HEADERS = ["ratelimit", "ratelimit-policy", "retry-after", "etag", "x-request-id", "location"].join(", ");
 const ALLOWED_METHODS = "GET, HEAD, POST";
-/** The request headers the API reads; anything else a page asks to send is refused by its browser. */
-const ALLOWED_HEADERS = "authorization, content-type, if-none-match, last-event-id, x-request-id";
+/**
+ * The request headers the API reads, and `cache-control`, which the client library sends on event
+ * streams (`no-cache`, for proxies) and without which a browser refuses the stream's preflight;
+ * anything else a page asks to send is refused by its browser.
+ */
+const ALLOWED_HEADERS = "authorization, cache-control, content-type, if-none-match, last-event-id, x-request-id";
 /** Browsers keep a preflight's answer this long (Chromium caps it at 7,200 s). */
 const PREFLIGHT_MAX_AGE_SECONDS = "600";
 

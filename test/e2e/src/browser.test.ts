@@ -1,0 +1,222 @@
+import { authCli, freePorts, type RunningStack, silentProgress, startStack, testRuntime } from "@platform/local-stack";
+import { tempDir, waitFor } from "@platform/testing";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ClientDemo } from "./support/browser/clientDemo.js";
+import { bundleClientDemo, type StaticSite, startStaticSite } from "./support/browserPages.js";
+
+/*
+ * The API in a real browser: Debian's Chromium, headless, driven by playwright-core. The reference
+ * page (/docs) and its "try it"; the client library bundled for the browser, used by a page on an
+ * origin the gateway allows (CORS_ALLOWED_ORIGINS); and a page on another origin, refused. The
+ * whole demo stack runs (native network with its block timer, simulator), so the data stream has
+ * heads to send.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// A seeded dev account with transfers (deploy/devnet's native seed).
+const ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
+const TRY_IT_ROUTE = { method: "get", path: "/data/v1/subnets/latest" };
+
+const state = tempDir("e2e-browser");
+let stack: RunningStack;
+let gateway: string;
+let allowed: StaticSite;
+let refused: StaticSite;
+let browser: Browser;
+let key: { id: string; secret: string };
+
+beforeAll(async () => {
+  const script = await bundleClientDemo();
+  [allowed, refused] = await Promise.all([startStaticSite(script), startStaticSite(script)]);
+  stack = await startStack({
+    stateDir: state.path,
+    ports: await freePorts(),
+    detached: false,
+    runtime: testRuntime(),
+    progress: silentProgress,
+    nativeNetwork: true,
+    serviceEnv: { gateway: { CORS_ALLOWED_ORIGINS: allowed.origin } },
+  });
+  gateway = stack.descriptor.gatewayUrl;
+  const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;
+  key = JSON.parse(
+    await authCli(
+      testRuntime(),
+      ["keys", "create", "--name", "e2e-browser", "--scopes", "data:read", "--tier", "unlimited", "--json"],
+      { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
+    ),
+  ) as { id: string; secret: string };
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  await Promise.all([allowed?.close(), refused?.close()]);
+  state.remove();
+});
+
+async function accessToken(): Promise<string> {
+  const answer = await fetch(`${gateway}/auth`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+  });
+  expect(answer.status).toBe(200);
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+/** A new page whose console errors and requests to anywhere but loopback are collected. */
+async function newPage(): Promise<{ page: Page; consoleErrors: string[]; outside: string[] }> {
+  const page = await browser.newPage();
+  const consoleErrors: string[] = [];
+  const outside: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => consoleErrors.push(error.message));
+  page.on("request", (request) => {
+    if (!/^(http:\/\/127\.0\.0\.1[:/]|data:|blob:)/.test(request.url())) outside.push(request.url());
+  });
+  return { page, consoleErrors, outside };
+}
+
+/**
+ * The reference page, once the renderer has laid out its table of contents: the operations it
+ * lists, as `method path`, from each entry's id (`api/tag/<tag>/<METHOD>/<path>`).
+ */
+async function openDocs(page: Page): Promise<string[]> {
+  await page.goto(`${gateway}/docs`);
+  const entries = page.locator("[data-sidebar-id]");
+  await entries.first().waitFor({ timeout: 60_000 });
+  await expect.poll(() => entries.count(), { timeout: 30_000 }).toBeGreaterThan(20);
+  const ids = await entries.evaluateAll((elements) =>
+    elements.map((element) => element.getAttribute("data-sidebar-id")),
+  );
+  return ids.flatMap((id) => {
+    const match = /^api\/tag\/[^/]+\/([A-Z]+)(\/.*)$/.exec(id ?? "");
+    return match ? [`${match[1]!.toLowerCase()} ${match[2]}`] : [];
+  });
+}
+
+describe("the reference page in Chromium", () => {
+  it("lists every operation of /openapi.json in its table of contents, with nothing fetched from outside the gateway", async () => {
+    const document = (await (await fetch(`${gateway}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const expected = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method} ${path}`),
+    );
+    expect(expected.length).toBeGreaterThan(20);
+    const { page, consoleErrors, outside } = await newPage();
+    const rendered = await openDocs(page);
+    expect([...new Set(rendered)].sort()).toEqual([...expected].sort());
+    expect(outside).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('runs "try it" on a Data API route with a token typed into the page, and gets a 200', async () => {
+    const token = await accessToken();
+    const { page, consoleErrors } = await newPage();
+    await openDocs(page);
+    await page.getByPlaceholder("Token").first().fill(token);
+    // The table of contents takes the page to the operation, which renders it.
+    await page
+      .locator(`[data-sidebar-id$="/${TRY_IT_ROUTE.method.toUpperCase()}${TRY_IT_ROUTE.path}"]`)
+      .first()
+      .click();
+    const label = `(${TRY_IT_ROUTE.method} ${TRY_IT_ROUTE.path})`;
+    await page.locator(".show-api-client-button", { hasText: label }).first().click();
+    const sent = page.waitForResponse(
+      (response) =>
+        response.url().startsWith(`${gateway}${TRY_IT_ROUTE.path}`) && response.request().method() === "GET",
+    );
+    await page.getByRole("dialog").getByRole("button", { name: /^Send/ }).first().click();
+    const response = await sent;
+    expect(response.status()).toBe(200);
+    expect(await response.request().headerValue("authorization")).toBe(`Bearer ${token}`);
+    await expect.poll(() => page.getByRole("dialog").innerText(), { timeout: 10_000 }).toContain("200 OK");
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
+
+describe("the client library on another origin", () => {
+  it("exchanges a key, reads a page of an account's transactions and receives a data event, from an allowed origin", async () => {
+    // The seed's transfers are indexed once the accounts projection has caught up with them.
+    await waitFor(
+      async () => {
+        const answer = await fetch(`${gateway}/data/v1/accounts/${ALICE}/transactions?limit=5`, {
+          headers: { authorization: `Bearer ${await accessToken()}` },
+        });
+        const body = (await answer.json()) as { _embedded?: { items?: unknown[] } };
+        return answer.status === 200 && (body._embedded?.items?.length ?? 0) > 0;
+      },
+      { what: "the seeded account's transactions", timeoutMs: 90_000, intervalMs: 2_000 },
+    );
+    const { page, consoleErrors } = await newPage();
+    const gatewayAnswers: Array<{ method: string; path: string; status: number; allowOrigin: string | null }> = [];
+    page.on("response", (response) => {
+      if (!response.url().startsWith(gateway)) return;
+      gatewayAnswers.push({
+        method: response.request().method(),
+        path: new URL(response.url()).pathname,
+        status: response.status(),
+        allowOrigin: response.headers()["access-control-allow-origin"] ?? null,
+      });
+    });
+    await page.goto(`${allowed.origin}/`);
+    const read = await page.evaluate(
+      ([base, apiKey, address]) =>
+        (globalThis as unknown as { clientDemo: ClientDemo }).clientDemo.readTransactions(base, apiKey, address),
+      [gateway, key, ALICE] as const,
+    );
+    expect(read.ids.length, JSON.stringify(gatewayAnswers)).toBeGreaterThan(0);
+    expect(read.asOfBlock).toEqual(expect.any(Number));
+    const event = await page
+      .evaluate(
+        (timeoutMs) => (globalThis as unknown as { clientDemo: ClientDemo }).clientDemo.firstDataEvent(timeoutMs),
+        60_000,
+      )
+      .catch((error: Error) => {
+        throw new Error(
+          `${error.message}; answers: ${JSON.stringify(gatewayAnswers)}; console: ${consoleErrors.join(" | ")}`,
+        );
+      });
+    expect(event).toMatchObject({ type: "head", id: expect.stringMatching(/^\d+-\d+$/) });
+    expect(gatewayAnswers).toEqual(
+      expect.arrayContaining([
+        { method: "POST", path: "/auth", status: 200, allowOrigin: allowed.origin },
+        {
+          method: "GET",
+          path: `/data/v1/accounts/${ALICE}/transactions`,
+          status: 200,
+          allowOrigin: allowed.origin,
+        },
+        { method: "GET", path: "/data/v1/events", status: 200, allowOrigin: allowed.origin },
+      ]),
+    );
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  }, 240_000);
+
+  it("is refused from an origin the gateway does not allow: the browser's fetch fails on CORS", async () => {
+    const token = await accessToken();
+    const { page, consoleErrors } = await newPage();
+    await page.goto(`${refused.origin}/`);
+    const fetchFrom = (origin: Page) =>
+      origin.evaluate(
+        ([url, bearer]) => (globalThis as unknown as { clientDemo: ClientDemo }).clientDemo.fetchWithToken(url, bearer),
+        [`${gateway}/data/v1/subnets/latest`, token] as const,
+      );
+    expect(await fetchFrom(page)).toEqual({ error: "TypeError: Failed to fetch" });
+    expect(consoleErrors.join("\n")).toMatch(/blocked by CORS policy/);
+    // The same call from the allowed origin goes through: the refusal is the origin's.
+    const { page: allowedPage } = await newPage();
+    await allowedPage.goto(`${allowed.origin}/`);
+    expect(await fetchFrom(allowedPage)).toEqual({ status: 200 });
+    await Promise.all([page.close(), allowedPage.close()]);
+  }, 60_000);
+});
