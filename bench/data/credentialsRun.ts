@@ -13,8 +13,11 @@
 // minutes) falls on both in the same seconds, so the ratio within a round says how much more work
 // one needs per answer; rotating rounds blur it by ± 5–10 % on this machine (measure.ts,
 // measureTogether). BENCH_CREDENTIALS_AA=1 runs two own-user pairs: the method's own spread.
-// Prints req/s, p99 and CPU per answer of each pair, the ratios (own users ÷ admin; target within
-// 5 %), and writes bench/results/data-credentials-<time>.json.
+// BENCH_OTHER_TREE=<dir> compares this tree with another built checkout instead (both on their own
+// users), e.g. `git worktree add /tmp/before <commit> && (cd /tmp/before && pnpm install --offline
+// && pnpm --silent build)`: what a change costs the mix, in the same run.
+// Prints req/s, p99 and CPU per answer of each pair, the ratios (this pair ÷ the other; target
+// within 5 %), and writes bench/results/data-credentials-<time>.json.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -36,6 +39,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "32,128").split(",").map(Number);
 const WARM_UP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 10_000);
 const AA = process.env.BENCH_CREDENTIALS_AA === "1";
+const OTHER_TREE = process.env.BENCH_OTHER_TREE;
 /** The issue's bound: own users within 5 % of admin on throughput and on p99. */
 const WITHIN = 0.05;
 const ACCOUNTS = 10_000;
@@ -92,7 +96,7 @@ try {
   await bench.stop();
 }
 
-/** The two pairs: own users, and admin (or own users again for the A/A calibration). */
+/** The two pairs: own users, and admin (own users again for the A/A calibration; another tree's build with BENCH_OTHER_TREE). */
 async function startPairs(): Promise<Record<Side, ServingPair>> {
   const secrets = join(bench.statePath, "secrets");
   const password = (secret: string) => readFileSync(join(secrets, secret, "password"), "utf8");
@@ -105,7 +109,10 @@ async function startPairs(): Promise<Record<Side, ServingPair>> {
   const options = { stack: bench.stack, ports: bench.ports, stateDir: bench.statePath };
   const own = await startServingPair({ ...options, name: "own-users" });
   pairs.push(own);
-  const other = await startServingPair({ ...options, name: AA ? "own-users-2" : "admin", env: AA ? {} : admin });
+  const other =
+    OTHER_TREE !== undefined
+      ? await startServingPair({ ...options, name: "other-tree", root: OTHER_TREE })
+      : await startServingPair({ ...options, name: AA ? "own-users-2" : "admin", env: AA ? {} : admin });
   pairs.push(other);
   return { "own-users": own, admin: other };
 }
@@ -202,12 +209,19 @@ function report(samples: Sample[], netuids: number[]): void {
   }));
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(" ");
   process.stdout.write(
-    `\nbench/data credentials — ${AA ? "A/A calibration: two own-user pairs" : "own users ÷ admin"}, node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} rounds of ${ROUND_MS / 1_000} s with both pairs loaded at once, a native block every ${BLOCK_MS / 1_000} s; load average ${load(loadAtStart)} at start, ${load(loadavg())} at end\n${table(rows)}\n\n`,
+    `\nbench/data credentials — ${OTHER_TREE !== undefined ? `this tree ÷ ${OTHER_TREE} (the "admin" columns)` : AA ? "A/A calibration: two own-user pairs" : "own users ÷ admin"}, node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} rounds of ${ROUND_MS / 1_000} s with both pairs loaded at once, a native block every ${BLOCK_MS / 1_000} s; load average ${load(loadAtStart)} at start, ${load(loadavg())} at end\n${table(rows)}\n\n`,
   );
   const dir = join(repoRoot, "bench", "results");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `data-credentials-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  const settings = { aa: AA, blockMs: BLOCK_MS, priceMs: PRICE_MS, roundMs: ROUND_MS, rounds: ROUNDS };
+  const settings = {
+    aa: AA,
+    otherTree: OTHER_TREE,
+    blockMs: BLOCK_MS,
+    priceMs: PRICE_MS,
+    roundMs: ROUND_MS,
+    rounds: ROUNDS,
+  };
   writeFileSync(
     file,
     `${JSON.stringify({ node: process.version, cpus: cpus().length, ...settings, netuids, figures, samples }, null, 2)}\n`,

@@ -20,6 +20,8 @@ export interface ServingPairOptions {
   env?: Record<string, string>;
   /** Node flags before each one's entry point (`--cpu-prof`, …); each gets its own by service name. */
   nodeArgs?: (service: "data-query" | "gateway") => string[];
+  /** The built tree the pair runs from (its `services/<name>/dist`); this one by default. */
+  root?: string;
 }
 
 export interface ServingPair {
@@ -48,12 +50,13 @@ export async function startServingPair(options: ServingPairOptions): Promise<Ser
   const dataQueryTarget = `127.0.0.1:${own.dataQueryGrpc}`;
   const started: ManagedProcess[] = [];
   const spawn = (name: "data-query" | "gateway", env: Record<string, string>) => {
-    const { command, args } = serviceCommand(repoRoot, name, "dist");
+    const root = options.root ?? repoRoot;
+    const { command, args } = serviceCommand(root, name, "dist");
     const handle = spawnManaged({
       name: `${name}-${options.name}`,
       command,
       args: [...(options.nodeArgs?.(name) ?? []), ...args],
-      cwd: repoRoot,
+      cwd: root,
       logFile: join(stateDir, "logs", `${name}-${options.name}.log`),
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env, ...options.env },
     });

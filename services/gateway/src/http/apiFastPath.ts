@@ -26,11 +26,11 @@ export interface ApiFastPathOptions {
 /**
  * Serves the API's GET (and HEAD) routes straight from node's request, before express: the same
  * route definitions, guard, validation, handlers, problems and access log as express's mounting,
- * without express's router and middleware chain. Measured on this machine, express 5 adds about
- * 65 µs of CPU to every request (a bare node handler 15 µs, the same answer through a one-route
- * express app 80 µs; half of it from swapping the prototypes of node's request and response,
- * which leaves node's own HTTP code on slower paths), more than all the gateway's own work on a
- * Data API read. Anything else (POST routes, which need their bodies parsed, the operations
+ * without express's router and middleware chain: express 5's own cost per request (half of it
+ * from swapping the prototypes of node's request and response, which leaves node's own HTTP code
+ * on slower paths) was more than all the gateway's own work on a Data API read, as bench/data
+ * measures against its express and bare-node baselines (`pnpm data`). Anything else (POST
+ * routes, which need their bodies parsed, the operations
  * routes, unknown paths, other methods) answers false and goes on to express.
  */
 export function createApiFastPath(

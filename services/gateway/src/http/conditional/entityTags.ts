@@ -8,9 +8,9 @@ import { hash } from "node:crypto";
  * base64url. Two answers with the same text (the same as_of block hash, the same parameters as
  * they go back into links, the same data) have the same tag, on every gateway replica, and any
  * change of the text changes it. SHA-1 here is a fingerprint, not a defence: nobody gains by
- * forging a collision with their own cached copy. Measured on this 2-core machine: 114 µs for a
- * 190 KB text (the largest answer, every subnet with its pool), a fifth of JSON.stringify's time
- * for the same object, and a few µs for the usual few kilobytes.
+ * forging a collision with their own cached copy. Hashing the text costs a fraction of
+ * JSON.stringify's time for the same object, even for the largest answer (every subnet with its
+ * pool): bench/data's CPU profiles (BENCH_CPU_PROFILE=<dir>) show its share.
  */
 export function entityTagOf(text: string | Buffer): string {
   return `"${hash("sha1", text, "base64url")}"`;
