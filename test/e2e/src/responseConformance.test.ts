@@ -18,7 +18,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnswerRecorder, answerRecorder } from "./support/answerConformance.js";
 import { consumerProject, packClient, runConsumer, tarballFiles } from "./support/clientPackage.js";
 import { fullSettlerAbi } from "./support/intentsActors.js";
-import { RESPONSE_CHECKS, runSchemathesis } from "./support/openApiFuzz.js";
 
 /*
  * Every operation of `/openapi.json`, answered by a whole local stack, with each status it can be
@@ -314,30 +313,6 @@ describe("the answers against the document", () => {
     );
     expect(operations.filter((operation) => !succeeded.has(operation))).toEqual([]);
   });
-
-  it("schemathesis's response checks over every operation: answers' schemas, headers and content types", async () => {
-    const key = await createKey("data:read,intents:read,intents:write", "unlimited");
-    const work = tempDir("conformance-fuzz");
-    try {
-      const run = await runSchemathesis({
-        gatewayUrl: base,
-        accessToken: (await exchange(key)).access_token,
-        parameters: { "path.netuid": stack.descriptor.substrate!.netuids[0]! },
-        seed: 31,
-        maxExamples: 4,
-        workDir: work.path,
-        checks: RESPONSE_CHECKS,
-      });
-      if (run.exitCode !== 0) process.stderr.write(run.output);
-      expect({ exitCode: run.exitCode, failures: run.failures, errors: run.errors }).toEqual({
-        exitCode: 0,
-        failures: 0,
-        errors: 0,
-      });
-    } finally {
-      work.remove();
-    }
-  }, 400_000);
 });
 
 describe("the client package, packed and installed outside the workspace", () => {

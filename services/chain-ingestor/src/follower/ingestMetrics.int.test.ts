@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import { createKafkaClient, ensureTopics, type Kafka } from "@platform/bus";
+import { DecodeError, TransientError } from "@platform/errors/base";
 import { createLogger } from "@platform/log";
 import { type RunningAnvil, type RunningKafka, startAnvil, startKafka, tempDir, waitFor } from "@platform/testing";
 import { Registry } from "prom-client";
-import { createPublicClient, createTestClient, http } from "viem";
+import { createPublicClient, createTestClient, type Hex, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FollowerSource, startFollowerSource } from "./followerSource.js";
 import { rpcHeaderReader } from "./headerReader.js";
@@ -110,6 +111,55 @@ describe("ingest metrics", () => {
     } finally {
       release();
       await source?.stop();
+    }
+  }, 120_000);
+});
+
+describe("the source's restarts (issue 33: errors drive retries)", () => {
+  /** A source on the test chain whose block reads are `readBlocks`, publishing only checkpoints. */
+  const sourceReading = (name: string, readBlocks: () => Promise<Map<Hex, never[]>>) =>
+    startFollowerSource<never>({
+      kafka,
+      log: createLogger({ service: `ingest-${name}-test`, level: "silent" }),
+      maxBlocksPerStep: 5,
+      onFenced: () => undefined,
+      chain: { chainId: CHAIN_ID, finality: { safeDepth: 1, finalizedDepth: FINALIZED_DEPTH } },
+      headers: rpcHeaderReader(createPublicClient({ transport: http(anvil.rpcUrl) })),
+      kind: name,
+      sourceId: `${CHAIN_ID}:${name}`,
+      transactionalId: `ingest-${name}-test`,
+      blocks: {
+        readBlocks,
+        recoverWindow: async (kept) => ({ window: kept.map((block) => ({ block, events: [] })), unknown: [] }),
+      },
+      toRecords: (step, now) => [checkpointRecord(step, { chainId: CHAIN_ID, sourceId: `${CHAIN_ID}:${name}`, now })],
+      pollIntervalMs: 100,
+    });
+
+  it("stops at once on an error that says trying again cannot succeed, and goes on after a transient one", async () => {
+    await createTestClient({ transport: http(anvil.rpcUrl), mode: "anvil" }).mine({ blocks: 10 });
+    let transientReads = 0;
+    let fatalReads = 0;
+    const transient = sourceReading("transient", async () => {
+      transientReads += 1;
+      if (transientReads === 1) throw new TransientError("the node did not answer");
+      return new Map();
+    });
+    const fatal = sourceReading("fatal", async () => {
+      fatalReads += 1;
+      throw new DecodeError("a block this build cannot decode");
+    });
+    try {
+      await waitFor(async () => transientReads >= 2 && fatalReads >= 1, {
+        what: "both sources reading",
+        timeoutMs: 60_000,
+      });
+      // Retried, the decode failure would be read again within 0.1-0.4 s (the loop's back-off),
+      // and the source restarted within 1 s: 3 s leaves a loaded machine its margin.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(fatalReads).toBe(1);
+    } finally {
+      await Promise.all([transient.stop(), fatal.stop()]);
     }
   }, 120_000);
 });

@@ -8,7 +8,7 @@ import { HttpProblem } from "../../http/HttpProblem.js";
 import { followUpstream, type UpstreamFollow } from "./followUpstream.js";
 import type { KeyWatch } from "./keyWatch.js";
 import { replayCharge } from "./replayCharge.js";
-import { openSse, type SseEvent, type SseWriter } from "./sseWriter.js";
+import { openSse, SSE_HEADERS, type SseEvent, type SseWriter } from "./sseWriter.js";
 import type { StreamSlot, StreamSlots } from "./streamSlots.js";
 
 /** What every event stream route shares: the per-key cap, the key checks, the limits. */
@@ -264,7 +264,7 @@ async function streamEvents(stream: {
   if (response.req.method === "HEAD" || presence.gone) {
     // HEAD: the headers a GET would get, and no stream to hold open.
     if (presence.gone) response.statusCode = CLIENT_CLOSED_REQUEST;
-    else response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" });
+    else response.writeHead(200, { "x-request-id": context.requestId, ...SSE_HEADERS });
     response.end();
     follow.close();
     await stream.release();

@@ -31,19 +31,21 @@ export interface SseWriterOptions {
   onDropped?(): void;
 }
 
+/** The headers of an event stream's 200, to GET and to HEAD alike. */
+export const SSE_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-store",
+  "x-accel-buffering": "no",
+  "x-content-type-options": "nosniff",
+} as const;
+
 /**
  * A `text/event-stream` answer (WHATWG HTML, server-sent events). Nothing is buffered without
  * bound: node keeps what the socket has not taken yet, and a client that lets that pass
  * `maxBufferedBytes` is sent a final `dropped` event and disconnected, rather than held in memory.
  */
 export function openSse(response: ServerResponse, options: SseWriterOptions): SseWriter {
-  response.writeHead(200, {
-    ...options.headers,
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-store",
-    "x-accel-buffering": "no",
-    "x-content-type-options": "nosniff",
-  });
+  response.writeHead(200, { ...options.headers, ...SSE_HEADERS });
   // A reconnecting client waits this long first (its own backoff may be longer).
   response.write("retry: 1000\n\n");
   let open = true;
