@@ -75,6 +75,13 @@ export {
   secondRuntime,
   upgradeRuntime,
 } from "./native/runtimeUpgrade.js";
+export {
+  type CachedSeed,
+  type SeededSubtensor,
+  type StartSeededSubtensorOptions,
+  seededSubtensorCacheFile,
+  startSeededSubtensor,
+} from "./native/seededSubtensor.js";
 export { DEMO_TEMPO, type SeedNativeNetworkOptions, seedNativeNetwork } from "./native/seedNativeNetwork.js";
 export {
   NATIVE_ACTIVITY_KINDS,

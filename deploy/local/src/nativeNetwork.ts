@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { SubstrateNetworkInput } from "@platform/chain";
-import { nativeEvmChainId, seedNativeNetwork, subtensorChainSpec } from "@platform/devnet";
-import { type ManagedProcess, startChopsticks } from "@platform/testing";
+import { nativeEvmChainId, startSeededSubtensor } from "@platform/devnet";
+import type { ManagedProcess } from "@platform/testing";
 import type { SubstrateDescriptor } from "./descriptor.js";
 
 export interface StartNativeNetworkOptions {
@@ -40,8 +40,9 @@ export async function startNativeNetwork(options: StartNativeNetworkOptions): Pr
   // The timer starts once the seed has run: its one dev_setStorage then lands on block 1, the block
   // an indexer counts in full (state written without events is otherwise invisible to one that
   // keeps counts from events), and the seed's blocks are its own.
-  const node = await startChopsticks({
-    genesis: subtensorChainSpec(),
+  // The seed's blocks are built by the runtime once per chain spec and seed, then replayed
+  // (startSeededSubtensor): the same blocks, hashes and state, in a second instead of a minute.
+  const { node, seeded } = await startSeededSubtensor({
     port: options.port,
     blockTimeMs: options.blockTimeMs,
     timerPaused: true,
@@ -49,7 +50,6 @@ export async function startNativeNetwork(options: StartNativeNetworkOptions): Pr
     detached: options.detached,
   });
   options.track("subtensor", node.process, logFile, () => node.stop());
-  const seeded = await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
   node.startTimer();
   const [chainId, version] = await Promise.all([
     nativeEvmChainId(node.rpcUrl),

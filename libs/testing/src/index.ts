@@ -1,4 +1,5 @@
 export { type RunningAnvil, type StartAnvilOptions, startAnvil } from "./anvil.js";
+export type { ChainBlock } from "./chopsticks/chainBlocks.js";
 export {
   type BlockTimerState,
   type RunningChopsticks,

@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { type RunningChopsticks, startChopsticks, tempDir } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { subtensorChainSpec } from "./chainSpec.js";
@@ -12,6 +13,7 @@ import {
 } from "./nativeChain.js";
 import { blockEvents, eventsOfExtrinsic, findEvents } from "./nativeEvents.js";
 import { headNumber, NativeCallError, sendNativeCalls } from "./nativeSubmit.js";
+import { seededSubtensorCacheFile, startSeededSubtensor } from "./seededSubtensor.js";
 import { seedNativeNetwork } from "./seedNativeNetwork.js";
 import { NATIVE_ACTIVITY_KINDS, type NativeActivityKind, type SeededNativeNetwork } from "./seedTypes.js";
 
@@ -61,6 +63,36 @@ describe("seedNativeNetwork", () => {
     expect(seeded.activity.stakeAdd.map((entry) => entry.label).join()).toMatch(/subnet \d+.*subnet \d+/);
     expect(JSON.parse(JSON.stringify(seeded))).toEqual(seeded);
   }, 180_000);
+
+  it("is served by another node from its exported blocks (the stack's and the tests' seed cache) as the runtime built it", async () => {
+    const blocks = await node.exportBlocks();
+    expect(blocks.map((block) => block.number)).toEqual(
+      Array.from({ length: seeded.blocks.last }, (_, index) => index + 1),
+    );
+    const cacheDir = tempDir("seed-cache").path;
+    const cacheFile = seededSubtensorCacheFile({ cacheDir });
+    mkdirSync(dirname(cacheFile), { recursive: true });
+    writeFileSync(cacheFile, JSON.stringify({ seeded, blocks }));
+    const started = Date.now();
+    const replay = await startSeededSubtensor({ cacheDir, logFile: join(cacheDir, "replay.log") });
+    try {
+      console.info(`replayed ${blocks.length} blocks in ${Date.now() - started} ms`);
+      expect(replay.replayed).toBe(true);
+      expect(replay.seeded).toEqual(seeded);
+      const hashes = (target: RunningChopsticks) =>
+        Promise.all(blocks.map((block) => target.request<string>("chain_getBlockHash", [block.number])));
+      expect(await hashes(replay.node)).toEqual(await hashes(node));
+      const eventsKey = chain.api.query.system!.events!.key();
+      const lastHash = blocks.at(-1)!.hash;
+      expect(await replay.node.request("state_getStorage", [eventsKey, lastHash])).toEqual(
+        await node.request("state_getStorage", [eventsKey, lastHash]),
+      );
+      // A block built on each: its state root covers the whole state, so equal hashes mean equal state.
+      expect(await replay.node.newBlocks(1)).toBe(await node.newBlocks(1));
+    } finally {
+      await replay.node.stop();
+    }
+  }, 120_000);
 
   it("describes where each extrinsic landed, with the event of its kind", async () => {
     const { api } = chain;

@@ -5,11 +5,10 @@ import {
   eventName,
   type NativeChain,
   type SeededNativeNetwork,
-  seedNativeNetwork,
-  subtensorChainSpec,
+  startSeededSubtensor,
 } from "@platform/devnet";
 import { createLogger } from "@platform/log";
-import { type RunningChopsticks, startChopsticks, tempDir } from "@platform/testing";
+import { type RunningChopsticks, tempDir } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { networkRandom } from "../random.js";
 import {
@@ -35,11 +34,7 @@ let chain: NativeChain;
 let seeded: SeededNativeNetwork;
 
 beforeAll(async () => {
-  node = await startChopsticks({
-    genesis: subtensorChainSpec(),
-    logFile: join(tempDir("native-simulator").path, "node.log"),
-  });
-  seeded = await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
+  ({ node, seeded } = await startSeededSubtensor({ logFile: join(tempDir("native-simulator").path, "node.log") }));
   chain = await connectNativeChain(node.rpcUrl);
 }, 180_000);
 afterAll(async () => {

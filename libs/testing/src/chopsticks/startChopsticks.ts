@@ -5,6 +5,7 @@ import { freePort } from "../freePort.js";
 import { logTail } from "../logTail.js";
 import { type ManagedProcess, spawnManaged } from "../process.js";
 import { isListening } from "../tcp.js";
+import type { ChainBlock } from "./chainBlocks.js";
 
 export interface StartChopsticksOptions {
   /** The raw chain spec whose genesis holds the runtime (deploy/devnet/chain-spec, checked by the caller). */
@@ -17,6 +18,11 @@ export interface StartChopsticksOptions {
   timerPaused?: boolean;
   logFile: string;
   detached?: boolean;
+  /**
+   * Blocks another node of the same genesis exported (`exportBlocks`), as a JSON file `{ blocks }`:
+   * the node starts with them as its chain, without executing them again.
+   */
+  replayFile?: string;
   /** How long the node may take to answer `chain_getHeader`; 60 s by default (it compiles the runtime first). */
   readyTimeoutMs?: number;
 }
@@ -31,6 +37,8 @@ export interface RunningChopsticks {
   newBlocks(count?: number): Promise<string>;
   /** Calls any JSON-RPC method over HTTP (dev_setStorage, dev_setHead, …). */
   request<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  /** Blocks 1 to the head, for another node's `replayFile`. */
+  exportBlocks(): Promise<ChainBlock[]>;
   /** Starts a paused block timer (see `timerPaused`); nothing otherwise. */
   startTimer(): void;
   /**
@@ -89,6 +97,7 @@ async function launch(options: StartChopsticksOptions): Promise<RunningChopstick
   const args = entry.endsWith(".ts") ? ["--import", "tsx", entry] : [entry];
   args.push("--genesis", options.genesis, "--port", String(port), "--block-time-ms", String(options.blockTimeMs ?? 0));
   if (options.timerPaused === true) args.push("--timer-paused");
+  if (options.replayFile !== undefined) args.push("--replay", options.replayFile);
   const child = spawnManaged({
     name: "subtensor",
     command: process.execPath,
@@ -130,6 +139,7 @@ async function launch(options: StartChopsticksOptions): Promise<RunningChopstick
     async newBlocks(count = 1) {
       return request<string>("dev_newBlock", [{ count }]);
     },
+    exportBlocks: () => request<ChainBlock[]>("dev_exportBlocks"),
     startTimer() {
       if (options.timerPaused === true && (options.blockTimeMs ?? 0) > 0) child.kill("SIGUSR2");
     },

@@ -18,18 +18,26 @@
  *   (also what SIGUSR2 does); a running one keeps its pace.
  * Both answer `{ paused, head }` (the head's number); without a timer they only say so.
  *
- *   node subtensorNode.js --genesis <chain spec> --port <port> [--block-time-ms <ms> [--timer-paused]]
+ * `dev_exportBlocks` answers blocks 1 to the head as plain JSON (chainBlocks.ts); a node started
+ * with `--replay <file>` of such blocks (the same genesis) takes them as its chain before it
+ * answers anything, so a seeded chain is built by the runtime once and served by many nodes.
+ *
+ *   node subtensorNode.js --genesis <chain spec> --port <port> [--replay <blocks.json>]
+ *     [--block-time-ms <ms> [--timer-paused]]
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { BuildBlockMode, defaultLogger } from "@acala-network/chopsticks";
 import { setupContext } from "@acala-network/chopsticks/context";
 import { handler } from "@acala-network/chopsticks/rpc/index";
 import { createServer } from "@acala-network/chopsticks/server";
+import { type ChainBlock, exportChainBlocks, importChainBlocks } from "./chainBlocks.js";
 
 const { values } = parseArgs({
   options: {
     genesis: { type: "string" },
     port: { type: "string" },
+    replay: { type: "string" },
     "block-time-ms": { type: "string", default: "0" },
     "timer-paused": { type: "boolean", default: false },
   },
@@ -55,6 +63,10 @@ const config = {
 } as Parameters<typeof setupContext>[0];
 // What chopsticks' setupWithServer does, with this node's timer methods answered before its own.
 const context = await setupContext(config);
+if (values.replay !== undefined) {
+  const { blocks } = JSON.parse(readFileSync(values.replay, "utf8")) as { blocks: ChainBlock[] };
+  await importChainBlocks(context.chain, blocks);
+}
 let stopping = false;
 const timer = blockTimer(values["timer-paused"]);
 // Before the server answers: a launcher that found it ready may signal at once.
@@ -64,6 +76,7 @@ const server = await createServer(
   async (call, subscriptions) => {
     if (call.method === "dev_pauseBlockTimer") return timer.pause();
     if (call.method === "dev_resumeBlockTimer") return timer.resume();
+    if (call.method === "dev_exportBlocks") return exportChainBlocks(context.chain);
     return chopsticksHandler(call, subscriptions);
   },
   port,

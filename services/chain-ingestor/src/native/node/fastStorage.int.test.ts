@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { LegacyClient } from "@dedot/api";
 import { WsProvider } from "@dedot/providers";
-import { seedNativeNetwork, subtensorChainSpec } from "@platform/devnet";
-import { type RunningChopsticks, startChopsticks, tempDir } from "@platform/testing";
+import { startSeededSubtensor } from "@platform/devnet";
+import { type RunningChopsticks, tempDir } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fastStorage, type StorageEntryMeta, type TypeRegistry } from "./fastStorage.js";
 
@@ -15,8 +15,7 @@ let node: RunningChopsticks;
 let client: LegacyClient;
 
 beforeAll(async () => {
-  node = await startChopsticks({ genesis: subtensorChainSpec(), logFile: join(dir.path, "chopsticks.log") });
-  await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
+  ({ node } = await startSeededSubtensor({ logFile: join(dir.path, "chopsticks.log") }));
   client = await LegacyClient.new(new WsProvider(node.rpcUrl));
 }, 300_000);
 

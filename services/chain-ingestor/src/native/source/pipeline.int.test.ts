@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { type ConsumedRecord, createKafkaClient, defaultPartitions, type Kafka } from "@platform/bus";
 import type { SubstrateNetworkInput } from "@platform/chain";
 import { substrateNetworkSchema } from "@platform/chain";
-import { seedNativeNetwork, subtensorChainSpec } from "@platform/devnet";
+import { type SeededNativeNetwork, startSeededSubtensor } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
 import type { ChainEventRemoved } from "@platform/proto/events/v1/chain";
@@ -52,17 +52,18 @@ let kafka: Kafka;
 let api: ApiPromise;
 let network: SubstrateNetworkInput;
 let ingestor: NativeIngestor | undefined;
-let seeded: Awaited<ReturnType<typeof seedNativeNetwork>>;
+let seeded: SeededNativeNetwork;
 
 const keyring = () => new Keyring({ type: "sr25519", ss58Format: 42 });
 
 beforeAll(async () => {
-  [node, kafkaServer] = await Promise.all([
-    startChopsticks({ genesis: subtensorChainSpec(), logFile: join(dir.path, "chopsticks.log") }),
+  let subtensor: Awaited<ReturnType<typeof startSeededSubtensor>>;
+  [subtensor, kafkaServer] = await Promise.all([
+    startSeededSubtensor({ logFile: join(dir.path, "chopsticks.log") }),
     startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
   ]);
+  ({ node, seeded } = subtensor);
   api = await ApiPromise.create({ provider: new WsProvider(node.rpcUrl), noInitWarn: true });
-  seeded = await seedNativeNetwork({ rpcUrl: node.rpcUrl, buildBlock: () => node.newBlocks(1) });
   // raonet's genesis leaves EVMChainId unset (0); the local network goes by 945, as the stack does.
   const chainId = 945;
   network = {
