@@ -7,9 +7,8 @@ import { defaultStateDir } from "./paths.js";
 import { configuredPorts } from "./ports.js";
 import { consoleProgress } from "./progress.js";
 import { type ObservabilityOptions, observabilityFromEnv } from "./prometheus.js";
-import { type ExternalInfrastructure, startStack } from "./startStack.js";
+import type { ExternalInfrastructure } from "./startStack.js";
 import { renderSummary } from "./summary.js";
-import { otelServiceEnv } from "./tracingEnv.js";
 
 const [command = "up", ...rest] = process.argv.slice(2);
 const stateDir = process.env.STACK_STATE_DIR ?? defaultStateDir;
@@ -44,6 +43,12 @@ async function up(): Promise<void> {
     process.stdout.write(renderSummary(existing));
     return;
   }
+  // Loaded here, not above: it brings the chains' libraries, which `status` and `stop` do not need
+  // (they answer in a second instead of several).
+  const [{ startStack }, { otelServiceEnv }] = await Promise.all([
+    import("./startStack.js"),
+    import("./tracingEnv.js"),
+  ]);
   const observability = observabilityOptions();
   const otelEnv = otelServiceEnv();
   const progress = consoleProgress();
@@ -121,18 +126,17 @@ async function stop(): Promise<void> {
     process.stdout.write("No stack descriptor found; nothing to stop.\n");
     return;
   }
-  // A Kafka cluster's nodes (kafka-<n>) stop together: a node left alone waits for a quorum that is gone.
-  const kafkaNodes = descriptor.processes.filter((entry) => /^kafka-\d+$/.test(entry.name));
-  for (const entry of [...descriptor.processes].reverse()) {
-    if (kafkaNodes.includes(entry) && entry !== kafkaNodes.at(-1)) continue;
-    const batch = kafkaNodes.includes(entry) ? kafkaNodes : [entry];
+  // Two waves, each all at once: what uses the servers (services, the simulator), then the servers
+  // (a Kafka cluster's nodes together: a node left alone waits for a quorum that is gone).
+  const users = descriptor.processes.filter((entry) => entry.opsUrl !== undefined || entry.name === "simulator");
+  const servers = descriptor.processes.filter((entry) => !users.includes(entry));
+  for (const wave of [users, servers])
     await Promise.all(
-      batch.map(async (one) => {
+      wave.map(async (one) => {
         const stopped = await stopPid(one.pid, one.name.startsWith("kafka") ? 30_000 : 15_000);
         process.stdout.write(`${stopped ? "stopped" : "not running"}: ${one.name} (pid ${one.pid})\n`);
       }),
     );
-  }
 }
 
 async function status(): Promise<number> {
