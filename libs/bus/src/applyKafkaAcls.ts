@@ -1,3 +1,4 @@
+import { TransientError } from "@platform/errors/base";
 import kafkajs, { type AclEntry, type Admin } from "kafkajs";
 import type { KafkaAclBinding } from "./kafkaAcl.js";
 
@@ -35,7 +36,7 @@ export async function applyKafkaAcls(
     );
     const missing = [...wanted].filter((key) => !present.has(key));
     if (missing.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`the broker does not show ${missing.length} ACL entries yet`);
+    if (Date.now() > deadline) throw new TransientError(`the broker does not show ${missing.length} ACL entries yet`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -1,4 +1,4 @@
-import { retryDelay } from "@platform/errors/base";
+import { PlatformError, retryDelay } from "@platform/errors/base";
 import type { Kafka } from "kafkajs";
 import type { OutgoingRecord } from "./envelope.js";
 import { createPublisher, type PublishedBatch, type Publisher } from "./publisher.js";
@@ -36,7 +36,7 @@ export function createLazyPublisher(kafka: Kafka, options: LazyPublisherOptions 
       async (connectedPublisher) => {
         if (closed) {
           await connectedPublisher.disconnect().catch(() => undefined);
-          throw new Error("publisher closed");
+          throw publisherClosed();
         }
         publisher = connectedPublisher;
         failures = 0;
@@ -71,7 +71,7 @@ export function createLazyPublisher(kafka: Kafka, options: LazyPublisherOptions 
 
   return {
     async publish(records, deadline) {
-      if (closed) throw new Error("publisher closed");
+      if (closed) throw publisherClosed();
       const ready = publisher ?? (await withDeadline(connect(), deadline));
       return withDeadline(ready.publish(records), deadline);
     },
@@ -83,3 +83,6 @@ export function createLazyPublisher(kafka: Kafka, options: LazyPublisherOptions 
     },
   };
 }
+
+/** A publish after close: nothing will send it, so retrying is pointless. */
+const publisherClosed = () => new PlatformError("publisher closed", { code: "PUBLISHER_CLOSED", retryable: false });

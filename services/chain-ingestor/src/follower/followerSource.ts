@@ -7,7 +7,7 @@ import {
   type TransactionalPublisher,
 } from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
-import { backoffDelay, PlatformError, retryDelay } from "@platform/errors/base";
+import { backoffDelay, PlatformError, retryDelay, TransientError } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import type { Checkpoint } from "@platform/proto/events/v1/ingestor_checkpoints";
 import type { Client, Hex } from "viem";
@@ -146,7 +146,7 @@ export function startFollowerSource<E>(options: FollowerSourceOptions<E>): Follo
     async publish(records) {
       const current = state.publisher;
       if (current === undefined || !state.publishing)
-        throw new Error(`the ${kind} source of chain ${chain.chainId} is restarting`);
+        throw new TransientError(`the ${kind} source of chain ${chain.chainId} is restarting`);
       await send(current, records);
     },
     async stop() {

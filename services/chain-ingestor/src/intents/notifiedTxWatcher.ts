@@ -1,5 +1,5 @@
 import type { OutgoingRecord } from "@platform/bus";
-import { backoffDelay } from "@platform/errors/base";
+import { backoffDelay, TransientError } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import type { Address, Client, Hex } from "viem";
 import { toHeader } from "../follower/headerReader.js";
@@ -118,7 +118,10 @@ export function createNotifiedTxWatcher(options: NotifiedTxWatcherOptions): Noti
           params: [receipt.blockHash, false],
         })) as Parameters<typeof toHeader>[0] | null;
         if (block === null)
-          throw new Error(`block ${receipt.blockHash} of the receipt vanished (a reorganisation); looking again`);
+          throw new TransientError(
+            `block ${receipt.blockHash} of the receipt vanished (a reorganisation); looking again`,
+            { code: "REORGANISED" },
+          );
         const resolution = resolveMined({
           chainId: chain.chainId,
           receipt,

@@ -1,3 +1,4 @@
+import { DecodeError } from "@platform/errors/base";
 import { Direction } from "@platform/proto/common/v1/network";
 
 /** Pure encodings of the sorted-set members of keys.ts. */
@@ -7,7 +8,7 @@ export const pad = (value: number | bigint | string, width: number): string => S
 /** Score of a block time (RFC 3339) in a per-account zset: unix seconds. */
 export function scoreOf(timestamp: string): number {
   const ms = Date.parse(timestamp);
-  if (!Number.isFinite(ms)) throw new Error(`not a block time: ${timestamp}`);
+  if (!Number.isFinite(ms)) throw new DecodeError(`not a block time: ${timestamp}`);
   return Math.floor(ms / 1_000);
 }
 

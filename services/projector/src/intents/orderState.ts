@@ -1,3 +1,4 @@
+import { DecodeError } from "@platform/errors/base";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import {
   IntentsChainEvent,
@@ -32,7 +33,7 @@ export interface OrderState {
 
 /** The identity of a chain event: (chain_id, block_hash, tx_hash, log_index). */
 export function eventIdentity(ref: ChainRef | undefined): string {
-  if (ref === undefined) throw new Error("chain event without a chain reference");
+  if (ref === undefined) throw new DecodeError("chain event without a chain reference");
   return `${ref.chainId}:${ref.blockHash.toLowerCase()}:${(ref.txHash ?? "").toLowerCase()}:${ref.logIndex ?? ""}`;
 }
 
@@ -137,7 +138,7 @@ export function parseOrderState(orderId: string, stored: Uint8Array | null): Ord
   at += length;
   while (at < stored.length) {
     [length, at] = readVarint(stored, at, orderId);
-    if (at + length > stored.length) throw new Error(`the stored events of order ${orderId} are cut short`);
+    if (at + length > stored.length) throw new DecodeError(`the stored events of order ${orderId} are cut short`);
     const bytes = stored.subarray(at, at + length);
     at += length;
     const event = IntentsChainEvent.decode(bytes).event;
@@ -160,7 +161,7 @@ function parseJsonOrderState(orderId: string, text: string): OrderState {
   try {
     stored = JSON.parse(text) as JsonOrderState;
   } catch (error) {
-    throw new Error(`the stored events of order ${orderId} are not JSON`, { cause: error });
+    throw new DecodeError(`the stored events of order ${orderId} are not JSON`, { cause: error });
   }
   const events: StandingEvent[] = [];
   for (const entry of stored.events) {
@@ -198,5 +199,5 @@ function readVarint(bytes: Uint8Array, start: number, orderId: string): [value: 
     value += (byte & 0x7f) * 2 ** shift;
     if (byte < 0x80) return [value, at];
   }
-  throw new Error(`the stored events of order ${orderId} are not readable`);
+  throw new DecodeError(`the stored events of order ${orderId} are not readable`);
 }

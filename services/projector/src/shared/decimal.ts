@@ -1,3 +1,5 @@
+import { DecodeError } from "@platform/errors/base";
+
 /**
  * Exact comparison of the decimal strings the chain events carry (prices such as "0.003927757700").
  * Floats would misorder prices that differ beyond 15 significant digits.
@@ -7,7 +9,7 @@ const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
 /** The decimal as an integer scaled by 10^scale (digits beyond the scale are cut). */
 export function scaled(value: string, scale: number): bigint {
   const match = DECIMAL.exec(value.trim());
-  if (match === null) throw new Error(`not a decimal: ${JSON.stringify(value)}`);
+  if (match === null) throw new DecodeError(`not a decimal: ${JSON.stringify(value)}`);
   const [, sign, whole, fraction = ""] = match;
   const digits = BigInt(whole! + fraction.slice(0, scale).padEnd(scale, "0"));
   return sign === "-" ? -digits : digits;
