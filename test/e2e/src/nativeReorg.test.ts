@@ -64,6 +64,9 @@ beforeAll(async () => {
       progress: silentProgress,
       // As `stack up`: the block timer (2 s) and the simulator's native activity.
       nativeNetwork: true,
+      // What is checked is which branch every answer follows, not how fast it comes: the gateway's
+      // default 2 s for a backend call answered some polls 504 on a loaded CI machine (load 15).
+      serviceEnv: { gateway: { GRPC_DEADLINE_MS: "10000" } },
     });
   // A free port can be taken by another process before the service binds it: one more try, for that cause only.
   stack = await start().catch((error: Error) => {

@@ -360,7 +360,7 @@ describe("native accounts: every value of the three account routes equals a dire
     }
     // The seed stakes on subnets: valuation at a pool price is exercised.
     expect(alphaPositions).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 
   it("balance/history: every point's balance and positions equal the runtime at the point's block", async () => {
     for (const account of demoAddresses()) {
@@ -385,7 +385,7 @@ describe("native accounts: every value of the three account routes equals a dire
         );
       }
     }
-  }, 60_000);
+  }, 180_000);
 
   it("transactions: exactly the account's runtime events up to as_of, each with its event, extrinsic, hash, amounts and fee", async () => {
     const seen = new Set<string>();
