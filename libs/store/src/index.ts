@@ -16,6 +16,7 @@ export {
   redisConnectionOf,
   redisReadiness,
 } from "./createRedis.js";
+export { redisKeySlot, sharedKeySlot } from "./keySlot.js";
 export { awaitStoredOffset, commitAtOffset, type OffsetStep } from "./offsetCommit.js";
 export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
 export { REDIS_ACL, REDIS_USERS, type RedisGrant, type RedisUser, redisAclFile, redisAclRules } from "./redisAcl.js";
