@@ -11,8 +11,12 @@ export { coalesceWrites } from "./coalesceWrites.js";
 export {
   type CreateRedisOptions,
   createRedis,
+  forEachNode,
   type Redis,
   type RedisConnection,
+  type RedisMode,
+  type RedisNode,
+  type RedisReadFrom,
   redisConnectionOf,
   redisReadiness,
 } from "./createRedis.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { Redis } from "./createRedis.js";
 
 /*
  * Optimistic transactions in one round trip, for a writer that reads a set of keys, computes, and

@@ -270,7 +270,7 @@ function nodeConfig(node: {
 /**
  * Whether every node in `reachable` says `cluster_state:ok`, sees every slot served by a primary
  * among `reachable` (right after a kill the others still say ok until they notice) and at least
- * `replicaCount` replicas, and, if it is a replica, has synced with its primary.
+ * `replicaCount` replicas (also in CLUSTER SLOTS), and, if it is a replica, has synced with its primary.
  */
 async function settled(
   ask: (port: number, ...args: string[]) => Promise<string>,
@@ -281,6 +281,7 @@ async function settled(
     const info = await ask(port, "CLUSTER", "INFO");
     if (!info.includes("cluster_state:ok") || !info.includes("cluster_slots_assigned:16384")) return false;
     let served = 0;
+    let rangeCount = 0;
     let replicasSeen = 0;
     for (const line of (await ask(port, "CLUSTER", "NODES")).trim().split("\n")) {
       const member = parseClusterNodes(line)[0]!;
@@ -294,9 +295,14 @@ async function settled(
       for (const range of ranges) {
         const [from, to = from] = range.split("-").map(Number);
         served += to! - from! + 1;
+        rangeCount++;
       }
     }
     if (served !== 16_384 || replicasSeen < replicaCount) return false;
+    // CLUSTER SLOTS, where clients learn the replicas (REDIS_READ_FROM=replicas), lists a replica
+    // only once the cluster bus has carried its replication offset: one address line per node.
+    const listed = (await ask(port, "CLUSTER", "SLOTS")).match(/^127\.0\.0\.1$/gm)?.length ?? 0;
+    if (listed < rangeCount + replicaCount) return false;
     // A replica that has not synced yet would refuse to be promoted.
     const replication = await ask(port, "INFO", "replication");
     if (replication.includes("role:slave") && !replication.includes("master_link_status:up")) return false;
