@@ -111,7 +111,7 @@ async function scenario(redis: Redis, own: Redis): Promise<unknown[]> {
     await Promise.all([
       redis.get(key("order:1")),
       redis.hget(key("head"), "block"),
-      redis.pipeline().smembers(key("tx:2")).zrange(key("pending"), 0, -1).exec(),
+      redis.pipeline().smembers(key("tx:2")).zrange(key("pending"), "0", "-1").exec(),
       redis.hmget(VERSIONS, "o:1", "t:1"),
     ]),
   );
