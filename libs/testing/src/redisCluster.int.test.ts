@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningRedisCluster, startRedisCluster } from "./redisCluster.js";
@@ -10,7 +12,10 @@ const dir = tempDir("redis-cluster");
 let cluster: RunningRedisCluster;
 
 const cli = (port: number, ...args: string[]) =>
-  execFileSync("redis-cli", ["-p", String(port), ...args], { encoding: "utf8" }).trim();
+  execFileSync("redis-cli", ["-p", String(port), ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
 
 beforeAll(async () => {
   cluster = await startRedisCluster({
@@ -75,3 +80,36 @@ describe("startRedisCluster", () => {
     expect(cli(replica.port, "PING")).toBe("PONG");
   });
 });
+
+describe("startRedisCluster with users", () => {
+  it("turns the default user off on every node; replicas sync as admin, whose password stays off the command lines", async () => {
+    const aclDir = tempDir("redis-cluster-acl");
+    const adminPassword = randomBytes(16).toString("hex");
+    const file = join(aclDir.path, "users.acl");
+    writeFileSync(file, `user default off\nuser admin on #${sha256(adminPassword)} ~* &* +@all\n`, { mode: 0o600 });
+    const secured = await startRedisCluster({
+      dir: join(aclDir.path, "data"),
+      logDir: join(aclDir.path, "logs"),
+      acl: { file, adminPassword },
+    });
+    try {
+      // Started only once every replica synced with its primary: as admin, the default user being off.
+      const node = secured.nodes[0]!;
+      expect(cli(node.port, "PING")).toMatch(/NOAUTH|WRONGPASS|NOPERM/);
+      const asAdmin = execFileSync("redis-cli", ["--user", "admin", "-p", String(node.port), "PING"], {
+        encoding: "utf8",
+        env: { ...process.env, REDISCLI_AUTH: adminPassword },
+      });
+      expect(asAdmin.trim()).toBe("PONG");
+      for (const { process } of secured.nodes) {
+        const commandLine = readFileSync(`/proc/${process.pid}/cmdline`, "utf8");
+        expect(commandLine).not.toContain(adminPassword);
+      }
+    } finally {
+      await secured.stop();
+      aclDir.remove();
+    }
+  }, 90_000);
+});
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
