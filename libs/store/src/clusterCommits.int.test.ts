@@ -157,6 +157,18 @@ describe("the store's commits on a Redis Cluster", () => {
     expect(owners.size).toBe(1);
   });
 
+  it("clears a batch's WATCH on the node that holds it when the batch gives up before EXEC", async () => {
+    const { redis, own } = await connect({ mode: "cluster", nodes: cluster.nodeList.split(",") }, "unwatch");
+    const offsetKey = key("offset:9");
+    await redis.set(offsetKey, "1");
+    const step = { offsetKey, previousOffset: "0", lastOffset: "2", partition: "t/9" };
+    // Continues from another offset: refused after WATCH, before MULTI.
+    await expect(commitAtOffset(own, step, () => undefined)).rejects.toThrow(/stored offset/);
+    await redis.set(offsetKey, "3");
+    // A watch left behind on the offset's node would make this EXEC fail (answer null).
+    expect(await own.multi().set(key("after"), "1").exec()).toEqual([[null, "OK"]]);
+  });
+
   it("refuses, and writes nothing of, a commit whose keys are in two slots", async () => {
     const { redis } = await connect({ mode: "cluster", nodes: cluster.nodeList.split(",") }, "cross");
     await expect(

@@ -2,7 +2,7 @@ import { defaultPartitions, type ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { accountsKeys } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
-import type { Redis } from "@platform/store";
+import { type Redis, unwatch } from "@platform/store";
 import { type ReadModelMetrics, throttled } from "../supervisor/readModelMetrics.js";
 import { type AccountsChange, decodeAccountsBatch, sliceId, slicesOf } from "./decode.js";
 import { type AccountsSlices, foldAccounts, sliceWrites } from "./fold.js";
@@ -101,7 +101,7 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
       if (failed !== undefined) throw failed[0];
       return { committed: true, headMoved: head !== undefined && result[headReply]?.[1] === HEAD_MOVED };
     } finally {
-      await redis.unwatch().catch(() => undefined);
+      await unwatch(redis).catch(() => undefined);
     }
   };
 
