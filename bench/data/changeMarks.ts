@@ -1,5 +1,5 @@
 // When the Data API's read models last changed, as the projections say it: each commit of the
-// accounts, market and subnets projections appends to the data change log (rm:data:changes) in the
+// accounts, market and subnets projections appends to the data change log (rm:{data}:changes) in the
 // same MULTI/EXEC as the change, and the same commit signals the gateway to drop the kept answers it
 // makes stale. bench/data's mix splits its latencies by it (mixLoad.ts): the requests in flight
 // within a second after a change meet the misses a block (or a price round) causes.
@@ -13,7 +13,7 @@ export interface ChangeMarks {
   stop(): Promise<void>;
 }
 
-const CHANGE_LOG = "rm:data:changes";
+const CHANGE_LOG = "rm:{data}:changes";
 
 /** Follows the data change log from its tail with a blocking XREAD on a connection of its own. */
 export function watchChangeMarks(redisUrl: string): ChangeMarks {

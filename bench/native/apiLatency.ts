@@ -14,7 +14,7 @@
  * the requests made right after each block became visible), so a latency of k × baseline says how
  * many plain reads of the answer it costs. Along the way, where the time goes: when the block's
  * BlockSeen was committed in Kafka (read_committed; the chain-ingestor's share), when the accounts
- * read model's head (`rm:accounts:head` in Redis) reached it (the projector's share), and the rest
+ * read model's head (`rm:{data}:accounts:head` in Redis) reached it (the projector's share), and the rest
  * (data-query and the gateway, plus the poll's granularity); and, once the block showed, the native
  * source's own read of it (headersAt + readBlocks of the chain-ingestor's code, on a connection of
  * this process, no Kafka) done again and timed: the part of the ingestor's share that is reading.
@@ -82,7 +82,7 @@ const NATIVE_BLOCK_TIME_MS = 3_600_000;
 const RUNTIME: ServiceRuntime = "dist";
 const TARGETS = { latencyP95Ms: 2_000 };
 /** The accounts read model's head (services/projector/src/accounts/keys.ts). */
-const ACCOUNTS_HEAD_KEY = "rm:accounts:head";
+const ACCOUNTS_HEAD_KEY = "rm:{data}:accounts:head";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const silent = process.env.BENCH_LOG_LEVEL

@@ -328,12 +328,12 @@ function* sized(messages: readonly ConsumedRecord[], maxBytes: number): Generato
 }
 
 async function measureReads(redis: Redis, seconds: number): Promise<ReadFigures[]> {
-  const netuids = (await redis.smembers("rm:subnets:netuids")).map(Number).sort((a, b) => b - a);
+  const netuids = (await redis.smembers("rm:{data}:subnets:netuids")).map(Number).sort((a, b) => b - a);
   // The subnet with the most holders: the heaviest holders page.
   let busiest = netuids[0]!;
   let most = -1;
   for (const netuid of netuids) {
-    const count = await redis.zcard(`rm:subnets:holders:${netuid}:positions`);
+    const count = await redis.zcard(`rm:{data}:subnets:holders:${netuid}:positions`);
     if (count > most) [busiest, most] = [netuid, count];
   }
   const service = subnetsReads({ redis, answerCacheMaxBytes: 64 * 1024 * 1024 });

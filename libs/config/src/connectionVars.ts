@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { vars } from "./vars.js";
 
 /**
@@ -14,3 +15,76 @@ export const natsCredentialVars = {
   NATS_USERNAME: vars.string().optional(),
   NATS_PASSWORD: vars.string().optional(),
 };
+
+/**
+ * Which Redis topology the service talks to (libs/store createRedis). `standalone` (the default)
+ * connects to REDIS_URL; `cluster` to a Redis Cluster through any of REDIS_NODES; `sentinel` to the
+ * primary the REDIS_SENTINELS monitor under REDIS_SENTINEL_NAME, followed across failovers.
+ * `redisTopologyRule` checks that what a mode needs is set.
+ */
+export const redisTopologyVars = {
+  REDIS_URL: vars.url(["redis", "rediss"]).optional(),
+  REDIS_MODE: z
+    .enum(["standalone", "cluster", "sentinel"], { error: "must be standalone, cluster or sentinel" })
+    .default("standalone"),
+  REDIS_NODES: vars.hostPortList().optional(),
+  REDIS_SENTINELS: vars.hostPortList().optional(),
+  REDIS_SENTINEL_NAME: vars.string().optional(),
+};
+
+/**
+ * REDIS_READ_FROM=replicas (cluster only) sends read-only commands to replicas (READONLY). Only for
+ * a service that only reads and whose answers stay correct on data a little behind (data-query's
+ * answers carry their as_of); never for a writer, whose WATCH and offset reads need the primary.
+ */
+export const redisReadFromVars = {
+  REDIS_READ_FROM: z.enum(["primary", "replicas"], { error: "must be primary or replicas" }).default("primary"),
+};
+
+interface RedisTopology {
+  REDIS_URL?: string | undefined;
+  REDIS_MODE: "standalone" | "cluster" | "sentinel";
+  REDIS_NODES?: string[] | undefined;
+  REDIS_SENTINELS?: string[] | undefined;
+  REDIS_SENTINEL_NAME?: string | undefined;
+  REDIS_READ_FROM?: "primary" | "replicas";
+}
+
+/** The rule between the topology variables, for a schema's superRefine: each mode's own variables are set, no other mode's. */
+export function redisTopologyRule(config: RedisTopology, context: z.RefinementCtx): void {
+  const need = (variable: keyof RedisTopology, set: boolean, message: string) => {
+    if (!set) context.addIssue({ code: "custom", path: [variable], message });
+  };
+  const mode = config.REDIS_MODE;
+  need(
+    "REDIS_URL",
+    mode !== "standalone" || config.REDIS_URL !== undefined,
+    "is required when REDIS_MODE is standalone",
+  );
+  need("REDIS_NODES", mode !== "cluster" || config.REDIS_NODES !== undefined, "is required when REDIS_MODE is cluster");
+  need(
+    "REDIS_SENTINELS",
+    mode !== "sentinel" || config.REDIS_SENTINELS !== undefined,
+    "is required when REDIS_MODE is sentinel",
+  );
+  need(
+    "REDIS_SENTINEL_NAME",
+    mode !== "sentinel" || config.REDIS_SENTINEL_NAME !== undefined,
+    "is required when REDIS_MODE is sentinel",
+  );
+  need(
+    "REDIS_NODES",
+    mode === "cluster" || config.REDIS_NODES === undefined,
+    "is read only when REDIS_MODE is cluster",
+  );
+  need(
+    "REDIS_SENTINELS",
+    mode === "sentinel" || config.REDIS_SENTINELS === undefined,
+    "is read only when REDIS_MODE is sentinel",
+  );
+  need(
+    "REDIS_READ_FROM",
+    mode === "cluster" || config.REDIS_READ_FROM !== "replicas",
+    "replicas is possible only when REDIS_MODE is cluster",
+  );
+}

@@ -1,3 +1,9 @@
-export { natsCredentialVars, redisCredentialVars } from "./connectionVars.js";
+export {
+  natsCredentialVars,
+  redisCredentialVars,
+  redisReadFromVars,
+  redisTopologyRule,
+  redisTopologyVars,
+} from "./connectionVars.js";
 export { ConfigError, loadConfig, loadConfigOrExit, loadFromVariableOrExit } from "./loadConfig.js";
 export { vars } from "./vars.js";

@@ -1,3 +1,4 @@
+import { DATA_PREFIX, INTENTS_PREFIX } from "./hashTags.js";
 /**
  * The read models' change logs: a Redis stream per projection, appended in the same atomic commit
  * as the change it records, so a reader that resumes from an entry id sees every later change once
@@ -10,7 +11,7 @@
  * then resumes at the start of the rebuilt log (every change again, none missing).
  */
 export const intentsChangeLog = {
-  key: "rm:intents:changes",
+  key: `${INTENTS_PREFIX}changes`,
   maxLength: 100_000,
   /**
    * Fields of an entry: `o` the record's key suffix (an orderId, or `tx:<chainId>:<txHash>` for a
@@ -27,7 +28,7 @@ export const intentsChangeLog = {
  * their commits: what `GET /data/v1/events` streams.
  */
 export const dataChangeLog = {
-  key: "rm:data:changes",
+  key: `${DATA_PREFIX}changes`,
   maxLength: 100_000,
   /**
    * Fields of an entry: `k` its kind. A `head` (the read model's `as_of` moved) has `m` the read

@@ -1,7 +1,8 @@
+import { DATA_PREFIX } from "./hashTags.js";
 import type { BucketName } from "./series.js";
 
 /**
- * The market read model in Redis (`rm:market:` prefix), written only by the projector's `market`
+ * The market read model in Redis (`rm:{data}:market:` prefix), written only by the projector's `market`
  * projection (consumer group `projector-market`, topics chain.network.v1 and oracle.prices.v1) and
  * read by data-query's MarketService (and, for pool prices at a block, its AccountsService): both
  * import this layout.
@@ -13,49 +14,49 @@ import type { BucketName } from "./series.js";
  * state at that block. A bucket zset holds BucketAggregate JSON `{s: bucket start (unix s, UTC
  * aligned), o, h, l, c, v0, v1, b: last block, x: close values}` scored by `s`.
  *
- * - `rm:market:pool:<netuid>:points` PoolSnapshot series (newest 7,300 points: one per snapshot
+ * - `rm:{data}:market:pool:<netuid>:points` PoolSnapshot series (newest 7,300 points: one per snapshot
  *   block, enough for a 7,200-block window). Measure: price = price_tao, cumulative =
  *   volume_total_rao, close = {tao_in_rao, alpha_in_nalpha, alpha_out_nalpha,
  *   alpha_issuance_nalpha, moving_price_tao, root_prop?}.
- *   `rm:market:pool:<netuid>:buckets:<interval>` OHLC of price_tao; v0 / v1 = cumulative volume
+ *   `rm:{data}:market:pool:<netuid>:buckets:<interval>` OHLC of price_tao; v0 / v1 = cumulative volume
  *   before the bucket and at its close. Kept: 5m 35 days, 1h 400 days, 4h and 1d for ever.
- * - `rm:market:pools` set of netuids with a standing pool snapshot newer than the subnet's removal
+ * - `rm:{data}:market:pools` set of netuids with a standing pool snapshot newer than the subnet's removal
  *   (NETUID_NOT_FOUND otherwise).
- * - `rm:market:emission:<netuid>:points` EmissionSnapshot series (newest 64), no buckets.
- *   `rm:market:emissions` set of netuids with one (newer than the subnet's removal).
- * - `rm:market:removed-subnets` hash netuid -> `<block>:<hash>` of the subnet's removal
+ * - `rm:{data}:market:emission:<netuid>:points` EmissionSnapshot series (newest 64), no buckets.
+ *   `rm:{data}:market:emissions` set of netuids with one (newer than the subnet's removal).
+ * - `rm:{data}:market:removed-subnets` hash netuid -> `<block>:<hash>` of the subnet's removal
  *   (SubnetRemoved; subnetRemovals.ts).
- * - `rm:market:stats:points` NetworkStatsSnapshot series (newest 64), no buckets. A point whose
+ * - `rm:{data}:market:stats:points` NetworkStatsSnapshot series (newest 64), no buckets. A point whose
  *   snapshot carries its block's own counts holds them as `k` ({ph: parent hash, x: extrinsics,
  *   r: Balances.Transfer events}) and the running counts through its block as `n` ({s: first block
  *   counted, x, r}): the point below's `n` plus its own when that point is its parent, else a new
  *   run from its block (series.ts RunningCounts). Each point carries its sum, so trimming the series
  *   loses nothing, and taking points off the tail leaves the sum of the point below standing.
- * - `rm:market:price:<asset>:<vs>:points` PriceObserved series (newest 10,000; asset as published,
+ * - `rm:{data}:market:price:<asset>:<vs>:points` PriceObserved series (newest 10,000; asset as published,
  *   e.g. TAO, vs lowercase). Measure: price = price. Buckets
- *   `rm:market:price:<asset>:<vs>:buckets:<interval>` as for pools (no volume).
- *   `rm:market:price:pairs` set of `<asset>:<vs>`.
+ *   `rm:{data}:market:price:<asset>:<vs>:buckets:<interval>` as for pools (no volume).
+ *   `rm:{data}:market:price:pairs` set of `<asset>:<vs>`.
  *
- * Projection state: `rm:market:price:removed` set of `<blockHash>:<logIndex>` of price rounds a
+ * Projection state: `rm:{data}:market:price:removed` set of `<blockHash>:<logIndex>` of price rounds a
  * ChainEventRemoved took back (the removal travels on chain.network.v1, so it may overtake the round
- * it removes); `rm:market:offset:<topic>:<partition>` the last applied offset, written in the same
- * MULTI/EXEC as the changes; `rm:market:projection` the marker whose loss (FLUSHALL) makes the
- * supervisor replay both topics from offset 0; `rm:market:version` a token every commit replaces
+ * it removes); `rm:{data}:market:offset:<topic>:<partition>` the last applied offset, written in the same
+ * MULTI/EXEC as the changes; `rm:{data}:market:projection` the marker whose loss (FLUSHALL) makes the
+ * supervisor replay both topics from offset 0; `rm:{data}:market:version` a token every commit replaces
  * (versions.ts).
  */
 export const marketKeys = {
-  poolPoints: (netuid: number) => `rm:market:pool:${netuid}:points`,
-  poolBuckets: (netuid: number, interval: BucketName) => `rm:market:pool:${netuid}:buckets:${interval}`,
-  pools: "rm:market:pools",
-  emissionPoints: (netuid: number) => `rm:market:emission:${netuid}:points`,
-  emissions: "rm:market:emissions",
-  statsPoints: "rm:market:stats:points",
-  pricePoints: (asset: string, vs: string) => `rm:market:price:${asset}:${vs}:points`,
+  poolPoints: (netuid: number) => `${DATA_PREFIX}market:pool:${netuid}:points`,
+  poolBuckets: (netuid: number, interval: BucketName) => `${DATA_PREFIX}market:pool:${netuid}:buckets:${interval}`,
+  pools: `${DATA_PREFIX}market:pools`,
+  emissionPoints: (netuid: number) => `${DATA_PREFIX}market:emission:${netuid}:points`,
+  emissions: `${DATA_PREFIX}market:emissions`,
+  statsPoints: `${DATA_PREFIX}market:stats:points`,
+  pricePoints: (asset: string, vs: string) => `${DATA_PREFIX}market:price:${asset}:${vs}:points`,
   priceBuckets: (asset: string, vs: string, interval: BucketName) =>
-    `rm:market:price:${asset}:${vs}:buckets:${interval}`,
-  pricePairs: "rm:market:price:pairs",
-  priceRemoved: "rm:market:price:removed",
-  removedSubnets: "rm:market:removed-subnets",
-  offset: (topic: string, partition: number) => `rm:market:offset:${topic}:${partition}`,
-  marker: "rm:market:projection",
+    `${DATA_PREFIX}market:price:${asset}:${vs}:buckets:${interval}`,
+  pricePairs: `${DATA_PREFIX}market:price:pairs`,
+  priceRemoved: `${DATA_PREFIX}market:price:removed`,
+  removedSubnets: `${DATA_PREFIX}market:removed-subnets`,
+  offset: (topic: string, partition: number) => `${DATA_PREFIX}market:offset:${topic}:${partition}`,
+  marker: `${DATA_PREFIX}market:projection`,
 } as const;

@@ -1,3 +1,4 @@
+import { DATA_PREFIX } from "./hashTags.js";
 /**
  * A projection's version: a key every commit of the projection replaces, in the same MULTI/EXEC as
  * its writes, with a token no other commit uses. Two reads of the same token therefore saw the same
@@ -6,8 +7,8 @@
  * counter so that a Redis that lost everything, and counts again from the start, never repeats one.
  */
 export const readModelVersionKeys = {
-  market: "rm:market:version",
-  subnets: "rm:subnets:version",
+  market: `${DATA_PREFIX}market:version`,
+  subnets: `${DATA_PREFIX}subnets:version`,
 } as const;
 
 export type VersionedProjection = keyof typeof readModelVersionKeys;

@@ -74,10 +74,7 @@ export function natsDependency(connection: NatsConnection, service: string, log:
  * connection nobody else runs MULTI/EXEC on), and Kafka.
  */
 export function projectionStores(
-  config: {
-    REDIS_URL: string;
-    REDIS_USERNAME?: string | undefined;
-    REDIS_PASSWORD?: string | undefined;
+  config: Parameters<typeof redisConnectionOf>[0] & {
     KAFKA_BROKERS: string[];
     KAFKA_REPLICATION_FACTOR: number;
   },

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { Redis } from "./createRedis.js";
 
 /** One change-log entry: its stream id and its fields by name (values as bytes). */
 export interface ChangeEntry {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { countSocketWrites, type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coalesceWrites } from "./coalesceWrites.js";
-import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
+import { createRedis, type RedisNode, redisReadiness } from "./createRedis.js";
 
 const dir = tempDir("store-coalesce");
 let server: RunningRedis;
@@ -16,16 +16,17 @@ afterAll(async () => {
   dir.remove();
 });
 
-async function connected(): Promise<Redis> {
-  const redis = createRedis({ url: server.url, connectionName: "coalesce-test" });
+async function connected(): Promise<RedisNode> {
+  // A standalone server: one socket to count writes on.
+  const redis = createRedis({ url: server.url, connectionName: "coalesce-test" }) as RedisNode;
   await waitFor(() => redisReadiness(redis), { what: "redis" });
   return redis;
 }
 
-const socketWrites = (redis: Redis, run: () => Promise<unknown>) => countSocketWrites(redis.stream, run);
+const socketWrites = (redis: RedisNode, run: () => Promise<unknown>) => countSocketWrites(redis.stream, run);
 
 /** Five reads started by five independent callbacks of one event-loop turn, plus a pipeline. */
-function concurrentReads(redis: Redis): Promise<unknown[]> {
+function concurrentReads(redis: RedisNode): Promise<unknown[]> {
   return new Promise((resolve, reject) => {
     const replies: Array<Promise<unknown>> = [];
     // Callbacks of one turn, as socket reads of five requests would be.

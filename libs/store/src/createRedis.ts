@@ -1,24 +1,61 @@
 import { isTracingEnabled } from "@platform/telemetry";
-import { Redis } from "ioredis";
+import { Cluster, Redis as RedisNode, type RedisOptions } from "ioredis";
 import { traceRedisCommands } from "./redisTracing.js";
 
-export type { Redis } from "ioredis";
+/**
+ * A connection to Redis, whatever its topology: one server (or a Sentinel-managed primary), or a
+ * Redis Cluster. Both take the same commands; on a cluster every MULTI/EXEC, script and pipeline
+ * must keep to one hash slot (libs/read-models hashTags.ts).
+ */
+export type Redis = RedisNode | Cluster;
+export type { RedisNode };
 
-/** Where Redis is and who the service is there: its own ACL user (redisAcl.ts) when the server has ACLs. */
+/**
+ * Where Redis is and who the service is there: its own ACL user (redisAcl.ts) when the server has ACLs.
+ * `mode` picks the topology (standalone by default): `url` names a standalone server, `nodes` some
+ * of a cluster's nodes (ioredis finds the rest), `sentinels` and `sentinelName` the Sentinels that
+ * know the current primary of that name.
+ */
 export interface RedisConnection {
+  mode?: RedisMode | undefined;
   /** `redis://host:port` or `rediss://…`; credentials in it count only when username and password are not given. */
-  url: string;
+  url?: string | undefined;
+  /** Cluster mode: `host:port` of one or more nodes. */
+  nodes?: readonly string[] | undefined;
+  /** Sentinel mode: `host:port` of the Sentinels. */
+  sentinels?: readonly string[] | undefined;
+  /** Sentinel mode: the name the Sentinels monitor the primary under. */
+  sentinelName?: string | undefined;
+  /** Cluster mode: `replicas` sends read-only commands to replicas (READONLY); `primary` by default. */
+  readFrom?: RedisReadFrom | undefined;
   username?: string | undefined;
   password?: string | undefined;
 }
 
-/** The connection a service's configuration names (REDIS_URL, REDIS_USERNAME, REDIS_PASSWORD). */
+export type RedisMode = "standalone" | "cluster" | "sentinel";
+export type RedisReadFrom = "primary" | "replicas";
+
+/** The connection a service's configuration names (REDIS_MODE, REDIS_URL, REDIS_NODES, …; libs/config redisTopologyVars). */
 export function redisConnectionOf(config: {
-  REDIS_URL: string;
+  REDIS_MODE?: RedisMode | undefined;
+  REDIS_URL?: string | undefined;
+  REDIS_NODES?: readonly string[] | undefined;
+  REDIS_SENTINELS?: readonly string[] | undefined;
+  REDIS_SENTINEL_NAME?: string | undefined;
+  REDIS_READ_FROM?: RedisReadFrom | undefined;
   REDIS_USERNAME?: string | undefined;
   REDIS_PASSWORD?: string | undefined;
 }): RedisConnection {
-  return { url: config.REDIS_URL, username: config.REDIS_USERNAME, password: config.REDIS_PASSWORD };
+  return {
+    mode: config.REDIS_MODE,
+    url: config.REDIS_URL,
+    nodes: config.REDIS_NODES,
+    sentinels: config.REDIS_SENTINELS,
+    sentinelName: config.REDIS_SENTINEL_NAME,
+    readFrom: config.REDIS_READ_FROM,
+    username: config.REDIS_USERNAME,
+    password: config.REDIS_PASSWORD,
+  };
 }
 
 export interface CreateRedisOptions extends RedisConnection {
@@ -31,11 +68,47 @@ export interface CreateRedisOptions extends RedisConnection {
 /**
  * A Redis connection that fails fast while the server is away (no offline queue, one attempt per
  * command) and reconnects by itself forever, so callers answer 503 quickly and recover unattended.
+ * The same holds on each node of a cluster, and for a Sentinel-managed primary (which ioredis asks
+ * the Sentinels for again on every reconnect, so a failover is followed).
  */
 export function createRedis(options: CreateRedisOptions): Redis {
+  const mode = options.mode ?? "standalone";
+  const redis =
+    mode === "cluster"
+      ? new Cluster(addresses(options.nodes, "nodes", mode), {
+          redisOptions: nodeOptions(options),
+          enableOfflineQueue: false,
+          // Reading from replicas may answer a write's effect late (replication is asynchronous).
+          scaleReads: options.readFrom === "replicas" ? "slave" : "master",
+          clusterRetryStrategy: reconnectDelay,
+          lazyConnect: false,
+        })
+      : mode === "sentinel"
+        ? new RedisNode({
+            ...nodeOptions(options),
+            sentinels: addresses(options.sentinels, "sentinels", mode),
+            name: required(options.sentinelName, "sentinelName", mode),
+            role: "master",
+            sentinelRetryStrategy: reconnectDelay,
+          })
+        : standalone(options);
+  // Connection errors surface through readiness and failed commands; an unhandled 'error' event
+  // would otherwise crash the process.
+  redis.on("error", () => undefined);
+  if (isTracingEnabled()) forEachNode(redis, traceRedisCommands);
+  return redis;
+}
+
+function standalone(options: CreateRedisOptions): RedisNode {
+  const url = required(options.url, "url", "standalone");
   const explicit = options.username !== undefined || options.password !== undefined;
   // ioredis prefers the URL's credentials to its options': the configured ones must win.
-  const redis = new Redis(explicit ? withoutCredentials(options.url) : options.url, {
+  return new RedisNode(explicit ? withoutCredentials(url) : url, nodeOptions(options));
+}
+
+/** The fail-fast options of one connection (for a cluster: of each node's). */
+function nodeOptions(options: CreateRedisOptions): RedisOptions {
+  return {
     ...(options.username === undefined ? {} : { username: options.username }),
     ...(options.password === undefined ? {} : { password: options.password }),
     connectionName: options.connectionName,
@@ -43,14 +116,25 @@ export function createRedis(options: CreateRedisOptions): Redis {
     maxRetriesPerRequest: 1,
     commandTimeout: options.commandTimeoutMs ?? 2_000,
     connectTimeout: 2_000,
-    retryStrategy: (attempt) => Math.min(100 * attempt, 1_000),
+    retryStrategy: reconnectDelay,
     lazyConnect: false,
+  };
+}
+
+const reconnectDelay = (attempt: number) => Math.min(100 * attempt, 1_000);
+
+function required<T>(value: T | undefined, field: string, mode: RedisMode): T {
+  if (value === undefined) throw new Error(`a ${mode} Redis connection needs ${field}`);
+  return value;
+}
+
+function addresses(list: readonly string[] | undefined, field: string, mode: RedisMode) {
+  const items = required(list, field, mode);
+  if (items.length === 0) throw new Error(`a ${mode} Redis connection needs at least one of ${field}`);
+  return items.map((item) => {
+    const at = item.lastIndexOf(":");
+    return { host: item.slice(0, at), port: Number(item.slice(at + 1)) };
   });
-  // Connection errors surface through readiness and failed commands; an unhandled 'error' event
-  // would otherwise crash the process.
-  redis.on("error", () => undefined);
-  if (isTracingEnabled()) traceRedisCommands(redis);
-  return redis;
 }
 
 function withoutCredentials(url: string): string {
@@ -60,7 +144,24 @@ function withoutCredentials(url: string): string {
   return parsed.toString();
 }
 
-/** True when Redis answers PING within the timeout; never throws. */
+/**
+ * Runs `apply` on each server connection: the connection itself, or every node connection of a
+ * cluster, now and as the cluster adds them (after a failover or a resharding).
+ */
+export function forEachNode(redis: Redis, apply: (node: RedisNode) => void): void {
+  if (!(redis instanceof Cluster)) {
+    apply(redis);
+    return;
+  }
+  for (const node of redis.nodes("all")) apply(node);
+  redis.on("+node", apply);
+}
+
+/**
+ * True when Redis answers PING within the timeout; never throws. On a cluster: when the client
+ * has the slot map and every primary it knows answers (a primary down fails the reads and writes
+ * of its slots until its replica takes over).
+ */
 export async function redisReadiness(redis: Redis, timeoutMs = 1_000): Promise<boolean> {
   if (redis.status !== "ready") return false;
   let timer: NodeJS.Timeout | undefined;
@@ -68,7 +169,13 @@ export async function redisReadiness(redis: Redis, timeoutMs = 1_000): Promise<b
     const timeout = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), timeoutMs);
     });
-    return (await Promise.race([redis.ping(), timeout])) === "PONG";
+    const pings =
+      redis instanceof Cluster
+        ? Promise.all(redis.nodes("master").map((node) => node.ping())).then((answers) =>
+            answers.length > 0 && answers.every((answer) => answer === "PONG") ? "PONG" : "no",
+          )
+        : redis.ping();
+    return (await Promise.race([pings, timeout])) === "PONG";
   } catch {
     return false;
   } finally {

@@ -11,15 +11,21 @@ export { coalesceWrites } from "./coalesceWrites.js";
 export {
   type CreateRedisOptions,
   createRedis,
+  forEachNode,
   type Redis,
   type RedisConnection,
+  type RedisMode,
+  type RedisNode,
+  type RedisReadFrom,
   redisConnectionOf,
   redisReadiness,
 } from "./createRedis.js";
+export { redisKeySlot, sharedKeySlot } from "./keySlot.js";
 export { awaitStoredOffset, commitAtOffset, type OffsetStep } from "./offsetCommit.js";
 export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
 export { REDIS_ACL, REDIS_USERS, type RedisGrant, type RedisUser, redisAclFile, redisAclRules } from "./redisAcl.js";
 export { traceRedisCommands } from "./redisTracing.js";
+export { unwatch } from "./unwatch.js";
 export {
   type EntityGroup,
   type EntityRead,

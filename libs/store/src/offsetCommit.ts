@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ChainableCommander } from "ioredis";
 import type { Redis } from "./createRedis.js";
+import { unwatch } from "./unwatch.js";
 
 /** Where a projection's batch sits in its partition: the offset it continues from, and its last. */
 export interface OffsetStep {
@@ -47,7 +48,7 @@ export async function commitAtOffset(
     const failed = results.find(([error]) => error !== null);
     if (failed) throw new Error(`projection write failed for ${step.partition}`, { cause: failed[0] });
   } finally {
-    if (!executed) await redis.unwatch().catch(() => undefined);
+    if (!executed) await unwatch(redis).catch(() => undefined);
   }
 }
 

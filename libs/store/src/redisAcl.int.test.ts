@@ -8,6 +8,7 @@ import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
 import { commitAtOffset } from "./offsetCommit.js";
 import { redisProjectionMarker } from "./projectionMarker.js";
 import { REDIS_USERS, type RedisUser, redisAclFile } from "./redisAcl.js";
+import { readVersioned } from "./versionedCommit.js";
 
 /**
  * The ACL table (redisAcl.ts) on a real redis-server: each service's user can do what its service
@@ -44,13 +45,13 @@ beforeAll(async () => {
     .multi()
     .hset("auth:key:{ak_1}", { status: "active", secretVersion: "1" })
     .set("auth:registry", "complete")
-    .set("rm:intents:order:0x01", "record")
-    .set("rm:intents:projection", "complete")
-    .xadd("rm:intents:changes", "*", "o", "0x01")
-    .zadd("rm:market:pool:1:points", 1, "point")
-    .hset("rm:accounts:head", { blockNumber: "1" })
-    .set("rm:market:projection", "complete")
-    .xadd("rm:data:changes", "*", "k", "head")
+    .set("rm:{intents}:order:0x01", "record")
+    .set("rm:{intents}:projection", "complete")
+    .xadd("rm:{intents}:changes", "*", "o", "0x01")
+    .zadd("rm:{data}:market:pool:1:points", 1, "point")
+    .hset("rm:{data}:accounts:head", { blockNumber: "1" })
+    .set("rm:{data}:market:projection", "complete")
+    .xadd("rm:{data}:changes", "*", "k", "head")
     .exec();
 });
 
@@ -93,7 +94,7 @@ describe("the servers' users", () => {
   it("lets only auth write auth:*, and only the projector write rm:*", async () => {
     for (const name of REDIS_USERS) {
       const writeAuth = as(name).set("auth:key:{ak_probe}", "x");
-      const writeReadModel = as(name).set("rm:intents:order:0xprobe", "x");
+      const writeReadModel = as(name).set("rm:{intents}:order:0xprobe", "x");
       if (name === "auth") await expect(writeAuth).resolves.toBe("OK");
       else await refused(writeAuth);
       if (name === "projector") await expect(writeReadModel).resolves.toBe("OK");
@@ -110,7 +111,7 @@ describe("the servers' users", () => {
       await refused(redis.call("CONFIG", "GET", "maxmemory"));
       await refused(redis.call("ACL", "LIST"));
       await refused(redis.call("BGSAVE"));
-      await refused(redis.call("SORT", "rm:market:pool:1:points", "ALPHA"));
+      await refused(redis.call("SORT", "rm:{data}:market:pool:1:points", "ALPHA"));
       await refused(redis.call("CLIENT", "LIST"));
       await refused(redis.call("SCRIPT", "FLUSH"));
       await refused(redis.call("FUNCTION", "FLUSH"));
@@ -122,13 +123,16 @@ describe("the servers' users", () => {
 describe("data-query: reads the data read models, writes nothing", () => {
   it("reads the data read models, their markers and change log", async () => {
     const redis = as("data-query");
-    expect(await redis.zrange("rm:market:pool:1:points", "0", "-1")).toEqual(["point"]);
-    expect(await redis.hgetall("rm:accounts:head")).toEqual({ blockNumber: "1" });
-    expect(await redis.mget("rm:market:projection", "rm:accounts:projection")).toEqual(["complete", null]);
-    expect(await redis.xrange("rm:data:changes", "-", "+")).toHaveLength(1);
-    expect(await redis.xrevrange("rm:data:changes", "+", "-", "COUNT", 1)).toHaveLength(1);
-    expect(await redis.xinfo("STREAM", "rm:data:changes")).toContain("entries-added");
-    const [[, points]] = (await redis.multi().zrange("rm:market:pool:1:points", "0", "-1").exec()) as [
+    expect(await redis.zrange("rm:{data}:market:pool:1:points", "0", "-1")).toEqual(["point"]);
+    expect(await redis.hgetall("rm:{data}:accounts:head")).toEqual({ blockNumber: "1" });
+    expect(await redis.mget("rm:{data}:market:projection", "rm:{data}:accounts:projection")).toEqual([
+      "complete",
+      null,
+    ]);
+    expect(await redis.xrange("rm:{data}:changes", "-", "+")).toHaveLength(1);
+    expect(await redis.xrevrange("rm:{data}:changes", "+", "-", "COUNT", 1)).toHaveLength(1);
+    expect(await redis.xinfo("STREAM", "rm:{data}:changes")).toContain("entries-added");
+    const [[, points]] = (await redis.multi().zrange("rm:{data}:market:pool:1:points", "0", "-1").exec()) as [
       [null, string[]],
     ];
     expect(points).toEqual(["point"]);
@@ -136,13 +140,13 @@ describe("data-query: reads the data read models, writes nothing", () => {
 
   it("is refused writes, scripts and other services' keys", async () => {
     const redis = as("data-query");
-    await refused(redis.zadd("rm:market:pool:1:points", 2, "forged"));
-    await refused(redis.xadd("rm:data:changes", "*", "k", "head"));
-    await refused(redis.del("rm:market:projection"));
+    await refused(redis.zadd("rm:{data}:market:pool:1:points", 2, "forged"));
+    await refused(redis.xadd("rm:{data}:changes", "*", "k", "head"));
+    await refused(redis.del("rm:{data}:market:projection"));
     await refused(redis.hset("auth:key:{ak_1}", "status", "active"));
     await refused(redis.hgetall("auth:key:{ak_1}"));
-    await refused(redis.get("rm:intents:order:0x01"));
-    await refused(redis.eval("return redis.call('GET', KEYS[1])", 1, "rm:market:projection"));
+    await refused(redis.get("rm:{intents}:order:0x01"));
+    await refused(redis.eval("return redis.call('GET', KEYS[1])", 1, "rm:{data}:market:projection"));
   });
 });
 
@@ -181,7 +185,7 @@ describe("gateway: reads auth's key records, writes only its budgets and leases"
     await refused(redis.eval("return redis.call('HSET', KEYS[1], 'status', 'active')", 2, "auth:key:{ak_1}", "rl:{x}"));
     await refused(redis.eval("return redis.call('DEL', KEYS[1])", 2, "auth:key:{ak_1}", "rl:{x}"));
     await refused(redis.eval("return redis.call('GET', KEYS[1])", 1, "auth:refresh:x"));
-    await refused(redis.get("rm:market:projection"));
+    await refused(redis.get("rm:{data}:market:projection"));
     await refused(redis.set("tc:nonce:x", "x"));
   });
 });
@@ -230,7 +234,7 @@ describe("auth: its registry, tokens and counters", () => {
 
   it("is refused the read models and the other services' keys", async () => {
     const redis = as("auth");
-    await refused(redis.get("rm:market:projection"));
+    await refused(redis.get("rm:{data}:market:projection"));
     await refused(redis.set("tc:wallet:0x01", "x"));
     await refused(redis.set("rl:{ak_1}:default", "0"));
   });
@@ -257,28 +261,45 @@ describe("tc: its acceptances and nonces", () => {
   it("is refused auth's keys and the read models", async () => {
     const redis = as("tc");
     await refused(redis.hgetall("auth:key:{ak_1}"));
-    await refused(redis.get("rm:intents:order:0x01"));
+    await refused(redis.get("rm:{intents}:order:0x01"));
   });
 });
 
 describe("projector: every read model", () => {
   it("commits read models with their change logs, versions and offsets, through scripts", async () => {
     const redis = as("projector");
-    await redis.xadd("rm:data:changes", "MAXLEN", "~", "100", "*", "k", "head");
-    await redis.set("rm:market:version", "token");
+    await redis.xadd("rm:{data}:changes", "MAXLEN", "~", "100", "*", "k", "head");
+    await redis.set("rm:{data}:market:version", "token");
     const commit = "redis.call('HINCRBY', KEYS[1], ARGV[1], 1) return redis.call('SET', KEYS[2], ARGV[2])";
     expect(
-      await runScript(redis, "commitOrder", commit, ["rm:intents:versions", "rm:intents:order:0x02"], "o:0x02", "r"),
+      await runScript(
+        redis,
+        "commitOrder",
+        commit,
+        ["rm:{intents}:versions", "rm:{intents}:order:0x02"],
+        "o:0x02",
+        "r",
+      ),
     ).toBe("OK");
-    expect(await redis.script("LOAD", "return redis.call('HMGET', KEYS[1], ARGV[1])")).toMatch(/^[0-9a-f]{40}$/);
+    // readVersioned's script: EVALSHA, then EVAL on NOSCRIPT; SCRIPT LOAD is not granted.
+    const read = await readVersioned(redis, "rm:{intents}:versions", [], [], new Map(), [
+      { reads: ["get"], namePrefix: "o:", keyPrefixes: ["rm:{intents}:order:"], ids: ["0x02"] },
+    ]);
+    expect(read.versions.get("o:0x02")).toBe("2"); // runScript commits twice
+    await refused(redis.script("LOAD", "return 1"));
     await commitAtOffset(
       redis,
-      { offsetKey: "rm:accounts:offset:chain.native.v1:0", previousOffset: undefined, lastOffset: "1", partition: "p" },
+      {
+        offsetKey: "rm:{data}:accounts:offset:chain.native.v1:0",
+        previousOffset: undefined,
+        lastOffset: "1",
+        partition: "p",
+      },
       (multi) => {
-        multi.hset("rm:accounts:head", { blockNumber: "2" });
+        multi.hset("rm:{data}:accounts:head", { blockNumber: "2" });
       },
     );
-    const marker = redisProjectionMarker(redis, "rm:subnets:projection");
+    const marker = redisProjectionMarker(redis, "rm:{data}:subnets:projection");
     await marker.setIfAbsent("rebuilding:1");
     expect(await marker.replace("rebuilding:1", "complete")).toBe(true);
   });
@@ -287,7 +308,7 @@ describe("projector: every read model", () => {
     const redis = as("projector");
     await refused(redis.hset("auth:key:{ak_1}", "status", "revoked"));
     await refused(redis.set("tc:wallet:0x01", "x"));
-    await refused(redis.set("intents-gateway:notified:1:0x01", "x"));
+    await refused(redis.set("intents-gateway:notified:{intents}:1:0x01", "x"));
     await refused(redis.set("rl:{ak_1}:default", "0"));
   });
 });
@@ -307,23 +328,23 @@ describe("intents-gateway: its quotes and claims, the intents read model read-on
     const redis = as("intents-gateway");
     const keys = ["intents-gateway:quotes:{ak:ak_1}", "intents-gateway:quote:{ak:ak_1}:q_1"];
     expect(await runScript(redis, "saveQuote", SAVE_QUOTE, keys, "q_1", "{}")).toBe(1);
-    expect(await redis.set("intents-gateway:claim:1:0xab:0xcd", "pending", "EX", 60, "NX")).toBe("OK");
+    expect(await redis.set("intents-gateway:claim:{intents}:1:0xab:0xcd", "pending", "EX", 60, "NX")).toBe("OK");
     await redis
       .multi()
-      .set("intents-gateway:notified:1:0xab", "1", "EX", 60)
-      .del("intents-gateway:claim:1:0xab:0xcd")
+      .set("intents-gateway:notified:{intents}:1:0xab", "1", "EX", 60)
+      .del("intents-gateway:claim:{intents}:1:0xab:0xcd")
       .exec();
-    expect(await redis.get("rm:intents:order:0x01")).toBe("record");
-    expect(await redis.mget("rm:intents:projection")).toEqual(["complete"]);
-    expect(await redis.xrange("rm:intents:changes", "-", "+")).toHaveLength(1);
-    expect(await redis.xinfo("STREAM", "rm:intents:changes")).toContain("entries-added");
+    expect(await redis.get("rm:{intents}:order:0x01")).toBe("record");
+    expect(await redis.mget("rm:{intents}:projection")).toEqual(["complete"]);
+    expect(await redis.xrange("rm:{intents}:changes", "-", "+")).toHaveLength(1);
+    expect(await redis.xinfo("STREAM", "rm:{intents}:changes")).toContain("entries-added");
   });
 
   it("is refused writing the intents read model, and the other read models", async () => {
     const redis = as("intents-gateway");
-    await refused(redis.set("rm:intents:order:0x01", "forged"));
-    await refused(redis.xadd("rm:intents:changes", "*", "o", "0x01"));
-    await refused(redis.get("rm:market:projection"));
-    await refused(redis.eval("return redis.call('GET', KEYS[1])", 1, "rm:intents:order:0x01"));
+    await refused(redis.set("rm:{intents}:order:0x01", "forged"));
+    await refused(redis.xadd("rm:{intents}:changes", "*", "o", "0x01"));
+    await refused(redis.get("rm:{data}:market:projection"));
+    await refused(redis.eval("return redis.call('GET', KEYS[1])", 1, "rm:{intents}:order:0x01"));
   });
 });

@@ -26,9 +26,9 @@ export interface RedisGrant {
 
 // PING (readiness), CLIENT SETNAME (connection names), AUTH.
 const CONNECTION = ["+@connection"];
-// ioredis' defineCommand sends EVALSHA, then EVAL once when the server lacks the script;
-// readVersioned (versionedCommit.ts) loads its script with SCRIPT LOAD before a pipelined EVALSHA.
-const SCRIPTS = ["+evalsha", "+eval", "+script|load"];
+// ioredis' defineCommand, versionedCommit and readVersioned send EVALSHA, then EVAL once when the
+// server lacks the script (EVAL loads it on the node that runs it, also in a cluster).
+const SCRIPTS = ["+evalsha", "+eval"];
 const WRITER = [...CONNECTION, "+@read", "+@write", "+@transaction", ...SCRIPTS];
 
 /**
@@ -63,11 +63,12 @@ export const REDIS_ACL: Readonly<Record<RedisUser, RedisGrant>> = {
   // Every read model, its versions, offsets, markers and change logs.
   projector: { readWrite: ["rm:*"], readOnly: [], commands: WRITER },
   // Its quotes and notification claims; reads the intents read model and follows its change log.
-  "intents-gateway": { readWrite: ["intents-gateway:*"], readOnly: ["rm:intents:*"], commands: WRITER },
-  // Reads the data read models and follows `rm:data:changes`; MULTI/EXEC for consistent reads.
+  "intents-gateway": { readWrite: ["intents-gateway:*"], readOnly: ["rm:{intents}:*"], commands: WRITER },
+  // Reads the data read models (accounts, market, subnets: one hash tag, libs/read-models hashTags.ts)
+  // and follows `rm:{data}:changes`; MULTI/EXEC for consistent reads.
   "data-query": {
     readWrite: [],
-    readOnly: ["rm:accounts:*", "rm:market:*", "rm:subnets:*", "rm:data:*"],
+    readOnly: ["rm:{data}:*"],
     commands: [...CONNECTION, "+@read", "+@transaction"],
   },
   // Rate-limit budgets and event-stream leases; reads auth's key records (revocation) and its marker.

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
-import { packOps, readVersioned, versionedCommit } from "./versionedCommit.js";
+import { KeyIndex, packOps, readVersioned, versionedCommit } from "./versionedCommit.js";
 
 const dir = tempDir("store-versioned");
 let server: RunningRedis;
@@ -274,27 +274,35 @@ describe("versionedCommit against a real redis-server: script reloads, size limi
     expect(await redis.zrange("t9:z", "0", "-1", "WITHSCORES")).toEqual(["ä", "1.5", "b", "2"]);
   });
 
-  it("packs ops as headers, argument lengths and one blob", () => {
-    const packed = packOps([
-      { op: "set", key: "k1", value: Buffer.from([1, 2]) },
-      { op: "sadd", key: "k2", members: ["ä", "b"] },
-      { op: "del", key: "k3" },
-    ]);
-    expect(packed.headers).toBe("set\nk1\n1\nsadd\nk2\n2\ndel\nk3\n0");
+  it("packs ops as headers (keys by their index in KEYS), argument lengths and one blob", () => {
+    const keys = new KeyIndex("versions");
+    const packed = packOps(
+      [
+        { op: "set", key: "k1", value: Buffer.from([1, 2]) },
+        { op: "sadd", key: "k2", members: ["ä", "b"] },
+        { op: "del", key: "k1" },
+      ],
+      keys,
+    );
+    expect(packed.headers).toBe("set\n2\n1\nsadd\n3\n2\ndel\n2\n0");
+    expect(keys.list()).toEqual(["versions", "k1", "k2"]);
     expect(packed.lengths).toBe("2\n2\n1");
     expect([...packed.blob]).toEqual([1, 2, ...Buffer.from("äb")]);
     expect(packed.separate).toEqual([]);
     // Large arguments travel on their own, marked "-" in the lengths.
     const large = Buffer.alloc(300, 7);
     const text = "x".repeat(256);
-    const mixed = packOps([
-      { op: "set", key: "k1", value: large },
-      { op: "sadd", key: "k2", members: ["a", text, "b"] },
-    ]);
+    const mixed = packOps(
+      [
+        { op: "set", key: "k1", value: large },
+        { op: "sadd", key: "k2", members: ["a", text, "b"] },
+      ],
+      new KeyIndex("versions"),
+    );
     expect(mixed.lengths).toBe("-\n1\n-\n1");
     expect(mixed.blob.toString()).toBe("ab");
     expect(mixed.separate).toEqual([large, text]);
-    expect(() => packOps([{ op: "del", key: "a\nb" }])).toThrow(/key/);
+    expect(() => packOps([{ op: "del", key: "a\nb" }], new KeyIndex("versions"))).toThrow(/key/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { Redis } from "./createRedis.js";
 
 /*
  * Optimistic transactions in one round trip, for a writer that reads a set of keys, computes, and
@@ -21,8 +21,9 @@ import type { Redis } from "ioredis";
  * and only then applies `ops` in order and increments the versions of `bumps`. Every name whose
  * keys `ops` write must be among `bumps`: the caller maps keys to names.
  *
- * Only for a standalone Redis server: the script touches keys it is not given in KEYS (the
- * key set is data-dependent), which Redis Cluster forbids.
+ * Every key the scripts touch travels in KEYS (the ops and `expect` refer to theirs by index), as
+ * Redis Cluster requires: there all of them, the versions hash among them, must share one hash tag
+ * (libs/read-models hashTags.ts), or the server refuses the call with CROSSSLOT.
  */
 
 export type VersionedOp =
@@ -41,7 +42,7 @@ export type VersionedOp =
   | { op: "xadd"; key: string; maxLength: number; fields: readonly (string | Buffer)[] };
 
 export interface VersionedCommitInput {
-  /** The hash holding the versions; one per data set (e.g. `rm:intents:versions`). */
+  /** The hash holding the versions; one per data set (e.g. `rm:{intents}:versions`). */
   versionsKey: string;
   /** Keys whose value must equal the given string, or be absent when it is undefined. */
   expect?: readonly { key: string; value: string | undefined }[];
@@ -74,8 +75,9 @@ local function split(text)
 end
 `;
 
-// ARGV: nExpect, (key, present, value)*, guard names, guard versions, the ops' headers (op, key,
-// nArgs: three lines per op), the byte length of each op argument (one line each, `-` for a large
+// KEYS: the versions hash, then every other key touched, once each. ARGV: nExpect, (key index in
+// KEYS, present, value)*, guard names, guard versions, the ops' headers (op, key index, nArgs: three
+// lines per op), the byte length of each op argument (one line each, `-` for a large
 // one), the small op arguments concatenated into one blob, bump names, then each large argument.
 // Names, versions, headers and lengths travel newline-joined and the small arguments as one blob:
 // thousands of small arguments cost the client far more to encode (a RESP header, a length and a
@@ -90,7 +92,7 @@ local function nextArg()
 end
 ${LUA_SPLIT}local nExpect = tonumber(nextArg())
 for _ = 1, nExpect do
-  local key, present, value = nextArg(), nextArg(), nextArg()
+  local key, present, value = KEYS[tonumber(nextArg())], nextArg(), nextArg()
   local actual = redis.call('GET', key)
   if present == '1' then
     if actual ~= value then return {'mismatch', key, actual or ''} end
@@ -117,7 +119,7 @@ local headers, lengths, blob, bumpNames = split(nextArg()), split(nextArg()), ne
 local separate = at
 local pos, nextLength = 1, 1
 for h = 1, #headers, 3 do
-  local op, key, nArgs = headers[h], headers[h + 1], tonumber(headers[h + 2])
+  local op, key, nArgs = headers[h], KEYS[tonumber(headers[h + 1])], tonumber(headers[h + 2])
   local args = {}
   for i = 1, nArgs do
     local length = lengths[nextLength]
@@ -168,23 +170,25 @@ const MULTI_ARG_OPS = new Set(["zadd", "zrem", "sadd", "srem"]);
 
 /** Checks `expect` and `guards`, then applies `ops` and increments the versions of `bumps`, atomically. */
 export async function versionedCommit(redis: Redis, input: VersionedCommitInput): Promise<VersionedCommitResult> {
+  const keys = new KeyIndex(input.versionsKey);
   const args: (string | Buffer)[] = [];
   const expect = input.expect ?? [];
   args.push(String(expect.length));
-  for (const { key, value } of expect) args.push(key, value === undefined ? "0" : "1", value ?? "");
+  for (const { key, value } of expect) args.push(keys.of(key), value === undefined ? "0" : "1", value ?? "");
   const guards = input.guards ?? new Map<string, string>();
   args.push(joinNames(guards.keys()), [...guards.values()].join("\n"));
-  const { headers, lengths, blob, separate } = packOps(input.ops);
+  const { headers, lengths, blob, separate } = packOps(input.ops, keys);
   args.push(headers, lengths, blob);
   args.push(joinNames(new Set(input.bumps)));
   for (const value of separate) args.push(value);
+  const declared = keys.list();
   let answer: unknown;
   try {
-    answer = await redis.evalsha(SHA, 1, input.versionsKey, ...args);
+    answer = await redis.evalsha(SHA, declared.length, ...declared, ...args);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
     // First use on this server (or after SCRIPT FLUSH): EVAL loads it for the next EVALSHA.
-    answer = await redis.eval(SCRIPT, 1, input.versionsKey, ...args);
+    answer = await redis.eval(SCRIPT, declared.length, ...declared, ...args);
   }
   const [outcome, key, actual] = answer as [string, string?, string?];
   if (outcome === "committed") return { outcome };
@@ -192,6 +196,25 @@ export async function versionedCommit(redis: Redis, input: VersionedCommitInput)
   if (outcome === "mismatch")
     return { outcome, key: key!, actual: actual === "" || actual === undefined ? undefined : actual };
   throw new Error(`unexpected answer from the versioned commit script: ${String(outcome)}`);
+}
+
+/** The keys of one call, each once, in KEYS order (1-based, as Lua counts); the first is the versions hash. */
+export class KeyIndex {
+  readonly #indexes = new Map<string, string>();
+  constructor(first: string) {
+    this.of(first);
+  }
+  of(key: string): string {
+    let index = this.#indexes.get(key);
+    if (index === undefined) {
+      index = String(this.#indexes.size + 1);
+      this.#indexes.set(key, index);
+    }
+    return index;
+  }
+  list(): string[] {
+    return [...this.#indexes.keys()];
+  }
 }
 
 function joinNames(names: Iterable<string>): string {
@@ -206,12 +229,15 @@ function joinNames(names: Iterable<string>): string {
 const SEPARATE_BYTES = 256;
 
 /**
- * The ops as the script takes them: their headers (op, key, argument count; a line each), the byte
+ * The ops as the script takes them: their headers (op, the key's index in `keys`, argument count; a line each), the byte
  * length of every argument (a line each; `-` for one of `separate`), the small arguments in one
  * buffer, and the large ones (`SEPARATE_BYTES` and more) on their own, in order. Runs of string
  * arguments are written with one call.
  */
-export function packOps(ops: readonly VersionedOp[]): {
+export function packOps(
+  ops: readonly VersionedOp[],
+  keys: KeyIndex,
+): {
   headers: string;
   lengths: string;
   blob: Buffer;
@@ -226,7 +252,7 @@ export function packOps(ops: readonly VersionedOp[]): {
     if (op.key === "" || op.key.includes("\n"))
       throw new Error(`a key must be non-empty and without newlines: ${JSON.stringify(op.key)}`);
     const opArgs = opArguments(op);
-    headers.push(op.op, op.key, String(opArgs.length));
+    headers.push(op.op, keys.of(op.key), String(opArgs.length));
     for (const value of opArgs) {
       // (A string's byte length is at least its length.)
       if (value.length >= SEPARATE_BYTES) {
@@ -282,7 +308,7 @@ export type EntityRead = "get" | "hgetall" | "smembers";
 /**
  * Entities read alike (`readVersioned`'s `groups`): each is an id, its version name is
  * `namePrefix + id` and its keys `keyPrefixes[i] + id`, one per read; e.g. an order's events and
- * record, both `get`. Only the ids and the prefixes travel, not every key.
+ * record, both `get`. The keys travel in KEYS (Redis Cluster routes and checks a script by them).
  */
 export interface EntityGroup {
   reads: readonly EntityRead[];
@@ -294,8 +320,8 @@ export interface EntityGroup {
 /** What one read of an entity answered: bytes or null (get), field → value (hgetall), members (smembers). */
 export type EntityValue = Buffer | null | Record<string, string> | string[];
 
-// KEYS[1]: the versions hash. ARGV: the number of groups, then per group its reads (comma-joined),
-// its name prefix, its key prefixes (one per read) and its ids (both newline-joined). Answers the
+// KEYS[1]: the versions hash, then per group, read by read, the key of each id. ARGV: the number
+// of groups, then per group its reads (comma-joined), its name prefix and its ids (newline-joined). Answers the
 // versions of every entity in order (newline-joined, "0" for a name never written), then per group
 // a flat list of (index, answer per read) for the entities that hold anything: a backlog of new
 // entities costs one short answer, not a reply per key.
@@ -303,12 +329,13 @@ const READ_SCRIPT = `
 local versions = KEYS[1]
 ${LUA_SPLIT}local found = {}
 local out = {''}
+local nextKey = 2
 local at = 2
 for g = 1, tonumber(ARGV[1]) do
   local reads = {}
   for read in string.gmatch(ARGV[at], '[^,]+') do reads[#reads + 1] = read end
-  local namePrefix, keyPrefixes, ids = ARGV[at + 1], split(ARGV[at + 2]), split(ARGV[at + 3])
-  at = at + 4
+  local namePrefix, ids = ARGV[at + 1], split(ARGV[at + 2])
+  at = at + 3
   local nReads, nIds = #reads, #ids
   for i = 1, nIds, 5000 do
     local last = math.min(i + 4999, nIds)
@@ -320,19 +347,18 @@ for g = 1, tonumber(ARGV[1]) do
   -- Column by column: a get column is one MGET per slice.
   local columns = {}
   for r = 1, nReads do
-    local column, prefix = {}, keyPrefixes[r]
+    local column, first = {}, nextKey
     if reads[r] == 'get' then
       for i = 1, nIds, 5000 do
         local last = math.min(i + 4999, nIds)
-        local keys = {}
-        for j = i, last do keys[#keys + 1] = prefix .. ids[j] end
-        local values = redis.call('MGET', unpack(keys))
-        for j = 1, #keys do column[i + j - 1] = values[j] end
+        local values = redis.call('MGET', unpack(KEYS, first + i - 1, first + last - 1))
+        for j = 1, last - i + 1 do column[i + j - 1] = values[j] end
       end
     else
       local command = reads[r] == 'hgetall' and 'HGETALL' or 'SMEMBERS'
-      for i = 1, nIds do column[i] = redis.call(command, prefix .. ids[i]) end
+      for i = 1, nIds do column[i] = redis.call(command, KEYS[first + i - 1]) end
     end
+    nextKey = first + nIds
     columns[r] = column
   end
   local entries = {}
@@ -379,13 +405,15 @@ export async function readVersioned(
   groups: readonly EntityGroup[] = [],
 ): Promise<VersionedRead> {
   const unique = [...new Set(names)];
+  const scriptKeys: string[] = [versionsKey];
   const scriptArgs: string[] = [];
   if (groups.length > 0) {
     scriptArgs.push(String(groups.length));
     for (const group of groups) {
       if (group.reads.length === 0 || group.keyPrefixes.length !== group.reads.length)
         throw new Error("an entity group has one key prefix per read, and at least one");
-      scriptArgs.push(group.reads.join(","), group.namePrefix, joinNames(group.keyPrefixes), joinNames(group.ids));
+      scriptArgs.push(group.reads.join(","), group.namePrefix, joinNames(group.ids));
+      for (const prefix of group.keyPrefixes) for (const id of group.ids) scriptKeys.push(prefix + id);
     }
   }
   let answers: [Error | null, unknown][] = [];
@@ -394,14 +422,20 @@ export async function readVersioned(
     if (unique.length > 0) pipeline.hmget(versionsKey, ...unique);
     for (const [command, ...args] of commands)
       (pipeline as unknown as Record<string, (...values: string[]) => unknown>)[command!]!(...args);
-    if (groups.length > 0) pipeline.callBuffer("evalsha", READ_SHA, 1, versionsKey, ...scriptArgs);
+    // The retry after NOSCRIPT sends the text itself: EVAL loads it on the server that runs it (on a
+    // cluster, a SCRIPT LOAD would reach some node, not necessarily the one owning the keys).
+    if (groups.length > 0)
+      pipeline.callBuffer(
+        attempt === 1 ? "evalsha" : "eval",
+        attempt === 1 ? READ_SHA : READ_SCRIPT,
+        scriptKeys.length,
+        ...scriptKeys,
+        ...scriptArgs,
+      );
     answers = ((await pipeline.exec()) ?? []) as [Error | null, unknown][];
     const scriptError = groups.length > 0 ? answers.at(-1)?.[0] : null;
-    // First use on this server (or after SCRIPT FLUSH): load it and read again.
-    if (attempt === 1 && scriptError instanceof Error && scriptError.message.startsWith("NOSCRIPT")) {
-      await redis.script("LOAD", READ_SCRIPT);
-      continue;
-    }
+    // First use on this server (or after SCRIPT FLUSH): read again, sending the script.
+    if (attempt === 1 && scriptError instanceof Error && scriptError.message.startsWith("NOSCRIPT")) continue;
     break;
   }
   const results = answers.map(([error, value], index) => {

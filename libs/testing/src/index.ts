@@ -27,6 +27,14 @@ export {
 export { type RunningNats, type StartNatsOptions, startNats } from "./nats.js";
 export { isAlive, type ManagedProcess, type SpawnOptions, spawnManaged, stopPid } from "./process.js";
 export { type RunningRedis, type StartRedisOptions, startRedis } from "./redis.js";
+export {
+  parseClusterNodes,
+  type RedisClusterMember,
+  type RedisClusterNode,
+  type RunningRedisCluster,
+  type StartRedisClusterOptions,
+  startRedisCluster,
+} from "./redisCluster.js";
 export { countSocketWrites } from "./socketWrites.js";
 export { isListening } from "./tcp.js";
 export { tempDir } from "./tempDir.js";

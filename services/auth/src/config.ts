@@ -1,5 +1,5 @@
 import { REFRESH_TOKEN_RETENTION_MS } from "@platform/bus";
-import { loadConfigOrExit, redisCredentialVars, vars } from "@platform/config";
+import { loadConfigOrExit, redisCredentialVars, redisTopologyRule, redisTopologyVars, vars } from "@platform/config";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
@@ -10,7 +10,8 @@ import { z } from "zod";
 export const authConfigSchema = z
   .object({
     ...serviceVars,
-    REDIS_URL: vars.url(["redis", "rediss"]),
+    /** REDIS_URL, or the cluster or Sentinel nodes (REDIS_MODE): redisTopologyVars. */
+    ...redisTopologyVars,
     ...redisCredentialVars,
     KAFKA_BROKERS: vars.hostPortList(),
     /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
@@ -77,7 +78,8 @@ export const authConfigSchema = z
         message: "must not be below AUTH_LOCKOUT_KEY_ADDRESS_SLOW_AFTER",
       });
     }
-  });
+  })
+  .superRefine(redisTopologyRule);
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 

@@ -1,4 +1,12 @@
-import { loadConfigOrExit, natsCredentialVars, redisCredentialVars, vars } from "@platform/config";
+import {
+  loadConfigOrExit,
+  natsCredentialVars,
+  redisCredentialVars,
+  redisReadFromVars,
+  redisTopologyRule,
+  redisTopologyVars,
+  vars,
+} from "@platform/config";
 import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
@@ -7,7 +15,9 @@ export const DATA_QUERY_GROUPS = ["accounts", "market", "subnets", "events"] as 
 export const dataQueryConfigSchema = z
   .object({
     ...serviceVars,
-    REDIS_URL: vars.url(["redis", "rediss"]),
+    /** REDIS_URL, or the cluster or Sentinel nodes (REDIS_MODE): redisTopologyVars. */
+    ...redisTopologyVars,
+    ...redisReadFromVars,
     ...redisCredentialVars,
     /** Which gRPC services this process serves, so each group deploys and scales on its own. */
     DATA_QUERY_GROUPS: vars
@@ -39,7 +49,8 @@ export const dataQueryConfigSchema = z
   .refine((config) => !config.DATA_QUERY_GROUPS.includes("events") || config.NATS_URL !== undefined, {
     error: "NATS_URL is required when DATA_QUERY_GROUPS lists events",
     path: ["NATS_URL"],
-  });
+  })
+  .superRefine(redisTopologyRule);
 
 export type DataQueryConfig = z.infer<typeof dataQueryConfigSchema>;
 

@@ -1,4 +1,11 @@
-import { loadConfigOrExit, natsCredentialVars, redisCredentialVars, vars } from "@platform/config";
+import {
+  loadConfigOrExit,
+  natsCredentialVars,
+  redisCredentialVars,
+  redisTopologyRule,
+  redisTopologyVars,
+  vars,
+} from "@platform/config";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
@@ -10,7 +17,8 @@ export const projectorConfigSchema = z
     KAFKA_BROKERS: vars.hostPortList(),
     /** Its own Kafka user, both or neither (kafkaCredentialVars); never logged. */
     ...kafkaCredentialVars,
-    REDIS_URL: vars.url(["redis", "rediss"]),
+    /** REDIS_URL, or the cluster or Sentinel nodes (REDIS_MODE): redisTopologyVars. */
+    ...redisTopologyVars,
     ...redisCredentialVars,
     NATS_URL: vars.url(["nats", "tls"]),
     ...natsCredentialVars,
@@ -39,7 +47,8 @@ export const projectorConfigSchema = z
         message: "is required when PROJECTIONS lists intents",
       });
     }
-  });
+  })
+  .superRefine(redisTopologyRule);
 
 export type ProjectorConfig = z.infer<typeof projectorConfigSchema>;
 

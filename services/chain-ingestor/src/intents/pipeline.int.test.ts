@@ -127,7 +127,7 @@ afterAll(async () => {
 }, 60_000);
 
 async function record(suffix: string): Promise<IntentRecord | undefined> {
-  const bytes = await redis.getBuffer(`rm:intents:order:${suffix}`);
+  const bytes = await redis.getBuffer(`rm:{intents}:order:${suffix}`);
   return bytes === null ? undefined : IntentRecord.decode(bytes);
 }
 
@@ -160,8 +160,8 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
       refundableAt: new Date((order.data.fillDeadline + GRACE) * 1_000).toISOString(),
       input: { token: "0x0000000000000000000000000000000000000000", amount: order.data.inputAmount.toString() },
     });
-    expect(await redis.zscore(`rm:intents:user:${user.address}:pending`, order.orderId)).not.toBeNull();
-    expect(await redis.smembers(`rm:intents:tx:31337:${order.txHash}`)).toEqual([order.orderId]);
+    expect(await redis.zscore(`rm:{intents}:user:${user.address}:pending`, order.orderId)).not.toBeNull();
+    expect(await redis.smembers(`rm:{intents}:tx:31337:${order.txHash}`)).toEqual([order.orderId]);
 
     const fillTx = await fillOrder(devnet, order);
     const filled = await statusBecomes(order.orderId, IntentStatus.INTENT_STATUS_FILLED);
@@ -170,12 +170,12 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
     await settleOrder(devnet, order);
     const settled = await statusBecomes(order.orderId, IntentStatus.INTENT_STATUS_SETTLED);
     expect(settled?.isFinal).toBe(true);
-    expect(await redis.zscore(`rm:intents:user:${user.address}:pending`, order.orderId)).toBeNull();
+    expect(await redis.zscore(`rm:{intents}:user:${user.address}:pending`, order.orderId)).toBeNull();
 
     const latest = Number(await devnet.origin.publicClient.getBlockNumber());
     const heads = await waitFor(
       async () => {
-        const hash = await redis.hgetall("rm:intents:head:31337");
+        const hash = await redis.hgetall("rm:{intents}:head:31337");
         return Number(hash.blockNumber) === latest ? hash : false;
       },
       { what: "origin head mirrored" },
@@ -196,7 +196,7 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
     await devnet.destination.testClient.mine({ blocks: 1 });
     const expired = await statusBecomes(order.orderId, IntentStatus.INTENT_STATUS_EXPIRED);
     expect(expired?.refundableAt).toBe(new Date((order.data.fillDeadline + GRACE) * 1_000).toISOString());
-    expect(await redis.zscore(`rm:intents:user:${user.address}:expired`, order.orderId)).toBe(
+    expect(await redis.zscore(`rm:{intents}:user:${user.address}:expired`, order.orderId)).toBe(
       String(order.data.fillDeadline),
     );
 
@@ -213,8 +213,8 @@ describe("intents pipeline: anvil → chain-ingestor → Kafka → projector →
     });
     await devnet.origin.publicClient.waitForTransactionReceipt({ hash: refund });
     await statusBecomes(order.orderId, IntentStatus.INTENT_STATUS_REFUNDED);
-    expect(await redis.zscore(`rm:intents:user:${user.address}:expired`, order.orderId)).toBeNull();
-    expect(await redis.zscore(`rm:intents:user:${user.address}:pending`, order.orderId)).toBeNull();
+    expect(await redis.zscore(`rm:{intents}:user:${user.address}:expired`, order.orderId)).toBeNull();
+    expect(await redis.zscore(`rm:{intents}:user:${user.address}:pending`, order.orderId)).toBeNull();
   });
 });
 
@@ -228,8 +228,8 @@ describe("intents pipeline: reorganisations and intents.notified hints", () => {
     await devnet.origin.testClient.revert({ id: beforeOpen });
     await devnet.origin.testClient.mine({ blocks: 3 });
     await statusBecomes(doomed.orderId, undefined);
-    expect(await redis.zscore(`rm:intents:user:${user.address}:pending`, doomed.orderId)).toBeNull();
-    expect(await redis.smembers(`rm:intents:tx:31337:${doomed.txHash}`)).toEqual([]);
+    expect(await redis.zscore(`rm:{intents}:user:${user.address}:pending`, doomed.orderId)).toBeNull();
+    expect(await redis.smembers(`rm:{intents}:tx:31337:${doomed.txHash}`)).toEqual([]);
 
     // Destination: the fill's block is replaced; the order stands on the origin and is OPEN again.
     const order = await openOrder(devnet, user);
@@ -298,10 +298,10 @@ describe("intents pipeline: reorganisations and intents.notified hints", () => {
       const order = await openOrder(devnet, user);
       await notify(order.txHash);
       await waitFor(
-        async () => (await redis.hget(`rm:intents:txstate:31337:${order.txHash}`, "resolution")) === "SUCCEEDED",
+        async () => (await redis.hget(`rm:{intents}:txstate:31337:${order.txHash}`, "resolution")) === "SUCCEEDED",
         { what: "resolution SUCCEEDED" },
       );
-      expect(await redis.hgetall(`rm:intents:txstate:31337:${order.txHash}`)).toMatchObject({
+      expect(await redis.hgetall(`rm:{intents}:txstate:31337:${order.txHash}`)).toMatchObject({
         status: "SUCCEEDED",
         userAddress: user.address,
         orderIds: order.orderId,
@@ -327,7 +327,7 @@ describe("intents pipeline: reorganisations and intents.notified hints", () => {
         async () => (await record(`tx:31337:${reverted}`))?.status === IntentStatus.INTENT_STATUS_REVERTED,
         { what: "REVERTED record" },
       );
-      expect(await redis.hget(`rm:intents:txstate:31337:${reverted}`, "status")).toBe("REVERTED");
+      expect(await redis.hget(`rm:{intents}:txstate:31337:${reverted}`, "status")).toBe("REVERTED");
 
       const neverSent = `0x${"5a".repeat(32)}` as Hex;
       await notify(neverSent);
@@ -338,7 +338,7 @@ describe("intents pipeline: reorganisations and intents.notified hints", () => {
         async () => (await record(`tx:31337:${neverSent}`))?.status === IntentStatus.INTENT_STATUS_DROPPED,
         { what: "DROPPED record" },
       );
-      expect(await redis.zscore(`rm:intents:user:${user.address}:pending`, `tx:31337:${neverSent}`)).not.toBeNull();
+      expect(await redis.zscore(`rm:{intents}:user:${user.address}:pending`, `tx:31337:${neverSent}`)).not.toBeNull();
     } finally {
       await publisher.disconnect();
     }
@@ -417,12 +417,12 @@ describe("intents pipeline: fencing and a killed ingestor", () => {
     }
 
     async function burstIdsSoFar(): Promise<string[]> {
-      const keys = await redis.keys("rm:intents:order:0x*");
-      return keys.map((key) => key.slice("rm:intents:order:".length));
+      const keys = await redis.keys("rm:{intents}:order:0x*");
+      return keys.map((key) => key.slice("rm:{intents}:order:".length));
     }
     async function countOpen(ids: readonly string[]): Promise<number> {
       if (ids.length === 0) return 0;
-      const values = await redis.mgetBuffer(...ids.map((orderId) => `rm:intents:order:${orderId}`));
+      const values = await redis.mgetBuffer(...ids.map((orderId) => `rm:{intents}:order:${orderId}`));
       return values.filter(
         (value) => value !== null && IntentRecord.decode(value).status === IntentStatus.INTENT_STATUS_OPEN,
       ).length;

@@ -1,6 +1,6 @@
 import { AccountBalance } from "@platform/proto/events/v1/chain_network";
 
-/** A balance point as the accounts projection stores it (`rm:accounts:points:<pk>` member). */
+/** A balance point as the accounts projection stores it (`rm:{data}:accounts:points:<pk>` member). */
 export interface BalanceAt {
   block: string;
   blockHash: string;

@@ -131,7 +131,7 @@ beforeAll(async () => {
   redisServer = await startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") });
   redis = createRedis({ url: redisServer.url, connectionName: "holders-test", commandTimeoutMs: 10_000 });
   await waitFor(async () => redis.status === "ready", { what: "redis connection" });
-  await redis.sadd("rm:subnets:netuids", "1");
+  await redis.sadd("rm:{data}:subnets:netuids", "1");
   await block(10, "700", "500");
 }, 60_000);
 
@@ -176,16 +176,16 @@ describe("getHoldersTop", () => {
   it("answers a first page from the ranking and its head alone, without moving the whole stored set", async () => {
     await block(45, "900", "100");
     const expected = await getHoldersTop(redis, request);
-    expect(JSON.parse((await redis.get("rm:subnets:holders:1:ranked-head"))!)).toMatchObject({
-      tag: await redis.get("rm:subnets:holders:1:ranked"),
+    expect(JSON.parse((await redis.get("rm:{data}:subnets:holders:1:ranked-head"))!)).toMatchObject({
+      tag: await redis.get("rm:{data}:subnets:holders:1:ranked"),
       ref: { blockNumber: "45" },
       coverage: HolderCoverage.HOLDER_COVERAGE_REGISTERED_HOTKEYS_ONLY,
     });
-    await redis.rename("rm:subnets:holders:1:points", "aside");
+    await redis.rename("rm:{data}:subnets:holders:1:points", "aside");
     try {
       expect(await getHoldersTop(redis, request)).toEqual(expected);
     } finally {
-      await redis.rename("aside", "rm:subnets:holders:1:points");
+      await redis.rename("aside", "rm:{data}:subnets:holders:1:points");
     }
   });
 
@@ -409,8 +409,8 @@ describe("subnets/latest", () => {
       ]);
     expect(await counts()).toEqual([[2, 2]]);
     // The flags point is each neuron cut to uid, permit and activity: a small fraction of the whole.
-    const [flags] = await redis.zrange("rm:subnets:validator-flags:1:points", "-1", "-1");
-    const [whole] = await redis.zrange("rm:subnets:validators:1:points", "-1", "-1");
+    const [flags] = await redis.zrange("rm:{data}:subnets:validator-flags:1:points", "-1", "-1");
+    const [whole] = await redis.zrange("rm:{data}:subnets:validators:1:points", "-1", "-1");
     expect(flags!.length * 5).toBeLessThan(whole!.length);
     await publish([
       poolOnly(301),
@@ -426,7 +426,7 @@ describe("subnets/latest", () => {
     await publish([removal(301), poolOnly(302)]);
     expect(await counts()).toEqual([[2, 2]]);
     // A read model projected before the flags existed: the whole metagraph is read instead.
-    await redis.del("rm:subnets:validator-flags:1:points");
+    await redis.del("rm:{data}:subnets:validator-flags:1:points");
     expect(await counts()).toEqual([[2, 2]]);
   });
 });
@@ -453,9 +453,9 @@ describe("kept answers (shared/answerCache.ts over the projection's version)", (
   });
 
   it("every commit of the projection replaces the version, a rolled-back block too", async () => {
-    const versions = new Set<string | null>([await redis.get("rm:subnets:version")]);
+    const versions = new Set<string | null>([await redis.get("rm:{data}:subnets:version")]);
     await block(502, "1", "2");
-    versions.add(await redis.get("rm:subnets:version"));
+    versions.add(await redis.get("rm:{data}:subnets:version"));
     await publish([
       {
         event: {
@@ -470,7 +470,7 @@ describe("kept answers (shared/answerCache.ts over the projection's version)", (
         },
       },
     ]);
-    versions.add(await redis.get("rm:subnets:version"));
+    versions.add(await redis.get("rm:{data}:subnets:version"));
     expect(versions.size).toBe(3);
     expect(versions.has(null)).toBe(false);
   });

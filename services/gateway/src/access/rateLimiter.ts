@@ -25,6 +25,15 @@ export interface RateLimiter {
 /** auth's registry marker (services/auth/src/registry/keys.ts). */
 const AUTH_REGISTRY_MARKER = "auth:registry";
 
+/**
+ * The rate-limit script's keys: auth's record of the key (services/auth/src/registry/keys.ts) and
+ * its budget. Both carry the key id as their hash tag, so the script touches one Redis Cluster slot.
+ */
+export const rateLimitKeys = (keyId: string): [authKey: string, budgetKey: string] => [
+  `auth:key:{${keyId}}`,
+  `rl:{${keyId}}:default`,
+];
+
 type WithScript = Redis & {
   admitRequests(authKey: string, limitKey: string, ...args: Array<string | number>): Promise<number[]>;
 };
@@ -63,8 +72,7 @@ export function createRateLimiter(redis: Redis, tiers: readonly Tier[], defaultT
     let flat: number[];
     try {
       flat = await scripted.admitRequests(
-        `auth:key:{${keyId}}`,
-        `rl:{${keyId}}:default`,
+        ...rateLimitKeys(keyId),
         secretVersion,
         1000 / tier.ratePerSecond,
         tier.burst,

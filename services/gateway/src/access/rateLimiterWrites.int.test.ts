@@ -1,16 +1,17 @@
 import { join } from "node:path";
-import { coalesceWrites, createRedis, type Redis, redisReadiness } from "@platform/store";
+import { coalesceWrites, createRedis, type RedisNode, redisReadiness } from "@platform/store";
 import { countSocketWrites, type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRateLimiter } from "./rateLimiter.js";
 
 const dir = tempDir("gateway-coalesce");
 let server: RunningRedis;
-let redis: Redis;
+let redis: RedisNode;
 
 beforeAll(async () => {
   server = await startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") });
-  redis = createRedis({ url: server.url, connectionName: "coalesce-test" });
+  // A standalone server: one socket to count writes on.
+  redis = createRedis({ url: server.url, connectionName: "coalesce-test" }) as RedisNode;
   await waitFor(() => redisReadiness(redis), { what: "redis" });
 });
 

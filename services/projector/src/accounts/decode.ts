@@ -41,7 +41,7 @@ export type AccountsChange =
 
 const PUBLIC_KEY = /^0x[0-9a-f]{64}$/;
 
-/** The head entry of a BlockSeen's ref (`rm:accounts:blocks:<partition>` member). */
+/** The head entry of a BlockSeen's ref (`rm:{data}:accounts:blocks:<partition>` member). */
 function blockMember(ref: ChainRef | undefined): { number: string; member: string } {
   if (ref === undefined || ref.blockHash === "" || ref.blockTimestamp === "")
     throw new DecodeError("BlockSeen without a block");

@@ -4,7 +4,7 @@ import { sliceId } from "./decode.js";
 
 /**
  * The part of the read model a batch touches: for each (zset key, score) slice its members, and
- * the transaction details (`rm:accounts:tx:<pk>` fields) set or deleted.
+ * the transaction details (`rm:{data}:accounts:tx:<pk>` fields) set or deleted.
  */
 export interface AccountsSlices {
   members: Map<string, Set<string>>;

@@ -2,11 +2,11 @@ import { defaultPartitions, type ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { accountsKeys } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
-import type { Redis } from "@platform/store";
+import { type Redis, unwatch } from "@platform/store";
 import { type ReadModelMetrics, throttled } from "../supervisor/readModelMetrics.js";
 import { type AccountsChange, decodeAccountsBatch, sliceId, slicesOf } from "./decode.js";
 import { type AccountsSlices, foldAccounts, sliceWrites } from "./fold.js";
-import { HEAD_MOVED, headArguments, MOVE_HEAD_SCRIPT } from "./head.js";
+import { HEAD_MOVED, headArguments, headKeys, MOVE_HEAD_SCRIPT } from "./head.js";
 
 export interface AccountsProjectionOptions {
   /** A connection of the projection's own: WATCH belongs to the connection. */
@@ -45,7 +45,7 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
   const { redis, log } = options;
   const maxAttempts = options.maxAttempts ?? 5;
   const partitions = options.partitions ?? defaultPartitions["chain.network.v1"];
-  const blockKeys = Array.from({ length: partitions }, (_, partition) => accountsKeys.blocks(partition));
+  const movingHead = headKeys(Array.from({ length: partitions }, (_, partition) => accountsKeys.blocks(partition)));
   // The head is the oldest of every partition's newest block, computed in Redis by the commit's
   // script: read back at most once a second (a replay commits far more often).
   const readModels = options.readModels;
@@ -93,8 +93,7 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
       const head = batch.partition < partitions ? headArguments(batch.partition, changes) : undefined;
       // The script's reply follows the slice writes' among EXEC's replies.
       const headReply = writes.length;
-      if (head !== undefined)
-        transaction.eval(MOVE_HEAD_SCRIPT, 1 + partitions, accountsKeys.head, ...blockKeys, ...head);
+      if (head !== undefined) transaction.eval(MOVE_HEAD_SCRIPT, movingHead.length, ...movingHead, ...head);
       transaction.set(offsetKey, batch.lastOffset);
       const result = await transaction.exec();
       if (result === null) return { committed: false };
@@ -102,7 +101,7 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
       if (failed !== undefined) throw failed[0];
       return { committed: true, headMoved: head !== undefined && result[headReply]?.[1] === HEAD_MOVED };
     } finally {
-      await redis.unwatch().catch(() => undefined);
+      await unwatch(redis).catch(() => undefined);
     }
   };
 

@@ -89,7 +89,7 @@ export interface WritesInput {
   stamp: string;
   /** Heads this transaction writes. */
   newHeads: ReadonlyMap<string, HeadState>;
-  /** `rm:intents:chains` as read. */
+  /** `rm:{intents}:chains` as read. */
   chains: readonly string[];
   /** The batch of a batch's own transaction: its watermarks are advanced and its offset stored. */
   batch: ProjectionBatch | undefined;

@@ -206,7 +206,7 @@ export function sameAsStored(stored: StoredRecord | undefined, next: IntentRecor
 const writer = IntentRecord.encode(IntentRecord.fromPartial({}));
 writer.finish();
 
-/** The record's protobuf bytes, as stored at `rm:intents:order:<suffix>`. */
+/** The record's protobuf bytes, as stored at `rm:{intents}:order:<suffix>`. */
 export function encodeRecord(record: IntentRecord): Buffer {
   try {
     const bytes = IntentRecord.encode(record, writer).finish();

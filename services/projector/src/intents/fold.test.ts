@@ -274,9 +274,9 @@ describe("intents fold: chain events", () => {
     const latest = deriveOrderRecord(state, undefined, { heads: beforeDeadline, refundGraceSeconds: GRACE })!;
     expect(recordIndexes(ORDER, latest).map((entry) => entry.key)).toEqual(
       expect.arrayContaining([
-        `rm:intents:unsafe:${ORIGIN}`,
-        `rm:intents:unfinalized:${ORIGIN}`,
-        `rm:intents:unsafe:${DESTINATION}`,
+        `rm:{intents}:unsafe:${ORIGIN}`,
+        `rm:{intents}:unfinalized:${ORIGIN}`,
+        `rm:{intents}:unsafe:${DESTINATION}`,
       ]),
     );
     const heads = new Map([
@@ -288,8 +288,8 @@ describe("intents fold: chain events", () => {
     expect(raised.filled?.finality).toBe(Finality.FINALITY_SAFE);
     expect(raised.asOf.map((asOf) => asOf.chainId)).toEqual([ORIGIN, DESTINATION]);
     expect(recordIndexes(ORDER, raised).map((entry) => entry.key)).toEqual([
-      `rm:intents:user:${USER}:pending`,
-      `rm:intents:unfinalized:${DESTINATION}`,
+      `rm:{intents}:user:${USER}:pending`,
+      `rm:{intents}:unfinalized:${DESTINATION}`,
     ]);
   });
 
@@ -298,16 +298,16 @@ describe("intents fold: chain events", () => {
     const keys = recordIndexes(ORDER, open);
     expect(keys).toEqual(
       expect.arrayContaining([
-        { key: `rm:intents:user:${USER}:pending`, member: ORDER, score: Date.parse(open.opened!.blockTimestamp) },
-        { key: `rm:intents:user:${USER}:expired`, member: ORDER, score: FILL_DEADLINE },
-        { key: `rm:intents:deadlines:${DESTINATION}`, member: ORDER, score: FILL_DEADLINE },
+        { key: `rm:{intents}:user:${USER}:pending`, member: ORDER, score: Date.parse(open.opened!.blockTimestamp) },
+        { key: `rm:{intents}:user:${USER}:expired`, member: ORDER, score: FILL_DEADLINE },
+        { key: `rm:{intents}:deadlines:${DESTINATION}`, member: ORDER, score: FILL_DEADLINE },
       ]),
     );
     const done = deriveOrderRecord(fold([opened(), refunded()]), undefined, {
       heads: afterDeadline,
       refundGraceSeconds: GRACE,
     })!;
-    expect(recordIndexes(ORDER, done).filter((entry) => entry.key.startsWith("rm:intents:user:"))).toEqual([]);
+    expect(recordIndexes(ORDER, done).filter((entry) => entry.key.startsWith("rm:{intents}:user:"))).toEqual([]);
   });
 });
 
@@ -347,7 +347,7 @@ describe("intents fold: notifications", () => {
     });
     expect(recordIndexes(`tx:${ORIGIN}:${OPEN_TX}`, submitted)).toEqual([
       {
-        key: `rm:intents:user:${USER}:pending`,
+        key: `rm:{intents}:user:${USER}:pending`,
         member: `tx:${ORIGIN}:${OPEN_TX}`,
         score: Date.parse("2027-01-15T08:00:00.000Z"),
       },

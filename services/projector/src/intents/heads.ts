@@ -1,6 +1,6 @@
 import type { ChainHeadAdvanced } from "@platform/proto/events/v1/chain";
 
-/** A followed chain's head as the mirror last saw it (`rm:intents:head:<chainId>`). */
+/** A followed chain's head as the mirror last saw it (`rm:{intents}:head:<chainId>`). */
 export interface HeadState {
   chainId: string;
   blockNumber: string;

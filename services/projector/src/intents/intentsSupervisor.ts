@@ -34,7 +34,7 @@ export type IntentsSupervisor = ProjectionSupervisor;
 
 /**
  * Keeps the intents read model a live projection of chain.intents.v1 and intents.notifications.v1
- * under the shared supervisor (marker `rm:intents:projection`; its loss replays both topics).
+ * under the shared supervisor (marker `rm:{intents}:projection`; its loss replays both topics).
  */
 export function superviseIntentsProjection(options: IntentsSupervisorOptions): IntentsSupervisor {
   return superviseProjection({

@@ -14,7 +14,7 @@ import { evolveTx, type TxState, txStateFromHash } from "./txState.js";
 export interface LoadedOrder {
   before: OrderState;
   after: OrderState;
-  /** `rm:intents:events:<orderId>` as read. */
+  /** `rm:{intents}:events:<orderId>` as read. */
   storedState: Buffer | null;
   record: StoredRecord | undefined;
 }

@@ -11,7 +11,7 @@ import {
   serializeOrderState,
 } from "./orderState.js";
 
-/* The stored form of an order's standing events (`rm:intents:events:<orderId>`). */
+/* The stored form of an order's standing events (`rm:{intents}:events:<orderId>`). */
 
 const ORDER = `0x${"ab".repeat(32)}`;
 

@@ -22,7 +22,7 @@ export type StandingEvent =
  */
 const storedForms = new WeakMap<object, Uint8Array>();
 
-/** What the projection knows of one order: the fold of its events (`rm:intents:events:<orderId>`). */
+/** What the projection knows of one order: the fold of its events (`rm:{intents}:events:<orderId>`). */
 export interface OrderState {
   orderId: string;
   /** In the order they were applied. */
@@ -99,7 +99,7 @@ export function standing<K extends StandingEvent["kind"]>(
 const BINARY_V2 = 0x02;
 
 /**
- * The stored form of `rm:intents:events:<orderId>` (keys.ts): byte 0x02, the notified transaction
+ * The stored form of `rm:{intents}:events:<orderId>` (keys.ts): byte 0x02, the notified transaction
  * (`<chainId>:<txHash>`, UTF-8, length-prefixed; length 0 when none), then each standing event in
  * the order applied as a length-prefixed protobuf IntentsChainEvent. Lengths are protobuf varints.
  * An event's bytes are its record's own (no re-encoding); its identity is derived again on parsing.
@@ -127,7 +127,7 @@ export function serializeOrderState(state: OrderState): Buffer {
   return out;
 }
 
-/** Reads `rm:intents:events:<orderId>` in either stored form (binary, or the JSON of version 1). */
+/** Reads `rm:{intents}:events:<orderId>` in either stored form (binary, or the JSON of version 1). */
 export function parseOrderState(orderId: string, stored: Uint8Array | null): OrderState {
   if (stored === null || stored.length === 0) return emptyOrderState(orderId);
   if (stored[0] !== BINARY_V2)

@@ -64,7 +64,7 @@ interface ProjectionContext {
   maxAttempts: number;
   chunkSize: number;
   recordsPerTransaction: number;
-  /** Chains seen in `rm:intents:chains`: their heads are read in the first round, not a second. */
+  /** Chains seen in `rm:{intents}:chains`: their heads are read in the first round, not a second. */
   knownChains: Set<string>;
 }
 
@@ -98,7 +98,7 @@ interface CommitReads {
 
 /** What round 1 read besides the loaded state. */
 interface FirstRound {
-  /** `rm:intents:chains`. */
+  /** `rm:{intents}:chains`. */
   chains: string[];
   /** The stored heads read, by chain. */
   hashes: Map<string, Record<string, string>>;
@@ -118,7 +118,7 @@ interface FirstRound {
  *    those heads reach by finality; then, for heads, the orders whose deadline the head time
  *    crossed; then, until nothing new turns up, the transactions the loaded orders came from and
  *    the orders of those transactions (a record shows its notification; a transaction's record
- *    depends on its Opens). Every read also reads the keys' versions (`rm:intents:versions`);
+ *    depends on its Opens). Every read also reads the keys' versions (`rm:{intents}:versions`);
  * 2. when the heads reach more orders than `chunkSize`, brings those orders up to the new heads
  *    first in transactions of `chunkSize` (each storing the heads), then starts again;
  * 3. folds the records into their states with the pure evolve functions, derives every loaded

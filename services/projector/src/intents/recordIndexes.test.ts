@@ -48,11 +48,11 @@ describe("record indexes", () => {
       }),
     );
     expect(entries.map(({ key, score }) => [key, score])).toEqual([
-      ["rm:intents:user:0x00000000000000000000000000000000000000A1:pending", Date.parse("2027-01-01T00:00:10.000Z")],
-      ["rm:intents:unsafe:31338", 40],
-      ["rm:intents:unsafe:31337", 9],
-      ["rm:intents:unfinalized:31337", 9],
-      ["rm:intents:unfinalized:31338", 40],
+      ["rm:{intents}:user:0x00000000000000000000000000000000000000A1:pending", Date.parse("2027-01-01T00:00:10.000Z")],
+      ["rm:{intents}:unsafe:31338", 40],
+      ["rm:{intents}:unsafe:31337", 9],
+      ["rm:{intents}:unfinalized:31337", 9],
+      ["rm:{intents}:unfinalized:31338", 40],
     ]);
   });
 

@@ -114,7 +114,7 @@ export function txStatus(state: TxState, opensStanding: boolean): "NOTIFIED" | R
   return state.resolution?.outcome ?? "NOTIFIED";
 }
 
-/** The `rm:intents:txstate` hash; undefined for a transaction never notified (nothing to show). */
+/** The `rm:{intents}:txstate` hash; undefined for a transaction never notified (nothing to show). */
 export function txStateToHash(state: TxState, opensStanding: boolean): Record<string, string> | undefined {
   if (
     state.notified === undefined &&

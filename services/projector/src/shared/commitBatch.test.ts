@@ -9,7 +9,7 @@ import { commitBatch } from "./commitBatch.js";
 // per batch, after the EXEC that stored it, with the version token that EXEC wrote.
 
 const log = createLogger({ service: "commit-batch-test", level: "silent" });
-const KEYS = { offset: "rm:market:offset:t:0", version: "rm:market:version" };
+const KEYS = { offset: "rm:{data}:market:offset:t:0", version: "rm:{data}:market:version" };
 
 /** A Redis whose EXECs answer, in turn, `outcomes` ("ok", "conflict" or "failed"). */
 function fakeRedis(outcomes: Array<"ok" | "conflict" | "failed">) {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { type Signals, subjects } from "@platform/signals";
-import type { Redis } from "@platform/store";
+import { type Redis, unwatch } from "@platform/store";
 
 type Multi = ReturnType<Redis["multi"]>;
 
@@ -59,7 +59,7 @@ export async function commitBatch(
         return;
       }
     } finally {
-      if (!executed) await redis.unwatch().catch(() => undefined);
+      if (!executed) await unwatch(redis).catch(() => undefined);
     }
     if (attempt >= maxAttempts)
       throw new Error(`batch of ${batch.topic}/${batch.partition} kept conflicting after ${attempt} attempts`);

@@ -1,0 +1,95 @@
+import { join } from "node:path";
+import type { ProjectionBatch } from "@platform/bus";
+import { createLogger } from "@platform/log";
+import { accountsKeys, dataChangeLog, marketKeys, readModelVersionKeys } from "@platform/read-models";
+import { createRedis, type Redis, redisReadiness } from "@platform/store";
+import { type RunningRedisCluster, startRedisCluster, tempDir, waitFor } from "@platform/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HEAD_MOVED, headArguments, headKeys, MOVE_HEAD_SCRIPT } from "../accounts/head.js";
+import { commitBatch } from "./commitBatch.js";
+import { queueMembership, queueRemovals } from "./subnetRemovals.js";
+
+/**
+ * The projector's own commit pieces on a Redis Cluster (3 primaries, a replica each), with the
+ * read models' real key layouts: commitBatch's WATCH/MULTI/EXEC with its offset and version keys,
+ * the accounts head script (which appends to the data change log), and the subnet-removal scripts.
+ * Each runs inside one MULTI, which a cluster accepts only because the keys share `{data}`.
+ */
+
+const log = createLogger({ service: "projector-cluster-test", level: "silent" });
+const dir = tempDir("projector-cluster");
+let cluster: RunningRedisCluster;
+let redis: Redis;
+
+beforeAll(async () => {
+  cluster = await startRedisCluster({ dir: join(dir.path, "cluster"), logDir: join(dir.path, "logs") });
+  redis = createRedis({ mode: "cluster", nodes: cluster.nodeList.split(","), connectionName: "projector" });
+  await waitFor(() => redisReadiness(redis), { what: "cluster client ready" });
+}, 120_000);
+
+afterAll(async () => {
+  redis?.disconnect();
+  await cluster?.stop();
+  dir.remove();
+});
+
+const batch = (previousOffset: string | undefined, lastOffset: string): ProjectionBatch => ({
+  topic: "chain.network.v1",
+  partition: 0,
+  messages: [],
+  previousOffset,
+  lastOffset,
+  heartbeat: async () => undefined,
+});
+
+describe("the projector's commits on a Redis Cluster", () => {
+  it("commits a market batch with removals and membership checks, its offset and version, exactly once", async () => {
+    const keys = { offset: marketKeys.offset("chain.network.v1", 0), version: readModelVersionKeys.market };
+    const prepare = async () => (multi: ReturnType<Redis["multi"]>) => {
+      multi.zadd(marketKeys.poolPoints(7), 500_000_00000, "point");
+      queueRemovals(multi, marketKeys.removedSubnets, [{ kind: "subnetRemoved", netuid: 8, block: 400, hash: "0xAB" }]);
+      for (const netuid of [7, 8])
+        queueMembership(multi, {
+          seriesKeys: [marketKeys.poolPoints(netuid)],
+          setKey: marketKeys.pools,
+          removalsKey: marketKeys.removedSubnets,
+          netuid,
+        });
+    };
+    await commitBatch(redis, batch(undefined, "5"), keys, log, prepare);
+    expect(await redis.get(keys.offset)).toBe("5");
+    expect(await redis.get(keys.version)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await redis.smembers(marketKeys.pools)).toEqual(["7"]);
+    expect(await redis.hget(marketKeys.removedSubnets, "8")).toBe("400:0xab");
+    // The same batch again (a rebalance overlap) is refused: the stored offset moved on.
+    await expect(commitBatch(redis, batch(undefined, "5"), keys, log, prepare)).rejects.toThrow(/stored offset/);
+  });
+
+  it("moves the accounts head with the script, appending the move to the data change log", async () => {
+    const member = (block: number) =>
+      JSON.stringify({
+        chainId: "964",
+        blockNumber: String(block),
+        blockHash: `0x${block}`,
+        timestamp: "2030-01-01T00:00:00.000Z",
+      });
+    const keys = headKeys([accountsKeys.blocks(0), accountsKeys.blocks(1)]);
+    const move = async (partition: number, block: number) => {
+      const args = headArguments(partition, [
+        { kind: "block", partition, number: String(block), member: member(block) },
+      ])!;
+      const result = await redis
+        .multi()
+        .eval(MOVE_HEAD_SCRIPT, keys.length, ...keys, ...args)
+        .exec();
+      return result?.[0]?.[1];
+    };
+    const before = await redis.xlen(dataChangeLog.key);
+    expect(await move(0, 10)).toBe(0); // partition 1 has delivered no block yet
+    expect(await move(1, 9)).toBe(HEAD_MOVED);
+    expect(await redis.hget(accountsKeys.head, "blockNumber")).toBe("9");
+    expect(await move(1, 11)).toBe(HEAD_MOVED);
+    expect(await redis.hget(accountsKeys.head, "blockNumber")).toBe("10");
+    expect(await redis.xlen(dataChangeLog.key)).toBe(before + 2);
+  });
+});
