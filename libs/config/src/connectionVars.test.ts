@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { redisReadFromVars, redisTopologyRule, redisTopologyVars } from "./connectionVars.js";
+import { redisClusterUnsupported, redisReadFromVars, redisTopologyRule, redisTopologyVars } from "./connectionVars.js";
 import { ConfigError, loadConfig } from "./loadConfig.js";
 
 // As data-query takes them; the other services take no REDIS_READ_FROM.
 const schema = z.object({ ...redisTopologyVars, ...redisReadFromVars }).superRefine(redisTopologyRule);
 
-function problem(env: NodeJS.ProcessEnv): string {
+function problem(env: NodeJS.ProcessEnv, against: Parameters<typeof loadConfig>[0] = schema): string {
   try {
-    loadConfig(schema, env);
+    loadConfig(against, env);
   } catch (error) {
     if (error instanceof ConfigError) return error.message;
     throw error;
@@ -67,5 +67,22 @@ describe("the Redis topology variables", () => {
     expect(problem({ REDIS_URL: "redis://a:1", REDIS_READ_FROM: "replicas" })).toBe(
       "REDIS_READ_FROM: replicas is possible only when REDIS_MODE is cluster",
     );
+  });
+});
+
+describe("a service that cannot run on a cluster yet", () => {
+  const single = z
+    .object({ ...redisTopologyVars })
+    .superRefine(redisTopologyRule)
+    .superRefine(redisClusterUnsupported("its commits span slots"));
+
+  it("refuses REDIS_MODE=cluster with the reason, and takes the other modes", () => {
+    expect(problem({ REDIS_MODE: "cluster", REDIS_NODES: "a:1" }, single)).toBe(
+      "REDIS_MODE: cluster is not supported by this service yet (its commits span slots): use standalone or sentinel",
+    );
+    expect(loadConfig(single, { REDIS_URL: "redis://a:1" })).toMatchObject({ REDIS_MODE: "standalone" });
+    expect(
+      loadConfig(single, { REDIS_MODE: "sentinel", REDIS_SENTINELS: "s:26379", REDIS_SENTINEL_NAME: "p" }),
+    ).toMatchObject({ REDIS_MODE: "sentinel" });
   });
 });

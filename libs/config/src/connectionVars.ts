@@ -88,3 +88,19 @@ export function redisTopologyRule(config: RedisTopology, context: z.RefinementCt
     "replicas is possible only when REDIS_MODE is cluster",
   );
 }
+
+/**
+ * For a service whose Redis transactions cannot keep to one hash slot yet (auth's registry and tc's
+ * acceptances commit many records with their offsets in one MULTI): REDIS_MODE=cluster is refused
+ * at start, with the reason, instead of every commit failing with CROSSSLOT later.
+ */
+export function redisClusterUnsupported(why: string) {
+  return (config: Pick<RedisTopology, "REDIS_MODE">, context: z.RefinementCtx): void => {
+    if (config.REDIS_MODE === "cluster")
+      context.addIssue({
+        code: "custom",
+        path: ["REDIS_MODE"],
+        message: `cluster is not supported by this service yet (${why}): use standalone or sentinel`,
+      });
+  };
+}

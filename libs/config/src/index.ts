@@ -1,5 +1,6 @@
 export {
   natsCredentialVars,
+  redisClusterUnsupported,
   redisCredentialVars,
   redisReadFromVars,
   redisTopologyRule,

@@ -1,5 +1,12 @@
 import { REFRESH_TOKEN_RETENTION_MS } from "@platform/bus";
-import { loadConfigOrExit, redisCredentialVars, redisTopologyRule, redisTopologyVars, vars } from "@platform/config";
+import {
+  loadConfigOrExit,
+  redisClusterUnsupported,
+  redisCredentialVars,
+  redisTopologyRule,
+  redisTopologyVars,
+  vars,
+} from "@platform/config";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
@@ -79,7 +86,8 @@ export const authConfigSchema = z
       });
     }
   })
-  .superRefine(redisTopologyRule);
+  .superRefine(redisTopologyRule)
+  .superRefine(redisClusterUnsupported("its registry's transactions span keys of many slots"));
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 

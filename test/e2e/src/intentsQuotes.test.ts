@@ -8,6 +8,7 @@ import {
   startStack,
   testRuntime,
 } from "@platform/local-stack";
+import { intentsKeys } from "@platform/read-models";
 import { tempDir } from "@platform/testing";
 import {
   type Address,
@@ -84,7 +85,7 @@ beforeAll(async () => {
   base = stack.descriptor.gatewayUrl;
   // No projector runs here: the intents mirror is empty, and its marker says so complete (as a
   // caught-up projector's would), so reads answer what an empty mirror holds, not REBUILDING.
-  execFileSync("redis-cli", ["-u", redisAdminUrl(stack.descriptor), "SET", "rm:intents:projection", "complete"]);
+  execFileSync("redis-cli", ["-u", redisAdminUrl(stack.descriptor), "SET", intentsKeys.marker, "complete"]);
   token = await issueToken("e2e-intents", "intents:read,intents:write");
   dataOnlyToken = await issueToken("e2e-intents-data", "data:read");
 

@@ -11,6 +11,7 @@ import {
   serviceProcessSpecs,
   testRuntime,
 } from "@platform/local-stack";
+import { accountsKeys, marketKeys } from "@platform/read-models";
 import {
   freePort,
   type ManagedProcess,
@@ -142,12 +143,12 @@ beforeAll(async () => {
     () => redis.stop(),
   );
   // No projector runs here: the accounts read model gets the head a projection would have written
-  // (rm:accounts:head, see services/projector/src/accounts/keys.ts), so reads answer zeros with as_of.
+  // (accountsKeys.head, libs/read-models), so reads answer zeros with as_of.
   execFileSync("redis-cli", [
     "-u",
     redis.url,
     "HSET",
-    "rm:accounts:head",
+    accountsKeys.head,
     "chainId",
     "31964",
     "blockNumber",
@@ -158,15 +159,7 @@ beforeAll(async () => {
     new Date().toISOString(),
   ]);
   // ...and the markers a caught-up projector keeps (data-query answers REBUILDING without them).
-  execFileSync("redis-cli", [
-    "-u",
-    redis.url,
-    "MSET",
-    "rm:accounts:projection",
-    "complete",
-    "rm:market:projection",
-    "complete",
-  ]);
+  execFileSync("redis-cli", ["-u", redis.url, "MSET", accountsKeys.marker, "complete", marketKeys.marker, "complete"]);
   const secretsDir = join(dir.path, "secrets");
   await prepareSecrets(secretsDir, testRuntime());
   const infra = {
