@@ -20,6 +20,7 @@ export {
   redisConnectionOf,
   redisReadiness,
 } from "./createRedis.js";
+export { execPipeline } from "./execPipeline.js";
 export { redisKeySlot, sharedKeySlot } from "./keySlot.js";
 export { awaitStoredOffset, commitAtOffset, type OffsetStep } from "./offsetCommit.js";
 export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";

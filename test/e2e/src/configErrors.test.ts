@@ -32,8 +32,11 @@ const tcSiwe = {
 
 describe("a service with bad configuration exits at once, naming the variable", () => {
   it.each<[ServiceName, Record<string, string>, string]>([
-    ["gateway", {}, "REDIS_URL"],
-    ["auth", {}, "REDIS_URL"],
+    // The first variable of its own that a service misses; REDIS_URL's rule (required only when
+    // REDIS_MODE is standalone, the default) is checked once every variable has a value.
+    ["gateway", {}, "AUTH_GRPC_TARGET"],
+    ["auth", {}, "KAFKA_BROKERS"],
+    ["data-query", { DATA_QUERY_GROUPS: "accounts" }, "REDIS_URL"],
     ["auth", { ...valid }, "AUTH_PEPPER_FILE"],
     ["auth", { ...valid, AUTH_PEPPER_FILE: "/nonexistent/pepper" }, "AUTH_SIGNING_KEYS_DIR"],
     ["tc", { ...valid }, "TC_CURRENT_VERSION"],

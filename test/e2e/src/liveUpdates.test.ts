@@ -163,10 +163,11 @@ describe("conditional reads", () => {
   }, 90_000);
 
   it("drops a quiet account's kept answer when the accounts head moves: its as_of follows the head", async () => {
-    const token = await freshToken();
+    // A token per read: tokens here live 5 s, and on a loaded machine the head can take longer to
+    // move (a CI run's reads turned 401 while it waited).
     const blockOf = async (address: string) => {
       const answer = await fetch(`${stack.descriptor.gatewayUrl}/data/v1/accounts/${address}/transactions`, {
-        headers: { authorization: `Bearer ${token}` },
+        headers: { authorization: `Bearer ${await freshToken()}` },
       });
       expect(answer.status).toBe(200);
       return ((await answer.json()) as { as_of: { block_number: number } }).as_of.block_number;

@@ -1,4 +1,4 @@
-import type { Redis } from "@platform/store";
+import { execPipeline, type Redis } from "@platform/store";
 import { type ApiKeyRecord, apiKeyFromHash, type RefreshTokenRecord, refreshTokenFromHash } from "./apiKeyRecord.js";
 import { authKeys } from "./keys.js";
 import { writeCappedRefreshToken } from "./refreshTokenWrite.js";
@@ -80,9 +80,5 @@ async function pipelined(
 ): Promise<unknown[]> {
   const pipeline = redis.pipeline();
   build(pipeline);
-  const results = (await pipeline.exec()) ?? [];
-  return results.map(([error, value]) => {
-    if (error) throw error;
-    return value;
-  });
+  return execPipeline(pipeline);
 }

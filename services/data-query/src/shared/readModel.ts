@@ -1,5 +1,5 @@
 import { type BucketAggregate, ORDINAL_SPAN, type SeriesPoint } from "@platform/read-models";
-import type { Redis } from "@platform/store";
+import { execPipeline, type Redis } from "@platform/store";
 import { readModel } from "./asOf.js";
 import { compareDecimalStrings } from "./numbers.js";
 
@@ -39,11 +39,7 @@ export async function run(redis: Redis, build: (pipeline: Pipeline) => void): Pr
   return readModel(async () => {
     const pipeline = redis.pipeline();
     build(pipeline);
-    const results = (await pipeline.exec()) ?? [];
-    return results.map(([error, value]) => {
-      if (error) throw error;
-      return value;
-    });
+    return execPipeline(pipeline);
   });
 }
 

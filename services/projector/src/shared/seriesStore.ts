@@ -1,5 +1,5 @@
 import { BUCKET_SECONDS, type BucketName, type SeriesPoint } from "@platform/read-models";
-import type { Redis } from "@platform/store";
+import { execPipeline, type Redis } from "@platform/store";
 import { bucketsFrom, type FoldedTail, foldSeries, type LoadedTail, lowestOrdinal, type SeriesOp } from "./series.js";
 
 type ChainableCommander = ReturnType<Redis["multi"]>;
@@ -39,7 +39,7 @@ export async function loadSeries(redis: Redis, pending: readonly PendingSeries[]
     pipeline.zrange(series.layout.points, `(${lowest}`, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1);
     pipeline.zrange(series.layout.points, lowest, "+inf", "BYSCORE");
   });
-  const results = await execOrThrow(pipeline);
+  const results = await execPipeline(pipeline);
   return withOps.map((series, index) => {
     const base = results[index * 2] as string[];
     const tail = results[index * 2 + 1] as string[];
@@ -82,12 +82,4 @@ export function queueSeriesWrites(
 
 export function parsePoint(text: string): SeriesPoint {
   return JSON.parse(text) as SeriesPoint;
-}
-
-export async function execOrThrow(pipeline: ChainableCommander | ReturnType<Redis["pipeline"]>): Promise<unknown[]> {
-  const results = (await pipeline.exec()) ?? [];
-  return results.map(([error, value]) => {
-    if (error) throw error;
-    return value;
-  });
 }

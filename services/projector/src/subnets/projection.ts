@@ -12,13 +12,13 @@ import {
 import { TOPICS } from "@platform/proto/topics";
 import { ordinalOf, rankHolders, readModelVersionKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
-import type { Redis } from "@platform/store";
+import { execPipeline, type Redis } from "@platform/store";
 import { commitBatch } from "../shared/commitBatch.js";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
 import type { NewPoint } from "../shared/series.js";
-import { execOrThrow, loadSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
+import { loadSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { addChunk, decodeChunk, dropChunks, type PendingChunks } from "./holders.js";
@@ -223,7 +223,7 @@ export function subnetsProjection(options: {
             await redis.watch(...chunkNetuids.map(subnetsKeys.holderChunks));
             const pipeline = redis.pipeline();
             for (const netuid of chunkNetuids) pipeline.hgetall(subnetsKeys.holderChunks(netuid));
-            const stored = (await execOrThrow(pipeline)) as Record<string, string>[];
+            const stored = (await execPipeline(pipeline)) as Record<string, string>[];
             chunkNetuids.forEach((netuid, index) =>
               chunks.set(
                 netuid,
