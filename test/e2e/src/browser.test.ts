@@ -4,6 +4,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientDemo } from "./support/browser/clientDemo.js";
 import { bundleClientDemo, type StaticSite, startStaticSite } from "./support/browserPages.js";
+import { compareIds, openEventStream, type ReadEvent } from "./support/eventStream.js";
 
 /*
  * The API in a real browser: Debian's Chromium, headless, driven by playwright-core. The reference
@@ -11,6 +12,10 @@ import { bundleClientDemo, type StaticSite, startStaticSite } from "./support/br
  * origin the gateway allows (CORS_ALLOWED_ORIGINS); and a page on another origin, refused. The
  * whole demo stack runs (native network with its block timer, simulator), so the data stream has
  * heads to send.
+ *
+ * Its tokens live the default 15 minutes, so the plain-HTTP data stream's resume test, which holds
+ * one stream open across several blocks, runs here too (liveUpdates' tokens live 5 s, and a stream
+ * closes when its token expires).
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -219,4 +224,51 @@ describe("the client library on another origin", () => {
     expect(await fetchFrom(allowedPage)).toEqual({ status: 200 });
     await Promise.all([page.close(), allowedPage.close()]);
   }, 60_000);
+});
+
+describe("GET /data/v1/events over plain HTTP", () => {
+  const url = (topics: string) => `${gateway}/data/v1/events?topics=${topics}`;
+  const changes = (events: ReadEvent[]) => events.filter((event) => ["head", "pool", "price"].includes(event.event));
+
+  it("streams each read model's new head and each pool snapshot in order, and resumes with no gap and no repeat", async () => {
+    const control = await openEventStream(url("heads,pools"), await accessToken());
+    const cut = await openEventStream(url("heads,pools"), await accessToken());
+    expect([control.status, cut.status]).toEqual([200, 200]);
+    // Each starts where its data-query process's feed stood, which may differ by a few entries:
+    // compare from the later of the two.
+    const from = [
+      (await cut.next((event) => event.event === "live")).id!,
+      (await control.next((event) => event.event === "live")).id!,
+    ].sort(compareIds)[1]!;
+    // A few blocks' worth, then the cut stream goes away mid-flow.
+    const cutAt = await cut.next((event) => event.event === "pool", 30_000);
+    cut.close();
+    const pools = (await control.next((event) => event.event === "pool", 30_000)).data as Record<string, unknown>;
+    expect(pools).toMatchObject({ netuid: expect.any(Number), price_tao: expect.any(String) });
+    for (const model of ["market", "subnets", "accounts"])
+      await control.next(
+        (event) => event.event === "head" && (event.data as { read_model: string }).read_model === model,
+        30_000,
+      );
+    const resumed = await openEventStream(url("heads,pools"), await accessToken(), cutAt.id);
+    await resumed.next((event) => event.event === "live");
+    // Wait until the control has seen what the resumed stream has caught up to, then compare.
+    const lastResumed = changes(resumed.events).at(-1)!.id!;
+    await control.next((event) => event.id === lastResumed, 30_000);
+    const idsFrom = (events: ReadEvent[]) =>
+      changes(events)
+        .map((event) => event.id!)
+        .filter((id) => compareIds(id, from) > 0);
+    const cutIds = idsFrom(cut.events);
+    const joined = [...cutIds.slice(0, cutIds.indexOf(cutAt.id!) + 1), ...idsFrom(resumed.events)];
+    const controlIds = idsFrom(control.events);
+    expect(joined).toEqual(controlIds.slice(0, controlIds.indexOf(lastResumed) + 1));
+    const heads = changes(control.events).filter((event) => event.event === "head");
+    expect(heads[0]!.data).toMatchObject({
+      read_model: expect.stringMatching(/^(accounts|market|subnets)$/),
+      as_of: { block_number: expect.any(Number), block_hash: expect.stringMatching(/^0x/) },
+    });
+    control.close();
+    resumed.close();
+  }, 120_000);
 });

@@ -118,3 +118,10 @@ function parseBlock(block: string, comments: string[]): ReadEvent | undefined {
   if (data.length === 0) return undefined;
   return { ...(id === undefined ? {} : { id }), event, data: JSON.parse(data.join("\n")) };
 }
+
+/** Stream ids by time, then sequence. */
+export function compareIds(a: string, b: string): number {
+  const [aMs, aSeq] = a.split("-").map(BigInt) as [bigint, bigint];
+  const [bMs, bSeq] = b.split("-").map(BigInt) as [bigint, bigint];
+  return aMs === bMs ? Number(aSeq - bSeq) : aMs < bMs ? -1 : 1;
+}
