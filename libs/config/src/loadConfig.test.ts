@@ -51,3 +51,18 @@ describe("loadConfig", () => {
     expect(errorOf({ REDIS_URL: "redis://x", KAFKA_BROKERS: "nope" }).variable).toBe("KAFKA_BROKERS");
   });
 });
+
+describe("vars.nonNegativeInt", () => {
+  const counts = z.object({ REPLICAS: vars.nonNegativeInt().default(0) });
+
+  it("takes 0 and whole numbers, and defaults", () => {
+    expect(loadConfig(counts, { REPLICAS: "0" })).toEqual({ REPLICAS: 0 });
+    expect(loadConfig(counts, { REPLICAS: "2" })).toEqual({ REPLICAS: 2 });
+    expect(loadConfig(counts, {})).toEqual({ REPLICAS: 0 });
+  });
+
+  it("refuses a negative or fractional count, saying what it expected", () => {
+    for (const value of ["-1", "1.5", "two"])
+      expect(() => loadConfig(counts, { REPLICAS: value })).toThrow("REPLICAS: must be a whole number, 0 or more");
+  });
+});

@@ -17,6 +17,12 @@ export const vars = {
       .int({ error: "must be a positive whole number" })
       .positive({ error: "must be a positive whole number" }),
 
+  nonNegativeInt: () =>
+    z.coerce
+      .number({ error: "must be a whole number, 0 or more" })
+      .int({ error: "must be a whole number, 0 or more" })
+      .min(0, { error: "must be a whole number, 0 or more" }),
+
   /** A host:port pair such as 127.0.0.1:50051. */
   hostPort: () =>
     z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, { error: "must be host:port, e.g. 127.0.0.1:50051" }),

@@ -26,6 +26,7 @@ export { awaitStoredOffset, commitAtOffset, type OffsetStep } from "./offsetComm
 export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
 export { REDIS_ACL, REDIS_USERS, type RedisGrant, type RedisUser, redisAclFile, redisAclRules } from "./redisAcl.js";
 export { traceRedisCommands } from "./redisTracing.js";
+export { type ReplicaAck, type ReplicaWait, waitForReplicas } from "./replicaWait.js";
 export { unwatch } from "./unwatch.js";
 export {
   type EntityGroup,

@@ -16,6 +16,7 @@ import {
 import { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
+import { waitForReplicas } from "./replicaWait.js";
 
 /**
  * createRedis builds the client the configuration names (REDIS_MODE), against real servers: a
@@ -26,6 +27,7 @@ import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
 const dir = tempDir("store-topologies");
 let cluster: RunningRedisCluster;
 let primary: RunningRedis;
+let replica: RunningRedis;
 let sentinel: ManagedProcess;
 let sentinelPort: number;
 const clients: Redis[] = [];
@@ -38,6 +40,9 @@ const client = (redis: Redis): Redis => {
 beforeAll(async () => {
   cluster = await startRedisCluster({ dir: join(dir.path, "cluster"), logDir: join(dir.path, "logs") });
   primary = await startRedis({ dir: join(dir.path, "primary"), logFile: join(dir.path, "logs", "primary.log") });
+  // A replica of the standalone primary, for WAIT (the Sentinel sees it too, which changes nothing here).
+  replica = await startRedis({ dir: join(dir.path, "replica"), logFile: join(dir.path, "logs", "replica.log") });
+  execFileSync("redis-cli", ["-p", String(replica.port), "REPLICAOF", "127.0.0.1", String(primary.port)]);
   sentinelPort = await freePort();
   // Sentinel rewrites its configuration file as it learns: one of its own, in the test's folder.
   const config = join(dir.path, "sentinel.conf");
@@ -63,6 +68,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const redis of clients) redis.disconnect();
   await sentinel?.stop();
+  await replica?.stop();
   await primary?.stop();
   await cluster?.stop();
   dir.remove();
@@ -74,7 +80,7 @@ describe("createRedis by topology", () => {
       createRedis({ mode: "cluster", nodes: [cluster.nodeList.split(",")[0]!], connectionName: "c" }),
     );
     expect(redis).toBeInstanceOf(Cluster);
-    await waitFor(() => redisReadiness(redis), { what: "cluster client ready", timeoutMs: 10_000 });
+    await waitFor(() => redisReadiness(redis), { what: "cluster client ready", timeoutMs: 30_000 });
     // Keys in every primary's slots, from a client given one node only.
     const keys = ["a", "b", "c", "d", "e", "f"].map((name) => `topology:${name}`);
     for (const key of keys) await redis.set(key, key);
@@ -104,7 +110,7 @@ describe("createRedis by topology", () => {
     const redis = client(
       createRedis({ mode: "cluster", nodes, readFrom: "replicas", connectionName: "replica-reads" }),
     );
-    await waitFor(() => redisReadiness(redis), { what: "cluster client ready", timeoutMs: 10_000 });
+    await waitFor(() => redisReadiness(redis), { what: "cluster client ready", timeoutMs: 30_000 });
     const members = await cluster.members();
     const replicas = members.filter((member) => member.role === "replica" && !member.failing);
     const getsOn = (port: number) =>
@@ -145,5 +151,57 @@ describe("createRedis by topology", () => {
     expect(() => createRedis({ mode: "sentinel", sentinels: ["127.0.0.1:1"], connectionName: "x" })).toThrow(
       /sentinelName/,
     );
+  });
+});
+
+describe("waitForReplicas (WAIT on the connection that wrote)", () => {
+  const linkUp = (port: number) =>
+    execFileSync("redis-cli", ["-p", String(port), "INFO", "replication"], { encoding: "utf8" }).includes(
+      "master_link_status:up",
+    );
+
+  it("standalone: a primary's write is acknowledged by its replica", async () => {
+    await waitFor(async () => linkUp(replica.port), { what: "the replica in sync", timeoutMs: 15_000 });
+    const redis = client(createRedis({ url: primary.url, connectionName: "waits" }));
+    await waitFor(() => redisReadiness(redis), { what: "primary ready", timeoutMs: 10_000 });
+    await redis.set("waited:standalone", "1");
+    const ack = await waitForReplicas(redis, "waited:standalone", { replicas: 1, timeoutMs: 5_000 });
+    expect(ack).toMatchObject({ wanted: 1, acknowledged: 1 });
+    expect(
+      execFileSync("redis-cli", ["-p", String(replica.port), "GET", "waited:standalone"], { encoding: "utf8" }).trim(),
+    ).toBe("1");
+    // Nothing wanted, nothing asked.
+    expect(await waitForReplicas(redis, "waited:standalone", { replicas: 0, timeoutMs: 5_000 })).toEqual({
+      wanted: 0,
+      acknowledged: 0,
+      elapsedMs: 0,
+    });
+  });
+
+  it("cluster: waits on the primary serving the key's slot, and comes back short after its timeout while that replica is away", async () => {
+    const redis = client(createRedis({ mode: "cluster", nodes: cluster.nodeList.split(","), connectionName: "waits" }));
+    await waitFor(() => redisReadiness(redis), { what: "cluster client ready", timeoutMs: 30_000 });
+    // Keys on every primary: each is waited for where it was written.
+    for (const name of ["a", "b", "c", "d", "e", "f"]) {
+      const key = `waited:{${name}}`;
+      await redis.set(key, name);
+      expect(await waitForReplicas(redis, key, { replicas: 1, timeoutMs: 5_000 })).toMatchObject({ acknowledged: 1 });
+    }
+    const key = "waited:{a}";
+    const owner = await cluster.primaryOf(key);
+    const members = await cluster.members();
+    const ownerId = members.find((member) => member.port === owner.port)!.id;
+    const itsReplica = members.find((member) => member.role === "replica" && member.primaryId === ownerId)!;
+    // Paused for far less than cluster-node-timeout: no failover, only a replica that does not answer.
+    cluster.pause(itsReplica.port);
+    try {
+      await redis.set(key, "while away");
+      const ack = await waitForReplicas(redis, key, { replicas: 1, timeoutMs: 300 });
+      expect(ack.acknowledged).toBe(0);
+      expect(ack.elapsedMs).toBeGreaterThanOrEqual(250);
+    } finally {
+      cluster.resume(itsReplica.port);
+    }
+    expect(await waitForReplicas(redis, key, { replicas: 1, timeoutMs: 10_000 })).toMatchObject({ acknowledged: 1 });
   });
 });

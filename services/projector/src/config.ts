@@ -29,6 +29,14 @@ export const projectorConfigSchema = z
         error: `must list projections among ${PROJECTIONS.join(", ")}`,
       })
       .transform((names) => [...new Set(names)] as Array<(typeof PROJECTIONS)[number]>),
+    /**
+     * Replicas of the Redis primary each commit must reach (WAIT) before its change signal goes
+     * out; 0 (the default) waits for none, as a standalone Redis has none. 1 with a Redis Cluster or
+     * a Sentinel-managed primary that has replicas: README "Failover: no answer goes back".
+     */
+    REDIS_WAIT_REPLICAS: vars.nonNegativeInt().default(0),
+    /** How long a commit waits for them before it goes on without (logged and counted); 1,000 ms by default. */
+    REDIS_WAIT_TIMEOUT_MS: vars.positiveInt().default(1_000),
     /** Replication of the topics a projection creates when it starts before their producers; 3 in production. */
     KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
     /**

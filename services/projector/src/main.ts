@@ -30,6 +30,8 @@ log.info({ projections: config.PROJECTIONS }, "projections configured");
 // Created before the projections: each reports its lag and its read model's as_of here.
 const registry = createMetricsRegistry("projector");
 
+// Each commit waits for this many replicas before its change signal (shared/commitReplication.ts).
+const replicaWait = { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS };
 const checks: DependencyCheck[] = [];
 const stops: ShutdownStep[] = [];
 if (config.PROJECTIONS.includes("intents")) {
@@ -44,6 +46,7 @@ if (config.PROJECTIONS.includes("intents")) {
     redis: redis.client,
     projectionRedis,
     signals: nats.client,
+    replicaWait,
     log: log.child({ projection: "intents" }),
     refundGraceSeconds: config.INTENTS_REFUND_GRACE_SECONDS!,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
@@ -79,6 +82,7 @@ for (const name of config.PROJECTIONS) {
     redis: redis.client,
     projectionRedis,
     signals: nats.client,
+    replicaWait,
     log: log.child({ projection: name }),
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     registry,

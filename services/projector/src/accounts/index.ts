@@ -1,5 +1,6 @@
 import { TOPICS } from "@platform/proto/topics";
 import { accountsKeys } from "@platform/read-models";
+import { replicationFor } from "../shared/commitReplication.js";
 import {
   type ProjectionStartOptions,
   type ProjectionSupervisor,
@@ -17,6 +18,7 @@ export function startAccountsProjection(options: ProjectionStartOptions): Projec
     redis: options.projectionRedis,
     log: options.log,
     ...(options.signals === undefined ? {} : { signals: options.signals }),
+    replication: replicationFor("accounts", options),
     ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
   });
   return superviseProjection({

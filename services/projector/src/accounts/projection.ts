@@ -3,6 +3,7 @@ import type { Logger } from "@platform/log";
 import { accountsKeys } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
 import { type Redis, unwatch } from "@platform/store";
+import type { CommitReplication } from "../shared/commitReplication.js";
 import { type ReadModelMetrics, throttled } from "../supervisor/readModelMetrics.js";
 import { type AccountsChange, decodeAccountsBatch, sliceId, slicesOf } from "./decode.js";
 import { type AccountsSlices, foldAccounts, sliceWrites } from "./fold.js";
@@ -18,6 +19,8 @@ export interface AccountsProjectionOptions {
    * (every answer about an account shows the head as its `as_of`, so every one of them changed).
    */
   signals?: Signals;
+  /** Waited for between each commit and its signal (shared/commitReplication.ts). */
+  replication?: CommitReplication | undefined;
   /** Attempts of a batch whose watched offset moved meanwhile; 5 by default. */
   maxAttempts?: number;
   /** chain.network.v1's partition count (the head waits for every partition); the topic catalog's by default. */
@@ -140,6 +143,7 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
       for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
         const outcome = await commit(batch, changes);
         if (outcome.committed) {
+          await options.replication?.settle(redis, accountsKeys.offset(batch.topic, batch.partition));
           signal(changes, outcome.headMoved);
           if (readHead !== undefined && changes.some((change) => change.kind === "block" || change.kind === "unblock"))
             readHead();

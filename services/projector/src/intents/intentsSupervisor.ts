@@ -3,8 +3,9 @@ import type { Logger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
 import { intentsKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
-import type { Redis } from "@platform/store";
+import type { Redis, ReplicaWait } from "@platform/store";
 import type { Registry } from "prom-client";
+import { replicationFor } from "../shared/commitReplication.js";
 import { type ProjectionSupervisor, superviseProjection } from "../supervisor/projectionSupervisor.js";
 import { readModelMetrics } from "../supervisor/readModelMetrics.js";
 import { intentsProjection } from "./projection.js";
@@ -20,6 +21,8 @@ export interface IntentsSupervisorOptions {
   /** A connection of the projection's own, so its reads and commits never queue behind the marker checks. */
   projectionRedis: Redis;
   signals?: Signals;
+  /** Replicas each commit waits for before its change signal (REDIS_WAIT_REPLICAS; shared/commitReplication.ts). */
+  replicaWait?: ReplicaWait;
   log: Logger;
   refundGraceSeconds: number;
   /** Replication of the two topics if this process is the first to create them. */
@@ -50,6 +53,7 @@ export function superviseIntentsProjection(options: IntentsSupervisorOptions): I
       log: options.log,
       refundGraceSeconds: options.refundGraceSeconds,
       ...(options.signals === undefined ? {} : { signals: options.signals }),
+      replication: replicationFor("intents", options),
       ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
     }),
     replicationFactor: options.replicationFactor,

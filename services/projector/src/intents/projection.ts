@@ -4,6 +4,7 @@ import { IntentRecord } from "@platform/proto/intents/v1/intents";
 import { intentsKeys, orderVersion } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
 import { type Redis, readVersioned, type VersionedRead, versionedCommit } from "@platform/store";
+import type { CommitReplication } from "../shared/commitReplication.js";
 import type { ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { deriveRecords, queueWrites, versionBumps } from "./commitWrites.js";
 import { type BatchChange, decodeBatch } from "./decodeBatch.js";
@@ -26,6 +27,8 @@ export interface IntentsProjectionOptions {
   refundGraceSeconds: number;
   /** `readmodel.changed.intents` goes out here after each commit. */
   signals?: Signals;
+  /** Waited for between each commit and its signal (shared/commitReplication.ts). */
+  replication?: CommitReplication | undefined;
   /** Attempts of a batch whose keys another projector changed meanwhile; 5 by default. */
   maxAttempts?: number;
   /** Orders per transaction when a head step reaches many at once; 1,000 by default. */
@@ -285,6 +288,7 @@ async function commit(projection: ProjectionContext, input: CommitInput): Promis
   });
   if (result.outcome === "mismatch") throw staleOffset(batch!, result.actual);
   if (result.outcome === "conflict") return { kind: "conflict", key: result.key };
+  await projection.options.replication?.settle(redis, intentsKeys.versions);
   if (changedKeys.length > 0 || changedTxs.length > 0)
     signalChange(projection.options.signals, changedKeys, [...users], changedTxs);
   const ms = performance.now() - started;

@@ -1,5 +1,6 @@
 import { TOPICS } from "@platform/proto/topics";
 import { marketKeys } from "@platform/read-models";
+import { replicationFor } from "../shared/commitReplication.js";
 import {
   type ProjectionStartOptions,
   type ProjectionSupervisor,
@@ -25,6 +26,7 @@ export function startMarketProjection(options: ProjectionStartOptions): Projecti
       redis: options.projectionRedis,
       log: options.log,
       ...(options.signals === undefined ? {} : { signals: options.signals }),
+      replication: replicationFor("market", options),
       ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
     }),
     replicationFactor: options.replicationFactor,

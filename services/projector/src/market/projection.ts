@@ -5,6 +5,7 @@ import { marketKeys, readModelVersionKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { commitBatch } from "../shared/commitBatch.js";
+import type { CommitReplication } from "../shared/commitReplication.js";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { loadSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
@@ -28,6 +29,8 @@ export function marketProjection(options: {
   redis: Redis;
   log: Logger;
   signals?: Signals;
+  /** Waited for between each commit and its signal (shared/commitReplication.ts). */
+  replication?: CommitReplication | undefined;
   /** Told the newest block of each commit (`read_model_as_of_*{read_model="market"}`). */
   readModels?: ReadModelMetrics;
 }): MarketProjection {
@@ -145,7 +148,7 @@ export function marketProjection(options: {
             });
           };
         },
-        { signals: options.signals, projection: "market" },
+        { signals: options.signals, projection: "market", replication: options.replication },
       );
       advanceToRef(
         options.readModels,

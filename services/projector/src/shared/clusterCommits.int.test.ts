@@ -1,12 +1,16 @@
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { ProjectionBatch } from "@platform/bus";
 import { createLogger } from "@platform/log";
 import { accountsKeys, dataChangeLog, marketKeys, readModelVersionKeys } from "@platform/read-models";
+import type { Signals } from "@platform/signals";
 import { createRedis, type Redis, redisReadiness } from "@platform/store";
 import { type RunningRedisCluster, startRedisCluster, tempDir, waitFor } from "@platform/testing";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEAD_MOVED, headArguments, headKeys, MOVE_HEAD_SCRIPT } from "../accounts/head.js";
 import { commitBatch } from "./commitBatch.js";
+import { commitReplication } from "./commitReplication.js";
 import { queueMembership, queueRemovals } from "./subnetRemovals.js";
 
 /**
@@ -91,5 +95,52 @@ describe("the projector's commits on a Redis Cluster", () => {
     expect(await move(1, 11)).toBe(HEAD_MOVED);
     expect(await redis.hget(accountsKeys.head, "blockNumber")).toBe("10");
     expect(await redis.xlen(dataChangeLog.key)).toBe(before + 2);
+  });
+});
+
+describe("a commit's replicas before its signal, on a Redis Cluster", () => {
+  const keys = { offset: marketKeys.offset("chain.network.v1", 1), version: readModelVersionKeys.market };
+  const prepare = async () => (multi: ReturnType<Redis["multi"]>) => void multi.zadd(marketKeys.poolPoints(9), 1, "p");
+  const announced: string[] = [];
+  const signals = {
+    publish: (subject: string) => {
+      announced.push(subject);
+      return true;
+    },
+  } as unknown as Signals;
+
+  it("signals once the offset's replica has the commit, and only after WAIT's timeout while that replica is away", async () => {
+    const registry = new Registry();
+    const replication = commitReplication({ replicas: 1, timeoutMs: 400 }, { projection: "market", log, registry });
+    const owner = await cluster.primaryOf(keys.offset);
+    const members = await cluster.members();
+    const ownerId = members.find((member) => member.port === owner.port)!.id;
+    const replica = members.find((member) => member.role === "replica" && member.primaryId === ownerId)!;
+    // A replica answers reads of its primary's slots once the connection says READONLY.
+    const onReplica = () =>
+      execFileSync("redis-cli", ["-p", String(replica.port)], {
+        input: `READONLY\nGET ${keys.offset}\n`,
+        encoding: "utf8",
+      })
+        .trim()
+        .split("\n")
+        .at(-1);
+
+    await commitBatch(redis, batch(undefined, "3"), keys, log, prepare, { signals, projection: "market", replication });
+    // WAIT returned 1: the replica holds the offset the signal announced, read at once.
+    expect(onReplica()).toBe("3");
+    expect(announced).toEqual(["readmodel.changed.market"]);
+
+    cluster.pause(replica.port);
+    try {
+      const started = Date.now();
+      await commitBatch(redis, batch("3", "4"), keys, log, prepare, { signals, projection: "market", replication });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    } finally {
+      cluster.resume(replica.port);
+    }
+    expect(announced).toHaveLength(2);
+    const short = (await registry.getSingleMetric("projector_replica_wait_short_total")?.get())?.values[0]?.value;
+    expect(short).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { describe, expect, it } from "vitest";
 import { commitBatch } from "./commitBatch.js";
+import type { CommitReplication } from "./commitReplication.js";
 
 // commitBatch's change signal with a stand-in Redis: readmodel.changed.<projection> goes out once
 // per batch, after the EXEC that stored it, with the version token that EXEC wrote.
@@ -116,5 +117,26 @@ describe("commitBatch: the change signal", () => {
     await commitBatch(redis, batch(), KEYS, log, prepare, { signals: undefined, projection: "market" });
     await commitBatch(redis, batch(), KEYS, log, prepare);
     expect(written.get(KEYS.offset)).toBe("42");
+  });
+});
+
+describe("commitBatch: replicas before the signal", () => {
+  it("waits for the replicas after the EXEC and before the signal, on the batch's offset key", async () => {
+    const { redis, written } = fakeRedis(["ok"]);
+    const steps: string[] = [];
+    const signals = {
+      publish: () => {
+        steps.push("signal");
+        return true;
+      },
+    } as unknown as Signals;
+    const replication: CommitReplication = {
+      async settle(_redis, key) {
+        steps.push(`settle ${key} at offset ${written.get(KEYS.offset)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      },
+    };
+    await commitBatch(redis, batch(), KEYS, log, prepare, { signals, projection: "market", replication });
+    expect(steps).toEqual([`settle ${KEYS.offset} at offset 42`, "signal"]);
   });
 });

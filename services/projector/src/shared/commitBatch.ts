@@ -3,6 +3,7 @@ import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { type Signals, subjects } from "@platform/signals";
 import { type Redis, unwatch } from "@platform/store";
+import type { CommitReplication } from "./commitReplication.js";
 
 type Multi = ReturnType<Redis["multi"]>;
 
@@ -10,6 +11,8 @@ type Multi = ReturnType<Redis["multi"]>;
 export interface ChangeSignal {
   signals: Signals | undefined;
   projection: "market" | "subnets";
+  /** Waited for after EXEC, before the signal (REDIS_WAIT_REPLICAS); none: the signal goes out at once. */
+  replication?: CommitReplication | undefined;
 }
 
 /**
@@ -19,7 +22,8 @@ export interface ChangeSignal {
  * same MULTI/EXEC. A watched key changed meanwhile (a rebalance overlap) makes EXEC fail, and the
  * batch is read again.
  *
- * Once EXEC succeeds, `readmodel.changed.<projection>` goes out with `{projection, version}` (the
+ * Once EXEC succeeds (and, with `signal.replication`, once the replicas have it),
+ * `readmodel.changed.<projection>` goes out with `{projection, version}` (the
  * token just stored): readers that keep answers (the gateway's conditional reads) drop those read
  * from this projection. A signal is a hint: one lost (NATS away) only leaves a reader's answer
  * standing until its own Cache-Control runs out, and a failed publish never fails the commit.
@@ -55,7 +59,10 @@ export async function commitBatch(
       if (result !== null) {
         const failed = result.find(([error]) => error !== null);
         if (failed) throw new Error("a write of the batch failed", { cause: failed[0] });
-        if (signal !== undefined) announce(signal, version, log);
+        if (signal !== undefined) {
+          await signal.replication?.settle(redis, offsetKey);
+          announce(signal, version, log);
+        }
         return;
       }
     } finally {

@@ -14,6 +14,7 @@ import { ordinalOf, rankHolders, readModelVersionKeys, type SeriesPoint, subnets
 import type { Signals } from "@platform/signals";
 import { execPipeline, type Redis } from "@platform/store";
 import { commitBatch } from "../shared/commitBatch.js";
+import type { CommitReplication } from "../shared/commitReplication.js";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
@@ -178,6 +179,8 @@ export function subnetsProjection(options: {
   redis: Redis;
   log: Logger;
   signals?: Signals;
+  /** Waited for between each commit and its signal (shared/commitReplication.ts). */
+  replication?: CommitReplication | undefined;
   /** Told the newest block of each commit (`read_model_as_of_*{read_model="subnets"}`). */
   readModels?: ReadModelMetrics;
 }): {
@@ -316,7 +319,7 @@ export function subnetsProjection(options: {
             queueDataChanges(multi, { readModel: "subnets", head: batchHead(changes) });
           };
         },
-        { signals: options.signals, projection: "subnets" },
+        { signals: options.signals, projection: "subnets", replication: options.replication },
       );
       advanceToRef(options.readModels, "subnets", batchHead(changes));
     },

@@ -6,7 +6,7 @@ import {
 } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { Signals } from "@platform/signals";
-import { type Redis, redisProjectionMarker } from "@platform/store";
+import { type Redis, type ReplicaWait, redisProjectionMarker } from "@platform/store";
 import type { Registry } from "prom-client";
 import { readModelMetrics } from "./readModelMetrics.js";
 
@@ -23,6 +23,8 @@ export interface ProjectionStartOptions {
   /** A connection of the projection's own, so its reads and commits never queue behind the marker checks. */
   projectionRedis: Redis;
   signals?: Signals;
+  /** Replicas each commit waits for before its change signal (REDIS_WAIT_REPLICAS; shared/commitReplication.ts). */
+  replicaWait?: ReplicaWait;
   log: Logger;
   /** Replication of the topics if this process is the first to create them. */
   replicationFactor: number;
