@@ -45,6 +45,8 @@ export interface SubstrateDescriptor {
 export interface InfrastructureDescriptor {
   kafkaBrokers: string[];
   redisUrl: string;
+  /** The read models' Redis Cluster (`host:port,…`), when the stack runs one (`redisCluster`). */
+  redisClusterNodes?: string;
   natsUrl: string;
   redisAdminUrl?: string;
   natsAdminUrl?: string;

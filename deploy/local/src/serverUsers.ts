@@ -44,7 +44,7 @@ export function serviceCredentialEnv(
 ): Record<string, string> {
   const credentials: Record<string, string> = {};
   const redis = join(secretsDir, `${service}-redis`, "password");
-  if (env.REDIS_URL !== undefined && existsSync(redis)) {
+  if ((env.REDIS_URL !== undefined || env.REDIS_NODES !== undefined) && existsSync(redis)) {
     credentials.REDIS_USERNAME = service;
     credentials.REDIS_PASSWORD = readFileSync(redis, "utf8");
   }

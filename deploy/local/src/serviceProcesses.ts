@@ -32,6 +32,11 @@ export interface Infrastructure {
   /** Replicas of every topic the services create: 1 (the default) on one broker, 3 on the three-node cluster. */
   kafkaReplicationFactor?: number;
   redisUrl: string;
+  /**
+   * A Redis Cluster's nodes (`host:port,…`) for the read models: data-query (reading from replicas),
+   * intents-gateway and the projector (one replica per commit) use it instead of `redisUrl`.
+   */
+  redisClusterNodes?: string;
   natsUrl: string;
   chainsFile: string;
   /**
@@ -42,6 +47,15 @@ export interface Infrastructure {
    * `<service>-nats/password`, serverUsers.ts): the specs name them with the service's user.
    */
   secretsDir: string;
+}
+
+/**
+ * Where a service of the read models finds Redis: the standalone server, or the stack's cluster
+ * with what the cluster adds for that service (`onCluster`: replica reads, the replica wait).
+ */
+function readModelRedis(infra: Infrastructure, onCluster: Record<string, string>): Record<string, string> {
+  if (infra.redisClusterNodes === undefined) return { REDIS_URL: infra.redisUrl };
+  return { REDIS_MODE: "cluster", REDIS_NODES: infra.redisClusterNodes, ...onCluster };
 }
 
 /** The environment of each service process: exactly the variables its config schema reads. */
@@ -97,12 +111,12 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       SIWE_CHAIN_IDS: "31337,31338",
     }),
     backend("data-query", ports.dataQueryGrpc, ports.dataQueryOps, {
-      REDIS_URL: infra.redisUrl,
+      ...readModelRedis(infra, { REDIS_READ_FROM: "replicas" }),
       DATA_QUERY_GROUPS: "accounts,market,subnets,events",
       NATS_URL: infra.natsUrl,
     }),
     backend("intents-gateway", ports.intentsGrpc, ports.intentsOps, {
-      REDIS_URL: infra.redisUrl,
+      ...readModelRedis(infra, {}),
       KAFKA_BROKERS: kafka,
       NATS_URL: infra.natsUrl,
       TC_GRPC_TARGET: `127.0.0.1:${ports.tcGrpc}`,
@@ -110,7 +124,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       KAFKA_REPLICATION_FACTOR: replicationFactor,
     }),
     backend("projector", ports.projectorGrpc, ports.projectorOps, {
-      REDIS_URL: infra.redisUrl,
+      ...readModelRedis(infra, { REDIS_WAIT_REPLICAS: "1" }),
       KAFKA_BROKERS: kafka,
       NATS_URL: infra.natsUrl,
       PROJECTIONS: "intents,accounts,market,subnets",

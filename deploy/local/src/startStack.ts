@@ -13,12 +13,14 @@ import { type DevnetAccounts, deployDevnet } from "@platform/devnet";
 import {
   type ManagedProcess,
   type RunningKafkaCluster,
+  type RunningRedisCluster,
   spawnManaged,
   startAnvil,
   startKafka,
   startKafkaCluster,
   startNats,
   startRedis,
+  startRedisCluster,
 } from "@platform/testing";
 import type { ChainDescriptor, ProcessDescriptor, StackDescriptor } from "./descriptor.js";
 import { writeDescriptor } from "./descriptor.js";
@@ -35,7 +37,7 @@ import type { PortPlan } from "./ports.js";
 import type { Progress } from "./progress.js";
 import { type ObservabilityOptions, startPrometheus } from "./prometheus.js";
 import { prepareSecrets, seedDemoKey } from "./secrets.js";
-import { withCredentials, writeNatsUsers, writeRedisUsers } from "./serverUsers.js";
+import { type ServerUsers, withCredentials, writeNatsUsers, writeRedisUsers } from "./serverUsers.js";
 import {
   SERVICE_ORDER,
   type ServiceName,
@@ -96,6 +98,14 @@ export interface StartStackOptions {
    * `ports.kafka` and `ports.kafkaController`, the others free ports.
    */
   kafkaNodes?: number;
+  /**
+   * Put the read models on a Redis Cluster of the stack's own (3 primaries, a replica each, the
+   * same ACL users) beside the standalone Redis: data-query (reading from replicas), intents-gateway
+   * and the projector (waiting for one replica per commit) use the cluster; auth, tc and the gateway
+   * (which reads auth's key records) stay on the standalone server, as auth and tc are not
+   * cluster-ready (README "Deployment"). For the Redis fault tests; off by default.
+   */
+  redisCluster?: boolean;
   /** Extra environment of some services, over the stack's own (e.g. a short token lifetime for a test). */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
   /** Extra environment of the simulator, over the stack's own (e.g. `SIM_PRICE_INTERVAL_MS` for a bench). */
@@ -113,6 +123,8 @@ export interface RunningStack {
   processes: Map<string, ManagedProcess>;
   /** The stack's Kafka cluster, when `kafkaNodes` asked for more than one node (its nodes are `kafka-<n>` in `processes`). */
   kafkaCluster?: RunningKafkaCluster;
+  /** The read models' Redis Cluster, when `redisCluster` asked for one (its nodes are `redis-cluster-<n>` in `processes`). */
+  redisCluster?: RunningRedisCluster;
   /**
    * The devnet's accounts with their keys (in memory only), when this call deployed the devnet: tests
    * act as the filler or the oracle with them.
@@ -157,7 +169,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const secretsDir = join(stateDir, "secrets");
     // A Kafka of the stack's own runs with credentials and ACLs; an external one as it is.
     const kafkaCredentials = external.kafkaBrokers ? undefined : makeKafkaCredentials();
-    const { kafka, redisUrl, natsUrl, admin, deployed, nativeNetwork } = await startInfrastructure(
+    const { kafka, redisUrl, redisCluster, natsUrl, admin, deployed, nativeNetwork } = await startInfrastructure(
       options,
       external,
       { logs, data, secretsDir },
@@ -177,7 +189,15 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       deploymentDataUrl = await writeDeploymentData(stateDir, deployed.config);
     }
     const { brokers: kafkaBrokers, replicationFactor: kafkaReplicationFactor } = kafka;
-    const infra = { kafkaBrokers, kafkaReplicationFactor, redisUrl, natsUrl, chainsFile, secretsDir };
+    const infra = {
+      kafkaBrokers,
+      kafkaReplicationFactor,
+      redisUrl,
+      ...(redisCluster === undefined ? {} : { redisClusterNodes: redisCluster.nodeList }),
+      natsUrl,
+      chainsFile,
+      secretsDir,
+    };
     const wanted = new Set(options.services ?? SERVICE_ORDER);
     const specs = serviceProcessSpecs(ports, infra, options.logLevel ?? "info")
       .filter((spec) => wanted.has(spec.name))
@@ -214,7 +234,13 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       ...(prometheusUrl === undefined ? {} : { prometheusUrl }),
       chains,
       ...(nativeNetwork === undefined ? {} : { substrate: nativeNetwork.descriptor }),
-      infrastructure: { kafkaBrokers, redisUrl, natsUrl, ...admin },
+      infrastructure: {
+        kafkaBrokers,
+        redisUrl,
+        ...(redisCluster === undefined ? {} : { redisClusterNodes: redisCluster.nodeList }),
+        natsUrl,
+        ...admin,
+      },
       ...(kafkaCredentials ? { kafkaAdmin: kafkaCredentials.admin } : {}),
       processes: started.map((entry) => entry.descriptor),
     };
@@ -225,6 +251,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       descriptor,
       processes,
       ...(kafka.cluster ? { kafkaCluster: kafka.cluster } : {}),
+      ...(redisCluster ? { redisCluster } : {}),
       ...(accounts ? { devnetAccounts: accounts } : {}),
       restart,
       stop: stopAll,
@@ -353,7 +380,11 @@ async function startInfrastructure(
         return started;
       })
     : Promise.resolve(undefined);
-  const [kafka, redisUrl, natsUrl, deployed, , nativeNetwork] = await Promise.all([
+  const cluster: Promise<RunningRedisCluster | undefined> =
+    options.redisCluster === true && external.redisUrl === undefined
+      ? startStackRedisCluster(options, dirs, track, redisUsers)
+      : Promise.resolve(undefined);
+  const [kafka, redisUrl, natsUrl, deployed, , nativeNetwork, redisCluster] = await Promise.all([
     external.kafkaBrokers
       ? Promise.resolve<StackKafka>({ brokers: external.kafkaBrokers, replicationFactor: 1 })
       : startStackKafka(options, logs, data, track, kafkaCredentials),
@@ -389,6 +420,7 @@ async function startInfrastructure(
     external.chainsFile ? describeExternalChains(external.chainsFile) : startDevnetChains(options, logs, track),
     prepareSecrets(secretsDir, options.runtime),
     native,
+    cluster,
   ]);
   // Tests and tools act as the stack's admin; the descriptor that carries it is the owner's only.
   const admin = {
@@ -397,7 +429,27 @@ async function startInfrastructure(
       : { redisAdminUrl: withCredentials(redisUrl, "admin", redisUsers.adminPassword) }),
     ...(natsUsers === undefined ? {} : { natsAdminUrl: withCredentials(natsUrl, "admin", natsUsers.adminPassword) }),
   };
-  return { kafka, redisUrl, natsUrl, admin, deployed, nativeNetwork };
+  return { kafka, redisUrl, redisCluster, natsUrl, admin, deployed, nativeNetwork };
+}
+
+/** The read models' Redis Cluster, with the standalone server's users (the same ACL file). */
+async function startStackRedisCluster(
+  options: StartStackOptions,
+  dirs: StackDirs,
+  track: Track,
+  users: ServerUsers | undefined,
+): Promise<RunningRedisCluster> {
+  const cluster = await startRedisCluster({
+    dir: join(dirs.data, "redis-cluster"),
+    logDir: dirs.logs,
+    ...(users === undefined ? {} : { acl: { file: users.serverFile, adminPassword: users.adminPassword } }),
+  });
+  // Each node's entry stops the whole cluster (resuming a paused node first, which SIGTERM alone
+  // would not reach); later calls find them stopped.
+  for (const node of cluster.nodes)
+    track(`redis-cluster-${node.index}`, node.process, node.logFile, () => cluster.stop());
+  options.progress.done(`redis cluster on ${cluster.nodeList} (3 primaries, a replica each; the read models)`);
+  return cluster;
 }
 
 /** What the services are told about the stack's Kafka. */

@@ -86,15 +86,19 @@ export function tracingSuite(context: () => TracingSuiteContext): void {
       expect(backend!.name).toBe(client!.name);
       expect(redis!.service).toBe("data-query");
       expect(redis!.attributes["db.system.name"]).toBe("redis");
-      // The batch's own span links this call's client span.
-      const batch = receiver
-        .spans()
-        .find(
-          (span) =>
-            span.name.endsWith("CallBatchService/RunCalls") &&
-            span.links.some((link) => link.spanId === client!.spanId),
-        );
-      expect(batch, "the RunCalls span linking the call").toBeDefined();
+      // The batch's own span links this call's client span. It ends once the batch's last call has,
+      // so it may be exported a moment after the spans found above.
+      await waitFor(
+        async () =>
+          receiver
+            .spans()
+            .find(
+              (span) =>
+                span.name.endsWith("CallBatchService/RunCalls") &&
+                span.links.some((link) => link.spanId === client!.spanId),
+            ),
+        { what: "the RunCalls span linking the call", timeoutMs: 20_000, intervalMs: 200 },
+      );
     }, 120_000);
 
     it("chain -> chain-ingestor -> Kafka -> projector -> Redis -> NATS: one trace per ingested block", async () => {

@@ -4,29 +4,40 @@ import { createLogger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
 import { tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAsOfReaders } from "./support/asOfReaders.js";
 import { type DataApi, dataApi } from "./support/dataStack.js";
 import { connectRuntime, type RuntimeReads } from "./support/nativeRuntime.js";
 
 /*
- * kill -9 of a Kafka broker during ingestion (issue 34, point 4): the whole stack on a three-node
- * KRaft cluster (topics with three replicas, min.insync.replicas 2), the native network under its
- * block timer. The leader of the partition the native source writes its per-block network totals
- * to is killed with SIGKILL while blocks keep coming. Ingestion and projection must resume by
- * themselves, with nothing lost or doubled:
+ * Failover under load (issue 34, point 4), on one stack whose Kafka is a three-node KRaft cluster
+ * (topics with three replicas, min.insync.replicas 2) and whose read models live on a Redis Cluster
+ * (3 primaries, a replica each; data-query reads from replicas, the projector waits for one
+ * replica per commit), the native network under its block timer.
+ *
+ * kill -9 of the Kafka partition leader the native source writes its per-block network totals to,
+ * while blocks keep coming. Ingestion and projection must resume by themselves, nothing lost or
+ * doubled:
  * - in Kafka, a read_committed consumer sees one NetworkStatsSnapshot per block, numbers
  *   contiguous, none twice;
  * - in the read model, the network stats' extrinsics and transfers counts (summed block by block
  *   by the market projection) equal a count of the chain's blocks through the answer's as_of, which
  *   a block lost or applied twice would break.
- * The times from the kill until a block made after it is in Kafka and in the API are printed.
+ *
+ * Then the Redis primary that holds the data read models (`{data}`), while clients read: stopped
+ * (SIGSTOP, a network partition) for longer than cluster-node-timeout, so its replica is promoted,
+ * and resumed; then the new primary killed with SIGKILL. Each time every answer must be 200, or
+ * 503 with Retry-After; no client may see an as_of go back; the counts must still equal the chain;
+ * and reads must reach blocks made after the fault by themselves. The recovery times are printed.
  */
 
 /** Asserted: generous for a loaded 2-core machine (session timeout, leader election, client retries). */
 const RECOVERY_BOUND_MS = 180_000;
+/** A seeded dev account with transfers (deploy/devnet's native seed). */
+const ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
 /** Blocks past the chain's head at the kill that must reach Kafka and the API. */
 const BLOCKS_AFTER_KILL = 3;
 
-const state = tempDir("e2e-kafka-failover");
+const state = tempDir("e2e-failover");
 const logger = createLogger({ service: "e2e-kafka-failover", level: "silent" });
 let stack: RunningStack;
 let api: DataApi;
@@ -47,13 +58,14 @@ beforeAll(async () => {
       simulator: false,
       nativeNetwork: true,
       kafkaNodes: 3,
+      redisCluster: true,
     });
   // A free port can be taken by another process before the service binds it: one more try, for that cause only.
   stack = await start().catch((error: Error) => {
     if (!/EADDRINUSE/.test(error.message)) throw error;
     return start();
   });
-  console.info(`stack on three Kafka nodes ready in ${Date.now() - startedAt} ms`);
+  console.info(`stack on three Kafka nodes and a Redis Cluster ready in ${Date.now() - startedAt} ms`);
   api = await dataApi(stack, "e2e-kafka-failover");
   runtime = await connectRuntime(stack.descriptor.substrate!.rpcUrl);
   const superUser = stack.descriptor.kafkaAdmin!;
@@ -120,16 +132,7 @@ describe("kill -9 of the Kafka partition leader during ingestion", () => {
     console.info(`node ${leader} restarted and registered in ${Date.now() - restartedAt} ms`);
 
     // The read model against the chain, through as_of: every block counted once.
-    const body = await api.ok("/data/v1/network/stats/latest");
-    const asOf = Number(body.as_of.block_number);
-    let extrinsics = 0;
-    let transfers = 0;
-    for (let number = body.counted_since_block as number; number <= asOf; number++) {
-      const block = await runtime.block(number);
-      extrinsics += block.extrinsicHashes.length;
-      transfers += block.events.filter((event) => event.name === "Balances.Transfer").length;
-    }
-    expect({ extrinsics: body.extrinsics_count, transfers: body.transfers_count }).toEqual({ extrinsics, transfers });
+    const asOf = await expectCountsEqualChain();
 
     // Kafka, read afresh once the cluster is whole: one snapshot per block, contiguous, none twice,
     // through the API's as_of at least.
@@ -160,6 +163,108 @@ describe("kill -9 of the Kafka partition leader during ingestion", () => {
     );
   }, 900_000);
 });
+
+describe("the Redis primary of the data read models, while clients read", () => {
+  // One route over each data read model: market, subnets, accounts.
+  const PATHS = [
+    "/data/v1/network/stats/latest",
+    "/data/v1/subnets/latest",
+    `/data/v1/accounts/${ALICE}/balance/latest`,
+  ];
+  const CLIENTS = 3;
+  const DATA_KEY = "rm:{data}:changes";
+
+  it("partitioned (SIGSTOP past cluster-node-timeout, then SIGCONT): answers 200 or 503, no as_of goes back, nothing lost or doubled", async () => {
+    const cluster = stack.redisCluster!;
+    const primary = await cluster.primaryOf(DATA_KEY);
+    const readers = startAsOfReaders({ api, paths: PATHS, clients: CLIENTS });
+    try {
+      await readers.until((reading) => reading.status === 200, `answers before the partition`);
+      const headAtFault = await chainHead();
+      const faultAt = Date.now();
+      cluster.pause(primary.port);
+      try {
+        // Past cluster-node-timeout (2 s) and the replica's election: another primary serves {data}.
+        await waitFor(async () => (await primaryPort(DATA_KEY)) !== primary.port, {
+          what: `a replica promoted in place of paused node ${primary.port}`,
+          timeoutMs: RECOVERY_BOUND_MS,
+          intervalMs: 250,
+        });
+      } finally {
+        cluster.resume(primary.port);
+      }
+      const recovered = await readers.allPast(headAtFault + BLOCKS_AFTER_KILL, RECOVERY_BOUND_MS);
+      console.info(
+        `redis node ${primary.port} paused at chain head ${headAtFault}, resumed after its replica's promotion; ` +
+          `every route past block ${headAtFault + BLOCKS_AFTER_KILL} after ${recovered - faultAt} ms`,
+      );
+    } finally {
+      await readers.stop();
+    }
+    readers.expectNoStepBack();
+    await cluster.waitUntilOk(RECOVERY_BOUND_MS);
+    await expectCountsEqualChain();
+  }, 900_000);
+
+  it("killed (SIGKILL): answers 200 or 503, no as_of goes back, nothing lost or doubled, service resumes after the promotion", async () => {
+    const cluster = stack.redisCluster!;
+    // The node the partition test promoted; its replica is the node it replaced, in sync again.
+    const primary = await cluster.primaryOf(DATA_KEY);
+    const readers = startAsOfReaders({ api, paths: PATHS, clients: CLIENTS });
+    try {
+      await readers.until((reading) => reading.status === 200, `answers before the kill`);
+      const headAtFault = await chainHead();
+      const faultAt = Date.now();
+      await cluster.kill(primary.port, "SIGKILL");
+      const promoted = await waitFor(
+        async () => {
+          const port = await primaryPort(DATA_KEY);
+          return port !== primary.port ? Date.now() : undefined;
+        },
+        { what: `a replica promoted in place of killed node ${primary.port}`, timeoutMs: RECOVERY_BOUND_MS },
+      );
+      const recovered = await readers.allPast(headAtFault + BLOCKS_AFTER_KILL, RECOVERY_BOUND_MS);
+      console.info(
+        `redis node ${primary.port} killed at chain head ${headAtFault}; replica promoted after ${promoted - faultAt} ms; ` +
+          `every route past block ${headAtFault + BLOCKS_AFTER_KILL} after ${recovered - faultAt} ms`,
+      );
+    } finally {
+      await readers.stop();
+    }
+    readers.expectNoStepBack();
+    await expectCountsEqualChain();
+  }, 900_000);
+});
+
+/** The port of the primary serving `key`'s slot, as a live node of the cluster says; undefined while it cannot tell. */
+async function primaryPort(key: string): Promise<number | undefined> {
+  try {
+    return (await stack.redisCluster!.primaryOf(key)).port;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The network stats' counts against the chain's blocks through the answer's as_of; returns that as_of. */
+async function expectCountsEqualChain(): Promise<number> {
+  const body = await waitFor(
+    async () => {
+      const answer = await api.get("/data/v1/network/stats/latest");
+      return answer.status === 200 ? answer.body : undefined;
+    },
+    { what: "network stats answered 200", timeoutMs: RECOVERY_BOUND_MS },
+  );
+  const asOf = Number(body.as_of.block_number);
+  let extrinsics = 0;
+  let transfers = 0;
+  for (let number = body.counted_since_block as number; number <= asOf; number++) {
+    const block = await runtime.block(number);
+    extrinsics += block.extrinsicHashes.length;
+    transfers += block.events.filter((event) => event.name === "Balances.Transfer").length;
+  }
+  expect({ extrinsics: body.extrinsics_count, transfers: body.transfers_count }).toEqual({ extrinsics, transfers });
+  return asOf;
+}
 
 interface SeenBlock {
   number: number;
