@@ -116,7 +116,16 @@ describe("the servers' users", () => {
       await refused(redis.call("SCRIPT", "FLUSH"));
       await refused(redis.call("FUNCTION", "FLUSH"));
       await refused(redis.publish("readmodel.changed.intents", "x"));
+      for (const subcommand of [["NODES"], ["FAILOVER"], ["RESET"], ["MEET", "127.0.0.1", "1"], ["FORGET", "x"]])
+        await refused(redis.call("CLUSTER", ...subcommand));
     }
+  });
+
+  it("lets every service ask for a cluster's slot map and state, as a cluster client must", async () => {
+    // This server is no cluster: the command is allowed and Redis answers that it has no cluster.
+    for (const name of REDIS_USERS)
+      for (const subcommand of ["SLOTS", "INFO"])
+        await expect(as(name).call("CLUSTER", subcommand)).rejects.toThrow(/cluster support disabled/i);
   });
 });
 

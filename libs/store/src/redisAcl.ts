@@ -39,9 +39,12 @@ const WRITER = [...CONNECTION, "+@read", "+@write", "+@transaction", ...SCRIPTS]
 const NEVER = ["-@dangerous", "-@admin", "-function"];
 /**
  * Given back after NEVER: ioredis sends INFO at every connect (its ready check; without it, it
- * warns on the console and goes on), and the scripts read Redis' clock with TIME (@fast only).
+ * warns on the console and goes on), and the scripts read Redis' clock with TIME (@fast only). On
+ * a Redis Cluster its client learns the slot map with CLUSTER SLOTS and is ready once CLUSTER INFO
+ * says `cluster_state:ok`: read-only questions about the cluster, while every other CLUSTER
+ * subcommand (MEET, FAILOVER, RESET, …) stays refused.
  */
-const ALWAYS = ["+info", "+time"];
+const ALWAYS = ["+info", "+time", "+cluster|slots", "+cluster|info"];
 
 /**
  * The grant of each service: only the key families it uses, read-only where it only reads.
