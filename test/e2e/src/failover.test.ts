@@ -183,19 +183,34 @@ describe("the Redis primary of the data read models, while clients read", () => 
       const headAtFault = await chainHead();
       const faultAt = Date.now();
       cluster.pause(primary.port);
+      let promoted: number;
       try {
         // Past cluster-node-timeout (2 s) and the replica's election: another primary serves {data}.
-        await waitFor(async () => (await primaryPort(DATA_KEY)) !== primary.port, {
-          what: `a replica promoted in place of paused node ${primary.port}`,
-          timeoutMs: RECOVERY_BOUND_MS,
-          intervalMs: 250,
-        });
+        promoted = await waitFor(
+          async () => {
+            const port = await primaryPort(DATA_KEY);
+            return port !== undefined && port !== primary.port ? port : undefined;
+          },
+          {
+            what: `a replica promoted in place of paused node ${primary.port}`,
+            timeoutMs: RECOVERY_BOUND_MS,
+            intervalMs: 250,
+          },
+        );
       } finally {
         cluster.resume(primary.port);
       }
+      // The resumed node learns it was replaced and follows the new primary (until then it may
+      // still call itself primary: the next test must find the real one).
+      await waitFor(
+        async () =>
+          (await primaryPort(DATA_KEY)) === promoted &&
+          (await cluster.members()).some((member) => member.port === primary.port && member.role === "replica"),
+        { what: `node ${primary.port} a replica of ${promoted}`, timeoutMs: RECOVERY_BOUND_MS, intervalMs: 250 },
+      );
       const recovered = await readers.allPast(headAtFault + BLOCKS_AFTER_KILL, RECOVERY_BOUND_MS);
       console.info(
-        `redis node ${primary.port} paused at chain head ${headAtFault}, resumed after its replica's promotion; ` +
+        `redis node ${primary.port} paused at chain head ${headAtFault}, resumed after node ${promoted} was promoted; ` +
           `every route past block ${headAtFault + BLOCKS_AFTER_KILL} after ${recovered - faultAt} ms`,
       );
     } finally {
