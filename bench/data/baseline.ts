@@ -59,12 +59,25 @@ import {
 
 const log = createLogger({ service: "bench-data-baseline", level: process.env.LOG_LEVEL ?? "warn" });
 const redisUrl = process.env.REDIS_URL;
+// REDIS_NODES (with REDIS_USERNAME/REDIS_PASSWORD): the read models on a Redis Cluster, read from
+// replicas as data-query reads them there (the stack's redisCluster).
+const redisNodes = process.env.REDIS_NODES;
 const port = Number(process.env.HTTP_PORT);
-if (redisUrl === undefined || !Number.isInteger(port) || port <= 0)
-  throw new Error("REDIS_URL and HTTP_PORT are required");
+if ((redisUrl === undefined && redisNodes === undefined) || !Number.isInteger(port) || port <= 0)
+  throw new Error("REDIS_URL (or REDIS_NODES) and HTTP_PORT are required");
 // The client data-query makes (libs/service redisDependency): same options, one connection, and
 // the same write coalescing (data-query's main.ts).
-const redis = createRedis({ url: redisUrl, connectionName: "bench-data-baseline" });
+const redis =
+  redisNodes === undefined
+    ? createRedis({ url: redisUrl, connectionName: "bench-data-baseline" })
+    : createRedis({
+        mode: "cluster",
+        nodes: redisNodes.split(","),
+        readFrom: "replicas",
+        username: process.env.REDIS_USERNAME,
+        password: process.env.REDIS_PASSWORD,
+        connectionName: "bench-data-baseline",
+      });
 coalesceWrites(redis);
 // Diagnostics only (BENCH_BASELINE_AUTOPIPELINE=1): what ioredis auto-pipelining would save
 // data-query; the baseline then no longer matches data-query's client, so its ratios do not count.

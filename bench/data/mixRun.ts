@@ -7,6 +7,7 @@
 // 20 % of requests conditional on the ETag of an earlier answer to the same URL.
 //
 //   pnpm --silent build && (cd bench && pnpm data-mix)
+//   pnpm --silent build && (cd bench && BENCH_MIX_REDIS=standalone,cluster pnpm data-mix)   # one Redis, then a 3+3 cluster
 //
 // Per connection count (32, 128), rounds alternate which side goes first; each side's round lasts
 // one block time after a per-round warm-up (or sends the sequence's first BENCH_MIX_REQUESTS). Prints req/s, p50, p99 and the share of 304s
@@ -17,6 +18,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "@platform/local-stack";
+import { table } from "../src/load.js";
 import { watchChangeMarks } from "./changeMarks.js";
 import { cpuOf } from "./measure.js";
 import { buildMix, describeMix, type Mix, type MixRoute, mixPath } from "./mix.js";
@@ -36,7 +38,15 @@ import { mixSubjects, type Subjects } from "./mixSubjects.js";
 import { withProfiledPair } from "./profile.js";
 import type { HalBody } from "./routes.js";
 import { seedAccountActivity } from "./seed.js";
-import { authorization, createDataKey, startBaseline, startBenchStack, waitPopulated } from "./stackSetup.js";
+import {
+  authorization,
+  type BaselineProcess,
+  type BenchStack,
+  createDataKey,
+  startBaseline,
+  startBenchStack,
+  waitPopulated,
+} from "./stackSetup.js";
 import { startSpanSink, tracingEnv } from "./tracingOverhead.js";
 
 /**
@@ -96,44 +106,88 @@ const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
 const TRANSFERS = 300;
 const SPLIT_BY_CHANGES = process.env.BENCH_MIX_SPLIT === "1";
 
-const startedAt = Date.now();
-const loadAtStart = loadavg();
-const bench = await startBenchStack("bench-data-mix", { nativeBlockTimeMs: BLOCK_MS, priceIntervalMs: PRICE_MS });
-const { stack, gatewayUrl } = bench;
-const baseline = await startBaseline({
-  name: "data-node-baseline",
-  redisUrl: bench.redisUrl,
-  statePath: bench.statePath,
-  http: "node",
-});
+/**
+ * BENCH_MIX_REDIS: where the read models live, `standalone` (the default), `cluster` (a 3+3 Redis
+ * Cluster of the stack's own: data-query and the baseline read from replicas, the projector waits
+ * for one replica per commit), or `standalone,cluster`: the whole mix on each, one after the other
+ * in this run, then both summaries side by side.
+ */
+const TOPOLOGIES = (process.env.BENCH_MIX_REDIS ?? "standalone").split(",") as Array<"standalone" | "cluster">;
+if (TOPOLOGIES.some((topology) => topology !== "standalone" && topology !== "cluster"))
+  throw new Error(`BENCH_MIX_REDIS lists standalone and/or cluster, got ${process.env.BENCH_MIX_REDIS}`);
 
-try {
-  await baseline.ready();
-  const key = await createDataKey(stack, "bench-data-mix");
-  process.stdout.write(`seeding ${TRANSFERS} transfers to a seeded coldkey and waiting for the read models…\n`);
-  const seeded = await seedAccountActivity(stack, TRANSFERS);
-  const headers = await authorization(gatewayUrl, key);
-  const subjects = await mixSubjects({ stack, gatewayUrl, subject: seeded.address, headers, accounts: ACCOUNTS });
-  await checkBothSides(subjects, headers);
-  const mix = buildMix({
-    accounts: subjects.accounts,
-    netuids: subjects.netuids,
-    length: SEQUENCE_LENGTH,
-    seed: SEED,
-    exponent: EXPONENT,
-    conditionalShare: CONDITIONAL_SHARE,
+const startedAt = Date.now();
+let loadAtStart = loadavg();
+// The stack and baseline of the topology being measured (measure() reads them).
+let bench: BenchStack;
+let stack: BenchStack["stack"];
+let gatewayUrl: string;
+let baseline: BaselineProcess;
+const summaries: Array<{ topology: string; figures: ReturnType<typeof mixFigures> }> = [];
+
+for (const topology of TOPOLOGIES) {
+  process.stdout.write(`\n— read models on ${topology === "cluster" ? "a 3+3 Redis Cluster" : "one Redis"} —\n`);
+  loadAtStart = loadavg();
+  bench = await startBenchStack(`bench-data-mix-${topology}`, {
+    nativeBlockTimeMs: BLOCK_MS,
+    priceIntervalMs: PRICE_MS,
+    redisCluster: topology === "cluster",
   });
-  const described = describeMix(mix, PROFILED_REQUESTS);
+  ({ stack, gatewayUrl } = bench);
+  baseline = await startBaseline({
+    name: "data-node-baseline",
+    redisUrl: bench.redisUrl,
+    cluster: bench.readModelsCluster,
+    statePath: bench.statePath,
+    http: "node",
+  });
+  try {
+    await baseline.ready();
+    const key = await createDataKey(stack, "bench-data-mix");
+    process.stdout.write(`seeding ${TRANSFERS} transfers to a seeded coldkey and waiting for the read models…\n`);
+    const seeded = await seedAccountActivity(stack, TRANSFERS);
+    const headers = await authorization(gatewayUrl, key);
+    const subjects = await mixSubjects({ stack, gatewayUrl, subject: seeded.address, headers, accounts: ACCOUNTS });
+    await checkBothSides(subjects, headers);
+    const mix = buildMix({
+      accounts: subjects.accounts,
+      netuids: subjects.netuids,
+      length: SEQUENCE_LENGTH,
+      seed: SEED,
+      exponent: EXPONENT,
+      conditionalShare: CONDITIONAL_SHARE,
+    });
+    const described = describeMix(mix, PROFILED_REQUESTS);
+    process.stdout.write(
+      `mix: ${subjects.accounts.length} accounts (${subjects.seededAccounts} seeded, hottest), subnets ${subjects.netuids.join(", ")} (by rank); its first ${PROFILED_REQUESTS} requests: ${described.distinctUrls} distinct URLs, ${(described.conditionalShare * 100).toFixed(1)} % conditional\n`,
+    );
+    // A token of its own for the rounds (tokens live 15 minutes).
+    const measured = await measure(mix, await authorization(gatewayUrl, key));
+    report(mix, subjects, described, measured, topology);
+    summaries.push({ topology, figures: mixFigures(measured.samples) });
+    if (PROFILE_DIR !== undefined) await profileMix(mix, await authorization(gatewayUrl, key));
+  } finally {
+    await baseline.process.stop();
+    await bench.stop();
+  }
+}
+if (summaries.length > 1) {
+  process.stdout.write("\nside by side (gateway ÷ baseline, each on its own stack in this run):\n");
   process.stdout.write(
-    `mix: ${subjects.accounts.length} accounts (${subjects.seededAccounts} seeded, hottest), subnets ${subjects.netuids.join(", ")} (by rank); its first ${PROFILED_REQUESTS} requests: ${described.distinctUrls} distinct URLs, ${(described.conditionalShare * 100).toFixed(1)} % conditional\n`,
+    `${table(
+      summaries.flatMap(({ topology, figures }) =>
+        figures.map((figure) => ({
+          redis: topology,
+          connections: figure.connections,
+          "gateway req/s": Math.round(figure.gateway.requestsPerSecond),
+          "baseline req/s": Math.round(figure.baseline.requestsPerSecond),
+          "req/s ratio": figure.ratio.toFixed(2),
+          "gateway p99 ms": figure.gateway.p99Ms.toFixed(1),
+          "p99 ratio": figure.p99Ratio.toFixed(2),
+        })),
+      ),
+    )}\n`,
   );
-  // A token of its own for the rounds (tokens live 15 minutes).
-  const measured = await measure(mix, await authorization(gatewayUrl, key));
-  report(mix, subjects, described, measured);
-  if (PROFILE_DIR !== undefined) await profileMix(mix, await authorization(gatewayUrl, key));
-} finally {
-  await baseline.process.stop();
-  await bench.stop();
 }
 
 async function profileMix(mix: Mix, headers: Record<string, string>): Promise<void> {
@@ -236,7 +290,9 @@ async function measure(mix: Mix, headers: Record<string, string>) {
   };
   // BENCH_MIX_SPLIT=1: latencies split by read-model changes (changeMarks.ts), for finding the tail;
   // off by default, so that figures are taken with nothing extra in the load generator's process.
-  const changes = SPLIT_BY_CHANGES ? watchChangeMarks(bench.redisUrl) : undefined;
+  // (On a cluster the change log lives there: the split reads the standalone server only.)
+  const changes =
+    SPLIT_BY_CHANGES && bench.readModelsCluster === undefined ? watchChangeMarks(bench.redisUrl) : undefined;
   process.stdout.write(`warming up both sides on the mix (its first ${WARM_UP_REQUESTS} requests each)…\n`);
   for (const side of ["baseline", "gateway"] as const)
     await loadMix({ ...targets[side], mix, connections: 32, requests: WARM_UP_REQUESTS });
@@ -306,12 +362,13 @@ function report(
   subjects: Subjects,
   described: ReturnType<typeof describeMix>,
   measured: Awaited<ReturnType<typeof measure>>,
+  topology: string,
 ): void {
   const figures = mixFigures(measured.samples);
   const loadAtEnd = loadavg();
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(" ");
   process.stdout.write(
-    `\nbench/data mix — node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} alternating rounds of ${"requests" in ROUND ? `${ROUND.requests} requests` : `${ROUND.durationMs / 1_000} s`} per side and connection count${ROUND_WARM_UP > 0 ? `, each after ${ROUND_WARM_UP} unmeasured` : ""}, a native block every ${BLOCK_MS / 1_000} s, a price round every ${PRICE_MS / 1_000} s; load average ${load(loadAtStart)} at start, ${load(loadAtEnd)} at end\n` +
+    `\nbench/data mix (read models on ${topology} Redis) — node ${process.version}, ${cpus().length} CPUs, ${ROUNDS} alternating rounds of ${"requests" in ROUND ? `${ROUND.requests} requests` : `${ROUND.durationMs / 1_000} s`} per side and connection count${ROUND_WARM_UP > 0 ? `, each after ${ROUND_WARM_UP} unmeasured` : ""}, a native block every ${BLOCK_MS / 1_000} s, a price round every ${PRICE_MS / 1_000} s; load average ${load(loadAtStart)} at start, ${load(loadAtEnd)} at end\n` +
       `route share of the sequence: ${Object.entries(described.routeShare)
         .map(([route, share]) => `${route} ${(share * 100).toFixed(1)} %`)
         .join(", ")}\n` +
@@ -323,7 +380,7 @@ function report(
   );
   const dir = join(repoRoot, "bench", "results");
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `data-mix-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  const file = join(dir, `data-mix-${topology}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   const settings = {
     round: ROUND,
     nativeBlockMs: BLOCK_MS,
@@ -339,6 +396,7 @@ function report(
       {
         node: process.version,
         cpus: cpus().length,
+        redis: topology,
         ...settings,
         mix: { ...mixSettings, sequenceLength: mix.sequence.length, netuids: subjects.netuids, ...described },
         subnetsLeftOut: subjects.leftOut,

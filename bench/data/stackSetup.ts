@@ -24,6 +24,11 @@ export interface BenchStack {
   statePath: string;
   gatewayUrl: string;
   redisUrl: string;
+  /**
+   * The read models' Redis Cluster (`redisCluster`), its nodes and the admin user's credentials:
+   * where the baseline reads instead of `redisUrl`.
+   */
+  readModelsCluster?: { nodes: string; username: string; password: string };
   /** Stops the stack and removes its state (kept, and said so, with BENCH_KEEP_STATE=1). */
   stop(): Promise<void>;
 }
@@ -39,6 +44,8 @@ export async function startBenchStack(
     nativeBlockTimeMs?: number;
     /** Time between the coin price feed's rounds (the simulator's own default, 3 s, when unset). */
     priceIntervalMs?: number;
+    /** The read models on a Redis Cluster of the stack's own (startStack's redisCluster). */
+    redisCluster?: boolean;
   } = {},
 ): Promise<BenchStack> {
   const state = tempDir(name);
@@ -52,6 +59,7 @@ export async function startBenchStack(
     progress: silentProgress,
     logLevel: "warn",
     nativeNetwork: true,
+    ...(options.redisCluster === true ? { redisCluster: true } : {}),
     ...(options.nativeBlockTimeMs === undefined ? {} : { nativeBlockTimeMs: options.nativeBlockTimeMs }),
     ...(options.priceIntervalMs === undefined
       ? {}
@@ -65,6 +73,15 @@ export async function startBenchStack(
     statePath: state.path,
     gatewayUrl: stack.descriptor.gatewayUrl,
     redisUrl: redisAdminUrl(stack.descriptor),
+    ...(stack.descriptor.infrastructure.redisClusterNodes === undefined
+      ? {}
+      : {
+          readModelsCluster: {
+            nodes: stack.descriptor.infrastructure.redisClusterNodes,
+            username: "admin",
+            password: decodeURIComponent(new URL(redisAdminUrl(stack.descriptor)).password),
+          },
+        }),
     async stop() {
       await stack.stop();
       if (process.env.BENCH_KEEP_STATE === "1") process.stdout.write(`state and logs kept in ${state.path}\n`);
@@ -143,6 +160,8 @@ export interface BaselineProcess {
 export async function startBaseline(options: {
   name: string;
   redisUrl: string;
+  /** Read the read models from this cluster instead (BenchStack's readModelsCluster). */
+  cluster?: { nodes: string; username: string; password: string } | undefined;
   statePath: string;
   http: "express" | "node";
   env?: Record<string, string>;
@@ -165,7 +184,13 @@ export async function startBaseline(options: {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: "production",
-      REDIS_URL: options.redisUrl,
+      ...(options.cluster === undefined
+        ? { REDIS_URL: options.redisUrl }
+        : {
+            REDIS_NODES: options.cluster.nodes,
+            REDIS_USERNAME: options.cluster.username,
+            REDIS_PASSWORD: options.cluster.password,
+          }),
       HTTP_PORT: String(port),
       LOG_LEVEL: "warn",
       ...(options.http === "node" ? { BASELINE_HTTP: "node" } : {}),
