@@ -470,7 +470,7 @@ export const WatchDataResponse: MessageFns<WatchDataResponse> = {
 
 /**
  * Data API, event group: `GET /data/v1/events`, the changes of the data read models as their
- * projections commit them, from the read models' change log (`rm:data:changes`). Served by
+ * projections commit them, from the read models' change log (`rm:{data}:changes`). Served by
  * data-query when its configuration enables the `events` group.
  */
 export type DataEventsServiceService = typeof DataEventsServiceService;
