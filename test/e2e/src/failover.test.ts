@@ -1,7 +1,16 @@
 import { type Admin, createKafkaClient, type Kafka } from "@platform/bus";
-import { freePorts, type RunningStack, silentProgress, startStack, testRuntime } from "@platform/local-stack";
+import {
+  freePorts,
+  type RunningStack,
+  redisAdminUrl,
+  silentProgress,
+  startStack,
+  testRuntime,
+} from "@platform/local-stack";
 import { createLogger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
+import { accountsKeys, marketKeys, subnetsKeys } from "@platform/read-models";
+import { createRedis, redisReadiness } from "@platform/store";
 import { tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAsOfReaders } from "./support/asOfReaders.js";
@@ -28,6 +37,8 @@ import { connectRuntime, type RuntimeReads } from "./support/nativeRuntime.js";
  * and resumed; then the new primary killed with SIGKILL. Each time every answer must be 200, or
  * 503 with Retry-After; no client may see an as_of go back; the counts must still equal the chain;
  * and reads must reach blocks made after the fault by themselves. The recovery times are printed.
+ * Last, with the chain held still, the data read models are rebuilt from Kafka (their markers
+ * deleted) and every answer must equal what the projections had made through the faults.
  */
 
 /** Asserted: generous for a loaded 2-core machine (session timeout, leader election, client retries). */
@@ -249,6 +260,43 @@ describe("the Redis primary of the data read models, while clients read", () => 
     readers.expectNoStepBack();
     await expectCountsEqualChain();
   }, 900_000);
+
+  it("afterwards, each data read model equals its rebuild from Kafka", async () => {
+    // The chain held still, so the read models stand at one block while they are rebuilt.
+    await nodeRpc("dev_pauseBlockTimer");
+    const cluster = stack.redisCluster!;
+    const admin = createRedis({
+      mode: "cluster",
+      nodes: cluster.nodeList.split(","),
+      username: "admin",
+      password: decodeURIComponent(new URL(redisAdminUrl(stack.descriptor)).password),
+      connectionName: "e2e-rebuild",
+    });
+    try {
+      await waitFor(() => redisReadiness(admin), { what: "admin cluster client ready", timeoutMs: 30_000 });
+      const head = await chainHead();
+      const atHead = async () => {
+        const answers = await Promise.all(PATHS.map((path) => api.get(path)));
+        return answers.every((answer) => answer.status === 200 && Number(answer.body.as_of.block_number) === head)
+          ? answers.map((answer) => answer.body)
+          : undefined;
+      };
+      const projected = await waitFor(atHead, { what: `every route at block ${head}`, timeoutMs: RECOVERY_BOUND_MS });
+      // Without its marker a projection replays its topics from offset 0 into a fresh generation
+      // and switches over once caught up (libs/bus projectionConsumer, the supervisor).
+      await admin.del(marketKeys.marker, subnetsKeys.marker, accountsKeys.marker);
+      const rebuilt = await waitFor(atHead, {
+        what: `every route rebuilt at block ${head}`,
+        timeoutMs: RECOVERY_BOUND_MS,
+        intervalMs: 250,
+      });
+      expect(rebuilt).toEqual(projected);
+      expect(Number(await admin.exists(marketKeys.marker, subnetsKeys.marker, accountsKeys.marker))).toBe(3);
+    } finally {
+      admin.disconnect();
+      await nodeRpc("dev_resumeBlockTimer");
+    }
+  }, 900_000);
 });
 
 /** The port of the primary serving `key`'s slot, as a live node of the cluster says; undefined while it cannot tell. */
@@ -321,6 +369,18 @@ async function leaderOf(partition: number): Promise<number> {
   const leader = metadata.topics[0]?.partitions.find((entry) => entry.partitionId === partition)?.leader;
   if (leader === undefined) throw new Error(`no leader of ${TOPICS.chainNetwork.name}/${partition}`);
   return leader;
+}
+
+/** A JSON-RPC call to the stack's Subtensor node. */
+async function nodeRpc(method: string, params: unknown[] = []): Promise<unknown> {
+  const response = await fetch(stack.descriptor.substrate!.httpUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const answer = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (answer.error !== undefined) throw new Error(`${method}: ${answer.error.message}`);
+  return answer.result;
 }
 
 /** The chain's best block number, as its node reports it. */
