@@ -40,6 +40,12 @@ export interface MixLoadResult {
   /** Answers by status. */
   statuses: Record<string, number>;
   /**
+   * 200 answers whose `as_of` block is older than one this side had already answered for the same
+   * URL before the request left (answers to requests in flight together may come in any order):
+   * none, unless the chain reorganised. Each as `url: newest seen -> this one`, the first ten.
+   */
+  asOfBack: { count: number; examples: string[] };
+  /**
    * With `changedAt`: the answers whose request was in flight within CHANGE_WINDOW_MS after a read
    * model changed (a block's or a price round's commits, which drop the gateway's kept answers), and
    * the rest. Their share of the answers and their latencies.
@@ -96,6 +102,7 @@ export async function loadMix(
   const afterChangeLatencies: number[] = [];
   const quietLatencies: number[] = [];
   const trace: Array<[number, number, number, number]> = [];
+  const asOf = asOfWatch(mix.urls);
   const started = performance.now();
   let lastAnswerAt = started;
   const result = await autocannon({
@@ -134,6 +141,8 @@ export async function loadMix(
             (met ? afterChangeLatencies : quietLatencies).push(latency);
           }
           if (TRACE) trace.push([context.startedAt! - started, latency, context.url ?? -1, status]);
+          if (status === 200 && context.url !== undefined)
+            asOf.answered(context.url, context.startedAt ?? Number.NaN, lastAnswerAt, _body);
           const tag = (headers as Record<string, string | undefined> | undefined)?.etag;
           if (tag !== undefined && context.url !== undefined) tags[context.url] = tag;
         },
@@ -173,6 +182,7 @@ export async function loadMix(
     conditional,
     conditionalWithoutTag,
     statuses,
+    asOfBack: asOf.back,
     ...(options.changedAt
       ? {
           afterChange: {
@@ -184,4 +194,47 @@ export async function loadMix(
         }
       : {}),
   };
+}
+
+/**
+ * The mix's own check that no answer's `as_of` goes back. Per URL, the newest block answered so far
+ * as of each answer's arrival; an answer is a step back when its block is older than the newest one
+ * that had arrived before its request left. The block is read from the body's `"as_of"` object
+ * without parsing the rest (bodies reach 190 kB).
+ */
+function asOfWatch(urls: readonly string[]) {
+  const arrivals: Array<Array<[at: number, newest: number]>> = urls.map(() => []);
+  const back = { count: 0, examples: [] as string[] };
+  return {
+    back,
+    answered(url: number, startedAt: number, at: number, body: string | undefined): void {
+      const block = asOfBlock(body);
+      if (block === undefined) return;
+      const seen = arrivals[url]!;
+      // The newest block among the answers that arrived before this request left.
+      let low = 0;
+      let high = seen.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (seen[middle]![0] <= startedAt) low = middle + 1;
+        else high = middle;
+      }
+      const before = low === 0 ? undefined : seen[low - 1]![1];
+      if (before !== undefined && block < before) {
+        back.count += 1;
+        if (back.examples.length < 10) back.examples.push(`${urls[url]}: ${before} -> ${block}`);
+      }
+      seen.push([at, Math.max(block, seen.at(-1)?.[1] ?? block)]);
+    },
+  };
+}
+
+const AS_OF_BLOCK = /"block_number":"?(\d+)/;
+
+function asOfBlock(body: string | undefined): number | undefined {
+  if (body === undefined) return undefined;
+  const at = body.indexOf('"as_of":');
+  if (at === -1) return undefined;
+  const match = AS_OF_BLOCK.exec(body.slice(at, at + 200));
+  return match === null ? undefined : Number(match[1]);
 }

@@ -21,6 +21,14 @@ export interface MixSample extends MixLoadResult {
   cpuMicrosPerRequest: Record<string, number>;
   /** Gateway rounds: answers it sent from memory (304s proven, 200s kept) and change signals it got, during the round. */
   memory?: { answered: number; signals: number };
+  /** Gateway rounds: its misses, as data-query's calls by method, and the chain's blocks built, during the round. */
+  misses?: MissesDuring;
+}
+
+/** What the gateway asked data-query for during a round (each call a miss: no kept answer), and over how many blocks. */
+export interface MissesDuring {
+  blocks: number;
+  calls: Record<string, number>;
 }
 
 export interface MixSideFigures {
@@ -222,4 +230,41 @@ export function renderCounts(during: Record<string, number>, total: Record<strin
       "since start": total[labels]!,
     }));
   return rows.length === 0 ? "(none)" : table(rows);
+}
+
+/**
+ * Per connection count, the gateway's misses by data-query method over its rounds: how many each
+ * block causes (calls ÷ blocks built during the rounds) and per second, busiest first. What a
+ * block's change signals cost, route by route (issue 35, "see the tail").
+ */
+export function renderMisses(samples: MixSample[]): string {
+  const rows: Array<Record<string, string | number>> = [];
+  for (const connections of [...new Set(samples.map((sample) => sample.connections))]) {
+    const rounds = samples.filter(
+      (sample) => sample.side === "gateway" && sample.connections === connections && sample.misses !== undefined,
+    );
+    const blocks = sum(rounds.map((round) => round.misses!.blocks));
+    const seconds = sum(rounds.map((round) => round.total / round.requestsPerSecond));
+    const answers = sum(rounds.map((round) => round.total));
+    const byMethod = new Map<string, number>();
+    for (const round of rounds)
+      for (const [method, calls] of Object.entries(round.misses!.calls))
+        byMethod.set(method, (byMethod.get(method) ?? 0) + calls);
+    for (const [method, calls] of [...byMethod].sort((a, b) => b[1] - a[1]))
+      rows.push({
+        conn: connections,
+        "data-query method": method,
+        "misses per block": blocks > 0 ? (calls / blocks).toFixed(1) : "-",
+        "misses/s": (calls / seconds).toFixed(1),
+        "of all answers": `${((calls / answers) * 100).toFixed(2)} %`,
+      });
+    rows.push({
+      conn: connections,
+      "data-query method": `(all; ${blocks} blocks in ${seconds.toFixed(0)} s)`,
+      "misses per block": blocks > 0 ? (sum([...byMethod.values()]) / blocks).toFixed(1) : "-",
+      "misses/s": (sum([...byMethod.values()]) / seconds).toFixed(1),
+      "of all answers": `${((sum([...byMethod.values()]) / answers) * 100).toFixed(2)} %`,
+    });
+  }
+  return rows.length === 0 ? "(no gateway rounds)" : table(rows);
 }

@@ -31,6 +31,7 @@ import {
   type MixSide,
   mixFigures,
   renderCounts,
+  renderMisses,
   renderMix,
   summarizeCounts,
 } from "./mixReport.js";
@@ -273,12 +274,30 @@ async function measure(mix: Mix, headers: Record<string, string>) {
     };
   };
   // Per gateway round: how much of it the gateway answered from memory, and how many change signals
-  // dropped its kept answers meanwhile (a round that meets more blocks or price rounds keeps less).
+  // dropped its kept answers meanwhile (a round that meets more blocks or price rounds keeps less);
+  // and its misses: data-query's calls by method, over the blocks the chain built meanwhile.
+  const dataQueryOps = stack.descriptor.processes.find((entry) => entry.name === "data-query")!.opsUrl!;
+  const callsByMethod = async () => {
+    const text = await (await fetch(`${dataQueryOps}/metrics`)).text();
+    const calls: Record<string, number> = {};
+    for (const match of text.matchAll(/^grpc_server_handled_total\{[^}]*grpc_method="([^"]+)"[^}]*\} (\S+)$/gm))
+      calls[match[1]!] = (calls[match[1]!] ?? 0) + Number(match[2]);
+    return calls;
+  };
   const memoryDuring = async (during: () => Promise<unknown>) => {
-    const start = await reads();
+    const [start, callsBefore, headBefore] = await Promise.all([reads(), callsByMethod(), chainHead()]);
     await during();
-    const counts = summarizeCounts(counterDelta(start, await reads()));
-    return { answered: counts.notModifiedCached + counts.keptAnswersServed, signals: counts.changeSignals };
+    const [end, callsAfter, headAfter] = await Promise.all([reads(), callsByMethod(), chainHead()]);
+    const counts = summarizeCounts(counterDelta(start, end));
+    const calls = Object.fromEntries(
+      Object.entries(callsAfter)
+        .map(([method, total]) => [method, total - (callsBefore[method] ?? 0)] as const)
+        .filter(([, delta]) => delta > 0),
+    );
+    return {
+      memory: { answered: counts.notModifiedCached + counts.keptAnswersServed, signals: counts.changeSignals },
+      misses: { blocks: headAfter - headBefore, calls },
+    };
   };
   const pidOf = (name: string) => stack.processes.get(name)!.pid;
   const processes: Record<string, number> = {
@@ -309,6 +328,7 @@ async function measure(mix: Mix, headers: Record<string, string>) {
           await loadMix({ ...targets[side], mix, connections, requests: ROUND_WARM_UP, from: ROUND_CAPACITY });
         let result: MixLoadResult | undefined;
         let memory: MixSample["memory"];
+        let misses: MixSample["misses"];
         const busy = await cpuDuring(processes, async () => {
           const load = async () => {
             result = await loadMix({
@@ -319,7 +339,7 @@ async function measure(mix: Mix, headers: Record<string, string>) {
               ...(changes ? { changedAt: changes.lastAt } : {}),
             });
           };
-          if (side === "gateway") memory = await memoryDuring(load);
+          if (side === "gateway") ({ memory, misses } = await memoryDuring(load));
           else await load();
         });
         const perRequest = (name: string) =>
@@ -334,6 +354,7 @@ async function measure(mix: Mix, headers: Record<string, string>) {
           loadAverage: loadavg()[0]!,
           cpuMicrosPerRequest,
           ...(memory ? { memory } : {}),
+          ...(misses ? { misses } : {}),
         });
       }
     }
@@ -376,7 +397,18 @@ function report(
       (subjects.leftOut.length > 0 ? `subnets left out: ${JSON.stringify(subjects.leftOut)}\n` : "") +
       `\n${renderMix(measured.samples, figures)}\n\n` +
       `the gateway's answers from memory (not_modified_cached: 304 without a data-query call; gateway_kept_answers_served_total: 200 sent again without one); cache enabled: ${JSON.stringify(measured.cacheEnabled)}\n${renderCounts(measured.conditionalReads.during, measured.conditionalReads.total)}\n` +
-      `during the rounds, over every route: ${JSON.stringify(summarizeCounts(measured.conditionalReads.during))}\n\n`,
+      `during the rounds, over every route: ${JSON.stringify(summarizeCounts(measured.conditionalReads.during))}\n\n` +
+      `the gateway's misses (data-query calls) by method, per block the chain built during its rounds:\n${renderMisses(measured.samples)}\n\n` +
+      `as_of going back (the mix's own check: a 200 older than one already answered for its URL before the request left): ${(
+        ["baseline", "gateway"] as const
+      )
+        .map((side) => {
+          const rounds = measured.samples.filter((sample) => sample.side === side);
+          const count = rounds.reduce((total, sample) => total + sample.asOfBack.count, 0);
+          const examples = rounds.flatMap((sample) => sample.asOfBack.examples).slice(0, 3);
+          return `${side} ${count}${examples.length > 0 ? ` (${examples.join("; ")})` : ""}`;
+        })
+        .join(", ")}\n\n`,
   );
   const dir = join(repoRoot, "bench", "results");
   mkdirSync(dir, { recursive: true });
@@ -413,4 +445,15 @@ function report(
     )}\n`,
   );
   process.stdout.write(`figures written to ${file}; whole run ${((Date.now() - startedAt) / 1_000).toFixed(0)} s\n`);
+}
+
+/** The native chain's best block number, as the stack's node reports it. */
+async function chainHead(): Promise<number> {
+  const response = await fetch(stack.descriptor.substrate!.httpUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "chain_getHeader", params: [] }),
+  });
+  const { result } = (await response.json()) as { result: { number: string } };
+  return Number.parseInt(result.number, 16);
 }
