@@ -43,6 +43,7 @@ import {
   authorization,
   type BaselineProcess,
   type BenchStack,
+  chainHead,
   createDataKey,
   startBaseline,
   startBenchStack,
@@ -285,9 +286,17 @@ async function measure(mix: Mix, headers: Record<string, string>) {
     return calls;
   };
   const memoryDuring = async (during: () => Promise<unknown>) => {
-    const [start, callsBefore, headBefore] = await Promise.all([reads(), callsByMethod(), chainHead()]);
+    const [start, callsBefore, headBefore] = await Promise.all([
+      reads(),
+      callsByMethod(),
+      chainHead(stack.descriptor.substrate!.httpUrl),
+    ]);
     await during();
-    const [end, callsAfter, headAfter] = await Promise.all([reads(), callsByMethod(), chainHead()]);
+    const [end, callsAfter, headAfter] = await Promise.all([
+      reads(),
+      callsByMethod(),
+      chainHead(stack.descriptor.substrate!.httpUrl),
+    ]);
     const counts = summarizeCounts(counterDelta(start, end));
     const calls = Object.fromEntries(
       Object.entries(callsAfter)
@@ -445,15 +454,4 @@ function report(
     )}\n`,
   );
   process.stdout.write(`figures written to ${file}; whole run ${((Date.now() - startedAt) / 1_000).toFixed(0)} s\n`);
-}
-
-/** The native chain's best block number, as the stack's node reports it. */
-async function chainHead(): Promise<number> {
-  const response = await fetch(stack.descriptor.substrate!.httpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "chain_getHeader", params: [] }),
-  });
-  const { result } = (await response.json()) as { result: { number: string } };
-  return Number.parseInt(result.number, 16);
 }

@@ -378,24 +378,18 @@ async function leaderOf(partition: number): Promise<number> {
 }
 
 /** A JSON-RPC call to the stack's Subtensor node. */
-async function nodeRpc(method: string, params: unknown[] = []): Promise<unknown> {
+async function nodeRpc<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
   const response = await fetch(stack.descriptor.substrate!.httpUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
-  const answer = (await response.json()) as { result?: unknown; error?: { message: string } };
+  const answer = (await response.json()) as { result: T; error?: { message: string } };
   if (answer.error !== undefined) throw new Error(`${method}: ${answer.error.message}`);
   return answer.result;
 }
 
 /** The chain's best block number, as its node reports it. */
 async function chainHead(): Promise<number> {
-  const response = await fetch(stack.descriptor.substrate!.httpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "chain_getHeader", params: [] }),
-  });
-  const { result } = (await response.json()) as { result: { number: string } };
-  return Number.parseInt(result.number, 16);
+  return Number.parseInt((await nodeRpc<{ number: string }>("chain_getHeader")).number, 16);
 }
