@@ -4,12 +4,18 @@
 // makes stale. bench/data's mix splits its latencies by it (mixLoad.ts): the requests in flight
 // within a second after a change meet the misses a block (or a price round) causes.
 import { createRedis } from "@platform/store";
+import { monotonicMicros } from "../src/cpuProfile.js";
 
 export interface ChangeMarks {
   /** `performance.now()` of the newest change seen, undefined before the first. */
   lastAt(): number | undefined;
   /** Changes seen (stream entries) since the start. */
   count(): number;
+  /**
+   * When each batch of changes was seen, in microseconds of the monotonic clock, the clock V8's CPU
+   * profiles (`--cpu-prof`) time their samples by: profileSummary.ts splits a profile by them.
+   */
+  monotonicMicros(): number[];
   stop(): Promise<void>;
 }
 
@@ -20,6 +26,7 @@ export function watchChangeMarks(redisUrl: string): ChangeMarks {
   const redis = createRedis({ url: redisUrl, connectionName: "bench-change-marks" });
   let lastAt: number | undefined;
   let count = 0;
+  const seenAt: number[] = [];
   let stopped = false;
   const follow = async () => {
     let after = "$";
@@ -35,6 +42,7 @@ export function watchChangeMarks(redisUrl: string): ChangeMarks {
       const entries = answer?.[0]?.[1] ?? [];
       if (entries.length === 0) continue;
       lastAt = performance.now();
+      seenAt.push(monotonicMicros());
       count += entries.length;
       after = entries[entries.length - 1]![0];
     }
@@ -43,6 +51,7 @@ export function watchChangeMarks(redisUrl: string): ChangeMarks {
   return {
     lastAt: () => lastAt,
     count: () => count,
+    monotonicMicros: () => [...seenAt],
     async stop() {
       stopped = true;
       await following;

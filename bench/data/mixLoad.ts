@@ -57,7 +57,10 @@ export interface MixLoadResult {
 /** How long after a read model's change a request counts as meeting it. */
 export const CHANGE_WINDOW_MS = 1_000;
 
-/** Diagnostics: BENCH_MIX_TRACE=<file> appends each run's requests (start ms, latency ms, url index, status). */
+/**
+ * Diagnostics: BENCH_MIX_TRACE=<file> appends each run's requests (start ms, latency ms, url index,
+ * status, and with `changedAt` 1 when the request met a change, else 0); traceSummary.ts reads it.
+ */
 const TRACE = process.env.BENCH_MIX_TRACE;
 
 interface Context {
@@ -88,6 +91,8 @@ export async function loadMix(
     from?: number;
     /** `performance.now()` of the newest read-model change (changeMarks.ts): splits the latencies by it. */
     changedAt?: () => number | undefined;
+    /** Names the side in BENCH_MIX_TRACE's records. */
+    label?: string;
   } & MixAmount,
 ): Promise<MixLoadResult> {
   const { mix } = options;
@@ -101,7 +106,7 @@ export async function loadMix(
   const otherLatencies: number[] = [];
   const afterChangeLatencies: number[] = [];
   const quietLatencies: number[] = [];
-  const trace: Array<[number, number, number, number]> = [];
+  const trace: Array<[number, number, number, number] | [number, number, number, number, number]> = [];
   const asOf = asOfWatch(mix.urls);
   const started = performance.now();
   let lastAnswerAt = started;
@@ -134,13 +139,19 @@ export async function loadMix(
           lastAnswerAt = performance.now();
           const latency = lastAnswerAt - (context.startedAt ?? Number.NaN);
           (status === 200 ? okLatencies : status === 304 ? notModifiedLatencies : otherLatencies).push(latency);
+          let met: boolean | undefined;
           if (options.changedAt) {
             // In flight at some moment of the window after the newest change that came before the answer.
             const changed = options.changedAt();
-            const met = changed !== undefined && (context.startedAt ?? Number.NaN) <= changed + CHANGE_WINDOW_MS;
+            met = changed !== undefined && (context.startedAt ?? Number.NaN) <= changed + CHANGE_WINDOW_MS;
             (met ? afterChangeLatencies : quietLatencies).push(latency);
           }
-          if (TRACE) trace.push([context.startedAt! - started, latency, context.url ?? -1, status]);
+          if (TRACE)
+            trace.push(
+              met === undefined
+                ? [context.startedAt! - started, latency, context.url ?? -1, status]
+                : [context.startedAt! - started, latency, context.url ?? -1, status, met ? 1 : 0],
+            );
           if (status === 200 && context.url !== undefined)
             asOf.answered(context.url, context.startedAt ?? Number.NaN, lastAnswerAt, _body);
           const tag = (headers as Record<string, string | undefined> | undefined)?.etag;
@@ -152,7 +163,7 @@ export async function loadMix(
   if (TRACE)
     appendFileSync(
       TRACE,
-      `${JSON.stringify({ connections: options.connections, base: options.baseUrl, urls: mix.urls, trace })}\n`,
+      `${JSON.stringify({ side: options.label, connections: options.connections, base: options.baseUrl, urls: mix.urls, trace })}\n`,
     );
   const ok = statuses[200] ?? 0;
   const notModified = statuses[304] ?? 0;

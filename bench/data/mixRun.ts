@@ -18,11 +18,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "@platform/local-stack";
+import { monotonicMicros, type ProfileMarks } from "../src/cpuProfile.js";
 import { table } from "../src/load.js";
 import { watchChangeMarks } from "./changeMarks.js";
+import { type CpuTimeline, cpuAtChanges, lowerPriority, sampleCpu } from "./cpuTimeline.js";
 import { cpuOf } from "./measure.js";
 import { buildMix, describeMix, type Mix, type MixRoute, mixPath } from "./mix.js";
-import { loadMix, type MixAmount, type MixLoadResult } from "./mixLoad.js";
+import { CHANGE_WINDOW_MS, loadMix, type MixAmount, type MixLoadResult } from "./mixLoad.js";
 import {
   counterDelta,
   counterSamples,
@@ -82,6 +84,8 @@ const ROUND: MixAmount =
 const ROUND_CAPACITY = "requests" in ROUND ? ROUND.requests : Math.ceil(ROUND.durationMs * 25);
 /** What the profiled pair (BENCH_CPU_PROFILE) serves per round, and what the mix's description counts. */
 const PROFILED_REQUESTS = 60_000;
+/** BENCH_PROFILE_ROUNDS: how many such rounds the profiled pair serves (more for more blocks in it). */
+const PROFILED_ROUNDS = Number(process.env.BENCH_PROFILE_ROUNDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "32,128").split(",").map(Number);
 /** Warm-up per side before anything is measured: the sequence's first requests, at 32 connections. */
@@ -102,11 +106,21 @@ const SEQUENCE_LENGTH = Math.max(ROUND_CAPACITY + ROUND_WARM_UP, WARM_UP_REQUEST
 const IDLE_SAMPLE_MS = 1_000;
 /**
  * BENCH_CPU_PROFILE=<dir>: afterwards, a second gateway and data-query with --cpu-prof (profile.ts)
- * serve the warm-up and two rounds of the mix at 32 connections; their profiles land in <dir>.
+ * serve the warm-up and two rounds (BENCH_PROFILE_ROUNDS) of the mix at 32 connections; their
+ * profiles land in <dir>, with the times of the read-model changes meanwhile (profileSummary.ts
+ * --changes splits a profile by them), and the CPU of every stack process around those changes is
+ * printed (cpuTimeline.ts).
  */
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
 const TRANSFERS = 300;
 const SPLIT_BY_CHANGES = process.env.BENCH_MIX_SPLIT === "1";
+/**
+ * BENCH_MIX_NICE_CHAIN=1: the stack's chain node (chopsticks) and simulator run at the lowest CPU
+ * priority, every thread (nice 19), as if they ran on machines of their own as in production: at a
+ * block they take a quarter of a core of the two here (cpuTimeline.ts), which this shows the tail
+ * without.
+ */
+const NICE_CHAIN = process.env.BENCH_MIX_NICE_CHAIN === "1";
 
 /**
  * BENCH_MIX_REDIS: where the read models live, `standalone` (the default), `cluster` (a 3+3 Redis
@@ -136,6 +150,7 @@ for (const topology of TOPOLOGIES) {
     redisCluster: topology === "cluster",
   });
   ({ stack, gatewayUrl } = bench);
+  if (NICE_CHAIN) lowerPriority(["subtensor", "simulator"].map((name) => stack.processes.get(name)!.pid));
   baseline = await startBaseline({
     name: "data-node-baseline",
     redisUrl: bench.redisUrl,
@@ -195,6 +210,11 @@ if (summaries.length > 1) {
 async function profileMix(mix: Mix, headers: Record<string, string>): Promise<void> {
   // BENCH_PROFILE_TRACING=1: the profiled pair traces as production would (1 %, OTLP to a sink here).
   const sink = process.env.BENCH_PROFILE_TRACING === "1" ? await startSpanSink() : undefined;
+  // When the read models changed during the profiled rounds, for splitting the profiles at a block.
+  const changes = bench.readModelsCluster === undefined ? watchChangeMarks(bench.redisUrl) : undefined;
+  const rounds = { fromMicros: 0, toMicros: 0 };
+  let timeline: CpuTimeline;
+  let samples: ReturnType<CpuTimeline["stop"]> = [];
   await withProfiledPair(
     {
       stack,
@@ -203,14 +223,43 @@ async function profileMix(mix: Mix, headers: Record<string, string>): Promise<vo
       dir: PROFILE_DIR!,
       ...(sink === undefined ? {} : { env: tracingEnv(sink.endpoint) }),
     },
-    async (baseUrl) => {
+    async (baseUrl, pids) => {
       await loadMix({ baseUrl, headers, mix, connections: 32, requests: WARM_UP_REQUESTS });
-      for (let round = 0; round < 2; round += 1) {
+      timeline = sampleCpu({
+        bench: process.pid,
+        "gateway (profiled)": pids.gateway,
+        "data-query (profiled)": pids["data-query"],
+        ...Object.fromEntries([...stack.processes].map(([name, handle]) => [name, handle.pid])),
+      });
+      rounds.fromMicros = monotonicMicros();
+      for (let round = 0; round < PROFILED_ROUNDS; round += 1) {
         const result = await loadMix({ baseUrl, headers, mix, connections: 32, requests: PROFILED_REQUESTS });
         process.stdout.write(`profiled mix round ${round + 1}: ${result.requestsPerSecond.toFixed(0)} req/s\n`);
       }
+      rounds.toMicros = monotonicMicros();
+      samples = timeline.stop();
     },
   ).finally(() => sink?.close());
+  if (changes === undefined) return;
+  await changes.stop();
+  const marks = join(PROFILE_DIR!, `changes-${Date.now()}.json`);
+  const split: ProfileMarks = { ...rounds, changesMicros: changes.monotonicMicros() };
+  writeFileSync(marks, JSON.stringify(split));
+  process.stdout.write(
+    `CPU of the stack's processes during the profiled rounds, in the ${CHANGE_WINDOW_MS} ms after each read-model change and in the rest (share of one core; the machine has ${cpus().length}):\n${table(
+      cpuAtChanges(samples, split, CHANGE_WINDOW_MS)
+        .filter((row) => row.afterChange + row.rest >= 0.01)
+        .map((row) => ({
+          process: row.name,
+          "after a change": `${(100 * row.afterChange).toFixed(0)} %`,
+          "the rest": `${(100 * row.rest).toFixed(0)} %`,
+        })),
+    )}\n`,
+  );
+  process.stdout.write(
+    `${changes.count()} read-model changes during the profile, their times in ${marks}; split a profile by them with\n` +
+      `  tsx bench/data/profileSummary.ts --changes ${marks} <file.cpuprofile>\n`,
+  );
 }
 
 /**
@@ -260,9 +309,9 @@ async function checkBothSides(subjects: Subjects, headers: Record<string, string
 
 /** Warm-up on both sides, then per connection count the rounds, alternating which side goes first. */
 async function measure(mix: Mix, headers: Record<string, string>) {
-  const targets: Record<MixSide, { baseUrl: string; headers?: Record<string, string> }> = {
-    baseline: { baseUrl: baseline.url },
-    gateway: { baseUrl: gatewayUrl, headers },
+  const targets: Record<MixSide, { baseUrl: string; headers?: Record<string, string>; label: MixSide }> = {
+    baseline: { baseUrl: baseline.url, label: "baseline" },
+    gateway: { baseUrl: gatewayUrl, headers, label: "gateway" },
   };
   const gatewayOps = stack.descriptor.processes.find((entry) => entry.name === "gateway")!.opsUrl!;
   const metrics = async () => (await fetch(`${gatewayOps}/metrics`)).text();

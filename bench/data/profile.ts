@@ -1,6 +1,6 @@
 import type { PortPlan, RunningStack } from "@platform/local-stack";
 import { load } from "../src/load.js";
-import { startServingPair } from "./servingPair.js";
+import { type ServingPair, startServingPair } from "./servingPair.js";
 
 /**
  * Diagnostics (BENCH_CPU_PROFILE=<dir>): a second gateway and data-query from dist, each with
@@ -43,13 +43,13 @@ export interface ProfiledPairOptions {
 }
 
 /**
- * Runs `work` against a profiled gateway (its base URL) in front of a profiled data-query, both on
+ * Runs `work` against a profiled gateway (its base URL; both pids) in front of a profiled data-query, both on
  * the stack's Redis, NATS and other backends (servingPair.ts), then stops both so V8 writes their
  * profiles.
  */
 export async function withProfiledPair(
   options: ProfiledPairOptions,
-  work: (base: string) => Promise<void>,
+  work: (base: string, pids: ServingPair["pids"]) => Promise<void>,
 ): Promise<void> {
   const pair = await startServingPair({
     stack: options.stack,
@@ -64,7 +64,7 @@ export async function withProfiledPair(
     ],
   });
   try {
-    await work(pair.baseUrl);
+    await work(pair.baseUrl, pair.pids);
   } finally {
     // SIGTERM: both shut down cleanly and V8 writes the profiles on exit.
     await pair.stop();

@@ -3,6 +3,7 @@
 // where the code lives), by function (self time), and optionally the inclusive time of named steps.
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
+import { parseArgs } from "node:util";
 import { table } from "./load.js";
 
 interface ProfileNode {
@@ -12,8 +13,75 @@ interface ProfileNode {
 }
 interface Profile {
   nodes: ProfileNode[];
+  /** Microseconds of the monotonic clock (CLOCK_MONOTONIC, as `process.hrtime`). */
+  startTime: number;
+  endTime: number;
   samples: number[];
   timeDeltas: number[];
+}
+
+/** Now on the clock a V8 CPU profile times its samples by, in microseconds. */
+export function monotonicMicros(): number {
+  return Number(process.hrtime.bigint() / 1_000n);
+}
+
+/**
+ * A profiled stretch and the moments in it that matter, on the profiles' clock (monotonicMicros),
+ * as a bench writes them beside its profiles (bench/data's mix: its read-model changes).
+ */
+export interface ProfileMarks {
+  fromMicros: number;
+  toMicros: number;
+  changesMicros: number[];
+}
+
+/** Part of a profile's time: which sample times it holds, and how much wall time that is. */
+export interface ProfileWindow {
+  label: string;
+  includes(micros: number): boolean;
+  wallMicros: number;
+}
+
+/**
+ * The marked stretch split in two: the `windowMs` after each change, and the rest. Sample times
+ * outside the stretch belong to neither.
+ */
+export function splitAtChanges(marks: ProfileMarks, windowMs: number): [ProfileWindow, ProfileWindow] {
+  const span = windowMs * 1_000;
+  const changes = [...marks.changesMicros].sort((a, b) => a - b);
+  const inStretch = (micros: number) => micros >= marks.fromMicros && micros < marks.toMicros;
+  const afterChange = (micros: number) => {
+    // The newest change at or before `micros` (binary search), within the window.
+    let low = 0;
+    let high = changes.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (changes[middle]! <= micros) low = middle + 1;
+      else high = middle;
+    }
+    return low > 0 && micros - changes[low - 1]! < span;
+  };
+  let covered = 0;
+  let coveredUntil = marks.fromMicros;
+  for (const change of changes) {
+    const from = Math.max(change, coveredUntil);
+    const to = Math.min(change + span, marks.toMicros);
+    if (to > from) covered += to - from;
+    coveredUntil = Math.max(coveredUntil, to);
+  }
+  const total = marks.toMicros - marks.fromMicros;
+  return [
+    {
+      label: `within ${windowMs} ms after a read-model change`,
+      includes: (micros) => inStretch(micros) && afterChange(micros),
+      wallMicros: covered,
+    },
+    {
+      label: "the rest",
+      includes: (micros) => inStretch(micros) && !afterChange(micros),
+      wallMicros: total - covered,
+    },
+  ];
 }
 
 export interface ProfileSummaryOptions {
@@ -25,7 +93,7 @@ export interface ProfileSummaryOptions {
   steps?: Array<[string, string, RegExp]>;
 }
 
-export function summariseProfile(file: string, options: ProfileSummaryOptions): string {
+export function summariseProfile(file: string, options: ProfileSummaryOptions, window?: ProfileWindow): string {
   const steps = options.steps ?? [];
   const areaOf = (node: ProfileNode): string => {
     const { url, functionName } = node.callFrame;
@@ -42,9 +110,13 @@ export function summariseProfile(file: string, options: ProfileSummaryOptions): 
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const selfMs = new Map<number, number>();
-  profile.samples.forEach((id, index) =>
-    selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1_000),
-  );
+  let sampledAt = profile.startTime;
+  profile.samples.forEach((id, index) => {
+    const delta = profile.timeDeltas[index] ?? 0;
+    sampledAt += delta;
+    if (window !== undefined && !window.includes(sampledAt)) return;
+    selfMs.set(id, (selfMs.get(id) ?? 0) + delta / 1_000);
+  });
   // Idle time and the process's start (loading its modules) are not the load's.
   const startup = (node: ProfileNode) =>
     areaOf(node) === "module loading (startup)" ||
@@ -80,7 +152,9 @@ export function summariseProfile(file: string, options: ProfileSummaryOptions): 
   const share = (ms: number) => `${((100 * ms) / total).toFixed(1)}%`;
   const top = (entries: Map<string, number>, count: number) => [...entries].sort((a, b) => b[1] - a[1]).slice(0, count);
   return [
-    `${basename(file)}: ${total.toFixed(0)} ms busy (idle and module loading left out)`,
+    window === undefined
+      ? `${basename(file)}: ${total.toFixed(0)} ms busy (idle and module loading left out)`
+      : `${basename(file)}, ${window.label}: ${total.toFixed(0)} ms busy in ${(window.wallMicros / 1e6).toFixed(1)} s of wall time, ${((100 * total * 1_000) / Math.max(1, window.wallMicros)).toFixed(0)} % of a core (idle and module loading left out)`,
     table(top(areas, 20).map(([area, ms]) => ({ area, ms: ms.toFixed(0), share: share(ms) }))),
     "",
     table(
@@ -107,9 +181,22 @@ export function summariseProfile(file: string, options: ProfileSummaryOptions): 
   ].join("\n");
 }
 
-/** Summarises every profile named on the command line. */
+/**
+ * Summarises every profile named on the command line. With `--changes <marks.json>` (ProfileMarks)
+ * each is summarised twice over the marked stretch: the `--window-ms` (1,000) after each change, and
+ * the rest.
+ */
 export function summariseProfilesFromArgs(options: ProfileSummaryOptions): void {
-  const files = process.argv.slice(2);
-  if (files.length === 0) throw new Error("usage: profileSummary.ts <file.cpuprofile> [more]");
-  process.stdout.write(`${files.map((file) => summariseProfile(file, options)).join("\n\n")}\n`);
+  const { values, positionals: files } = parseArgs({
+    allowPositionals: true,
+    options: { changes: { type: "string" }, "window-ms": { type: "string", default: "1000" } },
+  });
+  if (files.length === 0)
+    throw new Error("usage: profileSummary.ts [--changes <marks.json> [--window-ms 1000]] <file.cpuprofile> [more]");
+  const windows =
+    values.changes === undefined
+      ? [undefined]
+      : splitAtChanges(JSON.parse(readFileSync(values.changes, "utf8")) as ProfileMarks, Number(values["window-ms"]));
+  const summaries = files.flatMap((file) => windows.map((window) => summariseProfile(file, options, window)));
+  process.stdout.write(`${summaries.join("\n\n")}\n`);
 }
