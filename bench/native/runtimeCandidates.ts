@@ -38,7 +38,7 @@ interface CandidateFigures {
 async function measure(
   specPath: string,
   ownerCut: number,
-): Promise<Omit<CandidateFigures, "excessAlphaFinneyCut"> & { excess: string }> {
+): Promise<Omit<CandidateFigures, "excessAlphaNoCut" | "excessAlphaFinneyCut"> & { excess: string }> {
   const node = await startChopsticks({ genesis: specPath, logFile: join(tempDir("candidate").path, "node.log") });
   try {
     const started = performance.now();
