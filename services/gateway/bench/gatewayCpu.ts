@@ -30,7 +30,7 @@ import { createGatewayApp } from "../src/app.js";
 import { connectBackends } from "../src/backends.js";
 import { gatewayConfigSchema } from "../src/config.js";
 import { balanceLatestExample, priceLatestExample, validatorsLatestExample } from "../src/routes/data/examples.js";
-import { unservedEventStreams } from "../src/routes/events/index.js";
+import { unservedEventStreams } from "../src/routes/events/eventStreams.js";
 import { apiRoutes } from "../src/routes/index.js";
 
 const log = createLogger({ service: "gateway-cpu", level: "warn" });
