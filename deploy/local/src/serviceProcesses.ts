@@ -100,7 +100,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       adminGrpcTarget: `127.0.0.1:${ports.authAdminGrpc}`,
     },
     backend("tc", ports.tcGrpc, ports.tcOps, {
-      REDIS_URL: infra.redisUrl,
+      ...readModelRedis(infra, {}),
       KAFKA_BROKERS: kafka,
       KAFKA_REPLICATION_FACTOR: replicationFactor,
       TC_CURRENT_VERSION: "1",

@@ -100,10 +100,10 @@ export interface StartStackOptions {
   kafkaNodes?: number;
   /**
    * Put the read models on a Redis Cluster of the stack's own (3 primaries, a replica each, the
-   * same ACL users) beside the standalone Redis: data-query (reading from replicas), intents-gateway
-   * and the projector (waiting for one replica per commit) use the cluster; auth, tc and the gateway
-   * (which reads auth's key records) stay on the standalone server, as auth and tc are not
-   * cluster-ready (README "Deployment"). For the Redis fault tests; off by default.
+   * same ACL users) beside the standalone Redis: data-query (reading from replicas), intents-gateway,
+   * the projector (waiting for one replica per commit) and tc use the cluster; auth and the gateway
+   * (which reads auth's key records) stay on the standalone server, as auth is not cluster-ready
+   * (README "Deployment"). For the Redis fault tests; off by default.
    */
   redisCluster?: boolean;
   /** Extra environment of some services, over the stack's own (e.g. a short token lifetime for a test). */

@@ -256,13 +256,13 @@ describe("tc: its acceptances and nonces", () => {
     expect(await redis.getdel("tc:nonce:n1")).toBe("0xWallet");
     await commitAtOffset(
       redis,
-      { offsetKey: "tc:offset:tc.acceptances.v1:0", previousOffset: undefined, lastOffset: "1", partition: "p" },
+      { offsetKey: "tc:{tc}:offset:tc.acceptances.v1:0", previousOffset: undefined, lastOffset: "1", partition: "p" },
       (multi) => {
-        multi.hset("tc:wallet:0xWallet", { acceptedVersion: "1" });
+        multi.hset("tc:{tc}:wallet:0xWallet", { acceptedVersion: "1" });
       },
     );
-    expect(await redis.hget("tc:wallet:0xWallet", "acceptedVersion")).toBe("1");
-    const marker = redisProjectionMarker(redis, "tc:projection");
+    expect(await redis.hget("tc:{tc}:wallet:0xWallet", "acceptedVersion")).toBe("1");
+    const marker = redisProjectionMarker(redis, "tc:{tc}:projection");
     await marker.setIfAbsent("rebuilding:1");
     expect(await marker.replace("rebuilding:1", "complete")).toBe(true);
   });

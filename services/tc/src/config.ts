@@ -1,11 +1,4 @@
-import {
-  loadConfigOrExit,
-  redisClusterUnsupported,
-  redisCredentialVars,
-  redisTopologyRule,
-  redisTopologyVars,
-  vars,
-} from "@platform/config";
+import { loadConfigOrExit, redisCredentialVars, redisTopologyRule, redisTopologyVars, vars } from "@platform/config";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 import { isSiweDomain, isSiweScheme, isSiweUri } from "./siwe/siweSyntax.js";
@@ -73,8 +66,7 @@ export const tcConfigSchema = z
     /** How long an issued nonce can be used. */
     NONCE_TTL_SECONDS: vars.positiveInt().default(600),
   })
-  .superRefine(redisTopologyRule)
-  .superRefine(redisClusterUnsupported("its acceptance commits span keys of many slots"));
+  .superRefine(redisTopologyRule);
 
 export type TcConfig = z.infer<typeof tcConfigSchema>;
 

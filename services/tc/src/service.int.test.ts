@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { Metadata, status } from "@grpc/grpc-js";
 import { createKafkaClient } from "@platform/bus";
-import { loadChainConfig } from "@platform/chain";
 import { loadConfig } from "@platform/config";
 import {
   deployContract,
@@ -13,10 +12,10 @@ import {
   erc6492WalletFactoryBytecode,
 } from "@platform/devnet";
 import { AppError } from "@platform/errors";
-import { callUnary, createGrpcClient, startGrpcServer } from "@platform/grpc";
+import { callUnary } from "@platform/grpc";
 import { createLogger, type Logger } from "@platform/log";
 import { SignatureKind, TcAcceptanceEvent, type TermsAccepted } from "@platform/proto/events/v1/tc_acceptances";
-import { type AcceptResponse, type IssueNonceResponse, TcServiceClient } from "@platform/proto/tc/v1/tc";
+import type { AcceptResponse, IssueNonceResponse } from "@platform/proto/tc/v1/tc";
 import { TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
 import {
@@ -43,12 +42,11 @@ import {
   toHex,
 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTcComponents, type TcComponents } from "./app.js";
 import { tcConfigSchema } from "./config.js";
 import { tcKeys } from "./keys.js";
-import { loadTcVersions } from "./tcVersions.js";
+import { type ServedTc, serveTc } from "./testSupport/serveTc.js";
+import { type MessageFields, siweMessageFor } from "./testSupport/siweMessageFor.js";
 
 /*
  * The tc service in process over real gRPC, a real Redis, one real Kafka broker and an anvil
@@ -90,12 +88,7 @@ let proxy: Server;
 let proxyMode: "up" | "down" | "fail-eth_call" | "slow" = "up";
 const PROXY_DELAY_MS = 1_500;
 
-type Client = InstanceType<typeof TcServiceClient>;
-interface Instance {
-  tc: Client;
-  components: TcComponents;
-  stop(): Promise<void>;
-}
+type Instance = ServedTc;
 const instances: Instance[] = [];
 let v3: Instance;
 
@@ -115,28 +108,11 @@ async function startInstance(
     NONCE_TTL_SECONDS: "60",
     ...env,
   });
-  const components = createTcComponents(
-    config,
-    { chains: await loadChainConfig(config.CHAINS_FILE), versions: await loadTcVersions(config.TC_VERSIONS_FILE) },
-    log,
-    { projectionIntervalMs: 250 },
-  );
-  const server = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [components.grpc] });
-  server.setServing(true);
-  const tc = createGrpcClient(TcServiceClient, { target: `127.0.0.1:${server.port}`, deadlineMs: 15_000 });
-  const started: Instance = {
-    tc,
-    components,
-    async stop() {
-      tc.close();
-      await server.shutdown(1_000);
-      for (const step of components.stops) await step.run();
-    },
-  };
+  const started: Instance = await serveTc(config, log);
   instances.push(started);
   if (options.waitReady) {
     await waitFor(
-      async () => (await Promise.all(components.dependencies.map((check) => check.probe()))).every(Boolean),
+      async () => (await Promise.all(started.components.dependencies.map((check) => check.probe()))).every(Boolean),
       {
         what: "tc ready",
         timeoutMs: 60_000,
@@ -251,24 +227,9 @@ function issueNonce(account: { address: string }, on: Instance = v3): Promise<Is
   return callUnary(on.tc, on.tc.issueNonce, { walletAddress: account.address.toLowerCase() }, metadata());
 }
 
-type MessageFields = Partial<Parameters<typeof createSiweMessage>[0]>;
-
 /** The message a careful client builds from the nonce answer, with a 5-minute lifetime. */
 function messageFor(offer: IssueNonceResponse, account: PrivateKeyAccount, overrides: MessageFields = {}): string {
-  const issuedAt = new Date();
-  return createSiweMessage({
-    address: account.address,
-    chainId: LIVE_CHAIN,
-    domain: offer.domain,
-    uri: offer.uri,
-    version: "1",
-    nonce: offer.nonce,
-    statement: offer.statement,
-    resources: [offer.resource],
-    issuedAt,
-    expirationTime: new Date(issuedAt.getTime() + 5 * 60_000),
-    ...overrides,
-  });
+  return siweMessageFor(offer, account.address, LIVE_CHAIN, overrides);
 }
 
 async function accept(
@@ -637,18 +598,7 @@ describe("tc service: contract wallets", () => {
   /** A message naming the wallet, signed by its owner (the wallet's ERC-1271 signature). */
   async function ownerSigned(wallet: Address, chainId: number, signer: PrivateKeyAccount = owner) {
     const offer = await issueNonce({ address: wallet });
-    const message = createSiweMessage({
-      address: wallet,
-      chainId,
-      domain: offer.domain,
-      uri: offer.uri,
-      version: "1",
-      nonce: offer.nonce,
-      statement: offer.statement,
-      resources: [offer.resource],
-      issuedAt: new Date(),
-      expirationTime: new Date(Date.now() + 5 * 60_000),
-    });
+    const message = siweMessageFor(offer, wallet, chainId);
     return { message, signature: await signer.signMessage({ message }) };
   }
 

@@ -240,7 +240,7 @@ describe("deploy/local/stack: requests through the gateway", () => {
     const wallet = "0x52908400098527886E0F7030069857D2E4169EE7";
     const redis = createRedis({ url: redisAdminUrl(descriptor), connectionName: "e2e" });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await redis.hset(`tc:wallet:${wallet}`, { acceptedVersion: "1", acceptedAt: "2026-11-20T08:00:00.000Z" });
+    await redis.hset(`tc:{tc}:wallet:${wallet}`, { acceptedVersion: "1", acceptedAt: "2026-11-20T08:00:00.000Z" });
     redis.disconnect();
 
     const token = await accessToken();

@@ -45,7 +45,7 @@ export function foldAcceptances(events: readonly TcAcceptanceEvent[]): {
 }
 
 /**
- * Folds `tc.acceptances.v1` into `tc:wallet:<address>` (keys.ts), exactly once per record: each
+ * Folds `tc.acceptances.v1` into `tc:{tc}:wallet:<address>` (keys.ts), exactly once per record: each
  * batch's wallet writes and the partition's offset commit together (libs/store commitAtOffset).
  * `redis` must be a connection of its own (WATCH belongs to the connection).
  */

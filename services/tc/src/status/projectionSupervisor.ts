@@ -28,8 +28,8 @@ export interface AcceptanceSupervisorOptions {
 }
 
 /**
- * Keeps `tc:wallet:*` a live projection of `tc.acceptances.v1` (superviseProjection in
- * @platform/bus), with the marker `tc:projection` (keys.ts). Reads trust "never accepted" only
+ * Keeps `tc:{tc}:wallet:*` a live projection of `tc.acceptances.v1` (superviseProjection in
+ * @platform/bus), with the marker `tc:{tc}:projection` (keys.ts). Reads trust "never accepted" only
  * while the marker is `complete`, so neither the status nor the gate answers wrongly during a
  * rebuild; readiness waits for it too.
  */
