@@ -14,7 +14,7 @@ import {
   silentProgress,
   startStack,
 } from "@platform/local-stack";
-import { type ManagedProcess, spawnManaged, tempDir, waitFor } from "@platform/testing";
+import { type ManagedProcess, rpcRequest, spawnManaged, tempDir, waitFor } from "@platform/testing";
 import type { HalBody } from "./routes.js";
 
 export interface BenchStack {
@@ -97,7 +97,7 @@ export async function startBenchStack(
  * chopsticks builds the blocks on demand, then goes on at its own pace.
  */
 async function passFirstEpochs(httpUrl: string): Promise<void> {
-  const call = (method: string, params: unknown[] = []) => nodeRpc(httpUrl, method, params);
+  const call = (method: string, params: unknown[] = []) => rpcRequest(httpUrl, method, params);
   process.stdout.write(`building ${DEMO_TEMPO + 2} native blocks at once, past every subnet's first epoch…\n`);
   await call("dev_pauseBlockTimer");
   try {
@@ -107,21 +107,9 @@ async function passFirstEpochs(httpUrl: string): Promise<void> {
   }
 }
 
-/** A JSON-RPC call to the stack's Subtensor node (its HTTP endpoint). */
-export async function nodeRpc<T = unknown>(httpUrl: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(httpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const answer = (await response.json()) as { result: T; error?: { message: string } };
-  if (answer.error !== undefined) throw new Error(`${method}: ${answer.error.message}`);
-  return answer.result;
-}
-
 /** The native chain's best block number, as the stack's node reports it. */
 export async function chainHead(httpUrl: string): Promise<number> {
-  return Number.parseInt((await nodeRpc<{ number: string }>(httpUrl, "chain_getHeader")).number, 16);
+  return Number.parseInt((await rpcRequest<{ number: string }>(httpUrl, "chain_getHeader")).number, 16);
 }
 
 export interface DataKey {

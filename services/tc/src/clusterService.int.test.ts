@@ -5,7 +5,6 @@ import { loadConfig } from "@platform/config";
 import { AppError } from "@platform/errors";
 import { callUnary } from "@platform/grpc";
 import { createLogger } from "@platform/log";
-import type { TcServiceClient } from "@platform/proto/tc/v1/tc";
 import { createRedis, type Redis, redisReadiness, waitForReplicas } from "@platform/store";
 import {
   freePort,
@@ -18,7 +17,6 @@ import {
 } from "@platform/testing";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TcComponents } from "./app.js";
 import { tcConfigSchema } from "./config.js";
 import { tcKeys } from "./keys.js";
 import { type ServedTc, serveTc } from "./testSupport/serveTc.js";
@@ -40,8 +38,6 @@ const log = createLogger({ service: "tc-cluster-test", level: "silent" });
 let kafka: RunningKafka;
 let cluster: RunningRedisCluster;
 let redis: Redis;
-let tc: InstanceType<typeof TcServiceClient>;
-let components: TcComponents;
 let served: ServedTc;
 
 beforeAll(async () => {
@@ -79,7 +75,6 @@ beforeAll(async () => {
     SIWE_CHAIN_IDS: String(CHAIN),
   });
   served = await serveTc(config, log);
-  ({ tc, components } = served);
   redis = createRedis({ mode: "cluster", nodes: cluster.nodeList.split(","), connectionName: "tc-cluster-test" });
   await waitFor(ready, { what: "tc ready on the cluster", timeoutMs: 60_000, intervalMs: 100 });
 }, 180_000);
@@ -92,10 +87,11 @@ afterAll(async () => {
 }, 60_000);
 
 async function ready(): Promise<boolean> {
-  return (await Promise.all(components.dependencies.map((check) => check.probe()))).every(Boolean);
+  return (await Promise.all(served.components.dependencies.map((check) => check.probe()))).every(Boolean);
 }
 
 async function acceptAs(account: PrivateKeyAccount) {
+  const { tc } = served;
   const offer = await callUnary(tc, tc.issueNonce, { walletAddress: account.address }, new Metadata());
   const message = siweMessageFor(offer, account.address, CHAIN);
   const signature = await account.signMessage({ message });
@@ -103,7 +99,7 @@ async function acceptAs(account: PrivateKeyAccount) {
 }
 
 const statusOf = (account: PrivateKeyAccount) =>
-  callUnary(tc, tc.getStatus, { walletAddress: account.address }, new Metadata());
+  callUnary(served.tc, served.tc.getStatus, { walletAddress: account.address }, new Metadata());
 
 /** Every wallet's status, or undefined while tc answers UNAVAILABLE (a rebuild, a failover). */
 async function statusesOf(accounts: PrivateKeyAccount[]) {

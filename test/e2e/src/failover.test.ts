@@ -11,7 +11,7 @@ import { createLogger } from "@platform/log";
 import { TOPICS } from "@platform/proto/topics";
 import { accountsKeys, marketKeys, subnetsKeys } from "@platform/read-models";
 import { createRedis, redisReadiness } from "@platform/store";
-import { tempDir, waitFor } from "@platform/testing";
+import { rpcRequest, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAsOfReaders } from "./support/asOfReaders.js";
 import { type DataApi, dataApi } from "./support/dataStack.js";
@@ -378,15 +378,8 @@ async function leaderOf(partition: number): Promise<number> {
 }
 
 /** A JSON-RPC call to the stack's Subtensor node. */
-async function nodeRpc<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(stack.descriptor.substrate!.httpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const answer = (await response.json()) as { result: T; error?: { message: string } };
-  if (answer.error !== undefined) throw new Error(`${method}: ${answer.error.message}`);
-  return answer.result;
+function nodeRpc<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
+  return rpcRequest<T>(stack.descriptor.substrate!.httpUrl, method, params);
 }
 
 /** The chain's best block number, as its node reports it. */
