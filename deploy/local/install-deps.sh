@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the stack and the tests need and skips what is already there:
-# pnpm, the workspace's node packages (anvil and solc come with them), Redis, NATS and Prometheus
+# pnpm, the workspace's node packages (anvil and solc come with them), Redis, PostgreSQL, NATS and Prometheus
 # (with promtool) and Chromium (the browser test) from Debian's packages, Maven if missing, the Kafka broker jars from Maven Central, and the
 # schemathesis fuzzer from PyPI (in a virtual environment).
 set -euo pipefail
@@ -24,6 +24,8 @@ packages=()
 command -v redis-server >/dev/null || packages+=(redis-server)
 { command -v nats-server >/dev/null || [ -x /usr/sbin/nats-server ]; } || packages+=(nats-server)
 command -v mvn >/dev/null || packages+=(maven)
+# PostgreSQL 15, the history store: the stack and the tests run their own servers (libs/testing startPostgres)
+compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || packages+=(postgresql)
 # kubectl renders the Kubernetes overlays in the tests (kustomize is built in)
 command -v kubectl >/dev/null || packages+=(kubernetes-client)
 # Python with venv runs the schema-driven fuzz of /openapi.json (schemathesis, from PyPI)
@@ -40,6 +42,10 @@ if [ ${#packages[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
   # The package enables a system-wide Prometheus on :9090; the stack runs its own, so the one we just installed is stopped.
+  # Debian's postgresql starts a system-wide cluster on :5432; the stack runs its own, so it is stopped too.
+  if [[ " ${packages[*]} " == *" postgresql "* ]] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+    $SUDO systemctl disable --now postgresql >/dev/null 2>&1 || true
+  fi
   if [[ " ${packages[*]} " == *" prometheus "* ]] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
     $SUDO systemctl disable --now prometheus >/dev/null 2>&1 || true
   fi

@@ -1,0 +1,97 @@
+import { DEFAULT_BLOCKS_PER_PARTITION } from "./schema.js";
+
+/** One step of the history schema, applied once, in order, by `migrateHistory` as the schema's owner. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * The history schema, step by step. A released step is never edited: a change is a new step.
+ *
+ * Tables that grow with the chain are partitioned by block range; `history.ensure_block_partitions`
+ * creates the partitions a commit needs. It runs as the schema's owner (SECURITY DEFINER), so the
+ * projector creates partitions without holding DDL rights, and every partition is owned alike and
+ * inherits the owner's default grants (select for data_query, writes for projector).
+ */
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: "offsets, partition plan, account history",
+    sql: `
+create table history.projection_offsets (
+  projection text not null,
+  topic text not null,
+  partition integer not null,
+  "offset" bigint not null,
+  primary key (projection, topic, partition)
+);
+
+create table history.partition_plan (
+  parent text primary key,
+  blocks_per_partition bigint not null check (blocks_per_partition > 0)
+);
+
+create function history.ensure_block_partitions(parent_table text, first_block bigint, last_block bigint)
+returns void language plpgsql security definer set search_path = history, pg_temp as $$
+declare
+  size bigint;
+  k bigint;
+  child text;
+begin
+  select blocks_per_partition into size from history.partition_plan where parent = parent_table;
+  if size is null then
+    raise exception 'no partition plan for %', parent_table;
+  end if;
+  for k in (first_block / size) .. (last_block / size) loop
+    child := format('%s_b%s', parent_table, k);
+    if to_regclass(format('history.%I', child)) is null then
+      -- Replicas of the projector may race for the same partition: one creates it, the others wait here.
+      perform pg_advisory_xact_lock(hashtext('history.' || child));
+      if to_regclass(format('history.%I', child)) is null then
+        execute format('create table history.%I partition of history.%I for values from (%s) to (%s)',
+          child, parent_table, k * size, (k + 1) * size);
+      end if;
+    end if;
+  end loop;
+end $$;
+revoke all on function history.ensure_block_partitions(text, bigint, bigint) from public;
+
+-- An account's balance after each block that changed it: at most one point per block; member as
+-- in the Redis points zset (libs/read-models accounts.ts), score the block time in unix seconds.
+create table history.account_points (
+  account text not null,
+  block bigint not null,
+  score bigint not null,
+  member text not null,
+  primary key (account, block)
+) partition by range (block);
+
+-- An account's activity in chain order; (score, member) is the order and the page cursor, as in
+-- the Redis txs zset; detail is the base64 AccountActivity without balance_after.
+create table history.account_transactions (
+  account text not null,
+  block bigint not null,
+  score bigint not null,
+  member text not null,
+  detail text not null,
+  primary key (account, block, member)
+) partition by range (block);
+create index account_transactions_by_time on history.account_transactions (account, score, member);
+
+-- Each partition's newest delivered blocks (its BlockSeen records), from which the accounts head is
+-- rebuilt; trimmed as the Redis copy is.
+create table history.account_blocks (
+  partition integer not null,
+  block bigint not null,
+  member text not null,
+  primary key (partition, member)
+);
+
+insert into history.partition_plan values
+  ('account_points', ${DEFAULT_BLOCKS_PER_PARTITION}),
+  ('account_transactions', ${DEFAULT_BLOCKS_PER_PARTITION});
+`,
+  },
+];
