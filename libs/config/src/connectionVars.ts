@@ -104,3 +104,15 @@ export function redisClusterUnsupported(why: string) {
       });
   };
 }
+
+/**
+ * Where the history database is (PostgreSQL, libs/history) and the service's own role there: the
+ * URL carries no credentials, which come from their own variables (a Secret), like Redis's and
+ * NATS's. POSTGRES_POOL_SIZE bounds the service's connections (8 by default).
+ */
+export const postgresVars = {
+  POSTGRES_URL: vars.url(["postgres", "postgresql"]),
+  POSTGRES_USERNAME: vars.string().optional(),
+  POSTGRES_PASSWORD: vars.string().optional(),
+  POSTGRES_POOL_SIZE: vars.positiveInt().default(8),
+};

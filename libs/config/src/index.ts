@@ -1,5 +1,6 @@
 export {
   natsCredentialVars,
+  postgresVars,
   redisClusterUnsupported,
   redisCredentialVars,
   redisReadFromVars,

@@ -1,4 +1,5 @@
 import { createKafkaClient, type KafkaCredentials, kafkaReadiness } from "@platform/bus";
+import { connectHistory, type HistoryDb, historyAnswers } from "@platform/history";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
 import { connectSignals, type Signals } from "@platform/signals";
@@ -116,4 +117,31 @@ export interface ProjectionStores {
   checks: DependencyCheck[];
   /** Kafka, then both Redis connections: the last steps of a shutdown. */
   closes: ShutdownStep[];
+}
+
+/** Where the history database is and the service's own role there (POSTGRES_URL, POSTGRES_USERNAME, POSTGRES_PASSWORD). */
+export interface PostgresConfig {
+  POSTGRES_URL: string;
+  POSTGRES_USERNAME?: string | undefined;
+  POSTGRES_PASSWORD?: string | undefined;
+  POSTGRES_POOL_SIZE: number;
+}
+
+/**
+ * The history database (libs/history): a pool that connects on first use, so a service starts while
+ * PostgreSQL is away; readiness follows `select 1` and recovers by itself once it answers again.
+ */
+export function historyDependency(config: PostgresConfig, service: string): Dependency<HistoryDb> {
+  const db = connectHistory({
+    url: config.POSTGRES_URL,
+    username: config.POSTGRES_USERNAME,
+    password: config.POSTGRES_PASSWORD,
+    max: config.POSTGRES_POOL_SIZE,
+    applicationName: service,
+  });
+  return {
+    client: db,
+    check: { name: "postgres", probe: () => historyAnswers(db) },
+    close: { name: "postgres", run: () => db.end({ timeout: 5 }) },
+  };
 }

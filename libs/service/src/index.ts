@@ -1,9 +1,11 @@
 export {
   type Dependency,
+  historyDependency,
   kafkaDependency,
   type NatsConnection,
   natsConnectionOf,
   natsDependency,
+  type PostgresConfig,
   type ProjectionStores,
   projectionStores,
   redisDependency,
