@@ -1,9 +1,9 @@
 import { defaultPartitions, type ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import type { CommitReplication } from "@platform/projection";
 import { accountsKeys } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
 import { type Redis, unwatch } from "@platform/store";
-import type { CommitReplication } from "../shared/commitReplication.js";
 import { type ReadModelMetrics, throttled } from "../supervisor/readModelMetrics.js";
 import { type AccountsChange, decodeAccountsBatch, sliceId, slicesOf } from "./decode.js";
 import { type AccountsSlices, foldAccounts, sliceWrites } from "./fold.js";

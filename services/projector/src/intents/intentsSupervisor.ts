@@ -1,11 +1,11 @@
 import type { Kafka } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import { replicationFor } from "@platform/projection";
 import { TOPICS } from "@platform/proto/topics";
 import { intentsKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import type { Redis, ReplicaWait } from "@platform/store";
 import type { Registry } from "prom-client";
-import { replicationFor } from "../shared/commitReplication.js";
 import { type ProjectionSupervisor, superviseProjection } from "../supervisor/projectionSupervisor.js";
 import { readModelMetrics } from "../supervisor/readModelMetrics.js";
 import { intentsProjection } from "./projection.js";

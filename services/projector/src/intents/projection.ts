@@ -1,10 +1,10 @@
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import type { CommitReplication } from "@platform/projection";
 import { IntentRecord } from "@platform/proto/intents/v1/intents";
 import { intentsKeys, orderVersion } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
 import { type Redis, readVersioned, type VersionedRead, versionedCommit } from "@platform/store";
-import type { CommitReplication } from "../shared/commitReplication.js";
 import type { ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { deriveRecords, queueWrites, versionBumps } from "./commitWrites.js";
 import { type BatchChange, decodeBatch } from "./decodeBatch.js";

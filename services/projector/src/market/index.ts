@@ -1,6 +1,6 @@
+import { replicationFor } from "@platform/projection";
 import { TOPICS } from "@platform/proto/topics";
 import { marketKeys } from "@platform/read-models";
-import { replicationFor } from "../shared/commitReplication.js";
 import {
   type ProjectionStartOptions,
   type ProjectionSupervisor,

@@ -1,11 +1,11 @@
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import type { CommitReplication } from "@platform/projection";
 import type { SeriesPoint } from "@platform/read-models";
 import { marketKeys, readModelVersionKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { commitBatch } from "../shared/commitBatch.js";
-import type { CommitReplication } from "../shared/commitReplication.js";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { loadSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { ProjectionBatch } from "@platform/bus";
 import { createLogger } from "@platform/log";
+import { commitReplication } from "@platform/projection";
 import { accountsKeys, dataChangeLog, marketKeys, readModelVersionKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { createRedis, type Redis, redisReadiness } from "@platform/store";
@@ -10,7 +11,6 @@ import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEAD_MOVED, headArguments, headKeys, MOVE_HEAD_SCRIPT } from "../accounts/head.js";
 import { commitBatch } from "./commitBatch.js";
-import { commitReplication } from "./commitReplication.js";
 import { queueMembership, queueRemovals } from "./subnetRemovals.js";
 
 /**

@@ -1,10 +1,10 @@
 import type { ProjectionBatch } from "@platform/bus";
 import { createLogger } from "@platform/log";
+import type { CommitReplication } from "@platform/projection";
 import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { describe, expect, it } from "vitest";
 import { commitBatch } from "./commitBatch.js";
-import type { CommitReplication } from "./commitReplication.js";
 
 // commitBatch's change signal with a stand-in Redis: readmodel.changed.<projection> goes out once
 // per batch, after the EXEC that stored it, with the version token that EXEC wrote.

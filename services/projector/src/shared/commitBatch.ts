@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import type { CommitReplication } from "@platform/projection";
 import { type Signals, subjects } from "@platform/signals";
 import { type Redis, unwatch } from "@platform/store";
-import type { CommitReplication } from "./commitReplication.js";
 
 type Multi = ReturnType<Redis["multi"]>;
 

@@ -1,5 +1,6 @@
 import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import type { CommitReplication } from "@platform/projection";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import {
   EmissionSnapshot,
@@ -14,7 +15,6 @@ import { ordinalOf, rankHolders, readModelVersionKeys, type SeriesPoint, subnets
 import type { Signals } from "@platform/signals";
 import { execPipeline, type Redis } from "@platform/store";
 import { commitBatch } from "../shared/commitBatch.js";
-import type { CommitReplication } from "../shared/commitReplication.js";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
