@@ -10,6 +10,7 @@ export type RedisMulti = ReturnType<Redis["multi"]>;
 
 /** What a Redis commit did, for the projection's signal. */
 export interface RedisCommitted<Change> {
+  batch: ProjectionBatch;
   changes: readonly Change[];
   /** The replies of the commands `prepare` queued, in order (EXEC's, without the offset's and the version's). */
   replies: readonly unknown[];
@@ -74,7 +75,7 @@ export function redisStore<Change>(options: RedisStoreOptions<Change>): Projecti
             const replies = result.slice(0, result.length - (version === undefined ? 1 : 2)).map(([, reply]) => reply);
             await options.replication?.settle(redis, offsetKey);
             try {
-              options.onCommit?.({ changes, replies, version });
+              options.onCommit?.({ batch, changes, replies, version });
             } catch (error) {
               log.warn({ err: error }, "could not announce the commit");
             }

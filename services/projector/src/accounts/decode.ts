@@ -116,43 +116,54 @@ export function decodeAccountsBatch(messages: readonly ConsumedRecord[], log: Lo
     if (message.value === null) continue;
     const where = { topic: message.topic, partition: message.partition, offset: message.offset };
     try {
-      if (message.topic !== TOPICS.chainNetwork.name) {
-        log.warn(where, "record of a topic the accounts projection does not read; skipped");
-        continue;
-      }
-      if (skippable(message, ACCOUNTS_EVENT_TYPES)) continue;
-      const event = decodePayload(TOPICS.chainNetwork, message.value).event;
-      if (event === undefined) throw new DecodeError("no event in the record");
-      if (event.$case === "chainEventRemoved") {
-        const removed = event.value;
-        const ref = removed.removed;
-        if (removed.removedEventType === "BlockSeen")
-          changes.push({ kind: "unblock", partition: message.partition, member: blockMember(ref).member });
-        const isActivity = removed.removedEventType === "AccountActivity";
-        if ((isActivity || removed.removedEventType === "AccountBalanceSnapshot") && ref !== undefined) {
-          const account = removed.key.toLowerCase();
-          if (!PUBLIC_KEY.test(account)) throw new DecodeError(`removal for a malformed public key: ${account}`);
-          changes.push({
-            kind: "removed",
-            account,
-            score: scoreOf(ref.blockTimestamp),
-            pointPrefix: pointForkPrefix(ref.blockNumber, ref.blockHash),
-            txPrefix: isActivity
-              ? txForkPrefix(txPosition(ref.blockNumber, ref.txIndex, ref.logIndex), ref.blockHash)
-              : undefined,
-          });
-        }
-        continue;
-      }
-      if (event.$case === "blockSeen")
-        changes.push({ kind: "block", partition: message.partition, ...blockMember(event.value.ref) });
-      if (event.$case === "accountActivity") changes.push(activityChange(event.value));
-      if (event.$case === "accountBalanceSnapshot") changes.push(pointChange(event.value));
+      changes.push(...decodeAccountsRecord(message, log));
     } catch (error) {
       log.error({ ...where, err: error }, "undecodable chain.network.v1 record; skipped by the accounts projection");
     }
   }
   return changes;
+}
+
+/** One record's changes (decodeAccountsBatch's rules); throws on a record that can never be decoded. */
+export function decodeAccountsRecord(message: ConsumedRecord, log: Logger): AccountsChange[] {
+  if (message.value === null) return [];
+  if (message.topic !== TOPICS.chainNetwork.name) {
+    log.warn(
+      { topic: message.topic, partition: message.partition, offset: message.offset },
+      "record of a topic the accounts projection does not read; skipped",
+    );
+    return [];
+  }
+  if (skippable(message, ACCOUNTS_EVENT_TYPES)) return [];
+  const event = decodePayload(TOPICS.chainNetwork, message.value).event;
+  if (event === undefined) throw new DecodeError("no event in the record");
+  if (event.$case === "chainEventRemoved") {
+    const changes: AccountsChange[] = [];
+    const removed = event.value;
+    const ref = removed.removed;
+    if (removed.removedEventType === "BlockSeen")
+      changes.push({ kind: "unblock", partition: message.partition, member: blockMember(ref).member });
+    const isActivity = removed.removedEventType === "AccountActivity";
+    if ((isActivity || removed.removedEventType === "AccountBalanceSnapshot") && ref !== undefined) {
+      const account = removed.key.toLowerCase();
+      if (!PUBLIC_KEY.test(account)) throw new DecodeError(`removal for a malformed public key: ${account}`);
+      changes.push({
+        kind: "removed",
+        account,
+        score: scoreOf(ref.blockTimestamp),
+        pointPrefix: pointForkPrefix(ref.blockNumber, ref.blockHash),
+        txPrefix: isActivity
+          ? txForkPrefix(txPosition(ref.blockNumber, ref.txIndex, ref.logIndex), ref.blockHash)
+          : undefined,
+      });
+    }
+    return changes;
+  }
+  if (event.$case === "blockSeen")
+    return [{ kind: "block", partition: message.partition, ...blockMember(event.value.ref) }];
+  if (event.$case === "accountActivity") return [activityChange(event.value)];
+  if (event.$case === "accountBalanceSnapshot") return [pointChange(event.value)];
+  return [];
 }
 
 /** The (zset key, score) slices a batch's account changes read and write. */

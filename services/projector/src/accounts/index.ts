@@ -16,6 +16,7 @@ export const ACCOUNTS_TOPICS = [TOPICS.chainNetwork.name] as const;
 export function startAccountsProjection(options: ProjectionStartOptions): ProjectionSupervisor {
   const projection = accountsProjection({
     redis: options.projectionRedis,
+    history: options.history,
     log: options.log,
     ...(options.signals === undefined ? {} : { signals: options.signals }),
     replication: replicationFor("accounts", options),

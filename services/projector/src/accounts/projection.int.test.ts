@@ -9,6 +9,8 @@ import {
   keysForEveryPartition,
   type Publisher,
 } from "@platform/bus";
+import type { HistoryDb } from "@platform/history";
+import { type HistoryServer, startHistoryServer } from "@platform/history/testing";
 import { createLogger, type Logger } from "@platform/log";
 import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
@@ -39,6 +41,9 @@ const log: Logger = createLogger({
 });
 
 let kafkaServer: RunningKafka;
+let historyServer: HistoryServer;
+/** What data-query may read: the projection writes through its own role (projector). */
+let reader: HistoryDb;
 let redisServer: RunningRedis;
 let kafka: Kafka;
 let redis: Redis;
@@ -66,10 +71,12 @@ async function scrape(line: string): Promise<number | undefined> {
 }
 
 beforeAll(async () => {
-  [kafkaServer, redisServer] = await Promise.all([
+  [kafkaServer, redisServer, historyServer] = await Promise.all([
     startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
     startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") }),
+    startHistoryServer(),
   ]);
+  reader = historyServer.connect("data_query");
   kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "projector-accounts-test", logger: log });
   redis = createRedis({ url: redisServer.url, connectionName: "projector-test" });
   projectionRedis = createRedis({
@@ -81,6 +88,7 @@ beforeAll(async () => {
     kafka,
     redis,
     projectionRedis,
+    history: historyServer.connect("projector"),
     signals,
     log,
     replicationFactor: 1,
@@ -96,7 +104,7 @@ afterAll(async () => {
   await publisher?.disconnect().catch(() => undefined);
   redis?.disconnect();
   projectionRedis?.disconnect();
-  await Promise.all([kafkaServer?.stop(), redisServer?.stop()]);
+  await Promise.all([kafkaServer?.stop(), redisServer?.stop(), historyServer?.stop()]);
   dir.remove();
 }, 60_000);
 
@@ -370,4 +378,28 @@ describe("accounts projection", () => {
     await caughtUp();
     expect(await snapshot()).toEqual(before);
   }, 90_000);
+
+  it("keeps in PostgreSQL every balance point and transaction Redis holds, each once, through removals and the rebuild", async () => {
+    await caughtUp();
+    const accounts = (await redis.keys(accountsKeys.txs("*"))).map((key) => key.slice(accountsKeys.txs("").length));
+    expect(accounts.length).toBeGreaterThanOrEqual(3);
+    for (const account of accounts) {
+      const points = await redis.zrange(accountsKeys.points(account), "0", "-1", "WITHSCORES");
+      const txs = await redis.zrange(accountsKeys.txs(account), "0", "-1", "WITHSCORES");
+      const details = await redis.hgetall(accountsKeys.tx(account));
+      const storedPoints = await reader`
+        select member, score::text as score from history.account_points where account = ${account} order by score, member`;
+      const storedTxs = await reader`
+        select member, score::text as score, detail from history.account_transactions
+        where account = ${account} order by score, member`;
+      expect(storedPoints.flatMap((row) => [row.member, row.score])).toEqual(points);
+      expect(storedTxs.flatMap((row) => [row.member, row.score])).toEqual(txs);
+      expect(Object.fromEntries(storedTxs.map((row) => [row.member, row.detail]))).toEqual(details);
+    }
+    // Each partition's offset in PostgreSQL stands where Redis's does (the rebuild replayed into Redis only).
+    const offsets = await reader`
+      select partition, "offset"::text as "offset" from history.projection_offsets where projection = 'accounts'`;
+    for (const { partition, offset } of offsets)
+      expect(await redis.get(accountsKeys.offset(TOPICS.chainNetwork.name, partition as number))).toBe(offset);
+  }, 60_000);
 });

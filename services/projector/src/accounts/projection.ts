@@ -1,17 +1,31 @@
-import { defaultPartitions, type ProjectionBatch } from "@platform/bus";
+import { defaultPartitions, type SupervisedProjection } from "@platform/bus";
+import { type HistoryDb, partitionKeeper } from "@platform/history";
 import type { Logger } from "@platform/log";
-import type { CommitReplication } from "@platform/projection";
+import {
+  type CommitReplication,
+  defineProjection,
+  type ProjectionStore,
+  postgresStore,
+  redisStore,
+} from "@platform/projection";
 import { accountsKeys } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
-import { type Redis, unwatch } from "@platform/store";
+import type { Redis } from "@platform/store";
 import { type ReadModelMetrics, throttled } from "../supervisor/readModelMetrics.js";
-import { type AccountsChange, decodeAccountsBatch, sliceId, slicesOf } from "./decode.js";
+import { type AccountsChange, decodeAccountsRecord, sliceId, slicesOf } from "./decode.js";
 import { type AccountsSlices, foldAccounts, sliceWrites } from "./fold.js";
 import { HEAD_MOVED, headArguments, headKeys, MOVE_HEAD_SCRIPT } from "./head.js";
+import { writeAccountsHistory } from "./historyStore.js";
+import { accountsHistoryWrites } from "./historyWrites.js";
 
 export interface AccountsProjectionOptions {
   /** A connection of the projection's own: WATCH belongs to the connection. */
   redis: Redis;
+  /**
+   * The history database (PostgreSQL): balance points and transactions for ever, committed before
+   * Redis in each batch (libs/projection). Without it only Redis holds them (benches, old tests).
+   */
+  history?: HistoryDb | undefined;
   log: Logger;
   /**
    * `readmodel.changed.accounts` goes out here after each commit that changed accounts or moved the
@@ -19,7 +33,7 @@ export interface AccountsProjectionOptions {
    * (every answer about an account shows the head as its `as_of`, so every one of them changed).
    */
   signals?: Signals;
-  /** Waited for between each commit and its signal (shared/commitReplication.ts). */
+  /** Waited for between each commit and its signal (libs/projection commitReplication). */
   replication?: CommitReplication | undefined;
   /** Attempts of a batch whose watched offset moved meanwhile; 5 by default. */
   maxAttempts?: number;
@@ -29,24 +43,20 @@ export interface AccountsProjectionOptions {
   readModels?: ReadModelMetrics;
 }
 
-export interface AccountsProjection {
-  loadOffsets(topic: string, partition: number): Promise<string | undefined>;
-  handleBatch(batch: ProjectionBatch): Promise<void>;
-}
+export type AccountsProjection = SupervisedProjection;
 
 const SIGNAL_LIMIT = 500;
 
 /**
- * The accounts projection: folds chain.network.v1 into the read model of keys.ts, exactly once per
- * record. Each batch watches its partition's stored offset and checks it against the batch's
- * previous offset, loads the (zset, score) slices its account records touch, folds the records
- * into them with the pure fold, and writes what differs, the head move and the offset in one
- * MULTI/EXEC. An account's records all travel in one partition (keyed by its public key), so only
- * the offset needs watching; the head, shared by every partition, moves by script.
+ * The accounts projection: folds chain.network.v1 into the history tables (PostgreSQL) and the
+ * read model of keys.ts (Redis), exactly once per record in each (libs/projection). In Redis a
+ * batch loads the (zset, score) slices its account records touch, folds the records into them with
+ * the pure fold, and writes what differs, the head move and the offset in one MULTI/EXEC. An
+ * account's records all travel in one partition (keyed by its public key), so only the offset
+ * needs watching; the head, shared by every partition, moves by script.
  */
 export function accountsProjection(options: AccountsProjectionOptions): AccountsProjection {
   const { redis, log } = options;
-  const maxAttempts = options.maxAttempts ?? 5;
   const partitions = options.partitions ?? defaultPartitions["chain.network.v1"];
   const movingHead = headKeys(Array.from({ length: partitions }, (_, partition) => accountsKeys.blocks(partition)));
   // The head is the oldest of every partition's newest block, computed in Redis by the commit's
@@ -74,40 +84,6 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
     return { members, details: new Map() };
   };
 
-  const commit = async (
-    batch: ProjectionBatch,
-    changes: readonly AccountsChange[],
-  ): Promise<{ committed: false } | { committed: true; headMoved: boolean }> => {
-    const offsetKey = accountsKeys.offset(batch.topic, batch.partition);
-    await redis.watch(offsetKey);
-    try {
-      const stored = (await redis.get(offsetKey)) ?? undefined;
-      if (stored !== batch.previousOffset) {
-        throw new Error(
-          `stored offset of ${batch.topic}/${batch.partition} is ${stored ?? "none"}, the batch continues from ${batch.previousOffset ?? "none"}`,
-        );
-      }
-      const before = await loadSlices(changes);
-      const after = foldAccounts(before, changes);
-      const transaction = redis.multi();
-      const writes = sliceWrites(before, after);
-      for (const [command, ...args] of writes) transaction.call(command!, ...args);
-      // A partition beyond the configured count (the topic grew) cannot hold the head back; said loudly below.
-      const head = batch.partition < partitions ? headArguments(batch.partition, changes) : undefined;
-      // The script's reply follows the slice writes' among EXEC's replies.
-      const headReply = writes.length;
-      if (head !== undefined) transaction.eval(MOVE_HEAD_SCRIPT, movingHead.length, ...movingHead, ...head);
-      transaction.set(offsetKey, batch.lastOffset);
-      const result = await transaction.exec();
-      if (result === null) return { committed: false };
-      const failed = result.find(([error]) => error !== null);
-      if (failed !== undefined) throw failed[0];
-      return { committed: true, headMoved: head !== undefined && result[headReply]?.[1] === HEAD_MOVED };
-    } finally {
-      await unwatch(redis).catch(() => undefined);
-    }
-  };
-
   const signal = (changes: readonly AccountsChange[], headMoved: boolean): void => {
     if (options.signals === undefined) return;
     const accounts = [
@@ -129,31 +105,52 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
     }
   };
 
-  return {
-    async loadOffsets(topic, partition) {
-      return (await redis.get(accountsKeys.offset(topic, partition))) ?? undefined;
-    },
-    async handleBatch(batch) {
-      const changes = decodeAccountsBatch(batch.messages, log);
-      if (batch.partition >= partitions)
-        log.error(
-          { topic: batch.topic, partition: batch.partition, partitions },
-          "a partition beyond the configured count: the accounts head ignores it",
-        );
-      for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-        const outcome = await commit(batch, changes);
-        if (outcome.committed) {
-          await options.replication?.settle(redis, accountsKeys.offset(batch.topic, batch.partition));
-          signal(changes, outcome.headMoved);
-          if (readHead !== undefined && changes.some((change) => change.kind === "block" || change.kind === "unblock"))
-            readHead();
-          return;
-        }
-        await batch.heartbeat();
-      }
-      throw new Error(
-        `the accounts batch ${batch.topic}/${batch.partition}@${batch.lastOffset} kept conflicting; retrying it`,
-      );
-    },
+  // A partition beyond the configured count (the topic grew) cannot hold the head back; said loudly.
+  const headOf = (partition: number, changes: readonly AccountsChange[]) => {
+    if (partition < partitions) return headArguments(partition, changes);
+    log.error({ partition, partitions }, "a partition beyond the configured count: the accounts head ignores it");
+    return undefined;
   };
+
+  const inRedis = redisStore<AccountsChange>({
+    redis,
+    log,
+    offsetKey: accountsKeys.offset,
+    ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+    replication: options.replication,
+    async prepare(changes, batch) {
+      const before = await loadSlices(changes);
+      const writes = sliceWrites(before, foldAccounts(before, changes));
+      const head = headOf(batch.partition, changes);
+      return (multi) => {
+        for (const [command, ...args] of writes) multi.call(command!, ...args);
+        // The script's reply comes last among the queued commands' (onCommit reads it there).
+        if (head !== undefined) multi.eval(MOVE_HEAD_SCRIPT, movingHead.length, ...movingHead, ...head);
+      };
+    },
+    onCommit({ batch, changes, replies }) {
+      const headQueued = batch.partition < partitions && headArguments(batch.partition, changes) !== undefined;
+      signal(changes, headQueued && replies.at(-1) === HEAD_MOVED);
+      if (readHead !== undefined && changes.some((change) => change.kind === "block" || change.kind === "unblock"))
+        readHead();
+    },
+  });
+  const stores: ProjectionStore<AccountsChange>[] = [inRedis];
+  if (options.history !== undefined) {
+    const keeper = partitionKeeper();
+    stores.unshift(
+      postgresStore<AccountsChange>({
+        db: options.history,
+        projection: "accounts",
+        write: (tx, changes) => writeAccountsHistory(tx, accountsHistoryWrites(changes), keeper),
+        onRollback: keeper.forget,
+      }),
+    );
+  }
+  return defineProjection<AccountsChange>({
+    name: "accounts",
+    log,
+    decode: (record) => decodeAccountsRecord(record, log),
+    stores,
+  });
 }

@@ -4,6 +4,7 @@ import {
   type SupervisedProjection,
   superviseProjection as superviseTopics,
 } from "@platform/bus";
+import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
 import type { Signals } from "@platform/signals";
 import { type Redis, type ReplicaWait, redisProjectionMarker } from "@platform/store";
@@ -22,6 +23,8 @@ export interface ProjectionStartOptions {
   redis: Redis;
   /** A connection of the projection's own, so its reads and commits never queue behind the marker checks. */
   projectionRedis: Redis;
+  /** The history database (PostgreSQL), for the projections that keep history there (accounts). */
+  history?: HistoryDb | undefined;
   signals?: Signals;
   /** Replicas each commit waits for before its change signal (REDIS_WAIT_REPLICAS; shared/commitReplication.ts). */
   replicaWait?: ReplicaWait;
