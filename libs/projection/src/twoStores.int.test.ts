@@ -67,6 +67,8 @@ const record = (offset: number, key: string, amount: number): ConsumedRecord => 
   eventId: undefined,
   eventType: "Amount",
   schema: undefined,
+  traceparent: undefined,
+  tracestate: undefined,
   headers: {},
 });
 

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { freePort } from "./freePort.js";
@@ -64,7 +64,16 @@ export async function startPostgres(options: StartPostgresOptions): Promise<Runn
     logFile: options.logFile,
     detached: options.detached,
   });
-  await waitFor(() => isListening(port), { what: `postgres on port ${port}`, timeoutMs: 30_000, intervalMs: 50 });
+  // Listening is not ready: a starting server refuses queries ("the database system is starting up").
+  const isReady = join(bin, "pg_isready");
+  await waitFor(
+    async () =>
+      (await isListening(port)) &&
+      (await new Promise<boolean>((done) =>
+        execFile(isReady, ["-q", "-h", "127.0.0.1", "-p", String(port)], (error) => done(error === null)),
+      )),
+    { what: `postgres on port ${port}`, timeoutMs: 30_000, intervalMs: 50 },
+  );
   return {
     url: `postgres://127.0.0.1:${port}/postgres`,
     port,

@@ -1,4 +1,5 @@
 import { invalidArgument } from "@platform/errors";
+import type { HistoryDb } from "@platform/history";
 import { Interval } from "@platform/proto/common/v1/common";
 import type {
   BalancePoint,
@@ -13,6 +14,7 @@ import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
 import { orderOf, pageLimitOf } from "../shared/page.js";
 import { resolveWindow } from "../shared/window.js";
 import { parseAddress } from "./address.js";
+import { pointsForWindow } from "./historyReads.js";
 import { pricesAt } from "./prices.js";
 import { type BalanceAt, parsePoint } from "./storedPoint.js";
 import { usdOf, valueBalance } from "./valuation.js";
@@ -61,6 +63,7 @@ export async function getBalanceHistory(
   redis: Redis,
   request: GetBalanceHistoryRequest,
   nowMs: number = Date.now(),
+  history?: HistoryDb,
 ): Promise<GetBalanceHistoryResponse> {
   const address = parseAddress(request.address);
   const interval = resolveInterval(request.window?.interval, INTERVALS);
@@ -94,11 +97,11 @@ export async function getBalanceHistory(
   if (window.kind !== "time") throw new Error("unreachable: block bounds refused above");
   const key = accountsKeys.points(address.publicKey);
   const [startS, endS] = [Math.floor(window.startMs / 1_000), Math.ceil(window.endMs / 1_000)];
-  const [before, inside, first] = await Promise.all([
-    readModel(() => redis.zrange(key, `(${startS}`, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1)),
-    readModel(() => redis.zrange(key, startS, `(${endS}`, "BYSCORE")),
-    readModel(() => redis.zrange(key, "0", "0")),
-  ]);
+  // With a history database Redis keeps only the newest points: the window is read there.
+  const { before, inside, first } =
+    history === undefined
+      ? await pointsInRedis(redis, key, startS, endS)
+      : await pointsForWindow(history, address.publicKey, startS, endS);
   // Points the account's partition delivered past the head (see balanceLatest) are not yet counted.
   const headBlock = BigInt(asOf.blockNumber);
   const points = [...before, ...inside]
@@ -183,4 +186,18 @@ export async function getBalanceHistory(
         : {}),
     },
   };
+}
+
+async function pointsInRedis(
+  redis: Redis,
+  key: string,
+  startS: number,
+  endS: number,
+): Promise<{ before: string[]; inside: string[]; first: string[] }> {
+  const [before, inside, first] = await Promise.all([
+    readModel(() => redis.zrange(key, `(${startS}`, "-inf", "BYSCORE", "REV", "LIMIT", 0, 1)),
+    readModel(() => redis.zrange(key, startS, `(${endS}`, "BYSCORE")),
+    readModel(() => redis.zrange(key, "0", "0")),
+  ]);
+  return { before, inside, first };
 }

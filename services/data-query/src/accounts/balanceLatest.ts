@@ -1,4 +1,5 @@
 import { invalidArgument } from "@platform/errors";
+import type { HistoryDb } from "@platform/history";
 import type { AsOf } from "@platform/proto/common/v1/common";
 import {
   type GetBalanceLatestRequest,
@@ -24,6 +25,7 @@ import { usdOf, valueBalance } from "./valuation.js";
 export async function getBalanceLatest(
   redis: Redis,
   request: GetBalanceLatestRequest,
+  history?: HistoryDb,
 ): Promise<GetBalanceLatestResponse> {
   const address = parseAddress(request.address);
   if (request.valuation !== Valuation.VALUATION_UNSPECIFIED && request.valuation !== Valuation.VALUATION_SPOT) {
@@ -38,7 +40,8 @@ export async function getBalanceLatest(
     redis,
     address.publicKey,
     head,
-    await standingAt(redis, address.publicKey, head, top),
+    await standingAt(redis, address.publicKey, head, top, history),
+    history,
   );
   const valued = valueBalance(balance, (netuid) => prices.get(netuid)?.price);
   const wanted = new Set(request.netuids);
@@ -76,10 +79,11 @@ async function standingAt(
   publicKey: string,
   head: AsOf,
   newest: string | undefined,
+  history: HistoryDb | undefined,
 ): Promise<BalanceAt | undefined> {
   const point = newest === undefined ? undefined : parsePoint(newest);
   if (point === undefined || BigInt(point.block) <= BigInt(head.blockNumber)) return point;
-  return balanceAt(redis, publicKey, Number(head.blockNumber), Date.parse(head.timestamp));
+  return balanceAt(redis, publicKey, Number(head.blockNumber), Date.parse(head.timestamp), history);
 }
 
 /** Steps back at most this often; each step is one more round trip, and one is the usual worst case. */
@@ -97,6 +101,7 @@ async function consistentBalance(
   publicKey: string,
   head: AsOf,
   newest: BalanceAt | undefined,
+  history: HistoryDb | undefined,
 ): Promise<{ asOf: AsOf; balance: AccountBalance; prices: Map<number, PricePoint>; usd: string | undefined }> {
   let asOf = head;
   let point = newest;
@@ -121,6 +126,6 @@ async function consistentBalance(
       blockHash: oldest.blockHash,
       timestamp: new Date(oldest.timeMs).toISOString(),
     };
-    point = await balanceAt(redis, publicKey, oldest.block, oldest.timeMs);
+    point = await balanceAt(redis, publicKey, oldest.block, oldest.timeMs, history);
   }
 }

@@ -1,5 +1,6 @@
 import type { GrpcServiceRegistration } from "@platform/grpc";
 import { unaryHandler } from "@platform/grpc";
+import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
 import {
   AccountsServiceService,
@@ -18,8 +19,13 @@ import { listTransactions } from "./transactions.js";
 export const ACCOUNTS_SERVICE_NAME = "platform.data.v1.AccountsService";
 
 /** The AccountsService over the accounts read model (and the market projection's prices). */
-export function accountsGrpcService(deps: { redis: Redis; log: Logger }): GrpcServiceRegistration {
-  const { redis, log } = deps;
+export function accountsGrpcService(deps: {
+  redis: Redis;
+  log: Logger;
+  /** The history database: balance history and transactions are read there (Redis keeps the newest points only). */
+  history?: HistoryDb | undefined;
+}): GrpcServiceRegistration {
+  const { redis, log, history } = deps;
   return {
     name: ACCOUNTS_SERVICE_NAME,
     definition: AccountsServiceService,
@@ -27,17 +33,17 @@ export function accountsGrpcService(deps: { redis: Redis; log: Logger }): GrpcSe
       getBalanceLatest: unaryHandler<GetBalanceLatestRequest, GetBalanceLatestResponse>(
         log,
         "GetBalanceLatest",
-        (request) => getBalanceLatest(redis, request),
+        (request) => getBalanceLatest(redis, request, history),
       ),
       getBalanceHistory: unaryHandler<GetBalanceHistoryRequest, GetBalanceHistoryResponse>(
         log,
         "GetBalanceHistory",
-        (request) => getBalanceHistory(redis, request),
+        (request) => getBalanceHistory(redis, request, Date.now(), history),
       ),
       listTransactions: unaryHandler<ListTransactionsRequest, ListTransactionsResponse>(
         log,
         "ListTransactions",
-        (request) => listTransactions(redis, request),
+        (request) => listTransactions(redis, request, Date.now(), history),
       ),
     },
   };

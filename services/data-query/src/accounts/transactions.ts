@@ -1,4 +1,5 @@
 import { invalidArgument } from "@platform/errors";
+import type { HistoryDb } from "@platform/history";
 import { Direction, TransactionSource } from "@platform/proto/common/v1/network";
 import type { ListTransactionsRequest, ListTransactionsResponse, Transaction } from "@platform/proto/data/v1/accounts";
 import { AccountActivity } from "@platform/proto/events/v1/chain_network";
@@ -11,6 +12,7 @@ import { orderOf, pageLimitOf } from "../shared/page.js";
 import { resolveWindow } from "../shared/window.js";
 import { scanZset, type ZsetEntry } from "../shared/zsetScan.js";
 import { parseAddress } from "./address.js";
+import { scanTransactions } from "./historyReads.js";
 
 export const TRANSACTIONS_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const WINDOW = { defaultSpanMs: 90 * DURATION.DAY, maxSpanMs: 366 * DURATION.DAY } as const;
@@ -98,6 +100,7 @@ export async function listTransactions(
   redis: Redis,
   request: ListTransactionsRequest,
   nowMs: number = Date.now(),
+  history?: HistoryDb,
 ): Promise<ListTransactionsResponse> {
   const address = parseAddress(request.address);
   if (request.window?.blockStart !== undefined || request.window?.blockEnd !== undefined) {
@@ -160,11 +163,15 @@ export async function listTransactions(
   const found: Array<{ entry: ZsetEntry; transaction: Transaction }> = [];
   let examined = 0;
   let lastExamined: ZsetEntry | undefined;
-  let pending: ZsetEntry[] = [];
-  // Details are loaded a chunk at a time; a page stops at limit + 1 matches (to know there is more).
+  let pending: Array<ZsetEntry & { detail?: string }> = [];
+  // Details are loaded a chunk at a time (the history database sends them with the entries); a
+  // page stops at limit + 1 matches (to know there is more).
   const flush = async (): Promise<void> => {
     if (pending.length === 0) return;
-    const details = await redis.hmget(detailsKey, ...pending.map((entry) => entry.member));
+    const details =
+      history === undefined
+        ? await redis.hmget(detailsKey, ...pending.map((entry) => entry.member))
+        : pending.map((entry) => entry.detail ?? null);
     pending.forEach((entry, index) => {
       const detail = details[index];
       if (detail === null || detail === undefined || found.length > limit) return;
@@ -174,12 +181,18 @@ export async function listTransactions(
     pending = [];
   };
   const scanned = readModel(async () => {
-    const scan = scanZset(redis, key, {
-      order,
-      ...(after === undefined ? {} : { after }),
-      ...bounds,
-      chunk: Math.min(500, limit + 1),
-    });
+    const chunk = Math.min(500, limit + 1);
+    // With a history database every transaction is read there (Redis keeps none of them).
+    const scan =
+      history === undefined
+        ? scanZset(redis, key, { order, ...(after === undefined ? {} : { after }), ...bounds, chunk })
+        : scanTransactions(history, address.publicKey, {
+            order,
+            after,
+            minScore: Math.ceil(window.startMs / 1_000),
+            maxScoreExclusive: request.window?.end === undefined ? undefined : Math.ceil(window.endMs / 1_000),
+            chunk,
+          });
     for await (const entry of scan) {
       pending.push(entry);
       examined += 1;

@@ -167,14 +167,41 @@ export function decodeAccountsRecord(message: ConsumedRecord, log: Logger): Acco
 }
 
 /** The (zset key, score) slices a batch's account changes read and write. */
-export function slicesOf(changes: readonly AccountsChange[]): Array<{ key: string; score: number }> {
+export function slicesOf(
+  changes: readonly AccountsChange[],
+  withTransactions = true,
+): Array<{ key: string; score: number }> {
   const seen = new Map<string, { key: string; score: number }>();
   for (const change of changes) {
     if (change.kind !== "activity" && change.kind !== "removed" && change.kind !== "point") continue;
-    for (const key of [accountsKeys.points(change.account), accountsKeys.txs(change.account)])
-      seen.set(sliceId(key, change.score), { key, score: change.score });
+    const keys = [accountsKeys.points(change.account)];
+    if (withTransactions) keys.push(accountsKeys.txs(change.account));
+    for (const key of keys) seen.set(sliceId(key, change.score), { key, score: change.score });
   }
   return [...seen.values()];
 }
 
 export const sliceId = (key: string, score: number): string => `${key}\u0000${score}`;
+
+/**
+ * The changes as Redis keeps them once the history database holds the transactions: balance points
+ * only (an activity's point, a removal's point), so Redis holds no transaction at all.
+ */
+export function pointChangesOnly(changes: readonly AccountsChange[]): AccountsChange[] {
+  return changes.flatMap((change): AccountsChange[] => {
+    if (change.kind === "activity")
+      return change.point === undefined
+        ? []
+        : [
+            {
+              kind: "point",
+              account: change.account,
+              score: change.score,
+              pointPrefix: change.pointPrefix,
+              point: change.point,
+            },
+          ];
+    if (change.kind === "removed") return [{ ...change, txPrefix: undefined }];
+    return [change];
+  });
+}

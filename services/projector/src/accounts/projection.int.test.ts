@@ -250,8 +250,15 @@ async function caughtUp(): Promise<void> {
   }
 }
 
+/** The account's transactions as PostgreSQL holds them (Redis keeps none once the history database does). */
+const storedTransactions = async (owner: string) =>
+  [
+    ...(await reader`
+    select member, score::text as score, detail from history.account_transactions
+    where account = ${owner} order by score, member`),
+  ].map((row) => ({ member: row.member as string, score: row.score as string, detail: row.detail as string }));
 const positionsOf = async (owner: string) =>
-  (await redis.zrange(accountsKeys.txs(owner), "0", "-1")).map((member) => member.split("|")[2]);
+  (await storedTransactions(owner)).map(({ member }) => member.split("|")[2]);
 const latestFree = async (owner: string) => {
   const [top] = await redis.zrange(accountsKeys.points(owner), "-1", "-1");
   return top === undefined
@@ -273,11 +280,8 @@ describe("accounts projection", () => {
     await caughtUp();
     expect(await positionsOf(owner)).toEqual([`${b1}-0-0`, `${b1}-3-7`, `${b2}-1-2`]);
     expect(await latestFree(owner)).toBe("250");
-    const stored = await redis.hget(
-      accountsKeys.tx(owner),
-      (await redis.zrange(accountsKeys.txs(owner), "-1", "-1"))[0]!,
-    );
-    expect(AccountActivity.decode(Buffer.from(stored!, "base64"))).toMatchObject({
+    const stored = (await storedTransactions(owner)).at(-1)!.detail;
+    expect(AccountActivity.decode(Buffer.from(stored, "base64"))).toMatchObject({
       activityId: `${b2}-1-2`,
       amountRao: "1000",
       balanceAfter: undefined,
@@ -345,7 +349,7 @@ describe("accounts projection", () => {
     await caughtUp();
     expect(await positionsOf(owner)).toEqual([`${kept}-0-0`]);
     expect(await latestFree(owner)).toBe("100");
-    expect(await redis.hlen(accountsKeys.tx(owner))).toBe(1);
+    expect(await storedTransactions(owner)).toHaveLength(1);
     expect(await redis.hget(accountsKeys.head, "blockNumber")).toBe(String(kept));
     // The exported as_of goes back with the head.
     await waitFor(async () => (await scrape('read_model_as_of_block{read_model="accounts"}')) === kept, {
@@ -364,41 +368,48 @@ describe("accounts projection", () => {
     for (const block of blocks) await seen(block);
     await caughtUp();
     const snapshot = async () => ({
-      txs: await redis.zrange(accountsKeys.txs(owner), "0", "-1", "WITHSCORES"),
+      txs: await storedTransactions(owner),
       points: await redis.zrange(accountsKeys.points(owner), "0", "-1", "WITHSCORES"),
-      details: await redis.hgetall(accountsKeys.tx(owner)),
       head: await redis.hgetall(accountsKeys.head),
     });
     const before = await snapshot();
     await redis.flushall();
     await waitFor(
-      async () => (await redis.zcard(accountsKeys.txs(owner))) === 3 && (await redis.exists(accountsKeys.marker)) === 1,
+      async () =>
+        (await redis.zcard(accountsKeys.points(owner))) === 3 && (await redis.exists(accountsKeys.marker)) === 1,
       { what: "rebuilt read model", timeoutMs: 60_000 },
     );
     await caughtUp();
     expect(await snapshot()).toEqual(before);
   }, 90_000);
+});
 
-  it("keeps in PostgreSQL every balance point and transaction Redis holds, each once, through removals and the rebuild", async () => {
+describe("accounts projection with the history database", () => {
+  it("keeps every point and transaction in PostgreSQL, and in Redis only each account's newest points", async () => {
+    const owner = hex(32);
+    const blocks = Array.from({ length: 6 }, () => nextBlock++);
+    await publish(
+      owner,
+      blocks.map((block, index) => activity(owner, ref(block, 0), String(10 * (index + 1)))),
+    );
+    for (const block of blocks) await seen(block);
     await caughtUp();
-    const accounts = (await redis.keys(accountsKeys.txs("*"))).map((key) => key.slice(accountsKeys.txs("").length));
-    expect(accounts.length).toBeGreaterThanOrEqual(3);
-    for (const account of accounts) {
-      const points = await redis.zrange(accountsKeys.points(account), "0", "-1", "WITHSCORES");
-      const txs = await redis.zrange(accountsKeys.txs(account), "0", "-1", "WITHSCORES");
-      const details = await redis.hgetall(accountsKeys.tx(account));
-      const storedPoints = await reader`
-        select member, score::text as score from history.account_points where account = ${account} order by score, member`;
-      const storedTxs = await reader`
-        select member, score::text as score, detail from history.account_transactions
-        where account = ${account} order by score, member`;
-      expect(storedPoints.flatMap((row) => [row.member, row.score])).toEqual(points);
-      expect(storedTxs.flatMap((row) => [row.member, row.score])).toEqual(txs);
-      expect(Object.fromEntries(storedTxs.map((row) => [row.member, row.detail]))).toEqual(details);
-    }
-    // Each partition's offset in PostgreSQL stands where Redis's does (the rebuild replayed into Redis only).
+    const stored = await reader`
+      select member, score::text as score from history.account_points where account = ${owner} order by score, member`;
+    expect(stored).toHaveLength(6);
+    expect(await storedTransactions(owner)).toHaveLength(6);
+    // The newest four, exactly as PostgreSQL holds them; older ones only there.
+    expect(await redis.zrange(accountsKeys.points(owner), "0", "-1", "WITHSCORES")).toEqual(
+      stored.slice(-4).flatMap((row) => [row.member, row.score]),
+    );
+    expect(await latestFree(owner)).toBe("60");
+    // Redis holds no transaction of any account.
+    expect(await redis.keys(accountsKeys.txs("*"))).toEqual([]);
+    expect(await redis.keys(accountsKeys.tx("*"))).toEqual([]);
+    // Each partition's offset in PostgreSQL stands where Redis's does.
     const offsets = await reader`
       select partition, "offset"::text as "offset" from history.projection_offsets where projection = 'accounts'`;
+    expect(offsets.length).toBeGreaterThan(0);
     for (const { partition, offset } of offsets)
       expect(await redis.get(accountsKeys.offset(TOPICS.chainNetwork.name, partition as number))).toBe(offset);
   }, 60_000);

@@ -12,7 +12,7 @@ import { accountsKeys } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { type ReadModelMetrics, throttled } from "../supervisor/readModelMetrics.js";
-import { type AccountsChange, decodeAccountsRecord, sliceId, slicesOf } from "./decode.js";
+import { type AccountsChange, decodeAccountsRecord, pointChangesOnly, sliceId, slicesOf } from "./decode.js";
 import { type AccountsSlices, foldAccounts, sliceWrites } from "./fold.js";
 import { HEAD_MOVED, headArguments, headKeys, MOVE_HEAD_SCRIPT } from "./head.js";
 import { writeAccountsHistory } from "./historyStore.js";
@@ -41,11 +41,19 @@ export interface AccountsProjectionOptions {
   partitions?: number;
   /** Told where the head stands after commits that moved it (`read_model_as_of_*{read_model="accounts"}`). */
   readModels?: ReadModelMetrics;
+  /**
+   * With a history database, the newest balance points Redis keeps per account (4 by default): the
+   * latest balance and the few blocks a lagging partition may hold the head behind it. Older points
+   * and every transaction are read from PostgreSQL, so Redis grows with the number of accounts, not
+   * with the age of the chain.
+   */
+  pointsKept?: number;
 }
 
 export type AccountsProjection = SupervisedProjection;
 
 const SIGNAL_LIMIT = 500;
+const DEFAULT_POINTS_KEPT = 4;
 
 /**
  * The accounts projection: folds chain.network.v1 into the history tables (PostgreSQL) and the
@@ -70,8 +78,10 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
         readModels.stand("accounts", Number(block), Date.parse(timestamp) / 1_000);
     }, 1_000);
 
+  const bounded = options.history !== undefined;
+  const pointsKept = options.pointsKept ?? DEFAULT_POINTS_KEPT;
   const loadSlices = async (changes: readonly AccountsChange[]): Promise<AccountsSlices> => {
-    const slices = slicesOf(changes);
+    const slices = slicesOf(changes, !bounded);
     const pipeline = redis.pipeline();
     for (const { key, score } of slices) pipeline.zrangebyscore(key, score, score);
     const results = slices.length === 0 ? [] : ((await pipeline.exec()) ?? []);
@@ -119,11 +129,16 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
     ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
     replication: options.replication,
     async prepare(changes, batch) {
-      const before = await loadSlices(changes);
-      const writes = sliceWrites(before, foldAccounts(before, changes));
+      const kept = bounded ? pointChangesOnly(changes) : changes;
+      const before = await loadSlices(kept);
+      const writes = sliceWrites(before, foldAccounts(before, kept));
       const head = headOf(batch.partition, changes);
+      const trimmed = bounded
+        ? [...new Set(kept.flatMap((change) => (change.kind === "point" ? [change.account] : [])))]
+        : [];
       return (multi) => {
         for (const [command, ...args] of writes) multi.call(command!, ...args);
+        for (const account of trimmed) multi.zremrangebyrank(accountsKeys.points(account), 0, -(pointsKept + 1));
         // The script's reply comes last among the queued commands' (onCommit reads it there).
         if (head !== undefined) multi.eval(MOVE_HEAD_SCRIPT, movingHead.length, ...movingHead, ...head);
       };
