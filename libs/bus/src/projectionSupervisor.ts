@@ -30,6 +30,13 @@ export interface SupervisedProjection {
   /** The offset of the last record applied on the partition (stored with the read model). */
   loadOffsets(topic: string, partition: number): Promise<string | undefined>;
   handleBatch(batch: ProjectionBatch): Promise<void>;
+  /**
+   * Seeds a lost read model from a durable copy (the history database) together with the offsets
+   * that copy stands at, so the consumer resumes from there instead of replaying the topics from
+   * offset 0 (which bounded retention no longer holds). Run by the replica that starts the rebuild,
+   * before its consumer starts; without it the rebuild replays from the topics' start.
+   */
+  restore?(): Promise<void>;
 }
 
 export interface ProjectionSupervisorOptions {
@@ -152,8 +159,14 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
       }
       await options.onRebuild?.();
       // Set before the consumer starts: offsets stored from now on belong to this rebuild.
-      await store.setIfAbsent(`${REBUILDING}${randomUUID()}`);
+      const rebuild = `${REBUILDING}${randomUUID()}`;
+      await store.setIfAbsent(rebuild);
       marker = await store.read();
+      if (marker === rebuild && options.projection.restore !== undefined) {
+        const started = Date.now();
+        await options.projection.restore();
+        log.info({ ms: Date.now() - started }, `${name} read model restored from its durable copy; replaying the tail`);
+      }
     }
     metrics?.rebuilding(marker?.startsWith(REBUILDING) === true);
     if (consumer === undefined) await startConsumer();

@@ -17,6 +17,8 @@ export interface ProjectionDefinition<Change> {
    */
   stores: readonly ProjectionStore<Change>[];
   log: Logger;
+  /** Seeds a lost Redis read model from PostgreSQL with the offsets it stands at (SupervisedProjection.restore). */
+  restore?(): Promise<void>;
 }
 
 /**
@@ -44,6 +46,7 @@ export function defineProjection<Change>(definition: ProjectionDefinition<Change
       }
     });
   return {
+    ...(definition.restore === undefined ? {} : { restore: definition.restore }),
     async loadOffsets(topic, partition) {
       return lowestOffset(await Promise.all(stores.map((store) => store.loadOffset(topic, partition))));
     },

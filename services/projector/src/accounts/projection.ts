@@ -8,7 +8,7 @@ import {
   postgresStore,
   redisStore,
 } from "@platform/projection";
-import { accountsKeys } from "@platform/read-models";
+import { accountsKeys, BLOCKS_KEPT, dataChangeLog } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { type ReadModelMetrics, throttled } from "../supervisor/readModelMetrics.js";
@@ -17,6 +17,7 @@ import { type AccountsSlices, foldAccounts, sliceWrites } from "./fold.js";
 import { HEAD_MOVED, headArguments, headKeys, MOVE_HEAD_SCRIPT } from "./head.js";
 import { writeAccountsHistory } from "./historyStore.js";
 import { accountsHistoryWrites } from "./historyWrites.js";
+import { restoreAccounts } from "./restore.js";
 
 export interface AccountsProjectionOptions {
   /** A connection of the projection's own: WATCH belongs to the connection. */
@@ -162,10 +163,25 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
       }),
     );
   }
+  const history = options.history;
   return defineProjection<AccountsChange>({
     name: "accounts",
     log,
     decode: (record) => decodeAccountsRecord(record, log),
     stores,
+    ...(history === undefined
+      ? {}
+      : {
+          restore: async () =>
+            void (await restoreAccounts({
+              redis,
+              history,
+              log,
+              pointsKept,
+              partitions,
+              blocksKept: BLOCKS_KEPT,
+              changeLogLength: dataChangeLog.maxLength,
+            })),
+        }),
   });
 }
