@@ -25,7 +25,13 @@ export {
   startKafkaCluster,
 } from "./kafkaCluster.js";
 export { type RunningNats, type StartNatsOptions, startNats } from "./nats.js";
-export { postgresBinDir, type RunningPostgres, type StartPostgresOptions, startPostgres } from "./postgres.js";
+export {
+  postgresBinDir,
+  type RunningPostgres,
+  type StartPostgresOptions,
+  startPostgres,
+  takeBaseBackup,
+} from "./postgres.js";
 export { isAlive, type ManagedProcess, type SpawnOptions, spawnManaged, stopPid } from "./process.js";
 export { type RunningRedis, type StartRedisOptions, startRedis } from "./redis.js";
 export {

@@ -156,3 +156,45 @@ function initCluster(bin: string, dataDir: string, password: string, owner: Serv
     rmSync(passwordFile, { force: true });
   }
 }
+
+/**
+ * Takes a base backup of a running server with pg_basebackup (plain format, the WAL it needs
+ * streamed alongside), as the superuser `postgres`, into `target`: what a restore starts from.
+ * The password travels in the environment, never in argv.
+ */
+export async function takeBaseBackup(
+  server: RunningPostgres,
+  target: string,
+  superuserPassword: string,
+): Promise<void> {
+  const owner = serverUser();
+  mkdirSync(target, { recursive: true, mode: 0o700 });
+  if (owner !== undefined) {
+    openPathTo(target);
+    chownSync(target, owner.uid, owner.gid);
+  }
+  const basebackup = join(postgresBinDir(), "pg_basebackup");
+  const args = [
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(server.port),
+    "-U",
+    "postgres",
+    "-D",
+    target,
+    "-X",
+    "stream",
+    "-c",
+    "fast",
+  ];
+  const call = owner === undefined ? { command: basebackup, args } : asUser(owner, basebackup, args);
+  await new Promise<void>((done, failed) =>
+    execFile(
+      call.command,
+      call.args,
+      { env: { ...process.env, PGPASSWORD: superuserPassword } },
+      (error, _stdout, stderr) => (error === null ? done() : failed(new Error(`pg_basebackup failed: ${stderr}`))),
+    ),
+  );
+}

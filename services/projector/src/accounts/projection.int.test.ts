@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import {
@@ -19,7 +20,17 @@ import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import { accountsKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { createRedis, type Redis } from "@platform/store";
-import { type RunningKafka, type RunningRedis, startKafka, startRedis, tempDir, waitFor } from "@platform/testing";
+import {
+  type RunningKafka,
+  type RunningPostgres,
+  type RunningRedis,
+  startKafka,
+  startPostgres,
+  startRedis,
+  takeBaseBackup,
+  tempDir,
+  waitFor,
+} from "@platform/testing";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectionSupervisor } from "../supervisor/projectionSupervisor.js";
@@ -42,6 +53,8 @@ const log: Logger = createLogger({
 
 let kafkaServer: RunningKafka;
 let historyServer: HistoryServer;
+/** The server started again on a restored base backup (the restore test), stopped at the end. */
+let restored: RunningPostgres | undefined;
 /** What data-query may read: the projection writes through its own role (projector). */
 let reader: HistoryDb;
 let redisServer: RunningRedis;
@@ -104,7 +117,7 @@ afterAll(async () => {
   await publisher?.disconnect().catch(() => undefined);
   redis?.disconnect();
   projectionRedis?.disconnect();
-  await Promise.all([kafkaServer?.stop(), redisServer?.stop(), historyServer?.stop()]);
+  await Promise.all([kafkaServer?.stop(), redisServer?.stop(), historyServer?.stop(), restored?.stop()]);
   dir.remove();
 }, 60_000);
 
@@ -475,4 +488,61 @@ describe("accounts projection with the history database", () => {
       );
     }
   }, 120_000);
+});
+
+describe("a PostgreSQL restored from a base backup", () => {
+  it("picks up where the backup stopped: the projection re-applies from its offsets there, Redis skipping", async () => {
+    const owner = hex(32);
+    const rowsOf = async (account: string) =>
+      (await reader`select member from history.account_points where account = ${account} order by block`).map(
+        (row) => row.member as string,
+      );
+    for (let round = 0; round < 3; round++) {
+      const block = nextBlock++;
+      await publish(owner, [activity(owner, ref(block, 0), String(block))]);
+      await seen(block);
+    }
+    await caughtUp();
+    const backup = join(dir.path, "basebackup");
+    await takeBaseBackup(historyServer.postgres, backup, historyServer.passwords.postgres);
+    // After the backup: more blocks, which the restored server will not hold.
+    for (let round = 0; round < 3; round++) {
+      const block = nextBlock++;
+      await publish(owner, [activity(owner, ref(block, 0), String(block))]);
+      await seen(block);
+    }
+    await caughtUp();
+    const expected = await rowsOf(owner);
+    expect(expected).toHaveLength(6);
+    // The server is lost and restored from the backup, on the same address.
+    const { port, dataDir } = historyServer.postgres;
+    await historyServer.postgres.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    renameSync(backup, dataDir);
+    restored = await startPostgres({
+      port,
+      dataDir,
+      logFile: join(dir.path, "postgres-restored.log"),
+      superuserPassword: historyServer.passwords.postgres,
+    });
+    expect(await rowsOf(owner)).toHaveLength(3);
+    // The next block makes the projection find PostgreSQL behind, reload and re-apply from its offsets.
+    const later = hex(32);
+    const block = nextBlock++;
+    await publish(later, [activity(later, ref(block, 0), "1")]);
+    await seen(block);
+    await waitFor(async () => (await rowsOf(later)).length === 1, {
+      what: "the restored server caught up",
+      timeoutMs: 90_000,
+      intervalMs: 200,
+    });
+    expect(await rowsOf(owner)).toEqual(expected);
+    await caughtUp();
+    const offsets = await reader`
+      select partition, "offset"::text as "offset" from history.projection_offsets where projection = 'accounts'`;
+    for (const { partition, offset } of offsets)
+      expect(await redis.get(accountsKeys.offset(TOPICS.chainNetwork.name, partition as number))).toBe(offset);
+    // Redis applied nothing twice: the owner's newest points are the last four blocks, once each.
+    expect(await redis.zcard(accountsKeys.points(owner))).toBe(4);
+  }, 150_000);
 });
