@@ -531,7 +531,8 @@ describe("a PostgreSQL restored from a base backup", () => {
     const block = nextBlock++;
     await publish(later, [activity(later, ref(block, 0), "1")]);
     await seen(block);
-    await waitFor(async () => (await rowsOf(later)).length === 1, {
+    // Each partition finds PostgreSQL behind on its own next batch (every partition gets the block's BlockSeen).
+    await waitFor(async () => (await rowsOf(later)).length === 1 && (await rowsOf(owner)).length === 6, {
       what: "the restored server caught up",
       timeoutMs: 90_000,
       intervalMs: 200,

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { ProjectionBatch } from "@platform/bus";
 import { createLogger } from "@platform/log";
-import { commitReplication } from "@platform/projection";
+import { type CommitReplication, commitReplication, redisStore } from "@platform/projection";
 import { accountsKeys, dataChangeLog, marketKeys, readModelVersionKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { createRedis, type Redis, redisReadiness } from "@platform/store";
@@ -10,12 +10,12 @@ import { type RunningRedisCluster, startRedisCluster, tempDir, waitFor } from "@
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEAD_MOVED, headArguments, headKeys, MOVE_HEAD_SCRIPT } from "../accounts/head.js";
-import { commitBatch } from "./commitBatch.js";
+
 import { queueMembership, queueRemovals } from "./subnetRemovals.js";
 
 /**
  * The projector's own commit pieces on a Redis Cluster (3 primaries, a replica each), with the
- * read models' real key layouts: commitBatch's WATCH/MULTI/EXEC with its offset and version keys,
+ * read models' real key layouts: libs/projection's redisStore (WATCH/MULTI/EXEC with its offset and version keys),
  * the accounts head script (which appends to the data change log), and the subnet-removal scripts.
  * Each runs inside one MULTI, which a cluster accepts only because the keys share `{data}`.
  */
@@ -46,6 +46,25 @@ const batch = (previousOffset: string | undefined, lastOffset: string): Projecti
   heartbeat: async () => undefined,
 });
 
+/** The batch applied by a Redis store with the read model's keys: one record at its last offset. */
+async function commit(
+  keys: { offset: string; version: string },
+  prepare: () => Promise<(multi: ReturnType<Redis["multi"]>) => void>,
+  applied: ProjectionBatch,
+  signal?: { signals: Signals; replication: CommitReplication | undefined },
+): Promise<number> {
+  const store = redisStore<string>({
+    redis,
+    log,
+    offsetKey: () => keys.offset,
+    versionKey: keys.version,
+    prepare,
+    replication: signal?.replication,
+    onCommit: () => signal?.signals.publish("readmodel.changed.market", {}),
+  });
+  return (await store.apply(applied, [{ offset: applied.lastOffset, changes: ["c"] }])).length;
+}
+
 describe("the projector's commits on a Redis Cluster", () => {
   it("commits a market batch with removals and membership checks, its offset and version, exactly once", async () => {
     const keys = { offset: marketKeys.offset("chain.network.v1", 0), version: readModelVersionKeys.market };
@@ -60,13 +79,15 @@ describe("the projector's commits on a Redis Cluster", () => {
           netuid,
         });
     };
-    await commitBatch(redis, batch(undefined, "5"), keys, log, prepare);
+    expect(await commit(keys, prepare, batch(undefined, "5"))).toBe(1);
     expect(await redis.get(keys.offset)).toBe("5");
-    expect(await redis.get(keys.version)).toMatch(/^[0-9a-f-]{36}$/);
+    const version = await redis.get(keys.version);
+    expect(version).toMatch(/^[0-9a-f-]{36}$/);
     expect(await redis.smembers(marketKeys.pools)).toEqual(["7"]);
     expect(await redis.hget(marketKeys.removedSubnets, "8")).toBe("400:0xab");
-    // The same batch again (a rebalance overlap) is refused: the stored offset moved on.
-    await expect(commitBatch(redis, batch(undefined, "5"), keys, log, prepare)).rejects.toThrow(/stored offset/);
+    // The same batch again (a rebalance overlap) applies nothing: the stored offset moved on.
+    expect(await commit(keys, prepare, batch(undefined, "5"))).toBe(0);
+    expect(await redis.get(keys.version)).toBe(version);
   });
 
   it("moves the accounts head with the script, appending the move to the data change log", async () => {
@@ -126,7 +147,7 @@ describe("a commit's replicas before its signal, on a Redis Cluster", () => {
         .split("\n")
         .at(-1);
 
-    await commitBatch(redis, batch(undefined, "3"), keys, log, prepare, { signals, projection: "market", replication });
+    await commit(keys, prepare, batch(undefined, "3"), { signals, replication });
     // WAIT returned 1: the replica holds the offset the signal announced, read at once.
     expect(onReplica()).toBe("3");
     expect(announced).toEqual(["readmodel.changed.market"]);
@@ -134,7 +155,7 @@ describe("a commit's replicas before its signal, on a Redis Cluster", () => {
     cluster.pause(replica.port);
     try {
       const started = Date.now();
-      await commitBatch(redis, batch("3", "4"), keys, log, prepare, { signals, projection: "market", replication });
+      await commit(keys, prepare, batch("3", "4"), { signals, replication });
       expect(Date.now() - started).toBeGreaterThanOrEqual(350);
     } finally {
       cluster.resume(replica.port);

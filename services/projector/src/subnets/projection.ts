@@ -1,4 +1,4 @@
-import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
+import type { ConsumedRecord, SupervisedProjection } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import type { CommitReplication } from "@platform/projection";
 import type { ChainRef } from "@platform/proto/common/v1/common";
@@ -14,12 +14,12 @@ import { TOPICS } from "@platform/proto/topics";
 import { ordinalOf, rankHolders, readModelVersionKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { execPipeline, type Redis } from "@platform/store";
-import { commitBatch } from "../shared/commitBatch.js";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
 import type { NewPoint } from "../shared/series.js";
 import { loadSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
+import { snapshotProjection } from "../shared/snapshotProjection.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { addChunk, decodeChunk, dropChunks, type PendingChunks } from "./holders.js";
@@ -173,7 +173,7 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
  * The subnets projection: snapshot series per subnet (keys.ts), holder chunks assembled into whole
  * sets, and the holder rankings of the newest set. A ChainEventRemoved takes its snapshot out of
  * its series (the previous one stands again, and the rankings follow the holder set that stands).
- * Each commit is announced on `signals` as `readmodel.changed.subnets` (shared/commitBatch.ts).
+ * Each commit is announced on `signals` as `readmodel.changed.subnets` (shared/snapshotProjection.ts).
  */
 export function subnetsProjection(options: {
   redis: Redis;
@@ -183,147 +183,139 @@ export function subnetsProjection(options: {
   replication?: CommitReplication | undefined;
   /** Told the newest block of each commit (`read_model_as_of_*{read_model="subnets"}`). */
   readModels?: ReadModelMetrics;
-}): {
-  loadOffsets(topic: string, partition: number): Promise<string | undefined>;
-  handleBatch(batch: ProjectionBatch): Promise<void>;
-} {
+}): SupervisedProjection {
   const { redis, log } = options;
-  return {
-    loadOffsets: async (topic, partition) => (await redis.get(subnetsKeys.offset(topic, partition))) ?? undefined,
-    async handleBatch(batch) {
-      const changes = decodeSubnetsBatch(batch.messages, log);
-      await commitBatch(
-        redis,
-        batch,
-        { offset: subnetsKeys.offset(batch.topic, batch.partition), version: readModelVersionKeys.subnets },
-        log,
-        async () => {
-          const pending = new Map<string, PendingSeries & { what: SubnetsKind; netuid: number }>();
-          const series = (what: SubnetsKind, netuid: number) => {
-            const layout = subnetsLayout(what, netuid);
-            let entry = pending.get(layout.points);
-            if (entry === undefined) {
-              entry = { what, netuid, layout, ops: [] };
-              pending.set(layout.points, entry);
-            }
-            return entry;
-          };
+  return snapshotProjection<SubnetsChange>({
+    name: "subnets",
+    redis,
+    log,
+    offsetKey: subnetsKeys.offset,
+    versionKey: readModelVersionKeys.subnets,
+    decode: decodeSubnetsBatch,
+    signals: options.signals,
+    replication: options.replication,
+    committed: (changes) => advanceToRef(options.readModels, "subnets", batchHead(changes)),
+    async prepare(changes) {
+      const pending = new Map<string, PendingSeries & { what: SubnetsKind; netuid: number }>();
+      const series = (what: SubnetsKind, netuid: number) => {
+        const layout = subnetsLayout(what, netuid);
+        let entry = pending.get(layout.points);
+        if (entry === undefined) {
+          entry = { what, netuid, layout, ops: [] };
+          pending.set(layout.points, entry);
+        }
+        return entry;
+      };
 
-          // Holder chunks of the subnets the batch touches, folded in offset order with the removals.
-          const removals = changes.filter(
-            (change): change is RemovalChange =>
-              change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"),
-          );
-          const chunkNetuids = [
-            ...new Set(
-              changes
-                .filter((change) => change.kind === "chunk" || (change.kind === "removed" && change.what === "holders"))
-                .map((change) => change.netuid),
-            ),
-          ];
-          const chunks = new Map<number, PendingChunks>();
-          if (chunkNetuids.length > 0) {
-            await redis.watch(...chunkNetuids.map(subnetsKeys.holderChunks));
-            const pipeline = redis.pipeline();
-            for (const netuid of chunkNetuids) pipeline.hgetall(subnetsKeys.holderChunks(netuid));
-            const stored = (await execPipeline(pipeline)) as Record<string, string>[];
-            chunkNetuids.forEach((netuid, index) =>
-              chunks.set(
-                netuid,
-                new Map(Object.entries(stored[index] ?? {}).map(([field, text]) => [field, decodeChunk(text)])),
+      // Holder chunks of the subnets the batch touches, folded in offset order with the removals.
+      const removals = changes.filter(
+        (change): change is RemovalChange =>
+          change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"),
+      );
+      const chunkNetuids = [
+        ...new Set(
+          changes
+            .filter((change) => change.kind === "chunk" || (change.kind === "removed" && change.what === "holders"))
+            .map((change) => change.netuid),
+        ),
+      ];
+      const chunks = new Map<number, PendingChunks>();
+      if (chunkNetuids.length > 0) {
+        await redis.watch(...chunkNetuids.map(subnetsKeys.holderChunks));
+        const pipeline = redis.pipeline();
+        for (const netuid of chunkNetuids) pipeline.hgetall(subnetsKeys.holderChunks(netuid));
+        const stored = (await execPipeline(pipeline)) as Record<string, string>[];
+        chunkNetuids.forEach((netuid, index) =>
+          chunks.set(
+            netuid,
+            new Map(Object.entries(stored[index] ?? {}).map(([field, text]) => [field, decodeChunk(text)])),
+          ),
+        );
+      }
+      for (const change of changes) {
+        if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved")) continue;
+        if (change.kind === "snapshot")
+          series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
+        else if (change.kind === "chunk") {
+          const set = addChunk(chunks.get(change.netuid)!, change.chunk);
+          if (set !== undefined)
+            series("holders", change.netuid).ops.push({
+              kind: "add",
+              point: pointOf(set.ref, HolderPositions.encode(set).finish()),
+            });
+        } else {
+          if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
+          series(change.what, change.netuid).ops.push({ kind: "remove", block: change.block, hash: change.hash });
+        }
+      }
+      const loaded = await loadSeries(redis, [...pending.values()]);
+      const rankedNetuids = [...pending.values()]
+        .filter((entry) => entry.what === "holders")
+        .map((entry) => entry.netuid);
+      if (rankedNetuids.length > 0) await redis.watch(...rankedNetuids.map(subnetsKeys.holderRanked));
+      const ranked = rankedNetuids.length === 0 ? [] : await redis.mget(...rankedNetuids.map(subnetsKeys.holderRanked));
+      const rankedOf = new Map(rankedNetuids.map((netuid, index) => [netuid, ranked[index] ?? null]));
+      const identityChecks = [
+        ...new Set([
+          ...[...pending.values()]
+            .filter((entry) => entry.what === "subnet" || entry.what === "validators")
+            .map((entry) => entry.netuid),
+          ...removals.map((removal) => removal.netuid),
+        ]),
+      ];
+
+      return (multi) => {
+        for (const [netuid, map] of chunks) {
+          const key = subnetsKeys.holderChunks(netuid);
+          multi.del(key);
+          if (map.size > 0)
+            multi.hset(
+              key,
+              Object.fromEntries(
+                [...map].map(([field, chunk]) => [
+                  field,
+                  Buffer.from(HolderPositions.encode(chunk).finish()).toString("base64"),
+                ]),
               ),
             );
+        }
+        const folds = queueSeriesWrites(multi, loaded);
+        const newestOf = (what: SubnetsKind, netuid: number): SeriesPoint | undefined | null => {
+          const fold = folds.get(subnetsLayout(what, netuid).points);
+          if (fold === undefined) return null;
+          return fold.folded.points.at(-1) ?? fold.base;
+        };
+        for (const netuid of rankedNetuids) {
+          const newest = newestOf("holders", netuid);
+          if (newest === null) continue;
+          const tag = newest === undefined ? null : `${newest.o}:${newest.h}`;
+          if (tag === rankedOf.get(netuid)) continue;
+          const set = newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64"));
+          queueRankings(multi, netuid, set);
+          if (tag === null || set === undefined)
+            multi.del(subnetsKeys.holderRanked(netuid), subnetsKeys.holderRankedHead(netuid));
+          else {
+            multi.set(subnetsKeys.holderRanked(netuid), tag);
+            multi.set(
+              subnetsKeys.holderRankedHead(netuid),
+              JSON.stringify({ tag, ref: set.ref, coverage: set.coverage }),
+            );
           }
-          for (const change of changes) {
-            if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"))
-              continue;
-            if (change.kind === "snapshot")
-              series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
-            else if (change.kind === "chunk") {
-              const set = addChunk(chunks.get(change.netuid)!, change.chunk);
-              if (set !== undefined)
-                series("holders", change.netuid).ops.push({
-                  kind: "add",
-                  point: pointOf(set.ref, HolderPositions.encode(set).finish()),
-                });
-            } else {
-              if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
-              series(change.what, change.netuid).ops.push({ kind: "remove", block: change.block, hash: change.hash });
-            }
-          }
-          const loaded = await loadSeries(redis, [...pending.values()]);
-          const rankedNetuids = [...pending.values()]
-            .filter((entry) => entry.what === "holders")
-            .map((entry) => entry.netuid);
-          if (rankedNetuids.length > 0) await redis.watch(...rankedNetuids.map(subnetsKeys.holderRanked));
-          const ranked =
-            rankedNetuids.length === 0 ? [] : await redis.mget(...rankedNetuids.map(subnetsKeys.holderRanked));
-          const rankedOf = new Map(rankedNetuids.map((netuid, index) => [netuid, ranked[index] ?? null]));
-          const identityChecks = [
-            ...new Set([
-              ...[...pending.values()]
-                .filter((entry) => entry.what === "subnet" || entry.what === "validators")
-                .map((entry) => entry.netuid),
-              ...removals.map((removal) => removal.netuid),
-            ]),
-          ];
-
-          return (multi) => {
-            for (const [netuid, map] of chunks) {
-              const key = subnetsKeys.holderChunks(netuid);
-              multi.del(key);
-              if (map.size > 0)
-                multi.hset(
-                  key,
-                  Object.fromEntries(
-                    [...map].map(([field, chunk]) => [
-                      field,
-                      Buffer.from(HolderPositions.encode(chunk).finish()).toString("base64"),
-                    ]),
-                  ),
-                );
-            }
-            const folds = queueSeriesWrites(multi, loaded);
-            const newestOf = (what: SubnetsKind, netuid: number): SeriesPoint | undefined | null => {
-              const fold = folds.get(subnetsLayout(what, netuid).points);
-              if (fold === undefined) return null;
-              return fold.folded.points.at(-1) ?? fold.base;
-            };
-            for (const netuid of rankedNetuids) {
-              const newest = newestOf("holders", netuid);
-              if (newest === null) continue;
-              const tag = newest === undefined ? null : `${newest.o}:${newest.h}`;
-              if (tag === rankedOf.get(netuid)) continue;
-              const set = newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64"));
-              queueRankings(multi, netuid, set);
-              if (tag === null || set === undefined)
-                multi.del(subnetsKeys.holderRanked(netuid), subnetsKeys.holderRankedHead(netuid));
-              else {
-                multi.set(subnetsKeys.holderRanked(netuid), tag);
-                multi.set(
-                  subnetsKeys.holderRankedHead(netuid),
-                  JSON.stringify({ tag, ref: set.ref, coverage: set.coverage }),
-                );
-              }
-            }
-            queueRemovals(multi, subnetsKeys.removedSubnets, removals);
-            // A subnet is known while either its subnet snapshot or its metagraph stands, newer than its removal (checked after the writes above).
-            for (const netuid of identityChecks) {
-              queueMembership(multi, {
-                seriesKeys: [subnetsLayout("subnet", netuid).points, subnetsLayout("validators", netuid).points],
-                setKey: subnetsKeys.netuids,
-                removalsKey: subnetsKeys.removedSubnets,
-                netuid,
-              });
-            }
-            queueDataChanges(multi, { readModel: "subnets", head: batchHead(changes) });
-          };
-        },
-        { signals: options.signals, projection: "subnets", replication: options.replication },
-      );
-      advanceToRef(options.readModels, "subnets", batchHead(changes));
+        }
+        queueRemovals(multi, subnetsKeys.removedSubnets, removals);
+        // A subnet is known while either its subnet snapshot or its metagraph stands, newer than its removal (checked after the writes above).
+        for (const netuid of identityChecks) {
+          queueMembership(multi, {
+            seriesKeys: [subnetsLayout("subnet", netuid).points, subnetsLayout("validators", netuid).points],
+            setKey: subnetsKeys.netuids,
+            removalsKey: subnetsKeys.removedSubnets,
+            netuid,
+          });
+        }
+        queueDataChanges(multi, { readModel: "subnets", head: batchHead(changes) });
+      };
     },
-  };
+  });
 }
 
 /** The newest block a batch's records name: the subnets read model's new `as_of`. */

@@ -4,10 +4,10 @@ import type { CommitReplication } from "@platform/projection";
 import type { Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { describe, expect, it } from "vitest";
-import { commitBatch } from "./commitBatch.js";
+import { snapshotProjection } from "./snapshotProjection.js";
 
-// commitBatch's change signal with a stand-in Redis: readmodel.changed.<projection> goes out once
-// per batch, after the EXEC that stored it, with the version token that EXEC wrote.
+// A snapshot projection's change signal with a stand-in Redis: readmodel.changed.<projection> goes
+// out once per batch, after the EXEC that stored it, with the version token that EXEC wrote.
 
 const log = createLogger({ service: "commit-batch-test", level: "silent" });
 const KEYS = { offset: "rm:{data}:market:offset:t:0", version: "rm:{data}:market:version" };
@@ -58,7 +58,7 @@ const batch = (): ProjectionBatch & { heartbeats: number } => {
     partition: 0,
     previousOffset: "41",
     lastOffset: "42",
-    messages: [],
+    messages: [{ topic: "t", partition: 0, offset: "42", value: Buffer.from("x") }],
     heartbeats: 0,
     heartbeat: async () => {
       value.heartbeats += 1;
@@ -69,11 +69,29 @@ const batch = (): ProjectionBatch & { heartbeats: number } => {
 
 const prepare = async () => () => undefined;
 
-describe("commitBatch: the change signal", () => {
+/** The projection under test: one change per record, written nowhere but its offset and version. */
+function project(
+  redis: Redis,
+  name: "market" | "subnets",
+  extra: { signals?: Signals | undefined; replication?: CommitReplication; maxAttempts?: number } = {},
+) {
+  return snapshotProjection<string>({
+    name,
+    redis,
+    log,
+    offsetKey: () => KEYS.offset,
+    versionKey: KEYS.version,
+    decode: (messages) => messages.map((message) => message.offset),
+    prepare,
+    ...extra,
+  });
+}
+
+describe("snapshotProjection: the change signal", () => {
   it("announces a committed batch with the version token its EXEC stored", async () => {
     const { redis, written } = fakeRedis(["ok"]);
     const { signals, published } = fakeSignals();
-    await commitBatch(redis, batch(), KEYS, log, prepare, { signals, projection: "market" });
+    await project(redis, "market", { signals }).handleBatch(batch());
     expect(written.get(KEYS.offset)).toBe("42");
     expect(published).toEqual([
       ["readmodel.changed.market", { projection: "market", version: written.get(KEYS.version) }],
@@ -85,7 +103,7 @@ describe("commitBatch: the change signal", () => {
     const { redis, written } = fakeRedis(["conflict", "ok"]);
     const { signals, published } = fakeSignals();
     const conflicting = batch();
-    await commitBatch(redis, conflicting, KEYS, log, prepare, { signals, projection: "subnets" });
+    await project(redis, "subnets", { signals }).handleBatch(conflicting);
     expect(conflicting.heartbeats).toBe(1);
     expect(published).toEqual([
       ["readmodel.changed.subnets", { projection: "subnets", version: written.get(KEYS.version) }],
@@ -94,33 +112,25 @@ describe("commitBatch: the change signal", () => {
 
   it("announces nothing when a write failed or every attempt conflicted", async () => {
     const { signals, published } = fakeSignals();
+    await expect(project(fakeRedis(["failed"]).redis, "market", { signals }).handleBatch(batch())).rejects.toThrow(
+      /a write of the batch failed/,
+    );
     await expect(
-      commitBatch(fakeRedis(["failed"]).redis, batch(), KEYS, log, prepare, { signals, projection: "market" }),
-    ).rejects.toThrow(/a write of the batch failed/);
-    await expect(
-      commitBatch(
-        fakeRedis(["conflict", "conflict"]).redis,
-        batch(),
-        KEYS,
-        log,
-        prepare,
-        { signals, projection: "market" },
-        2,
-      ),
+      project(fakeRedis(["conflict", "conflict"]).redis, "market", { signals, maxAttempts: 2 }).handleBatch(batch()),
     ).rejects.toThrow(/kept conflicting/);
     expect(published).toEqual([]);
   });
 
   it("commits all the same when the signal cannot go out, or there is no NATS", async () => {
     const { redis, written } = fakeRedis(["ok", "ok"]);
-    await commitBatch(redis, batch(), KEYS, log, prepare, { signals: fakeSignals(true).signals, projection: "market" });
-    await commitBatch(redis, batch(), KEYS, log, prepare, { signals: undefined, projection: "market" });
-    await commitBatch(redis, batch(), KEYS, log, prepare);
+    await project(redis, "market", { signals: fakeSignals(true).signals }).handleBatch(batch());
+    await project(redis, "market", { signals: undefined }).handleBatch(batch());
+    await project(redis, "market").handleBatch(batch());
     expect(written.get(KEYS.offset)).toBe("42");
   });
 });
 
-describe("commitBatch: replicas before the signal", () => {
+describe("snapshotProjection: replicas before the signal", () => {
   it("waits for the replicas after the EXEC and before the signal, on the batch's offset key", async () => {
     const { redis, written } = fakeRedis(["ok"]);
     const steps: string[] = [];
@@ -136,7 +146,7 @@ describe("commitBatch: replicas before the signal", () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       },
     };
-    await commitBatch(redis, batch(), KEYS, log, prepare, { signals, projection: "market", replication });
+    await project(redis, "market", { signals, replication }).handleBatch(batch());
     expect(steps).toEqual([`settle ${KEYS.offset} at offset 42`, "signal"]);
   });
 });
