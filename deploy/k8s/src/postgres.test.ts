@@ -53,7 +53,7 @@ const NO_POSTGRES = [
   "chain-ingestor-price",
 ];
 
-describe.each(OVERLAYS)("overlay %s", (overlay) => {
+describe.each(OVERLAYS)("overlay %s: the servers", (overlay) => {
   test("a primary and a streaming replica, one pod each, a volume per pod, the official image pinned by tag", () => {
     for (const name of ["postgres-primary", "postgres-replica"]) {
       const set = find(objects(overlay), "StatefulSet", name);
@@ -121,7 +121,9 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
       expect(container.lifecycle.preStop.exec.command.slice(0, 2)).toEqual(["pg_ctl", "stop"]);
     }
   });
+});
 
+describe.each(OVERLAYS)("overlay %s: who connects to PostgreSQL", (overlay) => {
   test("the projectors and data-query connect as their own roles, with passwords from their own Secrets; no other deployable gets Postgres", () => {
     const manifests = objects(overlay);
     const config = manifests.find((m) => m.kind === "ConfigMap" && m.metadata.name.startsWith("platform-config"))!;
