@@ -38,7 +38,7 @@ const find = (manifests: Manifest[], kind: string, name: string) => {
 const podOf = (manifest: Any) =>
   (manifest.kind === "CronJob" ? manifest.spec.jobTemplate.spec.template.spec : manifest.spec.template.spec) as any;
 const envOf = (container: { env?: Array<{ name: string; value?: string; valueFrom?: any }> }) =>
-  Object.fromEntries((container.env ?? []).map((variable) => [variable.name, variable]));
+  Object.fromEntries((container.env ?? []).map((variable) => [variable.name, variable])) as Record<string, any>;
 
 /** The deployables the brief names: every projection's projector, every data-query group. */
 const PROJECTORS = ["projector-accounts", "projector-intents", "projector-market", "projector-subnets"];
