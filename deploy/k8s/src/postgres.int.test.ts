@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   backupScript,
+  PG_ISREADY_COMMAND,
   POSTGRES_DATABASE,
   pgHbaConf,
   postgresqlConf,
@@ -247,6 +248,16 @@ describe("the bootstrap SQL's roles on a real PostgreSQL 15", () => {
     expect(
       query(primaryPort, "SELECT rolname FROM pg_roles WHERE rolreplication AND rolname <> 'postgres' ORDER BY 1"),
     ).toBe("replicator");
+  });
+
+  test("the probes' pg_isready (over TCP, no password, refused by pg_hba.conf) reports the server up, and a closed port down", () => {
+    const probe = () =>
+      run(bin("pg_isready"), [
+        ...PG_ISREADY_COMMAND.slice(1).map((arg) => (arg.startsWith("--port=") ? `--port=${primaryPort}` : arg)),
+      ]).status;
+    expect(probe()).toBe(0);
+    const other = run(bin("pg_isready"), ["--host=127.0.0.1", "--port=1", "--quiet"]).status;
+    expect(other).toBe(2);
   });
 
   test("a missing or short password stops the bootstrap before any role is created", () => {

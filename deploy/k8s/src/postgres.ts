@@ -422,11 +422,18 @@ const primaryAddress: V1EnvVar[] = [
   { name: "PRIMARY_PORT", value: String(POSTGRES_PORT) },
 ];
 
-/** pg_isready over TCP: fails while the server starts, recovers, or initialises (the temporary server listens on no TCP port). */
+/**
+ * pg_isready over TCP, with no password: a server that answers, even to refuse the connection
+ * (pg_hba.conf has no line for it), is up. It fails while the server starts, recovers, or initialises (the temporary server listens on no TCP port). */
+export const PG_ISREADY_COMMAND = [
+  "pg_isready",
+  "--host=127.0.0.1",
+  `--port=${POSTGRES_PORT}`,
+  `--dbname=${POSTGRES_DATABASE}`,
+  "--quiet",
+];
 function probes(): Pick<V1Container, "startupProbe" | "readinessProbe" | "livenessProbe"> {
-  const isReady = {
-    command: ["pg_isready", "--host=127.0.0.1", `--port=${POSTGRES_PORT}`, `--dbname=${POSTGRES_DATABASE}`, "--quiet"],
-  };
+  const isReady = { command: PG_ISREADY_COMMAND };
   // Crash recovery, or a replica replaying WAL after a restart, may take minutes: 15 before liveness applies.
   const startupProbe: V1Probe = { exec: isReady, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 90 };
   const readinessProbe: V1Probe = {
