@@ -41,8 +41,9 @@ export const BASE_SETTINGS: Record<string, string> = {
 /** The PostgreSQL files, each written to base/postgres/ and put in its ConfigMap by the kustomization. */
 const POSTGRES_FILES_DIR = "postgres";
 
-function documents(manifests: Manifest[]): string {
-  return `${HEADER}\n${manifests.map((manifest) => stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false })).join("---\n")}`;
+function documents(manifests: Manifest[], source = "deployables.ts"): string {
+  const header = source === "deployables.ts" ? HEADER : HEADER.replace("src/deployables.ts", `src/${source}`);
+  return `${header}\n${manifests.map((manifest) => stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false })).join("---\n")}`;
 }
 
 function kustomization(deployables: Deployable[]): string {
@@ -80,8 +81,8 @@ export function generateBase(deployables: Deployable[] = DEPLOYABLES): Map<strin
   files.set("network-policies.yaml", documents(sharedNetworkPolicies(deployables)));
   for (const deployable of deployables)
     files.set(`${deployable.name}.yaml`, documents(deployableManifests(deployable, deployables)));
-  files.set("postgres.yaml", documents(postgresManifests(deployables)));
-  files.set("history-migrate.yaml", documents(migrateManifests()));
+  files.set("postgres.yaml", documents(postgresManifests(deployables), "postgres.ts"));
+  files.set("history-migrate.yaml", documents(migrateManifests(), "postgres.ts"));
   for (const configMapFiles of Object.values(postgresFiles()))
     for (const [file, content] of Object.entries(configMapFiles)) files.set(`${POSTGRES_FILES_DIR}/${file}`, content);
   // The alert rules (PrometheusRule) and Grafana dashboards (ConfigMaps), from src/observability.
@@ -97,7 +98,7 @@ export function generateOperations(): Map<string, string> {
   return new Map([
     [
       "postgres-restore.yaml",
-      documents([restoreJob()]).replace(
+      documents([restoreJob()], "postgres.ts").replace(
         "# Edit the table there and regenerate",
         "# Not part of the base: apply it by hand to restore a backup (deploy/k8s/README.md, PostgreSQL).\n# Edit the table there and regenerate",
       ),

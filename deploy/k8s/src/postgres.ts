@@ -168,7 +168,7 @@ export function pgHbaConf(): string {
   return `# ${GENERATED}
 # Who may connect, and how; the first matching line decides, and no line means refused.
 # NetworkPolicies decide which pods reach port ${POSTGRES_PORT} at all. With TLS (prod: README), turn
-# \`host\` into \`hostssl\` so that passwords never cross the network in clear.
+# \`host\` into \`hostssl\` so that no connection goes unencrypted.
 # TYPE  DATABASE     USER                                ADDRESS     METHOD
 # The image's initialisation and operators (kubectl exec … psql), as the OS user postgres.
 local   all          postgres                                        peer
