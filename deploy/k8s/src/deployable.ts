@@ -1,5 +1,7 @@
 // The shape of one row of the deployables table (deployables.ts).
 
+import type { PostgresClientRole } from "./postgresRoles.js";
+
 /** Folders under services/, and so image names. */
 export type ServiceName = "gateway" | "auth" | "tc" | "intents-gateway" | "data-query" | "projector" | "chain-ingestor";
 
@@ -39,7 +41,15 @@ export interface Deployable {
   service: ServiceName;
   role: Role;
   /** What the pod talks to outside the namespace; drives env and egress NetworkPolicies. */
-  uses: { redis?: boolean; kafka?: boolean; nats?: boolean; chainRpc?: boolean; chainsFile?: boolean };
+  uses: {
+    redis?: boolean;
+    kafka?: boolean;
+    nats?: boolean;
+    chainRpc?: boolean;
+    chainsFile?: boolean;
+    /** The history store (PostgreSQL), as this role: POSTGRES_* variables, egress to its servers. */
+    postgres?: PostgresClientRole;
+  };
   /** Deployables this one calls over gRPC (egress to them, ingress on their side). */
   calls: string[];
   /** Variables particular to this deployable, beside the ones derived from its role and `uses`. */

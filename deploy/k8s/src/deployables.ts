@@ -9,6 +9,7 @@ import { serverSecretsOf } from "./serverCredentials.js";
  */
 
 import { kafkaSecretName } from "./kafkaSecrets.js";
+import { POSTGRES_SECRETS, postgresSecretsOf } from "./postgresRoles.js";
 
 export const NAMESPACE = "platform";
 export const IMAGE_REGISTRY = "registry.example/platform";
@@ -153,7 +154,11 @@ export const DEPLOYABLES: Deployable[] = [
       role: "backend",
       // The market deployment also serves the data event streams (the `events` group): they follow
       // the market's own changes most, and the gateway reaches them at the market's address.
-      uses: group === "market" ? { redis: true, nats: true } : { redis: true },
+      // History and past blocks come from PostgreSQL (its replica), the head from Redis.
+      uses:
+        group === "market"
+          ? { redis: true, nats: true, postgres: "data_query" }
+          : { redis: true, postgres: "data_query" },
       calls: [],
       env: {
         DATA_QUERY_GROUPS: group === "market" ? "market,events" : group,
@@ -169,7 +174,8 @@ export const DEPLOYABLES: Deployable[] = [
       name: `projector-${projection}`,
       service: "projector",
       role: "worker",
-      uses: { redis: true, kafka: true, nats: true },
+      // Each projection writes its history to PostgreSQL (the primary) besides Redis.
+      uses: { redis: true, kafka: true, nats: true, postgres: "projector" },
       calls: [],
       // Must equal the deployed FullSettlers' REFUND_GRACE: refundableAt is derived from it.
       env: { PROJECTIONS: projection, INTENTS_REFUND_GRACE_SECONDS: { configMapKey: "INTENTS_REFUND_GRACE_SECONDS" } },
@@ -215,13 +221,16 @@ export const SERVICES: ServiceName[] = [
 
 /** Secrets the manifests reference; operators create them (README). */
 export const REFERENCED_SECRETS: string[] = [
-  ...new Set(
-    DEPLOYABLES.flatMap((deployable) => [
+  ...new Set([
+    ...DEPLOYABLES.flatMap((deployable) => [
       ...(deployable.secrets ?? []).map((secret) => secret.secretName),
       ...serverSecretsOf(deployable),
       ...(deployable.uses.kafka ? [kafkaSecretName(deployable.name)] : []),
+      ...postgresSecretsOf(deployable),
     ]),
-  ),
+    // The history store's servers, backups and migrations (postgres.ts).
+    ...POSTGRES_SECRETS,
+  ]),
 ];
 
 /** Placeholder ranges the base uses for external dependencies; every overlay must replace them. */

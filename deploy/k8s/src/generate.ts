@@ -11,7 +11,8 @@ import {
   sharedNetworkPolicies,
 } from "./manifests.js";
 import { generateObservability, observabilityManifests } from "./observability/files.js";
-import { BASE_DIR, OBSERVABILITY_DIR } from "./paths.js";
+import { BASE_DIR, OBSERVABILITY_DIR, OPERATIONS_DIR } from "./paths.js";
+import { migrateManifests, POSTGRES_URLS, postgresFiles, postgresManifests, restoreJob } from "./postgres.js";
 
 const HEADER = [
   "# Generated from deploy/k8s/src/deployables.ts by `pnpm --filter @platform/k8s gen`.",
@@ -33,10 +34,16 @@ export const BASE_SETTINGS: Record<string, string> = {
   SIWE_DOMAIN: "api.example",
   SIWE_URI: "https://api.example",
   SIWE_CHAIN_IDS: "11155111,84532,945",
+  // The history store in the namespace (postgres.ts); no credentials: each role's are in its Secret.
+  ...POSTGRES_URLS,
 };
 
-function documents(manifests: Manifest[]): string {
-  return `${HEADER}\n${manifests.map((manifest) => stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false })).join("---\n")}`;
+/** The PostgreSQL files, each written to base/postgres/ and put in its ConfigMap by the kustomization. */
+const POSTGRES_FILES_DIR = "postgres";
+
+function documents(manifests: Manifest[], source = "deployables.ts"): string {
+  const header = source === "deployables.ts" ? HEADER : HEADER.replace("src/deployables.ts", `src/${source}`);
+  return `${header}\n${manifests.map((manifest) => stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false })).join("---\n")}`;
 }
 
 function kustomization(deployables: Deployable[]): string {
@@ -49,11 +56,18 @@ function kustomization(deployables: Deployable[]): string {
       "namespace.yaml",
       "network-policies.yaml",
       ...deployables.map((deployable) => `${deployable.name}.yaml`),
+      "postgres.yaml",
+      "history-migrate.yaml",
       "observability.yaml",
     ],
     configMapGenerator: [
       { name: CONFIG_MAP, literals: Object.entries(BASE_SETTINGS).map(([key, value]) => `${key}=${value}`) },
       { name: CHAINS_CONFIG_MAP, files: ["chains.json=config/chains.json"] },
+      // A change to a file renames its ConfigMap (content hash), which rolls the pods that mount it.
+      ...Object.entries(postgresFiles()).map(([name, files]) => ({
+        name,
+        files: Object.keys(files).map((file) => `${file}=${POSTGRES_FILES_DIR}/${file}`),
+      })),
     ],
   };
   return `${HEADER}\n${stringify(body, { lineWidth: 0, aliasDuplicateObjects: false })}`;
@@ -67,30 +81,69 @@ export function generateBase(deployables: Deployable[] = DEPLOYABLES): Map<strin
   files.set("network-policies.yaml", documents(sharedNetworkPolicies(deployables)));
   for (const deployable of deployables)
     files.set(`${deployable.name}.yaml`, documents(deployableManifests(deployable, deployables)));
+  files.set("postgres.yaml", documents(postgresManifests(deployables), "postgres.ts"));
+  files.set("history-migrate.yaml", documents(migrateManifests(), "postgres.ts"));
+  for (const configMapFiles of Object.values(postgresFiles()))
+    for (const [file, content] of Object.entries(configMapFiles)) files.set(`${POSTGRES_FILES_DIR}/${file}`, content);
   // The alert rules (PrometheusRule) and Grafana dashboards (ConfigMaps), from src/observability.
   files.set("observability.yaml", documents(observabilityManifests()));
   return files;
+}
+
+/**
+ * Manifests an operator applies by hand, outside the overlays (deploy/k8s/operations): the
+ * PostgreSQL restore Job. Generated and validated like the base, never applied with it.
+ */
+export function generateOperations(): Map<string, string> {
+  return new Map([
+    [
+      "postgres-restore.yaml",
+      documents([restoreJob()], "postgres.ts").replace(
+        "# Edit the table there and regenerate",
+        "# Not part of the base: apply it by hand to restore a backup (deploy/k8s/README.md, PostgreSQL).\n# Edit the table there and regenerate",
+      ),
+    ],
+  ]);
 }
 
 /** Writes the base and removes YAML files of deployables that are gone (every YAML file there is generated). */
 export async function writeBase(
   dir = BASE_DIR,
   observabilityDir = OBSERVABILITY_DIR,
+  operationsDir = OPERATIONS_DIR,
 ): Promise<{ written: string[]; removed: string[] }> {
   const files = generateBase();
-  for (const [name, content] of files) await writeFile(join(dir, name), content);
+  for (const [name, content] of files) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), content);
+  }
   const removed = (await readdir(dir)).filter((name) => name.endsWith(".yaml") && !files.has(name));
   for (const name of removed) await rm(join(dir, name));
+  for (const [name, content] of generateOperations()) {
+    await mkdir(dirname(join(operationsDir, name)), { recursive: true });
+    await writeFile(join(operationsDir, name), content);
+  }
   const observability = generateObservability();
   for (const [name, content] of observability) {
     await mkdir(dirname(join(observabilityDir, name)), { recursive: true });
     await writeFile(join(observabilityDir, name), content);
   }
-  return { written: [...files.keys(), ...[...observability.keys()].map((name) => `observability/${name}`)], removed };
+  return {
+    written: [
+      ...files.keys(),
+      ...[...observability.keys()].map((name) => `observability/${name}`),
+      ...[...generateOperations().keys()].map((name) => `operations/${name}`),
+    ],
+    removed,
+  };
 }
 
 /** Generated files whose content on disk differs, and YAML files in base/ the generator does not make. */
-export async function staleBaseFiles(dir = BASE_DIR, observabilityDir = OBSERVABILITY_DIR): Promise<string[]> {
+export async function staleBaseFiles(
+  dir = BASE_DIR,
+  observabilityDir = OBSERVABILITY_DIR,
+  operationsDir = OPERATIONS_DIR,
+): Promise<string[]> {
   const files = generateBase();
   const stale: string[] = [];
   for (const [name, content] of files) {
@@ -101,6 +154,10 @@ export async function staleBaseFiles(dir = BASE_DIR, observabilityDir = OBSERVAB
   for (const [name, content] of generateObservability()) {
     const onDisk = await readFile(join(observabilityDir, name), "utf8").catch(() => undefined);
     if (onDisk !== content) stale.push(`observability/${name}`);
+  }
+  for (const [name, content] of generateOperations()) {
+    const onDisk = await readFile(join(operationsDir, name), "utf8").catch(() => undefined);
+    if (onDisk !== content) stale.push(`operations/${name}`);
   }
   return stale;
 }

@@ -39,6 +39,8 @@ import {
   UNCONFIGURED_CIDR,
 } from "./deployables.js";
 import { kafkaCredentialEnv } from "./kafkaSecrets.js";
+import { postgresEgressOf } from "./postgres.js";
+import { postgresCredentialEnv } from "./postgresRoles.js";
 import { serverCredentialEnv } from "./serverCredentials.js";
 
 /** Any Kubernetes object as it appears in a manifest. */
@@ -92,6 +94,7 @@ function envOf(deployable: Deployable): V1EnvVar[] {
   }
   if (deployable.uses.nats) env.NATS_URL = { configMapKey: "NATS_URL" };
   Object.assign(env, serverCredentialEnv(deployable));
+  Object.assign(env, postgresCredentialEnv(deployable));
   if (deployable.uses.chainsFile) env.CHAINS_FILE = CHAINS_FILE;
   Object.assign(env, deployable.env);
   for (const secret of deployable.secrets ?? []) env[secret.env.name] = secret.env.value;
@@ -339,6 +342,9 @@ export function networkPolicyOf(deployable: Deployable, all: Deployable[] = DEPL
     deployable.calls.length > 0
       ? [{ to: [podsNamed(deployable.calls)], ports: [{ protocol: "TCP", port: GRPC_PORT }] }]
       : [];
+  // The history store: the projectors reach the primary, data-query the replica and the primary.
+  const postgres = postgresEgressOf(deployable);
+  if (postgres) egress.push(postgres);
   return {
     apiVersion: "networking.k8s.io/v1",
     kind: "NetworkPolicy",

@@ -8,5 +8,7 @@ export const BASE_DIR = join(K8S_DIR, "base");
 export const OVERLAYS_DIR = join(K8S_DIR, "overlays");
 /** Generated Prometheus rule files, their promtool tests and the Grafana dashboards. */
 export const OBSERVABILITY_DIR = join(K8S_DIR, "observability");
+/** Generated manifests an operator applies by hand (the PostgreSQL restore Job). */
+export const OPERATIONS_DIR = join(K8S_DIR, "operations");
 export const OVERLAYS = ["dev", "prod"] as const;
 export type OverlayName = (typeof OVERLAYS)[number];

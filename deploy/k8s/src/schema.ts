@@ -27,6 +27,7 @@ const ROOT_MODELS: Record<string, string> = {
   "v1/ServiceAccount": "V1ServiceAccount",
   "v1/Service": "V1Service",
   "v1/ConfigMap": "V1ConfigMap",
+  "v1/PersistentVolumeClaim": "V1PersistentVolumeClaim",
   "v1/Secret": "V1Secret",
   "apps/v1/Deployment": "V1Deployment",
   "apps/v1/StatefulSet": "V1StatefulSet",

@@ -14,6 +14,7 @@ import { DEPLOYABLES, INGEST_SOURCES } from "./deployables.js";
 import { renderOverlay } from "./kustomize.js";
 import type { Manifest } from "./manifests.js";
 import { BASE_DIR, OVERLAYS, type OverlayName } from "./paths.js";
+import { POSTGRES_VARIABLES } from "./postgresRoles.js";
 import { mountedConfigFile, resolveEnv } from "./rules/containerConfig.js";
 
 /**
@@ -46,6 +47,10 @@ const SCHEMAS: Record<ServiceName, ConfigSchema> = {
 const NOT_YET_READ = new Set([
   ...DEPLOYABLES.flatMap((deployable) => (deployable.secrets ?? []).map((secret) => secret.env.name)),
   "NODE_OPTIONS",
+  // The history store's connection (issue 41; deploy/k8s/src/postgresRoles.ts): the projector's and
+  // data-query's config schemas read them once the PostgreSQL code lands. Until then only these
+  // three are allowed through, and only on the deployables that use Postgres.
+  ...POSTGRES_VARIABLES.filter((name) => !(name in projectorConfigSchema.shape && name in dataQueryConfigSchema.shape)),
 ]);
 
 const rendered = new Map<OverlayName, Manifest[]>();
@@ -81,6 +86,8 @@ function configFailures(manifests: Manifest[]): string[] {
           `${deployment.metadata.name}: ${result.error.issues.map((issue) => `${issue.path.map(String).join(".")} ${issue.message}`).join("; ")}`,
         );
       for (const name of Object.keys(env)) {
+        if (POSTGRES_VARIABLES.includes(name) && service !== "projector" && service !== "data-query")
+          failures.push(`${deployment.metadata.name}: sets ${name}, but ${service} has no access to PostgreSQL`);
         if (!(name in schema.shape) && !NOT_YET_READ.has(name))
           failures.push(`${deployment.metadata.name}: sets ${name}, which ${service} does not read`);
       }

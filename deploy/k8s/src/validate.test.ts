@@ -54,6 +54,8 @@ const EXPECTED_DEPLOYMENTS = [
   "chain-ingestor-price",
 ];
 const INGESTORS = ["chain-ingestor-intents", "chain-ingestor-native", "chain-ingestor-price"];
+/** PostgreSQL's governing headless Service and its clients' two (postgres.test.ts checks the rest of it). */
+const POSTGRES_SERVICES = ["postgres", "postgres-primary", "postgres-replica"];
 
 test("the generated base is up to date with src/deployables.ts", async () => {
   expect(await staleBaseFiles()).toEqual([]);
@@ -76,8 +78,8 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
         .map((manifest) => manifest.metadata.name)
         .sort();
     expect(names("Deployment")).toEqual([...EXPECTED_DEPLOYMENTS].sort());
-    expect(names("Service")).toEqual([...EXPECTED_DEPLOYMENTS].sort());
-    expect(names("PodDisruptionBudget")).toEqual([...EXPECTED_DEPLOYMENTS].sort());
+    expect(names("Service")).toEqual([...EXPECTED_DEPLOYMENTS, ...POSTGRES_SERVICES].sort());
+    expect(names("PodDisruptionBudget")).toEqual([...EXPECTED_DEPLOYMENTS, "postgres"].sort());
     expect(names("HorizontalPodAutoscaler")).toEqual(
       EXPECTED_DEPLOYMENTS.filter((name) => !INGESTORS.includes(name)).sort(),
     );
@@ -325,7 +327,7 @@ const RULE_CASES: Array<[string, Mutation, RegExp, OverlayName?]> = [
   [
     "a Service whose selector matches no pods",
     (m) => void (find(m, "Service", "tc").spec.selector = { "app.kubernetes.io/name": "t-c" }),
-    /\[services\] Service\/tc: selector matches no Deployment's pod labels/,
+    /\[services\] Service\/tc: selector matches no Deployment's or StatefulSet's pod labels/,
   ],
   [
     "a gRPC Service with a cluster IP",

@@ -8,6 +8,7 @@ import {
   UNCONFIGURED_CIDR,
 } from "./deployables.js";
 import type { Manifest } from "./manifests.js";
+import { POSTGRES_PORT, POSTGRES_PRIMARY, POSTGRES_REPLICA, postgresClients } from "./postgres.js";
 import { checkRules } from "./rules/checkRules.js";
 import type { RuleOptions, RuleProblem } from "./rules/ruleContext.js";
 import type { SchemaProblem, StrictSchema } from "./schema.js";
@@ -24,6 +25,11 @@ export const PROJECT_RULES: RuleOptions = {
   unconfiguredCidrs: [UNCONFIGURED_CIDR],
   monitoringNamespace: "monitoring",
   ingressNamespace: INGRESS_CONTROLLER_NAMESPACE,
+  // The history store: only its clients reach PostgreSQL (postgres.ts, postgresClients).
+  databases: [
+    { workload: POSTGRES_PRIMARY, port: POSTGRES_PORT, clients: postgresClients().primary },
+    { workload: POSTGRES_REPLICA, port: POSTGRES_PORT, clients: postgresClients().replica },
+  ],
 };
 
 export interface ValidationReport {

@@ -1,7 +1,7 @@
 import type { Manifest } from "../manifests.js";
 import { NetworkPolicies, type NetworkPolicyObject } from "../netpol.js";
 import { checkNetwork } from "./network.js";
-import { configMapData, deploymentsOf, type RuleContext, type RuleOptions, type RuleProblem } from "./ruleContext.js";
+import { configMapData, type RuleContext, type RuleOptions, type RuleProblem, workloadsOf } from "./ruleContext.js";
 import { checkScaling } from "./scaling.js";
 import { checkNothingSecret } from "./secrets.js";
 import { checkServices } from "./services.js";
@@ -16,7 +16,8 @@ import { checkWorkloads } from "./workloads.js";
 export function checkRules(manifests: Manifest[], options: RuleOptions): RuleProblem[] {
   const problems: RuleProblem[] = [];
   const report = (rule: string, object: string, message: string) => problems.push({ rule, object, message });
-  const deployments = deploymentsOf(manifests, options.namespace);
+  const workloads = workloadsOf(manifests, options.namespace);
+  const deployments = workloads.filter((workload) => workload.kind === "Deployment");
   const byKind = (kind: string) => manifests.filter((manifest) => manifest.kind === kind);
   const hpas = byKind("HorizontalPodAutoscaler");
   const pdbs = byKind("PodDisruptionBudget");
@@ -29,6 +30,7 @@ export function checkRules(manifests: Manifest[], options: RuleOptions): RulePro
     report,
     byKind,
     deployments,
+    workloads,
     hpas,
     pdbs,
     services,

@@ -46,6 +46,7 @@ export function checkNetwork(context: RuleContext): void {
   checkPolicyBaseline(context, networkPolicies);
   const calls = checkWorkloadConnections(context, networkPolicies);
   checkGrpcExposure(context, calls);
+  checkDatabases(context);
 }
 
 /** A default-deny policy exists, and no egress rule still points at a placeholder range. */
@@ -92,7 +93,7 @@ function checkWorkloadConnections(
   context: RuleContext,
   networkPolicies: NetworkPolicyObject[],
 ): Map<string, Set<string>> {
-  const { manifests, options, report, deployments, policies } = context;
+  const { manifests, options, report, workloads, policies } = context;
   const dns: PodEndpoint = {
     kind: "pod",
     namespace: "kube-system",
@@ -109,7 +110,7 @@ function checkWorkloadConnections(
   };
   const calls = new Map<string, Set<string>>(); // caller → callees (Deployment names)
 
-  for (const source of deployments) {
+  for (const source of workloads) {
     const object = id(source.manifest);
     if (!policies.allows(source.endpoint, dns, 53, "UDP") || !policies.allows(source.endpoint, dns, 53, "TCP")) {
       report("network", object, "cannot reach kube-dns on port 53 (UDP and TCP)");
@@ -125,6 +126,7 @@ function checkWorkloadConnections(
     for (const container of source.containers) {
       const env = resolveEnv(container, manifests, source.namespace);
       checkGrpcTargets(context, source, env, calls);
+      checkDatabaseAddresses(context, source, env);
       checkExternalDependencies(context, networkPolicies, source, container, env);
     }
   }
@@ -207,6 +209,9 @@ function checkExternalDependencies(
   if (env.NATS_URL)
     external.push(["NATS_URL", hostPortsOf(env.NATS_URL, DEFAULT_PORTS[safeProtocol(env.NATS_URL)] ?? 4222)]);
   if (env.KAFKA_BROKERS) external.push(["KAFKA_BROKERS", hostPortsOf(env.KAFKA_BROKERS, 9092)]);
+  // A PostgreSQL outside the cluster (a managed service) is an external dependency like the others.
+  for (const address of databaseAddresses(env))
+    if (!parseServiceHost(address.host)) external.push([address.what, [address.port]]);
   if (env.CHAINS_FILE) {
     const chains = mountedConfigFile(source, container, env.CHAINS_FILE, manifests, source.namespace);
     try {
@@ -235,6 +240,155 @@ function checkExternalDependencies(
       );
       if (!reachable) report("network", object, `no egress policy lets it reach ${what} on port ${port}`);
     }
+  }
+}
+
+/** `<service>.<namespace>.svc[.cluster.local]`: a Service of the cluster. */
+function parseServiceHost(host: string): { service: string; namespace: string } | undefined {
+  const match = /^([a-z0-9-]+)\.([a-z0-9-]+)\.svc(?:\.cluster\.local)?\.?$/.exec(host);
+  return match ? { service: match[1]!, namespace: match[2]! } : undefined;
+}
+
+/** The PostgreSQL servers a container's configuration names: POSTGRES_URL, and PRIMARY_HOST/PORT (replica and backups). */
+function databaseAddresses(
+  env: Record<string, string>,
+): Array<{ what: string; host: string; port: number; url?: URL }> {
+  const addresses: Array<{ what: string; host: string; port: number; url?: URL }> = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!/^POSTGRES(_[A-Z]+)*_URL$/.test(name)) continue;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      addresses.push({ what: name, host: "", port: 0 });
+      continue;
+    }
+    addresses.push({ what: name, host: url.hostname, port: url.port ? Number(url.port) : 5432, url });
+  }
+  if (env.PRIMARY_HOST)
+    addresses.push({ what: "PRIMARY_HOST", host: env.PRIMARY_HOST, port: Number(env.PRIMARY_PORT ?? 5432) });
+  return addresses;
+}
+
+/**
+ * Each PostgreSQL address names a Service that exists, on one of its ports, carries no credentials
+ * (those come from the role's Secret), and the policies let this workload reach the pods behind it.
+ */
+function checkDatabaseAddresses(context: RuleContext, source: DeploymentView, env: Record<string, string>): void {
+  const { options, report, workloads, services, policies } = context;
+  const object = id(source.manifest);
+  for (const address of databaseAddresses(env)) {
+    if (address.url === undefined && address.what !== "PRIMARY_HOST") {
+      report("database", object, `${address.what} is not a URL`);
+      continue;
+    }
+    if (address.url && !/^postgres(ql)?:$/.test(address.url.protocol))
+      report("database", object, `${address.what} must be a postgres:// URL`);
+    if (address.url && (address.url.username || address.url.password))
+      report("database", object, `${address.what} carries credentials; the role and its password come from its Secret`);
+    const target = parseServiceHost(address.host);
+    if (!target) continue; // outside the cluster: checked with the external dependencies
+    const service = services.find(
+      (candidate) =>
+        candidate.metadata.name === target.service && nsOf(candidate, options.namespace) === target.namespace,
+    );
+    if (!service) {
+      report(
+        "database",
+        object,
+        `${address.what} names Service ${target.service} in namespace ${target.namespace}, which does not exist`,
+      );
+      continue;
+    }
+    const spec = (service.spec ?? {}) as {
+      selector?: Record<string, string>;
+      ports?: Array<{ port: number; targetPort?: number | string }>;
+    };
+    const port = (spec.ports ?? []).find((candidate) => candidate.port === address.port);
+    if (!port) {
+      report(
+        "database",
+        object,
+        `${address.what} uses port ${address.port}, which Service ${target.service} does not have`,
+      );
+      continue;
+    }
+    const behind = workloads.filter(
+      (workload) =>
+        spec.selector !== undefined &&
+        workload.namespace === target.namespace &&
+        (workload.kind === "StatefulSet" || workload.kind === "Deployment") &&
+        selectorMatches({ matchLabels: spec.selector }, workload.podLabels),
+    );
+    for (const destination of behind) {
+      const targetPort = port.targetPort ?? port.port;
+      const containerPort = typeof targetPort === "number" ? targetPort : destination.endpoint.namedPorts[targetPort];
+      if (containerPort === undefined || !policies.allows(source.endpoint, destination.endpoint, containerPort))
+        report(
+          "network",
+          object,
+          `NetworkPolicies block ${address.what}: ${source.name} cannot reach ${destination.name} on ${containerPort ?? targetPort}`,
+        );
+    }
+  }
+}
+
+/**
+ * Database servers accept connections only from their clients: every listed client reaches the
+ * port, and no other workload, no pod of another namespace or of no workload, and nothing outside
+ * the cluster does.
+ */
+function checkDatabases(context: RuleContext): void {
+  const { options, report, workloads, policies } = context;
+  const outsiders: Array<[string, Endpoint]> = [
+    ["anyone outside the cluster", { kind: "external", ip: "203.0.113.50" }],
+    [
+      "pods of namespace default",
+      {
+        kind: "pod",
+        namespace: "default",
+        namespaceLabels: { "kubernetes.io/metadata.name": "default" },
+        labels: {},
+        namedPorts: {},
+      },
+    ],
+    [
+      "other pods of its namespace",
+      {
+        kind: "pod",
+        namespace: options.namespace,
+        namespaceLabels: { "kubernetes.io/metadata.name": options.namespace },
+        labels: { "app.kubernetes.io/name": "some-pod" },
+        namedPorts: {},
+      },
+    ],
+  ];
+  for (const database of options.databases) {
+    const server = workloads.find((workload) => workload.name === database.workload);
+    if (!server) {
+      report("database", `StatefulSet/${database.workload}`, "is a declared database but no workload has that name");
+      continue;
+    }
+    const object = id(server.manifest);
+    for (const client of database.clients)
+      if (!workloads.some((workload) => workload.name === client))
+        report("database", object, `lists ${client} as a client, but no workload has that name`);
+    for (const source of workloads) {
+      if (source === server) continue;
+      const allowed = policies.allows(source.endpoint, server.endpoint, database.port);
+      const client = database.clients.includes(source.name);
+      if (allowed && !client)
+        report(
+          "database",
+          object,
+          `accepts connections on ${database.port} from ${source.name}, which is not one of its clients`,
+        );
+      if (!allowed && client)
+        report("database", object, `its client ${source.name} cannot reach it on ${database.port}`);
+    }
+    for (const [who, outsider] of outsiders)
+      if (policies.allows(outsider, server.endpoint, database.port))
+        report("database", object, `accepts connections on ${database.port} from ${who}`);
   }
 }
 
@@ -292,7 +446,7 @@ function checkGrpcExposure(context: RuleContext, calls: Map<string, Set<string>>
     if (grpc === undefined) continue;
     if (policies.allows(internet, destination.endpoint, grpc))
       report("network", id(destination.manifest), `accepts gRPC on ${grpc} from outside the namespace`);
-    for (const source of deployments) {
+    for (const source of context.workloads) {
       if (source === destination || calls.get(source.name)?.has(destination.name)) continue;
       if (policies.allows(source.endpoint, destination.endpoint, grpc)) {
         report(

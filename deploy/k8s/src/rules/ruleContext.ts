@@ -31,6 +31,11 @@ export interface RuleOptions {
    * since the gateway takes the client address from the forwarded headers of its proxies.
    */
   ingressNamespace: string;
+  /**
+   * Database servers (StatefulSets) and the only workloads that may connect to them: the policies
+   * must let each client through on `port` and keep every other workload, namespace and address out.
+   */
+  databases: Array<{ workload: string; port: number; clients: string[] }>;
 }
 
 // Loosely typed views of the parts the rules read. The schema check has vouched for the shapes of
@@ -81,6 +86,7 @@ interface Volume {
   name: string;
   configMap?: { name?: string; items?: Array<{ key: string; path: string }>; optional?: boolean };
   secret?: { secretName?: string; optional?: boolean };
+  persistentVolumeClaim?: { claimName?: string };
 }
 export interface PodSpec {
   containers?: Container[];
@@ -93,7 +99,13 @@ export interface PodSpec {
   hostPID?: boolean;
   hostIPC?: boolean;
 }
+/** The kinds whose pods the rules look at. */
+export const WORKLOAD_KINDS = ["Deployment", "StatefulSet", "Job", "CronJob"] as const;
+export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
+
+/** A workload and its pod template (a CronJob's is its jobTemplate's). */
 export interface DeploymentView {
+  kind: WorkloadKind;
   name: string;
   namespace: string;
   manifest: Manifest;
@@ -111,11 +123,14 @@ export const id = (manifest: Manifest) => `${manifest.kind}/${manifest.metadata?
 export const nsOf = (manifest: Manifest, fallback: string) =>
   (manifest.metadata?.namespace as string | undefined) ?? fallback;
 
-export function deploymentsOf(manifests: Manifest[], namespace: string): DeploymentView[] {
+/** Every Deployment, StatefulSet, Job and CronJob, with its pod template. */
+export function workloadsOf(manifests: Manifest[], namespace: string): DeploymentView[] {
   return manifests
-    .filter((manifest) => manifest.kind === "Deployment")
+    .filter((manifest) => (WORKLOAD_KINDS as readonly string[]).includes(manifest.kind))
     .map((manifest) => {
-      const spec = (manifest.spec ?? {}) as {
+      const kind = manifest.kind as WorkloadKind;
+      const outer = (manifest.spec ?? {}) as { jobTemplate?: { spec?: unknown } };
+      const spec = ((kind === "CronJob" ? outer.jobTemplate?.spec : outer) ?? {}) as {
         replicas?: number;
         strategy?: { type?: string };
         selector?: LabelSelector;
@@ -132,6 +147,7 @@ export function deploymentsOf(manifests: Manifest[], namespace: string): Deploym
       for (const container of containers)
         for (const port of container.ports ?? []) if (port.name) namedPorts[port.name] = port.containerPort;
       return {
+        kind,
         name: manifest.metadata.name,
         namespace: ns,
         manifest,
@@ -153,6 +169,10 @@ export function deploymentsOf(manifests: Manifest[], namespace: string): Deploym
     });
 }
 
+export function deploymentsOf(manifests: Manifest[], namespace: string): DeploymentView[] {
+  return workloadsOf(manifests, namespace).filter((workload) => workload.kind === "Deployment");
+}
+
 export function configMapData(manifests: Manifest[], namespace: string): Map<string, Record<string, string>> {
   const maps = new Map<string, Record<string, string>>();
   for (const manifest of manifests) {
@@ -170,7 +190,10 @@ export interface RuleContext {
   options: RuleOptions;
   report: Report;
   byKind: (kind: string) => Manifest[];
+  /** The Deployments only (the services: autoscaling, gRPC, scraping rules). */
   deployments: DeploymentView[];
+  /** Every workload: Deployments, StatefulSets, Jobs and CronJobs. */
+  workloads: DeploymentView[];
   hpas: Manifest[];
   pdbs: Manifest[];
   services: Manifest[];

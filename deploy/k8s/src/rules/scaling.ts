@@ -127,9 +127,15 @@ function checkExclusiveWork(context: RuleContext): void {
   }
 }
 
-/** Each Deployment has exactly one PDB, and each PDB allows an eviction at the minimum size. */
+/**
+ * Each Deployment and StatefulSet has exactly one PDB, and each PDB allows an eviction at the
+ * minimum size (a StatefulSet's is its replicas).
+ */
 function checkDisruptionBudgets(context: RuleContext, minimumSize: Map<string, number>): void {
-  const { options, report, deployments, pdbs } = context;
+  const { options, report, pdbs, workloads } = context;
+  const deployments = workloads.filter((workload) => workload.kind === "Deployment" || workload.kind === "StatefulSet");
+  for (const workload of deployments)
+    if (workload.kind === "StatefulSet") minimumSize.set(workload.name, workload.replicas ?? 1);
   for (const deployment of deployments) {
     const selecting = pdbs.filter((pdb) => {
       const selector = (pdb.spec as { selector?: LabelSelector } | undefined)?.selector;
@@ -159,7 +165,7 @@ function checkDisruptionBudgets(context: RuleContext, minimumSize: Map<string, n
         selectorMatches(spec.selector, deployment.podLabels),
     );
     if (!spec.selector || selected.length === 0) {
-      report("disruption", id(pdb), "selects no Deployment's pods");
+      report("disruption", id(pdb), "selects no Deployment's or StatefulSet's pods");
       continue;
     }
     const size = selected.reduce((sum, deployment) => sum + (minimumSize.get(deployment.name) ?? 1), 0);

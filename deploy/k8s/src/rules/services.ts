@@ -3,7 +3,11 @@ import { id, nsOf, type RuleContext } from "./ruleContext.js";
 
 // ---- Services: selectors and ports meet real pods; gRPC Services are headless.
 export function checkServices(context: RuleContext): void {
-  const { options, report, deployments, services } = context;
+  const { options, report, services } = context;
+  // Pods behind Services: the Deployments' and the StatefulSets'.
+  const deployments = context.workloads.filter(
+    (workload) => workload.kind === "Deployment" || workload.kind === "StatefulSet",
+  );
   for (const service of services) {
     const spec = (service.spec ?? {}) as {
       selector?: Record<string, string>;
@@ -18,7 +22,7 @@ export function checkServices(context: RuleContext): void {
         selectorMatches({ matchLabels: spec.selector }, deployment.podLabels),
     );
     if (selected.length === 0) {
-      report("services", id(service), "selector matches no Deployment's pod labels");
+      report("services", id(service), "selector matches no Deployment's or StatefulSet's pod labels");
       continue;
     }
     for (const port of spec.ports ?? []) {

@@ -1,6 +1,6 @@
 import { selectorMatches } from "../netpol.js";
 import { mountedConfigFile, parseQuantity, resolveEnv } from "./containerConfig.js";
-import { type Container, type DeploymentView, id, type Report, type RuleContext } from "./ruleContext.js";
+import { type Container, type DeploymentView, id, nsOf, type Report, type RuleContext } from "./ruleContext.js";
 
 /** The image without its tag or digest. */
 export function imageName(image: string | undefined): string {
@@ -22,15 +22,83 @@ function imageProblem(image: string | undefined): string | undefined {
 
 // ---- Workloads: probes, resources, shutdown, security, images, scraping.
 export function checkWorkloads(context: RuleContext): void {
-  const { report, deployments } = context;
-  for (const deployment of deployments) {
-    checkPodTemplate(report, deployment);
-    for (const container of [...(deployment.pod.initContainers ?? []), ...deployment.containers])
-      checkContainerHardening(report, deployment, container);
-    for (const container of deployment.containers) checkContainerConfiguration(context, deployment, container);
-    checkVolumes(context, deployment);
-    checkScraping(report, deployment);
+  const { report, workloads } = context;
+  for (const workload of workloads) {
+    checkPodTemplate(report, workload);
+    for (const container of [...(workload.pod.initContainers ?? []), ...workload.containers])
+      checkContainerHardening(report, workload, container);
+    for (const container of workload.pod.initContainers ?? []) {
+      const where = `${id(workload.manifest)} init container ${container.name}`;
+      checkResources(report, where, container);
+      checkConfigReferences(context, workload, where, container);
+    }
+    for (const container of workload.containers) checkContainerConfiguration(context, workload, container);
+    checkVolumes(context, workload);
+    // The services export metrics; the database and batch pods have no exporter (README, PostgreSQL).
+    if (workload.kind === "Deployment") checkScraping(report, workload);
+    if (workload.kind === "StatefulSet") checkStatefulSet(context, workload);
+    if (workload.kind === "Job" || workload.kind === "CronJob") checkBatch(report, workload);
   }
+}
+
+/** Long-running pods: probes and a graceful stop. Batch pods run to completion and have neither. */
+const serves = (workload: DeploymentView) => workload.kind === "Deployment" || workload.kind === "StatefulSet";
+
+/**
+ * A StatefulSet: a governing Service that is headless and selects its pods, its replicas written
+ * down, a claim per pod that asks for storage, and volumes that outlive the set.
+ */
+function checkStatefulSet(context: RuleContext, workload: DeploymentView): void {
+  const { report, services } = context;
+  const object = id(workload.manifest);
+  const spec = (workload.manifest.spec ?? {}) as {
+    serviceName?: string;
+    replicas?: number;
+    volumeClaimTemplates?: Array<{
+      metadata?: { name?: string };
+      spec?: { resources?: { requests?: { storage?: string } } };
+    }>;
+    persistentVolumeClaimRetentionPolicy?: { whenDeleted?: string; whenScaled?: string };
+  };
+  const governing = services.find(
+    (service) =>
+      service.metadata.name === spec.serviceName && nsOf(service, context.options.namespace) === workload.namespace,
+  );
+  const governingSpec = (governing?.spec ?? {}) as { clusterIP?: string; selector?: Record<string, string> };
+  if (!governing) report("statefulsets", object, `serviceName ${spec.serviceName} names no Service`);
+  else if (
+    governingSpec.clusterIP !== "None" ||
+    !selectorMatches({ matchLabels: governingSpec.selector ?? {} }, workload.podLabels)
+  )
+    report("statefulsets", object, `serviceName ${spec.serviceName} must be a headless Service selecting its pods`);
+  if (spec.replicas === undefined)
+    report("statefulsets", object, "must set replicas (the number of servers is a decision)");
+  const claims = spec.volumeClaimTemplates ?? [];
+  if (claims.length === 0)
+    report("statefulsets", object, "has no volumeClaimTemplates: its data would not survive the pod");
+  for (const claim of claims)
+    if (!claim.spec?.resources?.requests?.storage)
+      report("statefulsets", object, `volumeClaimTemplate ${claim.metadata?.name} requests no storage`);
+  const retention = spec.persistentVolumeClaimRetentionPolicy;
+  if (retention && (retention.whenDeleted === "Delete" || retention.whenScaled === "Delete"))
+    report("statefulsets", object, "must retain its volumes when deleted or scaled down (they hold the data)");
+}
+
+/** Jobs and CronJobs end: a bounded number of retries and a deadline; a CronJob never overlaps itself. */
+function checkBatch(report: Report, workload: DeploymentView): void {
+  const object = id(workload.manifest);
+  const outer = (workload.manifest.spec ?? {}) as {
+    concurrencyPolicy?: string;
+    jobTemplate?: { spec?: { backoffLimit?: number; activeDeadlineSeconds?: number } };
+    backoffLimit?: number;
+    activeDeadlineSeconds?: number;
+  };
+  const job = workload.kind === "CronJob" ? (outer.jobTemplate?.spec ?? {}) : outer;
+  if (job.backoffLimit === undefined) report("batch", object, "must set backoffLimit");
+  if (job.activeDeadlineSeconds === undefined)
+    report("batch", object, "must set activeDeadlineSeconds (a hung run would hold its volumes for ever)");
+  if (workload.kind === "CronJob" && outer.concurrencyPolicy !== "Forbid")
+    report("batch", object, "must set concurrencyPolicy: Forbid (two runs would share its volumes)");
 }
 
 /** Labels and selector, at least one container, and the pod's own hardening. */
@@ -38,10 +106,12 @@ function checkPodTemplate(report: Report, deployment: DeploymentView): void {
   const object = id(deployment.manifest);
   if (!deployment.podLabels["app.kubernetes.io/name"])
     report("labels", object, "pod template has no app.kubernetes.io/name label");
+  // Jobs get their selector from the API server.
   if (
-    !deployment.selector ||
-    !selectorMatches(deployment.selector, deployment.podLabels) ||
-    Object.keys(deployment.selector.matchLabels ?? {}).length === 0
+    serves(deployment) &&
+    (!deployment.selector ||
+      !selectorMatches(deployment.selector, deployment.podLabels) ||
+      Object.keys(deployment.selector.matchLabels ?? {}).length === 0)
   ) {
     report("labels", object, "selector must be non-empty and match the pod template's labels");
   }
@@ -83,10 +153,10 @@ function checkContainerConfiguration(context: RuleContext, deployment: Deploymen
   const { manifests, report } = context;
   const object = id(deployment.manifest);
   const where = `${object} container ${container.name}`;
-  checkProbes(report, where, container);
+  if (serves(deployment)) checkProbes(report, where, container);
   checkResources(report, where, container);
   const env = resolveEnv(container, manifests, deployment.namespace);
-  checkShutdown(report, deployment, where, container, env);
+  if (serves(deployment)) checkShutdown(report, deployment, where, container, env);
   checkListeningAddresses(report, where, env);
   checkConfigReferences(context, deployment, where, container);
   checkMountedFiles(context, deployment, where, container, env);
@@ -218,8 +288,13 @@ function checkConfigReferences(
     if (from.secretRef?.name && !options.documentedSecrets.includes(from.secretRef.name))
       report("secrets", where, `envFrom refers to an undocumented Secret ${from.secretRef.name}`);
   }
+  // A StatefulSet's claim templates are volumes of its pods too.
+  const claimTemplates = (
+    (deployment.manifest.spec as { volumeClaimTemplates?: Array<{ metadata?: { name?: string } }> } | undefined)
+      ?.volumeClaimTemplates ?? []
+  ).map((template) => template.metadata?.name);
   for (const mount of container.volumeMounts ?? []) {
-    if (!(pod.volumes ?? []).some((volume) => volume.name === mount.name))
+    if (!(pod.volumes ?? []).some((volume) => volume.name === mount.name) && !claimTemplates.includes(mount.name))
       report("references", where, `mounts a missing volume ${mount.name}`);
   }
 }
@@ -242,7 +317,7 @@ function checkMountedFiles(
   }
 }
 
-/** The pod's volumes refer to ConfigMaps and keys that exist, and to documented Secrets only. */
+/** The pod's volumes refer to ConfigMaps and keys that exist, to claims that exist, and to documented Secrets only. */
 function checkVolumes(context: RuleContext, deployment: DeploymentView): void {
   const { options, report, configMaps } = context;
   const object = id(deployment.manifest);
@@ -256,10 +331,37 @@ function checkVolumes(context: RuleContext, deployment: DeploymentView): void {
         if (data && data[item.key] === undefined)
           report("references", object, `volume ${volume.name} refers to a missing key ${item.key}`);
     }
+    const claim = volume.persistentVolumeClaim?.claimName;
+    if (claim !== undefined && !claimExists(context, claim, deployment.namespace))
+      report("references", object, `volume ${volume.name} refers to a missing PersistentVolumeClaim ${claim}`);
     if (volume.secret && !options.documentedSecrets.includes(volume.secret.secretName ?? "")) {
       report("secrets", object, `volume ${volume.name} refers to an undocumented Secret ${volume.secret.secretName}`);
     }
   }
+}
+
+/** A PersistentVolumeClaim of the manifests, or one a StatefulSet's claim template makes for one of its pods. */
+function claimExists(context: RuleContext, claim: string, namespace: string): boolean {
+  const { byKind, options, workloads } = context;
+  if (
+    byKind("PersistentVolumeClaim").some(
+      (pvc) => pvc.metadata.name === claim && nsOf(pvc, options.namespace) === namespace,
+    )
+  )
+    return true;
+  return workloads.some((workload) => {
+    if (workload.kind !== "StatefulSet" || workload.namespace !== namespace) return false;
+    const spec = (workload.manifest.spec ?? {}) as {
+      replicas?: number;
+      volumeClaimTemplates?: Array<{ metadata?: { name?: string } }>;
+    };
+    return (spec.volumeClaimTemplates ?? []).some((template) =>
+      Array.from(
+        { length: spec.replicas ?? 1 },
+        (_, ordinal) => `${template.metadata?.name}-${workload.name}-${ordinal}`,
+      ).includes(claim),
+    );
+  });
 }
 
 /** Prometheus scraping: the annotated port is a container port. */
