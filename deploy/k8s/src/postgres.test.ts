@@ -135,11 +135,8 @@ describe.each(OVERLAYS)("overlay %s: who connects to PostgreSQL", (overlay) => {
         secretKeyRef: { name: POSTGRES_ROLES[role].secret, key: "password" },
       });
       const key = env.POSTGRES_URL?.valueFrom?.configMapKeyRef?.key;
-      expect(config.data![key], name).toBe(
-        role === "projector"
-          ? "postgres://postgres-primary.platform.svc:5432/platform"
-          : "postgres://postgres-replica.platform.svc:5432/platform",
-      );
+      // data-query reads the primary by default (postgres.ts POSTGRES_READ_URL says why).
+      expect(config.data![key], name).toBe("postgres://postgres-primary.platform.svc:5432/platform");
     }
     for (const name of NO_POSTGRES) {
       const env = envOf(podOf(find(manifests, "Deployment", name)).containers[0]);
@@ -317,7 +314,7 @@ const CASES: Array<[string, Mutation, RegExp]> = [
       const egress = policy(m, "data-query-subnets").spec.egress as Array<{ ports: Array<{ port: number }> }>;
       policy(m, "data-query-subnets").spec.egress = egress.filter((rule) => rule.ports[0]!.port !== 5432);
     },
-    /NetworkPolicies block POSTGRES_URL: data-query-subnets cannot reach postgres-replica on 5432[\s\S]*its client data-query-subnets cannot reach it on 5432/,
+    /NetworkPolicies block POSTGRES_URL: data-query-subnets cannot reach postgres-primary on 5432[\s\S]*its client data-query-subnets cannot reach it on 5432/,
   ],
   [
     "the primary open to every source",

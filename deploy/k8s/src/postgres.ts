@@ -78,8 +78,13 @@ export const postgresHost = (service: string) => `${service}.${NAMESPACE}.svc`;
 export const POSTGRES_URLS: Record<string, string> = {
   /** The primary: the projectors write, the migrations run there. */
   POSTGRES_URL: `postgres://${postgresHost(POSTGRES_PRIMARY)}:${POSTGRES_PORT}/${POSTGRES_DATABASE}`,
-  /** The replica: data-query reads (history and past blocks, older than Redis's hot window). */
-  POSTGRES_READ_URL: `postgres://${postgresHost(POSTGRES_REPLICA)}:${POSTGRES_PORT}/${POSTGRES_DATABASE}`,
+  /**
+   * data-query's history reads: the primary by default. An answer's as_of comes from Redis, which
+   * the projector commits after PostgreSQL, so the primary always holds what as_of names; a replica
+   * may lag behind it and leave the newest rows out of a page. Pointing this at postgres-replica
+   * (which accepts data-query too) moves the reads off the primary where that lag is acceptable.
+   */
+  POSTGRES_READ_URL: `postgres://${postgresHost(POSTGRES_PRIMARY)}:${POSTGRES_PORT}/${POSTGRES_DATABASE}`,
 } as const;
 
 const secretFile = (secret: string) => `${SECRETS_DIR}/${secret}/password`;
