@@ -64,6 +64,7 @@ export const dataQueryConfigSchema = z
     error: "NATS_URL is required when DATA_QUERY_GROUPS lists events",
     path: ["NATS_URL"],
   })
+  .superRefine(redisTopologyRule)
   .superRefine((config, context) => {
     if (readsHistory(config.DATA_QUERY_GROUPS) && config.POSTGRES_URL === undefined) {
       context.addIssue({
@@ -72,8 +73,7 @@ export const dataQueryConfigSchema = z
         message: "is required when DATA_QUERY_GROUPS lists accounts",
       });
     }
-  })
-  .superRefine(redisTopologyRule);
+  });
 
 export type DataQueryConfig = z.infer<typeof dataQueryConfigSchema>;
 
