@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive, stopPid } from "@platform/testing";
+import { isAlive, isListening, stopPid } from "@platform/testing";
 import { readDescriptor, type StackDescriptor } from "./descriptor.js";
 import { defaultStateDir } from "./paths.js";
 import { configuredPorts } from "./ports.js";
@@ -107,7 +107,11 @@ function observabilityOptions(): ObservabilityOptions | undefined {
   }
 }
 
-/** `STACK_KAFKA_BROKERS`, `STACK_REDIS_URL`, `STACK_NATS_URL`, `STACK_CHAINS_FILE` point at servers the stack then does not start. */
+/**
+ * `STACK_KAFKA_BROKERS`, `STACK_REDIS_URL`, `STACK_NATS_URL`, `STACK_POSTGRES_URL` (a superuser's URL:
+ * the stack provisions its roles and database there), `STACK_CHAINS_FILE` point at servers the
+ * stack then does not start.
+ */
 function externalFromEnv(): ExternalInfrastructure {
   const env = process.env;
   return {
@@ -116,6 +120,7 @@ function externalFromEnv(): ExternalInfrastructure {
       : undefined,
     redisUrl: env.STACK_REDIS_URL || undefined,
     natsUrl: env.STACK_NATS_URL || undefined,
+    postgresUrl: env.STACK_POSTGRES_URL || undefined,
     chainsFile: env.STACK_CHAINS_FILE || undefined,
   };
 }
@@ -133,7 +138,10 @@ async function stop(): Promise<void> {
   for (const wave of [users, servers])
     await Promise.all(
       wave.map(async (one) => {
-        const stopped = await stopPid(one.pid, one.name.startsWith("kafka") ? 30_000 : 15_000);
+        // PostgreSQL's SIGTERM waits for every client to leave; SIGINT (a fast shutdown) ends them.
+        const running = isAlive(one.pid);
+        if (one.name === "postgres" && running) process.kill(one.pid, "SIGINT");
+        const stopped = (await stopPid(one.pid, one.name.startsWith("kafka") ? 30_000 : 15_000)) || running;
         process.stdout.write(`${stopped ? "stopped" : "not running"}: ${one.name} (pid ${one.pid})\n`);
       }),
     );
@@ -149,7 +157,13 @@ async function status(): Promise<number> {
   for (const entry of descriptor.processes) {
     const alive = isAlive(entry.pid);
     allUp &&= alive;
-    const readiness = alive && entry.opsUrl ? await readyState(`${entry.opsUrl}/readyz`) : "";
+    const readiness = !alive
+      ? ""
+      : entry.opsUrl
+        ? await readyState(`${entry.opsUrl}/readyz`)
+        : entry.name === "postgres"
+          ? await postgresState(descriptor.infrastructure.postgresUrl)
+          : "";
     process.stdout.write(
       `${alive ? "up  " : "DOWN"}  ${entry.name.padEnd(20)} pid ${String(entry.pid).padEnd(8)} ${readiness}\n`,
     );
@@ -157,6 +171,13 @@ async function status(): Promise<number> {
   const gateway = await readyState(`${descriptor.gatewayUrl}/readyz`);
   process.stdout.write(`\ngateway ${descriptor.gatewayUrl}: ${gateway}\n`);
   return allUp && gateway === "ready" ? 0 : 1;
+}
+
+/** Whether the stack's PostgreSQL takes connections on its port (the history database's URL). */
+async function postgresState(url: string | undefined): Promise<string> {
+  if (url === undefined) return "";
+  const { hostname, port } = new URL(url);
+  return (await isListening(Number(port || 5432), hostname)) ? `accepting connections (${url})` : "not listening";
 }
 
 async function readyState(url: string): Promise<string> {

@@ -48,6 +48,12 @@ export interface InfrastructureDescriptor {
   /** The read models' Redis Cluster (`host:port,…`), when the stack runs one (`redisCluster`). */
   redisClusterNodes?: string;
   natsUrl: string;
+  /**
+   * The history database (`postgres://host:port/platform`, without credentials): each service's
+   * role's password is in `<stateDir>/secrets/<service>-postgres/password`, every one of them in
+   * the PGPASSFILE `<stateDir>/secrets/postgres-client/pgpass`. Absent on a stack that had none.
+   */
+  postgresUrl?: string;
   redisAdminUrl?: string;
   natsAdminUrl?: string;
 }

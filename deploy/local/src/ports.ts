@@ -6,6 +6,8 @@ export interface PortPlan {
   /** The gateway's /metrics and detailed /readyz (the public port gives only the status). */
   gatewayOps: number;
   redis: number;
+  /** PostgreSQL, the history store (libs/history). */
+  postgres: number;
   nats: number;
   kafka: number;
   kafkaController: number;
@@ -33,11 +35,12 @@ export interface PortPlan {
   prometheus: number;
 }
 
-// Away from the servers' usual ports, so a system Redis, NATS or Kafka on the same machine is left alone.
+// Away from the servers' usual ports, so a system Redis, PostgreSQL, NATS or Kafka on the same machine is left alone.
 export const DEFAULT_PORTS: PortPlan = {
   gateway: 8080,
   gatewayOps: 9470,
   redis: 16379,
+  postgres: 15432,
   nats: 14222,
   kafka: 19092,
   kafkaController: 19093,

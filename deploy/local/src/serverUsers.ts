@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { HISTORY_ROLES, type HistoryRole } from "@platform/history";
 import { NATS_USERS, type NatsUser, natsAuthorization } from "@platform/signals";
 import { REDIS_USERS, type RedisUser, redisAclFile } from "@platform/store";
 
@@ -32,10 +33,60 @@ export function writeNatsUsers(secretsDir: string): ServerUsers {
 }
 
 /**
- * The credentials of `service` for the servers its environment names (REDIS_URL, NATS_URL), when
- * the stack made users there: REDIS_USERNAME/REDIS_PASSWORD, NATS_USERNAME/NATS_PASSWORD. Servers
- * given from outside (STACK_REDIS_URL, STACK_NATS_URL) have no files here, and the service
- * connects as those URLs say.
+ * The history database's users (libs/history provisionHistory): the superuser `postgres` and a role
+ * per use, each with only its grants. Laid out like the Kubernetes Secrets that carry them there:
+ * `admin-postgres/password` (the superuser), `history-owner-postgres/password` (the migrations),
+ * `projector-postgres/password`, `data-query-postgres/password`; beside them
+ * `postgres-client/pgpass`, a PGPASSFILE with every one of them for psql. Owner-only, never logged.
+ */
+export interface PostgresUsers {
+  /** The superuser `postgres`'s, on a server the stack starts (an external one comes with its own). */
+  superuserPassword?: string;
+  passwords: Record<HistoryRole, string>;
+  /** The PGPASSFILE (`host:port:database:user:password` lines), written by `writePgpass`. */
+  pgpassFile: string;
+}
+
+/** The service each history role belongs to (its secret's folder is `<service>-postgres`). */
+const POSTGRES_SECRET_OF: Record<HistoryRole, string> = {
+  history_owner: "history-owner",
+  projector: "projector",
+  data_query: "data-query",
+};
+
+export function writePostgresUsers(secretsDir: string, withSuperuser: boolean): PostgresUsers {
+  const superuserPassword = withSuperuser ? writePassword(secretsDir, "admin-postgres") : undefined;
+  const passwords = Object.fromEntries(
+    HISTORY_ROLES.map((role) => [role, writePassword(secretsDir, `${POSTGRES_SECRET_OF[role]}-postgres`)]),
+  ) as Record<HistoryRole, string>;
+  return {
+    ...(superuserPassword === undefined ? {} : { superuserPassword }),
+    passwords,
+    pgpassFile: join(secretsDir, "postgres-client", "pgpass"),
+  };
+}
+
+/**
+ * The PGPASSFILE for `psql` on the server at `url` (any database): a line per role and the
+ * superuser, so `PGPASSFILE=<file> psql 'postgres://data_query@host:port/platform'` asks nothing.
+ */
+export function writePgpass(secretsDir: string, users: PostgresUsers, url: string): string {
+  const { hostname, port } = new URL(url);
+  // pgpass escapes ':' and a backslash with a backslash; the generated passwords (base64url) have neither.
+  const field = (value: string) => value.replace(/[\\:]/g, (char) => `\\${char}`);
+  const lines = [
+    ...(users.superuserPassword === undefined ? [] : [["postgres", users.superuserPassword] as const]),
+    ...HISTORY_ROLES.map((role) => [role, users.passwords[role]] as const),
+  ].map(([user, password]) => `${field(hostname)}:${port || "5432"}:*:${user}:${field(password)}`);
+  return writeSecret(secretsDir, "postgres-client", "pgpass", `${lines.join("\n")}\n`);
+}
+
+/**
+ * The credentials of `service` for the servers its environment names (REDIS_URL, NATS_URL,
+ * POSTGRES_URL), when the stack made users there: REDIS_USERNAME/REDIS_PASSWORD,
+ * NATS_USERNAME/NATS_PASSWORD, POSTGRES_USERNAME/POSTGRES_PASSWORD (the history role of the
+ * projector or data-query). Servers given from outside (STACK_REDIS_URL, STACK_NATS_URL) have no
+ * files here, and the service connects as those URLs say.
  */
 export function serviceCredentialEnv(
   secretsDir: string,
@@ -52,6 +103,12 @@ export function serviceCredentialEnv(
   if (env.NATS_URL !== undefined && existsSync(nats)) {
     credentials.NATS_USERNAME = service;
     credentials.NATS_PASSWORD = readFileSync(nats, "utf8");
+  }
+  const role = (Object.keys(POSTGRES_SECRET_OF) as HistoryRole[]).find((name) => POSTGRES_SECRET_OF[name] === service);
+  const postgres = join(secretsDir, `${service}-postgres`, "password");
+  if (env.POSTGRES_URL !== undefined && role !== undefined && existsSync(postgres)) {
+    credentials.POSTGRES_USERNAME = role;
+    credentials.POSTGRES_PASSWORD = readFileSync(postgres, "utf8");
   }
   return credentials;
 }

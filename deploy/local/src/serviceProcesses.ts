@@ -38,13 +38,19 @@ export interface Infrastructure {
    */
   redisClusterNodes?: string;
   natsUrl: string;
+  /**
+   * The history database (`postgres://host:port/platform`, no credentials) for the projector and
+   * data-query, each as its own role (`<service>-postgres/password`); absent, they get none.
+   */
+  postgresUrl?: string;
   chainsFile: string;
   /**
    * Folder of the stack's secrets, laid out like auth's Kubernetes Secret mounts:
    * `auth-pepper/pepper` (at least 32 random bytes) and `auth-signing-keys/` (one signing-key file
    * per key, written by `pnpm --silent cli signing-keys generate --dir <secretsDir>/auth-signing-keys`),
    * and, on the Redis and NATS the stack started, each service's password (`<service>-redis/password`,
-   * `<service>-nats/password`, serverUsers.ts): the specs name them with the service's user.
+   * `<service>-nats/password`, serverUsers.ts): the specs name them with the service's user; the
+   * projector's and data-query's history roles' (`<service>-postgres/password`) likewise.
    */
   secretsDir: string;
 }
@@ -56,6 +62,11 @@ export interface Infrastructure {
 function readModelRedis(infra: Infrastructure, onCluster: Record<string, string>): Record<string, string> {
   if (infra.redisClusterNodes === undefined) return { REDIS_URL: infra.redisUrl };
   return { REDIS_MODE: "cluster", REDIS_NODES: infra.redisClusterNodes, ...onCluster };
+}
+
+/** The history database, for the services that have a role there (the projector, data-query). */
+function history(infra: Infrastructure): Record<string, string> {
+  return infra.postgresUrl === undefined ? {} : { POSTGRES_URL: infra.postgresUrl };
 }
 
 /** The environment of each service process: exactly the variables its config schema reads. */
@@ -114,6 +125,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       ...readModelRedis(infra, { REDIS_READ_FROM: "replicas" }),
       DATA_QUERY_GROUPS: "accounts,market,subnets,events",
       NATS_URL: infra.natsUrl,
+      ...history(infra),
     }),
     backend("intents-gateway", ports.intentsGrpc, ports.intentsOps, {
       ...readModelRedis(infra, {}),
@@ -128,6 +140,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       KAFKA_BROKERS: kafka,
       NATS_URL: infra.natsUrl,
       PROJECTIONS: "intents,accounts,market,subnets",
+      ...history(infra),
       KAFKA_REPLICATION_FACTOR: replicationFactor,
       // The devnet FullSettlers are deployed with this grace; refundable_at depends on it.
       INTENTS_REFUND_GRACE_SECONDS: String(devnetSettlerParams.refundGraceSeconds),
@@ -169,8 +182,8 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       },
     },
   ];
-  // Each service's own Redis and NATS user (serverUsers.ts) and Kafka user (kafkaCredentials.ts),
-  // when the stack made them.
+  // Each service's own Redis, NATS and PostgreSQL user (serverUsers.ts) and Kafka user
+  // (kafkaCredentials.ts), when the stack made them.
   return specs.map((spec) =>
     withKafkaCredentials(
       { ...spec, env: { ...spec.env, ...serviceCredentialEnv(infra.secretsDir, spec.name, spec.env) } },

@@ -10,6 +10,7 @@ import {
   tokenCatalogFile,
 } from "@platform/deployment-data";
 import { type DevnetAccounts, deployDevnet } from "@platform/devnet";
+import { connectHistory, migrateHistory, provisionHistory } from "@platform/history";
 import {
   type ManagedProcess,
   type RunningKafkaCluster,
@@ -19,6 +20,7 @@ import {
   startKafka,
   startKafkaCluster,
   startNats,
+  startPostgres,
   startRedis,
   startRedisCluster,
 } from "@platform/testing";
@@ -37,7 +39,15 @@ import type { PortPlan } from "./ports.js";
 import type { Progress } from "./progress.js";
 import { type ObservabilityOptions, startPrometheus } from "./prometheus.js";
 import { prepareSecrets, seedDemoKey } from "./secrets.js";
-import { type ServerUsers, withCredentials, writeNatsUsers, writeRedisUsers } from "./serverUsers.js";
+import {
+  type PostgresUsers,
+  type ServerUsers,
+  withCredentials,
+  writeNatsUsers,
+  writePgpass,
+  writePostgresUsers,
+  writeRedisUsers,
+} from "./serverUsers.js";
 import {
   SERVICE_ORDER,
   type ServiceName,
@@ -53,6 +63,12 @@ export interface ExternalInfrastructure {
   kafkaBrokers?: string[];
   redisUrl?: string;
   natsUrl?: string;
+  /**
+   * A superuser's URL of a PostgreSQL (credentials included): no server is started, and the stack
+   * provisions the history roles and the `platform` database there (setting those roles' passwords
+   * to new ones, as on its own server) and migrates the schema, so each service keeps its own role.
+   */
+  postgresUrl?: string;
   /** A chains file with RPC URLs and deployed contract addresses: no anvil is started, nothing is deployed. */
   chainsFile?: string;
 }
@@ -106,6 +122,13 @@ export interface StartStackOptions {
    * (README "Deployment"). For the Redis fault tests; off by default.
    */
   redisCluster?: boolean;
+  /**
+   * PostgreSQL's durability (fsync, synchronous commit, full-page writes). By default on for a
+   * detached stack (the CLI's, which outlives its caller and keeps the defaults of a real server)
+   * and off for the attached stacks of tests and benches: a crash of the machine may then lose the
+   * cluster, which the next start wipes anyway.
+   */
+  postgresDurable?: boolean;
   /** Extra environment of some services, over the stack's own (e.g. a short token lifetime for a test). */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
   /** Extra environment of the simulator, over the stack's own (e.g. `SIM_PRICE_INTERVAL_MS` for a bench). */
@@ -165,17 +188,12 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
 
   try {
     const external = options.external ?? {};
-    progress.step("starting infrastructure (Kafka, Redis, NATS, chains) and making the stack's secrets");
+    progress.step("starting infrastructure (Kafka, Redis, PostgreSQL, NATS, chains) and making the stack's secrets");
     const secretsDir = join(stateDir, "secrets");
     // A Kafka of the stack's own runs with credentials and ACLs; an external one as it is.
     const kafkaCredentials = external.kafkaBrokers ? undefined : makeKafkaCredentials();
-    const { kafka, redisUrl, redisCluster, natsUrl, admin, deployed, nativeNetwork } = await startInfrastructure(
-      options,
-      external,
-      { logs, data, secretsDir },
-      track,
-      kafkaCredentials,
-    );
+    const { kafka, redisUrl, redisCluster, postgresUrl, natsUrl, admin, deployed, nativeNetwork } =
+      await startInfrastructure(options, external, { logs, data, secretsDir }, track, kafkaCredentials);
     // Before the services' specs: serviceProcessSpecs gives a service its Kafka user when its password file is there.
     if (kafkaCredentials) writeKafkaPasswordFiles(secretsDir, kafkaCredentials);
     const { chains, accounts } = deployed;
@@ -195,6 +213,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       redisUrl,
       ...(redisCluster === undefined ? {} : { redisClusterNodes: redisCluster.nodeList }),
       natsUrl,
+      postgresUrl,
       chainsFile,
       secretsDir,
     };
@@ -239,6 +258,7 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
         redisUrl,
         ...(redisCluster === undefined ? {} : { redisClusterNodes: redisCluster.nodeList }),
         natsUrl,
+        postgresUrl,
         ...admin,
       },
       ...(kafkaCredentials ? { kafkaAdmin: kafkaCredentials.admin } : {}),
@@ -349,8 +369,9 @@ interface StackDirs {
 }
 
 /**
- * Kafka, Redis, NATS, the chains, the stack's secrets and, when asked for, the native network, all in
- * parallel; what `external` names is used as it is instead.
+ * Kafka, Redis, PostgreSQL, NATS, the chains, the stack's secrets and, when asked for, the native
+ * network, all in parallel; what `external` names is used as it is instead (an external PostgreSQL
+ * is provisioned and migrated like the stack's own).
  */
 async function startInfrastructure(
   options: StartStackOptions,
@@ -365,6 +386,7 @@ async function startInfrastructure(
   rmSync(secretsDir, { recursive: true, force: true });
   const redisUsers = external.redisUrl === undefined ? writeRedisUsers(secretsDir) : undefined;
   const natsUsers = external.natsUrl === undefined ? writeNatsUsers(secretsDir) : undefined;
+  const postgresUsers = writePostgresUsers(secretsDir, external.postgresUrl === undefined);
   const withNative = !external.chainsFile && options.nativeNetwork === true;
   const native: Promise<NativeNetwork | undefined> = withNative
     ? startNativeNetwork({
@@ -384,7 +406,13 @@ async function startInfrastructure(
     options.redisCluster === true && external.redisUrl === undefined
       ? startStackRedisCluster(options, dirs, track, redisUsers)
       : Promise.resolve(undefined);
-  const [kafka, redisUrl, natsUrl, deployed, , nativeNetwork, redisCluster] = await Promise.all([
+  const history: Promise<string> = external.postgresUrl
+    ? prepareHistory(external.postgresUrl, secretsDir, postgresUsers).then((url) => {
+        progress.done(`postgres (external) at ${url}: the history roles, database and schema`);
+        return url;
+      })
+    : startStackPostgres(options, dirs, track, postgresUsers);
+  const [kafka, redisUrl, natsUrl, deployed, , nativeNetwork, redisCluster, postgresUrl] = await Promise.all([
     external.kafkaBrokers
       ? Promise.resolve<StackKafka>({ brokers: external.kafkaBrokers, replicationFactor: 1 })
       : startStackKafka(options, logs, data, track, kafkaCredentials),
@@ -421,6 +449,7 @@ async function startInfrastructure(
     prepareSecrets(secretsDir, options.runtime),
     native,
     cluster,
+    history,
   ]);
   // Tests and tools act as the stack's admin; the descriptor that carries it is the owner's only.
   const admin = {
@@ -429,7 +458,68 @@ async function startInfrastructure(
       : { redisAdminUrl: withCredentials(redisUrl, "admin", redisUsers.adminPassword) }),
     ...(natsUsers === undefined ? {} : { natsAdminUrl: withCredentials(natsUrl, "admin", natsUsers.adminPassword) }),
   };
-  return { kafka, redisUrl, redisCluster, natsUrl, admin, deployed, nativeNetwork };
+  return { kafka, redisUrl, redisCluster, postgresUrl, natsUrl, admin, deployed, nativeNetwork };
+}
+
+/**
+ * The stack's PostgreSQL (the history store) on `ports.postgres`, its cluster under the stack's data
+ * folder, then its roles, database and schema; answers the history database's URL (no credentials).
+ */
+async function startStackPostgres(
+  options: StartStackOptions,
+  dirs: StackDirs,
+  track: Track,
+  users: PostgresUsers,
+): Promise<string> {
+  const startedAt = Date.now();
+  const logFile = join(dirs.logs, "postgres.log");
+  const durable = options.postgresDurable ?? options.detached;
+  const postgres = await startPostgres({
+    port: options.ports.postgres,
+    dataDir: join(dirs.data, "postgres"),
+    logFile,
+    superuserPassword: users.superuserPassword!,
+    durable,
+    detached: options.detached,
+  });
+  track("postgres", postgres.process, logFile, () => postgres.stop());
+  const url = await prepareHistory(postgres.url, dirs.secretsDir, users);
+  options.progress.done(
+    `postgres on ${url} (the history store${durable ? "" : ", fsync off"}; a role per service; ${Date.now() - startedAt} ms)`,
+  );
+  return url;
+}
+
+/**
+ * The history store on a server whose superuser the stack has (`server`'s own credentials, or the
+ * generated superuser password): the roles with their passwords and grants, the `platform`
+ * database, the schema migrated as its owner (`history_owner`), as the Kubernetes Job does with the
+ * projector's dist/migrate.js; and the PGPASSFILE for psql. Answers the database's URL without
+ * credentials, which is what the services are given.
+ */
+async function prepareHistory(server: string, secretsDir: string, users: PostgresUsers): Promise<string> {
+  const parsed = new URL(server);
+  const superuserUrl =
+    users.superuserPassword === undefined ? server : withCredentials(server, "postgres", users.superuserPassword);
+  await provisionHistory({ superuserUrl, passwords: users.passwords });
+  parsed.username = "";
+  parsed.password = "";
+  parsed.pathname = "/platform";
+  const url = parsed.toString();
+  const owner = connectHistory({
+    url,
+    username: "history_owner",
+    password: users.passwords.history_owner,
+    max: 1,
+    applicationName: "local-stack-migrate",
+  });
+  try {
+    await migrateHistory(owner);
+  } finally {
+    await owner.end({ timeout: 5 });
+  }
+  writePgpass(secretsDir, users, url);
+  return url;
 }
 
 /** The read models' Redis Cluster, with the standalone server's users (the same ACL file). */

@@ -10,6 +10,7 @@ const descriptor: StackDescriptor = {
     kafkaBrokers: ["127.0.0.1:19092"],
     redisUrl: "redis://127.0.0.1:16379",
     natsUrl: "nats://127.0.0.1:14222",
+    postgresUrl: "postgres://127.0.0.1:15432/platform",
     redisAdminUrl: "redis://admin:redis-admin-password@127.0.0.1:16379",
     natsAdminUrl: "nats://admin:nats-admin-password@127.0.0.1:14222",
   },
@@ -24,6 +25,17 @@ describe("the stack's summary", () => {
     expect(summary).toContain("nats nats://127.0.0.1:14222");
     expect(summary).toContain("/tmp/stack/secrets/<service>-redis/password");
     expect(summary).not.toMatch(/admin-password/);
+  });
+
+  it("shows the history database and a psql line that reads its password from the PGPASSFILE", () => {
+    const summary = renderSummary(descriptor);
+    expect(summary).toContain("postgres postgres://127.0.0.1:15432/platform");
+    expect(summary).toContain("/tmp/stack/secrets/<service>-postgres/password");
+    expect(summary).toContain(
+      "PGPASSFILE=/tmp/stack/secrets/postgres-client/pgpass psql 'postgres://data_query@127.0.0.1:15432/platform'",
+    );
+    const { postgresUrl: _, ...withoutHistory } = descriptor.infrastructure;
+    expect(renderSummary({ ...descriptor, infrastructure: withoutHistory })).not.toContain("postgres");
   });
 
   it("masks a password in an external server's URL", () => {

@@ -22,6 +22,22 @@ function credentials(descriptor: StackDescriptor): string {
 `;
 }
 
+/**
+ * The history database: its URL, the roles, and a psql line that reads the password from the
+ * stack's PGPASSFILE (never the password itself).
+ */
+function history(descriptor: StackDescriptor): string {
+  const url = descriptor.infrastructure.postgresUrl;
+  if (url === undefined) return "";
+  const secrets = `${descriptor.stateDir}/secrets`;
+  const asRole = new URL(url);
+  asRole.username = "data_query";
+  asRole.password = "";
+  return `  postgres ${withoutPassword(url)}   (history; roles history_owner, projector, data_query: ${secrets}/<service>-postgres/password)
+  psql: PGPASSFILE=${secrets}/postgres-client/pgpass psql '${asRole.toString()}'
+`;
+}
+
 /** The closing summary: where things are and lines to paste. */
 export function renderSummary(descriptor: StackDescriptor): string {
   const base = descriptor.gatewayUrl;
@@ -81,7 +97,7 @@ Chains
 ${chainLines}
 ${substrateLines}Infrastructure
   kafka ${descriptor.infrastructure.kafkaBrokers.join(",")}   redis ${withoutPassword(descriptor.infrastructure.redisUrl)}   nats ${withoutPassword(descriptor.infrastructure.natsUrl)}
-${credentials(descriptor)}${key}
+${history(descriptor)}${credentials(descriptor)}${key}
 Try:
   curl -s ${base}/readyz
 ${tokenLines}${substrateTry}  curl -s ${base}/openapi.json | head -c 400

@@ -1,6 +1,7 @@
 import {
   loadConfigOrExit,
   natsCredentialVars,
+  postgresVars,
   redisCredentialVars,
   redisReadFromVars,
   redisTopologyRule,
@@ -11,6 +12,12 @@ import { serviceVars } from "@platform/service";
 import { z } from "zod";
 
 export const DATA_QUERY_GROUPS = ["accounts", "market", "subnets", "events"] as const;
+
+/** The groups whose answers come (or will come) from the history database. */
+export const HISTORY_GROUPS: readonly (typeof DATA_QUERY_GROUPS)[number][] = ["accounts"];
+
+export const readsHistory = (groups: readonly string[]): boolean =>
+  groups.some((group) => (HISTORY_GROUPS as readonly string[]).includes(group));
 
 export const dataQueryConfigSchema = z
   .object({
@@ -36,6 +43,13 @@ export const dataQueryConfigSchema = z
     /** The `events` group's wake-up: the data projections' change signals. Required with that group. */
     NATS_URL: vars.url(["nats", "tls"]).optional(),
     ...natsCredentialVars,
+    /**
+     * The history database (PostgreSQL) and data-query's read-only role there: POSTGRES_URL (no
+     * credentials), POSTGRES_USERNAME/POSTGRES_PASSWORD, POSTGRES_POOL_SIZE. Required with the
+     * groups that read history: `accounts` (issue 41).
+     */
+    ...postgresVars,
+    POSTGRES_URL: postgresVars.POSTGRES_URL.optional(),
     /** The `events` group reads the data change log's tail at least this often, whatever the signals say. */
     WATCH_POLL_MS: vars.positiveInt().default(1_000),
     /** A WatchData caller that leaves this many bytes unread is ended (RESOURCE_EXHAUSTED). */
@@ -50,7 +64,16 @@ export const dataQueryConfigSchema = z
     error: "NATS_URL is required when DATA_QUERY_GROUPS lists events",
     path: ["NATS_URL"],
   })
-  .superRefine(redisTopologyRule);
+  .superRefine(redisTopologyRule)
+  .superRefine((config, context) => {
+    if (readsHistory(config.DATA_QUERY_GROUPS) && config.POSTGRES_URL === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["POSTGRES_URL"],
+        message: "is required when DATA_QUERY_GROUPS lists accounts",
+      });
+    }
+  });
 
 export type DataQueryConfig = z.infer<typeof dataQueryConfigSchema>;
 

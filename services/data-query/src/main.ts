@@ -1,12 +1,18 @@
 import type { GrpcServiceRegistration } from "@platform/grpc";
 import { createLogger, type Logger } from "@platform/log";
 import { createMetricsRegistry } from "@platform/runtime";
-import { natsConnectionOf, natsDependency, redisDependency, runBackendService } from "@platform/service";
+import {
+  historyDependency,
+  natsConnectionOf,
+  natsDependency,
+  redisDependency,
+  runBackendService,
+} from "@platform/service";
 import { coalesceWrites, type Redis, redisConnectionOf } from "@platform/store";
 import { startTracingOrExit } from "@platform/telemetry";
 import type { Registry } from "prom-client";
 import { accountsGrpcService } from "./accounts/index.js";
-import { type DataQueryConfig, loadDataQueryConfig } from "./config.js";
+import { type DataQueryConfig, loadDataQueryConfig, readsHistory } from "./config.js";
 import { dataEventsGrpcService } from "./events/index.js";
 import { marketGrpcService } from "./market/index.js";
 import { guardedByMarkers, PROJECTION_MARKERS } from "./shared/rebuildGuard.js";
@@ -22,6 +28,11 @@ const redis = redisDependency(redisConnectionOf(config), "data-query");
 // The reads of concurrent calls that start in the same event-loop turn leave in one socket write.
 coalesceWrites(redis.client);
 log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
+// The history database (issue 41), as data-query's read-only role, for the groups that read history
+// (accounts). Not handed to any group yet; for now only its readiness and its close are wired.
+const history = readsHistory(config.DATA_QUERY_GROUPS)
+  ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "data-query")
+  : undefined;
 
 type Group = DataQueryConfig["DATA_QUERY_GROUPS"][number];
 const registry = createMetricsRegistry("data-query");
@@ -75,13 +86,14 @@ await runBackendService({
   registry,
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: registrations },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
-  dependencies: [redis.check, ...(nats ? [nats.check] : [])],
+  dependencies: [redis.check, ...(nats ? [nats.check] : []), ...(history ? [history.check] : [])],
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   stops: [
     ...(events ? [{ name: "event-streams", run: async () => events.close() }] : []),
     ...(nats ? [nats.close] : []),
     redis.close,
+    ...(history ? [history.close] : []),
     tracing.stop,
   ],
 });

@@ -1,6 +1,7 @@
 import {
   loadConfigOrExit,
   natsCredentialVars,
+  postgresVars,
   redisCredentialVars,
   redisTopologyRule,
   redisTopologyVars,
@@ -22,6 +23,13 @@ export const projectorConfigSchema = z
     ...redisCredentialVars,
     NATS_URL: vars.url(["nats", "tls"]),
     ...natsCredentialVars,
+    /**
+     * The history database (PostgreSQL) and the projector's role there: POSTGRES_URL (no
+     * credentials), POSTGRES_USERNAME/POSTGRES_PASSWORD, POSTGRES_POOL_SIZE. Required when
+     * PROJECTIONS lists `accounts`, whose history moves there (issue 41).
+     */
+    ...postgresVars,
+    POSTGRES_URL: postgresVars.POSTGRES_URL.optional(),
     /** Projections this process runs, each its own consumer group, so they deploy and scale apart. */
     PROJECTIONS: vars
       .list()
@@ -53,6 +61,13 @@ export const projectorConfigSchema = z
         code: "custom",
         path: ["INTENTS_REFUND_GRACE_SECONDS"],
         message: "is required when PROJECTIONS lists intents",
+      });
+    }
+    if (config.PROJECTIONS.includes("accounts") && config.POSTGRES_URL === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["POSTGRES_URL"],
+        message: "is required when PROJECTIONS lists accounts",
       });
     }
   })

@@ -1,6 +1,7 @@
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "@platform/runtime";
 import {
+  historyDependency,
   kafkaCredentialsOrExit,
   kafkaDependency,
   natsConnectionOf,
@@ -26,6 +27,11 @@ const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
 const redis = redisDependency(redisConnectionOf(config), "projector");
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log, kafkaCredentials);
 const nats = natsDependency(natsConnectionOf(config), "projector", log);
+// The history database (issue 41), as the projector's role: only the accounts projection will write
+// there. Not handed to any projection yet; for now only its readiness and its close are wired.
+const history = config.PROJECTIONS.includes("accounts")
+  ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "projector")
+  : undefined;
 log.info({ projections: config.PROJECTIONS }, "projections configured");
 // Created before the projections: each reports its lag and its read model's as_of here.
 const registry = createMetricsRegistry("projector");
@@ -103,8 +109,8 @@ await runBackendService({
   registry,
   grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT, services: [] },
   ops: { host: config.OPS_HOST, port: config.OPS_PORT },
-  dependencies: [redis.check, kafka.check, nats.check, ...checks],
+  dependencies: [redis.check, kafka.check, nats.check, ...(history ? [history.check] : []), ...checks],
   readinessIntervalMs: config.READINESS_INTERVAL_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  stops: [...stops, nats.close, kafka.close, redis.close, tracing.stop],
+  stops: [...stops, nats.close, kafka.close, redis.close, ...(history ? [history.close] : []), tracing.stop],
 });

@@ -20,6 +20,9 @@ const valid = {
   NATS_URL: "nats://127.0.0.1:1",
 };
 
+/** The history database, which only the accounts projection and data-query's accounts group need. */
+const history = { POSTGRES_URL: "postgres://127.0.0.1:1/platform" };
+
 /** A complete tc configuration; rows override one variable. */
 const tcSiwe = {
   TC_CURRENT_VERSION: "1",
@@ -52,6 +55,9 @@ describe("a service with bad configuration exits at once, naming the variable", 
       "NATS_URL",
     ],
     ["projector", { ...valid }, "PROJECTIONS"],
+    // The history database (issue 41) only for what reads or writes history: the accounts group and projection.
+    ["data-query", { REDIS_URL: valid.REDIS_URL, DATA_QUERY_GROUPS: "market,accounts" }, "POSTGRES_URL"],
+    ["projector", { ...valid, PROJECTIONS: "market,accounts" }, "POSTGRES_URL"],
   ])("%s without %j set names %s", (name, env, variable) => {
     const result = runWith(name, env);
     expect(result.status).toBe(78);
@@ -95,11 +101,17 @@ describe("a service with bad configuration exits at once, naming the variable", 
       /among accounts, market, subnets/,
     ],
     ["projector", { ...valid, PROJECTIONS: "intents", LOG_LEVEL: "loud" }, "LOG_LEVEL", /pino level/],
+    [
+      "data-query",
+      { REDIS_URL: valid.REDIS_URL, DATA_QUERY_GROUPS: "accounts", POSTGRES_URL: "mysql://127.0.0.1:3306/platform" },
+      "POSTGRES_URL",
+      /scheme postgres or postgresql/,
+    ],
     ["chain-ingestor", { ...valid, CHAINS_FILE: "/nonexistent/chains.json" }, "CHAINS_FILE", /nonexistent/],
     // A Kafka user without a password, or a password file that cannot be read, stops the service at once.
     [
       "projector",
-      { ...valid, PROJECTIONS: "accounts", KAFKA_SASL_USERNAME: "projector" },
+      { ...valid, PROJECTIONS: "accounts", ...history, KAFKA_SASL_USERNAME: "projector" },
       "KAFKA_SASL_PASSWORD",
       /or KAFKA_SASL_PASSWORD_FILE is required with KAFKA_SASL_USERNAME/,
     ],

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
+import { startHistoryServer } from "@platform/history/testing";
 import {
   authCli,
   freePorts,
@@ -129,7 +130,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   ports = await freePorts();
-  const [redis, kafka] = await Promise.all([
+  // data-query's accounts group needs the history database (issue 41), as its data_query role.
+  const [redis, kafka, history] = await Promise.all([
     startRedis({ port: ports.redis, dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") }),
     startKafka({
       port: ports.kafka,
@@ -137,10 +139,12 @@ beforeAll(async () => {
       dataDir: join(dir.path, "kafka"),
       logFile: join(dir.path, "kafka.log"),
     }),
+    startHistoryServer({ dataDir: join(dir.path, "postgres") }),
   ]);
   stops.push(
     () => kafka.stop(),
     () => redis.stop(),
+    () => history.stop(),
   );
   // No projector runs here: the accounts read model gets the head a projection would have written
   // (accountsKeys.head, libs/read-models), so reads answer zeros with as_of.
@@ -166,6 +170,7 @@ beforeAll(async () => {
     kafkaBrokers: kafka.brokers,
     redisUrl: redis.url,
     natsUrl: "nats://127.0.0.1:1",
+    postgresUrl: history.url,
     chainsFile: join(repoRoot, "deploy", "config", "local", "chains.json"),
     secretsDir,
   };
@@ -185,6 +190,8 @@ beforeAll(async () => {
         GRPC_PORT: String(grpcPort),
         OPS_PORT: String(opsPort),
         DATA_QUERY_GROUPS: "accounts",
+        POSTGRES_USERNAME: "data_query",
+        POSTGRES_PASSWORD: history.passwords.data_query,
         SHUTDOWN_TIMEOUT_MS: "10000",
       };
       return {

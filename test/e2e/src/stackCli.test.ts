@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   authCli,
@@ -88,6 +89,18 @@ describe("deploy/local/stack: the descriptor, the native runtime, readiness and 
     expect(upOutput).toContain("each service has its own Redis and NATS user");
   });
 
+  it("runs PostgreSQL with a role per service, and prints its URL and a psql line but no password", () => {
+    const postgresUrl = descriptor.infrastructure.postgresUrl!;
+    expect(postgresUrl).toBe(`postgres://127.0.0.1:${ports.postgres}/platform`);
+    expect(upOutput).toContain(`postgres ${postgresUrl}`);
+    expect(upOutput).toContain(`PGPASSFILE=${state.path}/secrets/postgres-client/pgpass psql`);
+    for (const secret of ["admin", "history-owner", "projector", "data-query"]) {
+      const password = readFileSync(join(state.path, "secrets", `${secret}-postgres`, "password"), "utf8");
+      expect(password.length).toBeGreaterThanOrEqual(32);
+      expect(upOutput).not.toContain(password);
+    }
+  });
+
   it("writes the descriptor with the gateway, every chain and every process", () => {
     expect(descriptor.gatewayUrl).toBe(`http://127.0.0.1:${ports.gateway}`);
     // The EVM chains of the intents; the network is the real Subtensor runtime (descriptor.substrate), no EVM stand-in.
@@ -105,6 +118,7 @@ describe("deploy/local/stack: the descriptor, the native runtime, readiness and 
     for (const name of [
       "kafka",
       "redis",
+      "postgres",
       "nats",
       "anvil-origin",
       "anvil-destination",
