@@ -1,4 +1,5 @@
 import type { GrpcServiceRegistration } from "@platform/grpc";
+import type { HistoryDb } from "@platform/history";
 import { createLogger, type Logger } from "@platform/log";
 import { createMetricsRegistry } from "@platform/runtime";
 import {
@@ -28,15 +29,21 @@ const redis = redisDependency(redisConnectionOf(config), "data-query");
 // The reads of concurrent calls that start in the same event-loop turn leave in one socket write.
 coalesceWrites(redis.client);
 log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
-// The history database (issue 41), as data-query's read-only role, for the groups that read history
-// (accounts). Not handed to any group yet; for now only its readiness and its close are wired.
+// The history database, as data-query's read-only role, for the groups that read history (accounts:
+// balance history, transactions and balances older than the newest points Redis keeps).
 const history = readsHistory(config.DATA_QUERY_GROUPS)
   ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "data-query")
   : undefined;
 
 type Group = DataQueryConfig["DATA_QUERY_GROUPS"][number];
 const registry = createMetricsRegistry("data-query");
-type GroupDeps = { redis: Redis; log: Logger; answerCacheMaxBytes: number; registry: Registry };
+type GroupDeps = {
+  redis: Redis;
+  history: HistoryDb | undefined;
+  log: Logger;
+  answerCacheMaxBytes: number;
+  registry: Registry;
+};
 type ReadGroup = Exclude<Group, "events">;
 const services: Record<ReadGroup, (deps: GroupDeps) => GrpcServiceRegistration> = {
   accounts: accountsGrpcService,
@@ -55,6 +62,7 @@ const registrations = readGroups.map((group) =>
   guardedByMarkers(
     services[group]({
       redis: redis.client,
+      history: history?.client,
       log: log.child({ group }),
       answerCacheMaxBytes: config.ANSWER_CACHE_MAX_BYTES,
       registry,

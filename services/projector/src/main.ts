@@ -27,8 +27,8 @@ const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
 const redis = redisDependency(redisConnectionOf(config), "projector");
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log, kafkaCredentials);
 const nats = natsDependency(natsConnectionOf(config), "projector", log);
-// The history database (issue 41), as the projector's role: only the accounts projection will write
-// there. Not handed to any projection yet; for now only its readiness and its close are wired.
+// The history database, as the projector's role: the accounts projection commits its balance points
+// and transactions there before Redis (libs/projection), and restores Redis from it after a loss.
 const history = config.PROJECTIONS.includes("accounts")
   ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "projector")
   : undefined;
@@ -87,6 +87,7 @@ for (const name of config.PROJECTIONS) {
     kafka: kafka.client,
     redis: redis.client,
     projectionRedis,
+    history: history?.client,
     signals: nats.client,
     replicaWait,
     log: log.child({ projection: name }),
