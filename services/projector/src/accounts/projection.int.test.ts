@@ -1,14 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import {
-  createKafkaClient,
-  createPublisher,
-  defaultPartitions,
-  type Kafka,
-  keysForEveryPartition,
-  type Publisher,
-} from "@platform/bus";
+import { createKafkaClient, createPublisher, type Kafka, keysForEveryPartition, type Publisher } from "@platform/bus";
 import { createLogger, type Logger } from "@platform/log";
 import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
@@ -183,7 +176,7 @@ async function publish(key: string, events: NetworkChainEvent[]): Promise<void> 
 }
 
 /** The ingestor's BlockSeen keys: one per partition of the topic. */
-const PARTITIONS = defaultPartitions["chain.network.v1"];
+const PARTITIONS = TOPICS.chainNetwork.partitions;
 const seenKeys = keysForEveryPartition("block-seen:", PARTITIONS);
 
 /** A block's BlockSeen in the given partitions (all by default), as the ingestor publishes it after the block's records. */

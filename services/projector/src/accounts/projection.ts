@@ -1,5 +1,6 @@
-import { defaultPartitions, type ProjectionBatch } from "@platform/bus";
+import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
+import { TOPICS } from "@platform/proto/topics";
 import { accountsKeys } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
 import { type Redis, unwatch } from "@platform/store";
@@ -47,7 +48,7 @@ const SIGNAL_LIMIT = 500;
 export function accountsProjection(options: AccountsProjectionOptions): AccountsProjection {
   const { redis, log } = options;
   const maxAttempts = options.maxAttempts ?? 5;
-  const partitions = options.partitions ?? defaultPartitions["chain.network.v1"];
+  const partitions = options.partitions ?? TOPICS.chainNetwork.partitions;
   const movingHead = headKeys(Array.from({ length: partitions }, (_, partition) => accountsKeys.blocks(partition)));
   // The head is the oldest of every partition's newest block, computed in Redis by the commit's
   // script: read back at most once a second (a replay commits far more often).

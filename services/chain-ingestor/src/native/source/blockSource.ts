@@ -1,7 +1,7 @@
-import { defaultPartitions } from "@platform/bus";
 import type { SubstrateNetwork } from "@platform/chain";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
+import { TOPICS } from "@platform/proto/topics";
 import { accountFromPublicKey } from "@platform/subtensor";
 import type { Hex } from "viem";
 import type { BlockSource } from "../../follower/blockFollower.js";
@@ -144,7 +144,7 @@ interface BlockReadContext {
 
 function blockReadContext(options: NativeBlockSourceOptions): BlockReadContext {
   const { reader, network } = options;
-  const seenRecords = blockSeenRecords(options.networkPartitions ?? defaultPartitions["chain.network.v1"]);
+  const seenRecords = blockSeenRecords(options.networkPartitions ?? TOPICS.chainNetwork.partitions);
   const rescanEveryBlocks = options.rescanEveryBlocks ?? 7_200;
   const accounts = accountsCounter({
     countAt: (hash) => reader.accountsCountAt(hash),
