@@ -2,9 +2,8 @@ import { DecodeError } from "@platform/errors/base";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import { HolderCoverage } from "@platform/proto/common/v1/network";
 import { eventTypeOf } from "@platform/proto/topics";
-import { accountFromPublicKey } from "@platform/subtensor";
+import { accountFromPublicKey, ROOT_NETUID } from "@platform/subtensor";
 import type { Hex } from "viem";
-import { type NetworkRecord, netuidKey, networkEventId } from "../../records/networkRecord.js";
 import { accountField, netuidField, publicKeyField } from "../node/eventFields.js";
 import type { RuntimeAt, StorageItem } from "../node/runtimeAt.js";
 import type { RuntimeEvent } from "../node/runtimeEvent.js";
@@ -15,7 +14,7 @@ import {
   shareArithmeticOf,
   shareValue,
 } from "../node/stakeInfo.js";
-import { ROOT_NETUID } from "./pools.js";
+import { type NetworkRecord, netuidKey, networkEventId } from "../records/networkRecord.js";
 
 /**
  * Every alpha position of every subnet, from the share pool's storage: `Alpha[(hotkey, coldkey,

@@ -1,7 +1,7 @@
+import { ROOT_NETUID } from "@platform/subtensor";
 import type { Hex } from "viem";
 import { accountField, netuidField, tupleFields } from "../node/eventFields.js";
 import type { RuntimeEvent } from "../node/runtimeEvent.js";
-import { ROOT_NETUID } from "./pools.js";
 
 /**
  * Which subnets' settings (SubnetSnapshot) and metagraphs (ValidatorSetSnapshot) a block may have
