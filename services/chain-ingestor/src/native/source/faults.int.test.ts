@@ -22,7 +22,7 @@ import { ApiPromise, WsProvider } from "@polkadot/api";
 import { Keyring } from "@polkadot/keyring";
 import type { KeyringPair } from "@polkadot/keyring/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTopic } from "../../testSupport/devnetHarness.js";
+import { readTopic } from "../../../test/devnetHarness.js";
 import { type NativeIngestor, startNativeIngestor } from "./ingestor.js";
 
 /*

@@ -29,7 +29,7 @@ import {
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { Keyring } from "@polkadot/keyring";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTopic, spawnService } from "../../testSupport/devnetHarness.js";
+import { readTopic, spawnService } from "../../../test/devnetHarness.js";
 import { type NativeIngestor, startNativeIngestor } from "./ingestor.js";
 
 /*
