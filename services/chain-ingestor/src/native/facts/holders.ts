@@ -15,6 +15,7 @@ import {
   shareValue,
 } from "../node/stakeInfo.js";
 import { type NetworkRecord, netuidKey, networkEventId } from "../records/networkRecord.js";
+import { SUBTENSOR_EVENTS } from "./subtensorEvents.js";
 
 /**
  * Every alpha position of every subnet, from the share pool's storage: `Alpha[(hotkey, coldkey,
@@ -85,87 +86,6 @@ export interface HolderChanges {
 
 const entryKey = (hotkey: Hex, coldkey: Hex) => `${hotkey}${coldkey}`;
 
-/** SubtensorModule events that never move an `Alpha` entry or a hotkey pool. */
-const NEUTRAL_EVENTS = new Set([
-  "NetworkAdded",
-  "NetworkRemoved",
-  "WeightsSet",
-  "NeuronRegistered",
-  "BulkNeuronsRegistered",
-  "AxonServed",
-  "PrometheusServed",
-  "MaxAllowedUidsSet",
-  "MaxWeightLimitSet",
-  "DifficultySet",
-  "AdjustmentIntervalSet",
-  "RegistrationPerIntervalSet",
-  "MaxRegistrationsPerBlockSet",
-  "ActivityCutoffSet",
-  "RhoSet",
-  "KappaSet",
-  "MinAllowedWeightSet",
-  "ValidatorPruneLenSet",
-  "ScalingLawPowerSet",
-  "WeightsSetRateLimitSet",
-  "ImmunityPeriodSet",
-  "BondsMovingAverageSet",
-  "MaxAllowedValidatorsSet",
-  "EmissionValuesSet",
-  "DelegateAdded",
-  "DefaultTakeSet",
-  "WeightsVersionKeySet",
-  "MinDifficultySet",
-  "MaxDifficultySet",
-  "ServingRateLimitSet",
-  "BurnSet",
-  "MaxBurnSet",
-  "MinBurnSet",
-  "TxRateLimitSet",
-  "TxDelegateTakeRateLimitSet",
-  "TxChildKeyTakeRateLimitSet",
-  "MinChildKeyTakeSet",
-  "MaxChildKeyTakeSet",
-  "ChildKeyTakeSet",
-  "RegistrationAllowed",
-  "PowRegistrationAllowed",
-  "TempoSet",
-  "RAORecycledForRegistrationSet",
-  "WeightsMinStake",
-  "SenateRequiredStakePercentSet",
-  "AdjustmentAlphaSet",
-  "SubnetOwnerCutSet",
-  "NetworkRateLimitSet",
-  "NetworkImmunityPeriodSet",
-  "NetworkMinLockCostSet",
-  "SubnetLimitSet",
-  "NetworkLockCostReductionIntervalSet",
-  "TakeDecreased",
-  "TakeIncreased",
-  "MaxDelegateTakeSet",
-  "MinDelegateTakeSet",
-  "TargetStakesPerIntervalSet",
-  "SenateAdjusted",
-  "ColdkeySwapScheduled",
-  "ArbitrationPeriodExtended",
-  "SetChildren",
-  "NetworkMaxStakeSet",
-  "ChainIdentitySet",
-  "MechanismAdded",
-  "NetworkActivated",
-  "SubnetIdentitySet",
-  "SubnetIdentityRemoved",
-  "ColdkeySwapScheduleDurationSet",
-  "DissolveNetworkScheduleDurationSet",
-  "WeightsCommitted",
-  "WeightsRevealed",
-  "WeightsBatchRevealed",
-  "Sudid",
-  "FirstEmissionBlockNumberSet",
-  "CommitRevealEnabled",
-  "Yuma3EnableToggled",
-  "TransferToggle",
-]);
-
 /**
  * What a block says about positions: the stake events' (hotkey, subnet) pairs, from the activities
  * already decoded (stake touches), the epochs, and whether anything unbounded happened.
@@ -185,11 +105,9 @@ export function holderChangesOf(input: {
     const pool = poolKey(hotkey, touch.netuid);
     coldkeysByPool.set(pool, (coldkeysByPool.get(pool) ?? new Set<Hex>()).add(touch.coldkey.publicKey as Hex));
   }
+  // Stake events are bounded by the stake touches above; any other that may move positions is not.
   const readAll = input.events.some(
-    (event) =>
-      event.pallet === "SubtensorModule" &&
-      !NEUTRAL_EVENTS.has(event.name) &&
-      !["StakeAdded", "StakeRemoved", "StakeMoved"].includes(event.name),
+    (event) => event.pallet === "SubtensorModule" && SUBTENSOR_EVENTS.get(event.name)?.positions === undefined,
   );
   const newParents: (readonly [Hex, number])[] = [];
   for (const event of input.events) {
