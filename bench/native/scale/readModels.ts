@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ConsumedRecord } from "@platform/bus";
-import { defaultPartitions } from "@platform/bus";
+
 import { HolderGrouping } from "@platform/proto/data/v1/subnets";
 import { TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
@@ -140,7 +140,7 @@ export async function startReadModels(dir: string): Promise<ReadModels> {
   const projections = await Promise.all(
     names.map((name) => startProjection(name, server.url, join(dir, `projection-${name}.log`))),
   );
-  const partitions = defaultPartitions["chain.network.v1"];
+  const partitions = TOPICS.chainNetwork.partitions;
   const partitionOf = kafkaPartitioner(partitions);
   const nextOffset = new Array<number>(partitions).fill(0);
   /** Per projection and partition, the last offset committed. */

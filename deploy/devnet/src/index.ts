@@ -26,8 +26,47 @@ export {
   type LinkStep,
   linkSteps,
 } from "./deploySteps.js";
-export * from "./generated/index.js";
-export * from "./intents/index.js";
+export {
+  erc1271WalletAbi,
+  erc1271WalletBytecode,
+  erc1271WalletDeployedBytecode,
+  erc6492WalletFactoryAbi,
+  erc6492WalletFactoryBytecode,
+  erc6492WalletFactoryDeployedBytecode,
+  fullSettlerAbi,
+  fullSettlerBytecode,
+  fullSettlerDeployedBytecode,
+  iDestinationSettlerAbi,
+  iOriginSettlerAbi,
+  multicall3Abi,
+  multicall3Bytecode,
+  multicall3DeployedBytecode,
+  priceFeedAggregatorMockAbi,
+  priceFeedAggregatorMockBytecode,
+  priceFeedAggregatorMockDeployedBytecode,
+  testTokenAbi,
+  testTokenBytecode,
+  testTokenDeployedBytecode,
+} from "./generated/index.js";
+export {
+  addressToBytes32,
+  bytes32ToAddress,
+  computeOrderId,
+  decodeOrderData,
+  decodeOriginData,
+  encodeFillerData,
+  encodeOrderData,
+  encodeOriginData,
+  FULL_ORDER_PARAMS_TYPE,
+  type FullOrderData,
+  type FullOrderParams,
+  NATIVE_TOKEN,
+  OrderStatus,
+  type OrderStatusName,
+  orderDataTypeHash,
+  orderStatusName,
+  toFullOrderData,
+} from "./intents/index.js";
 export { ChainSpecChecksumError, SUBTENSOR_CHAIN_SPEC_SHA256, subtensorChainSpec } from "./native/chainSpec.js";
 export {
   type EvmTransferCall,
@@ -92,4 +131,9 @@ export {
   type SeededNativeNetwork,
 } from "./native/seedTypes.js";
 export { deployPriceFeed, devnetPriceFeed, devnetPriceUpdaterFunds } from "./oracle/deployPriceFeed.js";
-export * from "./wallets/erc6492.js";
+export {
+  counterfactualWalletSignature,
+  ERC6492_MAGIC_SUFFIX,
+  predictWalletAddress,
+  wrapErc6492Signature,
+} from "./wallets/erc6492.js";

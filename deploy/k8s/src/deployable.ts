@@ -1,7 +1,5 @@
 // The shape of one row of the deployables table (deployables.ts).
 
-import type { PostgresClientRole } from "./postgresRoles.js";
-
 /** Folders under services/, and so image names. */
 export type ServiceName = "gateway" | "auth" | "tc" | "intents-gateway" | "data-query" | "projector" | "chain-ingestor";
 
@@ -59,3 +57,6 @@ export interface Deployable {
   scaling: Autoscaling | "singleton";
   secrets?: SecretMount[];
 }
+
+/** The PostgreSQL roles a deployable may connect as (postgresRoles.ts gives each its Secret and grants). */
+export type PostgresClientRole = "projector" | "data_query";

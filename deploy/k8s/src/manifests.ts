@@ -39,7 +39,7 @@ import {
   UNCONFIGURED_CIDR,
 } from "./deployables.js";
 import { kafkaCredentialEnv } from "./kafkaSecrets.js";
-import { postgresEgressOf } from "./postgres.js";
+import { postgresEgressOf } from "./postgresEgress.js";
 import { postgresCredentialEnv } from "./postgresRoles.js";
 import { serverCredentialEnv } from "./serverCredentials.js";
 

@@ -15,15 +15,19 @@ import type {
   V1Volume,
   V1VolumeMount,
 } from "@kubernetes/client-node";
-import type { Deployable } from "./deployable.js";
+import type { Deployable, PostgresClientRole } from "./deployable.js";
 import { CONFIG_MAP, DEPLOYABLES, imageOf, NAMESPACE, RUN_AS_UID, SERVICE_ACCOUNT } from "./deployables.js";
 import type { Manifest } from "./manifests.js";
 import {
-  POSTGRES_ROLES,
-  POSTGRES_SUPERUSER_SECRET,
-  type PostgresClientRole,
-  type PostgresRole,
-} from "./postgresRoles.js";
+  NAME_LABEL,
+  POSTGRES_PORT,
+  POSTGRES_PRIMARY,
+  POSTGRES_REPLICA,
+  podsNamed,
+  postgresEgressOf,
+  toPostgres,
+} from "./postgresEgress.js";
+import { POSTGRES_ROLES, POSTGRES_SUPERUSER_SECRET, type PostgresRole } from "./postgresRoles.js";
 
 /**
  * PostgreSQL 15, the history store (issue 41), as the manifests run it: a primary StatefulSet, a
@@ -44,12 +48,9 @@ import {
 export const POSTGRES_IMAGE = "postgres:15-bookworm";
 /** The official image's `postgres` user and group (uid/gid 999). */
 export const POSTGRES_UID = 999;
-export const POSTGRES_PORT = 5432;
 export const POSTGRES_DATABASE = "platform";
 export const HISTORY_SCHEMA = "history";
 
-export const POSTGRES_PRIMARY = "postgres-primary";
-export const POSTGRES_REPLICA = "postgres-replica";
 /** Headless Service governing both StatefulSets (stable pod names: postgres-primary-0.postgres…). */
 export const POSTGRES_PODS_SERVICE = "postgres";
 export const POSTGRES_BACKUP = "postgres-backup";
@@ -362,13 +363,9 @@ export function postgresFiles(): Record<string, Record<string, string>> {
 
 // ---- The manifests.
 
-const NAME_LABEL = "app.kubernetes.io/name";
 const labelsOf = (name: string, component = POSTGRES_COMPONENT) => ({
   [NAME_LABEL]: name,
   "app.kubernetes.io/component": component,
-});
-const podsNamed = (names: string[]): V1NetworkPolicyPeer => ({
-  podSelector: { matchExpressions: [{ key: NAME_LABEL, operator: "In", values: [...names].sort() }] },
 });
 
 const podSecurity = (uid: number): V1PodSecurityContext => ({
@@ -816,18 +813,6 @@ const networkPolicy = (name: string, spec: Record<string, unknown>): Policy => (
   metadata: { name, labels: labelsOf(name) },
   spec: { podSelector: { matchLabels: { [NAME_LABEL]: name } }, policyTypes: ["Ingress", "Egress"], ...spec },
 });
-const toPostgres = (servers: string[]) => ({
-  to: [podsNamed(servers)],
-  ports: [{ protocol: "TCP", port: POSTGRES_PORT }],
-});
-
-/** The egress rule a deployable that uses Postgres adds to its own NetworkPolicy. */
-export function postgresEgressOf(deployable: Deployable) {
-  if (!deployable.uses.postgres) return undefined;
-  return toPostgres(
-    deployable.uses.postgres === "data_query" ? [POSTGRES_PRIMARY, POSTGRES_REPLICA] : [POSTGRES_PRIMARY],
-  );
-}
 
 function networkPolicies(all: Deployable[]): Policy[] {
   const clients = postgresClients(all);
@@ -865,3 +850,5 @@ export function migrateManifests(): Manifest[] {
     },
   ];
 }
+
+export { POSTGRES_PORT, POSTGRES_PRIMARY, POSTGRES_REPLICA, postgresEgressOf };

@@ -1,4 +1,4 @@
-import type { Deployable, EnvValue } from "./deployable.js";
+import type { Deployable, EnvValue, PostgresClientRole } from "./deployable.js";
 
 /**
  * The history store's login roles (PostgreSQL, issue 41), each with a Secret of its own (key
@@ -18,7 +18,7 @@ export const POSTGRES_ROLES = {
 } as const;
 export type PostgresRole = keyof typeof POSTGRES_ROLES;
 /** The roles a deployable connects as (the others are the migration Job's and replication's). */
-export type PostgresClientRole = "projector" | "data_query";
+export type { PostgresClientRole };
 /** The superuser's password: POSTGRES_PASSWORD_FILE at initialisation; break-glass afterwards, on the pod's socket only. */
 export const POSTGRES_SUPERUSER_SECRET = "postgres-superuser";
 

@@ -11,7 +11,7 @@ import { migrateTopics } from "./migrateTopics.js";
 import { type ProjectionBatch, type ProjectionConsumer, runProjectionConsumer } from "./projectionConsumer.js";
 import { createPublisher } from "./publisher.js";
 import { kafkaReadiness } from "./readiness.js";
-import { type TopicSpec, topicCatalog } from "./topics.js";
+import { type TopicSpec, topicSpecs } from "./topicSpecs.js";
 import { createTransactionalPublisher, type TransactionalPublisher } from "./transactionalPublisher.js";
 
 // One real broker (Kafka 4.x, KRaft) for the whole file; the last test stops and restarts it.
@@ -116,7 +116,7 @@ const texts = (records: ConsumedRecord[]) => records.map((entry) => entry.value?
 
 describe("migrateTopics", () => {
   it("creates the catalog's topics with their settings", async () => {
-    const catalog = topicCatalog({ replicationFactor: 1, partitions: { "chain.intents.v1": 3 } });
+    const catalog = topicSpecs({ replicationFactor: 1, partitions: { "chain.intents.v1": 3 } });
     const report = await migrateTopics(admin, catalog, { logger });
     expect(report.created.sort()).toEqual(catalog.map((spec) => spec.name).sort());
     expect(report.updated).toEqual([]);
@@ -151,7 +151,7 @@ describe("migrateTopics", () => {
   });
 
   it("is idempotent, restores drifted configs and keeps unrelated overrides", async () => {
-    const catalog = topicCatalog({ replicationFactor: 1, partitions: { "chain.intents.v1": 3 } });
+    const catalog = topicSpecs({ replicationFactor: 1, partitions: { "chain.intents.v1": 3 } });
     const again = await migrateTopics(admin, catalog);
     expect(again.created).toEqual([]);
     expect(again.updated).toEqual([]);
@@ -185,7 +185,7 @@ describe("migrateTopics", () => {
     });
     expect(await topicConfig("chain.intents.v1", "max.message.bytes")).toBe("2000000");
 
-    const wider = topicCatalog({ replicationFactor: 1, partitions: { "chain.intents.v1": 4 } });
+    const wider = topicSpecs({ replicationFactor: 1, partitions: { "chain.intents.v1": 4 } });
     const drifted = await migrateTopics(admin, wider);
     expect(drifted.drift).toEqual([
       { topic: "chain.intents.v1", partitions: { spec: 4, actual: 3 }, replicationFactor: { spec: 1, actual: 1 } },

@@ -1,8 +1,9 @@
 import { retryDelay } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
+import type { TopicName } from "@platform/proto/topics";
 import type { Kafka } from "kafkajs";
 import { migrateTopics } from "./migrateTopics.js";
-import { type TopicName, topicCatalog } from "./topics.js";
+import { topicSpecs } from "./topicSpecs.js";
 
 export interface EnsuredTopics {
   /** True once the topics exist with their settings; a readiness check. */
@@ -22,7 +23,7 @@ export function ensureTopics(
   let done = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const specs = topicCatalog({ replicationFactor: options.replicationFactor }).filter((spec) =>
+  const specs = topicSpecs({ replicationFactor: options.replicationFactor }).filter((spec) =>
     options.topics.includes(spec.name as TopicName),
   );
 

@@ -55,15 +55,7 @@ export {
 } from "./projectionSupervisor.js";
 export { createPublisher, type PublishedBatch, type Publisher, type PublisherOptions } from "./publisher.js";
 export { kafkaReadiness } from "./readiness.js";
-export {
-  defaultPartitions,
-  REFRESH_TOKEN_RETENTION_MS,
-  type TopicCatalogOptions,
-  type TopicName,
-  type TopicSpec,
-  topicCatalog,
-  topicNames,
-} from "./topics.js";
+export { type TopicSpec, type TopicSpecOptions, topicSpecs } from "./topicSpecs.js";
 export {
   createTransactionalPublisher,
   type TransactionalPublisher,

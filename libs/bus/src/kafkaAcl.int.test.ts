@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createLogger } from "@platform/log";
+import { TOPICS, type TopicName } from "@platform/proto/topics";
 import { type RunningKafka, startKafka, tempDir, waitFor } from "@platform/testing";
 import kafkajs, { type Kafka } from "kafkajs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ import { KAFKA_GRANTS, KAFKA_SERVICES, type KafkaService, platformAclBindings } 
 import { migrateTopics } from "./migrateTopics.js";
 import { runProjectionConsumer } from "./projectionConsumer.js";
 import { createPublisher } from "./publisher.js";
-import { type TopicName, topicCatalog, topicNames } from "./topics.js";
+import { topicSpecs } from "./topicSpecs.js";
 import { createTransactionalPublisher } from "./transactionalPublisher.js";
 
 /*
@@ -95,7 +96,7 @@ async function adminOf(kafka: Kafka) {
 }
 
 const specsOf = (topics: readonly TopicName[]) =>
-  topicCatalog({ replicationFactor: 1 }).filter((spec) => topics.includes(spec.name as TopicName));
+  topicSpecs({ replicationFactor: 1 }).filter((spec) => topics.includes(spec.name as TopicName));
 
 const record = (topic: TopicName, key: string): OutgoingRecord => ({
   topic,
@@ -148,15 +149,15 @@ describe("each service can do what its code does, with its own user only", () =>
     );
     expect([projector.created, projector.updated]).toEqual([[], []]);
     const all = await (await adminOf(clientAs(admin))).listTopics();
-    expect(all).toEqual(expect.arrayContaining(Object.values(topicNames)));
+    expect(all).toEqual(expect.arrayContaining(Object.values(TOPICS).map((topic) => topic.name)));
   });
 
   it("auth, tc and intents-gateway publish their own facts (idempotent producers)", async () => {
     const writes: Array<[KafkaService, TopicName]> = [
-      ["auth", topicNames.authApiKeys],
-      ["auth", topicNames.authRefreshTokens],
-      ["tc", topicNames.tcAcceptances],
-      ["intents-gateway", topicNames.intentsNotifications],
+      ["auth", TOPICS.authApiKeys.name],
+      ["auth", TOPICS.authRefreshTokens.name],
+      ["tc", TOPICS.tcAcceptances.name],
+      ["intents-gateway", TOPICS.intentsNotifications.name],
     ];
     for (const [service, topic] of writes) {
       const publisher = await createPublisher(serviceClient(service));
@@ -167,9 +168,9 @@ describe("each service can do what its code does, with its own user only", () =>
 
   it("the chain-ingestor's sources publish in transactions under their own ids, and read their checkpoints back in a throw-away group", async () => {
     const sources: Array<[string, TopicName]> = [
-      ["chain-ingestor-origin", topicNames.chainIntents],
-      ["chain-ingestor-native-finney", topicNames.chainNetwork],
-      ["chain-ingestor-price-origin", topicNames.oraclePrices],
+      ["chain-ingestor-origin", TOPICS.chainIntents.name],
+      ["chain-ingestor-native-finney", TOPICS.chainNetwork.name],
+      ["chain-ingestor-price-origin", TOPICS.oraclePrices.name],
     ];
     for (const [transactionalId, topic] of sources) {
       const publisher = await createTransactionalPublisher(serviceClient("chain-ingestor"), {
@@ -178,12 +179,12 @@ describe("each service can do what its code does, with its own user only", () =>
       });
       cleanups.push(() => publisher.disconnect());
       await publisher.runInTransaction((tx) =>
-        tx.send([record(topic, transactionalId), record(topicNames.ingestorCheckpoints, transactionalId)]),
+        tx.send([record(topic, transactionalId), record(TOPICS.ingestorCheckpoints.name, transactionalId)]),
       );
     }
     const ingestor = serviceClient("chain-ingestor");
     const groupId = `chain-ingestor-checkpoint-reader-${secret()}`;
-    expect(await joinGroup(ingestor, groupId, [topicNames.ingestorCheckpoints])).toBeUndefined();
+    expect(await joinGroup(ingestor, groupId, [TOPICS.ingestorCheckpoints.name])).toBeUndefined();
     await cleanups.pop()!();
     await (await adminOf(ingestor)).deleteGroups([groupId]);
   });
@@ -191,8 +192,8 @@ describe("each service can do what its code does, with its own user only", () =>
   it("each projection consumes its topics in its own group", async () => {
     const seen = new Set<string>();
     for (const [groupId, topics] of [
-      ["projector-intents", [topicNames.chainIntents, topicNames.intentsNotifications]],
-      ["projector-market", [topicNames.chainNetwork, topicNames.oraclePrices]],
+      ["projector-intents", [TOPICS.chainIntents.name, TOPICS.intentsNotifications.name]],
+      ["projector-market", [TOPICS.chainNetwork.name, TOPICS.oraclePrices.name]],
     ] as const) {
       const consumer = await runProjectionConsumer(serviceClient("projector"), {
         groupId,
@@ -205,10 +206,10 @@ describe("each service can do what its code does, with its own user only", () =>
       cleanups.push(() => consumer.stop());
     }
     const wanted = [
-      `projector-intents:${topicNames.chainIntents}`,
-      `projector-intents:${topicNames.intentsNotifications}`,
-      `projector-market:${topicNames.chainNetwork}`,
-      `projector-market:${topicNames.oraclePrices}`,
+      `projector-intents:${TOPICS.chainIntents.name}`,
+      `projector-intents:${TOPICS.intentsNotifications.name}`,
+      `projector-market:${TOPICS.chainNetwork.name}`,
+      `projector-market:${TOPICS.oraclePrices.name}`,
     ];
     await waitFor(async () => wanted.every((key) => seen.has(key)), {
       what: "every projection's records",
@@ -219,34 +220,34 @@ describe("each service can do what its code does, with its own user only", () =>
 
 describe("and is refused what lies outside its grant", () => {
   it("no service but the chain-ingestor writes chain facts: the projector and intents-gateway cannot produce to chain.intents.v1", async () => {
-    await expect(plainSend(serviceClient("projector"), topicNames.chainIntents)).rejects.toThrow(refused);
-    await expect(plainSend(serviceClient("intents-gateway"), topicNames.chainIntents)).rejects.toThrow(refused);
-    await expect(plainSend(serviceClient("auth"), topicNames.chainNetwork)).rejects.toThrow(refused);
+    await expect(plainSend(serviceClient("projector"), TOPICS.chainIntents.name)).rejects.toThrow(refused);
+    await expect(plainSend(serviceClient("intents-gateway"), TOPICS.chainIntents.name)).rejects.toThrow(refused);
+    await expect(plainSend(serviceClient("auth"), TOPICS.chainNetwork.name)).rejects.toThrow(refused);
   });
 
   it("a service cannot forge another's facts: the chain-ingestor cannot publish API-key events, tc none of auth's", async () => {
     const ingestor = await createPublisher(serviceClient("chain-ingestor"));
     cleanups.push(() => ingestor.disconnect());
-    await expect(ingestor.publish([record(topicNames.authApiKeys, "forged")])).rejects.toThrow();
-    await expect(plainSend(serviceClient("tc"), topicNames.authApiKeys)).rejects.toThrow(refused);
+    await expect(ingestor.publish([record(TOPICS.authApiKeys.name, "forged")])).rejects.toThrow();
+    await expect(plainSend(serviceClient("tc"), TOPICS.authApiKeys.name)).rejects.toThrow(refused);
   });
 
   it("intents-gateway cannot read auth's topics, nor see where they end", async () => {
     const gateway = await adminOf(serviceClient("intents-gateway"));
-    await expect(gateway.fetchTopicOffsets(topicNames.authApiKeys)).rejects.toThrow(refused);
+    await expect(gateway.fetchTopicOffsets(TOPICS.authApiKeys.name)).rejects.toThrow(refused);
     // With a group of its own (the projector's), reading auth's topic is still refused: the topic's ACL decides.
     const consumer = serviceClient("projector").consumer({ groupId: "projector-intents" });
     cleanups.push(() => consumer.disconnect());
     await consumer.connect();
-    await expect(consumer.subscribe({ topics: [topicNames.authApiKeys] })).rejects.toThrow(refused);
+    await expect(consumer.subscribe({ topics: [TOPICS.authApiKeys.name] })).rejects.toThrow(refused);
   });
 
   it("a service cannot join another's consumer group, even on topics it may read", async () => {
     // The control: on the same topic, its own group joins.
-    expect(await joinGroup(serviceClient("tc"), "tc-acceptances", [topicNames.tcAcceptances])).toBeUndefined();
+    expect(await joinGroup(serviceClient("tc"), "tc-acceptances", [TOPICS.tcAcceptances.name])).toBeUndefined();
     for (const [service, group, topic] of [
-      ["tc", "projector-intents", topicNames.tcAcceptances],
-      ["projector", "auth-registry", topicNames.chainNetwork],
+      ["tc", "projector-intents", TOPICS.tcAcceptances.name],
+      ["projector", "auth-registry", TOPICS.chainNetwork.name],
     ] as const) {
       // kafkajs tells the refused coordinator lookup only in its log; it throws "coordinator not found".
       const { kafka, lines } = clientWithLog(users[service]);
@@ -275,13 +276,13 @@ describe("and is refused what lies outside its grant", () => {
         resources: [
           {
             type: kafkajs.ConfigResourceTypes.TOPIC,
-            name: topicNames.chainIntents,
+            name: TOPICS.chainIntents.name,
             configEntries: [{ name: "retention.ms", value: "1" }],
           },
         ],
       }),
     ).rejects.toThrow(refused);
-    await expect(projector.deleteTopics({ topics: [topicNames.chainIntents], timeout: 5_000 })).rejects.toThrow();
+    await expect(projector.deleteTopics({ topics: [TOPICS.chainIntents.name], timeout: 5_000 })).rejects.toThrow();
     const auth = await adminOf(serviceClient("auth"));
     const creation = await auth
       .createTopics({ topics: [{ topic: "rogue.v1", numPartitions: 1, replicationFactor: 1 }] })

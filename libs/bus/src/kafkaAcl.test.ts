@@ -1,3 +1,4 @@
+import { TOPICS } from "@platform/proto/topics";
 import { describe, expect, it } from "vitest";
 import { toAclEntry } from "./applyKafkaAcls.js";
 import {
@@ -9,9 +10,6 @@ import {
   platformAclBindings,
   projectorGrants,
 } from "./kafkaAcl.js";
-import { topicNames } from "./topics.js";
-
-const t = topicNames;
 
 describe("the Kafka ACL table", () => {
   it("grants each service exactly the topics it writes and reads", () => {
@@ -22,13 +20,30 @@ describe("the Kafka ACL table", () => {
       }),
     );
     expect(brief).toEqual({
-      auth: { produces: [t.authApiKeys, t.authRefreshTokens], consumes: [t.authApiKeys, t.authRefreshTokens] },
-      tc: { produces: [t.tcAcceptances], consumes: [t.tcAcceptances] },
-      "intents-gateway": { produces: [t.intentsNotifications], consumes: [] },
-      projector: { produces: [], consumes: [t.chainIntents, t.chainNetwork, t.intentsNotifications, t.oraclePrices] },
+      auth: {
+        produces: [TOPICS.authApiKeys.name, TOPICS.authRefreshTokens.name],
+        consumes: [TOPICS.authApiKeys.name, TOPICS.authRefreshTokens.name],
+      },
+      tc: { produces: [TOPICS.tcAcceptances.name], consumes: [TOPICS.tcAcceptances.name] },
+      "intents-gateway": { produces: [TOPICS.intentsNotifications.name], consumes: [] },
+      projector: {
+        produces: [],
+        consumes: [
+          TOPICS.chainIntents.name,
+          TOPICS.chainNetwork.name,
+          TOPICS.intentsNotifications.name,
+          TOPICS.oraclePrices.name,
+        ],
+      },
       "chain-ingestor": {
-        produces: [t.chainIntents, t.chainNetwork, t.ingestorCheckpoints, t.intentsNotifications, t.oraclePrices],
-        consumes: [t.ingestorCheckpoints],
+        produces: [
+          TOPICS.chainIntents.name,
+          TOPICS.chainNetwork.name,
+          TOPICS.ingestorCheckpoints.name,
+          TOPICS.intentsNotifications.name,
+          TOPICS.oraclePrices.name,
+        ],
+        consumes: [TOPICS.ingestorCheckpoints.name],
       },
     });
   });
@@ -58,7 +73,7 @@ describe("the Kafka ACL table", () => {
   });
 
   it("gives each projection its own group and only its own topics", () => {
-    expect(projectorGrants.market.consumes).toEqual([t.chainNetwork, t.oraclePrices]);
+    expect(projectorGrants.market.consumes).toEqual([TOPICS.chainNetwork.name, TOPICS.oraclePrices.name]);
     expect(projectorGrants.market.groups).toEqual(["projector-market"]);
     expect(aclBindings("projector-market", projectorGrants.market)).toEqual(
       expect.arrayContaining([

@@ -1,4 +1,4 @@
-import { type TopicName, topicNames } from "./topics.js";
+import { TOPICS, type TopicName } from "@platform/proto/topics";
 
 /**
  * Who may do what on Kafka: one principal (SASL/SCRAM user) per service, granted exactly what its
@@ -42,14 +42,12 @@ const none: KafkaGrant = {
   transactionalIdPrefixes: [],
 };
 
-const t = topicNames;
-
 /** The projector's projections (PROJECTIONS), each its own consumer group, topics read and created if missing. */
 export const projectorGrants = {
-  intents: projection("projector-intents", [t.chainIntents, t.intentsNotifications]),
-  accounts: projection("projector-accounts", [t.chainNetwork]),
-  market: projection("projector-market", [t.chainNetwork, t.oraclePrices]),
-  subnets: projection("projector-subnets", [t.chainNetwork]),
+  intents: projection("projector-intents", [TOPICS.chainIntents.name, TOPICS.intentsNotifications.name]),
+  accounts: projection("projector-accounts", [TOPICS.chainNetwork.name]),
+  market: projection("projector-market", [TOPICS.chainNetwork.name, TOPICS.oraclePrices.name]),
+  subnets: projection("projector-subnets", [TOPICS.chainNetwork.name]),
 } as const satisfies Record<string, KafkaGrant>;
 
 /**
@@ -59,19 +57,23 @@ export const projectorGrants = {
  * other sources' ids: a source's grant is narrower in what it writes, not in its ids.
  */
 export const chainIngestorGrants = {
-  intents: ingestorSource("chain-ingestor-", [t.chainIntents, t.intentsNotifications]),
-  native: ingestorSource("chain-ingestor-native-", [t.chainNetwork]),
-  price: ingestorSource("chain-ingestor-price-", [t.oraclePrices, t.chainNetwork]),
+  intents: ingestorSource("chain-ingestor-", [TOPICS.chainIntents.name, TOPICS.intentsNotifications.name]),
+  native: ingestorSource("chain-ingestor-native-", [TOPICS.chainNetwork.name]),
+  price: ingestorSource("chain-ingestor-price-", [TOPICS.oraclePrices.name, TOPICS.chainNetwork.name]),
 } as const satisfies Record<string, KafkaGrant>;
 
 /** Every service that talks to Kafka, with its whole grant; gateway and data-query have none. */
 export const KAFKA_GRANTS = {
   // Writes the key and token events and projects them into its registry (group auth-registry).
-  auth: ownProjection("auth-registry", [t.authApiKeys, t.authRefreshTokens]),
+  auth: ownProjection("auth-registry", [TOPICS.authApiKeys.name, TOPICS.authRefreshTokens.name]),
   // Writes acceptances and projects them (group tc-acceptances).
-  tc: ownProjection("tc-acceptances", [t.tcAcceptances]),
+  tc: ownProjection("tc-acceptances", [TOPICS.tcAcceptances.name]),
   // Writes wallet notifications (a notified transaction); reads nothing from Kafka.
-  "intents-gateway": { ...none, produces: [t.intentsNotifications], owns: [t.intentsNotifications] },
+  "intents-gateway": {
+    ...none,
+    produces: [TOPICS.intentsNotifications.name],
+    owns: [TOPICS.intentsNotifications.name],
+  },
   projector: mergeGrants(Object.values(projectorGrants)),
   "chain-ingestor": mergeGrants(Object.values(chainIngestorGrants)),
 } as const satisfies Record<string, KafkaGrant>;
@@ -88,10 +90,10 @@ function projection(group: string, topics: readonly TopicName[]): KafkaGrant {
 }
 
 function ingestorSource(transactionalIdPrefix: string, topics: readonly TopicName[]): KafkaGrant {
-  const written = [...topics, t.ingestorCheckpoints];
+  const written = [...topics, TOPICS.ingestorCheckpoints.name];
   return {
     ...none,
-    consumes: [t.ingestorCheckpoints],
+    consumes: [TOPICS.ingestorCheckpoints.name],
     produces: written,
     owns: written,
     groupPrefixes: ["chain-ingestor-checkpoint-reader-"],

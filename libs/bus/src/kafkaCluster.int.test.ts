@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createLogger } from "@platform/log";
+import { TOPICS } from "@platform/proto/topics";
 import { type RunningKafkaCluster, startKafkaCluster, tempDir, waitFor } from "@platform/testing";
 import kafkajs, { type Admin } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +10,7 @@ import { applyKafkaAcls } from "./applyKafkaAcls.js";
 import { createKafkaClient, type KafkaCredentials } from "./client.js";
 import { platformAclBindings } from "./kafkaAcl.js";
 import { migrateTopics } from "./migrateTopics.js";
-import { topicCatalog, topicNames } from "./topics.js";
+import { topicSpecs } from "./topicSpecs.js";
 import { createTransactionalPublisher, type TransactionalPublisher } from "./transactionalPublisher.js";
 
 /*
@@ -25,7 +26,7 @@ const logger = createLogger({ service: "kafka-cluster-test", level: "silent" });
 const secret = () => randomBytes(24).toString("base64url");
 const admin: KafkaCredentials = { username: "admin", password: secret() };
 const ingestor: KafkaCredentials = { username: "chain-ingestor", password: secret() };
-const topic = topicNames.chainNetwork;
+const topic = TOPICS.chainNetwork.name;
 const recordsPerTransaction = 5;
 let cluster: RunningKafkaCluster;
 let superUser: Admin;
@@ -61,7 +62,7 @@ describe("a three-broker KRaft cluster", () => {
     expect(cluster.brokers).toHaveLength(3);
     expect((await superUser.describeCluster()).brokers.map((broker) => broker.nodeId).sort()).toEqual([1, 2, 3]);
 
-    const specs = topicCatalog({ replicationFactor: cluster.replicationFactor });
+    const specs = topicSpecs({ replicationFactor: cluster.replicationFactor });
     const report = await migrateTopics(superUser, specs, { logger, timeoutMs: 60_000 });
     expect(report.drift).toEqual([]);
     expect(report.created.sort()).toEqual(specs.map((spec) => spec.name).sort());

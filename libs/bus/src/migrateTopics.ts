@@ -1,6 +1,6 @@
 import type { Logger } from "@platform/log";
 import kafkajs, { type Admin } from "kafkajs";
-import type { TopicSpec } from "./topics.js";
+import type { TopicSpec } from "./topicSpecs.js";
 
 const { ConfigResourceTypes, ConfigSource } = kafkajs;
 

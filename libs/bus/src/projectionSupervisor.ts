@@ -5,7 +5,7 @@ import type { Registry } from "prom-client";
 import { migrateTopics, type TopicMigrationReport } from "./migrateTopics.js";
 import { type ProjectionBatch, type ProjectionConsumer, runProjectionConsumer } from "./projectionConsumer.js";
 import { projectionMetrics } from "./projectionMetrics.js";
-import { topicCatalog } from "./topics.js";
+import { topicSpecs } from "./topicSpecs.js";
 
 /** The marker's value once the read model holds everything its topics held when its rebuild began. */
 export const PROJECTION_COMPLETE = "complete";
@@ -241,9 +241,7 @@ function migrateProjectionTopics(options: ProjectionSupervisorOptions): Promise<
   return withAdmin(options.kafka, (admin) =>
     migrateTopics(
       admin,
-      topicCatalog({ replicationFactor: options.replicationFactor }).filter((spec) =>
-        options.topics.includes(spec.name),
-      ),
+      topicSpecs({ replicationFactor: options.replicationFactor }).filter((spec) => options.topics.includes(spec.name)),
       { logger: options.log },
     ),
   );

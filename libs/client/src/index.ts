@@ -1,4 +1,14 @@
-export * from "./calls.js";
+export {
+  type AllowanceQuery,
+  buildOpenCalls,
+  type Call,
+  OpenCallsError,
+  type OpenCallsInput,
+  type OpenCallsProblem,
+  openCalls,
+  type QuoteForCalls,
+  type ReadAllowance,
+} from "./calls.js";
 export {
   type ApiClient,
   type CallInit,
@@ -11,7 +21,18 @@ export {
   type PostPath,
   type ResponseBody,
 } from "./client.js";
-export * from "./deployments.js";
+export {
+  chainOf,
+  DeploymentDataError,
+  deployments,
+  findRoute,
+  type KnownEnvironment,
+  loadDeployment,
+  parseDeployment,
+  type ResolvedRoute,
+  type RouteQuery,
+  resolveRoutes,
+} from "./deployments.js";
 export {
   DEPLOYMENT_SCHEMA_VERSION,
   type Deployment,

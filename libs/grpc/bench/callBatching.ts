@@ -14,7 +14,7 @@ import { createLogger } from "@platform/log";
 import { jsonUnaryService } from "../src/jsonUnaryService.js";
 import { startGrpcServer } from "../src/startGrpcServer.js";
 import { parseTarget } from "../src/unary/parseTarget.js";
-import { createUnaryChannel } from "../src/unary/unaryChannel.js";
+import { createUnaryChannel } from "../src/unaryChannel.js";
 import { unaryHandler } from "../src/unaryHandler.js";
 
 const definition = jsonUnaryService({ echo: "/bench.Echo/Echo" });

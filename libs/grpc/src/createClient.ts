@@ -13,7 +13,7 @@ import {
 } from "@grpc/grpc-js";
 import { type AppError, fromGrpcError } from "@platform/errors";
 import { parseTarget } from "./unary/parseTarget.js";
-import { createUnaryChannel, type UnaryChannel } from "./unary/unaryChannel.js";
+import { createUnaryChannel, type UnaryChannel } from "./unaryChannel.js";
 
 export interface GrpcClientOptions {
   /** "host:port", or "dns:///name:port" to spread calls over every address the name resolves to. */

@@ -22,69 +22,98 @@ export interface EventPayload {
 /**
  * One Kafka topic of ARCHITECTURE.md and the single payload type its record values carry. A
  * consumer decodes every record of a topic with `codec`; the record's `schema` header is `schema`
- * and its `event-type` header is {@link eventTypeOf} of the payload.
+ * and its `event-type` header is {@link eventTypeOf} of the payload. Its Kafka settings stand here
+ * too, so each topic is listed once: @platform/bus turns them into the specs its migration applies.
  */
-export interface TopicContract<T extends EventPayload> {
+export interface TopicContract<T extends EventPayload, N extends string = string> {
   /** Kafka topic name. */
-  readonly name: string;
+  readonly name: N;
   /** Fully qualified protobuf name of the payload (the `schema` header). */
   readonly schema: string;
   readonly codec: PayloadCodec<T>;
-  /** Log-compacted (latest value per key) rather than kept forever. */
+  /** Log-compacted (latest value per key) rather than kept for a time. */
   readonly compacted: boolean;
   /** What the record key is, as documented in ARCHITECTURE.md. */
   readonly key: string;
+  /** Partitions it is created with unless the deployment says otherwise. */
+  readonly partitions: number;
+  /** How long a topic that is not compacted keeps a record, in ms; -1 is for ever. */
+  readonly retentionMs: number;
 }
 
-function topic<T extends EventPayload>(
-  name: string,
+/** Fact topics keep every event, so projections can be rebuilt from offset zero. */
+const FOREVER = -1;
+
+/**
+ * How long `auth.refresh-tokens.v1` keeps an issued refresh token: longer than any token lives
+ * (auth refuses to start with a REFRESH_TOKEN_TTL_SECONDS above it), so a rebuild still finds
+ * every live token, and no longer, so the events of a key that signs in often do not pile up.
+ */
+export const REFRESH_TOKEN_RETENTION_MS = 31 * 24 * 3_600_000;
+
+interface TopicSettings {
+  key: string;
+  /** Room for consumer parallelism on the busy topics; one where a single reader reads it whole. */
+  partitions: number;
+  retentionMs?: number;
+  compacted?: boolean;
+}
+
+function topic<N extends string, T extends EventPayload>(
+  name: N,
   schema: string,
   codec: PayloadCodec<T>,
-  key: string,
-  compacted = false,
-): TopicContract<T> {
-  return { name, schema, codec, key, compacted };
+  settings: TopicSettings,
+): TopicContract<T, N> {
+  const { key, partitions, retentionMs = FOREVER, compacted = false } = settings;
+  return { name, schema, codec, key, compacted, partitions, retentionMs };
 }
 
 export const TOPICS = {
-  chainIntents: topic(
-    "chain.intents.v1",
-    "platform.events.v1.IntentsChainEvent",
-    IntentsChainEvent,
-    "orderId (ChainHeadAdvanced: head:<chainId>)",
-  ),
-  chainNetwork: topic(
-    "chain.network.v1",
-    "platform.events.v1.NetworkChainEvent",
-    NetworkChainEvent,
-    "account public key, netuid:<n>, or network",
-  ),
-  oraclePrices: topic("oracle.prices.v1", "platform.events.v1.PriceEvent", PriceEvent, "asset symbol"),
+  chainIntents: topic("chain.intents.v1", "platform.events.v1.IntentsChainEvent", IntentsChainEvent, {
+    key: "orderId (ChainHeadAdvanced: head:<chainId>)",
+    partitions: 6,
+  }),
+  chainNetwork: topic("chain.network.v1", "platform.events.v1.NetworkChainEvent", NetworkChainEvent, {
+    key: "account public key, netuid:<n>, or network",
+    partitions: 6,
+  }),
+  oraclePrices: topic("oracle.prices.v1", "platform.events.v1.PriceEvent", PriceEvent, {
+    key: "asset symbol",
+    partitions: 3,
+  }),
   intentsNotifications: topic(
     "intents.notifications.v1",
     "platform.events.v1.IntentNotificationEvent",
     IntentNotificationEvent,
-    "<chainId>:<txHash>",
+    { key: "<chainId>:<txHash>", partitions: 6 },
   ),
-  tcAcceptances: topic(
-    "tc.acceptances.v1",
-    "platform.events.v1.TcAcceptanceEvent",
-    TcAcceptanceEvent,
-    "wallet address",
-  ),
-  authApiKeys: topic("auth.api-keys.v1", "platform.events.v1.ApiKeyEvent", ApiKeyEvent, "key id"),
+  tcAcceptances: topic("tc.acceptances.v1", "platform.events.v1.TcAcceptanceEvent", TcAcceptanceEvent, {
+    key: "wallet address",
+    partitions: 3,
+  }),
+  authApiKeys: topic("auth.api-keys.v1", "platform.events.v1.ApiKeyEvent", ApiKeyEvent, {
+    key: "key id",
+    partitions: 3,
+  }),
   // RefreshTokenIssued only (an ApiKeyEvent): kept while a token can be live, not forever.
-  authRefreshTokens: topic("auth.refresh-tokens.v1", "platform.events.v1.ApiKeyEvent", ApiKeyEvent, "key id"),
-  ingestorCheckpoints: topic(
-    "ingestor.checkpoints.v1",
-    "platform.events.v1.CheckpointEvent",
-    CheckpointEvent,
-    "source id",
-    true,
-  ),
+  authRefreshTokens: topic("auth.refresh-tokens.v1", "platform.events.v1.ApiKeyEvent", ApiKeyEvent, {
+    key: "key id",
+    partitions: 3,
+    retentionMs: REFRESH_TOKEN_RETENTION_MS,
+  }),
+  // The latest checkpoint per source id is all a restart reads.
+  ingestorCheckpoints: topic("ingestor.checkpoints.v1", "platform.events.v1.CheckpointEvent", CheckpointEvent, {
+    key: "source id",
+    partitions: 1,
+    compacted: true,
+  }),
 } as const;
 
 export type TopicKey = keyof typeof TOPICS;
+
+/** A topic's Kafka name, e.g. "chain.intents.v1". */
+export type TopicName = (typeof TOPICS)[TopicKey]["name"];
 
 /** The payload type of a topic, e.g. `PayloadOf<"chainIntents">` is `IntentsChainEvent`. */
 export type PayloadOf<K extends TopicKey> = (typeof TOPICS)[K] extends TopicContract<infer T> ? T : never;

@@ -1,4 +1,4 @@
-import { REFRESH_TOKEN_RETENTION_MS } from "@platform/bus";
+import { REFRESH_TOKEN_RETENTION_MS } from "@platform/proto/topics";
 import { describe, expect, it } from "vitest";
 import { authConfigSchema } from "./config.js";
 

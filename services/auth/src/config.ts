@@ -1,4 +1,3 @@
-import { REFRESH_TOKEN_RETENTION_MS } from "@platform/bus";
 import {
   loadConfigOrExit,
   redisClusterUnsupported,
@@ -7,6 +6,7 @@ import {
   redisTopologyVars,
   vars,
 } from "@platform/config";
+import { REFRESH_TOKEN_RETENTION_MS } from "@platform/proto/topics";
 import { kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 

@@ -8,7 +8,7 @@ import { createMetricsRegistry, type OpsServer, startOpsServer, watchDependencie
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGatewayApp } from "./app.js";
-import { HttpProblem } from "./http/HttpProblem.js";
+import { HttpProblem } from "./HttpProblem.js";
 import { parseTrustedProxies } from "./http/trustedProxies.js";
 
 // The gateway's HTTP behaviour, in process, with routes defined here: problem+json for every

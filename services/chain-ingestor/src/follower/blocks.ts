@@ -25,3 +25,9 @@ export interface WindowBlock<E> {
   block: BlockRef;
   events: readonly E[];
 }
+
+/** Kept blocks read again after a restart: their events, and the blocks the node no longer knows. */
+export interface RecoveredWindow<E> {
+  window: WindowBlock<E>[];
+  unknown: BlockRef[];
+}

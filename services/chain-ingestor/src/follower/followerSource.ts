@@ -18,7 +18,7 @@ import {
   ForkDuringReadError,
   ReorgBeyondWindowError,
 } from "./blockFollower.js";
-import type { BlockRef, WindowBlock } from "./blocks.js";
+import type { BlockRef, RecoveredWindow, WindowBlock } from "./blocks.js";
 import { type PollInterval, runFollowLoop } from "./followLoop.js";
 import type { HeaderReader } from "./headerReader.js";
 import { finalizedByDepth, type IngestMetrics, type SourceMetrics } from "./ingestMetrics.js";
@@ -61,7 +61,7 @@ export interface FollowerSourceOptions<E> extends Omit<FollowerSettings, "client
   transactionalId: string;
   blocks: BlockSource<E> & {
     /** The kept blocks the node still has, with their events read again; and those it forgot. */
-    recoverWindow(blocks: readonly BlockRef[]): Promise<{ window: WindowBlock<E>[]; unknown: BlockRef[] }>;
+    recoverWindow(blocks: readonly BlockRef[]): Promise<RecoveredWindow<E>>;
   };
   /** Everything one step publishes (removals, records, checkpoint), in order, for one transaction. */
   toRecords(step: FollowerCommit<E>, now: Date): OutgoingRecord[];

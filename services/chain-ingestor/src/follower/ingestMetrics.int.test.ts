@@ -6,8 +6,8 @@ import { type RunningAnvil, type RunningKafka, startAnvil, startKafka, tempDir, 
 import { Registry } from "prom-client";
 import { createPublicClient, createTestClient, type Hex, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rpcHeaderReader } from "../evm/rpcHeaderReader.js";
 import { type FollowerSource, startFollowerSource } from "./followerSource.js";
-import { rpcHeaderReader } from "./headerReader.js";
 import { ingestMetrics } from "./ingestMetrics.js";
 import { checkpointRecord } from "./stepRecords.js";
 

@@ -7,7 +7,7 @@ import { TOPICS } from "@platform/proto/topics";
 import type { Signals } from "@platform/signals";
 import { type RunningKafka, startKafka, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { burstOpens, type Devnet, readTopic, rpcBatch, startDevnet } from "../testSupport/devnetHarness.js";
+import { burstOpens, type Devnet, readTopic, rpcBatch, startDevnet } from "../../test/devnetHarness.js";
 import { type IntentsIngestor, startIntentsIngestor } from "./intentsIngestor.js";
 
 /*

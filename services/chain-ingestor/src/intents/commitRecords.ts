@@ -3,8 +3,8 @@ import type { Finality as FinalityDepths } from "@platform/chain";
 import type { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import type { FollowerCommit } from "../follower/blockFollower.js";
+import { blockAtDepth, finalityAt } from "../follower/finality.js";
 import { checkpointRecord, removalsOf } from "../follower/stepRecords.js";
-import { blockAtDepth, finalityAt } from "./finality.js";
 import type { IntentsEvent } from "./intentsEvent.js";
 
 export interface CommitContext {

@@ -1,11 +1,12 @@
 import type { Finality as FinalityDepths } from "@platform/chain";
 import { type Address, type Client, type Hex, toHex } from "viem";
+import type { RawLog } from "../evm/rawLog.js";
+import { recoverWindow } from "../evm/recoverWindow.js";
 import { type BlockSource, ForkDuringReadError } from "../follower/blockFollower.js";
-import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
-import { toHeader } from "../follower/headerReader.js";
-import { finalityAt } from "./finality.js";
+import type { BlockHeader, BlockRef, RecoveredWindow } from "../follower/blocks.js";
+import { finalityAt } from "../follower/finality.js";
 import type { IntentsEvent } from "./intentsEvent.js";
-import { decodeSettlerLog, followedTopics, type RawLog, settlerTopics } from "./settlerEvents.js";
+import { decodeSettlerLog, followedTopics, settlerTopics } from "./settlerEvents.js";
 
 export interface IntentsBlockSourceOptions {
   client: Client;
@@ -15,12 +16,8 @@ export interface IntentsBlockSourceOptions {
 }
 
 export interface IntentsBlockSource extends BlockSource<IntentsEvent> {
-  /**
-   * The events of kept blocks named by a checkpoint, read again from the node by block hash, so a
-   * restarted ingestor can still name them in removals. Blocks the node no longer knows (orphaned
-   * while the ingestor was down, and forgotten) are returned in `unknown`.
-   */
-  recoverWindow(blocks: readonly BlockRef[]): Promise<{ window: WindowBlock<IntentsEvent>[]; unknown: BlockRef[] }>;
+  /** The events of kept blocks named by a checkpoint, read again by hash (evm/recoverWindow.ts). */
+  recoverWindow(blocks: readonly BlockRef[]): Promise<RecoveredWindow<IntentsEvent>>;
 }
 
 /** Full blocks fetched together when looking up the senders of Open transactions. */
@@ -150,22 +147,11 @@ export function intentsBlockSource(options: IntentsBlockSourceOptions): IntentsB
       return decodeAll(logs, new Map(headers.map((header) => [header.hash, header] as const)), latest);
     },
 
-    async recoverWindow(blocks) {
-      const latest = BigInt(await client.request({ method: "eth_blockNumber" }));
-      const fetched = await Promise.all(
-        blocks.map(
-          (block) =>
-            client.request({ method: "eth_getBlockByHash", params: [block.hash, false] }) as Promise<
-              Parameters<typeof toHeader>[0] | null
-            >,
-        ),
-      );
-      const known: BlockHeader[] = [];
-      const unknown: BlockRef[] = [];
-      fetched.forEach((block, index) => (block === null ? unknown.push(blocks[index]!) : known.push(toHeader(block))));
-      const logs = (await Promise.all(known.map((header) => getLogs({ blockHash: header.hash })))).flat();
-      const events = await decodeAll(logs, new Map(known.map((header) => [header.hash, header] as const)), latest);
-      return { window: blocks.map((block) => ({ block, events: events.get(block.hash) ?? [] })), unknown };
+    recoverWindow(blocks) {
+      return recoverWindow(client, blocks, async (known, latest) => {
+        const logs = (await Promise.all(known.map((header) => getLogs({ blockHash: header.hash })))).flat();
+        return decodeAll(logs, new Map(known.map((header) => [header.hash, header] as const)), latest);
+      });
     },
   };
 }

@@ -3,7 +3,8 @@ import type { ConfiguredChain } from "@platform/chain";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck } from "@platform/runtime";
 import { type Signals, subjects } from "@platform/signals";
-import { type Address, type Client, createPublicClient, http } from "viem";
+import type { Address } from "viem";
+import { followerClient } from "../evm/followerClient.js";
 import type { IngestMetrics } from "../follower/ingestMetrics.js";
 import { type IntentsSource, startIntentsSource } from "./intentsSource.js";
 import { createNotifiedTxWatcher, type NotifiedTxWatcher } from "./notifiedTxWatcher.js";
@@ -49,23 +50,6 @@ export function settlerChains(chains: readonly ConfiguredChain[]): SettlerChain[
       chain.contracts.fullSettler !== undefined &&
       (chain.roles.includes("origin") || chain.roles.includes("destination")),
   );
-}
-
-/**
- * A JSON-RPC client for following: requests issued together go out as one batched HTTP request
- * (a range of headers, the senders of a range's Opens), each with the chain's deadline and retries.
- */
-export function followerClient(chain: ConfiguredChain): Client {
-  return createPublicClient({
-    transport: http(chain.rpcUrl, {
-      batch: { batchSize: 250, wait: 0 },
-      // A backlog range's logs run to tens of MB; ranges that exceed even this are halved.
-      maxResponseBodySize: 128 * 1024 * 1024,
-      timeout: chain.rpc.timeoutMs,
-      retryCount: chain.rpc.retryCount,
-      retryDelay: chain.rpc.retryDelayMs,
-    }),
-  });
 }
 
 /** How long a chain is polled quickly after a notification: inclusion usually takes a few blocks. */

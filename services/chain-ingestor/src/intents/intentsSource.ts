@@ -1,5 +1,6 @@
 import type { ConfiguredChain } from "@platform/chain";
 import type { Address } from "viem";
+import { rpcHeaderReader } from "../evm/rpcHeaderReader.js";
 import {
   type FollowerSettings,
   type FollowerSource,
@@ -7,7 +8,6 @@ import {
   startFollowerSource,
 } from "../follower/followerSource.js";
 import { pollInterval } from "../follower/followLoop.js";
-import { rpcHeaderReader } from "../follower/headerReader.js";
 import { commitRecords } from "./commitRecords.js";
 import { intentsBlockSource } from "./intentsBlockSource.js";
 

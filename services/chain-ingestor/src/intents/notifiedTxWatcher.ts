@@ -2,7 +2,7 @@ import type { OutgoingRecord } from "@platform/bus";
 import { backoffDelay, TransientError } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import type { Address, Client, Hex } from "viem";
-import { toHeader } from "../follower/headerReader.js";
+import { toHeader } from "../evm/rpcHeaderReader.js";
 import { type RpcReceipt, resolutionRecord, resolveDropped, resolveMined } from "./notifiedTxResolution.js";
 
 export interface WatchedChain {

@@ -36,7 +36,7 @@ import {
   settleOrder,
   spawnService,
   startDevnet,
-} from "../testSupport/devnetHarness.js";
+} from "../../test/devnetHarness.js";
 import { type IntentsIngestor, startIntentsIngestor } from "./intentsIngestor.js";
 
 /*

@@ -3,9 +3,10 @@ import { fullSettlerAbi } from "@platform/devnet";
 import { Finality } from "@platform/proto/common/v1/common";
 import { decodeEventLog, encodeAbiParameters, encodeEventTopics, getAbiItem, getAddress, type Hex, toHex } from "viem";
 import { describe, expect, it } from "vitest";
+import type { RawLog } from "../evm/rawLog.js";
 import type { BlockHeader } from "../follower/blocks.js";
 import { decodeOpenData } from "./decodeOpenData.js";
-import { decodeSettlerLog, type RawLog, settlerTopics } from "./settlerEvents.js";
+import { decodeSettlerLog, settlerTopics } from "./settlerEvents.js";
 
 const random32 = (): Hex => toHex(randomBytes(32));
 const randomAddress = (): Hex => getAddress(toHex(randomBytes(20)));

@@ -4,22 +4,10 @@ import type { IntentsChainEvent, Output } from "@platform/proto/events/v1/chain_
 import { eventTypeOf } from "@platform/proto/topics";
 import { fullSettlerAbi } from "@platform/settler";
 import { decodeEventLog, getAbiItem, getAddress, type Hex, toEventSelector } from "viem";
+import type { RawLog } from "../evm/rawLog.js";
 import type { BlockHeader } from "../follower/blocks.js";
 import { decodeOpenData } from "./decodeOpenData.js";
 import { chainEventId, type IntentsEvent } from "./intentsEvent.js";
-
-/** A log as `eth_getLogs` returns it (unformatted). */
-export interface RawLog {
-  address: Hex;
-  topics: Hex[];
-  data: Hex;
-  blockNumber: Hex;
-  blockHash: Hex;
-  transactionHash: Hex;
-  transactionIndex: Hex;
-  logIndex: Hex;
-  removed?: boolean;
-}
 
 const selector = (name: "Open" | "Filled" | "Settled" | "Refunded"): Hex =>
   toEventSelector(getAbiItem({ abi: fullSettlerAbi, name }) as Parameters<typeof toEventSelector>[0]);

@@ -8,8 +8,8 @@ import {
   type Hex,
 } from "viem";
 import { readContract } from "viem/actions";
+import { isUnknownBlockError } from "../evm/unknownBlock.js";
 import { ForkDuringReadError } from "../follower/blockFollower.js";
-import { isUnknownBlockError } from "../follower/unknownBlock.js";
 import type { PriceRound } from "./priceFeed.js";
 
 /** Reads of one Chainlink-style aggregator at a block named by its hash, the block the follower linked. */

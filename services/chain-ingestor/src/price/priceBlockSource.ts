@@ -1,18 +1,13 @@
 import type { Finality as FinalityDepths } from "@platform/chain";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import { type Client, type Hex, toHex } from "viem";
+import type { RawLog } from "../evm/rawLog.js";
+import { recoverWindow } from "../evm/recoverWindow.js";
 import { type BlockSource, ForkDuringReadError } from "../follower/blockFollower.js";
-import type { BlockHeader, BlockRef, WindowBlock } from "../follower/blocks.js";
-import { toHeader } from "../follower/headerReader.js";
-import { finalityAt } from "../intents/finality.js";
+import type { BlockHeader, BlockRef, RecoveredWindow } from "../follower/blocks.js";
+import { finalityAt } from "../follower/finality.js";
 import { type FeedReads, feedReads } from "./feedReads.js";
-import {
-  answerUpdatedTopic,
-  decodeAnswerUpdated,
-  type PriceFeedIdentity,
-  priceRecord,
-  type RawPriceLog,
-} from "./priceFeed.js";
+import { answerUpdatedTopic, decodeAnswerUpdated, type PriceFeedIdentity, priceRecord } from "./priceFeed.js";
 import type { PriceRecord } from "./priceRecord.js";
 
 export interface PriceBlockSourceOptions {
@@ -23,8 +18,8 @@ export interface PriceBlockSourceOptions {
 }
 
 export interface PriceBlockSource extends BlockSource<PriceRecord> {
-  /** The records of kept blocks named by a checkpoint, read again by hash (see IntentsBlockSource). */
-  recoverWindow(blocks: readonly BlockRef[]): Promise<{ window: WindowBlock<PriceRecord>[]; unknown: BlockRef[] }>;
+  /** The records of kept blocks named by a checkpoint, read again by hash (evm/recoverWindow.ts). */
+  recoverWindow(blocks: readonly BlockRef[]): Promise<RecoveredWindow<PriceRecord>>;
   /**
    * The next blocks read also publish the feed's latest round, at the first of them where the feed
    * has one: a source starting without a checkpoint (possibly near the head) then has a price at
@@ -69,36 +64,21 @@ export function priceBlockSource(options: PriceBlockSourceOptions): PriceBlockSo
       return records;
     },
 
-    async recoverWindow(blocks) {
-      const latest = BigInt(await client.request({ method: "eth_blockNumber" }));
-      const fetched = await Promise.all(
-        blocks.map(
-          (block) =>
-            client.request({ method: "eth_getBlockByHash", params: [block.hash, false] }) as Promise<
-              Parameters<typeof toHeader>[0] | null
-            >,
-        ),
-      );
-      const window: WindowBlock<PriceRecord>[] = [];
-      const unknown: BlockRef[] = [];
-      for (const [index, block] of blocks.entries()) {
-        const raw = fetched[index];
-        if (raw === null || raw === undefined) {
-          unknown.push(block);
-          window.push({ block, events: [] });
-          continue;
+    recoverWindow(blocks) {
+      return recoverWindow(client, blocks, async (known, latest) => {
+        const records = new Map<Hex, PriceRecord[]>();
+        for (const header of known) {
+          const logs = logsByBlock(
+            await priceLogs(context, { blockHash: header.hash }),
+            new Map([[header.number, header] as const]),
+          );
+          records.set(
+            header.hash,
+            (await readBlock(context, header, latest, logs.get(header.hash) ?? [], false)).records,
+          );
         }
-        const header = toHeader(raw);
-        const logs = logsByBlock(
-          await priceLogs(context, { blockHash: header.hash }),
-          new Map([[header.number, header] as const]),
-        );
-        window.push({
-          block,
-          events: (await readBlock(context, header, latest, logs.get(header.hash) ?? [], false)).records,
-        });
-      }
-      return { window, unknown };
+        return records;
+      });
     },
   };
 }
@@ -119,7 +99,7 @@ interface PriceBlockRead {
 async function priceLogs(
   context: PriceReadContext,
   filter: { fromBlock: bigint; toBlock: bigint } | { blockHash: Hex },
-): Promise<RawPriceLog[]> {
+): Promise<RawLog[]> {
   const range =
     "blockHash" in filter
       ? { blockHash: filter.blockHash }
@@ -127,12 +107,12 @@ async function priceLogs(
   return (await context.client.request({
     method: "eth_getLogs",
     params: [{ address: context.feed.feed, topics: [answerUpdatedTopic], ...range }] as never,
-  })) as RawPriceLog[];
+  })) as RawLog[];
 }
 
 /** The logs by the hash of their block; a log of another block than the header read means the node switched forks. */
-function logsByBlock(logs: readonly RawPriceLog[], headers: ReadonlyMap<bigint, BlockHeader>): Map<Hex, RawPriceLog[]> {
-  const grouped = new Map<Hex, RawPriceLog[]>();
+function logsByBlock(logs: readonly RawLog[], headers: ReadonlyMap<bigint, BlockHeader>): Map<Hex, RawLog[]> {
+  const grouped = new Map<Hex, RawLog[]>();
   for (const log of logs) {
     const header = headers.get(BigInt(log.blockNumber));
     if (log.removed === true || header === undefined || header.hash !== log.blockHash.toLowerCase()) {
@@ -153,7 +133,7 @@ async function readBlock(
   context: PriceReadContext,
   header: BlockHeader,
   latest: bigint,
-  logs: readonly RawPriceLog[],
+  logs: readonly RawLog[],
   withLatestPrice: boolean,
 ): Promise<PriceBlockRead> {
   const { feed, reads } = context;

@@ -2,15 +2,12 @@ import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { formatScaled, priceFeedAbi } from "@platform/subtensor";
 import { type Address, decodeEventLog, getAddress, type Hex, toEventSelector } from "viem";
-import type { RawLog } from "../intents/settlerEvents.js";
+import type { RawLog } from "../evm/rawLog.js";
 import { type PriceRecord, priceEventId } from "./priceRecord.js";
 
 export const answerUpdatedTopic = toEventSelector(
   priceFeedAbi.find((item) => item.type === "event" && item.name === "AnswerUpdated")!,
 );
-
-/** A log as `eth_getLogs` answers it (hex quantities): the intents source's raw log. */
-export type RawPriceLog = RawLog;
 
 /** A round of the feed: its answer (scaled by the feed's decimals), id and `updatedAt` (unix seconds). */
 export interface PriceRound {
@@ -20,7 +17,7 @@ export interface PriceRound {
 }
 
 /** An `AnswerUpdated` log's round: the answer and round id (indexed) and its updatedAt. */
-export function decodeAnswerUpdated(log: RawPriceLog): PriceRound | undefined {
+export function decodeAnswerUpdated(log: RawLog): PriceRound | undefined {
   if (log.topics[0]?.toLowerCase() !== answerUpdatedTopic) return undefined;
   const decoded = decodeEventLog({
     abi: priceFeedAbi,

@@ -2,8 +2,8 @@ import { ensureTopics, type Kafka } from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck } from "@platform/runtime";
+import { followerClient } from "../evm/followerClient.js";
 import type { IngestMetrics } from "../follower/ingestMetrics.js";
-import { followerClient } from "../intents/intentsIngestor.js";
 import { type PriceFeedChain, type PriceSource, startPriceSource } from "./priceSource.js";
 
 export interface PriceIngestorOptions {

@@ -14,9 +14,9 @@ import { formatScaled, priceFeedAbi } from "@platform/subtensor";
 import { type RunningAnvil, type RunningKafka, startAnvil, startKafka, tempDir, waitFor } from "@platform/testing";
 import { createTestClient, getAddress, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readTopic } from "../../test/devnetHarness.js";
+import { followerClient } from "../evm/followerClient.js";
 import type { BlockHeader } from "../follower/blocks.js";
-import { followerClient } from "../intents/intentsIngestor.js";
-import { readTopic } from "../testSupport/devnetHarness.js";
 import { priceBlockSource } from "./priceBlockSource.js";
 import { type PriceIngestor, priceFeedChain, startPriceIngestor } from "./priceIngestor.js";
 

@@ -1,12 +1,12 @@
 import type { ConfiguredChain } from "@platform/chain";
 import type { Address } from "viem";
+import { rpcHeaderReader } from "../evm/rpcHeaderReader.js";
 import {
   type FollowerSettings,
   type FollowerSource,
   type FollowerSourceStatus,
   startFollowerSource,
 } from "../follower/followerSource.js";
-import { rpcHeaderReader } from "../follower/headerReader.js";
 import { commitPriceRecords } from "./commitPriceRecords.js";
 import { priceBlockSource } from "./priceBlockSource.js";
 

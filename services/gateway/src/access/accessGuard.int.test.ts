@@ -5,7 +5,7 @@ import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testi
 import { type CryptoKey, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { HttpProblem } from "../http/HttpProblem.js";
+import { HttpProblem } from "../HttpProblem.js";
 import { createAccessGuard } from "./accessGuard.js";
 import { notModifiedCost } from "./notModifiedCost.js";
 import { createRateLimiter } from "./rateLimiter.js";

@@ -2,7 +2,7 @@ import { status } from "@grpc/grpc-js";
 import { REBUILDING_RETRY_AFTER_SECONDS } from "@platform/errors";
 import type { RequestContext } from "@platform/http";
 import { Counter, type Registry } from "prom-client";
-import { HttpProblem } from "../http/HttpProblem.js";
+import { HttpProblem } from "../HttpProblem.js";
 import type { AdmitVerdict, RateLimiter, Tier } from "./rateLimiter.js";
 import type { TokenVerifier } from "./verifyAccessToken.js";
 

@@ -1,7 +1,7 @@
 import { AppError, isDependencyUnavailable } from "@platform/errors";
 import { type Problem, titleFor } from "@platform/http";
 import type { Logger } from "@platform/log";
-import { HttpProblem } from "./HttpProblem.js";
+import { HttpProblem } from "../HttpProblem.js";
 import { PROBLEM_TITLES } from "./problemTitles.js";
 
 interface BodyParserError extends Error {

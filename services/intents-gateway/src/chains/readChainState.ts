@@ -1,6 +1,5 @@
 import { fullSettlerAbi } from "@platform/settler";
 import type { Address } from "viem";
-import type { FillDeadlineBounds } from "../quote/fillDeadline.js";
 import { chainUnavailable } from "./chainErrors.js";
 import type { IntentChain } from "./intentChains.js";
 
@@ -19,6 +18,12 @@ export async function readHead(chain: IntentChain): Promise<ChainHead> {
   } catch (error) {
     throw chainUnavailable(chain.chainId, error);
   }
+}
+
+/** `FullSettler.minFillWindow` and `maxFillBuffer`: `open` needs `now + min <= fillDeadline <= now + max` (origin clock). */
+export interface FillDeadlineBounds {
+  minFillWindow: number;
+  maxFillBuffer: number;
 }
 
 /** The settler's fill deadline bounds, read at a block: the owner can change them at any time. */

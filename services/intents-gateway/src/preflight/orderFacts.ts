@@ -1,6 +1,5 @@
 import type { Hex } from "viem";
-import type { ChainHead } from "../chains/readChainState.js";
-import type { FillDeadlineBounds } from "../quote/fillDeadline.js";
+import type { ChainHead, FillDeadlineBounds } from "../chains/readChainState.js";
 import type { RevertDescription } from "./describeRevert.js";
 
 /** A read the chain answered with a refusal (a revert, no contract) rather than a value. */

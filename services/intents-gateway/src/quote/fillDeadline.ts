@@ -1,8 +1,4 @@
-/** `FullSettler.minFillWindow` and `maxFillBuffer`: `open` needs `now + min <= fillDeadline <= now + max` (origin clock). */
-export interface FillDeadlineBounds {
-  minFillWindow: number;
-  maxFillBuffer: number;
-}
+import type { FillDeadlineBounds } from "../chains/readChainState.js";
 
 export interface FillDeadlineInputs {
   /** Latest block timestamps, unix seconds. */

@@ -2,14 +2,7 @@ import { randomBytes } from "node:crypto";
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import {
-  createKafkaClient,
-  createPublisher,
-  defaultPartitions,
-  type Kafka,
-  keysForEveryPartition,
-  type Publisher,
-} from "@platform/bus";
+import { createKafkaClient, createPublisher, type Kafka, keysForEveryPartition, type Publisher } from "@platform/bus";
 import type { HistoryDb } from "@platform/history";
 import { type HistoryServer, startHistoryServer } from "@platform/history/testing";
 import { createLogger, type Logger } from "@platform/log";
@@ -204,7 +197,7 @@ async function publish(key: string, events: NetworkChainEvent[]): Promise<void> 
 }
 
 /** The ingestor's BlockSeen keys: one per partition of the topic. */
-const PARTITIONS = defaultPartitions["chain.network.v1"];
+const PARTITIONS = TOPICS.chainNetwork.partitions;
 const seenKeys = keysForEveryPartition("block-seen:", PARTITIONS);
 
 /** A block's BlockSeen in the given partitions (all by default), as the ingestor publishes it after the block's records. */

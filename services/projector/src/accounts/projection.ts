@@ -1,4 +1,4 @@
-import { defaultPartitions, type SupervisedProjection } from "@platform/bus";
+import type { SupervisedProjection } from "@platform/bus";
 import { type HistoryDb, partitionKeeper } from "@platform/history";
 import type { Logger } from "@platform/log";
 import {
@@ -8,6 +8,7 @@ import {
   postgresStore,
   redisStore,
 } from "@platform/projection";
+import { TOPICS } from "@platform/proto/topics";
 import { accountsKeys, BLOCKS_KEPT, dataChangeLog } from "@platform/read-models";
 import { type Signals, subjects } from "@platform/signals";
 import type { Redis } from "@platform/store";
@@ -66,7 +67,7 @@ const DEFAULT_POINTS_KEPT = 4;
  */
 export function accountsProjection(options: AccountsProjectionOptions): AccountsProjection {
   const { redis, log } = options;
-  const partitions = options.partitions ?? defaultPartitions["chain.network.v1"];
+  const partitions = options.partitions ?? TOPICS.chainNetwork.partitions;
   const movingHead = headKeys(Array.from({ length: partitions }, (_, partition) => accountsKeys.blocks(partition)));
   // The head is the oldest of every partition's newest block, computed in Redis by the commit's
   // script: read back at most once a second (a replay commits far more often).

@@ -1,5 +1,4 @@
 import { ConfigError } from "@platform/config";
-import type { TcConfig } from "../config.js";
 import type { TcDocument, TcVersions } from "../tcVersions.js";
 import { isSiweStatement } from "./siweSyntax.js";
 
@@ -20,6 +19,21 @@ export interface SiweRules {
   nonceTtlSeconds: number;
 }
 
+/**
+ * The variables the rules come from (a part of TcConfig), named here so that siwe/ stays below the
+ * configuration module, which uses its syntax checks.
+ */
+export interface SiweSettings {
+  TC_CURRENT_VERSION: number;
+  TC_VERSIONS_FILE?: string | undefined;
+  SIWE_DOMAIN: string;
+  SIWE_URI: string;
+  SIWE_SCHEME?: string | undefined;
+  SIWE_STATEMENT: string;
+  SIWE_CHAIN_IDS: readonly number[];
+  NONCE_TTL_SECONDS: number;
+}
+
 /** The SIWE resource naming T&C version N. */
 export const resourceOf = (version: number): string => `coin-tc:v${version}`;
 
@@ -36,7 +50,11 @@ const PLACEHOLDER = /\{(version|documentUrl|documentSha256)\}/g;
  * without a configured chain (there would be no RPC to check a contract wallet on), a statement
  * needing a document the versions file lacks, or a statement EIP-4361 does not allow.
  */
-export function siweRules(config: TcConfig, versions: TcVersions, configuredChainIds: readonly number[]): SiweRules {
+export function siweRules(
+  config: SiweSettings,
+  versions: TcVersions,
+  configuredChainIds: readonly number[],
+): SiweRules {
   const current = config.TC_CURRENT_VERSION;
   if (config.TC_VERSIONS_FILE !== undefined && !versions.has(current)) {
     throw new ConfigError(

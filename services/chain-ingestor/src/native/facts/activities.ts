@@ -1,7 +1,6 @@
 import { TransactionType } from "@platform/proto/common/v1/network";
 import { type AccountId, formatRatio } from "@platform/subtensor";
 import type { Hex } from "viem";
-import { type Activity, transferParties } from "../../records/activity.js";
 import {
   accountField,
   accountsIn,
@@ -12,6 +11,7 @@ import {
   tupleFields,
 } from "../node/eventFields.js";
 import { eventName, type NativeBlockFacts, type RuntimeEvent } from "../node/runtimeEvent.js";
+import { type Activity, transferParties } from "../records/activity.js";
 
 /**
  * What a block did to accounts, read from its runtime events (decoded with the block's own

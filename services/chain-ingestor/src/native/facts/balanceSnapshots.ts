@@ -3,7 +3,7 @@ import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
 import { eventTypeOf } from "@platform/proto/topics";
 import { accountFromPublicKey } from "@platform/subtensor";
 import type { Hex } from "viem";
-import { type NetworkRecord, networkEventId } from "../../records/networkRecord.js";
+import { type NetworkRecord, networkEventId } from "../records/networkRecord.js";
 
 /**
  * One AccountBalanceSnapshot per account whose balance changed in the block without activity of

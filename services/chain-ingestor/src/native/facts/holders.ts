@@ -2,9 +2,8 @@ import { DecodeError } from "@platform/errors/base";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import { HolderCoverage } from "@platform/proto/common/v1/network";
 import { eventTypeOf } from "@platform/proto/topics";
-import { accountFromPublicKey } from "@platform/subtensor";
+import { accountFromPublicKey, ROOT_NETUID } from "@platform/subtensor";
 import type { Hex } from "viem";
-import { type NetworkRecord, netuidKey, networkEventId } from "../../records/networkRecord.js";
 import { accountField, netuidField, publicKeyField } from "../node/eventFields.js";
 import type { RuntimeAt, StorageItem } from "../node/runtimeAt.js";
 import type { RuntimeEvent } from "../node/runtimeEvent.js";
@@ -15,7 +14,8 @@ import {
   shareArithmeticOf,
   shareValue,
 } from "../node/stakeInfo.js";
-import { ROOT_NETUID } from "./pools.js";
+import { type NetworkRecord, netuidKey, networkEventId } from "../records/networkRecord.js";
+import { SUBTENSOR_EVENTS } from "./subtensorEvents.js";
 
 /**
  * Every alpha position of every subnet, from the share pool's storage: `Alpha[(hotkey, coldkey,
@@ -86,87 +86,6 @@ export interface HolderChanges {
 
 const entryKey = (hotkey: Hex, coldkey: Hex) => `${hotkey}${coldkey}`;
 
-/** SubtensorModule events that never move an `Alpha` entry or a hotkey pool. */
-const NEUTRAL_EVENTS = new Set([
-  "NetworkAdded",
-  "NetworkRemoved",
-  "WeightsSet",
-  "NeuronRegistered",
-  "BulkNeuronsRegistered",
-  "AxonServed",
-  "PrometheusServed",
-  "MaxAllowedUidsSet",
-  "MaxWeightLimitSet",
-  "DifficultySet",
-  "AdjustmentIntervalSet",
-  "RegistrationPerIntervalSet",
-  "MaxRegistrationsPerBlockSet",
-  "ActivityCutoffSet",
-  "RhoSet",
-  "KappaSet",
-  "MinAllowedWeightSet",
-  "ValidatorPruneLenSet",
-  "ScalingLawPowerSet",
-  "WeightsSetRateLimitSet",
-  "ImmunityPeriodSet",
-  "BondsMovingAverageSet",
-  "MaxAllowedValidatorsSet",
-  "EmissionValuesSet",
-  "DelegateAdded",
-  "DefaultTakeSet",
-  "WeightsVersionKeySet",
-  "MinDifficultySet",
-  "MaxDifficultySet",
-  "ServingRateLimitSet",
-  "BurnSet",
-  "MaxBurnSet",
-  "MinBurnSet",
-  "TxRateLimitSet",
-  "TxDelegateTakeRateLimitSet",
-  "TxChildKeyTakeRateLimitSet",
-  "MinChildKeyTakeSet",
-  "MaxChildKeyTakeSet",
-  "ChildKeyTakeSet",
-  "RegistrationAllowed",
-  "PowRegistrationAllowed",
-  "TempoSet",
-  "RAORecycledForRegistrationSet",
-  "WeightsMinStake",
-  "SenateRequiredStakePercentSet",
-  "AdjustmentAlphaSet",
-  "SubnetOwnerCutSet",
-  "NetworkRateLimitSet",
-  "NetworkImmunityPeriodSet",
-  "NetworkMinLockCostSet",
-  "SubnetLimitSet",
-  "NetworkLockCostReductionIntervalSet",
-  "TakeDecreased",
-  "TakeIncreased",
-  "MaxDelegateTakeSet",
-  "MinDelegateTakeSet",
-  "TargetStakesPerIntervalSet",
-  "SenateAdjusted",
-  "ColdkeySwapScheduled",
-  "ArbitrationPeriodExtended",
-  "SetChildren",
-  "NetworkMaxStakeSet",
-  "ChainIdentitySet",
-  "MechanismAdded",
-  "NetworkActivated",
-  "SubnetIdentitySet",
-  "SubnetIdentityRemoved",
-  "ColdkeySwapScheduleDurationSet",
-  "DissolveNetworkScheduleDurationSet",
-  "WeightsCommitted",
-  "WeightsRevealed",
-  "WeightsBatchRevealed",
-  "Sudid",
-  "FirstEmissionBlockNumberSet",
-  "CommitRevealEnabled",
-  "Yuma3EnableToggled",
-  "TransferToggle",
-]);
-
 /**
  * What a block says about positions: the stake events' (hotkey, subnet) pairs, from the activities
  * already decoded (stake touches), the epochs, and whether anything unbounded happened.
@@ -186,11 +105,9 @@ export function holderChangesOf(input: {
     const pool = poolKey(hotkey, touch.netuid);
     coldkeysByPool.set(pool, (coldkeysByPool.get(pool) ?? new Set<Hex>()).add(touch.coldkey.publicKey as Hex));
   }
+  // Stake events are bounded by the stake touches above; any other that may move positions is not.
   const readAll = input.events.some(
-    (event) =>
-      event.pallet === "SubtensorModule" &&
-      !NEUTRAL_EVENTS.has(event.name) &&
-      !["StakeAdded", "StakeRemoved", "StakeMoved"].includes(event.name),
+    (event) => event.pallet === "SubtensorModule" && SUBTENSOR_EVENTS.get(event.name)?.positions === undefined,
   );
   const newParents: (readonly [Hex, number])[] = [];
   for (const event of input.events) {

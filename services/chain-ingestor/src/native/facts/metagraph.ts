@@ -1,5 +1,6 @@
 import type { AccountId, ValidatorIdentity } from "@platform/proto/common/v1/network";
 import type { NeuronState } from "@platform/proto/events/v1/chain_network";
+import { ROOT_NETUID } from "@platform/subtensor";
 import { accountField } from "../node/eventFields.js";
 import type { RuntimeAt } from "../node/runtimeAt.js";
 import {
@@ -14,7 +15,6 @@ import {
   u16Ratio,
   u64Text,
 } from "../node/storageColumns.js";
-import { ROOT_NETUID } from "./pools.js";
 
 /*
  * Batching: one `Keys` prefix read per subnet (the only way to list its hotkeys), then one

@@ -1,8 +1,9 @@
 import { Finality } from "@platform/proto/common/v1/common";
 import { PoolMechanism } from "@platform/proto/common/v1/network";
 import { describe, expect, it } from "vitest";
+import type { NativePool } from "../node/nativePool.js";
 import type { RuntimeEvent } from "../node/runtimeEvent.js";
-import { type NativePool, nativePoolPrice, nativePoolRecords, nextNetuids, subnetRemovedRecords } from "./pools.js";
+import { nativePoolPrice, nativePoolRecords, nextNetuids, subnetRemovedRecords } from "./pools.js";
 
 const HASH = "0x00000000000000000000000000000000000000000000000000000000000000c7";
 const ref = {

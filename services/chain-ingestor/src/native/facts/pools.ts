@@ -4,27 +4,12 @@ import { eventTypeOf } from "@platform/proto/topics";
 import { formatRatio, ROOT_NETUID } from "@platform/subtensor";
 import type { Hex } from "viem";
 import type { BlockHeader } from "../../follower/blocks.js";
-import { type NetworkRecord, netuidKey, networkEventId } from "../../records/networkRecord.js";
-import { poolMechanism } from "../../records/poolMechanism.js";
 import { netuidField } from "../node/eventFields.js";
+import type { NativePool } from "../node/nativePool.js";
 import type { RuntimeEvent } from "../node/runtimeEvent.js";
+import { type NetworkRecord, netuidKey, networkEventId } from "../records/networkRecord.js";
+import { poolMechanism } from "../records/poolMechanism.js";
 import { chainedByBlock } from "./chainedByBlock.js";
-
-/** A subnet's pool as the runtime's storage holds it at a block. */
-export interface NativePool {
-  netuid: number;
-  /** `SubnetMechanism`: 0 stable, 1 dynamic. */
-  mechanism: number;
-  /** `SubnetTAO`. */
-  taoInRao: bigint;
-  /** `SubnetAlphaIn`. */
-  alphaInNalpha: bigint;
-  /** `SubnetAlphaOut`. */
-  alphaOutNalpha: bigint;
-}
-
-/** The root network (its pool is TAO itself, stake 1:1), as the rest of the platform names it. */
-export { ROOT_NETUID };
 
 /** The chain quotes a price as `price x 1e9 -> u64` (rao per alpha): nine decimals of TAO. */
 const PRICE_DECIMALS = 9;

@@ -1,14 +1,14 @@
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { NetworkStatsSnapshot } from "@platform/proto/events/v1/chain_network";
 import { eventTypeOf } from "@platform/proto/topics";
-import { formatU64Ratio } from "@platform/subtensor";
+import { formatU64Ratio, ROOT_NETUID } from "@platform/subtensor";
 import type { Hex } from "viem";
 import type { BlockHeader } from "../../follower/blocks.js";
-import { NETWORK_KEY, type NetworkRecord, networkEventId } from "../../records/networkRecord.js";
 import type { NativeNetworkStorage } from "../node/chainReader.js";
+import type { NativePool } from "../node/nativePool.js";
 import type { NativeBlockFacts, RuntimeEvent } from "../node/runtimeEvent.js";
+import { NETWORK_KEY, type NetworkRecord, networkEventId } from "../records/networkRecord.js";
 import { chainedByBlock } from "./chainedByBlock.js";
-import { type NativePool, ROOT_NETUID } from "./pools.js";
 
 /**
  * The subnet registration cost at the block, as the runtime's `get_network_lock_cost` (what

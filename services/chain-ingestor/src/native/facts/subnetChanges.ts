@@ -1,7 +1,8 @@
+import { ROOT_NETUID } from "@platform/subtensor";
 import type { Hex } from "viem";
 import { accountField, netuidField, tupleFields } from "../node/eventFields.js";
 import type { RuntimeEvent } from "../node/runtimeEvent.js";
-import { ROOT_NETUID } from "./pools.js";
+import { SUBTENSOR_EVENTS } from "./subtensorEvents.js";
 
 /**
  * Which subnets' settings (SubnetSnapshot) and metagraphs (ValidatorSetSnapshot) a block may have
@@ -35,96 +36,6 @@ export interface SubnetChangeInput {
   hotkeysOf(netuid: number): readonly Hex[];
 }
 
-/** Events whose first field is the netuid of a subnet whose settings they changed. */
-const SETTING_EVENTS = new Set([
-  "NetworkAdded",
-  "MaxAllowedUidsSet",
-  "MaxWeightLimitSet",
-  "DifficultySet",
-  "AdjustmentIntervalSet",
-  "RegistrationPerIntervalSet",
-  "MaxRegistrationsPerBlockSet",
-  "ActivityCutoffSet",
-  "RhoSet",
-  "KappaSet",
-  "MinAllowedWeightSet",
-  "ValidatorPruneLenSet",
-  "ScalingLawPowerSet",
-  "WeightsSetRateLimitSet",
-  "ImmunityPeriodSet",
-  "BondsMovingAverageSet",
-  "MaxAllowedValidatorsSet",
-  "WeightsVersionKeySet",
-  "MinDifficultySet",
-  "MaxDifficultySet",
-  "ServingRateLimitSet",
-  "BurnSet",
-  "MaxBurnSet",
-  "MinBurnSet",
-  "RegistrationAllowed",
-  "PowRegistrationAllowed",
-  "TempoSet",
-  "RAORecycledForRegistrationSet",
-  "AdjustmentAlphaSet",
-  "NetworkMaxStakeSet",
-  "SubnetIdentitySet",
-  "SubnetIdentityRemoved",
-  "NetworkActivated",
-  "SubnetConverted",
-  "CommitRevealEnabled",
-  "LiquidAlphaEnabled",
-  "AlphaSigmoidSteepnessSet",
-  "Yuma3EnableToggled",
-  "TransferToggle",
-]);
-
-/** Events whose first field is the netuid whose metagraph they changed (and its UID count, for registrations). */
-const NEURON_EVENTS = new Set(["NeuronRegistered", "BulkNeuronsRegistered", "WeightsSet"]);
-
-/** Events whose hotkey field (by position) changed what the metagraphs show of it (take, children's take). */
-const HOTKEY_EVENTS: Record<string, number> = {
-  TakeDecreased: 1,
-  TakeIncreased: 1,
-  DelegateAdded: 1,
-  ChildKeyTakeSet: 0,
-  SetChildren: 0,
-};
-
-/** Events that change nothing either snapshot shows. */
-const NEUTRAL_EVENTS = new Set([
-  "NetworkRemoved",
-  "AxonServed",
-  "PrometheusServed",
-  "EmissionValuesSet",
-  "TxRateLimitSet",
-  "TxDelegateTakeRateLimitSet",
-  "TxChildKeyTakeRateLimitSet",
-  "MinChildKeyTakeSet",
-  "MaxChildKeyTakeSet",
-  "WeightsMinStake",
-  "SenateRequiredStakePercentSet",
-  "SubnetOwnerCutSet",
-  "NetworkRateLimitSet",
-  "NetworkImmunityPeriodSet",
-  "NetworkMinLockCostSet",
-  "SubnetLimitSet",
-  "NetworkLockCostReductionIntervalSet",
-  "MaxDelegateTakeSet",
-  "MinDelegateTakeSet",
-  "TargetStakesPerIntervalSet",
-  "SenateAdjusted",
-  "ColdkeySwapScheduled",
-  "ArbitrationPeriodExtended",
-  "ColdkeySwapScheduleDurationSet",
-  "DissolveNetworkScheduleDurationSet",
-  "WeightsCommitted",
-  "WeightsRevealed",
-  "WeightsBatchRevealed",
-  "Faucet",
-  "OwnerPaymentDistributed",
-  "Sudid",
-]);
-
 export function subnetChangesOf(input: SubnetChangeInput): SubnetChanges {
   const details = new Set<number>(input.adjustments);
   const metagraphs = new Set<number>();
@@ -146,10 +57,11 @@ export function subnetChangesOf(input: SubnetChangeInput): SubnetChanges {
     if (event.pallet !== "SubtensorModule") continue;
     const fields = Array.isArray(event.data) ? (event.data as readonly unknown[]) : [event.data];
     const firstNetuid = netuidField(fields[0]);
-    if (SETTING_EVENTS.has(event.name) && firstNetuid !== undefined) {
+    const effect = SUBTENSOR_EVENTS.get(event.name)?.subnets;
+    if (effect === "settings" && firstNetuid !== undefined) {
       details.add(firstNetuid);
       if (event.name === "NetworkAdded") metagraphs.add(firstNetuid);
-    } else if (NEURON_EVENTS.has(event.name) && firstNetuid !== undefined) {
+    } else if (effect === "neurons" && firstNetuid !== undefined) {
       if (event.name === "WeightsSet") scores.add(firstNetuid);
       else {
         metagraphs.add(firstNetuid);
@@ -168,12 +80,12 @@ export function subnetChangesOf(input: SubnetChangeInput): SubnetChanges {
         stakeMoved(origin, move?.[1]);
         stakeMoved(destination, move?.[3]);
       }
-    } else if (event.name in HOTKEY_EVENTS) subnetsOf(fields[HOTKEY_EVENTS[event.name]!], metagraphs);
-    else if (event.name === "ChainIdentitySet") {
+    } else if (typeof effect === "object") subnetsOf(fields[effect.hotkeyField], metagraphs);
+    else if (effect === "coldkey") {
       const coldkey = accountField(fields[0]);
       if (coldkey === undefined) everything = true;
       else for (const netuid of input.subnetsOfColdkey(coldkey.publicKey as Hex)) metagraphs.add(netuid);
-    } else if (!NEUTRAL_EVENTS.has(event.name)) everything = true;
+    } else if (effect !== "nothing") everything = true;
   }
   return everything
     ? { details: "all", metagraphs: "all", scores: "all", rootStakes: new Set() }

@@ -6,7 +6,7 @@ import type {
   SubnetRegistration,
 } from "@platform/proto/common/v1/network";
 import type { SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
-import { poolMechanism } from "../../records/poolMechanism.js";
+import { ROOT_NETUID } from "@platform/subtensor";
 import { amountField } from "../node/eventFields.js";
 import type { RuntimeAt } from "../node/runtimeAt.js";
 import {
@@ -21,7 +21,7 @@ import {
   u16Ratio,
   u64Text,
 } from "../node/storageColumns.js";
-import { ROOT_NETUID } from "./pools.js";
+import { poolMechanism } from "../records/poolMechanism.js";
 
 /** A subnet's SubnetSnapshot at a block, but for the block's ref (the caller's). */
 export type SubnetDetails = Omit<SubnetSnapshot, "ref">;

@@ -1,13 +1,14 @@
 import type { LegacyClient } from "@dedot/api";
 import { blake2AsHex, stringCamelCase } from "@dedot/utils";
 import type { SubstrateNetwork } from "@platform/chain";
+import { ROOT_NETUID } from "@platform/subtensor";
 import type { Hex } from "viem";
 import { ForkDuringReadError } from "../../follower/blockFollower.js";
 import type { BlockHeader } from "../../follower/blocks.js";
-import { type NativePool, ROOT_NETUID } from "../facts/pools.js";
 import { type KeptConnection, keepConnected } from "./connection.js";
 import { accountField } from "./eventFields.js";
 import { type FastStorage, fastStorage, type StorageEntryMeta, type TypeRegistry } from "./fastStorage.js";
+import type { NativePool } from "./nativePool.js";
 import type { RuntimeAt, StorageItem as RuntimeStorageItem } from "./runtimeAt.js";
 import type { NativeBlockFacts, RuntimeEvent } from "./runtimeEvent.js";
 import {

@@ -1,14 +1,11 @@
-import { defaultPartitions } from "@platform/bus";
 import type { SubstrateNetwork } from "@platform/chain";
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
-import { accountFromPublicKey } from "@platform/subtensor";
+import { TOPICS } from "@platform/proto/topics";
+import { accountFromPublicKey, ROOT_NETUID } from "@platform/subtensor";
 import type { Hex } from "viem";
 import type { BlockSource } from "../../follower/blockFollower.js";
-import type { BlockHeader, BlockRef, WindowBlock } from "../../follower/blocks.js";
-import { activityRecords, touchedAccounts } from "../../records/activityEvents.js";
-import { blockSeenRecords } from "../../records/blockSeen.js";
-import type { NetworkRecord } from "../../records/networkRecord.js";
+import type { BlockHeader, BlockRef, RecoveredWindow, WindowBlock } from "../../follower/blocks.js";
 import { decodeNativeActivities } from "../facts/activities.js";
 import { balanceSnapshotRecords } from "../facts/balanceSnapshots.js";
 import { chainedByBlock } from "../facts/chainedByBlock.js";
@@ -23,13 +20,16 @@ import {
   positionsOf,
   readAllHolders,
 } from "../facts/holders.js";
-import { nativePoolRecords, ROOT_NETUID, subnetRemovedRecords, subnetsByBlock } from "../facts/pools.js";
+import { nativePoolRecords, subnetRemovedRecords, subnetsByBlock } from "../facts/pools.js";
 import { accountsCounter, blockContentCounts, nativeStatsRecord } from "../facts/stats.js";
 import { subnetChangesOf } from "../facts/subnetChanges.js";
 import { nextSubnets, readAllSubnets, type SubnetsState, subnetIndexes, subnetRecords } from "../facts/subnets.js";
 import type { NativeChainReader } from "../node/chainReader.js";
 import type { RuntimeAt } from "../node/runtimeAt.js";
 import type { NativeBlockFacts, RuntimeEvent } from "../node/runtimeEvent.js";
+import { activityRecords, touchedAccounts } from "../records/activityEvents.js";
+import { blockSeenRecords } from "../records/blockSeen.js";
+import type { NetworkRecord } from "../records/networkRecord.js";
 import { adjustmentsAt, epochsAt } from "./blockSteps.js";
 import { nativeFinality } from "./finality.js";
 
@@ -72,7 +72,7 @@ interface BlockChanges {
 }
 
 export interface NativeBlockSource extends BlockSource<NetworkRecord> {
-  recoverWindow(blocks: readonly BlockRef[]): Promise<{ window: WindowBlock<NetworkRecord>[]; unknown: BlockRef[] }>;
+  recoverWindow(blocks: readonly BlockRef[]): Promise<RecoveredWindow<NetworkRecord>>;
 }
 
 /**
@@ -144,7 +144,7 @@ interface BlockReadContext {
 
 function blockReadContext(options: NativeBlockSourceOptions): BlockReadContext {
   const { reader, network } = options;
-  const seenRecords = blockSeenRecords(options.networkPartitions ?? defaultPartitions["chain.network.v1"]);
+  const seenRecords = blockSeenRecords(options.networkPartitions ?? TOPICS.chainNetwork.partitions);
   const rescanEveryBlocks = options.rescanEveryBlocks ?? 7_200;
   const accounts = accountsCounter({
     countAt: (hash) => reader.accountsCountAt(hash),

@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // records into Redis, and data-query's read answers from there, as GET /data/v1/network/stats/latest does.
 import { getNetworkStatsLatest } from "../../../../data-query/src/market/stats.js";
 import { type MarketProjection, marketProjection } from "../../../../projector/src/market/projection.js";
-import { readTopic } from "../../testSupport/devnetHarness.js";
+import { readTopic } from "../../../test/devnetHarness.js";
 import { type NativeIngestor, startNativeIngestor } from "./ingestor.js";
 
 /*

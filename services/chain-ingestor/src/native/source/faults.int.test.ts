@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type ConsumedRecord, createKafkaClient, defaultPartitions, type Kafka } from "@platform/bus";
+import { type ConsumedRecord, createKafkaClient, type Kafka } from "@platform/bus";
 import { substrateNetworkSchema } from "@platform/chain";
 import { subtensorChainSpec } from "@platform/devnet";
 import { createLogger, type Logger } from "@platform/log";
@@ -22,7 +22,7 @@ import { ApiPromise, WsProvider } from "@polkadot/api";
 import { Keyring } from "@polkadot/keyring";
 import type { KeyringPair } from "@polkadot/keyring/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTopic } from "../../testSupport/devnetHarness.js";
+import { readTopic } from "../../../test/devnetHarness.js";
 import { type NativeIngestor, startNativeIngestor } from "./ingestor.js";
 
 /*
@@ -52,7 +52,7 @@ const log: Logger = createLogger({
 });
 
 const CHAIN_ID = 945;
-const PARTITIONS = defaultPartitions["chain.network.v1"];
+const PARTITIONS = TOPICS.chainNetwork.partitions;
 
 let node: RunningChopsticks;
 let kafkaServer: RunningKafka;

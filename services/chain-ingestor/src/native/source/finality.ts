@@ -1,6 +1,6 @@
 import type { Finality as FinalityDepths } from "@platform/chain";
 import { Finality } from "@platform/proto/common/v1/common";
-import { finalityAt } from "../../intents/finality.js";
+import { finalityAt } from "../../follower/finality.js";
 
 /**
  * A native block's finality: finalized only once the network finalized it (GRANDPA's finalized

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { type ConsumedRecord, createKafkaClient, defaultPartitions, type Kafka } from "@platform/bus";
+import { type ConsumedRecord, createKafkaClient, type Kafka } from "@platform/bus";
 import type { SubstrateNetworkInput } from "@platform/chain";
 import { substrateNetworkSchema } from "@platform/chain";
 import { type SeededNativeNetwork, startSeededSubtensor } from "@platform/devnet";
@@ -29,7 +29,7 @@ import {
 import { ApiPromise, WsProvider } from "@polkadot/api";
 import { Keyring } from "@polkadot/keyring";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTopic, spawnService } from "../../testSupport/devnetHarness.js";
+import { readTopic, spawnService } from "../../../test/devnetHarness.js";
 import { type NativeIngestor, startNativeIngestor } from "./ingestor.js";
 
 /*
@@ -337,7 +337,7 @@ describe("the native source on the real runtime: activities and pools", () => {
       // Per partition, the block's BlockSeen closes it: every other record of the block there comes first.
       const seen = ofBlock.filter(({ event }) => event?.$case === "blockSeen");
       expect(seen.map(({ record }) => record.partition).sort((a, b) => a - b)).toEqual(
-        Array.from({ length: defaultPartitions["chain.network.v1"] }, (_, partition) => partition),
+        Array.from({ length: TOPICS.chainNetwork.partitions }, (_, partition) => partition),
       );
       for (const { record } of ofBlock.filter(({ event }) => event?.$case !== "blockSeen")) {
         const closing = seen.find((candidate) => candidate.record.partition === record.partition);

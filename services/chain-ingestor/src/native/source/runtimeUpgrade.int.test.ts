@@ -21,7 +21,7 @@ import { Keyring } from "@polkadot/keyring";
 import type { KeyringPair } from "@polkadot/keyring/types";
 import { cryptoWaitReady } from "@polkadot/util-crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTopic } from "../../testSupport/devnetHarness.js";
+import { readTopic } from "../../../test/devnetHarness.js";
 import { type NativeIngestor, startNativeIngestor } from "./ingestor.js";
 
 /*

@@ -4,9 +4,9 @@ import type { Logger } from "@platform/log";
 import { type FollowerSource, type FollowerSourceStatus, startFollowerSource } from "../../follower/followerSource.js";
 import { pollInterval } from "../../follower/followLoop.js";
 import { finalizedByDepth, type IngestMetrics } from "../../follower/ingestMetrics.js";
-import { commitNetworkRecords } from "../../records/commitNetworkRecords.js";
-import { publishedOnly } from "../../records/networkRecord.js";
 import type { NativeChainReader } from "../node/chainReader.js";
+import { commitNetworkRecords } from "../records/commitNetworkRecords.js";
+import { publishedOnly } from "../records/networkRecord.js";
 import { nativeBlockSource } from "./blockSource.js";
 import { nativeHeaderReader } from "./headerReader.js";
 

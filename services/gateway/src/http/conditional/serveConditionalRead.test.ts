@@ -8,7 +8,7 @@ import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGatewayApp } from "../../app.js";
-import { HttpProblem } from "../HttpProblem.js";
+import { HttpProblem } from "../../HttpProblem.js";
 import { applyChangeSignal } from "./changeSignals.js";
 import { createConditionalReads } from "./conditionalReads.js";
 import { conditionalRead } from "./conditionalRoute.js";

@@ -5,7 +5,7 @@ import { component, defineRoute, unknownDiscriminatorCodes } from "@platform/htt
 import type { AuthServiceClient, IssueTokenRequest } from "@platform/proto/auth/v1/auth";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
-import { HttpProblem } from "../../http/HttpProblem.js";
+import { HttpProblem } from "../../HttpProblem.js";
 
 const username = z.string().min(1).max(256).meta({ description: "The API key id, in both modes" });
 

@@ -20,9 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayApp } from "../../app.js";
 import { type Backends, connectBackends } from "../../backends.js";
 import { gatewayConfigSchema } from "../../config.js";
+import { HttpProblem } from "../../HttpProblem.js";
 import { applyChangeSignal } from "../../http/conditional/changeSignals.js";
 import { createConditionalReads } from "../../http/conditional/conditionalReads.js";
-import { HttpProblem } from "../../http/HttpProblem.js";
 import { unservedEventStreams } from "../events/eventStreams.js";
 import { apiRoutes } from "../index.js";
 import {

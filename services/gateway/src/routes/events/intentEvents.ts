@@ -3,7 +3,7 @@ import { defineRoute } from "@platform/http";
 import type { IntentsServiceClient, WatchIntentsResponse } from "@platform/proto/intents/v1/intents";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
-import { HttpProblem } from "../../http/HttpProblem.js";
+import { HttpProblem } from "../../HttpProblem.js";
 import { exampleIntent } from "../intents/intentExamples.js";
 import { hash32 } from "../intents/intentSchemas.js";
 import { renderIntent } from "../intents/renderIntent.js";

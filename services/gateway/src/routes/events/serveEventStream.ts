@@ -4,7 +4,7 @@ import { status } from "@grpc/grpc-js";
 import type { RequestContext } from "@platform/http";
 import type { Logger } from "@platform/log";
 import type { AdmitVerdict } from "../../access/rateLimiter.js";
-import { HttpProblem } from "../../http/HttpProblem.js";
+import { HttpProblem } from "../../HttpProblem.js";
 import { followUpstream, type UpstreamFollow } from "./followUpstream.js";
 import type { KeyWatch } from "./keyWatch.js";
 import { replayCharge } from "./replayCharge.js";

@@ -3,7 +3,7 @@ import type { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpo
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import type { BlockHeader } from "../follower/blocks.js";
+import type { BlockHeader } from "../../follower/blocks.js";
 import { commitNetworkRecords } from "./commitNetworkRecords.js";
 import type { NetworkRecord } from "./networkRecord.js";
 

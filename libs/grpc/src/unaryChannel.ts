@@ -3,14 +3,14 @@ import type { ClientHttp2Session, OutgoingHttpHeaders } from "node:http2";
 import { isIP } from "node:net";
 import { type Metadata, type StatusObject, status } from "@grpc/grpc-js";
 import { isTracingEnabled, type Span } from "@platform/telemetry";
-import type { QueuedCall } from "../batch/batchAttempt.js";
-import { type CallBatcher, createCallBatcher } from "../batch/callBatcher.js";
-import { tracedClientCall } from "../tracing.js";
-import { type AttemptOutcome, attemptCall } from "./callAttempt.js";
-import { failure } from "./callStatus.js";
-import { frameMessage } from "./grpcFrame.js";
-import { type Address, authorityOf, type ChannelTarget } from "./parseTarget.js";
-import { type ConnectionOptions, createSubchannel, type Subchannel } from "./subchannel.js";
+import type { QueuedCall } from "./batch/batchAttempt.js";
+import { type CallBatcher, createCallBatcher } from "./batch/callBatcher.js";
+import { tracedClientCall } from "./tracing.js";
+import { type AttemptOutcome, attemptCall } from "./unary/callAttempt.js";
+import { failure } from "./unary/callStatus.js";
+import { frameMessage } from "./unary/grpcFrame.js";
+import { type Address, authorityOf, type ChannelTarget } from "./unary/parseTarget.js";
+import { type ConnectionOptions, createSubchannel, type Subchannel } from "./unary/subchannel.js";
 
 export interface UnaryChannelOptions {
   /** Attempts per call when the answer is UNAVAILABLE (1 = no retry); only for idempotent calls. */

@@ -9,11 +9,11 @@ import {
 import { Metadata, type StatusObject, status } from "@grpc/grpc-js";
 import { createLogger } from "@platform/log";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { jsonUnaryService } from "../jsonUnaryService.js";
-import { type RunningGrpcServer, startGrpcServer } from "../startGrpcServer.js";
-import { unaryHandler } from "../unaryHandler.js";
-import { parseTarget } from "./parseTarget.js";
+import { jsonUnaryService } from "./jsonUnaryService.js";
+import { type RunningGrpcServer, startGrpcServer } from "./startGrpcServer.js";
+import { parseTarget } from "./unary/parseTarget.js";
 import { createUnaryChannel, type UnaryChannel, type UnaryChannelOptions, type UnaryResult } from "./unaryChannel.js";
+import { unaryHandler } from "./unaryHandler.js";
 
 // Real grpc-js servers on loopback answer the lean channel: it must speak the same protocol as
 // grpc-js's own client, balance, survive restarts and graceful shutdowns, and keep its deadlines.

@@ -4,7 +4,7 @@ import type { Hex } from "viem";
 
 /*
  * An account's activity as the native source reads it from a block's runtime events, before the
- * records (records/activityEvents.ts) carry it out with each touched account's balance.
+ * records (activityEvents.ts) carry it out with each touched account's balance.
  */
 
 /** One touched account's side of an activity. */

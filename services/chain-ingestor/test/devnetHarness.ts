@@ -43,7 +43,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
  * for the services, and the moves a user, the filler and the oracle make on them.
  */
 
-export const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 export interface Side {
   name: "origin" | "destination";

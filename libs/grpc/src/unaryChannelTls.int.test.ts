@@ -12,8 +12,8 @@ import {
   status,
 } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callUnary, createGrpcClient } from "../createClient.js";
-import { parseTarget } from "./parseTarget.js";
+import { callUnary, createGrpcClient } from "./createClient.js";
+import { parseTarget } from "./unary/parseTarget.js";
 import { createUnaryChannel } from "./unaryChannel.js";
 
 // TLS against a grpc-js server with a certificate made for this run (openssl, Debian's package):

@@ -1,8 +1,8 @@
 import type { OutgoingRecord } from "@platform/bus";
 import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
-import type { FollowerCommit } from "../follower/blockFollower.js";
-import { checkpointRecord, removalsOf } from "../follower/stepRecords.js";
+import type { FollowerCommit } from "../../follower/blockFollower.js";
+import { checkpointRecord, removalsOf } from "../../follower/stepRecords.js";
 import type { NetworkRecord } from "./networkRecord.js";
 
 export interface NetworkCommitContext {
