@@ -73,3 +73,12 @@ describe("roles", () => {
     );
   });
 });
+
+describe("passwords", () => {
+  it("are stored as SCRAM verifiers sent by the client, and log in", async () => {
+    const superuser = server.connect("postgres", 1);
+    const [row] = await superuser`select rolpassword from pg_authid where rolname = 'projector'`;
+    expect(row?.rolpassword).toMatch(/^SCRAM-SHA-256\$4096:/);
+    expect(await server.connect("projector", 1)`select current_user as name`).toEqual([{ name: "projector" }]);
+  });
+});

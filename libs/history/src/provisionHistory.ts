@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { HISTORY_SCHEMA } from "./schema.js";
+import { scramVerifier } from "./scramVerifier.js";
 
 /**
  * The history database's roles, each with only the grants its work needs:
@@ -22,8 +23,8 @@ export interface ProvisionOptions {
 /**
  * Creates (or updates) the roles, the database and the schema with their grants, as a superuser:
  * what the local stack and the tests do once per server, and what deploy/k8s's bootstrap SQL does
- * in a cluster. Passwords travel as query parameters and are quoted by the server (format %L), so
- * they appear in no statement text, log line or argv.
+ * in a cluster. Each password is sent as its SCRAM verifier (scramVerifier.ts), never as itself, so
+ * no statement text, server log line or argv holds it.
  */
 export async function provisionHistory(options: ProvisionOptions): Promise<void> {
   const database = options.database ?? "platform";
@@ -33,7 +34,7 @@ export async function provisionHistory(options: ProvisionOptions): Promise<void>
       const [exists] = await server`select 1 from pg_roles where rolname = ${role}`;
       if (exists === undefined) await server.unsafe(`create role ${role} login`);
       const [statement] =
-        await server`select format('alter role %I with login password %L', ${role}::text, ${options.passwords[role]}::text) as text`;
+        await server`select format('alter role %I with login password %L', ${role}::text, ${scramVerifier(options.passwords[role])}::text) as text`;
       await server.unsafe(statement!.text as string);
     }
     const [present] = await server`select 1 from pg_database where datname = ${database}`;

@@ -1,4 +1,5 @@
 import type { ProjectionBatch } from "@platform/bus";
+import { PlatformError } from "@platform/errors/base";
 
 /** One record's changes, with its offset: each store applies the records above its own offset. */
 export interface DecodedRecord<Change> {
@@ -6,13 +7,16 @@ export interface DecodedRecord<Change> {
   changes: readonly Change[];
 }
 
-/** A store stands below where the batch continues from: records between were never applied to it. */
-export class StoreBehindError extends Error {
+/**
+ * A store stands below where the batch continues from: records between were never applied to it.
+ * Retryable: the consumer reloads the lowest offsets and delivers the records from there.
+ */
+export class StoreBehindError extends PlatformError {
   constructor(store: string, where: string, stored: string | undefined, previous: string | undefined) {
     super(
       `the ${store} store of ${where} stands at ${stored ?? "none"}, the batch continues from ${previous ?? "none"}: reloading the offsets`,
+      { code: "STORE_BEHIND", retryable: true },
     );
-    this.name = "StoreBehindError";
   }
 }
 
