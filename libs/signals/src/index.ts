@@ -1,3 +1,11 @@
 export { type ConnectSignalsOptions, connectSignals, type Signals } from "./connectSignals.js";
 export { NATS_PERMISSIONS, NATS_USERS, type NatsGrant, type NatsUser, natsAuthorization } from "./natsPermissions.js";
+export {
+  type ChangedProjection,
+  decodeReadModelChange,
+  followReadModelChanges,
+  publishReadModelChange,
+  type ReadModelChange,
+  type ReceivedChange,
+} from "./readModelChanges.js";
 export { subjects } from "./subjects.js";

@@ -2,7 +2,7 @@ import type { GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import { DataEventsServiceService } from "@platform/proto/data/v1/events";
 import { dataChangeLog } from "@platform/read-models";
-import { type Signals, subjects } from "@platform/signals";
+import { followReadModelChanges, type Signals } from "@platform/signals";
 import { createChangeFeed, type Redis } from "@platform/store";
 import { watchData } from "./watchData.js";
 
@@ -28,8 +28,9 @@ export function dataEventsGrpcService(deps: {
     maxCatchUp: deps.maxReplayEntries,
     onError: (error) => deps.log.warn({ err: error }, "reading the data change log failed; retrying"),
   });
-  const unsubscribe = deps.signals.subscribe(subjects.readModelChanged("*"), (_payload, subject) => {
-    if (subject !== subjects.readModelChanged("intents")) feed.wake();
+  // The data projections' commits append to the change log; intents' do not.
+  const unsubscribe = followReadModelChanges(deps.signals, ({ projection }) => {
+    if (projection !== "intents") feed.wake();
   });
   return {
     name: "platform.data.v1.DataEventsService",

@@ -10,7 +10,7 @@ import {
 } from "@platform/projection";
 import { TOPICS } from "@platform/proto/topics";
 import { accountsKeys, BLOCKS_KEPT, dataChangeLog } from "@platform/read-models";
-import { type Signals, subjects } from "@platform/signals";
+import { publishReadModelChange, type Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 import { type ReadModelMetrics, throttled } from "../supervisor/readModelMetrics.js";
 import { type AccountsChange, decodeAccountsRecord, pointChangesOnly, sliceId, slicesOf } from "./decode.js";
@@ -107,7 +107,8 @@ export function accountsProjection(options: AccountsProjectionOptions): Accounts
     ];
     if (accounts.length === 0 && !headMoved) return;
     try {
-      options.signals.publish(subjects.readModelChanged("accounts"), {
+      publishReadModelChange(options.signals, {
+        projection: "accounts",
         accounts: accounts.slice(0, SIGNAL_LIMIT),
         truncated: accounts.length > SIGNAL_LIMIT,
         head: headMoved,

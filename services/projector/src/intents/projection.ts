@@ -3,7 +3,7 @@ import type { Logger } from "@platform/log";
 import type { CommitReplication } from "@platform/projection";
 import { IntentRecord } from "@platform/proto/intents/v1/intents";
 import { intentsKeys, orderVersion } from "@platform/read-models";
-import { type Signals, subjects } from "@platform/signals";
+import { publishReadModelChange, type Signals } from "@platform/signals";
 import { type Redis, readVersioned, type VersionedRead, versionedCommit } from "@platform/store";
 import type { ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { deriveRecords, queueWrites, versionBumps } from "./commitWrites.js";
@@ -466,7 +466,9 @@ function signalChange(
 ): void {
   const truncated =
     orderKeys.length > SIGNAL_LIMIT || users.length > SIGNAL_LIMIT || transactions.length > SIGNAL_LIMIT;
-  signals?.publish(subjects.readModelChanged("intents"), {
+  if (signals === undefined) return;
+  publishReadModelChange(signals, {
+    projection: "intents",
     orderKeys: orderKeys.slice(0, SIGNAL_LIMIT),
     users: users.slice(0, SIGNAL_LIMIT),
     transactions: transactions.slice(0, SIGNAL_LIMIT),

@@ -1,7 +1,7 @@
 import type { ConsumedRecord, SupervisedProjection } from "@platform/bus";
 import type { Logger } from "@platform/log";
 import { type CommitReplication, defineProjection, type RedisMulti, redisStore } from "@platform/projection";
-import { type Signals, subjects } from "@platform/signals";
+import { publishReadModelChange, type Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
 
 export interface SnapshotProjectionOptions<Change> {
@@ -45,7 +45,8 @@ export function snapshotProjection<Change>(options: SnapshotProjectionOptions<Ch
     prepare: (changes) => options.prepare(changes),
     onCommit({ changes, version }) {
       try {
-        options.signals?.publish(subjects.readModelChanged(name), { projection: name, version });
+        if (options.signals !== undefined && version !== undefined)
+          publishReadModelChange(options.signals, { projection: name, version });
       } catch (error) {
         log.warn({ err: error, projection: name }, "could not publish the change signal");
       }

@@ -1,19 +1,7 @@
 import type { Logger } from "@platform/log";
-import { type Signals, subjects } from "@platform/signals";
+import { followReadModelChanges, type ReceivedChange, type Signals } from "@platform/signals";
 import { Counter, type Registry } from "prom-client";
 import { type ConditionalReads, metricOnce } from "./conditionalReads.js";
-
-const PREFIX = subjects.readModelChanged("");
-
-/**
- * The projections that publish change signals, the only values the counter's `projection` label
- * takes: any other subject under the prefix counts as `other`. The label comes from a subject
- * anyone who can publish to NATS chooses, and every distinct value would be a series kept forever.
- */
-const KNOWN_PROJECTIONS = new Set(["accounts", "market", "subnets", "intents"]);
-
-export const projectionLabelOf = (projection: string): string =>
-  KNOWN_PROJECTIONS.has(projection) ? projection : "other";
 
 /**
  * Feeds the projections' change signals (`readmodel.changed.<projection>`, published after each
@@ -25,7 +13,7 @@ export const projectionLabelOf = (projection: string): string =>
  * Other projections (intents) feed no Data API answer. Returns the unsubscribe.
  */
 export function followChangeSignals(signals: Signals, reads: ConditionalReads, registry: Registry): () => void {
-  const received = metricOnce(
+  const counted = metricOnce(
     registry,
     "gateway_conditional_change_signals_total",
     () =>
@@ -36,32 +24,26 @@ export function followChangeSignals(signals: Signals, reads: ConditionalReads, r
         registers: [registry],
       }),
   );
-  return signals.subscribe(subjects.readModelChanged("*"), (payload, subject) => {
-    const projection = subject.slice(PREFIX.length);
-    received.inc({ projection: projectionLabelOf(projection) });
-    applyChangeSignal(reads, projection, payload);
+  return followReadModelChanges(signals, (received) => {
+    // The label takes only the projections' names: a subject anyone who may publish chooses would
+    // otherwise add a series kept for ever.
+    counted.inc({ projection: received.projection ?? "other" });
+    applyChangeSignal(reads, received);
   });
 }
 
-export function applyChangeSignal(reads: ConditionalReads, projection: string, payload: unknown): void {
+/**
+ * `market` and `subnets` make every answer read from them stale; `accounts` only the answers about
+ * the accounts it names, or every account's when the list was truncated or the head moved, or when
+ * the payload could not be read (a signal is a hint: reading too much as stale is safe).
+ */
+export function applyChangeSignal(reads: ConditionalReads, { projection, change }: ReceivedChange): void {
   if (projection === "market" || projection === "subnets") {
     reads.clock.projectionChanged(projection);
   } else if (projection === "accounts") {
-    const accounts = accountsOf(payload);
-    if (accounts === undefined || headMoved(payload)) reads.clock.projectionChanged("accounts");
-    else reads.clock.accountsChanged(accounts);
+    if (change?.projection !== "accounts" || change.truncated || change.head) reads.clock.projectionChanged("accounts");
+    else reads.clock.accountsChanged(change.accounts);
   }
-}
-
-const headMoved = (payload: unknown): boolean =>
-  typeof payload === "object" && payload !== null && (payload as { head?: unknown }).head === true;
-
-/** The accounts a signal names, or undefined when it does not name them all. */
-function accountsOf(payload: unknown): string[] | undefined {
-  if (typeof payload !== "object" || payload === null) return undefined;
-  const { accounts, truncated } = payload as { accounts?: unknown; truncated?: unknown };
-  if (truncated !== false || !Array.isArray(accounts)) return undefined;
-  return accounts.every((account) => typeof account === "string") ? (accounts as string[]) : undefined;
 }
 
 /**

@@ -1,8 +1,13 @@
 import { createMetricsRegistry } from "@platform/runtime";
+import { decodeReadModelChange } from "@platform/signals";
 import { describe, expect, it } from "vitest";
 import { ChangeClock, type Dependency } from "./changeClock.js";
 import { applyChangeSignal } from "./changeSignals.js";
 import { createConditionalReads, type KeptAnswer } from "./conditionalReads.js";
+
+/** A change signal as the gateway receives it on `readmodel.changed.<projection>`. */
+const received = (projection: string, payload: unknown) =>
+  decodeReadModelChange(`readmodel.changed.${projection}`, payload);
 
 const ALICE = `0x${"a1".repeat(32)}`;
 const BOB = `0x${"b2".repeat(32)}`;
@@ -38,11 +43,11 @@ describe("conditional reads: what is kept stays current until its read model cha
     reads.keep("pools", answer(["market", "subnets"]));
     reads.keep("price", answer(["market"]));
     reads.keep("validators", answer(["subnets"]));
-    applyChangeSignal(reads, "subnets", { projection: "subnets", version: "v2" });
+    applyChangeSignal(reads, received("subnets", { projection: "subnets", version: "v2" }));
     expect(reads.current("pools")).toBeUndefined();
     expect(reads.current("validators")).toBeUndefined();
     expect(reads.current("price")).toMatchObject({ tag: '"t"' });
-    applyChangeSignal(reads, "market", { projection: "market", version: "v3" });
+    applyChangeSignal(reads, received("market", { projection: "market", version: "v3" }));
     expect(reads.current("price")).toBeUndefined();
   });
 
@@ -51,7 +56,10 @@ describe("conditional reads: what is kept stays current until its read model cha
     reads.keep("alice", answer([{ account: ALICE }]));
     reads.keep("bob", answer([{ account: BOB }, "market"]));
     reads.keep("price", answer(["market"]));
-    applyChangeSignal(reads, "accounts", { accounts: [ALICE.toUpperCase().replace("0X", "0x")], truncated: false });
+    applyChangeSignal(
+      reads,
+      received("accounts", { accounts: [ALICE.toUpperCase().replace("0X", "0x")], truncated: false }),
+    );
     expect(reads.current("alice")).toBeUndefined();
     expect(reads.current("bob")).toBeDefined();
     expect(reads.current("price")).toBeDefined();
@@ -62,7 +70,7 @@ describe("conditional reads: what is kept stays current until its read model cha
       const { reads, answer } = setup();
       reads.keep("bob", answer([{ account: BOB }]));
       reads.keep("price", answer(["market"]));
-      applyChangeSignal(reads, "accounts", payload);
+      applyChangeSignal(reads, received("accounts", payload));
       expect(reads.current("bob"), JSON.stringify(payload)).toBeUndefined();
       expect(reads.current("price")).toBeDefined();
     }
@@ -72,9 +80,9 @@ describe("conditional reads: what is kept stays current until its read model cha
     const { reads, answer } = setup();
     reads.keep("bob", answer([{ account: BOB }]));
     reads.keep("price", answer(["market"]));
-    applyChangeSignal(reads, "accounts", { accounts: [ALICE], truncated: false, head: false });
+    applyChangeSignal(reads, received("accounts", { accounts: [ALICE], truncated: false, head: false }));
     expect(reads.current("bob")).toBeDefined();
-    applyChangeSignal(reads, "accounts", { accounts: [], truncated: false, head: true });
+    applyChangeSignal(reads, received("accounts", { accounts: [], truncated: false, head: true }));
     expect(reads.current("bob")).toBeUndefined();
     expect(reads.current("price")).toBeDefined();
   });
@@ -83,7 +91,7 @@ describe("conditional reads: what is kept stays current until its read model cha
     const { reads, answer } = setup();
     reads.keep("price", answer(["market"]));
     reads.keep("alice", answer([{ account: ALICE }]));
-    applyChangeSignal(reads, "intents", { orderIds: ["0x01"] });
+    applyChangeSignal(reads, received("intents", { orderIds: ["0x01"] }));
     expect(reads.current("price")).toBeDefined();
     expect(reads.current("alice")).toBeDefined();
   });
@@ -91,12 +99,12 @@ describe("conditional reads: what is kept stays current until its read model cha
   it("never keeps an answer whose read model changed while its call was in flight", () => {
     const { reads, answer } = setup();
     const since = reads.clock.now();
-    applyChangeSignal(reads, "market", {});
+    applyChangeSignal(reads, received("market", {}));
     reads.keep("price", answer(["market"], { since }));
     expect(reads.current("price")).toBeUndefined();
     // A change of something else does not matter.
     const later = reads.clock.now();
-    applyChangeSignal(reads, "subnets", {});
+    applyChangeSignal(reads, received("subnets", {}));
     reads.keep("price", answer(["market"], { since: later }));
     expect(reads.current("price")).toBeDefined();
   });

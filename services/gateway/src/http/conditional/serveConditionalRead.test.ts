@@ -5,6 +5,7 @@ import { notFound } from "@platform/errors";
 import { defineRoute, integerItem, listQuery } from "@platform/http";
 import { createLogger } from "@platform/log";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
+import { decodeReadModelChange } from "@platform/signals";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGatewayApp } from "../../app.js";
@@ -12,6 +13,10 @@ import { HttpProblem } from "../../HttpProblem.js";
 import { applyChangeSignal } from "./changeSignals.js";
 import { createConditionalReads } from "./conditionalReads.js";
 import { conditionalRead } from "./conditionalRoute.js";
+
+/** A change signal as the gateway receives it on `readmodel.changed.<projection>`. */
+const received = (projection: string, payload: unknown) =>
+  decodeReadModelChange(`readmodel.changed.${projection}`, payload);
 
 // The conditional read path through the gateway app, with a route whose fake backend counts its
 // calls: which requests reach the backend, what they cost, and what goes out.
@@ -125,7 +130,7 @@ describe("conditional reads: 200 answers", () => {
     expect([repeated.status, repeated.headers.get("cache-control")]).toEqual([200, "private, max-age=0"]);
     expect(backend.calls).toBe(1);
     // Its read model changes: the next read calls the backend again.
-    applyChangeSignal(reads, "market", {});
+    applyChangeSignal(reads, received("market", {}));
     await get("/data/v1/things/a/latest");
     expect(backend.calls).toBe(2);
   });
@@ -196,7 +201,7 @@ describe("conditional reads: the backend is asked when nothing is proven", () =>
     const first = await get("/data/v1/things/a/latest");
     const tag = first.headers.get("etag")!;
     const afterCall = await count("not_modified_after_call");
-    applyChangeSignal(reads, "market", { projection: "market", version: "v2" });
+    applyChangeSignal(reads, received("market", { projection: "market", version: "v2" }));
     const same = await get("/data/v1/things/a/latest", { "if-none-match": tag });
     expect(same.status).toBe(304);
     expect(same.headers.get("etag")).toBe(tag);
@@ -204,7 +209,7 @@ describe("conditional reads: the backend is asked when nothing is proven", () =>
     expect(await count("not_modified_after_call")).toBe(afterCall + 1);
 
     const modified = await count("modified");
-    applyChangeSignal(reads, "market", { projection: "market", version: "v3" });
+    applyChangeSignal(reads, received("market", { projection: "market", version: "v3" }));
     backend.price = "1.01";
     const changed = await get("/data/v1/things/a/latest", { "if-none-match": tag });
     expect(changed.status).toBe(200);
@@ -241,7 +246,7 @@ describe("conditional reads: the backend is asked when nothing is proven", () =>
     expect(backend.calls).toBe(1);
     expect(costs).toEqual([2, 2]);
     // A change of what it was read from sends the next one to the backend.
-    applyChangeSignal(reads, "market", { projection: "market", version: "v9" });
+    applyChangeSignal(reads, received("market", { projection: "market", version: "v9" }));
     await (await get("/data/v1/things/a/latest")).text();
     expect(backend.calls).toBe(2);
   });

@@ -16,6 +16,7 @@ import {
 import { MarketServiceService, PoolSort, SeriesFormat } from "@platform/proto/data/v1/market";
 import { HolderGrouping, SubnetsServiceService, ValidatorSort } from "@platform/proto/data/v1/subnets";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
+import { decodeReadModelChange } from "@platform/signals";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayApp } from "../../app.js";
 import { type Backends, connectBackends } from "../../backends.js";
@@ -42,6 +43,10 @@ import {
   transactionsExample,
   validatorsLatestExample,
 } from "./examples.js";
+
+/** A change signal as the gateway receives it on `readmodel.changed.<projection>`. */
+const received = (projection: string, payload: unknown) =>
+  decodeReadModelChange(`readmodel.changed.${projection}`, payload);
 
 /*
  * The twelve Data API routes through the real gateway app, against in-process gRPC backends
@@ -647,8 +652,8 @@ describe("Data API routes: conditional reads", () => {
   ];
   const signal = (which: Signal, account = ALICE.publicKey) =>
     which === "account"
-      ? applyChangeSignal(reads, "accounts", { accounts: [account], truncated: false })
-      : applyChangeSignal(reads, which, { projection: which, version: "v" });
+      ? applyChangeSignal(reads, received("accounts", { accounts: [account], truncated: false }))
+      : applyChangeSignal(reads, received(which, { projection: which, version: "v" }));
 
   it("covers the twelve routes", () => {
     expect(new Set(routes.map(([, method]) => method)).size).toBe(12);
