@@ -1,4 +1,5 @@
 import { getAddress } from "viem";
+import { ClientError } from "./clientError.js";
 import {
   type Deployment,
   type DeploymentChain,
@@ -18,7 +19,8 @@ export const deployments = { local: localDeployment } as const satisfies Record<
 export type KnownEnvironment = keyof typeof deployments;
 
 /** A deployment file that is not valid JSON of the schema, or whose parts do not refer to each other. */
-export class DeploymentDataError extends Error {
+export class DeploymentDataError extends ClientError {
+  readonly code = "INVALID_DEPLOYMENT_DATA";
   constructor(readonly issues: readonly string[]) {
     super(`invalid deployment data: ${issues.join("; ")}`);
     this.name = "DeploymentDataError";

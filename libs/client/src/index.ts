@@ -1,4 +1,5 @@
 export * from "./calls.js";
+export { ClientError } from "./clientError.js";
 export {
   type ApiClient,
   type CallInit,
