@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { fullSettlerAbi } from "../../settler/src/generated/fullSettlerAbi.js";
 import { addressToBytes32, encodeOrderData, orderDataTypeHash } from "../../settler/src/orderData.js";
 import { buildOpenCalls, type Call, OpenCallsError, openCalls, type QuoteForCalls } from "./calls.js";
-import { ClientError } from "./clientError.js";
 import { FULL_ORDER_DATA_TYPE, fullSettlerOpenAbi } from "./callsAbi.js";
+import { ClientError } from "./clientError.js";
 import { parseDeployment } from "./deployments.js";
 import type { Deployment } from "./deploymentsSchema.js";
 

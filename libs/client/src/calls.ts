@@ -10,8 +10,8 @@ import {
   pad,
   zeroAddress,
 } from "viem";
-import { ClientError } from "./clientError.js";
 import { FULL_ORDER_DATA_TYPE, fullOrderParamsAbi, fullSettlerOpenAbi } from "./callsAbi.js";
+import { ClientError } from "./clientError.js";
 import { chainOf, findRoute, type ResolvedRoute } from "./deployments.js";
 import type { Deployment } from "./deploymentsSchema.js";
 import type { components } from "./generated/schema.js";

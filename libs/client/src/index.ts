@@ -1,5 +1,4 @@
 export * from "./calls.js";
-export { ClientError } from "./clientError.js";
 export {
   type ApiClient,
   type CallInit,
@@ -12,6 +11,7 @@ export {
   type PostPath,
   type ResponseBody,
 } from "./client.js";
+export { ClientError } from "./clientError.js";
 export * from "./deployments.js";
 export {
   DEPLOYMENT_SCHEMA_VERSION,
