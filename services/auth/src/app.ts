@@ -71,13 +71,8 @@ export function createAuthComponents(
     pepper: secrets.pepper,
     signingKeys,
     lockout: redisLockout(redis.client, {
-      keyAddress: {
-        slowAfter: config.AUTH_LOCKOUT_KEY_ADDRESS_SLOW_AFTER,
-        lockAfter: config.AUTH_LOCKOUT_KEY_ADDRESS_LOCK_AFTER,
-      },
-      address: { slowAfter: config.AUTH_LOCKOUT_ADDRESS_SLOW_AFTER },
+      address: { slowAfter: config.AUTH_LOCKOUT_ADDRESS_SLOW_AFTER, budget: config.AUTH_LOCKOUT_ADDRESS_BUDGET },
       windowMs: config.AUTH_LOCKOUT_WINDOW_SECONDS * 1_000,
-      lockMs: config.AUTH_LOCKOUT_DURATION_SECONDS * 1_000,
       maxDelayMs: config.AUTH_LOCKOUT_MAX_DELAY_MS,
     }),
     registry,
