@@ -587,8 +587,8 @@ describe("auth over gRPC: signing keys and rebuilding the registry", () => {
       ["busy", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["probe", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["doomed", ApiKeyStatus.API_KEY_STATUS_REVOKED],
-      ["lockout", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["public-id", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+      ["budget", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["shared-address", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
     ]);
     expect(await redis.hget(authKeys.apiKey(main.key.id), "secretVersion")).toBe("2");
