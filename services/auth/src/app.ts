@@ -8,8 +8,10 @@ import type { Pepper } from "./credentials/pepper.js";
 import { authAdminServiceRegistration, authServiceRegistration } from "./grpc/authService.js";
 import { tokenIssuer } from "./issue/issueToken.js";
 import { redisLockout } from "./issue/lockout.js";
+import { refreshTokenUses } from "./issue/refreshTokenUse.js";
 import { adminCommands } from "./registry/adminCommands.js";
 import { lazyEventPublisher } from "./registry/eventPublisher.js";
+import { refreshTokenAdmin } from "./registry/refreshTokenAdmin.js";
 import { type RegistrySupervisorOptions, superviseRegistry } from "./registry/registrySupervisor.js";
 import type { SigningKey } from "./tokens/signingKeyFile.js";
 import { watchSigningKeys } from "./tokens/signingKeyStore.js";
@@ -83,6 +85,12 @@ export function createAuthComponents(
     },
     refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
     refreshTokensPerKey: config.AUTH_REFRESH_TOKENS_PER_KEY,
+    refreshTokenUses: refreshTokenUses({
+      redis: redis.client,
+      pepper: secrets.pepper,
+      log,
+      registry: tuning.metrics?.registry,
+    }),
     grantsPerKeyPerMinute: config.AUTH_GRANTS_PER_KEY_PER_MINUTE,
   });
   const admin = adminCommands({
@@ -102,7 +110,11 @@ export function createAuthComponents(
       issuer: config.AUTH_ISSUER,
       audience: config.AUTH_AUDIENCE,
     }),
-    adminGrpc: authAdminServiceRegistration({ log, admin }),
+    adminGrpc: authAdminServiceRegistration({
+      log,
+      admin,
+      refreshTokens: refreshTokenAdmin({ redis: redis.client, publisher, registry, log }),
+    }),
     dependencies: [...stores.checks, registry.check],
     stops: [
       { name: "registry", run: () => registry.stop() },

@@ -17,6 +17,7 @@ import {
   type IssueTokenResponse,
 } from "@platform/proto/auth/v1/auth";
 import { TOPICS } from "@platform/proto/topics";
+import { createMetricsRegistry } from "@platform/runtime";
 import { createRedis, type Redis } from "@platform/store";
 import {
   freePort,
@@ -72,6 +73,8 @@ interface Instance {
   /** The gateway-facing listener's port. */
   port: number;
   components: AuthComponents;
+  /** Its own metrics registry. */
+  metrics: ReturnType<typeof createMetricsRegistry>;
   stop(): Promise<void>;
 }
 let instance: Instance;
@@ -97,11 +100,12 @@ async function startInstance(
   options: { waitReady: boolean } = { waitReady: true },
 ): Promise<Instance> {
   const config = configFor(kafkaBrokers);
+  const metrics = createMetricsRegistry("auth-test");
   const components = createAuthComponents(
     config,
     { pepper: loadPepper(config.AUTH_PEPPER_FILE), signingKeys: loadSigningKeysForStart(config.AUTH_SIGNING_KEYS_DIR) },
     log,
-    { registryIntervalMs: 1_000 },
+    { registryIntervalMs: 1_000, metrics: { registry: metrics } },
   );
   const server: RunningGrpcServer = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [components.grpc] });
   const adminServer: RunningGrpcServer = await startGrpcServer({
@@ -121,6 +125,7 @@ async function startInstance(
     admin,
     port: server.port,
     components,
+    metrics,
     async stop() {
       auth.close();
       admin.close();
@@ -540,6 +545,86 @@ describe("auth over gRPC: lockout", () => {
   });
 });
 
+// Revoked on its own before the rebuild below, which must drop it again from Kafka.
+let revokedAlone: { keyId: string; token: string } | undefined;
+let keptBeside: { keyId: string; token: string } | undefined;
+
+describe("auth over gRPC: refresh tokens one by one", () => {
+  it("revokes one refresh token by its id, another by its hash; the key and its other tokens keep working", async () => {
+    const owner = await createKey("refresh-owner", ["data:read"]);
+    const tokens = [];
+    for (let grant = 0; grant < 3; grant += 1)
+      tokens.push((await issue(withSecret(owner.key.id, owner.secret, "198.51.100.60"))).refreshToken!);
+    const hmacOf = (token: string) => loadPepper(pepperFile).hmac(token);
+    const listed = await callUnary(
+      instance.admin,
+      instance.admin.listRefreshTokens,
+      { keyId: owner.key.id },
+      metadata(),
+    );
+    expect(listed.tokens.map((token) => token.tokenHmac).sort()).toEqual(tokens.map(hmacOf).sort());
+    for (const token of listed.tokens) expect(token.id).toBe(token.tokenHmac.slice(0, 16));
+
+    const byId = await callUnary(
+      instance.admin,
+      instance.admin.revokeRefreshToken,
+      { keyId: owner.key.id, token: hmacOf(tokens[0]!).slice(0, 16), reason: "leaked" },
+      metadata(),
+    );
+    expect(byId.token?.tokenHmac).toBe(hmacOf(tokens[0]!));
+    await callUnary(
+      instance.admin,
+      instance.admin.revokeRefreshToken,
+      { keyId: owner.key.id, token: hmacOf(tokens[1]!), reason: "" },
+      metadata(),
+    );
+    for (const revoked of tokens.slice(0, 2))
+      expect(await refusal(issue(withRefresh(owner.key.id, revoked, "198.51.100.60")))).toEqual(badRefresh);
+    expect((await issue(withRefresh(owner.key.id, tokens[2]!, "198.51.100.60"))).accessToken).toBeTruthy();
+    expect((await issue(withSecret(owner.key.id, owner.secret, "198.51.100.60"))).accessToken).toBeTruthy();
+    // Refused: an unknown token, a malformed name, another key's token.
+    for (const [token, code] of [
+      ["0123456789abcdef", "REFRESH_TOKEN_NOT_FOUND"],
+      ["rt_not-a-hash", "INVALID_REFRESH_TOKEN_ID"],
+      [hmacOf(mainRefresh), "REFRESH_TOKEN_NOT_FOUND"],
+    ] as const) {
+      expect(
+        (
+          await refusal(
+            callUnary(
+              instance.admin,
+              instance.admin.revokeRefreshToken,
+              { keyId: owner.key.id, token, reason: "" },
+              metadata(),
+            ),
+          )
+        ).code,
+      ).toBe(code);
+    }
+    revokedAlone = { keyId: owner.key.id, token: tokens[0]! };
+    keptBeside = { keyId: owner.key.id, token: tokens[2]! };
+  });
+
+  it("counts and logs a refresh token's use from a new address, naming the token by its id only", async () => {
+    const owner = await createKey("roaming", ["data:read"]);
+    const { refreshToken } = await issue(withSecret(owner.key.id, owner.secret, "198.51.100.70"));
+    const counted = async () =>
+      (await instance.metrics.getSingleMetric("auth_refresh_token_new_address_total")?.get())?.values[0]?.value ?? 0;
+    const before = await counted();
+    await issue(withRefresh(owner.key.id, refreshToken!, "198.51.100.70"));
+    expect(await counted()).toBe(before);
+    await issue(withRefresh(owner.key.id, refreshToken!, "203.0.113.70"));
+    await issue(withRefresh(owner.key.id, refreshToken!, "203.0.113.70"));
+    expect(await counted()).toBe(before + 1);
+    const id = loadPepper(pepperFile).hmac(refreshToken!).slice(0, 16);
+    const lines = logLines.filter((line) => line.includes("refresh token used from a new address"));
+    expect(
+      lines.some((line) => line.includes(id) && line.includes(owner.key.id) && line.includes("203.0.113.70")),
+    ).toBe(true);
+    for (const line of lines) expect(line).not.toContain(refreshToken);
+  });
+});
+
 describe("auth over gRPC: signing keys and rebuilding the registry", () => {
   it("publishes a new signing key at once and signs with it only from its activeFrom", async () => {
     const activeFrom = new Date(Date.now() + 2_500);
@@ -590,8 +675,14 @@ describe("auth over gRPC: signing keys and rebuilding the registry", () => {
       ["public-id", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["budget", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["shared-address", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+      ["refresh-owner", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+      ["roaming", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
     ]);
     expect(await redis.hget(authKeys.apiKey(main.key.id), "secretVersion")).toBe("2");
+    // A refresh token revoked on its own stays revoked; the one beside it still works.
+    await projectionCaughtUp();
+    expect(await refusal(issue(withRefresh(revokedAlone!.keyId, revokedAlone!.token)))).toEqual(badRefresh);
+    expect((await issue(withRefresh(keptBeside!.keyId, keptBeside!.token))).accessToken).toBeTruthy();
     // The rebuild keeps the same cap on live refresh tokens as the issuer did.
     const busy = all.keys.find((key) => key.name === "busy")!;
     expect(await redis.zcard(authKeys.refreshTokensOfKey(busy.id))).toBe(25);

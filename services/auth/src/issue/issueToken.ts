@@ -9,7 +9,7 @@ import type { Redis } from "@platform/store";
 import { isWellFormed, newCredential } from "../credentials/credentialFormat.js";
 import { matchesStoredDigest } from "../credentials/digestCheck.js";
 import type { Pepper } from "../credentials/pepper.js";
-import type { ApiKeyRecord } from "../registry/apiKeyRecord.js";
+import type { ApiKeyRecord, RefreshTokenRecord } from "../registry/apiKeyRecord.js";
 import { decideIssueRefreshToken, invalidCredentials, invalidRefreshToken } from "../registry/decide.js";
 import type { EventPublisher } from "../registry/eventPublisher.js";
 import { lookUpApiKey, lookUpRefreshToken, readApiKey, writeRefreshToken } from "../registry/readRegistry.js";
@@ -18,6 +18,7 @@ import { type AccessTokenSettings, issueAccessToken } from "../tokens/accessToke
 import type { SigningKeyStore } from "../tokens/signingKeyStore.js";
 import { spendGrant } from "./grantBudget.js";
 import type { Lockout } from "./lockout.js";
+import type { RefreshTokenUses } from "./refreshTokenUse.js";
 
 export interface TokenIssuerOptions {
   redis: Redis;
@@ -32,6 +33,8 @@ export interface TokenIssuerOptions {
   refreshTokensPerKey: number;
   /** Successful API_KEY grants per key per minute (grantBudget.ts). */
   grantsPerKeyPerMinute: number;
+  /** Counts and logs a refresh token's use from a new address (refreshTokenUse.ts). */
+  refreshTokenUses: RefreshTokenUses;
   /** Longest wait for Kafka to confirm a refresh token; 5 s by default (and never past the call's deadline). */
   publishTimeoutMs?: number;
 }
@@ -124,7 +127,12 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     await writeRefreshToken(
       redis,
       issued.tokenHmac,
-      { keyId: issued.keyId, secretVersion: issued.secretVersion, expiresAt: issued.expiresAt },
+      {
+        keyId: issued.keyId,
+        secretVersion: issued.secretVersion,
+        expiresAt: issued.expiresAt,
+        seenFrom: options.refreshTokenUses.fingerprint(address),
+      },
       options.refreshTokensPerKey,
     );
     return {
@@ -145,13 +153,14 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     if (await lockout.overBudget(address)) throw invalidRefreshToken();
     const idWellFormed = isWellFormed("keyId", grant.keyId);
 
-    const { record, registryPresent } = await validRefresh(redis, pepper, grant, idWellFormed);
-    if (record === undefined) {
+    const { record, token, registryPresent } = await validRefresh(redis, pepper, grant, idWellFormed);
+    if (record === undefined || token === undefined) {
       const untrusted = registryPresent === undefined ? undefined : registryNotTrusted(registryPresent);
       if (untrusted) throw untrusted;
       await lockout.failed(address, deadline);
       throw invalidRefreshToken();
     }
+    await options.refreshTokenUses.used(token.tokenHmac, token.record, address);
     // No new refresh token: the spec's REFRESH_TOKEN answer has no refresh_token field.
     return {
       accessToken: await accessTokenFor(record),
@@ -180,9 +189,14 @@ async function validRefresh(
   pepper: Pepper,
   grant: RefreshTokenGrant,
   idWellFormed: boolean,
-): Promise<{ record?: ApiKeyRecord; registryPresent?: boolean }> {
+): Promise<{
+  record?: ApiKeyRecord;
+  token?: { tokenHmac: string; record: RefreshTokenRecord };
+  registryPresent?: boolean;
+}> {
   if (!idWellFormed || !isWellFormed("refreshToken", grant.refreshToken)) return {};
-  const { value: token, registryPresent } = await lookUpRefreshToken(redis, pepper.hmac(grant.refreshToken));
+  const tokenHmac = pepper.hmac(grant.refreshToken);
+  const { value: token, registryPresent } = await lookUpRefreshToken(redis, tokenHmac);
   // Bound to the key it was issued to (RFC 6749 §10.4): presenting it for another key fails.
   if (token === undefined || token.keyId !== grant.keyId || !(Date.parse(token.expiresAt) > Date.now()))
     return { registryPresent };
@@ -190,5 +204,5 @@ async function validRefresh(
   // A revocation or a rotation since issue ends the token.
   if (record === undefined || record.status !== "active" || record.secretVersion !== token.secretVersion)
     return { registryPresent };
-  return { record, registryPresent };
+  return { record, token: { tokenHmac, record: token }, registryPresent };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createLogger } from "@platform/log";
 import type { PublishedEvent } from "@platform/service";
 import type { Redis } from "@platform/store";
 import { newCredential } from "../credentials/credentialFormat.js";
@@ -11,6 +12,7 @@ import type { SigningKeyStore } from "../tokens/signingKeyStore.js";
 import { type TokenIssuer, tokenIssuer } from "./issueToken.js";
 import { redisLockout } from "./lockout.js";
 import type { LockoutPolicy } from "./lockoutPolicy.js";
+import { refreshTokenUses } from "./refreshTokenUse.js";
 
 /*
  * IssueToken in process over a real Redis, without Kafka or gRPC: for the tests and the bench
@@ -51,6 +53,11 @@ export function issuerUnderTest(redis: Redis, policy: LockoutPolicy): IssuerUnde
     refreshTokenTtlSeconds: 3_600,
     refreshTokensPerKey: 5,
     grantsPerKeyPerMinute: 1_000_000,
+    refreshTokenUses: refreshTokenUses({
+      redis,
+      pepper,
+      log: createLogger({ service: "issuer-test", level: "silent" }),
+    }),
   });
   return {
     issue,
