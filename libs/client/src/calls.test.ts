@@ -119,7 +119,14 @@ describe("openCalls", () => {
 
   it("only opens when the allowance covers the input, and approves the maximum when asked", () => {
     expect(openCalls({ quote: quote(), deployment, owner: USER, allowance: 100_000_000n })).toHaveLength(1);
-    const [approve] = openCalls({ quote: quote(), deployment, owner: USER, allowance: 0n, approve: "unlimited" });
+    const [approve] = openCalls({
+      quote: quote(),
+      deployment,
+      owner: USER,
+      allowance: 0n,
+      approve: "unlimited",
+      acknowledgeUnlimitedApproval: true,
+    });
     expect(decodeFunctionData({ abi: erc20Abi, data: approve!.data }).args).toEqual([SETTLER, maxUint256]);
   });
 
@@ -275,6 +282,29 @@ describe("who gets paid, under which nonce, until when", () => {
     const validUntil = new Date((FILL_DEADLINE - 600) * 1_000).toISOString();
     expect(at(FILL_DEADLINE - 900, validUntil)).toHaveLength(2);
     expect(refusal(() => at(FILL_DEADLINE - 600, validUntil)).code).toBe("DEADLINE_MISMATCH");
+  });
+});
+
+describe("an unlimited approval", () => {
+  it("is refused without its acknowledgement, before any allowance is read", async () => {
+    const attempt = () => openCalls({ quote: quote(), deployment, owner: USER, allowance: 0n, approve: "unlimited" });
+    expect(attempt).toThrow(OpenCallsError);
+    expect(attempt).toThrow(/acknowledgeUnlimitedApproval/);
+    let read = false;
+    await expect(
+      buildOpenCalls({
+        quote: quote(),
+        deployment,
+        owner: USER,
+        approve: "unlimited",
+        acknowledgeUnlimitedApproval: false,
+        readAllowance: async () => {
+          read = true;
+          return 0n;
+        },
+      }),
+    ).rejects.toMatchObject({ code: "UNLIMITED_APPROVAL_NOT_ACKNOWLEDGED" });
+    expect(read).toBe(false);
   });
 });
 

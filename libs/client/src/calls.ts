@@ -77,8 +77,14 @@ export interface OpenCallsInput {
   recipient?: string;
   /** The order nonce you asked for, when you chose one: `orderData` must carry it. */
   nonce?: bigint | string;
-  /** How much to approve when the allowance is short: the order's input (default) or unlimited. */
+  /**
+   * How much to approve when the allowance is short: the order's input (default) or unlimited.
+   * Unlimited lets the FullSettler move all of the token the wallet will ever hold, so it needs
+   * `acknowledgeUnlimitedApproval: true` beside it.
+   */
   approve?: "exact" | "unlimited";
+  /** Says that `approve: "unlimited"` is meant; without it, that option is refused. */
+  acknowledgeUnlimitedApproval?: boolean;
   /** Seconds since the epoch; `Date.now()` when absent. Only for checking the quote's deadlines. */
   nowSeconds?: number;
 }
@@ -92,6 +98,7 @@ export type OpenCallsProblem =
   | "RECIPIENT_MISMATCH"
   | "NONCE_MISMATCH"
   | "DEADLINE_MISMATCH"
+  | "UNLIMITED_APPROVAL_NOT_ACKNOWLEDGED"
   | "AMOUNT_OUTSIDE_LIMITS";
 
 /** A quote the calls cannot be made from, or that disagrees with the deployment data or with what you asked for. */
@@ -159,6 +166,12 @@ interface CheckedOrder {
 
 function checkedOrder(input: OpenCallsInput): CheckedOrder {
   const { quote, deployment } = input;
+  // Before anything is read: an unacknowledged unlimited approval never gets as far as a call.
+  if (input.approve === "unlimited" && input.acknowledgeUnlimitedApproval !== true)
+    throw new OpenCallsError(
+      "UNLIMITED_APPROVAL_NOT_ACKNOWLEDGED",
+      'approve: "unlimited" lets the FullSettler move every unit of the token this wallet will hold: pass acknowledgeUnlimitedApproval: true if that is meant, or approve the exact amount (the default)',
+    );
   const settlement = quote.settlement;
   if (settlement?.orderData == null || settlement.orderData === "")
     throw new OpenCallsError("NO_ORDER_DATA", "the quote has no orderData: ask for it with userAddress or recipient");
