@@ -44,16 +44,6 @@ export function parseDeployment(json: unknown): Deployment {
   return deployment;
 }
 
-/** Fetches and checks a deployment file, e.g. one an operator publishes for an environment this package does not know. */
-export async function loadDeployment(
-  url: string | URL,
-  init: { fetch?: (input: string | URL) => Promise<Response> } = {},
-): Promise<Deployment> {
-  const response = await (init.fetch ?? globalThis.fetch)(url);
-  if (!response.ok) throw new Error(`deployment data at ${String(url)}: HTTP ${response.status}`);
-  return parseDeployment(await response.json());
-}
-
 /** A route with its chains and tokens looked up. */
 export interface ResolvedRoute {
   route: DeploymentRoute;

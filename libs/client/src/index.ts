@@ -33,6 +33,7 @@ export type {
   StreamEvent,
 } from "./events.js";
 export type { components, operations, paths } from "./generated/schema.js";
+export * from "./loadDeployment.js";
 export type { HalLink, HalPage } from "./pages.js";
 export {
   type DocumentedProblemCode,
