@@ -1,7 +1,12 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { KafkaUser } from "./kafka.js";
+
+/** kafka.ts' KafkaUser, restated: this module is imported by kafka.ts. */
+interface KafkaUser {
+  username: string;
+  password: string;
+}
 
 /** deploy/local/kafka/CreateScramUsers.java: a single-file Java program the JVM compiles as it starts. */
 const program = fileURLToPath(new URL("../../../deploy/local/kafka/CreateScramUsers.java", import.meta.url));
