@@ -55,6 +55,11 @@ export const intentsGatewayConfigSchema = z
      */
     CHAIN_READS_MAX_IN_FLIGHT: vars.positiveInt().default(32),
     CHAIN_READS_MAX_QUEUED: vars.positiveInt().default(128),
+    /**
+     * Whether the per-key limits below hold across every replica (`shared`: a lease per call in
+     * Redis, two round trips each) or in each replica alone (`replica`: N replicas let N × the limit).
+     */
+    PER_KEY_LIMITS: vars.oneOf(["shared", "replica"]).default("shared"),
     /** Preflights one API key may have in progress at once; more answer 429. */
     PREFLIGHT_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(2),
     /** Quotes (four chain reads each) one API key may have in progress at once; more answer 429. */
