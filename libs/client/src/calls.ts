@@ -7,9 +7,11 @@ import {
   type Hex,
   isAddressEqual,
   maxUint256,
+  pad,
   zeroAddress,
 } from "viem";
 import { FULL_ORDER_DATA_TYPE, fullOrderParamsAbi, fullSettlerOpenAbi } from "./callsAbi.js";
+import { ClientError } from "./clientError.js";
 import { chainOf, findRoute, type ResolvedRoute } from "./deployments.js";
 import type { Deployment } from "./deploymentsSchema.js";
 import type { components } from "./generated/schema.js";
@@ -44,9 +46,13 @@ export type QuoteForCalls = Pick<
   | "inputAmount"
   | "outputAmount"
   | "fillDeadline"
-> & {
-  settlement: Pick<NonNullable<Quote["settlement"]>, "fullSettler" | "orderDataType" | "orderData"> | null;
-};
+> &
+  Partial<Pick<Quote, "validUntil">> & {
+    settlement:
+      | (Pick<NonNullable<Quote["settlement"]>, "fullSettler" | "orderDataType" | "orderData"> &
+          Partial<Pick<NonNullable<Quote["settlement"]>, "order">>)
+      | null;
+  };
 
 export interface AllowanceQuery {
   chainId: number;
@@ -64,8 +70,23 @@ export interface OpenCallsInput {
   deployment: Deployment;
   /** The wallet that will send the calls: the quote's `userAddress`, whose allowance counts. */
   owner: string;
-  /** How much to approve when the allowance is short: the order's input (default) or unlimited. */
+  /**
+   * Who must be paid on the destination chain: `owner` when absent. `orderData` names the payee
+   * and the API builds it, so a wrong or tampered quote could pay anyone: it must name this one.
+   */
+  recipient?: string;
+  /** The order nonce you asked for, when you chose one: `orderData` must carry it. */
+  nonce?: bigint | string;
+  /**
+   * How much to approve when the allowance is short: the order's input (default) or unlimited.
+   * Unlimited lets the FullSettler move all of the token the wallet will ever hold, so it needs
+   * `acknowledgeUnlimitedApproval: true` beside it.
+   */
   approve?: "exact" | "unlimited";
+  /** Says that `approve: "unlimited"` is meant; without it, that option is refused. */
+  acknowledgeUnlimitedApproval?: boolean;
+  /** Seconds since the epoch; `Date.now()` when absent. Only for checking the quote's deadlines. */
+  nowSeconds?: number;
 }
 
 export type OpenCallsProblem =
@@ -74,10 +95,14 @@ export type OpenCallsProblem =
   | "ADDRESSES_UNKNOWN"
   | "SETTLER_MISMATCH"
   | "ORDER_DATA_MISMATCH"
+  | "RECIPIENT_MISMATCH"
+  | "NONCE_MISMATCH"
+  | "DEADLINE_MISMATCH"
+  | "UNLIMITED_APPROVAL_NOT_ACKNOWLEDGED"
   | "AMOUNT_OUTSIDE_LIMITS";
 
-/** A quote the calls cannot be made from, or that disagrees with the deployment data. */
-export class OpenCallsError extends Error {
+/** A quote the calls cannot be made from, or that disagrees with the deployment data or with what you asked for. */
+export class OpenCallsError extends ClientError {
   constructor(
     readonly code: OpenCallsProblem,
     message: string,
@@ -91,7 +116,9 @@ export class OpenCallsError extends Error {
  * `approve` (if `allowance` is below the input amount; never for the native coin) then `open`.
  * Throws OpenCallsError when the quote has no `orderData` (it was asked without `userAddress` or
  * `recipient`), when the deployment data does not list its route or names another FullSettler,
- * or when `orderData` says something other than the quote's fields.
+ * when `orderData` says something other than the quote's fields, pays another recipient than
+ * `recipient` (default `owner`) or carries another nonce than the quote's (or `nonce`), or when
+ * the order's deadline is not the quote's or has passed.
  */
 export function openCalls(input: OpenCallsInput & { allowance: bigint }): Call[] {
   const { route, settler, order, inputAmount } = checkedOrder(input);
@@ -137,7 +164,14 @@ interface CheckedOrder {
   inputAmount: bigint;
 }
 
-function checkedOrder({ quote, deployment }: OpenCallsInput): CheckedOrder {
+function checkedOrder(input: OpenCallsInput): CheckedOrder {
+  const { quote, deployment } = input;
+  // Before anything is read: an unacknowledged unlimited approval never gets as far as a call.
+  if (input.approve === "unlimited" && input.acknowledgeUnlimitedApproval !== true)
+    throw new OpenCallsError(
+      "UNLIMITED_APPROVAL_NOT_ACKNOWLEDGED",
+      'approve: "unlimited" lets the FullSettler move every unit of the token this wallet will hold: pass acknowledgeUnlimitedApproval: true if that is meant, or approve the exact amount (the default)',
+    );
   const settlement = quote.settlement;
   if (settlement?.orderData == null || settlement.orderData === "")
     throw new OpenCallsError("NO_ORDER_DATA", "the quote has no orderData: ask for it with userAddress or recipient");
@@ -165,7 +199,9 @@ function checkedOrder({ quote, deployment }: OpenCallsInput): CheckedOrder {
     orderDataType: settlement.orderDataType as Hex,
     orderData: settlement.orderData as Hex,
   };
-  checkOrderData(order, quote, inputAmount);
+  const params = checkOrderData(order, quote, inputAmount);
+  checkPayee(params, input);
+  checkDeadlines(quote, input.nowSeconds ?? Math.floor(Date.now() / 1_000));
   return { route, settler: getAddress(settler), order, inputAmount };
 }
 
@@ -182,7 +218,7 @@ function routeOf(quote: QuoteForCalls, deployment: Deployment): ResolvedRoute {
 }
 
 /** `orderData` is what `open` escrows and pays out: it must say what the quote's fields say. */
-function checkOrderData(order: CheckedOrder["order"], quote: QuoteForCalls, inputAmount: bigint): void {
+function checkOrderData(order: CheckedOrder["order"], quote: QuoteForCalls, inputAmount: bigint): OrderParams {
   if (order.orderDataType.toLowerCase() !== FULL_ORDER_DATA_TYPE)
     throw new OpenCallsError("ORDER_DATA_MISMATCH", `orderDataType ${order.orderDataType} is not FullSettler's`);
   const params = decodedOrderData(order.orderData);
@@ -196,6 +232,44 @@ function checkOrderData(order: CheckedOrder["order"], quote: QuoteForCalls, inpu
   ].filter((field): field is string => field !== false);
   if (mismatches.length > 0)
     throw new OpenCallsError("ORDER_DATA_MISMATCH", `orderData disagrees with the quote on ${mismatches.join(", ")}`);
+  return params;
+}
+
+type OrderParams = ReturnType<typeof decodedOrderData>;
+
+/**
+ * Who gets paid and under which nonce: `orderData` against what the caller intends (the quote
+ * comes from a server, which could be wrong or impersonated) and against the quote's own `order`.
+ */
+function checkPayee(params: OrderParams, input: OpenCallsInput): void {
+  const intended = getAddress(input.recipient ?? input.owner);
+  // An EVM payee is a left-padded address: any other high bytes name someone else.
+  if (params.recipient.toLowerCase() !== pad(intended, { size: 32 }).toLowerCase())
+    throw new OpenCallsError(
+      "RECIPIENT_MISMATCH",
+      `orderData pays ${params.recipient}, not the intended recipient ${intended}${input.recipient === undefined ? " (the owner: pass recipient to pay another address)" : ""}`,
+    );
+  const quoted = input.quote.settlement?.order;
+  // Empty when the quote was asked without one (then orderData is absent too).
+  if (quoted?.recipient && !isAddressEqual(getAddress(quoted.recipient), intended))
+    throw new OpenCallsError("RECIPIENT_MISMATCH", `the quote's order pays ${quoted.recipient}, not ${intended}`);
+  const nonces = [quoted?.nonce, input.nonce].filter((nonce) => nonce !== undefined).map((nonce) => BigInt(nonce));
+  if (nonces.some((nonce) => nonce !== params.nonce))
+    throw new OpenCallsError("NONCE_MISMATCH", `orderData carries nonce ${params.nonce}, not ${nonces.join(" / ")}`);
+}
+
+/** `open` takes the quote's fillDeadline: its order must say the same, and neither it nor the quote may have expired. */
+function checkDeadlines(quote: QuoteForCalls, nowSeconds: number): void {
+  const ordered = quote.settlement?.order?.fillDeadline;
+  if (ordered !== undefined && ordered !== quote.fillDeadline)
+    throw new OpenCallsError(
+      "DEADLINE_MISMATCH",
+      `the quote's order has fillDeadline ${ordered}, the quote ${quote.fillDeadline}`,
+    );
+  if (quote.fillDeadline <= nowSeconds)
+    throw new OpenCallsError("DEADLINE_MISMATCH", `the fillDeadline ${quote.fillDeadline} has passed`);
+  if (quote.validUntil !== undefined && !(Date.parse(quote.validUntil) / 1_000 > nowSeconds))
+    throw new OpenCallsError("DEADLINE_MISMATCH", `the quote expired at ${quote.validUntil}`);
 }
 
 function decodedOrderData(orderData: Hex) {

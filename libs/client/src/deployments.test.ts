@@ -1,12 +1,7 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  DeploymentDataError,
-  deployments,
-  findRoute,
-  loadDeployment,
-  parseDeployment,
-  resolveRoutes,
-} from "./deployments.js";
+import { DeploymentDataError, deployments, findRoute, parseDeployment, resolveRoutes } from "./deployments.js";
+import { DeploymentSourceError, loadDeployment } from "./loadDeployment.js";
 
 const withAddresses = () => {
   const data = structuredClone(deployments.local) as any;
@@ -91,5 +86,32 @@ describe("loadDeployment", () => {
     await expect(
       loadDeployment("https://deployments.example/x.json", { fetch: async () => new Response('{"schemaVersion":2}') }),
     ).rejects.toThrow(DeploymentDataError);
+  });
+
+  it("fetches over https: only, plain http: only from loopback, and never file:", async () => {
+    const served = JSON.stringify(withAddresses());
+    const fetched: string[] = [];
+    const fetch = async (url: string | URL) => {
+      fetched.push(String(url));
+      return new Response(served);
+    };
+    for (const url of ["http://deployments.example/d.json", "file:///etc/deployment.v1.json", "ftp://x.example/d"])
+      await expect(loadDeployment(url, { fetch })).rejects.toMatchObject({ code: "INSECURE_DEPLOYMENT_URL" });
+    expect(fetched).toEqual([]);
+    for (const url of ["http://127.0.0.1:8080/d.json", "http://localhost/d.json", "http://[::1]:9/d.json"])
+      expect((await loadDeployment(url, { fetch })).environment).toBe("local");
+  });
+
+  it("accepts only the pinned bytes when given their SHA-256", async () => {
+    const served = JSON.stringify(withAddresses());
+    const digest = createHash("sha256").update(served).digest("hex");
+    const fetch = async () => new Response(served);
+    const url = "https://deployments.example/local.json";
+    expect((await loadDeployment(url, { fetch, sha256: digest })).environment).toBe("local");
+    expect((await loadDeployment(url, { fetch, sha256: `sha256:${digest.toUpperCase()}` })).environment).toBe("local");
+    const tampered = async () => new Response(served.replace("0x9fe4", "0x9fe5"));
+    const refusal = loadDeployment(url, { fetch: tampered, sha256: digest });
+    await expect(refusal).rejects.toThrow(DeploymentSourceError);
+    await expect(refusal).rejects.toMatchObject({ code: "DEPLOYMENT_DIGEST_MISMATCH" });
   });
 });

@@ -1,4 +1,5 @@
 import { getAddress } from "viem";
+import { ClientError } from "./clientError.js";
 import {
   type Deployment,
   type DeploymentChain,
@@ -18,7 +19,8 @@ export const deployments = { local: localDeployment } as const satisfies Record<
 export type KnownEnvironment = keyof typeof deployments;
 
 /** A deployment file that is not valid JSON of the schema, or whose parts do not refer to each other. */
-export class DeploymentDataError extends Error {
+export class DeploymentDataError extends ClientError {
+  readonly code = "INVALID_DEPLOYMENT_DATA";
   constructor(readonly issues: readonly string[]) {
     super(`invalid deployment data: ${issues.join("; ")}`);
     this.name = "DeploymentDataError";
@@ -40,16 +42,6 @@ export function parseDeployment(json: unknown): Deployment {
   const issues = crossReferenceIssues(deployment);
   if (issues.length > 0) throw new DeploymentDataError(issues);
   return deployment;
-}
-
-/** Fetches and checks a deployment file, e.g. one an operator publishes for an environment this package does not know. */
-export async function loadDeployment(
-  url: string | URL,
-  init: { fetch?: (input: string | URL) => Promise<Response> } = {},
-): Promise<Deployment> {
-  const response = await (init.fetch ?? globalThis.fetch)(url);
-  if (!response.ok) throw new Error(`deployment data at ${String(url)}: HTTP ${response.status}`);
-  return parseDeployment(await response.json());
 }
 
 /** A route with its chains and tokens looked up. */

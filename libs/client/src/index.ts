@@ -21,13 +21,13 @@ export {
   type PostPath,
   type ResponseBody,
 } from "./client.js";
+export { ClientError } from "./clientError.js";
 export {
   chainOf,
   DeploymentDataError,
   deployments,
   findRoute,
   type KnownEnvironment,
-  loadDeployment,
   parseDeployment,
   type ResolvedRoute,
   type RouteQuery,
@@ -53,6 +53,7 @@ export type {
   StreamEvent,
 } from "./events.js";
 export type { components, operations, paths } from "./generated/schema.js";
+export { DeploymentSourceError, type LoadDeploymentOptions, loadDeployment } from "./loadDeployment.js";
 export type { HalLink, HalPage } from "./pages.js";
 export {
   type DocumentedProblemCode,

@@ -1,3 +1,4 @@
+import { ClientError } from "./clientError.js";
 import type { components } from "./generated/schema.js";
 
 /** Every problem `code` the OpenAPI document lists. */
@@ -21,7 +22,7 @@ export interface Problem {
 }
 
 /** An error answer of the API, thrown by the client's helpers. */
-export class ProblemError extends Error {
+export class ProblemError extends ClientError {
   override readonly name = "ProblemError";
   readonly status: number;
   readonly code: ProblemCode;

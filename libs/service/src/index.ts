@@ -19,5 +19,6 @@ export {
 } from "./kafkaCredentials.js";
 export { type BackendServiceSpec, type RunningBackendService, runBackendService } from "./runBackendService.js";
 export { serviceVars } from "./serviceVars.js";
+export { type SharedKeyConcurrency, sharedKeyConcurrency } from "./sharedKeyConcurrency.js";
 export { fromStore } from "./storeCalls.js";
 export { resumePosition, type StreamChangesOptions, streamChanges } from "./streamChanges.js";

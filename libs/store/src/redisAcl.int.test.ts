@@ -121,6 +121,15 @@ describe("the servers' users", () => {
     }
   });
 
+  it("refuses every service the listing of key names: SCAN and RANDOMKEY are bound to no key pattern", async () => {
+    for (const name of REDIS_USERS) {
+      const redis = as(name);
+      await refused(redis.scan("0", "MATCH", "auth:*"));
+      await refused(redis.scan("0"));
+      await refused(redis.call("RANDOMKEY"));
+    }
+  });
+
   it("lets every service ask for a cluster's slot map and state, as a cluster client must", async () => {
     // This server is no cluster: the command is allowed and Redis answers that it has no cluster.
     for (const name of REDIS_USERS)

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import kafkajs from "kafkajs";
@@ -81,5 +82,44 @@ describe("startKafka", () => {
     expect(statSync(join(dir.path, "sasl", "server.properties")).mode & 0o777).toBe(0o600);
     const log = readFileSync(join(dir.path, "sasl.log"), "utf8");
     for (const password of ["admin-password-1", "reader-password-1"]) expect(log).not.toContain(password);
+  });
+
+  it("never passes a SCRAM password on a command line while it starts (ps shows every argument)", async () => {
+    // Generated here: a match in any process's arguments can only come from this start.
+    const admin = { username: "admin", password: `admin-${randomBytes(12).toString("hex")}` };
+    const user = { username: "writer", password: `writer-${randomBytes(12).toString("hex")}` };
+    const seen: string[] = [];
+    const watch = setInterval(() => {
+      for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+        try {
+          const args = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+          if (args.includes(admin.password) || args.includes(user.password)) seen.push(args.replaceAll("\0", " "));
+        } catch {
+          // gone, or not ours to read
+        }
+      }
+    }, 25);
+    try {
+      const kafka = await startKafka({
+        dataDir: join(dir.path, "no-argv"),
+        logFile: join(dir.path, "no-argv.log"),
+        sasl: { admin, users: [user] },
+      });
+      started.push(kafka);
+      // The user exists: it authenticates with SCRAM.
+      const writer = new kafkajs.Kafka({
+        brokers: kafka.brokers,
+        logLevel: kafkajs.logLevel.NOTHING,
+        sasl: { mechanism: "scram-sha-512", ...user },
+        retry: { retries: 0 },
+      }).admin();
+      await writer.connect();
+      await writer.disconnect();
+    } finally {
+      clearInterval(watch);
+    }
+    expect(seen.map((args) => args.replaceAll(admin.password, "<admin>").replaceAll(user.password, "<user>"))).toEqual(
+      [],
+    );
   });
 });

@@ -17,6 +17,7 @@ import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import kafkajs from "kafkajs";
 import { freePort } from "./freePort.js";
+import { createScramUsers } from "./kafkaScramUsers.js";
 import { type ManagedProcess, spawnManaged } from "./process.js";
 import { waitFor } from "./waitFor.js";
 
@@ -39,7 +40,7 @@ export interface StartKafkaOptions {
   sasl?: KafkaSasl;
 }
 
-/** A SCRAM user. Names and passwords are letters, digits, `.`, `_` and `-` only (they go into JAAS and `--add-scram` text). */
+/** A SCRAM user. Names and passwords are letters, digits, `.`, `_` and `-` only (they go into JAAS text and CreateScramUsers' input lines). */
 export interface KafkaUser {
   username: string;
   password: string;
@@ -49,8 +50,9 @@ export interface KafkaSasl {
   /** The super user: the broker's own connections, and the admin that creates ACLs. */
   admin: KafkaUser;
   /**
-   * Users created when the storage is formatted (the first start on a dataDir; a restart keeps
-   * them). They may do nothing until ACLs grant it.
+   * Users created through the Admin API once the broker runs (createScramUsers: their passwords
+   * on a program's standard input, never its arguments), at every start. They may do nothing
+   * until ACLs grant it.
    */
   users?: KafkaUser[];
 }
@@ -98,7 +100,6 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
       propertiesFile,
       logFile: options.logFile,
       jvmOptions: cds.readOnlyOptions,
-      users: options.sasl ? [options.sasl.admin, ...(options.sasl.users ?? [])] : [],
       clusterId: randomClusterId(),
     });
   }
@@ -119,6 +120,15 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
   const brokers = [`127.0.0.1:${port}`];
   const sasl = options.sasl && { mechanism: "scram-sha-512" as const, ...options.sasl.admin };
   try {
+    if (options.sasl)
+      await createScramUsers({
+        java: javaBinary(),
+        classpath,
+        brokers: brokers.join(","),
+        admin: options.sasl.admin,
+        users: [options.sasl.admin, ...(options.sasl.users ?? [])],
+        logFile: options.logFile,
+      });
     await waitUntilServing({
       brokers,
       // A copy: kafkajs writes its authenticator into the object it is given.
@@ -213,17 +223,16 @@ function checkUser(user: KafkaUser): void {
 }
 
 /**
- * Writes meta.properties and the bootstrap metadata, with the SCRAM users (KIP-900: the broker's
- * own user must exist before it can authenticate to itself, and creating users here costs no
- * second JVM start). With static `controller.quorum.voters`
- * (in the template) Kafka 4.x needs neither `--standalone` nor `--initial-controllers`.
+ * Writes meta.properties and the bootstrap metadata. No SCRAM user here: `--add-scram` takes
+ * passwords as arguments, which `ps` shows to every local user; createScramUsers makes them
+ * after start instead. With static `controller.quorum.voters` (in the template) Kafka 4.x needs
+ * neither `--standalone` nor `--initial-controllers`.
  */
 export async function formatStorage(options: {
   classpath: string;
   propertiesFile: string;
   logFile: string;
   jvmOptions: string[];
-  users: KafkaUser[];
   /** Every node of a cluster is formatted with the same one. */
   clusterId: string;
 }): Promise<void> {
@@ -239,20 +248,11 @@ export async function formatStorage(options: {
     "--config",
     options.propertiesFile,
     "--ignore-formatted",
-    ...options.users.flatMap((user) => [
-      "--add-scram",
-      `SCRAM-SHA-512=[name=${user.username},password=${user.password}]`,
-    ]),
   ];
   const { code, stdout, stderr } = await run(javaBinary(), args);
-  // The tool may echo an argument back in an error: no password reaches the log or the error.
-  const redact = (text: string) =>
-    options.users.reduce((clean, user) => clean.replaceAll(user.password, "<redacted>"), text);
-  writeFileSync(options.logFile, redact(stdout + stderr), { flag: "a" });
+  writeFileSync(options.logFile, stdout + stderr, { flag: "a" });
   if (code !== 0) {
-    throw new Error(`kafka storage format failed with exit code ${code}`, {
-      cause: new Error(redact(stderr.slice(-4_000))),
-    });
+    throw new Error(`kafka storage format failed with exit code ${code}`, { cause: new Error(stderr.slice(-4_000)) });
   }
 }
 

@@ -16,6 +16,7 @@ import {
   waitUntilServing,
   writeServerProperties,
 } from "./kafka.js";
+import { createScramUsers } from "./kafkaScramUsers.js";
 import { type ManagedProcess, spawnManaged } from "./process.js";
 
 export interface StartKafkaClusterOptions {
@@ -116,6 +117,15 @@ export async function startKafkaCluster(options: StartKafkaClusterOptions): Prom
     const launched = await Promise.allSettled(launchers.map((_, index) => launch(index)));
     const failed = launched.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
     if (failed) throw failed.reason;
+    if (options.sasl)
+      await createScramUsers({
+        java: javaBinary(),
+        classpath,
+        brokers: brokers.join(","),
+        admin: options.sasl.admin,
+        users: [options.sasl.admin, ...(options.sasl.users ?? [])],
+        logFile: join(options.logDir, "kafka-users.log"),
+      });
     await waitForAll();
   } catch (error) {
     await stop();
@@ -185,7 +195,6 @@ function nodeLauncher(options: {
           propertiesFile,
           logFile,
           jvmOptions: cds.readOnlyOptions,
-          users: options.sasl ? [options.sasl.admin, ...(options.sasl.users ?? [])] : [],
           clusterId: options.clusterId,
         });
       }

@@ -8,8 +8,10 @@ import type { Pepper } from "./credentials/pepper.js";
 import { authAdminServiceRegistration, authServiceRegistration } from "./grpc/authService.js";
 import { tokenIssuer } from "./issue/issueToken.js";
 import { redisLockout } from "./issue/lockout.js";
+import { refreshTokenUses } from "./issue/refreshTokenUse.js";
 import { adminCommands } from "./registry/adminCommands.js";
 import { lazyEventPublisher } from "./registry/eventPublisher.js";
+import { refreshTokenAdmin } from "./registry/refreshTokenAdmin.js";
 import { type RegistrySupervisorOptions, superviseRegistry } from "./registry/registrySupervisor.js";
 import type { SigningKey } from "./tokens/signingKeyFile.js";
 import { watchSigningKeys } from "./tokens/signingKeyStore.js";
@@ -71,13 +73,8 @@ export function createAuthComponents(
     pepper: secrets.pepper,
     signingKeys,
     lockout: redisLockout(redis.client, {
-      keyAddress: {
-        slowAfter: config.AUTH_LOCKOUT_KEY_ADDRESS_SLOW_AFTER,
-        lockAfter: config.AUTH_LOCKOUT_KEY_ADDRESS_LOCK_AFTER,
-      },
-      address: { slowAfter: config.AUTH_LOCKOUT_ADDRESS_SLOW_AFTER },
+      address: { slowAfter: config.AUTH_LOCKOUT_ADDRESS_SLOW_AFTER, budget: config.AUTH_LOCKOUT_ADDRESS_BUDGET },
       windowMs: config.AUTH_LOCKOUT_WINDOW_SECONDS * 1_000,
-      lockMs: config.AUTH_LOCKOUT_DURATION_SECONDS * 1_000,
       maxDelayMs: config.AUTH_LOCKOUT_MAX_DELAY_MS,
     }),
     registry,
@@ -88,6 +85,12 @@ export function createAuthComponents(
     },
     refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL_SECONDS,
     refreshTokensPerKey: config.AUTH_REFRESH_TOKENS_PER_KEY,
+    refreshTokenUses: refreshTokenUses({
+      redis: redis.client,
+      pepper: secrets.pepper,
+      log,
+      registry: tuning.metrics?.registry,
+    }),
     grantsPerKeyPerMinute: config.AUTH_GRANTS_PER_KEY_PER_MINUTE,
   });
   const admin = adminCommands({
@@ -107,7 +110,11 @@ export function createAuthComponents(
       issuer: config.AUTH_ISSUER,
       audience: config.AUTH_AUDIENCE,
     }),
-    adminGrpc: authAdminServiceRegistration({ log, admin }),
+    adminGrpc: authAdminServiceRegistration({
+      log,
+      admin,
+      refreshTokens: refreshTokenAdmin({ redis: redis.client, publisher, registry, log }),
+    }),
     dependencies: [...stores.checks, registry.check],
     stops: [
       { name: "registry", run: () => registry.stop() },

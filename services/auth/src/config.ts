@@ -50,16 +50,12 @@ export const authConfigSchema = z
     AUTH_TIERS: vars.list().default(["free", "standard", "unlimited"]),
     /** The tier of a key created without one. */
     AUTH_DEFAULT_TIER: vars.string().default("standard"),
-    /** Failures are counted over this window (per key id and client address, and per client address). */
+    /** Failures are counted per client address (an IPv6 /64) over this window, from its first failure. */
     AUTH_LOCKOUT_WINDOW_SECONDS: vars.positiveInt().default(900),
-    /** From this many failures of one key id from one address (an IPv6 /64) on, its answers there are slowed down. */
-    AUTH_LOCKOUT_KEY_ADDRESS_SLOW_AFTER: vars.positiveInt().default(5),
-    /** At this many, that key id is locked for that address only: its attempts there fail without a check. */
-    AUTH_LOCKOUT_KEY_ADDRESS_LOCK_AFTER: vars.positiveInt().default(10),
-    /** From this many failures of one address (any key id) on, its answers are slowed down; an address is never locked. */
+    /** From this many failures of one address (any key id) on, its failures are slowed down (a correct secret never is). */
     AUTH_LOCKOUT_ADDRESS_SLOW_AFTER: vars.positiveInt().default(20),
-    /** How long a lock lasts once reached. */
-    AUTH_LOCKOUT_DURATION_SECONDS: vars.positiveInt().default(900),
+    /** Past this many failures in the window, an address is refused at once (no lookup, no write) until its window ends. */
+    AUTH_LOCKOUT_ADDRESS_BUDGET: vars.positiveInt().default(5_000),
     /** The longest slow-down of one answer. */
     AUTH_LOCKOUT_MAX_DELAY_MS: vars.positiveInt().default(2_000),
   })
@@ -78,11 +74,11 @@ export const authConfigSchema = z
         message: `must be one of AUTH_TIERS (${config.AUTH_TIERS.join(", ")})`,
       });
     }
-    if (config.AUTH_LOCKOUT_KEY_ADDRESS_LOCK_AFTER < config.AUTH_LOCKOUT_KEY_ADDRESS_SLOW_AFTER) {
+    if (config.AUTH_LOCKOUT_ADDRESS_BUDGET < config.AUTH_LOCKOUT_ADDRESS_SLOW_AFTER) {
       context.addIssue({
         code: "custom",
-        path: ["AUTH_LOCKOUT_KEY_ADDRESS_LOCK_AFTER"],
-        message: "must not be below AUTH_LOCKOUT_KEY_ADDRESS_SLOW_AFTER",
+        path: ["AUTH_LOCKOUT_ADDRESS_BUDGET"],
+        message: "must not be below AUTH_LOCKOUT_ADDRESS_SLOW_AFTER",
       });
     }
   })

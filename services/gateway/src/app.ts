@@ -73,7 +73,7 @@ export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
     if (!fastPath(request, response)) slowPath(request, response);
   }) as GatewayApp;
   app.listen = (port, host, listening) =>
-    createLimitedServer(app, options.serverLimits ?? DEFAULT_SERVER_LIMITS)
+    createLimitedServer(app, options.serverLimits ?? DEFAULT_SERVER_LIMITS, trustedProxies)
       .on("clientError", (error: Error, socket: Socket) => answerClientError(error, socket, options.publicBaseUrl))
       .listen(port, host, listening);
   return app;

@@ -123,6 +123,8 @@ export const gatewayConfigSchema = z
         error: "must be origins (scheme://host[:port], no path or trailing slash), comma separated",
       }),
     HTTP_MAX_CONNECTIONS: vars.positiveInt().default(10_000),
+    /** Connections one client address (an IPv6 /64) may hold at once; connections from TRUST_PROXY_CIDRS are not counted. */
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: vars.positiveInt().default(256),
     /** How long a client may take to send its request headers before it gets 408 and is closed. */
     HTTP_HEADERS_TIMEOUT_MS: vars.positiveInt().default(10_000),
     /** How long a client may take to send its whole request (headers and body; an answer may last longer). */

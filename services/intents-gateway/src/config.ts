@@ -25,8 +25,8 @@ export const intentsGatewayConfigSchema = z
     CHAINS_FILE: vars.string(),
     /**
      * Where this environment's deployment data (deploy/config/<env>/deployment.v1.json, with the
-     * deployed addresses) is published; UNSUPPORTED_ROUTE problems link to it. Unset, they name the
-     * environment only.
+     * deployed addresses) is published; UNSUPPORTED_ROUTE problems link to it. Unset, or a `file:`
+     * URL (never shown to the public), they name the environment only.
      */
     DEPLOYMENT_DATA_URL: vars.url(["https", "http", "file"]).optional(),
     /** Replication of the topics this service creates; 3 in production, 1 on a single-broker stack. */
@@ -55,6 +55,11 @@ export const intentsGatewayConfigSchema = z
      */
     CHAIN_READS_MAX_IN_FLIGHT: vars.positiveInt().default(32),
     CHAIN_READS_MAX_QUEUED: vars.positiveInt().default(128),
+    /**
+     * Whether the per-key limits below hold across every replica (`shared`: a lease per call in
+     * Redis, two round trips each) or in each replica alone (`replica`: N replicas let N × the limit).
+     */
+    PER_KEY_LIMITS: vars.oneOf(["shared", "replica"]).default("shared"),
     /** Preflights one API key may have in progress at once; more answer 429. */
     PREFLIGHT_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(2),
     /** Quotes (four chain reads each) one API key may have in progress at once; more answer 429. */

@@ -29,6 +29,7 @@ import {
   natsDependency,
   redisDependency,
   runBackendService,
+  sharedKeyConcurrency,
 } from "@platform/service";
 import { subjects } from "@platform/signals";
 import { redisConnectionOf } from "@platform/store";
@@ -113,13 +114,18 @@ const changes = createIntentsChangeFeed({
   maxReplayEntries: config.WATCH_MAX_REPLAY_ENTRIES,
 });
 nats.client.subscribe(subjects.readModelChanged("intents"), () => changes.wake());
+// Shared by the replicas through Redis (PER_KEY_LIMITS=shared, the default), or per replica.
+const perKeyLimit = (limit: number, what: string) =>
+  config.PER_KEY_LIMITS === "replica"
+    ? createKeyConcurrency(limit, what)
+    : sharedKeyConcurrency({ redis: redis.client, keyPrefix: "intents-gateway", limit, what });
 const quoteDependencies = {
   routes,
   chains: intentChains,
   decimals,
   quotes,
   fillDeadlineWindowSeconds: config.FILL_DEADLINE_WINDOW_SECONDS,
-  perKey: createKeyConcurrency(config.QUOTES_MAX_CONCURRENT_PER_KEY, "quotes"),
+  perKey: perKeyLimit(config.QUOTES_MAX_CONCURRENT_PER_KEY, "quotes"),
 };
 const preflightDependencies = {
   routes,
@@ -127,10 +133,10 @@ const preflightDependencies = {
   decimals,
   quotes,
   openGasFallback: BigInt(config.OPEN_GAS_FALLBACK),
-  perKey: createKeyConcurrency(config.PREFLIGHT_MAX_CONCURRENT_PER_KEY, "preflight checks"),
+  perKey: perKeyLimit(config.PREFLIGHT_MAX_CONCURRENT_PER_KEY, "preflight checks"),
 };
 // Every chain-touching call a user makes is bounded per API key as well as per chain (CHAIN_READS_*).
-const notificationsPerKey = createKeyConcurrency(config.NOTIFY_MAX_CONCURRENT_PER_KEY, "notifications");
+const notificationsPerKey = perKeyLimit(config.NOTIFY_MAX_CONCURRENT_PER_KEY, "notifications");
 
 await runBackendService({
   name: "intents-gateway",

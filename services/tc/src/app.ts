@@ -3,7 +3,7 @@ import type { ChainConfig } from "@platform/chain";
 import { createKeyConcurrency, type GrpcServiceRegistration } from "@platform/grpc";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
-import { projectionStores } from "@platform/service";
+import { projectionStores, sharedKeyConcurrency } from "@platform/service";
 import { acceptCommand } from "./acceptance/accept.js";
 import { lazyEventPublisher } from "./acceptance/eventPublisher.js";
 import type { TcConfig } from "./config.js";
@@ -83,7 +83,16 @@ export function createTcComponents(config: TcConfig, files: TcFiles, log: Logger
     ...(tuning.now ? { now: tuning.now } : {}),
   });
   // Before the nonce is consumed: a call refused here keeps its nonce for the retry.
-  const acceptsPerKey = createKeyConcurrency(config.ACCEPTS_MAX_CONCURRENT_PER_KEY, "acceptances");
+  // Shared by the replicas through Redis (PER_KEY_LIMITS=shared, the default), or per replica.
+  const acceptsPerKey =
+    config.PER_KEY_LIMITS === "replica"
+      ? createKeyConcurrency(config.ACCEPTS_MAX_CONCURRENT_PER_KEY, "acceptances")
+      : sharedKeyConcurrency({
+          redis: redis.client,
+          keyPrefix: "tc",
+          limit: config.ACCEPTS_MAX_CONCURRENT_PER_KEY,
+          what: "acceptances",
+        });
   const accept: typeof acceptOnce = (request, context) =>
     acceptsPerKey.run(context.apiKeyId, () => acceptOnce(request, context));
 

@@ -63,6 +63,8 @@ export const tcConfigSchema = z
     CHAIN_READS_MAX_QUEUED: vars.positiveInt().default(64),
     /** Acceptances one API key may have in progress at once (a contract wallet's check reads its chain); more answer 429. */
     ACCEPTS_MAX_CONCURRENT_PER_KEY: vars.positiveInt().default(4),
+    /** Whether that limit holds across every replica (`shared`, a lease per call in Redis) or in each alone (`replica`). */
+    PER_KEY_LIMITS: vars.oneOf(["shared", "replica"]).default("shared"),
     /** How long an issued nonce can be used. */
     NONCE_TTL_SECONDS: vars.positiveInt().default(600),
   })

@@ -68,4 +68,23 @@ describe("CLI arguments", () => {
     expect(fails(["signing-keys", "generate"])).toBe("--dir is required");
     expect(fails(["signing-keys", "generate", "--dir", "d", "--active-from", "tomorrow"])).toMatch(/RFC 3339/);
   });
+
+  it("names one refresh token by its id or hash, never by the token itself", () => {
+    const hash = "ab".repeat(32);
+    expect(parseCommand(["refresh-tokens", "list", id, "--json"], now)).toEqual({
+      kind: "refresh-tokens list",
+      keyId: id,
+      json: true,
+    });
+    expect(parseCommand(["refresh-tokens", "revoke", id, hash.slice(0, 16), "--reason", "leaked"], now)).toEqual({
+      kind: "refresh-tokens revoke",
+      keyId: id,
+      token: hash.slice(0, 16),
+      reason: "leaked",
+      json: false,
+    });
+    expect(parseCommand(["refresh-tokens", "revoke", id, hash.toUpperCase()], now)).toMatchObject({ token: hash });
+    expect(fails(["refresh-tokens", "revoke", id, "rt_0123456789"])).toMatch(/by its id .* or hash/);
+    expect(fails(["refresh-tokens", "revoke", id])).toMatch(/a key id and a refresh token/);
+  });
 });

@@ -9,6 +9,8 @@ export type CliCommand =
   | { kind: "keys list"; all: boolean; json: boolean }
   | { kind: "keys revoke"; id: string; reason: string; json: boolean }
   | { kind: "keys rotate"; id: string; json: boolean }
+  | { kind: "refresh-tokens list"; keyId: string; json: boolean }
+  | { kind: "refresh-tokens revoke"; keyId: string; token: string; reason: string; json: boolean }
   | { kind: "signing-keys generate"; dir: string; activeFrom: Date; json: boolean };
 
 /** Bad command-line input: the CLI prints the message on one line and exits 2. */
@@ -24,6 +26,8 @@ export const USAGE = `Usage: pnpm --silent cli <command>
   keys list [--all] [--json]                                     list keys (--all: revoked ones too)
   keys revoke ID [--reason R] [--json]                           revoke a key; its tokens stop working
   keys rotate ID [--json]                                        replace a key's secret; prints it once
+  refresh-tokens list KEY_ID [--json]                            a key's live refresh tokens (ids and hashes)
+  refresh-tokens revoke KEY_ID TOKEN [--reason R] [--json]       revoke one refresh token, by its id or hash
   signing-keys generate --dir DIR [--active-from ISO] [--json]   write a new Ed25519 signing-key file
 
 Scopes: ${SCOPES.join(", ")}. Tiers: as configured on auth (AUTH_TIERS); auth's default when --tier is left out.
@@ -64,6 +68,26 @@ export function parseCommand(argv: readonly string[], now: Date = new Date()): C
     case "keys rotate": {
       const { values, positionals } = parse(rest, { json: { type: "boolean" } }, 1);
       return { kind: "keys rotate", id: keyId(positionals[0]), json: values.json === true };
+    }
+    case "refresh-tokens list": {
+      const { values, positionals } = parse(rest, { json: { type: "boolean" } }, 1);
+      return { kind: "refresh-tokens list", keyId: keyId(positionals[0]), json: values.json === true };
+    }
+    case "refresh-tokens revoke": {
+      const { values, positionals } = parse(rest, { reason: { type: "string" }, json: { type: "boolean" } }, 2);
+      const token = (positionals[1] ?? "").toLowerCase();
+      // Never the token itself (it would sit in the shell's history and in ps): its id or hash.
+      if (!/^(?:[0-9a-f]{16}|[0-9a-f]{64})$/.test(token))
+        throw new UsageError(
+          "name the refresh token by its id (16 hex digits) or hash (64), as refresh-tokens list or auth's log show them",
+        );
+      return {
+        kind: "refresh-tokens revoke",
+        keyId: keyId(positionals[0]),
+        token,
+        reason: values.reason ?? "",
+        json: values.json === true,
+      };
     }
     case "signing-keys generate": {
       const { values } = parse(
@@ -110,7 +134,9 @@ function parse<T extends OptionSpec>(args: string[], options: T, positionalCount
         ? `unexpected argument ${JSON.stringify(parsed.positionals[0])}`
         : parsed.positionals.length === 0
           ? "the key id is missing"
-          : `expected one key id, got ${parsed.positionals.length} arguments`,
+          : positionalCount === 1
+            ? `expected one key id, got ${parsed.positionals.length} arguments`
+            : `expected a key id and a refresh token's id or hash, got ${parsed.positionals.length} arguments`,
     );
   }
   return parsed;

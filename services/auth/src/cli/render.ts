@@ -1,4 +1,4 @@
-import { type ApiKey, ApiKeyStatus } from "@platform/proto/auth/v1/auth";
+import { type ApiKey, ApiKeyStatus, type RefreshToken } from "@platform/proto/auth/v1/auth";
 
 /** A key as the CLI's --json shows it. */
 export function keyJson(key: ApiKey): Record<string, unknown> {
@@ -34,4 +34,24 @@ export function keyTable(keys: readonly ApiKey[]): string {
 
 export function describeKey(key: ApiKey): string {
   return `${key.id} "${key.name}" (scopes: ${key.scopes.join(", ")}; tier: ${key.tier})`;
+}
+
+/** A refresh token as the CLI shows it: its id and hash, never the token. */
+export function refreshTokenJson(token: RefreshToken): Record<string, unknown> {
+  return {
+    id: token.id,
+    hash: token.tokenHmac,
+    keyId: token.keyId,
+    secretVersion: token.secretVersion,
+    expiresAt: token.expiresAt,
+  };
+}
+
+/** `refresh-tokens list` for people. */
+export function refreshTokenTable(tokens: readonly RefreshToken[]): string {
+  if (tokens.length === 0) return "No live refresh tokens.";
+  return [
+    "ID                EXPIRES                   HASH",
+    ...tokens.map((token) => `${token.id}  ${token.expiresAt.padEnd(24)}  ${token.tokenHmac}`),
+  ].join("\n");
 }

@@ -5,7 +5,7 @@ import { AuthAdminServiceClient } from "@platform/proto/auth/v1/auth";
 import { generateSigningKeyFile, writeSigningKeyFile } from "../tokens/signingKeyFile.js";
 import { resolveAuthTarget, TargetError } from "./authTarget.js";
 import { type CliCommand, parseCommand, USAGE, UsageError } from "./parseCommand.js";
-import { describeKey, keyJson, keyTable } from "./render.js";
+import { describeKey, keyJson, keyTable, refreshTokenJson, refreshTokenTable } from "./render.js";
 
 export interface CliIo {
   out(text: string): void;
@@ -110,6 +110,25 @@ async function admin(
         command.json
           ? JSON.stringify({ id: key.id, secret })
           : `Rotated the secret of API key ${describeKey(key)}; the old secret and its refresh tokens no longer work\nNew secret (shown only now, store it safely): ${secret}`,
+      );
+      return;
+    }
+    case "refresh-tokens list": {
+      const { tokens } = await call(auth.listRefreshTokens, { keyId: command.keyId });
+      io.out(command.json ? JSON.stringify(tokens.map(refreshTokenJson), null, 2) : refreshTokenTable(tokens));
+      return;
+    }
+    case "refresh-tokens revoke": {
+      const { token } = await call(auth.revokeRefreshToken, {
+        keyId: command.keyId,
+        token: command.token,
+        reason: command.reason,
+      });
+      if (token === undefined) throw new Error("auth answered without the token");
+      io.out(
+        command.json
+          ? JSON.stringify(refreshTokenJson(token))
+          : `Revoked refresh token ${token.id} of API key ${token.keyId}; the key and its other tokens keep working`,
       );
       return;
     }

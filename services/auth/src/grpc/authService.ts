@@ -8,6 +8,7 @@ import {
 } from "@platform/proto/auth/v1/auth";
 import type { TokenIssuer } from "../issue/issueToken.js";
 import type { AdminCommands } from "../registry/adminCommands.js";
+import type { RefreshTokenAdmin } from "../registry/refreshTokenAdmin.js";
 import { signingKeysResponse } from "../tokens/publishedKeys.js";
 import type { SigningKeyStore } from "../tokens/signingKeyStore.js";
 import { deadlineOf } from "./deadline.js";
@@ -36,14 +37,22 @@ export function authServiceRegistration(deps: AuthServiceDependencies): GrpcServ
 }
 
 /** The gRPC AuthAdminService (the admin CLI's, on its own listener): thin adapters to the admin commands. */
-export function authAdminServiceRegistration(deps: { log: Logger; admin: AdminCommands }): GrpcServiceRegistration {
-  const { log, admin } = deps;
+export function authAdminServiceRegistration(deps: {
+  log: Logger;
+  admin: AdminCommands;
+  refreshTokens: RefreshTokenAdmin;
+}): GrpcServiceRegistration {
+  const { log, admin, refreshTokens } = deps;
   const implementation: AuthAdminServiceServer = {
     createApiKey: unaryHandler(log, "CreateApiKey", (request, call) => admin.create(request, deadlineOf(call))),
     listApiKeys: unaryHandler(log, "ListApiKeys", (request) => admin.list(request)),
     revokeApiKey: unaryHandler(log, "RevokeApiKey", (request, call) => admin.revoke(request, deadlineOf(call))),
     rotateApiKeySecret: unaryHandler(log, "RotateApiKeySecret", (request, call) =>
       admin.rotate(request, deadlineOf(call)),
+    ),
+    listRefreshTokens: unaryHandler(log, "ListRefreshTokens", (request) => refreshTokens.list(request)),
+    revokeRefreshToken: unaryHandler(log, "RevokeRefreshToken", (request, call) =>
+      refreshTokens.revoke(request, deadlineOf(call)),
     ),
   };
   return { name: AUTH_ADMIN_SERVICE_NAME, definition: AuthAdminServiceService, implementation };

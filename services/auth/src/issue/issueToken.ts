@@ -9,7 +9,7 @@ import type { Redis } from "@platform/store";
 import { isWellFormed, newCredential } from "../credentials/credentialFormat.js";
 import { matchesStoredDigest } from "../credentials/digestCheck.js";
 import type { Pepper } from "../credentials/pepper.js";
-import type { ApiKeyRecord } from "../registry/apiKeyRecord.js";
+import type { ApiKeyRecord, RefreshTokenRecord } from "../registry/apiKeyRecord.js";
 import { decideIssueRefreshToken, invalidCredentials, invalidRefreshToken } from "../registry/decide.js";
 import type { EventPublisher } from "../registry/eventPublisher.js";
 import { lookUpApiKey, lookUpRefreshToken, readApiKey, writeRefreshToken } from "../registry/readRegistry.js";
@@ -17,7 +17,8 @@ import type { RegistryStatus } from "../registry/registrySupervisor.js";
 import { type AccessTokenSettings, issueAccessToken } from "../tokens/accessToken.js";
 import type { SigningKeyStore } from "../tokens/signingKeyStore.js";
 import { spendGrant } from "./grantBudget.js";
-import type { AttemptSource, Lockout } from "./lockout.js";
+import type { Lockout } from "./lockout.js";
+import type { RefreshTokenUses } from "./refreshTokenUse.js";
 
 export interface TokenIssuerOptions {
   redis: Redis;
@@ -32,6 +33,8 @@ export interface TokenIssuerOptions {
   refreshTokensPerKey: number;
   /** Successful API_KEY grants per key per minute (grantBudget.ts). */
   grantsPerKeyPerMinute: number;
+  /** Counts and logs a refresh token's use from a new address (refreshTokenUse.ts). */
+  refreshTokenUses: RefreshTokenUses;
   /** Longest wait for Kafka to confirm a refresh token; 5 s by default (and never past the call's deadline). */
   publishTimeoutMs?: number;
 }
@@ -44,7 +47,8 @@ export type TokenIssuer = (request: IssueTokenRequest, deadline: number) => Prom
  * (unknown id, wrong or malformed secret, revoked key, locked out), every refresh failure the
  * same 401 INVALID_REFRESH_TOKEN (unknown, expired, key revoked or rotated since, another key's,
  * locked out); only a request without a grant or with empty fields is a 400. Never 403 or 429:
- * brute force is answered by slowing down and, past a threshold, by refusing without a check.
+ * brute force is answered by slowing failures down (never a correct secret: it is checked first)
+ * and, past a threshold, by refusing without a check (lockoutPolicy.ts).
  * 503 UNAVAILABLE when Redis is away, when Kafka does not take the refresh token in time, and
  * for a failed attempt while the registry is being rebuilt.
  */
@@ -81,12 +85,13 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
   ): Promise<IssueTokenResponse> => {
     if (grant.keyId === "" || grant.secret === "")
       throw invalidArgument("INVALID_REQUEST", "the API key id and secret are both required");
+    // Past its budget an address costs one read: no lookup, no write, no wait.
+    if (await lockout.overBudget(address)) throw invalidCredentials();
     const idWellFormed = isWellFormed("keyId", grant.keyId);
-    const source: AttemptSource = { keyId: idWellFormed ? grant.keyId : undefined, address };
-    if ((await lockout.admit(source, deadline)).locked) throw invalidCredentials();
 
-    // Shape and checksum first: garbage never reaches Redis. Past that, a known and an unknown
-    // id take the same path (one lookup, one HMAC, one comparison).
+    // Shape and checksum first: garbage never reaches the registry. Past that, a known and an
+    // unknown id take the same path (one lookup, one HMAC, one comparison, and for a failure the
+    // address's counter). The secret is checked before any wait: only failures are held back.
     const lookup =
       idWellFormed && isWellFormed("secret", grant.secret) ? await lookUpApiKey(redis, grant.keyId) : undefined;
     const record = lookup?.value;
@@ -96,10 +101,9 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     if (!secretMatches || record === undefined || record.status !== "active") {
       const untrusted = lookup && registryNotTrusted(lookup.registryPresent);
       if (untrusted) throw untrusted;
-      await lockout.failed(source);
+      await lockout.failed(address, deadline);
       throw invalidCredentials();
     }
-    await lockout.succeeded(source);
     // Each grant is a refresh token (Redis) and an event (Kafka): a key's grants are bounded.
     await spendGrant(redis, record.id, options.grantsPerKeyPerMinute);
 
@@ -123,7 +127,12 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     await writeRefreshToken(
       redis,
       issued.tokenHmac,
-      { keyId: issued.keyId, secretVersion: issued.secretVersion, expiresAt: issued.expiresAt },
+      {
+        keyId: issued.keyId,
+        secretVersion: issued.secretVersion,
+        expiresAt: issued.expiresAt,
+        seenFrom: options.refreshTokenUses.fingerprint(address),
+      },
       options.refreshTokensPerKey,
     );
     return {
@@ -141,18 +150,17 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
   ): Promise<IssueTokenResponse> => {
     if (grant.keyId === "" || grant.refreshToken === "")
       throw invalidArgument("INVALID_REQUEST", "the API key id and refresh token are both required");
+    if (await lockout.overBudget(address)) throw invalidRefreshToken();
     const idWellFormed = isWellFormed("keyId", grant.keyId);
-    const source: AttemptSource = { keyId: idWellFormed ? grant.keyId : undefined, address };
-    if ((await lockout.admit(source, deadline)).locked) throw invalidRefreshToken();
 
-    const { record, registryPresent } = await validRefresh(redis, pepper, grant, idWellFormed);
-    if (record === undefined) {
+    const { record, token, registryPresent } = await validRefresh(redis, pepper, grant, idWellFormed);
+    if (record === undefined || token === undefined) {
       const untrusted = registryPresent === undefined ? undefined : registryNotTrusted(registryPresent);
       if (untrusted) throw untrusted;
-      await lockout.failed(source);
+      await lockout.failed(address, deadline);
       throw invalidRefreshToken();
     }
-    await lockout.succeeded(source);
+    await options.refreshTokenUses.used(token.tokenHmac, token.record, address);
     // No new refresh token: the spec's REFRESH_TOKEN answer has no refresh_token field.
     return {
       accessToken: await accessTokenFor(record),
@@ -181,9 +189,14 @@ async function validRefresh(
   pepper: Pepper,
   grant: RefreshTokenGrant,
   idWellFormed: boolean,
-): Promise<{ record?: ApiKeyRecord; registryPresent?: boolean }> {
+): Promise<{
+  record?: ApiKeyRecord;
+  token?: { tokenHmac: string; record: RefreshTokenRecord };
+  registryPresent?: boolean;
+}> {
   if (!idWellFormed || !isWellFormed("refreshToken", grant.refreshToken)) return {};
-  const { value: token, registryPresent } = await lookUpRefreshToken(redis, pepper.hmac(grant.refreshToken));
+  const tokenHmac = pepper.hmac(grant.refreshToken);
+  const { value: token, registryPresent } = await lookUpRefreshToken(redis, tokenHmac);
   // Bound to the key it was issued to (RFC 6749 §10.4): presenting it for another key fails.
   if (token === undefined || token.keyId !== grant.keyId || !(Date.parse(token.expiresAt) > Date.now()))
     return { registryPresent };
@@ -191,5 +204,5 @@ async function validRefresh(
   // A revocation or a rotation since issue ends the token.
   if (record === undefined || record.status !== "active" || record.secretVersion !== token.secretVersion)
     return { registryPresent };
-  return { record, registryPresent };
+  return { record, token: { tokenHmac, record: token }, registryPresent };
 }

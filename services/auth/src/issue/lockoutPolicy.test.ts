@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { assess, delayFor, type LockoutPolicy } from "./lockoutPolicy.js";
+import { delayFor, failureDelayMs, type LockoutPolicy, overBudget } from "./lockoutPolicy.js";
 
 const policy: LockoutPolicy = {
-  keyAddress: { slowAfter: 5, lockAfter: 10 },
-  address: { slowAfter: 20 },
+  address: { slowAfter: 20, budget: 5_000 },
   windowMs: 900_000,
-  lockMs: 900_000,
   maxDelayMs: 2_000,
 };
 
@@ -17,12 +15,13 @@ describe("lockout policy", () => {
     expect(delayFor(1_000_000, 5, policy.maxDelayMs)).toBe(2_000);
   });
 
-  it("locks a (key id, address) pair at its threshold, and never an address however many failures it has", () => {
-    expect(assess({ keyAddress: 9, address: 0 }, policy)).toEqual({ locked: false, delayMs: 2_000 });
-    expect(assess({ keyAddress: 10, address: 0 }, policy).locked).toBe(true);
-    expect(assess({ keyAddress: 0, address: 49 }, policy)).toEqual({ locked: false, delayMs: 2_000 });
-    expect(assess({ keyAddress: 0, address: 1_000_000 }, policy)).toEqual({ locked: false, delayMs: 2_000 });
-    expect(assess({ keyAddress: 6, address: 21 }, policy)).toEqual({ locked: false, delayMs: 400 });
-    expect(assess({ keyAddress: 0, address: 0 }, policy)).toEqual({ locked: false, delayMs: 0 });
+  it("refuses an address only once it spent its budget", () => {
+    expect(overBudget(4_999, policy)).toBe(false);
+    expect(overBudget(5_000, policy)).toBe(true);
+  });
+
+  it("delays a failure by its address's count alone, so a known and an unknown key id wait alike", () => {
+    expect(failureDelayMs(19, policy)).toBe(0);
+    expect(failureDelayMs(21, policy)).toBe(400);
   });
 });

@@ -1,57 +1,38 @@
 import { backoffDelay } from "@platform/errors/base";
 
-/** Thresholds of the (key id, client address) counter. */
-export interface LockoutLimits {
-  /** From this many failures on, answers are slowed down. */
-  slowAfter: number;
-  /** At this many failures, attempts are refused without a check until the lock expires. */
-  lockAfter: number;
-}
-
 /**
- * Failures are counted twice, and neither count can shut a key's owner out:
- * - per (key id, client address): slowed, then locked. Key ids are public (the `sub` of every
- *   token), so a count per key id alone would let anyone lock its owner out; a lock here refuses
- *   only the address that failed.
- * - per client address, across key ids: slowed only, never locked. Behind a NAT or a proxy many
- *   clients share an address, and a lock there would shut all of them out.
- * Secrets carry 256 random bits, so these bound the load of guessing rather than its odds.
+ * Failures are counted per client address (an IPv4 address, an IPv6 /64), across key ids, and
+ * nowhere else:
+ * - from `slowAfter` failures on, each further failure is held back, doubling up to `maxDelayMs`;
+ * - past `budget`, the address is refused without a check (no lookup, no write, no wait) until
+ *   its window ends: what one address can make auth and Redis do is bounded, and the counter
+ *   stops growing. Behind a NAT many clients share an address, so the budget sits far above any
+ *   honest client's mistakes.
+ * Nothing is counted per key id: a counter per unknown id would let random ids fill Redis, and
+ * one per known id would make a known and an unknown id fail differently (and let a stranger
+ * behind the same NAT lock a key's owner out, key ids being public: the `sub` of every token).
+ * Only failures wait: the secret is checked first, and a correct one is answered at once.
+ * Secrets carry 256 random bits, so all this bounds the load of guessing rather than its odds.
  */
 export interface LockoutPolicy {
-  keyAddress: LockoutLimits;
-  address: { slowAfter: number };
-  /** Failures are counted over this window. */
+  address: { slowAfter: number; budget: number };
+  /** Failures are counted over this window, from an address's first. */
   windowMs: number;
-  /** How long a lock lasts once its threshold is reached. */
-  lockMs: number;
-  /** The cap on one answer's delay. */
+  /** The cap on one failure's delay. */
   maxDelayMs: number;
 }
 
-/** Failures counted so far in the window. */
-export interface FailureCounts {
-  keyAddress: number;
-  address: number;
-}
-
-export interface Assessment {
-  locked: boolean;
-  /** How long to hold the answer back. */
-  delayMs: number;
-}
-
-/** The first slowed answer waits this long; each further failure doubles it, up to the cap. */
+/** The first slowed failure waits this long; each further failure doubles it, up to the cap. */
 export const FIRST_DELAY_MS = 200;
 
-/** How an attempt is treated given the failures before it: only the pair locks; the longer delay wins. */
-export function assess(counts: FailureCounts, policy: LockoutPolicy): Assessment {
-  return {
-    locked: counts.keyAddress >= policy.keyAddress.lockAfter,
-    delayMs: Math.max(
-      delayFor(counts.keyAddress, policy.keyAddress.slowAfter, policy.maxDelayMs),
-      delayFor(counts.address, policy.address.slowAfter, policy.maxDelayMs),
-    ),
-  };
+/** Whether an address with this many failures in its window is refused without a check. */
+export function overBudget(addressFailures: number, policy: LockoutPolicy): boolean {
+  return addressFailures >= policy.address.budget;
+}
+
+/** How long a failure's answer is held back, given its address's failures including it. */
+export function failureDelayMs(addressFailures: number, policy: LockoutPolicy): number {
+  return delayFor(addressFailures, policy.address.slowAfter, policy.maxDelayMs);
 }
 
 export function delayFor(failures: number, slowAfter: number, maxDelayMs: number): number {

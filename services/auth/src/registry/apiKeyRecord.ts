@@ -23,6 +23,11 @@ export interface RefreshTokenRecord {
   secretVersion: number;
   /** RFC 3339. */
   expiresAt: string;
+  /**
+   * A fingerprint of the address (bucket) it was last used or issued from (refreshTokenUse.ts):
+   * in Redis only, never in Kafka, so absent after a rebuild.
+   */
+  seenFrom?: string;
 }
 
 /** The fields of `auth:key:{<id>}` (registry/keys.ts); absent optional fields are not written. */
@@ -73,14 +78,20 @@ export function apiKeyFromHash(id: string, hash: Record<string, string>): ApiKey
 }
 
 export function refreshTokenToHash(record: RefreshTokenRecord): Record<string, string> {
-  return { keyId: record.keyId, secretVersion: String(record.secretVersion), expiresAt: record.expiresAt };
+  const hash: Record<string, string> = {
+    keyId: record.keyId,
+    secretVersion: String(record.secretVersion),
+    expiresAt: record.expiresAt,
+  };
+  if (record.seenFrom !== undefined) hash.seenFrom = record.seenFrom;
+  return hash;
 }
 
 export function refreshTokenFromHash(hash: Record<string, string>): RefreshTokenRecord | undefined {
-  const { keyId, secretVersion, expiresAt } = hash;
+  const { keyId, secretVersion, expiresAt, seenFrom } = hash;
   const version = Number(secretVersion);
   if (keyId === undefined || expiresAt === undefined || !Number.isInteger(version)) return undefined;
-  return { keyId, secretVersion: version, expiresAt };
+  return { keyId, secretVersion: version, expiresAt, ...(seenFrom === undefined ? {} : { seenFrom }) };
 }
 
 /** The admin view of a key: never the secret's HMAC. */

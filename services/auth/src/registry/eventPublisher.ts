@@ -33,5 +33,8 @@ export function lazyEventPublisher(kafka: Kafka, log: Logger): EventPublisher {
 
 /** Where an event goes: refresh tokens expire, so their events need not be kept forever. */
 export function topicOf(event: ApiKeyEvent): typeof TOPICS.authApiKeys | typeof TOPICS.authRefreshTokens {
-  return event.event?.$case === "refreshTokenIssued" ? TOPICS.authRefreshTokens : TOPICS.authApiKeys;
+  const $case = event.event?.$case;
+  return $case === "refreshTokenIssued" || $case === "refreshTokenRevoked"
+    ? TOPICS.authRefreshTokens
+    : TOPICS.authApiKeys;
 }

@@ -4,7 +4,7 @@ import type { ApiKeyRecord } from "./apiKeyRecord.js";
 /**
  * Folds one event into a key's record. Pure and total: an event for a key the registry does not
  * know (other than its creation) leaves it unknown rather than inventing half a record, and a
- * refresh token leaves the key as it is (tokens are records of their own).
+ * refresh token, issued or revoked, leaves the key as it is (tokens are records of their own).
  */
 export function evolve(record: ApiKeyRecord | undefined, payload: ApiKeyEvent): ApiKeyRecord | undefined {
   const event = payload.event;
@@ -38,6 +38,7 @@ export function evolve(record: ApiKeyRecord | undefined, payload: ApiKeyEvent): 
         secretRotatedAt: event.value.rotatedAt,
       };
     case "refreshTokenIssued":
+    case "refreshTokenRevoked":
     case undefined:
       return record;
   }

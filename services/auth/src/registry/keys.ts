@@ -25,10 +25,10 @@
  *
  * Ephemeral, never rebuilt:
  *
- * - `auth:fail:key:<keyId>:<address bucket>` and `auth:fail:addr:<address bucket>` counters of
- *   failed IssueToken attempts in the lockout window (TTL = window, or the lock's duration once the
- *   pair's lock is reached); an address bucket is an IPv4 address or an IPv6 /64
- *   (issue/addressBucket.ts).
+ * - `auth:fail:addr:<address bucket>` counter of failed IssueToken attempts in the lockout window
+ *   (TTL = window, from the first failure; it stops at the address's budget); an address bucket is
+ *   an IPv4 address or an IPv6 /64 (issue/addressBucket.ts). Nothing is counted per key id, so
+ *   failures with random ids add no key (issue/lockoutPolicy.ts).
  */
 export const authKeys = {
   apiKey: (keyId: string) => `auth:key:{${keyId}}`,
@@ -38,7 +38,6 @@ export const authKeys = {
   refreshTokensOfKey: (keyId: string) => `auth:refresh-of:{${keyId}}`,
   offset: (topic: string, partition: number) => `auth:offset:${topic}:${partition}`,
   marker: "auth:registry",
-  failuresOfKeyAt: (keyId: string, addressBucket: string) => `auth:fail:key:${keyId}:${addressBucket}`,
   grantsOfKey: (keyId: string, minute: number) => `auth:grants:{${keyId}}:${minute}`,
   failuresOfAddress: (address: string) => `auth:fail:addr:${address}`,
 } as const;

@@ -1,6 +1,6 @@
 import type { ProjectionBatch } from "@platform/bus";
 import type { Logger } from "@platform/log";
-import { ApiKeyEvent } from "@platform/proto/events/v1/auth_api_keys";
+import { ApiKeyEvent, type RefreshTokenRevoked } from "@platform/proto/events/v1/auth_api_keys";
 import { commitAtOffset, type Redis } from "@platform/store";
 import { type ApiKeyRecord, apiKeyFromHash, apiKeyToHash, type RefreshTokenRecord } from "./apiKeyRecord.js";
 import { evolve, keyIdOf } from "./evolve.js";
@@ -31,9 +31,9 @@ export function registryProjection(
 
     async handleBatch(batch) {
       const events = decodeAll(batch, log);
-      const keyIds = [
-        ...new Set(events.filter((event) => event.event?.$case !== "refreshTokenIssued").map(keyIdOf)),
-      ].filter((keyId): keyId is string => keyId !== undefined && keyId !== "");
+      const keyIds = [...new Set(events.filter((event) => !isRefreshTokenEvent(event)).map(keyIdOf))].filter(
+        (keyId): keyId is string => keyId !== undefined && keyId !== "",
+      );
       const step = {
         offsetKey: authKeys.offset(batch.topic, batch.partition),
         previousOffset: batch.previousOffset,
@@ -46,9 +46,17 @@ export function registryProjection(
         async (multi) => {
           const before = await readRecords(redis, keyIds);
           const after = new Map(before);
-          const refreshWrites: { tokenHmac: string; record: RefreshTokenRecord }[] = [];
+          // In the order of the events: a revocation in the batch of its token's issue comes after it.
+          const refreshWrites: (
+            | { tokenHmac: string; record: RefreshTokenRecord }
+            | { revoked: RefreshTokenRevoked }
+          )[] = [];
           for (const payload of events) {
             const event = payload.event;
+            if (event?.$case === "refreshTokenRevoked") {
+              refreshWrites.push({ revoked: event.value });
+              continue;
+            }
             if (event?.$case === "refreshTokenIssued") {
               const expiresAtMs = Date.parse(event.value.expiresAt);
               // Replaying old tokens must not bring back expired ones (PEXPIREAT in the past deletes).
@@ -76,8 +84,12 @@ export function registryProjection(
             multi.sadd(authKeys.keySet, keyId);
           }
           const at = now();
-          for (const write of refreshWrites)
-            queueRefreshTokenWrite(multi, write.tokenHmac, write.record, options.refreshTokensPerKey, at);
+          for (const write of refreshWrites) {
+            if ("revoked" in write) {
+              const recordKey = authKeys.refreshToken(write.revoked.tokenHmac);
+              multi.del(recordKey).zrem(authKeys.refreshTokensOfKey(write.revoked.keyId), recordKey);
+            } else queueRefreshTokenWrite(multi, write.tokenHmac, write.record, options.refreshTokensPerKey, at);
+          }
         },
         // A key record read above must not change before the batch's MULTI applies.
         keyIds.map(authKeys.apiKey),
@@ -121,4 +133,10 @@ async function readRecords(redis: Redis, keyIds: readonly string[]): Promise<Map
     records.set(keyId, apiKeyFromHash(keyId, hash as Record<string, string>));
   });
   return records;
+}
+
+/** Refresh-token events are records of their own: they neither read nor change a key's record. */
+function isRefreshTokenEvent(event: ApiKeyEvent): boolean {
+  const $case = event.event?.$case;
+  return $case === "refreshTokenIssued" || $case === "refreshTokenRevoked";
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendProblem } from "@platform/http";
 import { PROBLEM_TITLES } from "./problemTitles.js";
+import { appendVary } from "./vary.js";
 
 /** What a page on an allowed origin may read from an answer besides the CORS-safelisted headers. */
 const EXPOSED_HEADERS = ["ratelimit", "ratelimit-policy", "retry-after", "etag", "x-request-id", "location"].join(", ");
@@ -41,7 +42,7 @@ export function createCors(
   return (request, response) => {
     const origin = request.headers.origin;
     if (origin === undefined) return false;
-    response.setHeader("vary", "Origin");
+    appendVary(response, "Origin");
     const preflight = request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
     if (!allowed.has(origin)) {
       if (!preflight) return false;

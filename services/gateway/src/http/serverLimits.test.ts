@@ -5,7 +5,9 @@ import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGatewayApp } from "../app.js";
 import { gatewayConfigSchema } from "../config.js";
-import { serverLimitsOf } from "./serverLimits.js";
+import { peerBucket } from "./connectionsPerAddress.js";
+import { DEFAULT_SERVER_LIMITS, serverLimitsOf } from "./serverLimits.js";
+import { parseTrustedProxies, type TrustedProxies } from "./trustedProxies.js";
 
 // The public HTTP server's limits are set from configuration, never left to node's defaults: how
 // many connections it holds, how long a client may take to send its headers and its whole request,
@@ -20,7 +22,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function listen(limits: ReturnType<typeof serverLimitsOf>) {
+async function listen(limits: ReturnType<typeof serverLimitsOf>, trustedProxies?: TrustedProxies) {
   const app = createGatewayApp({
     log: createLogger({ service: "server-limits-test", level: "silent" }),
     guard: async () => ({ keyId: "ak", headers: {} }),
@@ -30,6 +32,7 @@ async function listen(limits: ReturnType<typeof serverLimitsOf>) {
     publicBaseUrl: "https://api.example",
     maxBodyBytes: 1024,
     serverLimits: limits,
+    ...(trustedProxies ? { trustedProxies } : {}),
   });
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server!.once("listening", resolve));
@@ -37,8 +40,8 @@ async function listen(limits: ReturnType<typeof serverLimitsOf>) {
 }
 
 /** A raw connection: what it was sent back, and when it closed. */
-async function open(port: number) {
-  const socket = connect(port, "127.0.0.1");
+async function open(port: number, localAddress = "127.0.0.1") {
+  const socket = connect({ port, host: "127.0.0.1", localAddress });
   sockets.push(socket);
   const state = { received: "", closedAt: undefined as number | undefined };
   socket.on("data", (chunk) => (state.received += chunk.toString()));
@@ -67,6 +70,7 @@ describe("the gateway's server limits", () => {
     });
     expect(serverLimitsOf(config)).toEqual({
       maxConnections: 10_000,
+      maxConnectionsPerAddress: 256,
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 65_000,
@@ -76,6 +80,7 @@ describe("the gateway's server limits", () => {
   it("hold the connections to the cap, close a client slow with its headers, and idle keep-alive connections", async () => {
     const port = await listen({
       maxConnections: 2,
+      maxConnectionsPerAddress: 2,
       headersTimeoutMs: 600,
       requestTimeoutMs: 1_200,
       keepAliveTimeoutMs: 400,
@@ -99,5 +104,37 @@ describe("the gateway's server limits", () => {
     expect(await until(() => slow.state.closedAt !== undefined, 10_000)).toBe(true);
     expect(slow.state.received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(slow.state.received).toContain('"code":"REQUEST_TIMEOUT"');
+  });
+
+  it("cap the connections of one client address, and count neither another address nor a trusted proxy", async () => {
+    const port = await listen(
+      { ...DEFAULT_SERVER_LIMITS, maxConnectionsPerAddress: 2 },
+      parseTrustedProxies("127.0.0.3"),
+    );
+    const held = [await open(port), await open(port)];
+    const third = await open(port);
+    expect(await until(() => third.state.closedAt !== undefined, 5_000)).toBe(true);
+    expect(third.state.received).toBe("");
+    // Another address (Linux answers the whole of 127/8) is not concerned.
+    const elsewhere = await open(port, "127.0.0.2");
+    elsewhere.socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(await until(() => elsewhere.state.received.includes("200 OK"), 5_000)).toBe(true);
+    // A trusted proxy carries many clients: its connections are not capped per address.
+    const proxied = [await open(port, "127.0.0.3"), await open(port, "127.0.0.3"), await open(port, "127.0.0.3")];
+    proxied[2]!.socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(await until(() => proxied[2]!.state.received.includes("200 OK"), 5_000)).toBe(true);
+    // Closing one frees its slot.
+    held[0]!.socket.destroy();
+    await until(() => held[0]!.state.closedAt !== undefined, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const again = await open(port);
+    again.socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(await until(() => again.state.received.includes("200 OK"), 5_000)).toBe(true);
+  });
+
+  it("count an IPv6 client per /64", () => {
+    expect(peerBucket("2001:db8:1:2::1")).toBe(peerBucket("2001:db8:1:2:ffff::9"));
+    expect(peerBucket("2001:db8:1:2::1")).not.toBe(peerBucket("2001:db8:1:3::1"));
+    expect(peerBucket("::ffff:192.0.2.1")).toBe("192.0.2.1");
   });
 });

@@ -216,3 +216,28 @@ function rawGet(path: string, headers: Record<string, string>) {
     }).on("error", reject);
   });
 }
+
+describe("Vary on the public, cacheable operations answers", () => {
+  // CORS names Origin in Vary for any request with an Origin; the routes add theirs beside it.
+  const varyOf = (response: Response) =>
+    (response.headers.get("vary") ?? "")
+      .split(",")
+      .map((field) => field.trim().toLowerCase())
+      .sort();
+
+  it("keeps Origin beside Accept on the problem pages and their list", async () => {
+    for (const path of ["/problems", "/problems/invalid-cursor"]) {
+      const response = await fetch(`${base}${path}`, { headers: { origin: "https://elsewhere.example" } });
+      expect(response.status).toBe(200);
+      expect(varyOf(response)).toEqual(["accept", "origin"]);
+    }
+  });
+
+  it("keeps Origin beside Accept-Encoding on the reference page's assets", async () => {
+    const { scripts } = await docsPage();
+    const response = await fetch(`${base}${scripts[0]}`, { headers: { origin: "https://elsewhere.example" } });
+    expect(response.status).toBe(200);
+    expect(varyOf(response)).toEqual(["accept-encoding", "origin"]);
+    await response.arrayBuffer();
+  });
+});

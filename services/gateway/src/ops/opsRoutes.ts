@@ -1,5 +1,6 @@
 import type { Readiness } from "@platform/runtime";
 import { type Request, type Response, Router } from "express";
+import { appendVary } from "../http/vary.js";
 import { type DocsAsset, mountScriptAsset, rendererAsset } from "./docsAssets.js";
 import { docsContentSecurityPolicy, renderDocsPage } from "./docsPage.js";
 import { problemPages } from "./problemPages.js";
@@ -65,7 +66,7 @@ async function sendAsset(request: Request, response: Response, asset: DocsAsset)
   const file = await asset.load();
   response.setHeader("cache-control", IMMUTABLE);
   response.setHeader("etag", file.etag);
-  response.setHeader("vary", "Accept-Encoding");
+  appendVary(response, "Accept-Encoding");
   response.setHeader("content-type", asset.contentType);
   if (request.headers["if-none-match"]?.split(/\s*,\s*/).includes(file.etag)) {
     response.status(304).end();

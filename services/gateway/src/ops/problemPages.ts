@@ -1,6 +1,7 @@
 import { problemSlug, sendJsonText, sendProblem } from "@platform/http";
 import type { Request, Response } from "express";
 import { PROBLEM_TITLES } from "../http/problemTitles.js";
+import { appendVary } from "../http/vary.js";
 import { escapeHtml } from "./docsPage.js";
 import { PROBLEM_CATALOG, type ProblemDescription } from "./problemCatalog.js";
 
@@ -80,7 +81,7 @@ export function problemTypes(publicBaseUrl: string): ProblemType[] {
 
 function answer(request: Request, response: Response, json: () => unknown, html: () => string): void {
   response.setHeader("cache-control", CACHE_CONTROL);
-  response.setHeader("vary", "Accept");
+  appendVary(response, "Accept");
   if (request.accepts(["text/html", "application/json"]) === "application/json") {
     sendJsonText(response, 200, "application/json", JSON.stringify(json()));
     return;

@@ -57,9 +57,17 @@ export function buildRouteTable(config: ChainConfig, deploymentDataUrl?: string)
   });
   const deploymentData = {
     environment: config.environment,
-    ...(deploymentDataUrl === undefined ? {} : { url: deploymentDataUrl }),
+    ...(deploymentDataUrl !== undefined && isPublishable(deploymentDataUrl) ? { url: deploymentDataUrl } : {}),
   };
   return { routes, unresolved, deploymentData };
+}
+
+/**
+ * Only a web address is shown to the public: a `file:` URL (the local stack's) names a path on
+ * the server's disk, which is nothing a client can fetch and something it need not know.
+ */
+function isPublishable(url: string): boolean {
+  return /^https?:\/\//i.test(url);
 }
 
 export function findRoute(table: RouteTable, key: RouteKey): QuotedRoute | undefined {

@@ -50,4 +50,14 @@ describe("unsupportedRoute", () => {
     expect(error.detail).toMatch(/listed in the deployment data of environment staging$/);
     expect(error.extras.deploymentData).toEqual({ environment: "staging" });
   });
+
+  it("never publishes a file: URL (a path on the server), naming the environment instead", () => {
+    const error = unsupportedRoute(
+      buildRouteTable(config, "file:///srv/platform/.local/deployment.v1.json"),
+      "no route from X",
+    );
+    expect(error.detail).toMatch(/listed in the deployment data of environment staging$/);
+    expect(error.extras.deploymentData).toEqual({ environment: "staging" });
+    expect(JSON.stringify(error.extras)).not.toContain("file:");
+  });
 });

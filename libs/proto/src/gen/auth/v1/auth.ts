@@ -183,6 +183,39 @@ export interface RotateApiKeySecretResponse {
   secret: string;
 }
 
+/** A live refresh token as the registry knows it. Never carries the token. */
+export interface RefreshToken {
+  /** The first 16 hex digits of its hash: what logs and the CLI name it by. */
+  id: string;
+  /** HMAC-SHA256(pepper, refresh token), lowercase hex. */
+  tokenHmac: string;
+  keyId: string;
+  secretVersion: number;
+  /** RFC 3339. */
+  expiresAt: string;
+}
+
+export interface ListRefreshTokensRequest {
+  keyId: string;
+}
+
+export interface ListRefreshTokensResponse {
+  /** Soonest expiry first. */
+  tokens: RefreshToken[];
+}
+
+export interface RevokeRefreshTokenRequest {
+  keyId: string;
+  /** The token's id (16 hex digits) or its whole hash (64). */
+  token: string;
+  /** Free text for the audit trail. */
+  reason: string;
+}
+
+export interface RevokeRefreshTokenResponse {
+  token?: RefreshToken | undefined;
+}
+
 function createBaseApiKeyGrant(): ApiKeyGrant {
   return { keyId: "", secret: "" };
 }
@@ -1797,6 +1830,471 @@ export const RotateApiKeySecretResponse: MessageFns<RotateApiKeySecretResponse> 
   },
 };
 
+function createBaseRefreshToken(): RefreshToken {
+  return { id: "", tokenHmac: "", keyId: "", secretVersion: 0, expiresAt: "" };
+}
+
+export const RefreshToken: MessageFns<RefreshToken> = {
+  encode(message: RefreshToken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.tokenHmac !== "") {
+      writer.uint32(18).string(message.tokenHmac);
+    }
+    if (message.keyId !== "") {
+      writer.uint32(26).string(message.keyId);
+    }
+    if (message.secretVersion !== 0) {
+      writer.uint32(32).uint32(message.secretVersion);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(42).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefreshToken {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefreshToken();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tokenHmac = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.secretVersion = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefreshToken {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      tokenHmac: isSet(object.tokenHmac)
+        ? globalThis.String(object.tokenHmac)
+        : isSet(object.token_hmac)
+        ? globalThis.String(object.token_hmac)
+        : "",
+      keyId: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      secretVersion: isSet(object.secretVersion)
+        ? globalThis.Number(object.secretVersion)
+        : isSet(object.secret_version)
+        ? globalThis.Number(object.secret_version)
+        : 0,
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: RefreshToken): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.tokenHmac !== "") {
+      obj.tokenHmac = message.tokenHmac;
+    }
+    if (message.keyId !== "") {
+      obj.keyId = message.keyId;
+    }
+    if (message.secretVersion !== 0) {
+      obj.secretVersion = Math.round(message.secretVersion);
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RefreshToken>): RefreshToken {
+    return RefreshToken.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RefreshToken>): RefreshToken {
+    const message = createBaseRefreshToken();
+    message.id = object.id ?? "";
+    message.tokenHmac = object.tokenHmac ?? "";
+    message.keyId = object.keyId ?? "";
+    message.secretVersion = object.secretVersion ?? 0;
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListRefreshTokensRequest(): ListRefreshTokensRequest {
+  return { keyId: "" };
+}
+
+export const ListRefreshTokensRequest: MessageFns<ListRefreshTokensRequest> = {
+  encode(message: ListRefreshTokensRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyId !== "") {
+      writer.uint32(10).string(message.keyId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRefreshTokensRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRefreshTokensRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRefreshTokensRequest {
+    return {
+      keyId: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListRefreshTokensRequest): unknown {
+    const obj: any = {};
+    if (message.keyId !== "") {
+      obj.keyId = message.keyId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListRefreshTokensRequest>): ListRefreshTokensRequest {
+    return ListRefreshTokensRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListRefreshTokensRequest>): ListRefreshTokensRequest {
+    const message = createBaseListRefreshTokensRequest();
+    message.keyId = object.keyId ?? "";
+    return message;
+  },
+};
+
+function createBaseListRefreshTokensResponse(): ListRefreshTokensResponse {
+  return { tokens: [] };
+}
+
+export const ListRefreshTokensResponse: MessageFns<ListRefreshTokensResponse> = {
+  encode(message: ListRefreshTokensResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tokens) {
+      RefreshToken.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRefreshTokensResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRefreshTokensResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tokens.push(RefreshToken.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRefreshTokensResponse {
+    return {
+      tokens: globalThis.Array.isArray(object?.tokens) ? object.tokens.map((e: any) => RefreshToken.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListRefreshTokensResponse): unknown {
+    const obj: any = {};
+    if (message.tokens?.length) {
+      obj.tokens = message.tokens.map((e) => RefreshToken.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListRefreshTokensResponse>): ListRefreshTokensResponse {
+    return ListRefreshTokensResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListRefreshTokensResponse>): ListRefreshTokensResponse {
+    const message = createBaseListRefreshTokensResponse();
+    message.tokens = object.tokens?.map((e) => RefreshToken.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRevokeRefreshTokenRequest(): RevokeRefreshTokenRequest {
+  return { keyId: "", token: "", reason: "" };
+}
+
+export const RevokeRefreshTokenRequest: MessageFns<RevokeRefreshTokenRequest> = {
+  encode(message: RevokeRefreshTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyId !== "") {
+      writer.uint32(10).string(message.keyId);
+    }
+    if (message.token !== "") {
+      writer.uint32(18).string(message.token);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeRefreshTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeRefreshTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeRefreshTokenRequest {
+    return {
+      keyId: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: RevokeRefreshTokenRequest): unknown {
+    const obj: any = {};
+    if (message.keyId !== "") {
+      obj.keyId = message.keyId;
+    }
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RevokeRefreshTokenRequest>): RevokeRefreshTokenRequest {
+    return RevokeRefreshTokenRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RevokeRefreshTokenRequest>): RevokeRefreshTokenRequest {
+    const message = createBaseRevokeRefreshTokenRequest();
+    message.keyId = object.keyId ?? "";
+    message.token = object.token ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeRefreshTokenResponse(): RevokeRefreshTokenResponse {
+  return { token: undefined };
+}
+
+export const RevokeRefreshTokenResponse: MessageFns<RevokeRefreshTokenResponse> = {
+  encode(message: RevokeRefreshTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== undefined) {
+      RefreshToken.encode(message.token, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeRefreshTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeRefreshTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = RefreshToken.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeRefreshTokenResponse {
+    return { token: isSet(object.token) ? RefreshToken.fromJSON(object.token) : undefined };
+  },
+
+  toJSON(message: RevokeRefreshTokenResponse): unknown {
+    const obj: any = {};
+    if (message.token !== undefined) {
+      obj.token = RefreshToken.toJSON(message.token);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RevokeRefreshTokenResponse>): RevokeRefreshTokenResponse {
+    return RevokeRefreshTokenResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RevokeRefreshTokenResponse>): RevokeRefreshTokenResponse {
+    const message = createBaseRevokeRefreshTokenResponse();
+    message.token = (object.token !== undefined && object.token !== null)
+      ? RefreshToken.fromPartial(object.token)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * The auth service: token issuance for `POST /auth`, and the public signing keys the gateway
  * verifies access tokens with. The gateway calls it.
@@ -1933,6 +2431,30 @@ export const AuthAdminServiceService = {
       Buffer.from(RotateApiKeySecretResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RotateApiKeySecretResponse => RotateApiKeySecretResponse.decode(value),
   },
+  /** Lists a key's live refresh tokens (their ids and hashes, never the tokens). */
+  listRefreshTokens: {
+    path: "/platform.auth.v1.AuthAdminService/ListRefreshTokens" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRefreshTokensRequest): Buffer =>
+      Buffer.from(ListRefreshTokensRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRefreshTokensRequest => ListRefreshTokensRequest.decode(value),
+    responseSerialize: (value: ListRefreshTokensResponse): Buffer =>
+      Buffer.from(ListRefreshTokensResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRefreshTokensResponse => ListRefreshTokensResponse.decode(value),
+  },
+  /** Revokes one refresh token, named by its id or hash; the key and its other tokens keep working. */
+  revokeRefreshToken: {
+    path: "/platform.auth.v1.AuthAdminService/RevokeRefreshToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeRefreshTokenRequest): Buffer =>
+      Buffer.from(RevokeRefreshTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeRefreshTokenRequest => RevokeRefreshTokenRequest.decode(value),
+    responseSerialize: (value: RevokeRefreshTokenResponse): Buffer =>
+      Buffer.from(RevokeRefreshTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeRefreshTokenResponse => RevokeRefreshTokenResponse.decode(value),
+  },
 } as const;
 
 export interface AuthAdminServiceServer extends UntypedServiceImplementation {
@@ -1944,6 +2466,10 @@ export interface AuthAdminServiceServer extends UntypedServiceImplementation {
   revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
   /** Replaces a key's secret and returns the new one, once. The old secret stops working. */
   rotateApiKeySecret: handleUnaryCall<RotateApiKeySecretRequest, RotateApiKeySecretResponse>;
+  /** Lists a key's live refresh tokens (their ids and hashes, never the tokens). */
+  listRefreshTokens: handleUnaryCall<ListRefreshTokensRequest, ListRefreshTokensResponse>;
+  /** Revokes one refresh token, named by its id or hash; the key and its other tokens keep working. */
+  revokeRefreshToken: handleUnaryCall<RevokeRefreshTokenRequest, RevokeRefreshTokenResponse>;
 }
 
 export interface AuthAdminServiceClient extends Client {
@@ -2010,6 +2536,38 @@ export interface AuthAdminServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RotateApiKeySecretResponse) => void,
+  ): ClientUnaryCall;
+  /** Lists a key's live refresh tokens (their ids and hashes, never the tokens). */
+  listRefreshTokens(
+    request: ListRefreshTokensRequest,
+    callback: (error: ServiceError | null, response: ListRefreshTokensResponse) => void,
+  ): ClientUnaryCall;
+  listRefreshTokens(
+    request: ListRefreshTokensRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRefreshTokensResponse) => void,
+  ): ClientUnaryCall;
+  listRefreshTokens(
+    request: ListRefreshTokensRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRefreshTokensResponse) => void,
+  ): ClientUnaryCall;
+  /** Revokes one refresh token, named by its id or hash; the key and its other tokens keep working. */
+  revokeRefreshToken(
+    request: RevokeRefreshTokenRequest,
+    callback: (error: ServiceError | null, response: RevokeRefreshTokenResponse) => void,
+  ): ClientUnaryCall;
+  revokeRefreshToken(
+    request: RevokeRefreshTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevokeRefreshTokenResponse) => void,
+  ): ClientUnaryCall;
+  revokeRefreshToken(
+    request: RevokeRefreshTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevokeRefreshTokenResponse) => void,
   ): ClientUnaryCall;
 }
 

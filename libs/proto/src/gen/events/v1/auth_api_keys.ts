@@ -13,6 +13,7 @@ export interface ApiKeyEvent {
     | { $case: "apiKeyRevoked"; value: ApiKeyRevoked }
     | { $case: "apiKeySecretRotated"; value: ApiKeySecretRotated }
     | { $case: "refreshTokenIssued"; value: RefreshTokenIssued }
+    | { $case: "refreshTokenRevoked"; value: RefreshTokenRevoked }
     | undefined;
 }
 
@@ -65,6 +66,21 @@ export interface RefreshTokenIssued {
   expiresAt: string;
 }
 
+/**
+ * One refresh token was revoked by an operator (the admin CLI); its key and other tokens stay.
+ * Travels on the refresh tokens' topic, keyed by key id like the issue it follows, so a rebuild
+ * meets it after the token and drops the token again.
+ */
+export interface RefreshTokenRevoked {
+  keyId: string;
+  /** HMAC-SHA256(pepper, refresh token), lowercase hex. */
+  tokenHmac: string;
+  /** RFC 3339. */
+  revokedAt: string;
+  /** Free text for the audit trail. */
+  reason: string;
+}
+
 function createBaseApiKeyEvent(): ApiKeyEvent {
   return { event: undefined };
 }
@@ -83,6 +99,9 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
         break;
       case "refreshTokenIssued":
         RefreshTokenIssued.encode(message.event.value, writer.uint32(34).fork()).join();
+        break;
+      case "refreshTokenRevoked":
+        RefreshTokenRevoked.encode(message.event.value, writer.uint32(42).fork()).join();
         break;
     }
     return writer;
@@ -136,6 +155,17 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
             message.event = { $case: "refreshTokenIssued", value: RefreshTokenIssued.decode(reader, reader.uint32()) };
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.event = {
+              $case: "refreshTokenRevoked",
+              value: RefreshTokenRevoked.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -166,6 +196,10 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
         ? { $case: "refreshTokenIssued", value: RefreshTokenIssued.fromJSON(object.refreshTokenIssued) }
         : isSet(object.refresh_token_issued)
         ? { $case: "refreshTokenIssued", value: RefreshTokenIssued.fromJSON(object.refresh_token_issued) }
+        : isSet(object.refreshTokenRevoked)
+        ? { $case: "refreshTokenRevoked", value: RefreshTokenRevoked.fromJSON(object.refreshTokenRevoked) }
+        : isSet(object.refresh_token_revoked)
+        ? { $case: "refreshTokenRevoked", value: RefreshTokenRevoked.fromJSON(object.refresh_token_revoked) }
         : undefined,
     };
   },
@@ -180,6 +214,8 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
       obj.apiKeySecretRotated = ApiKeySecretRotated.toJSON(message.event.value);
     } else if (message.event?.$case === "refreshTokenIssued") {
       obj.refreshTokenIssued = RefreshTokenIssued.toJSON(message.event.value);
+    } else if (message.event?.$case === "refreshTokenRevoked") {
+      obj.refreshTokenRevoked = RefreshTokenRevoked.toJSON(message.event.value);
     }
     return obj;
   },
@@ -211,6 +247,12 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
       case "refreshTokenIssued": {
         if (object.event?.value !== undefined && object.event?.value !== null) {
           message.event = { $case: "refreshTokenIssued", value: RefreshTokenIssued.fromPartial(object.event.value) };
+        }
+        break;
+      }
+      case "refreshTokenRevoked": {
+        if (object.event?.value !== undefined && object.event?.value !== null) {
+          message.event = { $case: "refreshTokenRevoked", value: RefreshTokenRevoked.fromPartial(object.event.value) };
         }
         break;
       }
@@ -811,6 +853,135 @@ export const RefreshTokenIssued: MessageFns<RefreshTokenIssued> = {
     message.secretVersion = object.secretVersion ?? 0;
     message.issuedAt = object.issuedAt ?? "";
     message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseRefreshTokenRevoked(): RefreshTokenRevoked {
+  return { keyId: "", tokenHmac: "", revokedAt: "", reason: "" };
+}
+
+export const RefreshTokenRevoked: MessageFns<RefreshTokenRevoked> = {
+  encode(message: RefreshTokenRevoked, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyId !== "") {
+      writer.uint32(10).string(message.keyId);
+    }
+    if (message.tokenHmac !== "") {
+      writer.uint32(18).string(message.tokenHmac);
+    }
+    if (message.revokedAt !== "") {
+      writer.uint32(26).string(message.revokedAt);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefreshTokenRevoked {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefreshTokenRevoked();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tokenHmac = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.revokedAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefreshTokenRevoked {
+    return {
+      keyId: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      tokenHmac: isSet(object.tokenHmac)
+        ? globalThis.String(object.tokenHmac)
+        : isSet(object.token_hmac)
+        ? globalThis.String(object.token_hmac)
+        : "",
+      revokedAt: isSet(object.revokedAt)
+        ? globalThis.String(object.revokedAt)
+        : isSet(object.revoked_at)
+        ? globalThis.String(object.revoked_at)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: RefreshTokenRevoked): unknown {
+    const obj: any = {};
+    if (message.keyId !== "") {
+      obj.keyId = message.keyId;
+    }
+    if (message.tokenHmac !== "") {
+      obj.tokenHmac = message.tokenHmac;
+    }
+    if (message.revokedAt !== "") {
+      obj.revokedAt = message.revokedAt;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RefreshTokenRevoked>): RefreshTokenRevoked {
+    return RefreshTokenRevoked.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RefreshTokenRevoked>): RefreshTokenRevoked {
+    const message = createBaseRefreshTokenRevoked();
+    message.keyId = object.keyId ?? "";
+    message.tokenHmac = object.tokenHmac ?? "";
+    message.revokedAt = object.revokedAt ?? "";
+    message.reason = object.reason ?? "";
     return message;
   },
 };

@@ -1,0 +1,24 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+// What a reader copies from the README is what runs against real funds: its examples that send a
+// transaction check the wallet's chain first, and none approves without limit unacknowledged.
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const codeBlocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+
+describe("the README's examples", () => {
+  it("check the wallet's chain against the call's chainId before every sendTransaction", () => {
+    const sending = codeBlocks.filter((block) => block.includes("sendTransaction("));
+    expect(sending.length).toBeGreaterThan(0);
+    for (const block of sending) {
+      const check = block.search(/getChainId\(\)\)? !== chainId/);
+      expect(check, block).toBeGreaterThanOrEqual(0);
+      expect(check).toBeLessThan(block.indexOf("sendTransaction("));
+    }
+  });
+
+  it("never pass approve: unlimited without its acknowledgement", () => {
+    for (const block of codeBlocks.filter((code) => code.includes('approve: "unlimited"')))
+      expect(block).toContain("acknowledgeUnlimitedApproval: true");
+  });
+});
