@@ -22,7 +22,7 @@ export {
 } from "./createRedis.js";
 export { execPipeline } from "./execPipeline.js";
 export { redisKeySlot, sharedKeySlot } from "./keySlot.js";
-export { awaitStoredOffset, commitAtOffset, type OffsetStep } from "./offsetCommit.js";
+export { awaitStoredOffset } from "./offsetCommit.js";
 export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
 export { REDIS_ACL, REDIS_USERS, type RedisGrant, type RedisUser, redisAclFile, redisAclRules } from "./redisAcl.js";
 export { traceRedisCommands } from "./redisTracing.js";

@@ -5,10 +5,24 @@ import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testi
 import { Redis as IORedis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
-import { commitAtOffset } from "./offsetCommit.js";
 import { redisProjectionMarker } from "./projectionMarker.js";
 import { REDIS_USERS, type RedisUser, redisAclFile } from "./redisAcl.js";
 import { readVersioned } from "./versionedCommit.js";
+
+/** A projection's commit as libs/projection's redisStore sends it: WATCH and GET the offset, then MULTI with the writes and the offset. */
+async function commitAt(
+  redis: Redis,
+  offsetKey: string,
+  write: (multi: ReturnType<Redis["multi"]>) => unknown,
+): Promise<void> {
+  await redis.watch(offsetKey);
+  await redis.get(offsetKey);
+  const multi = redis.multi();
+  write(multi);
+  multi.set(offsetKey, "1");
+  const result = await multi.exec();
+  if (result === null || result.some(([error]) => error !== null)) throw new Error("the commit failed");
+}
 
 /**
  * The ACL table (redisAcl.ts) on a real redis-server: each service's user can do what its service
@@ -238,13 +252,7 @@ describe("auth: its registry, tokens and counters", () => {
       .pexpire("auth:grants:{ak_2}:1", 61_000)
       .exec()) as [[null, number]];
     expect(count).toBe(1);
-    await commitAtOffset(
-      redis,
-      { offsetKey: "auth:offset:auth.api-keys.v1:0", previousOffset: undefined, lastOffset: "1", partition: "p" },
-      (multi) => {
-        multi.hset("auth:key:{ak_2}", "name", "two");
-      },
-    );
+    await commitAt(redis, "auth:offset:auth.api-keys.v1:0", (multi) => multi.hset("auth:key:{ak_2}", "name", "two"));
     const marker = redisProjectionMarker(redis, "auth:registry-probe");
     await marker.setIfAbsent("rebuilding:1");
     expect(await marker.replace("rebuilding:1", "complete")).toBe(true);
@@ -263,12 +271,8 @@ describe("tc: its acceptances and nonces", () => {
     const redis = as("tc");
     await redis.set("tc:nonce:n1", "0xWallet", "EX", 60);
     expect(await redis.getdel("tc:nonce:n1")).toBe("0xWallet");
-    await commitAtOffset(
-      redis,
-      { offsetKey: "tc:{tc}:offset:tc.acceptances.v1:0", previousOffset: undefined, lastOffset: "1", partition: "p" },
-      (multi) => {
-        multi.hset("tc:{tc}:wallet:0xWallet", { acceptedVersion: "1" });
-      },
+    await commitAt(redis, "tc:{tc}:offset:tc.acceptances.v1:0", (multi) =>
+      multi.hset("tc:{tc}:wallet:0xWallet", { acceptedVersion: "1" }),
     );
     expect(await redis.hget("tc:{tc}:wallet:0xWallet", "acceptedVersion")).toBe("1");
     const marker = redisProjectionMarker(redis, "tc:{tc}:projection");
@@ -305,17 +309,8 @@ describe("projector: every read model", () => {
     ]);
     expect(read.versions.get("o:0x02")).toBe("2"); // runScript commits twice
     await refused(redis.script("LOAD", "return 1"));
-    await commitAtOffset(
-      redis,
-      {
-        offsetKey: "rm:{data}:accounts:offset:chain.native.v1:0",
-        previousOffset: undefined,
-        lastOffset: "1",
-        partition: "p",
-      },
-      (multi) => {
-        multi.hset("rm:{data}:accounts:head", { blockNumber: "2" });
-      },
+    await commitAt(redis, "rm:{data}:accounts:offset:chain.native.v1:0", (multi) =>
+      multi.hset("rm:{data}:accounts:head", { blockNumber: "2" }),
     );
     const marker = redisProjectionMarker(redis, "rm:{data}:subnets:projection");
     await marker.setIfAbsent("rebuilding:1");

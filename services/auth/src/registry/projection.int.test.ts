@@ -136,13 +136,19 @@ describe("the registry projection", () => {
     expect(await projection.loadOffsets(topic, 0)).toBe("4");
   });
 
-  it("writes nothing when the stored offset is not the one the batch continues from", async () => {
+  it("applies only the records above the stored offset, and nothing when Redis stands behind the batch", async () => {
     const projection = registryProjection(redis, log, { refreshTokensPerKey: 25 });
     await projection.handleBatch(batch([record(0, created)], undefined));
-    // Another member moved on (or Redis lost the projection): the batch must not apply.
-    await expect(projection.handleBatch(batch([record(1, rotated)], undefined))).rejects.toThrow(/stored offset/);
+    const stored = await redis.hgetall(authKeys.apiKey(keyId));
+    // Delivered again from the start (a rebalance overlap): record 0 is skipped, record 1 applied once.
+    await projection.handleBatch(batch([record(0, created), record(1, rotated)], undefined));
+    expect(await projection.loadOffsets(topic, 0)).toBe("1");
+    expect(await redis.hgetall(authKeys.apiKey(keyId))).not.toEqual(stored);
+    // Redis lost the registry while the member went on: the batch must not apply over nothing.
     await redis.flushall();
-    await expect(projection.handleBatch(batch([record(1, rotated)], "0"))).rejects.toThrow(/stored offset .* is none/);
+    await expect(projection.handleBatch(batch([record(2, rotated)], "1"))).rejects.toThrow(
+      /stands at none, the batch continues from 1/,
+    );
     expect(await redis.dbsize()).toBe(0);
   });
 

@@ -90,6 +90,16 @@ describe("the projector's commits on a Redis Cluster", () => {
     expect(await redis.get(keys.version)).toBe(version);
   });
 
+  it("clears a batch's WATCH on the node that holds it when the store gives up before EXEC", async () => {
+    const keys = { offset: marketKeys.offset("chain.network.v1", 9), version: readModelVersionKeys.market };
+    await redis.set(keys.offset, "1");
+    // The batch continues from offset 4: the store stands behind it and refuses after WATCH, before MULTI.
+    await expect(commit(keys, async () => () => undefined, batch("4", "5"))).rejects.toThrow(/stands at 1/);
+    await redis.set(keys.offset, "3");
+    // A watch left behind on the offset's node would make this EXEC fail (answer null).
+    expect(await redis.multi().set(marketKeys.offset("chain.network.v1", 9), "4").exec()).toEqual([[null, "OK"]]);
+  });
+
   it("moves the accounts head with the script, appending the move to the data change log", async () => {
     const member = (block: number) =>
       JSON.stringify({
