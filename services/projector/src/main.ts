@@ -3,6 +3,7 @@ import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "
 import {
   kafkaCredentialsOrExit,
   kafkaDependency,
+  kafkaTlsOf,
   natsConnectionOf,
   natsDependency,
   redisDependency,
@@ -24,7 +25,7 @@ const tracing = startTracingOrExit("projector");
 const kafkaCredentials = kafkaCredentialsOrExit("projector", config);
 const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
 const redis = redisDependency(redisConnectionOf(config), "projector");
-const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log, kafkaCredentials);
+const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log, kafkaCredentials, kafkaTlsOf(config));
 const nats = natsDependency(natsConnectionOf(config), "projector", log);
 log.info({ projections: config.PROJECTIONS }, "projections configured");
 // Created before the projections: each reports its lag and its read model's as_of here.
