@@ -11,7 +11,7 @@ PNPM_VERSION=10.34.9
 
 node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number); console.log(a>20||(a===20&&b>=19)?"yes":"no")' 2>/dev/null || echo no)
 [ "$node_ok" = yes ] || fail "Node.js 20.19 or newer is required (found: $(node --version 2>/dev/null || echo none))"
-command -v java >/dev/null || fail "Java 17 or newer is required for the Kafka broker (apt-get install openjdk-17-jre-headless)"
+command -v java >/dev/null || fail "Java 17 or newer is required for the Kafka broker (apt-get install openjdk-17-jdk-headless)"
 
 if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
   say "installing pnpm $PNPM_VERSION from the npm registry"
@@ -24,6 +24,8 @@ packages=()
 command -v redis-server >/dev/null || packages+=(redis-server)
 { command -v nats-server >/dev/null || [ -x /usr/sbin/nats-server ]; } || packages+=(nats-server)
 command -v mvn >/dev/null || packages+=(maven)
+# deploy/local/kafka/CreateScramUsers.java runs from source: the JVM needs its compiler module (a JDK, not a JRE)
+java --list-modules 2>/dev/null | grep -q '^jdk.compiler' || packages+=(openjdk-17-jdk-headless)
 # PostgreSQL 15, the history store: the stack and the tests run their own servers (libs/testing startPostgres)
 compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || packages+=(postgresql)
 # kubectl renders the Kubernetes overlays in the tests (kustomize is built in)

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Logger } from "@platform/log";
 import kafkajs, { type Kafka, type RetryOptions } from "kafkajs";
 import { kafkaLogCreator, kafkaLogLevelFor } from "./logCreator.js";
@@ -14,6 +15,12 @@ export interface KafkaClientOptions {
   retry?: RetryOptions;
   /** The service's own SASL/SCRAM-SHA-512 user (libs/bus kafkaAcl.ts grants it); none on a broker without SASL. */
   credentials?: KafkaCredentials;
+  /** TLS to the brokers (SSL or SASL_SSL listeners), checked against `caFile` (PEM) when given, else the system's CAs. */
+  tls?: KafkaTls;
+}
+
+export interface KafkaTls {
+  caFile?: string | undefined;
 }
 
 /** A Kafka SASL/SCRAM user. Never logged. */
@@ -44,5 +51,8 @@ export function createKafkaClient(options: KafkaClientOptions): Kafka {
     logLevel: kafkaLogLevelFor(options.logger),
     logCreator: kafkaLogCreator(options.logger),
     ...(options.credentials ? { sasl: { mechanism: "scram-sha-512" as const, ...options.credentials } } : {}),
+    ...(options.tls
+      ? { ssl: options.tls.caFile === undefined ? true : { ca: [readFileSync(options.tls.caFile, "utf8")] } }
+      : {}),
   });
 }

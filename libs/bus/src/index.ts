@@ -1,6 +1,12 @@
 export type { Admin, Kafka } from "kafkajs";
 export { type ApplyKafkaAclsOptions, applyKafkaAcls } from "./applyKafkaAcls.js";
-export { createKafkaClient, defaultRetry, type KafkaClientOptions, type KafkaCredentials } from "./client.js";
+export {
+  createKafkaClient,
+  defaultRetry,
+  type KafkaClientOptions,
+  type KafkaCredentials,
+  type KafkaTls,
+} from "./client.js";
 export { type EnsuredTopics, ensureTopics } from "./ensureTopics.js";
 export {
   type ConsumedRecord,

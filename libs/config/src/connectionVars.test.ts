@@ -22,6 +22,7 @@ describe("the Redis topology variables", () => {
       REDIS_URL: "redis://127.0.0.1:6379",
       REDIS_MODE: "standalone",
       REDIS_READ_FROM: "primary",
+      REDIS_TLS: false,
     });
     expect(problem({})).toBe("REDIS_URL: is required but not set");
   });

@@ -30,6 +30,10 @@ export const redisTopologyVars = {
   REDIS_NODES: vars.hostPortList().optional(),
   REDIS_SENTINELS: vars.hostPortList().optional(),
   REDIS_SENTINEL_NAME: vars.string().optional(),
+  /** TLS to every node (and Sentinel): what `rediss://` does for REDIS_URL, for the cluster and Sentinel modes too. */
+  REDIS_TLS: vars.boolean().default(false),
+  /** PEM file of the CA that signed the servers' certificates (a private CA), instead of the system's. */
+  REDIS_TLS_CA_FILE: vars.string().optional(),
 };
 
 /**

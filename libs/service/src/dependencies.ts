@@ -1,9 +1,10 @@
-import { createKafkaClient, type KafkaCredentials, kafkaReadiness } from "@platform/bus";
+import { createKafkaClient, type KafkaCredentials, type KafkaTls, kafkaReadiness } from "@platform/bus";
 import { connectHistory, type HistoryDb, historyAnswers } from "@platform/history";
 import type { Logger } from "@platform/log";
 import type { DependencyCheck, ShutdownStep } from "@platform/runtime";
 import { connectSignals, type Signals } from "@platform/signals";
 import { createRedis, type Redis, type RedisConnection, redisConnectionOf, redisReadiness } from "@platform/store";
+import { kafkaTlsOf } from "./kafkaCredentials.js";
 
 /** A connection a service depends on: its readiness check and how to close it on shutdown. */
 export interface Dependency<T> {
@@ -21,14 +22,24 @@ export function redisDependency(connection: RedisConnection, service: string): D
   };
 }
 
-/** `credentials`: the service's own Kafka user (kafkaCredentialsOrExit), none on a broker without SASL. */
+/**
+ * `credentials`: the service's own Kafka user (kafkaCredentialsOrExit), none on a broker without
+ * SASL; `tls`: kafkaTlsOf(config), none for plain TCP.
+ */
 export function kafkaDependency(
   brokers: string[],
   service: string,
   log: Logger,
   credentials?: KafkaCredentials,
+  tls?: KafkaTls,
 ): Dependency<ReturnType<typeof createKafkaClient>> {
-  const kafka = createKafkaClient({ brokers, clientId: service, logger: log, ...(credentials ? { credentials } : {}) });
+  const kafka = createKafkaClient({
+    brokers,
+    clientId: service,
+    logger: log,
+    ...(credentials ? { credentials } : {}),
+    ...(tls ? { tls } : {}),
+  });
   const admin = kafka.admin();
   // Connected in the background: a broker that is down at boot makes the service not-ready, not dead.
   void admin.connect().catch(() => undefined);
@@ -78,6 +89,8 @@ export function projectionStores(
   config: Parameters<typeof redisConnectionOf>[0] & {
     KAFKA_BROKERS: string[];
     KAFKA_REPLICATION_FACTOR: number;
+    KAFKA_TLS?: boolean | undefined;
+    KAFKA_TLS_CA_FILE?: string | undefined;
   },
   service: string,
   projection: string,
@@ -86,7 +99,7 @@ export function projectionStores(
 ): ProjectionStores {
   const redis = redisDependency(redisConnectionOf(config), service);
   const projectionRedis = redisDependency(redisConnectionOf(config), `${service}-${projection}`);
-  const kafka = kafkaDependency(config.KAFKA_BROKERS, service, log, kafkaCredentials);
+  const kafka = kafkaDependency(config.KAFKA_BROKERS, service, log, kafkaCredentials, kafkaTlsOf(config));
   return {
     redis,
     kafka,

@@ -16,6 +16,7 @@ export {
   kafkaCredentialsOf,
   kafkaCredentialsOrExit,
   kafkaCredentialVars,
+  kafkaTlsOf,
 } from "./kafkaCredentials.js";
 export { type BackendServiceSpec, type RunningBackendService, runBackendService } from "./runBackendService.js";
 export { serviceVars } from "./serviceVars.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { KafkaCredentials } from "@platform/bus";
+import type { KafkaCredentials, KafkaTls } from "@platform/bus";
 import { ConfigError, vars } from "@platform/config";
 
 /**
@@ -11,7 +11,20 @@ export const kafkaCredentialVars = {
   KAFKA_SASL_USERNAME: vars.string().optional(),
   KAFKA_SASL_PASSWORD: vars.string().optional(),
   KAFKA_SASL_PASSWORD_FILE: vars.string().optional(),
+  /** TLS to the brokers (their SSL or SASL_SSL listener). */
+  KAFKA_TLS: vars.boolean().default(false),
+  /** PEM file of the CA that signed the brokers' certificates (a private CA), instead of the system's; implies KAFKA_TLS. */
+  KAFKA_TLS_CA_FILE: vars.string().optional(),
 };
+
+/** The TLS the configuration asks for (KAFKA_TLS, KAFKA_TLS_CA_FILE); undefined for plain TCP. */
+export function kafkaTlsOf(config: {
+  KAFKA_TLS?: boolean | undefined;
+  KAFKA_TLS_CA_FILE?: string | undefined;
+}): KafkaTls | undefined {
+  if (config.KAFKA_TLS !== true && config.KAFKA_TLS_CA_FILE === undefined) return undefined;
+  return { caFile: config.KAFKA_TLS_CA_FILE };
+}
 
 export interface KafkaCredentialConfig {
   KAFKA_SASL_USERNAME?: string | undefined;

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { isTracingEnabled } from "@platform/telemetry";
 import { Cluster, Redis as RedisNode, type RedisOptions } from "ioredis";
 import { traceRedisCommands } from "./redisTracing.js";
@@ -30,6 +31,11 @@ export interface RedisConnection {
   readFrom?: RedisReadFrom | undefined;
   username?: string | undefined;
   password?: string | undefined;
+  /**
+   * TLS to every connection: the nodes' and the Sentinels' (a `rediss://` URL turns it on for a
+   * standalone server too), checked against `caFile` (PEM) when given, else the system's CAs.
+   */
+  tls?: { caFile?: string | undefined } | undefined;
 }
 
 export type RedisMode = "standalone" | "cluster" | "sentinel";
@@ -45,6 +51,8 @@ export function redisConnectionOf(config: {
   REDIS_READ_FROM?: RedisReadFrom | undefined;
   REDIS_USERNAME?: string | undefined;
   REDIS_PASSWORD?: string | undefined;
+  REDIS_TLS?: boolean | undefined;
+  REDIS_TLS_CA_FILE?: string | undefined;
 }): RedisConnection {
   return {
     mode: config.REDIS_MODE,
@@ -55,6 +63,9 @@ export function redisConnectionOf(config: {
     readFrom: config.REDIS_READ_FROM,
     username: config.REDIS_USERNAME,
     password: config.REDIS_PASSWORD,
+    ...(config.REDIS_TLS === true || config.REDIS_TLS_CA_FILE !== undefined
+      ? { tls: { caFile: config.REDIS_TLS_CA_FILE } }
+      : {}),
   };
 }
 
@@ -90,6 +101,9 @@ export function createRedis(options: CreateRedisOptions): Redis {
             name: required(options.sentinelName, "sentinelName", mode),
             role: "master",
             sentinelRetryStrategy: reconnectDelay,
+            ...(options.tls === undefined
+              ? {}
+              : { enableTLSForSentinelMode: true, sentinelTLS: tlsOptions(options.tls) }),
           })
         : standalone(options);
   // Connection errors surface through readiness and failed commands; an unhandled 'error' event
@@ -111,6 +125,7 @@ function nodeOptions(options: CreateRedisOptions): RedisOptions {
   return {
     ...(options.username === undefined ? {} : { username: options.username }),
     ...(options.password === undefined ? {} : { password: options.password }),
+    ...(options.tls === undefined ? {} : { tls: tlsOptions(options.tls) }),
     connectionName: options.connectionName,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -119,6 +134,11 @@ function nodeOptions(options: CreateRedisOptions): RedisOptions {
     retryStrategy: reconnectDelay,
     lazyConnect: false,
   };
+}
+
+/** Read once per client: a CA file that cannot be read fails the start, not a later reconnect. */
+function tlsOptions(tls: NonNullable<RedisConnection["tls"]>): { ca?: Buffer } {
+  return tls.caFile === undefined ? {} : { ca: readFileSync(tls.caFile) };
 }
 
 const reconnectDelay = (attempt: number) => Math.min(100 * attempt, 1_000);

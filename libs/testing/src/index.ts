@@ -45,4 +45,5 @@ export {
 export { countSocketWrites } from "./socketWrites.js";
 export { isListening } from "./tcp.js";
 export { tempDir } from "./tempDir.js";
+export { makeTestCertificates, type TestCertificates } from "./testCertificates.js";
 export { type WaitForOptions, waitFor } from "./waitFor.js";

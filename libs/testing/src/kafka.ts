@@ -38,6 +38,8 @@ export interface StartKafkaOptions {
    * grants (StandardAuthorizer, nothing allowed without one). Off by default (PLAINTEXT, no ACLs).
    */
   sasl?: KafkaSasl;
+  /** An SSL listener instead of a plain one (not with `sasl`): PEM server certificate, key and CA. */
+  tls?: { certFile: string; keyFile: string; caFile: string };
 }
 
 /** A SCRAM user. Names and passwords are letters, digits, `.`, `_` and `-` only (they go into JAAS text and CreateScramUsers' input lines). */
@@ -89,7 +91,14 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
   // With credentials it holds the super user's password: its owner's only.
   writeServerProperties(
     propertiesFile,
-    serverProperties({ port, controllerPort, logDir, sasl: options.sasl, node: singleNode(controllerPort) }),
+    serverProperties({
+      port,
+      controllerPort,
+      logDir,
+      sasl: options.sasl,
+      tls: options.tls && { keystoreFile: pemKeystore(options.dataDir, options.tls), caFile: options.tls.caFile },
+      node: singleNode(controllerPort),
+    }),
   );
 
   const classpath = join(libs, "*");
@@ -133,6 +142,7 @@ export async function startKafka(options: StartKafkaOptions): Promise<RunningKaf
       brokers,
       // A copy: kafkajs writes its authenticator into the object it is given.
       sasl: sasl && { ...sasl },
+      ...(options.tls ? { ssl: { ca: [readFileSync(options.tls.caFile, "utf8")] } } : {}),
       nodes: [{ process: broker, logFile: options.logFile }],
       brokerCount: 1,
       timeoutMs: options.timeoutMs ?? 90_000,
@@ -180,6 +190,13 @@ function singleNode(controllerPort: number): KafkaNodeRole {
   return { nodeId: 1, quorumVoters: `1@127.0.0.1:${controllerPort}`, replicationFactor: 1, minInsyncReplicas: 1 };
 }
 
+/** Kafka's PEM keystore is one file: the private key, then the certificate chain. Its owner's only. */
+function pemKeystore(dataDir: string, tls: { certFile: string; keyFile: string }): string {
+  const file = join(dataDir, "keystore.pem");
+  writeFileSync(file, readFileSync(tls.keyFile, "utf8") + readFileSync(tls.certFile, "utf8"), { mode: 0o600 });
+  return file;
+}
+
 /** With credentials the file holds the super user's password: its owner's only. */
 export function writeServerProperties(file: string, text: string): void {
   writeFileSync(file, text, { mode: 0o600 });
@@ -191,10 +208,15 @@ export function serverProperties(values: {
   controllerPort: number;
   logDir: string;
   sasl?: KafkaSasl | undefined;
+  tls?: { keystoreFile: string; caFile: string } | undefined;
   node: KafkaNodeRole;
 }): string {
   const read = (name: string) => readFileSync(join(kafkaDeployDir, name), "utf8");
   let listeners = read("listeners.plaintext.properties");
+  if (values.tls)
+    listeners = read("listeners.ssl.properties.template")
+      .replaceAll("{{TLS_KEYSTORE}}", values.tls.keystoreFile)
+      .replaceAll("{{TLS_CA}}", values.tls.caFile);
   if (values.sasl) {
     for (const user of [values.sasl.admin, ...(values.sasl.users ?? [])]) checkUser(user);
     listeners = read("listeners.sasl.properties.template")
@@ -376,6 +398,8 @@ export function javaBinary(): string {
 export async function waitUntilServing(options: {
   brokers: string[];
   sasl: RunningKafka["sasl"];
+  /** kafkajs' `ssl` option, for a broker with an SSL listener. */
+  ssl?: { ca: string[] };
   nodes: { process: ManagedProcess; logFile: string }[];
   brokerCount: number;
   timeoutMs: number;
@@ -384,6 +408,7 @@ export async function waitUntilServing(options: {
     brokers: options.brokers,
     clientId: "start-kafka",
     ...(options.sasl ? { sasl: options.sasl } : {}),
+    ...(options.ssl ? { ssl: options.ssl } : {}),
     logLevel: kafkajs.logLevel.NOTHING,
     connectionTimeout: 1_000,
     requestTimeout: 5_000,

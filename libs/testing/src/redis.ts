@@ -17,6 +17,8 @@ export interface StartRedisOptions {
    * one, the `default` user may do anything without a password.
    */
   aclFile?: string;
+  /** TLS only (no plain port): PEM certificate and key of the server, and the CA clients are checked against. */
+  tls?: { certFile: string; keyFile: string; caFile: string };
   detached?: boolean;
 }
 
@@ -51,10 +53,27 @@ export async function startRedis(options: StartRedisOptions): Promise<RunningRed
       "--protected-mode",
       "yes",
       ...(options.aclFile === undefined ? [] : ["--aclfile", options.aclFile]),
+      ...(options.tls === undefined
+        ? []
+        : [
+            "--tls-port",
+            String(port),
+            "--port",
+            "0",
+            "--tls-cert-file",
+            options.tls.certFile,
+            "--tls-key-file",
+            options.tls.keyFile,
+            "--tls-ca-cert-file",
+            options.tls.caFile,
+            "--tls-auth-clients",
+            "no",
+          ]),
     ],
     logFile: options.logFile,
     detached: options.detached,
   });
   await waitFor(() => isListening(port), { what: `redis on port ${port}`, timeoutMs: 15_000, intervalMs: 50 });
-  return { url: `redis://127.0.0.1:${port}`, port, process, stop: () => process.stop() };
+  const scheme = options.tls === undefined ? "redis" : "rediss";
+  return { url: `${scheme}://127.0.0.1:${port}`, port, process, stop: () => process.stop() };
 }

@@ -5,6 +5,7 @@ import { createMetricsRegistry, type DependencyCheck, type ShutdownStep } from "
 import {
   kafkaCredentialsOrExit,
   kafkaDependency,
+  kafkaTlsOf,
   natsConnectionOf,
   natsDependency,
   runBackendService,
@@ -30,7 +31,7 @@ const tracing = startTracingOrExit("chain-ingestor");
 const kafkaCredentials = kafkaCredentialsOrExit("chain-ingestor", config);
 const log = createLogger({ service: "chain-ingestor", level: config.LOG_LEVEL });
 const chains = await loadFromVariableOrExit("chain-ingestor", "CHAINS_FILE", () => loadChainConfig(config.CHAINS_FILE));
-const kafka = kafkaDependency(config.KAFKA_BROKERS, "chain-ingestor", log, kafkaCredentials);
+const kafka = kafkaDependency(config.KAFKA_BROKERS, "chain-ingestor", log, kafkaCredentials, kafkaTlsOf(config));
 // Created before the sources: each reports its chain's head and what it published here.
 const registry = createMetricsRegistry("chain-ingestor");
 const metrics = ingestMetrics(registry);

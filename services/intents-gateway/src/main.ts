@@ -25,6 +25,7 @@ import { createMetricsRegistry } from "@platform/runtime";
 import {
   kafkaCredentialsOrExit,
   kafkaDependency,
+  kafkaTlsOf,
   natsConnectionOf,
   natsDependency,
   redisDependency,
@@ -69,7 +70,7 @@ const originChainIds = new Set(
 );
 const redis = redisDependency(redisConnectionOf(config), "intents-gateway");
 const mirrored = <Handler>(handler: Handler): Handler => mirroredRead(redis.client, handler);
-const kafka = kafkaDependency(config.KAFKA_BROKERS, "intents-gateway", log, kafkaCredentials);
+const kafka = kafkaDependency(config.KAFKA_BROKERS, "intents-gateway", log, kafkaCredentials, kafkaTlsOf(config));
 const nats = natsDependency(natsConnectionOf(config), "intents-gateway", log);
 const topics = ensureTopics(kafka.client, {
   topics: ["intents.notifications.v1"],

@@ -4,6 +4,7 @@ import {
   historyDependency,
   kafkaCredentialsOrExit,
   kafkaDependency,
+  kafkaTlsOf,
   natsConnectionOf,
   natsDependency,
   redisDependency,
@@ -25,7 +26,7 @@ const tracing = startTracingOrExit("projector");
 const kafkaCredentials = kafkaCredentialsOrExit("projector", config);
 const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
 const redis = redisDependency(redisConnectionOf(config), "projector");
-const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log, kafkaCredentials);
+const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log, kafkaCredentials, kafkaTlsOf(config));
 const nats = natsDependency(natsConnectionOf(config), "projector", log);
 // The history database, as the projector's role: the accounts projection commits its balance points
 // and transactions there before Redis (libs/projection), and restores Redis from it after a loss.
