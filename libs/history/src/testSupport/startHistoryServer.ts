@@ -34,11 +34,12 @@ export async function startHistoryServer(
     ...(options.durable === undefined ? {} : { durable: options.durable }),
   });
   const base = `postgres://127.0.0.1:${postgres.port}`;
-  await provisionHistory({
-    superuserUrl: `postgres://postgres:${encodeURIComponent(passwords.postgres)}@127.0.0.1:${postgres.port}/postgres`,
-    passwords,
-  });
   const pools: HistoryDb[] = [];
+  const stop = async () => {
+    await Promise.all(pools.map((pool) => pool.end({ timeout: 2 }).catch(() => undefined)));
+    await postgres.stop();
+    dir?.remove();
+  };
   const connect = (role: HistoryRole | "postgres", max = 4): HistoryDb => {
     const pool = connectHistory({
       url: `${base}/platform`,
@@ -50,16 +51,16 @@ export async function startHistoryServer(
     pools.push(pool);
     return pool;
   };
-  await migrateHistory(connect("history_owner", 1));
-  return {
-    postgres,
-    url: `${base}/platform`,
-    passwords,
-    connect,
-    async stop() {
-      await Promise.all(pools.map((pool) => pool.end({ timeout: 2 }).catch(() => undefined)));
-      await postgres.stop();
-      dir?.remove();
-    },
-  };
+  try {
+    await provisionHistory({
+      superuserUrl: `postgres://postgres:${encodeURIComponent(passwords.postgres)}@127.0.0.1:${postgres.port}/postgres`,
+      passwords,
+    });
+    await migrateHistory(connect("history_owner", 1));
+  } catch (error) {
+    // The caller gets no handle to stop it with: a server left running would outlive the test run.
+    await stop();
+    throw error;
+  }
+  return { postgres, url: `${base}/platform`, passwords, connect, stop };
 }
