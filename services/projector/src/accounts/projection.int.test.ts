@@ -329,7 +329,7 @@ describe("accounts projection", () => {
     await seen(block, all.slice(-1));
     await caughtUp();
     // No account changed, but every answer about one shows the head as its as_of: the move is announced.
-    expect(announced.slice(mark)).toEqual([{ accounts: [], truncated: false, head: true }]);
+    expect(announced.slice(mark)).toEqual([{ projection: "accounts", accounts: [], truncated: false, head: true }]);
     expect(await redis.hgetall(accountsKeys.head)).toMatchObject({
       blockNumber: String(block),
       blockHash: hashOf(block),
