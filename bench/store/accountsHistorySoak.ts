@@ -33,7 +33,7 @@
  * BENCH_SOAK_BLOCKS (720), BENCH_SOAK_WINDOW (720; when the run has no more blocks than that, half
  * the run, so that a slope after it is measured), BENCH_SOAK_SEED (41), BENCH_SOAK_FIRST_BLOCK
  * (4,999,850 = 361 x 13,850: the stream starts at the top of a tempo cycle), BENCH_SOAK_ACTIVITY_MIN
- * / _MAX (20 / 60), BENCH_SOAK_PASSES (incremental,catch-up). Writes
+ * / _MAX (20 / 60), BENCH_SOAK_PASSES (incremental,catch-up), BENCH_SOAK_SIDES (baseline,history; the per-block rows of the table need both). Writes
  * bench/results/accounts-soak-<time>.json.
  */
 import { execFileSync } from "node:child_process";
@@ -62,6 +62,9 @@ const FIRST_BLOCK = Number(process.env.BENCH_SOAK_FIRST_BLOCK ?? 4_999_850);
 const ACTIVITY_MIN = Number(process.env.BENCH_SOAK_ACTIVITY_MIN ?? 20);
 const ACTIVITY_MAX = Number(process.env.BENCH_SOAK_ACTIVITY_MAX ?? 60);
 const PASSES = (process.env.BENCH_SOAK_PASSES ?? "incremental,catch-up").split(",");
+const SIDES = (process.env.BENCH_SOAK_SIDES ?? "baseline,history").split(",");
+/** Commits of an empty-ish transaction timed on the history side's server: the fsync floor of a commit. */
+const FLOOR_COMMITS = 200;
 /** kafkajs' fetch `maxBytes` and `maxBytesPerPartition`, as readModels.ts. */
 const FETCH_MAX_BYTES = 10 * 1024 * 1024;
 const PARTITION_MAX_BYTES = 1024 * 1024;
@@ -91,8 +94,8 @@ interface IncrementalFigures {
   redisUsedMemory: { first: number; afterWindow: number; end: number };
   redisSeries: Array<{ block: number; bytes: number }>;
   redisFamilies: Array<{ family: string; keys: number; bytes: number }>;
-  pointsInRedis: { accounts: number; points: number };
-  postgres?: { first: PostgresFigures; end: PostgresFigures; walBytes: number };
+  pointsInRedis: PointsInRedis;
+  postgres?: { first: PostgresFigures; end: PostgresFigures; walBytes: number; commitFloorP50Ms: number };
 }
 
 interface CatchUpFigures {
@@ -344,10 +347,16 @@ async function redisFamilies(redis: Redis): Promise<Array<{ family: string; keys
     .slice(0, 8);
 }
 
-/** Accounts with points in Redis and the points they hold. */
-async function pointsInRedis(redis: Redis): Promise<{ accounts: number; points: number }> {
-  let accounts = 0;
-  let points = 0;
+interface PointsInRedis {
+  accounts: number;
+  points: number;
+  /** Accounts by the points they hold (index = points; the last entry counts that many or more). */
+  accountsByPoints: number[];
+}
+
+/** Accounts with points in Redis, the points they hold, and how many hold 1, 2, ... of them. */
+async function pointsInRedis(redis: Redis): Promise<PointsInRedis> {
+  const figures: PointsInRedis = { accounts: 0, points: 0, accountsByPoints: new Array<number>(9).fill(0) };
   let cursor = "0";
   do {
     const [next, keys] = await redis.scan(cursor, "MATCH", accountsKeys.points("*"), "COUNT", 2_000);
@@ -355,11 +364,30 @@ async function pointsInRedis(redis: Redis): Promise<{ accounts: number; points: 
     const pipeline = redis.pipeline();
     for (const key of keys) pipeline.zcard(key);
     for (const [, count] of (await pipeline.exec()) ?? []) {
-      accounts += 1;
-      points += Number(count);
+      figures.accounts += 1;
+      figures.points += Number(count);
+      figures.accountsByPoints[Math.min(8, Number(count))]! += 1;
     }
   } while (cursor !== "0");
-  return { accounts, points };
+  return figures;
+}
+
+/**
+ * The fsync floor: the p50 of a transaction that inserts one small row and commits, on the same
+ * durable server (each of the projection's commits pays at least this once).
+ */
+async function commitFloorMs(admin: HistoryDb): Promise<number> {
+  await admin`create table public.bench_commit_floor (n int)`;
+  const times: number[] = [];
+  for (let n = 0; n < FLOOR_COMMITS; n++) {
+    const started = performance.now();
+    await admin.begin(async (tx) => {
+      await tx`insert into public.bench_commit_floor values (${n})`;
+    });
+    times.push(performance.now() - started);
+  }
+  await admin`drop table public.bench_commit_floor`;
+  return quantile(times, 0.5);
 }
 
 async function checkHead(rig: Rig, lastBlock: number): Promise<void> {
@@ -406,7 +434,12 @@ async function incrementalPass(side: SideName, dir: string): Promise<Incremental
       const postgresEnd = await postgresFigures(rig.admin);
       const [wal] =
         await rig.admin`select pg_wal_lsn_diff(${postgresEnd.walLsn}, ${postgresFirst.walLsn})::bigint::text as bytes`;
-      figures.postgres = { first: postgresFirst, end: postgresEnd, walBytes: Number(wal!.bytes) };
+      figures.postgres = {
+        first: postgresFirst,
+        end: postgresEnd,
+        walBytes: Number(wal!.bytes),
+        commitFloorP50Ms: await commitFloorMs(rig.admin),
+      };
     }
     return figures;
   } finally {
@@ -503,6 +536,7 @@ function postgresPerBlock(figures: IncrementalFigures) {
   return {
     databaseBytesPerBlock: (postgres.end.databaseBytes - postgres.first.databaseBytes) / BLOCKS,
     walBytesPerBlock: postgres.walBytes / BLOCKS,
+    commitFloorP50Ms: postgres.commitFloorP50Ms,
     tables,
   };
 }
@@ -615,6 +649,7 @@ function report(
   if (postgres) {
     row("PostgreSQL bytes/block (pg_database_size after CHECKPOINT)", "–", ms(postgres.databaseBytesPerBlock), "");
     row("PostgreSQL WAL bytes/block", "–", ms(postgres.walBytesPerBlock), "");
+    row("PostgreSQL commit floor (one-row transaction, fsync), p50 ms", "–", ms(postgres.commitFloorP50Ms), "");
     for (const [name, figures] of Object.entries(postgres.tables))
       row(
         `  ${name}: bytes/block (rows/block, bytes/row)`,
@@ -649,9 +684,10 @@ async function main(): Promise<void> {
   const catchUp: Partial<Record<SideName, CatchUpFigures>> = {};
   try {
     for (const side of ["baseline", "history"] as const)
-      if (PASSES.includes("incremental")) incremental[side] = await incrementalPass(side, dir.path);
+      if (PASSES.includes("incremental") && SIDES.includes(side))
+        incremental[side] = await incrementalPass(side, dir.path);
     for (const side of ["baseline", "history"] as const)
-      if (PASSES.includes("catch-up")) catchUp[side] = await catchUpPass(side, dir.path);
+      if (PASSES.includes("catch-up") && SIDES.includes(side)) catchUp[side] = await catchUpPass(side, dir.path);
   } finally {
     dir.remove();
   }
@@ -662,7 +698,7 @@ async function main(): Promise<void> {
     const figures = incremental[side];
     if (figures === undefined) continue;
     console.log(
-      `\n${side}: Redis at the end, ${figures.pointsInRedis.points.toLocaleString("en")} balance points over ${figures.pointsInRedis.accounts.toLocaleString("en")} accounts; largest key families:`,
+      `\n${side}: Redis at the end, ${figures.pointsInRedis.points.toLocaleString("en")} balance points over ${figures.pointsInRedis.accounts.toLocaleString("en")} accounts (accounts holding 1..8+ points: ${figures.pointsInRedis.accountsByPoints.slice(1).join(" / ")}); largest key families:`,
     );
     console.log(
       table(families(side).map((family) => ({ family: family.family, keys: family.keys, size: mb(family.bytes) }))),
@@ -691,6 +727,7 @@ async function main(): Promise<void> {
     baselineRedisSlopeBytesPerBlockAfterWindow: base?.slopeAfterWindow,
     postgresBytesPerBlock: postgres?.databaseBytesPerBlock,
     postgresWalBytesPerBlock: postgres?.walBytesPerBlock,
+    postgresCommitFloorP50Ms: postgres?.commitFloorP50Ms,
     postgresTables: postgres?.tables,
     streamBytesPerBlock: stream.bytesPerBlock,
   };
