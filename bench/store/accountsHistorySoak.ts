@@ -51,6 +51,7 @@ import { accountsKeys } from "@platform/read-models";
 import { createRedis, type Redis } from "@platform/store";
 import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { accountsProjection } from "../../services/projector/src/accounts/projection.js";
+import { kafkaPartitioner, sized } from "../src/kafkaBatches.js";
 import { table } from "../src/load.js";
 import { FINNEY_SIZES, type FinneyStream, finneyStream, type StreamBlock } from "./finneyStream.js";
 
@@ -105,55 +106,6 @@ interface CatchUpFigures {
   postgresMs: number;
   fetches: number;
   batches: number;
-}
-
-/** kafkajs' DefaultPartitioner over the topic's partitions (readModels.ts `kafkaPartitioner`). */
-function kafkaPartitioner(partitions: number): (key: string) => number {
-  const require = createRequire(new URL("../../libs/bus/package.json", import.meta.url));
-  const kafkajs = require("kafkajs") as {
-    Partitioners: {
-      DefaultPartitioner(): (args: {
-        topic: string;
-        partitionMetadata: unknown[];
-        message: { key: string; value: null };
-      }) => number;
-    };
-  };
-  const partitioner = kafkajs.Partitioners.DefaultPartitioner();
-  const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({
-    partitionId,
-    leader: 0,
-    replicas: [0],
-    isr: [0],
-    partitionErrorCode: 0,
-    offlineReplicas: [],
-  }));
-  const known = new Map<string, number>();
-  return (key) => {
-    let partition = known.get(key);
-    if (partition === undefined) {
-      partition = partitioner({ topic: TOPICS.chainNetwork.name, partitionMetadata, message: { key, value: null } });
-      known.set(key, partition);
-    }
-    return partition;
-  };
-}
-
-/** Consecutive batches of at most `maxBytes` (at least one record each), readModels.ts `sized`. */
-function* sized(messages: readonly ConsumedRecord[], maxBytes: number): Generator<ConsumedRecord[]> {
-  let batch: ConsumedRecord[] = [];
-  let bytes = 0;
-  for (const message of messages) {
-    const size = (message.value?.byteLength ?? 0) + (message.key?.length ?? 0);
-    if (batch.length > 0 && bytes + size > maxBytes) {
-      yield batch;
-      batch = [];
-      bytes = 0;
-    }
-    batch.push(message);
-    bytes += size;
-  }
-  if (batch.length > 0) yield batch;
 }
 
 /** A side's servers and its projection, fresh for each pass. */

@@ -12,6 +12,7 @@ import { startRedis, waitFor } from "@platform/testing";
 import { getHoldersTop } from "../../../services/data-query/src/subnets/holders.js";
 import { subnetsReads } from "../../../services/data-query/src/subnets/index.js";
 import { getSubnetsLatest } from "../../../services/data-query/src/subnets/subnetsLatest.js";
+import { kafkaPartitioner, sized } from "../../src/kafkaBatches.js";
 import type { FromProjection, ProjectionName, ToProjection } from "./projectionProcess.js";
 import type { BusRecord } from "./sourceClient.js";
 
@@ -276,55 +277,6 @@ async function memoryByFamily(redis: Redis, top: number): Promise<{ family: stri
     .sort((a, b) => b[1].bytes - a[1].bytes)
     .slice(0, top)
     .map(([family, { keys, bytes }]) => ({ family, keys, mb: Math.round(bytes / 1e5) / 10 }));
-}
-
-/** kafkajs' DefaultPartitioner (murmur2 of the key, as the publishers' producer), from @platform/bus's kafkajs. */
-function kafkaPartitioner(partitions: number): (key: string) => number {
-  const require = createRequire(new URL("../../../libs/bus/package.json", import.meta.url));
-  const kafkajs = require("kafkajs") as {
-    Partitioners: {
-      DefaultPartitioner(): (args: {
-        topic: string;
-        partitionMetadata: unknown[];
-        message: { key: string; value: null };
-      }) => number;
-    };
-  };
-  const partitioner = kafkajs.Partitioners.DefaultPartitioner();
-  const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({
-    partitionId,
-    leader: 0,
-    replicas: [0],
-    isr: [0],
-    partitionErrorCode: 0,
-    offlineReplicas: [],
-  }));
-  const known = new Map<string, number>();
-  return (key) => {
-    let partition = known.get(key);
-    if (partition === undefined) {
-      partition = partitioner({ topic: TOPICS.chainNetwork.name, partitionMetadata, message: { key, value: null } });
-      if (known.size < 1_000_000) known.set(key, partition);
-    }
-    return partition;
-  };
-}
-
-/** Consecutive batches of at most `maxBytes` (at least one record each). */
-function* sized(messages: readonly ConsumedRecord[], maxBytes: number): Generator<ConsumedRecord[]> {
-  let batch: ConsumedRecord[] = [];
-  let bytes = 0;
-  for (const message of messages) {
-    const size = (message.value?.byteLength ?? 0) + (message.key?.length ?? 0);
-    if (batch.length > 0 && bytes + size > maxBytes) {
-      yield batch;
-      batch = [];
-      bytes = 0;
-    }
-    batch.push(message);
-    bytes += size;
-  }
-  if (batch.length > 0) yield batch;
 }
 
 async function measureReads(redis: Redis, seconds: number): Promise<ReadFigures[]> {
