@@ -94,4 +94,25 @@ insert into history.partition_plan values
   ('account_transactions', ${DEFAULT_BLOCKS_PER_PARTITION});
 `,
   },
+  {
+    version: 2,
+    name: "series points (market and subnets)",
+    sql: `
+-- Every point of every market and subnets series (pools, prices, emissions, network stats, subnet
+-- settings, metagraphs, holders), as the projector folds it: point is the SeriesPoint JSON the
+-- Redis points zset holds (libs/read-models series.ts), series the Redis points key that names it.
+-- Redis keeps each series' newest points (its hot window); this table keeps them all. The state at
+-- block N is a series' newest row with block <= N. Price series are keyed by their oracle chain's
+-- block, like the zset's ordinal.
+create table history.series_points (
+  series text not null,
+  block bigint not null,
+  ordinal bigint not null,
+  point text not null,
+  primary key (series, block, ordinal)
+) partition by range (block);
+
+insert into history.partition_plan values ('series_points', ${DEFAULT_BLOCKS_PER_PARTITION});
+`,
+  },
 ];

@@ -12,11 +12,12 @@ export const historyTables = {
   accountPoints: "history.account_points",
   accountTransactions: "history.account_transactions",
   accountBlocks: "history.account_blocks",
+  seriesPoints: "history.series_points",
   partitionPlan: "history.partition_plan",
 } as const;
 
 /** The tables partitioned by block range (their `partition_plan` rows), by their unqualified names. */
-export type BlockPartitionedTable = "account_points" | "account_transactions";
+export type BlockPartitionedTable = "account_points" | "account_transactions" | "series_points";
 
 /** Blocks per partition unless configured otherwise: 216,000 blocks, 30 days at Finney's 12 s. */
 export const DEFAULT_BLOCKS_PER_PARTITION = 216_000;
