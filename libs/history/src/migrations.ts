@@ -112,6 +112,17 @@ create table history.series_points (
   primary key (series, block, ordinal)
 ) partition by range (block);
 
+-- The few sets and hashes a snapshot projection's fold reads besides its series (price tombstones,
+-- known price pairs, holder chunks waiting for the rest of their block), as Redis keeps them:
+-- a set's member is a field with an empty value.
+create table history.projection_state (
+  projection text not null,
+  key text not null,
+  field text not null,
+  value text not null,
+  primary key (projection, key, field)
+);
+
 insert into history.partition_plan values ('series_points', ${DEFAULT_BLOCKS_PER_PARTITION});
 `,
   },

@@ -13,6 +13,7 @@ export const historyTables = {
   accountTransactions: "history.account_transactions",
   accountBlocks: "history.account_blocks",
   seriesPoints: "history.series_points",
+  projectionState: "history.projection_state",
   partitionPlan: "history.partition_plan",
 } as const;
 

@@ -26,7 +26,7 @@ export const projectorConfigSchema = z
     /**
      * The history database (PostgreSQL) and the projector's role there: POSTGRES_URL (no
      * credentials), POSTGRES_USERNAME/POSTGRES_PASSWORD, POSTGRES_POOL_SIZE. Required when
-     * PROJECTIONS lists `accounts`, whose history moves there (issue 41).
+     * PROJECTIONS lists `accounts`; market and subnets keep every series point there when it is set.
      */
     ...postgresVars,
     POSTGRES_URL: postgresVars.POSTGRES_URL.optional(),
@@ -74,6 +74,14 @@ export const projectorConfigSchema = z
   .superRefine(redisTopologyRule);
 
 export type ProjectorConfig = z.infer<typeof projectorConfigSchema>;
+
+/**
+ * Whether the projector opens the history database: accounts needs it; market and subnets keep
+ * every point there when it is configured, and only their Redis window without it.
+ */
+export const usesHistory = (config: Pick<ProjectorConfig, "PROJECTIONS" | "POSTGRES_URL">): boolean =>
+  config.POSTGRES_URL !== undefined &&
+  config.PROJECTIONS.some((name) => name === "accounts" || name === "market" || name === "subnets");
 
 export const loadProjectorConfig = (env: NodeJS.ProcessEnv = process.env): ProjectorConfig =>
   loadConfigOrExit("projector", projectorConfigSchema, env);

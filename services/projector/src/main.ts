@@ -13,7 +13,7 @@ import {
 import { createRedis, redisConnectionOf } from "@platform/store";
 import { startTracingOrExit } from "@platform/telemetry";
 import { startAccountsProjection } from "./accounts/index.js";
-import { loadProjectorConfig } from "./config.js";
+import { loadProjectorConfig, usesHistory } from "./config.js";
 import { superviseIntentsProjection } from "./intents/intentsSupervisor.js";
 import { startMarketProjection } from "./market/index.js";
 import { startSubnetsProjection } from "./subnets/index.js";
@@ -28,9 +28,10 @@ const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
 const redis = redisDependency(redisConnectionOf(config), "projector");
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log, kafkaCredentials, kafkaTlsOf(config));
 const nats = natsDependency(natsConnectionOf(config), "projector", log);
-// The history database, as the projector's role: the accounts projection commits its balance points
-// and transactions there before Redis (libs/projection), and restores Redis from it after a loss.
-const history = config.PROJECTIONS.includes("accounts")
+// The history database, as the projector's role: the data projections commit their history there
+// before Redis (libs/projection): accounts its balance points and transactions (and restores Redis
+// from it after a loss), market and subnets every point of their series.
+const history = usesHistory(config)
   ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "projector")
   : undefined;
 log.info({ projections: config.PROJECTIONS }, "projections configured");

@@ -1,4 +1,5 @@
 import type { ConsumedRecord, SupervisedProjection } from "@platform/bus";
+import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
 import type { CommitReplication } from "@platform/projection";
 import type { ChainRef } from "@platform/proto/common/v1/common";
@@ -18,7 +19,9 @@ import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
 import type { NewPoint } from "../shared/series.js";
-import { loadSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
+import { replaceStateHash, writeSeriesHistory } from "../shared/seriesHistory.js";
+import type { SeriesState } from "../shared/seriesState.js";
+import { type LoadedSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
 import { snapshotProjection } from "../shared/snapshotProjection.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
@@ -177,6 +180,8 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
  */
 export function subnetsProjection(options: {
   redis: Redis;
+  /** The history database: every point is kept there as well (shared/seriesHistory.ts). */
+  history?: HistoryDb | undefined;
   log: Logger;
   signals?: Signals;
   /** Waited for between each commit and its signal (shared/commitReplication.ts). */
@@ -185,7 +190,7 @@ export function subnetsProjection(options: {
   readModels?: ReadModelMetrics;
 }): SupervisedProjection {
   const { redis, log } = options;
-  return snapshotProjection<SubnetsChange>({
+  return snapshotProjection<SubnetsChange, SubnetsPlan>({
     name: "subnets",
     redis,
     log,
@@ -195,89 +200,18 @@ export function subnetsProjection(options: {
     signals: options.signals,
     replication: options.replication,
     committed: (changes) => advanceToRef(options.readModels, "subnets", batchHead(changes)),
-    async prepare(changes) {
-      const pending = new Map<string, PendingSeries & { what: SubnetsKind; netuid: number }>();
-      const series = (what: SubnetsKind, netuid: number) => {
-        const layout = subnetsLayout(what, netuid);
-        let entry = pending.get(layout.points);
-        if (entry === undefined) {
-          entry = { what, netuid, layout, ops: [] };
-          pending.set(layout.points, entry);
-        }
-        return entry;
-      };
-
-      // Holder chunks of the subnets the batch touches, folded in offset order with the removals.
-      const removals = changes.filter(
-        (change): change is RemovalChange =>
-          change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"),
-      );
-      const chunkNetuids = [
-        ...new Set(
-          changes
-            .filter((change) => change.kind === "chunk" || (change.kind === "removed" && change.what === "holders"))
-            .map((change) => change.netuid),
-        ),
-      ];
-      const chunks = new Map<number, PendingChunks>();
-      if (chunkNetuids.length > 0) {
-        await redis.watch(...chunkNetuids.map(subnetsKeys.holderChunks));
-        const pipeline = redis.pipeline();
-        for (const netuid of chunkNetuids) pipeline.hgetall(subnetsKeys.holderChunks(netuid));
-        const stored = (await execPipeline(pipeline)) as Record<string, string>[];
-        chunkNetuids.forEach((netuid, index) =>
-          chunks.set(
-            netuid,
-            new Map(Object.entries(stored[index] ?? {}).map(([field, text]) => [field, decodeChunk(text)])),
-          ),
-        );
-      }
-      for (const change of changes) {
-        if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved")) continue;
-        if (change.kind === "snapshot")
-          series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
-        else if (change.kind === "chunk") {
-          const set = addChunk(chunks.get(change.netuid)!, change.chunk);
-          if (set !== undefined)
-            series("holders", change.netuid).ops.push({
-              kind: "add",
-              point: pointOf(set.ref, HolderPositions.encode(set).finish()),
-            });
-        } else {
-          if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
-          series(change.what, change.netuid).ops.push({ kind: "remove", block: change.block, hash: change.hash });
-        }
-      }
-      const loaded = await loadSeries(redis, [...pending.values()]);
-      const rankedNetuids = [...pending.values()]
-        .filter((entry) => entry.what === "holders")
-        .map((entry) => entry.netuid);
+    plan: planSubnets,
+    async queueRedis(plan, changes) {
+      const { chunks, loaded, removals, identityChecks } = plan;
+      const rankedNetuids = plan.pending.filter((entry) => entry.what === "holders").map((entry) => entry.netuid);
       if (rankedNetuids.length > 0) await redis.watch(...rankedNetuids.map(subnetsKeys.holderRanked));
       const ranked = rankedNetuids.length === 0 ? [] : await redis.mget(...rankedNetuids.map(subnetsKeys.holderRanked));
       const rankedOf = new Map(rankedNetuids.map((netuid, index) => [netuid, ranked[index] ?? null]));
-      const identityChecks = [
-        ...new Set([
-          ...[...pending.values()]
-            .filter((entry) => entry.what === "subnet" || entry.what === "validators")
-            .map((entry) => entry.netuid),
-          ...removals.map((removal) => removal.netuid),
-        ]),
-      ];
-
       return (multi) => {
         for (const [netuid, map] of chunks) {
           const key = subnetsKeys.holderChunks(netuid);
           multi.del(key);
-          if (map.size > 0)
-            multi.hset(
-              key,
-              Object.fromEntries(
-                [...map].map(([field, chunk]) => [
-                  field,
-                  Buffer.from(HolderPositions.encode(chunk).finish()).toString("base64"),
-                ]),
-              ),
-            );
+          if (map.size > 0) multi.hset(key, Object.fromEntries(encodedChunks(map)));
         }
         const folds = queueSeriesWrites(multi, loaded);
         const newestOf = (what: SubnetsKind, netuid: number): SeriesPoint | undefined | null => {
@@ -315,6 +249,12 @@ export function subnetsProjection(options: {
         queueDataChanges(multi, { readModel: "subnets", head: batchHead(changes) });
       };
     },
+    history: options.history,
+    async writeHistory(tx, plan, partitions) {
+      await writeSeriesHistory(tx, partitions, plan.loaded);
+      for (const [netuid, map] of plan.chunks)
+        await replaceStateHash(tx, "subnets", subnetsKeys.holderChunks(netuid), new Map(encodedChunks(map)));
+    },
   });
 }
 
@@ -347,4 +287,80 @@ function queueRankings(multi: ReturnType<Redis["multi"]>, netuid: number, set: H
     multi.zadd(keys[2]!, ...slice.flatMap((entry) => ["0", entry.member]));
     multi.hset(keys[3]!, Object.fromEntries(slice.map((entry) => [entry.field, JSON.stringify(entry.row)])));
   }
+}
+
+type SubnetsSeries = PendingSeries & { what: SubnetsKind; netuid: number };
+
+/** What a subnets batch writes, decided against one store's copy (its pending holder chunks and series tails). */
+interface SubnetsPlan {
+  pending: SubnetsSeries[];
+  loaded: LoadedSeries[];
+  /** The pending holder chunks of each subnet the batch touched, after it. */
+  chunks: Map<number, PendingChunks>;
+  removals: RemovalChange[];
+  /** Subnets whose listing may have changed. */
+  identityChecks: number[];
+}
+
+/** Sorts a batch's changes into series operations in offset order, assembling holder sets from their chunks. */
+async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState): Promise<SubnetsPlan> {
+  const pending = new Map<string, SubnetsSeries>();
+  const series = (what: SubnetsKind, netuid: number) => {
+    const layout = subnetsLayout(what, netuid);
+    let entry = pending.get(layout.points);
+    if (entry === undefined) {
+      entry = { what, netuid, layout, ops: [] };
+      pending.set(layout.points, entry);
+    }
+    return entry;
+  };
+  const removals = changes.filter(
+    (change): change is RemovalChange =>
+      change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"),
+  );
+  const chunkNetuids = [
+    ...new Set(
+      changes
+        .filter((change) => change.kind === "chunk" || (change.kind === "removed" && change.what === "holders"))
+        .map((change) => change.netuid),
+    ),
+  ];
+  const stored = await state.hashes(chunkNetuids.map(subnetsKeys.holderChunks));
+  const chunks = new Map<number, PendingChunks>(
+    chunkNetuids.map((netuid, index) => [
+      netuid,
+      new Map([...(stored[index] ?? new Map<string, string>())].map(([field, text]) => [field, decodeChunk(text)])),
+    ]),
+  );
+  for (const change of changes) {
+    if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved")) continue;
+    if (change.kind === "snapshot") series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
+    else if (change.kind === "chunk") {
+      const set = addChunk(chunks.get(change.netuid)!, change.chunk);
+      if (set !== undefined)
+        series("holders", change.netuid).ops.push({
+          kind: "add",
+          point: pointOf(set.ref, HolderPositions.encode(set).finish()),
+        });
+    } else {
+      if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
+      series(change.what, change.netuid).ops.push({ kind: "remove", block: change.block, hash: change.hash });
+    }
+  }
+  const entries = [...pending.values()];
+  const identityChecks = [
+    ...new Set([
+      ...entries.filter((entry) => entry.what === "subnet" || entry.what === "validators").map((entry) => entry.netuid),
+      ...removals.map((removal) => removal.netuid),
+    ]),
+  ];
+  return { pending: entries, loaded: await state.loadSeries(entries), chunks, removals, identityChecks };
+}
+
+/** Pending chunks as both stores keep them: base64 HolderPositions by `<blockHash>:<chunkIndex>`. */
+function encodedChunks(map: PendingChunks): [string, string][] {
+  return [...map].map(([field, chunk]) => [
+    field,
+    Buffer.from(HolderPositions.encode(chunk).finish()).toString("base64"),
+  ]);
 }
