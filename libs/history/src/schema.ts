@@ -14,6 +14,9 @@ export const historyTables = {
   accountBlocks: "history.account_blocks",
   seriesPoints: "history.series_points",
   projectionState: "history.projection_state",
+  intentOrders: "history.intent_orders",
+  intentOrderChanges: "history.intent_order_changes",
+  streamPositions: "history.stream_positions",
   partitionPlan: "history.partition_plan",
 } as const;
 

@@ -77,11 +77,11 @@ export type ProjectorConfig = z.infer<typeof projectorConfigSchema>;
 
 /**
  * Whether the projector opens the history database: accounts needs it; market and subnets keep
- * every point there when it is configured, and only their Redis window without it.
+ * every point there when it is configured (and only their Redis window without it), and intents
+ * mirrors its orders there (intents/historyMirror.ts).
  */
 export const usesHistory = (config: Pick<ProjectorConfig, "PROJECTIONS" | "POSTGRES_URL">): boolean =>
-  config.POSTGRES_URL !== undefined &&
-  config.PROJECTIONS.some((name) => name === "accounts" || name === "market" || name === "subnets");
+  config.POSTGRES_URL !== undefined && config.PROJECTIONS.length > 0;
 
 export const loadProjectorConfig = (env: NodeJS.ProcessEnv = process.env): ProjectorConfig =>
   loadConfigOrExit("projector", projectorConfigSchema, env);

@@ -14,6 +14,7 @@ import { createRedis, redisConnectionOf } from "@platform/store";
 import { startTracingOrExit } from "@platform/telemetry";
 import { startAccountsProjection } from "./accounts/index.js";
 import { loadProjectorConfig, usesHistory } from "./config.js";
+import { startIntentsHistoryMirror } from "./intents/historyMirror.js";
 import { superviseIntentsProjection } from "./intents/intentsSupervisor.js";
 import { startMarketProjection } from "./market/index.js";
 import { startSubnetsProjection } from "./subnets/index.js";
@@ -61,6 +62,23 @@ if (config.PROJECTIONS.includes("intents")) {
     registry,
   });
   checks.push(intents.check);
+  if (history !== undefined) {
+    // The orders' durable copy beside Redis (intents/historyMirror.ts), on a connection of its own:
+    // its reads block on the change log.
+    const mirrorRedis = createRedis({ ...redisConnectionOf(config), connectionName: "projector-intents-mirror" });
+    const mirror = startIntentsHistoryMirror({
+      redis: mirrorRedis,
+      history: history.client,
+      log: log.child({ projection: "intents", mirror: "history" }),
+    });
+    stops.push({
+      name: "intents-history-mirror",
+      run: async () => {
+        await mirror.stop();
+        mirrorRedis.disconnect();
+      },
+    });
+  }
   stops.push(
     { name: "intents", run: () => intents.stop() },
     {
