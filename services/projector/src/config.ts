@@ -7,7 +7,7 @@ import {
   redisTopologyVars,
   vars,
 } from "@platform/config";
-import { kafkaCredentialVars, serviceVars } from "@platform/service";
+import { chainTopicVars, kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 export const PROJECTIONS = ["intents", "accounts", "market", "subnets"] as const;
@@ -47,6 +47,8 @@ export const projectorConfigSchema = z
     REDIS_WAIT_TIMEOUT_MS: vars.positiveInt().default(1_000),
     /** Replication of the topics a projection creates when it starts before their producers; 3 in production. */
     KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+    /** CHAIN_TOPICS_RETENTION_MS: `retention.ms` of chain.network.v1 and oracle.prices.v1 (7 days by default). */
+    ...chainTopicVars,
     /**
      * FullSettler's REFUND_GRACE in seconds (fixed in the contract at deployment; 60 on the devnet):
      * an intent's refundable_at is its fill deadline plus this. Carried in configuration so the

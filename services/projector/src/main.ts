@@ -59,6 +59,7 @@ if (config.PROJECTIONS.includes("intents")) {
     log: log.child({ projection: "intents" }),
     refundGraceSeconds: config.INTENTS_REFUND_GRACE_SECONDS!,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    chainTopicsRetentionMs: config.CHAIN_TOPICS_RETENTION_MS,
     registry,
   });
   checks.push(intents.check);
@@ -112,6 +113,7 @@ for (const name of config.PROJECTIONS) {
     replicaWait,
     log: log.child({ projection: name }),
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    chainTopicsRetentionMs: config.CHAIN_TOPICS_RETENTION_MS,
     registry,
   });
   checks.push(supervisor.check);

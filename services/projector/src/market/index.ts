@@ -31,6 +31,7 @@ export function startMarketProjection(options: ProjectionStartOptions): Projecti
       ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
     }),
     replicationFactor: options.replicationFactor,
+    chainTopicsRetentionMs: options.chainTopicsRetentionMs,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.registry === undefined ? {} : { registry: options.registry }),
   });
