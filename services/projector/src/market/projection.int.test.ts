@@ -477,6 +477,28 @@ describe("market and subnets projections: holder rankings and subnet snapshots",
   });
 });
 
+describe("market and subnets projections: root stakes moved without the metagraph", () => {
+  it("keeps each ValidatorRootStakes as a point of its own series, taken back by its removal", async () => {
+    const moved = (block: number, stake: string): NetworkChainEvent => ({
+      event: {
+        $case: "validatorRootStakes",
+        value: { ref: ref(block), netuid: 6, stakes: [{ uid: 0, hotkey: `0x${"1".repeat(64)}`, rootStakeRao: stake }] },
+      },
+    });
+    await publishNetwork("netuid:6", moved(60, "10"), moved(61, "20"));
+    await waitFor(async () => (await redis.zcard(subnetsKeys.validatorRootStakePoints(6))) === 2, {
+      what: "two root-stake points",
+      timeoutMs: 30_000,
+    });
+    await publishNetwork("netuid:6", removed("netuid:6", "ValidatorRootStakes", 61));
+    await waitFor(async () => (await redis.zcard(subnetsKeys.validatorRootStakePoints(6))) === 1, {
+      what: "block 61's root stakes taken back",
+      timeoutMs: 30_000,
+    });
+    await expectHistoryEqualsRedis(subnetsKeys.validatorRootStakePoints(6));
+  });
+});
+
 describe("market and subnets projections: removed and re-registered subnets", () => {
   it("stops listing a removed subnet, lists it again when the removal is undone, and when the netuid is registered again", async () => {
     const subnet = (block: number): NetworkChainEvent => ({

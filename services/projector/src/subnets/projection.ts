@@ -9,6 +9,7 @@ import {
   NetworkChainEvent,
   PoolSnapshot,
   SubnetSnapshot,
+  ValidatorRootStakes,
   ValidatorSetSnapshot,
 } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
@@ -38,6 +39,7 @@ type SubnetsChange =
 const REMOVED_KINDS: Record<string, SubnetsKind[]> = {
   SubnetSnapshot: ["subnet"],
   ValidatorSetSnapshot: ["validators", "validatorFlags"],
+  ValidatorRootStakes: ["rootStakes"],
   PoolSnapshot: ["pool"],
   EmissionSnapshot: ["emission"],
   HolderPositions: ["holders"],
@@ -66,6 +68,7 @@ const pointOf = (ref: Parameters<typeof refPosition>[0], bytes: Uint8Array): New
 const SUBNETS_EVENT_TYPES = new Set([
   "SubnetSnapshot",
   "ValidatorSetSnapshot",
+  "ValidatorRootStakes",
   "PoolSnapshot",
   "EmissionSnapshot",
   "HolderPositions",
@@ -110,6 +113,18 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             what: "validatorFlags",
             netuid: event.value.netuid,
             point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(validatorFlags(event.value)).finish()),
+            ref: event.value.ref,
+          });
+          break;
+        case "validatorRootStakes":
+          changes.push({
+            kind: "snapshot",
+            what: "rootStakes",
+            netuid: event.value.netuid,
+            point: pointOf(
+              event.value.ref,
+              eventBytesOr(message, () => ValidatorRootStakes.encode(event.value).finish()),
+            ),
             ref: event.value.ref,
           });
           break;
