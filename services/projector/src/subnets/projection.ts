@@ -13,7 +13,14 @@ import {
   ValidatorSetSnapshot,
 } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
-import { ordinalOf, rankHolders, readModelVersionKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
+import {
+  ordinalOf,
+  type RankedEntry,
+  rankHolders,
+  readModelVersionKeys,
+  type SeriesPoint,
+  subnetsKeys,
+} from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { execPipeline, type Redis } from "@platform/store";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
@@ -240,7 +247,7 @@ export function subnetsProjection(options: {
           const tag = newest === undefined ? null : `${newest.o}:${newest.h}`;
           if (tag === rankedOf.get(netuid)) continue;
           const set = newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64"));
-          queueRankings(multi, netuid, set);
+          queueRankings(multi, netuid, set, rankedSet(loaded, netuid, rankedOf.get(netuid) ?? null));
           if (tag === null || set === undefined)
             multi.del(subnetsKeys.holderRanked(netuid), subnetsKeys.holderRankedHead(netuid));
           else {
@@ -282,26 +289,57 @@ function batchHead(changes: readonly SubnetsChange[]): ChainRef | undefined {
   );
 }
 
-function queueRankings(multi: ReturnType<Redis["multi"]>, netuid: number, set: HolderPositions | undefined): void {
+/**
+ * Writes a subnet's holder rankings for `set`, as a diff against the ranking of `previous` (the set
+ * the stored ranking was made from, when the batch loaded it): only members that moved, rows that
+ * changed and what left are written. Root's 4,900 positions move a few at a time, and rewriting
+ * them whole was most of an epoch block's Redis writes. Without `previous`, the ranking is rewritten.
+ */
+function queueRankings(
+  multi: ReturnType<Redis["multi"]>,
+  netuid: number,
+  set: HolderPositions | undefined,
+  previous: HolderPositions | undefined,
+): void {
   const keys = [
     subnetsKeys.holderColdkeys(netuid),
     subnetsKeys.holderColdkeyRows(netuid),
     subnetsKeys.holderPositions(netuid),
     subnetsKeys.holderPositionRows(netuid),
-  ];
-  multi.del(...keys);
+  ] as const;
+  if (set === undefined || previous === undefined) multi.del(...keys);
   if (set === undefined) return;
-  const { coldkeys, positions } = rankHolders(set);
-  for (let at = 0; at < coldkeys.length; at += 1_000) {
-    const slice = coldkeys.slice(at, at + 1_000);
-    multi.zadd(keys[0]!, ...slice.flatMap((entry) => ["0", entry.member]));
-    multi.hset(keys[1]!, Object.fromEntries(slice.map((entry) => [entry.field, JSON.stringify(entry.row)])));
-  }
-  for (let at = 0; at < positions.length; at += 1_000) {
-    const slice = positions.slice(at, at + 1_000);
-    multi.zadd(keys[2]!, ...slice.flatMap((entry) => ["0", entry.member]));
-    multi.hset(keys[3]!, Object.fromEntries(slice.map((entry) => [entry.field, JSON.stringify(entry.row)])));
-  }
+  const next = rankHolders(set);
+  const before = previous === undefined ? { coldkeys: [], positions: [] } : rankHolders(previous);
+  queueRankingDiff(multi, keys[0], keys[1], before.coldkeys, next.coldkeys);
+  queueRankingDiff(multi, keys[2], keys[3], before.positions, next.positions);
+}
+
+/** The zset of members and the hash of rows of one ranking, moved from `before` to `after`. */
+function queueRankingDiff<Row>(
+  multi: ReturnType<Redis["multi"]>,
+  membersKey: string,
+  rowsKey: string,
+  before: readonly RankedEntry<Row>[],
+  after: readonly RankedEntry<Row>[],
+): void {
+  const beforeMembers = new Set(before.map((entry) => entry.member));
+  const afterMembers = new Set(after.map((entry) => entry.member));
+  const beforeRows = new Map(before.map((entry) => [entry.field, JSON.stringify(entry.row)] as const));
+  const afterFields = new Set(after.map((entry) => entry.field));
+  const gone = [...beforeMembers].filter((member) => !afterMembers.has(member));
+  const goneFields = [...beforeRows.keys()].filter((field) => !afterFields.has(field));
+  for (let at = 0; at < gone.length; at += 1_000) multi.zrem(membersKey, ...gone.slice(at, at + 1_000));
+  for (let at = 0; at < goneFields.length; at += 1_000) multi.hdel(rowsKey, ...goneFields.slice(at, at + 1_000));
+  const added = after.filter((entry) => !beforeMembers.has(entry.member));
+  const changed = after.flatMap((entry) => {
+    const row = JSON.stringify(entry.row);
+    return beforeRows.get(entry.field) === row ? [] : [[entry.field, row] as const];
+  });
+  for (let at = 0; at < added.length; at += 1_000)
+    multi.zadd(membersKey, ...added.slice(at, at + 1_000).flatMap((entry) => ["0", entry.member]));
+  for (let at = 0; at < changed.length; at += 1_000)
+    multi.hset(rowsKey, Object.fromEntries(changed.slice(at, at + 1_000)));
 }
 
 type SubnetsSeries = PendingSeries & { what: SubnetsKind; netuid: number };
@@ -378,4 +416,15 @@ function encodedChunks(map: PendingChunks): [string, string][] {
     field,
     Buffer.from(HolderPositions.encode(chunk).finish()).toString("base64"),
   ]);
+}
+
+/** The holder set the stored ranking of `netuid` was made from (tag `<ordinal>:<hash>`), if the batch loaded its point. */
+function rankedSet(loaded: readonly LoadedSeries[], netuid: number, tag: string | null): HolderPositions | undefined {
+  if (tag === null) return undefined;
+  const series = loaded.find((entry) => entry.layout.points === subnetsLayout("holders", netuid).points);
+  if (series === undefined) return undefined;
+  const point = [series.loaded.base, ...series.loaded.tail].find(
+    (candidate) => candidate !== undefined && `${candidate.o}:${candidate.h}` === tag,
+  );
+  return point === undefined ? undefined : HolderPositions.decode(Buffer.from(point.p, "base64"));
 }
