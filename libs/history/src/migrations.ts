@@ -123,6 +123,17 @@ create table history.projection_state (
   primary key (projection, key, field)
 );
 
+-- Each series' bucket aggregates (5m/1h/4h/1d OHLC and volumes), as the Redis bucket zsets hold
+-- them (libs/read-models series.ts BucketAggregate JSON), kept for ever: what a lost Redis gets
+-- its candles back from.
+create table history.series_buckets (
+  series text not null,
+  bucket text not null,
+  start bigint not null,
+  aggregate text not null,
+  primary key (series, bucket, start)
+);
+
 insert into history.partition_plan values ('series_points', ${DEFAULT_BLOCKS_PER_PARTITION});
 `,
   },

@@ -1,15 +1,16 @@
 import type { SupervisedProjection } from "@platform/bus";
 import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
-import type { CommitReplication } from "@platform/projection";
+import type { CommitReplication, RedisMulti } from "@platform/projection";
 import type { SeriesPoint } from "@platform/read-models";
-import { marketKeys, readModelVersionKeys } from "@platform/read-models";
+import { DATA_PREFIX, marketKeys, readModelVersionKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
-import type { Redis } from "@platform/store";
+import { execPipeline, type Redis } from "@platform/store";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
-import { addStateMembers, writeSeriesHistory } from "../shared/seriesHistory.js";
+import { addStateMembers, writeRemovalsHistory, writeSeriesHistory } from "../shared/seriesHistory.js";
+import { restoreSeries } from "../shared/seriesRestore.js";
 import type { SeriesState } from "../shared/seriesState.js";
-import { type LoadedSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
+import { type LoadedSeries, type PendingSeries, queueSeriesWrites, type SeriesLayout } from "../shared/seriesStore.js";
 import { snapshotProjection } from "../shared/snapshotProjection.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
@@ -69,20 +70,7 @@ export function marketProjection(options: {
             multi.sadd(marketKeys.pricePairs, entry.pair!);
           }
         }
-        for (const netuid of listed) {
-          queueMembership(multi, {
-            seriesKeys: [marketKeys.poolPoints(netuid)],
-            setKey: marketKeys.pools,
-            removalsKey: marketKeys.removedSubnets,
-            netuid,
-          });
-          queueMembership(multi, {
-            seriesKeys: [marketKeys.emissionPoints(netuid)],
-            setKey: marketKeys.emissions,
-            removalsKey: marketKeys.removedSubnets,
-            netuid,
-          });
-        }
+        for (const netuid of listed) queueListing(multi, netuid);
         if (newTombstones.length > 0) multi.sadd(marketKeys.priceRemoved, ...newTombstones);
         queueDataChanges(multi, {
           readModel: "market",
@@ -93,8 +81,32 @@ export function marketProjection(options: {
       };
     },
     history: options.history,
+    restore: (history) =>
+      restoreSeries({
+        projection: "market",
+        redis,
+        history,
+        log,
+        seriesPrefix: `${DATA_PREFIX}market:`,
+        layoutOf: marketLayoutOf,
+        stateKind: (key) => (key === marketKeys.removedSubnets ? "hash" : "set"),
+        offsetKey: marketKeys.offset,
+        versionKey: readModelVersionKeys.market,
+        derive: async (newest) => {
+          const netuids = new Set<number>();
+          for (const key of newest.keys()) {
+            const netuid = /:market:(?:pool|emission):(\d+):points$/.exec(key)?.[1];
+            if (netuid !== undefined) netuids.add(Number(netuid));
+          }
+          for (const netuid of Object.keys(await redis.hgetall(marketKeys.removedSubnets))) netuids.add(Number(netuid));
+          const multi = redis.multi();
+          for (const netuid of netuids) queueListing(multi, netuid);
+          await execPipeline(multi);
+        },
+      }).then(() => undefined),
     async writeHistory(tx, plan, partitions) {
       await writeSeriesHistory(tx, partitions, plan.loaded);
+      await writeRemovalsHistory(tx, "market", marketKeys.removedSubnets, plan.removals);
       // The price pairs with a point (which a price removal reaches) and the removed rounds, as in Redis.
       const pairs = plan.pending.flatMap((entry) =>
         entry.kind === "price" && entry.ops.some((op) => op.kind === "add") ? [entry.pair!] : [],
@@ -185,4 +197,32 @@ export async function planMarket(changes: readonly MarketChange[], state: Series
     newTombstones,
     priceAdds: allPriceAdds.filter((change) => !tombstoned.has(change.identity)) as MarketPlan["priceAdds"],
   };
+}
+
+/** Lists a subnet's pool and emission while their newest point stands and is newer than its removal. */
+function queueListing(multi: RedisMulti, netuid: number): void {
+  queueMembership(multi, {
+    seriesKeys: [marketKeys.poolPoints(netuid)],
+    setKey: marketKeys.pools,
+    removalsKey: marketKeys.removedSubnets,
+    netuid,
+  });
+  queueMembership(multi, {
+    seriesKeys: [marketKeys.emissionPoints(netuid)],
+    setKey: marketKeys.emissions,
+    removalsKey: marketKeys.removedSubnets,
+    netuid,
+  });
+}
+
+/** A market series' layout from its points key (keys.ts), for the restore. */
+function marketLayoutOf(key: string): SeriesLayout | undefined {
+  const rest = key.startsWith(`${DATA_PREFIX}market:`) ? key.slice(`${DATA_PREFIX}market:`.length) : undefined;
+  if (rest === undefined || !rest.endsWith(":points")) return undefined;
+  const parts = rest.slice(0, -":points".length).split(":");
+  if (parts[0] === "pool" && parts.length === 2) return poolLayout(Number(parts[1]));
+  if (parts[0] === "emission" && parts.length === 2) return emissionLayout(Number(parts[1]));
+  if (parts[0] === "stats" && parts.length === 1) return statsLayout;
+  if (parts[0] === "price" && parts.length === 3) return priceLayout(parts[1]!, parts[2]!);
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import { type HistoryTransaction, historyTables, type PartitionKeeper } from "@platform/history";
 import { type BucketName, ORDINAL_SPAN, type SeriesPoint } from "@platform/read-models";
-import { foldSeries, lowestOrdinal } from "./series.js";
+import { bucketsFrom, foldSeries, lowestOrdinal } from "./series.js";
 import type { SeriesState } from "./seriesState.js";
 import { type LoadedSeries, type PendingSeries, parsePoint } from "./seriesStore.js";
 
@@ -96,9 +96,11 @@ export async function writeSeriesHistory(
 ): Promise<void> {
   const replaced: LoadedSeries[] = [];
   const rows: { series: string; block: string; ordinal: string; point: string }[] = [];
+  const buckets: { series: string; bucket: string; from: string; starts: string[]; aggregates: string[] }[] = [];
   for (const series of loaded) {
     // The same bucket aggregates as the Redis copy: a point reads alike from either store.
-    const folded = foldSeries(series.loaded, series.ops, Object.keys(series.layout.buckets) as BucketName[]);
+    const names = Object.keys(series.layout.buckets) as BucketName[];
+    const folded = foldSeries(series.loaded, series.ops, names);
     if (folded.changedFrom === undefined) continue;
     replaced.push(series);
     for (const point of folded.points)
@@ -108,8 +110,28 @@ export async function writeSeriesHistory(
         ordinal: String(point.o),
         point: JSON.stringify(point),
       });
+    for (const name of names) {
+      const { from, aggregates } = bucketsFrom(series.loaded.base, folded.points, name, folded.changedFrom);
+      buckets.push({
+        series: series.layout.points,
+        bucket: name,
+        from: String(from),
+        starts: aggregates.map((aggregate) => String(aggregate.s)),
+        aggregates: aggregates.map((aggregate) => JSON.stringify(aggregate)),
+      });
+    }
   }
   if (replaced.length === 0) return;
+  await replacePoints(tx, partitions, replaced, rows);
+  await replaceBuckets(tx, buckets);
+}
+
+async function replacePoints(
+  tx: HistoryTransaction,
+  partitions: PartitionKeeper,
+  replaced: readonly LoadedSeries[],
+  rows: readonly { series: string; block: string; ordinal: string; point: string }[],
+): Promise<void> {
   const table = historyTables.seriesPoints;
   await tx.unsafe(
     `delete from ${table} p using unnest($1::text[], $2::bigint[], $3::bigint[]) as s(series, block, ordinal)
@@ -138,6 +160,67 @@ export async function writeSeriesHistory(
       rows.map((row) => row.point),
     ] as never,
   );
+}
+
+/** Every bucket from the first one a fold changed on is replaced by the aggregates that stand (series.ts bucketsFrom). */
+async function replaceBuckets(
+  tx: HistoryTransaction,
+  buckets: readonly { series: string; bucket: string; from: string; starts: string[]; aggregates: string[] }[],
+): Promise<void> {
+  if (buckets.length === 0) return;
+  const table = historyTables.seriesBuckets;
+  await tx.unsafe(
+    `delete from ${table} b using unnest($1::text[], $2::text[], $3::bigint[]) as d(series, bucket, start)
+     where b.series = d.series and b.bucket = d.bucket and b.start >= d.start`,
+    [
+      buckets.map((entry) => entry.series),
+      buckets.map((entry) => entry.bucket),
+      buckets.map((entry) => entry.from),
+    ] as never,
+  );
+  const flat = buckets.flatMap((entry) =>
+    entry.starts.map((start, index) => [entry.series, entry.bucket, start, entry.aggregates[index]!] as const),
+  );
+  if (flat.length === 0) return;
+  await tx.unsafe(
+    `insert into ${table} (series, bucket, start, aggregate)
+     select * from unnest($1::text[], $2::text[], $3::bigint[], $4::text[])`,
+    [
+      flat.map((row) => row[0]),
+      flat.map((row) => row[1]),
+      flat.map((row) => row[2]),
+      flat.map((row) => row[3]),
+    ] as never,
+  );
+}
+
+/**
+ * The subnet removals of a batch, in order, as queueRemovals keeps them in Redis (a hash netuid ->
+ * `<block>:<hash>`): a removal sets it, the undoing of that same removal takes it off.
+ */
+export async function writeRemovalsHistory(
+  tx: HistoryTransaction,
+  projection: string,
+  key: string,
+  removals: readonly { kind: string; netuid: number; block: number; hash: string }[],
+): Promise<void> {
+  const state = historyTables.projectionState;
+  for (const removal of removals) {
+    const mark = `${removal.block}:${removal.hash.toLowerCase()}`;
+    if (removal.kind === "subnetRemoved")
+      await tx.unsafe(
+        `insert into ${state} (projection, key, field, value) values ($1, $2, $3, $4)
+         on conflict (projection, key, field) do update set value = excluded.value`,
+        [projection, key, String(removal.netuid), mark],
+      );
+    else
+      await tx.unsafe(`delete from ${state} where projection = $1 and key = $2 and field = $3 and value = $4`, [
+        projection,
+        key,
+        String(removal.netuid),
+        mark,
+      ]);
+  }
 }
 
 /** Adds members to one of the projection's sets. */

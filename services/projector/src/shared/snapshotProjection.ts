@@ -35,6 +35,8 @@ export interface SnapshotProjectionOptions<Change, Plan> {
   history?: HistoryDb | undefined;
   /** The plan's writes in the history commit's transaction. */
   writeHistory(tx: HistoryTransaction, plan: Plan, partitions: PartitionKeeper): Promise<void>;
+  /** Seeds a lost Redis read model from the history database (shared/seriesRestore.ts); with `history` only. */
+  restore?(history: HistoryDb): Promise<void>;
   signals?: Signals | undefined;
   /** Waited for after EXEC, before the signal (REDIS_WAIT_REPLICAS). */
   replication?: CommitReplication | undefined;
@@ -80,6 +82,9 @@ export function snapshotProjection<Change, Plan>(
     log,
     decode: (record) => options.decode([record], log),
     stores: options.history === undefined ? [store] : [historyStore(options, options.history), store],
+    ...(options.history === undefined || options.restore === undefined
+      ? {}
+      : { restore: () => options.restore!(options.history!) }),
   });
 }
 

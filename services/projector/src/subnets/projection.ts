@@ -14,6 +14,7 @@ import {
 } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
 import {
+  DATA_PREFIX,
   ordinalOf,
   type RankedEntry,
   rankHolders,
@@ -27,9 +28,10 @@ import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
 import type { NewPoint } from "../shared/series.js";
-import { replaceStateHash, writeSeriesHistory } from "../shared/seriesHistory.js";
+import { replaceStateHash, writeRemovalsHistory, writeSeriesHistory } from "../shared/seriesHistory.js";
+import { restoreSeries } from "../shared/seriesRestore.js";
 import type { SeriesState } from "../shared/seriesState.js";
-import { type LoadedSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
+import { type LoadedSeries, type PendingSeries, queueSeriesWrites, type SeriesLayout } from "../shared/seriesStore.js";
 import { snapshotProjection } from "../shared/snapshotProjection.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
@@ -272,8 +274,22 @@ export function subnetsProjection(options: {
       };
     },
     history: options.history,
+    restore: (history) =>
+      restoreSeries({
+        projection: "subnets",
+        redis,
+        history,
+        log,
+        seriesPrefix: `${DATA_PREFIX}subnets:`,
+        layoutOf: subnetsLayoutOf,
+        stateKind: () => "hash",
+        offsetKey: subnetsKeys.offset,
+        versionKey: readModelVersionKeys.subnets,
+        derive: (newest) => deriveSubnets(redis, newest),
+      }).then(() => undefined),
     async writeHistory(tx, plan, partitions) {
       await writeSeriesHistory(tx, partitions, plan.loaded);
+      await writeRemovalsHistory(tx, "subnets", subnetsKeys.removedSubnets, plan.removals);
       for (const [netuid, map] of plan.chunks)
         await replaceStateHash(tx, "subnets", subnetsKeys.holderChunks(netuid), new Map(encodedChunks(map)));
     },
@@ -428,3 +444,49 @@ function rankedSet(loaded: readonly LoadedSeries[], netuid: number, tag: string 
   );
   return point === undefined ? undefined : HolderPositions.decode(Buffer.from(point.p, "base64"));
 }
+
+/** What Redis derives after a restore: the subnets listed, and each subnet's holder ranking from its newest set. */
+async function deriveSubnets(redis: Redis, newest: ReadonlyMap<string, SeriesPoint>): Promise<void> {
+  const netuids = new Set<number>(Object.keys(await redis.hgetall(subnetsKeys.removedSubnets)).map(Number));
+  const multi = redis.multi();
+  for (const [key, point] of newest) {
+    const found = /:subnets:([a-z-]+):(\d+):points$/.exec(key);
+    if (found === null) continue;
+    const netuid = Number(found[2]);
+    if (found[1] === "subnet" || found[1] === "validators") netuids.add(netuid);
+    if (found[1] !== "holders") continue;
+    const set = HolderPositions.decode(Buffer.from(point.p, "base64"));
+    queueRankings(multi, netuid, set, undefined);
+    const tag = `${point.o}:${point.h}`;
+    multi.set(subnetsKeys.holderRanked(netuid), tag);
+    multi.set(subnetsKeys.holderRankedHead(netuid), JSON.stringify({ tag, ref: set.ref, coverage: set.coverage }));
+  }
+  for (const netuid of netuids)
+    queueMembership(multi, {
+      seriesKeys: [subnetsLayout("subnet", netuid).points, subnetsLayout("validators", netuid).points],
+      setKey: subnetsKeys.netuids,
+      removalsKey: subnetsKeys.removedSubnets,
+      netuid,
+    });
+  await execPipeline(multi);
+}
+
+/** A subnets series' layout from its points key (keys.ts), for the restore. */
+function subnetsLayoutOf(key: string): SeriesLayout | undefined {
+  const prefix = `${DATA_PREFIX}subnets:`;
+  const found = key.startsWith(prefix) ? /^([a-z-]+):(\d+):points$/.exec(key.slice(prefix.length)) : null;
+  if (found === null) return undefined;
+  const kind = SUBNETS_KIND_OF_KEY[found[1]!];
+  return kind === undefined ? undefined : subnetsLayout(kind, Number(found[2]));
+}
+
+/** The key segment of each series kind (libs/read-models subnets.ts). */
+const SUBNETS_KIND_OF_KEY: Record<string, SubnetsKind> = {
+  subnet: "subnet",
+  validators: "validators",
+  "validator-flags": "validatorFlags",
+  "validator-root-stakes": "rootStakes",
+  pool: "pool",
+  emission: "emission",
+  holders: "holders",
+};
