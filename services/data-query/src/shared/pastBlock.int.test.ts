@@ -233,7 +233,7 @@ async function balancePoint(block: number, freeRao: string, stakeNalpha: string)
 async function copySeriesToHistory(): Promise<string[]> {
   const keys = (await redis.keys("rm:{data}:*:points")).filter((key) => !key.includes(":accounts:"));
   for (const key of keys) {
-    const points = await redis.zrange(key, 0, -1);
+    const points = await redis.zrange(key, "0", "-1");
     const rows = points.map((text) => {
       const point = JSON.parse(text) as { o: number; b: number };
       return [key, String(point.b), String(point.o), text];
@@ -378,7 +378,7 @@ describe("latest reads at a past block", () => {
         "-inf",
         key.includes(":accounts:") ? String(Math.floor(timeOf(106) / 1_000) - 1) : String(106 * ORDINAL_SPAN - 1),
       );
-    expect((await redis.zrange(keys.find((key) => key.endsWith("stats:points"))!, 0, 0))[0]).toContain('"b":106');
+    expect((await redis.zrange(keys.find((key) => key.endsWith("stats:points"))!, "0", "0"))[0]).toContain('"b":106');
     const fromHistory = await everyRead(103, reader);
     expect(fromHistory).toEqual(fromRedis);
     expect(await codeOf(getNetworkStatsLatest(redis, { at: at(103) }))).toBe("BLOCK_BEFORE_HISTORY");
