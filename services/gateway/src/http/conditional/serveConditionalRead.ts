@@ -109,7 +109,10 @@ function answerFromMemory(
   conditional: boolean,
   proven: boolean,
 ): void {
-  const maxAge = Math.max(0, Math.floor((kept.expiresAt - reads.now()) / 1_000));
+  // An immutable answer stays fresh for as long from every copy; others count down to the next block.
+  const maxAge = kept.immutable
+    ? IMMUTABLE_MAX_AGE_SECONDS
+    : Math.max(0, Math.floor((kept.expiresAt - reads.now()) / 1_000));
   if (kept.asOfMs !== undefined) reads.observeAsOf(route.path, kept.asOfMs);
   if (proven) {
     reads.count(route.path, "not_modified_cached");
