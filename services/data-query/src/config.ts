@@ -46,7 +46,8 @@ export const dataQueryConfigSchema = z
     /**
      * The history database (PostgreSQL) and data-query's read-only role there: POSTGRES_URL (no
      * credentials), POSTGRES_USERNAME/POSTGRES_PASSWORD, POSTGRES_POOL_SIZE. Required with the
-     * groups that read history: `accounts` (issue 41).
+     * groups that read history: `accounts` (issue 41); `market` and `subnets` use it when set, for
+     * reads at a block older than the newest points Redis keeps.
      */
     ...postgresVars,
     POSTGRES_URL: postgresVars.POSTGRES_URL.optional(),

@@ -29,11 +29,15 @@ const redis = redisDependency(redisConnectionOf(config), "data-query");
 // The reads of concurrent calls that start in the same event-loop turn leave in one socket write.
 coalesceWrites(redis.client);
 log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
-// The history database, as data-query's read-only role, for the groups that read history (accounts:
-// balance history, transactions and balances older than the newest points Redis keeps).
-const history = readsHistory(config.DATA_QUERY_GROUPS)
-  ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "data-query")
-  : undefined;
+// The history database, as data-query's read-only role: required by the accounts group (balance
+// history, transactions and balances older than the newest points Redis keeps), used by the market
+// and subnets groups when configured (reads at a block older than the newest points Redis keeps;
+// without it those answer BLOCK_BEFORE_HISTORY).
+const history =
+  readsHistory(config.DATA_QUERY_GROUPS) ||
+  (config.POSTGRES_URL !== undefined && config.DATA_QUERY_GROUPS.some((group) => group !== "events"))
+    ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "data-query")
+    : undefined;
 
 type Group = DataQueryConfig["DATA_QUERY_GROUPS"][number];
 const registry = createMetricsRegistry("data-query");

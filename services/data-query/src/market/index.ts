@@ -1,4 +1,5 @@
 import { type GrpcServiceRegistration, unaryHandler } from "@platform/grpc";
+import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
 import {
   type GetNetworkStatsLatestRequest,
@@ -23,8 +24,13 @@ import { getPriceHistory, getPriceLatest } from "./price.js";
 import { getNetworkStatsLatest } from "./stats.js";
 
 /** MarketService over the projector's market read model (libs/read-models market.ts). */
-export function marketGrpcService(deps: { redis: Redis; log: Logger }): GrpcServiceRegistration {
-  const { redis, log } = deps;
+export function marketGrpcService(deps: {
+  redis: Redis;
+  log: Logger;
+  /** The history database: reads at a block older than the newest points Redis keeps. */
+  history?: HistoryDb | undefined;
+}): GrpcServiceRegistration {
+  const { redis, log, history } = deps;
   return {
     name: "platform.data.v1.MarketService",
     definition: MarketServiceService,
@@ -40,12 +46,12 @@ export function marketGrpcService(deps: { redis: Redis; log: Logger }): GrpcServ
       getNetworkStatsLatest: unaryHandler<GetNetworkStatsLatestRequest, GetNetworkStatsLatestResponse>(
         log,
         "GetNetworkStatsLatest",
-        () => getNetworkStatsLatest(redis),
+        (request) => getNetworkStatsLatest(redis, request, history),
       ),
       getSubnetPoolsLatest: unaryHandler<GetSubnetPoolsLatestRequest, GetSubnetPoolsLatestResponse>(
         log,
         "GetSubnetPoolsLatest",
-        (request) => getSubnetPoolsLatest(redis, request),
+        (request) => getSubnetPoolsLatest(redis, request, history),
       ),
       getSubnetPoolsHistory: unaryHandler<GetSubnetPoolsHistoryRequest, GetSubnetPoolsHistoryResponse>(
         log,
@@ -55,7 +61,7 @@ export function marketGrpcService(deps: { redis: Redis; log: Logger }): GrpcServ
       getSubnetEmissionsLatest: unaryHandler<GetSubnetEmissionsLatestRequest, GetSubnetEmissionsLatestResponse>(
         log,
         "GetSubnetEmissionsLatest",
-        (request) => getSubnetEmissionsLatest(redis, request),
+        (request) => getSubnetEmissionsLatest(redis, request, history),
       ),
     },
   };

@@ -1,4 +1,5 @@
 import { type GrpcServiceRegistration, unaryHandler } from "@platform/grpc";
+import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
 import { SubnetsServiceService } from "@platform/proto/data/v1/subnets";
 import { readModelVersionKeys } from "@platform/read-models";
@@ -11,6 +12,8 @@ import { getValidatorsLatest } from "./validators.js";
 
 export interface SubnetsReadsOptions {
   redis: Redis;
+  /** The history database: reads at a block older than the newest points Redis keeps. */
+  history?: HistoryDb | undefined;
   /** Bound on the kept answers' wire bytes (DATA_QUERY's ANSWER_CACHE_MAX_BYTES). */
   answerCacheMaxBytes: number;
   registry?: Registry;
@@ -23,7 +26,7 @@ export interface SubnetsReadsOptions {
  * API to compute.
  */
 export function subnetsReads(options: SubnetsReadsOptions) {
-  const { redis } = options;
+  const { redis, history } = options;
   const answers = answerCache({
     redis,
     versionKey: readModelVersionKeys.subnets,
@@ -34,15 +37,18 @@ export function subnetsReads(options: SubnetsReadsOptions) {
   const methods = SubnetsServiceService;
   return {
     definition: answers.preEncoded(SubnetsServiceService),
-    getSubnetsLatest: answers.cached(methods.getSubnetsLatest, (request) => getSubnetsLatest(redis, request)),
-    getValidatorsLatest: answers.cached(methods.getValidatorsLatest, (request) => getValidatorsLatest(redis, request)),
-    getHoldersTop: answers.cached(methods.getHoldersTop, (request) => getHoldersTop(redis, request)),
+    getSubnetsLatest: answers.cached(methods.getSubnetsLatest, (request) => getSubnetsLatest(redis, request, history)),
+    getValidatorsLatest: answers.cached(methods.getValidatorsLatest, (request) =>
+      getValidatorsLatest(redis, request, history),
+    ),
+    getHoldersTop: answers.cached(methods.getHoldersTop, (request) => getHoldersTop(redis, request, history)),
   };
 }
 
 /** SubnetsService: subnetsReads behind gRPC. */
 export function subnetsGrpcService(deps: {
   redis: Redis;
+  history?: HistoryDb | undefined;
   log: Logger;
   answerCacheMaxBytes: number;
   registry?: Registry;

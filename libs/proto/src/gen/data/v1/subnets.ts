@@ -18,7 +18,15 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { AsOf, PageInfo, PageRequest, SortOrder, sortOrderFromJSON, sortOrderToJSON } from "../../common/v1/common.js";
+import {
+  AsOf,
+  BlockSelector,
+  PageInfo,
+  PageRequest,
+  SortOrder,
+  sortOrderFromJSON,
+  sortOrderToJSON,
+} from "../../common/v1/common.js";
 import {
   AccountId,
   CommitReveal,
@@ -217,7 +225,11 @@ export interface GetSubnetsLatestRequest {
   sort: SubnetSort;
   /** Default ASC. */
   order: SortOrder;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
 }
 
 export interface SubnetOwner {
@@ -278,7 +290,11 @@ export interface GetValidatorsLatestRequest {
   sort: ValidatorSort;
   /** Default DESC. */
   order: SortOrder;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
 }
 
 export interface Validator {
@@ -340,7 +356,11 @@ export interface GetHoldersTopRequest {
     | string
     | undefined;
   /** Default 100, maximum 500; cursors continue up to rank 10,000. */
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
 }
 
 export interface HotkeyHolding {
@@ -381,7 +401,7 @@ export interface GetHoldersTopResponse {
 }
 
 function createBaseGetSubnetsLatestRequest(): GetSubnetsLatestRequest {
-  return { netuids: [], sort: 0, order: 0, page: undefined };
+  return { netuids: [], sort: 0, order: 0, page: undefined, at: undefined };
 }
 
 export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
@@ -401,6 +421,9 @@ export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -460,6 +483,14 @@ export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -478,6 +509,7 @@ export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
       sort: isSet(object.sort) ? subnetSortFromJSON(object.sort) : 0,
       order: isSet(object.order) ? sortOrderFromJSON(object.order) : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
     };
   },
 
@@ -495,6 +527,9 @@ export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
     return obj;
   },
 
@@ -509,6 +544,7 @@ export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
     return message;
   },
 };
@@ -1355,7 +1391,7 @@ export const GetSubnetsLatestResponse: MessageFns<GetSubnetsLatestResponse> = {
 };
 
 function createBaseGetValidatorsLatestRequest(): GetValidatorsLatestRequest {
-  return { netuid: 0, includeWithoutPermit: false, sort: 0, order: 0, page: undefined };
+  return { netuid: 0, includeWithoutPermit: false, sort: 0, order: 0, page: undefined, at: undefined };
 }
 
 export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> = {
@@ -1374,6 +1410,9 @@ export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> 
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(42).fork()).join();
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -1431,6 +1470,14 @@ export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> 
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1454,6 +1501,7 @@ export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> 
       sort: isSet(object.sort) ? validatorSortFromJSON(object.sort) : 0,
       order: isSet(object.order) ? sortOrderFromJSON(object.order) : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
     };
   },
 
@@ -1474,6 +1522,9 @@ export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> 
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
     return obj;
   },
 
@@ -1489,6 +1540,7 @@ export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> 
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
     return message;
   },
 };
@@ -2120,7 +2172,7 @@ export const GetValidatorsLatestResponse: MessageFns<GetValidatorsLatestResponse
 };
 
 function createBaseGetHoldersTopRequest(): GetHoldersTopRequest {
-  return { netuid: 0, groupBy: 0, minAlphaNalpha: undefined, page: undefined };
+  return { netuid: 0, groupBy: 0, minAlphaNalpha: undefined, page: undefined, at: undefined };
 }
 
 export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
@@ -2136,6 +2188,9 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -2185,6 +2240,14 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2211,6 +2274,7 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
         ? globalThis.String(object.min_alpha_nalpha)
         : undefined,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
     };
   },
 
@@ -2228,6 +2292,9 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
     return obj;
   },
 
@@ -2242,6 +2309,7 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
     return message;
   },
 };

@@ -415,7 +415,17 @@ export interface NetworkStatsSnapshot {
    * a source that does not read them.
    */
   blockExtrinsicsCount?: number | undefined;
-  blockTransfersCount?: number | undefined;
+  blockTransfersCount?:
+    | number
+    | undefined;
+  /**
+   * The newest block the source held final when it read this one: the network's finalized head
+   * (GRANDPA) as it saw it, no higher than the configured finalized depth below its best block (the
+   * rule of ChainRef.finality). Every block at or below it can no longer be reorganised away, so a
+   * reader knows which of the blocks it holds are final from the newest snapshot alone. Absent
+   * from a source that does not know the finalized head (yet).
+   */
+  finalizedBlockNumber?: string | undefined;
 }
 
 function createBaseNetworkChainEvent(): NetworkChainEvent {
@@ -3868,6 +3878,7 @@ function createBaseNetworkStatsSnapshot(): NetworkStatsSnapshot {
     transfersCount: undefined,
     blockExtrinsicsCount: undefined,
     blockTransfersCount: undefined,
+    finalizedBlockNumber: undefined,
   };
 }
 
@@ -3941,6 +3952,9 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
     }
     if (message.blockTransfersCount !== undefined) {
       writer.uint32(184).uint32(message.blockTransfersCount);
+    }
+    if (message.finalizedBlockNumber !== undefined) {
+      writer.uint32(192).uint64(message.finalizedBlockNumber);
     }
     return writer;
   },
@@ -4142,6 +4156,14 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
             message.blockTransfersCount = reader.uint32();
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.finalizedBlockNumber = reader.uint64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4267,6 +4289,11 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
         : isSet(object.block_transfers_count)
         ? globalThis.Number(object.block_transfers_count)
         : undefined,
+      finalizedBlockNumber: isSet(object.finalizedBlockNumber)
+        ? globalThis.String(object.finalizedBlockNumber)
+        : isSet(object.finalized_block_number)
+        ? globalThis.String(object.finalized_block_number)
+        : undefined,
     };
   },
 
@@ -4341,6 +4368,9 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
     if (message.blockTransfersCount !== undefined) {
       obj.blockTransfersCount = Math.round(message.blockTransfersCount);
     }
+    if (message.finalizedBlockNumber !== undefined) {
+      obj.finalizedBlockNumber = message.finalizedBlockNumber;
+    }
     return obj;
   },
 
@@ -4372,6 +4402,7 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
     message.transfersCount = object.transfersCount ?? undefined;
     message.blockExtrinsicsCount = object.blockExtrinsicsCount ?? undefined;
     message.blockTransfersCount = object.blockTransfersCount ?? undefined;
+    message.finalizedBlockNumber = object.finalizedBlockNumber ?? undefined;
     return message;
   },
 };
