@@ -167,6 +167,17 @@ const metagraph = (netuid: number, block: number): NetworkChainEvent => ({
     value: { ref: ref(block), netuid, neurons: [neuron(0, String(block * 7)), neuron(1, String(block * 3))] },
   },
 });
+/** Neuron 0's root stake moved alone (ValidatorRootStakes, published without the metagraph). */
+const rootMove = (netuid: number, block: number): NetworkChainEvent => ({
+  event: {
+    $case: "validatorRootStakes",
+    value: {
+      ref: ref(block),
+      netuid,
+      stakes: [{ uid: 0, hotkey: account("0").publicKey, rootStakeRao: String(block) }],
+    },
+  },
+});
 const holders = (netuid: number, block: number): NetworkChainEvent => ({
   event: {
     $case: "holderPositions",
@@ -209,6 +220,7 @@ async function followBlock(block: number): Promise<void> {
     const events = [pool(netuid, block), emission(netuid, block)];
     if (block === FIRST || block === 106 || block === 108) events.push(subnet(netuid, block, `sn${netuid}@${block}`));
     if (block % 5 === 0 || block === 106) events.push(metagraph(netuid, block), holders(netuid, block));
+    if (netuid === 1 && (block === 101 || block === 104)) events.push(rootMove(netuid, block));
     await network(`netuid:${netuid}`, ...events);
   }
   await network("network", stats(block));
@@ -324,8 +336,11 @@ describe("latest reads at a past block", () => {
     ]);
     expect(answers.emissions.emissions.map((item) => [item.netuid, item.taoInEmissionRao])).toEqual([[1, "103000"]]);
     expect(answers.subnets.subnets.map((item) => [item.netuid, item.name])).toEqual([[1, "sn1@100"]]);
-    // The metagraph and holder set standing at 103 are those of block 100.
-    expect(answers.validators.validators.map((item) => item.alphaStakeNalpha)).toEqual(["700", "300"]);
+    // The metagraph and holder set standing at 103 are those of block 100, with the root stake moved at 101 (not 104's).
+    expect(answers.validators.validators.map((item) => [item.alphaStakeNalpha, item.rootStakeRao])).toEqual([
+      ["700", "101"],
+      ["300", undefined],
+    ]);
     expect(answers.holders.holders.map((item) => item.alphaNalpha)).toEqual(["200", "150", "100"]);
     expect(answers.balance).toMatchObject({
       balanceFreeRao: "500",

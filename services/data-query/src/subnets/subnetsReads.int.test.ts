@@ -4,7 +4,7 @@ import type { ConsumedRecord } from "@platform/bus";
 import { createLogger } from "@platform/log";
 import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
-import { GetSubnetsLatestResponse } from "@platform/proto/data/v1/subnets";
+import { GetSubnetsLatestResponse, ValidatorSort } from "@platform/proto/data/v1/subnets";
 import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
@@ -313,6 +313,77 @@ describe("walks pinned to their first page's block", () => {
   });
 });
 
+describe("validators/latest with root stakes moved since the metagraph", () => {
+  it("applies the ValidatorRootStakes published after the metagraph, in order, as of the newest block", async () => {
+    const neuron = (uid: number, rootStakeRao?: string) => ({
+      uid,
+      hotkey: account(String.fromCharCode(107 + uid)),
+      coldkey: account(String(uid + 1)),
+      validatorPermit: true,
+      active: true,
+      alphaStakeNalpha: "100",
+      dividends: "0",
+      vtrust: "0",
+      incentive: "0",
+      consensus: "0",
+      emissionNalpha: "0",
+      lastUpdateBlock: "300",
+      ...(rootStakeRao === undefined ? {} : { rootStakeRao }),
+    });
+    const moved = (number: number, uid: number, rootStakeRao: string): NetworkChainEvent => ({
+      event: {
+        $case: "validatorRootStakes",
+        value: {
+          ref: ref(number),
+          netuid: 1,
+          stakes: [{ uid, hotkey: account(String.fromCharCode(107 + uid)).publicKey, rootStakeRao }],
+        },
+      },
+    });
+    const poolOnly = (number: number): NetworkChainEvent => ({
+      event: {
+        $case: "poolSnapshot",
+        value: {
+          ref: ref(number),
+          netuid: 1,
+          mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+          taoInRao: "1000",
+          alphaInNalpha: "4000",
+          alphaOutNalpha: "100000",
+          alphaIssuanceNalpha: "5000",
+          priceTao: "0.25",
+        },
+      },
+    });
+    await publish([
+      poolOnly(300),
+      {
+        event: {
+          $case: "validatorSetSnapshot",
+          value: { ref: ref(300), netuid: 1, neurons: [neuron(0, "5"), neuron(1)] },
+        },
+      },
+    ]);
+    await publish([poolOnly(301), moved(301, 0, "9")]);
+    await publish([poolOnly(302), moved(302, 1, "4")]);
+    const request = {
+      netuid: 1,
+      includeWithoutPermit: false,
+      sort: ValidatorSort.VALIDATOR_SORT_UID,
+      order: 0,
+      page: { limit: 10, cursor: "" },
+    };
+    const rootStakes = (answer: Awaited<ReturnType<typeof getValidatorsLatest>>) =>
+      answer.validators.map((validator) => [validator.uid, validator.rootStakeRao]).sort();
+    const latest = await getValidatorsLatest(redis, request);
+    expect(latest.asOf?.blockNumber).toBe("302");
+    expect(rootStakes(latest)).toEqual([
+      [0, "9"],
+      [1, "4"],
+    ]);
+  });
+});
+
 describe("subnets/latest", () => {
   const poolOnly = (number: number): NetworkChainEvent => ({
     event: {
@@ -392,6 +463,21 @@ describe("subnets/latest", () => {
   });
 
   it("counts permits and active UIDs from the metagraphs' flags series, and a metagraph taken back by a reorganisation takes its flags too", async () => {
+    const poolOnly = (number: number): NetworkChainEvent => ({
+      event: {
+        $case: "poolSnapshot",
+        value: {
+          ref: ref(number),
+          netuid: 1,
+          mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+          taoInRao: "1000",
+          alphaInNalpha: "4000",
+          alphaOutNalpha: "100000",
+          alphaIssuanceNalpha: "5000",
+          priceTao: "0.25",
+        },
+      },
+    });
     await publish([
       poolOnly(300),
       subnet(300),

@@ -21,6 +21,7 @@ import { asOfPinned, blockScope, pinBlock, type Wanted, wantedOf } from "../shar
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
 import { sortedPage } from "../shared/sortedPage.js";
+import { rootStakeMovesAfter, withRootStakes } from "./rootStakes.js";
 
 /**
  * `GET /data/v1/subnets/{netuid}/validators/latest`: the newest metagraph of the subnet, ranked, or
@@ -60,7 +61,6 @@ export async function getValidatorsLatest(
     if (pin !== undefined) throw netuidNotFound([netuid]);
     throw notYet("metagraph of this subnet");
   }
-  const snapshot = decodePoint(point, ValidatorSetSnapshot);
   // A metagraph is published when it changes, a pool at every block (same partition, so never
   // behind it): the newest pool's block is the state the answer describes.
   const poolPoint =
@@ -69,6 +69,11 @@ export async function getValidatorsLatest(
       : (await read([subnetsKeys.poolPoints(netuid)], point.b))[0];
   const pool = poolPoint === undefined ? undefined : decodePoint(poolPoint, PoolSnapshot);
   const block = poolPoint !== undefined && poolPoint.b >= point.b ? poolPoint.b : point.b;
+  // Root stakes that moved since the snapshot come as moves of their own (ValidatorRootStakes).
+  const snapshot = withRootStakes(
+    decodePoint(point, ValidatorSetSnapshot),
+    await rootStakeMovesAfter({ redis, history }, netuid, point, block),
+  );
   const asOf = asOfPinned(block === point.b ? snapshot.ref : pool!.ref, pin);
   const price = pool?.priceTao;
   const neurons = snapshot.neurons.filter((neuron) =>
