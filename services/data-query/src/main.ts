@@ -13,7 +13,7 @@ import { coalesceWrites, type Redis, redisConnectionOf } from "@platform/store";
 import { startTracingOrExit } from "@platform/telemetry";
 import type { Registry } from "prom-client";
 import { accountsGrpcService } from "./accounts/index.js";
-import { type DataQueryConfig, loadDataQueryConfig, readsHistory } from "./config.js";
+import { connectsHistory, type DataQueryConfig, loadDataQueryConfig } from "./config.js";
 import { dataEventsGrpcService } from "./events/index.js";
 import { marketGrpcService } from "./market/index.js";
 import { guardedByMarkers, PROJECTION_MARKERS } from "./shared/rebuildGuard.js";
@@ -30,8 +30,9 @@ const redis = redisDependency(redisConnectionOf(config), "data-query");
 coalesceWrites(redis.client);
 log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
 // The history database, as data-query's read-only role, for the groups that read history (accounts:
-// balance history, transactions and balances older than the newest points Redis keeps).
-const history = readsHistory(config.DATA_QUERY_GROUPS)
+// balance history, transactions and balances older than the newest points Redis keeps; market and
+// subnets, when configured: the series histories older than Redis' hot window).
+const history = connectsHistory(config)
   ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "data-query")
   : undefined;
 

@@ -1,5 +1,5 @@
-import { unavailable } from "@platform/errors";
 import { type HistoryDb, historyTables } from "@platform/history";
+import { historyRead } from "../shared/historyRead.js";
 import type { Order } from "../shared/page.js";
 import type { ZsetEntry } from "../shared/zsetScan.js";
 
@@ -8,15 +8,6 @@ import type { ZsetEntry } from "../shared/zsetScan.js";
  * the projector's accounts projection with the same members and scores as the Redis zsets), read
  * in the zsets' (score, member) order so that answers and cursors are those of the Redis reads.
  */
-
-/** Runs a history read; PostgreSQL away becomes READ_MODEL_UNAVAILABLE (503, as Redis away does), never INTERNAL. */
-export async function historyRead<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw unavailable("READ_MODEL_UNAVAILABLE", "the history store could not be read; retry shortly", undefined, error);
-  }
-}
 
 /** The members of the account's points the balance history needs: the one before the window, those in it, the first. */
 export async function pointsForWindow(

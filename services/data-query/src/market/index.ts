@@ -1,12 +1,17 @@
 import { type GrpcServiceRegistration, unaryHandler } from "@platform/grpc";
+import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
 import {
+  type GetNetworkStatsHistoryRequest,
+  type GetNetworkStatsHistoryResponse,
   type GetNetworkStatsLatestRequest,
   type GetNetworkStatsLatestResponse,
   type GetPriceHistoryRequest,
   type GetPriceHistoryResponse,
   type GetPriceLatestRequest,
   type GetPriceLatestResponse,
+  type GetSubnetEmissionsHistoryRequest,
+  type GetSubnetEmissionsHistoryResponse,
   type GetSubnetEmissionsLatestRequest,
   type GetSubnetEmissionsLatestResponse,
   type GetSubnetPoolsHistoryRequest,
@@ -17,14 +22,23 @@ import {
 } from "@platform/proto/data/v1/market";
 import type { Redis } from "@platform/store";
 import { getSubnetEmissionsLatest } from "./emissions.js";
+import { getSubnetEmissionsHistory } from "./emissionsHistory.js";
 import { getSubnetPoolsHistory } from "./poolHistory.js";
 import { getSubnetPoolsLatest } from "./pools.js";
 import { getPriceHistory, getPriceLatest } from "./price.js";
 import { getNetworkStatsLatest } from "./stats.js";
+import { getNetworkStatsHistory } from "./statsHistory.js";
 
-/** MarketService over the projector's market read model (libs/read-models market.ts). */
-export function marketGrpcService(deps: { redis: Redis; log: Logger }): GrpcServiceRegistration {
-  const { redis, log } = deps;
+/**
+ * MarketService over the projector's market read model (libs/read-models market.ts), and for the
+ * histories older than its hot window the history database, when there is one.
+ */
+export function marketGrpcService(deps: {
+  redis: Redis;
+  log: Logger;
+  history?: HistoryDb | undefined;
+}): GrpcServiceRegistration {
+  const { redis, log, history } = deps;
   return {
     name: "platform.data.v1.MarketService",
     definition: MarketServiceService,
@@ -56,6 +70,16 @@ export function marketGrpcService(deps: { redis: Redis; log: Logger }): GrpcServ
         log,
         "GetSubnetEmissionsLatest",
         (request) => getSubnetEmissionsLatest(redis, request),
+      ),
+      getNetworkStatsHistory: unaryHandler<GetNetworkStatsHistoryRequest, GetNetworkStatsHistoryResponse>(
+        log,
+        "GetNetworkStatsHistory",
+        (request) => getNetworkStatsHistory(redis, request, history),
+      ),
+      getSubnetEmissionsHistory: unaryHandler<GetSubnetEmissionsHistoryRequest, GetSubnetEmissionsHistoryResponse>(
+        log,
+        "GetSubnetEmissionsHistory",
+        (request) => getSubnetEmissionsHistory(redis, request, history),
       ),
     },
   };

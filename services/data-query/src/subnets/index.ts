@@ -1,16 +1,20 @@
 import { type GrpcServiceRegistration, unaryHandler } from "@platform/grpc";
+import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
-import { SubnetsServiceService } from "@platform/proto/data/v1/subnets";
+import { type GetSubnetsHistoryRequest, SubnetsServiceService } from "@platform/proto/data/v1/subnets";
 import { readModelVersionKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import type { Registry } from "prom-client";
 import { answerCache } from "../shared/answerCache.js";
 import { getHoldersTop } from "./holders.js";
+import { getSubnetsHistory } from "./subnetsHistory.js";
 import { getSubnetsLatest } from "./subnetsLatest.js";
 import { getValidatorsLatest } from "./validators.js";
 
 export interface SubnetsReadsOptions {
   redis: Redis;
+  /** The history database: subnets/history reads the points older than Redis' hot window there. */
+  history?: HistoryDb | undefined;
   /** Bound on the kept answers' wire bytes (DATA_QUERY's ANSWER_CACHE_MAX_BYTES). */
   answerCacheMaxBytes: number;
   registry?: Registry;
@@ -37,12 +41,15 @@ export function subnetsReads(options: SubnetsReadsOptions) {
     getSubnetsLatest: answers.cached(methods.getSubnetsLatest, (request) => getSubnetsLatest(redis, request)),
     getValidatorsLatest: answers.cached(methods.getValidatorsLatest, (request) => getValidatorsLatest(redis, request)),
     getHoldersTop: answers.cached(methods.getHoldersTop, (request) => getHoldersTop(redis, request)),
+    // Not kept: its default window moves with the clock, not only with the read model's version.
+    getSubnetsHistory: (request: GetSubnetsHistoryRequest) => getSubnetsHistory(redis, request, options.history),
   };
 }
 
 /** SubnetsService: subnetsReads behind gRPC. */
 export function subnetsGrpcService(deps: {
   redis: Redis;
+  history?: HistoryDb | undefined;
   log: Logger;
   answerCacheMaxBytes: number;
   registry?: Registry;
@@ -56,6 +63,7 @@ export function subnetsGrpcService(deps: {
       getSubnetsLatest: unaryHandler(log, "GetSubnetsLatest", reads.getSubnetsLatest),
       getValidatorsLatest: unaryHandler(log, "GetValidatorsLatest", reads.getValidatorsLatest),
       getHoldersTop: unaryHandler(log, "GetHoldersTop", reads.getHoldersTop),
+      getSubnetsHistory: unaryHandler(log, "GetSubnetsHistory", reads.getSubnetsHistory),
     },
   };
 }
