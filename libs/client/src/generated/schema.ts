@@ -297,7 +297,7 @@ export interface paths {
         };
         /**
          * Latest TAO price
-         * @description The TAO/USD price from the price feed (source names the feed, its round and its own updated_at, so staleness is visible), changes over 1 h, 24 h, 7 d and 30 d (null without enough history), market capitalisation from chain issuance, and the fixed maximum supply.
+         * @description The TAO/USD price from the price feed (source names the feed, its round and its own updated_at, so staleness is visible), changes over 1 h, 24 h, 7 d and 30 d (null without enough history), market capitalisation from chain issuance, and the fixed maximum supply. With at (RFC 3339 or unix seconds), the price as of that time: the price follows its own oracle chain (an EVM chain with its own blocks), so a past price is asked by time rather than by a native block_number; as_of then names the oracle chain's block of the round shown, and the supply is the native chain's at that time. A time still to come, or before the feed's first round, is 400 INVALID_PARAMETER naming at.
          */
         get: operations["getCoinPriceLatest"];
         put?: never;
@@ -4763,6 +4763,8 @@ export interface operations {
             query?: {
                 /** @description Quote currency; usd (the default) */
                 vs?: "usd";
+                /** @description The price as of this time rather than now: the feed's newest round updated at or before it. A time, not a block number: the price follows its own oracle chain, not the native one; RFC 3339 or unix seconds */
+                at?: string;
             };
             header?: {
                 /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */

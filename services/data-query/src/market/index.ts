@@ -44,7 +44,7 @@ export function marketGrpcService(deps: {
     definition: MarketServiceService,
     implementation: {
       getPriceLatest: unaryHandler<GetPriceLatestRequest, GetPriceLatestResponse>(log, "GetPriceLatest", (request) =>
-        getPriceLatest(redis, request),
+        getPriceLatest(redis, request, history),
       ),
       getPriceHistory: unaryHandler<GetPriceHistoryRequest, GetPriceHistoryResponse>(
         log,

@@ -160,6 +160,52 @@ async function applyBlock(block: number): Promise<void> {
   await subnetsProjection({ redis, log }).handleBatch(batch);
 }
 
+/** Three TAO/USD rounds on the oracle chain (its own blocks 10, 20, 30), at 10, 20 and 30 minutes. */
+const ROUNDS = [10, 20, 30].map((block, index) => ({ block, price: String(100 + index), timeMs: T0 + block * 60_000 }));
+
+async function applyRounds(): Promise<void> {
+  const messages: ConsumedRecord[] = ROUNDS.map(({ block, price, timeMs }, index) => ({
+    topic: TOPICS.oraclePrices.name,
+    partition: 0,
+    offset: String(index),
+    timestamp: "0",
+    key: "TAO",
+    value: Buffer.from(
+      encodePayload(TOPICS.oraclePrices, {
+        event: {
+          $case: "priceObserved",
+          value: {
+            ref: { ...ref(block), chainId: "31337", blockTimestamp: new Date(timeMs).toISOString() },
+            asset: "TAO",
+            vs: "usd",
+            price,
+            answer: `${price}00000000`,
+            decimals: 8,
+            roundId: String(index + 1),
+            updatedAt: new Date(timeMs).toISOString(),
+            feedAddress: "0x00000000000000000000000000000000000000Fe",
+            provider: "chainlink",
+          },
+        },
+      }),
+    ),
+    eventId: undefined,
+    eventType: undefined,
+    schema: undefined,
+    traceparent: undefined,
+    tracestate: undefined,
+    headers: {},
+  }));
+  await marketProjection({ redis, log }).handleBatch({
+    topic: TOPICS.oraclePrices.name,
+    partition: 0,
+    messages,
+    lastOffset: String(messages.length - 1),
+    previousOffset: undefined,
+    heartbeat: async () => undefined,
+  });
+}
+
 const SERIES = [marketKeys.statsPoints, marketKeys.emissionPoints(1), subnetsKeys.subnetPoints(1)];
 
 /** Every point the projections wrote, into history.series_points (the projector's PostgreSQL copy). */
@@ -218,7 +264,12 @@ beforeAll(async () => {
       if (text !== undefined) written.set(`${key}|${block}`, text);
     }
   }
+  await applyRounds();
+  const pricePoints = await redis.zrange(marketKeys.pricePoints("TAO", "usd"), "0", "-1");
+  pricePoints.forEach((text, index) => written.set(`${marketKeys.pricePoints("TAO", "usd")}|r${index}`, text));
   await copyToHistory(writer, written);
+  // Redis keeps the newest 10,000 rounds; here its hot window is made to start at the second round.
+  await redis.zremrangebyrank(marketKeys.pricePoints("TAO", "usd"), 0, 0);
   withHistory = await serve(historyDb);
   redisOnly = await serve(undefined);
 }, 120_000);
@@ -375,5 +426,40 @@ describe("subnet-emissions/history and subnets/history", () => {
     expect(answer.points[0]!.subnet?.name).toBe("sn1");
     const redisAlone = await subnetsHistory(redisOnly);
     expect(redisAlone.points.map((point) => point.blockNumber)).toEqual(expected.slice(1).map(String));
+  });
+});
+
+describe("coin/price/latest at a time", () => {
+  const priceAt = (clients: typeof withHistory, at: string | undefined) =>
+    callUnary(
+      clients.market,
+      clients.market.getPriceLatest,
+      { vs: "usd", ...(at === undefined ? {} : { at }) },
+      new Metadata(),
+    );
+  const minute = (m: number) => new Date(T0 + m * 60_000).toISOString();
+
+  it("answers the round in force at that time, older than Redis' hot window from PostgreSQL", async () => {
+    expect((await priceAt(withHistory, undefined)).price).toBe("102");
+    expect(await priceAt(withHistory, minute(15))).toMatchObject({
+      price: "100",
+      asOf: { chainId: "31337", blockNumber: "10" },
+      source: { roundId: "1" },
+    });
+    expect((await priceAt(withHistory, minute(20))).price).toBe("101");
+    expect((await priceAt(withHistory, minute(25))).source?.roundId).toBe("2");
+    // The supply is the native chain's at that time: network stats of block 124 (24 min 48 s).
+    expect((await priceAt(withHistory, minute(25))).totalIssuanceRao).toBe("10000000000");
+  });
+
+  it("refuses a time before the first round, or still to come, naming at", async () => {
+    expect(await codeOf(priceAt(withHistory, minute(5)))).toBe("INVALID_PARAMETER");
+    expect(await codeOf(priceAt(withHistory, new Date(Date.now() + 3_600_000).toISOString()))).toBe(
+      "INVALID_PARAMETER",
+    );
+    expect(await codeOf(priceAt(withHistory, "yesterday"))).toBe("INVALID_PARAMETER");
+    // Without the history database the round before Redis' hot window is not known.
+    expect(await codeOf(priceAt(redisOnly, minute(15)))).toBe("INVALID_PARAMETER");
+    expect((await priceAt(redisOnly, minute(25))).price).toBe("101");
   });
 });

@@ -17,8 +17,8 @@ export interface SeriesSource {
   history: HistoryDb | undefined;
   /** The Redis points key, which is also the series' name in PostgreSQL. */
   key: string;
-  /** Points above this block are past the answer's as_of and never shown. */
-  maxBlock: number;
+  /** Points above this block are past the answer's as_of and never shown; none: every point counts. */
+  maxBlock?: number | undefined;
 }
 
 const REDIS_CHUNK = 256;
@@ -52,14 +52,15 @@ export async function pointsBefore(
   const [oldestText] = await readModel(() => source.redis.zrange(source.key, "0", "0"));
   // A hot window wholly past maxBlock holds none of the answers: they are all in PostgreSQL.
   const oldest = oldestText === undefined ? undefined : parsePoint(oldestText);
-  if (oldest !== undefined && oldest.b > source.maxBlock) return coldOnly(source, instantsMs);
+  if (oldest !== undefined && oldest.b > (source.maxBlock ?? Number.POSITIVE_INFINITY))
+    return coldOnly(source, instantsMs);
   const hot = instantsMs.filter((instant) => oldest !== undefined && oldest.t < instant);
   const cold = instantsMs.filter((instant) => oldest === undefined || oldest.t >= instant);
   const [hotPoints, coldPoints] = await Promise.all([
     hot.length === 0 ? [] : hotPointsBefore(source, Math.min(...hot)),
     cold.length === 0 || source.history === undefined
       ? []
-      : coldPointsBefore(source, source.history, cold, oldest === undefined ? source.maxBlock : oldest.b - 1),
+      : coldPointsBefore(source, source.history, cold, oldest === undefined ? topOf(source) : oldest.b - 1),
   ]);
   return instantsMs.map((instant) =>
     oldest !== undefined && oldest.t < instant
@@ -70,8 +71,11 @@ export async function pointsBefore(
 
 async function coldOnly(source: SeriesSource, instantsMs: readonly number[]) {
   if (source.history === undefined) return instantsMs.map(() => undefined);
-  return coldPointsBefore(source, source.history, instantsMs, source.maxBlock);
+  return coldPointsBefore(source, source.history, instantsMs, topOf(source));
 }
+
+/** The highest block a search may land on. */
+const topOf = (source: SeriesSource) => source.maxBlock ?? Number.MAX_SAFE_INTEGER;
 
 /**
  * The hot window's points at or below maxBlock, newest first, read back from the newest until one
@@ -83,7 +87,7 @@ async function hotPointsBefore(source: SeriesSource, earliestMs: number): Promis
     const chunk = await readModel(() =>
       source.redis.zrevrangebyscore(
         source.key,
-        `(${(source.maxBlock + 1) * ORDINAL_SPAN}`,
+        source.maxBlock === undefined ? "+inf" : `(${(source.maxBlock + 1) * ORDINAL_SPAN}`,
         "-inf",
         "LIMIT",
         offset,

@@ -19,6 +19,7 @@ import {
   EXAMPLE_CURSOR,
   emissionsHistoryExample,
   networkStatsHistoryExample,
+  priceLatestExample,
   subnetsHistoryExample,
 } from "./examples.js";
 
@@ -58,6 +59,7 @@ beforeAll(async () => {
         name: "platform.data.v1.MarketService",
         definition: MarketServiceService,
         implementation: {
+          getPriceLatest: handler("getPriceLatest", priceLatestExample),
           getNetworkStatsHistory: handler("getNetworkStatsHistory", networkStatsHistoryExample),
           getSubnetEmissionsHistory: handler("getSubnetEmissionsHistory", emissionsHistoryExample),
         },
@@ -197,6 +199,27 @@ describe("snapshot history routes: answers", () => {
       (p: { name: string }) => p.name === "netuid",
     );
     expect(netuid.required).toBe(true);
+  });
+});
+
+describe("coin/price/latest?at=", () => {
+  it("asks for the price at that time (unix seconds read as RFC 3339) and keeps it in self, not in the history link", async () => {
+    const { body } = await answer("/data/v1/coin/price/latest?at=1787184000", 200);
+    expect(seen.get("getPriceLatest")).toEqual({ vs: "usd", at: "2026-08-20T00:00:00.000Z" });
+    expect(body._links.self).toEqual({ href: "/data/v1/coin/price/latest?at=2026-08-20T00%3A00%3A00.000Z" });
+    expect(body._links.history).toEqual({ href: "/data/v1/coin/price/history" });
+    await answer("/data/v1/coin/price/latest", 200);
+    expect(seen.get("getPriceLatest")).toEqual({ vs: "usd" });
+    const refused = await answer("/data/v1/coin/price/latest?at=yesterday", 400);
+    expect(refused.body).toMatchObject({ code: "INVALID_PARAMETER", parameter: "at" });
+  });
+
+  it("is documented as a time on the price's own chain", async () => {
+    const { body } = await answer("/openapi.json", 200);
+    const operation = body.paths["/data/v1/coin/price/latest"].get;
+    const at = operation.parameters.find((parameter: { name: string }) => parameter.name === "at");
+    expect(at.required).toBe(false);
+    expect(operation.description).toMatch(/own oracle chain/);
   });
 });
 

@@ -68,7 +68,7 @@ export function renderPriceLatest(
   return halResource(
     {
       self: { href: hrefWithQuery(coinPriceHref(), request.query) },
-      history: { href: hrefWithQuery(coinPriceHistoryHref(), request.query) },
+      history: { href: hrefWithQuery(coinPriceHistoryHref(), { vs: request.query.vs }) },
       "network-stats": { href: networkStatsHref() },
     },
     {
