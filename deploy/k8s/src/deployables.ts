@@ -178,7 +178,12 @@ export const DEPLOYABLES: Deployable[] = [
       uses: { redis: true, kafka: true, nats: true, postgres: "projector" },
       calls: [],
       // Must equal the deployed FullSettlers' REFUND_GRACE: refundableAt is derived from it.
-      env: { PROJECTIONS: projection, INTENTS_REFUND_GRACE_SECONDS: { configMapKey: "INTENTS_REFUND_GRACE_SECONDS" } },
+      env: {
+        PROJECTIONS: projection,
+        INTENTS_REFUND_GRACE_SECONDS: { configMapKey: "INTENTS_REFUND_GRACE_SECONDS" },
+        // The retention of the chain topics it creates when it starts before the chain-ingestor.
+        CHAIN_TOPICS_RETENTION_MS: { configMapKey: "CHAIN_TOPICS_RETENTION_MS" },
+      },
       resources: medium,
       // One consumer group per projection: more pods than the topic's partitions would idle.
       scaling: { ...stateless(1, 4), scaleDownStabilizationSeconds: 600 },
@@ -196,7 +201,8 @@ export const DEPLOYABLES: Deployable[] = [
       // Only the intents source listens to NATS (`intents.notified` hints).
       uses: { kafka: true, chainRpc: true, chainsFile: true, ...(source === "intents" ? { nats: true } : {}) },
       calls: [],
-      env: { INGEST_SOURCES: source },
+      // The chain topics' owner: its start-up migration brings their retention to this value.
+      env: { INGEST_SOURCES: source, CHAIN_TOPICS_RETENTION_MS: { configMapKey: "CHAIN_TOPICS_RETENTION_MS" } },
       // The native source keeps a mainnet-sized chain's recent holder and subnet states: its memory
       // at that size, and its peaks on runs of epoch blocks, are what bench/native/scale measures.
       resources:

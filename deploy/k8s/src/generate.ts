@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { DEFAULT_CHAIN_TOPICS_RETENTION_MS } from "@platform/bus";
 import { stringify } from "yaml";
 import type { Deployable } from "./deployable.js";
 import { CHAINS_CONFIG_MAP, CONFIG_MAP, DEPLOYABLES, NAMESPACE } from "./deployables.js";
@@ -31,6 +32,9 @@ export const BASE_SETTINGS: Record<string, string> = {
   // X-Forwarded-For is believed only on its connections. Every overlay sets its cluster's range.
   TRUST_PROXY_CIDRS: "10.244.0.0/16",
   INTENTS_REFUND_GRACE_SECONDS: "3600",
+  // retention.ms of the chain topics (chain.network.v1, oracle.prices.v1), 7 days: their projections'
+  // history is in PostgreSQL. Read by every deployable that creates them (chain-ingestor, projector).
+  CHAIN_TOPICS_RETENTION_MS: String(DEFAULT_CHAIN_TOPICS_RETENTION_MS),
   SIWE_DOMAIN: "api.example",
   SIWE_URI: "https://api.example",
   SIWE_CHAIN_IDS: "11155111,84532,945",

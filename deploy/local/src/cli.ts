@@ -64,6 +64,7 @@ async function up(): Promise<void> {
     nativeNetwork: true,
     nativeBlockTimeMs: nativeBlockTimeFromEnv(),
     kafkaNodes: kafkaNodesFromEnv(),
+    ...chainTopicsRetentionFromEnv(),
     ...(observability === undefined ? {} : { observability }),
     // OTEL_* of this shell go to every service (README, Tracing).
     ...(otelEnv === undefined ? {} : { serviceEnv: otelEnv }),
@@ -95,6 +96,22 @@ function kafkaNodesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
     process.exit(78);
   }
   return Number(value);
+}
+
+/**
+ * `STACK_CHAIN_TOPICS_RETENTION_MS`: the chain topics' `retention.ms` (the services'
+ * CHAIN_TOPICS_RETENTION_MS), a positive number of ms or -1 for ever; 7 days when unset.
+ */
+function chainTopicsRetentionFromEnv(env: NodeJS.ProcessEnv = process.env): { chainTopicsRetentionMs?: number } {
+  const value = env.STACK_CHAIN_TOPICS_RETENTION_MS;
+  if (value === undefined || value === "") return {};
+  if (!/^(-1|[1-9]\d{0,14})$/.test(value)) {
+    process.stderr.write(
+      `STACK_CHAIN_TOPICS_RETENTION_MS: must be a whole number of milliseconds or -1, got "${value}"\n`,
+    );
+    process.exit(78);
+  }
+  return { chainTopicsRetentionMs: Number(value) };
 }
 
 /** `STACK_OBSERVABILITY=1` (and its tuning variables): Prometheus with the alert rules; exit 78 naming a malformed variable. */

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { DEFAULT_CHAIN_TOPICS_RETENTION_MS } from "@platform/bus";
 import { devnetSettlerParams } from "@platform/devnet";
 import { withKafkaCredentials } from "./kafkaCredentials.js";
 import type { PortPlan } from "./ports.js";
@@ -31,6 +32,11 @@ export interface Infrastructure {
   kafkaBrokers: string[];
   /** Replicas of every topic the services create: 1 (the default) on one broker, 3 on the three-node cluster. */
   kafkaReplicationFactor?: number;
+  /**
+   * `retention.ms` of the chain topics (chain.network.v1, oracle.prices.v1): the projector's and the
+   * chain-ingestor's CHAIN_TOPICS_RETENTION_MS, as in production; 7 days by default.
+   */
+  chainTopicsRetentionMs?: number;
   redisUrl: string;
   /**
    * A Redis Cluster's nodes (`host:port,…`) for the read models: data-query (reading from replicas),
@@ -79,6 +85,7 @@ export const LOCAL_DEMO_ORIGINS = ["http://localhost:5173", "http://127.0.0.1:51
 export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logLevel: string): ServiceProcessSpec[] {
   const kafka = infra.kafkaBrokers.join(",");
   const replicationFactor = String(infra.kafkaReplicationFactor ?? 1);
+  const chainTopicsRetention = String(infra.chainTopicsRetentionMs ?? DEFAULT_CHAIN_TOPICS_RETENTION_MS);
   const backend = (
     name: ServiceName,
     grpcPort: number,
@@ -142,6 +149,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       PROJECTIONS: "intents,accounts,market,subnets",
       ...history(infra),
       KAFKA_REPLICATION_FACTOR: replicationFactor,
+      CHAIN_TOPICS_RETENTION_MS: chainTopicsRetention,
       // The devnet FullSettlers are deployed with this grace; refundable_at depends on it.
       INTENTS_REFUND_GRACE_SECONDS: String(devnetSettlerParams.refundGraceSeconds),
     }),
@@ -150,6 +158,8 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
       NATS_URL: infra.natsUrl,
       CHAINS_FILE: infra.chainsFile,
       KAFKA_REPLICATION_FACTOR: replicationFactor,
+      // The chain topics' owner: its start-up migration brings them to this retention.
+      CHAIN_TOPICS_RETENTION_MS: chainTopicsRetention,
       // A quarter of the devnet's 1 s block time, so the mirror trails the chains by little.
       INGEST_POLL_INTERVAL_MS: "250",
       // The intents source follows the EVM chains, the native source the real Subtensor runtime

@@ -115,6 +115,11 @@ export interface StartStackOptions {
    */
   kafkaNodes?: number;
   /**
+   * `retention.ms` of the chain topics (CHAIN_TOPICS_RETENTION_MS of the projector and the
+   * chain-ingestor; `STACK_CHAIN_TOPICS_RETENTION_MS` in the CLI): 7 days when omitted.
+   */
+  chainTopicsRetentionMs?: number;
+  /**
    * Put the read models on a Redis Cluster of the stack's own (3 primaries, a replica each, the
    * same ACL users) beside the standalone Redis: data-query (reading from replicas), intents-gateway,
    * the projector (waiting for one replica per commit) and tc use the cluster; auth and the gateway
@@ -210,6 +215,9 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
     const infra = {
       kafkaBrokers,
       kafkaReplicationFactor,
+      ...(options.chainTopicsRetentionMs === undefined
+        ? {}
+        : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
       redisUrl,
       ...(redisCluster === undefined ? {} : { redisClusterNodes: redisCluster.nodeList }),
       natsUrl,

@@ -12,20 +12,28 @@ export interface EnsuredTopics {
 }
 
 /**
- * Creates the topics a service writes, with their catalog settings, at start-up — retrying in the
+ * Creates the topics a service writes, with their catalog settings, and brings the configs of
+ * existing ones to them (a chain topic kept for ever is altered to its bounded retention), at start-up — retrying in the
  * background (1 s doubling to 30 s) while Kafka is away, so the service boots and reports
  * not-ready instead of failing.
  */
 export function ensureTopics(
   kafka: Kafka,
-  options: { topics: readonly TopicName[]; replicationFactor: number; logger: Logger },
+  options: {
+    topics: readonly TopicName[];
+    replicationFactor: number;
+    logger: Logger;
+    /** `retention.ms` of the chain topics among them (CHAIN_TOPICS_RETENTION_MS); topicSpecs' default otherwise. */
+    chainTopicsRetentionMs?: number;
+  },
 ): EnsuredTopics {
   let done = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const specs = topicSpecs({ replicationFactor: options.replicationFactor }).filter((spec) =>
-    options.topics.includes(spec.name as TopicName),
-  );
+  const specs = topicSpecs({
+    replicationFactor: options.replicationFactor,
+    ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
+  }).filter((spec) => options.topics.includes(spec.name as TopicName));
 
   const attempt = async (failures: number): Promise<void> => {
     const admin = kafka.admin();

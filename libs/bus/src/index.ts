@@ -61,7 +61,7 @@ export {
 } from "./projectionSupervisor.js";
 export { createPublisher, type PublishedBatch, type Publisher, type PublisherOptions } from "./publisher.js";
 export { kafkaReadiness } from "./readiness.js";
-export { type TopicSpec, type TopicSpecOptions, topicSpecs } from "./topicSpecs.js";
+export { DEFAULT_CHAIN_TOPICS_RETENTION_MS, type TopicSpec, type TopicSpecOptions, topicSpecs } from "./topicSpecs.js";
 export {
   createTransactionalPublisher,
   type TransactionalPublisher,

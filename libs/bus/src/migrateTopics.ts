@@ -23,12 +23,21 @@ export interface TopicMigrationReport {
   updated: { topic: string; changes: ConfigChange[] }[];
   unchanged: string[];
   drift: TopicDrift[];
+  /** Existing topics whose configs differ from the spec, left as they are (`alterConfigs: false`). */
+  differing: { topic: string; changes: ConfigChange[] }[];
 }
 
 export interface MigrateTopicsOptions {
   logger?: Logger;
   /** How long the broker may take to create the topics; 30 s by default. */
   timeoutMs?: number;
+  /**
+   * Whether the configs of existing topics are brought to their spec (true, the default: the
+   * topics' owner, which holds ALTER_CONFIGS) or only reported in `differing` (false: a service
+   * that creates a topic when it starts before the owner, such as the projector, whose configs
+   * stay the owner's to change; kafkaAcl.ts `createsIfMissing`).
+   */
+  alterConfigs?: boolean;
 }
 
 /**
@@ -42,9 +51,9 @@ export async function migrateTopics(
   specs: readonly TopicSpec[],
   options: MigrateTopicsOptions = {},
 ): Promise<TopicMigrationReport> {
-  const report: TopicMigrationReport = { created: [], updated: [], unchanged: [], drift: [] };
+  const report: TopicMigrationReport = { created: [], updated: [], unchanged: [], drift: [], differing: [] };
   if (specs.length === 0) return report;
-  const { logger, timeoutMs = 30_000 } = options;
+  const { logger, timeoutMs = 30_000, alterConfigs = true } = options;
 
   const existing = new Set(await step("list topics", () => admin.listTopics()));
   const missing = specs.filter((spec) => !existing.has(spec.name));
@@ -87,7 +96,13 @@ export async function migrateTopics(
       .filter(([name, value]) => current.get(name)?.configValue !== value)
       .map(([name, to]) => ({ name, from: current.get(name)?.configValue ?? undefined, to }));
 
-    if (changes.length > 0) {
+    if (changes.length > 0 && !alterConfigs) {
+      report.differing.push({ topic: spec.name, changes });
+      logger?.warn(
+        { topic: spec.name, changes },
+        "kafka topic configs differ from this service's spec; left to the owner",
+      );
+    } else if (changes.length > 0) {
       // alterConfigs (kafkajs has no incremental variant) replaces the topic's whole set of
       // overrides, so the overrides the spec does not mention are sent back unchanged.
       const overrides = resource.configEntries

@@ -52,6 +52,14 @@ export interface ProjectionSupervisorOptions {
   projection: SupervisedProjection;
   /** Replication of the topics if this process is the first to create them. */
   replicationFactor: number;
+  /** `retention.ms` of the chain topics among them if this process creates them (CHAIN_TOPICS_RETENTION_MS). */
+  chainTopicsRetentionMs?: number;
+  /**
+   * Whether the migration brings the configs of existing topics to their spec: true (the default)
+   * for a service that owns its topics (auth, tc); false for one that only creates them when it
+   * starts first (the projector), which then logs a difference and leaves it to the owner.
+   */
+  alterTopicConfigs?: boolean;
   /**
    * Whether readiness waits for a complete read model (readers that must not answer "not found"
    * from a half-replayed one) or only for a running consumer; true by default.
@@ -236,14 +244,17 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
   };
 }
 
-/** Creates the projection's topics (these only) if they are missing. */
+/**
+ * Creates the projection's topics (these only) if they are missing, and brings the configs of
+ * existing ones to their spec unless `alterTopicConfigs` is false.
+ */
 function migrateProjectionTopics(options: ProjectionSupervisorOptions): Promise<TopicMigrationReport> {
+  const specs = topicSpecs({
+    replicationFactor: options.replicationFactor,
+    ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
+  }).filter((spec) => options.topics.includes(spec.name));
   return withAdmin(options.kafka, (admin) =>
-    migrateTopics(
-      admin,
-      topicSpecs({ replicationFactor: options.replicationFactor }).filter((spec) => options.topics.includes(spec.name)),
-      { logger: options.log },
-    ),
+    migrateTopics(admin, specs, { logger: options.log, alterConfigs: options.alterTopicConfigs ?? true }),
   );
 }
 

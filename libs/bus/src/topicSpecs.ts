@@ -1,4 +1,7 @@
-import { TOPICS, type TopicName } from "@platform/proto/topics";
+import { DEFAULT_CHAIN_TOPICS_RETENTION_MS, TOPICS, type TopicName } from "@platform/proto/topics";
+
+/** 7 days: the chain topics' `retention.ms` unless `chainTopicsRetentionMs` (CHAIN_TOPICS_RETENTION_MS) says otherwise. */
+export { DEFAULT_CHAIN_TOPICS_RETENTION_MS };
 
 /** What the migration makes of a topic: its partition count, replication and topic-level configs. */
 export interface TopicSpec {
@@ -16,12 +19,20 @@ export interface TopicSpecOptions {
   minInsyncReplicas?: number;
   /** Partition counts per topic, overriding the catalog's (TOPICS). */
   partitions?: Partial<Record<TopicName, number>>;
+  /**
+   * `retention.ms` of the chain topics (the catalog's `chainRetention`: chain.network.v1,
+   * oracle.prices.v1), a positive number of ms or -1 for ever: a service's CHAIN_TOPICS_RETENTION_MS.
+   * 7 days (DEFAULT_CHAIN_TOPICS_RETENTION_MS) by default. Every other topic keeps the catalog's.
+   */
+  chainTopicsRetentionMs?: number;
 }
 
 /**
- * The Kafka spec of every topic of the catalog (@platform/proto's TOPICS): fact topics keep every
- * event (`retention.ms=-1`, `retention.bytes=-1`), issued refresh tokens only while one can still
- * be live, and the ingestor's checkpoints are compacted, keeping the latest per source id.
+ * The Kafka spec of every topic of the catalog (@platform/proto's TOPICS): the chain topics keep
+ * `chainTopicsRetentionMs` (7 days by default: their projections' history is in PostgreSQL), the
+ * other fact topics every event (`retention.ms=-1`), issued refresh tokens only while one can still
+ * be live (`retention.bytes=-1` on all), and the ingestor's checkpoints are compacted, keeping the
+ * latest per source id.
  */
 export function topicSpecs(options: TopicSpecOptions): TopicSpec[] {
   const { replicationFactor } = options;
@@ -32,6 +43,10 @@ export function topicSpecs(options: TopicSpecOptions): TopicSpec[] {
   if (minInsyncReplicas > replicationFactor) {
     throw new RangeError(`minInsyncReplicas (${minInsyncReplicas}) exceeds replicationFactor (${replicationFactor})`);
   }
+  const chainRetentionMs = options.chainTopicsRetentionMs ?? DEFAULT_CHAIN_TOPICS_RETENTION_MS;
+  if (!Number.isSafeInteger(chainRetentionMs) || (chainRetentionMs < 1 && chainRetentionMs !== -1)) {
+    throw new RangeError(`chainTopicsRetentionMs must be a positive whole number of ms or -1, got ${chainRetentionMs}`);
+  }
   const common = {
     "min.insync.replicas": String(minInsyncReplicas),
     "unclean.leader.election.enable": "false",
@@ -41,9 +56,10 @@ export function topicSpecs(options: TopicSpecOptions): TopicSpec[] {
     if (!Number.isInteger(partitions) || partitions < 1) {
       throw new RangeError(`partitions for ${topic.name} must be a positive integer, got ${partitions}`);
     }
+    const retentionMs = topic.chainRetention ? chainRetentionMs : topic.retentionMs;
     const configs = topic.compacted
       ? { ...common, "cleanup.policy": "compact" }
-      : { ...common, "cleanup.policy": "delete", "retention.ms": String(topic.retentionMs), "retention.bytes": "-1" };
+      : { ...common, "cleanup.policy": "delete", "retention.ms": String(retentionMs), "retention.bytes": "-1" };
     return { name: topic.name, partitions, replicationFactor, configs };
   });
 }

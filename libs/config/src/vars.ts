@@ -23,6 +23,15 @@ export const vars = {
       .int({ error: "must be a whole number, 0 or more" })
       .min(0, { error: "must be a whole number, 0 or more" }),
 
+  /** A Kafka `retention.ms`: a positive whole number of milliseconds, or -1 for ever. */
+  retentionMs: () =>
+    z.coerce
+      .number({ error: "must be a whole number of milliseconds, or -1 for ever" })
+      .int({ error: "must be a whole number of milliseconds, or -1 for ever" })
+      .refine((value) => value === -1 || (value > 0 && Number.isSafeInteger(value)), {
+        error: "must be a whole number of milliseconds, or -1 for ever",
+      }),
+
   /** A host:port pair such as 127.0.0.1:50051. */
   hostPort: () =>
     z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, { error: "must be host:port, e.g. 127.0.0.1:50051" }),

@@ -112,7 +112,67 @@ create table history.series_points (
   primary key (series, block, ordinal)
 ) partition by range (block);
 
+-- The few sets and hashes a snapshot projection's fold reads besides its series (price tombstones,
+-- known price pairs, holder chunks waiting for the rest of their block), as Redis keeps them:
+-- a set's member is a field with an empty value.
+create table history.projection_state (
+  projection text not null,
+  key text not null,
+  field text not null,
+  value text not null,
+  primary key (projection, key, field)
+);
+
+-- Each series' bucket aggregates (5m/1h/4h/1d OHLC and volumes), as the Redis bucket zsets hold
+-- them (libs/read-models series.ts BucketAggregate JSON), kept for ever: what a lost Redis gets
+-- its candles back from.
+create table history.series_buckets (
+  series text not null,
+  bucket text not null,
+  start bigint not null,
+  aggregate text not null,
+  primary key (series, bucket, start)
+);
+
 insert into history.partition_plan values ('series_points', ${DEFAULT_BLOCKS_PER_PARTITION});
+`,
+  },
+  {
+    version: 3,
+    name: "intents orders and their status history",
+    sql: `
+-- The intents read model's orders as the projection last committed them, mirrored from its change
+-- log (libs/read-models changeLogs.ts intentsChangeLog, a Redis stream appended in each commit):
+-- order_key is the record's key suffix (an orderId, or tx:<chainId>:<txHash> for a notified
+-- transaction that opened no order), record the protobuf IntentRecord as stored in Redis.
+create table history.intent_orders (
+  order_key text primary key,
+  user_address text not null,
+  status integer not null,
+  record bytea not null,
+  change_id text not null
+);
+create index intent_orders_by_user on history.intent_orders (user_address, order_key);
+
+-- Every committed change of a record, in commit order: its status history (status_changed says
+-- whether the status moved, or only a step's finality or the notification's link). An empty
+-- record is its removal by a reorganisation. change_ms is the change log id's time.
+create table history.intent_order_changes (
+  order_key text not null,
+  change_id text not null,
+  change_ms bigint not null,
+  change_seq bigint not null,
+  status integer,
+  status_changed boolean not null,
+  record bytea,
+  primary key (order_key, change_id)
+);
+
+-- How far a mirror has read a Redis stream (an entry id, <ms>-<seq>).
+create table history.stream_positions (
+  stream text primary key,
+  position text not null
+);
 `,
   },
 ];

@@ -13,6 +13,11 @@ export const historyTables = {
   accountTransactions: "history.account_transactions",
   accountBlocks: "history.account_blocks",
   seriesPoints: "history.series_points",
+  seriesBuckets: "history.series_buckets",
+  projectionState: "history.projection_state",
+  intentOrders: "history.intent_orders",
+  intentOrderChanges: "history.intent_order_changes",
+  streamPositions: "history.stream_positions",
   partitionPlan: "history.partition_plan",
 } as const;
 

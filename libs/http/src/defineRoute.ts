@@ -42,6 +42,11 @@ export interface RouteResult {
   contentType?: string;
   headers?: Record<string, string>;
   /**
+   * The answer can never change (a read pinned to a finalized block): a conditional read sends it
+   * with a long `immutable` Cache-Control and keeps it past the read models' changes.
+   */
+  immutable?: boolean;
+  /**
    * A streamed answer (server-sent events): called instead of writing `body`, with the response
    * whose status and headers it writes itself; the request ends when the promise settles.
    */

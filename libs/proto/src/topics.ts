@@ -37,12 +37,32 @@ export interface TopicContract<T extends EventPayload, N extends string = string
   readonly key: string;
   /** Partitions it is created with unless the deployment says otherwise. */
   readonly partitions: number;
-  /** How long a topic that is not compacted keeps a record, in ms; -1 is for ever. */
+  /**
+   * How long a topic that is not compacted keeps a record, in ms; -1 is for ever. For a chain
+   * topic (`chainRetention`) this is the default, which the deployment may change.
+   */
   readonly retentionMs: number;
+  /**
+   * A chain topic whose projections keep a durable copy in PostgreSQL: it keeps records for the
+   * deployment's chain-topic retention (CHAIN_TOPICS_RETENTION_MS, @platform/bus topicSpecs'
+   * `chainTopicsRetentionMs`), {@link DEFAULT_CHAIN_TOPICS_RETENTION_MS} by default, not for ever.
+   * A rebuild reads the durable copy and replays only the topic's tail.
+   */
+  readonly chainRetention: boolean;
 }
 
-/** Fact topics keep every event, so projections can be rebuilt from offset zero. */
+/**
+ * Topics that are the only durable record of their facts keep every event, so their projections
+ * can be rebuilt from offset zero.
+ */
 const FOREVER = -1;
+
+/**
+ * How long a chain topic (`chainRetention`) keeps its records unless the deployment says otherwise:
+ * 7 days, long enough for a projection restored from PostgreSQL (or a PostgreSQL restored from a
+ * backup of the last days) to find the offsets it stopped at, and not a year of blocks.
+ */
+export const DEFAULT_CHAIN_TOPICS_RETENTION_MS = 7 * 24 * 3_600_000;
 
 /**
  * How long `auth.refresh-tokens.v1` keeps an issued refresh token: longer than any token lives
@@ -57,6 +77,8 @@ interface TopicSettings {
   partitions: number;
   retentionMs?: number;
   compacted?: boolean;
+  /** A chain topic with a durable copy of its projections: see {@link TopicContract.chainRetention}. */
+  chainRetention?: boolean;
 }
 
 function topic<N extends string, T extends EventPayload>(
@@ -65,29 +87,41 @@ function topic<N extends string, T extends EventPayload>(
   codec: PayloadCodec<T>,
   settings: TopicSettings,
 ): TopicContract<T, N> {
-  const { key, partitions, retentionMs = FOREVER, compacted = false } = settings;
-  return { name, schema, codec, key, compacted, partitions, retentionMs };
+  const { key, partitions, compacted = false, chainRetention = false } = settings;
+  const retentionMs = settings.retentionMs ?? (chainRetention ? DEFAULT_CHAIN_TOPICS_RETENTION_MS : FOREVER);
+  return { name, schema, codec, key, compacted, partitions, retentionMs, chainRetention };
 }
 
 export const TOPICS = {
+  // Kept for ever, for now: the intents projection (this and intents.notifications.v1) keeps its
+  // orders in Redis alone, so these records are their only durable source until the orders move
+  // to PostgreSQL (issue 41, point 1); then it becomes a chain topic with a bounded retention.
   chainIntents: topic("chain.intents.v1", "platform.events.v1.IntentsChainEvent", IntentsChainEvent, {
     key: "orderId (ChainHeadAdvanced: head:<chainId>)",
     partitions: 6,
   }),
+  // Chain topics: what they carry can be read from the chain again, and their projections keep
+  // their history in PostgreSQL (accounts; the market and subnets series are moving there), so
+  // they keep a bounded tail.
   chainNetwork: topic("chain.network.v1", "platform.events.v1.NetworkChainEvent", NetworkChainEvent, {
     key: "account public key, netuid:<n>, or network",
     partitions: 6,
+    chainRetention: true,
   }),
   oraclePrices: topic("oracle.prices.v1", "platform.events.v1.PriceEvent", PriceEvent, {
     key: "asset symbol",
     partitions: 3,
+    chainRetention: true,
   }),
+  // Read by the intents projection too (a wallet's notified transaction): kept for ever with chain.intents.v1.
   intentsNotifications: topic(
     "intents.notifications.v1",
     "platform.events.v1.IntentNotificationEvent",
     IntentNotificationEvent,
     { key: "<chainId>:<txHash>", partitions: 6 },
   ),
+  // The only durable record of acceptances and of keys, small, and acceptances must stay
+  // auditable: kept for ever.
   tcAcceptances: topic("tc.acceptances.v1", "platform.events.v1.TcAcceptanceEvent", TcAcceptanceEvent, {
     key: "wallet address",
     partitions: 3,

@@ -49,6 +49,12 @@ export const subnetsKeys = {
   subnetPoints: (netuid: number) => `${DATA_PREFIX}subnets:subnet:${netuid}:points`,
   validatorPoints: (netuid: number) => `${DATA_PREFIX}subnets:validators:${netuid}:points`,
   validatorFlagPoints: (netuid: number) => `${DATA_PREFIX}subnets:validator-flags:${netuid}:points`,
+  /**
+   * ValidatorRootStakes points: the root stakes that moved on the metagraph since its last
+   * ValidatorSetSnapshot point; the metagraph at a block is its newest validators point with every
+   * root-stake point after it (through the block) applied in order.
+   */
+  validatorRootStakePoints: (netuid: number) => `${DATA_PREFIX}subnets:validator-root-stakes:${netuid}:points`,
   poolPoints: (netuid: number) => `${DATA_PREFIX}subnets:pool:${netuid}:points`,
   emissionPoints: (netuid: number) => `${DATA_PREFIX}subnets:emission:${netuid}:points`,
   holderPoints: (netuid: number) => `${DATA_PREFIX}subnets:holders:${netuid}:points`,

@@ -1,3 +1,4 @@
+export { chainTopicVars } from "./chainTopicVars.js";
 export {
   type Dependency,
   historyDependency,

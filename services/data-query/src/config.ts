@@ -19,18 +19,6 @@ export const HISTORY_GROUPS: readonly (typeof DATA_QUERY_GROUPS)[number][] = ["a
 export const readsHistory = (groups: readonly string[]): boolean =>
   groups.some((group) => (HISTORY_GROUPS as readonly string[]).includes(group));
 
-/**
- * The groups that read history when there is a history database, and answer from Redis' hot
- * window alone without one: `market` and `subnets` (the network stats, emission and subnet histories).
- */
-export const OPTIONAL_HISTORY_GROUPS: readonly (typeof DATA_QUERY_GROUPS)[number][] = ["market", "subnets"];
-
-/** Whether this process connects to the history database: its groups need it, or may use a configured one. */
-export const connectsHistory = (config: { DATA_QUERY_GROUPS: readonly string[]; POSTGRES_URL?: string | undefined }) =>
-  readsHistory(config.DATA_QUERY_GROUPS) ||
-  (config.POSTGRES_URL !== undefined &&
-    config.DATA_QUERY_GROUPS.some((group) => (OPTIONAL_HISTORY_GROUPS as readonly string[]).includes(group)));
-
 export const dataQueryConfigSchema = z
   .object({
     ...serviceVars,
@@ -58,7 +46,8 @@ export const dataQueryConfigSchema = z
     /**
      * The history database (PostgreSQL) and data-query's read-only role there: POSTGRES_URL (no
      * credentials), POSTGRES_USERNAME/POSTGRES_PASSWORD, POSTGRES_POOL_SIZE. Required with the
-     * groups that read history: `accounts` (issue 41); used by `market` and `subnets` when given.
+     * groups that read history: `accounts` (issue 41); `market` and `subnets` use it when set, for
+     * reads at a block older than the newest points Redis keeps.
      */
     ...postgresVars,
     POSTGRES_URL: postgresVars.POSTGRES_URL.optional(),

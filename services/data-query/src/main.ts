@@ -13,7 +13,7 @@ import { coalesceWrites, type Redis, redisConnectionOf } from "@platform/store";
 import { startTracingOrExit } from "@platform/telemetry";
 import type { Registry } from "prom-client";
 import { accountsGrpcService } from "./accounts/index.js";
-import { connectsHistory, type DataQueryConfig, loadDataQueryConfig } from "./config.js";
+import { type DataQueryConfig, loadDataQueryConfig, readsHistory } from "./config.js";
 import { dataEventsGrpcService } from "./events/index.js";
 import { marketGrpcService } from "./market/index.js";
 import { guardedByMarkers, PROJECTION_MARKERS } from "./shared/rebuildGuard.js";
@@ -29,12 +29,15 @@ const redis = redisDependency(redisConnectionOf(config), "data-query");
 // The reads of concurrent calls that start in the same event-loop turn leave in one socket write.
 coalesceWrites(redis.client);
 log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
-// The history database, as data-query's read-only role, for the groups that read history (accounts:
-// balance history, transactions and balances older than the newest points Redis keeps; market and
-// subnets, when configured: the series histories older than Redis' hot window).
-const history = connectsHistory(config)
-  ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "data-query")
-  : undefined;
+// The history database, as data-query's read-only role: required by the accounts group (balance
+// history, transactions and balances older than the newest points Redis keeps), used by the market
+// and subnets groups when configured (reads at a block older than the newest points Redis keeps;
+// without it those answer BLOCK_BEFORE_HISTORY).
+const history =
+  readsHistory(config.DATA_QUERY_GROUPS) ||
+  (config.POSTGRES_URL !== undefined && config.DATA_QUERY_GROUPS.some((group) => group !== "events"))
+    ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "data-query")
+    : undefined;
 
 type Group = DataQueryConfig["DATA_QUERY_GROUPS"][number];
 const registry = createMetricsRegistry("data-query");

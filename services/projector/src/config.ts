@@ -7,7 +7,7 @@ import {
   redisTopologyVars,
   vars,
 } from "@platform/config";
-import { kafkaCredentialVars, serviceVars } from "@platform/service";
+import { chainTopicVars, kafkaCredentialVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 export const PROJECTIONS = ["intents", "accounts", "market", "subnets"] as const;
@@ -26,7 +26,7 @@ export const projectorConfigSchema = z
     /**
      * The history database (PostgreSQL) and the projector's role there: POSTGRES_URL (no
      * credentials), POSTGRES_USERNAME/POSTGRES_PASSWORD, POSTGRES_POOL_SIZE. Required when
-     * PROJECTIONS lists `accounts`, whose history moves there (issue 41).
+     * PROJECTIONS lists `accounts`; market and subnets keep every series point there when it is set.
      */
     ...postgresVars,
     POSTGRES_URL: postgresVars.POSTGRES_URL.optional(),
@@ -47,6 +47,8 @@ export const projectorConfigSchema = z
     REDIS_WAIT_TIMEOUT_MS: vars.positiveInt().default(1_000),
     /** Replication of the topics a projection creates when it starts before their producers; 3 in production. */
     KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+    /** CHAIN_TOPICS_RETENTION_MS: `retention.ms` of chain.network.v1 and oracle.prices.v1 (7 days by default). */
+    ...chainTopicVars,
     /**
      * FullSettler's REFUND_GRACE in seconds (fixed in the contract at deployment; 60 on the devnet):
      * an intent's refundable_at is its fill deadline plus this. Carried in configuration so the
@@ -74,6 +76,14 @@ export const projectorConfigSchema = z
   .superRefine(redisTopologyRule);
 
 export type ProjectorConfig = z.infer<typeof projectorConfigSchema>;
+
+/**
+ * Whether the projector opens the history database: accounts needs it; market and subnets keep
+ * every point there when it is configured (and only their Redis window without it), and intents
+ * mirrors its orders there (intents/historyMirror.ts).
+ */
+export const usesHistory = (config: Pick<ProjectorConfig, "PROJECTIONS" | "POSTGRES_URL">): boolean =>
+  config.POSTGRES_URL !== undefined && config.PROJECTIONS.length > 0;
 
 export const loadProjectorConfig = (env: NodeJS.ProcessEnv = process.env): ProjectorConfig =>
   loadConfigOrExit("projector", projectorConfigSchema, env);

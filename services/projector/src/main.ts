@@ -13,7 +13,8 @@ import {
 import { createRedis, redisConnectionOf } from "@platform/store";
 import { startTracingOrExit } from "@platform/telemetry";
 import { startAccountsProjection } from "./accounts/index.js";
-import { loadProjectorConfig } from "./config.js";
+import { loadProjectorConfig, usesHistory } from "./config.js";
+import { startIntentsHistoryMirror } from "./intents/historyMirror.js";
 import { superviseIntentsProjection } from "./intents/intentsSupervisor.js";
 import { startMarketProjection } from "./market/index.js";
 import { startSubnetsProjection } from "./subnets/index.js";
@@ -28,9 +29,10 @@ const log = createLogger({ service: "projector", level: config.LOG_LEVEL });
 const redis = redisDependency(redisConnectionOf(config), "projector");
 const kafka = kafkaDependency(config.KAFKA_BROKERS, "projector", log, kafkaCredentials, kafkaTlsOf(config));
 const nats = natsDependency(natsConnectionOf(config), "projector", log);
-// The history database, as the projector's role: the accounts projection commits its balance points
-// and transactions there before Redis (libs/projection), and restores Redis from it after a loss.
-const history = config.PROJECTIONS.includes("accounts")
+// The history database, as the projector's role: the data projections commit their history there
+// before Redis (libs/projection): accounts its balance points and transactions (and restores Redis
+// from it after a loss), market and subnets every point of their series.
+const history = usesHistory(config)
   ? historyDependency({ ...config, POSTGRES_URL: config.POSTGRES_URL! }, "projector")
   : undefined;
 log.info({ projections: config.PROJECTIONS }, "projections configured");
@@ -57,9 +59,27 @@ if (config.PROJECTIONS.includes("intents")) {
     log: log.child({ projection: "intents" }),
     refundGraceSeconds: config.INTENTS_REFUND_GRACE_SECONDS!,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    chainTopicsRetentionMs: config.CHAIN_TOPICS_RETENTION_MS,
     registry,
   });
   checks.push(intents.check);
+  if (history !== undefined) {
+    // The orders' durable copy beside Redis (intents/historyMirror.ts), on a connection of its own:
+    // its reads block on the change log.
+    const mirrorRedis = createRedis({ ...redisConnectionOf(config), connectionName: "projector-intents-mirror" });
+    const mirror = startIntentsHistoryMirror({
+      redis: mirrorRedis,
+      history: history.client,
+      log: log.child({ projection: "intents", mirror: "history" }),
+    });
+    stops.push({
+      name: "intents-history-mirror",
+      run: async () => {
+        await mirror.stop();
+        mirrorRedis.disconnect();
+      },
+    });
+  }
   stops.push(
     { name: "intents", run: () => intents.stop() },
     {
@@ -93,6 +113,7 @@ for (const name of config.PROJECTIONS) {
     replicaWait,
     log: log.child({ projection: name }),
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+    chainTopicsRetentionMs: config.CHAIN_TOPICS_RETENTION_MS,
     registry,
   });
   checks.push(supervisor.check);

@@ -238,6 +238,100 @@ async function buildOwnAccount(): Promise<OwnAccount> {
   return { coldkey, blocks, stakedNetuids };
 }
 
+describe("latest routes at a past block (block_number): the runtime's state at that block", () => {
+  let coldkey: KeyringPair;
+  let blocks: BuiltBlock[];
+  /** The second block ingestion followed (the first one counted is counted_since_block), and one just below the head. */
+  let early: number;
+  let nearHead: number;
+
+  beforeAll(async () => {
+    ({ coldkey, blocks } = await ownAccountActivity());
+    const stats = await s.api.ok("/data/v1/network/stats/latest");
+    early = Math.max(1, Number(stats.counted_since_block ?? 1)) + 1;
+    nearHead = Number(stats.as_of.block_number) - 1;
+    expect(early).toBeLessThan(nearHead);
+  }, 120_000);
+
+  it("subnet-pools/latest?block_number=N: each pool's TAO and alpha reserves are SubnetTAO and SubnetAlphaIn at N", async () => {
+    for (const block of [early, nearHead]) {
+      const body = await s.api.ok(`/data/v1/subnet-pools/latest?include_root=true&block_number=${block}`);
+      expect(body.as_of.block_number).toBe(block);
+      const runtimeBlock = await atAsOf(body);
+      const direct = await s.native.runtime.pools(runtimeBlock.hash);
+      const listed = items(body).map((pool) => ({
+        netuid: pool.netuid,
+        taoIn: pool.tao_in_rao,
+        alphaIn: pool.alpha_in_nalpha,
+      }));
+      expect(
+        listed.sort((a, b) => a.netuid - b.netuid),
+        `pools at ${block}`,
+      ).toEqual(
+        direct
+          .map((pool) => ({ netuid: pool.netuid, taoIn: pool.taoIn, alphaIn: pool.alphaIn }))
+          .sort((a, b) => a.netuid - b.netuid),
+      );
+      for (const pool of items(body)) expect(pool.block_number).toBeLessThanOrEqual(block);
+    }
+  });
+
+  it("balance/latest?block_number=N: free, reserved and frozen are System.Account at N, before and after the account's stakes", async () => {
+    for (const block of [blocks[0]!.number, nearHead]) {
+      const body = await s.api.ok(`/data/v1/accounts/${coldkey.address}/balance/latest?block_number=${block}`);
+      expect(body.as_of.block_number).toBe(block);
+      const runtimeBlock = await atAsOf(body);
+      expect({
+        free: body.balance_free_rao,
+        reserved: body.balance_reserved_rao,
+        frozen: body.balance_frozen_rao,
+      }).toEqual(await s.native.runtime.account(runtimeBlock.hash, hexOf(coldkey)));
+      const positions = await s.native.runtime.positions(runtimeBlock.hash, hexOf(coldkey));
+      expect(body.positions_count, `positions at ${block}`).toBe(positions.length);
+    }
+    // Before its stakes the account held none.
+    const before = await s.api.ok(
+      `/data/v1/accounts/${coldkey.address}/balance/latest?block_number=${blocks[0]!.number}`,
+    );
+    expect(before.positions_count).toBe(0);
+  });
+
+  it("every latest route answers block_number with as_of naming that block, finalized among them, and refuses a block beyond the head", async () => {
+    const netuid = s.native.subnets[0]!.netuid;
+    const routes = [
+      `/data/v1/accounts/${coldkey.address}/balance/latest`,
+      "/data/v1/network/stats/latest",
+      "/data/v1/subnet-pools/latest",
+      "/data/v1/subnet-emissions/latest",
+      "/data/v1/subnets/latest",
+      `/data/v1/subnets/${netuid}/validators/latest`,
+      `/data/v1/subnets/${netuid}/holders/top`,
+    ];
+    for (const route of routes) {
+      const body = await s.api.ok(`${route}?block_number=${nearHead}`);
+      expect(body.as_of.block_number, route).toBe(nearHead);
+      await atAsOf(body);
+      const finalized = await s.api.ok(`${route}?block_number=finalized`);
+      expect(finalized.as_of.finality, route).toBe("finalized");
+      expect(finalized.as_of.block_number, route).toBeLessThanOrEqual(nearHead + 1);
+      await atAsOf(finalized);
+      const beyond = await s.api.get(`${route}?block_number=${nearHead + 1_000_000}`);
+      expect([beyond.status, beyond.body.code], route).toEqual([404, "BLOCK_NOT_YET_INDEXED"]);
+    }
+    // The early block's network totals are the runtime's at it, and an answer at a finalized block never changes.
+    const stats = await s.api.ok(`/data/v1/network/stats/latest?block_number=${early}`);
+    expect(stats.total_issuance_rao).toBe(
+      (await s.native.runtime.networkTotals((await atAsOf(stats)).hash)).totalIssuance,
+    );
+    if (stats.as_of.finality === "finalized") {
+      const response = await fetch(`${s.api.base}/data/v1/network/stats/latest?block_number=${early}`, {
+        headers: { authorization: `Bearer ${s.api.token}` },
+      });
+      expect(response.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    }
+  });
+});
+
 describe("an account's balance routes after its own transfers, stakes and unstake", () => {
   let coldkey: KeyringPair;
   let blocks: BuiltBlock[];

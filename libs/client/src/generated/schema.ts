@@ -1597,7 +1597,7 @@ export interface components {
             detail?: string;
             instance?: string;
             /** @enum {string} */
-            code: "AMOUNT_OUTSIDE_LIMITS" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
+            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
             /** @description The input a 400 refuses (a query or path parameter, a body member) */
             parameter?: string;
             /** @description As Retry-After, for a 429 or 503 */
@@ -3988,6 +3988,8 @@ export interface operations {
                 valuation?: "spot";
                 /** @description Only list positions in these subnets (totals are not filtered); comma-separated or repeated, at most 256 */
                 netuid?: number[];
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                block_number?: number | "finalized";
             };
             header?: {
                 /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
@@ -4009,7 +4011,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -4123,7 +4125,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -4177,7 +4179,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: NETUID_NOT_FOUND */
+            /** @description Problem: NETUID_NOT_FOUND, BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4282,7 +4284,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -4363,7 +4365,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -4517,7 +4519,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -4650,7 +4652,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -4783,7 +4785,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -4840,7 +4842,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -4985,7 +4987,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -5052,7 +5054,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -5162,7 +5164,10 @@ export interface operations {
     };
     getNetworkStatsLatest: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                block_number?: number | "finalized";
+            };
             header?: {
                 /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
                 "If-None-Match"?: string;
@@ -5180,7 +5185,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -5260,11 +5265,26 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Problem: INVALID_PARAMETER */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
             401: {
@@ -5293,6 +5313,21 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5386,7 +5421,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -5467,7 +5502,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -5590,6 +5625,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
                 cursor?: string;
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                block_number?: number | "finalized";
             };
             header?: {
                 /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
@@ -5608,7 +5645,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -5705,7 +5742,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -5759,7 +5796,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: NETUID_NOT_FOUND */
+            /** @description Problem: NETUID_NOT_FOUND, BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5869,7 +5906,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -5936,7 +5973,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -6072,6 +6109,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
                 cursor?: string;
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                block_number?: number | "finalized";
             };
             header?: {
                 /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
@@ -6090,7 +6129,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -6197,7 +6236,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -6251,7 +6290,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: NETUID_NOT_FOUND */
+            /** @description Problem: NETUID_NOT_FOUND, BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6355,7 +6394,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -6441,7 +6480,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -6577,6 +6616,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
                 cursor?: string;
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                block_number?: number | "finalized";
             };
             header?: {
                 /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
@@ -6595,7 +6636,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -6747,7 +6788,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -6801,7 +6842,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: NETUID_NOT_FOUND */
+            /** @description Problem: NETUID_NOT_FOUND, BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6905,7 +6946,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -7029,7 +7070,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -7165,6 +7206,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
                 cursor?: string;
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                block_number?: number | "finalized";
             };
             header?: {
                 /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
@@ -7186,7 +7229,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -7295,7 +7338,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -7349,7 +7392,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: NETUID_NOT_FOUND */
+            /** @description Problem: NETUID_NOT_FOUND, BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7429,6 +7472,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
                 cursor?: string;
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                block_number?: number | "finalized";
             };
             header?: {
                 /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
@@ -7450,7 +7495,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -7548,7 +7593,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`. */
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -7602,7 +7647,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: NETUID_NOT_FOUND */
+            /** @description Problem: NETUID_NOT_FOUND, BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

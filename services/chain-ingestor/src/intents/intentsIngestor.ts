@@ -25,6 +25,8 @@ export interface IntentsIngestorOptions {
   notifiedTxRequestsPerSecond?: number;
   /** Replication of the topics the ingestor creates at start-up (chain.intents.v1, intents.notifications.v1, ingestor.checkpoints.v1). */
   replicationFactor: number;
+  /** `retention.ms` of the chain topics it creates or brings to spec (CHAIN_TOPICS_RETENTION_MS); 7 days by default. */
+  chainTopicsRetentionMs?: number | undefined;
   log: Logger;
   onFenced(error: unknown): void;
   /** Where each source reports its chain's head, finality and what it published; none without it. */
@@ -63,6 +65,7 @@ export function startIntentsIngestor(options: IntentsIngestorOptions): IntentsIn
   const topics = ensureTopics(options.kafka, {
     topics: ["chain.intents.v1", "intents.notifications.v1", "ingestor.checkpoints.v1"],
     replicationFactor: options.replicationFactor,
+    ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
     logger: log,
   });
   const clients = new Map(followed.map((chain) => [chain.chainId, followerClient(chain)] as const));

@@ -14,6 +14,8 @@ export interface PriceIngestorOptions {
   /** Where the source starts without a checkpoint; block 0 by default. */
   startBlock?: bigint;
   replicationFactor: number;
+  /** `retention.ms` of the chain topics it creates or brings to spec (CHAIN_TOPICS_RETENTION_MS); 7 days by default. */
+  chainTopicsRetentionMs?: number | undefined;
   log: Logger;
   onFenced(error: unknown): void;
   /** Where the source reports the chain's head, finality and what it published; none without it. */
@@ -49,6 +51,7 @@ export function startPriceIngestor(options: PriceIngestorOptions): PriceIngestor
   const topics = ensureTopics(options.kafka, {
     topics: ["oracle.prices.v1", "chain.network.v1", "ingestor.checkpoints.v1"],
     replicationFactor: options.replicationFactor,
+    ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
     logger: log,
   });
   const source = startPriceSource({

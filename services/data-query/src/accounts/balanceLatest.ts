@@ -6,13 +6,16 @@ import {
   type GetBalanceLatestResponse,
   Valuation,
 } from "@platform/proto/data/v1/accounts";
-import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
-import { accountsKeys } from "@platform/read-models";
+import { type AccountBalance, NetworkStatsSnapshot } from "@platform/proto/events/v1/chain_network";
+import { accountsKeys, marketKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readAsOf, readModel } from "../shared/asOf.js";
+import { asOfPinned, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
+import { decodePoint } from "../shared/readModel.js";
+import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
 import { parseAddress } from "./address.js";
 import { balanceAt } from "./balanceAt.js";
-import { type PricePoint, pricesAtBlock } from "./prices.js";
+import { type PricePoint, pricesAt, pricesAtBlock } from "./prices.js";
 import { type BalanceAt, parsePoint, ZERO_BALANCE } from "./storedPoint.js";
 import { usdOf, valueBalance } from "./valuation.js";
 
@@ -32,20 +35,14 @@ export async function getBalanceLatest(
     // UNSTAKE needs the pool's swap simulation with fees, which this read model cannot do exactly.
     throw invalidArgument("INVALID_PARAMETER", "valuation must be spot", { parameter: "valuation" });
   }
-  const [head, [top]] = await Promise.all([
-    readAsOf(redis, accountsKeys.head),
-    readModel(() => redis.zrange(accountsKeys.points(address.publicKey), "-1", "-1")),
-  ]);
-  const { asOf, balance, prices, usd } = await consistentBalance(
-    redis,
-    address.publicKey,
-    head,
-    await standingAt(redis, address.publicKey, head, top, history),
-    history,
-  );
+  const wanted = wantedOf(request.at);
+  const { asOf, balance, prices, usd } =
+    wanted === undefined
+      ? await balanceAtHead(redis, address.publicKey, history)
+      : await balanceAtPast({ redis, history }, address.publicKey, wanted);
   const valued = valueBalance(balance, (netuid) => prices.get(netuid)?.price);
-  const wanted = new Set(request.netuids);
-  const positions = valued.positions.filter((entry) => wanted.size === 0 || wanted.has(entry.position.netuid));
+  const listed = new Set(request.netuids);
+  const positions = valued.positions.filter((entry) => listed.size === 0 || listed.has(entry.position.netuid));
   return {
     asOf,
     address,
@@ -66,6 +63,53 @@ export async function getBalanceLatest(
       priceTao: entry.priceTao ?? "0",
       valueRao: entry.valueRao.toString(),
     })),
+  };
+}
+
+/** What a balance answer values: the balance and the prices, all as of one block. */
+interface ValuedAt {
+  asOf: AsOf;
+  balance: AccountBalance;
+  prices: Map<number, PricePoint>;
+  usd: string | undefined;
+}
+
+async function balanceAtHead(redis: Redis, publicKey: string, history: HistoryDb | undefined): Promise<ValuedAt> {
+  const [head, [top]] = await Promise.all([
+    readAsOf(redis, accountsKeys.head),
+    readModel(() => redis.zrange(accountsKeys.points(publicKey), "-1", "-1")),
+  ]);
+  return consistentBalance(redis, publicKey, head, await standingAt(redis, publicKey, head, top, history), history);
+}
+
+/**
+ * The balance at the block asked for, below the accounts head: the account's newest point at or
+ * before it (Redis keeps the newest few, the history database every one), valued at the pools'
+ * prices of the same block and the TAO/USD round standing at its time. The block is named by the
+ * network snapshot taken at it.
+ */
+async function balanceAtPast(stores: SeriesStores, publicKey: string, wanted: Wanted): Promise<ValuedAt> {
+  const { redis, history } = stores;
+  const head = await readAsOf(redis, accountsKeys.head);
+  const pin = await pinBlock(stores, wanted, Number(head.blockNumber));
+  const { b: block, t: timeMs } = pin.stats;
+  const point = await balanceAt(redis, publicKey, block, timeMs, history);
+  const balance = point?.balance ?? ZERO_BALANCE;
+  const netuids = [...new Set(balance.positions.map((position) => position.netuid).filter((netuid) => netuid !== 0))];
+  const [pools, { usd }] = await Promise.all([
+    seriesAt(stores, netuids.map(marketKeys.poolPoints), block),
+    pricesAtBlock(redis, [], block, timeMs),
+  ]);
+  const prices = new Map<number, PricePoint>();
+  pools.forEach((pool, index) => {
+    if (pool?.m?.price !== undefined)
+      prices.set(netuids[index]!, { block: pool.b, blockHash: pool.h, timeMs: pool.t, price: pool.m.price });
+  });
+  return {
+    asOf: asOfPinned(decodePoint(pin.stats, NetworkStatsSnapshot).ref, pin),
+    balance,
+    prices,
+    usd: usd ?? (await pricesAt(redis, [timeMs], [])).usd[0],
   };
 }
 

@@ -1,21 +1,25 @@
 import { invalidArgument } from "@platform/errors";
+import type { HistoryDb } from "@platform/history";
 import {
   EmissionSort,
   type GetSubnetEmissionsLatestRequest,
   type GetSubnetEmissionsLatestResponse,
   type SubnetEmission,
 } from "@platform/proto/data/v1/market";
-import { EmissionSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
-import { marketKeys, subnetsKeys } from "@platform/read-models";
+import { EmissionSnapshot, NetworkStatsSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
+import { marketKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/asOf.js";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { queryScope } from "../shared/cursor.js";
 import { mulIntByDecimal } from "../shared/decimal.js";
 import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { MARKET_EMISSIONS, subnetsAt } from "../shared/netuidsAt.js";
 import { ratio } from "../shared/numbers.js";
 import { orderOf, pageLimitOf } from "../shared/page.js";
-import { consistentPoints, decodePoint, pointsAtBlock } from "../shared/readModel.js";
+import { asOfPinned, blockScope, lowestBlock, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
+import { consistentPoints, decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
 import { sortedPage } from "../shared/sortedPage.js";
 
 const BLOCKS_PER_DAY = 7_200n;
@@ -23,22 +27,25 @@ const BLOCKS_PER_DAY = 7_200n;
 const taoEmission = (snapshot: EmissionSnapshot) =>
   BigInt(snapshot.taoInEmissionRao) + BigInt(snapshot.excessTaoRao ?? "0");
 
-/** `GET /data/v1/subnet-emissions/latest`: each subnet's emission in the newest block all of them reached. */
+/**
+ * `GET /data/v1/subnet-emissions/latest`: each subnet's emission in the newest block all of them
+ * reached, or in the block asked for (the subnets that stood then).
+ */
 export async function getSubnetEmissionsLatest(
   redis: Redis,
   request: GetSubnetEmissionsLatestRequest,
+  history?: HistoryDb,
 ): Promise<GetSubnetEmissionsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 256, maxLimit: 256 });
   const order = orderOf(request.order, "desc");
   const sortValueOf = emissionSortValue(request.sort);
-  const known = toNetuids(await readModel(() => redis.smembers(marketKeys.emissions)));
-  const netuids = request.netuids.length > 0 ? checkNetuids(request.netuids, known, 256) : [...known];
-  const { block, points } = await consistentPoints(redis, netuids.map(marketKeys.emissionPoints));
-  if (block === undefined) throw notYet("emission");
-  const snapshots = points.filter((point) => point !== undefined).map((point) => decodePoint(point!, EmissionSnapshot));
-  const asOf = asOfOf(snapshots.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
-  const subnets = await pointsAtBlock(
-    redis,
+  const wanted = wantedOf(request.at);
+  const { netuids, snapshots, asOf, read } =
+    wanted === undefined
+      ? await emissionsAtHead(redis, request)
+      : await emissionsAtPast({ redis, history }, request, wanted);
+  const block = Number(asOf.blockNumber);
+  const subnets = await read(
     snapshots.map((snapshot) => subnetsKeys.subnetPoints(snapshot.netuid)),
     block,
   );
@@ -49,7 +56,13 @@ export async function getSubnetEmissionsLatest(
       block,
     ),
   );
-  const scope = queryScope(["subnet-emissions/latest", [...netuids].sort((a, b) => a - b), request.sort, order]);
+  const scope = queryScope([
+    "subnet-emissions/latest",
+    [...netuids].sort((a, b) => a - b),
+    request.sort,
+    order,
+    ...blockScope(request.at),
+  ]);
   const page = sortedPage({
     items: emissions,
     valueOf: sortValueOf,
@@ -70,6 +83,37 @@ export async function getSubnetEmissionsLatest(
   };
   if (first?.ownerCut !== undefined) response.ownerCut = first.ownerCut;
   return response;
+}
+
+type ReadAt = (keys: readonly string[], block: number) => Promise<(SeriesPoint | undefined)[]>;
+
+async function emissionsAtHead(redis: Redis, request: GetSubnetEmissionsLatestRequest) {
+  const known = toNetuids(await readModel(() => redis.smembers(marketKeys.emissions)));
+  const netuids = request.netuids.length > 0 ? checkNetuids(request.netuids, known, 256) : [...known];
+  const { block, points } = await consistentPoints(redis, netuids.map(marketKeys.emissionPoints));
+  if (block === undefined) throw notYet("emission");
+  const snapshots = points.filter((point) => point !== undefined).map((point) => decodePoint(point!, EmissionSnapshot));
+  const asOf = asOfOf(snapshots.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
+  const read: ReadAt = (keys, at) => pointsAtBlock(redis, keys, at);
+  return { netuids, snapshots, asOf, read };
+}
+
+/** The emissions of the subnets that stood at the block asked for, below the newest block all emissions reached. */
+async function emissionsAtPast(stores: SeriesStores, request: GetSubnetEmissionsLatestRequest, wanted: Wanted) {
+  const known = toNetuids(await readModel(() => stores.redis.smembers(marketKeys.emissions)));
+  const head = lowestBlock(await newestPoints(stores.redis, [...known].map(marketKeys.emissionPoints)));
+  if (head === undefined) throw notYet("emission");
+  const pin = await pinBlock(stores, wanted, head);
+  const { netuids, points } = await subnetsAt(stores, MARKET_EMISSIONS, pin.block, request.netuids, 256);
+  const snapshots = points.map((point) => decodePoint(point, EmissionSnapshot));
+  const newest = snapshots.reduce<EmissionSnapshot | undefined>(
+    (top, snapshot) =>
+      top === undefined || Number(snapshot.ref?.blockNumber) > Number(top.ref?.blockNumber) ? snapshot : top,
+    undefined,
+  );
+  const asOf = asOfPinned(newest?.ref ?? decodePoint(pin.stats, NetworkStatsSnapshot).ref, pin);
+  const read: ReadAt = (keys, at) => seriesAt(stores, keys, at);
+  return { netuids, snapshots, asOf, read };
 }
 
 function emissionSortValue(sort: EmissionSort): (emission: SubnetEmission) => string | undefined {

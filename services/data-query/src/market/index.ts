@@ -30,12 +30,13 @@ import { getNetworkStatsLatest } from "./stats.js";
 import { getNetworkStatsHistory } from "./statsHistory.js";
 
 /**
- * MarketService over the projector's market read model (libs/read-models market.ts), and for the
- * histories older than its hot window the history database, when there is one.
+ * MarketService over the projector's market read model (libs/read-models market.ts), and the
+ * history database when there is one (reads at an older block, histories older than Redis' window).
  */
 export function marketGrpcService(deps: {
   redis: Redis;
   log: Logger;
+  /** The history database: reads at a block older than the newest points Redis keeps. */
   history?: HistoryDb | undefined;
 }): GrpcServiceRegistration {
   const { redis, log, history } = deps;
@@ -54,12 +55,12 @@ export function marketGrpcService(deps: {
       getNetworkStatsLatest: unaryHandler<GetNetworkStatsLatestRequest, GetNetworkStatsLatestResponse>(
         log,
         "GetNetworkStatsLatest",
-        () => getNetworkStatsLatest(redis),
+        (request) => getNetworkStatsLatest(redis, request, history),
       ),
       getSubnetPoolsLatest: unaryHandler<GetSubnetPoolsLatestRequest, GetSubnetPoolsLatestResponse>(
         log,
         "GetSubnetPoolsLatest",
-        (request) => getSubnetPoolsLatest(redis, request),
+        (request) => getSubnetPoolsLatest(redis, request, history),
       ),
       getSubnetPoolsHistory: unaryHandler<GetSubnetPoolsHistoryRequest, GetSubnetPoolsHistoryResponse>(
         log,
@@ -69,7 +70,7 @@ export function marketGrpcService(deps: {
       getSubnetEmissionsLatest: unaryHandler<GetSubnetEmissionsLatestRequest, GetSubnetEmissionsLatestResponse>(
         log,
         "GetSubnetEmissionsLatest",
-        (request) => getSubnetEmissionsLatest(redis, request),
+        (request) => getSubnetEmissionsLatest(redis, request, history),
       ),
       getNetworkStatsHistory: unaryHandler<GetNetworkStatsHistoryRequest, GetNetworkStatsHistoryResponse>(
         log,

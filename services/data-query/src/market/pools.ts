@@ -1,4 +1,5 @@
 import { invalidArgument } from "@platform/errors";
+import type { HistoryDb } from "@platform/history";
 import { PoolMechanism } from "@platform/proto/common/v1/network";
 import {
   type GetSubnetPoolsLatestRequest,
@@ -6,9 +7,9 @@ import {
   PoolSort,
   type SubnetPool,
 } from "@platform/proto/data/v1/market";
-import { PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
+import { NetworkStatsSnapshot, PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
-import { marketKeys, subnetsKeys } from "@platform/read-models";
+import { marketKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/asOf.js";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
@@ -16,38 +17,40 @@ import { DAY_MS, HOUR_MS, priceChanges, volumes24h } from "../shared/changes.js"
 import { queryScope } from "../shared/cursor.js";
 import { mulIntByDecimal } from "../shared/decimal.js";
 import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { MARKET_POOLS, subnetsAt } from "../shared/netuidsAt.js";
 import { multiply, ratio } from "../shared/numbers.js";
 import { orderOf, pageLimitOf } from "../shared/page.js";
+import { asOfPinned, blockScope, lowestBlock, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
 import { consistentPoints, decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
 import { sortedPage } from "../shared/sortedPage.js";
 
 const PAGE = { defaultLimit: 256, maxLimit: 256 };
 
-/** `GET /data/v1/subnet-pools/latest`: every pool at the newest block all of them reached. */
+/**
+ * `GET /data/v1/subnet-pools/latest`: every pool at the newest block all of them reached, or at the
+ * block asked for (the pools that stood then).
+ */
 export async function getSubnetPoolsLatest(
   redis: Redis,
   request: GetSubnetPoolsLatestRequest,
+  history?: HistoryDb,
 ): Promise<GetSubnetPoolsLatestResponse> {
   const limit = pageLimitOf(request.page, PAGE);
   const order = orderOf(request.order, "desc");
   const sortValueOf = poolSortValue(request.sort);
-  const known = toNetuids(await readModel(() => redis.smembers(marketKeys.pools)));
-  const netuids =
-    request.netuids.length > 0
-      ? checkNetuids(request.netuids, known, 256)
-      : [...known].filter((netuid) => request.includeRoot || netuid !== 0);
-  const { block, points } = await consistentPoints(redis, netuids.map(marketKeys.poolPoints));
-  if (block === undefined) throw notYet("pool");
-  const snapshots = points.map((point) => (point === undefined ? undefined : decodePoint(point, PoolSnapshot)));
-  const standing = snapshots.filter((snapshot): snapshot is PoolSnapshot => snapshot !== undefined);
-  const asOf = asOfOf(standing.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
-  const pools = await describePools(redis, standing, block, Date.parse(asOf.timestamp));
+  const wanted = wantedOf(request.at);
+  const stores: SeriesStores = { redis, history };
+  const { netuids, snapshots, asOf, read } =
+    wanted === undefined ? await poolsAtHead(redis, request) : await poolsAtPast(stores, request, wanted);
+  const pools = await describePools(redis, snapshots, Number(asOf.blockNumber), Date.parse(asOf.timestamp), read);
   const scope = queryScope([
     "subnet-pools/latest",
     [...netuids].sort((a, b) => a - b),
     request.includeRoot,
     request.sort,
     order,
+    ...blockScope(request.at),
   ]);
   const page = sortedPage({
     items: pools,
@@ -59,6 +62,50 @@ export async function getSubnetPoolsLatest(
     scope,
   });
   return { asOf, pools: page.items, page: page.page };
+}
+
+/** Reads series states at a block (pointsAtBlock at the newest block, seriesAt at a past one). */
+type ReadAt = (keys: readonly string[], block: number) => Promise<(SeriesPoint | undefined)[]>;
+
+const wantedNetuids = (request: GetSubnetPoolsLatestRequest, known: Iterable<number>, max: number) =>
+  request.netuids.length > 0
+    ? checkNetuids(request.netuids, new Set(known), max)
+    : [...known].filter((netuid) => request.includeRoot || netuid !== 0);
+
+async function poolsAtHead(redis: Redis, request: GetSubnetPoolsLatestRequest) {
+  const known = toNetuids(await readModel(() => redis.smembers(marketKeys.pools)));
+  const netuids = wantedNetuids(request, known, 256);
+  const { block, points } = await consistentPoints(redis, netuids.map(marketKeys.poolPoints));
+  if (block === undefined) throw notYet("pool");
+  const snapshots = points.filter((point) => point !== undefined).map((point) => decodePoint(point!, PoolSnapshot));
+  const asOf = asOfOf(snapshots.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
+  const read: ReadAt = (keys, at) => pointsAtBlock(redis, keys, at);
+  return { netuids, snapshots, asOf, read };
+}
+
+/**
+ * The pools that stood at the block asked for, below the newest block every pool listed now
+ * reached. as_of is the newest of their snapshots (the block itself, pools being published at every
+ * snapshot block), or the network's at that block when no pool stood.
+ */
+async function poolsAtPast(stores: SeriesStores, request: GetSubnetPoolsLatestRequest, wanted: Wanted) {
+  const known = toNetuids(await readModel(() => stores.redis.smembers(marketKeys.pools)));
+  const head = lowestBlock(await newestPoints(stores.redis, [...known].map(marketKeys.poolPoints)));
+  if (head === undefined) throw notYet("pool");
+  const pin = await pinBlock(stores, wanted, head);
+  const standing = await subnetsAt(stores, MARKET_POOLS, pin.block, request.netuids, 256);
+  const netuids = wantedNetuids(request, standing.netuids, 256);
+  const snapshots = netuids.map((netuid) =>
+    decodePoint(standing.points[standing.netuids.indexOf(netuid)]!, PoolSnapshot),
+  );
+  const newest = snapshots.reduce<PoolSnapshot | undefined>(
+    (top, snapshot) =>
+      top === undefined || Number(snapshot.ref?.blockNumber) > Number(top.ref?.blockNumber) ? snapshot : top,
+    undefined,
+  );
+  const asOf = asOfPinned(newest?.ref ?? decodePoint(pin.stats, NetworkStatsSnapshot).ref, pin);
+  const read: ReadAt = (keys, at) => seriesAt(stores, keys, at);
+  return { netuids, snapshots, asOf, read };
 }
 
 function poolSortValue(sort: PoolSort): (pool: SubnetPool) => string | undefined {
@@ -91,6 +138,7 @@ export async function describePools(
   snapshots: readonly PoolSnapshot[],
   block: number,
   nowMs: number,
+  read: ReadAt = (keys, at) => pointsAtBlock(redis, keys, at),
 ): Promise<SubnetPool[]> {
   const bucketKeys = snapshots.map((snapshot) => marketKeys.poolBuckets(snapshot.netuid, "5m"));
   const [changes, volumes, subnets, usd] = await Promise.all([
@@ -107,8 +155,7 @@ export async function describePools(
       nowMs,
       snapshots.map((snapshot) => snapshot.volumeTotalRao),
     ),
-    pointsAtBlock(
-      redis,
+    read(
       snapshots.map((snapshot) => subnetsKeys.subnetPoints(snapshot.netuid)),
       block,
     ),

@@ -1,33 +1,44 @@
-import type { BurnRange, GetNetworkStatsLatestResponse } from "@platform/proto/data/v1/market";
+import type { HistoryDb } from "@platform/history";
+import type {
+  BurnRange,
+  GetNetworkStatsLatestRequest,
+  GetNetworkStatsLatestResponse,
+} from "@platform/proto/data/v1/market";
 import { NetworkStatsSnapshot, PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { marketKeys, type RunningCounts, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/asOf.js";
-import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { notYet } from "../shared/asOfRef.js";
 import { volumes24h } from "../shared/changes.js";
 import { toNetuids } from "../shared/netuids.js";
+import { MARKET_POOLS, SUBNET_SETTINGS, subnetsAt } from "../shared/netuidsAt.js";
+import { asOfPinned, pinBlock, wantedOf } from "../shared/pastBlock.js";
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import type { SeriesStores } from "../shared/seriesAt.js";
 
 const MAX_SUPPLY_RAO = "21000000000000000";
 const BLOCKS_PER_DAY = 7_200;
 
-/** `GET /data/v1/network/stats/latest`: the newest network totals, with pool volume and burns at that block. */
-export async function getNetworkStatsLatest(redis: Redis): Promise<GetNetworkStatsLatestResponse> {
-  const [point] = await newestPoints(redis, [marketKeys.statsPoints]);
-  if (point === undefined) throw notYet("network stats");
+/**
+ * `GET /data/v1/network/stats/latest`: the newest network totals (or those at the block asked for),
+ * with pool volume and burns at that block.
+ */
+export async function getNetworkStatsLatest(
+  redis: Redis,
+  request: GetNetworkStatsLatestRequest = {},
+  history?: HistoryDb,
+): Promise<GetNetworkStatsLatestResponse> {
+  const stores: SeriesStores = { redis, history };
+  const wanted = wantedOf(request.at);
+  const [newest] = await newestPoints(redis, [marketKeys.statsPoints]);
+  if (newest === undefined) throw notYet("network stats");
+  const pin = wanted === undefined ? undefined : await pinBlock(stores, wanted, newest.b);
+  const point = pin?.stats ?? newest;
   const stats = decodePoint(point, NetworkStatsSnapshot);
-  const asOf = asOfOf(stats.ref);
+  const asOf = asOfPinned(stats.ref, pin);
   const block = Number(asOf.blockNumber);
   const nowMs = Date.parse(asOf.timestamp);
-  const [poolNetuids, subnetNetuids] = await Promise.all([
-    readModel(() => redis.smembers(marketKeys.pools)),
-    readModel(() => redis.smembers(subnetsKeys.netuids)),
-  ]);
-  const pools = [...toNetuids(poolNetuids)];
-  const [poolPoints, subnetPoints] = await Promise.all([
-    pointsAtBlock(redis, pools.map(marketKeys.poolPoints), block),
-    pointsAtBlock(redis, [...toNetuids(subnetNetuids)].map(subnetsKeys.subnetPoints), block),
-  ]);
+  const { pools, poolPoints, subnetPoints } = await subnetPointsAt(stores, block, pin !== undefined);
   const volumes = await volumes24h(
     redis,
     pools.map((netuid) => marketKeys.poolBuckets(netuid, "5m")),
@@ -84,6 +95,31 @@ export async function getNetworkStatsLatest(redis: Redis): Promise<GetNetworkSta
     registration.lockReductionIntervalBlocks = stats.lockReductionIntervalBlocks;
   if (burns.length > 0) registration.neuronBurn = burnRange(burns);
   return response;
+}
+
+/**
+ * The pools and subnet settings standing at `block`: at the newest block, those listed now; at a
+ * past block, those that stood then (removed since included), wherever their points are kept.
+ */
+async function subnetPointsAt(stores: SeriesStores, block: number, past: boolean) {
+  const { redis } = stores;
+  if (past) {
+    const [pools, subnets] = await Promise.all([
+      subnetsAt(stores, MARKET_POOLS, block, [], Number.MAX_SAFE_INTEGER),
+      subnetsAt(stores, SUBNET_SETTINGS, block, [], Number.MAX_SAFE_INTEGER),
+    ]);
+    return { pools: pools.netuids, poolPoints: pools.points, subnetPoints: subnets.points };
+  }
+  const [poolNetuids, subnetNetuids] = await Promise.all([
+    readModel(() => redis.smembers(marketKeys.pools)),
+    readModel(() => redis.smembers(subnetsKeys.netuids)),
+  ]);
+  const pools = [...toNetuids(poolNetuids)];
+  const [poolPoints, subnetPoints] = await Promise.all([
+    pointsAtBlock(redis, pools.map(marketKeys.poolPoints), block),
+    pointsAtBlock(redis, [...toNetuids(subnetNetuids)].map(subnetsKeys.subnetPoints), block),
+  ]);
+  return { pools, poolPoints, subnetPoints };
 }
 
 /**

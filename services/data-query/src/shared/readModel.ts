@@ -17,7 +17,8 @@ const parsedPoints = new Map<string, SeriesPoint>();
 let keptText = 0;
 const decodedPayloads = new WeakMap<SeriesPoint, Map<unknown, unknown>>();
 
-const parse = (text: string | undefined): SeriesPoint | undefined => {
+/** A series member's point, parsed once per text (see above); the history store's points are the same JSON. */
+export const parse = (text: string | undefined): SeriesPoint | undefined => {
   if (text === undefined) return undefined;
   let point = parsedPoints.get(text);
   if (point === undefined) {

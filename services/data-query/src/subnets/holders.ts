@@ -1,4 +1,5 @@
 import { invalidArgument, PlatformError, unavailable } from "@platform/errors";
+import type { HistoryDb } from "@platform/history";
 import type { ChainRef, PageInfo } from "@platform/proto/common/v1/common";
 import type { HolderCoverage } from "@platform/proto/common/v1/network";
 import {
@@ -19,13 +20,16 @@ import {
 } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/asOf.js";
-import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { notYet } from "../shared/asOfRef.js";
 import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
 import { mulIntByDecimal } from "../shared/decimal.js";
-import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { checkNetuids, netuidNotFound, toNetuids } from "../shared/netuids.js";
+import { SUBNET_POOLS, subnetsAt } from "../shared/netuidsAt.js";
 import { ratio } from "../shared/numbers.js";
 import { pageLimitOf } from "../shared/page.js";
+import { asOfPinned, blockScope, type Pin, pinBlock, wantedOf } from "../shared/pastBlock.js";
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
 
 /** Cursors continue the ranking up to this rank. */
 const MAX_RANK = 10_000;
@@ -35,7 +39,13 @@ const MAX_RANK = 10_000;
  * ranked by alpha (libs/read-models subnets.ts). The cursor is the last ranking member
  * served, so a page continues after that holder's position.
  */
-export async function getHoldersTop(redis: Redis, request: GetHoldersTopRequest): Promise<GetHoldersTopResponse> {
+export async function getHoldersTop(
+  redis: Redis,
+  request: GetHoldersTopRequest,
+  history?: HistoryDb,
+): Promise<GetHoldersTopResponse> {
+  // A past block's holder set never changes under a walk: no ranking to race with.
+  if (request.at?.block !== undefined) return readHoldersAt({ redis, history }, request);
   // The projector replaces a ranking whole, in one MULTI, once a block: a read that saw the ranking
   // change under it starts again (rarely more than once), so one answer is one holder set.
   for (let attempt = 1; ; attempt++) {
@@ -71,7 +81,8 @@ async function atomically(redis: Redis, build: (multi: ReturnType<Redis["multi"]
   });
 }
 
-async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Promise<GetHoldersTopResponse> {
+/** The walk a request asks for, its page scope and its smallest holding; the subnet is judged against `known`. */
+function walkOf(request: GetHoldersTopRequest, known: ReadonlySet<number>) {
   const limit = pageLimitOf(request.page, { defaultLimit: 100, maxLimit: 500 });
   const grouping = request.groupBy === HolderGrouping.HOLDER_GROUPING_POSITION ? "position" : "coldkey";
   if (
@@ -88,9 +99,8 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
     throw invalidArgument("INVALID_PARAMETER", "min_alpha_nalpha must be an integer amount", {
       parameter: "min_alpha_nalpha",
     });
-  const known = toNetuids(await readModel(() => redis.smembers(subnetsKeys.netuids)));
   const [netuid] = checkNetuids([request.netuid], known, 1) as [number];
-  const scope = queryScope(["holders/top", netuid, grouping, minAlpha]);
+  const scope = queryScope(["holders/top", netuid, grouping, minAlpha, ...blockScope(request.at)]);
   const cursor = request.page?.cursor
     ? decodeCursor(
         request.page.cursor,
@@ -108,6 +118,13 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
       ? {}
       : { pinned: { set: cursor.s, poolBlock: Number(cursor.a) } }),
   };
+  return { walk, scope, minAlpha };
+}
+
+async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Promise<GetHoldersTopResponse> {
+  const known = toNetuids(await readModel(() => redis.smembers(subnetsKeys.netuids)));
+  const { walk, scope, minAlpha } = walkOf(request, known);
+  const { netuid } = walk;
 
   // A walk stays on the holder set (and pool block) of its first page while the projector
   // replaces the ranking: the zsets serve it while they show that set, the stored set after.
@@ -135,6 +152,47 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
     ),
   ]);
   if (poolPoint === undefined) throw notYet("pool of this subnet");
+  return renderPage({ walk, scope, minAlpha, page, poolPoint, validatorPoint, pin: undefined });
+}
+
+/**
+ * The holders at the block asked for: the subnet's holder set standing then (Redis keeps the
+ * newest few, the history database every one), ranked here the way the projector ranks, valued at
+ * the pool of the same block and named from the metagraph standing then.
+ */
+async function readHoldersAt(stores: SeriesStores, request: GetHoldersTopRequest): Promise<GetHoldersTopResponse> {
+  const [head] = await newestPoints(stores.redis, [subnetsKeys.poolPoints(request.netuid)]);
+  if (head === undefined) throw netuidNotFound([request.netuid]);
+  const pin = await pinBlock(stores, wantedOf(request.at)!, head.b);
+  const { netuids } = await subnetsAt(stores, SUBNET_POOLS, pin.block, [request.netuid], 1);
+  const { walk, scope, minAlpha } = walkOf(request, new Set(netuids));
+  const { netuid } = walk;
+  const [setPoint, flags, whole] = await seriesAt(
+    stores,
+    [subnetsKeys.holderPoints(netuid), subnetsKeys.validatorFlagPoints(netuid), subnetsKeys.validatorPoints(netuid)],
+    pin.block,
+  );
+  if (setPoint === undefined) throw netuidNotFound([netuid]);
+  const tag = `${setPoint.o}:${setPoint.h}`;
+  if (walk.pinned !== undefined && walk.pinned.set !== tag) throw invalidArgumentCursor();
+  const [poolPoint] = await seriesAt(stores, [subnetsKeys.poolPoints(netuid)], walk.pinned?.poolBlock ?? pin.block);
+  if (poolPoint === undefined) throw netuidNotFound([netuid]);
+  const page = pageOfSet(setPoint, tag, walk);
+  return renderPage({ walk, scope, minAlpha, page, poolPoint, validatorPoint: flags ?? whole, pin });
+}
+
+/** A page's answer from its rows, the pool valuing them and the metagraph naming them. */
+function renderPage(input: {
+  walk: Walk;
+  scope: string;
+  minAlpha: string;
+  page: SetPage;
+  poolPoint: SeriesPoint;
+  validatorPoint: SeriesPoint | undefined;
+  pin: Pin | undefined;
+}): GetHoldersTopResponse {
+  const { walk, scope, page, poolPoint, validatorPoint } = input;
+  const { limit } = walk;
   const pool = decodePoint(poolPoint, PoolSnapshot);
   const identities = new Map<string, string>();
   if (validatorPoint !== undefined) {
@@ -144,7 +202,7 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
     }
   }
 
-  const minimum = BigInt(minAlpha);
+  const minimum = BigInt(input.minAlpha);
   let entries = page.entries.filter((entry) => alphaOfMember(entry.member) >= minimum);
   const firstRank = page.firstRank;
   const roomLeft = Math.max(0, MAX_RANK - firstRank + 1);
@@ -176,12 +234,12 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
     });
   }
   return {
-    asOf: asOfOf(pool.ref),
-    netuid,
+    asOf: asOfPinned(pool.ref, input.pin),
+    netuid: walk.netuid,
     holdersCount: page.holdersCount,
     alphaOutNalpha: pool.alphaOutNalpha,
     priceTao: pool.priceTao,
-    coverage: set.coverage,
+    coverage: page.set.coverage,
     holders,
     page: pageInfo,
   };
@@ -286,6 +344,11 @@ async function fromStoredSet(redis: Redis, walk: Walk): Promise<SetPage> {
       { parameter: "cursor" },
     );
   }
+  return pageOfSet(stored, tag, walk);
+}
+
+/** The page of a stored holder set (tagged `tag`), ranked here the way the projector ranks (@platform/read-models). */
+function pageOfSet(stored: SeriesPoint, tag: string, walk: Walk): SetPage {
   const set = HolderPositions.decode(Buffer.from(stored.p, "base64"));
   const ranking = rankHolders(set);
   const ranked = (walk.grouping === "coldkey" ? ranking.coldkeys : ranking.positions).sort((left, right) =>

@@ -13,7 +13,7 @@ import { getValidatorsLatest } from "./validators.js";
 
 export interface SubnetsReadsOptions {
   redis: Redis;
-  /** The history database: subnets/history reads the points older than Redis' hot window there. */
+  /** The history database: reads at a block older than the newest points Redis keeps (subnets/history too). */
   history?: HistoryDb | undefined;
   /** Bound on the kept answers' wire bytes (DATA_QUERY's ANSWER_CACHE_MAX_BYTES). */
   answerCacheMaxBytes: number;
@@ -27,7 +27,7 @@ export interface SubnetsReadsOptions {
  * API to compute.
  */
 export function subnetsReads(options: SubnetsReadsOptions) {
-  const { redis } = options;
+  const { redis, history } = options;
   const answers = answerCache({
     redis,
     versionKey: readModelVersionKeys.subnets,
@@ -38,11 +38,13 @@ export function subnetsReads(options: SubnetsReadsOptions) {
   const methods = SubnetsServiceService;
   return {
     definition: answers.preEncoded(SubnetsServiceService),
-    getSubnetsLatest: answers.cached(methods.getSubnetsLatest, (request) => getSubnetsLatest(redis, request)),
-    getValidatorsLatest: answers.cached(methods.getValidatorsLatest, (request) => getValidatorsLatest(redis, request)),
-    getHoldersTop: answers.cached(methods.getHoldersTop, (request) => getHoldersTop(redis, request)),
+    getSubnetsLatest: answers.cached(methods.getSubnetsLatest, (request) => getSubnetsLatest(redis, request, history)),
+    getValidatorsLatest: answers.cached(methods.getValidatorsLatest, (request) =>
+      getValidatorsLatest(redis, request, history),
+    ),
+    getHoldersTop: answers.cached(methods.getHoldersTop, (request) => getHoldersTop(redis, request, history)),
     // Not kept: its default window moves with the clock, not only with the read model's version.
-    getSubnetsHistory: (request: GetSubnetsHistoryRequest) => getSubnetsHistory(redis, request, options.history),
+    getSubnetsHistory: (request: GetSubnetsHistoryRequest) => getSubnetsHistory(redis, request, history),
   };
 }
 

@@ -1,4 +1,5 @@
 import { invalidArgument } from "@platform/errors";
+import type { HistoryDb } from "@platform/history";
 import {
   type GetValidatorsLatestRequest,
   type GetValidatorsLatestResponse,
@@ -6,42 +7,49 @@ import {
   ValidatorSort,
 } from "@platform/proto/data/v1/subnets";
 import { type NeuronState, PoolSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
-import { subnetsKeys } from "@platform/read-models";
+import { type SeriesPoint, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { ROOT_NETUID } from "@platform/subtensor";
 import { readModel } from "../shared/asOf.js";
-import { asOfOf, notYet } from "../shared/asOfRef.js";
+import { notYet } from "../shared/asOfRef.js";
 import { decodeCursor, queryScope } from "../shared/cursor.js";
 import { mulIntByDecimal } from "../shared/decimal.js";
-import { checkNetuids, toNetuids } from "../shared/netuids.js";
+import { checkNetuids, netuidNotFound, toNetuids } from "../shared/netuids.js";
+import { SUBNET_POOLS, subnetsAt } from "../shared/netuidsAt.js";
 import { orderOf, pageLimitOf } from "../shared/page.js";
+import { asOfPinned, blockScope, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
 import { sortedPage } from "../shared/sortedPage.js";
 
-/** `GET /data/v1/subnets/{netuid}/validators/latest`: the newest metagraph of the subnet, ranked. */
+/**
+ * `GET /data/v1/subnets/{netuid}/validators/latest`: the newest metagraph of the subnet, ranked, or
+ * the one standing at the block asked for.
+ */
 export async function getValidatorsLatest(
   redis: Redis,
   request: GetValidatorsLatestRequest,
+  history?: HistoryDb,
 ): Promise<GetValidatorsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 64, maxLimit: 256 });
   const order = orderOf(request.order, "desc");
   const sortValueOf = validatorSortValue(request.sort);
-  // The subnet list and the newest metagraph in one round trip; the netuid is judged once both are in.
-  const scope = queryScope(["validators/latest", request.netuid, request.includeWithoutPermit, request.sort, order]);
+  const scope = queryScope([
+    "validators/latest",
+    request.netuid,
+    request.includeWithoutPermit,
+    request.sort,
+    order,
+    ...blockScope(request.at),
+  ]);
   // Every page of a walk answers at the block of its first page, so no UID is served twice or
   // skipped while metagraphs change underneath (the subnet's newest few metagraphs are kept).
   const pinned = request.page?.cursor ? decodeCursor(request.page.cursor, scope, {}, { b: /^\d{1,12}$/ }).b : undefined;
-  const [members, [point, newestPool]] = await Promise.all([
-    readModel(() => redis.smembers(subnetsKeys.netuids)),
-    pinned === undefined
-      ? newestPoints(redis, [subnetsKeys.validatorPoints(request.netuid), subnetsKeys.poolPoints(request.netuid)])
-      : pointsAtBlock(
-          redis,
-          [subnetsKeys.validatorPoints(request.netuid), subnetsKeys.poolPoints(request.netuid)],
-          Number(pinned),
-        ),
-  ]);
-  const [netuid] = checkNetuids([request.netuid], toNetuids(members), 1);
+  const wanted = wantedOf(request.at);
+  const { netuid, point, newestPool, pin, read } =
+    wanted === undefined
+      ? await metagraphAtHead(redis, request.netuid, pinned)
+      : await metagraphAtPast({ redis, history }, request.netuid, wanted, pinned);
   if (point === undefined) {
     if (pinned !== undefined)
       throw invalidArgument(
@@ -49,6 +57,7 @@ export async function getValidatorsLatest(
         "the metagraph this walk started on is no longer kept; start again without the cursor",
         { parameter: "cursor" },
       );
+    if (pin !== undefined) throw netuidNotFound([netuid]);
     throw notYet("metagraph of this subnet");
   }
   const snapshot = decodePoint(point, ValidatorSetSnapshot);
@@ -57,10 +66,10 @@ export async function getValidatorsLatest(
   const poolPoint =
     newestPool !== undefined && newestPool.b >= point.b
       ? newestPool
-      : (await pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid!)], point.b))[0];
+      : (await read([subnetsKeys.poolPoints(netuid)], point.b))[0];
   const pool = poolPoint === undefined ? undefined : decodePoint(poolPoint, PoolSnapshot);
   const block = poolPoint !== undefined && poolPoint.b >= point.b ? poolPoint.b : point.b;
-  const asOf = asOfOf(block === point.b ? snapshot.ref : pool!.ref);
+  const asOf = asOfPinned(block === point.b ? snapshot.ref : pool!.ref, pin);
   const price = pool?.priceTao;
   const neurons = snapshot.neurons.filter((neuron) =>
     request.includeWithoutPermit
@@ -78,7 +87,39 @@ export async function getValidatorsLatest(
     scope,
     carry: { b: String(block) },
   });
-  return { asOf, netuid: netuid!, validators: page.items, page: page.page };
+  return { asOf, netuid, validators: page.items, page: page.page };
+}
+
+type ReadAt = (keys: readonly string[], block: number) => Promise<(SeriesPoint | undefined)[]>;
+
+/** The subnet's newest metagraph and pool (or those at a walk's block), with the subnet list judged. */
+async function metagraphAtHead(redis: Redis, requested: number, pinned: string | undefined) {
+  const keys = [subnetsKeys.validatorPoints(requested), subnetsKeys.poolPoints(requested)];
+  // The subnet list and the newest metagraph in one round trip; the netuid is judged once both are in.
+  const [members, [point, newestPool]] = await Promise.all([
+    readModel(() => redis.smembers(subnetsKeys.netuids)),
+    pinned === undefined ? newestPoints(redis, keys) : pointsAtBlock(redis, keys, Number(pinned)),
+  ]);
+  const [netuid] = checkNetuids([requested], toNetuids(members), 1) as [number];
+  const read: ReadAt = (at, block) => pointsAtBlock(redis, at, block);
+  return { netuid, point, newestPool, pin: undefined, read };
+}
+
+/**
+ * The metagraph and pool standing at the block asked for (or at a walk's block), below the subnet's
+ * newest pool; a subnet that did not stand then is NETUID_NOT_FOUND.
+ */
+async function metagraphAtPast(stores: SeriesStores, requested: number, wanted: Wanted, pinned: string | undefined) {
+  const [head] = await newestPoints(stores.redis, [subnetsKeys.poolPoints(requested)]);
+  if (head === undefined) throw netuidNotFound([requested]);
+  const pin = await pinBlock(stores, wanted, head.b);
+  const block = pinned === undefined ? pin.block : Number(pinned);
+  const [{ netuids }, [point, newestPool]] = await Promise.all([
+    subnetsAt(stores, SUBNET_POOLS, pin.block, [requested], 1),
+    seriesAt(stores, [subnetsKeys.validatorPoints(requested), subnetsKeys.poolPoints(requested)], block),
+  ]);
+  const read: ReadAt = (at, from) => seriesAt(stores, at, from);
+  return { netuid: netuids[0]!, point, newestPool, pin, read };
 }
 
 function validatorSortValue(sort: ValidatorSort): (validator: Validator) => string | undefined {

@@ -37,6 +37,8 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   TRANSACTION_NOT_FOUND: "Transaction not found",
   TX_SENDER_MISMATCH: "Not the transaction's sender",
   NETUID_NOT_FOUND: "Subnet not found",
+  BLOCK_NOT_YET_INDEXED: "Block not yet indexed",
+  BLOCK_BEFORE_HISTORY: "Block before the history kept",
   READ_MODEL_UNAVAILABLE: "Read model momentarily unavailable",
   REBUILDING: "Read model being rebuilt",
   GRANTS_EXHAUSTED: "Too many API-key grants this minute",

@@ -212,6 +212,17 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
     when: "No subnet has this netuid on the network.",
     action: "List the subnets (`GET /data/v1/subnets`) and use one of their netuids.",
   },
+  BLOCK_NOT_YET_INDEXED: {
+    statuses: [404],
+    when: "`block_number` names a block above the newest one the read behind the route has indexed (or `finalized`, while no block is known to be finalized yet). The problem carries `block_number` and `head_block_number`.",
+    action:
+      "Ask again once the block is indexed (a block every 12 s on Finney), or read without `block_number` for the newest state.",
+  },
+  BLOCK_BEFORE_HISTORY: {
+    statuses: [404],
+    when: "`block_number` names a block before the first block the platform followed, or older than the history the deployment keeps. The problem carries `block_number`.",
+    action: "Ask for a later block; the answer does not change by retrying.",
+  },
   READ_MODEL_UNAVAILABLE: {
     statuses: [503],
     when: "The data behind the route could not be read for a moment, or has seen no block yet.",

@@ -32,6 +32,7 @@ export function startAccountsProjection(options: ProjectionStartOptions): Projec
     markerKey: accountsKeys.marker,
     projection,
     replicationFactor: options.replicationFactor,
+    chainTopicsRetentionMs: options.chainTopicsRetentionMs,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.registry === undefined ? {} : { registry: options.registry }),
   });

@@ -27,6 +27,11 @@ export interface IntentsSupervisorOptions {
   refundGraceSeconds: number;
   /** Replication of the two topics if this process is the first to create them. */
   replicationFactor: number;
+  /**
+   * CHAIN_TOPICS_RETENTION_MS, for the day its topics become chain topics; today both are kept for
+   * ever (the intents orders have no durable copy but these records), so it changes nothing.
+   */
+  chainTopicsRetentionMs?: number | undefined;
   /** How often the marker is checked; 2 s by default. */
   intervalMs?: number;
   /** Where the projection's lag and read-model metrics go (the process's registry); none without it. */
@@ -57,6 +62,7 @@ export function superviseIntentsProjection(options: IntentsSupervisorOptions): I
       ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
     }),
     replicationFactor: options.replicationFactor,
+    chainTopicsRetentionMs: options.chainTopicsRetentionMs,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.registry === undefined ? {} : { registry: options.registry }),
   });

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createKafkaClient, createPublisher, type Kafka, type ProjectionBatch, type Publisher } from "@platform/bus";
+import { type HistoryDb, historyTables } from "@platform/history";
+import { type HistoryServer, startHistoryServer } from "@platform/history/testing";
 import { createLogger, type Logger } from "@platform/log";
 import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import type { IntentsChainEvent } from "@platform/proto/events/v1/chain_intents";
@@ -14,12 +16,14 @@ import { createRedis, type Redis } from "@platform/store";
 import { type RunningKafka, type RunningRedis, startKafka, startRedis, tempDir, waitFor } from "@platform/testing";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type IntentsHistoryMirror, startIntentsHistoryMirror } from "./historyMirror.js";
 import { type IntentsSupervisor, superviseIntentsProjection } from "./intentsSupervisor.js";
 import { intentsProjection } from "./projection.js";
 
 /*
  * The intents projection against one real Kafka broker and a real Redis: events published as the
- * ingestor and the intents-gateway publish them, read back through the documented key layout.
+ * ingestor and the intents-gateway publish them, read back through the documented key layout; and
+ * its orders' durable copy, mirrored into a real PostgreSQL from the change log (historyMirror.ts).
  * Order ids, users and transactions are generated per test, so tests share the topics safely.
  */
 
@@ -46,6 +50,10 @@ const GRACE = 60;
 
 let kafkaServer: RunningKafka;
 let redisServer: RunningRedis;
+let historyServer: HistoryServer;
+let historyReader: HistoryDb;
+let mirrorRedis: Redis;
+let mirror: IntentsHistoryMirror;
 let kafka: Kafka;
 let redis: Redis;
 let projectionRedis: Redis;
@@ -60,10 +68,19 @@ const fakeSignals: Signals = {
 };
 
 beforeAll(async () => {
-  [kafkaServer, redisServer] = await Promise.all([
+  [kafkaServer, redisServer, historyServer] = await Promise.all([
     startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
     startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") }),
+    startHistoryServer({ dataDir: join(dir.path, "postgres") }),
   ]);
+  historyReader = historyServer.connect("data_query");
+  mirrorRedis = createRedis({ url: redisServer.url, connectionName: "projector-test-mirror" });
+  mirror = startIntentsHistoryMirror({
+    redis: mirrorRedis,
+    history: historyServer.connect("projector"),
+    log,
+    blockMs: 100,
+  });
   kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "projector-test", logger: log });
   redis = createRedis({ url: redisServer.url, connectionName: "projector-test" });
   projectionRedis = createRedis({
@@ -87,11 +104,13 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await mirror?.stop();
+  mirrorRedis?.disconnect();
   await supervisor?.stop();
   await publisher?.disconnect().catch(() => undefined);
   redis?.disconnect();
   projectionRedis?.disconnect();
-  await Promise.all([kafkaServer?.stop(), redisServer?.stop()]);
+  await Promise.all([kafkaServer?.stop(), redisServer?.stop(), historyServer?.stop()]);
   dir.remove();
 }, 60_000);
 
@@ -407,6 +426,29 @@ describe("intents projection (Kafka → Redis): order lifecycle", () => {
       [user, IntentStatus.INTENT_STATUS_SETTLED],
     ]);
     expect((await changesOf(orderId)).at(-1)!.record).toEqual(final);
+    // PostgreSQL holds the order as Redis does, and its status history in commit order.
+    await waitFor(
+      async () =>
+        (
+          await historyReader.unsafe(`select status from ${historyTables.intentOrders} where order_key = $1`, [orderId])
+        )[0]?.status === IntentStatus.INTENT_STATUS_SETTLED,
+      { what: "the settled order in PostgreSQL", timeoutMs: 30_000 },
+    );
+    const [stored] = await historyReader.unsafe(
+      `select user_address, record from ${historyTables.intentOrders} where order_key = $1`,
+      [orderId],
+    );
+    expect(stored?.user_address).toBe(user);
+    expect(IntentRecord.decode(stored?.record as Buffer)).toEqual(final);
+    const history = await historyReader.unsafe(
+      `select status, status_changed from ${historyTables.intentOrderChanges} where order_key = $1 order by change_ms, change_seq`,
+      [orderId],
+    );
+    expect(history.map((row) => [row.status, row.status_changed])).toEqual([
+      [IntentStatus.INTENT_STATUS_OPEN, true],
+      [IntentStatus.INTENT_STATUS_FILLED, true],
+      [IntentStatus.INTENT_STATUS_SETTLED, true],
+    ]);
     expect(
       signals.some(
         (signal) =>

@@ -12,7 +12,7 @@ import { marketProjection } from "./projection.js";
 export const MARKET_GROUP_ID = "projector-market";
 export const MARKET_TOPICS = [TOPICS.chainNetwork.name, TOPICS.oraclePrices.name] as const;
 
-/** Runs the market projection (keys.ts) under the projection supervisor: rebuilt from offset 0 when Redis loses it. */
+/** Runs the market projection (keys.ts) under the projection supervisor: rebuilt from Kafka when Redis loses it (PostgreSQL, when configured, keeps every point). */
 export function startMarketProjection(options: ProjectionStartOptions): ProjectionSupervisor {
   return superviseProjection({
     name: "market",
@@ -24,12 +24,14 @@ export function startMarketProjection(options: ProjectionStartOptions): Projecti
     markerKey: marketKeys.marker,
     projection: marketProjection({
       redis: options.projectionRedis,
+      history: options.history,
       log: options.log,
       ...(options.signals === undefined ? {} : { signals: options.signals }),
       replication: replicationFor("market", options),
       ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
     }),
     replicationFactor: options.replicationFactor,
+    chainTopicsRetentionMs: options.chainTopicsRetentionMs,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.registry === undefined ? {} : { registry: options.registry }),
   });

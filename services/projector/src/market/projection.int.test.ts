@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { createKafkaClient, createPublisher, type Kafka, type Publisher } from "@platform/bus";
+import { type HistoryDb, historyTables } from "@platform/history";
+import { type HistoryServer, startHistoryServer } from "@platform/history/testing";
 import { createLogger, type Logger } from "@platform/log";
 import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
@@ -18,9 +20,12 @@ import type { ProjectionSupervisor } from "../supervisor/projectionSupervisor.js
 import { startMarketProjection } from "./index.js";
 
 /*
- * The market and subnets projections against one real Kafka broker and a real Redis: snapshots
- * published as the network ingestor publishes them (key netuid:<n>, network, asset), read back
- * through the documented key layout; then FLUSHALL and the rebuild from offset 0.
+ * The market and subnets projections against one real Kafka broker, a real Redis and a real
+ * PostgreSQL (the history store): snapshots published as the network ingestor publishes them (key
+ * netuid:<n>, network, asset), read back through the documented key layout, and each series'
+ * PostgreSQL copy equal to the Redis one (beyond the Redis window, PostgreSQL keeps every point);
+ * then FLUSHALL and the rebuild from offset 0, which PostgreSQL (already holding every record)
+ * applies nothing of twice.
  */
 
 const dir = tempDir("projector-market");
@@ -33,6 +38,9 @@ const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 
 let kafkaServer: RunningKafka;
 let redisServer: RunningRedis;
+let historyServer: HistoryServer;
+/** The history database as data-query reads it (select only). */
+let historyReader: HistoryDb;
 let kafka: Kafka;
 let redis: Redis;
 let marketRedis: Redis;
@@ -55,10 +63,12 @@ const signals = {
 } as unknown as Signals;
 
 beforeAll(async () => {
-  [kafkaServer, redisServer] = await Promise.all([
+  [kafkaServer, redisServer, historyServer] = await Promise.all([
     startKafka({ dataDir: join(dir.path, "kafka"), logFile: join(dir.path, "kafka.log") }),
     startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") }),
+    startHistoryServer({ dataDir: join(dir.path, "postgres") }),
   ]);
+  historyReader = historyServer.connect("data_query");
   kafka = createKafkaClient({ brokers: kafkaServer.brokers, clientId: "projector-test", logger: log });
   redis = createRedis({ url: redisServer.url, connectionName: "projector-test" });
   marketRedis = createRedis({
@@ -71,7 +81,8 @@ beforeAll(async () => {
     connectionName: "projector-test-subnets",
     commandTimeoutMs: 10_000,
   });
-  const common = { kafka, redis, log, signals, replicationFactor: 1, intervalMs: 300, registry };
+  const history = historyServer.connect("projector");
+  const common = { kafka, redis, history, log, signals, replicationFactor: 1, intervalMs: 300, registry };
   market = startMarketProjection({ ...common, projectionRedis: marketRedis });
   subnets = startSubnetsProjection({ ...common, projectionRedis: subnetsRedis });
   await waitFor(async () => (await market.check.probe()) && (await subnets.check.probe()), {
@@ -87,7 +98,7 @@ afterAll(async () => {
   redis?.disconnect();
   marketRedis?.disconnect();
   subnetsRedis?.disconnect();
-  await Promise.all([kafkaServer?.stop(), redisServer?.stop()]);
+  await Promise.all([kafkaServer?.stop(), redisServer?.stop(), historyServer?.stop()]);
   dir.remove();
 }, 60_000);
 
@@ -200,6 +211,22 @@ async function publishPrice(...events: PriceEvent[]): Promise<void> {
 
 const points = async (key: string): Promise<SeriesPoint[]> =>
   (await redis.zrange(key, "0", "-1")).map((text) => JSON.parse(text) as SeriesPoint);
+/** A series' points in PostgreSQL, oldest first. */
+const historyPoints = async (key: string): Promise<SeriesPoint[]> =>
+  (
+    await historyReader.unsafe(
+      `select point from ${historyTables.seriesPoints} where series = $1 order by block, ordinal`,
+      [key],
+    )
+  ).map((row) => JSON.parse(row.point as string) as SeriesPoint);
+/** Waits until the series' PostgreSQL copy equals its Redis one (PostgreSQL commits first, Redis after). */
+const expectHistoryEqualsRedis = async (...keys: string[]): Promise<void> => {
+  for (const key of keys)
+    await waitFor(async () => JSON.stringify(await historyPoints(key)) === JSON.stringify(await points(key)), {
+      what: `${key} alike in PostgreSQL and Redis`,
+      timeoutMs: 30_000,
+    });
+};
 /** The price of a pool's standing newest snapshot (what data-query values positions with). */
 const poolPrice = async (netuid: number): Promise<string | undefined> =>
   (await points(marketKeys.poolPoints(netuid))).at(-1)?.m?.price;
@@ -231,6 +258,8 @@ describe("market and subnets projections: pool, price and network series", () =>
       hashOf(11),
       hashOf(12, "b"),
     ]);
+    // The history copy went through the same reorganisation: block 12 of fork a is gone, the buckets' aggregates alike.
+    await expectHistoryEqualsRedis(marketKeys.poolPoints(1), marketKeys.poolPoints(2));
   });
 
   it("folds price rounds, emissions and network stats", async () => {
@@ -261,6 +290,36 @@ describe("market and subnets projections: pool, price and network series", () =>
     const candle = JSON.parse((await redis.zrange(marketKeys.priceBuckets("TAO", "usd", "1h"), "-1", "-1"))[0]!);
     expect(candle).toMatchObject({ o: "300", h: "310", l: "290", c: "290" });
     expect(await redis.sismember(marketKeys.pricePairs, "TAO:usd")).toBe(1);
+    await expectHistoryEqualsRedis(marketKeys.pricePoints("TAO", "usd"), marketKeys.statsPoints);
+  });
+
+  it("keeps every point in PostgreSQL while Redis keeps its window of the newest", async () => {
+    const emission = (block: number): NetworkChainEvent => ({
+      event: {
+        $case: "emissionSnapshot",
+        value: {
+          ref: ref(block),
+          netuid: 9,
+          emissionEnabled: true,
+          taoInEmissionRao: String(block),
+          blockEmissionRao: "0",
+          tempo: 360,
+        },
+      },
+    });
+    // 70 blocks of one subnet's emissions: Redis keeps the newest 64 (market/keys.ts), PostgreSQL all.
+    await publishNetwork("netuid:9", ...Array.from({ length: 70 }, (_, index) => emission(1_000 + index)));
+    await waitFor(async () => (await historyPoints(marketKeys.emissionPoints(9))).length === 70, {
+      what: "70 emission points in PostgreSQL",
+      timeoutMs: 30_000,
+    });
+    await waitFor(async () => (await points(marketKeys.emissionPoints(9))).at(-1)?.b === 1_069, {
+      what: "the newest emission point in Redis",
+      timeoutMs: 30_000,
+    });
+    const kept = await points(marketKeys.emissionPoints(9));
+    expect(kept.map((point) => point.b)).toEqual(Array.from({ length: 64 }, (_, index) => 1_006 + index));
+    expect((await historyPoints(marketKeys.emissionPoints(9))).slice(6)).toEqual(kept);
   });
 });
 
@@ -337,6 +396,16 @@ describe("market and subnets projections: holder rankings and subnet snapshots",
       timeoutMs: 30_000,
     });
     expect(await redis.zcard(subnetsKeys.holderColdkeys(3))).toBe(2);
+    // PostgreSQL keeps the pending chunk too (a commit there assembles the set by itself).
+    await waitFor(
+      async () =>
+        (
+          await historyReader.unsafe(`select field from ${historyTables.projectionState} where key = $1`, [
+            subnetsKeys.holderChunks(3),
+          ])
+        ).length === 1,
+      { what: "the pending chunk in PostgreSQL", timeoutMs: 30_000 },
+    );
     await publishNetwork(
       "netuid:3",
       holders(3, 31, 0, 2, [
@@ -370,6 +439,7 @@ describe("market and subnets projections: holder rankings and subnet snapshots",
       timeoutMs: 30_000,
     });
     expect(await redis.get(subnetsKeys.holderRanked(3))).toBe(`3000000:${hashOf(30)}`);
+    await expectHistoryEqualsRedis(subnetsKeys.holderPoints(3));
   });
 
   it("keeps subnet snapshots per block and knows the subnet while one stands", async () => {
@@ -404,6 +474,28 @@ describe("market and subnets projections: holder rankings and subnet snapshots",
       what: "subnet gone",
       timeoutMs: 30_000,
     });
+  });
+});
+
+describe("market and subnets projections: root stakes moved without the metagraph", () => {
+  it("keeps each ValidatorRootStakes as a point of its own series, taken back by its removal", async () => {
+    const moved = (block: number, stake: string): NetworkChainEvent => ({
+      event: {
+        $case: "validatorRootStakes",
+        value: { ref: ref(block), netuid: 6, stakes: [{ uid: 0, hotkey: `0x${"1".repeat(64)}`, rootStakeRao: stake }] },
+      },
+    });
+    await publishNetwork("netuid:6", moved(60, "10"), moved(61, "20"));
+    await waitFor(async () => (await redis.zcard(subnetsKeys.validatorRootStakePoints(6))) === 2, {
+      what: "two root-stake points",
+      timeoutMs: 30_000,
+    });
+    await publishNetwork("netuid:6", removed("netuid:6", "ValidatorRootStakes", 61));
+    await waitFor(async () => (await redis.zcard(subnetsKeys.validatorRootStakePoints(6))) === 1, {
+      what: "block 61's root stakes taken back",
+      timeoutMs: 30_000,
+    });
+    await expectHistoryEqualsRedis(subnetsKeys.validatorRootStakePoints(6));
   });
 });
 
@@ -454,22 +546,42 @@ describe("market and subnets projections: removed and re-registered subnets", ()
 });
 
 // Runs last: it rebuilds what the tests above projected.
-describe("market and subnets projections: rebuild after FLUSHALL", () => {
-  it("rebuilds both read models from offset 0 after FLUSHALL", async () => {
-    const before = await points(marketKeys.poolPoints(1));
-    const ranking = await redis.zrangebylex(subnetsKeys.holderColdkeys(3), "-", "+");
+describe("market and subnets projections: restore after FLUSHALL", () => {
+  it("copies both read models back from PostgreSQL and replays none of the topics", async () => {
+    const keys = [
+      marketKeys.poolPoints(1),
+      marketKeys.poolBuckets(1, "1h"),
+      marketKeys.pricePoints("TAO", "usd"),
+      marketKeys.priceBuckets("TAO", "usd", "5m"),
+      marketKeys.emissionPoints(9),
+      subnetsKeys.holderColdkeys(3),
+      subnetsKeys.validatorRootStakePoints(6),
+    ];
+    const zsets = async () => Promise.all(keys.map((key) => redis.zrange(key, "0", "-1", "WITHSCORES")));
+    const sets = async () =>
+      Promise.all(
+        [marketKeys.pools, marketKeys.emissions, marketKeys.pricePairs, subnetsKeys.netuids].map(async (key) =>
+          (await redis.smembers(key)).sort(),
+        ),
+      );
+    const before = {
+      zsets: await zsets(),
+      sets: await sets(),
+      rows: await redis.hgetall(subnetsKeys.holderColdkeyRows(3)),
+    };
     await redis.flushall();
     await waitFor(
-      async () => (await poolPrice(1)) === "0.8" && (await redis.exists(subnetsKeys.holderRanked(3))) === 1,
-      { what: "rebuilt", timeoutMs: 60_000 },
+      async () =>
+        (await redis.get(marketKeys.marker)) === "complete" && (await redis.get(subnetsKeys.marker)) === "complete",
+      { what: "both read models complete again", timeoutMs: 60_000 },
     );
-    // Three rounds of the price test, one of the change-log test.
-    await waitFor(async () => (await redis.zcard(marketKeys.pricePoints("TAO", "usd"))) === 4, {
-      what: "prices rebuilt",
-      timeoutMs: 30_000,
-    });
-    expect(await points(marketKeys.poolPoints(1))).toEqual(before);
-    expect(await redis.zrangebylex(subnetsKeys.holderColdkeys(3), "-", "+")).toEqual(ranking);
+    expect(await zsets()).toEqual(before.zsets);
+    expect(await sets()).toEqual(before.sets);
+    expect(await redis.hgetall(subnetsKeys.holderColdkeyRows(3))).toEqual(before.rows);
+    // Nothing was folded again: a replay from offset 0 would have logged every pool snapshot anew.
+    const logged = await redis.xrange(dataChangeLog.key, "-", "+");
+    expect(logged.filter(([, fields]) => fields[fields.indexOf(dataChangeLog.fields.kind) + 1] === "pool")).toEqual([]);
+    await expectHistoryEqualsRedis(marketKeys.poolPoints(1), subnetsKeys.holderPoints(3), subnetsKeys.subnetPoints(4));
   }, 90_000);
 });
 

@@ -67,7 +67,10 @@ const batch = (): ProjectionBatch & { heartbeats: number } => {
   return value as unknown as ProjectionBatch & { heartbeats: number };
 };
 
-const prepare = async () => () => undefined;
+/** A plan of nothing: the test is about the commit around it. */
+const plan = async () => undefined;
+const queueRedis = async () => () => undefined;
+const writeHistory = async () => undefined;
 
 /** The projection under test: one change per record, written nowhere but its offset and version. */
 function project(
@@ -75,14 +78,16 @@ function project(
   name: "market" | "subnets",
   extra: { signals?: Signals | undefined; replication?: CommitReplication; maxAttempts?: number } = {},
 ) {
-  return snapshotProjection<string>({
+  return snapshotProjection<string, undefined>({
     name,
     redis,
     log,
     offsetKey: () => KEYS.offset,
     versionKey: KEYS.version,
     decode: (messages) => messages.map((message) => message.offset),
-    prepare,
+    plan,
+    queueRedis,
+    writeHistory,
     ...extra,
   });
 }

@@ -1,10 +1,20 @@
 import type { ConsumedRecord, SupervisedProjection } from "@platform/bus";
+import { type HistoryDb, type HistoryTransaction, type PartitionKeeper, partitionKeeper } from "@platform/history";
 import type { Logger } from "@platform/log";
-import { type CommitReplication, defineProjection, type RedisMulti, redisStore } from "@platform/projection";
+import {
+  type CommitReplication,
+  defineProjection,
+  type ProjectionStore,
+  postgresStore,
+  type RedisMulti,
+  redisStore,
+} from "@platform/projection";
 import { publishReadModelChange, type Signals } from "@platform/signals";
 import type { Redis } from "@platform/store";
+import { postgresSeriesState } from "./seriesHistory.js";
+import { redisSeriesState, type SeriesState } from "./seriesState.js";
 
-export interface SnapshotProjectionOptions<Change> {
+export interface SnapshotProjectionOptions<Change, Plan> {
   name: "market" | "subnets";
   /** A connection of the projection's own: WATCH belongs to the connection. */
   redis: Redis;
@@ -14,8 +24,19 @@ export interface SnapshotProjectionOptions<Change> {
   versionKey: string;
   /** The projection's batch decoder; given one record at a time, it logs and skips what it cannot read. */
   decode(messages: readonly ConsumedRecord[], log: Logger): Change[];
-  /** Reads what the fold needs and returns the writes to queue (libs/projection redisStore). */
-  prepare(changes: readonly Change[]): Promise<(multi: RedisMulti) => void>;
+  /** Reads what the fold needs from one store's copy (seriesState.ts) and decides the batch's writes. */
+  plan(changes: readonly Change[], state: SeriesState): Promise<Plan>;
+  /** The plan's writes to queue on the Redis commit (libs/projection redisStore); may read Redis-only keys first. */
+  queueRedis(plan: Plan, changes: readonly Change[]): Promise<(multi: RedisMulti) => void>;
+  /**
+   * The history database: when given, every batch is committed there first (history.series_points
+   * and the projection's state, shared/seriesHistory.ts), with its own offsets.
+   */
+  history?: HistoryDb | undefined;
+  /** The plan's writes in the history commit's transaction. */
+  writeHistory(tx: HistoryTransaction, plan: Plan, partitions: PartitionKeeper): Promise<void>;
+  /** Seeds a lost Redis read model from the history database (shared/seriesRestore.ts); with `history` only. */
+  restore?(history: HistoryDb): Promise<void>;
   signals?: Signals | undefined;
   /** Waited for after EXEC, before the signal (REDIS_WAIT_REPLICAS). */
   replication?: CommitReplication | undefined;
@@ -26,23 +47,26 @@ export interface SnapshotProjectionOptions<Change> {
 }
 
 /**
- * A read model of chain snapshots kept in Redis alone (market, subnets), on libs/projection: each
- * batch is folded and committed with its offset and a new version token in one MULTI/EXEC, then
+ * A read model of chain snapshots (market, subnets) on libs/projection: each batch is folded and
+ * committed to PostgreSQL (every point, when a history database is given) and then to Redis (the
+ * newest points of each series) with its offset and a new version token in one MULTI/EXEC, then
  * `readmodel.changed.<projection>` goes out with `{projection, version}`: readers that keep
  * answers (the gateway's conditional reads) drop those read under another version. A signal is a
  * hint: one lost (NATS away) only leaves a kept answer standing until its own Cache-Control runs
  * out, and a failed publish never fails the commit.
  */
-export function snapshotProjection<Change>(options: SnapshotProjectionOptions<Change>): SupervisedProjection {
-  const { name, log } = options;
+export function snapshotProjection<Change, Plan>(
+  options: SnapshotProjectionOptions<Change, Plan>,
+): SupervisedProjection {
+  const { name, log, redis } = options;
   const store = redisStore<Change>({
-    redis: options.redis,
+    redis,
     log,
     offsetKey: options.offsetKey,
     versionKey: options.versionKey,
     replication: options.replication,
     ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
-    prepare: (changes) => options.prepare(changes),
+    prepare: async (changes) => options.queueRedis(await options.plan(changes, redisSeriesState(redis)), changes),
     onCommit({ changes, version }) {
       try {
         if (options.signals !== undefined && version !== undefined)
@@ -57,6 +81,25 @@ export function snapshotProjection<Change>(options: SnapshotProjectionOptions<Ch
     name,
     log,
     decode: (record) => options.decode([record], log),
-    stores: [store],
+    stores: options.history === undefined ? [store] : [historyStore(options, options.history), store],
+    ...(options.history === undefined || options.restore === undefined
+      ? {}
+      : { restore: () => options.restore!(options.history!) }),
+  });
+}
+
+function historyStore<Change, Plan>(
+  options: SnapshotProjectionOptions<Change, Plan>,
+  db: HistoryDb,
+): ProjectionStore<Change> {
+  const partitions = partitionKeeper();
+  return postgresStore<Change>({
+    db,
+    projection: options.name,
+    async write(tx, changes) {
+      const plan = await options.plan(changes, postgresSeriesState(tx, options.name));
+      await options.writeHistory(tx, plan, partitions);
+    },
+    onRollback: () => partitions.forget(),
   });
 }

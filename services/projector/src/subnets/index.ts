@@ -12,7 +12,7 @@ import { subnetsProjection } from "./projection.js";
 export const SUBNETS_GROUP_ID = "projector-subnets";
 export const SUBNETS_TOPICS = [TOPICS.chainNetwork.name] as const;
 
-/** Runs the subnets projection (keys.ts) under the projection supervisor: rebuilt from offset 0 when Redis loses it. */
+/** Runs the subnets projection (keys.ts) under the projection supervisor: rebuilt from Kafka when Redis loses it (PostgreSQL, when configured, keeps every point). */
 export function startSubnetsProjection(options: ProjectionStartOptions): ProjectionSupervisor {
   return superviseProjection({
     name: "subnets",
@@ -24,12 +24,14 @@ export function startSubnetsProjection(options: ProjectionStartOptions): Project
     markerKey: subnetsKeys.marker,
     projection: subnetsProjection({
       redis: options.projectionRedis,
+      history: options.history,
       log: options.log,
       ...(options.signals === undefined ? {} : { signals: options.signals }),
       replication: replicationFor("subnets", options),
       ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
     }),
     replicationFactor: options.replicationFactor,
+    chainTopicsRetentionMs: options.chainTopicsRetentionMs,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.registry === undefined ? {} : { registry: options.registry }),
   });

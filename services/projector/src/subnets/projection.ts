@@ -1,4 +1,5 @@
 import type { ConsumedRecord, SupervisedProjection } from "@platform/bus";
+import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
 import type { CommitReplication } from "@platform/projection";
 import type { ChainRef } from "@platform/proto/common/v1/common";
@@ -8,17 +9,29 @@ import {
   NetworkChainEvent,
   PoolSnapshot,
   SubnetSnapshot,
+  ValidatorRootStakes,
   ValidatorSetSnapshot,
 } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
-import { ordinalOf, rankHolders, readModelVersionKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
+import {
+  DATA_PREFIX,
+  ordinalOf,
+  type RankedEntry,
+  rankHolders,
+  readModelVersionKeys,
+  type SeriesPoint,
+  subnetsKeys,
+} from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { execPipeline, type Redis } from "@platform/store";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
 import type { NewPoint } from "../shared/series.js";
-import { loadSeries, type PendingSeries, queueSeriesWrites } from "../shared/seriesStore.js";
+import { replaceStateHash, writeRemovalsHistory, writeSeriesHistory } from "../shared/seriesHistory.js";
+import { restoreSeries } from "../shared/seriesRestore.js";
+import type { SeriesState } from "../shared/seriesState.js";
+import { type LoadedSeries, type PendingSeries, queueSeriesWrites, type SeriesLayout } from "../shared/seriesStore.js";
 import { snapshotProjection } from "../shared/snapshotProjection.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
@@ -35,6 +48,7 @@ type SubnetsChange =
 const REMOVED_KINDS: Record<string, SubnetsKind[]> = {
   SubnetSnapshot: ["subnet"],
   ValidatorSetSnapshot: ["validators", "validatorFlags"],
+  ValidatorRootStakes: ["rootStakes"],
   PoolSnapshot: ["pool"],
   EmissionSnapshot: ["emission"],
   HolderPositions: ["holders"],
@@ -63,6 +77,7 @@ const pointOf = (ref: Parameters<typeof refPosition>[0], bytes: Uint8Array): New
 const SUBNETS_EVENT_TYPES = new Set([
   "SubnetSnapshot",
   "ValidatorSetSnapshot",
+  "ValidatorRootStakes",
   "PoolSnapshot",
   "EmissionSnapshot",
   "HolderPositions",
@@ -107,6 +122,18 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
             what: "validatorFlags",
             netuid: event.value.netuid,
             point: pointOf(event.value.ref, ValidatorSetSnapshot.encode(validatorFlags(event.value)).finish()),
+            ref: event.value.ref,
+          });
+          break;
+        case "validatorRootStakes":
+          changes.push({
+            kind: "snapshot",
+            what: "rootStakes",
+            netuid: event.value.netuid,
+            point: pointOf(
+              event.value.ref,
+              eventBytesOr(message, () => ValidatorRootStakes.encode(event.value).finish()),
+            ),
             ref: event.value.ref,
           });
           break;
@@ -177,6 +204,8 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
  */
 export function subnetsProjection(options: {
   redis: Redis;
+  /** The history database: every point is kept there as well (shared/seriesHistory.ts). */
+  history?: HistoryDb | undefined;
   log: Logger;
   signals?: Signals;
   /** Waited for between each commit and its signal (shared/commitReplication.ts). */
@@ -185,7 +214,7 @@ export function subnetsProjection(options: {
   readModels?: ReadModelMetrics;
 }): SupervisedProjection {
   const { redis, log } = options;
-  return snapshotProjection<SubnetsChange>({
+  return snapshotProjection<SubnetsChange, SubnetsPlan>({
     name: "subnets",
     redis,
     log,
@@ -195,89 +224,18 @@ export function subnetsProjection(options: {
     signals: options.signals,
     replication: options.replication,
     committed: (changes) => advanceToRef(options.readModels, "subnets", batchHead(changes)),
-    async prepare(changes) {
-      const pending = new Map<string, PendingSeries & { what: SubnetsKind; netuid: number }>();
-      const series = (what: SubnetsKind, netuid: number) => {
-        const layout = subnetsLayout(what, netuid);
-        let entry = pending.get(layout.points);
-        if (entry === undefined) {
-          entry = { what, netuid, layout, ops: [] };
-          pending.set(layout.points, entry);
-        }
-        return entry;
-      };
-
-      // Holder chunks of the subnets the batch touches, folded in offset order with the removals.
-      const removals = changes.filter(
-        (change): change is RemovalChange =>
-          change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"),
-      );
-      const chunkNetuids = [
-        ...new Set(
-          changes
-            .filter((change) => change.kind === "chunk" || (change.kind === "removed" && change.what === "holders"))
-            .map((change) => change.netuid),
-        ),
-      ];
-      const chunks = new Map<number, PendingChunks>();
-      if (chunkNetuids.length > 0) {
-        await redis.watch(...chunkNetuids.map(subnetsKeys.holderChunks));
-        const pipeline = redis.pipeline();
-        for (const netuid of chunkNetuids) pipeline.hgetall(subnetsKeys.holderChunks(netuid));
-        const stored = (await execPipeline(pipeline)) as Record<string, string>[];
-        chunkNetuids.forEach((netuid, index) =>
-          chunks.set(
-            netuid,
-            new Map(Object.entries(stored[index] ?? {}).map(([field, text]) => [field, decodeChunk(text)])),
-          ),
-        );
-      }
-      for (const change of changes) {
-        if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved")) continue;
-        if (change.kind === "snapshot")
-          series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
-        else if (change.kind === "chunk") {
-          const set = addChunk(chunks.get(change.netuid)!, change.chunk);
-          if (set !== undefined)
-            series("holders", change.netuid).ops.push({
-              kind: "add",
-              point: pointOf(set.ref, HolderPositions.encode(set).finish()),
-            });
-        } else {
-          if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
-          series(change.what, change.netuid).ops.push({ kind: "remove", block: change.block, hash: change.hash });
-        }
-      }
-      const loaded = await loadSeries(redis, [...pending.values()]);
-      const rankedNetuids = [...pending.values()]
-        .filter((entry) => entry.what === "holders")
-        .map((entry) => entry.netuid);
+    plan: planSubnets,
+    async queueRedis(plan, changes) {
+      const { chunks, loaded, removals, identityChecks } = plan;
+      const rankedNetuids = plan.pending.filter((entry) => entry.what === "holders").map((entry) => entry.netuid);
       if (rankedNetuids.length > 0) await redis.watch(...rankedNetuids.map(subnetsKeys.holderRanked));
       const ranked = rankedNetuids.length === 0 ? [] : await redis.mget(...rankedNetuids.map(subnetsKeys.holderRanked));
       const rankedOf = new Map(rankedNetuids.map((netuid, index) => [netuid, ranked[index] ?? null]));
-      const identityChecks = [
-        ...new Set([
-          ...[...pending.values()]
-            .filter((entry) => entry.what === "subnet" || entry.what === "validators")
-            .map((entry) => entry.netuid),
-          ...removals.map((removal) => removal.netuid),
-        ]),
-      ];
-
       return (multi) => {
         for (const [netuid, map] of chunks) {
           const key = subnetsKeys.holderChunks(netuid);
           multi.del(key);
-          if (map.size > 0)
-            multi.hset(
-              key,
-              Object.fromEntries(
-                [...map].map(([field, chunk]) => [
-                  field,
-                  Buffer.from(HolderPositions.encode(chunk).finish()).toString("base64"),
-                ]),
-              ),
-            );
+          if (map.size > 0) multi.hset(key, Object.fromEntries(encodedChunks(map)));
         }
         const folds = queueSeriesWrites(multi, loaded);
         const newestOf = (what: SubnetsKind, netuid: number): SeriesPoint | undefined | null => {
@@ -291,7 +249,7 @@ export function subnetsProjection(options: {
           const tag = newest === undefined ? null : `${newest.o}:${newest.h}`;
           if (tag === rankedOf.get(netuid)) continue;
           const set = newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64"));
-          queueRankings(multi, netuid, set);
+          queueRankings(multi, netuid, set, rankedSet(loaded, netuid, rankedOf.get(netuid) ?? null));
           if (tag === null || set === undefined)
             multi.del(subnetsKeys.holderRanked(netuid), subnetsKeys.holderRankedHead(netuid));
           else {
@@ -315,6 +273,26 @@ export function subnetsProjection(options: {
         queueDataChanges(multi, { readModel: "subnets", head: batchHead(changes) });
       };
     },
+    history: options.history,
+    restore: (history) =>
+      restoreSeries({
+        projection: "subnets",
+        redis,
+        history,
+        log,
+        seriesPrefix: `${DATA_PREFIX}subnets:`,
+        layoutOf: subnetsLayoutOf,
+        stateKind: () => "hash",
+        offsetKey: subnetsKeys.offset,
+        versionKey: readModelVersionKeys.subnets,
+        derive: (newest) => deriveSubnets(redis, newest),
+      }).then(() => undefined),
+    async writeHistory(tx, plan, partitions) {
+      await writeSeriesHistory(tx, partitions, plan.loaded);
+      await writeRemovalsHistory(tx, "subnets", subnetsKeys.removedSubnets, plan.removals);
+      for (const [netuid, map] of plan.chunks)
+        await replaceStateHash(tx, "subnets", subnetsKeys.holderChunks(netuid), new Map(encodedChunks(map)));
+    },
   });
 }
 
@@ -327,24 +305,188 @@ function batchHead(changes: readonly SubnetsChange[]): ChainRef | undefined {
   );
 }
 
-function queueRankings(multi: ReturnType<Redis["multi"]>, netuid: number, set: HolderPositions | undefined): void {
+/**
+ * Writes a subnet's holder rankings for `set`, as a diff against the ranking of `previous` (the set
+ * the stored ranking was made from, when the batch loaded it): only members that moved, rows that
+ * changed and what left are written. Root's 4,900 positions move a few at a time, and rewriting
+ * them whole was most of an epoch block's Redis writes. Without `previous`, the ranking is rewritten.
+ */
+function queueRankings(
+  multi: ReturnType<Redis["multi"]>,
+  netuid: number,
+  set: HolderPositions | undefined,
+  previous: HolderPositions | undefined,
+): void {
   const keys = [
     subnetsKeys.holderColdkeys(netuid),
     subnetsKeys.holderColdkeyRows(netuid),
     subnetsKeys.holderPositions(netuid),
     subnetsKeys.holderPositionRows(netuid),
-  ];
-  multi.del(...keys);
+  ] as const;
+  if (set === undefined || previous === undefined) multi.del(...keys);
   if (set === undefined) return;
-  const { coldkeys, positions } = rankHolders(set);
-  for (let at = 0; at < coldkeys.length; at += 1_000) {
-    const slice = coldkeys.slice(at, at + 1_000);
-    multi.zadd(keys[0]!, ...slice.flatMap((entry) => ["0", entry.member]));
-    multi.hset(keys[1]!, Object.fromEntries(slice.map((entry) => [entry.field, JSON.stringify(entry.row)])));
-  }
-  for (let at = 0; at < positions.length; at += 1_000) {
-    const slice = positions.slice(at, at + 1_000);
-    multi.zadd(keys[2]!, ...slice.flatMap((entry) => ["0", entry.member]));
-    multi.hset(keys[3]!, Object.fromEntries(slice.map((entry) => [entry.field, JSON.stringify(entry.row)])));
-  }
+  const next = rankHolders(set);
+  const before = previous === undefined ? { coldkeys: [], positions: [] } : rankHolders(previous);
+  queueRankingDiff(multi, keys[0], keys[1], before.coldkeys, next.coldkeys);
+  queueRankingDiff(multi, keys[2], keys[3], before.positions, next.positions);
 }
+
+/** The zset of members and the hash of rows of one ranking, moved from `before` to `after`. */
+function queueRankingDiff<Row>(
+  multi: ReturnType<Redis["multi"]>,
+  membersKey: string,
+  rowsKey: string,
+  before: readonly RankedEntry<Row>[],
+  after: readonly RankedEntry<Row>[],
+): void {
+  const beforeMembers = new Set(before.map((entry) => entry.member));
+  const afterMembers = new Set(after.map((entry) => entry.member));
+  const beforeRows = new Map(before.map((entry) => [entry.field, JSON.stringify(entry.row)] as const));
+  const afterFields = new Set(after.map((entry) => entry.field));
+  const gone = [...beforeMembers].filter((member) => !afterMembers.has(member));
+  const goneFields = [...beforeRows.keys()].filter((field) => !afterFields.has(field));
+  for (let at = 0; at < gone.length; at += 1_000) multi.zrem(membersKey, ...gone.slice(at, at + 1_000));
+  for (let at = 0; at < goneFields.length; at += 1_000) multi.hdel(rowsKey, ...goneFields.slice(at, at + 1_000));
+  const added = after.filter((entry) => !beforeMembers.has(entry.member));
+  const changed = after.flatMap((entry) => {
+    const row = JSON.stringify(entry.row);
+    return beforeRows.get(entry.field) === row ? [] : [[entry.field, row] as const];
+  });
+  for (let at = 0; at < added.length; at += 1_000)
+    multi.zadd(membersKey, ...added.slice(at, at + 1_000).flatMap((entry) => ["0", entry.member]));
+  for (let at = 0; at < changed.length; at += 1_000)
+    multi.hset(rowsKey, Object.fromEntries(changed.slice(at, at + 1_000)));
+}
+
+type SubnetsSeries = PendingSeries & { what: SubnetsKind; netuid: number };
+
+/** What a subnets batch writes, decided against one store's copy (its pending holder chunks and series tails). */
+interface SubnetsPlan {
+  pending: SubnetsSeries[];
+  loaded: LoadedSeries[];
+  /** The pending holder chunks of each subnet the batch touched, after it. */
+  chunks: Map<number, PendingChunks>;
+  removals: RemovalChange[];
+  /** Subnets whose listing may have changed. */
+  identityChecks: number[];
+}
+
+/** Sorts a batch's changes into series operations in offset order, assembling holder sets from their chunks. */
+async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState): Promise<SubnetsPlan> {
+  const pending = new Map<string, SubnetsSeries>();
+  const series = (what: SubnetsKind, netuid: number) => {
+    const layout = subnetsLayout(what, netuid);
+    let entry = pending.get(layout.points);
+    if (entry === undefined) {
+      entry = { what, netuid, layout, ops: [] };
+      pending.set(layout.points, entry);
+    }
+    return entry;
+  };
+  const removals = changes.filter(
+    (change): change is RemovalChange =>
+      change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"),
+  );
+  const chunkNetuids = [
+    ...new Set(
+      changes
+        .filter((change) => change.kind === "chunk" || (change.kind === "removed" && change.what === "holders"))
+        .map((change) => change.netuid),
+    ),
+  ];
+  const stored = await state.hashes(chunkNetuids.map(subnetsKeys.holderChunks));
+  const chunks = new Map<number, PendingChunks>(
+    chunkNetuids.map((netuid, index) => [
+      netuid,
+      new Map([...(stored[index] ?? new Map<string, string>())].map(([field, text]) => [field, decodeChunk(text)])),
+    ]),
+  );
+  for (const change of changes) {
+    if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved")) continue;
+    if (change.kind === "snapshot") series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
+    else if (change.kind === "chunk") {
+      const set = addChunk(chunks.get(change.netuid)!, change.chunk);
+      if (set !== undefined)
+        series("holders", change.netuid).ops.push({
+          kind: "add",
+          point: pointOf(set.ref, HolderPositions.encode(set).finish()),
+        });
+    } else {
+      if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
+      series(change.what, change.netuid).ops.push({ kind: "remove", block: change.block, hash: change.hash });
+    }
+  }
+  const entries = [...pending.values()];
+  const identityChecks = [
+    ...new Set([
+      ...entries.filter((entry) => entry.what === "subnet" || entry.what === "validators").map((entry) => entry.netuid),
+      ...removals.map((removal) => removal.netuid),
+    ]),
+  ];
+  return { pending: entries, loaded: await state.loadSeries(entries), chunks, removals, identityChecks };
+}
+
+/** Pending chunks as both stores keep them: base64 HolderPositions by `<blockHash>:<chunkIndex>`. */
+function encodedChunks(map: PendingChunks): [string, string][] {
+  return [...map].map(([field, chunk]) => [
+    field,
+    Buffer.from(HolderPositions.encode(chunk).finish()).toString("base64"),
+  ]);
+}
+
+/** The holder set the stored ranking of `netuid` was made from (tag `<ordinal>:<hash>`), if the batch loaded its point. */
+function rankedSet(loaded: readonly LoadedSeries[], netuid: number, tag: string | null): HolderPositions | undefined {
+  if (tag === null) return undefined;
+  const series = loaded.find((entry) => entry.layout.points === subnetsLayout("holders", netuid).points);
+  if (series === undefined) return undefined;
+  const point = [series.loaded.base, ...series.loaded.tail].find(
+    (candidate) => candidate !== undefined && `${candidate.o}:${candidate.h}` === tag,
+  );
+  return point === undefined ? undefined : HolderPositions.decode(Buffer.from(point.p, "base64"));
+}
+
+/** What Redis derives after a restore: the subnets listed, and each subnet's holder ranking from its newest set. */
+async function deriveSubnets(redis: Redis, newest: ReadonlyMap<string, SeriesPoint>): Promise<void> {
+  const netuids = new Set<number>(Object.keys(await redis.hgetall(subnetsKeys.removedSubnets)).map(Number));
+  const multi = redis.multi();
+  for (const [key, point] of newest) {
+    const found = /:subnets:([a-z-]+):(\d+):points$/.exec(key);
+    if (found === null) continue;
+    const netuid = Number(found[2]);
+    if (found[1] === "subnet" || found[1] === "validators") netuids.add(netuid);
+    if (found[1] !== "holders") continue;
+    const set = HolderPositions.decode(Buffer.from(point.p, "base64"));
+    queueRankings(multi, netuid, set, undefined);
+    const tag = `${point.o}:${point.h}`;
+    multi.set(subnetsKeys.holderRanked(netuid), tag);
+    multi.set(subnetsKeys.holderRankedHead(netuid), JSON.stringify({ tag, ref: set.ref, coverage: set.coverage }));
+  }
+  for (const netuid of netuids)
+    queueMembership(multi, {
+      seriesKeys: [subnetsLayout("subnet", netuid).points, subnetsLayout("validators", netuid).points],
+      setKey: subnetsKeys.netuids,
+      removalsKey: subnetsKeys.removedSubnets,
+      netuid,
+    });
+  await execPipeline(multi);
+}
+
+/** A subnets series' layout from its points key (keys.ts), for the restore. */
+function subnetsLayoutOf(key: string): SeriesLayout | undefined {
+  const prefix = `${DATA_PREFIX}subnets:`;
+  const found = key.startsWith(prefix) ? /^([a-z-]+):(\d+):points$/.exec(key.slice(prefix.length)) : null;
+  if (found === null) return undefined;
+  const kind = SUBNETS_KIND_OF_KEY[found[1]!];
+  return kind === undefined ? undefined : subnetsLayout(kind, Number(found[2]));
+}
+
+/** The key segment of each series kind (libs/read-models subnets.ts). */
+const SUBNETS_KIND_OF_KEY: Record<string, SubnetsKind> = {
+  subnet: "subnet",
+  validators: "validators",
+  "validator-flags": "validatorFlags",
+  "validator-root-stakes": "rootStakes",
+  pool: "pool",
+  emission: "emission",
+  holders: "holders",
+};

@@ -31,6 +31,8 @@ export interface ProjectionStartOptions {
   log: Logger;
   /** Replication of the topics if this process is the first to create them. */
   replicationFactor: number;
+  /** `retention.ms` of the chain topics if this process is the first to create them (CHAIN_TOPICS_RETENTION_MS). */
+  chainTopicsRetentionMs?: number | undefined;
   /** How often the marker is checked; 2 s by default. */
   intervalMs?: number;
   /** Where the projection's lag and read-model metrics go (the process's registry); none without it. */
@@ -49,6 +51,7 @@ export interface ProjectionSupervisorOptions {
   markerKey: string;
   projection: SupervisedProjection;
   replicationFactor: number;
+  chainTopicsRetentionMs?: number | undefined;
   intervalMs?: number;
   /** Lag metrics (libs/bus projectionMetrics) labelled with `name`, and the read model forgotten on a rebuild. */
   registry?: Registry;
@@ -58,7 +61,9 @@ export interface ProjectionSupervisorOptions {
  * A projector read model under the shared supervisor of @platform/bus (topics created, consumer
  * kept running, replayed from offset 0 when Redis loses the marker), its marker in Redis. The
  * projector is ready once the consumer runs: nobody reads through it, and data-query's own
- * readiness covers the reads.
+ * readiness covers the reads. It creates its topics when it starts before their producers but
+ * never alters an existing topic's configs: those are their owner's (the chain-ingestor,
+ * intents-gateway; libs/bus kafkaAcl.ts), and a difference is only logged.
  */
 export function superviseProjection(options: ProjectionSupervisorOptions): ProjectionSupervisor {
   return superviseTopics({
@@ -70,6 +75,8 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
     marker: redisProjectionMarker(options.redis, options.markerKey),
     projection: options.projection,
     replicationFactor: options.replicationFactor,
+    ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
+    alterTopicConfigs: false,
     readyWhenComplete: false,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.registry === undefined

@@ -140,5 +140,31 @@ describe("the block's own counts", () => {
     expect([stats?.blockExtrinsicsCount, stats?.blockTransfersCount]).toEqual([2, 0]);
     // Totals over the chain's history are the projection's to keep, never one block's.
     expect([stats?.extrinsicsCount, stats?.transfersCount]).toEqual([undefined, undefined]);
+    // No finalized head known: none published (readers then go by each block's own finality).
+    expect(stats?.finalizedBlockNumber).toBeUndefined();
+  });
+
+  it("carry the finalized head the source saw, for readers to tell which blocks are final", () => {
+    const record = nativeStatsRecord(
+      {
+        header: header(9),
+        ref: {
+          chainId: "945",
+          blockNumber: "9",
+          blockHash: hash(9),
+          parentHash: hash(8),
+          blockTimestamp: "",
+          finality: 0,
+        },
+        storage: storage({}),
+        pools: [],
+        accountsCount: undefined,
+        counts: { extrinsics: 0, transfers: 0 },
+        finalizedBlockNumber: 7n,
+      },
+      945,
+    );
+    const stats = record.payload.event?.$case === "networkStatsSnapshot" ? record.payload.event.value : undefined;
+    expect(stats?.finalizedBlockNumber).toBe("7");
   });
 });

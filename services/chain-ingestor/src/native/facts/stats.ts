@@ -38,6 +38,8 @@ export interface NativeStatsInput {
   accountsCount: bigint | undefined;
   /** What the block itself holds (blockContentCounts). */
   counts: BlockContentCounts;
+  /** The newest block held final when this one was read (finalizedThrough), if known. */
+  finalizedBlockNumber?: bigint | undefined;
 }
 
 /** A block's own counts: its extrinsics and its `Balances.Transfer` events. */
@@ -93,6 +95,7 @@ export function nativeStatsRecord(input: NativeStatsInput, chainId: number): Net
     ...optional("accountsCount", input.accountsCount?.toString()),
     blockExtrinsicsCount: input.counts.extrinsics,
     blockTransfersCount: input.counts.transfers,
+    ...optional("finalizedBlockNumber", input.finalizedBlockNumber?.toString()),
   };
   const payload = { event: { $case: "networkStatsSnapshot" as const, value: stats } };
   const eventType = eventTypeOf(payload);

@@ -218,7 +218,21 @@ describe("native root stake refresh", () => {
       changes: { ...quiet, rootStakes: new Set([HOT_B as `0x${string}`]) },
       emissionEnabled: enabled([]),
     }))!;
-    expect([...state.changedMetagraphs]).toEqual([2]);
+    // Only root stake moved on subnet 2: not a changed metagraph, but its moved neuron, published as such.
+    expect([...state.changedMetagraphs]).toEqual([]);
+    expect([...state.rootStakeChanges]).toEqual([[2, [{ uid: 0, hotkey: HOT_B, rootStakeRao: "300" }]]]);
+    const ref = {
+      chainId: "945",
+      blockNumber: "9",
+      blockHash: "0x09",
+      parentHash: "0x08",
+      blockTimestamp: "",
+      finality: 0,
+    };
+    const published = subnetRecords(state, new Map(), { chainId: 945, ref });
+    expect(published.map((record) => [record.key, record.eventType, record.payload.event?.value])).toEqual([
+      ["netuid:2", "ValidatorRootStakes", { ref, netuid: 2, stakes: [{ uid: 0, hotkey: HOT_B, rootStakeRao: "300" }] }],
+    ]);
     expect(state.metagraphs.get(1)).toBe(parent.metagraphs.get(1));
     const [b, a] = state.metagraphs.get(2)!;
     expect(b).toEqual({ ...parent.metagraphs.get(2)![0], rootStakeRao: "300" });

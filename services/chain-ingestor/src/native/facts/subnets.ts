@@ -1,5 +1,5 @@
 import type { ChainRef } from "@platform/proto/common/v1/common";
-import type { NeuronState } from "@platform/proto/events/v1/chain_network";
+import type { NeuronRootStake, NeuronState } from "@platform/proto/events/v1/chain_network";
 import { eventTypeOf } from "@platform/proto/topics";
 import type { Hex } from "viem";
 import type { RuntimeAt } from "../node/runtimeAt.js";
@@ -23,6 +23,12 @@ export interface SubnetsState {
   /** What this block changed (everything after a whole read). */
   changedDetails: ReadonlySet<number>;
   changedMetagraphs: ReadonlySet<number>;
+  /**
+   * Metagraphs of which the block moved only root stakes, with the neurons that moved: published
+   * as ValidatorRootStakes, not whole (an epoch block moves them on ~100 subnets). Not in
+   * `changedMetagraphs`.
+   */
+  rootStakeChanges: ReadonlyMap<number, readonly NeuronRootStake[]>;
 }
 
 /** What the emissions say of each subnet this block, which a subnet's settings show. */
@@ -43,6 +49,7 @@ export async function readAllSubnets(
     metagraphs,
     changedDetails: new Set(netuids),
     changedMetagraphs: new Set(netuids),
+    rootStakeChanges: new Map(),
   };
 }
 
@@ -96,14 +103,39 @@ export async function nextSubnets(
     changedMetagraphs: new Set([
       ...metagraphNetuids,
       ...scoreNetuids.filter((netuid) => refreshedGraphs.get(netuid) !== parent.metagraphs.get(netuid)),
-      ...rootStakeNetuids.filter((netuid) => rootStaked.get(netuid) !== parent.metagraphs.get(netuid)),
     ]),
+    rootStakeChanges: rootStakeMoves(parent, rootStaked, rootStakeNetuids),
   };
   // Scores refreshed and metagraphs kept hold the same neurons (hotkeys, coldkeys) as the parent's:
   // the parent's indexes stand. Built per block, at mainnet size they were ~7 MB a block, 64 kept.
   if (metagraphNetuids.length === 0 && netuids.length === parent.metagraphs.size)
     indexes.set(next, subnetIndexes(parent));
   return next;
+}
+
+/** The neurons whose root stake moved on each metagraph refreshRootStakes changed (same neurons, same order). */
+function rootStakeMoves(
+  parent: SubnetsState,
+  rootStaked: ReadonlyMap<number, readonly NeuronState[]>,
+  netuids: readonly number[],
+): Map<number, NeuronRootStake[]> {
+  const moves = new Map<number, NeuronRootStake[]>();
+  for (const netuid of netuids) {
+    const after = rootStaked.get(netuid);
+    const before = parent.metagraphs.get(netuid);
+    if (after === undefined || before === undefined || after === before) continue;
+    const moved: NeuronRootStake[] = [];
+    after.forEach((neuron, index) => {
+      if (neuron === before[index]) return;
+      moved.push({
+        uid: neuron.uid,
+        hotkey: neuron.hotkey?.publicKey ?? "",
+        ...(neuron.rootStakeRao === undefined ? {} : { rootStakeRao: neuron.rootStakeRao }),
+      });
+    });
+    if (moved.length > 0) moves.set(netuid, moved);
+  }
+  return moves;
 }
 
 /** The subnets where any of the hotkeys holds a UID, in the state's metagraphs. */
@@ -156,7 +188,8 @@ export function subnetIndexes(state: SubnetsState): SubnetIndexes {
 
 /**
  * The block's subnet records, keyed `netuid:<n>`: every subnet's emission (it moves every block),
- * and the settings and metagraphs of the subnets the block changed.
+ * and the settings and metagraphs of the subnets the block changed (a metagraph of which only root
+ * stakes moved as those root stakes).
  */
 export function subnetRecords(
   state: SubnetsState | undefined,
@@ -192,5 +225,7 @@ export function subnetRecords(
         event: { $case: "validatorSetSnapshot", value: { ref: context.ref, netuid, neurons: [...neurons] } },
       });
   }
+  for (const [netuid, stakes] of [...state.rootStakeChanges].sort(([a], [b]) => a - b))
+    push(netuid, { event: { $case: "validatorRootStakes", value: { ref: context.ref, netuid, stakes: [...stakes] } } });
   return records;
 }

@@ -31,7 +31,7 @@ import { activityRecords, touchedAccounts } from "../records/activityEvents.js";
 import { blockSeenRecords } from "../records/blockSeen.js";
 import type { NetworkRecord } from "../records/networkRecord.js";
 import { adjustmentsAt, epochsAt } from "./blockSteps.js";
-import { nativeFinality } from "./finality.js";
+import { finalizedThrough, nativeFinality } from "./finality.js";
 
 export interface NativeBlockSourceOptions {
   reader: NativeChainReader;
@@ -246,6 +246,8 @@ async function readBlock(context: BlockReadContext, header: BlockHeader, latest:
     blockTimestamp: new Date(Number(header.timestampMs ?? header.timestamp * 1_000n)).toISOString(),
     finality: nativeFinality(header.number, latest, context.finalizedHead(), network.finality),
   };
+  // Taken with the ref's finality, from the same view of the heads.
+  const finalized = finalizedThrough(latest, context.finalizedHead(), network.finality);
   const factsRead = reader.blockFacts(header);
   const events = factsRead.then((facts) => facts.events);
   const accountsCount = accounts.countAt(header, events);
@@ -301,7 +303,15 @@ async function readBlock(context: BlockReadContext, header: BlockHeader, latest:
       ? []
       : holderRecords(holderState, { chainId: network.chainId, ref, chunkSize: context.holderChunkSize })),
     nativeStatsRecord(
-      { header, ref, storage, pools: pools ?? [], accountsCount: count, counts: blockContentCounts(facts) },
+      {
+        header,
+        ref,
+        storage,
+        pools: pools ?? [],
+        accountsCount: count,
+        counts: blockContentCounts(facts),
+        finalizedBlockNumber: finalized,
+      },
       network.chainId,
     ),
     ...context.seenRecords({ chainId: network.chainId, ref }),

@@ -18,3 +18,19 @@ export function nativeFinality(
     return Finality.FINALITY_SAFE;
   return byDepth;
 }
+
+/**
+ * The newest block nativeFinality calls finalized while `best` is the best block: the finalized
+ * head, no higher than the finalized depth below the best block. Undefined while the finalized head
+ * is unknown or no block is that deep yet: published with each block's network totals, so readers
+ * can tell every block's finality from the newest snapshot (issue 41, reads at a finalized block).
+ */
+export function finalizedThrough(
+  best: bigint,
+  finalizedHead: bigint | undefined,
+  depths: FinalityDepths,
+): bigint | undefined {
+  const deepEnough = best - BigInt(depths.finalizedDepth);
+  if (finalizedHead === undefined || deepEnough < 0n) return undefined;
+  return finalizedHead < deepEnough ? finalizedHead : deepEnough;
+}

@@ -16,6 +16,8 @@ export interface NativeIngestorOptions {
   pollIntervalMs: number;
   maxBlocksPerBatch: number;
   replicationFactor: number;
+  /** `retention.ms` of the chain topics it creates or brings to spec (CHAIN_TOPICS_RETENTION_MS); 7 days by default. */
+  chainTopicsRetentionMs?: number | undefined;
   log: Logger;
   onFenced(error: unknown): void;
   /** Where a source without a checkpoint starts; block 0 by default. */
@@ -59,6 +61,7 @@ export function startNativeIngestor(options: NativeIngestorOptions): NativeInges
   const topics = ensureTopics(options.kafka, {
     topics: ["chain.network.v1", "ingestor.checkpoints.v1"],
     replicationFactor: options.replicationFactor,
+    ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
     logger: log,
   });
   const sourceLog = log.child({ network: network.name, source: "native" });

@@ -25,6 +25,8 @@ export interface KeptAnswer {
   dependencies: readonly Dependency[];
   /** Its `as_of` block's time (ms since the epoch), when it has one: each answer sent observes its age. */
   asOfMs?: number;
+  /** It can never change (pinned to a finalized block): its Cache-Control says `immutable`. */
+  immutable?: boolean;
 }
 
 /** How a conditional request (one with If-None-Match) was answered. */

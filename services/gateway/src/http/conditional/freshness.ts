@@ -9,9 +9,11 @@
  * block) nor less than 0 (a block is overdue: revalidate every time). An answer without `as_of`
  * cannot say when it changes: 0.
  *
- * `immutable` is left out on purpose: it would need an answer pinned to a finalized block, and
- * none is. A history window that ends at or before a finalized block still renders the head's
- * `as_of`, which moves every block, and every `as_of` the read models give says `latest`.
+ * The exception is an answer pinned to a finalized block (a `latest` route's `block_number`
+ * given as a number, whose `as_of` says finalized: RouteResult.immutable): no new block and no
+ * reorganisation can change it, so it is fresh for IMMUTABLE_MAX_AGE_SECONDS and `immutable`. A
+ * history window that ends at or before a finalized block still renders the head's `as_of`, which
+ * moves every block, and is no such answer.
  */
 export function secondsUntilNextBlock(asOfTimestamp: string | undefined, blockSeconds: number, nowMs: number): number {
   if (asOfTimestamp === undefined || blockSeconds <= 0) return 0;
@@ -30,5 +32,12 @@ export function asOfTimestampOf(body: unknown): string | undefined {
   return typeof timestamp === "string" ? timestamp : undefined;
 }
 
-/** The answer was served to one API key: shared caches keep none of it. */
-export const cacheControlOf = (maxAgeSeconds: number): string => `private, max-age=${maxAgeSeconds}`;
+/** How long an answer that can never change stays fresh: a year, the conventional "for ever" (RFC 8246). */
+export const IMMUTABLE_MAX_AGE_SECONDS = 31_536_000;
+
+/**
+ * The answer was served to one API key: shared caches keep none of it, immutable answers included
+ * (`public` would let a shared cache hand data:read answers to callers without a token).
+ */
+export const cacheControlOf = (maxAgeSeconds: number, immutable = false): string =>
+  immutable ? `private, max-age=${maxAgeSeconds}, immutable` : `private, max-age=${maxAgeSeconds}`;

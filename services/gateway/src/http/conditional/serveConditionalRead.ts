@@ -5,7 +5,7 @@ import { type AccessGuard, admit, type RawInput, validateAll } from "../admissio
 import type { ConditionalReads, KeptAnswer } from "./conditionalReads.js";
 import { answerKey, type ConditionalRead } from "./conditionalRoute.js";
 import { entityTagOf, matchesTag, parseIfNoneMatch } from "./entityTags.js";
-import { asOfTimestampOf, cacheControlOf, secondsUntilNextBlock } from "./freshness.js";
+import { asOfTimestampOf, cacheControlOf, IMMUTABLE_MAX_AGE_SECONDS, secondsUntilNextBlock } from "./freshness.js";
 
 export interface ConditionalRequest {
   route: AnyRoute;
@@ -69,30 +69,36 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
   const body = Buffer.from(text);
   const tag = entityTagOf(body);
   const asOfTimestamp = asOfTimestampOf(result.body);
-  const maxAge = secondsUntilNextBlock(asOfTimestamp, reads.blockSeconds, reads.now());
+  // An answer pinned to a finalized block never changes: no block or signal makes it stale, so it
+  // is kept (least recently used first out) and sent as fresh for as long as a client may keep it.
+  const immutable = result.immutable === true;
+  const maxAge = immutable
+    ? IMMUTABLE_MAX_AGE_SECONDS
+    : secondsUntilNextBlock(asOfTimestamp, reads.blockSeconds, reads.now());
   const contentType = result.contentType ?? "application/json";
   const asOfMs = asOfTimestamp === undefined ? Number.NaN : Date.parse(asOfTimestamp);
   if (Number.isFinite(asOfMs)) reads.observeAsOf(route.path, asOfMs);
   if (reads.cacheOn() && reads.blockSeconds > 0) {
-    const dependencies = request.read.dependsOn(input.params as Record<string, unknown>);
+    const dependencies = immutable ? [] : request.read.dependsOn(input.params as Record<string, unknown>);
     const now = reads.now();
     reads.keep(answerKey(route, input.params, input.query), {
       tag,
       body,
       contentType,
       expiresAt: now + maxAge * 1_000,
-      keepUntil: now + reads.blockSeconds * 1_000,
+      keepUntil: now + (immutable ? maxAge : reads.blockSeconds) * 1_000,
       since,
       dependencies,
       ...(Number.isFinite(asOfMs) ? { asOfMs } : {}),
+      ...(immutable ? { immutable } : {}),
     });
   }
   if (condition !== undefined && matchesTag(condition, tag)) {
     reads.count(route.path, "not_modified_after_call");
-    return notModified(response, tag, maxAge);
+    return notModified(response, tag, maxAge, immutable);
   }
   if (condition !== undefined) reads.count(route.path, "modified");
-  sendAnswer(response, { tag, body, contentType }, maxAge);
+  sendAnswer(response, { tag, body, contentType, immutable }, maxAge);
 }
 
 /** A current kept answer: 304 when the request names its tag, else the same 200 again. */
@@ -103,11 +109,14 @@ function answerFromMemory(
   conditional: boolean,
   proven: boolean,
 ): void {
-  const maxAge = Math.max(0, Math.floor((kept.expiresAt - reads.now()) / 1_000));
+  // An immutable answer stays fresh for as long from every copy; others count down to the next block.
+  const maxAge = kept.immutable
+    ? IMMUTABLE_MAX_AGE_SECONDS
+    : Math.max(0, Math.floor((kept.expiresAt - reads.now()) / 1_000));
   if (kept.asOfMs !== undefined) reads.observeAsOf(route.path, kept.asOfMs);
   if (proven) {
     reads.count(route.path, "not_modified_cached");
-    notModified(response, kept.tag, maxAge);
+    notModified(response, kept.tag, maxAge, kept.immutable);
     return;
   }
   if (conditional) reads.count(route.path, "modified");
@@ -118,20 +127,20 @@ function answerFromMemory(
 /** A 200 with its ETag and Cache-Control, the body as encoded bytes (sendJsonText's headers otherwise). */
 function sendAnswer(
   response: ServerResponse,
-  answer: Pick<KeptAnswer, "tag" | "body" | "contentType">,
+  answer: Pick<KeptAnswer, "tag" | "body" | "contentType" | "immutable">,
   maxAge: number,
 ): void {
   response.statusCode = 200;
   response.setHeader("etag", answer.tag);
-  response.setHeader("cache-control", cacheControlOf(maxAge));
+  response.setHeader("cache-control", cacheControlOf(maxAge, answer.immutable));
   response.setHeader("content-type", `${answer.contentType}; charset=utf-8`);
   response.setHeader("content-length", answer.body.length);
   response.end(answer.body);
 }
 
-function notModified(response: ServerResponse, tag: string, maxAge: number): void {
+function notModified(response: ServerResponse, tag: string, maxAge: number, immutable = false): void {
   response.statusCode = 304;
   response.setHeader("etag", tag);
-  response.setHeader("cache-control", cacheControlOf(maxAge));
+  response.setHeader("cache-control", cacheControlOf(maxAge, immutable));
   response.end();
 }

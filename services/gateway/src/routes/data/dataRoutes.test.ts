@@ -5,7 +5,7 @@ import { loadConfig } from "@platform/config";
 import { invalidArgument, notFound } from "@platform/errors";
 import { type RunningGrpcServer, startGrpcServer, unaryHandler } from "@platform/grpc";
 import { createLogger } from "@platform/log";
-import { Interval, SortOrder } from "@platform/proto/common/v1/common";
+import { type AsOf, type BlockSelector, Finality, Interval, SortOrder } from "@platform/proto/common/v1/common";
 import { Direction, TransactionType } from "@platform/proto/common/v1/network";
 import {
   AccountsServiceService,
@@ -93,6 +93,30 @@ function checkNetuids(netuids: number[]) {
     throw notFound("NETUID_NOT_FOUND", `no subnet ${UNKNOWN_NETUID}`, { netuid: UNKNOWN_NETUID });
 }
 
+/** The fake chain behind the backends: followed from FIRST_BLOCK, final through FINALIZED_BLOCK, its head the examples' block. */
+const HEAD_BLOCK = Number(EXAMPLE_AS_OF.blockNumber);
+const FINALIZED_BLOCK = HEAD_BLOCK - 45;
+const FIRST_BLOCK = 7_000_000;
+type Pinnable = { at?: BlockSelector | undefined };
+
+/** A latest answer at the block asked for (block_number), as data-query pins it, or its refusal. */
+function atBlock<T extends { asOf?: AsOf | undefined }>(request: Pinnable, answer: T): T {
+  const block = request.at?.block;
+  if (block === undefined) return answer;
+  const number = block.$case === "number" ? Number(block.value) : FINALIZED_BLOCK;
+  if (number > HEAD_BLOCK)
+    throw notFound("BLOCK_NOT_YET_INDEXED", `block ${number} is above the newest block indexed`, {
+      block_number: number,
+      head_block_number: HEAD_BLOCK,
+    });
+  if (number < FIRST_BLOCK)
+    throw notFound("BLOCK_BEFORE_HISTORY", `block ${number} is older than the first block followed`, {
+      block_number: number,
+    });
+  const finality = number <= FINALIZED_BLOCK ? Finality.FINALITY_FINALIZED : Finality.FINALITY_LATEST;
+  return { ...answer, asOf: { ...answer.asOf!, blockNumber: String(number), finality } };
+}
+
 function checkWindow(window: { start?: string | undefined } | undefined) {
   if (window?.start !== undefined && window.start < OLDEST)
     throw invalidArgument("WINDOW_TOO_LARGE", "the window is longer than the interval allows", { parameter: "start" });
@@ -123,7 +147,7 @@ beforeAll(async () => {
         name: "platform.data.v1.AccountsService",
         definition: AccountsServiceService,
         implementation: {
-          getBalanceLatest: handler("getBalanceLatest", () => balanceLatestExample),
+          getBalanceLatest: handler("getBalanceLatest", (request: Pinnable) => atBlock(request, balanceLatestExample)),
           getBalanceHistory: handler(
             "getBalanceHistory",
             (request: { window?: { start?: string } }) => (checkWindow(request.window), balanceHistoryExample),
@@ -140,10 +164,14 @@ beforeAll(async () => {
             "getPriceHistory",
             (request: { window?: { start?: string } }) => (checkWindow(request.window), priceHistoryExample),
           ),
-          getNetworkStatsLatest: handler("getNetworkStatsLatest", () => networkStatsExample),
+          getNetworkStatsLatest: handler("getNetworkStatsLatest", (request: Pinnable) =>
+            atBlock(request, networkStatsExample),
+          ),
           getSubnetPoolsLatest: handler(
             "getSubnetPoolsLatest",
-            (request: { netuids: number[] }) => (checkNetuids(request.netuids), poolsLatestExample),
+            (request: Pinnable & { netuids: number[] }) => (
+              checkNetuids(request.netuids), atBlock(request, poolsLatestExample)
+            ),
           ),
           getSubnetPoolsHistory: handler(
             "getSubnetPoolsHistory",
@@ -155,7 +183,9 @@ beforeAll(async () => {
           ),
           getSubnetEmissionsLatest: handler(
             "getSubnetEmissionsLatest",
-            (request: { netuids: number[] }) => (checkNetuids(request.netuids), emissionsLatestExample),
+            (request: Pinnable & { netuids: number[] }) => (
+              checkNetuids(request.netuids), atBlock(request, emissionsLatestExample)
+            ),
           ),
         },
       },
@@ -165,15 +195,21 @@ beforeAll(async () => {
         implementation: {
           getSubnetsLatest: handler(
             "getSubnetsLatest",
-            (request: { netuids: number[] }) => (checkNetuids(request.netuids), subnetsLatestExample),
+            (request: Pinnable & { netuids: number[] }) => (
+              checkNetuids(request.netuids), atBlock(request, subnetsLatestExample)
+            ),
           ),
           getValidatorsLatest: handler(
             "getValidatorsLatest",
-            (request: { netuid: number }) => (checkNetuids([request.netuid]), validatorsLatestExample),
+            (request: Pinnable & { netuid: number }) => (
+              checkNetuids([request.netuid]), atBlock(request, validatorsLatestExample)
+            ),
           ),
           getHoldersTop: handler(
             "getHoldersTop",
-            (request: { netuid: number }) => (checkNetuids([request.netuid]), holdersTopExample),
+            (request: Pinnable & { netuid: number }) => (
+              checkNetuids([request.netuid]), atBlock(request, holdersTopExample)
+            ),
           ),
         },
       },
@@ -731,5 +767,104 @@ describe("Data API routes: conditional reads", () => {
     expect(holders).toContain("0.4 units of the rate budget (0.2 of the route's 2)");
     const price = body.paths["/data/v1/coin/price/latest"].get.responses["304"].description;
     expect(price).toContain("0.2 units of the rate budget (0.2 of the route's 1)");
+  });
+});
+
+describe("Data API routes: reads at a past block (block_number)", () => {
+  // Each latest route over the native network, its backend method, and its path with a query of its own.
+  const routes: Array<[string, string]> = [
+    [`/data/v1/accounts/${ALICE.ss58}/balance/latest?netuid=64`, "getBalanceLatest"],
+    ["/data/v1/network/stats/latest?", "getNetworkStatsLatest"],
+    ["/data/v1/subnet-pools/latest?netuid=64", "getSubnetPoolsLatest"],
+    ["/data/v1/subnet-emissions/latest?limit=5", "getSubnetEmissionsLatest"],
+    ["/data/v1/subnets/latest?netuid=64", "getSubnetsLatest"],
+    ["/data/v1/subnets/64/validators/latest?limit=5", "getValidatorsLatest"],
+    ["/data/v1/subnets/64/holders/top?limit=5", "getHoldersTop"],
+  ];
+  const withBlock = (path: string, block: string | number) =>
+    `${path}${path.endsWith("?") ? "" : "&"}block_number=${block}`;
+
+  it.each(routes)(
+    "%s: a finalized block by number answers it, immutable, and is kept past the read models' changes",
+    async (path, method) => {
+      const block = FINALIZED_BLOCK - 1_000;
+      seen.clear();
+      const first = await fetch(`${base}${withBlock(path, block)}`);
+      const body = (await first.json()) as Record<string, any>;
+      expect(first.status, JSON.stringify(body)).toBe(200);
+      expect(asked(method).at).toEqual({ block: { $case: "number", value: String(block) } });
+      expect(body.as_of).toMatchObject({ block_number: block, finality: "finalized" });
+      expect(body._links.self.href).toContain(`block_number=${block}`);
+      expect(first.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+
+      // Nothing a projection commits changes a finalized block: the same answer from memory, and a 304.
+      for (const projection of ["market", "subnets"])
+        applyChangeSignal(reads, received(projection, { projection, version: "v" }));
+      applyChangeSignal(reads, received("accounts", { accounts: [ALICE.publicKey], truncated: false }));
+      seen.clear();
+      const again = await fetch(`${base}${withBlock(path, block)}`, {
+        headers: { "if-none-match": first.headers.get("etag")! },
+      });
+      expect([again.status, again.headers.get("cache-control")]).toEqual([304, "private, max-age=31536000, immutable"]);
+      expect(seen.size).toBe(0);
+    },
+  );
+
+  it.each(routes)(
+    "%s: `finalized` and a block above finality answer as any latest read, not immutable",
+    async (path, method) => {
+      const finalized = await fetch(`${base}${withBlock(path, "finalized")}`);
+      const body = (await finalized.json()) as Record<string, any>;
+      expect(finalized.status, JSON.stringify(body)).toBe(200);
+      expect(asked(method).at).toEqual({ block: { $case: "finalized", value: true } });
+      expect(body.as_of).toMatchObject({ block_number: FINALIZED_BLOCK, finality: "finalized" });
+      expect(body._links.self.href).toContain("block_number=finalized");
+      expect(finalized.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
+
+      const recent = await fetch(`${base}${withBlock(path, HEAD_BLOCK - 1)}`);
+      expect(((await recent.json()) as Record<string, any>).as_of).toMatchObject({ finality: "latest" });
+      expect(recent.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
+    },
+  );
+
+  it.each(
+    routes.map(([path], index) => [
+      withBlock(path, ["latest", "-1", "1.5", "0x10", "9007199254740992", "", "Finalized"][index]!),
+    ]),
+  )("%s → 400 INVALID_PARAMETER naming block_number, without calling a backend", async (path) => {
+    seen.clear();
+    expect(await problem(path, 400)).toMatchObject({ code: "INVALID_PARAMETER", parameter: "block_number" });
+    expect(seen.size).toBe(0);
+  });
+
+  it.each(routes)("%s: a block beyond the head or before history is a 404 problem with its code", async (path) => {
+    expect(await problem(withBlock(path, HEAD_BLOCK + 1), 404)).toMatchObject({
+      code: "BLOCK_NOT_YET_INDEXED",
+      block_number: HEAD_BLOCK + 1,
+      head_block_number: HEAD_BLOCK,
+      type: "https://api.example/problems/block-not-yet-indexed",
+    });
+    expect(await problem(withBlock(path, 5), 404)).toMatchObject({ code: "BLOCK_BEFORE_HISTORY", block_number: 5 });
+  });
+
+  it("documents block_number (a block number or finalized) and its two 404 codes on every latest route", async () => {
+    const { body } = await get("/openapi.json");
+    for (const [path] of routes) {
+      const template = Object.keys(body.paths).find((candidate) =>
+        new RegExp(`^${candidate.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path.split("?")[0]!),
+      )!;
+      const operation = body.paths[template].get;
+      const parameter = operation.parameters.find((candidate: { name: string }) => candidate.name === "block_number");
+      expect(parameter, template).toMatchObject({ in: "query", required: false });
+      expect(parameter.schema.anyOf).toEqual([
+        { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        { type: "string", enum: ["finalized"] },
+      ]);
+      expect(operation.responses["404"].description, template).toContain("BLOCK_NOT_YET_INDEXED");
+      expect(operation.responses["404"].description, template).toContain("BLOCK_BEFORE_HISTORY");
+    }
+    expect(body.components.schemas.Problem.properties.code.enum).toEqual(
+      expect.arrayContaining(["BLOCK_NOT_YET_INDEXED", "BLOCK_BEFORE_HISTORY"]),
+    );
   });
 });

@@ -173,6 +173,26 @@ export interface AsOf {
 }
 
 /**
+ * Which block a `latest` read answers at (the Data API's `block_number`). Absent, the read
+ * model's newest block, as before. A block above the newest the read models hold is NOT_FOUND with
+ * code BLOCK_NOT_YET_INDEXED; one below the first block the platform followed (or older than the
+ * stores serving the read keep) NOT_FOUND with code BLOCK_BEFORE_HISTORY.
+ */
+export interface BlockSelector {
+  block?:
+    | //
+    /**
+     * That block of the canonical chain as the read models know it (after a reorganisation, the
+     * block now at that height).
+     */
+    { $case: "number"; value: string }
+    | //
+    /** The newest finalized block the read models hold (always true when set). */
+    { $case: "finalized"; value: boolean }
+    | undefined;
+}
+
+/**
  * Where a chain fact was seen. The identity of a chain event is
  * (chain_id, block_hash, tx_hash, log_index); the same event re-read after a reorganisation in
  * another block is a different event.
@@ -382,6 +402,107 @@ export const AsOf: MessageFns<AsOf> = {
     message.blockHash = object.blockHash ?? "";
     message.timestamp = object.timestamp ?? "";
     message.finality = object.finality ?? 0;
+    return message;
+  },
+};
+
+function createBaseBlockSelector(): BlockSelector {
+  return { block: undefined };
+}
+
+export const BlockSelector: MessageFns<BlockSelector> = {
+  encode(message: BlockSelector, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.block?.$case) {
+      case "number":
+        writer.uint32(8).uint64(message.block.value);
+        break;
+      case "finalized":
+        writer.uint32(16).bool(message.block.value);
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlockSelector {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlockSelector();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.block = { $case: "number", value: reader.uint64().toString() };
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.block = { $case: "finalized", value: reader.bool() };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlockSelector {
+    return {
+      block: isSet(object.number)
+        ? { $case: "number", value: globalThis.String(object.number) }
+        : isSet(object.finalized)
+        ? { $case: "finalized", value: globalThis.Boolean(object.finalized) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: BlockSelector): unknown {
+    const obj: any = {};
+    if (message.block?.$case === "number") {
+      obj.number = message.block.value;
+    } else if (message.block?.$case === "finalized") {
+      obj.finalized = message.block.value;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BlockSelector>): BlockSelector {
+    return BlockSelector.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlockSelector>): BlockSelector {
+    const message = createBaseBlockSelector();
+    switch (object.block?.$case) {
+      case "number": {
+        if (object.block?.value !== undefined && object.block?.value !== null) {
+          message.block = { $case: "number", value: object.block.value };
+        }
+        break;
+      }
+      case "finalized": {
+        if (object.block?.value !== undefined && object.block?.value !== null) {
+          message.block = { $case: "finalized", value: object.block.value };
+        }
+        break;
+      }
+    }
     return message;
   },
 };

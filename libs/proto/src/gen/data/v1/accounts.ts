@@ -20,6 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import {
   AsOf,
+  BlockSelector,
   Interval,
   intervalFromJSON,
   intervalToJSON,
@@ -91,6 +92,8 @@ export interface GetBalanceLatestRequest {
   valuation: Valuation;
   /** Only positions in these subnets (empty: all). Totals are not filtered. */
   netuids: number[];
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
 }
 
 /** A staking position with its TAO value. */
@@ -242,7 +245,7 @@ export interface ListTransactionsResponse {
 }
 
 function createBaseGetBalanceLatestRequest(): GetBalanceLatestRequest {
-  return { address: "", valuation: 0, netuids: [] };
+  return { address: "", valuation: 0, netuids: [], at: undefined };
 }
 
 export const GetBalanceLatestRequest: MessageFns<GetBalanceLatestRequest> = {
@@ -259,6 +262,9 @@ export const GetBalanceLatestRequest: MessageFns<GetBalanceLatestRequest> = {
         writer.uint32(v);
       }
       writer.join();
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -310,6 +316,14 @@ export const GetBalanceLatestRequest: MessageFns<GetBalanceLatestRequest> = {
 
             break;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -327,6 +341,7 @@ export const GetBalanceLatestRequest: MessageFns<GetBalanceLatestRequest> = {
       address: isSet(object.address) ? globalThis.String(object.address) : "",
       valuation: isSet(object.valuation) ? valuationFromJSON(object.valuation) : 0,
       netuids: globalThis.Array.isArray(object?.netuids) ? object.netuids.map((e: any) => globalThis.Number(e)) : [],
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
     };
   },
 
@@ -341,6 +356,9 @@ export const GetBalanceLatestRequest: MessageFns<GetBalanceLatestRequest> = {
     if (message.netuids?.length) {
       obj.netuids = message.netuids.map((e) => Math.round(e));
     }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
     return obj;
   },
 
@@ -352,6 +370,7 @@ export const GetBalanceLatestRequest: MessageFns<GetBalanceLatestRequest> = {
     message.address = object.address ?? "";
     message.valuation = object.valuation ?? 0;
     message.netuids = object.netuids?.map((e) => e) || [];
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
     return message;
   },
 };

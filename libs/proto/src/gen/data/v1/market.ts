@@ -20,6 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import {
   AsOf,
+  BlockSelector,
   Interval,
   intervalFromJSON,
   intervalToJSON,
@@ -295,6 +296,8 @@ export interface GetPriceHistoryResponse {
 }
 
 export interface GetNetworkStatsLatestRequest {
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
 }
 
 export interface NetworkVolume {
@@ -384,7 +387,11 @@ export interface GetSubnetPoolsLatestRequest {
   sort: PoolSort;
   /** Default DESC. */
   order: SortOrder;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
 }
 
 export interface SubnetPool {
@@ -488,7 +495,11 @@ export interface GetSubnetEmissionsLatestRequest {
   sort: EmissionSort;
   /** Default DESC. */
   order: SortOrder;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
 }
 
 /** Split of a block's alpha-out emission (derived). */
@@ -1622,11 +1633,14 @@ export const GetPriceHistoryResponse: MessageFns<GetPriceHistoryResponse> = {
 };
 
 function createBaseGetNetworkStatsLatestRequest(): GetNetworkStatsLatestRequest {
-  return {};
+  return { at: undefined };
 }
 
 export const GetNetworkStatsLatestRequest: MessageFns<GetNetworkStatsLatestRequest> = {
-  encode(_: GetNetworkStatsLatestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: GetNetworkStatsLatestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(10).fork()).join();
+    }
     return writer;
   },
 
@@ -1643,6 +1657,14 @@ export const GetNetworkStatsLatestRequest: MessageFns<GetNetworkStatsLatestReque
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1655,20 +1677,24 @@ export const GetNetworkStatsLatestRequest: MessageFns<GetNetworkStatsLatestReque
     }
   },
 
-  fromJSON(_: any): GetNetworkStatsLatestRequest {
-    return {};
+  fromJSON(object: any): GetNetworkStatsLatestRequest {
+    return { at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined };
   },
 
-  toJSON(_: GetNetworkStatsLatestRequest): unknown {
+  toJSON(message: GetNetworkStatsLatestRequest): unknown {
     const obj: any = {};
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
     return obj;
   },
 
   create(base?: DeepPartial<GetNetworkStatsLatestRequest>): GetNetworkStatsLatestRequest {
     return GetNetworkStatsLatestRequest.fromPartial(base ?? {});
   },
-  fromPartial(_: DeepPartial<GetNetworkStatsLatestRequest>): GetNetworkStatsLatestRequest {
+  fromPartial(object: DeepPartial<GetNetworkStatsLatestRequest>): GetNetworkStatsLatestRequest {
     const message = createBaseGetNetworkStatsLatestRequest();
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
     return message;
   },
 };
@@ -2594,7 +2620,7 @@ export const GetNetworkStatsLatestResponse: MessageFns<GetNetworkStatsLatestResp
 };
 
 function createBaseGetSubnetPoolsLatestRequest(): GetSubnetPoolsLatestRequest {
-  return { netuids: [], includeRoot: false, sort: 0, order: 0, page: undefined };
+  return { netuids: [], includeRoot: false, sort: 0, order: 0, page: undefined, at: undefined };
 }
 
 export const GetSubnetPoolsLatestRequest: MessageFns<GetSubnetPoolsLatestRequest> = {
@@ -2617,6 +2643,9 @@ export const GetSubnetPoolsLatestRequest: MessageFns<GetSubnetPoolsLatestRequest
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(42).fork()).join();
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -2684,6 +2713,14 @@ export const GetSubnetPoolsLatestRequest: MessageFns<GetSubnetPoolsLatestRequest
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2707,6 +2744,7 @@ export const GetSubnetPoolsLatestRequest: MessageFns<GetSubnetPoolsLatestRequest
       sort: isSet(object.sort) ? poolSortFromJSON(object.sort) : 0,
       order: isSet(object.order) ? sortOrderFromJSON(object.order) : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
     };
   },
 
@@ -2727,6 +2765,9 @@ export const GetSubnetPoolsLatestRequest: MessageFns<GetSubnetPoolsLatestRequest
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
     return obj;
   },
 
@@ -2742,6 +2783,7 @@ export const GetSubnetPoolsLatestRequest: MessageFns<GetSubnetPoolsLatestRequest
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
     return message;
   },
 };
@@ -4027,7 +4069,7 @@ export const GetSubnetPoolsHistoryResponse: MessageFns<GetSubnetPoolsHistoryResp
 };
 
 function createBaseGetSubnetEmissionsLatestRequest(): GetSubnetEmissionsLatestRequest {
-  return { netuids: [], sort: 0, order: 0, page: undefined };
+  return { netuids: [], sort: 0, order: 0, page: undefined, at: undefined };
 }
 
 export const GetSubnetEmissionsLatestRequest: MessageFns<GetSubnetEmissionsLatestRequest> = {
@@ -4047,6 +4089,9 @@ export const GetSubnetEmissionsLatestRequest: MessageFns<GetSubnetEmissionsLates
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -4106,6 +4151,14 @@ export const GetSubnetEmissionsLatestRequest: MessageFns<GetSubnetEmissionsLates
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4124,6 +4177,7 @@ export const GetSubnetEmissionsLatestRequest: MessageFns<GetSubnetEmissionsLates
       sort: isSet(object.sort) ? emissionSortFromJSON(object.sort) : 0,
       order: isSet(object.order) ? sortOrderFromJSON(object.order) : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
     };
   },
 
@@ -4141,6 +4195,9 @@ export const GetSubnetEmissionsLatestRequest: MessageFns<GetSubnetEmissionsLates
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
     return obj;
   },
 
@@ -4155,6 +4212,7 @@ export const GetSubnetEmissionsLatestRequest: MessageFns<GetSubnetEmissionsLates
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
     return message;
   },
 };

@@ -20,6 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import {
   AsOf,
+  BlockSelector,
   Interval,
   intervalFromJSON,
   intervalToJSON,
@@ -228,7 +229,11 @@ export interface GetSubnetsLatestRequest {
   sort: SubnetSort;
   /** Default ASC. */
   order: SortOrder;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
 }
 
 export interface SubnetOwner {
@@ -289,7 +294,11 @@ export interface GetValidatorsLatestRequest {
   sort: ValidatorSort;
   /** Default DESC. */
   order: SortOrder;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
 }
 
 export interface Validator {
@@ -351,7 +360,11 @@ export interface GetHoldersTopRequest {
     | string
     | undefined;
   /** Default 100, maximum 500; cursors continue up to rank 10,000. */
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
 }
 
 export interface HotkeyHolding {
@@ -426,7 +439,7 @@ export interface GetSubnetsHistoryResponse {
 }
 
 function createBaseGetSubnetsLatestRequest(): GetSubnetsLatestRequest {
-  return { netuids: [], sort: 0, order: 0, page: undefined };
+  return { netuids: [], sort: 0, order: 0, page: undefined, at: undefined };
 }
 
 export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
@@ -446,6 +459,9 @@ export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -505,6 +521,14 @@ export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -523,6 +547,7 @@ export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
       sort: isSet(object.sort) ? subnetSortFromJSON(object.sort) : 0,
       order: isSet(object.order) ? sortOrderFromJSON(object.order) : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
     };
   },
 
@@ -540,6 +565,9 @@ export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
     return obj;
   },
 
@@ -554,6 +582,7 @@ export const GetSubnetsLatestRequest: MessageFns<GetSubnetsLatestRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
     return message;
   },
 };
@@ -1400,7 +1429,7 @@ export const GetSubnetsLatestResponse: MessageFns<GetSubnetsLatestResponse> = {
 };
 
 function createBaseGetValidatorsLatestRequest(): GetValidatorsLatestRequest {
-  return { netuid: 0, includeWithoutPermit: false, sort: 0, order: 0, page: undefined };
+  return { netuid: 0, includeWithoutPermit: false, sort: 0, order: 0, page: undefined, at: undefined };
 }
 
 export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> = {
@@ -1419,6 +1448,9 @@ export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> 
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(42).fork()).join();
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -1476,6 +1508,14 @@ export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> 
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1499,6 +1539,7 @@ export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> 
       sort: isSet(object.sort) ? validatorSortFromJSON(object.sort) : 0,
       order: isSet(object.order) ? sortOrderFromJSON(object.order) : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
     };
   },
 
@@ -1519,6 +1560,9 @@ export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> 
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
     return obj;
   },
 
@@ -1534,6 +1578,7 @@ export const GetValidatorsLatestRequest: MessageFns<GetValidatorsLatestRequest> 
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
     return message;
   },
 };
@@ -2165,7 +2210,7 @@ export const GetValidatorsLatestResponse: MessageFns<GetValidatorsLatestResponse
 };
 
 function createBaseGetHoldersTopRequest(): GetHoldersTopRequest {
-  return { netuid: 0, groupBy: 0, minAlphaNalpha: undefined, page: undefined };
+  return { netuid: 0, groupBy: 0, minAlphaNalpha: undefined, page: undefined, at: undefined };
 }
 
 export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
@@ -2181,6 +2226,9 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -2230,6 +2278,14 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2256,6 +2312,7 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
         ? globalThis.String(object.min_alpha_nalpha)
         : undefined,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
     };
   },
 
@@ -2273,6 +2330,9 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
     return obj;
   },
 
@@ -2287,6 +2347,7 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
     return message;
   },
 };

@@ -47,6 +47,7 @@ export interface NetworkChainEvent {
     | { $case: "blockSeen"; value: BlockSeen }
     | { $case: "accountBalanceSnapshot"; value: AccountBalanceSnapshot }
     | { $case: "subnetRemoved"; value: SubnetRemoved }
+    | { $case: "validatorRootStakes"; value: ValidatorRootStakes }
     | undefined;
 }
 
@@ -321,6 +322,28 @@ export interface ValidatorSetSnapshot {
   neurons: NeuronState[];
 }
 
+/**
+ * The neurons of a subnet's metagraph whose root stake moved in this block, when nothing else of
+ * the metagraph did (an epoch's root dividends, a stake on root): the metagraph stands as its last
+ * ValidatorSetSnapshot with these root stakes in place. Published instead of the whole metagraph
+ * (every neuron again, ~70 KB at 256 UIDs): an epoch block moves the root stake of validators that
+ * sit on ~100 subnets. A ValidatorSetSnapshot follows whenever anything else of the metagraph moves
+ * (scores, registrations), so uids name the same hotkeys as in the last one.
+ */
+export interface ValidatorRootStakes {
+  ref?: ChainRef | undefined;
+  netuid: number;
+  stakes: NeuronRootStake[];
+}
+
+export interface NeuronRootStake {
+  uid: number;
+  /** The neuron's hotkey public key (0x hex), as a check that the uid still names it. */
+  hotkey: string;
+  /** `TotalHotkeyAlpha[hotkey, 0]`; absent when it has none. */
+  rootStakeRao?: string | undefined;
+}
+
 export interface HolderPosition {
   coldkey?: AccountId | undefined;
   hotkey?: AccountId | undefined;
@@ -392,7 +415,17 @@ export interface NetworkStatsSnapshot {
    * a source that does not read them.
    */
   blockExtrinsicsCount?: number | undefined;
-  blockTransfersCount?: number | undefined;
+  blockTransfersCount?:
+    | number
+    | undefined;
+  /**
+   * The newest block the source held final when it read this one: the network's finalized head
+   * (GRANDPA) as it saw it, no higher than the configured finalized depth below its best block (the
+   * rule of ChainRef.finality). Every block at or below it can no longer be reorganised away, so a
+   * reader knows which of the blocks it holds are final from the newest snapshot alone. Absent
+   * from a source that does not know the finalized head (yet).
+   */
+  finalizedBlockNumber?: string | undefined;
 }
 
 function createBaseNetworkChainEvent(): NetworkChainEvent {
@@ -434,6 +467,9 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
         break;
       case "subnetRemoved":
         SubnetRemoved.encode(message.event.value, writer.uint32(90).fork()).join();
+        break;
+      case "validatorRootStakes":
+        ValidatorRootStakes.encode(message.event.value, writer.uint32(98).fork()).join();
         break;
     }
     return writer;
@@ -549,6 +585,17 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
             message.event = { $case: "subnetRemoved", value: SubnetRemoved.decode(reader, reader.uint32()) };
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.event = {
+              $case: "validatorRootStakes",
+              value: ValidatorRootStakes.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -607,6 +654,10 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
         ? { $case: "subnetRemoved", value: SubnetRemoved.fromJSON(object.subnetRemoved) }
         : isSet(object.subnet_removed)
         ? { $case: "subnetRemoved", value: SubnetRemoved.fromJSON(object.subnet_removed) }
+        : isSet(object.validatorRootStakes)
+        ? { $case: "validatorRootStakes", value: ValidatorRootStakes.fromJSON(object.validatorRootStakes) }
+        : isSet(object.validator_root_stakes)
+        ? { $case: "validatorRootStakes", value: ValidatorRootStakes.fromJSON(object.validator_root_stakes) }
         : undefined,
     };
   },
@@ -635,6 +686,8 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
       obj.accountBalanceSnapshot = AccountBalanceSnapshot.toJSON(message.event.value);
     } else if (message.event?.$case === "subnetRemoved") {
       obj.subnetRemoved = SubnetRemoved.toJSON(message.event.value);
+    } else if (message.event?.$case === "validatorRootStakes") {
+      obj.validatorRootStakes = ValidatorRootStakes.toJSON(message.event.value);
     }
     return obj;
   },
@@ -717,6 +770,12 @@ export const NetworkChainEvent: MessageFns<NetworkChainEvent> = {
       case "subnetRemoved": {
         if (object.event?.value !== undefined && object.event?.value !== null) {
           message.event = { $case: "subnetRemoved", value: SubnetRemoved.fromPartial(object.event.value) };
+        }
+        break;
+      }
+      case "validatorRootStakes": {
+        if (object.event?.value !== undefined && object.event?.value !== null) {
+          message.event = { $case: "validatorRootStakes", value: ValidatorRootStakes.fromPartial(object.event.value) };
         }
         break;
       }
@@ -3318,6 +3377,214 @@ export const ValidatorSetSnapshot: MessageFns<ValidatorSetSnapshot> = {
   },
 };
 
+function createBaseValidatorRootStakes(): ValidatorRootStakes {
+  return { ref: undefined, netuid: 0, stakes: [] };
+}
+
+export const ValidatorRootStakes: MessageFns<ValidatorRootStakes> = {
+  encode(message: ValidatorRootStakes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ref !== undefined) {
+      ChainRef.encode(message.ref, writer.uint32(10).fork()).join();
+    }
+    if (message.netuid !== 0) {
+      writer.uint32(16).uint32(message.netuid);
+    }
+    for (const v of message.stakes) {
+      NeuronRootStake.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidatorRootStakes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValidatorRootStakes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ref = ChainRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.netuid = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.stakes.push(NeuronRootStake.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ValidatorRootStakes {
+    return {
+      ref: isSet(object.ref) ? ChainRef.fromJSON(object.ref) : undefined,
+      netuid: isSet(object.netuid) ? globalThis.Number(object.netuid) : 0,
+      stakes: globalThis.Array.isArray(object?.stakes)
+        ? object.stakes.map((e: any) => NeuronRootStake.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ValidatorRootStakes): unknown {
+    const obj: any = {};
+    if (message.ref !== undefined) {
+      obj.ref = ChainRef.toJSON(message.ref);
+    }
+    if (message.netuid !== 0) {
+      obj.netuid = Math.round(message.netuid);
+    }
+    if (message.stakes?.length) {
+      obj.stakes = message.stakes.map((e) => NeuronRootStake.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ValidatorRootStakes>): ValidatorRootStakes {
+    return ValidatorRootStakes.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ValidatorRootStakes>): ValidatorRootStakes {
+    const message = createBaseValidatorRootStakes();
+    message.ref = (object.ref !== undefined && object.ref !== null) ? ChainRef.fromPartial(object.ref) : undefined;
+    message.netuid = object.netuid ?? 0;
+    message.stakes = object.stakes?.map((e) => NeuronRootStake.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseNeuronRootStake(): NeuronRootStake {
+  return { uid: 0, hotkey: "", rootStakeRao: undefined };
+}
+
+export const NeuronRootStake: MessageFns<NeuronRootStake> = {
+  encode(message: NeuronRootStake, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uid !== 0) {
+      writer.uint32(8).uint32(message.uid);
+    }
+    if (message.hotkey !== "") {
+      writer.uint32(18).string(message.hotkey);
+    }
+    if (message.rootStakeRao !== undefined) {
+      writer.uint32(26).string(message.rootStakeRao);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NeuronRootStake {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNeuronRootStake();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.uid = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.hotkey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.rootStakeRao = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NeuronRootStake {
+    return {
+      uid: isSet(object.uid) ? globalThis.Number(object.uid) : 0,
+      hotkey: isSet(object.hotkey) ? globalThis.String(object.hotkey) : "",
+      rootStakeRao: isSet(object.rootStakeRao)
+        ? globalThis.String(object.rootStakeRao)
+        : isSet(object.root_stake_rao)
+        ? globalThis.String(object.root_stake_rao)
+        : undefined,
+    };
+  },
+
+  toJSON(message: NeuronRootStake): unknown {
+    const obj: any = {};
+    if (message.uid !== 0) {
+      obj.uid = Math.round(message.uid);
+    }
+    if (message.hotkey !== "") {
+      obj.hotkey = message.hotkey;
+    }
+    if (message.rootStakeRao !== undefined) {
+      obj.rootStakeRao = message.rootStakeRao;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<NeuronRootStake>): NeuronRootStake {
+    return NeuronRootStake.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<NeuronRootStake>): NeuronRootStake {
+    const message = createBaseNeuronRootStake();
+    message.uid = object.uid ?? 0;
+    message.hotkey = object.hotkey ?? "";
+    message.rootStakeRao = object.rootStakeRao ?? undefined;
+    return message;
+  },
+};
+
 function createBaseHolderPosition(): HolderPosition {
   return { coldkey: undefined, hotkey: undefined, alphaNalpha: "" };
 }
@@ -3611,6 +3878,7 @@ function createBaseNetworkStatsSnapshot(): NetworkStatsSnapshot {
     transfersCount: undefined,
     blockExtrinsicsCount: undefined,
     blockTransfersCount: undefined,
+    finalizedBlockNumber: undefined,
   };
 }
 
@@ -3684,6 +3952,9 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
     }
     if (message.blockTransfersCount !== undefined) {
       writer.uint32(184).uint32(message.blockTransfersCount);
+    }
+    if (message.finalizedBlockNumber !== undefined) {
+      writer.uint32(192).uint64(message.finalizedBlockNumber);
     }
     return writer;
   },
@@ -3885,6 +4156,14 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
             message.blockTransfersCount = reader.uint32();
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.finalizedBlockNumber = reader.uint64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4010,6 +4289,11 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
         : isSet(object.block_transfers_count)
         ? globalThis.Number(object.block_transfers_count)
         : undefined,
+      finalizedBlockNumber: isSet(object.finalizedBlockNumber)
+        ? globalThis.String(object.finalizedBlockNumber)
+        : isSet(object.finalized_block_number)
+        ? globalThis.String(object.finalized_block_number)
+        : undefined,
     };
   },
 
@@ -4084,6 +4368,9 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
     if (message.blockTransfersCount !== undefined) {
       obj.blockTransfersCount = Math.round(message.blockTransfersCount);
     }
+    if (message.finalizedBlockNumber !== undefined) {
+      obj.finalizedBlockNumber = message.finalizedBlockNumber;
+    }
     return obj;
   },
 
@@ -4115,6 +4402,7 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
     message.transfersCount = object.transfersCount ?? undefined;
     message.blockExtrinsicsCount = object.blockExtrinsicsCount ?? undefined;
     message.blockTransfersCount = object.blockTransfersCount ?? undefined;
+    message.finalizedBlockNumber = object.finalizedBlockNumber ?? undefined;
     return message;
   },
 };

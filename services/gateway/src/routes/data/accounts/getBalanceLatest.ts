@@ -4,6 +4,7 @@ import { type AccountsServiceClient, Valuation } from "@platform/proto/data/v1/a
 import { z } from "zod";
 import { ALICE, balanceLatestExample } from "../examples.js";
 import {
+  BLOCK_ERRORS,
   DATA_SCOPE,
   halAnswer,
   halSuccess,
@@ -13,7 +14,7 @@ import {
   metadataOf,
   NETUID_NOT_FOUND,
 } from "../shared/answer.js";
-import { accountAddress, enumQuery, netuidList } from "../shared/schemas.js";
+import { accountAddress, blockNumberShape, blockSelectorOf, enumQuery, netuidList } from "../shared/schemas.js";
 import { BalanceLatestSchema } from "./accountSchemas.js";
 import { renderBalanceLatest } from "./renderAccounts.js";
 
@@ -35,6 +36,7 @@ export function getBalanceLatestRoute(accounts: AccountsServiceClient) {
         "How staked alpha is valued in TAO: spot (alpha x pool price, the default and, for now, the only one)",
       ),
       netuid: netuidList(256, "Only list positions in these subnets (totals are not filtered)").optional(),
+      ...blockNumberShape(),
     }),
     docs: {
       summary: "Latest balance of an account",
@@ -46,7 +48,7 @@ export function getBalanceLatestRoute(accounts: AccountsServiceClient) {
         "The balance at as_of",
         renderBalanceLatest(balanceLatestExample, { address: ALICE.ss58, query: {} }),
       ),
-      errors: [INVALID_ADDRESS, INVALID_PARAMETER, NETUID_NOT_FOUND],
+      errors: [INVALID_ADDRESS, INVALID_PARAMETER, NETUID_NOT_FOUND, ...BLOCK_ERRORS],
     },
     async handle({ params, query, context }) {
       const answer = await callUnary(
@@ -56,14 +58,16 @@ export function getBalanceLatestRoute(accounts: AccountsServiceClient) {
           address: params.address,
           valuation: query.valuation === undefined ? Valuation.VALUATION_UNSPECIFIED : VALUATIONS[query.valuation],
           netuids: query.netuid ?? [],
+          at: blockSelectorOf(query.block_number),
         },
         metadataOf(context),
       );
       return halAnswer(
         renderBalanceLatest(answer, {
           address: params.address,
-          query: { valuation: query.valuation, netuid: joinList(query.netuid) },
+          query: { valuation: query.valuation, netuid: joinList(query.netuid), block_number: query.block_number },
         }),
+        query.block_number,
       );
     },
   });

@@ -4,6 +4,7 @@ import { EmissionSort, type MarketServiceClient } from "@platform/proto/data/v1/
 import { z } from "zod";
 import { emissionsLatestExample } from "../examples.js";
 import {
+  BLOCK_ERRORS,
   DATA_SCOPE,
   halAnswer,
   halSuccess,
@@ -13,7 +14,16 @@ import {
   metadataOf,
   NETUID_NOT_FOUND,
 } from "../shared/answer.js";
-import { enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
+import {
+  blockNumberShape,
+  blockSelectorOf,
+  enumQuery,
+  netuidList,
+  orderQuery,
+  pageQuery,
+  pageRequest,
+  sortOrderOf,
+} from "../shared/schemas.js";
 import { SubnetEmissionsSchema } from "./marketSchemas.js";
 import { renderEmissionsLatest } from "./renderMarket.js";
 
@@ -39,6 +49,7 @@ export function getSubnetEmissionsLatestRoute(market: MarketServiceClient) {
       sort: enumQuery(SORTS, "Sort key; default tao_emission"),
       order: orderQuery("desc", "Sort direction"),
       ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
+      ...blockNumberShape(),
     }),
     docs: {
       summary: "Latest subnet emissions",
@@ -49,7 +60,7 @@ export function getSubnetEmissionsLatestRoute(market: MarketServiceClient) {
         "One page of emissions",
         renderEmissionsLatest(emissionsLatestExample, { query: { limit: 1 }, limit: 1 }),
       ),
-      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
+      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND, ...BLOCK_ERRORS],
     },
     async handle({ query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
@@ -61,15 +72,23 @@ export function getSubnetEmissionsLatestRoute(market: MarketServiceClient) {
           sort: query.sort === undefined ? EmissionSort.EMISSION_SORT_UNSPECIFIED : SORTS[query.sort],
           order: sortOrderOf(query.order),
           page,
+          at: blockSelectorOf(query.block_number),
         },
         metadataOf(context),
       );
       return halAnswer(
         renderEmissionsLatest(answer, {
-          query: { netuid: joinList(query.netuid), sort: query.sort, order: query.order, limit: query.limit },
+          query: {
+            netuid: joinList(query.netuid),
+            sort: query.sort,
+            order: query.order,
+            limit: query.limit,
+            block_number: query.block_number,
+          },
           cursor: query.cursor,
           limit: page.limit,
         }),
+        query.block_number,
       );
     },
   });

@@ -4,6 +4,7 @@ import { type MarketServiceClient, PoolSort } from "@platform/proto/data/v1/mark
 import { z } from "zod";
 import { poolsLatestExample } from "../examples.js";
 import {
+  BLOCK_ERRORS,
   DATA_SCOPE,
   flagText,
   halAnswer,
@@ -14,7 +15,16 @@ import {
   metadataOf,
   NETUID_NOT_FOUND,
 } from "../shared/answer.js";
-import { enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
+import {
+  blockNumberShape,
+  blockSelectorOf,
+  enumQuery,
+  netuidList,
+  orderQuery,
+  pageQuery,
+  pageRequest,
+  sortOrderOf,
+} from "../shared/schemas.js";
 import { SubnetPoolsSchema } from "./marketSchemas.js";
 import { renderPoolsLatest } from "./renderMarket.js";
 
@@ -45,6 +55,7 @@ export function getSubnetPoolsLatestRoute(market: MarketServiceClient) {
       sort: enumQuery(SORTS, "Sort key; default market_cap"),
       order: orderQuery("desc", "Sort direction"),
       ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
+      ...blockNumberShape(),
     }),
     docs: {
       summary: "Latest subnet pools",
@@ -55,7 +66,7 @@ export function getSubnetPoolsLatestRoute(market: MarketServiceClient) {
         "One page of pools",
         renderPoolsLatest(poolsLatestExample, { query: { limit: 1 }, limit: 1 }),
       ),
-      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
+      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND, ...BLOCK_ERRORS],
     },
     async handle({ query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
@@ -68,6 +79,7 @@ export function getSubnetPoolsLatestRoute(market: MarketServiceClient) {
           sort: query.sort === undefined ? PoolSort.POOL_SORT_UNSPECIFIED : SORTS[query.sort],
           order: sortOrderOf(query.order),
           page,
+          at: blockSelectorOf(query.block_number),
         },
         metadataOf(context),
       );
@@ -79,10 +91,12 @@ export function getSubnetPoolsLatestRoute(market: MarketServiceClient) {
             sort: query.sort,
             order: query.order,
             limit: query.limit,
+            block_number: query.block_number,
           },
           cursor: query.cursor,
           limit: page.limit,
         }),
+        query.block_number,
       );
     },
   });

@@ -126,11 +126,14 @@ export function renderPriceHistory(
   });
 }
 
-export function renderNetworkStats(answer: GetNetworkStatsLatestResponse): z.output<typeof NetworkStatsSchema> {
+export function renderNetworkStats(
+  answer: GetNetworkStatsLatestResponse,
+  query: LinkQuery = {},
+): z.output<typeof NetworkStatsSchema> {
   const registration = answer.registration;
   return halResource(
     {
-      self: { href: networkStatsHref() },
+      self: { href: hrefWithQuery(networkStatsHref(), query) },
       "coin-price": { href: coinPriceHref() },
       subnets: { href: subnetsHref() },
       "subnet-pools": { href: poolsHref() },

@@ -20,7 +20,7 @@ export function dataRead<R extends AnyRoute>(
     { dependsOn },
     {
       cacheControl:
-        "`private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). Every answer renders the read model's head `as_of`, so none is pinned to a finalized block and none is `immutable`.",
+        "`private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`.",
       notModified: `the representation named in If-None-Match is still the current one; no body. It spends ${notModifiedCost(cost)} units of the rate budget (${NOT_MODIFIED_COST_SHARE} of the route's ${cost}) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full ${cost} otherwise.`,
     },
   );

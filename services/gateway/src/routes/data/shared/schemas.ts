@@ -6,9 +6,10 @@ import {
   type ParameterRule,
   parametersOfRule,
   patternString,
+  wireSchemas,
   withParameterRules,
 } from "@platform/http";
-import { Interval, SortOrder, type TimeWindow } from "@platform/proto/common/v1/common";
+import { type BlockSelector, Interval, SortOrder, type TimeWindow } from "@platform/proto/common/v1/common";
 import { checkAccountAddress, INVALID_ADDRESS, isInvalidAddressError } from "@platform/subtensor";
 import { z } from "zod";
 
@@ -219,3 +220,50 @@ export const accountAddress = (description: string) =>
       format: "bittensor-account",
       examples: ["5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"],
     });
+
+/** What `block_number` asks for: a block number, or the newest finalized block. */
+export type BlockWanted = number | "finalized";
+
+const BLOCK_NUMBER = /^\d{1,16}$/;
+
+/**
+ * `block_number` of the `latest` routes over the native network: a block number (the state at
+ * that block of the canonical chain) or `finalized` (the newest finalized block). Absent, the
+ * newest block, as before. Whether the block is held is the backend's to say (404
+ * BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY); anything else is 400 INVALID_PARAMETER here.
+ */
+export const blockNumberQuery = () =>
+  z
+    .string()
+    .transform((text, context): BlockWanted => {
+      if (text === "finalized") return "finalized";
+      const value = BLOCK_NUMBER.test(text) ? Number(text) : Number.NaN;
+      if (Number.isSafeInteger(value)) return value;
+      context.addIssue({
+        code: "custom",
+        message: `must be a block number (0 to ${Number.MAX_SAFE_INTEGER}) or finalized`,
+      });
+      return z.NEVER;
+    })
+    .register(wireSchemas, {
+      jsonSchema: {
+        description:
+          "The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY.",
+        anyOf: [
+          { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+          { type: "string", enum: ["finalized"] },
+        ],
+        examples: [1200, "finalized"],
+      },
+    });
+
+/** The `block_number` query member of a latest route. */
+export const blockNumberShape = () => ({ block_number: blockNumberQuery().optional() });
+
+/** The proto BlockSelector of `block_number`; undefined for the newest block. */
+export function blockSelectorOf(wanted: BlockWanted | undefined): BlockSelector | undefined {
+  if (wanted === undefined) return undefined;
+  return wanted === "finalized"
+    ? { block: { $case: "finalized", value: true } }
+    : { block: { $case: "number", value: String(wanted) } };
+}

@@ -4,6 +4,7 @@ import { HolderGrouping, type SubnetsServiceClient } from "@platform/proto/data/
 import { z } from "zod";
 import { holdersTopExample } from "../examples.js";
 import {
+  BLOCK_ERRORS,
   DATA_SCOPE,
   halAnswer,
   halSuccess,
@@ -12,7 +13,7 @@ import {
   metadataOf,
   NETUID_NOT_FOUND,
 } from "../shared/answer.js";
-import { enumQuery, netuidPath, pageQuery, pageRequest } from "../shared/schemas.js";
+import { blockNumberShape, blockSelectorOf, enumQuery, netuidPath, pageQuery, pageRequest } from "../shared/schemas.js";
 import { renderHoldersTop } from "./renderSubnets.js";
 import { HoldersTopSchema } from "./subnetSchemas.js";
 
@@ -44,6 +45,7 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
         .optional()
         .meta({ description: 'Smallest holding listed, nalpha; default "1"' }),
       ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
+      ...blockNumberShape(),
     }),
     docs: {
       summary: "Top alpha holders of a subnet",
@@ -54,7 +56,7 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
         "One page of holders",
         renderHoldersTop(holdersTopExample, { netuid: 64, query: { limit: 1 }, limit: 1 }),
       ),
-      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
+      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND, ...BLOCK_ERRORS],
     },
     async handle({ params, query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
@@ -67,16 +69,23 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
             query.group_by === undefined ? HolderGrouping.HOLDER_GROUPING_UNSPECIFIED : GROUPINGS[query.group_by],
           minAlphaNalpha: query.min_alpha_nalpha,
           page,
+          at: blockSelectorOf(query.block_number),
         },
         metadataOf(context),
       );
       return halAnswer(
         renderHoldersTop(answer, {
           netuid: params.netuid,
-          query: { group_by: query.group_by, min_alpha_nalpha: query.min_alpha_nalpha, limit: query.limit },
+          query: {
+            group_by: query.group_by,
+            min_alpha_nalpha: query.min_alpha_nalpha,
+            limit: query.limit,
+            block_number: query.block_number,
+          },
           cursor: query.cursor,
           limit: page.limit,
         }),
+        query.block_number,
       );
     },
   });

@@ -4,6 +4,7 @@ import { SubnetSort, type SubnetsServiceClient } from "@platform/proto/data/v1/s
 import { z } from "zod";
 import { subnetsLatestExample } from "../examples.js";
 import {
+  BLOCK_ERRORS,
   DATA_SCOPE,
   halAnswer,
   halSuccess,
@@ -13,7 +14,16 @@ import {
   metadataOf,
   NETUID_NOT_FOUND,
 } from "../shared/answer.js";
-import { enumQuery, netuidList, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
+import {
+  blockNumberShape,
+  blockSelectorOf,
+  enumQuery,
+  netuidList,
+  orderQuery,
+  pageQuery,
+  pageRequest,
+  sortOrderOf,
+} from "../shared/schemas.js";
 import { renderSubnetsLatest } from "./renderSubnets.js";
 import { SubnetsSchema } from "./subnetSchemas.js";
 
@@ -40,6 +50,7 @@ export function getSubnetsLatestRoute(subnets: SubnetsServiceClient) {
       sort: enumQuery(SORTS, "Sort key; default netuid"),
       order: orderQuery("asc", "Sort direction"),
       ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
+      ...blockNumberShape(),
     }),
     docs: {
       summary: "Latest subnets",
@@ -50,7 +61,7 @@ export function getSubnetsLatestRoute(subnets: SubnetsServiceClient) {
         "One page of subnets",
         renderSubnetsLatest(subnetsLatestExample, { query: { limit: 1 }, limit: 1 }),
       ),
-      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
+      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND, ...BLOCK_ERRORS],
     },
     async handle({ query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
@@ -62,15 +73,23 @@ export function getSubnetsLatestRoute(subnets: SubnetsServiceClient) {
           sort: query.sort === undefined ? SubnetSort.SUBNET_SORT_UNSPECIFIED : SORTS[query.sort],
           order: sortOrderOf(query.order),
           page,
+          at: blockSelectorOf(query.block_number),
         },
         metadataOf(context),
       );
       return halAnswer(
         renderSubnetsLatest(answer, {
-          query: { netuid: joinList(query.netuid), sort: query.sort, order: query.order, limit: query.limit },
+          query: {
+            netuid: joinList(query.netuid),
+            sort: query.sort,
+            order: query.order,
+            limit: query.limit,
+            block_number: query.block_number,
+          },
           cursor: query.cursor,
           limit: page.limit,
         }),
+        query.block_number,
       );
     },
   });

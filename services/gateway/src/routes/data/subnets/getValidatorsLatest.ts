@@ -4,6 +4,7 @@ import { type SubnetsServiceClient, ValidatorSort } from "@platform/proto/data/v
 import { z } from "zod";
 import { validatorsLatestExample } from "../examples.js";
 import {
+  BLOCK_ERRORS,
   DATA_SCOPE,
   flagText,
   halAnswer,
@@ -13,7 +14,16 @@ import {
   metadataOf,
   NETUID_NOT_FOUND,
 } from "../shared/answer.js";
-import { enumQuery, netuidPath, orderQuery, pageQuery, pageRequest, sortOrderOf } from "../shared/schemas.js";
+import {
+  blockNumberShape,
+  blockSelectorOf,
+  enumQuery,
+  netuidPath,
+  orderQuery,
+  pageQuery,
+  pageRequest,
+  sortOrderOf,
+} from "../shared/schemas.js";
 import { renderValidatorsLatest } from "./renderSubnets.js";
 import { ValidatorsSchema } from "./subnetSchemas.js";
 
@@ -46,6 +56,7 @@ export function getValidatorsLatestRoute(subnets: SubnetsServiceClient) {
       sort: enumQuery(SORTS, "Sort key; default stake"),
       order: orderQuery("desc", "Sort direction"),
       ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
+      ...blockNumberShape(),
     }),
     docs: {
       summary: "Latest validators of a subnet",
@@ -56,7 +67,7 @@ export function getValidatorsLatestRoute(subnets: SubnetsServiceClient) {
         "One page of validators",
         renderValidatorsLatest(validatorsLatestExample, { netuid: 64, query: { limit: 1 }, limit: 1 }),
       ),
-      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
+      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND, ...BLOCK_ERRORS],
     },
     async handle({ params, query, context }) {
       const page = pageRequest(query, LIMIT_DEFAULT);
@@ -69,16 +80,24 @@ export function getValidatorsLatestRoute(subnets: SubnetsServiceClient) {
           sort: query.sort === undefined ? ValidatorSort.VALIDATOR_SORT_UNSPECIFIED : SORTS[query.sort],
           order: sortOrderOf(query.order),
           page,
+          at: blockSelectorOf(query.block_number),
         },
         metadataOf(context),
       );
       return halAnswer(
         renderValidatorsLatest(answer, {
           netuid: params.netuid,
-          query: { permit_only: flagText(query.permit_only), sort: query.sort, order: query.order, limit: query.limit },
+          query: {
+            permit_only: flagText(query.permit_only),
+            sort: query.sort,
+            order: query.order,
+            limit: query.limit,
+            block_number: query.block_number,
+          },
           cursor: query.cursor,
           limit: page.limit,
         }),
+        query.block_number,
       );
     },
   });
