@@ -292,10 +292,13 @@ export function typeChecks(client: ReturnType<typeof createClient>): void {
     "/data/v1/accounts/{address}/balance/history": true,
     "/data/v1/accounts/{address}/transactions": true,
     "/data/v1/coin/price/history": true,
+    "/data/v1/network/stats/history": true,
     "/data/v1/subnet-pools/latest": true,
     "/data/v1/subnet-pools/history": true,
     "/data/v1/subnet-emissions/latest": true,
+    "/data/v1/subnet-emissions/history": true,
     "/data/v1/subnets/latest": true,
+    "/data/v1/subnets/history": true,
     "/data/v1/subnets/{netuid}/validators/latest": true,
     "/data/v1/subnets/{netuid}/holders/top": true,
   };

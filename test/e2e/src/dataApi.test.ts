@@ -21,8 +21,8 @@ import type { RuntimeBlock } from "./support/nativeRuntime.js";
  *
  * stackCli.test.ts already compares every "latest" value of the seeded demo accounts and subnets;
  * this file covers what comes on top: values after further activity, history (per block and
- * candles), sorting and paging, a HAL client's walk, windows and errors, a reorganisation and a
- * block of 1,000 transfers.
+ * candles, and the histories of the latest-only views), sorting and paging, a HAL client's walk,
+ * windows and errors, a reorganisation and a block of 1,000 transfers.
  */
 
 let s: DataStack;
@@ -838,6 +838,36 @@ describe("every route answers what the chain holds at its as_of block: subnet em
         }
       }
     });
+  });
+});
+
+describe("the history routes of the latest-only views", () => {
+  it("network stats, a subnet's emissions and its settings answer points, each as the runtime held it at the point's block", async () => {
+    const latest = await s.api.ok("/data/v1/subnet-emissions/latest?sort=netuid&order=asc");
+    const netuid = items(latest).find((emission) => emission.netuid !== 0)!.netuid as number;
+    const histories = await Promise.all(
+      [
+        "/data/v1/network/stats/history?interval=5m",
+        `/data/v1/subnet-emissions/history?netuid=${netuid}&interval=5m`,
+        `/data/v1/subnets/history?netuid=${netuid}&interval=5m`,
+      ].map((path) => s.api.ok(path)),
+    );
+    for (const body of histories) {
+      expect(items(body).length, body._links.self.href).toBeGreaterThan(0);
+      const starts = items(body).map((point) => Date.parse(point.bucket_start));
+      expect(starts, "one point per bucket, oldest first").toEqual([...new Set(starts)].sort((a, b) => a - b));
+      for (const point of items(body)) expect(point.block_number).toBeLessThanOrEqual(body.as_of.block_number);
+    }
+    const [stats, emissions, subnets] = histories.map((body) => items(body).at(-1)!);
+    const statsBlock = await s.native.runtime.block(stats!.block_number);
+    expect(stats!.block_hash).toBe(statsBlock.hash);
+    expect(stats!.total_stake_rao).toBe((await s.native.runtime.networkTotals(statsBlock.hash)).totalStake);
+    const subnetAt = async (block: number) =>
+      (await s.native.runtime.subnets((await s.native.runtime.block(block)).hash)).find(
+        (subnet) => subnet.netuid === netuid,
+      )!;
+    expect(emissions!.tao_in_emission_rao).toBe((await subnetAt(emissions!.block_number)).items.emissionValues);
+    expect(subnets!.tempo).toBe(Number((await subnetAt(subnets!.block_number)).items.tempo));
   });
 });
 

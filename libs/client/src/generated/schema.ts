@@ -297,7 +297,7 @@ export interface paths {
         };
         /**
          * Latest TAO price
-         * @description The TAO/USD price from the price feed (source names the feed, its round and its own updated_at, so staleness is visible), changes over 1 h, 24 h, 7 d and 30 d (null without enough history), market capitalisation from chain issuance, and the fixed maximum supply.
+         * @description The TAO/USD price from the price feed (source names the feed, its round and its own updated_at, so staleness is visible), changes over 1 h, 24 h, 7 d and 30 d (null without enough history), market capitalisation from chain issuance, and the fixed maximum supply. With at (RFC 3339 or unix seconds), the price as of that time: the price follows its own oracle chain (an EVM chain with its own blocks), so a past price is asked by time rather than by a native block_number; as_of then names the oracle chain's block of the round shown, and the supply is the native chain's at that time. A time still to come, or before the feed's first round, is 400 INVALID_PARAMETER naming at.
          */
         get: operations["getCoinPriceLatest"];
         put?: never;
@@ -340,6 +340,26 @@ export interface paths {
          * @description Issuance, stake (root and alpha pools), locked and free TAO, block emission, subnet counts, indexer counts (null where ingestion cannot know them), 24 h volume, and subnet and neuron registration costs. free_rao is derived (issuance - stake - locked), null when the issuance does not cover them. From the native runtime: accounts_count is the number of System.Account entries; extrinsics_count (extrinsics in the blocks' bodies) and transfers_count (Balances.Transfer events) are counted over the blocks ingestion followed, from counted_since_block through as_of: counted_since_block 0 or 1 means from genesis, so they are the chain's totals, and a later block means ingestion started there and they count from it only; a reorganisation takes an orphaned block's counts back; the three are null only before the first counted block. balance_holders_count is null (the chain keeps no such count, and no block's events tell it); the subnet registration cost is the runtime's get_network_lock_cost at the block; swap_volume_24h_rao is null while the runtime keeps no SubnetVolume.
          */
         get: operations["getNetworkStatsLatest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data/v1/network/stats/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Network totals history
+         * @description The network totals of network/stats/latest over time (issuance, stake, locks, emission, counts, registration costs), less what that route derives from other series at its block (24 h volume, the neuron burn range). One point per UTC bucket of the window [start, end): the state at the bucket's end (the newest reading before it, carried forward over buckets without one), from the bucket holding the first reading to the one holding as_of; block_number and timestamp name the block read. Covers the whole followed chain (the history database), not only the newest blocks. A window over the interval's maximum is 400 WINDOW_TOO_LARGE. limit defaults to 500, at most 2000; follow _links.next for the next page.
+         */
+        get: operations["getNetworkStatsHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -408,6 +428,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/data/v1/subnet-emissions/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subnet emission history
+         * @description One subnet's emission breakdown as subnet-emissions/latest shows it (TAO and alpha injected in the block, the alpha-out split, pending alpha, epoch blocks, per-day estimate), in the block read for each bucket. One point per UTC bucket of the window [start, end): the state at the bucket's end (the newest reading before it, carried forward over buckets without one), from the bucket holding the first reading to the one holding as_of; block_number and timestamp name the block read. Covers the whole followed chain (the history database), not only the newest blocks. A window over the interval's maximum is 400 WINDOW_TOO_LARGE. limit defaults to 500, at most 2000; follow _links.next for the next page.
+         */
+        get: operations["getSubnetEmissionsHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data/v1/subnets/latest": {
         parameters: {
             query?: never;
@@ -420,6 +460,26 @@ export interface paths {
          * @description Each subnet: name, symbol and identity, owner keys, registration block, mechanism, tempo and epoch blocks, UID counts, registration settings, toggles (transfers, emission, commit-reveal, liquid alpha, Yuma 3), hyperparameters, and a pool summary under _embedded.pool. u64 values that are not block numbers (difficulty, adjustment_alpha, weights_version, bonds_moving_average) are decimal strings. limit defaults to 256, at most 256.
          */
         get: operations["getSubnetsLatest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data/v1/subnets/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subnet settings history
+         * @description One subnet's settings as subnets/latest shows them (name, symbol, identity, owner, mechanism, tempo, UID counts and limits, registration settings, toggles, hyperparameters), from its snapshot in force at each bucket's end; snapshots are taken when the settings change, so block_number is that snapshot's block. What subnets/latest derives from other series (validators with a permit, active UIDs, epoch blocks, the pool) is left out. One point per UTC bucket of the window [start, end): the state at the bucket's end (the newest reading before it, carried forward over buckets without one), from the bucket holding the first reading to the one holding as_of; block_number and timestamp name the block read. Covers the whole followed chain (the history database), not only the newest blocks. A window over the interval's maximum is 400 WINDOW_TOO_LARGE. limit defaults to 500, at most 2000; follow _links.next for the next page.
+         */
+        get: operations["getSubnetsHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -772,6 +832,60 @@ export interface components {
                 } | null;
             };
         };
+        NetworkStatsHistory: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                latest: components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            /** @description Bucket width of the series */
+            interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["NetworkStatsPoint"][];
+            };
+        };
+        NetworkStatsPoint: {
+            /** @description ISO 8601 instant (UTC) */
+            bucket_start: string;
+            /** @description The block the reading was taken at (the bucket's last one) */
+            block_number: number;
+            /** @description ISO 8601 instant (UTC) */
+            timestamp: string;
+            block_hash: string;
+            total_issuance_rao: string | null;
+            balances_total_issuance_rao: string | null;
+            max_supply_rao: string;
+            total_stake_rao: string;
+            staked_root_rao: string;
+            staked_alpha_pools_rao: string;
+            subnet_locked_rao: string | null;
+            free_rao: string | null;
+            block_emission_rao: string | null;
+            blocks_per_day: number;
+            tao_weight: string;
+            root_netuid: number;
+            subnets_count: number;
+            subnet_limit: number;
+            accounts_count: number | null;
+            balance_holders_count: number | null;
+            extrinsics_count: number | null;
+            transfers_count: number | null;
+            counted_since_block: number | null;
+            registration: {
+                subnet_registration_cost_rao: string | null;
+                subnet_min_lock_rao: string | null;
+                subnet_last_lock_rao: string | null;
+                subnet_last_registration_block: number | null;
+                lock_reduction_interval_blocks: number | null;
+                neuron_burn: {
+                    min_rao: string;
+                    median_rao: string;
+                    max_rao: string;
+                } | null;
+            };
+        };
         /** @description The order `orderData` encodes, with the on-chain order's origin chain and fill deadline */
         OrderParams: {
             originChainId: number;
@@ -1081,6 +1195,43 @@ export interface components {
                 alpha_out_nalpha: string | null;
             } | null;
         };
+        SubnetEmissionPoint: {
+            /** @description ISO 8601 instant (UTC) */
+            bucket_start: string;
+            /** @description The block the reading was taken at (the bucket's last one) */
+            block_number: number;
+            /** @description ISO 8601 instant (UTC) */
+            timestamp: string;
+            netuid: number;
+            emission_enabled: boolean;
+            tao_emission_share: string | null;
+            tao_in_emission_rao: string;
+            excess_tao_rao: string | null;
+            root_sell_tao_rao: string | null;
+            alpha_in_emission_nalpha: string | null;
+            alpha_out_emission_nalpha: string | null;
+            alpha_out_split_nalpha: {
+                owner: string;
+                miners: string;
+                validators: string;
+                root: string;
+            } | null;
+            pending_nalpha: {
+                server: string;
+                validator: string;
+                root_alpha: string;
+                owner: string;
+            } | null;
+            root_prop: string | null;
+            tempo: number;
+            last_epoch_block: number | null;
+            next_epoch_block: number | null;
+            blocks_since_last_epoch: number | null;
+            per_day_estimate: {
+                tao_in_rao: string;
+                alpha_out_nalpha: string | null;
+            } | null;
+        };
         SubnetEmissions: {
             _links: {
                 self: components["schemas"]["HalLink"];
@@ -1097,6 +1248,90 @@ export interface components {
             _embedded: {
                 items: components["schemas"]["SubnetEmission"][];
             };
+        };
+        SubnetEmissionsHistory: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                latest: components["schemas"]["HalLink"];
+                subnet: components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            netuid: number;
+            /** @description Bucket width of the series */
+            interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["SubnetEmissionPoint"][];
+            };
+        };
+        SubnetHistoryPoint: {
+            /** @description ISO 8601 instant (UTC) */
+            bucket_start: string;
+            /** @description The block of the snapshot shown (at or before the bucket's end) */
+            block_number: number;
+            /** @description ISO 8601 instant (UTC) */
+            timestamp: string;
+            netuid: number;
+            name: string | null;
+            symbol: string | null;
+            identity: {
+                subnet_name: string;
+                github_repo: string;
+                subnet_contact: string;
+                subnet_url: string;
+                discord: string;
+                description: string;
+                logo_url: string;
+                additional: string;
+            } | null;
+            owner: {
+                coldkey: components["schemas"]["Account"] | null;
+                hotkey: components["schemas"]["Account"] | null;
+            };
+            registered_at_block: number;
+            registered_at: string | null;
+            /** @description The pool's swap mechanism */
+            mechanism: ("stable" | "dynamic") | null;
+            tempo: number;
+            uid_count: number;
+            max_uids: number | null;
+            max_validators: number | null;
+            registration: {
+                allowed: boolean;
+                pow_allowed: boolean;
+                burn_rao: string;
+                min_burn_rao: string;
+                max_burn_rao: string;
+                difficulty: string;
+                recycled_total_rao: string | null;
+            } | null;
+            transfers_enabled: boolean | null;
+            emission_enabled: boolean;
+            commit_reveal: {
+                enabled: boolean;
+                interval: number;
+            } | null;
+            liquid_alpha: {
+                enabled: boolean;
+                alpha_low: string;
+                alpha_high: string;
+            } | null;
+            yuma3_enabled: boolean;
+            hyperparameters: {
+                rho: number;
+                kappa: number;
+                immunity_period: number;
+                min_allowed_weights: number;
+                max_weight_limit: number;
+                weights_version: string;
+                weights_rate_limit: number;
+                activity_cutoff: number;
+                adjustment_alpha: string;
+                bonds_moving_average: string;
+                serving_rate_limit: number;
+                alpha_sigmoid_steepness: number;
+            } | null;
         };
         SubnetPool: {
             _links: {
@@ -1173,6 +1408,22 @@ export interface components {
             page: components["schemas"]["Page"];
             _embedded: {
                 items: components["schemas"]["Subnet"][];
+            };
+        };
+        SubnetsHistory: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                next?: components["schemas"]["HalLink"];
+                latest: components["schemas"]["HalLink"];
+                "emissions-history": components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            netuid: number;
+            /** @description Bucket width of the series */
+            interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            page: components["schemas"]["Page"];
+            _embedded: {
+                items: components["schemas"]["SubnetHistoryPoint"][];
             };
         };
         TcAcceptance: {
@@ -4514,6 +4765,8 @@ export interface operations {
             query?: {
                 /** @description Quote currency; usd (the default) */
                 vs?: "usd";
+                /** @description The price as of this time rather than now: the feed's newest round updated at or before it. A time, not a block number: the price follows its own oracle chain, not the native one; RFC 3339 or unix seconds */
+                at?: string;
             };
             header?: {
                 /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
@@ -4702,14 +4955,14 @@ export interface operations {
             query?: {
                 /** @description Quote currency; usd (the default) */
                 vs?: "usd";
+                /** @description ohlc (open, high, low, close; the default) or close (close only, lighter): ohlc, close */
+                format?: "ohlc" | "close";
                 /** @description Window start, inclusive; default end - 7 days; RFC 3339 or unix seconds */
                 start?: string;
                 /** @description Window end, exclusive; default now; RFC 3339 or unix seconds */
                 end?: string;
                 /** @description Bucket size, aligned to UTC: 5m, 1h, 1d; default 1h. Window at most 7 days with 5m, 90 days with 1h. */
                 interval?: "5m" | "1h" | "1d";
-                /** @description ohlc (open, high, low, close; the default) or close (close only, lighter): ohlc, close */
-                format?: "ohlc" | "close";
                 /** @description Page size, default 500, at most 2000 */
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
@@ -5135,6 +5388,228 @@ export interface operations {
             };
         };
     };
+    getNetworkStatsHistory: {
+        parameters: {
+            query?: {
+                /** @description Window start, inclusive; default end - 7 days; RFC 3339 or unix seconds */
+                start?: string;
+                /** @description Window end, exclusive; default now; RFC 3339 or unix seconds */
+                end?: string;
+                /** @description Bucket size, aligned to UTC: 5m, 1h, 1d, 1w; default 1h. Window at most 7 days with 5m, 90 days with 1h, 5 years with 1d and 1w. */
+                interval?: "5m" | "1h" | "1d" | "1w";
+                /** @description Page size, default 500, at most 2000 */
+                limit?: number;
+                /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
+                cursor?: string;
+                /** @description Order of the points by time; default asc */
+                order?: "asc" | "desc";
+            };
+            header?: {
+                /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of network totals */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "/data/v1/network/stats/history?interval=1h&limit=1"
+                     *         },
+                     *         "next": {
+                     *           "href": "/data/v1/network/stats/history?interval=1h&limit=1&cursor=eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19"
+                     *         },
+                     *         "latest": {
+                     *           "href": "/data/v1/network/stats/latest"
+                     *         }
+                     *       },
+                     *       "as_of": {
+                     *         "chain_id": 945,
+                     *         "block_number": 7012345,
+                     *         "block_hash": "0x5c0e3f1e9a7b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d",
+                     *         "timestamp": "2026-08-20T12:00:00.000Z",
+                     *         "finality": "latest"
+                     *       },
+                     *       "interval": "1h",
+                     *       "page": {
+                     *         "limit": 1,
+                     *         "next_cursor": "eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19",
+                     *         "has_more": true
+                     *       },
+                     *       "_embedded": {
+                     *         "items": [
+                     *           {
+                     *             "bucket_start": "2026-08-20T11:00:00.000Z",
+                     *             "block_number": 7012044,
+                     *             "block_hash": "0x2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d5c0e3f1e9a7b2d4c6e8f0a1b3c5d7e9f1a",
+                     *             "timestamp": "2026-08-20T11:59:48.000Z",
+                     *             "total_issuance_rao": "9503125500000000",
+                     *             "balances_total_issuance_rao": "9503125500000000",
+                     *             "max_supply_rao": "21000000000000000",
+                     *             "total_stake_rao": "7100000000000000",
+                     *             "staked_root_rao": "5900000000000000",
+                     *             "staked_alpha_pools_rao": "1200000000000000",
+                     *             "subnet_locked_rao": "300000000000000",
+                     *             "free_rao": "2103125500000000",
+                     *             "block_emission_rao": "1000000000",
+                     *             "blocks_per_day": 7200,
+                     *             "tao_weight": "0.18",
+                     *             "root_netuid": 0,
+                     *             "subnets_count": 129,
+                     *             "subnet_limit": 128,
+                     *             "accounts_count": 412345,
+                     *             "balance_holders_count": null,
+                     *             "extrinsics_count": 38120554,
+                     *             "transfers_count": 2503311,
+                     *             "counted_since_block": 0,
+                     *             "registration": {
+                     *               "subnet_registration_cost_rao": "1250000000000",
+                     *               "subnet_min_lock_rao": "1000000000000",
+                     *               "subnet_last_lock_rao": "2500000000000",
+                     *               "subnet_last_registration_block": 7001000,
+                     *               "lock_reduction_interval_blocks": 28800,
+                     *               "neuron_burn": null
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/hal+json": components["schemas"]["NetworkStatsHistory"];
+                };
+            };
+            /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.4 units of the rate budget (0.2 of the route's 2) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 2 otherwise. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: UNAVAILABLE, REBUILDING */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getSubnetPoolsLatest: {
         parameters: {
             query?: {
@@ -5395,6 +5870,8 @@ export interface operations {
             query: {
                 /** @description The subnets (required); comma-separated or repeated, at most 16 */
                 netuid: number[];
+                /** @description ohlc (the default) or close (price_close_tao only): ohlc, close */
+                format?: "ohlc" | "close";
                 /** @description Window start, inclusive; default end - 7 days; RFC 3339 or unix seconds */
                 start?: string;
                 /** @description Window end, exclusive; default now; RFC 3339 or unix seconds */
@@ -5405,8 +5882,6 @@ export interface operations {
                 block_end?: number;
                 /** @description Bucket size, aligned to UTC: block, 5m, 1h, 4h, 1d; default 1h. Window at most 7,200 blocks with block, 7 days with 5m, 90 days with 1h, 1 year with 4h. */
                 interval?: "block" | "5m" | "1h" | "4h" | "1d";
-                /** @description ohlc (the default) or close (price_close_tao only): ohlc, close */
-                format?: "ohlc" | "close";
                 /** @description Page size, default 500, at most 2000 */
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
@@ -5884,6 +6359,250 @@ export interface operations {
             };
         };
     };
+    getSubnetEmissionsHistory: {
+        parameters: {
+            query: {
+                /** @description The subnet (required) */
+                netuid: number;
+                /** @description Window start, inclusive; default end - 7 days; RFC 3339 or unix seconds */
+                start?: string;
+                /** @description Window end, exclusive; default now; RFC 3339 or unix seconds */
+                end?: string;
+                /** @description Bucket size, aligned to UTC: 5m, 1h, 1d, 1w; default 1h. Window at most 7 days with 5m, 90 days with 1h, 5 years with 1d and 1w. */
+                interval?: "5m" | "1h" | "1d" | "1w";
+                /** @description Page size, default 500, at most 2000 */
+                limit?: number;
+                /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
+                cursor?: string;
+                /** @description Order of the points by time; default asc */
+                order?: "asc" | "desc";
+            };
+            header?: {
+                /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of a subnet's emission points */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "/data/v1/subnet-emissions/history?netuid=64&interval=1h&limit=1"
+                     *         },
+                     *         "next": {
+                     *           "href": "/data/v1/subnet-emissions/history?netuid=64&interval=1h&limit=1&cursor=eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19"
+                     *         },
+                     *         "latest": {
+                     *           "href": "/data/v1/subnet-emissions/latest?netuid=64"
+                     *         },
+                     *         "subnet": {
+                     *           "href": "/data/v1/subnets/latest?netuid=64"
+                     *         }
+                     *       },
+                     *       "as_of": {
+                     *         "chain_id": 945,
+                     *         "block_number": 7012345,
+                     *         "block_hash": "0x5c0e3f1e9a7b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d",
+                     *         "timestamp": "2026-08-20T12:00:00.000Z",
+                     *         "finality": "latest"
+                     *       },
+                     *       "netuid": 64,
+                     *       "interval": "1h",
+                     *       "page": {
+                     *         "limit": 1,
+                     *         "next_cursor": "eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19",
+                     *         "has_more": true
+                     *       },
+                     *       "_embedded": {
+                     *         "items": [
+                     *           {
+                     *             "bucket_start": "2026-08-20T11:00:00.000Z",
+                     *             "block_number": 7012044,
+                     *             "timestamp": "2026-08-20T11:59:48.000Z",
+                     *             "netuid": 64,
+                     *             "emission_enabled": true,
+                     *             "tao_emission_share": "0.0731",
+                     *             "tao_in_emission_rao": "73100000",
+                     *             "excess_tao_rao": "0",
+                     *             "root_sell_tao_rao": "12000000",
+                     *             "alpha_in_emission_nalpha": "18611000000",
+                     *             "alpha_out_emission_nalpha": "1000000000",
+                     *             "alpha_out_split_nalpha": {
+                     *               "owner": "180000000",
+                     *               "miners": "410000000",
+                     *               "validators": "244000000",
+                     *               "root": "166000000"
+                     *             },
+                     *             "pending_nalpha": {
+                     *               "server": "59040000000",
+                     *               "validator": "35136000000",
+                     *               "root_alpha": "23904000000",
+                     *               "owner": "25920000000"
+                     *             },
+                     *             "root_prop": "0.59",
+                     *             "tempo": 360,
+                     *             "last_epoch_block": 7012200,
+                     *             "next_epoch_block": 7012561,
+                     *             "blocks_since_last_epoch": 145,
+                     *             "per_day_estimate": {
+                     *               "tao_in_rao": "526320000000",
+                     *               "alpha_out_nalpha": "7200000000000"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/hal+json": components["schemas"]["SubnetEmissionsHistory"];
+                };
+            };
+            /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.4 units of the rate budget (0.2 of the route's 2) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 2 otherwise. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: NETUID_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: UNAVAILABLE, REBUILDING */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getSubnetsLatest: {
         parameters: {
             query?: {
@@ -6124,6 +6843,288 @@ export interface operations {
                 };
             };
             /** @description Problem: NETUID_NOT_FOUND, BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: UNAVAILABLE, REBUILDING */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSubnetsHistory: {
+        parameters: {
+            query: {
+                /** @description The subnet (required) */
+                netuid: number;
+                /** @description Window start, inclusive; default end - 7 days; RFC 3339 or unix seconds */
+                start?: string;
+                /** @description Window end, exclusive; default now; RFC 3339 or unix seconds */
+                end?: string;
+                /** @description Bucket size, aligned to UTC: 5m, 1h, 1d, 1w; default 1h. Window at most 7 days with 5m, 90 days with 1h, 5 years with 1d and 1w. */
+                interval?: "5m" | "1h" | "1d" | "1w";
+                /** @description Page size, default 500, at most 2000 */
+                limit?: number;
+                /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
+                cursor?: string;
+                /** @description Order of the points by time; default asc */
+                order?: "asc" | "desc";
+            };
+            header?: {
+                /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of a subnet's settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "/data/v1/subnets/history?netuid=64&interval=1d&limit=1"
+                     *         },
+                     *         "next": {
+                     *           "href": "/data/v1/subnets/history?netuid=64&interval=1d&limit=1&cursor=eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19"
+                     *         },
+                     *         "latest": {
+                     *           "href": "/data/v1/subnets/latest?netuid=64"
+                     *         },
+                     *         "emissions-history": {
+                     *           "href": "/data/v1/subnet-emissions/history?netuid=64"
+                     *         }
+                     *       },
+                     *       "as_of": {
+                     *         "chain_id": 945,
+                     *         "block_number": 7012345,
+                     *         "block_hash": "0x5c0e3f1e9a7b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d",
+                     *         "timestamp": "2026-08-20T12:00:00.000Z",
+                     *         "finality": "latest"
+                     *       },
+                     *       "netuid": 64,
+                     *       "interval": "1d",
+                     *       "page": {
+                     *         "limit": 1,
+                     *         "next_cursor": "eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19",
+                     *         "has_more": true
+                     *       },
+                     *       "_embedded": {
+                     *         "items": [
+                     *           {
+                     *             "bucket_start": "2026-08-20T00:00:00.000Z",
+                     *             "block_number": 7005120,
+                     *             "timestamp": "2026-08-19T12:00:00.000Z",
+                     *             "netuid": 64,
+                     *             "name": "Chutes",
+                     *             "symbol": "ش",
+                     *             "identity": {
+                     *               "subnet_name": "Chutes",
+                     *               "github_repo": "https://github.com/example/chutes",
+                     *               "subnet_contact": "ops@example.org",
+                     *               "subnet_url": "https://chutes.example",
+                     *               "discord": "",
+                     *               "description": "Serverless AI compute",
+                     *               "logo_url": "",
+                     *               "additional": ""
+                     *             },
+                     *             "owner": {
+                     *               "coldkey": {
+                     *                 "ss58": "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY",
+                     *                 "public_key": "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d",
+                     *                 "evm_h160": null
+                     *               },
+                     *               "hotkey": {
+                     *                 "ss58": "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty",
+                     *                 "public_key": "0x8eaf04151687736326c9fea17e25fc5287613693c912909cb226aa4794f26a48",
+                     *                 "evm_h160": null
+                     *               }
+                     *             },
+                     *             "registered_at_block": 4811000,
+                     *             "registered_at": "2025-01-10T08:00:00.000Z",
+                     *             "mechanism": "dynamic",
+                     *             "tempo": 360,
+                     *             "uid_count": 256,
+                     *             "max_uids": 256,
+                     *             "max_validators": 64,
+                     *             "registration": {
+                     *               "allowed": true,
+                     *               "pow_allowed": false,
+                     *               "burn_rao": "120000000",
+                     *               "min_burn_rao": "500000",
+                     *               "max_burn_rao": "100000000000",
+                     *               "difficulty": "10000000",
+                     *               "recycled_total_rao": "81230000000"
+                     *             },
+                     *             "transfers_enabled": true,
+                     *             "emission_enabled": true,
+                     *             "commit_reveal": {
+                     *               "enabled": true,
+                     *               "interval": 1
+                     *             },
+                     *             "liquid_alpha": {
+                     *               "enabled": false,
+                     *               "alpha_low": "0.7",
+                     *               "alpha_high": "0.9"
+                     *             },
+                     *             "yuma3_enabled": true,
+                     *             "hyperparameters": {
+                     *               "rho": 10,
+                     *               "kappa": 32767,
+                     *               "immunity_period": 5000,
+                     *               "min_allowed_weights": 1,
+                     *               "max_weight_limit": 65535,
+                     *               "weights_version": "0",
+                     *               "weights_rate_limit": 100,
+                     *               "activity_cutoff": 5000,
+                     *               "adjustment_alpha": "17893341751498265066",
+                     *               "bonds_moving_average": "900000",
+                     *               "serving_rate_limit": 50,
+                     *               "alpha_sigmoid_steepness": 1000
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/hal+json": components["schemas"]["SubnetsHistory"];
+                };
+            };
+            /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.4 units of the rate budget (0.2 of the route's 2) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 2 otherwise. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: NETUID_NOT_FOUND */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

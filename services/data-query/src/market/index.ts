@@ -2,12 +2,16 @@ import { type GrpcServiceRegistration, unaryHandler } from "@platform/grpc";
 import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
 import {
+  type GetNetworkStatsHistoryRequest,
+  type GetNetworkStatsHistoryResponse,
   type GetNetworkStatsLatestRequest,
   type GetNetworkStatsLatestResponse,
   type GetPriceHistoryRequest,
   type GetPriceHistoryResponse,
   type GetPriceLatestRequest,
   type GetPriceLatestResponse,
+  type GetSubnetEmissionsHistoryRequest,
+  type GetSubnetEmissionsHistoryResponse,
   type GetSubnetEmissionsLatestRequest,
   type GetSubnetEmissionsLatestResponse,
   type GetSubnetPoolsHistoryRequest,
@@ -18,12 +22,17 @@ import {
 } from "@platform/proto/data/v1/market";
 import type { Redis } from "@platform/store";
 import { getSubnetEmissionsLatest } from "./emissions.js";
+import { getSubnetEmissionsHistory } from "./emissionsHistory.js";
 import { getSubnetPoolsHistory } from "./poolHistory.js";
 import { getSubnetPoolsLatest } from "./pools.js";
 import { getPriceHistory, getPriceLatest } from "./price.js";
 import { getNetworkStatsLatest } from "./stats.js";
+import { getNetworkStatsHistory } from "./statsHistory.js";
 
-/** MarketService over the projector's market read model (libs/read-models market.ts). */
+/**
+ * MarketService over the projector's market read model (libs/read-models market.ts), and the
+ * history database when there is one (reads at an older block, histories older than Redis' window).
+ */
 export function marketGrpcService(deps: {
   redis: Redis;
   log: Logger;
@@ -36,7 +45,7 @@ export function marketGrpcService(deps: {
     definition: MarketServiceService,
     implementation: {
       getPriceLatest: unaryHandler<GetPriceLatestRequest, GetPriceLatestResponse>(log, "GetPriceLatest", (request) =>
-        getPriceLatest(redis, request),
+        getPriceLatest(redis, request, history),
       ),
       getPriceHistory: unaryHandler<GetPriceHistoryRequest, GetPriceHistoryResponse>(
         log,
@@ -62,6 +71,16 @@ export function marketGrpcService(deps: {
         log,
         "GetSubnetEmissionsLatest",
         (request) => getSubnetEmissionsLatest(redis, request, history),
+      ),
+      getNetworkStatsHistory: unaryHandler<GetNetworkStatsHistoryRequest, GetNetworkStatsHistoryResponse>(
+        log,
+        "GetNetworkStatsHistory",
+        (request) => getNetworkStatsHistory(redis, request, history),
+      ),
+      getSubnetEmissionsHistory: unaryHandler<GetSubnetEmissionsHistoryRequest, GetSubnetEmissionsHistoryResponse>(
+        log,
+        "GetSubnetEmissionsHistory",
+        (request) => getSubnetEmissionsHistory(redis, request, history),
       ),
     },
   };

@@ -1,4 +1,5 @@
 import { invalidArgument } from "@platform/errors";
+import type { HistoryDb } from "@platform/history";
 import { Interval, type TimeWindow } from "@platform/proto/common/v1/common";
 import {
   type GetPriceHistoryRequest,
@@ -10,7 +11,7 @@ import {
 } from "@platform/proto/data/v1/market";
 import { NetworkStatsSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
-import { marketKeys } from "@platform/read-models";
+import { marketKeys, type SeriesPoint } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { resolveInterval } from "../shared/buckets.js";
@@ -20,7 +21,8 @@ import { formatDecimal } from "../shared/decimal.js";
 import { multiply } from "../shared/numbers.js";
 import { orderOf, pageLimitOf } from "../shared/page.js";
 import { decodePoint, newestPoints } from "../shared/readModel.js";
-import { resolveWindow } from "../shared/window.js";
+import { pointsBefore } from "../shared/seriesWindow.js";
+import { parseTime, resolveWindow } from "../shared/window.js";
 import { bucketNameOf, bucketPage } from "./bucketPage.js";
 
 const ASSET = "TAO";
@@ -33,13 +35,22 @@ function vsOf(vs: string): string {
   return value;
 }
 
-/** `GET /data/v1/coin/price/latest`: the newest price round, its changes, and supply from the newest network stats. */
-export async function getPriceLatest(redis: Redis, request: GetPriceLatestRequest): Promise<GetPriceLatestResponse> {
+/**
+ * `GET /data/v1/coin/price/latest`: the newest price round, its changes, and supply from the newest
+ * network stats; with `at`, the round and the stats in force at that time instead.
+ */
+export async function getPriceLatest(
+  redis: Redis,
+  request: GetPriceLatestRequest,
+  history?: HistoryDb,
+  nowMs = Date.now(),
+): Promise<GetPriceLatestResponse> {
   const vs = vsOf(request.vs);
-  const [pricePoint, statsPoint] = await newestPoints(redis, [
-    marketKeys.pricePoints(ASSET, vs),
-    marketKeys.statsPoints,
-  ]);
+  const keys = [marketKeys.pricePoints(ASSET, vs), marketKeys.statsPoints];
+  const [pricePoint, statsPoint] =
+    request.at === undefined
+      ? await newestPoints(redis, keys)
+      : await pointsAtTime(redis, history, keys, request.at, nowMs);
   if (pricePoint === undefined) throw notYet("price");
   const observed = decodePoint(pricePoint, PriceObserved);
   const asOf = asOfOf(observed.ref);
@@ -77,6 +88,28 @@ export async function getPriceLatest(redis: Redis, request: GetPriceLatestReques
     response.marketCapUsd = multiply(observed.price, circulating);
   }
   return response;
+}
+
+/**
+ * Each series' newest point at or before `at` (RFC 3339). The price follows its own oracle chain, so
+ * a past price is asked by time, not by a native block number. A time still to come is refused; a
+ * time before the feed's first round is INVALID_PARAMETER too, there being no price then.
+ */
+async function pointsAtTime(
+  redis: Redis,
+  history: HistoryDb | undefined,
+  keys: readonly string[],
+  at: string,
+  nowMs: number,
+): Promise<(SeriesPoint | undefined)[]> {
+  const atMs = parseTime(at, "at");
+  if (atMs > nowMs) throw invalidArgument("INVALID_PARAMETER", "at must not be in the future", { parameter: "at" });
+  const points = await Promise.all(
+    keys.map(async (key) => (await pointsBefore({ redis, history, key }, [atMs + 1]))[0]),
+  );
+  if (points[0] === undefined)
+    throw invalidArgument("INVALID_PARAMETER", "there is no price round at or before at", { parameter: "at" });
+  return points;
 }
 
 const PRICE_INTERVALS = {

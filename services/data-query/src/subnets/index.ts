@@ -1,18 +1,19 @@
 import { type GrpcServiceRegistration, unaryHandler } from "@platform/grpc";
 import type { HistoryDb } from "@platform/history";
 import type { Logger } from "@platform/log";
-import { SubnetsServiceService } from "@platform/proto/data/v1/subnets";
+import { type GetSubnetsHistoryRequest, SubnetsServiceService } from "@platform/proto/data/v1/subnets";
 import { readModelVersionKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import type { Registry } from "prom-client";
 import { answerCache } from "../shared/answerCache.js";
 import { getHoldersTop } from "./holders.js";
+import { getSubnetsHistory } from "./subnetsHistory.js";
 import { getSubnetsLatest } from "./subnetsLatest.js";
 import { getValidatorsLatest } from "./validators.js";
 
 export interface SubnetsReadsOptions {
   redis: Redis;
-  /** The history database: reads at a block older than the newest points Redis keeps. */
+  /** The history database: reads at a block older than the newest points Redis keeps (subnets/history too). */
   history?: HistoryDb | undefined;
   /** Bound on the kept answers' wire bytes (DATA_QUERY's ANSWER_CACHE_MAX_BYTES). */
   answerCacheMaxBytes: number;
@@ -42,6 +43,8 @@ export function subnetsReads(options: SubnetsReadsOptions) {
       getValidatorsLatest(redis, request, history),
     ),
     getHoldersTop: answers.cached(methods.getHoldersTop, (request) => getHoldersTop(redis, request, history)),
+    // Not kept: its default window moves with the clock, not only with the read model's version.
+    getSubnetsHistory: (request: GetSubnetsHistoryRequest) => getSubnetsHistory(redis, request, history),
   };
 }
 
@@ -62,6 +65,7 @@ export function subnetsGrpcService(deps: {
       getSubnetsLatest: unaryHandler(log, "GetSubnetsLatest", reads.getSubnetsLatest),
       getValidatorsLatest: unaryHandler(log, "GetValidatorsLatest", reads.getValidatorsLatest),
       getHoldersTop: unaryHandler(log, "GetHoldersTop", reads.getHoldersTop),
+      getSubnetsHistory: unaryHandler(log, "GetSubnetsHistory", reads.getSubnetsHistory),
     },
   };
 }

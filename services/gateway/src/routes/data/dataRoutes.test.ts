@@ -600,11 +600,11 @@ describe("Data API routes: refusals", () => {
 });
 
 describe("Data API routes: wiring", () => {
-  it("mounts the twelve routes with scope data:read and HAL answers", () => {
+  it("mounts the fifteen routes (the spec's twelve and three histories) with scope data:read and HAL answers", () => {
     const data = apiRoutes(backends, unservedEventStreams(log)).filter(
       (route) => route.path.startsWith("/data/v1/") && route.path !== "/data/v1/events",
     );
-    expect(data).toHaveLength(12);
+    expect(data).toHaveLength(15);
     for (const route of data) {
       expect(route.scope).toBe("data:read");
       expect(route.method).toBe("get");
@@ -618,7 +618,7 @@ describe("Data API routes: wiring", () => {
     for (const check of probes) expect(await check.probe()).toBe(true);
   });
 
-  it("documents the twelve paths in the OpenAPI document with examples, parameters and error codes", async () => {
+  it("documents the fifteen paths in the OpenAPI document with examples, parameters and error codes", async () => {
     const { body } = await get("/openapi.json");
     const paths = Object.keys(body.paths).filter((path) => path.startsWith("/data/v1/") && path !== "/data/v1/events");
     expect(paths.sort()).toEqual(
@@ -628,10 +628,13 @@ describe("Data API routes: wiring", () => {
         "/data/v1/accounts/{address}/transactions",
         "/data/v1/coin/price/history",
         "/data/v1/coin/price/latest",
+        "/data/v1/network/stats/history",
         "/data/v1/network/stats/latest",
+        "/data/v1/subnet-emissions/history",
         "/data/v1/subnet-emissions/latest",
         "/data/v1/subnet-pools/history",
         "/data/v1/subnet-pools/latest",
+        "/data/v1/subnets/history",
         "/data/v1/subnets/latest",
         "/data/v1/subnets/{netuid}/holders/top",
         "/data/v1/subnets/{netuid}/validators/latest",

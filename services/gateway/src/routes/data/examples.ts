@@ -14,15 +14,18 @@ import {
   Valuation,
 } from "@platform/proto/data/v1/accounts";
 import type {
+  GetNetworkStatsHistoryResponse,
   GetNetworkStatsLatestResponse,
   GetPriceHistoryResponse,
   GetPriceLatestResponse,
+  GetSubnetEmissionsHistoryResponse,
   GetSubnetEmissionsLatestResponse,
   GetSubnetPoolsHistoryResponse,
   GetSubnetPoolsLatestResponse,
 } from "@platform/proto/data/v1/market";
 import type {
   GetHoldersTopResponse,
+  GetSubnetsHistoryResponse,
   GetSubnetsLatestResponse,
   GetValidatorsLatestResponse,
 } from "@platform/proto/data/v1/subnets";
@@ -452,4 +455,57 @@ export const holdersTopExample: GetHoldersTopResponse = {
     },
   ],
   page: { limit: 1, nextCursor: EXAMPLE_CURSOR, hasMore: true },
+};
+
+/** The newest block of a bucket of the examples' histories: 12:00 falls in the bucket from 12:00. */
+const HOURLY_AS_OF: AsOf = {
+  ...EXAMPLE_AS_OF,
+  blockNumber: "7012044",
+  blockHash: "0x2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d5c0e3f1e9a7b2d4c6e8f0a1b3c5d7e9f1a",
+  timestamp: "2026-08-20T11:59:48.000Z",
+};
+
+// A history point leaves out what the latest route derives from other series.
+const { neuronBurn: _burn, ...registrationOfPoint } = networkStatsExample.registration!;
+const { name: _name, symbol: _symbol, ...emissionOfPoint } = emissionsLatestExample.emissions[0]!;
+const { pool: _pool, ...subnetOfPoint } = subnetsLatestExample.subnets[0]!;
+
+export const networkStatsHistoryExample: GetNetworkStatsHistoryResponse = {
+  asOf: EXAMPLE_AS_OF,
+  interval: Interval.INTERVAL_ONE_HOUR,
+  points: [
+    {
+      bucketStart: "2026-08-20T11:00:00.000Z",
+      stats: { ...networkStatsExample, asOf: HOURLY_AS_OF, volume: {}, registration: registrationOfPoint },
+    },
+  ],
+  page: { limit: 1, hasMore: true, nextCursor: EXAMPLE_CURSOR },
+};
+
+export const emissionsHistoryExample: GetSubnetEmissionsHistoryResponse = {
+  asOf: EXAMPLE_AS_OF,
+  interval: Interval.INTERVAL_ONE_HOUR,
+  points: [
+    {
+      bucketStart: "2026-08-20T11:00:00.000Z",
+      blockNumber: HOURLY_AS_OF.blockNumber,
+      timestamp: HOURLY_AS_OF.timestamp,
+      emission: emissionOfPoint,
+    },
+  ],
+  page: { limit: 1, hasMore: true, nextCursor: EXAMPLE_CURSOR },
+};
+
+export const subnetsHistoryExample: GetSubnetsHistoryResponse = {
+  asOf: EXAMPLE_AS_OF,
+  interval: Interval.INTERVAL_ONE_DAY,
+  points: [
+    {
+      bucketStart: "2026-08-20T00:00:00.000Z",
+      blockNumber: "7005120",
+      timestamp: "2026-08-19T12:00:00.000Z",
+      subnet: subnetOfPoint,
+    },
+  ],
+  page: { limit: 1, hasMore: true, nextCursor: EXAMPLE_CURSOR },
 };

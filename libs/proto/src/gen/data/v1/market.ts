@@ -206,6 +206,11 @@ export function emissionSortToJSON(object: EmissionSort): string {
 export interface GetPriceLatestRequest {
   /** Quote currency, lowercase; v1 supports "usd" (the default when empty). */
   vs: string;
+  /**
+   * RFC 3339: the price as of that time (the feed's newest round updated at or before it) rather
+   * than now. A time, not a block: the price follows its own oracle chain, not the native one.
+   */
+  at?: string | undefined;
 }
 
 /** Where the price came from, and how fresh it is. */
@@ -556,14 +561,68 @@ export interface GetSubnetEmissionsLatestResponse {
   page?: PageInfo | undefined;
 }
 
+export interface GetNetworkStatsHistoryRequest {
+  window?: TimeWindow | undefined;
+  page?: PageRequest | undefined;
+  order: SortOrder;
+}
+
+export interface NetworkStatsPoint {
+  /** Start of the bucket, RFC 3339. */
+  bucketStart: string;
+  /**
+   * The totals at the bucket's end; their as_of names the block they were read at. Volume and the
+   * neuron burn range (which the latest route derives from other series) are left unset.
+   */
+  stats?: GetNetworkStatsLatestResponse | undefined;
+}
+
+export interface GetNetworkStatsHistoryResponse {
+  asOf?:
+    | AsOf
+    | undefined;
+  /** The interval applied. */
+  interval: Interval;
+  points: NetworkStatsPoint[];
+  page?: PageInfo | undefined;
+}
+
+export interface GetSubnetEmissionsHistoryRequest {
+  /** Required. */
+  netuid: number;
+  window?: TimeWindow | undefined;
+  page?: PageRequest | undefined;
+  order: SortOrder;
+}
+
+export interface SubnetEmissionPoint {
+  /** Start of the bucket, RFC 3339. */
+  bucketStart: string;
+  /** The block the emission was read at (the bucket's last one with a snapshot), and its time. */
+  blockNumber: string;
+  timestamp: string;
+  /** The subnet's emission in that block (name and symbol left unset). */
+  emission?: SubnetEmission | undefined;
+}
+
+export interface GetSubnetEmissionsHistoryResponse {
+  asOf?: AsOf | undefined;
+  interval: Interval;
+  points: SubnetEmissionPoint[];
+  page?: PageInfo | undefined;
+}
+
 function createBaseGetPriceLatestRequest(): GetPriceLatestRequest {
-  return { vs: "" };
+  return { vs: "", at: undefined };
 }
 
 export const GetPriceLatestRequest: MessageFns<GetPriceLatestRequest> = {
   encode(message: GetPriceLatestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.vs !== "") {
       writer.uint32(10).string(message.vs);
+    }
+    if (message.at !== undefined) {
+      writer.uint32(18).string(message.at);
     }
     return writer;
   },
@@ -589,6 +648,14 @@ export const GetPriceLatestRequest: MessageFns<GetPriceLatestRequest> = {
             message.vs = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -602,13 +669,19 @@ export const GetPriceLatestRequest: MessageFns<GetPriceLatestRequest> = {
   },
 
   fromJSON(object: any): GetPriceLatestRequest {
-    return { vs: isSet(object.vs) ? globalThis.String(object.vs) : "" };
+    return {
+      vs: isSet(object.vs) ? globalThis.String(object.vs) : "",
+      at: isSet(object.at) ? globalThis.String(object.at) : undefined,
+    };
   },
 
   toJSON(message: GetPriceLatestRequest): unknown {
     const obj: any = {};
     if (message.vs !== "") {
       obj.vs = message.vs;
+    }
+    if (message.at !== undefined) {
+      obj.at = message.at;
     }
     return obj;
   },
@@ -619,6 +692,7 @@ export const GetPriceLatestRequest: MessageFns<GetPriceLatestRequest> = {
   fromPartial(object: DeepPartial<GetPriceLatestRequest>): GetPriceLatestRequest {
     const message = createBaseGetPriceLatestRequest();
     message.vs = object.vs ?? "";
+    message.at = object.at ?? undefined;
     return message;
   },
 };
@@ -5115,6 +5189,696 @@ export const GetSubnetEmissionsLatestResponse: MessageFns<GetSubnetEmissionsLate
   },
 };
 
+function createBaseGetNetworkStatsHistoryRequest(): GetNetworkStatsHistoryRequest {
+  return { window: undefined, page: undefined, order: 0 };
+}
+
+export const GetNetworkStatsHistoryRequest: MessageFns<GetNetworkStatsHistoryRequest> = {
+  encode(message: GetNetworkStatsHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.window !== undefined) {
+      TimeWindow.encode(message.window, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    if (message.order !== 0) {
+      writer.uint32(24).int32(message.order);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNetworkStatsHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNetworkStatsHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.window = TimeWindow.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.order = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNetworkStatsHistoryRequest {
+    return {
+      window: isSet(object.window) ? TimeWindow.fromJSON(object.window) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      order: isSet(object.order) ? sortOrderFromJSON(object.order) : 0,
+    };
+  },
+
+  toJSON(message: GetNetworkStatsHistoryRequest): unknown {
+    const obj: any = {};
+    if (message.window !== undefined) {
+      obj.window = TimeWindow.toJSON(message.window);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.order !== 0) {
+      obj.order = sortOrderToJSON(message.order);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetNetworkStatsHistoryRequest>): GetNetworkStatsHistoryRequest {
+    return GetNetworkStatsHistoryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetNetworkStatsHistoryRequest>): GetNetworkStatsHistoryRequest {
+    const message = createBaseGetNetworkStatsHistoryRequest();
+    message.window = (object.window !== undefined && object.window !== null)
+      ? TimeWindow.fromPartial(object.window)
+      : undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.order = object.order ?? 0;
+    return message;
+  },
+};
+
+function createBaseNetworkStatsPoint(): NetworkStatsPoint {
+  return { bucketStart: "", stats: undefined };
+}
+
+export const NetworkStatsPoint: MessageFns<NetworkStatsPoint> = {
+  encode(message: NetworkStatsPoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.bucketStart !== "") {
+      writer.uint32(10).string(message.bucketStart);
+    }
+    if (message.stats !== undefined) {
+      GetNetworkStatsLatestResponse.encode(message.stats, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NetworkStatsPoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNetworkStatsPoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.bucketStart = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.stats = GetNetworkStatsLatestResponse.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NetworkStatsPoint {
+    return {
+      bucketStart: isSet(object.bucketStart)
+        ? globalThis.String(object.bucketStart)
+        : isSet(object.bucket_start)
+        ? globalThis.String(object.bucket_start)
+        : "",
+      stats: isSet(object.stats) ? GetNetworkStatsLatestResponse.fromJSON(object.stats) : undefined,
+    };
+  },
+
+  toJSON(message: NetworkStatsPoint): unknown {
+    const obj: any = {};
+    if (message.bucketStart !== "") {
+      obj.bucketStart = message.bucketStart;
+    }
+    if (message.stats !== undefined) {
+      obj.stats = GetNetworkStatsLatestResponse.toJSON(message.stats);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<NetworkStatsPoint>): NetworkStatsPoint {
+    return NetworkStatsPoint.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<NetworkStatsPoint>): NetworkStatsPoint {
+    const message = createBaseNetworkStatsPoint();
+    message.bucketStart = object.bucketStart ?? "";
+    message.stats = (object.stats !== undefined && object.stats !== null)
+      ? GetNetworkStatsLatestResponse.fromPartial(object.stats)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetNetworkStatsHistoryResponse(): GetNetworkStatsHistoryResponse {
+  return { asOf: undefined, interval: 0, points: [], page: undefined };
+}
+
+export const GetNetworkStatsHistoryResponse: MessageFns<GetNetworkStatsHistoryResponse> = {
+  encode(message: GetNetworkStatsHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.asOf !== undefined) {
+      AsOf.encode(message.asOf, writer.uint32(10).fork()).join();
+    }
+    if (message.interval !== 0) {
+      writer.uint32(16).int32(message.interval);
+    }
+    for (const v of message.points) {
+      NetworkStatsPoint.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNetworkStatsHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNetworkStatsHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.asOf = AsOf.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.interval = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.points.push(NetworkStatsPoint.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNetworkStatsHistoryResponse {
+    return {
+      asOf: isSet(object.asOf)
+        ? AsOf.fromJSON(object.asOf)
+        : isSet(object.as_of)
+        ? AsOf.fromJSON(object.as_of)
+        : undefined,
+      interval: isSet(object.interval) ? intervalFromJSON(object.interval) : 0,
+      points: globalThis.Array.isArray(object?.points)
+        ? object.points.map((e: any) => NetworkStatsPoint.fromJSON(e))
+        : [],
+      page: isSet(object.page) ? PageInfo.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: GetNetworkStatsHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.asOf !== undefined) {
+      obj.asOf = AsOf.toJSON(message.asOf);
+    }
+    if (message.interval !== 0) {
+      obj.interval = intervalToJSON(message.interval);
+    }
+    if (message.points?.length) {
+      obj.points = message.points.map((e) => NetworkStatsPoint.toJSON(e));
+    }
+    if (message.page !== undefined) {
+      obj.page = PageInfo.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetNetworkStatsHistoryResponse>): GetNetworkStatsHistoryResponse {
+    return GetNetworkStatsHistoryResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetNetworkStatsHistoryResponse>): GetNetworkStatsHistoryResponse {
+    const message = createBaseGetNetworkStatsHistoryResponse();
+    message.asOf = (object.asOf !== undefined && object.asOf !== null) ? AsOf.fromPartial(object.asOf) : undefined;
+    message.interval = object.interval ?? 0;
+    message.points = object.points?.map((e) => NetworkStatsPoint.fromPartial(e)) || [];
+    message.page = (object.page !== undefined && object.page !== null) ? PageInfo.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSubnetEmissionsHistoryRequest(): GetSubnetEmissionsHistoryRequest {
+  return { netuid: 0, window: undefined, page: undefined, order: 0 };
+}
+
+export const GetSubnetEmissionsHistoryRequest: MessageFns<GetSubnetEmissionsHistoryRequest> = {
+  encode(message: GetSubnetEmissionsHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.netuid !== 0) {
+      writer.uint32(8).uint32(message.netuid);
+    }
+    if (message.window !== undefined) {
+      TimeWindow.encode(message.window, writer.uint32(18).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.order !== 0) {
+      writer.uint32(32).int32(message.order);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubnetEmissionsHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubnetEmissionsHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.netuid = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.window = TimeWindow.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.order = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubnetEmissionsHistoryRequest {
+    return {
+      netuid: isSet(object.netuid) ? globalThis.Number(object.netuid) : 0,
+      window: isSet(object.window) ? TimeWindow.fromJSON(object.window) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      order: isSet(object.order) ? sortOrderFromJSON(object.order) : 0,
+    };
+  },
+
+  toJSON(message: GetSubnetEmissionsHistoryRequest): unknown {
+    const obj: any = {};
+    if (message.netuid !== 0) {
+      obj.netuid = Math.round(message.netuid);
+    }
+    if (message.window !== undefined) {
+      obj.window = TimeWindow.toJSON(message.window);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.order !== 0) {
+      obj.order = sortOrderToJSON(message.order);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetSubnetEmissionsHistoryRequest>): GetSubnetEmissionsHistoryRequest {
+    return GetSubnetEmissionsHistoryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSubnetEmissionsHistoryRequest>): GetSubnetEmissionsHistoryRequest {
+    const message = createBaseGetSubnetEmissionsHistoryRequest();
+    message.netuid = object.netuid ?? 0;
+    message.window = (object.window !== undefined && object.window !== null)
+      ? TimeWindow.fromPartial(object.window)
+      : undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.order = object.order ?? 0;
+    return message;
+  },
+};
+
+function createBaseSubnetEmissionPoint(): SubnetEmissionPoint {
+  return { bucketStart: "", blockNumber: "0", timestamp: "", emission: undefined };
+}
+
+export const SubnetEmissionPoint: MessageFns<SubnetEmissionPoint> = {
+  encode(message: SubnetEmissionPoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.bucketStart !== "") {
+      writer.uint32(10).string(message.bucketStart);
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(16).uint64(message.blockNumber);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(26).string(message.timestamp);
+    }
+    if (message.emission !== undefined) {
+      SubnetEmission.encode(message.emission, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubnetEmissionPoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubnetEmissionPoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.bucketStart = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.emission = SubnetEmission.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubnetEmissionPoint {
+    return {
+      bucketStart: isSet(object.bucketStart)
+        ? globalThis.String(object.bucketStart)
+        : isSet(object.bucket_start)
+        ? globalThis.String(object.bucket_start)
+        : "",
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      emission: isSet(object.emission) ? SubnetEmission.fromJSON(object.emission) : undefined,
+    };
+  },
+
+  toJSON(message: SubnetEmissionPoint): unknown {
+    const obj: any = {};
+    if (message.bucketStart !== "") {
+      obj.bucketStart = message.bucketStart;
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.emission !== undefined) {
+      obj.emission = SubnetEmission.toJSON(message.emission);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SubnetEmissionPoint>): SubnetEmissionPoint {
+    return SubnetEmissionPoint.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubnetEmissionPoint>): SubnetEmissionPoint {
+    const message = createBaseSubnetEmissionPoint();
+    message.bucketStart = object.bucketStart ?? "";
+    message.blockNumber = object.blockNumber ?? "0";
+    message.timestamp = object.timestamp ?? "";
+    message.emission = (object.emission !== undefined && object.emission !== null)
+      ? SubnetEmission.fromPartial(object.emission)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSubnetEmissionsHistoryResponse(): GetSubnetEmissionsHistoryResponse {
+  return { asOf: undefined, interval: 0, points: [], page: undefined };
+}
+
+export const GetSubnetEmissionsHistoryResponse: MessageFns<GetSubnetEmissionsHistoryResponse> = {
+  encode(message: GetSubnetEmissionsHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.asOf !== undefined) {
+      AsOf.encode(message.asOf, writer.uint32(10).fork()).join();
+    }
+    if (message.interval !== 0) {
+      writer.uint32(16).int32(message.interval);
+    }
+    for (const v of message.points) {
+      SubnetEmissionPoint.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubnetEmissionsHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubnetEmissionsHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.asOf = AsOf.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.interval = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.points.push(SubnetEmissionPoint.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubnetEmissionsHistoryResponse {
+    return {
+      asOf: isSet(object.asOf)
+        ? AsOf.fromJSON(object.asOf)
+        : isSet(object.as_of)
+        ? AsOf.fromJSON(object.as_of)
+        : undefined,
+      interval: isSet(object.interval) ? intervalFromJSON(object.interval) : 0,
+      points: globalThis.Array.isArray(object?.points)
+        ? object.points.map((e: any) => SubnetEmissionPoint.fromJSON(e))
+        : [],
+      page: isSet(object.page) ? PageInfo.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: GetSubnetEmissionsHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.asOf !== undefined) {
+      obj.asOf = AsOf.toJSON(message.asOf);
+    }
+    if (message.interval !== 0) {
+      obj.interval = intervalToJSON(message.interval);
+    }
+    if (message.points?.length) {
+      obj.points = message.points.map((e) => SubnetEmissionPoint.toJSON(e));
+    }
+    if (message.page !== undefined) {
+      obj.page = PageInfo.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetSubnetEmissionsHistoryResponse>): GetSubnetEmissionsHistoryResponse {
+    return GetSubnetEmissionsHistoryResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSubnetEmissionsHistoryResponse>): GetSubnetEmissionsHistoryResponse {
+    const message = createBaseGetSubnetEmissionsHistoryResponse();
+    message.asOf = (object.asOf !== undefined && object.asOf !== null) ? AsOf.fromPartial(object.asOf) : undefined;
+    message.interval = object.interval ?? 0;
+    message.points = object.points?.map((e) => SubnetEmissionPoint.fromPartial(e)) || [];
+    message.page = (object.page !== undefined && object.page !== null) ? PageInfo.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
 /**
  * Data API, market group: coin price, network stats, subnet pools and emissions. Served by
  * data-query when its configuration enables the `market` group. Every answer carries `as_of`.
@@ -5199,6 +5963,33 @@ export const MarketServiceService = {
     responseDeserialize: (value: Buffer): GetSubnetEmissionsLatestResponse =>
       GetSubnetEmissionsLatestResponse.decode(value),
   },
+  /** `GET /data/v1/network/stats/history`. */
+  getNetworkStatsHistory: {
+    path: "/platform.data.v1.MarketService/GetNetworkStatsHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNetworkStatsHistoryRequest): Buffer =>
+      Buffer.from(GetNetworkStatsHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNetworkStatsHistoryRequest => GetNetworkStatsHistoryRequest.decode(value),
+    responseSerialize: (value: GetNetworkStatsHistoryResponse): Buffer =>
+      Buffer.from(GetNetworkStatsHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetNetworkStatsHistoryResponse =>
+      GetNetworkStatsHistoryResponse.decode(value),
+  },
+  /** `GET /data/v1/subnet-emissions/history`. */
+  getSubnetEmissionsHistory: {
+    path: "/platform.data.v1.MarketService/GetSubnetEmissionsHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSubnetEmissionsHistoryRequest): Buffer =>
+      Buffer.from(GetSubnetEmissionsHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSubnetEmissionsHistoryRequest =>
+      GetSubnetEmissionsHistoryRequest.decode(value),
+    responseSerialize: (value: GetSubnetEmissionsHistoryResponse): Buffer =>
+      Buffer.from(GetSubnetEmissionsHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSubnetEmissionsHistoryResponse =>
+      GetSubnetEmissionsHistoryResponse.decode(value),
+  },
 } as const;
 
 export interface MarketServiceServer extends UntypedServiceImplementation {
@@ -5214,6 +6005,10 @@ export interface MarketServiceServer extends UntypedServiceImplementation {
   getSubnetPoolsHistory: handleUnaryCall<GetSubnetPoolsHistoryRequest, GetSubnetPoolsHistoryResponse>;
   /** `GET /data/v1/subnet-emissions/latest`. */
   getSubnetEmissionsLatest: handleUnaryCall<GetSubnetEmissionsLatestRequest, GetSubnetEmissionsLatestResponse>;
+  /** `GET /data/v1/network/stats/history`. */
+  getNetworkStatsHistory: handleUnaryCall<GetNetworkStatsHistoryRequest, GetNetworkStatsHistoryResponse>;
+  /** `GET /data/v1/subnet-emissions/history`. */
+  getSubnetEmissionsHistory: handleUnaryCall<GetSubnetEmissionsHistoryRequest, GetSubnetEmissionsHistoryResponse>;
 }
 
 export interface MarketServiceClient extends Client {
@@ -5312,6 +6107,38 @@ export interface MarketServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSubnetEmissionsLatestResponse) => void,
+  ): ClientUnaryCall;
+  /** `GET /data/v1/network/stats/history`. */
+  getNetworkStatsHistory(
+    request: GetNetworkStatsHistoryRequest,
+    callback: (error: ServiceError | null, response: GetNetworkStatsHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getNetworkStatsHistory(
+    request: GetNetworkStatsHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetNetworkStatsHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getNetworkStatsHistory(
+    request: GetNetworkStatsHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetNetworkStatsHistoryResponse) => void,
+  ): ClientUnaryCall;
+  /** `GET /data/v1/subnet-emissions/history`. */
+  getSubnetEmissionsHistory(
+    request: GetSubnetEmissionsHistoryRequest,
+    callback: (error: ServiceError | null, response: GetSubnetEmissionsHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getSubnetEmissionsHistory(
+    request: GetSubnetEmissionsHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSubnetEmissionsHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getSubnetEmissionsHistory(
+    request: GetSubnetEmissionsHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSubnetEmissionsHistoryResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -21,11 +21,15 @@ import {
 import {
   AsOf,
   BlockSelector,
+  Interval,
+  intervalFromJSON,
+  intervalToJSON,
   PageInfo,
   PageRequest,
   SortOrder,
   sortOrderFromJSON,
   sortOrderToJSON,
+  TimeWindow,
 } from "../../common/v1/common.js";
 import {
   AccountId,
@@ -397,6 +401,40 @@ export interface GetHoldersTopResponse {
   priceTao: string;
   coverage: HolderCoverage;
   holders: Holder[];
+  page?: PageInfo | undefined;
+}
+
+/**
+ * One subnet's settings per UTC bucket of a time window: its snapshot at the bucket's end, carried
+ * forward over buckets in which it did not change (snapshots are published on change), from the
+ * bucket holding its first snapshot up to the subnet's newest pool block. Intervals and window
+ * maxima as the market group's histories (GetNetworkStatsHistoryRequest). Default order ASC.
+ */
+export interface GetSubnetsHistoryRequest {
+  /** Required. */
+  netuid: number;
+  window?: TimeWindow | undefined;
+  page?: PageRequest | undefined;
+  order: SortOrder;
+}
+
+export interface SubnetHistoryPoint {
+  /** Start of the bucket, RFC 3339. */
+  bucketStart: string;
+  /** The block of the snapshot shown (at or before the bucket's end), and its time. */
+  blockNumber: string;
+  timestamp: string;
+  /**
+   * The subnet's settings from that snapshot. What the latest route derives from other series
+   * (validators_with_permit, active_uids, epoch blocks, pool) is left unset.
+   */
+  subnet?: Subnet | undefined;
+}
+
+export interface GetSubnetsHistoryResponse {
+  asOf?: AsOf | undefined;
+  interval: Interval;
+  points: SubnetHistoryPoint[];
   page?: PageInfo | undefined;
 }
 
@@ -2846,6 +2884,377 @@ export const GetHoldersTopResponse: MessageFns<GetHoldersTopResponse> = {
   },
 };
 
+function createBaseGetSubnetsHistoryRequest(): GetSubnetsHistoryRequest {
+  return { netuid: 0, window: undefined, page: undefined, order: 0 };
+}
+
+export const GetSubnetsHistoryRequest: MessageFns<GetSubnetsHistoryRequest> = {
+  encode(message: GetSubnetsHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.netuid !== 0) {
+      writer.uint32(8).uint32(message.netuid);
+    }
+    if (message.window !== undefined) {
+      TimeWindow.encode(message.window, writer.uint32(18).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.order !== 0) {
+      writer.uint32(32).int32(message.order);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubnetsHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubnetsHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.netuid = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.window = TimeWindow.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.order = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubnetsHistoryRequest {
+    return {
+      netuid: isSet(object.netuid) ? globalThis.Number(object.netuid) : 0,
+      window: isSet(object.window) ? TimeWindow.fromJSON(object.window) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      order: isSet(object.order) ? sortOrderFromJSON(object.order) : 0,
+    };
+  },
+
+  toJSON(message: GetSubnetsHistoryRequest): unknown {
+    const obj: any = {};
+    if (message.netuid !== 0) {
+      obj.netuid = Math.round(message.netuid);
+    }
+    if (message.window !== undefined) {
+      obj.window = TimeWindow.toJSON(message.window);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.order !== 0) {
+      obj.order = sortOrderToJSON(message.order);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetSubnetsHistoryRequest>): GetSubnetsHistoryRequest {
+    return GetSubnetsHistoryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSubnetsHistoryRequest>): GetSubnetsHistoryRequest {
+    const message = createBaseGetSubnetsHistoryRequest();
+    message.netuid = object.netuid ?? 0;
+    message.window = (object.window !== undefined && object.window !== null)
+      ? TimeWindow.fromPartial(object.window)
+      : undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.order = object.order ?? 0;
+    return message;
+  },
+};
+
+function createBaseSubnetHistoryPoint(): SubnetHistoryPoint {
+  return { bucketStart: "", blockNumber: "0", timestamp: "", subnet: undefined };
+}
+
+export const SubnetHistoryPoint: MessageFns<SubnetHistoryPoint> = {
+  encode(message: SubnetHistoryPoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.bucketStart !== "") {
+      writer.uint32(10).string(message.bucketStart);
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(16).uint64(message.blockNumber);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(26).string(message.timestamp);
+    }
+    if (message.subnet !== undefined) {
+      Subnet.encode(message.subnet, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubnetHistoryPoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubnetHistoryPoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.bucketStart = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.subnet = Subnet.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubnetHistoryPoint {
+    return {
+      bucketStart: isSet(object.bucketStart)
+        ? globalThis.String(object.bucketStart)
+        : isSet(object.bucket_start)
+        ? globalThis.String(object.bucket_start)
+        : "",
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      subnet: isSet(object.subnet) ? Subnet.fromJSON(object.subnet) : undefined,
+    };
+  },
+
+  toJSON(message: SubnetHistoryPoint): unknown {
+    const obj: any = {};
+    if (message.bucketStart !== "") {
+      obj.bucketStart = message.bucketStart;
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.subnet !== undefined) {
+      obj.subnet = Subnet.toJSON(message.subnet);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SubnetHistoryPoint>): SubnetHistoryPoint {
+    return SubnetHistoryPoint.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubnetHistoryPoint>): SubnetHistoryPoint {
+    const message = createBaseSubnetHistoryPoint();
+    message.bucketStart = object.bucketStart ?? "";
+    message.blockNumber = object.blockNumber ?? "0";
+    message.timestamp = object.timestamp ?? "";
+    message.subnet = (object.subnet !== undefined && object.subnet !== null)
+      ? Subnet.fromPartial(object.subnet)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSubnetsHistoryResponse(): GetSubnetsHistoryResponse {
+  return { asOf: undefined, interval: 0, points: [], page: undefined };
+}
+
+export const GetSubnetsHistoryResponse: MessageFns<GetSubnetsHistoryResponse> = {
+  encode(message: GetSubnetsHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.asOf !== undefined) {
+      AsOf.encode(message.asOf, writer.uint32(10).fork()).join();
+    }
+    if (message.interval !== 0) {
+      writer.uint32(16).int32(message.interval);
+    }
+    for (const v of message.points) {
+      SubnetHistoryPoint.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubnetsHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubnetsHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.asOf = AsOf.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.interval = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.points.push(SubnetHistoryPoint.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubnetsHistoryResponse {
+    return {
+      asOf: isSet(object.asOf)
+        ? AsOf.fromJSON(object.asOf)
+        : isSet(object.as_of)
+        ? AsOf.fromJSON(object.as_of)
+        : undefined,
+      interval: isSet(object.interval) ? intervalFromJSON(object.interval) : 0,
+      points: globalThis.Array.isArray(object?.points)
+        ? object.points.map((e: any) => SubnetHistoryPoint.fromJSON(e))
+        : [],
+      page: isSet(object.page) ? PageInfo.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: GetSubnetsHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.asOf !== undefined) {
+      obj.asOf = AsOf.toJSON(message.asOf);
+    }
+    if (message.interval !== 0) {
+      obj.interval = intervalToJSON(message.interval);
+    }
+    if (message.points?.length) {
+      obj.points = message.points.map((e) => SubnetHistoryPoint.toJSON(e));
+    }
+    if (message.page !== undefined) {
+      obj.page = PageInfo.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetSubnetsHistoryResponse>): GetSubnetsHistoryResponse {
+    return GetSubnetsHistoryResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSubnetsHistoryResponse>): GetSubnetsHistoryResponse {
+    const message = createBaseGetSubnetsHistoryResponse();
+    message.asOf = (object.asOf !== undefined && object.asOf !== null) ? AsOf.fromPartial(object.asOf) : undefined;
+    message.interval = object.interval ?? 0;
+    message.points = object.points?.map((e) => SubnetHistoryPoint.fromPartial(e)) || [];
+    message.page = (object.page !== undefined && object.page !== null) ? PageInfo.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
 /**
  * Data API, subnets group: subnet summaries, validators and top holders. Served by data-query
  * when its configuration enables the `subnets` group. Every answer carries `as_of`. An unknown
@@ -2891,6 +3300,18 @@ export const SubnetsServiceService = {
       Buffer.from(GetHoldersTopResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetHoldersTopResponse => GetHoldersTopResponse.decode(value),
   },
+  /** `GET /data/v1/subnets/history`. */
+  getSubnetsHistory: {
+    path: "/platform.data.v1.SubnetsService/GetSubnetsHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSubnetsHistoryRequest): Buffer =>
+      Buffer.from(GetSubnetsHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSubnetsHistoryRequest => GetSubnetsHistoryRequest.decode(value),
+    responseSerialize: (value: GetSubnetsHistoryResponse): Buffer =>
+      Buffer.from(GetSubnetsHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSubnetsHistoryResponse => GetSubnetsHistoryResponse.decode(value),
+  },
 } as const;
 
 export interface SubnetsServiceServer extends UntypedServiceImplementation {
@@ -2900,6 +3321,8 @@ export interface SubnetsServiceServer extends UntypedServiceImplementation {
   getValidatorsLatest: handleUnaryCall<GetValidatorsLatestRequest, GetValidatorsLatestResponse>;
   /** `GET /data/v1/subnets/{netuid}/holders/top`. */
   getHoldersTop: handleUnaryCall<GetHoldersTopRequest, GetHoldersTopResponse>;
+  /** `GET /data/v1/subnets/history`. */
+  getSubnetsHistory: handleUnaryCall<GetSubnetsHistoryRequest, GetSubnetsHistoryResponse>;
 }
 
 export interface SubnetsServiceClient extends Client {
@@ -2950,6 +3373,22 @@ export interface SubnetsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetHoldersTopResponse) => void,
+  ): ClientUnaryCall;
+  /** `GET /data/v1/subnets/history`. */
+  getSubnetsHistory(
+    request: GetSubnetsHistoryRequest,
+    callback: (error: ServiceError | null, response: GetSubnetsHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getSubnetsHistory(
+    request: GetSubnetsHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSubnetsHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getSubnetsHistory(
+    request: GetSubnetsHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSubnetsHistoryResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,28 +1,9 @@
 import { callUnary } from "@platform/grpc";
-import { defineRoute } from "@platform/http";
 import { type MarketServiceClient, SeriesFormat } from "@platform/proto/data/v1/market";
 import { priceHistoryExample } from "../examples.js";
-import {
-  DATA_SCOPE,
-  halAnswer,
-  halSuccess,
-  INVALID_CURSOR,
-  INVALID_PARAMETER,
-  metadataOf,
-  WINDOW_TOO_LARGE,
-} from "../shared/answer.js";
-import {
-  enumQuery,
-  intervalQuery,
-  orderQuery,
-  pageQuery,
-  pageRequest,
-  sortOrderOf,
-  timeWindow,
-  windowedQuery,
-  windowLinkQuery,
-  windowQuery,
-} from "../shared/schemas.js";
+import { INVALID_CURSOR, INVALID_PARAMETER, WINDOW_TOO_LARGE } from "../shared/answer.js";
+import { historyRoute } from "../shared/historyRoute.js";
+import { enumQuery } from "../shared/schemas.js";
 import { vsQuery } from "./getPriceLatest.js";
 import { PriceHistorySchema } from "./marketSchemas.js";
 import { renderPriceHistory } from "./renderMarket.js";
@@ -36,58 +17,38 @@ export const formatOf = (format: keyof typeof FORMATS | undefined) =>
 
 /** `GET /data/v1/coin/price/history`: TAO/USD candles over a window. */
 export function getPriceHistoryRoute(market: MarketServiceClient) {
-  return defineRoute({
-    method: "get",
+  return historyRoute({
     path: "/data/v1/coin/price/history",
     operationId: "getCoinPriceHistory",
-    scope: DATA_SCOPE,
-    cost: 2,
-    query: windowedQuery({
+    summary: "TAO price history",
+    description: `Candles of the TAO/USD price per bucket of a window [start, end), oldest first by default. A window over the interval's maximum is 400 WINDOW_TOO_LARGE. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; follow _links.next for the next page.`,
+    tags: ["Data: market"],
+    own: {
       vs: vsQuery(),
-      ...windowQuery("end - 7 days"),
-      interval: intervalQuery(["5m", "1h", "1d"], "1h", "Window at most 7 days with 5m, 90 days with 1h."),
       format: enumQuery(FORMATS, "ohlc (open, high, low, close; the default) or close (close only, lighter)"),
-      ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
-      order: orderQuery("asc", "Order of the candles by time"),
-    }),
-    docs: {
-      summary: "TAO price history",
-      description: `Candles of the TAO/USD price per bucket of a window [start, end), oldest first by default. A window over the interval's maximum is 400 WINDOW_TOO_LARGE. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; follow _links.next for the next page.`,
-      tags: ["Data: market"],
-      success: halSuccess(
-        PriceHistorySchema,
-        "One page of candles",
-        renderPriceHistory(priceHistoryExample, { query: { interval: "1h", limit: 2 }, limit: 2 }),
-      ),
-      errors: [INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE],
     },
-    async handle({ query, context }) {
-      const page = pageRequest(query, LIMIT_DEFAULT);
-      const answer = await callUnary(
+    window: {
+      defaults: "end - 7 days",
+      intervals: ["5m", "1h", "1d"],
+      defaultInterval: "1h",
+      limits: "Window at most 7 days with 5m, 90 days with 1h.",
+    },
+    page: { defaultLimit: LIMIT_DEFAULT, maxLimit: LIMIT_MAX },
+    order: { default: "asc", what: "Order of the candles by time" },
+    success: {
+      schema: PriceHistorySchema,
+      description: "One page of candles",
+      example: renderPriceHistory(priceHistoryExample, { query: { interval: "1h", limit: 2 }, limit: 2 }),
+    },
+    errors: [INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE],
+    call: ({ query, window, page, order }, metadata) =>
+      callUnary(
         market,
         market.getPriceHistory,
-        {
-          vs: query.vs ?? "usd",
-          window: timeWindow(query),
-          format: formatOf(query.format),
-          page,
-          order: sortOrderOf(query.order),
-        },
-        metadataOf(context),
-      );
-      return halAnswer(
-        renderPriceHistory(answer, {
-          query: {
-            vs: query.vs,
-            ...windowLinkQuery(query),
-            format: query.format,
-            order: query.order,
-            limit: query.limit,
-          },
-          cursor: query.cursor,
-          limit: page.limit,
-        }),
-      );
-    },
+        { vs: query.vs ?? "usd", window, format: formatOf(query.format), page, order },
+        metadata,
+      ),
+    linkQuery: (query, window) => ({ vs: query.vs, ...window, format: query.format }),
+    render: (answer, view) => renderPriceHistory(answer, view),
   });
 }

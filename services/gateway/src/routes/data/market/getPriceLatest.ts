@@ -1,5 +1,5 @@
 import { callUnary } from "@platform/grpc";
-import { defineRoute } from "@platform/http";
+import { defineRoute, instantQuery } from "@platform/http";
 import type { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { z } from "zod";
 import { priceLatestExample } from "../examples.js";
@@ -21,11 +21,17 @@ export function getPriceLatestRoute(market: MarketServiceClient) {
     path: "/data/v1/coin/price/latest",
     operationId: "getCoinPriceLatest",
     scope: DATA_SCOPE,
-    query: z.object({ vs: vsQuery() }),
+    query: z.object({
+      vs: vsQuery(),
+      at: instantQuery(
+        "The price as of this time rather than now: the feed's newest round updated at or before it. A time, not a block number: the price follows its own oracle chain, not the native one",
+        ["2026-08-20T00:00:00Z", "1787184000"],
+      ).optional(),
+    }),
     docs: {
       summary: "Latest TAO price",
       description:
-        "The TAO/USD price from the price feed (source names the feed, its round and its own updated_at, so staleness is visible), changes over 1 h, 24 h, 7 d and 30 d (null without enough history), market capitalisation from chain issuance, and the fixed maximum supply.",
+        "The TAO/USD price from the price feed (source names the feed, its round and its own updated_at, so staleness is visible), changes over 1 h, 24 h, 7 d and 30 d (null without enough history), market capitalisation from chain issuance, and the fixed maximum supply. With at (RFC 3339 or unix seconds), the price as of that time: the price follows its own oracle chain (an EVM chain with its own blocks), so a past price is asked by time rather than by a native block_number; as_of then names the oracle chain's block of the round shown, and the supply is the native chain's at that time. A time still to come, or before the feed's first round, is 400 INVALID_PARAMETER naming at.",
       tags: ["Data: market"],
       success: halSuccess(
         PriceLatestSchema,
@@ -35,8 +41,13 @@ export function getPriceLatestRoute(market: MarketServiceClient) {
       errors: [INVALID_PARAMETER],
     },
     async handle({ query, context }) {
-      const answer = await callUnary(market, market.getPriceLatest, { vs: query.vs ?? "usd" }, metadataOf(context));
-      return halAnswer(renderPriceLatest(answer, { query: { vs: query.vs } }));
+      const answer = await callUnary(
+        market,
+        market.getPriceLatest,
+        { vs: query.vs ?? "usd", at: query.at },
+        metadataOf(context),
+      );
+      return halAnswer(renderPriceLatest(answer, { query: { vs: query.vs, at: query.at } }));
     },
   });
 }

@@ -232,3 +232,51 @@ export const SubnetEmissionsSchema = component(
     _embedded: z.object({ items: z.array(SubnetEmissionSchema) }),
   }),
 );
+
+/** The point members every snapshot history shares: its bucket, and the block its reading was taken at. */
+const readingOf = {
+  bucket_start: instant(),
+  block_number: blockNumber().meta({ description: "The block the reading was taken at (the bucket's last one)" }),
+  timestamp: instant(),
+};
+
+export const NetworkStatsPointSchema = component(
+  "NetworkStatsPoint",
+  z.object({
+    ...readingOf,
+    block_hash: z.string(),
+    // The latest route's members less what it derives from other series (volume, neuron burn).
+    ...NetworkStatsSchema.omit({ _links: true, as_of: true, volume: true }).shape,
+  }),
+);
+
+export const NetworkStatsHistorySchema = component(
+  "NetworkStatsHistory",
+  z.object({
+    _links: collectionLinks({ latest: HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    interval: IntervalSchema,
+    page: PageSchema,
+    _embedded: z.object({ items: z.array(NetworkStatsPointSchema) }),
+  }),
+);
+
+export const SubnetEmissionPointSchema = component(
+  "SubnetEmissionPoint",
+  z.object({
+    ...readingOf,
+    ...SubnetEmissionSchema.omit({ _links: true, name: true, symbol: true }).shape,
+  }),
+);
+
+export const SubnetEmissionsHistorySchema = component(
+  "SubnetEmissionsHistory",
+  z.object({
+    _links: collectionLinks({ latest: HalLinkSchema, subnet: HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    netuid: netuid(),
+    interval: IntervalSchema,
+    page: PageSchema,
+    _embedded: z.object({ items: z.array(SubnetEmissionPointSchema) }),
+  }),
+);

@@ -1,8 +1,10 @@
 import { halCollection, halResource, hrefWithQuery } from "@platform/http";
 import type {
+  GetNetworkStatsHistoryResponse,
   GetNetworkStatsLatestResponse,
   GetPriceHistoryResponse,
   GetPriceLatestResponse,
+  GetSubnetEmissionsHistoryResponse,
   GetSubnetEmissionsLatestResponse,
   GetSubnetPoolsHistoryResponse,
   GetSubnetPoolsLatestResponse,
@@ -15,7 +17,9 @@ import type { z } from "zod";
 import {
   coinPriceHistoryHref,
   coinPriceHref,
+  emissionsHistoryHref,
   emissionsHref,
+  networkStatsHistoryHref,
   networkStatsHref,
   poolHistoryHref,
   poolsHref,
@@ -34,12 +38,14 @@ import {
   renderAsOf,
 } from "../shared/render.js";
 import type {
+  NetworkStatsHistorySchema,
   NetworkStatsSchema,
   PoolPointSchema,
   PriceCandleSchema,
   PriceHistorySchema,
   PriceLatestSchema,
   SubnetEmissionSchema,
+  SubnetEmissionsHistorySchema,
   SubnetEmissionsSchema,
   SubnetPoolSchema,
   SubnetPoolsHistorySchema,
@@ -62,7 +68,7 @@ export function renderPriceLatest(
   return halResource(
     {
       self: { href: hrefWithQuery(coinPriceHref(), request.query) },
-      history: { href: hrefWithQuery(coinPriceHistoryHref(), request.query) },
+      history: { href: hrefWithQuery(coinPriceHistoryHref(), { vs: request.query.vs }) },
       "network-stats": { href: networkStatsHref() },
     },
     {
@@ -337,5 +343,59 @@ export function renderEmissionsLatest(
       owner_cut: orNull(answer.ownerCut),
     },
     items: answer.emissions.map(renderEmission),
+  });
+}
+
+export function renderNetworkStatsHistory(
+  answer: GetNetworkStatsHistoryResponse,
+  request: PageView,
+): z.output<typeof NetworkStatsHistorySchema> {
+  return halCollection({
+    path: networkStatsHistoryHref(),
+    query: request.query,
+    cursor: request.cursor,
+    page: pageOf(answer.page, request.limit),
+    links: { latest: { href: networkStatsHref() } },
+    state: { as_of: renderAsOf(answer.asOf), interval: intervalName(answer.interval) },
+    items: answer.points.flatMap((point) => {
+      if (point.stats === undefined) return [];
+      // The latest route's rendering of the same figures, less its links and what a point leaves out.
+      const { _links: _latest, as_of: asOf, volume: _volume, ...figures } = renderNetworkStats(point.stats);
+      return [
+        {
+          bucket_start: point.bucketStart,
+          block_number: asOf?.block_number ?? 0,
+          block_hash: asOf?.block_hash ?? "",
+          timestamp: asOf?.timestamp ?? point.bucketStart,
+          ...figures,
+        },
+      ];
+    }),
+  });
+}
+
+export function renderEmissionsHistory(
+  answer: GetSubnetEmissionsHistoryResponse,
+  request: PageView & { netuid: number },
+): z.output<typeof SubnetEmissionsHistorySchema> {
+  return halCollection({
+    path: emissionsHistoryHref(),
+    query: request.query,
+    cursor: request.cursor,
+    page: pageOf(answer.page, request.limit),
+    links: { latest: { href: emissionsHref(request.netuid) }, subnet: { href: subnetsHref(request.netuid) } },
+    state: { as_of: renderAsOf(answer.asOf), netuid: request.netuid, interval: intervalName(answer.interval) },
+    items: answer.points.flatMap((point) => {
+      if (point.emission === undefined) return [];
+      const { _links: _item, name: _name, symbol: _symbol, ...emission } = renderEmission(point.emission);
+      return [
+        {
+          bucket_start: point.bucketStart,
+          block_number: integer(point.blockNumber),
+          timestamp: point.timestamp,
+          ...emission,
+        },
+      ];
+    }),
   });
 }

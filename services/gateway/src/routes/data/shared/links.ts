@@ -14,12 +14,15 @@ export const accountTransactionsHref = (address: string) => `${account(address)}
 export const coinPriceHref = () => `${BASE}/coin/price/latest`;
 export const coinPriceHistoryHref = () => `${BASE}/coin/price/history`;
 export const networkStatsHref = () => `${BASE}/network/stats/latest`;
+export const networkStatsHistoryHref = () => `${BASE}/network/stats/history`;
 
 export const poolsHref = (netuid?: number) =>
   hrefWithQuery(`${BASE}/subnet-pools/latest`, { netuid, include_root: netuid === 0 ? "true" : undefined });
 export const poolHistoryHref = (netuid?: number) => hrefWithQuery(`${BASE}/subnet-pools/history`, { netuid });
 export const emissionsHref = (netuid?: number) => hrefWithQuery(`${BASE}/subnet-emissions/latest`, { netuid });
+export const emissionsHistoryHref = (netuid?: number) => hrefWithQuery(`${BASE}/subnet-emissions/history`, { netuid });
 export const subnetsHref = (netuid?: number) => hrefWithQuery(`${BASE}/subnets/latest`, { netuid });
+export const subnetsHistoryHref = (netuid?: number) => hrefWithQuery(`${BASE}/subnets/history`, { netuid });
 export const validatorsHref = (netuid: number) => `${BASE}/subnets/${netuid}/validators/latest`;
 export const holdersHref = (netuid: number) => `${BASE}/subnets/${netuid}/holders/top`;
 

@@ -1,6 +1,7 @@
 import { halCollection } from "@platform/http";
 import type {
   GetHoldersTopResponse,
+  GetSubnetsHistoryResponse,
   GetSubnetsLatestResponse,
   GetValidatorsLatestResponse,
   Holder,
@@ -11,9 +12,11 @@ import type { z } from "zod";
 import {
   accountBalanceHref,
   accountTransactionsHref,
+  emissionsHistoryHref,
   holdersHref,
   poolsHref,
   subnetLinks,
+  subnetsHistoryHref,
   subnetsHref,
   validatorsHref,
 } from "../shared/links.js";
@@ -21,6 +24,7 @@ import {
   accountLink,
   coverageName,
   integer,
+  intervalName,
   mechanismName,
   optionalInteger,
   orNull,
@@ -33,6 +37,7 @@ import type {
   HolderSchema,
   HoldersTopSchema,
   SubnetSchema,
+  SubnetsHistorySchema,
   SubnetsSchema,
   ValidatorSchema,
   ValidatorsSchema,
@@ -150,6 +155,44 @@ export function renderSubnetsLatest(
     links: { "subnet-pools": { href: poolsHref() } },
     state: { as_of: renderAsOf(answer.asOf) },
     items: answer.subnets.map(renderSubnet),
+  });
+}
+
+export function renderSubnetsHistory(
+  answer: GetSubnetsHistoryResponse,
+  request: PageView & { netuid: number },
+): z.output<typeof SubnetsHistorySchema> {
+  return halCollection({
+    path: subnetsHistoryHref(),
+    query: request.query,
+    cursor: request.cursor,
+    page: pageOf(answer.page, request.limit),
+    links: {
+      latest: { href: subnetsHref(request.netuid) },
+      "emissions-history": { href: emissionsHistoryHref(request.netuid) },
+    },
+    state: { as_of: renderAsOf(answer.asOf), netuid: request.netuid, interval: intervalName(answer.interval) },
+    items: answer.points.flatMap((point) => {
+      if (point.subnet === undefined) return [];
+      // The latest route's rendering less what a snapshot alone does not tell (derived from other series).
+      const {
+        _links: _item,
+        _embedded: _pool,
+        last_epoch_block: _last,
+        next_epoch_block: _next,
+        validators_with_permit: _permits,
+        active_uids: _active,
+        ...settings
+      } = renderSubnet(point.subnet);
+      return [
+        {
+          bucket_start: point.bucketStart,
+          block_number: integer(point.blockNumber),
+          timestamp: point.timestamp,
+          ...settings,
+        },
+      ];
+    }),
   });
 }
 

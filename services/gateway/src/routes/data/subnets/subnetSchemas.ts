@@ -10,6 +10,7 @@ import {
   count,
   decimal,
   enumName,
+  IntervalSchema,
   instant,
   netuid,
   nullableDecimal,
@@ -94,6 +95,38 @@ export const SubnetSchema = component(
         }),
       })
       .optional(),
+  }),
+);
+
+/** A subnet's settings at the end of a bucket: the latest route's members less those derived from other series. */
+export const SubnetHistoryPointSchema = component(
+  "SubnetHistoryPoint",
+  z.object({
+    bucket_start: instant(),
+    block_number: blockNumber().meta({
+      description: "The block of the snapshot shown (at or before the bucket's end)",
+    }),
+    timestamp: instant(),
+    ...SubnetSchema.omit({
+      _links: true,
+      _embedded: true,
+      last_epoch_block: true,
+      next_epoch_block: true,
+      validators_with_permit: true,
+      active_uids: true,
+    }).shape,
+  }),
+);
+
+export const SubnetsHistorySchema = component(
+  "SubnetsHistory",
+  z.object({
+    _links: collectionLinks({ latest: HalLinkSchema, "emissions-history": HalLinkSchema }),
+    as_of: AsOfSchema.nullable(),
+    netuid: netuid(),
+    interval: IntervalSchema,
+    page: PageSchema,
+    _embedded: z.object({ items: z.array(SubnetHistoryPointSchema) }),
   }),
 );
 
