@@ -1,12 +1,7 @@
 import { givesUp, TransientError } from "@platform/errors/base";
-import kafkajs, {
-  type Kafka,
-  type Producer,
-  type RecordMetadata,
-  type RetryOptions,
-  type TopicMessages,
-} from "kafkajs";
-import { type OutgoingRecord, toKafkaMessage } from "./envelope.js";
+import kafkajs, { type Kafka, type Producer, type RecordMetadata, type RetryOptions } from "kafkajs";
+import type { OutgoingRecord } from "./envelope.js";
+import { groupByPartition, partitionCounts, sendByPartition } from "./partitionSends.js";
 
 /** Where a published record landed: the first offset written to each partition. */
 export interface PublishedBatch {
@@ -48,37 +43,29 @@ export async function createPublisher(kafka: Kafka, options: PublisherOptions = 
     if (givesUp(error)) throw error;
     throw new TransientError("could not connect the Kafka publisher", { code: "KAFKA_UNAVAILABLE", cause: error });
   }
+  const counts = partitionCounts(kafka);
   return {
     async publish(records) {
       if (records.length === 0) return [];
-      const topicMessages = groupByTopic(records);
       try {
-        const metadata = await producer.sendBatch({ acks: -1, topicMessages });
-        return metadata.map(toPublishedBatch);
+        // One partition per produce call: partitionSends.ts says why (a leader lost mid-send).
+        const groups = await groupByPartition(records, counts);
+        const sent = await sendByPartition(groups, (topicMessages) => producer.sendBatch({ acks: -1, topicMessages }));
+        return sent.flat().map(toPublishedBatch);
       } catch (error) {
-        const topics = topicMessages.map((entry) => entry.topic).join(", ");
+        counts.forget();
+        const topics = [...new Set(records.map((record) => record.topic))].join(", ");
         throw new TransientError(`could not publish ${records.length} record(s) to ${topics}`, {
           code: "KAFKA_UNAVAILABLE",
           cause: error,
         });
       }
     },
-    disconnect: () => producer.disconnect(),
+    async disconnect() {
+      await producer.disconnect();
+      await counts.close();
+    },
   };
-}
-
-/** kafkajs messages grouped by topic, each topic's records in the caller's order. */
-export function groupByTopic(records: readonly OutgoingRecord[]): TopicMessages[] {
-  const byTopic = new Map<string, TopicMessages>();
-  for (const record of records) {
-    let entry = byTopic.get(record.topic);
-    if (entry === undefined) {
-      entry = { topic: record.topic, messages: [] };
-      byTopic.set(record.topic, entry);
-    }
-    entry.messages.push(toKafkaMessage(record));
-  }
-  return [...byTopic.values()];
 }
 
 function toPublishedBatch(metadata: RecordMetadata): PublishedBatch {

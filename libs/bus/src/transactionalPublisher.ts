@@ -3,8 +3,7 @@ import { activeSpan, inSpan, isTracingEnabled, SpanKind } from "@platform/teleme
 import kafkajs, { type Kafka, type Producer, type RetryOptions, type Transaction } from "kafkajs";
 import type { OutgoingRecord } from "./envelope.js";
 import { isProducerFencedError, ProducerFencedError } from "./errors.js";
-import { groupByTopic } from "./publisher.js";
-import { sizedChunks } from "./sizedChunks.js";
+import { groupByPartition, partitionCounts, sendByPartition } from "./partitionSends.js";
 
 /** Consumed offsets committed with the transaction (consume-transform-produce). */
 export interface TransactionOffsets {
@@ -53,6 +52,7 @@ export async function createTransactionalPublisher(
 ): Promise<TransactionalPublisher> {
   const { transactionalId, logger } = options;
   let producer: Producer | undefined = await openProducer(kafka, options);
+  const counts = partitionCounts(kafka);
   let fenced: ProducerFencedError | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -85,16 +85,21 @@ export async function createTransactionalPublisher(
       return operation;
     };
     const context: TransactionContext = {
-      // One produce request per size-bounded run, in order: the broker refuses a batch over its limit.
+      // One partition per produce call (partitionSends.ts: kafkajs can drop a partition's records
+      // when its leader fails mid-send), each call within the broker's size limit, in order.
       send: (records) =>
         track(
-          sizedChunks(records).reduce<Promise<void>>(
-            (previous, chunk) =>
-              previous.then(() =>
-                transaction.sendBatch({ acks: -1, topicMessages: groupByTopic(chunk) }).then(() => undefined),
-              ),
-            Promise.resolve(),
-          ),
+          groupByPartition(records, counts)
+            .then((groups) =>
+              sendByPartition(groups, (topicMessages) => transaction.sendBatch({ acks: -1, topicMessages })),
+            )
+            .then(
+              () => undefined,
+              (error: unknown) => {
+                counts.forget();
+                throw error;
+              },
+            ),
         ),
       sendOffsets: (offsets) => track(transaction.sendOffsets(offsets)),
     };
@@ -151,6 +156,7 @@ export async function createTransactionalPublisher(
       await queue;
       await producer?.disconnect();
       producer = undefined;
+      await counts.close();
     },
   };
 }

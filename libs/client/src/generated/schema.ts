@@ -297,7 +297,7 @@ export interface paths {
         };
         /**
          * Latest TAO price
-         * @description The TAO/USD price from the price feed (source names the feed, its round and its own updated_at, so staleness is visible), changes over 1 h, 24 h, 7 d and 30 d (null without enough history), market capitalisation from chain issuance, and the fixed maximum supply. With at (RFC 3339 or unix seconds), the price as of that time: the price follows its own oracle chain (an EVM chain with its own blocks), so a past price is asked by time rather than by a native block_number; as_of then names the oracle chain's block of the round shown, and the supply is the native chain's at that time. A time still to come, or before the feed's first round, is 400 INVALID_PARAMETER naming at.
+         * @description The TAO/USD price from the price feed (source names the feed, its round and its own updated_at, so staleness is visible), changes over 1 h, 24 h, 7 d and 30 d (null without enough history), market capitalisation from chain issuance, and the fixed maximum supply. With at (RFC 3339 or unix seconds), the price as of that time: the price follows its own oracle chain (an EVM chain with its own blocks), so a past price is asked by time rather than by a native block_number; as_of then names the oracle chain's block of the round shown, and the supply is the native chain's at that time. A time still to come is 404 TIME_NOT_YET_INDEXED, one before the feed's first round (or the history kept) 404 TIME_BEFORE_HISTORY; a malformed one 400 INVALID_PARAMETER.
          */
         get: operations["getCoinPriceLatest"];
         put?: never;
@@ -1597,7 +1597,7 @@ export interface components {
             detail?: string;
             instance?: string;
             /** @enum {string} */
-            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
+            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TIME_BEFORE_HISTORY" | "TIME_NOT_YET_INDEXED" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
             /** @description The input a 400 refuses (a query or path parameter, a body member) */
             parameter?: string;
             /** @description As Retry-After, for a 429 or 503 */
@@ -4890,6 +4890,21 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: TIME_NOT_YET_INDEXED, TIME_BEFORE_HISTORY */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {

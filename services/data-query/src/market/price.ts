@@ -1,4 +1,4 @@
-import { invalidArgument } from "@platform/errors";
+import { invalidArgument, notFound } from "@platform/errors";
 import type { HistoryDb } from "@platform/history";
 import { Interval, type TimeWindow } from "@platform/proto/common/v1/common";
 import {
@@ -92,8 +92,9 @@ export async function getPriceLatest(
 
 /**
  * Each series' newest point at or before `at` (RFC 3339). The price follows its own oracle chain, so
- * a past price is asked by time, not by a native block number. A time still to come is refused; a
- * time before the feed's first round is INVALID_PARAMETER too, there being no price then.
+ * a past price is asked by time, not by a native block number. A time still to come is
+ * TIME_NOT_YET_INDEXED, one before the feed's first round (or, without the history database, before
+ * the rounds Redis keeps) TIME_BEFORE_HISTORY: both 404, as their block_number counterparts.
  */
 async function pointsAtTime(
   redis: Redis,
@@ -103,12 +104,12 @@ async function pointsAtTime(
   nowMs: number,
 ): Promise<(SeriesPoint | undefined)[]> {
   const atMs = parseTime(at, "at");
-  if (atMs > nowMs) throw invalidArgument("INVALID_PARAMETER", "at must not be in the future", { parameter: "at" });
+  if (atMs > nowMs) throw notFound("TIME_NOT_YET_INDEXED", "at is later than the newest time indexed", { at });
   const points = await Promise.all(
     keys.map(async (key) => (await pointsBefore({ redis, history, key }, [atMs + 1]))[0]),
   );
   if (points[0] === undefined)
-    throw invalidArgument("INVALID_PARAMETER", "there is no price round at or before at", { parameter: "at" });
+    throw notFound("TIME_BEFORE_HISTORY", "there is no price round kept at or before at", { at });
   return points;
 }
 

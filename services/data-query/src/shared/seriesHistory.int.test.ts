@@ -452,14 +452,14 @@ describe("coin/price/latest at a time", () => {
     expect((await priceAt(withHistory, minute(25))).totalIssuanceRao).toBe("10000000000");
   });
 
-  it("refuses a time before the first round, or still to come, naming at", async () => {
-    expect(await codeOf(priceAt(withHistory, minute(5)))).toBe("INVALID_PARAMETER");
+  it("answers 404 for a time before the first round or still to come, and refuses a malformed one", async () => {
+    expect(await codeOf(priceAt(withHistory, minute(5)))).toBe("TIME_BEFORE_HISTORY");
     expect(await codeOf(priceAt(withHistory, new Date(Date.now() + 3_600_000).toISOString()))).toBe(
-      "INVALID_PARAMETER",
+      "TIME_NOT_YET_INDEXED",
     );
     expect(await codeOf(priceAt(withHistory, "yesterday"))).toBe("INVALID_PARAMETER");
     // Without the history database the round before Redis' hot window is not known.
-    expect(await codeOf(priceAt(redisOnly, minute(15)))).toBe("INVALID_PARAMETER");
+    expect(await codeOf(priceAt(redisOnly, minute(15)))).toBe("TIME_BEFORE_HISTORY");
     expect((await priceAt(redisOnly, minute(25))).price).toBe("101");
   });
 });

@@ -39,6 +39,8 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   NETUID_NOT_FOUND: "Subnet not found",
   BLOCK_NOT_YET_INDEXED: "Block not yet indexed",
   BLOCK_BEFORE_HISTORY: "Block before the history kept",
+  TIME_NOT_YET_INDEXED: "Time not yet indexed",
+  TIME_BEFORE_HISTORY: "Time before the history kept",
   READ_MODEL_UNAVAILABLE: "Read model momentarily unavailable",
   REBUILDING: "Read model being rebuilt",
   GRANTS_EXHAUSTED: "Too many API-key grants this minute",

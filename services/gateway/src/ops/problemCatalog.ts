@@ -223,6 +223,16 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
     when: "`block_number` names a block before the first block the platform followed, or older than the history the deployment keeps. The problem carries `block_number`.",
     action: "Ask for a later block; the answer does not change by retrying.",
   },
+  TIME_NOT_YET_INDEXED: {
+    statuses: [404],
+    when: "`at` names a time later than now. The problem carries `at`.",
+    action: "Ask for a time that has passed, or leave `at` out for the newest state.",
+  },
+  TIME_BEFORE_HISTORY: {
+    statuses: [404],
+    when: "`at` names a time before the first price round the platform followed, or older than the history the deployment keeps. The problem carries `at`.",
+    action: "Ask for a later time; the answer does not change by retrying.",
+  },
   READ_MODEL_UNAVAILABLE: {
     statuses: [503],
     when: "The data behind the route could not be read for a moment, or has seen no block yet.",

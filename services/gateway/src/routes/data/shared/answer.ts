@@ -47,6 +47,11 @@ export const BLOCK_NOT_YET_INDEXED: ErrorDoc = { status: 404, code: "BLOCK_NOT_Y
 export const BLOCK_BEFORE_HISTORY: ErrorDoc = { status: 404, code: "BLOCK_BEFORE_HISTORY" };
 /** The problems of `block_number` (shared/schemas.ts blockNumberQuery). */
 export const BLOCK_ERRORS: ErrorDoc[] = [BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY];
+/** A time (`at`) past now, or before the history kept: 404s, as their block_number counterparts. */
+export const TIME_ERRORS: ErrorDoc[] = [
+  { status: 404, code: "TIME_NOT_YET_INDEXED" },
+  { status: 404, code: "TIME_BEFORE_HISTORY" },
+];
 
 /** A netuid list as it goes back into links. */
 export const joinList = (values: readonly (string | number)[] | undefined): string | undefined =>
