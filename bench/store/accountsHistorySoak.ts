@@ -36,13 +36,11 @@
  * / _MAX (20 / 60), BENCH_SOAK_PASSES (incremental,catch-up), BENCH_SOAK_SIDES (baseline,history; the per-block rows of the table need both). Writes
  * bench/results/accounts-soak-<time>.json.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import type { ConsumedRecord, SupervisedProjection } from "@platform/bus";
+import type { SupervisedProjection } from "@platform/bus";
 import type { HistoryDb } from "@platform/history";
 import { type HistoryServer, startHistoryServer } from "@platform/history/testing";
 import { createLogger } from "@platform/log";
@@ -51,9 +49,21 @@ import { accountsKeys } from "@platform/read-models";
 import { createRedis, type Redis } from "@platform/store";
 import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { accountsProjection } from "../../services/projector/src/accounts/projection.js";
-import { kafkaPartitioner, sized } from "../src/kafkaBatches.js";
 import { table } from "../src/load.js";
 import { FINNEY_SIZES, type FinneyStream, finneyStream, type StreamBlock } from "./finneyStream.js";
+import {
+  commitFloorMs,
+  commitOf,
+  FETCH_MAX_BYTES,
+  type FeedTiming,
+  feeder as feederOf,
+  type PostgresFigures,
+  postgresFigures,
+  quantile,
+  redisFamilies,
+  timedBegin,
+  usedMemory,
+} from "./soakRig.js";
 
 const BLOCKS = Number(process.env.BENCH_SOAK_BLOCKS ?? 720);
 const WINDOW_SETTING = Number(process.env.BENCH_SOAK_WINDOW ?? 720);
@@ -64,11 +74,6 @@ const ACTIVITY_MIN = Number(process.env.BENCH_SOAK_ACTIVITY_MIN ?? 20);
 const ACTIVITY_MAX = Number(process.env.BENCH_SOAK_ACTIVITY_MAX ?? 60);
 const PASSES = (process.env.BENCH_SOAK_PASSES ?? "incremental,catch-up").split(",");
 const SIDES = (process.env.BENCH_SOAK_SIDES ?? "baseline,history").split(",");
-/** Commits of an empty-ish transaction timed on the history side's server: the fsync floor of a commit. */
-const FLOOR_COMMITS = 200;
-/** kafkajs' fetch `maxBytes` and `maxBytesPerPartition`, as readModels.ts. */
-const FETCH_MAX_BYTES = 10 * 1024 * 1024;
-const PARTITION_MAX_BYTES = 1024 * 1024;
 /** Redis used_memory is sampled every so many blocks (the JSON's series). */
 const SAMPLE_EVERY = 60;
 const PARTITIONS = TOPICS.chainNetwork.partitions;
@@ -81,12 +86,6 @@ interface BlockTiming {
   ms: number;
   postgresMs: number;
   batches: number;
-}
-
-interface PostgresFigures {
-  databaseBytes: number;
-  walLsn: string;
-  tables: Record<string, { bytes: number; rows: number }>;
 }
 
 interface IncrementalFigures {
@@ -122,24 +121,6 @@ interface Rig {
   /** Warnings and errors the projection logged (an undecodable record is one). */
   logged: string[];
   stop(): Promise<void>;
-}
-
-/** The pool with its `begin` (one per PostgreSQL commit of the projection) timed. */
-function timedBegin(db: HistoryDb, clock: { ms: number }): HistoryDb {
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      if (property !== "begin") return Reflect.get(target, property, receiver);
-      const begin = target.begin as (...args: unknown[]) => Promise<unknown>;
-      return async (...args: unknown[]) => {
-        const started = performance.now();
-        try {
-          return await begin(...args);
-        } finally {
-          clock.ms += performance.now() - started;
-        }
-      };
-    },
-  });
 }
 
 async function startRig(side: SideName, dir: string): Promise<Rig> {
@@ -189,115 +170,13 @@ async function startRig(side: SideName, dir: string): Promise<Rig> {
   };
 }
 
-/** Hands fetched blocks to the projection as the consumer does; offsets consecutive per partition. */
-function feeder(rig: Rig) {
-  const partitionOf = kafkaPartitioner(PARTITIONS);
-  const nextOffset = new Array<number>(PARTITIONS).fill(0);
-  const committed = new Array<string | undefined>(PARTITIONS).fill(undefined);
-  const now = String(Date.now());
-  return async (blocks: readonly StreamBlock[]): Promise<{ ms: number; postgresMs: number; batches: number }> => {
-    const byPartition = new Map<number, ConsumedRecord[]>();
-    for (const block of blocks)
-      for (const record of block.records) {
-        const partition = partitionOf(record.key);
-        const list = byPartition.get(partition) ?? [];
-        list.push({
-          topic: TOPICS.chainNetwork.name,
-          partition,
-          offset: String(nextOffset[partition]!++),
-          timestamp: now,
-          key: record.key,
-          value: record.value,
-          eventId: record.eventId,
-          eventType: record.eventType,
-          schema: TOPICS.chainNetwork.schema,
-          traceparent: undefined,
-          tracestate: undefined,
-          headers: {},
-        });
-        byPartition.set(partition, list);
-      }
-    const batches = [...byPartition]
-      .sort((a, b) => a[0] - b[0])
-      .flatMap(([partition, messages]) =>
-        [...sized(messages, PARTITION_MAX_BYTES)].map((batch) => ({ partition, batch })),
-      );
-    const postgresBefore = rig.postgresClock.ms;
-    const started = performance.now();
-    for (const { partition, batch } of batches) {
-      const lastOffset = batch.at(-1)!.offset;
-      await rig.projection.handleBatch({
-        topic: TOPICS.chainNetwork.name,
-        partition,
-        messages: batch,
-        lastOffset,
-        previousOffset: committed[partition],
-        heartbeat: async () => undefined,
-      });
-      committed[partition] = lastOffset;
-    }
-    return {
-      ms: performance.now() - started,
-      postgresMs: rig.postgresClock.ms - postgresBefore,
-      batches: batches.length,
-    };
-  };
+/** Hands fetched blocks to the rig's one projection (soakRig.ts). */
+function feeder(rig: Rig): (blocks: readonly StreamBlock[]) => Promise<FeedTiming> {
+  return feederOf([{ name: "accounts", projection: rig.projection, postgresClock: rig.postgresClock }]);
 }
 
 const newStream = (): FinneyStream =>
   finneyStream({ seed: SEED, firstBlock: FIRST_BLOCK, activityMin: ACTIVITY_MIN, activityMax: ACTIVITY_MAX });
-
-async function usedMemory(redis: Redis): Promise<number> {
-  return Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1] ?? 0);
-}
-
-async function postgresFigures(admin: HistoryDb): Promise<PostgresFigures> {
-  await admin`checkpoint`;
-  const [database] =
-    await admin`select pg_database_size('platform')::bigint::text as bytes, pg_current_wal_lsn()::text as lsn`;
-  // Each partition counted under its parent (a partitioned table holds no rows itself).
-  const tables = await admin.unsafe(
-    `select coalesce(p.relname, c.relname) as name, sum(pg_total_relation_size(c.oid))::bigint::text as bytes,
-            sum(c.reltuples)::bigint::text as estimate
-     from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     left join pg_inherits i on i.inhrelid = c.oid left join pg_class p on p.oid = i.inhparent
-     where n.nspname = 'history' and c.relkind = 'r' group by 1 order by 1`,
-  );
-  const figures: PostgresFigures = {
-    databaseBytes: Number(database!.bytes),
-    walLsn: database!.lsn as string,
-    tables: {},
-  };
-  for (const row of tables) {
-    const [count] = await admin.unsafe(`select count(*)::bigint::text as rows from history.${row.name as string}`);
-    figures.tables[row.name as string] = { bytes: Number(row.bytes), rows: Number(count!.rows) };
-  }
-  return figures;
-}
-
-/** Redis memory by key family (hex ids and digits masked): MEMORY USAGE of every key. */
-async function redisFamilies(redis: Redis): Promise<Array<{ family: string; keys: number; bytes: number }>> {
-  const families = new Map<string, { keys: number; bytes: number }>();
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "COUNT", 2_000);
-    cursor = next;
-    const pipeline = redis.pipeline();
-    for (const key of keys) pipeline.memory("USAGE", key);
-    const sizes = (await pipeline.exec()) ?? [];
-    keys.forEach((key, index) => {
-      const family = key.replace(/0x[0-9a-f]+/gi, "<pk>").replace(/\d+/g, "<n>");
-      const entry = families.get(family) ?? { keys: 0, bytes: 0 };
-      entry.keys += 1;
-      entry.bytes += Number(sizes[index]?.[1] ?? 0);
-      families.set(family, entry);
-    });
-  } while (cursor !== "0");
-  return [...families]
-    .map(([family, entry]) => ({ family, ...entry }))
-    .sort((a, b) => b.bytes - a.bytes)
-    .slice(0, 8);
-}
 
 interface PointsInRedis {
   accounts: number;
@@ -322,24 +201,6 @@ async function pointsInRedis(redis: Redis): Promise<PointsInRedis> {
     }
   } while (cursor !== "0");
   return figures;
-}
-
-/**
- * The fsync floor: the p50 of a transaction that inserts one small row and commits, on the same
- * durable server (each of the projection's commits pays at least this once).
- */
-async function commitFloorMs(admin: HistoryDb): Promise<number> {
-  await admin`create table public.bench_commit_floor (n int)`;
-  const times: number[] = [];
-  for (let n = 0; n < FLOOR_COMMITS; n++) {
-    const started = performance.now();
-    await admin.begin(async (tx) => {
-      await tx`insert into public.bench_commit_floor values (${n})`;
-    });
-    times.push(performance.now() - started);
-  }
-  await admin`drop table public.bench_commit_floor`;
-  return quantile(times, 0.5);
 }
 
 async function checkHead(rig: Rig, lastBlock: number): Promise<void> {
@@ -436,11 +297,6 @@ async function catchUpPass(side: SideName, dir: string): Promise<CatchUpFigures>
     await rig.stop();
   }
 }
-
-const quantile = (values: readonly number[], q: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
 
 function timingsOf(figures: IncrementalFigures) {
   const of = (epoch: boolean) => figures.blocks.filter((block) => block.epoch === epoch);
@@ -611,14 +467,6 @@ function report(
       );
   }
   return { rows, base, hist, postgres, rate: { baseline: rate(cb), history: rate(ch) } };
-}
-
-function commitOf(): string {
-  try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-  } catch {
-    return "unknown";
-  }
 }
 
 async function main(): Promise<void> {

@@ -19,10 +19,14 @@
  * - a BlockSeen per partition, last.
  * Epochs as on Finney at Tempo 360 (bench/native/scale/README.md): netuid `359 - (block mod 361)`
  * steps on the blocks ≡ 231..359 (mod 361), one subnet each; the other 232 of every 361 step none.
+ *
+ * An extension (finneyNetwork.ts) may add the block's other kinds between the balance snapshots and
+ * the BlockSeen records, where the ingestor puts them; it draws from a generator of its own, so the
+ * accounts records are the same with it or without.
  */
 import { createHash } from "node:crypto";
 import { keysForEveryPartition } from "@platform/bus";
-import { Finality } from "@platform/proto/common/v1/common";
+import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { type AccountId, Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
 import type { AccountBalance, NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
@@ -66,11 +70,43 @@ export interface StreamBlock {
   bytes: number;
 }
 
+/** What an extension learns of each block: its ref, its epoch and its activities' effects. */
+export interface BlockFacts {
+  number: number;
+  ref: ChainRef;
+  epoch: number | undefined;
+  /** The block's stake adds and removes: the position's netuid and hotkey (an index into `WorldView.hotkeys`). */
+  stakeTouches: Array<{ netuid: number; hotkey: number }>;
+  /** Extrinsics (one per activity) and, of them, transfers: the block's own counts (NetworkStatsSnapshot). */
+  extrinsics: number;
+  transfers: number;
+}
+
+/** The accounts' state an extension reads (never writes): positions move as the stream goes. */
+export interface WorldView {
+  seed: number;
+  hotkeys: readonly AccountId[];
+  accounts: ReadonlyArray<{ id: AccountId; positions: ReadonlyArray<Readonly<Position>> }>;
+  /** Each netuid's stakers (account indexes), ascending. */
+  stakersOf: readonly (readonly number[])[];
+}
+
+/** Encodes a chain.network.v1 record keyed `key`, its event id `<chain>:<parts>` as the ingestor's networkEventId. */
+export type RecordEncoder = (key: string, payload: NetworkChainEvent, ...id: (string | number)[]) => StreamRecord;
+
+/** Records of the other kinds, for the first full snapshot and for each block. */
+export interface StreamExtension {
+  snapshot(ref: ChainRef): StreamRecord[];
+  block(facts: BlockFacts): StreamRecord[];
+}
+
 export interface StreamOptions {
   seed: number;
   firstBlock: number;
   activityMin: number;
   activityMax: number;
+  /** Adds the block's other kinds (finneyNetwork.ts). */
+  extend?: (world: WorldView, record: RecordEncoder) => StreamExtension;
 }
 
 /** The netuid that steps in `block` at Tempo 360 (`(block + netuid + 1) % 361 == 360`), or undefined. */
@@ -81,7 +117,7 @@ export function epochNetuid(block: number): number | undefined {
 }
 
 /** mulberry32, as bench/native/scale/scaleState.ts `prng`. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -92,7 +128,7 @@ function prng(seed: number): () => number {
   };
 }
 
-interface Position {
+export interface Position {
   netuid: number;
   hotkey: number;
   stake: number;
@@ -124,7 +160,7 @@ export interface FinneyStream {
   next(): StreamBlock;
 }
 
-const keyOf = (random: () => number): string => {
+export const keyOf = (random: () => number): string => {
   let hex = "0x";
   for (let word = 0; word < 8; word++)
     hex += Math.floor(random() * 4_294_967_296)
@@ -346,6 +382,10 @@ export function finneyStream(options: StreamOptions): FinneyStream {
   const encode = encoder(world);
   const { random, int, accounts, stakersOf } = world;
   const sizes = FINNEY_SIZES;
+  const extension = options.extend?.(
+    { seed: options.seed, hotkeys: world.hotkeys, accounts, stakersOf },
+    (key, payload, ...id) => encode.record(key, payload, ...id),
+  );
   let block = options.firstBlock;
   return {
     accounts: sizes.accounts,
@@ -355,7 +395,8 @@ export function finneyStream(options: StreamOptions): FinneyStream {
     snapshot() {
       const number = options.firstBlock - 1;
       const all = Array.from({ length: sizes.stakers }, (_, index) => index);
-      return blockOf(number, undefined, [...encode.snapshots(number, all), ...encode.blockSeen(number)], 0);
+      const network = extension?.snapshot(encode.refOf(number)) ?? [];
+      return blockOf(number, undefined, [...encode.snapshots(number, all), ...network, ...encode.blockSeen(number)], 0);
     },
     next() {
       const number = block++;
@@ -381,9 +422,24 @@ export function finneyStream(options: StreamOptions): FinneyStream {
           stakersOf[epoch]!.filter((index) => !active.has(index)),
         );
       }
+      const network =
+        extension?.block({
+          number,
+          ref: encode.refOf(number),
+          epoch,
+          stakeTouches: activities.flatMap((activity) =>
+            activity.position === undefined
+              ? []
+              : [{ netuid: activity.position.netuid, hotkey: activity.position.hotkey }],
+          ),
+          extrinsics: activities.length,
+          transfers: activities.filter((activity) => activity.type === TransactionType.TRANSACTION_TYPE_TRANSFER)
+            .length,
+        }) ?? [];
       const records = [
         ...activityRecords(world, encode, number, activities),
         ...snapshots,
+        ...network,
         ...encode.blockSeen(number),
       ];
       return blockOf(number, epoch, records, count);

@@ -1,0 +1,298 @@
+import { TOPICS } from "@platform/proto/topics";
+import { table } from "../src/load.js";
+import type { StreamFigures } from "./finneySoakStream.js";
+import { type PostgresFigures, quantile } from "./soakRig.js";
+
+/* The Finney soak's settings, figures and what it prints and keeps (finneySoak.ts runs it). */
+
+export const SETTINGS = (() => {
+  const blocks = Number(process.env.BENCH_SOAK_BLOCKS ?? 720);
+  const window = Number(process.env.BENCH_SOAK_WINDOW ?? 720);
+  return {
+    blocks,
+    window: blocks > window ? window : Math.floor(blocks / 2),
+    seed: Number(process.env.BENCH_SOAK_SEED ?? 41),
+    firstBlock: Number(process.env.BENCH_SOAK_FIRST_BLOCK ?? 4_999_850),
+    activityMin: Number(process.env.BENCH_SOAK_ACTIVITY_MIN ?? 20),
+    activityMax: Number(process.env.BENCH_SOAK_ACTIVITY_MAX ?? 60),
+    passes: (process.env.BENCH_SOAK_PASSES ?? "incremental,catch-up").split(","),
+    sides: (process.env.BENCH_SOAK_SIDES ?? "baseline,history").split(","),
+    partitions: TOPICS.chainNetwork.partitions,
+    /** Redis used_memory is sampled every so many blocks (the JSON's series). */
+    sampleEvery: 60,
+  };
+})();
+
+export type SideName = "baseline" | "history";
+export const PROJECTIONS = ["accounts", "market", "subnets"] as const;
+
+export interface BlockTiming {
+  number: number;
+  epoch: boolean;
+  ms: number;
+  postgresMs: number;
+  batches: number;
+  byProjection: Record<string, { ms: number; postgresMs: number }>;
+}
+
+export interface IncrementalFigures {
+  side: SideName;
+  blocks: BlockTiming[];
+  redisUsedMemory: { first: number; afterWindow: number; end: number };
+  redisSeries: Array<{ block: number; bytes: number }>;
+  redisFamilies: Array<{ family: string; keys: number; bytes: number }>;
+  postgres?: {
+    first: PostgresFigures;
+    end: PostgresFigures;
+    walBytes: number;
+  };
+}
+
+export interface CatchUpFigures {
+  side: SideName;
+  blocks: number;
+  epochBlocks: number;
+  ms: number;
+  postgresMs: number;
+  fetches: number;
+  byProjection: Record<string, { ms: number; postgresMs: number }>;
+}
+
+export interface SoakResults {
+  incremental: Partial<Record<SideName, IncrementalFigures>>;
+  catchUp: Partial<Record<SideName, CatchUpFigures>>;
+  stream: StreamFigures;
+}
+
+const FINNEY_DAY_BLOCKS = 7_200;
+
+function stats(blocks: readonly BlockTiming[], pick: (block: BlockTiming) => number) {
+  const values = blocks.map(pick);
+  return {
+    blocks: values.length,
+    p50Ms: quantile(values, 0.5),
+    p95Ms: quantile(values, 0.95),
+    maxMs: values.length === 0 ? Number.NaN : Math.max(...values),
+  };
+}
+
+/** Per-block figures of a side's incremental pass: all blocks, epoch blocks, the others, and each projection's. */
+function timingsOf(figures: IncrementalFigures) {
+  const epoch = figures.blocks.filter((block) => block.epoch);
+  const other = figures.blocks.filter((block) => !block.epoch);
+  const projections = Object.fromEntries(
+    PROJECTIONS.map((name) => {
+      const own = (block: BlockTiming) => block.byProjection[name]?.ms ?? Number.NaN;
+      const postgres = (block: BlockTiming) => block.byProjection[name]?.postgresMs ?? Number.NaN;
+      return [
+        name,
+        {
+          all: stats(figures.blocks, own),
+          epoch: stats(epoch, own),
+          other: stats(other, own),
+          postgresAll: stats(figures.blocks, postgres),
+          postgresEpoch: stats(epoch, postgres),
+        },
+      ];
+    }),
+  );
+  const { first, afterWindow, end } = figures.redisUsedMemory;
+  const { blocks, window } = SETTINGS;
+  return {
+    all: stats(figures.blocks, (block) => block.ms),
+    epoch: stats(epoch, (block) => block.ms),
+    other: stats(other, (block) => block.ms),
+    postgres: stats(figures.blocks, (block) => block.postgresMs),
+    projections,
+    slopeAfterWindow: blocks > window ? (end - afterWindow) / (blocks - window) : Number.NaN,
+    slopeToWindow: (afterWindow - first) / window,
+  };
+}
+
+/** Per block, from the first figures (after the full snapshot) to the end. */
+function postgresPerBlock(figures: IncrementalFigures | undefined) {
+  const postgres = figures?.postgres;
+  if (postgres === undefined) return undefined;
+  const { blocks } = SETTINGS;
+  const tables: Record<string, { bytesPerBlock: number; rowsPerBlock: number; bytesPerRow: number; share: number }> =
+    {};
+  const grown = postgres.end.databaseBytes - postgres.first.databaseBytes;
+  for (const [name, end] of Object.entries(postgres.end.tables)) {
+    const first = postgres.first.tables[name] ?? { bytes: 0, rows: 0 };
+    const rows = end.rows - first.rows;
+    tables[name] = {
+      bytesPerBlock: (end.bytes - first.bytes) / blocks,
+      rowsPerBlock: rows / blocks,
+      bytesPerRow: rows > 0 ? (end.bytes - first.bytes) / rows : Number.NaN,
+      share: (end.bytes - first.bytes) / grown,
+    };
+  }
+  return {
+    databaseBytes: { before: postgres.first.databaseBytes, after: postgres.end.databaseBytes },
+    databaseBytesPerBlock: grown / blocks,
+    walBytesPerBlock: postgres.walBytes / blocks,
+    tables,
+  };
+}
+
+const rate = (figures: CatchUpFigures | undefined) =>
+  figures === undefined ? Number.NaN : figures.blocks / (figures.ms / 1_000);
+
+export function summaryOf(results: SoakResults) {
+  const { incremental, catchUp, stream } = results;
+  const base = incremental.baseline && timingsOf(incremental.baseline);
+  const hist = incremental.history && timingsOf(incremental.history);
+  const postgres = postgresPerBlock(incremental.history);
+  const projections = Object.fromEntries(
+    PROJECTIONS.map((name) => {
+      const [h, b] = [hist?.projections[name], base?.projections[name]];
+      const [hc, bc] = [catchUp.history?.byProjection[name], catchUp.baseline?.byProjection[name]];
+      return [
+        name,
+        {
+          incrementalP50Ms: h?.all.p50Ms,
+          incrementalP95Ms: h?.all.p95Ms,
+          epochBlockP95Ms: h?.epoch.p95Ms,
+          nonEpochBlockP95Ms: h?.other.p95Ms,
+          postgresP50Ms: h?.postgresAll.p50Ms,
+          postgresEpochBlockP95Ms: h?.postgresEpoch.p95Ms,
+          baselineIncrementalP95Ms: b?.all.p95Ms,
+          baselineEpochBlockP95Ms: b?.epoch.p95Ms,
+          catchUpBlocksPerSecond: hc === undefined ? undefined : SETTINGS.blocks / (hc.ms / 1_000),
+          catchUpPostgresShare: hc === undefined ? undefined : hc.postgresMs / hc.ms,
+          baselineCatchUpBlocksPerSecond: bc === undefined ? undefined : SETTINGS.blocks / (bc.ms / 1_000),
+        },
+      ];
+    }),
+  );
+  const redisSlope = hist?.slopeAfterWindow;
+  return {
+    blocks: SETTINGS.blocks,
+    epochBlocks: stream.epochBlocks,
+    windowBlocks: SETTINGS.window,
+    /** Every block of the incremental pass, epoch blocks included (the issue's per-block target). */
+    incrementalP50Ms: hist?.all.p50Ms,
+    incrementalP95Ms: hist?.all.p95Ms,
+    incrementalMaxMs: hist?.all.maxMs,
+    nonEpochBlockP95Ms: hist?.other.p95Ms,
+    epochBlockP50Ms: hist?.epoch.p50Ms,
+    epochBlockP95Ms: hist?.epoch.p95Ms,
+    postgresP50MsPerBlock: hist?.postgres.p50Ms,
+    baselineIncrementalP95Ms: base?.all.p95Ms,
+    baselineNonEpochBlockP95Ms: base?.other.p95Ms,
+    baselineEpochBlockP95Ms: base?.epoch.p95Ms,
+    incrementalP95Ratio: hist && base ? hist.all.p95Ms / base.all.p95Ms : undefined,
+    epochBlockP95Ratio: hist && base ? hist.epoch.p95Ms / base.epoch.p95Ms : undefined,
+    catchUpBlocksPerSecond: rate(catchUp.history),
+    catchUpEpochBlocks: catchUp.history?.epochBlocks,
+    catchUpPostgresShare: catchUp.history ? catchUp.history.postgresMs / catchUp.history.ms : undefined,
+    baselineCatchUpBlocksPerSecond: rate(catchUp.baseline),
+    catchUpRatio: rate(catchUp.history) / rate(catchUp.baseline),
+    redisUsedMemoryBytes: incremental.history?.redisUsedMemory,
+    baselineRedisUsedMemoryBytes: incremental.baseline?.redisUsedMemory,
+    redisSlopeBytesPerBlockAfterWindow: redisSlope,
+    redisSlopeBytesPerBlockToWindow: hist?.slopeToWindow,
+    baselineRedisSlopeBytesPerBlockAfterWindow: base?.slopeAfterWindow,
+    postgresBytesPerBlock: postgres?.databaseBytesPerBlock,
+    postgresDatabaseBytes: postgres?.databaseBytes,
+    postgresBytesPerFinneyDay: postgres === undefined ? undefined : postgres.databaseBytesPerBlock * FINNEY_DAY_BLOCKS,
+    postgresWalBytesPerBlock: postgres?.walBytesPerBlock,
+    postgresTables: postgres?.tables,
+    kafkaBytesPerBlock: stream.kafkaBytesPerBlock,
+    kafkaBytesPerEpochBlock: stream.kafkaBytesPerEpochBlock,
+    kafkaBytesPerOtherBlock: stream.kafkaBytesPerOtherBlock,
+    kafkaBytesPerFinneyDay: stream.kafkaBytesPerFinneyDay,
+    kafkaBytesPerBlockByEventType: Object.fromEntries(
+      Object.entries(stream.byEventType).map(([type, figures]) => [type, figures.kafkaBytesPerBlock]),
+    ),
+    projections,
+    targets: {
+      perBlockP95Under1s: hist === undefined ? undefined : hist.all.p95Ms < 1_000,
+      catchUpAtLeast5BlocksPerSecond: catchUp.history === undefined ? undefined : rate(catchUp.history) >= 5,
+      redisAtMost1KBPerBlockAfterWindow:
+        redisSlope === undefined || Number.isNaN(redisSlope) ? undefined : redisSlope <= 1_024,
+    },
+  };
+}
+
+const ms = (value: number | undefined) => (value !== undefined && Number.isFinite(value) ? value.toFixed(1) : "–");
+const ratio = (value: number | undefined, base: number | undefined) =>
+  value !== undefined && base !== undefined && Number.isFinite(value / base) ? `x${(value / base).toFixed(2)}` : "";
+const mb = (bytes: number | undefined) => (bytes === undefined ? "–" : `${(bytes / 1e6).toFixed(2)} MB`);
+
+/** The terminal's tables: per-block times by side and projection, the stores' growth, the topic's bytes. */
+export function report(results: SoakResults): string {
+  const summary = summaryOf(results);
+  const base = results.incremental.baseline && timingsOf(results.incremental.baseline);
+  const hist = results.incremental.history && timingsOf(results.incremental.history);
+  const rows: Array<Record<string, string>> = [];
+  const row = (measure: string, baseline: string, history: string, against = "") =>
+    rows.push({
+      measure,
+      "baseline (Redis only)": baseline,
+      "with history (PostgreSQL + Redis)": history,
+      ratio: against,
+    });
+  for (const [label, key] of [
+    ["every block", "all"],
+    ["epoch blocks", "epoch"],
+    ["other blocks", "other"],
+  ] as const) {
+    const [b, h] = [base?.[key], hist?.[key]];
+    row(
+      `${label} (${h?.blocks ?? b?.blocks ?? 0}): commit p50 ms`,
+      ms(b?.p50Ms),
+      ms(h?.p50Ms),
+      ratio(h?.p50Ms, b?.p50Ms),
+    );
+    row(`${label}: commit p95 ms`, ms(b?.p95Ms), ms(h?.p95Ms), ratio(h?.p95Ms, b?.p95Ms));
+  }
+  for (const name of PROJECTIONS) {
+    const [b, h] = [base?.projections[name], hist?.projections[name]];
+    row(
+      `  ${name}: p95 ms, every block / epoch`,
+      `${ms(b?.all.p95Ms)} / ${ms(b?.epoch.p95Ms)}`,
+      `${ms(h?.all.p95Ms)} / ${ms(h?.epoch.p95Ms)}`,
+      ratio(h?.epoch.p95Ms, b?.epoch.p95Ms),
+    );
+    row(
+      `  ${name}: of it in PostgreSQL, p50 / epoch p95 ms`,
+      "–",
+      `${ms(h?.postgresAll.p50Ms)} / ${ms(h?.postgresEpoch.p95Ms)}`,
+    );
+  }
+  row(
+    "catch-up blocks/s",
+    ms(summary.baselineCatchUpBlocksPerSecond),
+    ms(summary.catchUpBlocksPerSecond),
+    ratio(summary.catchUpBlocksPerSecond, summary.baselineCatchUpBlocksPerSecond),
+  );
+  const used = (side: SideName, pick: "first" | "afterWindow" | "end") =>
+    mb(results.incremental[side]?.redisUsedMemory[pick]);
+  row(
+    "Redis used_memory: first / after the window / end",
+    `${used("baseline", "first")} / ${used("baseline", "afterWindow")} / ${used("baseline", "end")}`,
+    `${used("history", "first")} / ${used("history", "afterWindow")} / ${used("history", "end")}`,
+  );
+  row(
+    "Redis bytes/block after the window",
+    ms(base?.slopeAfterWindow),
+    ms(hist?.slopeAfterWindow),
+    ratio(hist?.slopeAfterWindow, base?.slopeAfterWindow),
+  );
+  row("PostgreSQL bytes/block (pg_database_size after CHECKPOINT)", "–", ms(summary.postgresBytesPerBlock));
+  row("PostgreSQL WAL bytes/block", "–", ms(summary.postgresWalBytesPerBlock));
+  for (const [name, figures] of Object.entries(summary.postgresTables ?? {}))
+    row(
+      `  ${name}: bytes/block (rows/block, bytes/row)`,
+      "–",
+      `${ms(figures.bytesPerBlock)} (${figures.rowsPerBlock.toFixed(1)}, ${ms(figures.bytesPerRow)})`,
+    );
+  const kafka: Array<Record<string, string>> = Object.entries(results.stream.byEventType).map(([type, figures]) => ({
+    "event type": type,
+    "records/block": (figures.records / results.stream.blocks).toFixed(1),
+    "Kafka bytes/block": ms(figures.kafkaBytesPerBlock),
+    share: `${(figures.share * 100).toFixed(1)} %`,
+  }));
+  return `${table(rows)}\n\nchain.network.v1 (${TOPICS.chainNetwork.partitions} partitions), ${mb(results.stream.kafkaBytesPerBlock)} a block (epoch ${mb(results.stream.kafkaBytesPerEpochBlock)}, other ${mb(results.stream.kafkaBytesPerOtherBlock)}):\n${table(kafka)}`;
+}
