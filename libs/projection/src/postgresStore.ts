@@ -7,6 +7,12 @@ export interface PostgresStoreOptions<Change> {
   db: HistoryDb;
   /** The projection's name: its rows in history.projection_offsets. */
   projection: string;
+  /**
+   * Runs before the commit's transaction with the changes of every record of the batch (some may
+   * turn out to be applied already): for work that must not share the transaction, e.g. creating
+   * the partitions its rows need.
+   */
+  beforeTransaction?(changes: readonly Change[]): Promise<void>;
   /** Writes the changes of the records still to apply, inside the commit's transaction. */
   write(tx: HistoryTransaction, changes: readonly Change[], batch: ProjectionBatch): Promise<void>;
   /** Told when a commit failed (its transaction rolled back), e.g. to forget partitions it created. */
@@ -33,6 +39,7 @@ export function postgresStore<Change>(options: PostgresStoreOptions<Change>): Pr
     },
     async apply(batch, records) {
       try {
+        await options.beforeTransaction?.(changesOf(records));
         return await db.begin(async (tx) => {
           // -1 stands for "nothing applied", so that the row exists to be locked from the first batch on.
           await tx.unsafe(

@@ -7,7 +7,7 @@ import { DATA_PREFIX, marketKeys, readModelVersionKeys } from "@platform/read-mo
 import type { Signals } from "@platform/signals";
 import { execPipeline, type Redis } from "@platform/store";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
-import { addStateMembers, writeRemovalsHistory, writeSeriesHistory } from "../shared/seriesHistory.js";
+import { addStateMembers, blockSpan, writeRemovalsHistory, writeSeriesHistory } from "../shared/seriesHistory.js";
 import { restoreSeries } from "../shared/seriesRestore.js";
 import type { SeriesState } from "../shared/seriesState.js";
 import { type LoadedSeries, type PendingSeries, queueSeriesWrites, type SeriesLayout } from "../shared/seriesStore.js";
@@ -54,6 +54,8 @@ export function marketProjection(options: {
         newestRef(changes.map((change) => ("ref" in change ? change.ref : undefined))),
       ),
     plan: planMarket,
+    blocksOf: (changes) =>
+      blockSpan(changes.flatMap((change) => ("point" in change && change.point !== undefined ? [change.point.b] : []))),
     async queueRedis(plan, changes) {
       const { loaded, pending, removals, newTombstones, priceAdds } = plan;
       return (multi) => {

@@ -11,6 +11,18 @@ import { type LoadedSeries, type PendingSeries, parsePoint } from "./seriesStore
  * the same fold as the Redis copy (series.ts) over this copy's own tail.
  */
 
+/** The lowest and highest of the blocks, or undefined without any. */
+export function blockSpan(blocks: readonly number[]): { first: number; last: number } | undefined {
+  if (blocks.length === 0) return undefined;
+  let first = blocks[0]!;
+  let last = first;
+  for (const block of blocks) {
+    if (block < first) first = block;
+    if (block > last) last = block;
+  }
+  return { first, last };
+}
+
 /** The block a series row belongs to (its partition): the ordinal's block. */
 const blockOf = (ordinal: number): number => Math.floor(ordinal / ORDINAL_SPAN);
 

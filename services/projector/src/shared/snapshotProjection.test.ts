@@ -71,6 +71,7 @@ const batch = (): ProjectionBatch & { heartbeats: number } => {
 const plan = async () => undefined;
 const queueRedis = async () => () => undefined;
 const writeHistory = async () => undefined;
+const blocksOf = () => undefined;
 
 /** The projection under test: one change per record, written nowhere but its offset and version. */
 function project(
@@ -88,6 +89,7 @@ function project(
     plan,
     queueRedis,
     writeHistory,
+    blocksOf,
     ...extra,
   });
 }

@@ -35,6 +35,8 @@ export interface SnapshotProjectionOptions<Change, Plan> {
   history?: HistoryDb | undefined;
   /** The plan's writes in the history commit's transaction. */
   writeHistory(tx: HistoryTransaction, plan: Plan, partitions: PartitionKeeper): Promise<void>;
+  /** The blocks whose series rows a batch's changes may write (the history partitions they need), lowest and highest. */
+  blocksOf(changes: readonly Change[]): { first: number; last: number } | undefined;
   /** Seeds a lost Redis read model from the history database (shared/seriesRestore.ts); with `history` only. */
   restore?(history: HistoryDb): Promise<void>;
   signals?: Signals | undefined;
@@ -96,6 +98,11 @@ function historyStore<Change, Plan>(
   return postgresStore<Change>({
     db,
     projection: options.name,
+    // The partitions first, each in a transaction of its own (PartitionKeeper.ensure says why).
+    async beforeTransaction(changes) {
+      const blocks = options.blocksOf(changes);
+      if (blocks !== undefined) await partitions.ensure(db, "series_points", BigInt(blocks.first), BigInt(blocks.last));
+    },
     async write(tx, changes) {
       const plan = await options.plan(changes, postgresSeriesState(tx, options.name));
       await options.writeHistory(tx, plan, partitions);

@@ -28,7 +28,7 @@ import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
 import type { NewPoint } from "../shared/series.js";
-import { replaceStateHash, writeRemovalsHistory, writeSeriesHistory } from "../shared/seriesHistory.js";
+import { blockSpan, replaceStateHash, writeRemovalsHistory, writeSeriesHistory } from "../shared/seriesHistory.js";
 import { restoreSeries } from "../shared/seriesRestore.js";
 import type { SeriesState } from "../shared/seriesState.js";
 import { type LoadedSeries, type PendingSeries, queueSeriesWrites, type SeriesLayout } from "../shared/seriesStore.js";
@@ -225,6 +225,16 @@ export function subnetsProjection(options: {
     replication: options.replication,
     committed: (changes) => advanceToRef(options.readModels, "subnets", batchHead(changes)),
     plan: planSubnets,
+    blocksOf: (changes) =>
+      blockSpan(
+        changes.flatMap((change) =>
+          change.kind === "snapshot"
+            ? [change.point.b]
+            : change.kind === "chunk"
+              ? [Number(change.chunk.ref?.blockNumber ?? 0)]
+              : [],
+        ),
+      ),
     async queueRedis(plan, changes) {
       const { chunks, loaded, removals, identityChecks } = plan;
       const rankedNetuids = plan.pending.filter((entry) => entry.what === "holders").map((entry) => entry.netuid);
