@@ -59,7 +59,8 @@ export const projectorGrants = {
 export const chainIngestorGrants = {
   intents: ingestorSource("chain-ingestor-", [TOPICS.chainIntents.name, TOPICS.intentsNotifications.name]),
   native: ingestorSource("chain-ingestor-native-", [TOPICS.chainNetwork.name]),
-  price: ingestorSource("chain-ingestor-price-", [TOPICS.oraclePrices.name, TOPICS.chainNetwork.name]),
+  // Its rounds and their removals both travel on oracle.prices.v1: no write on chain.network.v1.
+  price: ingestorSource("chain-ingestor-price-", [TOPICS.oraclePrices.name]),
 } as const satisfies Record<string, KafkaGrant>;
 
 /** Every service that talks to Kafka, with its whole grant; gateway and data-query have none. */

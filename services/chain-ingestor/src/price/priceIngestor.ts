@@ -47,9 +47,9 @@ export function startPriceIngestor(options: PriceIngestorOptions): PriceIngestor
       stop: async () => undefined,
     };
   }
-  // Removals of undone rounds travel on chain.network.v1 (commitPriceRecords).
+  // Removals of undone rounds travel on oracle.prices.v1 with the rounds (commitPriceRecords).
   const topics = ensureTopics(options.kafka, {
-    topics: ["oracle.prices.v1", "chain.network.v1", "ingestor.checkpoints.v1"],
+    topics: ["oracle.prices.v1", "ingestor.checkpoints.v1"],
     replicationFactor: options.replicationFactor,
     ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
     logger: log,

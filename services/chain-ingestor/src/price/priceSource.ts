@@ -29,8 +29,8 @@ export const QUOTE_CURRENCY = "usd";
 
 /**
  * The price source: follows the chain whose `contracts.priceFeed` is set from its checkpoint
- * (`<chainId>:price`) and publishes every step (removals on chain.network.v1, rounds on
- * oracle.prices.v1, checkpoint) in one Kafka transaction with the transactional id
+ * (`<chainId>:price`) and publishes every step (removals and rounds on oracle.prices.v1,
+ * checkpoint) in one Kafka transaction with the transactional id
  * `chain-ingestor-price-<chain>`; the restart, fencing and reorganisation rules are those of
  * follower/followerSource.ts, shared with the other sources.
  */
