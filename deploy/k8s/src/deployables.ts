@@ -190,7 +190,7 @@ export const DEPLOYABLES: Deployable[] = [
     }),
   ),
   // One Deployment per ingestor source, each a singleton: a source's Kafka transactional ids
-  // (`chain-ingestor-<chain>`, `chain-ingestor-native-<network>`,
+  // (`chain-ingestor-intents-<chain>`, `chain-ingestor-native-<network>`,
   // `chain-ingestor-price-<chain>`) and checkpoints are its own, so they run side by side, and a
   // source never has two active instances.
   ...INGEST_SOURCES.map(

@@ -19,6 +19,9 @@ export { isProducerFencedError, ProducerFencedError } from "./errors.js";
 export {
   aclBindings,
   chainIngestorGrants,
+  INGESTOR_TRANSACTIONAL_ID_PREFIXES,
+  type IngestorSourceName,
+  ingestorTransactionalId,
   KAFKA_GRANTS,
   KAFKA_SERVICES,
   type KafkaAclBinding,

@@ -9,7 +9,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { applyKafkaAcls } from "./applyKafkaAcls.js";
 import { createKafkaClient, type KafkaCredentials } from "./client.js";
 import type { OutgoingRecord } from "./envelope.js";
-import { KAFKA_GRANTS, KAFKA_SERVICES, type KafkaService, platformAclBindings } from "./kafkaAcl.js";
+import {
+  aclBindings,
+  chainIngestorGrants,
+  type IngestorSourceName,
+  ingestorTransactionalId,
+  KAFKA_GRANTS,
+  KAFKA_SERVICES,
+  type KafkaService,
+  platformAclBindings,
+} from "./kafkaAcl.js";
 import { migrateTopics } from "./migrateTopics.js";
 import { runProjectionConsumer } from "./projectionConsumer.js";
 import { createPublisher } from "./publisher.js";
@@ -30,6 +39,11 @@ const admin: KafkaCredentials = { username: "admin", password: secret() };
 const users = Object.fromEntries(
   KAFKA_SERVICES.map((service) => [service, { username: service, password: secret() }]),
 ) as Record<KafkaService, KafkaCredentials>;
+/** Each ingestor source's own user, as each source's Deployment has in Kubernetes (its part of the grant). */
+const INGESTOR_SOURCES: IngestorSourceName[] = ["intents", "native", "price"];
+const sourceUsers = Object.fromEntries(
+  INGESTOR_SOURCES.map((source) => [source, { username: `chain-ingestor-${source}`, password: secret() }]),
+) as Record<IngestorSourceName, KafkaCredentials>;
 let broker: RunningKafka;
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -37,12 +51,15 @@ beforeAll(async () => {
   broker = await startKafka({
     dataDir: join(dir.path, "kafka"),
     logFile: join(dir.path, "kafka.log"),
-    sasl: { admin, users: Object.values(users) },
+    sasl: { admin, users: [...Object.values(users), ...Object.values(sourceUsers)] },
   });
   const superUser = clientAs(admin).admin();
   await superUser.connect();
   try {
-    await applyKafkaAcls(superUser, platformAclBindings());
+    await applyKafkaAcls(superUser, [
+      ...platformAclBindings(),
+      ...INGESTOR_SOURCES.flatMap((source) => aclBindings(sourceUsers[source].username, chainIngestorGrants[source])),
+    ]);
   } finally {
     await superUser.disconnect();
   }
@@ -168,9 +185,9 @@ describe("each service can do what its code does, with its own user only", () =>
 
   it("the chain-ingestor's sources publish in transactions under their own ids, and read their checkpoints back in a throw-away group", async () => {
     const sources: Array<[string, TopicName]> = [
-      ["chain-ingestor-origin", TOPICS.chainIntents.name],
-      ["chain-ingestor-native-finney", TOPICS.chainNetwork.name],
-      ["chain-ingestor-price-origin", TOPICS.oraclePrices.name],
+      [ingestorTransactionalId("intents", "origin"), TOPICS.chainIntents.name],
+      [ingestorTransactionalId("native", "finney"), TOPICS.chainNetwork.name],
+      [ingestorTransactionalId("price", "origin"), TOPICS.oraclePrices.name],
     ];
     for (const [transactionalId, topic] of sources) {
       const publisher = await createTransactionalPublisher(serviceClient("chain-ingestor"), {
@@ -261,7 +278,17 @@ describe("and is refused what lies outside its grant", () => {
 
   it("no service but the chain-ingestor takes a chain-ingestor transactional id (which would fence the ingestor off), and it takes no other", async () => {
     await expect(
-      createTransactionalPublisher(serviceClient("projector"), { transactionalId: "chain-ingestor-origin", logger }),
+      createTransactionalPublisher(serviceClient("projector"), {
+        transactionalId: ingestorTransactionalId("intents", "origin"),
+        logger,
+      }),
+    ).rejects.toThrow();
+    // The intents source's ids used to be `chain-ingestor-<chain>`, a prefix that covered every source's.
+    await expect(
+      createTransactionalPublisher(serviceClient("chain-ingestor"), {
+        transactionalId: "chain-ingestor-origin",
+        logger,
+      }),
     ).rejects.toThrow();
     await expect(
       createTransactionalPublisher(serviceClient("chain-ingestor"), { transactionalId: "tc-origin", logger }),
@@ -310,5 +337,30 @@ describe("and is refused what lies outside its grant", () => {
     }).admin();
     cleanups.push(() => anonymous.disconnect());
     await expect(anonymous.connect().then(() => anonymous.listTopics())).rejects.toThrow();
+  });
+});
+
+describe("each ingestor source's own user (one Deployment each): only its own transactional ids and topics", () => {
+  it("takes the transactional ids of its own prefix, and none of another source's", async () => {
+    for (const source of INGESTOR_SOURCES) {
+      const own = await createTransactionalPublisher(clientAs(sourceUsers[source]), {
+        transactionalId: ingestorTransactionalId(source, "origin"),
+        logger,
+      });
+      cleanups.push(() => own.disconnect());
+      for (const other of INGESTOR_SOURCES.filter((candidate) => candidate !== source))
+        await expect(
+          createTransactionalPublisher(clientAs(sourceUsers[source]), {
+            transactionalId: ingestorTransactionalId(other, "origin"),
+            logger,
+          }),
+          `${source} taking ${other}'s id`,
+        ).rejects.toThrow();
+    }
+  });
+
+  it("the price source cannot write chain.network.v1: its removals travel on oracle.prices.v1", async () => {
+    await expect(plainSend(clientAs(sourceUsers.price), TOPICS.chainNetwork.name)).rejects.toThrow(refused);
+    await expect(plainSend(clientAs(sourceUsers.price), TOPICS.oraclePrices.name)).resolves.toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@ import { toAclEntry } from "./applyKafkaAcls.js";
 import {
   aclBindings,
   chainIngestorGrants,
+  INGESTOR_TRANSACTIONAL_ID_PREFIXES,
+  ingestorTransactionalId,
   KAFKA_GRANTS,
   KAFKA_SERVICES,
   type KafkaService,
@@ -91,6 +93,18 @@ describe("the Kafka ACL table", () => {
         (binding) => binding.operation === "WRITE" || binding.operation === "ALTER_CONFIGS",
       ),
     ).toBe(false);
+  });
+
+  it("gives each ingestor source a transactional-id prefix that covers none of the other sources' ids", () => {
+    const sources = Object.keys(chainIngestorGrants) as (keyof typeof chainIngestorGrants)[];
+    for (const source of sources) {
+      const [prefix] = chainIngestorGrants[source].transactionalIdPrefixes;
+      expect(prefix, source).toBe(INGESTOR_TRANSACTIONAL_ID_PREFIXES[source]);
+      expect(ingestorTransactionalId(source, "origin").startsWith(prefix!)).toBe(true);
+      for (const other of sources.filter((candidate) => candidate !== source))
+        expect(ingestorTransactionalId(other, "origin").startsWith(prefix!), `${source} covers ${other}`).toBe(false);
+    }
+    expect(ingestorTransactionalId("intents", "origin")).toBe("chain-ingestor-intents-origin");
   });
 
   it("turns a binding into the kafkajs ACL entry: ALLOW from any host", () => {

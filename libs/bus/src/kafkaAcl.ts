@@ -51,17 +51,34 @@ export const projectorGrants = {
 } as const satisfies Record<string, KafkaGrant>;
 
 /**
+ * The transactional-id prefix of each chain-ingestor source: its ids are the prefix and the name
+ * of the chain or network it follows (`chain-ingestor-intents-origin`). No prefix is the start of
+ * another, so a source's grant on its prefix takes no other source's id (which would let it fence
+ * that source off).
+ */
+export const INGESTOR_TRANSACTIONAL_ID_PREFIXES = {
+  intents: "chain-ingestor-intents-",
+  native: "chain-ingestor-native-",
+  price: "chain-ingestor-price-",
+} as const;
+export type IngestorSourceName = keyof typeof INGESTOR_TRANSACTIONAL_ID_PREFIXES;
+
+/** The transactional id of `source` following the chain or network `name`. */
+export function ingestorTransactionalId(source: IngestorSourceName, name: string): string {
+  return `${INGESTOR_TRANSACTIONAL_ID_PREFIXES[source]}${name}`;
+}
+
+/**
  * The chain-ingestor's sources (INGEST_SOURCES). Each writes its records and its checkpoints in
- * Kafka transactions, and reads the checkpoints back at start through a throw-away group. The
- * intents source's transactional ids are `chain-ingestor-<chain>`, so its prefix also covers the
- * other sources' ids: a source's grant is narrower in what it writes, not in its ids.
+ * Kafka transactions under its own transactional-id prefix, and reads the checkpoints back at
+ * start through a throw-away group.
  */
 export const chainIngestorGrants = {
-  intents: ingestorSource("chain-ingestor-", [TOPICS.chainIntents.name, TOPICS.intentsNotifications.name]),
-  native: ingestorSource("chain-ingestor-native-", [TOPICS.chainNetwork.name]),
+  intents: ingestorSource("intents", [TOPICS.chainIntents.name, TOPICS.intentsNotifications.name]),
+  native: ingestorSource("native", [TOPICS.chainNetwork.name]),
   // Its rounds and their removals both travel on oracle.prices.v1: no write on chain.network.v1.
-  price: ingestorSource("chain-ingestor-price-", [TOPICS.oraclePrices.name]),
-} as const satisfies Record<string, KafkaGrant>;
+  price: ingestorSource("price", [TOPICS.oraclePrices.name]),
+} as const satisfies Record<IngestorSourceName, KafkaGrant>;
 
 /** Every service that talks to Kafka, with its whole grant; gateway and data-query have none. */
 export const KAFKA_GRANTS = {
@@ -90,7 +107,7 @@ function projection(group: string, topics: readonly TopicName[]): KafkaGrant {
   return { ...none, consumes: topics, createsIfMissing: topics, groups: [group] };
 }
 
-function ingestorSource(transactionalIdPrefix: string, topics: readonly TopicName[]): KafkaGrant {
+function ingestorSource(source: IngestorSourceName, topics: readonly TopicName[]): KafkaGrant {
   const written = [...topics, TOPICS.ingestorCheckpoints.name];
   return {
     ...none,
@@ -98,7 +115,7 @@ function ingestorSource(transactionalIdPrefix: string, topics: readonly TopicNam
     produces: written,
     owns: written,
     groupPrefixes: ["chain-ingestor-checkpoint-reader-"],
-    transactionalIdPrefixes: [transactionalIdPrefix],
+    transactionalIdPrefixes: [INGESTOR_TRANSACTIONAL_ID_PREFIXES[source]],
   };
 }
 

@@ -1,3 +1,4 @@
+import { ingestorTransactionalId } from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
 import type { Address } from "viem";
 import { rpcHeaderReader } from "../evm/rpcHeaderReader.js";
@@ -47,7 +48,7 @@ export function startPriceSource(options: PriceSourceOptions): PriceSource {
     headers: rpcHeaderReader(options.client),
     kind: "price",
     sourceId,
-    transactionalId: `chain-ingestor-price-${chain.name}`,
+    transactionalId: ingestorTransactionalId("price", chain.name),
     blocks,
     toRecords: (step, now) => commitPriceRecords(step, { chainId: chain.chainId, sourceId, now }),
     // A source starting from nothing (possibly near the head) publishes the feed's latest round with its first block.
