@@ -27,4 +27,11 @@ test("the kafka-acls.sh commands name each Deployment's user and one resource ea
   expect(commands.some((command) => command.includes("User:gateway") || command.includes("User:data-query"))).toBe(
     false,
   );
+  // Only the topics Job's user creates topics or changes their configs.
+  const creating = commands.filter((command) => /--operation (Create|AlterConfigs)/.test(command));
+  expect(creating.length).toBeGreaterThan(0);
+  for (const command of creating) expect(command).toContain("--allow-principal User:topics ");
+  expect(commands).toContain(
+    'kafka-acls.sh --bootstrap-server "$KAFKA_BOOTSTRAP" --command-config "$KAFKA_ADMIN_CONFIG" --add --allow-principal User:topics --operation Describe --operation Create --operation AlterConfigs --topic chain.network.v1',
+  );
 });

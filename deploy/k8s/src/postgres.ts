@@ -376,7 +376,7 @@ const podSecurity = (uid: number): V1PodSecurityContext => ({
   seccompProfile: { type: "RuntimeDefault" },
 });
 
-const containerSecurity = (uid: number): V1SecurityContext => ({
+export const containerSecurity = (uid: number): V1SecurityContext => ({
   runAsNonRoot: true,
   runAsUser: uid,
   runAsGroup: uid,
@@ -644,7 +644,7 @@ function backupClaim(): V1PersistentVolumeClaim & Manifest {
 }
 
 /** The pod of a batch workload (never restarted in place: the Job retries with a new pod). */
-function batchPod(uid: number, container: V1Container, volumes: V1Volume[]): V1PodSpec {
+export function batchPod(uid: number, container: V1Container, volumes: V1Volume[]): V1PodSpec {
   return {
     serviceAccountName: SERVICE_ACCOUNT,
     automountServiceAccountToken: false,

@@ -41,6 +41,7 @@ export {
   type TopicMigrationReport,
 } from "./migrateTopics.js";
 export { keysForEveryPartition } from "./partitionKeys.js";
+export { migratePlatformTopics } from "./platformTopics.js";
 export {
   type ProjectionBatch,
   type ProjectionConsumer,
@@ -64,6 +65,7 @@ export {
 } from "./projectionSupervisor.js";
 export { createPublisher, type PublishedBatch, type Publisher, type PublisherOptions } from "./publisher.js";
 export { kafkaReadiness } from "./readiness.js";
+export { MissingTopicsError, requireTopics } from "./requireTopics.js";
 export { DEFAULT_CHAIN_TOPICS_RETENTION_MS, type TopicSpec, type TopicSpecOptions, topicSpecs } from "./topicSpecs.js";
 export {
   createTransactionalPublisher,

@@ -20,8 +20,10 @@ import {
   platformAclBindings,
 } from "./kafkaAcl.js";
 import { migrateTopics } from "./migrateTopics.js";
+import { migratePlatformTopics } from "./platformTopics.js";
 import { runProjectionConsumer } from "./projectionConsumer.js";
 import { createPublisher } from "./publisher.js";
+import { MissingTopicsError, requireTopics } from "./requireTopics.js";
 import { topicSpecs } from "./topicSpecs.js";
 import { createTransactionalPublisher } from "./transactionalPublisher.js";
 
@@ -148,25 +150,21 @@ async function joinGroup(kafka: Kafka, groupId: string, topics: string[]): Promi
 const refused = /authoriz/i;
 
 describe("each service can do what its code does, with its own user only", () => {
-  it("the owners create their topics and bring them to spec; the projector's migration finds them as they are", async () => {
-    for (const service of ["auth", "tc", "intents-gateway", "chain-ingestor"] as const) {
-      const admin = await adminOf(serviceClient(service));
-      // Retried as the services' ensureTopics does: right after CreateTopics the broker may not
-      // know the new topics yet (KRaft publishes them a moment after the controller commits).
-      const report = await waitFor(() => migrateTopics(admin, specsOf(KAFKA_GRANTS[service].owns)), {
-        what: `${service}'s topics`,
-        timeoutMs: 20_000,
-        intervalMs: 250,
-      });
-      expect(report.drift, service).toEqual([]);
-    }
-    const projector = await migrateTopics(
-      await adminOf(serviceClient("projector")),
-      specsOf(KAFKA_GRANTS.projector.consumes),
+  it("the topics step creates every topic and brings it to spec; each service finds its own without creating any", async () => {
+    // Retried as a Job is: right after CreateTopics the broker may not know the new topics yet
+    // (KRaft publishes them a moment after the controller commits).
+    const report = await waitFor(
+      () => migratePlatformTopics(serviceClient("topics"), { replicationFactor: 1, logger }),
+      { what: "the platform's topics", timeoutMs: 20_000, intervalMs: 250 },
     );
-    expect([projector.created, projector.updated]).toEqual([[], []]);
-    const all = await (await adminOf(clientAs(admin))).listTopics();
-    expect(all).toEqual(expect.arrayContaining(Object.values(TOPICS).map((topic) => topic.name)));
+    expect(report.drift).toEqual([]);
+    expect(await (await adminOf(clientAs(admin))).listTopics()).toEqual(
+      expect.arrayContaining(Object.values(TOPICS).map((topic) => topic.name)),
+    );
+    for (const service of KAFKA_SERVICES.filter((name) => name !== "topics")) {
+      const grant = KAFKA_GRANTS[service];
+      await requireTopics(await adminOf(serviceClient(service)), [...grant.consumes, ...grant.produces]);
+    }
   });
 
   it("auth, tc and intents-gateway publish their own facts (idempotent producers)", async () => {
@@ -320,6 +318,41 @@ describe("and is refused what lies outside its grant", () => {
     // kafkajs gathers the topics' errors into one.
     expect(String(creation?.errors?.[0])).toMatch(refused);
     expect(await (await adminOf(clientAs(admin))).listTopics()).not.toContain("rogue.v1");
+  });
+
+  it("no service creates or changes even the topics it writes: that is the topics step's alone", async () => {
+    const ingestor = await adminOf(serviceClient("chain-ingestor"));
+    const retention = [{ name: "retention.ms", value: "1" }];
+    await expect(
+      ingestor.alterConfigs({
+        validateOnly: false,
+        resources: [
+          { type: kafkajs.ConfigResourceTypes.TOPIC, name: TOPICS.chainNetwork.name, configEntries: retention },
+        ],
+      }),
+    ).rejects.toThrow(refused);
+    const auth = await adminOf(serviceClient("auth"));
+    await expect(
+      auth.alterConfigs({
+        validateOnly: false,
+        resources: [
+          { type: kafkajs.ConfigResourceTypes.TOPIC, name: TOPICS.authApiKeys.name, configEntries: retention },
+        ],
+      }),
+    ).rejects.toThrow(refused);
+    // A topic of the catalog gone (say, deleted by an operator) is not brought back by its writer.
+    const specs = specsOf([TOPICS.tcAcceptances.name]);
+    const superUser = await adminOf(clientAs(admin));
+    await superUser.deleteTopics({ topics: [TOPICS.tcAcceptances.name], timeout: 10_000 });
+    await expect(migrateTopics(await adminOf(serviceClient("tc")), specs)).rejects.toThrow();
+    await expect(requireTopics(await adminOf(serviceClient("tc")), [TOPICS.tcAcceptances.name])).rejects.toThrow(
+      MissingTopicsError,
+    );
+    await waitFor(() => migratePlatformTopics(serviceClient("topics"), { replicationFactor: 1, logger }), {
+      what: "the topics step again",
+      timeoutMs: 20_000,
+      intervalMs: 250,
+    });
   });
 
   it("a wrong password, another service's name or no credentials at all are turned away", async () => {

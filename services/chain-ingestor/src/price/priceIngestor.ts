@@ -16,6 +16,8 @@ export interface PriceIngestorOptions {
   replicationFactor: number;
   /** `retention.ms` of the chain topics it creates or brings to spec (CHAIN_TOPICS_RETENTION_MS); 7 days by default. */
   chainTopicsRetentionMs?: number | undefined;
+  /** Whether it creates its topics or waits for the topics step (KAFKA_CREATE_TOPICS); true by default. */
+  createTopics?: boolean;
   log: Logger;
   onFenced(error: unknown): void;
   /** Where the source reports the chain's head, finality and what it published; none without it. */
@@ -52,6 +54,7 @@ export function startPriceIngestor(options: PriceIngestorOptions): PriceIngestor
     topics: ["oracle.prices.v1", "ingestor.checkpoints.v1"],
     replicationFactor: options.replicationFactor,
     ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
+    ...(options.createTopics === undefined ? {} : { create: options.createTopics }),
     logger: log,
   });
   const source = startPriceSource({
