@@ -7,12 +7,14 @@ import { renderOverlay } from "./kustomize.js";
 import { OVERLAYS, REPO_ROOT } from "./paths.js";
 import { formatProblems } from "./rules/checkRules.js";
 import { KUBERNETES_VERSION, StrictSchema } from "./schema.js";
+import { redisAclCommands } from "./serverAcls.js";
 import { validateManifests } from "./validate.js";
 
 /**
  *   gen     regenerate deploy/k8s/base from src/deployables.ts
  *   check   render every overlay and validate it (schema + project rules), check the Dockerfile
  *   kafka-acls  print the kafka-acls.sh commands that grant each Deployment's Kafka user its ACLs
+ *   redis-acls  print the redis-cli commands that create each Deployment's Redis user with its grant
  */
 const command = process.argv[2];
 
@@ -60,7 +62,9 @@ if (command === "gen") {
   process.exitCode = failed ? 1 : 0;
 } else if (command === "kafka-acls") {
   console.log(kafkaAclCommands().join("\n"));
+} else if (command === "redis-acls") {
+  console.log(redisAclCommands().join("\n"));
 } else {
-  console.error("usage: cli.ts gen | check | kafka-acls");
+  console.error("usage: cli.ts gen | check | kafka-acls | redis-acls");
   process.exitCode = 2;
 }

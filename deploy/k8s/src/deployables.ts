@@ -40,6 +40,8 @@ export const CHAINS_CONFIG_MAP = "platform-chains";
 export const CHAINS_MOUNT_PATH = "/etc/platform/chains";
 export const CHAINS_FILE = `${CHAINS_MOUNT_PATH}/chains.json`;
 export const SERVICE_ACCOUNT = "platform";
+/** The Job of the platform's Kafka topics step (kafkaTopicsJob.ts), which alone creates topics. */
+export const KAFKA_TOPICS_JOB = "kafka-topics";
 
 /** `dns:///name.ns.svc.cluster.local:port`: grpc-js resolves every pod of the headless Service and balances round-robin. */
 export function grpcTarget(deployable: string, namespace = NAMESPACE): string {
@@ -181,8 +183,6 @@ export const DEPLOYABLES: Deployable[] = [
       env: {
         PROJECTIONS: projection,
         INTENTS_REFUND_GRACE_SECONDS: { configMapKey: "INTENTS_REFUND_GRACE_SECONDS" },
-        // The retention of the chain topics it creates when it starts before the chain-ingestor.
-        CHAIN_TOPICS_RETENTION_MS: { configMapKey: "CHAIN_TOPICS_RETENTION_MS" },
       },
       resources: medium,
       // One consumer group per projection: more pods than the topic's partitions would idle.
@@ -190,7 +190,7 @@ export const DEPLOYABLES: Deployable[] = [
     }),
   ),
   // One Deployment per ingestor source, each a singleton: a source's Kafka transactional ids
-  // (`chain-ingestor-<chain>`, `chain-ingestor-native-<network>`,
+  // (`chain-ingestor-intents-<chain>`, `chain-ingestor-native-<network>`,
   // `chain-ingestor-price-<chain>`) and checkpoints are its own, so they run side by side, and a
   // source never has two active instances.
   ...INGEST_SOURCES.map(
@@ -201,8 +201,7 @@ export const DEPLOYABLES: Deployable[] = [
       // Only the intents source listens to NATS (`intents.notified` hints).
       uses: { kafka: true, chainRpc: true, chainsFile: true, ...(source === "intents" ? { nats: true } : {}) },
       calls: [],
-      // The chain topics' owner: its start-up migration brings their retention to this value.
-      env: { INGEST_SOURCES: source, CHAIN_TOPICS_RETENTION_MS: { configMapKey: "CHAIN_TOPICS_RETENTION_MS" } },
+      env: { INGEST_SOURCES: source },
       // The native source keeps a mainnet-sized chain's recent holder and subnet states: its memory
       // at that size, and its peaks on runs of epoch blocks, are what bench/native/scale measures.
       resources:
@@ -236,6 +235,8 @@ export const REFERENCED_SECRETS: string[] = [
     ]),
     // The history store's servers, backups and migrations (postgres.ts).
     ...POSTGRES_SECRETS,
+    // The Kafka user of the topics Job (kafkaTopicsJob.ts).
+    kafkaSecretName("topics"),
   ]),
 ];
 

@@ -4,6 +4,7 @@ import { DEFAULT_CHAIN_TOPICS_RETENTION_MS } from "@platform/bus";
 import { stringify } from "yaml";
 import type { Deployable } from "./deployable.js";
 import { CHAINS_CONFIG_MAP, CONFIG_MAP, DEPLOYABLES, NAMESPACE } from "./deployables.js";
+import { kafkaTopicsManifests } from "./kafkaTopicsJob.js";
 import {
   deployableManifests,
   type Manifest,
@@ -62,6 +63,7 @@ function kustomization(deployables: Deployable[]): string {
       ...deployables.map((deployable) => `${deployable.name}.yaml`),
       "postgres.yaml",
       "history-migrate.yaml",
+      "kafka-topics.yaml",
       "observability.yaml",
     ],
     configMapGenerator: [
@@ -87,6 +89,7 @@ export function generateBase(deployables: Deployable[] = DEPLOYABLES): Map<strin
     files.set(`${deployable.name}.yaml`, documents(deployableManifests(deployable, deployables)));
   files.set("postgres.yaml", documents(postgresManifests(deployables), "postgres.ts"));
   files.set("history-migrate.yaml", documents(migrateManifests(), "postgres.ts"));
+  files.set("kafka-topics.yaml", documents(kafkaTopicsManifests(), "kafkaTopicsJob.ts"));
   for (const configMapFiles of Object.values(postgresFiles()))
     for (const [file, content] of Object.entries(configMapFiles)) files.set(`${POSTGRES_FILES_DIR}/${file}`, content);
   // The alert rules (PrometheusRule) and Grafana dashboards (ConfigMaps), from src/observability.

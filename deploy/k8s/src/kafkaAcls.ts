@@ -28,6 +28,7 @@ const OPERATION_FLAGS: Record<KafkaAclBinding["operation"], string> = {
   WRITE: "Write",
   CREATE: "Create",
   DELETE: "Delete",
+  DESCRIBE: "Describe",
   DESCRIBE_CONFIGS: "DescribeConfigs",
   ALTER_CONFIGS: "AlterConfigs",
 };
@@ -46,27 +47,31 @@ const RESOURCE_FLAGS: Record<KafkaAclBinding["resourceType"], string> = {
 export function kafkaAclCommands(
   usernameOf: (deployable: Deployable) => string = (deployable) => deployable.name,
 ): string[] {
-  const commands: string[] = [];
+  const principals: Array<[string, KafkaGrant]> = [];
   for (const deployable of DEPLOYABLES) {
     const grant = kafkaGrantOf(deployable);
-    if (grant === undefined) continue;
-    const byResource = new Map<string, KafkaAclBinding[]>();
-    for (const binding of aclBindings(usernameOf(deployable), grant)) {
-      const key = `${binding.principal} ${binding.resourceType} ${binding.patternType} ${binding.resourceName}`;
-      byResource.set(key, [...(byResource.get(key) ?? []), binding]);
-    }
-    for (const bindings of byResource.values()) {
-      const { principal, resourceType, resourceName, patternType } = bindings[0]!;
-      commands.push(
-        [
-          'kafka-acls.sh --bootstrap-server "$KAFKA_BOOTSTRAP" --command-config "$KAFKA_ADMIN_CONFIG" --add',
-          `--allow-principal ${principal}`,
-          ...bindings.map((binding) => `--operation ${OPERATION_FLAGS[binding.operation]}`),
-          `${RESOURCE_FLAGS[resourceType]} ${resourceName}`,
-          ...(patternType === "PREFIXED" ? ["--resource-pattern-type prefixed"] : []),
-        ].join(" "),
-      );
-    }
+    if (grant !== undefined) principals.push([usernameOf(deployable), grant]);
   }
-  return commands;
+  // The topics Job (kafkaTopicsJob.ts): the only principal that creates topics or changes their configs.
+  principals.push(["topics", KAFKA_GRANTS.topics]);
+  return principals.flatMap(([username, grant]) => commandsOf(aclBindings(username, grant)));
+}
+
+/** One kafka-acls.sh command per resource of the bindings. */
+function commandsOf(bindings: readonly KafkaAclBinding[]): string[] {
+  const byResource = new Map<string, KafkaAclBinding[]>();
+  for (const binding of bindings) {
+    const key = `${binding.principal} ${binding.resourceType} ${binding.patternType} ${binding.resourceName}`;
+    byResource.set(key, [...(byResource.get(key) ?? []), binding]);
+  }
+  return [...byResource.values()].map((grouped) => {
+    const { principal, resourceType, resourceName, patternType } = grouped[0]!;
+    return [
+      'kafka-acls.sh --bootstrap-server "$KAFKA_BOOTSTRAP" --command-config "$KAFKA_ADMIN_CONFIG" --add',
+      `--allow-principal ${principal}`,
+      ...grouped.map((binding) => `--operation ${OPERATION_FLAGS[binding.operation]}`),
+      `${RESOURCE_FLAGS[resourceType]} ${resourceName}`,
+      ...(patternType === "PREFIXED" ? ["--resource-pattern-type prefixed"] : []),
+    ].join(" ");
+  });
 }

@@ -29,6 +29,7 @@ import {
   HTTP_PORT,
   INGRESS_CONTROLLER_NAMESPACE,
   imageOf,
+  KAFKA_TOPICS_JOB,
   NAMESPACE,
   OPS_PORT,
   PRE_STOP_SLEEP_SECONDS,
@@ -90,6 +91,8 @@ function envOf(deployable: Deployable): V1EnvVar[] {
   if (deployable.uses.redis) env.REDIS_URL = { configMapKey: "REDIS_URL" };
   if (deployable.uses.kafka) {
     env.KAFKA_BROKERS = { configMapKey: "KAFKA_BROKERS" };
+    // The Job kafka-topics creates the topics (kafkaTopicsJob.ts): the services only wait for theirs.
+    env.KAFKA_CREATE_TOPICS = "false";
     Object.assign(env, kafkaCredentialEnv(deployable.name));
   }
   if (deployable.uses.nats) env.NATS_URL = { configMapKey: "NATS_URL" };
@@ -443,9 +446,11 @@ export function sharedNetworkPolicies(all: Deployable[] = DEPLOYABLES): NetworkP
     }),
     ...EXTERNAL_EGRESS.map((external) =>
       policy(external.name, {
-        podSelector: podsNamed(
-          all.filter((deployable) => deployable.uses[external.uses]).map((deployable) => deployable.name),
-        ).podSelector!,
+        podSelector: podsNamed([
+          ...all.filter((deployable) => deployable.uses[external.uses]).map((deployable) => deployable.name),
+          // The topics Job (kafkaTopicsJob.ts) reaches Kafka and nothing else.
+          ...(external.uses === "kafka" ? [KAFKA_TOPICS_JOB] : []),
+        ]).podSelector!,
         policyTypes: ["Egress"],
         // A documentation range: each overlay replaces this rule with the real addresses and ports.
         egress: [{ to: [{ ipBlock: { cidr: UNCONFIGURED_CIDR } }], ports: [{ protocol: "TCP", port: external.port }] }],

@@ -15,6 +15,7 @@ import type {
   V1Volume,
   V1VolumeMount,
 } from "@kubernetes/client-node";
+import { historyGrantStatements } from "@platform/history";
 import type { Deployable, PostgresClientRole } from "./deployable.js";
 import { CONFIG_MAP, DEPLOYABLES, imageOf, NAMESPACE, RUN_AS_UID, SERVICE_ACCOUNT } from "./deployables.js";
 import type { Manifest } from "./manifests.js";
@@ -231,14 +232,11 @@ REVOKE ALL ON SCHEMA public FROM PUBLIC;
 
 -- history_owner owns the schema: its migrations create, alter, partition and drop the tables.
 CREATE SCHEMA ${HISTORY_SCHEMA} AUTHORIZATION history_owner;
-GRANT USAGE ON SCHEMA ${HISTORY_SCHEMA} TO projector, data_query;
--- Whatever history_owner creates there (tables, partitions, sequences) is granted as it is created.
-ALTER DEFAULT PRIVILEGES FOR ROLE history_owner IN SCHEMA ${HISTORY_SCHEMA}
-  GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO projector;
-ALTER DEFAULT PRIVILEGES FOR ROLE history_owner IN SCHEMA ${HISTORY_SCHEMA}
-  GRANT USAGE ON SEQUENCES TO projector;
-ALTER DEFAULT PRIVILEGES FOR ROLE history_owner IN SCHEMA ${HISTORY_SCHEMA}
-  GRANT SELECT ON TABLES TO data_query;
+-- Whatever history_owner creates there (tables, partitions, sequences, functions) is granted as it
+-- is created: libs/history HISTORY_PRIVILEGES, the same statements the local stack runs.
+${historyGrantStatements()
+  .map((statement) => `${statement};`)
+  .join("\n")}
 
 ALTER ROLE history_owner SET search_path = ${HISTORY_SCHEMA};
 ALTER ROLE projector SET search_path = ${HISTORY_SCHEMA};
@@ -378,7 +376,7 @@ const podSecurity = (uid: number): V1PodSecurityContext => ({
   seccompProfile: { type: "RuntimeDefault" },
 });
 
-const containerSecurity = (uid: number): V1SecurityContext => ({
+export const containerSecurity = (uid: number): V1SecurityContext => ({
   runAsNonRoot: true,
   runAsUser: uid,
   runAsGroup: uid,
@@ -646,7 +644,7 @@ function backupClaim(): V1PersistentVolumeClaim & Manifest {
 }
 
 /** The pod of a batch workload (never restarted in place: the Job retries with a new pod). */
-function batchPod(uid: number, container: V1Container, volumes: V1Volume[]): V1PodSpec {
+export function batchPod(uid: number, container: V1Container, volumes: V1Volume[]): V1PodSpec {
   return {
     serviceAccountName: SERVICE_ACCOUNT,
     automountServiceAccountToken: false,

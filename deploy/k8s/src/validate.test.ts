@@ -172,8 +172,10 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     }
   });
 
-  test("each service reaches Redis and NATS as its own user, its password from a Secret of its own", () => {
+  test("each service, and each projection, reaches Redis and NATS as its own user, its password from a Secret of its own", () => {
     for (const deployable of DEPLOYABLES) {
+      // The projector's Deployments each connect as their projection's user (libs/grants).
+      const user = deployable.service === "projector" ? deployable.name : deployable.service;
       const env = find(objects(overlay), "Deployment", deployable.name).spec.template.spec.containers[0].env as Array<{
         name: string;
         value?: string;
@@ -188,9 +190,9 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
           expect(of(`${prefix}_PASSWORD`), `${deployable.name} ${prefix}_PASSWORD`).toBeUndefined();
           continue;
         }
-        expect(of(`${prefix}_USERNAME`)?.value, `${deployable.name} ${prefix}_USERNAME`).toBe(deployable.service);
+        expect(of(`${prefix}_USERNAME`)?.value, `${deployable.name} ${prefix}_USERNAME`).toBe(user);
         expect(of(`${prefix}_PASSWORD`)?.valueFrom?.secretKeyRef, `${deployable.name} ${prefix}_PASSWORD`).toEqual({
-          name: `${deployable.service}-${server}`,
+          name: `${user}-${server}`,
           key: "password",
         });
       }

@@ -56,7 +56,8 @@ export function writeKafkaPasswordFiles(secretsDir: string, credentials: StackKa
  * password by file, so it is in no process environment. Given when the secrets folder holds the
  * service's password, which only a stack whose broker has credentials writes; so tests and tools
  * that start a service of a running stack again (with the stack's secrets folder) get it too, and
- * those with a broker of their own (and no such file) do not. Unchanged when it uses no Kafka.
+ * those with a broker of their own (and no such file) do not. With the user, it creates no topic
+ * (KAFKA_CREATE_TOPICS=false). Unchanged when it uses no Kafka.
  */
 export function withKafkaCredentials<Spec extends { name: string; env: Record<string, string> }>(
   spec: Spec,
@@ -66,7 +67,13 @@ export function withKafkaCredentials<Spec extends { name: string; env: Record<st
   const service = spec.name as KafkaService;
   const passwordFile = kafkaPasswordFile(secretsDir, service);
   if (!existsSync(passwordFile)) return spec;
-  return { ...spec, env: { ...spec.env, KAFKA_SASL_USERNAME: service, KAFKA_SASL_PASSWORD_FILE: passwordFile } };
+  // A stack's broker with users and ACLs: its topics step created the topics, and the service's
+  // user may not create any, so it only waits for them (the same process started again included).
+  const { KAFKA_REPLICATION_FACTOR: _unused, ...env } = spec.env;
+  return {
+    ...spec,
+    env: { ...env, KAFKA_CREATE_TOPICS: "false", KAFKA_SASL_USERNAME: service, KAFKA_SASL_PASSWORD_FILE: passwordFile },
+  };
 }
 
 /** Applies every service's ACLs as the super user; one request, and the broker shows them within a second. */

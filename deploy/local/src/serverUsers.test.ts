@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { tempDir } from "@platform/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_PORTS } from "./ports.js";
-import { serviceCredentialEnv, writePgpass, writePostgresUsers } from "./serverUsers.js";
+import {
+  serviceCredentialEnv,
+  writeNatsUsers,
+  writePgpass,
+  writePostgresUsers,
+  writeRedisUsers,
+} from "./serverUsers.js";
 import { serviceProcessSpecs } from "./serviceProcesses.js";
 
 const dirs: Array<{ remove(): void }> = [];
@@ -82,5 +88,27 @@ describe("the history database's users", () => {
     });
     // A service whose environment names no history database gets no role, whatever is on disk.
     expect(serviceCredentialEnv(secrets, "projector", {})).toEqual({});
+  });
+});
+
+describe("the Redis and NATS users", () => {
+  it("give the one projector process the union of the projections' grants, and no wider key pattern", () => {
+    const secrets = secretsDir();
+    const acl = readFileSync(writeRedisUsers(secrets).serverFile, "utf8");
+    const projector = acl.split("\n").find((line) => line.startsWith("user projector "))!;
+    expect(projector.split(" ").filter((rule) => rule.startsWith("~"))).toEqual([
+      "~rm:{intents}:*",
+      "~rm:{data}:accounts:*",
+      "~rm:{data}:changes",
+      "~rm:{data}:market:*",
+      "~rm:{data}:subnets:*",
+    ]);
+    // One process, one user: the per-projection users are Kubernetes'.
+    expect(acl).not.toMatch(/^user projector-/m);
+    const nats = readFileSync(writeNatsUsers(secrets).serverFile, "utf8");
+    expect(nats).toMatch(
+      /user: "projector".*allow: \["readmodel.changed.intents", "readmodel.changed.accounts", "readmodel.changed.market", "readmodel.changed.subnets"\]/,
+    );
+    expect(statSync(join(secrets, "projector-redis", "password")).mode & 0o777).toBe(0o600);
   });
 });

@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { LOCAL_PRINCIPALS, natsUsersOf, principalsOn, redisUsersOf } from "@platform/grants";
 import { HISTORY_ROLES, type HistoryRole } from "@platform/history";
-import { NATS_USERS, type NatsUser, natsAuthorization } from "@platform/signals";
-import { REDIS_USERS, type RedisUser, redisAclFile } from "@platform/store";
+import { natsAuthorization } from "@platform/signals";
+import { redisAclFile } from "@platform/store";
 
 /**
  * Redis and NATS users for the stack, made fresh at every start: one per service with only its
- * grant (libs/store redisAcl.ts, libs/signals natsPermissions.ts) and an `admin` for tests and
- * tools. Laid out like the Kubernetes Secrets that carry them there: `<service>-redis/password`,
+ * grant (libs/grants LOCAL_PRINCIPALS) and an `admin` for tests and tools. The stack runs every
+ * projection in one projector process, so its `projector` user has the union of the projections'
+ * grants (in Kubernetes each projection's Deployment has a user of its own). Laid out like the Kubernetes Secrets that carry them there: `<service>-redis/password`,
  * `<service>-nats/password`, `admin-redis/password`, `admin-nats/password`; the servers' own files
  * beside them (`redis-server/users.acl`, `nats-server/nats.conf`). Owner-only, never logged.
  */
@@ -19,16 +21,18 @@ export interface ServerUsers {
 }
 
 export function writeRedisUsers(secretsDir: string): ServerUsers {
-  const passwords = passwordsOf(secretsDir, "redis", REDIS_USERS);
+  const passwords = passwordsOf(secretsDir, "redis", principalsOn(LOCAL_PRINCIPALS, "redis"));
   const adminPassword = writePassword(secretsDir, "admin-redis");
-  const serverFile = writeSecret(secretsDir, "redis-server", "users.acl", redisAclFile(adminPassword, passwords));
+  const users = redisUsersOf(LOCAL_PRINCIPALS, (name) => passwords[name]!);
+  const serverFile = writeSecret(secretsDir, "redis-server", "users.acl", redisAclFile(adminPassword, users));
   return { serverFile, adminPassword };
 }
 
 export function writeNatsUsers(secretsDir: string): ServerUsers {
-  const passwords = passwordsOf(secretsDir, "nats", NATS_USERS);
+  const passwords = passwordsOf(secretsDir, "nats", principalsOn(LOCAL_PRINCIPALS, "nats"));
   const adminPassword = writePassword(secretsDir, "admin-nats");
-  const serverFile = writeSecret(secretsDir, "nats-server", "nats.conf", natsAuthorization(adminPassword, passwords));
+  const users = natsUsersOf(LOCAL_PRINCIPALS, (name) => passwords[name]!);
+  const serverFile = writeSecret(secretsDir, "nats-server", "nats.conf", natsAuthorization(adminPassword, users));
   return { serverFile, adminPassword };
 }
 
@@ -121,15 +125,8 @@ export function withCredentials(url: string, user: string, password: string): st
   return parsed.toString().replace(/\/$/, "");
 }
 
-function passwordsOf<Name extends RedisUser | NatsUser>(
-  secretsDir: string,
-  server: string,
-  users: readonly Name[],
-): Record<Name, string> {
-  return Object.fromEntries(users.map((name) => [name, writePassword(secretsDir, `${name}-${server}`)])) as Record<
-    Name,
-    string
-  >;
+function passwordsOf(secretsDir: string, server: string, users: readonly string[]): Record<string, string> {
+  return Object.fromEntries(users.map((name) => [name, writePassword(secretsDir, `${name}-${server}`)]));
 }
 
 function writePassword(secretsDir: string, secret: string): string {

@@ -1,4 +1,6 @@
+import { tempDir } from "@platform/testing";
 import { describe, expect, it } from "vitest";
+import { makeKafkaCredentials, writeKafkaPasswordFiles } from "./kafkaCredentials.js";
 import { DEFAULT_PORTS } from "./ports.js";
 import { serviceProcessSpecs } from "./serviceProcesses.js";
 
@@ -10,21 +12,42 @@ const infra = {
   secretsDir: "/nonexistent/secrets",
 };
 
-const retentionOf = (specs: ReturnType<typeof serviceProcessSpecs>) =>
-  Object.fromEntries(
-    specs
-      .filter((spec) => spec.env.CHAIN_TOPICS_RETENTION_MS !== undefined)
-      .map((spec) => [spec.name, spec.env.CHAIN_TOPICS_RETENTION_MS]),
-  );
+describe("the services' topics on the local stack", () => {
+  it("are created by the stack's topics step: every Kafka service only waits for them, with no replication or retention to apply", () => {
+    const specs = serviceProcessSpecs(DEFAULT_PORTS, { ...infra, kafkaTopicsStep: true }, "info").filter(
+      (spec) => spec.env.KAFKA_BROKERS !== undefined,
+    );
+    expect(specs.map((spec) => spec.name).sort()).toEqual(
+      ["auth", "chain-ingestor", "intents-gateway", "projector", "tc"].sort(),
+    );
+    for (const spec of specs) {
+      expect(spec.env.KAFKA_CREATE_TOPICS, spec.name).toBe("false");
+      expect(spec.env.KAFKA_REPLICATION_FACTOR, spec.name).toBeUndefined();
+      expect(spec.env.CHAIN_TOPICS_RETENTION_MS, spec.name).toBeUndefined();
+    }
+  });
 
-describe("the chain topics' retention on the local stack", () => {
-  it("goes to the services that create the chain topics, 7 days unless the stack says otherwise", () => {
-    expect(retentionOf(serviceProcessSpecs(DEFAULT_PORTS, infra, "info"))).toEqual({
-      projector: "604800000",
-      "chain-ingestor": "604800000",
-    });
-    expect(
-      retentionOf(serviceProcessSpecs(DEFAULT_PORTS, { ...infra, chainTopicsRetentionMs: 3_600_000 }, "info")),
-    ).toEqual({ projector: "3600000", "chain-ingestor": "3600000" });
+  it("are created by the services themselves on a bare broker without a topics step (tests, benchmarks)", () => {
+    for (const spec of serviceProcessSpecs(DEFAULT_PORTS, infra, "info"))
+      if (spec.env.KAFKA_BROKERS !== undefined) {
+        expect(spec.env.KAFKA_CREATE_TOPICS, spec.name).toBe("true");
+        expect(spec.env.KAFKA_REPLICATION_FACTOR, spec.name).toBe("1");
+      }
+  });
+});
+
+describe("a service started again against a running stack's broker (users and ACLs)", () => {
+  it("gets its own Kafka user and creates no topic: the stack's topics step did", () => {
+    const dir = tempDir("stack-kafka-secrets");
+    try {
+      const credentials = makeKafkaCredentials();
+      writeKafkaPasswordFiles(dir.path, credentials);
+      const specs = serviceProcessSpecs(DEFAULT_PORTS, { ...infra, secretsDir: dir.path }, "info");
+      const tc = specs.find((spec) => spec.name === "tc")!;
+      expect(tc.env).toMatchObject({ KAFKA_SASL_USERNAME: "tc", KAFKA_CREATE_TOPICS: "false" });
+      expect(tc.env.KAFKA_REPLICATION_FACTOR).toBeUndefined();
+    } finally {
+      dir.remove();
+    }
   });
 });

@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { DEFAULT_CHAIN_TOPICS_RETENTION_MS } from "@platform/bus";
 import { devnetSettlerParams } from "@platform/devnet";
 import { withKafkaCredentials } from "./kafkaCredentials.js";
 import type { PortPlan } from "./ports.js";
@@ -30,13 +29,13 @@ export interface ServiceProcessSpec {
 
 export interface Infrastructure {
   kafkaBrokers: string[];
-  /** Replicas of every topic the services create: 1 (the default) on one broker, 3 on the three-node cluster. */
-  kafkaReplicationFactor?: number;
   /**
-   * `retention.ms` of the chain topics (chain.network.v1, oracle.prices.v1): the projector's and the
-   * chain-ingestor's CHAIN_TOPICS_RETENTION_MS, as in production; 7 days by default.
+   * Whether a topics step of its own created every topic before the services (the stack's
+   * topicsStep.ts, as the Kubernetes Job kafka-topics does): the services then only wait for their
+   * topics (KAFKA_CREATE_TOPICS=false) and their Kafka users may not create any. Without it (a test
+   * or benchmark with a bare broker of its own) they create their topics themselves.
    */
-  chainTopicsRetentionMs?: number;
+  kafkaTopicsStep?: boolean;
   redisUrl: string;
   /**
    * A Redis Cluster's nodes (`host:port,…`) for the read models: data-query (reading from replicas),
@@ -83,9 +82,15 @@ function history(infra: Infrastructure): Record<string, string> {
 export const LOCAL_DEMO_ORIGINS = ["http://localhost:5173", "http://127.0.0.1:5173"];
 
 export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logLevel: string): ServiceProcessSpec[] {
-  const kafka = infra.kafkaBrokers.join(",");
-  const replicationFactor = String(infra.kafkaReplicationFactor ?? 1);
-  const chainTopicsRetention = String(infra.chainTopicsRetentionMs ?? DEFAULT_CHAIN_TOPICS_RETENTION_MS);
+  // The stack's topics step (topicsStep.ts) creates every topic before the services start, with
+  // the stack's replication and chain-topic retention; the services only wait for their topics.
+  // Without the step, on a test's broker of its own (one node), the services create their topics.
+  const kafka = {
+    KAFKA_BROKERS: infra.kafkaBrokers.join(","),
+    ...(infra.kafkaTopicsStep === true
+      ? { KAFKA_CREATE_TOPICS: "false" }
+      : { KAFKA_CREATE_TOPICS: "true", KAFKA_REPLICATION_FACTOR: "1" }),
+  };
   const backend = (
     name: ServiceName,
     grpcPort: number,
@@ -110,8 +115,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
         ADMIN_GRPC_HOST: "127.0.0.1",
         ADMIN_GRPC_PORT: String(ports.authAdminGrpc),
         REDIS_URL: infra.redisUrl,
-        KAFKA_BROKERS: kafka,
-        KAFKA_REPLICATION_FACTOR: replicationFactor,
+        ...kafka,
         AUTH_PEPPER_FILE: join(infra.secretsDir, "auth-pepper", "pepper"),
         AUTH_SIGNING_KEYS_DIR: join(infra.secretsDir, "auth-signing-keys"),
       }),
@@ -119,8 +123,7 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
     },
     backend("tc", ports.tcGrpc, ports.tcOps, {
       ...readModelRedis(infra, {}),
-      KAFKA_BROKERS: kafka,
-      KAFKA_REPLICATION_FACTOR: replicationFactor,
+      ...kafka,
       TC_CURRENT_VERSION: "1",
       CHAINS_FILE: infra.chainsFile,
       // Messages are signed for the public gateway, the origin clients see; every local EVM chain may be named.
@@ -136,30 +139,24 @@ export function serviceProcessSpecs(ports: PortPlan, infra: Infrastructure, logL
     }),
     backend("intents-gateway", ports.intentsGrpc, ports.intentsOps, {
       ...readModelRedis(infra, {}),
-      KAFKA_BROKERS: kafka,
+      ...kafka,
       NATS_URL: infra.natsUrl,
       TC_GRPC_TARGET: `127.0.0.1:${ports.tcGrpc}`,
       CHAINS_FILE: infra.chainsFile,
-      KAFKA_REPLICATION_FACTOR: replicationFactor,
     }),
     backend("projector", ports.projectorGrpc, ports.projectorOps, {
       ...readModelRedis(infra, { REDIS_WAIT_REPLICAS: "1" }),
-      KAFKA_BROKERS: kafka,
+      ...kafka,
       NATS_URL: infra.natsUrl,
       PROJECTIONS: "intents,accounts,market,subnets",
       ...history(infra),
-      KAFKA_REPLICATION_FACTOR: replicationFactor,
-      CHAIN_TOPICS_RETENTION_MS: chainTopicsRetention,
       // The devnet FullSettlers are deployed with this grace; refundable_at depends on it.
       INTENTS_REFUND_GRACE_SECONDS: String(devnetSettlerParams.refundGraceSeconds),
     }),
     backend("chain-ingestor", ports.ingestorGrpc, ports.ingestorOps, {
-      KAFKA_BROKERS: kafka,
+      ...kafka,
       NATS_URL: infra.natsUrl,
       CHAINS_FILE: infra.chainsFile,
-      KAFKA_REPLICATION_FACTOR: replicationFactor,
-      // The chain topics' owner: its start-up migration brings them to this retention.
-      CHAIN_TOPICS_RETENTION_MS: chainTopicsRetention,
       // A quarter of the devnet's 1 s block time, so the mirror trails the chains by little.
       INGEST_POLL_INTERVAL_MS: "250",
       // The intents source follows the EVM chains, the native source the real Subtensor runtime

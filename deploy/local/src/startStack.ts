@@ -57,6 +57,7 @@ import {
   serviceProcessSpecs,
 } from "./serviceProcesses.js";
 import { simulatorCommand, simulatorProcessSpec, writeSimulatorKeys } from "./simulatorProcess.js";
+import { createStackTopics } from "./topicsStep.js";
 import { waitReady } from "./waitReady.js";
 
 export interface ExternalInfrastructure {
@@ -211,13 +212,11 @@ export async function startStack(options: StartStackOptions): Promise<RunningSta
       writeFileSync(chainsFile, `${JSON.stringify(config, null, 2)}\n`);
       deploymentDataUrl = await writeDeploymentData(stateDir, deployed.config);
     }
-    const { brokers: kafkaBrokers, replicationFactor: kafkaReplicationFactor } = kafka;
+    const { brokers: kafkaBrokers } = kafka;
+    await runTopicsStep(options, kafka, kafkaCredentials);
     const infra = {
       kafkaBrokers,
-      kafkaReplicationFactor,
-      ...(options.chainTopicsRetentionMs === undefined
-        ? {}
-        : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
+      kafkaTopicsStep: true,
       redisUrl,
       ...(redisCluster === undefined ? {} : { redisClusterNodes: redisCluster.nodeList }),
       natsUrl,
@@ -548,6 +547,22 @@ async function startStackRedisCluster(
     track(`redis-cluster-${node.index}`, node.process, node.logFile, () => cluster.stop());
   options.progress.done(`redis cluster on ${cluster.nodeList} (3 primaries, a replica each; the read models)`);
   return cluster;
+}
+
+/** The topics step (topicsStep.ts): every topic created before the services, which only wait for theirs. */
+async function runTopicsStep(
+  options: StartStackOptions,
+  kafka: StackKafka,
+  credentials: StackKafkaCredentials | undefined,
+): Promise<void> {
+  options.progress.step("creating the kafka topics (the topics step, as the Job kafka-topics does)");
+  const topics = await createStackTopics({
+    brokers: kafka.brokers,
+    ...(credentials === undefined ? {} : { credentials: credentials.services.topics }),
+    replicationFactor: kafka.replicationFactor,
+    ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
+  });
+  options.progress.done(`${topics.length} kafka topics in place`);
 }
 
 /** What the services are told about the stack's Kafka. */

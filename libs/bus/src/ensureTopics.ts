@@ -3,6 +3,7 @@ import type { Logger } from "@platform/log";
 import type { TopicName } from "@platform/proto/topics";
 import type { Kafka } from "kafkajs";
 import { migrateTopics } from "./migrateTopics.js";
+import { requireTopics } from "./requireTopics.js";
 import { topicSpecs } from "./topicSpecs.js";
 
 export interface EnsuredTopics {
@@ -12,10 +13,15 @@ export interface EnsuredTopics {
 }
 
 /**
- * Creates the topics a service writes, with their catalog settings, and brings the configs of
- * existing ones to them (a chain topic kept for ever is altered to its bounded retention), at start-up — retrying in the
- * background (1 s doubling to 30 s) while Kafka is away, so the service boots and reports
- * not-ready instead of failing.
+ * Makes sure the topics a service writes exist at start-up, retrying in the background (1 s
+ * doubling to 30 s) while Kafka is away or a topic is missing, so the service boots and reports
+ * not-ready instead of failing, and becomes ready once they are there.
+ *
+ * With `create: false` (the platform's deployments: KAFKA_CREATE_TOPICS=false) it only waits for
+ * the topics, which the platform's topics step creates (migratePlatformTopics), and needs no
+ * grant but DESCRIBE. With `create` (the default, for a bare broker as in tests) it creates them
+ * with their catalog settings and brings the configs of existing ones to them, which needs
+ * CREATE and ALTER_CONFIGS.
  */
 export function ensureTopics(
   kafka: Kafka,
@@ -25,6 +31,8 @@ export function ensureTopics(
     logger: Logger;
     /** `retention.ms` of the chain topics among them (CHAIN_TOPICS_RETENTION_MS); topicSpecs' default otherwise. */
     chainTopicsRetentionMs?: number;
+    /** Whether it creates and migrates the topics (true by default) or only waits for them. */
+    create?: boolean;
   },
 ): EnsuredTopics {
   let done = false;
@@ -39,7 +47,8 @@ export function ensureTopics(
     const admin = kafka.admin();
     try {
       await admin.connect();
-      await migrateTopics(admin, specs, { logger: options.logger });
+      if (options.create ?? true) await migrateTopics(admin, specs, { logger: options.logger });
+      else await requireTopics(admin, options.topics);
       done = true;
     } catch (error) {
       const delay = retryDelay(error, failures, { firstMs: 1_000, maxMs: 30_000 });
@@ -49,7 +58,7 @@ export function ensureTopics(
       }
       options.logger.warn(
         { err: error, topics: options.topics, failures: failures + 1 },
-        "could not create topics yet; retrying",
+        (options.create ?? true) ? "could not create topics yet; retrying" : "topics not there yet; retrying",
       );
       if (!stopped) {
         timer = setTimeout(() => void attempt(failures + 1), delay);

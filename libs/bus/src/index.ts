@@ -19,6 +19,9 @@ export { isProducerFencedError, ProducerFencedError } from "./errors.js";
 export {
   aclBindings,
   chainIngestorGrants,
+  INGESTOR_TRANSACTIONAL_ID_PREFIXES,
+  type IngestorSourceName,
+  ingestorTransactionalId,
   KAFKA_GRANTS,
   KAFKA_SERVICES,
   type KafkaAclBinding,
@@ -38,6 +41,7 @@ export {
   type TopicMigrationReport,
 } from "./migrateTopics.js";
 export { keysForEveryPartition } from "./partitionKeys.js";
+export { migratePlatformTopics } from "./platformTopics.js";
 export {
   type ProjectionBatch,
   type ProjectionConsumer,
@@ -61,6 +65,7 @@ export {
 } from "./projectionSupervisor.js";
 export { createPublisher, type PublishedBatch, type Publisher, type PublisherOptions } from "./publisher.js";
 export { kafkaReadiness } from "./readiness.js";
+export { MissingTopicsError, requireTopics } from "./requireTopics.js";
 export { DEFAULT_CHAIN_TOPICS_RETENTION_MS, type TopicSpec, type TopicSpecOptions, topicSpecs } from "./topicSpecs.js";
 export {
   createTransactionalPublisher,

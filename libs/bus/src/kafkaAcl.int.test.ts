@@ -9,10 +9,21 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { applyKafkaAcls } from "./applyKafkaAcls.js";
 import { createKafkaClient, type KafkaCredentials } from "./client.js";
 import type { OutgoingRecord } from "./envelope.js";
-import { KAFKA_GRANTS, KAFKA_SERVICES, type KafkaService, platformAclBindings } from "./kafkaAcl.js";
+import {
+  aclBindings,
+  chainIngestorGrants,
+  type IngestorSourceName,
+  ingestorTransactionalId,
+  KAFKA_GRANTS,
+  KAFKA_SERVICES,
+  type KafkaService,
+  platformAclBindings,
+} from "./kafkaAcl.js";
 import { migrateTopics } from "./migrateTopics.js";
+import { migratePlatformTopics } from "./platformTopics.js";
 import { runProjectionConsumer } from "./projectionConsumer.js";
 import { createPublisher } from "./publisher.js";
+import { MissingTopicsError, requireTopics } from "./requireTopics.js";
 import { topicSpecs } from "./topicSpecs.js";
 import { createTransactionalPublisher } from "./transactionalPublisher.js";
 
@@ -30,6 +41,11 @@ const admin: KafkaCredentials = { username: "admin", password: secret() };
 const users = Object.fromEntries(
   KAFKA_SERVICES.map((service) => [service, { username: service, password: secret() }]),
 ) as Record<KafkaService, KafkaCredentials>;
+/** Each ingestor source's own user, as each source's Deployment has in Kubernetes (its part of the grant). */
+const INGESTOR_SOURCES: IngestorSourceName[] = ["intents", "native", "price"];
+const sourceUsers = Object.fromEntries(
+  INGESTOR_SOURCES.map((source) => [source, { username: `chain-ingestor-${source}`, password: secret() }]),
+) as Record<IngestorSourceName, KafkaCredentials>;
 let broker: RunningKafka;
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -37,12 +53,15 @@ beforeAll(async () => {
   broker = await startKafka({
     dataDir: join(dir.path, "kafka"),
     logFile: join(dir.path, "kafka.log"),
-    sasl: { admin, users: Object.values(users) },
+    sasl: { admin, users: [...Object.values(users), ...Object.values(sourceUsers)] },
   });
   const superUser = clientAs(admin).admin();
   await superUser.connect();
   try {
-    await applyKafkaAcls(superUser, platformAclBindings());
+    await applyKafkaAcls(superUser, [
+      ...platformAclBindings(),
+      ...INGESTOR_SOURCES.flatMap((source) => aclBindings(sourceUsers[source].username, chainIngestorGrants[source])),
+    ]);
   } finally {
     await superUser.disconnect();
   }
@@ -131,25 +150,21 @@ async function joinGroup(kafka: Kafka, groupId: string, topics: string[]): Promi
 const refused = /authoriz/i;
 
 describe("each service can do what its code does, with its own user only", () => {
-  it("the owners create their topics and bring them to spec; the projector's migration finds them as they are", async () => {
-    for (const service of ["auth", "tc", "intents-gateway", "chain-ingestor"] as const) {
-      const admin = await adminOf(serviceClient(service));
-      // Retried as the services' ensureTopics does: right after CreateTopics the broker may not
-      // know the new topics yet (KRaft publishes them a moment after the controller commits).
-      const report = await waitFor(() => migrateTopics(admin, specsOf(KAFKA_GRANTS[service].owns)), {
-        what: `${service}'s topics`,
-        timeoutMs: 20_000,
-        intervalMs: 250,
-      });
-      expect(report.drift, service).toEqual([]);
-    }
-    const projector = await migrateTopics(
-      await adminOf(serviceClient("projector")),
-      specsOf(KAFKA_GRANTS.projector.consumes),
+  it("the topics step creates every topic and brings it to spec; each service finds its own without creating any", async () => {
+    // Retried as a Job is: right after CreateTopics the broker may not know the new topics yet
+    // (KRaft publishes them a moment after the controller commits).
+    const report = await waitFor(
+      () => migratePlatformTopics(serviceClient("topics"), { replicationFactor: 1, logger }),
+      { what: "the platform's topics", timeoutMs: 20_000, intervalMs: 250 },
     );
-    expect([projector.created, projector.updated]).toEqual([[], []]);
-    const all = await (await adminOf(clientAs(admin))).listTopics();
-    expect(all).toEqual(expect.arrayContaining(Object.values(TOPICS).map((topic) => topic.name)));
+    expect(report.drift).toEqual([]);
+    expect(await (await adminOf(clientAs(admin))).listTopics()).toEqual(
+      expect.arrayContaining(Object.values(TOPICS).map((topic) => topic.name)),
+    );
+    for (const service of KAFKA_SERVICES.filter((name) => name !== "topics")) {
+      const grant = KAFKA_GRANTS[service];
+      await requireTopics(await adminOf(serviceClient(service)), [...grant.consumes, ...grant.produces]);
+    }
   });
 
   it("auth, tc and intents-gateway publish their own facts (idempotent producers)", async () => {
@@ -168,9 +183,9 @@ describe("each service can do what its code does, with its own user only", () =>
 
   it("the chain-ingestor's sources publish in transactions under their own ids, and read their checkpoints back in a throw-away group", async () => {
     const sources: Array<[string, TopicName]> = [
-      ["chain-ingestor-origin", TOPICS.chainIntents.name],
-      ["chain-ingestor-native-finney", TOPICS.chainNetwork.name],
-      ["chain-ingestor-price-origin", TOPICS.oraclePrices.name],
+      [ingestorTransactionalId("intents", "origin"), TOPICS.chainIntents.name],
+      [ingestorTransactionalId("native", "finney"), TOPICS.chainNetwork.name],
+      [ingestorTransactionalId("price", "origin"), TOPICS.oraclePrices.name],
     ];
     for (const [transactionalId, topic] of sources) {
       const publisher = await createTransactionalPublisher(serviceClient("chain-ingestor"), {
@@ -261,7 +276,17 @@ describe("and is refused what lies outside its grant", () => {
 
   it("no service but the chain-ingestor takes a chain-ingestor transactional id (which would fence the ingestor off), and it takes no other", async () => {
     await expect(
-      createTransactionalPublisher(serviceClient("projector"), { transactionalId: "chain-ingestor-origin", logger }),
+      createTransactionalPublisher(serviceClient("projector"), {
+        transactionalId: ingestorTransactionalId("intents", "origin"),
+        logger,
+      }),
+    ).rejects.toThrow();
+    // The intents source's ids used to be `chain-ingestor-<chain>`, a prefix that covered every source's.
+    await expect(
+      createTransactionalPublisher(serviceClient("chain-ingestor"), {
+        transactionalId: "chain-ingestor-origin",
+        logger,
+      }),
     ).rejects.toThrow();
     await expect(
       createTransactionalPublisher(serviceClient("chain-ingestor"), { transactionalId: "tc-origin", logger }),
@@ -295,6 +320,41 @@ describe("and is refused what lies outside its grant", () => {
     expect(await (await adminOf(clientAs(admin))).listTopics()).not.toContain("rogue.v1");
   });
 
+  it("no service creates or changes even the topics it writes: that is the topics step's alone", async () => {
+    const ingestor = await adminOf(serviceClient("chain-ingestor"));
+    const retention = [{ name: "retention.ms", value: "1" }];
+    await expect(
+      ingestor.alterConfigs({
+        validateOnly: false,
+        resources: [
+          { type: kafkajs.ConfigResourceTypes.TOPIC, name: TOPICS.chainNetwork.name, configEntries: retention },
+        ],
+      }),
+    ).rejects.toThrow(refused);
+    const auth = await adminOf(serviceClient("auth"));
+    await expect(
+      auth.alterConfigs({
+        validateOnly: false,
+        resources: [
+          { type: kafkajs.ConfigResourceTypes.TOPIC, name: TOPICS.authApiKeys.name, configEntries: retention },
+        ],
+      }),
+    ).rejects.toThrow(refused);
+    // A topic of the catalog gone (say, deleted by an operator) is not brought back by its writer.
+    const specs = specsOf([TOPICS.tcAcceptances.name]);
+    const superUser = await adminOf(clientAs(admin));
+    await superUser.deleteTopics({ topics: [TOPICS.tcAcceptances.name], timeout: 10_000 });
+    await expect(migrateTopics(await adminOf(serviceClient("tc")), specs)).rejects.toThrow();
+    await expect(requireTopics(await adminOf(serviceClient("tc")), [TOPICS.tcAcceptances.name])).rejects.toThrow(
+      MissingTopicsError,
+    );
+    await waitFor(() => migratePlatformTopics(serviceClient("topics"), { replicationFactor: 1, logger }), {
+      what: "the topics step again",
+      timeoutMs: 20_000,
+      intervalMs: 250,
+    });
+  });
+
   it("a wrong password, another service's name or no credentials at all are turned away", async () => {
     await expect(clientAs({ username: "projector", password: secret() }).admin().connect()).rejects.toThrow();
     await expect(
@@ -310,5 +370,30 @@ describe("and is refused what lies outside its grant", () => {
     }).admin();
     cleanups.push(() => anonymous.disconnect());
     await expect(anonymous.connect().then(() => anonymous.listTopics())).rejects.toThrow();
+  });
+});
+
+describe("each ingestor source's own user (one Deployment each): only its own transactional ids and topics", () => {
+  it("takes the transactional ids of its own prefix, and none of another source's", async () => {
+    for (const source of INGESTOR_SOURCES) {
+      const own = await createTransactionalPublisher(clientAs(sourceUsers[source]), {
+        transactionalId: ingestorTransactionalId(source, "origin"),
+        logger,
+      });
+      cleanups.push(() => own.disconnect());
+      for (const other of INGESTOR_SOURCES.filter((candidate) => candidate !== source))
+        await expect(
+          createTransactionalPublisher(clientAs(sourceUsers[source]), {
+            transactionalId: ingestorTransactionalId(other, "origin"),
+            logger,
+          }),
+          `${source} taking ${other}'s id`,
+        ).rejects.toThrow();
+    }
+  });
+
+  it("the price source cannot write chain.network.v1: its removals travel on oracle.prices.v1", async () => {
+    await expect(plainSend(clientAs(sourceUsers.price), TOPICS.chainNetwork.name)).rejects.toThrow(refused);
+    await expect(plainSend(clientAs(sourceUsers.price), TOPICS.oraclePrices.name)).resolves.toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@ import { toAclEntry } from "./applyKafkaAcls.js";
 import {
   aclBindings,
   chainIngestorGrants,
+  INGESTOR_TRANSACTIONAL_ID_PREFIXES,
+  ingestorTransactionalId,
   KAFKA_GRANTS,
   KAFKA_SERVICES,
   type KafkaService,
@@ -45,15 +47,28 @@ describe("the Kafka ACL table", () => {
         ],
         consumes: [TOPICS.ingestorCheckpoints.name],
       },
+      topics: { produces: [], consumes: [] },
     });
   });
 
-  it("lets only a topic's writers change its configs; readers may only create it when it is missing", () => {
-    for (const service of KAFKA_SERVICES) {
-      const grant = KAFKA_GRANTS[service];
-      expect([...grant.owns].sort(), service).toEqual([...grant.produces].sort());
-      for (const topic of grant.createsIfMissing) expect(grant.consumes, service).toContain(topic);
-    }
+  it("lets no service create a topic or change its configs: only the topics step, which reads and writes no record", () => {
+    for (const service of KAFKA_SERVICES.filter((name) => name !== "topics"))
+      expect(
+        aclBindings(service, KAFKA_GRANTS[service]).filter((binding) =>
+          ["CREATE", "ALTER_CONFIGS", "DESCRIBE_CONFIGS"].includes(binding.operation),
+        ),
+        service,
+      ).toEqual([]);
+    const step = KAFKA_GRANTS.topics;
+    expect([...step.owns].sort()).toEqual(
+      Object.values(TOPICS)
+        .map((topic) => topic.name)
+        .sort(),
+    );
+    expect([step.consumes, step.produces, step.groups, step.transactionalIdPrefixes]).toEqual([[], [], [], []]);
+    expect(new Set(aclBindings("topics", step).map((binding) => binding.operation))).toEqual(
+      new Set(["DESCRIBE", "CREATE", "ALTER_CONFIGS"]),
+    );
   });
 
   it("names every group and transactional id after its service, and grants nothing on the cluster or by wildcard", () => {
@@ -91,6 +106,18 @@ describe("the Kafka ACL table", () => {
         (binding) => binding.operation === "WRITE" || binding.operation === "ALTER_CONFIGS",
       ),
     ).toBe(false);
+  });
+
+  it("gives each ingestor source a transactional-id prefix that covers none of the other sources' ids", () => {
+    const sources = Object.keys(chainIngestorGrants) as (keyof typeof chainIngestorGrants)[];
+    for (const source of sources) {
+      const [prefix] = chainIngestorGrants[source].transactionalIdPrefixes;
+      expect(prefix, source).toBe(INGESTOR_TRANSACTIONAL_ID_PREFIXES[source]);
+      expect(ingestorTransactionalId(source, "origin").startsWith(prefix!)).toBe(true);
+      for (const other of sources.filter((candidate) => candidate !== source))
+        expect(ingestorTransactionalId(other, "origin").startsWith(prefix!), `${source} covers ${other}`).toBe(false);
+    }
+    expect(ingestorTransactionalId("intents", "origin")).toBe("chain-ingestor-intents-origin");
   });
 
   it("turns a binding into the kafkajs ACL entry: ALLOW from any host", () => {

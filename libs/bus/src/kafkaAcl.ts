@@ -1,5 +1,8 @@
 import { TOPICS, type TopicName } from "@platform/proto/topics";
 
+/** Every topic of the catalog (libs/proto topics.ts). */
+const ALL_TOPICS = Object.values(TOPICS).map((topic) => topic.name) as TopicName[];
+
 /**
  * Who may do what on Kafka: one principal (SASL/SCRAM user) per service, granted exactly what its
  * code does and nothing else (issue 32, item 7). A change to what a service reads, writes, creates
@@ -8,6 +11,10 @@ import { TOPICS, type TopicName } from "@platform/proto/topics";
  * Operations Kafka implies are not granted twice: WRITE and READ imply DESCRIBE, ALTER_CONFIGS
  * implies DESCRIBE_CONFIGS. An idempotent producer needs WRITE on some topic (KIP-679), so no
  * cluster-wide IDEMPOTENT_WRITE is granted; no service gets any other cluster operation.
+ *
+ * No service creates a topic or changes its configs at run time: the platform's topics step (the
+ * Kubernetes Job `kafka-topics`, the local stack's topics step; migratePlatformTopics) does, as
+ * the principal `topics`, before the services start, and the services wait for their topics.
  */
 export interface KafkaGrant {
   /** Consumed (READ): the consumer fetches them and lists their partitions and ends. */
@@ -15,15 +22,10 @@ export interface KafkaGrant {
   /** Produced to (WRITE). */
   produces: readonly TopicName[];
   /**
-   * Topics whose start-up migration it runs as their owner (migrateTopics): created when missing
-   * and their configs brought to the catalog (CREATE, ALTER_CONFIGS).
+   * Topics whose migration it runs (migrateTopics): listed (DESCRIBE), created when missing and
+   * their configs brought to the catalog (CREATE, ALTER_CONFIGS). Only the topics step's principal.
    */
   owns: readonly TopicName[];
-  /**
-   * Topics it creates when it starts before their owner, so a projection can subscribe at once
-   * (CREATE, DESCRIBE_CONFIGS); their configs stay the owner's to change.
-   */
-  createsIfMissing: readonly TopicName[];
   /** Consumer groups it joins (READ on the group). */
   groups: readonly string[];
   /** Prefixes of throw-away groups it joins and deletes afterwards (READ, DELETE). */
@@ -36,13 +38,12 @@ const none: KafkaGrant = {
   consumes: [],
   produces: [],
   owns: [],
-  createsIfMissing: [],
   groups: [],
   groupPrefixes: [],
   transactionalIdPrefixes: [],
 };
 
-/** The projector's projections (PROJECTIONS), each its own consumer group, topics read and created if missing. */
+/** The projector's projections (PROJECTIONS), each its own consumer group and topics read. */
 export const projectorGrants = {
   intents: projection("projector-intents", [TOPICS.chainIntents.name, TOPICS.intentsNotifications.name]),
   accounts: projection("projector-accounts", [TOPICS.chainNetwork.name]),
@@ -51,16 +52,34 @@ export const projectorGrants = {
 } as const satisfies Record<string, KafkaGrant>;
 
 /**
+ * The transactional-id prefix of each chain-ingestor source: its ids are the prefix and the name
+ * of the chain or network it follows (`chain-ingestor-intents-origin`). No prefix is the start of
+ * another, so a source's grant on its prefix takes no other source's id (which would let it fence
+ * that source off).
+ */
+export const INGESTOR_TRANSACTIONAL_ID_PREFIXES = {
+  intents: "chain-ingestor-intents-",
+  native: "chain-ingestor-native-",
+  price: "chain-ingestor-price-",
+} as const;
+export type IngestorSourceName = keyof typeof INGESTOR_TRANSACTIONAL_ID_PREFIXES;
+
+/** The transactional id of `source` following the chain or network `name`. */
+export function ingestorTransactionalId(source: IngestorSourceName, name: string): string {
+  return `${INGESTOR_TRANSACTIONAL_ID_PREFIXES[source]}${name}`;
+}
+
+/**
  * The chain-ingestor's sources (INGEST_SOURCES). Each writes its records and its checkpoints in
- * Kafka transactions, and reads the checkpoints back at start through a throw-away group. The
- * intents source's transactional ids are `chain-ingestor-<chain>`, so its prefix also covers the
- * other sources' ids: a source's grant is narrower in what it writes, not in its ids.
+ * Kafka transactions under its own transactional-id prefix, and reads the checkpoints back at
+ * start through a throw-away group.
  */
 export const chainIngestorGrants = {
-  intents: ingestorSource("chain-ingestor-", [TOPICS.chainIntents.name, TOPICS.intentsNotifications.name]),
-  native: ingestorSource("chain-ingestor-native-", [TOPICS.chainNetwork.name]),
-  price: ingestorSource("chain-ingestor-price-", [TOPICS.oraclePrices.name, TOPICS.chainNetwork.name]),
-} as const satisfies Record<string, KafkaGrant>;
+  intents: ingestorSource("intents", [TOPICS.chainIntents.name, TOPICS.intentsNotifications.name]),
+  native: ingestorSource("native", [TOPICS.chainNetwork.name]),
+  // Its rounds and their removals both travel on oracle.prices.v1: no write on chain.network.v1.
+  price: ingestorSource("price", [TOPICS.oraclePrices.name]),
+} as const satisfies Record<IngestorSourceName, KafkaGrant>;
 
 /** Every service that talks to Kafka, with its whole grant; gateway and data-query have none. */
 export const KAFKA_GRANTS = {
@@ -72,32 +91,33 @@ export const KAFKA_GRANTS = {
   "intents-gateway": {
     ...none,
     produces: [TOPICS.intentsNotifications.name],
-    owns: [TOPICS.intentsNotifications.name],
   },
   projector: mergeGrants(Object.values(projectorGrants)),
   "chain-ingestor": mergeGrants(Object.values(chainIngestorGrants)),
+  // The topics step (Job kafka-topics; the local stack's step): creates every catalog topic and
+  // brings its configs to the catalog; reads and writes no record.
+  topics: { ...none, owns: ALL_TOPICS },
 } as const satisfies Record<string, KafkaGrant>;
 
 export type KafkaService = keyof typeof KAFKA_GRANTS;
 export const KAFKA_SERVICES = Object.keys(KAFKA_GRANTS) as KafkaService[];
 
 function ownProjection(group: string, topics: readonly TopicName[]): KafkaGrant {
-  return { ...none, consumes: topics, produces: topics, owns: topics, groups: [group] };
+  return { ...none, consumes: topics, produces: topics, groups: [group] };
 }
 
 function projection(group: string, topics: readonly TopicName[]): KafkaGrant {
-  return { ...none, consumes: topics, createsIfMissing: topics, groups: [group] };
+  return { ...none, consumes: topics, groups: [group] };
 }
 
-function ingestorSource(transactionalIdPrefix: string, topics: readonly TopicName[]): KafkaGrant {
+function ingestorSource(source: IngestorSourceName, topics: readonly TopicName[]): KafkaGrant {
   const written = [...topics, TOPICS.ingestorCheckpoints.name];
   return {
     ...none,
     consumes: [TOPICS.ingestorCheckpoints.name],
     produces: written,
-    owns: written,
     groupPrefixes: ["chain-ingestor-checkpoint-reader-"],
-    transactionalIdPrefixes: [transactionalIdPrefix],
+    transactionalIdPrefixes: [INGESTOR_TRANSACTIONAL_ID_PREFIXES[source]],
   };
 }
 
@@ -108,10 +128,6 @@ export function mergeGrants(grants: readonly KafkaGrant[]): KafkaGrant {
     consumes: union((grant) => grant.consumes),
     produces: union((grant) => grant.produces),
     owns: union((grant) => grant.owns),
-    // A topic it owns is created and altered under that grant already.
-    createsIfMissing: union((grant) => grant.createsIfMissing).filter(
-      (topic) => !grants.some((grant) => grant.owns.includes(topic)),
-    ),
     groups: union((grant) => grant.groups),
     groupPrefixes: union((grant) => grant.groupPrefixes),
     transactionalIdPrefixes: union((grant) => grant.transactionalIdPrefixes),
@@ -124,7 +140,7 @@ export interface KafkaAclBinding {
   resourceType: "TOPIC" | "GROUP" | "TRANSACTIONAL_ID";
   resourceName: string;
   patternType: "LITERAL" | "PREFIXED";
-  operation: "READ" | "WRITE" | "CREATE" | "DELETE" | "DESCRIBE_CONFIGS" | "ALTER_CONFIGS";
+  operation: "READ" | "WRITE" | "CREATE" | "DELETE" | "DESCRIBE" | "DESCRIBE_CONFIGS" | "ALTER_CONFIGS";
 }
 
 /** The ACL entries that grant `username` exactly `grant`. */
@@ -143,8 +159,8 @@ export function aclBindings(username: string, grant: KafkaGrant): KafkaAclBindin
   };
   add("TOPIC", grant.consumes, ["READ"]);
   add("TOPIC", grant.produces, ["WRITE"]);
-  add("TOPIC", grant.owns, ["CREATE", "ALTER_CONFIGS"]);
-  add("TOPIC", grant.createsIfMissing, ["CREATE", "DESCRIBE_CONFIGS"]);
+  // DESCRIBE: the migration lists the topics, which CREATE does not imply.
+  add("TOPIC", grant.owns, ["DESCRIBE", "CREATE", "ALTER_CONFIGS"]);
   add("GROUP", grant.groups, ["READ"]);
   add("GROUP", grant.groupPrefixes, ["READ", "DELETE"], "PREFIXED");
   add("TRANSACTIONAL_ID", grant.transactionalIdPrefixes, ["WRITE"], "PREFIXED");

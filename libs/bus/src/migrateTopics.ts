@@ -33,9 +33,9 @@ export interface MigrateTopicsOptions {
   timeoutMs?: number;
   /**
    * Whether the configs of existing topics are brought to their spec (true, the default: the
-   * topics' owner, which holds ALTER_CONFIGS) or only reported in `differing` (false: a service
-   * that creates a topic when it starts before the owner, such as the projector, whose configs
-   * stay the owner's to change; kafkaAcl.ts `createsIfMissing`).
+   * topics step, which holds ALTER_CONFIGS: kafkaAcl.ts `topics`) or only reported in `differing`
+   * (false: a reader that creates a topic on a bare broker when it starts first, such as the
+   * projector, whose configs stay the writer's to bring to spec).
    */
   alterConfigs?: boolean;
 }

@@ -5,6 +5,7 @@ import type { Registry } from "prom-client";
 import { migrateTopics, type TopicMigrationReport } from "./migrateTopics.js";
 import { type ProjectionBatch, type ProjectionConsumer, runProjectionConsumer } from "./projectionConsumer.js";
 import { projectionMetrics } from "./projectionMetrics.js";
+import { requireTopics } from "./requireTopics.js";
 import { topicSpecs } from "./topicSpecs.js";
 
 /** The marker's value once the read model holds everything its topics held when its rebuild began. */
@@ -61,6 +62,13 @@ export interface ProjectionSupervisorOptions {
    */
   alterTopicConfigs?: boolean;
   /**
+   * Whether it creates the topics when they are missing (true, the default: a bare broker, as in
+   * tests) or only waits for them (false: the platform's deployments, whose topics step creates
+   * them and whose Kafka users hold no CREATE): its consumer starts, and readiness comes, once
+   * they exist.
+   */
+  createTopics?: boolean;
+  /**
    * Whether readiness waits for a complete read model (readers that must not answer "not found"
    * from a half-replayed one) or only for a running consumer; true by default.
    */
@@ -97,7 +105,8 @@ const CATCH_UP_POLL_MS = 100;
  * Every `intervalMs` (or at once when poked) it:
  *
  * 1. creates the topics once (migrateTopics, these topics only), retrying while Kafka is away, so
- *    the consumer can subscribe before any producer ran;
+ *    the consumer can subscribe before any producer ran; or, with `createTopics: false`, waits
+ *    until they exist (the platform's topics step creates them);
  * 2. finds the marker absent: the running consumer's positions are void, so it is stopped, the
  *    marker set to a new `rebuilding:<id>`, and a new consumer started, which finds no stored
  *    offsets and replays the topics from offset 0 (other replicas see a rebalance when this one
@@ -246,9 +255,15 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
 
 /**
  * Creates the projection's topics (these only) if they are missing, and brings the configs of
- * existing ones to their spec unless `alterTopicConfigs` is false.
+ * existing ones to their spec unless `alterTopicConfigs` is false; with `createTopics: false` only
+ * checks that they exist (MissingTopicsError until then: the tick fails and is tried again).
  */
-function migrateProjectionTopics(options: ProjectionSupervisorOptions): Promise<TopicMigrationReport> {
+async function migrateProjectionTopics(options: ProjectionSupervisorOptions): Promise<void> {
+  if (options.createTopics === false) return withAdmin(options.kafka, (admin) => requireTopics(admin, options.topics));
+  await migrateAllTopics(options);
+}
+
+function migrateAllTopics(options: ProjectionSupervisorOptions): Promise<TopicMigrationReport> {
   const specs = topicSpecs({
     replicationFactor: options.replicationFactor,
     ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),

@@ -7,6 +7,12 @@ export {
 } from "./connectHistory.js";
 export { type PartitionKeeper, partitionKeeper } from "./ensurePartitions.js";
 export {
+  HISTORY_PRIVILEGES,
+  type HistoryClientRole,
+  type HistoryPrivileges,
+  historyGrantStatements,
+} from "./historyPrivileges.js";
+export {
   HISTORY_SCHEMA_VERSION,
   historySchemaVersion,
   type MigrationReport,

@@ -1,13 +1,13 @@
 import postgres from "postgres";
+import { historyGrantStatements } from "./historyPrivileges.js";
 import { HISTORY_SCHEMA } from "./schema.js";
 import { scramVerifier } from "./scramVerifier.js";
 
 /**
  * The history database's roles, each with only the grants its work needs:
  * - `history_owner` owns the schema and runs the migrations (a start-up step or Job, never a service);
- * - `projector` reads and writes the tables and may create block partitions (through the owner's
- *   function), but changes no schema;
- * - `data_query` only reads.
+ * - `projector` and `data_query` with HISTORY_PRIVILEGES (historyPrivileges.ts): the projectors
+ *   read and write the rows, data-query only reads; neither changes the schema.
  */
 export const HISTORY_ROLES = ["history_owner", "projector", "data_query"] as const;
 export type HistoryRole = (typeof HISTORY_ROLES)[number];
@@ -50,17 +50,8 @@ export async function provisionHistory(options: ProvisionOptions): Promise<void>
   try {
     await db.unsafe(`create schema if not exists ${HISTORY_SCHEMA} authorization history_owner`);
     await db.unsafe("revoke all on schema public from public");
-    await db.unsafe(`grant usage on schema ${HISTORY_SCHEMA} to projector, data_query`);
     // Tables and functions the owner creates later (migrations, partitions) carry these grants.
-    await db.unsafe(
-      `alter default privileges for role history_owner in schema ${HISTORY_SCHEMA} grant select, insert, update, delete on tables to projector`,
-    );
-    await db.unsafe(
-      `alter default privileges for role history_owner in schema ${HISTORY_SCHEMA} grant select on tables to data_query`,
-    );
-    await db.unsafe(
-      `alter default privileges for role history_owner in schema ${HISTORY_SCHEMA} grant execute on functions to projector`,
-    );
+    for (const statement of historyGrantStatements()) await db.unsafe(statement);
   } finally {
     await db.end({ timeout: 5 });
   }

@@ -21,6 +21,7 @@ export {
   txVersion,
   versionOf,
 } from "./intents.js";
+export { PROJECTION_NAMES, type ProjectionKeySpace, type ProjectionName, projectionKeySpaces } from "./keySpaces.js";
 export { marketKeys } from "./market.js";
 export {
   type BlockCounts,

@@ -38,8 +38,10 @@ import type { BucketName } from "./series.js";
  *   `rm:{data}:market:price:pairs` set of `<asset>:<vs>`.
  *
  * Projection state: `rm:{data}:market:price:removed` set of `<blockHash>:<logIndex>` of price rounds a
- * ChainEventRemoved took back (the removal travels on chain.network.v1, so it may overtake the round
- * it removes); `rm:{data}:market:offset:<topic>:<partition>` the last applied offset, written in the same
+ * ChainEventRemoved took back (the removal travels on oracle.prices.v1 with the asset's key, after the
+ * round it removes; before, it travelled on chain.network.v1 and could overtake the round, and such
+ * records may remain in that topic's tail, so a removal read first still leaves a tombstone);
+ * `rm:{data}:market:offset:<topic>:<partition>` the last applied offset, written in the same
  * MULTI/EXEC as the changes; `rm:{data}:market:projection` the marker whose loss (FLUSHALL) makes the
  * supervisor replay both topics from offset 0; `rm:{data}:market:version` a token every commit replaces
  * (versions.ts).

@@ -89,6 +89,7 @@ export function projectionStores(
   config: Parameters<typeof redisConnectionOf>[0] & {
     KAFKA_BROKERS: string[];
     KAFKA_REPLICATION_FACTOR: number;
+    KAFKA_CREATE_TOPICS?: boolean | undefined;
     KAFKA_TLS?: boolean | undefined;
     KAFKA_TLS_CA_FILE?: string | undefined;
   },
@@ -109,6 +110,7 @@ export function projectionStores(
       kafka: kafka.client,
       log,
       replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+      createTopics: config.KAFKA_CREATE_TOPICS ?? true,
     },
     checks: [redis.check, kafka.check],
     closes: [kafka.close, { ...projectionRedis.close, name: `redis-${projection}` }, redis.close],
@@ -125,6 +127,8 @@ export interface ProjectionStores {
     kafka: ReturnType<typeof createKafkaClient>;
     log: Logger;
     replicationFactor: number;
+    /** Whether its supervisor creates the projection's topics or waits for the topics step (KAFKA_CREATE_TOPICS). */
+    createTopics: boolean;
   };
   /** Readiness checks of Redis and Kafka. */
   checks: DependencyCheck[];

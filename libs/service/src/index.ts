@@ -1,4 +1,4 @@
-export { chainTopicVars } from "./chainTopicVars.js";
+export { chainTopicVars, kafkaTopicVars } from "./chainTopicVars.js";
 export {
   type Dependency,
   historyDependency,

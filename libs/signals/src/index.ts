@@ -1,5 +1,5 @@
 export { type ConnectSignalsOptions, connectSignals, type Signals } from "./connectSignals.js";
-export { NATS_PERMISSIONS, NATS_USERS, type NatsGrant, type NatsUser, natsAuthorization } from "./natsPermissions.js";
+export { type NatsGrant, type NatsUserEntry, natsAuthorization } from "./natsPermissions.js";
 export {
   type ChangedProjection,
   decodeReadModelChange,

@@ -24,7 +24,14 @@ export { execPipeline } from "./execPipeline.js";
 export { redisKeySlot, sharedKeySlot } from "./keySlot.js";
 export { awaitStoredOffset } from "./offsetCommit.js";
 export { projectionsComplete, redisProjectionMarker } from "./projectionMarker.js";
-export { REDIS_ACL, REDIS_USERS, type RedisGrant, type RedisUser, redisAclFile, redisAclRules } from "./redisAcl.js";
+export {
+  exactKeyPattern,
+  REDIS_COMMANDS,
+  type RedisGrant,
+  type RedisUserEntry,
+  redisAclFile,
+  redisAclRules,
+} from "./redisAcl.js";
 export { traceRedisCommands } from "./redisTracing.js";
 export { type ReplicaAck, type ReplicaWait, waitForReplicas } from "./replicaWait.js";
 export { unwatch } from "./unwatch.js";

@@ -7,7 +7,7 @@ import {
   vars,
 } from "@platform/config";
 import { REFRESH_TOKEN_RETENTION_MS } from "@platform/proto/topics";
-import { kafkaCredentialVars, serviceVars } from "@platform/service";
+import { kafkaCredentialVars, kafkaTopicVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 /*
@@ -31,6 +31,8 @@ export const authConfigSchema = z
     ADMIN_GRPC_PORT: vars.port().default(50061),
     /** Replication of auth.api-keys.v1 when the start-up migration creates it; 1 on a single broker. */
     KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+    /** KAFKA_CREATE_TOPICS: create its topics (true, a bare broker) or wait for the topics step (false). */
+    ...kafkaTopicVars,
     /** File holding the HMAC pepper for key secrets and refresh tokens (a Kubernetes Secret). */
     AUTH_PEPPER_FILE: vars.string(),
     /** Folder of signing-key files, one JSON file per key (a Kubernetes Secret). */

@@ -1,5 +1,5 @@
 import { loadConfigOrExit, natsCredentialVars, vars } from "@platform/config";
-import { chainTopicVars, kafkaCredentialVars, serviceVars } from "@platform/service";
+import { chainTopicVars, kafkaCredentialVars, kafkaTopicVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 /** The sources one process can run; each has its own Kafka transactional ids and checkpoints. */
@@ -33,6 +33,8 @@ export const chainIngestorConfigSchema = z
     CHAINS_FILE: vars.string(),
     /** Replication of the topics this service creates; 3 in production, 1 on a single-broker stack. */
     KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+    /** KAFKA_CREATE_TOPICS: create its topics (true, a bare broker) or wait for the topics step (false). */
+    ...kafkaTopicVars,
     /** CHAIN_TOPICS_RETENTION_MS: `retention.ms` of chain.network.v1 and oracle.prices.v1 (7 days by default). */
     ...chainTopicVars,
     /** Pause between polls of a caught-up chain: about its block time (250 ms on the 1 s devnet). */

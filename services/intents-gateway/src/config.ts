@@ -6,7 +6,7 @@ import {
   redisTopologyVars,
   vars,
 } from "@platform/config";
-import { kafkaCredentialVars, serviceVars } from "@platform/service";
+import { kafkaCredentialVars, kafkaTopicVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 export const intentsGatewayConfigSchema = z
@@ -31,6 +31,8 @@ export const intentsGatewayConfigSchema = z
     DEPLOYMENT_DATA_URL: vars.url(["https", "http", "file"]).optional(),
     /** Replication of the topics this service creates; 3 in production, 1 on a single-broker stack. */
     KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+    /** KAFKA_CREATE_TOPICS: create its topics (true, a bare broker) or wait for the topics step (false). */
+    ...kafkaTopicVars,
     /**
      * Preferred time between quoting and the suggested fillDeadline, seconds. Clamped into what the
      * origin settler accepts (its minFillWindow plus the quote's lifetime, up to its maxFillBuffer).

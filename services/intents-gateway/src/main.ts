@@ -75,6 +75,7 @@ const nats = natsDependency(natsConnectionOf(config), "intents-gateway", log);
 const topics = ensureTopics(kafka.client, {
   topics: ["intents.notifications.v1"],
   replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+  create: config.KAFKA_CREATE_TOPICS,
   logger: log,
 });
 const publisher = createLazyPublisher(kafka.client, {

@@ -7,7 +7,7 @@ import {
   redisTopologyVars,
   vars,
 } from "@platform/config";
-import { chainTopicVars, kafkaCredentialVars, serviceVars } from "@platform/service";
+import { chainTopicVars, kafkaCredentialVars, kafkaTopicVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 
 export const PROJECTIONS = ["intents", "accounts", "market", "subnets"] as const;
@@ -47,6 +47,8 @@ export const projectorConfigSchema = z
     REDIS_WAIT_TIMEOUT_MS: vars.positiveInt().default(1_000),
     /** Replication of the topics a projection creates when it starts before their producers; 3 in production. */
     KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+    /** KAFKA_CREATE_TOPICS: create its topics (true, a bare broker) or wait for the topics step (false). */
+    ...kafkaTopicVars,
     /** CHAIN_TOPICS_RETENTION_MS: `retention.ms` of chain.network.v1 and oracle.prices.v1 (7 days by default). */
     ...chainTopicVars,
     /**

@@ -60,6 +60,7 @@ if (config.PROJECTIONS.includes("intents")) {
     refundGraceSeconds: config.INTENTS_REFUND_GRACE_SECONDS!,
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     chainTopicsRetentionMs: config.CHAIN_TOPICS_RETENTION_MS,
+    createTopics: config.KAFKA_CREATE_TOPICS,
     registry,
   });
   checks.push(intents.check);
@@ -114,6 +115,7 @@ for (const name of config.PROJECTIONS) {
     log: log.child({ projection: name }),
     replicationFactor: config.KAFKA_REPLICATION_FACTOR,
     chainTopicsRetentionMs: config.CHAIN_TOPICS_RETENTION_MS,
+    createTopics: config.KAFKA_CREATE_TOPICS,
     registry,
   });
   checks.push(supervisor.check);

@@ -1,5 +1,5 @@
 import { loadConfigOrExit, redisCredentialVars, redisTopologyRule, redisTopologyVars, vars } from "@platform/config";
-import { kafkaCredentialVars, serviceVars } from "@platform/service";
+import { kafkaCredentialVars, kafkaTopicVars, serviceVars } from "@platform/service";
 import { z } from "zod";
 import { isSiweDomain, isSiweScheme, isSiweUri } from "./siwe/siweSyntax.js";
 
@@ -25,6 +25,8 @@ export const tcConfigSchema = z
     ...kafkaCredentialVars,
     /** Replication of tc.acceptances.v1 when the start-up migration creates it; 1 on a single broker. */
     KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
+    /** KAFKA_CREATE_TOPICS: create its topics (true, a bare broker) or wait for the topics step (false). */
+    ...kafkaTopicVars,
     /** The T&C version wallets must have accepted to pass the gate. Raising it outdates every acceptance. */
     TC_CURRENT_VERSION: vars.positiveInt(),
     /**

@@ -33,14 +33,13 @@ REVOKE ALL ON SCHEMA public FROM PUBLIC;
 
 -- history_owner owns the schema: its migrations create, alter, partition and drop the tables.
 CREATE SCHEMA history AUTHORIZATION history_owner;
-GRANT USAGE ON SCHEMA history TO projector, data_query;
--- Whatever history_owner creates there (tables, partitions, sequences) is granted as it is created.
-ALTER DEFAULT PRIVILEGES FOR ROLE history_owner IN SCHEMA history
-  GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO projector;
-ALTER DEFAULT PRIVILEGES FOR ROLE history_owner IN SCHEMA history
-  GRANT USAGE ON SEQUENCES TO projector;
-ALTER DEFAULT PRIVILEGES FOR ROLE history_owner IN SCHEMA history
-  GRANT SELECT ON TABLES TO data_query;
+-- Whatever history_owner creates there (tables, partitions, sequences, functions) is granted as it
+-- is created: libs/history HISTORY_PRIVILEGES, the same statements the local stack runs.
+grant usage on schema history to projector, data_query;
+alter default privileges for role history_owner in schema history grant select, insert, update, delete on tables to projector;
+alter default privileges for role history_owner in schema history grant usage on sequences to projector;
+alter default privileges for role history_owner in schema history grant execute on functions to projector;
+alter default privileges for role history_owner in schema history grant select on tables to data_query;
 
 ALTER ROLE history_owner SET search_path = history;
 ALTER ROLE projector SET search_path = history;

@@ -21,6 +21,8 @@ export interface RegistrySupervisorOptions {
   log: Logger;
   /** Replication of auth.api-keys.v1 when the migration creates it. */
   replicationFactor: number;
+  /** Whether it creates its topics or waits for the topics step (KAFKA_CREATE_TOPICS); true by default. */
+  createTopics?: boolean;
   /** The cap on live refresh tokens per key (refreshTokenWrite.ts), as the issuer keeps it. */
   refreshTokensPerKey: number;
   /** How often the marker is checked once the registry is complete; 2 s by default. */
@@ -52,6 +54,7 @@ export function superviseRegistry(options: RegistrySupervisorOptions): Projectio
       refreshTokensPerKey: options.refreshTokensPerKey,
     }),
     replicationFactor: options.replicationFactor,
+    ...(options.createTopics === undefined ? {} : { createTopics: options.createTopics }),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.metrics === undefined ? {} : { metrics: { projection: REGISTRY_GROUP_ID, ...options.metrics } }),
   });

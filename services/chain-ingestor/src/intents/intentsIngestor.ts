@@ -27,6 +27,8 @@ export interface IntentsIngestorOptions {
   replicationFactor: number;
   /** `retention.ms` of the chain topics it creates or brings to spec (CHAIN_TOPICS_RETENTION_MS); 7 days by default. */
   chainTopicsRetentionMs?: number | undefined;
+  /** Whether it creates its topics or waits for the topics step (KAFKA_CREATE_TOPICS); true by default. */
+  createTopics?: boolean;
   log: Logger;
   onFenced(error: unknown): void;
   /** Where each source reports its chain's head, finality and what it published; none without it. */
@@ -66,6 +68,7 @@ export function startIntentsIngestor(options: IntentsIngestorOptions): IntentsIn
     topics: ["chain.intents.v1", "intents.notifications.v1", "ingestor.checkpoints.v1"],
     replicationFactor: options.replicationFactor,
     ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
+    ...(options.createTopics === undefined ? {} : { create: options.createTopics }),
     logger: log,
   });
   const clients = new Map(followed.map((chain) => [chain.chainId, followerClient(chain)] as const));

@@ -1,3 +1,4 @@
+import { ingestorTransactionalId } from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
 import type { Address } from "viem";
 import { rpcHeaderReader } from "../evm/rpcHeaderReader.js";
@@ -31,7 +32,7 @@ export interface IntentsSource extends FollowerSource {
 /**
  * The intents source of one chain: follows its FullSettler from the last checkpoint
  * (`<chainId>:intents`) and publishes every step (removals, events, head, checkpoint) in one Kafka
- * transaction with the transactional id `chain-ingestor-<chain>` (follower/followerSource.ts has
+ * transaction with the transactional id `chain-ingestor-intents-<chain>` (libs/bus ingestorTransactionalId) (follower/followerSource.ts has
  * the restart, fencing and reorganisation rules).
  */
 export function startIntentsSource(options: IntentsSourceOptions): IntentsSource {
@@ -50,7 +51,7 @@ export function startIntentsSource(options: IntentsSourceOptions): IntentsSource
     now,
     kind: "intents",
     sourceId,
-    transactionalId: `chain-ingestor-${chain.name}`,
+    transactionalId: ingestorTransactionalId("intents", chain.name),
     blocks: intentsBlockSource({
       client: options.client,
       chainId: chain.chainId,

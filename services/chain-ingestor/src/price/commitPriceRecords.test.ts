@@ -74,9 +74,8 @@ describe("commitPriceRecords", () => {
       ["oracle.prices.v1", "TAO", "PriceObserved", logged.eventId],
       ["ingestor.checkpoints.v1", "31337:price", "Checkpoint", undefined],
     ]);
-    expect((decodePayload(TOPICS.oraclePrices, records[1]!.value) as PriceEvent).event?.value.answer).toBe(
-      "33312345678",
-    );
+    const round = (decodePayload(TOPICS.oraclePrices, records[1]!.value) as PriceEvent).event;
+    expect(round?.$case === "priceObserved" && round.value.answer).toBe("33312345678");
     const checkpoint = decodePayload(TOPICS.ingestorCheckpoints, records[2]!.value) as CheckpointEvent;
     expect(checkpoint.event?.$case === "checkpoint" && checkpoint.event.value).toMatchObject({
       sourceId: "31337:price",
@@ -89,7 +88,7 @@ describe("commitPriceRecords", () => {
     });
   });
 
-  it("takes back the rounds of orphaned blocks with removals on chain.network.v1 keyed by the asset", () => {
+  it("takes back the rounds of orphaned blocks with removals on oracle.prices.v1 keyed by the asset, and writes nothing to chain.network.v1", () => {
     const ancestor = header(10n, "0xb10");
     const records = commitPriceRecords(
       {
@@ -103,10 +102,11 @@ describe("commitPriceRecords", () => {
       { chainId: 31337, sourceId: "31337:price", now: new Date("2026-01-01T00:00:00Z") },
     );
     expect(records.map((record) => [record.topic, record.key, record.eventType])).toEqual([
-      ["chain.network.v1", "TAO", "ChainEventRemoved"],
+      ["oracle.prices.v1", "TAO", "ChainEventRemoved"],
       ["ingestor.checkpoints.v1", "31337:price", "Checkpoint"],
     ]);
-    const removal = decodePayload(TOPICS.chainNetwork, records[0]!.value);
+    expect(records[0]!.schema).toBe(TOPICS.oraclePrices.schema);
+    const removal = decodePayload(TOPICS.oraclePrices, records[0]!.value) as PriceEvent;
     // The market projection takes the round back by its block hash and log index.
     expect(removal.event?.$case === "chainEventRemoved" && removal.event.value).toMatchObject({
       removedEventId: logged.eventId,

@@ -13,21 +13,21 @@ export interface PriceCommitContext {
 
 /**
  * Everything one follower step publishes, in one Kafka transaction: a ChainEventRemoved for every
- * round of the orphaned blocks, the new blocks' rounds on oracle.prices.v1, and the checkpoint.
- * PriceEvent has no removal case, so a removal travels on chain.network.v1 keyed by the asset; the
- * market projection reads both topics and matches it to the round by block hash and log index,
- * whichever of the two it reads first.
+ * round of the orphaned blocks, the new blocks' rounds, both on oracle.prices.v1, and the
+ * checkpoint. A removal has the asset as key like the round it takes back, so it follows that
+ * round in the same partition; the market projection matches it by block hash and log index. The
+ * source writes no other chain topic, so its Kafka principal needs no write on chain.network.v1.
  */
 export function commitPriceRecords(commit: FollowerCommit<PriceRecord>, context: PriceCommitContext): OutgoingRecord[] {
   const records: OutgoingRecord[] = [];
   for (const { key, removal } of removalsOf(commit, context.now)) {
     const payload = { event: { $case: "chainEventRemoved" as const, value: removal } };
     records.push({
-      topic: TOPICS.chainNetwork.name,
+      topic: TOPICS.oraclePrices.name,
       key,
-      value: encodePayload(TOPICS.chainNetwork, payload),
+      value: encodePayload(TOPICS.oraclePrices, payload),
       eventType: eventTypeOf(payload),
-      schema: TOPICS.chainNetwork.schema,
+      schema: TOPICS.oraclePrices.schema,
     });
   }
   for (const block of commit.blocks) {

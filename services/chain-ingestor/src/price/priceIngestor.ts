@@ -16,6 +16,8 @@ export interface PriceIngestorOptions {
   replicationFactor: number;
   /** `retention.ms` of the chain topics it creates or brings to spec (CHAIN_TOPICS_RETENTION_MS); 7 days by default. */
   chainTopicsRetentionMs?: number | undefined;
+  /** Whether it creates its topics or waits for the topics step (KAFKA_CREATE_TOPICS); true by default. */
+  createTopics?: boolean;
   log: Logger;
   onFenced(error: unknown): void;
   /** Where the source reports the chain's head, finality and what it published; none without it. */
@@ -47,11 +49,12 @@ export function startPriceIngestor(options: PriceIngestorOptions): PriceIngestor
       stop: async () => undefined,
     };
   }
-  // Removals of undone rounds travel on chain.network.v1 (commitPriceRecords).
+  // Removals of undone rounds travel on oracle.prices.v1 with the rounds (commitPriceRecords).
   const topics = ensureTopics(options.kafka, {
-    topics: ["oracle.prices.v1", "chain.network.v1", "ingestor.checkpoints.v1"],
+    topics: ["oracle.prices.v1", "ingestor.checkpoints.v1"],
     replicationFactor: options.replicationFactor,
     ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
+    ...(options.createTopics === undefined ? {} : { create: options.createTopics }),
     logger: log,
   });
   const source = startPriceSource({

@@ -144,10 +144,11 @@ async function publishedRounds(): Promise<Published[]> {
   });
 }
 
+/** The removals the source published: on oracle.prices.v1 with the rounds, never on chain.network.v1. */
 async function removals(): Promise<ChainEventRemoved[]> {
-  return (await readTopic(kafka, TOPICS.chainNetwork.name)).flatMap((record) => {
+  return (await readTopic(kafka, TOPICS.oraclePrices.name)).flatMap((record) => {
     if (record.value === null) return [];
-    const event = decodePayload(TOPICS.chainNetwork, record.value).event;
+    const event = decodePayload(TOPICS.oraclePrices, record.value).event;
     return event?.$case === "chainEventRemoved" ? [event.value] : [];
   });
 }

@@ -1,3 +1,4 @@
+import { ingestorTransactionalId } from "@platform/bus";
 import type { ConfiguredChain } from "@platform/chain";
 import type { Address } from "viem";
 import { rpcHeaderReader } from "../evm/rpcHeaderReader.js";
@@ -29,8 +30,8 @@ export const QUOTE_CURRENCY = "usd";
 
 /**
  * The price source: follows the chain whose `contracts.priceFeed` is set from its checkpoint
- * (`<chainId>:price`) and publishes every step (removals on chain.network.v1, rounds on
- * oracle.prices.v1, checkpoint) in one Kafka transaction with the transactional id
+ * (`<chainId>:price`) and publishes every step (removals and rounds on oracle.prices.v1,
+ * checkpoint) in one Kafka transaction with the transactional id
  * `chain-ingestor-price-<chain>`; the restart, fencing and reorganisation rules are those of
  * follower/followerSource.ts, shared with the other sources.
  */
@@ -47,7 +48,7 @@ export function startPriceSource(options: PriceSourceOptions): PriceSource {
     headers: rpcHeaderReader(options.client),
     kind: "price",
     sourceId,
-    transactionalId: `chain-ingestor-price-${chain.name}`,
+    transactionalId: ingestorTransactionalId("price", chain.name),
     blocks,
     toRecords: (step, now) => commitPriceRecords(step, { chainId: chain.chainId, sourceId, now }),
     // A source starting from nothing (possibly near the head) publishes the feed's latest round with its first block.

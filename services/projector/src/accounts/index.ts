@@ -33,6 +33,7 @@ export function startAccountsProjection(options: ProjectionStartOptions): Projec
     projection,
     replicationFactor: options.replicationFactor,
     chainTopicsRetentionMs: options.chainTopicsRetentionMs,
+    ...(options.createTopics === undefined ? {} : { createTopics: options.createTopics }),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.registry === undefined ? {} : { registry: options.registry }),
   });

@@ -32,6 +32,8 @@ export interface IntentsSupervisorOptions {
    * ever (the intents orders have no durable copy but these records), so it changes nothing.
    */
   chainTopicsRetentionMs?: number | undefined;
+  /** Whether it creates missing topics or waits for the topics step (KAFKA_CREATE_TOPICS); true by default. */
+  createTopics?: boolean;
   /** How often the marker is checked; 2 s by default. */
   intervalMs?: number;
   /** Where the projection's lag and read-model metrics go (the process's registry); none without it. */
@@ -63,6 +65,7 @@ export function superviseIntentsProjection(options: IntentsSupervisorOptions): I
     }),
     replicationFactor: options.replicationFactor,
     chainTopicsRetentionMs: options.chainTopicsRetentionMs,
+    ...(options.createTopics === undefined ? {} : { createTopics: options.createTopics }),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.registry === undefined ? {} : { registry: options.registry }),
   });

@@ -2,6 +2,7 @@ import type { ConsumedRecord } from "@platform/bus";
 import { DecodeError } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import type { ChainRef } from "@platform/proto/common/v1/common";
+import type { ChainEventRemoved } from "@platform/proto/events/v1/chain";
 import {
   EmissionSnapshot,
   NetworkChainEvent,
@@ -70,7 +71,11 @@ export function decodeMarketBatch(messages: readonly ConsumedRecord[], log: Logg
       } else if (message.topic === TOPICS.oraclePrices.name) {
         const event = PriceEvent.decode(message.value).event;
         if (event === undefined) throw new DecodeError("no event in the record");
-        changes.push(priceChange(event.value));
+        if (event.$case === "priceObserved") changes.push(priceChange(event.value));
+        else {
+          const removal = priceRemoval(event.value);
+          if (removal !== undefined) changes.push(removal);
+        }
       }
     } catch (error) {
       log.error({ ...where, err: error }, "undecodable market record; skipped");
@@ -138,15 +143,10 @@ function networkChange(payload: NetworkChainEvent, message: Pick<ConsumedRecord,
           return { kind: "removed", what: "emission", netuid: netuidOfKey(removed.key), block, hash };
         case "NetworkStatsSnapshot":
           return { kind: "removed", what: "stats", block, hash };
+        // Where the price source published its removals before they moved to oracle.prices.v1:
+        // such records may still be in the topic's retained tail.
         case "PriceObserved":
-          return {
-            kind: "removed",
-            what: "price",
-            asset: removed.key,
-            block,
-            hash,
-            identity: priceIdentity(hash, removed.removed?.logIndex),
-          };
+          return priceRemoval(removed);
         default:
           return undefined;
       }
@@ -154,6 +154,23 @@ function networkChange(payload: NetworkChainEvent, message: Pick<ConsumedRecord,
     default:
       return undefined;
   }
+}
+
+/**
+ * A round a reorganisation took back (oracle.prices.v1, keyed by its asset like the round), matched
+ * to the round by block hash and log index.
+ */
+function priceRemoval(removed: ChainEventRemoved): MarketChange | undefined {
+  if (removed.removedEventType !== "PriceObserved") return undefined;
+  const { block, hash } = refPosition(removed.removed);
+  return {
+    kind: "removed",
+    what: "price",
+    asset: removed.key,
+    block,
+    hash,
+    identity: priceIdentity(hash, removed.removed?.logIndex),
+  };
 }
 
 function priceChange(observed: PriceObserved): MarketChange {

@@ -293,6 +293,33 @@ describe("market and subnets projections: pool, price and network series", () =>
     await expectHistoryEqualsRedis(marketKeys.pricePoints("TAO", "usd"), marketKeys.statsPoints);
   });
 
+  it("takes a price round back by its removal on oracle.prices.v1, where the price source publishes it", async () => {
+    await publishPrice(price(30, "280", 2));
+    const latestPrice = async () =>
+      (JSON.parse((await redis.zrange(marketKeys.pricePoints("TAO", "usd"), "-1", "-1"))[0] ?? "{}") as SeriesPoint).m
+        ?.price;
+    await waitFor(async () => (await latestPrice()) === "280", { what: "the round of block 30", timeoutMs: 30_000 });
+    await publishPrice({
+      event: {
+        $case: "chainEventRemoved",
+        value: {
+          removed: ref(30, "a", 2),
+          removedEventId: "x",
+          removedEventType: "PriceObserved",
+          key: "TAO",
+          commonAncestorBlockNumber: "29",
+          commonAncestorBlockHash: hashOf(29),
+          detectedAt: new Date().toISOString(),
+        },
+      },
+    });
+    await waitFor(async () => (await latestPrice()) === "290", {
+      what: "the round of block 30 taken back",
+      timeoutMs: 30_000,
+    });
+    await expectHistoryEqualsRedis(marketKeys.pricePoints("TAO", "usd"));
+  });
+
   it("keeps every point in PostgreSQL while Redis keeps its window of the newest", async () => {
     const emission = (block: number): NetworkChainEvent => ({
       event: {

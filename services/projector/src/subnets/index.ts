@@ -32,6 +32,7 @@ export function startSubnetsProjection(options: ProjectionStartOptions): Project
     }),
     replicationFactor: options.replicationFactor,
     chainTopicsRetentionMs: options.chainTopicsRetentionMs,
+    ...(options.createTopics === undefined ? {} : { createTopics: options.createTopics }),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.registry === undefined ? {} : { registry: options.registry }),
   });

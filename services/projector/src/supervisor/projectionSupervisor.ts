@@ -33,6 +33,8 @@ export interface ProjectionStartOptions {
   replicationFactor: number;
   /** `retention.ms` of the chain topics if this process is the first to create them (CHAIN_TOPICS_RETENTION_MS). */
   chainTopicsRetentionMs?: number | undefined;
+  /** Whether it creates missing topics or waits for the topics step (KAFKA_CREATE_TOPICS); true by default. */
+  createTopics?: boolean;
   /** How often the marker is checked; 2 s by default. */
   intervalMs?: number;
   /** Where the projection's lag and read-model metrics go (the process's registry); none without it. */
@@ -52,6 +54,7 @@ export interface ProjectionSupervisorOptions {
   projection: SupervisedProjection;
   replicationFactor: number;
   chainTopicsRetentionMs?: number | undefined;
+  createTopics?: boolean;
   intervalMs?: number;
   /** Lag metrics (libs/bus projectionMetrics) labelled with `name`, and the read model forgotten on a rebuild. */
   registry?: Registry;
@@ -61,9 +64,10 @@ export interface ProjectionSupervisorOptions {
  * A projector read model under the shared supervisor of @platform/bus (topics created, consumer
  * kept running, replayed from offset 0 when Redis loses the marker), its marker in Redis. The
  * projector is ready once the consumer runs: nobody reads through it, and data-query's own
- * readiness covers the reads. It creates its topics when it starts before their producers but
- * never alters an existing topic's configs: those are their owner's (the chain-ingestor,
- * intents-gateway; libs/bus kafkaAcl.ts), and a difference is only logged.
+ * readiness covers the reads. With `createTopics: false` (KAFKA_CREATE_TOPICS=false: the local
+ * stack, Kubernetes) it waits for its topics, which the platform's topics step creates; otherwise
+ * (a bare broker) it creates them when it starts before their producers, but never alters an
+ * existing topic's configs, and a difference is only logged.
  */
 export function superviseProjection(options: ProjectionSupervisorOptions): ProjectionSupervisor {
   return superviseTopics({
@@ -77,6 +81,7 @@ export function superviseProjection(options: ProjectionSupervisorOptions): Proje
     replicationFactor: options.replicationFactor,
     ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
     alterTopicConfigs: false,
+    ...(options.createTopics === undefined ? {} : { createTopics: options.createTopics }),
     readyWhenComplete: false,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.registry === undefined

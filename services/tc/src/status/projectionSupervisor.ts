@@ -21,6 +21,8 @@ export interface AcceptanceSupervisorOptions {
   log: Logger;
   /** Replication of tc.acceptances.v1 when the migration creates it. */
   replicationFactor: number;
+  /** Whether it creates its topic or waits for the topics step (KAFKA_CREATE_TOPICS); true by default. */
+  createTopics?: boolean;
   /** How often the marker is checked once the projection is complete; 2 s by default. */
   intervalMs?: number;
   /** Where its lag metrics go (`projection="tc-acceptances"`); none without it. */
@@ -45,6 +47,7 @@ export function superviseAcceptanceProjection(options: AcceptanceSupervisorOptio
     marker: redisProjectionMarker(options.redis, tcKeys.marker),
     projection,
     replicationFactor: options.replicationFactor,
+    ...(options.createTopics === undefined ? {} : { createTopics: options.createTopics }),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...(options.metrics === undefined ? {} : { metrics: { projection: PROJECTION_GROUP_ID, ...options.metrics } }),
   });

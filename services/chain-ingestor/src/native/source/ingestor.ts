@@ -18,6 +18,8 @@ export interface NativeIngestorOptions {
   replicationFactor: number;
   /** `retention.ms` of the chain topics it creates or brings to spec (CHAIN_TOPICS_RETENTION_MS); 7 days by default. */
   chainTopicsRetentionMs?: number | undefined;
+  /** Whether it creates its topics or waits for the topics step (KAFKA_CREATE_TOPICS); true by default. */
+  createTopics?: boolean;
   log: Logger;
   onFenced(error: unknown): void;
   /** Where a source without a checkpoint starts; block 0 by default. */
@@ -62,6 +64,7 @@ export function startNativeIngestor(options: NativeIngestorOptions): NativeInges
     topics: ["chain.network.v1", "ingestor.checkpoints.v1"],
     replicationFactor: options.replicationFactor,
     ...(options.chainTopicsRetentionMs === undefined ? {} : { chainTopicsRetentionMs: options.chainTopicsRetentionMs }),
+    ...(options.createTopics === undefined ? {} : { create: options.createTopics }),
     logger: log,
   });
   const sourceLog = log.child({ network: network.name, source: "native" });

@@ -1,4 +1,4 @@
-import type { Kafka } from "@platform/bus";
+import { ingestorTransactionalId, type Kafka } from "@platform/bus";
 import type { SubstrateNetwork } from "@platform/chain";
 import type { Logger } from "@platform/log";
 import { type FollowerSource, type FollowerSourceStatus, startFollowerSource } from "../../follower/followerSource.js";
@@ -57,7 +57,7 @@ export function startNativeSource(options: NativeSourceOptions): FollowerSource 
     headers,
     kind: "native",
     sourceId,
-    transactionalId: `chain-ingestor-native-${network.name}`,
+    transactionalId: ingestorTransactionalId("native", network.name),
     blocks: nativeBlockSource({
       reader,
       network,

@@ -7,9 +7,15 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { ChainRef } from "../../common/v1/common.js";
+import { ChainEventRemoved } from "./chain.js";
 
 export interface PriceEvent {
-  event?: { $case: "priceObserved"; value: PriceObserved } | undefined;
+  event?: { $case: "priceObserved"; value: PriceObserved } | //
+  /**
+   * A round whose block a reorganisation took back: key = the round's asset, so it follows the
+   * round it removes in the same partition. The price source writes only this topic.
+   */
+  { $case: "chainEventRemoved"; value: ChainEventRemoved } | undefined;
 }
 
 /**
@@ -50,6 +56,9 @@ export const PriceEvent: MessageFns<PriceEvent> = {
       case "priceObserved":
         PriceObserved.encode(message.event.value, writer.uint32(10).fork()).join();
         break;
+      case "chainEventRemoved":
+        ChainEventRemoved.encode(message.event.value, writer.uint32(18).fork()).join();
+        break;
     }
     return writer;
   },
@@ -75,6 +84,14 @@ export const PriceEvent: MessageFns<PriceEvent> = {
             message.event = { $case: "priceObserved", value: PriceObserved.decode(reader, reader.uint32()) };
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.event = { $case: "chainEventRemoved", value: ChainEventRemoved.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -93,6 +110,10 @@ export const PriceEvent: MessageFns<PriceEvent> = {
         ? { $case: "priceObserved", value: PriceObserved.fromJSON(object.priceObserved) }
         : isSet(object.price_observed)
         ? { $case: "priceObserved", value: PriceObserved.fromJSON(object.price_observed) }
+        : isSet(object.chainEventRemoved)
+        ? { $case: "chainEventRemoved", value: ChainEventRemoved.fromJSON(object.chainEventRemoved) }
+        : isSet(object.chain_event_removed)
+        ? { $case: "chainEventRemoved", value: ChainEventRemoved.fromJSON(object.chain_event_removed) }
         : undefined,
     };
   },
@@ -101,6 +122,8 @@ export const PriceEvent: MessageFns<PriceEvent> = {
     const obj: any = {};
     if (message.event?.$case === "priceObserved") {
       obj.priceObserved = PriceObserved.toJSON(message.event.value);
+    } else if (message.event?.$case === "chainEventRemoved") {
+      obj.chainEventRemoved = ChainEventRemoved.toJSON(message.event.value);
     }
     return obj;
   },
@@ -114,6 +137,12 @@ export const PriceEvent: MessageFns<PriceEvent> = {
       case "priceObserved": {
         if (object.event?.value !== undefined && object.event?.value !== null) {
           message.event = { $case: "priceObserved", value: PriceObserved.fromPartial(object.event.value) };
+        }
+        break;
+      }
+      case "chainEventRemoved": {
+        if (object.event?.value !== undefined && object.event?.value !== null) {
+          message.event = { $case: "chainEventRemoved", value: ChainEventRemoved.fromPartial(object.event.value) };
         }
         break;
       }

@@ -3,21 +3,26 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connectSignals, natsAuthorization, subjects } from "@platform/signals";
 import { type RunningNats, startNats, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectSignals } from "./connectSignals.js";
-import { NATS_PERMISSIONS, NATS_USERS, type NatsUser, natsAuthorization } from "./natsPermissions.js";
-import { subjects } from "./subjects.js";
+import { type Grant, unionGrant } from "./grant.js";
+import { LOCAL_PRINCIPALS, PRINCIPALS } from "./principals.js";
+import { natsUsersOf, principalsOn } from "./serverUsers.js";
 
 /**
- * The permission table (natsPermissions.ts) on a real nats-server: each service's user publishes
- * and subscribes to its own subjects and is refused the others. Widening a grant, or switching the
- * users off, fails a test here.
+ * The grant model (principals.ts) rendered as NATS users on a real nats-server: each service's
+ * user publishes and subscribes to its own subjects and is refused the others; each projection's
+ * user (Kubernetes) publishes only its own change signal, the local stack's one `projector` every
+ * projection's. Widening a grant, or switching the users off, fails a test here.
  */
 
 const dir = tempDir("nats-permissions");
 const password = () => randomBytes(16).toString("hex");
 const adminPassword = password();
+const principals: Record<string, Grant> = { ...PRINCIPALS, ...LOCAL_PRINCIPALS };
+const NATS_USERS = principalsOn(principals, "nats");
+type NatsUser = string;
 const passwords = Object.fromEntries(NATS_USERS.map((name) => [name, password()])) as Record<NatsUser, string>;
 let server: RunningNats;
 let admin: NatsConnection;
@@ -31,7 +36,14 @@ const users = new Map<NatsUser, UserConnection>();
 
 beforeAll(async () => {
   const configFile = join(dir.path, "nats.conf");
-  writeFileSync(configFile, natsAuthorization(adminPassword, passwords), { mode: 0o600 });
+  writeFileSync(
+    configFile,
+    natsAuthorization(
+      adminPassword,
+      natsUsersOf(principals, (name) => passwords[name]!),
+    ),
+    { mode: 0o600 },
+  );
   server = await startNats({ dir: join(dir.path, "js"), logFile: join(dir.path, "nats.log"), configFile });
   admin = await connect({ servers: server.url, user: "admin", pass: adminPassword });
   for (const name of NATS_USERS) {
@@ -122,7 +134,7 @@ describe("NATS users against a real nats-server", () => {
 
   it("lets each service publish and subscribe to its own subjects", async () => {
     for (const name of NATS_USERS) {
-      const grant = NATS_PERMISSIONS[name];
+      const grant = principals[name]!.nats!;
       for (const subject of grant.publish)
         expect(await publishes(name, subject), `${name} publish ${subject}`).toBe(true);
       for (const pattern of grant.subscribe)
@@ -140,6 +152,20 @@ describe("NATS users against a real nats-server", () => {
     await refusedPublish("chain-ingestor", subjects.readModelChanged("intents"));
     await refusedPublish("projector", subjects.intentsNotified);
     await refusedPublish("projector", subjects.readModelChanged("other"));
+  });
+
+  it("lets each projection's user publish only its own change signal", async () => {
+    const projections = ["intents", "accounts", "market", "subnets"];
+    for (const projection of projections) {
+      const user = `projector-${projection}`;
+      expect(await publishes(user, subjects.readModelChanged(projection)), user).toBe(true);
+      for (const other of projections.filter((name) => name !== projection))
+        await refusedPublish(user, subjects.readModelChanged(other));
+      await refusedSubscribe(user, subjects.readModelChanged(projection));
+    }
+    // The local stack's one projector: the union of the four, nothing more.
+    const union = unionGrant(projections.map((projection) => principals[`projector-${projection}`]!));
+    expect(principals.projector!.nats).toEqual(union.nats);
   });
 
   it("refuses the signals a service does not listen to", async () => {

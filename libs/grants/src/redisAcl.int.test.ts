@@ -1,13 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import {
+  createRedis,
+  type Redis,
+  readVersioned,
+  redisAclFile,
+  redisProjectionMarker,
+  redisReadiness,
+} from "@platform/store";
 import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { Redis as IORedis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedis, type Redis, redisReadiness } from "./createRedis.js";
-import { redisProjectionMarker } from "./projectionMarker.js";
-import { REDIS_USERS, type RedisUser, redisAclFile } from "./redisAcl.js";
-import { readVersioned } from "./versionedCommit.js";
+import { LOCAL_PRINCIPALS, PRINCIPALS } from "./principals.js";
+import { principalsOn, redisUsersOf } from "./serverUsers.js";
 
 /** A projection's commit as libs/projection's redisStore sends it: WATCH and GET the offset, then MULTI with the writes and the offset. */
 async function commitAt(
@@ -25,15 +31,19 @@ async function commitAt(
 }
 
 /**
- * The ACL table (redisAcl.ts) on a real redis-server: each service's user can do what its service
- * does (a representative command of every key family it uses, its scripts through EVALSHA as
- * ioredis sends them) and is refused anything outside its grant. Widening a grant, or switching the
- * users off, fails a test here.
+ * The grant model (principals.ts) rendered as Redis users on a real redis-server: each service's
+ * user can do what its service does (a representative command of every key family it uses, its
+ * scripts through EVALSHA as ioredis sends them) and is refused anything outside its grant. The
+ * users are the local stack's (one `projector` for every projection) and Kubernetes' (one per
+ * projection) together. Widening a grant, or switching the users off, fails a test here.
  */
 
 const dir = tempDir("redis-acl");
 const password = () => randomBytes(16).toString("hex");
 const adminPassword = password();
+const principals = { ...PRINCIPALS, ...LOCAL_PRINCIPALS };
+const REDIS_USERS = principalsOn(principals, "redis");
+type RedisUser = string;
 const passwords = Object.fromEntries(REDIS_USERS.map((name) => [name, password()])) as Record<RedisUser, string>;
 let server: RunningRedis;
 let admin: Redis;
@@ -47,7 +57,14 @@ const refused = (attempt: Promise<unknown>) => expect(attempt).rejects.toThrow(R
 
 beforeAll(async () => {
   const aclFile = join(dir.path, "users.acl");
-  writeFileSync(aclFile, redisAclFile(adminPassword, passwords), { mode: 0o600 });
+  writeFileSync(
+    aclFile,
+    redisAclFile(
+      adminPassword,
+      redisUsersOf(principals, (name) => passwords[name]!),
+    ),
+    { mode: 0o600 },
+  );
   server = await startRedis({ dir: join(dir.path, "data"), logFile: join(dir.path, "redis.log"), aclFile });
   admin = createRedis({ url: server.url, username: "admin", password: adminPassword, connectionName: "admin" });
   for (const name of REDIS_USERS)
@@ -105,13 +122,13 @@ describe("the servers' users", () => {
     }
   });
 
-  it("lets only auth write auth:*, and only the projector write rm:*", async () => {
+  it("lets only auth write auth:*, and only the projector's users write rm:*, each its own part", async () => {
     for (const name of REDIS_USERS) {
       const writeAuth = as(name).set("auth:key:{ak_probe}", "x");
       const writeReadModel = as(name).set("rm:{intents}:order:0xprobe", "x");
       if (name === "auth") await expect(writeAuth).resolves.toBe("OK");
       else await refused(writeAuth);
-      if (name === "projector") await expect(writeReadModel).resolves.toBe("OK");
+      if (name === "projector" || name === "projector-intents") await expect(writeReadModel).resolves.toBe("OK");
       else await refused(writeReadModel);
     }
   });
@@ -287,7 +304,7 @@ describe("tc: its acceptances and nonces", () => {
   });
 });
 
-describe("projector: every read model", () => {
+describe("projector, the local stack's one process for every projection: every read model", () => {
   it("commits read models with their change logs, versions and offsets, through scripts", async () => {
     const redis = as("projector");
     await redis.xadd("rm:{data}:changes", "MAXLEN", "~", "100", "*", "k", "head");
@@ -323,6 +340,85 @@ describe("projector: every read model", () => {
     await refused(redis.set("tc:wallet:0x01", "x"));
     await refused(redis.set("intents-gateway:notified:{intents}:1:0x01", "x"));
     await refused(redis.set("rl:{ak_1}:default", "0"));
+  });
+});
+
+/** Each projection's own key prefix (libs/read-models keySpaces.ts). */
+const PREFIX = {
+  "projector-intents": "rm:{intents}:",
+  "projector-accounts": "rm:{data}:accounts:",
+  "projector-market": "rm:{data}:market:",
+  "projector-subnets": "rm:{data}:subnets:",
+} as const;
+type ProjectionUser = keyof typeof PREFIX;
+/** A key of each projection's own part, and of no other's. */
+const OWN_KEY: Record<ProjectionUser, string> = {
+  "projector-intents": "rm:{intents}:deadlines:1",
+  "projector-accounts": "rm:{data}:accounts:points:0xab",
+  "projector-market": "rm:{data}:market:pool:2:points",
+  "projector-subnets": "rm:{data}:subnets:subnet:2:points",
+};
+const DATA_PROJECTIONS = ["projector-accounts", "projector-market", "projector-subnets"] as const;
+
+describe("each projection's own user (Kubernetes): its own keys, and the shared change log key by key", () => {
+  it("writes its own read model, offsets, marker and version in a commit, through scripts", async () => {
+    for (const name of Object.keys(OWN_KEY) as ProjectionUser[]) {
+      const redis = as(name);
+      const own = OWN_KEY[name];
+      const prefix = PREFIX[name];
+      await commitAt(redis, `${prefix}offset:chain.network.v1:0`, (multi) => multi.zadd(own, 1, "point"));
+      const marker = redisProjectionMarker(redis, `${prefix}projection-probe`);
+      await marker.setIfAbsent("rebuilding:1");
+      expect(await marker.replace("rebuilding:1", "complete"), name).toBe(true);
+      const touch = "return redis.call('ZCARD', KEYS[1])";
+      expect(await runScript(redis, `touch${name.replace("-", "")}`, touch, [own]), name).toBe(1);
+    }
+    await as("projector-market").set("rm:{data}:market:version", "token");
+    await as("projector-subnets").set("rm:{data}:subnets:version", "token");
+  });
+
+  it("appends to the shared data change log in the commit, when it is a data projection", async () => {
+    for (const name of DATA_PROJECTIONS) {
+      const redis = as(name);
+      await commitAt(redis, `${PREFIX[name]}offset:oracle.prices.v1:0`, (multi) =>
+        multi.xadd("rm:{data}:changes", "MAXLEN", "~", "100", "*", "k", "head"),
+      );
+      expect(await redis.xlen("rm:{data}:changes"), name).toBeGreaterThan(0);
+    }
+    await refused(as("projector-intents").xadd("rm:{data}:changes", "*", "k", "head"));
+  });
+
+  it("is refused every other projection's keys, directly or from a script", async () => {
+    for (const name of Object.keys(OWN_KEY) as ProjectionUser[]) {
+      const redis = as(name);
+      for (const [other, key] of Object.entries(OWN_KEY)) {
+        if (other === name) continue;
+        await refused(redis.zadd(key, 9, "forged"));
+        await refused(redis.zrange(key, "0", "-1"));
+        await refused(redis.eval("return redis.call('ZCARD', KEYS[2])", 2, OWN_KEY[name], key));
+      }
+    }
+    const market = as("projector-market");
+    await refused(market.hset("rm:{data}:accounts:head", { blockNumber: "9" }));
+    await refused(market.set("rm:{data}:subnets:version", "forged"));
+    await refused(market.set("rm:{intents}:projection", "complete"));
+    await refused(market.xadd("rm:{intents}:changes", "*", "o", "0x01"));
+  });
+
+  it("is granted the shared change log as one key, not as a pattern", async () => {
+    for (const name of DATA_PROJECTIONS) {
+      const redis = as(name);
+      await refused(redis.set("rm:{data}:changes-forged", "x"));
+      await refused(redis.set("rm:{data}:projection", "x"));
+      await refused(redis.set("rm:{data}:other:version", "x"));
+    }
+  });
+
+  it("is refused the services' own keys", async () => {
+    for (const name of Object.keys(OWN_KEY) as ProjectionUser[]) {
+      await refused(as(name).hset("auth:key:{ak_1}", "status", "revoked"));
+      await refused(as(name).set("intents-gateway:notified:{intents}:1:0x01", "x"));
+    }
   });
 });
 

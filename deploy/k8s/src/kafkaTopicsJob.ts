@@ -1,0 +1,78 @@
+import type { V1Container, V1EnvVar, V1Job } from "@kubernetes/client-node";
+import { CONFIG_MAP, imageOf, KAFKA_TOPICS_JOB, RUN_AS_UID } from "./deployables.js";
+import { kafkaSecretName } from "./kafkaSecrets.js";
+import type { Manifest } from "./manifests.js";
+import { batchPod, containerSecurity } from "./postgres.js";
+
+/**
+ * The platform's topics step in Kubernetes: a Job that creates every Kafka topic of the catalog
+ * and brings its configs to it (the projector image's `node dist/topics.js`, libs/bus
+ * migratePlatformTopics), as the Kafka user `topics`, the only principal granted CREATE and
+ * ALTER_CONFIGS (libs/bus kafkaAcl.ts). The services' users hold neither: they wait, not ready,
+ * until their topics exist (KAFKA_CREATE_TOPICS=false), and become ready by themselves once the
+ * Job has run. Its pods reach only Kafka (the shared allow-egress-kafka policy) and DNS.
+ */
+/** The Kafka user of the Job (its grant: KAFKA_GRANTS.topics), whose Secret is `kafka-topics`. */
+export const KAFKA_TOPICS_USER = "topics";
+
+const NAME_LABEL = "app.kubernetes.io/name";
+const configMapValue = (name: string, key = name): V1EnvVar => ({
+  name,
+  valueFrom: { configMapKeyRef: { name: CONFIG_MAP, key } },
+});
+const secretValue = (name: string, key: string): V1EnvVar => ({
+  name,
+  valueFrom: { secretKeyRef: { name: kafkaSecretName(KAFKA_TOPICS_USER), key } },
+});
+
+/**
+ * A Job's pod template cannot change: delete the finished Job before applying a new release (it is
+ * also removed an hour after it finishes), and the apply runs the new release's topics step.
+ */
+export function kafkaTopicsJob(): V1Job & Manifest {
+  const labels = { [NAME_LABEL]: KAFKA_TOPICS_JOB, "app.kubernetes.io/component": KAFKA_TOPICS_JOB };
+  const container: V1Container = {
+    name: "topics",
+    image: `${imageOf("projector")}:0.1.0`,
+    imagePullPolicy: "IfNotPresent",
+    command: ["node", "dist/topics.js"],
+    env: [
+      configMapValue("LOG_LEVEL"),
+      configMapValue("KAFKA_BROKERS"),
+      configMapValue("CHAIN_TOPICS_RETENTION_MS"),
+      secretValue("KAFKA_SASL_USERNAME", "username"),
+      secretValue("KAFKA_SASL_PASSWORD", "password"),
+    ],
+    resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { cpu: "500m", memory: "256Mi" } },
+    securityContext: containerSecurity(RUN_AS_UID),
+    volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
+  };
+  return {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name: KAFKA_TOPICS_JOB, labels },
+    spec: {
+      // Retries while Kafka starts or its ACLs are not there yet.
+      backoffLimit: 6,
+      activeDeadlineSeconds: 1800,
+      ttlSecondsAfterFinished: 3600,
+      template: {
+        metadata: { labels },
+        spec: batchPod(RUN_AS_UID, container, [{ name: "tmp", emptyDir: { medium: "Memory", sizeLimit: "16Mi" } }]),
+      },
+    },
+  };
+}
+
+/** base/kafka-topics.yaml: the Job and its policy (no ingress; egress only through the shared Kafka and DNS policies). */
+export function kafkaTopicsManifests(): Manifest[] {
+  return [
+    kafkaTopicsJob(),
+    {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { name: KAFKA_TOPICS_JOB, labels: { [NAME_LABEL]: KAFKA_TOPICS_JOB } },
+      spec: { podSelector: { matchLabels: { [NAME_LABEL]: KAFKA_TOPICS_JOB } }, policyTypes: ["Ingress", "Egress"] },
+    } as Manifest,
+  ];
+}
