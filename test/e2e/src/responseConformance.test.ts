@@ -194,10 +194,13 @@ describe("every answer the gateway gives is the one its OpenAPI document describ
       "/data/v1/coin/price/latest",
       "/data/v1/coin/price/history?interval=5m&limit=5",
       "/data/v1/network/stats/latest",
+      "/data/v1/network/stats/history?interval=5m&limit=5",
       "/data/v1/subnet-pools/latest?limit=1",
       `/data/v1/subnet-pools/history?netuid=${netuid}&interval=5m&limit=5`,
       "/data/v1/subnet-emissions/latest?limit=1",
+      `/data/v1/subnet-emissions/history?netuid=${netuid}&interval=5m&limit=5`,
       "/data/v1/subnets/latest?limit=1",
+      `/data/v1/subnets/history?netuid=${netuid}&interval=5m&limit=5`,
       `/data/v1/subnets/${netuid}/validators/latest?limit=1`,
       `/data/v1/subnets/${netuid}/holders/top?limit=1`,
     ];

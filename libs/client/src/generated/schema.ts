@@ -3988,7 +3988,7 @@ export interface operations {
                 valuation?: "spot";
                 /** @description Only list positions in these subnets (totals are not filtered); comma-separated or repeated, at most 256 */
                 netuid?: number[];
-                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. For example `block_number=1200` or `block_number=finalized`. */
                 block_number?: number | "finalized";
             };
             header?: {
@@ -5180,7 +5180,7 @@ export interface operations {
     getNetworkStatsLatest: {
         parameters: {
             query?: {
-                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. For example `block_number=1200` or `block_number=finalized`. */
                 block_number?: number | "finalized";
             };
             header?: {
@@ -5640,7 +5640,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
                 cursor?: string;
-                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. For example `block_number=1200` or `block_number=finalized`. */
                 block_number?: number | "finalized";
             };
             header?: {
@@ -6124,7 +6124,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
                 cursor?: string;
-                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. For example `block_number=1200` or `block_number=finalized`. */
                 block_number?: number | "finalized";
             };
             header?: {
@@ -6631,7 +6631,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
                 cursor?: string;
-                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. For example `block_number=1200` or `block_number=finalized`. */
                 block_number?: number | "finalized";
             };
             header?: {
@@ -7221,7 +7221,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
                 cursor?: string;
-                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. For example `block_number=1200` or `block_number=finalized`. */
                 block_number?: number | "finalized";
             };
             header?: {
@@ -7487,7 +7487,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
                 cursor?: string;
-                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. */
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. For example `block_number=1200` or `block_number=finalized`. */
                 block_number?: number | "finalized";
             };
             header?: {

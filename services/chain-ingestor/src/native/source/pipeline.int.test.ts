@@ -357,7 +357,17 @@ describe("the native source on the real runtime: activities and pools", () => {
 describe("the native source on the real runtime: alpha holders", () => {
   it("publishes every alpha position of a subnet (hotkeys registered there or not) whenever it changes, equal to the runtime API's", async () => {
     registerStakeInfo();
-    const records = await published();
+    // Everything through the chain's head published first: the head's set is compared below.
+    const head = Number(await headNumber());
+    const records = await waitFor(
+      async () => {
+        const all = await published();
+        return all.some(({ event }) => event?.$case === "blockSeen" && Number(event.value.ref?.blockNumber) >= head)
+          ? all
+          : undefined;
+      },
+      { what: `block ${head} published`, timeoutMs: 30_000 },
+    );
     const sets = new Map<number, Map<number, HolderPositions[]>>();
     for (const { event } of records) {
       if (event?.$case !== "holderPositions") continue;
@@ -369,7 +379,6 @@ describe("the native source on the real runtime: alpha holders", () => {
     expect([...sets.keys()]).toEqual(expect.arrayContaining(seeded.netuids));
     // The stakes came after the first block read: later sets were kept up from the events, not read whole.
     expect(Math.max(...[...sets.values()].map((ofSubnet) => ofSubnet.size))).toBeGreaterThan(1);
-    const head = Number(await headNumber());
     const checked = [...new Set([...sets.values()].flatMap((ofSubnet) => [...ofSubnet.keys()])), head].sort(
       (a, b) => a - b,
     );
@@ -481,8 +490,10 @@ describe("the native source on the real runtime: network totals and an abandoned
       const taoWeight = BigInt(await text(module.taoWeight!(0)));
       const body = await api.rpc.chain.getBlock(blockHash);
       const events = (await at.query.system.events()) as unknown as { event: { section: string; method: string } }[];
+      // The finalized head is what the source saw of the node when it read the block, not storage.
       expect(snapshot, `totals at block ${snapshot.ref!.blockNumber}`).toEqual({
         ref: snapshot.ref,
+        finalizedBlockNumber: snapshot.finalizedBlockNumber,
         totalIssuanceRao: await text(module.totalIssuance!()),
         balancesTotalIssuanceRao: await text(at.query.balances!.totalIssuance!()),
         totalStakeRao: await text(module.totalStake!()),

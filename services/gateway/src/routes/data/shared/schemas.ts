@@ -248,12 +248,13 @@ export const blockNumberQuery = () =>
     .register(wireSchemas, {
       jsonSchema: {
         description:
-          "The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY.",
+          "The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. For example `block_number=1200` or `block_number=finalized`.",
+        // No examples: the reference page's "try it" sends a parameter's example, and any fixed
+        // block number is beyond the head of a young chain (a 404 for a reader who asked for nothing).
         anyOf: [
           { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
           { type: "string", enum: ["finalized"] },
         ],
-        examples: [1200, "finalized"],
       },
     });
 
