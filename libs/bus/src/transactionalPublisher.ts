@@ -45,6 +45,13 @@ export interface TransactionalPublisherOptions {
  * broker went away mid-commit, say), the next transaction starts on a fresh producer, whose
  * registration settles the unfinished one on the broker; the caller retries the work, which is
  * safe because an unfinished transaction is never visible to read_committed consumers.
+ *
+ * A race it cannot tell apart: when another instance registers the id while this one's commit is
+ * in flight, Kafka 4.1 may answer the commit UNKNOWN_SERVER_ERROR instead of a fencing error. This
+ * publisher then takes it for a passing failure, and its fresh producer fences the newer instance,
+ * which exits; restarted, that one fences this one for good. One writer at a time holds throughout
+ * (the point of the id); only which one wins is left to the race. Telling the two apart would take
+ * InitProducerId with the current epoch (KIP-360), which kafkajs 2.2.4 does not send.
  */
 export async function createTransactionalPublisher(
   kafka: Kafka,
