@@ -6,8 +6,9 @@ import { type HistoryServer, startHistoryServer } from "@platform/history/testin
 import { createLogger, type Logger } from "@platform/log";
 import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
-import { type NetworkChainEvent, PoolSnapshot } from "@platform/proto/events/v1/chain_network";
+import { HolderPositions, type NetworkChainEvent, PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import { type PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
+import { holderSetDelta, holderSetDigest, sortHolderPositions } from "@platform/proto/holderSets";
 import { encodePayload, eventTypeOf, TOPICS } from "@platform/proto/topics";
 import { dataChangeLog, marketKeys, readModelVersionKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
@@ -468,7 +469,83 @@ describe("market and subnets projections: holder rankings and subnet snapshots",
     expect(await redis.get(subnetsKeys.holderRanked(3))).toBe(`3000000:${hashOf(30)}`);
     await expectHistoryEqualsRedis(subnetsKeys.holderPoints(3));
   });
+});
 
+describe("market and subnets projections: holder deltas", () => {
+  it("applies holder deltas to the set before them in both stores, across a reorganisation, and skips one whose base it lacks", async () => {
+    const setAt = (block: number, positions: [string, string, string][]) => {
+      const event = holders(4, block, 0, 1, positions);
+      const value = (event.event as { value: HolderPositions }).value;
+      const sorted = sortHolderPositions(value.positions);
+      return { ...value, positions: sorted, digest: holderSetDigest(sorted) };
+    };
+    const asEvent = (value: HolderPositions): NetworkChainEvent => ({ event: { $case: "holderPositions", value } });
+    const deltaOf = (before: HolderPositions, after: HolderPositions) =>
+      asEvent({ ...after, positions: holderSetDelta(before.positions, after.positions), baseDigest: before.digest });
+    const standing = async () => {
+      const newest = (await points(subnetsKeys.holderPoints(4))).at(-1);
+      return newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64"));
+    };
+    const at40 = setAt(40, [
+      ["a", "1", "10"],
+      ["b", "1", "30"],
+    ]);
+    const at41 = setAt(41, [
+      ["a", "1", "10"],
+      ["b", "1", "35"],
+      ["c", "2", "5"],
+    ]);
+    const at42 = setAt(42, [
+      ["b", "1", "35"],
+      ["c", "2", "6"],
+    ]);
+    await publishNetwork("netuid:4", asEvent(at40), deltaOf(at40, at41));
+    await publishNetwork("netuid:4", deltaOf(at41, at42));
+    await waitFor(async () => (await standing())?.ref?.blockNumber === "42", {
+      what: "block 42's set",
+      timeoutMs: 30_000,
+    });
+    expect((await standing())?.positions).toEqual(at42.positions);
+    expect((await standing())?.digest).toEqual(at42.digest);
+    expect(JSON.parse((await redis.hget(subnetsKeys.holderColdkeyRows(4), `0x${"c".repeat(64)}`))!)).toMatchObject({
+      alpha: "6",
+    });
+    await expectHistoryEqualsRedis(subnetsKeys.holderPoints(4));
+
+    // Block 42 is taken back; the new fork's 42 is a delta against block 41's set, which stands again.
+    const fork42 = {
+      ...setAt(42, [
+        ["d", "3", "9"],
+        ["a", "1", "10"],
+        ["b", "1", "35"],
+        ["c", "2", "5"],
+      ]),
+      ref: ref(42, "b"),
+    };
+    await publishNetwork("netuid:4", removed("netuid:4", "HolderPositions", 42), deltaOf(at41, fork42));
+    await waitFor(async () => (await standing())?.ref?.blockHash === hashOf(42, "b"), {
+      what: "the new fork's set",
+      timeoutMs: 30_000,
+    });
+    expect((await standing())?.positions).toEqual(fork42.positions);
+    await expectHistoryEqualsRedis(subnetsKeys.holderPoints(4));
+
+    // A delta whose base is not the standing set is skipped; the next keyframe is taken whole.
+    await publishNetwork(
+      "netuid:4",
+      deltaOf(at42, setAt(43, [["e", "1", "1"]])),
+      asEvent(setAt(44, [["f", "1", "2"]])),
+    );
+    await waitFor(async () => (await standing())?.ref?.blockNumber === "44", {
+      what: "block 44's keyframe",
+      timeoutMs: 30_000,
+    });
+    expect((await points(subnetsKeys.holderPoints(4))).map((point) => point.b)).not.toContain(43);
+    await expectHistoryEqualsRedis(subnetsKeys.holderPoints(4));
+  });
+});
+
+describe("market and subnets projections: subnet snapshots", () => {
   it("keeps subnet snapshots per block and knows the subnet while one stands", async () => {
     const subnet = (block: number): NetworkChainEvent => ({
       event: {

@@ -1,10 +1,12 @@
 import { Finality } from "@platform/proto/common/v1/common";
 import type { AccountId } from "@platform/proto/common/v1/network";
 import { HolderCoverage } from "@platform/proto/common/v1/network";
-import type { HolderPositions } from "@platform/proto/events/v1/chain_network";
-import { alphaOfMember, rankHolders, rankMember } from "@platform/read-models";
+import { HolderPositions } from "@platform/proto/events/v1/chain_network";
+import { holderSetDelta, holderSetDigest, sortHolderPositions } from "@platform/proto/holderSets";
+import { alphaOfMember, ordinalOf, rankHolders, rankMember, type SeriesPoint } from "@platform/read-models";
 import { describe, expect, it } from "vitest";
-import { addChunk, dropChunks, type PendingChunks } from "./holders.js";
+import type { NewPoint, SeriesOp } from "../shared/series.js";
+import { addChunk, dropChunks, type PendingChunks, resolveHolderDeltas } from "./holders.js";
 
 const account = (byte: string): AccountId => ({ ss58: `ss58-${byte}`, publicKey: `0x${byte.repeat(64)}` });
 const chunk = (
@@ -81,5 +83,118 @@ describe("holder ranking", () => {
     const big = rankMember(18_446_744_073_709_551_615n, "x");
     const smaller = rankMember(18_446_744_073_709_551_614n, "x");
     expect(big < smaller).toBe(true);
+  });
+});
+
+describe("holder deltas", () => {
+  const whole = (block: number, hash: string, positions: [string, string, string][]): HolderPositions => {
+    const set = chunk(block, hash, 0, 1, positions);
+    return {
+      ...set,
+      positions: sortHolderPositions(set.positions),
+      digest: holderSetDigest(sortHolderPositions(set.positions)),
+    };
+  };
+  const deltaOf = (before: HolderPositions, after: HolderPositions): HolderPositions => ({
+    ...after,
+    positions: holderSetDelta(before.positions, after.positions),
+    baseDigest: before.digest,
+  });
+  const point = (set: HolderPositions): NewPoint => {
+    const block = Number(set.ref!.blockNumber);
+    return {
+      o: ordinalOf(block),
+      b: block,
+      h: set.ref!.blockHash,
+      t: Date.parse(set.ref!.blockTimestamp),
+      p: Buffer.from(HolderPositions.encode(set).finish()).toString("base64"),
+    };
+  };
+  const stored = (set: HolderPositions): SeriesPoint => point(set);
+  const decoded = (op: SeriesOp | undefined) =>
+    op?.kind === "add" ? HolderPositions.decode(Buffer.from(op.point.p, "base64")) : undefined;
+
+  const at10 = whole(10, "0x10", [
+    ["a", "1", "50"],
+    ["b", "1", "40"],
+    ["c", "2", "30"],
+  ]);
+  const at11 = whole(11, "0x11", [
+    ["a", "1", "50"],
+    ["b", "1", "45"],
+    ["d", "2", "5"],
+  ]);
+  const at12 = whole(12, "0x12", [
+    ["b", "1", "45"],
+    ["d", "2", "5"],
+  ]);
+
+  it("applies deltas in order, each to the set before it, the first to the stored set", () => {
+    const ops: SeriesOp[] = [
+      { kind: "add", point: point(deltaOf(at10, at11)) },
+      { kind: "add", point: point(deltaOf(at11, at12)) },
+    ];
+    const deltas = new Map(
+      ops.map((op) => [
+        (op as { point: NewPoint }).point,
+        HolderPositions.decode(Buffer.from((op as { point: NewPoint }).point.p, "base64")),
+      ]),
+    );
+    const skipped = resolveHolderDeltas({ loaded: { base: stored(at10), tail: [] }, ops }, deltas);
+    expect(skipped).toEqual([]);
+    expect(decoded(ops[0])?.positions).toEqual(at11.positions);
+    expect(decoded(ops[1])?.positions).toEqual(at12.positions);
+    expect(decoded(ops[1])?.baseDigest).toBeUndefined();
+    expect(decoded(ops[1])?.digest).toEqual(at12.digest);
+  });
+
+  it("after a reorganisation's removal, applies the new fork's delta to the set that stands again", () => {
+    const fork11 = whole(11, "0xf1", [
+      ["z", "9", "7"],
+      ...at10.positions.map(
+        (p) =>
+          [p.coldkey!.publicKey.slice(2, 3), p.hotkey!.publicKey.slice(2, 3), p.alphaNalpha] as [
+            string,
+            string,
+            string,
+          ],
+      ),
+    ]);
+    const ops: SeriesOp[] = [
+      { kind: "remove", block: 11, hash: "0x11" },
+      { kind: "add", point: point(deltaOf(at10, fork11)) },
+    ];
+    const delta = ops[1] as { point: NewPoint };
+    const skipped = resolveHolderDeltas(
+      { loaded: { base: stored(at10), tail: [stored(at11)] }, ops },
+      new Map([[delta.point, HolderPositions.decode(Buffer.from(delta.point.p, "base64"))]]),
+    );
+    expect(skipped).toEqual([]);
+    expect(decoded(ops[1])?.positions).toEqual(fork11.positions);
+  });
+
+  it("drops a delta whose base is not the newest set, and every one after it until a keyframe", () => {
+    const ops: SeriesOp[] = [
+      { kind: "add", point: point(deltaOf(at11, at12)) },
+      { kind: "add", point: point(whole(13, "0x13", [["q", "1", "1"]])) },
+    ];
+    const delta = ops[0] as { point: NewPoint };
+    const skipped = resolveHolderDeltas(
+      { loaded: { base: stored(at10), tail: [] }, ops },
+      new Map([[delta.point, HolderPositions.decode(Buffer.from(delta.point.p, "base64"))]]),
+    );
+    expect(skipped.map((set) => set.ref?.blockNumber)).toEqual(["12"]);
+    expect(ops).toHaveLength(1);
+    expect(decoded(ops[0])?.ref?.blockNumber).toBe("13");
+    // No stored set at all: the delta has nothing to apply to.
+    const lone: SeriesOp[] = [{ kind: "add", point: point(deltaOf(at10, at11)) }];
+    const lonePoint = (lone[0] as { point: NewPoint }).point;
+    expect(
+      resolveHolderDeltas(
+        { loaded: { base: undefined, tail: [] }, ops: lone },
+        new Map([[lonePoint, HolderPositions.decode(Buffer.from(lonePoint.p, "base64"))]]),
+      ),
+    ).toHaveLength(1);
+    expect(lone).toEqual([]);
   });
 });

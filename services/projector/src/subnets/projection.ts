@@ -35,7 +35,7 @@ import { type LoadedSeries, type PendingSeries, queueSeriesWrites, type SeriesLa
 import { snapshotProjection } from "../shared/snapshotProjection.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
-import { addChunk, decodeChunk, dropChunks, type PendingChunks } from "./holders.js";
+import { addChunk, decodeChunk, dropChunks, type PendingChunks, resolveHolderDeltas } from "./holders.js";
 import { type SubnetsKind, subnetsLayout } from "./keys.js";
 
 type SubnetsChange =
@@ -224,7 +224,7 @@ export function subnetsProjection(options: {
     signals: options.signals,
     replication: options.replication,
     committed: (changes) => advanceToRef(options.readModels, "subnets", batchHead(changes)),
-    plan: planSubnets,
+    plan: (changes, state) => planSubnets(changes, state, log),
     blocksOf: (changes) =>
       blockSpan(
         changes.flatMap((change) =>
@@ -382,8 +382,10 @@ interface SubnetsPlan {
 }
 
 /** Sorts a batch's changes into series operations in offset order, assembling holder sets from their chunks. */
-async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState): Promise<SubnetsPlan> {
+async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState, log: Logger): Promise<SubnetsPlan> {
   const pending = new Map<string, SubnetsSeries>();
+  /** The holder deltas among the ops, by their (placeholder) point: whole sets once resolved. */
+  const deltas = new Map<NewPoint, HolderPositions>();
   const series = (what: SubnetsKind, netuid: number) => {
     const layout = subnetsLayout(what, netuid);
     let entry = pending.get(layout.points);
@@ -416,11 +418,10 @@ async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState
     if (change.kind === "snapshot") series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
     else if (change.kind === "chunk") {
       const set = addChunk(chunks.get(change.netuid)!, change.chunk);
-      if (set !== undefined)
-        series("holders", change.netuid).ops.push({
-          kind: "add",
-          point: pointOf(set.ref, HolderPositions.encode(set).finish()),
-        });
+      if (set === undefined) continue;
+      const point = pointOf(set.ref, HolderPositions.encode(set).finish());
+      if (set.baseDigest !== undefined) deltas.set(point, set);
+      series("holders", change.netuid).ops.push({ kind: "add", point });
     } else {
       if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
       series(change.what, change.netuid).ops.push({ kind: "remove", block: change.block, hash: change.hash });
@@ -433,7 +434,17 @@ async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState
       ...removals.map((removal) => removal.netuid),
     ]),
   ];
-  return { pending: entries, loaded: await state.loadSeries(entries), chunks, removals, identityChecks };
+  const loaded = await state.loadSeries(entries);
+  const holderSeries = new Set(entries.filter((entry) => entry.what === "holders").map((entry) => entry.layout.points));
+  for (const entry of deltas.size === 0 ? [] : loaded) {
+    if (!holderSeries.has(entry.layout.points)) continue;
+    for (const skipped of resolveHolderDeltas(entry, deltas))
+      log.warn(
+        { netuid: skipped.netuid, block: skipped.ref?.blockNumber, hash: skipped.ref?.blockHash },
+        "holder delta skipped: its base is not the subnet's newest set; the holders wait for the subnet's next keyframe",
+      );
+  }
+  return { pending: entries, loaded, chunks, removals, identityChecks };
 }
 
 /** Pending chunks as both stores keep them: base64 HolderPositions by `<blockHash>:<chunkIndex>`. */

@@ -1,4 +1,5 @@
 import { HolderCoverage } from "@platform/proto/common/v1/network";
+import { applyHolderSetDelta, holderSetDigest } from "@platform/proto/holderSets";
 import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import {
@@ -291,7 +292,7 @@ describe("native holders: full re-reads, subnet changes, positions and records",
       blockTimestamp: "2026-01-01T00:00:00.000Z",
       finality: 1,
     };
-    const records = holderRecords(state, { chainId: 945, ref, chunkSize: 2 });
+    const records = holderRecords(state, { chainId: 945, ref, chunkSize: 2, keyframeEvery: 7_200 });
     const chunks = records.map(
       (record) => (record.payload.event?.$case === "holderPositions" ? record.payload.event.value : undefined)!,
     );
@@ -304,5 +305,65 @@ describe("native holders: full re-reads, subnet changes, positions and records",
     expect(new Set(chunks.map((chunk) => chunk.coverage))).toEqual(new Set([HolderCoverage.HOLDER_COVERAGE_COMPLETE]));
     expect(new Set(records.map((record) => record.eventId)).size).toBe(records.length);
     expect(records.map((record) => record.key)).toEqual(["netuid:0", "netuid:1", "netuid:1", "netuid:2"]);
+    // Without a parent every set is a keyframe: no base, and the digest of the whole set.
+    expect(chunks.every((chunk) => chunk.baseDigest === undefined && chunk.digest?.length === 32)).toBe(true);
+  });
+});
+
+describe("native holders: deltas and keyframes", () => {
+  it("publishes a delta against the parent's set, which applied gives the block's set, and keyframes on schedule", async () => {
+    const parent = (await readAllHolders(runtime(start), [0, 1, 2]))!;
+    const after: Chain = {
+      ...start,
+      alpha: [...start.alpha.slice(0, 3), [HOT_B, COLD_1, 2, 10n], [HOT_B, COLD_3, 2, 30n]],
+      totals: { ...start.totals, [`${HOT_B}:2`]: 40n },
+    };
+    const changes = holderChangesOf({
+      ...noChanges,
+      stakeTouches: [{ hotkey: { publicKey: HOT_B }, coldkey: { publicKey: COLD_3 }, netuid: 2 }],
+    });
+    const state = (await nextHolders(runtime(after), parent, changes))!;
+    const refAt = (block: number) => ({
+      chainId: "945",
+      blockNumber: String(block),
+      blockHash: `0x${block.toString(16).padStart(64, "0")}`,
+      parentHash: `0x${(block - 1).toString(16).padStart(64, "0")}`,
+      blockTimestamp: "2026-01-01T00:00:00.000Z",
+      finality: 1,
+    });
+    const setOf = (records: ReturnType<typeof holderRecords>, netuid: number) =>
+      records
+        .map((record) => (record.payload.event?.$case === "holderPositions" ? record.payload.event.value : undefined)!)
+        .filter((chunk) => chunk.netuid === netuid);
+    const wholeOf = (holders: HolderState, netuid: number) =>
+      setOf(holderRecords(holders, { chainId: 945, ref: refAt(1), chunkSize: 100, keyframeEvery: 1 }), netuid)[0]!;
+
+    // Block 8 (no keyframe due for 0, 1 or 2 at an interval of 100): only subnet 2, as a delta.
+    const records = holderRecords(state, { chainId: 945, ref: refAt(8), chunkSize: 100, parent, keyframeEvery: 100 });
+    expect(records.map((record) => record.key)).toEqual(["netuid:2"]);
+    const [delta] = setOf(records, 2);
+    const before = wholeOf(parent, 2);
+    const whole = wholeOf(state, 2);
+    expect(delta!.positions.map((position) => [position.coldkey!.publicKey, position.alphaNalpha])).toEqual([
+      [COLD_3, "30"],
+    ]);
+    expect(delta!.baseDigest).toEqual(before.digest);
+    expect(delta!.digest).toEqual(whole.digest);
+    expect(applyHolderSetDelta(before.positions, delta!.positions)).toEqual(whole.positions);
+    expect(holderSetDigest(whole.positions)).toEqual(whole.digest);
+
+    // Block 101: subnet 1's keyframe is due (101 % 100 = 1): its whole set goes out, though unchanged.
+    const keyframes = holderRecords(state, {
+      chainId: 945,
+      ref: refAt(101),
+      chunkSize: 100,
+      parent,
+      keyframeEvery: 100,
+    });
+    expect(keyframes.map((record) => record.key)).toEqual(["netuid:1", "netuid:2"]);
+    const [keyframe] = setOf(keyframes, 1);
+    expect(keyframe!.baseDigest).toBeUndefined();
+    expect(keyframe!.positions).toEqual(wholeOf(state, 1).positions);
+    expect(setOf(keyframes, 2)[0]!.baseDigest).toEqual(before.digest);
   });
 });

@@ -49,6 +49,12 @@ export interface NativeBlockSourceOptions {
   rescanEveryBlocks?: number;
   /** Positions per HolderPositions record (2,000 by default: about 200 KB). */
   holderChunkSize?: number;
+  /**
+   * Every this many blocks a subnet's holders go out whole, not as a delta (facts/holders.ts):
+   * 7,200 by default (a day), well inside chain.network.v1's retention, so a consumer that lost
+   * its set (or reads the topic from its start) has one within a day.
+   */
+  holderKeyframeBlocks?: number;
 }
 
 /**
@@ -136,6 +142,7 @@ interface BlockReadContext {
   finalizedHead(): bigint | undefined;
   seenRecords: ReturnType<typeof blockSeenRecords>;
   holderChunkSize: number;
+  holderKeyframeBlocks: number;
   accounts: ReturnType<typeof accountsCounter>;
   subnets: ReturnType<typeof subnetsByBlock>;
   holders: HolderStates;
@@ -159,6 +166,7 @@ function blockReadContext(options: NativeBlockSourceOptions): BlockReadContext {
     finalizedHead: () => options.finalizedHead(),
     seenRecords,
     holderChunkSize,
+    holderKeyframeBlocks: options.holderKeyframeBlocks ?? 7_200,
     accounts,
     subnets,
     holders: chainedHolderStates(rescanDue),
@@ -263,7 +271,8 @@ async function readBlock(context: BlockReadContext, header: BlockHeader, latest:
     header,
     Promise.all([changesRead, subnetsRead]).then(([changes, subnetState]) => ({ ...changes, subnetState })),
   );
-  const parentHolders = holders.known(header.parentHash);
+  // The genesis block has no parent (chopsticks gives its own hash as the parent's).
+  const parentHolders = header.number === 0n ? undefined : holders.known(header.parentHash);
   // A failed read of the facts fails the block here.
   const [facts, netuids, previousNetuids] = await Promise.all([factsRead, netuidsRead, netuidsBefore]);
   const [pools, holderState, parentHolderState] = await Promise.all([
@@ -301,7 +310,13 @@ async function readBlock(context: BlockReadContext, header: BlockHeader, latest:
     ...subnetRecords(subnetState, changes.emissions, { chainId: network.chainId, ref }),
     ...(holderState === undefined
       ? []
-      : holderRecords(holderState, { chainId: network.chainId, ref, chunkSize: context.holderChunkSize })),
+      : holderRecords(holderState, {
+          chainId: network.chainId,
+          ref,
+          chunkSize: context.holderChunkSize,
+          parent: parentHolderState,
+          keyframeEvery: context.holderKeyframeBlocks,
+        })),
     nativeStatsRecord(
       {
         header,

@@ -15,6 +15,7 @@ import type {
   PoolSnapshot,
 } from "@platform/proto/events/v1/chain_network";
 import { CheckpointEvent } from "@platform/proto/events/v1/ingestor_checkpoints";
+import { applyHolderSetDelta, holderSetDigest } from "@platform/proto/holderSets";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { formatU64Ratio } from "@platform/subtensor";
 import {
@@ -382,6 +383,34 @@ describe("the native source on the real runtime: alpha holders", () => {
     const checked = [...new Set([...sets.values()].flatMap((ofSubnet) => [...ofSubnet.keys()])), head].sort(
       (a, b) => a - b,
     );
+    // Each block's whole set, from its keyframe or its delta applied to the set before it (the
+    // deltas' digests name the set they apply to and the set they make).
+    const wholes = new Map<number, Map<number, HolderPositions["positions"]>>();
+    let deltas = 0;
+    for (const [netuid, ofSubnet] of sets) {
+      const ofBlock = new Map<number, HolderPositions["positions"]>();
+      let current: HolderPositions["positions"] | undefined;
+      for (const block of [...ofSubnet.keys()].sort((a, b) => a - b)) {
+        const chunks = ofSubnet.get(block)!.sort((a, b) => a.chunkIndex - b.chunkIndex);
+        const positions = chunks.flatMap((chunk) => chunk.positions);
+        const baseDigest = chunks[0]!.baseDigest;
+        if (baseDigest !== undefined) {
+          deltas += 1;
+          expect(
+            current,
+            `subnet ${netuid}: a delta at block ${block} before any keyframe: ${JSON.stringify(chunks.map((c) => [c.ref?.blockHash, c.chunkIndex, c.chunkCount, c.positions.length]))}`,
+          ).toBeDefined();
+          expect(holderSetDigest(current!), `subnet ${netuid}: the base of block ${block}'s delta`).toEqual(baseDigest);
+        }
+        current = baseDigest === undefined ? positions : applyHolderSetDelta(current!, positions);
+        expect(holderSetDigest(current), `subnet ${netuid}: the digest of block ${block}'s set`).toEqual(
+          chunks[0]!.digest,
+        );
+        ofBlock.set(block, current);
+      }
+      wholes.set(netuid, ofBlock);
+    }
+    expect(deltas, "stakes after the first block go out as deltas").toBeGreaterThan(0);
     let unregistered = 0;
     for (const block of checked) {
       const blockHash = (await api.rpc.chain.getBlockHash(block)).toHex();
@@ -419,18 +448,19 @@ describe("the native source on the real runtime: alpha holders", () => {
         expect(chunks.map((chunk) => [chunk.chunkIndex, chunk.chunkCount, chunk.coverage])).toEqual(
           chunks.map((_chunk, index) => [index, chunks.length, HolderCoverage.HOLDER_COVERAGE_COMPLETE]),
         );
-        const standing = chunks.flatMap((chunk) =>
-          chunk.positions.map((position) => ({
+        const standing = wholes
+          .get(netuid)!
+          .get(standingBlock)!
+          .map((position) => ({
             coldkey: position.coldkey!.publicKey,
             hotkey: position.hotkey!.publicKey,
             alphaNalpha: position.alphaNalpha,
-          })),
-        );
+          }));
         const sortKey = (position: { coldkey: string; hotkey: string }) => `${position.coldkey}${position.hotkey}`;
         const expected = [...(direct.get(netuid) ?? [])].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
         expect(
           [...standing].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1)),
-          `holders of subnet ${netuid} at block ${block} (set of block ${standingBlock})`,
+          `holders of subnet ${netuid} at block ${block} (set of block ${standingBlock}); published: ${JSON.stringify([...ofSubnet].map(([b, cs]) => [b, cs.map((c) => [c.ref?.blockHash.slice(0, 10), c.baseDigest === undefined ? "key" : "delta", c.positions.map((p) => [p.coldkey?.publicKey.slice(0, 8), p.hotkey?.publicKey.slice(0, 8), p.alphaNalpha])])]))}; direct: ${JSON.stringify(expected)}`,
         ).toEqual(expected);
         // Largest first.
         expect(standing.map((position) => BigInt(position.alphaNalpha))).toEqual(

@@ -351,9 +351,17 @@ export interface HolderPosition {
 }
 
 /**
- * Every alpha position of a subnet at a block. A large set is split into chunk_count records of
- * the same block (published in one Kafka transaction); a consumer replaces the subnet's holder
- * set once it has all chunks of a block. A small set is one record with chunk_count = 1.
+ * The alpha positions of a subnet at a block: the whole set (a keyframe), or, when base_digest is
+ * set, only what changed since the subnet's previous set (a delta: new and changed positions with
+ * their value, and positions gone with alpha_nalpha "0"). A large record is split into
+ * chunk_count records of the same block (published in one Kafka transaction); a consumer takes
+ * the block's set once it has all its chunks. A small one is one record with chunk_count = 1.
+ *
+ * A delta applies to the set whose digest is base_digest, and makes the set whose digest is
+ * digest (libs/proto holderSets.ts: the digest and the order of a set). A consumer holding another
+ * set skips deltas until the next keyframe: the ingestor sends one for each subnet every
+ * keyframe interval (blocks; a day by default, well inside the topic's retention), at its start,
+ * and for a subnet it had no set for.
  */
 export interface HolderPositions {
   ref?: ChainRef | undefined;
@@ -363,6 +371,12 @@ export interface HolderPositions {
   chunkIndex: number;
   chunkCount: number;
   positions: HolderPosition[];
+  /** The digest of the set a delta applies to; absent on a keyframe. */
+  baseDigest?:
+    | Buffer
+    | undefined;
+  /** The digest of the whole set at this block (absent from ingestors that predate digests). */
+  digest?: Buffer | undefined;
 }
 
 /** Network-wide totals at a block. */
@@ -3695,7 +3709,16 @@ export const HolderPosition: MessageFns<HolderPosition> = {
 };
 
 function createBaseHolderPositions(): HolderPositions {
-  return { ref: undefined, netuid: 0, coverage: 0, chunkIndex: 0, chunkCount: 0, positions: [] };
+  return {
+    ref: undefined,
+    netuid: 0,
+    coverage: 0,
+    chunkIndex: 0,
+    chunkCount: 0,
+    positions: [],
+    baseDigest: undefined,
+    digest: undefined,
+  };
 }
 
 export const HolderPositions: MessageFns<HolderPositions> = {
@@ -3717,6 +3740,12 @@ export const HolderPositions: MessageFns<HolderPositions> = {
     }
     for (const v of message.positions) {
       HolderPosition.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.baseDigest !== undefined) {
+      writer.uint32(58).bytes(message.baseDigest);
+    }
+    if (message.digest !== undefined) {
+      writer.uint32(66).bytes(message.digest);
     }
     return writer;
   },
@@ -3782,6 +3811,22 @@ export const HolderPositions: MessageFns<HolderPositions> = {
             message.positions.push(HolderPosition.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.baseDigest = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.digest = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3812,6 +3857,12 @@ export const HolderPositions: MessageFns<HolderPositions> = {
       positions: globalThis.Array.isArray(object?.positions)
         ? object.positions.map((e: any) => HolderPosition.fromJSON(e))
         : [],
+      baseDigest: isSet(object.baseDigest)
+        ? Buffer.from(bytesFromBase64(object.baseDigest))
+        : isSet(object.base_digest)
+        ? Buffer.from(bytesFromBase64(object.base_digest))
+        : undefined,
+      digest: isSet(object.digest) ? Buffer.from(bytesFromBase64(object.digest)) : undefined,
     };
   },
 
@@ -3835,6 +3886,12 @@ export const HolderPositions: MessageFns<HolderPositions> = {
     if (message.positions?.length) {
       obj.positions = message.positions.map((e) => HolderPosition.toJSON(e));
     }
+    if (message.baseDigest !== undefined) {
+      obj.baseDigest = base64FromBytes(message.baseDigest);
+    }
+    if (message.digest !== undefined) {
+      obj.digest = base64FromBytes(message.digest);
+    }
     return obj;
   },
 
@@ -3849,6 +3906,8 @@ export const HolderPositions: MessageFns<HolderPositions> = {
     message.chunkIndex = object.chunkIndex ?? 0;
     message.chunkCount = object.chunkCount ?? 0;
     message.positions = object.positions?.map((e) => HolderPosition.fromPartial(e)) || [];
+    message.baseDigest = object.baseDigest ?? undefined;
+    message.digest = object.digest ?? undefined;
     return message;
   },
 };
@@ -4406,6 +4465,14 @@ export const NetworkStatsSnapshot: MessageFns<NetworkStatsSnapshot> = {
     return message;
   },
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
