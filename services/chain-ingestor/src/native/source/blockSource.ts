@@ -159,7 +159,10 @@ function blockReadContext(options: NativeBlockSourceOptions): BlockReadContext {
   });
   const subnets = subnetsByBlock({ netuidsAt: (hash) => reader.netuidsAt(hash), rescanEveryBlocks });
   const holderChunkSize = options.holderChunkSize ?? 2_000;
-  const rescanDue = (header: BlockHeader) => header.number % BigInt(rescanEveryBlocks) === 0n;
+  // Block 1 as well: it runs the runtime's migrations when genesis leaves `LastRuntimeUpgrade`
+  // unset (frame_executive), which write storage without an event. The seeded devnet's block 1
+  // sets `TotalHotkeyShares` of genesis pools that way.
+  const rescanDue = (header: BlockHeader) => header.number === 1n || header.number % BigInt(rescanEveryBlocks) === 0n;
   return {
     reader,
     network,
