@@ -22,15 +22,19 @@
  *   facts/subnetChanges.ts `adjustments`): modelled as an `AdjustmentInterval` of 360 blocks with a
  *   phase per subnet (an assumption: Finney's intervals vary by subnet), the burn moving;
  * - ValidatorSetSnapshot, whole (subnets.ts `nextSubnets`): at a subnet's epoch its own (scores and
- *   stakes redrawn) and root's, plus every metagraph on which a hotkey whose root stake the epoch's
- *   root dividends moved sits (the stepped subnet's validators that are on root, ~8 of its 32, each
- *   on ~16 subnets: 80-100 metagraphs, as bench/native/scale measured on chopsticks); on any block, a
- *   stake add or remove on a hotkey registered on that subnet (its alpha stake), and on root on a
- *   pool validator (its root stake, every metagraph it sits on). A refresh that moved nothing
- *   publishes nothing, as `refreshMetagraphs` keeps the parent's;
- * - HolderPositions (holders.ts `nextHolders` / `holderRecords`): the whole set of every subnet a
- *   stake event named, of the stepped subnet and of root at an epoch, in chunks of 2,000 positions,
- *   largest first (`valuedPositions`' order), the positions being the accounts world's.
+ *   stakes redrawn), and on any block a stake add or remove on a hotkey registered on that subnet
+ *   (its alpha stake). A metagraph whose only change is root stake goes out as ValidatorRootStakes
+ *   (the uids that moved): every metagraph on which a hotkey whose root stake the epoch's root
+ *   dividends moved sits (the stepped subnet's validators that are on root, ~8 of its 32, each on
+ *   ~16 subnets: 80-100 metagraphs, as bench/native/scale measured on chopsticks), and on root a
+ *   stake on a pool validator. A refresh that moved nothing publishes nothing, as
+ *   `refreshMetagraphs` keeps the parent's;
+ * - HolderPositions (holders.ts `nextHolders` / `holderRecords`): for every subnet a stake event
+ *   named, the stepped subnet and root at an epoch, a delta against its set as last published (the
+ *   whole set at the first snapshot and at the subnet's keyframe, every 7,200 blocks), in chunks of
+ *   2,000 positions, largest first (`valuedPositions`' order), the positions being the accounts
+ *   world's. `finneyNetwork(world, record, { deltas: false })` publishes whole sets and metagraphs,
+ *   as the ingestor did before (finneyBytes.ts's baseline).
  * - the first full snapshot (before the stream, off the clock) holds every kind for every netuid.
  * Not modelled, and so missing from the figures: WeightsSet (validators setting weights, which
  * re-reads and republishes a metagraph whose `lastUpdate` moved), registrations and deregistrations
@@ -40,10 +44,11 @@
  * move between epochs than on Finney, where most stake goes to registered validators.
  *
  * Against bench/native/scale's chopsticks run (an epoch block ~10 MB, ~7 MB of it 85-100 metagraphs;
- * another block ~1 MB): here an epoch block is ~13 MB (~90 metagraphs of ~90 KB: every neuron carries
- * both AccountIds, validators an identity) and another block ~3 MB, because the accounts stream's
- * ~10 stake events a block (its assumption) each republish their subnet's whole holder set
- * (~830 positions, ~215 KB), where the chopsticks backlog had 2 stake extrinsics a block.
+ * another block ~1 MB): in the baseline shape here an epoch block is ~13 MB (~90 metagraphs of ~90 KB:
+ * every neuron carries both AccountIds, validators an identity) and another block ~3 MB, because the
+ * accounts stream's ~10 stake events a block (its assumption) each republish their subnet's whole
+ * holder set (~830 positions, ~215 KB), where the chopsticks backlog had 2 stake extrinsics a block.
+ * `pnpm finney-bytes` prints both shapes' bytes per block.
  */
 import type { ChainRef } from "@platform/proto/common/v1/common";
 import {
@@ -53,7 +58,13 @@ import {
   type SubnetIdentity,
   type ValidatorIdentity,
 } from "@platform/proto/common/v1/network";
-import type { NetworkChainEvent, NeuronState, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
+import type {
+  HolderPosition,
+  NetworkChainEvent,
+  NeuronState,
+  SubnetSnapshot,
+} from "@platform/proto/events/v1/chain_network";
+import { holderSetDelta, holderSetDigest } from "@platform/proto/holderSets";
 import { accountFromPublicKey, formatRatio, formatU16Ratio, formatU64Ratio } from "@platform/subtensor";
 import {
   type BlockFacts,
@@ -77,6 +88,8 @@ export const NETWORK_SIZES = {
   holderChunkSize: 2_000,
   adjustmentInterval: 360,
 };
+/** The ingestor's `holderKeyframeBlocks` default (source/blockSource.ts). */
+const HOLDER_KEYFRAME_BLOCKS = 7_200;
 /** Finney's block emission after the first halving, rao. */
 const BLOCK_EMISSION_RAO = 500_000_000n;
 const OWNER_CUT_U16 = 11_796n;
@@ -116,6 +129,18 @@ interface Net {
   details: Omit<SubnetSnapshot, "ref">[];
   burn: bigint[];
   totalIssuance: bigint;
+  /** Each netuid's holder set as last published (facts/holders.ts publishes deltas against it). */
+  holders: Map<number, { positions: HolderPosition[]; digest: Buffer }>;
+  deltas: boolean;
+}
+
+/**
+ * What a block moved in the metagraphs: a subnet in `whole` is published whole; one whose only
+ * change is root stake, as a ValidatorRootStakes of the uids that moved (facts/subnets.ts).
+ */
+interface MovedMetagraphs {
+  whole: Set<number>;
+  rootStakes: Map<number, Set<number>>;
 }
 
 const u16 = (net: Net) => formatU16Ratio(net.int(65_536));
@@ -277,6 +302,8 @@ function buildNet(world: WorldView): Net {
     details: [],
     burn: [],
     totalIssuance: 9_160_000n * 1_000_000_000n,
+    holders: new Map(),
+    deltas: true,
   };
   buildMetagraphs(net);
   for (let netuid = 0; netuid <= FINNEY_SIZES.subnets; netuid++) {
@@ -300,8 +327,14 @@ function buildNet(world: WorldView): Net {
 }
 
 /** Builds the network state over the accounts world; its records go where the ingestor puts them. */
-export function finneyNetwork(world: WorldView, record: RecordEncoder): StreamExtension {
+export function finneyNetwork(
+  world: WorldView,
+  record: RecordEncoder,
+  /** `deltas: false` publishes as the ingestor did before deltas (whole holder sets and metagraphs): finneyBytes.ts's baseline. */
+  options: { deltas: boolean } = { deltas: true },
+): StreamExtension {
   const net = buildNet(world);
+  net.deltas = options.deltas;
   const all = Array.from({ length: FINNEY_SIZES.subnets + 1 }, (_, netuid) => netuid);
   return {
     snapshot(ref) {
@@ -334,7 +367,13 @@ export function finneyNetwork(world: WorldView, record: RecordEncoder): StreamEx
         ...poolRecords(net, ref, record),
         ...emissionRecords(net, ref, facts.number, record),
         ...adjusted.map((netuid) => subnetRecord(net, ref, netuid, record)),
-        ...[...moved].sort((a, b) => a - b).map((netuid) => metagraphRecord(net, ref, netuid, record)),
+        ...[...(net.deltas ? moved.whole : new Set([...moved.whole, ...moved.rootStakes.keys()]))]
+          .sort((a, b) => a - b)
+          .map((netuid) => metagraphRecord(net, ref, netuid, record)),
+        ...[...moved.rootStakes]
+          .filter(([netuid]) => net.deltas && !moved.whole.has(netuid))
+          .sort(([a], [b]) => a - b)
+          .map(([netuid, uids]) => rootStakesRecord(net, ref, netuid, uids, record)),
         ...[...dirtyHolders].sort((a, b) => a - b).flatMap((netuid) => holderRecords(net, ref, netuid, record)),
         statsRecord(net, ref, facts.number, facts, record),
       ];
@@ -343,8 +382,8 @@ export function finneyNetwork(world: WorldView, record: RecordEncoder): StreamEx
 }
 
 /** Moves the state by a block (emission, the epoch, the stake events); the metagraphs that moved. */
-function stepNetwork(net: Net, facts: BlockFacts): Set<number> {
-  const moved = new Set<number>();
+function stepNetwork(net: Net, facts: BlockFacts): MovedMetagraphs {
+  const moved: MovedMetagraphs = { whole: new Set(), rootStakes: new Map() };
   const total = net.pools.reduce((sum, pool, netuid) => (netuid === 0 ? sum : sum + pool.weight), 0n);
   net.pools.forEach((pool, netuid) => {
     if (netuid === 0) return;
@@ -369,11 +408,11 @@ function stepNetwork(net: Net, facts: BlockFacts): Set<number> {
     for (const seat of net.seats[touch.hotkey]!) {
       if (seat.netuid === touch.netuid) {
         bump(net, seat, "alphaStakeNalpha", amount);
-        moved.add(seat.netuid);
+        moved.whole.add(seat.netuid);
       }
       if (touch.netuid === 0) {
         bump(net, seat, "rootStakeRao", amount);
-        moved.add(seat.netuid);
+        rootStakeMoved(moved, seat);
       }
     }
   }
@@ -388,7 +427,7 @@ function bump(net: Net, seat: Seat, field: "alphaStakeNalpha" | "rootStakeRao", 
 }
 
 /** A subnet's epoch: its scores and stakes redrawn, root dividends to its validators that are on root. */
-function epoch(net: Net, facts: BlockFacts, moved: Set<number>): void {
+function epoch(net: Net, facts: BlockFacts, moved: MovedMetagraphs): void {
   const netuid = facts.epoch!;
   const pool = net.pools[netuid]!;
   Object.assign(pool, { pendingServer: 0n, pendingValidator: 0n, pendingRoot: 0n, pendingOwner: 0n });
@@ -407,15 +446,40 @@ function epoch(net: Net, facts: BlockFacts, moved: Set<number>): void {
       lastUpdateBlock: validator ? String(facts.number - net.int(100)) : before.lastUpdateBlock,
     };
   });
-  moved.add(netuid);
+  moved.whole.add(netuid);
   for (const seats of net.seats) {
     if (!seats.some((seat) => seat.netuid === netuid) || !seats.some((seat) => seat.netuid === 0)) continue;
     const dividend = nano(net, 0.1, 50);
     for (const seat of seats) {
       bump(net, seat, "rootStakeRao", dividend);
-      moved.add(seat.netuid);
+      rootStakeMoved(moved, seat);
     }
   }
+}
+
+function rootStakeMoved(moved: MovedMetagraphs, seat: Seat): void {
+  moved.rootStakes.set(seat.netuid, (moved.rootStakes.get(seat.netuid) ?? new Set()).add(seat.uid));
+}
+
+/** facts/subnets.ts: the neurons whose root stake moved, when nothing else of the metagraph did. */
+function rootStakesRecord(
+  net: Net,
+  ref: ChainRef,
+  netuid: number,
+  uids: Set<number>,
+  record: RecordEncoder,
+): StreamRecord {
+  const key = `netuid:${netuid}`;
+  const neurons = net.metagraphs[netuid]!;
+  const stakes = [...uids]
+    .sort((a, b) => a - b)
+    .map((uid) => ({
+      uid,
+      hotkey: neurons[uid]!.hotkey?.publicKey ?? "",
+      ...(neurons[uid]!.rootStakeRao === undefined ? {} : { rootStakeRao: neurons[uid]!.rootStakeRao }),
+    }));
+  const payload: NetworkChainEvent = { event: { $case: "validatorRootStakes", value: { ref, netuid, stakes } } };
+  return record(key, payload, ref.blockHash, "ValidatorRootStakes", key);
 }
 
 function poolRecords(net: Net, ref: ChainRef, record: RecordEncoder): StreamRecord[] {
@@ -492,7 +556,11 @@ function metagraphRecord(net: Net, ref: ChainRef, netuid: number, record: Record
   return record(key, payload, ref.blockHash, "ValidatorSetSnapshot", key);
 }
 
-/** holders.ts `holderRecords`: the subnet's whole set, largest first, in chunks (one empty chunk when none). */
+/**
+ * holders.ts `holderRecords`: the subnet's set, largest first, in chunks (one empty chunk when
+ * none): a delta against the set last published, or whole at the first snapshot and when the
+ * subnet's keyframe is due (every HOLDER_KEYFRAME_BLOCKS, offset by netuid).
+ */
 function holderRecords(net: Net, ref: ChainRef, netuid: number, record: RecordEncoder): StreamRecord[] {
   const { accounts, hotkeys, stakersOf } = net.world;
   const merged = new Map<string, { coldkey: AccountId; hotkey: AccountId; alpha: bigint }>();
@@ -508,7 +576,7 @@ function holderRecords(net: Net, ref: ChainRef, netuid: number, record: RecordEn
     }
   }
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const positions = [...merged.values()]
+  const set = [...merged.values()]
     .sort((a, b) =>
       a.alpha === b.alpha
         ? order(a.coldkey.publicKey, b.coldkey.publicKey) || order(a.hotkey.publicKey, b.hotkey.publicKey)
@@ -517,6 +585,19 @@ function holderRecords(net: Net, ref: ChainRef, netuid: number, record: RecordEn
           : 1,
     )
     .map((entry) => ({ coldkey: entry.coldkey, hotkey: entry.hotkey, alphaNalpha: entry.alpha.toString() }));
+  const whole = { positions: set, digest: holderSetDigest(set) };
+  const last = net.holders.get(netuid);
+  net.holders.set(netuid, whole);
+  const keyframe =
+    !net.deltas ||
+    last === undefined ||
+    Number(ref.blockNumber) % HOLDER_KEYFRAME_BLOCKS === netuid % HOLDER_KEYFRAME_BLOCKS;
+  const positions = keyframe ? set : holderSetDelta(last.positions, set);
+  const digests = !net.deltas
+    ? {}
+    : keyframe
+      ? { digest: whole.digest }
+      : { baseDigest: last.digest, digest: whole.digest };
   const size = NETWORK_SIZES.holderChunkSize;
   const chunkCount = Math.max(1, Math.ceil(positions.length / size));
   const key = `netuid:${netuid}`;
@@ -533,6 +614,7 @@ function holderRecords(net: Net, ref: ChainRef, netuid: number, record: RecordEn
             chunkIndex,
             chunkCount,
             positions: positions.slice(chunkIndex * size, (chunkIndex + 1) * size),
+            ...digests,
           },
         },
       },
