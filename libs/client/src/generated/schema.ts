@@ -1004,9 +1004,17 @@ export interface components {
             volume_24h_usd: string | null;
             market_cap_usd: string | null;
             fully_diluted_market_cap_usd: string | null;
+            /** @deprecated */
             circulating_supply_tao: string | null;
+            circulating_supply_rao: string | null;
             total_issuance_rao: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated: max_supply_rao. Whole TAO, a decimal string
+             */
             max_supply_tao: string;
+            /** @description The fixed maximum supply, rao */
+            max_supply_rao: string;
             source: {
                 provider: string;
                 feed_address: string;
@@ -4784,6 +4792,10 @@ export interface operations {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description RFC 9745: this answer carries deprecated members (circulating_supply_tao and max_supply_tao, replaced by circulating_supply_rao and max_supply_rao), deprecated since 2026-12-06T00:00:00Z */
+                    Deprecation: string;
+                    /** @description RFC 8594: the deprecated members go after 2027-06-06T00:00:00Z (services/gateway/CHANGELOG.md) */
+                    Sunset: string;
                     ETag: components["headers"]["ETag"];
                     /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
                     "Cache-Control": string;
@@ -4821,8 +4833,10 @@ export interface operations {
                      *       "market_cap_usd": "3061140000.00",
                      *       "fully_diluted_market_cap_usd": "6764520000.00",
                      *       "circulating_supply_tao": "9503125.5",
+                     *       "circulating_supply_rao": "9503125500000000",
                      *       "total_issuance_rao": "9503125500000000",
                      *       "max_supply_tao": "21000000",
+                     *       "max_supply_rao": "21000000000000000",
                      *       "source": {
                      *         "provider": "chainlink",
                      *         "feed_address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",

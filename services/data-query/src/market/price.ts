@@ -27,6 +27,7 @@ import { bucketNameOf, bucketPage } from "./bucketPage.js";
 
 const ASSET = "TAO";
 const MAX_SUPPLY_TAO = "21000000";
+const MAX_SUPPLY_RAO = `${MAX_SUPPLY_TAO}000000000`;
 
 /** v1 quotes TAO in USD only. */
 function vsOf(vs: string): string {
@@ -68,6 +69,7 @@ export async function getPriceLatest(
     vs,
     price: observed.price,
     maxSupplyTao: MAX_SUPPLY_TAO,
+    maxSupplyRao: MAX_SUPPLY_RAO,
     fullyDilutedMarketCapUsd: multiply(observed.price, MAX_SUPPLY_TAO),
     source: {
       provider: observed.provider,
@@ -85,6 +87,7 @@ export async function getPriceLatest(
     const circulating = formatDecimal(BigInt(stats.totalIssuanceRao), 9);
     response.totalIssuanceRao = stats.totalIssuanceRao;
     response.circulatingSupplyTao = circulating;
+    response.circulatingSupplyRao = stats.totalIssuanceRao;
     response.marketCapUsd = multiply(observed.price, circulating);
   }
   return response;

@@ -6,7 +6,7 @@ import { unservedEventStreams } from "../routes/events/eventStreams.js";
 import { apiRoutes } from "../routes/index.js";
 
 const TITLE = "Chain data and cross-chain intents API";
-const VERSION = "1.0.0";
+const VERSION = "1.1.0";
 const DESCRIPTION =
   "Data API (/data/v1) about the Bittensor network and TAO, and the Service API (/intents/v1), the off-chain companion to ERC-7683 intents opened on-chain with FullSettler.open(...).";
 

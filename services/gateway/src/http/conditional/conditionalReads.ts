@@ -11,6 +11,8 @@ export interface KeptAnswer {
   /** The JSON sent, and its content type. */
   body: Buffer;
   contentType: string;
+  /** The headers the route's answer set (a deprecation's, say), sent again with every copy. */
+  headers?: Record<string, string>;
   /** When its Cache-Control lets a client's copy go stale (ms since the epoch): what answers from memory say. */
   expiresAt: number;
   /**

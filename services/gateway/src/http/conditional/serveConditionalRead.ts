@@ -89,6 +89,7 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
       keepUntil: now + (immutable ? maxAge : reads.blockSeconds) * 1_000,
       since,
       dependencies,
+      ...(result.headers ? { headers: result.headers } : {}),
       ...(Number.isFinite(asOfMs) ? { asOfMs } : {}),
       ...(immutable ? { immutable } : {}),
     });
@@ -114,6 +115,7 @@ function answerFromMemory(
     ? IMMUTABLE_MAX_AGE_SECONDS
     : Math.max(0, Math.floor((kept.expiresAt - reads.now()) / 1_000));
   if (kept.asOfMs !== undefined) reads.observeAsOf(route.path, kept.asOfMs);
+  if (kept.headers) for (const name in kept.headers) response.setHeader(name, kept.headers[name]!);
   if (proven) {
     reads.count(route.path, "not_modified_cached");
     notModified(response, kept.tag, maxAge, kept.immutable);

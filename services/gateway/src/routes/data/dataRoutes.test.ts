@@ -385,8 +385,13 @@ describe("Data API routes: account answers", () => {
 
 describe("Data API routes: market and subnet answers", () => {
   it("coin price latest and history", async () => {
-    const latest = await ok("/data/v1/coin/price/latest?vs=usd");
+    const { response, body: latest } = await get("/data/v1/coin/price/latest?vs=usd");
+    expect(response.status).toBe(200);
     expect(latest).toMatchObject({ symbol: "TAO", vs: "usd", price: "322.12", source: { provider: "chainlink" } });
+    // The supply in rao, and the deprecated whole-TAO members announced (services/gateway/CHANGELOG.md).
+    expect(latest).toMatchObject({ max_supply_rao: "21000000000000000", max_supply_tao: "21000000" });
+    expect(response.headers.get("deprecation")).toBe("@1796515200");
+    expect(response.headers.get("sunset")).toBe("Sun, 06 Jun 2027 00:00:00 GMT");
     expect(asked("getPriceLatest")).toEqual({ vs: "usd" });
     const history = await ok("/data/v1/coin/price/history?interval=5m&format=close&start=2026-08-19T00:00:00Z");
     expect(asked("getPriceHistory")).toEqual({

@@ -171,8 +171,10 @@ export const priceLatestExample: GetPriceLatestResponse = {
   marketCapUsd: "3061140000.00",
   fullyDilutedMarketCapUsd: "6764520000.00",
   circulatingSupplyTao: "9503125.5",
+  circulatingSupplyRao: "9503125500000000",
   totalIssuanceRao: "9503125500000000",
   maxSupplyTao: "21000000",
+  maxSupplyRao: "21000000000000000",
   source: {
     provider: "chainlink",
     feedAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3",

@@ -249,14 +249,22 @@ export interface GetPriceLatestResponse {
   fullyDilutedMarketCapUsd?:
     | string
     | undefined;
-  /** Whole TAO, decimal string (from chain issuance). */
+  /** Whole TAO, decimal string (from chain issuance). Deprecated: circulating_supply_rao. */
   circulatingSupplyTao?: string | undefined;
   totalIssuanceRao?:
     | string
     | undefined;
-  /** "21000000". */
+  /** "21000000". Deprecated: max_supply_rao. */
   maxSupplyTao: string;
-  source?: PriceSource | undefined;
+  source?:
+    | PriceSource
+    | undefined;
+  /** Rao, integer string (from chain issuance). */
+  circulatingSupplyRao?:
+    | string
+    | undefined;
+  /** "21000000000000000". */
+  maxSupplyRao: string;
 }
 
 export interface GetPriceHistoryRequest {
@@ -843,6 +851,8 @@ function createBaseGetPriceLatestResponse(): GetPriceLatestResponse {
     totalIssuanceRao: undefined,
     maxSupplyTao: "",
     source: undefined,
+    circulatingSupplyRao: undefined,
+    maxSupplyRao: "",
   };
 }
 
@@ -892,6 +902,12 @@ export const GetPriceLatestResponse: MessageFns<GetPriceLatestResponse> = {
     }
     if (message.source !== undefined) {
       PriceSource.encode(message.source, writer.uint32(122).fork()).join();
+    }
+    if (message.circulatingSupplyRao !== undefined) {
+      writer.uint32(130).string(message.circulatingSupplyRao);
+    }
+    if (message.maxSupplyRao !== "") {
+      writer.uint32(138).string(message.maxSupplyRao);
     }
     return writer;
   },
@@ -1029,6 +1045,22 @@ export const GetPriceLatestResponse: MessageFns<GetPriceLatestResponse> = {
             message.source = PriceSource.decode(reader, reader.uint32());
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.circulatingSupplyRao = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.maxSupplyRao = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1102,6 +1134,16 @@ export const GetPriceLatestResponse: MessageFns<GetPriceLatestResponse> = {
         ? globalThis.String(object.max_supply_tao)
         : "",
       source: isSet(object.source) ? PriceSource.fromJSON(object.source) : undefined,
+      circulatingSupplyRao: isSet(object.circulatingSupplyRao)
+        ? globalThis.String(object.circulatingSupplyRao)
+        : isSet(object.circulating_supply_rao)
+        ? globalThis.String(object.circulating_supply_rao)
+        : undefined,
+      maxSupplyRao: isSet(object.maxSupplyRao)
+        ? globalThis.String(object.maxSupplyRao)
+        : isSet(object.max_supply_rao)
+        ? globalThis.String(object.max_supply_rao)
+        : "",
     };
   },
 
@@ -1152,6 +1194,12 @@ export const GetPriceLatestResponse: MessageFns<GetPriceLatestResponse> = {
     if (message.source !== undefined) {
       obj.source = PriceSource.toJSON(message.source);
     }
+    if (message.circulatingSupplyRao !== undefined) {
+      obj.circulatingSupplyRao = message.circulatingSupplyRao;
+    }
+    if (message.maxSupplyRao !== "") {
+      obj.maxSupplyRao = message.maxSupplyRao;
+    }
     return obj;
   },
 
@@ -1177,6 +1225,8 @@ export const GetPriceLatestResponse: MessageFns<GetPriceLatestResponse> = {
     message.source = (object.source !== undefined && object.source !== null)
       ? PriceSource.fromPartial(object.source)
       : undefined;
+    message.circulatingSupplyRao = object.circulatingSupplyRao ?? undefined;
+    message.maxSupplyRao = object.maxSupplyRao ?? "";
     return message;
   },
 };

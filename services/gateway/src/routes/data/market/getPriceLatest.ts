@@ -4,6 +4,7 @@ import type { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { z } from "zod";
 import { priceLatestExample } from "../examples.js";
 import { DATA_SCOPE, halAnswer, halSuccess, INVALID_PARAMETER, metadataOf, TIME_ERRORS } from "../shared/answer.js";
+import { deprecationHeaderDocs, deprecationHeaders, SUPPLY_IN_TAO } from "../shared/deprecations.js";
 import { PriceLatestSchema } from "./marketSchemas.js";
 import { renderPriceLatest } from "./renderMarket.js";
 
@@ -33,11 +34,10 @@ export function getPriceLatestRoute(market: MarketServiceClient) {
       description:
         "The TAO/USD price from the price feed (source names the feed, its round and its own updated_at, so staleness is visible), changes over 1 h, 24 h, 7 d and 30 d (null without enough history), market capitalisation from chain issuance, and the fixed maximum supply. With at (RFC 3339 or unix seconds), the price as of that time: the price follows its own oracle chain (an EVM chain with its own blocks), so a past price is asked by time rather than by a native block_number; as_of then names the oracle chain's block of the round shown, and the supply is the native chain's at that time. A time still to come is 404 TIME_NOT_YET_INDEXED, one before the feed's first round (or the history kept) 404 TIME_BEFORE_HISTORY; a malformed one 400 INVALID_PARAMETER.",
       tags: ["Data: market"],
-      success: halSuccess(
-        PriceLatestSchema,
-        "The price at as_of",
-        renderPriceLatest(priceLatestExample, { query: {} }),
-      ),
+      success: {
+        ...halSuccess(PriceLatestSchema, "The price at as_of", renderPriceLatest(priceLatestExample, { query: {} })),
+        headers: deprecationHeaderDocs(SUPPLY_IN_TAO),
+      },
       errors: [INVALID_PARAMETER, ...TIME_ERRORS],
     },
     async handle({ query, context }) {
@@ -47,7 +47,10 @@ export function getPriceLatestRoute(market: MarketServiceClient) {
         { vs: query.vs ?? "usd", at: query.at },
         metadataOf(context),
       );
-      return halAnswer(renderPriceLatest(answer, { query: { vs: query.vs, at: query.at } }));
+      return {
+        ...halAnswer(renderPriceLatest(answer, { query: { vs: query.vs, at: query.at } })),
+        headers: deprecationHeaders(SUPPLY_IN_TAO),
+      };
     },
   });
 }

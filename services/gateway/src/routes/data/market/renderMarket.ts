@@ -84,8 +84,10 @@ export function renderPriceLatest(
       market_cap_usd: orNull(answer.marketCapUsd),
       fully_diluted_market_cap_usd: orNull(answer.fullyDilutedMarketCapUsd),
       circulating_supply_tao: orNull(answer.circulatingSupplyTao),
+      circulating_supply_rao: orNull(answer.circulatingSupplyRao),
       total_issuance_rao: orNull(answer.totalIssuanceRao),
       max_supply_tao: answer.maxSupplyTao,
+      max_supply_rao: answer.maxSupplyRao,
       source:
         answer.source === undefined
           ? null

@@ -8,10 +8,22 @@ import { z } from "zod";
  * what the backend does not know.
  */
 
-/** A decimal string in the unit its member's name says (rao, nalpha, tao, usd, pct...). */
+/** A decimal string in the unit its member's name says (tao, usd, pct...); amounts in rao or nalpha are `baseUnits`. */
 export const decimal = (description?: string) =>
   description === undefined ? z.string() : z.string().meta({ description });
 export const nullableDecimal = (description?: string) => decimal(description).nullable();
+/**
+ * An amount in base units, as an integer string (rao: 10^-9 TAO; nalpha: 10^-9 of a subnet's
+ * alpha), its unit in its member's name: the one unit rule of the document (openapi.test.ts holds
+ * every `_rao` and `_nalpha` member to it). Signed where a change can be negative.
+ */
+export const baseUnits = (description?: string) => {
+  const schema = z.string().regex(BASE_UNITS_PATTERN);
+  return description === undefined ? schema : schema.meta({ description });
+};
+export const nullableBaseUnits = (description?: string) => baseUnits(description).nullable();
+/** An integer string, signed: what `baseUnits` allows. */
+export const BASE_UNITS_PATTERN = /^-?[0-9]+$/;
 export const count = () => z.number().int().nonnegative();
 export const blockNumber = () => z.number().int().nonnegative();
 export const netuid = () => z.number().int().min(0).max(65_535);
