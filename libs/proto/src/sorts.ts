@@ -21,6 +21,8 @@ export interface SortOptions<N extends string, V extends number> {
 
 /** The names of a sort table. */
 export type SortName<O> = O extends SortOptions<infer N, number> ? N : never;
+/** The proto values of a sort table. */
+export type SortValue<O> = O extends SortOptions<string, infer V> ? V : never;
 
 /** The proto value of a sort name; UNSPECIFIED for none. */
 export function sortValueOf<N extends string, V extends number>(options: SortOptions<N, V>, name: N | undefined): V {

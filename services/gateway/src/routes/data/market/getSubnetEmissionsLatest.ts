@@ -3,8 +3,7 @@ import type { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { EMISSION_SORTS } from "@platform/proto/sorts";
 import { emissionsLatestExample } from "../examples.js";
 import { joinList } from "../shared/answer.js";
-import { latestListRoute } from "../shared/latestListRoute.js";
-import { netuidList } from "../shared/schemas.js";
+import { latestListRoute, SUBNET_LIST } from "../shared/latestListRoute.js";
 import { SubnetEmissionsSchema } from "./marketSchemas.js";
 import { renderEmissionsLatest } from "./renderMarket.js";
 
@@ -17,13 +16,13 @@ export function getSubnetEmissionsLatestRoute(market: MarketServiceClient) {
     description:
       "Per subnet, the last block's TAO and alpha emission, its share of the block emission, the derived owner/miners/validators/root split of alpha out, the pending (undistributed) alpha, epoch timing and a per-day estimate.",
     tags: ["Data: market"],
-    own: { netuid: netuidList(256, "Only these subnets (an unknown one is 404 NETUID_NOT_FOUND)").optional() },
+    own: SUBNET_LIST.filter(),
     sorts: EMISSION_SORTS,
-    page: { defaultLimit: 256, maxLimit: 256 },
+    page: SUBNET_LIST.page,
     success: {
       schema: SubnetEmissionsSchema,
       description: "One page of emissions",
-      example: renderEmissionsLatest(emissionsLatestExample, { query: { limit: 1 }, limit: 1 }),
+      example: emissionsLatestExample,
     },
     call: ({ query, sort, order, page, at }, metadata) =>
       callUnary(

@@ -4,8 +4,7 @@ import type { MarketServiceClient } from "@platform/proto/data/v1/market";
 import { POOL_SORTS } from "@platform/proto/sorts";
 import { poolsLatestExample } from "../examples.js";
 import { flagText, joinList } from "../shared/answer.js";
-import { latestListRoute } from "../shared/latestListRoute.js";
-import { netuidList } from "../shared/schemas.js";
+import { latestListRoute, SUBNET_LIST } from "../shared/latestListRoute.js";
 import { SubnetPoolsSchema } from "./marketSchemas.js";
 import { renderPoolsLatest } from "./renderMarket.js";
 
@@ -19,15 +18,15 @@ export function getSubnetPoolsLatestRoute(market: MarketServiceClient) {
       "Each subnet's pool: TAO and alpha reserves, alpha outstanding, spot price (getAlphaPrice / 1e18, TAO per alpha) beside the plain reserve ratio, EMA price, market cap (price x alpha issuance), liquidity (2 x tao_in, a convention), volumes and price changes.",
     tags: ["Data: market"],
     own: {
-      netuid: netuidList(256, "Only these subnets (an unknown one is 404 NETUID_NOT_FOUND)").optional(),
+      ...SUBNET_LIST.filter(),
       include_root: booleanQuery("Include the root subnet (netuid 0); default false").optional(),
     },
     sorts: POOL_SORTS,
-    page: { defaultLimit: 256, maxLimit: 256 },
+    page: SUBNET_LIST.page,
     success: {
       schema: SubnetPoolsSchema,
       description: "One page of pools",
-      example: renderPoolsLatest(poolsLatestExample, { query: { limit: 1 }, limit: 1 }),
+      example: poolsLatestExample,
     },
     call: ({ query, sort, order, page, at }, metadata) =>
       callUnary(

@@ -1,11 +1,23 @@
 import type { Metadata } from "@grpc/grpc-js";
 import type { BlockSelector, PageRequest, SortOrder } from "@platform/proto/common/v1/common";
-import { type SortOptions, sortValueOf } from "@platform/proto/sorts";
+import { type SortName, type SortOptions, type SortValue, sortValueOf } from "@platform/proto/sorts";
 import type { z } from "zod";
 import { INVALID_CURSOR, INVALID_PARAMETER, NETUID_NOT_FOUND } from "./answer.js";
 import { latestRoute } from "./latestRoute.js";
 import type { LinkQuery, PageView } from "./render.js";
-import { enumQuery, type OrderName, orderQuery, pageQuery, pageRequest, sortOrderOf } from "./schemas.js";
+import type { DataRouteHead } from "./routeSpec.js";
+import { enumQuery, netuidList, type OrderName, orderQuery, pageQuery, pageRequest, sortOrderOf } from "./schemas.js";
+
+type Sorts = SortOptions<string, number>;
+
+/**
+ * What the lists over the subnets (subnets, subnet pools, subnet emissions) share: a `netuid=1,2`
+ * filter of at most 256 subnets, and one page holding them all by default.
+ */
+export const SUBNET_LIST = {
+  filter: () => ({ netuid: netuidList(256, "Only these subnets (an unknown one is 404 NETUID_NOT_FOUND)").optional() }),
+  page: { defaultLimit: 256, maxLimit: 256 },
+};
 
 /**
  * The shape the latest lists share (subnets, subnet pools, subnet emissions, a subnet's
@@ -13,34 +25,21 @@ import { enumQuery, type OrderName, orderQuery, pageQuery, pageRequest, sortOrde
  * filters, then a sort key among the list's sort options (@platform/proto/sorts, the table
  * data-query reads them back with), an order, and a page (limit, cursor); one backend call; and a
  * HAL page whose links repeat the canonical query. An unknown netuid is 404 NETUID_NOT_FOUND.
+ * The description says what an item is; the page size's default and maximum follow it.
  */
-export interface LatestListRouteSpec<
-  Own extends z.ZodRawShape,
-  P extends z.ZodType,
-  N extends string,
-  V extends number,
-  Answer,
-  Body,
-> {
-  path: string;
-  operationId: string;
-  summary: string;
-  /** What an item is; the page size's default and maximum follow. */
-  description: string;
-  tags: string[];
-  /** Path parameters, when the route has any. */
-  params?: P;
-  /** The route's own filters; sort, order, limit, cursor and block_number follow. */
-  own: Own;
-  sorts: SortOptions<N, V>;
+export interface LatestListRouteSpec<Own extends z.ZodRawShape, P extends z.ZodType, S extends Sorts, Answer, Body>
+  extends Omit<DataRouteHead<Own, P, Body>, "success"> {
+  /** The example is an answer: the route renders it as a page of one item (with exampleParams as its path's). */
+  success: { schema: z.ZodType<Body>; description: string; example: Answer };
+  exampleParams?: z.output<P>;
+  sorts: S;
   page: { defaultLimit: number; maxLimit: number };
-  success: { schema: z.ZodType<Body>; description: string; example: Body };
   /** The backend call, with the route's own parameters and the sort, order, page and block as the proto carries them. */
   call(
     input: {
       query: z.output<z.ZodObject<Own>>;
       params: z.output<P>;
-      sort: V;
+      sort: SortValue<S>;
       order: SortOrder;
       page: PageRequest;
       at: BlockSelector | undefined;
@@ -59,49 +58,43 @@ interface ListQuery<N extends string> {
   cursor?: string | undefined;
 }
 
-export function latestListRoute<
-  Own extends z.ZodRawShape,
-  P extends z.ZodType,
-  N extends string,
-  V extends number,
-  Answer,
-  Body,
->(spec: LatestListRouteSpec<Own, P, N, V, Answer, Body>) {
-  const { sorts, page } = spec;
+export function latestListRoute<Own extends z.ZodRawShape, P extends z.ZodType, S extends Sorts, Answer, Body>(
+  spec: LatestListRouteSpec<Own, P, S, Answer, Body>,
+) {
+  const { sorts, page, own, call, linkQuery, render, success, exampleParams, ...head } = spec;
   // The validated query: the route's own members and the list's ones.
-  const listQuery = (query: unknown) => query as z.output<z.ZodObject<Own>> & ListQuery<N>;
+  const listQuery = (query: unknown) => query as z.output<z.ZodObject<Own>> & ListQuery<SortName<S>>;
   return latestRoute({
-    path: spec.path,
-    operationId: spec.operationId,
-    summary: spec.summary,
+    ...head,
     description: `${spec.description} limit defaults to ${page.defaultLimit}, at most ${page.maxLimit}.`,
-    tags: spec.tags,
-    ...(spec.params === undefined ? {} : { params: spec.params }),
     own: {
-      ...spec.own,
+      ...own,
       sort: enumQuery(sorts.values, `Sort key; default ${sorts.defaultName}`),
       order: orderQuery(sorts.defaultOrder, "Sort direction"),
       ...pageQuery(page.defaultLimit, page.maxLimit),
     },
-    success: spec.success,
+    success: {
+      ...success,
+      example: render(success.example, { query: { limit: 1 }, limit: 1 }, exampleParams as z.output<P>),
+    },
     errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
     call: ({ query, params, at }, metadata) => {
       const input = listQuery(query);
       const request = {
-        sort: sortValueOf(sorts, input.sort),
+        sort: sortValueOf(sorts, input.sort) as SortValue<S>,
         order: sortOrderOf(input.order),
         page: pageRequest(input, page.defaultLimit),
       };
-      return spec.call({ query: input, params: params as z.output<P>, ...request, at }, metadata);
+      return call({ query: input, params: params as z.output<P>, ...request, at }, metadata);
     },
     linkQuery: (query) => {
       const input = listQuery(query);
-      return { ...spec.linkQuery(input), sort: input.sort, order: input.order, limit: input.limit };
+      return { ...linkQuery(input), sort: input.sort, order: input.order, limit: input.limit };
     },
     render: (answer, links, { query, params }) => {
       const input = listQuery(query);
       const view = { query: links, cursor: input.cursor, limit: pageRequest(input, page.defaultLimit).limit };
-      return spec.render(answer, view, params as z.output<P>);
+      return render(answer, view, params as z.output<P>);
     },
   });
 }

@@ -2,8 +2,9 @@ import type { Metadata } from "@grpc/grpc-js";
 import { defineRoute, type RouteDocs } from "@platform/http";
 import type { BlockSelector } from "@platform/proto/common/v1/common";
 import { z } from "zod";
-import { BLOCK_ERRORS, DATA_SCOPE, halAnswer, halSuccess, metadataOf } from "./answer.js";
+import { BLOCK_ERRORS, DATA_SCOPE, halAnswer, metadataOf } from "./answer.js";
 import type { LinkQuery } from "./render.js";
+import { type DataRouteHead, routeDocs } from "./routeSpec.js";
 import { type BlockWanted, blockNumberShape, blockSelectorOf } from "./schemas.js";
 
 /**
@@ -13,19 +14,10 @@ import { type BlockWanted, blockNumberShape, blockSelectorOf } from "./schemas.j
  * answer at a finalized block given by number immutable; the block errors follow the route's own.
  * A route gives only what is its own: path, docs, its parameters, its call and its render.
  */
-export interface LatestRouteSpec<Own extends z.ZodRawShape, P extends z.ZodType, Answer, Body> {
-  path: string;
-  operationId: string;
-  summary: string;
-  description: string;
-  tags: string[];
+export interface LatestRouteSpec<Own extends z.ZodRawShape, P extends z.ZodType, Answer, Body>
+  extends DataRouteHead<Own, P, Body> {
   /** Units of the rate budget one call spends (1 when absent). */
   cost?: number;
-  /** Path parameters, when the route has any. */
-  params?: P;
-  /** The route's own query parameters; block_number follows them. */
-  own: Own;
-  success: { schema: z.ZodType<Body>; description: string; example: Body };
   /** The route's own errors; BLOCK_ERRORS follow them. */
   errors: NonNullable<RouteDocs["errors"]>;
   /** The backend call, with the route's own parameters and the block asked for as the proto carries it. */
@@ -49,13 +41,7 @@ export function latestRoute<Own extends z.ZodRawShape, P extends z.ZodType, Answ
     ...(spec.cost === undefined ? {} : { cost: spec.cost }),
     ...(spec.params === undefined ? {} : { params: spec.params }),
     query: z.object({ ...spec.own, ...blockNumberShape() }),
-    docs: {
-      summary: spec.summary,
-      description: spec.description,
-      tags: spec.tags,
-      success: halSuccess(spec.success.schema, spec.success.description, spec.success.example),
-      errors: [...spec.errors, ...BLOCK_ERRORS],
-    },
+    docs: routeDocs(spec, [...spec.errors, ...BLOCK_ERRORS]),
     async handle({ params, query, context }) {
       // The validated query: the route's own members and block_number.
       const input = query as z.output<z.ZodObject<Own>> & { block_number?: BlockWanted | undefined };

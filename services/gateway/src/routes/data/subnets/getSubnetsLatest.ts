@@ -3,8 +3,7 @@ import type { SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { SUBNET_SORTS } from "@platform/proto/sorts";
 import { subnetsLatestExample } from "../examples.js";
 import { joinList } from "../shared/answer.js";
-import { latestListRoute } from "../shared/latestListRoute.js";
-import { netuidList } from "../shared/schemas.js";
+import { latestListRoute, SUBNET_LIST } from "../shared/latestListRoute.js";
 import { renderSubnetsLatest } from "./renderSubnets.js";
 import { SubnetsSchema } from "./subnetSchemas.js";
 
@@ -17,13 +16,13 @@ export function getSubnetsLatestRoute(subnets: SubnetsServiceClient) {
     description:
       "Each subnet: name, symbol and identity, owner keys, registration block, mechanism, tempo and epoch blocks, UID counts, registration settings, toggles (transfers, emission, commit-reveal, liquid alpha, Yuma 3), hyperparameters, and a pool summary under _embedded.pool. u64 values that are not block numbers (difficulty, adjustment_alpha, weights_version, bonds_moving_average) are decimal strings.",
     tags: ["Data: subnets"],
-    own: { netuid: netuidList(256, "Only these subnets (an unknown one is 404 NETUID_NOT_FOUND)").optional() },
+    own: SUBNET_LIST.filter(),
     sorts: SUBNET_SORTS,
-    page: { defaultLimit: 256, maxLimit: 256 },
+    page: SUBNET_LIST.page,
     success: {
       schema: SubnetsSchema,
       description: "One page of subnets",
-      example: renderSubnetsLatest(subnetsLatestExample, { query: { limit: 1 }, limit: 1 }),
+      example: subnetsLatestExample,
     },
     call: ({ query, sort, order, page, at }, metadata) =>
       callUnary(subnets, subnets.getSubnetsLatest, { netuids: query.netuid ?? [], sort, order, page, at }, metadata),

@@ -25,12 +25,13 @@ export function getValidatorsLatestRoute(subnets: SubnetsServiceClient) {
         "Only UIDs with a validator permit (default true); false lists every UID with any stake",
       ).optional(),
     },
+    exampleParams: { netuid: 64 },
     sorts: VALIDATOR_SORTS,
     page: { defaultLimit: 64, maxLimit: 256 },
     success: {
       schema: ValidatorsSchema,
       description: "One page of validators",
-      example: renderValidatorsLatest(validatorsLatestExample, { netuid: 64, query: { limit: 1 }, limit: 1 }),
+      example: validatorsLatestExample,
     },
     call: ({ query, params, sort, order, page, at }, metadata) =>
       callUnary(
