@@ -1,8 +1,8 @@
-import type { V1Container, V1EnvVar, V1Job } from "@kubernetes/client-node";
-import { CONFIG_MAP, imageOf, KAFKA_TOPICS_JOB, RUN_AS_UID } from "./deployables.js";
+import type { V1EnvVar, V1Job } from "@kubernetes/client-node";
+import { stepJob } from "./batchJob.js";
+import { CONFIG_MAP, KAFKA_TOPICS_JOB } from "./deployables.js";
 import { kafkaSecretName } from "./kafkaSecrets.js";
 import type { Manifest } from "./manifests.js";
-import { batchPod, containerSecurity } from "./postgres.js";
 
 /**
  * The platform's topics step in Kubernetes: a Job that creates every Kafka topic of the catalog
@@ -25,16 +25,11 @@ const secretValue = (name: string, key: string): V1EnvVar => ({
   valueFrom: { secretKeyRef: { name: kafkaSecretName(KAFKA_TOPICS_USER), key } },
 });
 
-/**
- * A Job's pod template cannot change: delete the finished Job before applying a new release (it is
- * also removed an hour after it finishes), and the apply runs the new release's topics step.
- */
+/** The Job (batchJob.ts stepJob): the projector image's `node dist/topics.js`, as the Kafka user `topics`. */
 export function kafkaTopicsJob(): V1Job & Manifest {
-  const labels = { [NAME_LABEL]: KAFKA_TOPICS_JOB, "app.kubernetes.io/component": KAFKA_TOPICS_JOB };
-  const container: V1Container = {
-    name: "topics",
-    image: `${imageOf("projector")}:0.1.0`,
-    imagePullPolicy: "IfNotPresent",
+  return stepJob({
+    name: KAFKA_TOPICS_JOB,
+    container: "topics",
     command: ["node", "dist/topics.js"],
     env: [
       configMapValue("LOG_LEVEL"),
@@ -43,25 +38,7 @@ export function kafkaTopicsJob(): V1Job & Manifest {
       secretValue("KAFKA_SASL_USERNAME", "username"),
       secretValue("KAFKA_SASL_PASSWORD", "password"),
     ],
-    resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { cpu: "500m", memory: "256Mi" } },
-    securityContext: containerSecurity(RUN_AS_UID),
-    volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
-  };
-  return {
-    apiVersion: "batch/v1",
-    kind: "Job",
-    metadata: { name: KAFKA_TOPICS_JOB, labels },
-    spec: {
-      // Retries while Kafka starts or its ACLs are not there yet.
-      backoffLimit: 6,
-      activeDeadlineSeconds: 1800,
-      ttlSecondsAfterFinished: 3600,
-      template: {
-        metadata: { labels },
-        spec: batchPod(RUN_AS_UID, container, [{ name: "tmp", emptyDir: { medium: "Memory", sizeLimit: "16Mi" } }]),
-      },
-    },
-  };
+  });
 }
 
 /** base/kafka-topics.yaml: the Job and its policy (no ingress; egress only through the shared Kafka and DNS policies). */

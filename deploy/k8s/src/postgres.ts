@@ -3,21 +3,19 @@ import type {
   V1CronJob,
   V1EnvVar,
   V1Job,
-  V1NetworkPolicyPeer,
   V1PersistentVolumeClaim,
   V1PodDisruptionBudget,
-  V1PodSecurityContext,
   V1PodSpec,
   V1Probe,
-  V1SecurityContext,
   V1Service,
   V1StatefulSet,
   V1Volume,
   V1VolumeMount,
 } from "@kubernetes/client-node";
 import { historyGrantStatements } from "@platform/history";
+import { batchPod, containerSecurity, podSecurity, stepJob } from "./batchJob.js";
 import type { Deployable, PostgresClientRole } from "./deployable.js";
-import { CONFIG_MAP, DEPLOYABLES, imageOf, NAMESPACE, RUN_AS_UID, SERVICE_ACCOUNT } from "./deployables.js";
+import { CONFIG_MAP, DEPLOYABLES, NAMESPACE, SERVICE_ACCOUNT } from "./deployables.js";
 import type { Manifest } from "./manifests.js";
 import {
   NAME_LABEL,
@@ -366,27 +364,6 @@ const labelsOf = (name: string, component = POSTGRES_COMPONENT) => ({
   "app.kubernetes.io/component": component,
 });
 
-const podSecurity = (uid: number): V1PodSecurityContext => ({
-  runAsNonRoot: true,
-  runAsUser: uid,
-  runAsGroup: uid,
-  fsGroup: uid,
-  // Large data volumes: change ownership only when the volume's root is not the group's yet.
-  fsGroupChangePolicy: "OnRootMismatch",
-  seccompProfile: { type: "RuntimeDefault" },
-});
-
-export const containerSecurity = (uid: number): V1SecurityContext => ({
-  runAsNonRoot: true,
-  runAsUser: uid,
-  runAsGroup: uid,
-  readOnlyRootFilesystem: true,
-  allowPrivilegeEscalation: false,
-  privileged: false,
-  capabilities: { drop: ["ALL"] },
-  seccompProfile: { type: "RuntimeDefault" },
-});
-
 /** What the read-only root filesystem leaves writable: the socket directory, /tmp, and shared memory. */
 function scratchVolumes(): { volumes: V1Volume[]; mounts: V1VolumeMount[] } {
   return {
@@ -643,20 +620,6 @@ function backupClaim(): V1PersistentVolumeClaim & Manifest {
   };
 }
 
-/** The pod of a batch workload (never restarted in place: the Job retries with a new pod). */
-export function batchPod(uid: number, container: V1Container, volumes: V1Volume[]): V1PodSpec {
-  return {
-    serviceAccountName: SERVICE_ACCOUNT,
-    automountServiceAccountToken: false,
-    enableServiceLinks: false,
-    restartPolicy: "Never",
-    terminationGracePeriodSeconds: 30,
-    securityContext: podSecurity(uid),
-    containers: [container],
-    volumes,
-  };
-}
-
 function backupCronJob(): V1CronJob & Manifest {
   const labels = labelsOf(POSTGRES_BACKUP);
   const container: V1Container = {
@@ -716,17 +679,11 @@ function backupCronJob(): V1CronJob & Manifest {
   };
 }
 
-/**
- * The history schema's migrations: the projector image's `node dist/migrate.js`, as history_owner.
- * A Job's pod template cannot change: delete the finished Job before applying a new release (it is
- * also removed an hour after it finishes), and the apply runs the new release's migrations.
- */
+/** The history schema's migrations: the projector image's `node dist/migrate.js`, as history_owner (batchJob.ts stepJob). */
 function migrateJob(): V1Job & Manifest {
-  const labels = labelsOf(HISTORY_MIGRATE, HISTORY_MIGRATE);
-  const container: V1Container = {
-    name: "migrate",
-    image: `${imageOf("projector")}:0.1.0`,
-    imagePullPolicy: "IfNotPresent",
+  return stepJob({
+    name: HISTORY_MIGRATE,
+    container: "migrate",
     command: ["node", "dist/migrate.js"],
     env: [
       { name: "LOG_LEVEL", valueFrom: { configMapKeyRef: { name: CONFIG_MAP, key: "LOG_LEVEL" } } },
@@ -737,25 +694,7 @@ function migrateJob(): V1Job & Manifest {
         valueFrom: { secretKeyRef: { name: POSTGRES_ROLES.history_owner.secret, key: "password" } },
       },
     ],
-    resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { cpu: "500m", memory: "256Mi" } },
-    securityContext: containerSecurity(RUN_AS_UID),
-    volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
-  };
-  return {
-    apiVersion: "batch/v1",
-    kind: "Job",
-    metadata: { name: HISTORY_MIGRATE, labels },
-    spec: {
-      // Retries while the primary starts (its first initialisation included).
-      backoffLimit: 6,
-      activeDeadlineSeconds: 1800,
-      ttlSecondsAfterFinished: 3600,
-      template: {
-        metadata: { labels },
-        spec: batchPod(RUN_AS_UID, container, [{ name: "tmp", emptyDir: { medium: "Memory", sizeLimit: "16Mi" } }]),
-      },
-    },
-  };
+  });
 }
 
 /**

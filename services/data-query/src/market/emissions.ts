@@ -1,12 +1,11 @@
-import { invalidArgument } from "@platform/errors";
 import type { HistoryDb } from "@platform/history";
-import {
-  EmissionSort,
-  type GetSubnetEmissionsLatestRequest,
-  type GetSubnetEmissionsLatestResponse,
-  type SubnetEmission,
+import type {
+  GetSubnetEmissionsLatestRequest,
+  GetSubnetEmissionsLatestResponse,
+  SubnetEmission,
 } from "@platform/proto/data/v1/market";
 import { EmissionSnapshot, NetworkStatsSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
+import { EMISSION_SORTS, type SortName } from "@platform/proto/sorts";
 import { marketKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/asOf.js";
@@ -20,7 +19,7 @@ import { orderOf, pageLimitOf } from "../shared/page.js";
 import { asOfPinned, blockScope, lowestBlock, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
 import { consistentPoints, decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
-import { sortedPage } from "../shared/sortedPage.js";
+import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
 
 const BLOCKS_PER_DAY = 7_200n;
 
@@ -37,8 +36,8 @@ export async function getSubnetEmissionsLatest(
   history?: HistoryDb,
 ): Promise<GetSubnetEmissionsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 256, maxLimit: 256 });
-  const order = orderOf(request.order, "desc");
-  const sortValueOf = emissionSortValue(request.sort);
+  const order = orderOf(request.order, EMISSION_SORTS.defaultOrder);
+  const sortValueOf = sortReaderOf(EMISSION_SORTS, EMISSION_SORT_VALUES, request.sort, "an emission sort");
   const wanted = wantedOf(request.at);
   const { netuids, snapshots, asOf, read } =
     wanted === undefined
@@ -116,21 +115,16 @@ async function emissionsAtPast(stores: SeriesStores, request: GetSubnetEmissions
   return { netuids, snapshots, asOf, read };
 }
 
-function emissionSortValue(sort: EmissionSort): (emission: SubnetEmission) => string | undefined {
-  switch (sort) {
-    case EmissionSort.EMISSION_SORT_UNSPECIFIED:
-    case EmissionSort.EMISSION_SORT_TAO_EMISSION:
-      return (emission) => (BigInt(emission.taoInEmissionRao) + BigInt(emission.excessTaoRao ?? "0")).toString();
-    case EmissionSort.EMISSION_SORT_NETUID:
-      return (emission) => String(emission.netuid);
-    case EmissionSort.EMISSION_SORT_ALPHA_OUT_EMISSION:
-      return (emission) => emission.alphaOutEmissionNalpha;
-    case EmissionSort.EMISSION_SORT_SHARE:
-      return (emission) => emission.taoEmissionShare;
-    default:
-      throw invalidArgument("INVALID_PARAMETER", "sort is not an emission sort", { parameter: "sort" });
-  }
-}
+/** What each emission sort orders by. */
+const EMISSION_SORT_VALUES: Record<
+  SortName<typeof EMISSION_SORTS>,
+  (emission: SubnetEmission) => string | undefined
+> = {
+  tao_emission: (emission) => (BigInt(emission.taoInEmissionRao) + BigInt(emission.excessTaoRao ?? "0")).toString(),
+  netuid: (emission) => String(emission.netuid),
+  alpha_out_emission: (emission) => emission.alphaOutEmissionNalpha,
+  share: (emission) => emission.taoEmissionShare,
+};
 
 /**
  * The API view of one emission snapshot. The alpha-out split follows run_coinbase (research §3.2):

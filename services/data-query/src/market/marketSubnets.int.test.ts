@@ -1,11 +1,8 @@
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { Metadata } from "@grpc/grpc-js";
-import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
 import { AppError } from "@platform/errors";
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from "@platform/grpc";
-import { createLogger } from "@platform/log";
-import { type ChainRef, Finality, Interval } from "@platform/proto/common/v1/common";
+import { Interval } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
 import { MarketServiceClient, type MarketServiceService, PoolSort } from "@platform/proto/data/v1/market";
 import {
@@ -25,18 +22,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { marketProjection } from "../../../projector/src/market/projection.js";
 import { subnetsProjection } from "../../../projector/src/subnets/projection.js";
 import { guardedByMarkers, PROJECTION_MARKERS } from "../shared/rebuildGuard.js";
+import {
+  account,
+  batchMaker,
+  hashOf,
+  networkValues,
+  ref,
+  silentLog,
+  T0,
+  timeOf,
+} from "../shared/testSupport/networkRecords.js";
 import { subnetsGrpcService } from "../subnets/index.js";
 import { marketGrpcService } from "./index.js";
 
 const dir = tempDir("data-query-market");
-const log = createLogger({
-  service: "data-query-test",
-  level: "warn",
-  destination: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
-});
-const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
-const timeOf = (block: number) => T0 + block * 12_000;
-const hashOf = (block: number) => `0x${block.toString(16).padStart(64, "0")}`;
+const log = silentLog();
 
 let redisServer: RunningRedis;
 let redis: Redis;
@@ -44,54 +44,15 @@ let server: RunningGrpcServer;
 let market: MarketServiceClient;
 let subnets: SubnetsServiceClient;
 
-const ref = (block: number, logIndex?: number): ChainRef => ({
-  chainId: "945",
-  blockNumber: String(block),
-  blockHash: hashOf(block),
-  parentHash: hashOf(block - 1),
-  blockTimestamp: new Date(timeOf(block)).toISOString(),
-  finality: Finality.FINALITY_LATEST,
-  ...(logIndex === undefined ? {} : { logIndex }),
-});
-const account = (byte: string) => ({ ss58: `ss58-${byte}`, publicKey: `0x${byte.repeat(64)}` });
-
-const offsets = new Map<string, number>();
+const nextBatch = batchMaker();
 async function apply(topic: string, key: string, values: Uint8Array[]): Promise<void> {
-  const previous = offsets.get(topic);
-  let next = previous === undefined ? 0 : previous + 1;
-  const messages: ConsumedRecord[] = values.map((value) => ({
-    topic,
-    partition: 0,
-    offset: String(next++),
-    timestamp: "0",
-    key,
-    value: Buffer.from(value),
-    eventId: undefined,
-    eventType: undefined,
-    schema: undefined,
-    traceparent: undefined,
-    tracestate: undefined,
-    headers: {},
-  }));
-  const batch: ProjectionBatch = {
-    topic,
-    partition: 0,
-    messages,
-    lastOffset: String(next - 1),
-    previousOffset: previous === undefined ? undefined : String(previous),
-    heartbeat: async () => undefined,
-  };
-  offsets.set(topic, next - 1);
+  const batch = nextBatch(topic, key, values);
   await marketProjection({ redis, log }).handleBatch(batch);
   const subnetsBatch = { ...batch, previousOffset: batch.previousOffset };
   if (topic === TOPICS.chainNetwork.name) await subnetsProjection({ redis, log }).handleBatch(subnetsBatch);
 }
 const network = (key: string, ...events: NetworkChainEvent[]) =>
-  apply(
-    TOPICS.chainNetwork.name,
-    key,
-    events.map((event) => encodePayload(TOPICS.chainNetwork, event)),
-  );
+  apply(TOPICS.chainNetwork.name, key, networkValues(events));
 const prices = (...events: PriceEvent[]) =>
   apply(
     TOPICS.oraclePrices.name,

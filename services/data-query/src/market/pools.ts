@@ -1,14 +1,13 @@
-import { invalidArgument } from "@platform/errors";
 import type { HistoryDb } from "@platform/history";
 import { PoolMechanism } from "@platform/proto/common/v1/network";
-import {
-  type GetSubnetPoolsLatestRequest,
-  type GetSubnetPoolsLatestResponse,
-  PoolSort,
-  type SubnetPool,
+import type {
+  GetSubnetPoolsLatestRequest,
+  GetSubnetPoolsLatestResponse,
+  SubnetPool,
 } from "@platform/proto/data/v1/market";
 import { NetworkStatsSnapshot, PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
+import { POOL_SORTS, type SortName } from "@platform/proto/sorts";
 import { marketKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/asOf.js";
@@ -23,7 +22,7 @@ import { orderOf, pageLimitOf } from "../shared/page.js";
 import { asOfPinned, blockScope, lowestBlock, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
 import { consistentPoints, decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
-import { sortedPage } from "../shared/sortedPage.js";
+import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
 
 const PAGE = { defaultLimit: 256, maxLimit: 256 };
 
@@ -37,8 +36,8 @@ export async function getSubnetPoolsLatest(
   history?: HistoryDb,
 ): Promise<GetSubnetPoolsLatestResponse> {
   const limit = pageLimitOf(request.page, PAGE);
-  const order = orderOf(request.order, "desc");
-  const sortValueOf = poolSortValue(request.sort);
+  const order = orderOf(request.order, POOL_SORTS.defaultOrder);
+  const sortValueOf = sortReaderOf(POOL_SORTS, POOL_SORT_VALUES, request.sort, "a pool sort");
   const wanted = wantedOf(request.at);
   const stores: SeriesStores = { redis, history };
   const { netuids, snapshots, asOf, read } =
@@ -108,29 +107,17 @@ async function poolsAtPast(stores: SeriesStores, request: GetSubnetPoolsLatestRe
   return { netuids, snapshots, asOf, read };
 }
 
-function poolSortValue(sort: PoolSort): (pool: SubnetPool) => string | undefined {
-  switch (sort) {
-    case PoolSort.POOL_SORT_UNSPECIFIED:
-    case PoolSort.POOL_SORT_MARKET_CAP:
-      return (pool) => pool.marketCapRao;
-    case PoolSort.POOL_SORT_NETUID:
-      return (pool) => String(pool.netuid);
-    case PoolSort.POOL_SORT_PRICE:
-      return (pool) => pool.priceTao;
-    case PoolSort.POOL_SORT_TAO_IN:
-      return (pool) => pool.taoInRao;
-    case PoolSort.POOL_SORT_ALPHA_IN:
-      return (pool) => pool.alphaInNalpha;
-    case PoolSort.POOL_SORT_ALPHA_OUT:
-      return (pool) => pool.alphaOutNalpha;
-    case PoolSort.POOL_SORT_VOLUME_24H:
-      return (pool) => pool.volume24hRao;
-    case PoolSort.POOL_SORT_PRICE_CHANGE_24H:
-      return (pool) => pool.priceChange24hPct;
-    default:
-      throw invalidArgument("INVALID_PARAMETER", "sort is not a pool sort", { parameter: "sort" });
-  }
-}
+/** What each pool sort orders by. */
+const POOL_SORT_VALUES: Record<SortName<typeof POOL_SORTS>, (pool: SubnetPool) => string | undefined> = {
+  market_cap: (pool) => pool.marketCapRao,
+  netuid: (pool) => String(pool.netuid),
+  price: (pool) => pool.priceTao,
+  tao_in: (pool) => pool.taoInRao,
+  alpha_in: (pool) => pool.alphaInNalpha,
+  alpha_out: (pool) => pool.alphaOutNalpha,
+  volume_24h: (pool) => pool.volume24hRao,
+  price_change_24h: (pool) => pool.priceChange24hPct,
+};
 
 /** The API view of pool snapshots taken at `block` (time `nowMs`): derived values, changes, names, USD. */
 export async function describePools(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chainCounts } from "./stats.js";
+import { chainCounts } from "./statsFigures.js";
 
 describe("chainCounts", () => {
   it("answers the projection's running counts with the block they start from", () => {

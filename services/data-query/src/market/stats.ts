@@ -5,7 +5,7 @@ import type {
   GetNetworkStatsLatestResponse,
 } from "@platform/proto/data/v1/market";
 import { NetworkStatsSnapshot, PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
-import { marketKeys, type RunningCounts, subnetsKeys } from "@platform/read-models";
+import { marketKeys, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/asOf.js";
 import { notYet } from "../shared/asOfRef.js";
@@ -15,9 +15,7 @@ import { MARKET_POOLS, SUBNET_SETTINGS, subnetsAt } from "../shared/netuidsAt.js
 import { asOfPinned, pinBlock, wantedOf } from "../shared/pastBlock.js";
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import type { SeriesStores } from "../shared/seriesAt.js";
-
-const MAX_SUPPLY_RAO = "21000000000000000";
-const BLOCKS_PER_DAY = 7_200;
+import { networkStatsFigures } from "./statsFigures.js";
 
 /**
  * `GET /data/v1/network/stats/latest`: the newest network totals (or those at the block asked for),
@@ -54,46 +52,11 @@ export async function getNetworkStatsLatest(
     .map(BigInt)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
-  const response: GetNetworkStatsLatestResponse = {
-    asOf,
-    totalIssuanceRao: stats.totalIssuanceRao,
-    maxSupplyRao: MAX_SUPPLY_RAO,
-    totalStakeRao: stats.totalStakeRao,
-    stakedRootRao: stats.stakedRootRao,
-    stakedAlphaPoolsRao: stats.stakedAlphaPoolsRao,
-    blockEmissionRao: stats.blockEmissionRao,
-    blocksPerDay: BLOCKS_PER_DAY,
-    taoWeight: stats.taoWeight,
-    rootNetuid: stats.rootNetuid,
-    subnetsCount: stats.subnetsCount,
-    subnetLimit: stats.subnetLimit,
-    volume: swapVolume === undefined ? {} : { swapVolume24hRao: swapVolume.toString() },
-    registration: {},
-  };
-  if (stats.balancesTotalIssuanceRao !== undefined) response.balancesTotalIssuanceRao = stats.balancesTotalIssuanceRao;
-  if (stats.subnetLockedRao !== undefined) {
-    response.subnetLockedRao = stats.subnetLockedRao;
-    // Derived: issuance less stake and locks. A chain whose issuance does not cover them (a devnet
-    // genesis that never set `TotalIssuance`) has no meaningful figure: left out, never negative.
-    const free =
-      stats.totalIssuanceRao === ""
-        ? -1n
-        : BigInt(stats.totalIssuanceRao) - BigInt(stats.totalStakeRao) - BigInt(stats.subnetLockedRao);
-    if (free >= 0n) response.freeRao = free.toString();
-  }
-  if (stats.accountsCount !== undefined) response.accountsCount = stats.accountsCount;
-  if (stats.balanceHoldersCount !== undefined) response.balanceHoldersCount = stats.balanceHoldersCount;
-  Object.assign(response, chainCounts(stats, point.n));
-  const registration = response.registration!;
-  if (stats.subnetRegistrationCostRao !== undefined)
-    registration.subnetRegistrationCostRao = stats.subnetRegistrationCostRao;
-  if (stats.subnetMinLockRao !== undefined) registration.subnetMinLockRao = stats.subnetMinLockRao;
-  if (stats.subnetLastLockRao !== undefined) registration.subnetLastLockRao = stats.subnetLastLockRao;
-  if (stats.subnetLastRegistrationBlock !== undefined)
-    registration.subnetLastRegistrationBlock = stats.subnetLastRegistrationBlock;
-  if (stats.lockReductionIntervalBlocks !== undefined)
-    registration.lockReductionIntervalBlocks = stats.lockReductionIntervalBlocks;
-  if (burns.length > 0) registration.neuronBurn = burnRange(burns);
+  // The figures the stats point holds, and what this route adds from other series at its block.
+  const response = networkStatsFigures(point, stats);
+  response.asOf = asOf;
+  if (swapVolume !== undefined) response.volume = { swapVolume24hRao: swapVolume.toString() };
+  if (burns.length > 0) response.registration = { ...response.registration, neuronBurn: burnRange(burns) };
   return response;
 }
 
@@ -120,25 +83,6 @@ async function subnetPointsAt(stores: SeriesStores, block: number, past: boolean
     pointsAtBlock(redis, [...toNetuids(subnetNetuids)].map(subnetsKeys.subnetPoints), block),
   ]);
   return { pools, poolPoints, subnetPoints };
-}
-
-/**
- * Extrinsics and transfers with the block they are counted from: the source's own totals (over the
- * chain's history) when it gives them, else the projection's running counts through the point's
- * block (runningCounts.ts in the projector), else none. Never a count without its first block.
- */
-export function chainCounts(
-  stats: Pick<NetworkStatsSnapshot, "extrinsicsCount" | "transfersCount">,
-  running: RunningCounts | undefined,
-): Pick<GetNetworkStatsLatestResponse, "extrinsicsCount" | "transfersCount" | "countedSinceBlock"> {
-  if (stats.extrinsicsCount !== undefined && stats.transfersCount !== undefined)
-    return { extrinsicsCount: stats.extrinsicsCount, transfersCount: stats.transfersCount, countedSinceBlock: "0" };
-  if (running === undefined) return {};
-  return {
-    extrinsicsCount: String(running.x),
-    transfersCount: String(running.r),
-    countedSinceBlock: String(running.s),
-  };
 }
 
 /** Min, median (lower middle for an even count) and max. */

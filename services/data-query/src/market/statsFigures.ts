@@ -1,9 +1,8 @@
 import type { GetNetworkStatsLatestResponse } from "@platform/proto/data/v1/market";
 import { NetworkStatsSnapshot } from "@platform/proto/events/v1/chain_network";
-import type { SeriesPoint } from "@platform/read-models";
+import type { RunningCounts, SeriesPoint } from "@platform/read-models";
 import { asOfOf } from "../shared/asOfRef.js";
 import { decodePoint } from "../shared/readModel.js";
-import { chainCounts } from "./stats.js";
 
 const MAX_SUPPLY_RAO = "21000000000000000";
 const BLOCKS_PER_DAY = 7_200;
@@ -11,10 +10,13 @@ const BLOCKS_PER_DAY = 7_200;
 /**
  * The network totals one stats point holds, as the latest route shows them, less what that route
  * derives from other series at the same block (24 h pool volume, the neuron burn range): those are
- * left unset. as_of names the point's block.
+ * left unset; the latest route (stats.ts) adds them. as_of names the point's block. `stats` is the
+ * point decoded, when the caller has it.
  */
-export function networkStatsFigures(point: SeriesPoint): GetNetworkStatsLatestResponse {
-  const stats = decodePoint(point, NetworkStatsSnapshot);
+export function networkStatsFigures(
+  point: SeriesPoint,
+  stats: NetworkStatsSnapshot = decodePoint(point, NetworkStatsSnapshot),
+): GetNetworkStatsLatestResponse {
   const figures: GetNetworkStatsLatestResponse = {
     asOf: asOfOf(stats.ref),
     totalIssuanceRao: stats.totalIssuanceRao,
@@ -39,12 +41,32 @@ export function networkStatsFigures(point: SeriesPoint): GetNetworkStatsLatestRe
       "lockReductionIntervalBlocks",
     ]),
   };
-  // Derived as the latest route does: issuance less stake and locks, never negative.
+  // Derived: issuance less stake and locks. A chain whose issuance does not cover them (a devnet
+  // genesis that never set `TotalIssuance`) has no meaningful figure: left out, never negative.
   if (stats.subnetLockedRao !== undefined && stats.totalIssuanceRao !== "") {
     const free = BigInt(stats.totalIssuanceRao) - BigInt(stats.totalStakeRao) - BigInt(stats.subnetLockedRao);
     if (free >= 0n) figures.freeRao = free.toString();
   }
   return figures;
+}
+
+/**
+ * Extrinsics and transfers with the block they are counted from: the source's own totals (over the
+ * chain's history) when it gives them, else the projection's running counts through the point's
+ * block (runningCounts.ts in the projector), else none. Never a count without its first block.
+ */
+export function chainCounts(
+  stats: Pick<NetworkStatsSnapshot, "extrinsicsCount" | "transfersCount">,
+  running: RunningCounts | undefined,
+): Pick<GetNetworkStatsLatestResponse, "extrinsicsCount" | "transfersCount" | "countedSinceBlock"> {
+  if (stats.extrinsicsCount !== undefined && stats.transfersCount !== undefined)
+    return { extrinsicsCount: stats.extrinsicsCount, transfersCount: stats.transfersCount, countedSinceBlock: "0" };
+  if (running === undefined) return {};
+  return {
+    extrinsicsCount: String(running.x),
+    transfersCount: String(running.r),
+    countedSinceBlock: String(running.s),
+  };
 }
 
 /** The named optional members the snapshot has (an absent one stays absent, never undefined-valued). */

@@ -5,16 +5,13 @@
  * Redis still holds it and again once Redis has moved past it: both stores must answer alike.
  */
 import { join } from "node:path";
-import { Writable } from "node:stream";
-import type { ConsumedRecord } from "@platform/bus";
 import { AppError } from "@platform/errors";
 import type { HistoryDb } from "@platform/history";
 import { type HistoryServer, startHistoryServer } from "@platform/history/testing";
-import { createLogger } from "@platform/log";
-import { type BlockSelector, type ChainRef, Finality } from "@platform/proto/common/v1/common";
+import { type BlockSelector, Finality } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
 import { AccountBalance, type NetworkChainEvent, type NeuronState } from "@platform/proto/events/v1/chain_network";
-import { encodePayload, TOPICS } from "@platform/proto/topics";
+import { TOPICS } from "@platform/proto/topics";
 import { accountsKeys, ORDINAL_SPAN } from "@platform/read-models";
 import { createRedis, type Redis } from "@platform/store";
 import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
@@ -28,16 +25,10 @@ import { getNetworkStatsLatest } from "../market/stats.js";
 import { getHoldersTop } from "../subnets/holders.js";
 import { getSubnetsLatest } from "../subnets/subnetsLatest.js";
 import { getValidatorsLatest } from "../subnets/validators.js";
+import { account, batchMaker, hashOf, networkValues, ref, silentLog, timeOf } from "./testSupport/networkRecords.js";
 
 const dir = tempDir("data-query-past-block");
-const log = createLogger({
-  service: "data-query-test",
-  level: "warn",
-  destination: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
-});
-const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
-const timeOf = (block: number) => T0 + block * 12_000;
-const hashOf = (block: number) => `0x${block.toString(16).padStart(64, "0")}`;
+const log = silentLog();
 /** Blocks 100..112 are followed; the network's finalized head trails the block read by 4. */
 const FIRST = 100;
 const HEAD = 112;
@@ -50,43 +41,9 @@ let historyServer: HistoryServer;
 let writer: HistoryDb;
 let reader: HistoryDb;
 
-const ref = (block: number): ChainRef => ({
-  chainId: "945",
-  blockNumber: String(block),
-  blockHash: hashOf(block),
-  parentHash: hashOf(block - 1),
-  blockTimestamp: new Date(timeOf(block)).toISOString(),
-  finality: Finality.FINALITY_LATEST,
-});
-const account = (byte: string) => ({ ss58: `ss58-${byte}`, publicKey: `0x${byte.repeat(64)}` });
-
-let offset = -1;
+const nextBatch = batchMaker();
 async function network(key: string, ...events: NetworkChainEvent[]): Promise<void> {
-  const previous = offset;
-  const messages = events.map(
-    (event): ConsumedRecord => ({
-      topic: TOPICS.chainNetwork.name,
-      partition: 0,
-      offset: String(++offset),
-      timestamp: "0",
-      key,
-      value: Buffer.from(encodePayload(TOPICS.chainNetwork, event)),
-      eventId: undefined,
-      eventType: undefined,
-      schema: undefined,
-      traceparent: undefined,
-      tracestate: undefined,
-      headers: {},
-    }),
-  );
-  const batch = {
-    topic: TOPICS.chainNetwork.name,
-    partition: 0,
-    messages,
-    lastOffset: String(offset),
-    previousOffset: previous < 0 ? undefined : String(previous),
-    heartbeat: async () => undefined,
-  };
+  const batch = nextBatch(TOPICS.chainNetwork.name, key, networkValues(events));
   await marketProjection({ redis, log }).handleBatch(batch);
   await subnetsProjection({ redis, log }).handleBatch(batch);
 }

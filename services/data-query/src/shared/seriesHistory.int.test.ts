@@ -6,15 +6,12 @@
  * every bucket once, in order, whichever store holds its reading.
  */
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { Metadata } from "@grpc/grpc-js";
-import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
 import { AppError } from "@platform/errors";
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from "@platform/grpc";
 import type { HistoryDb } from "@platform/history";
 import { type HistoryServer, startHistoryServer } from "@platform/history/testing";
-import { createLogger } from "@platform/log";
-import { type ChainRef, Finality, Interval, SortOrder, type TimeWindow } from "@platform/proto/common/v1/common";
+import { Interval, SortOrder, type TimeWindow } from "@platform/proto/common/v1/common";
 import { PoolMechanism } from "@platform/proto/common/v1/network";
 import { type GetNetworkStatsHistoryRequest, MarketServiceClient } from "@platform/proto/data/v1/market";
 import { SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
@@ -28,18 +25,21 @@ import { marketProjection } from "../../../projector/src/market/projection.js";
 import { subnetsProjection } from "../../../projector/src/subnets/projection.js";
 import { marketGrpcService } from "../market/index.js";
 import { subnetsGrpcService } from "../subnets/index.js";
+import {
+  consumedRecord,
+  hashOf,
+  networkRecord,
+  projectionBatch,
+  ref,
+  silentLog,
+  T0,
+  timeOf,
+} from "./testSupport/networkRecords.js";
 
 const dir = tempDir("data-query-series-history");
-const log = createLogger({
-  service: "data-query-test",
-  level: "warn",
-  destination: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
-});
+const log = silentLog();
 // 12 s blocks from T0: block b at T0 + 12 b s, so a 5-minute bucket k ends after block 25 k + 24.
-const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 const BLOCKS = 300;
-const timeOf = (block: number) => T0 + block * 12_000;
-const hashOf = (block: number) => `0x${block.toString(16).padStart(64, "0")}`;
 // Ingestion missed blocks 140..159 of the network stats: the bucket ending in the gap carries 139 forward.
 const statsMissing = (block: number) => block >= 140 && block < 160;
 // A subnet snapshot every 4th block: 75 of them, of which Redis keeps the newest 64 (blocks 44..296).
@@ -53,15 +53,6 @@ let servers: RunningGrpcServer[] = [];
 /** Clients of a data-query with the history database, and of one without (Redis alone). */
 let withHistory: { market: MarketServiceClient; subnets: SubnetsServiceClient };
 let redisOnly: { market: MarketServiceClient; subnets: SubnetsServiceClient };
-
-const ref = (block: number): ChainRef => ({
-  chainId: "945",
-  blockNumber: String(block),
-  blockHash: hashOf(block),
-  parentHash: hashOf(block - 1),
-  blockTimestamp: new Date(timeOf(block)).toISOString(),
-  finality: Finality.FINALITY_LATEST,
-});
 
 function eventsOf(block: number): NetworkChainEvent[] {
   const events: NetworkChainEvent[] = [
@@ -134,28 +125,13 @@ function eventsOf(block: number): NetworkChainEvent[] {
 
 /** Applies one block through both projections, the way the projector consumes chain.network.v1. */
 async function applyBlock(block: number): Promise<void> {
-  const messages: ConsumedRecord[] = eventsOf(block).map((event, index) => ({
-    topic: TOPICS.chainNetwork.name,
-    partition: 0,
-    offset: String(block * 10 + index),
-    timestamp: "0",
-    key: "netuid:1",
-    value: Buffer.from(encodePayload(TOPICS.chainNetwork, event)),
-    eventId: undefined,
-    eventType: undefined,
-    schema: undefined,
-    traceparent: undefined,
-    tracestate: undefined,
-    headers: {},
-  }));
-  const batch: ProjectionBatch = {
-    topic: TOPICS.chainNetwork.name,
-    partition: 0,
+  const messages = eventsOf(block).map((event, index) => networkRecord(block * 10 + index, "netuid:1", event));
+  const batch = projectionBatch(
+    TOPICS.chainNetwork.name,
     messages,
-    lastOffset: messages.at(-1)!.offset,
-    previousOffset: block === 0 ? undefined : String((block - 1) * 10 + eventsOf(block - 1).length - 1),
-    heartbeat: async () => undefined,
-  };
+    messages.at(-1)!.offset,
+    block === 0 ? undefined : String((block - 1) * 10 + eventsOf(block - 1).length - 1),
+  );
   await marketProjection({ redis, log }).handleBatch(batch);
   await subnetsProjection({ redis, log }).handleBatch(batch);
 }
@@ -164,13 +140,11 @@ async function applyBlock(block: number): Promise<void> {
 const ROUNDS = [10, 20, 30].map((block, index) => ({ block, price: String(100 + index), timeMs: T0 + block * 60_000 }));
 
 async function applyRounds(): Promise<void> {
-  const messages: ConsumedRecord[] = ROUNDS.map(({ block, price, timeMs }, index) => ({
-    topic: TOPICS.oraclePrices.name,
-    partition: 0,
-    offset: String(index),
-    timestamp: "0",
-    key: "TAO",
-    value: Buffer.from(
+  const messages = ROUNDS.map(({ block, price, timeMs }, index) =>
+    consumedRecord(
+      TOPICS.oraclePrices.name,
+      index,
+      "TAO",
       encodePayload(TOPICS.oraclePrices, {
         event: {
           $case: "priceObserved",
@@ -189,21 +163,10 @@ async function applyRounds(): Promise<void> {
         },
       }),
     ),
-    eventId: undefined,
-    eventType: undefined,
-    schema: undefined,
-    traceparent: undefined,
-    tracestate: undefined,
-    headers: {},
-  }));
-  await marketProjection({ redis, log }).handleBatch({
-    topic: TOPICS.oraclePrices.name,
-    partition: 0,
-    messages,
-    lastOffset: String(messages.length - 1),
-    previousOffset: undefined,
-    heartbeat: async () => undefined,
-  });
+  );
+  await marketProjection({ redis, log }).handleBatch(
+    projectionBatch(TOPICS.oraclePrices.name, messages, String(messages.length - 1), undefined),
+  );
 }
 
 const SERIES = [marketKeys.statsPoints, marketKeys.emissionPoints(1), subnetsKeys.subnetPoints(1)];

@@ -1,4 +1,6 @@
+import { invalidArgument } from "@platform/errors";
 import type { PageInfo } from "@platform/proto/common/v1/common";
+import { type SortOptions, sortNameOf } from "@platform/proto/sorts";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { compareDecimalStrings } from "./numbers.js";
 import type { Order } from "./page.js";
@@ -53,4 +55,20 @@ export function sortedPage<T>(request: SortedPageRequest<T>): { items: T[]; page
   if (hasMore && last !== undefined)
     page.nextCursor = encodeCursor(request.scope, { ...request.carry, k: last.value ?? "", i: String(last.id) });
   return { items: slice.map((entry) => entry.item), page };
+}
+
+/**
+ * The sort value of a request's sort: the list's reader for the name its proto value stands for in
+ * the list's sort options (@platform/proto/sorts, the table the gateway takes its names from);
+ * INVALID_PARAMETER for a value the list does not have.
+ */
+export function sortReaderOf<N extends string, V extends number, T>(
+  options: SortOptions<N, V>,
+  readers: Readonly<Record<N, (item: T) => string | undefined>>,
+  sort: V,
+  what: string,
+): (item: T) => string | undefined {
+  const name = sortNameOf(options, sort);
+  if (name === undefined) throw invalidArgument("INVALID_PARAMETER", `sort is not ${what}`, { parameter: "sort" });
+  return readers[name];
 }

@@ -1,11 +1,5 @@
-import { invalidArgument } from "@platform/errors";
 import type { HistoryDb } from "@platform/history";
-import {
-  type GetSubnetsLatestRequest,
-  type GetSubnetsLatestResponse,
-  type Subnet,
-  SubnetSort,
-} from "@platform/proto/data/v1/subnets";
+import type { GetSubnetsLatestRequest, GetSubnetsLatestResponse, Subnet } from "@platform/proto/data/v1/subnets";
 import {
   EmissionSnapshot,
   NetworkStatsSnapshot,
@@ -13,6 +7,7 @@ import {
   SubnetSnapshot,
   ValidatorSetSnapshot,
 } from "@platform/proto/events/v1/chain_network";
+import { type SortName, SUBNET_SORTS } from "@platform/proto/sorts";
 import { type SeriesPoint, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "../shared/asOf.js";
@@ -25,7 +20,7 @@ import { orderOf, pageLimitOf } from "../shared/page.js";
 import { asOfPinned, blockScope, lowestBlock, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
 import { consistentPoints, decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
-import { sortedPage } from "../shared/sortedPage.js";
+import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
 
 /**
  * `GET /data/v1/subnets/latest`: every subnet at the newest block all of their snapshots reached,
@@ -37,8 +32,8 @@ export async function getSubnetsLatest(
   history?: HistoryDb,
 ): Promise<GetSubnetsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 256, maxLimit: 256 });
-  const order = orderOf(request.order, "asc");
-  const sortValueOf = subnetSortValue(request.sort);
+  const order = orderOf(request.order, SUBNET_SORTS.defaultOrder);
+  const sortValueOf = sortReaderOf(SUBNET_SORTS, SUBNET_SORT_VALUES, request.sort, "a subnet sort");
   const wanted = wantedOf(request.at);
   const { requested, netuids, snapshots, asOf, read } =
     wanted === undefined
@@ -128,23 +123,14 @@ async function subnetsAtPast(stores: SeriesStores, request: GetSubnetsLatestRequ
   return { requested: standing.netuids, netuids, snapshots, asOf: asOfPinned(ref, pin), read };
 }
 
-function subnetSortValue(sort: SubnetSort): (subnet: Subnet) => string | undefined {
-  switch (sort) {
-    case SubnetSort.SUBNET_SORT_UNSPECIFIED:
-    case SubnetSort.SUBNET_SORT_NETUID:
-      return (subnet) => String(subnet.netuid);
-    case SubnetSort.SUBNET_SORT_REGISTERED_AT:
-      return (subnet) => subnet.registeredAtBlock;
-    case SubnetSort.SUBNET_SORT_MARKET_CAP:
-      return (subnet) => subnet.pool?.marketCapRao;
-    case SubnetSort.SUBNET_SORT_UID_COUNT:
-      return (subnet) => String(subnet.uidCount);
-    case SubnetSort.SUBNET_SORT_TAO_EMISSION:
-      return (subnet) => taoEmissions.get(subnet);
-    default:
-      throw invalidArgument("INVALID_PARAMETER", "sort is not a subnet sort", { parameter: "sort" });
-  }
-}
+/** What each subnet sort orders by. */
+const SUBNET_SORT_VALUES: Record<SortName<typeof SUBNET_SORTS>, (subnet: Subnet) => string | undefined> = {
+  netuid: (subnet) => String(subnet.netuid),
+  registered_at: (subnet) => subnet.registeredAtBlock,
+  market_cap: (subnet) => subnet.pool?.marketCapRao,
+  tao_emission: (subnet) => taoEmissions.get(subnet),
+  uid_count: (subnet) => String(subnet.uidCount),
+};
 
 /** Each described subnet's TAO emission in the block (not a field of Subnet, only a sort key). */
 const taoEmissions = new WeakMap<Subnet, string>();

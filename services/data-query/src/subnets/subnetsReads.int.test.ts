@@ -1,64 +1,48 @@
 import { join } from "node:path";
-import { Writable } from "node:stream";
-import type { ConsumedRecord } from "@platform/bus";
-import { createLogger } from "@platform/log";
-import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
 import { GetSubnetsLatestResponse, ValidatorSort } from "@platform/proto/data/v1/subnets";
-import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
-import { encodePayload, TOPICS } from "@platform/proto/topics";
+import type { NetworkChainEvent, PoolSnapshot } from "@platform/proto/events/v1/chain_network";
+import { TOPICS } from "@platform/proto/topics";
 import { createRedis, type Redis } from "@platform/store";
 import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // Written by the projector's own projection, as in production (the keys are its contract).
 import { subnetsProjection } from "../../../projector/src/subnets/projection.js";
+import { account, batchMaker, networkValues, ref, silentLog } from "../shared/testSupport/networkRecords.js";
 import { getHoldersTop } from "./holders.js";
 import { subnetsReads } from "./index.js";
 import { getSubnetsLatest } from "./subnetsLatest.js";
 import { getValidatorsLatest } from "./validators.js";
 
 const dir = tempDir("data-query-subnets-reads");
-const log = createLogger({
-  service: "holders-test",
-  level: "warn",
-  destination: new Writable({ write: (_c, _e, callback) => callback() }),
-});
-const hashOf = (block: number) => `0x${block.toString(16).padStart(64, "0")}`;
-const ref = (block: number): ChainRef => ({
-  chainId: "945",
-  blockNumber: String(block),
-  blockHash: hashOf(block),
-  parentHash: hashOf(block - 1),
-  blockTimestamp: new Date(Date.UTC(2026, 0, 1) + block * 12_000).toISOString(),
-  finality: Finality.FINALITY_LATEST,
-});
-const account = (byte: string) => ({ ss58: `ss58-${byte}`, publicKey: `0x${byte.repeat(64)}` });
+const log = silentLog();
 
 let redisServer: RunningRedis;
 let redis: Redis;
-let offset = -1;
+
+/** The pool snapshot of subnet 1 at a block (alone, a block that publishes only its pool); `fields` replace the defaults. */
+const poolAt = (number: number, fields: Partial<PoolSnapshot> = {}): NetworkChainEvent => ({
+  event: {
+    $case: "poolSnapshot",
+    value: {
+      ref: ref(number),
+      netuid: 1,
+      mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+      taoInRao: "1000",
+      alphaInNalpha: "4000",
+      alphaOutNalpha: "100000",
+      alphaIssuanceNalpha: "5000",
+      priceTao: "0.25",
+      ...fields,
+    },
+  },
+});
 
 /** One block of subnet 1: its pool and its holder set (coldkey 1 and 2, with these amounts). */
 async function block(number: number, alphaOne: string | undefined, alphaTwo = "0", priceTao = "0.25"): Promise<void> {
   const events: NetworkChainEvent[] = [
-    {
-      event: {
-        $case: "poolSnapshot",
-        value: {
-          ref: ref(number),
-          netuid: 1,
-          mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
-          taoInRao: "1000",
-          alphaInNalpha: "4000",
-          alphaOutNalpha: String(number * 1_000),
-          alphaIssuanceNalpha: "5000",
-          priceTao,
-          movingPriceTao: "0.25",
-          volumeTotalRao: "0",
-        },
-      },
-    },
+    poolAt(number, { alphaOutNalpha: String(number * 1_000), priceTao, movingPriceTao: "0.25", volumeTotalRao: "0" }),
   ];
   // A block without holder amounts publishes only its pool: the set of an earlier block stands.
   if (alphaOne !== undefined)
@@ -82,30 +66,11 @@ async function block(number: number, alphaOne: string | undefined, alphaTwo = "0
 }
 
 /** Folds records of subnet 1 through the projector's subnets projection, as one batch. */
+const nextBatch = batchMaker();
 async function publish(events: NetworkChainEvent[]): Promise<void> {
-  const previous = offset;
-  const messages: ConsumedRecord[] = events.map((event) => ({
-    topic: TOPICS.chainNetwork.name,
-    partition: 0,
-    offset: String(++offset),
-    timestamp: "0",
-    key: "netuid:1",
-    value: Buffer.from(encodePayload(TOPICS.chainNetwork, event)),
-    eventId: undefined,
-    eventType: undefined,
-    schema: undefined,
-    traceparent: undefined,
-    tracestate: undefined,
-    headers: {},
-  }));
-  await subnetsProjection({ redis, log }).handleBatch({
-    topic: TOPICS.chainNetwork.name,
-    partition: 0,
-    messages,
-    lastOffset: String(offset),
-    previousOffset: previous < 0 ? undefined : String(previous),
-    heartbeat: async () => undefined,
-  });
+  await subnetsProjection({ redis, log }).handleBatch(
+    nextBatch(TOPICS.chainNetwork.name, "netuid:1", networkValues(events)),
+  );
 }
 
 /** The same client, except that `beforeExec(n)` runs before its n-th MULTI is executed. */
@@ -216,30 +181,15 @@ describe("walks pinned to their first page's block", () => {
       },
     },
   });
-  const poolOnly = (number: number): NetworkChainEvent => ({
-    event: {
-      $case: "poolSnapshot",
-      value: {
-        ref: ref(number),
-        netuid: 1,
-        mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
-        taoInRao: "1000",
-        alphaInNalpha: "4000",
-        alphaOutNalpha: "100000",
-        alphaIssuanceNalpha: "5000",
-        priceTao: "0.25",
-      },
-    },
-  });
 
   it("holders/top: every page of a walk shows the first page's set, once each, while newer sets replace the ranking", async () => {
-    await publish([poolOnly(100), holderSet(100, [500, 400, 300, 200, 100])]);
+    await publish([poolAt(100), holderSet(100, [500, 400, 300, 200, 100])]);
     const walk = { netuid: 1, groupBy: 0 };
     const first = await getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: "" } });
     // A new set with other amounts and order replaces the ranking between the pages.
-    await publish([poolOnly(101), holderSet(101, [1, 2, 3, 4, 5, 6])]);
+    await publish([poolAt(101), holderSet(101, [1, 2, 3, 4, 5, 6])]);
     const second = await getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: first.page!.nextCursor! } });
-    await publish([poolOnly(102), holderSet(102, [7, 8])]);
+    await publish([poolAt(102), holderSet(102, [7, 8])]);
     const third = await getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: second.page!.nextCursor! } });
     const pages = [first, second, third];
     expect(pages.map((page) => page.asOf?.blockNumber)).toEqual(["100", "100", "100"]);
@@ -257,7 +207,7 @@ describe("walks pinned to their first page's block", () => {
     expect((await getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: "" } })).asOf?.blockNumber).toBe("102");
 
     // Once the set is no longer kept (the newest 4 are), its walk ends with INVALID_CURSOR.
-    for (const number of [103, 104, 105, 106]) await publish([poolOnly(number), holderSet(number, [9])]);
+    for (const number of [103, 104, 105, 106]) await publish([poolAt(number), holderSet(number, [9])]);
     await expect(
       getHoldersTop(redis, { ...walk, page: { limit: 2, cursor: second.page!.nextCursor! } }),
     ).rejects.toMatchObject({ code: "INVALID_CURSOR" });
@@ -287,11 +237,11 @@ describe("walks pinned to their first page's block", () => {
         },
       },
     });
-    await publish([poolOnly(200), metagraph(200, [50, 40, 30, 20])]);
+    await publish([poolAt(200), metagraph(200, [50, 40, 30, 20])]);
     const request = { netuid: 1, includeWithoutPermit: false, sort: 0, order: 0 };
     const first = await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: "" } });
     // The stakes reverse: a position cursor alone would serve uid 1 again and skip uid 2.
-    await publish([poolOnly(201), metagraph(201, [10, 20, 60, 70])]);
+    await publish([poolAt(201), metagraph(201, [10, 20, 60, 70])]);
     const second = await getValidatorsLatest(redis, {
       ...request,
       page: { limit: 2, cursor: first.page!.nextCursor! },
@@ -340,23 +290,8 @@ describe("validators/latest with root stakes moved since the metagraph", () => {
         },
       },
     });
-    const poolOnly = (number: number): NetworkChainEvent => ({
-      event: {
-        $case: "poolSnapshot",
-        value: {
-          ref: ref(number),
-          netuid: 1,
-          mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
-          taoInRao: "1000",
-          alphaInNalpha: "4000",
-          alphaOutNalpha: "100000",
-          alphaIssuanceNalpha: "5000",
-          priceTao: "0.25",
-        },
-      },
-    });
     await publish([
-      poolOnly(300),
+      poolAt(300),
       {
         event: {
           $case: "validatorSetSnapshot",
@@ -364,8 +299,8 @@ describe("validators/latest with root stakes moved since the metagraph", () => {
         },
       },
     ]);
-    await publish([poolOnly(301), moved(301, 0, "9")]);
-    await publish([poolOnly(302), moved(302, 1, "4")]);
+    await publish([poolAt(301), moved(301, 0, "9")]);
+    await publish([poolAt(302), moved(302, 1, "4")]);
     const request = {
       netuid: 1,
       includeWithoutPermit: false,
@@ -385,21 +320,6 @@ describe("validators/latest with root stakes moved since the metagraph", () => {
 });
 
 describe("subnets/latest", () => {
-  const poolOnly = (number: number): NetworkChainEvent => ({
-    event: {
-      $case: "poolSnapshot",
-      value: {
-        ref: ref(number),
-        netuid: 1,
-        mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
-        taoInRao: "1000",
-        alphaInNalpha: "4000",
-        alphaOutNalpha: "100000",
-        alphaIssuanceNalpha: "5000",
-        priceTao: "0.25",
-      },
-    },
-  });
   const subnet = (number: number): NetworkChainEvent => ({
     event: {
       $case: "subnetSnapshot",
@@ -463,23 +383,8 @@ describe("subnets/latest", () => {
   });
 
   it("counts permits and active UIDs from the metagraphs' flags series, and a metagraph taken back by a reorganisation takes its flags too", async () => {
-    const poolOnly = (number: number): NetworkChainEvent => ({
-      event: {
-        $case: "poolSnapshot",
-        value: {
-          ref: ref(number),
-          netuid: 1,
-          mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
-          taoInRao: "1000",
-          alphaInNalpha: "4000",
-          alphaOutNalpha: "100000",
-          alphaIssuanceNalpha: "5000",
-          priceTao: "0.25",
-        },
-      },
-    });
     await publish([
-      poolOnly(300),
+      poolAt(300),
       subnet(300),
       metagraph(300, [
         [true, true],
@@ -499,7 +404,7 @@ describe("subnets/latest", () => {
     const [whole] = await redis.zrange("rm:{data}:subnets:validators:1:points", "-1", "-1");
     expect(flags!.length * 5).toBeLessThan(whole!.length);
     await publish([
-      poolOnly(301),
+      poolAt(301),
       metagraph(301, [
         [true, true],
         [true, true],
@@ -509,7 +414,7 @@ describe("subnets/latest", () => {
     ]);
     expect(await counts()).toEqual([[3, 4]]);
     // A reorganisation takes block 301's metagraph back: both series fall back to block 300's.
-    await publish([removal(301), poolOnly(302)]);
+    await publish([removal(301), poolAt(302)]);
     expect(await counts()).toEqual([[2, 2]]);
     // A read model projected before the flags existed: the whole metagraph is read instead.
     await redis.del("rm:{data}:subnets:validator-flags:1:points");

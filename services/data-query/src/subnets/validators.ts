@@ -1,12 +1,12 @@
 import { invalidArgument } from "@platform/errors";
 import type { HistoryDb } from "@platform/history";
-import {
-  type GetValidatorsLatestRequest,
-  type GetValidatorsLatestResponse,
-  type Validator,
-  ValidatorSort,
+import type {
+  GetValidatorsLatestRequest,
+  GetValidatorsLatestResponse,
+  Validator,
 } from "@platform/proto/data/v1/subnets";
 import { type NeuronState, PoolSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
+import { type SortName, VALIDATOR_SORTS } from "@platform/proto/sorts";
 import { type SeriesPoint, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { ROOT_NETUID } from "@platform/subtensor";
@@ -20,7 +20,7 @@ import { orderOf, pageLimitOf } from "../shared/page.js";
 import { asOfPinned, blockScope, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
-import { sortedPage } from "../shared/sortedPage.js";
+import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
 import { rootStakeMovesAfter, withRootStakes } from "./rootStakes.js";
 
 /**
@@ -33,8 +33,8 @@ export async function getValidatorsLatest(
   history?: HistoryDb,
 ): Promise<GetValidatorsLatestResponse> {
   const limit = pageLimitOf(request.page, { defaultLimit: 64, maxLimit: 256 });
-  const order = orderOf(request.order, "desc");
-  const sortValueOf = validatorSortValue(request.sort);
+  const order = orderOf(request.order, VALIDATOR_SORTS.defaultOrder);
+  const sortValueOf = sortReaderOf(VALIDATOR_SORTS, VALIDATOR_SORT_VALUES, request.sort, "a validator sort");
   const scope = queryScope([
     "validators/latest",
     request.netuid,
@@ -127,29 +127,17 @@ async function metagraphAtPast(stores: SeriesStores, requested: number, wanted: 
   return { netuid: netuids[0]!, point, newestPool, pin, read };
 }
 
-function validatorSortValue(sort: ValidatorSort): (validator: Validator) => string | undefined {
-  switch (sort) {
-    case ValidatorSort.VALIDATOR_SORT_UNSPECIFIED:
-    case ValidatorSort.VALIDATOR_SORT_STAKE:
-      return (validator) => validator.totalStakeValueRao;
-    case ValidatorSort.VALIDATOR_SORT_ALPHA_STAKE:
-      return (validator) => validator.alphaStakeNalpha;
-    case ValidatorSort.VALIDATOR_SORT_ROOT_STAKE:
-      return (validator) => validator.rootStakeRao;
-    case ValidatorSort.VALIDATOR_SORT_DIVIDENDS:
-      return (validator) => validator.dividends;
-    case ValidatorSort.VALIDATOR_SORT_VTRUST:
-      return (validator) => validator.vtrust;
-    case ValidatorSort.VALIDATOR_SORT_TAKE:
-      return (validator) => validator.take;
-    case ValidatorSort.VALIDATOR_SORT_UID:
-      return (validator) => String(validator.uid);
-    case ValidatorSort.VALIDATOR_SORT_EMISSION:
-      return (validator) => validator.emissionNalpha;
-    default:
-      throw invalidArgument("INVALID_PARAMETER", "sort is not a validator sort", { parameter: "sort" });
-  }
-}
+/** What each validator sort orders by. */
+const VALIDATOR_SORT_VALUES: Record<SortName<typeof VALIDATOR_SORTS>, (validator: Validator) => string | undefined> = {
+  stake: (validator) => validator.totalStakeValueRao,
+  alpha_stake: (validator) => validator.alphaStakeNalpha,
+  root_stake: (validator) => validator.rootStakeRao,
+  dividends: (validator) => validator.dividends,
+  vtrust: (validator) => validator.vtrust,
+  take: (validator) => validator.take,
+  uid: (validator) => String(validator.uid),
+  emission: (validator) => validator.emissionNalpha,
+};
 
 /**
  * Total stake value: alpha stake at the pool's spot price at the same block (0 without a pool), plus

@@ -2,8 +2,9 @@ import type { Metadata } from "@grpc/grpc-js";
 import { defineRoute, type ParameterRule, type RouteDocs } from "@platform/http";
 import type { PageRequest, SortOrder, TimeWindow } from "@platform/proto/common/v1/common";
 import type { z } from "zod";
-import { DATA_SCOPE, halAnswer, halSuccess, metadataOf } from "./answer.js";
+import { DATA_SCOPE, halAnswer, metadataOf } from "./answer.js";
 import type { LinkQuery, PageView } from "./render.js";
+import { type DataRouteHead, routeDocs } from "./routeSpec.js";
 import {
   type IntervalName,
   intervalQuery,
@@ -25,17 +26,9 @@ import {
  * the proto carries them; and a HAL page whose links repeat the canonical query. A route gives
  * only what is its own: path, docs, its parameters, its call and its render.
  */
-export interface HistoryRouteSpec<Own extends z.ZodRawShape, P extends z.ZodType, Answer, Body> {
-  path: string;
-  operationId: string;
-  summary: string;
-  /** What a point is, the window maxima and the page size. */
-  description: string;
-  tags: string[];
-  /** Path parameters, when the route has any. */
-  params?: P;
-  /** The route's own query parameters (a subject, a filter, a format). */
-  own: Own;
+export interface HistoryRouteSpec<Own extends z.ZodRawShape, P extends z.ZodType, Answer, Body>
+  extends DataRouteHead<Own, P, Body> {
+  // description: what a point is, the window maxima and the page size.
   window: {
     /** The default start, as the docs say it ("end - 7 days"). */
     defaults: string;
@@ -50,7 +43,6 @@ export interface HistoryRouteSpec<Own extends z.ZodRawShape, P extends z.ZodType
   };
   page: { defaultLimit: number; maxLimit: number };
   order: { default: OrderName; what: string };
-  success: { schema: z.ZodType<Body>; description: string; example: Body };
   errors: NonNullable<RouteDocs["errors"]>;
   /** The backend call, with the route's own parameters and the window, page and order as the proto carries them. */
   call(
@@ -100,13 +92,7 @@ export function historyRoute<Own extends z.ZodRawShape, P extends z.ZodType, Ans
       },
       window.rules,
     ),
-    docs: {
-      summary: spec.summary,
-      description: spec.description,
-      tags: spec.tags,
-      success: halSuccess(spec.success.schema, spec.success.description, spec.success.example),
-      errors: spec.errors,
-    },
+    docs: routeDocs(spec, spec.errors),
     async handle({ params, query, context }) {
       // The validated query: the route's own members and the common ones above.
       const input = query as z.output<z.ZodObject<Own>> & CommonQuery;

@@ -1,19 +1,10 @@
 import { callUnary } from "@platform/grpc";
-import { defineRoute } from "@platform/http";
 import { HolderGrouping, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
 import { holdersTopExample } from "../examples.js";
-import {
-  BLOCK_ERRORS,
-  DATA_SCOPE,
-  halAnswer,
-  halSuccess,
-  INVALID_CURSOR,
-  INVALID_PARAMETER,
-  metadataOf,
-  NETUID_NOT_FOUND,
-} from "../shared/answer.js";
-import { blockNumberShape, blockSelectorOf, enumQuery, netuidPath, pageQuery, pageRequest } from "../shared/schemas.js";
+import { INVALID_CURSOR, INVALID_PARAMETER, NETUID_NOT_FOUND } from "../shared/answer.js";
+import { latestRoute } from "../shared/latestRoute.js";
+import { enumQuery, netuidPath, pageQuery, pageRequest } from "../shared/schemas.js";
 import { renderHoldersTop } from "./renderSubnets.js";
 import { HoldersTopSchema } from "./subnetSchemas.js";
 
@@ -27,14 +18,15 @@ const GROUPINGS = {
 
 /** `GET /data/v1/subnets/{netuid}/holders/top`: the largest alpha holders of a subnet. */
 export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
-  return defineRoute({
-    method: "get",
+  return latestRoute({
     path: "/data/v1/subnets/:netuid/holders/top",
     operationId: "getSubnetHoldersTop",
-    scope: DATA_SCOPE,
+    summary: "Top alpha holders of a subnet",
+    description: `Holders ranked by alpha held, with share of alpha outstanding and TAO value at spot. coverage says whether every position was enumerated (complete) or only stakes on hotkeys registered on the subnet (registered_hotkeys_only). An unknown netuid is 404 NETUID_NOT_FOUND. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; cursors continue up to rank 10,000.`,
+    tags: ["Data: subnets"],
     cost: 2,
     params: z.object({ netuid: netuidPath() }),
-    query: z.object({
+    own: {
       group_by: enumQuery(
         GROUPINGS,
         "One row per coldkey (summed over its hotkeys, the default) or per (coldkey, hotkey) position",
@@ -45,22 +37,15 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
         .optional()
         .meta({ description: 'Smallest holding listed, nalpha; default "1"' }),
       ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
-      ...blockNumberShape(),
-    }),
-    docs: {
-      summary: "Top alpha holders of a subnet",
-      description: `Holders ranked by alpha held, with share of alpha outstanding and TAO value at spot. coverage says whether every position was enumerated (complete) or only stakes on hotkeys registered on the subnet (registered_hotkeys_only). An unknown netuid is 404 NETUID_NOT_FOUND. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; cursors continue up to rank 10,000.`,
-      tags: ["Data: subnets"],
-      success: halSuccess(
-        HoldersTopSchema,
-        "One page of holders",
-        renderHoldersTop(holdersTopExample, { netuid: 64, query: { limit: 1 }, limit: 1 }),
-      ),
-      errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND, ...BLOCK_ERRORS],
     },
-    async handle({ params, query, context }) {
-      const page = pageRequest(query, LIMIT_DEFAULT);
-      const answer = await callUnary(
+    success: {
+      schema: HoldersTopSchema,
+      description: "One page of holders",
+      example: renderHoldersTop(holdersTopExample, { netuid: 64, query: { limit: 1 }, limit: 1 }),
+    },
+    errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
+    call: ({ query, params, at }, metadata) =>
+      callUnary(
         subnets,
         subnets.getHoldersTop,
         {
@@ -68,25 +53,18 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
           groupBy:
             query.group_by === undefined ? HolderGrouping.HOLDER_GROUPING_UNSPECIFIED : GROUPINGS[query.group_by],
           minAlphaNalpha: query.min_alpha_nalpha,
-          page,
-          at: blockSelectorOf(query.block_number),
+          page: pageRequest(query, LIMIT_DEFAULT),
+          at,
         },
-        metadataOf(context),
-      );
-      return halAnswer(
-        renderHoldersTop(answer, {
-          netuid: params.netuid,
-          query: {
-            group_by: query.group_by,
-            min_alpha_nalpha: query.min_alpha_nalpha,
-            limit: query.limit,
-            block_number: query.block_number,
-          },
-          cursor: query.cursor,
-          limit: page.limit,
-        }),
-        query.block_number,
-      );
-    },
+        metadata,
+      ),
+    linkQuery: (query) => ({ group_by: query.group_by, min_alpha_nalpha: query.min_alpha_nalpha, limit: query.limit }),
+    render: (answer, links, { query, params }) =>
+      renderHoldersTop(answer, {
+        netuid: params.netuid,
+        query: links,
+        cursor: query.cursor,
+        limit: pageRequest(query, LIMIT_DEFAULT).limit,
+      }),
   });
 }
