@@ -64,7 +64,7 @@ describe("OpenAPI document: conditional reads", () => {
     expect(notModified.headers).toEqual(ok.headers);
     // No body: a 304 has no content.
     expect(notModified).not.toHaveProperty("content");
-    expect(Object.keys(operation.responses).slice(0, 3)).toEqual(["200", "304", "401"]);
+    expect(Object.keys(operation.responses).slice(0, 3)).toEqual(["200", "304", "400"]);
   });
 
   it("adds nothing to an operation that is not a conditional read", () => {

@@ -149,6 +149,14 @@ describe("gateway HTTP behaviour: routes and problems", () => {
     });
     const badBody = await problem(await post("/intents/v1/echo/1", JSON.stringify({ text: 5 })));
     expect(badBody).toMatchObject({ status: 400, code: "INVALID_REQUEST", parameter: "text" });
+    // Path, query and body mistakes together: one answer lists them all.
+    const all = await problem(await post("/intents/v1/echo/abc?x=1", JSON.stringify({ text: 5 })));
+    expect(all).toMatchObject({ status: 400, code: "INVALID_PARAMETER", parameter: "id" });
+    expect((all.errors as Array<{ pointer: string }>).map((error) => error.pointer)).toEqual([
+      "/path/id",
+      "/query/x",
+      "/text",
+    ]);
   });
 
   it("says when to come back on every 503: the service's own delay, else 2 s", async () => {

@@ -1020,6 +1020,23 @@ describe("windows, intervals and errors", () => {
     }
   });
 
+  it("a query parameter a route does not list is 400 UNKNOWN_PARAMETER naming each one, on every Data API route", async () => {
+    const netuid = s.native.subnets[0]!.netuid;
+    const document = (await (await fetch(`${s.api.base}/openapi.json`)).json()) as { paths: Record<string, Json> };
+    const routes = Object.keys(document.paths).filter((path) => path.startsWith("/data/v1/"));
+    expect(routes.length).toBeGreaterThan(15);
+    for (const route of routes) {
+      const path = `${route.replace("{address}", demoAddress()).replace("{netuid}", String(netuid))}?limt=5&_=1`;
+      const answer = await s.api.get(path);
+      expectProblem(answer, 400, "UNKNOWN_PARAMETER", path);
+      // Then any other mistake (the stream's required topics).
+      expect(answer.body.errors.slice(0, 2), path).toEqual([
+        { pointer: "/query/limt", detail: expect.stringContaining("'limt'") },
+        { pointer: "/query/_", detail: expect.stringContaining("'_'") },
+      ]);
+    }
+  });
+
   it("an unknown netuid is 404 NETUID_NOT_FOUND on every subnet route", async () => {
     for (const path of [
       "/data/v1/subnets/99/validators/latest",

@@ -221,6 +221,13 @@ describe("every answer the gateway gives is the one its OpenAPI document describ
     for (const path of reads) expect(statuses[path]!.slice(0, 2), path).toEqual([200, 304]);
     expect((await send("/data/v1/accounts/not-an-account/balance/latest", authorized(token))).status).toBe(400);
     expect((await send("/data/v1/coin/price/history?limit=0", authorized(token))).status).toBe(400);
+    // A parameter no operation lists is refused, each one named (issue 44): `?limt=5` answered 200.
+    const typo = await send(`/data/v1/accounts/${account}/transactions?limt=5&ofset=1`, authorized(token));
+    expect(typo.status).toBe(400);
+    expect(await typo.json()).toMatchObject({
+      code: "UNKNOWN_PARAMETER",
+      errors: [{ pointer: "/query/limt" }, { pointer: "/query/ofset" }],
+    });
     expect((await send("/data/v1/subnets/65000/validators/latest", authorized(token))).status).toBe(404);
     expect([200, 404]).toContain((await send("/data/v1/subnet-pools/latest?netuid=65000", authorized(token))).status);
   }, 120_000);
@@ -269,7 +276,17 @@ describe("every answer of the Service API and the event streams is the one the d
     expect(
       (await postJson("/intents/v1/preflight", { userAddress: wallet, quoteId: quote.quoteId }, token)).status,
     ).toBe(200);
-    expect((await postJson("/intents/v1/quotes", { originChainId: origin.chainId }, token)).status).toBe(400);
+    const incomplete = await postJson("/intents/v1/quotes", { originChainId: origin.chainId }, token);
+    expect(incomplete.status).toBe(400);
+    // Every missing field at once, not the first only (issue 44).
+    const listed = (await incomplete.json()) as Json;
+    expect(listed).toMatchObject({ code: "INVALID_REQUEST", parameter: "destinationChainId" });
+    expect(listed.errors.map((error: Json) => error.pointer)).toEqual([
+      "/destinationChainId",
+      "/inputToken",
+      "/outputToken",
+      "/amount",
+    ]);
     const txHash = `0x${"ab".repeat(32)}`;
     const notified = await postJson(
       "/intents/v1/intents",
@@ -298,6 +315,10 @@ describe("every answer of the Service API and the event streams is the one the d
       controller.abort();
     }
     expect((await send("/intents/v1/events", authorized(token))).status).toBe(400);
+    // No cache-buster exemption on a stream either.
+    for (const path of ["/data/v1/events?topics=heads&_=1", "/intents/v1/events?orderId=0x00&nocache=1"])
+      expect(await (await send(path, authorized(token))).json(), path).toMatchObject({ code: "UNKNOWN_PARAMETER" });
+    expect((await postJson("/auth?debug=1", { type: "API_KEY", username: "x", password: "y" })).status).toBe(400);
   });
 });
 

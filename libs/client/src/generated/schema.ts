@@ -1588,7 +1588,7 @@ export interface components {
                 items: components["schemas"]["Validator"][];
             };
         };
-        /** @description RFC 9457 problem details; `code` is stable, extension members depend on the code. */
+        /** @description RFC 9457 problem details; `code` is stable, extension members depend on the code. A 400 refusing the request's inputs lists every mistake in `errors`. */
         Problem: {
             /** Format: uri-reference */
             type: string;
@@ -1597,9 +1597,14 @@ export interface components {
             detail?: string;
             instance?: string;
             /** @enum {string} */
-            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TIME_BEFORE_HISTORY" | "TIME_NOT_YET_INDEXED" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
-            /** @description The input a 400 refuses (a query or path parameter, a body member) */
+            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TIME_BEFORE_HISTORY" | "TIME_NOT_YET_INDEXED" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNKNOWN_PARAMETER" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
+            /** @description The input a 400 refuses (a query or path parameter, a body member), the first of `errors` */
             parameter?: string;
+            /** @description Every mistake of a refused request (a 400 of its path, query or body), in one answer: `pointer` is a JSON Pointer (RFC 6901) into the JSON body for a body member (`/order/fillDeadline`), or `/query/<name>` and `/path/<name>` for a query or path parameter; `detail` says what is wrong with it */
+            errors?: {
+                pointer: string;
+                detail: string;
+            }[];
             /** @description As Retry-After, for a 429 or 503 */
             retryAfterSeconds?: number;
             /** @description The scope a 403 FORBIDDEN found missing */
@@ -1685,7 +1690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Token"];
                 };
             };
-            /** @description Problem: INVALID_REQUEST, UNSUPPORTED_GRANT_TYPE */
+            /** @description Problem: INVALID_REQUEST, UNSUPPORTED_GRANT_TYPE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1851,7 +1856,7 @@ export interface operations {
                     "application/json": components["schemas"]["TcNonce"];
                 };
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_REQUEST */
+            /** @description Problem: INVALID_ADDRESS, INVALID_REQUEST, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2009,7 +2014,7 @@ export interface operations {
                     "application/json": components["schemas"]["TcStatus"];
                 };
             };
-            /** @description Problem: INVALID_ADDRESS */
+            /** @description Problem: INVALID_ADDRESS, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2159,7 +2164,7 @@ export interface operations {
                     "application/json": components["schemas"]["TcAcceptance"];
                 };
             };
-            /** @description Problem: INVALID_REQUEST, SIWE_MALFORMED, SIWE_SIGNATURE_INVALID, SIWE_DOMAIN_MISMATCH, SIWE_URI_MISMATCH, SIWE_CHAIN_UNSUPPORTED, SIWE_EXPIRED, SIWE_NOT_YET_VALID, NONCE_INVALID_OR_USED */
+            /** @description Problem: INVALID_REQUEST, SIWE_MALFORMED, SIWE_SIGNATURE_INVALID, SIWE_DOMAIN_MISMATCH, SIWE_URI_MISMATCH, SIWE_CHAIN_UNSUPPORTED, SIWE_EXPIRED, SIWE_NOT_YET_VALID, NONCE_INVALID_OR_USED, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2406,7 +2411,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionIntents"];
                 };
             };
-            /** @description Problem: INVALID_PARAMETER, UNSUPPORTED_CHAIN */
+            /** @description Problem: INVALID_PARAMETER, UNSUPPORTED_CHAIN, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2562,7 +2567,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentNotification"];
                 };
             };
-            /** @description Problem: INVALID_REQUEST, INVALID_ADDRESS, UNSUPPORTED_CHAIN */
+            /** @description Problem: INVALID_REQUEST, INVALID_ADDRESS, UNSUPPORTED_CHAIN, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2821,7 +2826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description Problem: INVALID_REQUEST, INVALID_PARAMETER, INVALID_ADDRESS, UNSUPPORTED_ROUTE, AMOUNT_OUTSIDE_LIMITS */
+            /** @description Problem: INVALID_REQUEST, INVALID_PARAMETER, INVALID_ADDRESS, UNSUPPORTED_ROUTE, AMOUNT_OUTSIDE_LIMITS, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3071,7 +3076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Preflight"];
                 };
             };
-            /** @description Problem: INVALID_REQUEST, INVALID_PARAMETER, INVALID_ADDRESS, UNSUPPORTED_ORDER_DATA_TYPE, UNSUPPORTED_ROUTE */
+            /** @description Problem: INVALID_REQUEST, INVALID_PARAMETER, INVALID_ADDRESS, UNSUPPORTED_ORDER_DATA_TYPE, UNSUPPORTED_ROUTE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3317,7 +3322,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentList"];
                 };
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3530,7 +3535,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentList"];
                 };
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3722,7 +3727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Intent"];
                 };
             };
-            /** @description Problem: INVALID_PARAMETER */
+            /** @description Problem: INVALID_PARAMETER, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3879,7 +3884,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_ADDRESS */
+            /** @description Problem: INVALID_PARAMETER, INVALID_ADDRESS, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4131,7 +4136,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER */
+            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4371,7 +4376,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4658,7 +4663,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4848,7 +4853,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER */
+            /** @description Problem: INVALID_PARAMETER, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5075,7 +5080,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5286,7 +5291,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER */
+            /** @description Problem: INVALID_PARAMETER, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5523,7 +5528,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5763,7 +5768,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5994,7 +5999,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6257,7 +6262,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6501,7 +6506,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6809,7 +6814,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7091,7 +7096,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7359,7 +7364,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7614,7 +7619,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7769,7 +7774,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Problem: INVALID_PARAMETER */
+            /** @description Problem: INVALID_PARAMETER, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

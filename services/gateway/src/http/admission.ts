@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { type AnyRoute, type RequestContext, validateInput } from "@platform/http";
+import { type AnyRoute, type RequestContext, validateRequest } from "@platform/http";
 import type { Admission, GuardedRoute } from "../access/accessGuard.js";
 
 /**
@@ -31,10 +31,10 @@ export async function admit(
   for (const name in admission.headers) response.setHeader(name, admission.headers[name]!);
 }
 
-/** A request's validated inputs: path, then query, then body; the first refusal is thrown. */
+/**
+ * A request's validated inputs: path, query and body. One refusal lists every mistake, a query
+ * parameter the route does not list among them (libs/http validateRequest).
+ */
 export function validateAll(route: AnyRoute, raw: RawInput): { params: unknown; query: unknown; body: unknown } {
-  const params = route.params ? validateInput(route.params, raw.params, "path") : {};
-  const query = route.query ? validateInput(route.query, raw.query, "query") : {};
-  const body = route.body ? validateInput(route.body, raw.body ?? {}, "body") : undefined;
-  return { params, query, body };
+  return validateRequest(route, raw);
 }

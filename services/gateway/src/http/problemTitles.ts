@@ -2,6 +2,7 @@
 export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   INVALID_REQUEST: "Invalid request",
   INVALID_PARAMETER: "Invalid parameter",
+  UNKNOWN_PARAMETER: "Unknown query parameter",
   INVALID_ADDRESS: "Invalid address",
   INVALID_CURSOR: "Invalid cursor",
   WINDOW_TOO_LARGE: "Time window too large",

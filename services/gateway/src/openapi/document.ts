@@ -7,8 +7,13 @@ import { apiRoutes } from "../routes/index.js";
 
 const TITLE = "Chain data and cross-chain intents API";
 const VERSION = "1.0.0";
-const DESCRIPTION =
-  "Data API (/data/v1) about the Bittensor network and TAO, and the Service API (/intents/v1), the off-chain companion to ERC-7683 intents opened on-chain with FullSettler.open(...).";
+const DESCRIPTION = [
+  "Data API (/data/v1) about the Bittensor network and TAO, and the Service API (/intents/v1), the off-chain companion to ERC-7683 intents opened on-chain with FullSettler.open(...).",
+  "",
+  "Errors are RFC 9457 problems (`application/problem+json`) with a stable `code`; the Problem schema lists the codes and `/problems/<code>` says what each means and what to do.",
+  "",
+  "An operation's parameters are the complete list of the query parameters it takes: any other query parameter is refused with 400 UNKNOWN_PARAMETER naming each one, on every operation, event streams included (a cache-buster too: send `Cache-Control: no-cache` instead). A 400 refusing a request's inputs lists every mistake at once in `errors`, each `{pointer, detail}`: `pointer` is a JSON Pointer (RFC 6901) into the JSON body for a body member (`/order/fillDeadline`), `/query/<name>` or `/path/<name>` for a parameter; `code`, `detail` and `parameter` are the first mistake's.",
+].join("\n");
 
 /** The document `/openapi.json` serves for these routes, with the gateway's public URL as its server. */
 export function gatewayDocument(routes: AnyRoute[], publicBaseUrl: string): Record<string, unknown> {

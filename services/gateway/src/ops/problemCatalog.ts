@@ -18,13 +18,19 @@ const FIX_REQUEST = "Correct the request as `detail` says; sending it unchanged 
 export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
   INVALID_REQUEST: {
     statuses: [400],
-    when: "The body is not JSON, not sent as `application/json`, or a field is missing, unknown or of the wrong type.",
+    when: "The body is not JSON, not sent as `application/json`, or a field is missing or of the wrong type. Every mistake of the body is listed in `errors` (`pointer`, a JSON Pointer into the body, and `detail`).",
     action: `${FIX_REQUEST} The OpenAPI document gives each route's body schema.`,
   },
   INVALID_PARAMETER: {
     statuses: [400],
-    when: "A known path or query parameter has a value the route does not accept (the extension member `parameter` names it). Unknown query parameters are ignored.",
+    when: "A known path or query parameter has a value the route does not accept (the extension member `parameter` names the first; `errors` lists every mistake, with pointers `/query/<name>` and `/path/<name>`).",
     action: `${FIX_REQUEST} The OpenAPI document gives each parameter's type, default and bounds.`,
+  },
+  UNKNOWN_PARAMETER: {
+    statuses: [400],
+    when: "The query names a parameter the operation does not take (a misspelt `limit`, a cache-buster): every route refuses them, event streams too, and `errors` names each one (`/query/<name>`). An operation's parameters in the OpenAPI document are the complete list.",
+    action:
+      "Remove the parameters `errors` names, or correct their spelling; to bypass caches send `Cache-Control: no-cache` rather than a parameter.",
   },
   INVALID_ADDRESS: {
     statuses: [400],
