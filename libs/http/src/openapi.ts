@@ -10,6 +10,11 @@ export interface OpenApiInfo {
   version: string;
   description: string;
   serverUrl: string;
+  /**
+   * Codes the server answers outside any operation of the document (a refused CORS preflight):
+   * listed among the Problem schema's codes and `x-problem-types` all the same.
+   */
+  otherProblemCodes?: readonly string[];
 }
 
 /** Common answers every protected route may give; documented once per route. */
@@ -275,7 +280,7 @@ function successResponse(route: AnyRoute, conditional: ReturnType<typeof conditi
 /** The OpenAPI 3.1 document of the mounted routes; JSON Schema comes straight from the zod schemas. */
 export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const problemCodes = new Set<string>();
+  const problemCodes = new Set<string>(info.otherProblemCodes ?? []);
   for (const route of routes) {
     const errors = uniqueErrors([
       ...(route.docs.errors ?? []),
@@ -353,7 +358,7 @@ function problemSchema(codes: string[]): Record<string, unknown> {
   return {
     type: "object",
     description:
-      "RFC 9457 problem details; `code` is stable, extension members depend on the code. A 400 refusing the request's inputs lists every mistake in `errors`.",
+      "RFC 9457 problem details; `code` is stable, extension members depend on the code and are named in camelCase. A 400 refusing the request's inputs lists every mistake in `errors`.",
     required: ["type", "title", "status", "code"],
     properties: {
       type: { type: "string", format: "uri-reference" },
@@ -378,7 +383,7 @@ function problemSchema(codes: string[]): Record<string, unknown> {
       },
       retryAfterSeconds: { type: "integer", description: "As Retry-After, for a 429 or 503" },
       requiredScope: { type: "string", description: "The scope a 403 FORBIDDEN found missing" },
-      "violated-policies": { type: "array", items: { type: "string" }, description: "The budgets a 429 spent" },
+      violatedPolicies: { type: "array", items: { type: "string" }, description: "The budgets a 429 spent" },
     },
     additionalProperties: true,
   };

@@ -421,7 +421,13 @@ describe("gateway HTTP behaviour: browsers on other origins (CORS)", () => {
     const response = await preflight("/data/v1/things/a/latest", "https://evil.example");
     expect(response.status).toBe(403);
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
-    expect(await problem(response)).toMatchObject({ status: 403, code: "FORBIDDEN" });
+    // A code of its own: FORBIDDEN is a key's missing scope.
+    expect(await problem(response)).toMatchObject({
+      status: 403,
+      code: "ORIGIN_NOT_ALLOWED",
+      title: "Origin not allowed",
+      type: "https://api.example/problems/origin-not-allowed",
+    });
     const read = await fetch(`${base}/data/v1/things/a/latest`, { headers: { origin: "https://evil.example" } });
     expect(read.status).toBe(200);
     expect(read.headers.get("access-control-allow-origin")).toBeNull();

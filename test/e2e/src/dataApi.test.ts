@@ -317,6 +317,11 @@ describe("latest routes at a past block (block_number): the runtime's state at t
       await atAsOf(finalized);
       const beyond = await s.api.get(`${route}?block_number=${nearHead + 1_000_000}`);
       expect([beyond.status, beyond.body.code], route).toEqual([404, "BLOCK_NOT_YET_INDEXED"]);
+      // Extension members are camelCase (issue 44): block_number and head_block_number were snake_case.
+      expect(beyond.body, route).toMatchObject({
+        blockNumber: nearHead + 1_000_000,
+        headBlockNumber: expect.any(Number),
+      });
     }
     // The early block's network totals are the runtime's at it, and an answer at a finalized block never changes.
     const stats = await s.api.ok(`/data/v1/network/stats/latest?block_number=${early}`);

@@ -166,19 +166,22 @@ describe("every answer the gateway gives is the one its OpenAPI document describ
     expect((await send("/data/v1/coin/price/latest")).status).toBe(401);
     expect((await send("/data/v1/coin/price/latest", authorized("not-a-token"))).status).toBe(401);
     const dataOnly = (await exchange(await createKey("data:read", "standard"))).access_token;
-    expect(
-      (
-        await send(
-          "/intents/v1/intents/pending?userAddress=0x52908400098527886E0F7030069857D2E4169EE7",
-          authorized(dataOnly),
-        )
-      ).status,
-    ).toBe(403);
+    const refused = await send(
+      "/intents/v1/intents/pending?userAddress=0x52908400098527886E0F7030069857D2E4169EE7",
+      authorized(dataOnly),
+    );
+    expect(refused.status).toBe(403);
+    // Extension members are camelCase, as the T&C problem's acceptedVersion is (issue 44).
+    expect(await refused.json()).toMatchObject({ code: "FORBIDDEN", requiredScope: "intents:read" });
     const free = (await exchange(await createKey("data:read", "free"))).access_token;
-    const statuses: number[] = [];
-    for (let attempt = 0; attempt < 30 && !statuses.includes(429); attempt++)
-      statuses.push((await send("/data/v1/coin/price/latest", authorized(free))).status);
-    expect(statuses).toContain(429);
+    let limited: Json | undefined;
+    for (let attempt = 0; attempt < 30 && limited === undefined; attempt++) {
+      const answer = await send("/data/v1/coin/price/latest", authorized(free));
+      if (answer.status === 429) limited = (await answer.json()) as Json;
+    }
+    expect(limited).toMatchObject({ code: "RATE_LIMITED", violatedPolicies: ["default"] });
+    expect(limited!.retryAfterSeconds).toBeGreaterThanOrEqual(0);
+    expect(limited).not.toHaveProperty("violated-policies");
   });
 
   it("the Data API: each route's 200 and 304, a refused parameter, an unknown subnet", async () => {

@@ -18,6 +18,7 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   INVALID_REFRESH_TOKEN: "Invalid refresh token",
   INVALID_TOKEN: "Invalid token",
   FORBIDDEN: "Forbidden",
+  ORIGIN_NOT_ALLOWED: "Origin not allowed",
   RATE_LIMITED: "Rate limit exceeded",
   TC_NOT_ACCEPTED: "Terms and Conditions not accepted",
   TC_VERSION_MISMATCH: "Terms and Conditions version mismatch",

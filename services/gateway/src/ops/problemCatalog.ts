@@ -109,13 +109,18 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
   },
   FORBIDDEN: {
     statuses: [403],
-    when: "The API key lacks the route's scope (`data:read`, `intents:read` or `intents:write`), or a browser page's origin is not allowed to call the API (a refused CORS preflight). A refused call still spends one unit of the key's budget.",
+    when: "The API key lacks the route's scope (`data:read`, `intents:read` or `intents:write`; the member `requiredScope` names it). A refused call still spends one unit of the key's budget.",
+    action: "Use a key that has the scope (scopes are fixed when a key is made).",
+  },
+  ORIGIN_NOT_ALLOWED: {
+    statuses: [403],
+    when: "A browser page's origin is not one the gateway lets call the API (`CORS_ALLOWED_ORIGINS`): its CORS preflight is refused, before any key or route is looked at.",
     action:
-      "Use a key that has the scope (scopes are fixed when a key is made), or, for a browser page, ask the operator to allow its origin.",
+      "Call the API from the page's own backend, or ask the operator to allow the page's origin; no key or scope changes this answer.",
   },
   RATE_LIMITED: {
     statuses: [429],
-    when: "The key's request budget is spent (the `RateLimit` and `RateLimit-Policy` headers show it), or the key holds as many event streams or chain-touching calls at once as it may.",
+    when: "The key's request budget is spent (the `RateLimit` and `RateLimit-Policy` headers show it, the members `violatedPolicies` and `retryAfterSeconds` too), or the key holds as many event streams or chain-touching calls at once as it may.",
     action: `${RETRY_AFTER} Spread requests out, or ask for a higher tier.`,
   },
   TC_NOT_ACCEPTED: {
@@ -220,13 +225,13 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
   },
   BLOCK_NOT_YET_INDEXED: {
     statuses: [404],
-    when: "`block_number` names a block above the newest one the read behind the route has indexed (or `finalized`, while no block is known to be finalized yet). The problem carries `block_number` and `head_block_number`.",
+    when: "`block_number` names a block above the newest one the read behind the route has indexed (or `finalized`, while no block is known to be finalized yet). The problem carries `blockNumber` and `headBlockNumber`.",
     action:
       "Ask again once the block is indexed (a block every 12 s on Finney), or read without `block_number` for the newest state.",
   },
   BLOCK_BEFORE_HISTORY: {
     statuses: [404],
-    when: "`block_number` names a block before the first block the platform followed, or older than the history the deployment keeps. The problem carries `block_number`.",
+    when: "`block_number` names a block before the first block the platform followed, or older than the history the deployment keeps. The problem carries `blockNumber`.",
     action: "Ask for a later block; the answer does not change by retrying.",
   },
   TIME_NOT_YET_INDEXED: {

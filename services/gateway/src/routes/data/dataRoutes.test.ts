@@ -106,12 +106,12 @@ function atBlock<T extends { asOf?: AsOf | undefined }>(request: Pinnable, answe
   const number = block.$case === "number" ? Number(block.value) : FINALIZED_BLOCK;
   if (number > HEAD_BLOCK)
     throw notFound("BLOCK_NOT_YET_INDEXED", `block ${number} is above the newest block indexed`, {
-      block_number: number,
-      head_block_number: HEAD_BLOCK,
+      blockNumber: number,
+      headBlockNumber: HEAD_BLOCK,
     });
   if (number < FIRST_BLOCK)
     throw notFound("BLOCK_BEFORE_HISTORY", `block ${number} is older than the first block followed`, {
-      block_number: number,
+      blockNumber: number,
     });
   const finality = number <= FINALIZED_BLOCK ? Finality.FINALITY_FINALIZED : Finality.FINALITY_LATEST;
   return { ...answer, asOf: { ...answer.asOf!, blockNumber: String(number), finality } };
@@ -870,11 +870,11 @@ describe("Data API routes: reads at a past block (block_number)", () => {
   it.each(routes)("%s: a block beyond the head or before history is a 404 problem with its code", async (path) => {
     expect(await problem(withBlock(path, HEAD_BLOCK + 1), 404)).toMatchObject({
       code: "BLOCK_NOT_YET_INDEXED",
-      block_number: HEAD_BLOCK + 1,
-      head_block_number: HEAD_BLOCK,
+      blockNumber: HEAD_BLOCK + 1,
+      headBlockNumber: HEAD_BLOCK,
       type: "https://api.example/problems/block-not-yet-indexed",
     });
-    expect(await problem(withBlock(path, 5), 404)).toMatchObject({ code: "BLOCK_BEFORE_HISTORY", block_number: 5 });
+    expect(await problem(withBlock(path, 5), 404)).toMatchObject({ code: "BLOCK_BEFORE_HISTORY", blockNumber: 5 });
   });
 
   it("documents block_number (a block number or finalized) and its two 404 codes on every latest route", async () => {
