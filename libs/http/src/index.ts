@@ -45,6 +45,7 @@ export {
   type InputError,
   type InputLocation,
   type InputSchemas,
+  inputPointer,
   UNKNOWN_PARAMETER,
   unknownDiscriminatorCodes,
   validateInput,

@@ -138,9 +138,13 @@ function mistakeOf(issue: CodedIssue, location: InputLocation, ownCode: string |
   const detail = name
     ? `${where} '${name}' ${missing ? "is required" : issue.message}`
     : `${location === "body" ? "request body" : where}: ${issue.message}`;
-  const steps = issue.path.map((key) => escapePointer(String(key)));
-  const pointer = [...(location === "body" ? [] : [location]), ...steps].map((step) => `/${step}`).join("");
-  return { code, name, pointer, detail };
+  return { code, name, pointer: inputPointer(location, issue.path), detail };
+}
+
+/** The `errors` pointer of an input: into the body, or `/query/<name>` and `/path/<name>`. */
+export function inputPointer(location: InputLocation, path: readonly PropertyKey[]): string {
+  const steps = path.map((key) => escapePointer(String(key)));
+  return [...(location === "body" ? [] : [location]), ...steps].map((step) => `/${step}`).join("");
 }
 
 /** RFC 6901 §3: `~` is written `~0` and `/` is written `~1` in a reference token. */

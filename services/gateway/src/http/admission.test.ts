@@ -1,10 +1,11 @@
-import { AppError } from "@platform/errors";
+import { AppError, invalidArgument, notFound } from "@platform/errors";
 import type { AnyRoute } from "@platform/http";
 import type { IntentsServiceClient } from "@platform/proto/intents/v1/intents";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { postPreflightRoute } from "../routes/intents/postPreflight.js";
 import { postQuoteRoute } from "../routes/intents/postQuote.js";
-import { validateAll } from "./admission.js";
+import { validateAll, withMistakeList } from "./admission.js";
 
 // Validation never calls the backend.
 const noBackend = {} as IntentsServiceClient;
@@ -50,5 +51,32 @@ describe("validating a route's inputs", () => {
     const errors = error.extras["errors"] as Array<{ pointer: string; detail: string }>;
     expect(errors[0]).toEqual({ pointer: "/query/debug", detail: expect.stringContaining("'debug'") });
     expect(errors).toHaveLength(6);
+  });
+});
+
+describe("a service's refusal of one input", () => {
+  const getRoute = {
+    method: "get",
+    params: z.object({ address: z.string() }),
+    query: z.object({ cursor: z.string() }),
+  };
+  const postRoute = { method: "post", body: z.object({ order: z.object({ fillDeadline: z.number() }) }) };
+  const listed = (route: object, parameter: string) =>
+    (withMistakeList(invalidArgument("INVALID_CURSOR", "not a cursor", { parameter }), route as AnyRoute) as AppError)
+      .extras["errors"];
+
+  it("gets the errors list too, pointing at the query, the path or the body", () => {
+    expect(listed(getRoute, "cursor")).toEqual([{ pointer: "/query/cursor", detail: "not a cursor" }]);
+    expect(listed(getRoute, "address")).toEqual([{ pointer: "/path/address", detail: "not a cursor" }]);
+    expect(listed(postRoute, "order.fillDeadline")).toEqual([
+      { pointer: "/order/fillDeadline", detail: "not a cursor" },
+    ]);
+  });
+
+  it("leaves a header, another status, and a list already made alone", () => {
+    expect(listed(getRoute, "Last-Event-ID")).toBeUndefined();
+    const notFoundError = notFound("NETUID_NOT_FOUND", "no subnet", { parameter: "netuid" });
+    expect(withMistakeList(notFoundError, getRoute as unknown as AnyRoute)).toBe(notFoundError);
+    expect(notFoundError.extras["errors"]).toBeUndefined();
   });
 });
