@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ClientOptions, createClient, type ListPath } from "./client.js";
-import { isProblem, ProblemError } from "./problem.js";
+import { isProblem, ProblemError, type ProblemFieldError } from "./problem.js";
 import { type FakeApi, KEY, sendJson, sendProblem, sleep, startFakeApi } from "./testing/fakeApi.js";
 
 // The client against an in-process stand-in for the gateway (testing/fakeApi.ts): token exchange
@@ -256,6 +256,42 @@ describe("problems", () => {
     expect([error.status, error.detail, error.requestId]).toEqual([403, "accept the T&C first", "req-test"]);
     expect(error.problem.currentTcVersion).toBe(3);
     expect(error.message).toBe("403 TC_NOT_ACCEPTED: accept the T&C first");
+  });
+
+  it("surfaces every mistake of a refused request as typed errors, each with its pointer", async () => {
+    const mistakes = [
+      { pointer: "/query/limt", detail: "unknown query parameter 'limt': this operation takes limit, cursor" },
+      { pointer: "/destinationChainId", detail: "body field 'destinationChainId' is required" },
+    ];
+    fake.route("POST", "/intents/v1/quotes", (_request, response) =>
+      sendProblem(
+        response,
+        400,
+        "UNKNOWN_PARAMETER",
+        mistakes[0]!.detail,
+        {},
+        {
+          parameter: "limt",
+          errors: [...mistakes, { pointer: 7 }],
+        },
+      ),
+    );
+    const error = await clientOf()
+      .post("/intents/v1/quotes", {
+        body: { originChainId: 1, destinationChainId: 2, inputToken: "0x0", outputToken: "0x0", amount: "1" },
+      })
+      .catch((caught: unknown) => caught);
+    if (!(error instanceof ProblemError)) throw new Error(`expected a ProblemError, got ${String(error)}`);
+    expect(error.code).toBe("UNKNOWN_PARAMETER");
+    // The malformed item is left out; the well-formed ones are kept, in order.
+    expect(error.errors).toEqual(mistakes);
+    const pointers: string[] = error.errors.map((mistake: ProblemFieldError) => mistake.pointer);
+    expect(pointers).toEqual(["/query/limt", "/destinationChainId"]);
+  });
+
+  it("has no errors on a problem without a list", async () => {
+    fake.route("GET", STATS, (_request, response) => sendProblem(response, 404, "NOT_FOUND", "nothing here"));
+    await expect(clientOf().get(STATS)).rejects.toMatchObject({ code: "NOT_FOUND", errors: [] });
   });
 
   it("turns an answer that is not a problem into UNEXPECTED_RESPONSE", async () => {

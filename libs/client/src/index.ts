@@ -61,6 +61,7 @@ export {
   type Problem,
   type ProblemCode,
   ProblemError,
+  type ProblemFieldError,
 } from "./problem.js";
 export type { ApiKeyCredentials, RefreshTokenCredentials } from "./tokens.js";
 export type { RetryOptions } from "./transport.js";

@@ -10,6 +10,13 @@ export type DocumentedProblemCode = components["schemas"]["Problem"]["code"];
  */
 export type ProblemCode = DocumentedProblemCode | "UNEXPECTED_RESPONSE";
 
+/**
+ * One mistake of a refused request, as a 400's `errors` lists it: `pointer` is a JSON Pointer
+ * (RFC 6901) into the JSON body for a body member (`/order/fillDeadline`), or `/query/<name>` and
+ * `/path/<name>` for a parameter; `detail` says what is wrong with it.
+ */
+export type ProblemFieldError = NonNullable<components["schemas"]["Problem"]["errors"]>[number];
+
 /** An RFC 9457 problem as the API sends it (`application/problem+json`), with its extension members. */
 export interface Problem {
   type: string;
@@ -18,6 +25,8 @@ export interface Problem {
   detail?: string | undefined;
   instance?: string | undefined;
   code: ProblemCode;
+  /** Every mistake of a refused request (a 400 of its path, query or body). */
+  errors?: ProblemFieldError[] | undefined;
   [member: string]: unknown;
 }
 
@@ -32,6 +41,11 @@ export class ProblemError extends ClientError {
   readonly requestId: string | undefined;
   /** `Retry-After` in seconds, when the answer carried one (429, 503). */
   readonly retryAfterSeconds: number | undefined;
+  /**
+   * Every mistake of a refused request at once (the problem's `errors`: unknown query parameters,
+   * bad values, missing body fields), each with its JSON Pointer; empty when the problem has none.
+   */
+  readonly errors: readonly ProblemFieldError[];
   /** The problem as received, extension members included (e.g. `acceptedVersion` of TC_NOT_ACCEPTED). */
   readonly problem: Problem;
 
@@ -43,6 +57,7 @@ export class ProblemError extends ClientError {
     this.detail = problem.detail;
     this.requestId = init.requestId;
     this.retryAfterSeconds = init.retryAfterSeconds;
+    this.errors = fieldErrorsOf(problem.errors);
     this.problem = problem;
   }
 }
@@ -102,6 +117,18 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   if (/^\d+$/.test(value)) return Number(value);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** The well-formed items of a problem's `errors` (a newer or odd server's others are left out). */
+function fieldErrorsOf(errors: unknown): ProblemFieldError[] {
+  if (!Array.isArray(errors)) return [];
+  return errors.filter(
+    (item): item is ProblemFieldError =>
+      typeof item === "object" &&
+      item !== null &&
+      typeof (item as { pointer?: unknown }).pointer === "string" &&
+      typeof (item as { detail?: unknown }).detail === "string",
+  );
 }
 
 function isProblemBody(body: unknown): body is Record<string, unknown> & { code: string; title: string } {

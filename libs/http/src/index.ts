@@ -12,7 +12,7 @@ export {
 } from "./defineRoute.js";
 export { HAL_CONTENT_TYPE, type HalLink, type HalLinks, type HalResource, halResource, hrefWithQuery } from "./hal.js";
 export { decimalAtMostPattern, hexWordPattern } from "./numberPatterns.js";
-export { buildOpenApiDocument, type OpenApiInfo, openApiPath } from "./openapi.js";
+export { buildOpenApiDocument, type OpenApiInfo, openApiPath, queryParameterNames } from "./openapi.js";
 export { type ParameterRule, parameterRules, parametersOfRule, withParameterRules } from "./parameterRules.js";
 export { patternString } from "./patternString.js";
 export {
@@ -41,5 +41,14 @@ export {
   PageSchema,
   responseComponents,
 } from "./responseSchemas.js";
-export { type InputLocation, unknownDiscriminatorCodes, validateInput } from "./validate.js";
+export {
+  type InputError,
+  type InputLocation,
+  type InputSchemas,
+  inputPointer,
+  UNKNOWN_PARAMETER,
+  unknownDiscriminatorCodes,
+  validateInput,
+  validateRequest,
+} from "./validate.js";
 export { wireSchemas } from "./wireSchemas.js";

@@ -64,7 +64,7 @@ describe("OpenAPI document: conditional reads", () => {
     expect(notModified.headers).toEqual(ok.headers);
     // No body: a 304 has no content.
     expect(notModified).not.toHaveProperty("content");
-    expect(Object.keys(operation.responses).slice(0, 3)).toEqual(["200", "304", "401"]);
+    expect(Object.keys(operation.responses).slice(0, 3)).toEqual(["200", "304", "400"]);
   });
 
   it("adds nothing to an operation that is not a conditional read", () => {
@@ -140,5 +140,25 @@ describe("OpenAPI document: answers", () => {
 
   it("publishes the route's cost as x-rate-limit-cost", () => {
     expect(operation["x-rate-limit-cost"]).toBe(3);
+  });
+});
+
+describe("OpenAPI document: problems", () => {
+  const document = buildOpenApiDocument(INFO, [route("/plain")]) as {
+    components: { schemas: { Problem: { properties: Record<string, { items?: { required?: string[] } }> } } };
+  };
+  const problem = document.components.schemas.Problem;
+
+  it("names its extension members in one style, camelCase (as TC_NOT_ACCEPTED's acceptedVersion)", () => {
+    const names = Object.keys(problem.properties);
+    expect(names).toEqual(expect.arrayContaining(["retryAfterSeconds", "requiredScope", "violatedPolicies"]));
+    expect(names.filter((name) => !/^[a-z][a-zA-Z0-9]*$/.test(name))).toEqual([]);
+  });
+
+  it("documents the list of mistakes, and UNKNOWN_PARAMETER on every operation", () => {
+    expect(problem.properties["errors"]!.items!.required).toEqual(["pointer", "detail"]);
+    const operation = operationOf(document as unknown as Record<string, unknown>, "/plain");
+    expect(operation.responses["400"]!.description).toContain("UNKNOWN_PARAMETER");
+    expect(operation.parameters.filter((parameter) => parameter.in === "query").map((p) => p.name)).toEqual(["limit"]);
   });
 });

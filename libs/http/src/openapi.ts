@@ -10,6 +10,11 @@ export interface OpenApiInfo {
   version: string;
   description: string;
   serverUrl: string;
+  /**
+   * Codes the server answers outside any operation of the document (a refused CORS preflight):
+   * listed among the Problem schema's codes and `x-problem-types` all the same.
+   */
+  otherProblemCodes?: readonly string[];
 }
 
 /** Common answers every protected route may give; documented once per route. */
@@ -23,8 +28,12 @@ const PROTECTED_ERRORS = [
   { status: 503, code: "REBUILDING" },
 ];
 
-/** Answers any route may give before its handler runs (node's HTTP parser, the body parser). */
+/**
+ * Answers any route may give before its handler runs (node's HTTP parser, the body parser, the
+ * check that every query parameter is one the operation lists).
+ */
 const EVERY_ROUTE_ERRORS = [
+  { status: 400, code: "UNKNOWN_PARAMETER" },
   // The request's headers or whole request did not arrive within the server's timeouts.
   { status: 408, code: "REQUEST_TIMEOUT" },
   { status: 431, code: "REQUEST_HEADERS_TOO_LARGE" },
@@ -68,6 +77,21 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): Record
     override: useDocumentedForm,
   }) as Record<string, unknown>;
   return rest;
+}
+
+const queryNames = new WeakMap<z.ZodType, ReadonlySet<string>>();
+
+/**
+ * The query parameters a query schema lists, as the document names them: the complete list of an
+ * operation's query parameters (libs/http validate.ts refuses any other as UNKNOWN_PARAMETER).
+ */
+export function queryParameterNames(schema: z.ZodType): ReadonlySet<string> {
+  let names = queryNames.get(schema);
+  if (names === undefined) {
+    names = new Set(Object.keys((jsonSchema(schema) as { properties?: object }).properties ?? {}));
+    queryNames.set(schema, names);
+  }
+  return names;
 }
 
 function parametersOf(route: AnyRoute): unknown[] {
@@ -256,7 +280,7 @@ function successResponse(route: AnyRoute, conditional: ReturnType<typeof conditi
 /** The OpenAPI 3.1 document of the mounted routes; JSON Schema comes straight from the zod schemas. */
 export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const problemCodes = new Set<string>();
+  const problemCodes = new Set<string>(info.otherProblemCodes ?? []);
   for (const route of routes) {
     const errors = uniqueErrors([
       ...(route.docs.errors ?? []),
@@ -333,7 +357,8 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: AnyRoute[]): Rec
 function problemSchema(codes: string[]): Record<string, unknown> {
   return {
     type: "object",
-    description: "RFC 9457 problem details; `code` is stable, extension members depend on the code.",
+    description:
+      "RFC 9457 problem details; `code` is stable, extension members depend on the code and are named in camelCase. A 400 refusing the request's inputs lists every mistake in `errors`.",
     required: ["type", "title", "status", "code"],
     properties: {
       type: { type: "string", format: "uri-reference" },
@@ -342,10 +367,23 @@ function problemSchema(codes: string[]): Record<string, unknown> {
       detail: { type: "string" },
       instance: { type: "string" },
       code: { type: "string", enum: codes },
-      parameter: { type: "string", description: "The input a 400 refuses (a query or path parameter, a body member)" },
+      parameter: {
+        type: "string",
+        description: "The input a 400 refuses (a query or path parameter, a body member), the first of `errors`",
+      },
+      errors: {
+        type: "array",
+        description:
+          "Every mistake of a refused request (a 400 of its path, query or body), in one answer: `pointer` is a JSON Pointer (RFC 6901) into the JSON body for a body member (`/order/fillDeadline`), or `/query/<name>` and `/path/<name>` for a query or path parameter; `detail` says what is wrong with it",
+        items: {
+          type: "object",
+          required: ["pointer", "detail"],
+          properties: { pointer: { type: "string" }, detail: { type: "string" } },
+        },
+      },
       retryAfterSeconds: { type: "integer", description: "As Retry-After, for a 429 or 503" },
       requiredScope: { type: "string", description: "The scope a 403 FORBIDDEN found missing" },
-      "violated-policies": { type: "array", items: { type: "string" }, description: "The budgets a 429 spent" },
+      violatedPolicies: { type: "array", items: { type: "string" }, description: "The budgets a 429 spent" },
     },
     additionalProperties: true,
   };

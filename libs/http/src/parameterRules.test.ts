@@ -94,7 +94,7 @@ describe("withParameterRules", () => {
       }
     })();
     expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).extras).toEqual({ parameter: "max" });
+    expect((error as AppError).extras).toMatchObject({ parameter: "max" });
   });
 
   it("publishes the very rules it checks as the operation's x-parameter-rules", () => {

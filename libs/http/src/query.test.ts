@@ -105,7 +105,7 @@ describe("query parameter schemas", () => {
     for (const [query, parameter, detail] of cases) {
       const error = failure(() => validateInput(schema, query, "query"));
       expect(error.code, JSON.stringify(query)).toBe("INVALID_PARAMETER");
-      expect(error.extras).toEqual({ parameter });
+      expect(error.extras).toEqual({ parameter, errors: [{ pointer: `/query/${parameter}`, detail: error.detail }] });
       expect(error.detail).toMatch(detail);
     }
   });

@@ -1,7 +1,7 @@
 import { AppError } from "@platform/errors";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { unknownDiscriminatorCodes, validateInput } from "./validate.js";
+import { unknownDiscriminatorCodes, validateInput, validateRequest } from "./validate.js";
 
 const address = z.string().refine((value) => /^0x[0-9a-fA-F]{40}$/.test(value), {
   error: "must be a 20-byte hex address",
@@ -29,7 +29,7 @@ describe("validateInput", () => {
     );
     expect(error.code).toBe("INVALID_PARAMETER");
     expect(error.httpStatus).toBe(400);
-    expect(error.extras).toEqual({ parameter: "limit" });
+    expect(error.extras).toEqual({ parameter: "limit", errors: [{ pointer: "/query/limit", detail: error.detail }] });
     expect(error.detail).toMatch(/query parameter 'limit'/);
   });
 
@@ -49,7 +49,7 @@ describe("validateInput", () => {
   it("reports body problems as INVALID_REQUEST", () => {
     const error = failure(() => validateInput(z.object({ type: z.string() }), { type: 3 }, "body"));
     expect(error.code).toBe("INVALID_REQUEST");
-    expect(error.extras).toEqual({ parameter: "type" });
+    expect(error.extras).toEqual({ parameter: "type", errors: [{ pointer: "/type", detail: error.detail }] });
   });
 });
 
@@ -70,7 +70,7 @@ describe("validateInput of a discriminated union", () => {
     expect([error.code, error.detail, error.extras]).toEqual([
       "UNSUPPORTED_KIND",
       "body field 'type' must be A or B",
-      { parameter: "type" },
+      { parameter: "type", errors: [{ pointer: "/type", detail: "body field 'type' must be A or B" }] },
     ]);
   });
 
@@ -81,5 +81,69 @@ describe("validateInput of a discriminated union", () => {
     ]).toEqual(["INVALID_REQUEST", "body field 'type' is required"]);
     const error = failure(() => validateInput(grant, { type: "B" }, "body"));
     expect([error.code, error.detail]).toEqual(["INVALID_REQUEST", "body field 'b' is required"]);
+  });
+});
+
+describe("validateRequest", () => {
+  const schemas = {
+    params: z.object({ id: z.coerce.number().int().positive() }),
+    query: z.object({ limit: z.coerce.number().int().max(100).optional(), "a/b~c": z.string().optional() }),
+    body: z.object({ name: z.string(), order: z.object({ amount: z.string(), deadline: z.number() }) }),
+  };
+  const good = { params: { id: "7" }, query: { limit: "5" }, body: { name: "n", order: { amount: "1", deadline: 2 } } };
+
+  it("returns every part parsed", () => {
+    expect(validateRequest(schemas, good)).toEqual({
+      params: { id: 7 },
+      query: { limit: 5 },
+      body: { name: "n", order: { amount: "1", deadline: 2 } },
+    });
+  });
+
+  it("refuses a query parameter the schema does not list, naming each, and takes the listed ones", () => {
+    const error = failure(() => validateRequest(schemas, { ...good, query: { limt: "5", x: "", "a/b~c": "ok" } }));
+    expect([error.code, error.httpStatus, error.extras["parameter"]]).toEqual(["UNKNOWN_PARAMETER", 400, "limt"]);
+    expect(error.detail).toBe(
+      "unknown query parameter 'limt': this operation takes limit, a/b~c (and 1 more: see errors)",
+    );
+    expect(error.extras["errors"]).toEqual([
+      { pointer: "/query/limt", detail: "unknown query parameter 'limt': this operation takes limit, a/b~c" },
+      { pointer: "/query/x", detail: "unknown query parameter 'x': this operation takes limit, a/b~c" },
+    ]);
+  });
+
+  it("refuses any query parameter on a route without a query schema", () => {
+    const error = failure(() => validateRequest({}, { params: {}, query: { _: "1" }, body: undefined }));
+    expect([error.code, error.detail]).toEqual([
+      "UNKNOWN_PARAMETER",
+      "unknown query parameter '_': this operation takes no query parameters",
+    ]);
+  });
+
+  it("lists every mistake of path, query and body in one refusal, with RFC 6901 pointers", () => {
+    const error = failure(() =>
+      validateRequest(schemas, {
+        params: { id: "x" },
+        query: { limit: "500", typo: "1" },
+        body: { order: { amount: 1 } },
+      }),
+    );
+    expect(error.code).toBe("INVALID_PARAMETER");
+    expect(error.detail).toMatch(/^path parameter 'id' .* \(and 5 more: see errors\)$/);
+    expect((error.extras["errors"] as Array<{ pointer: string }>).map((item) => item.pointer)).toEqual([
+      "/path/id",
+      "/query/typo",
+      "/query/limit",
+      "/name",
+      "/order/amount",
+      "/order/deadline",
+    ]);
+  });
+
+  it("escapes ~ and / in pointers (RFC 6901)", () => {
+    const error = failure(() =>
+      validateRequest({ body: z.object({ "a/b~c": z.string() }) }, { params: {}, query: {}, body: {} }),
+    );
+    expect(error.extras["errors"]).toEqual([{ pointer: "/a~1b~0c", detail: "body field 'a/b~c' is required" }]);
   });
 });

@@ -149,6 +149,14 @@ describe("gateway HTTP behaviour: routes and problems", () => {
     });
     const badBody = await problem(await post("/intents/v1/echo/1", JSON.stringify({ text: 5 })));
     expect(badBody).toMatchObject({ status: 400, code: "INVALID_REQUEST", parameter: "text" });
+    // Path, query and body mistakes together: one answer lists them all.
+    const all = await problem(await post("/intents/v1/echo/abc?x=1", JSON.stringify({ text: 5 })));
+    expect(all).toMatchObject({ status: 400, code: "INVALID_PARAMETER", parameter: "id" });
+    expect((all.errors as Array<{ pointer: string }>).map((error) => error.pointer)).toEqual([
+      "/path/id",
+      "/query/x",
+      "/text",
+    ]);
   });
 
   it("says when to come back on every 503: the service's own delay, else 2 s", async () => {
@@ -413,7 +421,13 @@ describe("gateway HTTP behaviour: browsers on other origins (CORS)", () => {
     const response = await preflight("/data/v1/things/a/latest", "https://evil.example");
     expect(response.status).toBe(403);
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
-    expect(await problem(response)).toMatchObject({ status: 403, code: "FORBIDDEN" });
+    // A code of its own: FORBIDDEN is a key's missing scope.
+    expect(await problem(response)).toMatchObject({
+      status: 403,
+      code: "ORIGIN_NOT_ALLOWED",
+      title: "Origin not allowed",
+      type: "https://api.example/problems/origin-not-allowed",
+    });
     const read = await fetch(`${base}/data/v1/things/a/latest`, { headers: { origin: "https://evil.example" } });
     expect(read.status).toBe(200);
     expect(read.headers.get("access-control-allow-origin")).toBeNull();

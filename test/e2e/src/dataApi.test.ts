@@ -317,6 +317,11 @@ describe("latest routes at a past block (block_number): the runtime's state at t
       await atAsOf(finalized);
       const beyond = await s.api.get(`${route}?block_number=${nearHead + 1_000_000}`);
       expect([beyond.status, beyond.body.code], route).toEqual([404, "BLOCK_NOT_YET_INDEXED"]);
+      // Extension members are camelCase (issue 44): block_number and head_block_number were snake_case.
+      expect(beyond.body, route).toMatchObject({
+        blockNumber: nearHead + 1_000_000,
+        headBlockNumber: expect.any(Number),
+      });
     }
     // The early block's network totals are the runtime's at it, and an answer at a finalized block never changes.
     const stats = await s.api.ok(`/data/v1/network/stats/latest?block_number=${early}`);
@@ -1017,6 +1022,23 @@ describe("windows, intervals and errors", () => {
       `/data/v1/accounts/${demoAddress()}/transactions?start=${end - 400 * 86_400}&end=${end}`,
     ]) {
       expectProblem(await s.api.get(path), 400, "WINDOW_TOO_LARGE", path);
+    }
+  });
+
+  it("a query parameter a route does not list is 400 UNKNOWN_PARAMETER naming each one, on every Data API route", async () => {
+    const netuid = s.native.subnets[0]!.netuid;
+    const document = (await (await fetch(`${s.api.base}/openapi.json`)).json()) as { paths: Record<string, Json> };
+    const routes = Object.keys(document.paths).filter((path) => path.startsWith("/data/v1/"));
+    expect(routes.length).toBeGreaterThan(15);
+    for (const route of routes) {
+      const path = `${route.replace("{address}", demoAddress()).replace("{netuid}", String(netuid))}?limt=5&_=1`;
+      const answer = await s.api.get(path);
+      expectProblem(answer, 400, "UNKNOWN_PARAMETER", path);
+      // Then any other mistake (the stream's required topics).
+      expect(answer.body.errors.slice(0, 2), path).toEqual([
+        { pointer: "/query/limt", detail: expect.stringContaining("'limt'") },
+        { pointer: "/query/_", detail: expect.stringContaining("'_'") },
+      ]);
     }
   });
 

@@ -166,19 +166,22 @@ describe("every answer the gateway gives is the one its OpenAPI document describ
     expect((await send("/data/v1/coin/price/latest")).status).toBe(401);
     expect((await send("/data/v1/coin/price/latest", authorized("not-a-token"))).status).toBe(401);
     const dataOnly = (await exchange(await createKey("data:read", "standard"))).access_token;
-    expect(
-      (
-        await send(
-          "/intents/v1/intents/pending?userAddress=0x52908400098527886E0F7030069857D2E4169EE7",
-          authorized(dataOnly),
-        )
-      ).status,
-    ).toBe(403);
+    const refused = await send(
+      "/intents/v1/intents/pending?userAddress=0x52908400098527886E0F7030069857D2E4169EE7",
+      authorized(dataOnly),
+    );
+    expect(refused.status).toBe(403);
+    // Extension members are camelCase, as the T&C problem's acceptedVersion is (issue 44).
+    expect(await refused.json()).toMatchObject({ code: "FORBIDDEN", requiredScope: "intents:read" });
     const free = (await exchange(await createKey("data:read", "free"))).access_token;
-    const statuses: number[] = [];
-    for (let attempt = 0; attempt < 30 && !statuses.includes(429); attempt++)
-      statuses.push((await send("/data/v1/coin/price/latest", authorized(free))).status);
-    expect(statuses).toContain(429);
+    let limited: Json | undefined;
+    for (let attempt = 0; attempt < 30 && limited === undefined; attempt++) {
+      const answer = await send("/data/v1/coin/price/latest", authorized(free));
+      if (answer.status === 429) limited = (await answer.json()) as Json;
+    }
+    expect(limited).toMatchObject({ code: "RATE_LIMITED", violatedPolicies: ["default"] });
+    expect(limited!.retryAfterSeconds).toBeGreaterThanOrEqual(0);
+    expect(limited).not.toHaveProperty("violated-policies");
   });
 
   it("the Data API: each route's 200 and 304, a refused parameter, an unknown subnet", async () => {
@@ -221,6 +224,13 @@ describe("every answer the gateway gives is the one its OpenAPI document describ
     for (const path of reads) expect(statuses[path]!.slice(0, 2), path).toEqual([200, 304]);
     expect((await send("/data/v1/accounts/not-an-account/balance/latest", authorized(token))).status).toBe(400);
     expect((await send("/data/v1/coin/price/history?limit=0", authorized(token))).status).toBe(400);
+    // A parameter no operation lists is refused, each one named (issue 44): `?limt=5` answered 200.
+    const typo = await send(`/data/v1/accounts/${account}/transactions?limt=5&ofset=1`, authorized(token));
+    expect(typo.status).toBe(400);
+    expect(await typo.json()).toMatchObject({
+      code: "UNKNOWN_PARAMETER",
+      errors: [{ pointer: "/query/limt" }, { pointer: "/query/ofset" }],
+    });
     expect((await send("/data/v1/subnets/65000/validators/latest", authorized(token))).status).toBe(404);
     expect([200, 404]).toContain((await send("/data/v1/subnet-pools/latest?netuid=65000", authorized(token))).status);
   }, 120_000);
@@ -269,7 +279,17 @@ describe("every answer of the Service API and the event streams is the one the d
     expect(
       (await postJson("/intents/v1/preflight", { userAddress: wallet, quoteId: quote.quoteId }, token)).status,
     ).toBe(200);
-    expect((await postJson("/intents/v1/quotes", { originChainId: origin.chainId }, token)).status).toBe(400);
+    const incomplete = await postJson("/intents/v1/quotes", { originChainId: origin.chainId }, token);
+    expect(incomplete.status).toBe(400);
+    // Every missing field at once, not the first only (issue 44).
+    const listed = (await incomplete.json()) as Json;
+    expect(listed).toMatchObject({ code: "INVALID_REQUEST", parameter: "destinationChainId" });
+    expect(listed.errors.map((error: Json) => error.pointer)).toEqual([
+      "/destinationChainId",
+      "/inputToken",
+      "/outputToken",
+      "/amount",
+    ]);
     const txHash = `0x${"ab".repeat(32)}`;
     const notified = await postJson(
       "/intents/v1/intents",
@@ -298,6 +318,10 @@ describe("every answer of the Service API and the event streams is the one the d
       controller.abort();
     }
     expect((await send("/intents/v1/events", authorized(token))).status).toBe(400);
+    // No cache-buster exemption on a stream either.
+    for (const path of ["/data/v1/events?topics=heads&_=1", "/intents/v1/events?orderId=0x00&nocache=1"])
+      expect(await (await send(path, authorized(token))).json(), path).toMatchObject({ code: "UNKNOWN_PARAMETER" });
+    expect((await postJson("/auth?debug=1", { type: "API_KEY", username: "x", password: "y" })).status).toBe(400);
   });
 });
 

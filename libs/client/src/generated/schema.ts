@@ -217,7 +217,7 @@ export interface paths {
         };
         /**
          * Stream of intent status changes (server-sent events)
-         * @description text/event-stream. Name exactly one of userAddress and orderId. Events, in commit order, each with an id (a resumable position): `status` when a matching record's status changes (or the record appears), `update` when something else of it changes (a step becomes final, a notification is linked); data = the record as GET /intents/v1/intents/{orderId} renders it; `removed` (a reorganisation removed the record: data {key}); `live` (caught up: later changes follow as they are committed; its id is where the stream stands); `gap` (Last-Event-ID is older than the change log keeps, or more than 1,000 changes behind: the stream goes on from the newest 1,000, and changes before them may be missing: re-read the records); `dropped` (the client read too slowly), `closed` (the key was revoked or rotated, the token expired): both end the stream. Send the last id back as the Last-Event-ID header to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold 5 streams at once (429 RATE_LIMITED past that), and each gateway replica serves 1,000 streams of every key together (503 UNAVAILABLE with Retry-After past that: retry, another replica may take it); opening one spends the route's cost once, and a resume's replay (the events before `live`) one more unit for every 100 events: a budget spent mid-replay ends the stream with `closed` (data {code: RATE_LIMITED, retry_after_seconds}); resume from the last id after that; a revoked or rotated key's streams close within 5 s.
+         * @description text/event-stream. Name exactly one of userAddress and orderId. Events, in commit order, each with an id (a resumable position): `status` when a matching record's status changes (or the record appears), `update` when something else of it changes (a step becomes final, a notification is linked); data = the record as GET /intents/v1/intents/{orderId} renders it; `removed` (a reorganisation removed the record: data {key}); `live` (caught up: later changes follow as they are committed; its id is where the stream stands); `gap` (Last-Event-ID is older than the change log keeps, or more than 1,000 changes behind: the stream goes on from the newest 1,000, and changes before them may be missing: re-read the records); `dropped` (the client read too slowly), `closed` (the key was revoked or rotated, the token expired): both end the stream. Send the last id back as the Last-Event-ID header to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold 5 streams at once (429 RATE_LIMITED past that), and each gateway replica serves 1,000 streams of every key together (503 UNAVAILABLE with Retry-After past that: retry, another replica may take it); opening one spends the route's cost once, and a resume's replay (the events before `live`) one more unit for every 100 events: a budget spent mid-replay ends the stream with `closed` (data {code: RATE_LIMITED, retryAfterSeconds}); resume from the last id after that; a revoked or rotated key's streams close within 5 s.
          */
         get: operations["streamIntentEvents"];
         put?: never;
@@ -537,7 +537,7 @@ export interface paths {
         };
         /**
          * Stream of data changes (server-sent events)
-         * @description text/event-stream. Events, in commit order, each with an id (a resumable position): `head` (a read model's as_of moved: data {read_model: accounts|market|subnets, as_of}), `pool` (a subnet pool's new snapshot, fields as in subnet-pools/latest), `price` (a new coin price round); `live` (caught up), `gap` (data {oldest}: Last-Event-ID is older than the change log keeps, or more than 1,000 entries behind: the stream goes on from the newest 1,000, from `oldest`; changes before it are missing, re-read the state with the GET routes), `dropped` and `closed` (the stream ends) as on GET /intents/v1/events. Send the last id back as Last-Event-ID to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold 5 streams at once (429 RATE_LIMITED past that), and each gateway replica serves 1,000 streams of every key together (503 UNAVAILABLE with Retry-After past that: retry, another replica may take it), intents and data streams together; opening one spends the route's cost once, and a resume's replay (the events before `live`) one more unit for every 100 events: a budget spent mid-replay ends the stream with `closed` (data {code: RATE_LIMITED, retry_after_seconds}); resume from the last id after that.
+         * @description text/event-stream. Events, in commit order, each with an id (a resumable position): `head` (a read model's as_of moved: data {read_model: accounts|market|subnets, as_of}), `pool` (a subnet pool's new snapshot, fields as in subnet-pools/latest), `price` (a new coin price round); `live` (caught up), `gap` (data {oldest}: Last-Event-ID is older than the change log keeps, or more than 1,000 entries behind: the stream goes on from the newest 1,000, from `oldest`; changes before it are missing, re-read the state with the GET routes), `dropped` and `closed` (the stream ends) as on GET /intents/v1/events. Send the last id back as Last-Event-ID to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold 5 streams at once (429 RATE_LIMITED past that), and each gateway replica serves 1,000 streams of every key together (503 UNAVAILABLE with Retry-After past that: retry, another replica may take it), intents and data streams together; opening one spends the route's cost once, and a resume's replay (the events before `live`) one more unit for every 100 events: a budget spent mid-replay ends the stream with `closed` (data {code: RATE_LIMITED, retryAfterSeconds}); resume from the last id after that.
          */
         get: operations["streamDataEvents"];
         put?: never;
@@ -1596,7 +1596,7 @@ export interface components {
                 items: components["schemas"]["Validator"][];
             };
         };
-        /** @description RFC 9457 problem details; `code` is stable, extension members depend on the code. */
+        /** @description RFC 9457 problem details; `code` is stable, extension members depend on the code and are named in camelCase. A 400 refusing the request's inputs lists every mistake in `errors`. */
         Problem: {
             /** Format: uri-reference */
             type: string;
@@ -1605,15 +1605,20 @@ export interface components {
             detail?: string;
             instance?: string;
             /** @enum {string} */
-            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TIME_BEFORE_HISTORY" | "TIME_NOT_YET_INDEXED" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
-            /** @description The input a 400 refuses (a query or path parameter, a body member) */
+            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "ORIGIN_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TIME_BEFORE_HISTORY" | "TIME_NOT_YET_INDEXED" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNKNOWN_PARAMETER" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
+            /** @description The input a 400 refuses (a query or path parameter, a body member), the first of `errors` */
             parameter?: string;
+            /** @description Every mistake of a refused request (a 400 of its path, query or body), in one answer: `pointer` is a JSON Pointer (RFC 6901) into the JSON body for a body member (`/order/fillDeadline`), or `/query/<name>` and `/path/<name>` for a query or path parameter; `detail` says what is wrong with it */
+            errors?: {
+                pointer: string;
+                detail: string;
+            }[];
             /** @description As Retry-After, for a 429 or 503 */
             retryAfterSeconds?: number;
             /** @description The scope a 403 FORBIDDEN found missing */
             requiredScope?: string;
             /** @description The budgets a 429 spent */
-            "violated-policies"?: string[];
+            violatedPolicies?: string[];
         } & {
             [key: string]: unknown;
         };
@@ -1693,7 +1698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Token"];
                 };
             };
-            /** @description Problem: INVALID_REQUEST, UNSUPPORTED_GRANT_TYPE */
+            /** @description Problem: INVALID_REQUEST, UNSUPPORTED_GRANT_TYPE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1859,7 +1864,7 @@ export interface operations {
                     "application/json": components["schemas"]["TcNonce"];
                 };
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_REQUEST */
+            /** @description Problem: INVALID_ADDRESS, INVALID_REQUEST, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2017,7 +2022,7 @@ export interface operations {
                     "application/json": components["schemas"]["TcStatus"];
                 };
             };
-            /** @description Problem: INVALID_ADDRESS */
+            /** @description Problem: INVALID_ADDRESS, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2167,7 +2172,7 @@ export interface operations {
                     "application/json": components["schemas"]["TcAcceptance"];
                 };
             };
-            /** @description Problem: INVALID_REQUEST, SIWE_MALFORMED, SIWE_SIGNATURE_INVALID, SIWE_DOMAIN_MISMATCH, SIWE_URI_MISMATCH, SIWE_CHAIN_UNSUPPORTED, SIWE_EXPIRED, SIWE_NOT_YET_VALID, NONCE_INVALID_OR_USED */
+            /** @description Problem: INVALID_REQUEST, SIWE_MALFORMED, SIWE_SIGNATURE_INVALID, SIWE_DOMAIN_MISMATCH, SIWE_URI_MISMATCH, SIWE_CHAIN_UNSUPPORTED, SIWE_EXPIRED, SIWE_NOT_YET_VALID, NONCE_INVALID_OR_USED, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2414,7 +2419,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionIntents"];
                 };
             };
-            /** @description Problem: INVALID_PARAMETER, UNSUPPORTED_CHAIN */
+            /** @description Problem: INVALID_PARAMETER, UNSUPPORTED_CHAIN, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2570,7 +2575,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentNotification"];
                 };
             };
-            /** @description Problem: INVALID_REQUEST, INVALID_ADDRESS, UNSUPPORTED_CHAIN */
+            /** @description Problem: INVALID_REQUEST, INVALID_ADDRESS, UNSUPPORTED_CHAIN, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2829,7 +2834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description Problem: INVALID_REQUEST, INVALID_PARAMETER, INVALID_ADDRESS, UNSUPPORTED_ROUTE, AMOUNT_OUTSIDE_LIMITS */
+            /** @description Problem: INVALID_REQUEST, INVALID_PARAMETER, INVALID_ADDRESS, UNSUPPORTED_ROUTE, AMOUNT_OUTSIDE_LIMITS, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3079,7 +3084,7 @@ export interface operations {
                     "application/json": components["schemas"]["Preflight"];
                 };
             };
-            /** @description Problem: INVALID_REQUEST, INVALID_PARAMETER, INVALID_ADDRESS, UNSUPPORTED_ORDER_DATA_TYPE, UNSUPPORTED_ROUTE */
+            /** @description Problem: INVALID_REQUEST, INVALID_PARAMETER, INVALID_ADDRESS, UNSUPPORTED_ORDER_DATA_TYPE, UNSUPPORTED_ROUTE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3325,7 +3330,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentList"];
                 };
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3538,7 +3543,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntentList"];
                 };
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3730,7 +3735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Intent"];
                 };
             };
-            /** @description Problem: INVALID_PARAMETER */
+            /** @description Problem: INVALID_PARAMETER, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3887,7 +3892,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_ADDRESS */
+            /** @description Problem: INVALID_PARAMETER, INVALID_ADDRESS, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4139,7 +4144,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER */
+            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4379,7 +4384,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4666,7 +4671,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4862,7 +4867,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER */
+            /** @description Problem: INVALID_PARAMETER, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5089,7 +5094,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5300,7 +5305,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER */
+            /** @description Problem: INVALID_PARAMETER, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5537,7 +5542,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5777,7 +5782,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6008,7 +6013,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6271,7 +6276,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6515,7 +6520,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6823,7 +6828,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7105,7 +7110,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7373,7 +7378,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7628,7 +7633,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR */
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7783,7 +7788,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Problem: INVALID_PARAMETER */
+            /** @description Problem: INVALID_PARAMETER, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -52,14 +52,14 @@ export async function pinBlock(stores: SeriesStores, wanted: Wanted, head: numbe
   if (wanted === "finalized") {
     if (finalizedThrough === undefined)
       throw notFound("BLOCK_NOT_YET_INDEXED", "no block is known to be finalized yet; retry shortly", {
-        head_block_number: head,
+        headBlockNumber: head,
       });
     block = Math.min(finalizedThrough, head);
   } else {
     if (wanted.number > head)
       throw notFound("BLOCK_NOT_YET_INDEXED", `block ${wanted.number} is above the newest block indexed, ${head}`, {
-        block_number: wanted.number,
-        head_block_number: head,
+        blockNumber: wanted.number,
+        headBlockNumber: head,
       });
     block = wanted.number;
   }

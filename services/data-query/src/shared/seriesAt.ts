@@ -70,5 +70,5 @@ async function historyPointsAt(
  * platform followed, or, without the history database, older than the newest points Redis keeps.
  */
 export function blockBeforeHistory(block: number, held: string) {
-  return notFound("BLOCK_BEFORE_HISTORY", `block ${block} is older than ${held}`, { block_number: block });
+  return notFound("BLOCK_BEFORE_HISTORY", `block ${block} is older than ${held}`, { blockNumber: block });
 }

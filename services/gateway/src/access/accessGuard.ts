@@ -82,7 +82,7 @@ export function createAccessGuard(
         code: "RATE_LIMITED",
         grpcStatus: status.RESOURCE_EXHAUSTED,
         detail: `the rate budget of tier ${admitted.tier.name} is spent; retry after ${retryAfter} s`,
-        extras: { "violated-policies": ["default"], retryAfterSeconds: retryAfter },
+        extras: { violatedPolicies: ["default"], retryAfterSeconds: retryAfter },
         headers: { ...headers, "retry-after": String(retryAfter) },
       });
     }

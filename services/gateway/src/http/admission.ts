@@ -1,5 +1,13 @@
 import type { ServerResponse } from "node:http";
-import { type AnyRoute, type RequestContext, validateInput } from "@platform/http";
+import { AppError } from "@platform/errors";
+import {
+  type AnyRoute,
+  type InputLocation,
+  inputPointer,
+  queryParameterNames,
+  type RequestContext,
+  validateRequest,
+} from "@platform/http";
 import type { Admission, GuardedRoute } from "../access/accessGuard.js";
 
 /**
@@ -31,10 +39,37 @@ export async function admit(
   for (const name in admission.headers) response.setHeader(name, admission.headers[name]!);
 }
 
-/** A request's validated inputs: path, then query, then body; the first refusal is thrown. */
+/**
+ * A request's validated inputs: path, query and body. One refusal lists every mistake, a query
+ * parameter the route does not list among them (libs/http validateRequest).
+ */
 export function validateAll(route: AnyRoute, raw: RawInput): { params: unknown; query: unknown; body: unknown } {
-  const params = route.params ? validateInput(route.params, raw.params, "path") : {};
-  const query = route.query ? validateInput(route.query, raw.query, "query") : {};
-  const body = route.body ? validateInput(route.body, raw.body ?? {}, "body") : undefined;
-  return { params, query, body };
+  return validateRequest(route, raw);
+}
+
+/**
+ * A 400 a service gave for one input against what only it knows (a cursor it did not issue, a window
+ * over its maximum, a limit of its own) names the input in `parameter`; it gets the `errors` list
+ * every refusal of the request's inputs has, with that one mistake, so a client reads them alike.
+ * The input is a path parameter when the route has one of that name, else a body member of a POST
+ * (dotted names are nested members) or a query parameter the GET lists.
+ */
+export function withMistakeList(error: unknown, route: AnyRoute): unknown {
+  if (!(error instanceof AppError) || error.httpStatus !== 400) return error;
+  const name = error.extras["parameter"];
+  if (typeof name !== "string" || name === "" || error.extras["errors"] !== undefined) return error;
+  // (queryParameterNames gives the property names of any object schema, the path's too.)
+  const named = (schema: AnyRoute["query"]) => schema !== undefined && queryParameterNames(schema).has(name);
+  const location: InputLocation | undefined = named(route.params)
+    ? "path"
+    : route.method === "post"
+      ? "body"
+      : named(route.query)
+        ? "query"
+        : undefined;
+  // A header (Last-Event-ID) is not an input `errors` points at.
+  if (location === undefined) return error;
+  const path = location === "body" ? name.split(".") : [name];
+  error.extras["errors"] = [{ pointer: inputPointer(location, path), detail: error.detail }];
+  return error;
 }

@@ -125,10 +125,14 @@ describe("API fast path", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it("answers the GET and HEAD routes itself", async () => {
-    const answer = await fetch(`${base}/data/v1/subnets/3/validators/latest?x=1`);
+    const answer = await fetch(`${base}/data/v1/subnets/3/validators/latest`);
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ route: "validators", params: { netuid: "3" } });
     expect((await fetch(`${base}/data/v1/subnets/latest`, { method: "HEAD" })).status).toBe(200);
+    // A query parameter the route does not list is refused here too, as on every route.
+    const unknown = await fetch(`${base}/data/v1/subnets/3/validators/latest?x=1`);
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ code: "UNKNOWN_PARAMETER", errors: [{ pointer: "/query/x" }] });
   });
 
   it("marks every answer it gives nosniff: 200, 304 and problems, so no browser runs one as something else", async () => {

@@ -30,7 +30,8 @@ export function isOrigin(value: string): boolean {
  * browser reads no answer from another origin). An allowed origin gets its own name back in
  * `Access-Control-Allow-Origin` (never `*`: the API is read with bearer tokens a page holds) and the
  * rate-limit, ETag and request-id headers exposed; its preflight is answered here, 204. A preflight
- * from any other origin is refused with 403, so a developer sees why instead of a 405. Answers
+ * from any other origin is refused with 403 ORIGIN_NOT_ALLOWED (not FORBIDDEN, which is a key's
+ * missing scope), so a developer sees why instead of a 405. Answers
  * carry `Vary: Origin` whenever a request names an origin, so no shared cache hands one origin's
  * answer to another. Returns true when it answered the request (a preflight).
  */
@@ -51,8 +52,8 @@ export function createCors(
         response,
         {
           status: 403,
-          code: "FORBIDDEN",
-          title: PROBLEM_TITLES.FORBIDDEN!,
+          code: "ORIGIN_NOT_ALLOWED",
+          title: PROBLEM_TITLES.ORIGIN_NOT_ALLOWED!,
           detail: "pages on this origin may not call the API from a browser (the gateway's CORS_ALLOWED_ORIGINS)",
         },
         publicBaseUrl,

@@ -2,6 +2,7 @@
 export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   INVALID_REQUEST: "Invalid request",
   INVALID_PARAMETER: "Invalid parameter",
+  UNKNOWN_PARAMETER: "Unknown query parameter",
   INVALID_ADDRESS: "Invalid address",
   INVALID_CURSOR: "Invalid cursor",
   WINDOW_TOO_LARGE: "Time window too large",
@@ -17,6 +18,7 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   INVALID_REFRESH_TOKEN: "Invalid refresh token",
   INVALID_TOKEN: "Invalid token",
   FORBIDDEN: "Forbidden",
+  ORIGIN_NOT_ALLOWED: "Origin not allowed",
   RATE_LIMITED: "Rate limit exceeded",
   TC_NOT_ACCEPTED: "Terms and Conditions not accepted",
   TC_VERSION_MISMATCH: "Terms and Conditions version mismatch",

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { type AnyRoute, type RequestContext, sendJsonText } from "@platform/http";
-import { type AccessGuard, admit, type RawInput, validateAll } from "./admission.js";
+import { type AccessGuard, admit, type RawInput, validateAll, withMistakeList } from "./admission.js";
 import type { ConditionalReads } from "./conditional/conditionalReads.js";
 import { conditionalReadOf } from "./conditional/conditionalRoute.js";
 import { parseIfNoneMatch } from "./conditional/entityTags.js";
@@ -13,6 +13,21 @@ import { serveConditionalRead } from "./conditional/serveConditionalRead.js";
  * result is written. A failure rejects, for the caller to answer as a problem.
  */
 export async function serveRoute(
+  route: AnyRoute,
+  raw: RawInput,
+  context: RequestContext,
+  response: ServerResponse,
+  guard: AccessGuard,
+  conditional?: ConditionalReads,
+): Promise<void> {
+  try {
+    return await serveAdmitted(route, raw, context, response, guard, conditional);
+  } catch (error) {
+    throw withMistakeList(error, route);
+  }
+}
+
+async function serveAdmitted(
   route: AnyRoute,
   raw: RawInput,
   context: RequestContext,

@@ -11,6 +11,28 @@ const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
 );
 
 describe("the gateway's OpenAPI document", () => {
+  it("lists ORIGIN_NOT_ALLOWED among the codes, apart from FORBIDDEN, and states the error rules", () => {
+    const full = document as unknown as {
+      info: { description: string };
+      components: { schemas: { Problem: { properties: { code: { enum: string[] } } } } };
+    };
+    expect(full.components.schemas.Problem.properties.code.enum).toEqual(
+      expect.arrayContaining(["ORIGIN_NOT_ALLOWED", "FORBIDDEN", "UNKNOWN_PARAMETER"]),
+    );
+    expect(full.info.description).toContain("400 UNKNOWN_PARAMETER");
+    expect(full.info.description).toContain("camelCase");
+  });
+
+  it("documents 400 UNKNOWN_PARAMETER on every operation, its query parameters being the complete list", () => {
+    const undocumented = operations
+      .filter(
+        ({ operation }) =>
+          !(operation.responses["400"] as { description?: string })?.description?.includes("UNKNOWN_PARAMETER"),
+      )
+      .map(({ operation }) => operation.operationId);
+    expect(undocumented).toEqual([]);
+  });
+
   it("gives every operation's success answer a body schema", () => {
     const undeclared = operations
       .filter(({ operation }) => {

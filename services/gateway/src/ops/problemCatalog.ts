@@ -18,13 +18,19 @@ const FIX_REQUEST = "Correct the request as `detail` says; sending it unchanged 
 export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
   INVALID_REQUEST: {
     statuses: [400],
-    when: "The body is not JSON, not sent as `application/json`, or a field is missing, unknown or of the wrong type.",
+    when: "The body is not JSON, not sent as `application/json`, or a field is missing or of the wrong type. Every mistake of the body is listed in `errors` (`pointer`, a JSON Pointer into the body, and `detail`).",
     action: `${FIX_REQUEST} The OpenAPI document gives each route's body schema.`,
   },
   INVALID_PARAMETER: {
     statuses: [400],
-    when: "A known path or query parameter has a value the route does not accept (the extension member `parameter` names it). Unknown query parameters are ignored.",
+    when: "A known path or query parameter has a value the route does not accept (the extension member `parameter` names the first; `errors` lists every mistake, with pointers `/query/<name>` and `/path/<name>`).",
     action: `${FIX_REQUEST} The OpenAPI document gives each parameter's type, default and bounds.`,
+  },
+  UNKNOWN_PARAMETER: {
+    statuses: [400],
+    when: "The query names a parameter the operation does not take (a misspelt `limit`, a cache-buster): every route refuses them, event streams too, and `errors` names each one (`/query/<name>`). An operation's parameters in the OpenAPI document are the complete list.",
+    action:
+      "Remove the parameters `errors` names, or correct their spelling; to bypass caches send `Cache-Control: no-cache` rather than a parameter.",
   },
   INVALID_ADDRESS: {
     statuses: [400],
@@ -103,13 +109,18 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
   },
   FORBIDDEN: {
     statuses: [403],
-    when: "The API key lacks the route's scope (`data:read`, `intents:read` or `intents:write`), or a browser page's origin is not allowed to call the API (a refused CORS preflight). A refused call still spends one unit of the key's budget.",
+    when: "The API key lacks the route's scope (`data:read`, `intents:read` or `intents:write`; the member `requiredScope` names it). A refused call still spends one unit of the key's budget.",
+    action: "Use a key that has the scope (scopes are fixed when a key is made).",
+  },
+  ORIGIN_NOT_ALLOWED: {
+    statuses: [403],
+    when: "A browser page's origin is not one the gateway lets call the API (`CORS_ALLOWED_ORIGINS`): its CORS preflight is refused, before any key or route is looked at.",
     action:
-      "Use a key that has the scope (scopes are fixed when a key is made), or, for a browser page, ask the operator to allow its origin.",
+      "Call the API from the page's own backend, or ask the operator to allow the page's origin; no key or scope changes this answer.",
   },
   RATE_LIMITED: {
     statuses: [429],
-    when: "The key's request budget is spent (the `RateLimit` and `RateLimit-Policy` headers show it), or the key holds as many event streams or chain-touching calls at once as it may.",
+    when: "The key's request budget is spent (the `RateLimit` and `RateLimit-Policy` headers show it, the members `violatedPolicies` and `retryAfterSeconds` too), or the key holds as many event streams or chain-touching calls at once as it may.",
     action: `${RETRY_AFTER} Spread requests out, or ask for a higher tier.`,
   },
   TC_NOT_ACCEPTED: {
@@ -214,13 +225,13 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
   },
   BLOCK_NOT_YET_INDEXED: {
     statuses: [404],
-    when: "`block_number` names a block above the newest one the read behind the route has indexed (or `finalized`, while no block is known to be finalized yet). The problem carries `block_number` and `head_block_number`.",
+    when: "`block_number` names a block above the newest one the read behind the route has indexed (or `finalized`, while no block is known to be finalized yet). The problem carries `blockNumber` and `headBlockNumber`.",
     action:
       "Ask again once the block is indexed (a block every 12 s on Finney), or read without `block_number` for the newest state.",
   },
   BLOCK_BEFORE_HISTORY: {
     statuses: [404],
-    when: "`block_number` names a block before the first block the platform followed, or older than the history the deployment keeps. The problem carries `block_number`.",
+    when: "`block_number` names a block before the first block the platform followed, or older than the history the deployment keeps. The problem carries `blockNumber`.",
     action: "Ask for a later block; the answer does not change by retrying.",
   },
   TIME_NOT_YET_INDEXED: {

@@ -164,7 +164,7 @@ describe("conditional reads: 304 without a backend call", () => {
   it("keys answers by route, parameters and canonical query, not by API key or spelling", async () => {
     const first = await get("/data/v1/things/a/latest?netuid=1,2");
     const tag = first.headers.get("etag")!;
-    const other = await get("/DATA/v1/things/a/latest?junk=1&netuid=1&netuid=2", {
+    const other = await get("/DATA/v1/things/a/latest?netuid=1&netuid=2", {
       authorization: "Bearer ak_two",
       "if-none-match": tag,
     });
@@ -172,6 +172,9 @@ describe("conditional reads: 304 without a backend call", () => {
     expect(backend.calls).toBe(1);
     // Another value is another answer.
     expect((await get("/data/v1/things/a/latest?netuid=1", { "if-none-match": tag })).status).toBe(200);
+    expect(backend.calls).toBe(2);
+    // A parameter the route does not list is refused, never keyed around: not a cache-buster either.
+    expect((await get("/data/v1/things/a/latest?junk=1&netuid=1,2", { "if-none-match": tag })).status).toBe(400);
     expect(backend.calls).toBe(2);
   });
 

@@ -106,12 +106,12 @@ function atBlock<T extends { asOf?: AsOf | undefined }>(request: Pinnable, answe
   const number = block.$case === "number" ? Number(block.value) : FINALIZED_BLOCK;
   if (number > HEAD_BLOCK)
     throw notFound("BLOCK_NOT_YET_INDEXED", `block ${number} is above the newest block indexed`, {
-      block_number: number,
-      head_block_number: HEAD_BLOCK,
+      blockNumber: number,
+      headBlockNumber: HEAD_BLOCK,
     });
   if (number < FIRST_BLOCK)
     throw notFound("BLOCK_BEFORE_HISTORY", `block ${number} is older than the first block followed`, {
-      block_number: number,
+      blockNumber: number,
     });
   const finality = number <= FINALIZED_BLOCK ? Finality.FINALITY_FINALIZED : Finality.FINALITY_LATEST;
   return { ...answer, asOf: { ...answer.asOf!, blockNumber: String(number), finality } };
@@ -286,7 +286,7 @@ const asked = (method: string) => seen.get(method)!.request as Record<string, an
 
 describe("Data API routes: account answers", () => {
   it("balance/latest renders the backend's answer and asks with the parsed valuation and netuids", async () => {
-    const body = await ok(`/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=spot&netuid=0,64&unknown=1`);
+    const body = await ok(`/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=spot&netuid=0,64`);
     expect(body._links.self).toEqual({
       href: `/data/v1/accounts/${ALICE.ss58}/balance/latest?valuation=spot&netuid=0%2C64`,
     });
@@ -472,6 +472,36 @@ describe("Data API routes: market and subnet answers", () => {
       page: { limit: 100, cursor: "" },
     });
     expect(holders).toMatchObject({ holders_count: 5123, coverage: "registered_hotkeys_only" });
+  });
+});
+
+describe("Data API routes: query parameters no route lists, and every mistake at once", () => {
+  const account = `/data/v1/accounts/${ALICE.ss58}`;
+  it("refuses query parameters a route does not list, naming each, on every Data API route", async () => {
+    seen.clear();
+    const body = await problem(`${account}/transactions?limt=5&ofset=2&limit=3`, 400);
+    expect(body).toMatchObject({ code: "UNKNOWN_PARAMETER", parameter: "limt" });
+    expect(body.detail).toContain("'limt'");
+    expect(body.errors).toEqual([
+      { pointer: "/query/limt", detail: expect.stringContaining("unknown query parameter 'limt'") },
+      { pointer: "/query/ofset", detail: expect.stringContaining("unknown query parameter 'ofset'") },
+    ]);
+    // No cache-buster exemption, and the event stream too.
+    for (const path of ["/data/v1/coin/price/latest?_=1700000000", "/data/v1/events?topics=heads&since=1"]) {
+      expect(await problem(path, 400)).toMatchObject({ code: "UNKNOWN_PARAMETER" });
+    }
+    expect(seen.size).toBe(0);
+  });
+
+  it("lists every bad value of a query at once, each with a pointer to its parameter", async () => {
+    const body = await problem(`${account}/transactions?limit=0&direction=sideways&typo=1`, 400);
+    expect(body).toMatchObject({ code: "UNKNOWN_PARAMETER", parameter: "typo" });
+    expect(body.errors.map((error: { pointer: string }) => error.pointer)).toEqual([
+      "/query/typo",
+      "/query/direction",
+      "/query/limit",
+    ]);
+    expect(body.detail).toMatch(/\(and 2 more: see errors\)$/);
   });
 });
 
@@ -845,11 +875,11 @@ describe("Data API routes: reads at a past block (block_number)", () => {
   it.each(routes)("%s: a block beyond the head or before history is a 404 problem with its code", async (path) => {
     expect(await problem(withBlock(path, HEAD_BLOCK + 1), 404)).toMatchObject({
       code: "BLOCK_NOT_YET_INDEXED",
-      block_number: HEAD_BLOCK + 1,
-      head_block_number: HEAD_BLOCK,
+      blockNumber: HEAD_BLOCK + 1,
+      headBlockNumber: HEAD_BLOCK,
       type: "https://api.example/problems/block-not-yet-indexed",
     });
-    expect(await problem(withBlock(path, 5), 404)).toMatchObject({ code: "BLOCK_BEFORE_HISTORY", block_number: 5 });
+    expect(await problem(withBlock(path, 5), 404)).toMatchObject({ code: "BLOCK_BEFORE_HISTORY", blockNumber: 5 });
   });
 
   it("documents block_number (a block number or finalized) and its two 404 codes on every latest route", async () => {

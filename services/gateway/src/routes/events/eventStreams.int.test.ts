@@ -239,7 +239,7 @@ describe("a resumed stream's replay", () => {
       const last = events.at(-1)!;
       expect(last.event).toBe("closed");
       expect(last.data).toMatchObject({ code: "RATE_LIMITED" });
-      expect((last.data as { retry_after_seconds: number }).retry_after_seconds).toBeGreaterThan(0);
+      expect((last.data as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
       // Ten units were there; the eleventh hundred was refused. What arrived before the refusal
       // came back may pass it, never the whole replay.
       const heads = events.filter((event) => event.event === "head").length;

@@ -17,7 +17,7 @@ export interface ReplayChargeOptions {
  * whatever it replays, and a replay costs the backend a read of every entry it sends, up to its
  * bound: without this a `Last-Event-ID: 0-0` was the cheapest way to make data-query read the whole
  * change log. A budget spent mid-replay ends the stream with `closed` RATE_LIMITED and
- * `retry_after_seconds`: the client resumes from the last id it got, nothing is lost or repeated.
+ * `retryAfterSeconds`: the client resumes from the last id it got, nothing is lost or repeated.
  * Returns what to call with each event the stream sends.
  */
 export function replayCharge(options: ReplayChargeOptions): (event: SseEvent) => void {
@@ -30,9 +30,9 @@ export function replayCharge(options: ReplayChargeOptions): (event: SseEvent) =>
       options.end({
         event: "closed",
         data: {
-          reason: "replaying spent the API key's rate budget; resume with Last-Event-ID after retry_after_seconds",
+          reason: "replaying spent the API key's rate budget; resume with Last-Event-ID after retryAfterSeconds",
           code: "RATE_LIMITED",
-          retry_after_seconds: Math.max(1, Math.ceil(verdict.retryAfterMs / 1000)),
+          retryAfterSeconds: Math.max(1, Math.ceil(verdict.retryAfterMs / 1000)),
         },
       });
     } else if (verdict.kind === "revoked" || verdict.kind === "rotated") {

@@ -162,7 +162,7 @@ export async function serveEventStream(
       code: "RATE_LIMITED",
       grpcStatus: status.RESOURCE_EXHAUSTED,
       detail: `this API key holds ${streams.slots.cap} open event streams already, the most it may; close one first`,
-      extras: { "violated-policies": ["streams"], retryAfterSeconds: 5 },
+      extras: { violatedPolicies: ["streams"], retryAfterSeconds: 5 },
       headers: { "retry-after": "5" },
     });
   }
