@@ -60,10 +60,11 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
     ? await reads.shared(answerKey(route, valid.params, valid.query), compute)
     : await compute();
   input = valid;
-  if (result.headers) for (const name in result.headers) response.setHeader(name, result.headers[name]!);
   const text = JSON.stringify(result.body);
-  if (result.status !== 200)
+  if (result.status !== 200) {
+    setHeaders(response, result.headers);
     return sendJsonText(response, result.status, result.contentType ?? "application/json", text);
+  }
 
   // Encoded once: hashed, kept and sent as the same bytes.
   const body = Buffer.from(text);
@@ -99,7 +100,16 @@ export async function serveConditionalRead(request: ConditionalRequest, reads: C
     return notModified(response, tag, maxAge, immutable);
   }
   if (condition !== undefined) reads.count(route.path, "modified");
+  setHeaders(response, result.headers);
   sendAnswer(response, { tag, body, contentType, immutable }, maxAge);
+}
+
+/**
+ * The route's own headers (a deprecation's, say): on its 200s, fresh or from memory, and not on a
+ * 304, which carries only what RFC 9110 §15.4.5 asks of it (the ETag and Cache-Control).
+ */
+function setHeaders(response: ServerResponse, headers: Record<string, string> | undefined): void {
+  if (headers) for (const name in headers) response.setHeader(name, headers[name]!);
 }
 
 /** A current kept answer: 304 when the request names its tag, else the same 200 again. */
@@ -115,7 +125,6 @@ function answerFromMemory(
     ? IMMUTABLE_MAX_AGE_SECONDS
     : Math.max(0, Math.floor((kept.expiresAt - reads.now()) / 1_000));
   if (kept.asOfMs !== undefined) reads.observeAsOf(route.path, kept.asOfMs);
-  if (kept.headers) for (const name in kept.headers) response.setHeader(name, kept.headers[name]!);
   if (proven) {
     reads.count(route.path, "not_modified_cached");
     notModified(response, kept.tag, maxAge, kept.immutable);
@@ -123,6 +132,7 @@ function answerFromMemory(
   }
   if (conditional) reads.count(route.path, "modified");
   reads.countServed(route.path);
+  setHeaders(response, kept.headers);
   sendAnswer(response, kept, maxAge);
 }
 
