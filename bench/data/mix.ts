@@ -98,10 +98,10 @@ export const mixPath = (route: MixRoute, account: string, netuid: number, block 
   PATHS[route](account, netuid, block);
 
 /**
- * The `block_number` values of the mix, hottest first: `finalized`, then every block from the one
- * below `head` down to `first`, Zipf-ranked by distance from the head (an explorer's readers look at
- * recent blocks most). buildMix sends `finalized` for half of the block reads and a ranked block for
- * the other half.
+ * The numbered `block_number` values of the mix, hottest first: every block from the one below
+ * `head` down to `first`, Zipf-ranked by distance from the head (an explorer's readers look at recent
+ * blocks most). buildMix sends `finalized` for half of the block reads and a ranked block for the
+ * other half.
  */
 export function mixBlocks(head: number, first: number): string[] {
   const blocks: string[] = [];
