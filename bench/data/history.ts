@@ -447,14 +447,15 @@ function report(): void {
             1,
           ),
           failures: runs.reduce((total, entry) => total + entry.result.failures, 0),
-          [`req/s ÷ ${reference}`]:
+          reference,
+          "req/s ÷ reference":
             label === reference
               ? ""
               : list(
                   ratios.map((ratio) => ratio.rps),
                   2,
                 ),
-          [`p99 ÷ ${reference}`]:
+          "p99 ÷ reference":
             label === reference
               ? ""
               : list(
