@@ -13,16 +13,24 @@
 
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import { AppError } from "@platform/errors";
+import { connectHistory, type HistoryDb } from "@platform/history";
 import { HAL_CONTENT_TYPE, sendJsonText } from "@platform/http";
 import { createLogger } from "@platform/log";
+import type { BlockSelector } from "@platform/proto/common/v1/common";
 import { GetBalanceLatestRequest, ListTransactionsRequest } from "@platform/proto/data/v1/accounts";
 import {
+  GetNetworkStatsHistoryRequest,
+  GetNetworkStatsLatestRequest,
+  GetPriceHistoryRequest,
   GetPriceLatestRequest,
+  GetSubnetEmissionsHistoryRequest,
   GetSubnetEmissionsLatestRequest,
+  GetSubnetPoolsHistoryRequest,
   GetSubnetPoolsLatestRequest,
 } from "@platform/proto/data/v1/market";
 import {
   GetHoldersTopRequest,
+  GetSubnetsHistoryRequest,
   GetSubnetsLatestRequest,
   GetValidatorsLatestRequest,
 } from "@platform/proto/data/v1/subnets";
@@ -31,9 +39,12 @@ import express, { type Request, type Response } from "express";
 import { getBalanceLatest } from "../../services/data-query/src/accounts/balanceLatest.js";
 import { listTransactions } from "../../services/data-query/src/accounts/transactions.js";
 import { getSubnetEmissionsLatest } from "../../services/data-query/src/market/emissions.js";
+import { getSubnetEmissionsHistory } from "../../services/data-query/src/market/emissionsHistory.js";
+import { getSubnetPoolsHistory } from "../../services/data-query/src/market/poolHistory.js";
 import { getSubnetPoolsLatest } from "../../services/data-query/src/market/pools.js";
-import { getPriceLatest } from "../../services/data-query/src/market/price.js";
+import { getPriceHistory, getPriceLatest } from "../../services/data-query/src/market/price.js";
 import { getNetworkStatsLatest } from "../../services/data-query/src/market/stats.js";
+import { getNetworkStatsHistory } from "../../services/data-query/src/market/statsHistory.js";
 import { subnetsReads } from "../../services/data-query/src/subnets/index.js";
 import { entityTagOf, matchesTag, parseIfNoneMatch } from "../../services/gateway/src/http/conditional/entityTags.js";
 import {
@@ -46,13 +57,19 @@ import {
   renderTransactions,
 } from "../../services/gateway/src/routes/data/accounts/renderAccounts.js";
 import {
+  renderEmissionsHistory,
   renderEmissionsLatest,
   renderNetworkStats,
+  renderNetworkStatsHistory,
+  renderPoolsHistory,
   renderPoolsLatest,
+  renderPriceHistory,
   renderPriceLatest,
 } from "../../services/gateway/src/routes/data/market/renderMarket.js";
+import { type BlockWanted, blockSelectorOf } from "../../services/gateway/src/routes/data/shared/schemas.js";
 import {
   renderHoldersTop,
+  renderSubnetsHistory,
   renderSubnetsLatest,
   renderValidatorsLatest,
 } from "../../services/gateway/src/routes/data/subnets/renderSubnets.js";
@@ -82,8 +99,21 @@ coalesceWrites(redis);
 // Diagnostics only (BENCH_BASELINE_AUTOPIPELINE=1): what ioredis auto-pipelining would save
 // data-query; the baseline then no longer matches data-query's client, so its ratios do not count.
 if (process.env.BENCH_BASELINE_AUTOPIPELINE === "1") redis.options.enableAutoPipelining = true;
+// The history database as data-query reads it (POSTGRES_URL with data-query's read-only role, its
+// pool size): reads at a block older than the newest points Redis keeps, the series histories and
+// the transactions page go there, as in data-query (main.ts passes it to every group).
+const history: HistoryDb | undefined =
+  process.env.POSTGRES_URL === undefined || process.env.POSTGRES_URL === ""
+    ? undefined
+    : connectHistory({
+        url: process.env.POSTGRES_URL,
+        username: process.env.POSTGRES_USERNAME,
+        password: process.env.POSTGRES_PASSWORD,
+        ...(process.env.POSTGRES_POOL_SIZE === undefined ? {} : { max: Number(process.env.POSTGRES_POOL_SIZE) }),
+        applicationName: "bench-data-baseline",
+      });
 // data-query's subnets group: its reads behind its answer cache (64 MiB, data-query's default).
-const subnets = subnetsReads({ redis, answerCacheMaxBytes: 64 * 1024 * 1024 });
+const subnets = subnetsReads({ redis, history, answerCacheMaxBytes: 64 * 1024 * 1024 });
 
 /** The gateway's defaults for a request without query parameters (services/gateway/src/routes/data). */
 const TRANSACTIONS_LIMIT = 50;
@@ -92,6 +122,27 @@ const SUBNETS_LIMIT = 256;
 const VALIDATORS_LIMIT = 64;
 const HOLDERS_LIMIT = 100;
 const EMISSIONS_LIMIT = 256;
+const HISTORY_LIMIT = 500;
+
+/** `block_number` as the gateway reads it (a block number or `finalized`); undefined without one. */
+function blockWanted(text: string | undefined): BlockWanted | undefined {
+  if (text === undefined) return undefined;
+  return text === "finalized" ? "finalized" : Number(text);
+}
+const atOf = (query: Record<string, string | undefined>): BlockSelector | undefined =>
+  blockSelectorOf(blockWanted(query.block_number));
+/**
+ * A history route's request and links as the gateway makes them for a query without window, page or
+ * order parameters (the route's defaults: 7 days, 1 h buckets, first page, ascending), which is all
+ * the bench sends (bench/data/mix.ts).
+ */
+const HISTORY_WINDOW = { interval: 0 } as const;
+const HISTORY_PAGE = { limit: HISTORY_LIMIT, cursor: "" } as const;
+const historyView = (query: Record<string, string | number | undefined>) => ({
+  query,
+  cursor: undefined,
+  limit: HISTORY_LIMIT,
+});
 /** The gateway's DATA_BLOCK_SECONDS default: Cache-Control runs to the next expected block. */
 const BLOCK_SECONDS = 12;
 
@@ -104,11 +155,15 @@ type Handler = (params: Record<string, string>, query: Record<string, string | u
 const handlers: Array<[path: string, handler: Handler]> = [
   [
     "/data/v1/accounts/:address/balance/latest",
-    async ({ address }) =>
-      renderBalanceLatest(await getBalanceLatest(redis, GetBalanceLatestRequest.fromPartial({ address: address! })), {
-        address: address!,
-        query: {},
-      }),
+    async ({ address }, query) =>
+      renderBalanceLatest(
+        await getBalanceLatest(
+          redis,
+          GetBalanceLatestRequest.fromPartial({ address: address!, at: atOf(query) }),
+          history,
+        ),
+        { address: address!, query: { block_number: blockWanted(query.block_number) } },
+      ),
   ],
   [
     "/data/v1/accounts/:address/transactions",
@@ -121,6 +176,8 @@ const handlers: Array<[path: string, handler: Handler]> = [
             window: {},
             page: { limit: TRANSACTIONS_LIMIT, cursor: "" },
           }),
+          Date.now(),
+          history,
         ),
         { address: address!, query: {}, limit: TRANSACTIONS_LIMIT },
       ),
@@ -128,7 +185,9 @@ const handlers: Array<[path: string, handler: Handler]> = [
   [
     "/data/v1/coin/price/latest",
     async () =>
-      renderPriceLatest(await getPriceLatest(redis, GetPriceLatestRequest.fromPartial({ vs: "usd" })), { query: {} }),
+      renderPriceLatest(await getPriceLatest(redis, GetPriceLatestRequest.fromPartial({ vs: "usd" }), history), {
+        query: {},
+      }),
   ],
   [
     "/data/v1/subnet-pools/latest",
@@ -137,13 +196,31 @@ const handlers: Array<[path: string, handler: Handler]> = [
       return renderPoolsLatest(
         await getSubnetPoolsLatest(
           redis,
-          GetSubnetPoolsLatestRequest.fromPartial({ netuids, page: { limit: POOLS_LIMIT, cursor: "" } }),
+          GetSubnetPoolsLatestRequest.fromPartial({
+            netuids,
+            page: { limit: POOLS_LIMIT, cursor: "" },
+            at: atOf(query),
+          }),
+          history,
         ),
-        { query: { netuid: query.netuid === undefined ? undefined : netuids.join(",") }, limit: POOLS_LIMIT },
+        {
+          query: {
+            netuid: query.netuid === undefined ? undefined : netuids.join(","),
+            block_number: blockWanted(query.block_number),
+          },
+          limit: POOLS_LIMIT,
+        },
       );
     },
   ],
-  ["/data/v1/network/stats/latest", async () => renderNetworkStats(await getNetworkStatsLatest(redis))],
+  [
+    "/data/v1/network/stats/latest",
+    async (_params, query) =>
+      renderNetworkStats(
+        await getNetworkStatsLatest(redis, GetNetworkStatsLatestRequest.fromPartial({ at: atOf(query) }), history),
+        { block_number: blockWanted(query.block_number) },
+      ),
+  ],
   [
     "/data/v1/subnet-emissions/latest",
     async () =>
@@ -151,6 +228,7 @@ const handlers: Array<[path: string, handler: Handler]> = [
         await getSubnetEmissionsLatest(
           redis,
           GetSubnetEmissionsLatestRequest.fromPartial({ page: { limit: EMISSIONS_LIMIT, cursor: "" } }),
+          history,
         ),
         { query: {}, limit: EMISSIONS_LIMIT },
       ),
@@ -167,12 +245,20 @@ const handlers: Array<[path: string, handler: Handler]> = [
   ],
   [
     "/data/v1/subnets/:netuid/validators/latest",
-    async (params) => {
+    async (params, query) => {
       const netuid = Number(params.netuid);
       const answer = await subnets.getValidatorsLatest(
-        GetValidatorsLatestRequest.fromPartial({ netuid, page: { limit: VALIDATORS_LIMIT, cursor: "" } }),
+        GetValidatorsLatestRequest.fromPartial({
+          netuid,
+          page: { limit: VALIDATORS_LIMIT, cursor: "" },
+          at: atOf(query),
+        }),
       );
-      return renderValidatorsLatest(answer, { netuid, query: {}, limit: VALIDATORS_LIMIT });
+      return renderValidatorsLatest(answer, {
+        netuid,
+        query: { block_number: blockWanted(query.block_number) },
+        limit: VALIDATORS_LIMIT,
+      });
     },
   ],
   [
@@ -184,6 +270,69 @@ const handlers: Array<[path: string, handler: Handler]> = [
       );
       return renderHoldersTop(answer, { netuid, query: {}, limit: HOLDERS_LIMIT });
     },
+  ],
+  // The history routes, with the route's default window, interval and page (the bench sends only netuid).
+  [
+    "/data/v1/network/stats/history",
+    async () =>
+      renderNetworkStatsHistory(
+        await getNetworkStatsHistory(
+          redis,
+          GetNetworkStatsHistoryRequest.fromPartial({ window: HISTORY_WINDOW, page: HISTORY_PAGE }),
+          history,
+        ),
+        historyView({}),
+      ),
+  ],
+  [
+    "/data/v1/subnet-emissions/history",
+    async (_params, query) => {
+      const netuid = Number(query.netuid);
+      return renderEmissionsHistory(
+        await getSubnetEmissionsHistory(
+          redis,
+          GetSubnetEmissionsHistoryRequest.fromPartial({ netuid, window: HISTORY_WINDOW, page: HISTORY_PAGE }),
+          history,
+        ),
+        { ...historyView({ netuid }), netuid },
+      );
+    },
+  ],
+  [
+    "/data/v1/subnets/history",
+    async (_params, query) => {
+      const netuid = Number(query.netuid);
+      return renderSubnetsHistory(
+        await subnets.getSubnetsHistory(
+          GetSubnetsHistoryRequest.fromPartial({ netuid, window: HISTORY_WINDOW, page: HISTORY_PAGE }),
+        ),
+        { ...historyView({ netuid }), netuid },
+      );
+    },
+  ],
+  [
+    "/data/v1/subnet-pools/history",
+    async (_params, query) => {
+      const netuids = (query.netuid ?? "").split(",").map(Number);
+      return renderPoolsHistory(
+        await getSubnetPoolsHistory(
+          redis,
+          GetSubnetPoolsHistoryRequest.fromPartial({ netuids, window: HISTORY_WINDOW, page: HISTORY_PAGE }),
+        ),
+        historyView({ netuid: netuids.join(",") }),
+      );
+    },
+  ],
+  [
+    "/data/v1/coin/price/history",
+    async () =>
+      renderPriceHistory(
+        await getPriceHistory(
+          redis,
+          GetPriceHistoryRequest.fromPartial({ vs: "usd", window: HISTORY_WINDOW, page: HISTORY_PAGE }),
+        ),
+        historyView({}),
+      ),
   ],
 ];
 
@@ -226,7 +375,7 @@ const server = process.env.BASELINE_HTTP === "node" ? nodeServer() : expressServ
 server.listen(port, "127.0.0.1");
 process.once("SIGTERM", () => {
   server.close();
-  void redis.quit().finally(() => process.exit(0));
+  void Promise.allSettled([redis.quit(), history?.end({ timeout: 1 })]).finally(() => process.exit(0));
 });
 
 /** The baseline of the issue: an express handler per route. */

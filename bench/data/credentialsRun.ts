@@ -77,6 +77,7 @@ try {
   const mix = buildMix({
     accounts: subjects.accounts,
     netuids: subjects.netuids,
+    blocks: [],
     length: Math.ceil(ROUND_MS * 25) + WARM_UP_REQUESTS,
     seed: 17,
     exponent: 1,

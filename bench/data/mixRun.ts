@@ -23,7 +23,7 @@ import { table } from "../src/load.js";
 import { watchChangeMarks } from "./changeMarks.js";
 import { type CpuTimeline, cpuAtChanges, lowerPriority, sampleCpu } from "./cpuTimeline.js";
 import { cpuOf } from "./measure.js";
-import { buildMix, describeMix, type Mix, type MixRoute, mixPath } from "./mix.js";
+import { buildMix, describeMix, type Mix, type MixRoute, mixBlocks, mixPath } from "./mix.js";
 import { CHANGE_WINDOW_MS, loadMix, type MixAmount, type MixLoadResult } from "./mixLoad.js";
 import {
   counterDelta,
@@ -45,6 +45,7 @@ import {
   authorization,
   type BaselineProcess,
   type BenchStack,
+  buildNativeBlocks,
   chainHead,
   createDataKey,
   startBaseline,
@@ -121,6 +122,13 @@ const SPLIT_BY_CHANGES = process.env.BENCH_MIX_SPLIT === "1";
  * without.
  */
 const NICE_CHAIN = process.env.BENCH_MIX_NICE_CHAIN === "1";
+/**
+ * BENCH_MIX_BUILD_BLOCKS: native blocks built at once before the mix is made (80 by default), so
+ * that the chain's early blocks are older than the 64-point Redis windows of the network, emission,
+ * subnet and pool series and the mix's `block_number` reads at them go to PostgreSQL, as reads at
+ * most past blocks of a long-running chain do.
+ */
+const BUILD_BLOCKS = Number(process.env.BENCH_MIX_BUILD_BLOCKS ?? 80);
 
 /**
  * BENCH_MIX_REDIS: where the read models live, `standalone` (the default), `cluster` (a 3+3 Redis
@@ -156,6 +164,7 @@ for (const topology of TOPOLOGIES) {
     redisUrl: bench.redisUrl,
     cluster: bench.readModelsCluster,
     statePath: bench.statePath,
+    historyEnv: bench.historyEnv,
     http: "node",
   });
   try {
@@ -164,11 +173,20 @@ for (const topology of TOPOLOGIES) {
     process.stdout.write(`seeding ${TRANSFERS} transfers to a seeded coldkey and waiting for the read models…\n`);
     const seeded = await seedAccountActivity(stack, TRANSFERS);
     const headers = await authorization(gatewayUrl, key);
+    // The mix's past blocks run from the head before these blocks: every subnet of the mix is there by then.
+    const firstBlock = await chainHead(stack.descriptor.substrate!.httpUrl);
+    if (BUILD_BLOCKS > 0) {
+      process.stdout.write(`building ${BUILD_BLOCKS} native blocks at once (the block reads' past)…\n`);
+      await buildNativeBlocks(stack.descriptor.substrate!.httpUrl, BUILD_BLOCKS);
+    }
     const subjects = await mixSubjects({ stack, gatewayUrl, subject: seeded.address, headers, accounts: ACCOUNTS });
-    await checkBothSides(subjects, headers);
+    const head = await chainHead(stack.descriptor.substrate!.httpUrl);
+    const blocks = mixBlocks(head, firstBlock);
+    await checkBothSides(subjects, blocks, headers);
     const mix = buildMix({
       accounts: subjects.accounts,
       netuids: subjects.netuids,
+      blocks,
       length: SEQUENCE_LENGTH,
       seed: SEED,
       exponent: EXPONENT,
@@ -267,7 +285,11 @@ async function profileMix(mix: Mix, headers: Record<string, string>): Promise<vo
  * counts, and the same ETag at once (the same bytes) for one URL of each; an account that was
  * never on chain answers 200 on both.
  */
-async function checkBothSides(subjects: Subjects, headers: Record<string, string>): Promise<void> {
+async function checkBothSides(
+  subjects: Subjects,
+  blocks: readonly string[],
+  headers: Record<string, string>,
+): Promise<void> {
   const items = (body: HalBody) => body._embedded?.items?.length ?? 0;
   const populated: Record<MixRoute, (body: HalBody) => boolean> = {
     balance: (body) => BigInt(String(body.balance_total_rao ?? "0")) > 0n,
@@ -280,6 +302,15 @@ async function checkBothSides(subjects: Subjects, headers: Record<string, string
     pools: (body) => items(body) > 0,
     stats: (body) => body.as_of !== undefined,
     emissions: (body) => items(body) > 0,
+    balanceAt: (body) => BigInt(String(body.balance_total_rao ?? "0")) > 0n,
+    subnetPoolAt: (body) => items(body) === 1,
+    validatorsAt: () => true,
+    statsAt: (body) => body.as_of !== undefined,
+    statsHistory: (body) => items(body) > 0,
+    emissionsHistory: (body) => items(body) > 0,
+    subnetsHistory: (body) => items(body) > 0,
+    poolHistory: (body) => items(body) > 0,
+    priceHistory: (body) => items(body) > 0,
   };
   const [account] = subjects.accounts;
   const [netuid] = subjects.netuids;
@@ -291,6 +322,10 @@ async function checkBothSides(subjects: Subjects, headers: Record<string, string
     populated: populated[route],
   }));
   const cold = subjects.accounts[subjects.accounts.length - 1]!;
+  // The block reads at the oldest block of the mix (in PostgreSQL only) and at a recent one.
+  for (const block of [blocks.at(-1)!, blocks[0]!])
+    for (const route of ["subnetPoolAt", "validatorsAt", "statsAt"] as const)
+      checks.push({ path: mixPath(route, account!, netuid!, block), what: `${route} ${block}`, populated: () => true });
   checks.push(
     { path: mixPath("balance", cold, 0), what: "a cold account's balance", populated: () => true },
     { path: mixPath("transactions", cold, 0), what: "a cold account's transactions", populated: () => true },

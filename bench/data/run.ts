@@ -46,6 +46,7 @@ const baseline = await startBaseline({
   name: "data-baseline",
   redisUrl,
   statePath: bench.statePath,
+  historyEnv: bench.historyEnv,
   http: "express",
   env: { BENCH_BASELINE_AUTOPIPELINE: process.env.BENCH_BASELINE_AUTOPIPELINE ?? "" },
 });
@@ -54,7 +55,13 @@ const baselineUrl = baseline.url;
 // express (the gateway serves its GET routes that way), measured beside the other two.
 const nodeBaseline =
   process.env.BENCH_NODE_BASELINE === "1"
-    ? await startBaseline({ name: "data-node-baseline", redisUrl, statePath: bench.statePath, http: "node" })
+    ? await startBaseline({
+        name: "data-node-baseline",
+        redisUrl,
+        statePath: bench.statePath,
+        historyEnv: bench.historyEnv,
+        http: "node",
+      })
     : undefined;
 const nodeBaselineUrl = nodeBaseline?.url;
 const redis = createRedis({ url: redisUrl, connectionName: "bench-data", commandTimeoutMs: 10_000 });

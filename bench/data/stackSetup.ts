@@ -11,6 +11,8 @@ import {
   type RunningStack,
   redisAdminUrl,
   repoRoot,
+  type ServiceName,
+  serviceCredentialEnv,
   silentProgress,
   startStack,
 } from "@platform/local-stack";
@@ -29,6 +31,13 @@ export interface BenchStack {
    * where the baseline reads instead of `redisUrl`.
    */
   readModelsCluster?: { nodes: string; username: string; password: string };
+  /**
+   * The history database as data-query reaches it: POSTGRES_URL and data-query's read-only role
+   * (POSTGRES_USERNAME/POSTGRES_PASSWORD); empty when the stack runs without PostgreSQL.
+   */
+  historyEnv: Record<string, string>;
+  /** The same as the projector's role (it writes history.series_points): bench/data/history.ts seeds with it. */
+  historyWriterEnv: Record<string, string>;
   /** Stops the stack and removes its state (kept, and said so, with BENCH_KEEP_STATE=1). */
   stop(): Promise<void>;
 }
@@ -46,6 +55,8 @@ export async function startBenchStack(
     priceIntervalMs?: number;
     /** The read models on a Redis Cluster of the stack's own (startStack's redisCluster). */
     redisCluster?: boolean;
+    /** Extra environment of some services (startStack's serviceEnv). */
+    serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
   } = {},
 ): Promise<BenchStack> {
   const state = tempDir(name);
@@ -60,6 +71,7 @@ export async function startBenchStack(
     logLevel: "warn",
     nativeNetwork: true,
     ...(options.redisCluster === true ? { redisCluster: true } : {}),
+    ...(options.serviceEnv === undefined ? {} : { serviceEnv: options.serviceEnv }),
     ...(options.nativeBlockTimeMs === undefined ? {} : { nativeBlockTimeMs: options.nativeBlockTimeMs }),
     ...(options.priceIntervalMs === undefined
       ? {}
@@ -67,10 +79,20 @@ export async function startBenchStack(
   });
   if (stack.descriptor.substrate !== undefined && stack.descriptor.substrate.blockTimeMs > 0)
     await passFirstEpochs(stack.descriptor.substrate.httpUrl);
+  const postgresUrl = stack.descriptor.infrastructure.postgresUrl;
+  const historyEnvOf = (service: string) =>
+    postgresUrl === undefined
+      ? {}
+      : {
+          POSTGRES_URL: postgresUrl,
+          ...serviceCredentialEnv(join(state.path, "secrets"), service, { POSTGRES_URL: postgresUrl }),
+        };
   return {
     stack,
     ports,
     statePath: state.path,
+    historyEnv: historyEnvOf("data-query"),
+    historyWriterEnv: historyEnvOf("projector"),
     gatewayUrl: stack.descriptor.gatewayUrl,
     redisUrl: redisAdminUrl(stack.descriptor),
     ...(stack.descriptor.infrastructure.redisClusterNodes === undefined
@@ -97,11 +119,21 @@ export async function startBenchStack(
  * chopsticks builds the blocks on demand, then goes on at its own pace.
  */
 async function passFirstEpochs(httpUrl: string): Promise<void> {
-  const call = (method: string, params: unknown[] = []) => rpcRequest(httpUrl, method, params);
   process.stdout.write(`building ${DEMO_TEMPO + 2} native blocks at once, past every subnet's first epoch…\n`);
+  await buildNativeBlocks(httpUrl, DEMO_TEMPO + 2);
+}
+
+/**
+ * Builds `count` native blocks at once (chopsticks, about 1 s each here), the block timer held
+ * meanwhile: a chain long enough that its early blocks are older than the read models' 64-point
+ * Redis windows, so reads at them go to PostgreSQL (bench/data/history.ts, the mix's block reads).
+ */
+export async function buildNativeBlocks(httpUrl: string, count: number): Promise<void> {
+  const call = (method: string, params: unknown[] = []) => rpcRequest(httpUrl, method, params);
   await call("dev_pauseBlockTimer");
   try {
-    await call("dev_newBlock", [{ count: DEMO_TEMPO + 2 }]);
+    // In calls of at most 20 blocks: one call for many outlasts the RPC client's timeout here.
+    for (let left = count; left > 0; left -= 20) await call("dev_newBlock", [{ count: Math.min(20, left) }]);
   } finally {
     await call("dev_resumeBlockTimer");
   }
@@ -161,6 +193,8 @@ export async function startBaseline(options: {
   cluster?: { nodes: string; username: string; password: string } | undefined;
   statePath: string;
   http: "express" | "node";
+  /** BenchStack's historyEnv: the baseline reads the history database as data-query does. */
+  historyEnv?: Record<string, string>;
   env?: Record<string, string>;
 }): Promise<BaselineProcess> {
   const port = (await freePorts()).gateway;
@@ -191,6 +225,7 @@ export async function startBaseline(options: {
       HTTP_PORT: String(port),
       LOG_LEVEL: "warn",
       ...(options.http === "node" ? { BASELINE_HTTP: "node" } : {}),
+      ...options.historyEnv,
       ...options.env,
     },
   });
