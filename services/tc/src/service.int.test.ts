@@ -726,7 +726,12 @@ function limitTests(
     expect(refusals.length).toBeGreaterThanOrEqual(1);
     for (const refusal of refusals)
       expect(refusal.reason).toMatchObject({ code: "UNAVAILABLE", grpcStatus: status.UNAVAILABLE });
-    expect(refusals[0]!.reason.message).toMatch(/too many contract-wallet signatures/);
+    // One is refused for the full queue. Another may time out at the slow chain on a loaded
+    // machine (also UNAVAILABLE, also correct), so the queue's refusal need not be the first.
+    expect(
+      refusals.map((refusal) => String(refusal.reason.message)),
+      "a refusal for the full queue",
+    ).toContainEqual(expect.stringMatching(/too many contract-wallet signatures/));
     expect(settled.some((entry) => entry.status === "fulfilled")).toBe(true);
   });
 }
