@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { createClient, type DataStreamEvent } from "@chain-intents/client";
-import { clientSuite } from "@chain-intents/client/againstStack";
 import { authCli, freePorts, type RunningStack, silentProgress, startStack, testRuntime } from "@platform/local-stack";
 import { ss58Encode } from "@platform/subtensor";
 import { tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The workspace's own suite of the client against a stack (not in the package: it imports vitest).
+import { clientSuite } from "../../../libs/client/src/againstStack.js";
 import { compareIds, openEventStream } from "./support/eventStream.js";
 import { type OtlpReceiver, startOtlpReceiver, tracingEnv } from "./support/otlpReceiver.js";
 import { tracingSuite } from "./support/tracingSuite.js";
