@@ -175,4 +175,21 @@ create table history.stream_positions (
 );
 `,
   },
+  {
+    version: 4,
+    name: "series points: block time, and which points stand whole",
+    sql: `
+-- Computed from the point itself, so that no writer (an older projector mid-upgrade included) can
+-- leave them out. Adding them rewrites every partition once, under lock: plan the step's downtime
+-- by the table's size.
+-- time_ms: the point's block time (its 't'), so a history window finds each bucket's point with one
+--   probe of series_points_by_time per partition instead of a binary search over blocks.
+-- keyframe: false for a point that is a delta against the series' previous point (holder sets,
+--   SeriesPoint 'd'); a read at a block starts from the newest keyframe at or below it.
+alter table history.series_points
+  add column time_ms bigint generated always as (((point::json) ->> 't')::bigint) stored,
+  add column keyframe boolean generated always as (((point::json) ->> 'd') is null) stored;
+create index series_points_by_time on history.series_points (series, time_ms, block, ordinal);
+`,
+  },
 ];

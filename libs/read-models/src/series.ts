@@ -54,6 +54,12 @@ export interface SeriesPoint {
   k?: BlockCounts;
   /** The running counts through this point's block (set on points with `k`). */
   n?: RunningCounts;
+  /**
+   * Set on a point whose event is a delta against the series' previous point (a holder set's
+   * changed positions, holderPoints.ts). Only the history database keeps such points; Redis keeps
+   * every point whole.
+   */
+  d?: 1;
 }
 
 /** A block's own counts, with its parent's hash: a running count goes on only from its parent. */

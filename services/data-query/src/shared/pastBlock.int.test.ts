@@ -10,9 +10,15 @@ import type { HistoryDb } from "@platform/history";
 import { type HistoryServer, startHistoryServer } from "@platform/history/testing";
 import { type BlockSelector, Finality } from "@platform/proto/common/v1/common";
 import { HolderCoverage, PoolMechanism } from "@platform/proto/common/v1/network";
-import { AccountBalance, type NetworkChainEvent, type NeuronState } from "@platform/proto/events/v1/chain_network";
+import {
+  AccountBalance,
+  HolderPositions,
+  type NetworkChainEvent,
+  type NeuronState,
+} from "@platform/proto/events/v1/chain_network";
+import { holderSetDelta, holderSetDigest, sortHolderPositions } from "@platform/proto/holderSets";
 import { TOPICS } from "@platform/proto/topics";
-import { accountsKeys, ORDINAL_SPAN } from "@platform/read-models";
+import { accountsKeys, ORDINAL_SPAN, subnetsKeys } from "@platform/read-models";
 import { createRedis, type Redis } from "@platform/store";
 import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +31,7 @@ import { getNetworkStatsLatest } from "../market/stats.js";
 import { getHoldersTop } from "../subnets/holders.js";
 import { getSubnetsLatest } from "../subnets/subnetsLatest.js";
 import { getValidatorsLatest } from "../subnets/validators.js";
+import { seriesAt } from "./seriesAt.js";
 import { account, batchMaker, hashOf, networkValues, ref, silentLog, timeOf } from "./testSupport/networkRecords.js";
 
 const dir = tempDir("data-query-past-block");
@@ -359,5 +366,64 @@ describe("latest reads at a past block", () => {
     ).toBe("BLOCK_BEFORE_HISTORY");
     // Blocks Redis still holds need no history database.
     expect((await getNetworkStatsLatest(redis, { at: at(107) })).totalIssuanceRao).toBe("10000107");
+  });
+});
+
+describe("holder sets kept in PostgreSQL as keyframes and deltas", () => {
+  it("answer the whole set they make at the block, skipping a delta whose base is not the set before it", async () => {
+    const key = subnetsKeys.holderPoints(9);
+    const setAt = (block: number, alphas: string[]): HolderPositions => {
+      const positions = sortHolderPositions(
+        alphas.map((alpha, index) => ({ coldkey: account(String(index)), hotkey: account("a"), alphaNalpha: alpha })),
+      );
+      return HolderPositions.fromPartial({
+        ref: ref(block),
+        netuid: 9,
+        coverage: HolderCoverage.HOLDER_COVERAGE_COMPLETE,
+        chunkCount: 1,
+        positions,
+        digest: holderSetDigest(positions),
+      });
+    };
+    const row = (value: HolderPositions, base?: HolderPositions) => {
+      const block = Number(value.ref!.blockNumber);
+      const bytes = HolderPositions.encode(
+        base === undefined
+          ? value
+          : { ...value, positions: holderSetDelta(base.positions, value.positions), baseDigest: base.digest! },
+      ).finish();
+      const point = {
+        o: block * ORDINAL_SPAN,
+        b: block,
+        h: hashOf(block),
+        t: timeOf(block),
+        p: Buffer.from(bytes).toString("base64"),
+        ...(base === undefined ? {} : { d: 1 }),
+      };
+      return [key, String(block), String(point.o), JSON.stringify(point)];
+    };
+    const [s100, s102, s104, s107] = [
+      setAt(100, ["10", "20"]),
+      setAt(102, ["10", "25", "5"]),
+      setAt(104, ["25"]),
+      setAt(107, ["7"]),
+    ];
+    const rows = [row(s100), row(s102, s100), row(s104, s102), row(setAt(105, ["1"]), s100), row(s107)];
+    await writer.unsafe(
+      "insert into history.series_points (series, block, ordinal, point) select * from unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[])",
+      [0, 1, 2, 3].map((column) => rows.map((entry) => entry[column])) as never,
+    );
+    const alphasAt = async (block: number) => {
+      const [point] = await seriesAt({ redis, history: reader }, [key], block);
+      return point === undefined
+        ? undefined
+        : [point.b, HolderPositions.decode(Buffer.from(point.p, "base64")).positions.map((item) => item.alphaNalpha)];
+    };
+    expect(await alphasAt(99)).toBeUndefined();
+    expect(await alphasAt(101)).toEqual([100, ["20", "10"]]);
+    expect(await alphasAt(103)).toEqual([102, ["25", "10", "5"]]);
+    // 105's delta names block 100's set as its base: skipped, 104's set stands until the keyframe at 107.
+    expect(await alphasAt(106)).toEqual([104, ["25"]]);
+    expect(await alphasAt(107)).toEqual([107, ["7"]]);
   });
 });

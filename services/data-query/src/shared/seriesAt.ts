@@ -1,6 +1,6 @@
 import { notFound } from "@platform/errors";
 import { type HistoryDb, historyTables } from "@platform/history";
-import type { SeriesPoint } from "@platform/read-models";
+import { type SeriesPoint, wholeHolderPoints } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { historyRead } from "./historyRead.js";
 import { parse, pointsAtBlock, run } from "./readModel.js";
@@ -43,26 +43,48 @@ async function beyondWindow(redis: Redis, keys: readonly string[], block: number
   return new Map();
 }
 
-/** Each series' newest point at or below `block` in history.series_points, by series key. */
+/**
+ * Each series' state at `block` in history.series_points, by series key: its newest point at or
+ * below the block, or for a series kept as keyframes and deltas (holder sets) the whole set they
+ * make there.
+ */
 async function historyPointsAt(
   db: HistoryDb,
   keys: readonly string[],
   block: number,
 ): Promise<Map<string, SeriesPoint | undefined>> {
-  // One index walk per series (the primary key is (series, block, ordinal)), newest first; the
-  // partitions above the block are pruned.
+  // Per series, one index walk back to its newest keyframe at or below the block (the primary key
+  // is (series, block, ordinal); every point of a series without deltas is one, so that is its
+  // newest point), then the points from there on; the partitions above the block are pruned.
+  const table = historyTables.seriesPoints;
   const rows = await historyRead(() =>
     db.unsafe(
-      `select wanted.series, newest.point from unnest($1::text[]) as wanted(series)
+      `select wanted.series, since.point from unnest($1::text[]) as wanted(series)
        cross join lateral (
-         select point from ${historyTables.seriesPoints}
-         where series = wanted.series and block <= $2
+         select block, ordinal from ${table}
+         where series = wanted.series and block <= $2 and keyframe
          order by block desc, ordinal desc limit 1
-       ) as newest`,
+       ) as keyframe
+       cross join lateral (
+         select point, block, ordinal from ${table}
+         where series = wanted.series and (block, ordinal) >= (keyframe.block, keyframe.ordinal) and block <= $2
+       ) as since
+       order by wanted.series, since.block, since.ordinal`,
       [keys as string[], block],
     ),
   );
-  return new Map(rows.map((row) => [row.series as string, parse(row.point as string)] as const));
+  const bySeries = new Map<string, SeriesPoint[]>();
+  for (const row of rows) {
+    const points = bySeries.get(row.series as string) ?? [];
+    points.push(parse(row.point as string)!);
+    bySeries.set(row.series as string, points);
+  }
+  return new Map(
+    [...bySeries].map(([series, points]) => [
+      series,
+      points.length === 1 ? points[0] : wholeHolderPoints(points, 1)[0],
+    ]),
+  );
 }
 
 /**

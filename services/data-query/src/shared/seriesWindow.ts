@@ -101,11 +101,11 @@ async function hotPointsBefore(source: SeriesSource, earliestMs: number): Promis
 }
 
 /**
- * One query for every instant: a binary search over blocks per instant (the largest block whose
- * newest point is older than the instant), then that block's newest point. Each step is one probe
- * of the primary key, so an instant costs about log2(blocks) index reads whatever the window's
- * length; the rows between instants are never read (a 30-day window at 12 s blocks is 216,000 of
- * them, 720 hourly instants about 13,000 probes: 0.1 s here, against 0.4 s to scan and bucket them).
+ * One query for every instant: per instant, the newest point whose block time is before it, found
+ * by one probe of series_points_by_time (series, time_ms, block, ordinal) in each partition at or
+ * below the top block. So an instant costs a few index reads whatever the window's length, and the
+ * rows between instants are never read (a 30-day window at 12 s blocks is 216,000 of them). Not for
+ * a series kept as deltas (holder sets): none is read as a window.
  */
 async function coldPointsBefore(
   source: SeriesSource,
@@ -113,26 +113,14 @@ async function coldPointsBefore(
   instantsMs: readonly number[],
   topBlock: number,
 ): Promise<(SeriesPoint | undefined)[]> {
-  const table = historyTables.seriesPoints;
-  const newestAtOrBelow = (block: string) =>
-    `select point from ${table} where series = $1 and block <= ${block} order by block desc, ordinal desc limit 1`;
   const rows = await historyRead(() =>
     history.unsafe(
-      `with recursive search(i, target, lo, hi) as (
-         select i::int, target, -1::bigint, $2::bigint from unnest($3::bigint[]) with ordinality as u(target, i)
-         union all
-         select s.i, s.target,
-           case when coalesce(p.t < s.target, true) then (s.lo + s.hi + 1) / 2 else s.lo end,
-           case when coalesce(p.t < s.target, true) then s.hi else (s.lo + s.hi + 1) / 2 - 1 end
-         from search s
-         left join lateral (
-           select (point::json->>'t')::bigint as t from (${newestAtOrBelow("(s.lo + s.hi + 1) / 2")}) newest
-         ) p on true
-         where s.lo < s.hi
-       )
-       select s.i, q.point from search s
-       left join lateral (${newestAtOrBelow("s.lo")}) q on true
-       where s.lo = s.hi`,
+      `select u.i, p.point from unnest($3::bigint[]) with ordinality as u(target, i)
+       left join lateral (
+         select point from ${historyTables.seriesPoints}
+         where series = $1 and time_ms < u.target and block <= $2
+         order by time_ms desc, block desc, ordinal desc limit 1
+       ) p on true`,
       [source.key, topBlock, instantsMs.map((instant) => Math.floor(instant))] as never,
     ),
   );

@@ -30,6 +30,7 @@ const blockOf = (ordinal: number): number => Math.floor(ordinal / ORDINAL_SPAN);
 export function postgresSeriesState(tx: HistoryTransaction, projection: string): SeriesState {
   const state = historyTables.projectionState;
   return {
+    store: "postgres",
     loadSeries: (pending) => loadSeriesRows(tx, pending),
     async members(key) {
       const rows = await tx.unsafe(`select field from ${state} where projection = $1 and key = $2`, [projection, key]);

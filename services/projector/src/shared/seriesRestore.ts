@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type HistoryDb, type HistoryTransaction, historyTables } from "@platform/history";
 import type { Logger } from "@platform/log";
-import { BUCKET_SECONDS, type BucketName, type SeriesPoint } from "@platform/read-models";
+import { BUCKET_SECONDS, type BucketName, type SeriesPoint, wholeHolderPoints } from "@platform/read-models";
 import { execPipeline, type Redis } from "@platform/store";
 import type { SeriesLayout } from "./seriesStore.js";
 import { parsePoint } from "./seriesStore.js";
@@ -87,7 +87,11 @@ async function seriesKeys(tx: HistoryTransaction, prefix: string): Promise<strin
   return rows.map((row) => row.series as string);
 }
 
-/** Each series' newest points (its window), into its zset; returns how many. */
+/**
+ * Each series' newest points (its window), into its zset; returns how many. A series kept as
+ * keyframes and deltas (holder sets) is read back to the keyframe its window starts from, and its
+ * window is made of the whole sets that gives (read-models holderPoints.ts).
+ */
 async function copyPoints(
   tx: HistoryTransaction,
   redis: Redis,
@@ -95,21 +99,66 @@ async function copyPoints(
   layoutOf: SeriesRestoreOptions["layoutOf"],
   newest: Map<string, SeriesPoint>,
 ): Promise<number> {
+  const table = historyTables.seriesPoints;
   const rows = await tx.unsafe(
     `select s.series, p.point from unnest($1::text[], $2::int[]) as s(series, keep)
-     cross join lateral (select point, block, ordinal from ${historyTables.seriesPoints} p
+     cross join lateral (select point, block, ordinal from ${table} p
        where p.series = s.series order by block desc, ordinal desc limit s.keep) p
      order by s.series, p.block, p.ordinal`,
     [keys as string[], keys.map((key) => layoutOf(key)!.keepPoints)] as never,
   );
-  const pipeline = redis.pipeline();
+  const windows = new Map<string, SeriesPoint[]>();
   for (const row of rows) {
-    const point = parsePoint(row.point as string);
-    pipeline.zadd(row.series as string, point.o, row.point as string);
-    newest.set(row.series as string, point);
+    const points = windows.get(row.series as string) ?? [];
+    points.push(parsePoint(row.point as string));
+    windows.set(row.series as string, points);
+  }
+  const withDeltas = [...windows].filter(([, points]) => points[0]?.d !== undefined);
+  const earlier = await keyframesBefore(tx, withDeltas);
+  const pipeline = redis.pipeline();
+  let copied = 0;
+  for (const [series, points] of windows) {
+    const window = earlier.has(series)
+      ? wholeHolderPoints([...earlier.get(series)!, ...points], layoutOf(series)!.keepPoints)
+      : points.some((point) => point.d !== undefined)
+        ? wholeHolderPoints(points)
+        : points;
+    for (const point of window) pipeline.zadd(series, point.o, JSON.stringify(point));
+    if (window.length > 0) newest.set(series, window.at(-1)!);
+    copied += window.length;
   }
   await execPipeline(pipeline);
-  return rows.length;
+  return copied;
+}
+
+/** For each window that starts with a delta, the points from the series' newest keyframe before it up to it. */
+async function keyframesBefore(
+  tx: HistoryTransaction,
+  windows: readonly [string, SeriesPoint[]][],
+): Promise<Map<string, SeriesPoint[]>> {
+  if (windows.length === 0) return new Map();
+  const table = historyTables.seriesPoints;
+  const rows = await tx.unsafe(
+    `select s.series, p.point from unnest($1::text[], $2::bigint[], $3::bigint[]) as s(series, block, ordinal)
+     cross join lateral (select block, ordinal from ${table} k
+       where k.series = s.series and (k.block, k.ordinal) < (s.block, s.ordinal) and k.keyframe
+       order by block desc, ordinal desc limit 1) k
+     join ${table} p on p.series = s.series and (p.block, p.ordinal) >= (k.block, k.ordinal)
+       and (p.block, p.ordinal) < (s.block, s.ordinal)
+     order by s.series, p.block, p.ordinal`,
+    [
+      windows.map(([series]) => series),
+      windows.map(([, points]) => String(points[0]!.b)),
+      windows.map(([, points]) => String(points[0]!.o)),
+    ] as never,
+  );
+  const before = new Map<string, SeriesPoint[]>();
+  for (const row of rows) {
+    const points = before.get(row.series as string) ?? [];
+    points.push(parsePoint(row.point as string));
+    before.set(row.series as string, points);
+  }
+  return before;
 }
 
 /** Each series' bucket aggregates within the window Redis keeps them for (seriesStore.ts's trim rule). */

@@ -11,6 +11,11 @@ import { type LoadedSeries, loadSeries, type PendingSeries } from "./seriesStore
  * points in both.
  */
 export interface SeriesState {
+  /**
+   * Which store's copy this is. The history database keeps a holder set's deltas as they came
+   * (read-models holderPoints.ts rebuilds the sets); Redis keeps every set whole.
+   */
+  store: "redis" | "postgres";
   loadSeries(pending: readonly PendingSeries[]): Promise<LoadedSeries[]>;
   /** Every member of a set. */
   members(key: string): Promise<string[]>;
@@ -23,6 +28,7 @@ export interface SeriesState {
 /** The Redis copy, read on the projection's own connection; every key read is WATCHed for the MULTI that follows. */
 export function redisSeriesState(redis: Redis): SeriesState {
   return {
+    store: "redis",
     loadSeries: (pending) => loadSeries(redis, pending),
     async members(key) {
       await redis.watch(key);

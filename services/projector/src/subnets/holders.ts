@@ -82,9 +82,10 @@ export function resolveHolderDeltas(
     }
     const { baseDigest: _base, ...keyframe } = delta;
     const whole: HolderPositions = { ...keyframe, positions: applyHolderSetDelta(baseSet.positions, delta.positions) };
+    const { d: _delta, ...point } = op.point;
     series.ops[index] = {
       kind: "add",
-      point: { ...op.point, p: Buffer.from(HolderPositions.encode(whole).finish()).toString("base64") },
+      point: { ...point, p: Buffer.from(HolderPositions.encode(whole).finish()).toString("base64") },
     };
   }
   return skipped;

@@ -419,8 +419,11 @@ async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState
     else if (change.kind === "chunk") {
       const set = addChunk(chunks.get(change.netuid)!, change.chunk);
       if (set === undefined) continue;
-      const point = pointOf(set.ref, HolderPositions.encode(set).finish());
-      if (set.baseDigest !== undefined) deltas.set(point, set);
+      const point: NewPoint = pointOf(set.ref, HolderPositions.encode(set).finish());
+      if (set.baseDigest !== undefined) {
+        point.d = 1;
+        deltas.set(point, set);
+      }
       series("holders", change.netuid).ops.push({ kind: "add", point });
     } else {
       if (change.what === "holders") dropChunks(chunks.get(change.netuid)!, change.hash);
@@ -436,7 +439,8 @@ async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState
   ];
   const loaded = await state.loadSeries(entries);
   const holderSeries = new Set(entries.filter((entry) => entry.what === "holders").map((entry) => entry.layout.points));
-  for (const entry of deltas.size === 0 ? [] : loaded) {
+  // The history database keeps the deltas themselves (read-models holderPoints.ts rebuilds the sets).
+  for (const entry of deltas.size === 0 || state.store === "postgres" ? [] : loaded) {
     if (!holderSeries.has(entry.layout.points)) continue;
     for (const skipped of resolveHolderDeltas(entry, deltas))
       log.warn(
