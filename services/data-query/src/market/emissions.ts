@@ -4,21 +4,18 @@ import type {
   GetSubnetEmissionsLatestResponse,
   SubnetEmission,
 } from "@platform/proto/data/v1/market";
-import { EmissionSnapshot, NetworkStatsSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
+import { EmissionSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { EMISSION_SORTS, type SortName } from "@platform/proto/sorts";
-import { marketKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
+import { subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { readModel } from "../shared/asOf.js";
-import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { queryScope } from "../shared/cursor.js";
 import { mulIntByDecimal } from "../shared/decimal.js";
-import { checkNetuids, toNetuids } from "../shared/netuids.js";
-import { MARKET_EMISSIONS, subnetsAt } from "../shared/netuidsAt.js";
+import { MARKET_EMISSIONS } from "../shared/netuidsAt.js";
 import { ratio } from "../shared/numbers.js";
 import { orderOf, pageLimitOf } from "../shared/page.js";
-import { asOfPinned, blockScope, lowestBlock, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
-import { consistentPoints, decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
-import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
+import { blockScope, wantedOf } from "../shared/pastBlock.js";
+import { decodePoint } from "../shared/readModel.js";
+import { snapshotsAtHead, snapshotsAtPast } from "../shared/snapshotsAt.js";
 import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
 
 const BLOCKS_PER_DAY = 7_200n;
@@ -39,10 +36,17 @@ export async function getSubnetEmissionsLatest(
   const order = orderOf(request.order, EMISSION_SORTS.defaultOrder);
   const sortValueOf = sortReaderOf(EMISSION_SORTS, EMISSION_SORT_VALUES, request.sort, "an emission sort");
   const wanted = wantedOf(request.at);
+  const choice = { requested: request.netuids };
   const { netuids, snapshots, asOf, read } =
     wanted === undefined
-      ? await emissionsAtHead(redis, request)
-      : await emissionsAtPast({ redis, history }, request, wanted);
+      ? await snapshotsAtHead(redis, MARKET_EMISSIONS, EmissionSnapshot, choice, "emission")
+      : await snapshotsAtPast(
+          { redis, history },
+          MARKET_EMISSIONS,
+          EmissionSnapshot,
+          { ...choice, wanted },
+          "emission",
+        );
   const block = Number(asOf.blockNumber);
   const subnets = await read(
     snapshots.map((snapshot) => subnetsKeys.subnetPoints(snapshot.netuid)),
@@ -82,37 +86,6 @@ export async function getSubnetEmissionsLatest(
   };
   if (first?.ownerCut !== undefined) response.ownerCut = first.ownerCut;
   return response;
-}
-
-type ReadAt = (keys: readonly string[], block: number) => Promise<(SeriesPoint | undefined)[]>;
-
-async function emissionsAtHead(redis: Redis, request: GetSubnetEmissionsLatestRequest) {
-  const known = toNetuids(await readModel(() => redis.smembers(marketKeys.emissions)));
-  const netuids = request.netuids.length > 0 ? checkNetuids(request.netuids, known, 256) : [...known];
-  const { block, points } = await consistentPoints(redis, netuids.map(marketKeys.emissionPoints));
-  if (block === undefined) throw notYet("emission");
-  const snapshots = points.filter((point) => point !== undefined).map((point) => decodePoint(point!, EmissionSnapshot));
-  const asOf = asOfOf(snapshots.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
-  const read: ReadAt = (keys, at) => pointsAtBlock(redis, keys, at);
-  return { netuids, snapshots, asOf, read };
-}
-
-/** The emissions of the subnets that stood at the block asked for, below the newest block all emissions reached. */
-async function emissionsAtPast(stores: SeriesStores, request: GetSubnetEmissionsLatestRequest, wanted: Wanted) {
-  const known = toNetuids(await readModel(() => stores.redis.smembers(marketKeys.emissions)));
-  const head = lowestBlock(await newestPoints(stores.redis, [...known].map(marketKeys.emissionPoints)));
-  if (head === undefined) throw notYet("emission");
-  const pin = await pinBlock(stores, wanted, head);
-  const { netuids, points } = await subnetsAt(stores, MARKET_EMISSIONS, pin.block, request.netuids, 256);
-  const snapshots = points.map((point) => decodePoint(point, EmissionSnapshot));
-  const newest = snapshots.reduce<EmissionSnapshot | undefined>(
-    (top, snapshot) =>
-      top === undefined || Number(snapshot.ref?.blockNumber) > Number(top.ref?.blockNumber) ? snapshot : top,
-    undefined,
-  );
-  const asOf = asOfPinned(newest?.ref ?? decodePoint(pin.stats, NetworkStatsSnapshot).ref, pin);
-  const read: ReadAt = (keys, at) => seriesAt(stores, keys, at);
-  return { netuids, snapshots, asOf, read };
 }
 
 /** What each emission sort orders by. */

@@ -5,23 +5,20 @@ import type {
   GetSubnetPoolsLatestResponse,
   SubnetPool,
 } from "@platform/proto/data/v1/market";
-import { NetworkStatsSnapshot, PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
+import { PoolSnapshot, SubnetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { POOL_SORTS, type SortName } from "@platform/proto/sorts";
-import { marketKeys, type SeriesPoint, subnetsKeys } from "@platform/read-models";
+import { marketKeys, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { readModel } from "../shared/asOf.js";
-import { asOfOf, notYet } from "../shared/asOfRef.js";
 import { DAY_MS, HOUR_MS, priceChanges, volumes24h } from "../shared/changes.js";
 import { queryScope } from "../shared/cursor.js";
 import { mulIntByDecimal } from "../shared/decimal.js";
-import { checkNetuids, toNetuids } from "../shared/netuids.js";
-import { MARKET_POOLS, subnetsAt } from "../shared/netuidsAt.js";
+import { MARKET_POOLS } from "../shared/netuidsAt.js";
 import { multiply, ratio } from "../shared/numbers.js";
 import { orderOf, pageLimitOf } from "../shared/page.js";
-import { asOfPinned, blockScope, lowestBlock, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
-import { consistentPoints, decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
-import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
+import { blockScope, wantedOf } from "../shared/pastBlock.js";
+import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
+import { type ReadAt, snapshotsAtHead, snapshotsAtPast } from "../shared/snapshotsAt.js";
 import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
 
 const PAGE = { defaultLimit: 256, maxLimit: 256 };
@@ -39,9 +36,12 @@ export async function getSubnetPoolsLatest(
   const order = orderOf(request.order, POOL_SORTS.defaultOrder);
   const sortValueOf = sortReaderOf(POOL_SORTS, POOL_SORT_VALUES, request.sort, "a pool sort");
   const wanted = wantedOf(request.at);
-  const stores: SeriesStores = { redis, history };
+  // The root subnet's pool only when asked for, by name or by include_root.
+  const choice = { requested: request.netuids, include: (netuid: number) => request.includeRoot || netuid !== 0 };
   const { netuids, snapshots, asOf, read } =
-    wanted === undefined ? await poolsAtHead(redis, request) : await poolsAtPast(stores, request, wanted);
+    wanted === undefined
+      ? await snapshotsAtHead(redis, MARKET_POOLS, PoolSnapshot, choice, "pool")
+      : await snapshotsAtPast({ redis, history }, MARKET_POOLS, PoolSnapshot, { ...choice, wanted }, "pool");
   const pools = await describePools(redis, snapshots, Number(asOf.blockNumber), Date.parse(asOf.timestamp), read);
   const scope = queryScope([
     "subnet-pools/latest",
@@ -61,50 +61,6 @@ export async function getSubnetPoolsLatest(
     scope,
   });
   return { asOf, pools: page.items, page: page.page };
-}
-
-/** Reads series states at a block (pointsAtBlock at the newest block, seriesAt at a past one). */
-type ReadAt = (keys: readonly string[], block: number) => Promise<(SeriesPoint | undefined)[]>;
-
-const wantedNetuids = (request: GetSubnetPoolsLatestRequest, known: Iterable<number>, max: number) =>
-  request.netuids.length > 0
-    ? checkNetuids(request.netuids, new Set(known), max)
-    : [...known].filter((netuid) => request.includeRoot || netuid !== 0);
-
-async function poolsAtHead(redis: Redis, request: GetSubnetPoolsLatestRequest) {
-  const known = toNetuids(await readModel(() => redis.smembers(marketKeys.pools)));
-  const netuids = wantedNetuids(request, known, 256);
-  const { block, points } = await consistentPoints(redis, netuids.map(marketKeys.poolPoints));
-  if (block === undefined) throw notYet("pool");
-  const snapshots = points.filter((point) => point !== undefined).map((point) => decodePoint(point!, PoolSnapshot));
-  const asOf = asOfOf(snapshots.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
-  const read: ReadAt = (keys, at) => pointsAtBlock(redis, keys, at);
-  return { netuids, snapshots, asOf, read };
-}
-
-/**
- * The pools that stood at the block asked for, below the newest block every pool listed now
- * reached. as_of is the newest of their snapshots (the block itself, pools being published at every
- * snapshot block), or the network's at that block when no pool stood.
- */
-async function poolsAtPast(stores: SeriesStores, request: GetSubnetPoolsLatestRequest, wanted: Wanted) {
-  const known = toNetuids(await readModel(() => stores.redis.smembers(marketKeys.pools)));
-  const head = lowestBlock(await newestPoints(stores.redis, [...known].map(marketKeys.poolPoints)));
-  if (head === undefined) throw notYet("pool");
-  const pin = await pinBlock(stores, wanted, head);
-  const standing = await subnetsAt(stores, MARKET_POOLS, pin.block, request.netuids, 256);
-  const netuids = wantedNetuids(request, standing.netuids, 256);
-  const snapshots = netuids.map((netuid) =>
-    decodePoint(standing.points[standing.netuids.indexOf(netuid)]!, PoolSnapshot),
-  );
-  const newest = snapshots.reduce<PoolSnapshot | undefined>(
-    (top, snapshot) =>
-      top === undefined || Number(snapshot.ref?.blockNumber) > Number(top.ref?.blockNumber) ? snapshot : top,
-    undefined,
-  );
-  const asOf = asOfPinned(newest?.ref ?? decodePoint(pin.stats, NetworkStatsSnapshot).ref, pin);
-  const read: ReadAt = (keys, at) => seriesAt(stores, keys, at);
-  return { netuids, snapshots, asOf, read };
 }
 
 /** What each pool sort orders by. */

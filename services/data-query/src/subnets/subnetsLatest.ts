@@ -20,6 +20,7 @@ import { orderOf, pageLimitOf } from "../shared/page.js";
 import { asOfPinned, blockScope, lowestBlock, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
 import { consistentPoints, decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
+import type { ReadAt } from "../shared/snapshotsAt.js";
 import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
 
 /**
@@ -76,8 +77,6 @@ export async function getSubnetsLatest(
   });
   return { asOf, subnets: page.items, page: page.page };
 }
-
-type ReadAt = (keys: readonly string[], block: number) => Promise<(SeriesPoint | undefined)[]>;
 
 async function subnetsAtHead(redis: Redis, request: GetSubnetsLatestRequest) {
   const known = toNetuids(await readModel(() => redis.smembers(subnetsKeys.netuids)));

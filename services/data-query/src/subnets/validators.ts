@@ -7,7 +7,7 @@ import type {
 } from "@platform/proto/data/v1/subnets";
 import { type NeuronState, PoolSnapshot, ValidatorSetSnapshot } from "@platform/proto/events/v1/chain_network";
 import { type SortName, VALIDATOR_SORTS } from "@platform/proto/sorts";
-import { type SeriesPoint, subnetsKeys } from "@platform/read-models";
+import { subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { ROOT_NETUID } from "@platform/subtensor";
 import { readModel } from "../shared/asOf.js";
@@ -20,6 +20,7 @@ import { orderOf, pageLimitOf } from "../shared/page.js";
 import { asOfPinned, blockScope, pinBlock, type Wanted, wantedOf } from "../shared/pastBlock.js";
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
+import type { ReadAt } from "../shared/snapshotsAt.js";
 import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
 import { rootStakeMovesAfter, withRootStakes } from "./rootStakes.js";
 
@@ -94,8 +95,6 @@ export async function getValidatorsLatest(
   });
   return { asOf, netuid, validators: page.items, page: page.page };
 }
-
-type ReadAt = (keys: readonly string[], block: number) => Promise<(SeriesPoint | undefined)[]>;
 
 /** The subnet's newest metagraph and pool (or those at a walk's block), with the subnet list judged. */
 async function metagraphAtHead(redis: Redis, requested: number, pinned: string | undefined) {
