@@ -139,7 +139,14 @@ async function startRig(side: SideName, dir: string): Promise<Rig> {
     },
     {
       name: "market",
-      projection: marketProjection({ redis: marketRedis, history: timed("market"), log }),
+      // With history, Redis keeps the pools' hot window only (REDIS_HOT_WINDOW_BLOCKS), set to the
+      // soak's window so that the slope after it is Redis' steady state; alone, it keeps the default.
+      projection: marketProjection({
+        redis: marketRedis,
+        history: timed("market"),
+        log,
+        ...(pool === undefined ? {} : { hotWindowBlocks: SETTINGS.window }),
+      }),
       postgresClock: clocks.market,
     },
     {

@@ -9,6 +9,7 @@ import {
 } from "@platform/config";
 import { chainTopicVars, kafkaCredentialVars, kafkaTopicVars, serviceVars } from "@platform/service";
 import { z } from "zod";
+import { DEFAULT_HOT_WINDOW_BLOCKS } from "./market/keys.js";
 
 export const PROJECTIONS = ["intents", "accounts", "market", "subnets"] as const;
 
@@ -45,6 +46,13 @@ export const projectorConfigSchema = z
     REDIS_WAIT_REPLICAS: vars.nonNegativeInt().default(0),
     /** How long a commit waits for them before it goes on without (logged and counted); 1,000 ms by default. */
     REDIS_WAIT_TIMEOUT_MS: vars.positiveInt().default(1_000),
+    /**
+     * The hot window: how many of the newest blocks' points Redis keeps of the series written at every
+     * block (each subnet's pool). Older points live only in the history database, so Redis stops
+     * growing with the chain once the window is full; reads at older blocks go there. 7,200 (a
+     * Finney day) by default.
+     */
+    REDIS_HOT_WINDOW_BLOCKS: vars.positiveInt().default(DEFAULT_HOT_WINDOW_BLOCKS),
     /** Replication of the topics a projection creates when it starts before their producers; 3 in production. */
     KAFKA_REPLICATION_FACTOR: vars.positiveInt().default(3),
     /** KAFKA_CREATE_TOPICS: create its topics (true, a bare broker) or wait for the topics step (false). */

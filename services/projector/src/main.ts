@@ -117,6 +117,7 @@ for (const name of config.PROJECTIONS) {
     chainTopicsRetentionMs: config.CHAIN_TOPICS_RETENTION_MS,
     createTopics: config.KAFKA_CREATE_TOPICS,
     registry,
+    hotWindowBlocks: config.REDIS_HOT_WINDOW_BLOCKS,
   });
   checks.push(supervisor.check);
   stops.push(

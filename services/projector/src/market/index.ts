@@ -29,6 +29,7 @@ export function startMarketProjection(options: ProjectionStartOptions): Projecti
       ...(options.signals === undefined ? {} : { signals: options.signals }),
       replication: replicationFor("market", options),
       ...(options.registry === undefined ? {} : { readModels: readModelMetrics(options.registry) }),
+      ...(options.hotWindowBlocks === undefined ? {} : { hotWindowBlocks: options.hotWindowBlocks }),
     }),
     replicationFactor: options.replicationFactor,
     chainTopicsRetentionMs: options.chainTopicsRetentionMs,

@@ -5,11 +5,14 @@ import type { SeriesLayout } from "../shared/seriesStore.js";
 
 const DAY = 86_400;
 const BUCKET_KEEP: Partial<Record<BucketName, number>> = { "5m": 35 * DAY, "1h": 400 * DAY };
-export const POOL_POINTS_KEPT = 7_300;
 export const SNAPSHOT_POINTS_KEPT = 64;
 export const PRICE_POINTS_KEPT = 10_000;
 
-export const poolLayout = (netuid: number): SeriesLayout => ({
+/** The hot window by default (REDIS_HOT_WINDOW_BLOCKS): a Finney day at 12 s blocks. */
+export const DEFAULT_HOT_WINDOW_BLOCKS = 7_200;
+
+/** A pool's series: its newest `keepPoints` per-block points (the hot window, REDIS_HOT_WINDOW_BLOCKS) in Redis. */
+export const poolLayout = (netuid: number, keepPoints: number): SeriesLayout => ({
   points: marketKeys.poolPoints(netuid),
   buckets: {
     "5m": marketKeys.poolBuckets(netuid, "5m"),
@@ -17,7 +20,7 @@ export const poolLayout = (netuid: number): SeriesLayout => ({
     "4h": marketKeys.poolBuckets(netuid, "4h"),
     "1d": marketKeys.poolBuckets(netuid, "1d"),
   },
-  keepPoints: POOL_POINTS_KEPT,
+  keepPoints,
   keepBucketSeconds: BUCKET_KEEP,
 });
 

@@ -15,7 +15,7 @@ import { snapshotProjection } from "../shared/snapshotProjection.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { decodeMarketBatch, type MarketChange } from "./decode.js";
-import { emissionLayout, poolLayout, priceLayout, statsLayout } from "./keys.js";
+import { DEFAULT_HOT_WINDOW_BLOCKS, emissionLayout, poolLayout, priceLayout, statsLayout } from "./keys.js";
 
 export type MarketProjection = SupervisedProjection;
 
@@ -36,8 +36,11 @@ export function marketProjection(options: {
   replication?: CommitReplication | undefined;
   /** Told the newest block of each commit (`read_model_as_of_*{read_model="market"}`). */
   readModels?: ReadModelMetrics;
+  /** The newest points Redis keeps of each pool (REDIS_HOT_WINDOW_BLOCKS); 7,200 by default. */
+  hotWindowBlocks?: number;
 }): MarketProjection {
   const { redis, log } = options;
+  const pools = (netuid: number) => poolLayout(netuid, options.hotWindowBlocks ?? DEFAULT_HOT_WINDOW_BLOCKS);
   return snapshotProjection<MarketChange, MarketPlan>({
     name: "market",
     redis,
@@ -53,7 +56,7 @@ export function marketProjection(options: {
         "market",
         newestRef(changes.map((change) => ("ref" in change ? change.ref : undefined))),
       ),
-    plan: planMarket,
+    plan: (changes, state) => planMarket(changes, state, pools),
     blocksOf: (changes) =>
       blockSpan(changes.flatMap((change) => ("point" in change && change.point !== undefined ? [change.point.b] : []))),
     async queueRedis(plan, changes) {
@@ -90,7 +93,7 @@ export function marketProjection(options: {
         history,
         log,
         seriesPrefix: `${DATA_PREFIX}market:`,
-        layoutOf: marketLayoutOf,
+        layoutOf: (key) => marketLayoutOf(key, pools),
         stateKind: (key) => (key === marketKeys.removedSubnets ? "hash" : "set"),
         offsetKey: marketKeys.offset,
         versionKey: readModelVersionKeys.market,
@@ -133,7 +136,11 @@ export interface MarketPlan {
 }
 
 /** Sorts a batch's changes into series operations, in order; a price round already removed is not added again. */
-export async function planMarket(changes: readonly MarketChange[], state: SeriesState): Promise<MarketPlan> {
+export async function planMarket(
+  changes: readonly MarketChange[],
+  state: SeriesState,
+  pools: (netuid: number) => SeriesLayout,
+): Promise<MarketPlan> {
   const pending = new Map<string, MarketSeries>();
   const series = (
     kind: MarketSeriesKind,
@@ -160,7 +167,7 @@ export async function planMarket(changes: readonly MarketChange[], state: Series
     if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved"))
       removals.push(change);
     else if (change.kind === "pool")
-      series("pool", poolLayout(change.netuid), { netuid: change.netuid }).ops.push({
+      series("pool", pools(change.netuid), { netuid: change.netuid }).ops.push({
         kind: "add",
         point: change.point,
       });
@@ -178,7 +185,7 @@ export async function planMarket(changes: readonly MarketChange[], state: Series
       });
     } else {
       const remove = { kind: "remove" as const, block: change.block, hash: change.hash };
-      if (change.what === "pool") series("pool", poolLayout(change.netuid), { netuid: change.netuid }).ops.push(remove);
+      if (change.what === "pool") series("pool", pools(change.netuid), { netuid: change.netuid }).ops.push(remove);
       else if (change.what === "emission")
         series("emission", emissionLayout(change.netuid), { netuid: change.netuid }).ops.push(remove);
       else if (change.what === "stats") series("stats", statsLayout).ops.push(remove);
@@ -218,11 +225,11 @@ function queueListing(multi: RedisMulti, netuid: number): void {
 }
 
 /** A market series' layout from its points key (keys.ts), for the restore. */
-function marketLayoutOf(key: string): SeriesLayout | undefined {
+function marketLayoutOf(key: string, pools: (netuid: number) => SeriesLayout): SeriesLayout | undefined {
   const rest = key.startsWith(`${DATA_PREFIX}market:`) ? key.slice(`${DATA_PREFIX}market:`.length) : undefined;
   if (rest === undefined || !rest.endsWith(":points")) return undefined;
   const parts = rest.slice(0, -":points".length).split(":");
-  if (parts[0] === "pool" && parts.length === 2) return poolLayout(Number(parts[1]));
+  if (parts[0] === "pool" && parts.length === 2) return pools(Number(parts[1]));
   if (parts[0] === "emission" && parts.length === 2) return emissionLayout(Number(parts[1]));
   if (parts[0] === "stats" && parts.length === 1) return statsLayout;
   if (parts[0] === "price" && parts.length === 3) return priceLayout(parts[1]!, parts[2]!);

@@ -39,6 +39,8 @@ export interface ProjectionStartOptions {
   intervalMs?: number;
   /** Where the projection's lag and read-model metrics go (the process's registry); none without it. */
   registry?: Registry;
+  /** The newest blocks' points Redis keeps of the per-block series (REDIS_HOT_WINDOW_BLOCKS). */
+  hotWindowBlocks?: number;
 }
 
 export interface ProjectionSupervisorOptions {
