@@ -192,7 +192,7 @@ describe("the servers' users", () => {
   it("refuses every service CLIENT TRACKING, whose BCAST mode pushes the name of every key anyone writes", async () => {
     for (const name of REDIS_USERS) {
       await refused(as(name).call("CLIENT", "TRACKING", "ON", "BCAST"));
-      // As an attacker would ask, over RESP3 (ioredis speaks RESP2 only): no key name reaches it.
+      // As an attacker would ask, on a raw RESP3 connection (push messages): no key name reaches it.
       const heard = await trackingBroadcast(name, () =>
         admin.set(`auth:fail:addr:203.0.113.${REDIS_USERS.indexOf(name)}`, "1"),
       );
