@@ -105,17 +105,18 @@ describe("loadDeployment", () => {
   it("names the URL without its user name or password in every refusal, a failed fetch included", async () => {
     const url = "https://deploy:s3cr3t@deployments.example/staging/deployment.v1.json";
     const refusals = [
-      loadDeployment(url, { fetch: async () => new Response("{}", { status: 404 }) }),
-      loadDeployment(url, { fetch: async () => new Response("not json") }),
-      loadDeployment(url, { fetch: async () => new Response("{}"), sha256: "00".repeat(32) }),
-      loadDeployment(url, {
-        fetch: async () => {
-          throw new TypeError("fetch failed");
-        },
-      }),
+      () => loadDeployment(url, { fetch: async () => new Response("{}", { status: 404 }) }),
+      () => loadDeployment(url, { fetch: async () => new Response("not json") }),
+      () => loadDeployment(url, { fetch: async () => new Response("{}"), sha256: "00".repeat(32) }),
+      () =>
+        loadDeployment(url, {
+          fetch: async () => {
+            throw new TypeError("fetch failed");
+          },
+        }),
     ];
     for (const refusal of refusals) {
-      const error = await refusal.then(
+      const error = await refusal().then(
         () => undefined,
         (failure: unknown) => failure,
       );
