@@ -287,11 +287,14 @@ describe("who gets paid, under which nonce, until when", () => {
 
 describe("an unlimited approval", () => {
   it("is refused without its acknowledgement, before any allowance is read", async () => {
+    // The types refuse both calls (each expectation is an error when they compile); a caller without types is refused at run time.
+    // @ts-expect-error approve: "unlimited" needs acknowledgeUnlimitedApproval: true
     const attempt = () => openCalls({ quote: quote(), deployment, owner: USER, allowance: 0n, approve: "unlimited" });
     expect(attempt).toThrow(OpenCallsError);
     expect(attempt).toThrow(/acknowledgeUnlimitedApproval/);
     let read = false;
     await expect(
+      // @ts-expect-error only `true` acknowledges an unlimited approval
       buildOpenCalls({
         quote: quote(),
         deployment,

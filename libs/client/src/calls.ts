@@ -64,7 +64,31 @@ export interface AllowanceQuery {
 /** Reads an ERC-20 allowance, e.g. with viem: `(q) => publicClient.readContract({address: q.token, abi: erc20Abi, functionName: "allowance", args: [q.owner, q.spender]})`. */
 export type ReadAllowance = (query: AllowanceQuery) => Promise<bigint>;
 
-export interface OpenCallsInput {
+/**
+ * What `openCalls` and `buildOpenCalls` take. `approve: "unlimited"` compiles only with
+ * `acknowledgeUnlimitedApproval: true` beside it (and is refused at run time without it, for
+ * callers without types).
+ */
+export type OpenCallsInput = OpenCallsOptions & ApprovalChoice;
+
+/** The approval asked for: the order's input (default), or unlimited with its acknowledgement. */
+export type ApprovalChoice =
+  | {
+      /** Approve exactly the order's input amount when the allowance is short (the default). */
+      approve?: "exact";
+      acknowledgeUnlimitedApproval?: boolean;
+    }
+  | {
+      /**
+       * Approve `maxUint256`: the FullSettler may then move all of the token the wallet will ever
+       * hold, so it needs `acknowledgeUnlimitedApproval: true` beside it.
+       */
+      approve: "unlimited";
+      /** Says that `approve: "unlimited"` is meant. */
+      acknowledgeUnlimitedApproval: true;
+    };
+
+export interface OpenCallsOptions {
   quote: QuoteForCalls;
   /** The environment's deployment data, with addresses: the quote is checked against it. */
   deployment: Deployment;
@@ -77,14 +101,6 @@ export interface OpenCallsInput {
   recipient?: string;
   /** The order nonce you asked for, when you chose one: `orderData` must carry it. */
   nonce?: bigint | string;
-  /**
-   * How much to approve when the allowance is short: the order's input (default) or unlimited.
-   * Unlimited lets the FullSettler move all of the token the wallet will ever hold, so it needs
-   * `acknowledgeUnlimitedApproval: true` beside it.
-   */
-  approve?: "exact" | "unlimited";
-  /** Says that `approve: "unlimited"` is meant; without it, that option is refused. */
-  acknowledgeUnlimitedApproval?: boolean;
   /** Seconds since the epoch; `Date.now()` when absent. Only for checking the quote's deadlines. */
   nowSeconds?: number;
 }
@@ -166,8 +182,9 @@ interface CheckedOrder {
 
 function checkedOrder(input: OpenCallsInput): CheckedOrder {
   const { quote, deployment } = input;
-  // Before anything is read: an unacknowledged unlimited approval never gets as far as a call.
-  if (input.approve === "unlimited" && input.acknowledgeUnlimitedApproval !== true)
+  // Before anything is read: an unacknowledged unlimited approval never gets as far as a call
+  // (the types refuse it; a caller without them, or with a cast, is refused here).
+  if (input.approve === "unlimited" && (input.acknowledgeUnlimitedApproval as boolean | undefined) !== true)
     throw new OpenCallsError(
       "UNLIMITED_APPROVAL_NOT_ACKNOWLEDGED",
       'approve: "unlimited" lets the FullSettler move every unit of the token this wallet will hold: pass acknowledgeUnlimitedApproval: true if that is meant, or approve the exact amount (the default)',

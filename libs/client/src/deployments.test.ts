@@ -102,6 +102,30 @@ describe("loadDeployment", () => {
       expect((await loadDeployment(url, { fetch })).environment).toBe("local");
   });
 
+  it("names the URL without its user name or password in every refusal, a failed fetch included", async () => {
+    const url = "https://deploy:s3cr3t@deployments.example/staging/deployment.v1.json";
+    const refusals = [
+      () => loadDeployment(url, { fetch: async () => new Response("{}", { status: 404 }) }),
+      () => loadDeployment(url, { fetch: async () => new Response("not json") }),
+      () => loadDeployment(url, { fetch: async () => new Response("{}"), sha256: "00".repeat(32) }),
+      () =>
+        loadDeployment(url, {
+          fetch: async () => {
+            throw new TypeError("fetch failed");
+          },
+        }),
+    ];
+    for (const refusal of refusals) {
+      const error = await refusal().then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).toBeInstanceOf(DeploymentSourceError);
+      expect((error as DeploymentSourceError).message).toContain("https://deployments.example/staging/");
+      expect((error as DeploymentSourceError).message).not.toContain("s3cr3t");
+    }
+  });
+
   it("accepts only the pinned bytes when given their SHA-256", async () => {
     const served = JSON.stringify(withAddresses());
     const digest = createHash("sha256").update(served).digest("hex");

@@ -1,9 +1,11 @@
 export {
   type AllowanceQuery,
+  type ApprovalChoice,
   buildOpenCalls,
   type Call,
   OpenCallsError,
   type OpenCallsInput,
+  type OpenCallsOptions,
   type OpenCallsProblem,
   openCalls,
   type QuoteForCalls,

@@ -7,8 +7,9 @@ export class DeploymentSourceError extends ClientError {
   constructor(
     readonly code: "INSECURE_DEPLOYMENT_URL" | "DEPLOYMENT_DIGEST_MISMATCH" | "DEPLOYMENT_FETCH_FAILED",
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = "DeploymentSourceError";
   }
 }
@@ -28,20 +29,26 @@ export interface LoadDeploymentOptions {
  * is fetched over `https:` only (plain `http:` only from this machine's loopback, for a local
  * stack), and, when `sha256` is given, only bytes with that digest are accepted. Throws
  * DeploymentSourceError, or DeploymentDataError for a file that is not valid deployment data.
+ * Its messages name the URL without any user name or password it carries.
  */
 export async function loadDeployment(url: string | URL, options: LoadDeploymentOptions = {}): Promise<Deployment> {
   const target = new URL(String(url));
+  const shown = withoutCredentials(target);
   if (!(target.protocol === "https:" || (target.protocol === "http:" && isLoopback(target.hostname))))
     throw new DeploymentSourceError(
       "INSECURE_DEPLOYMENT_URL",
       `deployment data must be fetched over https: (http: only from loopback), not ${target.protocol}//${target.host}`,
     );
-  const response = await (options.fetch ?? globalThis.fetch)(target);
+  let response: Response;
+  try {
+    response = await (options.fetch ?? globalThis.fetch)(target);
+  } catch (cause) {
+    throw new DeploymentSourceError("DEPLOYMENT_FETCH_FAILED", `deployment data at ${shown}: the fetch failed`, {
+      cause,
+    });
+  }
   if (!response.ok)
-    throw new DeploymentSourceError(
-      "DEPLOYMENT_FETCH_FAILED",
-      `deployment data at ${target.href}: HTTP ${response.status}`,
-    );
+    throw new DeploymentSourceError("DEPLOYMENT_FETCH_FAILED", `deployment data at ${shown}: HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (options.sha256 !== undefined) {
     const expected = options.sha256.toLowerCase().replace(/^sha256:/, "");
@@ -49,16 +56,24 @@ export async function loadDeployment(url: string | URL, options: LoadDeploymentO
     if (actual !== expected)
       throw new DeploymentSourceError(
         "DEPLOYMENT_DIGEST_MISMATCH",
-        `deployment data at ${target.href} has SHA-256 ${actual}, not the pinned ${expected}`,
+        `deployment data at ${shown} has SHA-256 ${actual}, not the pinned ${expected}`,
       );
   }
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
-    throw new DeploymentSourceError("DEPLOYMENT_FETCH_FAILED", `deployment data at ${target.href} is not JSON`);
+    throw new DeploymentSourceError("DEPLOYMENT_FETCH_FAILED", `deployment data at ${shown} is not JSON`);
   }
   return parseDeployment(json);
+}
+
+/** The URL to show in a message: any user name and password it carries left out. */
+function withoutCredentials(url: URL): string {
+  const shown = new URL(url.href);
+  shown.username = "";
+  shown.password = "";
+  return shown.href;
 }
 
 function isLoopback(hostname: string): boolean {

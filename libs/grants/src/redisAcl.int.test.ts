@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
 import { join } from "node:path";
 import {
   createRedis,
@@ -92,6 +94,32 @@ afterAll(async () => {
   dir.remove();
 });
 
+/**
+ * Connects as `name` over RESP3 (HELLO 3), asks for CLIENT TRACKING ON BCAST, runs `write` on
+ * another connection, and returns all the server sent this one: the replies and any invalidation
+ * push naming a key. A PING after the write comes back after any push the write caused.
+ */
+async function trackingBroadcast(name: RedisUser, write: () => Promise<unknown>): Promise<string> {
+  const socket = createConnection({ host: "127.0.0.1", port: server.port });
+  let received = "";
+  socket.on("data", (chunk: Buffer) => {
+    received += chunk.toString("latin1");
+  });
+  await once(socket, "connect");
+  const pongs = (count: number) =>
+    waitFor(async () => received.split("+PONG\r\n").length > count, { what: "PONG", intervalMs: 5, timeoutMs: 10_000 });
+  try {
+    socket.write(`HELLO 3 AUTH ${name} ${passwords[name]}\r\nCLIENT TRACKING ON BCAST\r\nPING\r\n`);
+    await pongs(1);
+    await write();
+    socket.write("PING\r\n");
+    await pongs(2);
+    return received;
+  } finally {
+    socket.destroy();
+  }
+}
+
 /** Registers `lua` on the connection as ioredis' defineCommand does (EVALSHA, then EVAL once) and runs it twice. */
 async function runScript(redis: Redis, name: string, lua: string, keys: string[], ...args: string[]): Promise<unknown> {
   redis.defineCommand(name, { numberOfKeys: keys.length, lua });
@@ -158,6 +186,18 @@ describe("the servers' users", () => {
       await refused(redis.scan("0", "MATCH", "auth:*"));
       await refused(redis.scan("0"));
       await refused(redis.call("RANDOMKEY"));
+    }
+  });
+
+  it("refuses every service CLIENT TRACKING, whose BCAST mode pushes the name of every key anyone writes", async () => {
+    for (const name of REDIS_USERS) {
+      await refused(as(name).call("CLIENT", "TRACKING", "ON", "BCAST"));
+      // As an attacker would ask, on a raw RESP3 connection (push messages): no key name reaches it.
+      const heard = await trackingBroadcast(name, () =>
+        admin.set(`auth:fail:addr:203.0.113.${REDIS_USERS.indexOf(name)}`, "1"),
+      );
+      expect(heard).toMatch(/^-NOPERM/m);
+      expect(heard).not.toContain("auth:fail:addr:");
     }
   });
 

@@ -32,12 +32,14 @@ export const REDIS_COMMANDS = {
 /**
  * Taken away after every grant, so no category brings them back: FLUSHALL, FLUSHDB, KEYS, CONFIG,
  * DEBUG, ACL, SHUTDOWN, MONITOR, CLIENT KILL, SORT, RESTORE, MIGRATE, replication and persistence;
- * FUNCTION (FLUSH, LOAD, DELETE are in @write, and no service uses Redis functions); and SCAN and
- * RANDOMKEY (in @read): they name keys without being bound to a key pattern, so any user could list
- * every service's keys (`tc:nonce:*`, `auth:fail:addr:<ip>`, `auth:key:*`). No service lists keys:
- * a family that must be enumerated keeps an index key (e.g. auth's `auth:keys` set).
+ * FUNCTION (FLUSH, LOAD, DELETE are in @write, and no service uses Redis functions); and what names
+ * keys without being bound to a key pattern, so that any user could list every service's keys
+ * (`tc:nonce:*`, `auth:fail:addr:<ip>`, `auth:key:*`): SCAN and RANDOMKEY (in @read), and CLIENT
+ * TRACKING (in @connection), whose BCAST mode pushes the name of every key anyone writes. No
+ * service lists keys or tracks them: a family that must be enumerated keeps an index key (e.g.
+ * auth's `auth:keys` set).
  */
-const NEVER = ["-@dangerous", "-@admin", "-function", "-scan", "-randomkey"];
+const NEVER = ["-@dangerous", "-@admin", "-function", "-scan", "-randomkey", "-client|tracking"];
 /**
  * Given back after NEVER: ioredis sends INFO at every connect (its ready check; without it, it
  * warns on the console and goes on), and the scripts read Redis' clock with TIME (@fast only). On

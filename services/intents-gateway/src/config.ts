@@ -25,8 +25,8 @@ export const intentsGatewayConfigSchema = z
     CHAINS_FILE: vars.string(),
     /**
      * Where this environment's deployment data (deploy/config/<env>/deployment.v1.json, with the
-     * deployed addresses) is published; UNSUPPORTED_ROUTE problems link to it. Unset, or a `file:`
-     * URL (never shown to the public), they name the environment only.
+     * deployed addresses) is published; UNSUPPORTED_ROUTE problems link to it. Unset, a `file:` URL
+     * or one with a user name or password (never shown to the public), they name the environment only.
      */
     DEPLOYMENT_DATA_URL: vars.url(["https", "http", "file"]).optional(),
     /** Replication of the topics this service creates; 3 in production, 1 on a single-broker stack. */

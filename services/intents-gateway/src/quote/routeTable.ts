@@ -64,10 +64,17 @@ export function buildRouteTable(config: ChainConfig, deploymentDataUrl?: string)
 
 /**
  * Only a web address is shown to the public: a `file:` URL (the local stack's) names a path on
- * the server's disk, which is nothing a client can fetch and something it need not know.
+ * the server's disk, which is nothing a client can fetch and something it need not know; and one
+ * with a user name or password (`https://user:secret@host/…`) would publish the credentials.
  */
 function isPublishable(url: string): boolean {
-  return /^https?:\/\//i.test(url);
+  if (!/^https?:\/\//i.test(url)) return false;
+  try {
+    const parsed = new URL(url);
+    return parsed.username === "" && parsed.password === "";
+  } catch {
+    return false;
+  }
 }
 
 export function findRoute(table: RouteTable, key: RouteKey): QuotedRoute | undefined {

@@ -60,4 +60,16 @@ describe("unsupportedRoute", () => {
     expect(error.extras.deploymentData).toEqual({ environment: "staging" });
     expect(JSON.stringify(error.extras)).not.toContain("file:");
   });
+
+  it("never publishes a URL that carries a user name or password, naming the environment instead", () => {
+    for (const url of [
+      "https://deploy:s3cr3t@deployments.example/staging/deployment.v1.json",
+      "http://token@127.0.0.1:8080/deployment.v1.json",
+    ]) {
+      const error = unsupportedRoute(buildRouteTable(config, url), "no route from X");
+      expect(error.detail).toMatch(/listed in the deployment data of environment staging$/);
+      expect(error.extras.deploymentData).toEqual({ environment: "staging" });
+      expect(JSON.stringify(error)).not.toMatch(/s3cr3t|token@/);
+    }
+  });
 });
