@@ -105,7 +105,8 @@ for (const instants of Object.values(windows)) {
 const timings: Record<string, { baseline: number[]; measured: number[] }> = {};
 for (let round = 0; round < ROUNDS; round++) {
   for (const [name, instants] of Object.entries(windows)) {
-    const entry = (timings[name] ??= { baseline: [], measured: [] });
+    const entry = timings[name] ?? { baseline: [], measured: [] };
+    timings[name] = entry;
     const sides: ["baseline" | "measured", () => Promise<unknown>][] = [
       ["baseline", () => binarySearch(reader, instants, top)],
       ["measured", () => pointsBefore(source, instants)],
