@@ -1,6 +1,6 @@
 import { HolderPositions } from "@platform/proto/events/v1/chain_network";
 import { applyHolderSetDelta, holderSetDigest, sameDigest } from "@platform/proto/holderSets";
-import { foldSeries, type LoadedTail, type NewPoint, type SeriesOp } from "../shared/series.js";
+import type { LoadedTail, NewPoint, SeriesOp } from "../shared/series.js";
 
 /**
  * Holder sets arrive in chunks (HolderPositions with chunk_index / chunk_count, all of one block).
@@ -59,36 +59,70 @@ export const decodeChunk = (text: string) => HolderPositions.decode(Buffer.from(
  * batch included), and only when that set's digest is the delta's base. A delta that finds another
  * set (the topic read from a point its base has left, a set lost) is dropped from the ops and
  * returned: the subnet's holders stand still until its next keyframe.
+ *
+ * One walk over the ops, keeping the points that stand as foldSeries would leave them, and each
+ * set decoded once at most: a catch-up batch brings hundreds of a subnet's deltas, and folding again
+ * before each (as this did) grew with their square.
  */
 export function resolveHolderDeltas(
   series: { loaded: LoadedTail; ops: SeriesOp[] },
   deltas: ReadonlyMap<NewPoint, HolderPositions>,
 ): HolderPositions[] {
   const skipped: HolderPositions[] = [];
-  for (let index = 0; index < series.ops.length; index++) {
-    const op = series.ops[index]!;
-    const delta = op.kind === "add" ? deltas.get(op.point) : undefined;
-    if (op.kind !== "add" || delta === undefined) continue;
-    const sofar = foldSeries(series.loaded, series.ops.slice(0, index), []);
-    const base = [series.loaded.base, ...sofar.points]
-      .filter((point) => point !== undefined && point.o < op.point.o)
-      .at(-1);
-    const baseSet = base === undefined ? undefined : HolderPositions.decode(Buffer.from(base.p, "base64"));
+  const sets = new Map<NewPoint, HolderPositions>();
+  const setOf = (point: NewPoint) => sets.get(point) ?? decodeChunk(point.p);
+  const standing: NewPoint[] = series.loaded.tail.map(({ a: _aggregates, n: _counts, ...point }) => point);
+  const resolved: SeriesOp[] = [];
+  for (const op of series.ops) {
+    if (op.kind === "remove") {
+      removeStanding(standing, op.block, op.hash);
+      resolved.push(op);
+      continue;
+    }
+    const delta = deltas.get(op.point);
+    if (delta === undefined) {
+      addStanding(standing, op.point);
+      resolved.push(op);
+      continue;
+    }
+    const base = newestBefore(series.loaded.base, standing, op.point.o);
+    const baseSet = base === undefined ? undefined : setOf(base);
     if (baseSet === undefined || delta.baseDigest === undefined || !sameDigest(digestOf(baseSet), delta.baseDigest)) {
-      series.ops.splice(index, 1);
-      index -= 1;
       skipped.push(delta);
       continue;
     }
     const { baseDigest: _base, ...keyframe } = delta;
     const whole: HolderPositions = { ...keyframe, positions: applyHolderSetDelta(baseSet.positions, delta.positions) };
     const { d: _delta, ...point } = op.point;
-    series.ops[index] = {
-      kind: "add",
-      point: { ...point, p: Buffer.from(HolderPositions.encode(whole).finish()).toString("base64") },
+    const wholePoint: NewPoint = {
+      ...point,
+      p: Buffer.from(HolderPositions.encode(whole).finish()).toString("base64"),
     };
+    sets.set(wholePoint, whole);
+    addStanding(standing, wholePoint);
+    resolved.push({ kind: "add", point: wholePoint });
   }
+  series.ops.splice(0, series.ops.length, ...resolved);
   return skipped;
+}
+
+/** The newest of the stored base and the standing points below `ordinal`. */
+function newestBefore(base: NewPoint | undefined, standing: readonly NewPoint[], ordinal: number) {
+  for (let index = standing.length - 1; index >= 0; index--) if (standing[index]!.o < ordinal) return standing[index];
+  return base !== undefined && base.o < ordinal ? base : undefined;
+}
+
+/** As foldSeries applies an add: the point replaces any of its ordinal, in ordinal order. */
+function addStanding(standing: NewPoint[], point: NewPoint): void {
+  const at = standing.findIndex((entry) => entry.o >= point.o);
+  if (at === -1) standing.push(point);
+  else standing.splice(at, standing[at]!.o === point.o ? 1 : 0, point);
+}
+
+/** As foldSeries applies a remove: the points of that block and hash leave. */
+function removeStanding(standing: NewPoint[], block: number, hash: string): void {
+  for (let index = standing.length - 1; index >= 0; index--)
+    if (standing[index]!.b === block && standing[index]!.h === hash) standing.splice(index, 1);
 }
 
 /** A stored set's digest: carried since deltas, computed for sets stored before. */
