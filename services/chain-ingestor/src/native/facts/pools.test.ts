@@ -231,7 +231,7 @@ describe("nextNetuids", () => {
 
 describe("subnetRemovedRecords", () => {
   it("publishes one SubnetRemoved per subnet of the parent's set the block no longer has, keyed with the subnet", () => {
-    const records = subnetRemovedRecords([0, 1, 2, 128], [0, 2, 5], { chainId: 945, ref, events: [] });
+    const records = subnetRemovedRecords([0, 1, 2, 128], [0, 2, 5], { chainId: 945, ref });
     expect(
       records.map((record) => [
         record.key,
@@ -242,6 +242,6 @@ describe("subnetRemovedRecords", () => {
       ["netuid:1", "SubnetRemoved", 1],
       ["netuid:128", "SubnetRemoved", 128],
     ]);
-    expect(subnetRemovedRecords([0, 1], [0, 1, 2], { chainId: 945, ref, events: [] })).toEqual([]);
+    expect(subnetRemovedRecords([0, 1], [0, 1, 2], { chainId: 945, ref })).toEqual([]);
   });
 });
