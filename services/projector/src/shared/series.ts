@@ -108,8 +108,8 @@ export function withAggregates(
       : { s: start, o: measure.price, h: measure.price, l: measure.price, c: measure.price, b: point.b };
     if (measure.cumulative !== undefined) {
       // Before the point: its counter less its own block volume, where the point has one.
-      const start = counterBefore(point, measure.cumulative);
-      aggregate.v0 = continues ? (before.v0 ?? start) : (before?.v1 ?? previous?.m?.cumulative ?? start);
+      const counterStart = counterBefore(point, measure.cumulative);
+      aggregate.v0 = continues ? (before.v0 ?? counterStart) : (before?.v1 ?? previous?.m?.cumulative ?? counterStart);
       aggregate.v1 = measure.cumulative;
     }
     if (measure.close !== undefined) aggregate.x = measure.close;
