@@ -17,7 +17,8 @@
  *
  * When each kind is published, by the ingestor's rules:
  * - every block: a PoolSnapshot and an EmissionSnapshot per netuid (reserves and pending emission
- *   move with each block's emission) and one NetworkStatsSnapshot;
+ *   move with each block's emission; the pool's block_volume_rao sums its stake events' TAO) and one
+ *   NetworkStatsSnapshot;
  * - SubnetSnapshot: when the block step adjusts the subnet's registration (`LastAdjustmentBlock`,
  *   facts/subnetChanges.ts `adjustments`): modelled as an `AdjustmentInterval` of 360 blocks with a
  *   phase per subnet (an assumption: Finney's intervals vary by subnet), the burn moving;
@@ -107,6 +108,8 @@ interface Pool {
   pendingRoot: bigint;
   pendingOwner: bigint;
   lastEpoch: number;
+  /** TAO swapped through the pool in the current block (its PoolSnapshot's block_volume_rao). */
+  blockVolume: bigint;
 }
 
 /** A registered UID: where a pool validator sits, to find its neurons when its stakes move. */
@@ -319,6 +322,7 @@ function buildNet(world: WorldView): Net {
       pendingRoot: 0n,
       pendingOwner: 0n,
       lastEpoch: 0,
+      blockVolume: 0n,
     });
     net.burn.push(nano(net, 0.0005, 2));
   }
@@ -385,6 +389,7 @@ export function finneyNetwork(
 function stepNetwork(net: Net, facts: BlockFacts): MovedMetagraphs {
   const moved: MovedMetagraphs = { whole: new Set(), rootStakes: new Map() };
   const total = net.pools.reduce((sum, pool, netuid) => (netuid === 0 ? sum : sum + pool.weight), 0n);
+  for (const pool of net.pools) pool.blockVolume = 0n;
   net.pools.forEach((pool, netuid) => {
     if (netuid === 0) return;
     const tao = (BLOCK_EMISSION_RAO * pool.weight) / total;
@@ -401,8 +406,13 @@ function stepNetwork(net: Net, facts: BlockFacts): MovedMetagraphs {
     const pool = net.pools[touch.netuid]!;
     const amount = nano(net, 0.01, 2_000);
     // Adds and removes swap TAO in and out of the pool; a removal never drains it.
-    if (net.random() < 0.55) pool.taoIn += amount;
-    else if (pool.taoIn > amount * 4n) pool.taoIn -= amount / 2n;
+    if (net.random() < 0.55) {
+      pool.taoIn += amount;
+      pool.blockVolume += amount;
+    } else if (pool.taoIn > amount * 4n) {
+      pool.taoIn -= amount / 2n;
+      pool.blockVolume += amount / 2n;
+    }
     if (touch.hotkey >= NETWORK_SIZES.validatorPool) continue;
     // A stake on a registered validator moves its alpha stake there; on root, its root stake everywhere.
     for (const seat of net.seats[touch.hotkey]!) {
@@ -498,6 +508,7 @@ function poolRecords(net: Net, ref: ChainRef, record: RecordEncoder): StreamReco
           alphaOutNalpha: pool.alphaOut.toString(),
           alphaIssuanceNalpha: (pool.alphaIn + pool.alphaOut).toString(),
           priceTao: price,
+          blockVolumeRao: pool.blockVolume.toString(),
         },
       },
     };

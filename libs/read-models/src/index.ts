@@ -26,6 +26,7 @@ export { PROJECTION_NAMES, type ProjectionKeySpace, type ProjectionName, project
 export { marketKeys } from "./market.js";
 export {
   type BlockCounts,
+  type BlockVolume,
   BUCKET_NAMES,
   BUCKET_SECONDS,
   type BucketAggregate,
@@ -34,6 +35,7 @@ export {
   ordinalOf,
   type PointMeasure,
   type RunningCounts,
+  type RunningVolume,
   type SeriesPoint,
 } from "./series.js";
 export { subnetsKeys } from "./subnets.js";

@@ -16,8 +16,11 @@ import type { BucketName } from "./series.js";
  *
  * - `rm:{data}:market:pool:<netuid>:points` PoolSnapshot series (newest 7,300 points: one per snapshot
  *   block, enough for a 7,200-block window). Measure: price = price_tao, cumulative =
- *   volume_total_rao, close = {tao_in_rao, alpha_in_nalpha, alpha_out_nalpha,
- *   alpha_issuance_nalpha, moving_price_tao, root_prop?}.
+ *   volume_total_rao (`SubnetVolume`), or where the snapshot has none but its block's volume
+ *   (block_volume_rao, held as `u`) the fold's never-decreasing sum of the block volumes, beside the
+ *   running volume of the unbroken run through the point (`w`, series.ts RunningVolume); close =
+ *   {tao_in_rao, alpha_in_nalpha, alpha_out_nalpha, alpha_issuance_nalpha, moving_price_tao,
+ *   root_prop?}.
  *   `rm:{data}:market:pool:<netuid>:buckets:<interval>` OHLC of price_tao; v0 / v1 = cumulative volume
  *   before the bucket and at its close. Kept: 5m 35 days, 1h 400 days, 4h and 1d for ever.
  * - `rm:{data}:market:pools` set of netuids with a standing pool snapshot newer than the subnet's removal

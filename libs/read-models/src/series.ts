@@ -14,7 +14,13 @@ export const BUCKET_NAMES = Object.keys(BUCKET_SECONDS) as BucketName[];
 export interface PointMeasure {
   /** The value whose open / high / low / close the bucket keeps (a price). */
   price: string;
-  /** A cumulative counter (pool volume): the bucket keeps its value before the bucket and at close. */
+  /**
+   * A cumulative counter (pool volume): the bucket keeps its value before the bucket and at close.
+   * The snapshot's own (`SubnetVolume`), or for a pool point with a block volume (`u`) the fold's
+   * sum of the block volumes of every point of the series through this one: it never goes down, so
+   * a difference of two values is the volume of the blocks seen between them (a run restart, `w`,
+   * does not reset it).
+   */
   cumulative?: string;
   /** Further values the bucket shows as of its close (reserves, moving price). */
   close?: Record<string, string>;
@@ -54,6 +60,10 @@ export interface SeriesPoint {
   k?: BlockCounts;
   /** The running counts through this point's block (set on points with `k`). */
   n?: RunningCounts;
+  /** What the point's block swapped through its pool (pool series without `SubnetVolume`), which the series keeps running in `w`. */
+  u?: BlockVolume;
+  /** The running volume through this point's block (set on points with `u`). */
+  w?: RunningVolume;
   /**
    * Set on a point whose event is a delta against the series' previous point (a holder set's
    * changed positions, holderPoints.ts). Only the history database keeps such points; Redis keeps
@@ -81,6 +91,26 @@ export interface RunningCounts {
   s: number;
   x: number;
   r: number;
+}
+
+/** A block's own pool volume, with its parent's hash: a running volume goes on only from its parent. */
+export interface BlockVolume {
+  /** The block's parent hash (lowercase). */
+  ph: string;
+  /** TAO swapped through the pool in the block (its stakes' and unstakes' TAO), rao, a decimal string. */
+  v: string;
+}
+
+/**
+ * A pool's volume summed over an unbroken run of blocks, through the point's block: every block
+ * from `s` on counted exactly once, as RunningCounts (a point whose block does not build on the
+ * point before it starts a new run).
+ */
+export interface RunningVolume {
+  /** The first block of the run. */
+  s: number;
+  /** TAO swapped through the pool in blocks `s` through the point's, rao, a decimal string. */
+  v: string;
 }
 
 export const ORDINAL_SPAN = 100_000;

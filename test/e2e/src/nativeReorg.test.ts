@@ -303,7 +303,8 @@ async function abandonedBranch(s: Scenario, watcher: Watcher, head: number) {
   const { subnet } = s;
   const fork = await driver.block([transfer(s.alice, s.staker, tao(100))]);
   expect(fork.number).toBe(head + 1);
-  await watcher.at(fork.hash, "the fork point indexed", 90_000);
+  const onFork = await watcher.at(fork.hash, "the fork point indexed", 90_000);
+  const [forkPool] = items(onFork.get(s.poolPath)!.body);
 
   const abandoned = await driver.block([transfer(s.bob, s.abandonedRecipient, tao(5)), stake(s, tao(10))]);
   const onAbandoned = await watcher.at(abandoned.hash, "the branch to be abandoned indexed");
@@ -321,7 +322,16 @@ async function abandonedBranch(s: Scenario, watcher: Watcher, head: number) {
     items(onAbandoned.get(s.holdersPath)!.body).some((holder) => holder.coldkey.public_key === hexOf(s.staker)),
     "the staker among the holders",
   ).toBe(true);
-  return { fork, abandoned, onAbandoned, abandonedAlpha };
+  // The pool swapped the 10 TAO stake's TAO in the abandoned block (spec 218: summed from StakeAdded).
+  expectVolumesMoved(items(onAbandoned.get(s.poolPath)!.body)[0]!, forkPool!, tao(10), "on the abandoned block");
+  return { fork, abandoned, onAbandoned, abandonedAlpha, forkPool: forkPool! };
+}
+
+/** The pool's volumes moved by exactly `tao` since `before`, on the same run of blocks. */
+function expectVolumesMoved(pool: Json, before: Json, tao: bigint, when: string): void {
+  expect(pool.volume_since_block, `the pool's volume run ${when}`).toBe(before.volume_since_block);
+  for (const field of ["volume_total_rao", "volume_24h_rao"])
+    expect(BigInt(pool[field]) - BigInt(before[field]), `${field} moved ${when}`).toBe(tao);
 }
 
 /**
@@ -394,10 +404,20 @@ async function expectAccountsAt(
   ]);
 }
 
-/** The subnet's pool and holders answers at the new head are the chain's there. */
-async function expectSubnetAt(s: Scenario, atHead: FirstAnswers, head: BuiltBlock, abandonedAlpha: bigint) {
+/**
+ * The subnet's pool and holders answers at the new head are the chain's there; the pool's volumes
+ * count the new branch's 3 TAO stake over the fork point's, the abandoned 10 TAO gone.
+ */
+async function expectSubnetAt(
+  s: Scenario,
+  atHead: FirstAnswers,
+  head: BuiltBlock,
+  abandoned: { alpha: bigint; forkPool: Json },
+) {
   const { netuid } = s.subnet;
   const [pool] = items(atHead.get(s.poolPath)!.body);
+  expectVolumesMoved(pool!, abandoned.forkPool, tao(3), "at the new head");
+  const abandonedAlpha = abandoned.alpha;
   const directPool = (await runtime.pools(head.hash)).find((candidate) => candidate.netuid === netuid)!;
   const price = await runtime.priceTao(head.hash, netuid);
   expect(pool, `pool ${netuid}`).toMatchObject({
@@ -468,7 +488,7 @@ describe("a reorganisation of the native chain on the running stack", () => {
     const watcher = watch(s.paths, [s.balancePath(s.abandonedRecipient), s.transactionsPath(s.abandonedRecipient)]);
     let head: BuiltBlock;
     try {
-      const { fork, abandoned, onAbandoned, abandonedAlpha } = await abandonedBranch(s, watcher, paused.head);
+      const { fork, abandoned, onAbandoned, abandonedAlpha, forkPool } = await abandonedBranch(s, watcher, paused.head);
       const reorganised = await newBranch(s, watcher, fork, abandoned);
       const { replacement, atHead, followMs } = reorganised;
       head = reorganised.head;
@@ -476,7 +496,7 @@ describe("a reorganisation of the native chain on the running stack", () => {
       // The abandoned block is off the chain.
       expect((await runtime.block(abandoned.number)).hash).toBe(replacement.hash);
       await expectAccountsAt(s, atHead, { fork, abandoned, replacement, head });
-      await expectSubnetAt(s, atHead, head, abandonedAlpha);
+      await expectSubnetAt(s, atHead, head, { alpha: abandonedAlpha, forkPool });
       const labels = new Map([
         [abandoned.hash, "abandoned"],
         [fork.hash, "fork"],

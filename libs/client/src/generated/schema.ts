@@ -337,7 +337,7 @@ export interface paths {
         };
         /**
          * Latest network totals
-         * @description Issuance, stake (root and alpha pools), locked and free TAO, block emission, subnet counts, indexer counts (null where ingestion cannot know them), 24 h volume, and subnet and neuron registration costs. free_rao is derived (issuance - stake - locked), null when the issuance does not cover them. From the native runtime: accounts_count is the number of System.Account entries; extrinsics_count (extrinsics in the blocks' bodies) and transfers_count (Balances.Transfer events) are counted over the blocks ingestion followed, from counted_since_block through as_of: counted_since_block 0 or 1 means from genesis, so they are the chain's totals, and a later block means ingestion started there and they count from it only; a reorganisation takes an orphaned block's counts back; the three are null only before the first counted block. balance_holders_count is null (the chain keeps no such count, and no block's events tell it); the subnet registration cost is the runtime's get_network_lock_cost at the block; swap_volume_24h_rao is null while the runtime keeps no SubnetVolume.
+         * @description Issuance, stake (root and alpha pools), locked and free TAO, block emission, subnet counts, indexer counts (null where ingestion cannot know them), 24 h volume, and subnet and neuron registration costs. free_rao is derived (issuance - stake - locked), null when the issuance does not cover them. From the native runtime: accounts_count is the number of System.Account entries; extrinsics_count (extrinsics in the blocks' bodies) and transfers_count (Balances.Transfer events) are counted over the blocks ingestion followed, from counted_since_block through as_of: counted_since_block 0 or 1 means from genesis, so they are the chain's totals, and a later block means ingestion started there and they count from it only; a reorganisation takes an orphaned block's counts back; the three are null only before the first counted block. balance_holders_count is null (the chain keeps no such count, and no block's events tell it); the subnet registration cost is the runtime's get_network_lock_cost at the block; swap_volume_24h_rao sums the pools' volume_24h_rao (subnet-pools/latest): TAO swapped by stakes and unstakes, both directions, from the runtime's SubnetVolume or, without it (spec 218), from the pools' stake events.
          */
         get: operations["getNetworkStatsLatest"];
         put?: never;
@@ -926,6 +926,7 @@ export interface components {
             alpha_in_nalpha: string;
             alpha_out_nalpha: string;
             market_cap_rao: string;
+            /** @description TAO swapped through the pool in the bucket (with interval=block, in that block), rao: stakes' TAO in plus unstakes' TAO out, both directions adding, over the blocks the platform saw; 0 when unknown */
             volume_rao: string;
             root_prop: string | null;
         };
@@ -1369,6 +1370,8 @@ export interface components {
             root_prop: string | null;
             volume_total_rao: string | null;
             volume_24h_rao: string | null;
+            /** @description The first block volume_total_rao counts, when it is the platform's sum of the pool's stake events (the runtime keeps no SubnetVolume): where the platform's unbroken run of this pool's blocks starts (a gap in ingestion, or a block replaced without its successors, starts a new run). null when volume_total_rao is the runtime's SubnetVolume or is null */
+            volume_since_block: number | null;
             price_change_1h_pct: string | null;
             price_change_24h_pct: string | null;
             price_change_7d_pct: string | null;
@@ -5753,6 +5756,7 @@ export interface operations {
                      *             "root_prop": "0.5951",
                      *             "volume_total_rao": "98122000000000",
                      *             "volume_24h_rao": "1210000000000",
+                     *             "volume_since_block": null,
                      *             "price_change_1h_pct": "1.16",
                      *             "price_change_24h_pct": "-5.03",
                      *             "price_change_7d_pct": "-29.2",

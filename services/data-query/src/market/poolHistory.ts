@@ -173,11 +173,14 @@ function blockPoint(netuid: number, point: SeriesPoint, previous: SeriesPoint | 
     alphaInNalpha: snapshot.alphaInNalpha,
     alphaOutNalpha: snapshot.alphaOutNalpha,
     marketCapRao: mulIntByDecimal(BigInt(snapshot.alphaIssuanceNalpha), snapshot.priceTao).toString(),
-    // Volume since the previous snapshot; the first stored snapshot has none to compare with.
+    // The block's own volume where the snapshot carries it (and no `SubnetVolume`); otherwise the
+    // volume since the previous snapshot, which the first stored snapshot has none to compare with.
     volumeRao:
-      previous?.m?.cumulative === undefined || snapshot.volumeTotalRao === undefined
-        ? "0"
-        : subtract(snapshot.volumeTotalRao, previous.m.cumulative),
+      snapshot.volumeTotalRao === undefined && snapshot.blockVolumeRao !== undefined
+        ? snapshot.blockVolumeRao
+        : previous?.m?.cumulative === undefined || snapshot.volumeTotalRao === undefined
+          ? "0"
+          : subtract(snapshot.volumeTotalRao, previous.m.cumulative),
   };
   if (snapshot.rootProp !== undefined) out.rootProp = snapshot.rootProp;
   return out;

@@ -20,6 +20,7 @@ import { blockScope, wantedOf } from "../shared/pastBlock.js";
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import { type ReadAt, snapshotsAtHead, snapshotsAtPast } from "../shared/snapshotsAt.js";
 import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
+import { type PoolVolume, poolVolumeOf } from "./poolVolume.js";
 
 const PAGE = { defaultLimit: 256, maxLimit: 256 };
 
@@ -38,11 +39,19 @@ export async function getSubnetPoolsLatest(
   const wanted = wantedOf(request.at);
   // The root subnet's pool only when asked for, by name or by include_root.
   const choice = { requested: request.netuids, include: (netuid: number) => request.includeRoot || netuid !== 0 };
-  const { netuids, snapshots, asOf, read } =
+  const { netuids, snapshots, points, asOf, read } =
     wanted === undefined
       ? await snapshotsAtHead(redis, MARKET_POOLS, PoolSnapshot, choice, "pool")
       : await snapshotsAtPast({ redis, history }, MARKET_POOLS, PoolSnapshot, { ...choice, wanted }, "pool");
-  const pools = await describePools(redis, snapshots, Number(asOf.blockNumber), Date.parse(asOf.timestamp), read);
+  const volumes = snapshots.map((snapshot, index) => poolVolumeOf(snapshot, points[index]));
+  const pools = await describePools(
+    redis,
+    snapshots,
+    Number(asOf.blockNumber),
+    Date.parse(asOf.timestamp),
+    read,
+    volumes,
+  );
   const scope = queryScope([
     "subnet-pools/latest",
     [...netuids].sort((a, b) => a - b),
@@ -75,16 +84,20 @@ const POOL_SORT_VALUES: Record<SortName<typeof POOL_SORTS>, (pool: SubnetPool) =
   price_change_24h: (pool) => pool.priceChange24hPct,
 };
 
-/** The API view of pool snapshots taken at `block` (time `nowMs`): derived values, changes, names, USD. */
+/**
+ * The API view of pool snapshots taken at `block` (time `nowMs`): derived values, changes, names,
+ * USD. `volumes` (poolVolume.ts, by snapshot) default to the snapshots' own `SubnetVolume`.
+ */
 export async function describePools(
   redis: Redis,
   snapshots: readonly PoolSnapshot[],
   block: number,
   nowMs: number,
   read: ReadAt = (keys, at) => pointsAtBlock(redis, keys, at),
+  volumes: readonly PoolVolume[] = snapshots.map((snapshot) => poolVolumeOf(snapshot, undefined)),
 ): Promise<SubnetPool[]> {
   const bucketKeys = snapshots.map((snapshot) => marketKeys.poolBuckets(snapshot.netuid, "5m"));
-  const [changes, volumes, subnets, usd] = await Promise.all([
+  const [changes, dayVolumes, subnets, usd] = await Promise.all([
     priceChanges(
       redis,
       bucketKeys,
@@ -96,7 +109,7 @@ export async function describePools(
       redis,
       bucketKeys,
       nowMs,
-      snapshots.map((snapshot) => snapshot.volumeTotalRao),
+      volumes.map((volume) => volume.counterRao),
     ),
     read(
       snapshots.map((snapshot) => subnetsKeys.subnetPoints(snapshot.netuid)),
@@ -124,7 +137,7 @@ export async function describePools(
       movingPriceTao: snapshot.movingPriceTao,
       marketCapRao: marketCap,
       liquidityRao: (2n * BigInt(snapshot.taoInRao)).toString(),
-      volumeTotalRao: snapshot.volumeTotalRao,
+      volumeTotalRao: volumes[index]!.totalRao,
       blockNumber: snapshot.ref?.blockNumber ?? String(block),
       timestamp: snapshot.ref?.blockTimestamp ?? "",
     };
@@ -133,7 +146,8 @@ export async function describePools(
     if (snapshot.protocolAlphaNalpha !== undefined) pool.protocolAlphaNalpha = snapshot.protocolAlphaNalpha;
     if (snapshot.balancerQuoteWeight !== undefined) pool.balancerQuoteWeight = snapshot.balancerQuoteWeight;
     if (snapshot.rootProp !== undefined) pool.rootProp = snapshot.rootProp;
-    if (volumes[index] !== undefined) pool.volume24hRao = volumes[index];
+    if (volumes[index]!.sinceBlock !== undefined) pool.volumeSinceBlock = volumes[index]!.sinceBlock;
+    if (dayVolumes[index] !== undefined) pool.volume24hRao = dayVolumes[index];
     if (change1h !== undefined) pool.priceChange1hPct = change1h;
     if (change24h !== undefined) pool.priceChange24hPct = change24h;
     if (change7d !== undefined) pool.priceChange7dPct = change7d;

@@ -15,6 +15,7 @@ import { MARKET_POOLS, SUBNET_SETTINGS, subnetsAt } from "../shared/netuidsAt.js
 import { asOfPinned, pinBlock, wantedOf } from "../shared/pastBlock.js";
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import type { SeriesStores } from "../shared/seriesAt.js";
+import { poolVolumeOf } from "./poolVolume.js";
 import { networkStatsFigures } from "./statsFigures.js";
 
 /**
@@ -41,7 +42,9 @@ export async function getNetworkStatsLatest(
     redis,
     pools.map((netuid) => marketKeys.poolBuckets(netuid, "5m")),
     nowMs,
-    poolPoints.map((pool) => (pool === undefined ? undefined : decodePoint(pool, PoolSnapshot).volumeTotalRao)),
+    poolPoints.map((pool) =>
+      pool === undefined ? undefined : poolVolumeOf(decodePoint(pool, PoolSnapshot), pool).counterRao,
+    ),
   );
   const known = volumes.filter((volume): volume is string => volume !== undefined);
   const swapVolume = known.length === 0 ? undefined : known.reduce((sum, volume) => sum + BigInt(volume), 0n);

@@ -36,7 +36,9 @@ export async function priceChanges(
 /**
  * Volume over the last 24 hours from a cumulative counter: now minus its value at the end of the
  * last five-minute bucket ended 24 hours ago; when the series is younger than that, since its
- * first point (the whole volume it saw).
+ * first point (the whole volume it saw). The counter a pool series keeps from its block volumes
+ * never goes down, a run restart included (projector runningVolume.ts); one that did (a chain
+ * counter reset, as a re-registered subnet's `SubnetVolume`) gives no volume, never a negative one.
  */
 export async function volumes24h(
   redis: Redis,
@@ -52,6 +54,7 @@ export async function volumes24h(
     const now = current[index];
     const before = ended[index]?.v1 ?? oldest[index]?.v0;
     if (now === undefined || before === undefined) return undefined;
-    return subtract(now, before);
+    const volume = subtract(now, before);
+    return volume.startsWith("-") ? undefined : volume;
   });
 }

@@ -23,6 +23,8 @@ export interface SubnetChoice {
 export interface SnapshotsAt<T> {
   netuids: number[];
   snapshots: T[];
+  /** The series points the snapshots were decoded from, in the same order (what the fold kept with them). */
+  points: SeriesPoint[];
   asOf: AsOf;
   read: ReadAt;
 }
@@ -49,9 +51,10 @@ export async function snapshotsAtHead<T extends { ref?: ChainRef | undefined }>(
       : [...known].filter(choice.include ?? (() => true));
   const { block, points } = await consistentPoints(redis, netuids.map(list.pointsKey));
   if (block === undefined) throw notYet(what);
-  const snapshots = points.filter((point) => point !== undefined).map((point) => decodePoint(point!, codec));
+  const standing = points.filter((point): point is SeriesPoint => point !== undefined);
+  const snapshots = standing.map((point) => decodePoint(point, codec));
   const asOf = asOfOf(snapshots.find((snapshot) => Number(snapshot.ref?.blockNumber) === block)?.ref);
-  return { netuids, snapshots, asOf, read: (keys, at) => pointsAtBlock(redis, keys, at) };
+  return { netuids, snapshots, points: standing, asOf, read: (keys, at) => pointsAtBlock(redis, keys, at) };
 }
 
 /**
@@ -73,12 +76,13 @@ export async function snapshotsAtPast<T extends { ref?: ChainRef | undefined }>(
   const standing = await subnetsAt(stores, list, pin.block, choice.requested, MAX_NETUIDS);
   const netuids =
     choice.requested.length > 0 ? standing.netuids : standing.netuids.filter(choice.include ?? (() => true));
-  const snapshots = netuids.map((netuid) => decodePoint(standing.points[standing.netuids.indexOf(netuid)]!, codec));
+  const points = netuids.map((netuid) => standing.points[standing.netuids.indexOf(netuid)]!);
+  const snapshots = points.map((point) => decodePoint(point, codec));
   const newest = snapshots.reduce<T | undefined>(
     (top, snapshot) =>
       top === undefined || Number(snapshot.ref?.blockNumber) > Number(top.ref?.blockNumber) ? snapshot : top,
     undefined,
   );
   const asOf = asOfPinned(newest?.ref ?? decodePoint(pin.stats, NetworkStatsSnapshot).ref, pin);
-  return { netuids, snapshots, asOf, read: (keys, at) => seriesAt(stores, keys, at) };
+  return { netuids, snapshots, points, asOf, read: (keys, at) => seriesAt(stores, keys, at) };
 }

@@ -11,7 +11,7 @@ import {
 } from "@platform/proto/events/v1/chain_network";
 import { PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { TOPICS } from "@platform/proto/topics";
-import { type BlockCounts, ordinalOf, type PointMeasure } from "@platform/read-models";
+import { type BlockCounts, type BlockVolume, ordinalOf, type PointMeasure } from "@platform/read-models";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
 import type { NewPoint } from "../shared/series.js";
@@ -45,6 +45,17 @@ export function poolMeasure(pool: PoolSnapshot): PointMeasure {
     ...(pool.volumeTotalRao === undefined ? {} : { cumulative: pool.volumeTotalRao }),
     close,
   };
+}
+
+/**
+ * The block's own volume a pool snapshot carries, which the series keeps running (runningVolume.ts):
+ * only where the snapshot has no `SubnetVolume` of its own, which is the cumulative counter then.
+ */
+export function blockVolumeOf(pool: PoolSnapshot): BlockVolume | undefined {
+  const { blockVolumeRao: v, volumeTotalRao, ref } = pool;
+  if (v === undefined || volumeTotalRao !== undefined || ref === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new DecodeError(`block volume not an integer: ${JSON.stringify(v)}`);
+  return { ph: ref.parentHash.toLowerCase(), v };
 }
 
 /** The block's own counts a stats snapshot carries, which the series keeps running (runningCounts.ts). */
@@ -100,10 +111,19 @@ function networkChange(payload: NetworkChainEvent, message: Pick<ConsumedRecord,
     case "poolSnapshot": {
       const { block, hash, time } = refPosition(event.value.ref);
       const p = toBase64(eventBytesOr(message, () => PoolSnapshot.encode(event.value).finish()));
+      const u = blockVolumeOf(event.value);
       return {
         kind: "pool",
         netuid: event.value.netuid,
-        point: { o: ordinalOf(block), b: block, h: hash, t: time, p, m: poolMeasure(event.value) },
+        point: {
+          o: ordinalOf(block),
+          b: block,
+          h: hash,
+          t: time,
+          p,
+          m: poolMeasure(event.value),
+          ...(u === undefined ? {} : { u }),
+        },
         ref: event.value.ref,
       };
     }

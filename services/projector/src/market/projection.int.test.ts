@@ -364,6 +364,68 @@ describe("market and subnets projections: pool, price and network series", () =>
   });
 });
 
+describe("market and subnets projections: a pool's running volume", () => {
+  /** A pool snapshot of spec 218's kind: no SubnetVolume, the block's own volume; `parentFork` names the parent's branch. */
+  const swapped = (block: number, volume: bigint, fork = "a", parentFork = fork): NetworkChainEvent => {
+    const { value } = pool(8, block, "1", "0", fork).event as { value: PoolSnapshot };
+    const { volumeTotalRao: _none, ...rest } = value;
+    return {
+      event: {
+        $case: "poolSnapshot",
+        value: {
+          ...rest,
+          ref: { ...ref(block, fork), parentHash: hashOf(block - 1, parentFork) },
+          blockVolumeRao: volume.toString(),
+        },
+      },
+    };
+  };
+  /** Beyond 2^53. */
+  const BIG = 2n ** 60n + 3n;
+  const newest = async () => (await points(marketKeys.poolPoints(8))).at(-1);
+  const bucket5m = async () =>
+    JSON.parse((await redis.zrange(marketKeys.poolBuckets(8, "5m"), "-1", "-1"))[0]!) as Record<string, unknown>;
+  const historyBuckets = async () =>
+    (
+      await historyReader.unsafe(
+        `select aggregate from ${historyTables.seriesBuckets} where series = $1 and bucket = '5m' order by start`,
+        [marketKeys.poolPoints(8)],
+      )
+    ).map((row) => JSON.parse(row.aggregate as string) as Record<string, unknown>);
+
+  it("sums the snapshots' block volumes through a reorganisation and a gap, alike in Redis and PostgreSQL", async () => {
+    await publishNetwork("netuid:8", swapped(60, 0n), swapped(61, BIG), swapped(62, 5n));
+    await waitFor(async () => (await newest())?.b === 62, { what: "pool 8 at block 62", timeoutMs: 30_000 });
+    expect((await newest())?.w).toEqual({ s: 60, v: (BIG + 5n).toString() });
+    expect(await bucket5m()).toMatchObject({ v0: "0", v1: (BIG + 5n).toString(), b: 62 });
+
+    // A reorganisation takes block 62 back; block 62' swapped more.
+    await publishNetwork("netuid:8", removed("netuid:8", "PoolSnapshot", 62));
+    await waitFor(async () => (await newest())?.b === 61, { what: "block 62 taken back", timeoutMs: 30_000 });
+    expect((await newest())?.w).toEqual({ s: 60, v: BIG.toString() });
+    await publishNetwork("netuid:8", swapped(62, 9n, "b", "a"), swapped(63, 1n, "b"));
+    await waitFor(async () => (await newest())?.b === 63, { what: "fork block 63", timeoutMs: 30_000 });
+    expect((await newest())?.w).toEqual({ s: 60, v: (BIG + 10n).toString() });
+
+    // A gap (blocks 64-65 never came): a new run from block 66, while the buckets' counter goes on.
+    await publishNetwork("netuid:8", swapped(66, 4n, "b"));
+    await waitFor(async () => (await newest())?.b === 66, { what: "block 66", timeoutMs: 30_000 });
+    expect((await newest())?.w).toEqual({ s: 66, v: "4" });
+    expect((await newest())?.m?.cumulative).toBe((BIG + 14n).toString());
+    expect(await bucket5m()).toMatchObject({ v0: "0", v1: (BIG + 14n).toString(), b: 66 });
+
+    await expectHistoryEqualsRedis(marketKeys.poolPoints(8));
+    await waitFor(
+      async () =>
+        JSON.stringify(await historyBuckets()) ===
+        JSON.stringify(
+          (await redis.zrange(marketKeys.poolBuckets(8, "5m"), "0", "-1")).map((text) => JSON.parse(text)),
+        ),
+      { what: "pool 8's buckets alike in PostgreSQL and Redis", timeoutMs: 30_000 },
+    );
+  });
+});
+
 describe("market and subnets projections: the data change log", () => {
   it("appends each new pool snapshot and price round, and each read model's new head, with the commit", async () => {
     const { key, fields } = dataChangeLog;

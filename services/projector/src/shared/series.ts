@@ -7,6 +7,7 @@ import {
 } from "@platform/read-models";
 import { maxDecimal, minDecimal } from "./decimal.js";
 import { withRunningCounts } from "./runningCounts.js";
+import { counterBefore, withRunningVolume } from "./runningVolume.js";
 
 /**
  * A series: the snapshots of one thing (a subnet's pool, a price pair, a subnet's emission) in
@@ -14,10 +15,12 @@ import { withRunningCounts } from "./runningCounts.js";
  * aggregate a bucket shows is the one carried by its last point, so taking points off the tail (a
  * reorganisation) restores the buckets exactly: the new last point of a bucket carries what the
  * bucket was before the removed points arrived. Points that count their block's contents (`k`)
- * carry the running counts the same way (`n`, runningCounts.ts).
+ * carry the running counts the same way (`n`, runningCounts.ts), and pool points with their block's
+ * volume (`u`) the running volume and the cumulative volume counter (`w`, `m.cumulative`,
+ * runningVolume.ts).
  */
 
-export type NewPoint = Omit<SeriesPoint, "a" | "n">;
+export type NewPoint = Omit<SeriesPoint, "a" | "n" | "w">;
 
 export type SeriesOp = { kind: "add"; point: NewPoint } | { kind: "remove"; block: number; hash: string };
 
@@ -44,11 +47,11 @@ export interface FoldedTail {
 
 /**
  * Applies the operations to the loaded tail: an add replaces a point of the same ordinal, a
- * remove takes out the point of that block and hash. The aggregates and running counts of every
- * point from the first change on are computed again from `base`, in order.
+ * remove takes out the point of that block and hash. The running volume, aggregates and running
+ * counts of every point from the first change on are computed again from `base`, in order.
  */
 export function foldSeries(loaded: LoadedTail, ops: readonly SeriesOp[], buckets: readonly BucketName[]): FoldedTail {
-  let raw: NewPoint[] = loaded.tail.map(({ a: _aggregates, n: _counts, ...point }) => point);
+  let raw: NewPoint[] = loaded.tail.map(({ a: _aggregates, n: _counts, w: _volume, ...point }) => point);
   let changedFrom: number | undefined;
   const touch = (time: number) => {
     changedFrom = changedFrom === undefined ? time : Math.min(changedFrom, time);
@@ -73,7 +76,7 @@ export function foldSeries(loaded: LoadedTail, ops: readonly SeriesOp[], buckets
   const points: SeriesPoint[] = [];
   let previous = loaded.base;
   for (const point of raw) {
-    const next = withRunningCounts(withAggregates(point, previous, buckets), previous);
+    const next = withRunningCounts(withAggregates(withRunningVolume(point, previous), previous, buckets), previous);
     points.push(next);
     previous = next;
   }
@@ -104,9 +107,9 @@ export function withAggregates(
         }
       : { s: start, o: measure.price, h: measure.price, l: measure.price, c: measure.price, b: point.b };
     if (measure.cumulative !== undefined) {
-      aggregate.v0 = continues
-        ? (before.v0 ?? measure.cumulative)
-        : (before?.v1 ?? previous?.m?.cumulative ?? measure.cumulative);
+      // Before the point: its counter less its own block volume, where the point has one.
+      const counterStart = counterBefore(point, measure.cumulative);
+      aggregate.v0 = continues ? (before.v0 ?? counterStart) : (before?.v1 ?? previous?.m?.cumulative ?? counterStart);
       aggregate.v1 = measure.cumulative;
     }
     if (measure.close !== undefined) aggregate.x = measure.close;

@@ -20,7 +20,8 @@ export interface NativeMarketContext {
 /**
  * The demo market the stack seeds, seen through the Data API as a newcomer sees it: deep pools at
  * believable prices, no more alpha held than the subnet has outstanding, and a first stake of 5 TAO
- * that buys alpha and shows on every route about the account and its subnet before the next block.
+ * that buys alpha and shows on every route about the account and its subnet before the next block,
+ * its TAO in the pool's volumes as well.
  */
 export function nativeMarketSuite(ctx: NativeMarketContext): void {
   describe("the seeded market, through the API", () => {
@@ -60,11 +61,18 @@ export function nativeMarketSuite(ctx: NativeMarketContext): void {
       });
     });
 
-    it("a new account's 5 TAO stake buys alpha, and shows in balance/latest, transactions and holders/top at its own block", async () => {
+    it("a new account's 5 TAO stake buys alpha, and shows in balance/latest, transactions, holders/top and the pool's volumes at its own block", async () => {
       const { driver, runtime, subnets } = ctx.stack().native;
       const newcomer = driver.fresh();
       const [subnet] = subnets;
+      const api = ctx.stack().api;
+      const poolPath = `/data/v1/subnet-pools/latest?netuid=${subnet!.netuid}`;
       await ctx.holdingStill(async () => {
+        // The pool's volumes before (spec 218 keeps no SubnetVolume: summed from the stake events).
+        const before = (await api.ok(poolPath))._embedded.items[0] as Json;
+        expect(before.volume_total_rao, "volume_total_rao on a fresh stack").toMatch(/^[0-9]+$/);
+        expect(before.volume_24h_rao, "volume_24h_rao on a fresh stack").toMatch(/^[0-9]+$/);
+        expect(before.volume_since_block).toBeLessThanOrEqual(before.block_number);
         await driver.block([
           {
             tx: driver.tx("balances", "transferKeepAlive")(newcomer.address, 20n * RAO_PER_TAO),
@@ -84,7 +92,6 @@ export function nativeMarketSuite(ctx: NativeMarketContext): void {
         expect(BigInt(position!.stakeNalpha), "alpha bought for 5 TAO").toBeGreaterThan(0n);
 
         // Nothing else is built meanwhile, so each route must show the stake's block itself.
-        const api = ctx.stack().api;
         const balance = await waitForBlock(
           () => api.get(`/data/v1/accounts/${newcomer.address}/balance/latest`),
           staked.number,
@@ -117,6 +124,16 @@ export function nativeMarketSuite(ctx: NativeMarketContext): void {
         expect(holder, "the newcomer among the subnet's holders").toMatchObject({
           alpha_nalpha: position!.stakeNalpha,
         });
+
+        // The pool swapped the stake's TAO in its block, and nothing in the transfer's: both volumes
+        // move by exactly the StakeAdded's TAO, counted from the same block as before.
+        const after = (await waitForBlock(() => api.get(poolPath), staked.number))._embedded.items[0] as Json;
+        const tao = BigInt(event.fields[2]!);
+        expect(tao, "the stake's TAO").toBeGreaterThan(0n);
+        expect(after.block_number).toBe(staked.number);
+        expect(after.volume_since_block, "the volume's run goes on").toBe(before.volume_since_block);
+        expect(BigInt(after.volume_total_rao) - BigInt(before.volume_total_rao), "volume_total_rao moved by").toBe(tao);
+        expect(BigInt(after.volume_24h_rao) - BigInt(before.volume_24h_rao), "volume_24h_rao moved by").toBe(tao);
       });
     }, 120_000);
   });

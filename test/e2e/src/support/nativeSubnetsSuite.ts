@@ -144,10 +144,12 @@ function subnetPoolsLatestTest(context: NativeSubnetsContext): void {
         alpha_out_nalpha: pool.alphaOut,
         alpha_issuance_nalpha: (BigInt(pool.alphaIn) + BigInt(pool.alphaOut)).toString(),
         price_tao: await context.runtime().priceTao(blockHash, item.netuid),
-        // Spec 218 keeps no moving price and no volume: unknown, not zero.
+        // Spec 218 keeps no moving price: unknown, not zero.
         moving_price_tao: null,
-        volume_total_rao: null,
       });
+      // Nor SubnetVolume: the volume is the sum of the pool's stake events from volume_since_block on.
+      expect(item.volume_total_rao, `pool ${item.netuid} volume`).toMatch(/^[0-9]+$/);
+      expect(item.volume_since_block, `pool ${item.netuid} volume since`).toBeLessThanOrEqual(item.block_number);
     }
   });
 }

@@ -74,7 +74,7 @@ describe("nativePoolPrice", () => {
 
 describe("nativePoolRecords", () => {
   it("publishes nothing for a block without pools", () => {
-    expect(nativePoolRecords([], { chainId: 945, ref })).toEqual([]);
+    expect(nativePoolRecords([], { chainId: 945, ref, events: [] })).toEqual([]);
   });
 
   it("makes one PoolSnapshot per pool, in order, keyed and identified by netuid and block", () => {
@@ -84,7 +84,7 @@ describe("nativePoolRecords", () => {
       // Both reserves at u64::MAX: the issuance exceeds a u64 and must still add up exactly.
       pool({ netuid: 12, mechanism: 1, taoInRao: 2n, alphaInNalpha: U64_MAX, alphaOutNalpha: U64_MAX }),
     ];
-    const records = nativePoolRecords(pools, { chainId: 945, ref });
+    const records = nativePoolRecords(pools, { chainId: 945, ref, events: [] });
 
     expect(records.map((record) => [record.topic, record.key, record.eventType, record.eventId])).toEqual([
       ["chain.network.v1", "netuid:0", "PoolSnapshot", `945:${HASH}:PoolSnapshot:netuid:0`],
@@ -93,7 +93,8 @@ describe("nativePoolRecords", () => {
     ]);
     for (const record of records) expect(record.ref).toBe(ref);
 
-    // toStrictEqual: a movingPriceTao or volumeTotalRao key, even undefined, would fail it.
+    // toStrictEqual: a movingPriceTao or volumeTotalRao key, even undefined, would fail it. No
+    // stake events: every pool swapped nothing in the block.
     expect(records.map((record) => record.payload)).toStrictEqual([
       {
         event: {
@@ -107,6 +108,7 @@ describe("nativePoolRecords", () => {
             alphaOutNalpha: "0",
             alphaIssuanceNalpha: "0",
             priceTao: "1",
+            blockVolumeRao: "0",
           },
         },
       },
@@ -122,6 +124,7 @@ describe("nativePoolRecords", () => {
             alphaOutNalpha: "4",
             alphaIssuanceNalpha: "7",
             priceTao: "0.333333333",
+            blockVolumeRao: "0",
           },
         },
       },
@@ -137,26 +140,68 @@ describe("nativePoolRecords", () => {
             alphaOutNalpha: U64_MAX.toString(),
             alphaIssuanceNalpha: "36893488147419103230",
             priceTao: "0",
+            blockVolumeRao: "0",
           },
         },
       },
     ]);
   });
 
+  it("carries the TAO each pool swapped in the block: its stake and unstake events' TAO amounts, both adding", () => {
+    const account = (byte: number) => `0x${byte.toString(16).padStart(64, "0")}`;
+    const stake = (
+      name: string,
+      tao: bigint,
+      netuid: number,
+      index: number,
+      pallet = "SubtensorModule",
+    ): RuntimeEvent => ({
+      index,
+      extrinsicIndex: 1,
+      pallet,
+      name,
+      data: [account(1), account(2), tao, 7n, netuid],
+    });
+    // Amounts beyond 2^53 stay exact.
+    const big = 2n ** 60n + 1n;
+    const events = [
+      stake("StakeAdded", 1_000_000_000n, 1, 0),
+      stake("StakeRemoved", 250_000_000n, 1, 1),
+      stake("StakeAdded", big, 12, 2),
+      stake("StakeAdded", big, 12, 3),
+      // Not a swap of this block's pools: another pallet's event, another event, another shape.
+      stake("StakeAdded", 5n, 1, 4, "Other"),
+      stake("StakeMoved", 5n, 1, 5),
+      { index: 6, pallet: "SubtensorModule", name: "StakeAdded", data: [account(1), account(2), 5n] },
+    ];
+    const pools = [pool({ netuid: 0, mechanism: 0 }), pool({ netuid: 1 }), pool({ netuid: 12 })];
+    const records = nativePoolRecords(pools, { chainId: 945, ref, events });
+    expect(
+      records.map((record) =>
+        record.payload.event?.$case === "poolSnapshot" ? record.payload.event.value : undefined,
+      ),
+    ).toMatchObject([
+      { netuid: 0, blockVolumeRao: "0" },
+      { netuid: 1, blockVolumeRao: "1250000000" },
+      { netuid: 12, blockVolumeRao: (2n * big).toString() },
+    ]);
+  });
+
   it("names a pool's record by block, so the same pool in another block is another record", () => {
     const other = { ...ref, blockHash: "0x00000000000000000000000000000000000000000000000000000000000000d8" };
-    const [first] = nativePoolRecords([pool()], { chainId: 945, ref });
-    const [second] = nativePoolRecords([pool()], { chainId: 945, ref: other });
-    const [elsewhere] = nativePoolRecords([pool()], { chainId: 946, ref });
+    const [first] = nativePoolRecords([pool()], { chainId: 945, ref, events: [] });
+    const [second] = nativePoolRecords([pool()], { chainId: 945, ref: other, events: [] });
+    const [elsewhere] = nativePoolRecords([pool()], { chainId: 946, ref, events: [] });
     expect(new Set([first!.eventId, second!.eventId, elsewhere!.eventId]).size).toBe(3);
     // The same pool read again at the same block (a restart re-reading it) is the same record.
-    expect(nativePoolRecords([pool()], { chainId: 945, ref })[0]!.eventId).toBe(first!.eventId);
+    expect(nativePoolRecords([pool()], { chainId: 945, ref, events: [] })[0]!.eventId).toBe(first!.eventId);
   });
 
   it("maps an unknown mechanism to unspecified, and prices it as the runtime does anything not stable", () => {
     const [record] = nativePoolRecords([pool({ netuid: 2, mechanism: 2, taoInRao: 1n, alphaInNalpha: 4n })], {
       chainId: 945,
       ref,
+      events: [],
     });
     expect(record!.payload.event).toMatchObject({
       value: { mechanism: PoolMechanism.POOL_MECHANISM_UNSPECIFIED, priceTao: "0.25" },

@@ -10,6 +10,7 @@ import type { RuntimeEvent } from "../node/runtimeEvent.js";
 import { type NetworkRecord, netuidKey, networkEventId } from "../records/networkRecord.js";
 import { poolMechanism } from "../records/poolMechanism.js";
 import { chainedByBlock } from "./chainedByBlock.js";
+import { blockPoolVolumes } from "./poolVolume.js";
 
 /** The chain quotes a price as `price x 1e9 -> u64` (rao per alpha): nine decimals of TAO. */
 const PRICE_DECIMALS = 9;
@@ -30,12 +31,15 @@ export function nativePoolPrice(pool: NativePool): string {
 /**
  * One PoolSnapshot per subnet at the block, keyed `netuid:<n>` like the EVM source's. The moving
  * price and the cumulative volume are left out: spec 218 keeps neither (`SubnetMovingPrice` and
- * `SubnetVolume` came later), and the consumers show them as unknown rather than zero.
+ * `SubnetVolume` came later), and the consumers show them as unknown rather than zero. Each
+ * snapshot carries instead the TAO its pool swapped in the block (`block_volume_rao`, from the
+ * block's stake events, poolVolume.ts; "0" when none), which the projector keeps running.
  */
 export function nativePoolRecords(
   pools: readonly NativePool[],
-  context: { chainId: number; ref: ChainRef },
+  context: { chainId: number; ref: ChainRef; events: readonly RuntimeEvent[] },
 ): NetworkRecord[] {
+  const volumes = blockPoolVolumes(context.events);
   return pools.map((pool) => {
     const key = netuidKey(pool.netuid);
     const snapshot: PoolSnapshot = {
@@ -47,6 +51,7 @@ export function nativePoolRecords(
       alphaOutNalpha: pool.alphaOutNalpha.toString(),
       alphaIssuanceNalpha: (pool.alphaInNalpha + pool.alphaOutNalpha).toString(),
       priceTao: nativePoolPrice(pool),
+      blockVolumeRao: (volumes.get(pool.netuid) ?? 0n).toString(),
     };
     const payload = { event: { $case: "poolSnapshot" as const, value: snapshot } };
     const eventType = eventTypeOf(payload);

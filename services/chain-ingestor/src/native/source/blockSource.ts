@@ -309,7 +309,7 @@ async function readBlock(context: BlockReadContext, header: BlockHeader, latest:
     ...activityRecords(activities, { chainId: network.chainId, blockRef: ref, balances }),
     ...balanceSnapshotRecords(refreshed, balances, { chainId: network.chainId, ref }),
     ...subnetRemovedRecords(previousNetuids, netuids, { chainId: network.chainId, ref }),
-    ...nativePoolRecords(pools ?? [], { chainId: network.chainId, ref }),
+    ...nativePoolRecords(pools ?? [], { chainId: network.chainId, ref, events: facts.events }),
     ...subnetRecords(subnetState, changes.emissions, { chainId: network.chainId, ref }),
     ...(holderState === undefined
       ? []

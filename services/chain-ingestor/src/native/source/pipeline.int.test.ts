@@ -208,7 +208,19 @@ function runtimePrice(netuid: number, mechanism: number, taoRao: bigint, alphaIn
 
 /** Every added subnet's pool at the block, read through @polkadot/api: nothing of the service's client. */
 async function directPools(blockHash: string): Promise<Omit<PoolSnapshot, "ref">[]> {
-  const module = (await api.at(blockHash)).query.subtensorModule!;
+  const at = await api.at(blockHash);
+  const module = at.query.subtensorModule!;
+  // The TAO each pool swapped in the block: StakeAdded / StakeRemoved (coldkey, hotkey, tao, alpha, netuid).
+  const swapped = new Map<number, bigint>();
+  const events = (await at.query.system.events()) as unknown as {
+    event: { section: string; method: string; data: { toString(): string }[] };
+  }[];
+  for (const { event } of events) {
+    if (event.section !== "subtensorModule" || (event.method !== "StakeAdded" && event.method !== "StakeRemoved"))
+      continue;
+    const netuid = Number(event.data[4]!.toString());
+    swapped.set(netuid, (swapped.get(netuid) ?? 0n) + BigInt(event.data[2]!.toString()));
+  }
   const added = await module.networksAdded!.entries();
   const netuids = added
     .filter(([, isAdded]) => isAdded.toJSON() === true)
@@ -236,6 +248,7 @@ async function directPools(blockHash: string): Promise<Omit<PoolSnapshot, "ref">
         alphaOutNalpha: alphaOut!.toString(),
         alphaIssuanceNalpha: (alphaIn! + alphaOut!).toString(),
         priceTao: runtimePrice(netuid, Number(mechanism), tao!, alphaIn!),
+        blockVolumeRao: (swapped.get(netuid) ?? 0n).toString(),
       };
     }),
   );
@@ -326,7 +339,8 @@ describe("the native source on the real runtime: activities and pools", () => {
       ).toEqual(direct.map((pool) => pool.netuid));
       byNetuid.forEach(({ published, pool }, index) => {
         expect(published.record.key).toBe(`netuid:${pool.netuid}`);
-        // toEqual passes undefined fields as absent, so the moving price and volume are checked to be unset.
+        // toEqual passes undefined fields as absent, so the moving price and volume are checked to be
+        // unset; the block's volume is its stake events' TAO.
         expect(pool, `pool ${pool.netuid} at block ${blockNumber}`).toEqual({
           ...direct[index],
           ref: expect.objectContaining({ blockHash, blockNumber }),
@@ -352,6 +366,8 @@ describe("the native source on the real runtime: activities and pools", () => {
     );
     expect([...new Set(dynamic.map((pool) => pool.netuid))]).toEqual(expect.arrayContaining(seeded.netuids));
     expect(dynamic.some((pool) => pool.priceTao !== "1" && pool.priceTao !== "0")).toBe(true);
+    // The seeded stakes swapped TAO through their pools: the block volumes compared above were not all 0.
+    expect(compared.some((pool) => pool.blockVolumeRao !== "0")).toBe(true);
   }, 60_000);
 });
 

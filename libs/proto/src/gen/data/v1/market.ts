@@ -310,8 +310,8 @@ export interface GetNetworkStatsLatestRequest {
 
 export interface NetworkVolume {
   /**
-   * Sum over subnets of the 24 h change in cumulative pool volume, rao; absent when no pool keeps
-   * a cumulative volume (the runtime has no `SubnetVolume`, as spec 218).
+   * Sum over subnets of the pools' volume_24h_rao (TAO swapped, both directions), rao; absent when
+   * no pool's volume is known.
    */
   swapVolume24hRao?: string | undefined;
   transferVolume24hRao?: string | undefined;
@@ -434,8 +434,21 @@ export interface SubnetPool {
   rootProp?:
     | string
     | undefined;
-  /** Cumulative TAO volume since the subnet started (`SubnetVolume`). */
-  volumeTotalRao?: string | undefined;
+  /**
+   * TAO swapped through the pool, rao: stakes' TAO in plus unstakes' TAO out (both directions add),
+   * moves' and swaps' legs included. The runtime's `SubnetVolume` (since the subnet started) where
+   * it keeps one; otherwise (spec 218) the sum of the TAO amounts of the pool's
+   * `SubtensorModule.StakeAdded` / `StakeRemoved` events over every block from volume_since_block
+   * through block_number. Absent when neither is known (snapshots without block volumes).
+   */
+  volumeTotalRao?:
+    | string
+    | undefined;
+  /**
+   * TAO swapped through the pool over the 24 hours before block_number (both directions, rao), over
+   * the blocks the platform saw: since its first snapshot of the pool when it has less than 24 hours.
+   * Absent when no volume is known.
+   */
   volume24hRao?: string | undefined;
   priceChange1hPct?: string | undefined;
   priceChange24hPct?: string | undefined;
@@ -447,6 +460,13 @@ export interface SubnetPool {
   /** Block the snapshot was taken at. */
   blockNumber: string;
   timestamp: string;
+  /**
+   * The first block volume_total_rao counts, set when it is the platform's running sum of the
+   * pool's stake events (the runtime keeps no `SubnetVolume`): the block the platform's unbroken
+   * run of this pool's snapshots starts at (a gap in ingestion or a reorganisation that left a block
+   * without its parent starts a new run). Absent when volume_total_rao is `SubnetVolume` or absent.
+   */
+  volumeSinceBlock?: string | undefined;
 }
 
 export interface GetSubnetPoolsLatestResponse {
@@ -486,7 +506,10 @@ export interface PoolPoint {
   alphaInNalpha: string;
   alphaOutNalpha: string;
   marketCapRao: string;
-  /** Change of cumulative volume over the bucket. */
+  /**
+   * TAO swapped through the pool in the bucket (or, per block, in that block), both directions,
+   * rao: the change of the cumulative volume over it. "0" when unknown.
+   */
   volumeRao: string;
   rootProp?: string | undefined;
 }
@@ -2865,6 +2888,7 @@ function createBaseSubnetPool(): SubnetPool {
     marketCapUsd: undefined,
     blockNumber: "0",
     timestamp: "",
+    volumeSinceBlock: undefined,
   };
 }
 
@@ -2944,6 +2968,9 @@ export const SubnetPool: MessageFns<SubnetPool> = {
     }
     if (message.timestamp !== "") {
       writer.uint32(202).string(message.timestamp);
+    }
+    if (message.volumeSinceBlock !== undefined) {
+      writer.uint32(208).uint64(message.volumeSinceBlock);
     }
     return writer;
   },
@@ -3161,6 +3188,14 @@ export const SubnetPool: MessageFns<SubnetPool> = {
             message.timestamp = reader.string();
             continue;
           }
+          case 26: {
+            if (tag !== 208) {
+              break;
+            }
+
+            message.volumeSinceBlock = reader.uint64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3280,6 +3315,11 @@ export const SubnetPool: MessageFns<SubnetPool> = {
         ? globalThis.String(object.block_number)
         : "0",
       timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      volumeSinceBlock: isSet(object.volumeSinceBlock)
+        ? globalThis.String(object.volumeSinceBlock)
+        : isSet(object.volume_since_block)
+        ? globalThis.String(object.volume_since_block)
+        : undefined,
     };
   },
 
@@ -3360,6 +3400,9 @@ export const SubnetPool: MessageFns<SubnetPool> = {
     if (message.timestamp !== "") {
       obj.timestamp = message.timestamp;
     }
+    if (message.volumeSinceBlock !== undefined) {
+      obj.volumeSinceBlock = message.volumeSinceBlock;
+    }
     return obj;
   },
 
@@ -3393,6 +3436,7 @@ export const SubnetPool: MessageFns<SubnetPool> = {
     message.marketCapUsd = object.marketCapUsd ?? undefined;
     message.blockNumber = object.blockNumber ?? "0";
     message.timestamp = object.timestamp ?? "";
+    message.volumeSinceBlock = object.volumeSinceBlock ?? undefined;
     return message;
   },
 };

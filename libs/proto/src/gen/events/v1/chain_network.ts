@@ -203,7 +203,17 @@ export interface PoolSnapshot {
    */
   volumeTotalRao?: string | undefined;
   balancerQuoteWeight?: string | undefined;
-  rootProp?: string | undefined;
+  rootProp?:
+    | string
+    | undefined;
+  /**
+   * TAO the pool swapped in this block, rao: the sum of the TAO amounts of the block's
+   * `SubtensorModule.StakeAdded` and `StakeRemoved` events on this netuid (a stake's TAO in and an
+   * unstake's TAO out both add, as `SubnetVolume` counts them; a move's or swap's legs count too),
+   * "0" when none. Set by the native source, so a running volume can be kept where the runtime
+   * keeps no `SubnetVolume` (spec 218); absent from sources that do not read the block's events.
+   */
+  blockVolumeRao?: string | undefined;
 }
 
 /** A subnet's emission in the block of `ref` ("last block" quantities) and its pending emission. */
@@ -1655,6 +1665,7 @@ function createBasePoolSnapshot(): PoolSnapshot {
     volumeTotalRao: undefined,
     balancerQuoteWeight: undefined,
     rootProp: undefined,
+    blockVolumeRao: undefined,
   };
 }
 
@@ -1698,6 +1709,9 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
     }
     if (message.rootProp !== undefined) {
       writer.uint32(106).string(message.rootProp);
+    }
+    if (message.blockVolumeRao !== undefined) {
+      writer.uint32(114).string(message.blockVolumeRao);
     }
     return writer;
   },
@@ -1819,6 +1833,14 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
             message.rootProp = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.blockVolumeRao = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1886,6 +1908,11 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
         : isSet(object.root_prop)
         ? globalThis.String(object.root_prop)
         : undefined,
+      blockVolumeRao: isSet(object.blockVolumeRao)
+        ? globalThis.String(object.blockVolumeRao)
+        : isSet(object.block_volume_rao)
+        ? globalThis.String(object.block_volume_rao)
+        : undefined,
     };
   },
 
@@ -1930,6 +1957,9 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
     if (message.rootProp !== undefined) {
       obj.rootProp = message.rootProp;
     }
+    if (message.blockVolumeRao !== undefined) {
+      obj.blockVolumeRao = message.blockVolumeRao;
+    }
     return obj;
   },
 
@@ -1951,6 +1981,7 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
     message.volumeTotalRao = object.volumeTotalRao ?? undefined;
     message.balancerQuoteWeight = object.balancerQuoteWeight ?? undefined;
     message.rootProp = object.rootProp ?? undefined;
+    message.blockVolumeRao = object.blockVolumeRao ?? undefined;
     return message;
   },
 };

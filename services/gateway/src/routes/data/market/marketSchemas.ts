@@ -106,7 +106,9 @@ export const NetworkStatsSchema = component(
     transfers_count: count().nullable(),
     counted_since_block: blockNumber().nullable(),
     volume: z.object({
-      swap_volume_24h_rao: nullableBaseUnits(),
+      swap_volume_24h_rao: nullableBaseUnits(
+        "TAO swapped through every subnet pool over the 24 hours before as_of, rao: the sum of the pools' volume_24h_rao (stakes' TAO in plus unstakes' TAO out); null when no pool's volume is known",
+      ),
       transfer_volume_24h_rao: nullableBaseUnits(),
       coin_volume_24h_usd: nullableDecimal(),
     }),
@@ -120,6 +122,13 @@ export const NetworkStatsSchema = component(
     }),
   }),
 );
+
+const POOL_VOLUME_TOTAL =
+  "TAO swapped through the pool, rao: stakes' TAO in plus unstakes' TAO out (both directions add; stake moves' and swaps' legs included). Where the runtime keeps SubnetVolume, that counter (since the subnet started) and volume_since_block is null; in runtimes without it (spec 218) the sum of the TAO amounts of the pool's SubtensorModule.StakeAdded and StakeRemoved events over every block from volume_since_block through block_number. null when neither is known";
+const POOL_VOLUME_24H =
+  "TAO swapped through the pool over the 24 hours before block_number, rao, both directions adding, over the blocks the platform saw (since its first snapshot of the pool when that is less than 24 hours ago); null when no volume is known";
+const POOL_VOLUME_SINCE =
+  "The first block volume_total_rao counts, when it is the platform's sum of the pool's stake events (the runtime keeps no SubnetVolume): where the platform's unbroken run of this pool's blocks starts (a gap in ingestion, or a block replaced without its successors, starts a new run). null when volume_total_rao is the runtime's SubnetVolume or is null";
 
 const mechanism = () => enumName(shortNames(PoolMechanism, "POOL_MECHANISM_"), "The pool's swap mechanism");
 
@@ -145,8 +154,9 @@ export const SubnetPoolSchema = component(
     market_cap_rao: baseUnits(),
     liquidity_rao: baseUnits(),
     root_prop: nullableDecimal(),
-    volume_total_rao: nullableBaseUnits(),
-    volume_24h_rao: nullableBaseUnits(),
+    volume_total_rao: nullableBaseUnits(POOL_VOLUME_TOTAL),
+    volume_24h_rao: nullableBaseUnits(POOL_VOLUME_24H),
+    volume_since_block: blockNumber().nullable().meta({ description: POOL_VOLUME_SINCE }),
     price_change_1h_pct: nullableDecimal(),
     price_change_24h_pct: nullableDecimal(),
     price_change_7d_pct: nullableDecimal(),
@@ -182,7 +192,9 @@ export const PoolPointSchema = component(
     alpha_in_nalpha: baseUnits(),
     alpha_out_nalpha: baseUnits(),
     market_cap_rao: baseUnits(),
-    volume_rao: baseUnits(),
+    volume_rao: baseUnits(
+      "TAO swapped through the pool in the bucket (with interval=block, in that block), rao: stakes' TAO in plus unstakes' TAO out, both directions adding, over the blocks the platform saw; 0 when unknown",
+    ),
     root_prop: nullableDecimal(),
   }),
 );

@@ -208,6 +208,7 @@ function renderPool(pool: SubnetPool): z.output<typeof SubnetPoolSchema> {
     root_prop: orNull(pool.rootProp),
     volume_total_rao: orNull(pool.volumeTotalRao),
     volume_24h_rao: orNull(pool.volume24hRao),
+    volume_since_block: pool.volumeSinceBlock === undefined ? null : integer(pool.volumeSinceBlock),
     price_change_1h_pct: orNull(pool.priceChange1hPct),
     price_change_24h_pct: orNull(pool.priceChange24hPct),
     price_change_7d_pct: orNull(pool.priceChange7dPct),
