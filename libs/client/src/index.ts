@@ -16,6 +16,8 @@ export {
   createClient,
   type GetPath,
   type ItemOf,
+  type KnownListPath,
+  type KnownPath,
   type ListPath,
   type PathsWith,
   type PostPath,

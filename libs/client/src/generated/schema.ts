@@ -3099,11 +3099,134 @@ export interface operations {
                          * @example 100000000
                          */
                         nonce?: string;
-                    } | unknown | {
+                    } & ({
+                        /** @description OnchainCrossChainOrder.orderDataType: the FullSettler's 0x710ff9c18e186a951058948b3f672872edcc77cebb109fa91b4dd01bda901fcc (any case) */
+                        orderDataType: string;
+                        /** @description OnchainCrossChainOrder.orderData: abi.encode(FullOrderParams), seven words */
+                        orderData: string;
+                    } | {
+                        /** @description Decoded form: destination chain */
+                        destinationChainId: number;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        inputToken: string;
+                        /**
+                         * @description Decoded form: input amount, base units
+                         * @example 100000000
+                         */
+                        inputAmount: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        outputToken: string;
+                        /**
+                         * @description Decoded form: output amount, base units
+                         * @example 100000000
+                         */
+                        outputAmount: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        recipient: string;
+                        /**
+                         * @description Decoded form: the order nonce (uint256)
+                         * @example 100000000
+                         */
+                        nonce: string;
                         orderDataType?: never;
                         orderData?: never;
-                    };
-                } | unknown | unknown;
+                    });
+                } & ({
+                    order: {
+                        /** @description Chain the order is opened on */
+                        originChainId: number;
+                        /** @description OnchainCrossChainOrder.fillDeadline, unix seconds */
+                        fillDeadline: number;
+                        /** @description OnchainCrossChainOrder.orderDataType: the FullSettler's 0x710ff9c18e186a951058948b3f672872edcc77cebb109fa91b4dd01bda901fcc (any case) */
+                        orderDataType?: string;
+                        /** @description OnchainCrossChainOrder.orderData: abi.encode(FullOrderParams), seven words */
+                        orderData?: string;
+                        /** @description Decoded form: destination chain */
+                        destinationChainId?: number;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        inputToken?: string;
+                        /**
+                         * @description Decoded form: input amount, base units
+                         * @example 100000000
+                         */
+                        inputAmount?: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        outputToken?: string;
+                        /**
+                         * @description Decoded form: output amount, base units
+                         * @example 100000000
+                         */
+                        outputAmount?: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        recipient?: string;
+                        /**
+                         * @description Decoded form: the order nonce (uint256)
+                         * @example 100000000
+                         */
+                        nonce?: string;
+                    } & ({
+                        /** @description OnchainCrossChainOrder.orderDataType: the FullSettler's 0x710ff9c18e186a951058948b3f672872edcc77cebb109fa91b4dd01bda901fcc (any case) */
+                        orderDataType: string;
+                        /** @description OnchainCrossChainOrder.orderData: abi.encode(FullOrderParams), seven words */
+                        orderData: string;
+                    } | {
+                        /** @description Decoded form: destination chain */
+                        destinationChainId: number;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        inputToken: string;
+                        /**
+                         * @description Decoded form: input amount, base units
+                         * @example 100000000
+                         */
+                        inputAmount: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        outputToken: string;
+                        /**
+                         * @description Decoded form: output amount, base units
+                         * @example 100000000
+                         */
+                        outputAmount: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        recipient: string;
+                        /**
+                         * @description Decoded form: the order nonce (uint256)
+                         * @example 100000000
+                         */
+                        nonce: string;
+                        orderDataType?: never;
+                        orderData?: never;
+                    });
+                } | {
+                    /** @description The quote the order came from; enables QUOTE_NOT_EXPIRED and QUOTE_MATCHES */
+                    quoteId: string;
+                });
             };
         };
         responses: {
