@@ -87,14 +87,19 @@ export function gatewayDocument(routes: AnyRoute[], publicBaseUrl: string): Reco
  * a request, so placeholders that throw if ever called stand in for the gRPC clients.
  */
 export function defaultGatewayDocument(): Record<string, unknown> {
+  return gatewayDocument(defaultGatewayRoutes(), gatewayConfigSchema.shape.PUBLIC_BASE_URL.parse(undefined));
+}
+
+/**
+ * The routes of the gateway's default configuration over backends that throw if ever called and
+ * event streams that are never served: to document them, or serve the reference page alone.
+ */
+export function defaultGatewayRoutes(): AnyRoute[] {
   const streams = unservedEventStreams(
     createLogger({ service: "gateway-openapi", level: "silent" }),
     gatewayConfigSchema.shape.EVENT_STREAMS_PER_KEY.parse(undefined),
   );
-  return gatewayDocument(
-    apiRoutes(placeholderBackends(), streams),
-    gatewayConfigSchema.shape.PUBLIC_BASE_URL.parse(undefined),
-  );
+  return apiRoutes(placeholderBackends(), streams);
 }
 
 function placeholderBackends(): Backends {
