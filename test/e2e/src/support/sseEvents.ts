@@ -1,16 +1,14 @@
 import type { RecordedEvent } from "@platform/http/eventConformance";
 
 /**
- * Hands each event of a `text/event-stream` body to `onEvent` as an SSE parser yields it (WHATWG
- * HTML: `event` defaults to `message`; `id` is the last one seen, which an event without an `id:`
- * line keeps; comments and `retry:` are no events), until the body ends or is cancelled.
+ * An SSE parser (WHATWG HTML) fed a `text/event-stream` body chunk by chunk: hands each event to
+ * `onEvent` as it completes, as an SSE parser yields it (`event` defaults to `message`; `id` is the
+ * last one seen, which an event without an `id:` line keeps; comments and `retry:` are no events).
  */
-export async function eventsOf(
-  body: ReadableStream<Uint8Array>,
-  onEvent: (event: RecordedEvent) => void,
-): Promise<void> {
+export function sseParser(onEvent: (event: RecordedEvent) => void): (chunk: Uint8Array) => void {
   let lastId: string | undefined;
   let buffer = "";
+  const decoder = new TextDecoder();
   const dispatch = (block: string) => {
     let event = "message";
     const data: string[] = [];
@@ -25,19 +23,34 @@ export async function eventsOf(
     }
     if (data.length > 0) onEvent({ event, data: data.join("\n"), ...(lastId === undefined ? {} : { id: lastId }) });
   };
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        dispatch(buffer.slice(0, end));
-        buffer = buffer.slice(end + 2);
-      }
+  return (chunk) => {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+      dispatch(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
     }
-  } finally {
-    reader.releaseLock();
-  }
+  };
+}
+
+/**
+ * The body as its reader gets it, each chunk also handed to `onChunk` first. Not a `tee`: the
+ * reader's cancel cancels the body at once (a tee's branch waits for the other branch to cancel
+ * too, which held the typed client's `break` out of a stream forever).
+ */
+export function observedBody(
+  body: ReadableStream<Uint8Array>,
+  onChunk: (chunk: Uint8Array) => void,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else {
+        onChunk(value);
+        controller.enqueue(value);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
