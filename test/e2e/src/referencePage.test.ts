@@ -72,7 +72,7 @@ describe("the reference page's deep links in Chromium", () => {
       await expectHeadingInView(page, heading);
       const sample = page.locator("code", { hasText: call }).first();
       await sample.waitFor({ state: "visible", timeout: 30_000 });
-      expect(await sample.innerText()).toContain('import { createClient } from "@chain-intents/client";');
+      expect(await sample.textContent()).toContain('import { createClient } from "@chain-intents/client";');
       expect(outside).toEqual([]);
       expect(consoleErrors).toEqual([]);
       await page.close();
@@ -85,7 +85,7 @@ describe("the reference page's deep links in Chromium", () => {
     await expectHeadingInView(page, "Quickstart");
     const sample = page.locator("code", { hasText: 'await client.get("/data/v1/coin/price/latest")' }).first();
     await sample.waitFor({ state: "visible", timeout: 30_000 });
-    expect(await page.locator("body").innerText()).toContain("npm install ./chain-intents-client-<version>.tgz");
+    expect(await page.locator("body").textContent()).toContain("npm install ./chain-intents-client-<version>.tgz");
     expect(consoleErrors).toEqual([]);
     await page.close();
   }, 120_000);
