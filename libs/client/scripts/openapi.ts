@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from "openapi-typescript";
+import { eventTypesTs } from "./eventTypes.js";
+import { typingView } from "./typingView.js";
 
 /**
  * The client is generated from the OpenAPI document the gateway emits: its build writes
@@ -12,12 +14,14 @@ import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from "openapi-t
 
 const require = createRequire(import.meta.url);
 
-/** The client's two generated files, as text. */
+/** The client's generated files, as text. */
 export interface GeneratedFiles {
   /** `libs/client/openapi.json`: the document, as the gateway emits it, pretty-printed. */
   openapiJson: string;
   /** `libs/client/src/generated/schema.ts`: its types, by openapi-typescript. */
   schemaTs: string;
+  /** `libs/client/src/generated/events.ts`: each event stream's events, per name the type of its data. */
+  eventsTs: string;
 }
 
 /** The document the gateway's build emitted (`pnpm build` writes it). */
@@ -46,6 +50,7 @@ export function emittedGatewayDocument(): string {
 
 /** The client's files for a document's text. */
 export async function generateFiles(openapiJson: string): Promise<GeneratedFiles> {
-  const nodes = await openapiTS(JSON.parse(openapiJson) as OpenAPI3, { silent: true });
-  return { openapiJson, schemaTs: COMMENT_HEADER + astToString(nodes) };
+  const document: unknown = JSON.parse(openapiJson);
+  const nodes = await openapiTS(typingView(document) as OpenAPI3, { silent: true });
+  return { openapiJson, schemaTs: COMMENT_HEADER + astToString(nodes), eventsTs: eventTypesTs(document) };
 }

@@ -45,6 +45,20 @@ export type ResponseBody<P extends keyof paths, M extends Method> = Exclude<
   undefined
 >;
 
+/**
+ * `P` when the API has a `M` operation at that path; else a message naming `P`, which is what the
+ * compiler then reports (a misspelt path would otherwise leave only an arity error).
+ */
+export type KnownPath<P extends string, M extends Method> =
+  P extends PathsWith<M> ? P : `not a ${Uppercase<M>} path of the API: ${P}`;
+/** `P` when it is a list route; else a message naming it. */
+export type KnownListPath<P extends string> = P extends ListPath
+  ? P
+  : `not a list path of the API (a GET route that takes a cursor): ${P}`;
+/** A call's arguments after its path: none to check where the path is not the API's (its error is the path's). */
+type ArgsOf<P extends string, M extends Method> = P extends PathsWith<M> ? CallArgs<P, M> : [init?: unknown];
+type BodyOf<P extends string, M extends Method> = P extends PathsWith<M> ? ResponseBody<P, M> : never;
+
 /** The type of a list route's items, where the document describes them. */
 export type ItemOf<P extends ListPath> =
   ResponseBody<P, "get"> extends { _embedded: { items: Array<infer Item> } } ? Item : unknown;
@@ -73,16 +87,19 @@ export interface ApiClient {
    */
   readonly api: Client<paths, Media>;
   /** Calls a GET operation: the success body, or a thrown ProblemError. */
-  get<P extends GetPath>(path: P, ...init: CallArgs<P, "get">): Promise<ResponseBody<P, "get">>;
+  get<P extends string>(path: KnownPath<P, "get">, ...init: ArgsOf<P, "get">): Promise<BodyOf<P, "get">>;
   /** Calls a POST operation: the success body, or a thrown ProblemError. */
-  post<P extends PostPath>(path: P, ...init: CallArgs<P, "post">): Promise<ResponseBody<P, "post">>;
+  post<P extends string>(path: KnownPath<P, "post">, ...init: ArgsOf<P, "post">): Promise<BodyOf<P, "post">>;
   /** Every page of a list route, following `_links.next` from the page `init` asks for. */
-  pages<P extends ListPath>(
-    path: P,
-    ...init: CallArgs<P, "get">
-  ): AsyncGenerator<ResponseBody<P, "get">, void, undefined>;
+  pages<P extends string>(
+    path: KnownListPath<P>,
+    ...init: ArgsOf<P, "get">
+  ): AsyncGenerator<BodyOf<P, "get">, void, undefined>;
   /** Every item of every page of a list route, in order. */
-  paginate<P extends ListPath>(path: P, ...init: CallArgs<P, "get">): AsyncGenerator<ItemOf<P>, void, undefined>;
+  paginate<P extends string>(
+    path: KnownListPath<P>,
+    ...init: ArgsOf<P, "get">
+  ): AsyncGenerator<P extends ListPath ? ItemOf<P> : never, void, undefined>;
   readonly events: {
     /** `GET /intents/v1/events`: the status changes of one user's intents, or of one order. */
     intents(

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { components } from "./generated/schema.js";
+import { STREAM_EVENT_NAMES, type StreamEvents } from "./generated/events.js";
 import { ProblemError, readProblem } from "./problem.js";
 import { type Send, sleep } from "./transport.js";
 
@@ -10,47 +10,51 @@ export interface StreamEvent<Type extends string = string, Data = unknown> {
   data: Data;
 }
 
+/** The events of the stream at `Path`, as the document declares them: per event name, its data's type. */
+type EventsOf<Path extends keyof StreamEvents> = {
+  [Name in keyof StreamEvents[Path] & string]: StreamEvent<Name, StreamEvents[Path][Name]>;
+}[keyof StreamEvents[Path] & string];
+
+/**
+ * `GET /intents/v1/events`, per change of a matching record: `status` when its status changes (or
+ * it appears), `update` when something else of it changes (a step became final, a notification
+ * was linked), both with `data` as `GET /intents/v1/intents/{orderId}` renders the record;
+ * `removed` when a reorganisation removed it (`data: {key}`); and the control events.
+ */
+export type IntentsStreamEvent = EventsOf<"/intents/v1/events">;
+
+/**
+ * `GET /data/v1/events`: `head` (a read model's new `as_of`), `pool` (a subnet pool's new snapshot)
+ * and `price` events, and the control events; each `data` typed by the document's schema of it.
+ */
+export type DataStreamEvent = EventsOf<"/data/v1/events">;
+
 /**
  * The last event the server sends before it drops a client that reads too slowly (rather than
  * buffer for it without bound). The iterator yields it, then reconnects from the last position,
  * so nothing is lost; a consumer that keeps being dropped should read faster or stop.
  */
-export type DroppedEvent = StreamEvent<"dropped">;
+export type DroppedEvent = Extract<DataStreamEvent, { type: "dropped" }>;
 
 /**
  * The last event before the server ends a stream for another reason (`data.reason`): the key was
  * revoked or rotated, the access token expired, the gateway is shutting down. The iterator yields
  * it and reconnects with a fresh token; a revoked key's reconnection is refused, and thrown.
  */
-export type ClosedEvent = StreamEvent<"closed">;
+export type ClosedEvent = Extract<DataStreamEvent, { type: "closed" }>;
 
 /**
  * Events of both streams besides their changes: `live` (caught up; later changes follow as they
  * are committed; its id is where the stream stands) and `gap` (the position resumed from is older
- * than the change log keeps: changes after it may be missing, so re-read what matters).
+ * than the change log keeps: changes after it may be missing, so re-read what matters), `dropped`
+ * and `closed`.
  */
-export type ControlEvent = StreamEvent<"live"> | StreamEvent<"gap"> | DroppedEvent | ClosedEvent;
-
-/**
- * `GET /intents/v1/events`, per change of a matching record: `status` when its status changes (or
- * it appears), `update` when something else of it changes (a step became final, a notification
- * was linked), both with `data` as `GET /intents/v1/intents/{orderId}` renders the record;
- * `removed` when a reorganisation removed it (`data: {key}`).
- */
-export type IntentsStreamEvent =
-  | StreamEvent<"status", components["schemas"]["Intent"]>
-  | StreamEvent<"update", components["schemas"]["Intent"]>
-  | StreamEvent<"removed", { key: string }>
-  | ControlEvent;
-
-/** `GET /data/v1/events`: `head` (a read model's new `as_of`), `pool` (a subnet pool's new snapshot) and `price` events. */
-export type DataStreamEvent = StreamEvent<"head"> | StreamEvent<"pool"> | StreamEvent<"price"> | ControlEvent;
+export type ControlEvent = Extract<DataStreamEvent, { type: "live" | "gap" | "dropped" | "closed" }>;
 
 export type DataTopic = "heads" | "pools" | "prices";
 
-const CONTROL_EVENT_TYPES = ["live", "gap", "dropped", "closed"] as const;
-export const INTENTS_EVENT_TYPES = ["status", "update", "removed", ...CONTROL_EVENT_TYPES] as const;
-export const DATA_EVENT_TYPES = ["head", "pool", "price", ...CONTROL_EVENT_TYPES] as const;
+export const INTENTS_EVENT_TYPES = STREAM_EVENT_NAMES["/intents/v1/events"];
+export const DATA_EVENT_TYPES = STREAM_EVENT_NAMES["/data/v1/events"];
 
 export interface EventStreamOptions {
   /** Start after this position: the `id` of the last event handled (e.g. saved before a restart). */

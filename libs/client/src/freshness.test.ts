@@ -13,13 +13,15 @@ describe("generated client files are fresh", () => {
 
   it("match a fresh generation from the gateway's emitted document byte for byte", async () => {
     const fresh = await generateFiles(emitted);
-    const [openapiJson, schemaTs] = await Promise.all([
+    const [openapiJson, schemaTs, eventsTs] = await Promise.all([
       readFile(new URL("../openapi.json", import.meta.url), "utf8"),
       readFile(new URL("./generated/schema.ts", import.meta.url), "utf8"),
+      readFile(new URL("./generated/events.ts", import.meta.url), "utf8"),
     ]);
     const stale = [
       ...(openapiJson === fresh.openapiJson ? [] : ["libs/client/openapi.json"]),
       ...(schemaTs === fresh.schemaTs ? [] : ["libs/client/src/generated/schema.ts"]),
+      ...(eventsTs === fresh.eventsTs ? [] : ["libs/client/src/generated/events.ts"]),
     ];
     expect(stale, "stale; run `pnpm build && pnpm --filter @chain-intents/client generate`").toEqual([]);
   });

@@ -18,6 +18,8 @@ export {
   createClient,
   type GetPath,
   type ItemOf,
+  type KnownListPath,
+  type KnownPath,
   type ListPath,
   type PathsWith,
   type PostPath,

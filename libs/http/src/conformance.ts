@@ -1,4 +1,5 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { rewriteRefs, templatePattern } from "./conformanceRefs.js";
 
 /**
  * Holds answers against an OpenAPI document (what `/openapi.json` says): the status must be one the
@@ -59,23 +60,6 @@ interface Document {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown>; headers?: Record<string, HeaderDoc> };
 }
-
-/** `#/components/schemas/X` → `components#/$defs/X`: the components as one JSON Schema ajv can resolve. */
-function rewriteRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteRefs);
-  if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
-    out[key] =
-      key === "$ref" && typeof member === "string"
-        ? member.replace("#/components/schemas/", "components#/$defs/")
-        : rewriteRefs(member);
-  }
-  return out;
-}
-
-/** `/a/{b}/c` → /^\/a\/[^/]+\/c$/ (paths hold no other regular expression syntax). */
-const templatePattern = (template: string) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`);
 
 export function createConformance(document: Record<string, unknown>): (answer: RecordedAnswer) => AnswerCheck {
   const doc = document as unknown as Document;

@@ -68,6 +68,11 @@ export interface RouteDocs {
     contentType: string;
     example?: unknown;
     schema?: z.ZodType;
+    /**
+     * An event stream's events (`text/event-stream`): the schema of each event's `data` (JSON), by
+     * event name, as the route's emitter is typed against them (openapi.ts documents each event).
+     */
+    events?: Record<string, z.ZodType>;
     headers?: Record<string, string>;
   };
   /** Headers on every answer of the route, problems included (by name, with their meaning). */

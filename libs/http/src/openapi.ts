@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AnyRoute, ConditionalReadDocs } from "./defineRoute.js";
+import { eventStreamSchema } from "./eventStreamSchema.js";
 import { parameterRules } from "./parameterRules.js";
 import { problemSlug } from "./problem.js";
 import { responseComponents } from "./responseSchemas.js";
@@ -267,7 +268,11 @@ function successResponse(route: AnyRoute, conditional: ReturnType<typeof conditi
   const success = route.docs.success;
   const routeHeaders = namedHeaders({ ...route.docs.everyAnswerHeaders, ...success.headers });
   const media: Record<string, unknown> = {
-    ...(success.schema === undefined ? {} : { schema: successSchema(success.schema) }),
+    ...(success.events !== undefined
+      ? { schema: eventStreamSchema(success.events, successSchema) }
+      : success.schema === undefined
+        ? {}
+        : { schema: successSchema(success.schema) }),
     ...(success.example === undefined ? {} : { example: success.example }),
   };
   return {

@@ -672,11 +672,50 @@ export interface components {
             /** @description How settled the block is */
             finality: ("latest" | "safe" | "finalized") | null;
         };
+        /** @description `closed`, the stream's last event: the key was revoked or rotated, the token expired, a replay spent the rate budget, the gateway is shutting down; reconnect with Last-Event-ID */
+        ClosedEventData: {
+            /** @description Why, for people */
+            reason: string;
+            /** @description A problem code, where one applies: RATE_LIMITED (a replay spent the budget), INTERNAL… */
+            code?: string;
+            /** @description With RATE_LIMITED: seconds to wait before resuming */
+            retryAfterSeconds?: number;
+        };
+        /** @description `dropped`, the stream's last event: the client read too slowly; resume with Last-Event-ID */
+        DroppedEventData: {
+            /** @description Why, for people */
+            reason: string;
+        };
+        /** @description The block a data event reflects */
+        EventAsOf: {
+            /** @description The chain's id */
+            chain_id: number;
+            /** @description The block's number */
+            block_number: number;
+            /** @description The block's hash, 0x-prefixed */
+            block_hash: string;
+            /** @description ISO 8601 instant (UTC) */
+            timestamp: string;
+        };
+        /** @description `gap`: Last-Event-ID is older than the change log keeps, or too far behind: re-read the state with the GET routes */
+        GapEventData: {
+            /** @description The position the stream goes on from; changes before it may be missing */
+            oldest: string;
+        };
         /** @description A HAL link (RFC 8288 relation named by its key in `_links`) */
         HalLink: {
             /** @description Path of the related resource, query included */
             href: string;
             title?: string;
+        };
+        /** @description `head`: a read model's as_of moved (the newest block its projection has folded in) */
+        HeadEventData: {
+            /**
+             * @description The read model whose head moved
+             * @enum {string}
+             */
+            read_model: "accounts" | "market" | "subnets";
+            as_of: components["schemas"]["EventAsOf"] | null;
         };
         Holder: {
             _links: {
@@ -785,6 +824,11 @@ export interface components {
             _links: {
                 status: components["schemas"]["HalLink"];
             };
+        };
+        /** @description `live`: caught up; later changes follow as they are committed */
+        LiveEventData: {
+            /** @description Where the stream stands: the event's id */
+            position: string;
         };
         NetworkStats: {
             _links: {
@@ -912,6 +956,26 @@ export interface components {
             next_cursor: string | null;
             has_more: boolean;
         };
+        /** @description `pool`: a subnet pool's new snapshot (fields as in subnet-pools/latest) */
+        PoolEventData: {
+            netuid: number;
+            /** @description TAO in the pool, rao */
+            tao_in_rao: string;
+            /** @description Alpha in the pool, nalpha */
+            alpha_in_nalpha: string;
+            /** @description Alpha outstanding (staked), nalpha */
+            alpha_out_nalpha: string;
+            /** @description The subnet's alpha issuance, nalpha */
+            alpha_issuance_nalpha: string;
+            protocol_alpha_nalpha: string | null;
+            /** @description Alpha's price in TAO, a decimal string */
+            price_tao: string;
+            moving_price_tao: string | null;
+            volume_total_rao: string | null;
+            balancer_quote_weight: string | null;
+            root_prop: string | null;
+            as_of: components["schemas"]["EventAsOf"] | null;
+        };
         PoolPoint: {
             netuid: number;
             /** @description ISO 8601 instant (UTC) */
@@ -972,6 +1036,27 @@ export interface components {
             close: string;
             volume_usd: string | null;
             market_cap_usd: string | null;
+        };
+        /** @description `price`: a new coin price round */
+        PriceEventData: {
+            /** @description The asset (TAO) */
+            symbol: string;
+            /** @description The currency it is priced in (usd) */
+            vs: string;
+            /** @description The price, a decimal string */
+            price: string;
+            /** @description Where the price comes from */
+            source: {
+                /** @description The price feed's provider */
+                provider: string;
+                /** @description The feed's contract address */
+                feed_address: string;
+                /** @description ISO 8601 instant (UTC) */
+                updated_at: string;
+                /** @description The feed's round id, a decimal string */
+                round_id: string;
+            };
+            as_of: components["schemas"]["EventAsOf"] | null;
         };
         PriceHistory: {
             _links: {
@@ -1078,6 +1163,11 @@ export interface components {
                 orderData: string | null;
                 order: components["schemas"]["OrderParams"] | null;
             } | null;
+        };
+        /** @description `removed`: a chain reorganisation removed the record */
+        RemovedEventData: {
+            /** @description The removed record's key (its order id, or origin transaction) */
+            key: string;
         };
         Subnet: {
             _links: {
@@ -3012,11 +3102,134 @@ export interface operations {
                          * @example 100000000
                          */
                         nonce?: string;
-                    } | unknown | {
+                    } & ({
+                        /** @description OnchainCrossChainOrder.orderDataType: the FullSettler's 0x710ff9c18e186a951058948b3f672872edcc77cebb109fa91b4dd01bda901fcc (any case) */
+                        orderDataType: string;
+                        /** @description OnchainCrossChainOrder.orderData: abi.encode(FullOrderParams), seven words */
+                        orderData: string;
+                    } | {
+                        /** @description Decoded form: destination chain */
+                        destinationChainId: number;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        inputToken: string;
+                        /**
+                         * @description Decoded form: input amount, base units
+                         * @example 100000000
+                         */
+                        inputAmount: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        outputToken: string;
+                        /**
+                         * @description Decoded form: output amount, base units
+                         * @example 100000000
+                         */
+                        outputAmount: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        recipient: string;
+                        /**
+                         * @description Decoded form: the order nonce (uint256)
+                         * @example 100000000
+                         */
+                        nonce: string;
                         orderDataType?: never;
                         orderData?: never;
-                    };
-                } | unknown | unknown;
+                    });
+                } & ({
+                    order: {
+                        /** @description Chain the order is opened on */
+                        originChainId: number;
+                        /** @description OnchainCrossChainOrder.fillDeadline, unix seconds */
+                        fillDeadline: number;
+                        /** @description OnchainCrossChainOrder.orderDataType: the FullSettler's 0x710ff9c18e186a951058948b3f672872edcc77cebb109fa91b4dd01bda901fcc (any case) */
+                        orderDataType?: string;
+                        /** @description OnchainCrossChainOrder.orderData: abi.encode(FullOrderParams), seven words */
+                        orderData?: string;
+                        /** @description Decoded form: destination chain */
+                        destinationChainId?: number;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        inputToken?: string;
+                        /**
+                         * @description Decoded form: input amount, base units
+                         * @example 100000000
+                         */
+                        inputAmount?: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        outputToken?: string;
+                        /**
+                         * @description Decoded form: output amount, base units
+                         * @example 100000000
+                         */
+                        outputAmount?: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        recipient?: string;
+                        /**
+                         * @description Decoded form: the order nonce (uint256)
+                         * @example 100000000
+                         */
+                        nonce?: string;
+                    } & ({
+                        /** @description OnchainCrossChainOrder.orderDataType: the FullSettler's 0x710ff9c18e186a951058948b3f672872edcc77cebb109fa91b4dd01bda901fcc (any case) */
+                        orderDataType: string;
+                        /** @description OnchainCrossChainOrder.orderData: abi.encode(FullOrderParams), seven words */
+                        orderData: string;
+                    } | {
+                        /** @description Decoded form: destination chain */
+                        destinationChainId: number;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        inputToken: string;
+                        /**
+                         * @description Decoded form: input amount, base units
+                         * @example 100000000
+                         */
+                        inputAmount: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        outputToken: string;
+                        /**
+                         * @description Decoded form: output amount, base units
+                         * @example 100000000
+                         */
+                        outputAmount: string;
+                        /**
+                         * Format: evm-address
+                         * @description EVM address, any case; answers use the EIP-55 form
+                         */
+                        recipient: string;
+                        /**
+                         * @description Decoded form: the order nonce (uint256)
+                         * @example 100000000
+                         */
+                        nonce: string;
+                        orderDataType?: never;
+                        orderData?: never;
+                    });
+                } | {
+                    /** @description The quote the order came from; enables QUOTE_NOT_EXPIRED and QUOTE_MATCHES */
+                    quoteId: string;
+                });
             };
         };
         responses: {
@@ -3869,7 +4082,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream */
+            /** @description The event stream: events, each `id:`, `event:` and `data:` (JSON) lines; the schema describes one event, `data` being JSON of its event name's schema */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3892,7 +4105,49 @@ export interface operations {
                      *     event: status
                      *     data: {"_links":{"self":{"href":"/intents/v1/intents/0x9f2c5a1e7d4b3c2a1f0e9d8c7b6a5f4e3d2c1b0a99887766554433221100ffee"},"transaction":{"href":"/intents/v1/intents?originChainId=31337&txHash=0x5f1c3e2d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d"}},"orderId":"0x9f2c5a1e7d4b3c2a1f0e9d8c7b6a5f4e3d2c1b0a99887766554433221100ffee","status":"OPEN","isFinal":false,"userAddress":"0x52908400098527886E0F7030069857D2E4169EE7","originChainId":31337,"originTxHash":"0x5f1c3e2d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d","destinationChainId":31338,"input":{"token":"0x5FbDB2315678afecb367f032d93F642f64180aa3","amount":"100000000"},"output":{"token":"0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512","amount":"99850000","recipient":"0x52908400098527886E0F7030069857D2E4169EE7"},"fillDeadline":1763770900,"refundableAt":"2025-11-22T00:22:40.000Z","filler":null,"opened":{"chainId":31337,"blockNumber":1204,"blockHash":"0x8e3c…","parentHash":"0x1a7b…","blockTimestamp":"2025-11-22T00:06:40.000Z","txHash":"0x5f1c3e2d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d","txIndex":0,"logIndex":1,"finality":"safe"},"filled":null,"settled":null,"refunded":null,"notifiedAt":"2025-11-22T00:06:38.512Z","updatedAt":"2025-11-22T00:06:41.020Z","asOf":[{"chainId":31337,"blockNumber":1210,"blockHash":"0x44d0…","timestamp":"2025-11-22T00:06:46.000Z","finality":"latest"},{"chainId":31338,"blockNumber":987,"blockHash":"0x0c9e…","timestamp":"2025-11-22T00:06:45.000Z","finality":"latest"}]}
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "status";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "update";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "removed";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "live";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "gap";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "dropped";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "closed";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    };
                 };
             };
             /** @description Problem: INVALID_PARAMETER, INVALID_ADDRESS, UNKNOWN_PARAMETER */
@@ -7766,7 +8021,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream */
+            /** @description The event stream: events, each `id:`, `event:` and `data:` (JSON) lines; the schema describes one event, `data` being JSON of its event name's schema */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7789,7 +8044,49 @@ export interface operations {
                      *     event: head
                      *     data: {"read_model":"market","as_of":{"chain_id":945,"block_number":4812331,"block_hash":"0x5d1e0c9f3b7a2e6d4c8b1a0f9e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d","timestamp":"2026-11-27T06:00:12.000Z"}}
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "head";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "pool";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "price";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "live";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "gap";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "dropped";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    } | {
+                        /** @constant */
+                        event: "closed";
+                        /** @description The resumable position (`<ms>-<seq>`): send the last one back as Last-Event-ID. An event that moves no position (`gap`, `dropped`, `closed`) has no `id:` line of its own, so an SSE parser gives it the stream's last id. */
+                        id?: string;
+                        data: string;
+                    };
                 };
             };
             /** @description Problem: INVALID_PARAMETER, UNKNOWN_PARAMETER */

@@ -1,4 +1,5 @@
 import { createConformance } from "@platform/http/conformance";
+import { createEventConformance } from "@platform/http/eventConformance";
 import { describe, expect, it } from "vitest";
 import { defaultGatewayDocument } from "./document.js";
 
@@ -62,5 +63,24 @@ describe("the gateway's OpenAPI document", () => {
             refused.push(`${operation.operationId} ${status}: ${violation}`);
         }
     expect(refused).toEqual([]);
+  });
+
+  it("declares each event stream's events, and holds its example's events against them", () => {
+    const checkEvent = createEventConformance(document);
+    const streams = operations.filter(({ operation }) => operation.responses["200"]?.content?.["text/event-stream"]);
+    expect(streams.map(({ path }) => path).sort()).toEqual(["/data/v1/events", "/intents/v1/events"]);
+    for (const { path, operation } of streams) {
+      const media = operation.responses["200"]!.content!["text/event-stream"]!;
+      expect((media.schema as { oneOf?: unknown[] }).oneOf?.length).toBeGreaterThanOrEqual(7);
+      const events = (media.example as string)
+        .split("\n\n")
+        .filter((block) => block !== "")
+        .map((block) => {
+          const field = (name: string) => new RegExp(`^${name}: (.*)$`, "m").exec(block)?.[1];
+          return { event: field("event")!, id: field("id")!, data: field("data")! };
+        });
+      expect(events.map((event) => event.event)).toEqual(["live", path === "/data/v1/events" ? "head" : "status"]);
+      expect(events.flatMap((event) => checkEvent(path, event))).toEqual([]);
+    }
   });
 });

@@ -5,8 +5,9 @@ import type { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
 import type { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { z } from "zod";
 import { callMetadata } from "../../backends.js";
+import { DATA_EVENTS, type EmittedEvent, HeadEventDataSchema } from "./eventSchemas.js";
 import { type EventStreams, lastEventId, serveEventStream, watchSource } from "./serveEventStream.js";
-import { type SseEvent, streamSuccess } from "./sseWriter.js";
+import { streamSuccess } from "./sseWriter.js";
 
 const PATH = "/data/v1/events";
 const TOPICS = {
@@ -15,6 +16,8 @@ const TOPICS = {
   prices: DataTopic.DATA_TOPIC_PRICES,
 };
 const TOPIC_NAMES = Object.keys(TOPICS) as (keyof typeof TOPICS)[];
+/** The read models whose heads the stream sends, as the document names them. */
+const READ_MODELS = HeadEventDataSchema.shape.read_model.options;
 /** The most change-log entries a resume replays: data-query's WATCH_MAX_REPLAY_ENTRIES, as it is deployed. */
 const REPLAY_BOUND = 1_000;
 
@@ -45,7 +48,7 @@ export function dataEventsRoute(dataEvents: DataEventsServiceClient, streams: Ev
       summary: "Stream of data changes (server-sent events)",
       description: `text/event-stream. Events, in commit order, each with an id (a resumable position): \`head\` (a read model's as_of moved: data {read_model: accounts|market|subnets, as_of}), \`pool\` (a subnet pool's new snapshot, fields as in subnet-pools/latest), \`price\` (a new coin price round); \`live\` (caught up), \`gap\` (data {oldest}: Last-Event-ID is older than the change log keeps, or more than ${REPLAY_BOUND.toLocaleString("en-US")} entries behind: the stream goes on from the newest ${REPLAY_BOUND.toLocaleString("en-US")}, from \`oldest\`; changes before it are missing, re-read the state with the GET routes), \`dropped\` and \`closed\` (the stream ends) as on GET /intents/v1/events. Send the last id back as Last-Event-ID to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold ${streams.slots.cap} streams at once (429 RATE_LIMITED past that), and each gateway replica serves ${streams.replicaCap.toLocaleString("en-US")} streams of every key together (503 UNAVAILABLE with Retry-After past that: retry, another replica may take it), intents and data streams together; opening one spends the route's cost once, and a resume's replay (the events before \`live\`) one more unit for every ${streams.replayEventsPerUnit} events: a budget spent mid-replay ends the stream with \`closed\` (data {code: RATE_LIMITED, retryAfterSeconds}); resume from the last id after that.`,
       tags: ["Data: events"],
-      success: streamSuccess({
+      success: streamSuccess(DATA_EVENTS, {
         event: "head",
         id: "1795758735926-0",
         data: { read_model: "market", as_of: EXAMPLE_AS_OF },
@@ -73,15 +76,16 @@ export function dataEventsRoute(dataEvents: DataEventsServiceClient, streams: Ev
   });
 }
 
-function eventOf(message: WatchDataResponse): SseEvent | undefined {
+/** The event a change sends: typed by the schemas the document declares (eventSchemas.ts). */
+export function eventOf(message: WatchDataResponse): EmittedEvent<typeof DATA_EVENTS> | undefined {
   const { change, position: id } = message;
   switch (change?.$case) {
-    case "head":
-      return {
-        id,
-        event: "head",
-        data: { read_model: change.value.readModel, as_of: renderRef(change.value.asOf) },
-      };
+    case "head": {
+      const readModel = READ_MODELS.find((name) => name === change.value.readModel);
+      // A read model the contract does not name (a newer data-query's) is not this stream's to send.
+      if (readModel === undefined) return undefined;
+      return { id, event: "head", data: { read_model: readModel, as_of: renderRef(change.value.asOf) } };
+    }
     case "pool":
       return { id, event: "pool", data: renderPool(change.value) };
     case "price":

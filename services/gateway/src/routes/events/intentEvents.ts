@@ -8,8 +8,9 @@ import { exampleIntent } from "../intents/intentExamples.js";
 import { hash32 } from "../intents/intentSchemas.js";
 import { renderIntent } from "../intents/renderIntent.js";
 import { evmAddress } from "../schemas.js";
+import { type EmittedEvent, INTENT_EVENTS } from "./eventSchemas.js";
 import { type EventStreams, lastEventId, serveEventStream, watchSource } from "./serveEventStream.js";
-import { type SseEvent, streamSuccess } from "./sseWriter.js";
+import { streamSuccess } from "./sseWriter.js";
 
 const PATH = "/intents/v1/events";
 
@@ -31,7 +32,7 @@ export function intentEventsRoute(intents: IntentsServiceClient, streams: EventS
       summary: "Stream of intent status changes (server-sent events)",
       description: `text/event-stream. Name exactly one of userAddress and orderId. Events, in commit order, each with an id (a resumable position): \`status\` when a matching record's status changes (or the record appears), \`update\` when something else of it changes (a step becomes final, a notification is linked); data = the record as GET /intents/v1/intents/{orderId} renders it; \`removed\` (a reorganisation removed the record: data {key}); \`live\` (caught up: later changes follow as they are committed; its id is where the stream stands); \`gap\` (Last-Event-ID is older than the change log keeps, or more than 1,000 changes behind: the stream goes on from the newest 1,000, and changes before them may be missing: re-read the records); \`dropped\` (the client read too slowly), \`closed\` (the key was revoked or rotated, the token expired): both end the stream. Send the last id back as the Last-Event-ID header to resume with no gap and no repeat. A comment line every 15 s keeps proxies open. Each key may hold ${streams.slots.cap} streams at once (429 RATE_LIMITED past that), and each gateway replica serves ${streams.replicaCap.toLocaleString("en-US")} streams of every key together (503 UNAVAILABLE with Retry-After past that: retry, another replica may take it); opening one spends the route's cost once, and a resume's replay (the events before \`live\`) one more unit for every ${streams.replayEventsPerUnit} events: a budget spent mid-replay ends the stream with \`closed\` (data {code: RATE_LIMITED, retryAfterSeconds}); resume from the last id after that; a revoked or rotated key's streams close within 5 s.`,
       tags: ["Intents"],
-      success: streamSuccess({ event: "status", id: "1795758735926-0", data: exampleIntent }),
+      success: streamSuccess(INTENT_EVENTS, { event: "status", id: "1795758735926-0", data: exampleIntent }),
       errors: [
         { status: 400, code: "INVALID_PARAMETER" },
         { status: 400, code: "INVALID_ADDRESS" },
@@ -67,7 +68,8 @@ export function intentEventsRoute(intents: IntentsServiceClient, streams: EventS
   });
 }
 
-function eventOf(message: WatchIntentsResponse): SseEvent | undefined {
+/** The event a change sends: typed by the schemas the document declares (eventSchemas.ts). */
+export function eventOf(message: WatchIntentsResponse): EmittedEvent<typeof INTENT_EVENTS> | undefined {
   const change = message.change;
   switch (change?.$case) {
     case "record":

@@ -1,4 +1,5 @@
 import type { AdmitVerdict } from "../../access/rateLimiter.js";
+import { closedEvent } from "./eventSchemas.js";
 import type { SseEvent } from "./sseWriter.js";
 
 export interface ReplayChargeOptions {
@@ -27,17 +28,16 @@ export function replayCharge(options: ReplayChargeOptions): (event: SseEvent) =>
     if (!replaying && verdict.kind === "allowed") return;
     if (verdict.kind === "limited") {
       replaying = false;
-      options.end({
-        event: "closed",
-        data: {
+      options.end(
+        closedEvent({
           reason: "replaying spent the API key's rate budget; resume with Last-Event-ID after retryAfterSeconds",
           code: "RATE_LIMITED",
           retryAfterSeconds: Math.max(1, Math.ceil(verdict.retryAfterMs / 1000)),
-        },
-      });
+        }),
+      );
     } else if (verdict.kind === "revoked" || verdict.kind === "rotated") {
       replaying = false;
-      options.end({ event: "closed", data: { reason: `the API key was ${verdict.kind}` } });
+      options.end(closedEvent({ reason: `the API key was ${verdict.kind}` }));
     }
   };
   return (event) => {

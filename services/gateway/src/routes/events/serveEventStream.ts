@@ -5,6 +5,7 @@ import type { RequestContext } from "@platform/http";
 import type { Logger } from "@platform/log";
 import type { AdmitVerdict } from "../../access/rateLimiter.js";
 import { HttpProblem } from "../../HttpProblem.js";
+import { closedEvent } from "./eventSchemas.js";
 import { followUpstream, type UpstreamFollow } from "./followUpstream.js";
 import type { KeyWatch } from "./keyWatch.js";
 import { replayCharge } from "./replayCharge.js";
@@ -225,7 +226,7 @@ function bufferedSink(): BufferedSink {
   };
   return {
     send: (event) => (final !== undefined ? undefined : writer ? writer.send(event) : early.push(event)),
-    fail: (error) => end({ event: "closed", data: { reason: "the stream cannot go on", code: codeOf(error) } }),
+    fail: (error) => end(closedEvent({ reason: "the stream cannot go on", code: codeOf(error) })),
     end,
     attach(attached) {
       writer = attached;
@@ -279,28 +280,25 @@ async function streamEvents(stream: {
   streams.count(route, "opened");
   stream.sink.attach(writer);
   const untrack = streams.track(() =>
-    writer.close({ event: "closed", data: { reason: "this gateway is shutting down; resume with Last-Event-ID" } }),
+    writer.close(closedEvent({ reason: "this gateway is shutting down; resume with Last-Event-ID" })),
   );
   const keyId = context.keyId!;
   const credential = context.credential ?? { secretVersion: 0, tier: "", expiresAt: Number.POSITIVE_INFINITY };
   const stopKeyWatch = context.credential
     ? streams.keys.watch(keyId, credential, (why) => {
         streams.count(route, "revoked");
-        writer.close({ event: "closed", data: { reason: `the API key was ${why}` } });
+        writer.close(closedEvent({ reason: `the API key was ${why}` }));
       })
     : () => undefined;
   const untilExpiry = Math.min(2 ** 31 - 1, Math.max(0, credential.expiresAt * 1000 - Date.now()));
   const expiry = setTimeout(() => {
     streams.count(route, "expired");
-    writer.close({
-      event: "closed",
-      data: { reason: "the access token expired; reconnect with a fresh one and Last-Event-ID" },
-    });
+    writer.close(closedEvent({ reason: "the access token expired; reconnect with a fresh one and Last-Event-ID" }));
   }, untilExpiry);
   const renewal = setInterval(
     () => {
       stream.slot.renew().then(
-        (held) => held || writer.close({ event: "closed", data: { reason: "the stream's slot was lost" } }),
+        (held) => held || writer.close(closedEvent({ reason: "the stream's slot was lost" })),
         (error: unknown) => streams.log.warn({ err: error }, "renewing an event stream's slot failed"),
       );
     },

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { z } from "zod";
+import type { z } from "zod";
+import { droppedEvent } from "./eventSchemas.js";
 
 export interface SseEvent {
   /** The resumable position (`id:`); a client sends the last one back as Last-Event-ID. */
@@ -61,7 +62,7 @@ export function openSse(response: ServerResponse, options: SseWriterOptions): Ss
   response.once("close", ended);
   const drop = () => {
     options.onDropped?.();
-    writer.close({ event: "dropped", data: { reason: "the client read too slowly; resume with Last-Event-ID" } });
+    writer.close(droppedEvent({ reason: "the client read too slowly; resume with Last-Event-ID" }));
     // The last event waits behind what the client did not read: give it a moment, then let go.
     setTimeout(() => response.destroy(), 5_000).unref();
   };
@@ -96,17 +97,18 @@ export function frame(event: SseEvent): string {
   return `${id}event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }
 
-const EVENT_STREAM_TEXT = z.string().meta({ description: "A text/event-stream (WHATWG HTML, server-sent events)" });
-
-/** The success part of an event stream route's docs: a `live` event, then one change as the example. */
-export function streamSuccess(change: SseEvent) {
+/**
+ * The success part of an event stream route's docs: the schema of each event's data by event name
+ * (eventSchemas.ts, which the route's emitter is typed against), and as the example a `live` event,
+ * then one change.
+ */
+export function streamSuccess(events: Record<string, z.ZodType>, change: SseEvent) {
   return {
     status: 200,
-    description: "The event stream",
+    description:
+      "The event stream: events, each `id:`, `event:` and `data:` (JSON) lines; the schema describes one event, `data` being JSON of its event name's schema",
     contentType: "text/event-stream",
-    // Events, each `id:`, `event:` and `data:` (JSON) lines: what each event's data holds is
-    // described in the route's description; a schema can only say the stream is text.
-    schema: EVENT_STREAM_TEXT,
+    events,
     headers: {
       "Cache-Control": "`no-store`: a live stream",
       "X-Accel-Buffering": "`no`: proxies that honour it pass each event on at once",
