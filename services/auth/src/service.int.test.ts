@@ -206,14 +206,21 @@ async function createKey(
   scopes: string[],
   tier = "",
   on: AdminClient = instance.admin,
+  browser?: { allowedOrigins: string[] },
 ): Promise<{ key: ApiKey; secret: string }> {
-  const { key, secret } = await callUnary(on, on.createApiKey, { name, scopes, tier }, metadata());
+  const request = { name, scopes, tier, kind: browser ? "browser" : "", allowedOrigins: browser?.allowedOrigins ?? [] };
+  const { key, secret } = await callUnary(on, on.createApiKey, request, metadata());
   issuedSecrets.push(secret);
   return { key: key!, secret };
 }
 
 async function issue(request: Partial<IssueTokenRequest>, on: Client = instance.auth): Promise<IssueTokenResponse> {
-  const response = await callUnary(on, on.issueToken, { clientAddress: "192.0.2.1", ...request }, metadata());
+  const response = await callUnary(
+    on,
+    on.issueToken,
+    { clientAddress: "192.0.2.1", origin: "", ...request },
+    metadata(),
+  );
   issuedSecrets.push(response.accessToken, ...(response.refreshToken ? [response.refreshToken] : []));
   return response;
 }
@@ -401,7 +408,7 @@ describe("auth over gRPC: Kafka topics and the admin listener", () => {
           callUnary(
             fromGateway,
             fromGateway.createApiKey,
-            { name: "minted", scopes: ["data:read"], tier: "" },
+            { name: "minted", scopes: ["data:read"], tier: "", kind: "", allowedOrigins: [] },
             metadata(),
           ),
         () => callUnary(fromGateway, fromGateway.rotateApiKeySecret, { id: main.key.id }, metadata()),

@@ -102,7 +102,7 @@ export function postAuthRoute(auth: AuthServiceClient) {
         const issued = await callUnary(
           auth,
           auth.issueToken,
-          { grant, clientAddress: context.clientAddress() },
+          { grant, clientAddress: context.clientAddress(), origin: context.header("origin") ?? "" },
           callMetadata(context),
           // Lockout slows failing attempts by up to a few seconds: give auth the time.
           { deadline: Date.now() + 10_000 },
