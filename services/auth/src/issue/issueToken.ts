@@ -74,23 +74,7 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       : unavailable("UNAVAILABLE", "the key registry is being rebuilt; try again shortly");
   };
 
-  const accessTokenFor = async (record: ApiKeyRecord): Promise<string> => {
-    const key = signingKeys.signingKey();
-    // Only after a reload went wrong (start-up insists on an active key); operators see the log.
-    if (key === undefined) throw unavailable("UNAVAILABLE", "no signing key is active; try again shortly");
-    return issueAccessToken(
-      {
-        keyId: record.id,
-        scopes: record.scopes,
-        tier: record.tier,
-        secretVersion: record.secretVersion,
-        kind: record.kind,
-        allowedOrigins: record.allowedOrigins,
-      },
-      options.accessToken,
-      key,
-    );
-  };
+  const accessTokenFor = (record: ApiKeyRecord) => signedAccessToken(signingKeys, options.accessToken, record);
 
   const withApiKey = async (
     grant: ApiKeyGrant,
@@ -229,4 +213,17 @@ async function validRefresh(
   if (record === undefined || record.status !== "active" || record.secretVersion !== token.secretVersion)
     return { registryPresent };
   return { record, token: { tokenHmac, record: token }, registryPresent };
+}
+
+/** An access token for the key, with its kind and origins (a browser key's token is bound to them). */
+async function signedAccessToken(
+  signingKeys: SigningKeyStore,
+  settings: AccessTokenSettings,
+  record: ApiKeyRecord,
+): Promise<string> {
+  const key = signingKeys.signingKey();
+  // Only after a reload went wrong (start-up insists on an active key); operators see the log.
+  if (key === undefined) throw unavailable("UNAVAILABLE", "no signing key is active; try again shortly");
+  const { id: keyId, scopes, tier, secretVersion, kind, allowedOrigins } = record;
+  return issueAccessToken({ keyId, scopes, tier, secretVersion, kind, allowedOrigins }, settings, key);
 }
