@@ -16,6 +16,8 @@ export interface paths {
         /**
          * Exchange an API key or a refresh token for an access token
          * @description Tokens are opaque: do not parse them. `expires_in` is a string of digits (seconds). In REFRESH_TOKEN mode no new refresh token is issued and the field is absent. Every answer carries Cache-Control: no-store.
+         *
+         *     Two kinds of key: a server key's secret is `sk_…` and must never be shipped to a web page or app bundle; a browser key's is a publishable `pk_…`, with read scopes only and a smaller rate budget (tier `browser`). A browser key, and its refresh token, are answered only for a request whose `Origin` header is one of the key's allowed origins (else 401 `KEY_ORIGIN_NOT_ALLOWED`), and its access tokens are refused from any other Origin (403 `KEY_ORIGIN_NOT_ALLOWED`). This stops other web sites' pages from using the key; it does not stop a non-browser client, which can send any `Origin`. A page that needs more (writes, a larger budget) gets short-lived tokens from its own backend, which holds a server key (the client's `getAccessToken`).
          */
         post: operations["issueToken"];
         delete?: never;
@@ -1605,7 +1607,7 @@ export interface components {
             detail?: string;
             instance?: string;
             /** @enum {string} */
-            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "ORIGIN_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TIME_BEFORE_HISTORY" | "TIME_NOT_YET_INDEXED" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNKNOWN_PARAMETER" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
+            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "KEY_ORIGIN_NOT_ALLOWED" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "ORIGIN_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TIME_BEFORE_HISTORY" | "TIME_NOT_YET_INDEXED" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNKNOWN_PARAMETER" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
             /** @description The input a 400 refuses (a query or path parameter, a body member), the first of `errors` */
             parameter?: string;
             /** @description Every mistake of a refused request (a 400 of its path, query or body), in one answer: `pointer` is a JSON Pointer (RFC 6901) into the JSON body for a body member (`/order/fillDeadline`), or `/query/<name>` and `/path/<name>` for a query or path parameter; `detail` says what is wrong with it */
@@ -1713,7 +1715,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            /** @description Problem: INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN, KEY_ORIGIN_NOT_ALLOWED */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1895,7 +1897,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2053,7 +2055,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2203,7 +2205,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2450,7 +2452,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2606,7 +2608,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: TC_NOT_ACCEPTED, TX_SENDER_MISMATCH, FORBIDDEN */
+            /** @description Problem: TC_NOT_ACCEPTED, TX_SENDER_MISMATCH, FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2865,7 +2867,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3115,7 +3117,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3361,7 +3363,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3574,7 +3576,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3766,7 +3768,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3923,7 +3925,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4175,7 +4177,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4415,7 +4417,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4702,7 +4704,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4898,7 +4900,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5125,7 +5127,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5336,7 +5338,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5573,7 +5575,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5813,7 +5815,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6044,7 +6046,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6307,7 +6309,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6551,7 +6553,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6859,7 +6861,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7141,7 +7143,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7409,7 +7411,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7664,7 +7666,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7819,7 +7821,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
