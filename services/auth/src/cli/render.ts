@@ -20,10 +20,10 @@ export function keyJson(key: ApiKey): Record<string, unknown> {
 export function keyTable(keys: readonly ApiKey[]): string {
   if (keys.length === 0) return "No API keys.";
   const rows = [
-    ["ID", "STATUS", "TIER", "SCOPES", "CREATED", "NAME"],
+    ["ID", "STATUS", "KIND", "TIER", "SCOPES", "CREATED", "NAME"],
     ...keys.map((key) => {
       const json = keyJson(key);
-      return [key.id, String(json.status), key.tier, key.scopes.join(","), key.createdAt, key.name];
+      return [key.id, String(json.status), String(json.kind), key.tier, key.scopes.join(","), key.createdAt, key.name];
     }),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
