@@ -39,6 +39,7 @@ const unbounded: LockoutPolicy = { ...defaults, address: { slowAfter: 1e9, budge
 const apiKey = (keyId: string, secret: string, clientAddress: string) => ({
   grant: { $case: "apiKey" as const, value: { keyId, secret } },
   clientAddress,
+  origin: "",
 });
 const deadline = () => Date.now() + 15_000;
 

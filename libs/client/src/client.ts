@@ -1,4 +1,5 @@
 import createFetchClient, { type Client, type FetchResponse, type MaybeOptionalInit } from "openapi-fetch";
+import { createAppTokenSource, type GetAccessToken } from "./appTokens.js";
 import {
   DATA_EVENT_TYPES,
   type DataStreamEvent,
@@ -70,6 +71,11 @@ export interface ClientOptions {
   apiKey?: ApiKeyCredentials;
   /** A refresh token and its key id, for a client that does not hold the key's secret. */
   refreshToken?: RefreshTokenCredentials;
+  /**
+   * Instead of apiKey/refreshToken: the app's own function for an access token (e.g. from its
+   * backend, which holds the secret key). See appTokens.ts.
+   */
+  getAccessToken?: GetAccessToken;
   /** Sends the requests; default `globalThis.fetch`. */
   fetch?: (input: Request) => Promise<Response>;
   /** Waiting out 429 (and 503 where repeating is safe) by `Retry-After`; `false` returns them at once. */
@@ -128,13 +134,20 @@ export function createClient(options: ClientOptions): ApiClient {
   const isTokenExchange = (request: Request) => request.method === "POST" && request.url.split("?")[0] === authUrl;
   const transport: Send = options.fetch ?? ((request) => globalThis.fetch(request));
   const retry = options.retry === false ? { maxRetries: 0 } : options.retry;
-  const tokens = createTokenSource({
-    authUrl,
-    apiKey: options.apiKey,
-    refreshToken: options.refreshToken,
-    send: retrying(transport, retry, isTokenExchange),
-    refreshBeforeExpiryMs: options.refreshBeforeExpiryMs,
-  });
+  if (options.getAccessToken && (options.apiKey || options.refreshToken))
+    throw new TypeError("createClient takes getAccessToken or apiKey/refreshToken, not both");
+  const tokens = options.getAccessToken
+    ? createAppTokenSource({
+        getAccessToken: options.getAccessToken,
+        refreshBeforeExpiryMs: options.refreshBeforeExpiryMs,
+      })
+    : createTokenSource({
+        authUrl,
+        apiKey: options.apiKey,
+        refreshToken: options.refreshToken,
+        send: retrying(transport, retry, isTokenExchange),
+        refreshBeforeExpiryMs: options.refreshBeforeExpiryMs,
+      });
   // Streams get the token handling but not the retries: a refused stream is the caller's to know.
   const authorized = authorizing(transport, tokens, isTokenExchange);
   const send = retrying(authorized, retry, isTokenExchange);

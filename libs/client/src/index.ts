@@ -1,3 +1,4 @@
+export type { AppAccessToken, GetAccessToken } from "./appTokens.js";
 export {
   type AllowanceQuery,
   type ApprovalChoice,

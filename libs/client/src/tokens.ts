@@ -52,7 +52,8 @@ interface TokenAnswer {
  * refresh token is refused (expired, revoked) and the key secret is known, it falls back to it.
  */
 export function createTokenSource(options: TokenSourceOptions): TokenSource {
-  if (!options.apiKey && !options.refreshToken) throw new TypeError("createClient needs apiKey or refreshToken");
+  if (!options.apiKey && !options.refreshToken)
+    throw new TypeError("createClient needs apiKey or refreshToken (or getAccessToken)");
   const now = options.now ?? Date.now;
   const keyId = options.apiKey?.id ?? options.refreshToken!.keyId;
   let refreshToken = options.refreshToken?.token;

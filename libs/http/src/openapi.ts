@@ -23,6 +23,8 @@ const PROTECTED_ERRORS = [
   { status: 401, code: "UNAUTHENTICATED" },
   { status: 401, code: "INVALID_TOKEN" },
   { status: 403, code: "FORBIDDEN" },
+  // A browser key's token from an Origin outside the key's list.
+  { status: 403, code: "KEY_ORIGIN_NOT_ALLOWED" },
   { status: 429, code: "RATE_LIMITED" },
   { status: 503, code: "UNAVAILABLE" },
   // A read model (or auth's key registry) being rebuilt after Redis lost it: answers resume, never older.

@@ -48,8 +48,8 @@ export const authConfigSchema = z
     AUTH_REFRESH_TOKENS_PER_KEY: vars.positiveInt().default(25),
     /** API_KEY grants (each a refresh token and an event) per key per minute; past it, 503 with Retry-After until the minute ends. */
     AUTH_GRANTS_PER_KEY_PER_MINUTE: vars.positiveInt().default(30),
-    /** Rate-limit tiers a key may have; the gateway knows each tier's budget. */
-    AUTH_TIERS: vars.list().default(["free", "standard", "unlimited"]),
+    /** Rate-limit tiers a key may have; the gateway knows each tier's budget. Browser keys all have `browser` (registry/keyKinds.ts): leave it out and none can be created. */
+    AUTH_TIERS: vars.list().default(["free", "standard", "unlimited", "browser"]),
     /** The tier of a key created without one. */
     AUTH_DEFAULT_TIER: vars.string().default("standard"),
     /** Failures are counted per client address (an IPv6 /64) over this window, from its first failure. */

@@ -206,14 +206,21 @@ async function createKey(
   scopes: string[],
   tier = "",
   on: AdminClient = instance.admin,
+  browser?: { allowedOrigins: string[] },
 ): Promise<{ key: ApiKey; secret: string }> {
-  const { key, secret } = await callUnary(on, on.createApiKey, { name, scopes, tier }, metadata());
+  const request = { name, scopes, tier, kind: browser ? "browser" : "", allowedOrigins: browser?.allowedOrigins ?? [] };
+  const { key, secret } = await callUnary(on, on.createApiKey, request, metadata());
   issuedSecrets.push(secret);
   return { key: key!, secret };
 }
 
 async function issue(request: Partial<IssueTokenRequest>, on: Client = instance.auth): Promise<IssueTokenResponse> {
-  const response = await callUnary(on, on.issueToken, { clientAddress: "192.0.2.1", ...request }, metadata());
+  const response = await callUnary(
+    on,
+    on.issueToken,
+    { clientAddress: "192.0.2.1", origin: "", ...request },
+    metadata(),
+  );
   issuedSecrets.push(response.accessToken, ...(response.refreshToken ? [response.refreshToken] : []));
   return response;
 }
@@ -401,7 +408,7 @@ describe("auth over gRPC: Kafka topics and the admin listener", () => {
           callUnary(
             fromGateway,
             fromGateway.createApiKey,
-            { name: "minted", scopes: ["data:read"], tier: "" },
+            { name: "minted", scopes: ["data:read"], tier: "", kind: "", allowedOrigins: [] },
             metadata(),
           ),
         () => callUnary(fromGateway, fromGateway.rotateApiKeySecret, { id: main.key.id }, metadata()),
@@ -625,6 +632,81 @@ describe("auth over gRPC: refresh tokens one by one", () => {
   });
 });
 
+let browserKey: { key: ApiKey; secret: string } | undefined;
+const APP = "https://app.example";
+
+describe("auth over gRPC: browser keys", () => {
+  const fromOrigin = (request: Partial<IssueTokenRequest>, origin: string) => ({ ...request, origin });
+
+  it("creates a browser key with a pk_ secret, and refuses one with a write scope", async () => {
+    browserKey = await createKey("browser", ["data:read"], "", instance.admin, {
+      allowedOrigins: [APP, "http://localhost:5173"],
+    });
+    expect(browserKey.key).toMatchObject({
+      kind: "browser",
+      allowedOrigins: [APP, "http://localhost:5173"],
+      tier: "browser",
+      scopes: ["data:read"],
+    });
+    expect(browserKey.secret).toMatch(/^pk_[0-9A-Za-z]{49}$/);
+    const refused = await refusal(
+      createKey("writer", ["data:read", "intents:write"], "", instance.admin, { allowedOrigins: [APP] }),
+    );
+    expect(refused).toMatchObject({ grpcStatus: status.INVALID_ARGUMENT, code: "INVALID_SCOPE" });
+    expect(refused.detail).toMatch(/read scopes only/);
+  });
+
+  it("answers a browser key only with an Origin in its list, and binds its tokens to that list", async () => {
+    const { key, secret } = browserKey!;
+    const granted = await issue(fromOrigin(withSecret(key.id, secret, "203.0.113.7"), APP));
+    expect((await verified(granted.accessToken)).payload).toMatchObject({
+      sub: key.id,
+      scope: "data:read",
+      tier: "browser",
+      kind: "browser",
+      origins: [APP, "http://localhost:5173"],
+    });
+    // The refresh token is held to the same origins.
+    const refreshed = await issue(fromOrigin(withRefresh(key.id, granted.refreshToken!, "203.0.113.7"), APP));
+    expect(refreshed.accessToken).toBeTruthy();
+
+    for (const origin of ["", "https://evil.example", "https://app.example.evil", "http://app.example"]) {
+      const answer = await refusal(issue(fromOrigin(withSecret(key.id, secret, "203.0.113.7"), origin)));
+      expect(answer).toMatchObject({ grpcStatus: status.UNAUTHENTICATED, code: "KEY_ORIGIN_NOT_ALLOWED" });
+      expect(answer.detail).toMatch(origin === "" ? /no Origin header/ : /is not allowed from the origin/);
+    }
+    expect(
+      await refusal(
+        issue(fromOrigin(withRefresh(key.id, granted.refreshToken!, "203.0.113.7"), "https://evil.example")),
+      ),
+    ).toMatchObject({ code: "KEY_ORIGIN_NOT_ALLOWED" });
+    // A wrong pk_ secret is still the one answer for every credential failure, whatever the Origin.
+    expect(
+      await refusal(issue(fromOrigin(withSecret(key.id, newCredential("publishableSecret"), "203.0.113.8"), APP))),
+    ).toEqual(badCredentials);
+    // Refusals for the origin are not failures: the address is not counted towards its lockout.
+    expect(await redis.get(authKeys.failuresOfAddress("203.0.113.7"))).toBeNull();
+
+    // Server keys ignore Origin, with or without one.
+    expect(
+      (await issue(fromOrigin(withSecret(other.key.id, other.secret, "203.0.113.9"), "https://evil.example")))
+        .accessToken,
+    ).toBeTruthy();
+    const serverToken = await issue(withSecret(other.key.id, other.secret, "203.0.113.9"));
+    expect((await verified(serverToken.accessToken)).payload).not.toHaveProperty("origins");
+  });
+
+  it("rotates a browser key to a new pk_ secret", async () => {
+    const { key, secret } = browserKey!;
+    const rotated = await callUnary(instance.admin, instance.admin.rotateApiKeySecret, { id: key.id }, metadata());
+    issuedSecrets.push(rotated.secret);
+    expect(rotated.secret).toMatch(/^pk_/);
+    expect(await refusal(issue(fromOrigin(withSecret(key.id, secret, "203.0.113.10"), APP)))).toEqual(badCredentials);
+    browserKey = { key: rotated.key!, secret: rotated.secret };
+    expect((await issue(fromOrigin(withSecret(key.id, rotated.secret, "203.0.113.10"), APP))).accessToken).toBeTruthy();
+  });
+});
+
 describe("auth over gRPC: signing keys and rebuilding the registry", () => {
   it("publishes a new signing key at once and signs with it only from its activeFrom", async () => {
     const activeFrom = new Date(Date.now() + 2_500);
@@ -677,7 +759,13 @@ describe("auth over gRPC: signing keys and rebuilding the registry", () => {
       ["shared-address", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["refresh-owner", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
       ["roaming", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
+      ["browser", ApiKeyStatus.API_KEY_STATUS_ACTIVE],
     ]);
+    // A browser key comes back a browser key, with its origins.
+    expect(all.keys.find((key) => key.name === "browser")).toMatchObject({
+      kind: "browser",
+      allowedOrigins: [APP, "http://localhost:5173"],
+    });
     expect(await redis.hget(authKeys.apiKey(main.key.id), "secretVersion")).toBe("2");
     // A refresh token revoked on its own stays revoked; the one beside it still works.
     await projectionCaughtUp();

@@ -62,7 +62,7 @@ export const gatewayConfigSchema = z
      * Rate-limit tiers, `name=rate/burst` (units per second / units at once), comma separated. A
      * key's tier is in its access token; an unknown tier falls back to RATE_LIMIT_DEFAULT_TIER.
      */
-    RATE_LIMIT_TIERS: vars.string().default("free=5/10,standard=50/100,unlimited=100000/100000"),
+    RATE_LIMIT_TIERS: vars.string().default("free=5/10,standard=50/100,unlimited=100000/100000,browser=10/20"),
     RATE_LIMIT_DEFAULT_TIER: vars.string().default("standard"),
     /** Leeway for token expiry and issue times, seconds. */
     TOKEN_CLOCK_TOLERANCE_SECONDS: vars.positiveInt().default(30),

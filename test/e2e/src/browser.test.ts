@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { authCli, freePorts, type RunningStack, silentProgress, startStack, testRuntime } from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -30,6 +32,10 @@ let allowed: StaticSite;
 let refused: StaticSite;
 let browser: Browser;
 let key: { id: string; secret: string };
+/** A browser key (pk_ secret) bound to the allowed site's origin: what the page carries. */
+let browserKey: { id: string; secret: string };
+/** The app's backend: mints tokens with the server key for its page (getAccessToken). */
+let backend: { url: string; minted: number; close(): Promise<void> };
 
 beforeAll(async () => {
   const script = await bundleClientDemo();
@@ -52,11 +58,32 @@ beforeAll(async () => {
       { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
     ),
   ) as { id: string; secret: string };
+  browserKey = JSON.parse(
+    await authCli(
+      testRuntime(),
+      [
+        "keys",
+        "create",
+        "--name",
+        "e2e-page",
+        "--scopes",
+        "data:read",
+        "--kind",
+        "browser",
+        "--origin",
+        allowed.origin,
+        "--json",
+      ],
+      { AUTH_ADMIN_GRPC_TARGET: auth.adminGrpcTarget! },
+    ),
+  ) as { id: string; secret: string };
+  backend = await startTokenBackend();
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
 }, 300_000);
 
 afterAll(async () => {
   await browser?.close();
+  await backend?.close();
   await stack?.stop();
   await Promise.all([allowed?.close(), refused?.close()]);
   state.remove();
@@ -70,6 +97,33 @@ async function accessToken(): Promise<string> {
   });
   expect(answer.status).toBe(200);
   return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * A small app backend on loopback: `POST /token` mints an access token with the server key (which
+ * never leaves this process) and answers `{ accessToken, expiresAt }` to the page.
+ */
+async function startTokenBackend(): Promise<{ url: string; minted: number; close(): Promise<void> }> {
+  const state = { url: "", minted: 0, close: async () => {} };
+  const server = createServer(async (request, response) => {
+    const cors = { "access-control-allow-origin": allowed.origin };
+    if (request.method !== "POST" || request.url !== "/token") return response.writeHead(404, cors).end();
+    const sentAt = Date.now();
+    const answer = await fetch(`${gateway}/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "API_KEY", username: key.id, password: key.secret }),
+    });
+    const body = (await answer.json()) as { access_token: string; expires_in: string };
+    state.minted += 1;
+    response
+      .writeHead(200, { ...cors, "content-type": "application/json", "cache-control": "no-store" })
+      .end(JSON.stringify({ accessToken: body.access_token, expiresAt: sentAt + Number(body.expires_in) * 1000 }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+  state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return state;
 }
 
 /** A new page whose console errors and requests to anywhere but loopback are collected. */
@@ -176,7 +230,7 @@ describe("the client library on another origin", () => {
     const read = await page.evaluate(
       ([base, apiKey, address]) =>
         (globalThis as unknown as { clientDemo: ClientDemo }).clientDemo.readTransactions(base, apiKey, address),
-      [gateway, key, ALICE] as const,
+      [gateway, browserKey, ALICE] as const,
     );
     expect(read.ids.length, JSON.stringify(gatewayAnswers)).toBeGreaterThan(0);
     expect(read.asOfBlock).toEqual(expect.any(Number));
@@ -223,6 +277,58 @@ describe("the client library on another origin", () => {
     await allowedPage.goto(`${allowed.origin}/`);
     expect(await fetchFrom(allowedPage)).toEqual({ status: 200 });
     await Promise.all([page.close(), allowedPage.close()]);
+  }, 60_000);
+});
+
+describe("safe browser credentials", () => {
+  it("a page uses tokens its backend mints (getAccessToken), never holding a secret", async () => {
+    const { page, consoleErrors } = await newPage();
+    await page.goto(`${allowed.origin}/`);
+    const read = await page.evaluate(
+      ([base, tokenUrl]) =>
+        (globalThis as unknown as { clientDemo: ClientDemo }).clientDemo.readWithBackend(base, tokenUrl),
+      [gateway, backend.url] as const,
+    );
+    expect(read.subnets).toBeGreaterThan(0);
+    // Two concurrent calls, one token.
+    expect(read.tokenCalls).toBe(1);
+    expect(backend.minted).toBe(1);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("a browser key is answered only for its origins, and its tokens are refused from any other Origin", async () => {
+    expect(browserKey.secret).toMatch(/^pk_/);
+    const exchange = (origin?: string) =>
+      fetch(`${gateway}/auth`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(origin === undefined ? {} : { origin }) },
+        body: JSON.stringify({ type: "API_KEY", username: browserKey.id, password: browserKey.secret }),
+      });
+    for (const origin of [refused.origin, undefined]) {
+      const answer = await exchange(origin);
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(await answer.json()).toMatchObject({
+        status: 401,
+        code: "KEY_ORIGIN_NOT_ALLOWED",
+        detail: expect.stringMatching(/browser key/),
+      });
+    }
+    const granted = await exchange(allowed.origin);
+    expect(granted.status).toBe(200);
+    const { access_token: token } = (await granted.json()) as { access_token: string };
+    const read = (origin?: string) =>
+      fetch(`${gateway}/data/v1/subnets/latest`, {
+        headers: { authorization: `Bearer ${token}`, ...(origin === undefined ? {} : { origin }) },
+      });
+    expect((await read(allowed.origin)).status).toBe(200);
+    const elsewhere = await read(refused.origin);
+    expect(elsewhere.status).toBe(403);
+    expect(await elsewhere.json()).toMatchObject({ code: "KEY_ORIGIN_NOT_ALLOWED" });
+    expect((await read()).status).toBe(403);
+    // Its own, smaller budget: the browser tier's policy.
+    expect((await read(allowed.origin)).headers.get("ratelimit-policy")).toBe('"default";q=20;w=2');
   }, 60_000);
 });
 

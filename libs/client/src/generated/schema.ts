@@ -16,6 +16,8 @@ export interface paths {
         /**
          * Exchange an API key or a refresh token for an access token
          * @description Tokens are opaque: do not parse them. `expires_in` is a string of digits (seconds). In REFRESH_TOKEN mode no new refresh token is issued and the field is absent. Every answer carries Cache-Control: no-store.
+         *
+         *     Two kinds of key: a server key's secret is `sk_…` and must never be shipped to a web page or app bundle; a browser key's is a publishable `pk_…`, with read scopes only and a smaller rate budget (tier `browser`). A browser key, and its refresh token, are answered only for a request whose `Origin` header is one of the key's allowed origins (else 401 `KEY_ORIGIN_NOT_ALLOWED`), and its access tokens are refused from any other Origin (403 `KEY_ORIGIN_NOT_ALLOWED`). This stops other web sites' pages from using the key; it does not stop a non-browser client, which can send any `Origin`. A page that needs more (writes, a larger budget) gets short-lived tokens from its own backend, which holds a server key (the client's `getAccessToken`).
          */
         post: operations["issueToken"];
         delete?: never;
@@ -1698,7 +1700,7 @@ export interface components {
             detail?: string;
             instance?: string;
             /** @enum {string} */
-            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "ORIGIN_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TIME_BEFORE_HISTORY" | "TIME_NOT_YET_INDEXED" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNKNOWN_PARAMETER" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
+            code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "KEY_ORIGIN_NOT_ALLOWED" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "ORIGIN_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TIME_BEFORE_HISTORY" | "TIME_NOT_YET_INDEXED" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNKNOWN_PARAMETER" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
             /** @description The input a 400 refuses (a query or path parameter, a body member), the first of `errors` */
             parameter?: string;
             /** @description Every mistake of a refused request (a 400 of its path, query or body), in one answer: `pointer` is a JSON Pointer (RFC 6901) into the JSON body for a body member (`/order/fillDeadline`), or `/query/<name>` and `/path/<name>` for a query or path parameter; `detail` says what is wrong with it */
@@ -1806,7 +1808,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN */
+            /** @description Problem: INVALID_CREDENTIALS, INVALID_REFRESH_TOKEN, KEY_ORIGIN_NOT_ALLOWED */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1988,7 +1990,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2146,7 +2148,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2296,7 +2298,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2543,7 +2545,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2699,7 +2701,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: TC_NOT_ACCEPTED, TX_SENDER_MISMATCH, FORBIDDEN */
+            /** @description Problem: TC_NOT_ACCEPTED, TX_SENDER_MISMATCH, FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2958,7 +2960,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3331,7 +3333,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3577,7 +3579,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3790,7 +3792,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3982,7 +3984,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4181,7 +4183,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4433,7 +4435,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4673,7 +4675,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4960,7 +4962,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5156,7 +5158,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5383,7 +5385,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5594,7 +5596,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5831,7 +5833,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6072,7 +6074,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6303,7 +6305,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6566,7 +6568,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6810,7 +6812,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7118,7 +7120,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7400,7 +7402,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7668,7 +7670,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7923,7 +7925,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8120,7 +8122,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: FORBIDDEN */
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

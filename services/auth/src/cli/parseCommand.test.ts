@@ -15,6 +15,49 @@ const fails = (argv: string[]) => {
 };
 
 describe("CLI arguments", () => {
+  it("creates a browser key with --kind browser and its --origin list, and refuses what it may not be", () => {
+    expect(
+      parseCommand(
+        [
+          "keys",
+          "create",
+          "--name",
+          "web",
+          "--scopes",
+          "data:read",
+          "--kind",
+          "browser",
+          "--origin",
+          "https://app.example",
+          "--origin",
+          "http://localhost:5173",
+        ],
+        now,
+      ),
+    ).toEqual({
+      kind: "keys create",
+      name: "web",
+      scopes: ["data:read"],
+      tier: "",
+      keyKind: "browser",
+      origins: ["https://app.example", "http://localhost:5173"],
+      json: false,
+    });
+    const create = ["keys", "create", "--name", "web", "--scopes"];
+    expect(fails([...create, "data:read", "--kind", "browser"])).toMatch(/at least one --origin/);
+    expect(fails([...create, "intents:write", "--kind", "browser", "--origin", "https://a.example"])).toMatch(
+      /read scopes only; leave out intents:write/,
+    );
+    expect(fails([...create, "data:read", "--kind", "browser", "--origin", "https://a.example/"])).toMatch(
+      /not an origin/,
+    );
+    expect(fails([...create, "data:read", "--kind", "browser", "--origin", "http://a.example"])).toMatch(
+      /not an origin/,
+    );
+    expect(fails([...create, "data:read", "--origin", "https://a.example"])).toMatch(/browser keys only/);
+    expect(fails([...create, "data:read", "--kind", "public"])).toMatch(/server or browser/);
+  });
+
   it("parses every command", () => {
     expect(
       parseCommand(
@@ -26,6 +69,8 @@ describe("CLI arguments", () => {
       name: "Demo app",
       scopes: ["data:read", "intents:read"],
       tier: "",
+      keyKind: "server",
+      origins: [],
       json: true,
     });
     expect(

@@ -1,11 +1,21 @@
 import { parseArgs } from "node:util";
 import { PlatformError } from "@platform/errors/base";
 import { isWellFormed } from "../credentials/credentialFormat.js";
+import { isReadScope, isSerializedOrigin } from "../registry/keyKinds.js";
 import { isScope, SCOPES } from "../registry/scopes.js";
 
 export type CliCommand =
   | { kind: "help" }
-  | { kind: "keys create"; name: string; scopes: string[]; tier: string; json: boolean }
+  | {
+      kind: "keys create";
+      name: string;
+      scopes: string[];
+      tier: string;
+      /** "server" or "browser" (registry/keyKinds.ts). */
+      keyKind: "server" | "browser";
+      origins: string[];
+      json: boolean;
+    }
   | { kind: "keys list"; all: boolean; json: boolean }
   | { kind: "keys revoke"; id: string; reason: string; json: boolean }
   | { kind: "keys rotate"; id: string; json: boolean }
@@ -23,6 +33,10 @@ export class UsageError extends PlatformError {
 export const USAGE = `Usage: pnpm --silent cli <command>
 
   keys create --name NAME --scopes S1,S2 [--tier T] [--json]   create a key; prints its secret once
+      [--kind browser --origin https://app.example [--origin …]]
+                                                                 a browser key: a publishable pk_ secret for
+                                                                 web pages, read scopes only, tier "browser",
+                                                                 accepted only from the given origins
   keys list [--all] [--json]                                     list keys (--all: revoked ones too)
   keys revoke ID [--reason R] [--json]                           revoke a key; its tokens stop working
   keys rotate ID [--json]                                        replace a key's secret; prints it once
@@ -31,6 +45,9 @@ export const USAGE = `Usage: pnpm --silent cli <command>
   signing-keys generate --dir DIR [--active-from ISO] [--json]   write a new Ed25519 signing-key file
 
 Scopes: ${SCOPES.join(", ")}. Tiers: as configured on auth (AUTH_TIERS); auth's default when --tier is left out.
+Kinds: server (default; an sk_ secret: keep it on a server, never in a web page or app bundle) and
+browser (a pk_ secret a page may carry; its origin binding stops other web sites, not scripts, so it
+can only read and has its own smaller rate budget).
 Auth's key administration is reached at AUTH_ADMIN_GRPC_TARGET (in Kubernetes: kubectl -n platform port-forward deploy/auth 50061, then 127.0.0.1:50061), else at the local stack's (STACK_STATE_DIR, default .local).`;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -44,13 +61,21 @@ export function parseCommand(argv: readonly string[], now: Date = new Date()): C
     case "keys create": {
       const { values } = parse(
         rest,
-        { name: { type: "string" }, scopes: { type: "string" }, tier: { type: "string" }, json: { type: "boolean" } },
+        {
+          name: { type: "string" },
+          scopes: { type: "string" },
+          tier: { type: "string" },
+          kind: { type: "string" },
+          origin: { type: "string", multiple: true },
+          json: { type: "boolean" },
+        },
         0,
       );
       const name = required(values.name, "--name");
       const scopes = parseScopes(required(values.scopes, "--scopes"));
       const tier = values.tier === undefined ? "" : nonEmpty(values.tier, "--tier");
-      return { kind: "keys create", name, scopes, tier, json: values.json === true };
+      const { keyKind, origins } = parseKind(values.kind, values.origin ?? [], scopes);
+      return { kind: "keys create", name, scopes, tier, keyKind, origins, json: values.json === true };
     }
     case "keys list": {
       const { values } = parse(rest, { all: { type: "boolean" }, json: { type: "boolean" } }, 0);
@@ -117,7 +142,7 @@ export function parseCommand(argv: readonly string[], now: Date = new Date()): C
   }
 }
 
-type OptionSpec = Record<string, { type: "string" | "boolean" }>;
+type OptionSpec = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
 
 function parse<T extends OptionSpec>(args: string[], options: T, positionalCount: number) {
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: true }>>;
@@ -162,6 +187,30 @@ function parseScopes(text: string): string[] {
   if (unknown !== undefined)
     throw new UsageError(`unknown scope ${JSON.stringify(unknown)}; valid scopes: ${SCOPES.join(", ")}`);
   return [...new Set(scopes)];
+}
+
+/** --kind and --origin: caught here for a one-line message, checked again by auth (registry/keyKinds.ts). */
+function parseKind(
+  kind: string | undefined,
+  origins: string[],
+  scopes: readonly string[],
+): { keyKind: "server" | "browser"; origins: string[] } {
+  const keyKind = kind ?? "server";
+  if (keyKind !== "server" && keyKind !== "browser")
+    throw new UsageError(`--kind must be server or browser, got ${JSON.stringify(keyKind)}`);
+  if (keyKind === "server") {
+    if (origins.length > 0) throw new UsageError("--origin is for browser keys only (--kind browser)");
+    return { keyKind, origins: [] };
+  }
+  if (origins.length === 0) throw new UsageError("a browser key needs at least one --origin https://…");
+  const bad = origins.find((origin) => !isSerializedOrigin(origin));
+  if (bad !== undefined)
+    throw new UsageError(
+      `--origin ${JSON.stringify(bad)} is not an origin: scheme://host[:port] as a browser sends it, no path or trailing slash (https, or http for localhost)`,
+    );
+  const writes = scopes.filter((scope) => !isReadScope(scope));
+  if (writes.length > 0) throw new UsageError(`a browser key takes read scopes only; leave out ${writes.join(", ")}`);
+  return { keyKind, origins };
 }
 
 function keyId(value: string | undefined): string {

@@ -7,6 +7,8 @@ export function keyJson(key: ApiKey): Record<string, unknown> {
     name: key.name,
     scopes: key.scopes,
     tier: key.tier,
+    kind: key.kind === "browser" ? "browser" : "server",
+    ...(key.kind === "browser" ? { allowedOrigins: key.allowedOrigins } : {}),
     status: key.status === ApiKeyStatus.API_KEY_STATUS_REVOKED ? "revoked" : "active",
     createdAt: key.createdAt,
     ...(key.revokedAt === undefined ? {} : { revokedAt: key.revokedAt }),
@@ -18,10 +20,10 @@ export function keyJson(key: ApiKey): Record<string, unknown> {
 export function keyTable(keys: readonly ApiKey[]): string {
   if (keys.length === 0) return "No API keys.";
   const rows = [
-    ["ID", "STATUS", "TIER", "SCOPES", "CREATED", "NAME"],
+    ["ID", "STATUS", "KIND", "TIER", "SCOPES", "CREATED", "NAME"],
     ...keys.map((key) => {
       const json = keyJson(key);
-      return [key.id, String(json.status), key.tier, key.scopes.join(","), key.createdAt, key.name];
+      return [key.id, String(json.status), String(json.kind), key.tier, key.scopes.join(","), key.createdAt, key.name];
     }),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -33,7 +35,8 @@ export function keyTable(keys: readonly ApiKey[]): string {
 }
 
 export function describeKey(key: ApiKey): string {
-  return `${key.id} "${key.name}" (scopes: ${key.scopes.join(", ")}; tier: ${key.tier})`;
+  const origins = key.kind === "browser" ? `; browser key for ${key.allowedOrigins.join(", ")}` : "";
+  return `${key.id} "${key.name}" (scopes: ${key.scopes.join(", ")}; tier: ${key.tier}${origins})`;
 }
 
 /** A refresh token as the CLI shows it: its id and hash, never the token. */

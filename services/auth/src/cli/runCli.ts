@@ -79,12 +79,16 @@ async function admin(
         name: command.name,
         scopes: command.scopes,
         tier: command.tier,
+        kind: command.keyKind,
+        allowedOrigins: command.origins,
       });
       if (key === undefined) throw new Error("auth answered without the key");
       io.out(
         command.json
           ? JSON.stringify({ id: key.id, secret })
-          : `Created API key ${describeKey(key)}\nSecret (shown only now, store it safely): ${secret}`,
+          : key.kind === "browser"
+            ? `Created browser key ${describeKey(key)}\nPublishable secret (pk_, for web pages on those origins only; shown only now): ${secret}`
+            : `Created API key ${describeKey(key)}\nSecret (shown only now, store it safely; never ship it to a web page): ${secret}`,
       );
       return;
     }

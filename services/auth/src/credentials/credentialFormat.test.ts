@@ -15,6 +15,14 @@ describe("credential format", () => {
     expect(isWellFormed("refreshToken", refresh)).toBe(true);
   });
 
+  it("makes browser keys' publishable secrets pk_, told apart from sk_ secrets by prefix", () => {
+    const publishable = newCredential("publishableSecret");
+    expect(publishable).toMatch(/^pk_[0-9A-Za-z]{49}$/);
+    expect(isWellFormed("publishableSecret", publishable)).toBe(true);
+    expect(isWellFormed("secret", publishable)).toBe(false);
+    expect(isWellFormed("publishableSecret", newCredential("secret"))).toBe(false);
+  });
+
   it("never repeats (256 random bits)", () => {
     const seen = new Set(Array.from({ length: 2_000 }, () => newCredential("secret")));
     expect(seen.size).toBe(2_000);

@@ -8,13 +8,17 @@ import { base62, isBase62 } from "./base62.js";
  *
  *   key id         ak_<22 base62: 128 random bits>
  *   key secret     sk_<43 base62: 256 random bits><6 base62: CRC-32 of what precedes>
+ *   browser key    pk_<43 base62: 256 random bits><6 base62: CRC-32 of what precedes>
+ *                  (the secret of a browser key: publishable, so a page may carry it; it is
+ *                  only answered for its key's allowed origins and grants read scopes only)
  *   refresh token  rt_<43 base62: 256 random bits><6 base62: CRC-32 of what precedes>
  */
-export type CredentialKind = "keyId" | "secret" | "refreshToken";
+export type CredentialKind = "keyId" | "secret" | "publishableSecret" | "refreshToken";
 
 const FORMAT: Record<CredentialKind, { prefix: string; randomBytes: number; width: number; checksum: boolean }> = {
   keyId: { prefix: "ak_", randomBytes: 16, width: 22, checksum: false },
   secret: { prefix: "sk_", randomBytes: 32, width: 43, checksum: true },
+  publishableSecret: { prefix: "pk_", randomBytes: 32, width: 43, checksum: true },
   refreshToken: { prefix: "rt_", randomBytes: 32, width: 43, checksum: true },
 };
 

@@ -46,6 +46,7 @@ const policy = (changes: Partial<LockoutPolicy["address"]> & { maxDelayMs?: numb
 const apiKey = (keyId: string, secret: string, clientAddress: string): IssueTokenRequest => ({
   grant: { $case: "apiKey", value: { keyId, secret } },
   clientAddress,
+  origin: "",
 });
 
 async function failureCode(work: Promise<unknown>): Promise<string> {

@@ -10,8 +10,14 @@ import { isWellFormed, newCredential } from "../credentials/credentialFormat.js"
 import { matchesStoredDigest } from "../credentials/digestCheck.js";
 import type { Pepper } from "../credentials/pepper.js";
 import type { ApiKeyRecord, RefreshTokenRecord } from "../registry/apiKeyRecord.js";
-import { decideIssueRefreshToken, invalidCredentials, invalidRefreshToken } from "../registry/decide.js";
+import {
+  decideIssueRefreshToken,
+  invalidCredentials,
+  invalidRefreshToken,
+  keyOriginNotAllowed,
+} from "../registry/decide.js";
 import type { EventPublisher } from "../registry/eventPublisher.js";
+import { originAllowed, secretKindOf } from "../registry/keyKinds.js";
 import { lookUpApiKey, lookUpRefreshToken, readApiKey, writeRefreshToken } from "../registry/readRegistry.js";
 import type { RegistryStatus } from "../registry/registrySupervisor.js";
 import { type AccessTokenSettings, issueAccessToken } from "../tokens/accessToken.js";
@@ -46,7 +52,8 @@ export type TokenIssuer = (request: IssueTokenRequest, deadline: number) => Prom
  * POST /auth behind the gateway. Every credential failure is the same 401 INVALID_CREDENTIALS
  * (unknown id, wrong or malformed secret, revoked key, locked out), every refresh failure the
  * same 401 INVALID_REFRESH_TOKEN (unknown, expired, key revoked or rotated since, another key's,
- * locked out); only a request without a grant or with empty fields is a 400. Never 403 or 429:
+ * locked out). A browser key (keyKinds.ts) with the right secret or refresh token but a request
+ * Origin outside its list is 401 KEY_ORIGIN_NOT_ALLOWED, not counted as a failure; only a request without a grant or with empty fields is a 400. Never 403 or 429:
  * brute force is answered by slowing failures down (never a correct secret: it is checked first)
  * and, past a threshold, by refusing without a check (lockoutPolicy.ts).
  * 503 UNAVAILABLE when Redis is away, when Kafka does not take the refresh token in time, and
@@ -67,20 +74,12 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       : unavailable("UNAVAILABLE", "the key registry is being rebuilt; try again shortly");
   };
 
-  const accessTokenFor = async (record: ApiKeyRecord): Promise<string> => {
-    const key = signingKeys.signingKey();
-    // Only after a reload went wrong (start-up insists on an active key); operators see the log.
-    if (key === undefined) throw unavailable("UNAVAILABLE", "no signing key is active; try again shortly");
-    return issueAccessToken(
-      { keyId: record.id, scopes: record.scopes, tier: record.tier, secretVersion: record.secretVersion },
-      options.accessToken,
-      key,
-    );
-  };
+  const accessTokenFor = (record: ApiKeyRecord) => signedAccessToken(signingKeys, options.accessToken, record);
 
   const withApiKey = async (
     grant: ApiKeyGrant,
     address: string | undefined,
+    origin: string | undefined,
     deadline: number,
   ): Promise<IssueTokenResponse> => {
     if (grant.keyId === "" || grant.secret === "")
@@ -92,18 +91,23 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     // Shape and checksum first: garbage never reaches the registry. Past that, a known and an
     // unknown id take the same path (one lookup, one HMAC, one comparison, and for a failure the
     // address's counter). The secret is checked before any wait: only failures are held back.
-    const lookup =
-      idWellFormed && isWellFormed("secret", grant.secret) ? await lookUpApiKey(redis, grant.keyId) : undefined;
+    // A server key's secret is sk_, a browser key's pk_ (keyKinds.ts); either shape is looked up.
+    const secretWellFormed = isWellFormed("secret", grant.secret) || isWellFormed("publishableSecret", grant.secret);
+    const lookup = idWellFormed && secretWellFormed ? await lookUpApiKey(redis, grant.keyId) : undefined;
     const record = lookup?.value;
     const secretMatches =
       lookup !== undefined &&
-      matchesStoredDigest(pepper, grant.secret, record && { digest: record.secretHmac, pepperId: record.pepperId });
+      matchesStoredDigest(pepper, grant.secret, record && { digest: record.secretHmac, pepperId: record.pepperId }) &&
+      record !== undefined &&
+      isWellFormed(secretKindOf(record.kind), grant.secret);
     if (!secretMatches || record === undefined || record.status !== "active") {
       const untrusted = lookup && registryNotTrusted(lookup.registryPresent);
       if (untrusted) throw untrusted;
       await lockout.failed(address, deadline);
       throw invalidCredentials();
     }
+    // The right pk_ secret from the wrong (or no) Origin: not a guess, so no lockout count; no grant spent.
+    if (!originAllowed(record, origin)) throw keyOriginNotAllowed(origin);
     // Each grant is a refresh token (Redis) and an event (Kafka): a key's grants are bounded.
     await spendGrant(redis, record.id, options.grantsPerKeyPerMinute);
 
@@ -146,6 +150,7 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
   const withRefreshToken = async (
     grant: RefreshTokenGrant,
     address: string | undefined,
+    origin: string | undefined,
     deadline: number,
   ): Promise<IssueTokenResponse> => {
     if (grant.keyId === "" || grant.refreshToken === "")
@@ -160,6 +165,8 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       await lockout.failed(address, deadline);
       throw invalidRefreshToken();
     }
+    // A browser key's refresh token is held to the key's origins too.
+    if (!originAllowed(record, origin)) throw keyOriginNotAllowed(origin);
     await options.refreshTokenUses.used(token.tokenHmac, token.record, address);
     // No new refresh token: the spec's REFRESH_TOKEN answer has no refresh_token field.
     return {
@@ -172,11 +179,12 @@ export function tokenIssuer(options: TokenIssuerOptions): TokenIssuer {
   return async (request, deadline) => {
     const grant = request.grant;
     const address = request.clientAddress.trim() === "" ? undefined : request.clientAddress.trim();
+    const origin = request.origin === "" ? undefined : request.origin;
     if (grant === undefined)
       throw invalidArgument("INVALID_REQUEST", "a grant is required: an API key or a refresh token");
     return grant.$case === "apiKey"
-      ? withApiKey(grant.value, address, deadline)
-      : withRefreshToken(grant.value, address, deadline);
+      ? withApiKey(grant.value, address, origin, deadline)
+      : withRefreshToken(grant.value, address, origin, deadline);
   };
 }
 
@@ -205,4 +213,17 @@ async function validRefresh(
   if (record === undefined || record.status !== "active" || record.secretVersion !== token.secretVersion)
     return { registryPresent };
   return { record, token: { tokenHmac, record: token }, registryPresent };
+}
+
+/** An access token for the key, with its kind and origins (a browser key's token is bound to them). */
+async function signedAccessToken(
+  signingKeys: SigningKeyStore,
+  settings: AccessTokenSettings,
+  record: ApiKeyRecord,
+): Promise<string> {
+  const key = signingKeys.signingKey();
+  // Only after a reload went wrong (start-up insists on an active key); operators see the log.
+  if (key === undefined) throw unavailable("UNAVAILABLE", "no signing key is active; try again shortly");
+  const { id: keyId, scopes, tier, secretVersion, kind, allowedOrigins } = record;
+  return issueAccessToken({ keyId, scopes, tier, secretVersion, kind, allowedOrigins }, settings, key);
 }

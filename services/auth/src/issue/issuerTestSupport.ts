@@ -70,6 +70,8 @@ export function issuerUnderTest(redis: Redis, policy: LockoutPolicy): IssuerUnde
         name: "test",
         scopes: ["data:read"],
         tier: "standard",
+        kind: "server" as const,
+        allowedOrigins: [],
         status: "active" as const,
         secretHmac: pepper.hmac(secret),
         pepperId: pepper.id,

@@ -18,6 +18,7 @@ import { type ApiKeyRecord, apiKeyToProto } from "./apiKeyRecord.js";
 import { type CreateRules, type Decision, decideCreate, decideRevoke, decideRotate } from "./decide.js";
 import type { EventPublisher } from "./eventPublisher.js";
 import { evolve } from "./evolve.js";
+import { secretKindOf } from "./keyKinds.js";
 import { authKeys } from "./keys.js";
 import { listApiKeys, lookUpApiKey, readApiKey } from "./readRegistry.js";
 import type { RegistryStatus } from "./registrySupervisor.js";
@@ -97,7 +98,8 @@ export function adminCommands(options: AdminCommandsOptions): AdminCommands {
   return {
     async create(request, deadline) {
       const keyId = newCredential("keyId");
-      const secret = newCredential("secret");
+      // An unknown kind gets a server secret here and is refused by decideCreate.
+      const secret = newCredential(secretKindOf(request.kind === "browser" ? "browser" : "server"));
       const current = await readApiKey(redis, keyId);
       const decision = decideCreate(
         {
@@ -105,6 +107,8 @@ export function adminCommands(options: AdminCommandsOptions): AdminCommands {
           name: request.name,
           scopes: request.scopes,
           tier: request.tier,
+          kind: request.kind,
+          allowedOrigins: request.allowedOrigins,
           secretHmac: pepper.hmac(secret),
           pepperId: pepper.id,
           now: now(),
@@ -113,7 +117,17 @@ export function adminCommands(options: AdminCommandsOptions): AdminCommands {
         rules,
       );
       const record = await commit(decision, keyId, current, deadline);
-      log.info({ keyId, name: record.name, scopes: record.scopes, tier: record.tier }, "api key created");
+      log.info(
+        {
+          keyId,
+          name: record.name,
+          scopes: record.scopes,
+          tier: record.tier,
+          kind: record.kind,
+          allowedOrigins: record.allowedOrigins,
+        },
+        "api key created",
+      );
       return { key: apiKeyToProto(record), secret };
     },
 
@@ -135,7 +149,8 @@ export function adminCommands(options: AdminCommandsOptions): AdminCommands {
 
     async rotate(request, deadline) {
       const current = await currentOf(request.id);
-      const secret = newCredential("secret");
+      // A browser key's new secret is publishable again (pk_).
+      const secret = newCredential(secretKindOf(current?.kind ?? "server"));
       const decision: Decision = decideRotate(
         { keyId: request.id, secretHmac: pepper.hmac(secret), pepperId: pepper.id, now: now() },
         current,

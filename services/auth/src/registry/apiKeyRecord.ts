@@ -1,4 +1,5 @@
 import { type ApiKey, ApiKeyStatus } from "@platform/proto/auth/v1/auth";
+import type { KeyKind } from "./keyKinds.js";
 
 /** An API key as the registry holds it (the fold of its events). */
 export interface ApiKeyRecord {
@@ -6,6 +7,10 @@ export interface ApiKeyRecord {
   name: string;
   scopes: string[];
   tier: string;
+  /** keyKinds.ts: a server key (`sk_` secret) or a browser key (`pk_`, bound to allowedOrigins). */
+  kind: KeyKind;
+  /** A browser key's origins; empty for a server key. */
+  allowedOrigins: string[];
   status: "active" | "revoked";
   secretHmac: string;
   pepperId: string;
@@ -44,6 +49,11 @@ export function apiKeyToHash(record: ApiKeyRecord): Record<string, string> {
   };
   if (record.revokedAt !== undefined) hash.revokedAt = record.revokedAt;
   if (record.secretRotatedAt !== undefined) hash.secretRotatedAt = record.secretRotatedAt;
+  // Server keys write neither field, so their hashes are as before kinds existed.
+  if (record.kind === "browser") {
+    hash.kind = record.kind;
+    hash.origins = record.allowedOrigins.join(" ");
+  }
   return hash;
 }
 
@@ -61,11 +71,18 @@ export function apiKeyFromHash(id: string, hash: Record<string, string>): ApiKey
   if (createdAt === undefined || (status !== "active" && status !== "revoked")) return undefined;
   const version = Number(secretVersion);
   if (!Number.isInteger(version) || version < 1) return undefined;
+  const kind = hash.kind === undefined ? "server" : hash.kind;
+  const allowedOrigins = (hash.origins ?? "").split(" ").filter((origin) => origin.length > 0);
+  // A browser key without its origins would be answered nowhere; an unknown kind, nowhere safe.
+  if ((kind !== "server" && kind !== "browser") || (kind === "browser" && allowedOrigins.length === 0))
+    return undefined;
   const record: ApiKeyRecord = {
     id,
     name,
     scopes: scopes.split(" ").filter((scope) => scope.length > 0),
     tier,
+    kind,
+    allowedOrigins,
     status,
     secretHmac,
     pepperId,
@@ -105,5 +122,7 @@ export function apiKeyToProto(record: ApiKeyRecord): ApiKey {
     createdAt: record.createdAt,
     revokedAt: record.revokedAt,
     secretRotatedAt: record.secretRotatedAt,
+    kind: record.kind,
+    allowedOrigins: [...record.allowedOrigins],
   };
 }

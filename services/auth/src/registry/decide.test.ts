@@ -5,12 +5,14 @@ import type { ApiKeyRecord } from "./apiKeyRecord.js";
 import { type Decision, decideCreate, decideIssueRefreshToken, decideRevoke, decideRotate } from "./decide.js";
 
 const now = new Date("2026-03-01T12:00:00.000Z");
-const rules = { tiers: ["free", "standard", "unlimited"], defaultTier: "standard" };
+const rules = { tiers: ["free", "standard", "unlimited", "browser"], defaultTier: "standard" };
 const active: ApiKeyRecord = {
   id: "ak_0000000000000000000001",
   name: "demo",
   scopes: ["data:read"],
   tier: "standard",
+  kind: "server",
+  allowedOrigins: [],
   status: "active",
   secretHmac: "aa".repeat(32),
   pepperId: "p1",
@@ -26,6 +28,8 @@ const create = (overrides: Partial<Parameters<typeof decideCreate>[0]> = {}) =>
       name: "demo",
       scopes: ["intents:write", "data:read", "data:read"],
       tier: "",
+      kind: "",
+      allowedOrigins: [],
       secretHmac: "bb".repeat(32),
       pepperId: "p1",
       now,
@@ -41,6 +45,69 @@ function refusal(decision: Decision): { code: string; grpcStatus: number } {
   return { code: error.code, grpcStatus: error.grpcStatus };
 }
 
+describe("decideCreate, browser keys", () => {
+  const browser = (overrides: Partial<Parameters<typeof decideCreate>[0]> = {}) =>
+    create({ kind: "browser", scopes: ["data:read"], allowedOrigins: ["https://app.example"], ...overrides });
+
+  it("creates a browser key with read scopes, its origins and the tier browser", () => {
+    expect(
+      browser({ allowedOrigins: ["https://app.example", " https://app.example", "http://localhost:5173"] }),
+    ).toMatchObject({
+      event: {
+        value: {
+          kind: "browser",
+          allowedOrigins: ["https://app.example", "http://localhost:5173"],
+          tier: "browser",
+          scopes: ["data:read"],
+        },
+      },
+    });
+    expect(browser({ tier: "browser", scopes: ["intents:read", "data:read"] })).toMatchObject({
+      event: { value: { tier: "browser", scopes: ["data:read", "intents:read"] } },
+    });
+  });
+
+  it("refuses write scopes, other tiers, missing or malformed origins, and origins on a server key", () => {
+    expect(refusal(browser({ scopes: ["data:read", "intents:write"] }))).toEqual({
+      code: "INVALID_SCOPE",
+      grpcStatus: status.INVALID_ARGUMENT,
+    });
+    expect(refusal(browser({ tier: "unlimited" })).code).toBe("UNKNOWN_TIER");
+    expect(refusal(browser({ allowedOrigins: [] })).code).toBe("INVALID_ORIGIN");
+    for (const origin of [
+      "*",
+      "null",
+      "https://app.example/",
+      "https://app.example/path",
+      "http://app.example",
+      "app.example",
+    ])
+      expect(refusal(browser({ allowedOrigins: [origin] })).code).toBe("INVALID_ORIGIN");
+    expect(
+      refusal(browser({ allowedOrigins: Array.from({ length: 21 }, (_, i) => `https://a${i}.example`) })).code,
+    ).toBe("INVALID_ORIGIN");
+    expect(refusal(create({ allowedOrigins: ["https://app.example"] })).code).toBe("INVALID_ORIGIN");
+    expect(refusal(create({ kind: "public" })).code).toBe("INVALID_KIND");
+    // Without the tier configured on auth, no browser key can be made.
+    const without = decideCreate(
+      {
+        keyId: active.id,
+        name: "web",
+        scopes: ["data:read"],
+        tier: "",
+        kind: "browser",
+        allowedOrigins: ["https://app.example"],
+        secretHmac: "bb",
+        pepperId: "p1",
+        now,
+      },
+      undefined,
+      { tiers: ["standard"], defaultTier: "standard" },
+    );
+    expect(refusal(without).code).toBe("UNKNOWN_TIER");
+  });
+});
+
 describe("decideCreate", () => {
   it("creates with canonical scopes, the default tier and the time", () => {
     expect(create()).toEqual({
@@ -54,6 +121,8 @@ describe("decideCreate", () => {
           secretHmac: "bb".repeat(32),
           pepperId: "p1",
           createdAt: "2026-03-01T12:00:00.000Z",
+          kind: "",
+          allowedOrigins: [],
         },
       },
     });
@@ -71,7 +140,17 @@ describe("decideCreate", () => {
 
   it("never overwrites an existing key", () => {
     const decision = decideCreate(
-      { keyId: active.id, name: "demo", scopes: ["data:read"], tier: "", secretHmac: "bb", pepperId: "p1", now },
+      {
+        keyId: active.id,
+        name: "demo",
+        scopes: ["data:read"],
+        tier: "",
+        kind: "",
+        allowedOrigins: [],
+        secretHmac: "bb",
+        pepperId: "p1",
+        now,
+      },
       active,
       rules,
     );

@@ -1,6 +1,7 @@
-import { type AppError, failedPrecondition, invalidArgument, notFound, unauthenticated } from "@platform/errors";
+import { AppError, failedPrecondition, invalidArgument, notFound, unauthenticated } from "@platform/errors";
 import type { ApiKeyEvent } from "@platform/proto/events/v1/auth_api_keys";
 import type { ApiKeyRecord } from "./apiKeyRecord.js";
+import { decideKind } from "./keyKinds.js";
 import { isScope, SCOPES } from "./scopes.js";
 
 /*
@@ -15,8 +16,12 @@ export interface CreateApiKeyCommand {
   keyId: string;
   name: string;
   scopes: readonly string[];
-  /** Empty: the configured default tier. */
+  /** Empty: the configured default tier (for a browser key, `browser`). */
   tier: string;
+  /** keyKinds.ts: "server" (or empty) or "browser". */
+  kind: string;
+  /** A browser key's allowed origins. */
+  allowedOrigins: readonly string[];
   secretHmac: string;
   pepperId: string;
   now: Date;
@@ -52,7 +57,9 @@ export function decideCreate(
       `unknown scope ${JSON.stringify(unknown[0])}; valid scopes: ${SCOPES.join(", ")}`,
     );
   }
-  const tier = command.tier === "" ? rules.defaultTier : command.tier;
+  const kind = decideKind(command, rules.defaultTier);
+  if (kind instanceof AppError) return kind;
+  const tier = kind.tier;
   if (!rules.tiers.includes(tier)) {
     return invalidArgument(
       "UNKNOWN_TIER",
@@ -73,6 +80,9 @@ export function decideCreate(
         secretHmac: command.secretHmac,
         pepperId: command.pepperId,
         createdAt: command.now.toISOString(),
+        // Empty for a server key, as for every key created before kinds.
+        kind: kind.kind === "browser" ? "browser" : "",
+        allowedOrigins: kind.allowedOrigins,
       },
     },
   };
@@ -162,4 +172,18 @@ export function invalidCredentials(): AppError {
 /** The one answer for every refresh-token failure. */
 export function invalidRefreshToken(): AppError {
   return unauthenticated("INVALID_REFRESH_TOKEN", "the refresh token is not valid for this API key");
+}
+
+/**
+ * A browser key's credentials (or refresh token) were right, but not the request's Origin. Its
+ * own code and a clear detail: the `pk_` secret is public anyway, so telling it apart from a
+ * wrong secret gives nothing away, and a developer sees why the page's login fails.
+ */
+export function keyOriginNotAllowed(origin: string | undefined): AppError {
+  return unauthenticated(
+    "KEY_ORIGIN_NOT_ALLOWED",
+    origin === undefined
+      ? "this is a browser key (pk_): it is only accepted from a web page on one of its allowed origins, and this request has no Origin header"
+      : `this browser key (pk_) is not allowed from the origin ${JSON.stringify(origin.slice(0, 200))}; its allowed origins are set when the key is created`,
+  );
 }

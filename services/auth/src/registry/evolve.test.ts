@@ -15,6 +15,8 @@ const created: ApiKeyEvent = {
       secretHmac: "aa",
       pepperId: "p1",
       createdAt: "2026-01-01T00:00:00.000Z",
+      kind: "",
+      allowedOrigins: [],
     },
   },
 };
@@ -47,12 +49,37 @@ describe("evolve", () => {
       name: "demo",
       scopes: ["data:read", "intents:read"],
       tier: "free",
+      kind: "server",
+      allowedOrigins: [],
       status: "active",
       secretHmac: "aa",
       pepperId: "p1",
       secretVersion: 1,
       createdAt: "2026-01-01T00:00:00.000Z",
     });
+  });
+
+  it("keeps a browser key's kind and origins, through the Redis hash too", () => {
+    const browser: ApiKeyEvent = {
+      event: {
+        $case: "apiKeyCreated",
+        value: {
+          ...(created.event!.value as object),
+          kind: "browser",
+          allowedOrigins: ["https://a.example", "https://b.example"],
+        } as never,
+      },
+    };
+    const record = fold([browser, rotated("bb", "2026-02-01T00:00:00.000Z")])!;
+    expect(record).toMatchObject({ kind: "browser", allowedOrigins: ["https://a.example", "https://b.example"] });
+    expect(apiKeyToHash(record)).toMatchObject({ kind: "browser", origins: "https://a.example https://b.example" });
+    expect(apiKeyFromHash(keyId, apiKeyToHash(record))).toEqual(record);
+    // A server key's hash has neither field (as before kinds), and a browser hash without origins is damaged.
+    const server = fold([created])!;
+    expect(apiKeyToHash(server)).not.toHaveProperty("kind");
+    expect(apiKeyFromHash(keyId, apiKeyToHash(server))).toEqual(server);
+    expect(apiKeyFromHash(keyId, { ...apiKeyToHash(record), origins: "" })).toBeUndefined();
+    expect(apiKeyFromHash(keyId, { ...apiKeyToHash(record), kind: "other" })).toBeUndefined();
   });
 
   it("counts rotations in the secret version and keeps the latest secret", () => {

@@ -18,6 +18,9 @@ export function evolve(record: ApiKeyRecord | undefined, payload: ApiKeyEvent): 
         name: created.name,
         scopes: [...created.scopes],
         tier: created.tier,
+        // Keys created before kinds carry none: they are server keys.
+        kind: created.kind === "browser" ? "browser" : "server",
+        allowedOrigins: created.kind === "browser" ? [...created.allowedOrigins] : [],
         status: "active",
         secretHmac: created.secretHmac,
         pepperId: created.pepperId,

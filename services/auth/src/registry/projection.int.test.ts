@@ -69,6 +69,8 @@ const created: ApiKeyEvent = {
       secretHmac: "aa",
       pepperId: "p1",
       createdAt: "2026-01-01T00:00:00.000Z",
+      kind: "",
+      allowedOrigins: [],
     },
   },
 };

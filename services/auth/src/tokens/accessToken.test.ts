@@ -29,6 +29,21 @@ describe("access token claims", () => {
   });
 });
 
+describe("browser-key access token claims", () => {
+  it("carry kind browser and the key's origins; a server key's carry neither", () => {
+    const claims = accessTokenClaims(
+      { ...subject, tier: "browser", kind: "browser", allowedOrigins: ["https://app.example"] },
+      settings,
+      1_700_000_000,
+      "jti-2",
+    );
+    expect(claims).toMatchObject({ kind: "browser", origins: ["https://app.example"], tier: "browser" });
+    const server = accessTokenClaims({ ...subject, kind: "server", allowedOrigins: [] }, settings, 1, "j");
+    expect(server).not.toHaveProperty("kind");
+    expect(server).not.toHaveProperty("origins");
+  });
+});
+
 describe("signed access tokens", () => {
   it("are EdDSA JWS with kid and typ at+jwt that verify against the published keys", async () => {
     const key = parseSigningKeyFile(JSON.stringify(generateSigningKeyFile(new Date(0))));

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
+import type { KeyKind } from "../registry/keyKinds.js";
 import type { SigningKey } from "./signingKeyFile.js";
 
 /** Who a token is for: the authenticated key as the registry knows it. */
@@ -9,6 +10,10 @@ export interface AccessTokenSubject {
   tier: string;
   /** The key's secret version: the gateway refuses the token once the stored version differs. */
   secretVersion: number;
+  /** Absent: a server key. */
+  kind?: KeyKind;
+  /** A browser key's allowed origins. */
+  allowedOrigins?: readonly string[];
 }
 
 export interface AccessTokenSettings {
@@ -29,6 +34,12 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
   jti: string;
+  /**
+   * `browser` on a browser key's token, with `origins` its allowed origins: the gateway refuses
+   * the token from any other Origin (403 KEY_ORIGIN_NOT_ALLOWED). Both absent on a server key's.
+   */
+  kind?: "browser";
+  origins?: string[];
   [claim: string]: unknown;
 }
 
@@ -50,6 +61,7 @@ export function accessTokenClaims(
     iat: nowSeconds,
     exp: nowSeconds + settings.ttlSeconds,
     jti,
+    ...(subject.kind === "browser" ? { kind: "browser" as const, origins: [...(subject.allowedOrigins ?? [])] } : {}),
   };
 }
 

@@ -29,11 +29,11 @@ const keys: SigningKeys = {
   audience: async () => audience,
 };
 
-function request(authorization?: string): RequestContext {
+function request(authorization?: string, origin?: string): RequestContext {
   return {
     requestId: "req-1",
     keyId: undefined,
-    header: (name: string) => (name === "authorization" ? authorization : undefined),
+    header: (name: string) => (name === "authorization" ? authorization : name === "origin" ? origin : undefined),
     clientAddress: () => "127.0.0.1",
   } satisfies RequestContext;
 }
@@ -109,6 +109,48 @@ afterAll(async () => {
 });
 
 const route = { scope: "data:read", cost: 1 };
+
+describe("access guard: browser keys' tokens", () => {
+  const APP = "https://app.example";
+  const browserToken = (claims: Record<string, unknown> = {}) =>
+    token({ claims: { kind: "browser", origins: [APP, "http://localhost:5173"], ...claims } });
+
+  it("admits a browser key's token only from an Origin in its list: 403 KEY_ORIGIN_NOT_ALLOWED otherwise, at one unit", async () => {
+    const bearer = `Bearer ${await browserToken()}`;
+    const check = guard();
+    await expect(check(request(bearer, APP), route)).resolves.toMatchObject({ keyId });
+    await expect(check(request(bearer, "http://localhost:5173"), route)).resolves.toMatchObject({ keyId });
+    for (const origin of ["https://evil.example", "https://app.example.evil", undefined]) {
+      await redis.del(`rl:{${keyId}}:default`);
+      const problem = await rejection(check(request(bearer, origin), { scope: "data:read", cost: 1 }));
+      expect([problem.httpStatus, problem.code]).toEqual([403, "KEY_ORIGIN_NOT_ALLOWED"]);
+      expect(problem.detail).toMatch(origin === undefined ? /no Origin header/ : /not allowed from the origin/);
+      // Priced like a missing scope (one unit of the burst of 3), so probing is rate limited too.
+      expect(problem.headers.ratelimit).toMatch(/^"default";r=2;/);
+    }
+    await rejection(check(request(bearer, "https://evil.example"), route));
+    await rejection(check(request(bearer, "https://evil.example"), route));
+    const limited = await rejection(check(request(bearer, "https://evil.example"), route));
+    expect([limited.httpStatus, limited.code]).toEqual([429, "RATE_LIMITED"]);
+  });
+
+  it("lets a server key's token through from any Origin, and refuses a token with a malformed binding", async () => {
+    const check = guard();
+    await expect(check(request(`Bearer ${await token()}`, "https://evil.example"), route)).resolves.toMatchObject({
+      keyId,
+    });
+    for (const claims of [
+      { kind: "browser", origins: [] },
+      { kind: "browser", origins: "https://app.example" },
+      { kind: "kiosk", origins: [APP] },
+      { origins: undefined },
+      { kind: undefined, origins: [APP] },
+    ]) {
+      const problem = await rejection(check(request(`Bearer ${await browserToken(claims)}`, APP), route));
+      expect([problem.httpStatus, problem.code]).toEqual([401, "INVALID_TOKEN"]);
+    }
+  });
+});
 
 describe("access guard: authentication", () => {
   it("admits a valid token and reports the remaining budget", async () => {

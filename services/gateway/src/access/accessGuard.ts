@@ -32,8 +32,9 @@ export const FORBIDDEN_COST = 1;
 
 /**
  * The protected-route check, in the order the answers must come: no token → 401
- * UNAUTHENTICATED; a bad, expired, revoked or rotated-away token → 401 INVALID_TOKEN; a token
- * without the route's scope → 403; an exhausted budget → 429. Key status and budget are one
+ * UNAUTHENTICATED; a bad, expired, revoked or rotated-away token → 401 INVALID_TOKEN; a browser
+ * key's token from an Origin outside its list → 403 KEY_ORIGIN_NOT_ALLOWED; a token without the
+ * route's scope → 403 FORBIDDEN; an exhausted budget → 429. Key status and budget are one
  * Redis round trip. A 403 spends FORBIDDEN_COST, and past the budget a missing scope is a 429 too.
  */
 export function createAccessGuard(
@@ -47,7 +48,8 @@ export function createAccessGuard(
     const verdict = await verifier.verify(token);
     if (!verdict.ok) throw invalidToken(verdict.reason);
     const { claims } = verdict;
-    const hasScope = claims.scopes.has(route.scope);
+    // A browser key's token from another Origin is refused like a missing scope, and priced like one.
+    const hasScope = claims.scopes.has(route.scope) && originAllowed(claims.allowedOrigins, context.header("origin"));
     const admitted = await limiter.admit(
       claims.keyId,
       claims.secretVersion,
@@ -66,6 +68,8 @@ export function createAccessGuard(
     if (admitted.kind === "revoked") throw invalidToken("the API key was revoked");
     if (admitted.kind === "rotated") throw invalidToken("the API key's secret was rotated after this token was issued");
     const headers = rateLimitHeaders(admitted);
+    if (!originAllowed(claims.allowedOrigins, context.header("origin")) && admitted.kind !== "limited")
+      throw keyOriginNotAllowed(context.header("origin"), headers);
     if (!hasScope && admitted.kind !== "limited") {
       throw new HttpProblem({
         code: "FORBIDDEN",
@@ -119,6 +123,28 @@ function bearerToken(header: string | undefined): string {
   const match = /^Bearer +([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(header);
   if (!match) throw invalidToken("the Authorization header is not of the form 'Bearer <access_token>'");
   return match[1]!;
+}
+
+/** A server key's token (no list) goes anywhere; a browser key's only with an Origin in its list. */
+function originAllowed(allowedOrigins: readonly string[] | undefined, origin: string | undefined): boolean {
+  return allowedOrigins === undefined || (origin !== undefined && allowedOrigins.includes(origin));
+}
+
+/**
+ * 403 KEY_ORIGIN_NOT_ALLOWED: a browser key's token sent without an Origin from its list. Browsers
+ * always send Origin on cross-origin calls and pages cannot change it, so this stops another site's
+ * pages from using a leaked token; a non-browser client can send any Origin (see auth's README).
+ */
+function keyOriginNotAllowed(origin: string | undefined, headers: Record<string, string>): HttpProblem {
+  return new HttpProblem({
+    code: "KEY_ORIGIN_NOT_ALLOWED",
+    grpcStatus: status.PERMISSION_DENIED,
+    detail:
+      origin === undefined
+        ? "this token is a browser key's: it is accepted only from a web page on one of the key's origins, and this request has no Origin header"
+        : `this token is a browser key's, and the key is not allowed from the origin ${JSON.stringify(origin.slice(0, 200))}`,
+    headers,
+  });
 }
 
 function invalidToken(reason: string): HttpProblem {

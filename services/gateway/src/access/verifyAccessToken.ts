@@ -11,6 +11,11 @@ export interface AccessClaims {
   secretVersion: number;
   /** Expiry, epoch seconds. */
   expiresAt: number;
+  /**
+   * A browser key's token (claims `kind: "browser"` and `origins`): the origins a request with it
+   * may come from (accessGuard.ts refuses any other Origin, or none). Absent for a server key.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 export type TokenVerdict = { ok: true; claims: AccessClaims } | { ok: false; reason: string };
@@ -89,7 +94,29 @@ function claimsOf(payload: JWTPayload): AccessClaims | undefined {
   if (typeof sub !== "string" || !KEY_ID.test(sub)) return undefined;
   if (typeof scope !== "string" || typeof tier !== "string" || typeof kver !== "number" || typeof exp !== "number")
     return undefined;
-  return { keyId: sub, scopes: new Set(scope.split(" ").filter(Boolean)), tier, secretVersion: kver, expiresAt: exp };
+  const claims: AccessClaims = {
+    keyId: sub,
+    scopes: new Set(scope.split(" ").filter(Boolean)),
+    tier,
+    secretVersion: kver,
+    expiresAt: exp,
+  };
+  const binding = originBinding(payload);
+  if (binding === "malformed") return undefined;
+  if (binding !== undefined) claims.allowedOrigins = binding;
+  return claims;
+}
+
+/**
+ * A browser key's origins; undefined for a server key's token (no `kind`). A `kind` this gateway
+ * does not know, or a browser token without a list of strings, is malformed: refused rather than
+ * read as a server key's token, which no origin would bind.
+ */
+function originBinding(payload: JWTPayload): readonly string[] | "malformed" | undefined {
+  const { kind, origins } = payload as JWTPayload & { kind?: unknown; origins?: unknown };
+  if (kind === undefined) return origins === undefined ? undefined : "malformed";
+  if (kind !== "browser" || !Array.isArray(origins) || origins.length === 0) return "malformed";
+  return origins.every((origin) => typeof origin === "string") ? (origins as string[]) : "malformed";
 }
 
 /** A short, safe reason for the WWW-Authenticate error_description; never echoes the token. */

@@ -19,6 +19,7 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   INVALID_TOKEN: "Invalid token",
   FORBIDDEN: "Forbidden",
   ORIGIN_NOT_ALLOWED: "Origin not allowed",
+  KEY_ORIGIN_NOT_ALLOWED: "Origin not allowed for this browser key",
   RATE_LIMITED: "Rate limit exceeded",
   TC_NOT_ACCEPTED: "Terms and Conditions not accepted",
   TC_VERSION_MISMATCH: "Terms and Conditions version mismatch",

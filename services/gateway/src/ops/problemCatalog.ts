@@ -118,6 +118,12 @@ export const PROBLEM_CATALOG: Readonly<Record<string, ProblemDescription>> = {
     action:
       "Call the API from the page's own backend, or ask the operator to allow the page's origin; no key or scope changes this answer.",
   },
+  KEY_ORIGIN_NOT_ALLOWED: {
+    statuses: [401, 403],
+    when: "A browser key (publishable `pk_` secret) was used from an `Origin` outside the key's allowed origins, or without an `Origin` header: at `POST /auth` (401, the credentials themselves were right) or with one of its access tokens on a protected route (403; a refused call spends one unit of the key's budget). Browsers send `Origin` on every cross-origin call and pages cannot change it.",
+    action:
+      "Call the API from a page on one of the key's origins (cross-origin, so the browser sends `Origin`), or have the operator create a browser key for this origin (`keys create --kind browser --origin …`). A server has no business with a browser key: use an `sk_` server key there.",
+  },
   RATE_LIMITED: {
     statuses: [429],
     when: "The key's request budget is spent (the `RateLimit` and `RateLimit-Policy` headers show it, the members `violatedPolicies` and `retryAfterSeconds` too), or the key holds as many event streams or chain-touching calls at once as it may.",

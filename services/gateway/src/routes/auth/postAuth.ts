@@ -67,7 +67,7 @@ export function postAuthRoute(auth: AuthServiceClient) {
     docs: {
       summary: "Exchange an API key or a refresh token for an access token",
       description:
-        "Tokens are opaque: do not parse them. `expires_in` is a string of digits (seconds). In REFRESH_TOKEN mode no new refresh token is issued and the field is absent. Every answer carries Cache-Control: no-store.",
+        "Tokens are opaque: do not parse them. `expires_in` is a string of digits (seconds). In REFRESH_TOKEN mode no new refresh token is issued and the field is absent. Every answer carries Cache-Control: no-store.\n\nTwo kinds of key: a server key's secret is `sk_…` and must never be shipped to a web page or app bundle; a browser key's is a publishable `pk_…`, with read scopes only and a smaller rate budget (tier `browser`). A browser key, and its refresh token, are answered only for a request whose `Origin` header is one of the key's allowed origins (else 401 `KEY_ORIGIN_NOT_ALLOWED`), and its access tokens are refused from any other Origin (403 `KEY_ORIGIN_NOT_ALLOWED`). This stops other web sites' pages from using the key; it does not stop a non-browser client, which can send any `Origin`. A page that needs more (writes, a larger budget) gets short-lived tokens from its own backend, which holds a server key (the client's `getAccessToken`).",
       tags: ["Authentication"],
       everyAnswerHeaders: AUTH_HEADERS,
       success: {
@@ -87,6 +87,7 @@ export function postAuthRoute(auth: AuthServiceClient) {
         { status: 400, code: "UNSUPPORTED_GRANT_TYPE" },
         { status: 401, code: "INVALID_CREDENTIALS" },
         { status: 401, code: "INVALID_REFRESH_TOKEN" },
+        { status: 401, code: "KEY_ORIGIN_NOT_ALLOWED" },
         { status: 404, code: "NOT_FOUND" },
         { status: 405, code: "METHOD_NOT_ALLOWED" },
         { status: 503, code: "UNAVAILABLE" },
@@ -102,7 +103,7 @@ export function postAuthRoute(auth: AuthServiceClient) {
         const issued = await callUnary(
           auth,
           auth.issueToken,
-          { grant, clientAddress: context.clientAddress() },
+          { grant, clientAddress: context.clientAddress(), origin: context.header("origin") ?? "" },
           callMetadata(context),
           // Lockout slows failing attempts by up to a few seconds: give auth the time.
           { deadline: Date.now() + 10_000 },

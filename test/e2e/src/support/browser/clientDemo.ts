@@ -15,6 +15,11 @@ export interface ClientDemo {
   ): Promise<{ ids: unknown[]; asOfBlock: unknown }>;
   firstDataEvent(timeoutMs: number): Promise<{ type: string; id: string | undefined }>;
   fetchWithToken(url: string, token: string): Promise<{ status: number } | { error: string }>;
+  /**
+   * A client with no credential at all: `getAccessToken` asks the app's backend (`tokenUrl`),
+   * which mints tokens with its secret key. Reads one route; says how often the backend was asked.
+   */
+  readWithBackend(baseUrl: string, tokenUrl: string): Promise<{ subnets: number; tokenCalls: number }>;
 }
 
 let client: ApiClient | undefined;
@@ -41,6 +46,24 @@ const demo: ClientDemo = {
       clearTimeout(timer);
       abort.abort();
     }
+  },
+
+  async readWithBackend(baseUrl, tokenUrl) {
+    let tokenCalls = 0;
+    const app = createClient({
+      baseUrl,
+      getAccessToken: async () => {
+        tokenCalls += 1;
+        const answer = (await (await fetch(tokenUrl, { method: "POST" })).json()) as {
+          accessToken: string;
+          expiresAt: number;
+        };
+        return answer;
+      },
+    });
+    const [first] = await Promise.all([app.get("/data/v1/subnets/latest"), app.get("/data/v1/subnets/latest")]);
+    const items = (first as { _embedded?: { items?: unknown[] } })._embedded?.items ?? [];
+    return { subnets: items.length, tokenCalls };
   },
 
   /** A plain cross-origin fetch with a bearer token: what any page's script would try. */

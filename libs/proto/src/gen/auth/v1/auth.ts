@@ -80,6 +80,11 @@ export interface IssueTokenRequest {
    * and per client address.
    */
   clientAddress: string;
+  /**
+   * The HTTP request's Origin header, empty without one. A browser key is answered only for an
+   * origin in its list (else UNAUTHENTICATED ORIGIN_NOT_ALLOWED); server keys ignore it.
+   */
+  origin: string;
 }
 
 export interface IssueTokenResponse {
@@ -135,13 +140,25 @@ export interface ApiKey {
   /** RFC 3339. */
   createdAt: string;
   revokedAt?: string | undefined;
-  secretRotatedAt?: string | undefined;
+  secretRotatedAt?:
+    | string
+    | undefined;
+  /** "browser" or "server". */
+  kind: string;
+  /** A browser key's allowed origins; empty for a server key. */
+  allowedOrigins: string[];
 }
 
 export interface CreateApiKeyRequest {
   name: string;
   scopes: string[];
   tier: string;
+  /**
+   * "browser" for a publishable browser key (read scopes only, at least one allowed origin, tier
+   * "browser" when none is given); empty or "server" for a server key.
+   */
+  kind: string;
+  allowedOrigins: string[];
 }
 
 export interface CreateApiKeyResponse {
@@ -399,7 +416,7 @@ export const RefreshTokenGrant: MessageFns<RefreshTokenGrant> = {
 };
 
 function createBaseIssueTokenRequest(): IssueTokenRequest {
-  return { grant: undefined, clientAddress: "" };
+  return { grant: undefined, clientAddress: "", origin: "" };
 }
 
 export const IssueTokenRequest: MessageFns<IssueTokenRequest> = {
@@ -414,6 +431,9 @@ export const IssueTokenRequest: MessageFns<IssueTokenRequest> = {
     }
     if (message.clientAddress !== "") {
       writer.uint32(26).string(message.clientAddress);
+    }
+    if (message.origin !== "") {
+      writer.uint32(34).string(message.origin);
     }
     return writer;
   },
@@ -455,6 +475,14 @@ export const IssueTokenRequest: MessageFns<IssueTokenRequest> = {
             message.clientAddress = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -483,6 +511,7 @@ export const IssueTokenRequest: MessageFns<IssueTokenRequest> = {
         : isSet(object.client_address)
         ? globalThis.String(object.client_address)
         : "",
+      origin: isSet(object.origin) ? globalThis.String(object.origin) : "",
     };
   },
 
@@ -495,6 +524,9 @@ export const IssueTokenRequest: MessageFns<IssueTokenRequest> = {
     }
     if (message.clientAddress !== "") {
       obj.clientAddress = message.clientAddress;
+    }
+    if (message.origin !== "") {
+      obj.origin = message.origin;
     }
     return obj;
   },
@@ -519,6 +551,7 @@ export const IssueTokenRequest: MessageFns<IssueTokenRequest> = {
       }
     }
     message.clientAddress = object.clientAddress ?? "";
+    message.origin = object.origin ?? "";
     return message;
   },
 };
@@ -1008,6 +1041,8 @@ function createBaseApiKey(): ApiKey {
     createdAt: "",
     revokedAt: undefined,
     secretRotatedAt: undefined,
+    kind: "",
+    allowedOrigins: [],
   };
 }
 
@@ -1036,6 +1071,12 @@ export const ApiKey: MessageFns<ApiKey> = {
     }
     if (message.secretRotatedAt !== undefined) {
       writer.uint32(66).string(message.secretRotatedAt);
+    }
+    if (message.kind !== "") {
+      writer.uint32(74).string(message.kind);
+    }
+    for (const v of message.allowedOrigins) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -1117,6 +1158,22 @@ export const ApiKey: MessageFns<ApiKey> = {
             message.secretRotatedAt = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.allowedOrigins.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1151,6 +1208,12 @@ export const ApiKey: MessageFns<ApiKey> = {
         : isSet(object.secret_rotated_at)
         ? globalThis.String(object.secret_rotated_at)
         : undefined,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      allowedOrigins: globalThis.Array.isArray(object?.allowedOrigins)
+        ? object.allowedOrigins.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_origins)
+        ? object.allowed_origins.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1180,6 +1243,12 @@ export const ApiKey: MessageFns<ApiKey> = {
     if (message.secretRotatedAt !== undefined) {
       obj.secretRotatedAt = message.secretRotatedAt;
     }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.allowedOrigins?.length) {
+      obj.allowedOrigins = message.allowedOrigins;
+    }
     return obj;
   },
 
@@ -1196,12 +1265,14 @@ export const ApiKey: MessageFns<ApiKey> = {
     message.createdAt = object.createdAt ?? "";
     message.revokedAt = object.revokedAt ?? undefined;
     message.secretRotatedAt = object.secretRotatedAt ?? undefined;
+    message.kind = object.kind ?? "";
+    message.allowedOrigins = object.allowedOrigins?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseCreateApiKeyRequest(): CreateApiKeyRequest {
-  return { name: "", scopes: [], tier: "" };
+  return { name: "", scopes: [], tier: "", kind: "", allowedOrigins: [] };
 }
 
 export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
@@ -1214,6 +1285,12 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     }
     if (message.tier !== "") {
       writer.uint32(26).string(message.tier);
+    }
+    if (message.kind !== "") {
+      writer.uint32(34).string(message.kind);
+    }
+    for (const v of message.allowedOrigins) {
+      writer.uint32(42).string(v!);
     }
     return writer;
   },
@@ -1255,6 +1332,22 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
             message.tier = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.allowedOrigins.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1272,6 +1365,12 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
       name: isSet(object.name) ? globalThis.String(object.name) : "",
       scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
       tier: isSet(object.tier) ? globalThis.String(object.tier) : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      allowedOrigins: globalThis.Array.isArray(object?.allowedOrigins)
+        ? object.allowedOrigins.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_origins)
+        ? object.allowed_origins.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1286,6 +1385,12 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     if (message.tier !== "") {
       obj.tier = message.tier;
     }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.allowedOrigins?.length) {
+      obj.allowedOrigins = message.allowedOrigins;
+    }
     return obj;
   },
 
@@ -1297,6 +1402,8 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     message.name = object.name ?? "";
     message.scopes = object.scopes?.map((e) => e) || [];
     message.tier = object.tier ?? "";
+    message.kind = object.kind ?? "";
+    message.allowedOrigins = object.allowedOrigins?.map((e) => e) || [];
     return message;
   },
 };

@@ -30,6 +30,16 @@ export interface ApiKeyCreated {
   pepperId: string;
   /** RFC 3339. */
   createdAt: string;
+  /**
+   * "browser" for a publishable browser key (a `pk_` secret, read scopes only, bound to
+   * `allowed_origins`); empty for a server key (an `sk_` secret), as every key before kinds was.
+   */
+  kind: string;
+  /**
+   * A browser key's origins (`scheme://host[:port]`): POST /auth answers it only for a request
+   * whose Origin header is one of them. Empty for a server key.
+   */
+  allowedOrigins: string[];
 }
 
 export interface ApiKeyRevoked {
@@ -262,7 +272,17 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
 };
 
 function createBaseApiKeyCreated(): ApiKeyCreated {
-  return { keyId: "", name: "", scopes: [], tier: "", secretHmac: "", pepperId: "", createdAt: "" };
+  return {
+    keyId: "",
+    name: "",
+    scopes: [],
+    tier: "",
+    secretHmac: "",
+    pepperId: "",
+    createdAt: "",
+    kind: "",
+    allowedOrigins: [],
+  };
 }
 
 export const ApiKeyCreated: MessageFns<ApiKeyCreated> = {
@@ -287,6 +307,12 @@ export const ApiKeyCreated: MessageFns<ApiKeyCreated> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(58).string(message.createdAt);
+    }
+    if (message.kind !== "") {
+      writer.uint32(66).string(message.kind);
+    }
+    for (const v of message.allowedOrigins) {
+      writer.uint32(74).string(v!);
     }
     return writer;
   },
@@ -360,6 +386,22 @@ export const ApiKeyCreated: MessageFns<ApiKeyCreated> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.allowedOrigins.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -397,6 +439,12 @@ export const ApiKeyCreated: MessageFns<ApiKeyCreated> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      allowedOrigins: globalThis.Array.isArray(object?.allowedOrigins)
+        ? object.allowedOrigins.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_origins)
+        ? object.allowed_origins.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -423,6 +471,12 @@ export const ApiKeyCreated: MessageFns<ApiKeyCreated> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.allowedOrigins?.length) {
+      obj.allowedOrigins = message.allowedOrigins;
+    }
     return obj;
   },
 
@@ -438,6 +492,8 @@ export const ApiKeyCreated: MessageFns<ApiKeyCreated> = {
     message.secretHmac = object.secretHmac ?? "";
     message.pepperId = object.pepperId ?? "";
     message.createdAt = object.createdAt ?? "";
+    message.kind = object.kind ?? "";
+    message.allowedOrigins = object.allowedOrigins?.map((e) => e) || [];
     return message;
   },
 };
