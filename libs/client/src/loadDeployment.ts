@@ -82,7 +82,7 @@ function isLoopback(hostname: string): boolean {
 }
 
 // WebCrypto: in browsers and in Node.js 20 alike.
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

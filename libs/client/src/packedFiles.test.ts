@@ -1,4 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -33,4 +36,28 @@ describe("the client's tarball", () => {
       paths.join(", "),
     ).toBe(true);
   }, 60_000);
+
+  it("is packed outside the workspace too: its prepack build needs nothing above the package", () => {
+    const packageDir = fileURLToPath(new URL("..", import.meta.url));
+    const outside = mkdtempSync(join(tmpdir(), "client-pack-"));
+    try {
+      for (const entry of ["package.json", "tsconfig.json", "src", "openapi.json", "README.md", "CHANGELOG.md"])
+        cpSync(join(packageDir, entry), join(outside, entry), { recursive: true });
+      // Its own dependencies only (TypeScript among them), as an install of the package would give it.
+      symlinkSync(join(packageDir, "node_modules"), join(outside, "node_modules"), "dir");
+      const packed = JSON.parse(
+        execFileSync("npm", ["pack", "--dry-run", "--json"], {
+          cwd: outside,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+        }),
+      ) as { files: { path: string }[] }[];
+      expect(existsSync(join(outside, "dist", "index.js"))).toBe(true);
+      expect(packed[0]!.files.map((file) => file.path)).toEqual(
+        expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "openapi.json"]),
+      );
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
