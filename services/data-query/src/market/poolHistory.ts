@@ -40,11 +40,34 @@ const MAX_SPAN_MS: Partial<Record<Interval, number>> = {
 };
 const MAX_BLOCKS = 7_200n;
 
-/** `GET /data/v1/subnet-pools/history`: pool OHLC per bucket, or one point per snapshot block. */
+/**
+ * `GET /data/v1/subnet-pools/history`: pool OHLC per bucket, or one point per snapshot block.
+ *
+ * as_of and the buckets are two reads; a block committed between them leaves a bucket newer than
+ * the as_of read first (block N+1's close under as_of N). Such an answer is read again, as_of
+ * first (a new block every 12 s: rarely twice). After three reads the last one is answered as it
+ * is: with several subnets, as_of is the block all of them reached, and one subnet a block ahead
+ * of another (another partition) shows its newer bucket for that moment.
+ */
 export async function getSubnetPoolsHistory(
   redis: Redis,
   request: GetSubnetPoolsHistoryRequest,
   nowMs = Date.now(),
+): Promise<GetSubnetPoolsHistoryResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await readPoolsHistory(redis, request, nowMs);
+    const asOfBlock = BigInt(answer.asOf?.blockNumber ?? "0");
+    const beyond = answer.points.some((point) => BigInt(point.blockNumber) > asOfBlock);
+    if (!beyond || attempt >= READ_ATTEMPTS) return answer;
+  }
+}
+
+const READ_ATTEMPTS = 3;
+
+async function readPoolsHistory(
+  redis: Redis,
+  request: GetSubnetPoolsHistoryRequest,
+  nowMs: number,
 ): Promise<GetSubnetPoolsHistoryResponse> {
   if (request.netuids.length === 0)
     throw invalidArgument("INVALID_PARAMETER", "netuid is required", { parameter: "netuid" });
