@@ -1,3 +1,4 @@
+import { type HeldToken, heldTokenSource } from "./heldToken.js";
 import type { TokenSource } from "./tokens.js";
 
 /**
@@ -22,13 +23,6 @@ export interface AppTokenSourceOptions {
   now?: () => number;
 }
 
-interface Held {
-  accessToken: string;
-  /** Epoch ms; Infinity when the app gave no expiry (kept until the API refuses it). */
-  expiresAt: number;
-  renewAt: number;
-}
-
 /**
  * A TokenSource over the app's own function instead of `POST /auth`: concurrent callers share one
  * call, a token is never used at or past the expiry the app gave, and `invalidate` (after a 401)
@@ -36,45 +30,14 @@ interface Held {
  */
 export function createAppTokenSource(options: AppTokenSourceOptions): TokenSource {
   const now = options.now ?? Date.now;
-  let current: Held | undefined;
-  let pending: Promise<Held> | undefined;
-
-  const fetchToken = async (): Promise<Held> => {
+  const fetchToken = async (): Promise<HeldToken> => {
     const gotAt = now();
     const { accessToken, expiresAt } = normalized(await options.getAccessToken());
     if (expiresAt <= gotAt) throw new TypeError("getAccessToken returned a token that has already expired");
     const margin = Math.min(options.refreshBeforeExpiryMs ?? 30_000, (expiresAt - gotAt) / 10);
     return { accessToken, expiresAt, renewAt: expiresAt - margin };
   };
-
-  const renew = (): Promise<Held> => {
-    pending ??= fetchToken()
-      .then((fresh) => {
-        current = fresh;
-        return fresh;
-      })
-      .finally(() => {
-        pending = undefined;
-      });
-    return pending;
-  };
-
-  return {
-    async get() {
-      const held = current;
-      if (held && now() < held.renewAt) return held.accessToken;
-      try {
-        return (await renew()).accessToken;
-      } catch (error) {
-        // A renewal that failed early (the app's backend busy) leaves the token good until it expires.
-        if (held && current === held && now() < held.expiresAt - 1_000) return held.accessToken;
-        throw error;
-      }
-    },
-    invalidate(token) {
-      if (current?.accessToken === token) current = undefined;
-    },
-  };
+  return heldTokenSource(fetchToken, now);
 }
 
 function normalized(answer: AppAccessToken): { accessToken: string; expiresAt: number } {

@@ -1,3 +1,4 @@
+import { type HeldToken, heldTokenSource } from "./heldToken.js";
 import { isProblem, readProblem } from "./problem.js";
 
 /** An API key: its id and secret, exchanged for tokens with `POST /auth` (`API_KEY` grant). */
@@ -32,14 +33,6 @@ export interface TokenSource {
   invalidate(token: string): void;
 }
 
-interface Grant {
-  accessToken: string;
-  /** When the API stops accepting it (ms since the epoch, counted from before the exchange was sent). */
-  expiresAt: number;
-  /** When to renew it. */
-  renewAt: number;
-}
-
 interface TokenAnswer {
   access_token: string;
   expires_in: string;
@@ -57,10 +50,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const now = options.now ?? Date.now;
   const keyId = options.apiKey?.id ?? options.refreshToken!.keyId;
   let refreshToken = options.refreshToken?.token;
-  let current: Grant | undefined;
-  let pending: Promise<Grant> | undefined;
 
-  async function exchange(): Promise<Grant> {
+  async function exchange(): Promise<HeldToken> {
     if (refreshToken !== undefined) {
       try {
         return await grant({ type: "REFRESH_TOKEN", username: keyId, refresh_token: refreshToken });
@@ -73,7 +64,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     return grant({ type: "API_KEY", username: id, password: secret });
   }
 
-  async function grant(body: Record<string, string>): Promise<Grant> {
+  async function grant(body: Record<string, string>): Promise<HeldToken> {
     const sentAt = now();
     const response = await options.send(
       new Request(options.authUrl, {
@@ -90,32 +81,5 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     return { accessToken: answer.access_token, expiresAt: sentAt + lifetimeMs, renewAt: sentAt + lifetimeMs - margin };
   }
 
-  function renew(): Promise<Grant> {
-    pending ??= exchange()
-      .then((fresh) => {
-        current = fresh;
-        return fresh;
-      })
-      .finally(() => {
-        pending = undefined;
-      });
-    return pending;
-  }
-
-  return {
-    async get() {
-      const held = current;
-      if (held && now() < held.renewAt) return held.accessToken;
-      try {
-        return (await renew()).accessToken;
-      } catch (error) {
-        // A renewal that failed early (auth busy) leaves the current token good until it expires.
-        if (held && current === held && now() < held.expiresAt - 1_000) return held.accessToken;
-        throw error;
-      }
-    },
-    invalidate(token) {
-      if (current?.accessToken === token) current = undefined;
-    },
-  };
+  return heldTokenSource(exchange, now);
 }
