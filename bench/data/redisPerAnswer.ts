@@ -1,5 +1,5 @@
 /**
- * What one Data API answer costs Redis, for the capacity table (README "Capacity"): against a
+ * What one Data API answer costs Redis, for the capacity table (docs/capacity.md): against a
  * running local stack (`deploy/local/stack up`, read from .local/stack.json), two loads of 10 s at
  * 32 connections with an unlimited key:
  *   - kept: one hot URL (network/stats/latest), which the gateway answers from memory between

@@ -125,7 +125,7 @@ export interface StartStackOptions {
    * same ACL users) beside the standalone Redis: data-query (reading from replicas), intents-gateway,
    * the projector (waiting for one replica per commit) and tc use the cluster; auth and the gateway
    * (which reads auth's key records) stay on the standalone server, as auth is not cluster-ready
-   * (README "Deployment"). For the Redis fault tests; off by default.
+   * (docs/deployment.md). For the Redis fault tests; off by default.
    */
   redisCluster?: boolean;
   /**

@@ -8,7 +8,7 @@ import { Counter, Histogram, type Registry } from "prom-client";
  * so a primary that dies loses its latest writes; with this wait a projection is never more than
  * one commit ahead of its replica, the signal goes out for state a replica holds, and what a
  * failover can lose is at most the commit in flight, which the projection applies again from Kafka
- * (its stored offset went back with it). README "Failover: no answer goes back".
+ * (its stored offset went back with it). docs/deployment.md "Failover: no answer goes back".
  */
 export interface CommitReplication {
   /** Resolves once the writes `redis` has sent so far, among them `key`'s, are on the replicas, or WAIT timed out (logged, counted). */

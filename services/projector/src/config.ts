@@ -41,7 +41,7 @@ export const projectorConfigSchema = z
     /**
      * Replicas of the Redis primary each commit must reach (WAIT) before its change signal goes
      * out; 0 (the default) waits for none, as a standalone Redis has none. 1 with a Redis Cluster or
-     * a Sentinel-managed primary that has replicas: README "Failover: no answer goes back".
+     * a Sentinel-managed primary that has replicas: docs/deployment.md "Failover: no answer goes back".
      */
     REDIS_WAIT_REPLICAS: vars.nonNegativeInt().default(0),
     /** How long a commit waits for them before it goes on without (logged and counted); 1,000 ms by default. */

@@ -131,7 +131,7 @@ function subnetIdentity(name: string) {
  * The owner cut is 0 because this runtime books it wrong: `run_coinbase` credits it to the owner's
  * position (`Alpha`, `TotalHotkeyShares`, `TotalHotkeyAlpha`) and *subtracts* it from
  * `SubnetAlphaOut`, so with Finney's 18 % every epoch would push the holders' alpha above the
- * subnet's outstanding alpha by twice the cut (README, "The native network").
+ * subnet's outstanding alpha by twice the cut (docs/local-stack.md, "The native network").
  * Also: nominators funded, the bare subnet named, and an EVM transfer.
  */
 export async function configureSubnets(run: SeedRun): Promise<void> {

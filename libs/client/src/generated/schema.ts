@@ -410,6 +410,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/data/v1/subnet-pools/{netuid}/swap-estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Estimate a stake or unstake through a subnet's pool
+         * @description The output of a stake (TAO in, alpha out) or an unstake (alpha in, TAO out) of `amount`, computed with the runtime's own swap arithmetic (Subtensor spec 218 swap_tao_for_alpha / swap_alpha_for_tao: a constant product over SubnetTAO and SubnetAlphaIn in I96F32 fixed point, the result rounded down to the base unit; 1:1 in a stable pool), against the pool at as_of, with the spot and effective prices, the price impact, the fee (none in this runtime) and the pool before and after. Valid for that pool state only: a swap in a later block meets the pool as that block leaves it before the swap (its coinbase adds emission to the reserves first, and earlier swaps in the block move it), and gets the same arithmetic's result on that pool. With block_number, the pool at that block.
+         */
+        get: operations["getSubnetPoolSwapEstimate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data/v1/subnet-emissions/latest": {
         parameters: {
             query?: never;
@@ -1527,6 +1547,40 @@ export interface components {
             page: components["schemas"]["Page"];
             _embedded: {
                 items: components["schemas"]["SubnetHistoryPoint"][];
+            };
+        };
+        SwapEstimate: {
+            _links: {
+                self: components["schemas"]["HalLink"];
+                pool: components["schemas"]["HalLink"];
+            };
+            as_of: components["schemas"]["AsOf"] | null;
+            /** @description The subnet whose pool the swap goes through */
+            netuid: number;
+            /** @description stake: TAO in, alpha out (add_stake); unstake: alpha in, TAO out (remove_stake) */
+            direction: ("stake" | "unstake") | null;
+            /** @description The TAO side, rao (1e-9 TAO): paid in to stake, or the expected TAO out of an unstake */
+            tao_rao: string;
+            /** @description The alpha side, nano-alpha (1e-9 alpha): the expected alpha out of a stake, or paid in to unstake */
+            alpha_nalpha: string;
+            /** @description TAO per alpha at the margin before the swap: the pool's SubnetTAO / SubnetAlphaIn (the constant product's price), 1 for a stable pool */
+            spot_price_tao: string;
+            effective_price_tao: string | null;
+            price_impact: string | null;
+            /** @description The swap fee, rao: 0 in this runtime (spec 218), whose swap takes none; the extrinsic's transaction fee is charged apart */
+            fee_rao: string;
+            /** @description The pool's swap mechanism: dynamic (constant product) or stable (1:1, root) */
+            mechanism: ("stable" | "dynamic") | null;
+            /** @description The pool state the estimate used (at as_of), and after the swap */
+            pool: {
+                /** @description SubnetTAO at as_of, rao: the pool's TAO reserve the swap was computed against */
+                tao_in_rao: string;
+                /** @description SubnetAlphaIn at as_of, nano-alpha: the pool's alpha reserve the swap was computed against */
+                alpha_in_nalpha: string;
+                /** @description SubnetTAO as the swap would leave it, rao */
+                tao_in_after_rao: string;
+                /** @description SubnetAlphaIn as the swap would leave it, nano-alpha */
+                alpha_in_after_nalpha: string;
             };
         };
         TcAcceptance: {
@@ -6323,6 +6377,209 @@ export interface operations {
                 };
             };
             /** @description Problem: NETUID_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: UNAVAILABLE, REBUILDING */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSubnetPoolSwapEstimate: {
+        parameters: {
+            query: {
+                /** @description stake: TAO in, alpha out; unstake: alpha in, TAO out */
+                direction: "stake" | "unstake";
+                /** @description What goes in, in base units: rao (1e-9 TAO) to stake, nano-alpha (1e-9 alpha) to unstake; 1 to 9999999999999999999 */
+                amount: string;
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. For example `block_number=1200` or `block_number=finalized`. */
+                block_number?: number | "finalized";
+            };
+            header?: {
+                /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Subnet id (netuid), 0 to 65535 */
+                netuid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The swap's expected output at as_of */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "/data/v1/subnet-pools/64/swap-estimate?direction=stake&amount=10000000000"
+                     *         },
+                     *         "pool": {
+                     *           "href": "/data/v1/subnet-pools/latest?netuid=64"
+                     *         }
+                     *       },
+                     *       "as_of": {
+                     *         "chain_id": 945,
+                     *         "block_number": 7012345,
+                     *         "block_hash": "0x5c0e3f1e9a7b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d",
+                     *         "timestamp": "2026-08-20T12:00:00.000Z",
+                     *         "finality": "latest"
+                     *       },
+                     *       "netuid": 64,
+                     *       "direction": "stake",
+                     *       "tao_rao": "10000000000",
+                     *       "alpha_nalpha": "90909090909",
+                     *       "spot_price_tao": "0.1",
+                     *       "effective_price_tao": "0.11",
+                     *       "price_impact": "0.09090909091",
+                     *       "fee_rao": "0",
+                     *       "mechanism": "dynamic",
+                     *       "pool": {
+                     *         "tao_in_rao": "100000000000",
+                     *         "alpha_in_nalpha": "1000000000000",
+                     *         "tao_in_after_rao": "110000000000",
+                     *         "alpha_in_after_nalpha": "909090909091"
+                     *       }
+                     *     }
+                     */
+                    "application/hal+json": components["schemas"]["SwapEstimate"];
+                };
+            };
+            /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.2 units of the rate budget (0.2 of the route's 1) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 1 otherwise. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem: INVALID_PARAMETER, UNKNOWN_PARAMETER */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: NETUID_NOT_FOUND, BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

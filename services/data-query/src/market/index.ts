@@ -18,6 +18,8 @@ import {
   type GetSubnetPoolsHistoryResponse,
   type GetSubnetPoolsLatestRequest,
   type GetSubnetPoolsLatestResponse,
+  type GetSwapEstimateRequest,
+  type GetSwapEstimateResponse,
   MarketServiceService,
 } from "@platform/proto/data/v1/market";
 import type { Redis } from "@platform/store";
@@ -28,6 +30,7 @@ import { getSubnetPoolsLatest } from "./pools.js";
 import { getPriceHistory, getPriceLatest } from "./price.js";
 import { getNetworkStatsLatest } from "./stats.js";
 import { getNetworkStatsHistory } from "./statsHistory.js";
+import { getSwapEstimate } from "./swapEstimate.js";
 
 /**
  * MarketService over the projector's market read model (libs/read-models market.ts), and the
@@ -81,6 +84,11 @@ export function marketGrpcService(deps: {
         log,
         "GetSubnetEmissionsHistory",
         (request) => getSubnetEmissionsHistory(redis, request, history),
+      ),
+      getSwapEstimate: unaryHandler<GetSwapEstimateRequest, GetSwapEstimateResponse>(
+        log,
+        "GetSwapEstimate",
+        (request) => getSwapEstimate(redis, request, history),
       ),
     },
   };

@@ -13,7 +13,7 @@ import {
   type Transaction,
   Valuation,
 } from "@platform/proto/data/v1/accounts";
-import { MarketServiceService, PoolSort, SeriesFormat } from "@platform/proto/data/v1/market";
+import { MarketServiceService, PoolSort, SeriesFormat, SwapDirection } from "@platform/proto/data/v1/market";
 import { HolderGrouping, SubnetsServiceService, ValidatorSort } from "@platform/proto/data/v1/subnets";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
 import { decodeReadModelChange } from "@platform/signals";
@@ -40,6 +40,7 @@ import {
   priceHistoryExample,
   priceLatestExample,
   subnetsLatestExample,
+  swapEstimateExample,
   transactionsExample,
   validatorsLatestExample,
 } from "./examples.js";
@@ -185,6 +186,12 @@ beforeAll(async () => {
             "getSubnetEmissionsLatest",
             (request: Pinnable & { netuids: number[] }) => (
               checkNetuids(request.netuids), atBlock(request, emissionsLatestExample)
+            ),
+          ),
+          getSwapEstimate: handler(
+            "getSwapEstimate",
+            (request: Pinnable & { netuid: number }) => (
+              checkNetuids([request.netuid]), atBlock(request, swapEstimateExample)
             ),
           ),
         },
@@ -434,6 +441,32 @@ describe("Data API routes: market and subnet answers", () => {
     expect(history._embedded.items[0]).toMatchObject({ netuid: 64, price_close_tao: "0.003927757700" });
   });
 
+  it("a swap estimate: direction and amount to the backend, the runtime's figures back", async () => {
+    const body = await ok(
+      "/data/v1/subnet-pools/64/swap-estimate?direction=stake&amount=10000000000&block_number=7012300",
+    );
+    expect(asked("getSwapEstimate")).toEqual({
+      netuid: 64,
+      direction: SwapDirection.SWAP_DIRECTION_STAKE,
+      amount: "10000000000",
+      at: { block: { $case: "number", value: "7012300" } },
+    });
+    expect(body).toMatchObject({
+      direction: "stake",
+      tao_rao: "10000000000",
+      alpha_nalpha: "90909090909",
+      price_impact: "0.09090909091",
+      fee_rao: "0",
+      pool: { tao_in_rao: "100000000000", alpha_in_after_nalpha: "909090909091" },
+      as_of: { block_number: 7_012_300 },
+    });
+    expect(body._links.self.href).toBe(
+      "/data/v1/subnet-pools/64/swap-estimate?direction=stake&amount=10000000000&block_number=7012300",
+    );
+    await ok("/data/v1/subnet-pools/0/swap-estimate?direction=unstake&amount=9999999999999999999");
+    expect(asked("getSwapEstimate")).toMatchObject({ direction: SwapDirection.SWAP_DIRECTION_UNSTAKE });
+  });
+
   it("subnet emissions latest", async () => {
     const body = await ok("/data/v1/subnet-emissions/latest?netuid=64&sort=share");
     expect(body).toMatchObject({ block_emission_rao: "1000000000", subnets_emitting: 128 });
@@ -505,6 +538,17 @@ describe("Data API routes: query parameters no route lists, and every mistake at
   });
 });
 
+/** The swap estimate's own refusals: a direction it does not know, and amounts that are not 1 to 19 digits. */
+const SWAP_ESTIMATE_REFUSALS: Array<[string, string, string]> = [
+  ["/data/v1/subnet-pools/1/swap-estimate?amount=1", "INVALID_PARAMETER", "direction"],
+  ["/data/v1/subnet-pools/1/swap-estimate?direction=buy&amount=1", "INVALID_PARAMETER", "direction"],
+  ["/data/v1/subnet-pools/1/swap-estimate?direction=stake", "INVALID_PARAMETER", "amount"],
+  ["/data/v1/subnet-pools/1/swap-estimate?direction=stake&amount=0", "INVALID_PARAMETER", "amount"],
+  ["/data/v1/subnet-pools/1/swap-estimate?direction=stake&amount=1.5", "INVALID_PARAMETER", "amount"],
+  ["/data/v1/subnet-pools/1/swap-estimate?direction=stake&amount=10000000000000000000", "INVALID_PARAMETER", "amount"],
+  ["/data/v1/subnet-pools/70000/swap-estimate?direction=stake&amount=1", "INVALID_PARAMETER", "netuid"],
+];
+
 describe("Data API routes: refusals", () => {
   const account = `/data/v1/accounts/${ALICE.ss58}`;
   const cases: Array<[string, string, string]> = [
@@ -564,6 +608,7 @@ describe("Data API routes: refusals", () => {
     ],
     ["/data/v1/subnet-pools/history?netuid=1&interval=1w", "INVALID_PARAMETER", "interval"],
     ["/data/v1/subnet-emissions/latest?sort=price", "INVALID_PARAMETER", "sort"],
+    ...SWAP_ESTIMATE_REFUSALS,
     ["/data/v1/subnets/latest?netuid=abc", "INVALID_PARAMETER", "netuid"],
     ["/data/v1/subnets/latest?order=random", "INVALID_PARAMETER", "order"],
     ["/data/v1/subnets/65536/validators/latest", "INVALID_PARAMETER", "netuid"],
@@ -604,6 +649,7 @@ describe("Data API routes: refusals", () => {
       `/data/v1/subnet-pools/latest?netuid=1,${UNKNOWN_NETUID}`,
       `/data/v1/subnet-pools/history?netuid=${UNKNOWN_NETUID}`,
       `/data/v1/subnet-emissions/latest?netuid=${UNKNOWN_NETUID}`,
+      `/data/v1/subnet-pools/${UNKNOWN_NETUID}/swap-estimate?direction=stake&amount=1`,
     ]) {
       expect(await problem(path, 404)).toMatchObject({
         code: "NETUID_NOT_FOUND",
@@ -635,11 +681,11 @@ describe("Data API routes: refusals", () => {
 });
 
 describe("Data API routes: wiring", () => {
-  it("mounts the fifteen routes (the spec's twelve and three histories) with scope data:read and HAL answers", () => {
+  it("mounts every data route (the spec's twelve, three histories, the swap estimate) with scope data:read and HAL answers", () => {
     const data = apiRoutes(backends, unservedEventStreams(log)).filter(
       (route) => route.path.startsWith("/data/v1/") && route.path !== "/data/v1/events",
     );
-    expect(data).toHaveLength(15);
+    expect(data).toHaveLength(16);
     for (const route of data) {
       expect(route.scope).toBe("data:read");
       expect(route.method).toBe("get");
@@ -653,7 +699,7 @@ describe("Data API routes: wiring", () => {
     for (const check of probes) expect(await check.probe()).toBe(true);
   });
 
-  it("documents the fifteen paths in the OpenAPI document with examples, parameters and error codes", async () => {
+  it("documents every data path in the OpenAPI document with examples, parameters and error codes", async () => {
     const { body } = await get("/openapi.json");
     const paths = Object.keys(body.paths).filter((path) => path.startsWith("/data/v1/") && path !== "/data/v1/events");
     expect(paths.sort()).toEqual(
@@ -669,6 +715,7 @@ describe("Data API routes: wiring", () => {
         "/data/v1/subnet-emissions/latest",
         "/data/v1/subnet-pools/history",
         "/data/v1/subnet-pools/latest",
+        "/data/v1/subnet-pools/{netuid}/swap-estimate",
         "/data/v1/subnets/history",
         "/data/v1/subnets/latest",
         "/data/v1/subnets/{netuid}/holders/top",

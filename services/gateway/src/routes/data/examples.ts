@@ -13,15 +13,17 @@ import {
   type ListTransactionsResponse,
   Valuation,
 } from "@platform/proto/data/v1/accounts";
-import type {
-  GetNetworkStatsHistoryResponse,
-  GetNetworkStatsLatestResponse,
-  GetPriceHistoryResponse,
-  GetPriceLatestResponse,
-  GetSubnetEmissionsHistoryResponse,
-  GetSubnetEmissionsLatestResponse,
-  GetSubnetPoolsHistoryResponse,
-  GetSubnetPoolsLatestResponse,
+import {
+  type GetNetworkStatsHistoryResponse,
+  type GetNetworkStatsLatestResponse,
+  type GetPriceHistoryResponse,
+  type GetPriceLatestResponse,
+  type GetSubnetEmissionsHistoryResponse,
+  type GetSubnetEmissionsLatestResponse,
+  type GetSubnetPoolsHistoryResponse,
+  type GetSubnetPoolsLatestResponse,
+  type GetSwapEstimateResponse,
+  SwapDirection,
 } from "@platform/proto/data/v1/market";
 import type {
   GetHoldersTopResponse,
@@ -510,4 +512,22 @@ export const subnetsHistoryExample: GetSubnetsHistoryResponse = {
     },
   ],
   page: { limit: 1, hasMore: true, nextCursor: EXAMPLE_CURSOR },
+};
+
+/** 10 TAO staked into a pool of 100 TAO and 1,000 alpha: 1000 − 1000 × 100 ÷ 110 alpha, rounded down. */
+export const swapEstimateExample: GetSwapEstimateResponse = {
+  asOf: EXAMPLE_AS_OF,
+  netuid: 64,
+  direction: SwapDirection.SWAP_DIRECTION_STAKE,
+  taoRao: "10000000000",
+  alphaNalpha: "90909090909",
+  spotPriceTao: "0.1",
+  effectivePriceTao: "0.11",
+  priceImpact: "0.09090909091",
+  feeRao: "0",
+  mechanism: PoolMechanism.POOL_MECHANISM_DYNAMIC,
+  poolTaoInRao: "100000000000",
+  poolAlphaInNalpha: "1000000000000",
+  poolTaoInAfterRao: "110000000000",
+  poolAlphaInAfterNalpha: "909090909091",
 };

@@ -13,6 +13,7 @@ import { getSubnetEmissionsHistoryRoute } from "./market/getSubnetEmissionsHisto
 import { getSubnetEmissionsLatestRoute } from "./market/getSubnetEmissionsLatest.js";
 import { getSubnetPoolsHistoryRoute } from "./market/getSubnetPoolsHistory.js";
 import { getSubnetPoolsLatestRoute } from "./market/getSubnetPoolsLatest.js";
+import { getSwapEstimateRoute } from "./market/getSwapEstimate.js";
 import { dataRead, readAboutAccount, readFrom } from "./shared/conditional.js";
 import { getHoldersTopRoute } from "./subnets/getHoldersTop.js";
 import { getSubnetsHistoryRoute } from "./subnets/getSubnetsHistory.js";
@@ -42,6 +43,7 @@ export function dataRoutes(backends: {
     dataRead(getNetworkStatsHistoryRoute(backends.market), readFrom("market")),
     dataRead(getSubnetPoolsLatestRoute(backends.market), readFrom("market", "subnets")),
     dataRead(getSubnetPoolsHistoryRoute(backends.market), readFrom("market")),
+    dataRead(getSwapEstimateRoute(backends.market), readFrom("market")),
     dataRead(getSubnetEmissionsLatestRoute(backends.market), readFrom("market", "subnets")),
     dataRead(getSubnetEmissionsHistoryRoute(backends.market), readFrom("market")),
     dataRead(getSubnetsLatestRoute(backends.subnets), readFrom("subnets")),

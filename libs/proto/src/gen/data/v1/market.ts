@@ -203,6 +203,48 @@ export function emissionSortToJSON(object: EmissionSort): string {
   }
 }
 
+/** Which way a swap goes through a subnet's pool. */
+export enum SwapDirection {
+  SWAP_DIRECTION_UNSPECIFIED = 0,
+  /** SWAP_DIRECTION_STAKE - TAO in, alpha out (add_stake). */
+  SWAP_DIRECTION_STAKE = 1,
+  /** SWAP_DIRECTION_UNSTAKE - Alpha in, TAO out (remove_stake). */
+  SWAP_DIRECTION_UNSTAKE = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function swapDirectionFromJSON(object: any): SwapDirection {
+  switch (object) {
+    case 0:
+    case "SWAP_DIRECTION_UNSPECIFIED":
+      return SwapDirection.SWAP_DIRECTION_UNSPECIFIED;
+    case 1:
+    case "SWAP_DIRECTION_STAKE":
+      return SwapDirection.SWAP_DIRECTION_STAKE;
+    case 2:
+    case "SWAP_DIRECTION_UNSTAKE":
+      return SwapDirection.SWAP_DIRECTION_UNSTAKE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return SwapDirection.UNRECOGNIZED;
+  }
+}
+
+export function swapDirectionToJSON(object: SwapDirection): string {
+  switch (object) {
+    case SwapDirection.SWAP_DIRECTION_UNSPECIFIED:
+      return "SWAP_DIRECTION_UNSPECIFIED";
+    case SwapDirection.SWAP_DIRECTION_STAKE:
+      return "SWAP_DIRECTION_STAKE";
+    case SwapDirection.SWAP_DIRECTION_UNSTAKE:
+      return "SWAP_DIRECTION_UNSTAKE";
+    case SwapDirection.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface GetPriceLatestRequest {
   /** Quote currency, lowercase; v1 supports "usd" (the default when empty). */
   vs: string;
@@ -641,6 +683,52 @@ export interface GetSubnetEmissionsHistoryResponse {
   interval: Interval;
   points: SubnetEmissionPoint[];
   page?: PageInfo | undefined;
+}
+
+export interface GetSwapEstimateRequest {
+  netuid: number;
+  /** Required. */
+  direction: SwapDirection;
+  /** What goes in, an integer in base units: rao to stake, nano-alpha to unstake; 1 to 2^64-1. */
+  amount: string;
+  /** The block whose pool to swap against; absent: the newest. */
+  at?: BlockSelector | undefined;
+}
+
+/**
+ * A swap computed with the runtime's own arithmetic against the pool at as_of (valid for that
+ * pool state only: a swap in a later block meets the pool as that block's coinbase and earlier
+ * swaps leave it).
+ */
+export interface GetSwapEstimateResponse {
+  asOf?: AsOf | undefined;
+  netuid: number;
+  direction: SwapDirection;
+  /** The TAO side: paid in to stake, or the expected TAO out of an unstake. */
+  taoRao: string;
+  /** The alpha side: the expected alpha out of a stake, or paid in to unstake. */
+  alphaNalpha: string;
+  /** The pool's marginal price before the swap: SubnetTAO / SubnetAlphaIn (1 for a stable pool). */
+  spotPriceTao: string;
+  /** tao_rao / alpha_nalpha; absent when the alpha side is 0. */
+  effectivePriceTao?:
+    | string
+    | undefined;
+  /**
+   * The share of the output lost against a swap at the spot price, a ratio in [0, 1]; absent when
+   * the pool has an empty reserve (no spot price).
+   */
+  priceImpact?:
+    | string
+    | undefined;
+  /** The swap fee: "0" in this runtime, whose swap takes none. */
+  feeRao: string;
+  mechanism: PoolMechanism;
+  /** The pool the swap was computed against (at as_of), and as the swap would leave it. */
+  poolTaoInRao: string;
+  poolAlphaInNalpha: string;
+  poolTaoInAfterRao: string;
+  poolAlphaInAfterNalpha: string;
 }
 
 function createBaseGetPriceLatestRequest(): GetPriceLatestRequest {
@@ -5973,6 +6061,459 @@ export const GetSubnetEmissionsHistoryResponse: MessageFns<GetSubnetEmissionsHis
   },
 };
 
+function createBaseGetSwapEstimateRequest(): GetSwapEstimateRequest {
+  return { netuid: 0, direction: 0, amount: "", at: undefined };
+}
+
+export const GetSwapEstimateRequest: MessageFns<GetSwapEstimateRequest> = {
+  encode(message: GetSwapEstimateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.netuid !== 0) {
+      writer.uint32(8).uint32(message.netuid);
+    }
+    if (message.direction !== 0) {
+      writer.uint32(16).int32(message.direction);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSwapEstimateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSwapEstimateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.netuid = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.direction = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSwapEstimateRequest {
+    return {
+      netuid: isSet(object.netuid) ? globalThis.Number(object.netuid) : 0,
+      direction: isSet(object.direction) ? swapDirectionFromJSON(object.direction) : 0,
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
+    };
+  },
+
+  toJSON(message: GetSwapEstimateRequest): unknown {
+    const obj: any = {};
+    if (message.netuid !== 0) {
+      obj.netuid = Math.round(message.netuid);
+    }
+    if (message.direction !== 0) {
+      obj.direction = swapDirectionToJSON(message.direction);
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetSwapEstimateRequest>): GetSwapEstimateRequest {
+    return GetSwapEstimateRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSwapEstimateRequest>): GetSwapEstimateRequest {
+    const message = createBaseGetSwapEstimateRequest();
+    message.netuid = object.netuid ?? 0;
+    message.direction = object.direction ?? 0;
+    message.amount = object.amount ?? "";
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSwapEstimateResponse(): GetSwapEstimateResponse {
+  return {
+    asOf: undefined,
+    netuid: 0,
+    direction: 0,
+    taoRao: "",
+    alphaNalpha: "",
+    spotPriceTao: "",
+    effectivePriceTao: undefined,
+    priceImpact: undefined,
+    feeRao: "",
+    mechanism: 0,
+    poolTaoInRao: "",
+    poolAlphaInNalpha: "",
+    poolTaoInAfterRao: "",
+    poolAlphaInAfterNalpha: "",
+  };
+}
+
+export const GetSwapEstimateResponse: MessageFns<GetSwapEstimateResponse> = {
+  encode(message: GetSwapEstimateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.asOf !== undefined) {
+      AsOf.encode(message.asOf, writer.uint32(10).fork()).join();
+    }
+    if (message.netuid !== 0) {
+      writer.uint32(16).uint32(message.netuid);
+    }
+    if (message.direction !== 0) {
+      writer.uint32(24).int32(message.direction);
+    }
+    if (message.taoRao !== "") {
+      writer.uint32(34).string(message.taoRao);
+    }
+    if (message.alphaNalpha !== "") {
+      writer.uint32(42).string(message.alphaNalpha);
+    }
+    if (message.spotPriceTao !== "") {
+      writer.uint32(50).string(message.spotPriceTao);
+    }
+    if (message.effectivePriceTao !== undefined) {
+      writer.uint32(58).string(message.effectivePriceTao);
+    }
+    if (message.priceImpact !== undefined) {
+      writer.uint32(66).string(message.priceImpact);
+    }
+    if (message.feeRao !== "") {
+      writer.uint32(74).string(message.feeRao);
+    }
+    if (message.mechanism !== 0) {
+      writer.uint32(80).int32(message.mechanism);
+    }
+    if (message.poolTaoInRao !== "") {
+      writer.uint32(90).string(message.poolTaoInRao);
+    }
+    if (message.poolAlphaInNalpha !== "") {
+      writer.uint32(98).string(message.poolAlphaInNalpha);
+    }
+    if (message.poolTaoInAfterRao !== "") {
+      writer.uint32(106).string(message.poolTaoInAfterRao);
+    }
+    if (message.poolAlphaInAfterNalpha !== "") {
+      writer.uint32(114).string(message.poolAlphaInAfterNalpha);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSwapEstimateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSwapEstimateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.asOf = AsOf.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.netuid = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.direction = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.taoRao = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.alphaNalpha = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.spotPriceTao = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.effectivePriceTao = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.priceImpact = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.feeRao = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.mechanism = reader.int32() as any;
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.poolTaoInRao = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.poolAlphaInNalpha = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.poolTaoInAfterRao = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.poolAlphaInAfterNalpha = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSwapEstimateResponse {
+    return {
+      asOf: isSet(object.asOf)
+        ? AsOf.fromJSON(object.asOf)
+        : isSet(object.as_of)
+        ? AsOf.fromJSON(object.as_of)
+        : undefined,
+      netuid: isSet(object.netuid) ? globalThis.Number(object.netuid) : 0,
+      direction: isSet(object.direction) ? swapDirectionFromJSON(object.direction) : 0,
+      taoRao: isSet(object.taoRao)
+        ? globalThis.String(object.taoRao)
+        : isSet(object.tao_rao)
+        ? globalThis.String(object.tao_rao)
+        : "",
+      alphaNalpha: isSet(object.alphaNalpha)
+        ? globalThis.String(object.alphaNalpha)
+        : isSet(object.alpha_nalpha)
+        ? globalThis.String(object.alpha_nalpha)
+        : "",
+      spotPriceTao: isSet(object.spotPriceTao)
+        ? globalThis.String(object.spotPriceTao)
+        : isSet(object.spot_price_tao)
+        ? globalThis.String(object.spot_price_tao)
+        : "",
+      effectivePriceTao: isSet(object.effectivePriceTao)
+        ? globalThis.String(object.effectivePriceTao)
+        : isSet(object.effective_price_tao)
+        ? globalThis.String(object.effective_price_tao)
+        : undefined,
+      priceImpact: isSet(object.priceImpact)
+        ? globalThis.String(object.priceImpact)
+        : isSet(object.price_impact)
+        ? globalThis.String(object.price_impact)
+        : undefined,
+      feeRao: isSet(object.feeRao)
+        ? globalThis.String(object.feeRao)
+        : isSet(object.fee_rao)
+        ? globalThis.String(object.fee_rao)
+        : "",
+      mechanism: isSet(object.mechanism) ? poolMechanismFromJSON(object.mechanism) : 0,
+      poolTaoInRao: isSet(object.poolTaoInRao)
+        ? globalThis.String(object.poolTaoInRao)
+        : isSet(object.pool_tao_in_rao)
+        ? globalThis.String(object.pool_tao_in_rao)
+        : "",
+      poolAlphaInNalpha: isSet(object.poolAlphaInNalpha)
+        ? globalThis.String(object.poolAlphaInNalpha)
+        : isSet(object.pool_alpha_in_nalpha)
+        ? globalThis.String(object.pool_alpha_in_nalpha)
+        : "",
+      poolTaoInAfterRao: isSet(object.poolTaoInAfterRao)
+        ? globalThis.String(object.poolTaoInAfterRao)
+        : isSet(object.pool_tao_in_after_rao)
+        ? globalThis.String(object.pool_tao_in_after_rao)
+        : "",
+      poolAlphaInAfterNalpha: isSet(object.poolAlphaInAfterNalpha)
+        ? globalThis.String(object.poolAlphaInAfterNalpha)
+        : isSet(object.pool_alpha_in_after_nalpha)
+        ? globalThis.String(object.pool_alpha_in_after_nalpha)
+        : "",
+    };
+  },
+
+  toJSON(message: GetSwapEstimateResponse): unknown {
+    const obj: any = {};
+    if (message.asOf !== undefined) {
+      obj.asOf = AsOf.toJSON(message.asOf);
+    }
+    if (message.netuid !== 0) {
+      obj.netuid = Math.round(message.netuid);
+    }
+    if (message.direction !== 0) {
+      obj.direction = swapDirectionToJSON(message.direction);
+    }
+    if (message.taoRao !== "") {
+      obj.taoRao = message.taoRao;
+    }
+    if (message.alphaNalpha !== "") {
+      obj.alphaNalpha = message.alphaNalpha;
+    }
+    if (message.spotPriceTao !== "") {
+      obj.spotPriceTao = message.spotPriceTao;
+    }
+    if (message.effectivePriceTao !== undefined) {
+      obj.effectivePriceTao = message.effectivePriceTao;
+    }
+    if (message.priceImpact !== undefined) {
+      obj.priceImpact = message.priceImpact;
+    }
+    if (message.feeRao !== "") {
+      obj.feeRao = message.feeRao;
+    }
+    if (message.mechanism !== 0) {
+      obj.mechanism = poolMechanismToJSON(message.mechanism);
+    }
+    if (message.poolTaoInRao !== "") {
+      obj.poolTaoInRao = message.poolTaoInRao;
+    }
+    if (message.poolAlphaInNalpha !== "") {
+      obj.poolAlphaInNalpha = message.poolAlphaInNalpha;
+    }
+    if (message.poolTaoInAfterRao !== "") {
+      obj.poolTaoInAfterRao = message.poolTaoInAfterRao;
+    }
+    if (message.poolAlphaInAfterNalpha !== "") {
+      obj.poolAlphaInAfterNalpha = message.poolAlphaInAfterNalpha;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetSwapEstimateResponse>): GetSwapEstimateResponse {
+    return GetSwapEstimateResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSwapEstimateResponse>): GetSwapEstimateResponse {
+    const message = createBaseGetSwapEstimateResponse();
+    message.asOf = (object.asOf !== undefined && object.asOf !== null) ? AsOf.fromPartial(object.asOf) : undefined;
+    message.netuid = object.netuid ?? 0;
+    message.direction = object.direction ?? 0;
+    message.taoRao = object.taoRao ?? "";
+    message.alphaNalpha = object.alphaNalpha ?? "";
+    message.spotPriceTao = object.spotPriceTao ?? "";
+    message.effectivePriceTao = object.effectivePriceTao ?? undefined;
+    message.priceImpact = object.priceImpact ?? undefined;
+    message.feeRao = object.feeRao ?? "";
+    message.mechanism = object.mechanism ?? 0;
+    message.poolTaoInRao = object.poolTaoInRao ?? "";
+    message.poolAlphaInNalpha = object.poolAlphaInNalpha ?? "";
+    message.poolTaoInAfterRao = object.poolTaoInAfterRao ?? "";
+    message.poolAlphaInAfterNalpha = object.poolAlphaInAfterNalpha ?? "";
+    return message;
+  },
+};
+
 /**
  * Data API, market group: coin price, network stats, subnet pools and emissions. Served by
  * data-query when its configuration enables the `market` group. Every answer carries `as_of`.
@@ -6084,6 +6625,18 @@ export const MarketServiceService = {
     responseDeserialize: (value: Buffer): GetSubnetEmissionsHistoryResponse =>
       GetSubnetEmissionsHistoryResponse.decode(value),
   },
+  /** `GET /data/v1/subnet-pools/{netuid}/swap-estimate`. */
+  getSwapEstimate: {
+    path: "/platform.data.v1.MarketService/GetSwapEstimate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSwapEstimateRequest): Buffer =>
+      Buffer.from(GetSwapEstimateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSwapEstimateRequest => GetSwapEstimateRequest.decode(value),
+    responseSerialize: (value: GetSwapEstimateResponse): Buffer =>
+      Buffer.from(GetSwapEstimateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSwapEstimateResponse => GetSwapEstimateResponse.decode(value),
+  },
 } as const;
 
 export interface MarketServiceServer extends UntypedServiceImplementation {
@@ -6103,6 +6656,8 @@ export interface MarketServiceServer extends UntypedServiceImplementation {
   getNetworkStatsHistory: handleUnaryCall<GetNetworkStatsHistoryRequest, GetNetworkStatsHistoryResponse>;
   /** `GET /data/v1/subnet-emissions/history`. */
   getSubnetEmissionsHistory: handleUnaryCall<GetSubnetEmissionsHistoryRequest, GetSubnetEmissionsHistoryResponse>;
+  /** `GET /data/v1/subnet-pools/{netuid}/swap-estimate`. */
+  getSwapEstimate: handleUnaryCall<GetSwapEstimateRequest, GetSwapEstimateResponse>;
 }
 
 export interface MarketServiceClient extends Client {
@@ -6233,6 +6788,22 @@ export interface MarketServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSubnetEmissionsHistoryResponse) => void,
+  ): ClientUnaryCall;
+  /** `GET /data/v1/subnet-pools/{netuid}/swap-estimate`. */
+  getSwapEstimate(
+    request: GetSwapEstimateRequest,
+    callback: (error: ServiceError | null, response: GetSwapEstimateResponse) => void,
+  ): ClientUnaryCall;
+  getSwapEstimate(
+    request: GetSwapEstimateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSwapEstimateResponse) => void,
+  ): ClientUnaryCall;
+  getSwapEstimate(
+    request: GetSwapEstimateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSwapEstimateResponse) => void,
   ): ClientUnaryCall;
 }
 
