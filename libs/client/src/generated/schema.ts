@@ -824,7 +824,7 @@ export interface components {
             as_of: components["schemas"]["AsOf"] | null;
             /** @description The subnet ranked */
             netuid: number;
-            /** @description Holders with alpha in the subnet, as grouped (coldkeys, or positions with group_by=position) */
+            /** @description Distinct coldkeys holding alpha in the subnet, whatever group_by and min_alpha_nalpha */
             holders_count: number;
             /** @description The subnet's alpha outside the pool (SubnetAlphaOut) at as_of, nalpha */
             alpha_out_nalpha: string;
@@ -1671,7 +1671,7 @@ export interface components {
                 /** @description root_prop of the validators' half, to root stakers, nalpha (rounded toward zero) */
                 root: string;
             } | null;
-            /** @description Alpha accumulated since the last epoch, distributed at the next one; null unless the runtime keeps all four items (the chain this platform reads (spec 218) does not, so it is null on a running stack) */
+            /** @description Alpha accumulated since the last epoch, distributed at the next one; null unless the runtime keeps all four items: spec 218, the chain this platform reads, keeps one undivided PendingEmission instead, so it is null on a running stack */
             pending_nalpha: {
                 /** @description PendingServerEmission: the miners' alpha accumulated for the next epoch, nalpha */
                 server: string;
@@ -1682,7 +1682,7 @@ export interface components {
                 /** @description PendingOwnerCut: the owner's cut accumulated for the next epoch, nalpha */
                 owner: string;
             } | null;
-            /** @description The root proportion (RootProp, a U96F32, 18 decimal places truncated), a ratio from 0 to 1: TaoWeight × root TAO / (TaoWeight × root TAO + the subnet's alpha issuance), root stake's share of the validators' alpha; null where the runtime keeps none */
+            /** @description The root proportion (RootProp, a U96F32, 18 decimal places truncated), a ratio from 0 to 1: TaoWeight × root TAO / (TaoWeight × root TAO + the subnet's alpha issuance), root stake's share of the validators' alpha; null where the runtime keeps none (spec 218, the chain this platform reads, does not) */
             root_prop: string | null;
             /** @description Tempo: blocks between the subnet's epochs (360 by default); 0 where it was not read */
             tempo: number;
@@ -1734,7 +1734,7 @@ export interface components {
                 /** @description root_prop of the validators' half, to root stakers, nalpha (rounded toward zero) */
                 root: string;
             } | null;
-            /** @description Alpha accumulated since the last epoch, distributed at the next one; null unless the runtime keeps all four items (the chain this platform reads (spec 218) does not, so it is null on a running stack) */
+            /** @description Alpha accumulated since the last epoch, distributed at the next one; null unless the runtime keeps all four items: spec 218, the chain this platform reads, keeps one undivided PendingEmission instead, so it is null on a running stack */
             pending_nalpha: {
                 /** @description PendingServerEmission: the miners' alpha accumulated for the next epoch, nalpha */
                 server: string;
@@ -1745,7 +1745,7 @@ export interface components {
                 /** @description PendingOwnerCut: the owner's cut accumulated for the next epoch, nalpha */
                 owner: string;
             } | null;
-            /** @description The root proportion (RootProp, a U96F32, 18 decimal places truncated), a ratio from 0 to 1: TaoWeight × root TAO / (TaoWeight × root TAO + the subnet's alpha issuance), root stake's share of the validators' alpha; null where the runtime keeps none */
+            /** @description The root proportion (RootProp, a U96F32, 18 decimal places truncated), a ratio from 0 to 1: TaoWeight × root TAO / (TaoWeight × root TAO + the subnet's alpha issuance), root stake's share of the validators' alpha; null where the runtime keeps none (spec 218, the chain this platform reads, does not) */
             root_prop: string | null;
             /** @description Tempo: blocks between the subnet's epochs (360 by default); 0 where it was not read */
             tempo: number;
@@ -2198,7 +2198,7 @@ export interface components {
             from: components["schemas"]["Account"] | null;
             /** @description The receiver of a transfer; null where none */
             to: components["schemas"]["Account"] | null;
-            /** @description TAO moved, rao: a transfer's amount; TAO paid into (stake_add) or out of (stake_remove) the pool; null where none */
+            /** @description TAO moved, rao: a transfer's amount; the TAO of a stake_add or stake_remove as its StakeAdded or StakeRemoved event gives it (staked in, or received out); null where none */
             amount_rao: string | null;
             /** @description The transaction fee the extrinsic paid, rao, on its first record of the payer (0 on the others); null where unknown */
             fee_rao: string | null;
@@ -2208,7 +2208,7 @@ export interface components {
             hotkey: components["schemas"]["Account"] | null;
             /** @description Alpha bought (stake_add) or sold (stake_remove), nalpha; null where none */
             alpha_nalpha: string | null;
-            /** @description amount_rao / alpha_nalpha of a stake_add or stake_remove, TAO per alpha (9 decimal places, truncated): the price the trade got, fees and price impact included; null where none */
+            /** @description amount_rao / alpha_nalpha of a stake_add or stake_remove, TAO per alpha (9 decimal places, truncated): the average price the trade got, price impact included; null where none */
             effective_price_tao: string | null;
             /** @description The trade's slippage against the pool's price before it, a ratio: always null in this version (not computed; compare effective_price_tao with subnet-pools/history at block_number - 1) */
             slippage: string | null;

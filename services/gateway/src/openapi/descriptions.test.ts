@@ -122,6 +122,15 @@ describe("the document describes everything", () => {
     expect(undescribed).toEqual([]);
   });
 
+  it("says of every percentage that 5 means 5 %", () => {
+    const percentages = members.filter((member) => /_pct$/.test(member.name));
+    expect(percentages.length).toBeGreaterThan(5);
+    const unclear = percentages
+      .filter((member) => !/\b5 means \+?5 %/.test(member.schema.description ?? ""))
+      .map((member) => member.path);
+    expect(unclear).toEqual([]);
+  });
+
   it("gives every parameter of every operation a description", () => {
     const undescribed = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.entries(operations).flatMap(([method, operation]) =>

@@ -185,7 +185,7 @@ export const TransactionSchema = component(
     }),
     to: AccountSchema.nullable().meta({ description: "The receiver of a transfer; null where none" }),
     amount_rao: nullableBaseUnits(
-      "TAO moved, rao: a transfer's amount; TAO paid into (stake_add) or out of (stake_remove) the pool; null where none",
+      "TAO moved, rao: a transfer's amount; the TAO of a stake_add or stake_remove as its StakeAdded or StakeRemoved event gives it (staked in, or received out); null where none",
     ),
     fee_rao: nullableBaseUnits(
       "The transaction fee the extrinsic paid, rao, on its first record of the payer (0 on the others); null where unknown",
@@ -194,7 +194,7 @@ export const TransactionSchema = component(
     hotkey: AccountSchema.nullable().meta({ description: "The hotkey of a stake operation; else null" }),
     alpha_nalpha: nullableBaseUnits("Alpha bought (stake_add) or sold (stake_remove), nalpha; null where none"),
     effective_price_tao: nullableDecimal(
-      "amount_rao / alpha_nalpha of a stake_add or stake_remove, TAO per alpha (9 decimal places, truncated): the price the trade got, fees and price impact included; null where none",
+      "amount_rao / alpha_nalpha of a stake_add or stake_remove, TAO per alpha (9 decimal places, truncated): the average price the trade got, price impact included; null where none",
     ),
     slippage: nullableDecimal(
       "The trade's slippage against the pool's price before it, a ratio: always null in this version (not computed; compare effective_price_tao with subnet-pools/history at block_number - 1)",

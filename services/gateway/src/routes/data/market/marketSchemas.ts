@@ -390,10 +390,11 @@ export const SubnetEmissionSchema = component(
       })
       .nullable()
       .meta({
-        description: `Alpha accumulated since the last epoch, distributed at the next one; null unless the runtime keeps all four items (${NOT_IN_RUNTIME.replace("null where the runtime keeps none: ", "")})`,
+        description:
+          "Alpha accumulated since the last epoch, distributed at the next one; null unless the runtime keeps all four items: spec 218, the chain this platform reads, keeps one undivided PendingEmission instead, so it is null on a running stack",
       }),
     root_prop: nullableDecimal(
-      "The root proportion (RootProp, a U96F32, 18 decimal places truncated), a ratio from 0 to 1: TaoWeight × root TAO / (TaoWeight × root TAO + the subnet's alpha issuance), root stake's share of the validators' alpha; null where the runtime keeps none",
+      "The root proportion (RootProp, a U96F32, 18 decimal places truncated), a ratio from 0 to 1: TaoWeight × root TAO / (TaoWeight × root TAO + the subnet's alpha issuance), root stake's share of the validators' alpha; null where the runtime keeps none (spec 218, the chain this platform reads, does not)",
     ),
     tempo: count("Tempo: blocks between the subnet's epochs (360 by default); 0 where it was not read"),
     last_epoch_block: blockNumber().nullable().meta({

@@ -379,9 +379,7 @@ export const HoldersTopSchema = component(
     }),
     as_of: asOf(),
     netuid: netuid("The subnet ranked"),
-    holders_count: count(
-      "Holders with alpha in the subnet, as grouped (coldkeys, or positions with group_by=position)",
-    ),
+    holders_count: count("Distinct coldkeys holding alpha in the subnet, whatever group_by and min_alpha_nalpha"),
     alpha_out_nalpha: baseUnits("The subnet's alpha outside the pool (SubnetAlphaOut) at as_of, nalpha"),
     price_tao: decimal("The pool's price at as_of, TAO per alpha (9 decimal places, truncated); values value_rao"),
     coverage: enumName(
