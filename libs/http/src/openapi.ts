@@ -368,12 +368,16 @@ function problemSchema(codes: string[]): Record<string, unknown> {
       "RFC 9457 problem details; `code` is stable, extension members depend on the code and are named in camelCase. A 400 refusing the request's inputs lists every mistake in `errors`.",
     required: ["type", "title", "status", "code"],
     properties: {
-      type: { type: "string", format: "uri-reference" },
-      title: { type: "string" },
-      status: { type: "integer" },
-      detail: { type: "string" },
-      instance: { type: "string" },
-      code: { type: "string", enum: codes },
+      type: {
+        type: "string",
+        format: "uri-reference",
+        description: "The problem type: `/problems/<code>`, a page saying what it means and what to do",
+      },
+      title: { type: "string", description: "A short summary of the problem type, the same for every occurrence" },
+      status: { type: "integer", description: "The HTTP status code of the answer" },
+      detail: { type: "string", description: "What went wrong this time, for people" },
+      instance: { type: "string", description: "The path of the request that got it" },
+      code: { type: "string", enum: codes, description: "The stable, machine-readable code: branch on it" },
       parameter: {
         type: "string",
         description: "The input a 400 refuses (a query or path parameter, a body member), the first of `errors`",
@@ -385,7 +389,13 @@ function problemSchema(codes: string[]): Record<string, unknown> {
         items: {
           type: "object",
           required: ["pointer", "detail"],
-          properties: { pointer: { type: "string" }, detail: { type: "string" } },
+          properties: {
+            pointer: {
+              type: "string",
+              description: "Where: a JSON Pointer into the body, or /query/<name> or /path/<name>",
+            },
+            detail: { type: "string", description: "What is wrong with it" },
+          },
         },
       },
       retryAfterSeconds: { type: "integer", description: "As Retry-After, for a 429 or 503" },

@@ -19,7 +19,7 @@ export const HalLinkSchema = component(
   z
     .object({
       href: z.string().meta({ description: "Path of the related resource, query included" }),
-      title: z.string().optional(),
+      title: z.string().optional().meta({ description: "What the link leads to, for people" }),
     })
     .meta({ description: "A HAL link (RFC 8288 relation named by its key in `_links`)" }),
 );
@@ -34,7 +34,9 @@ export const PageSchema = component(
         .string()
         .nullable()
         .meta({ description: "Opaque cursor of the next page of the same query; null on the last page" }),
-      has_more: z.boolean(),
+      has_more: z
+        .boolean()
+        .meta({ description: "Whether a next page follows (then next_cursor and _links.next are set)" }),
     })
     .meta({ description: "Where a page of a collection stands" }),
 );

@@ -576,18 +576,18 @@ export interface components {
     schemas: {
         /** @description A Bittensor account */
         Account: {
-            /** @description SS58 address */
+            /** @description SS58 address, prefix 42 */
             ss58: string;
-            /** @description 0x-prefixed 32-byte public key */
+            /** @description 0x-prefixed 32-byte public key (the account id) */
             public_key: string;
             /** @description The EVM address mapped onto it, when known */
             evm_h160: string | null;
         };
         /** @description The account a route is about, with how it was given */
         AccountSubject: {
-            /** @description SS58 address */
+            /** @description SS58 address, prefix 42 */
             ss58: string;
-            /** @description 0x-prefixed 32-byte public key */
+            /** @description 0x-prefixed 32-byte public key (the account id) */
             public_key: string;
             /** @description The EVM address mapped onto it, when known */
             evm_h160: string | null;
@@ -599,97 +599,150 @@ export interface components {
         };
         /** @description The block the answer reflects: the read model's head when it was read */
         AsOf: {
+            /** @description The id of the chain read, as the deployment configures it (for Bittensor its EVM chain id: 964 on mainnet, 945 on testnet) */
             chain_id: number;
+            /** @description The block's number */
             block_number: number;
+            /** @description The block's hash, 0x-prefixed 32 bytes */
             block_hash: string;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description The block's timestamp (its Timestamp.set), ISO 8601 (UTC) */
             timestamp: string;
             /** @description How settled the block is: latest, safe or finalized */
             finality: ("latest" | "safe" | "finalized") | null;
         };
         BalanceHistory: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The account's balance now (balance/latest) */
                 latest: components["schemas"]["HalLink"];
+                /** @description The account's transactions */
                 transactions: components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description The account asked about, in every form; null when the backend named none */
             address: components["schemas"]["AccountSubject"] | null;
             /** @description Bucket width of the series */
             interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The points, one per bucket from the account's first balance on, in the order asked for */
                 items: components["schemas"]["BalancePoint"][];
             };
         };
         BalanceLatest: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This answer */
                 self: components["schemas"]["HalLink"];
+                /** @description The account's balance history (balance/history) */
                 history: components["schemas"]["HalLink"];
+                /** @description The account's transactions */
                 transactions: components["schemas"]["HalLink"];
+                /** @description TAO's price (coin/price/latest) */
                 "coin-price": components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description The account asked about, in every form; null when the backend named none */
             address: components["schemas"]["AccountSubject"] | null;
+            /** @description Free balance (System.Account data.free), rao: frozen funds included */
             balance_free_rao: string;
+            /** @description Reserved balance (System.Account data.reserved), rao */
             balance_reserved_rao: string;
+            /** @description Frozen balance (System.Account data.frozen; the larger of misc_frozen and fee_frozen in older runtimes), rao: part of balance_free_rao that cannot be spent */
             balance_frozen_rao: string;
+            /** @description balance_staked_root_rao + balance_staked_alpha_value_rao, rao */
             balance_staked_rao: string;
+            /** @description Stake on the root subnet (netuid 0), rao: TAO, counted 1:1 */
             balance_staked_root_rao: string;
+            /** @description The account's subnet stake valued at spot: each position's alpha × its pool's price_tao, summed, rao (rounded toward zero; 0 for a subnet without a known price). Not what unstaking would give, which pays the swap's price impact and fee */
             balance_staked_alpha_value_rao: string;
+            /** @description balance_free_rao + balance_reserved_rao + balance_staked_rao, rao */
             balance_total_rao: string;
+            /** @description How stake is valued: spot (alpha × the pool's price), the only one served */
             valuation: ("spot" | "unstake") | null;
+            /** @description TAO's newest USD price at as_of, USD per TAO; null without a price */
             price_usd: string | null;
+            /** @description balance_total_rao in TAO × price_usd, USD, exact; null without a price */
             balance_total_usd: string | null;
+            /** @description Positions listed (those of the netuids asked for, else all) */
             positions_count: number;
+            /** @description The account's positions (HAL) */
             _embedded: {
+                /** @description The account's staking positions, one per (netuid, hotkey) */
                 positions: components["schemas"]["Position"][];
             };
         };
         BalancePoint: {
-            /** @description ISO 8601 instant (UTC) */
+            /** @description Start of the bucket (aligned to UTC), ISO 8601 */
             bucket_start: string;
+            /** @description The block of the balance shown: the account's last change at or before the bucket's end */
             block_number: number;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description That block's timestamp, ISO 8601 (UTC) */
             timestamp: string;
+            /** @description Free balance (System.Account data.free), rao: frozen funds included */
             balance_free_rao: string;
+            /** @description Reserved balance (System.Account data.reserved), rao */
             balance_reserved_rao: string;
+            /** @description balance_staked_root_rao + balance_staked_alpha_value_rao, rao */
             balance_staked_rao: string;
+            /** @description Stake on the root subnet (netuid 0), rao: TAO, counted 1:1 */
             balance_staked_root_rao: string;
+            /** @description The account's subnet stake valued at spot: each position's alpha × its pool's price_tao, summed, rao (rounded toward zero; 0 for a subnet without a known price). Not what unstaking would give, which pays the swap's price impact and fee */
             balance_staked_alpha_value_rao: string;
+            /** @description balance_free_rao + balance_reserved_rao + balance_staked_rao, rao */
             balance_total_rao: string;
+            /** @description TAO's USD price at the bucket's end, USD per TAO; null without a price */
             price_usd: string | null;
+            /** @description balance_total_rao in TAO × price_usd, USD, exact; null without a price */
             balance_total_usd: string | null;
+            /** @description balance_total_rao less the previous bucket's (0 for the window's first bucket), rao; negative when it fell */
             change_total_rao: string;
+            /** @description The account's stake by subnet at that block, by netuid */
             positions: {
+                /** @description Subnet id (netuid); 0 is the root subnet */
                 netuid: number;
+                /** @description Alpha held in the subnet over all hotkeys, nalpha (on root: TAO, in rao) */
                 alpha_nalpha: string;
             }[];
         };
         /** @description The block of one chain the answer reflects */
         ChainAsOf: {
+            /** @description The chain's EVM chain id */
             chainId: number;
+            /** @description The newest block read on that chain */
             blockNumber: number;
-            /** @description 0x-prefixed 32-byte hex */
+            /** @description That block's hash, 0x-prefixed 32 bytes */
             blockHash: string;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description That block's timestamp, ISO 8601 (UTC) */
             timestamp: string;
             /** @description How settled the block is */
             finality: ("latest" | "safe" | "finalized") | null;
         };
         /** @description Where on a chain a step of the order was seen */
         ChainRef: {
+            /** @description The chain's EVM chain id */
             chainId: number;
+            /** @description The block the step was seen in */
             blockNumber: number;
-            /** @description 0x-prefixed 32-byte hex */
+            /** @description That block's hash, 0x-prefixed 32 bytes */
             blockHash: string;
-            /** @description 0x-prefixed 32-byte hex */
+            /** @description Its parent's hash, 0x-prefixed 32 bytes */
             parentHash: string;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description That block's timestamp, ISO 8601 (UTC) */
             blockTimestamp: string;
+            /** @description The transaction's hash, 0x-prefixed 32 bytes; null where none */
             txHash: string | null;
+            /** @description The transaction's index in the block; null where none */
             txIndex: number | null;
+            /** @description The event log's index in the block; null where none */
             logIndex: number | null;
             /** @description How settled the block is */
             finality: ("latest" | "safe" | "finalized") | null;
@@ -728,6 +781,7 @@ export interface components {
         HalLink: {
             /** @description Path of the related resource, query included */
             href: string;
+            /** @description What the link leads to, for people */
             title?: string;
         };
         /** @description `head`: a read model's as_of moved (the newest block its projection has folded in) */
@@ -737,113 +791,173 @@ export interface components {
              * @enum {string}
              */
             read_model: "accounts" | "market" | "subnets";
+            /** @description The read model's new head; null when unknown */
             as_of: components["schemas"]["EventAsOf"] | null;
         };
         Holder: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description The coldkey's balance (accounts/{coldkey}/balance/latest) */
                 "account-balance"?: components["schemas"]["HalLink"];
+                /** @description The coldkey's transactions (accounts/{coldkey}/transactions) */
                 "account-transactions"?: components["schemas"]["HalLink"];
             };
+            /** @description The holder's rank by alpha held, 1 for the largest */
             rank: number;
+            /** @description The holder's coldkey */
             coldkey: components["schemas"]["Account"] | null;
+            /** @description With group_by=position, the hotkey of the position; null when grouped by coldkey */
             hotkey: components["schemas"]["Account"] | null;
+            /** @description Alpha the holder holds in the subnet (with group_by=coldkey, over all its hotkeys), nalpha */
             alpha_nalpha: string;
+            /** @description alpha_nalpha / the subnet's alpha_out_nalpha, a ratio from 0 to 1 (12 decimal places, toward zero; 0 when nothing is out) */
             share_of_alpha_out: string;
+            /** @description alpha_nalpha × the pool's price_tao, rao (rounded toward zero): its spot value, not what unstaking gives */
             value_rao: string;
+            /** @description Hotkeys the holder stakes through in the subnet (1 with group_by=position) */
             positions_count: number;
+            /** @description With group_by=coldkey, the holder's positions by hotkey; empty with group_by=position */
             hotkeys: {
+                /** @description A hotkey the coldkey stakes through */
                 hotkey: components["schemas"]["Account"] | null;
+                /** @description Alpha the coldkey holds through that hotkey, nalpha */
                 alpha_nalpha: string;
             }[];
+            /** @description The name of the coldkey's on-chain identity, when it owns a UID of the subnet and set one; else null */
             identity_name: string | null;
         };
         HoldersTop: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The subnet (subnets/latest?netuid=) */
                 subnet: components["schemas"]["HalLink"];
+                /** @description The subnet's pool (subnet-pools/latest?netuid=) */
                 pool: components["schemas"]["HalLink"];
+                /** @description The subnet's validators (subnets/{netuid}/validators/latest) */
                 validators: components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description The subnet ranked */
             netuid: number;
+            /** @description Distinct coldkeys holding alpha in the subnet, whatever group_by and min_alpha_nalpha */
             holders_count: number;
+            /** @description The subnet's alpha outside the pool (SubnetAlphaOut) at as_of, nalpha */
             alpha_out_nalpha: string;
+            /** @description The pool's price at as_of, TAO per alpha (9 decimal places, truncated); values value_rao */
             price_tao: string;
-            /** @description Which holders the ranking counts */
+            /** @description Which holders the ranking counts: complete (every stake position), or registered_hotkeys_only (positions on the subnet's registered hotkeys only) */
             coverage: ("complete" | "registered_hotkeys_only") | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The holders, by rank */
                 items: components["schemas"]["Holder"][];
             };
         };
         /** @description An intent mirrored from the chains */
         Intent: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This order (intents/{orderId}), or its transaction while the order id is unknown */
                 self?: components["schemas"]["HalLink"];
+                /** @description The orders of its origin transaction (intents?originChainId=&txHash=) */
                 transaction?: components["schemas"]["HalLink"];
             };
+            /** @description The order id (bytes32), 0x-prefixed; null for a notified transaction not yet seen on chain */
             orderId: string | null;
             /**
              * @description The order's state
              * @enum {string}
              */
             status: "UNSPECIFIED" | "SUBMITTED" | "OPEN" | "FILLED" | "SETTLED" | "EXPIRED" | "REFUNDED" | "REVERTED" | "DROPPED";
+            /** @description Whether the state is final: SETTLED, REFUNDED or REVERTED */
             isFinal: boolean;
-            /** @description 0x-prefixed 20-byte address */
+            /** @description The order's user (the `open` caller), EIP-55 */
             userAddress: string;
+            /** @description The chain the order was opened on */
             originChainId: number;
+            /** @description The origin transaction's hash, 0x-prefixed; null while unknown */
             originTxHash: string | null;
+            /** @description The chain the order fills on; null until Open is seen */
             destinationChainId: number | null;
+            /** @description What the user pays in; null until Open is seen */
             input: {
-                /** @description 0x-prefixed 20-byte address */
+                /** @description The token escrowed on the origin chain */
                 token: string;
-                /** @description uint256 as a decimal string, in the token's base units */
+                /** @description The amount escrowed: a uint256 as a decimal integer string, in the token's base units (its decimals) */
                 amount: string;
             } | null;
+            /** @description What the recipient gets; null until Open is seen */
             output: {
-                /** @description 0x-prefixed 20-byte address */
+                /** @description The token delivered on the destination chain */
                 token: string;
-                /** @description uint256 as a decimal string, in the token's base units */
+                /** @description The amount the recipient gets: a uint256 as a decimal integer string, in the token's base units (its decimals) */
                 amount: string;
-                /** @description 0x-prefixed 20-byte address */
+                /** @description Who gets it */
                 recipient: string;
             } | null;
-            /** @description Unix seconds, destination clock */
+            /** @description Unix seconds, destination clock: the last moment a fill counts; null until Open is seen */
             fillDeadline: number | null;
+            /** @description From when `refund` may be called (fillDeadline + the settler's grace), ISO 8601; null until known */
             refundableAt: string | null;
+            /** @description The filler's address, once a fill is seen; else null */
             filler: string | null;
+            /** @description Where `Open` was seen on the origin chain; null until then */
             opened: components["schemas"]["ChainRef"] | null;
+            /** @description Where `Filled` was seen on the destination chain; null until then */
             filled: components["schemas"]["ChainRef"] | null;
+            /** @description Where `Settled` was seen on the origin chain; null until then */
             settled: components["schemas"]["ChainRef"] | null;
+            /** @description Where `Refunded` was seen on the origin chain; null until then */
             refunded: components["schemas"]["ChainRef"] | null;
+            /** @description When the transaction was first notified, ISO 8601; null if never notified */
             notifiedAt: string | null;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description The record's last change, ISO 8601 (UTC) */
             updatedAt: string;
+            /** @description How far each chain involved (origin, and destination when known) has been read */
             asOf: components["schemas"]["ChainAsOf"][];
         };
         IntentList: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
             };
-            /** @description 0x-prefixed 20-byte address */
+            /** @description The user whose orders these are, EIP-55 */
             userAddress: string;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The orders */
                 items: components["schemas"]["Intent"][];
             };
         };
         IntentNotification: {
+            /** @description The chain of the notified transaction */
             originChainId: number;
-            /** @description 0x-prefixed 32-byte hex */
+            /** @description The notified transaction's hash, 0x-prefixed 32 bytes */
             txHash: string;
+            /** @description The order ids the notification named */
             orderIds: string[];
-            /** @constant */
+            /**
+             * @description Always SUBMITTED: notified, not yet seen on chain
+             * @constant
+             */
             status: "SUBMITTED";
             /** @description false when this transaction was notified before */
             created: boolean;
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description The transaction's orders and status (intents?originChainId=&txHash=) */
                 status: components["schemas"]["HalLink"];
             };
         };
@@ -853,119 +967,200 @@ export interface components {
             position: string;
         };
         NetworkStats: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This answer */
                 self: components["schemas"]["HalLink"];
+                /** @description TAO's price (coin/price/latest) */
                 "coin-price": components["schemas"]["HalLink"];
+                /** @description The subnets (subnets/latest) */
                 subnets: components["schemas"]["HalLink"];
+                /** @description The subnet pools (subnet-pools/latest) */
                 "subnet-pools": components["schemas"]["HalLink"];
+                /** @description The subnets' emissions (subnet-emissions/latest) */
                 "subnet-emissions": components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description SubtensorModule.TotalIssuance, rao: all TAO issued (free balances, stake and subnet locks); null where the runtime keeps none */
             total_issuance_rao: string | null;
+            /** @description Balances.TotalIssuance, rao: the balances pallet's own total (free and reserved balances); null where it was not read */
             balances_total_issuance_rao: string | null;
+            /** @description The fixed maximum supply, rao: 21,000,000 TAO */
             max_supply_rao: string;
+            /** @description TAO staked, rao: SubtensorModule.TotalStake where the runtime keeps it, else staked_root_rao + staked_alpha_pools_rao */
             total_stake_rao: string;
+            /** @description TAO in the root subnet's pool (SubnetTAO[0]), rao: the root stake */
             staked_root_rao: string;
+            /** @description TAO in every other subnet's pool (the sum of SubnetTAO[netuid > 0]), rao */
             staked_alpha_pools_rao: string;
+            /** @description TAO locked by subnet registrations (the sum of SubnetLocked), rao; null where it was not read */
             subnet_locked_rao: string | null;
+            /** @description Derived: total_issuance_rao - total_stake_rao - subnet_locked_rao, rao; null when one is unknown or the issuance does not cover them (a devnet genesis) */
             free_rao: string | null;
+            /** @description BlockEmission, rao: the TAO the chain emits per block (1 TAO at first, decaying as issuance nears the maximum supply); null where it was not read */
             block_emission_rao: string | null;
+            /** @description Blocks per day at the chain's 12-second block time: 7200 */
             blocks_per_day: number;
+            /** @description TaoWeight over u64::MAX, a ratio from 0 to 1 (18 decimal places, truncated): the weight of root stake (TAO) against alpha stake in a validator's stake weight */
             tao_weight: string;
+            /** @description The root subnet's netuid: 0 */
             root_netuid: number;
+            /** @description Subnets on the chain, the root subnet included (each with a pool) */
             subnets_count: number;
+            /** @description SubnetLimit: the most subnets the chain allows; 0 where it was not read */
             subnet_limit: number;
+            /** @description Accounts on the chain (System.Account entries); null where they were not counted */
             accounts_count: number | null;
+            /** @description Accounts holding a balance: always null in this version (the native source does not count them) */
             balance_holders_count: number | null;
+            /** @description Extrinsics in the blocks from counted_since_block through as_of (the platform's running count; the chain keeps no total); null when not counted */
             extrinsics_count: number | null;
+            /** @description Balances.Transfer events in the blocks from counted_since_block through as_of (the platform's running count); null when not counted */
             transfers_count: number | null;
+            /** @description The first block extrinsics_count and transfers_count count (0 when they are the chain's own totals); null when they are null */
             counted_since_block: number | null;
+            /** @description Volumes over the 24 hours before as_of */
             volume: {
+                /** @description TAO swapped through every subnet pool over the 24 hours before as_of, rao: the sum of the pools' volume_24h_rao (stakes' TAO in plus unstakes' TAO out); null when no pool's volume is known */
                 swap_volume_24h_rao: string | null;
+                /** @description TAO moved by transfers over 24 hours, rao: always null in this version (not summed yet) */
                 transfer_volume_24h_rao: string | null;
+                /** @description TAO's traded volume over 24 hours, USD: always null (the price feed gives no volume) */
                 coin_volume_24h_usd: string | null;
             };
+            /** @description What registering a subnet or a neuron costs */
             registration: {
+                /** @description What registering a subnet locks at as_of, rao: the runtime's lock cost (twice the last lock, less last_lock / lock_reduction_interval_blocks per block since the last registration, at least subnet_min_lock_rao); null when an input is unknown */
                 subnet_registration_cost_rao: string | null;
+                /** @description NetworkMinLockCost: the lowest subnet lock, rao; null where it was not read */
                 subnet_min_lock_rao: string | null;
+                /** @description NetworkLastLockCost: the last subnet registration's lock, rao; null where it was not read */
                 subnet_last_lock_rao: string | null;
+                /** @description The block of the last subnet registration; null where it was not read */
                 subnet_last_registration_block: number | null;
+                /** @description NetworkLockReductionInterval: blocks over which the lock cost falls back to the minimum; null where it was not read */
                 lock_reduction_interval_blocks: number | null;
+                /** @description What registering a neuron burns (Burn[netuid]) over the subnets; null when no subnet's is known */
                 neuron_burn: {
+                    /** @description The lowest Burn[netuid] over the subnets, rao */
                     min_rao: string;
+                    /** @description The median Burn[netuid] (the lower middle for an even count), rao */
                     median_rao: string;
+                    /** @description The highest Burn[netuid] over the subnets, rao */
                     max_rao: string;
                 } | null;
             };
         };
         NetworkStatsHistory: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The newest totals (network/stats/latest) */
                 latest: components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
             /** @description Bucket width of the series */
             interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The readings, one per bucket, in the order asked for */
                 items: components["schemas"]["NetworkStatsPoint"][];
             };
         };
         NetworkStatsPoint: {
-            /** @description ISO 8601 instant (UTC) */
+            /** @description Start of the bucket (aligned to UTC), ISO 8601 */
             bucket_start: string;
             /** @description The block the reading was taken at (the bucket's last one) */
             block_number: number;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description The reading block's timestamp, ISO 8601 (UTC) */
             timestamp: string;
+            /** @description The reading block's hash, 0x-prefixed */
             block_hash: string;
+            /** @description SubtensorModule.TotalIssuance, rao: all TAO issued (free balances, stake and subnet locks); null where the runtime keeps none */
             total_issuance_rao: string | null;
+            /** @description Balances.TotalIssuance, rao: the balances pallet's own total (free and reserved balances); null where it was not read */
             balances_total_issuance_rao: string | null;
+            /** @description The fixed maximum supply, rao: 21,000,000 TAO */
             max_supply_rao: string;
+            /** @description TAO staked, rao: SubtensorModule.TotalStake where the runtime keeps it, else staked_root_rao + staked_alpha_pools_rao */
             total_stake_rao: string;
+            /** @description TAO in the root subnet's pool (SubnetTAO[0]), rao: the root stake */
             staked_root_rao: string;
+            /** @description TAO in every other subnet's pool (the sum of SubnetTAO[netuid > 0]), rao */
             staked_alpha_pools_rao: string;
+            /** @description TAO locked by subnet registrations (the sum of SubnetLocked), rao; null where it was not read */
             subnet_locked_rao: string | null;
+            /** @description Derived: total_issuance_rao - total_stake_rao - subnet_locked_rao, rao; null when one is unknown or the issuance does not cover them (a devnet genesis) */
             free_rao: string | null;
+            /** @description BlockEmission, rao: the TAO the chain emits per block (1 TAO at first, decaying as issuance nears the maximum supply); null where it was not read */
             block_emission_rao: string | null;
+            /** @description Blocks per day at the chain's 12-second block time: 7200 */
             blocks_per_day: number;
+            /** @description TaoWeight over u64::MAX, a ratio from 0 to 1 (18 decimal places, truncated): the weight of root stake (TAO) against alpha stake in a validator's stake weight */
             tao_weight: string;
+            /** @description The root subnet's netuid: 0 */
             root_netuid: number;
+            /** @description Subnets on the chain, the root subnet included (each with a pool) */
             subnets_count: number;
+            /** @description SubnetLimit: the most subnets the chain allows; 0 where it was not read */
             subnet_limit: number;
+            /** @description Accounts on the chain (System.Account entries); null where they were not counted */
             accounts_count: number | null;
+            /** @description Accounts holding a balance: always null in this version (the native source does not count them) */
             balance_holders_count: number | null;
+            /** @description Extrinsics in the blocks from counted_since_block through as_of (the platform's running count; the chain keeps no total); null when not counted */
             extrinsics_count: number | null;
+            /** @description Balances.Transfer events in the blocks from counted_since_block through as_of (the platform's running count); null when not counted */
             transfers_count: number | null;
+            /** @description The first block extrinsics_count and transfers_count count (0 when they are the chain's own totals); null when they are null */
             counted_since_block: number | null;
+            /** @description What registering a subnet or a neuron costs */
             registration: {
+                /** @description What registering a subnet locks at as_of, rao: the runtime's lock cost (twice the last lock, less last_lock / lock_reduction_interval_blocks per block since the last registration, at least subnet_min_lock_rao); null when an input is unknown */
                 subnet_registration_cost_rao: string | null;
+                /** @description NetworkMinLockCost: the lowest subnet lock, rao; null where it was not read */
                 subnet_min_lock_rao: string | null;
+                /** @description NetworkLastLockCost: the last subnet registration's lock, rao; null where it was not read */
                 subnet_last_lock_rao: string | null;
+                /** @description The block of the last subnet registration; null where it was not read */
                 subnet_last_registration_block: number | null;
+                /** @description NetworkLockReductionInterval: blocks over which the lock cost falls back to the minimum; null where it was not read */
                 lock_reduction_interval_blocks: number | null;
+                /** @description What registering a neuron burns (Burn[netuid]) over the subnets; null when no subnet's is known */
                 neuron_burn: {
+                    /** @description The lowest Burn[netuid] over the subnets, rao */
                     min_rao: string;
+                    /** @description The median Burn[netuid] (the lower middle for an even count), rao */
                     median_rao: string;
+                    /** @description The highest Burn[netuid] over the subnets, rao */
                     max_rao: string;
                 } | null;
             };
         };
         /** @description The order `orderData` encodes, with the on-chain order's origin chain and fill deadline */
         OrderParams: {
+            /** @description The chain the order opens on */
             originChainId: number;
+            /** @description The chain it fills on */
             destinationChainId: number;
-            /** @description 0x-prefixed 20-byte address */
+            /** @description The token escrowed on the origin chain */
             inputToken: string;
-            /** @description uint256 as a decimal string, in the token's base units */
+            /** @description The amount escrowed: a uint256 as a decimal integer string, in the token's base units (its decimals) */
             inputAmount: string;
-            /** @description 0x-prefixed 20-byte address */
+            /** @description The token delivered on the destination chain */
             outputToken: string;
-            /** @description uint256 as a decimal string, in the token's base units */
+            /** @description The amount delivered: a uint256 as a decimal integer string, in the token's base units (its decimals) */
             outputAmount: string;
+            /** @description Who gets the output; null for the user */
             recipient: string | null;
-            /** @description uint256 as a decimal string, in the token's base units */
+            /** @description The order's nonce (not an amount): a uint256 as a decimal integer string, in the token's base units (its decimals) */
             nonce: string;
             /** @description Unix seconds */
             fillDeadline: number;
@@ -976,10 +1171,12 @@ export interface components {
             limit: number;
             /** @description Opaque cursor of the next page of the same query; null on the last page */
             next_cursor: string | null;
+            /** @description Whether a next page follows (then next_cursor and _links.next are set) */
             has_more: boolean;
         };
         /** @description `pool`: a subnet pool's new snapshot (fields as in subnet-pools/latest) */
         PoolEventData: {
+            /** @description Subnet id (netuid); 0 is the root subnet */
             netuid: number;
             /** @description TAO in the pool, rao */
             tao_in_rao: string;
@@ -989,74 +1186,122 @@ export interface components {
             alpha_out_nalpha: string;
             /** @description The subnet's alpha issuance, nalpha */
             alpha_issuance_nalpha: string;
+            /** @description The protocol's alpha, nalpha; null where the runtime keeps none */
             protocol_alpha_nalpha: string | null;
-            /** @description Alpha's price in TAO, a decimal string */
+            /** @description Alpha's price in TAO per alpha, a decimal string (9 decimal places, truncated) */
             price_tao: string;
+            /** @description The moving price (SubnetMovingPrice), TAO per alpha; null where the runtime keeps none (spec 218, this platform's chain, does not) */
             moving_price_tao: string | null;
+            /** @description TAO swapped through the pool, rao, both directions adding: the runtime's SubnetVolume where it keeps one; null otherwise (subnet-pools/latest gives the platform's sum) */
             volume_total_rao: string | null;
+            /** @description The balancer's quote weight, a ratio from 0 to 1; null where the runtime keeps none (spec 218 does not) */
             balancer_quote_weight: string | null;
+            /** @description The root proportion, a ratio from 0 to 1; null where the pool snapshot carries none (spec 218's does not) */
             root_prop: string | null;
+            /** @description The block of the snapshot; null when unknown */
             as_of: components["schemas"]["EventAsOf"] | null;
         };
         PoolPoint: {
+            /** @description Subnet id (netuid); 0 is the root subnet */
             netuid: number;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description Start of the bucket (aligned to UTC; with interval=block, the block's time), ISO 8601 */
             bucket_start: string;
+            /** @description The bucket's last block seen: the block of the closing snapshot */
             block_number: number;
+            /** @description price_tao at the bucket's first snapshot, TAO per alpha; null with format=close */
             price_open_tao: string | null;
+            /** @description The highest price_tao in the bucket, TAO per alpha; null with format=close */
             price_high_tao: string | null;
+            /** @description The lowest price_tao in the bucket, TAO per alpha; null with format=close */
             price_low_tao: string | null;
+            /** @description price_tao at the bucket's last snapshot, TAO per alpha */
             price_close_tao: string;
+            /** @description The moving price at the close, TAO per alpha; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             moving_price_tao: string | null;
+            /** @description TAO in the pool's reserve at the close, rao */
             tao_in_rao: string;
+            /** @description Alpha in the pool's reserve at the close, nalpha */
             alpha_in_nalpha: string;
+            /** @description Alpha held as stake at the close, nalpha */
             alpha_out_nalpha: string;
+            /** @description price_close_tao × the alpha issued at the close, rao (rounded toward zero) */
             market_cap_rao: string;
             /** @description TAO swapped through the pool in the bucket (with interval=block, in that block), rao: stakes' TAO in plus unstakes' TAO out, both directions adding, over the blocks the platform saw; 0 when unknown */
             volume_rao: string;
+            /** @description The root proportion at the close, a ratio from 0 to 1; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             root_prop: string | null;
         };
         /** @description A staking position: alpha staked on a hotkey in one subnet, valued in TAO */
         Position: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description The account's balance in this subnet (balance/latest?netuid=) */
                 self: components["schemas"]["HalLink"];
+                /** @description The subnet (subnets/latest?netuid=) */
                 subnet: components["schemas"]["HalLink"];
+                /** @description The subnet's validators (subnets/{netuid}/validators/latest) */
                 validators: components["schemas"]["HalLink"];
+                /** @description The hotkey's own balance (accounts/{hotkey}/balance/latest); absent without a hotkey */
                 hotkey?: components["schemas"]["HalLink"];
             };
+            /** @description Subnet id (netuid); 0 is the root subnet */
             netuid: number;
+            /** @description The hotkey staked on; null where unknown */
             hotkey: components["schemas"]["Account"] | null;
+            /** @description The hotkey's identity name: always null in this version (not looked up; see the subnet's validators) */
             hotkey_name: string | null;
+            /** @description Alpha staked on the hotkey in this subnet, nalpha (on root: TAO, in rao) */
             stake_nalpha: string;
+            /** @description The pool's price used to value it, TAO per alpha: 1 on root; 0 when the subnet's price is unknown */
             price_tao: string;
+            /** @description stake_nalpha × price_tao, rao (rounded toward zero): its spot value */
             value_rao: string;
         };
         Preflight: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description The order's status (intents/{orderId}), when its id is known */
                 intent?: components["schemas"]["HalLink"];
             };
+            /** @description Whether no check failed */
             ok: boolean;
+            /** @description The id the order will have on chain, 0x-prefixed 32 bytes; null where it cannot be told */
             orderId: string | null;
+            /** @description Every check run, in order */
             checks: {
+                /** @description The check's stable SCREAMING_SNAKE name: ROUTE_SUPPORTED, AMOUNT_WITHIN_LIMITS, QUOTE_NOT_EXPIRED, FILL_DEADLINE_BOUNDS, BALANCE, ALLOWANCE, NATIVE_GAS, SIMULATION (more may come) */
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description The check's outcome
+                 * @enum {string}
+                 */
                 status: "pass" | "fail" | "warn" | "skipped";
+                /** @description What the check needs (e.g. the amount an allowance must cover), as text; null where none */
                 expected: string | null;
+                /** @description What the chain or the configuration says, in the units of expected, as text; null where none */
                 actual: string | null;
+                /** @description What the outcome means, for people */
                 detail: string;
             }[];
+            /** @description The block of each chain the checks read */
             asOf: components["schemas"]["ChainAsOf"][];
             /** @description The user the order was checked as */
             userAddress: string;
         };
         PriceCandle: {
-            /** @description ISO 8601 instant (UTC) */
+            /** @description Start of the bucket (aligned to UTC), ISO 8601; the bucket spans one interval from it */
             bucket_start: string;
+            /** @description The first price round's price in the bucket, USD per TAO; null with format=close */
             open: string | null;
+            /** @description The highest price round in the bucket, USD per TAO; null with format=close */
             high: string | null;
+            /** @description The lowest price round in the bucket, USD per TAO; null with format=close */
             low: string | null;
+            /** @description The last price round's price in the bucket, USD per TAO */
             close: string;
+            /** @description Traded volume in the bucket, USD: always null (the price feed gives no volume) */
             volume_usd: string | null;
+            /** @description Market capitalisation at the bucket's close, USD: always null in this version */
             market_cap_usd: string | null;
         };
         /** @description `price`: a new coin price round */
@@ -1065,7 +1310,7 @@ export interface components {
             symbol: string;
             /** @description The currency it is priced in (usd) */
             vs: string;
-            /** @description The price, a decimal string */
+            /** @description The price of one TAO in the vs currency (USD), a decimal string */
             price: string;
             /** @description Where the price comes from */
             source: {
@@ -1075,46 +1320,76 @@ export interface components {
                 feed_address: string;
                 /** @description ISO 8601 instant (UTC) */
                 updated_at: string;
-                /** @description The feed's round id, a decimal string */
+                /** @description The feed's round id (uint80), an unsigned integer string */
                 round_id: string;
             };
+            /** @description The block the round was read at; null when unknown */
             as_of: components["schemas"]["EventAsOf"] | null;
         };
         PriceHistory: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The newest price (coin/price/latest) */
                 latest: components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description The currency of the prices, lowercase: usd */
             vs: string;
             /** @description Bucket width of the series */
             interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The candles, by bucket_start in the order asked for */
                 items: components["schemas"]["PriceCandle"][];
             };
         };
         PriceLatest: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This answer */
                 self: components["schemas"]["HalLink"];
+                /** @description The price's candles (coin/price/history) */
                 history: components["schemas"]["HalLink"];
+                /** @description The network's totals (network/stats/latest) */
                 "network-stats": components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description The asset priced: TAO */
             symbol: string;
+            /** @description The currency it is priced in, lowercase: usd */
             vs: string;
+            /** @description The price of one TAO in the vs currency (USD), a decimal string: the newest round of the price feed at as_of (its answer over 10^decimals) */
             price: string;
+            /** @description Change of the price over the hour before as_of, in percent (5 means +5 %, -0.5 means -0.5 %), 12 decimal places toward zero: against the close of the last five-minute bucket that ended at or before as_of minus hour. null while the series does not reach back that far */
             price_change_1h_pct: string | null;
+            /** @description Change of the price over the 24 hours before as_of, in percent (5 means +5 %, -0.5 means -0.5 %), 12 decimal places toward zero: against the close of the last five-minute bucket that ended at or before as_of minus 24 hours. null while the series does not reach back that far */
             price_change_24h_pct: string | null;
+            /** @description Change of the price over the 7 days before as_of, in percent (5 means +5 %, -0.5 means -0.5 %), 12 decimal places toward zero: against the close of the last five-minute bucket that ended at or before as_of minus 7 days. null while the series does not reach back that far */
             price_change_7d_pct: string | null;
+            /** @description Change of the price over the 30 days before as_of, in percent (5 means +5 %, -0.5 means -0.5 %), 12 decimal places toward zero: against the close of the last five-minute bucket that ended at or before as_of minus 30 days. null while the series does not reach back that far */
             price_change_30d_pct: string | null;
+            /** @description Traded volume of TAO over 24 hours, USD: always null, since the price feed (an on-chain oracle) gives no volume */
             volume_24h_usd: string | null;
+            /** @description price × circulating supply (circulating_supply_rao in TAO), USD, exact; null before the first network stats */
             market_cap_usd: string | null;
+            /** @description price × the maximum supply (21,000,000 TAO), USD, exact */
             fully_diluted_market_cap_usd: string | null;
-            /** @deprecated */
+            /**
+             * @deprecated
+             * @description Deprecated: circulating_supply_rao (the same figure in rao, as every amount of the API). Whole TAO, a decimal string
+             */
             circulating_supply_tao: string | null;
+            /** @description The circulating supply (chain issuance), rao; null before the first network stats */
             circulating_supply_rao: string | null;
+            /** @description SubtensorModule.TotalIssuance at the newest network stats, rao: the chain's issuance (free balances, stake and subnet locks); null before the first network stats */
             total_issuance_rao: string | null;
             /**
              * @deprecated
@@ -1123,66 +1398,90 @@ export interface components {
             max_supply_tao: string;
             /** @description The fixed maximum supply, rao */
             max_supply_rao: string;
+            /** @description Where the price comes from: the oracle feed and its round; null when unknown */
             source: {
+                /** @description The price feed's provider (e.g. chainlink) */
                 provider: string;
+                /** @description The feed contract's 0x-prefixed 20-byte address */
                 feed_address: string;
-                /** @description ISO 8601 instant (UTC) */
+                /** @description When the feed's round was updated (its updatedAt), ISO 8601 (UTC) */
                 updated_at: string;
+                /** @description The feed's round id (uint80), an unsigned integer string */
                 round_id: string;
             } | null;
         };
         Quote: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description POST the quote's order here to check it before signing */
                 preflight: components["schemas"]["HalLink"];
             };
+            /** @description The quote's id, for preflight and notification */
             quoteId: string;
+            /** @description The chain the order opens on */
             originChainId: number;
+            /** @description The chain it fills on */
             destinationChainId: number;
-            /** @description 0x-prefixed 20-byte address */
+            /** @description The token paid in on the origin chain */
             inputToken: string;
-            /** @description 0x-prefixed 20-byte address */
+            /** @description The token delivered on the destination chain */
             outputToken: string;
-            /** @description uint256 as a decimal string, in the token's base units */
+            /** @description What the user pays in: a uint256 as a decimal integer string, in the token's base units (its decimals) */
             inputAmount: string;
-            /** @description uint256 as a decimal string, in the token's base units */
+            /** @description What the recipient is expected to get: a uint256 as a decimal integer string, in the token's base units (its decimals) */
             outputAmount: string;
-            /** @description uint256 as a decimal string, in the token's base units */
+            /** @description The least the recipient gets: what the order guarantees: a uint256 as a decimal integer string, in the token's base units (its decimals) */
             minOutputAmount: string;
+            /** @description What the quote charges, in the input token */
             fees: {
+                /** @description All fees together; null where not given */
                 total: {
-                    /** @description uint256 as a decimal string, in the token's base units */
+                    /** @description The fee: a uint256 as a decimal integer string, in the token's base units (its decimals) */
                     amount: string;
-                    /** @description 0x-prefixed 20-byte address */
+                    /** @description The token the fee is in */
                     token: string;
+                    /** @description The fee in basis points of the input amount (100 bps = 1 %) */
                     bps: number;
                 } | null;
+                /** @description The fees one by one */
                 breakdown: {
-                    /** @description uint256 as a decimal string, in the token's base units */
+                    /** @description The fee: a uint256 as a decimal integer string, in the token's base units (its decimals) */
                     amount: string;
-                    /** @description 0x-prefixed 20-byte address */
+                    /** @description The token the fee is in */
                     token: string;
+                    /** @description The fee in basis points of the input amount (100 bps = 1 %) */
                     bps: number;
-                    /** @enum {string} */
+                    /**
+                     * @description What the fee pays for
+                     * @enum {string}
+                     */
                     type: "filler" | "gas" | "protocol" | "other";
                 }[];
             };
+            /** @description The input amounts the route takes */
             limits: {
+                /** @description The smallest input the route takes, a uint256 decimal string in base units; null for no minimum */
                 minInputAmount: string | null;
+                /** @description The largest input the route takes, a uint256 decimal string in base units; null for no maximum */
                 maxInputAmount: string | null;
             };
             /** @description Unix seconds */
             fillDeadline: number;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description The quote is not honoured after this time, ISO 8601 (UTC) */
             validUntil: string;
+            /** @description Expected seconds from open to fill */
             estimatedFillTimeSeconds: number;
+            /** @description How to open the order on chain; null where the route gives none */
             settlement: {
-                /** @description 0x-prefixed 20-byte address */
+                /** @description The FullSettler contract to call `open` on */
                 fullSettler: string;
-                /** @description 0x-prefixed 20-byte address */
+                /** @description The address the input token must be approved to (the FullSettler) */
                 approvalSpender: string;
-                /** @description 0x-prefixed 32-byte hex */
+                /** @description The order data's type hash, 0x-prefixed 32 bytes */
                 orderDataType: string;
+                /** @description The ABI-encoded order data, 0x-prefixed hex; null where not built */
                 orderData: string | null;
+                /** @description What orderData encodes, decoded; null where not built */
                 order: components["schemas"]["OrderParams"] | null;
             } | null;
         };
@@ -1192,360 +1491,632 @@ export interface components {
             key: string;
         };
         Subnet: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This subnet (subnets/latest?netuid=) */
                 self: components["schemas"]["HalLink"];
+                /** @description The subnet's pool (subnet-pools/latest?netuid=) */
                 pool: components["schemas"]["HalLink"];
+                /** @description The pool's price and reserve history (subnet-pools/history?netuid=) */
                 "pool-history": components["schemas"]["HalLink"];
+                /** @description The subnet's emission (subnet-emissions/latest?netuid=) */
                 emissions: components["schemas"]["HalLink"];
+                /** @description The subnet's validators (subnets/{netuid}/validators/latest) */
                 validators: components["schemas"]["HalLink"];
+                /** @description The subnet's top alpha holders (subnets/{netuid}/holders/top) */
                 holders: components["schemas"]["HalLink"];
             };
+            /** @description Subnet id (netuid); 0 is the root subnet */
             netuid: number;
+            /** @description The subnet's name (its identity's subnet_name); null when none is set */
             name: string | null;
+            /** @description The subnet's token symbol (TokenSymbol, e.g. α or ש); null when unknown */
             symbol: string | null;
+            /** @description The identity its owner set (SubnetIdentitiesV3, or an older version's fields); null when none */
             identity: {
+                /** @description The subnet's name, as set on chain ("" when empty) */
                 subnet_name: string;
+                /** @description Its source repository's URL, as set on chain ("" when empty) */
                 github_repo: string;
+                /** @description A contact for the subnet, as set on chain ("" when empty) */
                 subnet_contact: string;
+                /** @description Its website's URL, as set on chain ("" when empty) */
                 subnet_url: string;
+                /** @description Its Discord, as set on chain ("" when empty) */
                 discord: string;
+                /** @description What the subnet does, as set on chain ("" when empty) */
                 description: string;
+                /** @description Its logo's URL (SubnetIdentitiesV3; "" in older identity versions), as set on chain ("" when empty) */
                 logo_url: string;
+                /** @description Anything else its owner added, as set on chain ("" when empty) */
                 additional: string;
             } | null;
+            /** @description Who owns the subnet */
             owner: {
+                /** @description SubnetOwner: the owner's coldkey; null where unset */
                 coldkey: components["schemas"]["Account"] | null;
+                /** @description SubnetOwnerHotkey: the owner's hotkey; null where unset */
                 hotkey: components["schemas"]["Account"] | null;
             };
+            /** @description NetworkRegisteredAt: the block the subnet was registered at (0 where unknown) */
             registered_at_block: number;
+            /** @description The time of registered_at_block, ISO 8601: always null in this version (the block's time is not looked up; use registered_at_block) */
             registered_at: string | null;
-            /** @description The pool's swap mechanism */
+            /** @description The pool's swap mechanism (SubnetMechanism): stable (priced 1:1) or dynamic (an alpha/TAO pool) */
             mechanism: ("stable" | "dynamic") | null;
+            /** @description Tempo: blocks between the subnet's epochs (360 by default) */
             tempo: number;
+            /** @description The block of the subnet's last epoch; 0 when unknown or it never stepped */
             last_epoch_block: number;
+            /** @description The block of the subnet's next epoch by the runtime's schedule; 0 when it cannot be told (tempo 0, or epochs off that schedule) */
             next_epoch_block: number;
+            /** @description SubnetworkN: the UIDs registered on the subnet */
             uid_count: number;
+            /** @description MaxAllowedUids: the most UIDs the subnet takes; null where not read */
             max_uids: number | null;
+            /** @description MaxAllowedValidators: the most UIDs with a validator permit; null where not read */
             max_validators: number | null;
+            /** @description UIDs holding a validator permit (ValidatorPermit), in the metagraph at as_of */
             validators_with_permit: number;
+            /** @description UIDs marked active (Active: they set weights within activity_cutoff), in the metagraph at as_of */
             active_uids: number;
+            /** @description How neurons register on the subnet; null where the runtime does not say whether it is open */
             registration: {
+                /** @description NetworkRegistrationAllowed: whether neurons may register (by burn) */
                 allowed: boolean;
+                /** @description NetworkPowRegistrationAllowed: whether they may register by proof of work */
                 pow_allowed: boolean;
+                /** @description Burn: what registering a neuron burns now, rao */
                 burn_rao: string;
+                /** @description MinBurn: the lowest the burn adjusts to, rao */
                 min_burn_rao: string;
+                /** @description MaxBurn: the highest the burn adjusts to, rao */
                 max_burn_rao: string;
+                /** @description Difficulty: the proof-of-work registration difficulty (a u64), an unsigned integer string */
                 difficulty: string;
+                /** @description RAORecycledForRegistration: TAO recycled by the subnet's registrations so far, rao; null where not read */
                 recycled_total_rao: string | null;
             } | null;
+            /** @description TransferToggle: whether the subnet's stake may be transferred between coldkeys; null where not read */
             transfers_enabled: boolean | null;
+            /** @description Whether the subnet receives emission (SubnetEmissionEnabled where the runtime keeps it, else whether it received any in the block; never root) */
             emission_enabled: boolean;
+            /** @description Commit-reveal of weights; null where the runtime keeps no such setting */
             commit_reveal: {
+                /** @description CommitRevealWeightsEnabled: whether weights are committed before they are revealed */
                 enabled: boolean;
+                /** @description RevealPeriodEpochs: epochs between a commit and its reveal */
                 interval: number;
             } | null;
+            /** @description Liquid alpha (consensus-based bonds); null where the runtime keeps no such setting */
             liquid_alpha: {
+                /** @description LiquidAlphaOn: whether the bonds' alpha adapts between alpha_low and alpha_high */
                 enabled: boolean;
+                /** @description AlphaValues' low bound over 65535, a ratio from 0 to 1 (8 decimal places, truncated) */
                 alpha_low: string;
+                /** @description AlphaValues' high bound over 65535, a ratio from 0 to 1 (8 decimal places, truncated) */
                 alpha_high: string;
             } | null;
+            /** @description Yuma3On: whether the subnet runs Yuma consensus 3 (false in runtimes before it) */
             yuma3_enabled: boolean;
+            /** @description The subnet's hyperparameters, as the runtime keeps them (0 for one it lacks) */
             hyperparameters: {
+                /** @description Rho: the steepness of the incentive's sigmoid */
                 rho: number;
+                /** @description Kappa: the consensus threshold, a u16 (32767 is about one half) */
                 kappa: number;
+                /** @description ImmunityPeriod: blocks a newly registered UID cannot be pruned */
                 immunity_period: number;
+                /** @description MinAllowedWeights: the fewest weights a validator must set */
                 min_allowed_weights: number;
+                /** @description MaxWeightsLimit: the largest a single weight may be, a u16 (65535 means no limit) */
                 max_weight_limit: number;
+                /** @description WeightsVersionKey: the version validators' weights must carry, an unsigned integer string */
                 weights_version: string;
+                /** @description WeightsSetRateLimit: blocks between two weight settings of one validator */
                 weights_rate_limit: number;
+                /** @description ActivityCutoff: blocks without weights after which a validator counts as inactive */
                 activity_cutoff: number;
+                /** @description AdjustmentAlpha: the burn and difficulty adjustment's smoothing, a u64 over u64::MAX, as the raw unsigned integer string */
                 adjustment_alpha: string;
+                /** @description BondsMovingAverage: the bonds' moving average factor, a u64 over 1,000,000, as the raw unsigned integer string */
                 bonds_moving_average: string;
+                /** @description ServingRateLimit: blocks between two axon updates of one neuron */
                 serving_rate_limit: number;
+                /** @description AlphaSigmoidSteepness: the liquid alpha sigmoid's steepness; 0 where the runtime keeps none or it is negative */
                 alpha_sigmoid_steepness: number;
             } | null;
+            /** @description The subnet's pool, embedded (HAL); absent when the subnet has no pool snapshot */
             _embedded?: {
+                /** @description A summary of the subnet's pool at as_of */
                 pool: {
+                    /** @description Related resources, by relation name (HAL) */
                     _links: {
+                        /** @description The pool (subnet-pools/latest?netuid=) */
                         self: components["schemas"]["HalLink"];
                     };
+                    /** @description Alpha's price in TAO per alpha (9 decimal places, truncated): 1 for stable pools, else SubnetTAO / SubnetAlphaIn */
                     price_tao: string;
+                    /** @description TAO in the pool's reserve (SubnetTAO), rao */
                     tao_in_rao: string;
+                    /** @description price_tao × the subnet's alpha issued (in and out of the pool), rao (rounded toward zero) */
                     market_cap_rao: string;
                 };
             };
         };
         SubnetEmission: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This subnet's emission (subnet-emissions/latest?netuid=) */
                 self: components["schemas"]["HalLink"];
+                /** @description The subnet (subnets/latest?netuid=) */
                 subnet: components["schemas"]["HalLink"];
+                /** @description The subnet's pool (subnet-pools/latest?netuid=) */
                 pool: components["schemas"]["HalLink"];
+                /** @description The pool's price and reserve history (subnet-pools/history?netuid=) */
                 "pool-history": components["schemas"]["HalLink"];
+                /** @description The subnet's validators (subnets/{netuid}/validators/latest) */
                 validators: components["schemas"]["HalLink"];
+                /** @description The subnet's top alpha holders (subnets/{netuid}/holders/top) */
                 holders: components["schemas"]["HalLink"];
             };
+            /** @description Subnet id (netuid); 0 is the root subnet */
             netuid: number;
+            /** @description The subnet's name (its identity's subnet_name); null when none is set */
             name: string | null;
+            /** @description The subnet's token symbol (TokenSymbol, e.g. α or ש); null when unknown */
             symbol: string | null;
+            /** @description Whether the subnet receives emission (SubnetEmissionEnabled where the runtime keeps it, else whether it received any this block) */
             emission_enabled: boolean;
+            /** @description The subnet's share of the block's TAO emission: (tao_in_emission_rao + excess_tao_rao) / block_emission_rao, a ratio from 0 to 1 (12 decimal places, toward zero); null when block_emission_rao is unknown */
             tao_emission_share: string | null;
+            /** @description TAO injected into the subnet's pool in the block of as_of (SubnetTaoInEmission; EmissionValues in spec 218), rao */
             tao_in_emission_rao: string;
+            /** @description TAO of the subnet's emission used for a protocol buy of alpha in the block (SubnetExcessTao), rao; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             excess_tao_rao: string | null;
+            /** @description TAO from selling root's alpha dividends in the block (SubnetRootSellTao), rao; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             root_sell_tao_rao: string | null;
+            /** @description Alpha injected into the pool's reserve in the block (SubnetAlphaInEmission), nalpha; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             alpha_in_emission_nalpha: string | null;
+            /** @description Alpha minted for the subnet's participants in the block (SubnetAlphaOutEmission), nalpha; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             alpha_out_emission_nalpha: string | null;
+            /** @description Derived: how alpha_out_emission_nalpha divides as the runtime's coinbase divides it (owner cut, then half to miners and half to validators, of which root_prop to root); null unless owner_cut, root_prop and alpha_out_emission_nalpha are known */
             alpha_out_split_nalpha: {
+                /** @description The owner's cut: alpha_out × owner_cut, nalpha (rounded toward zero) */
                 owner: string;
+                /** @description Half of what the owner's cut leaves, to the miners, nalpha (rounded down) */
                 miners: string;
+                /** @description The other half less root's part, to the validators, nalpha */
                 validators: string;
+                /** @description root_prop of the validators' half, to root stakers, nalpha (rounded toward zero) */
                 root: string;
             } | null;
+            /** @description Alpha accumulated since the last epoch, distributed at the next one; null unless the runtime keeps all four items: spec 218, the chain this platform reads, keeps one undivided PendingEmission instead, so it is null on a running stack */
             pending_nalpha: {
+                /** @description PendingServerEmission: the miners' alpha accumulated for the next epoch, nalpha */
                 server: string;
+                /** @description PendingValidatorEmission: the validators' alpha accumulated for the next epoch, nalpha */
                 validator: string;
+                /** @description PendingRootAlphaDivs (PendingAlphaSwapped in older runtimes): root's alpha dividends held until the next epoch, nalpha */
                 root_alpha: string;
+                /** @description PendingOwnerCut: the owner's cut accumulated for the next epoch, nalpha */
                 owner: string;
             } | null;
+            /** @description The root proportion (RootProp, a U96F32, 18 decimal places truncated), a ratio from 0 to 1: TaoWeight × root TAO / (TaoWeight × root TAO + the subnet's alpha issuance), root stake's share of the validators' alpha; null where the runtime keeps none (spec 218, the chain this platform reads, does not) */
             root_prop: string | null;
+            /** @description Tempo: blocks between the subnet's epochs (360 by default); 0 where it was not read */
             tempo: number;
+            /** @description The block of the subnet's last epoch (its last mechanism step); null if it never stepped */
             last_epoch_block: number | null;
+            /** @description The block of the subnet's next epoch by the runtime's schedule ((block + netuid + 1) mod (tempo + 1) = tempo); null for tempo 0 or where epochs are not on that schedule */
             next_epoch_block: number | null;
+            /** @description as_of's block less last_epoch_block, in blocks; null when last_epoch_block is null */
             blocks_since_last_epoch: number | null;
+            /** @description This block's emission over a day (7200 blocks) at the same rate: an estimate */
             per_day_estimate: {
+                /** @description tao_in_emission_rao × 7200 blocks, rao */
                 tao_in_rao: string;
+                /** @description alpha_out_emission_nalpha × 7200 blocks, nalpha; null when that is null */
                 alpha_out_nalpha: string | null;
             } | null;
         };
         SubnetEmissionPoint: {
-            /** @description ISO 8601 instant (UTC) */
+            /** @description Start of the bucket (aligned to UTC), ISO 8601 */
             bucket_start: string;
             /** @description The block the reading was taken at (the bucket's last one) */
             block_number: number;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description The reading block's timestamp, ISO 8601 (UTC) */
             timestamp: string;
+            /** @description Subnet id (netuid); 0 is the root subnet */
             netuid: number;
+            /** @description Whether the subnet receives emission (SubnetEmissionEnabled where the runtime keeps it, else whether it received any this block) */
             emission_enabled: boolean;
+            /** @description The subnet's share of the block's TAO emission: (tao_in_emission_rao + excess_tao_rao) / block_emission_rao, a ratio from 0 to 1 (12 decimal places, toward zero); null when block_emission_rao is unknown */
             tao_emission_share: string | null;
+            /** @description TAO injected into the subnet's pool in the block of as_of (SubnetTaoInEmission; EmissionValues in spec 218), rao */
             tao_in_emission_rao: string;
+            /** @description TAO of the subnet's emission used for a protocol buy of alpha in the block (SubnetExcessTao), rao; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             excess_tao_rao: string | null;
+            /** @description TAO from selling root's alpha dividends in the block (SubnetRootSellTao), rao; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             root_sell_tao_rao: string | null;
+            /** @description Alpha injected into the pool's reserve in the block (SubnetAlphaInEmission), nalpha; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             alpha_in_emission_nalpha: string | null;
+            /** @description Alpha minted for the subnet's participants in the block (SubnetAlphaOutEmission), nalpha; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             alpha_out_emission_nalpha: string | null;
+            /** @description Derived: how alpha_out_emission_nalpha divides as the runtime's coinbase divides it (owner cut, then half to miners and half to validators, of which root_prop to root); null unless owner_cut, root_prop and alpha_out_emission_nalpha are known */
             alpha_out_split_nalpha: {
+                /** @description The owner's cut: alpha_out × owner_cut, nalpha (rounded toward zero) */
                 owner: string;
+                /** @description Half of what the owner's cut leaves, to the miners, nalpha (rounded down) */
                 miners: string;
+                /** @description The other half less root's part, to the validators, nalpha */
                 validators: string;
+                /** @description root_prop of the validators' half, to root stakers, nalpha (rounded toward zero) */
                 root: string;
             } | null;
+            /** @description Alpha accumulated since the last epoch, distributed at the next one; null unless the runtime keeps all four items: spec 218, the chain this platform reads, keeps one undivided PendingEmission instead, so it is null on a running stack */
             pending_nalpha: {
+                /** @description PendingServerEmission: the miners' alpha accumulated for the next epoch, nalpha */
                 server: string;
+                /** @description PendingValidatorEmission: the validators' alpha accumulated for the next epoch, nalpha */
                 validator: string;
+                /** @description PendingRootAlphaDivs (PendingAlphaSwapped in older runtimes): root's alpha dividends held until the next epoch, nalpha */
                 root_alpha: string;
+                /** @description PendingOwnerCut: the owner's cut accumulated for the next epoch, nalpha */
                 owner: string;
             } | null;
+            /** @description The root proportion (RootProp, a U96F32, 18 decimal places truncated), a ratio from 0 to 1: TaoWeight × root TAO / (TaoWeight × root TAO + the subnet's alpha issuance), root stake's share of the validators' alpha; null where the runtime keeps none (spec 218, the chain this platform reads, does not) */
             root_prop: string | null;
+            /** @description Tempo: blocks between the subnet's epochs (360 by default); 0 where it was not read */
             tempo: number;
+            /** @description The block of the subnet's last epoch (its last mechanism step); null if it never stepped */
             last_epoch_block: number | null;
+            /** @description The block of the subnet's next epoch by the runtime's schedule ((block + netuid + 1) mod (tempo + 1) = tempo); null for tempo 0 or where epochs are not on that schedule */
             next_epoch_block: number | null;
+            /** @description as_of's block less last_epoch_block, in blocks; null when last_epoch_block is null */
             blocks_since_last_epoch: number | null;
+            /** @description This block's emission over a day (7200 blocks) at the same rate: an estimate */
             per_day_estimate: {
+                /** @description tao_in_emission_rao × 7200 blocks, rao */
                 tao_in_rao: string;
+                /** @description alpha_out_emission_nalpha × 7200 blocks, nalpha; null when that is null */
                 alpha_out_nalpha: string | null;
             } | null;
         };
         SubnetEmissions: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The subnet pools (subnet-pools/latest) */
                 "subnet-pools": components["schemas"]["HalLink"];
+                /** @description The network's totals (network/stats/latest) */
                 "network-stats": components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description BlockEmission: the TAO the chain emits per block, rao; null where it was not read */
             block_emission_rao: string | null;
+            /** @description The sum over the subnets listed of tao_in_emission_rao + excess_tao_rao: TAO emitted to them in the block, rao */
             total_tao_emission_rao: string;
+            /** @description Subnets listed with emission_enabled true */
             subnets_emitting: number;
+            /** @description SubnetOwnerCut / 65535, a ratio from 0 to 1 (8 decimal places, truncated): the share of each subnet's alpha emission that goes to its owner (0.17999542 by default); null where it was not read */
             owner_cut: string | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The subnets' emissions, in the order asked for (sort, order) */
                 items: components["schemas"]["SubnetEmission"][];
             };
         };
         SubnetEmissionsHistory: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The subnet's newest emission (subnet-emissions/latest?netuid=) */
                 latest: components["schemas"]["HalLink"];
+                /** @description The subnet (subnets/latest?netuid=) */
                 subnet: components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description The subnet the history is of */
             netuid: number;
             /** @description Bucket width of the series */
             interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The readings, one per bucket, in the order asked for */
                 items: components["schemas"]["SubnetEmissionPoint"][];
             };
         };
         SubnetHistoryPoint: {
-            /** @description ISO 8601 instant (UTC) */
+            /** @description Start of the bucket (aligned to UTC), ISO 8601 */
             bucket_start: string;
             /** @description The block of the snapshot shown (at or before the bucket's end) */
             block_number: number;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description The snapshot block's timestamp, ISO 8601 (UTC) */
             timestamp: string;
+            /** @description Subnet id (netuid); 0 is the root subnet */
             netuid: number;
+            /** @description The subnet's name (its identity's subnet_name); null when none is set */
             name: string | null;
+            /** @description The subnet's token symbol (TokenSymbol, e.g. α or ש); null when unknown */
             symbol: string | null;
+            /** @description The identity its owner set (SubnetIdentitiesV3, or an older version's fields); null when none */
             identity: {
+                /** @description The subnet's name, as set on chain ("" when empty) */
                 subnet_name: string;
+                /** @description Its source repository's URL, as set on chain ("" when empty) */
                 github_repo: string;
+                /** @description A contact for the subnet, as set on chain ("" when empty) */
                 subnet_contact: string;
+                /** @description Its website's URL, as set on chain ("" when empty) */
                 subnet_url: string;
+                /** @description Its Discord, as set on chain ("" when empty) */
                 discord: string;
+                /** @description What the subnet does, as set on chain ("" when empty) */
                 description: string;
+                /** @description Its logo's URL (SubnetIdentitiesV3; "" in older identity versions), as set on chain ("" when empty) */
                 logo_url: string;
+                /** @description Anything else its owner added, as set on chain ("" when empty) */
                 additional: string;
             } | null;
+            /** @description Who owns the subnet */
             owner: {
+                /** @description SubnetOwner: the owner's coldkey; null where unset */
                 coldkey: components["schemas"]["Account"] | null;
+                /** @description SubnetOwnerHotkey: the owner's hotkey; null where unset */
                 hotkey: components["schemas"]["Account"] | null;
             };
+            /** @description NetworkRegisteredAt: the block the subnet was registered at (0 where unknown) */
             registered_at_block: number;
+            /** @description The time of registered_at_block, ISO 8601: always null in this version (the block's time is not looked up; use registered_at_block) */
             registered_at: string | null;
-            /** @description The pool's swap mechanism */
+            /** @description The pool's swap mechanism (SubnetMechanism): stable (priced 1:1) or dynamic (an alpha/TAO pool) */
             mechanism: ("stable" | "dynamic") | null;
+            /** @description Tempo: blocks between the subnet's epochs (360 by default) */
             tempo: number;
+            /** @description SubnetworkN: the UIDs registered on the subnet */
             uid_count: number;
+            /** @description MaxAllowedUids: the most UIDs the subnet takes; null where not read */
             max_uids: number | null;
+            /** @description MaxAllowedValidators: the most UIDs with a validator permit; null where not read */
             max_validators: number | null;
+            /** @description How neurons register on the subnet; null where the runtime does not say whether it is open */
             registration: {
+                /** @description NetworkRegistrationAllowed: whether neurons may register (by burn) */
                 allowed: boolean;
+                /** @description NetworkPowRegistrationAllowed: whether they may register by proof of work */
                 pow_allowed: boolean;
+                /** @description Burn: what registering a neuron burns now, rao */
                 burn_rao: string;
+                /** @description MinBurn: the lowest the burn adjusts to, rao */
                 min_burn_rao: string;
+                /** @description MaxBurn: the highest the burn adjusts to, rao */
                 max_burn_rao: string;
+                /** @description Difficulty: the proof-of-work registration difficulty (a u64), an unsigned integer string */
                 difficulty: string;
+                /** @description RAORecycledForRegistration: TAO recycled by the subnet's registrations so far, rao; null where not read */
                 recycled_total_rao: string | null;
             } | null;
+            /** @description TransferToggle: whether the subnet's stake may be transferred between coldkeys; null where not read */
             transfers_enabled: boolean | null;
+            /** @description Whether the subnet receives emission (SubnetEmissionEnabled where the runtime keeps it, else whether it received any in the block; never root) */
             emission_enabled: boolean;
+            /** @description Commit-reveal of weights; null where the runtime keeps no such setting */
             commit_reveal: {
+                /** @description CommitRevealWeightsEnabled: whether weights are committed before they are revealed */
                 enabled: boolean;
+                /** @description RevealPeriodEpochs: epochs between a commit and its reveal */
                 interval: number;
             } | null;
+            /** @description Liquid alpha (consensus-based bonds); null where the runtime keeps no such setting */
             liquid_alpha: {
+                /** @description LiquidAlphaOn: whether the bonds' alpha adapts between alpha_low and alpha_high */
                 enabled: boolean;
+                /** @description AlphaValues' low bound over 65535, a ratio from 0 to 1 (8 decimal places, truncated) */
                 alpha_low: string;
+                /** @description AlphaValues' high bound over 65535, a ratio from 0 to 1 (8 decimal places, truncated) */
                 alpha_high: string;
             } | null;
+            /** @description Yuma3On: whether the subnet runs Yuma consensus 3 (false in runtimes before it) */
             yuma3_enabled: boolean;
+            /** @description The subnet's hyperparameters, as the runtime keeps them (0 for one it lacks) */
             hyperparameters: {
+                /** @description Rho: the steepness of the incentive's sigmoid */
                 rho: number;
+                /** @description Kappa: the consensus threshold, a u16 (32767 is about one half) */
                 kappa: number;
+                /** @description ImmunityPeriod: blocks a newly registered UID cannot be pruned */
                 immunity_period: number;
+                /** @description MinAllowedWeights: the fewest weights a validator must set */
                 min_allowed_weights: number;
+                /** @description MaxWeightsLimit: the largest a single weight may be, a u16 (65535 means no limit) */
                 max_weight_limit: number;
+                /** @description WeightsVersionKey: the version validators' weights must carry, an unsigned integer string */
                 weights_version: string;
+                /** @description WeightsSetRateLimit: blocks between two weight settings of one validator */
                 weights_rate_limit: number;
+                /** @description ActivityCutoff: blocks without weights after which a validator counts as inactive */
                 activity_cutoff: number;
+                /** @description AdjustmentAlpha: the burn and difficulty adjustment's smoothing, a u64 over u64::MAX, as the raw unsigned integer string */
                 adjustment_alpha: string;
+                /** @description BondsMovingAverage: the bonds' moving average factor, a u64 over 1,000,000, as the raw unsigned integer string */
                 bonds_moving_average: string;
+                /** @description ServingRateLimit: blocks between two axon updates of one neuron */
                 serving_rate_limit: number;
+                /** @description AlphaSigmoidSteepness: the liquid alpha sigmoid's steepness; 0 where the runtime keeps none or it is negative */
                 alpha_sigmoid_steepness: number;
             } | null;
         };
         SubnetPool: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This pool (subnet-pools/latest?netuid=) */
                 self: components["schemas"]["HalLink"];
+                /** @description The pool's history (subnet-pools/history?netuid=) */
                 history: components["schemas"]["HalLink"];
+                /** @description The subnet (subnets/latest?netuid=) */
                 subnet: components["schemas"]["HalLink"];
+                /** @description The subnet's emission (subnet-emissions/latest?netuid=) */
                 emissions: components["schemas"]["HalLink"];
+                /** @description The subnet's validators (subnets/{netuid}/validators/latest) */
                 validators: components["schemas"]["HalLink"];
+                /** @description The subnet's top alpha holders (subnets/{netuid}/holders/top) */
                 holders: components["schemas"]["HalLink"];
             };
+            /** @description Subnet id (netuid); 0 is the root subnet */
             netuid: number;
+            /** @description The subnet's name (its identity's subnet_name); null when none is set */
             name: string | null;
+            /** @description The subnet's token symbol (TokenSymbol, e.g. α or ש); null when unknown */
             symbol: string | null;
-            /** @description The pool's swap mechanism */
+            /** @description The pool's swap mechanism (SubnetMechanism): stable (root and stable subnets, priced 1:1) or dynamic (an alpha/TAO pool) */
             mechanism: ("stable" | "dynamic") | null;
+            /** @description TAO in the pool's reserve (SubnetTAO), rao */
             tao_in_rao: string;
+            /** @description Alpha in the pool's reserve (SubnetAlphaIn), nalpha */
             alpha_in_nalpha: string;
+            /** @description Alpha outside the pool, held as stake (SubnetAlphaOut), nalpha */
             alpha_out_nalpha: string;
+            /** @description The subnet's alpha issued: alpha_in_nalpha + alpha_out_nalpha, nalpha */
             alpha_issuance_nalpha: string;
+            /** @description Alpha the protocol bought for the pool (SubnetProtocolAlpha), nalpha; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             protocol_alpha_nalpha: string | null;
+            /** @description Alpha's price in TAO per alpha, a decimal string (9 decimal places, truncated): 1 for root and stable pools, 0 for an empty alpha reserve, else SubnetTAO / SubnetAlphaIn (the chain's own quote, `getAlphaPrice` / 1e9, can be 1e-9 lower) */
             price_tao: string;
+            /** @description tao_in_rao / alpha_in_nalpha, TAO per alpha (12 decimal places, toward zero; 0 for an empty alpha reserve): the reserves' ratio, which equals price_tao while the pool's weights are even */
             reserve_ratio_tao: string;
+            /** @description The pool's moving average price (SubnetMovingPrice, an EMA), TAO per alpha; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             moving_price_tao: string | null;
+            /** @description The balancer's weight of the TAO side (Swap.SwapBalancer), a ratio from 0 to 1; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack */
             balancer_quote_weight: string | null;
+            /** @description price_tao × alpha_issuance_nalpha, rao (rounded toward zero) */
             market_cap_rao: string;
+            /** @description 2 × tao_in_rao, rao: the pool's two sides valued in TAO (Taostats' convention) */
             liquidity_rao: string;
+            /** @description The root proportion (RootProp), a ratio from 0 to 1: TaoWeight × root TAO / (TaoWeight × root TAO + the subnet's alpha issuance), root stake's share of the validators' alpha; null where the runtime keeps none: the chain this platform reads (spec 218) does not, so it is null on a running stack. subnet-emissions/latest gives it where the runtime keeps it */
             root_prop: string | null;
+            /** @description TAO swapped through the pool, rao: stakes' TAO in plus unstakes' TAO out (both directions add; stake moves' and swaps' legs included). Where the runtime keeps SubnetVolume, that counter (since the subnet started) and volume_since_block is null; in runtimes without it (spec 218) the sum of the TAO amounts of the pool's SubtensorModule.StakeAdded and StakeRemoved events over every block from volume_since_block through block_number. null when neither is known */
             volume_total_rao: string | null;
+            /** @description TAO swapped through the pool over the 24 hours before block_number, rao, both directions adding, over the blocks the platform saw (since its first snapshot of the pool when that is less than 24 hours ago); null when no volume is known */
             volume_24h_rao: string | null;
             /** @description The first block volume_total_rao counts, when it is the platform's sum of the pool's stake events (the runtime keeps no SubnetVolume): where the platform's unbroken run of this pool's blocks starts (a gap in ingestion, or a block replaced without its successors, starts a new run). null when volume_total_rao is the runtime's SubnetVolume or is null */
             volume_since_block: number | null;
+            /** @description Change of price_tao over the hour before as_of, in percent (5 means +5 %, -0.5 means -0.5 %), 12 decimal places toward zero: against the close of the last five-minute bucket that ended at or before as_of minus hour. null while the series does not reach back that far */
             price_change_1h_pct: string | null;
+            /** @description Change of price_tao over the 24 hours before as_of, in percent (5 means +5 %, -0.5 means -0.5 %), 12 decimal places toward zero: against the close of the last five-minute bucket that ended at or before as_of minus 24 hours. null while the series does not reach back that far */
             price_change_24h_pct: string | null;
+            /** @description Change of price_tao over the 7 days before as_of, in percent (5 means +5 %, -0.5 means -0.5 %), 12 decimal places toward zero: against the close of the last five-minute bucket that ended at or before as_of minus 7 days. null while the series does not reach back that far */
             price_change_7d_pct: string | null;
+            /** @description price_tao × TAO's newest USD price, USD per alpha, exact; null without a TAO price */
             price_usd: string | null;
+            /** @description market_cap_rao in TAO × TAO's newest USD price, USD, exact; null without a TAO price */
             market_cap_usd: string | null;
+            /** @description The block of the pool's snapshot */
             block_number: number;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description The snapshot block's timestamp, ISO 8601 (UTC) */
             timestamp: string;
         };
         SubnetPools: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The subnets' emissions (subnet-emissions/latest) */
                 emissions: components["schemas"]["HalLink"];
+                /** @description The subnets (subnets/latest) */
                 subnets: components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The pools, in the order asked for (sort, order) */
                 items: components["schemas"]["SubnetPool"][];
             };
         };
         SubnetPoolsHistory: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The pools' newest state (subnet-pools/latest?netuid=) */
                 "pool-latest": components["schemas"]["HalLink"];
+                /** @description The subnets (subnets/latest?netuid=) */
                 subnet: components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
             /** @description Bucket width of the series */
             interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The points, one per netuid and bucket, in the order asked for */
                 items: components["schemas"]["PoolPoint"][];
             };
         };
         Subnets: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The subnet pools (subnet-pools/latest) */
                 "subnet-pools": components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The subnets, in the order asked for (sort, order) */
                 items: components["schemas"]["Subnet"][];
             };
         };
         SubnetsHistory: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The subnet now (subnets/latest?netuid=) */
                 latest: components["schemas"]["HalLink"];
+                /** @description The subnet's emission history (subnet-emissions/history?netuid=) */
                 "emissions-history": components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description The subnet the history is of */
             netuid: number;
             /** @description Bucket width of the series */
             interval: ("block" | "5m" | "1h" | "4h" | "1d" | "1w") | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The snapshots, one per bucket, in the order asked for */
                 items: components["schemas"]["SubnetHistoryPoint"][];
             };
         };
@@ -1586,10 +2157,13 @@ export interface components {
         TcAcceptance: {
             /** @description The wallet's EVM address, EIP-55 */
             walletAddress: string;
+            /** @description The version just accepted */
             acceptedVersion: number;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description When it was accepted, ISO 8601 (UTC) */
             acceptedAt: string;
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description The wallet's acceptance status (tc/status) */
                 status: components["schemas"]["HalLink"];
             };
         };
@@ -1597,36 +2171,51 @@ export interface components {
         TcNonce: {
             /** @description The wallet's EVM address, EIP-55 */
             walletAddress: string;
+            /** @description The single-use nonce the SIWE message must carry */
             nonce: string;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description When the nonce stops being accepted, ISO 8601 (UTC) */
             expiresAt: string;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description When the nonce was issued, ISO 8601 (UTC); the message's issuedAt must be within 5 minutes of server time */
             issuedAt: string;
+            /** @description The SIWE domain the message must name */
             domain: string;
+            /** @description The SIWE URI the message must name */
             uri: string;
+            /** @description The SIWE message version (EIP-4361): always 1, as text */
             version: string;
+            /** @description The chain ids a message may name */
             chainIds: number[];
+            /** @description The statement the message must carry, word for word */
             statement: string;
+            /** @description The single resource the message must list: coin-tc:v<N>, N the Terms and Conditions version */
             resource: string;
+            /** @description The version of the Terms and Conditions now in force */
             currentTcVersion: number;
         };
         TcStatus: {
             /** @description The wallet's EVM address, EIP-55 */
             walletAddress: string;
+            /** @description The version of the Terms and Conditions now in force */
             currentTcVersion: number;
             /** @description The version accepted last; null if never */
             acceptedVersion: number | null;
             /** @description Whether the current version is accepted */
             accepted: boolean;
+            /** @description When acceptedVersion was accepted, ISO 8601; null if never */
             acceptedAt: string | null;
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This answer */
                 self: components["schemas"]["HalLink"];
             };
         };
         Token: {
             /** @description Opaque bearer token: do not parse it */
             access_token: string;
-            /** @constant */
+            /**
+             * @description Always Bearer: send it as `Authorization: Bearer <access_token>`
+             * @constant
+             */
             token_type: "Bearer";
             /** @description Seconds until the access token expires, as digits */
             expires_in: string;
@@ -1634,132 +2223,228 @@ export interface components {
             refresh_token?: string;
         };
         Transaction: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description The subnet of a stake operation (subnets/latest?netuid=) */
                 subnet?: components["schemas"]["HalLink"];
+                /** @description The other account's balance (accounts/{address}/balance/latest) */
                 counterparty?: components["schemas"]["HalLink"];
             };
+            /** @description The record's id, stable: <block>-<extrinsic index>-<event index> for a chain event */
             id: string;
             /** @description What the transaction did */
             type: ("transfer" | "stake_add" | "stake_remove" | "stake_move" | "stake_transfer" | "stake_swap" | "alpha_burn" | "evm_tx" | "neuron_register" | "subnet_register" | "other") | null;
-            /** @description Seen from the queried account */
+            /** @description Seen from the queried account: in (funds or stake came to it) or out */
             direction: ("in" | "out") | null;
+            /** @description Whether the extrinsic succeeded (a failed one only paid its fee) */
             success: boolean;
+            /** @description The block it is in */
             block_number: number;
-            /** @description ISO 8601 instant (UTC) */
+            /** @description The block's timestamp, ISO 8601 (UTC) */
             timestamp: string;
+            /** @description <block>-<extrinsic index> of the extrinsic it came from; null where none */
             extrinsic_id: string | null;
+            /** @description The extrinsic's hash, 0x-prefixed 32 bytes; null where none */
             extrinsic_hash: string | null;
+            /** @description The EVM transaction's own hash, for activity from an EVM transaction; else null */
             evm_tx_hash: string | null;
+            /** @description The sender (the staking coldkey of a stake operation); null where none */
             from: components["schemas"]["Account"] | null;
+            /** @description The receiver of a transfer; null where none */
             to: components["schemas"]["Account"] | null;
+            /** @description TAO moved, rao: a transfer's amount; the TAO of a stake_add or stake_remove as its StakeAdded or StakeRemoved event gives it (staked in, or received out); null where none */
             amount_rao: string | null;
+            /** @description The transaction fee the extrinsic paid, rao, on its first record of the payer (0 on the others); null where unknown */
             fee_rao: string | null;
+            /** @description The subnet of a stake operation; else null */
             netuid: number | null;
+            /** @description The hotkey of a stake operation; else null */
             hotkey: components["schemas"]["Account"] | null;
+            /** @description Alpha bought (stake_add) or sold (stake_remove), nalpha; null where none */
             alpha_nalpha: string | null;
+            /** @description amount_rao / alpha_nalpha of a stake_add or stake_remove, TAO per alpha (9 decimal places, truncated): the average price the trade got, price impact included; null where none */
             effective_price_tao: string | null;
+            /** @description The trade's slippage against the pool's price before it, a ratio: always null in this version (not computed; compare effective_price_tao with subnet-pools/history at block_number - 1) */
             slippage: string | null;
-            /** @description Where the record came from */
+            /** @description Where the record came from: a chain event (substrate_event) or an EVM transaction (evm_tx) */
             source: ("substrate_event" | "evm_tx") | null;
+            /** @description The runtime event it was read from, Pallet.Event (SubtensorModule.StakeAdded); null where none */
             event_name: string | null;
         };
         TransactionIntents: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This answer */
                 self: components["schemas"]["HalLink"];
             };
+            /** @description The chain of the transaction */
             originChainId: number;
-            /** @description 0x-prefixed 32-byte hex */
+            /** @description The transaction's hash, 0x-prefixed 32 bytes */
             txHash: string;
-            /** @enum {string} */
+            /**
+             * @description The transaction's state: NOT_FOUND (neither notified nor seen), PENDING (not mined yet), SUCCEEDED, REVERTED or DROPPED (not mined within its window)
+             * @enum {string}
+             */
             transactionStatus: "UNSPECIFIED" | "NOT_FOUND" | "PENDING" | "SUCCEEDED" | "REVERTED" | "DROPPED";
+            /** @description How far each chain involved has been read */
             asOf: components["schemas"]["ChainAsOf"][];
+            /** @description The transaction's orders (HAL) */
             _embedded: {
+                /** @description The orders the transaction opened */
                 items: components["schemas"]["Intent"][];
             };
         };
         Transactions: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The account's balance (balance/latest) */
                 balance: components["schemas"]["HalLink"];
+                /** @description The account's balance history (balance/history) */
                 history: components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description The account asked about, in every form; null when the backend named none */
             address: components["schemas"]["AccountSubject"] | null;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The transactions, in chain order (block, then position in it), as ordered */
                 items: components["schemas"]["Transaction"][];
             };
         };
         Validator: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description The hotkey's account balance (accounts/{hotkey}/balance/latest); absent without a hotkey */
                 hotkey?: components["schemas"]["HalLink"];
+                /** @description The owner coldkey's balance (accounts/{coldkey}/balance/latest); absent without a coldkey */
                 "coldkey-balance"?: components["schemas"]["HalLink"];
+                /** @description The subnet (subnets/latest?netuid=) */
                 subnet: components["schemas"]["HalLink"];
+                /** @description The subnet's top alpha holders (subnets/{netuid}/holders/top) */
                 holders: components["schemas"]["HalLink"];
             };
+            /** @description The neuron's UID on the subnet */
             uid: number;
+            /** @description The neuron's hotkey (Keys[netuid, uid]) */
             hotkey: components["schemas"]["Account"] | null;
+            /** @description The hotkey's owner coldkey (Owner[hotkey]); null where unknown */
             coldkey: components["schemas"]["Account"] | null;
+            /** @description The coldkey's on-chain identity (IdentitiesV2[coldkey]); null when none is set */
             identity: {
+                /** @description The name, as set on chain ("" when empty) */
                 name: string;
+                /** @description A website's URL, as set on chain ("" when empty) */
                 url: string;
+                /** @description A source repository's URL, as set on chain ("" when empty) */
                 github_repo: string;
+                /** @description An image's URL, as set on chain ("" when empty) */
                 image: string;
+                /** @description A Discord handle, as set on chain ("" when empty) */
                 discord: string;
+                /** @description A description, as set on chain ("" when empty) */
                 description: string;
+                /** @description Anything else, as set on chain ("" when empty) */
                 additional: string;
             } | null;
+            /** @description ValidatorPermit: whether the UID may set weights as a validator */
             validator_permit: boolean;
+            /** @description Active: whether the UID set weights within the subnet's activity_cutoff */
             active: boolean;
+            /** @description BlockAtRegistration: the block the UID was registered at; null where not read */
             registered_at_block: number | null;
+            /** @description The hotkey's delegate take (Delegates[hotkey]), the share of its nominators' rewards it keeps: the chain's u16 over 65535, a ratio from 0 to 1 (8 decimal places, truncated) */
             take: string | null;
+            /** @description ChildkeyTake[hotkey, netuid]: the share a child hotkey keeps of what its parents delegate: the chain's u16 over 65535, a ratio from 0 to 1 (8 decimal places, truncated) */
             childkey_take: string | null;
+            /** @description TotalHotkeyAlpha[hotkey, netuid]: alpha staked on the hotkey in this subnet, nalpha */
             alpha_stake_nalpha: string;
+            /** @description TotalHotkeyAlpha[hotkey, 0]: TAO staked on the hotkey on root, rao; null where not read */
             root_stake_rao: string | null;
+            /** @description The stake weight the runtime computes from alpha and root stake (with TaoWeight): always null in this version (not read) */
             stake_weight: string | null;
+            /** @description alpha_stake_nalpha × the pool's price at the same block (0 without a pool) + root_stake_rao, rao; on root, the root stake once */
             total_stake_value_rao: string;
+            /** @description Dividends: the UID's share of the validators' dividends at the last epoch: the chain's u16 over 65535, a ratio from 0 to 1 (8 decimal places, truncated) */
             dividends: string;
+            /** @description ValidatorTrust: how far the UID's weights agree with consensus: the chain's u16 over 65535, a ratio from 0 to 1 (8 decimal places, truncated) */
             vtrust: string;
+            /** @description Incentive: the UID's share of the miners' incentive at the last epoch: the chain's u16 over 65535, a ratio from 0 to 1 (8 decimal places, truncated) */
             incentive: string;
+            /** @description Consensus: the stake-weighted consensus of the weights the UID received: the chain's u16 over 65535, a ratio from 0 to 1 (8 decimal places, truncated) */
             consensus: string;
+            /** @description Emission[netuid][uid]: the alpha the UID earned at the last epoch, nalpha */
             emission_nalpha: string;
+            /** @description AlphaDividendsPerSubnet: the alpha dividends the hotkey received at the last epoch, nalpha: always null in this version (not read) */
             alpha_dividends_nalpha: string | null;
+            /** @description RootAlphaDividendsPerSubnet: root's alpha dividends through the hotkey at the last epoch, nalpha: always null in this version (not read) */
             root_alpha_dividends_nalpha: string | null;
+            /** @description LastUpdate: the block the UID last set weights (0 if never) */
             last_update_block: number;
+            /** @description as_of's block less last_update_block, in blocks (0 if later) */
             blocks_since_update: number;
+            /** @description Coldkeys staking on the hotkey in this subnet: always null in this version (not counted) */
             nominators_count: number | null;
         };
         Validators: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This page */
                 self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
                 next?: components["schemas"]["HalLink"];
+                /** @description The subnet (subnets/latest?netuid=) */
                 subnet: components["schemas"]["HalLink"];
+                /** @description The subnet's pool (subnet-pools/latest?netuid=) */
                 pool: components["schemas"]["HalLink"];
+                /** @description The subnet's top alpha holders (subnets/{netuid}/holders/top) */
                 holders: components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
+            /** @description The subnet listed */
             netuid: number;
+            /** @description Where this page stands: its size and the next page's cursor */
             page: components["schemas"]["Page"];
+            /** @description The page's items (HAL) */
             _embedded: {
+                /** @description The UIDs, in the order asked for (sort, order) */
                 items: components["schemas"]["Validator"][];
             };
         };
         /** @description RFC 9457 problem details; `code` is stable, extension members depend on the code and are named in camelCase. A 400 refusing the request's inputs lists every mistake in `errors`. */
         Problem: {
-            /** Format: uri-reference */
+            /**
+             * Format: uri-reference
+             * @description The problem type: `/problems/<code>`, a page saying what it means and what to do
+             */
             type: string;
+            /** @description A short summary of the problem type, the same for every occurrence */
             title: string;
+            /** @description The HTTP status code of the answer */
             status: number;
+            /** @description What went wrong this time, for people */
             detail?: string;
+            /** @description The path of the request that got it */
             instance?: string;
-            /** @enum {string} */
+            /**
+             * @description The stable, machine-readable code: branch on it
+             * @enum {string}
+             */
             code: "AMOUNT_OUTSIDE_LIMITS" | "BLOCK_BEFORE_HISTORY" | "BLOCK_NOT_YET_INDEXED" | "FORBIDDEN" | "GRANTS_EXHAUSTED" | "INTENT_NOT_FOUND" | "INVALID_ADDRESS" | "INVALID_CREDENTIALS" | "INVALID_CURSOR" | "INVALID_PARAMETER" | "INVALID_REFRESH_TOKEN" | "INVALID_REQUEST" | "INVALID_TOKEN" | "KEY_ORIGIN_NOT_ALLOWED" | "METHOD_NOT_ALLOWED" | "NETUID_NOT_FOUND" | "NONCE_INVALID_OR_USED" | "NOT_FOUND" | "ORIGIN_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "QUOTE_NOT_FOUND" | "RATE_LIMITED" | "REBUILDING" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SIWE_CHAIN_UNSUPPORTED" | "SIWE_DOMAIN_MISMATCH" | "SIWE_EXPIRED" | "SIWE_MALFORMED" | "SIWE_NOT_YET_VALID" | "SIWE_SIGNATURE_INVALID" | "SIWE_URI_MISMATCH" | "TC_NOT_ACCEPTED" | "TC_VERSION_MISMATCH" | "TIME_BEFORE_HISTORY" | "TIME_NOT_YET_INDEXED" | "TRANSACTION_NOT_FOUND" | "TX_SENDER_MISMATCH" | "UNAUTHENTICATED" | "UNAVAILABLE" | "UNKNOWN_PARAMETER" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_GRANT_TYPE" | "UNSUPPORTED_ORDER_DATA_TYPE" | "UNSUPPORTED_ROUTE" | "WINDOW_TOO_LARGE";
             /** @description The input a 400 refuses (a query or path parameter, a body member), the first of `errors` */
             parameter?: string;
             /** @description Every mistake of a refused request (a 400 of its path, query or body), in one answer: `pointer` is a JSON Pointer (RFC 6901) into the JSON body for a body member (`/order/fillDeadline`), or `/query/<name>` and `/path/<name>` for a query or path parameter; `detail` says what is wrong with it */
             errors?: {
+                /** @description Where: a JSON Pointer into the body, or /query/<name> or /path/<name> */
                 pointer: string;
+                /** @description What is wrong with it */
                 detail: string;
             }[];
             /** @description As Retry-After, for a 429 or 503 */
@@ -2974,7 +3659,7 @@ export interface operations {
                      *           "outputToken": "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
                      *           "outputAmount": "99850000",
                      *           "recipient": "0x52908400098527886E0F7030069857D2E4169EE7",
-                     *           "nonce": "8417…",
+                     *           "nonce": "84170235526178390233",
                      *           "fillDeadline": 1763770900
                      *         }
                      *       }

@@ -39,7 +39,9 @@ const TokenSchema = component(
   "Token",
   z.object({
     access_token: z.string().meta({ description: "Opaque bearer token: do not parse it" }),
-    token_type: z.literal("Bearer"),
+    token_type: z
+      .literal("Bearer")
+      .meta({ description: "Always Bearer: send it as `Authorization: Bearer <access_token>`" }),
     expires_in: z.string().regex(/^\d+$/).meta({ description: "Seconds until the access token expires, as digits" }),
     refresh_token: z
       .string()

@@ -5,6 +5,7 @@ import {
   blockNumber,
   decimal,
   instant,
+  integerText,
   netuid,
   nullableBaseUnits,
   nullableDecimal,
@@ -92,7 +93,7 @@ export const HeadEventDataSchema = component(
   z
     .object({
       read_model: z.enum(["accounts", "market", "subnets"]).meta({ description: "The read model whose head moved" }),
-      as_of: EventAsOfSchema.nullable(),
+      as_of: EventAsOfSchema.nullable().meta({ description: "The read model's new head; null when unknown" }),
     })
     .meta({ description: "`head`: a read model's as_of moved (the newest block its projection has folded in)" }),
 );
@@ -107,12 +108,20 @@ export const PoolEventDataSchema = component(
       alpha_out_nalpha: baseUnits("Alpha outstanding (staked), nalpha"),
       alpha_issuance_nalpha: baseUnits("The subnet's alpha issuance, nalpha"),
       protocol_alpha_nalpha: nullableBaseUnits("The protocol's alpha, nalpha; null where the runtime keeps none"),
-      price_tao: decimal("Alpha's price in TAO, a decimal string"),
-      moving_price_tao: nullableDecimal("The moving price in TAO; null where the runtime keeps none"),
-      volume_total_rao: nullableBaseUnits("Volume since the pool began, rao; null while unknown"),
-      balancer_quote_weight: nullableDecimal("The balancer's quote weight; null where the runtime keeps none"),
-      root_prop: nullableDecimal("The root proportion; null where the runtime keeps none"),
-      as_of: EventAsOfSchema.nullable(),
+      price_tao: decimal("Alpha's price in TAO per alpha, a decimal string (9 decimal places, truncated)"),
+      moving_price_tao: nullableDecimal(
+        "The moving price (SubnetMovingPrice), TAO per alpha; null where the runtime keeps none (spec 218, this platform's chain, does not)",
+      ),
+      volume_total_rao: nullableBaseUnits(
+        "TAO swapped through the pool, rao, both directions adding: the runtime's SubnetVolume where it keeps one; null otherwise (subnet-pools/latest gives the platform's sum)",
+      ),
+      balancer_quote_weight: nullableDecimal(
+        "The balancer's quote weight, a ratio from 0 to 1; null where the runtime keeps none (spec 218 does not)",
+      ),
+      root_prop: nullableDecimal(
+        "The root proportion, a ratio from 0 to 1; null where the pool snapshot carries none (spec 218's does not)",
+      ),
+      as_of: EventAsOfSchema.nullable().meta({ description: "The block of the snapshot; null when unknown" }),
     })
     .meta({ description: "`pool`: a subnet pool's new snapshot (fields as in subnet-pools/latest)" }),
 );
@@ -123,16 +132,16 @@ export const PriceEventDataSchema = component(
     .object({
       symbol: z.string().meta({ description: "The asset (TAO)" }),
       vs: z.string().meta({ description: "The currency it is priced in (usd)" }),
-      price: decimal("The price, a decimal string"),
+      price: decimal("The price of one TAO in the vs currency (USD), a decimal string"),
       source: z
         .object({
           provider: z.string().meta({ description: "The price feed's provider" }),
           feed_address: z.string().meta({ description: "The feed's contract address" }),
           updated_at: instant(),
-          round_id: z.string().meta({ description: "The feed's round id, a decimal string" }),
+          round_id: integerText("The feed's round id (uint80), an unsigned integer string"),
         })
         .meta({ description: "Where the price comes from" }),
-      as_of: EventAsOfSchema.nullable(),
+      as_of: EventAsOfSchema.nullable().meta({ description: "The block the round was read at; null when unknown" }),
     })
     .meta({ description: "`price`: a new coin price round" }),
 );

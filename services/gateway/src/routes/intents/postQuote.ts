@@ -97,7 +97,7 @@ export function postQuoteRoute(intents: IntentsServiceClient) {
               outputToken: exampleTokens.destination,
               outputAmount: "99850000",
               recipient: EXAMPLE_USER,
-              nonce: "8417…",
+              nonce: "84170235526178390233",
               fillDeadline: 1763770900,
             },
           },
