@@ -2121,10 +2121,14 @@ export interface components {
             };
         };
         SwapEstimate: {
+            /** @description Related resources, by relation name (HAL) */
             _links: {
+                /** @description This estimate, with its query */
                 self: components["schemas"]["HalLink"];
+                /** @description The subnet's pool (subnet-pools/latest) */
                 pool: components["schemas"]["HalLink"];
             };
+            /** @description The block the answer reflects; null while the read model holds no block yet */
             as_of: components["schemas"]["AsOf"] | null;
             /** @description The subnet whose pool the swap goes through */
             netuid: number;
@@ -2136,7 +2140,9 @@ export interface components {
             alpha_nalpha: string;
             /** @description TAO per alpha at the margin before the swap: the pool's SubnetTAO / SubnetAlphaIn (the constant product's price), 1 for a stable pool */
             spot_price_tao: string;
+            /** @description TAO per alpha of this swap: tao_rao / alpha_nalpha; null when the alpha side is 0 */
             effective_price_tao: string | null;
+            /** @description The share of the output lost against a swap at spot_price_tao, a ratio: 0.01 means 1 %. 1 − output ÷ (input at the spot price). Null when the pool has an empty reserve (no spot price); negative only where the runtime's fixed-point product saturates (SubnetTAO × SubnetAlphaIn above about 3.96e28), which pays more than the spot price */
             price_impact: string | null;
             /** @description The swap fee, rao: 0 in this runtime (spec 218), whose swap takes none; the extrinsic's transaction fee is charged apart */
             fee_rao: string;

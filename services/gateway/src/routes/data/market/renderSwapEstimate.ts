@@ -1,22 +1,21 @@
-import { component, HalLinkSchema, halResource, hrefWithQuery } from "@platform/http";
+import { component, halResource, hrefWithQuery } from "@platform/http";
 import { PoolMechanism } from "@platform/proto/common/v1/network";
 import { type GetSwapEstimateResponse, SwapDirection } from "@platform/proto/data/v1/market";
 import { z } from "zod";
 import { poolsHref } from "../shared/links.js";
 import { type LinkQuery, mechanismName, orNull, renderAsOf, shortNames } from "../shared/render.js";
-import { AsOfSchema, baseUnits, enumName, netuid } from "../shared/wire.js";
-
-/** A decimal string (`-0.5`, `1`, `0.000123`): the backend's exact ratios and prices. */
-const DECIMAL_PATTERN = /^-?[0-9]+(\.[0-9]+)?$/;
-const decimalOf = (description: string) => z.string().regex(DECIMAL_PATTERN).meta({ description });
+import { asOf, baseUnits, decimal, enumName, link, linksOf, netuid, nullableDecimal } from "../shared/wire.js";
 
 export const swapEstimateHref = (netuid: number) => `/data/v1/subnet-pools/${netuid}/swap-estimate`;
 
 export const SwapEstimateSchema = component(
   "SwapEstimate",
   z.object({
-    _links: z.object({ self: HalLinkSchema, pool: HalLinkSchema }),
-    as_of: AsOfSchema.nullable(),
+    _links: linksOf({
+      self: link("This estimate, with its query"),
+      pool: link("The subnet's pool (subnet-pools/latest)"),
+    }),
+    as_of: asOf(),
     netuid: netuid().meta({ description: "The subnet whose pool the swap goes through" }),
     direction: enumName(
       shortNames(SwapDirection, "SWAP_DIRECTION_"),
@@ -26,15 +25,15 @@ export const SwapEstimateSchema = component(
     alpha_nalpha: baseUnits(
       "The alpha side, nano-alpha (1e-9 alpha): the expected alpha out of a stake, or paid in to unstake",
     ),
-    spot_price_tao: decimalOf(
+    spot_price_tao: decimal(
       "TAO per alpha at the margin before the swap: the pool's SubnetTAO / SubnetAlphaIn (the constant product's price), 1 for a stable pool",
     ),
-    effective_price_tao: decimalOf(
+    effective_price_tao: nullableDecimal(
       "TAO per alpha of this swap: tao_rao / alpha_nalpha; null when the alpha side is 0",
-    ).nullable(),
-    price_impact: decimalOf(
+    ),
+    price_impact: nullableDecimal(
       "The share of the output lost against a swap at spot_price_tao, a ratio: 0.01 means 1 %. 1 − output ÷ (input at the spot price). Null when the pool has an empty reserve (no spot price); negative only where the runtime's fixed-point product saturates (SubnetTAO × SubnetAlphaIn above about 3.96e28), which pays more than the spot price",
-    ).nullable(),
+    ),
     fee_rao: baseUnits(
       "The swap fee, rao: 0 in this runtime (spec 218), whose swap takes none; the extrinsic's transaction fee is charged apart",
     ),
