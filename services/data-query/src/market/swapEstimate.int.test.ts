@@ -8,7 +8,7 @@ import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testi
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // Written by the projector's own market projection (no Kafka), as data-query reads it.
 import { marketProjection } from "../../../projector/src/market/projection.js";
-import { batchMaker, networkValues, ref, silentLog } from "../shared/testSupport/networkRecords.js";
+import { batchMaker, networkStats, networkValues, ref, silentLog } from "../shared/testSupport/networkRecords.js";
 import { getSwapEstimate } from "./swapEstimate.js";
 
 const dir = tempDir("data-query-swap-estimate");
@@ -37,26 +37,6 @@ const pool = (netuid: number, block: number, fields: Partial<PoolSnapshot>): Net
   },
 });
 
-/** The network's stats at each block: what a read at a past block pins to (the blocks followed). */
-const stats = (block: number): NetworkChainEvent => ({
-  event: {
-    $case: "networkStatsSnapshot",
-    value: {
-      ref: ref(block),
-      totalIssuanceRao: "10000000",
-      totalStakeRao: "4000000",
-      stakedRootRao: "1",
-      stakedAlphaPoolsRao: "2",
-      blockEmissionRao: "1000000000",
-      taoWeight: "0.18",
-      rootNetuid: 0,
-      subnetsCount: 2,
-      subnetLimit: 128,
-      finalizedBlockNumber: String(block - 2),
-    },
-  },
-});
-
 const estimate = (netuid: number, direction: SwapDirection, amount: string, block?: number) =>
   getSwapEstimate(redis, {
     netuid,
@@ -69,7 +49,7 @@ beforeAll(async () => {
   redisServer = await startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") });
   redis = createRedis({ url: redisServer.url, connectionName: "data-query-test", commandTimeoutMs: 10_000 });
   await waitFor(async () => redis.status === "ready", { what: "redis connection" });
-  await network("network", stats(200), stats(201));
+  await network("network", networkStats(200, 2), networkStats(201, 2));
   await network(
     "netuid:7",
     pool(7, 200, {}),

@@ -32,7 +32,16 @@ import { getHoldersTop } from "../subnets/holders.js";
 import { getSubnetsLatest } from "../subnets/subnetsLatest.js";
 import { getValidatorsLatest } from "../subnets/validators.js";
 import { seriesAt } from "./seriesAt.js";
-import { account, batchMaker, hashOf, networkValues, ref, silentLog, timeOf } from "./testSupport/networkRecords.js";
+import {
+  account,
+  batchMaker,
+  hashOf,
+  networkStats,
+  networkValues,
+  ref,
+  silentLog,
+  timeOf,
+} from "./testSupport/networkRecords.js";
 
 const dir = tempDir("data-query-past-block");
 const log = silentLog();
@@ -159,24 +168,7 @@ const holders = (netuid: number, block: number): NetworkChainEvent => ({
     },
   },
 });
-const stats = (block: number): NetworkChainEvent => ({
-  event: {
-    $case: "networkStatsSnapshot",
-    value: {
-      ref: ref(block),
-      totalIssuanceRao: String(10_000_000 + block),
-      totalStakeRao: "4000000",
-      stakedRootRao: "1",
-      stakedAlphaPoolsRao: "2",
-      blockEmissionRao: "1000000000",
-      taoWeight: "0.18",
-      rootNetuid: 0,
-      subnetsCount: 2,
-      subnetLimit: 128,
-      finalizedBlockNumber: String(block - FINALITY_LAG),
-    },
-  },
-});
+const stats = (block: number) => networkStats(block, FINALITY_LAG, { totalIssuanceRao: String(10_000_000 + block) });
 
 /** Subnet 1 stands from the first block, subnet 2 is registered at block 106. */
 async function followBlock(block: number): Promise<void> {

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import type { ConsumedRecord, ProjectionBatch } from "@platform/bus";
 import { createLogger } from "@platform/log";
 import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
-import type { NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
+import type { NetworkChainEvent, NetworkStatsSnapshot } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, TOPICS } from "@platform/proto/topics";
 
 /*
@@ -34,6 +34,34 @@ export const ref = (block: number, logIndex?: number): ChainRef => ({
   blockTimestamp: new Date(timeOf(block)).toISOString(),
   finality: Finality.FINALITY_LATEST,
   ...(logIndex === undefined ? {} : { logIndex }),
+});
+
+/**
+ * The network's stats at a block (what a read at a past block pins to: the blocks followed and the
+ * newest finalized one, `finalityLag` blocks back), with `fields` over the defaults.
+ */
+export const networkStats = (
+  block: number,
+  finalityLag: number,
+  fields: Partial<NetworkStatsSnapshot> = {},
+): NetworkChainEvent => ({
+  event: {
+    $case: "networkStatsSnapshot",
+    value: {
+      ref: ref(block),
+      totalIssuanceRao: "10000000",
+      totalStakeRao: "4000000",
+      stakedRootRao: "1",
+      stakedAlphaPoolsRao: "2",
+      blockEmissionRao: "1000000000",
+      taoWeight: "0.18",
+      rootNetuid: 0,
+      subnetsCount: 2,
+      subnetLimit: 128,
+      finalizedBlockNumber: String(block - finalityLag),
+      ...fields,
+    },
+  },
 });
 
 /** An account whose public key repeats `byte` and whose SS58 names it. */
