@@ -15,6 +15,7 @@ import { getSubnetPoolsHistoryRoute } from "./market/getSubnetPoolsHistory.js";
 import { getSubnetPoolsLatestRoute } from "./market/getSubnetPoolsLatest.js";
 import { dataRead, readAboutAccount, readFrom } from "./shared/conditional.js";
 import { getHoldersTopRoute } from "./subnets/getHoldersTop.js";
+import { getNeuronsLatestRoute } from "./subnets/getNeuronsLatest.js";
 import { getSubnetsHistoryRoute } from "./subnets/getSubnetsHistory.js";
 import { getSubnetsLatestRoute } from "./subnets/getSubnetsLatest.js";
 import { getValidatorsLatestRoute } from "./subnets/getValidatorsLatest.js";
@@ -48,5 +49,6 @@ export function dataRoutes(backends: {
     dataRead(getSubnetsHistoryRoute(backends.subnets), readFrom("subnets")),
     dataRead(getValidatorsLatestRoute(backends.subnets), readFrom("subnets")),
     dataRead(getHoldersTopRoute(backends.subnets), readFrom("subnets")),
+    dataRead(getNeuronsLatestRoute(backends.subnets), readFrom("subnets")),
   ];
 }
