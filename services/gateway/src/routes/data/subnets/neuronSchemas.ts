@@ -77,8 +77,8 @@ export const NeuronSchema = component(
       .object({
         hotkey: OptionalHalLinkSchema.meta({ description: "The hotkey's balance" }),
         "coldkey-balance": OptionalHalLinkSchema.meta({ description: "The coldkey's balance" }),
-        subnet: HalLinkSchema,
-        holders: HalLinkSchema,
+        subnet: HalLinkSchema.meta({ description: "The subnet" }),
+        holders: HalLinkSchema.meta({ description: "The subnet's holders; add hotkey= for this UID's nominators" }),
       })
       .meta({ description: "Related resources" }),
     uid: count().meta({ description: "The UID on the subnet (integer)" }),
@@ -88,9 +88,10 @@ export const NeuronSchema = component(
     alpha_stake_nalpha: baseUnits(
       "Alpha staked on the hotkey on this subnet (`TotalHotkeyAlpha[hotkey, netuid]`), integer nalpha (10^-9 alpha)",
     ),
-    root_stake_rao: nullableBaseUnits(
-      "TAO staked on the hotkey on root (`TotalHotkeyAlpha[hotkey, 0]`), integer rao (10^-9 TAO); null when unknown",
-    ),
+    root_stake_rao: nullableBaseUnits().meta({
+      description:
+        "TAO staked on the hotkey on root (`TotalHotkeyAlpha[hotkey, 0]`), integer rao (10^-9 TAO); null when unknown",
+    }),
     total_stake_value_rao: baseUnits(
       "alpha_stake_nalpha valued at the pool's spot price at as_of plus root_stake_rao, integer rao (10^-9 TAO)",
     ),
@@ -124,13 +125,13 @@ export const NeuronsSchema = component(
   "Neurons",
   z.object({
     _links: collectionLinks({
-      subnet: HalLinkSchema,
-      pool: HalLinkSchema,
-      validators: HalLinkSchema,
+      subnet: HalLinkSchema.meta({ description: "The subnet" }),
+      pool: HalLinkSchema.meta({ description: "The subnet's pool" }),
+      validators: HalLinkSchema.meta({ description: "The subnet's validators (UIDs with a permit)" }),
     }).meta({ description: "This page, the next while there is more, and the subnet's other views" }),
     as_of: AsOfSchema.nullable().meta({ description: "The block every value of the page is read at" }),
     netuid: netuid().meta({ description: "The subnet (integer netuid)" }),
-    page: PageSchema,
+    page: PageSchema.meta({ description: "This page's size and the cursor of the next" }),
     _embedded: z
       .object({ items: z.array(NeuronSchema).meta({ description: "The UIDs of this page, in the order asked for" }) })
       .meta({ description: "The page's UIDs" }),
