@@ -482,7 +482,9 @@ describe("Data API routes: market and subnet answers", () => {
     });
     expect(holders).toMatchObject({ holders_count: 5123, coverage: "registered_hotkeys_only" });
   });
+});
 
+describe("Data API routes: neurons and holder filters", () => {
   it("holders filtered by hotkey and coldkey: the keys go to the backend as given and back into the links", async () => {
     const path = `/data/v1/subnets/64/holders/top?hotkey=${BOB.ss58}&coldkey=${ALICE.publicKey}&limit=2`;
     const holders = await ok(path);
@@ -652,14 +654,6 @@ describe("Data API routes: refusals", () => {
     ["/data/v1/subnets/1/holders/top?group_by=hotkey", "INVALID_PARAMETER", "group_by"],
     ["/data/v1/subnets/1/holders/top?min_alpha_nalpha=0.5", "INVALID_PARAMETER", "min_alpha_nalpha"],
     ["/data/v1/subnets/1/holders/top?limit=501", "INVALID_PARAMETER", "limit"],
-    ["/data/v1/subnets/1/holders/top?hotkey=5Nobody", "INVALID_ADDRESS", "hotkey"],
-    [`/data/v1/subnets/1/holders/top?coldkey=${ALICE.ss58.slice(0, -1)}x`, "INVALID_ADDRESS", "coldkey"],
-    ["/data/v1/subnets/1/neurons/latest?hotkey=0x1234", "INVALID_ADDRESS", "hotkey"],
-    ["/data/v1/subnets/1/neurons/latest?coldkey=nobody", "INVALID_ADDRESS", "coldkey"],
-    ["/data/v1/subnets/1/neurons/latest?validator_permit=yes", "INVALID_PARAMETER", "validator_permit"],
-    ["/data/v1/subnets/1/neurons/latest?active=1", "INVALID_PARAMETER", "active"],
-    ["/data/v1/subnets/1/neurons/latest?sort=vtrust", "INVALID_PARAMETER", "sort"],
-    ["/data/v1/subnets/1/neurons/latest?limit=257", "INVALID_PARAMETER", "limit"],
   ];
 
   const labelled = cases.map(
@@ -717,6 +711,24 @@ describe("Data API routes: refusals", () => {
     });
     expect(response.status).toBe(403);
     expect(body).toMatchObject({ code: "FORBIDDEN" });
+  });
+});
+
+describe("Data API routes: neurons and holder filter refusals", () => {
+  it.each([
+    ["/data/v1/subnets/1/holders/top?hotkey=5Nobody", "INVALID_ADDRESS", "hotkey"],
+    [`/data/v1/subnets/1/holders/top?coldkey=${ALICE.ss58.slice(0, -1)}x`, "INVALID_ADDRESS", "coldkey"],
+    ["/data/v1/subnets/1/neurons/latest?hotkey=0x1234", "INVALID_ADDRESS", "hotkey"],
+    ["/data/v1/subnets/1/neurons/latest?coldkey=nobody", "INVALID_ADDRESS", "coldkey"],
+    ["/data/v1/subnets/1/neurons/latest?validator_permit=yes", "INVALID_PARAMETER", "validator_permit"],
+    ["/data/v1/subnets/1/neurons/latest?active=1", "INVALID_PARAMETER", "active"],
+    ["/data/v1/subnets/1/neurons/latest?sort=vtrust", "INVALID_PARAMETER", "sort"],
+    ["/data/v1/subnets/1/neurons/latest?limit=257", "INVALID_PARAMETER", "limit"],
+    ["/data/v1/subnets/1/neurons/latest?netuid=1", "UNKNOWN_PARAMETER", "netuid"],
+  ])("%s → 400 %s naming %s, without calling a backend", async (path, code, parameter) => {
+    seen.clear();
+    expect(await problem(path, 400)).toMatchObject({ status: 400, code, parameter });
+    expect(seen.size).toBe(0);
   });
 });
 
