@@ -306,6 +306,7 @@ describe("latest routes at a past block (block_number): the runtime's state at t
       "/data/v1/subnets/latest",
       `/data/v1/subnets/${netuid}/validators/latest`,
       `/data/v1/subnets/${netuid}/holders/top`,
+      `/data/v1/subnets/${netuid}/neurons/latest`,
     ];
     for (const route of routes) {
       const body = await s.api.ok(`${route}?block_number=${nearHead}`);
