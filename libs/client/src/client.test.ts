@@ -337,8 +337,33 @@ export function typeChecks(client: ReturnType<typeof createClient>): void {
     "/data/v1/subnets/history": true,
     "/data/v1/subnets/{netuid}/validators/latest": true,
     "/data/v1/subnets/{netuid}/holders/top": true,
+    "/data/v1/subnets/{netuid}/neurons/latest": true,
   };
   void lists;
+  // Every UID of a subnet, and a hotkey's nominators, typed from the document (the README's example).
+  void (async () => {
+    for await (const neuron of client.paginate("/data/v1/subnets/{netuid}/neurons/latest", {
+      params: { path: { netuid: 64 }, query: { active: "true", sort: "incentive" } },
+    })) {
+      const scores: [string, string | null, boolean | undefined, string | undefined] = [
+        neuron.incentive,
+        neuron.pruning_score,
+        neuron.immunity?.in_period,
+        neuron.axon?.ip,
+      ];
+      void scores;
+    }
+    for await (const nominator of client.paginate("/data/v1/subnets/{netuid}/holders/top", {
+      params: { path: { netuid: 64 }, query: { hotkey: "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty" } },
+    })) {
+      const alpha: string = nominator.alpha_nalpha;
+      void alpha;
+    }
+  })();
+  void client.paginate("/data/v1/subnets/{netuid}/neurons/latest", {
+    // @ts-expect-error not a sort of neurons/latest
+    params: { path: { netuid: 64 }, query: { sort: "vtrust" } },
+  });
   // @ts-expect-error not a list route: it takes no cursor
   void client.paginate("/data/v1/network/stats/latest");
   // @ts-expect-error the path parameter is required

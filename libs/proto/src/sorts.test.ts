@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   EMISSION_SORTS,
+  NEURON_SORTS,
   POOL_SORTS,
   type SortOptions,
   SUBNET_SORTS,
@@ -15,6 +16,7 @@ describe("sort options", () => {
     EMISSION_SORTS,
     SUBNET_SORTS,
     VALIDATOR_SORTS,
+    NEURON_SORTS,
   };
 
   it.each(Object.entries(tables))("%s: each name goes to its proto value and back", (_name, options) => {

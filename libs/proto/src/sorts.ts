@@ -1,5 +1,5 @@
 import { EmissionSort, PoolSort } from "./gen/data/v1/market.js";
-import { SubnetSort, ValidatorSort } from "./gen/data/v1/subnets.js";
+import { NeuronSort, SubnetSort, ValidatorSort } from "./gen/data/v1/subnets.js";
 
 /**
  * The sort options of a latest list, declared once beside the proto enum they stand for: the names
@@ -102,5 +102,19 @@ export const VALIDATOR_SORTS: SortOptions<
   },
   unspecified: ValidatorSort.VALIDATOR_SORT_UNSPECIFIED,
   defaultName: "stake",
+  defaultOrder: "desc",
+};
+
+/** `GET /data/v1/subnets/{netuid}/neurons/latest`. */
+export const NEURON_SORTS: SortOptions<"incentive" | "emission" | "stake" | "dividends" | "uid", NeuronSort> = {
+  values: {
+    incentive: NeuronSort.NEURON_SORT_INCENTIVE,
+    emission: NeuronSort.NEURON_SORT_EMISSION,
+    stake: NeuronSort.NEURON_SORT_STAKE,
+    dividends: NeuronSort.NEURON_SORT_DIVIDENDS,
+    uid: NeuronSort.NEURON_SORT_UID,
+  },
+  unspecified: NeuronSort.NEURON_SORT_UNSPECIFIED,
+  defaultName: "incentive",
   defaultOrder: "desc",
 };

@@ -1,6 +1,6 @@
 import { redisAdminUrl } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
-import { formatScaled, formatU64Ratio, priceFeedAbi } from "@platform/subtensor";
+import { formatScaled, formatU16Ratio, formatU64Ratio, priceFeedAbi } from "@platform/subtensor";
 import { waitFor } from "@platform/testing";
 import { bearerAuth, Ketting } from "ketting";
 import { bytesToHex, getAddress } from "viem";
@@ -10,7 +10,7 @@ import { decimalUnits, priceRoundAt, publicKeyOf, valueRao } from "./support/dat
 import { type DataStack, type Json, startDataStack } from "./support/dataStack.js";
 import type { BuiltBlock, KeyringPair, NativeCallSpec } from "./support/nativeDriver.js";
 import { nativeMarketSuite } from "./support/nativeMarketSuite.js";
-import type { RuntimeBlock } from "./support/nativeRuntime.js";
+import type { DirectNeuron, DirectSubnet, RuntimeBlock } from "./support/nativeRuntime.js";
 
 /*
  * The Data API through the public gateway, against the real Subtensor runtime (chopsticks) of one
@@ -306,6 +306,7 @@ describe("latest routes at a past block (block_number): the runtime's state at t
       "/data/v1/subnets/latest",
       `/data/v1/subnets/${netuid}/validators/latest`,
       `/data/v1/subnets/${netuid}/holders/top`,
+      `/data/v1/subnets/${netuid}/neurons/latest`,
     ];
     for (const route of routes) {
       const body = await s.api.ok(`${route}?block_number=${nearHead}`);
@@ -842,6 +843,150 @@ describe("every route answers what the chain holds at its as_of block: subnet em
           });
         }
       }
+    });
+  });
+});
+
+/** A UID as neurons/latest should give it: the runtime's storage at the as_of block, in the API's units. */
+function neuronFromStorage(neuron: DirectNeuron, subnet: DirectSubnet, asOf: number, price: string): Json {
+  const registeredAt = Number(neuron.registeredAt);
+  const period = Number(subnet.items.immunityPeriod);
+  const age = Math.max(0, asOf - registeredAt);
+  const axon = neuron.axon;
+  return {
+    uid: neuron.uid,
+    hotkey: expect.objectContaining({ public_key: neuron.hotkey }),
+    coldkey: expect.objectContaining({ public_key: neuron.coldkey }),
+    alpha_stake_nalpha: neuron.alphaStake,
+    root_stake_rao: neuron.rootStake,
+    total_stake_value_rao: (valueRao(BigInt(neuron.alphaStake), price) + BigInt(neuron.rootStake)).toString(),
+    rank: formatU16Ratio(BigInt(neuron.rank)),
+    trust: formatU16Ratio(BigInt(neuron.trust)),
+    consensus: formatU16Ratio(BigInt(neuron.consensus)),
+    incentive: formatU16Ratio(BigInt(neuron.incentive)),
+    dividends: formatU16Ratio(BigInt(neuron.dividends)),
+    emission_nalpha: neuron.emission,
+    validator_permit: neuron.validatorPermit,
+    validator_trust: formatU16Ratio(BigInt(neuron.vtrust)),
+    active: neuron.active,
+    axon:
+      axon === null
+        ? null
+        : {
+            ip: ipv4(BigInt(axon.ip!)),
+            port: Number(axon.port),
+            ip_type: Number(axon.ipType),
+            protocol: Number(axon.protocol),
+            version: Number(axon.version),
+            block: Number(axon.block),
+          },
+    registered_at_block: registeredAt,
+    immunity: { in_period: age < period, blocks_left: Math.max(0, period - age), immunity_period: period },
+    pruning_score: formatU16Ratio(BigInt(neuron.pruningScore)),
+    last_update_block: Number(neuron.lastUpdate),
+  };
+}
+
+const ipv4 = (ip: bigint) => [24n, 16n, 8n, 0n].map((shift) => String((ip >> shift) & 0xffn)).join(".");
+
+describe("neurons/latest and holders/top?hotkey= after a registration, an axon and two nominators", () => {
+  /** A hotkey registered for these tests on the first seeded subnet, by a fresh coldkey (no stake), then serving an axon. */
+  let registered: { netuid: number; hotkey: KeyringPair; coldkey: KeyringPair; block: BuiltBlock };
+
+  beforeAll(async () => {
+    const { driver, subnets } = s.native;
+    const netuid = subnets[0]!.netuid;
+    const [coldkey, hotkey] = [driver.fresh(), driver.fresh()];
+    await driver.block([
+      transfer(driver.dev("Alice"), coldkey.address, tao(1_000)),
+      // serve_axon pays no fee, but its signer must exist.
+      transfer(driver.dev("Alice"), hotkey.address, tao(1)),
+    ]);
+    const block = await driver.block([
+      { tx: driver.tx("subtensorModule", "burnedRegister")(netuid, hotkey.address), signer: coldkey },
+    ]);
+    registered = { netuid, hotkey, coldkey, block };
+  }, 120_000);
+
+  it("neurons/latest lists the freshly registered zero-stake UID, and every UID of the subnet, with values equal to storage at as_of", async () => {
+    const { netuid, hotkey, coldkey, block } = registered;
+    const path = `/data/v1/subnets/${netuid}/neurons/latest?hotkey=${hotkey.address}`;
+    await waitFor(async () => (await s.api.get(path)).body._embedded?.items?.length === 1, {
+      what: `the UID of ${hotkey.address} on neurons/latest`,
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    });
+    // Its axon (203.0.113.7:8091, TCP), served in a block of its own: the metagraph is read again for it.
+    const served = await s.native.driver.block([
+      {
+        tx: s.native.driver.tx("subtensorModule", "serveAxon")(netuid, 7, 3_405_803_783n, 8091, 4, 0, 0, 0),
+        signer: hotkey,
+      },
+    ]);
+    await holdingStill(async () => {
+      const body = await s.api.ok(path);
+      const asOf = await atAsOf(body);
+      expect(asOf.number).toBeGreaterThanOrEqual(served.number);
+      const subnet = (await s.native.runtime.subnets(asOf.hash)).find((candidate) => candidate.netuid === netuid)!;
+      const price = await s.native.runtime.priceTao(asOf.hash, netuid);
+      const own = subnet.neurons.find((neuron) => neuron.hotkey === hexOf(hotkey))!;
+      expect(own, "the registered hotkey in Keys").toBeDefined();
+      expect([own.coldkey, own.alphaStake, own.registeredAt]).toEqual([hexOf(coldkey), "0", String(block.number)]);
+      expect(items(body)).toEqual([expect.objectContaining(neuronFromStorage(own, subnet, asOf.number, price))]);
+      expect(items(body)[0]).toMatchObject({
+        axon: { ip: "203.0.113.7", port: 8091, ip_type: 4, protocol: 0, version: 7, block: served.number },
+        immunity: { in_period: true },
+        validator_permit: false,
+      });
+
+      // The whole metagraph, miners included, page by page by uid: each UID as storage holds it.
+      const { first, items: every } = await pagedOneByOne(
+        `/data/v1/subnets/${netuid}/neurons/latest?sort=uid&order=asc`,
+      );
+      const block2 = await atAsOf(first);
+      const subnetThen = (await s.native.runtime.subnets(block2.hash)).find(
+        (candidate) => candidate.netuid === netuid,
+      )!;
+      const priceThen = await s.native.runtime.priceTao(block2.hash, netuid);
+      expect(every.map((neuron) => neuron.uid)).toEqual(subnetThen.neurons.map((neuron) => neuron.uid));
+      for (const [index, neuron] of every.entries())
+        expect(neuron, `uid ${neuron.uid} of ${netuid}`).toMatchObject(
+          neuronFromStorage(subnetThen.neurons[index]!, subnetThen, block2.number, priceThen),
+        );
+    });
+  });
+
+  it("holders/top?hotkey= lists the hotkey's nominators, each with its alpha as storage holds it, and ?coldkey= one of them", async () => {
+    const { netuid, hotkey } = registered;
+    const { driver } = s.native;
+    const nominators = [driver.fresh(), driver.fresh()];
+    await driver.block(nominators.map((nominator) => transfer(driver.dev("Bob"), nominator.address, tao(50))));
+    await driver.block(
+      nominators.map((nominator, index) => ({
+        tx: driver.tx("subtensorModule", "addStake")(hotkey.address, netuid, tao(index === 0 ? 10 : 4)),
+        signer: nominator,
+      })),
+    );
+    await holdingStill(async () => {
+      const { first, items: listed } = await allItems(
+        `/data/v1/subnets/${netuid}/holders/top?hotkey=${hotkey.address}`,
+      );
+      const block = await atAsOf(first);
+      const positions = ((await s.native.runtime.holders(block.hash)).get(netuid) ?? [])
+        .filter((position) => position.hotkey === hexOf(hotkey) && BigInt(position.alphaNalpha) > 0n)
+        .sort((a, b) => (BigInt(b.alphaNalpha) > BigInt(a.alphaNalpha) ? 1 : -1));
+      expect(positions.map((position) => position.coldkey)).toEqual(nominators.map(hexOf));
+      expect(
+        listed.map((holder) => [holder.rank, holder.coldkey.public_key, holder.hotkey.public_key, holder.alpha_nalpha]),
+      ).toEqual(positions.map((position, index) => [index + 1, position.coldkey, hexOf(hotkey), position.alphaNalpha]));
+
+      const one = await s.api.ok(`/data/v1/subnets/${netuid}/holders/top?coldkey=${nominators[1]!.address}`);
+      expect(one.as_of.block_number).toBe(first.as_of.block_number);
+      expect(items(one).map((holder) => [holder.coldkey.public_key, holder.alpha_nalpha])).toEqual([
+        [positions[1]!.coldkey, positions[1]!.alphaNalpha],
+      ]);
+      const refused = await s.api.get(`/data/v1/subnets/${netuid}/holders/top?hotkey=5Nobody`);
+      expect([refused.status, refused.body.code, refused.body.parameter]).toEqual([400, "INVALID_ADDRESS", "hotkey"]);
     });
   });
 });

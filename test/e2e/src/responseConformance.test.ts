@@ -206,6 +206,8 @@ describe("every answer the gateway gives is the one its OpenAPI document describ
       `/data/v1/subnets/history?netuid=${netuid}&interval=5m&limit=5`,
       `/data/v1/subnets/${netuid}/validators/latest?limit=1`,
       `/data/v1/subnets/${netuid}/holders/top?limit=1`,
+      `/data/v1/subnets/${netuid}/holders/top?limit=1&coldkey=${account}`,
+      `/data/v1/subnets/${netuid}/neurons/latest?limit=1`,
     ];
     const statuses: Record<string, number[]> = {};
     for (const path of reads) {

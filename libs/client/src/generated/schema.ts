@@ -539,9 +539,29 @@ export interface paths {
         };
         /**
          * Top alpha holders of a subnet
-         * @description Holders ranked by alpha held, with share of alpha outstanding and TAO value at spot. coverage says whether every position was enumerated (complete) or only stakes on hotkeys registered on the subnet (registered_hotkeys_only). An unknown netuid is 404 NETUID_NOT_FOUND. limit defaults to 100, at most 500; cursors continue up to rank 10,000.
+         * @description Holders ranked by alpha held, with share of alpha outstanding and TAO value at spot. coverage says whether every position was enumerated (complete) or only stakes on hotkeys registered on the subnet (registered_hotkeys_only). hotkey lists that hotkey's nominators: one row per (coldkey, hotkey) position on it, each naming the hotkey, whatever group_by says; coldkey lists that coldkey's holding (or its positions), each row naming it; rank then counts within the filtered list, and a filter that matches nothing is an empty page. An unknown netuid is 404 NETUID_NOT_FOUND, a malformed hotkey or coldkey 400 INVALID_ADDRESS. limit defaults to 100, at most 500; cursors continue up to rank 10,000.
          */
         get: operations["getSubnetHoldersTop"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data/v1/subnets/{netuid}/neurons/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Latest metagraph of a subnet: every UID
+         * @description Every UID of the subnet, miners (no stake, no permit) included: hotkey, coldkey and its identity, alpha and root stake (nalpha, rao) and their TAO value, rank, trust, consensus, incentive, dividends and validator trust (decimals in [0, 1]), emission per epoch, permit, activity, axon, registration block, immunity and pruning score, each as the runtime's storage holds it at as_of. A filter that matches nothing is an empty page. An unknown netuid is 404 NETUID_NOT_FOUND; a malformed hotkey or coldkey is 400 INVALID_ADDRESS. limit defaults to 256, at most 256.
+         */
+        get: operations["getSubnetNeuronsLatest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1142,6 +1162,126 @@ export interface components {
                     /** @description The highest Burn[netuid] over the subnets, rao */
                     max_rao: string;
                 } | null;
+            };
+        };
+        Neuron: {
+            /** @description Related resources */
+            _links: {
+                /** @description The hotkey's balance */
+                hotkey?: components["schemas"]["HalLink"];
+                /** @description The coldkey's balance */
+                "coldkey-balance"?: components["schemas"]["HalLink"];
+                /** @description The subnet */
+                subnet: components["schemas"]["HalLink"];
+                /** @description The subnet's holders; add hotkey= for this UID's nominators */
+                holders: components["schemas"]["HalLink"];
+            };
+            /** @description The UID on the subnet (integer) */
+            uid: number;
+            /** @description The hotkey registered at the UID */
+            hotkey: components["schemas"]["Account"] | null;
+            /** @description The hotkey's owner; null when the runtime knows none */
+            coldkey: components["schemas"]["Account"] | null;
+            /** @description The on-chain identity the hotkey's owner (coldkey) set; null when none is set */
+            identity: {
+                /** @description The name, as set on chain ("" when empty) */
+                name: string;
+                /** @description A website's URL, as set on chain ("" when empty) */
+                url: string;
+                /** @description A source repository's URL, as set on chain ("" when empty) */
+                github_repo: string;
+                /** @description An image's URL, as set on chain ("" when empty) */
+                image: string;
+                /** @description A Discord handle, as set on chain ("" when empty) */
+                discord: string;
+                /** @description A description, as set on chain ("" when empty) */
+                description: string;
+                /** @description Anything else, as set on chain ("" when empty) */
+                additional: string;
+            } | null;
+            /** @description Alpha staked on the hotkey on this subnet (`TotalHotkeyAlpha[hotkey, netuid]`), integer nalpha (10^-9 alpha) */
+            alpha_stake_nalpha: string;
+            /** @description TAO staked on the hotkey on root (`TotalHotkeyAlpha[hotkey, 0]`), integer rao (10^-9 TAO); null when unknown */
+            root_stake_rao: string | null;
+            /** @description alpha_stake_nalpha valued at the pool's spot price at as_of plus root_stake_rao, integer rao (10^-9 TAO) */
+            total_stake_value_rao: string;
+            /** @description Rank (`Rank[netuid][uid]`): the runtime's u16 score / 65535, a decimal string in [0, 1] (ratio); null where the runtime keeps no Rank */
+            rank: string | null;
+            /** @description Trust (`Trust[netuid][uid]`): the runtime's u16 score / 65535, a decimal string in [0, 1] (ratio); null where the runtime keeps no Trust */
+            trust: string | null;
+            /** @description Consensus (`Consensus[netuid][uid]`): the runtime's u16 score / 65535, a decimal string in [0, 1] (ratio) */
+            consensus: string;
+            /** @description Incentive, the UID's share of the miners' emission (`Incentive[netuid][uid]`): the runtime's u16 score / 65535, a decimal string in [0, 1] (ratio) */
+            incentive: string;
+            /** @description Dividends, the UID's share of the validators' emission (`Dividends[netuid][uid]`): the runtime's u16 score / 65535, a decimal string in [0, 1] (ratio) */
+            dividends: string;
+            /** @description Emission to the UID at its subnet's last epoch (`Emission[netuid][uid]`), integer nalpha */
+            emission_nalpha: string;
+            /** @description Whether the UID holds a validator permit */
+            validator_permit: boolean;
+            /** @description Validator trust (`ValidatorTrust[netuid][uid]`): the runtime's u16 score / 65535, a decimal string in [0, 1] (ratio) */
+            validator_trust: string;
+            /** @description Whether the UID set weights or was updated within the activity cutoff */
+            active: boolean;
+            /** @description The served axon; null when the hotkey served none */
+            axon: components["schemas"]["NeuronAxon"] | null;
+            /** @description Block number of the UID's registration (`BlockAtRegistration`); null when unknown */
+            registered_at_block: number | null;
+            /** @description Immunity from deregistration; null when the registration block or immunity period is unknown */
+            immunity: components["schemas"]["NeuronImmunity"] | null;
+            /** @description Pruning score, the lowest of which is deregistered first (`PruningScores[netuid][uid]`): the runtime's u16 score / 65535, a decimal string in [0, 1] (ratio); null where the runtime keeps no PruningScores (newer runtimes prune by emission) */
+            pruning_score: string | null;
+            /** @description Block number of the UID's last weights update */
+            last_update_block: number;
+        };
+        /** @description The endpoint the neuron serves (`Axons[netuid, hotkey]`) */
+        NeuronAxon: {
+            /** @description IP address the axon serves on: dotted IPv4, or IPv6 in RFC 5952 form */
+            ip: string;
+            /** @description TCP/UDP port (number) */
+            port: number;
+            /** @description IP version: 4 or 6 */
+            ip_type: number;
+            /** @description The runtime's protocol number as served (0 TCP, 1 UDP by the SDK's convention) */
+            protocol: number;
+            /** @description Axon software version the neuron declared (integer) */
+            version: number;
+            /** @description Block number at which the axon was served */
+            block: number;
+        };
+        /** @description Immunity from deregistration after registration */
+        NeuronImmunity: {
+            /** @description Whether the UID is immune from deregistration at as_of: (as_of block - registered_at_block) < immunity_period, as the runtime judges it */
+            in_period: boolean;
+            /** @description Blocks until the immunity period ends (0 once it has) */
+            blocks_left: number;
+            /** @description The subnet's immunity period at as_of, in blocks */
+            immunity_period: number;
+        };
+        Neurons: {
+            /** @description This page, the next while there is more, and the subnet's other views */
+            _links: {
+                /** @description This page */
+                self: components["schemas"]["HalLink"];
+                /** @description The next page of the same query; absent on the last page */
+                next?: components["schemas"]["HalLink"];
+                /** @description The subnet */
+                subnet: components["schemas"]["HalLink"];
+                /** @description The subnet's pool */
+                pool: components["schemas"]["HalLink"];
+                /** @description The subnet's validators (UIDs with a permit) */
+                validators: components["schemas"]["HalLink"];
+            };
+            /** @description The block every value of the page is read at */
+            as_of: components["schemas"]["AsOf"] | null;
+            /** @description The subnet (integer netuid) */
+            netuid: number;
+            /** @description This page's size and the cursor of the next */
+            page: components["schemas"]["Page"];
+            /** @description The page's UIDs */
+            _embedded: {
+                /** @description The UIDs of this page, in the order asked for */
+                items: components["schemas"]["Neuron"][];
             };
         };
         /** @description The order `orderData` encodes, with the on-chain order's origin chain and fill deadline */
@@ -8711,6 +8851,10 @@ export interface operations {
                 group_by?: "coldkey" | "position";
                 /** @description Smallest holding listed, nalpha; default "1" */
                 min_alpha_nalpha?: string;
+                /** @description Only positions on this hotkey (its nominators): SS58 (prefix 42), 0x-prefixed 32-byte public key, or 0x-prefixed 20-byte EVM address (mapped with HashedAddressMapping) */
+                hotkey?: string;
+                /** @description Only this coldkey's holding: SS58 (prefix 42), 0x-prefixed 32-byte public key, or 0x-prefixed 20-byte EVM address (mapped with HashedAddressMapping) */
+                coldkey?: string;
                 /** @description Page size, default 100, at most 500 */
                 limit?: number;
                 /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
@@ -8842,7 +8986,282 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, UNKNOWN_PARAMETER */
+            /** @description Problem: INVALID_PARAMETER, INVALID_ADDRESS, INVALID_CURSOR, UNKNOWN_PARAMETER */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: UNAUTHENTICATED, INVALID_TOKEN */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: FORBIDDEN, KEY_ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The authentication scheme and, for a refused token or scope, why (RFC 6750 §3). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: NETUID_NOT_FOUND, BLOCK_NOT_YET_INDEXED, BLOCK_BEFORE_HISTORY */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: REQUEST_HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: UNAVAILABLE, REBUILDING */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    /** @description What is left of the caller's rate budget (IETF httpapi RateLimit fields): `"default";r=<units left>;t=<seconds until it refills>`. */
+                    RateLimit?: string;
+                    /** @description The caller's tier: `"default";q=<units per window>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSubnetNeuronsLatest: {
+        parameters: {
+            query?: {
+                /** @description Only the UID of this hotkey: SS58 (prefix 42), 0x-prefixed 32-byte public key, or 0x-prefixed 20-byte EVM address (mapped with HashedAddressMapping) */
+                hotkey?: string;
+                /** @description Only the UIDs of hotkeys this coldkey owns: SS58 (prefix 42), 0x-prefixed 32-byte public key, or 0x-prefixed 20-byte EVM address (mapped with HashedAddressMapping) */
+                coldkey?: string;
+                /** @description Only UIDs with (true) or without (false) a validator permit */
+                validator_permit?: "true" | "false";
+                /** @description Only active (true) or inactive (false) UIDs */
+                active?: "true" | "false";
+                /** @description Sort key; default incentive: incentive, emission, stake, dividends, uid */
+                sort?: "incentive" | "emission" | "stake" | "dividends" | "uid";
+                /** @description Sort direction; default desc */
+                order?: "asc" | "desc";
+                /** @description Page size, default 256, at most 256 */
+                limit?: number;
+                /** @description Opaque: page.next_cursor of the previous page of the same query (or follow _links.next) */
+                cursor?: string;
+                /** @description The block to answer at: a block number (the state at that block of the canonical chain as the API knows it; after a reorganisation, the block now at that height) or `finalized` (the newest finalized block). Default: the newest block. as_of names the block answered; an answer at a finalized block given by number never changes (Cache-Control immutable). A block above the newest indexed is 404 BLOCK_NOT_YET_INDEXED, one before the first block followed 404 BLOCK_BEFORE_HISTORY. For example `block_number=1200` or `block_number=finalized`. */
+                block_number?: number | "finalized";
+            };
+            header?: {
+                /** @description Entity tags of representations the caller holds (a list, weak comparison, or `*`): when one is still current the answer is 304 Not Modified without a body. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Subnet id (netuid), 0 to 65535 */
+                netuid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of UIDs */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "/data/v1/subnets/64/neurons/latest?limit=1"
+                     *         },
+                     *         "next": {
+                     *           "href": "/data/v1/subnets/64/neurons/latest?limit=1&cursor=eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19"
+                     *         },
+                     *         "subnet": {
+                     *           "href": "/data/v1/subnets/latest?netuid=64"
+                     *         },
+                     *         "pool": {
+                     *           "href": "/data/v1/subnet-pools/latest?netuid=64"
+                     *         },
+                     *         "validators": {
+                     *           "href": "/data/v1/subnets/64/validators/latest"
+                     *         }
+                     *       },
+                     *       "as_of": {
+                     *         "chain_id": 945,
+                     *         "block_number": 7012345,
+                     *         "block_hash": "0x5c0e3f1e9a7b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d",
+                     *         "timestamp": "2026-08-20T12:00:00.000Z",
+                     *         "finality": "latest"
+                     *       },
+                     *       "netuid": 64,
+                     *       "page": {
+                     *         "limit": 1,
+                     *         "next_cursor": "eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19",
+                     *         "has_more": true
+                     *       },
+                     *       "_embedded": {
+                     *         "items": [
+                     *           {
+                     *             "_links": {
+                     *               "hotkey": {
+                     *                 "href": "/data/v1/accounts/5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y/balance/latest"
+                     *               },
+                     *               "coldkey-balance": {
+                     *                 "href": "/data/v1/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY/balance/latest"
+                     *               },
+                     *               "subnet": {
+                     *                 "href": "/data/v1/subnets/latest?netuid=64"
+                     *               },
+                     *               "holders": {
+                     *                 "href": "/data/v1/subnets/64/holders/top"
+                     *               }
+                     *             },
+                     *             "uid": 17,
+                     *             "hotkey": {
+                     *               "ss58": "5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y",
+                     *               "public_key": "0x90b5ab205c6974c9ea841be688864633dc9ca8a357843eeacf2314649965fe22",
+                     *               "evm_h160": null
+                     *             },
+                     *             "coldkey": {
+                     *               "ss58": "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY",
+                     *               "public_key": "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d",
+                     *               "evm_h160": null
+                     *             },
+                     *             "identity": null,
+                     *             "alpha_stake_nalpha": "0",
+                     *             "root_stake_rao": "0",
+                     *             "total_stake_value_rao": "0",
+                     *             "rank": "0.04211032",
+                     *             "trust": "0.96873426",
+                     *             "consensus": "0.0421973",
+                     *             "incentive": "0.04211032",
+                     *             "dividends": "0",
+                     *             "emission_nalpha": "3069125843",
+                     *             "validator_permit": false,
+                     *             "validator_trust": "0",
+                     *             "active": true,
+                     *             "axon": {
+                     *               "ip": "203.0.113.7",
+                     *               "port": 8091,
+                     *               "ip_type": 4,
+                     *               "protocol": 4,
+                     *               "version": 9001000,
+                     *               "block": 7011800
+                     *             },
+                     *             "registered_at_block": 7009000,
+                     *             "immunity": {
+                     *               "in_period": true,
+                     *               "blocks_left": 3855,
+                     *               "immunity_period": 7200
+                     *             },
+                     *             "pruning_score": "0.04211032",
+                     *             "last_update_block": 7012100
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/hal+json": components["schemas"]["Neurons"];
+                };
+            };
+            /** @description Not Modified: the representation named in If-None-Match is still the current one; no body. It spends 0.2 units of the rate budget (0.2 of the route's 1) when the gateway proves it current without asking the backend (it kept the answer and the read models it came from have not changed since), and the full 1 otherwise. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `private, max-age=<s>`: the seconds until the next block is expected after `as_of` (its timestamp plus the block time, at most one block time, 0 once a block is overdue). An answer at a block given by number in `block_number` whose `as_of.finality` is `finalized` never changes: `private, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem: INVALID_PARAMETER, INVALID_CURSOR, INVALID_ADDRESS, UNKNOWN_PARAMETER */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

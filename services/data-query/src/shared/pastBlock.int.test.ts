@@ -29,6 +29,7 @@ import { getSubnetEmissionsLatest } from "../market/emissions.js";
 import { getSubnetPoolsLatest } from "../market/pools.js";
 import { getNetworkStatsLatest } from "../market/stats.js";
 import { getHoldersTop } from "../subnets/holders.js";
+import { getNeuronsLatest } from "../subnets/neurons.js";
 import { getSubnetsLatest } from "../subnets/subnetsLatest.js";
 import { getValidatorsLatest } from "../subnets/validators.js";
 import { seriesAt } from "./seriesAt.js";
@@ -264,6 +265,12 @@ async function everyRead(wanted: number | "finalized", history: HistoryDb | unde
       history,
     ),
     holders: await getHoldersTop(redis, { netuid: 1, groupBy: 0, at: selector }, history),
+    neurons: await getNeuronsLatest(redis, { netuid: 1, sort: 0, order: 0, at: selector }, history),
+    nominators: await getHoldersTop(
+      redis,
+      { netuid: 1, groupBy: 0, hotkey: account("a").publicKey, at: selector },
+      history,
+    ),
     balance: await getBalanceLatest(redis, { address: OWNER, valuation: 0, netuids: [], at: selector }, history),
   };
 }
@@ -298,6 +305,17 @@ describe("latest reads at a past block", () => {
       ["300", undefined],
     ]);
     expect(answers.holders.holders.map((item) => item.alphaNalpha)).toEqual(["200", "150", "100"]);
+    // Every UID of that metagraph, and the nominators of hotkey a in that holder set.
+    expect(answers.neurons.neurons.map((item) => [item.uid, item.alphaStakeNalpha, item.rootStakeRao])).toEqual([
+      [0, "700", "101"],
+      [1, "300", undefined],
+    ]);
+    expect(answers.nominators.holders.map((item) => [item.coldkey?.ss58, item.hotkey?.ss58, item.alphaNalpha])).toEqual(
+      [
+        ["ss58-2", "ss58-a", "200"],
+        ["ss58-1", "ss58-a", "100"],
+      ],
+    );
     expect(answers.balance).toMatchObject({
       balanceFreeRao: "500",
       positions: [{ stakeNalpha: "1000", priceTao: price(1, 103) }],

@@ -19,6 +19,7 @@ import {
   subnetsKeys,
 } from "@platform/read-models";
 import type { Redis } from "@platform/store";
+import { parseAddress } from "../accounts/address.js";
 import { readModel } from "../shared/asOf.js";
 import { notYet } from "../shared/asOfRef.js";
 import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
@@ -84,7 +85,13 @@ async function atomically(redis: Redis, build: (multi: ReturnType<Redis["multi"]
 /** The walk a request asks for, its page scope and its smallest holding; the subnet is judged against `known`. */
 function walkOf(request: GetHoldersTopRequest, known: ReadonlySet<number>) {
   const limit = pageLimitOf(request.page, { defaultLimit: 100, maxLimit: 500 });
-  const grouping = request.groupBy === HolderGrouping.HOLDER_GROUPING_POSITION ? "position" : "coldkey";
+  const filter: HolderFilter = {
+    ...(request.hotkey === undefined ? {} : { hotkey: parseAddress(request.hotkey, "hotkey").publicKey }),
+    ...(request.coldkey === undefined ? {} : { coldkey: parseAddress(request.coldkey, "coldkey").publicKey }),
+  };
+  // A hotkey's nominators are positions on it: one row per (coldkey, that hotkey), whatever group_by says.
+  const grouping =
+    request.groupBy === HolderGrouping.HOLDER_GROUPING_POSITION || filter.hotkey !== undefined ? "position" : "coldkey";
   if (
     ![
       HolderGrouping.HOLDER_GROUPING_UNSPECIFIED,
@@ -100,7 +107,14 @@ function walkOf(request: GetHoldersTopRequest, known: ReadonlySet<number>) {
       parameter: "min_alpha_nalpha",
     });
   const [netuid] = checkNetuids([request.netuid], known, 1) as [number];
-  const scope = queryScope(["holders/top", netuid, grouping, minAlpha, ...blockScope(request.at)]);
+  const scope = queryScope([
+    "holders/top",
+    netuid,
+    grouping,
+    minAlpha,
+    ...blockScope(request.at),
+    ...(isFiltered(filter) ? [filter.hotkey ?? "", filter.coldkey ?? ""] : []),
+  ]);
   const cursor = request.page?.cursor
     ? decodeCursor(
         request.page.cursor,
@@ -112,6 +126,7 @@ function walkOf(request: GetHoldersTopRequest, known: ReadonlySet<number>) {
   const walk: Walk = {
     netuid,
     grouping,
+    filter,
     limit,
     after: cursor?.m,
     ...(cursor?.s === undefined || cursor.a === undefined
@@ -128,8 +143,10 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
 
   // A walk stays on the holder set (and pool block) of its first page while the projector
   // replaces the ranking: the zsets serve it while they show that set, the stored set after.
-  const ranked = await fromRanking(redis, walk);
-  const page = ranked ?? (await fromStoredSet(redis, walk));
+  // A filtered walk reads the stored set: the rankings order every holder, not those of one key.
+  const ranked = isFiltered(walk.filter) ? undefined : await fromRanking(redis, walk);
+  const page =
+    ranked ?? (walk.pinned === undefined ? await fromNewestStoredSet(redis, walk) : await fromStoredSet(redis, walk));
   const { set } = page;
 
   const [poolPoint, validatorPoint] = await Promise.all([
@@ -245,10 +262,27 @@ function renderPage(input: {
   };
 }
 
+/** Which holdings a filtered answer keeps (0x public keys, lowercase). */
+interface HolderFilter {
+  hotkey?: string;
+  coldkey?: string;
+}
+
+const isFiltered = (filter: HolderFilter) => filter.hotkey !== undefined || filter.coldkey !== undefined;
+
+/** Whether a ranked row is the filter's: its coldkey, and for a hotkey filter a position on that hotkey. */
+function matches(filter: HolderFilter, row: ColdkeyRow | PositionRow): boolean {
+  if (filter.coldkey !== undefined && row.coldkey.publicKey.toLowerCase() !== filter.coldkey) return false;
+  if (filter.hotkey !== undefined && !("hotkey" in row && row.hotkey.publicKey.toLowerCase() === filter.hotkey))
+    return false;
+  return true;
+}
+
 /** What a page asks for. */
 interface Walk {
   netuid: number;
   grouping: "coldkey" | "position";
+  filter: HolderFilter;
   limit: number;
   /** The last member served. */
   after: string | undefined;
@@ -351,9 +385,9 @@ async function fromStoredSet(redis: Redis, walk: Walk): Promise<SetPage> {
 function pageOfSet(stored: SeriesPoint, tag: string, walk: Walk): SetPage {
   const set = HolderPositions.decode(Buffer.from(stored.p, "base64"));
   const ranking = rankHolders(set);
-  const ranked = (walk.grouping === "coldkey" ? ranking.coldkeys : ranking.positions).sort((left, right) =>
-    left.member < right.member ? -1 : left.member > right.member ? 1 : 0,
-  );
+  const ranked = (walk.grouping === "coldkey" ? ranking.coldkeys : ranking.positions)
+    .filter((entry: { row: ColdkeyRow | PositionRow }) => matches(walk.filter, entry.row))
+    .sort((left, right) => (left.member < right.member ? -1 : left.member > right.member ? 1 : 0));
   const start = walk.after === undefined ? 0 : ranked.findIndex((entry) => entry.member === walk.after);
   if (start < 0) throw invalidArgumentCursor();
   const from = walk.after === undefined ? 0 : start + 1;
@@ -364,6 +398,14 @@ function pageOfSet(stored: SeriesPoint, tag: string, walk: Walk): SetPage {
     firstRank: from + 1,
     holdersCount: ranking.coldkeys.length,
   };
+}
+
+/** The first page of a filtered walk: the newest stored holder set (the one the rankings show once a batch commits). */
+async function fromNewestStoredSet(redis: Redis, walk: Walk): Promise<SetPage> {
+  const [text] = await readModel(() => redis.zrange(subnetsKeys.holderPoints(walk.netuid), "-1", "-1"));
+  if (text === undefined) throw notYet("holder set of this subnet");
+  const newest = JSON.parse(text) as SeriesPoint;
+  return pageOfSet(newest, `${newest.o}:${newest.h}`, walk);
 }
 
 /** The head of the newest stored holder set (a read model whose rankings were written without one). */

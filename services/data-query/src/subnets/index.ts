@@ -7,6 +7,7 @@ import type { Redis } from "@platform/store";
 import type { Registry } from "prom-client";
 import { answerCache } from "../shared/answerCache.js";
 import { getHoldersTop } from "./holders.js";
+import { getNeuronsLatest } from "./neurons.js";
 import { getSubnetsHistory } from "./subnetsHistory.js";
 import { getSubnetsLatest } from "./subnetsLatest.js";
 import { getValidatorsLatest } from "./validators.js";
@@ -21,7 +22,7 @@ export interface SubnetsReadsOptions {
 }
 
 /**
- * The three reads over the projector's subnets read model (libs/read-models subnets.ts),
+ * The reads over the projector's subnets read model (libs/read-models subnets.ts),
  * each kept for as long as the projection's version stands: every answer here is the network's
  * state at the read model's newest block, the same for every caller, and the heaviest of the Data
  * API to compute.
@@ -43,6 +44,7 @@ export function subnetsReads(options: SubnetsReadsOptions) {
       getValidatorsLatest(redis, request, history),
     ),
     getHoldersTop: answers.cached(methods.getHoldersTop, (request) => getHoldersTop(redis, request, history)),
+    getNeuronsLatest: answers.cached(methods.getNeuronsLatest, (request) => getNeuronsLatest(redis, request, history)),
     // Not kept: its default window moves with the clock, not only with the read model's version.
     getSubnetsHistory: (request: GetSubnetsHistoryRequest) => getSubnetsHistory(redis, request, history),
   };
@@ -66,6 +68,7 @@ export function subnetsGrpcService(deps: {
       getValidatorsLatest: unaryHandler(log, "GetValidatorsLatest", reads.getValidatorsLatest),
       getHoldersTop: unaryHandler(log, "GetHoldersTop", reads.getHoldersTop),
       getSubnetsHistory: unaryHandler(log, "GetSubnetsHistory", reads.getSubnetsHistory),
+      getNeuronsLatest: unaryHandler(log, "GetNeuronsLatest", reads.getNeuronsLatest),
     },
   };
 }

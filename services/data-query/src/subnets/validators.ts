@@ -1,5 +1,6 @@
 import { invalidArgument } from "@platform/errors";
 import type { HistoryDb } from "@platform/history";
+import type { AsOf, BlockSelector } from "@platform/proto/common/v1/common";
 import type {
   GetValidatorsLatestRequest,
   GetValidatorsLatestResponse,
@@ -44,14 +45,63 @@ export async function getValidatorsLatest(
     order,
     ...blockScope(request.at),
   ]);
-  // Every page of a walk answers at the block of its first page, so no UID is served twice or
-  // skipped while metagraphs change underneath (the subnet's newest few metagraphs are kept).
-  const pinned = request.page?.cursor ? decodeCursor(request.page.cursor, scope, {}, { b: /^\d{1,12}$/ }).b : undefined;
-  const wanted = wantedOf(request.at);
+  const { netuid, snapshot, pool, block, asOf } = await standingMetagraph(
+    { redis, history },
+    request.netuid,
+    request.at,
+    request.page?.cursor ? request.page.cursor : undefined,
+    scope,
+  );
+  const price = pool?.priceTao;
+  const neurons = snapshot.neurons.filter((neuron) =>
+    request.includeWithoutPermit
+      ? BigInt(neuron.alphaStakeNalpha) > 0n || BigInt(neuron.rootStakeRao ?? "0") > 0n
+      : neuron.validatorPermit,
+  );
+  const validators = neurons.map((neuron) => describeValidator(neuron, price, block, netuid === ROOT_NETUID));
+  const page = sortedPage({
+    items: validators,
+    valueOf: sortValueOf,
+    idOf: (validator) => validator.uid,
+    order,
+    limit,
+    cursor: request.page?.cursor ?? "",
+    scope,
+    carry: { b: String(block) },
+  });
+  return { asOf, netuid, validators: page.items, page: page.page };
+}
+
+/** The metagraph a page describes: its subnet, the snapshot with root stakes moved since, the pool valuing it, its block. */
+export interface StandingMetagraph {
+  netuid: number;
+  snapshot: ValidatorSetSnapshot;
+  pool: PoolSnapshot | undefined;
+  block: number;
+  asOf: AsOf;
+  read: ReadAt;
+}
+
+/**
+ * The subnet's metagraph standing at the newest block (or at the block asked for), valued at the
+ * pool of that block. Every page of a walk answers at the block of its first page (the cursor's
+ * `b`), so no UID is served twice or skipped while metagraphs change underneath (the subnet's
+ * newest few metagraphs are kept).
+ */
+export async function standingMetagraph(
+  stores: SeriesStores,
+  requested: number,
+  at: BlockSelector | undefined,
+  cursor: string | undefined,
+  scope: string,
+): Promise<StandingMetagraph> {
+  const { redis } = stores;
+  const pinned = cursor === undefined ? undefined : decodeCursor(cursor, scope, {}, { b: /^\d{1,12}$/ }).b;
+  const wanted = wantedOf(at);
   const { netuid, point, newestPool, pin, read } =
     wanted === undefined
-      ? await metagraphAtHead(redis, request.netuid, pinned)
-      : await metagraphAtPast({ redis, history }, request.netuid, wanted, pinned);
+      ? await metagraphAtHead(redis, requested, pinned)
+      : await metagraphAtPast(stores, requested, wanted, pinned);
   if (point === undefined) {
     if (pinned !== undefined)
       throw invalidArgument(
@@ -73,27 +123,10 @@ export async function getValidatorsLatest(
   // Root stakes that moved since the snapshot come as moves of their own (ValidatorRootStakes).
   const snapshot = withRootStakes(
     decodePoint(point, ValidatorSetSnapshot),
-    await rootStakeMovesAfter({ redis, history }, netuid, point, block),
+    await rootStakeMovesAfter(stores, netuid, point, block),
   );
   const asOf = asOfPinned(block === point.b ? snapshot.ref : pool!.ref, pin);
-  const price = pool?.priceTao;
-  const neurons = snapshot.neurons.filter((neuron) =>
-    request.includeWithoutPermit
-      ? BigInt(neuron.alphaStakeNalpha) > 0n || BigInt(neuron.rootStakeRao ?? "0") > 0n
-      : neuron.validatorPermit,
-  );
-  const validators = neurons.map((neuron) => describeValidator(neuron, price, block, netuid === ROOT_NETUID));
-  const page = sortedPage({
-    items: validators,
-    valueOf: sortValueOf,
-    idOf: (validator) => validator.uid,
-    order,
-    limit,
-    cursor: request.page?.cursor ?? "",
-    scope,
-    carry: { b: String(block) },
-  });
-  return { asOf, netuid, validators: page.items, page: page.page };
+  return { netuid, snapshot, pool, block, asOf, read };
 }
 
 /** The subnet's newest metagraph and pool (or those at a walk's block), with the subnet list judged. */

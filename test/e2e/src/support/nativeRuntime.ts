@@ -102,6 +102,12 @@ export interface DirectNeuron {
   rootStake: string;
   /** `Delegates[hotkey]`, raw u16. */
   take: number;
+  /** `Rank`, `Trust` and `PruningScores` entries, raw u16. */
+  rank: number;
+  trust: number;
+  pruningScore: number;
+  /** `Axons[netuid, hotkey]` as the API's JSON (numbers for u8..u32, text for u64/u128), null when none. */
+  axon: Record<string, number | string> | null;
 }
 
 /** The per-subnet storage items `subnets()` reads by netuid. */
@@ -379,18 +385,22 @@ async function readSubnet(module: PalletQuery, netuid: number): Promise<DirectSu
 /** Every UID of the subnet (`Keys`), with its metagraph vectors' entries, coldkey, stakes and take. */
 async function readNeurons(module: PalletQuery, netuid: number): Promise<DirectNeuron[]> {
   const vector = async (item: string) => (await module[item]!(netuid)) as unknown as Codec[];
-  const [active, permit, dividends, incentive, consensus, vtrust, emission, lastUpdate] = await Promise.all(
-    [
-      "active",
-      "validatorPermit",
-      "dividends",
-      "incentive",
-      "consensus",
-      "validatorTrust",
-      "emission",
-      "lastUpdate",
-    ].map(vector),
-  );
+  const [active, permit, dividends, incentive, consensus, vtrust, emission, lastUpdate, rank, trust, pruning] =
+    await Promise.all(
+      [
+        "active",
+        "validatorPermit",
+        "dividends",
+        "incentive",
+        "consensus",
+        "validatorTrust",
+        "emission",
+        "lastUpdate",
+        "rank",
+        "trust",
+        "pruningScores",
+      ].map(vector),
+    );
   const keys = (await module.keys!.entries(netuid)) as unknown as [{ args: [Codec, Codec] }, Codec][];
   return Promise.all(
     keys.map(async ([key, hotkeyCodec]): Promise<DirectNeuron> => {
@@ -413,6 +423,12 @@ async function readNeurons(module: PalletQuery, netuid: number): Promise<DirectN
         alphaStake: String(await module.totalHotkeyAlpha!(hotkey, netuid)),
         rootStake: String(await module.totalHotkeyAlpha!(hotkey, 0)),
         take: Number(String(await module.delegates!(hotkey))),
+        rank: Number(at(rank!, "0")),
+        trust: Number(at(trust!, "0")),
+        pruningScore: Number(at(pruning!, "0")),
+        axon: (
+          (await module.axons!(netuid, hotkey)) as unknown as { toJSON(): Record<string, number | string> | null }
+        ).toJSON(),
       };
     }),
   );

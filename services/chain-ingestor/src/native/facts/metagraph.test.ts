@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readMetagraphs } from "./metagraph.js";
+import { axonInfo, ipText, readMetagraphs } from "./metagraph.js";
 import { type FakeItem, fakeRuntimeAt } from "./testSupport/runtimeAtFake.js";
 
 const key = (byte: number) => `0x${byte.toString(16).padStart(2, "0").repeat(32)}`;
@@ -35,6 +35,25 @@ function spec218(overrides: Record<string, FakeItem> = {}) {
     validatorTrust: byNetuid({ 2: [65534, 0], 3: [5, 6] }),
     emission: byNetuid({ 2: [910_002_289n, 0n], 3: [7n, 8n] }),
     lastUpdate: byNetuid({ 2: [2n, 3n], 3: [9n, 10n] }),
+    rank: byNetuid({ 2: [65535, 0], 3: [1, 1] }),
+    trust: byNetuid({ 2: [0, 32768], 3: [1, 1] }),
+    pruningScores: byNetuid({ 2: [1, 65535], 3: [1, 1] }),
+    // An OptionQuery: only hotkey B served one, on subnet 2 (192.168.1.1:8091).
+    axons: table([
+      [
+        [2, HOT_B],
+        {
+          block: 7n,
+          version: 9,
+          ip: 3_232_235_777n,
+          port: 8091,
+          ipType: 4,
+          protocol: 4,
+          placeholder1: 0,
+          placeholder2: 0,
+        },
+      ],
+    ]),
     blockAtRegistration: table(
       [
         [[2, 0], 2n],
@@ -100,6 +119,9 @@ describe("readMetagraphs: spec 218 items and batched reads", () => {
         consensus: "0.0015259",
         emissionNalpha: "910002289",
         lastUpdateBlock: "2",
+        rank: "1",
+        trust: "0",
+        pruningScore: "0.00001525",
         // Spec 218's identity has no github repo: the proto default.
         identity: {
           name: "Alice validator",
@@ -129,6 +151,10 @@ describe("readMetagraphs: spec 218 items and batched reads", () => {
         consensus: "0.0030518",
         emissionNalpha: "0",
         lastUpdateBlock: "3",
+        rank: "0",
+        trust: "0.50000762",
+        pruningScore: "1",
+        axon: { ip: "192.168.1.1", port: 8091, ipType: 4, protocol: 4, version: 9, block: "7" },
       },
     ]);
   });
@@ -152,6 +178,7 @@ describe("readMetagraphs: spec 218 items and batched reads", () => {
       "entries keys 1",
       "entries keys 1",
       "multi active 2",
+      "multi axons 4",
       "multi blockAtRegistration 4",
       "multi childkeyTake 4",
       "multi consensus 2",
@@ -163,9 +190,12 @@ describe("readMetagraphs: spec 218 items and batched reads", () => {
       "multi incentive 2",
       "multi lastUpdate 2",
       "multi owner 3",
+      "multi pruningScores 2",
+      "multi rank 2",
       // Alpha on each (hotkey, subnet), root stake on each distinct hotkey.
       "multi totalHotkeyAlpha 3",
       "multi totalHotkeyAlpha 4",
+      "multi trust 2",
       "multi validatorPermit 2",
       "multi validatorTrust 2",
     ]);
@@ -275,5 +305,25 @@ describe("readMetagraphs: missing values, identities and Keys", () => {
     expect(
       runtime.reads.filter((read) => read.item === "subtensorModule.keys").map((read) => [read.kind, read.keys]),
     ).toEqual([["entries", []]]);
+  });
+});
+
+describe("axonInfo: the runtime's AxonInfo", () => {
+  it("writes IPv4 dotted and IPv6 in RFC 5952's compressed form", () => {
+    expect(ipText(0x7f00_0001n, 4)).toBe("127.0.0.1");
+    expect(ipText(1n, 6)).toBe("::1");
+    expect(ipText(0x2001_0db8_0000_0000_0000_0000_0000_00ffn, 6)).toBe("2001:db8::ff");
+  });
+
+  it("is absent for a hotkey that served none (OptionQuery)", () => {
+    expect(axonInfo(undefined)).toBeUndefined();
+    expect(axonInfo({ block: 1n, version: 0, ip: 0n, port: 0, ipType: 4, protocol: 0 })).toEqual({
+      ip: "0.0.0.0",
+      port: 0,
+      ipType: 4,
+      protocol: 0,
+      version: 0,
+      block: "1",
+    });
   });
 });

@@ -1,7 +1,7 @@
-import type { AccountId, ValidatorIdentity } from "@platform/proto/common/v1/network";
+import type { AccountId, NeuronAxonInfo, ValidatorIdentity } from "@platform/proto/common/v1/network";
 import type { NeuronState } from "@platform/proto/events/v1/chain_network";
 import { ROOT_NETUID } from "@platform/subtensor";
-import { accountField } from "../node/eventFields.js";
+import { accountField, amountField } from "../node/eventFields.js";
 import type { RuntimeAt } from "../node/runtimeAt.js";
 import {
   flag,
@@ -41,6 +41,10 @@ const VECTOR_ITEMS = [
   "validatorTrust",
   "emission",
   "lastUpdate",
+  // Spec 218 keeps these; a runtime without them leaves the neurons' rank, trust and pruning score out.
+  "rank",
+  "trust",
+  "pruningScores",
 ] as const;
 type VectorItem = (typeof VECTOR_ITEMS)[number];
 
@@ -66,6 +70,7 @@ interface NeuronValues {
   rootStake: unknown;
   take: unknown;
   identity: unknown;
+  axon: unknown;
 }
 
 /**
@@ -84,7 +89,7 @@ export async function readMetagraphs(
   const slots = slotsBySubnet.flat();
   const hotkeys = [...new Set(slots.map((slot) => slot.hotkey.publicKey))];
 
-  const [perSlot, stakes, perHotkey, rootStakes] = await Promise.all([
+  const [perSlot, stakes, axons, perHotkey, rootStakes] = await Promise.all([
     readColumns(
       runtime,
       ["blockAtRegistration"],
@@ -94,6 +99,11 @@ export async function readMetagraphs(
       runtime,
       ["totalHotkeyAlpha", "childkeyTake"],
       slots.map((slot) => [slot.hotkey.publicKey, slot.netuid]),
+    ),
+    readColumns(
+      runtime,
+      ["axons"],
+      slots.map((slot) => [slot.netuid, slot.hotkey.publicKey]),
     ),
     readColumns(runtime, ["owner", "delegates"], hotkeys),
     readColumns(
@@ -121,6 +131,7 @@ export async function readMetagraphs(
       rootStake: rootStakes.totalHotkeyAlpha?.[at],
       take: perHotkey.delegates?.[at],
       identity: coldkey === undefined ? undefined : identityOf.get(coldkey.publicKey),
+      axon: axons.axons?.[index],
     };
     metagraphs.get(slot.netuid)!.push(neuronState(slot, values));
   });
@@ -148,7 +159,47 @@ function neuronState(slot: Slot, values: NeuronValues): NeuronState {
     emissionNalpha: u64Text(vector("emission")) ?? "",
     lastUpdateBlock: u64Text(vector("lastUpdate")) ?? "0",
     ...optional("identity", validatorIdentity(values.identity)),
+    ...scoresOf(vector),
+    ...optional("axon", axonInfo(values.axon)),
   };
+}
+
+/** The scores only some runtimes keep (absent where the vector is missing or short). */
+function scoresOf(
+  vector: (item: VectorItem) => unknown,
+): Partial<Pick<NeuronState, "rank" | "trust" | "pruningScore">> {
+  return {
+    ...optional("rank", u16Ratio(vector("rank"))),
+    ...optional("trust", u16Ratio(vector("trust"))),
+    ...optional("pruningScore", u16Ratio(vector("pruningScores"))),
+  };
+}
+
+/** `AxonInfo` (an OptionQuery: undefined when the hotkey never served one on the subnet). */
+export function axonInfo(value: unknown): NeuronAxonInfo | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const fields = value as Record<string, unknown>;
+  const ip = amountField(fields.ip);
+  const ipType = smallInt(fields.ipType);
+  if (ip === undefined || ipType === undefined) return undefined;
+  return {
+    ip: ipText(ip, ipType),
+    port: smallInt(fields.port) ?? 0,
+    ipType,
+    protocol: smallInt(fields.protocol) ?? 0,
+    version: smallInt(fields.version) ?? 0,
+    block: u64Text(fields.block) ?? "0",
+  };
+}
+
+/**
+ * The u128 `ip` as text: dotted IPv4 for ip_type 4 (its low 32 bits, as the runtime packs it),
+ * otherwise IPv6 in RFC 5952's compressed form (the WHATWG URL serialiser writes that form).
+ */
+export function ipText(ip: bigint, ipType: number): string {
+  if (ipType === 4) return [24n, 16n, 8n, 0n].map((shift) => String((ip >> shift) & 0xffn)).join(".");
+  const hextets = Array.from({ length: 8 }, (_, index) => ((ip >> BigInt(112 - 16 * index)) & 0xffffn).toString(16));
+  return new URL(`http://[${hextets.join(":")}]/`).hostname.slice(1, -1);
 }
 
 /**
@@ -218,8 +269,8 @@ const DYNAMIC_VECTORS = VECTOR_ITEMS;
 /**
  * The metagraphs of `netuids` with only what epochs, weights and stake moves change read again
  * (the score vectors, per subnet, and each neuron's alpha and root stake), the rest of each neuron
- * (hotkey, coldkey, take, childkey take, identity, registration block) kept from `previous`: those
- * change only through events (registrations, take and identity changes), which re-read the subnet
+ * (hotkey, coldkey, take, childkey take, identity, registration block, axon) kept from `previous`: those
+ * change only through events (registrations, take and identity changes, axons served), which re-read the subnet
  * whole. At mainnet size this is 2 storage values per neuron instead of 7.
  */
 export async function refreshMetagraphs(
@@ -253,7 +304,7 @@ export async function refreshMetagraphs(
       neuron.hotkey === undefined
         ? undefined
         : rootStakes.totalHotkeyAlpha?.[hotkeyIndex.get(neuron.hotkey.publicKey)!];
-    const { rootStakeRao: _rootStake, ...kept } = neuron;
+    const { rootStakeRao: _rootStake, rank: _rank, trust: _trust, pruningScore: _pruning, ...kept } = neuron;
     const next: NeuronState = {
       ...kept,
       validatorPermit: flag(vector("validatorPermit")) ?? false,
@@ -266,6 +317,7 @@ export async function refreshMetagraphs(
       consensus: u16Ratio(vector("consensus")) ?? "",
       emissionNalpha: u64Text(vector("emission")) ?? "",
       lastUpdateBlock: u64Text(vector("lastUpdate")) ?? "0",
+      ...scoresOf(vector),
     };
     refreshed.get(netuid)!.push(sameRefreshed(neuron, next) ? neuron : next);
   });
@@ -343,6 +395,9 @@ function sameRefreshed(before: NeuronState, after: NeuronState): boolean {
     before.incentive === after.incentive &&
     before.consensus === after.consensus &&
     before.emissionNalpha === after.emissionNalpha &&
-    before.lastUpdateBlock === after.lastUpdateBlock
+    before.lastUpdateBlock === after.lastUpdateBlock &&
+    before.rank === after.rank &&
+    before.trust === after.trust &&
+    before.pruningScore === after.pruningScore
   );
 }

@@ -81,9 +81,20 @@ describe("subnetChangesOf", () => {
     ).toEqual([1, 3]);
   });
 
+  it("reads the served subnet's metagraph again for an axon served, and nothing else", () => {
+    expect(subnetChangesOf(input({ events: [event("AxonServed", [3, { raw: HOT_A }])] }))).toEqual({
+      details: new Set(),
+      metagraphs: new Set([3]),
+      scores: new Set(),
+      rootStakes: new Set(),
+    });
+  });
+
   it("changes nothing for events without a bearing, and everything for one it does not know or cannot read", () => {
     expect(
-      subnetChangesOf(input({ events: [event("AxonServed", [1, { raw: HOT_A }]), event("Transfer", {}, "Balances")] })),
+      subnetChangesOf(
+        input({ events: [event("PrometheusServed", [1, { raw: HOT_A }]), event("Transfer", {}, "Balances")] }),
+      ),
     ).toEqual({ details: new Set(), metagraphs: new Set(), scores: new Set(), rootStakes: new Set() });
     expect(subnetChangesOf(input({ events: [event("HotkeySwapped", {})] }))).toEqual({
       details: "all",

@@ -63,6 +63,8 @@ export function subnetChangesOf(input: SubnetChangeInput): SubnetChanges {
       if (event.name === "NetworkAdded") metagraphs.add(firstNetuid);
     } else if (effect === "neurons" && firstNetuid !== undefined) {
       if (event.name === "WeightsSet") scores.add(firstNetuid);
+      // An axon is the neuron's own (`Axons[netuid, hotkey]`): the metagraph only.
+      else if (event.name === "AxonServed") metagraphs.add(firstNetuid);
       else {
         metagraphs.add(firstNetuid);
         details.add(firstNetuid);

@@ -23,7 +23,7 @@ export const SUBTENSOR_EVENTS: ReadonlyMap<string, SubtensorEventEffect> = new M
     AdjustmentIntervalSet: { subnets: "settings", positions: "nothing" },
     AlphaSigmoidSteepnessSet: { subnets: "settings" },
     ArbitrationPeriodExtended: { subnets: "nothing", positions: "nothing" },
-    AxonServed: { subnets: "nothing", positions: "nothing" },
+    AxonServed: { subnets: "neurons", positions: "nothing" },
     BondsMovingAverageSet: { subnets: "settings", positions: "nothing" },
     BulkNeuronsRegistered: { subnets: "neurons", positions: "nothing" },
     BurnSet: { subnets: "settings", positions: "nothing" },

@@ -14,7 +14,7 @@ import {
   Valuation,
 } from "@platform/proto/data/v1/accounts";
 import { MarketServiceService, PoolSort, SeriesFormat, SwapDirection } from "@platform/proto/data/v1/market";
-import { HolderGrouping, SubnetsServiceService, ValidatorSort } from "@platform/proto/data/v1/subnets";
+import { HolderGrouping, NeuronSort, SubnetsServiceService, ValidatorSort } from "@platform/proto/data/v1/subnets";
 import { createMetricsRegistry, watchDependencies } from "@platform/runtime";
 import { decodeReadModelChange } from "@platform/signals";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,8 +28,10 @@ import { unservedEventStreams } from "../events/eventStreams.js";
 import { apiRoutes } from "../index.js";
 import {
   ALICE,
+  BOB,
   balanceHistoryExample,
   balanceLatestExample,
+  CHARLIE,
   EVM_ACCOUNT,
   EXAMPLE_AS_OF,
   emissionsLatestExample,
@@ -44,6 +46,7 @@ import {
   transactionsExample,
   validatorsLatestExample,
 } from "./examples.js";
+import { neuronsLatestExample } from "./subnets/neuronExamples.js";
 
 /** A change signal as the gateway receives it on `readmodel.changed.<projection>`. */
 const received = (projection: string, payload: unknown) =>
@@ -216,6 +219,12 @@ beforeAll(async () => {
             "getHoldersTop",
             (request: Pinnable & { netuid: number }) => (
               checkNetuids([request.netuid]), atBlock(request, holdersTopExample)
+            ),
+          ),
+          getNeuronsLatest: handler(
+            "getNeuronsLatest",
+            (request: Pinnable & { netuid: number }) => (
+              checkNetuids([request.netuid]), atBlock(request, neuronsLatestExample)
             ),
           ),
         },
@@ -508,6 +517,77 @@ describe("Data API routes: market and subnet answers", () => {
   });
 });
 
+describe("Data API routes: neurons and holder filters", () => {
+  it("holders filtered by hotkey and coldkey: the keys go to the backend as given and back into the links", async () => {
+    const path = `/data/v1/subnets/64/holders/top?hotkey=${BOB.ss58}&coldkey=${ALICE.publicKey}&limit=2`;
+    const holders = await ok(path);
+    expect(asked("getHoldersTop")).toEqual({
+      netuid: 64,
+      groupBy: HolderGrouping.HOLDER_GROUPING_UNSPECIFIED,
+      hotkey: BOB.ss58,
+      coldkey: ALICE.publicKey,
+      page: { limit: 2, cursor: "" },
+    });
+    expect(holders._links.self.href).toBe(
+      `/data/v1/subnets/64/holders/top?hotkey=${BOB.ss58}&coldkey=${ALICE.publicKey}&limit=2`,
+    );
+  });
+
+  it("neurons: every filter, the sort and the order go to the backend; the UID renders with its units", async () => {
+    const path = `/data/v1/subnets/64/neurons/latest?hotkey=${CHARLIE.ss58}&coldkey=${ALICE.ss58}&validator_permit=false&active=true&sort=emission&order=asc&limit=10`;
+    const neurons = await ok(path);
+    expect(asked("getNeuronsLatest")).toEqual({
+      netuid: 64,
+      hotkey: CHARLIE.ss58,
+      coldkey: ALICE.ss58,
+      validatorPermit: false,
+      active: true,
+      sort: NeuronSort.NEURON_SORT_EMISSION,
+      order: SortOrder.SORT_ORDER_ASC,
+      page: { limit: 10, cursor: "" },
+    });
+    expect(neurons._links.self.href).toBe(path);
+    expect(neurons._links.validators).toEqual({ href: "/data/v1/subnets/64/validators/latest" });
+    expect(neurons._embedded.items[0]).toEqual({
+      _links: {
+        hotkey: { href: `/data/v1/accounts/${CHARLIE.ss58}/balance/latest` },
+        "coldkey-balance": { href: `/data/v1/accounts/${ALICE.ss58}/balance/latest` },
+        subnet: { href: "/data/v1/subnets/latest?netuid=64" },
+        holders: { href: "/data/v1/subnets/64/holders/top" },
+      },
+      uid: 17,
+      hotkey: { ss58: CHARLIE.ss58, public_key: CHARLIE.publicKey, evm_h160: null },
+      coldkey: { ss58: ALICE.ss58, public_key: ALICE.publicKey, evm_h160: null },
+      identity: null,
+      alpha_stake_nalpha: "0",
+      root_stake_rao: "0",
+      total_stake_value_rao: "0",
+      rank: "0.04211032",
+      trust: "0.96873426",
+      consensus: "0.0421973",
+      incentive: "0.04211032",
+      dividends: "0",
+      emission_nalpha: "3069125843",
+      validator_permit: false,
+      validator_trust: "0",
+      active: true,
+      axon: { ip: "203.0.113.7", port: 8091, ip_type: 4, protocol: 4, version: 9001000, block: 7011800 },
+      registered_at_block: 7009000,
+      immunity: { in_period: true, blocks_left: 3855, immunity_period: 7200 },
+      pruning_score: "0.04211032",
+      last_update_block: 7012100,
+    });
+    // The defaults: every UID (256, the most a subnet has), by incentive.
+    await ok("/data/v1/subnets/64/neurons/latest");
+    expect(asked("getNeuronsLatest")).toEqual({
+      netuid: 64,
+      sort: NeuronSort.NEURON_SORT_UNSPECIFIED,
+      order: SortOrder.SORT_ORDER_UNSPECIFIED,
+      page: { limit: 256, cursor: "" },
+    });
+  });
+});
+
 describe("Data API routes: query parameters no route lists, and every mistake at once", () => {
   const account = `/data/v1/accounts/${ALICE.ss58}`;
   it("refuses query parameters a route does not list, naming each, on every Data API route", async () => {
@@ -680,12 +760,30 @@ describe("Data API routes: refusals", () => {
   });
 });
 
+describe("Data API routes: neurons and holder filter refusals", () => {
+  it.each([
+    ["/data/v1/subnets/1/holders/top?hotkey=5Nobody", "INVALID_ADDRESS", "hotkey"],
+    [`/data/v1/subnets/1/holders/top?coldkey=${ALICE.ss58.slice(0, -1)}x`, "INVALID_ADDRESS", "coldkey"],
+    ["/data/v1/subnets/1/neurons/latest?hotkey=0x1234", "INVALID_ADDRESS", "hotkey"],
+    ["/data/v1/subnets/1/neurons/latest?coldkey=nobody", "INVALID_ADDRESS", "coldkey"],
+    ["/data/v1/subnets/1/neurons/latest?validator_permit=yes", "INVALID_PARAMETER", "validator_permit"],
+    ["/data/v1/subnets/1/neurons/latest?active=1", "INVALID_PARAMETER", "active"],
+    ["/data/v1/subnets/1/neurons/latest?sort=vtrust", "INVALID_PARAMETER", "sort"],
+    ["/data/v1/subnets/1/neurons/latest?limit=257", "INVALID_PARAMETER", "limit"],
+    ["/data/v1/subnets/1/neurons/latest?netuid=1", "UNKNOWN_PARAMETER", "netuid"],
+  ])("%s → 400 %s naming %s, without calling a backend", async (path, code, parameter) => {
+    seen.clear();
+    expect(await problem(path, 400)).toMatchObject({ status: 400, code, parameter });
+    expect(seen.size).toBe(0);
+  });
+});
+
 describe("Data API routes: wiring", () => {
-  it("mounts every data route (the spec's twelve, three histories, the swap estimate) with scope data:read and HAL answers", () => {
+  it("mounts every data route (the spec's twelve, three histories, neurons and the swap estimate) with scope data:read and HAL answers", () => {
     const data = apiRoutes(backends, unservedEventStreams(log)).filter(
       (route) => route.path.startsWith("/data/v1/") && route.path !== "/data/v1/events",
     );
-    expect(data).toHaveLength(16);
+    expect(data).toHaveLength(17);
     for (const route of data) {
       expect(route.scope).toBe("data:read");
       expect(route.method).toBe("get");
@@ -719,6 +817,7 @@ describe("Data API routes: wiring", () => {
         "/data/v1/subnets/history",
         "/data/v1/subnets/latest",
         "/data/v1/subnets/{netuid}/holders/top",
+        "/data/v1/subnets/{netuid}/neurons/latest",
         "/data/v1/subnets/{netuid}/validators/latest",
       ].sort(),
     );
@@ -770,14 +869,15 @@ describe("Data API routes: conditional reads", () => {
     ["/data/v1/subnets/latest", "getSubnetsLatest", ["subnets"]],
     ["/data/v1/subnets/64/validators/latest", "getValidatorsLatest", ["subnets"]],
     ["/data/v1/subnets/64/holders/top", "getHoldersTop", ["subnets"]],
+    ["/data/v1/subnets/64/neurons/latest", "getNeuronsLatest", ["subnets"]],
   ];
   const signal = (which: Signal, account = ALICE.publicKey) =>
     which === "account"
       ? applyChangeSignal(reads, received("accounts", { accounts: [account], truncated: false }))
       : applyChangeSignal(reads, received(which, { projection: which, version: "v" }));
 
-  it("covers the twelve routes", () => {
-    expect(new Set(routes.map(([, method]) => method)).size).toBe(12);
+  it("covers the thirteen routes", () => {
+    expect(new Set(routes.map(([, method]) => method)).size).toBe(13);
   });
 
   it.each(routes)(
@@ -862,6 +962,7 @@ describe("Data API routes: reads at a past block (block_number)", () => {
     ["/data/v1/subnets/latest?netuid=64", "getSubnetsLatest"],
     ["/data/v1/subnets/64/validators/latest?limit=5", "getValidatorsLatest"],
     ["/data/v1/subnets/64/holders/top?limit=5", "getHoldersTop"],
+    ["/data/v1/subnets/64/neurons/latest?limit=5", "getNeuronsLatest"],
   ];
   const withBlock = (path: string, block: string | number) =>
     `${path}${path.endsWith("?") ? "" : "&"}block_number=${block}`;

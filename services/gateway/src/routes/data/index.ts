@@ -16,6 +16,7 @@ import { getSubnetPoolsLatestRoute } from "./market/getSubnetPoolsLatest.js";
 import { getSwapEstimateRoute } from "./market/getSwapEstimate.js";
 import { dataRead, readAboutAccount, readFrom } from "./shared/conditional.js";
 import { getHoldersTopRoute } from "./subnets/getHoldersTop.js";
+import { getNeuronsLatestRoute } from "./subnets/getNeuronsLatest.js";
 import { getSubnetsHistoryRoute } from "./subnets/getSubnetsHistory.js";
 import { getSubnetsLatestRoute } from "./subnets/getSubnetsLatest.js";
 import { getValidatorsLatestRoute } from "./subnets/getValidatorsLatest.js";
@@ -50,5 +51,6 @@ export function dataRoutes(backends: {
     dataRead(getSubnetsHistoryRoute(backends.subnets), readFrom("subnets")),
     dataRead(getValidatorsLatestRoute(backends.subnets), readFrom("subnets")),
     dataRead(getHoldersTopRoute(backends.subnets), readFrom("subnets")),
+    dataRead(getNeuronsLatestRoute(backends.subnets), readFrom("subnets")),
   ];
 }

@@ -357,6 +357,20 @@ export interface SubnetHyperparameters {
   alphaSigmoidSteepness: number;
 }
 
+/** A neuron's served endpoint (`AxonInfo`). */
+export interface NeuronAxonInfo {
+  /** Dotted IPv4 or RFC 5952 IPv6 text of the u128 `ip` (per `ip_type`). */
+  ip: string;
+  port: number;
+  /** 4 or 6. */
+  ipType: number;
+  /** The runtime's protocol number (0 TCP, 1 UDP by the SDK's convention). */
+  protocol: number;
+  version: number;
+  /** Block the axon was served at. */
+  block: string;
+}
+
 function createBaseAccountId(): AccountId {
   return { ss58: "", publicKey: "", evmH160: undefined };
 }
@@ -1633,6 +1647,159 @@ export const SubnetHyperparameters: MessageFns<SubnetHyperparameters> = {
     message.bondsMovingAverage = object.bondsMovingAverage ?? "0";
     message.servingRateLimit = object.servingRateLimit ?? "0";
     message.alphaSigmoidSteepness = object.alphaSigmoidSteepness ?? 0;
+    return message;
+  },
+};
+
+function createBaseNeuronAxonInfo(): NeuronAxonInfo {
+  return { ip: "", port: 0, ipType: 0, protocol: 0, version: 0, block: "0" };
+}
+
+export const NeuronAxonInfo: MessageFns<NeuronAxonInfo> = {
+  encode(message: NeuronAxonInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ip !== "") {
+      writer.uint32(10).string(message.ip);
+    }
+    if (message.port !== 0) {
+      writer.uint32(16).uint32(message.port);
+    }
+    if (message.ipType !== 0) {
+      writer.uint32(24).uint32(message.ipType);
+    }
+    if (message.protocol !== 0) {
+      writer.uint32(32).uint32(message.protocol);
+    }
+    if (message.version !== 0) {
+      writer.uint32(40).uint32(message.version);
+    }
+    if (message.block !== "0") {
+      writer.uint32(48).uint64(message.block);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NeuronAxonInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNeuronAxonInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.port = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ipType = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.protocol = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.version = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.block = reader.uint64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NeuronAxonInfo {
+    return {
+      ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
+      port: isSet(object.port) ? globalThis.Number(object.port) : 0,
+      ipType: isSet(object.ipType)
+        ? globalThis.Number(object.ipType)
+        : isSet(object.ip_type)
+        ? globalThis.Number(object.ip_type)
+        : 0,
+      protocol: isSet(object.protocol) ? globalThis.Number(object.protocol) : 0,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      block: isSet(object.block) ? globalThis.String(object.block) : "0",
+    };
+  },
+
+  toJSON(message: NeuronAxonInfo): unknown {
+    const obj: any = {};
+    if (message.ip !== "") {
+      obj.ip = message.ip;
+    }
+    if (message.port !== 0) {
+      obj.port = Math.round(message.port);
+    }
+    if (message.ipType !== 0) {
+      obj.ipType = Math.round(message.ipType);
+    }
+    if (message.protocol !== 0) {
+      obj.protocol = Math.round(message.protocol);
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.block !== "0") {
+      obj.block = message.block;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<NeuronAxonInfo>): NeuronAxonInfo {
+    return NeuronAxonInfo.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<NeuronAxonInfo>): NeuronAxonInfo {
+    const message = createBaseNeuronAxonInfo();
+    message.ip = object.ip ?? "";
+    message.port = object.port ?? 0;
+    message.ipType = object.ipType ?? 0;
+    message.protocol = object.protocol ?? 0;
+    message.version = object.version ?? 0;
+    message.block = object.block ?? "0";
     return message;
   },
 };

@@ -38,6 +38,7 @@ import {
   holderCoverageFromJSON,
   holderCoverageToJSON,
   LiquidAlpha,
+  NeuronAxonInfo,
   PoolMechanism,
   poolMechanismFromJSON,
   poolMechanismToJSON,
@@ -223,6 +224,65 @@ export function holderGroupingToJSON(object: HolderGrouping): string {
   }
 }
 
+export enum NeuronSort {
+  /** NEURON_SORT_UNSPECIFIED - The default, INCENTIVE. */
+  NEURON_SORT_UNSPECIFIED = 0,
+  NEURON_SORT_INCENTIVE = 1,
+  NEURON_SORT_EMISSION = 2,
+  /** NEURON_SORT_STAKE - Alpha stake plus root stake valued at the pool's spot price (total_stake_value_rao). */
+  NEURON_SORT_STAKE = 3,
+  NEURON_SORT_DIVIDENDS = 4,
+  NEURON_SORT_UID = 5,
+  UNRECOGNIZED = -1,
+}
+
+export function neuronSortFromJSON(object: any): NeuronSort {
+  switch (object) {
+    case 0:
+    case "NEURON_SORT_UNSPECIFIED":
+      return NeuronSort.NEURON_SORT_UNSPECIFIED;
+    case 1:
+    case "NEURON_SORT_INCENTIVE":
+      return NeuronSort.NEURON_SORT_INCENTIVE;
+    case 2:
+    case "NEURON_SORT_EMISSION":
+      return NeuronSort.NEURON_SORT_EMISSION;
+    case 3:
+    case "NEURON_SORT_STAKE":
+      return NeuronSort.NEURON_SORT_STAKE;
+    case 4:
+    case "NEURON_SORT_DIVIDENDS":
+      return NeuronSort.NEURON_SORT_DIVIDENDS;
+    case 5:
+    case "NEURON_SORT_UID":
+      return NeuronSort.NEURON_SORT_UID;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return NeuronSort.UNRECOGNIZED;
+  }
+}
+
+export function neuronSortToJSON(object: NeuronSort): string {
+  switch (object) {
+    case NeuronSort.NEURON_SORT_UNSPECIFIED:
+      return "NEURON_SORT_UNSPECIFIED";
+    case NeuronSort.NEURON_SORT_INCENTIVE:
+      return "NEURON_SORT_INCENTIVE";
+    case NeuronSort.NEURON_SORT_EMISSION:
+      return "NEURON_SORT_EMISSION";
+    case NeuronSort.NEURON_SORT_STAKE:
+      return "NEURON_SORT_STAKE";
+    case NeuronSort.NEURON_SORT_DIVIDENDS:
+      return "NEURON_SORT_DIVIDENDS";
+    case NeuronSort.NEURON_SORT_UID:
+      return "NEURON_SORT_UID";
+    case NeuronSort.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface GetSubnetsLatestRequest {
   /** Empty: all. */
   netuids: number[];
@@ -364,7 +424,18 @@ export interface GetHoldersTopRequest {
     | PageRequest
     | undefined;
   /** The block to answer at; absent: the newest (BlockSelector). */
-  at?: BlockSelector | undefined;
+  at?:
+    | BlockSelector
+    | undefined;
+  /**
+   * Only positions on this hotkey (its nominators): SS58, 0x public key or EVM address. Each row is
+   * then a (coldkey, hotkey) position, whatever group_by says.
+   */
+  hotkey?:
+    | string
+    | undefined;
+  /** Only this coldkey's holding (or its positions, with HOLDER_GROUPING_POSITION or hotkey). */
+  coldkey?: string | undefined;
 }
 
 export interface HotkeyHolding {
@@ -435,6 +506,80 @@ export interface GetSubnetsHistoryResponse {
   asOf?: AsOf | undefined;
   interval: Interval;
   points: SubnetHistoryPoint[];
+  page?: PageInfo | undefined;
+}
+
+export interface GetNeuronsLatestRequest {
+  netuid: number;
+  /** Only the UID of this hotkey / of hotkeys owned by this coldkey (SS58, 0x public key or EVM address). */
+  hotkey?: string | undefined;
+  coldkey?: string | undefined;
+  validatorPermit?: boolean | undefined;
+  active?: boolean | undefined;
+  sort: NeuronSort;
+  /** Default DESC. */
+  order: SortOrder;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The block to answer at; absent: the newest (BlockSelector). */
+  at?: BlockSelector | undefined;
+}
+
+export interface NeuronImmunity {
+  /** Whether the UID is within its subnet's immunity period: (block - registered_at_block) < immunity_period. */
+  inPeriod: boolean;
+  /** Blocks until the period ends (0 once it has). */
+  blocksLeft: string;
+  /** The subnet's `ImmunityPeriod` at the block. */
+  immunityPeriod: number;
+}
+
+/** One UID of a subnet's metagraph, validators and miners alike. */
+export interface Neuron {
+  uid: number;
+  hotkey?: AccountId | undefined;
+  coldkey?:
+    | AccountId
+    | undefined;
+  /** Absent when the coldkey set none. */
+  identity?:
+    | ValidatorIdentity
+    | undefined;
+  /** `TotalHotkeyAlpha[hotkey, netuid]`. */
+  alphaStakeNalpha: string;
+  /** `TotalHotkeyAlpha[hotkey, 0]`. */
+  rootStakeRao?:
+    | string
+    | undefined;
+  /** Alpha stake valued at spot plus root stake. */
+  totalStakeValueRao: string;
+  /** u16 / 65535 scores as decimals in [0, 1]; rank and trust absent where the runtime keeps none. */
+  rank?: string | undefined;
+  trust?: string | undefined;
+  consensus: string;
+  incentive: string;
+  dividends: string;
+  /** Per epoch. */
+  emissionNalpha: string;
+  validatorPermit: boolean;
+  validatorTrust: string;
+  active: boolean;
+  /** Absent when the hotkey served none on the subnet. */
+  axon?: NeuronAxonInfo | undefined;
+  registeredAtBlock?:
+    | string
+    | undefined;
+  /** Absent when the registration block or the subnet's immunity period is unknown. */
+  immunity?: NeuronImmunity | undefined;
+  pruningScore?: string | undefined;
+  lastUpdateBlock: string;
+}
+
+export interface GetNeuronsLatestResponse {
+  asOf?: AsOf | undefined;
+  netuid: number;
+  neurons: Neuron[];
   page?: PageInfo | undefined;
 }
 
@@ -2210,7 +2355,15 @@ export const GetValidatorsLatestResponse: MessageFns<GetValidatorsLatestResponse
 };
 
 function createBaseGetHoldersTopRequest(): GetHoldersTopRequest {
-  return { netuid: 0, groupBy: 0, minAlphaNalpha: undefined, page: undefined, at: undefined };
+  return {
+    netuid: 0,
+    groupBy: 0,
+    minAlphaNalpha: undefined,
+    page: undefined,
+    at: undefined,
+    hotkey: undefined,
+    coldkey: undefined,
+  };
 }
 
 export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
@@ -2229,6 +2382,12 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
     }
     if (message.at !== undefined) {
       BlockSelector.encode(message.at, writer.uint32(42).fork()).join();
+    }
+    if (message.hotkey !== undefined) {
+      writer.uint32(50).string(message.hotkey);
+    }
+    if (message.coldkey !== undefined) {
+      writer.uint32(58).string(message.coldkey);
     }
     return writer;
   },
@@ -2286,6 +2445,22 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
             message.at = BlockSelector.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.hotkey = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.coldkey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2313,6 +2488,8 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
         : undefined,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
       at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
+      hotkey: isSet(object.hotkey) ? globalThis.String(object.hotkey) : undefined,
+      coldkey: isSet(object.coldkey) ? globalThis.String(object.coldkey) : undefined,
     };
   },
 
@@ -2333,6 +2510,12 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
     if (message.at !== undefined) {
       obj.at = BlockSelector.toJSON(message.at);
     }
+    if (message.hotkey !== undefined) {
+      obj.hotkey = message.hotkey;
+    }
+    if (message.coldkey !== undefined) {
+      obj.coldkey = message.coldkey;
+    }
     return obj;
   },
 
@@ -2348,6 +2531,8 @@ export const GetHoldersTopRequest: MessageFns<GetHoldersTopRequest> = {
       ? PageRequest.fromPartial(object.page)
       : undefined;
     message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
+    message.hotkey = object.hotkey ?? undefined;
+    message.coldkey = object.coldkey ?? undefined;
     return message;
   },
 };
@@ -3255,6 +3440,910 @@ export const GetSubnetsHistoryResponse: MessageFns<GetSubnetsHistoryResponse> = 
   },
 };
 
+function createBaseGetNeuronsLatestRequest(): GetNeuronsLatestRequest {
+  return {
+    netuid: 0,
+    hotkey: undefined,
+    coldkey: undefined,
+    validatorPermit: undefined,
+    active: undefined,
+    sort: 0,
+    order: 0,
+    page: undefined,
+    at: undefined,
+  };
+}
+
+export const GetNeuronsLatestRequest: MessageFns<GetNeuronsLatestRequest> = {
+  encode(message: GetNeuronsLatestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.netuid !== 0) {
+      writer.uint32(8).uint32(message.netuid);
+    }
+    if (message.hotkey !== undefined) {
+      writer.uint32(18).string(message.hotkey);
+    }
+    if (message.coldkey !== undefined) {
+      writer.uint32(26).string(message.coldkey);
+    }
+    if (message.validatorPermit !== undefined) {
+      writer.uint32(32).bool(message.validatorPermit);
+    }
+    if (message.active !== undefined) {
+      writer.uint32(40).bool(message.active);
+    }
+    if (message.sort !== 0) {
+      writer.uint32(48).int32(message.sort);
+    }
+    if (message.order !== 0) {
+      writer.uint32(56).int32(message.order);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(66).fork()).join();
+    }
+    if (message.at !== undefined) {
+      BlockSelector.encode(message.at, writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNeuronsLatestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNeuronsLatestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.netuid = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.hotkey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.coldkey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.validatorPermit = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.active = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sort = reader.int32() as any;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.order = reader.int32() as any;
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.at = BlockSelector.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNeuronsLatestRequest {
+    return {
+      netuid: isSet(object.netuid) ? globalThis.Number(object.netuid) : 0,
+      hotkey: isSet(object.hotkey) ? globalThis.String(object.hotkey) : undefined,
+      coldkey: isSet(object.coldkey) ? globalThis.String(object.coldkey) : undefined,
+      validatorPermit: isSet(object.validatorPermit)
+        ? globalThis.Boolean(object.validatorPermit)
+        : isSet(object.validator_permit)
+        ? globalThis.Boolean(object.validator_permit)
+        : undefined,
+      active: isSet(object.active) ? globalThis.Boolean(object.active) : undefined,
+      sort: isSet(object.sort) ? neuronSortFromJSON(object.sort) : 0,
+      order: isSet(object.order) ? sortOrderFromJSON(object.order) : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      at: isSet(object.at) ? BlockSelector.fromJSON(object.at) : undefined,
+    };
+  },
+
+  toJSON(message: GetNeuronsLatestRequest): unknown {
+    const obj: any = {};
+    if (message.netuid !== 0) {
+      obj.netuid = Math.round(message.netuid);
+    }
+    if (message.hotkey !== undefined) {
+      obj.hotkey = message.hotkey;
+    }
+    if (message.coldkey !== undefined) {
+      obj.coldkey = message.coldkey;
+    }
+    if (message.validatorPermit !== undefined) {
+      obj.validatorPermit = message.validatorPermit;
+    }
+    if (message.active !== undefined) {
+      obj.active = message.active;
+    }
+    if (message.sort !== 0) {
+      obj.sort = neuronSortToJSON(message.sort);
+    }
+    if (message.order !== 0) {
+      obj.order = sortOrderToJSON(message.order);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.at !== undefined) {
+      obj.at = BlockSelector.toJSON(message.at);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetNeuronsLatestRequest>): GetNeuronsLatestRequest {
+    return GetNeuronsLatestRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetNeuronsLatestRequest>): GetNeuronsLatestRequest {
+    const message = createBaseGetNeuronsLatestRequest();
+    message.netuid = object.netuid ?? 0;
+    message.hotkey = object.hotkey ?? undefined;
+    message.coldkey = object.coldkey ?? undefined;
+    message.validatorPermit = object.validatorPermit ?? undefined;
+    message.active = object.active ?? undefined;
+    message.sort = object.sort ?? 0;
+    message.order = object.order ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.at = (object.at !== undefined && object.at !== null) ? BlockSelector.fromPartial(object.at) : undefined;
+    return message;
+  },
+};
+
+function createBaseNeuronImmunity(): NeuronImmunity {
+  return { inPeriod: false, blocksLeft: "0", immunityPeriod: 0 };
+}
+
+export const NeuronImmunity: MessageFns<NeuronImmunity> = {
+  encode(message: NeuronImmunity, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.inPeriod !== false) {
+      writer.uint32(8).bool(message.inPeriod);
+    }
+    if (message.blocksLeft !== "0") {
+      writer.uint32(16).uint64(message.blocksLeft);
+    }
+    if (message.immunityPeriod !== 0) {
+      writer.uint32(24).uint32(message.immunityPeriod);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NeuronImmunity {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNeuronImmunity();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.inPeriod = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blocksLeft = reader.uint64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.immunityPeriod = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NeuronImmunity {
+    return {
+      inPeriod: isSet(object.inPeriod)
+        ? globalThis.Boolean(object.inPeriod)
+        : isSet(object.in_period)
+        ? globalThis.Boolean(object.in_period)
+        : false,
+      blocksLeft: isSet(object.blocksLeft)
+        ? globalThis.String(object.blocksLeft)
+        : isSet(object.blocks_left)
+        ? globalThis.String(object.blocks_left)
+        : "0",
+      immunityPeriod: isSet(object.immunityPeriod)
+        ? globalThis.Number(object.immunityPeriod)
+        : isSet(object.immunity_period)
+        ? globalThis.Number(object.immunity_period)
+        : 0,
+    };
+  },
+
+  toJSON(message: NeuronImmunity): unknown {
+    const obj: any = {};
+    if (message.inPeriod !== false) {
+      obj.inPeriod = message.inPeriod;
+    }
+    if (message.blocksLeft !== "0") {
+      obj.blocksLeft = message.blocksLeft;
+    }
+    if (message.immunityPeriod !== 0) {
+      obj.immunityPeriod = Math.round(message.immunityPeriod);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<NeuronImmunity>): NeuronImmunity {
+    return NeuronImmunity.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<NeuronImmunity>): NeuronImmunity {
+    const message = createBaseNeuronImmunity();
+    message.inPeriod = object.inPeriod ?? false;
+    message.blocksLeft = object.blocksLeft ?? "0";
+    message.immunityPeriod = object.immunityPeriod ?? 0;
+    return message;
+  },
+};
+
+function createBaseNeuron(): Neuron {
+  return {
+    uid: 0,
+    hotkey: undefined,
+    coldkey: undefined,
+    identity: undefined,
+    alphaStakeNalpha: "",
+    rootStakeRao: undefined,
+    totalStakeValueRao: "",
+    rank: undefined,
+    trust: undefined,
+    consensus: "",
+    incentive: "",
+    dividends: "",
+    emissionNalpha: "",
+    validatorPermit: false,
+    validatorTrust: "",
+    active: false,
+    axon: undefined,
+    registeredAtBlock: undefined,
+    immunity: undefined,
+    pruningScore: undefined,
+    lastUpdateBlock: "0",
+  };
+}
+
+export const Neuron: MessageFns<Neuron> = {
+  encode(message: Neuron, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uid !== 0) {
+      writer.uint32(8).uint32(message.uid);
+    }
+    if (message.hotkey !== undefined) {
+      AccountId.encode(message.hotkey, writer.uint32(18).fork()).join();
+    }
+    if (message.coldkey !== undefined) {
+      AccountId.encode(message.coldkey, writer.uint32(26).fork()).join();
+    }
+    if (message.identity !== undefined) {
+      ValidatorIdentity.encode(message.identity, writer.uint32(34).fork()).join();
+    }
+    if (message.alphaStakeNalpha !== "") {
+      writer.uint32(42).string(message.alphaStakeNalpha);
+    }
+    if (message.rootStakeRao !== undefined) {
+      writer.uint32(50).string(message.rootStakeRao);
+    }
+    if (message.totalStakeValueRao !== "") {
+      writer.uint32(58).string(message.totalStakeValueRao);
+    }
+    if (message.rank !== undefined) {
+      writer.uint32(66).string(message.rank);
+    }
+    if (message.trust !== undefined) {
+      writer.uint32(74).string(message.trust);
+    }
+    if (message.consensus !== "") {
+      writer.uint32(82).string(message.consensus);
+    }
+    if (message.incentive !== "") {
+      writer.uint32(90).string(message.incentive);
+    }
+    if (message.dividends !== "") {
+      writer.uint32(98).string(message.dividends);
+    }
+    if (message.emissionNalpha !== "") {
+      writer.uint32(106).string(message.emissionNalpha);
+    }
+    if (message.validatorPermit !== false) {
+      writer.uint32(112).bool(message.validatorPermit);
+    }
+    if (message.validatorTrust !== "") {
+      writer.uint32(122).string(message.validatorTrust);
+    }
+    if (message.active !== false) {
+      writer.uint32(128).bool(message.active);
+    }
+    if (message.axon !== undefined) {
+      NeuronAxonInfo.encode(message.axon, writer.uint32(138).fork()).join();
+    }
+    if (message.registeredAtBlock !== undefined) {
+      writer.uint32(144).uint64(message.registeredAtBlock);
+    }
+    if (message.immunity !== undefined) {
+      NeuronImmunity.encode(message.immunity, writer.uint32(154).fork()).join();
+    }
+    if (message.pruningScore !== undefined) {
+      writer.uint32(162).string(message.pruningScore);
+    }
+    if (message.lastUpdateBlock !== "0") {
+      writer.uint32(168).uint64(message.lastUpdateBlock);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Neuron {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNeuron();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.uid = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.hotkey = AccountId.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.coldkey = AccountId.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.identity = ValidatorIdentity.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.alphaStakeNalpha = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.rootStakeRao = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.totalStakeValueRao = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.rank = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.trust = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.consensus = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.incentive = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.dividends = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.emissionNalpha = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.validatorPermit = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.validatorTrust = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.active = reader.bool();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.axon = NeuronAxonInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.registeredAtBlock = reader.uint64().toString();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.immunity = NeuronImmunity.decode(reader, reader.uint32());
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.pruningScore = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.lastUpdateBlock = reader.uint64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Neuron {
+    return {
+      uid: isSet(object.uid) ? globalThis.Number(object.uid) : 0,
+      hotkey: isSet(object.hotkey) ? AccountId.fromJSON(object.hotkey) : undefined,
+      coldkey: isSet(object.coldkey) ? AccountId.fromJSON(object.coldkey) : undefined,
+      identity: isSet(object.identity) ? ValidatorIdentity.fromJSON(object.identity) : undefined,
+      alphaStakeNalpha: isSet(object.alphaStakeNalpha)
+        ? globalThis.String(object.alphaStakeNalpha)
+        : isSet(object.alpha_stake_nalpha)
+        ? globalThis.String(object.alpha_stake_nalpha)
+        : "",
+      rootStakeRao: isSet(object.rootStakeRao)
+        ? globalThis.String(object.rootStakeRao)
+        : isSet(object.root_stake_rao)
+        ? globalThis.String(object.root_stake_rao)
+        : undefined,
+      totalStakeValueRao: isSet(object.totalStakeValueRao)
+        ? globalThis.String(object.totalStakeValueRao)
+        : isSet(object.total_stake_value_rao)
+        ? globalThis.String(object.total_stake_value_rao)
+        : "",
+      rank: isSet(object.rank) ? globalThis.String(object.rank) : undefined,
+      trust: isSet(object.trust) ? globalThis.String(object.trust) : undefined,
+      consensus: isSet(object.consensus) ? globalThis.String(object.consensus) : "",
+      incentive: isSet(object.incentive) ? globalThis.String(object.incentive) : "",
+      dividends: isSet(object.dividends) ? globalThis.String(object.dividends) : "",
+      emissionNalpha: isSet(object.emissionNalpha)
+        ? globalThis.String(object.emissionNalpha)
+        : isSet(object.emission_nalpha)
+        ? globalThis.String(object.emission_nalpha)
+        : "",
+      validatorPermit: isSet(object.validatorPermit)
+        ? globalThis.Boolean(object.validatorPermit)
+        : isSet(object.validator_permit)
+        ? globalThis.Boolean(object.validator_permit)
+        : false,
+      validatorTrust: isSet(object.validatorTrust)
+        ? globalThis.String(object.validatorTrust)
+        : isSet(object.validator_trust)
+        ? globalThis.String(object.validator_trust)
+        : "",
+      active: isSet(object.active) ? globalThis.Boolean(object.active) : false,
+      axon: isSet(object.axon) ? NeuronAxonInfo.fromJSON(object.axon) : undefined,
+      registeredAtBlock: isSet(object.registeredAtBlock)
+        ? globalThis.String(object.registeredAtBlock)
+        : isSet(object.registered_at_block)
+        ? globalThis.String(object.registered_at_block)
+        : undefined,
+      immunity: isSet(object.immunity) ? NeuronImmunity.fromJSON(object.immunity) : undefined,
+      pruningScore: isSet(object.pruningScore)
+        ? globalThis.String(object.pruningScore)
+        : isSet(object.pruning_score)
+        ? globalThis.String(object.pruning_score)
+        : undefined,
+      lastUpdateBlock: isSet(object.lastUpdateBlock)
+        ? globalThis.String(object.lastUpdateBlock)
+        : isSet(object.last_update_block)
+        ? globalThis.String(object.last_update_block)
+        : "0",
+    };
+  },
+
+  toJSON(message: Neuron): unknown {
+    const obj: any = {};
+    if (message.uid !== 0) {
+      obj.uid = Math.round(message.uid);
+    }
+    if (message.hotkey !== undefined) {
+      obj.hotkey = AccountId.toJSON(message.hotkey);
+    }
+    if (message.coldkey !== undefined) {
+      obj.coldkey = AccountId.toJSON(message.coldkey);
+    }
+    if (message.identity !== undefined) {
+      obj.identity = ValidatorIdentity.toJSON(message.identity);
+    }
+    if (message.alphaStakeNalpha !== "") {
+      obj.alphaStakeNalpha = message.alphaStakeNalpha;
+    }
+    if (message.rootStakeRao !== undefined) {
+      obj.rootStakeRao = message.rootStakeRao;
+    }
+    if (message.totalStakeValueRao !== "") {
+      obj.totalStakeValueRao = message.totalStakeValueRao;
+    }
+    if (message.rank !== undefined) {
+      obj.rank = message.rank;
+    }
+    if (message.trust !== undefined) {
+      obj.trust = message.trust;
+    }
+    if (message.consensus !== "") {
+      obj.consensus = message.consensus;
+    }
+    if (message.incentive !== "") {
+      obj.incentive = message.incentive;
+    }
+    if (message.dividends !== "") {
+      obj.dividends = message.dividends;
+    }
+    if (message.emissionNalpha !== "") {
+      obj.emissionNalpha = message.emissionNalpha;
+    }
+    if (message.validatorPermit !== false) {
+      obj.validatorPermit = message.validatorPermit;
+    }
+    if (message.validatorTrust !== "") {
+      obj.validatorTrust = message.validatorTrust;
+    }
+    if (message.active !== false) {
+      obj.active = message.active;
+    }
+    if (message.axon !== undefined) {
+      obj.axon = NeuronAxonInfo.toJSON(message.axon);
+    }
+    if (message.registeredAtBlock !== undefined) {
+      obj.registeredAtBlock = message.registeredAtBlock;
+    }
+    if (message.immunity !== undefined) {
+      obj.immunity = NeuronImmunity.toJSON(message.immunity);
+    }
+    if (message.pruningScore !== undefined) {
+      obj.pruningScore = message.pruningScore;
+    }
+    if (message.lastUpdateBlock !== "0") {
+      obj.lastUpdateBlock = message.lastUpdateBlock;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Neuron>): Neuron {
+    return Neuron.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Neuron>): Neuron {
+    const message = createBaseNeuron();
+    message.uid = object.uid ?? 0;
+    message.hotkey = (object.hotkey !== undefined && object.hotkey !== null)
+      ? AccountId.fromPartial(object.hotkey)
+      : undefined;
+    message.coldkey = (object.coldkey !== undefined && object.coldkey !== null)
+      ? AccountId.fromPartial(object.coldkey)
+      : undefined;
+    message.identity = (object.identity !== undefined && object.identity !== null)
+      ? ValidatorIdentity.fromPartial(object.identity)
+      : undefined;
+    message.alphaStakeNalpha = object.alphaStakeNalpha ?? "";
+    message.rootStakeRao = object.rootStakeRao ?? undefined;
+    message.totalStakeValueRao = object.totalStakeValueRao ?? "";
+    message.rank = object.rank ?? undefined;
+    message.trust = object.trust ?? undefined;
+    message.consensus = object.consensus ?? "";
+    message.incentive = object.incentive ?? "";
+    message.dividends = object.dividends ?? "";
+    message.emissionNalpha = object.emissionNalpha ?? "";
+    message.validatorPermit = object.validatorPermit ?? false;
+    message.validatorTrust = object.validatorTrust ?? "";
+    message.active = object.active ?? false;
+    message.axon = (object.axon !== undefined && object.axon !== null)
+      ? NeuronAxonInfo.fromPartial(object.axon)
+      : undefined;
+    message.registeredAtBlock = object.registeredAtBlock ?? undefined;
+    message.immunity = (object.immunity !== undefined && object.immunity !== null)
+      ? NeuronImmunity.fromPartial(object.immunity)
+      : undefined;
+    message.pruningScore = object.pruningScore ?? undefined;
+    message.lastUpdateBlock = object.lastUpdateBlock ?? "0";
+    return message;
+  },
+};
+
+function createBaseGetNeuronsLatestResponse(): GetNeuronsLatestResponse {
+  return { asOf: undefined, netuid: 0, neurons: [], page: undefined };
+}
+
+export const GetNeuronsLatestResponse: MessageFns<GetNeuronsLatestResponse> = {
+  encode(message: GetNeuronsLatestResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.asOf !== undefined) {
+      AsOf.encode(message.asOf, writer.uint32(10).fork()).join();
+    }
+    if (message.netuid !== 0) {
+      writer.uint32(16).uint32(message.netuid);
+    }
+    for (const v of message.neurons) {
+      Neuron.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNeuronsLatestResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNeuronsLatestResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.asOf = AsOf.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.netuid = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.neurons.push(Neuron.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNeuronsLatestResponse {
+    return {
+      asOf: isSet(object.asOf)
+        ? AsOf.fromJSON(object.asOf)
+        : isSet(object.as_of)
+        ? AsOf.fromJSON(object.as_of)
+        : undefined,
+      netuid: isSet(object.netuid) ? globalThis.Number(object.netuid) : 0,
+      neurons: globalThis.Array.isArray(object?.neurons) ? object.neurons.map((e: any) => Neuron.fromJSON(e)) : [],
+      page: isSet(object.page) ? PageInfo.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: GetNeuronsLatestResponse): unknown {
+    const obj: any = {};
+    if (message.asOf !== undefined) {
+      obj.asOf = AsOf.toJSON(message.asOf);
+    }
+    if (message.netuid !== 0) {
+      obj.netuid = Math.round(message.netuid);
+    }
+    if (message.neurons?.length) {
+      obj.neurons = message.neurons.map((e) => Neuron.toJSON(e));
+    }
+    if (message.page !== undefined) {
+      obj.page = PageInfo.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetNeuronsLatestResponse>): GetNeuronsLatestResponse {
+    return GetNeuronsLatestResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetNeuronsLatestResponse>): GetNeuronsLatestResponse {
+    const message = createBaseGetNeuronsLatestResponse();
+    message.asOf = (object.asOf !== undefined && object.asOf !== null) ? AsOf.fromPartial(object.asOf) : undefined;
+    message.netuid = object.netuid ?? 0;
+    message.neurons = object.neurons?.map((e) => Neuron.fromPartial(e)) || [];
+    message.page = (object.page !== undefined && object.page !== null) ? PageInfo.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
 /**
  * Data API, subnets group: subnet summaries, validators and top holders. Served by data-query
  * when its configuration enables the `subnets` group. Every answer carries `as_of`. An unknown
@@ -3312,6 +4401,18 @@ export const SubnetsServiceService = {
       Buffer.from(GetSubnetsHistoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetSubnetsHistoryResponse => GetSubnetsHistoryResponse.decode(value),
   },
+  /** `GET /data/v1/subnets/{netuid}/neurons/latest`. */
+  getNeuronsLatest: {
+    path: "/platform.data.v1.SubnetsService/GetNeuronsLatest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNeuronsLatestRequest): Buffer =>
+      Buffer.from(GetNeuronsLatestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNeuronsLatestRequest => GetNeuronsLatestRequest.decode(value),
+    responseSerialize: (value: GetNeuronsLatestResponse): Buffer =>
+      Buffer.from(GetNeuronsLatestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetNeuronsLatestResponse => GetNeuronsLatestResponse.decode(value),
+  },
 } as const;
 
 export interface SubnetsServiceServer extends UntypedServiceImplementation {
@@ -3323,6 +4424,8 @@ export interface SubnetsServiceServer extends UntypedServiceImplementation {
   getHoldersTop: handleUnaryCall<GetHoldersTopRequest, GetHoldersTopResponse>;
   /** `GET /data/v1/subnets/history`. */
   getSubnetsHistory: handleUnaryCall<GetSubnetsHistoryRequest, GetSubnetsHistoryResponse>;
+  /** `GET /data/v1/subnets/{netuid}/neurons/latest`. */
+  getNeuronsLatest: handleUnaryCall<GetNeuronsLatestRequest, GetNeuronsLatestResponse>;
 }
 
 export interface SubnetsServiceClient extends Client {
@@ -3389,6 +4492,22 @@ export interface SubnetsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSubnetsHistoryResponse) => void,
+  ): ClientUnaryCall;
+  /** `GET /data/v1/subnets/{netuid}/neurons/latest`. */
+  getNeuronsLatest(
+    request: GetNeuronsLatestRequest,
+    callback: (error: ServiceError | null, response: GetNeuronsLatestResponse) => void,
+  ): ClientUnaryCall;
+  getNeuronsLatest(
+    request: GetNeuronsLatestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetNeuronsLatestResponse) => void,
+  ): ClientUnaryCall;
+  getNeuronsLatest(
+    request: GetNeuronsLatestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetNeuronsLatestResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -17,6 +17,7 @@ import {
   holderCoverageFromJSON,
   holderCoverageToJSON,
   LiquidAlpha,
+  NeuronAxonInfo,
   PoolMechanism,
   poolMechanismFromJSON,
   poolMechanismToJSON,
@@ -322,7 +323,20 @@ export interface NeuronState {
   /** Block of the last weights update. */
   lastUpdateBlock: string;
   identity?: ValidatorIdentity | undefined;
-  nominatorsCount?: number | undefined;
+  nominatorsCount?:
+    | number
+    | undefined;
+  /**
+   * `Rank[netuid][uid]`, `Trust[netuid][uid]` and `PruningScores[netuid][uid]`: u16 / 65535 scores;
+   * absent where the runtime keeps no such vector (or it is shorter than the uid).
+   */
+  rank?: string | undefined;
+  trust?: string | undefined;
+  pruningScore?:
+    | string
+    | undefined;
+  /** `Axons[netuid, hotkey]`; absent when the hotkey never served one on the subnet. */
+  axon?: NeuronAxonInfo | undefined;
 }
 
 /** The whole metagraph of a subnet at a block (every UID, validators and miners). */
@@ -2883,6 +2897,10 @@ function createBaseNeuronState(): NeuronState {
     lastUpdateBlock: "0",
     identity: undefined,
     nominatorsCount: undefined,
+    rank: undefined,
+    trust: undefined,
+    pruningScore: undefined,
+    axon: undefined,
   };
 }
 
@@ -2950,6 +2968,18 @@ export const NeuronState: MessageFns<NeuronState> = {
     }
     if (message.nominatorsCount !== undefined) {
       writer.uint32(168).uint32(message.nominatorsCount);
+    }
+    if (message.rank !== undefined) {
+      writer.uint32(178).string(message.rank);
+    }
+    if (message.trust !== undefined) {
+      writer.uint32(186).string(message.trust);
+    }
+    if (message.pruningScore !== undefined) {
+      writer.uint32(194).string(message.pruningScore);
+    }
+    if (message.axon !== undefined) {
+      NeuronAxonInfo.encode(message.axon, writer.uint32(202).fork()).join();
     }
     return writer;
   },
@@ -3135,6 +3165,38 @@ export const NeuronState: MessageFns<NeuronState> = {
             message.nominatorsCount = reader.uint32();
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.rank = reader.string();
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.trust = reader.string();
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.pruningScore = reader.string();
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.axon = NeuronAxonInfo.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3214,6 +3276,14 @@ export const NeuronState: MessageFns<NeuronState> = {
         : isSet(object.nominators_count)
         ? globalThis.Number(object.nominators_count)
         : undefined,
+      rank: isSet(object.rank) ? globalThis.String(object.rank) : undefined,
+      trust: isSet(object.trust) ? globalThis.String(object.trust) : undefined,
+      pruningScore: isSet(object.pruningScore)
+        ? globalThis.String(object.pruningScore)
+        : isSet(object.pruning_score)
+        ? globalThis.String(object.pruning_score)
+        : undefined,
+      axon: isSet(object.axon) ? NeuronAxonInfo.fromJSON(object.axon) : undefined,
     };
   },
 
@@ -3282,6 +3352,18 @@ export const NeuronState: MessageFns<NeuronState> = {
     if (message.nominatorsCount !== undefined) {
       obj.nominatorsCount = Math.round(message.nominatorsCount);
     }
+    if (message.rank !== undefined) {
+      obj.rank = message.rank;
+    }
+    if (message.trust !== undefined) {
+      obj.trust = message.trust;
+    }
+    if (message.pruningScore !== undefined) {
+      obj.pruningScore = message.pruningScore;
+    }
+    if (message.axon !== undefined) {
+      obj.axon = NeuronAxonInfo.toJSON(message.axon);
+    }
     return obj;
   },
 
@@ -3317,6 +3399,12 @@ export const NeuronState: MessageFns<NeuronState> = {
       ? ValidatorIdentity.fromPartial(object.identity)
       : undefined;
     message.nominatorsCount = object.nominatorsCount ?? undefined;
+    message.rank = object.rank ?? undefined;
+    message.trust = object.trust ?? undefined;
+    message.pruningScore = object.pruningScore ?? undefined;
+    message.axon = (object.axon !== undefined && object.axon !== null)
+      ? NeuronAxonInfo.fromPartial(object.axon)
+      : undefined;
     return message;
   },
 };

@@ -1,4 +1,5 @@
 import type { Metadata } from "@grpc/grpc-js";
+import type { RouteDocs } from "@platform/http";
 import type { BlockSelector, PageRequest, SortOrder } from "@platform/proto/common/v1/common";
 import { type SortName, type SortOptions, type SortValue, sortValueOf } from "@platform/proto/sorts";
 import type { z } from "zod";
@@ -32,6 +33,8 @@ export interface LatestListRouteSpec<Own extends z.ZodRawShape, P extends z.ZodT
   /** The example is an answer: the route renders it as a page of one item (with exampleParams as its path's). */
   success: { schema: z.ZodType<Body>; description: string; example: Answer };
   exampleParams?: z.output<P>;
+  /** Errors of the route's own parameters, after the list's (INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND). */
+  errors?: NonNullable<RouteDocs["errors"]>;
   sorts: S;
   page: { defaultLimit: number; maxLimit: number };
   /** The backend call, with the route's own parameters and the sort, order, page and block as the proto carries them. */
@@ -61,7 +64,7 @@ interface ListQuery<N extends string> {
 export function latestListRoute<Own extends z.ZodRawShape, P extends z.ZodType, S extends Sorts, Answer, Body>(
   spec: LatestListRouteSpec<Own, P, S, Answer, Body>,
 ) {
-  const { sorts, page, own, call, linkQuery, render, success, exampleParams, ...head } = spec;
+  const { sorts, page, own, call, linkQuery, render, success, exampleParams, errors = [], ...head } = spec;
   // The validated query: the route's own members and the list's ones.
   const listQuery = (query: unknown) => query as z.output<z.ZodObject<Own>> & ListQuery<SortName<S>>;
   return latestRoute({
@@ -77,7 +80,7 @@ export function latestListRoute<Own extends z.ZodRawShape, P extends z.ZodType, 
       ...success,
       example: render(success.example, { query: { limit: 1 }, limit: 1 }, exampleParams as z.output<P>),
     },
-    errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
+    errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND, ...errors],
     call: ({ query, params, at }, metadata) => {
       const input = listQuery(query);
       const request = {

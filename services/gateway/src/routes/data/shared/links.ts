@@ -25,6 +25,7 @@ export const subnetsHref = (netuid?: number) => hrefWithQuery(`${BASE}/subnets/l
 export const subnetsHistoryHref = (netuid?: number) => hrefWithQuery(`${BASE}/subnets/history`, { netuid });
 export const validatorsHref = (netuid: number) => `${BASE}/subnets/${netuid}/validators/latest`;
 export const holdersHref = (netuid: number) => `${BASE}/subnets/${netuid}/holders/top`;
+export const neuronsHref = (netuid: number) => `${BASE}/subnets/${netuid}/neurons/latest`;
 
 /** The links every subnet-scoped item carries to the other views of its subnet. */
 export function subnetLinks(netuid: number) {

@@ -2,9 +2,9 @@ import { callUnary } from "@platform/grpc";
 import { HolderGrouping, type SubnetsServiceClient } from "@platform/proto/data/v1/subnets";
 import { z } from "zod";
 import { holdersTopExample } from "../examples.js";
-import { INVALID_CURSOR, INVALID_PARAMETER, NETUID_NOT_FOUND } from "../shared/answer.js";
+import { INVALID_ADDRESS, INVALID_CURSOR, INVALID_PARAMETER, NETUID_NOT_FOUND } from "../shared/answer.js";
 import { latestRoute } from "../shared/latestRoute.js";
-import { enumQuery, netuidPath, pageQuery, pageRequest } from "../shared/schemas.js";
+import { accountAddress, enumQuery, netuidPath, pageQuery, pageRequest } from "../shared/schemas.js";
 import { renderHoldersTop } from "./renderSubnets.js";
 import { HoldersTopSchema } from "./subnetSchemas.js";
 
@@ -22,7 +22,7 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
     path: "/data/v1/subnets/:netuid/holders/top",
     operationId: "getSubnetHoldersTop",
     summary: "Top alpha holders of a subnet",
-    description: `Holders ranked by alpha held, with share of alpha outstanding and TAO value at spot. coverage says whether every position was enumerated (complete) or only stakes on hotkeys registered on the subnet (registered_hotkeys_only). An unknown netuid is 404 NETUID_NOT_FOUND. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; cursors continue up to rank 10,000.`,
+    description: `Holders ranked by alpha held, with share of alpha outstanding and TAO value at spot. coverage says whether every position was enumerated (complete) or only stakes on hotkeys registered on the subnet (registered_hotkeys_only). hotkey lists that hotkey's nominators: one row per (coldkey, hotkey) position on it, each naming the hotkey, whatever group_by says; coldkey lists that coldkey's holding (or its positions), each row naming it; rank then counts within the filtered list, and a filter that matches nothing is an empty page. An unknown netuid is 404 NETUID_NOT_FOUND, a malformed hotkey or coldkey 400 INVALID_ADDRESS. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}; cursors continue up to rank 10,000.`,
     tags: ["Data: subnets"],
     cost: 2,
     params: z.object({ netuid: netuidPath() }),
@@ -36,6 +36,8 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
         .regex(/^[0-9]{1,30}$/, { error: "must be a decimal string of nalpha" })
         .optional()
         .meta({ description: 'Smallest holding listed, nalpha; default "1"' }),
+      hotkey: accountAddress("Only positions on this hotkey (its nominators)").optional(),
+      coldkey: accountAddress("Only this coldkey's holding").optional(),
       ...pageQuery(LIMIT_DEFAULT, LIMIT_MAX),
     },
     success: {
@@ -43,7 +45,7 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
       description: "One page of holders",
       example: renderHoldersTop(holdersTopExample, { netuid: 64, query: { limit: 1 }, limit: 1 }),
     },
-    errors: [INVALID_PARAMETER, INVALID_CURSOR, NETUID_NOT_FOUND],
+    errors: [INVALID_PARAMETER, INVALID_ADDRESS, INVALID_CURSOR, NETUID_NOT_FOUND],
     call: ({ query, params, at }, metadata) =>
       callUnary(
         subnets,
@@ -53,12 +55,20 @@ export function getHoldersTopRoute(subnets: SubnetsServiceClient) {
           groupBy:
             query.group_by === undefined ? HolderGrouping.HOLDER_GROUPING_UNSPECIFIED : GROUPINGS[query.group_by],
           minAlphaNalpha: query.min_alpha_nalpha,
+          hotkey: query.hotkey,
+          coldkey: query.coldkey,
           page: pageRequest(query, LIMIT_DEFAULT),
           at,
         },
         metadata,
       ),
-    linkQuery: (query) => ({ group_by: query.group_by, min_alpha_nalpha: query.min_alpha_nalpha, limit: query.limit }),
+    linkQuery: (query) => ({
+      group_by: query.group_by,
+      min_alpha_nalpha: query.min_alpha_nalpha,
+      hotkey: query.hotkey,
+      coldkey: query.coldkey,
+      limit: query.limit,
+    }),
     render: (answer, links, { query, params }) =>
       renderHoldersTop(answer, {
         netuid: params.netuid,
