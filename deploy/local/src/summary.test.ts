@@ -53,3 +53,35 @@ describe("the stack's summary", () => {
     expect(withoutPassword("not a url://a:b@c")).not.toContain(":b@");
   });
 });
+
+describe("the summary of a stack that runs its own devnet", () => {
+  const devnet: StackDescriptor = {
+    ...descriptor,
+    processes: [{ name: "anvil-origin", pid: 1, logFile: "/tmp/stack/logs/anvil-origin.log" }],
+    substrate: {
+      name: "bittensor",
+      chainId: 945,
+      rpcUrl: "ws://127.0.0.1:19944",
+      httpUrl: "http://127.0.0.1:19944",
+      blockTimeMs: 2_000,
+      specVersion: 218,
+      demoAccounts: [],
+      netuids: [1],
+    },
+  };
+
+  it("documents the faucet command with its defaults, and where the deployment data is", () => {
+    const summary = renderSummary(devnet);
+    expect(summary).toContain(
+      "deploy/local/stack fund <0x address | SS58 address> [--usdc N] [--eth N] [--tao N] [--chain NAME|ID]",
+    );
+    expect(summary).toContain("1000 USDC and 10 ETH on every anvil chain for a 0x address, 100 TAO for an SS58 one");
+    expect(summary).toContain("Deployment  /tmp/stack/deployment.v1.json");
+  });
+
+  it("offers no faucet for chains given from outside (no anvil of its own)", () => {
+    const summary = renderSummary(descriptor);
+    expect(summary).not.toContain("stack fund");
+    expect(summary).not.toContain("deployment.v1.json");
+  });
+});
