@@ -218,9 +218,10 @@ async function readyState(url: string): Promise<string> {
  */
 async function fund(args: readonly string[]): Promise<number> {
   // Loaded here: the chains' libraries, which the other commands do not need.
-  const [{ parseFundArgs }, { FundRequestError, fundAccount, renderFundResult }] = await Promise.all([
+  const [{ parseFundArgs }, { fundAccount, renderFundResult }, { FaucetError }] = await Promise.all([
     import("./fundArgs.js"),
     import("./fund.js"),
+    import("@platform/devnet"),
   ]);
   const parsed = parseFundArgs(args);
   if (!parsed.ok) {
@@ -240,7 +241,7 @@ async function fund(args: readonly string[]): Promise<number> {
     process.stdout.write(renderFundResult(await fundAccount(descriptor, parsed.request)));
     return 0;
   } catch (error) {
-    if (!(error instanceof FundRequestError)) throw error;
+    if (!(error instanceof FaucetError && error.code === "FAUCET_REQUEST_REFUSED")) throw error;
     process.stderr.write(`fund: ${error.message}\n`);
     return 2;
   }

@@ -1,6 +1,7 @@
 import {
   type EvmGrantResult,
   type FaucetAddress,
+  FaucetError,
   fundEvmAccount,
   fundNativeAccount,
   type NativeGrantResult,
@@ -19,20 +20,13 @@ export interface FundResult {
   native?: NativeGrantResult;
 }
 
-/** A request the running stack cannot serve as asked (exit 2, like a usage error). */
-export class FundRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "FundRequestError";
-  }
-}
-
 /** The anvil chains a request's ETH and USDC go to: `--chain` (a name or a chain id), or every one. */
 export function chainsOf(descriptor: StackDescriptor, chain: string | undefined): ChainDescriptor[] {
   if (chain === undefined) return descriptor.chains;
   const found = descriptor.chains.filter((entry) => entry.name === chain || String(entry.chainId) === chain);
   if (found.length === 0)
-    throw new FundRequestError(
+    throw new FaucetError(
+      "FAUCET_REQUEST_REFUSED",
       `--chain ${chain}: the stack has no such chain; its chains are ${descriptor.chains.map((entry) => `${entry.name} (${entry.chainId})`).join(", ")}`,
     );
   return found;
@@ -45,9 +39,15 @@ export async function fundAccount(descriptor: StackDescriptor, request: FundRequ
   const chains = wantsEvm ? chainsOf(descriptor, request.chain) : [];
   const substrate = descriptor.substrate;
   if (request.tao !== undefined && substrate === undefined)
-    throw new FundRequestError("--tao: this stack runs no native network (Subtensor), so there is no TAO to give");
+    throw new FaucetError(
+      "FAUCET_REQUEST_REFUSED",
+      "--tao: this stack runs no native network (Subtensor), so there is no TAO to give",
+    );
   if (wantsEvm && address.kind !== "evm")
-    throw new FundRequestError(`${address.native.ss58} has no account on the anvil chains: give an EVM (0x) address`);
+    throw new FaucetError(
+      "FAUCET_REQUEST_REFUSED",
+      `${address.native.ss58} has no account on the anvil chains: give an EVM (0x) address`,
+    );
   const [evm, native] = await Promise.all([
     Promise.all(
       chains.map((chain) =>

@@ -11,7 +11,6 @@ export {
 } from "./descriptor.js";
 export {
   chainsOf,
-  FundRequestError,
   type FundResult,
   formatUnits,
   fundAccount,

@@ -1,3 +1,4 @@
+import { PlatformError } from "@platform/errors/base";
 import {
   type Address,
   createPublicClient,
@@ -32,10 +33,14 @@ export interface EvmGrantResult {
   usdc?: { token: Address; decimals: number; added: bigint; balance: bigint };
 }
 
-export class FaucetError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "FaucetError";
+/**
+ * What the faucet could not do: `FAUCET_REQUEST_REFUSED` for a request the devnet cannot serve as
+ * asked (a chain it does not have, TAO without a native network: the caller's to change),
+ * `FAUCET_FAILED` when a chain refused what was sent.
+ */
+export class FaucetError extends PlatformError {
+  constructor(code: "FAUCET_REQUEST_REFUSED" | "FAUCET_FAILED", message: string, options?: ErrorOptions) {
+    super(message, { code, retryable: false, cause: options?.cause });
   }
 }
 
@@ -72,7 +77,8 @@ export async function fundEvmAccount(
 
   if (grant.usdc !== undefined) {
     const token = chain.tokens.USDC as Address | undefined;
-    if (token === undefined) throw new FaucetError(`chain ${chain.name} (${chain.chainId}) has no test USDC`);
+    if (token === undefined)
+      throw new FaucetError("FAUCET_REQUEST_REFUSED", `chain ${chain.name} (${chain.chainId}) has no test USDC`);
     const [minter, decimals] = await Promise.all([
       publicClient.readContract({ address: token, abi: testTokenAbi, functionName: "minter" }),
       publicClient.readContract({ address: token, abi: testTokenAbi, functionName: "decimals" }),
@@ -91,7 +97,7 @@ export async function fundEvmAccount(
       });
       const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 });
       if (receipt.status !== "success")
-        throw new FaucetError(`the mint of USDC on ${chain.name} (transaction ${hash}) reverted`);
+        throw new FaucetError("FAUCET_FAILED", `the mint of USDC on ${chain.name} (transaction ${hash}) reverted`);
     } finally {
       await testClient.stopImpersonatingAccount({ address: minter });
     }

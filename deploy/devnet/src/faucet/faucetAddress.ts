@@ -1,3 +1,4 @@
+import { PlatformError } from "@platform/errors/base";
 import { type AccountId, parseAccount } from "@platform/subtensor";
 import { type Address, getAddress, isAddress } from "viem";
 
@@ -14,10 +15,9 @@ export type FaucetAddress =
     }
   | { kind: "native"; native: AccountId };
 
-export class FaucetAddressError extends Error {
+export class FaucetAddressError extends PlatformError {
   constructor(message: string) {
-    super(message);
-    this.name = "FaucetAddressError";
+    super(message, { code: "INVALID_ADDRESS", retryable: false });
   }
 }
 
