@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { StackDescriptor } from "./descriptor.js";
+import { repoRoot } from "./paths.js";
+import { DEFAULT_PORTS } from "./ports.js";
 import { renderSummary, withoutPassword } from "./summary.js";
 
 const descriptor: StackDescriptor = {
@@ -83,5 +87,13 @@ describe("the summary of a stack that runs its own devnet", () => {
     const summary = renderSummary(descriptor);
     expect(summary).not.toContain("stack fund");
     expect(summary).not.toContain("deployment.v1.json");
+  });
+});
+
+describe("the client README's intents quickstart", () => {
+  it("defaults to the URLs of a stack started with the default ports", () => {
+    const readme = readFileSync(join(repoRoot, "libs/client/README.md"), "utf8");
+    expect(readme).toContain(`env("API_URL", "http://127.0.0.1:${DEFAULT_PORTS.gateway}")`);
+    expect(readme).toContain(`env("ORIGIN_RPC_URL", "http://127.0.0.1:${DEFAULT_PORTS.anvilOrigin}")`);
   });
 });

@@ -674,13 +674,11 @@ describe("deploy/local/stack fund: the devnet faucet", () => {
     await dataApiFree(native.ss58, 100_000_000_000n);
   }, 180_000);
 
+  // Each refusal of the arguments themselves: fundArgs.test.ts. Here the CLI's exit codes, and a refusal only the running stack can make.
   it("refuses a wrong address or option with exit 2 naming it, and says so with exit 3 when no stack runs", () => {
     const wrong = cli(["fund", "0x1234"], 60_000);
     expect(wrong.status).toBe(2);
     expect(wrong.output).toContain("0x1234: not an address");
-    const native = cli(["fund", descriptor.substrate!.demoAccounts[0]!.ss58, "--usdc", "5"], 60_000);
-    expect(native.status).toBe(2);
-    expect(native.output).toMatch(/is a Subtensor account.*--usdc need an EVM \(0x\) address/);
     const chain = cli(["fund", evmUser(), "--eth", "1", "--chain", "mainnet"], 60_000);
     expect(chain.status).toBe(2);
     expect(chain.output).toContain(
@@ -711,7 +709,8 @@ describe("the client README's intents quickstart, run as written", () => {
     const lines = run.output.trim().split("\n");
     const orderId = /^opened (0x[0-9a-f]{64})$/.exec(lines[0]!)?.[1];
     expect(orderId, run.output).toBeDefined();
-    expect(lines.at(-1)).toBe("status FILLED");
+    // FILLED: the destination paid; SETTLED (final) only if the stream's events were merged.
+    expect(lines.at(-1), run.output).toMatch(/^status (FILLED|SETTLED)$/);
     // The order is the wallet's, and the API holds it as filled (or settled since).
     const intent = await gatewayGet(await accessToken(), `/intents/v1/intents/${orderId}`);
     expect(intent.userAddress.toLowerCase()).toBe(run.address.toLowerCase());
