@@ -27,6 +27,15 @@ export {
   linkSteps,
 } from "./deploySteps.js";
 export {
+  type EvmGrant,
+  type EvmGrantResult,
+  FaucetError,
+  type FaucetEvmChain,
+  fundEvmAccount,
+} from "./faucet/evmFaucet.js";
+export { type FaucetAddress, FaucetAddressError, parseFaucetAddress } from "./faucet/faucetAddress.js";
+export { fundNativeAccount, type NativeGrantResult } from "./faucet/nativeFaucet.js";
+export {
   erc1271WalletAbi,
   erc1271WalletBytecode,
   erc1271WalletDeployedBytecode,

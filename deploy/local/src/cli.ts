@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive, isListening, stopPid } from "@platform/testing";
 import { readDescriptor, type StackDescriptor } from "./descriptor.js";
+import { FUND_USAGE } from "./fundUsage.js";
 import { defaultStateDir } from "./paths.js";
 import { configuredPorts } from "./ports.js";
 import { consoleProgress } from "./progress.js";
@@ -27,8 +28,11 @@ try {
     case "logs":
       logs(rest[0]);
       break;
+    case "fund":
+      process.exitCode = await fund(rest);
+      break;
     default:
-      process.stderr.write(`usage: deploy/local/stack up | stop | status | logs [name]\n`);
+      process.stderr.write(`usage: deploy/local/stack up | stop | status | logs [name] | fund <address> [options]\n`);
       process.exitCode = 2;
   }
 } catch (error) {
@@ -204,6 +208,42 @@ async function readyState(url: string): Promise<string> {
     return response.status === 200 ? "ready" : `not ready (${response.status})`;
   } catch {
     return "unreachable";
+  }
+}
+
+/**
+ * `fund <address> [--usdc N] [--eth N] [--tao N] [--chain NAME|ID]`: the devnet faucet. Exit 2 for a
+ * wrong argument or a request this stack cannot serve, 3 when no stack is running, 1 when a chain
+ * refused.
+ */
+async function fund(args: readonly string[]): Promise<number> {
+  // Loaded here: the chains' libraries, which the other commands do not need.
+  const [{ parseFundArgs }, { fundAccount, renderFundResult }, { FaucetError }] = await Promise.all([
+    import("./fundArgs.js"),
+    import("./fund.js"),
+    import("@platform/devnet"),
+  ]);
+  const parsed = parseFundArgs(args);
+  if (!parsed.ok) {
+    process.stderr.write(`fund: ${parsed.error}\n${FUND_USAGE}\n`);
+    return 2;
+  }
+  const descriptor = readDescriptor(stateDir);
+  if (!descriptor?.processes.some((entry) => isAlive(entry.pid))) {
+    process.stderr.write("fund: the stack is not running (deploy/local/stack up starts it)\n");
+    return 3;
+  }
+  if (!descriptor.processes.some((entry) => entry.name.startsWith("anvil-"))) {
+    process.stderr.write("fund: the stack's chains are not its own anvil nodes (STACK_CHAINS_FILE): no faucet there\n");
+    return 2;
+  }
+  try {
+    process.stdout.write(renderFundResult(await fundAccount(descriptor, parsed.request)));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof FaucetError && error.code === "FAUCET_REQUEST_REFUSED")) throw error;
+    process.stderr.write(`fund: ${error.message}\n`);
+    return 2;
   }
 }
 

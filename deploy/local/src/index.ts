@@ -9,6 +9,16 @@ export {
   type SubstrateDescriptor,
   writeDescriptor,
 } from "./descriptor.js";
+export {
+  chainsOf,
+  type FundResult,
+  formatUnits,
+  fundAccount,
+  renderFundResult,
+  unitsOf,
+} from "./fund.js";
+export { type FundArgs, type FundRequest, parseFundArgs } from "./fundArgs.js";
+export { FUND_DEFAULTS, FUND_USAGE } from "./fundUsage.js";
 export { repoRoot } from "./paths.js";
 export { configuredPorts, DEFAULT_PORTS, freePorts, type PortPlan, portVariable } from "./ports.js";
 export { consoleProgress, type Progress, silentProgress } from "./progress.js";

@@ -1,4 +1,5 @@
 import type { StackDescriptor } from "./descriptor.js";
+import { FUND_DEFAULTS } from "./fundUsage.js";
 
 /** A URL as it may be shown: a password in it (an external server's) is masked. */
 export function withoutPassword(url: string): string {
@@ -35,6 +36,20 @@ function history(descriptor: StackDescriptor): string {
   asRole.password = "";
   return `  postgres ${withoutPassword(url)}   (history; roles history_owner, projector, data_query: ${secrets}/<service>-postgres/password)
   psql: PGPASSFILE=${secrets}/postgres-client/pgpass psql '${asRole.toString()}'
+`;
+}
+
+/**
+ * The devnet's own chains (anvil, deployed by this stack): their deployment data file, which the
+ * client reads, and the faucet. Nothing for chains given from outside (STACK_CHAINS_FILE).
+ */
+function devnetTools(descriptor: StackDescriptor): string {
+  if (!descriptor.processes.some((entry) => entry.name.startsWith("anvil-"))) return "";
+  const { evm, native } = FUND_DEFAULTS;
+  const tao = descriptor.substrate === undefined ? "" : `, ${native.tao} TAO for an SS58 one`;
+  return `Deployment  ${descriptor.stateDir}/deployment.v1.json   (chains, tokens, FullSettlers, routes: the client's parseDeployment reads it)
+Faucet      deploy/local/stack fund <0x address | SS58 address> [--usdc N] [--eth N] [--tao N] [--chain NAME|ID]
+            (no option: ${evm.usdc} USDC and ${evm.eth} ETH on every anvil chain for a 0x address${tao})
 `;
 }
 
@@ -92,7 +107,7 @@ ${substrate.demoAccounts.map((account) => `    ${account.name.padEnd(18)} ${acco
   return `Gateway     ${base}
 Reference   ${base}/docs   (OpenAPI: ${base}/openapi.json)
 ${prometheus}Descriptor  ${descriptor.stateDir}/stack.json
-Logs        deploy/local/stack logs [name]
+${devnetTools(descriptor)}Logs        deploy/local/stack logs [name]
 Chains
 ${chainLines}
 ${substrateLines}Infrastructure

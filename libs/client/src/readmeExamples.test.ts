@@ -21,4 +21,14 @@ describe("the README's examples", () => {
     for (const block of codeBlocks.filter((code) => code.includes('approve: "unlimited"')))
       expect(block).toContain("acknowledgeUnlimitedApproval: true");
   });
+
+  it("hold one intents quickstart, marked for the end-to-end test that runs it (test/e2e/src/support/readmeQuickstart.ts)", () => {
+    const marked = [...readme.matchAll(/<!-- example: intents-quickstart -->\n```ts\n([\s\S]*?)```/g)];
+    expect(marked).toHaveLength(1);
+    // Runnable as it stands: its key comes from the environment, and nothing is left to the reader.
+    const [, block] = marked[0]!;
+    expect(block).toContain('env("PRIVATE_KEY")');
+    expect(block).not.toMatch(/0x[0-9a-fA-F]{64}/);
+    expect(block).not.toContain("…");
+  });
 });

@@ -1,11 +1,20 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { authCli, freePorts, type RunningStack, silentProgress, startStack, testRuntime } from "@platform/local-stack";
+import {
+  authCli,
+  freePorts,
+  type RunningStack,
+  repoRoot,
+  silentProgress,
+  startStack,
+  testRuntime,
+} from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientDemo } from "./support/browser/clientDemo.js";
-import { bundleClientDemo, type StaticSite, startStaticSite } from "./support/browserPages.js";
+import { bundleClientDemo, type ClientDemoBundle, type StaticSite, startStaticSite } from "./support/browserPages.js";
+import { type InstalledClient, installedClient } from "./support/clientPackage.js";
 import { compareIds, openEventStream, type ReadEvent } from "./support/eventStream.js";
 
 /*
@@ -26,6 +35,9 @@ const ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
 const TRY_IT_ROUTE = { method: "get", path: "/data/v1/subnets/latest" };
 
 const state = tempDir("e2e-browser");
+/** The client's tarball, installed with npm outside the workspace: the page's bundle is made from it. */
+let client: InstalledClient;
+let bundle: ClientDemoBundle;
 let stack: RunningStack;
 let gateway: string;
 let allowed: StaticSite;
@@ -38,8 +50,9 @@ let browserKey: { id: string; secret: string };
 let backend: { url: string; minted: number; close(): Promise<void> };
 
 beforeAll(async () => {
-  const script = await bundleClientDemo();
-  [allowed, refused] = await Promise.all([startStaticSite(script), startStaticSite(script)]);
+  client = await installedClient();
+  bundle = await bundleClientDemo(client);
+  [allowed, refused] = await Promise.all([startStaticSite(bundle.script), startStaticSite(bundle.script)]);
   stack = await startStack({
     stateDir: state.path,
     ports: await freePorts(),
@@ -203,6 +216,17 @@ describe("the reference page in Chromium", () => {
 });
 
 describe("the client library on another origin", () => {
+  it("is bundled from the packed tarball as npm installed it, never from the workspace's sources", () => {
+    const fromPackage = bundle.inputs.filter((input) => input.startsWith("node_modules/@chain-intents/client/"));
+    // The package's build, as its exports give it to a bundler: no TypeScript source of it.
+    expect(fromPackage).toContain("node_modules/@chain-intents/client/dist/index.js");
+    expect(fromPackage.every((input) => input.startsWith("node_modules/@chain-intents/client/dist/"))).toBe(true);
+    // Everything but the demo itself comes from the install's node_modules: nothing from the repository.
+    expect(bundle.inputs.filter((input) => !input.startsWith("node_modules/"))).toEqual(["clientDemo.ts"]);
+    expect(bundle.inputs.some((input) => input.includes("libs/client"))).toBe(false);
+    expect(client.project.startsWith(repoRoot)).toBe(false);
+  });
+
   it("exchanges a key, reads a page of an account's transactions and receives a data event, from an allowed origin", async () => {
     // The seed's transfers are indexed once the accounts projection has caught up with them.
     await waitFor(

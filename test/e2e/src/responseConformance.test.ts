@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { authCli, freePorts, type RunningStack, silentProgress, startStack, testRuntime } from "@platform/local-stack";
 import { tempDir, waitFor } from "@platform/testing";
 import {
@@ -16,7 +15,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnswerRecorder, answerRecorder } from "./support/answerConformance.js";
-import { consumerProject, packClient, runConsumer, tarballFiles } from "./support/clientPackage.js";
+import { compileConsumer, installedClient, runConsumer, tarballFiles } from "./support/clientPackage.js";
 import { fullSettlerAbi } from "./support/intentsActors.js";
 
 /*
@@ -348,26 +347,23 @@ describe("the client package, packed and installed outside the workspace", () =>
   it("installs with npm into an empty project, compiles in strict mode, and reads the stack", async () => {
     const key = await createKey("data:read", "standard");
     const account = stack.descriptor.substrate!.demoAccounts.find((entry) => entry.role === "coldkey")!.ss58;
-    const work = tempDir("client-package");
-    try {
-      const tarball = packClient(work.path);
-      const files = tarballFiles(tarball);
-      // Every export's target ships: none points at a file the pack leaves out.
-      const manifest = JSON.parse(
-        execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
-      ) as { exports: Record<string, string | Record<string, string>>; dependencies: Record<string, string> };
-      const targets = Object.values(manifest.exports).flatMap((target) =>
-        typeof target === "string" ? [target] : Object.values(target),
-      );
-      expect(targets.filter((target) => !files.includes(target.replace(/^\.\//, "")))).toEqual([]);
-      expect(files).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md", "openapi.json", "dist/index.d.ts"]));
-      expect(Object.values(manifest.dependencies).every((range) => range.startsWith("^"))).toBe(true);
+    const client = await installedClient();
+    const { tarball } = client;
+    const files = tarballFiles(tarball);
+    // Every export's target ships: none points at a file the pack leaves out.
+    const manifest = JSON.parse(
+      execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+    ) as { exports: Record<string, string | Record<string, string>>; dependencies: Record<string, string> };
+    const targets = Object.values(manifest.exports).flatMap((target) =>
+      typeof target === "string" ? [target] : Object.values(target),
+    );
+    expect(targets.filter((target) => !files.includes(target.replace(/^\.\//, "")))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md", "openapi.json", "dist/index.d.ts"]));
+    expect(Object.values(manifest.dependencies).every((range) => range.startsWith("^"))).toBe(true);
 
-      const project = join(work.path, "consumer");
-      consumerProject(
-        project,
-        tarball,
-        `import { createClient, isProblem } from "@chain-intents/client";
+    const project = compileConsumer(
+      client,
+      `import { createClient, isProblem } from "@chain-intents/client";
 
 const client = createClient({
   baseUrl: ${JSON.stringify(base)},
@@ -388,18 +384,15 @@ try {
 }
 console.log(JSON.stringify({ free, kind: balance.address?.kind, subnets: subnets.length, refused }));
 `,
-      );
-      const printed = JSON.parse(runConsumer(project)) as {
-        free: string;
-        kind: string;
-        subnets: number;
-        refused: string;
-      };
-      expect(printed).toMatchObject({ kind: "substrate", refused: "NETUID_NOT_FOUND" });
-      expect(printed.free).toMatch(/^\d+$/);
-      expect(printed.subnets).toBeGreaterThan(0);
-    } finally {
-      work.remove();
-    }
+    );
+    const printed = JSON.parse(await runConsumer(project)) as {
+      free: string;
+      kind: string;
+      subnets: number;
+      refused: string;
+    };
+    expect(printed).toMatchObject({ kind: "substrate", refused: "NETUID_NOT_FOUND" });
+    expect(printed.free).toMatch(/^\d+$/);
+    expect(printed.subnets).toBeGreaterThan(0);
   }, 300_000);
 });

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -13,15 +14,23 @@ import {
   testRuntime,
 } from "@platform/local-stack";
 import { createRedis } from "@platform/store";
-import { evmAddressToAccountId, formatScaled, priceFeedAbi } from "@platform/subtensor";
+import {
+  accountFromPublicKey,
+  evmAddressToAccountId,
+  formatScaled,
+  parseAccount,
+  priceFeedAbi,
+} from "@platform/subtensor";
 import { isAlive, tempDir, waitFor } from "@platform/testing";
-import { type Address, bytesToHex, createPublicClient, http } from "viem";
+import { type Address, bytesToHex, createPublicClient, erc20Abi, http } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { valueRao } from "./support/dataChain.js";
 import { fullSettlerAbi } from "./support/intentsActors.js";
 import { connectRuntime, type RuntimeBlock, type RuntimeEvent, type RuntimeReads } from "./support/nativeRuntime.js";
 import { nativeSubnetTests } from "./support/nativeSubnetsSuite.js";
 import { runSchemathesis, STREAM_PATHS } from "./support/openApiFuzz.js";
+import { runReadmeQuickstart } from "./support/readmeQuickstart.js";
 
 // The README's run command, end to end: the CLI brings every process up detached on free ports in
 // a temporary state folder, the gateway answers through the services, and `stop` ends them all.
@@ -32,12 +41,12 @@ let descriptor: StackDescriptor;
 const gatewayOpsUrl = () => descriptor.processes.find((entry) => entry.name === "gateway")!.opsUrl!;
 let upOutput = "";
 
-function cli(command: string, timeout = 280_000) {
-  const env: NodeJS.ProcessEnv = { ...process.env, STACK_STATE_DIR: state.path, STACK_LOG_LEVEL: "info" };
+function cli(command: string | string[], timeout = 280_000, stateDir = state.path) {
+  const env: NodeJS.ProcessEnv = { ...process.env, STACK_STATE_DIR: stateDir, STACK_LOG_LEVEL: "info" };
   for (const [name, port] of Object.entries(ports)) env[portVariable(name as keyof PortPlan)] = String(port);
   const result = spawnSync(
     join(repoRoot, "node_modules/.bin/tsx"),
-    ["--conditions=@platform/source", "deploy/local/src/cli.ts", command],
+    ["--conditions=@platform/source", "deploy/local/src/cli.ts", ...[command].flat()],
     {
       cwd: repoRoot,
       env,
@@ -596,6 +605,117 @@ describe("deploy/local/stack: network stats and the schema-driven fuzz", () => {
       work.remove();
     }
   }, 400_000);
+});
+
+describe("deploy/local/stack fund: the devnet faucet", () => {
+  const evmUser = () => privateKeyToAccount(generatePrivateKey()).address;
+  const chainClient = (rpcUrl: string) => createPublicClient({ transport: http(rpcUrl) });
+  const usdcOf = (chain: StackDescriptor["chains"][number], owner: Address) =>
+    chainClient(chain.rpcUrl).readContract({
+      address: chain.tokens.USDC as Address,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [owner],
+    });
+  /** The Data API's free balance of an account once its read model has it at `rao`. */
+  const dataApiFree = async (address: string, rao: bigint) => {
+    const token = await accessToken();
+    return waitFor(
+      async () => {
+        const body = await gatewayGet(token, `/data/v1/accounts/${address}/balance/latest`);
+        return BigInt(body.balance_free_rao) === rao ? body : undefined;
+      },
+      { what: `the Data API's balance of ${address} at ${rao} rao`, timeoutMs: 60_000, intervalMs: 500 },
+    );
+  };
+
+  it("gives an EVM address ETH and USDC on every anvil chain, adds to what it holds, and TAO on its mapped account that the Data API shows", async () => {
+    const user = evmUser();
+    const first = cli(["fund", user, "--usdc", "12.5", "--eth", "2", "--tao", "1.5"], 120_000);
+    expect(first.status, first.output).toBe(0);
+    expect(first.output).toContain(`Funded ${user}`);
+    for (const chain of descriptor.chains) {
+      expect(await chainClient(chain.rpcUrl).getBalance({ address: user })).toBe(2_000_000_000_000_000_000n);
+      expect(await usdcOf(chain, user)).toBe(12_500_000n);
+      expect(first.output).toMatch(new RegExp(`${chain.name} \\(${chain.chainId}\\) +USDC +\\+12\\.5 +balance 12\\.5`));
+    }
+    // The H160's TAO is a real transfer to its mapped account, which the ingestor reads like any other.
+    const mapped = parseAccount(user);
+    expect(first.output).toContain(mapped.ss58);
+    const balance = await dataApiFree(user, 1_500_000_000n);
+    expect(balance.address).toMatchObject({ ss58: mapped.ss58, kind: "evm_mapped" });
+    const transactions = await gatewayGet(await accessToken(), `/data/v1/accounts/${user}/transactions?limit=5`);
+    expect(transactions._embedded.items).toEqual([
+      expect.objectContaining({ type: "transfer", direction: "in", amount_rao: "1500000000" }),
+    ]);
+
+    // Again, on one chain only: it adds to the balance.
+    const origin = descriptor.chains.find((chain) => chain.name === "origin")!;
+    const destination = descriptor.chains.find((chain) => chain.name === "destination")!;
+    const second = cli(["fund", user, "--eth", "1", "--chain", String(origin.chainId)], 60_000);
+    expect(second.status, second.output).toBe(0);
+    expect(await chainClient(origin.rpcUrl).getBalance({ address: user })).toBe(3_000_000_000_000_000_000n);
+    expect(await chainClient(destination.rpcUrl).getBalance({ address: user })).toBe(2_000_000_000_000_000_000n);
+    expect(await usdcOf(origin, user)).toBe(12_500_000n);
+  }, 180_000);
+
+  it("gives a bare EVM address 1,000 USDC and 10 ETH everywhere, and a bare SS58 address 100 TAO", async () => {
+    const user = evmUser();
+    const evm = cli(["fund", user], 60_000);
+    expect(evm.status, evm.output).toBe(0);
+    for (const chain of descriptor.chains) {
+      expect(await chainClient(chain.rpcUrl).getBalance({ address: user })).toBe(10_000_000_000_000_000_000n);
+      expect(await usdcOf(chain, user)).toBe(1_000_000_000n);
+    }
+    const native = accountFromPublicKey(randomBytes(32));
+    const tao = cli(["fund", native.ss58], 120_000);
+    expect(tao.status, tao.output).toBe(0);
+    expect(tao.output).toMatch(/bittensor +TAO +\+100 +balance 100 /);
+    await dataApiFree(native.ss58, 100_000_000_000n);
+  }, 180_000);
+
+  // Each refusal of the arguments themselves: fundArgs.test.ts. Here the CLI's exit codes, and a refusal only the running stack can make.
+  it("refuses a wrong address or option with exit 2 naming it, and says so with exit 3 when no stack runs", () => {
+    const wrong = cli(["fund", "0x1234"], 60_000);
+    expect(wrong.status).toBe(2);
+    expect(wrong.output).toContain("0x1234: not an address");
+    const chain = cli(["fund", evmUser(), "--eth", "1", "--chain", "mainnet"], 60_000);
+    expect(chain.status).toBe(2);
+    expect(chain.output).toContain(
+      "--chain mainnet: the stack has no such chain; its chains are origin (31337), destination (31338)",
+    );
+    const nowhere = tempDir("no-stack");
+    try {
+      const none = cli(["fund", evmUser()], 60_000, nowhere.path);
+      expect(none.status).toBe(3);
+      expect(none.output).toContain("the stack is not running");
+    } finally {
+      nowhere.remove();
+    }
+  }, 120_000);
+});
+
+describe("the client README's intents quickstart, run as written", () => {
+  it("opens an order from a fresh funded wallet with the packed client, and watches it to FILLED", async () => {
+    const key = JSON.parse(
+      await authCli(
+        testRuntime(),
+        ["keys", "create", "--name", "readme-quickstart", "--scopes", "intents:read", "--json"],
+        { AUTH_ADMIN_GRPC_TARGET: descriptor.processes.find((entry) => entry.name === "auth")!.adminGrpcTarget! },
+      ),
+    ) as { id: string; secret: string };
+    const run = await runReadmeQuickstart(descriptor, key);
+    process.stdout.write(`README quickstart: ${JSON.stringify(run.elapsedMs)} ms\n`);
+    const lines = run.output.trim().split("\n");
+    const orderId = /^opened (0x[0-9a-f]{64})$/.exec(lines[0]!)?.[1];
+    expect(orderId, run.output).toBeDefined();
+    // FILLED: the destination paid; SETTLED (final) only if the stream's events were merged.
+    expect(lines.at(-1), run.output).toMatch(/^status (FILLED|SETTLED)$/);
+    // The order is the wallet's, and the API holds it as filled (or settled since).
+    const intent = await gatewayGet(await accessToken(), `/intents/v1/intents/${orderId}`);
+    expect(intent.userAddress.toLowerCase()).toBe(run.address.toLowerCase());
+    expect(["FILLED", "SETTLED"]).toContain(intent.status);
+  }, 300_000);
 });
 
 describe("deploy/local/stack: least privilege", () => {
