@@ -198,6 +198,8 @@ describe("every answer the gateway gives is the one its OpenAPI document describ
       "/data/v1/network/stats/latest",
       "/data/v1/network/stats/history?interval=5m&limit=5",
       "/data/v1/subnet-pools/latest?limit=1",
+      `/data/v1/subnet-pools/${netuid}/swap-estimate?direction=stake&amount=1000000000`,
+      `/data/v1/subnet-pools/${netuid}/swap-estimate?direction=unstake&amount=1000000000`,
       `/data/v1/subnet-pools/history?netuid=${netuid}&interval=5m&limit=5`,
       "/data/v1/subnet-emissions/latest?limit=1",
       `/data/v1/subnet-emissions/history?netuid=${netuid}&interval=5m&limit=5`,

@@ -722,7 +722,9 @@ describe("deploy/local/stack: least privilege", () => {
   it("no service was refused anything on Redis while the stack ran: each grant covers what its service does", async () => {
     const redis = createRedis({ url: redisAdminUrl(descriptor), connectionName: "e2e-acl-log" });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Ready, not a fixed wait: the client queues nothing offline, and on a loaded machine 200 ms
+      // was not always enough to connect (CI at 37c451e: "Stream isn't writeable").
+      await waitFor(async () => redis.status === "ready", { what: "the admin Redis connection", timeoutMs: 15_000 });
       // Each entry: a command, key or channel a user was refused, or a failed AUTH.
       const refusals = (await redis.call("ACL", "LOG")) as unknown[][];
       expect(refusals.map((entry) => entry.map(String).join(" "))).toEqual([]);

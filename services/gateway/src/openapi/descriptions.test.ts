@@ -37,7 +37,31 @@ const document = defaultGatewayDocument() as {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema> };
 };
-const schemas = document.components.schemas;
+/**
+ * The named schemas the API's operations use, directly or through another: a test elsewhere in the
+ * same worker (the unit project shares its module cache) may register a component of its own in
+ * the process-wide registry, which is not this API's.
+ */
+function usedSchemas(): Record<string, Schema> {
+  const all = document.components.schemas;
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === "object")
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === "$ref" && typeof inner === "string" && inner.startsWith("#/components/schemas/")) {
+          const name = inner.slice("#/components/schemas/".length);
+          if (!used.has(name)) {
+            used.add(name);
+            visit(all[name]);
+          }
+        } else visit(inner);
+      }
+  };
+  visit(document.paths);
+  return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+}
+const schemas = usedSchemas();
 
 function membersOf(schema: Schema | undefined, path: string, parent: string, out: Member[] = []): Member[] {
   if (schema === undefined) return out;
