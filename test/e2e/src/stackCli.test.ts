@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,20 +41,41 @@ let descriptor: StackDescriptor;
 const gatewayOpsUrl = () => descriptor.processes.find((entry) => entry.name === "gateway")!.opsUrl!;
 let upOutput = "";
 
-function cli(command: string | string[], timeout = 280_000, stateDir = state.path) {
+function cliEnv(stateDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, STACK_STATE_DIR: stateDir, STACK_LOG_LEVEL: "info" };
   for (const [name, port] of Object.entries(ports)) env[portVariable(name as keyof PortPlan)] = String(port);
-  const result = spawnSync(
-    join(repoRoot, "node_modules/.bin/tsx"),
-    ["--conditions=@platform/source", "deploy/local/src/cli.ts", ...[command].flat()],
-    {
-      cwd: repoRoot,
-      env,
-      encoding: "utf8",
-      timeout,
-    },
-  );
+  return env;
+}
+const CLI = [
+  join(repoRoot, "node_modules/.bin/tsx"),
+  "--conditions=@platform/source",
+  "deploy/local/src/cli.ts",
+] as const;
+
+function cli(command: string | string[], timeout = 280_000, stateDir = state.path) {
+  const result = spawnSync(CLI[0], [...CLI.slice(1), ...[command].flat()], {
+    cwd: repoRoot,
+    env: cliEnv(stateDir),
+    encoding: "utf8",
+    timeout,
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/**
+ * The CLI, while this process's event loop goes on. For tests that fetch from the gateway after it:
+ * during a spawnSync the gateway closes this process's idle keep-alive sockets unnoticed, and the
+ * next fetch reuses one and fails with "other side closed" (CI at e076710: the faucet's test).
+ */
+async function cliAsync(command: string[], timeout: number, stateDir = state.path) {
+  const child = spawn(CLI[0], [...CLI.slice(1), ...command], { cwd: repoRoot, env: cliEnv(stateDir) });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeout);
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  clearTimeout(timer);
+  return { status, output };
 }
 
 beforeAll(async () => {
@@ -631,7 +652,7 @@ describe("deploy/local/stack fund: the devnet faucet", () => {
 
   it("gives an EVM address ETH and USDC on every anvil chain, adds to what it holds, and TAO on its mapped account that the Data API shows", async () => {
     const user = evmUser();
-    const first = cli(["fund", user, "--usdc", "12.5", "--eth", "2", "--tao", "1.5"], 120_000);
+    const first = await cliAsync(["fund", user, "--usdc", "12.5", "--eth", "2", "--tao", "1.5"], 120_000);
     expect(first.status, first.output).toBe(0);
     expect(first.output).toContain(`Funded ${user}`);
     for (const chain of descriptor.chains) {
@@ -652,7 +673,7 @@ describe("deploy/local/stack fund: the devnet faucet", () => {
     // Again, on one chain only: it adds to the balance.
     const origin = descriptor.chains.find((chain) => chain.name === "origin")!;
     const destination = descriptor.chains.find((chain) => chain.name === "destination")!;
-    const second = cli(["fund", user, "--eth", "1", "--chain", String(origin.chainId)], 60_000);
+    const second = await cliAsync(["fund", user, "--eth", "1", "--chain", String(origin.chainId)], 60_000);
     expect(second.status, second.output).toBe(0);
     expect(await chainClient(origin.rpcUrl).getBalance({ address: user })).toBe(3_000_000_000_000_000_000n);
     expect(await chainClient(destination.rpcUrl).getBalance({ address: user })).toBe(2_000_000_000_000_000_000n);
@@ -661,32 +682,32 @@ describe("deploy/local/stack fund: the devnet faucet", () => {
 
   it("gives a bare EVM address 1,000 USDC and 10 ETH everywhere, and a bare SS58 address 100 TAO", async () => {
     const user = evmUser();
-    const evm = cli(["fund", user], 60_000);
+    const evm = await cliAsync(["fund", user], 60_000);
     expect(evm.status, evm.output).toBe(0);
     for (const chain of descriptor.chains) {
       expect(await chainClient(chain.rpcUrl).getBalance({ address: user })).toBe(10_000_000_000_000_000_000n);
       expect(await usdcOf(chain, user)).toBe(1_000_000_000n);
     }
     const native = accountFromPublicKey(randomBytes(32));
-    const tao = cli(["fund", native.ss58], 120_000);
+    const tao = await cliAsync(["fund", native.ss58], 120_000);
     expect(tao.status, tao.output).toBe(0);
     expect(tao.output).toMatch(/bittensor +TAO +\+100 +balance 100 /);
     await dataApiFree(native.ss58, 100_000_000_000n);
   }, 180_000);
 
   // Each refusal of the arguments themselves: fundArgs.test.ts. Here the CLI's exit codes, and a refusal only the running stack can make.
-  it("refuses a wrong address or option with exit 2 naming it, and says so with exit 3 when no stack runs", () => {
-    const wrong = cli(["fund", "0x1234"], 60_000);
+  it("refuses a wrong address or option with exit 2 naming it, and says so with exit 3 when no stack runs", async () => {
+    const wrong = await cliAsync(["fund", "0x1234"], 60_000);
     expect(wrong.status).toBe(2);
     expect(wrong.output).toContain("0x1234: not an address");
-    const chain = cli(["fund", evmUser(), "--eth", "1", "--chain", "mainnet"], 60_000);
+    const chain = await cliAsync(["fund", evmUser(), "--eth", "1", "--chain", "mainnet"], 60_000);
     expect(chain.status).toBe(2);
     expect(chain.output).toContain(
       "--chain mainnet: the stack has no such chain; its chains are origin (31337), destination (31338)",
     );
     const nowhere = tempDir("no-stack");
     try {
-      const none = cli(["fund", evmUser()], 60_000, nowhere.path);
+      const none = await cliAsync(["fund", evmUser()], 60_000, nowhere.path);
       expect(none.status).toBe(3);
       expect(none.output).toContain("the stack is not running");
     } finally {
