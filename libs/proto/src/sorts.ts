@@ -87,7 +87,18 @@ export const SUBNET_SORTS: SortOptions<
 
 /** `GET /data/v1/subnets/{netuid}/validators/latest`. */
 export const VALIDATOR_SORTS: SortOptions<
-  "stake" | "alpha_stake" | "root_stake" | "dividends" | "vtrust" | "take" | "uid" | "emission",
+  | "stake"
+  | "alpha_stake"
+  | "root_stake"
+  | "dividends"
+  | "vtrust"
+  | "take"
+  | "uid"
+  | "emission"
+  | "yield_1h"
+  | "yield_1d"
+  | "yield_7d"
+  | "yield_30d",
   ValidatorSort
 > = {
   values: {
@@ -99,6 +110,10 @@ export const VALIDATOR_SORTS: SortOptions<
     take: ValidatorSort.VALIDATOR_SORT_TAKE,
     uid: ValidatorSort.VALIDATOR_SORT_UID,
     emission: ValidatorSort.VALIDATOR_SORT_EMISSION,
+    yield_1h: ValidatorSort.VALIDATOR_SORT_YIELD_1H,
+    yield_1d: ValidatorSort.VALIDATOR_SORT_YIELD_1D,
+    yield_7d: ValidatorSort.VALIDATOR_SORT_YIELD_7D,
+    yield_30d: ValidatorSort.VALIDATOR_SORT_YIELD_30D,
   },
   unspecified: ValidatorSort.VALIDATOR_SORT_UNSPECIFIED,
   defaultName: "stake",

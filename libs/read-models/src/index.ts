@@ -40,3 +40,12 @@ export {
 } from "./series.js";
 export { subnetsKeys } from "./subnets.js";
 export { readModelVersionKeys, type VersionedProjection } from "./versions.js";
+export {
+  addEpoch,
+  decodeYieldIndex,
+  type EpochDividends,
+  encodeYieldIndex,
+  epochIncrement,
+  INDEX_SCALE,
+  type YieldIndex,
+} from "./yieldIndex.js";

@@ -58,6 +58,12 @@ export const subnetsKeys = {
   poolPoints: (netuid: number) => `${DATA_PREFIX}subnets:pool:${netuid}:points`,
   emissionPoints: (netuid: number) => `${DATA_PREFIX}subnets:emission:${netuid}:points`,
   holderPoints: (netuid: number) => `${DATA_PREFIX}subnets:holders:${netuid}:points`,
+  /**
+   * The subnet's yield index (yieldIndex.ts): one point per epoch block that paid dividends, each the
+   * cumulative nominator dividend per unit of stake weight of every hotkey that ever earned one
+   * (newest 64 in Redis, every point in history.series_points).
+   */
+  yieldIndexPoints: (netuid: number) => `${DATA_PREFIX}subnets:yield-index:${netuid}:points`,
   netuids: `${DATA_PREFIX}subnets:netuids`,
   holderColdkeys: (netuid: number) => `${DATA_PREFIX}subnets:holders:${netuid}:coldkeys`,
   holderColdkeyRows: (netuid: number) => `${DATA_PREFIX}subnets:holders:${netuid}:coldkey-rows`,

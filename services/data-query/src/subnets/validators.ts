@@ -24,6 +24,7 @@ import { type SeriesStores, seriesAt } from "../shared/seriesAt.js";
 import type { ReadAt } from "../shared/snapshotsAt.js";
 import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
 import { rootStakeMovesAfter, withRootStakes } from "./rootStakes.js";
+import { readYieldPoints, yieldOf } from "./yield.js";
 
 /**
  * `GET /data/v1/subnets/{netuid}/validators/latest`: the newest metagraph of the subnet, ranked, or
@@ -58,7 +59,13 @@ export async function getValidatorsLatest(
       ? BigInt(neuron.alphaStakeNalpha) > 0n || BigInt(neuron.rootStakeRao ?? "0") > 0n
       : neuron.validatorPermit,
   );
-  const validators = neurons.map((neuron) => describeValidator(neuron, price, block, netuid === ROOT_NETUID));
+  const yields = await readYieldPoints({ redis, history }, netuid, block, Date.parse(asOf.timestamp));
+  const validators = neurons.map((neuron) => {
+    const validator = describeValidator(neuron, price, block, netuid === ROOT_NETUID);
+    const earned = neuron.hotkey === undefined ? undefined : yieldOf(yields, neuron.hotkey.publicKey);
+    if (earned !== undefined) validator.yield = earned;
+    return validator;
+  });
   const page = sortedPage({
     items: validators,
     valueOf: sortValueOf,
@@ -169,6 +176,10 @@ const VALIDATOR_SORT_VALUES: Record<SortName<typeof VALIDATOR_SORTS>, (validator
   take: (validator) => validator.take,
   uid: (validator) => String(validator.uid),
   emission: (validator) => validator.emissionNalpha,
+  yield_1h: (validator) => validator.yield?.yield1h,
+  yield_1d: (validator) => validator.yield?.yield1d,
+  yield_7d: (validator) => validator.yield?.yield7d,
+  yield_30d: (validator) => validator.yield?.yield30d,
 };
 
 /**
@@ -209,5 +220,6 @@ export function describeValidator(
   if (neuron.rootAlphaDividendsNalpha !== undefined)
     validator.rootAlphaDividendsNalpha = neuron.rootAlphaDividendsNalpha;
   if (neuron.nominatorsCount !== undefined) validator.nominatorsCount = neuron.nominatorsCount;
+  if (neuron.hotkeyDividendsNalpha !== undefined) validator.hotkeyDividendsNalpha = neuron.hotkeyDividendsNalpha;
   return validator;
 }

@@ -3,7 +3,15 @@ import type { SeriesLayout } from "../shared/seriesStore.js";
 
 // How long the projector keeps each series; the layout itself is libs/read-models subnets.ts.
 
-export type SubnetsKind = "subnet" | "validators" | "validatorFlags" | "rootStakes" | "pool" | "emission" | "holders";
+export type SubnetsKind =
+  | "subnet"
+  | "validators"
+  | "validatorFlags"
+  | "rootStakes"
+  | "pool"
+  | "emission"
+  | "holders"
+  | "yieldIndex";
 
 const KEEP: Record<SubnetsKind, number> = {
   subnet: 64,
@@ -15,6 +23,8 @@ const KEEP: Record<SubnetsKind, number> = {
   pool: 64,
   emission: 64,
   holders: 4,
+  // One point per epoch that paid dividends: a day of Finney epochs (360 blocks), older ones in PostgreSQL.
+  yieldIndex: 64,
 };
 const POINTS: Record<SubnetsKind, (netuid: number) => string> = {
   subnet: subnetsKeys.subnetPoints,
@@ -24,6 +34,7 @@ const POINTS: Record<SubnetsKind, (netuid: number) => string> = {
   pool: subnetsKeys.poolPoints,
   emission: subnetsKeys.emissionPoints,
   holders: subnetsKeys.holderPoints,
+  yieldIndex: subnetsKeys.yieldIndexPoints,
 };
 
 export const subnetsLayout = (kind: SubnetsKind, netuid: number): SeriesLayout => ({

@@ -14,7 +14,11 @@ import {
 } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
 import {
+  addEpoch,
   DATA_PREFIX,
+  decodeYieldIndex,
+  encodeYieldIndex,
+  epochIncrement,
   ordinalOf,
   type RankedEntry,
   rankHolders,
@@ -27,7 +31,7 @@ import { execPipeline, type Redis } from "@platform/store";
 import { newestRef, queueDataChanges } from "../shared/dataChangeLog.js";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
-import type { NewPoint } from "../shared/series.js";
+import { foldSeries, type NewPoint } from "../shared/series.js";
 import { blockSpan, replaceStateHash, writeRemovalsHistory, writeSeriesHistory } from "../shared/seriesHistory.js";
 import { restoreSeries } from "../shared/seriesRestore.js";
 import type { SeriesState } from "../shared/seriesState.js";
@@ -39,7 +43,15 @@ import { addChunk, decodeChunk, dropChunks, type PendingChunks, resolveHolderDel
 import { type SubnetsKind, subnetsLayout } from "./keys.js";
 
 type SubnetsChange =
-  | { kind: "snapshot"; what: Exclude<SubnetsKind, "holders">; netuid: number; point: NewPoint; ref?: ChainRef }
+  | {
+      kind: "snapshot";
+      what: Exclude<SubnetsKind, "holders" | "yieldIndex">;
+      netuid: number;
+      point: NewPoint;
+      ref?: ChainRef;
+      /** A metagraph of its subnet's epoch block: each hotkey's yield index increment (yieldIndex.ts). */
+      epoch?: ReadonlyMap<string, bigint>;
+    }
   | { kind: "chunk"; netuid: number; chunk: HolderPositions }
   | { kind: "removed"; what: SubnetsKind; netuid: number; block: number; hash: string }
   | RemovalChange;
@@ -47,7 +59,7 @@ type SubnetsChange =
 /** The series a removed event's point stands in (a metagraph stands whole and as its flags). */
 const REMOVED_KINDS: Record<string, SubnetsKind[]> = {
   SubnetSnapshot: ["subnet"],
-  ValidatorSetSnapshot: ["validators", "validatorFlags"],
+  ValidatorSetSnapshot: ["validators", "validatorFlags", "yieldIndex"],
   ValidatorRootStakes: ["rootStakes"],
   PoolSnapshot: ["pool"],
   EmissionSnapshot: ["emission"],
@@ -66,6 +78,33 @@ function validatorFlags(snapshot: ValidatorSetSnapshot): ValidatorSetSnapshot {
       ...(neuron.identity?.name ? { coldkey: neuron.coldkey, identity: { name: neuron.identity.name } } : {}),
     })),
   });
+}
+
+/**
+ * The yield index increments of a metagraph published at its subnet's epoch block (the block is
+ * LastMechansimStepBlock): what the epoch paid each hotkey's nominators per unit of stake weight.
+ * Only hotkeys that earned something; none for a metagraph between epochs (its dividends are the
+ * last epoch's, already counted).
+ */
+function epochOf(snapshot: ValidatorSetSnapshot): { epoch?: ReadonlyMap<string, bigint> } {
+  if (snapshot.lastEpochBlock === undefined || snapshot.lastEpochBlock !== snapshot.ref?.blockNumber) return {};
+  const increments = new Map<string, bigint>();
+  for (const neuron of snapshot.neurons) {
+    const hotkey = neuron.hotkey?.publicKey;
+    if (hotkey === undefined || neuron.hotkeyDividendsNalpha === undefined) continue;
+    const increment = epochIncrement(
+      {
+        dividendsNalpha: neuron.hotkeyDividendsNalpha,
+        take: neuron.take,
+        alphaStakeNalpha: neuron.alphaStakeNalpha,
+        rootStakeRao: neuron.rootStakeRao,
+      },
+      snapshot.taoWeight,
+    );
+    // A hotkey on several UIDs is one stake: counted once.
+    if (increment > 0n) increments.set(hotkey, increment);
+  }
+  return increments.size === 0 ? {} : { epoch: increments };
 }
 
 const pointOf = (ref: Parameters<typeof refPosition>[0], bytes: Uint8Array): NewPoint => {
@@ -116,6 +155,7 @@ function decodeSubnetsBatch(messages: readonly ConsumedRecord[], log: Logger): S
               eventBytesOr(message, () => ValidatorSetSnapshot.encode(event.value).finish()),
             ),
             ref: event.value.ref,
+            ...epochOf(event.value),
           });
           changes.push({
             kind: "snapshot",
@@ -384,6 +424,8 @@ interface SubnetsPlan {
 /** Sorts a batch's changes into series operations in offset order, assembling holder sets from their chunks. */
 async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState, log: Logger): Promise<SubnetsPlan> {
   const pending = new Map<string, SubnetsSeries>();
+  /** The yield index points among the ops, by their placeholder point: their epoch's increments. */
+  const epochs = new Map<NewPoint, ReadonlyMap<string, bigint>>();
   /** The holder deltas among the ops, by their (placeholder) point: whole sets once resolved. */
   const deltas = new Map<NewPoint, HolderPositions>();
   const series = (what: SubnetsKind, netuid: number) => {
@@ -415,8 +457,14 @@ async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState
   );
   for (const change of changes) {
     if (change.kind === "subnetRemoved" || (change.kind === "removed" && change.what === "subnetRemoved")) continue;
-    if (change.kind === "snapshot") series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
-    else if (change.kind === "chunk") {
+    if (change.kind === "snapshot") {
+      series(change.what, change.netuid).ops.push({ kind: "add", point: change.point });
+      if (change.epoch === undefined) continue;
+      // Its payload waits for the index standing before it (once the series is loaded).
+      const point: NewPoint = { ...change.point, p: "" };
+      epochs.set(point, change.epoch);
+      series("yieldIndex", change.netuid).ops.push({ kind: "add", point });
+    } else if (change.kind === "chunk") {
       const set = addChunk(chunks.get(change.netuid)!, change.chunk);
       if (set === undefined) continue;
       const point: NewPoint = pointOf(set.ref, HolderPositions.encode(set).finish());
@@ -438,6 +486,7 @@ async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState
     ]),
   ];
   const loaded = await state.loadSeries(entries);
+  for (const entry of epochs.size === 0 ? [] : loaded) fillYieldIndex(entry, epochs);
   const holderSeries = new Set(entries.filter((entry) => entry.what === "holders").map((entry) => entry.layout.points));
   // The history database keeps the deltas themselves (read-models holderPoints.ts rebuilds the sets).
   for (const entry of deltas.size === 0 || state.store === "postgres" ? [] : loaded) {
@@ -449,6 +498,25 @@ async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState
       );
   }
   return { pending: entries, loaded, chunks, removals, identityChecks };
+}
+
+/**
+ * Writes each yield index point of a loaded series: the index standing just before it (the series'
+ * stored points with the batch's earlier operations applied, removals of reorganised epochs
+ * included) plus its epoch's increments. The same fold in either store gives the same points.
+ */
+function fillYieldIndex(entry: LoadedSeries, epochs: ReadonlyMap<NewPoint, ReadonlyMap<string, bigint>>): void {
+  entry.ops.forEach((op, at) => {
+    if (op.kind !== "add") return;
+    const increments = epochs.get(op.point);
+    if (increments === undefined) return;
+    const before = foldSeries(entry.loaded, entry.ops.slice(0, at), []);
+    const standing = [entry.loaded.base, ...before.points]
+      .filter((point) => point !== undefined && point.o < op.point.o)
+      .at(-1);
+    const previous = standing === undefined ? undefined : decodeYieldIndex(standing);
+    op.point.p = encodeYieldIndex(addEpoch(previous, op.point.b, increments));
+  });
 }
 
 /** Pending chunks as both stores keep them: base64 HolderPositions by `<blockHash>:<chunkIndex>`. */
@@ -514,4 +582,5 @@ const SUBNETS_KIND_OF_KEY: Record<string, SubnetsKind> = {
   pool: "pool",
   emission: "emission",
   holders: "holders",
+  "yield-index": "yieldIndex",
 };

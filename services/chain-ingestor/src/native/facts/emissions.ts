@@ -1,5 +1,5 @@
 import type { EmissionSnapshot } from "@platform/proto/events/v1/chain_network";
-import { formatRatio } from "@platform/subtensor";
+import { formatRatio, formatU64Ratio } from "@platform/subtensor";
 import { amountField } from "../node/eventFields.js";
 import type { RuntimeAt } from "../node/runtimeAt.js";
 import {
@@ -70,8 +70,13 @@ export async function readEmissions(
   netuids: readonly number[],
   blockNumber: bigint,
 ): Promise<Map<number, EmissionDetails>> {
-  const [columns, taoIn, pendingRootAlpha, blockEmission, ownerCut] = await Promise.all([
+  const [columns, taoWeights, taoIn, pendingRootAlpha, blockEmission, ownerCut] = await Promise.all([
     readColumns(runtime, EMISSION_ITEMS, netuids),
+    // A map by netuid in spec 218; later runtimes keep one plain value, which `.multi` cannot read.
+    readColumns(runtime, ["taoWeight"], netuids).then(
+      (read) => read.taoWeight,
+      () => undefined,
+    ),
     readFirstColumn(runtime, TAO_IN_EMISSION_ITEMS, netuids),
     readFirstColumn(runtime, PENDING_ROOT_ALPHA_ITEMS, netuids),
     readPlain(runtime, "blockEmission"),
@@ -115,6 +120,7 @@ export async function readEmissions(
         // The map's default 0 means the subnet never stepped (no block 0 runs an epoch).
         ...optional("lastEpochBlock", lastStep === undefined || lastStep === 0n ? undefined : lastStep.toString()),
         ...optional("nextEpochBlock", next?.toString()),
+        ...optional("taoWeight", taoWeightOf(taoWeights?.[index])),
       };
       return [netuid, details];
     }),
@@ -160,4 +166,10 @@ function fixedU96F32(value: unknown): string | undefined {
   const bits =
     typeof value === "object" && value !== null && "bits" in value ? (value as { bits: unknown }).bits : undefined;
   return typeof bits === "bigint" && bits >= 0n ? formatRatio(bits, U96F32_ONE, ROOT_PROP_DECIMALS) : undefined;
+}
+
+/** `TaoWeight[netuid]` (a u64 fraction of u64::MAX) as a decimal ratio; undefined where unread. */
+function taoWeightOf(value: unknown): string | undefined {
+  const raw = amountField(value);
+  return raw === undefined ? undefined : formatU64Ratio(raw);
 }

@@ -71,6 +71,7 @@ interface NeuronValues {
   take: unknown;
   identity: unknown;
   axon: unknown;
+  hotkeyDividends: unknown;
 }
 
 /**
@@ -102,7 +103,7 @@ export async function readMetagraphs(
     ),
     readColumns(
       runtime,
-      ["axons"],
+      ["axons", "hotkeyDividendsPerSubnet"],
       slots.map((slot) => [slot.netuid, slot.hotkey.publicKey]),
     ),
     readColumns(runtime, ["owner", "delegates"], hotkeys),
@@ -132,6 +133,7 @@ export async function readMetagraphs(
       take: perHotkey.delegates?.[at],
       identity: coldkey === undefined ? undefined : identityOf.get(coldkey.publicKey),
       axon: axons.axons?.[index],
+      hotkeyDividends: axons.hotkeyDividendsPerSubnet?.[index],
     };
     metagraphs.get(slot.netuid)!.push(neuronState(slot, values));
   });
@@ -161,6 +163,7 @@ function neuronState(slot: Slot, values: NeuronValues): NeuronState {
     ...optional("identity", validatorIdentity(values.identity)),
     ...scoresOf(vector),
     ...optional("axon", axonInfo(values.axon)),
+    ...optional("hotkeyDividendsNalpha", u64Text(values.hotkeyDividends)),
   };
 }
 
@@ -282,12 +285,18 @@ export async function refreshMetagraphs(
   const hotkeys = [
     ...new Set(slots.flatMap(({ neuron }) => (neuron.hotkey === undefined ? [] : [neuron.hotkey.publicKey]))),
   ];
-  const [vectors, stakes, rootStakes] = await Promise.all([
+  const [vectors, stakes, dividends, rootStakes] = await Promise.all([
     readColumns(runtime, DYNAMIC_VECTORS, netuids),
     readColumns(
       runtime,
       ["totalHotkeyAlpha"],
       slots.map(({ netuid, neuron }) => [neuron.hotkey?.publicKey, netuid]),
+    ),
+    // An epoch pays dividends: the hotkey's share of them moves with the scores.
+    readColumns(
+      runtime,
+      ["hotkeyDividendsPerSubnet"],
+      slots.map(({ netuid, neuron }) => [netuid, neuron.hotkey?.publicKey]),
     ),
     readColumns(
       runtime,
@@ -304,7 +313,14 @@ export async function refreshMetagraphs(
       neuron.hotkey === undefined
         ? undefined
         : rootStakes.totalHotkeyAlpha?.[hotkeyIndex.get(neuron.hotkey.publicKey)!];
-    const { rootStakeRao: _rootStake, rank: _rank, trust: _trust, pruningScore: _pruning, ...kept } = neuron;
+    const {
+      rootStakeRao: _rootStake,
+      rank: _rank,
+      trust: _trust,
+      pruningScore: _pruning,
+      hotkeyDividendsNalpha: _dividends,
+      ...kept
+    } = neuron;
     const next: NeuronState = {
       ...kept,
       validatorPermit: flag(vector("validatorPermit")) ?? false,
@@ -318,6 +334,7 @@ export async function refreshMetagraphs(
       emissionNalpha: u64Text(vector("emission")) ?? "",
       lastUpdateBlock: u64Text(vector("lastUpdate")) ?? "0",
       ...scoresOf(vector),
+      ...optional("hotkeyDividendsNalpha", u64Text(dividends.hotkeyDividendsPerSubnet?.[index])),
     };
     refreshed.get(netuid)!.push(sameRefreshed(neuron, next) ? neuron : next);
   });
@@ -398,6 +415,7 @@ function sameRefreshed(before: NeuronState, after: NeuronState): boolean {
     before.lastUpdateBlock === after.lastUpdateBlock &&
     before.rank === after.rank &&
     before.trust === after.trust &&
-    before.pruningScore === after.pruningScore
+    before.pruningScore === after.pruningScore &&
+    before.hotkeyDividendsNalpha === after.hotkeyDividendsNalpha
   );
 }

@@ -3,6 +3,7 @@ import type { NeuronRootStake, NeuronState } from "@platform/proto/events/v1/cha
 import { eventTypeOf } from "@platform/proto/topics";
 import type { Hex } from "viem";
 import type { RuntimeAt } from "../node/runtimeAt.js";
+import { optional } from "../node/storageColumns.js";
 import { type NetworkRecord, netuidKey, networkEventId } from "../records/networkRecord.js";
 import type { EmissionDetails } from "./emissions.js";
 import { readMetagraphs, refreshMetagraphs, refreshRootStakes } from "./metagraph.js";
@@ -222,7 +223,17 @@ export function subnetRecords(
     const neurons = state.metagraphs.get(netuid);
     if (neurons !== undefined)
       push(netuid, {
-        event: { $case: "validatorSetSnapshot", value: { ref: context.ref, netuid, neurons: [...neurons] } },
+        event: {
+          $case: "validatorSetSnapshot",
+          value: {
+            ref: context.ref,
+            netuid,
+            neurons: [...neurons],
+            // The epoch and root's weight the dividends were split with (the yield index reads them).
+            ...optional("lastEpochBlock", emissions.get(netuid)?.lastEpochBlock),
+            ...optional("taoWeight", emissions.get(netuid)?.taoWeight),
+          },
+        },
       });
   }
   for (const [netuid, stakes] of [...state.rootStakeChanges].sort(([a], [b]) => a - b))

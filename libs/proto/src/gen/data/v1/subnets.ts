@@ -117,6 +117,10 @@ export enum ValidatorSort {
   VALIDATOR_SORT_TAKE = 6,
   VALIDATOR_SORT_UID = 7,
   VALIDATOR_SORT_EMISSION = 8,
+  VALIDATOR_SORT_YIELD_1H = 9,
+  VALIDATOR_SORT_YIELD_1D = 10,
+  VALIDATOR_SORT_YIELD_7D = 11,
+  VALIDATOR_SORT_YIELD_30D = 12,
   UNRECOGNIZED = -1,
 }
 
@@ -149,6 +153,18 @@ export function validatorSortFromJSON(object: any): ValidatorSort {
     case 8:
     case "VALIDATOR_SORT_EMISSION":
       return ValidatorSort.VALIDATOR_SORT_EMISSION;
+    case 9:
+    case "VALIDATOR_SORT_YIELD_1H":
+      return ValidatorSort.VALIDATOR_SORT_YIELD_1H;
+    case 10:
+    case "VALIDATOR_SORT_YIELD_1D":
+      return ValidatorSort.VALIDATOR_SORT_YIELD_1D;
+    case 11:
+    case "VALIDATOR_SORT_YIELD_7D":
+      return ValidatorSort.VALIDATOR_SORT_YIELD_7D;
+    case 12:
+    case "VALIDATOR_SORT_YIELD_30D":
+      return ValidatorSort.VALIDATOR_SORT_YIELD_30D;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -176,6 +192,14 @@ export function validatorSortToJSON(object: ValidatorSort): string {
       return "VALIDATOR_SORT_UID";
     case ValidatorSort.VALIDATOR_SORT_EMISSION:
       return "VALIDATOR_SORT_EMISSION";
+    case ValidatorSort.VALIDATOR_SORT_YIELD_1H:
+      return "VALIDATOR_SORT_YIELD_1H";
+    case ValidatorSort.VALIDATOR_SORT_YIELD_1D:
+      return "VALIDATOR_SORT_YIELD_1D";
+    case ValidatorSort.VALIDATOR_SORT_YIELD_7D:
+      return "VALIDATOR_SORT_YIELD_7D";
+    case ValidatorSort.VALIDATOR_SORT_YIELD_30D:
+      return "VALIDATOR_SORT_YIELD_30D";
     case ValidatorSort.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -402,7 +426,35 @@ export interface Validator {
   lastUpdateBlock: string;
   blocksSinceUpdate: string;
   /** Coldkeys with alpha on (hotkey, netuid); absent where ingestion cannot count them. */
-  nominatorsCount?: number | undefined;
+  nominatorsCount?:
+    | number
+    | undefined;
+  /** The hotkey's nominator yield over the last hour, day, 7 and 30 days (data-query yield.ts). */
+  yield?:
+    | ValidatorYield
+    | undefined;
+  /** The hotkey's dividends at the subnet's last epoch, before its take (HotkeyDividendsPerSubnet). */
+  hotkeyDividendsNalpha?: string | undefined;
+}
+
+/**
+ * A validator's nominator yield: the dividends it paid its nominators per unit of stake weight over a
+ * window, annualised (simple, 365-day year), from its yield index (libs/read-models yieldIndex.ts).
+ */
+export interface ValidatorYield {
+  /** Decimal annual rates (0.12 is 12 % a year); absent where the history is shorter than the window. */
+  yield1h?: string | undefined;
+  yield1d?: string | undefined;
+  yield7d?: string | undefined;
+  yield30d?:
+    | string
+    | undefined;
+  /** The window the history covers: from this block (and its time) to as_of's; absent without an index. */
+  coveredFromBlock?:
+    | string
+    | undefined;
+  /** RFC 3339, chain clock. */
+  coveredFromTime?: string | undefined;
 }
 
 export interface GetValidatorsLatestResponse {
@@ -1753,6 +1805,8 @@ function createBaseValidator(): Validator {
     lastUpdateBlock: "0",
     blocksSinceUpdate: "0",
     nominatorsCount: undefined,
+    yield: undefined,
+    hotkeyDividendsNalpha: undefined,
   };
 }
 
@@ -1826,6 +1880,12 @@ export const Validator: MessageFns<Validator> = {
     }
     if (message.nominatorsCount !== undefined) {
       writer.uint32(184).uint32(message.nominatorsCount);
+    }
+    if (message.yield !== undefined) {
+      ValidatorYield.encode(message.yield, writer.uint32(194).fork()).join();
+    }
+    if (message.hotkeyDividendsNalpha !== undefined) {
+      writer.uint32(202).string(message.hotkeyDividendsNalpha);
     }
     return writer;
   },
@@ -2027,6 +2087,22 @@ export const Validator: MessageFns<Validator> = {
             message.nominatorsCount = reader.uint32();
             continue;
           }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.yield = ValidatorYield.decode(reader, reader.uint32());
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.hotkeyDividendsNalpha = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2116,6 +2192,12 @@ export const Validator: MessageFns<Validator> = {
         : isSet(object.nominators_count)
         ? globalThis.Number(object.nominators_count)
         : undefined,
+      yield: isSet(object.yield) ? ValidatorYield.fromJSON(object.yield) : undefined,
+      hotkeyDividendsNalpha: isSet(object.hotkeyDividendsNalpha)
+        ? globalThis.String(object.hotkeyDividendsNalpha)
+        : isSet(object.hotkey_dividends_nalpha)
+        ? globalThis.String(object.hotkey_dividends_nalpha)
+        : undefined,
     };
   },
 
@@ -2190,6 +2272,12 @@ export const Validator: MessageFns<Validator> = {
     if (message.nominatorsCount !== undefined) {
       obj.nominatorsCount = Math.round(message.nominatorsCount);
     }
+    if (message.yield !== undefined) {
+      obj.yield = ValidatorYield.toJSON(message.yield);
+    }
+    if (message.hotkeyDividendsNalpha !== undefined) {
+      obj.hotkeyDividendsNalpha = message.hotkeyDividendsNalpha;
+    }
     return obj;
   },
 
@@ -2227,6 +2315,190 @@ export const Validator: MessageFns<Validator> = {
     message.lastUpdateBlock = object.lastUpdateBlock ?? "0";
     message.blocksSinceUpdate = object.blocksSinceUpdate ?? "0";
     message.nominatorsCount = object.nominatorsCount ?? undefined;
+    message.yield = (object.yield !== undefined && object.yield !== null)
+      ? ValidatorYield.fromPartial(object.yield)
+      : undefined;
+    message.hotkeyDividendsNalpha = object.hotkeyDividendsNalpha ?? undefined;
+    return message;
+  },
+};
+
+function createBaseValidatorYield(): ValidatorYield {
+  return {
+    yield1h: undefined,
+    yield1d: undefined,
+    yield7d: undefined,
+    yield30d: undefined,
+    coveredFromBlock: undefined,
+    coveredFromTime: undefined,
+  };
+}
+
+export const ValidatorYield: MessageFns<ValidatorYield> = {
+  encode(message: ValidatorYield, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.yield1h !== undefined) {
+      writer.uint32(10).string(message.yield1h);
+    }
+    if (message.yield1d !== undefined) {
+      writer.uint32(18).string(message.yield1d);
+    }
+    if (message.yield7d !== undefined) {
+      writer.uint32(26).string(message.yield7d);
+    }
+    if (message.yield30d !== undefined) {
+      writer.uint32(34).string(message.yield30d);
+    }
+    if (message.coveredFromBlock !== undefined) {
+      writer.uint32(40).uint64(message.coveredFromBlock);
+    }
+    if (message.coveredFromTime !== undefined) {
+      writer.uint32(50).string(message.coveredFromTime);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidatorYield {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValidatorYield();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.yield1h = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.yield1d = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.yield7d = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.yield30d = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.coveredFromBlock = reader.uint64().toString();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.coveredFromTime = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ValidatorYield {
+    return {
+      yield1h: isSet(object.yield1h)
+        ? globalThis.String(object.yield1h)
+        : isSet(object.yield_1h)
+        ? globalThis.String(object.yield_1h)
+        : undefined,
+      yield1d: isSet(object.yield1d)
+        ? globalThis.String(object.yield1d)
+        : isSet(object.yield_1d)
+        ? globalThis.String(object.yield_1d)
+        : undefined,
+      yield7d: isSet(object.yield7d)
+        ? globalThis.String(object.yield7d)
+        : isSet(object.yield_7d)
+        ? globalThis.String(object.yield_7d)
+        : undefined,
+      yield30d: isSet(object.yield30d)
+        ? globalThis.String(object.yield30d)
+        : isSet(object.yield_30d)
+        ? globalThis.String(object.yield_30d)
+        : undefined,
+      coveredFromBlock: isSet(object.coveredFromBlock)
+        ? globalThis.String(object.coveredFromBlock)
+        : isSet(object.covered_from_block)
+        ? globalThis.String(object.covered_from_block)
+        : undefined,
+      coveredFromTime: isSet(object.coveredFromTime)
+        ? globalThis.String(object.coveredFromTime)
+        : isSet(object.covered_from_time)
+        ? globalThis.String(object.covered_from_time)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ValidatorYield): unknown {
+    const obj: any = {};
+    if (message.yield1h !== undefined) {
+      obj.yield1h = message.yield1h;
+    }
+    if (message.yield1d !== undefined) {
+      obj.yield1d = message.yield1d;
+    }
+    if (message.yield7d !== undefined) {
+      obj.yield7d = message.yield7d;
+    }
+    if (message.yield30d !== undefined) {
+      obj.yield30d = message.yield30d;
+    }
+    if (message.coveredFromBlock !== undefined) {
+      obj.coveredFromBlock = message.coveredFromBlock;
+    }
+    if (message.coveredFromTime !== undefined) {
+      obj.coveredFromTime = message.coveredFromTime;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ValidatorYield>): ValidatorYield {
+    return ValidatorYield.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ValidatorYield>): ValidatorYield {
+    const message = createBaseValidatorYield();
+    message.yield1h = object.yield1h ?? undefined;
+    message.yield1d = object.yield1d ?? undefined;
+    message.yield7d = object.yield7d ?? undefined;
+    message.yield30d = object.yield30d ?? undefined;
+    message.coveredFromBlock = object.coveredFromBlock ?? undefined;
+    message.coveredFromTime = object.coveredFromTime ?? undefined;
     return message;
   },
 };

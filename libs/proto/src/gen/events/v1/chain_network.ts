@@ -257,7 +257,11 @@ export interface EmissionSnapshot {
   /** Blocks per epoch. */
   tempo: number;
   lastEpochBlock?: string | undefined;
-  nextEpochBlock?: string | undefined;
+  nextEpochBlock?:
+    | string
+    | undefined;
+  /** `TaoWeight[netuid]` / u64::MAX where the runtime keeps one per subnet (spec 218). */
+  taoWeight?: string | undefined;
 }
 
 /**
@@ -336,7 +340,15 @@ export interface NeuronState {
     | string
     | undefined;
   /** `Axons[netuid, hotkey]`; absent when the hotkey never served one on the subnet. */
-  axon?: NeuronAxonInfo | undefined;
+  axon?:
+    | NeuronAxonInfo
+    | undefined;
+  /**
+   * `HotkeyDividendsPerSubnet[netuid, hotkey]` (spec 218): the dividends the hotkey was paid at the
+   * subnet's last epoch, before its take (the take goes to its owner, the rest to its nominators:
+   * alpha stakers and, through TaoWeight, root stakers); absent where the runtime keeps no such item.
+   */
+  hotkeyDividendsNalpha?: string | undefined;
 }
 
 /** The whole metagraph of a subnet at a block (every UID, validators and miners). */
@@ -344,6 +356,18 @@ export interface ValidatorSetSnapshot {
   ref?: ChainRef | undefined;
   netuid: number;
   neurons: NeuronState[];
+  /**
+   * `LastMechansimStepBlock[netuid]`: the subnet's last epoch at this block (the block itself when
+   * this metagraph is the epoch's); absent where the subnet never stepped.
+   */
+  lastEpochBlock?:
+    | string
+    | undefined;
+  /**
+   * `TaoWeight[netuid]` / u64::MAX: the weight of root stake against alpha stake in the epoch's
+   * split of a hotkey's dividends; absent where the runtime keeps none per subnet.
+   */
+  taoWeight?: string | undefined;
 }
 
 /**
@@ -2020,6 +2044,7 @@ function createBaseEmissionSnapshot(): EmissionSnapshot {
     tempo: 0,
     lastEpochBlock: undefined,
     nextEpochBlock: undefined,
+    taoWeight: undefined,
   };
 }
 
@@ -2078,6 +2103,9 @@ export const EmissionSnapshot: MessageFns<EmissionSnapshot> = {
     }
     if (message.nextEpochBlock !== undefined) {
       writer.uint32(144).uint64(message.nextEpochBlock);
+    }
+    if (message.taoWeight !== undefined) {
+      writer.uint32(154).string(message.taoWeight);
     }
     return writer;
   },
@@ -2239,6 +2267,14 @@ export const EmissionSnapshot: MessageFns<EmissionSnapshot> = {
             message.nextEpochBlock = reader.uint64().toString();
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.taoWeight = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2331,6 +2367,11 @@ export const EmissionSnapshot: MessageFns<EmissionSnapshot> = {
         : isSet(object.next_epoch_block)
         ? globalThis.String(object.next_epoch_block)
         : undefined,
+      taoWeight: isSet(object.taoWeight)
+        ? globalThis.String(object.taoWeight)
+        : isSet(object.tao_weight)
+        ? globalThis.String(object.tao_weight)
+        : undefined,
     };
   },
 
@@ -2390,6 +2431,9 @@ export const EmissionSnapshot: MessageFns<EmissionSnapshot> = {
     if (message.nextEpochBlock !== undefined) {
       obj.nextEpochBlock = message.nextEpochBlock;
     }
+    if (message.taoWeight !== undefined) {
+      obj.taoWeight = message.taoWeight;
+    }
     return obj;
   },
 
@@ -2416,6 +2460,7 @@ export const EmissionSnapshot: MessageFns<EmissionSnapshot> = {
     message.tempo = object.tempo ?? 0;
     message.lastEpochBlock = object.lastEpochBlock ?? undefined;
     message.nextEpochBlock = object.nextEpochBlock ?? undefined;
+    message.taoWeight = object.taoWeight ?? undefined;
     return message;
   },
 };
@@ -2901,6 +2946,7 @@ function createBaseNeuronState(): NeuronState {
     trust: undefined,
     pruningScore: undefined,
     axon: undefined,
+    hotkeyDividendsNalpha: undefined,
   };
 }
 
@@ -2980,6 +3026,9 @@ export const NeuronState: MessageFns<NeuronState> = {
     }
     if (message.axon !== undefined) {
       NeuronAxonInfo.encode(message.axon, writer.uint32(202).fork()).join();
+    }
+    if (message.hotkeyDividendsNalpha !== undefined) {
+      writer.uint32(210).string(message.hotkeyDividendsNalpha);
     }
     return writer;
   },
@@ -3197,6 +3246,14 @@ export const NeuronState: MessageFns<NeuronState> = {
             message.axon = NeuronAxonInfo.decode(reader, reader.uint32());
             continue;
           }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.hotkeyDividendsNalpha = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3284,6 +3341,11 @@ export const NeuronState: MessageFns<NeuronState> = {
         ? globalThis.String(object.pruning_score)
         : undefined,
       axon: isSet(object.axon) ? NeuronAxonInfo.fromJSON(object.axon) : undefined,
+      hotkeyDividendsNalpha: isSet(object.hotkeyDividendsNalpha)
+        ? globalThis.String(object.hotkeyDividendsNalpha)
+        : isSet(object.hotkey_dividends_nalpha)
+        ? globalThis.String(object.hotkey_dividends_nalpha)
+        : undefined,
     };
   },
 
@@ -3364,6 +3426,9 @@ export const NeuronState: MessageFns<NeuronState> = {
     if (message.axon !== undefined) {
       obj.axon = NeuronAxonInfo.toJSON(message.axon);
     }
+    if (message.hotkeyDividendsNalpha !== undefined) {
+      obj.hotkeyDividendsNalpha = message.hotkeyDividendsNalpha;
+    }
     return obj;
   },
 
@@ -3405,12 +3470,13 @@ export const NeuronState: MessageFns<NeuronState> = {
     message.axon = (object.axon !== undefined && object.axon !== null)
       ? NeuronAxonInfo.fromPartial(object.axon)
       : undefined;
+    message.hotkeyDividendsNalpha = object.hotkeyDividendsNalpha ?? undefined;
     return message;
   },
 };
 
 function createBaseValidatorSetSnapshot(): ValidatorSetSnapshot {
-  return { ref: undefined, netuid: 0, neurons: [] };
+  return { ref: undefined, netuid: 0, neurons: [], lastEpochBlock: undefined, taoWeight: undefined };
 }
 
 export const ValidatorSetSnapshot: MessageFns<ValidatorSetSnapshot> = {
@@ -3423,6 +3489,12 @@ export const ValidatorSetSnapshot: MessageFns<ValidatorSetSnapshot> = {
     }
     for (const v of message.neurons) {
       NeuronState.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.lastEpochBlock !== undefined) {
+      writer.uint32(32).uint64(message.lastEpochBlock);
+    }
+    if (message.taoWeight !== undefined) {
+      writer.uint32(42).string(message.taoWeight);
     }
     return writer;
   },
@@ -3464,6 +3536,22 @@ export const ValidatorSetSnapshot: MessageFns<ValidatorSetSnapshot> = {
             message.neurons.push(NeuronState.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.lastEpochBlock = reader.uint64().toString();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.taoWeight = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3481,6 +3569,16 @@ export const ValidatorSetSnapshot: MessageFns<ValidatorSetSnapshot> = {
       ref: isSet(object.ref) ? ChainRef.fromJSON(object.ref) : undefined,
       netuid: isSet(object.netuid) ? globalThis.Number(object.netuid) : 0,
       neurons: globalThis.Array.isArray(object?.neurons) ? object.neurons.map((e: any) => NeuronState.fromJSON(e)) : [],
+      lastEpochBlock: isSet(object.lastEpochBlock)
+        ? globalThis.String(object.lastEpochBlock)
+        : isSet(object.last_epoch_block)
+        ? globalThis.String(object.last_epoch_block)
+        : undefined,
+      taoWeight: isSet(object.taoWeight)
+        ? globalThis.String(object.taoWeight)
+        : isSet(object.tao_weight)
+        ? globalThis.String(object.tao_weight)
+        : undefined,
     };
   },
 
@@ -3495,6 +3593,12 @@ export const ValidatorSetSnapshot: MessageFns<ValidatorSetSnapshot> = {
     if (message.neurons?.length) {
       obj.neurons = message.neurons.map((e) => NeuronState.toJSON(e));
     }
+    if (message.lastEpochBlock !== undefined) {
+      obj.lastEpochBlock = message.lastEpochBlock;
+    }
+    if (message.taoWeight !== undefined) {
+      obj.taoWeight = message.taoWeight;
+    }
     return obj;
   },
 
@@ -3506,6 +3610,8 @@ export const ValidatorSetSnapshot: MessageFns<ValidatorSetSnapshot> = {
     message.ref = (object.ref !== undefined && object.ref !== null) ? ChainRef.fromPartial(object.ref) : undefined;
     message.netuid = object.netuid ?? 0;
     message.neurons = object.neurons?.map((e) => NeuronState.fromPartial(e)) || [];
+    message.lastEpochBlock = object.lastEpochBlock ?? undefined;
+    message.taoWeight = object.taoWeight ?? undefined;
     return message;
   },
 };

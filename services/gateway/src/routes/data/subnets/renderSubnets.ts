@@ -240,6 +240,15 @@ function renderValidator(validator: Validator, netuid: number): z.output<typeof 
     last_update_block: integer(validator.lastUpdateBlock),
     blocks_since_update: integer(validator.blocksSinceUpdate),
     nominators_count: orNull(validator.nominatorsCount),
+    hotkey_dividends_nalpha: orNull(validator.hotkeyDividendsNalpha),
+    yield: {
+      yield_1h: orNull(validator.yield?.yield1h),
+      yield_1d: orNull(validator.yield?.yield1d),
+      yield_7d: orNull(validator.yield?.yield7d),
+      yield_30d: orNull(validator.yield?.yield30d),
+      covered_from_block: optionalInteger(validator.yield?.coveredFromBlock),
+      covered_from_time: orNull(validator.yield?.coveredFromTime),
+    },
   };
 }
 

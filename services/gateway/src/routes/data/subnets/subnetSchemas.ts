@@ -40,6 +40,34 @@ const u16Ratio = (what: string) =>
 const nullableU16Ratio = (what: string) =>
   nullableDecimal(`${what}: the chain's u16 over 65535, a ratio from 0 to 1 (8 decimal places, truncated)`);
 
+/** A yield over one window: an annual rate. */
+const yieldRate = (window: string) =>
+  nullableDecimal(
+    `Nominator yield over the last ${window}: an annual rate, decimal (0.12 is 12 % a year), simple (not compounded); null where the history is shorter than the window (see covered_from_block)`,
+  );
+
+/**
+ * The method, once: what the document says of every yield.
+ */
+export const ValidatorYieldSchema = z
+  .object({
+    yield_1h: yieldRate("hour"),
+    yield_1d: yieldRate("day (24 hours)"),
+    yield_7d: yieldRate("7 days"),
+    yield_30d: yieldRate("30 days"),
+    covered_from_block: blockNumber().nullable().meta({
+      description:
+        "The first block of the subnet's yield history (its first epoch seen): a window starting before it is null; null before any epoch is seen",
+    }),
+    covered_from_time: instant(
+      "covered_from_block's time, ISO 8601 instant (UTC, chain clock); null before any epoch is seen",
+    ).nullable(),
+  })
+  .meta({
+    description:
+      "What the hotkey paid its nominators per unit of stake, annualised. At each epoch of the subnet (spec 218), the hotkey's dividends (HotkeyDividendsPerSubnet) less its take are split between its alpha stake and TaoWeight × its root stake, so each epoch adds dividends × (1 − take) ÷ (alpha_stake + TaoWeight × root_stake) to the hotkey's yield index (stakes of the epoch block's metagraph, after the payout; exact decimal arithmetic, truncated to 24 decimals). The yield over a window W ending at as_of is (index at as_of − index at as_of − W) × (365 days ÷ W): the alpha an alpha nominator earned per alpha staked, as a simple annual rate over a 365-day year, not compounded. A window with no epoch in it is 0; a window longer than the history is null. Sort by it with sort=yield_1h, yield_1d, yield_7d or yield_30d (nulls last in descending order)",
+  });
+
 export const SubnetSchema = component(
   "Subnet",
   z.object({
@@ -311,6 +339,10 @@ export const ValidatorSchema = component(
     nominators_count: count().nullable().meta({
       description: "Coldkeys staking on the hotkey in this subnet: always null in this version (not counted)",
     }),
+    hotkey_dividends_nalpha: nullableBaseUnits(
+      "HotkeyDividendsPerSubnet[netuid, hotkey]: the dividends the hotkey was paid at the subnet's last epoch, before its take, nalpha; null where the runtime keeps none",
+    ),
+    yield: ValidatorYieldSchema,
   }),
 );
 
