@@ -34,9 +34,9 @@ describe("epochIncrement", () => {
     expect(
       epochIncrement({ dividendsNalpha: "5", take: "0", alphaStakeNalpha: "0", rootStakeRao: "0" }, undefined),
     ).toBe(0n);
-    expect(epochIncrement({ dividendsNalpha: "5", take: "1", alphaStakeNalpha: "5", rootStakeRao: "0" }, undefined)).toBe(
-      0n,
-    );
+    expect(
+      epochIncrement({ dividendsNalpha: "5", take: "1", alphaStakeNalpha: "5", rootStakeRao: "0" }, undefined),
+    ).toBe(0n);
   });
 });
 

@@ -2537,6 +2537,23 @@ export interface components {
             blocks_since_update: number;
             /** @description Coldkeys staking on the hotkey in this subnet: always null in this version (not counted) */
             nominators_count: number | null;
+            /** @description HotkeyDividendsPerSubnet[netuid, hotkey]: the dividends the hotkey was paid at the subnet's last epoch, before its take, nalpha; null where the runtime keeps none */
+            hotkey_dividends_nalpha: string | null;
+            /** @description What the hotkey paid its nominators per unit of stake, annualised. At each epoch of the subnet (spec 218), the hotkey's dividends (HotkeyDividendsPerSubnet) less its take are split between its alpha stake and TaoWeight × its root stake, so each epoch adds dividends × (1 − take) ÷ (alpha_stake + TaoWeight × root_stake) to the hotkey's yield index (stakes of the epoch block's metagraph, after the payout; exact decimal arithmetic, truncated to 24 decimals). The yield over a window W ending at as_of is (index at as_of − index at as_of − W) × (365 days ÷ W): the alpha an alpha nominator earned per alpha staked, as a simple annual rate over a 365-day year, not compounded. A window with no epoch in it is 0; a window longer than the history is null. Sort by it with sort=yield_1h, yield_1d, yield_7d or yield_30d (nulls last in descending order) */
+            yield: {
+                /** @description Nominator yield over the last hour: an annual rate, decimal (0.12 is 12 % a year), simple (not compounded); null where the history is shorter than the window (see covered_from_block) */
+                yield_1h: string | null;
+                /** @description Nominator yield over the last day (24 hours): an annual rate, decimal (0.12 is 12 % a year), simple (not compounded); null where the history is shorter than the window (see covered_from_block) */
+                yield_1d: string | null;
+                /** @description Nominator yield over the last 7 days: an annual rate, decimal (0.12 is 12 % a year), simple (not compounded); null where the history is shorter than the window (see covered_from_block) */
+                yield_7d: string | null;
+                /** @description Nominator yield over the last 30 days: an annual rate, decimal (0.12 is 12 % a year), simple (not compounded); null where the history is shorter than the window (see covered_from_block) */
+                yield_30d: string | null;
+                /** @description The first block of the subnet's yield history (its first epoch seen): a window starting before it is null; null before any epoch is seen */
+                covered_from_block: number | null;
+                /** @description covered_from_block's time, ISO 8601 instant (UTC, chain clock); null before any epoch is seen */
+                covered_from_time: string | null;
+            };
         };
         Validators: {
             /** @description Related resources, by relation name (HAL) */
@@ -8581,8 +8598,8 @@ export interface operations {
             query?: {
                 /** @description Only UIDs with a validator permit (default true); false lists every UID with any stake */
                 permit_only?: "true" | "false";
-                /** @description Sort key; default stake: stake, alpha_stake, root_stake, dividends, vtrust, take, uid, emission */
-                sort?: "stake" | "alpha_stake" | "root_stake" | "dividends" | "vtrust" | "take" | "uid" | "emission";
+                /** @description Sort key; default stake: stake, alpha_stake, root_stake, dividends, vtrust, take, uid, emission, yield_1h, yield_1d, yield_7d, yield_30d */
+                sort?: "stake" | "alpha_stake" | "root_stake" | "dividends" | "vtrust" | "take" | "uid" | "emission" | "yield_1h" | "yield_1d" | "yield_7d" | "yield_30d";
                 /** @description Sort direction; default desc */
                 order?: "asc" | "desc";
                 /** @description Page size, default 64, at most 256 */
@@ -8704,7 +8721,16 @@ export interface operations {
                      *             "root_alpha_dividends_nalpha": "0",
                      *             "last_update_block": 7012300,
                      *             "blocks_since_update": 45,
-                     *             "nominators_count": 8695
+                     *             "nominators_count": 8695,
+                     *             "hotkey_dividends_nalpha": "2081217307",
+                     *             "yield": {
+                     *               "yield_1h": "0.184023117560264811",
+                     *               "yield_1d": "0.179631840128655318",
+                     *               "yield_7d": "0.181125707716270994",
+                     *               "yield_30d": null,
+                     *               "covered_from_block": 6869880,
+                     *               "covered_from_time": "2026-07-31T17:07:00.000Z"
+                     *             }
                      *           }
                      *         ]
                      *       }

@@ -89,7 +89,7 @@ const stringsOf = (schema: Schema): Schema[] =>
  * nonces of the Service API, and the members of an object named for its unit (`pending_nalpha`).
  */
 const NUMERIC_NAME =
-  /(_rao|_nalpha|_tao|_usd|_pct|_share|_weight|_prop|_ratio|_cut|_take|_id|^take|^price|amount|Amount|^slippage$|^difficulty$|^dividends$|^vtrust$|^incentive$|^consensus$|^alpha_(low|high)$|^adjustment_alpha$|^bonds_moving_average$|^weights_version$|^share_of_alpha_out$|^expires_in$|^(open|high|low|close)$)/;
+  /(_rao|_nalpha|_tao|_usd|_pct|_share|_weight|_prop|_ratio|_cut|_take|_id|^take|^price|amount|Amount|^slippage$|^difficulty$|^dividends$|^vtrust$|^incentive$|^consensus$|^alpha_(low|high)$|^adjustment_alpha$|^bonds_moving_average$|^weights_version$|^share_of_alpha_out$|^expires_in$|^(open|high|low|close)$|^yield_)/;
 const NUMERIC_PARENT = /_(rao|nalpha)$/;
 /** Ids that are text, not numbers, though their names end in `_id`. */
 const TEXT_IDS = new Set(["extrinsic_id"]);
@@ -153,6 +153,23 @@ describe("the document describes everything", () => {
       .filter((member) => !/\b5 means \+?5 %/.test(member.schema.description ?? ""))
       .map((member) => member.path);
     expect(unclear).toEqual([]);
+  });
+
+  it("says of every yield its unit (an annual rate, 0.12 is 12 %) and its method, and gives it a decimal pattern", () => {
+    const yields = members.filter((member) => /^yield_/.test(member.name));
+    expect(yields.map((member) => member.path)).toEqual(
+      ["1h", "1d", "7d", "30d"].map((window) => `Validator.yield.yield_${window}`),
+    );
+    for (const member of yields) {
+      expect(member.schema.description).toMatch(/an annual rate, decimal \(0\.12 is 12 % a year\), simple/);
+      expect(stringsOf(member.schema).map((schema) => schema.pattern)).toEqual(["^-?[0-9]+(\\.[0-9]+)?$"]);
+    }
+    const method = members.find((member) => member.path === "Validator.yield")?.schema.description ?? "";
+    expect(method).toMatch(/dividends × \(1 − take\) ÷ \(alpha_stake \+ TaoWeight × root_stake\)/);
+    expect(method).toMatch(/365-day year, not compounded/);
+    expect(members.find((member) => member.path === "Validator.yield.covered_from_block")?.schema.description).toMatch(
+      /a window starting before it is null/,
+    );
   });
 
   it("gives every parameter of every operation a description", () => {

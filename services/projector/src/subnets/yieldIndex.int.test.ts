@@ -116,7 +116,7 @@ async function publish(...events: NetworkChainEvent[]): Promise<void> {
 }
 
 const redisPoints = async (): Promise<SeriesPoint[]> =>
-  (await redis.zrange(KEY, 0, -1)).map((text) => JSON.parse(text) as SeriesPoint);
+  (await redis.zrange(KEY, "0", "-1")).map((text) => JSON.parse(text) as SeriesPoint);
 const historyPoints = async (): Promise<SeriesPoint[]> =>
   (
     await history.unsafe(`select point from ${historyTables.seriesPoints} where series = $1 order by block, ordinal`, [

@@ -437,7 +437,7 @@ export const validatorsLatestExample: GetValidatorsLatestResponse = {
         yield1d: "0.179631840128655318",
         yield7d: "0.181125707716270994",
         coveredFromBlock: "6869880",
-        coveredFromTime: "2025-09-07T11:02:12.000Z",
+        coveredFromTime: "2026-07-31T17:07:00.000Z",
       },
     },
   ],

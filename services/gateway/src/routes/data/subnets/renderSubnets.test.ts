@@ -156,6 +156,32 @@ describe("renderValidatorsLatest", () => {
       last_update_block: 7012300,
       blocks_since_update: 45,
       nominators_count: 8695,
+      hotkey_dividends_nalpha: "2081217307",
+      yield: {
+        yield_1h: "0.184023117560264811",
+        yield_1d: "0.179631840128655318",
+        yield_7d: "0.181125707716270994",
+        yield_30d: null,
+        covered_from_block: 6869880,
+        covered_from_time: "2026-07-31T17:07:00.000Z",
+      },
+    });
+  });
+
+  it("renders a validator without a yield index (no epoch seen yet) with every yield and the covered window null", () => {
+    const [validator] = validatorsLatestExample.validators;
+    const { yield: _yield, ...withoutYield } = validator!;
+    const body = renderValidatorsLatest(
+      { ...validatorsLatestExample, validators: [withoutYield] },
+      { netuid: 64, query: {}, limit: 1 },
+    );
+    expect(items(body)[0]?.yield).toEqual({
+      yield_1h: null,
+      yield_1d: null,
+      yield_7d: null,
+      yield_30d: null,
+      covered_from_block: null,
+      covered_from_time: null,
     });
   });
 });

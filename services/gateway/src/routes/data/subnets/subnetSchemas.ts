@@ -59,9 +59,9 @@ export const ValidatorYieldSchema = z
       description:
         "The first block of the subnet's yield history (its first epoch seen): a window starting before it is null; null before any epoch is seen",
     }),
-    covered_from_time: instant(
-      "covered_from_block's time, ISO 8601 instant (UTC, chain clock); null before any epoch is seen",
-    ).nullable(),
+    covered_from_time: instant().nullable().meta({
+      description: "covered_from_block's time, ISO 8601 instant (UTC, chain clock); null before any epoch is seen",
+    }),
   })
   .meta({
     description:
