@@ -17,6 +17,8 @@ function spec218(overrides: Record<string, FakeItem> = {}) {
     tempo: byNetuid({ 3: 30 }, 100),
     lastMechansimStepBlock: byNetuid({ 1: 98n, 3: 88n }, 0n),
     blocksSinceLastStep: byNetuid({ 1: 0n, 3: 10n }, 98n),
+    // A map by netuid in spec 218: u64::MAX is a weight of 1.
+    taoWeight: byNetuid({ 1: 18_446_744_073_709_551_615n }, 0n),
     ...overrides,
   });
 }
@@ -33,6 +35,7 @@ describe("readEmissions", () => {
       ownerCut: "0.17999542",
       tempo: 100,
       nextEpochBlock: "99",
+      taoWeight: "0",
     });
     expect(emissions.get(1)).toEqual({
       netuid: 1,
@@ -43,6 +46,7 @@ describe("readEmissions", () => {
       tempo: 100,
       lastEpochBlock: "98",
       nextEpochBlock: "199",
+      taoWeight: "1",
     });
     // No per-block alpha emission, no split pending amounts (PendingEmission is their undivided total).
     expect(Object.keys(emissions.get(3)!)).toEqual([
@@ -54,6 +58,7 @@ describe("readEmissions", () => {
       "tempo",
       "lastEpochBlock",
       "nextEpochBlock",
+      "taoWeight",
     ]);
     expect(emissions.get(3)).toMatchObject({ lastEpochBlock: "88", nextEpochBlock: "119" });
   });
@@ -70,6 +75,7 @@ describe("readEmissions", () => {
       "get subnetOwnerCut 0",
       "multi emissionValues 5",
       "multi lastMechansimStepBlock 5",
+      "multi taoWeight 5",
       "multi tempo 5",
     ]);
   });

@@ -78,6 +78,8 @@ function spec218(overrides: Record<string, FakeItem> = {}) {
       ],
       0n,
     ),
+    // The last epoch's dividends by (netuid, hotkey), a ValueQuery (0 for a hotkey paid nothing).
+    hotkeyDividendsPerSubnet: table([[[2, HOT_A], 1_000_000_007n]], 0n),
     delegates: table([[HOT_A, 0]], 11796),
     childkeyTake: table([[[HOT_A, 3], 6553]], 0),
     identities: [
@@ -122,6 +124,7 @@ describe("readMetagraphs: spec 218 items and batched reads", () => {
         rank: "1",
         trust: "0",
         pruningScore: "0.00001525",
+        hotkeyDividendsNalpha: "1000000007",
         // Spec 218's identity has no github repo: the proto default.
         identity: {
           name: "Alice validator",
@@ -155,6 +158,7 @@ describe("readMetagraphs: spec 218 items and batched reads", () => {
         trust: "0.50000762",
         pruningScore: "1",
         axon: { ip: "192.168.1.1", port: 8091, ipType: 4, protocol: 4, version: 9, block: "7" },
+        hotkeyDividendsNalpha: "0",
       },
     ]);
   });
@@ -185,6 +189,7 @@ describe("readMetagraphs: spec 218 items and batched reads", () => {
       "multi delegates 3",
       "multi dividends 2",
       "multi emission 2",
+      "multi hotkeyDividendsPerSubnet 4",
       // The distinct coldkeys the runtime knows (C's owner is the zero default).
       "multi identities 2",
       "multi incentive 2",

@@ -245,6 +245,49 @@ describe("native root stake refresh", () => {
 });
 
 describe("native subnets records", () => {
+  it("re-reads the hotkeys' dividends with the scores, and publishes the metagraph with its epoch block and TaoWeight", async () => {
+    const items = (dividends: bigint) =>
+      fakeRuntimeAt({
+        "subtensorModule.tempo": () => 10,
+        "subtensorModule.keys": [[[1, 0], account(HOT_A)]],
+        "subtensorModule.owner": () => account(COLD_A),
+        "subtensorModule.totalHotkeyAlpha": () => 100n,
+        "subtensorModule.hotkeyDividendsPerSubnet": (pair) =>
+          (pair as [number, string])[0] === 1 && (pair as [number, string])[1] === HOT_A ? dividends : 0n,
+      });
+    const parent = await readAllSubnets(items(5n), [1], enabled([]));
+    expect(parent.metagraphs.get(1)?.[0]?.hotkeyDividendsNalpha).toBe("5");
+    // The epoch's block: only the scores are read again, the dividends among them.
+    const state = (await nextSubnets(items(9n), parent, {
+      netuids: [1],
+      changes: { ...quiet, scores: new Set([1]) },
+      emissionEnabled: enabled([]),
+    }))!;
+    expect(state.metagraphs.get(1)?.[0]?.hotkeyDividendsNalpha).toBe("9");
+    const emission = {
+      netuid: 1,
+      emissionEnabled: true,
+      taoInEmissionRao: "0",
+      blockEmissionRao: "1",
+      tempo: 10,
+      lastEpochBlock: "9",
+      taoWeight: "0.18",
+    };
+    const ref = {
+      chainId: "945",
+      blockNumber: "9",
+      blockHash: `0x${"9".repeat(64)}`,
+      parentHash: `0x${"8".repeat(64)}`,
+      blockTimestamp: "2026-01-01T00:00:00.000Z",
+      finality: 1,
+    };
+    const [, metagraph] = subnetRecords(state, new Map([[1, emission]]), { chainId: 945, ref });
+    expect(metagraph?.payload.event).toMatchObject({
+      $case: "validatorSetSnapshot",
+      value: { netuid: 1, lastEpochBlock: "9", taoWeight: "0.18" },
+    });
+  });
+
   it("publishes every emission, and settings and metagraphs only of the subnets that changed", async () => {
     const parent = await readAllSubnets(runtime({ 1: 10, 2: 20 }), [1, 2], enabled([]));
     const state = (await nextSubnets(runtime({ 1: 10, 2: 20 }), parent, {
