@@ -847,6 +847,52 @@ describe("every route answers what the chain holds at its as_of block: subnet em
   });
 });
 
+describe("validators/latest: yield after the subnets' epochs", () => {
+  it("gives each validator its last epoch's dividends as storage holds them, and a yield over each window the history covers from an epoch block", async () => {
+    const { netuid } = s.native.subnets[0]!;
+    const path = `/data/v1/subnets/${netuid}/validators/latest?permit_only=false&sort=yield_1h`;
+    // The stack's subnets step every 30 blocks (Tempo 29): an epoch that paid dividends lands within a minute.
+    await waitFor(
+      async () => items(await s.api.ok(path)).some((validator) => validator.yield.covered_from_block !== null),
+      {
+        what: `an epoch of subnet ${netuid} in its yield index`,
+        timeoutMs: 120_000,
+        intervalMs: 500,
+      },
+    );
+    await holdingStill(async () => {
+      const body = await s.api.ok(`${path}&limit=200`);
+      const block = await atAsOf(body);
+      const subnet = (await s.native.runtime.subnets(block.hash)).find((candidate) => candidate.netuid === netuid)!;
+      const paid = subnet.neurons.filter((neuron) => BigInt(neuron.hotkeyDividends) > 0n);
+      expect(paid.length, `hotkeys of ${netuid} paid at the last epoch`).toBeGreaterThan(0);
+      for (const validator of items(body)) {
+        const neuron = subnet.neurons.find((candidate) => candidate.uid === validator.uid)!;
+        expect(validator.hotkey_dividends_nalpha, `uid ${validator.uid}`).toBe(neuron.hotkeyDividends);
+        const { covered_from_block: from, covered_from_time: fromTime } = validator.yield;
+        expect(from, `uid ${validator.uid}: the index starts at an epoch`).toBeLessThanOrEqual(block.number);
+        // The history starts at an epoch block of the subnet (LastMechansimStepBlock there is that block).
+        const epochBlock = await s.native.runtime.block(from);
+        const atEpoch = (await s.native.runtime.subnets(epochBlock.hash)).find((c) => c.netuid === netuid)!;
+        expect(atEpoch.items.lastMechansimStepBlock).toBe(String(from));
+        expect(fromTime).toBe(new Date(epochBlock.timestampMs).toISOString());
+        // A window is answered exactly when the history reaches back to its start.
+        for (const [window, ms] of [
+          ["1h", 3_600_000],
+          ["1d", 86_400_000],
+          ["7d", 604_800_000],
+          ["30d", 2_592_000_000],
+        ] as const) {
+          const covered = block.timestampMs - ms >= epochBlock.timestampMs;
+          const value = validator.yield[`yield_${window}`];
+          if (covered) expect(value, `uid ${validator.uid} yield_${window}`).toMatch(/^[0-9]+(\.[0-9]+)?$/);
+          else expect(value, `uid ${validator.uid} yield_${window}`).toBeNull();
+        }
+      }
+    });
+  });
+});
+
 /** A UID as neurons/latest should give it: the runtime's storage at the as_of block, in the API's units. */
 function neuronFromStorage(neuron: DirectNeuron, subnet: DirectSubnet, asOf: number, price: string): Json {
   const registeredAt = Number(neuron.registeredAt);

@@ -102,6 +102,8 @@ export interface DirectNeuron {
   rootStake: string;
   /** `Delegates[hotkey]`, raw u16. */
   take: number;
+  /** `HotkeyDividendsPerSubnet[netuid, hotkey]` (spec 218): the last epoch's dividends, before the take. */
+  hotkeyDividends: string;
   /** `Rank`, `Trust` and `PruningScores` entries, raw u16. */
   rank: number;
   trust: number;
@@ -423,6 +425,10 @@ async function readNeurons(module: PalletQuery, netuid: number): Promise<DirectN
         alphaStake: String(await module.totalHotkeyAlpha!(hotkey, netuid)),
         rootStake: String(await module.totalHotkeyAlpha!(hotkey, 0)),
         take: Number(String(await module.delegates!(hotkey))),
+        hotkeyDividends:
+          module.hotkeyDividendsPerSubnet === undefined
+            ? "0"
+            : String(await module.hotkeyDividendsPerSubnet(netuid, hotkey)),
         rank: Number(at(rank!, "0")),
         trust: Number(at(trust!, "0")),
         pruningScore: Number(at(pruning!, "0")),
