@@ -21,6 +21,8 @@ import { DATA_PREFIX } from "./hashTags.js";
  * - `rm:{data}:subnets:emission:<netuid>:points` EmissionSnapshot (newest 64).
  * - `rm:{data}:subnets:holders:<netuid>:points` complete holder sets: every chunk of a block merged into
  *   one HolderPositions (chunk_count 1; newest 4).
+ * - `rm:{data}:subnets:yield-index:<netuid>:points` the subnet's yield index at each epoch that paid
+ *   dividends (yieldIndex.ts; `p` is base64 JSON, not protobuf; newest 64).
  * - `rm:{data}:subnets:netuids` set of netuids with a standing SubnetSnapshot or ValidatorSetSnapshot newer
  *   than the subnet's removal.
  * - `rm:{data}:subnets:removed-subnets` hash netuid -> `<block>:<hash>` of the subnet's removal
