@@ -62,6 +62,8 @@ export async function readYieldPoints(
   block: number,
   timeMs: number,
 ): Promise<YieldPoints> {
+  // A block without a time (never from the ingestor) has no windows to measure.
+  if (!Number.isFinite(timeMs)) return { end: undefined, starts: [], first: undefined };
   const source = {
     redis: stores.redis,
     history: stores.history,
