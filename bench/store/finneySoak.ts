@@ -45,7 +45,12 @@
  * BENCH_SOAK_BLOCKS (720), BENCH_SOAK_WINDOW (720; at most half the run so a slope after it is
  * measured), BENCH_SOAK_SEED (41), BENCH_SOAK_FIRST_BLOCK (4,999,850: the top of a tempo cycle),
  * BENCH_SOAK_ACTIVITY_MIN / _MAX (20 / 60), BENCH_SOAK_PASSES (incremental,catch-up),
- * BENCH_SOAK_SIDES (baseline,history). Writes bench/results/finney-soak-<time>.json.
+ * BENCH_SOAK_SIDES (baseline,history). Writes bench/results/finney-soak-<time>.json. The stores'
+ * figures (Redis' used_memory and its slope after the window, PostgreSQL's bytes) come from the
+ * incremental pass, or from the catch-up when it runs alone: a Finney day fed one block at a time
+ * takes hours here, as a backlog well under one, so the day is
+ * `BENCH_SOAK_BLOCKS=7200 BENCH_SOAK_WINDOW=3600 BENCH_SOAK_SIDES=history BENCH_SOAK_PASSES=catch-up`
+ * and the per-block times come from the 720-block run.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -71,6 +76,7 @@ import {
   SETTINGS,
   type SideName,
   type SoakResults,
+  type StoreFigures,
   summaryOf,
 } from "./finneySoakReport.js";
 import { streamFigures } from "./finneySoakStream.js";
@@ -209,17 +215,53 @@ async function checkCommitted(rig: Rig, lastBlock: number): Promise<void> {
   if (rig.logged.length > 0) throw new Error(`${rig.side}: a projection logged:\n${rig.logged.join("\n")}`);
 }
 
+/**
+ * The stores over a pass, off the clock: Redis' used_memory sampled every so many blocks (and at
+ * the window's end, or the first sample past it when blocks come in fetches), PostgreSQL's sizes
+ * before and after.
+ */
+async function storeSampler(rig: Rig) {
+  const first = await usedMemory(rig.redis);
+  const postgresFirst = rig.admin === undefined ? undefined : await postgresFigures(rig.admin);
+  const redisSeries = [{ block: 0, bytes: first }];
+  let afterWindow: number | undefined;
+  let sampled = 0;
+  return {
+    /** After `blocks` blocks of the pass are committed. */
+    async passed(blocks: number): Promise<void> {
+      const due = Math.floor(blocks / SETTINGS.sampleEvery) > Math.floor(sampled / SETTINGS.sampleEvery);
+      const windowDone = afterWindow === undefined && blocks >= SETTINGS.window;
+      if (!due && !windowDone && blocks !== SETTINGS.blocks) return;
+      sampled = blocks;
+      const bytes = await usedMemory(rig.redis);
+      redisSeries.push({ block: blocks, bytes });
+      if (windowDone) afterWindow = bytes;
+    },
+    async figures(): Promise<StoreFigures> {
+      const figures: StoreFigures = {
+        redisUsedMemory: { first, afterWindow: afterWindow ?? Number.NaN, end: redisSeries.at(-1)!.bytes },
+        redisSeries,
+        redisFamilies: await redisFamilies(rig.redis, 16),
+      };
+      if (rig.admin !== undefined && postgresFirst !== undefined) {
+        const postgresEnd = await postgresFigures(rig.admin);
+        const [wal] =
+          await rig.admin`select pg_wal_lsn_diff(${postgresEnd.walLsn}, ${postgresFirst.walLsn})::bigint::text as bytes`;
+        figures.postgres = { first: postgresFirst, end: postgresEnd, walBytes: Number(wal!.bytes) };
+      }
+      return figures;
+    },
+  };
+}
+
 async function incrementalPass(side: SideName, dir: string): Promise<IncrementalFigures> {
   const stream = newStream();
   const rig = await startRig(side, dir);
   try {
     const feed = feeder(rig.projections);
     await feed([stream.snapshot()]);
-    const first = await usedMemory(rig.redis);
-    const postgresFirst = rig.admin === undefined ? undefined : await postgresFigures(rig.admin);
+    const stores = await storeSampler(rig);
     const blocks: BlockTiming[] = [];
-    const redisSeries = [{ block: 0, bytes: first }];
-    let afterWindow = first;
     let last = SETTINGS.firstBlock;
     for (let index = 1; index <= SETTINGS.blocks; index++) {
       const block = stream.next();
@@ -233,28 +275,11 @@ async function incrementalPass(side: SideName, dir: string): Promise<Incremental
         batches: timing.batches,
         byProjection: timing.byProjection,
       });
-      if (index % SETTINGS.sampleEvery === 0 || index === SETTINGS.window || index === SETTINGS.blocks) {
-        const bytes = await usedMemory(rig.redis);
-        redisSeries.push({ block: index, bytes });
-        if (index === SETTINGS.window) afterWindow = bytes;
-      }
+      await stores.passed(index);
       if (index % 60 === 0) console.error(`  ${side} incremental: ${index}/${SETTINGS.blocks} blocks`);
     }
     await checkCommitted(rig, last);
-    const figures: IncrementalFigures = {
-      side,
-      blocks,
-      redisUsedMemory: { first, afterWindow, end: redisSeries.at(-1)!.bytes },
-      redisSeries,
-      redisFamilies: await redisFamilies(rig.redis, 16),
-    };
-    if (rig.admin !== undefined && postgresFirst !== undefined) {
-      const postgresEnd = await postgresFigures(rig.admin);
-      const [wal] =
-        await rig.admin`select pg_wal_lsn_diff(${postgresEnd.walLsn}, ${postgresFirst.walLsn})::bigint::text as bytes`;
-      figures.postgres = { first: postgresFirst, end: postgresEnd, walBytes: Number(wal!.bytes) };
-    }
-    return figures;
+    return { side, blocks, ...(await stores.figures()) };
   } finally {
     await rig.stop();
   }
@@ -266,6 +291,7 @@ async function catchUpPass(side: SideName, dir: string): Promise<CatchUpFigures>
   try {
     const feed = feeder(rig.projections);
     await feed([stream.snapshot()]);
+    const stores = await storeSampler(rig);
     const figures: CatchUpFigures = {
       side,
       blocks: 0,
@@ -302,9 +328,11 @@ async function catchUpPass(side: SideName, dir: string): Promise<CatchUpFigures>
         figures.byProjection[name]!.postgresMs += own.postgresMs;
       }
       last = fetch.at(-1)!.number;
+      await stores.passed(figures.blocks);
       if (figures.fetches % 20 === 0) console.error(`  ${side} catch-up: ${figures.blocks}/${SETTINGS.blocks} blocks`);
     }
     await checkCommitted(rig, last);
+    figures.stores = await stores.figures();
     return figures;
   } finally {
     await rig.stop();

@@ -35,9 +35,8 @@ export interface BlockTiming {
   byProjection: Record<string, { ms: number; postgresMs: number }>;
 }
 
-export interface IncrementalFigures {
-  side: SideName;
-  blocks: BlockTiming[];
+/** What the stores hold over a pass: Redis sampled every so many blocks, PostgreSQL before and after. */
+export interface StoreFigures {
   redisUsedMemory: { first: number; afterWindow: number; end: number };
   redisSeries: Array<{ block: number; bytes: number }>;
   redisFamilies: Array<{ family: string; keys: number; bytes: number }>;
@@ -48,6 +47,11 @@ export interface IncrementalFigures {
   };
 }
 
+export interface IncrementalFigures extends StoreFigures {
+  side: SideName;
+  blocks: BlockTiming[];
+}
+
 export interface CatchUpFigures {
   side: SideName;
   blocks: number;
@@ -56,6 +60,8 @@ export interface CatchUpFigures {
   postgresMs: number;
   fetches: number;
   byProjection: Record<string, { ms: number; postgresMs: number }>;
+  /** The stores over the backlog, sampled between fetches (off the clock). */
+  stores?: StoreFigures;
 }
 
 export interface SoakResults {
@@ -96,21 +102,36 @@ function timingsOf(figures: IncrementalFigures) {
       ];
     }),
   );
-  const { first, afterWindow, end } = figures.redisUsedMemory;
-  const { blocks, window } = SETTINGS;
   return {
     all: stats(figures.blocks, (block) => block.ms),
     epoch: stats(epoch, (block) => block.ms),
     other: stats(other, (block) => block.ms),
     postgres: stats(figures.blocks, (block) => block.postgresMs),
     projections,
-    slopeAfterWindow: blocks > window ? (end - afterWindow) / (blocks - window) : Number.NaN,
-    slopeToWindow: (afterWindow - first) / window,
+    ...redisSlopes(figures),
+  };
+}
+
+/**
+ * Redis' growth per block up to the window's end and after it, from the samples: the first sample
+ * at or past the window (a catch-up samples between fetches, so it may land a few blocks past).
+ */
+function redisSlopes(figures: StoreFigures) {
+  const { redisSeries } = figures;
+  const first = redisSeries[0]!;
+  const end = redisSeries.at(-1)!;
+  const atWindow = redisSeries.find((sample) => sample.block >= SETTINGS.window);
+  return {
+    slopeAfterWindow:
+      atWindow === undefined || end.block <= atWindow.block
+        ? Number.NaN
+        : (end.bytes - atWindow.bytes) / (end.block - atWindow.block),
+    slopeToWindow: atWindow === undefined ? Number.NaN : (atWindow.bytes - first.bytes) / atWindow.block,
   };
 }
 
 /** Per block, from the first figures (after the full snapshot) to the end. */
-function postgresPerBlock(figures: IncrementalFigures | undefined) {
+function postgresPerBlock(figures: StoreFigures | undefined) {
   const postgres = figures?.postgres;
   if (postgres === undefined) return undefined;
   const { blocks } = SETTINGS;
@@ -142,7 +163,11 @@ export function summaryOf(results: SoakResults) {
   const { incremental, catchUp, stream } = results;
   const base = incremental.baseline && timingsOf(incremental.baseline);
   const hist = incremental.history && timingsOf(incremental.history);
-  const postgres = postgresPerBlock(incremental.history);
+  // The stores' figures come from the incremental pass, or from the catch-up when it ran alone (a
+  // Finney day of blocks fed one at a time takes hours here; as a backlog, well under one).
+  const stores = incremental.history ?? catchUp.history?.stores;
+  const baselineStores = incremental.baseline ?? catchUp.baseline?.stores;
+  const postgres = postgresPerBlock(stores);
   const projections = Object.fromEntries(
     PROJECTIONS.map((name) => {
       const [h, b] = [hist?.projections[name], base?.projections[name]];
@@ -165,7 +190,8 @@ export function summaryOf(results: SoakResults) {
       ];
     }),
   );
-  const redisSlope = hist?.slopeAfterWindow;
+  const slopes = stores === undefined ? undefined : redisSlopes(stores);
+  const redisSlope = slopes?.slopeAfterWindow;
   return {
     blocks: SETTINGS.blocks,
     epochBlocks: stream.epochBlocks,
@@ -188,11 +214,13 @@ export function summaryOf(results: SoakResults) {
     catchUpPostgresShare: catchUp.history ? catchUp.history.postgresMs / catchUp.history.ms : undefined,
     baselineCatchUpBlocksPerSecond: rate(catchUp.baseline),
     catchUpRatio: rate(catchUp.history) / rate(catchUp.baseline),
-    redisUsedMemoryBytes: incremental.history?.redisUsedMemory,
-    baselineRedisUsedMemoryBytes: incremental.baseline?.redisUsedMemory,
+    storeFiguresFrom: incremental.history !== undefined ? "incremental" : stores === undefined ? undefined : "catch-up",
+    redisUsedMemoryBytes: stores?.redisUsedMemory,
+    baselineRedisUsedMemoryBytes: baselineStores?.redisUsedMemory,
     redisSlopeBytesPerBlockAfterWindow: redisSlope,
-    redisSlopeBytesPerBlockToWindow: hist?.slopeToWindow,
-    baselineRedisSlopeBytesPerBlockAfterWindow: base?.slopeAfterWindow,
+    redisSlopeBytesPerBlockToWindow: slopes?.slopeToWindow,
+    baselineRedisSlopeBytesPerBlockAfterWindow:
+      baselineStores === undefined ? undefined : redisSlopes(baselineStores).slopeAfterWindow,
     postgresBytesPerBlock: postgres?.databaseBytesPerBlock,
     postgresDatabaseBytes: postgres?.databaseBytes,
     postgresBytesPerFinneyDay: postgres === undefined ? undefined : postgres.databaseBytesPerBlock * FINNEY_DAY_BLOCKS,
@@ -268,7 +296,7 @@ export function report(results: SoakResults): string {
     ratio(summary.catchUpBlocksPerSecond, summary.baselineCatchUpBlocksPerSecond),
   );
   const used = (side: SideName, pick: "first" | "afterWindow" | "end") =>
-    mb(results.incremental[side]?.redisUsedMemory[pick]);
+    mb((results.incremental[side] ?? results.catchUp[side]?.stores)?.redisUsedMemory[pick]);
   row(
     "Redis used_memory: first / after the window / end",
     `${used("baseline", "first")} / ${used("baseline", "afterWindow")} / ${used("baseline", "end")}`,

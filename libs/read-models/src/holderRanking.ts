@@ -46,9 +46,13 @@ export function alphaOfMember(member: string): bigint {
 
 /**
  * Holders of a set, by coldkey (alpha summed over its hotkeys) and by position, without zero
- * holdings. Keys are public keys (lowercase hex).
+ * holdings. Keys are public keys (lowercase hex). With `only`, the entries of those coldkeys alone:
+ * exactly the full ranking's entries for them, since a coldkey's rows depend on its own positions.
  */
-export function rankHolders(set: HolderPositions): {
+export function rankHolders(
+  set: HolderPositions,
+  only?: ReadonlySet<string>,
+): {
   coldkeys: RankedEntry<ColdkeyRow>[];
   positions: RankedEntry<PositionRow>[];
 } {
@@ -57,9 +61,11 @@ export function rankHolders(set: HolderPositions): {
     { coldkey: AccountId; alpha: bigint; hotkeys: Map<string, { hotkey: AccountId; alpha: bigint }> }
   >();
   for (const position of set.positions) {
-    const alpha = BigInt(position.alphaNalpha);
-    if (alpha <= 0n || position.coldkey === undefined || position.hotkey === undefined) continue;
+    if (position.coldkey === undefined || position.hotkey === undefined) continue;
     const coldkey = position.coldkey.publicKey.toLowerCase();
+    if (only !== undefined && !only.has(coldkey)) continue;
+    const alpha = BigInt(position.alphaNalpha);
+    if (alpha <= 0n) continue;
     const hotkey = position.hotkey.publicKey.toLowerCase();
     let holder = byColdkey.get(coldkey);
     if (holder === undefined) {

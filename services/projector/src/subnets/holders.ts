@@ -53,6 +53,16 @@ export function dropChunks(pending: PendingChunks, blockHash: string): void {
 export const encodeSet = (set: HolderPositions) => Buffer.from(HolderPositions.encode(set).finish()).toString("base64");
 export const decodeChunk = (text: string) => HolderPositions.decode(Buffer.from(text, "base64"));
 
+/** A stored set, decoded once per batch: a whole set at mainnet size is ~200 KB of protobuf. */
+export function decodedSet(decoded: Map<string, HolderPositions>, p: string): HolderPositions {
+  let set = decoded.get(p);
+  if (set === undefined) {
+    set = decodeChunk(p);
+    decoded.set(p, set);
+  }
+  return set;
+}
+
 /**
  * Turns the holder deltas among a series' ops into whole sets, in op order: each applies to the
  * newest set before it as the ops so far leave the series (a reorganisation's removal in the same
@@ -67,10 +77,11 @@ export const decodeChunk = (text: string) => HolderPositions.decode(Buffer.from(
 export function resolveHolderDeltas(
   series: { loaded: LoadedTail; ops: SeriesOp[] },
   deltas: ReadonlyMap<NewPoint, HolderPositions>,
+  /** Sets decoded or made here, by their point's `p`: the rankings read them again. */
+  decoded: Map<string, HolderPositions> = new Map(),
 ): HolderPositions[] {
   const skipped: HolderPositions[] = [];
-  const sets = new Map<NewPoint, HolderPositions>();
-  const setOf = (point: NewPoint) => sets.get(point) ?? decodeChunk(point.p);
+  const setOf = (point: NewPoint) => decodedSet(decoded, point.p);
   const standing: NewPoint[] = series.loaded.tail.map(({ a: _aggregates, n: _counts, ...point }) => point);
   const resolved: SeriesOp[] = [];
   for (const op of series.ops) {
@@ -98,7 +109,7 @@ export function resolveHolderDeltas(
       ...point,
       p: Buffer.from(HolderPositions.encode(whole).finish()).toString("base64"),
     };
-    sets.set(wholePoint, whole);
+    decoded.set(wholePoint.p, whole);
     addStanding(standing, wholePoint);
     resolved.push({ kind: "add", point: wholePoint });
   }

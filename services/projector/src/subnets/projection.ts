@@ -20,8 +20,6 @@ import {
   encodeYieldIndex,
   epochIncrement,
   ordinalOf,
-  type RankedEntry,
-  rankHolders,
   readModelVersionKeys,
   type SeriesPoint,
   subnetsKeys,
@@ -39,8 +37,9 @@ import { type LoadedSeries, type PendingSeries, queueSeriesWrites, type SeriesLa
 import { snapshotProjection } from "../shared/snapshotProjection.js";
 import { queueMembership, queueRemovals, type RemovalChange } from "../shared/subnetRemovals.js";
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
-import { addChunk, decodeChunk, dropChunks, type PendingChunks, resolveHolderDeltas } from "./holders.js";
+import { addChunk, decodeChunk, decodedSet, dropChunks, type PendingChunks, resolveHolderDeltas } from "./holders.js";
 import { type SubnetsKind, subnetsLayout } from "./keys.js";
+import { queueRankings } from "./rankings.js";
 
 type SubnetsChange =
   | {
@@ -298,8 +297,8 @@ export function subnetsProjection(options: {
           if (newest === null) continue;
           const tag = newest === undefined ? null : `${newest.o}:${newest.h}`;
           if (tag === rankedOf.get(netuid)) continue;
-          const set = newest === undefined ? undefined : HolderPositions.decode(Buffer.from(newest.p, "base64"));
-          queueRankings(multi, netuid, set, rankedSet(loaded, netuid, rankedOf.get(netuid) ?? null));
+          const set = newest === undefined ? undefined : decodedSet(plan.decodedSets, newest.p);
+          queueRankings(multi, netuid, set, rankedSet(plan, netuid, rankedOf.get(netuid) ?? null));
           if (tag === null || set === undefined)
             multi.del(subnetsKeys.holderRanked(netuid), subnetsKeys.holderRankedHead(netuid));
           else {
@@ -355,59 +354,6 @@ function batchHead(changes: readonly SubnetsChange[]): ChainRef | undefined {
   );
 }
 
-/**
- * Writes a subnet's holder rankings for `set`, as a diff against the ranking of `previous` (the set
- * the stored ranking was made from, when the batch loaded it): only members that moved, rows that
- * changed and what left are written. Root's 4,900 positions move a few at a time, and rewriting
- * them whole was most of an epoch block's Redis writes. Without `previous`, the ranking is rewritten.
- */
-function queueRankings(
-  multi: ReturnType<Redis["multi"]>,
-  netuid: number,
-  set: HolderPositions | undefined,
-  previous: HolderPositions | undefined,
-): void {
-  const keys = [
-    subnetsKeys.holderColdkeys(netuid),
-    subnetsKeys.holderColdkeyRows(netuid),
-    subnetsKeys.holderPositions(netuid),
-    subnetsKeys.holderPositionRows(netuid),
-  ] as const;
-  if (set === undefined || previous === undefined) multi.del(...keys);
-  if (set === undefined) return;
-  const next = rankHolders(set);
-  const before = previous === undefined ? { coldkeys: [], positions: [] } : rankHolders(previous);
-  queueRankingDiff(multi, keys[0], keys[1], before.coldkeys, next.coldkeys);
-  queueRankingDiff(multi, keys[2], keys[3], before.positions, next.positions);
-}
-
-/** The zset of members and the hash of rows of one ranking, moved from `before` to `after`. */
-function queueRankingDiff<Row>(
-  multi: ReturnType<Redis["multi"]>,
-  membersKey: string,
-  rowsKey: string,
-  before: readonly RankedEntry<Row>[],
-  after: readonly RankedEntry<Row>[],
-): void {
-  const beforeMembers = new Set(before.map((entry) => entry.member));
-  const afterMembers = new Set(after.map((entry) => entry.member));
-  const beforeRows = new Map(before.map((entry) => [entry.field, JSON.stringify(entry.row)] as const));
-  const afterFields = new Set(after.map((entry) => entry.field));
-  const gone = [...beforeMembers].filter((member) => !afterMembers.has(member));
-  const goneFields = [...beforeRows.keys()].filter((field) => !afterFields.has(field));
-  for (let at = 0; at < gone.length; at += 1_000) multi.zrem(membersKey, ...gone.slice(at, at + 1_000));
-  for (let at = 0; at < goneFields.length; at += 1_000) multi.hdel(rowsKey, ...goneFields.slice(at, at + 1_000));
-  const added = after.filter((entry) => !beforeMembers.has(entry.member));
-  const changed = after.flatMap((entry) => {
-    const row = JSON.stringify(entry.row);
-    return beforeRows.get(entry.field) === row ? [] : [[entry.field, row] as const];
-  });
-  for (let at = 0; at < added.length; at += 1_000)
-    multi.zadd(membersKey, ...added.slice(at, at + 1_000).flatMap((entry) => ["0", entry.member]));
-  for (let at = 0; at < changed.length; at += 1_000)
-    multi.hset(rowsKey, Object.fromEntries(changed.slice(at, at + 1_000)));
-}
-
 type SubnetsSeries = PendingSeries & { what: SubnetsKind; netuid: number };
 
 /** What a subnets batch writes, decided against one store's copy (its pending holder chunks and series tails). */
@@ -419,6 +365,8 @@ interface SubnetsPlan {
   removals: RemovalChange[];
   /** Subnets whose listing may have changed. */
   identityChecks: number[];
+  /** Holder sets decoded while planning, by their point's `p` (holders.ts decodedSet). */
+  decodedSets: Map<string, HolderPositions>;
 }
 
 /** Sorts a batch's changes into series operations in offset order, assembling holder sets from their chunks. */
@@ -487,17 +435,18 @@ async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState
   ];
   const loaded = await state.loadSeries(entries);
   for (const entry of epochs.size === 0 ? [] : loaded) fillYieldIndex(entry, epochs);
+  const decodedSets = new Map<string, HolderPositions>();
   const holderSeries = new Set(entries.filter((entry) => entry.what === "holders").map((entry) => entry.layout.points));
   // The history database keeps the deltas themselves (read-models holderPoints.ts rebuilds the sets).
   for (const entry of deltas.size === 0 || state.store === "postgres" ? [] : loaded) {
     if (!holderSeries.has(entry.layout.points)) continue;
-    for (const skipped of resolveHolderDeltas(entry, deltas))
+    for (const skipped of resolveHolderDeltas(entry, deltas, decodedSets))
       log.warn(
         { netuid: skipped.netuid, block: skipped.ref?.blockNumber, hash: skipped.ref?.blockHash },
         "holder delta skipped: its base is not the subnet's newest set; the holders wait for the subnet's next keyframe",
       );
   }
-  return { pending: entries, loaded, chunks, removals, identityChecks };
+  return { pending: entries, loaded, chunks, removals, identityChecks, decodedSets };
 }
 
 /**
@@ -528,14 +477,14 @@ function encodedChunks(map: PendingChunks): [string, string][] {
 }
 
 /** The holder set the stored ranking of `netuid` was made from (tag `<ordinal>:<hash>`), if the batch loaded its point. */
-function rankedSet(loaded: readonly LoadedSeries[], netuid: number, tag: string | null): HolderPositions | undefined {
+function rankedSet(plan: SubnetsPlan, netuid: number, tag: string | null): HolderPositions | undefined {
   if (tag === null) return undefined;
-  const series = loaded.find((entry) => entry.layout.points === subnetsLayout("holders", netuid).points);
+  const series = plan.loaded.find((entry) => entry.layout.points === subnetsLayout("holders", netuid).points);
   if (series === undefined) return undefined;
   const point = [series.loaded.base, ...series.loaded.tail].find(
     (candidate) => candidate !== undefined && `${candidate.o}:${candidate.h}` === tag,
   );
-  return point === undefined ? undefined : HolderPositions.decode(Buffer.from(point.p, "base64"));
+  return point === undefined ? undefined : decodedSet(plan.decodedSets, point.p);
 }
 
 /** What Redis derives after a restore: the subnets listed, and each subnet's holder ranking from its newest set. */
