@@ -24,7 +24,9 @@
  *   phase per subnet (an assumption: Finney's intervals vary by subnet), the burn moving;
  * - ValidatorSetSnapshot, whole (subnets.ts `nextSubnets`): at a subnet's epoch its own (scores and
  *   stakes redrawn), and on any block a stake add or remove on a hotkey registered on that subnet
- *   (its alpha stake). A metagraph whose only change is root stake goes out as ValidatorRootStakes
+ *   (its alpha stake); each carries its subnet's last epoch block and TaoWeight, and at the epoch
+ *   each validator's HotkeyDividendsPerSubnet, so the subnets projection adds its yield index point
+ *   there as it does for the ingestor's. A metagraph whose only change is root stake goes out as ValidatorRootStakes
  *   (the uids that moved): every metagraph on which a hotkey whose root stake the epoch's root
  *   dividends moved sits (the stepped subnet's validators that are on root, ~8 of its 32, each on
  *   ~16 subnets: 80-100 metagraphs, as bench/native/scale measured on chopsticks), and on root a
@@ -454,6 +456,7 @@ function epoch(net: Net, facts: BlockFacts, moved: MovedMetagraphs): void {
       consensus: u16(net),
       emissionNalpha: String(nano(net, 0.01, 50)),
       lastUpdateBlock: validator ? String(facts.number - net.int(100)) : before.lastUpdateBlock,
+      ...(validator ? { hotkeyDividendsNalpha: String(nano(net, 1, 500)) } : {}),
     };
   });
   moved.whole.add(netuid);
@@ -559,10 +562,23 @@ function subnetRecord(net: Net, ref: ChainRef, netuid: number, record: RecordEnc
   return record(key, payload, ref.blockHash, "SubnetSnapshot", key);
 }
 
+/** TaoWeight as the stats and metagraphs carry it (Finney's, a u64 ratio). */
+const TAO_WEIGHT = formatU64Ratio(3_320_413_608_267_911_168n);
+
 function metagraphRecord(net: Net, ref: ChainRef, netuid: number, record: RecordEncoder): StreamRecord {
   const key = `netuid:${netuid}`;
+  const lastEpoch = net.pools[netuid]!.lastEpoch;
   const payload: NetworkChainEvent = {
-    event: { $case: "validatorSetSnapshot", value: { ref, netuid, neurons: [...net.metagraphs[netuid]!] } },
+    event: {
+      $case: "validatorSetSnapshot",
+      value: {
+        ref,
+        netuid,
+        neurons: [...net.metagraphs[netuid]!],
+        ...(lastEpoch === 0 ? {} : { lastEpochBlock: String(lastEpoch) }),
+        taoWeight: TAO_WEIGHT,
+      },
+    },
   };
   return record(key, payload, ref.blockHash, "ValidatorSetSnapshot", key);
 }
@@ -660,7 +676,7 @@ function statsRecord(
         stakedAlphaPoolsRao: stakedAlpha.toString(),
         subnetLockedRao: (128n * lastLock).toString(),
         blockEmissionRao: BLOCK_EMISSION_RAO.toString(),
-        taoWeight: formatU64Ratio(3_320_413_608_267_911_168n),
+        taoWeight: TAO_WEIGHT,
         rootNetuid: 0,
         subnetsCount: net.pools.length,
         subnetLimit: 128,
