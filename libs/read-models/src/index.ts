@@ -28,7 +28,8 @@ export {
   TRADER_COUNTS_KEPT,
   TRADER_WINDOW_BLOCKS,
   type TraderSide,
-  traderCountsMember,
+  traderBlockPrefix,
+  traderBlockTag,
 } from "./market.js";
 export {
   type BlockCounts,

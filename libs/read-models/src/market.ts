@@ -26,11 +26,11 @@ import type { BucketName } from "./series.js";
  *   bought and sold, buys and sells, from the block flows `u.f`). Kept: 5m 35 days, 1h 400 days, 4h
  *   and 1d for ever.
  * - Distinct traders per pool (the projector's traders.ts, Redis only): `…:pool:<netuid>:buyers:log`
- *   and `…:sellers:log` zsets of `<block>:<hash>:<coldkey>` scored by block, one member per coldkey
+ *   and `…:sellers:log` zsets of `<block>:<hash tag>:<coldkey>` scored by block (traderBlockTag: the hash's first 16 hex digits), one member per coldkey
  *   that bought (sold) in a block, trimmed to the newest TRADER_WINDOW_BLOCKS blocks;
  *   `…:pool:<netuid>:buyers:keys` and `…:sellers:keys` hashes coldkey -> its members in the log
  *   (HLEN: the distinct coldkeys); `…:pool:<netuid>:traders` zset of
- *   `<block>:<hash>:<buyers>:<sellers>` scored by block, the distinct counts through each of the
+ *   `<block>:<hash tag>:<buyers>:<sellers>` scored by block, the distinct counts through each of the
  *   newest TRADER_COUNTS_KEPT blocks. A removed block's members and counts are taken out.
  * - `rm:{data}:market:pools` set of netuids with a standing pool snapshot newer than the subnet's removal
  *   (NETUID_NOT_FOUND otherwise).
@@ -65,9 +65,15 @@ export const TRADER_WINDOW_BLOCKS = 7_200;
 /** How many of a pool's newest blocks keep their trader counts (`…:traders`), for reads at a recent block. */
 export const TRADER_COUNTS_KEPT = 64;
 
-/** A member of a pool's `…:traders` zset: its block's counts, matched to the block by hash. */
-export const traderCountsMember = (block: number, hash: string, buyers: number, sellers: number) =>
-  `${block}:${hash}:${buyers}:${sellers}`;
+/**
+ * How a trader key names a block's hash: its first 16 hex digits, lowercase. Two blocks of one
+ * height (a reorganisation's branches) differ there but for a chance of 2^-64, and every log member
+ * is 48 bytes shorter than with the whole hash (the logs hold a member per trader and block).
+ */
+export const traderBlockTag = (hash: string) => hash.toLowerCase().slice(0, 18);
+
+/** The prefix of a block's members in a pool's trader logs and `…:traders` zset. */
+export const traderBlockPrefix = (block: number | string, hash: string) => `${block}:${traderBlockTag(hash)}:`;
 
 export const marketKeys = {
   poolPoints: (netuid: number) => `${DATA_PREFIX}market:pool:${netuid}:points`,

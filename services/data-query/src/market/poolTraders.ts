@@ -1,5 +1,5 @@
 import type { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
-import { marketKeys } from "@platform/read-models";
+import { marketKeys, traderBlockPrefix } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { run } from "../shared/readModel.js";
 
@@ -27,7 +27,8 @@ export async function poolTradersAt(
     }
   });
   return snapshots.map((snapshot, index) => {
-    const prefix = `${snapshot.ref?.blockNumber}:${snapshot.ref?.blockHash.toLowerCase()}:`;
+    if (snapshot.ref === undefined) return undefined;
+    const prefix = traderBlockPrefix(snapshot.ref.blockNumber, snapshot.ref.blockHash);
     const member = (results[index] as string[]).find((candidate) => candidate.startsWith(prefix));
     if (member === undefined) return undefined;
     const [buyers, sellers] = member.slice(prefix.length).split(":").map(Number);

@@ -16,6 +16,7 @@ import {
   readModelVersionKeys,
   type SeriesPoint,
   subnetsKeys,
+  traderBlockPrefix,
   wholeHolderPoints,
 } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
@@ -460,7 +461,7 @@ describe("market and subnets projections: a pool's order flow and distinct trade
   /** The distinct buyers and sellers the projector recorded through a block of a hash, if any. */
   const countsAt = async (block: number, fork = "a") => {
     const members = await redis.zrangebyscore(marketKeys.poolTraderCounts(9), block, block);
-    const found = members.find((member) => member.startsWith(`${block}:${hashOf(block, fork)}:`));
+    const found = members.find((member) => member.startsWith(traderBlockPrefix(block, hashOf(block, fork))));
     return found?.split(":").slice(2).map(Number);
   };
   const distinct = async () => [

@@ -1,5 +1,5 @@
 import type { RedisMulti } from "@platform/projection";
-import { marketKeys, TRADER_COUNTS_KEPT, TRADER_WINDOW_BLOCKS } from "@platform/read-models";
+import { marketKeys, TRADER_COUNTS_KEPT, TRADER_WINDOW_BLOCKS, traderBlockTag } from "@platform/read-models";
 import type { MarketChange } from "./decode.js";
 
 /**
@@ -12,7 +12,7 @@ type TraderOp = [block: string, hash: string, buyers: readonly string[], sellers
 /**
  * Distinct buyers and sellers over the newest TRADER_WINDOW_BLOCKS blocks, per pool, kept exactly
  * (libs/read-models market.ts has the keys). Buckets sum; distinct coldkeys do not, so each pool
- * keeps a log of (block, hash, coldkey) members scored by block, trimmed below the window, with a
+ * keeps a log of (block, hash tag, coldkey) members scored by block, trimmed below the window, with a
  * hash of each coldkey's member count beside it: its HLEN is the distinct count, kept up to date as
  * members come and go, so a block costs its own traders and those it trims, never a scan of the
  * window. After each block the counts through it are recorded (`…:traders`, the newest
@@ -88,12 +88,12 @@ export function traderOps(changes: readonly MarketChange[]): Map<number, TraderO
     if (change.kind === "pool" && change.traders !== undefined)
       push(change.netuid, [
         String(change.point.b),
-        change.point.h.toLowerCase(),
+        traderBlockTag(change.point.h),
         change.traders.buyers,
         change.traders.sellers,
       ]);
     else if (change.kind === "removed" && change.what === "pool")
-      push(change.netuid, [String(change.block), change.hash.toLowerCase()]);
+      push(change.netuid, [String(change.block), traderBlockTag(change.hash)]);
   }
   return ops;
 }
