@@ -31,7 +31,8 @@ import type { BucketName } from "./series.js";
  *   `…:pool:<netuid>:buyers:keys` and `…:sellers:keys` hashes coldkey -> its members in the log
  *   (HLEN: the distinct coldkeys); `…:pool:<netuid>:traders` zset of
  *   `<block>:<hash tag>:<buyers>:<sellers>` scored by block, the distinct counts through each of the
- *   newest TRADER_COUNTS_KEPT blocks. A removed block's members and counts are taken out.
+ *   newest TRADER_COUNTS_KEPT blocks. A removed block's members and counts are taken out. Not
+ *   kept in PostgreSQL: a restore replays them from the restored pool points (their block_flow).
  * - `rm:{data}:market:pools` set of netuids with a standing pool snapshot newer than the subnet's removal
  *   (NETUID_NOT_FOUND otherwise).
  * - `rm:{data}:market:emission:<netuid>:points` EmissionSnapshot series (newest 64), no buckets.

@@ -856,11 +856,22 @@ describe("market and subnets projections: restore after FLUSHALL", () => {
           (await redis.smembers(key)).sort(),
         ),
       );
+    // Pool 9's distinct traders (the order flow test), Redis-only: rebuilt from its restored points.
+    const traders = async () => [
+      await redis.zrange(marketKeys.poolTraders(9, "buyers"), "0", "-1", "WITHSCORES"),
+      await redis.zrange(marketKeys.poolTraders(9, "sellers"), "0", "-1", "WITHSCORES"),
+      await redis.hgetall(marketKeys.poolTraderKeys(9, "buyers")),
+      await redis.hgetall(marketKeys.poolTraderKeys(9, "sellers")),
+      await redis.zrange(marketKeys.poolTraderCounts(9), "0", "-1"),
+    ];
     const before = {
       zsets: await zsets(),
       sets: await sets(),
       rows: await redis.hgetall(subnetsKeys.holderColdkeyRows(3)),
+      traders: await traders(),
     };
+    // The counts of blocks 100, 101, 102' and 7,301.
+    expect(before.traders[4]).toHaveLength(4);
     await redis.flushall();
     await waitFor(
       async () =>
@@ -870,6 +881,7 @@ describe("market and subnets projections: restore after FLUSHALL", () => {
     expect(await zsets()).toEqual(before.zsets);
     expect(await sets()).toEqual(before.sets);
     expect(await redis.hgetall(subnetsKeys.holderColdkeyRows(3))).toEqual(before.rows);
+    expect(await traders()).toEqual(before.traders);
     // Nothing was folded again: a replay from offset 0 would have logged every pool snapshot anew.
     const logged = await redis.xrange(dataChangeLog.key, "-", "+");
     expect(logged.filter(([, fields]) => fields[fields.indexOf(dataChangeLog.fields.kind) + 1] === "pool")).toEqual([]);

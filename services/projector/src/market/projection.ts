@@ -16,7 +16,7 @@ import { queueMembership, queueRemovals, type RemovalChange } from "../shared/su
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { decodeMarketBatch, type MarketChange } from "./decode.js";
 import { DEFAULT_HOT_WINDOW_BLOCKS, emissionLayout, poolLayout, priceLayout, statsLayout } from "./keys.js";
-import { queueTraders } from "./traders.js";
+import { queueTraders, rebuildTraders } from "./traders.js";
 
 export type MarketProjection = SupervisedProjection;
 
@@ -111,6 +111,13 @@ export function marketProjection(options: {
           const multi = redis.multi();
           for (const netuid of netuids) queueListing(multi, netuid);
           await execPipeline(multi);
+          // The trader logs live in Redis only: replayed from the restored pool points.
+          const pools = new Map<number, SeriesPoint>();
+          for (const [key, point] of newest) {
+            const netuid = /:market:pool:(\d+):points$/.exec(key)?.[1];
+            if (netuid !== undefined) pools.set(Number(netuid), point);
+          }
+          await rebuildTraders(redis, pools, options.traderWindowBlocks);
         },
       }).then(() => undefined),
     async writeHistory(tx, plan, partitions) {

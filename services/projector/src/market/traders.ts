@@ -1,6 +1,16 @@
 import type { RedisMulti } from "@platform/projection";
-import { marketKeys, TRADER_COUNTS_KEPT, TRADER_WINDOW_BLOCKS, traderBlockTag } from "@platform/read-models";
-import type { MarketChange } from "./decode.js";
+import { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
+import {
+  marketKeys,
+  ordinalOf,
+  type SeriesPoint,
+  TRADER_COUNTS_KEPT,
+  TRADER_WINDOW_BLOCKS,
+  traderBlockTag,
+} from "@platform/read-models";
+import { execPipeline, type Redis } from "@platform/store";
+import { parsePoint } from "../shared/seriesStore.js";
+import { blockTradersOf, type MarketChange } from "./decode.js";
 
 /**
  * One pool's trader operations, in offset order: an add is the block's traders (the block's
@@ -114,4 +124,37 @@ export function queueTraders(
     marketKeys.poolTraderCounts(netuid),
   ]);
   multi.eval(SCRIPT, keys.length, ...keys, windowBlocks, TRADER_COUNTS_KEPT, JSON.stringify([...ops.values()]));
+}
+
+/** Blocks a rebuild hands the script at a time (one EVAL each). */
+const REBUILD_BLOCKS = 500;
+
+/**
+ * Rebuilds the pools' trader logs and counts from their points in Redis, after a restore copied
+ * the series back from PostgreSQL (their Redis window, REDIS_HOT_WINDOW_BLOCKS, 7,200 by default:
+ * the whole counting window of the newest block; the counts of the 63 below it miss the blocks of
+ * their window that are older than that, and a smaller hot window rebuilds fewer blocks). Each
+ * pool's points are replayed in order, as the projection applied them.
+ */
+export async function rebuildTraders(
+  redis: Redis,
+  newestPools: ReadonlyMap<number, SeriesPoint>,
+  windowBlocks = TRADER_WINDOW_BLOCKS,
+): Promise<void> {
+  for (const [netuid, newest] of newestPools) {
+    // From the window of the oldest block whose counts are kept, so those counts come back alike.
+    const from = ordinalOf(Math.max(0, newest.b - windowBlocks - TRADER_COUNTS_KEPT + 2));
+    const texts = await redis.zrangebyscore(marketKeys.poolPoints(netuid), from, "+inf");
+    const changes: MarketChange[] = [];
+    for (const text of texts) {
+      const point = parsePoint(text);
+      const traders = blockTradersOf(PoolSnapshot.decode(Buffer.from(point.p, "base64")));
+      if (traders !== undefined) changes.push({ kind: "pool", netuid, point, traders });
+    }
+    for (let at = 0; at < changes.length; at += REBUILD_BLOCKS) {
+      const multi = redis.multi();
+      queueTraders(multi, changes.slice(at, at + REBUILD_BLOCKS), windowBlocks);
+      await execPipeline(multi);
+    }
+  }
 }
