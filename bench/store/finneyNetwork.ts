@@ -112,7 +112,20 @@ interface Pool {
   lastEpoch: number;
   /** TAO swapped through the pool in the current block (its PoolSnapshot's block_volume_rao). */
   blockVolume: bigint;
+  /** The current block's order flow (its PoolSnapshot's block_flow), as the native ingestor splits it. */
+  flow: PoolFlow;
 }
+
+interface PoolFlow {
+  buyRao: bigint;
+  sellRao: bigint;
+  buys: number;
+  sells: number;
+  buyers: Set<string>;
+  sellers: Set<string>;
+}
+
+const noFlow = (): PoolFlow => ({ buyRao: 0n, sellRao: 0n, buys: 0, sells: 0, buyers: new Set(), sellers: new Set() });
 
 /** A registered UID: where a pool validator sits, to find its neurons when its stakes move. */
 interface Seat {
@@ -325,6 +338,7 @@ function buildNet(world: WorldView): Net {
       pendingOwner: 0n,
       lastEpoch: 0,
       blockVolume: 0n,
+      flow: noFlow(),
     });
     net.burn.push(nano(net, 0.0005, 2));
   }
@@ -391,7 +405,10 @@ export function finneyNetwork(
 function stepNetwork(net: Net, facts: BlockFacts): MovedMetagraphs {
   const moved: MovedMetagraphs = { whole: new Set(), rootStakes: new Map() };
   const total = net.pools.reduce((sum, pool, netuid) => (netuid === 0 ? sum : sum + pool.weight), 0n);
-  for (const pool of net.pools) pool.blockVolume = 0n;
+  for (const pool of net.pools) {
+    pool.blockVolume = 0n;
+    pool.flow = noFlow();
+  }
   net.pools.forEach((pool, netuid) => {
     if (netuid === 0) return;
     const tao = (BLOCK_EMISSION_RAO * pool.weight) / total;
@@ -407,13 +424,22 @@ function stepNetwork(net: Net, facts: BlockFacts): MovedMetagraphs {
   for (const touch of facts.stakeTouches) {
     const pool = net.pools[touch.netuid]!;
     const amount = nano(net, 0.01, 2_000);
-    // Adds and removes swap TAO in and out of the pool; a removal never drains it.
-    if (net.random() < 0.55) {
+    // Adds and removes swap TAO in and out of the pool, as the stream's own activity did; a removal
+    // never drains it. The draw that once chose the direction is still taken: the rest of the
+    // network's randomness stays as it was.
+    net.random();
+    if (touch.adding) {
       pool.taoIn += amount;
       pool.blockVolume += amount;
+      pool.flow.buyRao += amount;
+      pool.flow.buys += 1;
+      pool.flow.buyers.add(touch.coldkey);
     } else if (pool.taoIn > amount * 4n) {
       pool.taoIn -= amount / 2n;
       pool.blockVolume += amount / 2n;
+      pool.flow.sellRao += amount / 2n;
+      pool.flow.sells += 1;
+      pool.flow.sellers.add(touch.coldkey);
     }
     if (touch.hotkey >= NETWORK_SIZES.validatorPool) continue;
     // A stake on a registered validator moves its alpha stake there; on root, its root stake everywhere.
@@ -512,6 +538,14 @@ function poolRecords(net: Net, ref: ChainRef, record: RecordEncoder): StreamReco
           alphaIssuanceNalpha: (pool.alphaIn + pool.alphaOut).toString(),
           priceTao: price,
           blockVolumeRao: pool.blockVolume.toString(),
+          blockFlow: {
+            buyVolumeRao: pool.flow.buyRao.toString(),
+            sellVolumeRao: pool.flow.sellRao.toString(),
+            buys: pool.flow.buys,
+            sells: pool.flow.sells,
+            buyers: [...pool.flow.buyers].sort(),
+            sellers: [...pool.flow.sellers].sort(),
+          },
         },
       },
     };

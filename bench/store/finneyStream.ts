@@ -75,8 +75,11 @@ export interface BlockFacts {
   number: number;
   ref: ChainRef;
   epoch: number | undefined;
-  /** The block's stake adds and removes: the position's netuid and hotkey (an index into `WorldView.hotkeys`). */
-  stakeTouches: Array<{ netuid: number; hotkey: number }>;
+  /**
+   * The block's stake adds and removes: the position's netuid and hotkey (an index into
+   * `WorldView.hotkeys`), the staker's coldkey (public key) and whether it added (a buy of alpha).
+   */
+  stakeTouches: Array<{ netuid: number; hotkey: number; coldkey: string; adding: boolean }>;
   /** Extrinsics (one per activity) and, of them, transfers: the block's own counts (NetworkStatsSnapshot). */
   extrinsics: number;
   transfers: number;
@@ -430,7 +433,14 @@ export function finneyStream(options: StreamOptions): FinneyStream {
           stakeTouches: activities.flatMap((activity) =>
             activity.position === undefined
               ? []
-              : [{ netuid: activity.position.netuid, hotkey: activity.position.hotkey }],
+              : [
+                  {
+                    netuid: activity.position.netuid,
+                    hotkey: activity.position.hotkey,
+                    coldkey: accounts[activity.from]!.id.publicKey,
+                    adding: activity.type === TransactionType.TRANSACTION_TYPE_STAKE_ADD,
+                  },
+                ],
           ),
           extrinsics: activities.length,
           transfers: activities.filter((activity) => activity.type === TransactionType.TRANSACTION_TYPE_TRANSFER)

@@ -23,7 +23,14 @@ export {
   versionOf,
 } from "./intents.js";
 export { PROJECTION_NAMES, type ProjectionKeySpace, type ProjectionName, projectionKeySpaces } from "./keySpaces.js";
-export { marketKeys } from "./market.js";
+export {
+  marketKeys,
+  TRADER_COUNTS_KEPT,
+  TRADER_WINDOW_BLOCKS,
+  type TraderSide,
+  traderBlockPrefix,
+  traderBlockTag,
+} from "./market.js";
 export {
   type BlockCounts,
   type BlockVolume,
@@ -31,6 +38,7 @@ export {
   BUCKET_SECONDS,
   type BucketAggregate,
   type BucketName,
+  type FlowCounters,
   ORDINAL_SPAN,
   ordinalOf,
   type PointMeasure,

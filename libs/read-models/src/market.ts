@@ -22,7 +22,17 @@ import type { BucketName } from "./series.js";
  *   {tao_in_rao, alpha_in_nalpha, alpha_out_nalpha, alpha_issuance_nalpha, moving_price_tao,
  *   root_prop?}.
  *   `rm:{data}:market:pool:<netuid>:buckets:<interval>` OHLC of price_tao; v0 / v1 = cumulative volume
- *   before the bucket and at its close. Kept: 5m 35 days, 1h 400 days, 4h and 1d for ever.
+ *   before the bucket and at its close; f0 / f1 the same of the order-flow counters (m.flow: TAO
+ *   bought and sold, buys and sells, from the block flows `u.f`). Kept: 5m 35 days, 1h 400 days, 4h
+ *   and 1d for ever.
+ * - Distinct traders per pool (the projector's traders.ts, Redis only): `…:pool:<netuid>:buyers:log`
+ *   and `…:sellers:log` zsets of `<block>:<hash tag>:<coldkey>` scored by block (traderBlockTag: the hash's first 16 hex digits), one member per coldkey
+ *   that bought (sold) in a block, trimmed to the newest TRADER_WINDOW_BLOCKS blocks;
+ *   `…:pool:<netuid>:buyers:keys` and `…:sellers:keys` hashes coldkey -> its members in the log
+ *   (HLEN: the distinct coldkeys); `…:pool:<netuid>:traders` zset of
+ *   `<block>:<hash tag>:<buyers>:<sellers>` scored by block, the distinct counts through each of the
+ *   newest TRADER_COUNTS_KEPT blocks. A removed block's members and counts are taken out. Not
+ *   kept in PostgreSQL: a restore replays them from the restored pool points (their block_flow).
  * - `rm:{data}:market:pools` set of netuids with a standing pool snapshot newer than the subnet's removal
  *   (NETUID_NOT_FOUND otherwise).
  * - `rm:{data}:market:emission:<netuid>:points` EmissionSnapshot series (newest 64), no buckets.
@@ -49,6 +59,23 @@ import type { BucketName } from "./series.js";
  * supervisor replay both topics from offset 0; `rm:{data}:market:version` a token every commit replaces
  * (versions.ts).
  */
+export type TraderSide = "buyers" | "sellers";
+
+/** The blocks a pool's distinct buyers and sellers are counted over: 24 hours of 12-second blocks. */
+export const TRADER_WINDOW_BLOCKS = 7_200;
+/** How many of a pool's newest blocks keep their trader counts (`…:traders`), for reads at a recent block. */
+export const TRADER_COUNTS_KEPT = 64;
+
+/**
+ * How a trader key names a block's hash: its first 16 hex digits, lowercase. Two blocks of one
+ * height (a reorganisation's branches) differ there but for a chance of 2^-64, and every log member
+ * is 48 bytes shorter than with the whole hash (the logs hold a member per trader and block).
+ */
+export const traderBlockTag = (hash: string) => hash.toLowerCase().slice(0, 18);
+
+/** The prefix of a block's members in a pool's trader logs and `…:traders` zset. */
+export const traderBlockPrefix = (block: number | string, hash: string) => `${block}:${traderBlockTag(hash)}:`;
+
 export const marketKeys = {
   poolPoints: (netuid: number) => `${DATA_PREFIX}market:pool:${netuid}:points`,
   poolBuckets: (netuid: number, interval: BucketName) => `${DATA_PREFIX}market:pool:${netuid}:buckets:${interval}`,
@@ -62,6 +89,9 @@ export const marketKeys = {
   pricePairs: `${DATA_PREFIX}market:price:pairs`,
   priceRemoved: `${DATA_PREFIX}market:price:removed`,
   removedSubnets: `${DATA_PREFIX}market:removed-subnets`,
+  poolTraders: (netuid: number, side: TraderSide) => `${DATA_PREFIX}market:pool:${netuid}:${side}:log`,
+  poolTraderKeys: (netuid: number, side: TraderSide) => `${DATA_PREFIX}market:pool:${netuid}:${side}:keys`,
+  poolTraderCounts: (netuid: number) => `${DATA_PREFIX}market:pool:${netuid}:traders`,
   offset: (topic: string, partition: number) => `${DATA_PREFIX}market:offset:${topic}:${partition}`,
   marker: `${DATA_PREFIX}market:projection`,
 } as const;

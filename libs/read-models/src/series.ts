@@ -24,6 +24,23 @@ export interface PointMeasure {
   cumulative?: string;
   /** Further values the bucket shows as of its close (reserves, moving price). */
   close?: Record<string, string>;
+  /**
+   * The pool's order-flow counters (a pool point whose block volume `u` carries its flow): the
+   * fold's never-decreasing sums over every point of the series through this one, as `cumulative`.
+   */
+  flow?: FlowCounters;
+}
+
+/** Order-flow counters: TAO bought and sold (rao) and buys and sells, decimal strings. */
+export interface FlowCounters {
+  /** TAO staked into the pool (`StakeAdded`), rao. */
+  b: string;
+  /** TAO paid out by unstaking (`StakeRemoved`), rao. */
+  s: string;
+  /** `StakeAdded` events. */
+  bn: string;
+  /** `StakeRemoved` events. */
+  sn: string;
 }
 
 /** One bucket's aggregate as of a point. */
@@ -38,6 +55,9 @@ export interface BucketAggregate {
   v0?: string;
   /** Cumulative counter at close. */
   v1?: string;
+  /** Order-flow counters before the bucket's first point and at close, as v0 / v1. */
+  f0?: FlowCounters;
+  f1?: FlowCounters;
   /** Block of the last point. */
   b: number;
   /** Close values (PointMeasure.close of the last point). */
@@ -99,6 +119,8 @@ export interface BlockVolume {
   ph: string;
   /** TAO swapped through the pool in the block (its stakes' and unstakes' TAO), rao, a decimal string. */
   v: string;
+  /** The block's own order flow (its buys and sells), where the snapshot carries it. */
+  f?: FlowCounters;
 }
 
 /**

@@ -327,11 +327,23 @@ async function abandonedBranch(s: Scenario, watcher: Watcher, head: number) {
   return { fork, abandoned, onAbandoned, abandonedAlpha, forkPool: forkPool! };
 }
 
-/** The pool's volumes moved by exactly `tao` since `before`, on the same run of blocks. */
+/**
+ * The pool's volumes moved by exactly `tao` since `before`, on the same run of blocks, all of it a
+ * buy: one stake more and one buyer more (the staker's first stake on either branch), the sell side
+ * as it was. At the new head, the abandoned block's stake counted would make it two stakes.
+ */
 function expectVolumesMoved(pool: Json, before: Json, tao: bigint, when: string): void {
   expect(pool.volume_since_block, `the pool's volume run ${when}`).toBe(before.volume_since_block);
-  for (const field of ["volume_total_rao", "volume_24h_rao"])
+  for (const field of ["volume_total_rao", "volume_24h_rao", "tao_buy_volume_24h_rao"])
     expect(BigInt(pool[field]) - BigInt(before[field]), `${field} moved ${when}`).toBe(tao);
+  expect([pool.buys_24h - before.buys_24h, pool.buyers_24h - before.buyers_24h], `buys and buyers ${when}`).toEqual([
+    1, 1,
+  ]);
+  expect([pool.tao_sell_volume_24h_rao, pool.sells_24h, pool.sellers_24h], `the sell side ${when}`).toEqual([
+    before.tao_sell_volume_24h_rao,
+    before.sells_24h,
+    before.sellers_24h,
+  ]);
 }
 
 /**

@@ -2153,6 +2153,18 @@ export interface components {
             volume_24h_rao: string | null;
             /** @description The first block volume_total_rao counts, when it is the platform's sum of the pool's stake events (the runtime keeps no SubnetVolume): where the platform's unbroken run of this pool's blocks starts (a gap in ingestion, or a block replaced without its successors, starts a new run). null when volume_total_rao is the runtime's SubnetVolume or is null */
             volume_since_block: number | null;
+            /** @description TAO staked into the pool (alpha bought: the TAO amounts of its SubtensorModule.StakeAdded events), rao, over the same blocks as volume_24h_rao (the 24 hours before block_number that the platform saw, since its first snapshot of the pool with order flow when that is less than 24 hours ago); null when the pool's snapshots carry no order flow (a source that does not read the blocks' events) */
+            tao_buy_volume_24h_rao: string | null;
+            /** @description TAO paid out of the pool by unstaking (alpha sold: the TAO amounts of its SubtensorModule.StakeRemoved events), rao, over the same blocks as volume_24h_rao (the 24 hours before block_number that the platform saw, since its first snapshot of the pool with order flow when that is less than 24 hours ago); with tao_buy_volume_24h_rao it makes volume_24h_rao; null when the pool's snapshots carry no order flow (a source that does not read the blocks' events) */
+            tao_sell_volume_24h_rao: string | null;
+            /** @description Stakes into the pool (SubtensorModule.StakeAdded events), a count of events, over the same blocks as volume_24h_rao (the 24 hours before block_number that the platform saw, since its first snapshot of the pool with order flow when that is less than 24 hours ago); null when the pool's snapshots carry no order flow (a source that does not read the blocks' events) */
+            buys_24h: number | null;
+            /** @description Unstakes from the pool (SubtensorModule.StakeRemoved events), a count of events, over the same blocks as volume_24h_rao (the 24 hours before block_number that the platform saw, since its first snapshot of the pool with order flow when that is less than 24 hours ago); null when the pool's snapshots carry no order flow (a source that does not read the blocks' events) */
+            sells_24h: number | null;
+            /** @description Distinct coldkeys that bought through the pool (a SubtensorModule.StakeAdded event on its netuid, stake moves' and swaps' legs included) in the 7,200 blocks through block_number (24 hours of 12-second blocks), as the platform counted them at that block from the blocks it saw; a count of accounts. null for a block the platform keeps no counts of: more than 64 blocks below the pool's newest (a block_number read of an older block), a block it did not see, or when the pool's snapshots carry no order flow (a source that does not read the blocks' events) */
+            buyers_24h: number | null;
+            /** @description Distinct coldkeys that sold through the pool (a SubtensorModule.StakeRemoved event on its netuid, stake moves' and swaps' legs included) in the 7,200 blocks through block_number (24 hours of 12-second blocks), as the platform counted them at that block from the blocks it saw; a count of accounts. null for a block the platform keeps no counts of: more than 64 blocks below the pool's newest (a block_number read of an older block), a block it did not see, or when the pool's snapshots carry no order flow (a source that does not read the blocks' events) */
+            sellers_24h: number | null;
             /** @description Change of price_tao over the hour before as_of, in percent (5 means +5 %, -0.5 means -0.5 %), 12 decimal places toward zero: against the close of the last five-minute bucket that ended at or before as_of minus hour. null while the series does not reach back that far */
             price_change_1h_pct: string | null;
             /** @description Change of price_tao over the 24 hours before as_of, in percent (5 means +5 %, -0.5 means -0.5 %), 12 decimal places toward zero: against the close of the last five-minute bucket that ended at or before as_of minus 24 hours. null while the series does not reach back that far */
@@ -6916,6 +6928,12 @@ export interface operations {
                      *             "volume_total_rao": "98122000000000",
                      *             "volume_24h_rao": "1210000000000",
                      *             "volume_since_block": null,
+                     *             "tao_buy_volume_24h_rao": "652000000000",
+                     *             "tao_sell_volume_24h_rao": "558000000000",
+                     *             "buys_24h": 1843,
+                     *             "sells_24h": 1377,
+                     *             "buyers_24h": 611,
+                     *             "sellers_24h": 402,
                      *             "price_change_1h_pct": "1.16",
                      *             "price_change_24h_pct": "-5.03",
                      *             "price_change_7d_pct": "-29.2",

@@ -12,6 +12,7 @@ import { marketProjection } from "../../../projector/src/market/projection.js";
 import { batchMaker, networkValues, ref, silentLog } from "../shared/testSupport/networkRecords.js";
 import { getSubnetPoolsHistory } from "./poolHistory.js";
 import { getSubnetPoolsLatest } from "./pools.js";
+import { poolTradersAt } from "./poolTraders.js";
 
 const dir = tempDir("data-query-pool-volume");
 const log = silentLog();
@@ -122,5 +123,75 @@ describe("pool volumes from SubnetVolume", () => {
     const reset = await latest(5);
     expect(reset.volumeTotalRao).toBe("100");
     expect(reset.volume24hRao).toBeUndefined();
+  });
+});
+
+describe("pool order flow: buys and sells over 24 hours, distinct buyers and sellers", () => {
+  const key = (byte: string) => `0x${byte.repeat(64)}`;
+  /** A spec-218 snapshot of netuid 6 whose block bought `buy` rao in `buys` stakes and sold `sell` rao in `sells` unstakes. */
+  const traded = (
+    block: number,
+    buy: bigint,
+    sell: bigint,
+    buyers: string[],
+    sellers: string[],
+    buys = buyers.length,
+    sells = sellers.length,
+  ) =>
+    pool(6, block, {
+      blockVolumeRao: (buy + sell).toString(),
+      blockFlow: {
+        buyVolumeRao: buy.toString(),
+        sellVolumeRao: sell.toString(),
+        buys,
+        sells,
+        buyers: buyers.map(key),
+        sellers: sellers.map(key),
+      },
+    });
+  it("splits the 24 h volume into buys and sells, counts events and distinct coldkeys, and drops what left the window", async () => {
+    await network(
+      "netuid:6",
+      // a buys twice in one block (two stakes, one buyer) and sells; b buys.
+      traded(1_000, 3n, 1n, ["a", "b"], ["a"], 3, 1),
+      traded(1_001, BIG, 0n, ["a"], []),
+      traded(1_002, 0n, 9n, [], ["c"]),
+    );
+    expect(await latest(6)).toMatchObject({
+      blockNumber: "1002",
+      volume24hRao: (13n + BIG).toString(),
+      taoBuyVolume24hRao: (3n + BIG).toString(),
+      taoSellVolume24hRao: "10",
+      buys24h: "4",
+      sells24h: "2",
+      buyers24h: "2",
+      sellers24h: "2",
+    });
+    // A recent block keeps its own counts (what a block_number read answers), matched by its hash.
+    expect(await poolTradersAt(redis, [{ netuid: 6, ref: ref(1_001) }])).toEqual([{ buyers: 2, sellers: 1 }]);
+    expect(
+      await poolTradersAt(redis, [{ netuid: 6, ref: { ...ref(1_001), blockHash: `0x${"f".repeat(64)}` } }]),
+    ).toEqual([undefined]);
+
+    // 7,300 blocks on (more than 24 hours): only the new block's flow and traders count.
+    await network("netuid:6", traded(8_302, 5n, 0n, ["d"], []));
+    expect(await latest(6)).toMatchObject({
+      blockNumber: "8302",
+      volume24hRao: "5",
+      taoBuyVolume24hRao: "5",
+      taoSellVolume24hRao: "0",
+      buys24h: "1",
+      sells24h: "0",
+      buyers24h: "1",
+      sellers24h: "0",
+    });
+  });
+
+  it("leaves buys and traders unknown (absent) for snapshots that carry no order flow", async () => {
+    await network("netuid:7", pool(7, 400, { blockVolumeRao: "3" }));
+    const answer = await latest(7);
+    expect(answer.volume24hRao).toBe("3");
+    for (const field of ["taoBuyVolume24hRao", "taoSellVolume24hRao", "buys24h", "sells24h", "buyers24h", "sellers24h"])
+      expect(answer[field as keyof typeof answer]).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { PoolSnapshot } from "@platform/proto/events/v1/chain_network";
-import type { SeriesPoint } from "@platform/read-models";
+import type { FlowCounters, SeriesPoint } from "@platform/read-models";
 
 /** A pool's volume at a snapshot, as the answer shows it. */
 export interface PoolVolume {
@@ -9,6 +9,8 @@ export interface PoolVolume {
   sinceBlock?: string;
   /** The series' cumulative counter at the snapshot, which its buckets keep: the 24 h volume's end. */
   counterRao?: string;
+  /** The series' order-flow counters at the snapshot (buys and sells), which its buckets keep too. */
+  flow?: FlowCounters;
 }
 
 /**
@@ -21,7 +23,10 @@ export function poolVolumeOf(
   snapshot: Pick<PoolSnapshot, "volumeTotalRao">,
   point: Pick<SeriesPoint, "m" | "w"> | undefined,
 ): PoolVolume {
-  const counter = point?.m?.cumulative === undefined ? {} : { counterRao: point.m.cumulative };
+  const counter = {
+    ...(point?.m?.cumulative === undefined ? {} : { counterRao: point.m.cumulative }),
+    ...(point?.m?.flow === undefined ? {} : { flow: point.m.flow }),
+  };
   if (snapshot.volumeTotalRao !== undefined)
     return { totalRao: snapshot.volumeTotalRao, counterRao: point?.m?.cumulative ?? snapshot.volumeTotalRao };
   if (point?.w === undefined) return counter;

@@ -10,7 +10,7 @@ import { PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { POOL_SORTS, type SortName } from "@platform/proto/sorts";
 import { marketKeys, subnetsKeys } from "@platform/read-models";
 import type { Redis } from "@platform/store";
-import { DAY_MS, HOUR_MS, priceChanges, volumes24h } from "../shared/changes.js";
+import { DAY_MS, dayBuckets, flowsOverDay, HOUR_MS, priceChanges, volumesOverDay } from "../shared/changes.js";
 import { queryScope } from "../shared/cursor.js";
 import { mulIntByDecimal } from "../shared/decimal.js";
 import { MARKET_POOLS } from "../shared/netuidsAt.js";
@@ -20,6 +20,7 @@ import { blockScope, wantedOf } from "../shared/pastBlock.js";
 import { decodePoint, newestPoints, pointsAtBlock } from "../shared/readModel.js";
 import { type ReadAt, snapshotsAtHead, snapshotsAtPast } from "../shared/snapshotsAt.js";
 import { sortedPage, sortReaderOf } from "../shared/sortedPage.js";
+import { poolTradersAt } from "./poolTraders.js";
 import { type PoolVolume, poolVolumeOf } from "./poolVolume.js";
 
 const PAGE = { defaultLimit: 256, maxLimit: 256 };
@@ -97,7 +98,7 @@ export async function describePools(
   volumes: readonly PoolVolume[] = snapshots.map((snapshot) => poolVolumeOf(snapshot, undefined)),
 ): Promise<SubnetPool[]> {
   const bucketKeys = snapshots.map((snapshot) => marketKeys.poolBuckets(snapshot.netuid, "5m"));
-  const [changes, dayVolumes, subnets, usd] = await Promise.all([
+  const [changes, day, traders, subnets, usd] = await Promise.all([
     priceChanges(
       redis,
       bucketKeys,
@@ -105,18 +106,22 @@ export async function describePools(
       [HOUR_MS, DAY_MS, 7 * DAY_MS],
       snapshots.map((snapshot) => snapshot.priceTao),
     ),
-    volumes24h(
-      redis,
-      bucketKeys,
-      nowMs,
-      volumes.map((volume) => volume.counterRao),
-    ),
+    dayBuckets(redis, bucketKeys, nowMs),
+    poolTradersAt(redis, snapshots),
     read(
       snapshots.map((snapshot) => subnetsKeys.subnetPoints(snapshot.netuid)),
       block,
     ),
     newestPoints(redis, [marketKeys.pricePoints("TAO", "usd")]),
   ]);
+  const dayVolumes = volumesOverDay(
+    day,
+    volumes.map((volume) => volume.counterRao),
+  );
+  const dayFlows = flowsOverDay(
+    day,
+    volumes.map((volume) => volume.flow),
+  );
   const taoUsd = usd[0] === undefined ? undefined : decodePoint(usd[0], PriceObserved).price;
   return snapshots.map((snapshot, index) => {
     const subnet = subnets[index] === undefined ? undefined : decodePoint(subnets[index]!, SubnetSnapshot);
@@ -148,6 +153,17 @@ export async function describePools(
     if (snapshot.rootProp !== undefined) pool.rootProp = snapshot.rootProp;
     if (volumes[index]!.sinceBlock !== undefined) pool.volumeSinceBlock = volumes[index]!.sinceBlock;
     if (dayVolumes[index] !== undefined) pool.volume24hRao = dayVolumes[index];
+    const flow = dayFlows[index];
+    if (flow !== undefined) {
+      pool.taoBuyVolume24hRao = flow.b;
+      pool.taoSellVolume24hRao = flow.s;
+      pool.buys24h = flow.bn;
+      pool.sells24h = flow.sn;
+    }
+    if (traders[index] !== undefined) {
+      pool.buyers24h = String(traders[index].buyers);
+      pool.sellers24h = String(traders[index].sellers);
+    }
     if (change1h !== undefined) pool.priceChange1hPct = change1h;
     if (change24h !== undefined) pool.priceChange24hPct = change24h;
     if (change7d !== undefined) pool.priceChange7dPct = change7d;

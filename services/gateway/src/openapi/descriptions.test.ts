@@ -203,3 +203,32 @@ describe("the document describes everything", () => {
     expect(unpatterned).toEqual([]);
   });
 });
+
+describe("pools' order flow (issue 43, point 5)", () => {
+  const pool = schemas.SubnetPool!.properties!;
+  const nullable = (schema: Schema) => [schema, ...(schema.anyOf ?? [])];
+
+  it("describes the buy and sell volumes as rao integer strings with a pattern, and says why they may be null", () => {
+    for (const name of ["tao_buy_volume_24h_rao", "tao_sell_volume_24h_rao"]) {
+      const schema = pool[name]!;
+      expect(schema.description, name).toMatch(/\brao\b/);
+      expect(schema.description, name).toMatch(/null when/);
+      const strings = stringsOf(schema);
+      expect(strings.length, name).toBe(1);
+      expect(new RegExp(strings[0]!.pattern!).test("18446744073709551617"), name).toBe(true);
+      expect(new RegExp(strings[0]!.pattern!).test("1.5"), name).toBe(false);
+    }
+  });
+
+  it("renders the counts as JSON integers, as the document's other counts, each described with its unit and its null", () => {
+    for (const name of ["buys_24h", "sells_24h", "buyers_24h", "sellers_24h"]) {
+      const schema = pool[name]!;
+      expect(
+        nullable(schema).some((branch) => [branch.type].flat().includes("integer")),
+        name,
+      ).toBe(true);
+      expect(schema.description, name).toMatch(/a count of (events|accounts)/);
+      expect(schema.description, name).toMatch(/null (when|for)/);
+    }
+  });
+});

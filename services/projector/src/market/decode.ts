@@ -11,15 +11,27 @@ import {
 } from "@platform/proto/events/v1/chain_network";
 import { PriceEvent, PriceObserved } from "@platform/proto/events/v1/oracle_prices";
 import { TOPICS } from "@platform/proto/topics";
-import { type BlockCounts, type BlockVolume, ordinalOf, type PointMeasure } from "@platform/read-models";
+import {
+  type BlockCounts,
+  type BlockVolume,
+  type FlowCounters,
+  ordinalOf,
+  type PointMeasure,
+} from "@platform/read-models";
 import { eventBytesOr, skippable } from "../shared/eventBytes.js";
 import { netuidOfKey, refPosition } from "../shared/eventRefs.js";
 import type { NewPoint } from "../shared/series.js";
 import type { RemovalChange } from "../shared/subnetRemovals.js";
 
+/** The coldkeys that bought and that sold through a pool in one block (PoolBlockFlow.buyers / sellers). */
+export interface BlockTraders {
+  buyers: readonly string[];
+  sellers: readonly string[];
+}
+
 /** One thing a record tells the market projection, in offset order. */
 export type MarketChange =
-  | { kind: "pool"; netuid: number; point: NewPoint; ref?: ChainRef }
+  | { kind: "pool"; netuid: number; point: NewPoint; ref?: ChainRef; traders?: BlockTraders }
   | { kind: "emission"; netuid: number; point: NewPoint; ref?: ChainRef }
   | { kind: "stats"; point: NewPoint; ref?: ChainRef }
   | { kind: "price"; asset: string; vs: string; point: NewPoint; identity: string }
@@ -55,7 +67,23 @@ export function blockVolumeOf(pool: PoolSnapshot): BlockVolume | undefined {
   const { blockVolumeRao: v, volumeTotalRao, ref } = pool;
   if (v === undefined || volumeTotalRao !== undefined || ref === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw new DecodeError(`block volume not an integer: ${JSON.stringify(v)}`);
-  return { ph: ref.parentHash.toLowerCase(), v };
+  const f = blockFlowOf(pool);
+  return { ph: ref.parentHash.toLowerCase(), v, ...(f === undefined ? {} : { f }) };
+}
+
+/** The block's own buys and sells, where the snapshot carries them (block_flow). */
+function blockFlowOf(pool: PoolSnapshot): FlowCounters | undefined {
+  const flow = pool.blockFlow;
+  if (flow === undefined) return undefined;
+  const { buyVolumeRao: b, sellVolumeRao: s } = flow;
+  if (!/^\d+$/.test(b) || !/^\d+$/.test(s)) throw new DecodeError("block buy or sell volume not an integer");
+  return { b, s, bn: String(flow.buys), sn: String(flow.sells) };
+}
+
+/** The coldkeys that bought and sold in the snapshot's block, where it carries its order flow. */
+export function blockTradersOf(pool: PoolSnapshot): BlockTraders | undefined {
+  const flow = pool.blockFlow;
+  return flow === undefined ? undefined : { buyers: flow.buyers, sellers: flow.sellers };
 }
 
 /** The block's own counts a stats snapshot carries, which the series keeps running (runningCounts.ts). */
@@ -112,9 +140,11 @@ function networkChange(payload: NetworkChainEvent, message: Pick<ConsumedRecord,
       const { block, hash, time } = refPosition(event.value.ref);
       const p = toBase64(eventBytesOr(message, () => PoolSnapshot.encode(event.value).finish()));
       const u = blockVolumeOf(event.value);
+      const traders = blockTradersOf(event.value);
       return {
         kind: "pool",
         netuid: event.value.netuid,
+        ...(traders === undefined ? {} : { traders }),
         point: {
           o: ordinalOf(block),
           b: block,

@@ -16,6 +16,7 @@ import {
   readModelVersionKeys,
   type SeriesPoint,
   subnetsKeys,
+  traderBlockPrefix,
   wholeHolderPoints,
 } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
@@ -426,6 +427,98 @@ describe("market and subnets projections: a pool's running volume", () => {
   });
 });
 
+describe("market and subnets projections: a pool's order flow and distinct traders", () => {
+  const coldkey = (byte: string) => `0x${byte.repeat(64)}`;
+  /** A spec-218 pool snapshot of netuid 9 with its block's buys and sells (TAO, count) and traders. */
+  const traded = (
+    block: number,
+    flow: { buy: bigint; sell: bigint; buys: number; sells: number; buyers: string[]; sellers: string[] },
+    fork = "a",
+    parentFork = fork,
+  ): NetworkChainEvent => {
+    const { value } = pool(9, block, "1", "0", fork).event as { value: PoolSnapshot };
+    const { volumeTotalRao: _none, ...rest } = value;
+    return {
+      event: {
+        $case: "poolSnapshot",
+        value: {
+          ...rest,
+          ref: { ...ref(block, fork), parentHash: hashOf(block - 1, parentFork) },
+          blockVolumeRao: (flow.buy + flow.sell).toString(),
+          blockFlow: {
+            buyVolumeRao: flow.buy.toString(),
+            sellVolumeRao: flow.sell.toString(),
+            buys: flow.buys,
+            sells: flow.sells,
+            buyers: flow.buyers.map(coldkey),
+            sellers: flow.sellers.map(coldkey),
+          },
+        },
+      },
+    };
+  };
+  const newest = async () => (await points(marketKeys.poolPoints(9))).at(-1);
+  /** The distinct buyers and sellers the projector recorded through a block of a hash, if any. */
+  const countsAt = async (block: number, fork = "a") => {
+    const members = await redis.zrangebyscore(marketKeys.poolTraderCounts(9), block, block);
+    const found = members.find((member) => member.startsWith(traderBlockPrefix(block, hashOf(block, fork))));
+    return found?.split(":").slice(2).map(Number);
+  };
+  const distinct = async () => [
+    await redis.hlen(marketKeys.poolTraderKeys(9, "buyers")),
+    await redis.hlen(marketKeys.poolTraderKeys(9, "sellers")),
+  ];
+
+  it("sums buys and sells apart, counts distinct coldkeys over 7,200 blocks, and forgets a removed block's traders", async () => {
+    await publishNetwork(
+      "netuid:9",
+      traded(100, { buy: 10n, sell: 3n, buys: 2, sells: 1, buyers: ["a", "b"], sellers: ["a"] }),
+      traded(101, { buy: 2n ** 60n, sell: 0n, buys: 1, sells: 0, buyers: ["a"], sellers: [] }),
+      traded(102, { buy: 5n, sell: 7n, buys: 1, sells: 1, buyers: ["c"], sellers: ["d"] }),
+    );
+    await waitFor(async () => (await newest())?.b === 102, { what: "pool 9 at block 102", timeoutMs: 30_000 });
+    expect((await newest())?.m?.flow).toEqual({ b: (2n ** 60n + 15n).toString(), s: "10", bn: "4", sn: "2" });
+    expect(JSON.parse((await redis.zrange(marketKeys.poolBuckets(9, "5m"), "-1", "-1"))[0]!)).toMatchObject({
+      f0: { b: "0", s: "0", bn: "0", sn: "0" },
+      f1: { b: (2n ** 60n + 15n).toString(), s: "10", bn: "4", sn: "2" },
+    });
+    // a bought twice: one buyer. Each block keeps the counts through it.
+    expect(await countsAt(100)).toEqual([2, 1]);
+    expect(await countsAt(101)).toEqual([2, 1]);
+    expect(await countsAt(102)).toEqual([3, 2]);
+
+    // A reorganisation takes block 102 back: c and d traded only there, so they are no longer counted.
+    await publishNetwork("netuid:9", removed("netuid:9", "PoolSnapshot", 102));
+    await waitFor(async () => (await newest())?.b === 101, { what: "block 102 taken back", timeoutMs: 30_000 });
+    await waitFor(async () => (await countsAt(102)) === undefined, {
+      what: "block 102's counts gone",
+      timeoutMs: 30_000,
+    });
+    expect(await distinct()).toEqual([2, 1]);
+    expect((await newest())?.m?.flow).toEqual({ b: (2n ** 60n + 10n).toString(), s: "3", bn: "3", sn: "1" });
+    // Block 102' on the other branch: a buys again, e sells.
+    await publishNetwork(
+      "netuid:9",
+      traded(102, { buy: 1n, sell: 1n, buys: 1, sells: 1, buyers: ["a"], sellers: ["e"] }, "b", "a"),
+    );
+    await waitFor(async () => (await countsAt(102, "b")) !== undefined, { what: "block 102'", timeoutMs: 30_000 });
+    expect(await countsAt(102, "b")).toEqual([2, 2]);
+
+    // 7,200 blocks on (a gap): blocks 101 and below leave the window; a's buy at 102' stays in it.
+    await publishNetwork(
+      "netuid:9",
+      traded(7_301, { buy: 4n, sell: 0n, buys: 1, sells: 0, buyers: ["f"], sellers: [] }, "b"),
+    );
+    await waitFor(async () => (await newest())?.b === 7_301, { what: "block 7301", timeoutMs: 30_000 });
+    expect(await countsAt(7_301, "b")).toEqual([2, 1]);
+    expect(await distinct()).toEqual([2, 1]);
+    expect(await redis.zcard(marketKeys.poolTraders(9, "buyers"))).toBe(2);
+    // The flow counters never go down across the gap; PostgreSQL keeps the same points.
+    expect((await newest())?.m?.flow).toEqual({ b: (2n ** 60n + 15n).toString(), s: "4", bn: "5", sn: "2" });
+    await expectHistoryEqualsRedis(marketKeys.poolPoints(9));
+  });
+});
+
 describe("market and subnets projections: the data change log", () => {
   it("appends each new pool snapshot and price round, and each read model's new head, with the commit", async () => {
     const { key, fields } = dataChangeLog;
@@ -763,11 +856,22 @@ describe("market and subnets projections: restore after FLUSHALL", () => {
           (await redis.smembers(key)).sort(),
         ),
       );
+    // Pool 9's distinct traders (the order flow test), Redis-only: rebuilt from its restored points.
+    const traders = async () => [
+      await redis.zrange(marketKeys.poolTraders(9, "buyers"), "0", "-1", "WITHSCORES"),
+      await redis.zrange(marketKeys.poolTraders(9, "sellers"), "0", "-1", "WITHSCORES"),
+      await redis.hgetall(marketKeys.poolTraderKeys(9, "buyers")),
+      await redis.hgetall(marketKeys.poolTraderKeys(9, "sellers")),
+      await redis.zrange(marketKeys.poolTraderCounts(9), "0", "-1"),
+    ];
     const before = {
       zsets: await zsets(),
       sets: await sets(),
       rows: await redis.hgetall(subnetsKeys.holderColdkeyRows(3)),
+      traders: await traders(),
     };
+    // The counts of blocks 100, 101, 102' and 7,301.
+    expect(before.traders[4]).toHaveLength(4);
     await redis.flushall();
     await waitFor(
       async () =>
@@ -777,6 +881,7 @@ describe("market and subnets projections: restore after FLUSHALL", () => {
     expect(await zsets()).toEqual(before.zsets);
     expect(await sets()).toEqual(before.sets);
     expect(await redis.hgetall(subnetsKeys.holderColdkeyRows(3))).toEqual(before.rows);
+    expect(await traders()).toEqual(before.traders);
     // Nothing was folded again: a replay from offset 0 would have logged every pool snapshot anew.
     const logged = await redis.xrange(dataChangeLog.key, "-", "+");
     expect(logged.filter(([, fields]) => fields[fields.indexOf(dataChangeLog.fields.kind) + 1] === "pool")).toEqual([]);

@@ -16,6 +16,7 @@ import { queueMembership, queueRemovals, type RemovalChange } from "../shared/su
 import { advanceToRef, type ReadModelMetrics } from "../supervisor/readModelMetrics.js";
 import { decodeMarketBatch, type MarketChange } from "./decode.js";
 import { DEFAULT_HOT_WINDOW_BLOCKS, emissionLayout, poolLayout, priceLayout, statsLayout } from "./keys.js";
+import { queueTraders, rebuildTraders } from "./traders.js";
 
 export type MarketProjection = SupervisedProjection;
 
@@ -38,6 +39,8 @@ export function marketProjection(options: {
   readModels?: ReadModelMetrics;
   /** The newest points Redis keeps of each pool (REDIS_HOT_WINDOW_BLOCKS); 7,200 by default. */
   hotWindowBlocks?: number;
+  /** The blocks a pool's distinct buyers and sellers are counted over (traders.ts); 7,200 by default. */
+  traderWindowBlocks?: number;
 }): MarketProjection {
   const { redis, log } = options;
   const pools = (netuid: number) => poolLayout(netuid, options.hotWindowBlocks ?? DEFAULT_HOT_WINDOW_BLOCKS);
@@ -63,6 +66,7 @@ export function marketProjection(options: {
       const { loaded, pending, removals, newTombstones, priceAdds } = plan;
       return (multi) => {
         const folds = queueSeriesWrites(multi, loaded);
+        queueTraders(multi, changes, options.traderWindowBlocks);
         queueRemovals(multi, marketKeys.removedSubnets, removals);
         // Pools and emissions are listed while their newest point stands and is newer than the subnet's removal.
         const listed = new Set<number>(removals.map((removal) => removal.netuid));
@@ -107,6 +111,13 @@ export function marketProjection(options: {
           const multi = redis.multi();
           for (const netuid of netuids) queueListing(multi, netuid);
           await execPipeline(multi);
+          // The trader logs live in Redis only: replayed from the restored pool points.
+          const pools = new Map<number, SeriesPoint>();
+          for (const [key, point] of newest) {
+            const netuid = /:market:pool:(\d+):points$/.exec(key)?.[1];
+            if (netuid !== undefined) pools.set(Number(netuid), point);
+          }
+          await rebuildTraders(redis, pools, options.traderWindowBlocks);
         },
       }).then(() => undefined),
     async writeHistory(tx, plan, partitions) {

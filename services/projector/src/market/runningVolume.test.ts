@@ -152,4 +152,90 @@ describe("a pool snapshot's block volume", () => {
     expect(poolMeasure(withTotal).cumulative).toBe("900");
     expect(blockVolumeOf(snapshot({}))).toBeUndefined();
   });
+
+  it("carries the block's order flow beside its volume, where the snapshot has one", () => {
+    const blockFlow = {
+      buyVolumeRao: "40",
+      sellVolumeRao: "2",
+      buys: 3,
+      sells: 1,
+      buyers: ["0x01"],
+      sellers: ["0x02"],
+    };
+    expect(blockVolumeOf(snapshot({ blockVolumeRao: "42", blockFlow }))).toEqual({
+      ph: "0xcd11",
+      v: "42",
+      f: { b: "40", s: "2", bn: "3", sn: "1" },
+    });
+  });
+});
+
+describe("order-flow counters in the pool series fold", () => {
+  /** A pool point whose block bought `buy` rao in `buys` stakes and sold `sell` rao in `sells` unstakes. */
+  const flowPoint = (
+    block: number,
+    buy: bigint,
+    sell: bigint,
+    buys: number,
+    sells: number,
+    fork = "a",
+    parentFork = fork,
+  ) => {
+    const point = pool(block, buy + sell, fork, parentFork);
+    return {
+      ...point,
+      u: { ...point.u!, f: { b: buy.toString(), s: sell.toString(), bn: String(buys), sn: String(sells) } },
+    };
+  };
+  const chain = [
+    flowPoint(0, 0n, 0n, 0, 0),
+    flowPoint(1, 5n, 2n, 1, 1),
+    flowPoint(2, BIG, 0n, 3, 0),
+    flowPoint(3, 0n, 7n, 0, 2),
+  ];
+  const flows = (series: SeriesPoint[]) => series.map((point) => point.m?.flow);
+
+  it("sums buys and sells separately through every point, exactly beyond 2^53, and the buckets keep them before and at close", () => {
+    const series = run([], chain.map(add));
+    expect(flows(series)).toEqual([
+      { b: "0", s: "0", bn: "0", sn: "0" },
+      { b: "5", s: "2", bn: "1", sn: "1" },
+      { b: (5n + BIG).toString(), s: "2", bn: "4", sn: "1" },
+      { b: (5n + BIG).toString(), s: "9", bn: "4", sn: "3" },
+    ]);
+    // The volume counter is the sum of both sides.
+    expect(series.at(-1)?.m?.cumulative).toBe((14n + BIG).toString());
+    expect(series.at(-1)?.a?.["5m"]).toMatchObject({
+      f0: { b: "0", s: "0", bn: "0", sn: "0" },
+      f1: { b: (5n + BIG).toString(), s: "9", bn: "4", sn: "3" },
+    });
+    // One block a batch gives the same counters.
+    expect(chain.reduce<SeriesPoint[]>((stored, point) => run(stored, [add(point)]), [])).toEqual(series);
+  });
+
+  it("takes a removed block's buys and sells back, and counts the new branch's instead", () => {
+    const series = run([], chain.map(add));
+    const removed = run(series, [remove(3), remove(2)]);
+    expect(removed.at(-1)?.m?.flow).toEqual({ b: "5", s: "2", bn: "1", sn: "1" });
+    expect(removed.at(-1)?.a?.["5m"]?.f1).toEqual({ b: "5", s: "2", bn: "1", sn: "1" });
+    const branch = run(removed, [add(flowPoint(2, 1n, 1n, 1, 1, "b", "a"))]);
+    expect(branch.at(-1)?.m?.flow).toEqual({ b: "6", s: "3", bn: "2", sn: "2" });
+  });
+
+  it("goes on across a gap (never down), and a bucket opened after the gap starts from the counters before it", () => {
+    const series = run([], chain.map(add));
+    // 400 blocks later: another five-minute bucket.
+    const after = run(series, [add(flowPoint(400, 10n, 0n, 1, 0))]);
+    expect(after.at(-1)?.w).toEqual({ s: 400, v: "10" });
+    expect(after.at(-1)?.a?.["5m"]).toMatchObject({
+      f0: { b: (5n + BIG).toString(), s: "9", bn: "4", sn: "3" },
+      f1: { b: (15n + BIG).toString(), s: "9", bn: "5", sn: "3" },
+    });
+  });
+
+  it("keeps no flow counters for points whose snapshot carries no order flow", () => {
+    const series = run([], [add(pool(0, 3n)), add(pool(1, 4n))]);
+    expect(flows(series)).toEqual([undefined, undefined]);
+    expect(series.at(-1)?.a?.["5m"]?.f1).toBeUndefined();
+  });
 });

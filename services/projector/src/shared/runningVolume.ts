@@ -1,4 +1,4 @@
-import type { RunningVolume, SeriesPoint } from "@platform/read-models";
+import type { FlowCounters, RunningVolume, SeriesPoint } from "@platform/read-models";
 
 /**
  * The running volume through a pool point's block, from the point before it in the series, as the
@@ -35,11 +35,31 @@ export function withRunningVolume<P extends Omit<SeriesPoint, "a" | "n">>(
   const running = runningVolumeOf(point, previous);
   if (running === undefined || point.u === undefined) return rest as P;
   const counter = BigInt(previous?.m?.cumulative ?? "0") + BigInt(point.u.v);
+  const flow = point.u.f === undefined ? undefined : addFlows(previous?.m?.flow, point.u.f);
   return {
     ...rest,
-    ...(point.m === undefined ? {} : { m: { ...point.m, cumulative: counter.toString() } }),
+    ...(point.m === undefined
+      ? {}
+      : { m: { ...point.m, cumulative: counter.toString(), ...(flow === undefined ? {} : { flow }) } }),
     w: running,
   } as P;
+}
+
+const ZERO_FLOW: FlowCounters = { b: "0", s: "0", bn: "0", sn: "0" };
+
+/**
+ * Order-flow counters plus a block's flow (`sign` -1: less it). Like the volume counter they go on
+ * from whatever point is before (from zero when it kept none), so they never go down.
+ */
+export function addFlows(base: FlowCounters | undefined, own: FlowCounters, sign: 1n | -1n = 1n): FlowCounters {
+  const from = base ?? ZERO_FLOW;
+  const sum = (left: string, right: string) => (BigInt(left) + sign * BigInt(right)).toString();
+  return { b: sum(from.b, own.b), s: sum(from.s, own.s), bn: sum(from.bn, own.bn), sn: sum(from.sn, own.sn) };
+}
+
+/** The flow counters before a point: its counters less its own block flow, when it has one. */
+export function flowBefore(point: Pick<SeriesPoint, "u">, flow: FlowCounters): FlowCounters {
+  return point.u?.f === undefined ? flow : addFlows(flow, point.u.f, -1n);
 }
 
 /** The counter before a point: the counter less the point's own block volume, when it has one. */

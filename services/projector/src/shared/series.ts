@@ -7,7 +7,7 @@ import {
 } from "@platform/read-models";
 import { maxDecimal, minDecimal } from "./decimal.js";
 import { withRunningCounts } from "./runningCounts.js";
-import { counterBefore, withRunningVolume } from "./runningVolume.js";
+import { counterBefore, flowBefore, withRunningVolume } from "./runningVolume.js";
 
 /**
  * A series: the snapshots of one thing (a subnet's pool, a price pair, a subnet's emission) in
@@ -111,6 +111,11 @@ export function withAggregates(
       const counterStart = counterBefore(point, measure.cumulative);
       aggregate.v0 = continues ? (before.v0 ?? counterStart) : (before?.v1 ?? previous?.m?.cumulative ?? counterStart);
       aggregate.v1 = measure.cumulative;
+    }
+    if (measure.flow !== undefined) {
+      const flowStart = flowBefore(point, measure.flow);
+      aggregate.f0 = continues ? (before.f0 ?? flowStart) : (before?.f1 ?? previous?.m?.flow ?? flowStart);
+      aggregate.f1 = measure.flow;
     }
     if (measure.close !== undefined) aggregate.x = measure.close;
     aggregates[name] = aggregate;

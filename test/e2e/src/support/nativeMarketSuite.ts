@@ -64,7 +64,7 @@ export function nativeMarketSuite(ctx: NativeMarketContext): void {
       });
     });
 
-    it("a new account's 5 TAO stake buys alpha, and shows in balance/latest, transactions, holders/top, the pool's volumes at its own block and the swap estimate at its parent", async () => {
+    it("a new account's 5 TAO stake buys alpha, and shows in balance/latest, transactions, holders/top, the pool's volumes and order flow at its own block and the swap estimate at its parent", async () => {
       const { driver, runtime, subnets } = ctx.stack().native;
       const newcomer = driver.fresh();
       const [subnet] = subnets;
@@ -76,6 +76,11 @@ export function nativeMarketSuite(ctx: NativeMarketContext): void {
         expect(before.volume_total_rao, "volume_total_rao on a fresh stack").toMatch(/^[0-9]+$/);
         expect(before.volume_24h_rao, "volume_24h_rao on a fresh stack").toMatch(/^[0-9]+$/);
         expect(before.volume_since_block).toBeLessThanOrEqual(before.block_number);
+        // The order flow is known on a fresh stack too: amounts as integer strings, counts as integers.
+        for (const field of ["tao_buy_volume_24h_rao", "tao_sell_volume_24h_rao"])
+          expect(before[field], `${field} on a fresh stack`).toMatch(/^[0-9]+$/);
+        for (const field of ["buys_24h", "sells_24h", "buyers_24h", "sellers_24h"])
+          expect(Number.isSafeInteger(before[field]), `${field} on a fresh stack: ${before[field]}`).toBe(true);
         await driver.block([
           {
             tx: driver.tx("balances", "transferKeepAlive")(newcomer.address, 20n * RAO_PER_TAO),
@@ -139,6 +144,16 @@ export function nativeMarketSuite(ctx: NativeMarketContext): void {
         expect(after.volume_since_block, "the volume's run goes on").toBe(before.volume_since_block);
         expect(BigInt(after.volume_total_rao) - BigInt(before.volume_total_rao), "volume_total_rao moved by").toBe(tao);
         expect(BigInt(after.volume_24h_rao) - BigInt(before.volume_24h_rao), "volume_24h_rao moved by").toBe(tao);
+        // A buy: the buy volume moves by its TAO, one more stake and one more buyer (the newcomer
+        // never bought before); the sell side stays.
+        expect(
+          BigInt(after.tao_buy_volume_24h_rao) - BigInt(before.tao_buy_volume_24h_rao),
+          "tao_buy_volume_24h_rao moved by",
+        ).toBe(tao);
+        expect(after.tao_sell_volume_24h_rao, "tao_sell_volume_24h_rao").toBe(before.tao_sell_volume_24h_rao);
+        expect(after.buys_24h - before.buys_24h, "buys_24h moved by").toBe(1);
+        expect(after.buyers_24h - before.buyers_24h, "buyers_24h moved by").toBe(1);
+        expect([after.sells_24h, after.sellers_24h], "the sell side").toEqual([before.sells_24h, before.sellers_24h]);
       });
     }, 120_000);
   });

@@ -109,6 +109,7 @@ describe("nativePoolRecords", () => {
             alphaIssuanceNalpha: "0",
             priceTao: "1",
             blockVolumeRao: "0",
+            blockFlow: { buyVolumeRao: "0", sellVolumeRao: "0", buys: 0, sells: 0, buyers: [], sellers: [] },
           },
         },
       },
@@ -125,6 +126,7 @@ describe("nativePoolRecords", () => {
             alphaIssuanceNalpha: "7",
             priceTao: "0.333333333",
             blockVolumeRao: "0",
+            blockFlow: { buyVolumeRao: "0", sellVolumeRao: "0", buys: 0, sells: 0, buyers: [], sellers: [] },
           },
         },
       },
@@ -141,6 +143,7 @@ describe("nativePoolRecords", () => {
             alphaIssuanceNalpha: "36893488147419103230",
             priceTao: "0",
             blockVolumeRao: "0",
+            blockFlow: { buyVolumeRao: "0", sellVolumeRao: "0", buys: 0, sells: 0, buyers: [], sellers: [] },
           },
         },
       },
@@ -206,6 +209,63 @@ describe("nativePoolRecords", () => {
     expect(record!.payload.event).toMatchObject({
       value: { mechanism: PoolMechanism.POOL_MECHANISM_UNSPECIFIED, priceTao: "0.25" },
     });
+  });
+});
+
+describe("nativePoolRecords: the block's order flow", () => {
+  it("splits each pool's swaps into buys (StakeAdded) and sells (StakeRemoved): TAO, counts and distinct coldkeys", () => {
+    const account = (byte: number) => `0x${byte.toString(16).padStart(64, "0")}`;
+    const event = (name: string, coldkey: unknown, tao: bigint, netuid: number, index: number): RuntimeEvent => ({
+      index,
+      extrinsicIndex: 1,
+      pallet: "SubtensorModule",
+      name,
+      data: [coldkey, account(0xee), tao, 7n, netuid],
+    });
+    const big = 2n ** 60n + 1n;
+    const events = [
+      // Coldkey 0xAB buys twice on netuid 1 (upper-case hex and dedot's `{ raw }`: one trader), 2 buys once.
+      event("StakeAdded", `0x${"AB".padStart(64, "0")}`, 1_000_000_000n, 1, 0),
+      event("StakeAdded", { raw: account(0xab) }, big, 1, 1),
+      event("StakeAdded", account(2), 5n, 1, 2),
+      // 2 also sells on netuid 1, and 3 sells on netuid 12.
+      event("StakeRemoved", account(2), 250_000_000n, 1, 3),
+      event("StakeRemoved", account(3), 9n, 12, 4),
+      // Not a trader: a coldkey that is no AccountId32 is not counted, nor is its TAO.
+      event("StakeAdded", "alice", 1n, 1, 5),
+    ];
+    const records = nativePoolRecords([pool({ netuid: 0, mechanism: 0 }), pool({ netuid: 1 }), pool({ netuid: 12 })], {
+      chainId: 945,
+      ref,
+      events,
+    });
+    const values = records.map((record) =>
+      record.payload.event?.$case === "poolSnapshot" ? record.payload.event.value : undefined,
+    );
+    expect(values).toMatchObject([
+      {
+        netuid: 0,
+        blockVolumeRao: "0",
+        blockFlow: { buyVolumeRao: "0", sellVolumeRao: "0", buys: 0, sells: 0, buyers: [], sellers: [] },
+      },
+      {
+        netuid: 1,
+        blockVolumeRao: (1_250_000_005n + big).toString(),
+        blockFlow: {
+          buyVolumeRao: (1_000_000_005n + big).toString(),
+          sellVolumeRao: "250000000",
+          buys: 3,
+          sells: 1,
+          buyers: [account(2), account(0xab)],
+          sellers: [account(2)],
+        },
+      },
+      {
+        netuid: 12,
+        blockVolumeRao: "9",
+        blockFlow: { buyVolumeRao: "0", sellVolumeRao: "9", buys: 0, sells: 1, buyers: [], sellers: [account(3)] },
+      },
+    ]);
   });
 });
 

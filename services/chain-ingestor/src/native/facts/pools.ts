@@ -10,7 +10,7 @@ import type { RuntimeEvent } from "../node/runtimeEvent.js";
 import { type NetworkRecord, netuidKey, networkEventId } from "../records/networkRecord.js";
 import { poolMechanism } from "../records/poolMechanism.js";
 import { chainedByBlock } from "./chainedByBlock.js";
-import { blockPoolVolumes } from "./poolVolume.js";
+import { blockPoolFlows } from "./poolVolume.js";
 
 /** The chain quotes a price as `price x 1e9 -> u64` (rao per alpha): nine decimals of TAO. */
 const PRICE_DECIMALS = 9;
@@ -33,15 +33,17 @@ export function nativePoolPrice(pool: NativePool): string {
  * price and the cumulative volume are left out: spec 218 keeps neither (`SubnetMovingPrice` and
  * `SubnetVolume` came later), and the consumers show them as unknown rather than zero. Each
  * snapshot carries instead the TAO its pool swapped in the block (`block_volume_rao`, from the
- * block's stake events, poolVolume.ts; "0" when none), which the projector keeps running.
+ * block's stake events, poolVolume.ts; "0" when none), which the projector keeps running, and
+ * its split into buys and sells with their counts and distinct coldkeys (the block's order flow).
  */
 export function nativePoolRecords(
   pools: readonly NativePool[],
   context: { chainId: number; ref: ChainRef; events: readonly RuntimeEvent[] },
 ): NetworkRecord[] {
-  const volumes = blockPoolVolumes(context.events);
+  const flows = blockPoolFlows(context.events);
   return pools.map((pool) => {
     const key = netuidKey(pool.netuid);
+    const flow = flows.get(pool.netuid);
     const snapshot: PoolSnapshot = {
       ref: context.ref,
       netuid: pool.netuid,
@@ -51,7 +53,15 @@ export function nativePoolRecords(
       alphaOutNalpha: pool.alphaOutNalpha.toString(),
       alphaIssuanceNalpha: (pool.alphaInNalpha + pool.alphaOutNalpha).toString(),
       priceTao: nativePoolPrice(pool),
-      blockVolumeRao: (volumes.get(pool.netuid) ?? 0n).toString(),
+      blockVolumeRao: ((flow?.buyRao ?? 0n) + (flow?.sellRao ?? 0n)).toString(),
+      blockFlow: {
+        buyVolumeRao: (flow?.buyRao ?? 0n).toString(),
+        sellVolumeRao: (flow?.sellRao ?? 0n).toString(),
+        buys: flow?.buys ?? 0,
+        sells: flow?.sells ?? 0,
+        buyers: [...(flow?.buyers ?? [])].sort(),
+        sellers: [...(flow?.sellers ?? [])].sort(),
+      },
     };
     const payload = { event: { $case: "poolSnapshot" as const, value: snapshot } };
     const eventType = eventTypeOf(payload);

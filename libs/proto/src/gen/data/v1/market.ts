@@ -508,7 +508,27 @@ export interface SubnetPool {
    * run of this pool's snapshots starts at (a gap in ingestion or a reorganisation that left a block
    * without its parent starts a new run). Absent when volume_total_rao is `SubnetVolume` or absent.
    */
-  volumeSinceBlock?: string | undefined;
+  volumeSinceBlock?:
+    | string
+    | undefined;
+  /**
+   * The 24 hours' order flow, over the same blocks as volume_24h_rao: TAO staked into the pool
+   * (`StakeAdded`, buys of alpha) and TAO paid out by unstaking (`StakeRemoved`, sells), rao, and
+   * how many events of each. Absent when no block's order flow is known.
+   */
+  taoBuyVolume24hRao?: string | undefined;
+  taoSellVolume24hRao?: string | undefined;
+  buys24h?: string | undefined;
+  sells24h?:
+    | string
+    | undefined;
+  /**
+   * Distinct coldkeys that bought / sold in the 7,200 blocks through block_number, as the projector
+   * counted them at that block. Absent for a block it no longer keeps counts of (more than 64
+   * blocks below its newest) or never counted.
+   */
+  buyers24h?: string | undefined;
+  sellers24h?: string | undefined;
 }
 
 export interface GetSubnetPoolsLatestResponse {
@@ -2977,6 +2997,12 @@ function createBaseSubnetPool(): SubnetPool {
     blockNumber: "0",
     timestamp: "",
     volumeSinceBlock: undefined,
+    taoBuyVolume24hRao: undefined,
+    taoSellVolume24hRao: undefined,
+    buys24h: undefined,
+    sells24h: undefined,
+    buyers24h: undefined,
+    sellers24h: undefined,
   };
 }
 
@@ -3059,6 +3085,24 @@ export const SubnetPool: MessageFns<SubnetPool> = {
     }
     if (message.volumeSinceBlock !== undefined) {
       writer.uint32(208).uint64(message.volumeSinceBlock);
+    }
+    if (message.taoBuyVolume24hRao !== undefined) {
+      writer.uint32(218).string(message.taoBuyVolume24hRao);
+    }
+    if (message.taoSellVolume24hRao !== undefined) {
+      writer.uint32(226).string(message.taoSellVolume24hRao);
+    }
+    if (message.buys24h !== undefined) {
+      writer.uint32(232).uint64(message.buys24h);
+    }
+    if (message.sells24h !== undefined) {
+      writer.uint32(240).uint64(message.sells24h);
+    }
+    if (message.buyers24h !== undefined) {
+      writer.uint32(248).uint64(message.buyers24h);
+    }
+    if (message.sellers24h !== undefined) {
+      writer.uint32(256).uint64(message.sellers24h);
     }
     return writer;
   },
@@ -3284,6 +3328,54 @@ export const SubnetPool: MessageFns<SubnetPool> = {
             message.volumeSinceBlock = reader.uint64().toString();
             continue;
           }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.taoBuyVolume24hRao = reader.string();
+            continue;
+          }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.taoSellVolume24hRao = reader.string();
+            continue;
+          }
+          case 29: {
+            if (tag !== 232) {
+              break;
+            }
+
+            message.buys24h = reader.uint64().toString();
+            continue;
+          }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.sells24h = reader.uint64().toString();
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.buyers24h = reader.uint64().toString();
+            continue;
+          }
+          case 32: {
+            if (tag !== 256) {
+              break;
+            }
+
+            message.sellers24h = reader.uint64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3408,6 +3500,36 @@ export const SubnetPool: MessageFns<SubnetPool> = {
         : isSet(object.volume_since_block)
         ? globalThis.String(object.volume_since_block)
         : undefined,
+      taoBuyVolume24hRao: isSet(object.taoBuyVolume24hRao)
+        ? globalThis.String(object.taoBuyVolume24hRao)
+        : isSet(object.tao_buy_volume_24h_rao)
+        ? globalThis.String(object.tao_buy_volume_24h_rao)
+        : undefined,
+      taoSellVolume24hRao: isSet(object.taoSellVolume24hRao)
+        ? globalThis.String(object.taoSellVolume24hRao)
+        : isSet(object.tao_sell_volume_24h_rao)
+        ? globalThis.String(object.tao_sell_volume_24h_rao)
+        : undefined,
+      buys24h: isSet(object.buys24h)
+        ? globalThis.String(object.buys24h)
+        : isSet(object.buys_24h)
+        ? globalThis.String(object.buys_24h)
+        : undefined,
+      sells24h: isSet(object.sells24h)
+        ? globalThis.String(object.sells24h)
+        : isSet(object.sells_24h)
+        ? globalThis.String(object.sells_24h)
+        : undefined,
+      buyers24h: isSet(object.buyers24h)
+        ? globalThis.String(object.buyers24h)
+        : isSet(object.buyers_24h)
+        ? globalThis.String(object.buyers_24h)
+        : undefined,
+      sellers24h: isSet(object.sellers24h)
+        ? globalThis.String(object.sellers24h)
+        : isSet(object.sellers_24h)
+        ? globalThis.String(object.sellers_24h)
+        : undefined,
     };
   },
 
@@ -3491,6 +3613,24 @@ export const SubnetPool: MessageFns<SubnetPool> = {
     if (message.volumeSinceBlock !== undefined) {
       obj.volumeSinceBlock = message.volumeSinceBlock;
     }
+    if (message.taoBuyVolume24hRao !== undefined) {
+      obj.taoBuyVolume24hRao = message.taoBuyVolume24hRao;
+    }
+    if (message.taoSellVolume24hRao !== undefined) {
+      obj.taoSellVolume24hRao = message.taoSellVolume24hRao;
+    }
+    if (message.buys24h !== undefined) {
+      obj.buys24h = message.buys24h;
+    }
+    if (message.sells24h !== undefined) {
+      obj.sells24h = message.sells24h;
+    }
+    if (message.buyers24h !== undefined) {
+      obj.buyers24h = message.buyers24h;
+    }
+    if (message.sellers24h !== undefined) {
+      obj.sellers24h = message.sellers24h;
+    }
     return obj;
   },
 
@@ -3525,6 +3665,12 @@ export const SubnetPool: MessageFns<SubnetPool> = {
     message.blockNumber = object.blockNumber ?? "0";
     message.timestamp = object.timestamp ?? "";
     message.volumeSinceBlock = object.volumeSinceBlock ?? undefined;
+    message.taoBuyVolume24hRao = object.taoBuyVolume24hRao ?? undefined;
+    message.taoSellVolume24hRao = object.taoSellVolume24hRao ?? undefined;
+    message.buys24h = object.buys24h ?? undefined;
+    message.sells24h = object.sells24h ?? undefined;
+    message.buyers24h = object.buyers24h ?? undefined;
+    message.sellers24h = object.sellers24h ?? undefined;
     return message;
   },
 };

@@ -214,7 +214,31 @@ export interface PoolSnapshot {
    * "0" when none. Set by the native source, so a running volume can be kept where the runtime
    * keeps no `SubnetVolume` (spec 218); absent from sources that do not read the block's events.
    */
-  blockVolumeRao?: string | undefined;
+  blockVolumeRao?:
+    | string
+    | undefined;
+  /**
+   * The block's order flow on this netuid (PoolBlockFlow), set with block_volume_rao by the native
+   * source; absent from sources that do not read the block's events.
+   */
+  blockFlow?: PoolBlockFlow | undefined;
+}
+
+/**
+ * A pool's order flow in one block: block_volume_rao split into its `SubtensorModule.StakeAdded`
+ * TAO (swapped in: buys of alpha) and its `StakeRemoved` TAO (paid out: sells), how many events of
+ * each, and the distinct coldkeys that bought and that sold.
+ */
+export interface PoolBlockFlow {
+  /** TAO of the block's StakeAdded events on the netuid, rao ("0" when none). */
+  buyVolumeRao: string;
+  /** TAO of the block's StakeRemoved events on the netuid, rao ("0" when none). */
+  sellVolumeRao: string;
+  buys: number;
+  sells: number;
+  /** The coldkeys (AccountId32 public keys, lowercase 0x hex), each once, sorted. */
+  buyers: string[];
+  sellers: string[];
 }
 
 /** A subnet's emission in the block of `ref` ("last block" quantities) and its pending emission. */
@@ -1704,6 +1728,7 @@ function createBasePoolSnapshot(): PoolSnapshot {
     balancerQuoteWeight: undefined,
     rootProp: undefined,
     blockVolumeRao: undefined,
+    blockFlow: undefined,
   };
 }
 
@@ -1750,6 +1775,9 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
     }
     if (message.blockVolumeRao !== undefined) {
       writer.uint32(114).string(message.blockVolumeRao);
+    }
+    if (message.blockFlow !== undefined) {
+      PoolBlockFlow.encode(message.blockFlow, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -1879,6 +1907,14 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
             message.blockVolumeRao = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.blockFlow = PoolBlockFlow.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1951,6 +1987,11 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
         : isSet(object.block_volume_rao)
         ? globalThis.String(object.block_volume_rao)
         : undefined,
+      blockFlow: isSet(object.blockFlow)
+        ? PoolBlockFlow.fromJSON(object.blockFlow)
+        : isSet(object.block_flow)
+        ? PoolBlockFlow.fromJSON(object.block_flow)
+        : undefined,
     };
   },
 
@@ -1998,6 +2039,9 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
     if (message.blockVolumeRao !== undefined) {
       obj.blockVolumeRao = message.blockVolumeRao;
     }
+    if (message.blockFlow !== undefined) {
+      obj.blockFlow = PoolBlockFlow.toJSON(message.blockFlow);
+    }
     return obj;
   },
 
@@ -2020,6 +2064,166 @@ export const PoolSnapshot: MessageFns<PoolSnapshot> = {
     message.balancerQuoteWeight = object.balancerQuoteWeight ?? undefined;
     message.rootProp = object.rootProp ?? undefined;
     message.blockVolumeRao = object.blockVolumeRao ?? undefined;
+    message.blockFlow = (object.blockFlow !== undefined && object.blockFlow !== null)
+      ? PoolBlockFlow.fromPartial(object.blockFlow)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePoolBlockFlow(): PoolBlockFlow {
+  return { buyVolumeRao: "", sellVolumeRao: "", buys: 0, sells: 0, buyers: [], sellers: [] };
+}
+
+export const PoolBlockFlow: MessageFns<PoolBlockFlow> = {
+  encode(message: PoolBlockFlow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.buyVolumeRao !== "") {
+      writer.uint32(10).string(message.buyVolumeRao);
+    }
+    if (message.sellVolumeRao !== "") {
+      writer.uint32(18).string(message.sellVolumeRao);
+    }
+    if (message.buys !== 0) {
+      writer.uint32(24).uint32(message.buys);
+    }
+    if (message.sells !== 0) {
+      writer.uint32(32).uint32(message.sells);
+    }
+    for (const v of message.buyers) {
+      writer.uint32(42).string(v!);
+    }
+    for (const v of message.sellers) {
+      writer.uint32(50).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PoolBlockFlow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePoolBlockFlow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.buyVolumeRao = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sellVolumeRao = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.buys = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.sells = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.buyers.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sellers.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PoolBlockFlow {
+    return {
+      buyVolumeRao: isSet(object.buyVolumeRao)
+        ? globalThis.String(object.buyVolumeRao)
+        : isSet(object.buy_volume_rao)
+        ? globalThis.String(object.buy_volume_rao)
+        : "",
+      sellVolumeRao: isSet(object.sellVolumeRao)
+        ? globalThis.String(object.sellVolumeRao)
+        : isSet(object.sell_volume_rao)
+        ? globalThis.String(object.sell_volume_rao)
+        : "",
+      buys: isSet(object.buys) ? globalThis.Number(object.buys) : 0,
+      sells: isSet(object.sells) ? globalThis.Number(object.sells) : 0,
+      buyers: globalThis.Array.isArray(object?.buyers) ? object.buyers.map((e: any) => globalThis.String(e)) : [],
+      sellers: globalThis.Array.isArray(object?.sellers) ? object.sellers.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: PoolBlockFlow): unknown {
+    const obj: any = {};
+    if (message.buyVolumeRao !== "") {
+      obj.buyVolumeRao = message.buyVolumeRao;
+    }
+    if (message.sellVolumeRao !== "") {
+      obj.sellVolumeRao = message.sellVolumeRao;
+    }
+    if (message.buys !== 0) {
+      obj.buys = Math.round(message.buys);
+    }
+    if (message.sells !== 0) {
+      obj.sells = Math.round(message.sells);
+    }
+    if (message.buyers?.length) {
+      obj.buyers = message.buyers;
+    }
+    if (message.sellers?.length) {
+      obj.sellers = message.sellers;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PoolBlockFlow>): PoolBlockFlow {
+    return PoolBlockFlow.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PoolBlockFlow>): PoolBlockFlow {
+    const message = createBasePoolBlockFlow();
+    message.buyVolumeRao = object.buyVolumeRao ?? "";
+    message.sellVolumeRao = object.sellVolumeRao ?? "";
+    message.buys = object.buys ?? 0;
+    message.sells = object.sells ?? 0;
+    message.buyers = object.buyers?.map((e) => e) || [];
+    message.sellers = object.sellers?.map((e) => e) || [];
     return message;
   },
 };

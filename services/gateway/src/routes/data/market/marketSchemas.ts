@@ -223,6 +223,13 @@ const POOL_VOLUME_24H =
 const POOL_VOLUME_SINCE =
   "The first block volume_total_rao counts, when it is the platform's sum of the pool's stake events (the runtime keeps no SubnetVolume): where the platform's unbroken run of this pool's blocks starts (a gap in ingestion, or a block replaced without its successors, starts a new run). null when volume_total_rao is the runtime's SubnetVolume or is null";
 
+const POOL_FLOW_WINDOW =
+  "over the same blocks as volume_24h_rao (the 24 hours before block_number that the platform saw, since its first snapshot of the pool with order flow when that is less than 24 hours ago)";
+const POOL_FLOW_NULL =
+  "null when the pool's snapshots carry no order flow (a source that does not read the blocks' events)";
+const POOL_TRADERS = (side: "bought" | "sold", event: string) =>
+  `Distinct coldkeys that ${side} through the pool (a SubtensorModule.${event} event on its netuid, stake moves' and swaps' legs included) in the 7,200 blocks through block_number (24 hours of 12-second blocks), as the platform counted them at that block from the blocks it saw; a count of accounts. null for a block the platform keeps no counts of: more than 64 blocks below the pool's newest (a block_number read of an older block), a block it did not see, or ${POOL_FLOW_NULL.slice(5)}`;
+
 const mechanism = () =>
   enumName(
     shortNames(PoolMechanism, "POOL_MECHANISM_"),
@@ -274,6 +281,28 @@ export const SubnetPoolSchema = component(
     volume_total_rao: nullableBaseUnits(POOL_VOLUME_TOTAL),
     volume_24h_rao: nullableBaseUnits(POOL_VOLUME_24H),
     volume_since_block: blockNumber().nullable().meta({ description: POOL_VOLUME_SINCE }),
+    tao_buy_volume_24h_rao: nullableBaseUnits(
+      `TAO staked into the pool (alpha bought: the TAO amounts of its SubtensorModule.StakeAdded events), rao, ${POOL_FLOW_WINDOW}; ${POOL_FLOW_NULL}`,
+    ),
+    tao_sell_volume_24h_rao: nullableBaseUnits(
+      `TAO paid out of the pool by unstaking (alpha sold: the TAO amounts of its SubtensorModule.StakeRemoved events), rao, ${POOL_FLOW_WINDOW}; with tao_buy_volume_24h_rao it makes volume_24h_rao; ${POOL_FLOW_NULL}`,
+    ),
+    buys_24h: count()
+      .nullable()
+      .meta({
+        description: `Stakes into the pool (SubtensorModule.StakeAdded events), a count of events, ${POOL_FLOW_WINDOW}; ${POOL_FLOW_NULL}`,
+      }),
+    sells_24h: count()
+      .nullable()
+      .meta({
+        description: `Unstakes from the pool (SubtensorModule.StakeRemoved events), a count of events, ${POOL_FLOW_WINDOW}; ${POOL_FLOW_NULL}`,
+      }),
+    buyers_24h: count()
+      .nullable()
+      .meta({ description: POOL_TRADERS("bought", "StakeAdded") }),
+    sellers_24h: count()
+      .nullable()
+      .meta({ description: POOL_TRADERS("sold", "StakeRemoved") }),
     price_change_1h_pct: percentChange("hour", "price_tao"),
     price_change_24h_pct: percentChange("24 hours", "price_tao"),
     price_change_7d_pct: percentChange("7 days", "price_tao"),
