@@ -7,7 +7,7 @@ import { apiRoutes } from "../routes/index.js";
 import { withCodeSamples } from "./codeSamples.js";
 
 const TITLE = "Chain data and cross-chain intents API";
-const VERSION = "2.2.0";
+const VERSION = "2.3.0";
 const DESCRIPTION_PARTS = [
   "Data API (/data/v1) about the Bittensor network and TAO, and the Service API (/intents/v1), the off-chain companion to ERC-7683 intents opened on-chain with FullSettler.open(...). Its changes are listed, version by version, in services/gateway/CHANGELOG.md; a member on its way out is marked deprecated and its answers carry Deprecation and Sunset headers.",
   "",

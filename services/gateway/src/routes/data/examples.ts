@@ -175,7 +175,7 @@ export const transactionsExample: ListTransactionsResponse = {
       source: TransactionSource.TRANSACTION_SOURCE_STORAGE,
     },
   ],
-  page: { limit: 2, nextCursor: EXAMPLE_CURSOR, hasMore: true },
+  page: { limit: 3, nextCursor: EXAMPLE_CURSOR, hasMore: true },
 };
 
 export const priceLatestExample: GetPriceLatestResponse = {

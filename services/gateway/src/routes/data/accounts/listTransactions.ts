@@ -105,7 +105,7 @@ export function listTransactionsRoute(accounts: AccountsServiceClient) {
       success: halSuccess(
         TransactionsSchema,
         "One page of transactions",
-        renderTransactions(transactionsExample, { address: ALICE.ss58, query: { limit: 2 }, limit: 2 }),
+        renderTransactions(transactionsExample, { address: ALICE.ss58, query: { limit: 3 }, limit: 3 }),
       ),
       errors: [INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE],
     },
