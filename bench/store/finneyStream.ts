@@ -233,6 +233,7 @@ function encoder(world: World) {
       hotkey: hotkeys[position.hotkey]!,
       stakeNalpha: String(position.stake),
     })),
+    rewards: [],
   });
   const record = (key: string, payload: NetworkChainEvent, ...id: (string | number)[]): StreamRecord => {
     const value = encodePayload(TOPICS.chainNetwork, payload);

@@ -425,8 +425,10 @@ describe("an account's transactions and its subnets' holders after its own trans
   }, 120_000);
 
   it("transactions: exactly the account's transfers and stake events up to as_of, newest first, with amounts and each extrinsic's fee once", async () => {
-    const { first, items: listed } = await allItems(`/data/v1/accounts/${coldkey.address}/transactions?limit=200`);
+    const { first, items: all } = await allItems(`/data/v1/accounts/${coldkey.address}/transactions?limit=200`);
     const head = await atAsOf(first);
+    // The epochs' rewards on its positions are no event of the account's: the next test reads them.
+    const listed = all.filter((item) => item.type !== "reward");
     const me = hexOf(coldkey);
     const expected = new Map<string, { type: string; direction: string; fields: string[]; name: string }>();
     const fees = new Map<string, string>();
@@ -537,6 +539,74 @@ describe("an account's transactions and its subnets' holders after its own trans
           expect(holder.value_rao).toBe(valueRao(BigInt(holder.alpha_nalpha), first.price_tao).toString());
         expect(byColdkey.has(hexOf(coldkey)), `the test's coldkey among the holders of ${netuid}`).toBe(true);
       }
+    });
+  });
+});
+
+describe("an account's staking income: reward transactions and the balance history", () => {
+  let coldkey: KeyringPair;
+  let stakedNetuids: number[];
+
+  beforeAll(async () => {
+    ({ coldkey, stakedNetuids } = await ownAccountActivity());
+  }, 120_000);
+
+  it("transactions: a reward per position at each epoch that paid it, equal to its alpha change at the block less the block's stakes plus its unstakes, valued at the block's price", async () => {
+    const me = hexOf(coldkey);
+    const path = `/data/v1/accounts/${coldkey.address}/transactions?type=reward&limit=200`;
+    // The staked subnets step every DEMO_TEMPO + 1 blocks: wait for an epoch after the stakes to be indexed.
+    await waitFor(async () => items(await s.api.ok(path)).length > 0, {
+      what: "a reward after an epoch of a staked subnet",
+      timeoutMs: 180_000,
+      intervalMs: 1_000,
+    });
+    const { first, items: rewards } = await allItems(path);
+    await atAsOf(first);
+    for (const reward of rewards) {
+      const at = `${reward.id}`;
+      expect(reward, at).toMatchObject({ type: "reward", source: "storage", success: true, from: null });
+      expect(reward.to.public_key).toBe(me);
+      expect(stakedNetuids).toContain(reward.netuid);
+      const block = await s.native.runtime.block(reward.block_number);
+      const parent = await s.native.runtime.block(reward.block_number - 1);
+      expect(reward.block_hash, at).toBe(block.hash);
+      expect(reward.timestamp, at).toBe(new Date(block.timestampMs).toISOString());
+      const hotkey = reward.hotkey.public_key as string;
+      const stakeAt = async (hash: string) =>
+        BigInt(
+          (await s.native.runtime.positions(hash, me)).find(
+            (position) => position.netuid === reward.netuid && position.hotkey === hotkey,
+          )?.stakeNalpha ?? "0",
+        );
+      // (coldkey, hotkey, tao, alpha, netuid)
+      let flows = 0n;
+      for (const event of block.events) {
+        const [coldkeyField, hotkeyField, , alphaField, netuidField] = event.fields;
+        if (coldkeyField !== me || hotkeyField !== hotkey || Number(netuidField) !== reward.netuid) continue;
+        if (event.name === "SubtensorModule.StakeAdded") flows += BigInt(alphaField!);
+        if (event.name === "SubtensorModule.StakeRemoved") flows -= BigInt(alphaField!);
+      }
+      const income = (await stakeAt(block.hash)) - (await stakeAt(parent.hash)) - flows;
+      expect(income, at).not.toBe(0n);
+      expect(reward.direction, at).toBe(income > 0n ? "in" : "out");
+      const magnitude = income < 0n ? -income : income;
+      expect(reward.alpha_nalpha, at).toBe(magnitude.toString());
+      const price = await s.native.runtime.priceTao(block.hash, reward.netuid);
+      expect(reward.amount_rao, at).toBe(valueRao(magnitude, price).toString());
+    }
+    // The balance history's buckets count the same income, read at one block.
+    await holdingStill(async () => {
+      const { items: now } = await allItems(path);
+      const { items: points } = await allItems(
+        `/data/v1/accounts/${coldkey.address}/balance/history?interval=1h&order=asc`,
+      );
+      const signed = (reward: Json) => (reward.direction === "in" ? 1n : -1n) * BigInt(reward.amount_rao);
+      expect(points.reduce((sum, point) => sum + BigInt(point.reward_rao), 0n)).toBe(
+        now.reduce((sum, reward) => sum + signed(reward), 0n),
+      );
+      expect(points.reduce((sum, point) => sum + point.reward_blocks, 0)).toBe(
+        new Set(now.map((reward) => reward.block_number)).size,
+      );
     });
   });
 });

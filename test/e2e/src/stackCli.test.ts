@@ -434,7 +434,9 @@ describe("native accounts: every value of the three account routes equals a dire
   it("transactions: exactly the account's runtime events up to as_of, each with its event, extrinsic, hash, amounts and fee", async () => {
     const seen = new Set<string>();
     for (const account of demoAddresses()) {
-      const { first, items } = await pages(`/data/v1/accounts/${account.address}/transactions?limit=200`);
+      const { first, items: all } = await pages(`/data/v1/accounts/${account.address}/transactions?limit=200`);
+      // Epoch rewards name no event (dataApi.test.ts compares them with the runtime's positions).
+      const items = all.filter((item) => item.type !== "reward");
       const head = await asOfBlock(runtime, first);
       const expected = new Set<string>();
       for (let number = 1; number <= head.number; number++) {

@@ -279,7 +279,7 @@ export interface paths {
         };
         /**
          * Transactions of an account
-         * @description Transfers, stake operations, registrations and EVM transactions of the account, with effective price and slippage on stake operations. Default window: the last 90 days; at most 366 days (400 WINDOW_TOO_LARGE). Pages are stable while new blocks arrive: following _links.next yields each transaction once. limit defaults to 50, at most 200.
+         * @description Transfers, stake operations, registrations and EVM transactions of the account, with effective price and slippage on stake operations, and its staking income: one `reward` entry per position and epoch block that paid it (the position's alpha change at the block less that block's stakes and unstakes on it, with its TAO value at the block's pool price; no event names it, it is derived from the chain's storage at the block and its parent). Default window: the last 90 days; at most 366 days (400 WINDOW_TOO_LARGE). Pages are stable while new blocks arrive: following _links.next yields each transaction once. limit defaults to 50, at most 200.
          */
         get: operations["listAccountTransactions"];
         put?: never;
@@ -725,13 +725,19 @@ export interface components {
             balance_total_usd: string | null;
             /** @description balance_total_rao less the previous bucket's (0 for the window's first bucket), rao; negative when it fell */
             change_total_rao: string;
-            /** @description The account's stake by subnet at that block, by netuid */
+            /** @description The account's stake by subnet at that block, by netuid; a subnet left during the bucket is listed with alpha_nalpha 0 when it paid a reward in it */
             positions: {
                 /** @description Subnet id (netuid); 0 is the root subnet */
                 netuid: number;
                 /** @description Alpha held in the subnet over all hotkeys, nalpha (on root: TAO, in rao) */
                 alpha_nalpha: string;
+                /** @description Staking income in the subnet over the bucket (the alpha of its reward transactions, summed; negative for a loss), nalpha (on root: rao) */
+                reward_alpha_nalpha: string;
             }[];
+            /** @description Staking income over the bucket (its part within the window): the amount_rao of the account's reward transactions in it, each the TAO value at its own block's pool price, summed (losses subtracted), rao. change_total_rao = reward_rao + the account's own transactions' effect + price moves */
+            reward_rao: string;
+            /** @description Epoch blocks in the bucket that paid the account a reward (its reward transactions' blocks) */
+            reward_blocks: number;
         };
         /** @description The block of one chain the answer reflects */
         ChainAsOf: {
@@ -2388,16 +2394,18 @@ export interface components {
                 /** @description The other account's balance (accounts/{address}/balance/latest) */
                 counterparty?: components["schemas"]["HalLink"];
             };
-            /** @description The record's id, stable: <block>-<extrinsic index>-<event index> for a chain event */
+            /** @description The record's id, stable: <block>-<extrinsic index>-<event index> for a chain event; <block>-reward-<netuid>-<hotkey public key> for a reward */
             id: string;
-            /** @description What the transaction did */
-            type: ("transfer" | "stake_add" | "stake_remove" | "stake_move" | "stake_transfer" | "stake_swap" | "alpha_burn" | "evm_tx" | "neuron_register" | "subnet_register" | "other") | null;
-            /** @description Seen from the queried account: in (funds or stake came to it) or out */
+            /** @description What the transaction did; reward: a position's staking income at its subnet's epoch (the position's alpha change at the block less that block's stakes and unstakes on it), not an extrinsic */
+            type: ("transfer" | "stake_add" | "stake_remove" | "stake_move" | "stake_transfer" | "stake_swap" | "alpha_burn" | "evm_tx" | "neuron_register" | "subnet_register" | "other" | "reward") | null;
+            /** @description Seen from the queried account: in (funds or stake came to it) or out; a reward is in, or out for a position that lost value at the epoch */
             direction: ("in" | "out") | null;
             /** @description Whether the extrinsic succeeded (a failed one only paid its fee) */
             success: boolean;
             /** @description The block it is in */
             block_number: number;
+            /** @description That block's hash, 0x-prefixed 32 bytes (lowercase hex); null where not recorded */
+            block_hash: string | null;
             /** @description The block's timestamp, ISO 8601 (UTC) */
             timestamp: string;
             /** @description <block>-<extrinsic index> of the extrinsic it came from; null where none */
@@ -2410,22 +2418,22 @@ export interface components {
             from: components["schemas"]["Account"] | null;
             /** @description The receiver of a transfer; null where none */
             to: components["schemas"]["Account"] | null;
-            /** @description TAO moved, rao: a transfer's amount; the TAO of a stake_add or stake_remove as its StakeAdded or StakeRemoved event gives it (staked in, or received out); null where none */
+            /** @description TAO moved, rao: a transfer's amount; the TAO of a stake_add or stake_remove as its StakeAdded or StakeRemoved event gives it (staked in, or received out); a reward's TAO value: alpha_nalpha × the subnet pool's price_tao at block_number (9 decimals), rounded toward zero (1:1 on root); null where none */
             amount_rao: string | null;
             /** @description The transaction fee the extrinsic paid, rao, on its first record of the payer (0 on the others); null where unknown */
             fee_rao: string | null;
-            /** @description The subnet of a stake operation; else null */
+            /** @description The subnet of a stake operation or reward; else null */
             netuid: number | null;
-            /** @description The hotkey of a stake operation; else null */
+            /** @description The hotkey of a stake operation, or of the position a reward paid; else null */
             hotkey: components["schemas"]["Account"] | null;
-            /** @description Alpha bought (stake_add) or sold (stake_remove), nalpha; null where none */
+            /** @description Alpha bought (stake_add) or sold (stake_remove), or a reward's income (its absolute value; direction says gain or loss), nalpha (on root: rao); null where none */
             alpha_nalpha: string | null;
             /** @description amount_rao / alpha_nalpha of a stake_add or stake_remove, TAO per alpha (9 decimal places, truncated): the average price the trade got, price impact included; null where none */
             effective_price_tao: string | null;
             /** @description The trade's slippage against the pool's price before it, a ratio: always null in this version (not computed; compare effective_price_tao with subnet-pools/history at block_number - 1) */
             slippage: string | null;
-            /** @description Where the record came from: a chain event (substrate_event) or an EVM transaction (evm_tx) */
-            source: ("substrate_event" | "evm_tx") | null;
+            /** @description Where the record came from: a chain event (substrate_event), an EVM transaction (evm_tx), or the chain's storage at the block and its parent (storage: a reward) */
+            source: ("substrate_event" | "evm_tx" | "storage") | null;
             /** @description The runtime event it was read from, Pallet.Event (SubtensorModule.StakeAdded); null where none */
             event_name: string | null;
         };
@@ -5529,13 +5537,17 @@ export interface operations {
                      *             "positions": [
                      *               {
                      *                 "netuid": 0,
-                     *                 "alpha_nalpha": "100074319189"
+                     *                 "alpha_nalpha": "100074319189",
+                     *                 "reward_alpha_nalpha": "1843200"
                      *               },
                      *               {
                      *                 "netuid": 64,
-                     *                 "alpha_nalpha": "254600000000"
+                     *                 "alpha_nalpha": "254600000000",
+                     *                 "reward_alpha_nalpha": "912000000"
                      *               }
-                     *             ]
+                     *             ],
+                     *             "reward_rao": "3427200",
+                     *             "reward_blocks": 2
                      *           }
                      *         ]
                      *       }
@@ -5663,8 +5675,8 @@ export interface operations {
     listAccountTransactions: {
         parameters: {
             query?: {
-                /** @description Only these kinds: transfer, stake_add, stake_remove, stake_move, stake_transfer, stake_swap, alpha_burn, evm_tx, neuron_register, subnet_register, other; comma-separated or repeated, at most 11 */
-                type?: ("transfer" | "stake_add" | "stake_remove" | "stake_move" | "stake_transfer" | "stake_swap" | "alpha_burn" | "evm_tx" | "neuron_register" | "subnet_register" | "other")[];
+                /** @description Only these kinds: transfer, stake_add, stake_remove, stake_move, stake_transfer, stake_swap, alpha_burn, evm_tx, neuron_register, subnet_register, other, reward; comma-separated or repeated, at most 12 */
+                type?: ("transfer" | "stake_add" | "stake_remove" | "stake_move" | "stake_transfer" | "stake_swap" | "alpha_burn" | "evm_tx" | "neuron_register" | "subnet_register" | "other" | "reward")[];
                 /** @description Direction of value relative to the account; default any: in, out, any */
                 direction?: "in" | "out" | "any";
                 /** @description Only stake operations in these subnets; comma-separated or repeated, at most 256 */
@@ -5715,10 +5727,10 @@ export interface operations {
                      * @example {
                      *       "_links": {
                      *         "self": {
-                     *           "href": "/data/v1/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY/transactions?limit=2"
+                     *           "href": "/data/v1/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY/transactions?limit=3"
                      *         },
                      *         "next": {
-                     *           "href": "/data/v1/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY/transactions?limit=2&cursor=eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19"
+                     *           "href": "/data/v1/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY/transactions?limit=3&cursor=eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19"
                      *         },
                      *         "balance": {
                      *           "href": "/data/v1/accounts/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY/balance/latest"
@@ -5741,7 +5753,7 @@ export interface operations {
                      *         "kind": "substrate"
                      *       },
                      *       "page": {
-                     *         "limit": 2,
+                     *         "limit": 3,
                      *         "next_cursor": "eyJ2IjoxLCJrIjpbNzAxMjM0NSwxMiwzMV19",
                      *         "has_more": true
                      *       },
@@ -5761,6 +5773,7 @@ export interface operations {
                      *             "direction": "out",
                      *             "success": true,
                      *             "block_number": 7012345,
+                     *             "block_hash": null,
                      *             "timestamp": "2026-08-20T12:00:00.000Z",
                      *             "extrinsic_id": "7012345-0012",
                      *             "extrinsic_hash": "0x1f0e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
@@ -5800,6 +5813,7 @@ export interface operations {
                      *             "direction": "in",
                      *             "success": true,
                      *             "block_number": 7012300,
+                     *             "block_hash": null,
                      *             "timestamp": "2026-08-20T11:51:00.000Z",
                      *             "extrinsic_id": null,
                      *             "extrinsic_hash": null,
@@ -5822,6 +5836,42 @@ export interface operations {
                      *             "effective_price_tao": null,
                      *             "slippage": null,
                      *             "source": "evm_tx",
+                     *             "event_name": null
+                     *           },
+                     *           {
+                     *             "_links": {
+                     *               "subnet": {
+                     *                 "href": "/data/v1/subnets/latest?netuid=64"
+                     *               }
+                     *             },
+                     *             "id": "7012296-reward-64-0x90b5ab205c6974c9ea841be688864633dc9ca8a357843eeacf2314649965fe22",
+                     *             "type": "reward",
+                     *             "direction": "in",
+                     *             "success": true,
+                     *             "block_number": 7012296,
+                     *             "block_hash": "0x3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f01f0e2d",
+                     *             "timestamp": "2026-08-20T11:50:12.000Z",
+                     *             "extrinsic_id": null,
+                     *             "extrinsic_hash": null,
+                     *             "evm_tx_hash": null,
+                     *             "from": null,
+                     *             "to": {
+                     *               "ss58": "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY",
+                     *               "public_key": "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d",
+                     *               "evm_h160": null
+                     *             },
+                     *             "amount_rao": "3582000",
+                     *             "fee_rao": null,
+                     *             "netuid": 64,
+                     *             "hotkey": {
+                     *               "ss58": "5FLSigC9HGRKVhB9FiEo4Y3koPsNmBmLJbpXg2mp1hXcS59Y",
+                     *               "public_key": "0x90b5ab205c6974c9ea841be688864633dc9ca8a357843eeacf2314649965fe22",
+                     *               "evm_h160": null
+                     *             },
+                     *             "alpha_nalpha": "912000000",
+                     *             "effective_price_tao": null,
+                     *             "slippage": null,
+                     *             "source": "storage",
                      *             "event_name": null
                      *           }
                      *         ]

@@ -17,7 +17,7 @@ import { parseAddress } from "./address.js";
 import { pointsForWindow } from "./historyReads.js";
 import { pricesAt } from "./prices.js";
 import { type BalanceAt, parsePoint } from "./storedPoint.js";
-import { usdOf, valueBalance } from "./valuation.js";
+import { usdOf, type ValuedBalance, valueBalance } from "./valuation.js";
 
 export const HISTORY_PAGE = { defaultLimit: 100, maxLimit: 1_000 } as const;
 const INTERVALS = {
@@ -50,6 +50,49 @@ export function bucketReadings<T extends { timeMs: number }>(
   return readings;
 }
 
+/** A bucket's staking income: its reward transactions summed. */
+export interface BucketRewards {
+  rao: bigint;
+  blocks: number;
+  alphaByNetuid: Map<number, bigint>;
+}
+
+/**
+ * The rewards of each bucket, from the balance points that carry them (AccountBalance.rewards: a
+ * point at an epoch block carries that block's rewards, each as signed alpha and its TAO value at
+ * the block): the points at or after max(bucket start, `fromMs`) and before min(bucket end,
+ * window end), in one walk of both time-ordered lists.
+ */
+export function bucketRewards(
+  points: readonly BalanceAt[],
+  bucketStartsMs: readonly number[],
+  sizeMs: number,
+  fromMs: number,
+  windowEndMs: number,
+): BucketRewards[] {
+  const sums: BucketRewards[] = [];
+  let at = 0;
+  for (const start of bucketStartsMs) {
+    const [from, end] = [Math.max(start, fromMs), Math.min(start + sizeMs, windowEndMs)];
+    const sum: BucketRewards = { rao: 0n, blocks: 0, alphaByNetuid: new Map() };
+    while (at < points.length && points[at]!.timeMs < from) at += 1;
+    for (; at < points.length && points[at]!.timeMs < end; at += 1) {
+      const rewards = points[at]!.balance.rewards;
+      if (rewards.length === 0) continue;
+      sum.blocks += 1;
+      for (const reward of rewards) {
+        sum.rao += BigInt(reward.taoValueRao || "0");
+        sum.alphaByNetuid.set(
+          reward.netuid,
+          (sum.alphaByNetuid.get(reward.netuid) ?? 0n) + BigInt(reward.alphaNalpha || "0"),
+        );
+      }
+    }
+    sums.push(sum);
+  }
+  return sums;
+}
+
 /**
  * The balance at the end of each UTC bucket of the window: the newest balance point at or before
  * the bucket's end (points exist for every block with activity, and the balance does not change
@@ -57,7 +100,10 @@ export function bucketReadings<T extends { timeMs: number }>(
  * account's first point and stop at the projection head; a fresh address has none. Subnet alpha is
  * valued at the pool price of the bucket's end (the market projection's hourly, else daily,
  * closes). A point's block_number and timestamp are those of the balance reading it shows;
- * change_total_rao is against the bucket before it (0 for the window's first bucket).
+ * change_total_rao is against the bucket before it (0 for the window's first bucket). reward_rao,
+ * reward_blocks and each position's reward_alpha_nalpha sum the account's staking income (its
+ * `reward` transactions) over the bucket's part of the window, so change_total_rao splits into
+ * income, the account's own transactions and price moves.
  */
 export async function getBalanceHistory(
   redis: Redis,
@@ -119,6 +165,8 @@ export async function getBalanceHistory(
   // Every bucket from the first reading's on has one; the filter only guards the invariant.
   const buckets = candidates.filter((_, index) => found[index] !== undefined);
   const readings = found.filter((reading): reading is BalanceAt => reading !== undefined);
+  // The window's points from its start on (the one before it only carries the balance in).
+  const incomes = bucketRewards(points, buckets, size, startS * 1_000, window.endMs);
 
   // The page, as bucket indexes in the requested order, cut after the cursor's bucket.
   const indexes = buckets.map((_, index) => index);
@@ -148,29 +196,10 @@ export async function getBalanceHistory(
     ]),
   );
 
-  const pagePoints = pageIndexes.map((index): BalancePoint => {
-    const reading = readings[index]!;
+  const pagePoints = pageIndexes.map((index) => {
     const { value, usd } = valued.get(index)!;
     const previous = valued.get(index - 1)?.value.totalRao ?? value.totalRao;
-    const alpha = new Map<number, bigint>();
-    for (const position of reading.balance.positions)
-      alpha.set(position.netuid, (alpha.get(position.netuid) ?? 0n) + BigInt(position.stakeNalpha || "0"));
-    return {
-      bucketStart: new Date(buckets[index]!).toISOString(),
-      blockNumber: reading.block,
-      timestamp: new Date(reading.timeMs).toISOString(),
-      balanceFreeRao: value.freeRao.toString(),
-      balanceReservedRao: value.reservedRao.toString(),
-      balanceStakedRao: value.stakedRao.toString(),
-      balanceStakedRootRao: value.stakedRootRao.toString(),
-      balanceStakedAlphaValueRao: value.stakedAlphaValueRao.toString(),
-      balanceTotalRao: value.totalRao.toString(),
-      ...(usd === undefined ? {} : { priceUsd: usd, balanceTotalUsd: usdOf(value.totalRao, usd) }),
-      changeTotalRao: (value.totalRao - previous).toString(),
-      positions: [...alpha]
-        .sort(([a], [b]) => a - b)
-        .map(([netuid, amount]) => ({ netuid, alphaNalpha: amount.toString() })),
-    };
+    return pointOf(buckets[index]!, readings[index]!, { value, usd, previousTotalRao: previous }, incomes[index]!);
   });
   const lastIndex = pageIndexes.at(-1);
   return {
@@ -185,6 +214,43 @@ export async function getBalanceHistory(
         ? { nextCursor: encodeCursor(scope, { b: String(buckets[lastIndex]) }) }
         : {}),
     },
+  };
+}
+
+/** One bucket's point: its reading, valued, and the income the bucket earned. */
+function pointOf(
+  bucketStartMs: number,
+  reading: BalanceAt,
+  valued: { value: ValuedBalance; usd: string | undefined; previousTotalRao: bigint },
+  income: BucketRewards,
+): BalancePoint {
+  const { value, usd } = valued;
+  const alpha = new Map<number, bigint>();
+  for (const position of reading.balance.positions)
+    alpha.set(position.netuid, (alpha.get(position.netuid) ?? 0n) + BigInt(position.stakeNalpha || "0"));
+  // A subnet the account left during the bucket still shows what it earned there.
+  for (const netuid of income.alphaByNetuid.keys()) if (!alpha.has(netuid)) alpha.set(netuid, 0n);
+  return {
+    bucketStart: new Date(bucketStartMs).toISOString(),
+    blockNumber: reading.block,
+    timestamp: new Date(reading.timeMs).toISOString(),
+    balanceFreeRao: value.freeRao.toString(),
+    balanceReservedRao: value.reservedRao.toString(),
+    balanceStakedRao: value.stakedRao.toString(),
+    balanceStakedRootRao: value.stakedRootRao.toString(),
+    balanceStakedAlphaValueRao: value.stakedAlphaValueRao.toString(),
+    balanceTotalRao: value.totalRao.toString(),
+    ...(usd === undefined ? {} : { priceUsd: usd, balanceTotalUsd: usdOf(value.totalRao, usd) }),
+    changeTotalRao: (value.totalRao - valued.previousTotalRao).toString(),
+    positions: [...alpha]
+      .sort(([a], [b]) => a - b)
+      .map(([netuid, amount]) => ({
+        netuid,
+        alphaNalpha: amount.toString(),
+        rewardAlphaNalpha: (income.alphaByNetuid.get(netuid) ?? 0n).toString(),
+      })),
+    rewardRao: income.rao.toString(),
+    rewardBlocks: income.blocks,
   };
 }
 

@@ -27,4 +27,10 @@ export function parsePoint(member: string): BalanceAt | undefined {
   };
 }
 
-export const ZERO_BALANCE: AccountBalance = { freeRao: "0", reservedRao: "0", frozenRao: "0", positions: [] };
+export const ZERO_BALANCE: AccountBalance = {
+  freeRao: "0",
+  reservedRao: "0",
+  frozenRao: "0",
+  positions: [],
+  rewards: [],
+};

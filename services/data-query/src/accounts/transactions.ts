@@ -66,6 +66,7 @@ export function transactionOf(activity: AccountActivity): Transaction {
     success: activity.success,
     blockNumber: ref?.blockNumber ?? "0",
     timestamp: ref?.blockTimestamp ?? "",
+    ...(ref?.blockHash ? { blockHash: ref.blockHash.toLowerCase() } : {}),
     ...(activity.extrinsicId === undefined ? {} : { extrinsicId: activity.extrinsicId }),
     ...(activity.extrinsicHash === undefined ? {} : { extrinsicHash: activity.extrinsicHash }),
     ...(carriesEvmHash(activity) && ref?.txHash !== undefined ? { evmTxHash: ref.txHash } : {}),

@@ -190,6 +190,7 @@ async function balancePoint(block: number, freeRao: string, stakeNalpha: string)
     reservedRao: "0",
     frozenRao: "0",
     positions: [{ netuid: 1, hotkey: account("a"), stakeNalpha }],
+    rewards: [],
   };
   const encoded = Buffer.from(AccountBalance.encode(balance).finish()).toString("base64");
   const score = Math.floor(timeOf(block) / 1_000);

@@ -2,6 +2,7 @@ import type { ConsumedRecord } from "@platform/bus";
 import { DecodeError } from "@platform/errors/base";
 import type { Logger } from "@platform/log";
 import type { ChainRef } from "@platform/proto/common/v1/common";
+import { type AccountId, Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
 import { AccountActivity, AccountBalance, type AccountBalanceSnapshot } from "@platform/proto/events/v1/chain_network";
 import { decodePayload, TOPICS } from "@platform/proto/topics";
 import { accountsKeys } from "@platform/read-models";
@@ -54,7 +55,62 @@ function blockMember(ref: ChainRef | undefined): { number: string; member: strin
   return { number: ref.blockNumber, member };
 }
 
-function activityChange(activity: AccountActivity): AccountsChange {
+/**
+ * Rewards sit at the start of their block (`<block>-000000-0000000`): the epoch that pays them runs
+ * as the block starts, before its extrinsics.
+ */
+const rewardPosition = (block: string): string => txPosition(block, 0, undefined);
+
+/**
+ * The reward transactions a balance carries (AccountBalance.rewards, decided by the ingestor), one
+ * per position: income (direction in) or, for a position that lost value, a loss (out), with the
+ * absolute alpha and TAO value. Every record of the account's block carries the same rewards, so
+ * each reading writes the same members.
+ */
+function rewardChanges(
+  owner: AccountId | undefined,
+  account: string,
+  ref: ChainRef,
+  balance: AccountBalance | undefined,
+  score: number,
+): AccountsChange[] {
+  if (balance === undefined || balance.rewards.length === 0) return [];
+  const position = rewardPosition(ref.blockNumber);
+  return balance.rewards.map((reward): AccountsChange => {
+    const alpha = BigInt(reward.alphaNalpha || "0");
+    const value = BigInt(reward.taoValueRao || "0");
+    const direction = alpha < 0n ? Direction.DIRECTION_OUT : Direction.DIRECTION_IN;
+    const hotkey = reward.hotkey?.publicKey.toLowerCase() ?? "";
+    const activityId = `${ref.blockNumber}-reward-${reward.netuid}-${hotkey}`;
+    const detail: AccountActivity = {
+      ref: { ...ref, txHash: undefined, txIndex: 0, logIndex: undefined },
+      account: owner,
+      activityId,
+      type: TransactionType.TRANSACTION_TYPE_REWARD,
+      direction,
+      success: true,
+      from: undefined,
+      to: owner,
+      amountRao: (value < 0n ? -value : value).toString(),
+      netuid: reward.netuid,
+      hotkey: reward.hotkey,
+      alphaNalpha: (alpha < 0n ? -alpha : alpha).toString(),
+      source: TransactionSource.TRANSACTION_SOURCE_STORAGE,
+      balanceAfter: undefined,
+    };
+    return {
+      kind: "activity",
+      account,
+      score,
+      pointPrefix: pointBlockPrefix(ref.blockNumber),
+      point: undefined,
+      tx: txMember(position, ref.blockHash, activityId, direction),
+      detail: Buffer.from(AccountActivity.encode(detail).finish()).toString("base64"),
+    };
+  });
+}
+
+function activityChange(activity: AccountActivity): AccountsChange[] {
   const ref = activity.ref;
   const account = activity.account?.publicKey.toLowerCase() ?? "";
   if (ref === undefined || ref.blockHash === "") throw new DecodeError("account activity without a block");
@@ -68,43 +124,51 @@ function activityChange(activity: AccountActivity): AccountsChange {
   const detail = Buffer.from(AccountActivity.encode({ ...activity, balanceAfter: undefined }).finish()).toString(
     "base64",
   );
-  return {
-    kind: "activity",
-    account,
-    score,
-    pointPrefix: pointBlockPrefix(ref.blockNumber),
-    point:
-      balance === undefined
-        ? undefined
-        : pointMember(ref.blockNumber, ref.blockHash, Date.parse(ref.blockTimestamp), balance),
-    tx: txMember(position, ref.blockHash, activity.activityId, activity.direction),
-    detail,
-  };
+  return [
+    {
+      kind: "activity",
+      account,
+      score,
+      pointPrefix: pointBlockPrefix(ref.blockNumber),
+      point:
+        balance === undefined
+          ? undefined
+          : pointMember(ref.blockNumber, ref.blockHash, Date.parse(ref.blockTimestamp), balance),
+      tx: txMember(position, ref.blockHash, activity.activityId, activity.direction),
+      detail,
+    },
+    ...rewardChanges(activity.account, account, ref, activity.balanceAfter, score),
+  ];
 }
 
-function pointChange(snapshot: AccountBalanceSnapshot): AccountsChange {
+function pointChange(snapshot: AccountBalanceSnapshot): AccountsChange[] {
   const ref = snapshot.ref;
   const account = snapshot.account?.publicKey.toLowerCase() ?? "";
   if (ref === undefined || ref.blockHash === "") throw new DecodeError("balance snapshot without a block");
   if (!PUBLIC_KEY.test(account)) throw new DecodeError(`balance snapshot for a malformed public key: ${account}`);
   if (snapshot.balance === undefined) throw new DecodeError("balance snapshot without a balance");
   const balance = Buffer.from(AccountBalance.encode(snapshot.balance).finish()).toString("base64");
-  return {
-    kind: "point",
-    account,
-    score: scoreOf(ref.blockTimestamp),
-    pointPrefix: pointBlockPrefix(ref.blockNumber),
-    point: pointMember(ref.blockNumber, ref.blockHash, Date.parse(ref.blockTimestamp), balance),
-  };
+  const score = scoreOf(ref.blockTimestamp);
+  return [
+    {
+      kind: "point",
+      account,
+      score,
+      pointPrefix: pointBlockPrefix(ref.blockNumber),
+      point: pointMember(ref.blockNumber, ref.blockHash, Date.parse(ref.blockTimestamp), balance),
+    },
+    ...rewardChanges(snapshot.account, account, ref, snapshot.balance, score),
+  ];
 }
 
 /**
  * Decodes a batch of chain.network.v1 into changes: a BlockSeen marks its block delivered by the
  * record's partition (the head moves to the newest block every partition delivered); an
  * AccountActivity adds a transaction and its block's balance point, an AccountBalanceSnapshot the
- * point alone; a ChainEventRemoved of a BlockSeen takes that block back out of its partition's
- * blocks, of an AccountActivity its transaction and balance point, of an AccountBalanceSnapshot its
- * point. Other kinds change nothing. A record that can never be
+ * point alone; either adds a `reward` transaction per reward its balance carries; a ChainEventRemoved
+ * of a BlockSeen takes that block back out of its partition's blocks, of an AccountActivity its
+ * transaction and balance point, of an AccountBalanceSnapshot its point, and of either the block's
+ * reward transactions of the account. Other kinds change nothing. A record that can never be
  * decoded is logged and skipped: retried, it would stop the projection for good.
  */
 /** The chain.network.v1 events the accounts projection reads (others are skipped undecoded). */
@@ -156,13 +220,21 @@ export function decodeAccountsRecord(message: ConsumedRecord, log: Logger): Acco
           ? txForkPrefix(txPosition(ref.blockNumber, ref.txIndex, ref.logIndex), ref.blockHash)
           : undefined,
       });
+      // The rewards the removed record's balance carried (the block's rewards of the account).
+      changes.push({
+        kind: "removed",
+        account,
+        score: scoreOf(ref.blockTimestamp),
+        pointPrefix: pointForkPrefix(ref.blockNumber, ref.blockHash),
+        txPrefix: txForkPrefix(rewardPosition(ref.blockNumber), ref.blockHash),
+      });
     }
     return changes;
   }
   if (event.$case === "blockSeen")
     return [{ kind: "block", partition: message.partition, ...blockMember(event.value.ref) }];
-  if (event.$case === "accountActivity") return [activityChange(event.value)];
-  if (event.$case === "accountBalanceSnapshot") return [pointChange(event.value)];
+  if (event.$case === "accountActivity") return activityChange(event.value);
+  if (event.$case === "accountBalanceSnapshot") return pointChange(event.value);
   return [];
 }
 

@@ -2,7 +2,7 @@ import type { ConsumedRecord } from "@platform/bus";
 import { createLogger } from "@platform/log";
 import { type ChainRef, Finality } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource, TransactionType } from "@platform/proto/common/v1/network";
-import { AccountBalance, type NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
+import { AccountActivity, AccountBalance, type NetworkChainEvent } from "@platform/proto/events/v1/chain_network";
 import { encodePayload, TOPICS } from "@platform/proto/topics";
 import { accountsKeys } from "@platform/read-models";
 import { describe, expect, it } from "vitest";
@@ -63,7 +63,7 @@ function activity(
         to: account(direction === Direction.DIRECTION_IN ? owner : BOB),
         amountRao: amount,
         source: TransactionSource.TRANSACTION_SOURCE_EVM_TX,
-        balanceAfter: { freeRao: free, reservedRao: "0", frozenRao: "0", positions: [] },
+        balanceAfter: { freeRao: free, reservedRao: "0", frozenRao: "0", positions: [], rewards: [] },
       },
     },
   };
@@ -162,7 +162,7 @@ describe("accounts fold", () => {
         value: {
           ref: { ...at, txHash: "" },
           account: account(ALICE),
-          balance: { freeRao: free, reservedRao: "0", frozenRao: "0", positions: [] },
+          balance: { freeRao: free, reservedRao: "0", frozenRao: "0", positions: [], rewards: [] },
         },
       },
     });
@@ -254,5 +254,63 @@ describe("accounts fold", () => {
       value: Buffer.from([0xff, 0xff, 0xff]),
     };
     expect(decodeAccountsBatch([broken], log)).toEqual([]);
+  });
+});
+
+describe("accounts fold: rewards", () => {
+  it("adds a balance's rewards as reward transactions at the start of their block, once, and takes them back with it", () => {
+    const HOTKEY = `0x${"c3".repeat(32)}`;
+    const rewards = [
+      { netuid: 0, hotkey: account(HOTKEY), alphaNalpha: "-2", taoValueRao: "-2" },
+      { netuid: 7, hotkey: account(HOTKEY), alphaNalpha: "150", taoValueRao: "75" },
+    ];
+    const snapshot: NetworkChainEvent = {
+      event: {
+        $case: "accountBalanceSnapshot",
+        value: {
+          ref: { ...ref(12, 0, undefined), txHash: "" },
+          account: account(ALICE),
+          balance: { freeRao: "310", reservedRao: "0", frozenRao: "0", positions: [], rewards },
+        },
+      },
+    };
+    // The same block's activity carries the same balance, rewards included.
+    const withActivity = activity(ALICE, ref(12, 4, 2), "310");
+    if (withActivity.event?.$case === "accountActivity") withActivity.event.value.balanceAfter!.rewards = rewards;
+    const applied = foldAccounts(
+      empty(),
+      changesOf([activity(ALICE, ref(10, 0, undefined), "300"), snapshot, withActivity]),
+    );
+    const txs = membersOf(applied, accountsKeys.txs(ALICE));
+    expect(txs.map((member) => member.split("|")[2])).toEqual([
+      "10-0-0",
+      `12-reward-0-${HOTKEY}`,
+      `12-reward-7-${HOTKEY}`,
+      "12-4-2",
+    ]);
+    expect(txs[1]!.startsWith(`000000000012-000000-0000000|${hashOf(12)}|`)).toBe(true);
+    const detail = (member: string) =>
+      AccountActivity.decode(Buffer.from(applied.details.get(`${accountsKeys.tx(ALICE)}\u0000${member}`)!, "base64"));
+    expect(detail(txs[2]!)).toMatchObject({
+      type: TransactionType.TRANSACTION_TYPE_REWARD,
+      direction: Direction.DIRECTION_IN,
+      netuid: 7,
+      hotkey: { publicKey: HOTKEY },
+      alphaNalpha: "150",
+      amountRao: "75",
+      source: TransactionSource.TRANSACTION_SOURCE_STORAGE,
+      to: { publicKey: ALICE },
+    });
+    // A loss: direction out, absolute amounts.
+    expect(detail(txs[1]!)).toMatchObject({ direction: Direction.DIRECTION_OUT, alphaNalpha: "2", amountRao: "2" });
+    // The balance point at the epoch block carries them too.
+    const point = membersOf(applied, accountsKeys.points(ALICE)).at(-1)!;
+    expect(AccountBalance.decode(Buffer.from(parsePointMember(point)!.balance, "base64")).rewards).toHaveLength(2);
+    // The block goes: its snapshot's removal takes the rewards, its activity's removal the activity.
+    const removed = removal(ALICE, { ...ref(12, 0, undefined), txHash: "" }, 11);
+    if (removed.event?.$case === "chainEventRemoved") removed.event.value.removedEventType = "AccountBalanceSnapshot";
+    const undone = foldAccounts(applied, changesOf([removed, removal(ALICE, ref(12, 4, 2), 11)]));
+    expect(membersOf(undone, accountsKeys.txs(ALICE)).map((member) => member.split("|")[2])).toEqual(["10-0-0"]);
+    expect(membersOf(undone, accountsKeys.points(ALICE)).map(freeOf)).toEqual(["300"]);
   });
 });

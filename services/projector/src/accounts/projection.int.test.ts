@@ -156,6 +156,7 @@ function activity(owner: string, at: ChainRef, free: string): NetworkChainEvent 
           reservedRao: "0",
           frozenRao: "0",
           positions: [{ netuid: 0, hotkey: accountId(hex(32)), stakeNalpha: "5" }],
+          rewards: [],
         },
       },
     },
@@ -481,6 +482,78 @@ describe("accounts projection with the history database", () => {
       );
     }
   }, 120_000);
+});
+
+describe("accounts projection: staking rewards", () => {
+  it("records an epoch block's rewards as reward transactions in PostgreSQL and on the balance point in Redis, and takes them back with the block", async () => {
+    const owner = hex(32);
+    const hotkey = hex(32);
+    const [before, epoch] = [nextBlock++, nextBlock++];
+    const rewards = [{ netuid: 3, hotkey: accountId(hotkey), alphaNalpha: "150", taoValueRao: "75" }];
+    const { txHash: _txHash, txIndex: _txIndex, logIndex: _logIndex, ...snapshotRef } = ref(epoch, 0);
+    const snapshot: NetworkChainEvent = {
+      event: {
+        $case: "accountBalanceSnapshot",
+        value: {
+          ref: snapshotRef,
+          account: accountId(owner),
+          balance: {
+            freeRao: "100",
+            reservedRao: "0",
+            frozenRao: "0",
+            positions: [{ netuid: 3, hotkey: accountId(hotkey), stakeNalpha: "750" }],
+            rewards,
+          },
+        },
+      },
+    };
+    await publish(owner, [activity(owner, ref(before, 0), "100"), snapshot]);
+    await seen(before);
+    await seen(epoch);
+    await caughtUp();
+    const stored = await storedTransactions(owner);
+    expect(stored.map(({ member }) => member.split("|")[2])).toEqual([`${before}-0-0`, `${epoch}-reward-3-${hotkey}`]);
+    expect(AccountActivity.decode(Buffer.from(stored[1]!.detail, "base64"))).toMatchObject({
+      type: TransactionType.TRANSACTION_TYPE_REWARD,
+      direction: Direction.DIRECTION_IN,
+      netuid: 3,
+      hotkey: { publicKey: hotkey },
+      alphaNalpha: "150",
+      amountRao: "75",
+      ref: { blockNumber: String(epoch), blockHash: hashOf(epoch) },
+    });
+    // Redis keeps the balance point of the epoch block, which carries the block's rewards.
+    const [top] = await redis.zrange(accountsKeys.points(owner), "-1", "-1");
+    expect(parsePointMember(top!)!.block).toBe(String(epoch));
+    expect(AccountBalance.decode(Buffer.from(parsePointMember(top!)!.balance, "base64")).rewards).toMatchObject([
+      { netuid: 3, alphaNalpha: "150", taoValueRao: "75" },
+    ]);
+    // The epoch block is abandoned: its snapshot's removal takes the point and the rewards.
+    await publish(owner, [
+      {
+        event: {
+          $case: "chainEventRemoved",
+          value: {
+            removed: snapshotRef,
+            removedEventId: "x",
+            removedEventType: "AccountBalanceSnapshot",
+            key: owner,
+            commonAncestorBlockNumber: String(before),
+            commonAncestorBlockHash: hashOf(before),
+            detectedAt: new Date().toISOString(),
+          },
+        },
+      },
+    ]);
+    await unseen(epoch, before);
+    await caughtUp();
+    expect(await positionsOf(owner)).toEqual([`${before}-0-0`]);
+    const [standing] = await redis.zrange(accountsKeys.points(owner), "-1", "-1");
+    expect(parsePointMember(standing!)!.block).toBe(String(before));
+    expect(
+      await reader`select 1 from history.account_points where account = ${owner} and block = ${String(epoch)}`,
+    ).toHaveLength(0);
+  }, 60_000);
 });
 
 describe("a PostgreSQL restored from a base backup", () => {

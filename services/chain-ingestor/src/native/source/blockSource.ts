@@ -1,6 +1,6 @@
 import type { SubstrateNetwork } from "@platform/chain";
 import type { ChainRef } from "@platform/proto/common/v1/common";
-import type { AccountBalance } from "@platform/proto/events/v1/chain_network";
+import type { AccountBalance, PositionReward } from "@platform/proto/events/v1/chain_network";
 import { TOPICS } from "@platform/proto/topics";
 import { accountFromPublicKey, ROOT_NETUID } from "@platform/subtensor";
 import type { Hex } from "viem";
@@ -20,7 +20,8 @@ import {
   positionsOf,
   readAllHolders,
 } from "../facts/holders.js";
-import { nativePoolRecords, subnetRemovedRecords, subnetsByBlock } from "../facts/pools.js";
+import { nativePoolPrice, nativePoolRecords, subnetRemovedRecords, subnetsByBlock } from "../facts/pools.js";
+import { decideRewards, stakeFlowsOf } from "../facts/rewards.js";
 import { accountsCounter, blockContentCounts, nativeStatsRecord } from "../facts/stats.js";
 import { subnetChangesOf } from "../facts/subnetChanges.js";
 import { nextSubnets, readAllSubnets, type SubnetsState, subnetIndexes, subnetRecords } from "../facts/subnets.js";
@@ -293,13 +294,35 @@ async function readBlock(context: BlockReadContext, header: BlockHeader, latest:
       : parentHolderState !== undefined
         ? changedColdkeys(parentHolderState, holderState)
         : coldkeysOn(holderState, epochs.length === 0 ? [] : [ROOT_NETUID, ...epochs]);
+  // Staking income at an epoch: decided from the parent's and the block's holder states (only the
+  // stepping subnets' and root's positions), carried on the rewarded coldkeys' balances.
+  const prices = new Map((pools ?? []).map((pool) => [pool.netuid, pool] as const));
+  const rewards =
+    epochs.length === 0 || holderState === undefined || parentHolderState === undefined
+      ? new Map<Hex, PositionReward[]>()
+      : decideRewards({
+          parent: parentHolderState,
+          state: holderState,
+          epochs,
+          stakes: stakeFlowsOf(facts.events),
+          priceOf: (netuid) => {
+            const pool = prices.get(netuid);
+            return pool === undefined ? undefined : nativePoolPrice(pool);
+          },
+        });
   const activities = await activitiesRead;
   const touched = new Set(touchedAccounts(activities).map((account) => account.publicKey as Hex));
   // An account with activity in the block carries its balance on that activity already.
-  const refreshed = movedWithoutEvent.filter((coldkey) => !touched.has(coldkey));
+  const moved = new Set(movedWithoutEvent);
+  const refreshed = [
+    ...movedWithoutEvent,
+    ...[...rewards.keys()].filter((coldkey) => !moved.has(coldkey)).sort(),
+  ].filter((coldkey) => !touched.has(coldkey));
   const read = [...touched, ...refreshed];
   const [balances, storage, count, subnetState, changes] = await Promise.all([
-    read.length === 0 ? new Map<string, AccountBalance>() : balancesAfter(reader, header, read, netuids, holderState),
+    read.length === 0
+      ? new Map<string, AccountBalance>()
+      : balancesAfter(reader, header, read, netuids, holderState, rewards),
     reader.networkStorageAt(header.hash, netuids),
     accountsCount,
     subnetsRead,
@@ -364,6 +387,7 @@ async function balancesAfter(
   accounts: readonly Hex[],
   netuids: readonly number[],
   holderState: HolderState | undefined,
+  rewards: ReadonlyMap<Hex, PositionReward[]>,
 ): Promise<Map<string, AccountBalance>> {
   // Positions come from the holder state (every Alpha entry, already read); a runtime whose share
   // pool the holders cannot read is asked for them (StakeInfoRuntimeApi).
@@ -384,6 +408,7 @@ async function balancesAfter(
         hotkey: accountFromPublicKey(position.hotkey),
         stakeNalpha: position.stakeNalpha.toString(),
       })),
+      rewards: rewards.get(account) ?? [],
     });
   }
   return after;

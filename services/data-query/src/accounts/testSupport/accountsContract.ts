@@ -122,10 +122,10 @@ async function addPoolPoint(netuid: number, block: number, price: string): Promi
 async function addPoint(
   publicKey: string,
   block: number,
-  balance: AccountBalance,
+  balance: Omit<AccountBalance, "rewards"> & Partial<Pick<AccountBalance, "rewards">>,
   timeMs = timeOf(block),
 ): Promise<void> {
-  const encoded = Buffer.from(AccountBalance.encode(balance).finish()).toString("base64");
+  const encoded = Buffer.from(AccountBalance.encode({ rewards: [], ...balance }).finish()).toString("base64");
   const score = Math.floor(timeMs / 1_000);
   const member = `${pad(block, 12)}|${hashOf(block)}|${timeMs}|${encoded}`;
   await redis.zadd(accountsKeys.points(publicKey), String(score), member);
@@ -362,6 +362,60 @@ describe("GetBalanceHistory", () => {
     expect(seen).toEqual(all.points.map((point) => point.bucketStart).reverse());
   });
 
+  it("sums each bucket's staking income from the rewards its balance points carry", async () => {
+    const owner = newKey();
+    const position = { netuid: 3, hotkey: HOTKEY, stakeNalpha: "1000" };
+    const reward = (netuid: number, alpha: string, rao: string) => ({
+      netuid,
+      hotkey: HOTKEY,
+      alphaNalpha: alpha,
+      taoValueRao: rao,
+    });
+    // An hour of 300 blocks from block 6,000: two epoch blocks in the first hour, one in the third.
+    await addPoint(owner, 6_000, { freeRao: "100", reservedRao: "0", frozenRao: "0", positions: [position] });
+    await addPoint(owner, 6_100, {
+      freeRao: "100",
+      reservedRao: "0",
+      frozenRao: "0",
+      positions: [{ ...position, stakeNalpha: "1010" }],
+      rewards: [reward(3, "10", "5"), reward(0, "7", "7")],
+    });
+    await addPoint(owner, 6_200, {
+      freeRao: "100",
+      reservedRao: "0",
+      frozenRao: "0",
+      positions: [{ ...position, stakeNalpha: "1030" }],
+      rewards: [reward(3, "20", "10")],
+    });
+    await addPoint(owner, 6_700, {
+      freeRao: "100",
+      reservedRao: "0",
+      frozenRao: "0",
+      positions: [{ ...position, stakeNalpha: "1029" }],
+      rewards: [reward(3, "-1", "0")],
+    });
+    const hour = Math.floor(timeOf(6_000) / HOUR) * HOUR;
+    const all = await history({
+      address: owner,
+      window: {
+        start: new Date(hour).toISOString(),
+        end: new Date(hour + 3 * HOUR).toISOString(),
+        interval: Interval.INTERVAL_ONE_HOUR,
+      },
+      order: SortOrder.SORT_ORDER_ASC,
+    });
+    expect(all.points.map((point) => [point.rewardRao, point.rewardBlocks])).toEqual([
+      ["22", 2],
+      ["0", 0],
+      ["0", 1],
+    ]);
+    expect(all.points[0]!.positions).toEqual([
+      { netuid: 0, alphaNalpha: "0", rewardAlphaNalpha: "7" },
+      { netuid: 3, alphaNalpha: "1030", rewardAlphaNalpha: "30" },
+    ]);
+    expect(all.points[2]!.positions).toEqual([{ netuid: 3, alphaNalpha: "1029", rewardAlphaNalpha: "-1" }]);
+  });
+
   it("without an end, runs to the head even when the chain's clock is ahead of this server's", async () => {
     const owner = newKey();
     await addPoint(owner, 13_500, { freeRao: "42", reservedRao: "0", frozenRao: "0", positions: [] });
@@ -496,6 +550,8 @@ describe("ListTransactions: paging, filters and mapping", () => {
     const [executed, transfer] = (await transactions({ address: owner })).transactions;
     expect(transfer).toMatchObject({
       eventName: "Balances.Transfer",
+      blockNumber: "7100",
+      blockHash: hashOf(7_100),
       extrinsicId: "7100-2",
       extrinsicHash: `0x${"ab".repeat(32)}`,
     });

@@ -357,6 +357,11 @@ describe("Data API routes: account answers", () => {
     expect(body._embedded.items[0]).toMatchObject({ block_number: 7011999, change_total_rao: "-1500" });
   });
 
+  it("transactions asks for rewards by the type name reward", async () => {
+    await ok(`/data/v1/accounts/${ALICE.ss58}/transactions?type=reward`);
+    expect(asked("listTransactions")).toMatchObject({ types: [TransactionType.TRANSACTION_TYPE_REWARD] });
+  });
+
   it("transactions maps every filter onto the request", async () => {
     const body = await ok(
       `/data/v1/accounts/${ALICE.ss58}/transactions?type=transfer,stake_add&direction=in&netuid=1&netuid=2&counterparty=${EVM}&min_amount_rao=10&max_amount_rao=20&start=1786579200&end=2026-08-20T00:00:00Z&order=asc&limit=3`,

@@ -111,9 +111,11 @@ export const balanceHistoryExample: GetBalanceHistoryResponse = {
       balanceTotalUsd: "32430.33",
       changeTotalRao: "-1500",
       positions: [
-        { netuid: 0, alphaNalpha: "100074319189" },
-        { netuid: 64, alphaNalpha: "254600000000" },
+        { netuid: 0, alphaNalpha: "100074319189", rewardAlphaNalpha: "1843200" },
+        { netuid: 64, alphaNalpha: "254600000000", rewardAlphaNalpha: "912000000" },
       ],
+      rewardRao: "3427200",
+      rewardBlocks: 2,
     },
   ],
   page: { limit: 1, nextCursor: EXAMPLE_CURSOR, hasMore: true },
@@ -157,8 +159,23 @@ export const transactionsExample: ListTransactionsResponse = {
       amountRao: "5000000000",
       source: TransactionSource.TRANSACTION_SOURCE_EVM_TX,
     },
+    {
+      id: `7012296-reward-64-${CHARLIE.publicKey}`,
+      type: TransactionType.TRANSACTION_TYPE_REWARD,
+      direction: Direction.DIRECTION_IN,
+      success: true,
+      blockNumber: "7012296",
+      blockHash: "0x3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f01f0e2d",
+      timestamp: "2026-08-20T11:50:12.000Z",
+      to: ALICE,
+      amountRao: "3582000",
+      netuid: 64,
+      hotkey: CHARLIE,
+      alphaNalpha: "912000000",
+      source: TransactionSource.TRANSACTION_SOURCE_STORAGE,
+    },
   ],
-  page: { limit: 2, nextCursor: EXAMPLE_CURSOR, hasMore: true },
+  page: { limit: 3, nextCursor: EXAMPLE_CURSOR, hasMore: true },
 };
 
 export const priceLatestExample: GetPriceLatestResponse = {

@@ -22,6 +22,11 @@ export enum TransactionType {
   TRANSACTION_TYPE_NEURON_REGISTER = 9,
   TRANSACTION_TYPE_SUBNET_REGISTER = 10,
   TRANSACTION_TYPE_OTHER = 11,
+  /**
+   * TRANSACTION_TYPE_REWARD - Staking income of one position at its subnet's epoch: the position's change at the block less
+   * the block's stakes and unstakes on it (no event names it; derived from storage snapshots).
+   */
+  TRANSACTION_TYPE_REWARD = 12,
   UNRECOGNIZED = -1,
 }
 
@@ -63,6 +68,9 @@ export function transactionTypeFromJSON(object: any): TransactionType {
     case 11:
     case "TRANSACTION_TYPE_OTHER":
       return TransactionType.TRANSACTION_TYPE_OTHER;
+    case 12:
+    case "TRANSACTION_TYPE_REWARD":
+      return TransactionType.TRANSACTION_TYPE_REWARD;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -96,6 +104,8 @@ export function transactionTypeToJSON(object: TransactionType): string {
       return "TRANSACTION_TYPE_SUBNET_REGISTER";
     case TransactionType.TRANSACTION_TYPE_OTHER:
       return "TRANSACTION_TYPE_OTHER";
+    case TransactionType.TRANSACTION_TYPE_REWARD:
+      return "TRANSACTION_TYPE_REWARD";
     case TransactionType.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -148,6 +158,8 @@ export enum TransactionSource {
   TRANSACTION_SOURCE_UNSPECIFIED = 0,
   TRANSACTION_SOURCE_SUBSTRATE_EVENT = 1,
   TRANSACTION_SOURCE_EVM_TX = 2,
+  /** TRANSACTION_SOURCE_STORAGE - Derived from the chain's storage at two blocks (a reward), not from an event or transaction. */
+  TRANSACTION_SOURCE_STORAGE = 3,
   UNRECOGNIZED = -1,
 }
 
@@ -162,6 +174,9 @@ export function transactionSourceFromJSON(object: any): TransactionSource {
     case 2:
     case "TRANSACTION_SOURCE_EVM_TX":
       return TransactionSource.TRANSACTION_SOURCE_EVM_TX;
+    case 3:
+    case "TRANSACTION_SOURCE_STORAGE":
+      return TransactionSource.TRANSACTION_SOURCE_STORAGE;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -177,6 +192,8 @@ export function transactionSourceToJSON(object: TransactionSource): string {
       return "TRANSACTION_SOURCE_SUBSTRATE_EVENT";
     case TransactionSource.TRANSACTION_SOURCE_EVM_TX:
       return "TRANSACTION_SOURCE_EVM_TX";
+    case TransactionSource.TRANSACTION_SOURCE_STORAGE:
+      return "TRANSACTION_SOURCE_STORAGE";
     case TransactionSource.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";

@@ -145,6 +145,11 @@ export interface GetBalanceHistoryRequest {
 export interface PositionPoint {
   netuid: number;
   alphaNalpha: string;
+  /**
+   * Staking income in the subnet over the bucket (its reward transactions' alpha, summed), nalpha
+   * (on root: rao), signed.
+   */
+  rewardAlphaNalpha: string;
 }
 
 /** The account's balance at the end of one bucket. */
@@ -168,6 +173,13 @@ export interface BalancePoint {
   /** Signed difference of balance_total_rao to the previous point ("-1500"). */
   changeTotalRao: string;
   positions: PositionPoint[];
+  /**
+   * Staking income in the bucket: the TAO value (at each reward's block) of the account's reward
+   * transactions of the bucket, summed, rao (signed).
+   */
+  rewardRao: string;
+  /** Blocks of the bucket that paid the account a reward. */
+  rewardBlocks: number;
 }
 
 export interface GetBalanceHistoryResponse {
@@ -234,7 +246,11 @@ export interface Transaction {
    * The runtime event it was read from ("<Pallet>.<Event>", "Balances.Transfer"); absent for
    * activity read from EVM transactions.
    */
-  eventName?: string | undefined;
+  eventName?:
+    | string
+    | undefined;
+  /** The block's hash (0x, 32 bytes); absent from records stored without one. */
+  blockHash?: string | undefined;
 }
 
 export interface ListTransactionsResponse {
@@ -1004,7 +1020,7 @@ export const GetBalanceHistoryRequest: MessageFns<GetBalanceHistoryRequest> = {
 };
 
 function createBasePositionPoint(): PositionPoint {
-  return { netuid: 0, alphaNalpha: "" };
+  return { netuid: 0, alphaNalpha: "", rewardAlphaNalpha: "" };
 }
 
 export const PositionPoint: MessageFns<PositionPoint> = {
@@ -1014,6 +1030,9 @@ export const PositionPoint: MessageFns<PositionPoint> = {
     }
     if (message.alphaNalpha !== "") {
       writer.uint32(18).string(message.alphaNalpha);
+    }
+    if (message.rewardAlphaNalpha !== "") {
+      writer.uint32(26).string(message.rewardAlphaNalpha);
     }
     return writer;
   },
@@ -1047,6 +1066,14 @@ export const PositionPoint: MessageFns<PositionPoint> = {
             message.alphaNalpha = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.rewardAlphaNalpha = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1067,6 +1094,11 @@ export const PositionPoint: MessageFns<PositionPoint> = {
         : isSet(object.alpha_nalpha)
         ? globalThis.String(object.alpha_nalpha)
         : "",
+      rewardAlphaNalpha: isSet(object.rewardAlphaNalpha)
+        ? globalThis.String(object.rewardAlphaNalpha)
+        : isSet(object.reward_alpha_nalpha)
+        ? globalThis.String(object.reward_alpha_nalpha)
+        : "",
     };
   },
 
@@ -1078,6 +1110,9 @@ export const PositionPoint: MessageFns<PositionPoint> = {
     if (message.alphaNalpha !== "") {
       obj.alphaNalpha = message.alphaNalpha;
     }
+    if (message.rewardAlphaNalpha !== "") {
+      obj.rewardAlphaNalpha = message.rewardAlphaNalpha;
+    }
     return obj;
   },
 
@@ -1088,6 +1123,7 @@ export const PositionPoint: MessageFns<PositionPoint> = {
     const message = createBasePositionPoint();
     message.netuid = object.netuid ?? 0;
     message.alphaNalpha = object.alphaNalpha ?? "";
+    message.rewardAlphaNalpha = object.rewardAlphaNalpha ?? "";
     return message;
   },
 };
@@ -1107,6 +1143,8 @@ function createBaseBalancePoint(): BalancePoint {
     balanceTotalUsd: undefined,
     changeTotalRao: "",
     positions: [],
+    rewardRao: "",
+    rewardBlocks: 0,
   };
 }
 
@@ -1150,6 +1188,12 @@ export const BalancePoint: MessageFns<BalancePoint> = {
     }
     for (const v of message.positions) {
       PositionPoint.encode(v!, writer.uint32(106).fork()).join();
+    }
+    if (message.rewardRao !== "") {
+      writer.uint32(114).string(message.rewardRao);
+    }
+    if (message.rewardBlocks !== 0) {
+      writer.uint32(120).uint32(message.rewardBlocks);
     }
     return writer;
   },
@@ -1271,6 +1315,22 @@ export const BalancePoint: MessageFns<BalancePoint> = {
             message.positions.push(PositionPoint.decode(reader, reader.uint32()));
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.rewardRao = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.rewardBlocks = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1344,6 +1404,16 @@ export const BalancePoint: MessageFns<BalancePoint> = {
       positions: globalThis.Array.isArray(object?.positions)
         ? object.positions.map((e: any) => PositionPoint.fromJSON(e))
         : [],
+      rewardRao: isSet(object.rewardRao)
+        ? globalThis.String(object.rewardRao)
+        : isSet(object.reward_rao)
+        ? globalThis.String(object.reward_rao)
+        : "",
+      rewardBlocks: isSet(object.rewardBlocks)
+        ? globalThis.Number(object.rewardBlocks)
+        : isSet(object.reward_blocks)
+        ? globalThis.Number(object.reward_blocks)
+        : 0,
     };
   },
 
@@ -1388,6 +1458,12 @@ export const BalancePoint: MessageFns<BalancePoint> = {
     if (message.positions?.length) {
       obj.positions = message.positions.map((e) => PositionPoint.toJSON(e));
     }
+    if (message.rewardRao !== "") {
+      obj.rewardRao = message.rewardRao;
+    }
+    if (message.rewardBlocks !== 0) {
+      obj.rewardBlocks = Math.round(message.rewardBlocks);
+    }
     return obj;
   },
 
@@ -1409,6 +1485,8 @@ export const BalancePoint: MessageFns<BalancePoint> = {
     message.balanceTotalUsd = object.balanceTotalUsd ?? undefined;
     message.changeTotalRao = object.changeTotalRao ?? "";
     message.positions = object.positions?.map((e) => PositionPoint.fromPartial(e)) || [];
+    message.rewardRao = object.rewardRao ?? "";
+    message.rewardBlocks = object.rewardBlocks ?? 0;
     return message;
   },
 };
@@ -1838,6 +1916,7 @@ function createBaseTransaction(): Transaction {
     slippage: undefined,
     source: 0,
     eventName: undefined,
+    blockHash: undefined,
   };
 }
 
@@ -1902,6 +1981,9 @@ export const Transaction: MessageFns<Transaction> = {
     }
     if (message.eventName !== undefined) {
       writer.uint32(162).string(message.eventName);
+    }
+    if (message.blockHash !== undefined) {
+      writer.uint32(170).string(message.blockHash);
     }
     return writer;
   },
@@ -2079,6 +2161,14 @@ export const Transaction: MessageFns<Transaction> = {
             message.eventName = reader.string();
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.blockHash = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2149,6 +2239,11 @@ export const Transaction: MessageFns<Transaction> = {
         : isSet(object.event_name)
         ? globalThis.String(object.event_name)
         : undefined,
+      blockHash: isSet(object.blockHash)
+        ? globalThis.String(object.blockHash)
+        : isSet(object.block_hash)
+        ? globalThis.String(object.block_hash)
+        : undefined,
     };
   },
 
@@ -2214,6 +2309,9 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.eventName !== undefined) {
       obj.eventName = message.eventName;
     }
+    if (message.blockHash !== undefined) {
+      obj.blockHash = message.blockHash;
+    }
     return obj;
   },
 
@@ -2244,6 +2342,7 @@ export const Transaction: MessageFns<Transaction> = {
     message.slippage = object.slippage ?? undefined;
     message.source = object.source ?? 0;
     message.eventName = object.eventName ?? undefined;
+    message.blockHash = object.blockHash ?? undefined;
     return message;
   },
 };

@@ -85,6 +85,33 @@ export interface AccountBalance {
   frozenRao: string;
   /** Every staking position of the account known at that block (root positions: netuid 0). */
   positions: StakePosition[];
+  /**
+   * The positions' staking income in this block (an epoch of their subnet, or root dividends at
+   * any subnet's epoch), one per (netuid, hotkey) that earned a non-zero amount; empty otherwise.
+   */
+  rewards: PositionReward[];
+}
+
+/**
+ * A position's income at an epoch block, decided by the ingestor from its holder states:
+ * alpha_nalpha = the position's value at the end of the block - its value at the end of the parent
+ * block - the alpha its StakeAdded events gave it in the block + the alpha its StakeRemoved events
+ * took (negative when the position lost value, e.g. a pool's rounding). A position that a stake
+ * move, swap or transfer touched in the block is left out: the runtime of spec 218 emits no
+ * StakeRemoved for a move's origin, so its change cannot be split into income and flow exactly.
+ */
+export interface PositionReward {
+  netuid: number;
+  hotkey?:
+    | AccountId
+    | undefined;
+  /** Signed integer string, nalpha (on root: rao). */
+  alphaNalpha: string;
+  /**
+   * alpha_nalpha x the subnet pool's price at the block (PoolSnapshot.price_tao, 9 decimals),
+   * rounded toward zero, rao; on root and stable pools 1:1.
+   */
+  taoValueRao: string;
 }
 
 /**
@@ -1041,7 +1068,7 @@ export const BlockSeen: MessageFns<BlockSeen> = {
 };
 
 function createBaseAccountBalance(): AccountBalance {
-  return { freeRao: "", reservedRao: "", frozenRao: "", positions: [] };
+  return { freeRao: "", reservedRao: "", frozenRao: "", positions: [], rewards: [] };
 }
 
 export const AccountBalance: MessageFns<AccountBalance> = {
@@ -1057,6 +1084,9 @@ export const AccountBalance: MessageFns<AccountBalance> = {
     }
     for (const v of message.positions) {
       StakePosition.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.rewards) {
+      PositionReward.encode(v!, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -1106,6 +1136,14 @@ export const AccountBalance: MessageFns<AccountBalance> = {
             message.positions.push(StakePosition.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.rewards.push(PositionReward.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1138,6 +1176,9 @@ export const AccountBalance: MessageFns<AccountBalance> = {
       positions: globalThis.Array.isArray(object?.positions)
         ? object.positions.map((e: any) => StakePosition.fromJSON(e))
         : [],
+      rewards: globalThis.Array.isArray(object?.rewards)
+        ? object.rewards.map((e: any) => PositionReward.fromJSON(e))
+        : [],
     };
   },
 
@@ -1155,6 +1196,9 @@ export const AccountBalance: MessageFns<AccountBalance> = {
     if (message.positions?.length) {
       obj.positions = message.positions.map((e) => StakePosition.toJSON(e));
     }
+    if (message.rewards?.length) {
+      obj.rewards = message.rewards.map((e) => PositionReward.toJSON(e));
+    }
     return obj;
   },
 
@@ -1167,6 +1211,134 @@ export const AccountBalance: MessageFns<AccountBalance> = {
     message.reservedRao = object.reservedRao ?? "";
     message.frozenRao = object.frozenRao ?? "";
     message.positions = object.positions?.map((e) => StakePosition.fromPartial(e)) || [];
+    message.rewards = object.rewards?.map((e) => PositionReward.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePositionReward(): PositionReward {
+  return { netuid: 0, hotkey: undefined, alphaNalpha: "", taoValueRao: "" };
+}
+
+export const PositionReward: MessageFns<PositionReward> = {
+  encode(message: PositionReward, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.netuid !== 0) {
+      writer.uint32(8).uint32(message.netuid);
+    }
+    if (message.hotkey !== undefined) {
+      AccountId.encode(message.hotkey, writer.uint32(18).fork()).join();
+    }
+    if (message.alphaNalpha !== "") {
+      writer.uint32(26).string(message.alphaNalpha);
+    }
+    if (message.taoValueRao !== "") {
+      writer.uint32(34).string(message.taoValueRao);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PositionReward {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePositionReward();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.netuid = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.hotkey = AccountId.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.alphaNalpha = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.taoValueRao = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PositionReward {
+    return {
+      netuid: isSet(object.netuid) ? globalThis.Number(object.netuid) : 0,
+      hotkey: isSet(object.hotkey) ? AccountId.fromJSON(object.hotkey) : undefined,
+      alphaNalpha: isSet(object.alphaNalpha)
+        ? globalThis.String(object.alphaNalpha)
+        : isSet(object.alpha_nalpha)
+        ? globalThis.String(object.alpha_nalpha)
+        : "",
+      taoValueRao: isSet(object.taoValueRao)
+        ? globalThis.String(object.taoValueRao)
+        : isSet(object.tao_value_rao)
+        ? globalThis.String(object.tao_value_rao)
+        : "",
+    };
+  },
+
+  toJSON(message: PositionReward): unknown {
+    const obj: any = {};
+    if (message.netuid !== 0) {
+      obj.netuid = Math.round(message.netuid);
+    }
+    if (message.hotkey !== undefined) {
+      obj.hotkey = AccountId.toJSON(message.hotkey);
+    }
+    if (message.alphaNalpha !== "") {
+      obj.alphaNalpha = message.alphaNalpha;
+    }
+    if (message.taoValueRao !== "") {
+      obj.taoValueRao = message.taoValueRao;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PositionReward>): PositionReward {
+    return PositionReward.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PositionReward>): PositionReward {
+    const message = createBasePositionReward();
+    message.netuid = object.netuid ?? 0;
+    message.hotkey = (object.hotkey !== undefined && object.hotkey !== null)
+      ? AccountId.fromPartial(object.hotkey)
+      : undefined;
+    message.alphaNalpha = object.alphaNalpha ?? "";
+    message.taoValueRao = object.taoValueRao ?? "";
     return message;
   },
 };

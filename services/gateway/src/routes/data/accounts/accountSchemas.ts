@@ -125,10 +125,20 @@ export const BalancePointSchema = component(
           .object({
             netuid: netuid(),
             alpha_nalpha: baseUnits("Alpha held in the subnet over all hotkeys, nalpha (on root: TAO, in rao)"),
+            reward_alpha_nalpha: baseUnits(
+              "Staking income in the subnet over the bucket (the alpha of its reward transactions, summed; negative for a loss), nalpha (on root: rao)",
+            ),
           })
           .meta({ description: "The account's stake in one subnet" }),
       )
-      .meta({ description: "The account's stake by subnet at that block, by netuid" }),
+      .meta({
+        description:
+          "The account's stake by subnet at that block, by netuid; a subnet left during the bucket is listed with alpha_nalpha 0 when it paid a reward in it",
+      }),
+    reward_rao: baseUnits(
+      "Staking income over the bucket (its part within the window): the amount_rao of the account's reward transactions in it, each the TAO value at its own block's pool price, summed (losses subtracted), rao. change_total_rao = reward_rao + the account's own transactions' effect + price moves",
+    ),
+    reward_blocks: count("Epoch blocks in the bucket that paid the account a reward (its reward transactions' blocks)"),
   }),
 );
 
@@ -158,15 +168,24 @@ export const TransactionSchema = component(
       counterparty: optionalLink("The other account's balance (accounts/{address}/balance/latest)"),
     }),
     id: z.string().meta({
-      description: "The record's id, stable: <block>-<extrinsic index>-<event index> for a chain event",
+      description:
+        "The record's id, stable: <block>-<extrinsic index>-<event index> for a chain event; <block>-reward-<netuid>-<hotkey public key> for a reward",
     }),
-    type: enumName(shortNames(TransactionType, "TRANSACTION_TYPE_"), "What the transaction did"),
+    type: enumName(
+      shortNames(TransactionType, "TRANSACTION_TYPE_"),
+      "What the transaction did; reward: a position's staking income at its subnet's epoch (the position's alpha change at the block less that block's stakes and unstakes on it), not an extrinsic",
+    ),
     direction: enumName(
       shortNames(Direction, "DIRECTION_"),
-      "Seen from the queried account: in (funds or stake came to it) or out",
+      "Seen from the queried account: in (funds or stake came to it) or out; a reward is in, or out for a position that lost value at the epoch",
     ),
     success: z.boolean().meta({ description: "Whether the extrinsic succeeded (a failed one only paid its fee)" }),
     block_number: blockNumber("The block it is in"),
+    block_hash: z
+      .string()
+      .regex(/^0x[0-9a-f]{64}$/)
+      .nullable()
+      .meta({ description: "That block's hash, 0x-prefixed 32 bytes (lowercase hex); null where not recorded" }),
     timestamp: instant("The block's timestamp, ISO 8601 (UTC)"),
     extrinsic_id: z
       .string()
@@ -185,14 +204,18 @@ export const TransactionSchema = component(
     }),
     to: AccountSchema.nullable().meta({ description: "The receiver of a transfer; null where none" }),
     amount_rao: nullableBaseUnits(
-      "TAO moved, rao: a transfer's amount; the TAO of a stake_add or stake_remove as its StakeAdded or StakeRemoved event gives it (staked in, or received out); null where none",
+      "TAO moved, rao: a transfer's amount; the TAO of a stake_add or stake_remove as its StakeAdded or StakeRemoved event gives it (staked in, or received out); a reward's TAO value: alpha_nalpha × the subnet pool's price_tao at block_number (9 decimals), rounded toward zero (1:1 on root); null where none",
     ),
     fee_rao: nullableBaseUnits(
       "The transaction fee the extrinsic paid, rao, on its first record of the payer (0 on the others); null where unknown",
     ),
-    netuid: netuid().nullable().meta({ description: "The subnet of a stake operation; else null" }),
-    hotkey: AccountSchema.nullable().meta({ description: "The hotkey of a stake operation; else null" }),
-    alpha_nalpha: nullableBaseUnits("Alpha bought (stake_add) or sold (stake_remove), nalpha; null where none"),
+    netuid: netuid().nullable().meta({ description: "The subnet of a stake operation or reward; else null" }),
+    hotkey: AccountSchema.nullable().meta({
+      description: "The hotkey of a stake operation, or of the position a reward paid; else null",
+    }),
+    alpha_nalpha: nullableBaseUnits(
+      "Alpha bought (stake_add) or sold (stake_remove), or a reward's income (its absolute value; direction says gain or loss), nalpha (on root: rao); null where none",
+    ),
     effective_price_tao: nullableDecimal(
       "amount_rao / alpha_nalpha of a stake_add or stake_remove, TAO per alpha (9 decimal places, truncated): the average price the trade got, price impact included; null where none",
     ),
@@ -201,7 +224,7 @@ export const TransactionSchema = component(
     ),
     source: enumName(
       shortNames(TransactionSource, "TRANSACTION_SOURCE_"),
-      "Where the record came from: a chain event (substrate_event) or an EVM transaction (evm_tx)",
+      "Where the record came from: a chain event (substrate_event), an EVM transaction (evm_tx), or the chain's storage at the block and its parent (storage: a reward)",
     ),
     event_name: z.string().nullable().meta({
       description: "The runtime event it was read from, Pallet.Event (SubtensorModule.StakeAdded); null where none",

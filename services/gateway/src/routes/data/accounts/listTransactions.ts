@@ -46,6 +46,7 @@ const TYPES = {
   neuron_register: TransactionType.TRANSACTION_TYPE_NEURON_REGISTER,
   subnet_register: TransactionType.TRANSACTION_TYPE_SUBNET_REGISTER,
   other: TransactionType.TRANSACTION_TYPE_OTHER,
+  reward: TransactionType.TRANSACTION_TYPE_REWARD,
 } as const;
 type TypeName = keyof typeof TYPES;
 const TYPE_NAMES = Object.keys(TYPES) as TypeName[];
@@ -99,12 +100,12 @@ export function listTransactionsRoute(accounts: AccountsServiceClient) {
     ),
     docs: {
       summary: "Transactions of an account",
-      description: `Transfers, stake operations, registrations and EVM transactions of the account, with effective price and slippage on stake operations. Default window: the last 90 days; at most 366 days (400 WINDOW_TOO_LARGE). Pages are stable while new blocks arrive: following _links.next yields each transaction once. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
+      description: `Transfers, stake operations, registrations and EVM transactions of the account, with effective price and slippage on stake operations, and its staking income: one \`reward\` entry per position and epoch block that paid it (the position's alpha change at the block less that block's stakes and unstakes on it, with its TAO value at the block's pool price; no event names it, it is derived from the chain's storage at the block and its parent). Default window: the last 90 days; at most 366 days (400 WINDOW_TOO_LARGE). Pages are stable while new blocks arrive: following _links.next yields each transaction once. limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX}.`,
       tags: ["Data: accounts"],
       success: halSuccess(
         TransactionsSchema,
         "One page of transactions",
-        renderTransactions(transactionsExample, { address: ALICE.ss58, query: { limit: 2 }, limit: 2 }),
+        renderTransactions(transactionsExample, { address: ALICE.ss58, query: { limit: 3 }, limit: 3 }),
       ),
       errors: [INVALID_ADDRESS, INVALID_PARAMETER, INVALID_CURSOR, WINDOW_TOO_LARGE],
     },

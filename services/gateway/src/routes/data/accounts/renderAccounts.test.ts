@@ -153,9 +153,11 @@ describe("renderBalanceHistory", () => {
         balance_total_usd: "32430.33",
         change_total_rao: "-1500",
         positions: [
-          { netuid: 0, alpha_nalpha: "100074319189" },
-          { netuid: 64, alpha_nalpha: "254600000000" },
+          { netuid: 0, alpha_nalpha: "100074319189", reward_alpha_nalpha: "1843200" },
+          { netuid: 64, alpha_nalpha: "254600000000", reward_alpha_nalpha: "912000000" },
         ],
+        reward_rao: "3427200",
+        reward_blocks: 2,
       },
     ]);
   });
@@ -183,6 +185,7 @@ describe("renderTransactions", () => {
       direction: "out",
       success: true,
       block_number: 7012345,
+      block_hash: null,
       timestamp: "2026-08-20T12:00:00.000Z",
       extrinsic_id: "7012345-0012",
       extrinsic_hash: stake!.extrinsicHash,
@@ -217,6 +220,34 @@ describe("renderTransactions", () => {
     });
   });
 
+  it("renders a reward: its position's subnet, hotkey, alpha and TAO value at its block, without counterparty", () => {
+    const reward = transactionsExample.transactions[2]!;
+    expect(renderTransaction(reward, ALICE)).toEqual({
+      _links: { subnet: { href: "/data/v1/subnets/latest?netuid=64" } },
+      id: `7012296-reward-64-${CHARLIE.publicKey}`,
+      type: "reward",
+      direction: "in",
+      success: true,
+      block_number: 7012296,
+      block_hash: reward.blockHash,
+      timestamp: "2026-08-20T11:50:12.000Z",
+      extrinsic_id: null,
+      extrinsic_hash: null,
+      evm_tx_hash: null,
+      from: null,
+      to: account(ALICE),
+      amount_rao: "3582000",
+      fee_rao: null,
+      netuid: 64,
+      hotkey: account(CHARLIE),
+      alpha_nalpha: "912000000",
+      effective_price_tao: null,
+      slippage: null,
+      source: "storage",
+      event_name: null,
+    });
+  });
+
   it("has no counterparty for a transfer to oneself, and null names for unspecified enums", () => {
     const self = renderTransaction(
       {
@@ -236,13 +267,13 @@ describe("renderTransactions", () => {
   it("pages with every filter kept in the links", () => {
     const body = renderTransactions(transactionsExample, {
       address: ALICE.ss58,
-      query: { type: "transfer,stake_add", direction: "in", limit: 2 },
-      limit: 2,
+      query: { type: "transfer,stake_add", direction: "in", limit: 3 },
+      limit: 3,
     });
     const path = `/data/v1/accounts/${ALICE.ss58}/transactions`;
-    expect(body._links.self).toEqual({ href: `${path}?type=transfer%2Cstake_add&direction=in&limit=2` });
+    expect(body._links.self).toEqual({ href: `${path}?type=transfer%2Cstake_add&direction=in&limit=3` });
     expect(body._links.next).toEqual({
-      href: `${path}?type=transfer%2Cstake_add&direction=in&limit=2&cursor=${EXAMPLE_CURSOR}`,
+      href: `${path}?type=transfer%2Cstake_add&direction=in&limit=3&cursor=${EXAMPLE_CURSOR}`,
     });
     expect(body._links).toMatchObject({
       balance: { href: `/data/v1/accounts/${ALICE.ss58}/balance/latest` },
@@ -251,6 +282,7 @@ describe("renderTransactions", () => {
     expect((body._embedded as unknown as { items: Array<{ id: string }> }).items.map((item) => item.id)).toEqual([
       "7012345-0012-0031",
       "7012300-0003-0007",
+      `7012296-reward-64-${CHARLIE.publicKey}`,
     ]);
   });
 });

@@ -124,7 +124,13 @@ function renderBalancePoint(point: BalancePoint): z.output<typeof BalancePointSc
     price_usd: orNull(point.priceUsd),
     balance_total_usd: orNull(point.balanceTotalUsd),
     change_total_rao: point.changeTotalRao,
-    positions: point.positions.map((position) => ({ netuid: position.netuid, alpha_nalpha: position.alphaNalpha })),
+    positions: point.positions.map((position) => ({
+      netuid: position.netuid,
+      alpha_nalpha: position.alphaNalpha,
+      reward_alpha_nalpha: position.rewardAlphaNalpha || "0",
+    })),
+    reward_rao: point.rewardRao || "0",
+    reward_blocks: point.rewardBlocks,
   };
 }
 
@@ -172,6 +178,7 @@ export function renderTransaction(
     direction: directionName(transaction.direction),
     success: transaction.success,
     block_number: integer(transaction.blockNumber),
+    block_hash: orNull(transaction.blockHash),
     timestamp: transaction.timestamp,
     extrinsic_id: orNull(transaction.extrinsicId),
     extrinsic_hash: orNull(transaction.extrinsicHash),
