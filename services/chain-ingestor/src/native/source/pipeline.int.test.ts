@@ -210,17 +210,46 @@ function runtimePrice(netuid: number, mechanism: number, taoRao: bigint, alphaIn
 async function directPools(blockHash: string): Promise<Omit<PoolSnapshot, "ref">[]> {
   const at = await api.at(blockHash);
   const module = at.query.subtensorModule!;
-  // The TAO each pool swapped in the block: StakeAdded / StakeRemoved (coldkey, hotkey, tao, alpha, netuid).
+  // The TAO each pool swapped in the block, and its order flow: StakeAdded (a buy) / StakeRemoved (a
+  // sell), each (coldkey, hotkey, tao, alpha, netuid).
   const swapped = new Map<number, bigint>();
+  const flows = new Map<
+    number,
+    { buy: bigint; sell: bigint; buys: number; sells: number; buyers: Set<string>; sellers: Set<string> }
+  >();
   const events = (await at.query.system.events()) as unknown as {
-    event: { section: string; method: string; data: { toString(): string }[] };
+    event: { section: string; method: string; data: { toString(): string; toHex(): string }[] };
   }[];
   for (const { event } of events) {
     if (event.section !== "subtensorModule" || (event.method !== "StakeAdded" && event.method !== "StakeRemoved"))
       continue;
     const netuid = Number(event.data[4]!.toString());
-    swapped.set(netuid, (swapped.get(netuid) ?? 0n) + BigInt(event.data[2]!.toString()));
+    const tao = BigInt(event.data[2]!.toString());
+    swapped.set(netuid, (swapped.get(netuid) ?? 0n) + tao);
+    const flow = flows.get(netuid) ?? { buy: 0n, sell: 0n, buys: 0, sells: 0, buyers: new Set(), sellers: new Set() };
+    flows.set(netuid, flow);
+    const coldkey = event.data[0]!.toHex().toLowerCase();
+    if (event.method === "StakeAdded") {
+      flow.buy += tao;
+      flow.buys += 1;
+      flow.buyers.add(coldkey);
+    } else {
+      flow.sell += tao;
+      flow.sells += 1;
+      flow.sellers.add(coldkey);
+    }
   }
+  const flowOf = (netuid: number) => {
+    const flow = flows.get(netuid);
+    return {
+      buyVolumeRao: (flow?.buy ?? 0n).toString(),
+      sellVolumeRao: (flow?.sell ?? 0n).toString(),
+      buys: flow?.buys ?? 0,
+      sells: flow?.sells ?? 0,
+      buyers: [...(flow?.buyers ?? [])].sort(),
+      sellers: [...(flow?.sellers ?? [])].sort(),
+    };
+  };
   const added = await module.networksAdded!.entries();
   const netuids = added
     .filter(([, isAdded]) => isAdded.toJSON() === true)
@@ -249,6 +278,7 @@ async function directPools(blockHash: string): Promise<Omit<PoolSnapshot, "ref">
         alphaIssuanceNalpha: (alphaIn! + alphaOut!).toString(),
         priceTao: runtimePrice(netuid, Number(mechanism), tao!, alphaIn!),
         blockVolumeRao: (swapped.get(netuid) ?? 0n).toString(),
+        blockFlow: flowOf(netuid),
       };
     }),
   );
