@@ -205,10 +205,13 @@ async function chainActivity(pair: KeyringPair, from: number, to: number) {
   return found.reverse();
 }
 
-/** The items of a transactions answer from block `from` on, as chainActivity shows them. */
+/**
+ * The items of a transactions answer from block `from` on, as chainActivity shows them: rewards left
+ * out, being derived from the positions at an epoch rather than read from the block's events.
+ */
 const listedFrom = (body: Json, from: number) =>
   items(body)
-    .filter((item) => Number(item.block_number) >= from)
+    .filter((item) => Number(item.block_number) >= from && item.type !== "reward")
     .map((item) => ({
       id: item.id as string,
       type: item.type as string,
