@@ -360,6 +360,30 @@ export function typeChecks(client: ReturnType<typeof createClient>): void {
       void alpha;
     }
   })();
+  // Validators by yield, an account's rewards, a swap estimate and a pool's order flow (the README's example).
+  void (async () => {
+    for await (const validator of client.paginate("/data/v1/subnets/{netuid}/validators/latest", {
+      params: { path: { netuid: 64 }, query: { sort: "yield_7d" } },
+    })) {
+      const yields: [string | null, number | null] = [validator.yield.yield_7d, validator.yield.covered_from_block];
+      void yields;
+    }
+    for await (const reward of client.paginate("/data/v1/accounts/{address}/transactions", {
+      params: { path: { address: "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty" }, query: { type: ["reward"] } },
+    })) {
+      void [reward.alpha_nalpha, reward.amount_rao, reward.netuid, reward.block_hash];
+    }
+    const estimate = await client.get("/data/v1/subnet-pools/{netuid}/swap-estimate", {
+      params: { path: { netuid: 64 }, query: { direction: "stake", amount: "10000000000" } },
+    });
+    void [estimate.alpha_nalpha, estimate.price_impact, estimate.as_of?.block_number];
+    const pools = await client.get("/data/v1/subnet-pools/latest", { params: { query: { netuid: [64] } } });
+    const flow: [string | null | undefined, number | null | undefined] = [
+      pools._embedded.items[0]?.tao_buy_volume_24h_rao,
+      pools._embedded.items[0]?.buyers_24h,
+    ];
+    void flow;
+  })();
   void client.paginate("/data/v1/subnets/{netuid}/neurons/latest", {
     // @ts-expect-error not a sort of neurons/latest
     params: { path: { netuid: 64 }, query: { sort: "vtrust" } },
