@@ -610,6 +610,8 @@ describe("deploy/local/stack: network stats and the schema-driven fuzz", () => {
         maxExamples: 8,
         workDir: work.path,
       });
+      // Its summary line, in the run's log: the closing notes quote it (issue 43).
+      console.log(`schemathesis: ${run.output.trim().split("\n").at(-1)}`);
       const verdict = { exitCode: run.exitCode, failures: run.failures, errors: run.errors };
       if (run.exitCode !== 0) process.stderr.write(run.output);
       expect(verdict).toEqual({ exitCode: 0, failures: 0, errors: 0 });
