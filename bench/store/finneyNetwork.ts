@@ -69,6 +69,7 @@ import type {
 } from "@platform/proto/events/v1/chain_network";
 import { holderSetDelta, holderSetDigest } from "@platform/proto/holderSets";
 import { accountFromPublicKey, formatRatio, formatU16Ratio, formatU64Ratio } from "@platform/subtensor";
+import type { BlockPoolFlow } from "../../services/chain-ingestor/src/native/facts/poolVolume.js";
 import {
   type BlockFacts,
   FINNEY_SIZES,
@@ -116,14 +117,8 @@ interface Pool {
   flow: PoolFlow;
 }
 
-interface PoolFlow {
-  buyRao: bigint;
-  sellRao: bigint;
-  buys: number;
-  sells: number;
-  buyers: Set<string>;
-  sellers: Set<string>;
-}
+/** The ingestor's own shape of a block's pool flow, so the stream cannot drift from it. */
+type PoolFlow = BlockPoolFlow;
 
 const noFlow = (): PoolFlow => ({ buyRao: 0n, sellRao: 0n, buys: 0, sells: 0, buyers: new Set(), sellers: new Set() });
 
