@@ -192,4 +192,13 @@ alter table history.series_points
 create index series_points_by_time on history.series_points (series, time_ms, block, ordinal);
 `,
   },
+  {
+    version: 5,
+    name: "account blocks by partition and block",
+    sql: `
+-- data-query checks, in the snapshot it reads an account's history in, that the head it names
+-- stands in every partition (services/data-query accounts/historyAtHead.ts): two probes a partition.
+create index account_blocks_by_block on history.account_blocks (partition, block);
+`,
+  },
 ];

@@ -1,6 +1,6 @@
 import { invalidArgument } from "@platform/errors";
 import type { HistoryDb } from "@platform/history";
-import { Interval } from "@platform/proto/common/v1/common";
+import { type AsOf, Interval } from "@platform/proto/common/v1/common";
 import type {
   BalancePoint,
   GetBalanceHistoryRequest,
@@ -14,6 +14,7 @@ import { decodeCursor, encodeCursor, queryScope } from "../shared/cursor.js";
 import { orderOf, pageLimitOf } from "../shared/page.js";
 import { resolveWindow } from "../shared/window.js";
 import { parseAddress } from "./address.js";
+import { readHistoryAtHead } from "./historyAtHead.js";
 import { pointsForWindow } from "./historyReads.js";
 import { pricesAt } from "./prices.js";
 import { type BalanceAt, parsePoint } from "./storedPoint.js";
@@ -135,19 +136,29 @@ export async function getBalanceHistory(
     ? Number(decodeCursor(request.page.cursor, scope, { b: /^-?\d{1,16}$/ }).b)
     : undefined;
 
-  const asOf = await readAsOf(redis, accountsKeys.head);
-  const headMs = Date.parse(asOf.timestamp);
   // A default window ends at the later of now and the head's time: a chain's clock may run ahead
   // of this server's (a local chain building blocks faster than its slot time does).
-  const window = resolveWindow(request.window, rules, Math.max(nowMs, headMs + 1));
-  if (window.kind !== "time") throw new Error("unreachable: block bounds refused above");
-  const key = accountsKeys.points(address.publicKey);
-  const [startS, endS] = [Math.floor(window.startMs / 1_000), Math.ceil(window.endMs / 1_000)];
-  // With a history database Redis keeps only the newest points: the window is read there.
-  const { before, inside, first } =
+  const windowAt = (head: AsOf) => {
+    const window = resolveWindow(request.window, rules, Math.max(nowMs, Date.parse(head.timestamp) + 1));
+    if (window.kind !== "time") throw new Error("unreachable: block bounds refused above");
+    return { window, startS: Math.floor(window.startMs / 1_000), endS: Math.ceil(window.endMs / 1_000) };
+  };
+  // With a history database Redis keeps only the newest points: the window is read there, in one
+  // snapshot at the head Redis names (historyAtHead.ts).
+  const { asOf, value: read } =
     history === undefined
-      ? await pointsInRedis(redis, key, startS, endS)
-      : await pointsForWindow(history, address.publicKey, startS, endS);
+      ? await readAsOf(redis, accountsKeys.head).then(async (head) => {
+          const { window, startS, endS } = windowAt(head);
+          const stored = await pointsInRedis(redis, accountsKeys.points(address.publicKey), startS, endS);
+          return { asOf: head, value: { window, startS, stored } };
+        })
+      : await readHistoryAtHead(redis, history, async (tx, head) => {
+          const { window, startS, endS } = windowAt(head);
+          return { window, startS, stored: await pointsForWindow(tx, address.publicKey, startS, endS) };
+        });
+  const { window, startS } = read;
+  const { before, inside, first } = read.stored;
+  const headMs = Date.parse(asOf.timestamp);
   // Points the account's partition delivered past the head (see balanceLatest) are not yet counted.
   const headBlock = BigInt(asOf.blockNumber);
   const points = [...before, ...inside]

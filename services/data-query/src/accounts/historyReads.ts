@@ -1,4 +1,4 @@
-import { type HistoryDb, historyTables } from "@platform/history";
+import { type HistoryDb, type HistoryTransaction, historyTables } from "@platform/history";
 import { historyRead } from "../shared/historyRead.js";
 import type { Order } from "../shared/page.js";
 import type { ZsetEntry } from "../shared/zsetScan.js";
@@ -11,7 +11,7 @@ import type { ZsetEntry } from "../shared/zsetScan.js";
 
 /** The members of the account's points the balance history needs: the one before the window, those in it, the first. */
 export async function pointsForWindow(
-  db: HistoryDb,
+  db: HistoryDb | HistoryTransaction,
   publicKey: string,
   startS: number,
   endS: number,
@@ -60,7 +60,7 @@ export interface TransactionScan {
  * per round trip, with each transaction's detail (base64 AccountActivity).
  */
 export async function* scanTransactions(
-  db: HistoryDb,
+  db: HistoryDb | HistoryTransaction,
   publicKey: string,
   scan: TransactionScan,
 ): AsyncGenerator<ZsetEntry & { detail: string }> {

@@ -1,5 +1,6 @@
 import { invalidArgument } from "@platform/errors";
 import type { HistoryDb } from "@platform/history";
+import type { AsOf } from "@platform/proto/common/v1/common";
 import { Direction, TransactionSource } from "@platform/proto/common/v1/network";
 import type { ListTransactionsRequest, ListTransactionsResponse, Transaction } from "@platform/proto/data/v1/accounts";
 import { AccountActivity } from "@platform/proto/events/v1/chain_network";
@@ -12,7 +13,8 @@ import { orderOf, pageLimitOf } from "../shared/page.js";
 import { resolveWindow } from "../shared/window.js";
 import { scanZset, type ZsetEntry } from "../shared/zsetScan.js";
 import { parseAddress } from "./address.js";
-import { scanTransactions } from "./historyReads.js";
+import { readHistoryAtHead } from "./historyAtHead.js";
+import { scanTransactions, type TransactionScan } from "./historyReads.js";
 
 export const TRANSACTIONS_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 const WINDOW = { defaultSpanMs: 90 * DURATION.DAY, maxSpanMs: 366 * DURATION.DAY } as const;
@@ -150,60 +152,21 @@ export async function listTransactions(
       )
     : undefined;
 
-  // The head is read beside the scan, not before it: one round trip less.
-  const asOfRead = readAsOf(redis, accountsKeys.head);
-  const key = accountsKeys.txs(address.publicKey);
-  const detailsKey = accountsKeys.tx(address.publicKey);
-  // Without an end, the window runs to the head (cut below), not to this server's clock: a chain's
-  // clock may run ahead of it (a local chain building blocks faster than its slot time does).
-  const bounds = {
-    min: String(Math.ceil(window.startMs / 1_000)),
-    max: request.window?.end === undefined ? "+inf" : `(${Math.ceil(window.endMs / 1_000)}`,
+  const scan: TransactionScan = {
+    order,
+    after,
+    minScore: Math.ceil(window.startMs / 1_000),
+    // Without an end, the window runs to the head (cut below), not to this server's clock: a
+    // chain's clock may run ahead of it (a local chain building blocks faster than its slot time does).
+    maxScoreExclusive: request.window?.end === undefined ? undefined : Math.ceil(window.endMs / 1_000),
+    chunk: Math.min(500, limit + 1),
   };
-
-  const found: Array<{ entry: ZsetEntry; transaction: Transaction }> = [];
-  let examined = 0;
-  let lastExamined: ZsetEntry | undefined;
-  let pending: Array<ZsetEntry & { detail?: string }> = [];
-  // Details are loaded a chunk at a time (the history database sends them with the entries); a
-  // page stops at limit + 1 matches (to know there is more).
-  const flush = async (): Promise<void> => {
-    if (pending.length === 0) return;
-    const details =
-      history === undefined
-        ? await redis.hmget(detailsKey, ...pending.map((entry) => entry.member))
-        : pending.map((entry) => entry.detail ?? null);
-    pending.forEach((entry, index) => {
-      const detail = details[index];
-      if (detail === null || detail === undefined || found.length > limit) return;
-      const activity = AccountActivity.decode(Buffer.from(detail, "base64"));
-      if (matches(activity, filters)) found.push({ entry, transaction: transactionOf(activity) });
-    });
-    pending = [];
-  };
-  const scanned = readModel(async () => {
-    const chunk = Math.min(500, limit + 1);
-    // With a history database every transaction is read there (Redis keeps none of them).
-    const scan =
-      history === undefined
-        ? scanZset(redis, key, { order, ...(after === undefined ? {} : { after }), ...bounds, chunk })
-        : scanTransactions(history, address.publicKey, {
-            order,
-            after,
-            minScore: Math.ceil(window.startMs / 1_000),
-            maxScoreExclusive: request.window?.end === undefined ? undefined : Math.ceil(window.endMs / 1_000),
-            chunk,
-          });
-    for await (const entry of scan) {
-      pending.push(entry);
-      examined += 1;
-      lastExamined = entry;
-      if (pending.length > limit) await flush();
-      if (found.length > limit || examined >= SCAN_BUDGET) break;
-    }
-    await flush();
-  });
-  const [asOf] = await Promise.all([asOfRead, scanned]);
+  const collect = (entries: AsyncIterable<ScannedEntry>) => collectMatches(entries, filters, limit);
+  const { asOf, collected } =
+    history === undefined
+      ? await collectInRedis(redis, address.publicKey, scan, collect)
+      : await collectInHistory(redis, history, address.publicKey, scan, collect);
+  const { found, examined, lastExamined } = collected;
   // The account's partition may be ahead of the head (the oldest block every partition delivered):
   // what it holds past as_of is left out, so the page is the account's activity as of that block.
   const headBlock = Number(asOf.blockNumber);
@@ -227,6 +190,91 @@ export async function listTransactions(
         : {}),
     },
   };
+}
+
+type ScannedEntry = ZsetEntry & { detail: string | null };
+type Collected = Awaited<ReturnType<typeof collectMatches>>;
+
+/**
+ * With a history database every transaction is read there (Redis keeps none of them), in one
+ * snapshot at the head Redis names (historyAtHead.ts).
+ */
+async function collectInHistory(
+  redis: Redis,
+  history: HistoryDb,
+  publicKey: string,
+  scan: TransactionScan,
+  collect: (entries: AsyncIterable<ScannedEntry>) => Promise<Collected>,
+): Promise<{ asOf: AsOf; collected: Collected }> {
+  const { asOf, value } = await readHistoryAtHead(redis, history, (tx) =>
+    collect(scanTransactions(tx, publicKey, scan)),
+  );
+  return { asOf, collected: value };
+}
+
+/** Redis alone keeps the transactions: the head is read beside the scan, not before it (one round trip less). */
+async function collectInRedis(
+  redis: Redis,
+  publicKey: string,
+  scan: TransactionScan,
+  collect: (entries: AsyncIterable<ScannedEntry>) => Promise<Collected>,
+): Promise<{ asOf: AsOf; collected: Collected }> {
+  const bounds = {
+    min: String(scan.minScore),
+    max: scan.maxScoreExclusive === undefined ? "+inf" : `(${scan.maxScoreExclusive}`,
+  };
+  const { order, after, chunk } = scan;
+  const entries = scanZset(redis, accountsKeys.txs(publicKey), {
+    order,
+    ...(after === undefined ? {} : { after }),
+    ...bounds,
+    chunk,
+  });
+  const detailsKey = accountsKeys.tx(publicKey);
+  const [asOf, collected] = await Promise.all([
+    readAsOf(redis, accountsKeys.head),
+    readModel(() => collect(withDetails(entries, (members) => redis.hmget(detailsKey, ...members), chunk))),
+  ]);
+  return { asOf, collected };
+}
+
+/** The scan's entries with their details, fetched a chunk of members at a time. */
+async function* withDetails(
+  scan: AsyncIterable<ZsetEntry>,
+  details: (members: string[]) => Promise<Array<string | null>>,
+  chunk: number,
+): AsyncGenerator<ScannedEntry> {
+  let pending: ZsetEntry[] = [];
+  const flush = async function* () {
+    const loaded = await details(pending.map((entry) => entry.member));
+    yield* pending.map((entry, index) => ({ ...entry, detail: loaded[index] ?? null }));
+    pending = [];
+  };
+  for await (const entry of scan) {
+    pending.push(entry);
+    if (pending.length >= chunk) yield* flush();
+  }
+  if (pending.length > 0) yield* flush();
+}
+
+/**
+ * Walks the scan until limit + 1 matches (to know there is more) or the scan budget; a sparse
+ * filter ends with a short page and the position it stopped at.
+ */
+async function collectMatches(scan: AsyncIterable<ScannedEntry>, filters: Filters, limit: number) {
+  const found: Array<{ entry: ZsetEntry; transaction: Transaction }> = [];
+  let examined = 0;
+  let lastExamined: ZsetEntry | undefined;
+  for await (const entry of scan) {
+    examined += 1;
+    lastExamined = { score: entry.score, member: entry.member };
+    if (entry.detail !== null) {
+      const activity = AccountActivity.decode(Buffer.from(entry.detail, "base64"));
+      if (matches(activity, filters)) found.push({ entry: lastExamined, transaction: transactionOf(activity) });
+    }
+    if (found.length > limit || examined >= SCAN_BUDGET) break;
+  }
+  return { found, examined, lastExamined };
 }
 
 /** A transaction member's block: its first 12 digits (`<block:12>-<txIndex:6>-<logIndex+1:7>|...`). */

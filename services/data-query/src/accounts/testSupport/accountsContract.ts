@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { Metadata } from "@grpc/grpc-js";
 import { AppError } from "@platform/errors";
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from "@platform/grpc";
-import type { HistoryDb } from "@platform/history";
+import type { HistoryDb, HistoryTransaction } from "@platform/history";
 import { type HistoryServer, startHistoryServer } from "@platform/history/testing";
 import { createLogger } from "@platform/log";
 import { Finality, Interval, SortOrder } from "@platform/proto/common/v1/common";
@@ -17,6 +17,7 @@ import {
   type Transaction,
 } from "@platform/proto/data/v1/accounts";
 import { AccountActivity, AccountBalance } from "@platform/proto/events/v1/chain_network";
+import { TOPICS } from "@platform/proto/topics";
 import { accountsKeys } from "@platform/read-models";
 import { createRedis, type Redis } from "@platform/store";
 import { accountFromPublicKey } from "@platform/subtensor";
@@ -100,13 +101,33 @@ const pad = (value: number, width: number) => String(value).padStart(width, "0")
 const newKey = () => `0x${randomBytes(32).toString("hex")}`;
 const HOTKEY = accountFromPublicKey(`0x${"77".repeat(32)}`);
 
-async function setHead(block: number): Promise<void> {
-  await redis.hset(accountsKeys.head, {
+/** The partitions of chain.network.v1 the head waits for (the topic catalog's count). */
+const PARTITIONS = Array.from({ length: TOPICS.chainNetwork.partitions }, (_, partition) => partition);
+
+/** Moves the head in Redis; with the history database, every partition has delivered the block there first. */
+async function setHead(block: number, hash = hashOf(block)): Promise<void> {
+  const head = {
     chainId: "964",
     blockNumber: String(block),
-    blockHash: hashOf(block),
+    blockHash: hash,
+    timestamp: new Date(timeOf(block)).toISOString(),
+  };
+  if (writer !== undefined) await deliverBlock(writer, block, hash);
+  await redis.hset(accountsKeys.head, head);
+}
+
+/** Every partition's BlockSeen of the block in history.account_blocks, as the projector writes it. */
+async function deliverBlock(sql: HistoryDb | HistoryTransaction, block: number, hash: string): Promise<void> {
+  const member = JSON.stringify({
+    chainId: "964",
+    blockNumber: String(block),
+    blockHash: hash,
     timestamp: new Date(timeOf(block)).toISOString(),
   });
+  await sql.unsafe(
+    `insert into history.account_blocks select p, $1, $2 from unnest($3::int[]) as p on conflict do nothing`,
+    [block, member, PARTITIONS] as never,
+  );
 }
 
 /** A pool snapshot point of the market projection (only what AccountsService reads of it). */
@@ -622,3 +643,86 @@ describe("ListTransactions: as of the head, and the documented errors", () => {
     expect(await codeOf(transactions({ address: owner, page: { limit: 201, cursor: "" } }))).toBe("INVALID_PARAMETER");
   });
 });
+
+/*
+ * The projector commits a batch to PostgreSQL before Redis: after a reorganisation the history
+ * may have lost the head's block while Redis still names it. An answer must then wait for the head
+ * to follow, never name the abandoned block over the new branch's items.
+ */
+if (mode === "history")
+  describe("ListTransactions and GetBalanceHistory: while PostgreSQL stands a reorganisation ahead of Redis", () => {
+    const HEAD = 14_000;
+    const NEW_HASH = `0x${"ab".repeat(32)}`;
+
+    /** The reorganisation as the projector's PostgreSQL commit leaves it: the head's block replaced there only. */
+    async function reorganiseHeadInHistory(owner: string): Promise<void> {
+      await writer!.begin(async (tx) => {
+        await tx`delete from history.account_transactions where account = ${owner} and block = ${HEAD}`;
+        await tx`delete from history.account_points where account = ${owner} and block = ${HEAD}`;
+        await tx`delete from history.account_blocks where block = ${HEAD}`;
+        await deliverBlock(tx, HEAD, NEW_HASH);
+        const moved = activity(owner, HEAD, 2);
+        const ref = { ...moved.ref!, blockHash: NEW_HASH };
+        const item = { ...moved, ref, activityId: `${HEAD}-2-0` };
+        const member = `${pad(HEAD, 12)}-${pad(2, 6)}-${pad(0, 7)}|${NEW_HASH}|${item.activityId}|i`;
+        const detail = Buffer.from(AccountActivity.encode(item).finish()).toString("base64");
+        const score = Math.floor(timeOf(HEAD) / 1_000);
+        await tx`insert into history.account_transactions values (${owner}, ${HEAD}, ${score}, ${member}, ${detail})`;
+        const balance = AccountBalance.encode({
+          freeRao: "200",
+          reservedRao: "0",
+          frozenRao: "0",
+          positions: [],
+          rewards: [],
+        }).finish();
+        const point = `${pad(HEAD, 12)}|${NEW_HASH}|${timeOf(HEAD)}|${Buffer.from(balance).toString("base64")}`;
+        await tx`insert into history.account_points values (${owner}, ${HEAD}, ${score}, ${point})`;
+      });
+    }
+
+    async function restoreHead(): Promise<void> {
+      await writer!`delete from history.account_blocks where block = ${HEAD}`;
+      await setHead(HEAD);
+    }
+
+    it("waits for the head to follow, so the items and the balance are the as_of block's", async () => {
+      const owner = newKey();
+      await addPoint(owner, HEAD - 10, { freeRao: "50", reservedRao: "0", frozenRao: "0", positions: [] });
+      await addPoint(owner, HEAD, { freeRao: "100", reservedRao: "0", frozenRao: "0", positions: [] });
+      await addTransactions(owner, [activity(owner, HEAD - 10, 0), activity(owner, HEAD, 1)]);
+      expect((await transactions({ address: owner })).transactions.map((item) => item.id)).toEqual([
+        `${HEAD}-1-0`,
+        `${HEAD - 10}-0-0`,
+      ]);
+      try {
+        await reorganiseHeadInHistory(owner);
+        const listed = transactions({ address: owner });
+        const balances = history({ address: owner, order: SortOrder.SORT_ORDER_ASC });
+        // Redis follows later (a slow commit): until then neither answer may go out.
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await setHead(HEAD, NEW_HASH);
+        const [page, points] = await Promise.all([listed, balances]);
+        expect(page.asOf?.blockHash).toBe(NEW_HASH);
+        expect(page.transactions.map((item) => [item.id, item.blockHash])).toEqual([
+          [`${HEAD}-2-0`, NEW_HASH],
+          [`${HEAD - 10}-0-0`, hashOf(HEAD - 10)],
+        ]);
+        expect(points.asOf?.blockHash).toBe(NEW_HASH);
+        expect(points.points.at(-1)).toMatchObject({ blockNumber: String(HEAD), balanceFreeRao: "200" });
+      } finally {
+        await restoreHead();
+      }
+    });
+
+    it("answers READ_MODEL_UNAVAILABLE when the head never follows, rather than a mixed answer", async () => {
+      const owner = newKey();
+      await addTransactions(owner, [activity(owner, HEAD, 1)]);
+      try {
+        await reorganiseHeadInHistory(owner);
+        const request = { address: owner, types: [], direction: 0, netuids: [], order: 0 };
+        expect(await codeOf(listTransactions(redis, request, Date.now(), historyDb))).toBe("READ_MODEL_UNAVAILABLE");
+      } finally {
+        await restoreHead();
+      }
+    });
+  });
