@@ -1,6 +1,7 @@
 export { accountsKeys, BLOCKS_KEPT } from "./accounts.js";
 export { type DataChangeKind, dataChangeLog, intentsChangeLog } from "./changeLogs.js";
 export { DATA_PREFIX, DATA_TAG, INTENTS_PREFIX, INTENTS_TAG } from "./hashTags.js";
+export { historySeriesKey, MARKET_SERIES_PREFIX, snapshotPointOf, subnetsSeriesKeptAs } from "./historySeries.js";
 export { wholeHolderPoints } from "./holderPoints.js";
 export {
   alphaOfMember,

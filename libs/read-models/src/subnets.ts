@@ -17,8 +17,9 @@ import { DATA_PREFIX } from "./hashTags.js";
  *   `validator_permit` and `active`, and its coldkey and identity name where it has one (newest 8):
  *   what `subnets/latest` counts and `holders/top` names, a small part of the whole metagraph, so
  *   those reads do not move whole metagraphs.
- * - `rm:{data}:subnets:pool:<netuid>:points` PoolSnapshot (newest 64).
- * - `rm:{data}:subnets:emission:<netuid>:points` EmissionSnapshot (newest 64).
+ * - `rm:{data}:subnets:pool:<netuid>:points` PoolSnapshot (newest 64). Their history is the market's
+ *   pool series in PostgreSQL, the same snapshots (historySeries.ts): not written twice.
+ * - `rm:{data}:subnets:emission:<netuid>:points` EmissionSnapshot (newest 64; history as the pools').
  * - `rm:{data}:subnets:holders:<netuid>:points` complete holder sets: every chunk of a block merged into
  *   one HolderPositions (chunk_count 1; newest 4).
  * - `rm:{data}:subnets:yield-index:<netuid>:points` the subnet's yield index at each epoch that paid

@@ -18,7 +18,7 @@ import {
 } from "@platform/proto/events/v1/chain_network";
 import { holderSetDelta, holderSetDigest, sortHolderPositions } from "@platform/proto/holderSets";
 import { TOPICS } from "@platform/proto/topics";
-import { accountsKeys, ORDINAL_SPAN, subnetsKeys } from "@platform/read-models";
+import { accountsKeys, historySeriesKey, ORDINAL_SPAN, subnetsKeys } from "@platform/read-models";
 import { createRedis, type Redis } from "@platform/store";
 import { type RunningRedis, startRedis, tempDir, waitFor } from "@platform/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -199,10 +199,14 @@ async function balancePoint(block: number, freeRao: string, stakeNalpha: string)
   await writer`insert into history.account_points values (${OWNER}, ${block}, ${score}, ${member})`;
 }
 
-/** Every point of every series into history.series_points, keyed by its Redis points key. */
+/**
+ * Every point of every series into history.series_points, keyed by its Redis points key, as the
+ * projector writes them: the subnets' pools and emissions only under the market's keys
+ * (read-models historySeries.ts). Answers the keys of every series Redis holds.
+ */
 async function copySeriesToHistory(): Promise<string[]> {
   const keys = (await redis.keys("rm:{data}:*:points")).filter((key) => !key.includes(":accounts:"));
-  for (const key of keys) {
+  for (const key of keys.filter((series) => historySeriesKey(series) === series)) {
     const points = await redis.zrange(key, "0", "-1");
     const rows = points.map((text) => {
       const point = JSON.parse(text) as { o: number; b: number };

@@ -1,6 +1,6 @@
 import { notFound } from "@platform/errors";
 import { type HistoryDb, historyTables } from "@platform/history";
-import { type SeriesPoint, wholeHolderPoints } from "@platform/read-models";
+import { historySeriesKey, type SeriesPoint, wholeHolderPoints } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { historyRead } from "./historyRead.js";
 import { parse, pointsAtBlock, run } from "./readModel.js";
@@ -46,9 +46,21 @@ async function beyondWindow(redis: Redis, keys: readonly string[], block: number
 /**
  * Each series' state at `block` in history.series_points, by series key: its newest point at or
  * below the block, or for a series kept as keyframes and deltas (holder sets) the whole set they
- * make there.
+ * make there. The subnets' pools and emissions are read under the market's keys (read-models
+ * historySeries.ts): the same snapshots, which the market's points carry with its own measures
+ * besides; a reader decodes the snapshot alone. In a catch-up the market may stand behind the
+ * subnets read model, and a block it has not reached yet answers its newest point below it.
  */
 async function historyPointsAt(
+  db: HistoryDb,
+  keys: readonly string[],
+  block: number,
+): Promise<Map<string, SeriesPoint | undefined>> {
+  const stored = await storedPointsAt(db, [...new Set(keys.map(historySeriesKey))], block);
+  return new Map(keys.map((key) => [key, stored.get(historySeriesKey(key))]));
+}
+
+async function storedPointsAt(
   db: HistoryDb,
   keys: readonly string[],
   block: number,

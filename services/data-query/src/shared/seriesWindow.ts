@@ -1,5 +1,5 @@
 import { type HistoryDb, historyTables } from "@platform/history";
-import { ORDINAL_SPAN, type SeriesPoint } from "@platform/read-models";
+import { historySeriesKey, ORDINAL_SPAN, type SeriesPoint } from "@platform/read-models";
 import type { Redis } from "@platform/store";
 import { readModel } from "./asOf.js";
 import { historyRead } from "./historyRead.js";
@@ -15,7 +15,7 @@ import { historyRead } from "./historyRead.js";
 export interface SeriesSource {
   redis: Redis;
   history: HistoryDb | undefined;
-  /** The Redis points key, which is also the series' name in PostgreSQL. */
+  /** The Redis points key, which is also the series' name in PostgreSQL (read-models historySeriesKey says where not). */
   key: string;
   /** Points above this block are past the answer's as_of and never shown; none: every point counts. */
   maxBlock?: number | undefined;
@@ -30,7 +30,7 @@ export async function firstPoint(source: SeriesSource): Promise<SeriesPoint | un
     const [row] = await historyRead(() =>
       source.history!.unsafe(
         `select point from ${historyTables.seriesPoints} where series = $1 order by block, ordinal limit 1`,
-        [source.key],
+        [historySeriesKey(source.key)],
       ),
     );
     if (row !== undefined) return parsePoint(row.point as string);
@@ -121,7 +121,7 @@ async function coldPointsBefore(
          where series = $1 and time_ms < u.target and block <= $2
          order by time_ms desc, block desc, ordinal desc limit 1
        ) p on true`,
-      [source.key, topBlock, instantsMs.map((instant) => Math.floor(instant))] as never,
+      [historySeriesKey(source.key), topBlock, instantsMs.map((instant) => Math.floor(instant))] as never,
     ),
   );
   const found = new Map(rows.map((row) => [Number(row.i), row.point as string | null]));

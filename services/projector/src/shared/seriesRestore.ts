@@ -24,6 +24,16 @@ export interface SeriesRestoreOptions {
   offsetKey(topic: string, partition: number): string;
   versionKey: string;
   /**
+   * Series of this read model whose history another projection keeps under its own keys
+   * (read-models historySeries.ts): the keys under `prefix` that `keyOf` maps to one of this read
+   * model's series are copied into it, each point as `pointOf` makes it.
+   */
+  borrowed?: {
+    prefix: string;
+    keyOf(storedKey: string): string | undefined;
+    pointOf(point: SeriesPoint): SeriesPoint;
+  };
+  /**
    * Writes what Redis derives from the series and the state (listings, rankings), given each
    * restored series' newest point; runs after they are back.
    */
@@ -43,11 +53,27 @@ export async function restoreSeries(options: SeriesRestoreOptions): Promise<{ se
   let points = 0;
   const newest = new Map<string, SeriesPoint>();
   await history.begin("isolation level repeatable read read only", async (tx) => {
-    const keys = (await seriesKeys(tx, options.seriesPrefix)).filter((key) => options.layoutOf(key) !== undefined);
-    for (let at = 0; at < keys.length; at += SERIES_PER_READ) {
-      const chunk = keys.slice(at, at + SERIES_PER_READ);
+    const own: Copy[] = (await seriesKeys(tx, options.seriesPrefix)).map((key) => ({ from: key, to: key }));
+    const borrowed = options.borrowed;
+    const lent: Copy[] =
+      borrowed === undefined
+        ? []
+        : (await seriesKeys(tx, borrowed.prefix)).flatMap((from) => {
+            const to = borrowed.keyOf(from);
+            return to === undefined ? [] : [{ from, to, pointOf: borrowed.pointOf }];
+          });
+    const copies = [...own, ...lent].filter((copy) => options.layoutOf(copy.to) !== undefined);
+    for (let at = 0; at < copies.length; at += SERIES_PER_READ) {
+      const chunk = copies.slice(at, at + SERIES_PER_READ);
       points += await copyPoints(tx, redis, chunk, options.layoutOf, newest);
-      await copyBuckets(tx, redis, chunk, options.layoutOf, newest);
+      // A lent series' buckets are its owner's: this read model keeps none of them.
+      await copyBuckets(
+        tx,
+        redis,
+        chunk.filter((copy) => copy.pointOf === undefined).map((copy) => copy.to),
+        options.layoutOf,
+        newest,
+      );
     }
     await copyState(tx, options);
     await options.derive(newest);
@@ -67,6 +93,13 @@ export async function restoreSeries(options: SeriesRestoreOptions): Promise<{ se
     `${options.projection} read model copied from the history database`,
   );
   return { series: newest.size, points };
+}
+
+/** A series copied from history.series_points (`from`) into its Redis key (`to`), each point as `pointOf` makes it. */
+interface Copy {
+  from: string;
+  to: string;
+  pointOf?: (point: SeriesPoint) => SeriesPoint;
 }
 
 /** The projection's series keys, through the primary key: one index probe per series (a loose index scan). */
@@ -95,23 +128,26 @@ async function seriesKeys(tx: HistoryTransaction, prefix: string): Promise<strin
 async function copyPoints(
   tx: HistoryTransaction,
   redis: Redis,
-  keys: readonly string[],
+  copies: readonly Copy[],
   layoutOf: SeriesRestoreOptions["layoutOf"],
   newest: Map<string, SeriesPoint>,
 ): Promise<number> {
   const table = historyTables.seriesPoints;
   const rows = await tx.unsafe(
-    `select s.series, p.point from unnest($1::text[], $2::int[]) as s(series, keep)
+    `select s.i, p.point from unnest($1::text[], $2::int[]) with ordinality as s(series, keep, i)
      cross join lateral (select point, block, ordinal from ${table} p
        where p.series = s.series order by block desc, ordinal desc limit s.keep) p
-     order by s.series, p.block, p.ordinal`,
-    [keys as string[], keys.map((key) => layoutOf(key)!.keepPoints)] as never,
+     order by s.i, p.block, p.ordinal`,
+    [copies.map((copy) => copy.from), copies.map((copy) => layoutOf(copy.to)!.keepPoints)] as never,
   );
+  // By the Redis key each window goes to.
   const windows = new Map<string, SeriesPoint[]>();
   for (const row of rows) {
-    const points = windows.get(row.series as string) ?? [];
-    points.push(parsePoint(row.point as string));
-    windows.set(row.series as string, points);
+    const copy = copies[Number(row.i) - 1]!;
+    const points = windows.get(copy.to) ?? [];
+    const point = parsePoint(row.point as string);
+    points.push(copy.pointOf === undefined ? point : copy.pointOf(point));
+    windows.set(copy.to, points);
   }
   const withDeltas = [...windows].filter(([, points]) => points[0]?.d !== undefined);
   const earlier = await keyframesBefore(tx, withDeltas);

@@ -35,6 +35,12 @@ export interface SnapshotProjectionOptions<Change, Plan> {
   history?: HistoryDb | undefined;
   /** The plan's writes in the history commit's transaction. */
   writeHistory(tx: HistoryTransaction, plan: Plan, partitions: PartitionKeeper): Promise<void>;
+  /**
+   * The changes the history database keeps; every one by default. A series another projection
+   * already keeps there point for point is left to it (the subnets projection's pools and
+   * emissions: the market's).
+   */
+  inHistory?(change: Change): boolean;
   /** The blocks whose series rows a batch's changes may write (the history partitions they need), lowest and highest. */
   blocksOf(changes: readonly Change[]): { first: number; last: number } | undefined;
   /** Seeds a lost Redis read model from the history database (shared/seriesRestore.ts); with `history` only. */
@@ -95,15 +101,19 @@ function historyStore<Change, Plan>(
   db: HistoryDb,
 ): ProjectionStore<Change> {
   const partitions = partitionKeeper();
+  const inHistory = options.inHistory;
+  const kept = (changes: readonly Change[]): readonly Change[] =>
+    inHistory === undefined ? changes : changes.filter((change) => inHistory(change));
   return postgresStore<Change>({
     db,
     projection: options.name,
     // The partitions first, each in a transaction of its own (PartitionKeeper.ensure says why).
-    async beforeTransaction(changes) {
-      const blocks = options.blocksOf(changes);
+    async beforeTransaction(all) {
+      const blocks = options.blocksOf(kept(all));
       if (blocks !== undefined) await partitions.ensure(db, "series_points", BigInt(blocks.first), BigInt(blocks.last));
     },
-    async write(tx, changes) {
+    async write(tx, all) {
+      const changes = kept(all);
       const plan = await options.plan(changes, postgresSeriesState(tx, options.name));
       await options.writeHistory(tx, plan, partitions);
     },

@@ -19,10 +19,13 @@ import {
   decodeYieldIndex,
   encodeYieldIndex,
   epochIncrement,
+  MARKET_SERIES_PREFIX,
   ordinalOf,
   readModelVersionKeys,
   type SeriesPoint,
+  snapshotPointOf,
   subnetsKeys,
+  subnetsSeriesKeptAs,
 } from "@platform/read-models";
 import type { Signals } from "@platform/signals";
 import { execPipeline, type Redis } from "@platform/store";
@@ -264,6 +267,8 @@ export function subnetsProjection(options: {
     replication: options.replication,
     committed: (changes) => advanceToRef(options.readModels, "subnets", batchHead(changes)),
     plan: (changes, state) => planSubnets(changes, state, log),
+    // The market keeps these snapshots point for point in PostgreSQL (read-models historySeries.ts).
+    inHistory: (change) => !((change.kind === "snapshot" || change.kind === "removed") && keptByMarket(change.what)),
     blocksOf: (changes) =>
       blockSpan(
         changes.flatMap((change) =>
@@ -334,6 +339,8 @@ export function subnetsProjection(options: {
         stateKind: () => "hash",
         offsetKey: subnetsKeys.offset,
         versionKey: readModelVersionKeys.subnets,
+        // Pools and emissions from the market's series (read-models historySeries.ts).
+        borrowed: { prefix: MARKET_SERIES_PREFIX, keyOf: subnetsSeriesKeptAs, pointOf: snapshotPointOf },
         derive: (newest) => deriveSubnets(redis, newest),
       }).then(() => undefined),
     async writeHistory(tx, plan, partitions) {
@@ -344,6 +351,9 @@ export function subnetsProjection(options: {
     },
   });
 }
+
+/** The series whose history the market projection keeps (its pools and emissions). */
+const keptByMarket = (what: SubnetsKind | "subnetRemoved"): boolean => what === "pool" || what === "emission";
 
 /** The newest block a batch's records name: the subnets read model's new `as_of`. */
 function batchHead(changes: readonly SubnetsChange[]): ChainRef | undefined {
