@@ -12,6 +12,7 @@ import {
 import { tempDir, waitFor } from "@platform/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RELAXED_BLOCK_TIME_MS } from "./support/blockTime.js";
 import type { ClientDemo } from "./support/browser/clientDemo.js";
 import { bundleClientDemo, type ClientDemoBundle, type StaticSite, startStaticSite } from "./support/browserPages.js";
 import { type InstalledClient, installedClient } from "./support/clientPackage.js";
@@ -61,6 +62,7 @@ beforeAll(async () => {
     progress: silentProgress,
     nativeNetwork: true,
     serviceEnv: { gateway: { CORS_ALLOWED_ORIGINS: allowed.origin } },
+    nativeBlockTimeMs: RELAXED_BLOCK_TIME_MS,
   });
   gateway = stack.descriptor.gatewayUrl;
   const auth = stack.descriptor.processes.find((entry) => entry.name === "auth")!;

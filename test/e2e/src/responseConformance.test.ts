@@ -15,6 +15,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnswerRecorder, answerRecorder } from "./support/answerConformance.js";
+import { RELAXED_BLOCK_TIME_MS } from "./support/blockTime.js";
 import { compileConsumer, installedClient, runConsumer, tarballFiles } from "./support/clientPackage.js";
 import { fullSettlerAbi } from "./support/intentsActors.js";
 
@@ -129,6 +130,7 @@ beforeAll(async () => {
     progress: silentProgress,
     // The Data API's network read models come from the native network.
     nativeNetwork: true,
+    nativeBlockTimeMs: RELAXED_BLOCK_TIME_MS,
   });
   base = stack.descriptor.gatewayUrl;
   recorder = await answerRecorder(base);
