@@ -44,6 +44,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The fetches' keep-alive sockets would hold close() for the gateway's keep-alive timeout (65 s).
+  server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
