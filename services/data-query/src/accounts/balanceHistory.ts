@@ -152,9 +152,9 @@ export async function getBalanceHistory(
           const stored = await pointsInRedis(redis, accountsKeys.points(address.publicKey), startS, endS);
           return { asOf: head, value: { window, startS, stored } };
         })
-      : await readHistoryAtHead(redis, history, async (tx, head) => {
-          const { window, startS, endS } = windowAt(head);
-          return { window, startS, stored: await pointsForWindow(tx, address.publicKey, startS, endS) };
+      : await readHistoryAtHead(redis, history, async (db, head, asOfHead) => {
+          const { window, startS, endS } = windowAt(asOfHead);
+          return { window, startS, stored: await pointsForWindow(db, address.publicKey, startS, endS, head) };
         });
   const { window, startS } = read;
   const { before, inside, first } = read.stored;

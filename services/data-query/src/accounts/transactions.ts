@@ -206,8 +206,8 @@ async function collectInHistory(
   scan: TransactionScan,
   collect: (entries: AsyncIterable<ScannedEntry>) => Promise<Collected>,
 ): Promise<{ asOf: AsOf; collected: Collected }> {
-  const { asOf, value } = await readHistoryAtHead(redis, history, (tx) =>
-    collect(scanTransactions(tx, publicKey, scan)),
+  const { asOf, value } = await readHistoryAtHead(redis, history, (db, head) =>
+    collect(scanTransactions(db, publicKey, scan, head)),
   );
   return { asOf, collected: value };
 }
