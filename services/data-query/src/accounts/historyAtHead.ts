@@ -1,4 +1,4 @@
-import { unavailable } from "@platform/errors";
+import { PlatformError, unavailable } from "@platform/errors";
 import { type HistoryDb, historyTables } from "@platform/history";
 import type { AsOf } from "@platform/proto/common/v1/common";
 import { TOPICS } from "@platform/proto/topics";
@@ -29,9 +29,9 @@ export interface HeadCheck {
 }
 
 /** A statement found the head's block missing from a partition: read the head again. */
-export class HeadNotStanding extends Error {
+export class HeadNotStanding extends PlatformError {
   constructor() {
-    super("the head's block does not stand in the accounts history");
+    super("the head's block does not stand in the accounts history", { code: "HEAD_NOT_STANDING", retryable: true });
   }
 }
 
