@@ -13,8 +13,12 @@ export interface Dependency<T> {
   close: ShutdownStep;
 }
 
-export function redisDependency(connection: RedisConnection, service: string): Dependency<Redis> {
-  const redis = createRedis({ ...connection, connectionName: service });
+export function redisDependency(
+  connection: RedisConnection,
+  service: string,
+  options: { commandTimeoutMs?: number } = {},
+): Dependency<Redis> {
+  const redis = createRedis({ ...connection, connectionName: service, ...options });
   return {
     client: redis,
     check: { name: "redis", probe: () => redisReadiness(redis) },

@@ -25,7 +25,10 @@ const config = loadDataQueryConfig();
 // Before any connection opens, so the Redis client and the gRPC server are traced (off by default).
 const tracing = startTracingOrExit("data-query");
 const log = createLogger({ service: "data-query", level: config.LOG_LEVEL });
-const redis = redisDependency(redisConnectionOf(config), "data-query");
+// Below the gateway's 2 s deadline for a call (its GRPC_DEADLINE_MS): a read stuck on a Redis node
+// that died answers 503 READ_MODEL_UNAVAILABLE from here before the gateway gives up with a 504
+// (CI at fcadb6a: three 504s while a Redis Cluster primary was killed and its replica promoted).
+const redis = redisDependency(redisConnectionOf(config), "data-query", { commandTimeoutMs: 1_500 });
 // The reads of concurrent calls that start in the same event-loop turn leave in one socket write.
 coalesceWrites(redis.client);
 log.info({ groups: config.DATA_QUERY_GROUPS }, "serving data groups");
