@@ -2,6 +2,8 @@ import { Metadata, makeGenericClientConstructor, status } from "@grpc/grpc-js";
 import { AppError, unavailable } from "@platform/errors";
 import { createLogger } from "@platform/log";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answeredByDeadline } from "./answeredByDeadline.js";
+import type { UnaryCallHandler } from "./checkedHandler.js";
 import { createHealthChecker } from "./checkHealth.js";
 import { callUnary, createGrpcClient } from "./createClient.js";
 import { jsonUnaryService } from "./jsonUnaryService.js";
@@ -18,6 +20,8 @@ interface EchoRequest {
 }
 const echoDefinition = jsonUnaryService({ echo: "/test.Echo/Echo" });
 const EchoClient = makeGenericClientConstructor(echoDefinition, "Echo");
+const boundedDefinition = jsonUnaryService({ echo: "/test.Bounded/Echo" });
+const BoundedClient = makeGenericClientConstructor(boundedDefinition, "Bounded");
 type EchoClientType = InstanceType<typeof EchoClient> & {
   echo: Parameters<typeof callUnary<EchoRequest, { text: string }>>[1];
 };
@@ -27,30 +31,32 @@ const attempts = new Map<string, number>();
 let server: RunningGrpcServer;
 
 beforeAll(async () => {
+  const echo = unaryHandler<EchoRequest, { text: string }>(log, "Echo", async (request) => {
+    const seen = (attempts.get(request.key ?? "") ?? 0) + 1;
+    attempts.set(request.key ?? "", seen);
+    if (request.failTimes && seen <= request.failTimes) throw unavailable("WARMING_UP", "try again");
+    if (request.delayMs) await new Promise((resolve) => setTimeout(resolve, request.delayMs));
+    if (request.text === "boom") throw new Error("secret internals");
+    if (request.text === "refuse") {
+      throw new AppError({
+        code: "TC_NOT_ACCEPTED",
+        grpcStatus: status.PERMISSION_DENIED,
+        detail: "accept the terms, then retry",
+        extras: { acceptedVersion: null, currentTcVersion: 2, wallets: ["0xa", "0xb"] },
+      });
+    }
+    return { text: request.text.toUpperCase() };
+  });
   server = await startGrpcServer({
     host: "127.0.0.1",
     port: 0,
     services: [
+      { name: "test.Echo", definition: echoDefinition, implementation: { echo } },
       {
-        name: "test.Echo",
-        definition: echoDefinition,
+        name: "test.Bounded",
+        definition: boundedDefinition,
         implementation: {
-          echo: unaryHandler<EchoRequest, { text: string }>(log, "Echo", async (request) => {
-            const seen = (attempts.get(request.key ?? "") ?? 0) + 1;
-            attempts.set(request.key ?? "", seen);
-            if (request.failTimes && seen <= request.failTimes) throw unavailable("WARMING_UP", "try again");
-            if (request.delayMs) await new Promise((resolve) => setTimeout(resolve, request.delayMs));
-            if (request.text === "boom") throw new Error("secret internals");
-            if (request.text === "refuse") {
-              throw new AppError({
-                code: "TC_NOT_ACCEPTED",
-                grpcStatus: status.PERMISSION_DENIED,
-                detail: "accept the terms, then retry",
-                extras: { acceptedVersion: null, currentTcVersion: 2, wallets: ["0xa", "0xb"] },
-              });
-            }
-            return { text: request.text.toUpperCase() };
-          }),
+          echo: answeredByDeadline(echo as UnaryCallHandler, () => unavailable("STORE_STUCK", "retry shortly")),
         },
       },
     ],
@@ -198,5 +204,35 @@ describe("gRPC server and client helpers", () => {
     const unreachable = createHealthChecker("127.0.0.1:1");
     expect(await unreachable.check("", 300)).toBe("UNREACHABLE");
     unreachable.close();
+  });
+});
+
+describe("answeredByDeadline", () => {
+  it("a handler still busy near the caller's deadline answers its refusal before it, and a prompt one its own answer", async () => {
+    const bounded = createGrpcClient(BoundedClient, {
+      target: `127.0.0.1:${server.port}`,
+      deadlineMs: 800,
+    }) as EchoClientType;
+    try {
+      const startedAt = Date.now();
+      const refused = (await callUnary(bounded, bounded.echo, { text: "stuck", delayMs: 3_000 }, new Metadata()).catch(
+        (e: unknown) => e,
+      )) as AppError;
+      const tookMs = Date.now() - startedAt;
+      // The refusal, not the caller's DEADLINE_EXCEEDED (which the unbounded service gives above).
+      expect([refused.grpcStatus, refused.code, refused.httpStatus]).toEqual([status.UNAVAILABLE, "STORE_STUCK", 503]);
+      // A quarter of the 800 ms left (200 ms) before the deadline; the bound is for a loaded machine.
+      expect(tookMs).toBeGreaterThanOrEqual(550);
+      expect(tookMs).toBeLessThan(800);
+      await expect(callUnary(bounded, bounded.echo, { text: "quick" }, new Metadata())).resolves.toEqual({
+        text: "QUICK",
+      });
+      const failed = (await callUnary(bounded, bounded.echo, { text: "refuse" }, new Metadata()).catch(
+        (e: unknown) => e,
+      )) as AppError;
+      expect(failed.code).toBe("TC_NOT_ACCEPTED");
+    } finally {
+      bounded.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+export { answeredByDeadline } from "./answeredByDeadline.js";
 export { API_KEY_ID_METADATA, apiKeyIdOf } from "./apiKeyId.js";
 export { callDeadline } from "./callDeadline.js";
 export { checkedHandler, type UnaryCallHandler } from "./checkedHandler.js";

@@ -26,8 +26,8 @@ const config = loadDataQueryConfig();
 const tracing = startTracingOrExit("data-query");
 const log = createLogger({ service: "data-query", level: config.LOG_LEVEL });
 // Below the gateway's 2 s deadline for a call (its GRPC_DEADLINE_MS): a read stuck on a Redis node
-// that died answers 503 READ_MODEL_UNAVAILABLE from here before the gateway gives up with a 504
-// (CI at fcadb6a: three 504s while a Redis Cluster primary was killed and its replica promoted).
+// that died fails here and answers 503 READ_MODEL_UNAVAILABLE. (Commands ioredis still queues
+// while the Cluster relearns its slots have no timeout; guardedByMarkers bounds the whole call.)
 const redis = redisDependency(redisConnectionOf(config), "data-query", { commandTimeoutMs: 1_500 });
 // The reads of concurrent calls that start in the same event-loop turn leave in one socket write.
 coalesceWrites(redis.client);

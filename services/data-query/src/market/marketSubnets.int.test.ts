@@ -624,6 +624,33 @@ describe("while a read model is rebuilt (its projector marker not complete)", ()
       await guarded.shutdown(1_000);
     }
   });
+
+  it("answers 503 READ_MODEL_UNAVAILABLE before the caller's deadline when Redis does not answer, not the caller's DEADLINE_EXCEEDED", async () => {
+    const guarded = await startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      services: [guardedByMarkers(marketGrpcService({ redis, log }), redis, [PROJECTION_MARKERS.market])],
+    });
+    guarded.setServing(true);
+    const client = createGrpcClient(MarketServiceClient, { target: `127.0.0.1:${guarded.port}`, deadlineMs: 1_000 });
+    try {
+      // The real server holds every client's commands (what a dead primary does to the reads
+      // ioredis queues while the Cluster relearns its slots), longer than the caller waits.
+      await redis.call("CLIENT", "PAUSE", "3000", "ALL");
+      const startedAt = Date.now();
+      const refused = (await call(client, "getNetworkStatsLatest", {}).catch((error: unknown) => error)) as AppError;
+      const tookMs = Date.now() - startedAt;
+      expect(refused).toBeInstanceOf(AppError);
+      expect([refused.code, refused.httpStatus]).toEqual(["READ_MODEL_UNAVAILABLE", 503]);
+      expect(tookMs).toBeLessThan(1_000);
+      // Once Redis answers again, so does the route.
+      await redis.ping();
+      expect(await call(client, "getNetworkStatsLatest", {}).then((answer) => answer.asOf?.blockNumber)).toBe("450");
+    } finally {
+      client.close();
+      await guarded.shutdown(1_000);
+    }
+  });
 });
 
 describe("a lost Redis", () => {

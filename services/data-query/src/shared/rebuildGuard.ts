@@ -1,5 +1,10 @@
 import { rebuilding, unavailable } from "@platform/errors";
-import { checkedHandler, type GrpcServiceRegistration, type UnaryCallHandler } from "@platform/grpc";
+import {
+  answeredByDeadline,
+  checkedHandler,
+  type GrpcServiceRegistration,
+  type UnaryCallHandler,
+} from "@platform/grpc";
 import { accountsKeys, marketKeys, subnetsKeys } from "@platform/read-models";
 import { projectionsComplete, type Redis } from "@platform/store";
 
@@ -20,6 +25,11 @@ export const PROJECTION_MARKERS = {
  *
  * The markers are read with the call's own first reads (checkedHandler): the MGET leaves first in
  * the same socket write (coalesceWrites), so the check costs no round trip.
+ *
+ * A call whose reads have not finished shortly before the caller's deadline answers 503
+ * READ_MODEL_UNAVAILABLE (answeredByDeadline), not the caller's 504: while a Redis Cluster primary
+ * dies and its replica is promoted, ioredis holds commands in its own queue, where no command
+ * timeout runs (failover.test.ts: three 504s in CI at fcadb6a and 3447f85).
  */
 export function guardedByMarkers(
   registration: GrpcServiceRegistration,
@@ -36,8 +46,10 @@ export function guardedByMarkers(
   const implementation = Object.fromEntries(
     Object.entries(registration.implementation).map(([name, handler]) => [
       name,
-      checkedHandler(handler as UnaryCallHandler, check),
+      answeredByDeadline(checkedHandler(handler as UnaryCallHandler, check), tooSlow),
     ]),
   );
   return { ...registration, implementation };
 }
+
+const tooSlow = () => unavailable("READ_MODEL_UNAVAILABLE", "the read model did not answer in time; retry shortly");

@@ -16,6 +16,8 @@ export interface Reading {
   /** `as_of.block_number` of a 200. */
   block: number | undefined;
   at: number;
+  /** The problem's `code` of an answer other than 200. */
+  code?: string;
   error?: string;
 }
 
@@ -45,7 +47,7 @@ export function startAsOfReaders(options: { api: DataApi; paths: readonly string
         headers: { authorization: `Bearer ${api.token}` },
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
-      const body = (await response.json()) as { as_of?: { block_number?: number | string } };
+      const body = (await response.json()) as { as_of?: { block_number?: number | string }; code?: string };
       const block = response.status === 200 ? Number(body.as_of?.block_number) : undefined;
       readings.push({
         client,
@@ -54,6 +56,7 @@ export function startAsOfReaders(options: { api: DataApi; paths: readonly string
         retryAfter: response.headers.get("retry-after"),
         block,
         at,
+        ...(response.status === 200 ? {} : { code: body.code }),
       });
     } catch (error) {
       readings.push({ client, path, status: 0, retryAfter: null, block: undefined, at, error: String(error) });
