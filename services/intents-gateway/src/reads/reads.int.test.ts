@@ -167,17 +167,20 @@ describe("while the mirror is rebuilt (its projection marker not complete)", () 
     );
     const call = (id: string) =>
       new Promise<{ code?: number; errorCode?: string; value?: unknown }>((resolve) =>
-        guarded({ request: { orderId: id } } as never, (error, value) =>
-          resolve(
-            error
-              ? {
-                  code: (error as { code?: number }).code,
-                  errorCode: String(
-                    (error as { metadata?: { get(key: string): unknown[] } }).metadata?.get("x-error-code")[0],
-                  ),
-                }
-              : { value },
-          ),
+        // As grpc-js's call: its caller set a deadline of 2 s.
+        guarded(
+          { request: { orderId: id }, getDeadline: () => new Date(Date.now() + 2_000) } as never,
+          (error, value) =>
+            resolve(
+              error
+                ? {
+                    code: (error as { code?: number }).code,
+                    errorCode: String(
+                      (error as { metadata?: { get(key: string): unknown[] } }).metadata?.get("x-error-code")[0],
+                    ),
+                  }
+                : { value },
+            ),
         ),
       );
     for (const marker of [undefined, "rebuilding:4f0c"]) {
