@@ -64,7 +64,11 @@ export function queueSeriesWrites(
     if (folded.changedFrom === undefined) continue;
     const { layout } = series;
     multi.zremrangebyscore(layout.points, series.lowest, "+inf");
-    for (const point of folded.points) multi.zadd(layout.points, point.o, JSON.stringify(point));
+    // Only the newest keepPoints can stand after the trim below: a catch-up batch folds hundreds of
+    // a subnet's holder sets (~270 KB of base64 each) into a series that keeps 4, and sending the
+    // rest to be trimmed again cost the process most of its Redis client time (bench finney-soak).
+    for (const point of folded.points.slice(-layout.keepPoints))
+      multi.zadd(layout.points, point.o, JSON.stringify(point));
     multi.zremrangebyrank(layout.points, 0, -(layout.keepPoints + 1));
     const newest = folded.points.at(-1) ?? series.loaded.base;
     for (const name of names) {

@@ -5,7 +5,7 @@ import { HolderPositions } from "@platform/proto/events/v1/chain_network";
 import { holderSetDelta, holderSetDigest, sortHolderPositions } from "@platform/proto/holderSets";
 import { alphaOfMember, ordinalOf, rankHolders, rankMember, type SeriesPoint } from "@platform/read-models";
 import { describe, expect, it } from "vitest";
-import type { NewPoint, SeriesOp } from "../shared/series.js";
+import { foldSeries, type NewPoint, type SeriesOp } from "../shared/series.js";
 import { addChunk, dropChunks, type PendingChunks, resolveHolderDeltas } from "./holders.js";
 
 const account = (byte: string): AccountId => ({ ss58: `ss58-${byte}`, publicKey: `0x${byte.repeat(64)}` });
@@ -146,6 +146,49 @@ describe("holder deltas", () => {
     expect(decoded(ops[1])?.positions).toEqual(at12.positions);
     expect(decoded(ops[1])?.baseDigest).toBeUndefined();
     expect(decoded(ops[1])?.digest).toEqual(at12.digest);
+  });
+
+  it("encodes only the sets among the newest the series keeps; the chain of deltas before them still applies in order", () => {
+    // Ten blocks, each moving one position: a backlog's deltas for a series that keeps 4 points.
+    const sets = [at10];
+    for (let block = 11; block <= 20; block++)
+      sets.push(
+        whole(block, `0x${block}`, [
+          ["a", "1", String(100 + block)],
+          ["b", "1", "40"],
+          ["c", "2", "30"],
+        ]),
+      );
+    const ops: SeriesOp[] = sets
+      .slice(1)
+      .map((set, index) => ({ kind: "add", point: point(deltaOf(sets[index]!, set)) }));
+    const deltas = new Map(
+      ops.map((op) => [
+        (op as { point: NewPoint }).point,
+        HolderPositions.decode(Buffer.from((op as { point: NewPoint }).point.p, "base64")),
+      ]),
+    );
+    const decodedSets = new Map<string, HolderPositions>();
+    expect(resolveHolderDeltas({ loaded: { base: stored(at10), tail: [] }, ops }, deltas, decodedSets, 4)).toEqual([]);
+    const points = ops.map((op) => (op as { point: NewPoint }).point);
+    expect(points.map((entry) => entry.p.startsWith("unencoded:"))).toEqual([
+      ...Array(6).fill(true),
+      ...Array(4).fill(false),
+    ]);
+    // The four kept are the whole sets of blocks 17-20, as a store keeps them, and the rankings find them decoded.
+    expect(ops.slice(6).map((op) => decoded(op)?.positions)).toEqual(sets.slice(7).map((set) => set.positions));
+    expect(points.slice(6).map((entry) => decodedSets.get(entry.p)?.ref?.blockNumber)).toEqual([
+      "17",
+      "18",
+      "19",
+      "20",
+    ]);
+    // What the fold leaves in the series' window holds no placeholder.
+    expect(
+      foldSeries({ base: stored(at10), tail: [] }, ops, [])
+        .points.slice(-4)
+        .every((entry) => !entry.p.startsWith("unencoded:")),
+    ).toBe(true);
   });
 
   it("after a reorganisation's removal, applies the new fork's delta to the set that stands again", () => {

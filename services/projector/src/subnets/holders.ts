@@ -73,15 +73,24 @@ export function decodedSet(decoded: Map<string, HolderPositions>, p: string): Ho
  * One walk over the ops, keeping the points that stand as foldSeries would leave them, and each
  * set decoded once at most: a catch-up batch brings hundreds of a subnet's deltas, and folding again
  * before each (as this did) grew with their square.
+ *
+ * Only the sets among the newest `keep` standing points are encoded (the series keeps no more): a
+ * backlog's earlier sets are each the base of the next and nothing else, and encoding every one
+ * (~200 KB of protobuf at mainnet size) was the largest part of the subnets projection's catch-up
+ * (bench finney-soak). The others keep a placeholder `p` that never reaches a store.
  */
 export function resolveHolderDeltas(
   series: { loaded: LoadedTail; ops: SeriesOp[] },
   deltas: ReadonlyMap<NewPoint, HolderPositions>,
   /** Sets decoded or made here, by their point's `p`: the rankings read them again. */
   decoded: Map<string, HolderPositions> = new Map(),
+  /** How many points the series keeps (its layout's keepPoints). */
+  keep = Number.POSITIVE_INFINITY,
 ): HolderPositions[] {
   const skipped: HolderPositions[] = [];
-  const setOf = (point: NewPoint) => decodedSet(decoded, point.p);
+  /** The whole sets made here, by their point, until encoded. */
+  const made = new Map<NewPoint, HolderPositions>();
+  const setOf = (point: NewPoint) => made.get(point) ?? decodedSet(decoded, point.p);
   const standing: NewPoint[] = series.loaded.tail.map(({ a: _aggregates, n: _counts, ...point }) => point);
   const resolved: SeriesOp[] = [];
   for (const op of series.ops) {
@@ -105,17 +114,23 @@ export function resolveHolderDeltas(
     const { baseDigest: _base, ...keyframe } = delta;
     const whole: HolderPositions = { ...keyframe, positions: applyHolderSetDelta(baseSet.positions, delta.positions) };
     const { d: _delta, ...point } = op.point;
-    const wholePoint: NewPoint = {
-      ...point,
-      p: Buffer.from(HolderPositions.encode(whole).finish()).toString("base64"),
-    };
-    decoded.set(wholePoint.p, whole);
+    const wholePoint: NewPoint = { ...point, p: `${UNENCODED}${point.o}:${point.h}` };
+    made.set(wholePoint, whole);
     addStanding(standing, wholePoint);
     resolved.push({ kind: "add", point: wholePoint });
+  }
+  for (const point of standing.slice(-keep)) {
+    const whole = made.get(point);
+    if (whole === undefined) continue;
+    point.p = Buffer.from(HolderPositions.encode(whole).finish()).toString("base64");
+    decoded.set(point.p, whole);
   }
   series.ops.splice(0, series.ops.length, ...resolved);
   return skipped;
 }
+
+/** The `p` of a made set that cannot stand in the series after the batch: never stored, never read. */
+const UNENCODED = "unencoded:";
 
 /** The newest of the stored base and the standing points below `ordinal`. */
 function newestBefore(base: NewPoint | undefined, standing: readonly NewPoint[], ordinal: number) {

@@ -450,7 +450,7 @@ async function planSubnets(changes: readonly SubnetsChange[], state: SeriesState
   // The history database keeps the deltas themselves (read-models holderPoints.ts rebuilds the sets).
   for (const entry of deltas.size === 0 || state.store === "postgres" ? [] : loaded) {
     if (!holderSeries.has(entry.layout.points)) continue;
-    for (const skipped of resolveHolderDeltas(entry, deltas, decodedSets))
+    for (const skipped of resolveHolderDeltas(entry, deltas, decodedSets, entry.layout.keepPoints))
       log.warn(
         { netuid: skipped.netuid, block: skipped.ref?.blockNumber, hash: skipped.ref?.blockHash },
         "holder delta skipped: its base is not the subnet's newest set; the holders wait for the subnet's next keyframe",
