@@ -86,49 +86,49 @@ describe("holder ranking", () => {
   });
 });
 
+const whole = (block: number, hash: string, positions: [string, string, string][]): HolderPositions => {
+  const set = chunk(block, hash, 0, 1, positions);
+  return {
+    ...set,
+    positions: sortHolderPositions(set.positions),
+    digest: holderSetDigest(sortHolderPositions(set.positions)),
+  };
+};
+const deltaOf = (before: HolderPositions, after: HolderPositions): HolderPositions => ({
+  ...after,
+  positions: holderSetDelta(before.positions, after.positions),
+  baseDigest: before.digest,
+});
+const point = (set: HolderPositions): NewPoint => {
+  const block = Number(set.ref!.blockNumber);
+  return {
+    o: ordinalOf(block),
+    b: block,
+    h: set.ref!.blockHash,
+    t: Date.parse(set.ref!.blockTimestamp),
+    p: Buffer.from(HolderPositions.encode(set).finish()).toString("base64"),
+  };
+};
+const stored = (set: HolderPositions): SeriesPoint => point(set);
+const decoded = (op: SeriesOp | undefined) =>
+  op?.kind === "add" ? HolderPositions.decode(Buffer.from(op.point.p, "base64")) : undefined;
+
+const at10 = whole(10, "0x10", [
+  ["a", "1", "50"],
+  ["b", "1", "40"],
+  ["c", "2", "30"],
+]);
+const at11 = whole(11, "0x11", [
+  ["a", "1", "50"],
+  ["b", "1", "45"],
+  ["d", "2", "5"],
+]);
+const at12 = whole(12, "0x12", [
+  ["b", "1", "45"],
+  ["d", "2", "5"],
+]);
+
 describe("holder deltas", () => {
-  const whole = (block: number, hash: string, positions: [string, string, string][]): HolderPositions => {
-    const set = chunk(block, hash, 0, 1, positions);
-    return {
-      ...set,
-      positions: sortHolderPositions(set.positions),
-      digest: holderSetDigest(sortHolderPositions(set.positions)),
-    };
-  };
-  const deltaOf = (before: HolderPositions, after: HolderPositions): HolderPositions => ({
-    ...after,
-    positions: holderSetDelta(before.positions, after.positions),
-    baseDigest: before.digest,
-  });
-  const point = (set: HolderPositions): NewPoint => {
-    const block = Number(set.ref!.blockNumber);
-    return {
-      o: ordinalOf(block),
-      b: block,
-      h: set.ref!.blockHash,
-      t: Date.parse(set.ref!.blockTimestamp),
-      p: Buffer.from(HolderPositions.encode(set).finish()).toString("base64"),
-    };
-  };
-  const stored = (set: HolderPositions): SeriesPoint => point(set);
-  const decoded = (op: SeriesOp | undefined) =>
-    op?.kind === "add" ? HolderPositions.decode(Buffer.from(op.point.p, "base64")) : undefined;
-
-  const at10 = whole(10, "0x10", [
-    ["a", "1", "50"],
-    ["b", "1", "40"],
-    ["c", "2", "30"],
-  ]);
-  const at11 = whole(11, "0x11", [
-    ["a", "1", "50"],
-    ["b", "1", "45"],
-    ["d", "2", "5"],
-  ]);
-  const at12 = whole(12, "0x12", [
-    ["b", "1", "45"],
-    ["d", "2", "5"],
-  ]);
-
   it("applies deltas in order, each to the set before it, the first to the stored set", () => {
     const ops: SeriesOp[] = [
       { kind: "add", point: point(deltaOf(at10, at11)) },
