@@ -72,6 +72,7 @@ import {
   type CatchUpFigures,
   type IncrementalFigures,
   PROJECTIONS,
+  type RedisFamily,
   report,
   SETTINGS,
   type SideName,
@@ -225,6 +226,7 @@ async function storeSampler(rig: Rig) {
   const postgresFirst = rig.admin === undefined ? undefined : await postgresFigures(rig.admin);
   const redisSeries = [{ block: 0, bytes: first }];
   let afterWindow: number | undefined;
+  let familiesAtWindow: { block: number; families: RedisFamily[] } | undefined;
   let sampled = 0;
   return {
     /** After `blocks` blocks of the pass are committed. */
@@ -235,13 +237,26 @@ async function storeSampler(rig: Rig) {
       sampled = blocks;
       const bytes = await usedMemory(rig.redis);
       redisSeries.push({ block: blocks, bytes });
-      if (windowDone) afterWindow = bytes;
+      if (windowDone) {
+        afterWindow = bytes;
+        familiesAtWindow = { block: blocks, families: await redisFamilies(rig.redis, Number.POSITIVE_INFINITY) };
+      }
     },
     async figures(): Promise<StoreFigures> {
+      const families = await redisFamilies(rig.redis, Number.POSITIVE_INFINITY);
       const figures: StoreFigures = {
         redisUsedMemory: { first, afterWindow: afterWindow ?? Number.NaN, end: redisSeries.at(-1)!.bytes },
         redisSeries,
-        redisFamilies: await redisFamilies(rig.redis, 16),
+        redisFamilies: families.slice(0, 16),
+        ...(familiesAtWindow === undefined || redisSeries.at(-1)!.block <= familiesAtWindow.block
+          ? {}
+          : {
+              redisFamiliesGrowth: {
+                atWindow: familiesAtWindow.families,
+                end: families,
+                blocks: redisSeries.at(-1)!.block - familiesAtWindow.block,
+              },
+            }),
       };
       if (rig.admin !== undefined && postgresFirst !== undefined) {
         const postgresEnd = await postgresFigures(rig.admin);

@@ -24,6 +24,7 @@ export const SETTINGS = (() => {
 })();
 
 export type SideName = "baseline" | "history";
+export type RedisFamily = { family: string; keys: number; bytes: number };
 export const PROJECTIONS = ["accounts", "market", "subnets"] as const;
 
 export interface BlockTiming {
@@ -40,6 +41,8 @@ export interface StoreFigures {
   redisUsedMemory: { first: number; afterWindow: number; end: number };
   redisSeries: Array<{ block: number; bytes: number }>;
   redisFamilies: Array<{ family: string; keys: number; bytes: number }>;
+  /** Every key family (MEMORY USAGE summed) at the window's sample and at the end: where the growth after the window goes. */
+  redisFamiliesGrowth?: { atWindow: RedisFamily[]; end: RedisFamily[]; blocks: number };
   postgres?: {
     first: PostgresFigures;
     end: PostgresFigures;
@@ -130,6 +133,36 @@ function redisSlopes(figures: StoreFigures) {
   };
 }
 
+/**
+ * Where Redis grew after the window, by key family. The families keyed by account (`<pk>`: the
+ * accounts' newest balance points) grow by one entry per account seen for the first time, which is
+ * the state growing, not the chain's age: a generated day touches most of its 100,006 accounts
+ * once, where Finney's activity comes back to the same ones.
+ */
+function familiesGrowth(growth: NonNullable<StoreFigures["redisFamiliesGrowth"]>) {
+  const before = new Map(growth.atWindow.map((entry) => [entry.family, entry]));
+  const byFamily = growth.end
+    .map((entry) => ({
+      family: entry.family,
+      keys: entry.keys - (before.get(entry.family)?.keys ?? 0),
+      bytesPerBlock: (entry.bytes - (before.get(entry.family)?.bytes ?? 0)) / growth.blocks,
+    }))
+    .filter((entry) => entry.bytesPerBlock !== 0 || entry.keys !== 0)
+    .sort((left, right) => right.bytesPerBlock - left.bytesPerBlock);
+  const accountFamilies = growth.end.filter((entry) => entry.family.includes("<pk>"));
+  const accounts = Math.max(0, ...accountFamilies.map((entry) => entry.keys));
+  const accountsFirstSeen = Math.max(
+    0,
+    ...byFamily.filter((entry) => entry.family.includes("<pk>")).map((entry) => entry.keys),
+  );
+  const accountBytes = accountFamilies.reduce((sum, entry) => sum + entry.bytes, 0);
+  const bytesPerAccount = accounts === 0 ? 0 : accountBytes / accounts;
+  const accountBytesPerBlock = byFamily
+    .filter((entry) => entry.family.includes("<pk>"))
+    .reduce((sum, entry) => sum + entry.bytesPerBlock, 0);
+  return { byFamily: byFamily.slice(0, 16), accountsFirstSeen, bytesPerAccount, accountBytesPerBlock };
+}
+
 /** Per block, from the first figures (after the full snapshot) to the end. */
 function postgresPerBlock(figures: StoreFigures | undefined) {
   const postgres = figures?.postgres;
@@ -192,6 +225,7 @@ export function summaryOf(results: SoakResults) {
   );
   const slopes = stores === undefined ? undefined : redisSlopes(stores);
   const redisSlope = slopes?.slopeAfterWindow;
+  const growth = stores?.redisFamiliesGrowth === undefined ? undefined : familiesGrowth(stores.redisFamiliesGrowth);
   return {
     blocks: SETTINGS.blocks,
     epochBlocks: stream.epochBlocks,
@@ -219,6 +253,14 @@ export function summaryOf(results: SoakResults) {
     baselineRedisUsedMemoryBytes: baselineStores?.redisUsedMemory,
     redisSlopeBytesPerBlockAfterWindow: redisSlope,
     redisSlopeBytesPerBlockToWindow: slopes?.slopeToWindow,
+    /** After the window, each key family's growth a block (MEMORY USAGE), largest first. */
+    redisGrowthAfterWindowByFamily: growth?.byFamily,
+    /** Accounts seen for the first time after the window, and what each one's keys hold. */
+    redisAccountsFirstSeenAfterWindow: growth?.accountsFirstSeen,
+    redisBytesPerAccount: growth?.bytesPerAccount,
+    /** The slope less the keys of accounts seen for the first time (their state, one entry per account ever seen). */
+    redisSlopeBytesPerBlockAfterWindowBeyondNewAccounts:
+      growth === undefined || redisSlope === undefined ? undefined : redisSlope - growth.accountBytesPerBlock,
     baselineRedisSlopeBytesPerBlockAfterWindow:
       baselineStores === undefined ? undefined : redisSlopes(baselineStores).slopeAfterWindow,
     postgresBytesPerBlock: postgres?.databaseBytesPerBlock,
@@ -239,6 +281,10 @@ export function summaryOf(results: SoakResults) {
       catchUpAtLeast5BlocksPerSecond: catchUp.history === undefined ? undefined : rate(catchUp.history) >= 5,
       redisAtMost1KBPerBlockAfterWindow:
         redisSlope === undefined || Number.isNaN(redisSlope) ? undefined : redisSlope <= 1_024,
+      redisAtMost1KBPerBlockAfterWindowBeyondNewAccounts:
+        growth === undefined || redisSlope === undefined || Number.isNaN(redisSlope)
+          ? undefined
+          : redisSlope - growth.accountBytesPerBlock <= 1_024,
     },
   };
 }
@@ -305,8 +351,13 @@ export function report(results: SoakResults): string {
   row(
     "Redis bytes/block after the window",
     ms(base?.slopeAfterWindow),
-    ms(hist?.slopeAfterWindow),
+    ms(hist?.slopeAfterWindow ?? summary.redisSlopeBytesPerBlockAfterWindow),
     ratio(hist?.slopeAfterWindow, base?.slopeAfterWindow),
+  );
+  row(
+    `  beyond the ${summary.redisAccountsFirstSeenAfterWindow ?? "–"} accounts first seen after it (${ms(summary.redisBytesPerAccount)} B each)`,
+    "–",
+    ms(summary.redisSlopeBytesPerBlockAfterWindowBeyondNewAccounts),
   );
   row("PostgreSQL bytes/block (pg_database_size after CHECKPOINT)", "–", ms(summary.postgresBytesPerBlock));
   row("PostgreSQL WAL bytes/block", "–", ms(summary.postgresWalBytesPerBlock));

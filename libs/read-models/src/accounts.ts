@@ -14,7 +14,8 @@ import { DATA_PREFIX } from "./hashTags.js";
  *   balance at any time is the newest point at or before it, and a history bucket shows the newest
  *   point at or before its end). Member `<block:12>|<blockHash>|<timeMs>|<base64 AccountBalance>`
  *   (protobuf `platform.events.v1.AccountBalance`, the activity's balance_after). The latest
- *   balance is the last member (`ZRANGE key -1 -1`). Kept for ever.
+ *   balance is the last member (`ZRANGE key -1 -1`). Kept for ever without a history database;
+ *   with one, only the newest few (the projection's `pointsKept`), the rest read from PostgreSQL.
  * - `rm:{data}:accounts:txs:<pk>` zset, the account's activity in chain order. Member
  *   `<block:12>-<txIndex:6>-<logIndex+1:7>|<blockHash>|<activityId>|<direction>` (logIndex+1 is 0
  *   when the activity is no log, e.g. a plain transfer, so it sorts before the transaction's logs).

@@ -65,8 +65,9 @@ export function queueSeriesWrites(
     const { layout } = series;
     multi.zremrangebyscore(layout.points, series.lowest, "+inf");
     // Only the newest keepPoints can stand after the trim below: a catch-up batch folds hundreds of
-    // a subnet's holder sets (~270 KB of base64 each) into a series that keeps 4, and sending the
-    // rest to be trimmed again cost the process most of its Redis client time (bench finney-soak).
+    // a subnet's holder sets (~270 KB of base64 each) into a series that keeps 4, and serialising
+    // and sending the rest only for the trim to drop them was time and garbage for nothing
+    // (bench/HISTORY.md, the Finney soak of 7 Dec).
     for (const point of folded.points.slice(-layout.keepPoints))
       multi.zadd(layout.points, point.o, JSON.stringify(point));
     multi.zremrangebyrank(layout.points, 0, -(layout.keepPoints + 1));

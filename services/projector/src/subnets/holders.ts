@@ -76,8 +76,9 @@ export function decodedSet(decoded: Map<string, HolderPositions>, p: string): Ho
  *
  * Only the sets among the newest `keep` standing points are encoded (the series keeps no more): a
  * backlog's earlier sets are each the base of the next and nothing else, and encoding every one
- * (~200 KB of protobuf at mainnet size) was the largest part of the subnets projection's catch-up
- * (bench finney-soak). The others keep a placeholder `p` that never reaches a store.
+ * (~200 KB of protobuf at mainnet size) was the largest part of the subnets projection's own CPU
+ * in a catch-up (bench/HISTORY.md, 7 Dec). The others keep a placeholder `p` that never reaches a
+ * store.
  */
 export function resolveHolderDeltas(
   series: { loaded: LoadedTail; ops: SeriesOp[] },
