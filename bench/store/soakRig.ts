@@ -168,7 +168,10 @@ export async function redisFamilies(
     const [next, keys] = await redis.scan(cursor, "COUNT", 2_000);
     cursor = next;
     const pipeline = redis.pipeline();
-    for (const key of keys) pipeline.memory("USAGE", key);
+    // SAMPLES 0: every element counted. By default Redis sizes a zset or hash from 5 of its
+    // elements, which for a pool's 3,600 points of varying size moved a family by tens of MB
+    // between two samples (the Finney day of 7 Dec, bench/HISTORY.md).
+    for (const key of keys) pipeline.memory("USAGE", key, "SAMPLES", 0);
     const sizes = (await pipeline.exec()) ?? [];
     keys.forEach((key, index) => {
       const family = key.replace(/0x[0-9a-f]+/gi, "<pk>").replace(/\d+/g, "<n>");
