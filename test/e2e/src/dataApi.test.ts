@@ -139,12 +139,23 @@ async function allItems(path: string): Promise<{ first: Json; pages: Json[]; ite
 
 /**
  * Runs `read` on a chain that holds still: the background blocks paused and every read model at
- * the head, so answers read one after another are all of one block.
+ * the head, the TAO/USD price at the feed's last round too (pools' `price_usd` follow it, and the
+ * feed is another chain: CI at f686ee4 read two USD prices across one native block), so answers
+ * read one after another are all of one block.
  */
 async function holdingStill(read: () => Promise<void>): Promise<void> {
   await s.activity.pause();
   try {
     await indexedThrough((await s.native.driver.head()).number);
+    const round = s.activity.lastPriceRoundBlock();
+    if (round !== undefined)
+      await waitFor(
+        async () => {
+          const answer = await s.api.get("/data/v1/coin/price/latest");
+          return answer.status === 200 && BigInt(answer.body.as_of.block_number) >= round;
+        },
+        { what: `the TAO/USD price at the feed's round of block ${round}`, timeoutMs: 60_000, intervalMs: 250 },
+      );
     await read();
   } finally {
     s.activity.resume();

@@ -8,7 +8,7 @@ import {
   startStack,
   testRuntime,
 } from "@platform/local-stack";
-import { createPriceFeedMover, type PriceFeedMover } from "@platform/simulator";
+import { createPriceFeedMover, type PriceFeedMover, type SubmittedRound } from "@platform/simulator";
 import { tempDir } from "@platform/testing";
 import type { Address, Chain, HttpTransport, PublicClient } from "viem";
 import { connectNativeDriver, type KeyringPair, type NativeCallSpec, type NativeDriver } from "./nativeDriver.js";
@@ -71,6 +71,8 @@ export interface NetworkActivity {
   resume(): void;
   /** The last error of a step, if one failed (a failed step does not stop the loop). */
   lastError(): unknown;
+  /** The price feed chain's block of the last round a step submitted (mined), if any. */
+  lastPriceRoundBlock(): bigint | undefined;
 }
 
 export interface DataStack {
@@ -209,7 +211,7 @@ const RAO_PER_TAO = 1_000_000_000n;
  * she holds on the subnet before it, Ferdie pays Bob, all in one new block; and the feed gets a round. Pools move by the trades
  * and by the block's emission, balances by the transfer and fees.
  */
-async function step(native: NativeNetwork, mover: PriceFeedMover, index: number): Promise<void> {
+async function step(native: NativeNetwork, mover: PriceFeedMover, index: number): Promise<SubmittedRound> {
   const { driver, subnets } = native;
   const eve = driver.dev("Eve");
   const target = subnets[index % subnets.length]!;
@@ -242,7 +244,8 @@ async function step(native: NativeNetwork, mover: PriceFeedMover, index: number)
       signer: eve,
     });
   // The price round goes out beside the block: the feed is on another chain, so they never contend.
-  await Promise.all([driver.block(calls), mover.submitRound()]);
+  const [, round] = await Promise.all([driver.block(calls), mover.submitRound()]);
+  return round;
 }
 
 function runActivity(native: NativeNetwork, mover: PriceFeedMover): NetworkActivity & { stop(): Promise<void> } {
@@ -250,6 +253,7 @@ function runActivity(native: NativeNetwork, mover: PriceFeedMover): NetworkActiv
   let stopped = false;
   let steps = 0;
   let lastError: unknown;
+  let lastRoundBlock: bigint | undefined;
   let current: Promise<void> = Promise.resolve();
   let wake: (() => void) | undefined;
   const loop = async () => {
@@ -259,8 +263,9 @@ function runActivity(native: NativeNetwork, mover: PriceFeedMover): NetworkActiv
         continue;
       }
       current = step(native, mover, steps).then(
-        () => {
+        (round) => {
           steps += 1;
+          lastRoundBlock = round.blockNumber;
         },
         (error: unknown) => {
           lastError = error;
@@ -275,6 +280,7 @@ function runActivity(native: NativeNetwork, mover: PriceFeedMover): NetworkActiv
   return {
     steps: () => steps,
     lastError: () => lastError,
+    lastPriceRoundBlock: () => lastRoundBlock,
     pause: async () => {
       paused = true;
       await current;
