@@ -144,6 +144,10 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
   // A walk stays on the holder set (and pool block) of its first page while the projector
   // replaces the ranking: the zsets serve it while they show that set, the stored set after.
   // A filtered walk reads the stored set: the rankings order every holder, not those of one key.
+  // The newest pool is read before the set: a commit landing between the two reads then leaves the
+  // set newer than the pool (valued at the set's own block below), never older than the block the
+  // answer names. Read the other way round, the set of block N-1 went out as block N's.
+  const [newestPool] = walk.pinned === undefined ? await newestPoints(redis, [subnetsKeys.poolPoints(netuid)]) : [];
   const ranked = isFiltered(walk.filter) ? undefined : await fromRanking(redis, walk);
   const page =
     ranked ?? (walk.pinned === undefined ? await fromNewestStoredSet(redis, walk) : await fromStoredSet(redis, walk));
@@ -151,16 +155,14 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
 
   const [poolPoint, validatorPoint] = await Promise.all([
     walk.pinned === undefined
-      ? newestPoints(redis, [subnetsKeys.poolPoints(netuid)]).then(([newestPool]) =>
-          // A holder set is published when it changes, a pool at every block (same partition and
-          // transaction, so never behind it): the set stands until the newest pool's block, which
-          // the answer describes, valued at that pool.
-          newestPool !== undefined && newestPool.b >= Number(set.ref!.blockNumber)
-            ? newestPool
-            : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], Number(set.ref!.blockNumber)).then(
-                (points) => points[0],
-              ),
-        )
+      ? // A holder set is published when it changes, a pool at every block (same partition and
+        // transaction, so never behind it): the set stands until the newest pool's block, which
+        // the answer describes, valued at that pool.
+        newestPool !== undefined && newestPool.b >= Number(set.ref!.blockNumber)
+        ? Promise.resolve(newestPool)
+        : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], Number(set.ref!.blockNumber)).then(
+            (points) => points[0],
+          )
       : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], walk.pinned.poolBlock).then((points) => points[0]),
     // Names come from the metagraph's flags (coldkey and identity name of the neurons that have
     // one); a read model projected before the flags existed gives the whole metagraph.

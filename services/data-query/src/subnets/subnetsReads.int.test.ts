@@ -73,14 +73,18 @@ async function publish(events: NetworkChainEvent[]): Promise<void> {
   );
 }
 
-/** The same client, except that `beforeExec(n)` runs before its n-th MULTI is executed. */
-function withHook(client: Redis, beforeExec: (n: number) => Promise<void>): Redis {
+/**
+ * The same client, except that `beforeExec(n)` runs before its n-th MULTI is executed (with
+ * `pipelines`, its n-th MULTI or pipeline).
+ */
+function withHook(client: Redis, beforeExec: (n: number) => Promise<void>, pipelines = false): Redis {
   let execs = 0;
+  const hooked = new Set(pipelines ? ["multi", "pipeline"] : ["multi"]);
   return new Proxy(client, {
     get(target, property, receiver) {
-      if (property !== "multi") return Reflect.get(target, property, receiver);
+      if (typeof property !== "string" || !hooked.has(property)) return Reflect.get(target, property, receiver);
       return () => {
-        const multi = target.multi();
+        const multi = property === "multi" ? target.multi() : target.pipeline();
         const exec = multi.exec.bind(multi);
         multi.exec = (async () => {
           await beforeExec(++execs);
@@ -122,6 +126,29 @@ describe("getHoldersTop", () => {
       ["ss58-2", "100"],
     ]);
     expect(answer.alphaOutNalpha).toBe("11000");
+  });
+
+  it("never names a block whose set it did not read, wherever a commit lands among its reads", async () => {
+    // Each read of the walk in turn sees the next block land just before it; whichever it is, the
+    // answer's holders are the set of the block its as_of names (CI once served block N-1's set as N's).
+    for (let landing = 1; landing <= 4; landing++) {
+      const base = 12 + 2 * landing;
+      await block(base, "600", "400");
+      const racing = withHook(
+        redis,
+        async (n) => {
+          if (n === landing) await block(base + 1, "650", "350");
+        },
+        true,
+      );
+      const answer = await getHoldersTop(racing, request);
+      const expected = answer.asOf?.blockNumber === String(base) ? ["600", "400"] : ["650", "350"];
+      expect([landing, answer.asOf?.blockNumber, answer.holders.map((holder) => holder.alphaNalpha)]).toEqual([
+        landing,
+        expect.stringMatching(new RegExp(`^(${base}|${base + 1})$`)),
+        expected,
+      ]);
+    }
   });
 
   it("answers a set that still stands as of the newest pool's block, valued at that pool", async () => {
