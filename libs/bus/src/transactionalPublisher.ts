@@ -41,10 +41,20 @@ export interface TransactionalPublisherOptions {
 /**
  * A transactional producer. Creating it registers the transactional id with the broker at once,
  * which aborts whatever a previous holder of the id left open and fences that holder off: its
- * next send or commit fails with `ProducerFencedError`. After a failure other than fencing (the
- * broker went away mid-commit, say), the next transaction starts on a fresh producer, whose
- * registration settles the unfinished one on the broker; the caller retries the work, which is
- * safe because an unfinished transaction is never visible to read_committed consumers.
+ * next send or commit fails with `ProducerFencedError`. After any failed transaction (a send that
+ * failed, a body that threw, the broker gone mid-commit), the next one starts on a fresh producer,
+ * whose registration settles the unfinished one on the broker and bumps the producer epoch; the
+ * caller retries the work, which is safe because an unfinished transaction is never visible to
+ * read_committed consumers.
+ *
+ * Why a fresh producer even after a clean abort: kafkajs keeps the producer's epoch and sequence
+ * numbers across transactions. A send of the aborted transaction that a failing leader still
+ * holds could then land in the next transaction (a "zombie" write, KIP-890), and the next send's
+ * sequence, reused from the failed one, could be taken by the broker for a duplicate of the
+ * aborted batch and dropped. The Java client bumps the epoch after such an abort (KIP-360), which
+ * kafkajs 2.2.4 cannot ask for; a new registration does the same: writes of the old epoch are
+ * fenced and sequences start again. CI saw one partition's share of a transaction committed twice
+ * while its leader died (kafkaCluster.int.test.ts) with the producer kept.
  *
  * A race it cannot tell apart: when another instance registers the id while this one's commit is
  * in flight, Kafka 4.1 may answer the commit UNKNOWN_SERVER_ERROR instead of a fencing error. This
@@ -127,8 +137,7 @@ export async function createTransactionalPublisher(
           }),
         );
       }
-      if (isProducerFencedError(error)) return fail(error);
-      throw error;
+      return fail(error);
     }
     try {
       await transaction.commit();

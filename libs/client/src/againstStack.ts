@@ -14,7 +14,7 @@ import type { ApiKeyCredentials } from "./tokens.js";
  *   plus the gateway's TOKEN_CLOCK_TOLERANCE_SECONDS (default 30) to see the old token refused;
  * - `apiKey` with data:read; `freeTierKey` (tier `free`, data:read) for the 429 test, which is
  *   skipped without it;
- * - `account` with at least two transactions indexed more than 30 s ago (default: Alice, a seeded
+ * - `account` with at least two transactions before its newest block's (default: Alice, a seeded
  *   coldkey of the local stack's native network).
  */
 
@@ -137,11 +137,18 @@ async function rateLimitHandling(baseUrl: string, key: ApiKeyCredentials): Promi
 }
 
 /**
- * Walks the account's transactions of a fixed window (ending 30 s ago, so nothing new enters it)
- * in about four pages, and compares them with one page of up to 200.
+ * Walks the account's transactions of a fixed window in about four pages, and compares them with
+ * one page of up to 200. The window ends at the block of the account's newest transaction (the end
+ * is exclusive): every later block has a later timestamp, so nothing enters it while it is walked.
+ * The wall clock cannot fix it: a chain's timestamps need not follow it (chopsticks stamps each
+ * block 12 s after its parent, however fast it builds them).
  */
 async function everyPage(client: ApiClient, address: string): Promise<void> {
-  const end = String(Math.floor(Date.now() / 1000) - 30);
+  const newest = (await client.get(TRANSACTIONS, {
+    params: { path: { address }, query: { limit: 1 } },
+  })) as HalPage<{ id: string; timestamp: string }>;
+  const end = newest._embedded?.items?.[0]?.timestamp;
+  if (end === undefined) throw new Error(`account ${address} has no transactions`);
   const reference = (await client.get(TRANSACTIONS, {
     params: { path: { address }, query: { end, limit: 200 } },
   })) as HalPage<{ id: string }>;
