@@ -96,6 +96,51 @@ function withHook(client: Redis, beforeExec: (n: number) => Promise<void>, pipel
   });
 }
 
+/**
+ * The same client, except that each pipeline runs its commands one at a time, `beforeCommand(n)`
+ * before the n-th command of the whole client: where another client's MULTI may land in a real one.
+ */
+function commandByCommand(client: Redis, beforeCommand: (n: number) => Promise<void>): Redis {
+  let commands = 0;
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property !== "pipeline") return Reflect.get(target, property, receiver);
+      return () => {
+        const queued: [string, unknown[]][] = [];
+        const pipeline: object = new Proxy(
+          {},
+          {
+            get: (_recorder, method) => {
+              if (method === "exec")
+                return async () => {
+                  const results: [Error | null, unknown][] = [];
+                  for (const [name, args] of queued) {
+                    await beforeCommand(++commands);
+                    const command = (target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[
+                      name
+                    ]!;
+                    results.push(
+                      await command.apply(target, args).then(
+                        (value) => [null, value] as [null, unknown],
+                        (error: Error) => [error, null] as [Error, null],
+                      ),
+                    );
+                  }
+                  return results;
+                };
+              return (...args: unknown[]) => {
+                queued.push([String(method), args]);
+                return pipeline;
+              };
+            },
+          },
+        );
+        return pipeline;
+      };
+    },
+  });
+}
+
 beforeAll(async () => {
   redisServer = await startRedis({ dir: join(dir.path, "redis"), logFile: join(dir.path, "redis.log") });
   redis = createRedis({ url: redisServer.url, connectionName: "holders-test", commandTimeoutMs: 10_000 });
@@ -209,6 +254,29 @@ describe("walks pinned to their first page's block", () => {
     },
   });
 
+  const metagraph = (number: number, stakes: number[]): NetworkChainEvent => ({
+    event: {
+      $case: "validatorSetSnapshot",
+      value: {
+        ref: ref(number),
+        netuid: 1,
+        neurons: stakes.map((stake, uid) => ({
+          uid,
+          hotkey: account(String.fromCharCode(97 + uid)),
+          coldkey: account(String(uid + 1)),
+          validatorPermit: true,
+          active: true,
+          alphaStakeNalpha: String(stake),
+          dividends: "0",
+          vtrust: "0",
+          incentive: "0",
+          consensus: "0",
+          emissionNalpha: "0",
+          lastUpdateBlock: String(number),
+        })),
+      },
+    },
+  });
   it("holders/top: every page of a walk shows the first page's set, once each, while newer sets replace the ranking", async () => {
     await publish([poolAt(100), holderSet(100, [500, 400, 300, 200, 100])]);
     const walk = { netuid: 1, groupBy: 0 };
@@ -241,29 +309,6 @@ describe("walks pinned to their first page's block", () => {
   });
 
   it("validators/latest: every page of a walk shows the first page's metagraph while newer ones arrive", async () => {
-    const metagraph = (number: number, stakes: number[]): NetworkChainEvent => ({
-      event: {
-        $case: "validatorSetSnapshot",
-        value: {
-          ref: ref(number),
-          netuid: 1,
-          neurons: stakes.map((stake, uid) => ({
-            uid,
-            hotkey: account(String.fromCharCode(97 + uid)),
-            coldkey: account(String(uid + 1)),
-            validatorPermit: true,
-            active: true,
-            alphaStakeNalpha: String(stake),
-            dividends: "0",
-            vtrust: "0",
-            incentive: "0",
-            consensus: "0",
-            emissionNalpha: "0",
-            lastUpdateBlock: String(number),
-          })),
-        },
-      },
-    });
     await publish([poolAt(200), metagraph(200, [50, 40, 30, 20])]);
     const request = { netuid: 1, includeWithoutPermit: false, sort: 0, order: 0 };
     const first = await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: "" } });
@@ -287,6 +332,25 @@ describe("walks pinned to their first page's block", () => {
     expect((await getValidatorsLatest(redis, { ...request, page: { limit: 2, cursor: "" } })).asOf?.blockNumber).toBe(
       "201",
     );
+  });
+  it("validators/latest never names a block whose metagraph it did not read, wherever a commit lands among its reads", async () => {
+    const request = { netuid: 1, includeWithoutPermit: false, sort: 0, order: 0, page: { limit: 10, cursor: "" } };
+    // Each command of the read in turn sees the next block land just before it (a pipeline is not
+    // atomic: another client's MULTI can run between two of its commands).
+    for (let landing = 1; landing <= 6; landing++) {
+      const base = 210 + 2 * landing;
+      await publish([poolAt(base), metagraph(base, [50, 40])]);
+      const racing = commandByCommand(redis, async (n) => {
+        if (n === landing) await publish([poolAt(base + 1), metagraph(base + 1, [45, 35])]);
+      });
+      const answer = await getValidatorsLatest(racing, request);
+      const expected = answer.asOf?.blockNumber === String(base) ? ["50", "40"] : ["45", "35"];
+      expect([landing, answer.asOf?.blockNumber, answer.validators.map((v) => v.alphaStakeNalpha)]).toEqual([
+        landing,
+        expect.stringMatching(new RegExp(`^(${base}|${base + 1})$`)),
+        expected,
+      ]);
+    }
   });
 });
 

@@ -138,9 +138,12 @@ export async function standingMetagraph(
 
 /** The subnet's newest metagraph and pool (or those at a walk's block), with the subnet list judged. */
 async function metagraphAtHead(redis: Redis, requested: number, pinned: string | undefined) {
-  const keys = [subnetsKeys.validatorPoints(requested), subnetsKeys.poolPoints(requested)];
+  // The pool before the metagraph: a pipeline is not atomic, and a commit landing between the two
+  // reads must leave the metagraph newer than the pool (then valued at its own block), never older
+  // than the block the answer names (holders.ts: CI served block N-1's holder set as block N's).
+  const keys = [subnetsKeys.poolPoints(requested), subnetsKeys.validatorPoints(requested)];
   // The subnet list and the newest metagraph in one round trip; the netuid is judged once both are in.
-  const [members, [point, newestPool]] = await Promise.all([
+  const [members, [newestPool, point]] = await Promise.all([
     readModel(() => redis.smembers(subnetsKeys.netuids)),
     pinned === undefined ? newestPoints(redis, keys) : pointsAtBlock(redis, keys, Number(pinned)),
   ]);
