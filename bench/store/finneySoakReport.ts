@@ -40,7 +40,7 @@ export interface BlockTiming {
 export interface StoreFigures {
   redisUsedMemory: { first: number; afterWindow: number; end: number };
   redisSeries: Array<{ block: number; bytes: number }>;
-  redisFamilies: Array<{ family: string; keys: number; bytes: number }>;
+  redisFamilies: RedisFamily[];
   /** Every key family (MEMORY USAGE summed) at the window's sample and at the end: where the growth after the window goes. */
   redisFamiliesGrowth?: { atWindow: RedisFamily[]; end: RedisFamily[]; blocks: number };
   postgres?: {

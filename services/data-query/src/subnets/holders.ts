@@ -153,17 +153,20 @@ async function readHoldersTop(redis: Redis, request: GetHoldersTopRequest): Prom
     ranked ?? (walk.pinned === undefined ? await fromNewestStoredSet(redis, walk) : await fromStoredSet(redis, walk));
   const { set } = page;
 
-  const [poolPoint, validatorPoint] = await Promise.all([
-    walk.pinned === undefined
-      ? // A holder set is published when it changes, a pool at every block (same partition and
-        // transaction, so never behind it): the set stands until the newest pool's block, which
-        // the answer describes, valued at that pool.
-        newestPool !== undefined && newestPool.b >= Number(set.ref!.blockNumber)
+  const poolAt = (block: number) =>
+    pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], block).then((points) => points[0]);
+  const setBlock = Number(set.ref!.blockNumber);
+  // A holder set is published when it changes, a pool at every block (same partition and
+  // transaction, so never behind it): the set stands until the newest pool's block, which the
+  // answer describes, valued at that pool; a set newer than that pool is valued at its own block.
+  const poolRead =
+    walk.pinned !== undefined
+      ? poolAt(walk.pinned.poolBlock)
+      : newestPool !== undefined && newestPool.b >= setBlock
         ? Promise.resolve(newestPool)
-        : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], Number(set.ref!.blockNumber)).then(
-            (points) => points[0],
-          )
-      : pointsAtBlock(redis, [subnetsKeys.poolPoints(netuid)], walk.pinned.poolBlock).then((points) => points[0]),
+        : poolAt(setBlock);
+  const [poolPoint, validatorPoint] = await Promise.all([
+    poolRead,
     // Names come from the metagraph's flags (coldkey and identity name of the neurons that have
     // one); a read model projected before the flags existed gives the whole metagraph.
     newestPoints(redis, [subnetsKeys.validatorFlagPoints(netuid)]).then(
